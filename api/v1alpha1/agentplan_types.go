@@ -1,0 +1,217 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// AgentPlanSpec describes a unit of agent work. It is immutable: a plan's policy is fixed when it
+// starts.
+// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec is immutable; create a new AgentPlan instead",reason=FieldValueForbidden
+type AgentPlanSpec struct {
+	// serviceAccountName is the ServiceAccount, in the plan's namespace, whose token the agent uses.
+	// Calls from any other identity are denied.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`
+	// +required
+	ServiceAccountName string `json:"serviceAccountName"`
+
+	// profileRef is the plan's own profile; it outranks the action's, the project's and the global one.
+	// +optional
+	ProfileRef *ProfileRef `json:"profileRef,omitempty"`
+
+	// action names one of the project's ProjectPolicy actions; its profile outranks the project's.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +optional
+	Action string `json:"action,omitempty"`
+
+	// readOnly, when true, denies every tool that writes, whatever the profile says.
+	// +optional
+	ReadOnly bool `json:"readOnly,omitempty"`
+
+	// requireCheckpoints, when true, requires checkpointable writing tools even when the profile does not.
+	// +optional
+	RequireCheckpoints bool `json:"requireCheckpoints,omitempty"`
+
+	// description says what the plan is for.
+	// +kubebuilder:validation:MaxLength=1024
+	// +optional
+	Description string `json:"description,omitempty"`
+}
+
+// Provenance is the precedence level that supplied a plan's profile.
+// +kubebuilder:validation:Enum=Plan;Action;Project;Global;Default
+type Provenance string
+
+const (
+	ProvenancePlan    Provenance = "Plan"
+	ProvenanceAction  Provenance = "Action"
+	ProvenanceProject Provenance = "Project"
+	ProvenanceGlobal  Provenance = "Global"
+	// ProvenanceDefault means no level named a profile and the specification's default applied
+	// (Global provenance in the specification's terms).
+	ProvenanceDefault Provenance = "Default"
+)
+
+// PlanSnapshot is the effective policy locked into a plan when it started.
+type PlanSnapshot struct {
+	// provenance is the level that supplied the profile.
+	// +required
+	Provenance Provenance `json:"provenance"`
+
+	// profileName is the name of the profile that level named; empty for the default.
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	ProfileName string `json:"profileName,omitempty"`
+
+	// level is the autonomy level in effect.
+	// +required
+	Level AutonomyLevel `json:"level"`
+
+	// safety is the effective safety profile, with every default filled in.
+	// +required
+	Safety SafetyProfileSpec `json:"safety"`
+
+	// project is the project policy in effect, copied when the plan locked; unset when the
+	// namespace has none.
+	// +optional
+	Project *ProjectPolicySpec `json:"project,omitempty"`
+
+	// sources are the objects the snapshot was resolved from, exactly as they were read.
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=8
+	// +optional
+	Sources []ObjectSource `json:"sources,omitempty"`
+
+	// hash is "sha256:" and the hex digest of the canonical encoding of the effective policy.
+	// Equal policies have equal hashes.
+	// +kubebuilder:validation:MaxLength=80
+	// +required
+	Hash string `json:"hash"`
+
+	// lockedAt is when the snapshot was taken.
+	// +required
+	LockedAt metav1.Time `json:"lockedAt"`
+
+	// epoch counts locks of this plan: 1 for the first, incremented by each authorised re-lock.
+	// +kubebuilder:validation:Minimum=1
+	// +required
+	Epoch int32 `json:"epoch"`
+}
+
+// StepUsage counts the attempts one step of a plan has made.
+type StepUsage struct {
+	// step is the step's identifier as calls give it.
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	Step string `json:"step"`
+	// attempts is the number of admitted calls for the step.
+	// +required
+	Attempts int32 `json:"attempts"`
+}
+
+// PlanUsage is what the plan has really done, counted by the operator from AgentToolCalls.
+type PlanUsage struct {
+	// accumulatedCost is the exact sum of the cost reported by the plan's finished calls, in US dollars.
+	// +optional
+	AccumulatedCost *resource.Quantity `json:"accumulatedCost,omitempty"`
+	// calls is the number of admitted calls.
+	// +optional
+	Calls int64 `json:"calls,omitempty"`
+	// denials is the number of denied calls.
+	// +optional
+	Denials int64 `json:"denials,omitempty"`
+	// steps counts attempts per step.
+	// +listType=map
+	// +listMapKey=step
+	// +kubebuilder:validation:MaxItems=1024
+	// +optional
+	Steps []StepUsage `json:"steps,omitempty"`
+}
+
+// AgentPlanStatus is the observed state of an AgentPlan: its locked snapshot and its usage.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.snapshot) || (has(self.snapshot) && (self.snapshot == oldSelf.snapshot || self.snapshot.epoch == oldSelf.snapshot.epoch + 1))",message="the locked snapshot is immutable; only an authorised re-lock may replace it",fieldPath=".snapshot",reason=FieldValueForbidden
+type AgentPlanStatus struct {
+	// observedGeneration is the generation the controller last processed.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// snapshot is the policy locked into the plan. Until it is set, calls are denied PlanNotLocked.
+	// +optional
+	Snapshot *PlanSnapshot `json:"snapshot,omitempty"`
+
+	// usage counts cost, calls, denials and attempts.
+	// +optional
+	Usage PlanUsage `json:"usage,omitzero"`
+
+	// conditions: Locked says whether the snapshot is set, and if not, why.
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=plan,categories=toolgate
+// +kubebuilder:printcolumn:name="Profile",type=string,JSONPath=`.status.snapshot.profileName`
+// +kubebuilder:printcolumn:name="Provenance",type=string,JSONPath=`.status.snapshot.provenance`
+// +kubebuilder:printcolumn:name="Snapshot",type=string,JSONPath=`.status.snapshot.hash`,priority=1
+// +kubebuilder:printcolumn:name="Locked",type=string,JSONPath=`.status.conditions[?(@.type=="Locked")].status`
+// +kubebuilder:printcolumn:name="Cost",type=string,JSONPath=`.status.usage.accumulatedCost`
+// +kubebuilder:printcolumn:name="Calls",type=integer,JSONPath=`.status.usage.calls`
+// +kubebuilder:printcolumn:name="Denied",type=integer,JSONPath=`.status.usage.denials`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// AgentPlan is a unit of agent work. When it starts, the operator resolves its profile (plan >
+// action > project > global) and locks the result into status.snapshot; later profile edits never
+// change a running plan.
+type AgentPlan struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitzero"`
+
+	// spec describes the work.
+	// +required
+	Spec AgentPlanSpec `json:"spec"`
+
+	// status holds the locked snapshot and usage.
+	// +optional
+	Status AgentPlanStatus `json:"status,omitzero"`
+}
+
+// +kubebuilder:object:root=true
+
+// AgentPlanList contains a list of AgentPlan.
+type AgentPlanList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitzero"`
+	Items           []AgentPlan `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(func(s *runtime.Scheme) error {
+		s.AddKnownTypes(SchemeGroupVersion, &AgentPlan{}, &AgentPlanList{})
+		return nil
+	})
+}

@@ -1,0 +1,127 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// ActionClass is what kind of effect a tool has, from the reference safety domain's classifier.
+// +kubebuilder:validation:Enum=read;write;execute;dispatch;system_modify;unknown
+type ActionClass string
+
+const (
+	ActionClassRead         ActionClass = "read"
+	ActionClassWrite        ActionClass = "write"
+	ActionClassExecute      ActionClass = "execute"
+	ActionClassDispatch     ActionClass = "dispatch"
+	ActionClassSystemModify ActionClass = "system_modify"
+	ActionClassUnknown      ActionClass = "unknown"
+)
+
+// AgentToolSpec is what the cluster knows about a tool. The webhook takes these facts from here,
+// never from the agent's call. The object's name is the tool's name that calls refer to.
+// +kubebuilder:validation:XValidation:rule="!self.checkpointable || self.writes",message="only a tool that writes can be checkpointable",fieldPath=".checkpointable",reason=FieldValueInvalid
+type AgentToolSpec struct {
+	// description says what the tool does.
+	// +kubebuilder:validation:MaxLength=1024
+	// +optional
+	Description string `json:"description,omitempty"`
+
+	// writes is true when the tool can modify files, systems or other state. Writing tools are
+	// denied in read-only plans and subject to the sandbox and checkpoint requirements.
+	// +required
+	Writes bool `json:"writes"`
+
+	// unsafe marks a tool that profiles deny unless they set allowUnsafeTools.
+	// +optional
+	Unsafe bool `json:"unsafe,omitempty"`
+
+	// checkpointable is true when the tool's writes can be checkpointed and rolled back, which
+	// satisfies requireCheckpoints. Only a writing tool can be checkpointable.
+	// +optional
+	Checkpointable bool `json:"checkpointable,omitempty"`
+
+	// actionClass classifies the tool's effect: read, write, execute (runs commands, whose
+	// arguments are then parsed and checked), dispatch, system_modify or unknown.
+	// +required
+	ActionClass ActionClass `json:"actionClass"`
+
+	// skillCategory is the category profiles' allowedSkillCategories match against. A tool
+	// without one is denied by any profile that lists categories.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$`
+	// +optional
+	SkillCategory string `json:"skillCategory,omitempty"`
+}
+
+// AgentToolStatus is the observed state of an AgentTool.
+type AgentToolStatus struct {
+	// observedGeneration is the generation the controller last processed.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// conditions of the tool registration.
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,shortName=atool,categories=toolgate
+// +kubebuilder:printcolumn:name="Class",type=string,JSONPath=`.spec.actionClass`
+// +kubebuilder:printcolumn:name="Writes",type=boolean,JSONPath=`.spec.writes`
+// +kubebuilder:printcolumn:name="Unsafe",type=boolean,JSONPath=`.spec.unsafe`
+// +kubebuilder:printcolumn:name="Checkpointable",type=boolean,JSONPath=`.spec.checkpointable`
+// +kubebuilder:printcolumn:name="Category",type=string,JSONPath=`.spec.skillCategory`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// AgentTool registers a tool agents may ask to run, with its capabilities. A call for a tool that
+// is not registered is denied.
+type AgentTool struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitzero"`
+
+	// spec holds the tool's capabilities.
+	// +required
+	Spec AgentToolSpec `json:"spec"`
+
+	// status is written by the operator.
+	// +optional
+	Status AgentToolStatus `json:"status,omitzero"`
+}
+
+// +kubebuilder:object:root=true
+
+// AgentToolList contains a list of AgentTool.
+type AgentToolList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitzero"`
+	Items           []AgentTool `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(func(s *runtime.Scheme) error {
+		s.AddKnownTypes(SchemeGroupVersion, &AgentTool{}, &AgentToolList{})
+		return nil
+	})
+}

@@ -1,0 +1,151 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// ToolArguments are the arguments of a call that toolgate's argument rules inspect.
+type ToolArguments struct {
+	// command is the shell command an execute-class tool runs. It is parsed, and every simple
+	// command in it is checked against the damage-control rules and the path policy.
+	// +kubebuilder:validation:MaxLength=16384
+	// +optional
+	Command string `json:"command,omitempty"`
+
+	// paths the tool reads, writes or deletes, relative to cwd or absolute.
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MaxLength=4096
+	// +optional
+	Paths []string `json:"paths,omitempty"`
+
+	// cwd is the working directory the paths and command are relative to.
+	// +kubebuilder:validation:MaxLength=4096
+	// +optional
+	Cwd string `json:"cwd,omitempty"`
+}
+
+// AgentToolCallSpec is one request to run one tool. It is immutable after creation.
+// +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec is immutable",reason=FieldValueForbidden
+type AgentToolCallSpec struct {
+	// plan is the name of the AgentPlan, in the same namespace, the call belongs to.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	Plan string `json:"plan"`
+
+	// tool is the name of the registered AgentTool to run.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	Tool string `json:"tool"`
+
+	// step identifies the plan step the call serves; retries of a step share it.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	Step string `json:"step"`
+
+	// sandboxId names the sandbox the tool runs in; writing tools need one under requireSandbox.
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	SandboxID string `json:"sandboxId,omitempty"`
+
+	// arguments the argument rules inspect.
+	// +optional
+	Arguments ToolArguments `json:"arguments,omitzero"`
+}
+
+// CallPhase is where a tool call is in its life.
+// +kubebuilder:validation:Enum=Admitted;Running;Succeeded;Failed
+type CallPhase string
+
+const (
+	CallPhaseAdmitted  CallPhase = "Admitted"
+	CallPhaseRunning   CallPhase = "Running"
+	CallPhaseSucceeded CallPhase = "Succeeded"
+	CallPhaseFailed    CallPhase = "Failed"
+)
+
+// AgentToolCallStatus is what the agent reports about the run of an admitted call.
+type AgentToolCallStatus struct {
+	// phase moves forward only: Admitted, Running, then Succeeded or Failed.
+	// +optional
+	Phase CallPhase `json:"phase,omitempty"`
+
+	// cost is what the run cost, in US dollars, as an exact decimal string. It never decreases.
+	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="must not be negative"
+	// +optional
+	Cost *resource.Quantity `json:"cost,omitempty"`
+
+	// finishedAt is when the run ended.
+	// +optional
+	FinishedAt *metav1.Time `json:"finishedAt,omitempty"`
+
+	// conditions of the call.
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=call,categories=toolgate
+// +kubebuilder:printcolumn:name="Plan",type=string,JSONPath=`.spec.plan`
+// +kubebuilder:printcolumn:name="Tool",type=string,JSONPath=`.spec.tool`
+// +kubebuilder:printcolumn:name="Step",type=string,JSONPath=`.spec.step`
+// +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Cost",type=string,JSONPath=`.status.cost`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// AgentToolCall is an agent's request to run one tool. toolgate's admission webhook admits it or
+// denies it with a typed reason; a denied call is never stored.
+type AgentToolCall struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitzero"`
+
+	// spec is the request.
+	// +required
+	Spec AgentToolCallSpec `json:"spec"`
+
+	// status is reported by the agent after the run.
+	// +optional
+	Status AgentToolCallStatus `json:"status,omitzero"`
+}
+
+// +kubebuilder:object:root=true
+
+// AgentToolCallList contains a list of AgentToolCall.
+type AgentToolCallList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitzero"`
+	Items           []AgentToolCall `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(func(s *runtime.Scheme) error {
+		s.AddKnownTypes(SchemeGroupVersion, &AgentToolCall{}, &AgentToolCallList{})
+		return nil
+	})
+}

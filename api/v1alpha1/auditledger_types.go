@@ -1,0 +1,195 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// LedgerFailurePolicy says what the webhook does when it cannot make a decision's record durable.
+// +kubebuilder:validation:Enum=Fail;Ignore
+type LedgerFailurePolicy string
+
+const (
+	// LedgerFailurePolicyFail denies the call LedgerUnavailable.
+	LedgerFailurePolicyFail LedgerFailurePolicy = "Fail"
+	// LedgerFailurePolicyIgnore admits the call, counts the loss and records it when it can.
+	LedgerFailurePolicyIgnore LedgerFailurePolicy = "Ignore"
+)
+
+// LedgerCompression is how sealed segments are stored.
+// +kubebuilder:validation:Enum=Gzip;None
+type LedgerCompression string
+
+const (
+	LedgerCompressionGzip LedgerCompression = "Gzip"
+	LedgerCompressionNone LedgerCompression = "None"
+)
+
+// LedgerRotation says when the live segment is sealed.
+type LedgerRotation struct {
+	// maxSegmentBytes seals the live segment once it reaches this size. Default 64 MiB.
+	// +kubebuilder:default=67108864
+	// +kubebuilder:validation:Minimum=4096
+	// +kubebuilder:validation:Maximum=4294967296
+	// +optional
+	MaxSegmentBytes int64 `json:"maxSegmentBytes,omitempty"`
+
+	// daily seals the live segment at each UTC day boundary (segments are named YYYY-MM-DD). Default true.
+	// +kubebuilder:default=true
+	// +optional
+	Daily *bool `json:"daily,omitempty"`
+}
+
+// LedgerRetention says how long sealed segments are kept.
+type LedgerRetention struct {
+	// maxAgeDays deletes sealed segments older than this many days. 0 keeps them forever. Default 90.
+	// +kubebuilder:default=90
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=36500
+	// +optional
+	MaxAgeDays *int32 `json:"maxAgeDays,omitempty"`
+
+	// maxSegments keeps at most this many sealed segments per writer. 0 means no limit. Default 0.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100000
+	// +optional
+	MaxSegments int32 `json:"maxSegments,omitempty"`
+}
+
+// LedgerRedaction says what is hidden or shortened in records.
+type LedgerRedaction struct {
+	// extraKeys are further key substrings to redact, besides password, token, secret, key, auth and credential.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=63
+	// +optional
+	ExtraKeys []string `json:"extraKeys,omitempty"`
+
+	// maxStringLength truncates longer strings, with a marker. Default 1024.
+	// +kubebuilder:default=1024
+	// +kubebuilder:validation:Minimum=64
+	// +kubebuilder:validation:Maximum=65536
+	// +optional
+	MaxStringLength int32 `json:"maxStringLength,omitempty"`
+}
+
+// AuditLedgerSpec configures the decision ledger on the operator's PersistentVolume.
+type AuditLedgerSpec struct {
+	// rotation seals segments by size and by day.
+	// +optional
+	Rotation LedgerRotation `json:"rotation,omitzero"`
+
+	// retention deletes old sealed segments.
+	// +optional
+	Retention LedgerRetention `json:"retention,omitzero"`
+
+	// compression of sealed segments: Gzip (the default) or None.
+	// +kubebuilder:default=Gzip
+	// +optional
+	Compression LedgerCompression `json:"compression,omitempty"`
+
+	// redaction hides secret-looking keys and shortens long strings.
+	// +optional
+	Redaction LedgerRedaction `json:"redaction,omitzero"`
+
+	// failurePolicy: Fail (the default) denies a call whose record cannot be made durable;
+	// Ignore admits it and counts the loss.
+	// +kubebuilder:default=Fail
+	// +optional
+	FailurePolicy LedgerFailurePolicy `json:"failurePolicy,omitempty"`
+
+	// finishedCallTTLSeconds deletes finished AgentToolCalls this long after they finish, once the
+	// ledger holds their completion record, so etcd stays small. Default 3600.
+	// +kubebuilder:default=3600
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=31536000
+	// +optional
+	FinishedCallTTLSeconds *int64 `json:"finishedCallTTLSeconds,omitempty"`
+}
+
+// AuditLedgerStatus is the health of the ledger.
+type AuditLedgerStatus struct {
+	// observedGeneration is the generation the controller last processed.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// records is the number of records in the ledger.
+	// +optional
+	Records int64 `json:"records,omitempty"`
+	// segments is the number of segments, live and sealed.
+	// +optional
+	Segments int32 `json:"segments,omitempty"`
+	// bytes is the size of the ledger on disk.
+	// +optional
+	Bytes int64 `json:"bytes,omitempty"`
+	// headHash is the hash of the newest record.
+	// +kubebuilder:validation:MaxLength=80
+	// +optional
+	HeadHash string `json:"headHash,omitempty"`
+	// lastRotationTime is when a segment was last sealed.
+	// +optional
+	LastRotationTime *metav1.Time `json:"lastRotationTime,omitempty"`
+	// conditions: Ready, and VolumeNearlyFull when the volume has little space left.
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:scope=Cluster,shortName=ledger,categories=toolgate
+// +kubebuilder:printcolumn:name="Policy",type=string,JSONPath=`.spec.failurePolicy`
+// +kubebuilder:printcolumn:name="Records",type=integer,JSONPath=`.status.records`
+// +kubebuilder:printcolumn:name="Segments",type=integer,JSONPath=`.status.segments`
+// +kubebuilder:printcolumn:name="Bytes",type=integer,JSONPath=`.status.bytes`
+// +kubebuilder:printcolumn:name="Head",type=string,JSONPath=`.status.headHash`,priority=1
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// AuditLedger configures toolgate's durable, hash-chained record of every admission decision.
+type AuditLedger struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitzero"`
+
+	// spec configures rotation, retention, compression, redaction and the failure policy.
+	// +required
+	Spec AuditLedgerSpec `json:"spec"`
+
+	// status reports the ledger's health.
+	// +optional
+	Status AuditLedgerStatus `json:"status,omitzero"`
+}
+
+// +kubebuilder:object:root=true
+
+// AuditLedgerList contains a list of AuditLedger.
+type AuditLedgerList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitzero"`
+	Items           []AuditLedger `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(func(s *runtime.Scheme) error {
+		s.AddKnownTypes(SchemeGroupVersion, &AuditLedger{}, &AuditLedgerList{})
+		return nil
+	})
+}

@@ -1,0 +1,230 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// ProjectAction is a named kind of work in a project, with its own profile.
+type ProjectAction struct {
+	// name of the action; AgentPlans select it with spec.action.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +required
+	Name string `json:"name"`
+
+	// profileRef is the profile for plans of this action; it outranks the project's profile.
+	// +optional
+	ProfileRef *ProfileRef `json:"profileRef,omitempty"`
+}
+
+// ProjectCommand is a command the project recognises, so the autonomy mapping need not ask for it.
+type ProjectCommand struct {
+	// id names the command uniquely within the project.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$`
+	// +required
+	ID string `json:"id"`
+
+	// command is the exact command line, such as "make test" or "go test ./...".
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=1024
+	// +required
+	Command string `json:"command"`
+
+	// requireConfirmation, when true, makes the command need a person's approval each time.
+	// +optional
+	RequireConfirmation bool `json:"requireConfirmation,omitempty"`
+}
+
+// RuleAction is what a damage-control rule does when it matches.
+// +kubebuilder:validation:Enum=Block;Ask
+type RuleAction string
+
+const (
+	// RuleActionBlock denies the call.
+	RuleActionBlock RuleAction = "Block"
+	// RuleActionAsk admits the call only with a person's approval.
+	RuleActionAsk RuleAction = "Ask"
+)
+
+// CommandRule is a project damage-control rule over each simple command of a shell call.
+type CommandRule struct {
+	// id names the rule uniquely within the project; denials name it.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$`
+	// +required
+	ID string `json:"id"`
+
+	// pattern is an RE2 regular expression matched against each normalised simple command.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=1024
+	// +required
+	Pattern string `json:"pattern"`
+
+	// action is Block or Ask.
+	// +required
+	Action RuleAction `json:"action"`
+
+	// reason is shown to the agent when the rule matches.
+	// +kubebuilder:validation:MaxLength=256
+	// +optional
+	Reason string `json:"reason,omitempty"`
+}
+
+// PathPolicy lists glob patterns (relative to the project root, "**" allowed) by what they forbid.
+type PathPolicy struct {
+	// zeroAccess paths may be neither read nor written nor deleted.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=128
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=512
+	// +optional
+	ZeroAccess []string `json:"zeroAccess,omitempty"`
+	// readOnly paths may be read but not written or deleted.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=128
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=512
+	// +optional
+	ReadOnly []string `json:"readOnly,omitempty"`
+	// noWrite paths may be read and deleted but not written.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=128
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=512
+	// +optional
+	NoWrite []string `json:"noWrite,omitempty"`
+	// noDelete paths may be read and written but not deleted.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=128
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=512
+	// +optional
+	NoDelete []string `json:"noDelete,omitempty"`
+}
+
+// ProjectPolicySpec is a project's policy. A namespace is a project; the policy applies to every
+// AgentPlan in the namespace.
+type ProjectPolicySpec struct {
+	// profileRef is the project's profile; plans and actions that name none use it.
+	// +optional
+	ProfileRef *ProfileRef `json:"profileRef,omitempty"`
+
+	// actions are the named kinds of work plans may select, each with an optional profile.
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=64
+	// +optional
+	Actions []ProjectAction `json:"actions,omitempty"`
+
+	// commands the project recognises.
+	// +listType=map
+	// +listMapKey=id
+	// +kubebuilder:validation:MaxItems=128
+	// +optional
+	Commands []ProjectCommand `json:"commands,omitempty"`
+
+	// commandRules are damage-control rules added to toolgate's default rule pack.
+	// +listType=map
+	// +listMapKey=id
+	// +kubebuilder:validation:MaxItems=128
+	// +optional
+	CommandRules []CommandRule `json:"commandRules,omitempty"`
+
+	// pathPolicy adds path rules to toolgate's defaults (.env, ~/.ssh/, *.pem and similar).
+	// +optional
+	PathPolicy *PathPolicy `json:"pathPolicy,omitempty"`
+
+	// writeRoots, when set, confine writes to these directories (relative to the project root);
+	// under confinement, tools that execute commands are denied.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=512
+	// +optional
+	WriteRoots []string `json:"writeRoots,omitempty"`
+}
+
+// ProjectPolicyStatus is the observed state of a ProjectPolicy.
+type ProjectPolicyStatus struct {
+	// observedGeneration is the generation the controller last processed.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+
+	// totalCost is the exact sum of the reported cost of every tool call in the project, in US dollars.
+	// +optional
+	TotalCost *resource.Quantity `json:"totalCost,omitempty"`
+
+	// plans counts the project's AgentPlans.
+	// +optional
+	Plans int32 `json:"plans,omitempty"`
+
+	// conditions: Ready says whether the policy compiles and its references resolve.
+	// +listType=map
+	// +listMapKey=type
+	// +kubebuilder:validation:MaxItems=8
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:resource:shortName=pp,categories=toolgate
+// +kubebuilder:validation:XValidation:rule="self.metadata.name == 'project'",message="a namespace holds one ProjectPolicy, and it must be named project",reason=FieldValueInvalid
+// +kubebuilder:printcolumn:name="Profile",type=string,JSONPath=`.spec.profileRef.name`
+// +kubebuilder:printcolumn:name="Plans",type=integer,JSONPath=`.status.plans`
+// +kubebuilder:printcolumn:name="Total-Cost",type=string,JSONPath=`.status.totalCost`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// ProjectPolicy is the policy of the project a namespace holds (one per namespace, named "project"): its profile, named actions,
+// recognised commands, extra damage-control rules, path policy and write roots.
+type ProjectPolicy struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitzero"`
+
+	// spec holds the project's policy.
+	// +required
+	Spec ProjectPolicySpec `json:"spec"`
+
+	// status is written by the operator.
+	// +optional
+	Status ProjectPolicyStatus `json:"status,omitzero"`
+}
+
+// +kubebuilder:object:root=true
+
+// ProjectPolicyList contains a list of ProjectPolicy.
+type ProjectPolicyList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitzero"`
+	Items           []ProjectPolicy `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(func(s *runtime.Scheme) error {
+		s.AddKnownTypes(SchemeGroupVersion, &ProjectPolicy{}, &ProjectPolicyList{})
+		return nil
+	})
+}
