@@ -94,6 +94,10 @@ lint-config: golangci-lint ## Verify golangci-lint linter configuration
 build: manifests generate fmt vet ## Build manager binary.
 	go build -o bin/manager ./cmd
 
+.PHONY: demo
+demo: ## Run toolgate locally: control plane on loopback, CRDs, the real manager binary (the README's first command).
+	go run ./hack/demo
+
 .PHONY: run
 run: manifests generate fmt vet ## Run a controller from your host.
 	go run ./cmd/main.go

@@ -6,7 +6,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/discovery"
-	"k8s.io/utils/ptr"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 )
@@ -35,11 +34,11 @@ var _ = Describe("toolgate CRDs on the pinned control plane", func() {
 		sp := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: "defaults-probe"}}
 		Expect(k8sClient.Create(ctx, sp)).To(Succeed())
 		DeferCleanup(k8sClient.Delete, ctx, sp)
-		Expect(sp.Spec.RequireSandbox).To(Equal(ptr.To(true)))
-		Expect(sp.Spec.RequireCheckpoints).To(Equal(ptr.To(true)))
-		Expect(sp.Spec.AllowUnsafeTools).To(Equal(ptr.To(false)))
-		Expect(sp.Spec.RequireHumanApproval).To(Equal(ptr.To(false)))
-		Expect(sp.Spec.MaxRetriesPerStep).To(Equal(ptr.To[int32](3)))
+		Expect(sp.Spec.RequireSandbox).To(Equal(new(true)))
+		Expect(sp.Spec.RequireCheckpoints).To(Equal(new(true)))
+		Expect(sp.Spec.AllowUnsafeTools).To(Equal(new(false)))
+		Expect(sp.Spec.RequireHumanApproval).To(Equal(new(false)))
+		Expect(sp.Spec.MaxRetriesPerStep).To(Equal(new(int32(3))))
 		Expect(sp.Spec.EnforcementMode).To(Equal(safetyv1alpha1.EnforcementModeEnforce))
 		Expect(sp.Spec.MaxCostPerPlan).To(BeNil())
 	})
@@ -47,7 +46,7 @@ var _ = Describe("toolgate CRDs on the pinned control plane", func() {
 	It("rejects maxRetriesPerStep above 100, naming the field", func() {
 		sp := &safetyv1alpha1.SafetyProfile{
 			ObjectMeta: metav1.ObjectMeta{Name: "too-many-retries"},
-			Spec:       safetyv1alpha1.SafetyProfileSpec{MaxRetriesPerStep: ptr.To[int32](101)},
+			Spec:       safetyv1alpha1.SafetyProfileSpec{MaxRetriesPerStep: new(int32(101))},
 		}
 		err := k8sClient.Create(ctx, sp)
 		Expect(apierrors.IsInvalid(err)).To(BeTrue(), "got %v", err)

@@ -1,119 +1,132 @@
 //go:build e2e
-// +build e2e
 
-/*
-Copyright 2026.
-
-Licensed under the Apache License, Version 2.0 (the "License");
-you may not use this file except in compliance with the License.
-You may obtain a copy of the License at
-
-    http://www.apache.org/licenses/LICENSE-2.0
-
-Unless required by applicable law or agreed to in writing, software
-distributed under the License is distributed on an "AS IS" BASIS,
-WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
-See the License for the specific language governing permissions and
-limitations under the License.
-*/
-
+// Package e2e runs toolgate the way users run it: the real manager binary, built from ./cmd,
+// against a real kube-apiserver and etcd on loopback, configured with kubectl.
 package e2e
 
 import (
+	"context"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/toolgate/toolgate/test/utils"
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 var (
-	// managerImage is the manager image to be built and loaded for testing.
-	managerImage = "example.com/toolgate:v0.0.1"
-	// shouldCleanupCertManager tracks whether CertManager was installed by this suite.
-	shouldCleanupCertManager = false
+	ctx        context.Context
+	cancel     context.CancelFunc
+	env        *envtest.Environment
+	workDir    string
+	kubeconfig string
+	kubectl    string
+	k8sClient  client.Client
+	manager    *exec.Cmd
+	probeAddr  string
 )
 
-// TestE2E runs the e2e test suite to validate the solution in an isolated environment.
-// The default setup requires Kind and CertManager.
-//
-// To enable kubectl kuberc (use custom kubectl configurations), set: KUBECTL_KUBERC=true
-// By default, kuberc is disabled to ensure consistent test behavior across different environments.
-// To skip CertManager installation, set: CERT_MANAGER_INSTALL_SKIP=true
 func TestE2E(t *testing.T) {
 	RegisterFailHandler(Fail)
-	_, _ = fmt.Fprintf(GinkgoWriter, "Starting toolgate e2e test suite\n")
-	RunSpecs(t, "e2e suite")
+	RunSpecs(t, "toolgate e2e suite")
 }
 
 var _ = BeforeSuite(func() {
-	By("building the manager image")
-	cmd := exec.Command("make", "docker-build", fmt.Sprintf("IMG=%s", managerImage))
-	_, err := utils.Run(cmd)
-	ExpectWithOffset(1, err).NotTo(HaveOccurred(), "Failed to build the manager image")
+	ctx, cancel = context.WithCancel(context.Background())
+	workDir = GinkgoT().TempDir()
 
-	// TODO(user): If you want to change the e2e test vendor from Kind,
-	// ensure the image is built and available, then remove the following block.
-	By("loading the manager image on Kind")
-	err = utils.LoadImageToKindClusterWithName(managerImage)
-	ExpectWithOffset(1, err).NotTo(HaveOccurred(), "Failed to load the manager image into Kind")
+	By("starting kube-apiserver and etcd on loopback, without toolgate's CRDs")
+	assets, err := testenv.AssetsDir()
+	Expect(err).NotTo(HaveOccurred())
+	kubectl = filepath.Join(assets, "kubectl")
+	env = &envtest.Environment{BinaryAssetsDirectory: assets}
+	_, err = env.Start()
+	Expect(err).NotTo(HaveOccurred())
 
-	configureKubectlKubeRC()
-	setupCertManager()
+	admin, err := env.ControlPlane.AddUser(envtest.User{Name: "e2e-admin", Groups: []string{"system:masters"}}, nil)
+	Expect(err).NotTo(HaveOccurred())
+	data, err := admin.KubeConfig()
+	Expect(err).NotTo(HaveOccurred())
+	kubeconfig = filepath.Join(workDir, "kubeconfig")
+	Expect(os.WriteFile(kubeconfig, data, 0o600)).To(Succeed())
+	scheme := runtime.NewScheme()
+	Expect(clientgoscheme.AddToScheme(scheme)).To(Succeed())
+	Expect(safetyv1alpha1.AddToScheme(scheme)).To(Succeed())
+	k8sClient, err = client.New(admin.Config(), client.Options{Scheme: scheme})
+	Expect(err).NotTo(HaveOccurred())
+
+	By("applying the CRDs with kubectl")
+	crds, err := testenv.Path("config", "crd")
+	Expect(err).NotTo(HaveOccurred())
+	_, err = runKubectl("apply", "-k", crds)
+	Expect(err).NotTo(HaveOccurred())
+	_, err = runKubectl("wait", "--for=condition=Established", "crd", "--all", "--timeout=60s")
+	Expect(err).NotTo(HaveOccurred())
+
+	By("building and starting the real manager binary")
+	binary := filepath.Join(workDir, "manager")
+	build := exec.Command("go", "build", "-o", binary, "./cmd")
+	build.Dir, err = testenv.RepoRoot()
+	Expect(err).NotTo(HaveOccurred())
+	out, err := build.CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), string(out))
+	probeAddr = freeLoopbackAddr()
+	manager = exec.Command(binary,
+		"--kubeconfig", kubeconfig,
+		"--metrics-bind-address", "0",
+		"--health-probe-bind-address", probeAddr,
+		"--leader-elect", "--leader-election-namespace", "default",
+	)
+	manager.Stdout, manager.Stderr = GinkgoWriter, GinkgoWriter
+	Expect(manager.Start()).To(Succeed())
+	Eventually(func() int { return probe("/readyz") }).WithTimeout(60 * time.Second).Should(Equal(http.StatusOK))
 })
 
 var _ = AfterSuite(func() {
-	teardownCertManager()
+	if manager != nil && manager.Process != nil {
+		_ = manager.Process.Kill()
+		_ = manager.Wait()
+	}
+	cancel()
+	if env != nil {
+		Expect(env.Stop()).To(Succeed())
+	}
 })
 
-// Disable kubectl kuberc by default for test isolation.
-// This prevents local kubectl configurations from affecting test behavior.
-// To enable kuberc, set: KUBECTL_KUBERC=true
-func configureKubectlKubeRC() {
-	if os.Getenv("KUBECTL_KUBERC") != "true" {
-		By("disabling kubectl kuberc for test isolation")
-		err := os.Setenv("KUBECTL_KUBERC", "false")
-		ExpectWithOffset(1, err).NotTo(HaveOccurred(), "Failed to disable kubectl kuberc")
-		_, _ = fmt.Fprintf(GinkgoWriter,
-			"kubectl kuberc disabled for consistent test behavior (override with KUBECTL_KUBERC=true)\n")
-	} else {
-		_, _ = fmt.Fprintf(GinkgoWriter, "kubectl kuberc enabled (KUBECTL_KUBERC=true)\n")
+func runKubectl(args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, kubectl, append([]string{"--kubeconfig", kubeconfig}, args...)...)
+	out, err := cmd.CombinedOutput()
+	_, _ = fmt.Fprintf(GinkgoWriter, "$ kubectl %v\n%s", args, out)
+	if err != nil {
+		return string(out), fmt.Errorf("kubectl %v: %w: %s", args, err, out)
 	}
+	return string(out), nil
 }
 
-// setupCertManager installs CertManager if needed for webhook tests.
-// Skips installation if CERT_MANAGER_INSTALL_SKIP=true or if already present.
-func setupCertManager() {
-	if os.Getenv("CERT_MANAGER_INSTALL_SKIP") == "true" {
-		_, _ = fmt.Fprintf(GinkgoWriter, "Skipping CertManager installation (CERT_MANAGER_INSTALL_SKIP=true)\n")
-		return
+func probe(path string) int {
+	resp, err := http.Get("http://" + probeAddr + path)
+	if err != nil {
+		return 0
 	}
-
-	By("checking if CertManager is already installed")
-	if utils.IsCertManagerCRDsInstalled() {
-		_, _ = fmt.Fprintf(GinkgoWriter, "CertManager is already installed. Skipping installation.\n")
-		return
-	}
-
-	// Mark for cleanup before installation to handle interruptions and partial installs.
-	shouldCleanupCertManager = true
-
-	By("installing CertManager")
-	Expect(utils.InstallCertManager()).To(Succeed(), "Failed to install CertManager")
+	defer func() { _ = resp.Body.Close() }()
+	return resp.StatusCode
 }
 
-// teardownCertManager uninstalls CertManager if it was installed by setupCertManager.
-// This ensures we only remove what we installed.
-func teardownCertManager() {
-	if !shouldCleanupCertManager {
-		_, _ = fmt.Fprintf(GinkgoWriter, "Skipping CertManager cleanup (not installed by this suite)\n")
-		return
-	}
-
-	By("uninstalling CertManager")
-	utils.UninstallCertManager()
+func freeLoopbackAddr() string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	Expect(err).NotTo(HaveOccurred())
+	defer func() { _ = l.Close() }()
+	return l.Addr().String()
 }
