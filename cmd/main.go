@@ -36,7 +36,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
-	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/operator"
 	// +kubebuilder:scaffold:imports
 )
 
@@ -60,6 +60,8 @@ func main() {
 	var enableLeaderElection bool
 	var probeAddr string
 	var leaderElectionNamespace string
+	var disableWebhooks bool
+	var webhookHost string
 	var secureMetrics bool
 	var enableHTTP2 bool
 	var tlsOpts []func(*tls.Config)
@@ -71,6 +73,8 @@ func main() {
 			"Enabling this will ensure there is only one active controller manager.")
 	flag.StringVar(&leaderElectionNamespace, "leader-election-namespace", "",
 		"Namespace of the leader election lease; required when running outside a cluster with --leader-elect.")
+	flag.StringVar(&webhookHost, "webhook-host", "", "Address the webhook server binds to; empty means all interfaces.")
+	flag.BoolVar(&disableWebhooks, "disable-webhooks", false, "Run the controllers without admission webhooks.")
 	flag.BoolVar(&secureMetrics, "metrics-secure", true,
 		"If set, the metrics endpoint is served securely via HTTPS. Use --metrics-secure=false to use HTTP instead.")
 	flag.StringVar(&webhookCertPath, "webhook-cert-path", "", "The directory that contains the webhook certificate.")
@@ -111,6 +115,7 @@ func main() {
 	webhookTLSOpts := tlsOpts
 	webhookServerOptions := webhook.Options{
 		TLSOpts: webhookTLSOpts,
+		Host:    webhookHost,
 		Port:    webhookPort,
 	}
 
@@ -186,8 +191,8 @@ func main() {
 		os.Exit(1)
 	}
 
-	if err := controller.SetupWithManager(mgr, controller.Options{}); err != nil {
-		setupLog.Error(err, "Failed to set up controllers")
+	if err := operator.Setup(mgr, operator.Options{DisableWebhooks: disableWebhooks}); err != nil {
+		setupLog.Error(err, "Failed to set up controllers and webhooks")
 		os.Exit(1)
 	}
 	// +kubebuilder:scaffold:builder

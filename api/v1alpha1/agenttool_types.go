@@ -36,7 +36,7 @@ const (
 
 // AgentToolSpec is what the cluster knows about a tool. The webhook takes these facts from here,
 // never from the agent's call. The object's name is the tool's name that calls refer to.
-// +kubebuilder:validation:XValidation:rule="!self.checkpointable || self.writes",message="only a tool that writes can be checkpointable",fieldPath=".checkpointable",reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule="!has(self.checkpointable) || !self.checkpointable || self.writes",message="only a tool that writes can be checkpointable",fieldPath=".checkpointable",reason=FieldValueInvalid
 type AgentToolSpec struct {
 	// description says what the tool does.
 	// +kubebuilder:validation:MaxLength=1024
@@ -48,12 +48,14 @@ type AgentToolSpec struct {
 	// +required
 	Writes bool `json:"writes"`
 
-	// unsafe marks a tool that profiles deny unless they set allowUnsafeTools.
+	// unsafe marks a tool that profiles deny unless they set allowUnsafeTools. Default false.
+	// +kubebuilder:default=false
 	// +optional
 	Unsafe bool `json:"unsafe,omitempty"`
 
 	// checkpointable is true when the tool's writes can be checkpointed and rolled back, which
-	// satisfies requireCheckpoints. Only a writing tool can be checkpointable.
+	// satisfies requireCheckpoints. Only a writing tool can be checkpointable. Default false.
+	// +kubebuilder:default=false
 	// +optional
 	Checkpointable bool `json:"checkpointable,omitempty"`
 

@@ -156,6 +156,7 @@ type AuditLedgerStatus struct {
 // +kubebuilder:object:root=true
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:scope=Cluster,shortName=ledger,categories=toolgate
+// +kubebuilder:validation:XValidation:rule="self.metadata.name == 'default'",message="the cluster has one AuditLedger, and it must be named default",reason=FieldValueInvalid
 // +kubebuilder:printcolumn:name="Policy",type=string,JSONPath=`.spec.failurePolicy`
 // +kubebuilder:printcolumn:name="Records",type=integer,JSONPath=`.status.records`
 // +kubebuilder:printcolumn:name="Segments",type=integer,JSONPath=`.status.segments`

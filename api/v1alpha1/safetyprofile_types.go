@@ -90,6 +90,7 @@ type SafetyProfileSpec struct {
 	// "25" or "0.50". A call is denied once the plan's accumulated cost reaches it. Unset: no limit.
 	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="must not be negative"
 	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('1000000000')) <= 0",message="must be at most 1000000000"
+	// +kubebuilder:validation:XValidation:rule="!string(self).matches('[.][0-9]{10,}')",message="must have at most 9 decimal places"
 	// +optional
 	MaxCostPerPlan *resource.Quantity `json:"maxCostPerPlan,omitempty"`
 
@@ -97,6 +98,7 @@ type SafetyProfileSpec struct {
 	// denied once the project's total cost reaches it. Unset: no limit.
 	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="must not be negative"
 	// +kubebuilder:validation:XValidation:rule="quantity(string(self)).compareTo(quantity('1000000000')) <= 0",message="must be at most 1000000000"
+	// +kubebuilder:validation:XValidation:rule="!string(self).matches('[.][0-9]{10,}')",message="must have at most 9 decimal places"
 	// +optional
 	MaxTotalCost *resource.Quantity `json:"maxTotalCost,omitempty"`
 

@@ -6,28 +6,21 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"k8s.io/apimachinery/pkg/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
-	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
-	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 var (
 	ctx       context.Context
-	cancel    context.CancelFunc
-	testEnv   *envtest.Environment
+	cluster   *testenv.Cluster
 	cfg       *rest.Config
 	k8sClient client.Client
-	scheme    = runtime.NewScheme()
 )
 
 func TestControllers(t *testing.T) {
@@ -37,37 +30,16 @@ func TestControllers(t *testing.T) {
 
 var _ = BeforeSuite(func() {
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
-	ctx, cancel = context.WithCancel(context.Background())
-	Expect(clientgoscheme.AddToScheme(scheme)).To(Succeed())
-	Expect(safetyv1alpha1.AddToScheme(scheme)).To(Succeed())
-
-	By("starting the pinned kube-apiserver and etcd with toolgate's CRDs")
+	ctx = context.Background()
+	By("starting the pinned control plane and the manager with the production wiring")
 	var err error
-	testEnv, err = testenv.New()
+	cluster, err = testenv.Start(func(mgr ctrl.Manager) error { return operator.Setup(mgr, operator.Options{}) })
 	Expect(err).NotTo(HaveOccurred())
-	cfg, err = testEnv.Start()
-	Expect(err).NotTo(HaveOccurred())
-	k8sClient, err = client.New(cfg, client.Options{Scheme: scheme})
-	Expect(err).NotTo(HaveOccurred())
-
-	By("running the manager with the production controller wiring")
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		Scheme:                 scheme,
-		Metrics:                metricsserver.Options{BindAddress: "0"},
-		HealthProbeBindAddress: "0",
-	})
-	Expect(err).NotTo(HaveOccurred())
-	Expect(controller.SetupWithManager(mgr, controller.Options{})).To(Succeed())
-	go func() {
-		defer GinkgoRecover()
-		Expect(mgr.Start(ctx)).To(Succeed())
-	}()
-	Eventually(mgr.GetCache().WaitForCacheSync).WithArguments(ctx).Should(BeTrue())
+	cfg, k8sClient = cluster.Config, cluster.Client
 })
 
 var _ = AfterSuite(func() {
-	cancel()
-	if testEnv != nil {
-		Expect(testEnv.Stop()).To(Succeed())
+	if cluster != nil {
+		Expect(cluster.Stop()).To(Succeed())
 	}
 })

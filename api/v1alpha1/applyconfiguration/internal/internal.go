@@ -182,6 +182,7 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: checkpointable
       type:
         scalar: boolean
+      default: false
     - name: description
       type:
         scalar: string
@@ -191,6 +192,7 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: unsafe
       type:
         scalar: boolean
+      default: false
     - name: writes
       type:
         scalar: boolean

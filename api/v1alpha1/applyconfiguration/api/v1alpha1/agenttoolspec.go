@@ -32,10 +32,10 @@ type AgentToolSpecApplyConfiguration struct {
 	// writes is true when the tool can modify files, systems or other state. Writing tools are
 	// denied in read-only plans and subject to the sandbox and checkpoint requirements.
 	Writes *bool `json:"writes,omitempty"`
-	// unsafe marks a tool that profiles deny unless they set allowUnsafeTools.
+	// unsafe marks a tool that profiles deny unless they set allowUnsafeTools. Default false.
 	Unsafe *bool `json:"unsafe,omitempty"`
 	// checkpointable is true when the tool's writes can be checkpointed and rolled back, which
-	// satisfies requireCheckpoints. Only a writing tool can be checkpointable.
+	// satisfies requireCheckpoints. Only a writing tool can be checkpointable. Default false.
 	Checkpointable *bool `json:"checkpointable,omitempty"`
 	// actionClass classifies the tool's effect: read, write, execute (runs commands, whose
 	// arguments are then parsed and checked), dispatch, system_modify or unknown.

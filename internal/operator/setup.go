@@ -1,0 +1,28 @@
+// Package operator wires toolgate's controllers and webhooks into a manager. main.go, the envtest
+// suites and the e2e binary all use it, so tests exercise the production wiring.
+package operator
+
+import (
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/toolgate/toolgate/internal/controller"
+	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
+)
+
+// Options configure the operator.
+type Options struct {
+	Controllers controller.Options
+	// DisableWebhooks skips registering admission webhooks (for running controllers alone).
+	DisableWebhooks bool
+}
+
+// Setup registers every controller and webhook with mgr.
+func Setup(mgr ctrl.Manager, opts Options) error {
+	if err := controller.SetupWithManager(mgr, opts.Controllers); err != nil {
+		return err
+	}
+	if opts.DisableWebhooks {
+		return nil
+	}
+	return webhookv1alpha1.SetupWithManager(mgr)
+}

@@ -1,0 +1,339 @@
+package safety
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Limits on a call's path list.
+const (
+	maxCallPaths  = 1024
+	maxPathLength = 4096
+)
+
+// RulePathInvalid names a path argument the engine refuses to reason about.
+const RulePathInvalid = "path-invalid"
+
+// target is one path a call touches, resolved against its working directory.
+type target struct {
+	raw     string
+	path    string
+	op      pathOp
+	dynamic bool
+	glob    bool
+}
+
+// ruleMatch is the outcome of matching the rule pack against every segment.
+type ruleMatch struct {
+	block, ask       *compiledRule
+	blockSeg, askSeg int
+	class            ActionClass
+}
+
+// checkArguments is step 10: the safety net over the call's command and paths (damage-control
+// rules, path policy, write roots), then the autonomy mapping. It returns the escalated class.
+func (p *Policy) checkArguments(c *Call, class ActionClass) (failure, ActionClass) {
+	args := &c.Args
+	approved := c.Context.HumanApproved
+	cwd := p.callCwd(args.Cwd)
+	var an *analysis
+	if args.Command != "" {
+		var aerr *analysisError
+		an, aerr = analyzeCommand(args.Command, cwd)
+		if aerr != nil {
+			return failure{kind: kindSafetyViolation, rule: aerr.rule,
+				msg: "command is denied because it cannot be checked: " + aerr.msg}, class
+		}
+	}
+	targets, f := p.targets(c, cwd, an)
+	if f.failed() {
+		return f, class
+	}
+	m := p.matchRules(an)
+	class = escalate(class, m.class)
+	class = escalate(class, p.pathClass(targets, cwd))
+
+	if c.Context.ReadOnlyPlan || (p.profile != nil && p.profile.ReadOnly) {
+		rule, what := RuleReadOnlyPlan, "the plan is read-only"
+		if !c.Context.ReadOnlyPlan {
+			rule, what = RuleReadOnlyProfile, "the safety profile is read-only"
+		}
+		for _, t := range targets {
+			if t.op == opWrite || t.op == opDelete {
+				return failure{kind: kindAccessDenied, rule: rule,
+					msg: fmt.Sprintf("the call would %s %q and %s", t.op, t.raw, what)}, class
+			}
+		}
+		if class == ClassSystemModify || class == ClassGitDestructive {
+			return failure{kind: kindAccessDenied, rule: rule,
+				msg: fmt.Sprintf("the call is classified %s and %s", class, what)}, class
+		}
+	}
+
+	if len(p.writeRoots) > 0 {
+		if base := baseClass(c); args.Command != "" || base == ClassExecute || base == ClassDispatch {
+			return failure{kind: kindAccessDenied, rule: RuleWriteRootExecute,
+				msg: fmt.Sprintf("tool %q runs commands, which could write outside the write roots [%s]; execute and dispatch calls are denied under write-root confinement", c.Tool.Name, strings.Join(p.writeRoots, ", "))}, class
+		}
+		for _, t := range targets {
+			if (t.op == opWrite || t.op == opDelete) && !isDeviceSink(t.path) && !inAny(t.path, p.writeRoots) {
+				return failure{kind: kindAccessDenied, rule: RuleWriteRoot,
+					msg: fmt.Sprintf("the call would %s %q (%s), outside the write roots [%s]", t.op, t.raw, t.path, strings.Join(p.writeRoots, ", "))}, class
+			}
+		}
+	}
+
+	if an != nil {
+		for _, fd := range an.findings {
+			if fd.block {
+				return failure{kind: kindSafetyViolation, rule: fd.rule, msg: fd.msg}, class
+			}
+		}
+	}
+	if m.block != nil {
+		return failure{kind: kindSafetyViolation, rule: RulePrefixDamageControl + m.block.ID,
+			msg: fmt.Sprintf("command %q is blocked by damage-control rule %q: %s", an.segments[m.blockSeg].text, m.block.ID, m.block.Reason)}, class
+	}
+	if class == ClassGitDestructive {
+		return failure{kind: kindSafetyViolation, rule: RuleGitDestructive,
+			msg: fmt.Sprintf("tool %q is git-destructive and is denied at every autonomy level", c.Tool.Name)}, class
+	}
+
+	for _, t := range targets {
+		if v, ok := p.paths.check(t.path, t.op, t.glob); ok {
+			return failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
+				msg: fmt.Sprintf("%s of %q is denied by the %s path policy (pattern %q)", t.op, t.raw, v.kind, v.pattern)}, class
+		}
+	}
+
+	if !approved {
+		if an != nil {
+			for _, fd := range an.findings {
+				if !fd.block {
+					return failure{kind: kindHumanApprovalRequired, ask: true, rule: fd.rule, msg: fd.msg}, class
+				}
+			}
+		}
+		if m.ask != nil {
+			return failure{kind: kindHumanApprovalRequired, ask: true, rule: RulePrefixDamageControl + m.ask.ID,
+				msg: fmt.Sprintf("command %q needs human approval (damage-control rule %q): %s", an.segments[m.askSeg].text, m.ask.ID, m.ask.Reason)}, class
+		}
+		for _, t := range targets {
+			if t.dynamic && (t.op == opWrite || t.op == opDelete) && !isDeviceSink(t.path) {
+				return failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleDynamicWriteTarget,
+					msg: fmt.Sprintf("the call would %s %q, a path computed at run time that cannot be checked; it needs human approval", t.op, t.raw)}, class
+			}
+		}
+		if pc := p.confirmCommand(an); pc != nil {
+			return failure{kind: kindHumanApprovalRequired, ask: true, rule: "project-command:" + pc.id,
+				msg: fmt.Sprintf("project command %q requires confirmation", strings.Join(pc.words, " "))}, class
+		}
+	}
+
+	opts := AutonomyOptions{ExecuteRecognized: p.recognizedCommand(an)}
+	if class == ClassRead && p.workspace != "" {
+		for _, t := range targets {
+			if isAbsOrHome(t.path) && !under(t.path, p.workspace) && !isDeviceSink(t.path) {
+				opts.ReadOutsideWorkspace = true
+			}
+		}
+	}
+	return p.autonomyFailure(c, class, opts, approved, an), class
+}
+
+// callCwd resolves the call's working directory against the workspace.
+func (p *Policy) callCwd(cwd string) string {
+	if cwd == "" {
+		return p.workspace
+	}
+	return resolvePath(p.workspace, cwd)
+}
+
+// targets collects the call's own paths (written when the tool writes) and the command's paths.
+func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, failure) {
+	args := &c.Args
+	if len(args.Paths) > maxCallPaths {
+		return nil, failure{kind: kindSafetyViolation, rule: RulePathInvalid,
+			msg: fmt.Sprintf("the call names %d paths, more than the %d the engine checks", len(args.Paths), maxCallPaths)}
+	}
+	n := len(args.Paths)
+	if an != nil {
+		n += len(an.paths)
+	}
+	out := make([]target, 0, n)
+	op := opRead
+	if c.Tool.Writes {
+		op = opWrite
+	}
+	for _, raw := range args.Paths {
+		if len(raw) > maxPathLength || strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			return nil, failure{kind: kindSafetyViolation, rule: RulePathInvalid,
+				msg: fmt.Sprintf("path %q is longer than %d bytes or contains control characters", truncate(raw, 64), maxPathLength)}
+		}
+		v := strings.TrimPrefix(foldPath(raw), "@")
+		if len(v) >= len("file://") && strings.EqualFold(v[:len("file://")], "file://") {
+			v = v[len("file://"):]
+		}
+		if v == "" {
+			continue
+		}
+		out = append(out, target{raw: raw, path: resolvePath(cwd, v), op: op, glob: hasGlobMeta(v)})
+	}
+	if an != nil {
+		for _, r := range an.paths {
+			out = append(out, target{raw: r.raw, path: resolvePath(r.cwd, r.raw), op: r.op, dynamic: r.dynamic, glob: r.glob})
+		}
+	}
+	return out, pass
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+// matchRules matches every rule against every segment. The earliest matching block rule wins,
+// then the earliest ask rule; every match escalates the class.
+func (p *Policy) matchRules(an *analysis) ruleMatch {
+	m := ruleMatch{}
+	if an == nil {
+		return m
+	}
+	blockIdx, askIdx := len(p.rules), len(p.rules)
+	try := func(ri, si int) {
+		r := p.rules[ri]
+		if !r.matches(an, &an.segments[si]) {
+			return
+		}
+		m.class = escalate(m.class, r.Class)
+		switch {
+		case r.Action == ActionBlock && ri < blockIdx:
+			blockIdx, m.block, m.blockSeg = ri, r, si
+		case r.Action == ActionAsk && ri < askIdx:
+			askIdx, m.ask, m.askSeg = ri, r, si
+		}
+	}
+	for si := range an.segments {
+		name := an.segments[si].name
+		if name == "" {
+			continue
+		}
+		for _, ri := range p.byName[name] {
+			try(ri, si)
+		}
+		for _, ri := range p.generic {
+			try(ri, si)
+		}
+	}
+	return m
+}
+
+// pathClass escalates writes outside the working directory and workspace to system_modify:
+// system roots, the home directory, paths that climb out of an unknown base.
+func (p *Policy) pathClass(targets []target, cwd string) ActionClass {
+	class := ActionClass("")
+	for _, t := range targets {
+		if t.op != opWrite && t.op != opDelete {
+			continue
+		}
+		switch {
+		case isDeviceSink(t.path), inAny(t.path, scratchRoots):
+		case escapes(t.path):
+			class = ClassSystemModify
+		case !isAbsOrHome(t.path):
+		case isAbsOrHome(cwd) && under(t.path, cwd), p.workspace != "" && under(t.path, p.workspace):
+		case strings.HasPrefix(t.path, "~"), inAny(t.path, systemRoots), isAbsOrHome(cwd) || p.workspace != "":
+			class = ClassSystemModify
+		}
+	}
+	return class
+}
+
+// recognizedCommand reports whether every command the call runs is a built-in recognised command
+// or a project command.
+func (p *Policy) recognizedCommand(an *analysis) bool {
+	if an == nil {
+		return true
+	}
+	for i := range an.segments {
+		s := &an.segments[i]
+		if s.wrapper || s.localFunc {
+			continue
+		}
+		if s.name == "" || s.opaque {
+			return false
+		}
+		if !p.recognizedSegment(s) {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *Policy) recognizedSegment(s *segment) bool {
+	for _, r := range p.recognized {
+		if prefixOf(r, s) {
+			return true
+		}
+	}
+	for i := range p.commands {
+		if prefixOf(p.commands[i].words, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// confirmCommand returns the project command requiring confirmation that the call runs, if any.
+func (p *Policy) confirmCommand(an *analysis) *projectCommand {
+	if an == nil {
+		return nil
+	}
+	for i := range an.segments {
+		for j := range p.commands {
+			if p.commands[j].confirm && prefixOf(p.commands[j].words, &an.segments[i]) {
+				return &p.commands[j]
+			}
+		}
+	}
+	return nil
+}
+
+// prefixOf reports whether a segment's words start with the given words (the first one compared
+// with the segment's normalised name).
+func prefixOf(words []string, s *segment) bool {
+	if len(words) == 0 || len(words) > len(s.words) || words[0] != s.name {
+		return false
+	}
+	for k := 1; k < len(words); k++ {
+		if s.words[k].dynamic || s.words[k].s != words[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// autonomyFailure applies the autonomy mapping; an "ask" passes when a person approved.
+func (p *Policy) autonomyFailure(c *Call, class ActionClass, o AutonomyOptions, approved bool, an *analysis) failure {
+	switch MapAutonomy(p.autonomy, class, o) {
+	case DispositionDeny:
+		return failure{kind: kindSafetyViolation, rule: RulePrefixAutonomy + string(class),
+			msg: fmt.Sprintf("tool %q is classified %s, which is denied at every autonomy level", c.Tool.Name, class)}
+	case DispositionAsk:
+		if approved {
+			return pass
+		}
+		rule, why := RulePrefixAutonomy+string(class), fmt.Sprintf("the call is classified %s", class)
+		switch {
+		case class == ClassExecute && !o.ExecuteRecognized:
+			rule, why = RulePrefixAutonomy+"execute-unrecognized", fmt.Sprintf("command %q is not a recognised or project command", truncate(c.Args.Command, 200))
+		case class == ClassRead && o.ReadOutsideWorkspace:
+			rule, why = RulePrefixAutonomy+"read-outside-workspace", "the call reads outside the workspace "+p.workspace
+		}
+		return failure{kind: kindHumanApprovalRequired, ask: true, rule: rule,
+			msg: fmt.Sprintf("%s; at %s autonomy it needs human approval", why, p.autonomy)}
+	}
+	return pass
+}

@@ -1,0 +1,157 @@
+package safety
+
+import (
+	"fmt"
+	"strings"
+)
+
+// failure is the outcome of a failed check: which typed error, which rule, what to say. Checks
+// build it only when they fail, so the admitting path allocates nothing.
+type failure struct {
+	kind errKind
+	ask  bool // a person could admit the call (Verdict ask)
+	rule string
+	msg  string
+}
+
+func (f failure) failed() bool { return f.kind != kindNone }
+
+var pass = failure{}
+
+// check is one step of the enforcement chain, in the style of cert-manager's policy chain: a pure
+// function of the policy and the call, evaluated in order, the first failure deciding.
+type check struct {
+	name string
+	fn   func(p *Policy, c *Call) failure
+}
+
+// profileChecks are steps 1-9 of the enforcement order (docs/engine.md). Steps 1 and 3 also run
+// without a profile (read-only plans and the context's checkpoint flag); the others need one.
+var profileChecks = [...]check{
+	{"read-only", checkReadOnly},
+	{"tool-lists", checkToolLists},
+	{"checkpoints", checkCheckpoints},
+	{"unsafe", checkUnsafe},
+	{"skill-category", checkSkillCategory},
+	{"sandbox", checkSandbox},
+	{"human-approval", checkHumanApproval},
+	{"cost", checkCost},
+	{"retries", checkRetries},
+}
+
+func checkReadOnly(p *Policy, c *Call) failure {
+	if !c.Tool.Writes {
+		return pass
+	}
+	if c.Context.ReadOnlyPlan {
+		return failure{kind: kindAccessDenied, rule: RuleReadOnlyPlan,
+			msg: fmt.Sprintf("tool %q writes and the plan is read-only", c.Tool.Name)}
+	}
+	if p.profile != nil && p.profile.ReadOnly {
+		return failure{kind: kindAccessDenied, rule: RuleReadOnlyProfile,
+			msg: fmt.Sprintf("tool %q writes and the safety profile is read-only", c.Tool.Name)}
+	}
+	return pass
+}
+
+func checkToolLists(p *Policy, c *Call) failure {
+	if p.profile == nil {
+		return pass
+	}
+	if pat, ok := p.denied.match(c.Tool.Name); ok {
+		return failure{kind: kindAccessDenied, rule: RuleDenyList,
+			msg: fmt.Sprintf("tool %q is on the safety profile's deny-list (pattern %q)", c.Tool.Name, pat)}
+	}
+	if !p.allowed.empty() {
+		if _, ok := p.allowed.match(c.Tool.Name); !ok {
+			return failure{kind: kindAccessDenied, rule: RuleAllowList,
+				msg: fmt.Sprintf("tool %q is not on the safety profile's allow-list", c.Tool.Name)}
+		}
+	}
+	return pass
+}
+
+func checkCheckpoints(p *Policy, c *Call) failure {
+	required := c.Context.RequireCheckpoints || (p.profile != nil && p.profile.RequireCheckpoints)
+	// Read-only tools have nothing to checkpoint.
+	if required && c.Tool.Writes && !c.Tool.Checkpointable {
+		return failure{kind: kindCheckpointRequired, rule: RuleRequireCheckpoints,
+			msg: fmt.Sprintf("tool %q writes and cannot checkpoint, but checkpoints are required (require_checkpoints)", c.Tool.Name)}
+	}
+	return pass
+}
+
+func checkUnsafe(p *Policy, c *Call) failure {
+	if p.profile != nil && c.Tool.Unsafe && !p.profile.AllowUnsafeTools {
+		return failure{kind: kindSafetyViolation, rule: RuleUnsafeTool,
+			msg: fmt.Sprintf("tool %q is marked unsafe and the safety profile does not allow unsafe tools (allow_unsafe_tools=false)", c.Tool.Name)}
+	}
+	return pass
+}
+
+func checkSkillCategory(p *Policy, c *Call) failure {
+	if p.profile == nil || len(p.categories) == 0 {
+		return pass
+	}
+	if !c.Tool.HasSkillCategory {
+		return failure{kind: kindSafetyViolation, rule: RuleNoSkillCategory,
+			msg: fmt.Sprintf("tool %q has no skill category, but the safety profile allows only the skill categories [%s]", c.Tool.Name, strings.Join(p.categories, ", "))}
+	}
+	for _, cat := range p.categories {
+		if cat == c.Tool.SkillCategory {
+			return pass
+		}
+	}
+	return failure{kind: kindSafetyViolation, rule: RuleSkillCategory,
+		msg: fmt.Sprintf("skill category %q of tool %q is not in the allowed skill categories [%s]", c.Tool.SkillCategory, c.Tool.Name, strings.Join(p.categories, ", "))}
+}
+
+func checkSandbox(p *Policy, c *Call) failure {
+	if p.profile != nil && p.profile.RequireSandbox && c.Tool.Writes && strings.TrimSpace(c.Context.SandboxID) == "" {
+		return failure{kind: kindSandboxRequired, rule: RuleRequireSandbox,
+			msg: fmt.Sprintf("tool %q writes and no sandbox id is set, but the safety profile requires a sandbox (require_sandbox)", c.Tool.Name)}
+	}
+	return pass
+}
+
+func checkHumanApproval(p *Policy, c *Call) failure {
+	if p.profile != nil && p.profile.RequireHumanApproval && !c.Context.HumanApproved {
+		return failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleHumanApproval,
+			msg: fmt.Sprintf("tool %q needs human approval (require_human_approval) and none was granted", c.Tool.Name)}
+	}
+	return pass
+}
+
+func checkCost(p *Policy, c *Call) failure {
+	if p.profile == nil {
+		return pass
+	}
+	if m := p.profile.MaxCostPerPlan; m != nil && c.Context.AccumulatedCost.Cmp(*m) >= 0 {
+		return failure{kind: kindCostLimitExceeded, rule: RuleMaxCostPerPlan,
+			msg: fmt.Sprintf("the plan's accumulated cost %s has reached max_cost_per_plan %s", c.Context.AccumulatedCost, *m)}
+	}
+	if m := p.profile.MaxTotalCost; m != nil && c.Context.TotalCost.Cmp(*m) >= 0 {
+		return failure{kind: kindCostLimitExceeded, rule: RuleMaxTotalCost,
+			msg: fmt.Sprintf("the total accumulated cost %s has reached max_total_cost %s", c.Context.TotalCost, *m)}
+	}
+	return pass
+}
+
+func checkRetries(p *Policy, c *Call) failure {
+	if p.profile == nil {
+		return pass
+	}
+	if m := p.profile.MaxRetriesPerStep; m != nil && c.Context.StepRetryCount > *m {
+		return failure{kind: kindRetryLimitExceeded, rule: RuleMaxRetriesPerStep,
+			msg: fmt.Sprintf("the step was retried %d times, more than max_retries_per_step %d", c.Context.StepRetryCount, *m)}
+	}
+	return pass
+}
+
+func checkLoop(p *Policy, c *Call) failure {
+	if p.loop.MaxRepeats > 0 && c.Context.Repeats > p.loop.MaxRepeats {
+		return failure{kind: kindLoopDetected, rule: RuleLoopDetected,
+			msg: fmt.Sprintf("the same call to tool %q was made %d times within %s, more than the %d allowed", c.Tool.Name, c.Context.Repeats, p.loop.Window, p.loop.MaxRepeats)}
+	}
+	return pass
+}

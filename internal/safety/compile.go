@@ -1,0 +1,299 @@
+package safety
+
+import (
+	"fmt"
+	"github.com/bmatcuk/doublestar/v4"
+	"strings"
+	"time"
+)
+
+// ProjectCommand is a command a project declares as known, so the autonomy mapping treats it as
+// recognised (allowed at Default autonomy) or, with RequireConfirmation, always asks for it.
+type ProjectCommand struct {
+	// ID identifies the command in decisions ("project-command:<id>").
+	ID string `json:"id"`
+	// Command is a simple command line; a call's command matches when its words start with these
+	// words ("make test" matches "make test V=1").
+	Command string `json:"command"`
+	// RequireConfirmation makes the command ask for a person every time.
+	RequireConfirmation bool `json:"requireConfirmation,omitempty"`
+}
+
+// Defaults of LoopPolicy.
+const (
+	DefaultLoopMaxRepeats = 5
+	DefaultLoopWindow     = time.Minute
+	maxLoopRepeats        = 1000
+	maxLoopWindow         = 24 * time.Hour
+)
+
+// LoopPolicy bounds identical calls: more than MaxRepeats within Window is a loop.
+type LoopPolicy struct {
+	// MaxRepeats is how many identical calls the window admits. Zero means
+	// DefaultLoopMaxRepeats; a negative value turns loop detection off.
+	MaxRepeats int `json:"maxRepeats,omitempty"`
+	// Window is the sliding window. Zero means DefaultLoopWindow.
+	Window time.Duration `json:"window,omitempty"`
+}
+
+// ProjectRules is everything besides the safety profile that governs a call's arguments: a
+// ProjectPolicy's rules plus the autonomy level of the resolved AutomationProfile. The embedded
+// defaults (rule pack, path policy, recognised commands) always apply; project rules can only add
+// to them.
+type ProjectRules struct {
+	// CommandRules are extra damage-control rules, matched after the default pack.
+	CommandRules []Rule `json:"commandRules,omitempty"`
+	// Commands are the project's known commands.
+	Commands []ProjectCommand `json:"commands,omitempty"`
+	// Paths extends the default path policy.
+	Paths PathPolicy `json:"paths,omitempty"`
+	// WriteRoots, when set, confine writes to these directories (absolute, "~/..." or relative to
+	// Workspace); execute and dispatch calls are then denied, since they could write anywhere.
+	WriteRoots []string `json:"writeRoots,omitempty"`
+	// Workspace is the absolute project directory: the working directory of calls that name none,
+	// and the boundary for reads outside the workspace (ask at Default autonomy).
+	Workspace string `json:"workspace,omitempty"`
+	// Autonomy is the autonomy level; empty means AutonomyDefault.
+	Autonomy AutonomyLevel `json:"autonomy,omitempty"`
+	// Loop bounds identical calls.
+	Loop LoopPolicy `json:"loop,omitempty"`
+}
+
+// Policy is a compiled, immutable profile plus project rules: every regex and glob is compiled
+// once, when the plan's snapshot is locked. A Policy is safe for concurrent use.
+type Policy struct {
+	profile    *Profile
+	hash       string
+	mode       Mode
+	allowed    toolMatcher
+	denied     toolMatcher
+	categories []string
+
+	rules      []*compiledRule
+	byName     map[string][]int
+	generic    []int
+	paths      pathPolicy
+	recognized [][]string
+	commands   []projectCommand
+	writeRoots []string
+	workspace  string
+	autonomy   AutonomyLevel
+	loop       LoopPolicy
+}
+
+type projectCommand struct {
+	id      string
+	words   []string
+	confirm bool
+}
+
+// toolMatcher matches tool names against literal names and glob patterns.
+type toolMatcher struct {
+	literal map[string]bool
+	globs   []string
+}
+
+func newToolMatcher(patterns []string) toolMatcher {
+	m := toolMatcher{}
+	for _, p := range patterns {
+		if strings.ContainsAny(p, "*?[{\\") {
+			m.globs = append(m.globs, p)
+			continue
+		}
+		if m.literal == nil {
+			m.literal = map[string]bool{}
+		}
+		m.literal[p] = true
+	}
+	return m
+}
+
+func (m *toolMatcher) empty() bool { return len(m.literal) == 0 && len(m.globs) == 0 }
+
+// match returns the pattern that matches name, if any.
+func (m *toolMatcher) match(name string) (string, bool) {
+	if m.literal[name] {
+		return name, true
+	}
+	for _, g := range m.globs {
+		if globMatch(g, name) {
+			return g, true
+		}
+	}
+	return "", false
+}
+
+// Profile returns a copy of the compiled profile; nil when the policy has none.
+func (p *Policy) Profile() *Profile { return p.profile.Clone() }
+
+// Hash returns the canonical hash of the compiled profile (see Hash).
+func (p *Policy) Hash() string { return p.hash }
+
+// Mode returns the effective enforcement mode.
+func (p *Policy) Mode() Mode { return p.mode }
+
+// Loop returns the effective loop policy, defaults applied; MaxRepeats is negative when off.
+func (p *Policy) Loop() LoopPolicy { return p.loop }
+
+// Compile validates and compiles a profile (nil for none: the profile checks are skipped) and
+// project rules into a Policy. Every invalid field is reported, each under its path:
+// "profile.maxRetriesPerStep", "projectRules.commandRules[2].pattern".
+func Compile(profile *Profile, rules ProjectRules) (*Policy, error) {
+	errs := ValidateProfile(profile).prefixed("profile")
+	proj, rerrs := compileRules(rules)
+	errs = append(errs, rerrs.prefixed("projectRules")...)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	p := proj
+	p.profile = profile.Clone()
+	p.hash = Hash(profile)
+	p.mode = ModeEnforce
+	if profile != nil {
+		p.mode = profile.Mode.effective()
+		p.allowed = newToolMatcher(profile.AllowedTools)
+		p.denied = newToolMatcher(profile.DeniedTools)
+		p.categories = append([]string(nil), profile.AllowedSkillCategories...)
+	}
+	return p, nil
+}
+
+// compileRules validates and compiles project rules over the defaults.
+func compileRules(r ProjectRules) (*Policy, FieldErrors) {
+	d, err := compiledDefaults()
+	if err != nil {
+		return nil, FieldErrors{{Field: "rulePack", Detail: err.Error()}}
+	}
+	var errs FieldErrors
+	add := func(field, format string, args ...any) {
+		errs = append(errs, FieldError{Field: field, Detail: fmt.Sprintf(format, args...)})
+	}
+	p := &Policy{autonomy: r.Autonomy, recognized: d.recognized, byName: map[string][]int{}}
+	if p.autonomy == "" {
+		p.autonomy = AutonomyDefault
+	}
+	if p.autonomy != AutonomyDefault && p.autonomy != AutonomyYolo {
+		add("autonomy", "must be Default or Yolo, got %q", r.Autonomy)
+	}
+
+	p.rules = append(p.rules, d.rules...)
+	ids := map[string]bool{}
+	for _, cr := range d.rules {
+		ids[cr.ID] = true
+	}
+	if len(r.CommandRules) > maxListItems {
+		add("commandRules", "must have at most %d items", maxListItems)
+	} else {
+		for i, rule := range r.CommandRules {
+			prefix := fmt.Sprintf("commandRules[%d]", i)
+			cr, fe := compileRule(rule, prefix)
+			errs = append(errs, fe...)
+			if rule.ID != "" && ids[rule.ID] {
+				add(prefix+".id", "duplicate rule id %q (ids must be unique, including the default pack's)", rule.ID)
+			}
+			ids[rule.ID] = true
+			p.rules = append(p.rules, cr)
+		}
+	}
+	for i, cr := range p.rules {
+		if len(cr.commands) > 0 || len(cr.literalCmds) == 0 {
+			p.generic = append(p.generic, i)
+			continue
+		}
+		for name := range cr.literalCmds {
+			p.byName[name] = append(p.byName[name], i)
+		}
+	}
+
+	p.paths.add(d.paths, func(k PathKind, i int, pat string) {
+		add(fmt.Sprintf("rulePack.paths.%s[%d]", k, i), "invalid path pattern %q", pat)
+	})
+	for k, list := range r.Paths.lists() {
+		if len(list) > maxListItems {
+			add("paths."+PathKind(k).String(), "must have at most %d items", maxListItems)
+		}
+	}
+	p.paths.add(r.Paths, func(k PathKind, i int, pat string) {
+		add(fmt.Sprintf("paths.%s[%d]", k, i), "invalid path pattern %q", pat)
+	})
+
+	if r.Workspace != "" {
+		if !strings.HasPrefix(r.Workspace, "/") {
+			add("workspace", "must be an absolute path, got %q", r.Workspace)
+		} else {
+			p.workspace = resolvePath("", r.Workspace)
+		}
+	}
+	for i, root := range r.WriteRoots {
+		f := fmt.Sprintf("writeRoots[%d]", i)
+		res := resolvePath(p.workspace, root)
+		switch {
+		case strings.TrimSpace(root) == "":
+			add(f, "must not be empty")
+		case !isAbsOrHome(res):
+			add(f, "must be absolute or under ~/, or relative with a workspace set; got %q", root)
+		default:
+			p.writeRoots = append(p.writeRoots, res)
+		}
+	}
+
+	cmdIDs := map[string]bool{}
+	for i, c := range r.Commands {
+		f := fmt.Sprintf("commands[%d]", i)
+		if strings.TrimSpace(c.ID) == "" {
+			add(f+".id", "must not be empty")
+		} else if cmdIDs[c.ID] {
+			add(f+".id", "duplicate command id %q", c.ID)
+		}
+		cmdIDs[c.ID] = true
+		words, msg := commandWords(c.Command)
+		if msg != "" {
+			add(f+".command", "%s", msg)
+			continue
+		}
+		p.commands = append(p.commands, projectCommand{id: c.ID, words: words, confirm: c.RequireConfirmation})
+	}
+
+	p.loop = r.Loop
+	switch {
+	case r.Loop.MaxRepeats > maxLoopRepeats:
+		add("loop.maxRepeats", "must be at most %d", maxLoopRepeats)
+	case r.Loop.MaxRepeats == 0:
+		p.loop.MaxRepeats = DefaultLoopMaxRepeats
+	}
+	switch {
+	case r.Loop.Window < 0 || r.Loop.Window > maxLoopWindow:
+		add("loop.window", "must be between 0 and %s", maxLoopWindow)
+	case r.Loop.Window == 0:
+		p.loop.Window = DefaultLoopWindow
+	}
+	return p, errs
+}
+
+// commandWords parses a declared project command into its words; it must be one simple command
+// without run-time parts.
+func commandWords(cmd string) ([]string, string) {
+	if strings.TrimSpace(cmd) == "" {
+		return nil, "must not be empty"
+	}
+	an, aerr := analyzeCommand(cmd, "")
+	if aerr != nil {
+		return nil, aerr.msg
+	}
+	if len(an.segments) != 1 || len(an.findings) > 0 {
+		return nil, "must be one simple command without substitutions"
+	}
+	s := an.segments[0]
+	words := []string{s.name}
+	for _, w := range s.words[1:] {
+		if w.dynamic {
+			return nil, "must not contain variables or substitutions"
+		}
+		words = append(words, w.s)
+	}
+	return words, ""
+}
+
+// globMatch matches a validated doublestar pattern: "*" stays within one "/"-separated part of a
+// tool name, "**" crosses them.
+func globMatch(pattern, name string) bool { return doublestar.MatchUnvalidated(pattern, name) }

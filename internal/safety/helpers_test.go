@@ -1,0 +1,124 @@
+package safety
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// The Background of spec/safety-profile-enforcement.feature.
+var (
+	toolWriter = Tool{Name: "test/writer", Writes: true}
+	toolUnsafe = Tool{Name: "test/unsafe-tool", Unsafe: true}
+	toolReader = Tool{Name: "test/reader"}
+)
+
+func money(s string) *Money { return ptr(MustParseMoney(s)) }
+
+func mustCompile(t testing.TB, p *Profile, r ProjectRules) *Policy {
+	t.Helper()
+	pol, err := Compile(p, r)
+	if err != nil {
+		t.Fatalf("Compile: %v", err)
+	}
+	return pol
+}
+
+// outcome is the comparable part of a Decision.
+type outcome struct {
+	Verdict   Verdict
+	Reason    string
+	RuleID    string
+	WouldDeny bool
+}
+
+func outcomeOf(d Decision) outcome {
+	return outcome{Verdict: d.Verdict, Reason: d.Reason, RuleID: d.RuleID, WouldDeny: d.WouldDeny}
+}
+
+// typedAs reports whether err is, per errors.As, the typed error that carries reason, and
+// whether its Reason() agrees.
+func typedAs(err error, reason string) bool {
+	var r ReasonedError
+	switch reason {
+	case ReasonToolAccessDenied, ReasonPolicyMissing:
+		var e *ToolAccessDeniedError
+		if !errors.As(err, &e) {
+			return false
+		}
+		r = e
+		if reason == ReasonPolicyMissing {
+			return true
+		}
+	case ReasonToolCheckpointRequired:
+		var e *ToolCheckpointRequiredError
+		if !errors.As(err, &e) {
+			return false
+		}
+		r = e
+	case ReasonToolSafetyViolation:
+		var e *ToolSafetyViolationError
+		if !errors.As(err, &e) {
+			return false
+		}
+		r = e
+	case ReasonToolSandboxRequired:
+		var e *ToolSandboxRequiredError
+		if !errors.As(err, &e) {
+			return false
+		}
+		r = e
+	case ReasonToolHumanApprovalRequired:
+		var e *ToolHumanApprovalRequiredError
+		if !errors.As(err, &e) {
+			return false
+		}
+		r = e
+	case ReasonToolCostLimitExceeded:
+		var e *ToolCostLimitExceededError
+		if !errors.As(err, &e) {
+			return false
+		}
+		r = e
+	case ReasonToolRetryLimitExceeded:
+		var e *ToolRetryLimitExceededError
+		if !errors.As(err, &e) {
+			return false
+		}
+		r = e
+	case ReasonToolLoopDetected:
+		var e *ToolLoopDetectedError
+		if !errors.As(err, &e) {
+			return false
+		}
+		r = e
+	default:
+		return false
+	}
+	return r.Reason() == reason && errors.Is(err, ErrToolRuntime)
+}
+
+// checkDecision asserts the typed error, its reason and the phrases the message must contain.
+func checkDecision(t *testing.T, d Decision, wantReason string, phrases ...string) {
+	t.Helper()
+	if wantReason == "" {
+		if d.Verdict != VerdictAllow || d.Err != nil || d.WouldDeny {
+			t.Fatalf("want the call admitted, got %+v", d)
+		}
+		return
+	}
+	if !typedAs(d.Err, wantReason) {
+		t.Fatalf("want a typed %s error, got %T %v (decision %+v)", wantReason, d.Err, d.Err, d)
+	}
+	if d.Reason != wantReason || ReasonOf(d.Err) != wantReason {
+		t.Fatalf("reason: decision %q, error %q, want %q", d.Reason, ReasonOf(d.Err), wantReason)
+	}
+	if d.Err.Error() != d.Message {
+		t.Fatalf("error string %q differs from message %q", d.Err.Error(), d.Message)
+	}
+	for _, p := range phrases {
+		if !strings.Contains(d.Message, p) {
+			t.Errorf("message %q does not mention %q", d.Message, p)
+		}
+	}
+}

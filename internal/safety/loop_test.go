@@ -1,0 +1,135 @@
+package safety
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) Step(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+
+func TestLoopDetectorWindow(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	d := NewLoopDetector(clk, 0)
+	k := NewCallKey("plan-1", shCall("go test ./..."))
+	var got []int
+	for i := 0; i < 4; i++ {
+		got = append(got, d.Observe(k, 10*time.Second))
+		clk.Step(3 * time.Second)
+	}
+	// t=12s: the observation at t=0 is 12s old and out of the window; t=3,6,9,12 remain.
+	got = append(got, d.Observe(k, 10*time.Second))
+	clk.Step(10 * time.Second) // t=22: 12 is exactly 10s old, out of the window
+	got = append(got, d.Observe(k, 10*time.Second))
+	if diff := cmp.Diff([]int{1, 2, 3, 4, 4, 1}, got); diff != "" {
+		t.Fatalf("counts (-want +got):\n%s", diff)
+	}
+	if n := d.Observe(NewCallKey("plan-2", shCall("go test ./...")), 10*time.Second); n != 1 {
+		t.Fatalf("another scope shares the count: %d", n)
+	}
+	if n := d.Observe(k, 0); n != 1 {
+		t.Fatalf("a zero window counts only this call, got %d", n)
+	}
+}
+
+func TestLoopDetectorDecision(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(0, 0)}
+	d := NewLoopDetector(clk, 0)
+	p := mustCompile(t, &Profile{}, ProjectRules{Loop: LoopPolicy{MaxRepeats: 3, Window: time.Minute}})
+	call := shCall("ls -la")
+	var verdicts []Verdict
+	for i := 0; i < 5; i++ {
+		call.Context.Repeats = d.Observe(NewCallKey("plan", call), p.Loop().Window)
+		verdicts = append(verdicts, Evaluate(p, call).Verdict)
+		clk.Step(time.Second)
+	}
+	if diff := cmp.Diff([]Verdict{VerdictAllow, VerdictAllow, VerdictAllow, VerdictDeny, VerdictDeny}, verdicts); diff != "" {
+		t.Fatalf("(-want +got):\n%s", diff)
+	}
+	d4 := Evaluate(p, call)
+	checkDecision(t, d4, ReasonToolLoopDetected, "5 times", "more than the 3 allowed")
+	clk.Step(2 * time.Minute)
+	call.Context.Repeats = d.Observe(NewCallKey("plan", call), p.Loop().Window)
+	if v := Evaluate(p, call).Verdict; v != VerdictAllow {
+		t.Fatalf("after the window the call is admitted again, got %s", v)
+	}
+	off := mustCompile(t, &Profile{}, ProjectRules{Loop: LoopPolicy{MaxRepeats: -1}})
+	call.Context.Repeats = 1 << 20
+	if v := Evaluate(off, call).Verdict; v != VerdictAllow {
+		t.Fatalf("disabled loop detection denied: %s", v)
+	}
+}
+
+func TestCallKeyCanonical(t *testing.T) {
+	a := Call{Tool: Tool{Name: "sh"}, Args: Arguments{Command: "ls  -la\u00a0src", Cwd: "/ws/./app", Paths: []string{"b", "./a"}}}
+	b := Call{Tool: Tool{Name: "sh"}, Args: Arguments{Command: " ls -la src ", Cwd: "/ws/app/", Paths: []string{"a", "b"}}}
+	if NewCallKey("s", a) != NewCallKey("s", b) {
+		t.Fatal("cosmetic variations give different keys")
+	}
+	for name, c := range map[string]Call{
+		"tool":    {Tool: Tool{Name: "sh2"}, Args: b.Args},
+		"command": {Tool: b.Tool, Args: Arguments{Command: "ls -la src2", Cwd: b.Args.Cwd, Paths: b.Args.Paths}},
+		"cwd":     {Tool: b.Tool, Args: Arguments{Command: b.Args.Command, Cwd: "/ws", Paths: b.Args.Paths}},
+		"paths":   {Tool: b.Tool, Args: Arguments{Command: b.Args.Command, Cwd: b.Args.Cwd, Paths: []string{"a"}}},
+	} {
+		if NewCallKey("s", c) == NewCallKey("s", b) {
+			t.Errorf("a different %s gives the same key", name)
+		}
+	}
+	// Length-prefixed fields: moving text between fields is a different call.
+	if NewCallKey("ab", Call{Tool: Tool{Name: "c"}}) == NewCallKey("a", Call{Tool: Tool{Name: "bc"}}) {
+		t.Fatal("field boundaries are ambiguous")
+	}
+}
+
+func TestLoopDetectorBoundedMemory(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(0, 0)}
+	d := NewLoopDetector(clk, 100)
+	first := NewCallKey("s", shCall("echo 0"))
+	d.Observe(first, time.Hour)
+	for i := 1; i < 1000; i++ {
+		d.Observe(NewCallKey("s", shCall("echo "+string(rune('a'+i%26))+string(rune('a'+i/26%26))+string(rune('a'+i/676)))), time.Hour)
+	}
+	if d.Len() > 100 {
+		t.Fatalf("detector holds %d keys, bound is 100", d.Len())
+	}
+	if n := d.Observe(first, time.Hour); n != 1 {
+		t.Fatalf("the least recently seen key was not evicted (count %d)", n)
+	}
+	k := NewCallKey("s", shCall("spin"))
+	var n int
+	for i := 0; i < 5000; i++ {
+		n = d.Observe(k, time.Hour)
+	}
+	if n != loopStamps {
+		t.Fatalf("count saturates at %d, got %d", loopStamps, n)
+	}
+}
+
+func TestLoopDetectorConcurrent(t *testing.T) {
+	d := NewLoopDetector(nil, 50)
+	k := NewCallKey("s", shCall("ls"))
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 100; i++ {
+				d.Observe(k, time.Hour)
+				d.Observe(NewCallKey("s", shCall(string(rune('a'+g))+string(rune('a'+i%26)))), time.Hour)
+			}
+		}(g)
+	}
+	wg.Wait()
+	if n := d.Observe(k, time.Hour); n != 8*100+1 {
+		t.Fatalf("lost observations under concurrency: %d", n)
+	}
+}

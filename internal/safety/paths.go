@@ -1,0 +1,440 @@
+package safety
+
+import (
+	"path"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// resolvePath returns the lexical form of p seen from cwd: an absolute path ("/etc/shadow"), a
+// home path ("~/.ssh/id_rsa") or, when the base is unknown, a relative path that may start with
+// "../". "./", "..", repeated slashes and $HOME are resolved. Symlinks are not: the engine does no
+// I/O, so the sandbox is the backstop for links that point elsewhere.
+func resolvePath(cwd, p string) string {
+	p = foldPath(p)
+	if p == "" {
+		return ""
+	}
+	if strings.HasPrefix(p, "$HOME") && (len(p) == 5 || p[5] == '/') {
+		p = "~" + p[5:]
+	}
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		return cleanHome(p[1:])
+	case p[0] == '~':
+		// ~user/...: another user's home, still a home directory.
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			return cleanHome(p[i:])
+		}
+		return "~"
+	case p[0] == '/':
+		return path.Clean(p)
+	}
+	if cwd == "" {
+		return path.Clean(p)
+	}
+	return resolvePath("", cwd+"/"+p)
+}
+
+// cleanHome cleans the part of a home path after "~". A path that climbs out of the home directory
+// lands somewhere unknown, so it is returned base-relative ("../../etc/shadow").
+func cleanHome(rest string) string {
+	c := path.Clean(strings.TrimLeft(rest, "/"))
+	switch {
+	case c == ".":
+		return "~"
+	case c == ".." || strings.HasPrefix(c, "../"):
+		return c
+	}
+	return "~/" + c
+}
+
+// isAbsOrHome reports whether a resolved path has a known anchor.
+func isAbsOrHome(p string) bool {
+	return strings.HasPrefix(p, "/") || p == "~" || strings.HasPrefix(p, "~/")
+}
+
+// escapes reports whether a resolved path climbs above an unknown base.
+func escapes(p string) bool { return p == ".." || strings.HasPrefix(p, "../") }
+
+// under reports whether p is root or below it; both are resolved paths.
+func under(p, root string) bool {
+	if root == "/" {
+		return strings.HasPrefix(p, "/")
+	}
+	return p == root || strings.HasPrefix(p, root+"/")
+}
+
+// PathKind is a class of path-policy entries, from the reference's damage-control path policy.
+type PathKind uint8
+
+const (
+	// PathZeroAccess paths may not be read, written or deleted.
+	PathZeroAccess PathKind = iota
+	// PathReadOnly paths may be read but not written or deleted.
+	PathReadOnly
+	// PathNoWrite paths may not be created or changed.
+	PathNoWrite
+	// PathNoDelete paths may not be deleted.
+	PathNoDelete
+	numPathKinds
+)
+
+// String returns the kind as named in rule identifiers ("path-policy:zeroAccess").
+func (k PathKind) String() string {
+	switch k {
+	case PathZeroAccess:
+		return "zeroAccess"
+	case PathReadOnly:
+		return "readOnly"
+	case PathNoWrite:
+		return "noWrite"
+	case PathNoDelete:
+		return "noDelete"
+	}
+	return "unknown"
+}
+
+func (k PathKind) blocks(op pathOp) bool {
+	switch k {
+	case PathZeroAccess:
+		return true
+	case PathReadOnly:
+		return op == opWrite || op == opDelete
+	case PathNoWrite:
+		return op == opWrite
+	case PathNoDelete:
+		return op == opDelete
+	}
+	return false
+}
+
+// pathEntry is one compiled path-policy pattern. Patterns are gitignore-like: without a leading
+// "/" or "~/" they match at any depth; a trailing "/" (or none) covers everything below; a leading
+// "!" exempts paths from the kind's other entries. Matching ignores case, because secret names
+// are secret in any case and some file systems fold case.
+type pathEntry struct {
+	pattern  string // as written
+	negate   bool
+	anchored bool
+	base     string // unanchored single-component pattern, matched against every component
+	literal  bool   // base has no glob metacharacters
+	suffix   string // base is "*<suffix>" with a literal suffix
+	prefix   string // base is "<prefix>*" with a literal prefix
+	globs    []string
+	example  string // a name the pattern matches, to test an agent's glob against
+}
+
+func compilePathEntry(p string) (pathEntry, bool) {
+	e := pathEntry{pattern: p}
+	s := strings.ToLower(strings.TrimSpace(p))
+	if strings.HasPrefix(s, "!") {
+		e.negate = true
+		s = s[1:]
+	}
+	s = strings.TrimRight(s, "/")
+	if s == "" && !strings.HasPrefix(strings.TrimPrefix(strings.TrimSpace(p), "!"), "/") {
+		return e, false
+	}
+	if s == "" {
+		s = "/"
+	}
+	e.anchored = strings.HasPrefix(s, "/") || s == "~" || strings.HasPrefix(s, "~/")
+	if e.anchored && s != "/" {
+		s = resolvePath("", s)
+	}
+	if !doublestar.ValidatePattern(s) {
+		return e, false
+	}
+	switch {
+	case e.anchored:
+		e.globs = []string{s, strings.TrimSuffix(s, "/") + "/**"}
+	case !strings.Contains(s, "/"):
+		e.base = s
+		meta := strings.ContainsAny(s, "*?[{\\")
+		e.literal = !meta
+		if rest := strings.TrimPrefix(s, "*"); rest != s && !strings.ContainsAny(rest, "*?[{\\") {
+			e.suffix = rest
+		} else if rest := strings.TrimSuffix(s, "*"); rest != s && !strings.ContainsAny(rest, "*?[{\\") {
+			e.prefix = rest
+		}
+	default:
+		e.globs = []string{"**/" + s, "**/" + s + "/**"}
+	}
+	e.example = exampleOf(s)
+	return e, true
+}
+
+// exampleOf turns a pattern into one name it matches.
+func exampleOf(s string) string {
+	s = strings.ReplaceAll(s, "**/", "")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '*', '?':
+			b.WriteByte('x')
+		case '[':
+			j := strings.IndexByte(s[i:], ']')
+			if j < 2 {
+				b.WriteByte('x')
+				continue
+			}
+			if s[i+1] == '!' || s[i+1] == '^' {
+				b.WriteByte('x')
+			} else {
+				b.WriteByte(s[i+1])
+			}
+			i += j
+		case '{':
+			j := strings.IndexByte(s[i:], '}')
+			if j < 0 {
+				continue
+			}
+			alt, _, _ := strings.Cut(s[i+1:i+j], ",")
+			b.WriteString(alt)
+			i += j
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i])
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// matches reports whether a lower-cased resolved path is covered by the entry.
+func (e *pathEntry) matches(p string) bool {
+	if e.base != "" {
+		for rest := p; rest != ""; {
+			comp := rest
+			if i := strings.IndexByte(rest, '/'); i >= 0 {
+				comp, rest = rest[:i], rest[i+1:]
+			} else {
+				rest = ""
+			}
+			if comp == "" {
+				continue
+			}
+			switch {
+			case e.literal:
+				if comp == e.base {
+					return true
+				}
+			case e.suffix != "":
+				if strings.HasSuffix(comp, e.suffix) {
+					return true
+				}
+			case e.prefix != "":
+				if strings.HasPrefix(comp, e.prefix) {
+					return true
+				}
+			default:
+				if doublestar.MatchUnvalidated(e.base, comp) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, g := range e.globs {
+		if doublestar.MatchUnvalidated(g, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// globMayName reports whether an agent's glob (a lower-cased resolved path with unquoted
+// metacharacters, such as ".e*" or "/etc/sha*") could expand to a name the entry covers. Bash
+// globs do not match a leading dot, and a bare wildcard ("*", "*.*") names nothing in particular:
+// like a recursive grep, it is outside what a path policy over named paths can judge.
+func (e *pathEntry) globMayName(glob string) bool {
+	if e.negate || e.example == "" {
+		return false
+	}
+	if e.anchored {
+		return doublestar.MatchUnvalidated(glob, e.example)
+	}
+	gbase := glob
+	if i := strings.LastIndexByte(glob, '/'); i >= 0 {
+		gbase = glob[i+1:]
+	}
+	ebase := e.example
+	if i := strings.LastIndexByte(ebase, '/'); i >= 0 {
+		ebase = ebase[i+1:]
+	}
+	if strings.Trim(gbase, "*?.") == "" {
+		return false
+	}
+	if strings.HasPrefix(ebase, ".") && !strings.HasPrefix(gbase, ".") {
+		return false
+	}
+	return doublestar.MatchUnvalidated(gbase, ebase)
+}
+
+// pathPolicy is the compiled union of the default and project path policies.
+type pathPolicy struct {
+	kinds [numPathKinds][]pathEntry
+}
+
+// PathPolicy lists path patterns per kind.
+type PathPolicy struct {
+	// ZeroAccess paths may not be read, written or deleted.
+	ZeroAccess []string `json:"zeroAccess,omitempty"`
+	// ReadOnly paths may be read but not written or deleted.
+	ReadOnly []string `json:"readOnly,omitempty"`
+	// NoWrite paths may not be created or changed.
+	NoWrite []string `json:"noWrite,omitempty"`
+	// NoDelete paths may not be deleted.
+	NoDelete []string `json:"noDelete,omitempty"`
+}
+
+func (pp PathPolicy) lists() [numPathKinds][]string {
+	return [numPathKinds][]string{pp.ZeroAccess, pp.ReadOnly, pp.NoWrite, pp.NoDelete}
+}
+
+// add compiles more entries; it returns the index of the first bad pattern per kind, or -1.
+func (c *pathPolicy) add(pp PathPolicy, onError func(kind PathKind, i int, pattern string)) {
+	for k, list := range pp.lists() {
+		for i, p := range list {
+			e, ok := compilePathEntry(p)
+			if !ok {
+				onError(PathKind(k), i, p)
+				continue
+			}
+			c.kinds[k] = append(c.kinds[k], e)
+		}
+	}
+}
+
+// pathVerdict is the first path-policy entry that blocks an operation.
+type pathVerdict struct {
+	kind    PathKind
+	pattern string
+	path    string
+}
+
+// check returns the first kind (zeroAccess, readOnly, noWrite, noDelete) whose entries block op
+// on the resolved path p.
+func (c *pathPolicy) check(p string, op pathOp, glob bool) (pathVerdict, bool) {
+	lp := strings.ToLower(p)
+	cands := candidates(lp)
+	for k := PathKind(0); k < numPathKinds; k++ {
+		if !k.blocks(op) {
+			continue
+		}
+		if pat, ok := c.kindMatches(k, cands, glob); ok {
+			return pathVerdict{kind: k, pattern: pat, path: p}, true
+		}
+	}
+	return pathVerdict{}, false
+}
+
+func (c *pathPolicy) kindMatches(k PathKind, cands []string, glob bool) (string, bool) {
+	entries := c.kinds[k]
+	for i := range entries {
+		e := &entries[i]
+		if e.negate {
+			continue
+		}
+		for _, p := range cands {
+			hit := false
+			if glob {
+				// A literal directory above the glob may itself be protected ("~/.ssh/*").
+				if d := literalDir(p); d != "" && e.matches(d) {
+					hit = true
+				} else {
+					hit = e.globMayName(p)
+				}
+			} else {
+				hit = e.matches(p)
+			}
+			if hit && !c.exempt(k, p, glob) {
+				return e.pattern, true
+			}
+		}
+	}
+	return "", false
+}
+
+func (c *pathPolicy) exempt(k PathKind, p string, glob bool) bool {
+	if glob {
+		return false
+	}
+	for i := range c.kinds[k] {
+		if e := &c.kinds[k][i]; e.negate && e.matches(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// literalDir returns the directory part of a glob path before its first metacharacter.
+func literalDir(p string) string {
+	i := strings.IndexAny(p, "*?[{")
+	if i < 0 {
+		return ""
+	}
+	j := strings.LastIndexByte(p[:i], '/')
+	if j <= 0 {
+		return ""
+	}
+	return p[:j]
+}
+
+// candidates lists the forms under which a resolved path is checked: itself; for a path that
+// climbs above an unknown base, the same path rooted at "/" (../../etc/shadow may be /etc/shadow);
+// for a path inside a home directory, its "~/" form.
+func candidates(p string) []string {
+	switch {
+	case escapes(p):
+		rest := p
+		for strings.HasPrefix(rest, "../") {
+			rest = rest[3:]
+		}
+		if rest == ".." {
+			return []string{p}
+		}
+		return []string{p, "/" + rest}
+	case strings.HasPrefix(p, "/root/") || p == "/root":
+		return []string{p, "~" + strings.TrimPrefix(p, "/root")}
+	case strings.HasPrefix(p, "/home/"):
+		rest := p[len("/home/"):]
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			return []string{p, "~" + rest[i:]}
+		}
+		return []string{p, "~"}
+	}
+	return []string{p}
+}
+
+// deviceSinks are paths a command may write without touching the file system.
+var deviceSinks = []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "/dev/fd", "/dev/shm", "/proc/self/fd"}
+
+// scratchRoots are writable scratch space, outside the workspace but not "the system".
+var scratchRoots = []string{"/tmp", "/var/tmp", "/dev/shm"}
+
+// systemRoots are top-level directories whose changes are system modifications.
+var systemRoots = []string{"/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/opt", "/root", "/srv", "/sys", "/proc", "/var", "/run", "/dev", "/snap", "/nix", "/home", "/mnt", "/media"}
+
+func isDeviceSink(p string) bool {
+	for _, s := range deviceSinks {
+		if under(p, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func inAny(p string, roots []string) bool {
+	for _, r := range roots {
+		if under(p, r) {
+			return true
+		}
+	}
+	return false
+}

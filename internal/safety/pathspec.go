@@ -1,0 +1,199 @@
+package safety
+
+import "strings"
+
+// argSpec says which arguments of a command are paths and what the command does to them.
+// Commands not listed read every operand: the path policy then sees "cat .env" and "source .env"
+// alike. Listing a command only ever narrows what counts as a path where a word is clearly not one
+// (a grep pattern, a chmod mode) or adds the write and delete operations it performs.
+type argSpec struct {
+	noPaths    bool              // operands are never paths (echo, kill)
+	skip       int               // leading operands that are not paths (pattern, mode, subcommand)
+	skipUnless []string          // flags that put the pattern elsewhere (grep -e), cancelling skip
+	op         pathOp            // what the command does to its operands (default read)
+	lastOp     pathOp            // with two or more operands, what it does to the last (cp, mv)
+	restOp     pathOp            // with lastOp, what it does to the others
+	inPlace    []string          // flags that make it write its operands (sed -i)
+	valueOps   map[string]pathOp // options whose value is a path, and what is done to it
+	subOps     map[string]pathOp // per subcommand (git), what is done to the remaining operands
+}
+
+var argSpecs = map[string]argSpec{
+	"echo": {noPaths: true}, "printf": {noPaths: true}, "kill": {noPaths: true}, "pkill": {noPaths: true},
+	"killall": {noPaths: true}, "sleep": {noPaths: true}, "seq": {noPaths: true}, "expr": {noPaths: true},
+	"true": {noPaths: true}, "false": {noPaths: true}, "yes": {noPaths: true}, "date": {noPaths: true},
+	"id": {noPaths: true}, "whoami": {noPaths: true}, "uname": {noPaths: true}, "hostname": {noPaths: true},
+	"which": {noPaths: true}, "type": {noPaths: true}, "exit": {noPaths: true}, "return": {noPaths: true},
+	"test": {noPaths: true}, "[": {noPaths: true}, "[[": {noPaths: true}, "export": {noPaths: true},
+	"unset": {noPaths: true}, "alias": {noPaths: true}, "read": {noPaths: true}, "wait": {noPaths: true},
+	"set": {noPaths: true}, "shift": {noPaths: true}, "umask": {noPaths: true}, "ulimit": {noPaths: true},
+	"local": {noPaths: true}, ":": {noPaths: true}, "nproc": {noPaths: true}, "basename": {noPaths: true},
+	"dirname": {noPaths: true},
+
+	"rm": {op: opDelete}, "rmdir": {op: opDelete}, "unlink": {op: opDelete}, "shred": {op: opDelete},
+	"srm": {op: opDelete}, "wipe": {op: opDelete}, "trash": {op: opDelete}, "trash-put": {op: opDelete},
+
+	"mv":      {op: opRead, lastOp: opWrite, restOp: opDelete, valueOps: map[string]pathOp{"-t": opWrite, "--target-directory": opWrite}},
+	"cp":      {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: map[string]pathOp{"-t": opWrite, "--target-directory": opWrite}},
+	"install": {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: map[string]pathOp{"-t": opWrite, "--target-directory": opWrite}},
+	"ln":      {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: map[string]pathOp{"-t": opWrite, "--target-directory": opWrite}},
+	"rsync":   {op: opRead, lastOp: opWrite, restOp: opRead},
+	"scp":     {op: opRead, lastOp: opWrite, restOp: opRead},
+
+	"tee": {op: opWrite}, "touch": {op: opWrite}, "mkdir": {op: opWrite}, "mkfifo": {op: opWrite},
+	"mknod": {op: opWrite}, "truncate": {op: opWrite}, "patch": {op: opWrite, valueOps: map[string]pathOp{"-o": opWrite}},
+	"vi": {op: opWrite}, "vim": {op: opWrite}, "nvim": {op: opWrite}, "nano": {op: opWrite},
+	"emacs": {op: opWrite}, "ed": {op: opWrite}, "code": {op: opWrite},
+
+	"chmod":   {skip: 1, skipUnless: []string{"--reference"}, op: opWrite},
+	"chown":   {skip: 1, skipUnless: []string{"--reference"}, op: opWrite},
+	"chgrp":   {skip: 1, skipUnless: []string{"--reference"}, op: opWrite},
+	"chattr":  {skip: 1, op: opWrite},
+	"setfacl": {skip: 1, op: opWrite},
+
+	"sed":   {skip: 1, skipUnless: []string{"-e", "-f", "--expression", "--file"}, op: opRead, inPlace: []string{"-i", "--in-place"}},
+	"perl":  {op: opRead, inPlace: []string{"-i"}},
+	"grep":  {skip: 1, skipUnless: []string{"-e", "-f", "--regexp", "--file"}, valueOps: map[string]pathOp{"-f": opRead, "--file": opRead}},
+	"egrep": {skip: 1, skipUnless: []string{"-e", "-f", "--regexp", "--file"}},
+	"fgrep": {skip: 1, skipUnless: []string{"-e", "-f", "--regexp", "--file"}},
+	"rg":    {skip: 1, skipUnless: []string{"-e", "-f", "--regexp", "--file"}},
+	"ag":    {skip: 1},
+	"ack":   {skip: 1},
+	"awk":   {skip: 1, skipUnless: []string{"-f", "--file"}},
+	"gawk":  {skip: 1, skipUnless: []string{"-f", "--file"}},
+	"sort":  {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite}},
+
+	"dd":    {valueOps: map[string]pathOp{"of": opWrite, "if": opRead}},
+	"curl":  {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-T": opRead, "--upload-file": opRead, "-K": opRead, "--config": opRead, "-c": opWrite, "--cookie-jar": opWrite, "-D": opWrite, "--dump-header": opWrite}},
+	"wget":  {valueOps: map[string]pathOp{"-O": opWrite, "--output-document": opWrite, "-o": opWrite, "--output-file": opWrite, "-P": opWrite, "--directory-prefix": opWrite, "-i": opRead, "--post-file": opRead}},
+	"tar":   {valueOps: map[string]pathOp{"-f": opWrite, "--file": opWrite, "-C": opWrite, "--directory": opWrite}},
+	"unzip": {valueOps: map[string]pathOp{"-d": opWrite}},
+	"zip":   {lastOp: opRead, restOp: opWrite},
+	"find":  {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
+
+	"git": {skip: 1, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
+	"go":  {skip: 1}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1}, "cargo": {skip: 1},
+	"make": {noPaths: true}, "kubectl": {skip: 1}, "docker": {skip: 1}, "systemctl": {skip: 1},
+}
+
+// argPaths records the paths a segment's arguments name.
+func (a *analyzer) argPaths(idx int) {
+	seg := &a.out.segments[idx]
+	if seg.name == "" || seg.wrapper && seg.name != "find" {
+		// A wrapper's own words are mostly the wrapped command, analysed as its own segment.
+		return
+	}
+	spec := argSpecs[seg.name]
+	a.optionValues(seg, spec)
+	if spec.noPaths {
+		return
+	}
+	ops := seg.operands
+	if seg.name == "find" {
+		ops = findRoots(seg)
+		if seg.hasFlag("-delete") {
+			spec.op = opDelete
+		}
+	}
+	skip := spec.skip
+	for _, f := range spec.skipUnless {
+		if seg.hasFlag(f) {
+			skip = 0
+		}
+	}
+	op := spec.op
+	if op == 0 {
+		op = opRead
+	}
+	for _, f := range spec.inPlace {
+		if seg.hasFlag(f) {
+			op = opWrite
+		}
+	}
+	if spec.subOps != nil && len(ops) > 0 {
+		if o, ok := spec.subOps[ops[0].s]; ok {
+			op = o
+		}
+	}
+	if skip > len(ops) {
+		skip = len(ops)
+	}
+	ops = ops[skip:]
+	for i, w := range ops {
+		o := op
+		if spec.lastOp != 0 && len(ops) > 1 {
+			if i == len(ops)-1 {
+				o = spec.lastOp
+			} else {
+				o = spec.restOp
+			}
+		}
+		a.operandPath(w, o)
+	}
+}
+
+// operandPath records an operand as a path, looking inside "key=value" and "@file" forms
+// (curl -d @.env, dd if=.env) and turning file:// URLs into paths; other URLs are not paths.
+func (a *analyzer) operandPath(w word, op pathOp) {
+	v := w.s
+	if v == "" || v == placeholderXargs || v == placeholderFind {
+		a.touch(w, op)
+		return
+	}
+	if i := strings.Index(v, "://"); i > 0 && !strings.ContainsAny(v[:i], "/$") {
+		if strings.HasPrefix(strings.ToLower(v), "file://") {
+			a.touch(word{s: v[len("file://"):], dynamic: w.dynamic, glob: w.glob}, op)
+		}
+		return
+	}
+	a.touch(w, op)
+	if k, val, ok := strings.Cut(v, "="); ok && k != "" && val != "" {
+		a.touch(word{s: strings.TrimPrefix(val, "@"), dynamic: w.dynamic, glob: w.glob}, op)
+	}
+	if strings.HasPrefix(v, "@") && len(v) > 1 {
+		a.touch(word{s: v[1:], dynamic: w.dynamic, glob: w.glob}, op)
+	}
+	// host:path (scp, rsync) names a local path only without the host part.
+}
+
+// optionValues records the values of options that take a path ("-o out", "--output=out",
+// "of=/dev/sda") and the values of every "--name=value" option, read.
+func (a *analyzer) optionValues(seg *segment, spec argSpec) {
+	words := seg.words
+	for i := 1; i < len(words); i++ {
+		v := words[i].s
+		if words[i].dynamic && !strings.HasPrefix(v, "-") {
+			continue
+		}
+		name, val, hasVal := strings.Cut(v, "=")
+		op, listed := spec.valueOps[name]
+		switch {
+		case listed && hasVal:
+			a.touch(word{s: strings.TrimPrefix(val, "@"), dynamic: words[i].dynamic, glob: words[i].glob}, op)
+		case listed && i+1 < len(words):
+			a.touch(words[i+1], op)
+		case hasVal && strings.HasPrefix(name, "--") && val != "" && !spec.noPaths:
+			a.touch(word{s: strings.TrimPrefix(val, "@"), dynamic: words[i].dynamic, glob: words[i].glob}, opRead)
+		case !hasVal && len(v) > 2 && v[0] == '-' && v[1] != '-':
+			if op, ok := spec.valueOps[v[:2]]; ok {
+				// "-ofile": a listed short option with its value attached.
+				a.touch(word{s: v[2:], dynamic: words[i].dynamic, glob: words[i].glob}, op)
+			} else if op, ok := spec.valueOps["-"+v[len(v)-1:]]; ok && i+1 < len(words) {
+				// "-xzf file": a bundle ending in a listed option takes the next word.
+				a.touch(words[i+1], op)
+			}
+		}
+	}
+}
+
+// findRoots returns find's starting points: the operands before the first expression word.
+func findRoots(seg *segment) []word {
+	var roots []word
+	for _, w := range seg.words[1:] {
+		if strings.HasPrefix(w.s, "-") || w.s == "(" || w.s == "!" || w.s == "\\(" {
+			break
+		}
+		roots = append(roots, w)
+	}
+	return roots
+}

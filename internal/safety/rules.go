@@ -1,0 +1,290 @@
+package safety
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// RuleAction is what a damage-control rule does when it matches.
+type RuleAction string
+
+const (
+	// ActionBlock denies the call at every autonomy level.
+	ActionBlock RuleAction = "block"
+	// ActionAsk needs a person: without a human approval the call is denied with
+	// ToolHumanApprovalRequiredError naming the rule.
+	ActionAsk RuleAction = "ask"
+)
+
+// Rule is a damage-control rule matched against every simple command of a call's command line,
+// after quote removal and unwrapping. Every condition that is set must hold.
+type Rule struct {
+	// ID identifies the rule in decisions ("damage-control:<id>"); unique within a policy.
+	ID string `json:"id"`
+	// Action is block or ask.
+	Action RuleAction `json:"action"`
+	// Class is the action class a match gives the call (e.g. git_destructive, system_modify).
+	Class ActionClass `json:"class,omitempty"`
+	// Reason explains the rule to the agent and the auditor.
+	Reason string `json:"reason"`
+	// Commands are glob patterns over the command's base name, lower-cased ("rm", "mkfs.*").
+	Commands []string `json:"commands,omitempty"`
+	// Subcommands lists accepted first operands ("push" for git, "install" for apt).
+	Subcommands []string `json:"subcommands,omitempty"`
+	// Flags lists alternatives; each is a space-separated set of flags that must all be present
+	// ("-D", "-d --force"). Short bundles count letter by letter: "-rf" has "-r" and "-f".
+	Flags []string `json:"flags,omitempty"`
+	// ExceptFlags stops the rule from matching when any of these flags is present.
+	ExceptFlags []string `json:"exceptFlags,omitempty"`
+	// Operand is a regular expression (RE2); some operand after the subcommand must match it, as
+	// written (cleaned) or resolved against the working directory.
+	Operand string `json:"operand,omitempty"`
+	// Pattern is a regular expression (RE2) over the normalised command text: the base name and
+	// the arguments after quote removal, one space apart.
+	Pattern string `json:"pattern,omitempty"`
+	// PipeFrom are glob patterns over the names of commands in earlier pipeline stages; one must
+	// match ("curl" for "curl ... | sh").
+	PipeFrom []string `json:"pipeFrom,omitempty"`
+}
+
+// RulePack is the embedded default damage-control pack.
+type RulePack struct {
+	// Version is the pack schema version.
+	Version int `json:"version"`
+	// Rules are evaluated in order.
+	Rules []Rule `json:"rules"`
+	// Paths is the default path policy.
+	Paths PathPolicy `json:"paths"`
+	// Recognized are command prefixes (argv words) the autonomy mapping treats as recognised.
+	Recognized []string `json:"recognized"`
+}
+
+//go:embed rulepack.json
+var rulePackJSON []byte
+
+// DefaultRulePack returns a copy of the embedded default rule pack.
+func DefaultRulePack() RulePack {
+	var rp RulePack
+	if err := json.Unmarshal(rulePackJSON, &rp); err != nil {
+		// The pack is compiled into the binary and covered by tests.
+		panic(fmt.Sprintf("safety: embedded rule pack: %v", err))
+	}
+	return rp
+}
+
+// compiledDefaults is built once; it is immutable and shared by every Policy.
+var compiledDefaults = sync.OnceValues(func() (*defaults, error) {
+	rp := DefaultRulePack()
+	d := &defaults{}
+	var errs FieldErrors
+	for i := range rp.Rules {
+		cr, fe := compileRule(rp.Rules[i], fmt.Sprintf("rulePack.rules[%d]", i))
+		errs = append(errs, fe...)
+		d.rules = append(d.rules, cr)
+	}
+	d.paths = rp.Paths
+	for _, r := range rp.Recognized {
+		d.recognized = append(d.recognized, strings.Fields(r))
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return d, nil
+})
+
+type defaults struct {
+	rules      []*compiledRule
+	paths      PathPolicy
+	recognized [][]string
+}
+
+type compiledRule struct {
+	Rule
+	commands    []string
+	literalCmds map[string]bool
+	flagSets    [][]string
+	operand     *regexp.Regexp
+	pattern     *regexp.Regexp
+}
+
+// compileRule validates and compiles one rule; field errors are reported under prefix.
+func compileRule(r Rule, prefix string) (*compiledRule, FieldErrors) {
+	var errs FieldErrors
+	add := func(field, format string, args ...any) {
+		errs = append(errs, FieldError{Field: prefix + "." + field, Detail: fmt.Sprintf(format, args...)})
+	}
+	cr := &compiledRule{Rule: r}
+	if strings.TrimSpace(r.ID) == "" {
+		add("id", "must not be empty")
+	} else if len(r.ID) > 128 || strings.ContainsAny(r.ID, " \t\n") {
+		add("id", "must be at most 128 characters without spaces")
+	}
+	if r.Action != ActionBlock && r.Action != ActionAsk {
+		add("action", "must be %q or %q, got %q", ActionBlock, ActionAsk, r.Action)
+	}
+	if r.Class != "" && r.Class.rank() == 0 {
+		add("class", "unknown action class %q", r.Class)
+	}
+	if strings.TrimSpace(r.Reason) == "" {
+		add("reason", "must not be empty")
+	}
+	if len(r.Commands) == 0 && r.Pattern == "" {
+		add("commands", "a rule needs commands or a pattern, or it would match every command")
+	}
+	for i, c := range r.Commands {
+		lc := strings.ToLower(strings.TrimSpace(c))
+		if _, err := path.Match(lc, ""); lc == "" || err != nil {
+			add(fmt.Sprintf("commands[%d]", i), "invalid command glob %q", c)
+			continue
+		}
+		if strings.ContainsAny(lc, "*?[\\") {
+			cr.commands = append(cr.commands, lc)
+		} else {
+			if cr.literalCmds == nil {
+				cr.literalCmds = map[string]bool{}
+			}
+			cr.literalCmds[lc] = true
+		}
+	}
+	for i, p := range r.PipeFrom {
+		if _, err := path.Match(strings.ToLower(p), ""); p == "" || err != nil {
+			add(fmt.Sprintf("pipeFrom[%d]", i), "invalid command glob %q", p)
+		}
+	}
+	for i, f := range r.Flags {
+		set := strings.Fields(f)
+		if len(set) == 0 {
+			add(fmt.Sprintf("flags[%d]", i), "must name at least one flag")
+		}
+		for _, fl := range set {
+			if !strings.HasPrefix(fl, "-") {
+				add(fmt.Sprintf("flags[%d]", i), "flag %q must start with '-'", fl)
+			}
+		}
+		cr.flagSets = append(cr.flagSets, set)
+	}
+	compileRE := func(field, expr string) *regexp.Regexp {
+		if expr == "" {
+			return nil
+		}
+		if len(expr) > 4096 {
+			add(field, "regex longer than 4096 characters")
+			return nil
+		}
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			add(field, "invalid regex: %v", err)
+			return nil
+		}
+		return re
+	}
+	cr.operand = compileRE("operand", r.Operand)
+	cr.pattern = compileRE("pattern", r.Pattern)
+	return cr, errs
+}
+
+// matchesName reports whether the rule applies to a command name.
+func (r *compiledRule) matchesName(name string) bool {
+	if len(r.literalCmds) == 0 && len(r.commands) == 0 {
+		return true
+	}
+	if r.literalCmds[name] {
+		return true
+	}
+	for _, g := range r.commands {
+		if ok, _ := path.Match(g, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// matches reports whether the rule matches a segment of an analysis.
+func (r *compiledRule) matches(an *analysis, s *segment) bool {
+	if s.name == "" || !r.matchesName(s.name) {
+		return false
+	}
+	ops := s.operands
+	if len(r.Subcommands) > 0 {
+		if len(ops) == 0 || !contains(r.Subcommands, strings.ToLower(ops[0].s)) {
+			return false
+		}
+		ops = ops[1:]
+	}
+	if len(r.flagSets) > 0 && !s.unknownFlags {
+		ok := false
+		for _, set := range r.flagSets {
+			all := true
+			for _, f := range set {
+				if !s.hasFlag(f) {
+					all = false
+					break
+				}
+			}
+			if all {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	for _, f := range r.ExceptFlags {
+		if s.hasFlag(f) {
+			return false
+		}
+	}
+	if r.operand != nil {
+		ok := false
+		for _, o := range ops {
+			if r.operand.MatchString(operandForm(o.s)) || r.operand.MatchString(resolvePath(s.cwd, o.s)) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	if r.pattern != nil && !r.pattern.MatchString(s.text) {
+		return false
+	}
+	if len(r.PipeFrom) > 0 {
+		ok := false
+		for _, i := range s.pipeFrom {
+			for _, g := range r.PipeFrom {
+				if m, _ := path.Match(strings.ToLower(g), an.segments[i].name); m && an.segments[i].name != "" {
+					ok = true
+				}
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// operandForm is an operand as rules see it: path-cleaned when it looks like a path ("./" is ".",
+// "/tmp/../" is "/"), with $HOME as "~".
+func operandForm(s string) string {
+	if s == "" || strings.HasPrefix(s, "-") {
+		return s
+	}
+	if strings.HasPrefix(s, "$HOME") && (len(s) == 5 || s[5] == '/') {
+		s = "~" + s[5:]
+	}
+	if strings.ContainsRune(s, '/') || s == "." || s == ".." || strings.HasPrefix(s, "~") {
+		if strings.HasPrefix(s, "~") {
+			return resolvePath("", s)
+		}
+		return path.Clean(s)
+	}
+	return s
+}

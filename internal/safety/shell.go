@@ -1,0 +1,533 @@
+package safety
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Limits on a command line. They bound the work an agent can make the webhook do, and a command
+// beyond them is denied, never admitted unchecked.
+const (
+	// MaxCommandBytes is the longest command line the engine accepts.
+	MaxCommandBytes = 64 << 10
+	// maxNesting bounds wrappers, nested scripts and substitutions inside one another.
+	maxNesting = 16
+	// maxSegments bounds the simple commands one command line may contain.
+	maxSegments = 512
+	// maxBraceWords bounds the words one brace expansion may produce.
+	maxBraceWords = 256
+)
+
+// More rule identifiers for commands the engine refuses to reason about.
+const (
+	RuleCommandTooLong      = "command-too-long"
+	RuleCommandTooComplex   = "command-too-complex"
+	RuleCommandControlChars = "command-control-characters"
+	RuleLibraryInjection    = "library-injection"
+)
+
+// analysisError is a command the engine cannot check; it is always a denial.
+type analysisError struct {
+	rule string
+	msg  string
+}
+
+func (e *analysisError) Error() string { return e.msg }
+
+// pathOp is what a call does to a path.
+type pathOp uint8
+
+const (
+	opRead pathOp = iota + 1
+	opWrite
+	opDelete
+)
+
+func (o pathOp) String() string {
+	switch o {
+	case opRead:
+		return "read"
+	case opWrite:
+		return "write"
+	case opDelete:
+		return "delete"
+	}
+	return "touch"
+}
+
+// segment is one simple command after quote removal and unwrapping.
+type segment struct {
+	name         string // base name of the command word, lower-cased; "" when computed at run time
+	words        []word // argv, words[0] is the command word
+	text         string // name and arguments joined by single spaces: what pattern rules see
+	flags        []string
+	operands     []word
+	unknownFlags bool     // a computed word could be any flag
+	cwd          string   // working directory the segment runs in ("" = unknown base)
+	pipeFrom     []int    // segments of earlier pipeline stages feeding this one
+	wrapper      bool     // wraps another command, analysed as its own segment
+	opaque       bool     // runs code the engine cannot see (a script file, inline interpreter code)
+	yields       []string // what the segment prints that xargs may turn into arguments
+	localFunc    bool     // calls a function defined earlier in the same command line (already checked)
+}
+
+// pathRef is a path a command touches.
+type pathRef struct {
+	raw     string // as written, after quote removal
+	cwd     string // working directory it resolves against
+	op      pathOp
+	dynamic bool
+	glob    bool
+}
+
+// finding is a structural verdict on a command (not from a rule pack).
+type finding struct {
+	rule  string
+	msg   string
+	block bool
+}
+
+// analysis is everything the engine learned from one command line.
+type analysis struct {
+	segments []segment
+	paths    []pathRef
+	findings []finding
+}
+
+var parserPool = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
+// analyzeCommand parses a command line and returns every simple command inside it — in lists,
+// pipelines, subshells, blocks, loops, functions, command and process substitutions, and inside
+// wrappers such as "bash -c", env, xargs, timeout or sudo — with the paths each one touches.
+func analyzeCommand(cmd, cwd string) (*analysis, *analysisError) {
+	src, aerr := foldCommand(cmd)
+	if aerr != nil {
+		return nil, aerr
+	}
+	p := parserPool.Get().(*syntax.Parser)
+	defer parserPool.Put(p)
+	a := &analyzer{parser: p, cwd: cwd, out: &analysis{}}
+	a.script(src, 0)
+	if a.err != nil {
+		return nil, a.err
+	}
+	return a.out, nil
+}
+
+type analyzer struct {
+	parser  *syntax.Parser
+	out     *analysis
+	cwd     string
+	funcs   []string // functions being defined (a call to one of them from its own body is a fork bomb)
+	defined []string // functions defined so far; calling one runs a body already analysed
+	err     *analysisError
+}
+
+func (a *analyzer) fail(rule, format string, args ...any) {
+	if a.err == nil {
+		a.err = &analysisError{rule: rule, msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (a *analyzer) find(block bool, rule, format string, args ...any) {
+	a.out.findings = append(a.out.findings, finding{rule: rule, msg: fmt.Sprintf(format, args...), block: block})
+}
+
+// script parses and analyses shell source: the command line itself or a nested script.
+func (a *analyzer) script(src string, depth int) {
+	if a.err != nil {
+		return
+	}
+	if depth > maxNesting {
+		a.fail(RuleCommandTooComplex, "command nests wrappers or scripts more than %d levels deep", maxNesting)
+		return
+	}
+	f, err := a.parser.Parse(strings.NewReader(src), "")
+	if err != nil {
+		a.fail(RuleCommandUnparseable, "parse error: %v", err)
+		return
+	}
+	a.stmts(f.Stmts, nil, depth)
+}
+
+func (a *analyzer) stmts(list []*syntax.Stmt, pipeFrom []int, depth int) {
+	for _, s := range list {
+		a.stmt(s, pipeFrom, depth)
+	}
+}
+
+func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
+	if a.err != nil || s == nil {
+		return
+	}
+	for _, r := range s.Redirs {
+		a.redirect(r, depth)
+	}
+	switch c := s.Cmd.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		a.call(c, s.Redirs, pipeFrom, depth)
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			// Every pipeline stage runs in its own subshell: a cd inside one does not leak.
+			saved := a.cwd
+			first := len(a.out.segments)
+			a.stmt(c.X, pipeFrom, depth)
+			a.cwd = saved
+			from := append(append([]int(nil), pipeFrom...), seq(first, len(a.out.segments))...)
+			a.stmt(c.Y, from, depth)
+			a.cwd = saved
+			return
+		}
+		a.stmt(c.X, pipeFrom, depth)
+		a.stmt(c.Y, pipeFrom, depth)
+	case *syntax.Subshell:
+		saved := a.cwd
+		a.stmts(c.Stmts, pipeFrom, depth)
+		a.cwd = saved
+	case *syntax.Block:
+		a.stmts(c.Stmts, pipeFrom, depth)
+	case *syntax.IfClause:
+		for cl := c; cl != nil; cl = cl.Else {
+			a.stmts(cl.Cond, pipeFrom, depth)
+			a.stmts(cl.Then, pipeFrom, depth)
+		}
+	case *syntax.WhileClause:
+		a.stmts(c.Cond, pipeFrom, depth)
+		a.stmts(c.Do, pipeFrom, depth)
+	case *syntax.ForClause:
+		a.nested(c.Loop, depth)
+		a.stmts(c.Do, pipeFrom, depth)
+	case *syntax.CaseClause:
+		a.nested(c.Word, depth)
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				a.nested(p, depth)
+			}
+			a.stmts(it.Stmts, pipeFrom, depth)
+		}
+	case *syntax.FuncDecl:
+		name := ""
+		if c.Name != nil {
+			name = strings.ToLower(c.Name.Value)
+		}
+		a.funcs = append(a.funcs, name)
+		a.stmt(c.Body, pipeFrom, depth)
+		a.funcs = a.funcs[:len(a.funcs)-1]
+		a.defined = append(a.defined, name)
+	case *syntax.ArithmCmd:
+		a.nested(c.X, depth)
+	case *syntax.TestClause:
+		a.nested(c.X, depth)
+	case *syntax.DeclClause:
+		for _, as := range c.Args {
+			a.assign(as, depth)
+		}
+	case *syntax.LetClause:
+		for _, e := range c.Exprs {
+			a.nested(e, depth)
+		}
+	case *syntax.TimeClause:
+		a.stmt(c.Stmt, pipeFrom, depth)
+	case *syntax.CoprocClause:
+		a.stmt(c.Stmt, pipeFrom, depth)
+	case *syntax.TestDecl:
+		a.stmt(c.Body, pipeFrom, depth)
+	default:
+		a.fail(RuleCommandUnparseable, "command uses a shell construct the engine does not check (%T)", c)
+	}
+}
+
+func seq(from, to int) []int {
+	s := make([]int, 0, to-from)
+	for i := from; i < to; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+// nested analyses every command and process substitution inside a node, wherever it hides: in
+// arguments, assignments, redirections, parameter-expansion defaults, arithmetic or tests.
+func (a *analyzer) nested(n syntax.Node, depth int) {
+	if n == nil || a.err != nil {
+		return
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if a.err != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			a.sub(n.Stmts, depth)
+			return false
+		case *syntax.ProcSubst:
+			a.sub(n.Stmts, depth)
+			return false
+		}
+		return true
+	})
+}
+
+func (a *analyzer) sub(list []*syntax.Stmt, depth int) {
+	if depth+1 > maxNesting {
+		a.fail(RuleCommandTooComplex, "command nests substitutions more than %d levels deep", maxNesting)
+		return
+	}
+	saved := a.cwd
+	a.stmts(list, nil, depth+1)
+	a.cwd = saved
+}
+
+// commandEnvVars hold a command line that a program runs; their value is checked as a script.
+var commandEnvVars = map[string]bool{
+	"GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true,
+	"GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "PAGER": true,
+	"EDITOR": true, "VISUAL": true, "BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true,
+	"MANPAGER": true, "LESSOPEN": true, "BROWSER": true,
+}
+
+// injectionEnvVars make the dynamic loader or an interpreter run code chosen by the caller.
+var injectionEnvVars = map[string]bool{
+	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true, "DYLD_INSERT_LIBRARIES": true,
+	"DYLD_LIBRARY_PATH": true, "PYTHONSTARTUP": true, "PERL5OPT": true, "NODE_OPTIONS": true,
+	"RUBYOPT": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true,
+}
+
+func (a *analyzer) assign(as *syntax.Assign, depth int) {
+	a.nested(as, depth)
+	if as.Name == nil {
+		return
+	}
+	val := ""
+	if as.Value != nil {
+		val = renderWord(as.Value).s
+	}
+	a.envVar(as.Name.Value, val, depth)
+}
+
+func (a *analyzer) envVar(name, val string, depth int) {
+	name = strings.ToUpper(name)
+	switch {
+	case injectionEnvVars[name]:
+		a.find(true, RuleLibraryInjection, "setting %s makes programs load code chosen by the caller", name)
+	case commandEnvVars[name] && strings.TrimSpace(val) != "":
+		a.script(val, depth+1)
+	}
+}
+
+func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom []int, depth int) {
+	for _, as := range c.Assigns {
+		a.assign(as, depth)
+	}
+	if len(c.Args) == 0 {
+		return
+	}
+	words := make([]word, 0, len(c.Args))
+	for _, w := range c.Args {
+		a.nested(w, depth)
+		words = a.expand(words, w)
+	}
+	if a.err != nil || len(words) == 0 {
+		return
+	}
+	a.command(words, redirs, pipeFrom, depth)
+}
+
+// expand appends the words one shell word becomes after brace expansion.
+func (a *analyzer) expand(dst []word, w *syntax.Word) []word {
+	if !syntax.SplitBraces(w) {
+		return append(dst, renderWord(w))
+	}
+	n := 0
+	var walk func(prefix []syntax.WordPart, rest []syntax.WordPart) bool
+	walk = func(prefix, rest []syntax.WordPart) bool {
+		for i, p := range rest {
+			if br, ok := p.(*syntax.BraceExp); ok && !br.Sequence {
+				for _, e := range br.Elems {
+					next := append(append(append([]syntax.WordPart(nil), prefix...), rest[:i]...), e.Parts...)
+					if !walk(next, rest[i+1:]) {
+						return false
+					}
+				}
+				return true
+			}
+		}
+		n++
+		if n > maxBraceWords {
+			a.fail(RuleCommandTooComplex, "brace expansion produces more than %d words", maxBraceWords)
+			return false
+		}
+		dst = append(dst, renderWord(&syntax.Word{Parts: append(append([]syntax.WordPart(nil), prefix...), rest...)}))
+		return true
+	}
+	walk(nil, w.Parts)
+	return dst
+}
+
+func (a *analyzer) redirect(r *syntax.Redirect, depth int) {
+	a.nested(r.Word, depth)
+	if r.Hdoc != nil {
+		a.nested(r.Hdoc, depth)
+	}
+	if r.Word == nil || len(r.Word.Parts) == 0 {
+		return
+	}
+	t := renderWord(r.Word)
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
+		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
+		a.touch(t, opWrite)
+	case syntax.RdrIn:
+		a.touch(t, opRead)
+	case syntax.DplOut, syntax.DplIn:
+		// ">&2" duplicates a descriptor; ">&file" (bash) writes to a file.
+		if t.dynamic || !isFD(t.s) {
+			if r.Op == syntax.DplOut {
+				a.touch(t, opWrite)
+			} else {
+				a.touch(t, opRead)
+			}
+		}
+	}
+}
+
+func isFD(s string) bool {
+	s = strings.TrimSuffix(s, "-")
+	if s == "" {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (a *analyzer) touch(w word, op pathOp) {
+	if w.s == "" {
+		return
+	}
+	a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: a.cwd, op: op, dynamic: w.dynamic, glob: w.glob})
+}
+
+// command records one simple command and follows whatever it runs in turn.
+func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []int, depth int) {
+	if a.err != nil {
+		return
+	}
+	if depth > maxNesting {
+		a.fail(RuleCommandTooComplex, "command nests wrappers or scripts more than %d levels deep", maxNesting)
+		return
+	}
+	if len(a.out.segments) >= maxSegments {
+		a.fail(RuleCommandTooComplex, "command line contains more than %d commands", maxSegments)
+		return
+	}
+	seg := segment{words: words, cwd: a.cwd, pipeFrom: pipeFrom}
+	if words[0].dynamic {
+		a.find(true, RuleDynamicCommand, "command name %q is computed at run time and cannot be checked", words[0].s)
+	} else {
+		seg.name = commandName(words[0].s)
+	}
+	for _, f := range a.funcs {
+		if seg.name != "" && f == seg.name {
+			a.find(true, RuleForkBomb, "function %q calls itself (fork bomb pattern)", f)
+		}
+	}
+	seg.localFunc = seg.name != "" && contains(a.defined, seg.name)
+	splitArgs(&seg)
+	seg.text = segmentText(&seg)
+	idx := len(a.out.segments)
+	a.out.segments = append(a.out.segments, seg)
+	a.follow(idx, redirs, depth)
+}
+
+// segmentText is what pattern rules match: the normalised name and the arguments, one space apart.
+func segmentText(s *segment) string {
+	n := len(s.name)
+	for _, w := range s.words[1:] {
+		n += 1 + len(w.s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(s.name)
+	for _, w := range s.words[1:] {
+		b.WriteByte(' ')
+		b.WriteString(w.s)
+	}
+	return b.String()
+}
+
+var shortFlags = func() (t [128]string) {
+	for c := 0; c < 128; c++ {
+		t[c] = "-" + string(rune(c))
+	}
+	return t
+}()
+
+// splitArgs separates flags from operands. Short bundles count both whole ("-rf") and letter by
+// letter ("-r", "-f"); "--name=value" counts as "--name". A computed word could be any flag.
+// git's global options are skipped so its subcommand is the first operand.
+func splitArgs(s *segment) {
+	args := s.words[1:]
+	if s.name == "git" {
+		args = skipGitGlobals(s, args)
+	}
+	end := false
+	for _, w := range args {
+		v := w.s
+		switch {
+		case end:
+			s.operands = append(s.operands, w)
+		case v == "--" && !w.dynamic:
+			end = true
+		case w.dynamic && (strings.HasPrefix(v, "$") || strings.HasPrefix(v, "-")):
+			s.unknownFlags = true
+			s.operands = append(s.operands, w)
+		case len(v) > 1 && v[0] == '-':
+			name := v
+			if i := strings.IndexByte(v, '='); i > 0 {
+				name = v[:i]
+			}
+			s.flags = append(s.flags, name)
+			if v[1] != '-' && len(name) > 2 {
+				for i := 1; i < len(name); i++ {
+					if c := name[i]; c < 128 {
+						s.flags = append(s.flags, shortFlags[c])
+					}
+				}
+			}
+		default:
+			s.operands = append(s.operands, w)
+		}
+	}
+}
+
+var gitGlobalsWithValue = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--exec-path": true, "--config-env": true, "--super-prefix": true, "--list-cmds": true, "--attr-source": true}
+
+func skipGitGlobals(s *segment, args []word) []word {
+	for i := 0; i < len(args); i++ {
+		v := args[i].s
+		if !strings.HasPrefix(v, "-") || args[i].dynamic {
+			return args[i:]
+		}
+		s.flags = append(s.flags, v)
+		if gitGlobalsWithValue[v] && i+1 < len(args) {
+			i++
+		}
+	}
+	return nil
+}
+
+func (s *segment) hasFlag(f string) bool {
+	for _, g := range s.flags {
+		if g == f {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,287 @@
+package safety
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Placeholders stand for text only known at run time. They keep the shape of the shell syntax
+// they replace, so a rendered script can be parsed again (for "bash -c" bodies and the like) and
+// rules can recognise computed values by their leading '$'.
+const (
+	placeholderCmdSubst  = "$(:)"
+	placeholderProcSubst = "<(:)"
+	placeholderArith     = "$((0))"
+	placeholderXargs     = "$XARGS"
+	placeholderFind      = "$FIND"
+)
+
+// word is one shell word after quote removal: the value bash would pass, with run-time parts
+// replaced by placeholders.
+type word struct {
+	s       string
+	dynamic bool // contains a parameter expansion, substitution or arithmetic
+	glob    bool // contains an unquoted * ? or [ that bash would expand
+}
+
+// foldCommand prepares untrusted command text for the parser. Unicode spaces become ASCII spaces
+// and zero-width characters vanish: bash would not split on them, so the command they hide is not
+// what runs, but treating them as separators can only make a check stricter. Control characters
+// other than tab and newline are refused; a carriage return counts as a space.
+func foldCommand(s string) (string, *analysisError) {
+	if len(s) > MaxCommandBytes {
+		return "", &analysisError{rule: RuleCommandTooLong, msg: "command is longer than " + strconv.Itoa(MaxCommandBytes) + " bytes"}
+	}
+	if !utf8.ValidString(s) {
+		return "", &analysisError{rule: RuleCommandUnparseable, msg: "command is not valid UTF-8"}
+	}
+	needs := false
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || c < 0x20 || c == 0x7f {
+			needs = true
+			break
+		}
+	}
+	if !needs {
+		return s, nil
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\t' || r == '\n':
+			b.WriteRune(r)
+		case r == '\r':
+			b.WriteByte(' ')
+		case r < 0x20 || r == 0x7f:
+			return "", &analysisError{rule: RuleCommandControlChars, msg: "command contains control character " + strconv.QuoteRune(r)}
+		case isZeroWidth(r):
+		case r >= utf8.RuneSelf && unicode.IsSpace(r):
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String(), nil
+}
+
+func isZeroWidth(r rune) bool {
+	switch r {
+	case '\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad':
+		return true
+	}
+	return false
+}
+
+// foldPath applies the same folding to a path argument and trims surrounding spaces.
+func foldPath(p string) string {
+	for i := 0; i < len(p); i++ {
+		if p[i] >= utf8.RuneSelf {
+			var b strings.Builder
+			for _, r := range p {
+				switch {
+				case isZeroWidth(r):
+				case unicode.IsSpace(r):
+					b.WriteByte(' ')
+				default:
+					b.WriteRune(r)
+				}
+			}
+			p = b.String()
+			break
+		}
+	}
+	return strings.TrimSpace(p)
+}
+
+// renderWord resolves quotes and escapes the way bash does and replaces run-time parts with
+// placeholders. A NUL ends the value, as it ends a C string passed to exec.
+func renderWord(w *syntax.Word) word {
+	var r renderer
+	for _, p := range w.Parts {
+		r.part(p, false)
+	}
+	s := r.b.String()
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		s = s[:i]
+	}
+	return word{s: s, dynamic: r.dynamic, glob: r.glob}
+}
+
+type renderer struct {
+	b       strings.Builder
+	dynamic bool
+	glob    bool
+}
+
+func (r *renderer) part(p syntax.WordPart, quoted bool) {
+	switch p := p.(type) {
+	case *syntax.Lit:
+		r.lit(p.Value, quoted)
+	case *syntax.SglQuoted:
+		if p.Dollar {
+			r.b.WriteString(decodeANSIC(p.Value))
+		} else {
+			r.b.WriteString(p.Value)
+		}
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			r.part(q, true)
+		}
+	case *syntax.ParamExp:
+		r.dynamic = true
+		r.b.WriteString(paramPlaceholder(p))
+	case *syntax.CmdSubst:
+		r.dynamic = true
+		r.b.WriteString(placeholderCmdSubst)
+	case *syntax.ArithmExp:
+		r.dynamic = true
+		r.b.WriteString(placeholderArith)
+	case *syntax.ProcSubst:
+		r.dynamic = true
+		r.b.WriteString(placeholderProcSubst)
+	case *syntax.ExtGlob:
+		r.glob = true
+		r.b.WriteString(p.Op.String())
+		if p.Pattern != nil {
+			r.b.WriteString(p.Pattern.Value)
+		}
+		r.b.WriteByte(')')
+	case *syntax.BraceExp:
+		// Only present when expansion was not possible; keep the text.
+		r.b.WriteByte('{')
+		for i, e := range p.Elems {
+			if i > 0 {
+				if p.Sequence {
+					r.b.WriteString("..")
+				} else {
+					r.b.WriteByte(',')
+				}
+			}
+			for _, q := range e.Parts {
+				r.part(q, quoted)
+			}
+		}
+		r.b.WriteByte('}')
+	}
+}
+
+// lit removes backslash escapes: outside quotes every backslash escapes the next byte; inside
+// double quotes only $ ` " \ and newline are escapable.
+func (r *renderer) lit(v string, quoted bool) {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '\\' && i+1 < len(v) {
+			n := v[i+1]
+			if !quoted || n == '$' || n == '`' || n == '"' || n == '\\' || n == '\n' {
+				i++
+				if n != '\n' {
+					r.b.WriteByte(n)
+				}
+				continue
+			}
+		}
+		if !quoted && (c == '*' || c == '?' || c == '[') {
+			r.glob = true
+		}
+		r.b.WriteByte(c)
+	}
+}
+
+// paramPlaceholder renders $NAME or ${NAME...} as "$NAME", so HOME-relative paths stay
+// recognisable ("$HOME/.ssh" is "~/.ssh" to the path policy).
+func paramPlaceholder(p *syntax.ParamExp) string {
+	if p.Param != nil && p.Param.Value != "" {
+		return "$" + p.Param.Value
+	}
+	return "${}"
+}
+
+// decodeANSIC decodes the body of a $'...' string, so $'\x72\x6d' is seen as "rm".
+func decodeANSIC(s string) string {
+	if !strings.ContainsRune(s, '\\') {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte('\v')
+		case '\\', '\'', '"', '?':
+			b.WriteByte(e)
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			}
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			j := i + 1
+			for j < len(s) && j-i-1 < max && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if e == 'x' {
+				b.WriteByte(byte(v))
+			} else if v <= unicode.MaxRune {
+				b.WriteRune(rune(v))
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(s[i:j], 8, 16)
+			b.WriteByte(byte(v))
+			i = j - 1
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	return b.String()
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// commandName normalises a command word for rule matching: the base name of an absolute or
+// relative binary path (/usr/bin/sudo and ./sudo are both sudo), lower-cased.
+func commandName(s string) string {
+	s = strings.TrimRight(s, "/")
+	if i := strings.LastIndexByte(s, '/'); i >= 0 {
+		s = s[i+1:]
+	}
+	return strings.ToLower(s)
+}

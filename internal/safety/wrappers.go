@@ -1,0 +1,386 @@
+package safety
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// wrapSpec describes a command that runs another command given as its arguments. The wrapped
+// command is analysed as a segment of its own, so "timeout 5 sudo rm -rf /" is seen as timeout,
+// sudo and rm.
+type wrapSpec struct {
+	argOpts    string   // short options that take a value
+	longArgs   []string // long options (without "--") that take a value
+	skip       int      // operands before the wrapped command, e.g. timeout's DURATION
+	assigns    bool     // NAME=VALUE words set the wrapped command's environment
+	script     byte     // short option whose value is a shell script (su -c)
+	longScript string   // long option whose value is a shell script (su --command)
+	writeOpts  string   // short options whose value is a file written (time -o)
+	joinScript bool     // the remaining words form one shell script (eval, watch)
+	xargs      bool     // stdin lines become extra arguments of the wrapped command
+}
+
+var wrappers = map[string]wrapSpec{
+	"nohup":            {},
+	"setsid":           {},
+	"unbuffer":         {},
+	"caffeinate":       {},
+	"catchsegv":        {},
+	"torsocks":         {},
+	"builtin":          {},
+	"command":          {},
+	"busybox":          {},
+	"dbus-run-session": {},
+	"proxychains":      {argOpts: "f"},
+	"proxychains4":     {argOpts: "f"},
+	"exec":             {argOpts: "a"},
+	"nice":             {argOpts: "n", longArgs: []string{"adjustment"}},
+	"ionice":           {argOpts: "cnp"},
+	"stdbuf":           {argOpts: "ioe", longArgs: []string{"input", "output", "error"}},
+	"time":             {argOpts: "fo", longArgs: []string{"format", "output"}, writeOpts: "o"},
+	"timeout":          {argOpts: "sk", longArgs: []string{"signal", "kill-after"}, skip: 1},
+	"chroot":           {longArgs: []string{"userspec", "groups"}, skip: 1},
+	"taskset":          {skip: 1},
+	"chrt":             {skip: 1},
+	"faketime":         {skip: 1},
+	"flock":            {argOpts: "wEn", skip: 1, script: 'c', longScript: "command"},
+	"unshare":          {},
+	"nsenter":          {argOpts: "tSGw"},
+	"firejail":         {},
+	"strace":           {argOpts: "eoOpPsSuIXabE", writeOpts: "o"},
+	"ltrace":           {argOpts: "eopsuanADFlL", writeOpts: "o"},
+	"env":              {argOpts: "uC", longArgs: []string{"unset", "chdir"}, assigns: true, script: 'S', longScript: "split-string"},
+	"sudo":             {argOpts: "ugpChrtTUDR", longArgs: []string{"user", "group", "prompt", "close-from", "host", "role", "type", "other-user", "chdir", "chroot"}, assigns: true},
+	"doas":             {argOpts: "uC"},
+	"pkexec":           {longArgs: []string{"user"}},
+	"runuser":          {argOpts: "ugGw", longArgs: []string{"user", "group", "supp-group", "whitelist-environment"}, script: 'c', longScript: "command"},
+	"su":               {argOpts: "gGsw", longArgs: []string{"group", "supp-group", "shell", "whitelist-environment"}, script: 'c', longScript: "command"},
+	"sg":               {skip: 1, joinScript: true},
+	"script":           {argOpts: "EIOTBm", script: 'c', longScript: "command"},
+	"watch":            {argOpts: "nd", longArgs: []string{"interval"}, joinScript: true},
+	"eval":             {joinScript: true},
+	"xargs":            {argOpts: "EeIiLlnPsdaR", longArgs: []string{"eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"}, xargs: true},
+}
+
+// shells run a script given with -c, a script file, or stdin.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true,
+	"fish": true, "rbash": true, "yash": true, "posh": true, "csh": true, "tcsh": true, "oksh": true,
+}
+
+// interpreters run inline code (-c, -e) the engine cannot see into: such a segment is opaque.
+var interpreters = map[string]string{
+	"python": "c", "python2": "c", "python3": "c", "pypy": "c", "pypy3": "c", "perl": "eE",
+	"ruby": "e", "node": "ep", "nodejs": "ep", "deno": "", "bun": "e", "php": "r", "lua": "e",
+	"rscript": "e", "osascript": "e", "pwsh": "c", "powershell": "c", "awk": "", "gawk": "",
+	"mawk": "", "nawk": "", "tclsh": "", "expect": "c", "jshell": "", "irb": "", "julia": "e",
+}
+
+// follow analyses what a recorded segment runs in turn and the paths it touches.
+func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
+	seg := a.out.segments[idx]
+	switch name := seg.name; {
+	case name == "":
+		return
+	case name == "cd" || name == "pushd":
+		a.cd(seg)
+	case name == "popd":
+		a.cwd = ""
+	case shells[name]:
+		a.shell(idx, redirs, depth)
+	case name == "find":
+		a.findExec(idx, redirs, depth)
+	case name == "git":
+		a.gitScripts(seg, depth)
+	default:
+		if spec, ok := wrappers[name]; ok {
+			a.unwrap(idx, spec, redirs, depth)
+		} else if opts, ok := interpreters[name]; ok {
+			a.interpreter(idx, opts)
+		}
+	}
+	a.argPaths(idx)
+}
+
+func (a *analyzer) cd(seg segment) {
+	if len(seg.operands) == 0 {
+		a.cwd = "~"
+		return
+	}
+	t := seg.operands[0]
+	if t.dynamic || t.s == "-" {
+		a.cwd = ""
+		return
+	}
+	a.cwd = resolvePath(a.cwd, t.s)
+}
+
+// unwrap finds the wrapped command (or script) of a wrapper and analyses it.
+func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, depth int) {
+	words := a.out.segments[idx].words
+	skip := spec.skip
+	script, hasScript := "", false
+	i := 1
+loop:
+	for i < len(words) {
+		w := words[i]
+		v := w.s
+		switch {
+		case w.dynamic:
+			break loop
+		case v == "--":
+			i++
+			break loop
+		case spec.assigns && isAssignment(v):
+			name, val, _ := strings.Cut(v, "=")
+			a.envVar(name, val, depth)
+			i++
+		case strings.HasPrefix(v, "--") && len(v) > 2:
+			name, val, hasVal := strings.Cut(v[2:], "=")
+			takes := contains(spec.longArgs, name) || (spec.longScript != "" && name == spec.longScript)
+			if !hasVal && takes && i+1 < len(words) {
+				val = words[i+1].s
+				i++
+			}
+			if spec.longScript != "" && name == spec.longScript {
+				script, hasScript = val, true
+			}
+			i++
+		case len(v) > 1 && v[0] == '-':
+			i++
+			for j := 1; j < len(v); j++ {
+				c := v[j]
+				isScript := spec.script != 0 && c == spec.script
+				if !isScript && strings.IndexByte(spec.argOpts, c) < 0 {
+					continue
+				}
+				val := v[j+1:]
+				if val == "" && i < len(words) {
+					val = words[i].s
+					i++
+				}
+				if isScript {
+					script, hasScript = val, true
+				} else if strings.IndexByte(spec.writeOpts, c) >= 0 {
+					a.touch(word{s: val}, opWrite)
+				}
+				break
+			}
+		case skip > 0:
+			skip--
+			i++
+		default:
+			break loop
+		}
+	}
+	a.out.segments[idx].wrapper = true
+	if hasScript {
+		if words[0].s != "" && commandName(words[0].s) == "env" && i < len(words) {
+			script += " " + joinWords(words[i:])
+		}
+		a.script(script, depth+1)
+		return
+	}
+	if i >= len(words) {
+		if spec.xargs {
+			a.xargsInner(idx, []word{{s: "echo"}}, redirs, depth)
+		} else {
+			a.out.segments[idx].wrapper = false
+		}
+		return
+	}
+	rest := words[i:]
+	switch {
+	case spec.joinScript:
+		a.script(joinWords(rest), depth+1)
+	case spec.xargs:
+		a.xargsInner(idx, rest, redirs, depth)
+	default:
+		a.command(rest, redirs, a.out.segments[idx].pipeFrom, depth+1)
+	}
+}
+
+// xargsInner analyses the command xargs runs. Its extra arguments come from stdin: the values an
+// earlier find or echo stage yields when they are known, a computed placeholder otherwise.
+func (a *analyzer) xargsInner(idx int, rest []word, redirs []*syntax.Redirect, depth int) {
+	inner := append([]word(nil), rest...)
+	var yields []string
+	for _, p := range a.out.segments[idx].pipeFrom {
+		yields = append(yields, a.out.segments[p].yields...)
+	}
+	if len(yields) == 0 {
+		inner = append(inner, word{s: placeholderXargs, dynamic: true})
+	}
+	for _, y := range yields {
+		inner = append(inner, word{s: y, glob: hasGlobMeta(y)})
+	}
+	a.command(inner, redirs, a.out.segments[idx].pipeFrom, depth+1)
+}
+
+// shell analyses what a shell runs: the -c script, a here-document or here-string on stdin, or a
+// script file (opaque).
+func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
+	words := a.out.segments[idx].words
+	hasC := false
+	i := 1
+	for ; i < len(words); i++ {
+		v := words[i].s
+		if words[i].dynamic || v == "" || (v[0] != '-' && v[0] != '+') {
+			break
+		}
+		if v == "--" || v == "-" {
+			i++
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			if v == "--rcfile" || v == "--init-file" {
+				i++
+			}
+			continue
+		}
+		if strings.ContainsAny(v[1:], "oO") && i+1 < len(words) && !strings.Contains(v[1:], "c") {
+			i++ // -o option / -O shopt take a value
+		}
+		if v[0] == '-' && strings.Contains(v[1:], "c") {
+			hasC = true
+		}
+	}
+	switch {
+	case hasC:
+		a.out.segments[idx].wrapper = true
+		if i < len(words) {
+			a.script(words[i].s, depth+1)
+		}
+	case i < len(words):
+		// A script file: the engine cannot see what it runs.
+		a.out.segments[idx].opaque = true
+	default:
+		for _, r := range redirs {
+			var body *syntax.Word
+			switch r.Op {
+			case syntax.Hdoc, syntax.DashHdoc:
+				body = r.Hdoc
+			case syntax.WordHdoc:
+				body = r.Word
+			}
+			if body != nil && len(body.Parts) > 0 {
+				a.out.segments[idx].wrapper = true
+				a.script(renderWord(body).s, depth+1)
+			}
+		}
+	}
+}
+
+// findExec analyses find's -exec, -execdir, -ok and -okdir commands. "{}" stands for the files
+// find matched, so it is replaced by the -name/-path patterns when there are any.
+func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
+	words := a.out.segments[idx].words
+	var names []string
+	for i := 1; i+1 < len(words); i++ {
+		switch words[i].s {
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname":
+			names = append(names, words[i+1].s)
+		}
+	}
+	a.out.segments[idx].yields = names
+	for i := 1; i < len(words); i++ {
+		switch words[i].s {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		j := i + 1
+		for j < len(words) && words[j].s != ";" && words[j].s != "+" {
+			j++
+		}
+		if j > i+1 {
+			var inner []word
+			for _, w := range words[i+1 : j] {
+				if strings.Contains(w.s, "{}") {
+					if len(names) == 0 {
+						inner = append(inner, word{s: strings.ReplaceAll(w.s, "{}", placeholderFind), dynamic: true})
+						continue
+					}
+					for _, n := range names {
+						v := strings.ReplaceAll(w.s, "{}", n)
+						inner = append(inner, word{s: v, glob: hasGlobMeta(v), dynamic: w.dynamic})
+					}
+					continue
+				}
+				inner = append(inner, w)
+			}
+			a.out.segments[idx].wrapper = true
+			a.command(inner, redirs, a.out.segments[idx].pipeFrom, depth+1)
+		}
+		i = j
+	}
+}
+
+// gitScripts analyses scripts git runs for the caller: "git submodule foreach CMD".
+func (a *analyzer) gitScripts(seg segment, depth int) {
+	ops := seg.operands
+	if len(ops) >= 3 && ops[0].s == "submodule" && ops[1].s == "foreach" {
+		rest := ops[2:]
+		for len(rest) > 0 && strings.HasPrefix(rest[0].s, "-") {
+			rest = rest[1:]
+		}
+		if len(rest) > 0 {
+			a.script(joinWords(rest), depth+1)
+		}
+	}
+}
+
+// interpreter marks a segment that runs inline code as opaque.
+func (a *analyzer) interpreter(idx int, opts string) {
+	seg := &a.out.segments[idx]
+	if opts == "" {
+		seg.opaque = true
+		return
+	}
+	for i := 0; i < len(opts); i++ {
+		if seg.hasFlag(shortFlags[opts[i]]) {
+			seg.opaque = true
+			return
+		}
+	}
+	if seg.hasFlag("--eval") || seg.hasFlag("--command") || seg.hasFlag("--print") {
+		seg.opaque = true
+	}
+}
+
+func joinWords(ws []word) string {
+	var b strings.Builder
+	for i, w := range ws {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.s)
+	}
+	return b.String()
+}
+
+func isAssignment(v string) bool {
+	name, _, ok := strings.Cut(v, "=")
+	if !ok || name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && isDigit(c))) {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+func hasGlobMeta(s string) bool { return strings.ContainsAny(s, "*?[") }

@@ -1,0 +1,113 @@
+package testenv
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// Cluster is a running control plane with toolgate's CRDs and webhook configuration installed,
+// and a manager (controllers and webhooks, as wired by setup) running against it.
+type Cluster struct {
+	Env    *envtest.Environment
+	Config *rest.Config
+	Client client.Client
+	Scheme *runtime.Scheme
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// Start starts the control plane and a manager on which setup registers toolgate's controllers
+// and webhooks (the same functions main.go calls). It returns once the webhook server accepts
+// TLS connections and the caches have synced.
+func Start(setup func(ctrl.Manager) error) (*Cluster, error) {
+	env, err := New()
+	if err != nil {
+		return nil, err
+	}
+	webhooks, err := Path("config", "webhook")
+	if err != nil {
+		return nil, err
+	}
+	env.WebhookInstallOptions = envtest.WebhookInstallOptions{Paths: []string{webhooks}}
+	cfg, err := env.Start()
+	if err != nil {
+		return nil, fmt.Errorf("starting the control plane: %w", err)
+	}
+	c := &Cluster{Env: env, Config: cfg, Scheme: runtime.NewScheme(), done: make(chan error, 1)}
+	if err := c.startManager(setup); err != nil {
+		_ = env.Stop()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Cluster) startManager(setup func(ctrl.Manager) error) error {
+	if err := clientgoscheme.AddToScheme(c.Scheme); err != nil {
+		return err
+	}
+	if err := safetyv1alpha1.AddToScheme(c.Scheme); err != nil {
+		return err
+	}
+	var err error
+	if c.Client, err = client.New(c.Config, client.Options{Scheme: c.Scheme}); err != nil {
+		return err
+	}
+	wh := &c.Env.WebhookInstallOptions
+	mgr, err := ctrl.NewManager(c.Config, ctrl.Options{
+		Scheme:                 c.Scheme,
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		WebhookServer: webhook.NewServer(webhook.Options{
+			Host: wh.LocalServingHost, Port: wh.LocalServingPort, CertDir: wh.LocalServingCertDir,
+		}),
+	})
+	if err != nil {
+		return err
+	}
+	if err := setup(mgr); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c.cancel = cancel
+	go func() { c.done <- mgr.Start(ctx) }()
+	if !mgr.GetCache().WaitForCacheSync(ctx) {
+		return fmt.Errorf("manager caches did not sync")
+	}
+	addr := net.JoinHostPort(wh.LocalServingHost, fmt.Sprint(wh.LocalServingPort))
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		conn, err := tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", addr, &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // probing our own test server
+		if err == nil {
+			return conn.Close()
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("webhook server on %s not serving: %w", addr, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// Stop stops the manager, then the control plane.
+func (c *Cluster) Stop() error {
+	if c.cancel != nil {
+		c.cancel()
+		if err := <-c.done; err != nil {
+			return fmt.Errorf("manager: %w", err)
+		}
+	}
+	return c.Env.Stop()
+}

@@ -1,0 +1,184 @@
+package testenv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+)
+
+// Local is toolgate as a user runs it on one machine: kube-apiserver and etcd on loopback, the
+// CRDs applied with kubectl, and the real manager binary serving its webhooks over TLS on
+// loopback. The demo and the e2e suite both start it.
+type Local struct {
+	Env        *envtest.Environment
+	Dir        string // working directory: kubeconfig, manager binary and log
+	Kubeconfig string // admin kubeconfig
+	Kubectl    string // path of the pinned kubectl
+	Admin      *rest.Config
+	ProbeAddr  string
+
+	manager *exec.Cmd
+	log     *os.File
+}
+
+// StartLocal starts the control plane and installs toolgate's CRDs with kubectl. Call StartManager
+// next; out receives kubectl's output.
+func StartLocal(ctx context.Context, dir string, out io.Writer) (*Local, error) {
+	assets, err := AssetsDir()
+	if err != nil {
+		return nil, err
+	}
+	webhooks, err := Path("config", "webhook")
+	if err != nil {
+		return nil, err
+	}
+	l := &Local{Dir: dir, Kubectl: filepath.Join(assets, "kubectl")}
+	// envtest serves the webhook configuration with a url clientConfig pointing at 127.0.0.1 and
+	// a caBundle for the serving certificate it generates; the manager binary serves with it.
+	l.Env = &envtest.Environment{
+		BinaryAssetsDirectory: assets,
+		WebhookInstallOptions: envtest.WebhookInstallOptions{Paths: []string{webhooks}},
+	}
+	if _, err := l.Env.Start(); err != nil {
+		return nil, fmt.Errorf("starting the control plane: %w", err)
+	}
+	admin, err := l.Env.ControlPlane.AddUser(envtest.User{Name: "toolgate-admin", Groups: []string{"system:masters"}}, nil)
+	if err != nil {
+		return nil, errors.Join(err, l.Env.Stop())
+	}
+	l.Admin = admin.Config()
+	data, err := admin.KubeConfig()
+	if err != nil {
+		return nil, errors.Join(err, l.Env.Stop())
+	}
+	l.Kubeconfig = filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(l.Kubeconfig, data, 0o600); err != nil {
+		return nil, errors.Join(err, l.Env.Stop())
+	}
+	crds, err := Path("config", "crd")
+	if err != nil {
+		return nil, errors.Join(err, l.Env.Stop())
+	}
+	if _, err := l.KubectlRun(ctx, out, "apply", "-k", crds); err != nil {
+		return nil, errors.Join(err, l.Env.Stop())
+	}
+	if _, err := l.KubectlRun(ctx, out, "wait", "--for=condition=Established", "crd", "--all", "--timeout=60s"); err != nil {
+		return nil, errors.Join(err, l.Env.Stop())
+	}
+	return l, nil
+}
+
+// KubectlRun runs the pinned kubectl as the admin, copying its output to out and returning it.
+func (l *Local) KubectlRun(ctx context.Context, out io.Writer, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, l.Kubectl, append([]string{"--kubeconfig", l.Kubeconfig}, args...)...)
+	data, err := cmd.CombinedOutput()
+	if out != nil {
+		_, _ = out.Write(data)
+	}
+	if err != nil {
+		return string(data), fmt.Errorf("kubectl %s: %w: %s", strings.Join(args, " "), err, data)
+	}
+	return string(data), nil
+}
+
+// StartManager builds the manager binary from ./cmd and starts it against the control plane, with
+// leader election on and the webhook server on loopback; it returns once /readyz answers 200.
+func (l *Local) StartManager(ctx context.Context, extraArgs ...string) error {
+	repo, err := RepoRoot()
+	if err != nil {
+		return err
+	}
+	binary := filepath.Join(l.Dir, "manager")
+	if _, err := os.Stat(binary); err != nil {
+		build := exec.CommandContext(ctx, "go", "build", "-o", binary, "./cmd")
+		build.Dir = repo
+		if out, err := build.CombinedOutput(); err != nil {
+			return fmt.Errorf("building the manager: %w: %s", err, out)
+		}
+	}
+	if l.ProbeAddr, err = freeLoopbackAddr(); err != nil {
+		return err
+	}
+	if l.log, err = os.OpenFile(filepath.Join(l.Dir, "manager.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return err
+	}
+	wh := l.Env.WebhookInstallOptions
+	args := append([]string{
+		"--kubeconfig", l.Kubeconfig,
+		"--metrics-bind-address", "0",
+		"--health-probe-bind-address", l.ProbeAddr,
+		"--leader-elect", "--leader-election-namespace", "kube-system",
+		"--webhook-host", wh.LocalServingHost,
+		"--webhook-port", strconv.Itoa(wh.LocalServingPort),
+		"--webhook-cert-path", wh.LocalServingCertDir,
+	}, extraArgs...)
+	l.manager = exec.Command(binary, args...)
+	l.manager.Stdout, l.manager.Stderr = l.log, l.log
+	if err := l.manager.Start(); err != nil {
+		return fmt.Errorf("starting the manager: %w", err)
+	}
+	return l.waitReady(ctx)
+}
+
+func (l *Local) waitReady(ctx context.Context) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if resp, err := http.Get("http://" + l.ProbeAddr + "/readyz"); err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("the manager did not become ready within 60s; see %s", filepath.Join(l.Dir, "manager.log"))
+}
+
+// StopManager stops the manager: gracefully with SIGTERM, or abruptly with SIGKILL when kill is set.
+func (l *Local) StopManager(kill bool) error {
+	if l.manager == nil || l.manager.Process == nil {
+		return nil
+	}
+	sig := syscall.SIGTERM
+	if kill {
+		sig = syscall.SIGKILL
+	}
+	_ = l.manager.Process.Signal(sig)
+	_ = l.manager.Wait()
+	l.manager = nil
+	if l.log != nil {
+		return l.log.Close()
+	}
+	return nil
+}
+
+// Stop stops the manager and the control plane.
+func (l *Local) Stop() error {
+	return errors.Join(l.StopManager(false), l.Env.Stop())
+}
+
+func freeLoopbackAddr() (string, error) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = lis.Close() }()
+	return lis.Addr().String(), nil
+}

@@ -1,0 +1,44 @@
+package v1alpha1
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
+)
+
+// +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-projectpolicy,mutating=false,failurePolicy=fail,sideEffects=None,groups=safety.toolgate.dev,resources=projectpolicies,verbs=create;update,versions=v1alpha1,name=vprojectpolicy-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
+
+// ProjectPolicyValidator compiles a project's regular expressions, globs and commands.
+type ProjectPolicyValidator struct{}
+
+// ValidateProjectPolicy returns one error per invalid field of a ProjectPolicy.
+func ValidateProjectPolicy(pp *safetyv1alpha1.ProjectPolicy) field.ErrorList {
+	return policy.ValidateProjectRules(&pp.Spec, field.NewPath("spec"))
+}
+
+// ValidateCreate validates a new ProjectPolicy.
+func (ProjectPolicyValidator) ValidateCreate(_ context.Context, pp *safetyv1alpha1.ProjectPolicy) (admission.Warnings, error) {
+	return nil, invalid("ProjectPolicy", pp.Name, ValidateProjectPolicy(pp))
+}
+
+// ValidateUpdate validates a changed ProjectPolicy; running plans keep the policy they locked.
+func (ProjectPolicyValidator) ValidateUpdate(_ context.Context, _, pp *safetyv1alpha1.ProjectPolicy) (admission.Warnings, error) {
+	return nil, invalid("ProjectPolicy", pp.Name, ValidateProjectPolicy(pp))
+}
+
+// ValidateDelete admits every deletion.
+func (ProjectPolicyValidator) ValidateDelete(context.Context, *safetyv1alpha1.ProjectPolicy) (admission.Warnings, error) {
+	return nil, nil
+}
+
+// SetupProjectPolicyWebhookWithManager registers the ProjectPolicy validator.
+func SetupProjectPolicyWebhookWithManager(mgr ctrl.Manager) error {
+	return ctrl.NewWebhookManagedBy(mgr, &safetyv1alpha1.ProjectPolicy{}).
+		WithValidator(ProjectPolicyValidator{}).
+		Complete()
+}

@@ -1,0 +1,203 @@
+package v1alpha1_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	"github.com/toolgate/toolgate/internal/testenv"
+)
+
+var _ = Describe("config/samples", func() {
+	It("applies every sample cleanly, through the schema and the webhooks", func() {
+		dir, err := testenv.Path("config", "samples")
+		Expect(err).NotTo(HaveOccurred())
+		var kust struct{ Resources []string }
+		data, err := os.ReadFile(dir + "/kustomization.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(yaml.Unmarshal(data, &kust)).To(Succeed())
+		Expect(kust.Resources).NotTo(BeEmpty())
+		created := 0
+		for _, file := range kust.Resources {
+			for _, obj := range decodeFile("config", "samples", file) {
+				err := k8sClient.Create(ctx, obj)
+				if apierrors.IsAlreadyExists(err) { // the operator may have created a built-in already
+					continue
+				}
+				Expect(err).NotTo(HaveOccurred(), "%s %s from %s", obj.GetKind(), obj.GetName(), file)
+				created++
+			}
+		}
+		Expect(created).To(BeNumerically(">=", 10))
+	})
+})
+
+// badManifest is a manifest the API server must reject, naming field.
+type badManifest struct {
+	base   string // created first when set
+	update bool   // apply yaml as an update of the object base created
+	yaml   string
+	fields []string
+}
+
+var _ = Describe("bad manifests", func() {
+	var ns string
+	BeforeEach(func() {
+		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "bad-"}}
+		Expect(k8sClient.Create(ctx, n)).To(Succeed())
+		ns = n.Name
+	})
+
+	DescribeTable("are rejected with a message naming the field",
+		func(m badManifest) {
+			apply := func(doc string) error {
+				objs, err := decodeYAML([]byte(doc))
+				Expect(err).NotTo(HaveOccurred())
+				Expect(objs).To(HaveLen(1))
+				obj := objs[0]
+				if strings.HasPrefix(obj.GetAPIVersion(), "safety.toolgate.dev") && isNamespaced(obj.GetKind()) {
+					obj.SetNamespace(ns)
+				}
+				if !m.update {
+					return k8sClient.Create(ctx, obj)
+				}
+				cur := &unstructured.Unstructured{}
+				cur.SetGroupVersionKind(obj.GroupVersionKind())
+				Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), cur)).To(Succeed())
+				obj.SetResourceVersion(cur.GetResourceVersion())
+				if _, isStatus := obj.Object["status"]; isStatus && obj.Object["spec"] == nil {
+					obj.Object["spec"] = cur.Object["spec"]
+					return k8sClient.Status().Update(ctx, obj)
+				}
+				return k8sClient.Update(ctx, obj)
+			}
+			if m.base != "" {
+				objs, err := decodeYAML([]byte(m.base))
+				Expect(err).NotTo(HaveOccurred())
+				for _, o := range objs {
+					if isNamespaced(o.GetKind()) {
+						o.SetNamespace(ns)
+					}
+					err := k8sClient.Create(ctx, o)
+					if err != nil && strings.Contains(err.Error(), "already the default") {
+						continue // another default exists (the samples'), which serves the test as well
+					}
+					Expect(err).NotTo(HaveOccurred())
+					DeferCleanup(func() { _ = k8sClient.Delete(ctx, o) })
+				}
+			}
+			err := apply(m.yaml)
+			Expect(err).To(HaveOccurred())
+			Expect(apierrors.IsInvalid(err)).To(BeTrue(), "want 422 Invalid, got %v", err)
+			for _, f := range m.fields {
+				Expect(err.Error()).To(ContainSubstring(f))
+			}
+		},
+		Entry("wrong enforcement mode", badManifest{yaml: sp(`enforcementMode: Block`), fields: []string{"spec.enforcementMode", "Unsupported value"}}),
+		Entry("negative maxCostPerPlan", badManifest{yaml: sp(`maxCostPerPlan: "-5"`), fields: []string{"spec.maxCostPerPlan", "must not be negative"}}),
+		Entry("negative maxTotalCost", badManifest{yaml: sp(`maxTotalCost: "-0.01"`), fields: []string{"spec.maxTotalCost", "must not be negative"}}),
+		Entry("maxRetriesPerStep 101", badManifest{yaml: sp(`maxRetriesPerStep: 101`), fields: []string{"spec.maxRetriesPerStep", "100"}}),
+		Entry("maxRetriesPerStep -1", badManifest{yaml: sp(`maxRetriesPerStep: -1`), fields: []string{"spec.maxRetriesPerStep"}}),
+		Entry("money as a YAML float", badManifest{yaml: sp(`maxCostPerPlan: 1.5`), fields: []string{"spec.maxCostPerPlan"}}),
+		Entry("money that is not a number", badManifest{yaml: sp(`maxTotalCost: "ten dollars"`), fields: []string{"spec.maxTotalCost"}}),
+		Entry("money finer than a nano-dollar", badManifest{yaml: sp(`maxCostPerPlan: "0.0000000001"`), fields: []string{"spec.maxCostPerPlan", "at most 9 decimal places"}}),
+		Entry("bad glob in deniedTools", badManifest{yaml: sp(`deniedTools: ["deploy-["]`), fields: []string{"spec.deniedTools[0]", "glob"}}),
+		Entry("a tool both allowed and denied", badManifest{yaml: sp("allowedTools: [shell]\n  deniedTools: [shell]"), fields: []string{"spec.allowedTools", "both allowed and denied"}}),
+		Entry("skill category with spaces", badManifest{yaml: sp(`allowedSkillCategories: ["Not Valid!"]`), fields: []string{"spec.allowedSkillCategories[0]"}}),
+		Entry("unknown autonomy level", badManifest{yaml: ap("level: Reckless"), fields: []string{"spec.level", "Unsupported value"}}),
+		Entry("both safetyProfileRef and inline safety", badManifest{yaml: ap("safetyProfileRef: {name: sandboxed}\n  safety: {requireSandbox: false}"), fields: []string{"spec.safety", "not both"}}),
+		Entry("ask confidence above autoApprove", badManifest{yaml: ap("confidenceThresholds: {autoApprove: 50, ask: 80}"), fields: []string{"spec.confidenceThresholds.ask"}}),
+		Entry("confidence above 100", badManifest{yaml: ap("confidenceThresholds: {autoApprove: 101}"), fields: []string{"spec.confidenceThresholds.autoApprove"}}),
+		Entry("inline safety with retries 101", badManifest{yaml: ap("safety: {maxRetriesPerStep: 101}"), fields: []string{"spec.safety.maxRetriesPerStep"}}),
+		Entry("a second default AutomationProfile", badManifest{
+			base:   defaultAP("first-default"),
+			yaml:   strings.Replace(defaultAP("second-default"), "first", "second", 1),
+			fields: []string{`metadata.annotations[safety.toolgate.dev/is-default]`, "already the default"},
+		}),
+		Entry("is-default annotation neither true nor false", badManifest{yaml: `
+apiVersion: safety.toolgate.dev/v1alpha1
+kind: AutomationProfile
+metadata: {name: yes-please, annotations: {safety.toolgate.dev/is-default: "yes"}}
+spec: {}`, fields: []string{`metadata.annotations[safety.toolgate.dev/is-default]`}}),
+		Entry("bad regex in a command rule", badManifest{yaml: pp("commandRules: [{id: r1, pattern: 'kubectl (', action: Block}]"), fields: []string{"spec.commandRules[0].pattern"}}),
+		Entry("duplicate command rule id", badManifest{yaml: pp("commandRules: [{id: r1, pattern: a, action: Block}, {id: r1, pattern: b, action: Ask}]"), fields: []string{"spec.commandRules[1]", "Duplicate value"}}),
+		Entry("rule action that is not Block or Ask", badManifest{yaml: pp("commandRules: [{id: r1, pattern: a, action: Allow}]"), fields: []string{"spec.commandRules[0].action"}}),
+		Entry("bad glob in the path policy", badManifest{yaml: pp("pathPolicy: {zeroAccess: ['secrets/[']}"), fields: []string{"spec.pathPolicy.zeroAccess[0]"}}),
+		Entry("profile reference to another kind", badManifest{yaml: pp("profileRef: {kind: Pod, name: x}"), fields: []string{"spec.profileRef.kind"}}),
+		Entry("duplicate command id", badManifest{yaml: pp("commands: [{id: t, command: make test}, {id: t, command: make lint}]"), fields: []string{"spec.commands[1]", "Duplicate value"}}),
+		Entry("ProjectPolicy not named project", badManifest{yaml: strings.Replace(pp("{}"), "name: project", "name: other", 1), fields: []string{"must be named project"}}),
+		Entry("checkpointable tool that does not write", badManifest{yaml: tool("writes: false\n  checkpointable: true\n  actionClass: read"), fields: []string{"spec.checkpointable"}}),
+		Entry("unknown action class", badManifest{yaml: tool("writes: true\n  actionClass: launch"), fields: []string{"spec.actionClass", "Unsupported value"}}),
+		Entry("ledger failure policy that does not exist", badManifest{yaml: ledger("failurePolicy: Maybe"), fields: []string{"spec.failurePolicy"}}),
+		Entry("ledger segments smaller than 4 KiB", badManifest{yaml: ledger("rotation: {maxSegmentBytes: 10}"), fields: []string{"spec.rotation.maxSegmentBytes"}}),
+		Entry("a changed AgentToolCall spec", badManifest{
+			base: call("write-file"), update: true, yaml: call("shell"), fields: []string{"spec", "immutable"},
+		}),
+		Entry("a changed AgentPlan spec", badManifest{
+			base: plan("false"), update: true, yaml: plan("true"), fields: []string{"spec", "immutable"},
+		}),
+		Entry("a negative reported cost", badManifest{
+			base: call("write-file"), update: true, yaml: callStatus(`cost: "-1"`), fields: []string{"status.cost", "must not be negative"},
+		}),
+	)
+})
+
+func isNamespaced(kind string) bool {
+	switch kind {
+	case "ProjectPolicy", "AgentPlan", "AgentToolCall":
+		return true
+	}
+	return false
+}
+
+var counter int
+
+func uniqueName(prefix string) string {
+	counter++
+	return fmt.Sprintf("%s-%d", prefix, counter)
+}
+
+func sp(spec string) string {
+	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: SafetyProfile\nmetadata: {name: %s}\nspec:\n  %s\n", uniqueName("bad-sp"), spec)
+}
+
+func ap(spec string) string {
+	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AutomationProfile\nmetadata: {name: %s}\nspec:\n  %s\n", uniqueName("bad-ap"), spec)
+}
+
+func defaultAP(name string) string {
+	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AutomationProfile\nmetadata:\n  name: %s\n  annotations: {safety.toolgate.dev/is-default: \"true\"}\nspec: {}\n", name)
+}
+
+func pp(spec string) string {
+	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: ProjectPolicy\nmetadata: {name: project}\nspec:\n  %s\n", spec)
+}
+
+func tool(spec string) string {
+	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentTool\nmetadata: {name: %s}\nspec:\n  %s\n", uniqueName("bad-tool"), spec)
+}
+
+func ledger(spec string) string {
+	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AuditLedger\nmetadata: {name: default}\nspec:\n  %s\n", spec)
+}
+
+func call(tool string) string {
+	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentToolCall\nmetadata: {name: c1}\nspec: {plan: p1, tool: %s, step: s1}\n", tool)
+}
+
+func callStatus(status string) string {
+	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentToolCall\nmetadata: {name: c1}\nstatus:\n  %s\n", status)
+}
+
+func plan(readOnly string) string {
+	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentPlan\nmetadata: {name: p1}\nspec: {serviceAccountName: agent, readOnly: %s}\n", readOnly)
+}
