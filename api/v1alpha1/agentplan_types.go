@@ -17,7 +17,6 @@ limitations under the License.
 package v1alpha1
 
 import (
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -116,6 +115,11 @@ type PlanSnapshot struct {
 	// +kubebuilder:validation:Minimum=1
 	// +required
 	Epoch int32 `json:"epoch"`
+
+	// relockToken is the value of the safety.toolgate.dev/relock annotation this lock answered.
+	// +kubebuilder:validation:MaxLength=253
+	// +optional
+	RelockToken string `json:"relockToken,omitempty"`
 }
 
 // StepUsage counts the attempts one step of a plan has made.
@@ -131,9 +135,12 @@ type StepUsage struct {
 
 // PlanUsage is what the plan has really done, counted by the operator from AgentToolCalls.
 type PlanUsage struct {
-	// accumulatedCost is the exact sum of the cost reported by the plan's finished calls, in US dollars.
+	// accumulatedCost is the exact sum of the cost reported by the plan's calls, in US dollars, as a
+	// plain decimal ("10.01"), so it reads as money in kubectl rather than as a quantity ("10010m").
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
 	// +optional
-	AccumulatedCost *resource.Quantity `json:"accumulatedCost,omitempty"`
+	AccumulatedCost string `json:"accumulatedCost,omitempty"`
 	// calls is the number of admitted calls.
 	// +optional
 	Calls int64 `json:"calls,omitempty"`

@@ -17,7 +17,6 @@ limitations under the License.
 package v1alpha1
 
 import (
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -172,9 +171,12 @@ type ProjectPolicyStatus struct {
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
-	// totalCost is the exact sum of the reported cost of every tool call in the project, in US dollars.
+	// totalCost is the exact sum of the cost of every plan in the project, in US dollars, as a
+	// plain decimal.
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
 	// +optional
-	TotalCost *resource.Quantity `json:"totalCost,omitempty"`
+	TotalCost string `json:"totalCost,omitempty"`
 
 	// plans counts the project's AgentPlans.
 	// +optional

@@ -1,8 +1,11 @@
 package controller
 
 import (
+	"context"
+
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 )
 
 // Options configure toolgate's controllers.
@@ -11,11 +14,29 @@ type Options struct {
 	Clock clock.PassiveClock
 }
 
-// SetupWithManager registers every toolgate controller and index with mgr. main.go and the envtest
-// suites both call it, so tests run exactly the production wiring.
+// SetupWithManager registers every toolgate controller and index with mgr, and the start-up task
+// that ensures the built-in SafetyProfiles. main.go and the envtest suites both call it, so tests
+// run exactly the production wiring.
 func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
-	return nil
+	if err := SetupIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
+		return err
+	}
+	c := mgr.GetClient()
+	for _, r := range []interface{ SetupWithManager(ctrl.Manager) error }{
+		&AgentPlanReconciler{Client: c, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Recorder: mgr.GetEventRecorder("toolgate-plan")},
+		&SafetyProfileReconciler{Client: c, Clock: opts.Clock},
+		&AutomationProfileReconciler{Client: c, Clock: opts.Clock},
+		&ProjectPolicyReconciler{Client: c, Clock: opts.Clock},
+	} {
+		if err := r.SetupWithManager(mgr); err != nil {
+			return err
+		}
+	}
+	// Built-ins are written by the leader only, once its caches are up.
+	return mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
+		return EnsureBuiltins(ctx, c)
+	}))
 }

@@ -2,6 +2,7 @@ package controller_test
 
 import (
 	"context"
+	"time"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -31,6 +32,8 @@ func TestControllers(t *testing.T) {
 var _ = BeforeSuite(func() {
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	ctx = context.Background()
+	SetDefaultEventuallyTimeout(15 * time.Second)
+	SetDefaultEventuallyPollingInterval(50 * time.Millisecond)
 	By("starting the pinned control plane and the manager with the production wiring")
 	var err error
 	cluster, err = testenv.Start(func(mgr ctrl.Manager) error { return operator.Setup(mgr, operator.Options{}) })

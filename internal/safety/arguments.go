@@ -11,9 +11,6 @@ const (
 	maxPathLength = 4096
 )
 
-// RulePathInvalid names a path argument the engine refuses to reason about.
-const RulePathInvalid = "path-invalid"
-
 // target is one path a call touches, resolved against its working directory.
 type target struct {
 	raw     string
@@ -170,10 +167,7 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, failure) 
 			return nil, failure{kind: kindSafetyViolation, rule: RulePathInvalid,
 				msg: fmt.Sprintf("path %q is longer than %d bytes or contains control characters", truncate(raw, 64), maxPathLength)}
 		}
-		v := strings.TrimPrefix(foldPath(raw), "@")
-		if len(v) >= len("file://") && strings.EqualFold(v[:len("file://")], "file://") {
-			v = v[len("file://"):]
-		}
+		v, _ := stripFileURL(strings.TrimPrefix(foldPath(raw), "@"))
 		if v == "" {
 			continue
 		}
@@ -273,7 +267,7 @@ func (p *Policy) recognizedCommand(an *analysis) bool {
 }
 
 func (p *Policy) recognizedSegment(s *segment) bool {
-	for _, r := range p.recognized {
+	for _, r := range p.recognized[s.name] {
 		if prefixOf(r, s) {
 			return true
 		}

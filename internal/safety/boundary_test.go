@@ -221,13 +221,15 @@ func TestAskAndApproval(t *testing.T) {
 	}
 }
 
-func TestNilPolicyFailsClosed(t *testing.T) {
-	d := Evaluate(nil, Call{Tool: toolReader})
-	want := outcome{Verdict: VerdictDeny, Reason: ReasonPolicyMissing, RuleID: RulePolicyMissing}
-	if diff := cmp.Diff(want, outcomeOf(d)); diff != "" {
-		t.Fatalf("(-want +got):\n%s", diff)
-	}
-	if !typedAs(d.Err, ReasonPolicyMissing) {
-		t.Fatalf("want a ToolAccessDeniedError, got %T", d.Err)
+func TestMissingPolicyFailsClosed(t *testing.T) {
+	for name, p := range map[string]*Policy{"nil": nil, "zero value": {}} {
+		t.Run(name, func(t *testing.T) {
+			d := Evaluate(p, Call{Tool: toolReader})
+			want := outcome{Verdict: VerdictDeny, Reason: ReasonToolAccessDenied, RuleID: RulePolicyMissing}
+			if diff := cmp.Diff(want, outcomeOf(d)); diff != "" {
+				t.Fatalf("(-want +got):\n%s", diff)
+			}
+			checkDecision(t, d, ReasonToolAccessDenied, "fails closed")
+		})
 	}
 }

@@ -3,6 +3,7 @@ package safety
 import (
 	"fmt"
 	"github.com/bmatcuk/doublestar/v4"
+	"slices"
 	"strings"
 	"time"
 )
@@ -19,10 +20,10 @@ type ProjectCommand struct {
 	RequireConfirmation bool `json:"requireConfirmation,omitempty"`
 }
 
-// Defaults of LoopPolicy.
+// Defaults and bounds of LoopPolicy.
 const (
-	DefaultLoopMaxRepeats = 5
-	DefaultLoopWindow     = time.Minute
+	DefaultLoopMaxRepeats = 5           // identical calls admitted per window
+	DefaultLoopWindow     = time.Minute // the sliding window
 	maxLoopRepeats        = 1000
 	maxLoopWindow         = 24 * time.Hour
 )
@@ -62,6 +63,7 @@ type ProjectRules struct {
 // Policy is a compiled, immutable profile plus project rules: every regex and glob is compiled
 // once, when the plan's snapshot is locked. A Policy is safe for concurrent use.
 type Policy struct {
+	compiled   bool
 	profile    *Profile
 	hash       string
 	mode       Mode
@@ -73,7 +75,7 @@ type Policy struct {
 	byName     map[string][]int
 	generic    []int
 	paths      pathPolicy
-	recognized [][]string
+	recognized map[string][][]string // recognised command prefixes by command name
 	commands   []projectCommand
 	writeRoots []string
 	workspace  string
@@ -146,6 +148,7 @@ func Compile(profile *Profile, rules ProjectRules) (*Policy, error) {
 		return nil, errs
 	}
 	p := proj
+	p.compiled = true
 	p.profile = profile.Clone()
 	p.hash = Hash(profile)
 	p.mode = ModeEnforce
@@ -195,14 +198,18 @@ func compileRules(r ProjectRules) (*Policy, FieldErrors) {
 			p.rules = append(p.rules, cr)
 		}
 	}
+	// Index rules by literal command name; rules with glob names or only a pattern are tried on
+	// every command. A rule may sit in both lists: trying it twice cannot change the outcome.
 	for i, cr := range p.rules {
-		if len(cr.commands) > 0 || len(cr.literalCmds) == 0 {
-			p.generic = append(p.generic, i)
-			continue
-		}
 		for name := range cr.literalCmds {
 			p.byName[name] = append(p.byName[name], i)
 		}
+		if len(cr.commands) > 0 || len(cr.literalCmds) == 0 {
+			p.generic = append(p.generic, i)
+		}
+	}
+	for name := range p.byName {
+		slices.Sort(p.byName[name])
 	}
 
 	p.paths.add(d.paths, func(k PathKind, i int, pat string) {

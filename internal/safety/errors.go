@@ -21,39 +21,41 @@ const (
 	ReasonToolRetryLimitExceeded = "ToolRetryLimitExceeded"
 	// ReasonToolLoopDetected is the reason of a [ToolLoopDetectedError].
 	ReasonToolLoopDetected = "ToolLoopDetected"
-	// ReasonPolicyMissing is the reason of a [ToolAccessDeniedError] returned when Evaluate is given
-	// no compiled policy: the engine fails closed.
-	ReasonPolicyMissing = "PolicyMissing"
 )
 
 // Rule identifiers name the exact rule that decided, finer than the reason code. Damage-control
 // rules and path-policy kinds add their own identifiers with the prefixes below.
 const (
-	RuleReadOnlyPlan        = "read-only-plan"
-	RuleReadOnlyProfile     = "read-only-profile"
-	RuleDenyList            = "deny-list"
-	RuleAllowList           = "allow-list"
-	RuleRequireCheckpoints  = "require-checkpoints"
-	RuleUnsafeTool          = "unsafe-tool"
-	RuleSkillCategory       = "skill-category"
-	RuleNoSkillCategory     = "no-skill-category"
-	RuleRequireSandbox      = "require-sandbox"
-	RuleHumanApproval       = "require-human-approval"
-	RuleMaxCostPerPlan      = "max-cost-per-plan"
-	RuleMaxTotalCost        = "max-total-cost"
-	RuleMaxRetriesPerStep   = "max-retries-per-step"
-	RuleCommandUnparseable  = "command-unparseable"
-	RuleDynamicCommand      = "dynamic-command"
-	RuleDynamicWriteTarget  = "dynamic-write-target"
-	RuleForkBomb            = "fork-bomb"
-	RuleWriteRoot           = "write-root"
-	RuleWriteRootExecute    = "write-root-execute"
-	RuleGitDestructive      = "git-destructive"
-	RuleLoopDetected        = "loop-detected"
-	RulePolicyMissing       = "policy-missing"
-	RulePrefixDamageControl = "damage-control:"
-	RulePrefixPathPolicy    = "path-policy:"
-	RulePrefixAutonomy      = "autonomy:"
+	RuleReadOnlyPlan        = "read-only-plan"             // a writing tool or write in a read-only plan
+	RuleReadOnlyProfile     = "read-only-profile"          // a writing tool or write under a read-only profile
+	RuleDenyList            = "deny-list"                  // the tool matches DeniedTools
+	RuleAllowList           = "allow-list"                 // the tool matches no AllowedTools pattern
+	RuleRequireCheckpoints  = "require-checkpoints"        // a writing tool that cannot checkpoint
+	RuleUnsafeTool          = "unsafe-tool"                // an unsafe tool without AllowUnsafeTools
+	RuleSkillCategory       = "skill-category"             // the tool's category is not allowed
+	RuleNoSkillCategory     = "no-skill-category"          // the tool has no category while categories are restricted
+	RuleRequireSandbox      = "require-sandbox"            // a writing tool without a sandbox id
+	RuleHumanApproval       = "require-human-approval"     // the profile requires approval and none was granted
+	RuleMaxCostPerPlan      = "max-cost-per-plan"          // the plan's cost reached its limit
+	RuleMaxTotalCost        = "max-total-cost"             // the total cost reached its limit
+	RuleMaxRetriesPerStep   = "max-retries-per-step"       // the step was retried too often
+	RuleCommandUnparseable  = "command-unparseable"        // the command cannot be parsed
+	RuleCommandTooLong      = "command-too-long"           // the command exceeds MaxCommandBytes
+	RuleCommandTooComplex   = "command-too-complex"        // too deeply nested, too many commands or words
+	RuleCommandControlChars = "command-control-characters" // control characters other than tab and newline
+	RulePathInvalid         = "path-invalid"               // a path argument that is too long or has control characters
+	RuleDynamicCommand      = "dynamic-command"            // a command name computed at run time
+	RuleDynamicWriteTarget  = "dynamic-write-target"       // a write to a path computed at run time
+	RuleForkBomb            = "fork-bomb"                  // a function that calls itself
+	RuleLibraryInjection    = "library-injection"          // LD_PRELOAD and similar loader or interpreter hooks
+	RuleWriteRoot           = "write-root"                 // a write outside the write roots
+	RuleWriteRootExecute    = "write-root-execute"         // an execute or dispatch call under write-root confinement
+	RuleGitDestructive      = "git-destructive"            // a tool the registry classifies git_destructive
+	RuleLoopDetected        = "loop-detected"              // the same call repeated beyond the threshold
+	RulePolicyMissing       = "policy-missing"             // Evaluate was given no policy
+	RulePrefixDamageControl = "damage-control:"            // + the id of a damage-control rule
+	RulePrefixPathPolicy    = "path-policy:"               // + zeroAccess, readOnly, noWrite or noDelete
+	RulePrefixAutonomy      = "autonomy:"                  // + the class, execute-unrecognized or read-outside-workspace
 )
 
 // ErrToolRuntime is the root of the error hierarchy of the spec (ToolRuntimeError): every typed

@@ -39,22 +39,21 @@ type Decision struct {
 func (d Decision) Allowed() bool { return d.Verdict == VerdictAllow }
 
 // Evaluate runs the ordered checks against one call and returns the first failure's decision, or
-// allow. It is pure and safe for concurrent use. A nil policy denies: the engine fails closed.
+// allow. It is pure and safe for concurrent use. A nil policy, or one not made by Compile, denies:
+// the engine fails closed.
 //
 // Order: read-only plan; deny-list then allow-list; checkpoints; unsafe tools; skill categories;
 // sandbox; human approval; cost; retries; arguments (command and path safety net, then the
 // autonomy mapping); loop detection.
 func Evaluate(p *Policy, call Call) Decision {
-	if p == nil {
-		msg := "no compiled safety policy is available for this call"
-		return Decision{Verdict: VerdictDeny, Reason: ReasonPolicyMissing, RuleID: RulePolicyMissing, Message: msg,
+	if p == nil || !p.compiled {
+		msg := "no compiled safety policy is available for this call; the engine fails closed"
+		return Decision{Verdict: VerdictDeny, Reason: ReasonToolAccessDenied, RuleID: RulePolicyMissing, Message: msg,
 			Err: &ToolAccessDeniedError{Violation{Tool: call.Tool.Name, RuleID: RulePolicyMissing, Message: msg}}, Mode: ModeEnforce}
 	}
 	class := baseClass(&call)
-	for i := range profileChecks {
-		if f := profileChecks[i].fn(p, &call); f.failed() {
-			return p.decide(&call, f, class)
-		}
+	if f := profileChain(p, &call); f.failed() {
+		return p.decide(&call, f, class)
 	}
 	f, class := p.checkArguments(&call, class)
 	if f.failed() {

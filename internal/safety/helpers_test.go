@@ -41,15 +41,12 @@ func outcomeOf(d Decision) outcome {
 func typedAs(err error, reason string) bool {
 	var r ReasonedError
 	switch reason {
-	case ReasonToolAccessDenied, ReasonPolicyMissing:
+	case ReasonToolAccessDenied:
 		var e *ToolAccessDeniedError
 		if !errors.As(err, &e) {
 			return false
 		}
 		r = e
-		if reason == ReasonPolicyMissing {
-			return true
-		}
 	case ReasonToolCheckpointRequired:
 		var e *ToolCheckpointRequiredError
 		if !errors.As(err, &e) {

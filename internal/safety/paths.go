@@ -12,12 +12,9 @@ import (
 // "../". "./", "..", repeated slashes and $HOME are resolved. Symlinks are not: the engine does no
 // I/O, so the sandbox is the backstop for links that point elsewhere.
 func resolvePath(cwd, p string) string {
-	p = foldPath(p)
+	p = expandHome(foldPath(p))
 	if p == "" {
 		return ""
-	}
-	if strings.HasPrefix(p, "$HOME") && (len(p) == 5 || p[5] == '/') {
-		p = "~" + p[5:]
 	}
 	switch {
 	case p == "~" || strings.HasPrefix(p, "~/"):
@@ -35,6 +32,23 @@ func resolvePath(cwd, p string) string {
 		return path.Clean(p)
 	}
 	return resolvePath("", cwd+"/"+p)
+}
+
+// expandHome writes a leading $HOME as "~", so a variable cannot hide the home directory.
+func expandHome(p string) string {
+	if strings.HasPrefix(p, "$HOME") && (len(p) == 5 || p[5] == '/') {
+		return "~" + p[5:]
+	}
+	return p
+}
+
+// stripFileURL returns the path of a file:// URL.
+func stripFileURL(p string) (string, bool) {
+	const scheme = "file://"
+	if len(p) >= len(scheme) && strings.EqualFold(p[:len(scheme)], scheme) {
+		return p[len(scheme):], true
+	}
+	return p, false
 }
 
 // cleanHome cleans the part of a home path after "~". A path that climbs out of the home directory
@@ -124,6 +138,7 @@ type pathEntry struct {
 	prefix   string // base is "<prefix>*" with a literal prefix
 	globs    []string
 	example  string // a name the pattern matches, to test an agent's glob against
+	needle   string // the longest literal run of the pattern: a path without it cannot match
 }
 
 func compilePathEntry(p string) (pathEntry, bool) {
@@ -133,12 +148,12 @@ func compilePathEntry(p string) (pathEntry, bool) {
 		e.negate = true
 		s = s[1:]
 	}
-	s = strings.TrimRight(s, "/")
-	if s == "" && !strings.HasPrefix(strings.TrimPrefix(strings.TrimSpace(p), "!"), "/") {
+	if t := strings.TrimRight(s, "/"); t != "" {
+		s = t
+	} else if s != "" {
+		s = "/" // "/" itself: the whole file system
+	} else {
 		return e, false
-	}
-	if s == "" {
-		s = "/"
 	}
 	e.anchored = strings.HasPrefix(s, "/") || s == "~" || strings.HasPrefix(s, "~/")
 	if e.anchored && s != "/" {
@@ -163,7 +178,54 @@ func compilePathEntry(p string) (pathEntry, bool) {
 		e.globs = []string{"**/" + s, "**/" + s + "/**"}
 	}
 	e.example = exampleOf(s)
+	e.needle = longestLiteral(s)
 	return e, true
+}
+
+// longestLiteral returns the longest run of the pattern that every matching path contains: text
+// outside character classes and alternatives, between metacharacters and separators. It lets
+// matching skip an entry cheaply before any glob work.
+func longestLiteral(s string) string {
+	best, start := "", 0
+	cut := func(end int) {
+		if end-start > len(best) {
+			best = s[start:end]
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			cut(i)
+			if j := strings.IndexByte(s[i+1:], ']'); j >= 0 {
+				i += j + 1
+			} else {
+				i = len(s)
+			}
+			start = i + 1
+		case '{':
+			cut(i)
+			for depth := 0; i < len(s); i++ {
+				if s[i] == '{' {
+					depth++
+				} else if s[i] == '}' {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+			start = i + 1
+		case '*', '?', '\\', '/':
+			cut(i)
+			start = i + 1
+		}
+	}
+	if start < len(s) {
+		cut(len(s))
+	}
+	if best == "~" {
+		return ""
+	}
+	return best
 }
 
 // exampleOf turns a pattern into one name it matches.
@@ -208,6 +270,9 @@ func exampleOf(s string) string {
 
 // matches reports whether a lower-cased resolved path is covered by the entry.
 func (e *pathEntry) matches(p string) bool {
+	if !strings.Contains(p, e.needle) {
+		return false
+	}
 	if e.base != "" {
 		for rest := p; rest != ""; {
 			comp := rest
@@ -257,7 +322,7 @@ func (e *pathEntry) globMayName(glob string) bool {
 		return false
 	}
 	if e.anchored {
-		return doublestar.MatchUnvalidated(glob, e.example)
+		return doublestar.MatchUnvalidated(glob, e.example) || e.matches(exampleOf(glob))
 	}
 	gbase := glob
 	if i := strings.LastIndexByte(glob, '/'); i >= 0 {
@@ -273,12 +338,39 @@ func (e *pathEntry) globMayName(glob string) bool {
 	if strings.HasPrefix(ebase, ".") && !strings.HasPrefix(gbase, ".") {
 		return false
 	}
-	return doublestar.MatchUnvalidated(gbase, ebase)
+	// Either the glob covers a name the pattern protects (".e*" and ".env"), or the pattern covers
+	// a name the glob expands to (".env.e*" and ".env.*").
+	return doublestar.MatchUnvalidated(gbase, ebase) || e.matches(exampleOf(gbase))
 }
 
 // pathPolicy is the compiled union of the default and project path policies.
 type pathPolicy struct {
-	kinds [numPathKinds][]pathEntry
+	kinds [numPathKinds]kindIndex
+}
+
+// kindIndex holds one kind's entries, indexed so a check costs a map lookup per path component
+// for the common patterns (".env", "id_rsa", "*.pem") instead of a scan over every entry.
+type kindIndex struct {
+	entries []pathEntry
+	lit     map[string]int // literal single-component pattern -> entry
+	ext     map[string]int // "*.<ext>" pattern -> entry, keyed by ".<ext>"
+	rest    []int          // every other positive entry
+}
+
+func (ki *kindIndex) reindex() {
+	ki.lit, ki.ext, ki.rest = map[string]int{}, map[string]int{}, nil
+	for i := range ki.entries {
+		e := &ki.entries[i]
+		switch {
+		case e.negate:
+		case e.literal:
+			ki.lit[e.base] = i
+		case e.suffix != "" && strings.Count(e.suffix, ".") == 1 && strings.HasPrefix(e.suffix, "."):
+			ki.ext[e.suffix] = i
+		default:
+			ki.rest = append(ki.rest, i)
+		}
+	}
 }
 
 // PathPolicy lists path patterns per kind.
@@ -297,7 +389,7 @@ func (pp PathPolicy) lists() [numPathKinds][]string {
 	return [numPathKinds][]string{pp.ZeroAccess, pp.ReadOnly, pp.NoWrite, pp.NoDelete}
 }
 
-// add compiles more entries; it returns the index of the first bad pattern per kind, or -1.
+// add compiles more entries, reporting each invalid pattern through onError.
 func (c *pathPolicy) add(pp PathPolicy, onError func(kind PathKind, i int, pattern string)) {
 	for k, list := range pp.lists() {
 		for i, p := range list {
@@ -306,8 +398,9 @@ func (c *pathPolicy) add(pp PathPolicy, onError func(kind PathKind, i int, patte
 				onError(PathKind(k), i, p)
 				continue
 			}
-			c.kinds[k] = append(c.kinds[k], e)
+			c.kinds[k].entries = append(c.kinds[k].entries, e)
 		}
+		c.kinds[k].reindex()
 	}
 }
 
@@ -322,7 +415,8 @@ type pathVerdict struct {
 // on the resolved path p.
 func (c *pathPolicy) check(p string, op pathOp, glob bool) (pathVerdict, bool) {
 	lp := strings.ToLower(p)
-	cands := candidates(lp)
+	var buf [2]string
+	cands := candidates(lp, buf[:0])
 	for k := PathKind(0); k < numPathKinds; k++ {
 		if !k.blocks(op) {
 			continue
@@ -335,25 +429,39 @@ func (c *pathPolicy) check(p string, op pathOp, glob bool) (pathVerdict, bool) {
 }
 
 func (c *pathPolicy) kindMatches(k PathKind, cands []string, glob bool) (string, bool) {
-	entries := c.kinds[k]
-	for i := range entries {
-		e := &entries[i]
-		if e.negate {
-			continue
-		}
-		for _, p := range cands {
-			hit := false
-			if glob {
-				// A literal directory above the glob may itself be protected ("~/.ssh/*").
-				if d := literalDir(p); d != "" && e.matches(d) {
-					hit = true
-				} else {
-					hit = e.globMayName(p)
+	ki := &c.kinds[k]
+	for _, p := range cands {
+		if glob {
+			for i := range ki.entries {
+				e := &ki.entries[i]
+				if e.negate {
+					continue
 				}
-			} else {
-				hit = e.matches(p)
+				// A literal directory above the glob may itself be protected ("~/.ssh/*").
+				if d := literalDir(p); (d != "" && e.matches(d)) || e.globMayName(p) {
+					return e.pattern, true
+				}
 			}
-			if hit && !c.exempt(k, p, glob) {
+			// A glob is also a literal name: "[id].tsx" may be a real file.
+		}
+		for rest := p; rest != ""; {
+			comp := rest
+			if i := strings.IndexByte(rest, '/'); i >= 0 {
+				comp, rest = rest[:i], rest[i+1:]
+			} else {
+				rest = ""
+			}
+			if i, ok := ki.lit[comp]; ok && !c.exempt(k, p) {
+				return ki.entries[i].pattern, true
+			}
+			if dot := strings.LastIndexByte(comp, '.'); dot >= 0 {
+				if i, ok := ki.ext[comp[dot:]]; ok && !c.exempt(k, p) {
+					return ki.entries[i].pattern, true
+				}
+			}
+		}
+		for _, i := range ki.rest {
+			if e := &ki.entries[i]; e.matches(p) && !c.exempt(k, p) {
 				return e.pattern, true
 			}
 		}
@@ -361,12 +469,9 @@ func (c *pathPolicy) kindMatches(k PathKind, cands []string, glob bool) (string,
 	return "", false
 }
 
-func (c *pathPolicy) exempt(k PathKind, p string, glob bool) bool {
-	if glob {
-		return false
-	}
-	for i := range c.kinds[k] {
-		if e := &c.kinds[k][i]; e.negate && e.matches(p) {
+func (c *pathPolicy) exempt(k PathKind, p string) bool {
+	for i := range c.kinds[k].entries {
+		if e := &c.kinds[k].entries[i]; e.negate && e.matches(p) {
 			return true
 		}
 	}
@@ -389,27 +494,28 @@ func literalDir(p string) string {
 // candidates lists the forms under which a resolved path is checked: itself; for a path that
 // climbs above an unknown base, the same path rooted at "/" (../../etc/shadow may be /etc/shadow);
 // for a path inside a home directory, its "~/" form.
-func candidates(p string) []string {
+func candidates(p string, dst []string) []string {
+	dst = append(dst, p)
 	switch {
 	case escapes(p):
 		rest := p
 		for strings.HasPrefix(rest, "../") {
 			rest = rest[3:]
 		}
-		if rest == ".." {
-			return []string{p}
+		if rest != ".." {
+			dst = append(dst, "/"+rest)
 		}
-		return []string{p, "/" + rest}
 	case strings.HasPrefix(p, "/root/") || p == "/root":
-		return []string{p, "~" + strings.TrimPrefix(p, "/root")}
+		dst = append(dst, "~"+strings.TrimPrefix(p, "/root"))
 	case strings.HasPrefix(p, "/home/"):
 		rest := p[len("/home/"):]
 		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			return []string{p, "~" + rest[i:]}
+			dst = append(dst, "~"+rest[i:])
+		} else {
+			dst = append(dst, "~")
 		}
-		return []string{p, "~"}
 	}
-	return []string{p}
+	return dst
 }
 
 // deviceSinks are paths a command may write without touching the file system.

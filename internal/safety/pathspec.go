@@ -141,17 +141,17 @@ func (a *analyzer) operandPath(w word, op pathOp) {
 		return
 	}
 	if i := strings.Index(v, "://"); i > 0 && !strings.ContainsAny(v[:i], "/$") {
-		if strings.HasPrefix(strings.ToLower(v), "file://") {
-			a.touch(word{s: v[len("file://"):], dynamic: w.dynamic, glob: w.glob}, op)
+		if p, ok := stripFileURL(v); ok {
+			a.touch(w.with(p), op)
 		}
 		return
 	}
 	a.touch(w, op)
 	if k, val, ok := strings.Cut(v, "="); ok && k != "" && val != "" {
-		a.touch(word{s: strings.TrimPrefix(val, "@"), dynamic: w.dynamic, glob: w.glob}, op)
+		a.touch(w.with(strings.TrimPrefix(val, "@")), op)
 	}
 	if strings.HasPrefix(v, "@") && len(v) > 1 {
-		a.touch(word{s: v[1:], dynamic: w.dynamic, glob: w.glob}, op)
+		a.touch(w.with(v[1:]), op)
 	}
 	// host:path (scp, rsync) names a local path only without the host part.
 }
@@ -169,15 +169,15 @@ func (a *analyzer) optionValues(seg *segment, spec argSpec) {
 		op, listed := spec.valueOps[name]
 		switch {
 		case listed && hasVal:
-			a.touch(word{s: strings.TrimPrefix(val, "@"), dynamic: words[i].dynamic, glob: words[i].glob}, op)
+			a.touch(words[i].with(strings.TrimPrefix(val, "@")), op)
 		case listed && i+1 < len(words):
 			a.touch(words[i+1], op)
 		case hasVal && strings.HasPrefix(name, "--") && val != "" && !spec.noPaths:
-			a.touch(word{s: strings.TrimPrefix(val, "@"), dynamic: words[i].dynamic, glob: words[i].glob}, opRead)
+			a.touch(words[i].with(strings.TrimPrefix(val, "@")), opRead)
 		case !hasVal && len(v) > 2 && v[0] == '-' && v[1] != '-':
 			if op, ok := spec.valueOps[v[:2]]; ok {
 				// "-ofile": a listed short option with its value attached.
-				a.touch(word{s: v[2:], dynamic: words[i].dynamic, glob: words[i].glob}, op)
+				a.touch(words[i].with(v[2:]), op)
 			} else if op, ok := spec.valueOps["-"+v[len(v)-1:]]; ok && i+1 < len(words) {
 				// "-xzf file": a bundle ending in a listed option takes the next word.
 				a.touch(words[i+1], op)

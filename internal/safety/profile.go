@@ -23,11 +23,12 @@ func (m Mode) effective() Mode {
 	return m
 }
 
-// DefaultMaxRetriesPerStep is the retry limit of the default profile.
-const DefaultMaxRetriesPerStep int32 = 3
-
-// MaxRetriesLimit is the largest retry limit a profile may set (the spec's 0-100 range).
-const MaxRetriesLimit int32 = 100
+const (
+	// DefaultMaxRetriesPerStep is the retry limit of the default profile.
+	DefaultMaxRetriesPerStep int32 = 3
+	// MaxRetriesLimit is the largest retry limit a profile may set (the spec's 0-100 range).
+	MaxRetriesLimit int32 = 100
+)
 
 // Profile groups the hard safety constraints of spec/safety-profiles.md plus the tool lists, a
 // read-only switch and the enforcement mode. The zero value restricts nothing; use
@@ -76,9 +77,9 @@ func DefaultProfile() *Profile {
 
 // Names of the built-in profiles the operator ensures.
 const (
-	BuiltinUnrestricted = "unrestricted"
-	BuiltinReadOnly     = "read-only"
-	BuiltinSandboxed    = "sandboxed"
+	BuiltinUnrestricted = "unrestricted" // nothing in the profile restricts
+	BuiltinReadOnly     = "read-only"    // the default profile with ReadOnly set
+	BuiltinSandboxed    = "sandboxed"    // sandbox and checkpoints required, three retries
 )
 
 // BuiltinNames lists the built-in profile names in a stable order.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -42,7 +43,7 @@ type Rule struct {
 	// ExceptFlags stops the rule from matching when any of these flags is present.
 	ExceptFlags []string `json:"exceptFlags,omitempty"`
 	// Operand is a regular expression (RE2); some operand after the subcommand must match it, as
-	// written (cleaned) or resolved against the working directory.
+	// written, path-cleaned, or resolved against the working directory.
 	Operand string `json:"operand,omitempty"`
 	// Pattern is a regular expression (RE2) over the normalised command text: the base name and
 	// the arguments after quote removal, one space apart.
@@ -88,8 +89,11 @@ var compiledDefaults = sync.OnceValues(func() (*defaults, error) {
 		d.rules = append(d.rules, cr)
 	}
 	d.paths = rp.Paths
+	d.recognized = map[string][][]string{}
 	for _, r := range rp.Recognized {
-		d.recognized = append(d.recognized, strings.Fields(r))
+		if words := strings.Fields(r); len(words) > 0 {
+			d.recognized[words[0]] = append(d.recognized[words[0]], words)
+		}
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -100,13 +104,15 @@ var compiledDefaults = sync.OnceValues(func() (*defaults, error) {
 type defaults struct {
 	rules      []*compiledRule
 	paths      PathPolicy
-	recognized [][]string
+	recognized map[string][][]string
 }
 
 type compiledRule struct {
 	Rule
-	commands    []string
+	commands    []string // glob command names, lower-cased
+	cmdPrefix   []string // the literal prefix of each glob, checked before matching it
 	literalCmds map[string]bool
+	pipeFrom    []string // lower-cased
 	flagSets    [][]string
 	operand     *regexp.Regexp
 	pattern     *regexp.Regexp
@@ -142,8 +148,9 @@ func compileRule(r Rule, prefix string) (*compiledRule, FieldErrors) {
 			add(fmt.Sprintf("commands[%d]", i), "invalid command glob %q", c)
 			continue
 		}
-		if strings.ContainsAny(lc, "*?[\\") {
+		if i := strings.IndexAny(lc, "*?[\\"); i >= 0 {
 			cr.commands = append(cr.commands, lc)
+			cr.cmdPrefix = append(cr.cmdPrefix, lc[:i])
 		} else {
 			if cr.literalCmds == nil {
 				cr.literalCmds = map[string]bool{}
@@ -152,9 +159,12 @@ func compileRule(r Rule, prefix string) (*compiledRule, FieldErrors) {
 		}
 	}
 	for i, p := range r.PipeFrom {
-		if _, err := path.Match(strings.ToLower(p), ""); p == "" || err != nil {
+		lp := strings.ToLower(strings.TrimSpace(p))
+		if _, err := path.Match(lp, ""); lp == "" || err != nil {
 			add(fmt.Sprintf("pipeFrom[%d]", i), "invalid command glob %q", p)
+			continue
 		}
+		cr.pipeFrom = append(cr.pipeFrom, lp)
 	}
 	for i, f := range r.Flags {
 		set := strings.Fields(f)
@@ -196,7 +206,15 @@ func (r *compiledRule) matchesName(name string) bool {
 	if r.literalCmds[name] {
 		return true
 	}
-	for _, g := range r.commands {
+	return r.matchesGlobName(name)
+}
+
+// matchesGlobName reports whether one of the rule's glob command names matches.
+func (r *compiledRule) matchesGlobName(name string) bool {
+	for i, g := range r.commands {
+		if !strings.HasPrefix(name, r.cmdPrefix[i]) {
+			continue
+		}
 		if ok, _ := path.Match(g, name); ok {
 			return true
 		}
@@ -211,7 +229,7 @@ func (r *compiledRule) matches(an *analysis, s *segment) bool {
 	}
 	ops := s.operands
 	if len(r.Subcommands) > 0 {
-		if len(ops) == 0 || !contains(r.Subcommands, strings.ToLower(ops[0].s)) {
+		if len(ops) == 0 || !slices.Contains(r.Subcommands, strings.ToLower(ops[0].s)) {
 			return false
 		}
 		ops = ops[1:]
@@ -243,7 +261,7 @@ func (r *compiledRule) matches(an *analysis, s *segment) bool {
 	if r.operand != nil {
 		ok := false
 		for _, o := range ops {
-			if r.operand.MatchString(operandForm(o.s)) || r.operand.MatchString(resolvePath(s.cwd, o.s)) {
+			if r.operand.MatchString(o.s) || r.operand.MatchString(operandForm(o.s)) || r.operand.MatchString(resolvePath(s.cwd, o.s)) {
 				ok = true
 				break
 			}
@@ -255,11 +273,11 @@ func (r *compiledRule) matches(an *analysis, s *segment) bool {
 	if r.pattern != nil && !r.pattern.MatchString(s.text) {
 		return false
 	}
-	if len(r.PipeFrom) > 0 {
+	if len(r.pipeFrom) > 0 {
 		ok := false
 		for _, i := range s.pipeFrom {
-			for _, g := range r.PipeFrom {
-				if m, _ := path.Match(strings.ToLower(g), an.segments[i].name); m && an.segments[i].name != "" {
+			for _, g := range r.pipeFrom {
+				if m, _ := path.Match(g, an.segments[i].name); m && an.segments[i].name != "" {
 					ok = true
 				}
 			}
@@ -277,9 +295,7 @@ func operandForm(s string) string {
 	if s == "" || strings.HasPrefix(s, "-") {
 		return s
 	}
-	if strings.HasPrefix(s, "$HOME") && (len(s) == 5 || s[5] == '/') {
-		s = "~" + s[5:]
-	}
+	s = expandHome(s)
 	if strings.ContainsRune(s, '/') || s == "." || s == ".." || strings.HasPrefix(s, "~") {
 		if strings.HasPrefix(s, "~") {
 			return resolvePath("", s)

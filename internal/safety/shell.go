@@ -2,6 +2,7 @@ package safety
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -21,20 +22,13 @@ const (
 	maxBraceWords = 256
 )
 
-// More rule identifiers for commands the engine refuses to reason about.
-const (
-	RuleCommandTooLong      = "command-too-long"
-	RuleCommandTooComplex   = "command-too-complex"
-	RuleCommandControlChars = "command-control-characters"
-	RuleLibraryInjection    = "library-injection"
-)
-
 // analysisError is a command the engine cannot check; it is always a denial.
 type analysisError struct {
 	rule string
 	msg  string
 }
 
+// Error returns the explanation.
 func (e *analysisError) Error() string { return e.msg }
 
 // pathOp is what a call does to a path.
@@ -46,6 +40,7 @@ const (
 	opDelete
 )
 
+// String names the operation in messages.
 func (o pathOp) String() string {
 	switch o {
 	case opRead:
@@ -281,6 +276,23 @@ func (a *analyzer) sub(list []*syntax.Stmt, depth int) {
 	a.cwd = saved
 }
 
+// mayHideCommands reports whether word parts could contain a substitution; plain and quoted
+// literals cannot, which spares walking them.
+func mayHideCommands(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			if mayHideCommands(p.Parts) {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // commandEnvVars hold a command line that a program runs; their value is checked as a script.
 var commandEnvVars = map[string]bool{
 	"GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true,
@@ -327,7 +339,9 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 	}
 	words := make([]word, 0, len(c.Args))
 	for _, w := range c.Args {
-		a.nested(w, depth)
+		if mayHideCommands(w.Parts) {
+			a.nested(w, depth)
+		}
 		words = a.expand(words, w)
 	}
 	if a.err != nil || len(words) == 0 {
@@ -438,7 +452,7 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 			a.find(true, RuleForkBomb, "function %q calls itself (fork bomb pattern)", f)
 		}
 	}
-	seg.localFunc = seg.name != "" && contains(a.defined, seg.name)
+	seg.localFunc = seg.name != "" && slices.Contains(a.defined, seg.name)
 	splitArgs(&seg)
 	seg.text = segmentText(&seg)
 	idx := len(a.out.segments)

@@ -28,6 +28,10 @@ type word struct {
 	glob    bool // contains an unquoted * ? or [ that bash would expand
 }
 
+// with returns a word derived from w (an option value, a "key=value" value) that keeps w's
+// run-time and glob marks.
+func (w word) with(s string) word { return word{s: s, dynamic: w.dynamic, glob: w.glob} }
+
 // foldCommand prepares untrusted command text for the parser. Unicode spaces become ASCII spaces
 // and zero-width characters vanish: bash would not split on them, so the command they hide is not
 // what runs, but treating them as separators can only make a check stricter. Control characters
@@ -101,6 +105,12 @@ func foldPath(p string) string {
 // renderWord resolves quotes and escapes the way bash does and replaces run-time parts with
 // placeholders. A NUL ends the value, as it ends a C string passed to exec.
 func renderWord(w *syntax.Word) word {
+	if len(w.Parts) == 1 {
+		// The common case, a plain literal without escapes, needs no copy.
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\\x00") {
+			return word{s: l.Value, glob: strings.ContainsAny(l.Value, "*?[")}
+		}
+	}
 	var r renderer
 	for _, p := range w.Parts {
 		r.part(p, false)

@@ -1,6 +1,8 @@
 package safety
 
 import (
+	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -84,7 +86,12 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 	case name == "":
 		return
 	case name == "cd" || name == "pushd":
+		// The directory is resolved from where cd runs, before the working directory changes.
+		a.argPaths(idx)
 		a.cd(seg)
+		return
+	case name == "echo" || name == "printf":
+		a.out.segments[idx].yields = literalOperands(seg)
 	case name == "popd":
 		a.cwd = ""
 	case shells[name]:
@@ -138,7 +145,7 @@ loop:
 			i++
 		case strings.HasPrefix(v, "--") && len(v) > 2:
 			name, val, hasVal := strings.Cut(v[2:], "=")
-			takes := contains(spec.longArgs, name) || (spec.longScript != "" && name == spec.longScript)
+			takes := slices.Contains(spec.longArgs, name) || (spec.longScript != "" && name == spec.longScript)
 			if !hasVal && takes && i+1 < len(words) {
 				val = words[i+1].s
 				i++
@@ -206,10 +213,15 @@ loop:
 func (a *analyzer) xargsInner(idx int, rest []word, redirs []*syntax.Redirect, depth int) {
 	inner := append([]word(nil), rest...)
 	var yields []string
+	known := len(a.out.segments[idx].pipeFrom) > 0
 	for _, p := range a.out.segments[idx].pipeFrom {
+		if a.out.segments[p].yields == nil && !a.out.segments[p].wrapper {
+			// A stage whose output is unknown may add any argument.
+			known = false
+		}
 		yields = append(yields, a.out.segments[p].yields...)
 	}
-	if len(yields) == 0 {
+	if !known || len(yields) == 0 {
 		inner = append(inner, word{s: placeholderXargs, dynamic: true})
 	}
 	for _, y := range yields {
@@ -276,11 +288,18 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 // find matched, so it is replaced by the -name/-path patterns when there are any.
 func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 	words := a.out.segments[idx].words
+	// What find yields: every file under its roots whose name matches a -name pattern.
 	var names []string
+	roots := findRoots(&a.out.segments[idx])
+	if len(roots) == 0 {
+		roots = []word{{s: "."}}
+	}
 	for i := 1; i+1 < len(words); i++ {
 		switch words[i].s {
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname":
-			names = append(names, words[i+1].s)
+			for _, r := range roots {
+				names = append(names, path.Join(r.s, "**", words[i+1].s))
+			}
 		}
 	}
 	a.out.segments[idx].yields = names
@@ -349,6 +368,18 @@ func (a *analyzer) interpreter(idx int, opts string) {
 	}
 }
 
+// literalOperands returns the operands an echo prints, which a following xargs passes on.
+func literalOperands(seg segment) []string {
+	var out []string
+	for _, w := range seg.operands {
+		if w.dynamic {
+			return nil
+		}
+		out = append(out, w.s)
+	}
+	return out
+}
+
 func joinWords(ws []word) string {
 	var b strings.Builder
 	for i, w := range ws {
@@ -372,15 +403,6 @@ func isAssignment(v string) bool {
 		}
 	}
 	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 func hasGlobMeta(s string) bool { return strings.ContainsAny(s, "*?[") }

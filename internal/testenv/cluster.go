@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
@@ -71,6 +72,8 @@ func (c *Cluster) startManager(setup func(ctrl.Manager) error) error {
 		Scheme:                 c.Scheme,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
+		// A restarted manager registers the same controller names again in this process.
+		Controller: config.Controller{SkipNameValidation: new(true)},
 		WebhookServer: webhook.NewServer(webhook.Options{
 			Host: wh.LocalServingHost, Port: wh.LocalServingPort, CertDir: wh.LocalServingCertDir,
 		}),
@@ -110,4 +113,17 @@ func (c *Cluster) Stop() error {
 		}
 	}
 	return c.Env.Stop()
+}
+
+// RestartManager stops the running manager and starts a new one with setup, on the same control
+// plane: what a crash-free restart or a leader change looks like to the controllers.
+func (c *Cluster) RestartManager(setup func(ctrl.Manager) error) error {
+	if c.cancel != nil {
+		c.cancel()
+		if err := <-c.done; err != nil {
+			return fmt.Errorf("stopping the manager: %w", err)
+		}
+	}
+	c.Scheme = runtime.NewScheme()
+	return c.startManager(setup)
 }

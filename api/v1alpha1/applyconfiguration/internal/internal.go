@@ -475,6 +475,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: provenance
       type:
         namedType: com.github.toolgate.toolgate.api.v1alpha1.Provenance
+    - name: relockToken
+      type:
+        scalar: string
     - name: safety
       type:
         namedType: com.github.toolgate.toolgate.api.v1alpha1.SafetyProfileSpec
@@ -489,7 +492,7 @@ var schemaYAML = typed.YAMLObject(`types:
     fields:
     - name: accumulatedCost
       type:
-        namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+        scalar: string
     - name: calls
       type:
         scalar: numeric
@@ -613,7 +616,7 @@ var schemaYAML = typed.YAMLObject(`types:
         scalar: numeric
     - name: totalCost
       type:
-        namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
+        scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.Provenance
   scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.RuleAction

@@ -47,6 +47,8 @@ type PlanSnapshotApplyConfiguration struct {
 	LockedAt *v1.Time `json:"lockedAt,omitempty"`
 	// epoch counts locks of this plan: 1 for the first, incremented by each authorised re-lock.
 	Epoch *int32 `json:"epoch,omitempty"`
+	// relockToken is the value of the safety.toolgate.dev/relock annotation this lock answered.
+	RelockToken *string `json:"relockToken,omitempty"`
 }
 
 // PlanSnapshotApplyConfiguration constructs a declarative configuration of the PlanSnapshot type for use with
@@ -129,5 +131,13 @@ func (b *PlanSnapshotApplyConfiguration) WithLockedAt(value v1.Time) *PlanSnapsh
 // If called multiple times, the Epoch field is set to the value of the last call.
 func (b *PlanSnapshotApplyConfiguration) WithEpoch(value int32) *PlanSnapshotApplyConfiguration {
 	b.Epoch = &value
+	return b
+}
+
+// WithRelockToken sets the RelockToken field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the RelockToken field is set to the value of the last call.
+func (b *PlanSnapshotApplyConfiguration) WithRelockToken(value string) *PlanSnapshotApplyConfiguration {
+	b.RelockToken = &value
 	return b
 }

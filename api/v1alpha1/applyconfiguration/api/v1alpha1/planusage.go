@@ -17,17 +17,14 @@ limitations under the License.
 
 package v1alpha1
 
-import (
-	resource "k8s.io/apimachinery/pkg/api/resource"
-)
-
 // PlanUsageApplyConfiguration represents a declarative configuration of the PlanUsage type for use
 // with apply.
 //
 // PlanUsage is what the plan has really done, counted by the operator from AgentToolCalls.
 type PlanUsageApplyConfiguration struct {
-	// accumulatedCost is the exact sum of the cost reported by the plan's finished calls, in US dollars.
-	AccumulatedCost *resource.Quantity `json:"accumulatedCost,omitempty"`
+	// accumulatedCost is the exact sum of the cost reported by the plan's calls, in US dollars, as a
+	// plain decimal ("10.01"), so it reads as money in kubectl rather than as a quantity ("10010m").
+	AccumulatedCost *string `json:"accumulatedCost,omitempty"`
 	// calls is the number of admitted calls.
 	Calls *int64 `json:"calls,omitempty"`
 	// denials is the number of denied calls.
@@ -45,7 +42,7 @@ func PlanUsage() *PlanUsageApplyConfiguration {
 // WithAccumulatedCost sets the AccumulatedCost field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the AccumulatedCost field is set to the value of the last call.
-func (b *PlanUsageApplyConfiguration) WithAccumulatedCost(value resource.Quantity) *PlanUsageApplyConfiguration {
+func (b *PlanUsageApplyConfiguration) WithAccumulatedCost(value string) *PlanUsageApplyConfiguration {
 	b.AccumulatedCost = &value
 	return b
 }

@@ -18,7 +18,6 @@ limitations under the License.
 package v1alpha1
 
 import (
-	resource "k8s.io/apimachinery/pkg/api/resource"
 	v1 "k8s.io/client-go/applyconfigurations/meta/v1"
 )
 
@@ -29,8 +28,9 @@ import (
 type ProjectPolicyStatusApplyConfiguration struct {
 	// observedGeneration is the generation the controller last processed.
 	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
-	// totalCost is the exact sum of the reported cost of every tool call in the project, in US dollars.
-	TotalCost *resource.Quantity `json:"totalCost,omitempty"`
+	// totalCost is the exact sum of the cost of every plan in the project, in US dollars, as a
+	// plain decimal.
+	TotalCost *string `json:"totalCost,omitempty"`
 	// plans counts the project's AgentPlans.
 	Plans *int32 `json:"plans,omitempty"`
 	// conditions: Ready says whether the policy compiles and its references resolve.
@@ -54,7 +54,7 @@ func (b *ProjectPolicyStatusApplyConfiguration) WithObservedGeneration(value int
 // WithTotalCost sets the TotalCost field in the declarative configuration to the given value
 // and returns the receiver, so that objects can be built by chaining "With" function invocations.
 // If called multiple times, the TotalCost field is set to the value of the last call.
-func (b *ProjectPolicyStatusApplyConfiguration) WithTotalCost(value resource.Quantity) *ProjectPolicyStatusApplyConfiguration {
+func (b *ProjectPolicyStatusApplyConfiguration) WithTotalCost(value string) *ProjectPolicyStatusApplyConfiguration {
 	b.TotalCost = &value
 	return b
 }

@@ -1,0 +1,46 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+// Condition types.
+const (
+	// AgentPlanLockedCondition is True once the plan's snapshot is locked.
+	AgentPlanLockedCondition = "Locked"
+	// ReadyCondition is True when a configuration object compiles and its references resolve.
+	ReadyCondition = "Ready"
+	// AuditLedgerVolumeNearlyFullCondition is True when the ledger's volume has little space left.
+	AuditLedgerVolumeNearlyFullCondition = "VolumeNearlyFull"
+)
+
+// Condition reasons.
+const (
+	AgentPlanLockedReason           = "Locked"
+	AgentPlanRelockedReason         = "Relocked"
+	AgentPlanProfileNotFoundReason  = "ProfileNotFound"
+	AgentPlanProfileInvalidReason   = "ProfileInvalid"
+	AgentPlanActionNotFoundReason   = "ActionNotFound"
+	AgentPlanAmbiguousDefaultReason = "AmbiguousDefaultProfile"
+	AgentPlanProjectInvalidReason   = "ProjectPolicyInvalid"
+	ReadyReason                     = "Valid"
+	InvalidReason                   = "Invalid"
+	SafetyProfileRefNotFoundReason  = "SafetyProfileNotFound"
+)
+
+// RelockAnnotation on an AgentPlan requests a re-lock: when its value differs from
+// status.snapshot.relockToken, the operator resolves the profile again, increments the epoch and
+// records an event. Who may set it is governed by RBAC on agentplans (update), which agents lack.
+const RelockAnnotation = "safety.toolgate.dev/relock"

@@ -1,0 +1,152 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/recorder"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// AgentPlanReconciler locks each plan's effective profile into its status and keeps its usage.
+type AgentPlanReconciler struct {
+	client.Client
+	// APIReader reads live from the API server for the one-time resolution at lock time.
+	APIReader client.Reader
+	Clock     clock.PassiveClock
+	Recorder  recorder.EventRecorder
+}
+
+// +kubebuilder:rbac:groups=safety.toolgate.dev,resources=agentplans,verbs=get;list;watch
+// +kubebuilder:rbac:groups=safety.toolgate.dev,resources=agentplans/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=safety.toolgate.dev,resources=agenttoolcalls,verbs=get;list;watch
+// +kubebuilder:rbac:groups=safety.toolgate.dev,resources=safetyprofiles;automationprofiles;projectpolicies,verbs=get;list;watch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+
+// pendingEvent is emitted only after the status write it describes has landed.
+type pendingEvent struct{ eventType, reason, note string }
+
+// Reconcile locks the plan if it is not locked (or a re-lock was requested), then recomputes usage.
+func (r *AgentPlanReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := r.Get(ctx, req.NamespacedName, plan); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	before := plan.DeepCopy()
+	event, err := r.lock(ctx, plan)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if err := r.account(ctx, plan); err != nil {
+		return ctrl.Result{}, err
+	}
+	if !equality.Semantic.DeepEqual(before.Status, plan.Status) {
+		plan.Status.ObservedGeneration = plan.Generation
+		if err := r.Status().Patch(ctx, plan, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+			return ctrl.Result{}, fmt.Errorf("writing status of plan %s: %w", req, err)
+		}
+	}
+	if event != nil {
+		r.Recorder.Eventf(plan, nil, event.eventType, event.reason, "Lock", "%s", event.note)
+	}
+	return ctrl.Result{}, nil
+}
+
+// lock sets the snapshot of an unlocked plan, or replaces it when the relock annotation asks for
+// it; a plan that cannot be locked gets Locked=False with the reason.
+func (r *AgentPlanReconciler) lock(ctx context.Context, plan *safetyv1alpha1.AgentPlan) (*pendingEvent, error) {
+	old := plan.Status.Snapshot
+	token := plan.Annotations[safetyv1alpha1.RelockAnnotation]
+	if old != nil && (token == "" || token == old.RelockToken) {
+		return nil, nil
+	}
+	snap, err := resolver{reader: r.APIReader}.snapshot(ctx, plan)
+	var lockErr *lockError
+	if errors.As(err, &lockErr) {
+		if old != nil { // a failed re-lock keeps the plan on its current snapshot
+			return &pendingEvent{corev1.EventTypeWarning, lockErr.Reason, "Re-lock failed: " + lockErr.Message}, nil
+		}
+		r.setLocked(plan, metav1.ConditionFalse, lockErr.Reason, lockErr.Message)
+		return &pendingEvent{corev1.EventTypeWarning, lockErr.Reason, lockErr.Message}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	snap.LockedAt = metav1.NewTime(r.Clock.Now())
+	snap.Epoch, snap.RelockToken = 1, token
+	reason := safetyv1alpha1.AgentPlanLockedReason
+	if old != nil {
+		snap.Epoch, reason = old.Epoch+1, safetyv1alpha1.AgentPlanRelockedReason
+	}
+	plan.Status.Snapshot = snap
+	msg := fmt.Sprintf("Locked %s profile %q (epoch %d, %s)", snap.Provenance, snap.ProfileName, snap.Epoch, snap.Hash)
+	r.setLocked(plan, metav1.ConditionTrue, reason, msg)
+	return &pendingEvent{corev1.EventTypeNormal, reason, msg}, nil
+}
+
+func (r *AgentPlanReconciler) setLocked(plan *safetyv1alpha1.AgentPlan, status metav1.ConditionStatus, reason, msg string) {
+	meta.SetStatusCondition(&plan.Status.Conditions, metav1.Condition{
+		Type: safetyv1alpha1.AgentPlanLockedCondition, Status: status, Reason: reason, Message: msg,
+		ObservedGeneration: plan.Generation, LastTransitionTime: metav1.NewTime(r.Clock.Now()),
+	})
+}
+
+// account recomputes the plan's usage from its calls.
+func (r *AgentPlanReconciler) account(ctx context.Context, plan *safetyv1alpha1.AgentPlan) error {
+	var calls safetyv1alpha1.AgentToolCallList
+	if err := r.List(ctx, &calls, client.InNamespace(plan.Namespace), client.MatchingFields{CallPlanIndex: plan.Name}); err != nil {
+		return fmt.Errorf("listing calls of plan %s/%s: %w", plan.Namespace, plan.Name, err)
+	}
+	usage, err := computeUsage(calls.Items, plan.Status.Usage.Denials)
+	if err != nil {
+		return err
+	}
+	plan.Status.Usage = usage
+	return nil
+}
+
+// SetupWithManager watches plans, their calls, and the profiles unlocked plans wait for.
+func (r *AgentPlanReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	unlockedPlans := handler.EnqueueRequestsFromMapFunc(r.unlockedPlans)
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&safetyv1alpha1.AgentPlan{}, builder.WithPredicates(predicate.Or(
+			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{}))).
+		Watches(&safetyv1alpha1.AgentToolCall{}, handler.EnqueueRequestsFromMapFunc(planOfCall)).
+		Watches(&safetyv1alpha1.SafetyProfile{}, unlockedPlans).
+		Watches(&safetyv1alpha1.AutomationProfile{}, unlockedPlans).
+		Watches(&safetyv1alpha1.ProjectPolicy{}, unlockedPlans).
+		Named("agentplan").
+		Complete(r)
+}
+
+func planOfCall(_ context.Context, o client.Object) []reconcile.Request {
+	call := o.(*safetyv1alpha1.AgentToolCall)
+	return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}}}
+}
+
+// unlockedPlans maps a profile or policy change to every plan still waiting for its lock.
+func (r *AgentPlanReconciler) unlockedPlans(ctx context.Context, _ client.Object) []reconcile.Request {
+	var plans safetyv1alpha1.AgentPlanList
+	if err := r.List(ctx, &plans, client.MatchingFields{PlanLockedIndex: "false"}); err != nil {
+		ctrl.LoggerFrom(ctx).Error(err, "Listing unlocked plans")
+		return nil
+	}
+	reqs := make([]reconcile.Request, 0, len(plans.Items))
+	for _, p := range plans.Items {
+		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&p)})
+	}
+	return reqs
+}

@@ -1,0 +1,77 @@
+package controller_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// newNamespace creates a namespace for one test and returns its name.
+func newNamespace() string {
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "t-"}}
+	Expect(k8sClient.Create(ctx, ns)).To(Succeed())
+	return ns.Name
+}
+
+func create(obj client.Object) {
+	GinkgoHelper()
+	Expect(k8sClient.Create(ctx, obj)).To(Succeed())
+	DeferCleanup(func() { _ = k8sClient.Delete(ctx, obj) })
+}
+
+func safetyProfile(name string, spec safetyv1alpha1.SafetyProfileSpec) *safetyv1alpha1.SafetyProfile {
+	return &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec}
+}
+
+func automationProfile(name string, spec safetyv1alpha1.AutomationProfileSpec) *safetyv1alpha1.AutomationProfile {
+	return &safetyv1alpha1.AutomationProfile{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec}
+}
+
+func plan(ns, name string, spec safetyv1alpha1.AgentPlanSpec) *safetyv1alpha1.AgentPlan {
+	if spec.ServiceAccountName == "" {
+		spec.ServiceAccountName = "agent"
+	}
+	return &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: spec}
+}
+
+func spRef(name string) *safetyv1alpha1.ProfileRef {
+	return &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: name}
+}
+
+func apRef(name string) *safetyv1alpha1.ProfileRef {
+	return &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindAutomationProfile, Name: name}
+}
+
+// lockedSnapshot waits for the plan's snapshot and returns it.
+func lockedSnapshot(p *safetyv1alpha1.AgentPlan) *safetyv1alpha1.PlanSnapshot {
+	GinkgoHelper()
+	got := &safetyv1alpha1.AgentPlan{}
+	Eventually(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(p), got)).To(Succeed())
+		g.Expect(got.Status.Snapshot).NotTo(BeNil())
+		g.Expect(meta.IsStatusConditionTrue(got.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition)).To(BeTrue())
+	}).Should(Succeed())
+	return got.Status.Snapshot
+}
+
+func money(s string) *resource.Quantity { return new(resource.MustParse(s)) }
+
+// update applies mutate to the latest version of obj, retrying on conflicts with the controllers'
+// own status writes.
+func update[T client.Object](obj T, mutate func(T)) {
+	GinkgoHelper()
+	Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			return err
+		}
+		mutate(obj)
+		return k8sClient.Update(ctx, obj)
+	})).To(Succeed())
+}

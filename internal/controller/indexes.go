@@ -1,0 +1,51 @@
+package controller
+
+import (
+	"context"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// Index keys, registered in one place by SetupIndexes.
+const (
+	// CallPlanIndex indexes AgentToolCalls by spec.plan.
+	CallPlanIndex = "spec.plan"
+	// PlanSourceIndex indexes AgentPlans by the "Kind/name" of every object their snapshot was
+	// resolved from, so profiles can count the plans locked to them.
+	PlanSourceIndex = "status.snapshot.sources"
+	// PlanLockedIndex indexes AgentPlans by whether their snapshot is set ("true"/"false").
+	PlanLockedIndex = "status.snapshot.locked"
+)
+
+// SourceKey is the PlanSourceIndex value for an object.
+func SourceKey(kind, name string) string { return kind + "/" + name }
+
+// SetupIndexes registers every field index toolgate's controllers and webhooks use.
+func SetupIndexes(ctx context.Context, indexer client.FieldIndexer) error {
+	if err := indexer.IndexField(ctx, &safetyv1alpha1.AgentToolCall{}, CallPlanIndex, func(o client.Object) []string {
+		return []string{o.(*safetyv1alpha1.AgentToolCall).Spec.Plan}
+	}); err != nil {
+		return err
+	}
+	if err := indexer.IndexField(ctx, &safetyv1alpha1.AgentPlan{}, PlanSourceIndex, func(o client.Object) []string {
+		snap := o.(*safetyv1alpha1.AgentPlan).Status.Snapshot
+		if snap == nil {
+			return nil
+		}
+		keys := make([]string, 0, len(snap.Sources))
+		for _, s := range snap.Sources {
+			keys = append(keys, SourceKey(s.Kind, s.Name))
+		}
+		return keys
+	}); err != nil {
+		return err
+	}
+	return indexer.IndexField(ctx, &safetyv1alpha1.AgentPlan{}, PlanLockedIndex, func(o client.Object) []string {
+		if o.(*safetyv1alpha1.AgentPlan).Status.Snapshot == nil {
+			return []string{"false"}
+		}
+		return []string{"true"}
+	})
+}

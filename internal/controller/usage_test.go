@@ -1,0 +1,132 @@
+package controller_test
+
+import (
+	"fmt"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	eventsv1 "k8s.io/api/events/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/operator"
+)
+
+// reportCalls creates n calls for the plan, each reporting cost, from workers goroutines at once.
+func reportCalls(ns, planName, step string, n, workers int, cost string) {
+	GinkgoHelper()
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	jobs := make(chan int)
+	for range workers {
+		wg.Go(func() {
+			for i := range jobs {
+				call := &safetyv1alpha1.AgentToolCall{
+					ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("%s-%s-%d", planName, step, i)},
+					Spec:       safetyv1alpha1.AgentToolCallSpec{Plan: planName, Tool: "read-file", Step: step},
+				}
+				if err := k8sClient.Create(ctx, call); err != nil {
+					errs <- err
+					continue
+				}
+				call.Status = safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money(cost)}
+				if err := k8sClient.Status().Update(ctx, call); err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		Expect(err).NotTo(HaveOccurred())
+	}
+}
+
+func usageOf(ns, name string) func(g Gomega) safetyv1alpha1.PlanUsage {
+	return func(g Gomega) safetyv1alpha1.PlanUsage {
+		p := &safetyv1alpha1.AgentPlan{}
+		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, p)).To(Succeed())
+		return p.Status.Usage
+	}
+}
+
+var _ = Describe("usage accounting", func() {
+	It("adds 1000 concurrent calls of 0.01 to exactly 10, survives a manager restart, and rolls up to the project", func() {
+		ns := newNamespace()
+		create(&safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"}})
+		p := plan(ns, "spender", safetyv1alpha1.AgentPlanSpec{})
+		other := plan(ns, "other", safetyv1alpha1.AgentPlanSpec{})
+		create(p)
+		create(other)
+		lockedSnapshot(p)
+
+		reportCalls(ns, "spender", "build", 1000, 16, "0.01")
+		reportCalls(ns, "other", "probe", 3, 3, "0.333333333")
+		Eventually(func(g Gomega) {
+			u := usageOf(ns, "spender")(g)
+			g.Expect(u.AccumulatedCost).To(Equal("10"))
+			g.Expect(u.Calls).To(Equal(int64(1000)))
+			g.Expect(u.Steps).To(Equal([]safetyv1alpha1.StepUsage{{Step: "build", Attempts: 1000}}))
+		}).WithTimeout(60e9).Should(Succeed())
+
+		By("restarting the manager: nothing is counted twice")
+		Expect(cluster.RestartManager(func(mgr ctrl.Manager) error { return operator.Setup(mgr, operator.Options{}) })).To(Succeed())
+		reportCalls(ns, "spender", "verify", 2, 2, "0.005")
+		Eventually(func(g Gomega) {
+			u := usageOf(ns, "spender")(g)
+			g.Expect(u.AccumulatedCost).To(Equal("10.01"))
+			g.Expect(u.Calls).To(Equal(int64(1002)))
+		}).Should(Succeed())
+		Consistently(func(g Gomega) string { return usageOf(ns, "spender")(g).AccumulatedCost }).
+			WithTimeout(2e9).Should(Equal("10.01"))
+
+		By("rolling both plans up into the project's total")
+		Eventually(func(g Gomega) {
+			pp := &safetyv1alpha1.ProjectPolicy{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "project"}, pp)).To(Succeed())
+			g.Expect(pp.Status.TotalCost).To(Equal("11.009999999"))
+			g.Expect(pp.Status.Plans).To(Equal(int32(2)))
+		}).Should(Succeed())
+	})
+})
+
+var _ = Describe("built-in SafetyProfiles", func() {
+	It("exist at start-up and are restored after an edit", func() {
+		for _, name := range []string{"unrestricted", "read-only", "sandboxed"} {
+			Eventually(func() error {
+				return k8sClient.Get(ctx, client.ObjectKey{Name: name}, &safetyv1alpha1.SafetyProfile{})
+			}).Should(Succeed(), name)
+		}
+		sp := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: "sandboxed"}}
+		update(sp, func(sp *safetyv1alpha1.SafetyProfile) { sp.Spec.RequireSandbox = new(false) })
+		Eventually(func(g Gomega) bool {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(sp), sp)).To(Succeed())
+			return *sp.Spec.RequireSandbox
+		}).Should(BeTrue())
+	})
+})
+
+var _ = Describe("lock events", func() {
+	It("records why a plan is not locked as an event kubectl describe shows", func() {
+		ns := newNamespace()
+		p := plan(ns, "orphan", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("does-not-exist")})
+		create(p)
+		Eventually(func(g Gomega) {
+			var events eventsv1.EventList
+			g.Expect(k8sClient.List(ctx, &events, client.InNamespace(ns))).To(Succeed())
+			g.Expect(events.Items).To(ContainElement(And(
+				HaveField("Reason", safetyv1alpha1.AgentPlanProfileNotFoundReason),
+				HaveField("Regarding.Name", "orphan"),
+				HaveField("Note", ContainSubstring(`SafetyProfile "does-not-exist"`)),
+			)))
+		}).Should(Succeed())
+	})
+})
