@@ -5,18 +5,18 @@ import (
 	"errors"
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
-	"sigs.k8s.io/controller-runtime/pkg/recorder"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+	"sigs.k8s.io/controller-runtime/pkg/recorder"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 )
@@ -74,8 +74,7 @@ func (r *AgentPlanReconciler) lock(ctx context.Context, plan *safetyv1alpha1.Age
 		return nil, nil
 	}
 	snap, err := resolver{reader: r.APIReader}.snapshot(ctx, plan)
-	var lockErr *lockError
-	if errors.As(err, &lockErr) {
+	if lockErr, ok := errors.AsType[*lockError](err); ok {
 		if old != nil { // a failed re-lock keeps the plan on its current snapshot
 			return &pendingEvent{corev1.EventTypeWarning, lockErr.Reason, "Re-lock failed: " + lockErr.Message}, nil
 		}

@@ -2,8 +2,8 @@ package controller_test
 
 import (
 	"context"
-	"time"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"

@@ -39,8 +39,9 @@ func RulesFromProject(spec *safetyv1alpha1.ProjectPolicySpec, level safetyv1alph
 // ValidateProjectRules compiles a project's rules and returns one error per invalid field, with
 // paths under path (the ProjectPolicy's spec).
 func ValidateProjectRules(spec *safetyv1alpha1.ProjectPolicySpec, path *field.Path) field.ErrorList {
-	var errs field.ErrorList
-	for _, fe := range safety.ValidateRules(RulesFromProject(spec, safetyv1alpha1.AutonomyLevelDefault)) {
+	ferrs := safety.ValidateRules(RulesFromProject(spec, safetyv1alpha1.AutonomyLevelDefault))
+	errs := make(field.ErrorList, 0, len(ferrs))
+	for _, fe := range ferrs {
 		errs = append(errs, field.Invalid(path.Child(projectFieldName(fe.Field)), nil, fe.Detail))
 	}
 	return errs

@@ -104,7 +104,7 @@ func analyzeCommand(cmd, cwd string) (*analysis, *analysisError) {
 	}
 	p := parserPool.Get().(*syntax.Parser)
 	defer parserPool.Put(p)
-	a := &analyzer{parser: p, cwd: cwd, out: &analysis{}}
+	a := &analyzer{parser: p, cwd: cwd, out: &analysis{segments: make([]segment, 0, 8), paths: make([]pathRef, 0, 8)}}
 	a.script(src, 0)
 	if a.err != nil {
 		return nil, a.err
@@ -488,6 +488,7 @@ var shortFlags = func() (t [128]string) {
 // git's global options are skipped so its subcommand is the first operand.
 func splitArgs(s *segment) {
 	args := s.words[1:]
+	s.operands = make([]word, 0, len(args))
 	if s.name == "git" {
 		args = skipGitGlobals(s, args)
 	}

@@ -58,7 +58,8 @@ spec: {deniedTools: ["deploy-["]}
 				Expect(header).To(ContainElement(c), "columns of %s: %v", resource, header)
 			}
 		},
-		Entry("SafetyProfile", "safetyprofiles", "SANDBOX", "CHECKPOINTS", "UNSAFE", "APPROVAL", "MAX-COST", "MODE", "PLANS", "AGE"),
+		Entry("SafetyProfile", "safetyprofiles",
+			"SANDBOX", "CHECKPOINTS", "UNSAFE", "APPROVAL", "MAX-COST", "MODE", "PLANS", "AGE"),
 		Entry("AutomationProfile", "automationprofiles", "LEVEL", "SAFETY", "DEFAULT", "PLANS", "AGE"),
 		Entry("AgentTool", "agenttools", "CLASS", "WRITES", "UNSAFE", "CHECKPOINTABLE", "CATEGORY", "AGE"),
 		Entry("ProjectPolicy", "projectpolicies", "PROFILE", "PLANS", "TOTAL-COST", "AGE"),

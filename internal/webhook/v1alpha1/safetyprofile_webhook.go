@@ -46,7 +46,6 @@ func builtinWarning(sp *safetyv1alpha1.SafetyProfile) admission.Warnings {
 	return nil
 }
 
-
 // SetupSafetyProfileWebhookWithManager registers the SafetyProfile validator.
 func SetupSafetyProfileWebhookWithManager(mgr ctrl.Manager) error {
 	return ctrl.NewWebhookManagedBy(mgr, &safetyv1alpha1.SafetyProfile{}).
