@@ -4,6 +4,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -74,4 +75,18 @@ func update[T client.Object](obj T, mutate func(T)) {
 		mutate(obj)
 		return k8sClient.Update(ctx, obj)
 	})).To(Succeed())
+}
+
+// registerTool registers a tool in the cluster-wide registry unless a test already did.
+func registerTool(name string, writes bool) {
+	GinkgoHelper()
+	class := safetyv1alpha1.ActionClassRead
+	if writes {
+		class = safetyv1alpha1.ActionClassWrite
+	}
+	t := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: safetyv1alpha1.AgentToolSpec{Writes: writes, Checkpointable: writes, ActionClass: class}}
+	if err := k8sClient.Create(ctx, t); err != nil && !apierrors.IsAlreadyExists(err) {
+		Expect(err).NotTo(HaveOccurred())
+	}
 }

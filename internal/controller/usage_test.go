@@ -3,6 +3,7 @@ package controller_test
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -13,10 +14,12 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/operator"
+	"github.com/toolgate/toolgate/internal/testenv"
 )
 
-// reportCalls creates n calls for the plan, each reporting cost, from workers goroutines at once.
-func reportCalls(ns, planName, step string, n, workers int, cost string) {
+// reportCalls has the agent submit n calls for the plan (spread over 100 steps, each touching its
+// own file so none is a loop) and report cost for each, from workers goroutines at once.
+func reportCalls(agent client.Client, ns, planName, step string, n, workers int, cost string) {
 	GinkgoHelper()
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -26,14 +29,15 @@ func reportCalls(ns, planName, step string, n, workers int, cost string) {
 			for i := range jobs {
 				call := &safetyv1alpha1.AgentToolCall{
 					ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("%s-%s-%d", planName, step, i)},
-					Spec:       safetyv1alpha1.AgentToolCallSpec{Plan: planName, Tool: "read-file", Step: step},
+					Spec: safetyv1alpha1.AgentToolCallSpec{Plan: planName, Tool: "read-file", Step: fmt.Sprintf("%s-%d", step, i%100),
+						Arguments: safetyv1alpha1.ToolArguments{Paths: []string{fmt.Sprintf("src/%s/file-%d.go", step, i)}}},
 				}
-				if err := k8sClient.Create(ctx, call); err != nil {
+				if err := agent.Create(ctx, call); err != nil {
 					errs <- err
 					continue
 				}
 				call.Status = safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money(cost)}
-				if err := k8sClient.Status().Update(ctx, call); err != nil {
+				if err := agent.Status().Update(ctx, call); err != nil {
 					errs <- err
 				}
 			}
@@ -61,32 +65,37 @@ func usageOf(ns, name string) func(g Gomega) safetyv1alpha1.PlanUsage {
 var _ = Describe("usage accounting", func() {
 	It("adds 1000 concurrent calls of 0.01 to exactly 10, survives a manager restart, and rolls up to the project", func() {
 		ns := newNamespace()
+		agent, err := testenv.Agent(ctx, cfg, cluster.Scheme, ns, "agent")
+		Expect(err).NotTo(HaveOccurred())
+		registerTool("read-file", false)
 		create(&safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"}})
-		p := plan(ns, "spender", safetyv1alpha1.AgentPlanSpec{})
-		other := plan(ns, "other", safetyv1alpha1.AgentPlanSpec{})
+		p := plan(ns, "spender", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
+		other := plan(ns, "other", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
 		create(p)
 		create(other)
 		lockedSnapshot(p)
+		lockedSnapshot(other)
 
-		reportCalls(ns, "spender", "build", 1000, 16, "0.01")
-		reportCalls(ns, "other", "probe", 3, 3, "0.333333333")
+		reportCalls(agent, ns, "spender", "build", 1000, 16, "0.01")
+		reportCalls(agent, ns, "other", "probe", 3, 3, "0.333333333")
 		Eventually(func(g Gomega) {
 			u := usageOf(ns, "spender")(g)
 			g.Expect(u.AccumulatedCost).To(Equal("10"))
 			g.Expect(u.Calls).To(Equal(int64(1000)))
-			g.Expect(u.Steps).To(Equal([]safetyv1alpha1.StepUsage{{Step: "build", Attempts: 1000}}))
-		}).WithTimeout(60e9).Should(Succeed())
+			g.Expect(u.Steps).To(HaveLen(100))
+			g.Expect(u.Steps).To(HaveEach(HaveField("Attempts", int32(10))))
+		}).WithTimeout(60 * time.Second).Should(Succeed())
 
 		By("restarting the manager: nothing is counted twice")
 		Expect(cluster.RestartManager(func(mgr ctrl.Manager) error { return operator.Setup(mgr, operator.Options{}) })).To(Succeed())
-		reportCalls(ns, "spender", "verify", 2, 2, "0.005")
+		reportCalls(agent, ns, "spender", "verify", 2, 2, "0.005")
 		Eventually(func(g Gomega) {
 			u := usageOf(ns, "spender")(g)
 			g.Expect(u.AccumulatedCost).To(Equal("10.01"))
 			g.Expect(u.Calls).To(Equal(int64(1002)))
 		}).Should(Succeed())
 		Consistently(func(g Gomega) string { return usageOf(ns, "spender")(g).AccumulatedCost }).
-			WithTimeout(2e9).Should(Equal("10.01"))
+			WithTimeout(2 * time.Second).Should(Equal("10.01"))
 
 		By("rolling both plans up into the project's total")
 		Eventually(func(g Gomega) {

@@ -3,6 +3,7 @@
 package operator
 
 import (
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/toolgate/toolgate/internal/controller"
@@ -18,11 +19,14 @@ type Options struct {
 
 // Setup registers every controller and webhook with mgr.
 func Setup(mgr ctrl.Manager, opts Options) error {
+	if opts.Controllers.Clock == nil {
+		opts.Controllers.Clock = clock.RealClock{}
+	}
 	if err := controller.SetupWithManager(mgr, opts.Controllers); err != nil {
 		return err
 	}
 	if opts.DisableWebhooks {
 		return nil
 	}
-	return webhookv1alpha1.SetupWithManager(mgr)
+	return webhookv1alpha1.SetupWithManager(mgr, opts.Controllers.Clock)
 }

@@ -139,14 +139,8 @@ spec: {}`, fields: []string{`metadata.annotations[safety.toolgate.dev/is-default
 		Entry("unknown action class", badManifest{yaml: tool("writes: true\n  actionClass: launch"), fields: []string{"spec.actionClass", "Unsupported value"}}),
 		Entry("ledger failure policy that does not exist", badManifest{yaml: ledger("failurePolicy: Maybe"), fields: []string{"spec.failurePolicy"}}),
 		Entry("ledger segments smaller than 4 KiB", badManifest{yaml: ledger("rotation: {maxSegmentBytes: 10}"), fields: []string{"spec.rotation.maxSegmentBytes"}}),
-		Entry("a changed AgentToolCall spec", badManifest{
-			base: call("write-file"), update: true, yaml: call("shell"), fields: []string{"spec", "immutable"},
-		}),
 		Entry("a changed AgentPlan spec", badManifest{
 			base: plan("false"), update: true, yaml: plan("true"), fields: []string{"spec", "immutable"},
-		}),
-		Entry("a negative reported cost", badManifest{
-			base: call("write-file"), update: true, yaml: callStatus(`cost: "-1"`), fields: []string{"status.cost", "must not be negative"},
 		}),
 	)
 })
@@ -190,13 +184,7 @@ func ledger(spec string) string {
 	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AuditLedger\nmetadata: {name: default}\nspec:\n  %s\n", spec)
 }
 
-func call(tool string) string {
-	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentToolCall\nmetadata: {name: c1}\nspec: {plan: p1, tool: %s, step: s1}\n", tool)
-}
 
-func callStatus(status string) string {
-	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentToolCall\nmetadata: {name: c1}\nstatus:\n  %s\n", status)
-}
 
 func plan(readOnly string) string {
 	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentPlan\nmetadata: {name: p1}\nspec: {serviceAccountName: agent, readOnly: %s}\n", readOnly)

@@ -1,0 +1,42 @@
+// Package metrics holds toolgate's Prometheus metrics, registered with controller-runtime's
+// registry so the manager's metrics endpoint serves them. Labels are bounded: decision, reason and
+// mode, never plan, call or user names.
+package metrics
+
+import (
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
+)
+
+var (
+	// Decisions counts admission decisions on AgentToolCalls.
+	Decisions = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "toolgate_decisions_total",
+		Help: "AgentToolCall admission decisions by decision (allow, deny, would_deny), reason and enforcement mode.",
+	}, []string{"decision", "reason", "mode"})
+
+	// EvaluationSeconds is the time the engine spends on one call.
+	EvaluationSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "toolgate_evaluation_seconds",
+		Help:    "Time internal/safety.Evaluate takes for one AgentToolCall.",
+		Buckets: prometheus.ExponentialBuckets(1e-6, 4, 10),
+	})
+
+	// HandlingSeconds is the time the webhook takes to answer, from decode to response.
+	HandlingSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name:    "toolgate_admission_handling_seconds",
+		Help:    "Time the AgentToolCall webhook takes to answer an admission request.",
+		Buckets: prometheus.ExponentialBuckets(5e-5, 4, 10),
+	})
+
+	registerOnce sync.Once
+)
+
+// Register adds toolgate's metrics to controller-runtime's registry once per process.
+func Register() {
+	registerOnce.Do(func() {
+		ctrlmetrics.Registry.MustRegister(Decisions, EvaluationSeconds, HandlingSeconds)
+	})
+}

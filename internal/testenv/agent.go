@@ -1,0 +1,58 @@
+package testenv
+
+import (
+	"context"
+	"fmt"
+
+	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// AgentRole is what an agent's ServiceAccount may do: submit calls and report on them, and read
+// its plans. It cannot create approvals, edit plans or touch profiles.
+var AgentRole = []rbacv1.PolicyRule{
+	{APIGroups: []string{"safety.toolgate.dev"}, Resources: []string{"agenttoolcalls"}, Verbs: []string{"create", "get", "list", "watch"}},
+	{APIGroups: []string{"safety.toolgate.dev"}, Resources: []string{"agenttoolcalls/status"}, Verbs: []string{"get", "update", "patch"}},
+	{APIGroups: []string{"safety.toolgate.dev"}, Resources: []string{"agentplans"}, Verbs: []string{"get", "list", "watch"}},
+}
+
+// Agent creates a ServiceAccount with the agent role in namespace and returns a client that
+// authenticates with a real token from the TokenRequest API, as an agent pod's would.
+func Agent(ctx context.Context, admin *rest.Config, scheme *runtime.Scheme, namespace, name string) (client.Client, error) {
+	cs, err := kubernetes.NewForConfig(admin)
+	if err != nil {
+		return nil, err
+	}
+	meta := metav1.ObjectMeta{Namespace: namespace, Name: name}
+	if _, err := cs.CoreV1().ServiceAccounts(namespace).Create(ctx, &corev1.ServiceAccount{ObjectMeta: meta}, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return nil, fmt.Errorf("creating ServiceAccount %s/%s: %w", namespace, name, err)
+	}
+	if _, err := cs.RbacV1().Roles(namespace).Create(ctx, &rbacv1.Role{ObjectMeta: meta, Rules: AgentRole}, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return nil, fmt.Errorf("creating Role %s/%s: %w", namespace, name, err)
+	}
+	binding := &rbacv1.RoleBinding{
+		ObjectMeta: meta,
+		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: name},
+		Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: namespace, Name: name}},
+	}
+	if _, err := cs.RbacV1().RoleBindings(namespace).Create(ctx, binding, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return nil, fmt.Errorf("creating RoleBinding %s/%s: %w", namespace, name, err)
+	}
+	tr, err := cs.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, name, &authenticationv1.TokenRequest{
+		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: new(int64(3600))},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("requesting a token for %s/%s: %w", namespace, name, err)
+	}
+	cfg := rest.AnonymousClientConfig(admin)
+	cfg.BearerToken = tr.Status.Token
+	cfg.QPS, cfg.Burst = 500, 1000
+	return client.New(cfg, client.Options{Scheme: scheme})
+}

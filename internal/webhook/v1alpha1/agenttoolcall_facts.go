@@ -1,0 +1,74 @@
+package v1alpha1
+
+import (
+	"context"
+	"fmt"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/safety"
+)
+
+// facts assembles the engine's input from the cluster: capability and category from the
+// AgentTool, read-only and checkpoint flags from the plan, cost from the plan's and project's
+// usage, attempts from the calls that exist, repeats from this process's loop detector. Only the
+// sandbox id and the arguments come from the call: they are what the agent asks for, and the
+// engine checks them. Dry-run requests observe nothing.
+func (h *AgentToolCallHandler) facts(ctx context.Context, call *safetyv1alpha1.AgentToolCall, plan *safetyv1alpha1.AgentPlan,
+	tool *safetyv1alpha1.AgentTool, compiled *safety.Policy, dryRun bool) (safety.Call, error) {
+	accumulated, err := parseMoney(plan.Status.Usage.AccumulatedCost)
+	if err != nil {
+		return safety.Call{}, fmt.Errorf("accumulated cost of plan %s: %w", plan.Name, err)
+	}
+	total, _, err := controller.ProjectTotalCost(ctx, h.Reader, plan.Namespace)
+	if err != nil {
+		return safety.Call{}, err
+	}
+	retries, err := h.earlierAttempts(ctx, call)
+	if err != nil {
+		return safety.Call{}, err
+	}
+	c := safety.Call{
+		Tool: safety.Tool{
+			Name: tool.Name, Writes: tool.Spec.Writes, Unsafe: tool.Spec.Unsafe, Checkpointable: tool.Spec.Checkpointable,
+			ActionClass: safety.ActionClass(tool.Spec.ActionClass), SkillCategory: tool.Spec.SkillCategory,
+			HasSkillCategory: tool.Spec.SkillCategory != "",
+		},
+		Context: safety.Context{
+			ReadOnlyPlan: plan.Spec.ReadOnly, RequireCheckpoints: plan.Spec.RequireCheckpoints,
+			SandboxID: call.Spec.SandboxID, AccumulatedCost: accumulated, TotalCost: total, StepRetryCount: retries,
+		},
+		Args: safety.Arguments{Command: call.Spec.Arguments.Command, Paths: call.Spec.Arguments.Paths, Cwd: call.Spec.Arguments.Cwd},
+	}
+	loop := compiled.Loop()
+	if loop.MaxRepeats >= 0 && !dryRun {
+		c.Context.Repeats = h.loops.Observe(safety.NewCallKey(plan.Namespace+"/"+plan.Name, c), loop.Window)
+	}
+	return c, nil
+}
+
+// earlierAttempts counts the calls already admitted for the call's step: those in the cache plus
+// those this process admitted that the cache does not show yet. The caller holds h.pending.
+func (h *AgentToolCallHandler) earlierAttempts(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (int32, error) {
+	var calls safetyv1alpha1.AgentToolCallList
+	if err := h.Reader.List(ctx, &calls, client.InNamespace(call.Namespace), client.MatchingFields{controller.CallPlanIndex: call.Spec.Plan}); err != nil {
+		return 0, fmt.Errorf("listing calls of plan %s: %w", call.Spec.Plan, err)
+	}
+	seen := map[string]bool{}
+	for _, c := range calls.Items {
+		if c.Spec.Step == call.Spec.Step {
+			seen[c.Name] = true
+		}
+	}
+	pending := h.pending.count(stepKey(call), func(name string) bool { return seen[name] }, h.Clock.Now())
+	return int32(len(seen) + pending), nil
+}
+
+func parseMoney(s string) (safety.Money, error) {
+	if s == "" {
+		return safety.Money{}, nil
+	}
+	return safety.ParseMoney(s)
+}

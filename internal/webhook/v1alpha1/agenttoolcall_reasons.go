@@ -1,0 +1,13 @@
+package v1alpha1
+
+// Reason codes of request-integrity denials: the checks the webhook runs before the engine.
+// Engine reasons (ToolAccessDenied, ...) are in internal/safety.
+const (
+	ReasonPlanNotFound          = "PlanNotFound"
+	ReasonPlanNotLocked         = "PlanNotLocked"
+	ReasonAgentIdentityMismatch = "AgentIdentityMismatch"
+	ReasonToolNotRegistered     = "ToolNotRegistered"
+	ReasonInvalidUpdate         = "InvalidUpdate"
+	ReasonBadRequest            = "BadRequest"
+	ReasonLedgerUnavailable     = "LedgerUnavailable"
+)

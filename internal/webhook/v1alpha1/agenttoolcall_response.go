@@ -1,0 +1,52 @@
+package v1alpha1
+
+import (
+	"net/http"
+
+	admissionv1 "k8s.io/api/admission/v1"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+
+	"github.com/toolgate/toolgate/internal/safety"
+)
+
+// denial is a refusal with a machine-readable reason the agent can act on.
+type denial struct {
+	Reason  string
+	Field   string
+	Message string
+}
+
+// response renders a denial the way agents and kubectl read it: HTTP 403, a message
+// "[Reason] detail", and one cause whose Type is the reason code and whose Field is the offending
+// field.
+func (d denial) response() admission.Response {
+	return admission.Response{AdmissionResponse: admissionv1.AdmissionResponse{Allowed: false, Result: &metav1.Status{
+		Status:  metav1.StatusFailure,
+		Code:    http.StatusForbidden,
+		Reason:  metav1.StatusReasonForbidden,
+		Message: "[" + d.Reason + "] " + d.Message,
+		Details: &metav1.StatusDetails{Causes: []metav1.StatusCause{{
+			Type: metav1.CauseType(d.Reason), Field: d.Field, Message: d.Message,
+		}}},
+	}}}
+}
+
+// warning is the admission warning a Warn-mode profile attaches to a call it would have denied.
+func (d denial) warning() string { return "[" + d.Reason + "] " + d.Message }
+
+// causeField names the call field an engine reason is about.
+func causeField(reason string) string {
+	switch reason {
+	case safety.ReasonToolSandboxRequired:
+		return "spec.sandboxId"
+	case safety.ReasonToolRetryLimitExceeded:
+		return "spec.step"
+	case safety.ReasonToolCostLimitExceeded:
+		return "spec.plan"
+	case safety.ReasonToolHumanApprovalRequired, safety.ReasonToolLoopDetected:
+		return "spec"
+	}
+	return "spec.tool"
+}

@@ -1,0 +1,61 @@
+package v1alpha1
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
+)
+
+// phaseOrder ranks phases so they only move forward.
+var phaseOrder = map[safetyv1alpha1.CallPhase]int{
+	"": 0, safetyv1alpha1.CallPhaseAdmitted: 1, safetyv1alpha1.CallPhaseRunning: 2,
+	safetyv1alpha1.CallPhaseSucceeded: 3, safetyv1alpha1.CallPhaseFailed: 3,
+}
+
+// update allows what an agent may report after the run: the spec never changes, a ServiceAccount
+// other than the plan's may not touch the call, phases only move forward and cost never decreases.
+func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) admission.Response {
+	old := &safetyv1alpha1.AgentToolCall{}
+	if err := h.Decoder.DecodeRaw(req.OldObject, old); err != nil {
+		return h.record(denial{ReasonBadRequest, "", "cannot decode the old AgentToolCall: " + err.Error()}.response(), "deny", ReasonBadRequest, "")
+	}
+	if d := h.checkUpdate(ctx, req.UserInfo.Username, old, call); d != nil {
+		return h.record(d.response(), "deny", d.Reason, "")
+	}
+	return admission.Allowed("")
+}
+
+func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) *denial {
+	if !equality.Semantic.DeepEqual(old.Spec, call.Spec) {
+		return &denial{ReasonInvalidUpdate, "spec", "the spec of an AgentToolCall is immutable"}
+	}
+	if strings.HasPrefix(user, "system:serviceaccount:") {
+		plan := &safetyv1alpha1.AgentPlan{}
+		err := h.Reader.Get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan)
+		if err != nil || user != serviceAccountUser(plan.Namespace, plan.Spec.ServiceAccountName) {
+			return &denial{ReasonAgentIdentityMismatch, "spec.plan", fmt.Sprintf("only the plan's ServiceAccount may report on call %s, not %s", call.Name, user)}
+		}
+	}
+	if phaseOrder[call.Status.Phase] < phaseOrder[old.Status.Phase] ||
+		(phaseOrder[old.Status.Phase] == 3 && call.Status.Phase != old.Status.Phase) {
+		return &denial{ReasonInvalidUpdate, "status.phase", fmt.Sprintf("phase cannot move from %s to %s", old.Status.Phase, call.Status.Phase)}
+	}
+	if old.Status.Cost != nil {
+		if call.Status.Cost == nil || call.Status.Cost.Cmp(*old.Status.Cost) < 0 {
+			return &denial{ReasonInvalidUpdate, "status.cost", fmt.Sprintf("cost cannot decrease from %s", old.Status.Cost)}
+		}
+	}
+	if call.Status.Cost != nil {
+		if _, err := policy.MoneyFromQuantity(*call.Status.Cost); err != nil {
+			return &denial{ReasonInvalidUpdate, "status.cost", fmt.Sprintf("cost %s is not an exact amount of money: %v", call.Status.Cost, err)}
+		}
+	}
+	return nil
+}
