@@ -26,6 +26,16 @@ var AgentRole = []rbacv1.PolicyRule{
 // Agent creates a ServiceAccount with the agent role in namespace and returns a client that
 // authenticates with a real token from the TokenRequest API, as an agent pod's would.
 func Agent(ctx context.Context, admin *rest.Config, scheme *runtime.Scheme, namespace, name string) (client.Client, error) {
+	cfg, err := AgentConfig(ctx, admin, namespace, name)
+	if err != nil {
+		return nil, err
+	}
+	return client.New(cfg, client.Options{Scheme: scheme})
+}
+
+// AgentConfig is Agent's REST config, for callers that need their own client options (a warning
+// handler, say).
+func AgentConfig(ctx context.Context, admin *rest.Config, namespace, name string) (*rest.Config, error) {
 	cs, err := kubernetes.NewForConfig(admin)
 	if err != nil {
 		return nil, err
@@ -54,5 +64,5 @@ func Agent(ctx context.Context, admin *rest.Config, scheme *runtime.Scheme, name
 	cfg := rest.AnonymousClientConfig(admin)
 	cfg.BearerToken = tr.Status.Token
 	cfg.QPS, cfg.Burst = 500, 1000
-	return client.New(cfg, client.Options{Scheme: scheme})
+	return cfg, nil
 }
