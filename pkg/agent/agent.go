@@ -1,0 +1,130 @@
+// Package agent is the small public API agent code uses to ask toolgate for permission: Submit
+// creates an AgentToolCall as the agent's ServiceAccount and turns a denial back into the engine's
+// typed error, so an agent can react with errors.As:
+//
+//	err := agent.Submit(ctx, c, call)
+//	var sandbox *agent.ToolSandboxRequiredError
+//	switch {
+//	case err == nil: // admitted: run the tool, then Report its cost
+//	case errors.As(err, &sandbox): // retry inside a sandbox
+//	case agent.IsRetryable(err): // the plan is not locked yet
+//	}
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/safety"
+)
+
+// The engine's typed errors, re-exported so agent code outside this module can name them.
+type (
+	ToolAccessDeniedError          = safety.ToolAccessDeniedError
+	ToolCheckpointRequiredError    = safety.ToolCheckpointRequiredError
+	ToolSafetyViolationError       = safety.ToolSafetyViolationError
+	ToolSandboxRequiredError       = safety.ToolSandboxRequiredError
+	ToolHumanApprovalRequiredError = safety.ToolHumanApprovalRequiredError
+	ToolCostLimitExceededError     = safety.ToolCostLimitExceededError
+	ToolRetryLimitExceededError    = safety.ToolRetryLimitExceededError
+	ToolLoopDetectedError          = safety.ToolLoopDetectedError
+	// Violation is the payload of every typed enforcement error.
+	Violation = safety.Violation
+)
+
+// ErrToolRuntime matches every typed enforcement error with errors.Is.
+var ErrToolRuntime = safety.ErrToolRuntime
+
+// RequestError is a denial that happened before the engine ran: the request itself was not in
+// order (PlanNotFound, PlanNotLocked, AgentIdentityMismatch, ToolNotRegistered, InvalidUpdate,
+// LedgerUnavailable, BadRequest).
+type RequestError struct {
+	Reason  string
+	Field   string
+	Message string
+}
+
+func (e *RequestError) Error() string { return "[" + e.Reason + "] " + e.Message }
+
+// IsRetryable reports whether resubmitting the same call later may succeed without a change:
+// the plan is not locked yet, or the ledger is briefly unavailable.
+func IsRetryable(err error) bool {
+	var re *RequestError
+	return errors.As(err, &re) && (re.Reason == "PlanNotLocked" || re.Reason == "LedgerUnavailable")
+}
+
+// Submit creates the call with c (which must authenticate as the plan's ServiceAccount) and
+// returns nil when toolgate admitted it, the typed error of a denial, or the transport error.
+func Submit(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentToolCall) error {
+	return FromError(c.Create(ctx, call), call.Spec.Tool)
+}
+
+// Report records what an admitted call's run cost and how it ended. Cost is an exact decimal
+// string such as "0.25"; toolgate refuses a cost that decreases or a phase that moves backward.
+func Report(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentToolCall) error {
+	return FromError(c.Status().Update(ctx, call), call.Spec.Tool)
+}
+
+// FromError maps an API error carrying a toolgate denial to the typed error; any other error
+// (and nil) is returned unchanged. tool names the tool the call asked for.
+func FromError(err error, tool string) error {
+	var status apierrors.APIStatus
+	if err == nil || !errors.As(err, &status) {
+		return err
+	}
+	st := status.Status()
+	if st.Details == nil || len(st.Details.Causes) == 0 {
+		return err
+	}
+	cause := st.Details.Causes[0]
+	reason := string(cause.Type)
+	if !strings.Contains(st.Message, "["+reason+"]") {
+		return err // not a toolgate denial (a schema error, say)
+	}
+	v := safety.Violation{Tool: tool, Message: cause.Message}
+	switch reason {
+	case safety.ReasonToolAccessDenied:
+		return &ToolAccessDeniedError{Violation: v}
+	case safety.ReasonToolCheckpointRequired:
+		return &ToolCheckpointRequiredError{Violation: v}
+	case safety.ReasonToolSafetyViolation:
+		return &ToolSafetyViolationError{Violation: v}
+	case safety.ReasonToolSandboxRequired:
+		return &ToolSandboxRequiredError{Violation: v}
+	case safety.ReasonToolHumanApprovalRequired:
+		return &ToolHumanApprovalRequiredError{Violation: v}
+	case safety.ReasonToolCostLimitExceeded:
+		return &ToolCostLimitExceededError{Violation: v}
+	case safety.ReasonToolRetryLimitExceeded:
+		return &ToolRetryLimitExceededError{Violation: v}
+	case safety.ReasonToolLoopDetected:
+		return &ToolLoopDetectedError{Violation: v}
+	}
+	return &RequestError{Reason: reason, Field: cause.Field, Message: cause.Message}
+}
+
+// ReasonOf returns the reason code of a toolgate denial in err's chain, or "".
+func ReasonOf(err error) string {
+	var re *RequestError
+	if errors.As(err, &re) {
+		return re.Reason
+	}
+	return safety.ReasonOf(err)
+}
+
+// Describe is a one-line account of a Submit result, for logs.
+func Describe(err error) string {
+	if err == nil {
+		return "admitted"
+	}
+	if r := ReasonOf(err); r != "" {
+		return fmt.Sprintf("denied %s: %v", r, err)
+	}
+	return "error: " + err.Error()
+}
