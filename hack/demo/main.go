@@ -15,7 +15,13 @@ import (
 	"syscall"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/testenv"
+	"github.com/toolgate/toolgate/pkg/agent"
 )
 
 func main() {
@@ -72,6 +78,10 @@ func run() error {
 		return err
 	}
 
+	if err := submitCalls(ctx, local); err != nil {
+		return err
+	}
+
 	fmt.Printf("\nPoint your own kubectl at it:\n  export KUBECONFIG=%s\n  %s get toolgate -A\n\n"+
 		"Manager log: %s\nPress Ctrl-C to stop and clean up.\n",
 		local.Kubeconfig, local.Kubectl, filepath.Join(dir, "manager.log"))
@@ -94,3 +104,62 @@ func lock(dir string) (func(), error) {
 }
 
 func step(msg string) { fmt.Printf("[%s] %s\n", time.Now().Format("15:04:05"), msg) }
+
+// submitCalls acts as the coding agent: with a real ServiceAccount token it submits the sample
+// calls, one admitted and one denied with a typed reason.
+func submitCalls(ctx context.Context, local *testenv.Local) error {
+	scheme := runtime.NewScheme()
+	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {
+		return err
+	}
+	admin, err := client.New(local.Admin, client.Options{Scheme: scheme})
+	if err != nil {
+		return err
+	}
+	step("waiting for the operator to lock plan payments/fix-rounding-bug")
+	plan := &safetyv1alpha1.AgentPlan{}
+	for plan.Status.Snapshot == nil {
+		if err := admin.Get(ctx, client.ObjectKey{Namespace: "payments", Name: "fix-rounding-bug"}, plan); err != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	snap := plan.Status.Snapshot
+	fmt.Printf("  locked %s profile %q (%s)\n", snap.Provenance, snap.ProfileName, snap.Hash)
+
+	coder, err := testenv.Agent(ctx, local.Admin, scheme, "payments", "coding-agent")
+	if err != nil {
+		return err
+	}
+	for _, file := range []string{"allowed.yaml", "denied.yaml"} {
+		call, err := readCall(file)
+		if err != nil {
+			return err
+		}
+		step(fmt.Sprintf("agent system:serviceaccount:payments:coding-agent submits %s (tool %s)", call.Name, call.Spec.Tool))
+		fmt.Println("  " + agent.Describe(agent.Submit(ctx, coder, call)))
+	}
+	step("kubectl get agenttoolcalls -n payments (a denied call is never stored)")
+	_, err = local.KubectlRun(ctx, os.Stdout, "get", "agenttoolcalls", "-n", "payments")
+	return err
+}
+
+func readCall(file string) (*safetyv1alpha1.AgentToolCall, error) {
+	path, err := testenv.Path("config", "samples", "calls", file)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	call := &safetyv1alpha1.AgentToolCall{}
+	if err := yaml.UnmarshalStrict(data, call); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return call, nil
+}
