@@ -20,6 +20,7 @@ import (
 	"crypto/tls"
 	"flag"
 	"os"
+	"path/filepath"
 
 	// Import all Kubernetes client auth plugins (e.g. Azure, GCP, OIDC, etc.)
 	// to ensure that exec-entrypoint and run can make use of them.
@@ -36,7 +37,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
-	"github.com/toolgate/toolgate/internal/operator"
+	"github.com/toolgate/toolgate/internal/certs"
+	"github.com/toolgate/toolgate/internal/controller"
 	// +kubebuilder:scaffold:imports
 )
 
@@ -62,6 +64,8 @@ func main() {
 	var leaderElectionNamespace string
 	var disableWebhooks bool
 	var webhookHost string
+	var certRotation bool
+	var certSecretNamespace, certSecretName, certDNSName, webhookConfigurationName string
 	var secureMetrics bool
 	var enableHTTP2 bool
 	var tlsOpts []func(*tls.Config)
@@ -74,6 +78,15 @@ func main() {
 	flag.StringVar(&leaderElectionNamespace, "leader-election-namespace", "",
 		"Namespace of the leader election lease; required when running outside a cluster with --leader-elect.")
 	flag.StringVar(&webhookHost, "webhook-host", "", "Address the webhook server binds to; empty means all interfaces.")
+	flag.BoolVar(&certRotation, "cert-rotation", true,
+		"Generate and rotate the webhook serving certificate and inject its CA; set false to use certificates "+
+			"provided in --webhook-cert-path (cert-manager).")
+	flag.StringVar(&certSecretNamespace, "cert-secret-namespace", "toolgate-system", "Namespace of the webhook certificate Secret.")
+	flag.StringVar(&certSecretName, "cert-secret-name", "toolgate-webhook-server-cert", "Name of the webhook certificate Secret.")
+	flag.StringVar(&certDNSName, "cert-dns-name", "toolgate-webhook-service.toolgate-system.svc",
+		"DNS name the serving certificate is issued for.")
+	flag.StringVar(&webhookConfigurationName, "webhook-configuration-name", "toolgate-validating-webhook-configuration",
+		"ValidatingWebhookConfiguration whose caBundle the operator injects.")
 	flag.BoolVar(&disableWebhooks, "disable-webhooks", false, "Run the controllers without admission webhooks.")
 	flag.BoolVar(&secureMetrics, "metrics-secure", true,
 		"If set, the metrics endpoint is served securely via HTTPS. Use --metrics-secure=false to use HTTP instead.")
@@ -119,6 +132,7 @@ func main() {
 		Port:    webhookPort,
 	}
 
+	webhookServerOptions.CertDir = filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs")
 	if len(webhookCertPath) > 0 {
 		setupLog.Info("Initializing webhook certificate watcher using provided certificates",
 			"webhook-cert-path", webhookCertPath, "webhook-cert-name", webhookCertName, "webhook-cert-key", webhookCertKey)
@@ -191,8 +205,16 @@ func main() {
 		os.Exit(1)
 	}
 
-	if err := operator.Setup(mgr, operator.Options{DisableWebhooks: disableWebhooks}); err != nil {
-		setupLog.Error(err, "Failed to set up controllers and webhooks")
+	if err := controller.SetupWithManager(mgr, controller.Options{}); err != nil {
+		setupLog.Error(err, "Failed to set up controllers")
+		os.Exit(1)
+	}
+	webhooksReady, err := setupWebhooks(mgr, disableWebhooks, certRotation, certs.Options{
+		SecretNamespace: certSecretNamespace, SecretName: certSecretName, CertDir: webhookServerOptions.CertDir,
+		DNSName: certDNSName, WebhookConfiguration: webhookConfigurationName,
+	})
+	if err != nil {
+		setupLog.Error(err, "Failed to set up webhooks")
 		os.Exit(1)
 	}
 	// +kubebuilder:scaffold:builder
@@ -201,7 +223,7 @@ func main() {
 		setupLog.Error(err, "Failed to set up health check")
 		os.Exit(1)
 	}
-	if err := mgr.AddReadyzCheck("readyz", healthz.Ping); err != nil {
+	if err := mgr.AddReadyzCheck("readyz", webhooksReady); err != nil {
 		setupLog.Error(err, "Failed to set up ready check")
 		os.Exit(1)
 	}

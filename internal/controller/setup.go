@@ -2,6 +2,9 @@ package controller
 
 import (
 	"context"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -35,8 +38,16 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 			return err
 		}
 	}
-	// Built-ins are written by the leader only, once its caches are up.
+	// Built-ins are written by the leader only, once its caches are up. Writing them passes the
+	// SafetyProfile webhook, which may wait for its certificate, so failures are retried.
 	return mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
-		return EnsureBuiltins(ctx, c)
+		log := ctrl.LoggerFrom(ctx).WithName("builtins")
+		return wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
+			if err := EnsureBuiltins(ctx, c); err != nil {
+				log.Info("Built-in SafetyProfiles not written yet; retrying", "reason", err.Error())
+				return false, nil
+			}
+			return true, nil
+		})
 	}))
 }

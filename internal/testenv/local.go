@@ -30,8 +30,9 @@ type Local struct {
 	Admin      *rest.Config
 	ProbeAddr  string
 
-	manager *exec.Cmd
-	log     *os.File
+	manager  *exec.Cmd
+	log      *os.File
+	stopSync context.CancelFunc
 }
 
 // StartLocal starts the control plane and installs toolgate's CRDs with kubectl. Call StartManager
@@ -46,11 +47,12 @@ func StartLocal(ctx context.Context, dir string, out io.Writer) (*Local, error) 
 		return nil, err
 	}
 	l := &Local{Dir: dir, Kubectl: filepath.Join(assets, "kubectl")}
-	// envtest serves the webhook configuration with a url clientConfig pointing at 127.0.0.1 and
-	// a caBundle for the serving certificate it generates; the manager binary serves with it.
+	// envtest installs the webhook configuration with a url clientConfig, https://localhost:<port>;
+	// the manager's own certificate rotator then issues the serving certificate for "localhost"
+	// and injects its CA, replacing envtest's.
 	l.Env = &envtest.Environment{
 		BinaryAssetsDirectory: assets,
-		WebhookInstallOptions: envtest.WebhookInstallOptions{Paths: []string{webhooks}},
+		WebhookInstallOptions: envtest.WebhookInstallOptions{Paths: []string{webhooks}, LocalServingHostExternalName: "localhost"},
 	}
 	if _, err := l.Env.Start(); err != nil {
 		return nil, fmt.Errorf("starting the control plane: %w", err)
@@ -115,15 +117,24 @@ func (l *Local) StartManager(ctx context.Context, extraArgs ...string) error {
 	if l.log, err = os.OpenFile(filepath.Join(l.Dir, "manager.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
 		return err
 	}
+	certDir, err := l.syncCertificates(ctx)
+	if err != nil {
+		return err
+	}
 	wh := l.Env.WebhookInstallOptions
 	args := append([]string{
 		"--kubeconfig", l.Kubeconfig,
 		"--metrics-bind-address", "0",
 		"--health-probe-bind-address", l.ProbeAddr,
-		"--leader-elect", "--leader-election-namespace", "kube-system",
+		"--leader-elect", "--leader-election-namespace", OperatorNamespace,
 		"--webhook-host", wh.LocalServingHost,
 		"--webhook-port", strconv.Itoa(wh.LocalServingPort),
-		"--webhook-cert-path", wh.LocalServingCertDir,
+		"--webhook-cert-path", certDir,
+		"--cert-rotation",
+		"--cert-secret-namespace", OperatorNamespace,
+		"--cert-secret-name", CertSecretName,
+		"--cert-dns-name", "localhost",
+		"--webhook-configuration-name", WebhookConfigurationName,
 	}, extraArgs...)
 	l.manager = exec.Command(binary, args...)
 	l.manager.Stdout, l.manager.Stderr = l.log, l.log
@@ -148,7 +159,12 @@ func (l *Local) waitReady(ctx context.Context) error {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-	return fmt.Errorf("the manager did not become ready within 60s; see %s", filepath.Join(l.Dir, "manager.log"))
+	logPath := filepath.Join(l.Dir, "manager.log")
+	data, _ := os.ReadFile(logPath)
+	if len(data) > 4000 {
+		data = data[len(data)-4000:]
+	}
+	return fmt.Errorf("the manager did not become ready within 60s; the end of %s:\n%s", logPath, data)
 }
 
 // StopManager stops the manager: gracefully with SIGTERM, or abruptly with SIGKILL when kill is set.
@@ -163,6 +179,9 @@ func (l *Local) StopManager(kill bool) error {
 	_ = l.manager.Process.Signal(sig)
 	_ = l.manager.Wait()
 	l.manager = nil
+	if l.stopSync != nil {
+		l.stopSync()
+	}
 	if l.log != nil {
 		return l.log.Close()
 	}

@@ -16,6 +16,9 @@ const AgentToolCallPath = "/validate-safety-toolgate-dev-v1alpha1-agenttoolcall"
 // suites share it. The AgentToolCall handler reads facts through the manager's cache, whose
 // indexes the controller package registers.
 func SetupWithManager(mgr ctrl.Manager, clk clock.PassiveClock) error {
+	if clk == nil {
+		clk = clock.RealClock{}
+	}
 	for _, setup := range []func(ctrl.Manager) error{
 		SetupSafetyProfileWebhookWithManager,
 		SetupAutomationProfileWebhookWithManager,
