@@ -24,9 +24,7 @@ func SourceKey(kind, name string) string { return kind + "/" + name }
 
 // SetupIndexes registers every field index toolgate's controllers and webhooks use.
 func SetupIndexes(ctx context.Context, indexer client.FieldIndexer) error {
-	if err := indexer.IndexField(ctx, &safetyv1alpha1.AgentToolCall{}, CallPlanIndex, func(o client.Object) []string {
-		return []string{o.(*safetyv1alpha1.AgentToolCall).Spec.Plan}
-	}); err != nil {
+	if err := indexer.IndexField(ctx, &safetyv1alpha1.AgentToolCall{}, CallPlanIndex, IndexCallPlan); err != nil {
 		return err
 	}
 	if err := indexer.IndexField(ctx, &safetyv1alpha1.AgentPlan{}, PlanSourceIndex, func(o client.Object) []string {
@@ -48,4 +46,9 @@ func SetupIndexes(ctx context.Context, indexer client.FieldIndexer) error {
 		}
 		return []string{"true"}
 	})
+}
+
+// IndexCallPlan is the CallPlanIndex function.
+func IndexCallPlan(o client.Object) []string {
+	return []string{o.(*safetyv1alpha1.AgentToolCall).Spec.Plan}
 }

@@ -86,7 +86,7 @@ func (h *AgentToolCallHandler) admit(ctx context.Context, req admission.Request,
 	if !decision.Allowed() {
 		return h.record(denial{decision.Reason, causeField(decision.Reason), decision.Message}.response(), "deny", decision.Reason, mode)
 	}
-	if true {
+	if !dryRun {
 		h.pending.add(stepKey(call), call.Name, h.Clock.Now())
 	}
 	if !decision.WouldDeny {

@@ -1,0 +1,195 @@
+package v1alpha1
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	admissionv1 "k8s.io/api/admission/v1"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/policy"
+	"github.com/toolgate/toolgate/internal/safety"
+)
+
+// The fuzz target and benchmark serve admission reviews through the real HTTP handler, decoder and
+// engine. Facts come from controller-runtime's in-memory client instead of a cluster: fuzzing needs
+// hundreds of thousands of requests a minute, which no API server round trip allows. The envtest
+// suite covers the same handler through a real kube-apiserver.
+
+// newBenchHandler returns the HTTP admission endpoint with a locked plan "p" in namespace "ns"
+// (ServiceAccount "agent", the sandboxed profile) and registered tools "read-file" and "shell".
+func newBenchHandler(tb testing.TB) (http.Handler, *clocktesting.FakePassiveClock) {
+	tb.Helper()
+	scheme := runtime.NewScheme()
+	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {
+		tb.Fatal(err)
+	}
+	profile, _ := safety.Builtin(safety.BuiltinSandboxed)
+	spec := policy.SpecFromProfile(profile)
+	hash, err := policy.SnapshotHash(profile, safetyv1alpha1.AutonomyLevelDefault, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	plan := &safetyv1alpha1.AgentPlan{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"},
+		Spec:       safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent"},
+		Status: safetyv1alpha1.AgentPlanStatus{Snapshot: &safetyv1alpha1.PlanSnapshot{
+			Provenance: safetyv1alpha1.ProvenanceDefault, Level: safetyv1alpha1.AutonomyLevelDefault, Safety: spec, Hash: hash, Epoch: 1,
+		}},
+	}
+	tools := []*safetyv1alpha1.AgentTool{
+		{ObjectMeta: metav1.ObjectMeta{Name: "read-file"}, Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}},
+		{ObjectMeta: metav1.ObjectMeta{Name: "shell"}, Spec: safetyv1alpha1.AgentToolSpec{Writes: true, Checkpointable: true, ActionClass: safetyv1alpha1.ActionClassExecute}},
+	}
+	c := fake.NewClientBuilder().WithScheme(scheme).
+		WithIndex(&safetyv1alpha1.AgentToolCall{}, controller.CallPlanIndex, controller.IndexCallPlan).
+		WithObjects(plan, tools[0], tools[1]).Build()
+	clk := clocktesting.NewFakePassiveClock(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
+	h := NewAgentToolCallHandler(c, admission.NewDecoder(scheme), clk)
+	return &webhook.Admission{Handler: h}, clk
+}
+
+// review encodes an AdmissionReview creating call as the given user.
+func review(tb testing.TB, user string, call *safetyv1alpha1.AgentToolCall) []byte {
+	tb.Helper()
+	call.APIVersion, call.Kind = safetyv1alpha1.GroupVersion.String(), "AgentToolCall"
+	raw, err := json.Marshal(call)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	body, err := json.Marshal(&admissionv1.AdmissionReview{
+		TypeMeta: metav1.TypeMeta{APIVersion: "admission.k8s.io/v1", Kind: "AdmissionReview"},
+		Request: &admissionv1.AdmissionRequest{
+			UID: types.UID("req-1"), Kind: metav1.GroupVersionKind{Group: "safety.toolgate.dev", Version: "v1alpha1", Kind: "AgentToolCall"},
+			Resource:  metav1.GroupVersionResource{Group: "safety.toolgate.dev", Version: "v1alpha1", Resource: "agenttoolcalls"},
+			Namespace: call.Namespace, Name: call.Name, Operation: admissionv1.Create,
+			UserInfo: authenticationv1.UserInfo{Username: user}, Object: runtime.RawExtension{Raw: raw},
+		},
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return body
+}
+
+func benchCall(name, tool, command string) *safetyv1alpha1.AgentToolCall {
+	return &safetyv1alpha1.AgentToolCall{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name},
+		Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "p", Tool: tool, Step: name, SandboxID: "sb-1",
+			Arguments: safetyv1alpha1.ToolArguments{Command: command, Paths: []string{"src/" + name + ".go"}}},
+	}
+}
+
+// serve posts body and returns the decoded response.
+func serve(tb testing.TB, h http.Handler, body []byte) (int, *admissionv1.AdmissionReview) {
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, AgentToolCallPath, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(rec, req)
+	out := &admissionv1.AdmissionReview{}
+	if err := json.Unmarshal(rec.Body.Bytes(), out); err != nil {
+		tb.Fatalf("the handler answered something that is not an AdmissionReview: %v: %q", err, rec.Body.String())
+	}
+	return rec.Code, out
+}
+
+const agentUser = "system:serviceaccount:ns:agent"
+
+func TestHandlerAnswersAllowAndTypedDenyOverHTTP(t *testing.T) {
+	h, _ := newBenchHandler(t)
+	_, allowed := serve(t, h, review(t, agentUser, benchCall("a", "read-file", "")))
+	if allowed.Response == nil || !allowed.Response.Allowed || allowed.Response.UID != "req-1" {
+		t.Fatalf("read-file should be admitted: %+v", allowed.Response)
+	}
+	_, denied := serve(t, h, review(t, agentUser, benchCall("b", "shell", "git push --force origin main")))
+	r := denied.Response
+	if r == nil || r.Allowed || r.Result == nil || r.Result.Code != http.StatusForbidden {
+		t.Fatalf("a force push should be denied with 403: %+v", r)
+	}
+	if got := string(r.Result.Details.Causes[0].Type); got != safety.ReasonToolSafetyViolation {
+		t.Errorf("cause type = %q, want %s", got, safety.ReasonToolSafetyViolation)
+	}
+	_, stranger := serve(t, h, review(t, "system:serviceaccount:ns:intruder", benchCall("c", "read-file", "")))
+	if stranger.Response.Allowed || string(stranger.Response.Result.Details.Causes[0].Type) != ReasonAgentIdentityMismatch {
+		t.Errorf("another ServiceAccount must be denied AgentIdentityMismatch: %+v", stranger.Response.Result)
+	}
+}
+
+// FuzzAgentToolCallAdmission feeds random and truncated AdmissionReview bodies to the handler; it
+// must always answer with an AdmissionReview and never admit a request it could not decode.
+//
+//	go test ./internal/webhook/v1alpha1/ -run '^$' -fuzz '^FuzzAgentToolCallAdmission$' -fuzztime 60s
+func FuzzAgentToolCallAdmission(f *testing.F) {
+	h, _ := newBenchHandler(f)
+	valid := review(f, agentUser, benchCall("a", "shell", "go test ./... && rm -rf build"))
+	f.Add(valid)
+	for _, n := range []int{0, 1, len(valid) / 3, len(valid) / 2, len(valid) - 1} {
+		f.Add(valid[:n])
+	}
+	f.Add([]byte(`{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"x","operation":"CREATE","object":{"spec":{"plan":5}}}}`))
+	f.Add([]byte(`{"request":{"uid":"u","operation":"UPDATE","object":{},"oldObject":null}}`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, AgentToolCallPath, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		h.ServeHTTP(rec, req)
+		out := &admissionv1.AdmissionReview{}
+		if err := json.Unmarshal(rec.Body.Bytes(), out); err != nil || out.Response == nil {
+			t.Fatalf("no AdmissionReview in the answer (%v): %q", err, rec.Body.String())
+		}
+		in := &admissionv1.AdmissionReview{}
+		if json.Unmarshal(body, in) != nil || in.Request == nil {
+			if out.Response.Allowed {
+				t.Fatalf("admitted a request that is not an AdmissionReview: %q", body)
+			}
+		}
+	})
+}
+
+// BenchmarkAgentToolCallHandler measures one admission from HTTP body to HTTP answer: decode,
+// gather facts, evaluate and encode, for an allowed call and for a denied shell command.
+func BenchmarkAgentToolCallHandler(b *testing.B) {
+	for _, bc := range []struct {
+		name    string
+		call    *safetyv1alpha1.AgentToolCall
+		allowed bool
+	}{
+		{"allow/read-file", benchCall("a", "read-file", ""), true},
+		{"allow/shell", benchCall("b", "shell", "go test ./internal/... -run TestFoo -count=1 | tee out.log"), true},
+		{"deny/shell-force-push", benchCall("c", "shell", "git push --force origin main"), false},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			h, clk := newBenchHandler(b)
+			body := review(b, agentUser, bc.call)
+			if _, out := serve(b, h, body); out.Response.Allowed != bc.allowed {
+				b.Fatalf("allowed = %v, want %v: %+v", out.Response.Allowed, bc.allowed, out.Response.Result)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				// A minute apart, so the loop detector and the pending-attempt window see each
+				// submission afresh and the decision stays the one checked above.
+				clk.SetTime(clk.Now().Add(time.Minute))
+				rec := httptest.NewRecorder()
+				req := httptest.NewRequest(http.MethodPost, AgentToolCallPath, bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				h.ServeHTTP(rec, req)
+				if rec.Code != http.StatusOK {
+					b.Fatalf("status %d", rec.Code)
+				}
+			}
+		})
+	}
+}
