@@ -81,8 +81,10 @@ func main() {
 	flag.BoolVar(&certRotation, "cert-rotation", true,
 		"Generate and rotate the webhook serving certificate and inject its CA; set false to use certificates "+
 			"provided in --webhook-cert-path (cert-manager).")
-	flag.StringVar(&certSecretNamespace, "cert-secret-namespace", "toolgate-system", "Namespace of the webhook certificate Secret.")
-	flag.StringVar(&certSecretName, "cert-secret-name", "toolgate-webhook-server-cert", "Name of the webhook certificate Secret.")
+	flag.StringVar(&certSecretNamespace, "cert-secret-namespace", "toolgate-system",
+		"Namespace of the webhook certificate Secret.")
+	flag.StringVar(&certSecretName, "cert-secret-name", "toolgate-webhook-server-cert",
+		"Name of the webhook certificate Secret.")
 	flag.StringVar(&certDNSName, "cert-dns-name", "toolgate-webhook-service.toolgate-system.svc",
 		"DNS name the serving certificate is issued for.")
 	flag.StringVar(&webhookConfigurationName, "webhook-configuration-name", "toolgate-validating-webhook-configuration",

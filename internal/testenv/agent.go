@@ -18,10 +18,14 @@ import (
 // AgentRole is what an agent's ServiceAccount may do: submit calls and report on them, and read
 // its plans. It cannot create approvals, edit plans or touch profiles.
 var AgentRole = []rbacv1.PolicyRule{
-	{APIGroups: []string{"safety.toolgate.dev"}, Resources: []string{"agenttoolcalls"}, Verbs: []string{"create", "get", "list", "watch"}},
-	{APIGroups: []string{"safety.toolgate.dev"}, Resources: []string{"agenttoolcalls/status"}, Verbs: []string{"get", "update", "patch"}},
-	{APIGroups: []string{"safety.toolgate.dev"}, Resources: []string{"agentplans"}, Verbs: []string{"get", "list", "watch"}},
+	{APIGroups: []string{group}, Resources: []string{"agenttoolcalls"}, Verbs: append([]string{"create"}, readVerbs...)},
+	{APIGroups: []string{group}, Resources: []string{"agenttoolcalls/status"}, Verbs: []string{"get", "update", "patch"}},
+	{APIGroups: []string{group}, Resources: []string{"agentplans"}, Verbs: readVerbs},
 }
+
+const group = "safety.toolgate.dev"
+
+var readVerbs = []string{"get", "list", "watch"}
 
 // Agent creates a ServiceAccount with the agent role in namespace and returns a client that
 // authenticates with a real token from the TokenRequest API, as an agent pod's would.

@@ -111,8 +111,7 @@ func FromError(err error, tool string) error {
 
 // ReasonOf returns the reason code of a toolgate denial in err's chain, or "".
 func ReasonOf(err error) string {
-	var re *RequestError
-	if errors.As(err, &re) {
+	if re, ok := errors.AsType[*RequestError](err); ok {
 		return re.Reason
 	}
 	return safety.ReasonOf(err)

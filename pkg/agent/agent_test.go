@@ -18,7 +18,9 @@ func denied(reason, field, msg string) error {
 	return &apierrors.StatusError{ErrStatus: metav1.Status{
 		Status: metav1.StatusFailure, Code: http.StatusForbidden, Reason: metav1.StatusReasonForbidden,
 		Message: `admission webhook "vagenttoolcall-v1alpha1.toolgate.dev" denied the request: [` + reason + "] " + msg,
-		Details: &metav1.StatusDetails{Causes: []metav1.StatusCause{{Type: metav1.CauseType(reason), Field: field, Message: msg}}},
+		Details: &metav1.StatusDetails{Causes: []metav1.StatusCause{
+			{Type: metav1.CauseType(reason), Field: field, Message: msg},
+		}},
 	}}
 }
 
@@ -68,7 +70,7 @@ func TestFromErrorKeepsRequestReasonsAndOtherErrors(t *testing.T) {
 		t.Error("AgentIdentityMismatch must not be retryable")
 	}
 	schemaErr := apierrors.NewInvalid(schema.GroupKind{Group: "safety.toolgate.dev", Kind: "AgentToolCall"}, "c", nil)
-	if got := agent.FromError(schemaErr, "shell"); got != schemaErr {
+	if got := agent.FromError(schemaErr, "shell"); !errors.Is(got, schemaErr) || agent.ReasonOf(got) != "" {
 		t.Errorf("a schema error must pass through unchanged, got %v", got)
 	}
 	if agent.FromError(nil, "shell") != nil {
@@ -80,14 +82,13 @@ func TestFromErrorKeepsRequestReasonsAndOtherErrors(t *testing.T) {
 func ExampleFromError() {
 	// The error client.Create returns when toolgate denies a writing tool outside a sandbox.
 	err := agent.FromError(denied("ToolSandboxRequired", "spec.sandboxId",
-		`tool "write-file" writes and the profile sets require_sandbox, but the call has no sandbox id`), "write-file")
+		`require_sandbox: write-file needs a sandbox id`), "write-file")
 
-	var sandbox *agent.ToolSandboxRequiredError
-	if errors.As(err, &sandbox) {
+	if sandbox, ok := errors.AsType[*agent.ToolSandboxRequiredError](err); ok {
 		fmt.Println("retry inside a sandbox:", sandbox.Tool)
 	}
 	fmt.Println(agent.Describe(err))
 	// Output:
 	// retry inside a sandbox: write-file
-	// denied ToolSandboxRequired: tool "write-file" writes and the profile sets require_sandbox, but the call has no sandbox id
+	// denied ToolSandboxRequired: require_sandbox: write-file needs a sandbox id
 }

@@ -94,7 +94,7 @@ func benchCall(name, tool, command string) *safetyv1alpha1.AgentToolCall {
 }
 
 // serve posts body and returns the decoded response.
-func serve(tb testing.TB, h http.Handler, body []byte) (int, *admissionv1.AdmissionReview) {
+func serve(tb testing.TB, h http.Handler, body []byte) *admissionv1.AdmissionReview {
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, AgentToolCallPath, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
@@ -103,18 +103,21 @@ func serve(tb testing.TB, h http.Handler, body []byte) (int, *admissionv1.Admiss
 	if err := json.Unmarshal(rec.Body.Bytes(), out); err != nil {
 		tb.Fatalf("the handler answered something that is not an AdmissionReview: %v: %q", err, rec.Body.String())
 	}
-	return rec.Code, out
+	if rec.Code != http.StatusOK {
+		tb.Fatalf("HTTP %d", rec.Code)
+	}
+	return out
 }
 
 const agentUser = "system:serviceaccount:ns:agent"
 
 func TestHandlerAnswersAllowAndTypedDenyOverHTTP(t *testing.T) {
 	h, _ := newBenchHandler(t)
-	_, allowed := serve(t, h, review(t, agentUser, benchCall("a", "read-file", "")))
+	allowed := serve(t, h, review(t, agentUser, benchCall("a", "read-file", "")))
 	if allowed.Response == nil || !allowed.Response.Allowed || allowed.Response.UID != "req-1" {
 		t.Fatalf("read-file should be admitted: %+v", allowed.Response)
 	}
-	_, denied := serve(t, h, review(t, agentUser, benchCall("b", "shell", "git push --force origin main")))
+	denied := serve(t, h, review(t, agentUser, benchCall("b", "shell", "git push --force origin main")))
 	r := denied.Response
 	if r == nil || r.Allowed || r.Result == nil || r.Result.Code != http.StatusForbidden {
 		t.Fatalf("a force push should be denied with 403: %+v", r)
@@ -122,7 +125,7 @@ func TestHandlerAnswersAllowAndTypedDenyOverHTTP(t *testing.T) {
 	if got := string(r.Result.Details.Causes[0].Type); got != safety.ReasonToolSafetyViolation {
 		t.Errorf("cause type = %q, want %s", got, safety.ReasonToolSafetyViolation)
 	}
-	_, stranger := serve(t, h, review(t, "system:serviceaccount:ns:intruder", benchCall("c", "read-file", "")))
+	stranger := serve(t, h, review(t, "system:serviceaccount:ns:intruder", benchCall("c", "read-file", "")))
 	if stranger.Response.Allowed || string(stranger.Response.Result.Details.Causes[0].Type) != ReasonAgentIdentityMismatch {
 		t.Errorf("another ServiceAccount must be denied AgentIdentityMismatch: %+v", stranger.Response.Result)
 	}
@@ -174,7 +177,7 @@ func BenchmarkAgentToolCallHandler(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			h, clk := newBenchHandler(b)
 			body := review(b, agentUser, bc.call)
-			if _, out := serve(b, h, body); out.Response.Allowed != bc.allowed {
+			if out := serve(b, h, body); out.Response.Allowed != bc.allowed {
 				b.Fatalf("allowed = %v, want %v: %+v", out.Response.Allowed, bc.allowed, out.Response.Result)
 			}
 			b.ReportAllocs()

@@ -68,7 +68,7 @@ func (h *AgentToolCallHandler) admit(ctx context.Context, req admission.Request,
 	}
 	compiled, err := h.policies.get(plan.Status.Snapshot)
 	if err != nil {
-		return h.record(denial{ReasonPlanNotLocked, "spec.plan", fmt.Sprintf("the locked snapshot of plan %s does not compile: %v", plan.Name, err)}.response(), "deny", ReasonPlanNotLocked, "")
+		return h.record(denial{ReasonPlanNotLocked, fieldPlan, fmt.Sprintf("the locked snapshot of plan %s does not compile: %v", plan.Name, err)}.response(), "deny", ReasonPlanNotLocked, "")
 	}
 	dryRun := req.DryRun != nil && *req.DryRun
 
@@ -106,16 +106,16 @@ func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Requ
 	plan := &safetyv1alpha1.AgentPlan{}
 	if err := h.Reader.Get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: call.Spec.Plan}, plan); err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, nil, &denial{ReasonPlanNotFound, "spec.plan", fmt.Sprintf("AgentPlan %q does not exist in namespace %s", call.Spec.Plan, req.Namespace)}, nil
+			return nil, nil, &denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %q does not exist in namespace %s", call.Spec.Plan, req.Namespace)}, nil
 		}
 		return nil, nil, nil, fmt.Errorf("reading plan %s: %w", call.Spec.Plan, err)
 	}
 	if want := serviceAccountUser(plan.Namespace, plan.Spec.ServiceAccountName); req.UserInfo.Username != want {
-		return nil, nil, &denial{ReasonAgentIdentityMismatch, "spec.plan", fmt.Sprintf(
+		return nil, nil, &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
 			"plan %s accepts calls only from %s, not from %s", plan.Name, want, req.UserInfo.Username)}, nil
 	}
 	if plan.Status.Snapshot == nil {
-		return nil, nil, &denial{ReasonPlanNotLocked, "spec.plan", fmt.Sprintf(
+		return nil, nil, &denial{ReasonPlanNotLocked, fieldPlan, fmt.Sprintf(
 			"plan %s is not locked yet; retry shortly (%s)", plan.Name, lockMessage(plan))}, nil
 	}
 	tool := &safetyv1alpha1.AgentTool{}

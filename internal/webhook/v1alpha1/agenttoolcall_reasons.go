@@ -11,3 +11,6 @@ const (
 	ReasonBadRequest            = "BadRequest"
 	ReasonLedgerUnavailable     = "LedgerUnavailable"
 )
+
+// fieldPlan is the call field most integrity denials point at.
+const fieldPlan = "spec.plan"

@@ -44,7 +44,7 @@ func causeField(reason string) string {
 	case safety.ReasonToolRetryLimitExceeded:
 		return "spec.step"
 	case safety.ReasonToolCostLimitExceeded:
-		return "spec.plan"
+		return fieldPlan
 	case safety.ReasonToolHumanApprovalRequired, safety.ReasonToolLoopDetected:
 		return "spec"
 	}

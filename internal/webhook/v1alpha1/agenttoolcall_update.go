@@ -40,7 +40,7 @@ func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, user string, old
 		plan := &safetyv1alpha1.AgentPlan{}
 		err := h.Reader.Get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan)
 		if err != nil || user != serviceAccountUser(plan.Namespace, plan.Spec.ServiceAccountName) {
-			return &denial{ReasonAgentIdentityMismatch, "spec.plan", fmt.Sprintf("only the plan's ServiceAccount may report on call %s, not %s", call.Name, user)}
+			return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf("only the plan's ServiceAccount may report on call %s, not %s", call.Name, user)}
 		}
 	}
 	if phaseOrder[call.Status.Phase] < phaseOrder[old.Status.Phase] ||

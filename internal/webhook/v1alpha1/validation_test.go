@@ -184,8 +184,6 @@ func ledger(spec string) string {
 	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AuditLedger\nmetadata: {name: default}\nspec:\n  %s\n", spec)
 }
 
-
-
 func plan(readOnly string) string {
 	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentPlan\nmetadata: {name: p1}\nspec: {serviceAccountName: agent, readOnly: %s}\n", readOnly)
 }
