@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -59,10 +60,32 @@ func IsRetryable(err error) bool {
 	return errors.As(err, &re) && (re.Reason == "PlanNotLocked" || re.Reason == "LedgerUnavailable")
 }
 
+// RetryFor bounds how long Submit keeps resubmitting a call denied for a passing reason (a plan
+// the operator is still locking, or that the webhook's cache has not seen locked yet).
+var RetryFor = 10 * time.Second
+
 // Submit creates the call with c (which must authenticate as the plan's ServiceAccount) and
 // returns nil when toolgate admitted it, the typed error of a denial, or the transport error.
+// Retryable denials are retried with backoff for up to RetryFor: a denied create stores nothing,
+// so resubmitting is safe.
 func Submit(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentToolCall) error {
-	return FromError(c.Create(ctx, call), call.Spec.Tool)
+	deadline := time.Now().Add(RetryFor)
+	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
+		attempt := call.DeepCopy() // a failed create must not leave server fields on call
+		err := FromError(c.Create(ctx, attempt), call.Spec.Tool)
+		if err == nil {
+			attempt.DeepCopyInto(call)
+			return nil
+		}
+		if !IsRetryable(err) || time.Now().Add(wait).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
 }
 
 // Report records what an admitted call's run cost and how it ended. Cost is an exact decimal
