@@ -39,6 +39,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/certs"
 	"github.com/toolgate/toolgate/internal/controller"
+	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 	// +kubebuilder:scaffold:imports
 )
 
@@ -65,6 +66,7 @@ func main() {
 	var disableWebhooks bool
 	var webhookHost string
 	var certRotation bool
+	var ledgerDir, ledgerWriter string
 	var certSecretNamespace, certSecretName, certDNSName, webhookConfigurationName string
 	var secureMetrics bool
 	var enableHTTP2 bool
@@ -78,6 +80,10 @@ func main() {
 	flag.StringVar(&leaderElectionNamespace, "leader-election-namespace", "",
 		"Namespace of the leader election lease; required when running outside a cluster with --leader-elect.")
 	flag.StringVar(&webhookHost, "webhook-host", "", "Address the webhook server binds to; empty means all interfaces.")
+	flag.StringVar(&ledgerDir, "ledger-dir", "/var/lib/toolgate/ledger",
+		"Directory of the decision ledger (on a PersistentVolume); empty disables the ledger.")
+	flag.StringVar(&ledgerWriter, "ledger-writer", defaultWriter(),
+		"This replica's chain in the ledger; must be unique per replica (default: the pod name).")
 	flag.BoolVar(&certRotation, "cert-rotation", true,
 		"Generate and rotate the webhook serving certificate and inject its CA; set false to use certificates "+
 			"provided in --webhook-cert-path (cert-manager).")
@@ -207,6 +213,12 @@ func main() {
 		os.Exit(1)
 	}
 
+	decisionLog, closeLedger, err := openLedger(mgr, ledgerDir, ledgerWriter)
+	if err != nil {
+		setupLog.Error(err, "Failed to open the ledger", "dir", ledgerDir)
+		os.Exit(1)
+	}
+	defer closeLedger()
 	if err := controller.SetupWithManager(mgr, controller.Options{}); err != nil {
 		setupLog.Error(err, "Failed to set up controllers")
 		os.Exit(1)
@@ -214,7 +226,7 @@ func main() {
 	webhooksReady, err := setupWebhooks(mgr, disableWebhooks, certRotation, certs.Options{
 		SecretNamespace: certSecretNamespace, SecretName: certSecretName, CertDir: webhookServerOptions.CertDir,
 		DNSName: certDNSName, WebhookConfiguration: webhookConfigurationName,
-	})
+	}, webhookv1alpha1.Options{Ledger: decisionLog})
 	if err != nil {
 		setupLog.Error(err, "Failed to set up webhooks")
 		os.Exit(1)

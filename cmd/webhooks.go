@@ -15,7 +15,7 @@ import (
 // setupWebhooks registers the admission webhooks once the serving certificate exists: with
 // rotation on, the operator makes it first. The returned readiness check fails until then, so no
 // Service routes admission reviews to a replica that cannot answer them.
-func setupWebhooks(mgr ctrl.Manager, disabled, rotate bool, o certs.Options) (healthz.Checker, error) {
+func setupWebhooks(mgr ctrl.Manager, disabled, rotate bool, o certs.Options, opts webhookv1alpha1.Options) (healthz.Checker, error) {
 	if disabled {
 		return healthz.Ping, nil
 	}
@@ -31,7 +31,7 @@ func setupWebhooks(mgr ctrl.Manager, disabled, rotate bool, o certs.Options) (he
 	var registered atomic.Bool
 	go func() {
 		<-ready
-		if err := webhookv1alpha1.SetupWithManager(mgr, nil); err != nil {
+		if err := webhookv1alpha1.SetupWithManager(mgr, opts); err != nil {
 			setupLog.Error(err, "Failed to set up webhooks")
 			return
 		}

@@ -31,12 +31,18 @@ var (
 		Buckets: prometheus.ExponentialBuckets(5e-5, 4, 10),
 	})
 
+	// LedgerFailures counts decisions whose record could not be made durable.
+	LedgerFailures = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "toolgate_ledger_failures_total",
+		Help: "Admission decisions whose ledger record could not be made durable (denied LedgerUnavailable, or lost under failurePolicy Ignore).",
+	})
+
 	registerOnce sync.Once
 )
 
 // Register adds toolgate's metrics to controller-runtime's registry once per process.
 func Register() {
 	registerOnce.Do(func() {
-		ctrlmetrics.Registry.MustRegister(Decisions, EvaluationSeconds, HandlingSeconds)
+		ctrlmetrics.Registry.MustRegister(Decisions, EvaluationSeconds, HandlingSeconds, LedgerFailures)
 	})
 }

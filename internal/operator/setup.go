@@ -15,6 +15,8 @@ type Options struct {
 	Controllers controller.Options
 	// DisableWebhooks skips registering admission webhooks (for running controllers alone).
 	DisableWebhooks bool
+	// Ledger records every AgentToolCall decision; nil records nothing.
+	Ledger webhookv1alpha1.DecisionLog
 }
 
 // Setup registers every controller and webhook with mgr.
@@ -28,5 +30,5 @@ func Setup(mgr ctrl.Manager, opts Options) error {
 	if opts.DisableWebhooks {
 		return nil
 	}
-	return webhookv1alpha1.SetupWithManager(mgr, opts.Controllers.Clock)
+	return webhookv1alpha1.SetupWithManager(mgr, webhookv1alpha1.Options{Clock: opts.Controllers.Clock, Ledger: opts.Ledger})
 }

@@ -29,6 +29,7 @@ type Local struct {
 	Kubectl    string // path of the pinned kubectl
 	Admin      *rest.Config
 	ProbeAddr  string
+	LedgerDir  string // the manager's decision ledger
 
 	manager  *exec.Cmd
 	log      *os.File
@@ -46,7 +47,7 @@ func StartLocal(ctx context.Context, dir string, out io.Writer) (*Local, error) 
 	if err != nil {
 		return nil, err
 	}
-	l := &Local{Dir: dir, Kubectl: filepath.Join(assets, "kubectl")}
+	l := &Local{Dir: dir, Kubectl: filepath.Join(assets, "kubectl"), LedgerDir: filepath.Join(dir, "ledger")}
 	// envtest installs the webhook configuration with a url clientConfig, https://localhost:<port>;
 	// the manager's own certificate rotator then issues the serving certificate for "localhost"
 	// and injects its CA, replacing envtest's.
@@ -135,6 +136,8 @@ func (l *Local) StartManager(ctx context.Context, extraArgs ...string) error {
 		"--cert-secret-name", CertSecretName,
 		"--cert-dns-name", "localhost",
 		"--webhook-configuration-name", WebhookConfigurationName,
+		"--ledger-dir", l.LedgerDir,
+		"--ledger-writer", "local",
 	}, extraArgs...)
 	l.manager = exec.Command(binary, args...)
 	l.manager.Stdout, l.manager.Stderr = l.log, l.log

@@ -13,11 +13,17 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/metrics"
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
 // +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-agenttoolcall,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=safety.toolgate.dev,resources=agenttoolcalls;agenttoolcalls/status,verbs=create;update,versions=v1alpha1,name=vagenttoolcall-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
+
+// DecisionLog makes a decision durable; the webhook answers only after it returns.
+type DecisionLog interface {
+	RecordDecision(ctx context.Context, d audit.Decision) error
+}
 
 // AgentToolCallHandler is the gate: it admits or denies every AgentToolCall with a typed reason.
 // It is a raw handler because it needs the request's identity and dry-run flag. Every fact that
@@ -26,6 +32,8 @@ type AgentToolCallHandler struct {
 	Reader  client.Reader
 	Decoder admission.Decoder
 	Clock   clock.PassiveClock
+	// Ledger records every decision before the answer; nil records nothing.
+	Ledger DecisionLog
 
 	policies *policyCache
 	pending  *pendingCalls
@@ -40,63 +48,108 @@ func NewAgentToolCallHandler(reader client.Reader, decoder admission.Decoder, cl
 	}
 }
 
+// outcome is a decision before it is recorded and answered.
+type outcome struct {
+	resp     admission.Response
+	decision string // allow, deny, would_deny
+	reason   string
+	mode     string
+	message  string
+	snapshot string
+}
+
 // Handle answers one admission request.
 func (h *AgentToolCallHandler) Handle(ctx context.Context, req admission.Request) admission.Response {
 	start := h.Clock.Now()
 	defer func() { metrics.HandlingSeconds.Observe(h.Clock.Since(start).Seconds()) }()
 	call := &safetyv1alpha1.AgentToolCall{}
 	if err := h.Decoder.DecodeRaw(req.Object, call); err != nil {
-		return h.record(denial{ReasonBadRequest, "", "cannot decode the AgentToolCall: " + err.Error()}.response(), "deny", ReasonBadRequest, "")
+		return h.finish(ctx, req, call, deny(denial{ReasonBadRequest, "", "cannot decode the AgentToolCall: " + err.Error()}))
 	}
-	if req.Operation == admissionv1.Update {
+	switch req.Operation {
+	case admissionv1.Update:
 		return h.update(ctx, req, call)
+	case admissionv1.Create:
+		out, err := h.decide(ctx, req, call)
+		if err != nil {
+			return admission.Errored(http.StatusInternalServerError, err)
+		}
+		return h.finish(ctx, req, call, out)
 	}
-	if req.Operation != admissionv1.Create {
-		return admission.Allowed("")
-	}
-	return h.admit(ctx, req, call)
+	return admission.Allowed("")
 }
 
-// admit decides a new call: request integrity, then the engine against the plan's locked snapshot.
-func (h *AgentToolCallHandler) admit(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) admission.Response {
+// decide runs request integrity, then the engine against the plan's locked snapshot.
+func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) (outcome, error) {
 	plan, tool, d, err := h.integrity(ctx, req, call)
+	if err != nil || d != nil {
+		return deny(derefDenial(d)), err
+	}
+	snap := plan.Status.Snapshot
+	compiled, err := h.policies.get(snap)
 	if err != nil {
-		return admission.Errored(http.StatusInternalServerError, err)
+		return deny(denial{ReasonPlanNotLocked, fieldPlan, fmt.Sprintf("the locked snapshot of plan %s does not compile: %v", plan.Name, err)}), nil
 	}
-	if d != nil {
-		return h.record(d.response(), "deny", d.Reason, "")
-	}
-	compiled, err := h.policies.get(plan.Status.Snapshot)
-	if err != nil {
-		return h.record(denial{ReasonPlanNotLocked, fieldPlan, fmt.Sprintf("the locked snapshot of plan %s does not compile: %v", plan.Name, err)}.response(), "deny", ReasonPlanNotLocked, "")
-	}
-	dryRun := req.DryRun != nil && *req.DryRun
+	dryRun := isDryRun(req)
 
 	h.pending.Lock()
 	defer h.pending.Unlock()
 	facts, err := h.facts(ctx, call, plan, tool, compiled, dryRun)
 	if err != nil {
-		return admission.Errored(http.StatusInternalServerError, err)
+		return outcome{}, err
 	}
 	evalStart := time.Now()
 	decision := safety.Evaluate(compiled, facts)
 	metrics.EvaluationSeconds.Observe(time.Since(evalStart).Seconds())
 
-	mode := string(decision.Mode)
-	if !decision.Allowed() {
-		return h.record(denial{decision.Reason, causeField(decision.Reason), decision.Message}.response(), "deny", decision.Reason, mode)
+	out := outcome{mode: string(decision.Mode), snapshot: snap.Hash, reason: decision.Reason, message: decision.Message}
+	switch {
+	case !decision.Allowed():
+		d := deny(denial{decision.Reason, causeField(decision.Reason), decision.Message})
+		d.mode, d.snapshot = out.mode, out.snapshot
+		return d, nil
+	case decision.WouldDeny:
+		out.decision, out.resp = "would_deny", admission.Allowed("")
+		if decision.Mode == safety.ModeWarn {
+			out.resp.Warnings = []string{denial{decision.Reason, "", decision.Message}.warning()}
+		}
+	default:
+		out.decision, out.resp = "allow", admission.Allowed("")
 	}
 	if !dryRun {
 		h.pending.add(stepKey(call), call.Name, h.Clock.Now())
 	}
-	if !decision.WouldDeny {
-		return h.record(admission.Allowed(""), "allow", "", mode)
+	return out, nil
+}
+
+// finish records the decision in the ledger, durably, and then answers. A dry run records
+// nothing. When the record cannot be made durable, the AuditLedger's failurePolicy decides: Fail
+// (the default) denies LedgerUnavailable, Ignore answers as decided and counts the loss.
+func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall, out outcome) admission.Response {
+	if h.Ledger != nil && !isDryRun(req) {
+		err := h.Ledger.RecordDecision(ctx, audit.Decision{
+			Decision: out.decision, Reason: out.reason, Message: out.message, Mode: out.mode,
+			Namespace: req.Namespace, Plan: call.Spec.Plan, Call: call.Name, Tool: call.Spec.Tool, Step: call.Spec.Step,
+			Requester: req.UserInfo.Username, SnapshotHash: out.snapshot,
+		})
+		if err != nil {
+			metrics.LedgerFailures.Inc()
+			if h.ledgerPolicy(ctx) != safetyv1alpha1.LedgerFailurePolicyIgnore {
+				out = deny(denial{ReasonLedgerUnavailable, "", "the decision could not be recorded durably, so it is not given: " + err.Error()})
+			}
+		}
 	}
-	resp := admission.Allowed("")
-	if decision.Mode == safety.ModeWarn {
-		resp.Warnings = []string{denial{decision.Reason, "", decision.Message}.warning()}
+	metrics.Decisions.WithLabelValues(out.decision, out.reason, out.mode).Inc()
+	return out.resp
+}
+
+// ledgerPolicy is the failure policy of the cluster's AuditLedger; Fail when there is none.
+func (h *AgentToolCallHandler) ledgerPolicy(ctx context.Context) safetyv1alpha1.LedgerFailurePolicy {
+	l := &safetyv1alpha1.AuditLedger{}
+	if err := h.Reader.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, l); err != nil || l.Spec.FailurePolicy == "" {
+		return safetyv1alpha1.LedgerFailurePolicyFail
 	}
-	return h.record(resp, "would_deny", decision.Reason, mode)
+	return l.Spec.FailurePolicy
 }
 
 // integrity checks what must hold before the engine runs: the plan exists and is locked, the
@@ -128,11 +181,18 @@ func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Requ
 	return plan, tool, nil, nil
 }
 
-// record counts a decision and returns the response unchanged.
-func (h *AgentToolCallHandler) record(resp admission.Response, decision, reason, mode string) admission.Response {
-	metrics.Decisions.WithLabelValues(decision, reason, mode).Inc()
-	return resp
+func deny(d denial) outcome {
+	return outcome{resp: d.response(), decision: "deny", reason: d.Reason, message: d.Message}
 }
+
+func derefDenial(d *denial) denial {
+	if d == nil {
+		return denial{}
+	}
+	return *d
+}
+
+func isDryRun(req admission.Request) bool { return req.DryRun != nil && *req.DryRun }
 
 func serviceAccountUser(namespace, name string) string {
 	return "system:serviceaccount:" + namespace + ":" + name

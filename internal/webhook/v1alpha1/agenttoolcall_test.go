@@ -534,8 +534,11 @@ var _ = Describe("AgentToolCall admission: the agent reporting on an admitted ca
 	})
 
 	It("denies a phase moving backward", func() {
+		Expect(report(p.agent, call, safetyv1alpha1.CallPhaseRunning, "")).To(Succeed())
+		mustDenyUpdate(report(p.agent, call, safetyv1alpha1.CallPhaseAdmitted, ""), "status.phase", "cannot move from Running to Admitted")
 		Expect(report(p.agent, call, safetyv1alpha1.CallPhaseSucceeded, "0.10")).To(Succeed())
 		mustDenyUpdate(report(p.agent, call, safetyv1alpha1.CallPhaseRunning, ""), "status.phase", "cannot move from Succeeded to Running")
+		mustDenyUpdate(report(p.agent, call, safetyv1alpha1.CallPhaseFailed, ""), "status.phase", "cannot move from Succeeded to Failed")
 	})
 
 	It("rejects a changed spec as immutable", func() {

@@ -24,10 +24,10 @@ var phaseOrder = map[safetyv1alpha1.CallPhase]int{
 func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) admission.Response {
 	old := &safetyv1alpha1.AgentToolCall{}
 	if err := h.Decoder.DecodeRaw(req.OldObject, old); err != nil {
-		return h.record(denial{ReasonBadRequest, "", "cannot decode the old AgentToolCall: " + err.Error()}.response(), "deny", ReasonBadRequest, "")
+		return h.finish(ctx, req, call, deny(denial{ReasonBadRequest, "", "cannot decode the old AgentToolCall: " + err.Error()}))
 	}
 	if d := h.checkUpdate(ctx, req.UserInfo.Username, old, call); d != nil {
-		return h.record(d.response(), "deny", d.Reason, "")
+		return h.finish(ctx, req, call, deny(*d))
 	}
 	return admission.Allowed("")
 }

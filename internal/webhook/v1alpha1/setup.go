@@ -9,15 +9,23 @@ import (
 	"github.com/toolgate/toolgate/internal/metrics"
 )
 
+// Options configure the webhooks.
+type Options struct {
+	// Clock is the time source; nil means the real clock.
+	Clock clock.PassiveClock
+	// Ledger records every AgentToolCall decision before it is answered; nil records nothing.
+	Ledger DecisionLog
+}
+
 // AgentToolCallPath is where the API server sends AgentToolCall admission reviews.
 const AgentToolCallPath = "/validate-safety-toolgate-dev-v1alpha1-agenttoolcall"
 
 // SetupWithManager registers every toolgate admission webhook with mgr; main.go and the envtest
 // suites share it. The AgentToolCall handler reads facts through the manager's cache, whose
 // indexes the controller package registers.
-func SetupWithManager(mgr ctrl.Manager, clk clock.PassiveClock) error {
-	if clk == nil {
-		clk = clock.RealClock{}
+func SetupWithManager(mgr ctrl.Manager, opts Options) error {
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
 	}
 	for _, setup := range []func(ctrl.Manager) error{
 		SetupSafetyProfileWebhookWithManager,
@@ -29,7 +37,8 @@ func SetupWithManager(mgr ctrl.Manager, clk clock.PassiveClock) error {
 		}
 	}
 	metrics.Register()
-	handler := NewAgentToolCallHandler(mgr.GetClient(), admission.NewDecoder(mgr.GetScheme()), clk)
+	handler := NewAgentToolCallHandler(mgr.GetClient(), admission.NewDecoder(mgr.GetScheme()), opts.Clock)
+	handler.Ledger = opts.Ledger
 	mgr.GetWebhookServer().Register(AgentToolCallPath, &webhook.Admission{Handler: handler})
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"sync"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -17,11 +18,16 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
+	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/testenv"
+	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
 
 var (
+	ledgerDir string
+	decisions = &switchableLog{}
 	ctx       context.Context
 	cluster   *testenv.Cluster
 	k8sClient client.Client
@@ -36,7 +42,13 @@ var _ = BeforeSuite(func() {
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	ctx = context.Background()
 	var err error
-	cluster, err = testenv.Start(func(mgr ctrl.Manager) error { return operator.Setup(mgr, operator.Options{}) })
+	ledgerDir = GinkgoT().TempDir()
+	journal, err := ledger.Open(audit.Config(nil, ledgerDir, "envtest", nil))
+	Expect(err).NotTo(HaveOccurred())
+	decisions.use(&audit.Log{Journal: journal})
+	cluster, err = testenv.Start(func(mgr ctrl.Manager) error {
+		return operator.Setup(mgr, operator.Options{Ledger: decisions})
+	})
 	Expect(err).NotTo(HaveOccurred())
 	k8sClient = cluster.Client
 })
@@ -74,4 +86,26 @@ func decodeFile(elem ...string) []*unstructured.Unstructured {
 	objs, err := decodeYAML(data)
 	Expect(err).NotTo(HaveOccurred())
 	return objs
+}
+
+// switchableLog lets one test swap the suite's real ledger for a broken one (a real journal that
+// has been closed) and back, to see the failure policy act through the API server.
+type switchableLog struct {
+	mu  sync.Mutex
+	log webhookv1alpha1.DecisionLog
+}
+
+func (s *switchableLog) use(l webhookv1alpha1.DecisionLog) webhookv1alpha1.DecisionLog {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old := s.log
+	s.log = l
+	return old
+}
+
+func (s *switchableLog) RecordDecision(ctx context.Context, d audit.Decision) error {
+	s.mu.Lock()
+	l := s.log
+	s.mu.Unlock()
+	return l.RecordDecision(ctx, d)
 }

@@ -137,8 +137,8 @@ spec: {}`, fields: []string{`metadata.annotations[safety.toolgate.dev/is-default
 		Entry("ProjectPolicy not named project", badManifest{yaml: strings.Replace(pp("{}"), "name: project", "name: other", 1), fields: []string{"must be named project"}}),
 		Entry("checkpointable tool that does not write", badManifest{yaml: tool("writes: false\n  checkpointable: true\n  actionClass: read"), fields: []string{"spec.checkpointable"}}),
 		Entry("unknown action class", badManifest{yaml: tool("writes: true\n  actionClass: launch"), fields: []string{"spec.actionClass", "Unsupported value"}}),
-		Entry("ledger failure policy that does not exist", badManifest{yaml: ledger("failurePolicy: Maybe"), fields: []string{"spec.failurePolicy"}}),
-		Entry("ledger segments smaller than 4 KiB", badManifest{yaml: ledger("rotation: {maxSegmentBytes: 10}"), fields: []string{"spec.rotation.maxSegmentBytes"}}),
+		Entry("ledger failure policy that does not exist", badManifest{yaml: auditLedger("failurePolicy: Maybe"), fields: []string{"spec.failurePolicy"}}),
+		Entry("ledger segments smaller than 4 KiB", badManifest{yaml: auditLedger("rotation: {maxSegmentBytes: 10}"), fields: []string{"spec.rotation.maxSegmentBytes"}}),
 		Entry("a changed AgentPlan spec", badManifest{
 			base: plan("false"), update: true, yaml: plan("true"), fields: []string{"spec", "immutable"},
 		}),
@@ -180,7 +180,7 @@ func tool(spec string) string {
 	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentTool\nmetadata: {name: %s}\nspec:\n  %s\n", uniqueName("bad-tool"), spec)
 }
 
-func ledger(spec string) string {
+func auditLedger(spec string) string {
 	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AuditLedger\nmetadata: {name: default}\nspec:\n  %s\n", spec)
 }
 

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/ledger"
+	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
+)
+
+// openLedger opens this replica's journal with the configuration of the cluster's AuditLedger,
+// read live because the cache has not started yet. Rotation, retention and redaction settings
+// apply from the next start; the failure policy is read per decision and applies at once.
+func openLedger(mgr ctrl.Manager, dir, writer string) (webhookv1alpha1.DecisionLog, func(), error) {
+	if dir == "" {
+		setupLog.Info("The decision ledger is disabled (--ledger-dir is empty)")
+		return nil, func() {}, nil
+	}
+	var spec *safetyv1alpha1.AuditLedgerSpec
+	al := &safetyv1alpha1.AuditLedger{}
+	err := mgr.GetAPIReader().Get(context.Background(), client.ObjectKey{Name: audit.LedgerName}, al)
+	switch {
+	case err == nil:
+		spec = &al.Spec
+	case !apierrors.IsNotFound(err) && !apierrors.IsForbidden(err):
+		return nil, nil, fmt.Errorf("reading AuditLedger %s: %w", audit.LedgerName, err)
+	}
+	j, err := ledger.Open(audit.Config(spec, dir, writer, nil))
+	if err != nil {
+		return nil, nil, err
+	}
+	return &audit.Log{Journal: j}, func() { _ = j.Close() }, nil
+}
+
+// defaultWriter is the pod name in a cluster, the host name elsewhere.
+func defaultWriter() string {
+	if name := os.Getenv("POD_NAME"); name != "" {
+		return name
+	}
+	host, _ := os.Hostname()
+	return host
+}

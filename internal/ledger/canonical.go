@@ -1,0 +1,83 @@
+package ledger
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+)
+
+// appendCanonical appends the canonical JSON form of v, a value of the tree encoding/json builds
+// with UseNumber: nil, bool, string, json.Number, []any and map[string]any. Object keys are
+// sorted bytewise and nothing is escaped that JSON does not require, so equal trees give equal
+// bytes whatever produced them; the verifier re-encodes every record it reads and demands the
+// same bytes.
+func appendCanonical(dst []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case bool:
+		return strconv.AppendBool(dst, x), nil
+	case string:
+		return appendString(dst, x), nil
+	case json.Number:
+		// Numbers keep the literal text they were decoded from: it is valid JSON and re-encodes
+		// to itself, which is all canonical form needs.
+		return append(dst, x...), nil
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendCanonical(dst, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, ']'), nil
+	case map[string]any:
+		dst = append(dst, '{')
+		for i, k := range slices.Sorted(maps.Keys(x)) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendString(dst, k)
+			dst = append(dst, ':')
+			var err error
+			if dst, err = appendCanonical(dst, x[k]); err != nil {
+				return nil, err
+			}
+		}
+		return append(dst, '}'), nil
+	default:
+		return nil, fmt.Errorf("canonical JSON: unsupported type %T", v)
+	}
+}
+
+// appendString quotes s byte by byte: only the quote, the backslash and control characters are
+// escaped, so the output never depends on Unicode tables or HTML-escaping settings. s must be
+// valid UTF-8 (callers guarantee it), or the result is not valid JSON.
+func appendString(dst []byte, s string) []byte {
+	const hexdigits = "0123456789abcdef"
+	dst = append(dst, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hexdigits[c>>4], hexdigits[c&0xf])
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, '"')
+}

@@ -1,0 +1,243 @@
+package ledger
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// run is the committer: it takes everything queued since its last write and makes it durable
+// with one write and one fsync. Appends that arrive during an fsync form the next batch, so the
+// batch size adapts to the load and to the disk's latency.
+func (j *Journal) run() {
+	defer close(j.exited)
+	for {
+		select {
+		case <-j.kick:
+			j.flush()
+		case <-j.quit:
+			j.flush()
+			return
+		}
+	}
+}
+
+func (j *Journal) flush() {
+	for {
+		j.mu.Lock()
+		batch := j.queue
+		j.queue = nil
+		j.mu.Unlock()
+		if len(batch) == 0 {
+			return
+		}
+		if j.cfg.syncEach {
+			for _, p := range batch {
+				j.commit([]*pending{p})
+			}
+			continue
+		}
+		j.commit(batch)
+	}
+}
+
+func (j *Journal) commit(batch []*pending) {
+	j.wmu.Lock()
+	err := j.write(batch)
+	j.wmu.Unlock()
+	if err != nil {
+		j.lost.Add(uint64(len(batch)))
+		for _, p := range batch {
+			p.rec, p.err = Receipt{}, err
+		}
+	}
+	for _, p := range batch {
+		close(p.done)
+	}
+}
+
+// write appends a batch to the live segment. Sequence numbers and hashes are assigned here, in
+// commit order, so a failed batch never leaves later records chained to records that are not on
+// disk.
+func (j *Journal) write(batch []*pending) error {
+	now := j.cfg.Clock.Now()
+	if err := j.prepare(now); err != nil {
+		return err
+	}
+	size := 0
+	for _, p := range batch {
+		size += len(p.fields) + 256
+	}
+	buf := make([]byte, 0, size+512)
+	pos := j.pos
+	n := 0
+	if j.live.size == 0 {
+		buf, pos = appendLine(buf, pos, now, j.cfg.Writer, KindSegment, j.headerFields())
+		n++
+	}
+	for _, p := range batch {
+		buf, pos = appendLine(buf, pos, p.at, j.cfg.Writer, p.kind, p.fields)
+		p.rec = Receipt{Seq: pos.seq, Hash: pos.hash}
+		n++
+	}
+	if err := j.writeLive(buf); err != nil {
+		return err
+	}
+	j.committed(pos, n)
+	return nil
+}
+
+// prepare makes the live segment writable: it cuts off what a failed write left behind, seals
+// a segment that is full or from an earlier day, and creates the next segment.
+func (j *Journal) prepare(now time.Time) error {
+	if err := j.repair(); err != nil {
+		return err
+	}
+	if l := j.live; l != nil && l.size == 0 && j.cfg.Daily && l.day != dayOf(now) {
+		// An empty segment (created, never written) would carry yesterday's date; start over.
+		_ = l.f.Close()
+		if err := os.Remove(filepath.Join(j.dir, l.name)); err != nil {
+			return fmt.Errorf("ledger: removing empty segment %s: %w", l.name, err)
+		}
+		j.live, j.nextIndex = nil, l.index
+	}
+	if j.due(now) {
+		if err := j.seal(now); err != nil {
+			return err
+		}
+	}
+	if j.live == nil {
+		return j.createSegment(now)
+	}
+	return nil
+}
+
+// due reports whether the live segment should be sealed: it is full, or Daily and from an
+// earlier UTC day. An empty segment is never sealed.
+func (j *Journal) due(now time.Time) bool {
+	l := j.live
+	if l == nil || l.size == 0 {
+		return false
+	}
+	return l.size >= j.cfg.MaxSegmentBytes || j.cfg.Daily && l.day != dayOf(now)
+}
+
+func (j *Journal) createSegment(now time.Time) error {
+	day := dayOf(now)
+	name := segmentName(day, j.nextIndex)
+	path := filepath.Join(j.dir, name)
+	// O_TRUNC rather than O_EXCL: an index at or past nextIndex never holds records (Open
+	// listed them all), but a create whose directory sync failed may have left an empty file.
+	f, err := j.cfg.openFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o640)
+	if err != nil {
+		return fmt.Errorf("ledger: creating segment %s: %w", name, err)
+	}
+	if err := syncDir(j.dir); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("ledger: creating segment %s: %w", name, err)
+	}
+	j.live = &liveSegment{f: f, name: name, index: j.nextIndex, day: day, digest: sha256.New()}
+	j.nextIndex++
+	j.smu.Lock()
+	j.stats.live, j.stats.liveBytes = true, 0
+	j.smu.Unlock()
+	return nil
+}
+
+func (j *Journal) headerFields() []byte {
+	b, _ := internalRedactor.encode(map[string]any{
+		"segment":     j.live.name,
+		"index":       j.live.index,
+		"prevSegment": j.prevName,
+	})
+	return b
+}
+
+// writeLive writes and fsyncs bytes at the end of the live segment. On failure it cuts the
+// segment back to its durable size, so a partial write never stays in the chain.
+func (j *Journal) writeLive(buf []byte) error {
+	l := j.live
+	if _, err := l.f.Write(buf); err != nil {
+		j.dirty = j.cutBack()
+		return fmt.Errorf("ledger: writing segment %s: %w", l.name, err)
+	}
+	if err := l.f.Sync(); err != nil {
+		// After a failed fsync the page cache may hold bytes that never reach the disk; cut
+		// them off so what follows is written again rather than trusted.
+		j.dirty = j.cutBack()
+		return fmt.Errorf("ledger: syncing segment %s: %w", l.name, err)
+	}
+	l.size += int64(len(buf))
+	l.digest.Write(buf)
+	return nil
+}
+
+// cutBack truncates the live segment to its durable size and syncs the truncation.
+func (j *Journal) cutBack() error {
+	if err := j.live.f.Truncate(j.live.size); err != nil {
+		return err
+	}
+	return j.live.f.Sync()
+}
+
+// repair retries the cut after an earlier failure; until it succeeds nothing is written, since
+// the segment's end is unknown.
+func (j *Journal) repair() error {
+	if j.dirty == nil {
+		return nil
+	}
+	if err := j.cutBack(); err != nil {
+		return fmt.Errorf("ledger: segment %s has unknown bytes after a failed write and cannot be cut back: %w", j.live.name, err)
+	}
+	j.dirty = nil
+	return nil
+}
+
+// seal appends the seal record (the digest of everything before it) and closes the segment.
+func (j *Journal) seal(now time.Time) error {
+	l := j.live
+	fields, err := internalRedactor.encode(map[string]any{
+		"segment": l.name,
+		"records": l.records,
+		"bytes":   l.size,
+		"digest":  hex.EncodeToString(l.digest.Sum(nil)),
+	})
+	if err != nil {
+		return err
+	}
+	buf, pos := appendLine(nil, j.pos, now, j.cfg.Writer, KindSeal, fields)
+	if err := j.writeLive(buf); err != nil {
+		return err
+	}
+	j.committed(pos, 1)
+	_ = l.f.Close() // already synced; a close error cannot lose anything
+	j.prevName, j.live = l.name, nil
+	j.smu.Lock()
+	j.stats.sealedCount++
+	j.stats.sealedBytes += l.size
+	j.stats.live, j.stats.liveBytes = false, 0
+	j.stats.lastRotation = now
+	j.smu.Unlock()
+	return nil
+}
+
+// committed advances the chain after a durable write and records the new head.
+func (j *Journal) committed(pos position, records int) {
+	first := j.pos.seq + 1
+	j.pos = pos
+	l := j.live
+	l.records += records
+	// The head file is a witness, not part of the chain: failing to update it loses nothing,
+	// so it does not fail the append.
+	_ = j.head.write(pos, l.name)
+	j.smu.Lock()
+	j.stats.pos = pos
+	j.stats.liveBytes = l.size
+	if j.stats.firstSeq == 0 {
+		j.stats.firstSeq = first
+	}
+	j.smu.Unlock()
+}

@@ -1,0 +1,57 @@
+package ledger
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// file is the part of *os.File the journal writes segments through. It is an interface only so
+// tests can inject write and sync failures (a full disk, a volume turned read-only) at exactly
+// these call sites; everything else uses the os package directly.
+type file interface {
+	io.Writer
+	Sync() error
+	Truncate(size int64) error
+	Close() error
+}
+
+type openFunc func(name string, flag int, perm os.FileMode) (file, error)
+
+// syncDir makes a directory's entries (a created, renamed or removed file) durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeFileAtomic writes data to path through a synced temporary file and a rename, so a crash
+// leaves either the old file or the new one.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o640)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		_ = os.Remove(tmp)
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}

@@ -1,0 +1,271 @@
+package ledger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+)
+
+// ErrClosed is returned by a Journal after Close.
+var ErrClosed = errors.New("ledger journal is closed")
+
+// Journal appends records to one writer's chain. It is safe for concurrent use; concurrent
+// Appends share one write and one fsync.
+type Journal struct {
+	cfg  Config
+	red  redactor
+	dir  string // Dir/Writer
+	lock *os.File
+	head *headWriter
+
+	mu     sync.Mutex // guards queue and closed
+	queue  []*pending
+	closed bool
+	kick   chan struct{}
+	quit   chan struct{}
+	exited chan struct{}
+
+	// The chain's state. Owned by whoever holds wmu: the committer while it writes, Maintain
+	// while it seals.
+	wmu       sync.Mutex
+	pos       position
+	live      *liveSegment // nil until the next write creates one
+	nextIndex uint64
+	prevName  string // the newest sealed segment, which the next segment's header names
+	dirty     error  // a failed write may have left bytes past live.size; cut before writing again
+
+	smu   sync.Mutex // guards stats, so Stats never waits behind an fsync
+	stats statsState
+
+	lost atomic.Uint64
+
+	maintMu sync.Mutex // serialises Maintain
+}
+
+// liveSegment is the segment being appended to.
+type liveSegment struct {
+	f       file
+	name    string
+	index   uint64
+	day     string
+	size    int64     // durable bytes
+	records int       // durable records
+	digest  hash.Hash // sha256 of the durable bytes, for the seal
+}
+
+type statsState struct {
+	pos          position
+	firstSeq     uint64
+	sealedCount  int
+	sealedBytes  int64
+	liveBytes    int64
+	live         bool
+	lastRotation time.Time
+}
+
+// Stats describes a writer's chain.
+type Stats struct {
+	Writer string
+	// Records is the number of records on disk in this chain (every kind, headers and seals too).
+	Records uint64
+	// Segments counts live and sealed segment files; Bytes is their size on disk.
+	Segments int
+	Bytes    int64
+	// HeadSeq and HeadHash identify the newest durable record.
+	HeadSeq  uint64
+	HeadHash string
+	// LastRotation is when a segment was last sealed (zero if none was).
+	LastRotation time.Time
+	// LostRecords counts appends that failed to become durable since Open.
+	LostRecords uint64
+}
+
+// pending is one queued append.
+type pending struct {
+	kind   string
+	at     time.Time
+	fields []byte
+	done   chan struct{}
+	rec    Receipt
+	err    error
+}
+
+// internalRedactor encodes the journal's own records: they carry no secrets and must never be
+// altered by a configured redaction key (a key "seg" would otherwise hide the segment links).
+var internalRedactor = redactor{max: math.MaxInt}
+
+// Open opens (creating if needed) the writer's chain under cfg.Dir and recovers it: a torn tail
+// left by a crash is cut off, kept in a side file, and recorded in a "gap" record before Open
+// returns. Open fails with ErrCorrupt if valid records follow damaged ones (that is not a torn
+// write, and the journal will not write over evidence), and with ErrWriterInUse if another
+// journal holds the writer.
+func Open(cfg Config) (*Journal, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(cfg.Dir, cfg.Writer)
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, fmt.Errorf("ledger: creating %s: %w", dir, err)
+	}
+	lock, err := lockWriter(dir, cfg.Writer)
+	if err != nil {
+		return nil, err
+	}
+	j := &Journal{
+		cfg:    cfg,
+		red:    newRedactor(cfg.RedactKeys, cfg.MaxStringLength),
+		dir:    dir,
+		lock:   lock,
+		kick:   make(chan struct{}, 1),
+		quit:   make(chan struct{}),
+		exited: make(chan struct{}),
+	}
+	gaps, err := j.recover()
+	if err == nil {
+		j.head, err = openHead(dir)
+	}
+	if err != nil {
+		j.release()
+		return nil, err
+	}
+	go j.run()
+	now := cfg.Clock.Now()
+	for _, g := range gaps {
+		if _, err := j.appendInternal(context.Background(), KindGap, now, g); err != nil {
+			_ = j.Close()
+			return nil, fmt.Errorf("ledger: recording what recovery found: %w", err)
+		}
+	}
+	return j, nil
+}
+
+// Append writes r and returns once it is durable: written and fsynced, together with whatever
+// other appends were waiting. An error means the record may not be relied on; it may or may not
+// be on disk (if ctx ends first, it usually is). Kinds "segment", "seal" and "retention" are
+// reserved for the journal.
+func (j *Journal) Append(ctx context.Context, r Record) (Receipt, error) {
+	if reservedKind(r.Kind) {
+		return Receipt{}, fmt.Errorf("ledger: kind %q is written by the journal itself", r.Kind)
+	}
+	if r.Kind == "" || len(r.Kind) > 64 || !utf8.ValidString(r.Kind) {
+		return Receipt{}, fmt.Errorf("ledger: invalid record kind %q: want 1-64 bytes of UTF-8", r.Kind)
+	}
+	fields, err := j.red.encode(r.Fields)
+	if err != nil {
+		return Receipt{}, fmt.Errorf("ledger: %w", err)
+	}
+	at := r.Time
+	if at.IsZero() {
+		at = j.cfg.Clock.Now()
+	}
+	return j.enqueue(ctx, r.Kind, at, fields)
+}
+
+func (j *Journal) appendInternal(ctx context.Context, kind string, at time.Time, fields map[string]any) (Receipt, error) {
+	enc, err := internalRedactor.encode(fields)
+	if err != nil {
+		return Receipt{}, err
+	}
+	return j.enqueue(ctx, kind, at, enc)
+}
+
+func (j *Journal) enqueue(ctx context.Context, kind string, at time.Time, fields []byte) (Receipt, error) {
+	if err := ctx.Err(); err != nil {
+		return Receipt{}, fmt.Errorf("ledger: %w", err)
+	}
+	p := &pending{kind: kind, at: at, fields: fields, done: make(chan struct{})}
+	j.mu.Lock()
+	if j.closed {
+		j.mu.Unlock()
+		return Receipt{}, ErrClosed
+	}
+	j.queue = append(j.queue, p)
+	j.mu.Unlock()
+	select {
+	case j.kick <- struct{}{}:
+	default: // the committer is already due to look at the queue
+	}
+	select {
+	case <-p.done:
+		return p.rec, p.err
+	case <-ctx.Done():
+		return Receipt{}, fmt.Errorf("ledger: waiting for the record to become durable: %w", ctx.Err())
+	}
+}
+
+// Stats returns the chain's current counters. It never waits for a write in progress.
+func (j *Journal) Stats() Stats {
+	j.smu.Lock()
+	s := j.stats
+	j.smu.Unlock()
+	st := Stats{
+		Writer:       j.cfg.Writer,
+		Segments:     s.sealedCount,
+		Bytes:        s.sealedBytes + s.liveBytes,
+		HeadSeq:      s.pos.seq,
+		LastRotation: s.lastRotation,
+		LostRecords:  j.lost.Load(),
+	}
+	if s.live {
+		st.Segments++
+	}
+	if s.pos.seq > 0 {
+		st.HeadHash = s.pos.hash
+	}
+	if s.firstSeq > 0 && s.pos.seq >= s.firstSeq {
+		st.Records = s.pos.seq - s.firstSeq + 1
+	}
+	return st
+}
+
+// Close waits for queued appends, then closes the files and releases the writer. The live
+// segment stays unsealed; the next Open continues it.
+func (j *Journal) Close() error {
+	j.mu.Lock()
+	if j.closed {
+		j.mu.Unlock()
+		return nil
+	}
+	j.closed = true
+	j.mu.Unlock()
+	close(j.quit)
+	<-j.exited
+	j.maintMu.Lock()
+	defer j.maintMu.Unlock()
+	j.wmu.Lock()
+	defer j.wmu.Unlock()
+	var err error
+	if j.live != nil {
+		err = j.live.f.Close()
+		j.live = nil
+	}
+	if j.head != nil {
+		if cerr := j.head.close(); err == nil {
+			err = cerr
+		}
+	}
+	j.release()
+	return err
+}
+
+func (j *Journal) release() {
+	if j.lock != nil {
+		_ = j.lock.Close() // closing the descriptor drops the flock
+		j.lock = nil
+	}
+}
+
+func (j *Journal) isClosed() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.closed
+}

@@ -1,0 +1,220 @@
+package ledger
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+	"unicode/utf8"
+)
+
+// Record is what a caller appends. The journal fills the sequence number, the time (when zero)
+// and the hashes; Fields are redacted and truncated before they are written.
+type Record struct {
+	// Kind says what the record is about: "decision", "completion", "loss", ...
+	Kind string
+	// Time is when it happened; zero means now.
+	Time time.Time
+	// Fields are the record's content: decision, reason, message, plan, namespace, call, tool,
+	// requester, snapshotHash, mode, dryRun, ... Any value encoding/json can encode.
+	Fields map[string]any
+}
+
+// Receipt identifies a durable record: its place in the writer's chain and its hash.
+type Receipt struct {
+	Seq  uint64
+	Hash string
+}
+
+// Kinds the journal writes itself. Callers may not append them, because the verifier trusts
+// them: headers and seals link segments, retention records excuse deleted ones.
+const (
+	KindSegment   = "segment"
+	KindSeal      = "seal"
+	KindGap       = "gap"
+	KindRetention = "retention"
+)
+
+func reservedKind(k string) bool {
+	return k == KindSegment || k == KindSeal || k == KindRetention
+}
+
+// genesisHash is the prevHash of a chain's first record.
+var genesisHash = hex.EncodeToString(make([]byte, sha256.Size))
+
+const timeLayout = time.RFC3339Nano
+
+// position is a place in a chain: the last record's sequence number and hash.
+type position struct {
+	seq  uint64
+	hash string
+}
+
+func genesis() position { return position{seq: 0, hash: genesisHash} }
+
+// entry is a record as stored: the wire form the verifier decodes. Top-level keys come in this
+// fixed order; keys inside fields are sorted.
+type entry struct {
+	Seq      uint64         `json:"seq"`
+	Time     string         `json:"time"`
+	Writer   string         `json:"writer"`
+	Kind     string         `json:"kind"`
+	Fields   map[string]any `json:"fields"`
+	PrevHash string         `json:"prevHash"`
+}
+
+// hashSuffix is what follows the body of a line: `,"hash":"<64 hex>"}`.
+const (
+	hashPrefix    = `,"hash":"`
+	hashSuffixLen = len(hashPrefix) + 2*sha256.Size + len(`"}`)
+)
+
+// appendBody appends the canonical encoding of a record without its hash: the bytes the hash
+// is taken over. fields must already be canonical JSON.
+func appendBody(dst []byte, seq uint64, t, writer, kind string, fields []byte, prevHash string) []byte {
+	dst = append(dst, `{"seq":`...)
+	dst = strconv.AppendUint(dst, seq, 10)
+	dst = append(dst, `,"time":`...)
+	dst = appendString(dst, t)
+	dst = append(dst, `,"writer":`...)
+	dst = appendString(dst, writer)
+	dst = append(dst, `,"kind":`...)
+	dst = appendString(dst, kind)
+	dst = append(dst, `,"fields":`...)
+	dst = append(dst, fields...)
+	dst = append(dst, `,"prevHash":`...)
+	dst = appendString(dst, prevHash)
+	return append(dst, '}')
+}
+
+// appendLine appends one complete record line (body, hash, newline) chained after prev and
+// returns the new position.
+func appendLine(dst []byte, prev position, t time.Time, writer, kind string, fields []byte) ([]byte, position) {
+	start := len(dst)
+	dst = appendBody(dst, prev.seq+1, t.UTC().Format(timeLayout), writer, kind, fields, prev.hash)
+	sum := sha256.Sum256(dst[start:])
+	h := hex.EncodeToString(sum[:])
+	dst = dst[:len(dst)-1] // reopen the object to add the hash as its last key
+	dst = append(dst, hashPrefix...)
+	dst = append(dst, h...)
+	dst = append(dst, '"', '}', '\n')
+	return dst, position{seq: prev.seq + 1, hash: h}
+}
+
+// parsed is one decoded, self-consistent line.
+type parsed struct {
+	entry
+	hash string
+}
+
+// Errors parseLine distinguishes, so the verifier can say what is wrong.
+var (
+	errNotRecord    = errors.New("not a ledger record")
+	errHashMismatch = errors.New("hash mismatch")
+)
+
+// parseLine decodes one line (without its newline) and checks that it is canonical and that its
+// hash is the sha256 of its body. Any changed byte fails one of those checks.
+func parseLine(line []byte) (parsed, error) {
+	n := len(line)
+	if n < hashSuffixLen+2 || line[0] != '{' || !bytes.Equal(line[n-hashSuffixLen:n-hashSuffixLen+len(hashPrefix)], []byte(hashPrefix)) ||
+		line[n-2] != '"' || line[n-1] != '}' {
+		return parsed{}, fmt.Errorf("%w: no trailing hash", errNotRecord)
+	}
+	stored := string(line[n-hashSuffixLen+len(hashPrefix) : n-2])
+	if !isHex(stored) {
+		return parsed{}, fmt.Errorf("%w: hash is not lowercase hex", errNotRecord)
+	}
+	body := make([]byte, 0, n-hashSuffixLen+1)
+	body = append(body, line[:n-hashSuffixLen]...)
+	body = append(body, '}')
+
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	var e entry
+	if err := dec.Decode(&e); err != nil {
+		return parsed{}, fmt.Errorf("%w: %v", errNotRecord, err)
+	}
+	if dec.More() {
+		return parsed{}, fmt.Errorf("%w: trailing data", errNotRecord)
+	}
+	sum := sha256.Sum256(body)
+	if computed := hex.EncodeToString(sum[:]); computed != stored {
+		return parsed{}, fmt.Errorf("%w: stored %s, computed %s", errHashMismatch, short(stored), short(computed))
+	}
+	// The hash covers the exact bytes, so a valid hash over a non-canonical body means the
+	// record was written by something other than this package.
+	if err := e.canonical(body); err != nil {
+		return parsed{}, fmt.Errorf("%w: %v", errNotRecord, err)
+	}
+	return parsed{entry: e, hash: stored}, nil
+}
+
+func (e entry) canonical(body []byte) error {
+	t, err := time.Parse(timeLayout, e.Time)
+	if err != nil || t.UTC().Format(timeLayout) != e.Time {
+		return fmt.Errorf("time %q is not canonical RFC 3339 UTC", e.Time)
+	}
+	if !isHex(e.PrevHash) {
+		return errors.New("prevHash is not a sha256")
+	}
+	if !utf8.ValidString(e.Writer) || !utf8.ValidString(e.Kind) {
+		return errors.New("invalid UTF-8")
+	}
+	fields := e.Fields
+	if fields == nil {
+		return errors.New("fields missing")
+	}
+	enc, err := appendCanonical(nil, fields)
+	if err != nil {
+		return err
+	}
+	if again := appendBody(nil, e.Seq, e.Time, e.Writer, e.Kind, enc, e.PrevHash); !bytes.Equal(again, body) {
+		return errors.New("not in canonical form")
+	}
+	return nil
+}
+
+func (p parsed) position() position { return position{seq: p.Seq, hash: p.hash} }
+
+func (p parsed) time() time.Time {
+	t, _ := time.Parse(timeLayout, p.Time)
+	return t
+}
+
+// str returns a string field, or "".
+func (p parsed) str(key string) string {
+	s, _ := p.Fields[key].(string)
+	return s
+}
+
+// num returns an unsigned integer field, or 0.
+func (p parsed) num(key string) uint64 {
+	n, _ := p.Fields[key].(json.Number)
+	u, _ := strconv.ParseUint(string(n), 10, 64)
+	return u
+}
+
+func isHex(s string) bool {
+	if len(s) != 2*sha256.Size {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12] + "…"
+	}
+	return h
+}

@@ -1,0 +1,277 @@
+package ledger
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Segment files are named YYYY-MM-DD.NNNNNNNN.jsonl (.gz once compressed): the UTC day the
+// segment was opened and its index in the writer's chain. The index orders segments; the date
+// is for people and for daily sealing.
+const (
+	segmentExt = ".jsonl"
+	gzipExt    = ".gz"
+	headFile   = "head"
+	lockFile   = "lock"
+	dateLayout = "2006-01-02"
+)
+
+func segmentName(day string, index uint64) string {
+	return fmt.Sprintf("%s.%08d%s", day, index, segmentExt)
+}
+
+func dayOf(t time.Time) string { return t.UTC().Format(dateLayout) }
+
+// segment is one segment file of a chain.
+type segment struct {
+	name  string // without .gz: the name the header and seal records carry
+	index uint64
+	day   string
+	gz    bool
+	// plainLeftover: both name and name.gz exist, because compression stopped between the
+	// rename and the removal of the original. The .gz is complete (it was synced before the
+	// rename), so it is the segment.
+	plainLeftover bool
+	size          int64 // bytes on disk of the file that is the segment
+}
+
+func (s segment) file() string {
+	if s.gz {
+		return s.name + gzipExt
+	}
+	return s.name
+}
+
+// parseSegmentName returns the index and day of a segment file name (with or without .gz).
+func parseSegmentName(n string) (index uint64, day string, gz, ok bool) {
+	if strings.HasSuffix(n, gzipExt) {
+		n, gz = strings.TrimSuffix(n, gzipExt), true
+	}
+	base, found := strings.CutSuffix(n, segmentExt)
+	if !found {
+		return 0, "", false, false
+	}
+	day, num, found := strings.Cut(base, ".")
+	if !found || len(num) < 8 {
+		return 0, "", false, false
+	}
+	if _, err := time.Parse(dateLayout, day); err != nil {
+		return 0, "", false, false
+	}
+	index, err := strconv.ParseUint(num, 10, 64)
+	if err != nil || index == 0 || segmentName(day, index) != n {
+		return 0, "", false, false
+	}
+	return index, day, gz, true
+}
+
+// listSegments returns a chain's segments ordered by index. Other files (head, lock, temporary
+// and torn-tail files) are ignored.
+func listSegments(dir string) ([]segment, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	byIndex := map[uint64]*segment{}
+	for _, e := range ents {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		index, day, gz, ok := parseSegmentName(e.Name())
+		if !ok {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			return nil, err
+		}
+		name := segmentName(day, index)
+		s, seen := byIndex[index]
+		switch {
+		case !seen:
+			byIndex[index] = &segment{name: name, index: index, day: day, gz: gz, size: info.Size()}
+		case s.name != name:
+			return nil, fmt.Errorf("two segments with index %d: %s and %s", index, s.name, name)
+		default:
+			s.plainLeftover = true
+			if gz {
+				s.gz, s.size = true, info.Size()
+			}
+		}
+	}
+	out := make([]segment, 0, len(byIndex))
+	for _, s := range byIndex {
+		out = append(out, *s)
+	}
+	slices.SortFunc(out, func(a, b segment) int { return cmpUint(a.index, b.index) })
+	return out, nil
+}
+
+func cmpUint(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// openSegment returns a reader over a segment's decompressed bytes.
+func openSegment(dir string, s segment) (io.ReadCloser, error) {
+	f, err := os.Open(filepath.Join(dir, s.file()))
+	if err != nil {
+		return nil, err
+	}
+	if !s.gz {
+		return f, nil
+	}
+	zr, err := gzip.NewReader(bufio.NewReader(f))
+	if err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("%s: %w", s.file(), err)
+	}
+	zr.Multistream(false)
+	return &gzipFile{Reader: zr, f: f}, nil
+}
+
+type gzipFile struct {
+	*gzip.Reader
+	f *os.File
+}
+
+func (g *gzipFile) Close() error {
+	err := g.Reader.Close()
+	if cerr := g.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// lineReader reads newline-terminated lines, reporting an unterminated final piece separately.
+type lineReader struct {
+	r      *bufio.Reader
+	line   int   // number of the last line returned, from 1
+	offset int64 // bytes before the last line returned
+	next   int64
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Next returns the next line without its newline. At the end it returns io.EOF, or errTorn with
+// the unterminated bytes when the data does not end in a newline.
+func (lr *lineReader) Next() ([]byte, error) {
+	b, err := lr.r.ReadBytes('\n')
+	lr.offset = lr.next
+	lr.next += int64(len(b))
+	if err == io.EOF {
+		if len(b) == 0 {
+			return nil, io.EOF
+		}
+		lr.line++
+		return b, errTorn
+	}
+	if err != nil {
+		return b, err
+	}
+	lr.line++
+	return b[:len(b)-1], nil
+}
+
+var errTorn = errors.New("unterminated final line")
+
+// firstRecord and lastRecord read a segment's first and last records.
+func firstRecord(dir string, s segment) (parsed, error) {
+	rc, err := openSegment(dir, s)
+	if err != nil {
+		return parsed{}, err
+	}
+	defer func() { _ = rc.Close() }()
+	line, err := newLineReader(rc).Next()
+	if err != nil {
+		return parsed{}, fmt.Errorf("%s: first record: %w", s.file(), err)
+	}
+	p, err := parseLine(line)
+	if err != nil {
+		return parsed{}, fmt.Errorf("%s line 1: %w", s.file(), err)
+	}
+	return p, nil
+}
+
+func lastRecord(dir string, s segment) (parsed, error) {
+	if !s.gz {
+		return lastRecordPlain(filepath.Join(dir, s.name))
+	}
+	rc, err := openSegment(dir, s)
+	if err != nil {
+		return parsed{}, err
+	}
+	defer func() { _ = rc.Close() }()
+	lr := newLineReader(rc)
+	var last []byte
+	for {
+		line, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return parsed{}, fmt.Errorf("%s line %d: %w", s.file(), lr.line, err)
+		}
+		last = append(last[:0], line...)
+	}
+	if last == nil {
+		return parsed{}, fmt.Errorf("%s: empty segment", s.file())
+	}
+	p, err := parseLine(last)
+	if err != nil {
+		return parsed{}, fmt.Errorf("%s line %d: %w", s.file(), lr.line, err)
+	}
+	return p, nil
+}
+
+// lastRecordPlain reads backwards from the end of an uncompressed segment, so finding a sealed
+// segment's seal does not read the whole file.
+func lastRecordPlain(path string) (parsed, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return parsed{}, err
+	}
+	defer func() { _ = f.Close() }()
+	info, err := f.Stat()
+	if err != nil {
+		return parsed{}, err
+	}
+	size := info.Size()
+	var tail []byte
+	for chunk := int64(4096); ; chunk *= 4 {
+		start := max(size-chunk, 0)
+		tail = make([]byte, size-start)
+		if _, err := f.ReadAt(tail, start); err != nil && err != io.EOF {
+			return parsed{}, err
+		}
+		if len(tail) == 0 || tail[len(tail)-1] != '\n' {
+			return parsed{}, fmt.Errorf("%s: %w", filepath.Base(path), errTorn)
+		}
+		if i := bytes.LastIndexByte(tail[:len(tail)-1], '\n'); i >= 0 || start == 0 {
+			tail = tail[i+1 : len(tail)-1]
+			break
+		}
+	}
+	p, err := parseLine(tail)
+	if err != nil {
+		return parsed{}, fmt.Errorf("%s last line: %w", filepath.Base(path), err)
+	}
+	return p, nil
+}

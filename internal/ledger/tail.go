@@ -1,0 +1,163 @@
+package ledger
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"slices"
+	"strings"
+	"time"
+)
+
+// tailEntry is one record line with what ordering needs.
+type tailEntry struct {
+	line   json.RawMessage
+	seq    uint64
+	time   time.Time
+	writer string
+}
+
+// Tail returns the last n records under dir (a ledger's Dir or one writer's directory), all
+// chains merged in time order, each as the JSON line stored on disk. It reads records as they
+// are; Verify is what checks them.
+func Tail(dir string, n int) ([]json.RawMessage, error) {
+	entries, _, err := collect(dir, n, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]json.RawMessage, len(entries))
+	for i, e := range entries {
+		out[i] = e.line
+	}
+	return out, nil
+}
+
+// Follow emits the last n records under dir like Tail, then every record appended after them,
+// polling every interval until ctx ends. Chains that appear later are followed from their start.
+func Follow(ctx context.Context, dir string, n int, interval time.Duration, emit func(json.RawMessage) error) error {
+	entries, seen, err := collect(dir, n, nil)
+	if err != nil {
+		return err
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		for _, e := range entries {
+			if err := emit(e.line); err != nil {
+				return err
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		var next map[string]uint64
+		entries, next, err = collect(dir, 0, seen)
+		if err != nil {
+			return err
+		}
+		seen = next
+	}
+}
+
+// collect reads, per chain, the last n records (n <= 0: all) newer than after[writer], merges
+// them in time order and keeps the last n. It also returns each chain's newest sequence number.
+func collect(dir string, n int, after map[string]uint64) ([]tailEntry, map[string]uint64, error) {
+	chains, err := chainDirs(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	newest := map[string]uint64{}
+	var all []tailEntry
+	for _, c := range chains {
+		es, err := chainTail(c, n, after[c.writer])
+		if err != nil {
+			return nil, nil, err
+		}
+		newest[c.writer] = after[c.writer]
+		if len(es) > 0 {
+			newest[c.writer] = es[len(es)-1].seq
+		}
+		all = append(all, es...)
+	}
+	slices.SortStableFunc(all, func(a, b tailEntry) int {
+		if c := a.time.Compare(b.time); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.writer, b.writer); c != 0 {
+			return c
+		}
+		return cmpUint(a.seq, b.seq)
+	})
+	if n > 0 && len(all) > n {
+		all = all[len(all)-n:]
+	}
+	return all, newest, nil
+}
+
+// chainTail reads one chain's segments from the newest back until it has n records (n <= 0:
+// no limit) or reaches records at or before seq after.
+func chainTail(c chainDir, n int, after uint64) ([]tailEntry, error) {
+	segs, err := listSegments(c.dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []tailEntry
+	for i := len(segs) - 1; i >= 0; i-- {
+		es, err := readEntries(c, segs[i])
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted by retention or replaced by its gzip while we listed
+		}
+		if err != nil {
+			return nil, err
+		}
+		reached := false
+		var keep []tailEntry
+		for _, e := range es {
+			if e.seq <= after {
+				reached = true
+				continue
+			}
+			keep = append(keep, e)
+		}
+		out = append(keep, out...)
+		if reached || n > 0 && len(out) >= n {
+			break
+		}
+	}
+	if n > 0 && len(out) > n {
+		out = out[len(out)-n:]
+	}
+	return out, nil
+}
+
+func readEntries(c chainDir, s segment) ([]tailEntry, error) {
+	rc, err := openSegment(c.dir, s)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = rc.Close() }()
+	lr := newLineReader(rc)
+	var out []tailEntry
+	for {
+		line, err := lr.Next()
+		if err == io.EOF || errors.Is(err, errTorn) {
+			return out, nil // a partial last line is not a record yet
+		}
+		if err != nil {
+			return nil, err
+		}
+		var e struct {
+			Seq  uint64 `json:"seq"`
+			Time string `json:"time"`
+		}
+		if json.Unmarshal(line, &e) != nil {
+			continue // not a record; Verify reports it
+		}
+		t, _ := time.Parse(timeLayout, e.Time)
+		out = append(out, tailEntry{line: json.RawMessage(slices.Clone(line)), seq: e.Seq, time: t, writer: c.writer})
+	}
+}

@@ -1,0 +1,427 @@
+package ledger
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// ErrBroken is wrapped by the error Verify returns when a chain does not verify.
+var ErrBroken = errors.New("ledger chain is broken")
+
+// Report is what Verify found.
+type Report struct {
+	Dir    string
+	Chains []ChainReport
+}
+
+// ChainReport is one writer's chain.
+type ChainReport struct {
+	Writer   string
+	Segments int
+	Records  uint64
+	FirstSeq uint64
+	LastSeq  uint64
+	HeadHash string
+	// RetainedAfter names the newest segment retention deleted, when the chain no longer starts
+	// at its first record.
+	RetainedAfter string
+	// Gaps are losses recovery found and recorded in the chain. They are reported, not failures:
+	// the chain says what was lost instead of hiding it.
+	Gaps []Gap
+	// Broken is the first link that does not verify, or nil.
+	Broken *Break
+	// Notes are observations that are not failures (a leftover uncompressed copy, no head file).
+	Notes []string
+}
+
+// Gap is a loss recorded by recovery.
+type Gap struct {
+	Writer      string
+	File        string
+	Seq         uint64 // the gap record's own sequence number
+	Reason      string
+	LostBytes   int64
+	LostRecords uint64 // acknowledged records found missing, when the head file said so
+	LastGoodSeq uint64
+	SavedAs     string // where recovery kept the cut bytes
+}
+
+func (g Gap) String() string {
+	s := fmt.Sprintf("writer %s: %s at seq %d (%s", g.Writer, g.Reason, g.Seq, g.File)
+	if g.LostBytes > 0 {
+		s += fmt.Sprintf(", %d bytes after seq %d cut off, kept in %s", g.LostBytes, g.LastGoodSeq, g.SavedAs)
+	}
+	if g.LostRecords > 0 {
+		s += fmt.Sprintf(", %d acknowledged records after seq %d missing", g.LostRecords, g.LastGoodSeq)
+	}
+	return s + ")"
+}
+
+// Break is the first place a chain does not verify.
+type Break struct {
+	Writer string
+	File   string // the segment file, as named on disk
+	Line   int    // line in the (decompressed) file, from 1; 0 when the file as a whole is at fault
+	Seq    uint64 // the record's sequence number, when it could be read
+	What   string
+}
+
+func (b *Break) String() string {
+	s := fmt.Sprintf("writer %s: %s", b.Writer, b.File)
+	if b.Line > 0 {
+		s += fmt.Sprintf(" line %d", b.Line)
+	}
+	if b.Seq > 0 {
+		s += fmt.Sprintf(" (seq %d)", b.Seq)
+	}
+	return s + ": " + b.What
+}
+
+// OK reports whether every chain verified.
+func (r Report) OK() bool { return r.FirstBreak() == nil }
+
+// FirstBreak returns the first broken link, in writer order, or nil.
+func (r Report) FirstBreak() *Break {
+	for _, c := range r.Chains {
+		if c.Broken != nil {
+			return c.Broken
+		}
+	}
+	return nil
+}
+
+// Summary is one line for people.
+func (r Report) Summary() string {
+	var records uint64
+	segments, gaps := 0, 0
+	for _, c := range r.Chains {
+		records += c.Records
+		segments += c.Segments
+		gaps += len(c.Gaps)
+	}
+	if b := r.FirstBreak(); b != nil {
+		return "BROKEN: " + b.String()
+	}
+	s := fmt.Sprintf("ok: %d chains, %d records in %d segments", len(r.Chains), records, segments)
+	if gaps > 0 {
+		s += fmt.Sprintf(", %d gaps recorded by recovery", gaps)
+	}
+	return s
+}
+
+// Verify checks every writer's chain under dir (a ledger's Dir, or one writer's directory):
+// each record's hash and canonical form, each prevHash link, sequence continuity, every segment
+// header's link to the previous segment and every seal's digest, across live and gzip segments.
+// Retention is accepted only where a retention record in the chain deleted the missing segments,
+// and the head file must be on the chain. The returned error wraps ErrBroken when a chain is
+// broken (the Report says where), or reports that dir holds no ledger or cannot be read.
+func Verify(dir string) (Report, error) {
+	rep := Report{Dir: dir}
+	chains, err := chainDirs(dir)
+	if err != nil {
+		return rep, err
+	}
+	for _, c := range chains {
+		rep.Chains = append(rep.Chains, verifyChain(c.dir, c.writer))
+	}
+	if b := rep.FirstBreak(); b != nil {
+		return rep, fmt.Errorf("%w: %s", ErrBroken, b)
+	}
+	return rep, nil
+}
+
+type chainDir struct{ dir, writer string }
+
+// chainDirs finds the chains under dir: subdirectories holding segments or a head file (a
+// volume's lost+found is not one), or dir itself when it is a writer's directory.
+func chainDirs(dir string) ([]chainDir, error) {
+	if isChain(dir) {
+		return []chainDir{{dir: dir, writer: filepath.Base(filepath.Clean(dir))}}, nil
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: %w", err)
+	}
+	var out []chainDir
+	for _, e := range ents {
+		if sub := filepath.Join(dir, e.Name()); e.IsDir() && isChain(sub) {
+			out = append(out, chainDir{dir: sub, writer: e.Name()})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("ledger: no ledger chains in %s", dir)
+	}
+	return out, nil
+}
+
+func isChain(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, headFile)); err == nil {
+		return true
+	}
+	segs, err := listSegments(dir)
+	return err == nil && len(segs) > 0
+}
+
+// claim is what a retention record says it deleted.
+type claim struct {
+	deleted map[string]bool
+	through string
+	seq     uint64
+	hash    string
+}
+
+type chainVerifier struct {
+	dir, writer string
+	rep         ChainReport
+	head        headState
+	hasHead     bool
+	prev        position // the last record that verified
+	started     bool
+	prevSeg     string // the previous segment file's name
+	first       *parsed
+	firstFile   string
+	lastFile    string
+	lastLine    int
+	claims      []claim
+}
+
+func verifyChain(dir, writer string) ChainReport {
+	v := &chainVerifier{dir: dir, writer: writer, rep: ChainReport{Writer: writer}}
+	// The head is read before the segments: it is written after the data it names, so data
+	// read later can only be newer.
+	head, ok, err := readHead(dir)
+	if err != nil {
+		v.rep.Notes = append(v.rep.Notes, err.Error())
+	}
+	v.head, v.hasHead = head, ok
+	segs, err := listSegments(dir)
+	if err != nil {
+		v.brk("", 0, 0, "%v", err)
+		return v.rep
+	}
+	if !ok && len(segs) > 0 {
+		v.rep.Notes = append(v.rep.Notes, "no head file: truncation at a line boundary of the newest segment cannot be detected")
+	}
+	for i, s := range segs {
+		v.segment(s, i == len(segs)-1)
+	}
+	v.checkStart()
+	v.checkHead(segs)
+	v.rep.Segments = len(segs)
+	if v.rep.Records > 0 {
+		v.rep.HeadHash = v.prev.hash
+	}
+	return v.rep
+}
+
+// brk records a break unless an earlier one was found; after the first break the chain is only
+// read for counts and retention records.
+func (v *chainVerifier) brk(file string, line int, seq uint64, format string, args ...any) {
+	if v.rep.Broken == nil {
+		v.rep.Broken = &Break{Writer: v.writer, File: file, Line: line, Seq: seq, What: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (v *chainVerifier) segment(s segment, newest bool) {
+	file := s.file()
+	if s.plainLeftover {
+		v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("%s: an uncompressed copy is left beside it (compression was interrupted; Open removes it)", file))
+	}
+	rc, err := openSegment(v.dir, s)
+	if err != nil {
+		v.brk(file, 0, 0, "cannot read: %v", err)
+		return
+	}
+	defer func() { _ = rc.Close() }()
+	lr := newLineReader(rc)
+	digest := sha256.New()
+	var size int64
+	sealed := false
+	lines := 0
+	for {
+		line, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if errors.Is(err, errTorn) {
+			v.brk(file, lr.line, 0, "unterminated final line (%d bytes): a torn write that Open has not recovered yet, or the file was truncated", len(line))
+			break
+		}
+		if err != nil {
+			v.brk(file, lr.line+1, 0, "reading after line %d: %v (a truncated or altered compressed segment?)", lr.line, err)
+			break
+		}
+		lines++
+		v.lastFile, v.lastLine = file, lr.line
+		p, err := parseLine(line)
+		if err != nil {
+			v.brk(file, lr.line, v.prev.seq+1, "%v", err)
+			continue
+		}
+		v.rep.Records++
+		if v.rep.FirstSeq == 0 {
+			v.rep.FirstSeq = p.Seq
+		}
+		v.rep.LastSeq = p.Seq
+		v.record(s, file, lr.line, p, sealed, digest, size)
+		if p.Kind == KindSeal {
+			sealed = true
+		}
+		digest.Write(line)
+		digest.Write([]byte{'\n'})
+		size += int64(len(line)) + 1
+		v.prev, v.started = p.position(), true
+	}
+	v.prevSeg = s.name
+	switch {
+	case lines == 0 && !(newest && !s.gz):
+		v.brk(file, 0, 0, "empty segment")
+	case lines > 0 && !sealed && s.gz:
+		v.brk(file, lines+1, 0, "compressed segment does not end in its seal: it was truncated")
+	case lines > 0 && !sealed && !newest:
+		v.brk(file, lines+1, 0, "segment is not sealed but newer segments exist: its end (at least the seal) was cut off")
+	}
+}
+
+// record checks one record that parsed: its place in the segment and its links.
+func (v *chainVerifier) record(s segment, file string, line int, p parsed, afterSeal bool, digest hash.Hash, size int64) {
+	at := func(format string, args ...any) { v.brk(file, line, p.Seq, format, args...) }
+	switch {
+	case afterSeal:
+		at("record after the segment's seal")
+	case p.Writer != v.writer:
+		at("record of writer %q in this writer's chain", p.Writer)
+	case line == 1 && p.Kind != KindSegment:
+		at("the segment does not start with its header record (found %q): its beginning was cut off", p.Kind)
+	case line == 1 && p.str("segment") != s.name:
+		at("the header names segment %s, but the file is %s", p.str("segment"), s.name)
+	case line == 1 && v.started && p.str("prevSegment") != v.prevSeg:
+		at("segment %s is missing: this segment's header links to it, but the previous segment present is %s", p.str("prevSegment"), v.prevSeg)
+	case line > 1 && p.Kind == KindSegment:
+		at("segment header in the middle of a segment")
+	case v.started && p.Seq > v.prev.seq+1:
+		at("records missing: seq jumps from %d to %d", v.prev.seq, p.Seq)
+	case v.started && p.Seq <= v.prev.seq:
+		at("out of order: seq %d follows seq %d", p.Seq, v.prev.seq)
+	case v.started && p.PrevHash != v.prev.hash:
+		at("prevHash %s does not match the hash %s of seq %d before it", short(p.PrevHash), short(v.prev.hash), v.prev.seq)
+	case v.hasHead && p.Seq == v.head.Seq && p.hash != v.head.Hash:
+		at("the head file says seq %d had hash %s: the chain was rewritten from here", p.Seq, short(v.head.Hash))
+	case p.Kind == KindSeal && p.str("segment") != s.name:
+		at("the seal names segment %s, but the file is %s", p.str("segment"), s.name)
+	case p.Kind == KindSeal && (p.num("records") != uint64(line-1) || p.num("bytes") != uint64(size)):
+		at("the seal counts %d records and %d bytes, the segment has %d and %d", p.num("records"), p.num("bytes"), line-1, size)
+	case p.Kind == KindSeal && p.str("digest") != hex.EncodeToString(digest.Sum(nil)):
+		at("the seal's digest does not match the segment's content")
+	}
+	if line == 1 && !v.started {
+		v.first, v.firstFile = &p, file
+	}
+	switch p.Kind {
+	case KindGap:
+		g := Gap{Writer: v.writer, File: file, Seq: p.Seq, Reason: p.str("reason"), LostBytes: int64(p.num("lostBytes")),
+			LostRecords: p.num("lostRecords"), LastGoodSeq: p.num("lastGoodSeq"), SavedAs: p.str("savedAs")}
+		v.rep.Gaps = append(v.rep.Gaps, g)
+	case KindRetention:
+		v.claims = append(v.claims, parseClaim(p))
+	}
+}
+
+func parseClaim(p parsed) claim {
+	c := claim{deleted: map[string]bool{}}
+	if list, ok := p.Fields["deleted"].([]any); ok {
+		for _, n := range list {
+			if s, ok := n.(string); ok {
+				c.deleted[s] = true
+			}
+		}
+	}
+	if t, ok := p.Fields["through"].(map[string]any); ok {
+		c.through, _ = t["segment"].(string)
+		c.hash, _ = t["hash"].(string)
+		if n, ok := t["seq"].(json.Number); ok {
+			c.seq, _ = strconv.ParseUint(string(n), 10, 64)
+		}
+	}
+	return c
+}
+
+// checkStart accepts the oldest segment's link: the chain's genesis, or a segment whose
+// predecessors a retention record in the chain deleted.
+func (v *chainVerifier) checkStart() {
+	f := v.first
+	if f == nil {
+		return
+	}
+	prevSeg := f.str("prevSegment")
+	if f.Seq == 1 && f.PrevHash == genesisHash && prevSeg == "" {
+		return
+	}
+	for _, c := range v.claims {
+		if !c.deleted[prevSeg] {
+			continue
+		}
+		// Either the deletion ended right before this segment, or this segment was deleted
+		// too and a crash interrupted the deletion.
+		if c.through == prevSeg && c.seq == f.Seq-1 && c.hash == f.PrevHash || c.deleted[f.str("segment")] {
+			v.rep.RetainedAfter = prevSeg
+			return
+		}
+	}
+	what := fmt.Sprintf("the chain starts at seq %d after segment %s, which is missing and no retention record deleted it: the oldest segments were removed", f.Seq, prevSeg)
+	if prevSeg == "" {
+		what = fmt.Sprintf("the chain starts at seq %d with prevHash %s instead of the genesis: its beginning was removed", f.Seq, short(f.PrevHash))
+	}
+	// This is the chain's first position, so it precedes any other break.
+	if b := v.rep.Broken; b == nil || b.File != v.firstFile || b.Line != 1 {
+		v.rep.Broken = &Break{Writer: v.writer, File: v.firstFile, Line: 1, Seq: f.Seq, What: what}
+	}
+}
+
+// checkHead catches the one truncation the chain cannot show by itself: whole records cut from
+// the end of the newest segment, or newest segments deleted.
+func (v *chainVerifier) checkHead(segs []segment) {
+	if !v.hasHead || v.head.Seq <= v.rep.LastSeq {
+		return
+	}
+	file, line := v.lastFile, v.lastLine+1
+	if file == "" && len(segs) > 0 {
+		file = segs[len(segs)-1].file()
+	}
+	if file == "" {
+		file = headFile
+	}
+	v.brk(file, line, v.head.Seq, "the chain ends at seq %d, but the head file records seq %d (segment %s) as durable: records were cut from the end",
+		v.rep.LastSeq, v.head.Seq, v.head.Segment)
+}
+
+// String lists a chain report for people.
+func (c ChainReport) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "writer %s: %d records (seq %d..%d) in %d segments", c.Writer, c.Records, c.FirstSeq, c.LastSeq, c.Segments)
+	if c.RetainedAfter != "" {
+		fmt.Fprintf(&b, ", retention deleted segments through %s", c.RetainedAfter)
+	}
+	if c.HeadHash != "" {
+		fmt.Fprintf(&b, ", head %s", c.HeadHash)
+	}
+	for _, g := range c.Gaps {
+		fmt.Fprintf(&b, "\n  gap: %s", g)
+	}
+	for _, n := range c.Notes {
+		fmt.Fprintf(&b, "\n  note: %s", n)
+	}
+	if c.Broken != nil {
+		fmt.Fprintf(&b, "\n  BROKEN: %s", c.Broken)
+	}
+	return b.String()
+}
