@@ -30,17 +30,11 @@ type ruleMatch struct {
 // checkArguments is step 10: the safety net over the call's command and paths (damage-control
 // rules, path policy, write roots), then the autonomy mapping. It returns the escalated class.
 func (p *Policy) checkArguments(c *Call, class ActionClass) (failure, ActionClass) {
-	args := &c.Args
 	approved := c.Context.HumanApproved
-	cwd := p.callCwd(args.Cwd)
-	var an *analysis
-	if args.Command != "" {
-		var aerr *analysisError
-		an, aerr = analyzeCommand(args.Command, cwd)
-		if aerr != nil {
-			return failure{kind: kindSafetyViolation, rule: aerr.rule,
-				msg: "command is denied because it cannot be checked: " + aerr.msg}, class
-		}
+	cwd := p.callCwd(c.Args.Cwd)
+	an, f := analyzeCallCommand(c.Args.Command, cwd)
+	if f.failed() {
+		return f, class
 	}
 	targets, f := p.targets(c, cwd, an)
 	if f.failed() {
@@ -50,92 +44,162 @@ func (p *Policy) checkArguments(c *Call, class ActionClass) (failure, ActionClas
 	class = escalate(class, m.class)
 	class = escalate(class, p.pathClass(targets, cwd))
 
-	if c.Context.ReadOnlyPlan || (p.profile != nil && p.profile.ReadOnly) {
-		rule, what := RuleReadOnlyPlan, "the plan is read-only"
-		if !c.Context.ReadOnlyPlan {
-			rule, what = RuleReadOnlyProfile, "the safety profile is read-only"
+	if f := p.readOnlyFailure(c, targets, class); f.failed() {
+		return f, class
+	}
+	if f := p.writeRootFailure(c, targets); f.failed() {
+		return f, class
+	}
+	if f := blockFailure(c, an, &m, class); f.failed() {
+		return f, class
+	}
+	if f := p.pathPolicyFailure(targets); f.failed() {
+		return f, class
+	}
+	if !approved {
+		if f := p.askFailure(an, &m, targets); f.failed() {
+			return f, class
 		}
-		for _, t := range targets {
-			if t.op == opWrite || t.op == opDelete {
-				return failure{kind: kindAccessDenied, rule: rule,
-					msg: fmt.Sprintf("the call would %s %q and %s", t.op, t.raw, what)}, class
-			}
-		}
-		if class == ClassSystemModify || class == ClassGitDestructive {
+	}
+
+	opts := AutonomyOptions{
+		ExecuteRecognized:    p.recognizedCommand(an),
+		ReadOutsideWorkspace: p.readsOutsideWorkspace(class, targets),
+	}
+	return p.autonomyFailure(c, class, opts, approved), class
+}
+
+// analyzeCallCommand analyses the call's command, if it has one; a command that cannot be
+// analysed fails.
+func analyzeCallCommand(command, cwd string) (*analysis, failure) {
+	if command == "" {
+		return nil, pass
+	}
+	an, aerr := analyzeCommand(command, cwd)
+	if aerr != nil {
+		return nil, failure{kind: kindSafetyViolation, rule: aerr.rule,
+			msg: "command is denied because it cannot be checked: " + aerr.msg}
+	}
+	return an, pass
+}
+
+// modifies reports whether the target is written or deleted.
+func (t *target) modifies() bool { return t.op == opWrite || t.op == opDelete }
+
+// readOnlyFailure denies writes and system-modifying or git-destructive calls in a read-only plan
+// or under a read-only profile.
+func (p *Policy) readOnlyFailure(c *Call, targets []target, class ActionClass) failure {
+	if !c.Context.ReadOnlyPlan && (p.profile == nil || !p.profile.ReadOnly) {
+		return pass
+	}
+	rule, what := RuleReadOnlyPlan, "the plan is read-only"
+	if !c.Context.ReadOnlyPlan {
+		rule, what = RuleReadOnlyProfile, "the safety profile is read-only"
+	}
+	for _, t := range targets {
+		if t.modifies() {
 			return failure{kind: kindAccessDenied, rule: rule,
-				msg: fmt.Sprintf("the call is classified %s and %s", class, what)}, class
+				msg: fmt.Sprintf("the call would %s %q and %s", t.op, t.raw, what)}
 		}
 	}
+	if class == ClassSystemModify || class == ClassGitDestructive {
+		return failure{kind: kindAccessDenied, rule: rule,
+			msg: fmt.Sprintf("the call is classified %s and %s", class, what)}
+	}
+	return pass
+}
 
-	if len(p.writeRoots) > 0 {
-		if base := baseClass(c); args.Command != "" || base == ClassExecute || base == ClassDispatch {
-			return failure{kind: kindAccessDenied, rule: RuleWriteRootExecute,
-				msg: fmt.Sprintf("tool %q runs commands, which could write outside the write roots [%s]; execute and dispatch calls are denied under write-root confinement", c.Tool.Name, strings.Join(p.writeRoots, ", "))}, class
-		}
-		for _, t := range targets {
-			if (t.op == opWrite || t.op == opDelete) && !isDeviceSink(t.path) && !inAny(t.path, p.writeRoots) {
-				return failure{kind: kindAccessDenied, rule: RuleWriteRoot,
-					msg: fmt.Sprintf("the call would %s %q (%s), outside the write roots [%s]", t.op, t.raw, t.path, strings.Join(p.writeRoots, ", "))}, class
-			}
+// writeRootFailure confines writes to the write roots, when there are any, and denies calls that
+// run commands under that confinement.
+func (p *Policy) writeRootFailure(c *Call, targets []target) failure {
+	if len(p.writeRoots) == 0 {
+		return pass
+	}
+	if base := baseClass(c); c.Args.Command != "" || base == ClassExecute || base == ClassDispatch {
+		return failure{kind: kindAccessDenied, rule: RuleWriteRootExecute,
+			msg: fmt.Sprintf("tool %q runs commands, which could write outside the write roots [%s]; execute and dispatch calls are denied under write-root confinement", c.Tool.Name, strings.Join(p.writeRoots, ", "))}
+	}
+	for _, t := range targets {
+		if t.modifies() && !isDeviceSink(t.path) && !inAny(t.path, p.writeRoots) {
+			return failure{kind: kindAccessDenied, rule: RuleWriteRoot,
+				msg: fmt.Sprintf("the call would %s %q (%s), outside the write roots [%s]", t.op, t.raw, t.path, strings.Join(p.writeRoots, ", "))}
 		}
 	}
+	return pass
+}
 
+// blockFailure denies blocking findings of the command analysis, the earliest blocking
+// damage-control rule and git-destructive calls.
+func blockFailure(c *Call, an *analysis, m *ruleMatch, class ActionClass) failure {
 	if an != nil {
 		for _, fd := range an.findings {
 			if fd.block {
-				return failure{kind: kindSafetyViolation, rule: fd.rule, msg: fd.msg}, class
+				return failure{kind: kindSafetyViolation, rule: fd.rule, msg: fd.msg}
 			}
 		}
 	}
 	if m.block != nil {
 		return failure{kind: kindSafetyViolation, rule: RulePrefixDamageControl + m.block.ID,
-			msg: fmt.Sprintf("command %q is blocked by damage-control rule %q: %s", an.segments[m.blockSeg].text, m.block.ID, m.block.Reason)}, class
+			msg: fmt.Sprintf("command %q is blocked by damage-control rule %q: %s", an.segments[m.blockSeg].text, m.block.ID, m.block.Reason)}
 	}
 	if class == ClassGitDestructive {
 		return failure{kind: kindSafetyViolation, rule: RuleGitDestructive,
-			msg: fmt.Sprintf("tool %q is git-destructive and is denied at every autonomy level", c.Tool.Name)}, class
+			msg: fmt.Sprintf("tool %q is git-destructive and is denied at every autonomy level", c.Tool.Name)}
 	}
+	return pass
+}
 
+// pathPolicyFailure denies the first target the path policy blocks.
+func (p *Policy) pathPolicyFailure(targets []target) failure {
 	for _, t := range targets {
 		if v, ok := p.paths.check(t.path, t.op, t.glob); ok {
 			return failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
-				msg: fmt.Sprintf("%s of %q is denied by the %s path policy (pattern %q)", t.op, t.raw, v.kind, v.pattern)}, class
+				msg: fmt.Sprintf("%s of %q is denied by the %s path policy (pattern %q)", t.op, t.raw, v.kind, v.pattern)}
 		}
 	}
+	return pass
+}
 
-	if !approved {
-		if an != nil {
-			for _, fd := range an.findings {
-				if !fd.block {
-					return failure{kind: kindHumanApprovalRequired, ask: true, rule: fd.rule, msg: fd.msg}, class
-				}
+// askFailure asks for a person on asking findings, the earliest asking damage-control rule, writes
+// to paths computed at run time and project commands that require confirmation. It only applies
+// when no person approved the call.
+func (p *Policy) askFailure(an *analysis, m *ruleMatch, targets []target) failure {
+	if an != nil {
+		for _, fd := range an.findings {
+			if !fd.block {
+				return failure{kind: kindHumanApprovalRequired, ask: true, rule: fd.rule, msg: fd.msg}
 			}
-		}
-		if m.ask != nil {
-			return failure{kind: kindHumanApprovalRequired, ask: true, rule: RulePrefixDamageControl + m.ask.ID,
-				msg: fmt.Sprintf("command %q needs human approval (damage-control rule %q): %s", an.segments[m.askSeg].text, m.ask.ID, m.ask.Reason)}, class
-		}
-		for _, t := range targets {
-			if t.dynamic && (t.op == opWrite || t.op == opDelete) && !isDeviceSink(t.path) {
-				return failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleDynamicWriteTarget,
-					msg: fmt.Sprintf("the call would %s %q, a path computed at run time that cannot be checked; it needs human approval", t.op, t.raw)}, class
-			}
-		}
-		if pc := p.confirmCommand(an); pc != nil {
-			return failure{kind: kindHumanApprovalRequired, ask: true, rule: "project-command:" + pc.id,
-				msg: fmt.Sprintf("project command %q requires confirmation", strings.Join(pc.words, " "))}, class
 		}
 	}
+	if m.ask != nil {
+		return failure{kind: kindHumanApprovalRequired, ask: true, rule: RulePrefixDamageControl + m.ask.ID,
+			msg: fmt.Sprintf("command %q needs human approval (damage-control rule %q): %s", an.segments[m.askSeg].text, m.ask.ID, m.ask.Reason)}
+	}
+	for _, t := range targets {
+		if t.dynamic && t.modifies() && !isDeviceSink(t.path) {
+			return failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleDynamicWriteTarget,
+				msg: fmt.Sprintf("the call would %s %q, a path computed at run time that cannot be checked; it needs human approval", t.op, t.raw)}
+		}
+	}
+	if pc := p.confirmCommand(an); pc != nil {
+		return failure{kind: kindHumanApprovalRequired, ask: true, rule: "project-command:" + pc.id,
+			msg: fmt.Sprintf("project command %q requires confirmation", strings.Join(pc.words, " "))}
+	}
+	return pass
+}
 
-	opts := AutonomyOptions{ExecuteRecognized: p.recognizedCommand(an)}
-	if class == ClassRead && p.workspace != "" {
-		for _, t := range targets {
-			if isAbsOrHome(t.path) && !under(t.path, p.workspace) && !isDeviceSink(t.path) {
-				opts.ReadOutsideWorkspace = true
-			}
+// readsOutsideWorkspace reports whether a read call touches an absolute or home path outside the
+// workspace (device sinks aside).
+func (p *Policy) readsOutsideWorkspace(class ActionClass, targets []target) bool {
+	if class != ClassRead || p.workspace == "" {
+		return false
+	}
+	for _, t := range targets {
+		if isAbsOrHome(t.path) && !under(t.path, p.workspace) && !isDeviceSink(t.path) {
+			return true
 		}
 	}
-	return p.autonomyFailure(c, class, opts, approved, an), class
+	return false
 }
 
 // callCwd resolves the call's working directory against the workspace.
@@ -229,7 +293,7 @@ func (p *Policy) matchRules(an *analysis) ruleMatch {
 func (p *Policy) pathClass(targets []target, cwd string) ActionClass {
 	class := ActionClass("")
 	for _, t := range targets {
-		if t.op != opWrite && t.op != opDelete {
+		if !t.modifies() {
 			continue
 		}
 		switch {
@@ -310,7 +374,7 @@ func prefixOf(words []string, s *segment) bool {
 }
 
 // autonomyFailure applies the autonomy mapping; an "ask" passes when a person approved.
-func (p *Policy) autonomyFailure(c *Call, class ActionClass, o AutonomyOptions, approved bool, an *analysis) failure {
+func (p *Policy) autonomyFailure(c *Call, class ActionClass, o AutonomyOptions, approved bool) failure {
 	switch MapAutonomy(p.autonomy, class, o) {
 	case DispositionDeny:
 		return failure{kind: kindSafetyViolation, rule: RulePrefixAutonomy + string(class),

@@ -30,7 +30,7 @@ func BenchmarkEvaluateProfileAllow(b *testing.B) {
 	b.Run("every-field-set", func(b *testing.B) {
 		p := mustCompile(b, &Profile{RequireSandbox: true, RequireCheckpoints: true, RequireHumanApproval: true,
 			AllowedSkillCategories: []string{"code", "test"}, AllowedTools: []string{"test/reader", "fs/*"}, DeniedTools: []string{"net/*", "test/unsafe-tool"},
-			MaxCostPerPlan: money("10"), MaxTotalCost: money("100"), MaxRetriesPerStep: ptr[int32](3)}, ProjectRules{})
+			MaxCostPerPlan: money("10"), MaxTotalCost: money("100"), MaxRetriesPerStep: new(int32(3))}, ProjectRules{})
 		call := Call{Tool: Tool{Name: "fs/edit", Writes: true, Checkpointable: true, SkillCategory: "code", HasSkillCategory: true},
 			Context: Context{SandboxID: "sb-1", HumanApproved: true, AccumulatedCost: MustParseMoney("9.99"), TotalCost: MustParseMoney("50"), StepRetryCount: 3, Repeats: 2}}
 		benchEval(b, p, call, VerdictAllow)
@@ -39,7 +39,7 @@ func BenchmarkEvaluateProfileAllow(b *testing.B) {
 
 func BenchmarkEvaluateProfileDeny(b *testing.B) {
 	full := &Profile{RequireSandbox: true, RequireCheckpoints: true, RequireHumanApproval: true, AllowedSkillCategories: []string{"code"},
-		AllowedTools: []string{"test/*"}, DeniedTools: []string{"test/denied"}, MaxCostPerPlan: money("10"), MaxTotalCost: money("100"), MaxRetriesPerStep: ptr[int32](3)}
+		AllowedTools: []string{"test/*"}, DeniedTools: []string{"test/denied"}, MaxCostPerPlan: money("10"), MaxTotalCost: money("100"), MaxRetriesPerStep: new(int32(3))}
 	p := mustCompile(b, full, ProjectRules{})
 	ok := Call{Tool: Tool{Name: "test/ok", Writes: true, Checkpointable: true, SkillCategory: "code", HasSkillCategory: true},
 		Context: Context{SandboxID: "sb", HumanApproved: true}}

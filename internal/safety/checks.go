@@ -2,6 +2,7 @@ package safety
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -110,10 +111,8 @@ func checkSkillCategory(p *Policy, c *Call) failure {
 		return failure{kind: kindSafetyViolation, rule: RuleNoSkillCategory,
 			msg: fmt.Sprintf("tool %q has no skill category, but the safety profile allows only the skill categories [%s]", c.Tool.Name, strings.Join(p.categories, ", "))}
 	}
-	for _, cat := range p.categories {
-		if cat == c.Tool.SkillCategory {
-			return pass
-		}
+	if slices.Contains(p.categories, c.Tool.SkillCategory) {
+		return pass
 	}
 	return failure{kind: kindSafetyViolation, rule: RuleSkillCategory,
 		msg: fmt.Sprintf("skill category %q of tool %q is not in the allowed skill categories [%s]", c.Tool.SkillCategory, c.Tool.Name, strings.Join(p.categories, ", "))}

@@ -2,10 +2,11 @@ package safety
 
 import (
 	"fmt"
-	"github.com/bmatcuk/doublestar/v4"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // ProjectCommand is a command a project declares as known, so the autonomy mapping treats it as
@@ -168,38 +169,49 @@ func compileRules(r ProjectRules) (*Policy, FieldErrors) {
 		return nil, FieldErrors{{Field: "rulePack", Detail: err.Error()}}
 	}
 	var errs FieldErrors
-	add := func(field, format string, args ...any) {
-		errs = append(errs, FieldError{Field: field, Detail: fmt.Sprintf(format, args...)})
-	}
 	p := &Policy{autonomy: r.Autonomy, recognized: d.recognized, byName: map[string][]int{}}
 	if p.autonomy == "" {
 		p.autonomy = AutonomyDefault
 	}
 	if p.autonomy != AutonomyDefault && p.autonomy != AutonomyYolo {
-		add("autonomy", "must be Default or Yolo, got %q", r.Autonomy)
+		errs.add("autonomy", "must be Default or Yolo, got %q", r.Autonomy)
 	}
+	p.compileCommandRules(d.rules, r.CommandRules, &errs)
+	p.indexRules()
+	p.compilePaths(d.paths, r.Paths, &errs)
+	p.compileRoots(r.Workspace, r.WriteRoots, &errs)
+	p.compileCommands(r.Commands, &errs)
+	p.compileLoop(r.Loop, &errs)
+	return p, errs
+}
 
-	p.rules = append(p.rules, d.rules...)
+// compileCommandRules appends the default rules, then the project's, whose ids must be unique
+// across both.
+func (p *Policy) compileCommandRules(defaultRules []*compiledRule, rules []Rule, errs *FieldErrors) {
+	p.rules = append(p.rules, defaultRules...)
 	ids := map[string]bool{}
-	for _, cr := range d.rules {
+	for _, cr := range defaultRules {
 		ids[cr.ID] = true
 	}
-	if len(r.CommandRules) > maxListItems {
-		add("commandRules", "must have at most %d items", maxListItems)
-	} else {
-		for i, rule := range r.CommandRules {
-			prefix := fmt.Sprintf("commandRules[%d]", i)
-			cr, fe := compileRule(rule, prefix)
-			errs = append(errs, fe...)
-			if rule.ID != "" && ids[rule.ID] {
-				add(prefix+".id", "duplicate rule id %q (ids must be unique, including the default pack's)", rule.ID)
-			}
-			ids[rule.ID] = true
-			p.rules = append(p.rules, cr)
-		}
+	if len(rules) > maxListItems {
+		errs.add("commandRules", "must have at most %d items", maxListItems)
+		return
 	}
-	// Index rules by literal command name; rules with glob names or only a pattern are tried on
-	// every command. A rule may sit in both lists: trying it twice cannot change the outcome.
+	for i, rule := range rules {
+		prefix := fmt.Sprintf("commandRules[%d]", i)
+		cr, fe := compileRule(rule, prefix)
+		*errs = append(*errs, fe...)
+		if rule.ID != "" && ids[rule.ID] {
+			errs.add(prefix+".id", "duplicate rule id %q (ids must be unique, including the default pack's)", rule.ID)
+		}
+		ids[rule.ID] = true
+		p.rules = append(p.rules, cr)
+	}
+}
+
+// indexRules indexes rules by literal command name; rules with glob names or only a pattern are
+// tried on every command. A rule may sit in both lists: trying it twice cannot change the outcome.
+func (p *Policy) indexRules() {
 	for i, cr := range p.rules {
 		for name := range cr.literalCmds {
 			p.byName[name] = append(p.byName[name], i)
@@ -211,70 +223,81 @@ func compileRules(r ProjectRules) (*Policy, FieldErrors) {
 	for name := range p.byName {
 		slices.Sort(p.byName[name])
 	}
+}
 
-	p.paths.add(d.paths, func(k PathKind, i int, pat string) {
-		add(fmt.Sprintf("rulePack.paths.%s[%d]", k, i), "invalid path pattern %q", pat)
+// compilePaths compiles the default path policy, then the project's.
+func (p *Policy) compilePaths(defaultPaths, paths PathPolicy, errs *FieldErrors) {
+	p.paths.add(defaultPaths, func(k PathKind, i int, pat string) {
+		errs.add(fmt.Sprintf("rulePack.paths.%s[%d]", k, i), "invalid path pattern %q", pat)
 	})
-	for k, list := range r.Paths.lists() {
+	for k, list := range paths.lists() {
 		if len(list) > maxListItems {
-			add("paths."+PathKind(k).String(), "must have at most %d items", maxListItems)
+			errs.add("paths."+PathKind(k).String(), "must have at most %d items", maxListItems)
 		}
 	}
-	p.paths.add(r.Paths, func(k PathKind, i int, pat string) {
-		add(fmt.Sprintf("paths.%s[%d]", k, i), "invalid path pattern %q", pat)
+	p.paths.add(paths, func(k PathKind, i int, pat string) {
+		errs.add(fmt.Sprintf("paths.%s[%d]", k, i), "invalid path pattern %q", pat)
 	})
+}
 
-	if r.Workspace != "" {
-		if !strings.HasPrefix(r.Workspace, "/") {
-			add("workspace", "must be an absolute path, got %q", r.Workspace)
+// compileRoots resolves the workspace, then the write roots against it.
+func (p *Policy) compileRoots(workspace string, writeRoots []string, errs *FieldErrors) {
+	if workspace != "" {
+		if !strings.HasPrefix(workspace, "/") {
+			errs.add("workspace", "must be an absolute path, got %q", workspace)
 		} else {
-			p.workspace = resolvePath("", r.Workspace)
+			p.workspace = resolvePath("", workspace)
 		}
 	}
-	for i, root := range r.WriteRoots {
+	for i, root := range writeRoots {
 		f := fmt.Sprintf("writeRoots[%d]", i)
 		res := resolvePath(p.workspace, root)
 		switch {
 		case strings.TrimSpace(root) == "":
-			add(f, "must not be empty")
+			errs.add(f, "must not be empty")
 		case !isAbsOrHome(res):
-			add(f, "must be absolute or under ~/, or relative with a workspace set; got %q", root)
+			errs.add(f, "must be absolute or under ~/, or relative with a workspace set; got %q", root)
 		default:
 			p.writeRoots = append(p.writeRoots, res)
 		}
 	}
+}
 
+// compileCommands parses the project commands, whose ids must be unique.
+func (p *Policy) compileCommands(commands []ProjectCommand, errs *FieldErrors) {
 	cmdIDs := map[string]bool{}
-	for i, c := range r.Commands {
+	for i, c := range commands {
 		f := fmt.Sprintf("commands[%d]", i)
 		if strings.TrimSpace(c.ID) == "" {
-			add(f+".id", "must not be empty")
+			errs.add(f+".id", "must not be empty")
 		} else if cmdIDs[c.ID] {
-			add(f+".id", "duplicate command id %q", c.ID)
+			errs.add(f+".id", "duplicate command id %q", c.ID)
 		}
 		cmdIDs[c.ID] = true
 		words, msg := commandWords(c.Command)
 		if msg != "" {
-			add(f+".command", "%s", msg)
+			errs.add(f+".command", "%s", msg)
 			continue
 		}
 		p.commands = append(p.commands, projectCommand{id: c.ID, words: words, confirm: c.RequireConfirmation})
 	}
+}
 
-	p.loop = r.Loop
+// compileLoop checks the loop policy's bounds and applies its defaults.
+func (p *Policy) compileLoop(loop LoopPolicy, errs *FieldErrors) {
+	p.loop = loop
 	switch {
-	case r.Loop.MaxRepeats > maxLoopRepeats:
-		add("loop.maxRepeats", "must be at most %d", maxLoopRepeats)
-	case r.Loop.MaxRepeats == 0:
+	case loop.MaxRepeats > maxLoopRepeats:
+		errs.add("loop.maxRepeats", "must be at most %d", maxLoopRepeats)
+	case loop.MaxRepeats == 0:
 		p.loop.MaxRepeats = DefaultLoopMaxRepeats
 	}
 	switch {
-	case r.Loop.Window < 0 || r.Loop.Window > maxLoopWindow:
-		add("loop.window", "must be between 0 and %s", maxLoopWindow)
-	case r.Loop.Window == 0:
+	case loop.Window < 0 || loop.Window > maxLoopWindow:
+		errs.add("loop.window", "must be between 0 and %s", maxLoopWindow)
+	case loop.Window == 0:
 		p.loop.Window = DefaultLoopWindow
 	}
-	return p, errs
 }
 
 // commandWords parses a declared project command into its words; it must be one simple command

@@ -144,8 +144,7 @@ func (*ToolLoopDetectedError) Reason() string { return ReasonToolLoopDetected }
 
 // ReasonOf returns the reason code of a typed enforcement error anywhere in err's chain, or "".
 func ReasonOf(err error) string {
-	var r ReasonedError
-	if errors.As(err, &r) {
+	if r, ok := errors.AsType[ReasonedError](err); ok {
 		return r.Reason()
 	}
 	return ""

@@ -85,10 +85,10 @@ var featureScenarios = []featureScenario{
 		want: ReasonToolCostLimitExceeded, phrases: []string{"max_total_cost"}},
 	// Retry limit enforcement
 	{name: "Tool blocked when retry count exceeds max_retries_per_step",
-		profile: &Profile{MaxRetriesPerStep: ptr[int32](3)}, ctx: Context{StepRetryCount: 4}, tool: toolReader,
+		profile: &Profile{MaxRetriesPerStep: new(int32(3))}, ctx: Context{StepRetryCount: 4}, tool: toolReader,
 		want: ReasonToolRetryLimitExceeded, phrases: []string{"max_retries_per_step"}},
 	{name: "Tool allowed when retry count is within max_retries_per_step",
-		profile: &Profile{MaxRetriesPerStep: ptr[int32](3)}, ctx: Context{StepRetryCount: 2}, tool: toolReader},
+		profile: &Profile{MaxRetriesPerStep: new(int32(3))}, ctx: Context{StepRetryCount: 2}, tool: toolReader},
 	// Missing skill category metadata
 	{name: "Tool blocked when skill category metadata missing and allow-list set",
 		profile: &Profile{AllowedSkillCategories: []string{"code", "test"}}, tool: toolReader,
@@ -137,7 +137,7 @@ func TestEveryFeatureScenarioIsCovered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var titles []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {

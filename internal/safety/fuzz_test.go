@@ -68,7 +68,7 @@ func FuzzEvaluate(f *testing.F) {
 		mustCompile(f, nil, ProjectRules{}),
 		mustCompile(f, DefaultProfile(), ProjectRules{Workspace: "/workspace"}),
 		mustCompile(f, &Profile{AllowedTools: []string{"t/*"}, DeniedTools: []string{"t/x*"}, AllowedSkillCategories: []string{"code"},
-			MaxCostPerPlan: money("1"), MaxTotalCost: money("2"), MaxRetriesPerStep: ptr[int32](2), RequireHumanApproval: true, Mode: ModeWarn},
+			MaxCostPerPlan: money("1"), MaxTotalCost: money("2"), MaxRetriesPerStep: new(int32(2)), RequireHumanApproval: true, Mode: ModeWarn},
 			ProjectRules{Autonomy: AutonomyYolo, WriteRoots: []string{"/workspace/out"}, Loop: LoopPolicy{MaxRepeats: 2, Window: time.Second}}),
 		mustCompile(f, builtin(BuiltinReadOnly), ProjectRules{Commands: []ProjectCommand{{ID: "m", Command: "make test", RequireConfirmation: true}}}),
 	}

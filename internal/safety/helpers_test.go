@@ -13,7 +13,7 @@ var (
 	toolReader = Tool{Name: "test/reader"}
 )
 
-func money(s string) *Money { return ptr(MustParseMoney(s)) }
+func money(s string) *Money { return new(MustParseMoney(s)) }
 
 func mustCompile(t testing.TB, p *Profile, r ProjectRules) *Policy {
 	t.Helper()

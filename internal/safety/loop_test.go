@@ -20,8 +20,8 @@ func TestLoopDetectorWindow(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(1000, 0)}
 	d := NewLoopDetector(clk, 0)
 	k := NewCallKey("plan-1", shCall("go test ./..."))
-	var got []int
-	for i := 0; i < 4; i++ {
+	got := make([]int, 0, 6)
+	for range 4 {
 		got = append(got, d.Observe(k, 10*time.Second))
 		clk.Step(3 * time.Second)
 	}
@@ -45,8 +45,8 @@ func TestLoopDetectorDecision(t *testing.T) {
 	d := NewLoopDetector(clk, 0)
 	p := mustCompile(t, &Profile{}, ProjectRules{Loop: LoopPolicy{MaxRepeats: 3, Window: time.Minute}})
 	call := shCall("ls -la")
-	var verdicts []Verdict
-	for i := 0; i < 5; i++ {
+	verdicts := make([]Verdict, 0, 5)
+	for range 5 {
 		call.Context.Repeats = d.Observe(NewCallKey("plan", call), p.Loop().Window)
 		verdicts = append(verdicts, Evaluate(p, call).Verdict)
 		clk.Step(time.Second)
@@ -106,7 +106,7 @@ func TestLoopDetectorBoundedMemory(t *testing.T) {
 	}
 	k := NewCallKey("s", shCall("spin"))
 	var n int
-	for i := 0; i < 5000; i++ {
+	for range 5000 {
 		n = d.Observe(k, time.Hour)
 	}
 	if n != loopStamps {
@@ -118,11 +118,11 @@ func TestLoopDetectorConcurrent(t *testing.T) {
 	d := NewLoopDetector(nil, 50)
 	k := NewCallKey("s", shCall("ls"))
 	var wg sync.WaitGroup
-	for g := 0; g < 8; g++ {
+	for g := range 8 {
 		wg.Add(1)
 		go func(g int) {
 			defer wg.Done()
-			for i := 0; i < 100; i++ {
+			for i := range 100 {
 				d.Observe(k, time.Hour)
 				d.Observe(NewCallKey("s", shCall(string(rune('a'+g))+string(rune('a'+i%26)))), time.Hour)
 			}

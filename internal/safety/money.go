@@ -100,61 +100,96 @@ func ParseMoney(s string) (Money, error) {
 		return Money{}, fmt.Errorf("money: amount longer than %d characters", maxMoneyInput)
 	}
 	body := s
-	if body[0] == '+' {
+	switch body[0] {
+	case '+':
 		body = body[1:]
-	} else if body[0] == '-' {
+	case '-':
 		return Money{}, fmt.Errorf("money: %q is negative; amounts must be zero or more", s)
 	}
-	end := len(body)
-	for end > 0 && !isDigit(body[end-1]) && body[end-1] != '.' {
-		end--
-	}
-	num, suffix := body[:end], body[end:]
-	switch {
-	case strings.ContainsAny(num, "eE") || (num != "" && (strings.HasPrefix(suffix, "e") || strings.HasPrefix(suffix, "E") && len(suffix) > 1)):
-		return Money{}, fmt.Errorf("money: %q uses exponent notation; write a plain decimal such as 0.01", s)
-	case strings.EqualFold(body, "nan") || strings.EqualFold(body, "inf") || strings.EqualFold(body, "infinity"):
-		return Money{}, fmt.Errorf("money: %q is not a number", s)
+	num, suffix := splitMoneySuffix(body)
+	if err := rejectNonDecimal(s, body, num, suffix); err != nil {
+		return Money{}, err
 	}
 	exp, ok := siExponents[suffix]
 	if !ok {
 		return Money{}, fmt.Errorf("money: %q has unsupported suffix %q; use a plain decimal or one of n, u, m, k, M, G", s, suffix)
 	}
-	intPart, fracPart, _ := strings.Cut(num, ".")
-	if strings.Contains(fracPart, ".") {
-		return Money{}, fmt.Errorf("money: %q has more than one decimal point", s)
-	}
-	if intPart == "" && fracPart == "" {
-		return Money{}, fmt.Errorf("money: %q has no digits", s)
-	}
-	for _, part := range []string{intPart, fracPart} {
-		for i := 0; i < len(part); i++ {
-			if !isDigit(part[i]) {
-				return Money{}, fmt.Errorf("money: %q is not a decimal number", s)
-			}
-		}
+	intPart, fracPart, err := splitDecimal(s, num)
+	if err != nil {
+		return Money{}, err
 	}
 	fracPart = strings.TrimRight(fracPart, "0")
 	shift := 9 + exp - len(fracPart)
 	if shift < 0 {
 		return Money{}, fmt.Errorf("money: %q is more precise than 9 fractional digits", s)
 	}
-	digits := strings.TrimLeft(intPart+fracPart, "0")
+	v, err := scaledNanos(strings.TrimLeft(intPart+fracPart, "0"), shift)
+	if err != nil {
+		return Money{}, fmt.Errorf("money: %q: %w", s, err)
+	}
+	return Money{nanos: v}, nil
+}
+
+// splitMoneySuffix splits an unsigned amount into its numeric part (digits and points) and the
+// trailing suffix after it.
+func splitMoneySuffix(body string) (num, suffix string) {
+	end := len(body)
+	for end > 0 && !isDigit(body[end-1]) && body[end-1] != '.' {
+		end--
+	}
+	return body[:end], body[end:]
+}
+
+// rejectNonDecimal rejects exponent notation, NaN and infinities; s is the whole input, for the
+// message.
+func rejectNonDecimal(s, body, num, suffix string) error {
+	switch {
+	case strings.ContainsAny(num, "eE") || (num != "" && (strings.HasPrefix(suffix, "e") || strings.HasPrefix(suffix, "E") && len(suffix) > 1)):
+		return fmt.Errorf("money: %q uses exponent notation; write a plain decimal such as 0.01", s)
+	case strings.EqualFold(body, "nan") || strings.EqualFold(body, "inf") || strings.EqualFold(body, "infinity"):
+		return fmt.Errorf("money: %q is not a number", s)
+	}
+	return nil
+}
+
+// splitDecimal splits the numeric part at its decimal point and checks that both sides are plain
+// digits and that there is at least one digit; s is the whole input, for the message.
+func splitDecimal(s, num string) (intPart, fracPart string, err error) {
+	intPart, fracPart, _ = strings.Cut(num, ".")
+	if strings.Contains(fracPart, ".") {
+		return "", "", fmt.Errorf("money: %q has more than one decimal point", s)
+	}
+	if intPart == "" && fracPart == "" {
+		return "", "", fmt.Errorf("money: %q has no digits", s)
+	}
+	for _, part := range []string{intPart, fracPart} {
+		for i := 0; i < len(part); i++ {
+			if !isDigit(part[i]) {
+				return "", "", fmt.Errorf("money: %q is not a decimal number", s)
+			}
+		}
+	}
+	return intPart, fracPart, nil
+}
+
+// scaledNanos converts a string of decimal digits to an integer and multiplies it by 10^shift,
+// returning ErrMoneyOverflow when the result does not fit.
+func scaledNanos(digits string, shift int) (int64, error) {
 	var v int64
 	for i := 0; i < len(digits); i++ {
 		d := int64(digits[i] - '0')
 		if v > (math.MaxInt64-d)/10 {
-			return Money{}, fmt.Errorf("money: %q: %w", s, ErrMoneyOverflow)
+			return 0, ErrMoneyOverflow
 		}
 		v = v*10 + d
 	}
 	for ; shift > 0 && v != 0; shift-- {
 		if v > math.MaxInt64/10 {
-			return Money{}, fmt.Errorf("money: %q: %w", s, ErrMoneyOverflow)
+			return 0, ErrMoneyOverflow
 		}
 		v *= 10
 	}
-	return Money{nanos: v}, nil
+	return v, nil
 }
 
 // MustParseMoney is ParseMoney for constants and tests; it panics on a bad amount.

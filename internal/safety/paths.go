@@ -417,7 +417,7 @@ func (c *pathPolicy) check(p string, op pathOp, glob bool) (pathVerdict, bool) {
 	lp := strings.ToLower(p)
 	var buf [2]string
 	cands := candidates(lp, buf[:0])
-	for k := PathKind(0); k < numPathKinds; k++ {
+	for k := range numPathKinds {
 		if !k.blocks(op) {
 			continue
 		}

@@ -18,8 +18,30 @@ type argSpec struct {
 	subOps     map[string]pathOp // per subcommand (git), what is done to the remaining operands
 }
 
+// Commands the analysis treats specially beyond their argSpecs entry.
+const (
+	cmdEcho = "echo" // prints its operands, which a following xargs passes on; xargs' default command
+	cmdFind = "find" // its roots are the operands, and it runs -exec commands
+	cmdGit  = "git"  // global options come before the subcommand
+)
+
+// optFile names a file holding the pattern or program (grep, sed, awk) or the archive (tar).
+const optFile = "--file"
+
+// Option sets several commands share.
+var (
+	// targetDirOps name the destination directory of mv, cp, install and ln.
+	targetDirOps = map[string]pathOp{"-t": opWrite, "--target-directory": opWrite}
+	// referenceOpts take the mode or owner from a file (chmod, chown, chgrp) instead of an operand.
+	referenceOpts = []string{"--reference"}
+	// grepPatternOpts give grep's pattern as an option, so the first operand is a path.
+	grepPatternOpts = []string{"-e", "-f", "--regexp", optFile}
+	// awkProgramOpts give awk's program as a file, so the first operand is a path.
+	awkProgramOpts = []string{"-f", optFile}
+)
+
 var argSpecs = map[string]argSpec{
-	"echo": {noPaths: true}, "printf": {noPaths: true}, "kill": {noPaths: true}, "pkill": {noPaths: true},
+	cmdEcho: {noPaths: true}, "printf": {noPaths: true}, "kill": {noPaths: true}, "pkill": {noPaths: true},
 	"killall": {noPaths: true}, "sleep": {noPaths: true}, "seq": {noPaths: true}, "expr": {noPaths: true},
 	"true": {noPaths: true}, "false": {noPaths: true}, "yes": {noPaths: true}, "date": {noPaths: true},
 	"id": {noPaths: true}, "whoami": {noPaths: true}, "uname": {noPaths: true}, "hostname": {noPaths: true},
@@ -33,10 +55,10 @@ var argSpecs = map[string]argSpec{
 	"rm": {op: opDelete}, "rmdir": {op: opDelete}, "unlink": {op: opDelete}, "shred": {op: opDelete},
 	"srm": {op: opDelete}, "wipe": {op: opDelete}, "trash": {op: opDelete}, "trash-put": {op: opDelete},
 
-	"mv":      {op: opRead, lastOp: opWrite, restOp: opDelete, valueOps: map[string]pathOp{"-t": opWrite, "--target-directory": opWrite}},
-	"cp":      {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: map[string]pathOp{"-t": opWrite, "--target-directory": opWrite}},
-	"install": {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: map[string]pathOp{"-t": opWrite, "--target-directory": opWrite}},
-	"ln":      {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: map[string]pathOp{"-t": opWrite, "--target-directory": opWrite}},
+	"mv":      {op: opRead, lastOp: opWrite, restOp: opDelete, valueOps: targetDirOps},
+	"cp":      {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: targetDirOps},
+	"install": {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: targetDirOps},
+	"ln":      {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: targetDirOps},
 	"rsync":   {op: opRead, lastOp: opWrite, restOp: opRead},
 	"scp":     {op: opRead, lastOp: opWrite, restOp: opRead},
 
@@ -45,41 +67,41 @@ var argSpecs = map[string]argSpec{
 	"vi": {op: opWrite}, "vim": {op: opWrite}, "nvim": {op: opWrite}, "nano": {op: opWrite},
 	"emacs": {op: opWrite}, "ed": {op: opWrite}, "code": {op: opWrite},
 
-	"chmod":   {skip: 1, skipUnless: []string{"--reference"}, op: opWrite},
-	"chown":   {skip: 1, skipUnless: []string{"--reference"}, op: opWrite},
-	"chgrp":   {skip: 1, skipUnless: []string{"--reference"}, op: opWrite},
+	"chmod":   {skip: 1, skipUnless: referenceOpts, op: opWrite},
+	"chown":   {skip: 1, skipUnless: referenceOpts, op: opWrite},
+	"chgrp":   {skip: 1, skipUnless: referenceOpts, op: opWrite},
 	"chattr":  {skip: 1, op: opWrite},
 	"setfacl": {skip: 1, op: opWrite},
 
-	"sed":   {skip: 1, skipUnless: []string{"-e", "-f", "--expression", "--file"}, op: opRead, inPlace: []string{"-i", "--in-place"}},
+	"sed":   {skip: 1, skipUnless: []string{"-e", "-f", "--expression", optFile}, op: opRead, inPlace: []string{"-i", "--in-place"}},
 	"perl":  {op: opRead, inPlace: []string{"-i"}},
-	"grep":  {skip: 1, skipUnless: []string{"-e", "-f", "--regexp", "--file"}, valueOps: map[string]pathOp{"-f": opRead, "--file": opRead}},
-	"egrep": {skip: 1, skipUnless: []string{"-e", "-f", "--regexp", "--file"}},
-	"fgrep": {skip: 1, skipUnless: []string{"-e", "-f", "--regexp", "--file"}},
-	"rg":    {skip: 1, skipUnless: []string{"-e", "-f", "--regexp", "--file"}},
+	"grep":  {skip: 1, skipUnless: grepPatternOpts, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead}},
+	"egrep": {skip: 1, skipUnless: grepPatternOpts},
+	"fgrep": {skip: 1, skipUnless: grepPatternOpts},
+	"rg":    {skip: 1, skipUnless: grepPatternOpts},
 	"ag":    {skip: 1},
 	"ack":   {skip: 1},
-	"awk":   {skip: 1, skipUnless: []string{"-f", "--file"}},
-	"gawk":  {skip: 1, skipUnless: []string{"-f", "--file"}},
+	"awk":   {skip: 1, skipUnless: awkProgramOpts},
+	"gawk":  {skip: 1, skipUnless: awkProgramOpts},
 	"sort":  {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite}},
 
 	"dd":    {valueOps: map[string]pathOp{"of": opWrite, "if": opRead}},
 	"curl":  {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-T": opRead, "--upload-file": opRead, "-K": opRead, "--config": opRead, "-c": opWrite, "--cookie-jar": opWrite, "-D": opWrite, "--dump-header": opWrite}},
 	"wget":  {valueOps: map[string]pathOp{"-O": opWrite, "--output-document": opWrite, "-o": opWrite, "--output-file": opWrite, "-P": opWrite, "--directory-prefix": opWrite, "-i": opRead, "--post-file": opRead}},
-	"tar":   {valueOps: map[string]pathOp{"-f": opWrite, "--file": opWrite, "-C": opWrite, "--directory": opWrite}},
+	"tar":   {valueOps: map[string]pathOp{"-f": opWrite, optFile: opWrite, "-C": opWrite, "--directory": opWrite}},
 	"unzip": {valueOps: map[string]pathOp{"-d": opWrite}},
 	"zip":   {lastOp: opRead, restOp: opWrite},
-	"find":  {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
+	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
 
-	"git": {skip: 1, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
-	"go":  {skip: 1}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1}, "cargo": {skip: 1},
+	cmdGit: {skip: 1, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
+	"go":   {skip: 1}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1}, "cargo": {skip: 1},
 	"make": {noPaths: true}, "kubectl": {skip: 1}, "docker": {skip: 1}, "systemctl": {skip: 1},
 }
 
 // argPaths records the paths a segment's arguments name.
 func (a *analyzer) argPaths(idx int) {
 	seg := &a.out.segments[idx]
-	if seg.name == "" || seg.wrapper && seg.name != "find" {
+	if seg.name == "" || seg.wrapper && seg.name != cmdFind {
 		// A wrapper's own words are mostly the wrapped command, analysed as its own segment.
 		return
 	}
@@ -89,7 +111,7 @@ func (a *analyzer) argPaths(idx int) {
 		return
 	}
 	ops := seg.operands
-	if seg.name == "find" {
+	if seg.name == cmdFind {
 		ops = findRoots(seg)
 		if seg.hasFlag("-delete") {
 			spec.op = opDelete

@@ -70,7 +70,7 @@ func DefaultProfile() *Profile {
 	return &Profile{
 		RequireSandbox:     true,
 		RequireCheckpoints: true,
-		MaxRetriesPerStep:  ptr(DefaultMaxRetriesPerStep),
+		MaxRetriesPerStep:  new(DefaultMaxRetriesPerStep),
 		Mode:               ModeEnforce,
 	}
 }
@@ -106,7 +106,7 @@ func Builtin(name string) (*Profile, bool) {
 		return &Profile{
 			RequireSandbox:     true,
 			RequireCheckpoints: true,
-			MaxRetriesPerStep:  ptr(DefaultMaxRetriesPerStep),
+			MaxRetriesPerStep:  new(DefaultMaxRetriesPerStep),
 			Mode:               ModeEnforce,
 		}, true
 	}
@@ -123,15 +123,13 @@ func (p *Profile) Clone() *Profile {
 	c.AllowedTools = slices.Clone(p.AllowedTools)
 	c.DeniedTools = slices.Clone(p.DeniedTools)
 	if p.MaxCostPerPlan != nil {
-		c.MaxCostPerPlan = ptr(*p.MaxCostPerPlan)
+		c.MaxCostPerPlan = new(*p.MaxCostPerPlan)
 	}
 	if p.MaxTotalCost != nil {
-		c.MaxTotalCost = ptr(*p.MaxTotalCost)
+		c.MaxTotalCost = new(*p.MaxTotalCost)
 	}
 	if p.MaxRetriesPerStep != nil {
-		c.MaxRetriesPerStep = ptr(*p.MaxRetriesPerStep)
+		c.MaxRetriesPerStep = new(*p.MaxRetriesPerStep)
 	}
 	return &c
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -8,7 +8,7 @@ import (
 )
 
 func TestDefaultProfile(t *testing.T) {
-	want := &Profile{RequireSandbox: true, RequireCheckpoints: true, MaxRetriesPerStep: ptr[int32](3), Mode: ModeEnforce}
+	want := &Profile{RequireSandbox: true, RequireCheckpoints: true, MaxRetriesPerStep: new(int32(3)), Mode: ModeEnforce}
 	if diff := cmp.Diff(want, DefaultProfile()); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
@@ -22,8 +22,8 @@ func TestDefaultProfile(t *testing.T) {
 func TestBuiltins(t *testing.T) {
 	want := map[string]*Profile{
 		BuiltinUnrestricted: {AllowUnsafeTools: true, Mode: ModeEnforce},
-		BuiltinReadOnly:     {RequireSandbox: true, RequireCheckpoints: true, ReadOnly: true, MaxRetriesPerStep: ptr[int32](3), Mode: ModeEnforce},
-		BuiltinSandboxed:    {RequireSandbox: true, RequireCheckpoints: true, MaxRetriesPerStep: ptr[int32](3), Mode: ModeEnforce},
+		BuiltinReadOnly:     {RequireSandbox: true, RequireCheckpoints: true, ReadOnly: true, MaxRetriesPerStep: new(int32(3)), Mode: ModeEnforce},
+		BuiltinSandboxed:    {RequireSandbox: true, RequireCheckpoints: true, MaxRetriesPerStep: new(int32(3)), Mode: ModeEnforce},
 	}
 	for _, name := range BuiltinNames() {
 		got, ok := Builtin(name)
@@ -92,7 +92,7 @@ func TestResolve(t *testing.T) {
 		})
 	}
 	t.Run("the result is locked: later edits to the source do not change it", func(t *testing.T) {
-		src := &Profile{AllowedTools: []string{"a"}, MaxCostPerPlan: money("1"), MaxRetriesPerStep: ptr[int32](1)}
+		src := &Profile{AllowedTools: []string{"a"}, MaxCostPerPlan: money("1"), MaxRetriesPerStep: new(int32(1))}
 		r := Resolve(src, nil, nil, nil)
 		before := Hash(r.Profile)
 		src.AllowedTools[0] = "b"
@@ -108,7 +108,7 @@ func TestResolve(t *testing.T) {
 func TestCanonicalHash(t *testing.T) {
 	base := &Profile{
 		RequireSandbox: true, AllowedSkillCategories: []string{"test", "code"}, AllowedTools: []string{"b/*", "a"},
-		DeniedTools: []string{"x"}, MaxCostPerPlan: money("10.00"), MaxRetriesPerStep: ptr[int32](3), Mode: ModeWarn,
+		DeniedTools: []string{"x"}, MaxCostPerPlan: money("10.00"), MaxRetriesPerStep: new(int32(3)), Mode: ModeWarn,
 	}
 	// A golden value: the encoding must not drift across restarts or Go versions. If a change to
 	// the encoding is intended, bump canonicalHeader and update this value.
@@ -127,8 +127,8 @@ func TestCanonicalHash(t *testing.T) {
 		name string
 		p    *Profile
 	}{
-		{"list order does not matter", &Profile{RequireSandbox: true, AllowedSkillCategories: []string{"code", "test"}, AllowedTools: []string{"a", "b/*"}, DeniedTools: []string{"x"}, MaxCostPerPlan: money("10"), MaxRetriesPerStep: ptr[int32](3), Mode: ModeWarn}},
-		{"duplicates do not matter", &Profile{RequireSandbox: true, AllowedSkillCategories: []string{"code", "test", "code"}, AllowedTools: []string{"a", "b/*", "a"}, DeniedTools: []string{"x", "x"}, MaxCostPerPlan: money("10000m"), MaxRetriesPerStep: ptr[int32](3), Mode: ModeWarn}},
+		{"list order does not matter", &Profile{RequireSandbox: true, AllowedSkillCategories: []string{"code", "test"}, AllowedTools: []string{"a", "b/*"}, DeniedTools: []string{"x"}, MaxCostPerPlan: money("10"), MaxRetriesPerStep: new(int32(3)), Mode: ModeWarn}},
+		{"duplicates do not matter", &Profile{RequireSandbox: true, AllowedSkillCategories: []string{"code", "test", "code"}, AllowedTools: []string{"a", "b/*", "a"}, DeniedTools: []string{"x", "x"}, MaxCostPerPlan: money("10000m"), MaxRetriesPerStep: new(int32(3)), Mode: ModeWarn}},
 	}
 	for _, s := range same {
 		t.Run(s.name, func(t *testing.T) {

@@ -118,6 +118,10 @@ type compiledRule struct {
 	pattern     *regexp.Regexp
 }
 
+// addFunc records a field error: field is relative to the rule, the detail is format applied to
+// args.
+type addFunc func(field, format string, args ...any)
+
 // compileRule validates and compiles one rule; field errors are reported under prefix.
 func compileRule(r Rule, prefix string) (*compiledRule, FieldErrors) {
 	var errs FieldErrors
@@ -125,6 +129,18 @@ func compileRule(r Rule, prefix string) (*compiledRule, FieldErrors) {
 		errs = append(errs, FieldError{Field: prefix + "." + field, Detail: fmt.Sprintf(format, args...)})
 	}
 	cr := &compiledRule{Rule: r}
+	validateRuleText(&r, add)
+	cr.compileCommands(r.Commands, add)
+	cr.compilePipeFrom(r.PipeFrom, add)
+	cr.compileFlags(r.Flags, add)
+	cr.operand = compileRuleRegexp("operand", r.Operand, add)
+	cr.pattern = compileRuleRegexp("pattern", r.Pattern, add)
+	return cr, errs
+}
+
+// validateRuleText checks the rule's id, action, class and reason, and that it names commands or
+// a pattern.
+func validateRuleText(r *Rule, add addFunc) {
 	if strings.TrimSpace(r.ID) == "" {
 		add("id", "must not be empty")
 	} else if len(r.ID) > 128 || strings.ContainsAny(r.ID, " \t\n") {
@@ -142,7 +158,11 @@ func compileRule(r Rule, prefix string) (*compiledRule, FieldErrors) {
 	if len(r.Commands) == 0 && r.Pattern == "" {
 		add("commands", "a rule needs commands or a pattern, or it would match every command")
 	}
-	for i, c := range r.Commands {
+}
+
+// compileCommands lower-cases the command globs, splitting literal names from glob patterns.
+func (cr *compiledRule) compileCommands(commands []string, add addFunc) {
+	for i, c := range commands {
 		lc := strings.ToLower(strings.TrimSpace(c))
 		if _, err := path.Match(lc, ""); lc == "" || err != nil {
 			add(fmt.Sprintf("commands[%d]", i), "invalid command glob %q", c)
@@ -158,7 +178,11 @@ func compileRule(r Rule, prefix string) (*compiledRule, FieldErrors) {
 			cr.literalCmds[lc] = true
 		}
 	}
-	for i, p := range r.PipeFrom {
+}
+
+// compilePipeFrom lower-cases the pipeline-source globs.
+func (cr *compiledRule) compilePipeFrom(pipeFrom []string, add addFunc) {
+	for i, p := range pipeFrom {
 		lp := strings.ToLower(strings.TrimSpace(p))
 		if _, err := path.Match(lp, ""); lp == "" || err != nil {
 			add(fmt.Sprintf("pipeFrom[%d]", i), "invalid command glob %q", p)
@@ -166,7 +190,11 @@ func compileRule(r Rule, prefix string) (*compiledRule, FieldErrors) {
 		}
 		cr.pipeFrom = append(cr.pipeFrom, lp)
 	}
-	for i, f := range r.Flags {
+}
+
+// compileFlags splits each flag alternative into its set of flags.
+func (cr *compiledRule) compileFlags(flags []string, add addFunc) {
+	for i, f := range flags {
 		set := strings.Fields(f)
 		if len(set) == 0 {
 			add(fmt.Sprintf("flags[%d]", i), "must name at least one flag")
@@ -178,24 +206,24 @@ func compileRule(r Rule, prefix string) (*compiledRule, FieldErrors) {
 		}
 		cr.flagSets = append(cr.flagSets, set)
 	}
-	compileRE := func(field, expr string) *regexp.Regexp {
-		if expr == "" {
-			return nil
-		}
-		if len(expr) > 4096 {
-			add(field, "regex longer than 4096 characters")
-			return nil
-		}
-		re, err := regexp.Compile(expr)
-		if err != nil {
-			add(field, "invalid regex: %v", err)
-			return nil
-		}
-		return re
+}
+
+// compileRuleRegexp compiles an optional regular expression of a rule; nil when it is empty or
+// invalid.
+func compileRuleRegexp(field, expr string, add addFunc) *regexp.Regexp {
+	if expr == "" {
+		return nil
 	}
-	cr.operand = compileRE("operand", r.Operand)
-	cr.pattern = compileRE("pattern", r.Pattern)
-	return cr, errs
+	if len(expr) > 4096 {
+		add(field, "regex longer than 4096 characters")
+		return nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		add(field, "invalid regex: %v", err)
+		return nil
+	}
+	return re
 }
 
 // matchesName reports whether the rule applies to a command name.
@@ -234,59 +262,66 @@ func (r *compiledRule) matches(an *analysis, s *segment) bool {
 		}
 		ops = ops[1:]
 	}
-	if len(r.flagSets) > 0 && !s.unknownFlags {
-		ok := false
-		for _, set := range r.flagSets {
-			all := true
-			for _, f := range set {
-				if !s.hasFlag(f) {
-					all = false
-					break
-				}
-			}
-			if all {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return false
-		}
+	if len(r.flagSets) > 0 && !s.unknownFlags && !r.matchesFlagSets(s) {
+		return false
 	}
-	for _, f := range r.ExceptFlags {
-		if s.hasFlag(f) {
-			return false
-		}
+	if slices.ContainsFunc(r.ExceptFlags, s.hasFlag) {
+		return false
 	}
-	if r.operand != nil {
-		ok := false
-		for _, o := range ops {
-			if r.operand.MatchString(o.s) || r.operand.MatchString(operandForm(o.s)) || r.operand.MatchString(resolvePath(s.cwd, o.s)) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return false
-		}
+	if r.operand != nil && !r.matchesOperand(s, ops) {
+		return false
 	}
 	if r.pattern != nil && !r.pattern.MatchString(s.text) {
 		return false
 	}
-	if len(r.pipeFrom) > 0 {
-		ok := false
-		for _, i := range s.pipeFrom {
-			for _, g := range r.pipeFrom {
-				if m, _ := path.Match(g, an.segments[i].name); m && an.segments[i].name != "" {
-					ok = true
-				}
-			}
+	if len(r.pipeFrom) > 0 && !r.matchesPipeFrom(an, s) {
+		return false
+	}
+	return true
+}
+
+// matchesFlagSets reports whether the segment has every flag of at least one flag set.
+func (r *compiledRule) matchesFlagSets(s *segment) bool {
+	for _, set := range r.flagSets {
+		if hasAllFlags(s, set) {
+			return true
 		}
-		if !ok {
+	}
+	return false
+}
+
+// hasAllFlags reports whether the segment has every flag of set.
+func hasAllFlags(s *segment, set []string) bool {
+	for _, f := range set {
+		if !s.hasFlag(f) {
 			return false
 		}
 	}
 	return true
+}
+
+// matchesOperand reports whether one of ops matches the operand expression as written,
+// path-cleaned, or resolved against the segment's working directory.
+func (r *compiledRule) matchesOperand(s *segment, ops []word) bool {
+	for _, o := range ops {
+		if r.operand.MatchString(o.s) || r.operand.MatchString(operandForm(o.s)) || r.operand.MatchString(resolvePath(s.cwd, o.s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchesPipeFrom reports whether a command of an earlier pipeline stage matches one of the
+// rule's pipeline-source globs.
+func (r *compiledRule) matchesPipeFrom(an *analysis, s *segment) bool {
+	for _, i := range s.pipeFrom {
+		for _, g := range r.pipeFrom {
+			if m, _ := path.Match(g, an.segments[i].name); m && an.segments[i].name != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // operandForm is an operand as rules see it: path-cleaned when it looks like a path ("./" is ".",

@@ -166,19 +166,7 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	case *syntax.CallExpr:
 		a.call(c, s.Redirs, pipeFrom, depth)
 	case *syntax.BinaryCmd:
-		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
-			// Every pipeline stage runs in its own subshell: a cd inside one does not leak.
-			saved := a.cwd
-			first := len(a.out.segments)
-			a.stmt(c.X, pipeFrom, depth)
-			a.cwd = saved
-			from := append(append([]int(nil), pipeFrom...), seq(first, len(a.out.segments))...)
-			a.stmt(c.Y, from, depth)
-			a.cwd = saved
-			return
-		}
-		a.stmt(c.X, pipeFrom, depth)
-		a.stmt(c.Y, pipeFrom, depth)
+		a.binaryCmd(c, pipeFrom, depth)
 	case *syntax.Subshell:
 		saved := a.cwd
 		a.stmts(c.Stmts, pipeFrom, depth)
@@ -197,22 +185,65 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 		a.nested(c.Loop, depth)
 		a.stmts(c.Do, pipeFrom, depth)
 	case *syntax.CaseClause:
-		a.nested(c.Word, depth)
-		for _, it := range c.Items {
-			for _, p := range it.Patterns {
-				a.nested(p, depth)
-			}
-			a.stmts(it.Stmts, pipeFrom, depth)
-		}
+		a.caseClause(c, pipeFrom, depth)
 	case *syntax.FuncDecl:
-		name := ""
-		if c.Name != nil {
-			name = strings.ToLower(c.Name.Value)
-		}
-		a.funcs = append(a.funcs, name)
+		a.funcDecl(c, pipeFrom, depth)
+	case *syntax.TimeClause:
+		a.stmt(c.Stmt, pipeFrom, depth)
+	case *syntax.CoprocClause:
+		a.stmt(c.Stmt, pipeFrom, depth)
+	case *syntax.TestDecl:
 		a.stmt(c.Body, pipeFrom, depth)
-		a.funcs = a.funcs[:len(a.funcs)-1]
-		a.defined = append(a.defined, name)
+	default:
+		a.exprCmd(c, depth)
+	}
+}
+
+// binaryCmd analyses both sides of a list ("&&", "||") or a pipeline. Every pipeline stage runs in
+// its own subshell, so a cd inside one does not leak, and each stage is fed by the earlier ones.
+func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, pipeFrom []int, depth int) {
+	if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+		saved := a.cwd
+		first := len(a.out.segments)
+		a.stmt(c.X, pipeFrom, depth)
+		a.cwd = saved
+		from := append(append([]int(nil), pipeFrom...), seq(first, len(a.out.segments))...)
+		a.stmt(c.Y, from, depth)
+		a.cwd = saved
+		return
+	}
+	a.stmt(c.X, pipeFrom, depth)
+	a.stmt(c.Y, pipeFrom, depth)
+}
+
+// caseClause analyses a case statement: its word, every pattern and every branch.
+func (a *analyzer) caseClause(c *syntax.CaseClause, pipeFrom []int, depth int) {
+	a.nested(c.Word, depth)
+	for _, it := range c.Items {
+		for _, p := range it.Patterns {
+			a.nested(p, depth)
+		}
+		a.stmts(it.Stmts, pipeFrom, depth)
+	}
+}
+
+// funcDecl analyses a function body once, where it is defined; a call to the function from its own
+// body is a fork bomb, a later call runs a body already checked.
+func (a *analyzer) funcDecl(c *syntax.FuncDecl, pipeFrom []int, depth int) {
+	name := ""
+	if c.Name != nil {
+		name = strings.ToLower(c.Name.Value)
+	}
+	a.funcs = append(a.funcs, name)
+	a.stmt(c.Body, pipeFrom, depth)
+	a.funcs = a.funcs[:len(a.funcs)-1]
+	a.defined = append(a.defined, name)
+}
+
+// exprCmd analyses the commands made only of words and expressions (arithmetic, tests,
+// declarations, let) for substitutions; any other construct is refused.
+func (a *analyzer) exprCmd(c syntax.Command, depth int) {
+	switch c := c.(type) {
 	case *syntax.ArithmCmd:
 		a.nested(c.X, depth)
 	case *syntax.TestClause:
@@ -225,12 +256,6 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 		for _, e := range c.Exprs {
 			a.nested(e, depth)
 		}
-	case *syntax.TimeClause:
-		a.stmt(c.Stmt, pipeFrom, depth)
-	case *syntax.CoprocClause:
-		a.stmt(c.Stmt, pipeFrom, depth)
-	case *syntax.TestDecl:
-		a.stmt(c.Body, pipeFrom, depth)
 	default:
 		a.fail(RuleCommandUnparseable, "command uses a shell construct the engine does not check (%T)", c)
 	}
@@ -477,7 +502,7 @@ func segmentText(s *segment) string {
 }
 
 var shortFlags = func() (t [128]string) {
-	for c := 0; c < 128; c++ {
+	for c := range 128 {
 		t[c] = "-" + string(rune(c))
 	}
 	return t
@@ -489,7 +514,7 @@ var shortFlags = func() (t [128]string) {
 func splitArgs(s *segment) {
 	args := s.words[1:]
 	s.operands = make([]word, 0, len(args))
-	if s.name == "git" {
+	if s.name == cmdGit {
 		args = skipGitGlobals(s, args)
 	}
 	end := false
@@ -539,10 +564,5 @@ func skipGitGlobals(s *segment, args []word) []word {
 }
 
 func (s *segment) hasFlag(f string) bool {
-	for _, g := range s.flags {
-		if g == f {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(s.flags, f)
 }

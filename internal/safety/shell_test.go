@@ -9,7 +9,7 @@ import (
 
 // segTexts returns the normalised text of every segment, marking wrappers.
 func segTexts(an *analysis) []string {
-	var out []string
+	out := make([]string, 0, len(an.segments))
 	for _, s := range an.segments {
 		t := s.text
 		if s.wrapper {

@@ -38,6 +38,11 @@ func (l FieldErrors) Error() string {
 	return strings.Join(parts, "; ")
 }
 
+// add appends an error for field whose detail is format applied to args.
+func (l *FieldErrors) add(field, format string, args ...any) {
+	*l = append(*l, FieldError{Field: field, Detail: fmt.Sprintf(format, args...)})
+}
+
 // prefixed returns the list with prefix + "." before every field.
 func (l FieldErrors) prefixed(prefix string) FieldErrors {
 	out := make(FieldErrors, len(l))

@@ -17,11 +17,11 @@ func TestValidateProfile(t *testing.T) {
 	}{
 		{"nil is valid", nil, nil},
 		{"default is valid", DefaultProfile(), nil},
-		{"retries above 100", &Profile{MaxRetriesPerStep: ptr[int32](101)},
+		{"retries above 100", &Profile{MaxRetriesPerStep: new(int32(101))},
 			FieldErrors{{Field: "maxRetriesPerStep", Detail: "must be between 0 and 100, got 101"}}},
-		{"negative retries", &Profile{MaxRetriesPerStep: ptr[int32](-1)},
+		{"negative retries", &Profile{MaxRetriesPerStep: new(int32(-1))},
 			FieldErrors{{Field: "maxRetriesPerStep", Detail: "must be between 0 and 100, got -1"}}},
-		{"negative cost", &Profile{MaxCostPerPlan: ptr(MoneyFromNanos(-1)), MaxTotalCost: ptr(MoneyFromNanos(-5))},
+		{"negative cost", &Profile{MaxCostPerPlan: new(MoneyFromNanos(-1)), MaxTotalCost: new(MoneyFromNanos(-5))},
 			FieldErrors{{Field: "maxCostPerPlan", Detail: "must not be negative, got -0.000000001"}, {Field: "maxTotalCost", Detail: "must not be negative, got -0.000000005"}}},
 		{"unknown mode", &Profile{Mode: "Dry"}, FieldErrors{{Field: "mode", Detail: `must be one of Enforce, Warn, Audit; got "Dry"`}}},
 		{"bad names", &Profile{AllowedSkillCategories: []string{"", " code"}, AllowedTools: []string{"a/[b"}, DeniedTools: []string{strings.Repeat("x", 254)}},
@@ -75,7 +75,7 @@ func TestCompileErrorsNameTheField(t *testing.T) {
 			[]string{"projectRules.commands[0].command", "projectRules.commands[1].id", "projectRules.commands[1].command", "projectRules.commands[2].id", "projectRules.commands[2].command"}, "one simple command"},
 		{"loop bounds", nil, ProjectRules{Loop: LoopPolicy{MaxRepeats: 5000, Window: -time.Second}},
 			[]string{"projectRules.loop.maxRepeats", "projectRules.loop.window"}, "at most"},
-		{"profile and rules together", &Profile{MaxRetriesPerStep: ptr[int32](200)}, ProjectRules{Autonomy: "x"},
+		{"profile and rules together", &Profile{MaxRetriesPerStep: new(int32(200))}, ProjectRules{Autonomy: "x"},
 			[]string{"profile.maxRetriesPerStep", "projectRules.autonomy"}, "between 0 and 100"},
 	}
 	for _, tt := range tests {
@@ -88,7 +88,7 @@ func TestCompileErrorsNameTheField(t *testing.T) {
 			if !errors.As(err, &fe) {
 				t.Fatalf("error %T is not FieldErrors", err)
 			}
-			var fields []string
+			fields := make([]string, 0, len(fe))
 			for _, e := range fe {
 				fields = append(fields, e.Field)
 			}

@@ -223,63 +223,95 @@ func decodeANSIC(s string) string {
 			b.WriteByte(c)
 			continue
 		}
-		i++
-		switch e := s[i]; e {
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'e', 'E':
-			b.WriteByte(0x1b)
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'v':
-			b.WriteByte('\v')
-		case '\\', '\'', '"', '?':
-			b.WriteByte(e)
-		case 'c':
-			if i+1 < len(s) {
-				i++
-				b.WriteByte(s[i] & 0x1f)
-			}
-		case 'x', 'u', 'U':
-			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
-			j := i + 1
-			for j < len(s) && j-i-1 < max && isHex(s[j]) {
-				j++
-			}
-			if j == i+1 {
-				b.WriteByte('\\')
-				b.WriteByte(e)
-				continue
-			}
-			v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
-			if e == 'x' {
-				b.WriteByte(byte(v))
-			} else if v <= unicode.MaxRune {
-				b.WriteRune(rune(v))
-			}
-			i = j - 1
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			j := i
-			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
-				j++
-			}
-			v, _ := strconv.ParseUint(s[i:j], 8, 16)
-			b.WriteByte(byte(v))
-			i = j - 1
-		default:
-			b.WriteByte('\\')
-			b.WriteByte(e)
-		}
+		i = decodeANSICEscape(&b, s, i+1)
 	}
 	return b.String()
+}
+
+// decodeANSICEscape decodes the escape sequence whose letter is s[i] (the byte after the
+// backslash) into b and returns the index of the sequence's last byte.
+func decodeANSICEscape(b *strings.Builder, s string, i int) int {
+	e := s[i]
+	if v, ok := ansiCSimpleEscape(e); ok {
+		b.WriteByte(v)
+		return i
+	}
+	switch e {
+	case 'c':
+		if i+1 < len(s) {
+			i++
+			b.WriteByte(s[i] & 0x1f)
+		}
+		return i
+	case 'x', 'u', 'U':
+		return decodeANSICHex(b, s, i)
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		return decodeANSICOctal(b, s, i)
+	}
+	b.WriteByte('\\')
+	b.WriteByte(e)
+	return i
+}
+
+// ansiCSimpleEscape returns the byte a one-letter escape stands for.
+func ansiCSimpleEscape(e byte) (byte, bool) {
+	switch e {
+	case 'a':
+		return '\a', true
+	case 'b':
+		return '\b', true
+	case 'e', 'E':
+		return 0x1b, true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	case 'v':
+		return '\v', true
+	case '\\', '\'', '"', '?':
+		return e, true
+	}
+	return 0, false
+}
+
+// decodeANSICHex decodes \xHH (a byte), \uHHHH and \UHHHHHHHH (a code point) whose letter is
+// s[i]; without hex digits the escape stays as written. It returns the index of the sequence's
+// last byte.
+func decodeANSICHex(b *strings.Builder, s string, i int) int {
+	e := s[i]
+	maxDigits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+	j := i + 1
+	for j < len(s) && j-i-1 < maxDigits && isHex(s[j]) {
+		j++
+	}
+	if j == i+1 {
+		b.WriteByte('\\')
+		b.WriteByte(e)
+		return i
+	}
+	v, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+	if e == 'x' {
+		b.WriteByte(byte(v))
+	} else if v <= unicode.MaxRune {
+		b.WriteRune(rune(v))
+	}
+	return j - 1
+}
+
+// decodeANSICOctal decodes \NNN, up to three octal digits starting at s[i], as a byte. It returns
+// the index of the sequence's last byte.
+func decodeANSICOctal(b *strings.Builder, s string, i int) int {
+	j := i
+	for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+		j++
+	}
+	v, _ := strconv.ParseUint(s[i:j], 8, 16)
+	b.WriteByte(byte(v))
+	return j - 1
 }
 
 func isHex(c byte) bool {

@@ -23,6 +23,10 @@ type wrapSpec struct {
 	xargs      bool     // stdin lines become extra arguments of the wrapped command
 }
 
+// longOptCommand is the long option whose value is a shell script for flock, runuser, su and
+// script ("su --command CMD").
+const longOptCommand = "command"
+
 var wrappers = map[string]wrapSpec{
 	"nohup":            {},
 	"setsid":           {},
@@ -46,20 +50,20 @@ var wrappers = map[string]wrapSpec{
 	"taskset":          {skip: 1},
 	"chrt":             {skip: 1},
 	"faketime":         {skip: 1},
-	"flock":            {argOpts: "wEn", skip: 1, script: 'c', longScript: "command"},
+	"flock":            {argOpts: "wEn", skip: 1, script: 'c', longScript: longOptCommand},
 	"unshare":          {},
 	"nsenter":          {argOpts: "tSGw"},
 	"firejail":         {},
 	"strace":           {argOpts: "eoOpPsSuIXabE", writeOpts: "o"},
 	"ltrace":           {argOpts: "eopsuanADFlL", writeOpts: "o"},
 	"env":              {argOpts: "uC", longArgs: []string{"unset", "chdir"}, assigns: true, script: 'S', longScript: "split-string"},
-	"sudo":             {argOpts: "ugpChrtTUDR", longArgs: []string{"user", "group", "prompt", "close-from", "host", "role", "type", "other-user", "chdir", "chroot"}, assigns: true},
+	"sudo":             {argOpts: "ugpChrtTUDR", longArgs: []string{"user", "group", "prompt", "close-from", "host", "role", "type", "other-user", "chdir", "chroot"}, assigns: true}, //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 	"doas":             {argOpts: "uC"},
 	"pkexec":           {longArgs: []string{"user"}},
-	"runuser":          {argOpts: "ugGw", longArgs: []string{"user", "group", "supp-group", "whitelist-environment"}, script: 'c', longScript: "command"},
-	"su":               {argOpts: "gGsw", longArgs: []string{"group", "supp-group", "shell", "whitelist-environment"}, script: 'c', longScript: "command"},
+	"runuser":          {argOpts: "ugGw", longArgs: []string{"user", "group", "supp-group", "whitelist-environment"}, script: 'c', longScript: longOptCommand},
+	"su":               {argOpts: "gGsw", longArgs: []string{"group", "supp-group", "shell", "whitelist-environment"}, script: 'c', longScript: longOptCommand},
 	"sg":               {skip: 1, joinScript: true},
-	"script":           {argOpts: "EIOTBm", script: 'c', longScript: "command"},
+	"script":           {argOpts: "EIOTBm", script: 'c', longScript: longOptCommand},
 	"watch":            {argOpts: "nd", longArgs: []string{"interval"}, joinScript: true},
 	"eval":             {joinScript: true},
 	"xargs":            {argOpts: "EeIiLlnPsdaR", longArgs: []string{"eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"}, xargs: true},
@@ -90,15 +94,15 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.argPaths(idx)
 		a.cd(seg)
 		return
-	case name == "echo" || name == "printf":
+	case name == cmdEcho || name == "printf":
 		a.out.segments[idx].yields = literalOperands(seg)
 	case name == "popd":
 		a.cwd = ""
 	case shells[name]:
 		a.shell(idx, redirs, depth)
-	case name == "find":
+	case name == cmdFind:
 		a.findExec(idx, redirs, depth)
-	case name == "git":
+	case name == cmdGit:
 		a.gitScripts(seg, depth)
 	default:
 		if spec, ok := wrappers[name]; ok {
@@ -126,63 +130,11 @@ func (a *analyzer) cd(seg segment) {
 // unwrap finds the wrapped command (or script) of a wrapper and analyses it.
 func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, depth int) {
 	words := a.out.segments[idx].words
-	skip := spec.skip
-	script, hasScript := "", false
-	i := 1
-loop:
-	for i < len(words) {
-		w := words[i]
-		v := w.s
-		switch {
-		case w.dynamic:
-			break loop
-		case v == "--":
-			i++
-			break loop
-		case spec.assigns && isAssignment(v):
-			name, val, _ := strings.Cut(v, "=")
-			a.envVar(name, val, depth)
-			i++
-		case strings.HasPrefix(v, "--") && len(v) > 2:
-			name, val, hasVal := strings.Cut(v[2:], "=")
-			takes := slices.Contains(spec.longArgs, name) || (spec.longScript != "" && name == spec.longScript)
-			if !hasVal && takes && i+1 < len(words) {
-				val = words[i+1].s
-				i++
-			}
-			if spec.longScript != "" && name == spec.longScript {
-				script, hasScript = val, true
-			}
-			i++
-		case len(v) > 1 && v[0] == '-':
-			i++
-			for j := 1; j < len(v); j++ {
-				c := v[j]
-				isScript := spec.script != 0 && c == spec.script
-				if !isScript && strings.IndexByte(spec.argOpts, c) < 0 {
-					continue
-				}
-				val := v[j+1:]
-				if val == "" && i < len(words) {
-					val = words[i].s
-					i++
-				}
-				if isScript {
-					script, hasScript = val, true
-				} else if strings.IndexByte(spec.writeOpts, c) >= 0 {
-					a.touch(word{s: val}, opWrite)
-				}
-				break
-			}
-		case skip > 0:
-			skip--
-			i++
-		default:
-			break loop
-		}
-	}
+	opts := a.wrapperOptions(words, spec, depth)
+	i := opts.next
 	a.out.segments[idx].wrapper = true
-	if hasScript {
+	if opts.hasScript {
+		script := opts.script
 		if words[0].s != "" && commandName(words[0].s) == "env" && i < len(words) {
 			script += " " + joinWords(words[i:])
 		}
@@ -191,7 +143,7 @@ loop:
 	}
 	if i >= len(words) {
 		if spec.xargs {
-			a.xargsInner(idx, []word{{s: "echo"}}, redirs, depth)
+			a.xargsInner(idx, []word{{s: cmdEcho}}, redirs, depth)
 		} else {
 			a.out.segments[idx].wrapper = false
 		}
@@ -205,6 +157,86 @@ loop:
 		a.xargsInner(idx, rest, redirs, depth)
 	default:
 		a.command(rest, redirs, a.out.segments[idx].pipeFrom, depth+1)
+	}
+}
+
+// wrapperOpts is what a wrapper's own options say: where the wrapped command starts, and the shell
+// script an option gave, if any.
+type wrapperOpts struct {
+	next      int // index of the first word after the wrapper's options
+	script    string
+	hasScript bool
+}
+
+// wrapperOptions walks a wrapper's options, environment assignments and leading operands (recording
+// the assignments and the files option values write) up to the wrapped command.
+func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrapperOpts {
+	skip := spec.skip
+	o := wrapperOpts{next: 1}
+	for o.next < len(words) {
+		w := words[o.next]
+		v := w.s
+		switch {
+		case w.dynamic:
+			return o
+		case v == "--":
+			o.next++
+			return o
+		case spec.assigns && isAssignment(v):
+			name, val, _ := strings.Cut(v, "=")
+			a.envVar(name, val, depth)
+			o.next++
+		case strings.HasPrefix(v, "--") && len(v) > 2:
+			o.longOption(words, spec, v[2:])
+		case len(v) > 1 && v[0] == '-':
+			a.shortOptions(&o, words, spec, v)
+		case skip > 0:
+			skip--
+			o.next++
+		default:
+			return o
+		}
+	}
+	return o
+}
+
+// longOption consumes "--name" or "--name=value" (opt is without the dashes) and, when the option
+// takes a value and has none attached, the next word.
+func (o *wrapperOpts) longOption(words []word, spec wrapSpec, opt string) {
+	name, val, hasVal := strings.Cut(opt, "=")
+	isScript := spec.longScript != "" && name == spec.longScript
+	takes := slices.Contains(spec.longArgs, name) || isScript
+	if !hasVal && takes && o.next+1 < len(words) {
+		val = words[o.next+1].s
+		o.next++
+	}
+	if isScript {
+		o.script, o.hasScript = val, true
+	}
+	o.next++
+}
+
+// shortOptions consumes a bundle of short options (v, such as "-uroot") and, when the first option
+// that takes a value has none attached, the next word.
+func (a *analyzer) shortOptions(o *wrapperOpts, words []word, spec wrapSpec, v string) {
+	o.next++
+	for j := 1; j < len(v); j++ {
+		c := v[j]
+		isScript := spec.script != 0 && c == spec.script
+		if !isScript && strings.IndexByte(spec.argOpts, c) < 0 {
+			continue
+		}
+		val := v[j+1:]
+		if val == "" && o.next < len(words) {
+			val = words[o.next].s
+			o.next++
+		}
+		if isScript {
+			o.script, o.hasScript = val, true
+		} else if strings.IndexByte(spec.writeOpts, c) >= 0 {
+			a.touch(word{s: val}, opWrite)
+		}
+		return
 	}
 }
 
@@ -234,30 +266,7 @@ func (a *analyzer) xargsInner(idx int, rest []word, redirs []*syntax.Redirect, d
 // script file (opaque).
 func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 	words := a.out.segments[idx].words
-	hasC := false
-	i := 1
-	for ; i < len(words); i++ {
-		v := words[i].s
-		if words[i].dynamic || v == "" || (v[0] != '-' && v[0] != '+') {
-			break
-		}
-		if v == "--" || v == "-" {
-			i++
-			break
-		}
-		if strings.HasPrefix(v, "--") {
-			if v == "--rcfile" || v == "--init-file" {
-				i++
-			}
-			continue
-		}
-		if strings.ContainsAny(v[1:], "oO") && i+1 < len(words) && !strings.Contains(v[1:], "c") {
-			i++ // -o option / -O shopt take a value
-		}
-		if v[0] == '-' && strings.Contains(v[1:], "c") {
-			hasC = true
-		}
-	}
+	i, hasC := shellOptions(words)
 	switch {
 	case hasC:
 		a.out.segments[idx].wrapper = true
@@ -282,6 +291,36 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 			}
 		}
 	}
+}
+
+// shellOptions skips a shell's options and returns the index of the first word after them (the
+// -c script or the script file) and whether -c was given.
+func shellOptions(words []word) (int, bool) {
+	hasC := false
+	i := 1
+	for ; i < len(words); i++ {
+		v := words[i].s
+		if words[i].dynamic || v == "" || (v[0] != '-' && v[0] != '+') {
+			break
+		}
+		if v == "--" || v == "-" {
+			i++
+			break
+		}
+		if strings.HasPrefix(v, "--") {
+			if v == "--rcfile" || v == "--init-file" {
+				i++
+			}
+			continue
+		}
+		if strings.ContainsAny(v[1:], "oO") && i+1 < len(words) && !strings.Contains(v[1:], "c") {
+			i++ // -o option / -O shopt take a value
+		}
+		if v[0] == '-' && strings.Contains(v[1:], "c") {
+			hasC = true
+		}
+	}
+	return i, hasC
 }
 
 // findExec analyses find's -exec, -execdir, -ok and -okdir commands. "{}" stands for the files
@@ -398,7 +437,7 @@ func isAssignment(v string) bool {
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
-		if !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && isDigit(c))) {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i <= 0 || !isDigit(c)) {
 			return false
 		}
 	}
