@@ -18,10 +18,10 @@ import (
 // openLedger opens this replica's journal with the configuration of the cluster's AuditLedger,
 // read live because the cache has not started yet. Rotation, retention and redaction settings
 // apply from the next start; the failure policy is read per decision and applies at once.
-func openLedger(mgr ctrl.Manager, dir, writer string) (webhookv1alpha1.DecisionLog, func(), error) {
+func openLedger(mgr ctrl.Manager, dir, writer string) (*ledger.Journal, webhookv1alpha1.DecisionLog, error) {
 	if dir == "" {
 		setupLog.Info("The decision ledger is disabled (--ledger-dir is empty)")
-		return nil, func() {}, nil
+		return nil, nil, nil
 	}
 	var spec *safetyv1alpha1.AuditLedgerSpec
 	al := &safetyv1alpha1.AuditLedger{}
@@ -36,7 +36,7 @@ func openLedger(mgr ctrl.Manager, dir, writer string) (webhookv1alpha1.DecisionL
 	if err != nil {
 		return nil, nil, err
 	}
-	return &audit.Log{Journal: j}, func() { _ = j.Close() }, nil
+	return j, &audit.Log{Journal: j}, nil
 }
 
 // defaultWriter is the pod name in a cluster, the host name elsewhere.

@@ -213,13 +213,15 @@ func main() {
 		os.Exit(1)
 	}
 
-	decisionLog, closeLedger, err := openLedger(mgr, ledgerDir, ledgerWriter)
+	journal, decisionLog, err := openLedger(mgr, ledgerDir, ledgerWriter)
 	if err != nil {
 		setupLog.Error(err, "Failed to open the ledger", "dir", ledgerDir)
 		os.Exit(1)
 	}
-	defer closeLedger()
-	if err := controller.SetupWithManager(mgr, controller.Options{}); err != nil {
+	if journal != nil {
+		defer func() { _ = journal.Close() }()
+	}
+	if err := controller.SetupWithManager(mgr, controller.Options{Journal: journal, LedgerDir: ledgerDir}); err != nil {
 		setupLog.Error(err, "Failed to set up controllers")
 		os.Exit(1)
 	}

@@ -9,12 +9,19 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	"github.com/toolgate/toolgate/internal/ledger"
 )
 
 // Options configure toolgate's controllers.
 type Options struct {
 	// Clock is the time source of every reconciler; nil means the real clock.
 	Clock clock.PassiveClock
+	// Journal is this replica's decision ledger, maintained by the AuditLedger controller; nil
+	// runs no ledger controller.
+	Journal *ledger.Journal
+	// LedgerDir is the journal's directory, for the free-space check.
+	LedgerDir string
 }
 
 // SetupWithManager registers every toolgate controller and index with mgr, and the start-up task
@@ -28,12 +35,16 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		return err
 	}
 	c := mgr.GetClient()
-	for _, r := range []interface{ SetupWithManager(ctrl.Manager) error }{
+	reconcilers := []interface{ SetupWithManager(ctrl.Manager) error }{
 		&AgentPlanReconciler{Client: c, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Recorder: mgr.GetEventRecorder("toolgate-plan")},
 		&SafetyProfileReconciler{Client: c, Clock: opts.Clock},
 		&AutomationProfileReconciler{Client: c, Clock: opts.Clock},
 		&ProjectPolicyReconciler{Client: c, Clock: opts.Clock},
-	} {
+	}
+	if opts.Journal != nil {
+		reconcilers = append(reconcilers, &AuditLedgerReconciler{Client: c, Clock: opts.Clock, Journal: opts.Journal, Dir: opts.LedgerDir})
+	}
+	for _, r := range reconcilers {
 		if err := r.SetupWithManager(mgr); err != nil {
 			return err
 		}
