@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/testenv"
 	"github.com/toolgate/toolgate/pkg/agent"
 )
@@ -144,8 +145,16 @@ func submitCalls(ctx context.Context, local *testenv.Local) error {
 		fmt.Println("  " + agent.Describe(agent.Submit(ctx, coder, call)))
 	}
 	step("kubectl get agenttoolcalls -n payments (a denied call is never stored)")
-	_, err = local.KubectlRun(ctx, os.Stdout, "get", "agenttoolcalls", "-n", "payments")
-	return err
+	if _, err = local.KubectlRun(ctx, os.Stdout, "get", "agenttoolcalls", "-n", "payments"); err != nil {
+		return err
+	}
+	step("verifying the decision ledger in " + local.LedgerDir)
+	report, err := ledger.Verify(local.LedgerDir)
+	if err != nil {
+		return err
+	}
+	fmt.Println("  " + report.Summary())
+	return nil
 }
 
 func readCall(file string) (*safetyv1alpha1.AgentToolCall, error) {
