@@ -134,8 +134,8 @@ func spRef(name string) *safetyv1alpha1.ProfileRef {
 
 // plan creates an AgentPlan (for agentSA unless spec names another of the project's agents), waits
 // until the controller has locked it and until the webhook's cache shows it locked and every tool
-// registered, and returns it.
-func (p *project) plan(name string, spec safetyv1alpha1.AgentPlanSpec) *safetyv1alpha1.AgentPlan {
+// registered.
+func (p *project) plan(name string, spec safetyv1alpha1.AgentPlanSpec) {
 	GinkgoHelper()
 	plan := p.unlockedPlan(name, spec)
 	Eventually(func(g Gomega) {
@@ -146,7 +146,6 @@ func (p *project) plan(name string, spec safetyv1alpha1.AgentPlanSpec) *safetyv1
 	for _, tool := range p.tools {
 		awaitWebhookSees(p.agents[plan.Spec.ServiceAccountName], p.call(name, tool, "probe", "probe/"+tool))
 	}
-	return plan
 }
 
 // unlockedPlan creates an AgentPlan without waiting for it to lock.

@@ -2,6 +2,7 @@ package v1alpha1_test
 
 import (
 	"fmt"
+	"maps"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -79,6 +80,9 @@ var _ = Describe("AgentToolCall admission: spec/safety-profile-enforcement.featu
 
 			call := p.call(planName, p.tools[s.tool], stepUnderTest, "src/under-test.go")
 			call.Spec.SandboxID = s.sandboxID
+			// A denial that depends on usage waits for the webhook's cache to show it. An admission
+			// needs no wait: costs only grow, so a lagging cache could only under-count, and the
+			// at-limit entries prove the webhook does see the cost.
 			if s.want != "" && len(s.spent)+len(s.spentElsewhere) > 0 {
 				By("waiting until the webhook's cache shows the usage the controller wrote")
 				awaitDecision(p.agent, call, s.want)
@@ -398,9 +402,7 @@ var _ = Describe("AgentToolCall admission: request integrity and attacks", func(
 func unstructuredCall(p *project, tool, path string, specExtra, status map[string]any) *unstructured.Unstructured {
 	spec := map[string]any{"plan": planName, "tool": tool, "step": stepUnderTest,
 		"arguments": map[string]any{"paths": []any{path}}}
-	for k, v := range specExtra {
-		spec[k] = v
-	}
+	maps.Copy(spec, specExtra)
 	u := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": safetyv1alpha1.GroupVersion.String(),
 		"kind":       "AgentToolCall",

@@ -11,6 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
@@ -70,15 +71,19 @@ var _ = Describe("bad manifests", func() {
 				if !m.update {
 					return k8sClient.Create(ctx, obj)
 				}
-				cur := &unstructured.Unstructured{}
-				cur.SetGroupVersionKind(obj.GroupVersionKind())
-				Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), cur)).To(Succeed())
-				obj.SetResourceVersion(cur.GetResourceVersion())
-				if _, isStatus := obj.Object["status"]; isStatus && obj.Object["spec"] == nil {
-					obj.Object["spec"] = cur.Object["spec"]
-					return k8sClient.Status().Update(ctx, obj)
-				}
-				return k8sClient.Update(ctx, obj)
+				// The controllers write status meanwhile; retry conflicts so the answer is the
+				// validation's, not a stale resourceVersion's.
+				return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+					cur := &unstructured.Unstructured{}
+					cur.SetGroupVersionKind(obj.GroupVersionKind())
+					Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), cur)).To(Succeed())
+					obj.SetResourceVersion(cur.GetResourceVersion())
+					if _, isStatus := obj.Object["status"]; isStatus && obj.Object["spec"] == nil {
+						obj.Object["spec"] = cur.Object["spec"]
+						return k8sClient.Status().Update(ctx, obj)
+					}
+					return k8sClient.Update(ctx, obj)
+				})
 			}
 			if m.base != "" {
 				objs, err := decodeYAML([]byte(m.base))
