@@ -3,8 +3,11 @@ package v1alpha1
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,13 +16,16 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
 )
@@ -32,6 +38,11 @@ import (
 // newBenchHandler returns the HTTP admission endpoint with a locked plan "p" in namespace "ns"
 // (ServiceAccount "agent", the sandboxed profile) and registered tools "read-file" and "shell".
 func newBenchHandler(tb testing.TB) (http.Handler, *clocktesting.FakePassiveClock) {
+	h, clk := newBenchAgentToolCallHandler(tb)
+	return &webhook.Admission{Handler: h}, clk
+}
+
+func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clocktesting.FakePassiveClock) {
 	tb.Helper()
 	scheme := runtime.NewScheme()
 	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {
@@ -58,8 +69,7 @@ func newBenchHandler(tb testing.TB) (http.Handler, *clocktesting.FakePassiveCloc
 		WithIndex(&safetyv1alpha1.AgentToolCall{}, controller.CallPlanIndex, controller.IndexCallPlan).
 		WithObjects(plan, tools[0], tools[1]).Build()
 	clk := clocktesting.NewFakePassiveClock(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
-	h := NewAgentToolCallHandler(c, admission.NewDecoder(scheme), clk)
-	return &webhook.Admission{Handler: h}, clk
+	return NewAgentToolCallHandler(c, admission.NewDecoder(scheme), clk), clk
 }
 
 // review encodes an AdmissionReview creating call as the given user.
@@ -194,5 +204,66 @@ func BenchmarkAgentToolCallHandler(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkAgentToolCallHandlerLedger is the allowed read-file admission with and without the
+// durable ledger (a real journal on this machine's disk, fsync per group commit), sequential and
+// with concurrent submissions that share fsyncs.
+func BenchmarkAgentToolCallHandlerLedger(b *testing.B) {
+	for _, withLedger := range []bool{false, true} {
+		name := "without-ledger"
+		if withLedger {
+			name = "with-ledger"
+		}
+		for _, parallel := range []bool{false, true} {
+			mode := "sequential"
+			if parallel {
+				mode = "parallel-16"
+			}
+			b.Run(name+"/"+mode, func(b *testing.B) {
+				h, _ := newBenchAgentToolCallHandler(b)
+				if withLedger {
+					j, err := ledger.Open(audit.Config(nil, b.TempDir(), "bench", nil))
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.Cleanup(func() { _ = j.Close() })
+					h.Ledger = &audit.Log{Journal: j}
+				}
+				// A real clock, and a fresh path per submission, so no loop or pending-attempt
+				// state builds up; the profile allows every retry count.
+				h.Clock = clock.RealClock{}
+				h.loops = safety.NewLoopDetector(nil, 0)
+				srv := &webhook.Admission{Handler: h}
+				var n atomic.Int64
+				body := func() []byte {
+					i := n.Add(1)
+					return review(b, agentUser, benchCall(fmt.Sprintf("c%d", i), "read-file", ""))
+				}
+				serveOne := func(body []byte) {
+					rec := httptest.NewRecorder()
+					req := httptest.NewRequest(http.MethodPost, AgentToolCallPath, bytes.NewReader(body))
+					req.Header.Set("Content-Type", "application/json")
+					srv.ServeHTTP(rec, req)
+					if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"allowed":true`) {
+						b.Fatalf("not admitted: %s", rec.Body.String())
+					}
+				}
+				b.ReportAllocs()
+				if !parallel {
+					for b.Loop() {
+						serveOne(body())
+					}
+					return
+				}
+				b.SetParallelism(8) // 16 goroutines on 2 cores
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						serveOne(body())
+					}
+				})
+			})
+		}
 	}
 }
