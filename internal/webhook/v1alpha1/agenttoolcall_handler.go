@@ -8,6 +8,7 @@ import (
 
 	admissionv1 "k8s.io/api/admission/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
@@ -34,6 +35,8 @@ type AgentToolCallHandler struct {
 	Clock   clock.PassiveClock
 	// Ledger records every decision before the answer; nil records nothing.
 	Ledger DecisionLog
+	// denials counts denied calls into their plans' status; nil counts nothing.
+	denials *denialCounter
 
 	policies *policyCache
 	pending  *pendingCalls
@@ -140,6 +143,9 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 		}
 	}
 	metrics.Decisions.WithLabelValues(out.decision, out.reason, out.mode).Inc()
+	if out.decision == "deny" && h.denials != nil && !isDryRun(req) && req.Operation == admissionv1.Create {
+		h.denials.add(types.NamespacedName{Namespace: req.Namespace, Name: call.Spec.Plan})
+	}
 	return out.resp
 }
 

@@ -3,6 +3,7 @@ package v1alpha1_test
 import (
 	"encoding/json"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -69,6 +70,21 @@ var _ = Describe("the decision ledger behind the gate", Ordered, func() {
 		Expect(mine).To(ContainElement(HaveKeyWithValue("fields", And(
 			HaveKeyWithValue("call", "no-sandbox"), HaveKeyWithValue("decision", "deny"),
 			HaveKeyWithValue("reason", "ToolSandboxRequired")))))
+
+		By("counting denials, which no stored object shows, in the plan's usage: as many as the ledger holds")
+		denied := 0 // the sandbox denial, plus any PlanNotLocked answers Submit retried past
+		for _, rec := range mine {
+			if f, _ := rec["fields"].(map[string]any); f["decision"] == "deny" {
+				denied++
+			}
+		}
+		Expect(denied).To(BeNumerically(">=", 1))
+		Eventually(func(g Gomega) {
+			p := &safetyv1alpha1.AgentPlan{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "p"}, p)).To(Succeed())
+			g.Expect(p.Status.Usage.Denials).To(Equal(int64(denied)))
+			g.Expect(p.Status.Usage.Calls).To(Equal(int64(1)))
+		}).WithTimeout(15 * time.Second).Should(Succeed())
 	})
 
 	It("denies LedgerUnavailable when a decision cannot be made durable, and admits again once it can", func() {

@@ -39,6 +39,12 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	metrics.Register()
 	handler := NewAgentToolCallHandler(mgr.GetClient(), admission.NewDecoder(mgr.GetScheme()), opts.Clock)
 	handler.Ledger = opts.Ledger
+	// The counter reads plans live: its writes race the plan controller's, and a stale read
+	// would only conflict.
+	handler.denials = newDenialCounter(mgr.GetAPIReader(), mgr.GetClient())
+	if err := mgr.Add(handler.denials); err != nil {
+		return err
+	}
 	mgr.GetWebhookServer().Register(AgentToolCallPath, &webhook.Admission{Handler: handler})
 	return nil
 }
