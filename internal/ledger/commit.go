@@ -97,12 +97,12 @@ func (j *Journal) prepare(now time.Time) error {
 		return err
 	}
 	if l := j.live; l != nil && l.size == 0 && j.cfg.Daily && l.day != dayOf(now) {
-		// An empty segment (created, never written) would carry yesterday's date; start over.
-		_ = l.f.Close()
-		if err := os.Remove(filepath.Join(j.dir, l.name)); err != nil {
-			return fmt.Errorf("ledger: removing empty segment %s: %w", l.name, err)
+		// An empty segment (created, never written) would carry yesterday's date: replace it by
+		// one named for today. If it cannot be removed, writing into it is still correct.
+		if os.Remove(filepath.Join(j.dir, l.name)) == nil {
+			_ = l.f.Close()
+			j.live, j.nextIndex = nil, l.index
 		}
-		j.live, j.nextIndex = nil, l.index
 	}
 	if j.due(now) {
 		if err := j.seal(now); err != nil {
@@ -149,9 +149,9 @@ func (j *Journal) createSegment(now time.Time) error {
 
 func (j *Journal) headerFields() []byte {
 	b, _ := internalRedactor.encode(map[string]any{
-		"segment":     j.live.name,
-		"index":       j.live.index,
-		"prevSegment": j.prevName,
+		fieldSegment:     j.live.name,
+		"index":          j.live.index,
+		fieldPrevSegment: j.prevName,
 	})
 	return b
 }
@@ -200,10 +200,10 @@ func (j *Journal) repair() error {
 func (j *Journal) seal(now time.Time) error {
 	l := j.live
 	fields, err := internalRedactor.encode(map[string]any{
-		"segment": l.name,
-		"records": l.records,
-		"bytes":   l.size,
-		"digest":  hex.EncodeToString(l.digest.Sum(nil)),
+		fieldSegment: l.name,
+		fieldRecords: l.records,
+		fieldBytes:   l.size,
+		fieldDigest:  hex.EncodeToString(l.digest.Sum(nil)),
 	})
 	if err != nil {
 		return err

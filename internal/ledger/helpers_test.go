@@ -132,6 +132,7 @@ func records(t testing.TB, dir string) []parsed {
 			if err != nil {
 				t.Fatalf("%s line %d: %v", s.file(), lr.line, err)
 			}
+			p.Fields = p.decodeFields()
 			out = append(out, p)
 		}
 		_ = rc.Close()

@@ -134,13 +134,16 @@ func Open(cfg Config) (*Journal, error) {
 		j.head, err = openHead(dir)
 	}
 	if err != nil {
+		if j.live != nil {
+			_ = j.live.f.Close()
+		}
 		j.release()
 		return nil, err
 	}
 	go j.run()
 	now := cfg.Clock.Now()
 	for _, g := range gaps {
-		if _, err := j.appendInternal(context.Background(), KindGap, now, g); err != nil {
+		if err := j.appendInternal(context.Background(), KindGap, now, g); err != nil {
 			_ = j.Close()
 			return nil, fmt.Errorf("ledger: recording what recovery found: %w", err)
 		}
@@ -170,12 +173,13 @@ func (j *Journal) Append(ctx context.Context, r Record) (Receipt, error) {
 	return j.enqueue(ctx, r.Kind, at, fields)
 }
 
-func (j *Journal) appendInternal(ctx context.Context, kind string, at time.Time, fields map[string]any) (Receipt, error) {
+func (j *Journal) appendInternal(ctx context.Context, kind string, at time.Time, fields map[string]any) error {
 	enc, err := internalRedactor.encode(fields)
 	if err != nil {
-		return Receipt{}, err
+		return err
 	}
-	return j.enqueue(ctx, kind, at, enc)
+	_, err = j.enqueue(ctx, kind, at, enc)
+	return err
 }
 
 func (j *Journal) enqueue(ctx context.Context, kind string, at time.Time, fields []byte) (Receipt, error) {

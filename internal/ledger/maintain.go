@@ -131,10 +131,10 @@ func (j *Journal) retain(now time.Time, sealed []segment, keepNewest bool) ([]st
 	}
 	// The record is durable before anything is deleted: a crash in between leaves segments
 	// that retention already excused, never a deletion nobody recorded.
-	_, err = j.appendInternal(context.Background(), KindRetention, now, map[string]any{
-		"reason":  strings.Join(why, ","),
-		"deleted": names,
-		"through": map[string]any{"segment": last.name, "seq": seal.Seq, "hash": seal.hash},
+	err = j.appendInternal(context.Background(), KindRetention, now, map[string]any{
+		fieldReason: strings.Join(why, ","),
+		"deleted":   names,
+		"through":   map[string]any{fieldSegment: last.name, "seq": seal.Seq, "hash": seal.hash},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("ledger: recording retention: %w", err)

@@ -33,7 +33,7 @@ func (j *Journal) recover() ([]map[string]any, error) {
 	var gaps []map[string]any
 	head, hasHead, err := readHead(j.dir)
 	if err != nil {
-		gaps = append(gaps, map[string]any{"reason": "head file unreadable", "detail": err.Error()})
+		gaps = append(gaps, map[string]any{fieldReason: GapHeadUnreadable, "detail": err.Error()})
 	}
 
 	j.pos, j.nextIndex = genesis(), 1
@@ -53,18 +53,14 @@ func (j *Journal) recover() ([]map[string]any, error) {
 			if err != nil {
 				return nil, err
 			}
-			g, err := j.resume(newest, segs[:len(segs)-1], scan)
+			g, sealedAt, err := j.resume(newest, segs[:len(segs)-1], scan)
 			if err != nil {
 				return nil, err
 			}
 			if g != nil {
 				gaps = append(gaps, g)
 			}
-			headHash = scan.atHead
-			lastRotation = scan.firstTime
-			if scan.sealed {
-				lastRotation = scan.lastTime
-			}
+			headHash, lastRotation = scan.atHead, sealedAt
 		}
 	}
 	switch {
@@ -73,7 +69,7 @@ func (j *Journal) recover() ([]map[string]any, error) {
 		// Records that were acknowledged durable are gone: the storage lost them or someone
 		// cut the segment at a line boundary. Say so in the chain before the head moves on.
 		gaps = append(gaps, map[string]any{
-			"reason":       "acknowledged records missing",
+			fieldReason:    GapRecordsMissing,
 			"headSeq":      head.Seq,
 			"headHash":     head.Hash,
 			"lastGoodSeq":  j.pos.seq,
@@ -82,7 +78,7 @@ func (j *Journal) recover() ([]map[string]any, error) {
 		})
 	case headHash != "" && headHash != head.Hash:
 		gaps = append(gaps, map[string]any{
-			"reason":    "head file disagrees with the chain",
+			fieldReason: GapHeadMismatch,
 			"headSeq":   head.Seq,
 			"headHash":  head.Hash,
 			"chainHash": headHash,
@@ -92,22 +88,22 @@ func (j *Journal) recover() ([]map[string]any, error) {
 }
 
 // resume continues the newest uncompressed segment: it cuts off a torn tail and makes the
-// segment live again, or notes that it is sealed. It returns the gap record for a cut tail.
-func (j *Journal) resume(s segment, older []segment, scan liveScan) (map[string]any, error) {
+// segment live again, or notes that it is sealed. It returns the gap record for a cut tail and
+// when the chain's newest seal was written (zero if it has none).
+func (j *Journal) resume(s segment, older []segment, scan liveScan) (gap map[string]any, sealedAt time.Time, err error) {
 	path := filepath.Join(j.dir, s.name)
-	var gap map[string]any
 	if len(scan.tail) > 0 {
 		saved := fmt.Sprintf("%s.torn-%d", s.name, scan.good)
 		if err := writeFileAtomic(filepath.Join(j.dir, saved), scan.tail); err != nil {
-			return nil, fmt.Errorf("ledger: saving the torn tail of %s: %w", s.name, err)
+			return nil, sealedAt, fmt.Errorf("ledger: saving the torn tail of %s: %w", s.name, err)
 		}
 		if err := truncateSync(path, scan.good); err != nil {
-			return nil, fmt.Errorf("ledger: cutting the torn tail of %s: %w", s.name, err)
+			return nil, sealedAt, fmt.Errorf("ledger: cutting the torn tail of %s: %w", s.name, err)
 		}
 		sum := sha256.Sum256(scan.tail)
 		gap = map[string]any{
-			"reason":     "torn tail",
-			"segment":    s.name,
+			fieldReason:  GapTornTail,
+			fieldSegment: s.name,
 			"offset":     scan.good,
 			"lostBytes":  len(scan.tail),
 			"lostSha256": hex.EncodeToString(sum[:]),
@@ -123,28 +119,25 @@ func (j *Journal) resume(s segment, older []segment, scan liveScan) (map[string]
 			prev := older[len(older)-1]
 			seal, err := sealOf(j.dir, prev)
 			if err != nil {
-				return nil, err
+				return nil, sealedAt, err
 			}
-			j.pos, j.prevName = seal.position(), prev.name
+			j.pos, j.prevName, sealedAt = seal.position(), prev.name, seal.time()
 		}
-		if err := j.reopenLive(s, scan); err != nil {
-			return nil, err
-		}
+		err = j.reopenLive(s, scan)
 	case scan.sealed:
-		j.pos, j.prevName = scan.last, s.name
+		j.pos, j.prevName, sealedAt = scan.last, s.name, scan.lastTime
 	default:
 		j.pos = scan.last
 		if len(older) > 0 {
-			j.prevName = older[len(older)-1].name
+			// The header was written right after the previous segment's seal.
+			j.prevName, sealedAt = older[len(older)-1].name, scan.firstTime
 		}
-		if err := j.reopenLive(s, scan); err != nil {
-			return nil, err
-		}
+		err = j.reopenLive(s, scan)
 	}
 	if gap != nil {
 		gap["lastGoodSeq"], gap["lastGoodHash"] = j.pos.seq, j.pos.hash
 	}
-	return gap, nil
+	return gap, sealedAt, err
 }
 
 func (j *Journal) reopenLive(s segment, scan liveScan) error {
@@ -222,7 +215,7 @@ func scanLive(path string, headSeq uint64) (liveScan, error) {
 	var badLine int
 	for {
 		line, err := lr.Next()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			return sc, nil
 		}
 		if err != nil && !errors.Is(err, errTorn) {

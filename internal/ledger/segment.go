@@ -54,9 +54,7 @@ func (s segment) file() string {
 
 // parseSegmentName returns the index and day of a segment file name (with or without .gz).
 func parseSegmentName(n string) (index uint64, day string, gz, ok bool) {
-	if strings.HasSuffix(n, gzipExt) {
-		n, gz = strings.TrimSuffix(n, gzipExt), true
-	}
+	n, gz = strings.CutSuffix(n, gzipExt)
 	base, found := strings.CutSuffix(n, segmentExt)
 	if !found {
 		return 0, "", false, false
@@ -176,7 +174,7 @@ func (lr *lineReader) Next() ([]byte, error) {
 	b, err := lr.r.ReadBytes('\n')
 	lr.offset = lr.next
 	lr.next += int64(len(b))
-	if err == io.EOF {
+	if errors.Is(err, io.EOF) {
 		if len(b) == 0 {
 			return nil, io.EOF
 		}
@@ -223,7 +221,7 @@ func lastRecord(dir string, s segment) (parsed, error) {
 	var last []byte
 	for {
 		line, err := lr.Next()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {

@@ -23,6 +23,10 @@ type tailEntry struct {
 // chains merged in time order, each as the JSON line stored on disk. It reads records as they
 // are; Verify is what checks them.
 func Tail(dir string, n int) ([]json.RawMessage, error) {
+	if n <= 0 {
+		_, err := chainDirs(dir)
+		return nil, err
+	}
 	entries, _, err := collect(dir, n, nil)
 	if err != nil {
 		return nil, err
@@ -37,9 +41,12 @@ func Tail(dir string, n int) ([]json.RawMessage, error) {
 // Follow emits the last n records under dir like Tail, then every record appended after them,
 // polling every interval until ctx ends. Chains that appear later are followed from their start.
 func Follow(ctx context.Context, dir string, n int, interval time.Duration, emit func(json.RawMessage) error) error {
-	entries, seen, err := collect(dir, n, nil)
+	entries, seen, err := collect(dir, max(n, 1), nil) // at least one, to learn where each chain ends
 	if err != nil {
 		return err
+	}
+	if n <= 0 {
+		entries = nil
 	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
@@ -106,8 +113,8 @@ func chainTail(c chainDir, n int, after uint64) ([]tailEntry, error) {
 		return nil, err
 	}
 	var out []tailEntry
-	for i := len(segs) - 1; i >= 0; i-- {
-		es, err := readEntries(c, segs[i])
+	for _, s := range slices.Backward(segs) {
+		es, err := readEntries(c, s)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // deleted by retention or replaced by its gzip while we listed
 		}
@@ -144,7 +151,7 @@ func readEntries(c chainDir, s segment) ([]tailEntry, error) {
 	var out []tailEntry
 	for {
 		line, err := lr.Next()
-		if err == io.EOF || errors.Is(err, errTorn) {
+		if errors.Is(err, io.EOF) || errors.Is(err, errTorn) {
 			return out, nil // a partial last line is not a record yet
 		}
 		if err != nil {

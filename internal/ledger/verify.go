@@ -249,7 +249,7 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 	lines := 0
 	for {
 		line, err := lr.Next()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if errors.Is(err, errTorn) {
@@ -272,7 +272,7 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 			v.rep.FirstSeq = p.Seq
 		}
 		v.rep.LastSeq = p.Seq
-		v.record(s, file, lr.line, p, sealed, digest, size)
+		v.record(recordAt{seg: s, file: file, line: lr.line, p: p, afterSeal: sealed, digest: digest, size: size})
 		if p.Kind == KindSeal {
 			sealed = true
 		}
@@ -283,7 +283,7 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 	}
 	v.prevSeg = s.name
 	switch {
-	case lines == 0 && !(newest && !s.gz):
+	case lines == 0 && (!newest || s.gz):
 		v.brk(file, 0, 0, "empty segment")
 	case lines > 0 && !sealed && s.gz:
 		v.brk(file, lines+1, 0, "compressed segment does not end in its seal: it was truncated")
@@ -292,48 +292,107 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 	}
 }
 
-// record checks one record that parsed: its place in the segment and its links.
-func (v *chainVerifier) record(s segment, file string, line int, p parsed, afterSeal bool, digest hash.Hash, size int64) {
-	at := func(format string, args ...any) { v.brk(file, line, p.Seq, format, args...) }
-	switch {
-	case afterSeal:
-		at("record after the segment's seal")
-	case p.Writer != v.writer:
-		at("record of writer %q in this writer's chain", p.Writer)
-	case line == 1 && p.Kind != KindSegment:
-		at("the segment does not start with its header record (found %q): its beginning was cut off", p.Kind)
-	case line == 1 && p.str("segment") != s.name:
-		at("the header names segment %s, but the file is %s", p.str("segment"), s.name)
-	case line == 1 && v.started && p.str("prevSegment") != v.prevSeg:
-		at("segment %s is missing: this segment's header links to it, but the previous segment present is %s", p.str("prevSegment"), v.prevSeg)
-	case line > 1 && p.Kind == KindSegment:
-		at("segment header in the middle of a segment")
-	case v.started && p.Seq > v.prev.seq+1:
-		at("records missing: seq jumps from %d to %d", v.prev.seq, p.Seq)
-	case v.started && p.Seq <= v.prev.seq:
-		at("out of order: seq %d follows seq %d", p.Seq, v.prev.seq)
-	case v.started && p.PrevHash != v.prev.hash:
-		at("prevHash %s does not match the hash %s of seq %d before it", short(p.PrevHash), short(v.prev.hash), v.prev.seq)
-	case v.hasHead && p.Seq == v.head.Seq && p.hash != v.head.Hash:
-		at("the head file says seq %d had hash %s: the chain was rewritten from here", p.Seq, short(v.head.Hash))
-	case p.Kind == KindSeal && p.str("segment") != s.name:
-		at("the seal names segment %s, but the file is %s", p.str("segment"), s.name)
-	case p.Kind == KindSeal && (p.num("records") != uint64(line-1) || p.num("bytes") != uint64(size)):
-		at("the seal counts %d records and %d bytes, the segment has %d and %d", p.num("records"), p.num("bytes"), line-1, size)
-	case p.Kind == KindSeal && p.str("digest") != hex.EncodeToString(digest.Sum(nil)):
-		at("the seal's digest does not match the segment's content")
+// recordAt is one parsed record in its place.
+type recordAt struct {
+	seg       segment
+	file      string
+	line      int
+	p         parsed
+	afterSeal bool
+	digest    hash.Hash // of the segment's bytes before this record
+	size      int64     // how many bytes those are
+}
+
+// record checks one record that parsed, with an ordered chain of checks in the style of
+// cert-manager's policies: each returns what is wrong or "", and the first failure is the break.
+// Gap and retention records are collected whatever the outcome.
+func (v *chainVerifier) record(r recordAt) {
+	for _, check := range []func(recordAt) string{v.placement, v.header, v.link, v.headWitness, v.seal} {
+		if what := check(r); what != "" {
+			v.brk(r.file, r.line, r.p.Seq, "%s", what)
+			break
+		}
 	}
-	if line == 1 && !v.started {
-		v.first, v.firstFile = &p, file
+	if r.line == 1 && !v.started {
+		p := r.p
+		v.first, v.firstFile = &p, r.file
 	}
-	switch p.Kind {
+	switch r.p.Kind {
 	case KindGap:
-		g := Gap{Writer: v.writer, File: file, Seq: p.Seq, Reason: p.str("reason"), LostBytes: int64(p.num("lostBytes")),
-			LostRecords: p.num("lostRecords"), LastGoodSeq: p.num("lastGoodSeq"), SavedAs: p.str("savedAs")}
-		v.rep.Gaps = append(v.rep.Gaps, g)
+		p := r.p
+		v.rep.Gaps = append(v.rep.Gaps, Gap{Writer: v.writer, File: r.file, Seq: p.Seq, Reason: p.str(fieldReason),
+			LostBytes: int64(p.num("lostBytes")), LostRecords: p.num("lostRecords"), LastGoodSeq: p.num("lastGoodSeq"), SavedAs: p.str("savedAs")})
 	case KindRetention:
-		v.claims = append(v.claims, parseClaim(p))
+		v.claims = append(v.claims, parseClaim(r.p))
 	}
+}
+
+// placement: a record belongs to this writer, and nothing follows a seal.
+func (v *chainVerifier) placement(r recordAt) string {
+	switch {
+	case r.afterSeal:
+		return "record after the segment's seal"
+	case r.p.Writer != v.writer:
+		return fmt.Sprintf("record of writer %q in this writer's chain", r.p.Writer)
+	case r.line > 1 && r.p.Kind == KindSegment:
+		return "segment header in the middle of a segment"
+	}
+	return ""
+}
+
+// header: a segment starts with its own header, which names the segment before it.
+func (v *chainVerifier) header(r recordAt) string {
+	if r.line != 1 {
+		return ""
+	}
+	switch name, prev := r.p.str(fieldSegment), r.p.str(fieldPrevSegment); {
+	case r.p.Kind != KindSegment:
+		return fmt.Sprintf("the segment does not start with its header record (found %q): its beginning was cut off", r.p.Kind)
+	case name != r.seg.name:
+		return fmt.Sprintf("the header names segment %s, but the file is %s", name, r.seg.name)
+	case v.started && prev != v.prevSeg:
+		return fmt.Sprintf("segment %s is missing: this segment's header links to it, but the previous segment present is %s", prev, v.prevSeg)
+	}
+	return ""
+}
+
+// link: each record follows the one before it, by sequence number and by hash.
+func (v *chainVerifier) link(r recordAt) string {
+	switch p := r.p; {
+	case !v.started:
+	case p.Seq > v.prev.seq+1:
+		return fmt.Sprintf("seq jumps from %d to %d: records missing or out of order", v.prev.seq, p.Seq)
+	case p.Seq <= v.prev.seq:
+		return fmt.Sprintf("seq %d follows seq %d: records out of order or repeated", p.Seq, v.prev.seq)
+	case p.PrevHash != v.prev.hash:
+		return fmt.Sprintf("prevHash %s does not match the hash %s of seq %d before it", short(p.PrevHash), short(v.prev.hash), v.prev.seq)
+	}
+	return ""
+}
+
+// headWitness: the record the head file names has the hash the head file recorded.
+func (v *chainVerifier) headWitness(r recordAt) string {
+	if v.hasHead && r.p.Seq == v.head.Seq && r.p.hash != v.head.Hash {
+		return fmt.Sprintf("the head file says seq %d had hash %s: the chain was rewritten from here", r.p.Seq, short(v.head.Hash))
+	}
+	return ""
+}
+
+// seal: a seal names its segment and counts and digests exactly what precedes it.
+func (v *chainVerifier) seal(r recordAt) string {
+	if r.p.Kind != KindSeal {
+		return ""
+	}
+	p := r.p
+	switch records, size := p.num(fieldRecords), p.num(fieldBytes); {
+	case p.str(fieldSegment) != r.seg.name:
+		return fmt.Sprintf("the seal names segment %s, but the file is %s", p.str(fieldSegment), r.seg.name)
+	case records != uint64(r.line-1) || size != uint64(r.size):
+		return fmt.Sprintf("the seal counts %d records and %d bytes, the segment has %d and %d", records, size, r.line-1, r.size)
+	case p.str(fieldDigest) != hex.EncodeToString(r.digest.Sum(nil)):
+		return "the seal's digest does not match the segment's content"
+	}
+	return ""
 }
 
 func parseClaim(p parsed) claim {
@@ -346,7 +405,7 @@ func parseClaim(p parsed) claim {
 		}
 	}
 	if t, ok := p.Fields["through"].(map[string]any); ok {
-		c.through, _ = t["segment"].(string)
+		c.through, _ = t[fieldSegment].(string)
 		c.hash, _ = t["hash"].(string)
 		if n, ok := t["seq"].(json.Number); ok {
 			c.seq, _ = strconv.ParseUint(string(n), 10, 64)
@@ -362,7 +421,7 @@ func (v *chainVerifier) checkStart() {
 	if f == nil {
 		return
 	}
-	prevSeg := f.str("prevSegment")
+	prevSeg := f.str(fieldPrevSegment)
 	if f.Seq == 1 && f.PrevHash == genesisHash && prevSeg == "" {
 		return
 	}
@@ -372,7 +431,7 @@ func (v *chainVerifier) checkStart() {
 		}
 		// Either the deletion ended right before this segment, or this segment was deleted
 		// too and a crash interrupted the deletion.
-		if c.through == prevSeg && c.seq == f.Seq-1 && c.hash == f.PrevHash || c.deleted[f.str("segment")] {
+		if c.through == prevSeg && c.seq == f.Seq-1 && c.hash == f.PrevHash || c.deleted[f.str(fieldSegment)] {
 			v.rep.RetainedAfter = prevSeg
 			return
 		}

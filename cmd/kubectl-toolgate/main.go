@@ -1,0 +1,84 @@
+// Command kubectl-toolgate is toolgate's kubectl plugin. Installed on the PATH it runs as
+// `kubectl toolgate ...`; it also runs on its own.
+//
+//	kubectl toolgate ledger verify DIR         check every chain of the audit ledger in DIR
+//	kubectl toolgate ledger tail DIR [-n N]    print the newest records as JSON lines
+//
+// Exit status: 0 success, 1 the ledger does not verify, 2 usage or I/O error.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const (
+	exitOK     = 0
+	exitFailed = 1 // the check ran and failed
+	exitUsage  = 2 // bad arguments, or the check could not run
+)
+
+// command is one top-level subcommand. Each lives in its own file (ledger.go); test, explain
+// and approve join the list in commands as they are written.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{name: "ledger", summary: "verify and read the audit ledger", run: runLedger},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches to a subcommand and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(stdout)
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	sayf(stderr, "unknown command %q\n\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+// sayf, sayln and say write output a user reads. A failed write to a terminal or pipe
+// has no better place to be reported, so they ignore it, like fmt.Printf.
+func sayf(w io.Writer, format string, args ...any) { _, _ = fmt.Fprintf(w, format, args...) }
+
+func sayln(w io.Writer, args ...any) { _, _ = fmt.Fprintln(w, args...) }
+
+func say(w io.Writer, args ...any) { _, _ = fmt.Fprint(w, args...) }
+
+func usage(w io.Writer) {
+	sayln(w, "Usage: kubectl toolgate COMMAND [ARGS]")
+	sayln(w)
+	sayln(w, "Commands:")
+	for _, c := range commands() {
+		sayf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	sayln(w)
+	sayln(w, "Run 'kubectl toolgate COMMAND -h' for a command's usage.")
+}

@@ -1,0 +1,88 @@
+//go:build linux
+
+package ledger
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// mountTmpfs mounts a small tmpfs for a test that needs a real full or read-only volume. It needs
+// CAP_SYS_ADMIN (root in this environment); elsewhere the test skips and the simulated tests in
+// faults_test.go still run.
+func mountTmpfs(t *testing.T, size string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size="+size+",mode=0755"); err != nil {
+		t.Skipf("cannot mount a tmpfs here (%v); the simulated fault tests cover this path", err)
+	}
+	t.Cleanup(func() { _ = syscall.Unmount(dir, syscall.MNT_DETACH) })
+	return dir
+}
+
+// A real full volume: the kernel fails the write with ENOSPC. (tmpfs makes fsync a no-op, so
+// this covers the write path; TestFsyncFailure covers a failing fsync.)
+func TestDiskFullOnARealVolume(t *testing.T) {
+	cfg := testConfig(t, nil)
+	cfg.Dir = mountTmpfs(t, "128k")
+	filler := filepath.Join(cfg.Dir, "filler")
+	writeFile(t, filler, make([]byte, 48<<10))
+	j := mustOpen(t, cfg)
+	var receipts []Receipt
+	var err error
+	for range 10000 {
+		var r Receipt
+		if r, err = j.Append(context.Background(), decision(len(receipts))); err != nil {
+			break
+		}
+		receipts = append(receipts, r)
+	}
+	if !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("after %d records: %v, want ENOSPC", len(receipts), err)
+	}
+	t.Logf("the volume filled after %d records: %v", len(receipts), err)
+	// The same record again: the cut-back freed exactly what the failed write took.
+	failed := decision(len(receipts))
+	if _, err := j.Append(context.Background(), failed); !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("Append on the still-full volume: %v", err)
+	}
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	receipts = append(receipts, appendN(t, j, 3)...)
+	failedAppendsLeaveNoTrace(t, cfg, j, receipts, 2)
+	for _, p := range records(t, chainDirOf(cfg)) {
+		if p.str("call") == failed.Fields["call"] {
+			t.Fatalf("the failed record is on the chain at seq %d", p.Seq)
+		}
+	}
+}
+
+// A real read-only volume: Open must fail (the webhook then denies LedgerUnavailable), and the
+// ledger must still verify, since auditors often mount volumes read-only.
+func TestReadOnlyVolume(t *testing.T) {
+	cfg := testConfig(t, nil)
+	cfg.Dir = mountTmpfs(t, "1m")
+	j := mustOpen(t, cfg)
+	appendN(t, j, 3)
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("tmpfs", cfg.Dir, "tmpfs", syscall.MS_REMOUNT|syscall.MS_RDONLY, ""); err != nil {
+		t.Fatalf("remounting read-only: %v", err)
+	}
+	if j, err := Open(cfg); !errors.Is(err, syscall.EROFS) {
+		if err == nil {
+			_ = j.Close()
+		}
+		t.Fatalf("Open on a read-only volume: %v, want EROFS", err)
+	}
+	rep := mustVerify(t, cfg.Dir)
+	if rep.Chains[0].Records != 4 {
+		t.Fatalf("%s", rep.Chains[0])
+	}
+}

@@ -1,0 +1,197 @@
+package ledger
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// closedLedger writes n records in one live segment and closes the journal, as a crash would
+// leave it (a crash leaves the same files; Close only releases them).
+func closedLedger(t *testing.T, n int) (Config, []Receipt, string) {
+	t.Helper()
+	cfg := testConfig(t, newFakeClock(day0))
+	j := mustOpen(t, cfg)
+	got := appendN(t, j, n)
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files := segmentFiles(t, chainDirOf(cfg))
+	return cfg, got, filepath.Join(chainDirOf(cfg), files[len(files)-1])
+}
+
+func TestOpenRecoversATornTail(t *testing.T) {
+	sample, _ := appendLine(nil, genesis(), day0, "webhook-0", "decision", []byte(`{"call":"call-torn"}`))
+	tests := []struct {
+		name string
+		tail []byte
+	}{
+		{"half a record (a write cut short)", sample[:len(sample)/2]},
+		{"a record without its newline", sample[:len(sample)-1]},
+		{"zeros (a power loss extends the file before the data lands)", make([]byte, 4096)},
+		{"a complete line that is not a valid record", []byte("{\"seq\":99,\"garbage\"}\n")},
+		{"a last record with one byte changed", flipByte(sample)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, got, live := closedLedger(t, 3)
+			good := readFile(t, live)
+			writeFile(t, live, append(bytes.Clone(good), tt.tail...))
+			if _, err := Verify(cfg.Dir); !errors.Is(err, ErrBroken) {
+				t.Fatalf("Verify before recovery: %v, want the tail reported", err)
+			}
+
+			j := mustOpen(t, cfg)
+			if b := readFile(t, live); !bytes.HasPrefix(b, good) {
+				t.Fatal("recovery changed records before the tail")
+			}
+			after := appendN(t, j, 1)
+			rep := mustVerify(t, cfg.Dir)
+			c := rep.Chains[0]
+			last := got[len(got)-1]
+			if len(c.Gaps) != 1 {
+				t.Fatalf("gaps %v, want exactly the one recovery recorded", c.Gaps)
+			}
+			g := c.Gaps[0]
+			if g.Reason != GapTornTail || g.LostBytes != int64(len(tt.tail)) || g.LastGoodSeq != last.Seq || g.Seq != last.Seq+1 {
+				t.Fatalf("gap %+v, want torn tail of %d bytes after seq %d", g, len(tt.tail), last.Seq)
+			}
+			// The cut bytes are kept for forensics, and the gap record names them with their hash.
+			if saved := readFile(t, filepath.Join(chainDirOf(cfg), g.SavedAs)); !bytes.Equal(saved, tt.tail) {
+				t.Fatalf("saved %q, want %q", saved, tt.tail)
+			}
+			recs := records(t, chainDirOf(cfg))
+			sum := sha256.Sum256(tt.tail)
+			if gap := recs[g.Seq-1]; gap.str("lostSha256") != hex.EncodeToString(sum[:]) || gap.str("lastGoodHash") != last.Hash {
+				t.Fatalf("gap record %v", gap.Fields)
+			}
+			// Writing continues on the same chain.
+			if after[0].Seq != last.Seq+2 || recs[len(recs)-1].hash != after[0].Hash {
+				t.Fatalf("append after recovery %+v", after[0])
+			}
+			if st := j.Stats(); st.HeadSeq != after[0].Seq {
+				t.Fatalf("Stats %+v", st)
+			}
+		})
+	}
+}
+
+// Damage followed by valid records is not a torn write. Open must refuse rather than cut away
+// evidence, and leave the file exactly as it was.
+func TestOpenRefusesDamageBeforeValidRecords(t *testing.T) {
+	cfg, _, live := closedLedger(t, 4)
+	original := readFile(t, live)
+	lines := bytes.SplitAfter(bytes.Clone(original), []byte("\n"))
+	lines[2] = flipByte(lines[2])
+	damaged := bytes.Join(lines, nil)
+	writeFile(t, live, damaged)
+	_, err := Open(cfg)
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "line 3") {
+		t.Fatalf("Open: %v, want ErrCorrupt naming line 3", err)
+	}
+	if !bytes.Equal(readFile(t, live), damaged) {
+		t.Fatal("Open changed the damaged segment")
+	}
+	// It released the writer: after a person repairs the segment, Open works.
+	writeFile(t, live, original)
+	mustOpen(t, cfg)
+}
+
+// Whole records cut at a line boundary still chain; only the head file shows they were durable.
+// Recovery must record the loss in the chain before the head moves on.
+func TestOpenRecordsMissingAcknowledgedRecords(t *testing.T) {
+	cfg, got, live := closedLedger(t, 5)
+	lines := bytes.SplitAfter(readFile(t, live), []byte("\n"))
+	writeFile(t, live, bytes.Join(lines[:len(lines)-3], nil)) // the last two records (and the empty split)
+	j := mustOpen(t, cfg)
+	appendN(t, j, 1)
+	rep := mustVerify(t, cfg.Dir)
+	gaps := rep.Chains[0].Gaps
+	if len(gaps) != 1 || gaps[0].Reason != GapRecordsMissing || gaps[0].LostRecords != 2 || gaps[0].LastGoodSeq != got[2].Seq {
+		t.Fatalf("gaps %+v", gaps)
+	}
+}
+
+func TestOpenAfterCrashBeforeTheFirstWriteOfASegment(t *testing.T) {
+	tests := []struct {
+		name    string
+		content []byte
+		gaps    int
+	}{
+		{"empty file (crash after create)", nil, 0},
+		{"torn header (crash during the first write)", []byte(`{"seq":7,"time":"2026-11-30T10:00:00Z","wri`), 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := testConfig(t, newFakeClock(day0))
+			cfg.MaxSegmentBytes = 1500
+			j := mustOpen(t, cfg)
+			appendN(t, j, 6) // seals the first segment, writes into the second
+			if err := j.Close(); err != nil {
+				t.Fatal(err)
+			}
+			dir := chainDirOf(cfg)
+			if n := len(segmentFiles(t, dir)); n != 2 {
+				t.Fatalf("setup: %d segments, want 2", n)
+			}
+			if err := os.Remove(filepath.Join(dir, segmentFiles(t, dir)[1])); err != nil {
+				t.Fatal(err)
+			}
+			// The chain ended at the first seal; the next segment was created but never
+			// written. Its head file would name that seal.
+			seal, err := lastRecordPlain(filepath.Join(dir, segmentFiles(t, dir)[0]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, _ := openHead(dir)
+			_ = h.write(seal.position(), seal.str("segment"))
+			_ = h.close()
+			writeFile(t, filepath.Join(dir, "2026-11-30.00000002.jsonl"), tt.content)
+
+			j = mustOpen(t, cfg)
+			got := appendN(t, j, 1)
+			rep := mustVerify(t, cfg.Dir)
+			if len(rep.Chains[0].Gaps) != tt.gaps || got[0].Seq != seal.Seq+2+uint64(tt.gaps) {
+				t.Fatalf("gaps %v, receipt %+v after seal seq %d", rep.Chains[0].Gaps, got[0], seal.Seq)
+			}
+		})
+	}
+}
+
+// The procedure docs/ledger.md gives after ErrCorrupt: move the damaged segment aside, and the
+// chain continues from the previous seal with the loss recorded.
+func TestManualRecoveryAfterCorruption(t *testing.T) {
+	cfg := testConfig(t, newFakeClock(day0))
+	cfg.MaxSegmentBytes = 1500
+	j := mustOpen(t, cfg)
+	appendN(t, j, 8)
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir := chainDirOf(cfg)
+	files := segmentFiles(t, dir)
+	live := filepath.Join(dir, files[len(files)-1])
+	lines := bytes.SplitAfter(readFile(t, live), []byte("\n"))
+	if len(lines) < 4 {
+		t.Fatalf("setup: live segment has %d lines", len(lines))
+	}
+	lines[1] = flipByte(lines[1])
+	writeFile(t, live, bytes.Join(lines, nil))
+	if _, err := Open(cfg); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Open: %v", err)
+	}
+	if err := os.Rename(live, live+".damaged"); err != nil {
+		t.Fatal(err)
+	}
+	j = mustOpen(t, cfg)
+	appendN(t, j, 1)
+	rep := mustVerify(t, cfg.Dir)
+	if g := rep.Chains[0].Gaps; len(g) != 1 || g[0].Reason != GapRecordsMissing || g[0].LostRecords != uint64(len(lines)-1) {
+		t.Fatalf("gaps %+v, want the %d records of the damaged segment", g, len(lines)-1)
+	}
+}

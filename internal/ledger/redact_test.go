@@ -1,0 +1,139 @@
+package ledger
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestRedaction(t *testing.T) {
+	tests := []struct {
+		name  string
+		extra []string
+		in    map[string]any
+		want  string
+	}{
+		{
+			name: "default keys, any case, as substrings",
+			in: map[string]any{"Password": "p", "apiKey": "k", "X-Auth-Header": "a", "refresh_TOKEN": "t",
+				"clientSecret": "s", "CREDENTIALS": map[string]any{"user": "u"}, "tool": "shell"},
+			want: `{"CREDENTIALS":"[REDACTED]","Password":"[REDACTED]","X-Auth-Header":"[REDACTED]","apiKey":"[REDACTED]",` +
+				`"clientSecret":"[REDACTED]","refresh_TOKEN":"[REDACTED]","tool":"shell"}`,
+		},
+		{
+			name: "nested maps and maps inside lists",
+			in: map[string]any{"call": map[string]any{"args": []any{map[string]any{"token": "t", "path": "/a"}},
+				"env": map[string]any{"DB_PASSWORD": "p", "HOME": "/root"}}},
+			want: `{"call":{"args":[{"path":"/a","token":"[REDACTED]"}],"env":{"DB_PASSWORD":"[REDACTED]","HOME":"/root"}}}`,
+		},
+		{
+			name:  "extra keys from the config",
+			extra: []string{"Session", " cookie "},
+			in:    map[string]any{"sessionId": "s", "Set-Cookie": "c", "decision": "allow"},
+			want:  `{"Set-Cookie":"[REDACTED]","decision":"allow","sessionId":"[REDACTED]"}`,
+		},
+		{
+			name: "values are never matched, only keys",
+			in:   map[string]any{"message": "password is hunter2"},
+			want: `{"message":"password is hunter2"}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := newRedactor(tt.extra, 1024).encode(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Fatalf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestTruncation(t *testing.T) {
+	tests := []struct {
+		name string
+		max  int
+		in   map[string]any
+		want string
+	}{
+		{"short strings kept", 8, map[string]any{"m": "12345678"}, `{"m":"12345678"}`},
+		{"long string cut with the byte count", 8, map[string]any{"m": "1234567890ab"}, `{"m":"12345678…[truncated 4 bytes]"}`},
+		{"cut on a rune boundary", 5, map[string]any{"m": "abcdéfg"}, `{"m":"abcd…[truncated 4 bytes]"}`},
+		{"strings in lists and nested maps", 4, map[string]any{"a": []any{"xxxxxx"}, "b": map[string]any{"c": "yyyyy"}},
+			`{"a":["xxxx…[truncated 2 bytes]"],"b":{"c":"yyyy…[truncated 1 bytes]"}}`},
+		{"long keys cut, colliding ones numbered", 4, map[string]any{"abcdXX": 1, "abcdYY": 2},
+			`{"abcd…[truncated 2 bytes]":1,"abcd…[truncated 2 bytes]#2":2}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := newRedactor(nil, tt.max).encode(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Fatalf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+// The point of redaction is that the secret never reaches the volume, in any file.
+func TestSecretsNeverReachTheVolume(t *testing.T) {
+	cfg := testConfig(t, newFakeClock(day0))
+	cfg.RedactKeys = []string{"bearer"}
+	cfg.MaxStringLength = 64
+	cfg.MaxSegmentBytes = 1 // a segment per batch: secrets would have to survive sealing too
+	cfg.Compress = true
+	j := mustOpen(t, cfg)
+	const secret = "s3cr3t-VALUE-0xC0FFEE"
+	long := strings.Repeat("L", 5000)
+	for _, f := range []map[string]any{
+		{"args": map[string]any{"env": map[string]any{"GITHUB_TOKEN": secret}}},
+		{"Bearer": secret},
+		{"message": long},
+	} {
+		if _, err := j.Append(context.Background(), Record{Kind: "decision", Fields: f}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := j.Maintain(day0); err != nil {
+		t.Fatal(err)
+	}
+	rep := mustVerify(t, cfg.Dir)
+	if rep.Chains[0].Records == 0 {
+		t.Fatal("nothing written")
+	}
+	var all bytes.Buffer
+	for _, p := range records(t, chainDirOf(cfg)) {
+		all.WriteString(p.Time + string(mustCanonical(t, p.Fields)) + "\n")
+	}
+	ents, _ := os.ReadDir(chainDirOf(cfg))
+	for _, e := range ents {
+		all.Write(readFile(t, filepath.Join(chainDirOf(cfg), e.Name())))
+	}
+	if bytes.Contains(all.Bytes(), []byte(secret)) {
+		t.Fatal("the secret is on the volume")
+	}
+	if bytes.Contains(all.Bytes(), []byte(long[:65])) {
+		t.Fatal("a string longer than MaxStringLength is on the volume")
+	}
+	if !bytes.Contains(all.Bytes(), []byte("…[truncated 4936 bytes]")) {
+		t.Fatal("the truncation marker is missing")
+	}
+}
+
+func mustCanonical(t *testing.T, v map[string]any) []byte {
+	t.Helper()
+	b, err := appendCanonical(nil, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
