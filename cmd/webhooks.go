@@ -15,7 +15,8 @@ import (
 // setupWebhooks registers the admission webhooks once the serving certificate exists: with
 // rotation on, the operator makes it first. The returned readiness check fails until then, so no
 // Service routes admission reviews to a replica that cannot answer them.
-func setupWebhooks(mgr ctrl.Manager, disabled, rotate bool, o certs.Options, opts webhookv1alpha1.Options) (healthz.Checker, error) {
+func setupWebhooks(mgr ctrl.Manager, disabled, rotate bool, o certs.Options,
+	opts webhookv1alpha1.Options) (healthz.Checker, error) {
 	if disabled {
 		return healthz.Ping, nil
 	}

@@ -46,7 +46,9 @@ var _ = Describe("an agent with a real ServiceAccount token, against the manager
 	It("is admitted for a checkpointable write inside its sandbox, and reports its cost", func() {
 		c := call("e2e-write", "write-file", "sb-1", "", "src/refunds/round.go")
 		Expect(agent.Submit(ctx, coder, c)).To(Succeed())
-		c.Status = safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: new(resource.MustParse("0.25"))}
+		c.Status = safetyv1alpha1.AgentToolCallStatus{
+			Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: new(resource.MustParse("0.25")),
+		}
 		Expect(agent.Report(ctx, coder, c)).To(Succeed())
 		Eventually(func(g Gomega) string {
 			p := &safetyv1alpha1.AgentPlan{}
@@ -63,7 +65,8 @@ var _ = Describe("an agent with a real ServiceAccount token, against the manager
 
 		err = agent.Submit(ctx, coder, call("e2e-secrets", "shell", "sb-1", "bash -c 'cat ./src/../.env'"))
 		Expect(agent.ReasonOf(err)).To(Equal("ToolAccessDenied"))
-		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "e2e-secrets"}, &safetyv1alpha1.AgentToolCall{})).NotTo(Succeed())
+		stored := &safetyv1alpha1.AgentToolCall{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "e2e-secrets"}, stored)).NotTo(Succeed())
 	})
 
 	It("cannot submit for a plan that belongs to another ServiceAccount", func() {

@@ -59,7 +59,8 @@ var _ = Describe("the ledger across a manager crash", Ordered, func() {
 				}
 			})
 		}
-		Eventually(func() int { mu.Lock(); defer mu.Unlock(); return len(answered) }).WithTimeout(30e9).Should(BeNumerically(">=", 40))
+		answers := func() int { mu.Lock(); defer mu.Unlock(); return len(answered) }
+		Eventually(answers).WithTimeout(30e9).Should(BeNumerically(">=", 40))
 		Expect(local.StopManager(true)).To(Succeed())
 		wg.Wait()
 
