@@ -120,6 +120,7 @@ func (c *Cluster) Stop() error {
 func (c *Cluster) RestartManager(setup func(ctrl.Manager) error) error {
 	if c.cancel != nil {
 		c.cancel()
+		c.cancel = nil // a failed start below must not make Stop wait for this manager again
 		if err := <-c.done; err != nil {
 			return fmt.Errorf("stopping the manager: %w", err)
 		}
