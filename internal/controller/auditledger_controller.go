@@ -6,7 +6,6 @@ import (
 	"syscall"
 	"time"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/clock"
@@ -58,10 +57,8 @@ func (r *AuditLedgerReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 		al.Status.LastRotationTime = &metav1.Time{Time: st.LastRotation}
 	}
 	al.Status.ObservedGeneration = al.Generation
-	if !equality.Semantic.DeepEqual(before.Status, al.Status) {
-		if err := r.Status().Patch(ctx, al, client.MergeFrom(before)); err != nil {
-			return ctrl.Result{}, fmt.Errorf("writing AuditLedger status: %w", err)
-		}
+	if err := patchStatus(ctx, r.Client, al, before); err != nil {
+		return ctrl.Result{}, err
 	}
 	return ctrl.Result{RequeueAfter: nextMaintenance(now)}, nil
 }

@@ -3,7 +3,6 @@ package controller
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/clock"
@@ -41,10 +40,7 @@ func (r *AutomationProfileReconciler) Reconcile(ctx context.Context, req ctrl.Re
 		return ctrl.Result{}, err
 	}
 	ap.Status.LockedPlans, ap.Status.ObservedGeneration = n, ap.Generation
-	if equality.Semantic.DeepEqual(before.Status, ap.Status) {
-		return ctrl.Result{}, nil
-	}
-	return ctrl.Result{}, r.Status().Patch(ctx, ap, client.MergeFrom(before))
+	return ctrl.Result{}, patchStatus(ctx, r.Client, ap, before)
 }
 
 func (r *AutomationProfileReconciler) readiness(ctx context.Context, ap *safetyv1alpha1.AutomationProfile) (reason, msg string, err error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/clock"
@@ -13,6 +14,18 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 )
+
+// patchStatus writes obj's status when the reconcile changed it: before is the copy taken before
+// the status was computed, and nothing but the status changes after that copy.
+func patchStatus[T client.Object](ctx context.Context, c client.Client, obj, before T) error {
+	if equality.Semantic.DeepEqual(before, obj) {
+		return nil
+	}
+	if err := c.Status().Patch(ctx, obj, client.MergeFrom(before)); err != nil {
+		return fmt.Errorf("writing status of %s: %w", obj.GetName(), err)
+	}
+	return nil
+}
 
 // countLockedPlans counts the plans whose snapshot was resolved from kind/name.
 func countLockedPlans(ctx context.Context, c client.Reader, kind, name string) (int32, error) {

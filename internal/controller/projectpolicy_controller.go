@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -42,10 +41,7 @@ func (r *ProjectPolicyReconciler) Reconcile(ctx context.Context, req ctrl.Reques
 		return ctrl.Result{}, err
 	}
 	pp.Status.TotalCost, pp.Status.Plans, pp.Status.ObservedGeneration = total.String(), plans, pp.Generation
-	if equality.Semantic.DeepEqual(before.Status, pp.Status) {
-		return ctrl.Result{}, nil
-	}
-	return ctrl.Result{}, r.Status().Patch(ctx, pp, client.MergeFrom(before))
+	return ctrl.Result{}, patchStatus(ctx, r.Client, pp, before)
 }
 
 // ProjectTotalCost sums the accumulated cost of every plan in a namespace, exactly.

@@ -50,10 +50,7 @@ func (r *SafetyProfileReconciler) Reconcile(ctx context.Context, req ctrl.Reques
 		return ctrl.Result{}, err
 	}
 	sp.Status.LockedPlans, sp.Status.ObservedGeneration = n, sp.Generation
-	if equality.Semantic.DeepEqual(before.Status, sp.Status) {
-		return ctrl.Result{}, nil
-	}
-	return ctrl.Result{}, r.Status().Patch(ctx, sp, client.MergeFrom(before))
+	return ctrl.Result{}, patchStatus(ctx, r.Client, sp, before)
 }
 
 // BuiltinSpec returns the API form of a built-in profile, fully defaulted.
