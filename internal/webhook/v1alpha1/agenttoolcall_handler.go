@@ -85,8 +85,11 @@ func (h *AgentToolCallHandler) Handle(ctx context.Context, req admission.Request
 // decide runs request integrity, then the engine against the plan's locked snapshot.
 func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) (outcome, error) {
 	plan, tool, d, err := h.integrity(ctx, req, call)
-	if err != nil || d != nil {
-		return deny(derefDenial(d)), err
+	if err != nil {
+		return outcome{}, err
+	}
+	if d != nil {
+		return deny(*d), nil
 	}
 	snap := plan.Status.Snapshot
 	compiled, err := h.policies.get(snap)
@@ -189,13 +192,6 @@ func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Requ
 
 func deny(d denial) outcome {
 	return outcome{resp: d.response(), decision: "deny", reason: d.Reason, message: d.Message}
-}
-
-func derefDenial(d *denial) denial {
-	if d == nil {
-		return denial{}
-	}
-	return *d
 }
 
 func isDryRun(req admission.Request) bool { return req.DryRun != nil && *req.DryRun }
