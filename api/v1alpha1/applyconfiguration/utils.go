@@ -49,6 +49,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1alpha1.AgentToolSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("AgentToolStatus"):
 		return &apiv1alpha1.AgentToolStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ApprovalUse"):
+		return &apiv1alpha1.ApprovalUseApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("AuditLedger"):
 		return &apiv1alpha1.AuditLedgerApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("AuditLedgerSpec"):
@@ -101,6 +103,12 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1alpha1.SafetyProfileStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("StepUsage"):
 		return &apiv1alpha1.StepUsageApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ToolApproval"):
+		return &apiv1alpha1.ToolApprovalApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ToolApprovalSpec"):
+		return &apiv1alpha1.ToolApprovalSpecApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ToolApprovalStatus"):
+		return &apiv1alpha1.ToolApprovalStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ToolArguments"):
 		return &apiv1alpha1.ToolArgumentsApplyConfiguration{}
 

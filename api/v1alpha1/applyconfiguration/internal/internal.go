@@ -210,6 +210,18 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: observedGeneration
       type:
         scalar: numeric
+- name: com.github.toolgate.toolgate.api.v1alpha1.ApprovalUse
+  map:
+    fields:
+    - name: call
+      type:
+        scalar: string
+    - name: requester
+      type:
+        scalar: string
+    - name: time
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
 - name: com.github.toolgate.toolgate.api.v1alpha1.AuditLedger
   map:
     fields:
@@ -729,6 +741,65 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: step
       type:
         scalar: string
+- name: com.github.toolgate.toolgate.api.v1alpha1.ToolApproval
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.ToolApprovalSpec
+    - name: status
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.ToolApprovalStatus
+- name: com.github.toolgate.toolgate.api.v1alpha1.ToolApprovalSpec
+  map:
+    fields:
+    - name: approver
+      type:
+        scalar: string
+    - name: argumentsDigest
+      type:
+        scalar: string
+    - name: expirationSeconds
+      type:
+        scalar: numeric
+      default: 3600
+    - name: plan
+      type:
+        scalar: string
+    - name: reason
+      type:
+        scalar: string
+    - name: step
+      type:
+        scalar: string
+    - name: tool
+      type:
+        scalar: string
+    - name: uses
+      type:
+        scalar: numeric
+      default: 1
+- name: com.github.toolgate.toolgate.api.v1alpha1.ToolApprovalStatus
+  map:
+    fields:
+    - name: used
+      type:
+        scalar: numeric
+    - name: usedBy
+      type:
+        list:
+          elementType:
+            namedType: com.github.toolgate.toolgate.api.v1alpha1.ApprovalUse
+          elementRelationship: atomic
 - name: com.github.toolgate.toolgate.api.v1alpha1.ToolArguments
   map:
     fields:
