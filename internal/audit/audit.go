@@ -26,6 +26,8 @@ type Decision struct {
 	Step         string
 	Requester    string
 	SnapshotHash string
+	// Approval names the ToolApproval that admitted the call ("namespace/name"), if one did.
+	Approval string
 }
 
 // Log appends records to a journal; its methods return only once the record is durable.
@@ -35,11 +37,15 @@ type Log struct {
 
 // RecordDecision appends one decision record.
 func (l *Log) RecordDecision(ctx context.Context, d Decision) error {
-	_, err := l.Journal.Append(ctx, ledger.Record{Kind: "decision", Fields: map[string]any{
+	fields := map[string]any{
 		"decision": d.Decision, "reason": d.Reason, "message": d.Message, "mode": d.Mode,
 		"namespace": d.Namespace, "plan": d.Plan, "call": d.Call, "tool": d.Tool, "step": d.Step,
 		"requester": d.Requester, "snapshotHash": d.SnapshotHash,
-	}})
+	}
+	if d.Approval != "" {
+		fields["approval"] = d.Approval
+	}
+	_, err := l.Journal.Append(ctx, ledger.Record{Kind: "decision", Fields: fields})
 	return err
 }
 
