@@ -5,20 +5,15 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/toolgate/toolgate/internal/safety/scenarios"
 )
 
-// featureScenario is one scenario of spec/safety-profile-enforcement.feature (a copy lives in
-// testdata). "A safety profile with X" is a profile in which only X restricts (DESIGN.md); the
-// built-in scenarios use the built-ins as they are.
-type featureScenario struct {
-	name    string
-	profile *Profile // nil: a context without a safety profile
-	ctx     Context
-	tool    Tool
-	want    string // reason code; "" means the tool execution succeeds
-	phrases []string
-}
+// The scenarios of spec/safety-profile-enforcement.feature (a copy lives in testdata) are one table,
+// scenarios.Feature, shared with the plugin's equivalence test. "A safety profile with X" is a
+// profile in which only X restricts (DESIGN.md); the built-in scenarios use the built-ins as they are.
 
+// builtin returns a built-in profile; other tests of the package use it too.
 func builtin(name string) *Profile {
 	p, ok := Builtin(name)
 	if !ok {
@@ -32,106 +27,114 @@ func withCategory(t Tool, c string) Tool {
 	return t
 }
 
-var featureScenarios = []featureScenario{
-	// Unsafe tool gating
-	{name: "Unsafe tool is blocked when safety profile forbids unsafe tools",
-		profile: &Profile{AllowUnsafeTools: false}, tool: toolUnsafe, want: ReasonToolSafetyViolation, phrases: []string{"unsafe"}},
-	{name: "Unsafe tool is allowed when safety profile permits unsafe tools",
-		profile: &Profile{AllowUnsafeTools: true}, tool: toolUnsafe},
-	{name: "Safe tool is allowed regardless of allow_unsafe_tools setting",
-		profile: &Profile{AllowUnsafeTools: false}, tool: toolReader},
-	// Skill category enforcement
-	{name: "Tool blocked when skill category not in allow-list",
-		profile: &Profile{AllowedSkillCategories: []string{"code", "test"}}, tool: withCategory(toolReader, "deploy"),
-		want: ReasonToolSafetyViolation, phrases: []string{"deploy", "not in the allowed"}},
-	{name: "Tool allowed when skill category is in allow-list",
-		profile: &Profile{AllowedSkillCategories: []string{"code", "test"}}, tool: withCategory(toolReader, "code")},
-	{name: "All categories allowed when allow-list is empty",
-		profile: &Profile{AllowedSkillCategories: []string{}}, tool: withCategory(toolReader, "anything")},
-	// Checkpoint requirement from safety profile
-	{name: "Non-checkpointable tool blocked when safety profile requires checkpoints",
-		profile: &Profile{RequireCheckpoints: true}, ctx: Context{RequireCheckpoints: false}, tool: toolWriter,
-		want: ReasonToolCheckpointRequired, phrases: []string{"require_checkpoints"}},
-	{name: "Non-checkpointable tool allowed when safety profile does not require checkpoints",
-		profile: &Profile{RequireCheckpoints: false}, ctx: Context{RequireCheckpoints: false}, tool: toolWriter},
-	// Context without safety profile (backward compatibility)
-	{name: "Unsafe tool allowed when no safety profile on context", tool: toolUnsafe},
-	{name: "Enforcement still applies read-only checks without safety profile",
-		ctx: Context{ReadOnlyPlan: true}, tool: toolWriter, want: ReasonToolAccessDenied, phrases: []string{"read-only"}},
-	// Sandbox requirement
-	{name: "Writing tool blocked when sandbox required but no sandbox_id",
-		profile: &Profile{RequireSandbox: true}, tool: toolWriter, want: ReasonToolSandboxRequired, phrases: []string{"require_sandbox"}},
-	{name: "Writing tool allowed when sandbox required and sandbox_id set",
-		profile: &Profile{RequireSandbox: true}, ctx: Context{SandboxID: "sandbox-001"}, tool: toolWriter},
-	{name: "Writing tool allowed when sandbox not required and no sandbox_id",
-		profile: &Profile{RequireSandbox: false}, tool: toolWriter},
-	{name: "Read-only tool allowed when sandbox required but no sandbox_id",
-		profile: &Profile{RequireSandbox: true}, tool: toolReader},
-	// Human approval requirement
-	{name: "Tool blocked when human approval required but not granted",
-		profile: &Profile{RequireHumanApproval: true}, tool: toolReader, want: ReasonToolHumanApprovalRequired, phrases: []string{"human approval"}},
-	{name: "Tool allowed when human approval required and granted",
-		profile: &Profile{RequireHumanApproval: true}, ctx: Context{HumanApproved: true}, tool: toolReader},
-	{name: "Tool allowed when human approval not required",
-		profile: &Profile{RequireHumanApproval: false}, tool: toolReader},
-	// Cost limit enforcement
-	{name: "Tool blocked when accumulated cost exceeds max_cost_per_plan",
-		profile: &Profile{MaxCostPerPlan: money("10.0")}, ctx: Context{AccumulatedCost: MustParseMoney("10.0")}, tool: toolReader,
-		want: ReasonToolCostLimitExceeded, phrases: []string{"max_cost_per_plan"}},
-	{name: "Tool allowed when accumulated cost is below max_cost_per_plan",
-		profile: &Profile{MaxCostPerPlan: money("10.0")}, ctx: Context{AccumulatedCost: MustParseMoney("5.0")}, tool: toolReader},
-	{name: "Tool blocked when total cost exceeds max_total_cost",
-		profile: &Profile{MaxTotalCost: money("100.0")}, ctx: Context{TotalCost: MustParseMoney("100.0")}, tool: toolReader,
-		want: ReasonToolCostLimitExceeded, phrases: []string{"max_total_cost"}},
-	// Retry limit enforcement
-	{name: "Tool blocked when retry count exceeds max_retries_per_step",
-		profile: &Profile{MaxRetriesPerStep: new(int32(3))}, ctx: Context{StepRetryCount: 4}, tool: toolReader,
-		want: ReasonToolRetryLimitExceeded, phrases: []string{"max_retries_per_step"}},
-	{name: "Tool allowed when retry count is within max_retries_per_step",
-		profile: &Profile{MaxRetriesPerStep: new(int32(3))}, ctx: Context{StepRetryCount: 2}, tool: toolReader},
-	// Missing skill category metadata
-	{name: "Tool blocked when skill category metadata missing and allow-list set",
-		profile: &Profile{AllowedSkillCategories: []string{"code", "test"}}, tool: toolReader,
-		want: ReasonToolSafetyViolation, phrases: []string{"no skill category"}},
-	// Combined constraints
-	{name: "Multiple safety violations reported for first failing check",
-		profile: &Profile{AllowUnsafeTools: false, AllowedSkillCategories: []string{"code"}}, tool: withCategory(toolUnsafe, "deploy"),
-		want: ReasonToolSafetyViolation, phrases: []string{"unsafe"}},
-	// Tool allow-list enforcement
-	{name: "Tool blocked when not on allow-list",
-		profile: &Profile{AllowedTools: []string{"test/reader"}}, tool: toolWriter, want: ReasonToolAccessDenied, phrases: []string{"allow-list"}},
-	{name: "Tool allowed when on allow-list",
-		profile: &Profile{AllowedTools: []string{"test/reader", "test/writer"}}, tool: toolReader},
-	{name: "All tools allowed when allow-list is empty",
-		profile: &Profile{AllowedTools: []string{}}, tool: toolWriter},
-	// Tool deny-list enforcement
-	{name: "Tool blocked when on deny-list",
-		profile: &Profile{DeniedTools: []string{"test/writer"}}, tool: toolWriter, want: ReasonToolAccessDenied, phrases: []string{"deny-list"}},
-	{name: "Tool allowed when not on deny-list",
-		profile: &Profile{DeniedTools: []string{"test/unsafe-tool"}}, tool: toolReader},
-	{name: "Deny-list takes precedence over allow-list",
-		profile: &Profile{AllowedTools: []string{"test/writer"}, DeniedTools: []string{"test/writer"}}, tool: toolWriter,
-		want: ReasonToolAccessDenied, phrases: []string{"deny-list"}},
-	// Built-in safety profiles
-	{name: "Unrestricted built-in profile allows unsafe tools", profile: builtin(BuiltinUnrestricted), tool: toolUnsafe},
-	{name: "Read-only built-in profile blocks unsafe tools", profile: builtin(BuiltinReadOnly), tool: toolUnsafe,
-		want: ReasonToolSafetyViolation, phrases: []string{"unsafe"}},
-	{name: "Sandboxed built-in profile requires checkpoints", profile: builtin(BuiltinSandboxed), ctx: Context{RequireCheckpoints: false},
-		tool: toolWriter, want: ReasonToolCheckpointRequired},
+// engineProfile is a scenario's profile as an engine profile: the zero profile with the scenario's
+// restrictions, or a built-in; nil for a context without a safety profile.
+func engineProfile(sp *scenarios.Profile) *Profile {
+	if sp == nil {
+		return nil
+	}
+	if sp.Builtin != "" {
+		return builtin(sp.Builtin)
+	}
+	p := &Profile{
+		AllowUnsafeTools:       sp.AllowUnsafeTools,
+		RequireCheckpoints:     sp.RequireCheckpoints,
+		RequireSandbox:         sp.RequireSandbox,
+		RequireHumanApproval:   sp.RequireHumanApproval,
+		AllowedSkillCategories: sp.AllowedSkillCategories,
+		AllowedTools:           specNames(sp.AllowedTools),
+		DeniedTools:            specNames(sp.DeniedTools),
+		MaxRetriesPerStep:      sp.MaxRetriesPerStep,
+	}
+	if sp.MaxCostPerPlan != "" {
+		p.MaxCostPerPlan = money(sp.MaxCostPerPlan)
+	}
+	if sp.MaxTotalCost != "" {
+		p.MaxTotalCost = money(sp.MaxTotalCost)
+	}
+	return p
+}
+
+// specNames keeps nil apart from empty: the feature's "empty allowed_tools" is an empty list.
+func specNames(roles []scenarios.ToolRole) []string {
+	if roles == nil {
+		return nil
+	}
+	names := make([]string, 0, len(roles))
+	for _, r := range roles {
+		names = append(names, r.SpecName())
+	}
+	return names
+}
+
+func engineContext(c scenarios.Context) Context {
+	ctx := Context{
+		ReadOnlyPlan: c.ReadOnlyPlan, RequireCheckpoints: c.RequireCheckpoints, SandboxID: c.SandboxID,
+		HumanApproved: c.HumanApproved, StepRetryCount: c.StepRetryCount,
+	}
+	if c.AccumulatedCost != "" {
+		ctx.AccumulatedCost = MustParseMoney(c.AccumulatedCost)
+	}
+	if c.TotalCost != "" {
+		ctx.TotalCost = MustParseMoney(c.TotalCost)
+	}
+	return ctx
+}
+
+// engineTool is the Background's tool for the scenario, with its skill category if it has one.
+func engineTool(sc scenarios.Scenario) Tool {
+	bt := scenarios.ToolOf(sc.Tool)
+	t := Tool{Name: sc.Tool.SpecName(), Writes: bt.Writes, Unsafe: bt.Unsafe, Checkpointable: bt.Checkpointable}
+	if sc.SkillCategory != nil {
+		return withCategory(t, *sc.SkillCategory)
+	}
+	return t
 }
 
 func TestFeatureScenarios(t *testing.T) {
-	for _, sc := range featureScenarios {
-		t.Run(sc.name, func(t *testing.T) {
-			p := mustCompile(t, sc.profile, ProjectRules{})
-			d := Evaluate(p, Call{Tool: sc.tool, Context: sc.ctx})
-			checkDecision(t, d, sc.want, sc.phrases...)
+	for _, sc := range scenarios.Feature {
+		t.Run(sc.Name, func(t *testing.T) {
+			p := mustCompile(t, engineProfile(sc.Profile), ProjectRules{})
+			d := Evaluate(p, Call{Tool: engineTool(sc), Context: engineContext(sc.Context)})
+			checkDecision(t, d, sc.Want, sc.Phrases...)
 		})
 	}
 }
 
+// TestFeatureBackgroundIsTheHelpersBackground keeps the shared table's Background the one the
+// engine's other tests use (helpers_test.go).
+func TestFeatureBackgroundIsTheHelpersBackground(t *testing.T) {
+	for role, want := range map[scenarios.ToolRole]Tool{
+		scenarios.Writer: toolWriter, scenarios.UnsafeTool: toolUnsafe, scenarios.Reader: toolReader,
+	} {
+		if got := engineTool(scenarios.Scenario{Tool: role}); got != want {
+			t.Errorf("Background tool %s: table %+v, helpers %+v", role, got, want)
+		}
+	}
+}
+
+// TestScenarioReasonsAreEngineReasons keeps the table's reason codes and built-in names the engine's.
+func TestScenarioReasonsAreEngineReasons(t *testing.T) {
+	for table, engine := range map[string]string{
+		scenarios.ReasonToolAccessDenied:          ReasonToolAccessDenied,
+		scenarios.ReasonToolCheckpointRequired:    ReasonToolCheckpointRequired,
+		scenarios.ReasonToolSafetyViolation:       ReasonToolSafetyViolation,
+		scenarios.ReasonToolSandboxRequired:       ReasonToolSandboxRequired,
+		scenarios.ReasonToolHumanApprovalRequired: ReasonToolHumanApprovalRequired,
+		scenarios.ReasonToolCostLimitExceeded:     ReasonToolCostLimitExceeded,
+		scenarios.ReasonToolRetryLimitExceeded:    ReasonToolRetryLimitExceeded,
+		scenarios.BuiltinUnrestricted:             BuiltinUnrestricted,
+		scenarios.BuiltinReadOnly:                 BuiltinReadOnly,
+		scenarios.BuiltinSandboxed:                BuiltinSandboxed,
+	} {
+		if table != engine {
+			t.Errorf("table says %q, engine %q", table, engine)
+		}
+	}
+}
+
 // TestEveryFeatureScenarioIsCovered keeps the table honest: each scenario title of the feature
-// file is a case above, and nothing else is.
+// file is a case of scenarios.Feature, and nothing else is.
 func TestEveryFeatureScenarioIsCovered(t *testing.T) {
 	f, err := os.Open("testdata/safety-profile-enforcement.feature")
 	if err != nil {
@@ -146,8 +149,8 @@ func TestEveryFeatureScenarioIsCovered(t *testing.T) {
 		}
 	}
 	have := map[string]int{}
-	for _, s := range featureScenarios {
-		have[s.name]++
+	for _, s := range scenarios.Feature {
+		have[s.Name]++
 	}
 	for _, title := range titles {
 		if have[title] != 1 {
