@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 )
 
@@ -63,9 +64,10 @@ func (c Config) withDefaults() (Config, error) {
 	if err := validateWriter(c.Writer); err != nil {
 		return c, err
 	}
-	if c.MaxSegmentBytes < 0 || c.MaxStringLength < 0 || c.MaxSegments < 0 || c.MaxAge < 0 {
-		return c, errors.New("ledger: limits in Config must not be negative")
+	if err := c.validateSettings(); err != nil {
+		return c, err
 	}
+	c.RedactKeys = slices.Clone(c.RedactKeys) // Reconfigure compares with it; the caller keeps theirs
 	if c.MaxSegmentBytes == 0 {
 		c.MaxSegmentBytes = DefaultMaxSegmentBytes
 	}

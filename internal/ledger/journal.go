@@ -21,8 +21,8 @@ var ErrClosed = errors.New("ledger journal is closed")
 // Appends share one write and one fsync.
 type Journal struct {
 	cfg  Config
-	red  redactor
-	dir  string // Dir/Writer
+	red  atomic.Pointer[redactor] // swapped by Reconfigure; Append reads it without a lock
+	dir  string                   // Dir/Writer
 	lock *os.File
 	head *headWriter
 
@@ -122,13 +122,14 @@ func Open(cfg Config) (*Journal, error) {
 	}
 	j := &Journal{
 		cfg:    cfg,
-		red:    newRedactor(cfg.RedactKeys, cfg.MaxStringLength),
 		dir:    dir,
 		lock:   lock,
 		kick:   make(chan struct{}, 1),
 		quit:   make(chan struct{}),
 		exited: make(chan struct{}),
 	}
+	red := newRedactor(cfg.RedactKeys, cfg.MaxStringLength)
+	j.red.Store(&red)
 	gaps, err := j.recover()
 	if err == nil {
 		j.head, err = openHead(dir)
@@ -162,7 +163,7 @@ func (j *Journal) Append(ctx context.Context, r Record) (Receipt, error) {
 	if r.Kind == "" || len(r.Kind) > 64 || !utf8.ValidString(r.Kind) {
 		return Receipt{}, fmt.Errorf("ledger: invalid record kind %q: want 1-64 bytes of UTF-8", r.Kind)
 	}
-	fields, err := j.red.encode(r.Fields)
+	fields, err := j.red.Load().encode(r.Fields)
 	if err != nil {
 		return Receipt{}, fmt.Errorf("ledger: %w", err)
 	}

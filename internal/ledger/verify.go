@@ -37,6 +37,9 @@ type ChainReport struct {
 	// Gaps are losses recovery found and recorded in the chain. They are reported, not failures:
 	// the chain says what was lost instead of hiding it.
 	Gaps []Gap
+	// Losses are loss records callers appended for records they could not make durable. Like
+	// gaps, they are reported, not failures.
+	Losses []Loss
 	// Broken is the first link that does not verify, or nil.
 	Broken *Break
 	// Notes are observations that are not failures (a leftover uncompressed copy, no head file).
@@ -101,12 +104,16 @@ func (r Report) FirstBreak() *Break {
 
 // Summary is one line for people.
 func (r Report) Summary() string {
-	var records uint64
-	segments, gaps := 0, 0
+	var records, lost uint64
+	segments, gaps, losses := 0, 0, 0
 	for _, c := range r.Chains {
 		records += c.Records
 		segments += c.Segments
 		gaps += len(c.Gaps)
+		losses += len(c.Losses)
+		for _, l := range c.Losses {
+			lost += l.Lost
+		}
 	}
 	if b := r.FirstBreak(); b != nil {
 		return "BROKEN: " + b.String()
@@ -114,6 +121,9 @@ func (r Report) Summary() string {
 	s := fmt.Sprintf("ok: %d chains, %d records in %d segments", len(r.Chains), records, segments)
 	if gaps > 0 {
 		s += fmt.Sprintf(", %d gaps recorded by recovery", gaps)
+	}
+	if losses > 0 {
+		s += fmt.Sprintf(", %d records lost by writers (in %d loss records)", lost, losses)
 	}
 	return s
 }
@@ -305,7 +315,7 @@ type recordAt struct {
 
 // record checks one record that parsed, with an ordered chain of checks in the style of
 // cert-manager's policies: each returns what is wrong or "", and the first failure is the break.
-// Gap and retention records are collected whatever the outcome.
+// Gap, retention and loss records are collected whatever the outcome.
 func (v *chainVerifier) record(r recordAt) {
 	for _, check := range []func(recordAt) string{v.placement, v.header, v.link, v.headWitness, v.seal} {
 		if what := check(r); what != "" {
@@ -324,6 +334,8 @@ func (v *chainVerifier) record(r recordAt) {
 			LostBytes: int64(p.num("lostBytes")), LostRecords: p.num("lostRecords"), LastGoodSeq: p.num("lastGoodSeq"), SavedAs: p.str("savedAs")})
 	case KindRetention:
 		v.claims = append(v.claims, parseClaim(r.p))
+	case KindLoss:
+		v.rep.Losses = append(v.rep.Losses, lossOf(v.writer, r.file, r.p))
 	}
 }
 
@@ -475,6 +487,9 @@ func (c ChainReport) String() string {
 	}
 	for _, g := range c.Gaps {
 		fmt.Fprintf(&b, "\n  gap: %s", g)
+	}
+	for _, l := range c.Losses {
+		fmt.Fprintf(&b, "\n  loss: %s", l)
 	}
 	for _, n := range c.Notes {
 		fmt.Fprintf(&b, "\n  note: %s", n)
