@@ -8,6 +8,7 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
@@ -18,9 +19,9 @@ import (
 // engine checks them. Dry-run requests observe nothing.
 func (h *AgentToolCallHandler) facts(ctx context.Context, call *safetyv1alpha1.AgentToolCall, plan *safetyv1alpha1.AgentPlan,
 	tool *safetyv1alpha1.AgentTool, compiled *safety.Policy, dryRun bool) (safety.Call, error) {
-	accumulated, err := parseMoney(plan.Status.Usage.AccumulatedCost)
+	accumulated, err := policy.AccumulatedCost(plan)
 	if err != nil {
-		return safety.Call{}, fmt.Errorf("accumulated cost of plan %s: %w", plan.Name, err)
+		return safety.Call{}, err
 	}
 	total, _, err := controller.ProjectTotalCost(ctx, h.Reader, plan.Namespace)
 	if err != nil {
@@ -30,18 +31,7 @@ func (h *AgentToolCallHandler) facts(ctx context.Context, call *safetyv1alpha1.A
 	if err != nil {
 		return safety.Call{}, err
 	}
-	c := safety.Call{
-		Tool: safety.Tool{
-			Name: tool.Name, Writes: tool.Spec.Writes, Unsafe: tool.Spec.Unsafe, Checkpointable: tool.Spec.Checkpointable,
-			ActionClass: safety.ActionClass(tool.Spec.ActionClass), SkillCategory: tool.Spec.SkillCategory,
-			HasSkillCategory: tool.Spec.SkillCategory != "",
-		},
-		Context: safety.Context{
-			ReadOnlyPlan: plan.Spec.ReadOnly, RequireCheckpoints: plan.Spec.RequireCheckpoints,
-			SandboxID: call.Spec.SandboxID, AccumulatedCost: accumulated, TotalCost: total, StepRetryCount: retries,
-		},
-		Args: safety.Arguments{Command: call.Spec.Arguments.Command, Paths: call.Spec.Arguments.Paths, Cwd: call.Spec.Arguments.Cwd},
-	}
+	c := policy.EngineCall(call, plan, tool, policy.CallFacts{AccumulatedCost: accumulated, TotalCost: total, EarlierAttempts: retries})
 	loop := compiled.Loop()
 	if loop.MaxRepeats >= 0 && !dryRun {
 		c.Context.Repeats = h.loops.Observe(safety.NewCallKey(plan.Namespace+"/"+plan.Name, c), loop.Window)
@@ -64,11 +54,4 @@ func (h *AgentToolCallHandler) earlierAttempts(ctx context.Context, call *safety
 	}
 	pending := h.pending.count(stepKey(call), func(name string) bool { return seen[name] }, h.Clock.Now())
 	return int32(len(seen) + pending), nil
-}
-
-func parseMoney(s string) (safety.Money, error) {
-	if s == "" {
-		return safety.Money{}, nil
-	}
-	return safety.ParseMoney(s)
 }
