@@ -4,6 +4,7 @@ package audit
 
 import (
 	"context"
+	"maps"
 	"time"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -12,6 +13,18 @@ import (
 
 // LedgerName is the one AuditLedger the cluster holds.
 const LedgerName = "default"
+
+// KindDecision is the ledger record kind of an admission decision.
+const KindDecision = "decision"
+
+// Field names that records of several kinds share.
+const (
+	fieldNamespace = "namespace"
+	fieldPlan      = "plan"
+	fieldCall      = "call"
+	fieldTool      = "tool"
+	fieldStep      = "step"
+)
 
 // Decision is what the webhook records for every admission it answers.
 type Decision struct {
@@ -31,21 +44,40 @@ type Decision struct {
 }
 
 // Log appends records to a journal; its methods return only once the record is durable.
+//
+// A record that cannot be made durable is never silently dropped: the Log keeps an account of it
+// (counts, first and last time, and the first MaxLossSample records' identifying fields) and
+// appends a "loss" record for the account before its next record, or from FlushLosses (a
+// LossFlusher calls it on a schedule) as soon as the journal is writable again. That holds under
+// both failure policies: under Ignore the webhook answered as decided, under Fail it denied the
+// call LedgerUnavailable; either way the client got an answer the ledger does not hold.
 type Log struct {
 	Journal *ledger.Journal
+	// FailurePolicy, when set, tells a loss entry which answer the client got (see above);
+	// FailurePolicyFrom reads it as the webhook does. Without it the entry says "unknown".
+	FailurePolicy func(context.Context) safetyv1alpha1.LedgerFailurePolicy
+	// Clock stamps loss entries; nil means the wall clock.
+	Clock ledger.Clock
+
+	losses lossAccount
 }
 
-// RecordDecision appends one decision record.
+// RecordDecision appends one decision record, after a loss record if earlier records failed. On
+// error the decision is in the loss account (see Log).
 func (l *Log) RecordDecision(ctx context.Context, d Decision) error {
 	fields := map[string]any{
 		"decision": d.Decision, "reason": d.Reason, "message": d.Message, "mode": d.Mode,
-		"namespace": d.Namespace, "plan": d.Plan, "call": d.Call, "tool": d.Tool, "step": d.Step,
+		fieldNamespace: d.Namespace, fieldPlan: d.Plan, fieldCall: d.Call, fieldTool: d.Tool, fieldStep: d.Step,
 		"requester": d.Requester, "snapshotHash": d.SnapshotHash,
 	}
 	if d.Approval != "" {
 		fields["approval"] = d.Approval
 	}
-	_, err := l.Journal.Append(ctx, ledger.Record{Kind: "decision", Fields: fields})
+	// A loss entry names the decision by everything but its free text, so the account stays small.
+	ident := maps.Clone(fields)
+	delete(ident, "message")
+	delete(ident, "snapshotHash")
+	_, err := l.append(ctx, ledger.Record{Kind: KindDecision, Fields: fields}, ident)
 	return err
 }
 
