@@ -2,17 +2,23 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"syscall"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/recorder"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/ledger"
 )
 
@@ -22,32 +28,57 @@ const maintenanceInterval = time.Minute
 // nearlyFullPercent is the free-space share below which the volume is reported nearly full.
 const nearlyFullPercent = 10
 
-// AuditLedgerReconciler seals, compresses and retains this replica's ledger segments on a
-// schedule and reports the ledger's health in the AuditLedger's status.
+// Ready reasons and event reasons of the AuditLedger controller.
+const (
+	// ledgerConfigRejectedReason: the journal refused the spec's settings and keeps its previous
+	// ones. Ready is False until the spec is fixed; decisions are still recorded.
+	ledgerConfigRejectedReason = "ConfigRejected"
+	// ledgerReconfiguredReason: the spec's new settings were applied to the running journal.
+	ledgerReconfiguredReason = "Reconfigured"
+	ledgerMaintenanceFailed  = "MaintenanceFailed"
+)
+
+// AuditLedgerReconciler applies the AuditLedger's rotation, compression, retention and redaction
+// settings to this replica's running journal, seals, compresses and retains its segments on a
+// schedule, and reports the ledger's health in the AuditLedger's status.
 type AuditLedgerReconciler struct {
 	client.Client
 	Clock   clock.PassiveClock
 	Journal *ledger.Journal
 	// Dir is the ledger directory, for the free-space check.
 	Dir string
+	// Recorder emits Reconfigured and ConfigRejected events; nil emits none. SetupWithManager
+	// sets one.
+	Recorder recorder.EventRecorder
 }
 
 // +kubebuilder:rbac:groups=safety.toolgate.dev,resources=auditledgers,verbs=get;list;watch
 // +kubebuilder:rbac:groups=safety.toolgate.dev,resources=auditledgers/status,verbs=get;update;patch
+// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 
-// Reconcile maintains the journal, writes the status, and comes back at the next minute or UTC
-// midnight, whichever is sooner.
+// Reconcile applies the spec's settings to the journal, maintains it, writes the status, and
+// comes back at the next minute or UTC midnight, whichever is sooner.
 func (r *AuditLedgerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	al := &safetyv1alpha1.AuditLedger{}
 	if err := r.Get(ctx, req.NamespacedName, al); err != nil {
+		if apierrors.IsNotFound(err) && req.Name == audit.LedgerName {
+			// Without an AuditLedger the journal runs with the defaults, as after a restart.
+			if changed, err := audit.Reconfigure(r.Journal, nil); err == nil && len(changed) > 0 {
+				ctrl.LoggerFrom(ctx).Info("AuditLedger deleted: the journal is back to the default settings", "changed", changed)
+			}
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	now := r.Clock.Now()
 	before := al.DeepCopy()
+	cfgErr := r.reconfigure(ctx, al, before)
 	res, err := r.Journal.Maintain(now)
 	reason, msg := safetyv1alpha1.ReadyReason, fmt.Sprintf("Maintained: %d sealed, %d compressed, %d deleted", len(res.Sealed), len(res.Compressed), len(res.Deleted))
 	if err != nil {
-		reason, msg = "MaintenanceFailed", err.Error()
+		reason, msg = ledgerMaintenanceFailed, err.Error()
+	}
+	if cfgErr != nil {
+		reason, msg = ledgerConfigRejectedReason, fmt.Sprintf("%v; the journal keeps its previous settings until the spec is fixed (%s)", cfgErr, msg)
 	}
 	readyCondition(&al.Status.Conditions, al.Generation, r.Clock, reason, msg)
 	r.setVolumeCondition(al, now)
@@ -61,6 +92,38 @@ func (r *AuditLedgerReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 		return ctrl.Result{}, err
 	}
 	return ctrl.Result{RequeueAfter: nextMaintenance(now)}, nil
+}
+
+// reconfigure applies the spec's settings to the running journal. It is called on every pass,
+// since applying unchanged settings changes nothing, and emits an event when settings change or
+// a new generation of the spec is refused. A refused spec leaves the journal as it was.
+func (r *AuditLedgerReconciler) reconfigure(ctx context.Context, al, before *safetyv1alpha1.AuditLedger) error {
+	changed, err := audit.Reconfigure(r.Journal, &al.Spec)
+	var refused *audit.SettingError
+	switch {
+	case errors.As(err, &refused):
+		prev := meta.FindStatusCondition(before.Status.Conditions, safetyv1alpha1.ReadyCondition)
+		if prev == nil || prev.Reason != ledgerConfigRejectedReason || prev.ObservedGeneration != al.Generation {
+			r.event(al, corev1.EventTypeWarning, ledgerConfigRejectedReason,
+				"The ledger refuses %v; the journal keeps its previous settings", err)
+		}
+		return err
+	case err != nil:
+		// Not the spec's fault (the journal is closed): maintenance reports it.
+		ctrl.LoggerFrom(ctx).Error(err, "Cannot apply the AuditLedger settings to the journal")
+		return nil
+	case len(changed) > 0:
+		ctrl.LoggerFrom(ctx).Info("Applied the AuditLedger settings to the running journal", "changed", changed)
+		r.event(al, corev1.EventTypeNormal, ledgerReconfiguredReason,
+			"Applied %s to the running journal of writer %s", strings.Join(changed, ", "), r.Journal.Stats().Writer)
+	}
+	return nil
+}
+
+func (r *AuditLedgerReconciler) event(al *safetyv1alpha1.AuditLedger, eventType, reason, note string, args ...any) {
+	if r.Recorder != nil {
+		r.Recorder.Eventf(al, nil, eventType, reason, "Reconfigure", note, args...)
+	}
 }
 
 // nextMaintenance is the time until the next minute or UTC midnight, whichever comes first, so a
@@ -89,5 +152,8 @@ func (r *AuditLedgerReconciler) setVolumeCondition(al *safetyv1alpha1.AuditLedge
 
 // SetupWithManager watches the AuditLedger.
 func (r *AuditLedgerReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if r.Recorder == nil {
+		r.Recorder = mgr.GetEventRecorder("toolgate-ledger")
+	}
 	return ctrl.NewControllerManagedBy(mgr).For(&safetyv1alpha1.AuditLedger{}).Named("auditledger").Complete(r)
 }
