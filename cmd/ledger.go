@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -16,8 +17,12 @@ import (
 )
 
 // openLedger opens this replica's journal with the configuration of the cluster's AuditLedger,
-// read live because the cache has not started yet. Rotation, retention and redaction settings
-// apply from the next start; the failure policy is read per decision and applies at once.
+// read live because the cache has not started yet. Later edits of rotation, compression,
+// retention and redaction are applied to the running journal by the AuditLedger controller; the
+// failure policy is read per decision and applies at once. A spec the journal refuses does not
+// stop the manager: the journal opens with the defaults and the controller reports the spec
+// (Ready=False, ConfigRejected). The decision log keeps an account of records that fail and a
+// LossFlusher, on every replica, records it as soon as the journal is writable again.
 func openLedger(mgr ctrl.Manager, dir, writer string) (*ledger.Journal, webhookv1alpha1.DecisionLog, error) {
 	if dir == "" {
 		setupLog.Info("The decision ledger is disabled (--ledger-dir is empty)")
@@ -33,10 +38,19 @@ func openLedger(mgr ctrl.Manager, dir, writer string) (*ledger.Journal, webhookv
 		return nil, nil, fmt.Errorf("reading AuditLedger %s: %w", audit.LedgerName, err)
 	}
 	j, err := ledger.Open(audit.Config(spec, dir, writer, nil))
+	if _, refused := errors.AsType[*ledger.ConfigError](err); refused {
+		setupLog.Error(audit.SpecError(err), "The ledger refuses the AuditLedger's settings; opening it with the defaults")
+		j, err = ledger.Open(audit.Config(nil, dir, writer, nil))
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	return j, &audit.Log{Journal: j}, nil
+	log := &audit.Log{Journal: j, FailurePolicy: audit.FailurePolicyFrom(mgr.GetClient())}
+	if err := mgr.Add(&audit.LossFlusher{Log: log}); err != nil {
+		_ = j.Close()
+		return nil, nil, err
+	}
+	return j, log, nil
 }
 
 // defaultWriter is the pod name in a cluster, the host name elsewhere.
