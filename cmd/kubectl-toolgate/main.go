@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -30,31 +31,39 @@ type command struct {
 	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
-func commands() []command {
+func commands(stdin io.Reader) []command {
 	return []command{
+		{name: "test", summary: "decide an AgentToolCall offline, from YAML, as the admission webhook would",
+			run: func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+				return runTest(ctx, args, stdin, stdout, stderr)
+			}},
 		{name: "ledger", summary: "verify and read the audit ledger", run: runLedger},
 	}
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := runWith(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
-// run dispatches to a subcommand and returns the exit status.
+// run dispatches to a subcommand and returns the exit status; standard input is empty.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runWith(ctx, args, strings.NewReader(""), stdout, stderr)
+}
+
+// runWith dispatches to a subcommand, with stdin for the commands that read it.
+func runWith(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
 	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
+	if isHelp(args[0]) {
 		usage(stdout)
 		return exitOK
 	}
-	for _, c := range commands() {
+	for _, c := range commands(stdin) {
 		if c.name == args[0] {
 			return c.run(ctx, args[1:], stdout, stderr)
 		}
@@ -72,11 +81,20 @@ func sayln(w io.Writer, args ...any) { _, _ = fmt.Fprintln(w, args...) }
 
 func say(w io.Writer, args ...any) { _, _ = fmt.Fprint(w, args...) }
 
+// isHelp reports whether arg asks for usage.
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "help":
+		return true
+	}
+	return false
+}
+
 func usage(w io.Writer) {
 	sayln(w, "Usage: kubectl toolgate COMMAND [ARGS]")
 	sayln(w)
 	sayln(w, "Commands:")
-	for _, c := range commands() {
+	for _, c := range commands(nil) {
 		sayf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	sayln(w)

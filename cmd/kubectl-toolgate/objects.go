@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// testKinds are the kinds `test` reads, each with whether it is namespaced. Every one of them
+// takes part in the decision the way it does in the cluster.
+var testKinds = map[string]bool{
+	"SafetyProfile":     false,
+	"AutomationProfile": false,
+	"AgentTool":         false,
+	"ProjectPolicy":     true,
+	"AgentPlan":         true,
+	"AgentToolCall":     true,
+	"ToolApproval":      true,
+}
+
+const testKindList = "SafetyProfile, AutomationProfile, ProjectPolicy, AgentTool, AgentPlan, AgentToolCall, " +
+	"ToolApproval"
+
+// inputObject is one object read from a file, with where it came from for error messages.
+type inputObject struct {
+	obj  client.Object
+	kind string
+	file string
+	doc  int // 1-based document number in the file
+}
+
+// where names the object and its place: `calls.yaml, document 2 (AgentToolCall "c1")`.
+func (o *inputObject) where() string {
+	return fmt.Sprintf("%s, document %d (%s %q)", o.file, o.doc, o.kind, o.obj.GetName())
+}
+
+// inputError is a problem with the input: a bad file, a missing object, an ambiguous choice.
+// `test` exits 2 on it.
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string { return e.msg }
+
+func inputErrorf(format string, args ...any) error {
+	return &inputError{msg: fmt.Sprintf(format, args...)}
+}
+
+// readObjects reads every file ("-" is standard input) and decodes each YAML or JSON document into
+// its typed object. A document may be a List (what `kubectl get -o yaml` prints for several
+// objects); its items are read in order. Unknown fields are errors, as they are for the API server.
+func readObjects(files []string, stdin io.Reader, scheme *runtime.Scheme) ([]*inputObject, error) {
+	var objs []*inputObject
+	for _, file := range files {
+		var data []byte
+		var err error
+		if file == "-" {
+			data, err = io.ReadAll(stdin)
+		} else {
+			data, err = os.ReadFile(file)
+		}
+		if err != nil {
+			return nil, inputErrorf("reading %s: %v", file, err)
+		}
+		read, err := decodeDocuments(file, data, scheme)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, read...)
+	}
+	return objs, nil
+}
+
+func decodeDocuments(file string, data []byte, scheme *runtime.Scheme) ([]*inputObject, error) {
+	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	var objs []*inputObject
+	for doc := 1; ; doc++ {
+		raw, err := reader.Read()
+		if errors.Is(err, io.EOF) {
+			return objs, nil
+		}
+		if err != nil {
+			return nil, inputErrorf("%s, document %d: %v", file, doc, err)
+		}
+		var m map[string]any
+		if err := yaml.Unmarshal(raw, &m); err != nil {
+			return nil, inputErrorf("%s, document %d: not valid YAML: %v", file, doc, err)
+		}
+		if len(m) == 0 {
+			continue // an empty document, e.g. after a trailing "---"
+		}
+		items := []map[string]any{m}
+		if m["kind"] == "List" {
+			if items, err = listItems(m); err != nil {
+				return nil, inputErrorf("%s, document %d: %v", file, doc, err)
+			}
+		}
+		for _, item := range items {
+			o, err := decodeObject(item, scheme)
+			if err != nil {
+				return nil, inputErrorf("%s, document %d: %v", file, doc, err)
+			}
+			objs = append(objs, &inputObject{obj: o, kind: o.GetObjectKind().GroupVersionKind().Kind, file: file, doc: doc})
+		}
+	}
+}
+
+func listItems(list map[string]any) ([]map[string]any, error) {
+	raw, _ := list["items"].([]any)
+	items := make([]map[string]any, 0, len(raw))
+	for i, r := range raw {
+		m, ok := r.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("item %d of the List is not an object", i)
+		}
+		items = append(items, m)
+	}
+	return items, nil
+}
+
+// decodeObject turns one document into a typed toolgate object, strictly.
+func decodeObject(m map[string]any, scheme *runtime.Scheme) (client.Object, error) {
+	apiVersion, _ := m["apiVersion"].(string)
+	kind, _ := m["kind"].(string)
+	if apiVersion == "" || kind == "" {
+		return nil, errors.New("apiVersion and kind are required")
+	}
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil {
+		return nil, fmt.Errorf("apiVersion %q: %w", apiVersion, err)
+	}
+	if _, ok := testKinds[kind]; !ok || gv != safetyv1alpha1.GroupVersion {
+		return nil, fmt.Errorf("%s %s is not a kind that decides a tool call; want %s of %s",
+			apiVersion, kind, testKindList, safetyv1alpha1.GroupVersion)
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	strict := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, scheme, scheme,
+		kjson.SerializerOptions{Strict: true})
+	ro, _, err := strict.Decode(data, nil, nil)
+	if err != nil {
+		msg := strings.TrimPrefix(err.Error(), "strict decoding error: ")
+		return nil, fmt.Errorf("%s %q: %s", kind, nameOf(m), strings.TrimPrefix(msg, "json: "))
+	}
+	obj := ro.(client.Object)
+	obj.GetObjectKind().SetGroupVersionKind(gv.WithKind(kind))
+	return obj, nil
+}
+
+func nameOf(m map[string]any) string {
+	meta, _ := m["metadata"].(map[string]any)
+	if name, _ := meta["name"].(string); name != "" {
+		return name
+	}
+	name, _ := meta["generateName"].(string)
+	return name
+}

@@ -1,0 +1,411 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/policy"
+	"github.com/toolgate/toolgate/internal/safety"
+)
+
+const testUsage = `Usage:
+  kubectl toolgate test -f FILE [-f FILE ...] [flags]
+
+Decide an AgentToolCall offline, as the admission webhook would: the plan is locked by the
+operator's own plan controller from the profiles, ProjectPolicy and plan in the files (plan >
+action > project > global default > the specification's default), the call is evaluated by the
+same engine against that snapshot, with the same facts, and the answer carries the same reason
+and message as the webhook's denial.
+
+The files hold YAML or JSON documents (several per file, or a List as 'kubectl get -o yaml'
+prints) of these kinds: AgentToolCall, AgentTool, SafetyProfile, AutomationProfile,
+ProjectPolicy, AgentPlan, ToolApproval.
+
+  - The call under test is the last AgentToolCall (or the one --call names). The other
+    AgentToolCalls are the plan's earlier calls, as stored in the cluster: their status.cost adds
+    up to the plan's accumulated cost, those of the same step count as earlier attempts.
+  - Without an AgentPlan named by the call, the plan is made up: its profileRef is --profile, or
+    the one profile in the files that no other object names, or none (precedence decides).
+  - An AgentPlan with status.snapshot (as 'kubectl get agentplan -o yaml' shows a locked plan) is
+    evaluated against that snapshot and its status.usage, as the webhook would.
+  - Built-in SafetyProfiles (unrestricted, read-only, sandboxed) exist without being given.
+  - Namespaced objects without a namespace are in the call's namespace (or --namespace).
+  - What cannot be known offline is not checked: who submits the call (the webhook denies any
+    identity but the plan's ServiceAccount) and loop repeats, unless --repeats says.
+
+Flags:
+  -f, --filename FILE          a YAML or JSON file of objects; repeat for more; - is standard input
+  -n, --namespace NAMESPACE    namespace of namespaced objects that name none
+                               (default: the call's namespace, else "default")
+      --call NAME              the AgentToolCall to test when the files hold several
+                               (default: the last one; the others are earlier calls)
+      --profile [KIND/]NAME    the plan's spec.profileRef: an AutomationProfile or SafetyProfile
+      --action NAME            the plan's spec.action, an action of the ProjectPolicy
+                               (--profile and --action replace the plan's own, and lock it afresh)
+      --read-only              the plan's spec.readOnly
+      --require-checkpoints    the plan's spec.requireCheckpoints
+      --accumulated-cost AMOUNT  the plan's accumulated cost, exact, e.g. 9.50
+                               (default: the plan's status.usage, or its earlier calls' status.cost)
+      --total-cost AMOUNT      the total accumulated cost of the namespace's plans
+                               (default: the sum over the plans in the files)
+      --attempts N             earlier attempts of the call's step (default: counted from the
+                               plan's earlier calls, or its status.usage.steps)
+      --repeats N              times the same call was seen within the loop window, this one
+                               included (default 0: not counted, as for a dry run)
+      --approved               a person approved the call, as a matching ToolApproval does
+  -o, --output FORMAT          text (default) or json
+
+Exit status: 0 the call is admitted (also would_deny under a Warn or Audit profile), 1 it is
+denied, 2 the input is wrong or incomplete (the message names the file and the field).
+`
+
+// testOptions are the flags of `test`.
+type testOptions struct {
+	files              []string
+	namespace          string
+	call               string
+	profile            string
+	action             string
+	readOnly           bool
+	requireCheckpoints bool
+	accumulatedCost    string
+	totalCost          string
+	attempts           int
+	repeats            int
+	approved           bool
+	output             string
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, ",") }
+
+func (l *stringList) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}
+
+func parseTestFlags(args []string, stderr io.Writer) (*testOptions, bool) {
+	opts := &testOptions{}
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	// The usage text describes the flags; these descriptions only name them.
+	files := (*stringList)(&opts.files)
+	fs.Var(files, "f", "file")
+	fs.Var(files, "filename", "file")
+	fs.StringVar(&opts.namespace, "n", "", "namespace")
+	fs.StringVar(&opts.namespace, "namespace", "", "namespace")
+	fs.StringVar(&opts.call, "call", "", "call under test")
+	fs.StringVar(&opts.profile, "profile", "", "the plan's profileRef")
+	fs.StringVar(&opts.action, "action", "", "the plan's action")
+	fs.BoolVar(&opts.readOnly, "read-only", false, "the plan's readOnly")
+	fs.BoolVar(&opts.requireCheckpoints, "require-checkpoints", false, "the plan's requireCheckpoints")
+	fs.StringVar(&opts.accumulatedCost, "accumulated-cost", "", "the plan's accumulated cost")
+	fs.StringVar(&opts.totalCost, "total-cost", "", "the namespace's total cost")
+	fs.IntVar(&opts.attempts, "attempts", -1, "earlier attempts of the step")
+	fs.IntVar(&opts.repeats, "repeats", 0, "loop repeats")
+	fs.BoolVar(&opts.approved, "approved", false, "approved by a person")
+	fs.StringVar(&opts.output, "o", "text", "output format")
+	fs.StringVar(&opts.output, "output", "text", "output format")
+	fs.Usage = func() { say(stderr, testUsage) }
+	pos, ok := parseInterspersed(fs, args)
+	if !ok {
+		return nil, false
+	}
+	var problems []string
+	if len(pos) > 0 {
+		problems = append(problems, fmt.Sprintf("unexpected arguments %q: give files with -f", pos))
+	}
+	if len(opts.files) == 0 {
+		problems = append(problems, "no files: give at least one -f FILE")
+	}
+	if opts.output != "text" && opts.output != "json" {
+		problems = append(problems, fmt.Sprintf("-o %s: want text or json", opts.output))
+	}
+	if opts.repeats < 0 {
+		problems = append(problems, "--repeats must not be negative")
+	}
+	if opts.attempts < -1 {
+		problems = append(problems, "--attempts must not be negative")
+	}
+	if len(problems) > 0 {
+		sayf(stderr, "test: %s\nRun 'kubectl toolgate test -h' for usage.\n", strings.Join(problems, "; "))
+		return nil, false
+	}
+	return opts, true
+}
+
+// parseInterspersed parses flags before and after positional arguments (the flag package alone
+// stops at the first argument that is not a flag) and returns the positional ones.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, bool) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, false
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, true
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+}
+
+func runTest(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") && isHelp(a) }) {
+		say(stdout, testUsage)
+		return exitOK
+	}
+	opts, ok := parseTestFlags(args, stderr)
+	if !ok {
+		return exitUsage
+	}
+	res, err := testCall(ctx, opts, stdin)
+	if err != nil {
+		sayln(stderr, "error:", err)
+		return exitUsage
+	}
+	if opts.output == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			sayln(stderr, "error:", err)
+			return exitUsage
+		}
+	} else {
+		res.print(stdout)
+	}
+	for _, n := range res.Notes {
+		sayln(stderr, "note:", n)
+	}
+	if res.Decision == decisionDeny {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// Decisions, as the ledger records them.
+const (
+	decisionAllow     = "allow"
+	decisionDeny      = "deny"
+	decisionWouldDeny = "would_deny"
+)
+
+// testResult is what `test` answers; -o json prints it as it is. The shape is stable: fields are
+// added, never renamed or removed.
+type testResult struct {
+	// Decision is allow, deny or would_deny (a Warn or Audit profile admitted a failing call).
+	Decision string `json:"decision"`
+	// Reason is the reason code of the failing check, as the webhook's denial carries it in
+	// status.details.causes[0].type; empty when every check passed.
+	Reason string `json:"reason,omitempty"`
+	// Message is the denial's message without the "[Reason] " prefix: the webhook's
+	// status.details.causes[0].message.
+	Message string `json:"message,omitempty"`
+	// RuleID names the rule that decided.
+	RuleID string `json:"ruleId,omitempty"`
+	// Mode is the enforcement mode of the locked profile.
+	Mode string `json:"mode"`
+	// Class is the action class the engine assigned to the call.
+	Class        string                        `json:"class,omitempty"`
+	Call         resultCall                    `json:"call"`
+	Profile      resultProfile                 `json:"profile"`
+	Provenance   string                        `json:"provenance"`
+	Level        string                        `json:"level"`
+	SnapshotHash string                        `json:"snapshotHash"`
+	Sources      []safetyv1alpha1.ObjectSource `json:"sources,omitempty"`
+	Facts        resultFacts                   `json:"facts"`
+	// Notes are remarks about the input (a built-in profile given with another spec, say).
+	Notes []string `json:"notes,omitempty"`
+}
+
+type resultCall struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	Plan      string `json:"plan"`
+	Tool      string `json:"tool"`
+	Step      string `json:"step"`
+}
+
+type resultProfile struct {
+	Kind string `json:"kind,omitempty"`
+	Name string `json:"name,omitempty"`
+}
+
+type resultFacts struct {
+	AccumulatedCost string `json:"accumulatedCost"`
+	TotalCost       string `json:"totalCost"`
+	EarlierAttempts int32  `json:"earlierAttempts"`
+	Repeats         int    `json:"repeats"`
+	HumanApproved   bool   `json:"humanApproved"`
+}
+
+// testCall reads the files and decides the call.
+func testCall(ctx context.Context, opts *testOptions, stdin io.Reader) (*testResult, error) {
+	scheme := runtime.NewScheme()
+	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {
+		return nil, err
+	}
+	objs, err := readObjects(opts.files, stdin, scheme)
+	if err != nil {
+		return nil, err
+	}
+	in, err := sortInput(objs, opts)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := planFor(in, opts)
+	if err != nil {
+		return nil, err
+	}
+	oc, err := newOfflineCluster(ctx, scheme, append(slices.Clone(in.stored), plan))
+	if err != nil {
+		return nil, err
+	}
+	if err := oc.lockPlans(ctx); err != nil {
+		return nil, err
+	}
+	if err := oc.c.Get(ctx, client.ObjectKeyFromObject(plan), plan); err != nil {
+		return nil, err
+	}
+	if plan.Status.Snapshot == nil {
+		return nil, lockFailure(plan)
+	}
+	call := in.call
+	tool := &safetyv1alpha1.AgentTool{}
+	if found, err := getStored(ctx, oc.c, client.ObjectKey{Name: call.Spec.Tool}, tool); err != nil {
+		return nil, err
+	} else if !found {
+		return nil, inputErrorf("%s: spec.tool names AgentTool %q, which is not in the files "+
+			"(the webhook denies ToolNotRegistered when the cluster has no such AgentTool)", in.callAt.where(), call.Spec.Tool)
+	}
+	facts, err := oc.facts(ctx, plan, call, opts)
+	if err != nil {
+		return nil, err
+	}
+	compiled, err := policy.CompileSnapshot(plan.Status.Snapshot)
+	if err != nil {
+		return nil, inputErrorf("the snapshot of AgentPlan %s/%s does not compile (the webhook denies PlanNotLocked): %v",
+			plan.Namespace, plan.Name, err)
+	}
+	engineCall := policy.EngineCall(call, plan, tool, facts)
+	engineCall.Context.Repeats = opts.repeats
+	d := safety.Evaluate(compiled, engineCall)
+	approved := false
+	if d.Reason == safety.ReasonToolHumanApprovalRequired && opts.approved {
+		engineCall.Context.HumanApproved = true
+		approved = true
+		d = safety.Evaluate(compiled, engineCall)
+	}
+	return newResult(d, call, plan.Status.Snapshot, facts, engineCall.Context.Repeats, approved, in.notes), nil
+}
+
+// facts are the cluster's facts about the call: the plan's accumulated cost and the namespace's
+// total, as the controllers keep them and the webhook reads them, and the earlier attempts of the
+// call's step; each flag replaces the computed value.
+func (oc *offlineCluster) facts(ctx context.Context, plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall,
+	opts *testOptions) (policy.CallFacts, error) {
+	if opts.accumulatedCost != "" {
+		m, err := safety.ParseMoney(opts.accumulatedCost)
+		if err != nil {
+			return policy.CallFacts{}, inputErrorf("--accumulated-cost %s: %v", opts.accumulatedCost, err)
+		}
+		plan.Status.Usage.AccumulatedCost = m.String()
+		if err := oc.c.Status().Update(ctx, plan); err != nil {
+			return policy.CallFacts{}, err
+		}
+	}
+	accumulated, err := policy.AccumulatedCost(plan)
+	if err != nil {
+		return policy.CallFacts{}, inputErrorf("AgentPlan %s/%s: status.usage.accumulatedCost: %v",
+			plan.Namespace, plan.Name, err)
+	}
+	f := policy.CallFacts{AccumulatedCost: accumulated}
+	if opts.totalCost != "" {
+		if f.TotalCost, err = safety.ParseMoney(opts.totalCost); err != nil {
+			return policy.CallFacts{}, inputErrorf("--total-cost %s: %v", opts.totalCost, err)
+		}
+	} else if f.TotalCost, _, err = controller.ProjectTotalCost(ctx, oc.c, plan.Namespace); err != nil {
+		return policy.CallFacts{}, inputErrorf("total cost of namespace %s: %v", plan.Namespace, err)
+	}
+	if opts.attempts >= 0 {
+		f.EarlierAttempts = int32(min(opts.attempts, 1<<30))
+	} else if i := slices.IndexFunc(plan.Status.Usage.Steps, func(s safetyv1alpha1.StepUsage) bool {
+		return s.Step == call.Spec.Step
+	}); i >= 0 {
+		f.EarlierAttempts = plan.Status.Usage.Steps[i].Attempts
+	}
+	return f, nil
+}
+
+func newResult(d safety.Decision, call *safetyv1alpha1.AgentToolCall, snap *safetyv1alpha1.PlanSnapshot,
+	f policy.CallFacts, repeats int, approved bool, notes []string) *testResult {
+	r := &testResult{
+		Decision: decisionAllow, Reason: d.Reason, Message: d.Message, RuleID: d.RuleID,
+		Mode: string(d.Mode), Class: string(d.Class),
+		Call: resultCall{
+			Namespace: call.Namespace, Name: call.Name, Plan: call.Spec.Plan, Tool: call.Spec.Tool, Step: call.Spec.Step,
+		},
+		Provenance: string(snap.Provenance), Level: string(snap.Level), SnapshotHash: snap.Hash, Sources: snap.Sources,
+		Facts: resultFacts{AccumulatedCost: f.AccumulatedCost.String(), TotalCost: f.TotalCost.String(),
+			EarlierAttempts: f.EarlierAttempts, Repeats: repeats, HumanApproved: approved},
+		Notes: notes,
+	}
+	if snap.ProfileName != "" && len(snap.Sources) > 0 {
+		r.Profile = resultProfile{Kind: snap.Sources[0].Kind, Name: snap.ProfileName}
+	}
+	switch {
+	case !d.Allowed():
+		r.Decision = decisionDeny
+	case d.WouldDeny:
+		r.Decision = decisionWouldDeny
+	}
+	return r
+}
+
+// print writes the result for a person: the decision first, as the webhook words it.
+func (r *testResult) print(w io.Writer) {
+	switch r.Decision {
+	case decisionDeny:
+		sayf(w, "deny: [%s] %s\n", r.Reason, r.Message)
+	case decisionWouldDeny:
+		how := "silently, recording would_deny in the ledger"
+		if r.Mode == string(safety.ModeWarn) {
+			how = "with this admission warning"
+		}
+		sayf(w, "would_deny: [%s] %s\n  (mode %s: the webhook admits the call %s)\n", r.Reason, r.Message, r.Mode, how)
+	default:
+		sayln(w, "allow: every check passed")
+	}
+	c := r.Call
+	sayf(w, "  call:      %s/%s (plan %s, tool %s, step %s)\n", c.Namespace, c.Name, c.Plan, c.Tool, c.Step)
+	profile := "the specification's default profile"
+	if r.Profile.Name != "" {
+		profile = fmt.Sprintf("%s %q", r.Profile.Kind, r.Profile.Name)
+	}
+	sayf(w, "  profile:   %s (provenance %s, autonomy %s, mode %s)\n", profile, r.Provenance, r.Level, r.Mode)
+	sayf(w, "  snapshot:  %s\n", r.SnapshotHash)
+	f := r.Facts
+	repeats := "not counted"
+	if f.Repeats > 0 {
+		repeats = strconv.Itoa(f.Repeats)
+	}
+	approval := "none"
+	if f.HumanApproved {
+		approval = "granted"
+	}
+	sayf(w, "  facts:     accumulated cost %s, total cost %s, earlier attempts of step %s %d, "+
+		"repeats %s, human approval %s\n", f.AccumulatedCost, f.TotalCost, c.Step, f.EarlierAttempts, repeats, approval)
+}
