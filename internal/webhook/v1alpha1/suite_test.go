@@ -31,6 +31,8 @@ var (
 	ctx       context.Context
 	cluster   *testenv.Cluster
 	k8sClient client.Client
+	// managerClient reads through the manager's cache, as the webhook does.
+	managerClient client.Client
 )
 
 func TestWebhooks(t *testing.T) {
@@ -47,6 +49,7 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	decisions.use(&audit.Log{Journal: journal})
 	cluster, err = testenv.Start(func(mgr ctrl.Manager) error {
+		managerClient = mgr.GetClient()
 		return operator.Setup(mgr, operator.Options{Ledger: decisions})
 	})
 	Expect(err).NotTo(HaveOccurred())
