@@ -133,26 +133,80 @@ type StepUsage struct {
 	Attempts int32 `json:"attempts"`
 }
 
-// PlanUsage is what the plan has really done, counted by the operator from AgentToolCalls.
-type PlanUsage struct {
-	// accumulatedCost is the exact sum of the cost reported by the plan's calls, in US dollars, as a
-	// plain decimal ("10.01"), so it reads as money in kubectl rather than as a quantity ("10010m").
+// UsageFinalizer is the finalizer the plan controller puts on every AgentToolCall it counts. It
+// holds a deleted call until the call's cost and attempt have been moved into its plan's
+// status.usage.settled, so that deleting a call (by its TTL or by hand) never gives a plan back
+// budget it has spent.
+const UsageFinalizer = "safety.toolgate.dev/usage"
+
+// MaxSettlingCalls bounds status.usage.settled.uids: the settled calls whose objects still exist.
+const MaxSettlingCalls = 1024
+
+// SettledUsage is the part of a plan's usage whose AgentToolCalls have been deleted (by the ledger
+// controller after finishedCallTTLSeconds, or by hand). Each call is moved here exactly once, when
+// it is deleted, so usage never goes down when calls go away. It only ever grows.
+// +kubebuilder:validation:XValidation:rule="self.calls >= oldSelf.calls",message="settled calls never decrease",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.accumulatedCost) || (has(self.accumulatedCost) && quantity(self.accumulatedCost).compareTo(quantity(oldSelf.accumulatedCost)) >= 0)",message="settled cost never decreases",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(self.uids) || size(self.uids) <= self.calls",message="every uid in settled.uids is a settled call"
+type SettledUsage struct {
+	// accumulatedCost is the exact sum of the cost of the settled calls, in US dollars, as a plain
+	// decimal ("0.25"). It is included in usage.accumulatedCost.
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
 	// +optional
 	AccumulatedCost string `json:"accumulatedCost,omitempty"`
-	// calls is the number of admitted calls.
+
+	// calls is the number of settled calls. It is included in usage.calls.
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	Calls int64 `json:"calls,omitempty"`
-	// denials is the number of denied calls.
-	// +optional
-	Denials int64 `json:"denials,omitempty"`
-	// steps counts attempts per step.
+
+	// steps counts the settled attempts per step. They are included in usage.steps, and the
+	// admission webhook counts them against maxRetriesPerStep.
 	// +listType=map
 	// +listMapKey=step
 	// +kubebuilder:validation:MaxItems=1024
 	// +optional
 	Steps []StepUsage `json:"steps,omitempty"`
+
+	// uids are the UIDs of settled calls whose AgentToolCall objects still existed when the plan
+	// was last reconciled (their finalizer was being released). Those calls are counted here and
+	// not again from the cluster. A uid is dropped once its object is gone.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=1024
+	// +kubebuilder:validation:items:MaxLength=128
+	// +optional
+	UIDs []string `json:"uids,omitempty"`
+}
+
+// PlanUsage is what the plan has really done, counted by the operator from AgentToolCalls. Each
+// total is the settled part (calls already deleted) plus the calls that exist.
+// +kubebuilder:validation:XValidation:rule="!has(self.settled) || self.calls >= self.settled.calls",message="calls include the settled calls"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.settled) || has(self.settled)",message="settled usage is never removed",reason=FieldValueForbidden
+type PlanUsage struct {
+	// accumulatedCost is the exact sum of the cost reported by the plan's calls, in US dollars, as a
+	// plain decimal ("10.01"), so it reads as money in kubectl rather than as a quantity ("10010m").
+	// It includes the cost of deleted (settled) calls.
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
+	// +optional
+	AccumulatedCost string `json:"accumulatedCost,omitempty"`
+	// calls is the number of admitted calls, deleted (settled) ones included.
+	// +optional
+	Calls int64 `json:"calls,omitempty"`
+	// denials is the number of denied calls.
+	// +optional
+	Denials int64 `json:"denials,omitempty"`
+	// steps counts attempts per step, deleted (settled) calls included.
+	// +listType=map
+	// +listMapKey=step
+	// +kubebuilder:validation:MaxItems=1024
+	// +optional
+	Steps []StepUsage `json:"steps,omitempty"`
+	// settled is the part of the usage above whose calls have been deleted. A call's cost and
+	// attempt move here when it is deleted, so the totals never go down.
+	// +optional
+	Settled *SettledUsage `json:"settled,omitempty"`
 }
 
 // AgentPlanStatus is the observed state of an AgentPlan: its locked snapshot and its usage.

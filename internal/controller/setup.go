@@ -10,6 +10,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
+	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/ledger"
 )
 
@@ -17,8 +18,10 @@ import (
 type Options struct {
 	// Clock is the time source of every reconciler; nil means the real clock.
 	Clock clock.PassiveClock
-	// Journal is this replica's decision ledger, maintained by the AuditLedger controller; nil
-	// runs no ledger controller.
+	// Journal is this replica's decision ledger, maintained by the AuditLedger controller, which
+	// also holds the completion records of finished calls. nil runs neither the ledger controller
+	// nor the finished-call controller: a call whose completion cannot be recorded is never
+	// deleted.
 	Journal *ledger.Journal
 	// LedgerDir is the journal's directory, for the free-space check.
 	LedgerDir string
@@ -42,7 +45,8 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		&ProjectPolicyReconciler{Client: c, Clock: opts.Clock},
 	}
 	if opts.Journal != nil {
-		reconcilers = append(reconcilers, &AuditLedgerReconciler{Client: c, Clock: opts.Clock, Journal: opts.Journal, Dir: opts.LedgerDir})
+		reconcilers = append(reconcilers, &AuditLedgerReconciler{Client: c, Clock: opts.Clock, Journal: opts.Journal, Dir: opts.LedgerDir},
+			&FinishedCallReconciler{Client: c, Clock: opts.Clock, Log: &audit.Log{Journal: opts.Journal}})
 	}
 	for _, r := range reconcilers {
 		if err := r.SetupWithManager(mgr); err != nil {

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -36,8 +37,15 @@ func reportCalls(agent client.Client, ns, planName, step string, n, workers int,
 					errs <- err
 					continue
 				}
-				call.Status = safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money(cost)}
-				if err := agent.Status().Update(ctx, call); err != nil {
+				// The plan controller adds its usage finalizer to new calls, so a report may
+				// conflict; an agent then re-reads the call and reports again.
+				if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+					if err := agent.Get(ctx, client.ObjectKeyFromObject(call), call); err != nil {
+						return err
+					}
+					call.Status = safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money(cost)}
+					return agent.Status().Update(ctx, call)
+				}); err != nil {
 					errs <- err
 				}
 			}

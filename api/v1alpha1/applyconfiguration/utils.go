@@ -101,6 +101,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1alpha1.SafetyProfileSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("SafetyProfileStatus"):
 		return &apiv1alpha1.SafetyProfileStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SettledUsage"):
+		return &apiv1alpha1.SettledUsageApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("StepUsage"):
 		return &apiv1alpha1.StepUsageApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ToolApproval"):

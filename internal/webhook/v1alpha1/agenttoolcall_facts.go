@@ -27,7 +27,7 @@ func (h *AgentToolCallHandler) facts(ctx context.Context, call *safetyv1alpha1.A
 	if err != nil {
 		return safety.Call{}, err
 	}
-	retries, err := h.earlierAttempts(ctx, call)
+	retries, err := h.earlierAttempts(ctx, call, plan)
 	if err != nil {
 		return safety.Call{}, err
 	}
@@ -39,19 +39,48 @@ func (h *AgentToolCallHandler) facts(ctx context.Context, call *safetyv1alpha1.A
 	return c, nil
 }
 
-// earlierAttempts counts the calls already admitted for the call's step: those in the cache plus
-// those this process admitted that the cache does not show yet. The caller holds h.pending.
-func (h *AgentToolCallHandler) earlierAttempts(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (int32, error) {
+// earlierAttempts counts the calls already admitted for the call's step: those the plan settled
+// when they were deleted, plus those in the cache that it has not settled, plus those this process
+// admitted that the cache does not show yet. A settled call still in the cache (its finalizer
+// being released) is counted once, through settled. Deleting calls therefore never hands a step
+// its retries back. The plan's own step total (settled plus live, as the controller last wrote
+// it) is a floor: it only grows, so a plan cache that lags the call cache cannot lose a call
+// deleted since. The caller holds h.pending.
+func (h *AgentToolCallHandler) earlierAttempts(ctx context.Context, call *safetyv1alpha1.AgentToolCall,
+	plan *safetyv1alpha1.AgentPlan) (int32, error) {
 	var calls safetyv1alpha1.AgentToolCallList
 	if err := h.Reader.List(ctx, &calls, client.InNamespace(call.Namespace), client.MatchingFields{controller.CallPlanIndex: call.Spec.Plan}); err != nil {
 		return 0, fmt.Errorf("listing calls of plan %s: %w", call.Spec.Plan, err)
 	}
-	seen := map[string]bool{}
-	for _, c := range calls.Items {
-		if c.Spec.Step == call.Spec.Step {
-			seen[c.Name] = true
+	usage := plan.Status.Usage
+	var settledAttempts int32
+	settledUIDs := map[string]bool{}
+	if s := usage.Settled; s != nil {
+		for _, st := range s.Steps {
+			if st.Step == call.Spec.Step {
+				settledAttempts = st.Attempts
+			}
+		}
+		for _, uid := range s.UIDs {
+			settledUIDs[uid] = true
 		}
 	}
-	pending := h.pending.count(stepKey(call), func(name string) bool { return seen[name] }, h.Clock.Now())
-	return int32(len(seen) + pending), nil
+	inCache, live := map[string]bool{}, int32(0)
+	for _, c := range calls.Items {
+		if c.Spec.Step != call.Spec.Step {
+			continue
+		}
+		inCache[c.Name] = true
+		if !settledUIDs[string(c.UID)] {
+			live++
+		}
+	}
+	pending := h.pending.count(stepKey(call), func(name string) bool { return inCache[name] }, h.Clock.Now())
+	n := settledAttempts + live + int32(pending)
+	for _, st := range usage.Steps {
+		if st.Step == call.Spec.Step && st.Attempts > n {
+			n = st.Attempts
+		}
+	}
+	return n, nil
 }

@@ -511,6 +511,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: denials
       type:
         scalar: numeric
+    - name: settled
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.SettledUsage
     - name: steps
       type:
         list:
@@ -732,6 +735,29 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: observedGeneration
       type:
         scalar: numeric
+- name: com.github.toolgate.toolgate.api.v1alpha1.SettledUsage
+  map:
+    fields:
+    - name: accumulatedCost
+      type:
+        scalar: string
+    - name: calls
+      type:
+        scalar: numeric
+    - name: steps
+      type:
+        list:
+          elementType:
+            namedType: com.github.toolgate.toolgate.api.v1alpha1.StepUsage
+          elementRelationship: associative
+          keys:
+          - step
+    - name: uids
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
 - name: com.github.toolgate.toolgate.api.v1alpha1.StepUsage
   map:
     fields:

@@ -20,17 +20,22 @@ package v1alpha1
 // PlanUsageApplyConfiguration represents a declarative configuration of the PlanUsage type for use
 // with apply.
 //
-// PlanUsage is what the plan has really done, counted by the operator from AgentToolCalls.
+// PlanUsage is what the plan has really done, counted by the operator from AgentToolCalls. Each
+// total is the settled part (calls already deleted) plus the calls that exist.
 type PlanUsageApplyConfiguration struct {
 	// accumulatedCost is the exact sum of the cost reported by the plan's calls, in US dollars, as a
 	// plain decimal ("10.01"), so it reads as money in kubectl rather than as a quantity ("10010m").
+	// It includes the cost of deleted (settled) calls.
 	AccumulatedCost *string `json:"accumulatedCost,omitempty"`
-	// calls is the number of admitted calls.
+	// calls is the number of admitted calls, deleted (settled) ones included.
 	Calls *int64 `json:"calls,omitempty"`
 	// denials is the number of denied calls.
 	Denials *int64 `json:"denials,omitempty"`
-	// steps counts attempts per step.
+	// steps counts attempts per step, deleted (settled) calls included.
 	Steps []StepUsageApplyConfiguration `json:"steps,omitempty"`
+	// settled is the part of the usage above whose calls have been deleted. A call's cost and
+	// attempt move here when it is deleted, so the totals never go down.
+	Settled *SettledUsageApplyConfiguration `json:"settled,omitempty"`
 }
 
 // PlanUsageApplyConfiguration constructs a declarative configuration of the PlanUsage type for use with
@@ -73,5 +78,13 @@ func (b *PlanUsageApplyConfiguration) WithSteps(values ...*StepUsageApplyConfigu
 		}
 		b.Steps = append(b.Steps, *values[i])
 	}
+	return b
+}
+
+// WithSettled sets the Settled field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Settled field is set to the value of the last call.
+func (b *PlanUsageApplyConfiguration) WithSettled(value *SettledUsageApplyConfiguration) *PlanUsageApplyConfiguration {
+	b.Settled = value
 	return b
 }

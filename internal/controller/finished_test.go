@@ -1,0 +1,453 @@
+package controller_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/retry"
+	"k8s.io/utils/clock"
+	clocktesting "k8s.io/utils/clock/testing"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/operator"
+	"github.com/toolgate/toolgate/internal/testenv"
+	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
+)
+
+// defaultManager is the suite's production wiring without a ledger.
+func defaultManager(mgr ctrl.Manager) error { return operator.Setup(mgr, operator.Options{}) }
+
+// submitCall has the agent create a call of plan for step and report phase, cost and finishedAt
+// (any of them may be empty or nil). It returns the stored call.
+func submitCall(agent client.Client, ns, planName, name, step string, phase safetyv1alpha1.CallPhase, cost string,
+	finishedAt *metav1.Time) *safetyv1alpha1.AgentToolCall {
+	GinkgoHelper()
+	call := &safetyv1alpha1.AgentToolCall{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec: safetyv1alpha1.AgentToolCallSpec{Plan: planName, Tool: "read-file", Step: step,
+			Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"src/" + name + ".go"}}},
+	}
+	Expect(agent.Create(ctx, call)).To(Succeed())
+	if phase != "" {
+		st := safetyv1alpha1.AgentToolCallStatus{Phase: phase, FinishedAt: finishedAt}
+		if cost != "" {
+			st.Cost = money(cost)
+		}
+		reportStatus(agent, call, st)
+	}
+	return call
+}
+
+// reportStatus has the agent report st on the latest version of call, re-reading it when the
+// plan controller's finalizer write got there first.
+func reportStatus(agent client.Client, call *safetyv1alpha1.AgentToolCall, st safetyv1alpha1.AgentToolCallStatus) {
+	GinkgoHelper()
+	Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := agent.Get(ctx, client.ObjectKeyFromObject(call), call); err != nil {
+			return err
+		}
+		call.Status = st
+		return agent.Status().Update(ctx, call)
+	})).To(Succeed())
+}
+
+// completions reads every completion record in the ledger under dir, by call UID.
+func completions(dir string) map[string][]map[string]any {
+	GinkgoHelper()
+	lines, err := ledger.Tail(dir, 100000)
+	Expect(err).NotTo(HaveOccurred())
+	out := map[string][]map[string]any{}
+	for _, line := range lines {
+		var rec struct {
+			Kind   string         `json:"kind"`
+			Fields map[string]any `json:"fields"`
+		}
+		Expect(json.Unmarshal(line, &rec)).To(Succeed())
+		if rec.Kind == audit.KindCompletion {
+			uid, _ := rec.Fields["uid"].(string)
+			out[uid] = append(out[uid], rec.Fields)
+		}
+	}
+	return out
+}
+
+func getPlan(ns, name string) func(g Gomega) *safetyv1alpha1.AgentPlan {
+	return func(g Gomega) *safetyv1alpha1.AgentPlan {
+		p := &safetyv1alpha1.AgentPlan{}
+		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, p)).To(Succeed())
+		return p
+	}
+}
+
+// gone reports whether the object no longer exists (when obj has a UID, a newer object of the
+// same name does not count as the old one).
+func gone(obj client.Object) func() bool {
+	uid := obj.GetUID()
+	return func() bool {
+		cur := obj.DeepCopyObject().(client.Object)
+		err := k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), cur)
+		return apierrors.IsNotFound(err) || (err == nil && uid != "" && cur.GetUID() != uid)
+	}
+}
+
+// expectUsage waits until the plan's totals are the given ones.
+func expectUsage(ns, name, cost string, calls int64, steps map[string]int32) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		u := usageOf(ns, name)(g)
+		g.Expect(u.AccumulatedCost).To(Equal(cost))
+		g.Expect(u.Calls).To(Equal(calls))
+		g.Expect(stepMap(u.Steps)).To(Equal(steps))
+	}).WithTimeout(30 * time.Second).Should(Succeed())
+}
+
+func stepMap(steps []safetyv1alpha1.StepUsage) map[string]int32 {
+	m := map[string]int32{}
+	for _, s := range steps {
+		m[s.Step] = s.Attempts
+	}
+	return m
+}
+
+// awaitUsageFinalizer waits until the plan controller holds each call with its finalizer.
+func awaitUsageFinalizer(calls ...*safetyv1alpha1.AgentToolCall) {
+	GinkgoHelper()
+	for _, c := range calls {
+		Eventually(func(g Gomega) {
+			cur := &safetyv1alpha1.AgentToolCall{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(c), cur)).To(Succeed())
+			g.Expect(cur.Finalizers).To(ContainElement(safetyv1alpha1.UsageFinalizer))
+		}).Should(Succeed(), c.Name)
+	}
+}
+
+// lockedPlan creates an unrestricted plan in a new namespace with an agent, and waits for its lock.
+func lockedPlan(name string) (string, client.Client) {
+	GinkgoHelper()
+	ns := newNamespace()
+	agent, err := testenv.Agent(ctx, cfg, cluster.Scheme, ns, "agent")
+	Expect(err).NotTo(HaveOccurred())
+	registerTool("read-file", false)
+	p := plan(ns, name, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
+	create(p)
+	lockedSnapshot(p)
+	return ns, agent
+}
+
+var _ = Describe("finished calls", func() {
+	It("get one completion record each, are deleted after the TTL, and leave the plan's usage as it was", func() {
+		t0 := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+		clk := clocktesting.NewFakeClock(t0)
+		dir := GinkgoT().TempDir()
+		j, err := ledger.Open(audit.Config(nil, dir, "leader", clk))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(j.Close)
+		By("running the manager with a journal and an injected clock")
+		Expect(cluster.RestartManager(func(mgr ctrl.Manager) error {
+			return operator.Setup(mgr, operator.Options{Controllers: controller.Options{Clock: clk, Journal: j, LedgerDir: dir}})
+		})).To(Succeed())
+		DeferCleanup(func() { Expect(cluster.RestartManager(defaultManager)).To(Succeed()) })
+		al := &safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: audit.LedgerName},
+			Spec: safetyv1alpha1.AuditLedgerSpec{FinishedCallTTLSeconds: new(int64(600))}}
+		create(al)
+
+		ns, agent := lockedPlan("ttl")
+		finishedAt := &metav1.Time{Time: t0.Add(-time.Minute)}
+		build1 := submitCall(agent, ns, "ttl", "build-1", "build", safetyv1alpha1.CallPhaseFailed, "0.25", finishedAt)
+		build2 := submitCall(agent, ns, "ttl", "build-2", "build", safetyv1alpha1.CallPhaseSucceeded, "0.5", finishedAt)
+		test1 := submitCall(agent, ns, "ttl", "test-1", "test", safetyv1alpha1.CallPhaseSucceeded, "0.125", nil)
+		running := submitCall(agent, ns, "ttl", "test-2", "test", safetyv1alpha1.CallPhaseRunning, "0.1", nil)
+		finished := []*safetyv1alpha1.AgentToolCall{build1, build2, test1}
+		wantSteps := map[string]int32{"build": 2, "test": 2}
+		expectUsage(ns, "ttl", "0.975", 4, wantSteps)
+
+		By("recording each finished call once, with what it was and how it ended")
+		Eventually(func() map[string][]map[string]any { return completions(dir) }).Should(HaveLen(3))
+		recs := completions(dir)
+		Expect(recs[string(build1.UID)]).To(ConsistOf(And(
+			HaveKeyWithValue("namespace", ns), HaveKeyWithValue("plan", "ttl"), HaveKeyWithValue("call", "build-1"),
+			HaveKeyWithValue("tool", "read-file"), HaveKeyWithValue("step", "build"), HaveKeyWithValue("phase", "Failed"),
+			HaveKeyWithValue("cost", "0.25"), HaveKeyWithValue("finishedAt", "2026-12-02T09:59:00Z"))))
+		Expect(recs[string(test1.UID)]).To(ConsistOf(And(HaveKeyWithValue("phase", "Succeeded"),
+			HaveKeyWithValue("finishedAt", "2026-12-02T10:00:00Z"))), "no finishedAt: the time it was first seen finished")
+		Expect(recs).NotTo(HaveKey(string(running.UID)))
+		for _, c := range finished {
+			Eventually(func(g Gomega) {
+				cur := &safetyv1alpha1.AgentToolCall{}
+				g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(c), cur)).To(Succeed())
+				g.Expect(cur.Annotations).To(HaveKeyWithValue(controller.CompletionRecordAnnotation, ContainSubstring(string(c.UID))))
+			}).Should(Succeed())
+		}
+		Consistently(func() int { return len(completions(dir)[string(build2.UID)]) }).
+			WithTimeout(2*time.Second).Should(Equal(1), "marking and finalizer changes write no second record")
+		for _, c := range append(finished, running) {
+			Expect(gone(c)()).To(BeFalse(), "%s is deleted before its TTL", c.Name)
+		}
+
+		By("passing the TTL on the injected clock; a TTL change re-times every finished call at once")
+		clk.Step(10 * time.Minute)
+		update(al, func(al *safetyv1alpha1.AuditLedger) { al.Spec.FinishedCallTTLSeconds = new(int64(540)) })
+		for _, c := range finished {
+			Eventually(gone(c)).Should(BeTrue(), c.Name)
+		}
+		Consistently(gone(running)).WithTimeout(2*time.Second).Should(BeFalse(), "an unfinished call is never deleted")
+
+		By("keeping the plan's cost, calls and attempts: the deleted calls are settled")
+		expectUsage(ns, "ttl", "0.975", 4, wantSteps)
+		Eventually(func(g Gomega) {
+			s := getPlan(ns, "ttl")(g).Status.Usage.Settled
+			g.Expect(s).NotTo(BeNil())
+			g.Expect(s.AccumulatedCost).To(Equal("0.875"))
+			g.Expect(s.Calls).To(Equal(int64(3)))
+			g.Expect(stepMap(s.Steps)).To(Equal(map[string]int32{"build": 2, "test": 1}))
+			g.Expect(s.UIDs).To(BeEmpty(), "settled calls that are gone are forgotten")
+		}).Should(Succeed())
+		Eventually(func(g Gomega) {
+			total, _, err := controller.ProjectTotalCost(ctx, k8sClient, ns)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(total.String()).To(Equal("0.975"))
+		}).Should(Succeed())
+
+		By("much later: still one record per call, the unfinished call still there, the ledger intact")
+		clk.Step(30 * 24 * time.Hour)
+		update(al, func(al *safetyv1alpha1.AuditLedger) { al.Spec.FinishedCallTTLSeconds = new(int64(0)) })
+		Consistently(gone(running)).WithTimeout(2 * time.Second).Should(BeFalse())
+		recs = completions(dir)
+		Expect(recs).To(HaveLen(3))
+		for _, c := range finished {
+			Expect(recs[string(c.UID)]).To(HaveLen(1), c.Name)
+		}
+		report, err := ledger.Verify(dir)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(report.OK()).To(BeTrue(), report.Summary())
+	})
+
+	It("wait for the TTL with RequeueAfter, ignore forged marks and never touch unfinished calls", func() {
+		now := time.Date(2026, 12, 3, 8, 0, 0, 0, time.UTC)
+		clk := clocktesting.NewFakeClock(now)
+		dir := GinkgoT().TempDir()
+		j, err := ledger.Open(audit.Config(nil, dir, "direct", clk))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(j.Close)
+		r := &controller.FinishedCallReconciler{Client: k8sClient, Clock: clk, Log: &audit.Log{Journal: j}}
+		reconcileCall := func(c *safetyv1alpha1.AgentToolCall) ctrl.Result {
+			GinkgoHelper()
+			res, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(c)})
+			Expect(err).NotTo(HaveOccurred())
+			return res
+		}
+
+		ns, agent := lockedPlan("direct")
+		done := submitCall(agent, ns, "direct", "done", "a", safetyv1alpha1.CallPhaseSucceeded, "1", &metav1.Time{Time: now.Add(-10 * time.Minute)})
+		running := submitCall(agent, ns, "direct", "running", "a", safetyv1alpha1.CallPhaseRunning, "", nil)
+		By("an agent pre-marking its call as recorded, to keep it out of the ledger")
+		forged := &safetyv1alpha1.AgentToolCall{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "forged", Annotations: map[string]string{
+				controller.CompletionRecordAnnotation: `{"uid":"made-up","finishedAt":"2000-01-01T00:00:00Z","seq":1}`}},
+			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "direct", Tool: "read-file", Step: "b",
+				Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"src/forged.go"}}},
+		}
+		Expect(agent.Create(ctx, forged)).To(Succeed())
+		reportStatus(agent, forged, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded,
+			FinishedAt: &metav1.Time{Time: now.Add(time.Hour)}})
+		expectUsage(ns, "direct", "1", 3, map[string]int32{"a": 2, "b": 1})
+		awaitUsageFinalizer(done, running, forged) // nothing else writes to the calls from here on
+
+		By("the default TTL (no AuditLedger): the requeue lands when the hour since finishedAt is up")
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, &safetyv1alpha1.AuditLedger{})).
+			To(Satisfy(apierrors.IsNotFound), "this spec needs the default TTL")
+		Expect(reconcileCall(done).RequeueAfter).To(Equal(50 * time.Minute))
+		Expect(reconcileCall(done).RequeueAfter).To(Equal(50*time.Minute), "the second run appends nothing")
+		Expect(reconcileCall(forged).RequeueAfter).To(Equal(time.Hour), "a finish time in the future counts from now")
+		Expect(reconcileCall(running)).To(Equal(ctrl.Result{}))
+		recs := completions(dir)
+		Expect(recs).To(HaveLen(2))
+		Expect(recs[string(done.UID)]).To(HaveLen(1))
+		Expect(recs[string(forged.UID)]).To(ConsistOf(HaveKeyWithValue("finishedAt", "2026-12-03T08:00:00Z")))
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(forged), forged)).To(Succeed())
+		Expect(forged.Annotations[controller.CompletionRecordAnnotation]).To(ContainSubstring(string(forged.UID)))
+
+		By("deleting after the TTL")
+		clk.Step(50 * time.Minute)
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(done), done)).To(Succeed())
+		Expect(reconcileCall(done)).To(Equal(ctrl.Result{}))
+		Eventually(gone(done)).Should(BeTrue())
+		Expect(reconcileCall(forged).RequeueAfter).To(Equal(10 * time.Minute))
+
+		By("never deleting an unfinished call, however late")
+		clk.Step(365 * 24 * time.Hour)
+		Expect(reconcileCall(running)).To(Equal(ctrl.Result{}))
+		Expect(gone(running)()).To(BeFalse())
+		Expect(completions(dir)).To(HaveLen(2))
+		expectUsage(ns, "direct", "1", 3, map[string]int32{"a": 2, "b": 1})
+	})
+
+	It("do not delete a call whose completion cannot be recorded", func() {
+		clk := clocktesting.NewFakeClock(time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC))
+		j, err := ledger.Open(audit.Config(nil, GinkgoT().TempDir(), "closed", clk))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(j.Close()).To(Succeed())
+		r := &controller.FinishedCallReconciler{Client: k8sClient, Clock: clk, Log: &audit.Log{Journal: j}}
+		ns, agent := lockedPlan("broken")
+		c := submitCall(agent, ns, "broken", "c", "a", safetyv1alpha1.CallPhaseSucceeded, "", &metav1.Time{Time: clk.Now().Add(-48 * time.Hour)})
+		awaitUsageFinalizer(c)
+		_, err = r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(c)})
+		Expect(err).To(MatchError(ledger.ErrClosed))
+		Expect(gone(c)()).To(BeFalse())
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(c), c)).To(Succeed())
+		Expect(c.Annotations).NotTo(HaveKey(controller.CompletionRecordAnnotation))
+	})
+})
+
+// errCrash stands for the controller dying right after a status write.
+var errCrash = errors.New("simulated crash before the finalizer is released")
+
+// crashBeforeRelease is the manager's client, except that every patch of an AgentToolCall fails:
+// the plan controller writes its settlement and then "dies" before releasing the finalizer.
+type crashBeforeRelease struct{ client.Client }
+
+func (c crashBeforeRelease) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+	if _, ok := obj.(*safetyv1alpha1.AgentToolCall); ok {
+		return errCrash
+	}
+	return c.Client.Patch(ctx, obj, patch, opts...)
+}
+
+var _ = Describe("settled usage", func() {
+	It("settles a deleted call exactly once across a crash after the status write and a manager restart", func() {
+		ns, agent := lockedPlan("settle")
+		running := submitCall(agent, ns, "settle", "running", "s", safetyv1alpha1.CallPhaseRunning, "0.5", nil)
+		done := submitCall(agent, ns, "settle", "done", "s", safetyv1alpha1.CallPhaseSucceeded, "0.25", nil)
+		want := map[string]int32{"s": 2}
+		expectUsage(ns, "settle", "0.75", 2, want)
+		awaitUsageFinalizer(running, done)
+
+		By("stopping the controllers; only the webhooks and the cache run")
+		var mgr ctrl.Manager
+		Expect(cluster.RestartManager(func(m ctrl.Manager) error {
+			mgr = m
+			if err := controller.SetupIndexes(context.Background(), m.GetFieldIndexer()); err != nil {
+				return err
+			}
+			return webhookv1alpha1.SetupWithManager(m, webhookv1alpha1.Options{})
+		})).To(Succeed())
+		DeferCleanup(func() { Expect(cluster.RestartManager(defaultManager)).To(Succeed()) })
+
+		By("deleting the unfinished call by hand: the finalizer holds it")
+		Expect(k8sClient.Delete(ctx, running)).To(Succeed())
+		Consistently(gone(running)).WithTimeout(time.Second).Should(BeFalse())
+
+		r := &controller.AgentPlanReconciler{Client: crashBeforeRelease{mgr.GetClient()}, APIReader: mgr.GetAPIReader(),
+			Clock: clock.RealClock{}, Recorder: mgr.GetEventRecorder("test")}
+		req := ctrl.Request{NamespacedName: types.NamespacedName{Namespace: ns, Name: "settle"}}
+		settledOnce := func(g Gomega) {
+			s := getPlan(ns, "settle")(g).Status.Usage.Settled
+			g.Expect(s).NotTo(BeNil())
+			g.Expect(s.Calls).To(Equal(int64(1)))
+			g.Expect(s.AccumulatedCost).To(Equal("0.5"))
+			g.Expect(stepMap(s.Steps)).To(Equal(map[string]int32{"s": 1}))
+			g.Expect(s.UIDs).To(ConsistOf(string(running.UID)))
+		}
+		Eventually(func(g Gomega) {
+			_, err := r.Reconcile(ctx, req)
+			g.Expect(err).To(MatchError(errCrash))
+			settledOnce(g)
+		}).Should(Succeed())
+		expectUsage(ns, "settle", "0.75", 2, want)
+
+		By("reconciling again after the crash: the UID in settled.uids keeps it from being settled twice")
+		for range 5 {
+			_, err := r.Reconcile(ctx, req)
+			Expect(err).To(HaveOccurred()) // the crash again, or a conflict while the cache catches up
+			Eventually(settledOnce).Should(Succeed())
+		}
+		Expect(gone(running)()).To(BeFalse(), "the finalizer was never released")
+
+		By("restarting the real controllers: the finalizer is released, the UID forgotten, nothing counted twice")
+		Expect(cluster.RestartManager(defaultManager)).To(Succeed())
+		Eventually(gone(running)).Should(BeTrue())
+		Eventually(func(g Gomega) {
+			s := getPlan(ns, "settle")(g).Status.Usage.Settled
+			g.Expect(s.Calls).To(Equal(int64(1)))
+			g.Expect(s.UIDs).To(BeEmpty())
+		}).Should(Succeed())
+		expectUsage(ns, "settle", "0.75", 2, want)
+
+		By("deleting the finished call by hand, then restarting again")
+		Expect(k8sClient.Delete(ctx, done)).To(Succeed())
+		Eventually(gone(done)).Should(BeTrue())
+		Expect(cluster.RestartManager(defaultManager)).To(Succeed())
+		expectUsage(ns, "settle", "0.75", 2, want)
+		Consistently(func(g Gomega) *safetyv1alpha1.SettledUsage { return getPlan(ns, "settle")(g).Status.Usage.Settled }).
+			WithTimeout(2 * time.Second).Should(And(HaveField("Calls", int64(2)), HaveField("AccumulatedCost", "0.75"),
+			HaveField("Steps", ConsistOf(safetyv1alpha1.StepUsage{Step: "s", Attempts: 2}))))
+	})
+
+	It("keeps a settled call that another finalizer holds out of the live count, and the API server refuses to shrink settled usage", func() {
+		ns, agent := lockedPlan("held")
+		held := &safetyv1alpha1.AgentToolCall{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "held", Finalizers: []string{"example.com/hold"}},
+			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "held", Tool: "read-file", Step: "s",
+				Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"src/held.go"}}},
+		}
+		Expect(agent.Create(ctx, held)).To(Succeed())
+		reportStatus(agent, held, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money("2")})
+		awaitUsageFinalizer(held)
+		expectUsage(ns, "held", "2", 1, map[string]int32{"s": 1})
+
+		Expect(k8sClient.Delete(ctx, held)).To(Succeed())
+		Eventually(func(g Gomega) {
+			cur := &safetyv1alpha1.AgentToolCall{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(held), cur)).To(Succeed())
+			g.Expect(cur.Finalizers).To(Equal([]string{"example.com/hold"}), "the usage finalizer is released")
+			g.Expect(getPlan(ns, "held")(g).Status.Usage.Settled.UIDs).To(ConsistOf(string(held.UID)))
+		}).Should(Succeed())
+		Consistently(usageOf(ns, "held")).WithTimeout(time.Second).Should(And(
+			HaveField("AccumulatedCost", "2"), HaveField("Calls", int64(1)),
+			HaveField("Steps", ConsistOf(safetyv1alpha1.StepUsage{Step: "s", Attempts: 1}))))
+
+		By("an edit that lowers the settled usage is rejected by the schema")
+		rejected := func(mutate func(*safetyv1alpha1.PlanUsage), message string) {
+			GinkgoHelper()
+			Eventually(func(g Gomega) {
+				p := getPlan(ns, "held")(g)
+				mutate(&p.Status.Usage)
+				err := k8sClient.Status().Update(ctx, p)
+				g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v", err)
+				g.Expect(err.Error()).To(ContainSubstring(message))
+			}).Should(Succeed())
+		}
+		rejected(func(u *safetyv1alpha1.PlanUsage) { u.Settled.Calls, u.Calls, u.Settled.UIDs = 0, 0, nil }, "settled calls never decrease")
+		rejected(func(u *safetyv1alpha1.PlanUsage) { u.Settled.AccumulatedCost, u.AccumulatedCost = "1", "1" }, "settled cost never decreases")
+		rejected(func(u *safetyv1alpha1.PlanUsage) { u.Settled = nil }, "settled usage is never removed")
+
+		By("releasing the other finalizer: the call goes, and its UID with it")
+		update(held, func(c *safetyv1alpha1.AgentToolCall) { controllerutil.RemoveFinalizer(c, "example.com/hold") })
+		Eventually(gone(held)).Should(BeTrue())
+		Eventually(func(g Gomega) []string { return getPlan(ns, "held")(g).Status.Usage.Settled.UIDs }).Should(BeEmpty())
+		expectUsage(ns, "held", "2", 1, map[string]int32{"s": 1})
+	})
+
+	It("releases the calls of a deleted plan, so the namespace can go", func() {
+		ns, agent := lockedPlan("doomed")
+		c := submitCall(agent, ns, "doomed", "c", "s", safetyv1alpha1.CallPhaseRunning, "", nil)
+		awaitUsageFinalizer(c)
+		Expect(k8sClient.Delete(ctx, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "doomed"}})).To(Succeed())
+		Eventually(gone(&safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "doomed"}})).Should(BeTrue())
+		Expect(k8sClient.Delete(ctx, c)).To(Succeed())
+		Eventually(gone(c)).Should(BeTrue())
+	})
+})

@@ -1,0 +1,265 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/policy"
+)
+
+// CompletionRecordAnnotation marks a finished AgentToolCall whose completion record is in the
+// ledger. Its value is a JSON completionMark. The mark names the call's UID, which the API server
+// assigns after the agent has written the object, so an agent cannot pre-mark its own call to
+// keep it out of the ledger: a mark for another UID is ignored.
+const CompletionRecordAnnotation = "safety.toolgate.dev/completion-record"
+
+// DefaultFinishedCallTTL applies when there is no AuditLedger or it sets no finishedCallTTLSeconds.
+const DefaultFinishedCallTTL = time.Hour
+
+// accountRetry is how soon a call whose deletion waits for the plan controller is looked at again
+// (the finalizer's arrival also triggers a reconcile; this is the fallback).
+const accountRetry = 5 * time.Second
+
+// CompletionLog makes a finished call's completion record durable; audit.Log implements it.
+type CompletionLog interface {
+	RecordCompletion(ctx context.Context, c audit.Completion) (audit.CompletionReceipt, error)
+}
+
+// completionMark is the value of CompletionRecordAnnotation: where the record is, and the finish
+// time the TTL counts from (status.finishedAt, or when the call was first seen finished).
+type completionMark struct {
+	UID        string    `json:"uid"`
+	FinishedAt time.Time `json:"finishedAt"`
+	Writer     string    `json:"writer"`
+	Seq        uint64    `json:"seq"`
+	Hash       string    `json:"hash"`
+}
+
+// FinishedCallReconciler writes one completion record for every finished AgentToolCall and
+// deletes the call finishedCallTTLSeconds after it finished, so etcd stays small while the ledger
+// keeps what happened and the plan's settled usage keeps what it cost.
+type FinishedCallReconciler struct {
+	client.Client
+	Clock clock.PassiveClock
+	Log   CompletionLog
+
+	mu sync.Mutex
+	// recorded holds marks appended but not yet written to their call, so a failed annotation
+	// write (a conflict with the agent's status report) does not append the record again.
+	recorded map[types.NamespacedName]completionMark
+}
+
+// +kubebuilder:rbac:groups=safety.toolgate.dev,resources=agenttoolcalls,verbs=get;list;watch;update;patch;delete
+// +kubebuilder:rbac:groups=safety.toolgate.dev,resources=auditledgers;agentplans,verbs=get;list;watch
+
+// Reconcile records a finished call once, then deletes it when its TTL has passed. Unfinished
+// calls are never touched.
+func (r *FinishedCallReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	call := &safetyv1alpha1.AgentToolCall{}
+	if err := r.Get(ctx, req.NamespacedName, call); err != nil {
+		if apierrors.IsNotFound(err) {
+			r.forget(req.NamespacedName)
+		}
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if !finished(call) {
+		return ctrl.Result{}, nil
+	}
+	mark, ok := readMark(call)
+	if !ok {
+		var err error
+		if mark, err = r.record(ctx, call); err != nil {
+			return ctrl.Result{}, err
+		}
+		if res, done, err := r.writeMark(ctx, call, mark); done || err != nil {
+			return res, err
+		}
+	}
+	if call.DeletionTimestamp != nil {
+		return ctrl.Result{}, nil
+	}
+	return r.expire(ctx, call, mark)
+}
+
+func finished(c *safetyv1alpha1.AgentToolCall) bool {
+	return c.Status.Phase == safetyv1alpha1.CallPhaseSucceeded || c.Status.Phase == safetyv1alpha1.CallPhaseFailed
+}
+
+// readMark returns the call's completion mark if it is one for this very object.
+func readMark(c *safetyv1alpha1.AgentToolCall) (completionMark, bool) {
+	var m completionMark
+	v, ok := c.Annotations[CompletionRecordAnnotation]
+	if !ok || json.Unmarshal([]byte(v), &m) != nil || m.UID != string(c.UID) || m.FinishedAt.IsZero() {
+		return completionMark{}, false
+	}
+	return m, true
+}
+
+// record appends the completion record, unless this process already did and only the mark is
+// missing. A crash between the append and the mark repeats the record after the restart: the
+// ledger holds each completion at least once, and repeats carry the same uid.
+func (r *FinishedCallReconciler) record(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (completionMark, error) {
+	key := client.ObjectKeyFromObject(call)
+	r.mu.Lock()
+	m, ok := r.recorded[key]
+	r.mu.Unlock()
+	if ok && m.UID == string(call.UID) {
+		return m, nil
+	}
+	now := r.Clock.Now()
+	// A finish time in the future would postpone the deletion at the agent's choice.
+	finishedAt := now
+	if f := call.Status.FinishedAt; f != nil && !f.After(now) {
+		finishedAt = f.Time
+	}
+	cost := ""
+	if call.Status.Cost != nil {
+		cost = call.Status.Cost.String()
+		if money, err := policy.MoneyFromQuantity(*call.Status.Cost); err == nil {
+			cost = money.String()
+		}
+	}
+	receipt, err := r.Log.RecordCompletion(ctx, audit.Completion{
+		Namespace: call.Namespace, Plan: call.Spec.Plan, Call: call.Name, UID: string(call.UID), Tool: call.Spec.Tool,
+		Step: call.Spec.Step, Phase: string(call.Status.Phase), Cost: cost, FinishedAt: finishedAt,
+	})
+	if err != nil {
+		return completionMark{}, fmt.Errorf("recording the completion of AgentToolCall %s: %w", key, err)
+	}
+	m = completionMark{UID: string(call.UID), FinishedAt: finishedAt.UTC(), Writer: receipt.Writer, Seq: receipt.Seq, Hash: receipt.Hash}
+	r.mu.Lock()
+	if r.recorded == nil {
+		r.recorded = map[types.NamespacedName]completionMark{}
+	}
+	r.recorded[key] = m
+	r.mu.Unlock()
+	return m, nil
+}
+
+// writeMark annotates the call with its completion mark. done means the reconcile ends here.
+func (r *FinishedCallReconciler) writeMark(ctx context.Context, call *safetyv1alpha1.AgentToolCall, m completionMark) (ctrl.Result, bool, error) {
+	value, err := json.Marshal(m)
+	if err != nil {
+		return ctrl.Result{}, true, err
+	}
+	before := call.DeepCopy()
+	metav1.SetMetaDataAnnotation(&call.ObjectMeta, CompletionRecordAnnotation, string(value))
+	err = r.Patch(ctx, call, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+	switch {
+	case apierrors.IsNotFound(err):
+		r.forget(client.ObjectKeyFromObject(call))
+		return ctrl.Result{}, true, nil
+	case apierrors.IsConflict(err):
+		return ctrl.Result{RequeueAfter: finalizerRetry}, true, nil
+	case err != nil:
+		return ctrl.Result{}, true, fmt.Errorf("marking AgentToolCall %s/%s recorded: %w", call.Namespace, call.Name, err)
+	}
+	r.forget(client.ObjectKeyFromObject(call))
+	return ctrl.Result{}, false, nil
+}
+
+// expire deletes the call once its TTL has passed and the plan controller holds it with the
+// usage finalizer (so the deletion settles its cost and attempt into the plan instead of losing
+// them). The UID precondition makes sure a newer call of the same name is never deleted.
+func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha1.AgentToolCall, m completionMark) (ctrl.Result, error) {
+	ttl, err := r.ttl(ctx)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if wait := m.FinishedAt.Add(ttl).Sub(r.Clock.Now()); wait > 0 {
+		return ctrl.Result{RequeueAfter: wait}, nil
+	}
+	ok, err := r.accounted(ctx, call)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if !ok {
+		return ctrl.Result{RequeueAfter: accountRetry}, nil
+	}
+	err = r.Delete(ctx, call, client.Preconditions{UID: &call.UID})
+	if apierrors.IsConflict(err) {
+		return ctrl.Result{RequeueAfter: finalizerRetry}, nil
+	}
+	if client.IgnoreNotFound(err) != nil {
+		return ctrl.Result{}, fmt.Errorf("deleting finished AgentToolCall %s/%s: %w", call.Namespace, call.Name, err)
+	}
+	ctrl.LoggerFrom(ctx).V(1).Info("Deleted finished AgentToolCall after its TTL", "ttl", ttl, "completionSeq", m.Seq)
+	return ctrl.Result{}, nil
+}
+
+// accounted says whether deleting the call keeps its usage: the plan controller has put its
+// finalizer on it, or its plan is gone and there is nothing left to count it in.
+func (r *FinishedCallReconciler) accounted(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (bool, error) {
+	if controllerutil.ContainsFinalizer(call, safetyv1alpha1.UsageFinalizer) {
+		return true, nil
+	}
+	err := r.Get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, &safetyv1alpha1.AgentPlan{})
+	if apierrors.IsNotFound(err) {
+		return true, nil
+	}
+	return false, err
+}
+
+// ttl is the AuditLedger's finishedCallTTLSeconds, or the default without one.
+func (r *FinishedCallReconciler) ttl(ctx context.Context) (time.Duration, error) {
+	l := &safetyv1alpha1.AuditLedger{}
+	if err := r.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, l); err != nil {
+		if apierrors.IsNotFound(err) {
+			return DefaultFinishedCallTTL, nil
+		}
+		return 0, fmt.Errorf("reading AuditLedger %s: %w", audit.LedgerName, err)
+	}
+	if l.Spec.FinishedCallTTLSeconds == nil {
+		return DefaultFinishedCallTTL, nil
+	}
+	return time.Duration(*l.Spec.FinishedCallTTLSeconds) * time.Second, nil
+}
+
+func (r *FinishedCallReconciler) forget(key types.NamespacedName) {
+	r.mu.Lock()
+	delete(r.recorded, key)
+	r.mu.Unlock()
+}
+
+// SetupWithManager watches finished calls, and the AuditLedger, whose TTL change re-times them all.
+func (r *FinishedCallReconciler) SetupWithManager(mgr ctrl.Manager) error {
+	isFinished := predicate.NewPredicateFuncs(func(o client.Object) bool { return finished(o.(*safetyv1alpha1.AgentToolCall)) })
+	return ctrl.NewControllerManagedBy(mgr).
+		For(&safetyv1alpha1.AgentToolCall{}, builder.WithPredicates(isFinished)).
+		Watches(&safetyv1alpha1.AuditLedger{}, handler.EnqueueRequestsFromMapFunc(r.finishedCalls),
+			builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Named("finishedcall").
+		Complete(r)
+}
+
+func (r *FinishedCallReconciler) finishedCalls(ctx context.Context, _ client.Object) []reconcile.Request {
+	var calls safetyv1alpha1.AgentToolCallList
+	if err := r.List(ctx, &calls); err != nil {
+		ctrl.LoggerFrom(ctx).Error(err, "Listing AgentToolCalls")
+		return nil
+	}
+	var reqs []reconcile.Request
+	for i := range calls.Items {
+		if finished(&calls.Items[i]) {
+			reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&calls.Items[i])})
+		}
+	}
+	return reqs
+}
