@@ -69,6 +69,7 @@ func main() {
 	var ledgerDir, ledgerWriter string
 	var certSecretNamespace, certSecretName, certDNSName, webhookConfigurationName string
 	var secureMetrics bool
+	var serviceAccountApprovers []string
 	var enableHTTP2 bool
 	var tlsOpts []func(*tls.Config)
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "The address the metrics endpoint binds to. "+
@@ -95,6 +96,15 @@ func main() {
 		"DNS name the serving certificate is issued for.")
 	flag.StringVar(&webhookConfigurationName, "webhook-configuration-name", "toolgate-validating-webhook-configuration",
 		"ValidatingWebhookConfiguration whose caBundle the operator injects.")
+	flag.Func("allow-serviceaccount-approver", "A ServiceAccount (NAMESPACE:NAME) trusted to create ToolApprovals, "+
+		"e.g. a bot relaying a person's decision; repeatable. People may always approve, other ServiceAccounts never.",
+		func(s string) error {
+			if _, err := webhookv1alpha1.ServiceAccountUsername(s); err != nil {
+				return err
+			}
+			serviceAccountApprovers = append(serviceAccountApprovers, s)
+			return nil
+		})
 	flag.BoolVar(&disableWebhooks, "disable-webhooks", false, "Run the controllers without admission webhooks.")
 	flag.BoolVar(&secureMetrics, "metrics-secure", true,
 		"If set, the metrics endpoint is served securely via HTTPS. Use --metrics-secure=false to use HTTP instead.")
@@ -228,7 +238,7 @@ func main() {
 	webhooksReady, err := setupWebhooks(mgr, disableWebhooks, certRotation, certs.Options{
 		SecretNamespace: certSecretNamespace, SecretName: certSecretName, CertDir: webhookServerOptions.CertDir,
 		DNSName: certDNSName, WebhookConfiguration: webhookConfigurationName,
-	}, webhookv1alpha1.Options{Ledger: decisionLog})
+	}, webhookv1alpha1.Options{Ledger: decisionLog, ServiceAccountApprovers: serviceAccountApprovers})
 	if err != nil {
 		setupLog.Error(err, "Failed to set up webhooks")
 		os.Exit(1)

@@ -17,6 +17,8 @@ type Options struct {
 	DisableWebhooks bool
 	// Ledger records every AgentToolCall decision; nil records nothing.
 	Ledger webhookv1alpha1.DecisionLog
+	// ServiceAccountApprovers are ServiceAccounts ("namespace:name") trusted to approve tool calls.
+	ServiceAccountApprovers []string
 }
 
 // Setup registers every controller and webhook with mgr.
@@ -30,5 +32,7 @@ func Setup(mgr ctrl.Manager, opts Options) error {
 	if opts.DisableWebhooks {
 		return nil
 	}
-	return webhookv1alpha1.SetupWithManager(mgr, webhookv1alpha1.Options{Clock: opts.Controllers.Clock, Ledger: opts.Ledger})
+	return webhookv1alpha1.SetupWithManager(mgr, webhookv1alpha1.Options{
+		Clock: opts.Controllers.Clock, Ledger: opts.Ledger, ServiceAccountApprovers: opts.ServiceAccountApprovers,
+	})
 }

@@ -37,6 +37,8 @@ type AgentToolCallHandler struct {
 	Ledger DecisionLog
 	// denials counts denied calls into their plans' status; nil counts nothing.
 	denials *denialCounter
+	// approvals admits calls a person approved; nil admits none, so approval stays required.
+	approvals *approvalGate
 
 	policies *policyCache
 	pending  *pendingCalls
@@ -59,6 +61,7 @@ type outcome struct {
 	mode     string
 	message  string
 	snapshot string
+	approval string // the ToolApproval used, namespace/name
 }
 
 // Handle answers one admission request.
@@ -107,8 +110,16 @@ func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request
 	evalStart := time.Now()
 	decision := safety.Evaluate(compiled, facts)
 	metrics.EvaluationSeconds.Observe(time.Since(evalStart).Seconds())
+	approval := ""
+	if decision.Reason == safety.ReasonToolHumanApprovalRequired && h.approvals != nil {
+		a, err := h.approvals.admit(ctx, call, req.UserInfo.Username, compiled, facts, decision, h.Clock.Now(), dryRun)
+		if err != nil {
+			return outcome{}, err
+		}
+		decision, approval = a.decision, a.approval
+	}
 
-	out := outcome{mode: string(decision.Mode), snapshot: snap.Hash, reason: decision.Reason, message: decision.Message}
+	out := outcome{mode: string(decision.Mode), snapshot: snap.Hash, reason: decision.Reason, message: decision.Message, approval: approval}
 	switch {
 	case !decision.Allowed():
 		d := deny(denial{decision.Reason, causeField(decision.Reason), decision.Message})
@@ -136,29 +147,20 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 		err := h.Ledger.RecordDecision(ctx, audit.Decision{
 			Decision: out.decision, Reason: out.reason, Message: out.message, Mode: out.mode,
 			Namespace: req.Namespace, Plan: call.Spec.Plan, Call: call.Name, Tool: call.Spec.Tool, Step: call.Spec.Step,
-			Requester: req.UserInfo.Username, SnapshotHash: out.snapshot,
+			Requester: req.UserInfo.Username, SnapshotHash: out.snapshot, Approval: out.approval,
 		})
 		if err != nil {
 			metrics.LedgerFailures.Inc()
-			if h.ledgerPolicy(ctx) != safetyv1alpha1.LedgerFailurePolicyIgnore {
+			if ledgerFailurePolicy(ctx, h.Reader) != safetyv1alpha1.LedgerFailurePolicyIgnore {
 				out = deny(denial{ReasonLedgerUnavailable, "", "the decision could not be recorded durably, so it is not given: " + err.Error()})
 			}
 		}
 	}
 	metrics.Decisions.WithLabelValues(out.decision, out.reason, out.mode).Inc()
-	if out.decision == "deny" && h.denials != nil && !isDryRun(req) && req.Operation == admissionv1.Create {
+	if out.decision == decisionDeny && h.denials != nil && !isDryRun(req) && req.Operation == admissionv1.Create {
 		h.denials.add(types.NamespacedName{Namespace: req.Namespace, Name: call.Spec.Plan})
 	}
 	return out.resp
-}
-
-// ledgerPolicy is the failure policy of the cluster's AuditLedger; Fail when there is none.
-func (h *AgentToolCallHandler) ledgerPolicy(ctx context.Context) safetyv1alpha1.LedgerFailurePolicy {
-	l := &safetyv1alpha1.AuditLedger{}
-	if err := h.Reader.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, l); err != nil || l.Spec.FailurePolicy == "" {
-		return safetyv1alpha1.LedgerFailurePolicyFail
-	}
-	return l.Spec.FailurePolicy
 }
 
 // integrity checks what must hold before the engine runs: the plan exists and is locked, the
@@ -183,7 +185,7 @@ func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Requ
 	tool := &safetyv1alpha1.AgentTool{}
 	if err := h.Reader.Get(ctx, client.ObjectKey{Name: call.Spec.Tool}, tool); err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, nil, &denial{ReasonToolNotRegistered, "spec.tool", fmt.Sprintf("tool %q is not a registered AgentTool", call.Spec.Tool)}, nil
+			return nil, nil, &denial{ReasonToolNotRegistered, fieldTool, fmt.Sprintf("tool %q is not a registered AgentTool", call.Spec.Tool)}, nil
 		}
 		return nil, nil, nil, fmt.Errorf("reading tool %s: %w", call.Spec.Tool, err)
 	}
@@ -191,7 +193,7 @@ func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Requ
 }
 
 func deny(d denial) outcome {
-	return outcome{resp: d.response(), decision: "deny", reason: d.Reason, message: d.Message}
+	return outcome{resp: d.response(), decision: decisionDeny, reason: d.Reason, message: d.Message}
 }
 
 func isDryRun(req admission.Request) bool { return req.DryRun != nil && *req.DryRun }

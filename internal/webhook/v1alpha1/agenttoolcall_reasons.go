@@ -12,5 +12,12 @@ const (
 	ReasonLedgerUnavailable     = "LedgerUnavailable"
 )
 
-// fieldPlan is the call field most integrity denials point at.
-const fieldPlan = "spec.plan"
+// Fields denials point at.
+const (
+	fieldPlan     = "spec.plan"
+	fieldTool     = "spec.tool"
+	fieldApprover = "spec.approver"
+)
+
+// decisionDeny is the ledger's name for a refusal.
+const decisionDeny = "deny"

@@ -48,5 +48,5 @@ func causeField(reason string) string {
 	case safety.ReasonToolHumanApprovalRequired, safety.ReasonToolLoopDetected:
 		return "spec"
 	}
-	return "spec.tool"
+	return fieldTool
 }

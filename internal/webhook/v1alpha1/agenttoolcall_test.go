@@ -39,6 +39,8 @@ type scenario struct {
 	spent, spentElsewhere []string
 	// earlier is the number of earlier attempts of the step (step_retry_count).
 	earlier int
+	// approved is "human approval granted": a person's ToolApproval for the plan and tool.
+	approved bool
 	// want is the expected reason code, "" for admitted; phrases the denial must mention.
 	want    string
 	phrases []string
@@ -77,6 +79,9 @@ var _ = Describe("AgentToolCall admission: spec/safety-profile-enforcement.featu
 				p.spend(planName, s.spent...)
 			}
 			p.attempts(planName, p.tools[s.tool], stepUnderTest, s.earlier)
+			if s.approved {
+				p.approve(newPerson(), p.tools[s.tool], nil)
+			}
 
 			call := p.call(planName, p.tools[s.tool], stepUnderTest, "src/under-test.go")
 			call.Spec.SandboxID = s.sandboxID
@@ -156,13 +161,12 @@ var _ = Describe("AgentToolCall admission: spec/safety-profile-enforcement.featu
 		// ---- Human approval requirement ----
 		Entry("Tool blocked when human approval required but not granted", scenario{
 			profile: with(func(s *safetyv1alpha1.SafetyProfileSpec) { s.RequireHumanApproval = new(true) }),
-			tool:    reader, want: safety.ReasonToolHumanApprovalRequired, phrases: []string{"human approval"}}),
-		// Approvals (an object a person creates) arrive with a later issue; until then nothing can
-		// grant one, so the current correct behaviour is the denial that tells the agent an
-		// approval is needed.
-		Entry("Tool allowed when human approval required and granted (approvals arrive with a later issue: denied until then, asking for one)", scenario{
+			tool:    reader, want: safety.ReasonToolHumanApprovalRequired, phrases: []string{"human approval", "kubectl toolgate approve"}}),
+		// "Granted" is a ToolApproval a person (a user with a client certificate and the shipped
+		// approver role) created for the plan and tool.
+		Entry("Tool allowed when human approval required and granted", scenario{
 			profile: with(func(s *safetyv1alpha1.SafetyProfileSpec) { s.RequireHumanApproval = new(true) }),
-			tool:    reader, want: safety.ReasonToolHumanApprovalRequired, phrases: []string{"needs human approval", "none was granted"}}),
+			tool:    reader, approved: true}),
 		Entry("Tool allowed when human approval not required", scenario{
 			profile: with(func(s *safetyv1alpha1.SafetyProfileSpec) { s.RequireHumanApproval = new(false) }),
 			tool:    reader}),

@@ -1,11 +1,14 @@
 package v1alpha1
 
 import (
+	"fmt"
+
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
+	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/metrics"
 )
 
@@ -15,10 +18,16 @@ type Options struct {
 	Clock clock.PassiveClock
 	// Ledger records every AgentToolCall decision before it is answered; nil records nothing.
 	Ledger DecisionLog
+	// ServiceAccountApprovers are ServiceAccounts ("namespace:name") trusted to create
+	// ToolApprovals; people always may, other ServiceAccounts never.
+	ServiceAccountApprovers []string
 }
 
 // AgentToolCallPath is where the API server sends AgentToolCall admission reviews.
 const AgentToolCallPath = "/validate-safety-toolgate-dev-v1alpha1-agenttoolcall"
+
+// ToolApprovalPath is where the API server sends ToolApproval admission reviews.
+const ToolApprovalPath = "/validate-safety-toolgate-dev-v1alpha1-toolapproval"
 
 // SetupWithManager registers every toolgate admission webhook with mgr; main.go and the envtest
 // suites share it. The AgentToolCall handler reads facts through the manager's cache, whose
@@ -45,6 +54,20 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if err := mgr.Add(handler.denials); err != nil {
 		return err
 	}
+	handler.approvals = &approvalGate{live: mgr.GetAPIReader(), writer: mgr.GetClient()}
 	mgr.GetWebhookServer().Register(AgentToolCallPath, &webhook.Admission{Handler: handler})
+
+	approvals := &ToolApprovalHandler{Reader: mgr.GetClient(), Decoder: handler.Decoder, ServiceAccountApprovers: map[string]bool{}}
+	if l, ok := opts.Ledger.(audit.ApprovalLog); ok {
+		approvals.Ledger = l
+	}
+	for _, sa := range opts.ServiceAccountApprovers {
+		user, err := ServiceAccountUsername(sa)
+		if err != nil {
+			return fmt.Errorf("ServiceAccount approver: %w", err)
+		}
+		approvals.ServiceAccountApprovers[user] = true
+	}
+	mgr.GetWebhookServer().Register(ToolApprovalPath, &webhook.Admission{Handler: approvals})
 	return nil
 }

@@ -1,0 +1,82 @@
+package policy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// ArgumentsDigest is "sha256:" and the hex digest of a call's arguments, the value a ToolApproval's
+// spec.argumentsDigest pins. encoding/json writes struct fields in declaration order, so equal
+// arguments digest equal on every replica, in the plugin and across Go versions.
+func ArgumentsDigest(args safetyv1alpha1.ToolArguments) string {
+	b, err := json.Marshal(args)
+	if err != nil {
+		// ToolArguments holds only strings; Marshal cannot fail on it.
+		panic(err)
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// ApprovalExpiry is when an approval stops admitting calls: its creation, stamped by the API
+// server rather than by the approver's clock, plus spec.expirationSeconds.
+func ApprovalExpiry(a *safetyv1alpha1.ToolApproval) time.Time {
+	secs := a.Spec.ExpirationSeconds
+	if secs <= 0 {
+		secs = 3600
+	}
+	return a.CreationTimestamp.Add(time.Duration(secs) * time.Second)
+}
+
+// ApprovalUses is how many calls an approval admits; the API defaults it to 1.
+func ApprovalUses(a *safetyv1alpha1.ToolApproval) int32 {
+	if a.Spec.Uses <= 0 {
+		return 1
+	}
+	return a.Spec.Uses
+}
+
+// ApprovalMismatch says why an approval does not admit a call at now, or returns "" when it does.
+// It checks what the approval pins (namespace, plan, tool, step, arguments), its expiry, its uses
+// and that it is not being deleted; who created it is checked when it is created.
+func ApprovalMismatch(a *safetyv1alpha1.ToolApproval, call *safetyv1alpha1.AgentToolCall, now time.Time) string {
+	var why []string
+	if a.Namespace != call.Namespace {
+		why = append(why, fmt.Sprintf("it is in namespace %s, the call in %s", a.Namespace, call.Namespace))
+	}
+	if a.Spec.Plan != call.Spec.Plan {
+		why = append(why, fmt.Sprintf("it is for plan %s", a.Spec.Plan))
+	}
+	if a.Spec.Tool != call.Spec.Tool {
+		why = append(why, fmt.Sprintf("it is for tool %s", a.Spec.Tool))
+	}
+	if a.Spec.Step != "" && a.Spec.Step != call.Spec.Step {
+		why = append(why, fmt.Sprintf("it is for step %s", a.Spec.Step))
+	}
+	if a.Spec.ArgumentsDigest != "" && a.Spec.ArgumentsDigest != ArgumentsDigest(call.Spec.Arguments) {
+		why = append(why, "it is for other arguments")
+	}
+	if exp := ApprovalExpiry(a); !now.Before(exp) {
+		why = append(why, "it expired at "+exp.UTC().Format(time.RFC3339))
+	}
+	if a.Status.Used >= ApprovalUses(a) {
+		why = append(why, fmt.Sprintf("it has been used %d of %d times", a.Status.Used, ApprovalUses(a)))
+	}
+	if a.DeletionTimestamp != nil {
+		why = append(why, "it is being deleted")
+	}
+	return strings.Join(why, "; ")
+}
+
+// ApprovalCommand is the command a person runs to approve a call like this one: the denial message
+// hands it to the agent, which hands it to its operator.
+func ApprovalCommand(call *safetyv1alpha1.AgentToolCall) string {
+	return fmt.Sprintf("kubectl toolgate approve -n %s %s --tool %s --step %s --arguments-digest %s",
+		call.Namespace, call.Spec.Plan, call.Spec.Tool, call.Spec.Step, ArgumentsDigest(call.Spec.Arguments))
+}

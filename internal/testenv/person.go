@@ -1,0 +1,76 @@
+package testenv
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/yaml"
+)
+
+// ApproverRoleFile is the ClusterRole toolgate ships for people who approve tool calls.
+var ApproverRoleFile = []string{"config", "rbac", "toolapproval_approver_role.yaml"}
+
+// Person authenticates a human user to env's API server (a client certificate, as kubectl users
+// have), binds the shipped approver ClusterRole to them and returns their client and REST config.
+func Person(ctx context.Context, env *envtest.Environment, scheme *runtime.Scheme, name string) (client.Client, *rest.Config, error) {
+	user, err := env.AddUser(envtest.User{Name: name}, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("adding user %s: %w", name, err)
+	}
+	cs, err := kubernetes.NewForConfig(env.Config)
+	if err != nil {
+		return nil, nil, err
+	}
+	role, err := EnsureApproverRole(ctx, cs)
+	if err != nil {
+		return nil, nil, err
+	}
+	binding := &rbacv1.ClusterRoleBinding{
+		ObjectMeta: metav1.ObjectMeta{GenerateName: "approver-"},
+		RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role.Name},
+		Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: "User", Name: name}},
+	}
+	if _, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
+		return nil, nil, fmt.Errorf("binding %s to %s: %w", role.Name, name, err)
+	}
+	cfg := user.Config()
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	return c, cfg, err
+}
+
+// EnsureApproverRole creates the shipped approver ClusterRole unless it exists, and returns it.
+func EnsureApproverRole(ctx context.Context, cs kubernetes.Interface) (*rbacv1.ClusterRole, error) {
+	role, err := approverRole()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := cs.RbacV1().ClusterRoles().Create(ctx, role, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return nil, fmt.Errorf("creating ClusterRole %s: %w", role.Name, err)
+	}
+	return role, nil
+}
+
+func approverRole() (*rbacv1.ClusterRole, error) {
+	path, err := Path(ApproverRoleFile...)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	role := &rbacv1.ClusterRole{}
+	if err := yaml.Unmarshal(data, role); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return role, nil
+}
