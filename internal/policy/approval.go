@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,4 +80,40 @@ func ApprovalMismatch(a *safetyv1alpha1.ToolApproval, call *safetyv1alpha1.Agent
 func ApprovalCommand(call *safetyv1alpha1.AgentToolCall) string {
 	return fmt.Sprintf("kubectl toolgate approve -n %s %s --tool %s --step %s --arguments-digest %s",
 		call.Namespace, call.Spec.Plan, call.Spec.Tool, call.Spec.Step, ArgumentsDigest(call.Spec.Arguments))
+}
+
+// MatchApprovals splits the approvals for a call's plan into those that admit it at now, soonest
+// to expire first, and a reason for each that does not. Approvals for other plans are ignored.
+func MatchApprovals(approvals []safetyv1alpha1.ToolApproval, call *safetyv1alpha1.AgentToolCall, now time.Time) (
+	[]safetyv1alpha1.ToolApproval, []string) {
+	var match []safetyv1alpha1.ToolApproval
+	var why []string
+	for _, a := range approvals {
+		if a.Spec.Plan != call.Spec.Plan {
+			continue
+		}
+		if m := ApprovalMismatch(&a, call, now); m != "" {
+			why = append(why, fmt.Sprintf("ToolApproval %s does not apply: %s", a.Name, m))
+			continue
+		}
+		match = append(match, a)
+	}
+	slices.SortStableFunc(match, func(a, b safetyv1alpha1.ToolApproval) int {
+		return ApprovalExpiry(&a).Compare(ApprovalExpiry(&b))
+	})
+	return match, why
+}
+
+// ApprovalHint is what a denial for want of approval adds: the command that approves exactly this
+// call, and why the approvals that exist do not apply (the first few).
+func ApprovalHint(call *safetyv1alpha1.AgentToolCall, mismatches []string) string {
+	const maxListed = 3
+	if len(mismatches) > maxListed {
+		mismatches = append(mismatches[:maxListed:maxListed], fmt.Sprintf("and %d more", len(mismatches)-maxListed))
+	}
+	hint := "; a person can approve this call with: " + ApprovalCommand(call)
+	if len(mismatches) > 0 {
+		hint += " (" + strings.Join(mismatches, "; ") + ")"
+	}
+	return hint
 }

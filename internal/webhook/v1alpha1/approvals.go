@@ -3,8 +3,6 @@ package v1alpha1
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -78,21 +76,7 @@ func (g *approvalGate) candidates(ctx context.Context, call *safetyv1alpha1.Agen
 	if err := g.live.List(ctx, &list, client.InNamespace(call.Namespace)); err != nil {
 		return nil, nil, fmt.Errorf("listing ToolApprovals in %s: %w", call.Namespace, err)
 	}
-	var match []safetyv1alpha1.ToolApproval
-	var why []string
-	for _, a := range list.Items {
-		if a.Spec.Plan != call.Spec.Plan {
-			continue
-		}
-		if m := policy.ApprovalMismatch(&a, call, now); m != "" {
-			why = append(why, fmt.Sprintf("ToolApproval %s does not apply: %s", a.Name, m))
-			continue
-		}
-		match = append(match, a)
-	}
-	slices.SortFunc(match, func(a, b safetyv1alpha1.ToolApproval) int {
-		return policy.ApprovalExpiry(&a).Compare(policy.ApprovalExpiry(&b))
-	})
+	match, why := policy.MatchApprovals(list.Items, call, now)
 	return match, why, nil
 }
 
@@ -125,16 +109,8 @@ func (g *approvalGate) use(ctx context.Context, a *safetyv1alpha1.ToolApproval, 
 	return false, nil
 }
 
-// withApprovalHint tells the agent what to ask a person for: the command that approves exactly
-// this call, and why the approvals that exist do not apply.
+// withApprovalHint tells the agent what to ask a person for.
 func withApprovalHint(d safety.Decision, call *safetyv1alpha1.AgentToolCall, mismatches []string) safety.Decision {
-	const maxListed = 3
-	if len(mismatches) > maxListed {
-		mismatches = append(mismatches[:maxListed:maxListed], fmt.Sprintf("and %d more", len(mismatches)-maxListed))
-	}
-	d.Message += "; a person can approve this call with: " + policy.ApprovalCommand(call)
-	if len(mismatches) > 0 {
-		d.Message += " (" + strings.Join(mismatches, "; ") + ")"
-	}
+	d.Message += policy.ApprovalHint(call, mismatches)
 	return d
 }
