@@ -1,10 +1,14 @@
 // Command kubectl-toolgate is toolgate's kubectl plugin. Installed on the PATH it runs as
 // `kubectl toolgate ...`; it also runs on its own.
 //
+//	kubectl toolgate test -f FILE... [flags]    decide an AgentToolCall offline, as the webhook would
+//	kubectl toolgate explain PLAN [-n NS]      the profile a plan is locked to, and why
 //	kubectl toolgate ledger verify DIR         check every chain of the audit ledger in DIR
 //	kubectl toolgate ledger tail DIR [-n N]    print the newest records as JSON lines
+//	kubectl toolgate approve PLAN --tool T     approve, as yourself, calls that need human approval
 //
-// Exit status: 0 success, 1 the ledger does not verify, 2 usage or I/O error.
+// Exit status: 0 success (an admitted call, a locked plan, a verified ledger), 1 the check ran and
+// failed (a denied call, an unlocked plan, a broken ledger), 2 usage, input or I/O error.
 package main
 
 import (
@@ -23,8 +27,8 @@ const (
 	exitUsage  = 2 // bad arguments, or the check could not run
 )
 
-// command is one top-level subcommand. Each lives in its own file (ledger.go); test, explain
-// and approve join the list in commands as they are written.
+// command is one top-level subcommand. Each lives in its own file (test.go, explain.go,
+// ledger.go).
 type command struct {
 	name    string
 	summary string
@@ -37,7 +41,9 @@ func commands(stdin io.Reader) []command {
 			run: func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				return runTest(ctx, args, stdin, stdout, stderr)
 			}},
+		{name: "explain", summary: "explain the profile a plan is locked to, and why", run: runExplain},
 		{name: "ledger", summary: "verify and read the audit ledger", run: runLedger},
+		{name: "approve", summary: "approve, as yourself, tool calls that need human approval", run: runApprove},
 	}
 }
 

@@ -23,14 +23,20 @@ import (
 // testKinds are the kinds `test` reads, each with whether it is namespaced. Every one of them
 // takes part in the decision the way it does in the cluster.
 var testKinds = map[string]bool{
-	"SafetyProfile":     false,
-	"AutomationProfile": false,
-	"AgentTool":         false,
-	"ProjectPolicy":     true,
-	"AgentPlan":         true,
-	"AgentToolCall":     true,
-	"ToolApproval":      true,
+	kindSafetyProfile:     false,
+	kindAutomationProfile: false,
+	"AgentTool":           false,
+	"ProjectPolicy":       true,
+	"AgentPlan":           true,
+	"AgentToolCall":       true,
+	"ToolApproval":        true,
 }
+
+// The profile kinds, as ProfileRefs and snapshot sources name them.
+const (
+	kindSafetyProfile     = string(safetyv1alpha1.ProfileKindSafetyProfile)
+	kindAutomationProfile = string(safetyv1alpha1.ProfileKindAutomationProfile)
+)
 
 const testKindList = "SafetyProfile, AutomationProfile, ProjectPolicy, AgentTool, AgentPlan, AgentToolCall, " +
 	"ToolApproval"

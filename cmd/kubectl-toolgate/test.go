@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -64,6 +65,8 @@ Flags:
       --repeats N              times the same call was seen within the loop window, this one
                                included (default 0: not counted, as for a dry run)
       --approved               a person approved the call, as a matching ToolApproval does
+                               (ToolApprovals in the files are matched as the webhook matches
+                               them; offline they are read, never used up)
   -o, --output FORMAT          text (default) or json
 
 Exit status: 0 the call is admitted (also would_deny under a Warn or Audit profile), 1 it is
@@ -117,8 +120,8 @@ func parseTestFlags(args []string, stderr io.Writer) (*testOptions, bool) {
 	fs.IntVar(&opts.attempts, "attempts", -1, "earlier attempts of the step")
 	fs.IntVar(&opts.repeats, "repeats", 0, "loop repeats")
 	fs.BoolVar(&opts.approved, "approved", false, "approved by a person")
-	fs.StringVar(&opts.output, "o", "text", "output format")
-	fs.StringVar(&opts.output, "output", "text", "output format")
+	fs.StringVar(&opts.output, "o", outputText, "output format")
+	fs.StringVar(&opts.output, "output", outputText, "output format")
 	fs.Usage = func() { say(stderr, testUsage) }
 	pos, ok := parseInterspersed(fs, args)
 	if !ok {
@@ -131,7 +134,7 @@ func parseTestFlags(args []string, stderr io.Writer) (*testOptions, bool) {
 	if len(opts.files) == 0 {
 		problems = append(problems, "no files: give at least one -f FILE")
 	}
-	if opts.output != "text" && opts.output != "json" {
+	if opts.output != outputText && opts.output != outputJSON {
 		problems = append(problems, fmt.Sprintf("-o %s: want text or json", opts.output))
 	}
 	if opts.repeats < 0 {
@@ -177,7 +180,7 @@ func runTest(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		sayln(stderr, "error:", err)
 		return exitUsage
 	}
-	if opts.output == "json" {
+	if opts.output == outputJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
@@ -195,6 +198,15 @@ func runTest(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	return exitOK
 }
+
+// Output formats of test and explain.
+const (
+	outputText = "text"
+	outputJSON = "json"
+)
+
+// none is how the text output says that a list or a limit is empty.
+const none = "none"
 
 // Decisions, as the ledger records them.
 const (
@@ -250,6 +262,8 @@ type resultFacts struct {
 	EarlierAttempts int32  `json:"earlierAttempts"`
 	Repeats         int    `json:"repeats"`
 	HumanApproved   bool   `json:"humanApproved"`
+	// Approval is the ToolApproval (namespace/name) that admitted the call, or "--approved".
+	Approval string `json:"approval,omitempty"`
 }
 
 // testCall reads the files and decides the call.
@@ -303,13 +317,13 @@ func testCall(ctx context.Context, opts *testOptions, stdin io.Reader) (*testRes
 	engineCall := policy.EngineCall(call, plan, tool, facts)
 	engineCall.Context.Repeats = opts.repeats
 	d := safety.Evaluate(compiled, engineCall)
-	approved := false
-	if d.Reason == safety.ReasonToolHumanApprovalRequired && opts.approved {
-		engineCall.Context.HumanApproved = true
-		approved = true
-		d = safety.Evaluate(compiled, engineCall)
+	approval := ""
+	if d.Reason == safety.ReasonToolHumanApprovalRequired {
+		if d, approval, err = oc.approvalGate(ctx, call, compiled, engineCall, d, opts.approved, time.Now()); err != nil {
+			return nil, err
+		}
 	}
-	return newResult(d, call, plan.Status.Snapshot, facts, engineCall.Context.Repeats, approved, in.notes), nil
+	return newResult(d, call, plan.Status.Snapshot, facts, engineCall.Context.Repeats, approval, in.notes), nil
 }
 
 // facts are the cluster's facts about the call: the plan's accumulated cost and the namespace's
@@ -351,7 +365,7 @@ func (oc *offlineCluster) facts(ctx context.Context, plan *safetyv1alpha1.AgentP
 }
 
 func newResult(d safety.Decision, call *safetyv1alpha1.AgentToolCall, snap *safetyv1alpha1.PlanSnapshot,
-	f policy.CallFacts, repeats int, approved bool, notes []string) *testResult {
+	f policy.CallFacts, repeats int, approval string, notes []string) *testResult {
 	r := &testResult{
 		Decision: decisionAllow, Reason: d.Reason, Message: d.Message, RuleID: d.RuleID,
 		Mode: string(d.Mode), Class: string(d.Class),
@@ -360,7 +374,7 @@ func newResult(d safety.Decision, call *safetyv1alpha1.AgentToolCall, snap *safe
 		},
 		Provenance: string(snap.Provenance), Level: string(snap.Level), SnapshotHash: snap.Hash, Sources: snap.Sources,
 		Facts: resultFacts{AccumulatedCost: f.AccumulatedCost.String(), TotalCost: f.TotalCost.String(),
-			EarlierAttempts: f.EarlierAttempts, Repeats: repeats, HumanApproved: approved},
+			EarlierAttempts: f.EarlierAttempts, Repeats: repeats, HumanApproved: approval != "", Approval: approval},
 		Notes: notes,
 	}
 	if snap.ProfileName != "" && len(snap.Sources) > 0 {
@@ -402,9 +416,9 @@ func (r *testResult) print(w io.Writer) {
 	if f.Repeats > 0 {
 		repeats = strconv.Itoa(f.Repeats)
 	}
-	approval := "none"
+	approval := none
 	if f.HumanApproved {
-		approval = "granted"
+		approval = "granted (" + f.Approval + ")"
 	}
 	sayf(w, "  facts:     accumulated cost %s, total cost %s, earlier attempts of step %s %d, "+
 		"repeats %s, human approval %s\n", f.AccumulatedCost, f.TotalCost, c.Step, f.EarlierAttempts, repeats, approval)

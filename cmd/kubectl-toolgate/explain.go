@@ -1,0 +1,328 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+const explainUsage = `Usage:
+  kubectl toolgate explain PLAN [-n NAMESPACE] [-o json]
+
+Explain the profile an AgentPlan is locked to: which precedence level supplied it (plan > action >
+project > global default > the specification's default) and why that level won, the objects it
+was resolved from (with their uid, resourceVersion and generation at lock time, and whether they
+changed since), the snapshot hash every decision on the plan is stamped with, the lock time and
+epoch, and the effective profile. The reasoning is derived from the plan's spec and its locked
+snapshot, which holds a copy of the ProjectPolicy as it was at lock time.
+
+Flags:
+  -n, --namespace NAMESPACE   the plan's namespace (default: the kubeconfig context's)
+      --kubeconfig FILE       kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)
+      --context NAME          kubeconfig context (default: the current context)
+  -o, --output FORMAT         text (default) or json
+
+Exit status: 0 the plan is locked, 1 it is not (the Locked condition's reason and message are
+printed), 2 usage error, or the plan cannot be read.
+`
+
+func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") && isHelp(a) }) {
+		say(stdout, explainUsage)
+		return exitOK
+	}
+	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { say(stderr, explainUsage) }
+	var kube kubeFlags
+	kube.register(fs)
+	var output string
+	fs.StringVar(&output, "o", outputText, "output format")
+	fs.StringVar(&output, "output", outputText, "output format")
+	pos, ok := parseInterspersed(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if len(pos) != 1 || (output != outputText && output != outputJSON) {
+		sayf(stderr, "explain: want one PLAN and -o text or json, got %d arguments and -o %s\n"+
+			"Run 'kubectl toolgate explain -h' for usage.\n", len(pos), output)
+		return exitUsage
+	}
+	c, ns, err := kube.client()
+	if err != nil {
+		sayln(stderr, "error:", err)
+		return exitUsage
+	}
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: pos[0]}, plan); err != nil {
+		sayf(stderr, "error: reading AgentPlan %s/%s: %v\n", ns, pos[0], err)
+		return exitUsage
+	}
+	ex := explainPlan(ctx, c, plan)
+	if output == outputJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(ex); err != nil {
+			sayln(stderr, "error:", err)
+			return exitUsage
+		}
+	} else {
+		ex.print(stdout)
+	}
+	if !ex.Locked {
+		return exitFailed
+	}
+	return exitOK
+}
+
+// explanation is what `explain` answers; -o json prints it as it is. Fields are added, never
+// renamed or removed.
+type explanation struct {
+	Namespace string `json:"namespace"`
+	Plan      string `json:"plan"`
+	Locked    bool   `json:"locked"`
+	// Condition is the plan's Locked condition: why it is not locked, or what locked it.
+	Condition *explainCondition `json:"condition,omitempty"`
+	// Profile is the profile the plan is locked to; empty for the specification's default.
+	Profile    resultProfile `json:"profile"`
+	Provenance string        `json:"provenance,omitempty"`
+	Level      string        `json:"level,omitempty"`
+	Mode       string        `json:"mode,omitempty"`
+	// Why says, sentence by sentence, why that level supplied the profile.
+	Why          []string        `json:"why,omitempty"`
+	SnapshotHash string          `json:"snapshotHash,omitempty"`
+	LockedAt     *time.Time      `json:"lockedAt,omitempty"`
+	Epoch        int32           `json:"epoch,omitempty"`
+	Sources      []explainSource `json:"sources,omitempty"`
+	// Effective is the locked safety profile, field by field.
+	Effective []string `json:"effective,omitempty"`
+}
+
+type explainCondition struct {
+	Status  string `json:"status"`
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// What became of a source object since the lock.
+const (
+	nowUnchanged = "unchanged"
+	nowUnknown   = "unknown"
+)
+
+// explainSource is an object the snapshot was resolved from, with what became of it since.
+type explainSource struct {
+	safetyv1alpha1.ObjectSource `json:",inline"`
+	// Now is unchanged, changed, deleted, recreated or unknown (it could not be read).
+	Now string `json:"now"`
+	// Detail says what changed, or why it could not be read.
+	Detail string `json:"detail,omitempty"`
+}
+
+func explainPlan(ctx context.Context, c client.Reader, plan *safetyv1alpha1.AgentPlan) *explanation {
+	ex := &explanation{Namespace: plan.Namespace, Plan: plan.Name}
+	if cond := meta.FindStatusCondition(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition); cond != nil {
+		ex.Condition = &explainCondition{Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message}
+	}
+	snap := plan.Status.Snapshot
+	if snap == nil {
+		return ex
+	}
+	ex.Locked = true
+	ex.Provenance, ex.Level, ex.SnapshotHash, ex.Epoch = string(snap.Provenance), string(snap.Level), snap.Hash, snap.Epoch
+	ex.Mode = string(snap.Safety.EnforcementMode)
+	if !snap.LockedAt.IsZero() {
+		t := snap.LockedAt.UTC()
+		ex.LockedAt = &t
+	}
+	if snap.ProfileName != "" && len(snap.Sources) > 0 {
+		ex.Profile = resultProfile{Kind: snap.Sources[0].Kind, Name: snap.ProfileName}
+	}
+	ex.Sources = make([]explainSource, 0, len(snap.Sources))
+	for _, s := range snap.Sources {
+		ex.Sources = append(ex.Sources, sourceNow(ctx, c, s))
+	}
+	ex.Why = why(plan, ex.Profile, ex.Sources)
+	ex.Effective = effective(&snap.Safety)
+	return ex
+}
+
+// why re-derives the precedence decision from the plan's spec and its snapshot: the snapshot
+// records the winning level and a copy of the ProjectPolicy as it was at lock time.
+func why(plan *safetyv1alpha1.AgentPlan, profile resultProfile, sources []explainSource) []string {
+	snap := plan.Status.Snapshot
+	project := "ProjectPolicy " + plan.Namespace + "/project"
+	named := fmt.Sprintf("%s %q", profile.Kind, profile.Name)
+	noPlanRef := "the plan has no spec.profileRef"
+	noAction := noPlanRef + " and no spec.action"
+	if plan.Spec.Action != "" {
+		noAction = fmt.Sprintf("%s, and its spec.action %q names no profile in %s", noPlanRef, plan.Spec.Action, project)
+	}
+	noProject := "the namespace has no " + project
+	if snap.Project != nil {
+		noProject = project + " names no profile in spec.profileRef"
+	}
+	var out []string
+	switch snap.Provenance {
+	case safetyv1alpha1.ProvenancePlan:
+		out = append(out, fmt.Sprintf("the plan's spec.profileRef names %s; the plan's own choice wins over its action, "+
+			"the project and the global default", named))
+	case safetyv1alpha1.ProvenanceAction:
+		out = append(out, fmt.Sprintf("%s; its spec.action %q is an action of %s, which names %s; an action's profile "+
+			"wins over the project's and the global default", noPlanRef, plan.Spec.Action, project, named))
+	case safetyv1alpha1.ProvenanceProject:
+		out = append(out, fmt.Sprintf("%s; %s names %s in spec.profileRef, which wins over the global default",
+			noAction, project, named))
+	case safetyv1alpha1.ProvenanceGlobal:
+		out = append(out, fmt.Sprintf("%s; %s; %s is annotated %s=true, the cluster's global default",
+			noAction, noProject, named, safetyv1alpha1.DefaultAutomationProfileAnnotation))
+	default:
+		out = append(out, fmt.Sprintf("%s; %s; and no AutomationProfile is annotated %s=true: the specification's "+
+			"default profile applies", noAction, noProject, safetyv1alpha1.DefaultAutomationProfileAnnotation))
+	}
+	if profile.Kind == kindAutomationProfile {
+		i := slices.IndexFunc(sources, func(s explainSource) bool { return s.Kind == kindSafetyProfile })
+		if i >= 0 {
+			out = append(out, fmt.Sprintf("AutomationProfile %q takes its safety from SafetyProfile %q (spec.safetyProfileRef)",
+				profile.Name, sources[i].Name))
+		} else {
+			out = append(out, fmt.Sprintf("AutomationProfile %q names no SafetyProfile: its safety is inline (spec.safety), "+
+				"or the specification's default profile when it has none", profile.Name))
+		}
+	}
+	if slices.ContainsFunc(sources, func(s explainSource) bool { return s.Now != nowUnchanged && s.Now != nowUnknown }) {
+		out = append(out, fmt.Sprintf("objects changed since the lock; the plan keeps its snapshot until it is re-locked "+
+			"(annotate it %s=<new token>)", safetyv1alpha1.RelockAnnotation))
+	}
+	return out
+}
+
+// sourceNow reads a source object as it is now and compares it with the version that was locked.
+func sourceNow(ctx context.Context, c client.Reader, s safetyv1alpha1.ObjectSource) explainSource {
+	out := explainSource{ObjectSource: s}
+	var obj client.Object
+	switch s.Kind {
+	case kindSafetyProfile:
+		obj = &safetyv1alpha1.SafetyProfile{}
+	case kindAutomationProfile:
+		obj = &safetyv1alpha1.AutomationProfile{}
+	case "ProjectPolicy":
+		obj = &safetyv1alpha1.ProjectPolicy{}
+	default:
+		out.Now, out.Detail = nowUnknown, "not a kind explain reads"
+		return out
+	}
+	err := c.Get(ctx, client.ObjectKey{Namespace: s.Namespace, Name: s.Name}, obj)
+	switch {
+	case apierrors.IsNotFound(err):
+		out.Now = "deleted"
+	case err != nil:
+		out.Now, out.Detail = nowUnknown, err.Error()
+	case s.UID != "" && string(obj.GetUID()) != s.UID:
+		out.Now, out.Detail = "recreated", "uid "+string(obj.GetUID())
+	case obj.GetGeneration() != s.Generation:
+		out.Now, out.Detail = "changed", fmt.Sprintf("generation %d now", obj.GetGeneration())
+	default:
+		out.Now = nowUnchanged
+	}
+	return out
+}
+
+// effective lists the locked safety profile, field by field, in the spec's terms.
+func effective(s *safetyv1alpha1.SafetyProfileSpec) []string {
+	b := func(p *bool) string {
+		if p == nil {
+			return "unset"
+		}
+		return fmt.Sprint(*p)
+	}
+	list := func(l []string, empty string) string {
+		if len(l) == 0 {
+			return empty
+		}
+		return strings.Join(l, ",")
+	}
+	money := none
+	if s.MaxCostPerPlan != nil {
+		money = s.MaxCostPerPlan.String()
+	}
+	total := none
+	if s.MaxTotalCost != nil {
+		total = s.MaxTotalCost.String()
+	}
+	retries := "unset"
+	if s.MaxRetriesPerStep != nil {
+		retries = fmt.Sprint(*s.MaxRetriesPerStep)
+	}
+	return []string{
+		"requireSandbox=" + b(s.RequireSandbox), "requireCheckpoints=" + b(s.RequireCheckpoints),
+		"allowUnsafeTools=" + b(s.AllowUnsafeTools), "requireHumanApproval=" + b(s.RequireHumanApproval),
+		"readOnly=" + b(s.ReadOnly), "allowedTools=" + list(s.AllowedTools, "any"),
+		"deniedTools=" + list(s.DeniedTools, none), "allowedSkillCategories=" + list(s.AllowedSkillCategories, "any"),
+		"maxCostPerPlan=" + money, "maxTotalCost=" + total, "maxRetriesPerStep=" + retries,
+	}
+}
+
+func (ex *explanation) print(w io.Writer) {
+	if !ex.Locked {
+		sayf(w, "AgentPlan %s/%s is not locked", ex.Namespace, ex.Plan)
+		if ex.Condition != nil {
+			sayf(w, ": [%s] %s\n", ex.Condition.Reason, ex.Condition.Message)
+		} else {
+			sayln(w, ": the operator has not reconciled it yet")
+		}
+		sayln(w, "Every call of the plan is denied PlanNotLocked until it is.")
+		return
+	}
+	at := ""
+	if ex.LockedAt != nil {
+		at = " at " + ex.LockedAt.Format(time.RFC3339)
+	}
+	sayf(w, "AgentPlan %s/%s is locked (epoch %d%s)\n", ex.Namespace, ex.Plan, ex.Epoch, at)
+	profile := "the specification's default profile"
+	if ex.Profile.Name != "" {
+		profile = fmt.Sprintf("%s %q", ex.Profile.Kind, ex.Profile.Name)
+	}
+	sayf(w, "  profile:     %s\n", profile)
+	sayf(w, "  provenance:  %s (autonomy %s, mode %s)\n", ex.Provenance, ex.Level, ex.Mode)
+	for i, line := range ex.Why {
+		label := "  why:         "
+		if i > 0 {
+			label = "               "
+		}
+		sayf(w, "%s%s\n", label, line)
+	}
+	sayf(w, "  snapshot:    %s\n", ex.SnapshotHash)
+	if len(ex.Sources) == 0 {
+		sayln(w, "  sources:     none")
+	} else {
+		sayln(w, "  sources:")
+	}
+	for _, s := range ex.Sources {
+		name := s.Name
+		if s.Namespace != "" {
+			name = s.Namespace + "/" + s.Name
+		}
+		now := s.Now + " since the lock"
+		if s.Now == nowUnknown {
+			now = "not checked"
+		}
+		if s.Detail != "" {
+			now += " (" + s.Detail + ")"
+		}
+		sayf(w, "    %s %s  uid %s, resourceVersion %s, generation %d: %s\n",
+			s.Kind, name, s.UID, s.ResourceVersion, s.Generation, now)
+	}
+	sayf(w, "  effective:   %s\n", strings.Join(ex.Effective, ", "))
+}
