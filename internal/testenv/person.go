@@ -19,20 +19,32 @@ import (
 // ApproverRoleFile is the ClusterRole toolgate ships for people who approve tool calls.
 var ApproverRoleFile = []string{"config", "rbac", "toolapproval_approver_role.yaml"}
 
+// Human is a person's access to a test API server.
+type Human struct {
+	Name       string
+	Client     client.Client
+	Config     *rest.Config
+	Kubeconfig []byte // what kubectl and the plugin read
+}
+
 // Person authenticates a human user to env's API server (a client certificate, as kubectl users
-// have), binds the shipped approver ClusterRole to them and returns their client and REST config.
-func Person(ctx context.Context, env *envtest.Environment, scheme *runtime.Scheme, name string) (client.Client, *rest.Config, error) {
+// have) and binds the shipped approver ClusterRole to them.
+func Person(ctx context.Context, env *envtest.Environment, scheme *runtime.Scheme, name string) (*Human, error) {
 	user, err := env.AddUser(envtest.User{Name: name}, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("adding user %s: %w", name, err)
+		return nil, fmt.Errorf("adding user %s: %w", name, err)
+	}
+	kubeconfig, err := user.KubeConfig()
+	if err != nil {
+		return nil, err
 	}
 	cs, err := kubernetes.NewForConfig(env.Config)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	role, err := EnsureApproverRole(ctx, cs)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	binding := &rbacv1.ClusterRoleBinding{
 		ObjectMeta: metav1.ObjectMeta{GenerateName: "approver-"},
@@ -40,11 +52,14 @@ func Person(ctx context.Context, env *envtest.Environment, scheme *runtime.Schem
 		Subjects:   []rbacv1.Subject{{APIGroup: rbacv1.GroupName, Kind: "User", Name: name}},
 	}
 	if _, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
-		return nil, nil, fmt.Errorf("binding %s to %s: %w", role.Name, name, err)
+		return nil, fmt.Errorf("binding %s to %s: %w", role.Name, name, err)
 	}
 	cfg := user.Config()
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
-	return c, cfg, err
+	if err != nil {
+		return nil, err
+	}
+	return &Human{Name: name, Client: c, Config: cfg, Kubeconfig: kubeconfig}, nil
 }
 
 // EnsureApproverRole creates the shipped approver ClusterRole unless it exists, and returns it.

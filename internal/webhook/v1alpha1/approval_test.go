@@ -50,9 +50,9 @@ func newPerson() person {
 	GinkgoHelper()
 	personCount++
 	name := fmt.Sprintf("person-%d@example.com", personCount)
-	c, _, err := testenv.Person(ctx, cluster.Env, cluster.Scheme, name)
+	h, err := testenv.Person(ctx, cluster.Env, cluster.Scheme, name)
 	Expect(err).NotTo(HaveOccurred())
-	return person{name: name, client: c}
+	return person{name: name, client: h.Client}
 }
 
 // approval builds a ToolApproval by approver for the project's plan and tool; adjust narrows it.
