@@ -301,6 +301,27 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		Expect(approvalStatus(a).Used).To(Equal(int32(1)))
 	})
 
+	It("turns a rule's \"ask\" into an admission for exactly the approved command", func() {
+		p := newProject(nil)
+		shell := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: p.ns + "-shell"},
+			Spec: safetyv1alpha1.AgentToolSpec{Writes: true, ActionClass: safetyv1alpha1.ActionClassExecute}}
+		createCluster(shell)
+		p.tools["shell"] = shell.Name
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: p.profile(profileWith(nil))})
+		chmod := func(file string) *safetyv1alpha1.AgentToolCall {
+			c := p.call(planName, shell.Name, "step-1")
+			c.Spec.Arguments.Command = "chmod 777 " + file
+			return c
+		}
+		mustDeny(submit(p.agent, chmod("build.sh")), safety.ReasonToolHumanApprovalRequired, "chmod-world-writable")
+		alice := newPerson()
+		p.approve(alice, shell.Name, func(s *safetyv1alpha1.ToolApprovalSpec) {
+			s.Uses, s.ArgumentsDigest = 2, policy.ArgumentsDigest(chmod("build.sh").Spec.Arguments)
+		})
+		mustDeny(submit(p.agent, chmod("/etc/passwd")), safety.ReasonToolHumanApprovalRequired, "it is for other arguments")
+		mustAdmit(submit(p.agent, chmod("build.sh")))
+	})
+
 	It("keeps an approval's spec immutable and its use count from going down", func() {
 		p := approvalRequired(nil)
 		alice := newPerson()
