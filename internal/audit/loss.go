@@ -22,7 +22,7 @@ const MaxLossSample = 100
 // maxLossErrorLen bounds each remembered error message, so the account stays small.
 const maxLossErrorLen = 256
 
-// Reasons the failure policy can be unknown in a loss record.
+// policyUnknown is a loss entry's failurePolicy when the Log has no FailurePolicy function.
 const policyUnknown = "unknown"
 
 // lostRecord is one record that could not be made durable.
