@@ -2,9 +2,13 @@ package audit
 
 import (
 	"context"
+	"maps"
 
 	"github.com/toolgate/toolgate/internal/ledger"
 )
+
+// KindApproval is the kind of the records of ToolApproval creations.
+const KindApproval = "approval"
 
 // Approval is what the webhook records when a person creates a ToolApproval, or is refused one.
 type Approval struct {
@@ -28,13 +32,17 @@ type ApprovalLog interface {
 	RecordApproval(ctx context.Context, a Approval) error
 }
 
-// RecordApproval appends one approval record. Uses of an approval are in the decision records of
+// RecordApproval appends one approval record, after a loss record if earlier records failed. Uses of an approval are in the decision records of
 // the calls it admitted (their "approval" field).
 func (l *Log) RecordApproval(ctx context.Context, a Approval) error {
-	_, err := l.Journal.Append(ctx, ledger.Record{Kind: "approval", Fields: map[string]any{
-		"decision": a.Decision, "reason": a.Reason, "namespace": a.Namespace, "name": a.Name,
-		"plan": a.Plan, "tool": a.Tool, "step": a.Step, "argumentsDigest": a.ArgumentsDigest,
+	fields := map[string]any{
+		"decision": a.Decision, "reason": a.Reason, fieldNamespace: a.Namespace, "name": a.Name,
+		fieldPlan: a.Plan, fieldTool: a.Tool, fieldStep: a.Step, "argumentsDigest": a.ArgumentsDigest,
 		"approver": a.Approver, "requester": a.Requester, "uses": a.Uses, "expiresAt": a.ExpiresAt, "note": a.Note,
-	}})
+	}
+	// A refused or unrecorded approval joins the loss account like a decision, without its note.
+	ident := maps.Clone(fields)
+	delete(ident, "note")
+	_, err := l.append(ctx, ledger.Record{Kind: KindApproval, Fields: fields}, ident)
 	return err
 }
