@@ -19,6 +19,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -90,8 +91,24 @@ func Submit(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentTool
 
 // Report records what an admitted call's run cost and how it ended. Cost is an exact decimal
 // string such as "0.25"; toolgate refuses a cost that decreases or a phase that moves backward.
+//
+// The operator writes to calls too (it adds a finalizer so that deleting a call never lowers its
+// plan's usage), so a report based on an older copy may conflict; Report then re-reads the call
+// and sends the same status again.
 func Report(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentToolCall) error {
-	return FromError(c.Status().Update(ctx, call), call.Spec.Tool)
+	status := call.Status.DeepCopy()
+	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		err := c.Status().Update(ctx, call)
+		if !apierrors.IsConflict(err) {
+			return err
+		}
+		if getErr := c.Get(ctx, client.ObjectKeyFromObject(call), call); getErr != nil {
+			return getErr
+		}
+		call.Status = *status.DeepCopy()
+		return err
+	})
+	return FromError(err, call.Spec.Tool)
 }
 
 // FromError maps an API error carrying a toolgate denial to the typed error; any other error
