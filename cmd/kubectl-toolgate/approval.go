@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -19,11 +18,12 @@ import (
 const approvedByFlag = "--approved"
 
 // approvalGate decides again a call the engine denied for want of human approval, the way the
-// webhook's approval gate does (internal/webhook/v1alpha1/approvals.go): with HumanApproved set
-// when a ToolApproval of the files admits the call (policy.ApprovalMismatch, the webhook's
-// matcher) or --approved says a person approved it; otherwise the denial says how to approve the
-// call and why the approvals there are do not apply, in the webhook's words. Offline an approval
-// is only read, never used up. One without metadata.creationTimestamp counts as created now.
+// webhook's approval gate does (internal/webhook/v1alpha1/approvals.go), with the same matcher
+// and words (policy.MatchApprovals, policy.ApprovalHint): with HumanApproved set when a
+// ToolApproval of the files admits the call or --approved says a person approved it; otherwise
+// the denial says how to approve the call and why the approvals there are do not apply. Offline
+// an approval is only read, never used up. One without metadata.creationTimestamp counts as
+// created now.
 func (oc *offlineCluster) approvalGate(ctx context.Context, call *safetyv1alpha1.AgentToolCall, compiled *safety.Policy,
 	facts safety.Call, first safety.Decision, flag bool, now time.Time) (safety.Decision, string, error) {
 	var list safetyv1alpha1.ToolApprovalList
@@ -31,32 +31,21 @@ func (oc *offlineCluster) approvalGate(ctx context.Context, call *safetyv1alpha1
 		return first, "", err
 	}
 	slices.SortFunc(list.Items, func(a, b safetyv1alpha1.ToolApproval) int { return strings.Compare(a.Name, b.Name) })
-	var match []safetyv1alpha1.ToolApproval
-	var why []string
-	for _, a := range list.Items {
-		if a.Spec.Plan != call.Spec.Plan {
-			continue
+	for i := range list.Items {
+		if list.Items[i].CreationTimestamp.IsZero() {
+			list.Items[i].CreationTimestamp = metav1.NewTime(now)
 		}
-		if a.CreationTimestamp.IsZero() {
-			a.CreationTimestamp = metav1.NewTime(now)
-		}
-		if m := policy.ApprovalMismatch(&a, call, now); m != "" {
-			why = append(why, fmt.Sprintf("ToolApproval %s does not apply: %s", a.Name, m))
-			continue
-		}
-		match = append(match, a)
 	}
+	match, why := policy.MatchApprovals(list.Items, call, now)
 	used := ""
 	switch {
 	case len(match) > 0:
-		slices.SortFunc(match, func(a, b safetyv1alpha1.ToolApproval) int {
-			return policy.ApprovalExpiry(&a).Compare(policy.ApprovalExpiry(&b))
-		})
 		used = match[0].Namespace + "/" + match[0].Name
 	case flag:
 		used = approvedByFlag
 	default:
-		return withApprovalHint(first, call, why), "", nil
+		first.Message += policy.ApprovalHint(call, why)
+		return first, "", nil
 	}
 	facts.Context.HumanApproved = true
 	approved := safety.Evaluate(compiled, facts)
@@ -64,18 +53,4 @@ func (oc *offlineCluster) approvalGate(ctx context.Context, call *safetyv1alpha1
 		return approved, "", nil
 	}
 	return approved, used, nil
-}
-
-// withApprovalHint is the webhook's denial text for a call that needs approval: the command that
-// approves exactly this call, and why the approvals that exist do not apply (at most three).
-func withApprovalHint(d safety.Decision, call *safetyv1alpha1.AgentToolCall, mismatches []string) safety.Decision {
-	const maxListed = 3
-	if len(mismatches) > maxListed {
-		mismatches = append(mismatches[:maxListed:maxListed], fmt.Sprintf("and %d more", len(mismatches)-maxListed))
-	}
-	d.Message += "; a person can approve this call with: " + policy.ApprovalCommand(call)
-	if len(mismatches) > 0 {
-		d.Message += " (" + strings.Join(mismatches, "; ") + ")"
-	}
-	return d
 }

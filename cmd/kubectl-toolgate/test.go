@@ -64,9 +64,9 @@ Flags:
                                plan's earlier calls, or its status.usage.steps)
       --repeats N              times the same call was seen within the loop window, this one
                                included (default 0: not counted, as for a dry run)
+      --approval FILE          ToolApprovals (also accepted in -f files): matched against the call
+                               as the webhook matches them; offline they are read, never used up
       --approved               a person approved the call, as a matching ToolApproval does
-                               (ToolApprovals in the files are matched as the webhook matches
-                               them; offline they are read, never used up)
   -o, --output FORMAT          text (default) or json
 
 Exit status: 0 the call is admitted (also would_deny under a Warn or Audit profile), 1 it is
@@ -87,6 +87,7 @@ type testOptions struct {
 	attempts           int
 	repeats            int
 	approved           bool
+	approvalFiles      []string
 	output             string
 }
 
@@ -120,6 +121,7 @@ func parseTestFlags(args []string, stderr io.Writer) (*testOptions, bool) {
 	fs.IntVar(&opts.attempts, "attempts", -1, "earlier attempts of the step")
 	fs.IntVar(&opts.repeats, "repeats", 0, "loop repeats")
 	fs.BoolVar(&opts.approved, "approved", false, "approved by a person")
+	fs.Var((*stringList)(&opts.approvalFiles), "approval", "file of ToolApprovals")
 	fs.StringVar(&opts.output, "o", outputText, "output format")
 	fs.StringVar(&opts.output, "output", outputText, "output format")
 	fs.Usage = func() { say(stderr, testUsage) }
@@ -131,7 +133,7 @@ func parseTestFlags(args []string, stderr io.Writer) (*testOptions, bool) {
 	if len(pos) > 0 {
 		problems = append(problems, fmt.Sprintf("unexpected arguments %q: give files with -f", pos))
 	}
-	if len(opts.files) == 0 {
+	if len(opts.files) == 0 && len(opts.approvalFiles) == 0 {
 		problems = append(problems, "no files: give at least one -f FILE")
 	}
 	if opts.output != outputText && opts.output != outputJSON {
@@ -276,6 +278,16 @@ func testCall(ctx context.Context, opts *testOptions, stdin io.Reader) (*testRes
 	if err != nil {
 		return nil, err
 	}
+	approvals, err := readObjects(opts.approvalFiles, stdin, scheme)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range approvals {
+		if a.kind != "ToolApproval" {
+			return nil, inputErrorf("%s: --approval files hold ToolApprovals only", a.where())
+		}
+	}
+	objs = append(objs, approvals...)
 	in, err := sortInput(objs, opts)
 	if err != nil {
 		return nil, err

@@ -364,19 +364,86 @@ func TestTestWarnModeWouldDeny(t *testing.T) {
 	}
 }
 
-func TestTestApprovedFlag(t *testing.T) {
-	approval := strings.Replace(yamlNoUnsafe, "spec:\n",
-		"spec:\n  requireHumanApproval: true\n  allowUnsafeTools: true\n", 1)
-	approval = strings.Replace(approval, "  allowUnsafeTools: false\n", "", 1)
-	f := file(t, "approval.yaml", docs(approval, yamlShell, yamlShellCall))
-	code, r := testJSON(t, "-f", f)
-	if code != exitFailed || r.Reason != "ToolHumanApprovalRequired" {
-		t.Fatalf("exit %d, %+v", code, r)
+// approvalFile is a ToolApproval for plan build-42 in team-a and the shell-exec tool; extra adds
+// YAML lines under spec, status adds a status block, created a creationTimestamp.
+func approvalYAML(name, extra, status, created string) string {
+	s := `apiVersion: safety.toolgate.dev/v1alpha1
+kind: ToolApproval
+metadata:
+  name: ` + name + `
+  namespace: team-a
+`
+	if created != "" {
+		s += "  creationTimestamp: \"" + created + "\"\n"
 	}
-	code, r = testJSON(t, "-f", f, "--approved")
-	if code != exitOK || r.Decision != "allow" || !r.Facts.HumanApproved {
-		t.Fatalf("--approved: exit %d, %+v", code, r)
+	s += "spec:\n  plan: build-42\n  tool: shell-exec\n  approver: alice@example.com\n" + extra
+	if status != "" {
+		s += "status:\n" + status
 	}
+	return s
+}
+
+func TestTestApprovals(t *testing.T) {
+	needsApproval := strings.Replace(yamlNoUnsafe, "  allowUnsafeTools: false\n",
+		"  allowUnsafeTools: true\n  requireHumanApproval: true\n", 1)
+	f := file(t, "approval.yaml", docs(needsApproval, yamlShell, yamlShellCall))
+	digest := "sha256:" + strings.Repeat("0", 64)
+	hint := "; a person can approve this call with: kubectl toolgate approve -n team-a build-42 --tool shell-exec " +
+		"--step compile --arguments-digest sha256:"
+
+	t.Run("without an approval the denial names the approve command, as the webhook's does", func(t *testing.T) {
+		code, r := testJSON(t, "-f", f)
+		if code != exitFailed || r.Reason != "ToolHumanApprovalRequired" || !strings.Contains(r.Message, hint) ||
+			r.Facts.HumanApproved {
+			t.Fatalf("exit %d, %+v", code, r)
+		}
+	})
+	t.Run("a matching ToolApproval admits the call", func(t *testing.T) {
+		a := file(t, "a.yaml", approvalYAML("alice-ok", "  step: compile\n", "", ""))
+		code, r := testJSON(t, "-f", f, "--approval", a)
+		if code != exitOK || r.Decision != "allow" || !r.Facts.HumanApproved || r.Facts.Approval != "team-a/alice-ok" {
+			t.Fatalf("exit %d, %+v", code, r)
+		}
+		_, out, _ := runCLI(t, "test", "-f", f, "-f", a)
+		if !strings.Contains(out, "human approval granted (team-a/alice-ok)") {
+			t.Fatalf("text output:\n%s", out)
+		}
+	})
+	t.Run("approvals that do not apply are named with the reason", func(t *testing.T) {
+		a := file(t, "a.yaml", docs(
+			approvalYAML("a-other-step", "  step: deploy\n", "", ""),
+			approvalYAML("b-other-args", "  argumentsDigest: "+digest+"\n", "", ""),
+			approvalYAML("c-expired", "  expirationSeconds: 60\n", "", "2020-01-01T00:00:00Z"),
+			approvalYAML("d-used", "", "  used: 1\n", ""),
+		))
+		code, r := testJSON(t, "-f", f, "--approval", a)
+		for _, want := range []string{hint,
+			"(ToolApproval a-other-step does not apply: it is for step deploy; ToolApproval b-other-args does not apply: " +
+				"it is for other arguments; ToolApproval c-expired does not apply: it expired at 2020-01-01T00:01:00Z; and 1 more)",
+		} {
+			if code != exitFailed || !strings.Contains(r.Message, want) {
+				t.Errorf("exit %d; message %q lacks %q", code, r.Message, want)
+			}
+		}
+	})
+	t.Run("--approved stands for a matching approval", func(t *testing.T) {
+		code, r := testJSON(t, "-f", f, "--approved")
+		if code != exitOK || r.Decision != "allow" || r.Facts.Approval != "--approved" {
+			t.Fatalf("exit %d, %+v", code, r)
+		}
+	})
+	t.Run("an approval does not override a later check", func(t *testing.T) {
+		code, r := testJSON(t, "-f", f, "--approved", "--repeats", "6")
+		if code != exitFailed || r.Reason != "ToolLoopDetected" || r.Facts.HumanApproved {
+			t.Fatalf("exit %d, %+v", code, r)
+		}
+	})
+	t.Run("--approval files hold ToolApprovals only", func(t *testing.T) {
+		code, _, errOut := runCLI(t, "test", "-f", f, "--approval", f)
+		if code != exitUsage || !strings.Contains(errOut, "--approval files hold ToolApprovals only") {
+			t.Fatalf("exit %d, %s", code, errOut)
+		}
+	})
 }
 
 func TestTestReadsLists(t *testing.T) {

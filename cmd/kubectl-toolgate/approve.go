@@ -1,0 +1,194 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	authenticationv1 "k8s.io/api/authentication/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
+)
+
+const approveUsage = `Usage:
+  kubectl toolgate approve PLAN --tool TOOL [--step STEP] [--arguments-digest sha256:HEX] [flags]
+
+Approve tool calls of an AgentPlan that need human approval: create a ToolApproval in the plan's
+namespace, recorded as approved by you (the identity your kubeconfig authenticates as, which the
+webhook checks). A call the webhook denies ToolHumanApprovalRequired names the exact command that
+approves it; run that. The approval admits matching calls until it expires or is used up; delete
+it to withdraw it.
+
+Flags:
+  -n, --namespace NAMESPACE      the plan's namespace (default: the kubeconfig context's)
+      --tool NAME                the AgentTool the approved calls run (required)
+      --step STEP                only calls of this plan step
+      --arguments-digest DIGEST  only calls with exactly these arguments (the denial names it)
+      --uses N                   how many calls the approval admits, 1 to 100 (default 1)
+      --expires DURATION         how long the approval can be used, whole seconds from 1s to 168h
+                                 (default 1h)
+      --reason TEXT              why; recorded in the ledger
+      --dry-run                  let the API server and the webhook check the approval, create nothing
+      --kubeconfig FILE          kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)
+      --context NAME             kubeconfig context (default: the current context)
+  -o, --output FORMAT            text (default) or json (the ToolApproval as created)
+
+Exit status: 0 the approval was created, 1 the cluster refused it (the message says why), 2 usage
+error, or the cluster could not be reached.
+`
+
+var digestPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
+// approveOptions are the flags of approve.
+type approveOptions struct {
+	kube       kubeFlags
+	tool, step string
+	digest     string
+	uses       int
+	expires    time.Duration
+	reason     string
+	dryRun     bool
+	output     string
+}
+
+func runApprove(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") && isHelp(a) }) {
+		say(stdout, approveUsage)
+		return exitOK
+	}
+	opts := &approveOptions{}
+	fs := flag.NewFlagSet("approve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { say(stderr, approveUsage) }
+	opts.kube.register(fs)
+	fs.StringVar(&opts.tool, "tool", "", "tool")
+	fs.StringVar(&opts.step, "step", "", "step")
+	fs.StringVar(&opts.digest, "arguments-digest", "", "arguments digest")
+	fs.IntVar(&opts.uses, "uses", 1, "uses")
+	fs.DurationVar(&opts.expires, "expires", time.Hour, "expiry")
+	fs.StringVar(&opts.reason, "reason", "", "reason")
+	fs.BoolVar(&opts.dryRun, "dry-run", false, "dry run")
+	fs.StringVar(&opts.output, "o", outputText, "output format")
+	fs.StringVar(&opts.output, "output", outputText, "output format")
+	pos, ok := parseInterspersed(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if problems := opts.check(pos); len(problems) > 0 {
+		sayf(stderr, "approve: %s\nRun 'kubectl toolgate approve -h' for usage.\n", strings.Join(problems, "; "))
+		return exitUsage
+	}
+	c, cfg, ns, err := opts.kube.connect()
+	if err != nil {
+		sayln(stderr, "error:", err)
+		return exitUsage
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		sayln(stderr, "error:", err)
+		return exitUsage
+	}
+	review, err := cs.AuthenticationV1().SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{},
+		metav1.CreateOptions{})
+	if err != nil {
+		sayln(stderr, "error: asking the API server who you are (SelfSubjectReview):", err)
+		return exitUsage
+	}
+	plan := pos[0]
+	err = c.Get(ctx, client.ObjectKey{Namespace: ns, Name: plan}, &safetyv1alpha1.AgentPlan{})
+	if apierrors.IsNotFound(err) {
+		sayf(stderr, "error: AgentPlan %s/%s does not exist\n", ns, plan)
+		return exitUsage
+	}
+	a := opts.approval(ns, plan, review.Status.UserInfo.Username)
+	var createOpts []client.CreateOption
+	if opts.dryRun {
+		createOpts = append(createOpts, client.DryRunAll)
+	}
+	if err := c.Create(ctx, a, createOpts...); err != nil {
+		if apierrors.IsForbidden(err) || apierrors.IsInvalid(err) {
+			sayln(stderr, "approval refused:", err)
+			return exitFailed
+		}
+		sayln(stderr, "error:", err)
+		return exitUsage
+	}
+	if opts.output == outputJSON {
+		a.SetGroupVersionKind(safetyv1alpha1.GroupVersion.WithKind("ToolApproval"))
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(a); err != nil {
+			sayln(stderr, "error:", err)
+			return exitUsage
+		}
+		return exitOK
+	}
+	printApproval(stdout, a, opts.dryRun)
+	return exitOK
+}
+
+func (o *approveOptions) check(pos []string) []string {
+	var problems []string
+	if len(pos) != 1 {
+		problems = append(problems, fmt.Sprintf("want one PLAN, got %d arguments", len(pos)))
+	}
+	if o.tool == "" {
+		problems = append(problems, "--tool is required")
+	}
+	if o.digest != "" && !digestPattern.MatchString(o.digest) {
+		problems = append(problems, fmt.Sprintf("--arguments-digest %s: want sha256: and 64 hex digits, "+
+			"as the denial names it", o.digest))
+	}
+	if o.uses < 1 || o.uses > 100 {
+		problems = append(problems, fmt.Sprintf("--uses must be 1 to 100, not %d", o.uses))
+	}
+	if o.expires < time.Second || o.expires > 7*24*time.Hour || o.expires%time.Second != 0 {
+		problems = append(problems, fmt.Sprintf("--expires must be whole seconds from 1s to 168h, not %s", o.expires))
+	}
+	if o.output != outputText && o.output != outputJSON {
+		problems = append(problems, fmt.Sprintf("-o %s: want text or json", o.output))
+	}
+	return problems
+}
+
+func (o *approveOptions) approval(ns, plan, approver string) *safetyv1alpha1.ToolApproval {
+	return &safetyv1alpha1.ToolApproval{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, GenerateName: plan + "-"},
+		Spec: safetyv1alpha1.ToolApprovalSpec{
+			Plan: plan, Tool: o.tool, Step: o.step, ArgumentsDigest: o.digest, Approver: approver, Reason: o.reason,
+			ExpirationSeconds: int32(o.expires / time.Second), Uses: int32(o.uses),
+		},
+	}
+}
+
+func printApproval(w io.Writer, a *safetyv1alpha1.ToolApproval, dryRun bool) {
+	what := "created"
+	if dryRun {
+		what = "checked (dry run, not created)"
+	}
+	name := a.Name
+	if name == "" {
+		name = a.GenerateName + "…"
+	}
+	sayf(w, "ToolApproval %s/%s %s\n", a.Namespace, name, what)
+	scope := fmt.Sprintf("%s approves %d call(s) of plan %s running tool %s", a.Spec.Approver, policy.ApprovalUses(a),
+		a.Spec.Plan, a.Spec.Tool)
+	if a.Spec.Step != "" {
+		scope += " for step " + a.Spec.Step
+	}
+	if a.Spec.ArgumentsDigest != "" {
+		scope += " with arguments " + a.Spec.ArgumentsDigest
+	}
+	sayf(w, "  %s,\n  until %s\n", scope, policy.ApprovalExpiry(a).UTC().Format(time.RFC3339))
+}
