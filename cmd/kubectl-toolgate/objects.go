@@ -67,8 +67,11 @@ func inputErrorf(format string, args ...any) error {
 // readObjects reads every file ("-" is standard input) and decodes each YAML or JSON document into
 // its typed object. A document may be a List (what `kubectl get -o yaml` prints for several
 // objects); its items are read in order. Unknown fields are errors, as they are for the API server.
-func readObjects(files []string, stdin io.Reader, scheme *runtime.Scheme) ([]*inputObject, error) {
+// Objects that do not decide a call (a Namespace, a ServiceAccount, an AuditLedger beside the
+// profiles in a manifest) are skipped, each with a note; an unknown toolgate kind is an error.
+func readObjects(files []string, stdin io.Reader, scheme *runtime.Scheme) ([]*inputObject, []string, error) {
 	var objs []*inputObject
+	var notes []string
 	for _, file := range files {
 		var data []byte
 		var err error
@@ -78,31 +81,32 @@ func readObjects(files []string, stdin io.Reader, scheme *runtime.Scheme) ([]*in
 			data, err = os.ReadFile(file)
 		}
 		if err != nil {
-			return nil, inputErrorf("reading %s: %v", file, err)
+			return nil, nil, inputErrorf("reading %s: %v", file, err)
 		}
-		read, err := decodeDocuments(file, data, scheme)
+		read, skipped, err := decodeDocuments(file, data, scheme)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		objs = append(objs, read...)
+		objs, notes = append(objs, read...), append(notes, skipped...)
 	}
-	return objs, nil
+	return objs, notes, nil
 }
 
-func decodeDocuments(file string, data []byte, scheme *runtime.Scheme) ([]*inputObject, error) {
+func decodeDocuments(file string, data []byte, scheme *runtime.Scheme) ([]*inputObject, []string, error) {
 	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var objs []*inputObject
+	var notes []string
 	for doc := 1; ; doc++ {
 		raw, err := reader.Read()
 		if errors.Is(err, io.EOF) {
-			return objs, nil
+			return objs, notes, nil
 		}
 		if err != nil {
-			return nil, inputErrorf("%s, document %d: %v", file, doc, err)
+			return nil, nil, inputErrorf("%s, document %d: %v", file, doc, err)
 		}
 		var m map[string]any
 		if err := yaml.Unmarshal(raw, &m); err != nil {
-			return nil, inputErrorf("%s, document %d: not valid YAML: %v", file, doc, err)
+			return nil, nil, inputErrorf("%s, document %d: not valid YAML: %v", file, doc, err)
 		}
 		if len(m) == 0 {
 			continue // an empty document, e.g. after a trailing "---"
@@ -110,13 +114,17 @@ func decodeDocuments(file string, data []byte, scheme *runtime.Scheme) ([]*input
 		items := []map[string]any{m}
 		if m["kind"] == "List" {
 			if items, err = listItems(m); err != nil {
-				return nil, inputErrorf("%s, document %d: %v", file, doc, err)
+				return nil, nil, inputErrorf("%s, document %d: %v", file, doc, err)
 			}
 		}
 		for _, item := range items {
-			o, err := decodeObject(item, scheme)
+			o, skip, err := decodeObject(item, scheme)
 			if err != nil {
-				return nil, inputErrorf("%s, document %d: %v", file, doc, err)
+				return nil, nil, inputErrorf("%s, document %d: %v", file, doc, err)
+			}
+			if skip != "" {
+				notes = append(notes, fmt.Sprintf("%s, document %d: %s", file, doc, skip))
+				continue
 			}
 			objs = append(objs, &inputObject{obj: o, kind: o.GetObjectKind().GroupVersionKind().Kind, file: file, doc: doc})
 		}
@@ -136,35 +144,41 @@ func listItems(list map[string]any) ([]map[string]any, error) {
 	return items, nil
 }
 
-// decodeObject turns one document into a typed toolgate object, strictly.
-func decodeObject(m map[string]any, scheme *runtime.Scheme) (client.Object, error) {
+// decodeObject turns one document into a typed toolgate object, strictly, or says why it skips it.
+func decodeObject(m map[string]any, scheme *runtime.Scheme) (client.Object, string, error) {
 	apiVersion, _ := m["apiVersion"].(string)
 	kind, _ := m["kind"].(string)
 	if apiVersion == "" || kind == "" {
-		return nil, errors.New("apiVersion and kind are required")
+		return nil, "", errors.New("apiVersion and kind are required")
 	}
 	gv, err := schema.ParseGroupVersion(apiVersion)
 	if err != nil {
-		return nil, fmt.Errorf("apiVersion %q: %w", apiVersion, err)
+		return nil, "", fmt.Errorf("apiVersion %q: %w", apiVersion, err)
 	}
 	if _, ok := testKinds[kind]; !ok || gv != safetyv1alpha1.GroupVersion {
-		return nil, fmt.Errorf("%s %s is not a kind that decides a tool call; want %s of %s",
+		switch {
+		case gv.Group != safetyv1alpha1.GroupVersion.Group:
+			return nil, fmt.Sprintf("%s %s %q is not a toolgate object; skipped", apiVersion, kind, nameOf(m)), nil
+		case scheme.Recognizes(gv.WithKind(kind)):
+			return nil, fmt.Sprintf("%s %q does not decide a tool call; skipped", kind, nameOf(m)), nil
+		}
+		return nil, "", fmt.Errorf("%s %s is not a kind that decides a tool call; want %s of %s",
 			apiVersion, kind, testKindList, safetyv1alpha1.GroupVersion)
 	}
 	data, err := json.Marshal(m)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	strict := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, scheme, scheme,
 		kjson.SerializerOptions{Strict: true})
 	ro, _, err := strict.Decode(data, nil, nil)
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "strict decoding error: ")
-		return nil, fmt.Errorf("%s %q: %s", kind, nameOf(m), strings.TrimPrefix(msg, "json: "))
+		return nil, "", fmt.Errorf("%s %q: %s", kind, nameOf(m), strings.TrimPrefix(msg, "json: "))
 	}
 	obj := ro.(client.Object)
 	obj.GetObjectKind().SetGroupVersionKind(gv.WithKind(kind))
-	return obj, nil
+	return obj, "", nil
 }
 
 func nameOf(m map[string]any) string {

@@ -31,7 +31,8 @@ and message as the webhook's denial.
 
 The files hold YAML or JSON documents (several per file, or a List as 'kubectl get -o yaml'
 prints) of these kinds: AgentToolCall, AgentTool, SafetyProfile, AutomationProfile,
-ProjectPolicy, AgentPlan, ToolApproval.
+ProjectPolicy, AgentPlan, ToolApproval. Other objects (a Namespace, a ServiceAccount) are skipped
+with a note on standard error.
 
   - The call under test is the last AgentToolCall (or the one --call names). The other
     AgentToolCalls are the plan's earlier calls, as stored in the cluster: their status.cost adds
@@ -274,11 +275,11 @@ func testCall(ctx context.Context, opts *testOptions, stdin io.Reader) (*testRes
 	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {
 		return nil, err
 	}
-	objs, err := readObjects(opts.files, stdin, scheme)
+	objs, skipped, err := readObjects(opts.files, stdin, scheme)
 	if err != nil {
 		return nil, err
 	}
-	approvals, err := readObjects(opts.approvalFiles, stdin, scheme)
+	approvals, _, err := readObjects(opts.approvalFiles, stdin, scheme)
 	if err != nil {
 		return nil, err
 	}
@@ -292,6 +293,7 @@ func testCall(ctx context.Context, opts *testOptions, stdin io.Reader) (*testRes
 	if err != nil {
 		return nil, err
 	}
+	in.notes = append(skipped, in.notes...)
 	plan, err := planFor(in, opts)
 	if err != nil {
 		return nil, err
@@ -368,10 +370,13 @@ func (oc *offlineCluster) facts(ctx context.Context, plan *safetyv1alpha1.AgentP
 	}
 	if opts.attempts >= 0 {
 		f.EarlierAttempts = int32(min(opts.attempts, 1<<30))
-	} else if i := slices.IndexFunc(plan.Status.Usage.Steps, func(s safetyv1alpha1.StepUsage) bool {
-		return s.Step == call.Spec.Step
-	}); i >= 0 {
-		f.EarlierAttempts = plan.Status.Usage.Steps[i].Attempts
+	} else {
+		var calls safetyv1alpha1.AgentToolCallList
+		if err := oc.c.List(ctx, &calls, client.InNamespace(plan.Namespace),
+			client.MatchingFields{controller.CallPlanIndex: plan.Name}); err != nil {
+			return policy.CallFacts{}, err
+		}
+		f.EarlierAttempts = policy.StepAttempts(plan, calls.Items, call.Spec.Step)
 	}
 	return f, nil
 }

@@ -480,7 +480,6 @@ func TestTestInputErrors(t *testing.T) {
 		return p
 	}
 	good := write("good.yaml", yamlNoUnsafe, yamlShell, yamlShellCall)
-	configMap := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n"
 	missingPlan := "apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentPlan\nmetadata:\n  name: build-42\n" +
 		"  namespace: team-a\nspec:\n  serviceAccountName: agent\n  profileRef:\n    kind: SafetyProfile\n    name: gone\n"
 	for _, tc := range []struct {
@@ -490,8 +489,10 @@ func TestTestInputErrors(t *testing.T) {
 	}{
 		{"bad YAML", []string{"-f", write("bad.yaml", yamlShell, "kind: [\n")},
 			[]string{"bad.yaml, document 2: not valid YAML", "line 1"}},
-		{"unknown kind", []string{"-f", write("cm.yaml", yamlShell, configMap)},
-			[]string{"cm.yaml, document 2: v1 ConfigMap is not a kind that decides a tool call", "want SafetyProfile"}},
+		{"unknown toolgate kind", []string{"-f", write("typo-kind.yaml", yamlShell,
+			strings.Replace(yamlNoUnsafe, "kind: SafetyProfile", "kind: SafetyProfil", 1))},
+			[]string{"typo-kind.yaml, document 2: safety.toolgate.dev/v1alpha1 SafetyProfil is not a kind that decides a " +
+				"tool call", "want SafetyProfile"}},
 		{"no apiVersion", []string{"-f", write("nokind.yaml", "metadata:\n  name: x\n")},
 			[]string{"nokind.yaml, document 1: apiVersion and kind are required"}},
 		{"unknown field",
@@ -553,6 +554,18 @@ func TestTestInputErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestTestSkipsObjectsThatDecideNothing(t *testing.T) {
+	ns := "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n"
+	ledger := "apiVersion: safety.toolgate.dev/v1alpha1\nkind: AuditLedger\nmetadata:\n  name: default\nspec: {}\n"
+	f := file(t, "manifest.yaml", docs(ns, yamlNoUnsafe, ledger, yamlShell, yamlShellCall))
+	code, out, errOut := runCLI(t, "test", "-f", f)
+	if code != exitFailed || !strings.HasPrefix(out, "deny: [ToolSafetyViolation]") ||
+		!strings.Contains(errOut, "note: "+f+`, document 1: v1 Namespace "team-a" is not a toolgate object; skipped`) ||
+		!strings.Contains(errOut, "note: "+f+`, document 3: AuditLedger "default" does not decide a tool call; skipped`) {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 }
 

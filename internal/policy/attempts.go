@@ -1,0 +1,36 @@
+package policy
+
+import safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+
+// StepAttempts counts the admitted calls of a plan's step, as the webhook counts them against
+// maxRetriesPerStep: the attempts the plan settled when their calls were deleted, plus the calls of
+// the step that exist and are not among the settled ones. The plan's own total for the step (as the
+// plan controller last wrote it) is a floor, since it only grows. calls are the plan's calls; calls
+// of other plans or steps are not counted.
+func StepAttempts(plan *safetyv1alpha1.AgentPlan, calls []safetyv1alpha1.AgentToolCall, step string) int32 {
+	usage := plan.Status.Usage
+	var n int32
+	settled := map[string]bool{}
+	if s := usage.Settled; s != nil {
+		for _, st := range s.Steps {
+			if st.Step == step {
+				n = st.Attempts
+			}
+		}
+		for _, uid := range s.UIDs {
+			settled[uid] = true
+		}
+	}
+	for i := range calls {
+		c := &calls[i]
+		if c.Namespace == plan.Namespace && c.Spec.Plan == plan.Name && c.Spec.Step == step && !settled[string(c.UID)] {
+			n++
+		}
+	}
+	for _, st := range usage.Steps {
+		if st.Step == step && st.Attempts > n {
+			n = st.Attempts
+		}
+	}
+	return n
+}
