@@ -7,9 +7,13 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -578,6 +582,34 @@ var _ = Describe("AgentToolCall admission: the agent reporting on an admitted ca
 		Expect(storedCost()).To(BeEmpty())
 	})
 
+	It("lets another identity with RBAC for it change only metadata, as the operator's ServiceAccount does", func() {
+		janitor := p.newAgent("janitor")
+		cs, err := kubernetes.NewForConfig(cluster.Config)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = cs.RbacV1().Roles(p.ns).Create(ctx, &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "call-janitor"},
+			Rules: []rbacv1.PolicyRule{{APIGroups: []string{safetyv1alpha1.GroupVersion.Group},
+				Resources: []string{"agenttoolcalls", "agenttoolcalls/status"}, Verbs: []string{"get", "update"}}}}, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = cs.RbacV1().RoleBindings(p.ns).Create(ctx, &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "call-janitor"},
+			RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "call-janitor"},
+			Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: p.ns, Name: "janitor"}}}, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+
+		Eventually(func() error {
+			return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+				latest := &safetyv1alpha1.AgentToolCall{}
+				if err := janitor.Get(ctx, client.ObjectKeyFromObject(call), latest); err != nil {
+					return err
+				}
+				metav1.SetMetaDataAnnotation(&latest.ObjectMeta, "example.com/reviewed", "true")
+				return janitor.Update(ctx, latest)
+			})
+		}).WithTimeout(waitTimeout).Should(Succeed(), "RBAC propagates; then a metadata-only update is admitted")
+		err = report(janitor, call, safetyv1alpha1.CallPhaseSucceeded, "0.01")
+		mustDeny(err, webhookv1alpha1.ReasonAgentIdentityMismatch, "only the plan's ServiceAccount")
+		Expect(storedCost()).To(BeEmpty())
+	})
+
 	It("rejects a negative cost", func() {
 		err := report(p.agent, call, safetyv1alpha1.CallPhaseSucceeded, "-1")
 		Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v", err)
@@ -588,11 +620,14 @@ var _ = Describe("AgentToolCall admission: the agent reporting on an admitted ca
 
 // retryReport has the project's agent apply mutate to the latest call and send it as a status
 // update.
+// The operator writes the call's metadata too (its usage finalizer), so a conflict is retried.
 func retryReport(p *project, call *safetyv1alpha1.AgentToolCall, mutate func(*safetyv1alpha1.AgentToolCall)) error {
-	latest := &safetyv1alpha1.AgentToolCall{}
-	if err := p.agent.Get(ctx, client.ObjectKeyFromObject(call), latest); err != nil {
-		return err
-	}
-	mutate(latest)
-	return p.agent.Status().Update(ctx, latest)
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		latest := &safetyv1alpha1.AgentToolCall{}
+		if err := p.agent.Get(ctx, client.ObjectKeyFromObject(call), latest); err != nil {
+			return err
+		}
+		mutate(latest)
+		return p.agent.Status().Update(ctx, latest)
+	})
 }

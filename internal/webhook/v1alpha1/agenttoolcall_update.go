@@ -20,7 +20,8 @@ var phaseOrder = map[safetyv1alpha1.CallPhase]int{
 }
 
 // update allows what an agent may report after the run: the spec never changes, a ServiceAccount
-// other than the plan's may not touch the call, phases only move forward and cost never decreases.
+// other than the plan's may not change the status, phases only move forward and cost never
+// decreases.
 func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) admission.Response {
 	old := &safetyv1alpha1.AgentToolCall{}
 	if err := h.Decoder.DecodeRaw(req.OldObject, old); err != nil {
@@ -36,7 +37,9 @@ func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, user string, old
 	if !equality.Semantic.DeepEqual(old.Spec, call.Spec) {
 		return &denial{ReasonInvalidUpdate, "spec", "the spec of an AgentToolCall is immutable"}
 	}
-	if strings.HasPrefix(user, "system:serviceaccount:") {
+	// Only a report (a status change) is the agent's to make. Metadata alone (the operator's usage
+	// finalizer, its completion annotation) is left to RBAC, which agents' roles do not grant.
+	if !equality.Semantic.DeepEqual(old.Status, call.Status) && strings.HasPrefix(user, "system:serviceaccount:") {
 		plan := &safetyv1alpha1.AgentPlan{}
 		err := h.Reader.Get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan)
 		if err != nil || user != serviceAccountUser(plan.Namespace, plan.Spec.ServiceAccountName) {
