@@ -150,17 +150,27 @@ func explainPlan(ctx context.Context, c client.Reader, plan *safetyv1alpha1.Agen
 		ex.Profile = resultProfile{Kind: snap.Sources[0].Kind, Name: snap.ProfileName}
 	}
 	ex.Sources = make([]explainSource, 0, len(snap.Sources))
+	inline := ""
 	for _, s := range snap.Sources {
-		ex.Sources = append(ex.Sources, sourceNow(ctx, c, s))
+		src, obj := sourceNow(ctx, c, s)
+		ex.Sources = append(ex.Sources, src)
+		if ap, ok := obj.(*safetyv1alpha1.AutomationProfile); ok && src.Now == nowUnchanged && ap.Name == snap.ProfileName {
+			inline = "its safety is inline (spec.safety)"
+			if ap.Spec.Safety == nil && ap.Spec.SafetyProfileRef == nil {
+				inline = "it sets no safety, so the specification's default profile applies"
+			}
+		}
 	}
-	ex.Why = why(plan, ex.Profile, ex.Sources)
+	ex.Why = why(plan, ex.Profile, ex.Sources, inline)
 	ex.Effective = effective(&snap.Safety)
 	return ex
 }
 
 // why re-derives the precedence decision from the plan's spec and its snapshot: the snapshot
 // records the winning level and a copy of the ProjectPolicy as it was at lock time.
-func why(plan *safetyv1alpha1.AgentPlan, profile resultProfile, sources []explainSource) []string {
+// inline says how an AutomationProfile without a SafetyProfile supplies its safety, when explain
+// could read it unchanged since the lock.
+func why(plan *safetyv1alpha1.AgentPlan, profile resultProfile, sources []explainSource, inline string) []string {
 	snap := plan.Status.Snapshot
 	project := "ProjectPolicy " + plan.Namespace + "/project"
 	named := fmt.Sprintf("%s %q", profile.Kind, profile.Name)
@@ -197,8 +207,10 @@ func why(plan *safetyv1alpha1.AgentPlan, profile resultProfile, sources []explai
 			out = append(out, fmt.Sprintf("AutomationProfile %q takes its safety from SafetyProfile %q (spec.safetyProfileRef)",
 				profile.Name, sources[i].Name))
 		} else {
-			out = append(out, fmt.Sprintf("AutomationProfile %q names no SafetyProfile: its safety is inline (spec.safety), "+
-				"or the specification's default profile when it has none", profile.Name))
+			if inline == "" {
+				inline = "its safety is inline (spec.safety), or the specification's default profile when it has none"
+			}
+			out = append(out, fmt.Sprintf("AutomationProfile %q names no SafetyProfile: %s", profile.Name, inline))
 		}
 	}
 	if slices.ContainsFunc(sources, func(s explainSource) bool { return s.Now != nowUnchanged && s.Now != nowUnknown }) {
@@ -208,8 +220,9 @@ func why(plan *safetyv1alpha1.AgentPlan, profile resultProfile, sources []explai
 	return out
 }
 
-// sourceNow reads a source object as it is now and compares it with the version that was locked.
-func sourceNow(ctx context.Context, c client.Reader, s safetyv1alpha1.ObjectSource) explainSource {
+// sourceNow reads a source object as it is now and compares it with the version that was locked;
+// it returns the object read, nil when it could not be read.
+func sourceNow(ctx context.Context, c client.Reader, s safetyv1alpha1.ObjectSource) (explainSource, client.Object) {
 	out := explainSource{ObjectSource: s}
 	var obj client.Object
 	switch s.Kind {
@@ -221,14 +234,16 @@ func sourceNow(ctx context.Context, c client.Reader, s safetyv1alpha1.ObjectSour
 		obj = &safetyv1alpha1.ProjectPolicy{}
 	default:
 		out.Now, out.Detail = nowUnknown, "not a kind explain reads"
-		return out
+		return out, nil
 	}
 	err := c.Get(ctx, client.ObjectKey{Namespace: s.Namespace, Name: s.Name}, obj)
 	switch {
 	case apierrors.IsNotFound(err):
 		out.Now = "deleted"
+		return out, nil
 	case err != nil:
 		out.Now, out.Detail = nowUnknown, err.Error()
+		return out, nil
 	case s.UID != "" && string(obj.GetUID()) != s.UID:
 		out.Now, out.Detail = "recreated", "uid "+string(obj.GetUID())
 	case obj.GetGeneration() != s.Generation:
@@ -236,7 +251,7 @@ func sourceNow(ctx context.Context, c client.Reader, s safetyv1alpha1.ObjectSour
 	default:
 		out.Now = nowUnchanged
 	}
-	return out
+	return out, obj
 }
 
 // effective lists the locked safety profile, field by field, in the spec's terms.

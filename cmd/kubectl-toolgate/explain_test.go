@@ -168,7 +168,7 @@ func TestExplain(t *testing.T) {
 			"provenance:  Global (autonomy Yolo, mode Enforce)",
 			fmt.Sprintf("the namespace has no ProjectPolicy %s/project; AutomationProfile %q is annotated "+
 				"safety.toolgate.dev/is-default=true, the cluster's global default", bare, def.Name),
-			fmt.Sprintf("AutomationProfile %q names no SafetyProfile: its safety is inline (spec.safety)", def.Name),
+			fmt.Sprintf("AutomationProfile %q names no SafetyProfile: its safety is inline (spec.safety)\n", def.Name),
 		} {
 			if code != exitOK || !strings.Contains(out, want) {
 				t.Errorf("exit %d, output lacks %q\n%s", code, want, out)
