@@ -316,14 +316,14 @@ func (w *world) spend(plan, cost string) {
 // approve has a person create a ToolApproval for the plan, the tool and the step under test.
 func (w *world) approve() {
 	name := w.ns + "@example.com"
-	person, _, err := testenv.Person(context.Background(), w.cl.Env, w.cl.Scheme, name)
+	person, err := testenv.Person(context.Background(), w.cl.Env, w.cl.Scheme, name)
 	if err != nil {
 		w.t.Fatal(err)
 	}
 	a := &safetyv1alpha1.ToolApproval{ObjectMeta: metav1.ObjectMeta{Namespace: w.ns, Name: "approval"},
 		Spec: safetyv1alpha1.ToolApprovalSpec{Plan: "plan", Tool: w.toolName(w.sc.Tool), Step: stepUnderTest,
 			Approver: name, Reason: "the equivalence test approves it"}}
-	if err := person.Create(context.Background(), a.DeepCopy()); err != nil {
+	if err := person.Client.Create(context.Background(), a.DeepCopy()); err != nil {
 		w.t.Fatalf("a person approving the call: %v", err)
 	}
 	w.approvals = append(w.approvals, a)
