@@ -77,7 +77,7 @@ func (l *Log) RecordDecision(ctx context.Context, d Decision) error {
 	ident := maps.Clone(fields)
 	delete(ident, "message")
 	delete(ident, "snapshotHash")
-	_, err := l.append(ctx, ledger.Record{Kind: KindDecision, Fields: fields}, ident)
+	err := l.append(ctx, ledger.Record{Kind: KindDecision, Fields: fields}, ident)
 	return err
 }
 

@@ -106,8 +106,9 @@ type lossAccount struct {
 	flush   chan struct{} // a semaphore: one loss record in flight at a time
 	pending atomic.Bool   // losses wait to be recorded; appends check it without a lock
 
-	mu  sync.Mutex
-	cur lossSet
+	mu       sync.Mutex
+	cur      lossSet
+	inFlight uint64 // lost records in the loss record being written: still unrecorded until it is
 
 	recorded atomic.Uint64 // lost records accounted for by loss records
 	records  atomic.Uint64 // loss records written
@@ -132,25 +133,24 @@ type LossStats struct {
 // LossStats returns the Log's loss counters.
 func (l *Log) LossStats() LossStats {
 	l.losses.mu.Lock()
-	n := l.losses.cur.n
-	l.losses.mu.Unlock()
-	return LossStats{Unrecorded: n, Recorded: l.losses.recorded.Load(), LossRecords: l.losses.records.Load()}
+	defer l.losses.mu.Unlock()
+	return LossStats{Unrecorded: l.losses.cur.n + l.losses.inFlight,
+		Recorded: l.losses.recorded.Load(), LossRecords: l.losses.records.Load()}
 }
 
 // append makes rec durable, after a loss record for earlier failures if there are any. If either
 // fails, rec is added to the loss account (described by ident) and the error returned: the
 // caller decides what to answer, and the loss is recorded as soon as the journal is writable.
 // Every record kind the Log writes goes through here.
-func (l *Log) append(ctx context.Context, rec ledger.Record, ident map[string]any) (ledger.Receipt, error) {
-	var r ledger.Receipt
+func (l *Log) append(ctx context.Context, rec ledger.Record, ident map[string]any) error {
 	err := l.FlushLosses(ctx)
 	if err == nil {
-		r, err = l.Journal.Append(ctx, rec)
+		_, err = l.Journal.Append(ctx, rec)
 	}
 	if err != nil {
 		l.lose(ctx, rec.Kind, ident, err)
 	}
-	return r, err
+	return err
 }
 
 func (l *Log) lose(ctx context.Context, kind string, ident map[string]any, cause error) {
@@ -198,6 +198,7 @@ func (l *Log) FlushLosses(ctx context.Context) error {
 	a.mu.Lock()
 	set := a.cur
 	a.cur = lossSet{}
+	a.inFlight = set.n
 	a.mu.Unlock()
 	if set.n == 0 {
 		return nil // another append recorded them while this one waited
@@ -206,17 +207,19 @@ func (l *Log) FlushLosses(ctx context.Context) error {
 	// written, and writing it again would count the losses twice.
 	_, err := l.Journal.Append(context.WithoutCancel(ctx), ledger.Record{Kind: ledger.KindLoss, Time: l.now(), Fields: set.fields()})
 	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.inFlight = 0
 	if err != nil {
 		set.merge(a.cur)
 		a.cur = set
+	} else {
+		a.recorded.Add(set.n)
+		a.records.Add(1)
 	}
 	a.pending.Store(a.cur.n > 0)
-	a.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("audit: %d earlier records are still unrecorded: %w", set.n, err)
 	}
-	a.recorded.Add(set.n)
-	a.records.Add(1)
 	return nil
 }
 

@@ -192,7 +192,9 @@ func TestLossFlusherRecordsWithoutAnotherDecision(t *testing.T) {
 // Many appenders while the volume fills and empties again: every decision is either on the
 // chain or counted in a loss record, never both and never neither.
 func TestNoDecisionIsSilentlyDroppedUnderConcurrentFailures(t *testing.T) {
-	dir := mountTmpfs(t, "2m")
+	// Large enough that the decisions written between fills (a few MB on a fast machine) never
+	// fill it themselves: only the filler may, or the final flush could find no room.
+	dir := mountTmpfs(t, "64m")
 	j, err := ledger.Open(Config(nil, dir, "webhook-0", nil))
 	if err != nil {
 		t.Fatal(err)
