@@ -57,6 +57,9 @@ import (
 //     step_retry_count the number of earlier calls of the call's step;
 //   - "human approval granted" is a ToolApproval a person (a user with a client certificate and
 //     the shipped approver ClusterRole, never the agent) creates for the plan, tool and step;
+//   - every namespace has a ProjectPolicy that changes no outcome (an unused action, a project
+//     command), so that the locked snapshot, and its hash, hold project rules defaulted by the
+//     schema;
 //   - the Background's tools are AgentTools named <namespace>-writer, -unsafe-tool, -reader (object
 //     names cannot hold the spec's "test/"), with the action class the engine derives for a call
 //     without a command (write for the writer, read for the others); allow- and deny-lists name
@@ -87,6 +90,7 @@ type world struct {
 	// tools, profile, plans, earlier calls and approvals as created (what a person writes).
 	tools     map[scenarios.ToolRole]*safetyv1alpha1.AgentTool
 	profile   *safetyv1alpha1.SafetyProfile // nil for a built-in
+	project   *safetyv1alpha1.ProjectPolicy
 	plans     []*safetyv1alpha1.AgentPlan
 	earlier   []*safetyv1alpha1.AgentToolCall
 	approvals []*safetyv1alpha1.ToolApproval
@@ -181,9 +185,10 @@ func (w *world) build() string {
 			spec.SkillCategory = *sc.SkillCategory
 		}
 		tool := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: w.toolName(bt.Role)}, Spec: spec}
+		w.tools[bt.Role] = tool.DeepCopy()
 		create(t, w.cl.Client, tool)
-		w.tools[bt.Role] = tool
 	}
+	w.projectPolicy()
 	ref := w.profileRef()
 	plan := w.plan("plan", ref)
 	if sc.Context.TotalCost != "" {
@@ -247,8 +252,21 @@ func (w *world) profileRef() *safetyv1alpha1.ProfileRef {
 		spec.AllowedTools = append(spec.AllowedTools, name)
 	}
 	w.profile = &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: w.ns + "-profile"}, Spec: spec}
-	create(w.t, w.cl.Client, w.profile)
+	create(w.t, w.cl.Client, w.profile.DeepCopy())
 	return &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: w.profile.Name}
+}
+
+// projectPolicy gives the namespace a ProjectPolicy that changes no scenario's outcome: its one
+// action names an AutomationProfile no plan uses, with the kind left to the schema's default, and
+// its one project command is not run. The plans lock a copy of it, which their hash covers, so
+// every scenario also checks that the plugin reads it as the API server stores it.
+func (w *world) projectPolicy() {
+	w.project = &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: w.ns, Name: "project"},
+		Spec: safetyv1alpha1.ProjectPolicySpec{
+			Actions:  []safetyv1alpha1.ProjectAction{{Name: "release", ProfileRef: &safetyv1alpha1.ProfileRef{Name: "unused"}}},
+			Commands: []safetyv1alpha1.ProjectCommand{{ID: "unit-tests", Command: "go test ./..."}},
+		}}
+	create(w.t, w.cl.Client, w.project.DeepCopy())
 }
 
 // plan creates an AgentPlan for the agent and waits until the operator locked it.
@@ -256,8 +274,8 @@ func (w *world) plan(name string, ref *safetyv1alpha1.ProfileRef) *safetyv1alpha
 	p := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: w.ns, Name: name},
 		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent", ProfileRef: ref,
 			ReadOnly: w.sc.Context.ReadOnlyPlan, RequireCheckpoints: w.sc.Context.RequireCheckpoints}}
-	create(w.t, w.cl.Client, p)
 	w.plans = append(w.plans, p.DeepCopy())
+	create(w.t, w.cl.Client, p)
 	return awaitLocked(w.t, w.cl.Client, w.ns, name)
 }
 
@@ -379,9 +397,9 @@ func (w *world) manifests() []client.Object {
 	return append(objs, written(w.call))
 }
 
-// specsOnly are the profile, the tools, the plan's spec and the call under test, as written.
+// specsOnly are the profiles, the tools, the plan's spec and the call under test, as written.
 func (w *world) specsOnly() []client.Object {
-	var objs []client.Object
+	objs := []client.Object{written(w.project)}
 	if w.profile != nil {
 		objs = append(objs, written(w.profile))
 	}
@@ -425,7 +443,7 @@ func (w *world) factFlags() []string {
 // export reads every object of the scenario back from the API server, the call under test last.
 func (w *world) export() []client.Object {
 	ctx := context.Background()
-	var objs []client.Object
+	objs := []client.Object{w.project.DeepCopy()}
 	if w.profile != nil {
 		objs = append(objs, w.profile.DeepCopy())
 	}

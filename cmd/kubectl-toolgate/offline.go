@@ -224,8 +224,8 @@ func checkCall(o *inputObject) error {
 }
 
 // place puts a namespaced object into ns when it has no namespace, clears the namespace of a
-// cluster-scoped one (as the API server does), gives a call with only a generateName a name and
-// every object a uid, as storing it in the cluster would.
+// cluster-scoped one, gives an object with only a generateName a name, every object a uid and the
+// schema's defaults, as storing it in the cluster would.
 func place(o *inputObject, ns string, i int) error {
 	obj := o.obj
 	if testKinds[o.kind] {
@@ -244,6 +244,7 @@ func place(o *inputObject, ns string, i int) error {
 	if obj.GetUID() == "" {
 		obj.SetUID(offlineUID(o.kind, obj.GetNamespace(), obj.GetName()))
 	}
+	schemaDefaults(obj)
 	return nil
 }
 
