@@ -128,6 +128,7 @@ func runApprove(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		a.SetGroupVersionKind(safetyv1alpha1.GroupVersion.WithKind("ToolApproval"))
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		if err := enc.Encode(a); err != nil {
 			sayln(stderr, "error:", err)
 			return exitUsage

@@ -73,6 +73,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if output == outputJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		if err := enc.Encode(ex); err != nil {
 			sayln(stderr, "error:", err)
 			return exitUsage

@@ -186,6 +186,7 @@ func runTest(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if opts.output == outputJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		if err := enc.Encode(res); err != nil {
 			sayln(stderr, "error:", err)
 			return exitUsage
