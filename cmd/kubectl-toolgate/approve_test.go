@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/testenv"
+)
+
+var approveCommand = regexp.MustCompile(`kubectl toolgate approve (\S.*?sha256:[0-9a-f]{64})`)
+
+// TestApproveFlow is the flow a person follows: the agent's denial names a command, the person
+// runs exactly that command as themselves, the agent's retry is admitted.
+func TestApproveFlow(t *testing.T) {
+	cl := startCluster(t)
+	ctx := context.Background()
+	ns := namespace(t, cl.Client, "approve-")
+	agent := approvalPlan(t, cl, ns)
+	alice, err := testenv.Person(ctx, cl.Env, cl.Scheme, "alice-"+ns+"@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	aliceConfig := writeFile(t, "alice.kubeconfig", alice.Kubeconfig)
+
+	call := func() *safetyv1alpha1.AgentToolCall {
+		return &safetyv1alpha1.AgentToolCall{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, GenerateName: "call-"},
+			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "p", Tool: ns + "-read", Step: "s1",
+				Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"README.md"}}},
+		}
+	}
+	var denial string
+	eventually(t, "the agent is denied for want of approval", func() error {
+		err := agent.Create(ctx, call())
+		if err == nil {
+			t.Fatal("a call that needs approval was admitted without one")
+		}
+		denial = err.Error()
+		if !strings.Contains(denial, "[ToolHumanApprovalRequired]") {
+			return err
+		}
+		return nil
+	})
+	m := approveCommand.FindStringSubmatch(denial)
+	if m == nil {
+		t.Fatalf("the denial names no approve command: %s", denial)
+	}
+	args := append([]string{"approve"}, strings.Fields(m[1])...)
+	code, out, errOut := runCLI(t, append(args, "--kubeconfig", aliceConfig, "--reason", "read-only, fine")...)
+	if code != exitOK {
+		t.Fatalf("approve %v: exit %d\n%s%s", args, code, out, errOut)
+	}
+	want := alice.Name + " approves 1 call(s) of plan p running tool " + ns + "-read for step s1 with arguments sha256:"
+	if !strings.Contains(out, want) {
+		t.Fatalf("approve said %q, want it to contain %q", out, want)
+	}
+
+	var list safetyv1alpha1.ToolApprovalList
+	if err := cl.Client.List(ctx, &list, client.InNamespace(ns)); err != nil || len(list.Items) != 1 {
+		t.Fatalf("want one ToolApproval, got %v (%v)", len(list.Items), err)
+	}
+	if a := list.Items[0].Spec; a.Approver != alice.Name || a.Reason != "read-only, fine" || a.ExpirationSeconds != 3600 {
+		t.Fatalf("the approval is %+v", a)
+	}
+	admitted := call()
+	if err := agent.Create(ctx, admitted); err != nil {
+		t.Fatalf("the approved call was denied: %v", err)
+	}
+	if err := agent.Create(ctx, call()); err == nil || !strings.Contains(err.Error(), "used 1 of 1 times") {
+		t.Fatalf("a second call must be denied, the approval used up: %v", err)
+	}
+}
+
+// TestApproveRefused: the plan's agent cannot approve with the plugin (RBAC refuses it), and the
+// plugin says so with exit status 1.
+func TestApproveRefused(t *testing.T) {
+	cl := startCluster(t)
+	ns := namespace(t, cl.Client, "approve-refused-")
+	approvalPlan(t, cl, ns)
+	agentConfig, err := testenv.AgentConfig(context.Background(), cl.Config, ns, "agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kc := tokenKubeconfig(t, agentConfig)
+	code, out, errOut := runCLI(t, "approve", "p", "--tool", ns+"-read", "-n", ns, "--kubeconfig", kc)
+	if code != exitFailed || !strings.Contains(errOut, "approval refused") || !strings.Contains(errOut, "forbidden") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	var list safetyv1alpha1.ToolApprovalList
+	if err := cl.Client.List(context.Background(), &list, client.InNamespace(ns)); err != nil || len(list.Items) != 0 {
+		t.Fatalf("want no ToolApproval, got %d (%v)", len(list.Items), err)
+	}
+}
+
+func TestApproveUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"approve"}, "want one PLAN, got 0 arguments; --tool is required"},
+		{[]string{"approve", "p", "--tool", "t", "--uses", "0"}, "--uses must be 1 to 100, not 0"},
+		{[]string{"approve", "p", "--tool", "t", "--uses", "101"}, "--uses must be 1 to 100, not 101"},
+		{[]string{"approve", "p", "--tool", "t", "--expires", "0s"},
+			"--expires must be whole seconds from 1s to 168h, not 0s"},
+		{[]string{"approve", "p", "--tool", "t", "--expires", "169h"}, "not 169h0m0s"},
+		{[]string{"approve", "p", "q", "--tool", "t"}, "want one PLAN, got 2 arguments"},
+	} {
+		code, _, errOut := runCLI(t, tc.args...)
+		if code != exitUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	code, out, _ := runCLI(t, "approve", "-h")
+	if code != exitOK || !strings.Contains(out, "kubectl toolgate approve PLAN --tool TOOL") {
+		t.Errorf("approve -h: exit %d, %q", code, out)
+	}
+}
+
+// approvalPlan creates a plan p in ns, for ServiceAccount agent, that needs human approval for
+// every call, and a read-only tool; it returns the agent's client.
+func approvalPlan(t *testing.T, cl *testenv.Cluster, ns string) client.Client {
+	t.Helper()
+	sp := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: ns + "-approval"},
+		Spec: safetyv1alpha1.SafetyProfileSpec{
+			RequireHumanApproval: new(true), RequireSandbox: new(false), RequireCheckpoints: new(false)}}
+	create(t, cl.Client, sp)
+	create(t, cl.Client, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: ns + "-read"},
+		Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}})
+	agent, err := testenv.Agent(context.Background(), cl.Config, cl.Scheme, ns, "agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	create(t, cl.Client, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "p"},
+		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent",
+			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: sp.Name}}})
+	awaitLocked(t, cl.Client, ns, "p")
+	return agent
+}
+
+// tokenKubeconfig writes a kubeconfig that authenticates with cfg's bearer token.
+func tokenKubeconfig(t *testing.T, cfg *rest.Config) string {
+	t.Helper()
+	kc := clientcmdapi.NewConfig()
+	kc.Clusters["test"] = &clientcmdapi.Cluster{Server: cfg.Host, CertificateAuthorityData: cfg.CAData}
+	kc.AuthInfos["agent"] = &clientcmdapi.AuthInfo{Token: cfg.BearerToken}
+	kc.Contexts["test"] = &clientcmdapi.Context{Cluster: "test", AuthInfo: "agent"}
+	kc.CurrentContext = "test"
+	data, err := clientcmd.Write(*kc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeFile(t, "agent.kubeconfig", data)
+}
+
+func writeFile(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
