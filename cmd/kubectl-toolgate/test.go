@@ -377,7 +377,7 @@ func (oc *offlineCluster) facts(ctx context.Context, plan *safetyv1alpha1.AgentP
 			client.MatchingFields{controller.CallPlanIndex: plan.Name}); err != nil {
 			return policy.CallFacts{}, err
 		}
-		f.EarlierAttempts = policy.StepAttempts(plan, calls.Items, call.Spec.Step)
+		f.EarlierAttempts = policy.StepAttempts(plan, calls.Items, call.Spec.Step, 0)
 	}
 	return f, nil
 }

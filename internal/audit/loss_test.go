@@ -17,7 +17,11 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/ledger/tmpfs"
 )
+
+// closedJournalCovers names the test that covers the loss account where no tmpfs can be mounted.
+const closedJournalCovers = "TestLossAccountIsBounded still covers the account with a closed journal"
 
 // chainRecord is one record as stored, for assertions.
 type chainRecord struct {
@@ -65,14 +69,14 @@ func ignore(context.Context) safetyv1alpha1.LedgerFailurePolicy {
 // freed the next decision is preceded by one loss record with the right count and every lost
 // call named, and the ledger verifies.
 func TestLossRecordAfterARealFullVolume(t *testing.T) {
-	dir := mountTmpfs(t, "128k")
+	dir := tmpfs.Mount(t, "128k", closedJournalCovers)
 	j, err := ledger.Open(Config(nil, dir, "webhook-0", nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = j.Close() })
 	log := &Log{Journal: j, FailurePolicy: ignore}
-	free := fillVolume(t, dir)
+	free := tmpfs.Fill(t, dir)
 
 	var lost []string
 	var err1 error
@@ -139,7 +143,7 @@ func TestLossRecordAfterARealFullVolume(t *testing.T) {
 
 // With no decision after the outage, the LossFlusher writes the loss record on its schedule.
 func TestLossFlusherRecordsWithoutAnotherDecision(t *testing.T) {
-	dir := mountTmpfs(t, "128k")
+	dir := tmpfs.Mount(t, "128k", closedJournalCovers)
 	j, err := ledger.Open(Config(nil, dir, "webhook-0", nil))
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +154,7 @@ func TestLossFlusherRecordsWithoutAnotherDecision(t *testing.T) {
 	log := &Log{Journal: j, FailurePolicy: func(context.Context) safetyv1alpha1.LedgerFailurePolicy {
 		return policy.Load().(safetyv1alpha1.LedgerFailurePolicy)
 	}}
-	free := fillVolume(t, dir)
+	free := tmpfs.Fill(t, dir)
 	for i := 0; log.LossStats().Unrecorded < 3; i++ {
 		if i == 1000 {
 			t.Fatal("the volume never filled")
@@ -194,7 +198,7 @@ func TestLossFlusherRecordsWithoutAnotherDecision(t *testing.T) {
 func TestNoDecisionIsSilentlyDroppedUnderConcurrentFailures(t *testing.T) {
 	// Large enough that the decisions written between fills (a few MB on a fast machine) never
 	// fill it themselves: only the filler may, or the final flush could find no room.
-	dir := mountTmpfs(t, "64m")
+	dir := tmpfs.Mount(t, "64m", closedJournalCovers)
 	j, err := ledger.Open(Config(nil, dir, "webhook-0", nil))
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +225,7 @@ func TestNoDecisionIsSilentlyDroppedUnderConcurrentFailures(t *testing.T) {
 		})
 	}
 	for range 6 {
-		free := fillVolume(t, dir)
+		free := tmpfs.Fill(t, dir)
 		time.Sleep(20 * time.Millisecond)
 		free()
 		time.Sleep(20 * time.Millisecond)

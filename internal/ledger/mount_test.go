@@ -9,26 +9,18 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/toolgate/toolgate/internal/ledger/tmpfs"
 )
 
-// mountTmpfs mounts a small tmpfs for a test that needs a real full or read-only volume. It needs
-// CAP_SYS_ADMIN (root in this environment); elsewhere the test skips and the simulated tests in
-// faults_test.go still run.
-func mountTmpfs(t *testing.T, size string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size="+size+",mode=0755"); err != nil {
-		t.Skipf("cannot mount a tmpfs here (%v); the simulated fault tests cover this path", err)
-	}
-	t.Cleanup(func() { _ = syscall.Unmount(dir, syscall.MNT_DETACH) })
-	return dir
-}
+// otherwise is what covers the real-volume tests where a tmpfs cannot be mounted.
+const otherwise = "the simulated fault tests in faults_test.go cover this path"
 
 // A real full volume: the kernel fails the write with ENOSPC. (tmpfs makes fsync a no-op, so
 // this covers the write path; TestFsyncFailure covers a failing fsync.)
 func TestDiskFullOnARealVolume(t *testing.T) {
 	cfg := testConfig(t, nil)
-	cfg.Dir = mountTmpfs(t, "128k")
+	cfg.Dir = tmpfs.Mount(t, "128k", otherwise)
 	filler := filepath.Join(cfg.Dir, "filler")
 	writeFile(t, filler, make([]byte, 48<<10))
 	j := mustOpen(t, cfg)
@@ -66,7 +58,7 @@ func TestDiskFullOnARealVolume(t *testing.T) {
 // ledger must still verify, since auditors often mount volumes read-only.
 func TestReadOnlyVolume(t *testing.T) {
 	cfg := testConfig(t, nil)
-	cfg.Dir = mountTmpfs(t, "1m")
+	cfg.Dir = tmpfs.Mount(t, "1m", otherwise)
 	j := mustOpen(t, cfg)
 	appendN(t, j, 3)
 	if err := j.Close(); err != nil {

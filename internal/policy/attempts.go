@@ -6,8 +6,9 @@ import safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 // maxRetriesPerStep: the attempts the plan settled when their calls were deleted, plus the calls of
 // the step that exist and are not among the settled ones. The plan's own total for the step (as the
 // plan controller last wrote it) is a floor, since it only grows. calls are the plan's calls; calls
-// of other plans or steps are not counted.
-func StepAttempts(plan *safetyv1alpha1.AgentPlan, calls []safetyv1alpha1.AgentToolCall, step string) int32 {
+// of other plans or steps are not counted. unseen are admitted calls that calls does not show yet
+// (the webhook's admissions its cache has not caught up with).
+func StepAttempts(plan *safetyv1alpha1.AgentPlan, calls []safetyv1alpha1.AgentToolCall, step string, unseen int32) int32 {
 	usage := plan.Status.Usage
 	var n int32
 	settled := map[string]bool{}
@@ -27,6 +28,7 @@ func StepAttempts(plan *safetyv1alpha1.AgentPlan, calls []safetyv1alpha1.AgentTo
 			n++
 		}
 	}
+	n += unseen
 	for _, st := range usage.Steps {
 		if st.Step == step && st.Attempts > n {
 			n = st.Attempts

@@ -39,7 +39,7 @@ func TestStepAttempts(t *testing.T) {
 			Steps: []safetyv1alpha1.StepUsage{{Step: "s", Attempts: 1}}}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := StepAttempts(plan(tc.usage), calls, "s"); got != tc.want {
+			if got := StepAttempts(plan(tc.usage), calls, "s", 0); got != tc.want {
 				t.Errorf("StepAttempts = %d, want %d", got, tc.want)
 			}
 		})

@@ -52,35 +52,12 @@ func (h *AgentToolCallHandler) earlierAttempts(ctx context.Context, call *safety
 	if err := h.Reader.List(ctx, &calls, client.InNamespace(call.Namespace), client.MatchingFields{controller.CallPlanIndex: call.Spec.Plan}); err != nil {
 		return 0, fmt.Errorf("listing calls of plan %s: %w", call.Spec.Plan, err)
 	}
-	usage := plan.Status.Usage
-	var settledAttempts int32
-	settledUIDs := map[string]bool{}
-	if s := usage.Settled; s != nil {
-		for _, st := range s.Steps {
-			if st.Step == call.Spec.Step {
-				settledAttempts = st.Attempts
-			}
-		}
-		for _, uid := range s.UIDs {
-			settledUIDs[uid] = true
-		}
-	}
-	inCache, live := map[string]bool{}, int32(0)
+	inCache := map[string]bool{}
 	for _, c := range calls.Items {
-		if c.Spec.Step != call.Spec.Step {
-			continue
-		}
-		inCache[c.Name] = true
-		if !settledUIDs[string(c.UID)] {
-			live++
+		if c.Spec.Step == call.Spec.Step {
+			inCache[c.Name] = true
 		}
 	}
 	pending := h.pending.count(stepKey(call), func(name string) bool { return inCache[name] }, h.Clock.Now())
-	n := settledAttempts + live + int32(pending)
-	for _, st := range usage.Steps {
-		if st.Step == call.Spec.Step && st.Attempts > n {
-			n = st.Attempts
-		}
-	}
-	return n, nil
+	return policy.StepAttempts(plan, calls.Items, call.Spec.Step, int32(pending)), nil
 }

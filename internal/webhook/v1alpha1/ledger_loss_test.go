@@ -3,12 +3,8 @@ package v1alpha1_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
-	"syscall"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -20,6 +16,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/ledger/tmpfs"
 	"github.com/toolgate/toolgate/internal/testenv"
 	"github.com/toolgate/toolgate/pkg/agent"
 )
@@ -81,17 +78,13 @@ var _ = Describe("decisions the ledger cannot hold", Ordered, func() {
 	})
 
 	It("answers under Ignore and denies under Fail while the volume is full, and records every such answer in a loss record once it has space", func() {
-		dir := GinkgoT().TempDir()
-		if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=128k,mode=0755"); err != nil {
-			Skip("cannot mount a tmpfs here (" + err.Error() + "); internal/audit's closed-journal test covers the account")
-		}
-		DeferCleanup(func() { _ = syscall.Unmount(dir, syscall.MNT_DETACH) })
+		dir := tmpfs.Mount(GinkgoT(), "128k", "internal/audit's closed-journal test covers the account")
 		j, err := ledger.Open(audit.Config(nil, dir, "full", nil))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(j.Close)
 		full := &countingLog{log: &audit.Log{Journal: j, FailurePolicy: audit.FailurePolicyFrom(managerClient)}}
 		setPolicy(safetyv1alpha1.LedgerFailurePolicyIgnore)
-		free := fillVolume(dir)
+		free := tmpfs.Fill(GinkgoT(), dir)
 		healthy := decisions.use(full)
 		DeferCleanup(func() { decisions.use(healthy) })
 
@@ -182,20 +175,4 @@ func (c *countingLog) failed() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return slices.Clone(c.fails)
-}
-
-// fillVolume writes a file into dir until the volume is full and returns the function that
-// deletes it again.
-func fillVolume(dir string) (free func()) {
-	GinkgoHelper()
-	path := filepath.Join(dir, "filler")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	Expect(err).NotTo(HaveOccurred())
-	chunk := make([]byte, 4096)
-	for err == nil {
-		_, err = f.Write(chunk)
-	}
-	_ = f.Close()
-	Expect(errors.Is(err, syscall.ENOSPC)).To(BeTrue(), "filling the volume: %v", err)
-	return func() { Expect(os.Remove(path)).To(Succeed()) }
 }

@@ -1,10 +1,7 @@
 package v1alpha1
 
 import (
-	"fmt"
 	"sync"
-
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/policy"
@@ -32,13 +29,9 @@ func (c *policyCache) get(snap *safetyv1alpha1.PlanSnapshot) (*safety.Policy, er
 	if ok {
 		return p, nil
 	}
-	profile, errs := policy.ProfileFromSpec(&snap.Safety, field.NewPath("status", "snapshot", "safety"))
-	if len(errs) > 0 {
-		return nil, errs.ToAggregate()
-	}
-	p, err := safety.Compile(profile, policy.RulesFromProject(snap.Project, snap.Level))
+	p, err := policy.CompileSnapshot(snap)
 	if err != nil {
-		return nil, fmt.Errorf("compiling snapshot %s: %w", snap.Hash, err)
+		return nil, err
 	}
 	c.mu.Lock()
 	if len(c.policies) >= maxCachedPolicies {
