@@ -219,8 +219,14 @@ func (r *FinishedCallReconciler) accounted(ctx context.Context, call *safetyv1al
 
 // ttl is the AuditLedger's finishedCallTTLSeconds, or the default without one.
 func (r *FinishedCallReconciler) ttl(ctx context.Context) (time.Duration, error) {
+	return finishedTTL(ctx, r.Client)
+}
+
+// finishedTTL is how long finished objects (calls, spent approvals) stay: the AuditLedger's
+// finishedCallTTLSeconds, or the default without one.
+func finishedTTL(ctx context.Context, c client.Reader) (time.Duration, error) {
 	l := &safetyv1alpha1.AuditLedger{}
-	if err := r.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, l); err != nil {
+	if err := c.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, l); err != nil {
 		if apierrors.IsNotFound(err) {
 			return DefaultFinishedCallTTL, nil
 		}

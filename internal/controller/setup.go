@@ -20,7 +20,7 @@ type Options struct {
 	Clock clock.PassiveClock
 	// Journal is this replica's decision ledger, maintained by the AuditLedger controller, which
 	// also holds the completion records of finished calls. nil runs neither the ledger controller
-	// nor the finished-call controller: a call whose completion cannot be recorded is never
+	// nor the finished-call and spent-approval controllers: what the ledger cannot hold is never
 	// deleted.
 	Journal *ledger.Journal
 	// LedgerDir is the journal's directory, for the free-space check.
@@ -46,7 +46,8 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	}
 	if opts.Journal != nil {
 		reconcilers = append(reconcilers, &AuditLedgerReconciler{Client: c, Clock: opts.Clock, Journal: opts.Journal, Dir: opts.LedgerDir},
-			&FinishedCallReconciler{Client: c, Clock: opts.Clock, Log: &audit.Log{Journal: opts.Journal}})
+			&FinishedCallReconciler{Client: c, Clock: opts.Clock, Log: &audit.Log{Journal: opts.Journal}},
+			&SpentApprovalReconciler{Client: c, Clock: opts.Clock})
 	}
 	for _, r := range reconcilers {
 		if err := r.SetupWithManager(mgr); err != nil {
