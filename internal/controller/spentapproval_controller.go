@@ -39,7 +39,7 @@ func (r *SpentApprovalReconciler) Reconcile(ctx context.Context, req ctrl.Reques
 	}
 	err = r.Delete(ctx, a, client.Preconditions{UID: &a.UID, ResourceVersion: &a.ResourceVersion})
 	if apierrors.IsConflict(err) {
-		return ctrl.Result{Requeue: true}, nil // used again since it was read: look again
+		return ctrl.Result{RequeueAfter: time.Second}, nil // changed since it was read: look again
 	}
 	if client.IgnoreNotFound(err) != nil {
 		return ctrl.Result{}, fmt.Errorf("deleting spent ToolApproval %s/%s: %w", a.Namespace, a.Name, err)
