@@ -99,12 +99,16 @@ func (g *approvalGate) use(ctx context.Context, a *safetyv1alpha1.ToolApproval, 
 		case !apierrors.IsConflict(err):
 			return false, fmt.Errorf("counting a use of ToolApproval %s: %w", a.Name, err)
 		}
-		if err := g.live.Get(ctx, client.ObjectKeyFromObject(a), a); err != nil {
+		// Into a fresh object: decoding into a would keep this attempt's use where the response
+		// omits an empty status.
+		fresh := &safetyv1alpha1.ToolApproval{}
+		if err := g.live.Get(ctx, client.ObjectKeyFromObject(a), fresh); err != nil {
 			if apierrors.IsNotFound(err) {
 				return false, nil
 			}
 			return false, fmt.Errorf("re-reading ToolApproval %s: %w", a.Name, err)
 		}
+		*a = *fresh
 	}
 	return false, nil
 }
