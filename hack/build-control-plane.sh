@@ -79,11 +79,16 @@ done
 )
 
 step "verifying versions"
-"${STAGE}/out/kube-apiserver" --version | grep -q "v${K8S_VERSION}$" || { echo "kube-apiserver reports $("${STAGE}/out/kube-apiserver" --version)" >&2; exit 1; }
-"${STAGE}/out/kubectl" version --client 2>/dev/null | grep -q "v${K8S_VERSION}" || { echo "kubectl reports $("${STAGE}/out/kubectl" version --client 2>&1)" >&2; exit 1; }
-"${STAGE}/out/etcd" --version | grep -q "etcd Version: ${ETCD_VERSION}" || { echo "etcd reports $("${STAGE}/out/etcd" --version)" >&2; exit 1; }
-"${STAGE}/out/kube-apiserver" --version
-"${STAGE}/out/etcd" --version | head -1
+# Each output is captured before it is searched: with pipefail, `etcd --version | grep -q` fails
+# whenever grep exits at its match before etcd has written its last line (SIGPIPE).
+apiserver_version="$("${STAGE}/out/kube-apiserver" --version)"
+kubectl_version="$("${STAGE}/out/kubectl" version --client 2>&1)"
+etcd_version="$("${STAGE}/out/etcd" --version)"
+[[ "${apiserver_version}" == *"v${K8S_VERSION}" ]] || { echo "kube-apiserver reports ${apiserver_version}" >&2; exit 1; }
+[[ "${kubectl_version}" == *"v${K8S_VERSION}"* ]] || { echo "kubectl reports ${kubectl_version}" >&2; exit 1; }
+[[ "${etcd_version}" == *"etcd Version: ${ETCD_VERSION}"* ]] || { echo "etcd reports ${etcd_version}" >&2; exit 1; }
+echo "${apiserver_version}"
+echo "${etcd_version%%$'\n'*}"
 touch "${STAGE}/out/.complete"
 
 mkdir -p "$(dirname "${DEST}")"

@@ -24,6 +24,7 @@ import (
 // ToolApprovalSpec is a person's permission for one kind of tool call that needs human approval.
 // It is immutable: to withdraw an approval, delete it.
 // +kubebuilder:validation:XValidation:rule="self == oldSelf",message="spec is immutable; delete the approval and create a new one",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!(has(self.arguments) && has(self.argumentsDigest))",message="set arguments or argumentsDigest, not both",fieldPath=".argumentsDigest"
 type ToolApprovalSpec struct {
 	// plan is the AgentPlan, in the same namespace, whose calls the approval admits.
 	// +kubebuilder:validation:MinLength=1
@@ -42,8 +43,15 @@ type ToolApprovalSpec struct {
 	// +optional
 	Step string `json:"step,omitempty"`
 
-	// argumentsDigest, when set, limits the approval to calls with exactly these arguments:
-	// "sha256:" and the hex digest the denial message names (kubectl toolgate approve fills it in).
+	// arguments, when set, limits the approval to calls with exactly these arguments (command,
+	// paths and cwd; an empty object means a call without arguments). The approver sees what they
+	// approve, and the ledger records it. The denial of such a call names them.
+	// +optional
+	Arguments *ToolArguments `json:"arguments,omitempty"`
+
+	// argumentsDigest, when set, limits the approval to calls whose arguments have this digest:
+	// "sha256:" and the hex SHA-256 of their JSON encoding. Prefer arguments, which a person can
+	// read; the digest is for tools that approve on a person's behalf.
 	// +kubebuilder:validation:Pattern=`^sha256:[0-9a-f]{64}$`
 	// +optional
 	ArgumentsDigest string `json:"argumentsDigest,omitempty"`

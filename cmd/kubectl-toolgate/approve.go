@@ -22,19 +22,26 @@ import (
 )
 
 const approveUsage = `Usage:
-  kubectl toolgate approve PLAN --tool TOOL [--step STEP] [--arguments-digest sha256:HEX] [flags]
+  kubectl toolgate approve PLAN --tool TOOL [--step STEP]
+      [--command CMD] [--path PATH ...] [--cwd DIR] [--no-arguments] [flags]
 
 Approve tool calls of an AgentPlan that need human approval: create a ToolApproval in the plan's
 namespace, recorded as approved by you (the identity your kubeconfig authenticates as, which the
 webhook checks). A call the webhook denies ToolHumanApprovalRequired names the exact command that
-approves it; run that. The approval admits matching calls until it expires or is used up; delete
-it to withdraw it.
+approves it, with the call's arguments spelled out (and quoted for the shell), so you read what
+you approve; run that. The approval admits matching calls until it expires or is used up; delete
+it to withdraw it. Without --command, --path, --cwd, --no-arguments or --arguments-digest the
+approval admits any arguments.
 
 Flags:
   -n, --namespace NAMESPACE      the plan's namespace (default: the kubeconfig context's)
       --tool NAME                the AgentTool the approved calls run (required)
       --step STEP                only calls of this plan step
-      --arguments-digest DIGEST  only calls with exactly these arguments (the denial names it)
+      --command CMD              only calls running exactly this command (with the paths and cwd given)
+      --path PATH                only calls with exactly these paths, in order (repeatable)
+      --cwd DIR                  only calls with exactly this working directory
+      --no-arguments             only calls without a command, paths or cwd
+      --arguments-digest DIGEST  only calls whose arguments have this digest (instead of the above)
       --uses N                   how many calls the approval admits, 1 to 100 (default 1)
       --expires DURATION         how long the approval can be used, whole seconds from 1s to 168h
                                  (default 1h)
@@ -55,6 +62,10 @@ type approveOptions struct {
 	kube       kubeFlags
 	tool, step string
 	digest     string
+	command    string
+	paths      stringList
+	cwd        string
+	noArgs     bool
 	uses       int
 	expires    time.Duration
 	reason     string
@@ -75,6 +86,10 @@ func runApprove(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.StringVar(&opts.tool, "tool", "", "tool")
 	fs.StringVar(&opts.step, "step", "", "step")
 	fs.StringVar(&opts.digest, "arguments-digest", "", "arguments digest")
+	fs.StringVar(&opts.command, "command", "", "command")
+	fs.Var(&opts.paths, "path", "path")
+	fs.StringVar(&opts.cwd, "cwd", "", "working directory")
+	fs.BoolVar(&opts.noArgs, "no-arguments", false, "no arguments")
 	fs.IntVar(&opts.uses, "uses", 1, "uses")
 	fs.DurationVar(&opts.expires, "expires", time.Hour, "expiry")
 	fs.StringVar(&opts.reason, "reason", "", "reason")
@@ -107,8 +122,12 @@ func runApprove(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	plan := pos[0]
 	err = c.Get(ctx, client.ObjectKey{Namespace: ns, Name: plan}, &safetyv1alpha1.AgentPlan{})
-	if apierrors.IsNotFound(err) {
+	switch {
+	case apierrors.IsNotFound(err):
 		sayf(stderr, "error: AgentPlan %s/%s does not exist\n", ns, plan)
+		return exitUsage
+	case err != nil:
+		sayf(stderr, "error: reading AgentPlan %s/%s: %v\n", ns, plan, err)
 		return exitUsage
 	}
 	a := opts.approval(ns, plan, review.Status.UserInfo.Username)
@@ -151,6 +170,13 @@ func (o *approveOptions) check(pos []string) []string {
 		problems = append(problems, fmt.Sprintf("--arguments-digest %s: want sha256: and 64 hex digits, "+
 			"as the denial names it", o.digest))
 	}
+	pinned := o.command != "" || len(o.paths) > 0 || o.cwd != ""
+	if o.noArgs && pinned {
+		problems = append(problems, "--no-arguments contradicts --command, --path and --cwd")
+	}
+	if o.digest != "" && (pinned || o.noArgs) {
+		problems = append(problems, "--arguments-digest and --command, --path, --cwd or --no-arguments exclude each other")
+	}
 	if o.uses < 1 || o.uses > 100 {
 		problems = append(problems, fmt.Sprintf("--uses must be 1 to 100, not %d", o.uses))
 	}
@@ -168,9 +194,17 @@ func (o *approveOptions) approval(ns, plan, approver string) *safetyv1alpha1.Too
 		ObjectMeta: metav1.ObjectMeta{Namespace: ns, GenerateName: plan + "-"},
 		Spec: safetyv1alpha1.ToolApprovalSpec{
 			Plan: plan, Tool: o.tool, Step: o.step, ArgumentsDigest: o.digest, Approver: approver, Reason: o.reason,
-			ExpirationSeconds: int32(o.expires / time.Second), Uses: int32(o.uses),
+			ExpirationSeconds: int32(o.expires / time.Second), Uses: int32(o.uses), Arguments: o.arguments(),
 		},
 	}
+}
+
+// arguments are the exact arguments the approval pins; nil when it pins none.
+func (o *approveOptions) arguments() *safetyv1alpha1.ToolArguments {
+	if !o.noArgs && o.command == "" && len(o.paths) == 0 && o.cwd == "" {
+		return nil
+	}
+	return &safetyv1alpha1.ToolArguments{Command: o.command, Paths: o.paths, Cwd: o.cwd}
 }
 
 func printApproval(w io.Writer, a *safetyv1alpha1.ToolApproval, dryRun bool) {
@@ -183,13 +217,31 @@ func printApproval(w io.Writer, a *safetyv1alpha1.ToolApproval, dryRun bool) {
 		name = a.GenerateName + "…"
 	}
 	sayf(w, "ToolApproval %s/%s %s\n", a.Namespace, name, what)
-	scope := fmt.Sprintf("%s approves %d call(s) of plan %s running tool %s", a.Spec.Approver, policy.ApprovalUses(a),
+	var b strings.Builder
+	fmt.Fprintf(&b, "  %s approves %d call(s) of plan %s running tool %s", a.Spec.Approver, policy.ApprovalUses(a),
 		a.Spec.Plan, a.Spec.Tool)
 	if a.Spec.Step != "" {
-		scope += " for step " + a.Spec.Step
+		b.WriteString(" for step " + policy.ShellQuote(a.Spec.Step))
 	}
-	if a.Spec.ArgumentsDigest != "" {
-		scope += " with arguments " + a.Spec.ArgumentsDigest
+	switch args := a.Spec.Arguments; {
+	case a.Spec.ArgumentsDigest != "":
+		b.WriteString(" with arguments " + a.Spec.ArgumentsDigest + "\n")
+	case args == nil:
+		b.WriteString(" with any arguments\n")
+	case args.Command == "" && len(args.Paths) == 0 && args.Cwd == "":
+		b.WriteString(" without arguments\n")
+	default:
+		b.WriteString(" with exactly these arguments:\n")
+		if args.Command != "" {
+			b.WriteString("    command: " + policy.ShellQuote(args.Command) + "\n")
+		}
+		for _, p := range args.Paths {
+			b.WriteString("    path:    " + policy.ShellQuote(p) + "\n")
+		}
+		if args.Cwd != "" {
+			b.WriteString("    cwd:     " + policy.ShellQuote(args.Cwd) + "\n")
+		}
 	}
-	sayf(w, "  %s,\n  until %s\n", scope, policy.ApprovalExpiry(a).UTC().Format(time.RFC3339))
+	say(w, b.String())
+	sayf(w, "  until %s\n", policy.ApprovalExpiry(a).UTC().Format(time.RFC3339))
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,7 +19,7 @@ import (
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
-var approveCommand = regexp.MustCompile(`kubectl toolgate approve (\S.*?sha256:[0-9a-f]{64})`)
+var approveCommand = regexp.MustCompile(`kubectl toolgate approve (.*)$`)
 
 // TestApproveFlow is the flow a person follows: the agent's denial names a command, the person
 // runs exactly that command as themselves, the agent's retry is admitted.
@@ -56,12 +57,14 @@ func TestApproveFlow(t *testing.T) {
 	if m == nil {
 		t.Fatalf("the denial names no approve command: %s", denial)
 	}
-	args := append([]string{"approve"}, strings.Fields(m[1])...)
+	args := append([]string{"approve"}, shellWords(t, m[1])...)
 	code, out, errOut := runCLI(t, append(args, "--kubeconfig", aliceConfig, "--reason", "read-only, fine")...)
 	if code != exitOK {
 		t.Fatalf("approve %v: exit %d\n%s%s", args, code, out, errOut)
 	}
-	want := alice.Name + " approves 1 call(s) of plan p running tool " + ns + "-read for step s1 with arguments sha256:"
+	t.Logf("the denial: %s\nkubectl toolgate %s\n%s", denial, strings.Join(args, " "), out)
+	want := alice.Name + " approves 1 call(s) of plan p running tool " + ns + "-read for step s1 " +
+		"with exactly these arguments:\n    path:    README.md\n"
 	if !strings.Contains(out, want) {
 		t.Fatalf("approve said %q, want it to contain %q", out, want)
 	}
@@ -115,6 +118,9 @@ func TestApproveUsage(t *testing.T) {
 			"--expires must be whole seconds from 1s to 168h, not 0s"},
 		{[]string{"approve", "p", "--tool", "t", "--expires", "169h"}, "not 169h0m0s"},
 		{[]string{"approve", "p", "q", "--tool", "t"}, "want one PLAN, got 2 arguments"},
+		{[]string{"approve", "p", "--tool", "t", "--no-arguments", "--path", "a"}, "--no-arguments contradicts"},
+		{[]string{"approve", "p", "--tool", "t", "--command", "ls",
+			"--arguments-digest", "sha256:" + strings.Repeat("0", 64)}, "exclude each other"},
 	} {
 		code, _, errOut := runCLI(t, tc.args...)
 		if code != exitUsage || !strings.Contains(errOut, tc.want) {
@@ -170,4 +176,15 @@ func writeFile(t *testing.T, name string, data []byte) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// shellWords splits a command line the way the person's shell does (a real sh), so the test runs
+// exactly what a person pasting the denial's command would.
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	out, err := exec.Command("sh", "-c", "for w in "+line+`; do printf '%s\0' "$w"; done`).Output()
+	if err != nil {
+		t.Fatalf("sh could not read %q: %v", line, err)
+	}
+	return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 }

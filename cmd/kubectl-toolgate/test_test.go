@@ -389,7 +389,7 @@ func TestTestApprovals(t *testing.T) {
 	f := file(t, "approval.yaml", docs(needsApproval, yamlShell, yamlShellCall))
 	digest := "sha256:" + strings.Repeat("0", 64)
 	hint := "; a person can approve this call with: kubectl toolgate approve -n team-a build-42 --tool shell-exec " +
-		"--step compile --arguments-digest sha256:"
+		"--step compile --command 'go build ./...'"
 
 	t.Run("without an approval the denial names the approve command, as the webhook's does", func(t *testing.T) {
 		code, r := testJSON(t, "-f", f)

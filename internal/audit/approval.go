@@ -20,6 +20,7 @@ type Approval struct {
 	Tool            string
 	Step            string
 	ArgumentsDigest string
+	Arguments       map[string]any // the exact arguments approved (command, paths, cwd); nil for any
 	Approver        string
 	Requester       string
 	Uses            int32
@@ -39,6 +40,9 @@ func (l *Log) RecordApproval(ctx context.Context, a Approval) error {
 		"decision": a.Decision, "reason": a.Reason, fieldNamespace: a.Namespace, "name": a.Name,
 		fieldPlan: a.Plan, fieldTool: a.Tool, fieldStep: a.Step, "argumentsDigest": a.ArgumentsDigest,
 		"approver": a.Approver, "requester": a.Requester, "uses": a.Uses, "expiresAt": a.ExpiresAt, "note": a.Note,
+	}
+	if a.Arguments != nil {
+		fields["arguments"] = a.Arguments
 	}
 	// A refused or unrecorded approval joins the loss account like a decision, without its note.
 	ident := maps.Clone(fields)

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -60,7 +61,8 @@ func ApprovalMismatch(a *safetyv1alpha1.ToolApproval, call *safetyv1alpha1.Agent
 	if a.Spec.Step != "" && a.Spec.Step != call.Spec.Step {
 		why = append(why, fmt.Sprintf("it is for step %s", a.Spec.Step))
 	}
-	if a.Spec.ArgumentsDigest != "" && a.Spec.ArgumentsDigest != ArgumentsDigest(call.Spec.Arguments) {
+	if a.Spec.ArgumentsDigest != "" && a.Spec.ArgumentsDigest != ArgumentsDigest(call.Spec.Arguments) ||
+		a.Spec.Arguments != nil && !sameArguments(*a.Spec.Arguments, call.Spec.Arguments) {
 		why = append(why, "it is for other arguments")
 	}
 	if exp := ApprovalExpiry(a); !now.Before(exp) {
@@ -75,11 +77,44 @@ func ApprovalMismatch(a *safetyv1alpha1.ToolApproval, call *safetyv1alpha1.Agent
 	return strings.Join(why, "; ")
 }
 
-// ApprovalCommand is the command a person runs to approve a call like this one: the denial message
-// hands it to the agent, which hands it to its operator.
+// ApprovalCommand is the command a person runs to approve exactly this call: the denial hands it
+// to the agent, which hands it to its operator. It names the arguments themselves, so the person
+// reads what they approve, and every value is quoted for a POSIX shell: the step and arguments
+// come from the agent and must not become shell syntax in a person's terminal.
 func ApprovalCommand(call *safetyv1alpha1.AgentToolCall) string {
-	return fmt.Sprintf("kubectl toolgate approve -n %s %s --tool %s --step %s --arguments-digest %s",
-		call.Namespace, call.Spec.Plan, call.Spec.Tool, call.Spec.Step, ArgumentsDigest(call.Spec.Arguments))
+	words := []string{"kubectl", "toolgate", "approve", "-n", ShellQuote(call.Namespace), ShellQuote(call.Spec.Plan),
+		"--tool", ShellQuote(call.Spec.Tool), "--step", ShellQuote(call.Spec.Step)}
+	args := call.Spec.Arguments
+	if args.Command == "" && len(args.Paths) == 0 && args.Cwd == "" {
+		return strings.Join(append(words, "--no-arguments"), " ")
+	}
+	if args.Command != "" {
+		words = append(words, "--command", ShellQuote(args.Command))
+	}
+	for _, p := range args.Paths {
+		words = append(words, "--path", ShellQuote(p))
+	}
+	if args.Cwd != "" {
+		words = append(words, "--cwd", ShellQuote(args.Cwd))
+	}
+	return strings.Join(words, " ")
+}
+
+// shellSafe are the words a POSIX shell reads literally.
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9._:/@%+=,-]+$`)
+
+// ShellQuote returns s as one literal word for a POSIX shell: unchanged when it is plainly safe,
+// otherwise in single quotes (inside which nothing is special but the quote itself).
+func ShellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// sameArguments reports whether two calls' arguments are the same (no paths and empty paths are).
+func sameArguments(a, b safetyv1alpha1.ToolArguments) bool {
+	return a.Command == b.Command && a.Cwd == b.Cwd && slices.Equal(a.Paths, b.Paths)
 }
 
 // MatchApprovals splits the approvals for a call's plan into those that admit it at now, soonest

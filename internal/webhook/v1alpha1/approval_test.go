@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"sync"
 	"time"
 
@@ -118,24 +117,19 @@ func ledgerRecords(kind, ns string) []map[string]any {
 	return out
 }
 
-var digestInMessage = regexp.MustCompile(`--arguments-digest (sha256:[0-9a-f]{64})`)
-
 var _ = Describe("Human approvals: granted by people, never by the agent", func() {
 	It("follows the flow: the denial names the approval to ask for, a person approves, the agent's retry is admitted once", func() {
 		p := approvalRequired(nil)
 		alice := newPerson()
 		call := p.call(planName, p.tools[reader], "step-1", "src/main.go")
 
-		By("the agent is denied and told exactly which approval to ask for")
-		detail := mustDeny(submit(p.agent, call.DeepCopy()), safety.ReasonToolHumanApprovalRequired,
-			"human approval", "kubectl toolgate approve -n "+p.ns+" "+planName+" --tool "+p.tools[reader]+" --step step-1")
-		m := digestInMessage.FindStringSubmatch(detail)
-		Expect(m).To(HaveLen(2), detail)
-		Expect(m[1]).To(Equal(policy.ArgumentsDigest(call.Spec.Arguments)))
+		By("the agent is denied and told exactly which approval to ask for, arguments spelled out")
+		mustDeny(submit(p.agent, call.DeepCopy()), safety.ReasonToolHumanApprovalRequired, "human approval",
+			"kubectl toolgate approve -n "+p.ns+" "+planName+" --tool "+p.tools[reader]+" --step step-1 --path src/main.go")
 
 		By("a person approves exactly that call")
 		a := p.approve(alice, p.tools[reader], func(s *safetyv1alpha1.ToolApprovalSpec) {
-			s.Step, s.ArgumentsDigest = "step-1", m[1]
+			s.Step, s.Arguments = "step-1", &safetyv1alpha1.ToolArguments{Paths: []string{"src/main.go"}}
 		})
 		Expect(a.Spec.Uses).To(Equal(int32(1)), "single use by default")
 		Expect(a.Spec.ExpirationSeconds).To(Equal(int32(3600)), "an hour by default")
@@ -155,7 +149,8 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		Expect(ledgerRecords("approval", p.ns)).To(ContainElement(And(
 			HaveKeyWithValue("decision", "allow"), HaveKeyWithValue("name", a.Name),
 			HaveKeyWithValue("approver", alice.name), HaveKeyWithValue("requester", alice.name),
-			HaveKeyWithValue("note", "reviewed the diff"))))
+			HaveKeyWithValue("note", "reviewed the diff"),
+			HaveKeyWithValue("arguments", HaveKeyWithValue("paths", ConsistOf("src/main.go"))))))
 		Expect(ledgerRecords("decision", p.ns)).To(ContainElement(And(
 			HaveKeyWithValue("call", admitted.Name), HaveKeyWithValue("decision", "allow"),
 			HaveKeyWithValue("approval", p.ns+"/"+a.Name))))
@@ -238,6 +233,9 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		Entry("another tool", func(p *project, s *safetyv1alpha1.ToolApprovalSpec) { s.Tool = p.tools[writer] }, "it is for tool"),
 		Entry("another step", func(_ *project, s *safetyv1alpha1.ToolApprovalSpec) { s.Step = "step-2" }, "it is for step step-2"),
 		Entry("other arguments", func(_ *project, s *safetyv1alpha1.ToolApprovalSpec) {
+			s.Arguments = &safetyv1alpha1.ToolArguments{Paths: []string{"src/a.go", "src/b.go"}}
+		}, "it is for other arguments"),
+		Entry("another arguments digest", func(_ *project, s *safetyv1alpha1.ToolApprovalSpec) {
 			s.ArgumentsDigest = policy.ArgumentsDigest(safetyv1alpha1.ToolArguments{Paths: []string{"src/b.go"}})
 		}, "it is for other arguments"),
 		Entry("another plan", func(_ *project, s *safetyv1alpha1.ToolApprovalSpec) { s.Plan = "other" }, ""),
@@ -316,7 +314,7 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		mustDeny(submit(p.agent, chmod("build.sh")), safety.ReasonToolHumanApprovalRequired, "chmod-world-writable")
 		alice := newPerson()
 		p.approve(alice, shell.Name, func(s *safetyv1alpha1.ToolApprovalSpec) {
-			s.Uses, s.ArgumentsDigest = 2, policy.ArgumentsDigest(chmod("build.sh").Spec.Arguments)
+			s.Uses, s.Arguments = 2, chmod("build.sh").Spec.Arguments.DeepCopy()
 		})
 		mustDeny(submit(p.agent, chmod("/etc/passwd")), safety.ReasonToolHumanApprovalRequired, "it is for other arguments")
 		mustAdmit(submit(p.agent, chmod("build.sh")))

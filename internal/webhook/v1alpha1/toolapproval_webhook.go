@@ -64,6 +64,9 @@ func (h *ToolApprovalHandler) Handle(ctx context.Context, req admission.Request)
 		a.CreationTimestamp = metav1.Now()
 	}
 	rec.ExpiresAt = policy.ApprovalExpiry(a).UTC().Format(time.RFC3339)
+	if args := a.Spec.Arguments; args != nil {
+		rec.Arguments = map[string]any{"command": args.Command, "paths": args.Paths, "cwd": args.Cwd}
+	}
 	if d != nil {
 		rec.Decision, rec.Reason = decisionDeny, d.Reason
 	}

@@ -791,6 +791,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: approver
       type:
         scalar: string
+    - name: arguments
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.ToolArguments
     - name: argumentsDigest
       type:
         scalar: string

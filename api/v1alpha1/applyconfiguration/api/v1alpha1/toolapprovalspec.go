@@ -29,8 +29,13 @@ type ToolApprovalSpecApplyConfiguration struct {
 	Tool *string `json:"tool,omitempty"`
 	// step, when set, limits the approval to calls for that plan step.
 	Step *string `json:"step,omitempty"`
-	// argumentsDigest, when set, limits the approval to calls with exactly these arguments:
-	// "sha256:" and the hex digest the denial message names (kubectl toolgate approve fills it in).
+	// arguments, when set, limits the approval to calls with exactly these arguments (command,
+	// paths and cwd; an empty object means a call without arguments). The approver sees what they
+	// approve, and the ledger records it. The denial of such a call names them.
+	Arguments *ToolArgumentsApplyConfiguration `json:"arguments,omitempty"`
+	// argumentsDigest, when set, limits the approval to calls whose arguments have this digest:
+	// "sha256:" and the hex SHA-256 of their JSON encoding. Prefer arguments, which a person can
+	// read; the digest is for tools that approve on a person's behalf.
 	ArgumentsDigest *string `json:"argumentsDigest,omitempty"`
 	// approver is the user granting the approval. It must be the identity that creates the object
 	// (the admission webhook checks it against the request), so it is a record of who approved.
@@ -70,6 +75,14 @@ func (b *ToolApprovalSpecApplyConfiguration) WithTool(value string) *ToolApprova
 // If called multiple times, the Step field is set to the value of the last call.
 func (b *ToolApprovalSpecApplyConfiguration) WithStep(value string) *ToolApprovalSpecApplyConfiguration {
 	b.Step = &value
+	return b
+}
+
+// WithArguments sets the Arguments field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Arguments field is set to the value of the last call.
+func (b *ToolApprovalSpecApplyConfiguration) WithArguments(value *ToolArgumentsApplyConfiguration) *ToolApprovalSpecApplyConfiguration {
+	b.Arguments = value
 	return b
 }
 
