@@ -45,7 +45,7 @@ func (h *AgentToolCallHandler) facts(ctx context.Context, call *safetyv1alpha1.A
 // being released) is counted once, through settled. Deleting calls therefore never hands a step
 // its retries back. The plan's own step total (settled plus live, as the controller last wrote
 // it) is a floor: it only grows, so a plan cache that lags the call cache cannot lose a call
-// deleted since. The caller holds h.pending.
+// deleted since. The caller holds the plan's lock in h.pending.
 func (h *AgentToolCallHandler) earlierAttempts(ctx context.Context, call *safetyv1alpha1.AgentToolCall,
 	plan *safetyv1alpha1.AgentPlan) (int32, error) {
 	var calls safetyv1alpha1.AgentToolCallList

@@ -101,8 +101,7 @@ func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request
 	}
 	dryRun := isDryRun(req)
 
-	h.pending.Lock()
-	defer h.pending.Unlock()
+	defer h.pending.lockPlan(call.Namespace, call.Spec.Plan)()
 	facts, err := h.facts(ctx, call, plan, tool, compiled, dryRun)
 	if err != nil {
 		return outcome{}, err

@@ -25,7 +25,7 @@ const maxUseAttempts = 5
 // it, and counts the use. It reads approvals live, not from the cache: an approval a person just
 // created must work on the agent's next try, and a stale use count must never admit a call twice.
 // The status update's resourceVersion precondition makes a single-use approval admit exactly one
-// call even when replicas race; within a replica the handler's lock already serialises them.
+// call even when replicas race; within a replica the handler's per-plan lock serialises them.
 type approvalGate struct {
 	live   client.Reader
 	writer client.StatusClient

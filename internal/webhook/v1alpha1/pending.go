@@ -1,6 +1,7 @@
 package v1alpha1
 
 import (
+	"hash/fnv"
 	"sync"
 	"time"
 )
@@ -11,11 +12,26 @@ const pendingTTL = 30 * time.Second
 
 // pendingCalls remembers calls this process admitted that the informer cache may not show yet, so
 // a burst of submissions for one step cannot slip past the retry limit while the cache catches up.
-// Admit holds the lock from counting to recording, so concurrent submissions are counted in turn;
-// Evaluate takes microseconds, so one lock costs nothing measurable.
+// Admissions of one plan hold its lock from counting to recording, so concurrent submissions are
+// counted in turn. Plans are striped over planLocks, so a slow admission (one that reads and uses
+// a ToolApproval from the API server) holds up only calls of plans that share its stripe, never the
+// whole replica.
 type pendingCalls struct {
-	sync.Mutex
+	mu    sync.Mutex                      // guards calls
 	calls map[string]map[string]time.Time // plan/step -> call name -> admitted at
+	plans [planLocks]sync.Mutex
+}
+
+// planLocks is the number of stripes plans' admissions are serialised on.
+const planLocks = 256
+
+// lockPlan serialises the admissions of one plan and returns the unlock.
+func (p *pendingCalls) lockPlan(namespace, plan string) (unlock func()) {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(namespace + "/" + plan))
+	m := &p.plans[h.Sum32()%planLocks]
+	m.Lock()
+	return m.Unlock
 }
 
 func newPendingCalls() *pendingCalls {
@@ -23,8 +39,10 @@ func newPendingCalls() *pendingCalls {
 }
 
 // count returns how many admitted calls for key the cache does not show yet, forgetting those it
-// shows and those older than pendingTTL. The caller holds the lock.
+// shows and those older than pendingTTL. The caller holds the plan's lock.
 func (p *pendingCalls) count(key string, inCache func(name string) bool, now time.Time) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	for name, at := range p.calls[key] {
 		if inCache(name) || now.Sub(at) > pendingTTL {
 			delete(p.calls[key], name)
@@ -36,8 +54,10 @@ func (p *pendingCalls) count(key string, inCache func(name string) bool, now tim
 	return len(p.calls[key])
 }
 
-// add records an admitted call. The caller holds the lock.
+// add records an admitted call. The caller holds the plan's lock.
 func (p *pendingCalls) add(key, name string, now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.calls[key] == nil {
 		p.calls[key] = map[string]time.Time{}
 	}
