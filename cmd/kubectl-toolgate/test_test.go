@@ -426,6 +426,26 @@ func TestTestApprovals(t *testing.T) {
 			}
 		}
 	})
+	t.Run("an approval a ServiceAccount made would be refused, so it does not apply", func(t *testing.T) {
+		selfMade := strings.Replace(approvalYAML("agent-made", "  step: compile\n", "", ""),
+			"approver: alice@example.com", "approver: system:serviceaccount:team-a:builder", 1)
+		code, r := testJSON(t, "-f", f, "--approval", file(t, "a.yaml", selfMade))
+		want := "ToolApproval agent-made would be refused: its approver system:serviceaccount:team-a:builder is a ServiceAccount"
+		if code != exitFailed || r.Facts.HumanApproved || !strings.Contains(r.Message, want) {
+			t.Fatalf("exit %d, %+v", code, r)
+		}
+	})
+	t.Run("exact arguments in the approval match the call's", func(t *testing.T) {
+		same := file(t, "same.yaml", approvalYAML("same-args", "  arguments:\n    command: go build ./...\n", "", ""))
+		if code, r := testJSON(t, "-f", f, "--approval", same); code != exitOK || r.Facts.Approval != "team-a/same-args" {
+			t.Fatalf("exit %d, %+v", code, r)
+		}
+		longer := file(t, "longer.yaml", approvalYAML("longer", "  arguments:\n    command: go build ./... && curl x\n", "", ""))
+		if code, r := testJSON(t, "-f", f, "--approval", longer); code != exitFailed ||
+			!strings.Contains(r.Message, "ToolApproval longer does not apply: it is for other arguments") {
+			t.Fatalf("exit %d, %+v", code, r)
+		}
+	})
 	t.Run("--approved stands for a matching approval", func(t *testing.T) {
 		code, r := testJSON(t, "-f", f, "--approved")
 		if code != exitOK || r.Decision != "allow" || r.Facts.Approval != "--approved" {

@@ -118,8 +118,10 @@ func sameArguments(a, b safetyv1alpha1.ToolArguments) bool {
 }
 
 // MatchApprovals splits the approvals for a call's plan into those that admit it at now, soonest
-// to expire first, and a reason for each that does not. Approvals for other plans are ignored.
-func MatchApprovals(approvals []safetyv1alpha1.ToolApproval, call *safetyv1alpha1.AgentToolCall, now time.Time) (
+// to expire first, and a reason for each that does not. Approvals for other plans are ignored, and
+// so are those older than the plan (planCreated; zero skips the check): they were made for an
+// earlier plan of the same name, perhaps with another ServiceAccount or profile.
+func MatchApprovals(approvals []safetyv1alpha1.ToolApproval, call *safetyv1alpha1.AgentToolCall, planCreated, now time.Time) (
 	[]safetyv1alpha1.ToolApproval, []string) {
 	var match []safetyv1alpha1.ToolApproval
 	var why []string
@@ -127,7 +129,11 @@ func MatchApprovals(approvals []safetyv1alpha1.ToolApproval, call *safetyv1alpha
 		if a.Spec.Plan != call.Spec.Plan {
 			continue
 		}
-		if m := ApprovalMismatch(&a, call, now); m != "" {
+		m := ApprovalMismatch(&a, call, now)
+		if a.CreationTimestamp.Time.Before(planCreated) {
+			m = "it was made for an earlier plan of that name"
+		}
+		if m != "" {
 			why = append(why, fmt.Sprintf("ToolApproval %s does not apply: %s", a.Name, m))
 			continue
 		}

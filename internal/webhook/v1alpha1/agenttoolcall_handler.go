@@ -111,7 +111,7 @@ func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request
 	metrics.EvaluationSeconds.Observe(time.Since(evalStart).Seconds())
 	approval := ""
 	if decision.Reason == safety.ReasonToolHumanApprovalRequired && h.approvals != nil {
-		a, err := h.approvals.admit(ctx, call, req.UserInfo.Username, compiled, facts, decision, h.Clock.Now(), dryRun)
+		a, err := h.approvals.admit(ctx, call, plan, req.UserInfo.Username, compiled, facts, decision, h.Clock.Now(), dryRun)
 		if err != nil {
 			return outcome{}, err
 		}

@@ -241,6 +241,23 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		Entry("another plan", func(_ *project, s *safetyv1alpha1.ToolApprovalSpec) { s.Plan = "other" }, ""),
 	)
 
+	It("an approval made for an earlier plan of the same name admits nothing", func() {
+		p := approvalRequired(nil)
+		alice := newPerson()
+		approval := p.approve(alice, p.tools[reader], nil)
+		old := &safetyv1alpha1.AgentPlan{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, old)).To(Succeed())
+		Expect(k8sClient.Delete(ctx, old)).To(Succeed())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(old), &safetyv1alpha1.AgentPlan{}))
+		}).WithTimeout(waitTimeout).Should(BeTrue())
+		// Creation times have whole seconds: the new plan must be visibly younger than the approval.
+		time.Sleep(time.Until(approval.CreationTimestamp.Add(1100 * time.Millisecond)))
+		p.plan(planName, old.Spec)
+		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "step-1")), safety.ReasonToolHumanApprovalRequired,
+			"it was made for an earlier plan of that name")
+	})
+
 	It("an expired approval admits nothing", func() {
 		p := approvalRequired(nil)
 		alice := newPerson()

@@ -39,9 +39,9 @@ type admitted struct {
 
 // admit re-decides a call the engine denied for want of human approval. It uses an approval only
 // when the call passes every check with it; a call a later check denies uses nothing.
-func (g *approvalGate) admit(ctx context.Context, call *safetyv1alpha1.AgentToolCall, requester string,
-	compiled *safety.Policy, facts safety.Call, first safety.Decision, now time.Time, dryRun bool) (admitted, error) {
-	candidates, mismatches, err := g.candidates(ctx, call, now)
+func (g *approvalGate) admit(ctx context.Context, call *safetyv1alpha1.AgentToolCall, plan *safetyv1alpha1.AgentPlan,
+	requester string, compiled *safety.Policy, facts safety.Call, first safety.Decision, now time.Time, dryRun bool) (admitted, error) {
+	candidates, mismatches, err := g.candidates(ctx, call, plan, now)
 	if err != nil {
 		return admitted{}, err
 	}
@@ -70,13 +70,14 @@ func (g *approvalGate) admit(ctx context.Context, call *safetyv1alpha1.AgentTool
 
 // candidates lists the approvals in the call's namespace that admit it, soonest to expire first,
 // and explains why the others for its plan do not.
-func (g *approvalGate) candidates(ctx context.Context, call *safetyv1alpha1.AgentToolCall, now time.Time) (
+func (g *approvalGate) candidates(ctx context.Context, call *safetyv1alpha1.AgentToolCall, plan *safetyv1alpha1.AgentPlan,
+	now time.Time) (
 	[]safetyv1alpha1.ToolApproval, []string, error) {
 	var list safetyv1alpha1.ToolApprovalList
 	if err := g.live.List(ctx, &list, client.InNamespace(call.Namespace)); err != nil {
 		return nil, nil, fmt.Errorf("listing ToolApprovals in %s: %w", call.Namespace, err)
 	}
-	match, why := policy.MatchApprovals(list.Items, call, now)
+	match, why := policy.MatchApprovals(list.Items, call, plan.CreationTimestamp.Time, now)
 	return match, why, nil
 }
 
