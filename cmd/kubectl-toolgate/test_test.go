@@ -430,7 +430,8 @@ func TestTestApprovals(t *testing.T) {
 		selfMade := strings.Replace(approvalYAML("agent-made", "  step: compile\n", "", ""),
 			"approver: alice@example.com", "approver: system:serviceaccount:team-a:builder", 1)
 		code, r := testJSON(t, "-f", f, "--approval", file(t, "a.yaml", selfMade))
-		want := "ToolApproval agent-made would be refused: its approver system:serviceaccount:team-a:builder is a ServiceAccount"
+		want := "ToolApproval agent-made would be refused: " +
+			"its approver system:serviceaccount:team-a:builder is a ServiceAccount"
 		if code != exitFailed || r.Facts.HumanApproved || !strings.Contains(r.Message, want) {
 			t.Fatalf("exit %d, %+v", code, r)
 		}
@@ -440,7 +441,8 @@ func TestTestApprovals(t *testing.T) {
 		if code, r := testJSON(t, "-f", f, "--approval", same); code != exitOK || r.Facts.Approval != "team-a/same-args" {
 			t.Fatalf("exit %d, %+v", code, r)
 		}
-		longer := file(t, "longer.yaml", approvalYAML("longer", "  arguments:\n    command: go build ./... && curl x\n", "", ""))
+		longer := file(t, "longer.yaml",
+			approvalYAML("longer", "  arguments:\n    command: go build ./... && curl x\n", "", ""))
 		if code, r := testJSON(t, "-f", f, "--approval", longer); code != exitFailed ||
 			!strings.Contains(r.Message, "ToolApproval longer does not apply: it is for other arguments") {
 			t.Fatalf("exit %d, %+v", code, r)
