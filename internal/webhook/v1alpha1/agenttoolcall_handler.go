@@ -39,6 +39,9 @@ type AgentToolCallHandler struct {
 	denials *denialCounter
 	// approvals admits calls a person approved; nil admits none, so approval stays required.
 	approvals *approvalGate
+	// Operator is the username the operator's controllers act as; only it may remove a call's usage
+	// finalizer or write its completion annotation. Empty leaves those to RBAC.
+	Operator string
 
 	policies *policyCache
 	pending  *pendingCalls

@@ -15,8 +15,10 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/controller"
 	"github.com/toolgate/toolgate/internal/safety"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
@@ -608,6 +610,19 @@ var _ = Describe("AgentToolCall admission: the agent reporting on an admitted ca
 		err = report(janitor, call, safetyv1alpha1.CallPhaseSucceeded, "0.01")
 		mustDeny(err, webhookv1alpha1.ReasonAgentIdentityMismatch, "only the plan's ServiceAccount")
 		Expect(storedCost()).To(BeEmpty())
+
+		By("but not the operator's bookkeeping: the usage finalizer and the completion annotation")
+		latest := &safetyv1alpha1.AgentToolCall{}
+		Eventually(func(g Gomega) {
+			g.Expect(janitor.Get(ctx, client.ObjectKeyFromObject(call), latest)).To(Succeed())
+			g.Expect(latest.Finalizers).To(ContainElement(safetyv1alpha1.UsageFinalizer))
+		}).WithTimeout(waitTimeout).Should(Succeed())
+		unsettled := latest.DeepCopy()
+		controllerutil.RemoveFinalizer(unsettled, safetyv1alpha1.UsageFinalizer)
+		mustDenyUpdate(janitor.Update(ctx, unsettled), "metadata.finalizers", "only the toolgate operator")
+		forged := latest.DeepCopy()
+		metav1.SetMetaDataAnnotation(&forged.ObjectMeta, controller.CompletionRecordAnnotation, `{"uid":"`+string(latest.UID)+`"}`)
+		mustDenyUpdate(janitor.Update(ctx, forged), "metadata.annotations", "only the toolgate operator")
 	})
 
 	It("rejects a negative cost", func() {

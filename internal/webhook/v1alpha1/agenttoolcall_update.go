@@ -7,9 +7,11 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/controller"
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
@@ -37,6 +39,9 @@ func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, user string, old
 	if !equality.Semantic.DeepEqual(old.Spec, call.Spec) {
 		return &denial{ReasonInvalidUpdate, "spec", "the spec of an AgentToolCall is immutable"}
 	}
+	if d := h.checkBookkeeping(user, old, call); d != nil {
+		return d
+	}
 	// Only a report (a status change) is the agent's to make. Metadata alone (the operator's usage
 	// finalizer, its completion annotation) is left to RBAC, which agents' roles do not grant.
 	if !equality.Semantic.DeepEqual(old.Status, call.Status) && strings.HasPrefix(user, "system:serviceaccount:") {
@@ -59,6 +64,27 @@ func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, user string, old
 		if _, err := policy.MoneyFromQuantity(*call.Status.Cost); err != nil {
 			return &denial{ReasonInvalidUpdate, "status.cost", fmt.Sprintf("cost %s is not an exact amount of money: %v", call.Status.Cost, err)}
 		}
+	}
+	return nil
+}
+
+// checkBookkeeping keeps the operator's marks on a call its own: the usage finalizer, which holds
+// a deleted call until its cost and attempt are settled into the plan, and the completion
+// annotation, which says the ledger holds the call's completion record. Anyone else removing the
+// one or writing the other could make a plan forget what it spent, or a call leave no completion
+// record, even where RBAC was granted too widely.
+func (h *AgentToolCallHandler) checkBookkeeping(user string, old, call *safetyv1alpha1.AgentToolCall) *denial {
+	if h.Operator == "" || user == h.Operator {
+		return nil
+	}
+	if controllerutil.ContainsFinalizer(old, safetyv1alpha1.UsageFinalizer) &&
+		!controllerutil.ContainsFinalizer(call, safetyv1alpha1.UsageFinalizer) {
+		return &denial{ReasonInvalidUpdate, "metadata.finalizers", fmt.Sprintf(
+			"only the toolgate operator (%s) may remove %s, once the call's usage is settled", h.Operator, safetyv1alpha1.UsageFinalizer)}
+	}
+	if old.Annotations[controller.CompletionRecordAnnotation] != call.Annotations[controller.CompletionRecordAnnotation] {
+		return &denial{ReasonInvalidUpdate, "metadata.annotations", fmt.Sprintf(
+			"only the toolgate operator (%s) may write %s", h.Operator, controller.CompletionRecordAnnotation)}
 	}
 	return nil
 }

@@ -1,7 +1,16 @@
 package v1alpha1
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"time"
+
+	authenticationv1 "k8s.io/api/authentication/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -36,6 +45,10 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
+	operator, err := whoAmI(mgr.GetConfig())
+	if err != nil {
+		return fmt.Errorf("asking the API server which user the operator is: %w", err)
+	}
 	for _, setup := range []func(ctrl.Manager) error{
 		SetupSafetyProfileWebhookWithManager,
 		SetupAutomationProfileWebhookWithManager,
@@ -55,6 +68,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		return err
 	}
 	handler.approvals = &approvalGate{live: mgr.GetAPIReader(), writer: mgr.GetClient()}
+	handler.Operator = operator
 	mgr.GetWebhookServer().Register(AgentToolCallPath, &webhook.Admission{Handler: handler})
 
 	approvals := &ToolApprovalHandler{Reader: mgr.GetClient(), Decoder: handler.Decoder, ServiceAccountApprovers: map[string]bool{}}
@@ -70,4 +84,31 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	}
 	mgr.GetWebhookServer().Register(ToolApprovalPath, &webhook.Admission{Handler: approvals})
 	return nil
+}
+
+// whoAmI is the username cfg authenticates as (a SelfSubjectReview, what `kubectl auth whoami`
+// does): a ServiceAccount in a cluster, the admin in tests.
+func whoAmI(cfg *rest.Config) (string, error) {
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return "", err
+	}
+	// Retried for a while: the API server may be briefly unreachable when the operator starts.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var name string
+	var last error
+	err = wait.PollUntilContextCancel(ctx, time.Second, true, func(ctx context.Context) (bool, error) {
+		review, err := cs.AuthenticationV1().SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
+		if err != nil {
+			last = err
+			return false, nil
+		}
+		name = review.Status.UserInfo.Username
+		return true, nil
+	})
+	if err != nil {
+		return "", errors.Join(err, last)
+	}
+	return name, nil
 }
