@@ -94,6 +94,7 @@ type AgentToolCallStatus struct {
 	// cost is what the run cost, in US dollars, as an exact decimal string. It never decreases.
 	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="must not be negative"
 	// +kubebuilder:validation:XValidation:rule="!string(self).matches('[.][0-9]{10,}')",message="must have at most 9 decimal places"
+	// +kubebuilder:validation:XValidation:rule="string(self).startsWith('-') || quantity(string(self)).compareTo(quantity('1000000000')) <= 0",message="must be at most 1000000000"
 	// +optional
 	Cost *resource.Quantity `json:"cost,omitempty"`
 

@@ -76,10 +76,7 @@ func addCost(total safety.Money, c *safetyv1alpha1.AgentToolCall) (safety.Money,
 	if err != nil {
 		return total, fmt.Errorf("cost %s of AgentToolCall %s: %w", c.Status.Cost, c.Name, err)
 	}
-	if total, err = total.Add(cost); err != nil {
-		return total, fmt.Errorf("adding the cost of AgentToolCall %s: %w", c.Name, err)
-	}
-	return total, nil
+	return total.SaturatingAdd(cost), nil
 }
 
 func stepList(attempts map[string]int32) []safetyv1alpha1.StepUsage {

@@ -59,9 +59,7 @@ func ProjectTotalCost(ctx context.Context, c client.Reader, namespace string) (s
 		if err != nil {
 			return safety.Money{}, 0, fmt.Errorf("cost of plan %s/%s: %w", namespace, p.Name, err)
 		}
-		if total, err = total.Add(cost); err != nil {
-			return safety.Money{}, 0, fmt.Errorf("adding the cost of plan %s/%s: %w", namespace, p.Name, err)
-		}
+		total = total.SaturatingAdd(cost)
 	}
 	return total, int32(len(plans.Items)), nil
 }

@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	eventsv1 "k8s.io/api/events/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/retry"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -15,6 +16,7 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/operator"
+	"github.com/toolgate/toolgate/internal/safety"
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
@@ -112,6 +114,43 @@ var _ = Describe("usage accounting", func() {
 			g.Expect(pp.Status.TotalCost).To(Equal("11.009999999"))
 			g.Expect(pp.Status.Plans).To(Equal(int32(2)))
 		}).Should(Succeed())
+	})
+})
+
+var _ = Describe("absurd costs", func() {
+	It("saturate a plan's and a project's totals instead of stopping their accounting", func() {
+		ns := newNamespace()
+		agent, err := testenv.Agent(ctx, cfg, cluster.Scheme, ns, "agent")
+		Expect(err).NotTo(HaveOccurred())
+		registerTool("read-file", false)
+		create(&safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"}})
+		for _, name := range []string{"big", "bigger"} {
+			p := plan(ns, name, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
+			create(p)
+			lockedSnapshot(p)
+		}
+		By("a cost above a billion is refused by the schema")
+		call := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "too-much"},
+			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "big", Tool: "read-file", Step: "s"}}
+		Expect(agent.Create(ctx, call)).To(Succeed())
+		call.Status.Cost = money("1000000000.000000001")
+		err = agent.Status().Update(ctx, call)
+		Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(ContainSubstring("must be at most 1000000000"))
+
+		By("ten calls of a billion each overflow what Money holds: the total saturates, and the next call still counts")
+		reportCalls(agent, ns, "big", "s", 10, 4, "1000000000")
+		reportCalls(agent, ns, "bigger", "s", 1, 1, "1000000000")
+		Eventually(func(g Gomega) {
+			u := usageOf(ns, "big")(g)
+			g.Expect(u.AccumulatedCost).To(Equal(safety.MaxMoney.String()))
+			g.Expect(u.Calls).To(Equal(int64(11)))
+		}).Should(Succeed())
+		Eventually(func(g Gomega) string {
+			pp := &safetyv1alpha1.ProjectPolicy{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "project"}, pp)).To(Succeed())
+			return pp.Status.TotalCost
+		}).Should(Equal(safety.MaxMoney.String()))
 	})
 })
 

@@ -54,6 +54,20 @@ func (m Money) Add(o Money) (Money, error) {
 	return Money{nanos: s}, nil
 }
 
+// MaxMoney is the largest amount Money holds, about 9.2 billion dollars.
+var MaxMoney = Money{nanos: math.MaxInt64}
+
+// SaturatingAdd returns m+o for non-negative amounts, or MaxMoney when the sum does not fit. Usage
+// sums saturate rather than fail: an agent that reports absurd costs must meet every cost limit
+// (at most a billion), not stop its plan's accounting.
+func (m Money) SaturatingAdd(o Money) Money {
+	s, err := m.Add(o)
+	if err != nil {
+		return MaxMoney
+	}
+	return s
+}
+
 // String returns the shortest exact decimal form: "10", "0.01", "1.5".
 func (m Money) String() string {
 	var b strings.Builder

@@ -113,3 +113,23 @@ func TestMoneyArithmetic(t *testing.T) {
 		t.Fatalf("MarshalText = %q", b)
 	}
 }
+
+func TestSaturatingAdd(t *testing.T) {
+	nearMax := MoneyFromNanos(MaxMoney.Nanos() - 1)
+	for _, tc := range []struct {
+		a, b, want Money
+	}{
+		{MustParseMoney("0.1"), MustParseMoney("0.2"), MustParseMoney("0.3")},
+		{nearMax, MoneyFromNanos(1), MaxMoney},
+		{nearMax, MoneyFromNanos(2), MaxMoney},
+		{MaxMoney, MaxMoney, MaxMoney},
+		{MaxMoney, Money{}, MaxMoney},
+	} {
+		if got := tc.a.SaturatingAdd(tc.b); got != tc.want {
+			t.Errorf("%s + %s = %s, want %s", tc.a, tc.b, got, tc.want)
+		}
+	}
+	if got := MaxMoney.String(); got != "9223372036.854775807" {
+		t.Errorf("MaxMoney is %s", got)
+	}
+}
