@@ -140,7 +140,7 @@ func lockedPlan(name string) (string, client.Client) {
 	ns := newNamespace()
 	agent, err := testenv.Agent(ctx, cfg, cluster.Scheme, ns, "agent")
 	Expect(err).NotTo(HaveOccurred())
-	registerTool("read-file", false)
+	registerReadFile()
 	p := plan(ns, name, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
 	create(p)
 	lockedSnapshot(p)

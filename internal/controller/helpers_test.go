@@ -77,15 +77,12 @@ func update[T client.Object](obj T, mutate func(T)) {
 	})).To(Succeed())
 }
 
-// registerTool registers a tool in the cluster-wide registry unless a test already did.
-func registerTool(name string, writes bool) {
+// registerReadFile registers the read-only tool "read-file" in the cluster-wide registry unless a
+// test already did.
+func registerReadFile() {
 	GinkgoHelper()
-	class := safetyv1alpha1.ActionClassRead
-	if writes {
-		class = safetyv1alpha1.ActionClassWrite
-	}
-	t := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: safetyv1alpha1.AgentToolSpec{Writes: writes, Checkpointable: writes, ActionClass: class}}
+	t := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: "read-file"},
+		Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}}
 	if err := k8sClient.Create(ctx, t); err != nil && !apierrors.IsAlreadyExists(err) {
 		Expect(err).NotTo(HaveOccurred())
 	}

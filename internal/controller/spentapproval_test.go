@@ -18,7 +18,7 @@ import (
 var _ = Describe("spent ToolApprovals", func() {
 	It("are deleted the TTL after they expire or are used up, and never while they can still admit a call", func() {
 		ns := newNamespace()
-		registerTool("read-file", false)
+		registerReadFile()
 		create(plan(ns, "p", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")}))
 		alice, err := testenv.Person(ctx, cluster.Env, cluster.Scheme, "alice-"+ns+"@example.com")
 		Expect(err).NotTo(HaveOccurred())

@@ -77,7 +77,7 @@ var _ = Describe("usage accounting", func() {
 		ns := newNamespace()
 		agent, err := testenv.Agent(ctx, cfg, cluster.Scheme, ns, "agent")
 		Expect(err).NotTo(HaveOccurred())
-		registerTool("read-file", false)
+		registerReadFile()
 		create(&safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"}})
 		p := plan(ns, "spender", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
 		other := plan(ns, "other", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
@@ -122,7 +122,7 @@ var _ = Describe("absurd costs", func() {
 		ns := newNamespace()
 		agent, err := testenv.Agent(ctx, cfg, cluster.Scheme, ns, "agent")
 		Expect(err).NotTo(HaveOccurred())
-		registerTool("read-file", false)
+		registerReadFile()
 		create(&safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"}})
 		for _, name := range []string{"big", "bigger"} {
 			p := plan(ns, name, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
