@@ -139,6 +139,10 @@ type StepUsage struct {
 // budget it has spent.
 const UsageFinalizer = "safety.toolgate.dev/usage"
 
+// MaxStepsPerPlan is how many distinct steps one plan may use; the webhook refuses a call for a
+// new step beyond it (StepLimitExceeded), so usage.steps (at most 1024 entries) always fits.
+const MaxStepsPerPlan = 1000
+
 // MaxSettlingCalls bounds status.usage.settled.uids: the settled calls whose objects still exist.
 const MaxSettlingCalls = 1024
 

@@ -36,3 +36,23 @@ func StepAttempts(plan *safetyv1alpha1.AgentPlan, calls []safetyv1alpha1.AgentTo
 	}
 	return n
 }
+
+// PlanSteps counts the distinct steps a plan has used: those its usage (settled or live) names and
+// those of its calls.
+func PlanSteps(plan *safetyv1alpha1.AgentPlan, calls []safetyv1alpha1.AgentToolCall) int {
+	steps := map[string]bool{}
+	for _, st := range plan.Status.Usage.Steps {
+		steps[st.Step] = true
+	}
+	if s := plan.Status.Usage.Settled; s != nil {
+		for _, st := range s.Steps {
+			steps[st.Step] = true
+		}
+	}
+	for i := range calls {
+		if calls[i].Spec.Plan == plan.Name {
+			steps[calls[i].Spec.Step] = true
+		}
+	}
+	return len(steps)
+}

@@ -105,9 +105,12 @@ func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request
 	dryRun := isDryRun(req)
 
 	defer h.pending.lockPlan(call.Namespace, call.Spec.Plan)()
-	facts, err := h.facts(ctx, call, plan, tool, compiled, dryRun)
+	facts, d, err := h.facts(ctx, call, plan, tool, compiled, dryRun)
 	if err != nil {
 		return outcome{}, err
+	}
+	if d != nil {
+		return deny(*d), nil
 	}
 	evalStart := time.Now()
 	decision := safety.Evaluate(compiled, facts)

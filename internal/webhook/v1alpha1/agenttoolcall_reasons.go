@@ -10,6 +10,7 @@ const (
 	ReasonInvalidUpdate         = "InvalidUpdate"
 	ReasonBadRequest            = "BadRequest"
 	ReasonLedgerUnavailable     = "LedgerUnavailable"
+	ReasonStepLimitExceeded     = "StepLimitExceeded"
 )
 
 // Fields denials point at.

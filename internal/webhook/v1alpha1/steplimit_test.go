@@ -1,0 +1,56 @@
+package v1alpha1
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// A plan's usage.steps holds at most 1024 steps; an agent inventing a step per call must not be
+// able to grow it past that and freeze its plan's accounting, so a new step beyond
+// MaxStepsPerPlan is refused while old steps go on.
+func TestNewStepBeyondTheLimitIsRefused(t *testing.T) {
+	h, _ := newBenchAgentToolCallHandler(t)
+	c := h.Reader.(client.Client)
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := c.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
+		t.Fatal(err)
+	}
+	for i := range safetyv1alpha1.MaxStepsPerPlan - 1 {
+		plan.Status.Usage.Steps = append(plan.Status.Usage.Steps, safetyv1alpha1.StepUsage{Step: fmt.Sprintf("s-%d", i), Attempts: 1})
+	}
+	if err := c.Update(context.Background(), plan); err != nil {
+		t.Fatal(err)
+	}
+	srv := &webhook.Admission{Handler: h}
+	submit := func(name, step string) (bool, string) {
+		call := benchCall(name, "read-file", "")
+		call.Spec.Step = step
+		r := serve(t, srv, review(t, agentUser, call)).Response
+		if r.Allowed {
+			if err := c.Create(context.Background(), call); err != nil { // as the API server would store it
+				t.Fatal(err)
+			}
+			return true, ""
+		}
+		return false, r.Result.Message
+	}
+	if ok, msg := submit("last-new", "s-new"); !ok {
+		t.Fatalf("the %dth step was refused: %s", safetyv1alpha1.MaxStepsPerPlan, msg)
+	}
+	ok, msg := submit("one-too-many", "s-newer")
+	if ok || !strings.Contains(msg, "[StepLimitExceeded] plan p already has 1000 steps") {
+		t.Fatalf("a step beyond the limit: admitted %v, %q", ok, msg)
+	}
+	for _, step := range []string{"s-0", "s-new"} {
+		if ok, msg := submit("again-"+step, step); !ok {
+			t.Fatalf("a known step %s was refused: %s", step, msg)
+		}
+	}
+}
