@@ -83,9 +83,11 @@ func run() error {
 		return err
 	}
 
-	fmt.Printf("\nPoint your own kubectl at it:\n  export KUBECONFIG=%s\n  %s get toolgate -A\n\n"+
+	fmt.Printf("\nPoint your own kubectl at it (the pinned kubectl and the toolgate plugin on the PATH):\n"+
+		"  export KUBECONFIG=%s PATH=%s:%s:$PATH\n"+
+		"  kubectl get toolgate -A\n  kubectl toolgate explain -n payments fix-rounding-bug\n\n"+
 		"Manager log: %s\nPress Ctrl-C to stop and clean up.\n",
-		local.Kubeconfig, local.Kubectl, filepath.Join(dir, "manager.log"))
+		local.Kubeconfig, filepath.Dir(local.Kubectl), dir, filepath.Join(dir, "manager.log"))
 	<-ctx.Done()
 	return nil
 }
@@ -120,7 +122,7 @@ func submitCalls(ctx context.Context, local *testenv.Local) error {
 	step("waiting for the operator to lock plan payments/fix-rounding-bug")
 	plan := &safetyv1alpha1.AgentPlan{}
 	for plan.Status.Snapshot == nil {
-		if err := admin.Get(ctx, client.ObjectKey{Namespace: "payments", Name: "fix-rounding-bug"}, plan); err != nil {
+		if err := admin.Get(ctx, client.ObjectKey{Namespace: demoNamespace, Name: "fix-rounding-bug"}, plan); err != nil {
 			return err
 		}
 		select {
@@ -132,7 +134,7 @@ func submitCalls(ctx context.Context, local *testenv.Local) error {
 	snap := plan.Status.Snapshot
 	fmt.Printf("  locked %s profile %q (%s)\n", snap.Provenance, snap.ProfileName, snap.Hash)
 
-	coder, err := testenv.Agent(ctx, local.Admin, scheme, "payments", "coding-agent")
+	coder, err := testenv.Agent(ctx, local.Admin, scheme, demoNamespace, "coding-agent")
 	if err != nil {
 		return err
 	}
@@ -145,7 +147,10 @@ func submitCalls(ctx context.Context, local *testenv.Local) error {
 		fmt.Println("  " + agent.Describe(agent.Submit(ctx, coder, call)))
 	}
 	step("kubectl get agenttoolcalls -n payments (a denied call is never stored)")
-	if _, err = local.KubectlRun(ctx, os.Stdout, "get", "agenttoolcalls", "-n", "payments"); err != nil {
+	if _, err = local.KubectlRun(ctx, os.Stdout, "get", "agenttoolcalls", "-n", demoNamespace); err != nil {
+		return err
+	}
+	if err := approvalFlow(ctx, local, admin, coder); err != nil {
 		return err
 	}
 	step("verifying the decision ledger in " + local.LedgerDir)

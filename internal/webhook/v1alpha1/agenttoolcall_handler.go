@@ -39,6 +39,8 @@ type AgentToolCallHandler struct {
 	denials *denialCounter
 	// approvals admits calls a person approved; nil admits none, so approval stays required.
 	approvals *approvalGate
+	// Live reads from the API server what the cache does not show yet; nil trusts the cache.
+	Live client.Reader
 	// Operator is the username the operator's controllers act as; only it may remove a call's usage
 	// finalizer or write its completion annotation. Empty leaves those to RBAC.
 	Operator string
@@ -173,7 +175,7 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) (
 	*safetyv1alpha1.AgentPlan, *safetyv1alpha1.AgentTool, *denial, error) {
 	plan := &safetyv1alpha1.AgentPlan{}
-	if err := h.Reader.Get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: call.Spec.Plan}, plan); err != nil {
+	if err := h.get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: call.Spec.Plan}, plan, isUnlocked); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, nil, &denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %q does not exist in namespace %s", call.Spec.Plan, req.Namespace)}, nil
 		}
@@ -188,7 +190,7 @@ func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Requ
 			"plan %s is not locked yet; retry shortly (%s)", plan.Name, lockMessage(plan))}, nil
 	}
 	tool := &safetyv1alpha1.AgentTool{}
-	if err := h.Reader.Get(ctx, client.ObjectKey{Name: call.Spec.Tool}, tool); err != nil {
+	if err := h.get(ctx, client.ObjectKey{Name: call.Spec.Tool}, tool, nil); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, nil, &denial{ReasonToolNotRegistered, fieldTool, fmt.Sprintf("tool %q is not a registered AgentTool", call.Spec.Tool)}, nil
 		}
@@ -196,6 +198,19 @@ func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Requ
 	}
 	return plan, tool, nil, nil
 }
+
+// get reads obj from the cache, and from the API server when the cache does not have it or stale
+// says it may be behind: a plan or tool created a moment ago must not be refused as missing, nor a
+// plan locked a moment ago as unlocked, just because this replica's informer has not caught up.
+func (h *AgentToolCallHandler) get(ctx context.Context, key client.ObjectKey, obj client.Object, stale func(client.Object) bool) error {
+	err := h.Reader.Get(ctx, key, obj)
+	if h.Live == nil || (err == nil && (stale == nil || !stale(obj))) || (err != nil && !apierrors.IsNotFound(err)) {
+		return err
+	}
+	return h.Live.Get(ctx, key, obj)
+}
+
+func isUnlocked(o client.Object) bool { return o.(*safetyv1alpha1.AgentPlan).Status.Snapshot == nil }
 
 func deny(d denial) outcome {
 	return outcome{resp: d.response(), decision: decisionDeny, reason: d.Reason, message: d.Message}

@@ -69,6 +69,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	}
 	handler.approvals = &approvalGate{live: mgr.GetAPIReader(), writer: mgr.GetClient()}
 	handler.Operator = operator
+	handler.Live = mgr.GetAPIReader()
 	mgr.GetWebhookServer().Register(AgentToolCallPath, &webhook.Admission{Handler: handler})
 
 	approvals := &ToolApprovalHandler{Reader: mgr.GetClient(), Decoder: handler.Decoder, ServiceAccountApprovers: map[string]bool{}}
