@@ -64,8 +64,9 @@ func reportStatus(agent client.Client, call *safetyv1alpha1.AgentToolCall, st sa
 	})).To(Succeed())
 }
 
-// completions reads every completion record in the ledger under dir, by call UID.
-func completions(dir string) map[string][]map[string]any {
+// completions reads the completion records of namespace ns in the ledger under dir, by call UID:
+// the manager records the finished calls other specs left too.
+func completions(dir, ns string) map[string][]map[string]any {
 	GinkgoHelper()
 	lines, err := ledger.Tail(dir, 100000)
 	Expect(err).NotTo(HaveOccurred())
@@ -76,7 +77,7 @@ func completions(dir string) map[string][]map[string]any {
 			Fields map[string]any `json:"fields"`
 		}
 		Expect(json.Unmarshal(line, &rec)).To(Succeed())
-		if rec.Kind == audit.KindCompletion {
+		if rec.Kind == audit.KindCompletion && rec.Fields["namespace"] == ns {
 			uid, _ := rec.Fields["uid"].(string)
 			out[uid] = append(out[uid], rec.Fields)
 		}
@@ -175,8 +176,8 @@ var _ = Describe("finished calls", func() {
 		expectUsage(ns, "ttl", "0.975", 4, wantSteps)
 
 		By("recording each finished call once, with what it was and how it ended")
-		Eventually(func() map[string][]map[string]any { return completions(dir) }).Should(HaveLen(3))
-		recs := completions(dir)
+		Eventually(func() map[string][]map[string]any { return completions(dir, ns) }).Should(HaveLen(3))
+		recs := completions(dir, ns)
 		Expect(recs[string(build1.UID)]).To(ConsistOf(And(
 			HaveKeyWithValue("namespace", ns), HaveKeyWithValue("plan", "ttl"), HaveKeyWithValue("call", "build-1"),
 			HaveKeyWithValue("tool", "read-file"), HaveKeyWithValue("step", "build"), HaveKeyWithValue("phase", "Failed"),
@@ -191,7 +192,7 @@ var _ = Describe("finished calls", func() {
 				g.Expect(cur.Annotations).To(HaveKeyWithValue(controller.CompletionRecordAnnotation, ContainSubstring(string(c.UID))))
 			}).Should(Succeed())
 		}
-		Consistently(func() int { return len(completions(dir)[string(build2.UID)]) }).
+		Consistently(func() int { return len(completions(dir, ns)[string(build2.UID)]) }).
 			WithTimeout(2*time.Second).Should(Equal(1), "marking and finalizer changes write no second record")
 		for _, c := range append(finished, running) {
 			Expect(gone(c)()).To(BeFalse(), "%s is deleted before its TTL", c.Name)
@@ -225,7 +226,7 @@ var _ = Describe("finished calls", func() {
 		clk.Step(30 * 24 * time.Hour)
 		update(al, func(al *safetyv1alpha1.AuditLedger) { al.Spec.FinishedCallTTLSeconds = new(int64(0)) })
 		Consistently(gone(running)).WithTimeout(2 * time.Second).Should(BeFalse())
-		recs = completions(dir)
+		recs = completions(dir, ns)
 		Expect(recs).To(HaveLen(3))
 		for _, c := range finished {
 			Expect(recs[string(c.UID)]).To(HaveLen(1), c.Name)
@@ -273,7 +274,7 @@ var _ = Describe("finished calls", func() {
 		Expect(reconcileCall(done).RequeueAfter).To(Equal(50*time.Minute), "the second run appends nothing")
 		Expect(reconcileCall(forged).RequeueAfter).To(Equal(time.Hour), "a finish time in the future counts from now")
 		Expect(reconcileCall(running)).To(Equal(ctrl.Result{}))
-		recs := completions(dir)
+		recs := completions(dir, ns)
 		Expect(recs).To(HaveLen(2))
 		Expect(recs[string(done.UID)]).To(HaveLen(1))
 		Expect(recs[string(forged.UID)]).To(ConsistOf(HaveKeyWithValue("finishedAt", "2026-12-03T08:00:00Z")))
@@ -291,7 +292,7 @@ var _ = Describe("finished calls", func() {
 		clk.Step(365 * 24 * time.Hour)
 		Expect(reconcileCall(running)).To(Equal(ctrl.Result{}))
 		Expect(gone(running)()).To(BeFalse())
-		Expect(completions(dir)).To(HaveLen(2))
+		Expect(completions(dir, ns)).To(HaveLen(2))
 		expectUsage(ns, "direct", "1", 3, map[string]int32{"a": 2, "b": 1})
 	})
 
