@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -145,10 +144,7 @@ func runApprove(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if opts.output == outputJSON {
 		a.SetGroupVersionKind(safetyv1alpha1.GroupVersion.WithKind("ToolApproval"))
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(a); err != nil {
+		if err := writeJSON(stdout, a); err != nil {
 			sayln(stderr, "error:", err)
 			return exitUsage
 		}

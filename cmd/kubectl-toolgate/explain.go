@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -71,10 +70,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	ex := explainPlan(ctx, c, plan)
 	if output == outputJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(ex); err != nil {
+		if err := writeJSON(stdout, ex); err != nil {
 			sayln(stderr, "error:", err)
 			return exitUsage
 		}

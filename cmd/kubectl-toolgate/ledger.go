@@ -55,9 +55,7 @@ func ledgerVerify(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(stdout, rep); err != nil {
 			sayln(stderr, "error:", err)
 			return exitUsage
 		}

@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -105,4 +106,12 @@ func usage(w io.Writer) {
 	}
 	sayln(w)
 	sayln(w, "Run 'kubectl toolgate COMMAND -h' for a command's usage.")
+}
+
+// writeJSON writes v as indented JSON without HTML escaping, so commands and paths read as typed.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
