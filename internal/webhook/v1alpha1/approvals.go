@@ -71,8 +71,7 @@ func (g *approvalGate) admit(ctx context.Context, call *safetyv1alpha1.AgentTool
 // candidates lists the approvals in the call's namespace that admit it, soonest to expire first,
 // and explains why the others for its plan do not.
 func (g *approvalGate) candidates(ctx context.Context, call *safetyv1alpha1.AgentToolCall, plan *safetyv1alpha1.AgentPlan,
-	now time.Time) (
-	[]safetyv1alpha1.ToolApproval, []string, error) {
+	now time.Time) ([]safetyv1alpha1.ToolApproval, []string, error) {
 	var list safetyv1alpha1.ToolApprovalList
 	if err := g.live.List(ctx, &list, client.InNamespace(call.Namespace)); err != nil {
 		return nil, nil, fmt.Errorf("listing ToolApprovals in %s: %w", call.Namespace, err)
