@@ -15,17 +15,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// AgentRole is what an agent's ServiceAccount may do: submit calls and report on them, and read
-// its plans. It cannot create approvals, edit plans or touch profiles.
-var AgentRole = []rbacv1.PolicyRule{
-	{APIGroups: []string{group}, Resources: []string{"agenttoolcalls"}, Verbs: append([]string{"create"}, readVerbs...)},
-	{APIGroups: []string{group}, Resources: []string{"agenttoolcalls/status"}, Verbs: []string{"get", "update", "patch"}},
-	{APIGroups: []string{group}, Resources: []string{"agentplans"}, Verbs: readVerbs},
-}
-
-const group = "safety.toolgate.dev"
-
-var readVerbs = []string{"get", "list", "watch"}
+// AgentRoleFile is the ClusterRole toolgate ships for agents' ServiceAccounts.
+var AgentRoleFile = []string{"config", "rbac", "agent_role.yaml"}
 
 // Agent creates a ServiceAccount with the agent role in namespace and returns a client that
 // authenticates with a real token from the TokenRequest API, as an agent pod's would.
@@ -48,7 +39,12 @@ func AgentConfig(ctx context.Context, admin *rest.Config, namespace, name string
 	if _, err := cs.CoreV1().ServiceAccounts(namespace).Create(ctx, &corev1.ServiceAccount{ObjectMeta: meta}, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return nil, fmt.Errorf("creating ServiceAccount %s/%s: %w", namespace, name, err)
 	}
-	if _, err := cs.RbacV1().Roles(namespace).Create(ctx, &rbacv1.Role{ObjectMeta: meta, Rules: AgentRole}, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+	shipped, err := readClusterRole(AgentRoleFile)
+	if err != nil {
+		return nil, err
+	}
+	role := &rbacv1.Role{ObjectMeta: meta, Rules: shipped.Rules}
+	if _, err := cs.RbacV1().Roles(namespace).Create(ctx, role, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return nil, fmt.Errorf("creating Role %s/%s: %w", namespace, name, err)
 	}
 	binding := &rbacv1.RoleBinding{
