@@ -61,9 +61,8 @@ func (oc *offlineCluster) approvalGate(ctx context.Context, call *safetyv1alpha1
 		first.Message += policy.ApprovalHint(call, why)
 		return first, "", nil
 	}
-	facts.Context.HumanApproved = true
-	approved := safety.Evaluate(compiled, facts)
-	if !approved.Allowed() || approved.WouldDeny {
+	approved, clean := policy.DecideWithApproval(compiled, facts)
+	if !clean {
 		return approved, "", nil
 	}
 	return approved, used, nil

@@ -274,11 +274,15 @@ func (l *Log) logUnrecorded(log logr.Logger, err error) {
 // FailurePolicyFrom returns a FailurePolicy function that reads the cluster's AuditLedger
 // through r, as the webhook does: Fail when there is none or it cannot be read.
 func FailurePolicyFrom(r client.Reader) func(context.Context) safetyv1alpha1.LedgerFailurePolicy {
-	return func(ctx context.Context) safetyv1alpha1.LedgerFailurePolicy {
-		al := &safetyv1alpha1.AuditLedger{}
-		if err := r.Get(ctx, client.ObjectKey{Name: LedgerName}, al); err != nil || al.Spec.FailurePolicy == "" {
-			return safetyv1alpha1.LedgerFailurePolicyFail
-		}
-		return al.Spec.FailurePolicy
+	return func(ctx context.Context) safetyv1alpha1.LedgerFailurePolicy { return FailurePolicyOf(ctx, r) }
+}
+
+// FailurePolicyOf is the failure policy of the cluster's AuditLedger; Fail when there is none or
+// it cannot be read.
+func FailurePolicyOf(ctx context.Context, r client.Reader) safetyv1alpha1.LedgerFailurePolicy {
+	al := &safetyv1alpha1.AuditLedger{}
+	if err := r.Get(ctx, client.ObjectKey{Name: LedgerName}, al); err != nil || al.Spec.FailurePolicy == "" {
+		return safetyv1alpha1.LedgerFailurePolicyFail
 	}
+	return al.Spec.FailurePolicy
 }

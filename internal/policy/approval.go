@@ -11,6 +11,7 @@ import (
 	"time"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/safety"
 )
 
 // ArgumentsDigest is "sha256:" and the hex digest of a call's arguments, the value a ToolApproval's
@@ -157,4 +158,13 @@ func ApprovalHint(call *safetyv1alpha1.AgentToolCall, mismatches []string) strin
 		hint += " (" + strings.Join(mismatches, "; ") + ")"
 	}
 	return hint
+}
+
+// DecideWithApproval evaluates a call again as approved by a person. used says whether an approval
+// would be spent on it: only when the call then passes every check cleanly, so a call that a later
+// check denies (or a Warn or Audit profile would deny) spends nothing.
+func DecideWithApproval(compiled *safety.Policy, facts safety.Call) (d safety.Decision, used bool) {
+	facts.Context.HumanApproved = true
+	d = safety.Evaluate(compiled, facts)
+	return d, d.Allowed() && !d.WouldDeny
 }

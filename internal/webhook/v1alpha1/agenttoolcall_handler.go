@@ -158,7 +158,7 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 		})
 		if err != nil {
 			metrics.LedgerFailures.Inc()
-			if ledgerFailurePolicy(ctx, h.Reader) != safetyv1alpha1.LedgerFailurePolicyIgnore {
+			if audit.FailurePolicyOf(ctx, h.Reader) != safetyv1alpha1.LedgerFailurePolicyIgnore {
 				out = deny(denial{ReasonLedgerUnavailable, "", "the decision could not be recorded durably, so it is not given: " + err.Error()})
 			}
 		}

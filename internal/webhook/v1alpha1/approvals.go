@@ -48,9 +48,8 @@ func (g *approvalGate) admit(ctx context.Context, call *safetyv1alpha1.AgentTool
 	if len(candidates) == 0 {
 		return admitted{decision: withApprovalHint(first, call, mismatches)}, nil
 	}
-	facts.Context.HumanApproved = true
-	approved := safety.Evaluate(compiled, facts)
-	if !approved.Allowed() || approved.WouldDeny {
+	approved, clean := policy.DecideWithApproval(compiled, facts)
+	if !clean {
 		return admitted{decision: approved}, nil
 	}
 	for i := range candidates {

@@ -72,7 +72,7 @@ func (h *ToolApprovalHandler) Handle(ctx context.Context, req admission.Request)
 	}
 	if err := h.Ledger.RecordApproval(ctx, rec); err != nil {
 		metrics.LedgerFailures.Inc()
-		if d == nil && ledgerFailurePolicy(ctx, h.Reader) != safetyv1alpha1.LedgerFailurePolicyIgnore {
+		if d == nil && audit.FailurePolicyOf(ctx, h.Reader) != safetyv1alpha1.LedgerFailurePolicyIgnore {
 			d = &denial{ReasonLedgerUnavailable, "", "the approval could not be recorded durably, so it is not accepted: " + err.Error()}
 		}
 	}
@@ -116,15 +116,6 @@ func respond(d *denial) admission.Response {
 		return d.response()
 	}
 	return admission.Allowed("")
-}
-
-// ledgerFailurePolicy is the failure policy of the cluster's AuditLedger; Fail when there is none.
-func ledgerFailurePolicy(ctx context.Context, r client.Reader) safetyv1alpha1.LedgerFailurePolicy {
-	l := &safetyv1alpha1.AuditLedger{}
-	if err := r.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, l); err != nil || l.Spec.FailurePolicy == "" {
-		return safetyv1alpha1.LedgerFailurePolicyFail
-	}
-	return l.Spec.FailurePolicy
 }
 
 // ServiceAccountUsername turns "namespace:name" or a full username into the username a
