@@ -32,13 +32,12 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
-	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/certs"
 	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/serving"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 	// +kubebuilder:scaffold:imports
 )
@@ -64,7 +63,7 @@ func main() {
 	var probeAddr string
 	var leaderElectionNamespace string
 	var disableWebhooks bool
-	var webhookHost string
+	var webhookHost, webhookClientCA string
 	var certRotation bool
 	var ledgerDir, ledgerWriter string
 	var certSecretNamespace, certSecretName, certDNSName, webhookConfigurationName string
@@ -81,6 +80,10 @@ func main() {
 	flag.StringVar(&leaderElectionNamespace, "leader-election-namespace", "",
 		"Namespace of the leader election lease; required when running outside a cluster with --leader-elect.")
 	flag.StringVar(&webhookHost, "webhook-host", "", "Address the webhook server binds to; empty means all interfaces.")
+	flag.StringVar(&webhookClientCA, "webhook-client-ca", "",
+		"PEM file of the CA that issued the API server's client certificate for webhooks (a mounted Secret). "+
+			"Set, a connection without a certificate it verifies is refused at the TLS handshake. "+
+			"Empty accepts any client: only where a NetworkPolicy admits nothing but the API server (docs/webhook.md).")
 	flag.StringVar(&ledgerDir, "ledger-dir", "/var/lib/toolgate/ledger",
 		"Directory of the decision ledger (on a PersistentVolume); empty disables the ledger.")
 	flag.StringVar(&ledgerWriter, "ledger-writer", defaultWriter(),
@@ -142,81 +145,54 @@ func main() {
 		tlsOpts = append(tlsOpts, disableHTTP2)
 	}
 
-	// Initial webhook TLS options
-	webhookTLSOpts := tlsOpts
-	webhookServerOptions := webhook.Options{
-		TLSOpts: webhookTLSOpts,
-		Host:    webhookHost,
-		Port:    webhookPort,
+	webhookServerOptions := serving.WebhookOptions{
+		Host: webhookHost, Port: webhookPort, TLSOpts: tlsOpts, ClientCAFile: webhookClientCA,
+		CertDir: filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs"),
 	}
-
-	webhookServerOptions.CertDir = filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs")
 	if len(webhookCertPath) > 0 {
 		setupLog.Info("Initializing webhook certificate watcher using provided certificates",
 			"webhook-cert-path", webhookCertPath, "webhook-cert-name", webhookCertName, "webhook-cert-key", webhookCertKey)
-
 		webhookServerOptions.CertDir = webhookCertPath
 		webhookServerOptions.CertName = webhookCertName
 		webhookServerOptions.KeyName = webhookCertKey
 	}
-
-	webhookServer := webhook.NewServer(webhookServerOptions)
-
-	// Metrics endpoint is enabled in 'config/default/kustomization.yaml'. The Metrics options configure the server.
-	// More info:
-	// - https://pkg.go.dev/sigs.k8s.io/controller-runtime@v0.25.0/pkg/metrics/server
-	// - https://book.kubebuilder.io/reference/metrics.html
-	metricsServerOptions := metricsserver.Options{
-		BindAddress:   metricsAddr,
-		SecureServing: secureMetrics,
-		TLSOpts:       tlsOpts,
+	if webhookClientCA == "" {
+		setupLog.Info("WARNING: --webhook-client-ca is not set; any client that reaches the webhook port can send " +
+			"admission reviews. Set it, or admit only the API server with a NetworkPolicy (docs/webhook.md).")
+	}
+	webhookServer, err := serving.NewWebhookServer(webhookServerOptions)
+	if err != nil {
+		setupLog.Error(err, "Failed to configure the webhook server")
+		os.Exit(1)
 	}
 
-	if secureMetrics {
-		// FilterProvider is used to protect the metrics endpoint with authn/authz.
-		// These configurations ensure that only authorized users and service accounts
-		// can access the metrics endpoint. The RBAC are configured in 'config/rbac/kustomization.yaml'. More info:
-		// https://pkg.go.dev/sigs.k8s.io/controller-runtime@v0.25.0/pkg/metrics/filters#WithAuthenticationAndAuthorization
-		metricsServerOptions.FilterProvider = filters.WithAuthenticationAndAuthorization
+	// The metrics endpoint (enabled in config/default) is served by internal/serving rather than
+	// controller-runtime, with the same connection limits as the webhooks. When Secure, only callers
+	// the API server authenticates and authorizes for GET /metrics may scrape it (config/rbac).
+	// Without --metrics-cert-path the certificate is self-signed.
+	metricsOptions := serving.MetricsOptions{
+		BindAddress: metricsAddr, Secure: secureMetrics, TLSOpts: tlsOpts,
+		CertDir: metricsCertPath, CertName: metricsCertName, KeyName: metricsCertKey,
 	}
-
-	// If the certificate is not specified, controller-runtime will automatically
-	// generate self-signed certificates for the metrics server. While convenient for development and testing,
-	// this setup is not recommended for production.
-	//
-	// TODO(user): If you enable certManager, uncomment the following lines:
-	// - [METRICS-WITH-CERTS] at config/default/kustomization.yaml to generate and use certificates
-	// managed by cert-manager for the metrics server.
-	// - [PROMETHEUS-WITH-CERTS] at config/prometheus/kustomization.yaml for TLS certification.
 	if len(metricsCertPath) > 0 {
 		setupLog.Info("Initializing metrics certificate watcher using provided certificates",
 			"metrics-cert-path", metricsCertPath, "metrics-cert-name", metricsCertName, "metrics-cert-key", metricsCertKey)
-
-		metricsServerOptions.CertDir = metricsCertPath
-		metricsServerOptions.CertName = metricsCertName
-		metricsServerOptions.KeyName = metricsCertKey
 	}
 
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
 		Scheme:                 scheme,
-		Metrics:                metricsServerOptions,
+		// Metrics and probes are served by internal/serving (below), hardened like the webhooks.
+		Metrics:                metricsserver.Options{BindAddress: "0"},
 		WebhookServer:          webhookServer,
-		HealthProbeBindAddress: probeAddr,
+		HealthProbeBindAddress: "0",
 		LeaderElection:         enableLeaderElection,
 		LeaderElectionID:       "a5e6bf89.toolgate.dev",
 		// Leader election guards the controllers only; webhook replicas answer without it.
 		LeaderElectionNamespace: leaderElectionNamespace,
-		// LeaderElectionReleaseOnCancel defines if the leader should step down voluntarily
-		// when the Manager ends. This requires the binary to immediately end when the
-		// Manager is stopped, otherwise, this setting is unsafe. Setting this significantly
-		// speeds up voluntary leader transitions as the new leader don't have to wait
-		// LeaseDuration time first.
-		//
-		// In the default scaffold provided, the program ends immediately after
-		// the manager stops, so would be fine to enable this option. However,
-		// if you are doing or is intended to do any operation such as perform cleanups
-		// after the manager stops then its usage might be unsafe.
-		// LeaderElectionReleaseOnCancel: true,
+		// A manager that stops on SIGTERM hands the lease over at once instead of making the next
+		// leader wait out the lease (15 s): main returns right after mgr.Start, and what it does then
+		// (closing this replica's own ledger chain) does not need the lease.
+		LeaderElectionReleaseOnCancel: true,
 	})
 	if err != nil {
 		setupLog.Error(err, "Failed to start manager")
@@ -245,13 +221,22 @@ func main() {
 	}
 	// +kubebuilder:scaffold:builder
 
-	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
-		setupLog.Error(err, "Failed to set up health check")
+	probes := serving.NewProbeServer(probeAddr)
+	probes.AddHealthzCheck("healthz", healthz.Ping)
+	probes.AddReadyzCheck("readyz", webhooksReady)
+	if err := mgr.Add(probes); err != nil {
+		setupLog.Error(err, "Failed to set up health probes")
 		os.Exit(1)
 	}
-	if err := mgr.AddReadyzCheck("readyz", webhooksReady); err != nil {
-		setupLog.Error(err, "Failed to set up ready check")
-		os.Exit(1)
+	if metricsOptions.Enabled() {
+		metricsServer, err := serving.NewMetricsServer(metricsOptions, mgr.GetConfig())
+		if err == nil {
+			err = mgr.Add(metricsServer)
+		}
+		if err != nil {
+			setupLog.Error(err, "Failed to set up the metrics server")
+			os.Exit(1)
+		}
 	}
 
 	setupLog.Info("Starting manager")

@@ -5,6 +5,8 @@ import (
 	"crypto/tls"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -15,9 +17,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/serving"
 )
 
 // Cluster is a running control plane with toolgate's CRDs and webhook configuration installed,
@@ -27,7 +29,14 @@ type Cluster struct {
 	Config *rest.Config
 	Client client.Client
 	Scheme *runtime.Scheme
-	cancel context.CancelFunc
+	// Dir holds the control plane's own files: the API server's webhook client pair and its CA.
+	Dir string
+	// WebhookClientCA issued the certificate kube-apiserver presents to the webhooks; the
+	// manager's webhook server accepts no other.
+	WebhookClientCA *CA
+	// Webhook is the running manager's webhook server.
+	Webhook *serving.WebhookServer
+	cancel  context.CancelFunc
 	done   chan error
 }
 
@@ -44,16 +53,30 @@ func Start(setup func(ctrl.Manager) error) (*Cluster, error) {
 		return nil, err
 	}
 	env.WebhookInstallOptions = envtest.WebhookInstallOptions{Paths: []string{webhooks}}
+	dir, err := os.MkdirTemp("", "toolgate-control-plane-")
+	if err != nil {
+		return nil, err
+	}
+	ca, err := configureWebhookClientCert(env, dir)
+	if err != nil {
+		return nil, err
+	}
 	cfg, err := env.Start()
 	if err != nil {
 		return nil, fmt.Errorf("starting the control plane: %w", err)
 	}
-	c := &Cluster{Env: env, Config: cfg, Scheme: runtime.NewScheme(), done: make(chan error, 1)}
+	c := &Cluster{Env: env, Config: cfg, Scheme: runtime.NewScheme(), Dir: dir, WebhookClientCA: ca, done: make(chan error, 1)}
 	if err := c.startManager(setup); err != nil {
 		_ = env.Stop()
 		return nil, err
 	}
 	return c, nil
+}
+
+// APIServerClientCert is the pair kube-apiserver presents to the webhooks, for a test that must
+// speak to the webhook server as the API server does.
+func (c *Cluster) APIServerClientCert() (tls.Certificate, error) {
+	return tls.LoadX509KeyPair(filepath.Join(c.Dir, "webhook-client.crt"), filepath.Join(c.Dir, "webhook-client.key"))
 }
 
 func (c *Cluster) startManager(setup func(ctrl.Manager) error) error {
@@ -68,15 +91,21 @@ func (c *Cluster) startManager(setup func(ctrl.Manager) error) error {
 		return err
 	}
 	wh := &c.Env.WebhookInstallOptions
+	server, err := serving.NewWebhookServer(serving.WebhookOptions{
+		Host: wh.LocalServingHost, Port: wh.LocalServingPort, CertDir: wh.LocalServingCertDir,
+		ClientCAFile: filepath.Join(c.Dir, WebhookClientCAFile),
+	})
+	if err != nil {
+		return err
+	}
+	c.Webhook = server
 	mgr, err := ctrl.NewManager(c.Config, ctrl.Options{
 		Scheme:                 c.Scheme,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		// A restarted manager registers the same controller names again in this process.
-		Controller: config.Controller{SkipNameValidation: new(true)},
-		WebhookServer: webhook.NewServer(webhook.Options{
-			Host: wh.LocalServingHost, Port: wh.LocalServingPort, CertDir: wh.LocalServingCertDir,
-		}),
+		Controller:    config.Controller{SkipNameValidation: new(true)},
+		WebhookServer: server,
 	})
 	if err != nil {
 		return err
@@ -91,9 +120,16 @@ func (c *Cluster) startManager(setup func(ctrl.Manager) error) error {
 		return fmt.Errorf("manager caches did not sync")
 	}
 	addr := net.JoinHostPort(wh.LocalServingHost, fmt.Sprint(wh.LocalServingPort))
+	clientCert, err := c.APIServerClientCert()
+	if err != nil {
+		return err
+	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		conn, err := tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", addr, &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // probing our own test server
+		conn, err := tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", addr, &tls.Config{
+			InsecureSkipVerify: true, //nolint:gosec // probing our own test server
+			Certificates:       []tls.Certificate{clientCert},
+		})
 		if err == nil {
 			return conn.Close()
 		}
@@ -112,7 +148,9 @@ func (c *Cluster) Stop() error {
 			return fmt.Errorf("manager: %w", err)
 		}
 	}
-	return c.Env.Stop()
+	err := c.Env.Stop()
+	_ = os.RemoveAll(c.Dir)
+	return err
 }
 
 // RestartManager stops the running manager and starts a new one with setup, on the same control

@@ -30,6 +30,9 @@ type Local struct {
 	Admin      *rest.Config
 	ProbeAddr  string
 	LedgerDir  string // the manager's decision ledger
+	// WebhookClientCA issued kube-apiserver's client certificate for webhooks; the manager is
+	// started with --webhook-client-ca naming it, so it accepts reviews from the API server only.
+	WebhookClientCA *CA
 
 	manager  *exec.Cmd
 	log      *os.File
@@ -54,6 +57,9 @@ func StartLocal(ctx context.Context, dir string, out io.Writer) (*Local, error) 
 	l.Env = &envtest.Environment{
 		BinaryAssetsDirectory: assets,
 		WebhookInstallOptions: envtest.WebhookInstallOptions{Paths: []string{webhooks}, LocalServingHostExternalName: "localhost"},
+	}
+	if l.WebhookClientCA, err = configureWebhookClientCert(l.Env, dir); err != nil {
+		return nil, err
 	}
 	if _, err := l.Env.Start(); err != nil {
 		return nil, fmt.Errorf("starting the control plane: %w", err)
@@ -131,6 +137,7 @@ func (l *Local) StartManager(ctx context.Context, extraArgs ...string) error {
 		"--webhook-host", wh.LocalServingHost,
 		"--webhook-port", strconv.Itoa(wh.LocalServingPort),
 		"--webhook-cert-path", certDir,
+		"--webhook-client-ca", filepath.Join(l.Dir, WebhookClientCAFile),
 		"--cert-rotation",
 		"--cert-secret-namespace", OperatorNamespace,
 		"--cert-secret-name", CertSecretName,

@@ -1,0 +1,79 @@
+package serving
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Limits bound what one connection may cost the server.
+type Limits struct {
+	// ReadHeaderTimeout bounds the TLS handshake and the request line and headers.
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds reading the whole request, body included.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds handling plus writing the response. The API server gives a webhook at
+	// most 30 s (toolgate asks for 5 s), so an answer later than this is of no use to anyone.
+	WriteTimeout time.Duration
+	// IdleTimeout closes kept-alive connections nobody uses.
+	IdleTimeout time.Duration
+	// MaxHeaderBytes caps the request line and headers.
+	MaxHeaderBytes int
+	// MaxBodyBytes caps the request body; a larger one is answered 413 without being read.
+	MaxBodyBytes int64
+}
+
+// DefaultLimits fit admission reviews: the API server stores objects of at most 1.5 MiB and an
+// UPDATE review carries the object twice, so 4 MiB of body is more than any real review needs.
+var DefaultLimits = Limits{
+	ReadHeaderTimeout: 5 * time.Second,
+	ReadTimeout:       10 * time.Second,
+	WriteTimeout:      35 * time.Second,
+	IdleTimeout:       60 * time.Second,
+	MaxHeaderBytes:    64 << 10,
+	MaxBodyBytes:      4 << 20,
+}
+
+// SmallLimits fit endpoints that take no body: metrics scrapes and health probes.
+var SmallLimits = Limits{
+	ReadHeaderTimeout: 5 * time.Second,
+	ReadTimeout:       5 * time.Second,
+	WriteTimeout:      30 * time.Second,
+	IdleTimeout:       60 * time.Second,
+	MaxHeaderBytes:    16 << 10,
+	MaxBodyBytes:      64 << 10,
+}
+
+// Server returns an http.Server for handler with these limits; its requests carry ctx.
+func (l Limits) Server(ctx context.Context, handler http.Handler) *http.Server {
+	if l.MaxBodyBytes > 0 {
+		handler = http.MaxBytesHandler(handler, l.MaxBodyBytes)
+	}
+	return &http.Server{
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		Handler:           handler,
+		ReadHeaderTimeout: l.ReadHeaderTimeout,
+		ReadTimeout:       l.ReadTimeout,
+		WriteTimeout:      l.WriteTimeout,
+		IdleTimeout:       l.IdleTimeout,
+		MaxHeaderBytes:    l.MaxHeaderBytes,
+	}
+}
+
+// serve runs srv on lis until ctx ends, then shuts it down gracefully for up to grace.
+func serve(ctx context.Context, srv *http.Server, lis net.Listener, grace time.Duration) error {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), grace)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	if err := srv.Serve(lis); err != nil && err != http.ErrServerClosed {
+		return err
+	}
+	<-done
+	return nil
+}

@@ -1,0 +1,114 @@
+package serving
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"k8s.io/client-go/rest"
+	certutil "k8s.io/client-go/util/cert"
+	"sigs.k8s.io/controller-runtime/pkg/certwatcher"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
+)
+
+// MetricsOptions configure the metrics listener, which replaces controller-runtime's so that it
+// gets the same limits as every other listener.
+type MetricsOptions struct {
+	// BindAddress to listen on; "" or "0" turns the endpoint off.
+	BindAddress string
+	// Secure serves HTTPS and lets only callers the API server authenticates and authorizes for
+	// GET /metrics (a TokenReview and a SubjectAccessReview per scrape) read it.
+	Secure bool
+	// CertDir, CertName and KeyName locate a serving pair; empty with Secure means a self-signed one.
+	CertDir, CertName, KeyName string
+	TLSOpts                    []func(*tls.Config)
+	// Limits bound each connection; the zero value means SmallLimits.
+	Limits Limits
+}
+
+// MetricsServer serves controller-runtime's metrics registry (toolgate's own metrics included).
+type MetricsServer struct {
+	opts    MetricsOptions
+	handler http.Handler
+}
+
+// NewMetricsServer builds the handler, with authentication and authorization when Secure.
+func NewMetricsServer(o MetricsOptions, cfg *rest.Config) (*MetricsServer, error) {
+	if o.Limits == (Limits{}) {
+		o.Limits = SmallLimits
+	}
+	var handler http.Handler = promhttp.HandlerFor(metrics.Registry, promhttp.HandlerOpts{})
+	if o.Secure {
+		httpClient, err := rest.HTTPClientFor(cfg)
+		if err != nil {
+			return nil, err
+		}
+		filter, err := filters.WithAuthenticationAndAuthorization(cfg, httpClient)
+		if err != nil {
+			return nil, err
+		}
+		if handler, err = filter(logf.Log.WithName("metrics"), handler); err != nil {
+			return nil, err
+		}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", handler)
+	return &MetricsServer{opts: o, handler: mux}, nil
+}
+
+// Enabled says whether a bind address was given.
+func (o MetricsOptions) Enabled() bool { return o.BindAddress != "" && o.BindAddress != "0" }
+
+// NeedLeaderElection is false: every replica exposes its own metrics.
+func (m *MetricsServer) NeedLeaderElection() bool { return false }
+
+// Start serves until ctx ends.
+func (m *MetricsServer) Start(ctx context.Context) error {
+	lis, err := net.Listen("tcp", m.opts.BindAddress)
+	if err != nil {
+		return fmt.Errorf("metrics listener: %w", err)
+	}
+	if m.opts.Secure {
+		cfg, err := m.tlsConfig(ctx)
+		if err != nil {
+			_ = lis.Close()
+			return err
+		}
+		lis = tls.NewListener(lis, cfg)
+	}
+	logf.Log.WithName("metrics").Info("Serving metrics", "address", lis.Addr().String(), "secure", m.opts.Secure)
+	return serve(ctx, m.opts.Limits.Server(ctx, m.handler), lis, 10*time.Second)
+}
+
+func (m *MetricsServer) tlsConfig(ctx context.Context) (*tls.Config, error) {
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12, NextProtos: []string{"h2"}}
+	for _, op := range m.opts.TLSOpts {
+		op(cfg)
+	}
+	if m.opts.CertDir != "" {
+		watcher, err := certwatcher.New(filepath.Join(m.opts.CertDir, m.opts.CertName), filepath.Join(m.opts.CertDir, m.opts.KeyName))
+		if err != nil {
+			return nil, err
+		}
+		cfg.GetCertificate = watcher.GetCertificate
+		go func() { _ = watcher.Start(ctx) }()
+		return cfg, nil
+	}
+	certPEM, keyPEM, err := certutil.GenerateSelfSignedCertKey("localhost", nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("self-signed metrics certificate: %w", err)
+	}
+	pair, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Certificates = []tls.Certificate{pair}
+	return cfg, nil
+}

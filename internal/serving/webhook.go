@@ -1,0 +1,163 @@
+package serving
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/certwatcher"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+)
+
+// WebhookOptions configure the admission webhook listener.
+type WebhookOptions struct {
+	// Host and Port to listen on; an empty host means every interface.
+	Host string
+	Port int
+	// CertDir, CertName and KeyName locate the serving pair, re-read when it changes.
+	CertDir, CertName, KeyName string
+	// ClientCAFile is a PEM bundle of the CA that issued the API server's client certificate for
+	// webhooks. Set, every connection must present a certificate it verifies, or the handshake
+	// fails before any request is read. Empty accepts any client (documented as unsafe).
+	ClientCAFile string
+	// TLSOpts adjust the TLS configuration (for example to turn HTTP/2 off).
+	TLSOpts []func(*tls.Config)
+	// Limits bound each connection; the zero value means DefaultLimits.
+	Limits Limits
+	// Mux serves the requests; nil means a new one. Two servers sharing one mux answer alike.
+	Mux *http.ServeMux
+}
+
+// WebhookServer is a controller-runtime webhook.Server with hardened limits and, when configured,
+// mutual TLS. Handlers register on it as on the default server.
+type WebhookServer struct {
+	opts WebhookOptions
+	mux  *http.ServeMux
+
+	mu      sync.Mutex
+	started bool
+	addr    string
+}
+
+var _ webhook.Server = (*WebhookServer)(nil)
+
+// NewWebhookServer returns a server that Start will open. A client CA file that cannot be read is
+// an error now, not at the first review: the manager must not come up without the check it was
+// configured to make.
+func NewWebhookServer(o WebhookOptions) (*WebhookServer, error) {
+	if o.CertName == "" {
+		o.CertName = "tls.crt"
+	}
+	if o.KeyName == "" {
+		o.KeyName = "tls.key"
+	}
+	if o.Limits == (Limits{}) {
+		o.Limits = DefaultLimits
+	}
+	if o.ClientCAFile != "" {
+		if _, err := loadClientCA(o.ClientCAFile); err != nil {
+			return nil, err
+		}
+	}
+	if o.Mux == nil {
+		o.Mux = http.NewServeMux()
+	}
+	return &WebhookServer{opts: o, mux: o.Mux}, nil
+}
+
+// NeedLeaderElection is false: every replica answers admission reviews.
+func (s *WebhookServer) NeedLeaderElection() bool { return false }
+
+// Register adds a handler for path.
+func (s *WebhookServer) Register(path string, hook http.Handler) {
+	s.mux.Handle(path, hook)
+	logf.Log.WithName("webhook").Info("Registering webhook", "path", path)
+}
+
+// WebhookMux returns the server's mux.
+func (s *WebhookServer) WebhookMux() *http.ServeMux { return s.mux }
+
+// Addr is the address the server listens on once started ("" before).
+func (s *WebhookServer) Addr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addr
+}
+
+// Start serves until ctx ends.
+func (s *WebhookServer) Start(ctx context.Context) error {
+	if s.opts.Port < 0 {
+		return nil
+	}
+	cfg, err := s.tlsConfig(ctx)
+	if err != nil {
+		return err
+	}
+	lis, err := tls.Listen("tcp", net.JoinHostPort(s.opts.Host, strconv.Itoa(s.opts.Port)), cfg)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.started, s.addr = true, lis.Addr().String()
+	s.mu.Unlock()
+	logf.Log.WithName("webhook").Info("Serving webhook server", "address", lis.Addr().String(),
+		"clientCertificateRequired", s.opts.ClientCAFile != "")
+	return serve(ctx, s.opts.Limits.Server(ctx, s.mux), lis, time.Minute)
+}
+
+func (s *WebhookServer) tlsConfig(ctx context.Context) (*tls.Config, error) {
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12, NextProtos: []string{"h2"}}
+	for _, op := range s.opts.TLSOpts {
+		op(cfg)
+	}
+	if cfg.GetCertificate == nil {
+		watcher, err := certwatcher.New(filepath.Join(s.opts.CertDir, s.opts.CertName), filepath.Join(s.opts.CertDir, s.opts.KeyName))
+		if err != nil {
+			return nil, err
+		}
+		cfg.GetCertificate = watcher.GetCertificate
+		go func() {
+			if err := watcher.Start(ctx); err != nil {
+				logf.Log.WithName("webhook").Error(err, "certificate watcher error")
+			}
+		}()
+	}
+	if s.opts.ClientCAFile == "" {
+		return cfg, nil
+	}
+	ca, err := loadClientCA(s.opts.ClientCAFile)
+	if err != nil {
+		return nil, err
+	}
+	return requireClientCert(cfg, ca), nil
+}
+
+// StartedChecker reports ready once the listener accepts connections. It dials plain TCP: a TLS
+// probe without the API server's client certificate would be refused and logged on every probe.
+func (s *WebhookServer) StartedChecker() healthz.Checker {
+	return func(*http.Request) error {
+		s.mu.Lock()
+		started, addr := s.started, s.addr
+		s.mu.Unlock()
+		if s.opts.Port < 0 {
+			return nil
+		}
+		if !started {
+			return errors.New("webhook server has not been started yet")
+		}
+		conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			return fmt.Errorf("webhook server is not reachable: %w", err)
+		}
+		return conn.Close()
+	}
+}
