@@ -180,7 +180,7 @@ func main() {
 	}
 
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
-		Scheme:                 scheme,
+		Scheme: scheme,
 		// Metrics and probes are served by internal/serving (below), hardened like the webhooks.
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		WebhookServer:          webhookServer,

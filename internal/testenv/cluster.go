@@ -37,7 +37,7 @@ type Cluster struct {
 	// Webhook is the running manager's webhook server.
 	Webhook *serving.WebhookServer
 	cancel  context.CancelFunc
-	done   chan error
+	done    chan error
 }
 
 // Start starts the control plane and a manager on which setup registers toolgate's controllers

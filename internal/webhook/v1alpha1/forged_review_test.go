@@ -46,13 +46,13 @@ func (f *forger) post(call *safetyv1alpha1.AgentToolCall) error {
 	review := admissionv1.AdmissionReview{
 		TypeMeta: metav1.TypeMeta{APIVersion: "admission.k8s.io/v1", Kind: "AdmissionReview"},
 		Request: &admissionv1.AdmissionRequest{
-			UID:       types.UID("forged-review-" + strconv.Itoa(f.sent)),
-			Kind:      metav1.GroupVersionKind{Group: safetyv1alpha1.GroupVersion.Group, Version: "v1alpha1", Kind: "AgentToolCall"},
-			Resource:  metav1.GroupVersionResource{Group: safetyv1alpha1.GroupVersion.Group, Version: "v1alpha1", Resource: "agenttoolcalls"},
-			Name:      call.Name, Namespace: call.Namespace, Operation: admissionv1.Create,
-			UserInfo:  authenticationv1.UserInfo{Username: "system:serviceaccount:" + call.Namespace + ":" + agentSA},
-			Object:    runtime.RawExtension{Raw: raw},
-			DryRun:    new(false),
+			UID:      types.UID("forged-review-" + strconv.Itoa(f.sent)),
+			Kind:     metav1.GroupVersionKind{Group: safetyv1alpha1.GroupVersion.Group, Version: "v1alpha1", Kind: "AgentToolCall"},
+			Resource: metav1.GroupVersionResource{Group: safetyv1alpha1.GroupVersion.Group, Version: "v1alpha1", Resource: "agenttoolcalls"},
+			Name:     call.Name, Namespace: call.Namespace, Operation: admissionv1.Create,
+			UserInfo: authenticationv1.UserInfo{Username: "system:serviceaccount:" + call.Namespace + ":" + agentSA},
+			Object:   runtime.RawExtension{Raw: raw},
+			DryRun:   new(false),
 		},
 	}
 	body, err := json.Marshal(review)
