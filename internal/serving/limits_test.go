@@ -1,0 +1,164 @@
+package serving
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	certutil "k8s.io/client-go/util/cert"
+)
+
+// startTestServer serves a handler that echoes the body's length, with short limits.
+func startTestServer(t *testing.T, limits Limits) string {
+	t.Helper()
+	dir := t.TempDir()
+	certPEM, keyPEM, err := certutil.GenerateSelfSignedCertKey("localhost", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"tls.crt": certPEM, "tls.key": keyPEM} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := NewWebhookServer(WebhookOptions{Host: "127.0.0.1", Port: 0, CertDir: dir, Limits: limits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Register("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, err := io.Copy(io.Discard, r.Body)
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			http.Error(w, "too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		_, _ = w.Write([]byte(strings.Repeat("x", int(n%10))))
+	}))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Start(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	for s.Addr() == "" {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return s.Addr()
+}
+
+var tight = Limits{ReadHeaderTimeout: 200 * time.Millisecond, ReadTimeout: 400 * time.Millisecond,
+	WriteTimeout: time.Second, IdleTimeout: 300 * time.Millisecond, MaxHeaderBytes: 4 << 10, MaxBodyBytes: 1 << 10}
+
+// closedByServer reads until the server ends the connection; it fails the test if the server
+// still holds it after a minute, which only a missing timeout explains.
+func closedByServer(t *testing.T, conn net.Conn) {
+	t.Helper()
+	_ = conn.SetReadDeadline(time.Now().Add(time.Minute))
+	_, err := io.Copy(io.Discard, conn)
+	var netErr net.Error
+	if errors.As(err, &netErr) && netErr.Timeout() {
+		t.Fatal("the server kept a stalled connection open for a minute")
+	}
+}
+
+func TestSlowClientsAreCut(t *testing.T) {
+	addr := startTestServer(t, tight)
+	tlsConfig := &tls.Config{InsecureSkipVerify: true} //nolint:gosec // our own test server
+
+	t.Run("a TCP connection that never starts the TLS handshake", func(t *testing.T) {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = conn.Close() }()
+		closedByServer(t, conn)
+	})
+	t.Run("a request whose headers trickle in and never end", func(t *testing.T) {
+		conn, err := tls.Dial("tcp", addr, tlsConfig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = conn.Close() }()
+		if _, err := conn.Write([]byte("POST / HTTP/1.1\r\nHost: x\r\n")); err != nil {
+			t.Fatal(err)
+		}
+		closedByServer(t, conn)
+	})
+	t.Run("a body that is promised and never sent", func(t *testing.T) {
+		conn, err := tls.Dial("tcp", addr, tlsConfig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = conn.Close() }()
+		if _, err := conn.Write([]byte("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\nabc")); err != nil {
+			t.Fatal(err)
+		}
+		closedByServer(t, conn)
+	})
+	t.Run("an idle kept-alive connection", func(t *testing.T) {
+		conn, err := tls.Dial("tcp", addr, tlsConfig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = conn.Close() }()
+		if _, err := conn.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d", resp.StatusCode)
+		}
+		closedByServer(t, conn)
+	})
+}
+
+func TestOversizedRequestsAreRefused(t *testing.T) {
+	addr := startTestServer(t, tight)
+	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // our own test server
+
+	resp, err := hc.Post("https://"+addr+"/", "application/json", strings.NewReader(strings.Repeat("a", 2<<10)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("a 2 KiB body against a 1 KiB limit: status %d, want 413", resp.StatusCode)
+	}
+
+	req, _ := http.NewRequest(http.MethodGet, "https://"+addr+"/", nil)
+	req.Header.Set("X-Padding", strings.Repeat("h", 8<<10))
+	resp, err = hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
+		t.Errorf("8 KiB of headers against a 4 KiB limit: status %d, want 431", resp.StatusCode)
+	}
+
+	resp, err = hc.Post("https://"+addr+"/", "application/json", strings.NewReader("small"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("a small request: status %d, want 200", resp.StatusCode)
+	}
+}
