@@ -62,11 +62,11 @@ vet: ## Run go vet against code.
 
 .PHONY: test
 test: manifests generate fmt vet control-plane ## Run unit and envtest suites (race detector on) against the pinned control plane.
-	KUBEBUILDER_ASSETS="$(K8S_ASSETS)" go test -race $$(go list ./... | grep -v /test/e2e) -coverprofile cover.out
+	KUBEBUILDER_ASSETS="$(K8S_ASSETS)" go test -race -count=1 $$(go list ./... | grep -v /test/e2e) -coverprofile cover.out
 
 .PHONY: test-e2e
 test-e2e: control-plane ## Run the e2e suite: the real manager binary against a local kube-apiserver and etcd.
-	KUBEBUILDER_ASSETS="$(K8S_ASSETS)" go test -tags=e2e ./test/e2e/ -v -ginkgo.v -timeout 30m
+	KUBEBUILDER_ASSETS="$(K8S_ASSETS)" go test -count=1 -tags=e2e ./test/e2e/ -v -ginkgo.v -ginkgo.randomize-all -timeout 30m
 
 .PHONY: test-all
 test-all: test test-e2e ## Run every test: unit, envtest and e2e (the README's test command).

@@ -17,7 +17,7 @@ import (
 const (
 	OperatorNamespace        = "toolgate-system"
 	CertSecretName           = "toolgate-webhook-server-cert"
-	WebhookConfigurationName = "validating-webhook-configuration" // as config/webhook names it, before kustomize's prefix
+	WebhookConfigurationName = "toolgate-validating-webhook-configuration" // as config/default names it
 )
 
 // syncCertificates plays the kubelet's part on a machine without one: it creates the (empty)

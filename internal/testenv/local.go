@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
@@ -26,17 +27,21 @@ type Local struct {
 	Env        *envtest.Environment
 	Dir        string // working directory: kubeconfig, manager binary and log
 	Kubeconfig string // admin kubeconfig
-	Kubectl    string // path of the pinned kubectl
-	Admin      *rest.Config
-	ProbeAddr  string
-	LedgerDir  string // the manager's decision ledger
+	// OperatorKubeconfig authenticates as the operator's own ServiceAccount, bound by the RBAC that
+	// config/default renders; the manager runs with it, never as an admin.
+	OperatorKubeconfig string
+	Kubectl            string // path of the pinned kubectl
+	Admin              *rest.Config
+	ProbeAddr          string
+	LedgerDir          string // the manager's decision ledger
 	// WebhookClientCA issued kube-apiserver's client certificate for webhooks; the manager is
 	// started with --webhook-client-ca naming it, so it accepts reviews from the API server only.
 	WebhookClientCA *CA
 
-	manager  *exec.Cmd
-	log      *os.File
-	stopSync context.CancelFunc
+	manager   *exec.Cmd
+	startedAt time.Time
+	log       *os.File
+	stopSync  context.CancelFunc
 }
 
 // StartLocal starts the control plane and installs toolgate's CRDs with kubectl. Call StartManager
@@ -46,17 +51,19 @@ func StartLocal(ctx context.Context, dir string, out io.Writer) (*Local, error) 
 	if err != nil {
 		return nil, err
 	}
-	webhooks, err := Path("config", "webhook")
+	l := &Local{Dir: dir, Kubectl: filepath.Join(assets, "kubectl"), LedgerDir: filepath.Join(dir, "ledger")}
+	vwc, err := webhookConfiguration()
 	if err != nil {
 		return nil, err
 	}
-	l := &Local{Dir: dir, Kubectl: filepath.Join(assets, "kubectl"), LedgerDir: filepath.Join(dir, "ledger")}
 	// envtest installs the webhook configuration with a url clientConfig, https://localhost:<port>;
 	// the manager's own certificate rotator then issues the serving certificate for "localhost"
 	// and injects its CA, replacing envtest's.
 	l.Env = &envtest.Environment{
 		BinaryAssetsDirectory: assets,
-		WebhookInstallOptions: envtest.WebhookInstallOptions{Paths: []string{webhooks}, LocalServingHostExternalName: "localhost"},
+		WebhookInstallOptions: envtest.WebhookInstallOptions{
+			ValidatingWebhooks: []*admissionregistrationv1.ValidatingWebhookConfiguration{vwc}, LocalServingHostExternalName: "localhost",
+		},
 	}
 	if l.WebhookClientCA, err = configureWebhookClientCert(l.Env, dir); err != nil {
 		return nil, err
@@ -128,9 +135,14 @@ func (l *Local) StartManager(ctx context.Context, extraArgs ...string) error {
 	if err != nil {
 		return err
 	}
+	if l.OperatorKubeconfig == "" {
+		if l.OperatorKubeconfig, err = l.operatorKubeconfig(ctx); err != nil {
+			return err
+		}
+	}
 	wh := l.Env.WebhookInstallOptions
 	args := append([]string{
-		"--kubeconfig", l.Kubeconfig,
+		"--kubeconfig", l.OperatorKubeconfig,
 		"--metrics-bind-address", "0",
 		"--health-probe-bind-address", l.ProbeAddr,
 		"--leader-elect", "--leader-election-namespace", OperatorNamespace,
@@ -146,6 +158,7 @@ func (l *Local) StartManager(ctx context.Context, extraArgs ...string) error {
 		"--ledger-dir", l.LedgerDir,
 		"--ledger-writer", "local",
 	}, extraArgs...)
+	l.startedAt = time.Now()
 	l.manager = exec.Command(binary, args...)
 	l.manager.Stdout, l.manager.Stderr = l.log, l.log
 	if err := l.manager.Start(); err != nil {

@@ -62,8 +62,10 @@ func IsRetryable(err error) bool {
 }
 
 // RetryFor bounds how long Submit keeps resubmitting a call denied for a passing reason (a plan
-// the operator is still locking, or that the webhook's cache has not seen locked yet).
-var RetryFor = 10 * time.Second
+// the operator is still locking, or that the webhook's cache has not seen locked yet). It outlasts
+// a controller failover: when the leading manager dies without releasing its lease, no replica
+// locks plans until the lease (15 s) has expired and another has taken it (docs/webhook.md).
+var RetryFor = 45 * time.Second
 
 // Submit creates the call with c (which must authenticate as the plan's ServiceAccount) and
 // returns nil when toolgate admitted it, the typed error of a denial, or the transport error.

@@ -28,11 +28,7 @@ var _ = Describe("an agent with a real ServiceAccount token, against the manager
 		Expect(err).NotTo(HaveOccurred())
 		coder, err = testenv.Agent(ctx, local.Admin, k8sClient.Scheme(), ns, "coding-agent")
 		Expect(err).NotTo(HaveOccurred())
-		Eventually(func(g Gomega) {
-			p := &safetyv1alpha1.AgentPlan{}
-			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "fix-rounding-bug"}, p)).To(Succeed())
-			g.Expect(p.Status.Snapshot).NotTo(BeNil())
-		}).WithTimeout(30e9).Should(Succeed())
+		awaitLocked(ns, "fix-rounding-bug")
 	})
 
 	call := func(name, tool, sandbox, command string, paths ...string) *safetyv1alpha1.AgentToolCall {

@@ -34,6 +34,7 @@ var _ = Describe("a human approval, through kubectl and the plugin, against the 
 			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "coding-agent",
 				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindAutomationProfile, Name: "supervised"}}}
 		Expect(k8sClient.Create(ctx, plan)).To(Succeed())
+		awaitLocked(ns, plan.Name)
 		call := func(name string) *safetyv1alpha1.AgentToolCall {
 			return &safetyv1alpha1.AgentToolCall{
 				ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},

@@ -8,6 +8,7 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -46,6 +47,22 @@ var _ = BeforeSuite(func() {
 	By("building and starting the real manager binary")
 	Expect(local.StartManager(ctx)).To(Succeed())
 })
+
+// Every spec waits for what it needs instead of trusting the spec before it: the running manager
+// must hold the controllers' lease (a spec that killed its predecessor leaves the lease to expire).
+var _ = BeforeEach(func() {
+	Expect(local.AwaitLeader(ctx, time.Minute)).To(Succeed())
+})
+
+// awaitLocked waits until the operator has locked plan ns/name.
+func awaitLocked(ns, name string) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		p := &safetyv1alpha1.AgentPlan{}
+		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, p)).To(Succeed())
+		g.Expect(p.Status.Snapshot).NotTo(BeNil())
+	}).WithTimeout(time.Minute).Should(Succeed())
+}
 
 var _ = AfterSuite(func() {
 	if local != nil {

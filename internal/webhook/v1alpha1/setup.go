@@ -21,6 +21,9 @@ import (
 	"github.com/toolgate/toolgate/internal/metrics"
 )
 
+// The gate reads the tool registry (through the manager's cache) to decide every call.
+// +kubebuilder:rbac:groups=safety.toolgate.dev,resources=agenttools,verbs=get;list;watch
+
 // Options configure the webhooks.
 type Options struct {
 	// Clock is the time source; nil means the real clock.

@@ -62,31 +62,12 @@ var _ = AfterSuite(func() {
 	}
 })
 
-// decodeYAML splits a multi-document manifest into objects.
-func decodeYAML(data []byte) ([]*unstructured.Unstructured, error) {
-	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
-	var objs []*unstructured.Unstructured
-	for {
-		u := &unstructured.Unstructured{}
-		err := dec.Decode(&u.Object)
-		if errors.Is(err, io.EOF) {
-			return objs, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		if len(u.Object) > 0 {
-			objs = append(objs, u)
-		}
-	}
-}
-
 func decodeFile(elem ...string) []*unstructured.Unstructured {
 	path, err := testenv.Path(elem...)
 	Expect(err).NotTo(HaveOccurred())
 	data, err := os.ReadFile(path)
 	Expect(err).NotTo(HaveOccurred())
-	objs, err := decodeYAML(data)
+	objs, err := testenv.DecodeYAML(data)
 	Expect(err).NotTo(HaveOccurred())
 	return objs
 }

@@ -61,7 +61,7 @@ var _ = Describe("bad manifests", func() {
 	DescribeTable("are rejected with a message naming the field",
 		func(m badManifest) {
 			apply := func(doc string) error {
-				objs, err := decodeYAML([]byte(doc))
+				objs, err := testenv.DecodeYAML([]byte(doc))
 				Expect(err).NotTo(HaveOccurred())
 				Expect(objs).To(HaveLen(1))
 				obj := objs[0]
@@ -86,7 +86,7 @@ var _ = Describe("bad manifests", func() {
 				})
 			}
 			if m.base != "" {
-				objs, err := decodeYAML([]byte(m.base))
+				objs, err := testenv.DecodeYAML([]byte(m.base))
 				Expect(err).NotTo(HaveOccurred())
 				for _, o := range objs {
 					if isNamespaced(o.GetKind()) {

@@ -1,0 +1,45 @@
+package testenv
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+// LeaderElectionID is the manager's leader lease, in OperatorNamespace (cmd/main.go).
+const LeaderElectionID = "a5e6bf89.toolgate.dev"
+
+// AwaitLeader waits until the running manager holds the controllers' leader lease: a lease renewed
+// after this manager started cannot be a predecessor's. A manager killed without releasing its
+// lease leaves its successor waiting up to a lease duration (15 s) before the controllers run, so
+// a test that needs a plan locked waits for this first.
+func (l *Local) AwaitLeader(ctx context.Context, timeout time.Duration) error {
+	cs, err := kubernetes.NewForConfig(l.Admin)
+	if err != nil {
+		return err
+	}
+	deadline := time.Now().Add(timeout)
+	var last *coordinationv1.Lease
+	for {
+		lease, err := cs.CoordinationV1().Leases(OperatorNamespace).Get(ctx, LeaderElectionID, metav1.GetOptions{})
+		if err == nil {
+			last = lease
+			if r := lease.Spec.RenewTime; r != nil && r.After(l.startedAt) {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the manager started at %s did not take the leader lease within %s (last seen: %+v, err %v)",
+				l.startedAt.Format(time.RFC3339Nano), timeout, last, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}

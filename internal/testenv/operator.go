@@ -1,0 +1,134 @@
+package testenv
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
+	"sigs.k8s.io/yaml"
+)
+
+// OperatorServiceAccount is the manager's ServiceAccount as config/default names it.
+const OperatorServiceAccount = "toolgate-controller-manager"
+
+// rbacKinds are the objects of config/default that give the operator (and the people and agents
+// around it) their rights.
+var rbacKinds = map[string]bool{
+	"ServiceAccount": true, "Role": true, "ClusterRole": true, "RoleBinding": true, "ClusterRoleBinding": true,
+}
+
+// RenderDefault renders config/default with the pinned kubectl's kustomize, as `kubectl apply -k`
+// would apply it, and returns its objects.
+func RenderDefault(ctx context.Context) ([]*unstructured.Unstructured, []byte, error) {
+	assets, err := AssetsDir()
+	if err != nil {
+		return nil, nil, err
+	}
+	dir, err := Path("config", "default")
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := exec.CommandContext(ctx, filepath.Join(assets, "kubectl"), "kustomize", dir).Output()
+	if err != nil {
+		return nil, nil, fmt.Errorf("kubectl kustomize %s: %w", dir, err)
+	}
+	objs, err := DecodeYAML(out)
+	return objs, out, err
+}
+
+// operatorKubeconfig binds the operator's RBAC exactly as config/default renders it and returns a
+// kubeconfig that authenticates as the operator's ServiceAccount with a token from the TokenRequest
+// API: the manager runs with its own rights, so a permission it lacks fails a test, not a rollout.
+func (l *Local) operatorKubeconfig(ctx context.Context) (string, error) {
+	objs, _, err := RenderDefault(ctx)
+	if err != nil {
+		return "", err
+	}
+	var manifest bytes.Buffer
+	for _, o := range objs {
+		if !rbacKinds[o.GetKind()] {
+			continue
+		}
+		data, err := yaml.Marshal(o.Object)
+		if err != nil {
+			return "", err
+		}
+		manifest.WriteString("---\n")
+		manifest.Write(data)
+	}
+	rbacFile := filepath.Join(l.Dir, "operator-rbac.yaml")
+	if err := os.WriteFile(rbacFile, manifest.Bytes(), 0o600); err != nil {
+		return "", err
+	}
+	if _, err := l.KubectlRun(ctx, nil, "apply", "-f", rbacFile); err != nil {
+		return "", err
+	}
+	cs, err := kubernetes.NewForConfig(l.Admin)
+	if err != nil {
+		return "", err
+	}
+	tr, err := cs.CoreV1().ServiceAccounts(OperatorNamespace).CreateToken(ctx, OperatorServiceAccount, &authenticationv1.TokenRequest{
+		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: new(int64(48 * 3600))},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		return "", fmt.Errorf("requesting a token for the operator's ServiceAccount: %w", err)
+	}
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters["local"] = &clientcmdapi.Cluster{Server: l.Admin.Host, CertificateAuthorityData: l.Admin.CAData}
+	cfg.AuthInfos["operator"] = &clientcmdapi.AuthInfo{Token: tr.Status.Token}
+	cfg.Contexts["operator"] = &clientcmdapi.Context{Cluster: "local", AuthInfo: "operator", Namespace: OperatorNamespace}
+	cfg.CurrentContext = "operator"
+	path := filepath.Join(l.Dir, "operator.kubeconfig")
+	return path, clientcmd.WriteToFile(*cfg, path)
+}
+
+// webhookConfiguration is config/webhook's ValidatingWebhookConfiguration under the name
+// config/default gives it, the one name the operator's RBAC lets it update.
+func webhookConfiguration() (*admissionregistrationv1.ValidatingWebhookConfiguration, error) {
+	path, err := Path("config", "webhook", "manifests.yaml")
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	vwc := &admissionregistrationv1.ValidatingWebhookConfiguration{}
+	if err := yaml.UnmarshalStrict(data, vwc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	vwc.Name = WebhookConfigurationName
+	return vwc, nil
+}
+
+// DecodeYAML splits a multi-document manifest into objects.
+func DecodeYAML(data []byte) ([]*unstructured.Unstructured, error) {
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
+	var objs []*unstructured.Unstructured
+	for {
+		u := &unstructured.Unstructured{}
+		err := dec.Decode(&u.Object)
+		if errors.Is(err, io.EOF) {
+			return objs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(u.Object) > 0 {
+			objs = append(objs, u)
+		}
+	}
+}
