@@ -7,6 +7,9 @@ package e2e
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -67,6 +70,13 @@ func awaitLocked(ns, name string) {
 var _ = AfterSuite(func() {
 	if local != nil {
 		Expect(local.Stop()).To(Succeed())
+		// The manager ran as its own ServiceAccount: a right it lacks shows as a refused request,
+		// which a controller only logs and retries. Any such line fails the suite.
+		log, err := os.ReadFile(filepath.Join(local.Dir, "manager.log"))
+		Expect(err).NotTo(HaveOccurred())
+		for line := range strings.Lines(string(log)) {
+			Expect(line).NotTo(ContainSubstring("is forbidden"), "the manager lacked a permission")
+		}
 	}
 	cancel()
 })

@@ -1,0 +1,80 @@
+package serving
+
+import (
+	"crypto/x509"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	certutil "k8s.io/client-go/util/cert"
+)
+
+func caPEM(t *testing.T, host string) []byte {
+	t.Helper()
+	certPEM, _, err := certutil.GenerateSelfSignedCertKey(host, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return certPEM
+}
+
+func poolOf(t *testing.T, pemData []byte) *x509.CertPool {
+	t.Helper()
+	p := x509.NewCertPool()
+	if !p.AppendCertsFromPEM(pemData) {
+		t.Fatal("no certificate")
+	}
+	return p
+}
+
+func TestClientCAFollowsTheMountedSecret(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ca.crt")
+	first, second := caPEM(t, "first"), caPEM(t, "second")
+	if err := os.WriteFile(path, first, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ca, err := loadClientCA(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if got, _ := ca.current(now); !got.Equal(poolOf(t, first)) {
+		t.Fatal("the first CA is not the pool")
+	}
+
+	if err := os.WriteFile(path, second, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := ca.current(now.Add(time.Second)); !got.Equal(poolOf(t, first)) {
+		t.Error("the file is re-read on every handshake; it should be at most every recheck")
+	}
+	now = now.Add(recheck + time.Second)
+	if got, _ := ca.current(now); !got.Equal(poolOf(t, second)) {
+		t.Error("a rotated CA is not picked up after recheck")
+	}
+
+	for name, data := range map[string][]byte{"emptied": nil, "garbage": []byte("not a certificate")} {
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(recheck + time.Second)
+		if got, err := ca.current(now); err != nil || !got.Equal(poolOf(t, second)) {
+			t.Errorf("%s file: the last good CA must stay (err %v)", name, err)
+		}
+	}
+}
+
+func TestAServerWithoutItsClientCAWillNotStart(t *testing.T) {
+	for name, data := range map[string][]byte{"missing": nil, "no PEM": []byte("junk")} {
+		path := filepath.Join(t.TempDir(), "ca.crt")
+		if data != nil {
+			if err := os.WriteFile(path, data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := NewWebhookServer(WebhookOptions{Port: 0, ClientCAFile: path}); err == nil {
+			t.Errorf("%s client CA: the server was built, and would have accepted nobody or anybody", name)
+		}
+	}
+}
