@@ -102,6 +102,12 @@ demo: ## Run toolgate locally: control plane on loopback, CRDs, the real manager
 run: manifests generate fmt vet ## Run a controller from your host.
 	go run ./cmd/main.go
 
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
+.PHONY: image
+image: ## Build the manager's OCI image without a container engine (bin/image/manager, bin/image/manager.tar); PUSH=1 pushes IMG.
+	go run ./hack/image --image $(IMG) --version $(VERSION) $(if $(PUSH),--push)
+
 # If you wish to build the manager image targeting other platforms you can use the --platform flag.
 # (i.e. docker build --platform linux/arm64). However, you must enable docker buildKit for it.
 # More info: https://docs.docker.com/develop/develop-images/build_enhancements/
