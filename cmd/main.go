@@ -21,8 +21,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	goruntime "runtime"
 	"path/filepath"
+	goruntime "runtime"
 
 	// Import all Kubernetes client auth plugins (e.g. Azure, GCP, OIDC, etc.)
 	// to ensure that exec-entrypoint and run can make use of them.
