@@ -121,7 +121,7 @@ func TestManagerImage(t *testing.T) {
 }
 
 func keys(m map[string]*tar.Header) []string {
-	var out []string
+	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
 	}

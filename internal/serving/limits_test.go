@@ -36,8 +36,7 @@ func startTestServer(t *testing.T, limits Limits) string {
 	}
 	s.Register("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n, err := io.Copy(io.Discard, r.Body)
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
+		if _, tooBig := errors.AsType[*http.MaxBytesError](err); tooBig {
 			http.Error(w, "too large", http.StatusRequestEntityTooLarge)
 			return
 		}

@@ -44,7 +44,7 @@ func NewMetricsServer(o MetricsOptions, cfg *rest.Config) (*MetricsServer, error
 	if o.Limits == (Limits{}) {
 		o.Limits = SmallLimits
 	}
-	var handler http.Handler = promhttp.HandlerFor(metrics.Registry, promhttp.HandlerOpts{})
+	handler := promhttp.HandlerFor(metrics.Registry, promhttp.HandlerOpts{})
 	if o.Secure {
 		httpClient, err := rest.HTTPClientFor(cfg)
 		if err != nil {

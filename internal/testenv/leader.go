@@ -33,7 +33,7 @@ func (l *Local) AwaitLeader(ctx context.Context, timeout time.Duration) error {
 			}
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("the manager started at %s did not take the leader lease within %s (last seen: %+v, err %v)",
+			return fmt.Errorf("the manager started at %s did not take the leader lease within %s (last seen: %+v, err %w)",
 				l.startedAt.Format(time.RFC3339Nano), timeout, last, err)
 		}
 		select {

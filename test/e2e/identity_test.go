@@ -26,7 +26,8 @@ var _ = Describe("the operator's own identity", func() {
 		Expect(err).NotTo(HaveOccurred())
 		cs, err := kubernetes.NewForConfig(cfg)
 		Expect(err).NotTo(HaveOccurred())
-		review, err := cs.AuthenticationV1().SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
+		review, err := cs.AuthenticationV1().SelfSubjectReviews().Create(ctx,
+			&authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(review.Status.UserInfo.Username).To(Equal(operatorUser))
 	})
@@ -37,23 +38,27 @@ var _ = Describe("the operator's own identity", func() {
 			Expect(err).NotTo(HaveOccurred())
 			sar, err := cs.AuthorizationV1().SubjectAccessReviews().Create(ctx, &authorizationv1.SubjectAccessReview{
 				Spec: authorizationv1.SubjectAccessReviewSpec{User: operatorUser, ResourceAttributes: &attrs,
-					Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + testenv.OperatorNamespace, "system:authenticated"}},
+					Groups: []string{"system:serviceaccounts", "system:serviceaccounts:" + testenv.OperatorNamespace,
+						"system:authenticated"}},
 			}, metav1.CreateOptions{})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(sar.Status.Allowed).To(Equal(allowed), "%+v: %s", attrs, sar.Status.Reason)
 		},
-		Entry("update its certificate Secret", authorizationv1.ResourceAttributes{Namespace: testenv.OperatorNamespace,
-			Verb: "update", Resource: "secrets", Name: testenv.CertSecretName}, true),
-		Entry("read another Secret of its namespace", authorizationv1.ResourceAttributes{Namespace: testenv.OperatorNamespace,
-			Verb: "get", Resource: "secrets", Name: "someone-elses"}, false),
+		Entry("update its certificate Secret", authorizationv1.ResourceAttributes{
+			Namespace: testenv.OperatorNamespace, Verb: "update", Resource: "secrets", Name: testenv.CertSecretName}, true),
+		Entry("read another Secret of its namespace", authorizationv1.ResourceAttributes{
+			Namespace: testenv.OperatorNamespace, Verb: "get", Resource: "secrets", Name: "someone-elses"}, false),
 		Entry("list Secrets cluster-wide", authorizationv1.ResourceAttributes{Verb: "list", Resource: "secrets"}, false),
 		Entry("read a Secret of an agent's namespace", authorizationv1.ResourceAttributes{Namespace: "payments",
 			Verb: "get", Resource: "secrets", Name: "db"}, false),
-		Entry("update its own webhook configuration", authorizationv1.ResourceAttributes{Group: "admissionregistration.k8s.io",
-			Verb: "update", Resource: "validatingwebhookconfigurations", Name: testenv.WebhookConfigurationName}, true),
-		Entry("update another webhook configuration", authorizationv1.ResourceAttributes{Group: "admissionregistration.k8s.io",
-			Verb: "update", Resource: "validatingwebhookconfigurations", Name: "gatekeeper-validating-webhook-configuration"}, false),
-		Entry("create pods", authorizationv1.ResourceAttributes{Namespace: "payments", Verb: "create", Resource: "pods"}, false),
+		Entry("update its own webhook configuration", authorizationv1.ResourceAttributes{
+			Group: "admissionregistration.k8s.io", Verb: "update", Resource: "validatingwebhookconfigurations",
+			Name: testenv.WebhookConfigurationName}, true),
+		Entry("update another webhook configuration", authorizationv1.ResourceAttributes{
+			Group: "admissionregistration.k8s.io", Verb: "update", Resource: "validatingwebhookconfigurations",
+			Name: "gatekeeper-validating-webhook-configuration"}, false),
+		Entry("create pods", authorizationv1.ResourceAttributes{
+			Namespace: "payments", Verb: "create", Resource: "pods"}, false),
 		Entry("create ToolApprovals (only people approve)", authorizationv1.ResourceAttributes{Namespace: "payments",
 			Group: "safety.toolgate.dev", Verb: "create", Resource: "toolapprovals"}, false),
 		Entry("impersonate", authorizationv1.ResourceAttributes{Verb: "impersonate", Resource: "serviceaccounts"}, false),
@@ -82,7 +87,8 @@ var _ = Describe("the operator's own identity", func() {
 		out, err := runKubectl("apply", "--dry-run=server", "-f", filepath.Join(dir, "apply.yaml"))
 		Expect(err).NotTo(HaveOccurred(), out)
 		Expect(out).To(ContainSubstring("deployment.apps/toolgate-controller-manager created (server dry run)"))
-		Expect(out).To(ContainSubstring("networkpolicy.networking.k8s.io/toolgate-webhook-from-apiserver created (server dry run)"))
+		Expect(out).To(ContainSubstring(
+			"networkpolicy.networking.k8s.io/toolgate-webhook-from-apiserver created (server dry run)"))
 		out, err = runKubectl("replace", "--dry-run=server", "-f", filepath.Join(dir, "replace.yaml"))
 		Expect(err).NotTo(HaveOccurred(), out)
 		Expect(out).To(ContainSubstring(testenv.WebhookConfigurationName + " replaced (server dry run)"))

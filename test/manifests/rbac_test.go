@@ -26,28 +26,38 @@ const (
 var needed = map[string]string{
 	"coordination.k8s.io/leases:get,create,update (ns)":                       "cmd/main.go", // LeaderElection
 	"/events:create,patch (ns)":                                               "cmd/main.go", // leader election's events
-	"/secrets:list,watch (ns)":                                                "internal/certs/certs.go",
-	"/secrets:get,update (ns) names=toolgate-webhook-server-cert":             "internal/certs/certs.go",
-	"admissionregistration.k8s.io/validatingwebhookconfigurations:list,watch": "internal/certs/certs.go",
-	"admissionregistration.k8s.io/validatingwebhookconfigurations:get,update names=toolgate-validating-webhook-configuration": "internal/certs/certs.go",
-	"events.k8s.io/events:create,patch":                                     "internal/controller/agentplan_controller.go",
-	"safety.toolgate.dev/agentplans:get,list,watch":                         "internal/controller/agentplan_controller.go",
-	"safety.toolgate.dev/agenttools:get,list,watch":                         "internal/webhook/v1alpha1/setup.go",
-	"safety.toolgate.dev/auditledgers:get,list,watch":                       "internal/controller/auditledger_controller.go",
-	"safety.toolgate.dev/automationprofiles:get,list,watch":                 "internal/controller/agentplan_controller.go",
-	"safety.toolgate.dev/projectpolicies:get,list,watch":                    "internal/controller/agentplan_controller.go",
-	"safety.toolgate.dev/safetyprofiles:create,get,list,patch,update,watch": "internal/controller/safetyprofile_controller.go",
-	"safety.toolgate.dev/agenttoolcalls:delete,get,list,patch,update,watch": "internal/controller/finishedcall_controller.go",
-	"safety.toolgate.dev/toolapprovals:delete,get,list,watch":               "internal/controller/spentapproval_controller.go",
-	"safety.toolgate.dev/agentplans/status:get,patch,update":                "internal/controller/agentplan_controller.go",
-	"safety.toolgate.dev/auditledgers/status:get,patch,update":              "internal/controller/auditledger_controller.go",
-	"safety.toolgate.dev/automationprofiles/status:get,patch,update":        "internal/controller/automationprofile_controller.go",
-	"safety.toolgate.dev/projectpolicies/status:get,patch,update":           "internal/controller/projectpolicy_controller.go",
-	"safety.toolgate.dev/safetyprofiles/status:get,patch,update":            "internal/controller/safetyprofile_controller.go",
-	"safety.toolgate.dev/toolapprovals/status:get,patch,update":             "internal/webhook/v1alpha1/approvals.go",
-	"authentication.k8s.io/tokenreviews:create":                             "internal/serving/metrics.go", // metrics authentication
-	"authorization.k8s.io/subjectaccessreviews:create":                      "internal/serving/metrics.go", // metrics authorization
+	"/secrets:list,watch (ns)":                                                certs,
+	"/secrets:get,update (ns) names=toolgate-webhook-server-cert":             certs,
+	"admissionregistration.k8s.io/validatingwebhookconfigurations:list,watch": certs,
+	vwc + ":get,update names=toolgate-validating-webhook-configuration":       certs,
+	"events.k8s.io/events:create,patch":                                       ctrl + "agentplan_controller.go",
+	tg + "agentplans:get,list,watch":                                          ctrl + "agentplan_controller.go",
+	tg + "agenttools:get,list,watch":                                          "internal/webhook/v1alpha1/setup.go",
+	tg + "auditledgers:get,list,watch":                                        ctrl + "auditledger_controller.go",
+	tg + "automationprofiles:get,list,watch":                                  ctrl + "agentplan_controller.go",
+	tg + "projectpolicies:get,list,watch":                                     ctrl + "agentplan_controller.go",
+	tg + "safetyprofiles:create,get,list,patch,update,watch":                  ctrl + "safetyprofile_controller.go",
+	tg + "agenttoolcalls:delete,get,list,patch,update,watch":                  ctrl + "finishedcall_controller.go",
+	tg + "toolapprovals:delete,get,list,watch":                                ctrl + "spentapproval_controller.go",
+	tg + "agentplans/status:get,patch,update":                                 ctrl + "agentplan_controller.go",
+	tg + "auditledgers/status:get,patch,update":                               ctrl + "auditledger_controller.go",
+	tg + "automationprofiles/status:get,patch,update":                         ctrl + "automationprofile_controller.go",
+	tg + "projectpolicies/status:get,patch,update":                            ctrl + "projectpolicy_controller.go",
+	tg + "safetyprofiles/status:get,patch,update":                             ctrl + "safetyprofile_controller.go",
+	tg + "toolapprovals/status:get,patch,update":                              "internal/webhook/v1alpha1/approvals.go",
+	"authentication.k8s.io/tokenreviews:create":                               metricsFile,
+	"authorization.k8s.io/subjectaccessreviews:create":                        metricsFile,
 }
+
+// Shorthands for the table.
+const (
+	tg    = "safety.toolgate.dev/"
+	vwc   = "admissionregistration.k8s.io/validatingwebhookconfigurations"
+	ctrl  = "internal/controller/"
+	certs = "internal/certs/certs.go"
+	// metricsFile authenticates and authorizes scrapes with TokenReviews and SubjectAccessReviews.
+	metricsFile = "internal/serving/metrics.go"
+)
 
 // grant is one (group, resource) of one rule, in the notation of needed.
 func grant(r rbacv1.PolicyRule, group, resource string, namespaced bool) string {
