@@ -96,7 +96,9 @@ build: manifests generate fmt vet ## Build manager binary.
 
 .PHONY: demo
 demo: ## Run toolgate locally: control plane on loopback, CRDs, the real manager binary (the README's first command).
-	go run ./hack/demo
+	@echo "toolgate demo: the first run downloads Go modules and builds kube-apiserver, etcd and kubectl (about 10 minutes on 2 cores); later runs start in seconds"
+	@go mod download
+	@go run ./hack/demo
 
 .PHONY: run
 run: manifests generate fmt vet ## Run a controller from your host.

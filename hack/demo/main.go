@@ -61,7 +61,7 @@ func run() error {
 		_ = local.Stop()
 	}()
 
-	step("building and starting the manager binary (webhooks over TLS on 127.0.0.1)")
+	step("building and starting the manager binary as its own ServiceAccount (webhooks over mutual TLS on 127.0.0.1)")
 	if err := local.StartManager(ctx); err != nil {
 		return err
 	}
