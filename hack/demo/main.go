@@ -17,7 +17,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/yaml"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/ledger"
@@ -163,17 +162,5 @@ func submitCalls(ctx context.Context, local *testenv.Local) error {
 }
 
 func readCall(file string) (*safetyv1alpha1.AgentToolCall, error) {
-	path, err := testenv.Path("config", "samples", "calls", file)
-	if err != nil {
-		return nil, err
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	call := &safetyv1alpha1.AgentToolCall{}
-	if err := yaml.UnmarshalStrict(data, call); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return call, nil
+	return testenv.ReadObject[safetyv1alpha1.AgentToolCall]("config", "samples", "calls", file)
 }

@@ -72,9 +72,22 @@ func closedByServer(t *testing.T, conn net.Conn) {
 	}
 }
 
+// sendTLS opens a TLS connection to addr, writes data and leaves the connection open.
+func sendTLS(t *testing.T, addr, data string) net.Conn {
+	t.Helper()
+	conn, err := tls.Dial("tcp", addr, &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // our own test server
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	if _, err := conn.Write([]byte(data)); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
 func TestSlowClientsAreCut(t *testing.T) {
 	addr := startTestServer(t, tight)
-	tlsConfig := &tls.Config{InsecureSkipVerify: true} //nolint:gosec // our own test server
 
 	t.Run("a TCP connection that never starts the TLS handshake", func(t *testing.T) {
 		conn, err := net.Dial("tcp", addr)
@@ -85,36 +98,13 @@ func TestSlowClientsAreCut(t *testing.T) {
 		closedByServer(t, conn)
 	})
 	t.Run("a request whose headers trickle in and never end", func(t *testing.T) {
-		conn, err := tls.Dial("tcp", addr, tlsConfig)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = conn.Close() }()
-		if _, err := conn.Write([]byte("POST / HTTP/1.1\r\nHost: x\r\n")); err != nil {
-			t.Fatal(err)
-		}
-		closedByServer(t, conn)
+		closedByServer(t, sendTLS(t, addr, "POST / HTTP/1.1\r\nHost: x\r\n"))
 	})
 	t.Run("a body that is promised and never sent", func(t *testing.T) {
-		conn, err := tls.Dial("tcp", addr, tlsConfig)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = conn.Close() }()
-		if _, err := conn.Write([]byte("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\nabc")); err != nil {
-			t.Fatal(err)
-		}
-		closedByServer(t, conn)
+		closedByServer(t, sendTLS(t, addr, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\nabc"))
 	})
 	t.Run("an idle kept-alive connection", func(t *testing.T) {
-		conn, err := tls.Dial("tcp", addr, tlsConfig)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = conn.Close() }()
-		if _, err := conn.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n")); err != nil {
-			t.Fatal(err)
-		}
+		conn := sendTLS(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
 		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 		if err != nil {
 			t.Fatal(err)

@@ -98,7 +98,18 @@ func (l *Local) operatorKubeconfig(ctx context.Context) (string, error) {
 // webhookConfiguration is config/webhook's ValidatingWebhookConfiguration under the name
 // config/default gives it, the one name the operator's RBAC lets it update.
 func webhookConfiguration() (*admissionregistrationv1.ValidatingWebhookConfiguration, error) {
-	path, err := Path("config", "webhook", "manifests.yaml")
+	vwc, err := ReadObject[admissionregistrationv1.ValidatingWebhookConfiguration]("config", "webhook", "manifests.yaml")
+	if err != nil {
+		return nil, err
+	}
+	vwc.Name = WebhookConfigurationName
+	return vwc, nil
+}
+
+// ReadObject reads one object of type T from a file of the repository, refusing unknown fields,
+// so that tests and the demo use exactly what toolgate ships.
+func ReadObject[T any](elem ...string) (*T, error) {
+	path, err := Path(elem...)
 	if err != nil {
 		return nil, err
 	}
@@ -106,12 +117,11 @@ func webhookConfiguration() (*admissionregistrationv1.ValidatingWebhookConfigura
 	if err != nil {
 		return nil, err
 	}
-	vwc := &admissionregistrationv1.ValidatingWebhookConfiguration{}
-	if err := yaml.UnmarshalStrict(data, vwc); err != nil {
+	obj := new(T)
+	if err := yaml.UnmarshalStrict(data, obj); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	vwc.Name = WebhookConfigurationName
-	return vwc, nil
+	return obj, nil
 }
 
 // DecodeYAML splits a multi-document manifest into objects.

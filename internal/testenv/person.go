@@ -3,7 +3,6 @@ package testenv
 import (
 	"context"
 	"fmt"
-	"os"
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -13,7 +12,6 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
-	"sigs.k8s.io/yaml"
 )
 
 // ApproverRoleFile is the ClusterRole toolgate ships for people who approve tool calls.
@@ -78,17 +76,5 @@ func approverRole() (*rbacv1.ClusterRole, error) { return readClusterRole(Approv
 
 // readClusterRole reads a ClusterRole toolgate ships, so tests grant exactly what users install.
 func readClusterRole(file []string) (*rbacv1.ClusterRole, error) {
-	path, err := Path(file...)
-	if err != nil {
-		return nil, err
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	role := &rbacv1.ClusterRole{}
-	if err := yaml.Unmarshal(data, role); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return role, nil
+	return ReadObject[rbacv1.ClusterRole](file...)
 }
