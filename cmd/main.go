@@ -17,6 +17,7 @@ limitations under the License.
 package main
 
 import (
+	"context"
 	"crypto/tls"
 	"flag"
 	"fmt"
@@ -40,6 +41,7 @@ import (
 	"github.com/toolgate/toolgate/internal/certs"
 	"github.com/toolgate/toolgate/internal/controller"
 	"github.com/toolgate/toolgate/internal/serving"
+	"github.com/toolgate/toolgate/internal/tracing"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 	// +kubebuilder:scaffold:imports
 )
@@ -246,6 +248,16 @@ func main() {
 			setupLog.Error(err, "Failed to set up the metrics server")
 			os.Exit(1)
 		}
+	}
+
+	if tracing.Configured() {
+		shutdown, err := tracing.Start(context.Background(), "toolgate-manager", version)
+		if err != nil {
+			setupLog.Error(err, "Failed to set up tracing")
+			os.Exit(1)
+		}
+		defer func() { _ = shutdown(context.Background()) }()
+		setupLog.Info("Tracing decisions over OTLP")
 	}
 
 	setupLog.Info("Starting manager")

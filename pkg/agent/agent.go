@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/propagation"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -72,6 +73,7 @@ var RetryFor = 45 * time.Second
 // Retryable denials are retried with backoff for up to RetryFor: a denied create stores nothing,
 // so resubmitting is safe.
 func Submit(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentToolCall) error {
+	withTraceContext(ctx, call)
 	deadline := time.Now().Add(RetryFor)
 	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
 		attempt := call.DeepCopy() // a failed create must not leave server fields on call
@@ -88,6 +90,22 @@ func Submit(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentTool
 			return err
 		case <-time.After(wait):
 		}
+	}
+}
+
+// TraceparentAnnotation carries the agent's W3C trace context on a call, so that toolgate's
+// decision span joins the agent's trace (internal/tracing reads it).
+const TraceparentAnnotation = "toolgate.dev/traceparent"
+
+// withTraceContext puts ctx's span context, if it has one, on call.
+func withTraceContext(ctx context.Context, call *safetyv1alpha1.AgentToolCall) {
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	if tp := carrier.Get("traceparent"); tp != "" {
+		if call.Annotations == nil {
+			call.Annotations = map[string]string{}
+		}
+		call.Annotations[TraceparentAnnotation] = tp
 	}
 }
 

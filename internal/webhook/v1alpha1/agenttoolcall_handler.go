@@ -17,6 +17,7 @@ import (
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/metrics"
 	"github.com/toolgate/toolgate/internal/safety"
+	"github.com/toolgate/toolgate/internal/tracing"
 )
 
 // +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-agenttoolcall,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=safety.toolgate.dev,resources=agenttoolcalls;agenttoolcalls/status,verbs=create;update,versions=v1alpha1,name=vagenttoolcall-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
@@ -164,6 +165,13 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 		}
 	}
 	metrics.Decisions.WithLabelValues(out.decision, out.reason, out.mode).Inc()
+	if req.Operation == admissionv1.Create && !isDryRun(req) {
+		tracing.Record(ctx, tracing.Decision{
+			Namespace: req.Namespace, Plan: call.Spec.Plan, Call: call.Name, CallUID: string(call.UID), Tool: call.Spec.Tool,
+			Step: call.Spec.Step, Decision: out.decision, Reason: out.reason, Mode: out.mode, Snapshot: out.snapshot,
+			Traceparent: call.Annotations[tracing.TraceparentAnnotation],
+		})
+	}
 	if out.decision == decisionDeny && h.denials != nil && !isDryRun(req) && req.Operation == admissionv1.Create {
 		h.denials.add(types.NamespacedName{Namespace: req.Namespace, Name: call.Spec.Plan})
 	}

@@ -1,0 +1,104 @@
+// Package tracing emits one OpenTelemetry span per admission decision, so that platforms that
+// follow an agent's tool call end to end (and the OpenTelemetry GenAI conventions' execute_tool
+// spans) see toolgate's verdict inside the agent's own trace.
+//
+// Tracing is off unless an OTLP endpoint is configured with the standard environment variables
+// (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, and the other OTEL_* knobs
+// the OTLP gRPC exporter reads); off, recording a decision costs a no-op span.
+package tracing
+
+import (
+	"context"
+	"os"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/propagation"
+	sdkresource "go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	semconv "go.opentelemetry.io/otel/semconv/v1.37.0"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/toolgate/toolgate/pkg/agent"
+)
+
+// TraceparentAnnotation is where an agent's client puts its W3C trace context on an
+// AgentToolCall, so that the decision span joins the agent's trace. It is the agent's claim and
+// only links spans; it decides nothing.
+const TraceparentAnnotation = agent.TraceparentAnnotation
+
+const instrumentation = "github.com/toolgate/toolgate/internal/tracing"
+
+// Configured says whether the environment names an OTLP endpoint.
+func Configured() bool {
+	return os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
+}
+
+// Start installs a global tracer provider that exports over OTLP/gRPC with opts (from the
+// environment when opts is empty) and returns its shutdown, which flushes what is buffered.
+func Start(ctx context.Context, service, version string, opts ...otlptracegrpc.Option) (func(context.Context) error, error) {
+	exporter, err := otlptracegrpc.New(ctx, opts...)
+	if err != nil {
+		return nil, err
+	}
+	res, err := sdkresource.Merge(sdkresource.Default(), sdkresource.NewSchemaless(
+		semconv.ServiceName(service), semconv.ServiceVersion(version)))
+	if err != nil {
+		return nil, err
+	}
+	provider := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
+	otel.SetTracerProvider(provider)
+	return provider.Shutdown, nil
+}
+
+// Decision is what one span records.
+type Decision struct {
+	Namespace, Plan, Call, CallUID, Tool, Step string
+	Decision, Reason, Mode, Snapshot           string
+	// Rule is the check or rule that decided, when known.
+	Rule string
+	// Traceparent is the call's TraceparentAnnotation ("" for none).
+	Traceparent string
+}
+
+// Record emits the decision's span: named and attributed as a GenAI execute_tool span, with
+// toolgate's verdict as toolgate.* attributes, a child of the agent's trace when the call carries
+// one. A denial sets the span's status to Error with the reason.
+func Record(ctx context.Context, d Decision) {
+	if d.Traceparent != "" {
+		ctx = propagation.TraceContext{}.Extract(ctx, propagation.MapCarrier{"traceparent": d.Traceparent})
+	}
+	attrs := []attribute.KeyValue{
+		attribute.String("gen_ai.operation.name", "execute_tool"),
+		attribute.String("gen_ai.tool.name", d.Tool),
+		attribute.String("gen_ai.tool.call.id", firstOf(d.CallUID, d.Call)),
+		attribute.String("k8s.namespace.name", d.Namespace),
+		attribute.String("toolgate.plan", d.Plan),
+		attribute.String("toolgate.call", d.Call),
+		attribute.String("toolgate.step", d.Step),
+		attribute.String("toolgate.decision", d.Decision),
+		attribute.String("toolgate.reason", d.Reason),
+		attribute.String("toolgate.mode", d.Mode),
+		attribute.String("toolgate.snapshot", d.Snapshot),
+	}
+	if d.Rule != "" {
+		attrs = append(attrs, attribute.String("toolgate.rule", d.Rule))
+	}
+	_, span := otel.Tracer(instrumentation).Start(ctx, "execute_tool "+d.Tool,
+		trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+	if d.Decision == "deny" {
+		span.SetStatus(codes.Error, d.Reason)
+	}
+	span.End()
+}
+
+func firstOf(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

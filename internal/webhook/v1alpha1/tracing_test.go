@@ -1,0 +1,121 @@
+package v1alpha1_test
+
+import (
+	"context"
+	"encoding/hex"
+	"net"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/grpc"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/safety"
+	"github.com/toolgate/toolgate/internal/tracing"
+	"github.com/toolgate/toolgate/pkg/agent"
+)
+
+// otlpReceiver is an OTLP/gRPC trace collector in the test process: what a platform's collector
+// receives from toolgate.
+type otlpReceiver struct {
+	coltracepb.UnimplementedTraceServiceServer
+	mu    sync.Mutex
+	spans []*tracepb.Span
+}
+
+func (r *otlpReceiver) Export(_ context.Context, req *coltracepb.ExportTraceServiceRequest) (*coltracepb.ExportTraceServiceResponse, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, rs := range req.ResourceSpans {
+		for _, ss := range rs.ScopeSpans {
+			r.spans = append(r.spans, ss.Spans...)
+		}
+	}
+	return &coltracepb.ExportTraceServiceResponse{}, nil
+}
+
+// spansOf returns the received spans whose toolgate.call attribute is call, as attribute maps.
+func (r *otlpReceiver) spansOf(call string) []*tracepb.Span {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []*tracepb.Span
+	for _, s := range r.spans {
+		if attrs(s)["toolgate.call"] == call {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func attrs(s *tracepb.Span) map[string]string {
+	m := map[string]string{}
+	for _, kv := range s.Attributes {
+		m[kv.Key] = kv.Value.GetStringValue()
+	}
+	return m
+}
+
+var _ = Describe("Decision traces (OpenTelemetry)", func() {
+	It("emits one execute_tool span per decision, in the agent's trace, with the verdict as attributes", func() {
+		lis, err := net.Listen("tcp", "127.0.0.1:0")
+		Expect(err).NotTo(HaveOccurred())
+		receiver := &otlpReceiver{}
+		server := grpc.NewServer()
+		coltracepb.RegisterTraceServiceServer(server, receiver)
+		go func() { _ = server.Serve(lis) }()
+		DeferCleanup(server.Stop)
+
+		shutdown, err := tracing.Start(ctx, "toolgate-test", "test",
+			otlptracegrpc.WithEndpoint(lis.Addr().String()), otlptracegrpc.WithInsecure())
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { otel.SetTracerProvider(noop.NewTracerProvider()) })
+
+		p := newProject(nil)
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: p.profile(profileWith(nil))})
+		const traceID, parentID = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+		denied := p.call(planName, p.tools[reader], "peek", ".env")
+		denied.GenerateName, denied.Name = "", "peek-at-env"
+		tid, err := trace.TraceIDFromHex(traceID)
+		Expect(err).NotTo(HaveOccurred())
+		sid, err := trace.SpanIDFromHex(parentID)
+		Expect(err).NotTo(HaveOccurred())
+		agentCtx := trace.ContextWithRemoteSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{
+			TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled, Remote: true}))
+		By("the agent's client (pkg/agent) carries its span context on the call")
+		Expect(agent.ReasonOf(agent.Submit(agentCtx, p.agent, denied))).To(Equal(safety.ReasonToolAccessDenied))
+		allowed := p.call(planName, p.tools[reader], "read", "src/main.go")
+		allowed.GenerateName, allowed.Name = "", "read-main"
+		mustAdmit(submit(p.agent, allowed))
+
+		Expect(shutdown(ctx)).To(Succeed(), "flushing the batch to the receiver")
+		spans := receiver.spansOf("peek-at-env")
+		Expect(spans).To(HaveLen(1), "one span per decision")
+		s := spans[0]
+		Expect(s.Name).To(Equal("execute_tool " + p.tools[reader]))
+		Expect(hex.EncodeToString(s.TraceId)).To(Equal(traceID), "the decision joins the agent's trace")
+		Expect(hex.EncodeToString(s.ParentSpanId)).To(Equal(parentID))
+		Expect(s.Status.GetCode()).To(Equal(tracepb.Status_STATUS_CODE_ERROR))
+		a := attrs(s)
+		Expect(a).To(HaveKeyWithValue("gen_ai.operation.name", "execute_tool"))
+		Expect(a).To(HaveKeyWithValue("gen_ai.tool.name", p.tools[reader]))
+		Expect(a).To(HaveKeyWithValue("toolgate.decision", "deny"))
+		Expect(a).To(HaveKeyWithValue("toolgate.reason", safety.ReasonToolAccessDenied))
+		Expect(a).To(HaveKeyWithValue("toolgate.plan", planName))
+		Expect(a).To(HaveKeyWithValue("toolgate.mode", "Enforce"))
+		Expect(a).To(HaveKeyWithValue("toolgate.snapshot", HavePrefix("sha256:")))
+		Expect(a).To(HaveKeyWithValue("k8s.namespace.name", p.ns))
+
+		By("a call without trace context gets a root span of its own")
+		spans = receiver.spansOf("read-main")
+		Expect(spans).To(HaveLen(1))
+		Expect(spans[0].ParentSpanId).To(BeEmpty())
+		Expect(attrs(spans[0])).To(HaveKeyWithValue("toolgate.decision", "allow"))
+	})
+})
