@@ -24,7 +24,7 @@ const podRetry = 2 * time.Second
 
 // binding decides what a plan is bound to before it locks. A plan naming a Pod binds to that
 // Pod's UID, read live, and waits (PodNotFound) until the Pod exists; a Pod running as another
-// ServiceAccount is refused (PodMismatch). A first lock of a pod-less plan is refused
+// ServiceAccount is refused (PodMismatch). Both are retried every podRetry. A first lock of a pod-less plan is refused
 // (PlanConflict) while another active pod-less plan of the same ServiceAccount is locked: the
 // admission webhook refuses such a second plan, and this is the backstop for two creations that
 // raced past it on different replicas. The leader's reconciles of plans are serial and read the
@@ -101,7 +101,7 @@ func (r *AgentPlanReconciler) setActive(plan *safetyv1alpha1.AgentPlan) {
 }
 
 // requeue adds to res the time-based work a plan still has: its deadline, and its Pod if it is
-// waiting for one.
+// waiting for one (missing, or running as another ServiceAccount).
 func (r *AgentPlanReconciler) requeue(plan *safetyv1alpha1.AgentPlan, res ctrl.Result) ctrl.Result {
 	after := func(d time.Duration) {
 		if d > 0 && (res.RequeueAfter == 0 || d < res.RequeueAfter) {
@@ -110,8 +110,9 @@ func (r *AgentPlanReconciler) requeue(plan *safetyv1alpha1.AgentPlan, res ctrl.R
 	}
 	if policy.PlanActive(plan, r.Clock.Now()) {
 		after(policy.PlanDeadline(plan).Sub(r.Clock.Now()) + time.Second/10)
-		if c := meta.FindStatusCondition(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition); plan.Status.Snapshot == nil &&
-			c != nil && c.Reason == safetyv1alpha1.AgentPlanPodNotFoundReason {
+		c := meta.FindStatusCondition(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition)
+		if plan.Status.Snapshot == nil && c != nil &&
+			(c.Reason == safetyv1alpha1.AgentPlanPodNotFoundReason || c.Reason == safetyv1alpha1.AgentPlanPodMismatchReason) {
 			after(podRetry)
 		}
 	}
