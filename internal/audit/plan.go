@@ -11,6 +11,13 @@ import (
 // which plan, and whether it was accepted.
 const KindPlan = "plan"
 
+// Field names of plan records that other kinds' records use too.
+const (
+	fieldDecision  = "decision"
+	fieldRequester = "requester"
+	fieldReason    = "reason"
+)
+
 // Plan operations.
 const (
 	PlanCreate = "create"
@@ -46,10 +53,10 @@ type PlanLog interface {
 // RecordPlan appends one plan record, after a loss record if earlier records failed.
 func (l *Log) RecordPlan(ctx context.Context, p Plan) error {
 	fields := map[string]any{
-		"decision": p.Decision, "reason": p.Reason, "operation": p.Operation, fieldNamespace: p.Namespace,
+		fieldDecision: p.Decision, fieldReason: p.Reason, "operation": p.Operation, fieldNamespace: p.Namespace,
 		fieldPlan: p.Name, "uid": p.UID, "serviceAccount": p.ServiceAccount, "pod": p.Pod, "profile": p.Profile,
 		"action": p.Action, "readOnly": p.ReadOnly, "activeDeadlineSeconds": p.ActiveDeadlineSeconds,
-		"relock": p.RelockToken, "requester": p.Requester,
+		"relock": p.RelockToken, fieldRequester: p.Requester,
 	}
 	return l.append(ctx, ledger.Record{Kind: KindPlan, Fields: fields}, maps.Clone(fields))
 }

@@ -112,7 +112,7 @@ func (h *AgentPlanHandler) record(ctx context.Context, req admission.Request, pl
 		return d
 	}
 	rec := audit.Plan{
-		Decision: "allow", Operation: op, Namespace: req.Namespace, Name: plan.Name, UID: string(plan.UID),
+		Decision: decisionAllow, Operation: op, Namespace: req.Namespace, Name: plan.Name, UID: string(plan.UID),
 		ServiceAccount: plan.Spec.ServiceAccountName, Pod: plan.Spec.PodName, Action: plan.Spec.Action,
 		ReadOnly: plan.Spec.ReadOnly, RelockToken: plan.Annotations[safetyv1alpha1.RelockAnnotation], Requester: req.UserInfo.Username,
 		ActiveDeadlineSeconds: policy.ActiveDeadlineSeconds(plan),

@@ -20,11 +20,11 @@ import (
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
 
-// agentPod starts (as an object; nothing runs) a Pod of the project's ServiceAccount sa and returns
-// the agent inside it: a client whose token is bound to the Pod.
-func (p *project) agentPod(sa, pod string) *testenv.PodAgent {
+// agentPod starts (as an object; nothing runs) a Pod of the project's ServiceAccount agentSA and
+// returns the agent inside it: a client whose token is bound to the Pod.
+func (p *project) agentPod(pod string) *testenv.PodAgent {
 	GinkgoHelper()
-	a, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, p.ns, sa, pod)
+	a, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, p.ns, agentSA, pod)
 	Expect(err).NotTo(HaveOccurred())
 	return a
 }
@@ -75,7 +75,7 @@ var unrestricted = spRef(safety.BuiltinUnrestricted)
 var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 	It("admits a plan bound to a pod only from a token bound to that pod", func() {
 		p := newProject(nil)
-		mine, other := p.agentPod(agentSA, "agent-pod"), p.agentPod(agentSA, "other-pod")
+		mine, other := p.agentPod("agent-pod"), p.agentPod("other-pod")
 		p.planFor(mine.Client, planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted, PodName: "agent-pod"})
 		plan := &safetyv1alpha1.AgentPlan{}
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
@@ -90,7 +90,7 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 
 	It("does not take a pod recreated under the plan's pod name for the plan's pod", func() {
 		p := newProject(nil)
-		first := p.agentPod(agentSA, "agent-pod")
+		first := p.agentPod("agent-pod")
 		p.planFor(first.Client, planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted, PodName: "agent-pod"})
 		mustAdmit(submit(first.Client, p.call(planName, p.tools[reader], "build", "src/a.go")))
 
@@ -99,7 +99,7 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 		Eventually(func() bool {
 			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(first.Pod), &corev1.Pod{}))
 		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeTrue())
-		second := p.agentPod(agentSA, "agent-pod")
+		second := p.agentPod("agent-pod")
 		Expect(second.Pod.UID).NotTo(Equal(first.Pod.UID))
 		mustDeny(submit(second.Client, p.call(planName, p.tools[reader], "build", "src/b.go")),
 			webhookv1alpha1.ReasonAgentIdentityMismatch, "was recreated")
@@ -108,7 +108,7 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 	It("denies a pod-bound token a pod-less plan while the pod has its own plan", func() {
 		p := newProject(nil)
 		p.plan("shared", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
-		bound, free := p.agentPod(agentSA, "bound-pod"), p.agentPod(agentSA, "free-pod")
+		bound, free := p.agentPod("bound-pod"), p.agentPod("free-pod")
 		p.planFor(bound.Client, "own", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinReadOnly), PodName: "bound-pod"})
 
 		mustDeny(submit(bound.Client, p.call("shared", p.tools[writer], "build", "src/a.go")),

@@ -14,3 +14,6 @@ const (
 	// ReasonProfileNotAllowed: the plan names a profile outside the project's allowedProfiles.
 	ReasonProfileNotAllowed = safetyv1alpha1.AgentPlanProfileNotAllowedReason
 )
+
+// decisionAllow is the ledger's name for an acceptance.
+const decisionAllow = "allow"
