@@ -104,3 +104,26 @@ func ValidateAllowedProfiles(spec *safetyv1alpha1.ProjectPolicySpec, path *field
 	}
 	return errs
 }
+
+// PinnedTool is a plan's pin of the named tool, nil when the plan has not used it yet.
+func PinnedTool(plan *safetyv1alpha1.AgentPlan, name string) *safetyv1alpha1.PinnedTool {
+	for i := range plan.Status.Tools {
+		if plan.Status.Tools[i].Name == name {
+			return &plan.Status.Tools[i]
+		}
+	}
+	return nil
+}
+
+// ToolAsPinned is the registered tool as the plan sees it: with the capabilities the plan pinned,
+// when it has used the tool before. The engine's input is built from the result's spec.
+func ToolAsPinned(plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool) *safetyv1alpha1.AgentTool {
+	pin := PinnedTool(plan, tool.Name)
+	if pin == nil {
+		return tool
+	}
+	t := tool.DeepCopy()
+	t.Spec.Writes, t.Spec.Unsafe, t.Spec.Checkpointable = pin.Writes, pin.Unsafe, pin.Checkpointable
+	t.Spec.ActionClass, t.Spec.SkillCategory = pin.ActionClass, pin.SkillCategory
+	return t
+}

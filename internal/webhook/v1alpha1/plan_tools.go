@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
 )
 
 // maxPinAttempts bounds the optimistic-concurrency retries of one pin. Each conflict means another
@@ -32,20 +33,18 @@ type toolPinner struct {
 // registered: deleting an AgentTool withdraws it from every plan.
 func (h *AgentToolCallHandler) toolView(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool,
 	dryRun bool) (*safetyv1alpha1.AgentTool, error) {
-	if pin := findPin(plan, tool.Name); pin != nil {
-		return asTool(tool, pin), nil
+	if policy.PinnedTool(plan, tool.Name) != nil || h.pins == nil || dryRun {
+		return policy.ToolAsPinned(plan, tool), nil
 	}
-	if h.pins == nil || dryRun {
-		return tool, nil
-	}
-	pin, err := h.pins.pin(ctx, plan, tool)
+	current, err := h.pins.pin(ctx, plan, tool)
 	if err != nil {
 		return nil, err
 	}
-	return asTool(tool, pin), nil
+	return policy.ToolAsPinned(current, tool), nil
 }
 
-func (p *toolPinner) pin(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool) (*safetyv1alpha1.PinnedTool, error) {
+// pin returns the plan, read live, holding the tool's pin: this writer's, or the first writer's.
+func (p *toolPinner) pin(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool) (*safetyv1alpha1.AgentPlan, error) {
 	current := &safetyv1alpha1.AgentPlan{}
 	for range maxPinAttempts {
 		if err := p.live.Get(ctx, client.ObjectKeyFromObject(plan), current); err != nil {
@@ -54,8 +53,8 @@ func (p *toolPinner) pin(ctx context.Context, plan *safetyv1alpha1.AgentPlan, to
 		if current.UID != plan.UID || current.Status.Snapshot == nil {
 			return nil, fmt.Errorf("plan %s was replaced or unlocked while tool %s was being pinned", plan.Name, tool.Name)
 		}
-		if pin := findPin(current, tool.Name); pin != nil {
-			return pin, nil
+		if policy.PinnedTool(current, tool.Name) != nil {
+			return current, nil
 		}
 		if len(current.Status.Tools) >= safetyv1alpha1.MaxPinnedTools {
 			return nil, fmt.Errorf("plan %s already uses %d tools, the most one plan may", plan.Name, len(current.Status.Tools))
@@ -70,7 +69,7 @@ func (p *toolPinner) pin(ctx context.Context, plan *safetyv1alpha1.AgentPlan, to
 		current.Status.Tools = append(current.Status.Tools, pin)
 		err := p.writer.Status().Patch(ctx, current, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
 		if err == nil {
-			return &pin, nil
+			return current, nil
 		}
 		if !apierrors.IsConflict(err) {
 			return nil, fmt.Errorf("pinning tool %s in plan %s: %w", tool.Name, plan.Name, err)
@@ -78,22 +77,4 @@ func (p *toolPinner) pin(ctx context.Context, plan *safetyv1alpha1.AgentPlan, to
 		current = &safetyv1alpha1.AgentPlan{}
 	}
 	return nil, fmt.Errorf("pinning tool %s in plan %s: still conflicting after %d attempts", tool.Name, plan.Name, maxPinAttempts)
-}
-
-func findPin(plan *safetyv1alpha1.AgentPlan, name string) *safetyv1alpha1.PinnedTool {
-	for i := range plan.Status.Tools {
-		if plan.Status.Tools[i].Name == name {
-			return &plan.Status.Tools[i]
-		}
-	}
-	return nil
-}
-
-// asTool is the registered tool with the pinned capabilities in its spec, which is what the
-// engine's input is built from.
-func asTool(tool *safetyv1alpha1.AgentTool, pin *safetyv1alpha1.PinnedTool) *safetyv1alpha1.AgentTool {
-	t := tool.DeepCopy()
-	t.Spec.Writes, t.Spec.Unsafe, t.Spec.Checkpointable = pin.Writes, pin.Unsafe, pin.Checkpointable
-	t.Spec.ActionClass, t.Spec.SkillCategory = pin.ActionClass, pin.SkillCategory
-	return t
 }
