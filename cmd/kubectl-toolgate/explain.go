@@ -25,8 +25,9 @@ project > global default > the specification's default) and why that level won, 
 was resolved from (with their uid, resourceVersion and generation at lock time, and whether they
 changed since), the snapshot hash every decision on the plan is stamped with, the lock time and
 epoch, the effective profile, whether the plan is still active (activeDeadlineSeconds), the pod it
-is bound to, and the tool capabilities it pinned at its first use of each. The reasoning is derived from the plan's spec and its locked
-snapshot, which holds a copy of the ProjectPolicy as it was at lock time.
+is bound to, and the tool capabilities it pinned at its first use of each. The reasoning is derived
+from the plan's spec and its locked snapshot, which holds a copy of the ProjectPolicy as it was at
+lock time.
 
 Flags:
   -n, --namespace NAMESPACE   the plan's namespace (default: the kubeconfig context's)
@@ -378,6 +379,7 @@ func (ex *explanation) printBinding(w io.Writer) {
 			category = none
 		}
 		sayf(w, "    %s  writes=%t unsafe=%t checkpointable=%t class=%s category=%s  (generation %d, pinned %s, epoch %d)\n",
-			t.Name, t.Writes, t.Unsafe, t.Checkpointable, t.ActionClass, category, t.Generation, t.PinnedAt.UTC().Format(time.RFC3339), t.Epoch)
+			t.Name, t.Writes, t.Unsafe, t.Checkpointable, t.ActionClass, category, t.Generation,
+			t.PinnedAt.UTC().Format(time.RFC3339), t.Epoch)
 	}
 }

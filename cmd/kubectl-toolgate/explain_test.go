@@ -223,7 +223,8 @@ func TestExplain(t *testing.T) {
 		for _, want := range []string{
 			fmt.Sprintf("  pod:         bound-pod (uid %s): calls only from a token bound to it\n", pod.Pod.UID),
 			"  active:      yes, until ",
-			fmt.Sprintf("    %s-read  writes=false unsafe=false checkpointable=false class=read category=code  (generation 1, pinned ", ns),
+			fmt.Sprintf("    %s-read  writes=false unsafe=false checkpointable=false class=read category=code  "+
+				"(generation 1, pinned ", ns),
 		} {
 			if code != exitOK || !strings.Contains(out, want) {
 				t.Errorf("exit %d, output lacks %q\n%s", code, want, out)

@@ -98,7 +98,8 @@ func (oc *offlineCluster) standInPod(ctx context.Context, plan *safetyv1alpha1.A
 		return nil
 	}
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: plan.Namespace, Name: plan.Spec.PodName,
-		UID: offlineUID("Pod", plan.Namespace, plan.Spec.PodName)}, Spec: corev1.PodSpec{ServiceAccountName: plan.Spec.ServiceAccountName}}
+		UID: offlineUID("Pod", plan.Namespace, plan.Spec.PodName)},
+		Spec: corev1.PodSpec{ServiceAccountName: plan.Spec.ServiceAccountName}}
 	if err := oc.c.Create(ctx, pod); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("standing in for Pod %s/%s of plan %s: %w", plan.Namespace, plan.Spec.PodName, plan.Name, err)
 	}

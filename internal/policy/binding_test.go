@@ -104,7 +104,7 @@ func TestProfileAllowed(t *testing.T) {
 	spec := &safetyv1alpha1.ProjectPolicySpec{AllowedProfiles: allowed, ProfileRef: sp("unrestricted"),
 		Actions: []safetyv1alpha1.ProjectAction{{Name: "ok", ProfileRef: sp("sandboxed")}, {Name: "bad", ProfileRef: ap("yolo")}}}
 	errs := ValidateAllowedProfiles(spec, field.NewPath("spec"))
-	var fields []string
+	fields := make([]string, 0, len(errs))
 	for _, e := range errs {
 		fields = append(fields, e.Field)
 	}
