@@ -55,7 +55,9 @@ func (h *AgentPlanHandler) Handle(ctx context.Context, req admission.Request) ad
 		if err := h.Decoder.DecodeRaw(req.OldObject, old); err != nil {
 			return denial{ReasonBadRequest, "", "cannot decode the old AgentPlan: " + err.Error()}.response()
 		}
-		if old.Annotations[safetyv1alpha1.RelockAnnotation] == plan.Annotations[safetyv1alpha1.RelockAnnotation] {
+		// Only a new relock value asks for a re-lock; removing the annotation asks for nothing.
+		token := plan.Annotations[safetyv1alpha1.RelockAnnotation]
+		if token == "" || token == old.Annotations[safetyv1alpha1.RelockAnnotation] {
 			return admission.Allowed("")
 		}
 		op, d = audit.PlanRelock, selfAuthored(req, plan, "metadata.annotations", "re-lock")
