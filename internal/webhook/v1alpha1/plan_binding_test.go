@@ -1,6 +1,7 @@
 package v1alpha1_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -140,14 +141,37 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 		p.unlockedPlan("brief", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted, ActiveDeadlineSeconds: new(int64(1))})
 		condition(p.ns, "brief", safetyv1alpha1.AgentPlanActiveCondition, metav1.ConditionFalse, safetyv1alpha1.AgentPlanDeadlineExceededReason)
 		mustDeny(submit(p.agent, p.call("brief", p.tools[reader], "build", "src/a.go")), webhookv1alpha1.ReasonPlanExpired, "ended at")
+		Expect(activeColumn(p.ns, "brief")).To(Equal("False"), "kubectl get agentplans shows it in the ACTIVE column")
 
 		By("admitting the near miss: the ServiceAccount's next plan, active for the default day")
 		next := p.planFor(p.agent, "next", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
 		Expect(*next.Spec.ActiveDeadlineSeconds).To(Equal(safetyv1alpha1.DefaultActiveDeadlineSeconds))
 		condition(p.ns, "next", safetyv1alpha1.AgentPlanActiveCondition, metav1.ConditionTrue, safetyv1alpha1.AgentPlanActiveReason)
+		Expect(activeColumn(p.ns, "next")).To(Equal("True"))
 		mustAdmit(submit(p.agent, p.call("next", p.tools[reader], "build", "src/a.go")))
 	})
 })
+
+// activeColumn is the plan's ACTIVE column as `kubectl get agentplans` prints it: the API server's
+// table rendering of the CRD's printer columns.
+func activeColumn(ns, name string) string {
+	GinkgoHelper()
+	cs, err := kubernetes.NewForConfig(cluster.Config)
+	Expect(err).NotTo(HaveOccurred())
+	raw, err := cs.RESTClient().Get().AbsPath("/apis", safetyv1alpha1.GroupVersion.Group, safetyv1alpha1.GroupVersion.Version,
+		"namespaces", ns, "agentplans", name).SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").DoRaw(ctx)
+	Expect(err).NotTo(HaveOccurred())
+	table := &metav1.Table{}
+	Expect(json.Unmarshal(raw, table)).To(Succeed())
+	Expect(table.Rows).To(HaveLen(1))
+	for i, c := range table.ColumnDefinitions {
+		if c.Name == "Active" {
+			return fmt.Sprint(table.Rows[0].Cells[i])
+		}
+	}
+	Fail("no Active column in " + string(raw))
+	return ""
+}
 
 // planWriters gives the project's agent what the common `edit` role gives in a namespace: it may
 // create AgentPlans and act as any ServiceAccount of the namespace. An "orchestrator"
