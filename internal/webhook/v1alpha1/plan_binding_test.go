@@ -323,6 +323,13 @@ var _ = Describe("Tools pinned per plan", func() {
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
 		Expect(plan.Status.Tools).To(ConsistOf(And(HaveField("Name", tool), HaveField("Unsafe", true), HaveField("Epoch", int32(1)))))
 
+		By("the API server refusing to rewrite a pin outside a re-lock, whoever may write the status")
+		forged := plan.DeepCopy()
+		forged.Status.Tools[0].Unsafe = false
+		err := k8sClient.Status().Patch(ctx, forged, client.MergeFrom(plan))
+		Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(ContainSubstring("a pinned tool never changes or goes away until the plan is re-locked"))
+
 		By("marking the tool safe in the registry")
 		t := &safetyv1alpha1.AgentTool{}
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Name: tool}, t)).To(Succeed())
