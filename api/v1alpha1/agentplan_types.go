@@ -55,7 +55,29 @@ type AgentPlanSpec struct {
 	// +kubebuilder:validation:MaxLength=1024
 	// +optional
 	Description string `json:"description,omitempty"`
+
+	// podName binds the plan to one Pod of its namespace, the agent's: calls are then admitted
+	// only from a token bound to that Pod (a projected ServiceAccount token, whose claims carry
+	// the Pod's name and UID), and the plan locks only once the Pod exists and runs as
+	// serviceAccountName. The Pod's UID is recorded when the plan locks (status.snapshot.podUID),
+	// so a Pod recreated under the same name is not the plan's. A plan without podName is the
+	// only active pod-less plan its ServiceAccount may have in the namespace.
+	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`
+	// +optional
+	PodName string `json:"podName,omitempty"`
+
+	// activeDeadlineSeconds is how long the plan is active, counted from its creation (like a
+	// Job's): afterwards every call is denied PlanExpired and the Active condition is False.
+	// Default 86400 (one day).
+	// +kubebuilder:default=86400
+	// +kubebuilder:validation:Minimum=1
+	// +optional
+	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds,omitempty"`
 }
+
+// DefaultActiveDeadlineSeconds is a plan's active deadline when spec.activeDeadlineSeconds is unset.
+const DefaultActiveDeadlineSeconds int64 = 86400
 
 // Provenance is the precedence level that supplied a plan's profile.
 // +kubebuilder:validation:Enum=Plan;Action;Project;Global;Default
@@ -120,7 +142,56 @@ type PlanSnapshot struct {
 	// +kubebuilder:validation:MaxLength=253
 	// +optional
 	RelockToken string `json:"relockToken,omitempty"`
+
+	// podUID is the UID of the Pod spec.podName named when the plan locked; calls must come
+	// from a token bound to a Pod with this UID. Empty for a plan without podName.
+	// +kubebuilder:validation:MaxLength=128
+	// +optional
+	PodUID string `json:"podUID,omitempty"`
 }
+
+// PinnedTool is what a plan sees of one AgentTool: its capabilities as they were when the plan
+// first used the tool. Later edits of the AgentTool apply to new plans and to a re-lock, which
+// clears every pin, never silently to a running plan.
+type PinnedTool struct {
+	// name of the AgentTool.
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	Name string `json:"name"`
+	// uid of the AgentTool when it was pinned.
+	// +kubebuilder:validation:MaxLength=128
+	// +optional
+	UID string `json:"uid,omitempty"`
+	// generation of the AgentTool when it was pinned.
+	// +optional
+	Generation int64 `json:"generation,omitempty"`
+	// writes is the AgentTool's spec.writes as pinned.
+	// +required
+	Writes bool `json:"writes"`
+	// unsafe is the AgentTool's spec.unsafe as pinned.
+	// +optional
+	Unsafe bool `json:"unsafe,omitempty"`
+	// checkpointable is the AgentTool's spec.checkpointable as pinned.
+	// +optional
+	Checkpointable bool `json:"checkpointable,omitempty"`
+	// actionClass is the AgentTool's spec.actionClass as pinned.
+	// +required
+	ActionClass ActionClass `json:"actionClass"`
+	// skillCategory is the AgentTool's spec.skillCategory as pinned.
+	// +kubebuilder:validation:MaxLength=63
+	// +optional
+	SkillCategory string `json:"skillCategory,omitempty"`
+	// pinnedAt is when the plan first used the tool.
+	// +required
+	PinnedAt metav1.Time `json:"pinnedAt"`
+	// epoch is the snapshot epoch the pin belongs to.
+	// +kubebuilder:validation:Minimum=1
+	// +required
+	Epoch int32 `json:"epoch"`
+}
+
+// MaxPinnedTools is how many distinct tools one plan may use (status.tools).
+const MaxPinnedTools = 256
 
 // StepUsage counts the attempts one step of a plan has made.
 type StepUsage struct {
@@ -214,6 +285,7 @@ type PlanUsage struct {
 }
 
 // AgentPlanStatus is the observed state of an AgentPlan: its locked snapshot and its usage.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.tools) || (has(self.snapshot) && has(oldSelf.snapshot) && self.snapshot.epoch != oldSelf.snapshot.epoch) || oldSelf.tools.all(t, has(self.tools) && self.tools.exists(u, u == t))",message="a pinned tool never changes or goes away until the plan is re-locked",fieldPath=".tools",reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.snapshot) || (has(self.snapshot) && (self.snapshot == oldSelf.snapshot || self.snapshot.epoch == oldSelf.snapshot.epoch + 1))",message="the locked snapshot is immutable; only an authorised re-lock may replace it",fieldPath=".snapshot",reason=FieldValueForbidden
 type AgentPlanStatus struct {
 	// observedGeneration is the generation the controller last processed.
@@ -228,7 +300,17 @@ type AgentPlanStatus struct {
 	// +optional
 	Usage PlanUsage `json:"usage,omitzero"`
 
-	// conditions: Locked says whether the snapshot is set, and if not, why.
+	// tools are the capabilities of every tool the plan has used, pinned at its first use of
+	// each (by the admission webhook, with an optimistic lock, so the first writer wins).
+	// Cleared by a re-lock.
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=256
+	// +optional
+	Tools []PinnedTool `json:"tools,omitempty"`
+
+	// conditions: Locked says whether the snapshot is set, and if not, why; Active whether the
+	// plan is within its activeDeadlineSeconds.
 	// +listType=map
 	// +listMapKey=type
 	// +kubebuilder:validation:MaxItems=8
@@ -243,6 +325,8 @@ type AgentPlanStatus struct {
 // +kubebuilder:printcolumn:name="Provenance",type=string,JSONPath=`.status.snapshot.provenance`
 // +kubebuilder:printcolumn:name="Snapshot",type=string,JSONPath=`.status.snapshot.hash`,priority=1
 // +kubebuilder:printcolumn:name="Locked",type=string,JSONPath=`.status.conditions[?(@.type=="Locked")].status`
+// +kubebuilder:printcolumn:name="Active",type=string,JSONPath=`.status.conditions[?(@.type=="Active")].status`
+// +kubebuilder:printcolumn:name="Pod",type=string,JSONPath=`.spec.podName`,priority=1
 // +kubebuilder:printcolumn:name="Cost",type=string,JSONPath=`.status.usage.accumulatedCost`
 // +kubebuilder:printcolumn:name="Calls",type=integer,JSONPath=`.status.usage.calls`
 // +kubebuilder:printcolumn:name="Denied",type=integer,JSONPath=`.status.usage.denials`

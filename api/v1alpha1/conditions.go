@@ -20,6 +20,8 @@ package v1alpha1
 const (
 	// AgentPlanLockedCondition is True once the plan's snapshot is locked.
 	AgentPlanLockedCondition = "Locked"
+	// AgentPlanActiveCondition is True while the plan is within its activeDeadlineSeconds.
+	AgentPlanActiveCondition = "Active"
 	// ReadyCondition is True when a configuration object compiles and its references resolve.
 	ReadyCondition = "Ready"
 	// AuditLedgerVolumeNearlyFullCondition is True when the ledger's volume has little space left.
@@ -38,6 +40,14 @@ const (
 	ReadyReason                     = "Valid"
 	InvalidReason                   = "Invalid"
 	SafetyProfileRefNotFoundReason  = "SafetyProfileNotFound"
+
+	// Plan binding and ceilings.
+	AgentPlanActiveReason            = "Active"
+	AgentPlanDeadlineExceededReason  = "DeadlineExceeded"
+	AgentPlanPodNotFoundReason       = "PodNotFound"
+	AgentPlanPodMismatchReason       = "PodMismatch"
+	AgentPlanConflictReason          = "PlanConflict"
+	AgentPlanProfileNotAllowedReason = "ProfileNotAllowed"
 )
 
 // RelockAnnotation on an AgentPlan requests a re-lock: when its value differs from

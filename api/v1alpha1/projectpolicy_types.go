@@ -130,6 +130,16 @@ type ProjectPolicySpec struct {
 	// +optional
 	ProfileRef *ProfileRef `json:"profileRef,omitempty"`
 
+	// allowedProfiles, when set, are the only profiles the namespace's plans, its actions and its
+	// own profileRef may name: the ceiling on what a plan's author (whoever it is) can choose. A
+	// plan or ProjectPolicy naming another is refused at admission (ProfileNotAllowed), and a plan
+	// created before the list changed fails to lock. The global default AutomationProfile, which
+	// the platform team sets cluster-wide, is not capped. Unset: no ceiling.
+	// +listType=atomic
+	// +kubebuilder:validation:MaxItems=64
+	// +optional
+	AllowedProfiles []ProfileRef `json:"allowedProfiles,omitempty"`
+
 	// actions are the named kinds of work plans may select, each with an optional profile.
 	// +listType=map
 	// +listMapKey=name

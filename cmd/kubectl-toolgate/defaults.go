@@ -25,11 +25,17 @@ func schemaDefaults(obj client.Object) {
 		}
 	case *safetyv1alpha1.ProjectPolicy:
 		refDefaults(o.Spec.ProfileRef)
+		for i := range o.Spec.AllowedProfiles {
+			refDefaults(&o.Spec.AllowedProfiles[i])
+		}
 		for i := range o.Spec.Actions {
 			refDefaults(o.Spec.Actions[i].ProfileRef)
 		}
 	case *safetyv1alpha1.AgentPlan:
 		refDefaults(o.Spec.ProfileRef)
+		if o.Spec.ActiveDeadlineSeconds == nil {
+			o.Spec.ActiveDeadlineSeconds = new(safetyv1alpha1.DefaultActiveDeadlineSeconds)
+		}
 	case *safetyv1alpha1.ToolApproval:
 		if o.Spec.ExpirationSeconds == 0 {
 			o.Spec.ExpirationSeconds = 3600

@@ -29,8 +29,9 @@ func TestOfflineDefaultsAreTheSchemas(t *testing.T) {
 			Spec: safetyv1alpha1.AutomationProfileSpec{Safety: &safetyv1alpha1.SafetyProfileSpec{}}},
 		&safetyv1alpha1.AgentTool{ObjectMeta: name("tool"), Spec: safetyv1alpha1.AgentToolSpec{ActionClass: "read"}},
 		&safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"},
-			Spec: safetyv1alpha1.ProjectPolicySpec{ProfileRef: ref(), Actions: []safetyv1alpha1.ProjectAction{
-				{Name: "a", ProfileRef: ref()}, {Name: "b"}}}},
+			Spec: safetyv1alpha1.ProjectPolicySpec{ProfileRef: ref(), AllowedProfiles: []safetyv1alpha1.ProfileRef{*ref()},
+				Actions: []safetyv1alpha1.ProjectAction{
+					{Name: "a", ProfileRef: ref()}, {Name: "b"}}}},
 		&safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "plan"},
 			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent", ProfileRef: ref()}},
 		&safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "call"},

@@ -190,10 +190,17 @@ func (w *world) build() string {
 	}
 	w.projectPolicy()
 	ref := w.profileRef()
-	plan := w.plan("plan", ref)
+	plan := w.plan("plan", "agent", ref)
 	if sc.Context.TotalCost != "" {
-		w.plan("elsewhere", ref)
+		// Another agent's plan: a ServiceAccount has one active pod-less plan (PlanConflict).
+		agent := w.agent
+		var err error
+		if w.agent, err = testenv.Agent(context.Background(), w.cl.Config, w.cl.Scheme, w.ns, "elsewhere"); err != nil {
+			t.Fatal(err)
+		}
+		w.plan("elsewhere", "elsewhere", ref)
 		w.spend("elsewhere", sc.Context.TotalCost)
+		w.agent = agent
 	}
 	if sc.Context.AccumulatedCost != "" {
 		w.spend("plan", sc.Context.AccumulatedCost)
@@ -269,10 +276,10 @@ func (w *world) projectPolicy() {
 	create(w.t, w.cl.Client, w.project.DeepCopy())
 }
 
-// plan creates an AgentPlan for the agent and waits until the operator locked it.
-func (w *world) plan(name string, ref *safetyv1alpha1.ProfileRef) *safetyv1alpha1.AgentPlan {
+// plan creates an AgentPlan for ServiceAccount sa and waits until the operator locked it.
+func (w *world) plan(name, sa string, ref *safetyv1alpha1.ProfileRef) *safetyv1alpha1.AgentPlan {
 	p := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: w.ns, Name: name},
-		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent", ProfileRef: ref,
+		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: sa, ProfileRef: ref,
 			ReadOnly: w.sc.Context.ReadOnlyPlan, RequireCheckpoints: w.sc.Context.RequireCheckpoints}}
 	w.plans = append(w.plans, p.DeepCopy())
 	create(w.t, w.cl.Client, p)

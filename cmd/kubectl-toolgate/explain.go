@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
 )
 
 const explainUsage = `Usage:
@@ -23,8 +24,10 @@ Explain the profile an AgentPlan is locked to: which precedence level supplied i
 project > global default > the specification's default) and why that level won, the objects it
 was resolved from (with their uid, resourceVersion and generation at lock time, and whether they
 changed since), the snapshot hash every decision on the plan is stamped with, the lock time and
-epoch, and the effective profile. The reasoning is derived from the plan's spec and its locked
-snapshot, which holds a copy of the ProjectPolicy as it was at lock time.
+epoch, the effective profile, whether the plan is still active (activeDeadlineSeconds), the pod it
+is bound to, and the tool capabilities it pinned at its first use of each. The reasoning is derived
+from the plan's spec and its locked snapshot, which holds a copy of the ProjectPolicy as it was at
+lock time.
 
 Flags:
   -n, --namespace NAMESPACE   the plan's namespace (default: the kubeconfig context's)
@@ -104,6 +107,14 @@ type explanation struct {
 	Sources      []explainSource `json:"sources,omitempty"`
 	// Effective is the locked safety profile, field by field.
 	Effective []string `json:"effective,omitempty"`
+	// Active says whether the plan is within its activeDeadlineSeconds; ActiveUntil is when it ends.
+	Active      bool      `json:"active"`
+	ActiveUntil time.Time `json:"activeUntil"`
+	// Pod is the pod the plan is bound to (spec.podName), PodUID its UID recorded at lock.
+	Pod    string `json:"pod,omitempty"`
+	PodUID string `json:"podUID,omitempty"`
+	// Tools are the tool capabilities the plan pinned at its first use of each.
+	Tools []safetyv1alpha1.PinnedTool `json:"tools,omitempty"`
 }
 
 type explainCondition struct {
@@ -128,7 +139,8 @@ type explainSource struct {
 }
 
 func explainPlan(ctx context.Context, c client.Reader, plan *safetyv1alpha1.AgentPlan) *explanation {
-	ex := &explanation{Namespace: plan.Namespace, Plan: plan.Name}
+	ex := &explanation{Namespace: plan.Namespace, Plan: plan.Name, Pod: plan.Spec.PodName, Tools: plan.Status.Tools,
+		Active: policy.PlanActive(plan, time.Now()), ActiveUntil: policy.PlanDeadline(plan).UTC()}
 	if cond := meta.FindStatusCondition(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition); cond != nil {
 		ex.Condition = &explainCondition{Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message}
 	}
@@ -136,7 +148,7 @@ func explainPlan(ctx context.Context, c client.Reader, plan *safetyv1alpha1.Agen
 	if snap == nil {
 		return ex
 	}
-	ex.Locked = true
+	ex.Locked, ex.PodUID = true, snap.PodUID
 	ex.Provenance, ex.Level, ex.SnapshotHash, ex.Epoch = string(snap.Provenance), string(snap.Level), snap.Hash, snap.Epoch
 	ex.Mode = string(snap.Safety.EnforcementMode)
 	if !snap.LockedAt.IsZero() {
@@ -295,6 +307,7 @@ func (ex *explanation) print(w io.Writer) {
 			sayln(w, ": the operator has not reconciled it yet")
 		}
 		sayln(w, "Every call of the plan is denied PlanNotLocked until it is.")
+		ex.printBinding(w)
 		return
 	}
 	at := ""
@@ -337,4 +350,36 @@ func (ex *explanation) print(w io.Writer) {
 			s.Kind, name, s.UID, s.ResourceVersion, s.Generation, now)
 	}
 	sayf(w, "  effective:   %s\n", strings.Join(ex.Effective, ", "))
+	ex.printBinding(w)
+}
+
+// printBinding prints whether the plan is active, whom it accepts calls from, and its pinned tools.
+func (ex *explanation) printBinding(w io.Writer) {
+	if ex.Active {
+		sayf(w, "  active:      yes, until %s\n", ex.ActiveUntil.Format(time.RFC3339))
+	} else {
+		sayf(w, "  active:      no, ended at %s: every call is denied PlanExpired\n", ex.ActiveUntil.Format(time.RFC3339))
+	}
+	switch {
+	case ex.Pod != "" && ex.PodUID != "":
+		sayf(w, "  pod:         %s (uid %s): calls only from a token bound to it\n", ex.Pod, ex.PodUID)
+	case ex.Pod != "":
+		sayf(w, "  pod:         %s: calls only from a token bound to it, once the plan locks\n", ex.Pod)
+	default:
+		sayln(w, "  pod:         none: the only active pod-less plan of its ServiceAccount")
+	}
+	if len(ex.Tools) == 0 {
+		sayln(w, "  tools:       none pinned yet (each is pinned at the plan's first call of it)")
+		return
+	}
+	sayln(w, "  tools:       pinned at first use; later AgentTool edits apply only after a re-lock")
+	for _, t := range ex.Tools {
+		category := t.SkillCategory
+		if category == "" {
+			category = none
+		}
+		sayf(w, "    %s  writes=%t unsafe=%t checkpointable=%t class=%s category=%s  (generation %d, pinned %s, epoch %d)\n",
+			t.Name, t.Writes, t.Unsafe, t.Checkpointable, t.ActionClass, category, t.Generation,
+			t.PinnedAt.UTC().Format(time.RFC3339), t.Epoch)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -13,6 +14,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
+	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 // TestExplain locks plans at every precedence level through the real operator and checks that
@@ -43,7 +46,8 @@ func TestExplain(t *testing.T) {
 		}})
 	plan := func(name string, spec safetyv1alpha1.AgentPlanSpec) *safetyv1alpha1.AgentPlan {
 		t.Helper()
-		spec.ServiceAccountName = "agent"
+		// One ServiceAccount per plan: a ServiceAccount has one active pod-less plan (PlanConflict).
+		spec.ServiceAccountName = "agent-" + name
 		create(t, c, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: spec})
 		return awaitLocked(t, c, ns, name)
 	}
@@ -161,7 +165,7 @@ func TestExplain(t *testing.T) {
 				Safety: &safetyv1alpha1.SafetyProfileSpec{RequireSandbox: new(false)}}}
 		create(t, c, def)
 		create(t, c, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: bare, Name: "global"},
-			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent"}})
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent-global"}})
 		awaitLocked(t, c, bare, "global")
 		code, out, _ := runCLI(t, "explain", "-n", bare, "global", "--kubeconfig", kc)
 		for _, want := range []string{
@@ -178,10 +182,13 @@ func TestExplain(t *testing.T) {
 
 	t.Run("a plan that cannot be locked: the Locked condition, exit 1", func(t *testing.T) {
 		create(t, c, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "stuck"},
-			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent",
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent-stuck",
 				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: ns + "-missing"}}})
 		want := fmt.Sprintf("AgentPlan %s/stuck is not locked: [ProfileNotFound] SafetyProfile %q named by spec.profileRef "+
-			"of the plan does not exist\nEvery call of the plan is denied PlanNotLocked until it is.\n", ns, ns+"-missing")
+			"of the plan does not exist\nEvery call of the plan is denied PlanNotLocked until it is.\n", ns, ns+"-missing") +
+			"  active:      yes, until " + planDeadline(t, c, ns, "stuck") + "\n" +
+			"  pod:         none: the only active pod-less plan of its ServiceAccount\n" +
+			"  tools:       none pinned yet (each is pinned at the plan's first call of it)\n"
 		eventually(t, "explain shows the Locked condition", func() error {
 			code, out, _ := runCLI(t, "explain", "stuck", "--kubeconfig", kc)
 			if code != exitFailed || out != want {
@@ -194,6 +201,34 @@ func TestExplain(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &ex); err != nil || code != exitFailed || ex.Locked ||
 			ex.Condition == nil || ex.Condition.Reason != "ProfileNotFound" || ex.Condition.Status != "False" {
 			t.Fatalf("exit %d, %v: %s", code, err, out)
+		}
+	})
+
+	t.Run("a plan bound to a pod, with the tools it pinned", func(t *testing.T) {
+		pod, err := testenv.AgentPod(ctx, cl.Config, cl.Scheme, ns, "agent-bound", "bound-pod")
+		if err != nil {
+			t.Fatal(err)
+		}
+		create(t, c, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: ns + "-read"},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead, SkillCategory: "code"}})
+		create(t, c, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "bound"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent-bound", PodName: "bound-pod",
+				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: "unrestricted"}}})
+		awaitLocked(t, c, ns, "bound")
+		call := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "first-read"},
+			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "bound", Tool: ns + "-read", Step: "read",
+				Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"README.md"}}}}
+		eventually(t, "the pod's call is admitted", func() error { return pod.Client.Create(ctx, call.DeepCopy()) })
+		code, out, _ := runCLI(t, "explain", "bound", "--kubeconfig", kc)
+		for _, want := range []string{
+			fmt.Sprintf("  pod:         bound-pod (uid %s): calls only from a token bound to it\n", pod.Pod.UID),
+			"  active:      yes, until ",
+			fmt.Sprintf("    %s-read  writes=false unsafe=false checkpointable=false class=read category=code  "+
+				"(generation 1, pinned ", ns),
+		} {
+			if code != exitOK || !strings.Contains(out, want) {
+				t.Errorf("exit %d, output lacks %q\n%s", code, want, out)
+			}
 		}
 	})
 
@@ -212,4 +247,14 @@ func TestExplain(t *testing.T) {
 			t.Fatalf("exit %d, stderr %q", code, errOut)
 		}
 	})
+}
+
+// planDeadline reads a plan (locked or not) and returns when it stops being active, as explain prints it.
+func planDeadline(t *testing.T, c client.Client, ns, name string) string {
+	t.Helper()
+	p := &safetyv1alpha1.AgentPlan{}
+	if err := c.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: name}, p); err != nil {
+		t.Fatal(err)
+	}
+	return policy.PlanDeadline(p).UTC().Format(time.RFC3339)
 }

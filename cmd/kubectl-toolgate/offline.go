@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -37,6 +38,10 @@ type offlineCluster struct {
 // newOfflineCluster stores objs (calls included, except the one under test), registers the
 // operator's field indexes and writes the built-in SafetyProfiles as the manager does at start-up.
 func newOfflineCluster(ctx context.Context, scheme *runtime.Scheme, objs []client.Object) (*offlineCluster, error) {
+	// Pods only for standInPod; the files' core objects were skipped when they were read.
+	if err := corev1.AddToScheme(scheme); err != nil {
+		return nil, err
+	}
 	b := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).WithStatusSubresource(
 		&safetyv1alpha1.AgentPlan{}, &safetyv1alpha1.AgentToolCall{}, &safetyv1alpha1.SafetyProfile{},
 		&safetyv1alpha1.AutomationProfile{}, &safetyv1alpha1.ProjectPolicy{}, &safetyv1alpha1.AgentTool{},
@@ -75,9 +80,28 @@ func (oc *offlineCluster) lockPlans(ctx context.Context) error {
 		if p.Status.Snapshot != nil {
 			continue
 		}
+		if err := oc.standInPod(ctx, &p); err != nil {
+			return err
+		}
 		if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(&p)}); err != nil {
 			return fmt.Errorf("locking plan %s/%s as the operator does: %w", p.Namespace, p.Name, err)
 		}
+	}
+	return nil
+}
+
+// standInPod stores the pod a plan names (spec.podName) unless the files hold it: which pod a
+// call comes from is identity, which `test` does not model, so the call is evaluated as if it came
+// from the plan's pod, running as the plan's ServiceAccount.
+func (oc *offlineCluster) standInPod(ctx context.Context, plan *safetyv1alpha1.AgentPlan) error {
+	if plan.Spec.PodName == "" {
+		return nil
+	}
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: plan.Namespace, Name: plan.Spec.PodName,
+		UID: offlineUID("Pod", plan.Namespace, plan.Spec.PodName)},
+		Spec: corev1.PodSpec{ServiceAccountName: plan.Spec.ServiceAccountName}}
+	if err := oc.c.Create(ctx, pod); err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("standing in for Pod %s/%s of plan %s: %w", plan.Namespace, plan.Spec.PodName, plan.Name, err)
 	}
 	return nil
 }

@@ -316,6 +316,13 @@ func testCall(ctx context.Context, opts *testOptions, stdin io.Reader) (*testRes
 		return nil, inputErrorf("%s: spec.tool names AgentTool %q, which is not in the files "+
 			"(the webhook denies ToolNotRegistered when the cluster has no such AgentTool)", in.callAt.where(), call.Spec.Tool)
 	}
+	// The capabilities the plan pinned at its first use of the tool, when the plan given has any.
+	tool = policy.ToolAsPinned(plan, tool)
+	if !plan.CreationTimestamp.IsZero() && !policy.PlanActive(plan, time.Now()) {
+		return nil, inputErrorf("AgentPlan %s/%s ended at %s (activeDeadlineSeconds): "+
+			"the webhook denies every call of it PlanExpired",
+			plan.Namespace, plan.Name, policy.PlanDeadline(plan).UTC().Format(time.RFC3339))
+	}
 	facts, err := oc.facts(ctx, plan, call, opts)
 	if err != nil {
 		return nil, err

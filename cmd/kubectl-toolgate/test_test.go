@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Objects for the offline tests, one YAML document each.
@@ -606,5 +608,54 @@ func TestTestHelp(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "kubectl toolgate test -f FILE") ||
 		!strings.Contains(out, "--accumulated-cost AMOUNT") {
 		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+// TestTestPinnedToolsAndDeadline: a plan as the cluster shows it, with the capabilities it pinned
+// at its first use of a tool, is tested with those, not the registry's current ones; a plan past
+// its deadline is refused, as the webhook denies its calls PlanExpired.
+func TestTestPinnedToolsAndDeadline(t *testing.T) {
+	locked := `apiVersion: safety.toolgate.dev/v1alpha1
+kind: AgentPlan
+metadata:
+  name: deploy-42
+  namespace: payments
+  creationTimestamp: "` + time.Now().Add(-time.Hour).UTC().Format(time.RFC3339) + `"
+spec:
+  serviceAccountName: agent
+  activeDeadlineSeconds: %d
+status:
+  snapshot:
+    provenance: Plan
+    profileName: read-only
+    level: Default
+    hash: sha256:locked
+    lockedAt: "2026-01-01T00:00:00Z"
+    epoch: 1
+    safety:
+      requireSandbox: false
+      requireCheckpoints: false
+      readOnly: true
+      maxRetriesPerStep: 100
+  tools:
+  - name: fs-write
+    writes: false
+    actionClass: read
+    pinnedAt: "2026-01-01T00:00:01Z"
+    epoch: 1
+`
+	active := file(t, "active.yaml", docs(fmt.Sprintf(locked, 86400), yamlWriter, writeCall("next", "render", "", "")))
+	if code, r := testJSON(t, "-f", active); code != exitOK || r.Decision != "allow" {
+		t.Fatalf("the pinned capabilities (writes=false) decide, not the registry's writes=true: exit %d, %+v", code, r)
+	}
+	unpinned := file(t, "unpinned.yaml", docs(strings.Split(fmt.Sprintf(locked, 86400), "  tools:")[0], yamlWriter,
+		writeCall("next", "render", "", "")))
+	if code, r := testJSON(t, "-f", unpinned); code != exitFailed || r.Reason != "ToolAccessDenied" {
+		t.Fatalf("without a pin the registry decides: exit %d, %+v", code, r)
+	}
+	expired := file(t, "expired.yaml", docs(fmt.Sprintf(locked, 60), yamlWriter, writeCall("next", "render", "", "")))
+	code, _, errOut := runCLI(t, "test", "-f", expired)
+	if code != exitUsage || !strings.Contains(errOut, "PlanExpired") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }

@@ -63,6 +63,7 @@ func (r *AgentPlanReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err != nil {
 		return ctrl.Result{}, err
 	}
+	r.setActive(plan)
 	if !equality.Semantic.DeepEqual(before.Status, plan.Status) {
 		plan.Status.ObservedGeneration = plan.Generation
 		// The optimistic lock is what makes settlement exactly-once: a decision taken on a stale
@@ -74,7 +75,8 @@ func (r *AgentPlanReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if event != nil {
 		r.Recorder.Eventf(plan, nil, event.eventType, event.reason, "Lock", "%s", event.note)
 	}
-	return r.applyFinalizers(ctx, changes)
+	res, err := r.applyFinalizers(ctx, changes)
+	return r.requeue(plan, res), err
 }
 
 // lock sets the snapshot of an unlocked plan, or replaces it when the relock annotation asks for
@@ -85,7 +87,11 @@ func (r *AgentPlanReconciler) lock(ctx context.Context, plan *safetyv1alpha1.Age
 	if old != nil && (token == "" || token == old.RelockToken) {
 		return nil, nil
 	}
-	snap, err := resolver{reader: r.APIReader}.snapshot(ctx, plan)
+	podUID, err := r.binding(ctx, plan, old == nil)
+	var snap *safetyv1alpha1.PlanSnapshot
+	if err == nil {
+		snap, err = resolver{reader: r.APIReader}.snapshot(ctx, plan)
+	}
 	if lockErr, ok := errors.AsType[*lockError](err); ok {
 		if old != nil { // a failed re-lock keeps the plan on its current snapshot
 			return &pendingEvent{corev1.EventTypeWarning, lockErr.Reason, "Re-lock failed: " + lockErr.Message}, nil
@@ -97,7 +103,8 @@ func (r *AgentPlanReconciler) lock(ctx context.Context, plan *safetyv1alpha1.Age
 		return nil, err
 	}
 	snap.LockedAt = metav1.NewTime(r.Clock.Now())
-	snap.Epoch, snap.RelockToken = 1, token
+	snap.Epoch, snap.RelockToken, snap.PodUID = 1, token, podUID
+	plan.Status.Tools = nil // tools are pinned again, at their first use under this lock
 	reason := safetyv1alpha1.AgentPlanLockedReason
 	if old != nil {
 		snap.Epoch, reason = old.Epoch+1, safetyv1alpha1.AgentPlanRelockedReason

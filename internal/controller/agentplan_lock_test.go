@@ -19,7 +19,7 @@ var _ = Describe("AgentPlan locking", func() {
 
 	It("locks the spec's default profile with Default provenance when no level names one", func() {
 		// The samples' default AutomationProfile may exist in other tests' runs; this suite owns none.
-		p := plan(ns, "p", safetyv1alpha1.AgentPlanSpec{})
+		p := ownPlan(ns, "p", safetyv1alpha1.AgentPlanSpec{})
 		create(p)
 		snap := lockedSnapshot(p)
 		Expect(snap.Provenance).To(Equal(safetyv1alpha1.ProvenanceDefault))
@@ -41,7 +41,7 @@ var _ = Describe("AgentPlan locking", func() {
 		global.Annotations = map[string]string{safetyv1alpha1.DefaultAutomationProfileAnnotation: "true"}
 		create(global)
 
-		pGlobal := plan(ns, "global", safetyv1alpha1.AgentPlanSpec{})
+		pGlobal := ownPlan(ns, "global", safetyv1alpha1.AgentPlanSpec{})
 		create(pGlobal)
 		snap := lockedSnapshot(pGlobal)
 		Expect(snap.Provenance).To(Equal(safetyv1alpha1.ProvenanceGlobal))
@@ -70,7 +70,7 @@ var _ = Describe("AgentPlan locking", func() {
 			{safetyv1alpha1.AgentPlanSpec{}, safetyv1alpha1.ProvenanceProject, 4},
 		}
 		for i, c := range cases {
-			p := plan(ns, "level-"+string(rune('a'+i)), c.plan)
+			p := ownPlan(ns, "level-"+string(rune('a'+i)), c.plan)
 			create(p)
 			snap := lockedSnapshot(p)
 			Expect(snap.Provenance).To(Equal(c.provenance), "case %d", i)
@@ -84,9 +84,9 @@ var _ = Describe("AgentPlan locking", func() {
 		create(safetyProfile(ns+"-a", safetyv1alpha1.SafetyProfileSpec{AllowedSkillCategories: []string{"code", "test"}}))
 		create(safetyProfile(ns+"-b", safetyv1alpha1.SafetyProfileSpec{AllowedSkillCategories: []string{"test", "code"}}))
 		create(safetyProfile(ns+"-c", safetyv1alpha1.SafetyProfileSpec{AllowedSkillCategories: []string{"code"}}))
-		a, b, c := plan(ns, "a", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(ns + "-a")}),
-			plan(ns, "b", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(ns + "-b")}),
-			plan(ns, "c", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(ns + "-c")})
+		a, b, c := ownPlan(ns, "a", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(ns + "-a")}),
+			ownPlan(ns, "b", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(ns + "-b")}),
+			ownPlan(ns, "c", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(ns + "-c")})
 		create(a)
 		create(b)
 		create(c)
@@ -97,7 +97,7 @@ var _ = Describe("AgentPlan locking", func() {
 	It("keeps a locked snapshot byte-identical when its profile is edited or deleted; new plans get the new profile", func() {
 		sp := safetyProfile(ns+"-edit", safetyv1alpha1.SafetyProfileSpec{MaxCostPerPlan: money("5")})
 		create(sp)
-		p1 := plan(ns, "before", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(sp.Name)})
+		p1 := ownPlan(ns, "before", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(sp.Name)})
 		create(p1)
 		snap := lockedSnapshot(p1)
 		locked, err := json.Marshal(snap)
@@ -107,7 +107,7 @@ var _ = Describe("AgentPlan locking", func() {
 			sp.Spec.MaxCostPerPlan = money("1")
 			sp.Spec.AllowUnsafeTools = new(true)
 		})
-		p2 := plan(ns, "after", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(sp.Name)})
+		p2 := ownPlan(ns, "after", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(sp.Name)})
 		create(p2)
 		snap2 := lockedSnapshot(p2)
 		Expect(snap2.Safety.MaxCostPerPlan.String()).To(Equal("1"))
@@ -124,7 +124,7 @@ var _ = Describe("AgentPlan locking", func() {
 	})
 
 	It("refuses to rewrite a locked snapshot through the status subresource", func() {
-		p := plan(ns, "tamper", safetyv1alpha1.AgentPlanSpec{})
+		p := ownPlan(ns, "tamper", safetyv1alpha1.AgentPlanSpec{})
 		create(p)
 		lockedSnapshot(p)
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(p), p)).To(Succeed())
@@ -136,7 +136,7 @@ var _ = Describe("AgentPlan locking", func() {
 	})
 
 	It("leaves a plan naming a missing profile unlocked, saying why, and locks it once the profile appears", func() {
-		p := plan(ns, "waiting", safetyv1alpha1.AgentPlanSpec{ProfileRef: apRef(ns + "-missing")})
+		p := ownPlan(ns, "waiting", safetyv1alpha1.AgentPlanSpec{ProfileRef: apRef(ns + "-missing")})
 		create(p)
 		got := &safetyv1alpha1.AgentPlan{}
 		Eventually(func(g Gomega) {
@@ -157,7 +157,7 @@ var _ = Describe("AgentPlan locking", func() {
 	})
 
 	It("leaves a plan naming an unknown action unlocked", func() {
-		p := plan(ns, "no-action", safetyv1alpha1.AgentPlanSpec{Action: "deploy"})
+		p := ownPlan(ns, "no-action", safetyv1alpha1.AgentPlanSpec{Action: "deploy"})
 		create(p)
 		Eventually(func(g Gomega) {
 			got := &safetyv1alpha1.AgentPlan{}
@@ -171,7 +171,7 @@ var _ = Describe("AgentPlan locking", func() {
 	It("re-locks only when the relock annotation changes, incrementing the epoch", func() {
 		sp := safetyProfile(ns+"-relock", safetyv1alpha1.SafetyProfileSpec{MaxRetriesPerStep: new(int32(1))})
 		create(sp)
-		p := plan(ns, "relock", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(sp.Name)})
+		p := ownPlan(ns, "relock", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(sp.Name)})
 		create(p)
 		first := lockedSnapshot(p)
 		update(sp, func(sp *safetyv1alpha1.SafetyProfile) { sp.Spec.MaxRetriesPerStep = new(int32(7)) })

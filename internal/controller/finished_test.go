@@ -142,7 +142,8 @@ func lockedPlan(name string) (string, client.Client) {
 	agent, err := testenv.Agent(ctx, cfg, cluster.Scheme, ns, "agent")
 	Expect(err).NotTo(HaveOccurred())
 	registerReadFile()
-	p := plan(ns, name, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
+	// Active for a month: the fake clocks of these tests run days ahead of the API server's.
+	p := plan(ns, name, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted"), ActiveDeadlineSeconds: new(int64(30 * 86400))})
 	create(p)
 	lockedSnapshot(p)
 	return ns, agent
@@ -254,14 +255,22 @@ var _ = Describe("finished calls", func() {
 		ns, agent := lockedPlan("direct")
 		done := submitCall(agent, ns, "direct", "done", "a", safetyv1alpha1.CallPhaseSucceeded, "1", &metav1.Time{Time: now.Add(-10 * time.Minute)})
 		running := submitCall(agent, ns, "direct", "running", "a", safetyv1alpha1.CallPhaseRunning, "", nil)
-		By("an agent pre-marking its call as recorded, to keep it out of the ledger")
+		By("an agent pre-marking its call as recorded, to keep it out of the ledger: refused at create")
+		mark := `{"uid":"made-up","finishedAt":"2000-01-01T00:00:00Z","seq":1}`
 		forged := &safetyv1alpha1.AgentToolCall{
 			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "forged", Annotations: map[string]string{
-				controller.CompletionRecordAnnotation: `{"uid":"made-up","finishedAt":"2000-01-01T00:00:00Z","seq":1}`}},
+				controller.CompletionRecordAnnotation: mark}},
 			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "direct", Tool: "read-file", Step: "b",
 				Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"src/forged.go"}}},
 		}
+		err = agent.Create(ctx, forged.DeepCopy())
+		Expect(err).To(MatchError(ContainSubstring("[BadRequest]")))
+		By("the same mark written afterwards by someone RBAC let write it (here the operator's own identity)")
+		forged.Annotations = nil
 		Expect(agent.Create(ctx, forged)).To(Succeed())
+		update(forged, func(c *safetyv1alpha1.AgentToolCall) {
+			c.Annotations = map[string]string{controller.CompletionRecordAnnotation: mark}
+		})
 		reportStatus(agent, forged, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded,
 			FinishedAt: &metav1.Time{Time: now.Add(time.Hour)}})
 		expectUsage(ns, "direct", "1", 3, map[string]int32{"a": 2, "b": 1})
@@ -400,11 +409,13 @@ var _ = Describe("settled usage", func() {
 	It("keeps a settled call that another finalizer holds out of the live count, and the API server refuses to shrink settled usage", func() {
 		ns, agent := lockedPlan("held")
 		held := &safetyv1alpha1.AgentToolCall{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "held", Finalizers: []string{"example.com/hold"}},
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "held"},
 			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "held", Tool: "read-file", Step: "s",
 				Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"src/held.go"}}},
 		}
 		Expect(agent.Create(ctx, held)).To(Succeed())
+		// Another finalizer, added by an administrator: a call created with one is denied BadRequest.
+		update(held, func(c *safetyv1alpha1.AgentToolCall) { controllerutil.AddFinalizer(c, "example.com/hold") })
 		reportStatus(agent, held, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money("2")})
 		awaitUsageFinalizer(held)
 		expectUsage(ns, "held", "2", 1, map[string]int32{"s": 1})

@@ -42,6 +42,13 @@ func plan(ns, name string, spec safetyv1alpha1.AgentPlanSpec) *safetyv1alpha1.Ag
 	return &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: spec}
 }
 
+// ownPlan is a plan for a ServiceAccount named after it: a ServiceAccount may have one active
+// plan without a pod in a namespace (PlanConflict), and these tests lock several side by side.
+func ownPlan(ns, name string, spec safetyv1alpha1.AgentPlanSpec) *safetyv1alpha1.AgentPlan {
+	spec.ServiceAccountName = "agent-" + name
+	return plan(ns, name, spec)
+}
+
 func spRef(name string) *safetyv1alpha1.ProfileRef {
 	return &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: name}
 }

@@ -17,6 +17,9 @@ const (
 	PlanSourceIndex = "status.snapshot.sources"
 	// PlanLockedIndex indexes AgentPlans by whether their snapshot is set ("true"/"false").
 	PlanLockedIndex = "status.snapshot.locked"
+	// PlanPodIndex indexes AgentPlans by spec.podName (plans naming no pod are not indexed), so
+	// the webhook finds the plan bound to a caller's pod by key.
+	PlanPodIndex = "spec.podName"
 )
 
 // SourceKey is the PlanSourceIndex value for an object.
@@ -37,6 +40,14 @@ func SetupIndexes(ctx context.Context, indexer client.FieldIndexer) error {
 			keys = append(keys, SourceKey(s.Kind, s.Name))
 		}
 		return keys
+	}); err != nil {
+		return err
+	}
+	if err := indexer.IndexField(ctx, &safetyv1alpha1.AgentPlan{}, PlanPodIndex, func(o client.Object) []string {
+		if pod := o.(*safetyv1alpha1.AgentPlan).Spec.PodName; pod != "" {
+			return []string{pod}
+		}
+		return nil
 	}); err != nil {
 		return err
 	}

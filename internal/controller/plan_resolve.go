@@ -50,6 +50,9 @@ func (r resolver) snapshot(ctx context.Context, plan *safetyv1alpha1.AgentPlan) 
 	if err != nil {
 		return nil, err
 	}
+	if err := ceiling(project, plan); err != nil {
+		return nil, err
+	}
 	var levels [4]*levelProfile // plan, action, project, global
 	if levels[0], err = r.ref(ctx, plan.Spec.ProfileRef, "spec.profileRef of the plan"); err != nil {
 		return nil, err

@@ -79,15 +79,18 @@ var _ = Describe("usage accounting", func() {
 		Expect(err).NotTo(HaveOccurred())
 		registerReadFile()
 		create(&safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"}})
+		// One pod-less plan per ServiceAccount (PlanConflict): the other plan has its own agent.
+		otherAgent, err := testenv.Agent(ctx, cfg, cluster.Scheme, ns, "other")
+		Expect(err).NotTo(HaveOccurred())
 		p := plan(ns, "spender", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
-		other := plan(ns, "other", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
+		other := plan(ns, "other", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted"), ServiceAccountName: "other"})
 		create(p)
 		create(other)
 		lockedSnapshot(p)
 		lockedSnapshot(other)
 
 		reportCalls(agent, ns, "spender", "build", 1000, 16, "0.01")
-		reportCalls(agent, ns, "other", "probe", 3, 3, "0.333333333")
+		reportCalls(otherAgent, ns, "other", "probe", 3, 3, "0.333333333")
 		Eventually(func(g Gomega) {
 			u := usageOf(ns, "spender")(g)
 			g.Expect(u.AccumulatedCost).To(Equal("10"))
@@ -124,8 +127,11 @@ var _ = Describe("absurd costs", func() {
 		Expect(err).NotTo(HaveOccurred())
 		registerReadFile()
 		create(&safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"}})
-		for _, name := range []string{"big", "bigger"} {
-			p := plan(ns, name, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
+		// One pod-less plan per ServiceAccount (PlanConflict): "bigger" has its own agent.
+		biggerAgent, err := testenv.Agent(ctx, cfg, cluster.Scheme, ns, "bigger")
+		Expect(err).NotTo(HaveOccurred())
+		for name, sa := range map[string]string{"big": "agent", "bigger": "bigger"} {
+			p := plan(ns, name, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted"), ServiceAccountName: sa})
 			create(p)
 			lockedSnapshot(p)
 		}
@@ -140,7 +146,7 @@ var _ = Describe("absurd costs", func() {
 
 		By("ten calls of a billion each overflow what Money holds: the total saturates, and the next call still counts")
 		reportCalls(agent, ns, "big", "s", 10, 4, "1000000000")
-		reportCalls(agent, ns, "bigger", "s", 1, 1, "1000000000")
+		reportCalls(biggerAgent, ns, "bigger", "s", 1, 1, "1000000000")
 		Eventually(func(g Gomega) {
 			u := usageOf(ns, "big")(g)
 			g.Expect(u.AccumulatedCost).To(Equal(safety.MaxMoney.String()))

@@ -77,6 +77,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1alpha1.ObjectSourceApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PathPolicy"):
 		return &apiv1alpha1.PathPolicyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PinnedTool"):
+		return &apiv1alpha1.PinnedToolApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PlanSnapshot"):
 		return &apiv1alpha1.PlanSnapshotApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PlanUsage"):

@@ -42,6 +42,9 @@ func newBenchHandler(tb testing.TB) (http.Handler, *clocktesting.FakePassiveCloc
 	return &webhook.Admission{Handler: h}, clk
 }
 
+// benchStart is the fake clock's start.
+var benchStart = time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+
 func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clocktesting.FakePassiveClock) {
 	tb.Helper()
 	scheme := runtime.NewScheme()
@@ -55,8 +58,9 @@ func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clockt
 		tb.Fatal(err)
 	}
 	plan := &safetyv1alpha1.AgentPlan{
-		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"},
-		Spec:       safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent"},
+		// Created when the fake clock starts, active for longer than any benchmark advances it.
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", CreationTimestamp: metav1.NewTime(benchStart)},
+		Spec:       safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent", ActiveDeadlineSeconds: new(int64(10 * 365 * 86400))},
 		Status: safetyv1alpha1.AgentPlanStatus{Snapshot: &safetyv1alpha1.PlanSnapshot{
 			Provenance: safetyv1alpha1.ProvenanceDefault, Level: safetyv1alpha1.AutonomyLevelDefault, Safety: spec, Hash: hash, Epoch: 1,
 		}},
@@ -68,7 +72,7 @@ func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clockt
 	c := fake.NewClientBuilder().WithScheme(scheme).
 		WithIndex(&safetyv1alpha1.AgentToolCall{}, controller.CallPlanIndex, controller.IndexCallPlan).
 		WithObjects(plan, tools[0], tools[1]).Build()
-	clk := clocktesting.NewFakePassiveClock(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
+	clk := clocktesting.NewFakePassiveClock(benchStart)
 	return NewAgentToolCallHandler(c, admission.NewDecoder(scheme), clk), clk
 }
 

@@ -46,6 +46,9 @@ type AgentToolCallHandler struct {
 	// finalizer or write its completion annotation. Empty leaves those to RBAC.
 	Operator string
 
+	// pins pins tools' capabilities into plans at first use; nil reads them live from the registry.
+	pins *toolPinner
+
 	policies *policyCache
 	pending  *pendingCalls
 	loops    *safety.LoopDetector
@@ -178,10 +181,14 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 	return out.resp
 }
 
-// integrity checks what must hold before the engine runs: the plan exists and is locked, the
-// requester is the plan's ServiceAccount, the tool is registered.
+// integrity checks what must hold before the engine runs: the call's metadata is the agent's to
+// set, the plan exists, the requester is the plan's ServiceAccount (and pod, see binding), the
+// plan is active and locked, the tool is registered; the tool is then seen as the plan pinned it.
 func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) (
 	*safetyv1alpha1.AgentPlan, *safetyv1alpha1.AgentTool, *denial, error) {
+	if d := createMetadata(call); d != nil {
+		return nil, nil, d, nil
+	}
 	plan := &safetyv1alpha1.AgentPlan{}
 	if err := h.get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: call.Spec.Plan}, plan, isUnlocked); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -193,6 +200,9 @@ func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Requ
 		return nil, nil, &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
 			"plan %s accepts calls only from %s, not from %s", plan.Name, want, req.UserInfo.Username)}, nil
 	}
+	if d, err := h.binding(ctx, req, plan, h.Clock.Now()); d != nil || err != nil {
+		return nil, nil, d, err
+	}
 	if plan.Status.Snapshot == nil {
 		return nil, nil, &denial{ReasonPlanNotLocked, fieldPlan, fmt.Sprintf(
 			"plan %s is not locked yet; retry shortly (%s)", plan.Name, lockMessage(plan))}, nil
@@ -203,6 +213,10 @@ func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Requ
 			return nil, nil, &denial{ReasonToolNotRegistered, fieldTool, fmt.Sprintf("tool %q is not a registered AgentTool", call.Spec.Tool)}, nil
 		}
 		return nil, nil, nil, fmt.Errorf("reading tool %s: %w", call.Spec.Tool, err)
+	}
+	tool, err := h.toolView(ctx, plan, tool, isDryRun(req))
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	return plan, tool, nil, nil
 }

@@ -288,15 +288,18 @@ func report(c client.Client, call *safetyv1alpha1.AgentToolCall, phase safetyv1a
 	})
 }
 
-// spend has the agent run one reader call per cost in plan, each its own step and file, report
-// each as Succeeded with that cost, and waits until the plan's usage shows the sum.
+// spend has the plan's agent run one reader call per cost in plan, each its own step and file,
+// report each as Succeeded with that cost, and waits until the plan's usage shows the sum.
 func (p *project) spend(plan string, costs ...string) {
 	GinkgoHelper()
+	planned := &safetyv1alpha1.AgentPlan{}
+	Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: plan}, planned)).To(Succeed())
+	agent := p.agents[planned.Spec.ServiceAccountName]
 	sum := resource.MustParse("0")
 	for i, cost := range costs {
 		call := p.call(plan, p.tools[reader], fmt.Sprintf("spend-%d", i), fmt.Sprintf("src/spend-%d.go", i))
-		mustAdmit(submit(p.agent, call))
-		Expect(report(p.agent, call, safetyv1alpha1.CallPhaseSucceeded, cost)).To(Succeed())
+		mustAdmit(submit(agent, call))
+		Expect(report(agent, call, safetyv1alpha1.CallPhaseSucceeded, cost)).To(Succeed())
 		sum.Add(resource.MustParse(cost))
 	}
 	Eventually(func(g Gomega) {

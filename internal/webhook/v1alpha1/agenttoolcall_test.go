@@ -78,7 +78,9 @@ var _ = Describe("AgentToolCall admission: spec/safety-profile-enforcement.featu
 			}
 			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: ref, ReadOnly: s.readOnlyPlan})
 			if len(s.spentElsewhere) > 0 {
-				p.plan("elsewhere", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref})
+				// Another agent's plan: one ServiceAccount has one pod-less plan (PlanConflict).
+				p.newAgent("elsewhere")
+				p.plan("elsewhere", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref, ServiceAccountName: "elsewhere"})
 				p.spend("elsewhere", s.spentElsewhere...)
 			}
 			if len(s.spent) > 0 {

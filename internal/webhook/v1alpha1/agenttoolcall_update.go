@@ -11,7 +11,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
-	"github.com/toolgate/toolgate/internal/controller"
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
@@ -77,14 +76,19 @@ func (h *AgentToolCallHandler) checkBookkeeping(user string, old, call *safetyv1
 	if h.Operator == "" || user == h.Operator {
 		return nil
 	}
-	if controllerutil.ContainsFinalizer(old, safetyv1alpha1.UsageFinalizer) &&
-		!controllerutil.ContainsFinalizer(call, safetyv1alpha1.UsageFinalizer) {
-		return &denial{ReasonInvalidUpdate, "metadata.finalizers", fmt.Sprintf(
-			"only the toolgate operator (%s) may remove %s, once the call's usage is settled", h.Operator, safetyv1alpha1.UsageFinalizer)}
+	for _, f := range old.Finalizers {
+		if policy.IsOwnCallFinalizer(f) && !controllerutil.ContainsFinalizer(call, f) {
+			return &denial{ReasonInvalidUpdate, "metadata.finalizers", fmt.Sprintf(
+				"only the toolgate operator (%s) may remove %s, once the call's usage is settled", h.Operator, f)}
+		}
 	}
-	if old.Annotations[controller.CompletionRecordAnnotation] != call.Annotations[controller.CompletionRecordAnnotation] {
-		return &denial{ReasonInvalidUpdate, "metadata.annotations", fmt.Sprintf(
-			"only the toolgate operator (%s) may write %s", h.Operator, controller.CompletionRecordAnnotation)}
+	for _, m := range []map[string]string{old.Annotations, call.Annotations} {
+		for k := range m {
+			if policy.IsOwnAnnotation(k) && old.Annotations[k] != call.Annotations[k] {
+				return &denial{ReasonInvalidUpdate, "metadata.annotations", fmt.Sprintf(
+					"only the toolgate operator (%s) may write %s", h.Operator, k)}
+			}
+		}
 	}
 	return nil
 }

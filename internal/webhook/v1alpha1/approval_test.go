@@ -218,7 +218,9 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 	DescribeTable("a mismatched approval admits nothing, and the denial says why",
 		func(adjust func(p *project, s *safetyv1alpha1.ToolApprovalSpec), why string) {
 			p := approvalRequired(nil)
-			p.plan("other", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
+			// Another agent's: one ServiceAccount has one pod-less plan (PlanConflict).
+			p.newAgent("other")
+			p.plan("other", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted"), ServiceAccountName: "other"})
 			alice := newPerson()
 			a := p.approve(alice, p.tools[reader], func(s *safetyv1alpha1.ToolApprovalSpec) { adjust(p, s) })
 			if a.Spec.Plan != planName {

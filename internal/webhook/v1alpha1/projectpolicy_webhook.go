@@ -16,9 +16,11 @@ import (
 // ProjectPolicyValidator compiles a project's regular expressions, globs and commands.
 type ProjectPolicyValidator struct{}
 
-// ValidateProjectPolicy returns one error per invalid field of a ProjectPolicy.
+// ValidateProjectPolicy returns one error per invalid field of a ProjectPolicy, including every
+// profile it names outside its own allowedProfiles.
 func ValidateProjectPolicy(pp *safetyv1alpha1.ProjectPolicy) field.ErrorList {
-	return policy.ValidateProjectRules(&pp.Spec, field.NewPath("spec"))
+	spec := field.NewPath("spec")
+	return append(policy.ValidateProjectRules(&pp.Spec, spec), policy.ValidateAllowedProfiles(&pp.Spec, spec)...)
 }
 
 // ValidateCreate validates a new ProjectPolicy.

@@ -52,8 +52,16 @@ var _ = Describe("AgentToolCall gate after calls are deleted", func() {
 
 		By("a first attempt that another finalizer keeps after its deletion")
 		held := p.call(planName, tool, stepUnderTest, "src/a.go")
-		held.Finalizers = []string{"example.com/hold"}
 		mustAdmit(submit(p.agent, held))
+		// Added by an administrator after the create: a call created with a foreign finalizer is
+		// denied (BadRequest).
+		Eventually(func() error {
+			if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(held), held); err != nil {
+				return err
+			}
+			controllerutil.AddFinalizer(held, "example.com/hold")
+			return k8sClient.Update(ctx, held)
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
 		awaitHeld(held)
 		Expect(k8sClient.Delete(ctx, held)).To(Succeed())
 		settledPlan(func(g Gomega, s *safetyv1alpha1.SettledUsage) {

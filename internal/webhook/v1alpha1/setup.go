@@ -73,6 +73,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	handler.approvals = &approvalGate{live: mgr.GetAPIReader(), writer: mgr.GetClient()}
 	handler.Operator = operator
 	handler.Live = mgr.GetAPIReader()
+	handler.pins = &toolPinner{live: mgr.GetAPIReader(), writer: mgr.GetClient(), clock: opts.Clock}
 	mgr.GetWebhookServer().Register(AgentToolCallPath, &webhook.Admission{Handler: handler})
 
 	approvals := &ToolApprovalHandler{Reader: mgr.GetClient(), Decoder: handler.Decoder, ServiceAccountApprovers: map[string]bool{}}
@@ -87,6 +88,12 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		approvals.ServiceAccountApprovers[user] = true
 	}
 	mgr.GetWebhookServer().Register(ToolApprovalPath, &webhook.Admission{Handler: approvals})
+
+	plans := &AgentPlanHandler{Reader: mgr.GetAPIReader(), Decoder: handler.Decoder, Clock: opts.Clock}
+	if l, ok := opts.Ledger.(audit.PlanLog); ok {
+		plans.Ledger = l
+	}
+	mgr.GetWebhookServer().Register(AgentPlanPath, &webhook.Admission{Handler: plans})
 	return nil
 }
 

@@ -89,3 +89,15 @@ func (s *switchableLog) RecordDecision(ctx context.Context, d audit.Decision) er
 	s.mu.Unlock()
 	return l.RecordDecision(ctx, d)
 }
+
+// RecordPlan passes plan records to the real ledger, so plan creations are recorded in the tests
+// as in production.
+func (s *switchableLog) RecordPlan(ctx context.Context, p audit.Plan) error {
+	s.mu.Lock()
+	l := s.log
+	s.mu.Unlock()
+	if pl, ok := l.(audit.PlanLog); ok {
+		return pl.RecordPlan(ctx, p)
+	}
+	return nil
+}

@@ -64,7 +64,14 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: action
       type:
         scalar: string
+    - name: activeDeadlineSeconds
+      type:
+        scalar: numeric
+      default: 86400
     - name: description
+      type:
+        scalar: string
+    - name: podName
       type:
         scalar: string
     - name: profileRef
@@ -96,6 +103,14 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: snapshot
       type:
         namedType: com.github.toolgate.toolgate.api.v1alpha1.PlanSnapshot
+    - name: tools
+      type:
+        list:
+          elementType:
+            namedType: com.github.toolgate.toolgate.api.v1alpha1.PinnedTool
+          elementRelationship: associative
+          keys:
+          - name
     - name: usage
       type:
         namedType: com.github.toolgate.toolgate.api.v1alpha1.PlanUsage
@@ -463,6 +478,39 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: string
           elementRelationship: associative
+- name: com.github.toolgate.toolgate.api.v1alpha1.PinnedTool
+  map:
+    fields:
+    - name: actionClass
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.ActionClass
+    - name: checkpointable
+      type:
+        scalar: boolean
+    - name: epoch
+      type:
+        scalar: numeric
+    - name: generation
+      type:
+        scalar: numeric
+    - name: name
+      type:
+        scalar: string
+    - name: pinnedAt
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: skillCategory
+      type:
+        scalar: string
+    - name: uid
+      type:
+        scalar: string
+    - name: unsafe
+      type:
+        scalar: boolean
+    - name: writes
+      type:
+        scalar: boolean
 - name: com.github.toolgate.toolgate.api.v1alpha1.PlanSnapshot
   map:
     fields:
@@ -478,6 +526,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: lockedAt
       type:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: podUID
+      type:
+        scalar: string
     - name: profileName
       type:
         scalar: string
@@ -584,6 +635,12 @@ var schemaYAML = typed.YAMLObject(`types:
           elementRelationship: associative
           keys:
           - name
+    - name: allowedProfiles
+      type:
+        list:
+          elementType:
+            namedType: com.github.toolgate.toolgate.api.v1alpha1.ProfileRef
+          elementRelationship: atomic
     - name: commandRules
       type:
         list:

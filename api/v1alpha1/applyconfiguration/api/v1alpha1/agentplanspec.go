@@ -36,6 +36,17 @@ type AgentPlanSpecApplyConfiguration struct {
 	RequireCheckpoints *bool `json:"requireCheckpoints,omitempty"`
 	// description says what the plan is for.
 	Description *string `json:"description,omitempty"`
+	// podName binds the plan to one Pod of its namespace, the agent's: calls are then admitted
+	// only from a token bound to that Pod (a projected ServiceAccount token, whose claims carry
+	// the Pod's name and UID), and the plan locks only once the Pod exists and runs as
+	// serviceAccountName. The Pod's UID is recorded when the plan locks (status.snapshot.podUID),
+	// so a Pod recreated under the same name is not the plan's. A plan without podName is the
+	// only active pod-less plan its ServiceAccount may have in the namespace.
+	PodName *string `json:"podName,omitempty"`
+	// activeDeadlineSeconds is how long the plan is active, counted from its creation (like a
+	// Job's): afterwards every call is denied PlanExpired and the Active condition is False.
+	// Default 86400 (one day).
+	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds,omitempty"`
 }
 
 // AgentPlanSpecApplyConfiguration constructs a declarative configuration of the AgentPlanSpec type for use with
@@ -89,5 +100,21 @@ func (b *AgentPlanSpecApplyConfiguration) WithRequireCheckpoints(value bool) *Ag
 // If called multiple times, the Description field is set to the value of the last call.
 func (b *AgentPlanSpecApplyConfiguration) WithDescription(value string) *AgentPlanSpecApplyConfiguration {
 	b.Description = &value
+	return b
+}
+
+// WithPodName sets the PodName field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PodName field is set to the value of the last call.
+func (b *AgentPlanSpecApplyConfiguration) WithPodName(value string) *AgentPlanSpecApplyConfiguration {
+	b.PodName = &value
+	return b
+}
+
+// WithActiveDeadlineSeconds sets the ActiveDeadlineSeconds field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ActiveDeadlineSeconds field is set to the value of the last call.
+func (b *AgentPlanSpecApplyConfiguration) WithActiveDeadlineSeconds(value int64) *AgentPlanSpecApplyConfiguration {
+	b.ActiveDeadlineSeconds = &value
 	return b
 }

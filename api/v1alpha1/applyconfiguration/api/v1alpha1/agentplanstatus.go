@@ -32,7 +32,12 @@ type AgentPlanStatusApplyConfiguration struct {
 	Snapshot *PlanSnapshotApplyConfiguration `json:"snapshot,omitempty"`
 	// usage counts cost, calls, denials and attempts.
 	Usage *PlanUsageApplyConfiguration `json:"usage,omitempty"`
-	// conditions: Locked says whether the snapshot is set, and if not, why.
+	// tools are the capabilities of every tool the plan has used, pinned at its first use of
+	// each (by the admission webhook, with an optimistic lock, so the first writer wins).
+	// Cleared by a re-lock.
+	Tools []PinnedToolApplyConfiguration `json:"tools,omitempty"`
+	// conditions: Locked says whether the snapshot is set, and if not, why; Active whether the
+	// plan is within its activeDeadlineSeconds.
 	Conditions []v1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 }
 
@@ -63,6 +68,19 @@ func (b *AgentPlanStatusApplyConfiguration) WithSnapshot(value *PlanSnapshotAppl
 // If called multiple times, the Usage field is set to the value of the last call.
 func (b *AgentPlanStatusApplyConfiguration) WithUsage(value *PlanUsageApplyConfiguration) *AgentPlanStatusApplyConfiguration {
 	b.Usage = value
+	return b
+}
+
+// WithTools adds the given value to the Tools field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Tools field.
+func (b *AgentPlanStatusApplyConfiguration) WithTools(values ...*PinnedToolApplyConfiguration) *AgentPlanStatusApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithTools")
+		}
+		b.Tools = append(b.Tools, *values[i])
+	}
 	return b
 }
 

@@ -49,6 +49,9 @@ type PlanSnapshotApplyConfiguration struct {
 	Epoch *int32 `json:"epoch,omitempty"`
 	// relockToken is the value of the safety.toolgate.dev/relock annotation this lock answered.
 	RelockToken *string `json:"relockToken,omitempty"`
+	// podUID is the UID of the Pod spec.podName named when the plan locked; calls must come
+	// from a token bound to a Pod with this UID. Empty for a plan without podName.
+	PodUID *string `json:"podUID,omitempty"`
 }
 
 // PlanSnapshotApplyConfiguration constructs a declarative configuration of the PlanSnapshot type for use with
@@ -139,5 +142,13 @@ func (b *PlanSnapshotApplyConfiguration) WithEpoch(value int32) *PlanSnapshotApp
 // If called multiple times, the RelockToken field is set to the value of the last call.
 func (b *PlanSnapshotApplyConfiguration) WithRelockToken(value string) *PlanSnapshotApplyConfiguration {
 	b.RelockToken = &value
+	return b
+}
+
+// WithPodUID sets the PodUID field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the PodUID field is set to the value of the last call.
+func (b *PlanSnapshotApplyConfiguration) WithPodUID(value string) *PlanSnapshotApplyConfiguration {
+	b.PodUID = &value
 	return b
 }

@@ -25,6 +25,12 @@ package v1alpha1
 type ProjectPolicySpecApplyConfiguration struct {
 	// profileRef is the project's profile; plans and actions that name none use it.
 	ProfileRef *ProfileRefApplyConfiguration `json:"profileRef,omitempty"`
+	// allowedProfiles, when set, are the only profiles the namespace's plans, its actions and its
+	// own profileRef may name: the ceiling on what a plan's author (whoever it is) can choose. A
+	// plan or ProjectPolicy naming another is refused at admission (ProfileNotAllowed), and a plan
+	// created before the list changed fails to lock. The global default AutomationProfile, which
+	// the platform team sets cluster-wide, is not capped. Unset: no ceiling.
+	AllowedProfiles []ProfileRefApplyConfiguration `json:"allowedProfiles,omitempty"`
 	// actions are the named kinds of work plans may select, each with an optional profile.
 	Actions []ProjectActionApplyConfiguration `json:"actions,omitempty"`
 	// commands the project recognises.
@@ -49,6 +55,19 @@ func ProjectPolicySpec() *ProjectPolicySpecApplyConfiguration {
 // If called multiple times, the ProfileRef field is set to the value of the last call.
 func (b *ProjectPolicySpecApplyConfiguration) WithProfileRef(value *ProfileRefApplyConfiguration) *ProjectPolicySpecApplyConfiguration {
 	b.ProfileRef = value
+	return b
+}
+
+// WithAllowedProfiles adds the given value to the AllowedProfiles field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the AllowedProfiles field.
+func (b *ProjectPolicySpecApplyConfiguration) WithAllowedProfiles(values ...*ProfileRefApplyConfiguration) *ProjectPolicySpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithAllowedProfiles")
+		}
+		b.AllowedProfiles = append(b.AllowedProfiles, *values[i])
+	}
 	return b
 }
 

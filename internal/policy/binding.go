@@ -1,0 +1,129 @@
+package policy
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// Claims a pod-bound ServiceAccount token carries in the API server's userInfo.extra: a projected
+// token (or a TokenRequest with a boundObjectRef to a Pod) names its Pod, and the API server
+// checks that Pod exists with that UID whenever the token is used.
+const (
+	PodNameExtra = "authentication.kubernetes.io/pod-name"
+	PodUIDExtra  = "authentication.kubernetes.io/pod-uid"
+)
+
+// PlanDeadline is when a plan stops being active: its creation (stamped by the API server) plus
+// spec.activeDeadlineSeconds. A re-lock never extends it.
+func PlanDeadline(plan *safetyv1alpha1.AgentPlan) time.Time {
+	return plan.CreationTimestamp.Add(time.Duration(ActiveDeadlineSeconds(plan)) * time.Second)
+}
+
+// ActiveDeadlineSeconds is a plan's spec.activeDeadlineSeconds, defaulted.
+func ActiveDeadlineSeconds(plan *safetyv1alpha1.AgentPlan) int64 {
+	if s := plan.Spec.ActiveDeadlineSeconds; s != nil {
+		return *s
+	}
+	return safetyv1alpha1.DefaultActiveDeadlineSeconds
+}
+
+// PlanActive says whether a plan accepts calls at now: within its deadline and not being deleted.
+func PlanActive(plan *safetyv1alpha1.AgentPlan, now time.Time) bool {
+	return plan.DeletionTimestamp == nil && now.Before(PlanDeadline(plan))
+}
+
+// PodlessConflict returns the name of another plan in plans that is, like plan, an active plan of
+// the same ServiceAccount naming no pod: the plan an agent could otherwise choose instead. Only
+// locked ones count when lockedOnly is set. plan itself (by UID, or by name before it has one) is
+// skipped. "" when there is none, or when plan names a pod.
+func PodlessConflict(plan *safetyv1alpha1.AgentPlan, plans []safetyv1alpha1.AgentPlan, now time.Time, lockedOnly bool) string {
+	if plan.Spec.PodName != "" {
+		return ""
+	}
+	for i := range plans {
+		o := &plans[i]
+		same := o.Name == plan.Name || (plan.UID != "" && o.UID == plan.UID)
+		if same || o.Spec.PodName != "" || o.Spec.ServiceAccountName != plan.Spec.ServiceAccountName || !PlanActive(o, now) {
+			continue
+		}
+		if lockedOnly && o.Status.Snapshot == nil {
+			continue
+		}
+		return o.Name
+	}
+	return ""
+}
+
+// profileKind is a reference's kind with the API default applied.
+func profileKind(r safetyv1alpha1.ProfileRef) safetyv1alpha1.ProfileKind {
+	if r.Kind == "" {
+		return safetyv1alpha1.ProfileKindAutomationProfile
+	}
+	return r.Kind
+}
+
+// ProfileAllowed says whether ref is within a project's allowedProfiles. A nil ref names nothing
+// and an empty list caps nothing.
+func ProfileAllowed(allowed []safetyv1alpha1.ProfileRef, ref *safetyv1alpha1.ProfileRef) bool {
+	if ref == nil || len(allowed) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(allowed, func(a safetyv1alpha1.ProfileRef) bool {
+		return a.Name == ref.Name && profileKind(a) == profileKind(*ref)
+	})
+}
+
+// ProfileNotAllowedMessage explains a refused reference, for admission and lock alike.
+func ProfileNotAllowedMessage(ref *safetyv1alpha1.ProfileRef, allowed []safetyv1alpha1.ProfileRef) string {
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(profileKind(a)) + "/" + a.Name
+	}
+	return fmt.Sprintf("%s/%s is not among the project's allowedProfiles (%s)", profileKind(*ref), ref.Name, strings.Join(names, ", "))
+}
+
+// ValidateAllowedProfiles returns a field error for the project's own profileRef and every action
+// profile outside its allowedProfiles. The detail starts with "[ProfileNotAllowed]".
+func ValidateAllowedProfiles(spec *safetyv1alpha1.ProjectPolicySpec, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	check := func(ref *safetyv1alpha1.ProfileRef, p *field.Path) {
+		if !ProfileAllowed(spec.AllowedProfiles, ref) {
+			errs = append(errs, field.Forbidden(p, "["+safetyv1alpha1.AgentPlanProfileNotAllowedReason+"] "+
+				ProfileNotAllowedMessage(ref, spec.AllowedProfiles)))
+		}
+	}
+	check(spec.ProfileRef, path.Child("profileRef"))
+	for i := range spec.Actions {
+		check(spec.Actions[i].ProfileRef, path.Child("actions").Index(i).Child("profileRef"))
+	}
+	return errs
+}
+
+// PinnedTool is a plan's pin of the named tool, nil when the plan has not used it yet.
+func PinnedTool(plan *safetyv1alpha1.AgentPlan, name string) *safetyv1alpha1.PinnedTool {
+	for i := range plan.Status.Tools {
+		if plan.Status.Tools[i].Name == name {
+			return &plan.Status.Tools[i]
+		}
+	}
+	return nil
+}
+
+// ToolAsPinned is the registered tool as the plan sees it: with the capabilities the plan pinned,
+// when it has used the tool before. The engine's input is built from the result's spec.
+func ToolAsPinned(plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool) *safetyv1alpha1.AgentTool {
+	pin := PinnedTool(plan, tool.Name)
+	if pin == nil {
+		return tool
+	}
+	t := tool.DeepCopy()
+	t.Spec.Writes, t.Spec.Unsafe, t.Spec.Checkpointable = pin.Writes, pin.Unsafe, pin.Checkpointable
+	t.Spec.ActionClass, t.Spec.SkillCategory = pin.ActionClass, pin.SkillCategory
+	return t
+}

@@ -1,0 +1,67 @@
+package v1alpha1
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/policy"
+)
+
+// binding checks that the caller may not choose its plan. The caller's ServiceAccount is already
+// the plan's. A plan that names a pod admits only a token bound to that pod, with the pod UID the
+// plan recorded when it locked (a pod recreated under the same name is another pod). A plan that
+// names no pod admits a pod-bound token only while no active plan is bound to that pod: the pod's
+// own plan is then the only one it may use. A plan past its deadline admits nothing.
+func (h *AgentToolCallHandler) binding(ctx context.Context, req admission.Request, plan *safetyv1alpha1.AgentPlan, now time.Time) (*denial, error) {
+	pod, uid := tokenPod(req)
+	if want := plan.Spec.PodName; want != "" {
+		if pod != want {
+			return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
+				"plan %s accepts calls only from a token bound to pod %s, not %s", plan.Name, want, tokenOf(pod))}, nil
+		}
+		if snap := plan.Status.Snapshot; snap != nil && snap.PodUID != uid {
+			return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
+				"plan %s is bound to pod %s with UID %s; this token's pod has UID %s (the pod was recreated)", plan.Name, want, snap.PodUID, uid)}, nil
+		}
+	} else if pod != "" {
+		var bound safetyv1alpha1.AgentPlanList
+		if err := h.Reader.List(ctx, &bound, client.InNamespace(plan.Namespace), client.MatchingFields{controller.PlanPodIndex: pod}); err != nil {
+			return nil, fmt.Errorf("finding the plans of pod %s: %w", pod, err)
+		}
+		for i := range bound.Items {
+			if o := &bound.Items[i]; o.Spec.ServiceAccountName == plan.Spec.ServiceAccountName && policy.PlanActive(o, now) {
+				return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
+					"pod %s has its own plan %s; its calls must name that plan, not %s", pod, o.Name, plan.Name)}, nil
+			}
+		}
+	}
+	if !policy.PlanActive(plan, now) {
+		return &denial{ReasonPlanExpired, fieldPlan, fmt.Sprintf(
+			"plan %s ended at %s (activeDeadlineSeconds); start a new plan", plan.Name, policy.PlanDeadline(plan).UTC().Format(time.RFC3339))}, nil
+	}
+	return nil, nil
+}
+
+// tokenPod is the pod (name and UID) the request's token is bound to; empty when none.
+func tokenPod(req admission.Request) (string, string) {
+	first := func(k string) string {
+		if v := req.UserInfo.Extra[k]; len(v) > 0 {
+			return v[0]
+		}
+		return ""
+	}
+	return first(policy.PodNameExtra), first(policy.PodUIDExtra)
+}
+
+func tokenOf(pod string) string {
+	if pod == "" {
+		return "a token bound to no pod"
+	}
+	return "pod " + pod
+}

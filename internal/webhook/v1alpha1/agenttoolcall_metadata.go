@@ -1,0 +1,29 @@
+package v1alpha1
+
+import (
+	"fmt"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
+)
+
+// createMetadata refuses a new call whose metadata would let the agent act on toolgate's
+// bookkeeping: an owner reference (the garbage collector would delete the call for the agent,
+// perhaps before its usage is counted), a finalizer that is not toolgate's (a call nobody may
+// release), or one of toolgate's own annotations (such as the completion-record mark).
+func createMetadata(call *safetyv1alpha1.AgentToolCall) *denial {
+	if len(call.OwnerReferences) > 0 {
+		return &denial{ReasonBadRequest, "metadata.ownerReferences", "an AgentToolCall may not have owner references; its lifetime is toolgate's"}
+	}
+	for _, f := range call.Finalizers {
+		if !policy.IsOwnCallFinalizer(f) {
+			return &denial{ReasonBadRequest, "metadata.finalizers", fmt.Sprintf("finalizer %q is not toolgate's; an AgentToolCall may carry only toolgate's finalizers", f)}
+		}
+	}
+	for k := range call.Annotations {
+		if policy.IsOwnAnnotation(k) {
+			return &denial{ReasonBadRequest, "metadata.annotations", fmt.Sprintf("annotation %q is toolgate's own; only the operator writes it", k)}
+		}
+	}
+	return nil
+}

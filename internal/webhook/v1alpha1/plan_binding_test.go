@@ -1,0 +1,386 @@
+package v1alpha1_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/safety"
+	"github.com/toolgate/toolgate/internal/testenv"
+	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
+)
+
+// agentPod starts (as an object; nothing runs) a Pod of the project's ServiceAccount agentSA and
+// returns the agent inside it: a client whose token is bound to the Pod.
+func (p *project) agentPod(pod string) *testenv.PodAgent {
+	GinkgoHelper()
+	a, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, p.ns, agentSA, pod)
+	Expect(err).NotTo(HaveOccurred())
+	return a
+}
+
+// planFor creates a plan and waits until it is locked and the webhook's cache shows it (and every
+// tool) to c, the agent that will use it.
+func (p *project) planFor(c client.Client, name string, spec safetyv1alpha1.AgentPlanSpec) *safetyv1alpha1.AgentPlan {
+	GinkgoHelper()
+	plan := p.unlockedPlan(name, spec)
+	Eventually(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
+		g.Expect(meta.IsStatusConditionTrue(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition)).To(BeTrue())
+	}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+	for _, tool := range p.tools {
+		awaitWebhookSees(c, p.call(name, tool, "probe", "probe/"+tool))
+	}
+	return plan
+}
+
+// mustRefusePlan asserts that err is the AgentPlan webhook's refusal with reason, naming field.
+func mustRefusePlan(err error, reason, field string, phrases ...string) {
+	GinkgoHelper()
+	Expect(err).To(HaveOccurred(), "expected a %s refusal, but the plan was accepted", reason)
+	Expect(apierrors.IsForbidden(err)).To(BeTrue(), "%v", err)
+	cause := causeOf(err)
+	Expect(string(cause.Type)).To(Equal(reason), "%v", err)
+	Expect(cause.Field).To(Equal(field), "%v", err)
+	for _, phrase := range phrases {
+		Expect(err.Error()).To(ContainSubstring(phrase))
+	}
+}
+
+// condition waits for a plan's condition to have status and reason.
+func condition(ns, name, typ string, status metav1.ConditionStatus, reason string) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		plan := &safetyv1alpha1.AgentPlan{}
+		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, plan)).To(Succeed())
+		c := meta.FindStatusCondition(plan.Status.Conditions, typ)
+		g.Expect(c).NotTo(BeNil())
+		g.Expect(c.Status).To(Equal(status))
+		g.Expect(c.Reason).To(Equal(reason))
+	}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+}
+
+var unrestricted = spRef(safety.BuiltinUnrestricted)
+
+var _ = Describe("Plan binding: the agent never chooses its plan", func() {
+	It("admits a plan bound to a pod only from a token bound to that pod", func() {
+		p := newProject(nil)
+		mine, other := p.agentPod("agent-pod"), p.agentPod("other-pod")
+		p.planFor(mine.Client, planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted, PodName: "agent-pod"})
+		plan := &safetyv1alpha1.AgentPlan{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+		Expect(plan.Status.Snapshot.PodUID).To(Equal(string(mine.Pod.UID)), "the lock records the pod's UID")
+
+		mustAdmit(submit(mine.Client, p.call(planName, p.tools[reader], "build", "src/a.go")))
+		mustDeny(submit(other.Client, p.call(planName, p.tools[reader], "build", "src/b.go")),
+			webhookv1alpha1.ReasonAgentIdentityMismatch, "bound to pod agent-pod", "not pod other-pod")
+		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "build", "src/c.go")),
+			webhookv1alpha1.ReasonAgentIdentityMismatch, "a token bound to no pod")
+	})
+
+	It("does not take a pod recreated under the plan's pod name for the plan's pod", func() {
+		p := newProject(nil)
+		first := p.agentPod("agent-pod")
+		p.planFor(first.Client, planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted, PodName: "agent-pod"})
+		mustAdmit(submit(first.Client, p.call(planName, p.tools[reader], "build", "src/a.go")))
+
+		By("deleting the pod and creating another under its name, with a token bound to the new one")
+		Expect(k8sClient.Delete(ctx, first.Pod, client.GracePeriodSeconds(0))).To(Succeed())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(first.Pod), &corev1.Pod{}))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeTrue())
+		second := p.agentPod("agent-pod")
+		Expect(second.Pod.UID).NotTo(Equal(first.Pod.UID))
+		mustDeny(submit(second.Client, p.call(planName, p.tools[reader], "build", "src/b.go")),
+			webhookv1alpha1.ReasonAgentIdentityMismatch, "was recreated")
+	})
+
+	It("denies a pod-bound token a pod-less plan while the pod has its own plan", func() {
+		p := newProject(nil)
+		p.plan("shared", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		bound, free := p.agentPod("bound-pod"), p.agentPod("free-pod")
+		p.planFor(bound.Client, "own", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinReadOnly), PodName: "bound-pod"})
+
+		mustDeny(submit(bound.Client, p.call("shared", p.tools[writer], "build", "src/a.go")),
+			webhookv1alpha1.ReasonAgentIdentityMismatch, "pod bound-pod has its own plan own")
+		mustAdmit(submit(bound.Client, p.call("own", p.tools[reader], "build", "src/a.go")))
+		mustAdmit(submit(free.Client, p.call("shared", p.tools[writer], "build", "src/b.go")))
+	})
+
+	It("refuses a second active pod-less plan of one ServiceAccount, PlanConflict", func() {
+		p := newProject(nil)
+		p.plan("first", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		second := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "second"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA, ProfileRef: spRef(safety.BuiltinReadOnly)}}
+		mustRefusePlan(k8sClient.Create(ctx, second.DeepCopy()), webhookv1alpha1.ReasonPlanConflict, "spec.podName",
+			"plan first is already the active plan of ServiceAccount "+agentSA)
+		Expect(apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(second), &safetyv1alpha1.AgentPlan{}))).To(BeTrue())
+
+		By("admitting the near misses: a plan naming a pod, and a plan of another ServiceAccount")
+		withPod := second.DeepCopy()
+		withPod.Spec.PodName = "some-pod"
+		Expect(k8sClient.Create(ctx, withPod)).To(Succeed())
+		other := second.DeepCopy()
+		other.Name, other.Spec.ServiceAccountName = "others", "other"
+		Expect(k8sClient.Create(ctx, other)).To(Succeed())
+	})
+
+	It("ends a plan at its activeDeadlineSeconds: Active=False and PlanExpired, and frees the ServiceAccount for a new plan", func() {
+		p := newProject(nil)
+		p.unlockedPlan("brief", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted, ActiveDeadlineSeconds: new(int64(1))})
+		condition(p.ns, "brief", safetyv1alpha1.AgentPlanActiveCondition, metav1.ConditionFalse, safetyv1alpha1.AgentPlanDeadlineExceededReason)
+		mustDeny(submit(p.agent, p.call("brief", p.tools[reader], "build", "src/a.go")), webhookv1alpha1.ReasonPlanExpired, "ended at")
+		Expect(activeColumn(p.ns, "brief")).To(Equal("False"), "kubectl get agentplans shows it in the ACTIVE column")
+
+		By("admitting the near miss: the ServiceAccount's next plan, active for the default day")
+		next := p.planFor(p.agent, "next", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		Expect(*next.Spec.ActiveDeadlineSeconds).To(Equal(safetyv1alpha1.DefaultActiveDeadlineSeconds))
+		condition(p.ns, "next", safetyv1alpha1.AgentPlanActiveCondition, metav1.ConditionTrue, safetyv1alpha1.AgentPlanActiveReason)
+		Expect(activeColumn(p.ns, "next")).To(Equal("True"))
+		mustAdmit(submit(p.agent, p.call("next", p.tools[reader], "build", "src/a.go")))
+	})
+})
+
+// activeColumn is the plan's ACTIVE column as `kubectl get agentplans` prints it: the API server's
+// table rendering of the CRD's printer columns.
+func activeColumn(ns, name string) string {
+	GinkgoHelper()
+	cs, err := kubernetes.NewForConfig(cluster.Config)
+	Expect(err).NotTo(HaveOccurred())
+	raw, err := cs.RESTClient().Get().AbsPath("/apis", safetyv1alpha1.GroupVersion.Group, safetyv1alpha1.GroupVersion.Version,
+		"namespaces", ns, "agentplans", name).SetHeader("Accept", "application/json;as=Table;v=v1;g=meta.k8s.io").DoRaw(ctx)
+	Expect(err).NotTo(HaveOccurred())
+	table := &metav1.Table{}
+	Expect(json.Unmarshal(raw, table)).To(Succeed())
+	Expect(table.Rows).To(HaveLen(1))
+	for i, c := range table.ColumnDefinitions {
+		if c.Name == "Active" {
+			return fmt.Sprint(table.Rows[0].Cells[i])
+		}
+	}
+	Fail("no Active column in " + string(raw))
+	return ""
+}
+
+// planWriters gives the project's agent what the common `edit` role gives in a namespace: it may
+// create AgentPlans and act as any ServiceAccount of the namespace. An "orchestrator"
+// ServiceAccount may create plans too.
+func (p *project) planWriters() (agent, asOrchestrator client.Client) {
+	GinkgoHelper()
+	cs, err := kubernetes.NewForConfig(cluster.Config)
+	Expect(err).NotTo(HaveOccurred())
+	p.newAgent("orchestrator")
+	role := &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "plan-writer"}, Rules: []rbacv1.PolicyRule{
+		{APIGroups: []string{safetyv1alpha1.GroupVersion.Group}, Resources: []string{"agentplans"}, Verbs: []string{"create", "update", "patch", "get"}},
+		{APIGroups: []string{""}, Resources: []string{"serviceaccounts"}, Verbs: []string{"impersonate"}},
+	}}
+	_, err = cs.RbacV1().Roles(p.ns).Create(ctx, role, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	binding := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "plan-writer"},
+		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: role.Name},
+		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: p.ns, Name: agentSA},
+			{Kind: "ServiceAccount", Namespace: p.ns, Name: "orchestrator"}}}
+	_, err = cs.RbacV1().RoleBindings(p.ns).Create(ctx, binding, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	cfg := rest.CopyConfig(p.cfg)
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: "system:serviceaccount:" + p.ns + ":orchestrator"}
+	asOrchestrator, err = client.New(cfg, client.Options{Scheme: cluster.Scheme})
+	Expect(err).NotTo(HaveOccurred())
+	return p.agent, asOrchestrator
+}
+
+var _ = Describe("Plan provenance and ceilings", func() {
+	It("refuses a plan its own agent writes, and records every creation with its requester", func() {
+		p := newProject(nil)
+		agent, _ := p.planWriters()
+		own := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "mine"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA, ProfileRef: unrestricted}}
+		mustRefusePlan(agent.Create(ctx, own), webhookv1alpha1.ReasonPlanAuthoredByAgent, "spec.serviceAccountName", "may not create it")
+
+		By("admitting the near miss: a plan for another ServiceAccount")
+		p.newAgent("helper")
+		Expect(agent.Create(ctx, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "helpers"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "helper", ProfileRef: unrestricted}})).To(Succeed())
+
+		By("finding both in the ledger, with the requester")
+		records := ledgerRecords("plan", p.ns)
+		me := "system:serviceaccount:" + p.ns + ":" + agentSA
+		Expect(records).To(ContainElement(And(HaveKeyWithValue("plan", "mine"), HaveKeyWithValue("decision", "deny"),
+			HaveKeyWithValue("reason", webhookv1alpha1.ReasonPlanAuthoredByAgent), HaveKeyWithValue("requester", me))))
+		Expect(records).To(ContainElement(And(HaveKeyWithValue("plan", "helpers"), HaveKeyWithValue("decision", "allow"),
+			HaveKeyWithValue("operation", "create"), HaveKeyWithValue("requester", me))))
+
+		By("refusing the agent's re-lock of its own plan, and recording a re-lock by someone else")
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		relock := func(c client.Client, token string) error {
+			plan := &safetyv1alpha1.AgentPlan{}
+			Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+			patch := client.MergeFrom(plan.DeepCopy())
+			plan.Annotations = map[string]string{safetyv1alpha1.RelockAnnotation: token}
+			return c.Patch(ctx, plan, patch)
+		}
+		mustRefusePlan(relock(agent, "agent-1"), webhookv1alpha1.ReasonPlanAuthoredByAgent, "metadata.annotations", "may not re-lock it")
+		Expect(relock(k8sClient, "admin-1")).To(Succeed())
+		Expect(ledgerRecords("plan", p.ns)).To(ContainElement(And(HaveKeyWithValue("plan", planName),
+			HaveKeyWithValue("operation", "relock"), HaveKeyWithValue("decision", "allow"), HaveKeyWithValue("relock", "admin-1"))))
+	})
+
+	It("caps what a plan names with the project's allowedProfiles, whoever writes it", func() {
+		p := newProject(nil)
+		_, asOrchestrator := p.planWriters()
+		Expect(k8sClient.Create(ctx, &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "project"},
+			Spec: safetyv1alpha1.ProjectPolicySpec{AllowedProfiles: []safetyv1alpha1.ProfileRef{*spRef(safety.BuiltinSandboxed)}}})).To(Succeed())
+
+		By("the agent, acting as the orchestrator, naming the unrestricted profile")
+		escalate := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "escalate"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA, ProfileRef: unrestricted}}
+		mustRefusePlan(asOrchestrator.Create(ctx, escalate.DeepCopy()), webhookv1alpha1.ReasonProfileNotAllowed, "spec.profileRef",
+			"SafetyProfile/unrestricted is not among the project's allowedProfiles (SafetyProfile/sandboxed)")
+		Expect(ledgerRecords("plan", p.ns)).To(ContainElement(And(HaveKeyWithValue("plan", "escalate"),
+			HaveKeyWithValue("requester", "system:serviceaccount:"+p.ns+":orchestrator"), HaveKeyWithValue("reason", webhookv1alpha1.ReasonProfileNotAllowed))))
+
+		By("admitting the near miss: the same plan naming an allowed profile")
+		escalate.Spec.ProfileRef = spRef(safety.BuiltinSandboxed)
+		Expect(asOrchestrator.Create(ctx, escalate)).To(Succeed())
+	})
+
+	It("refuses a ProjectPolicy whose actions name a profile outside its allowedProfiles", func() {
+		p := newProject(nil)
+		pp := &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "project"},
+			Spec: safetyv1alpha1.ProjectPolicySpec{
+				AllowedProfiles: []safetyv1alpha1.ProfileRef{*spRef(safety.BuiltinSandboxed), *spRef(safety.BuiltinReadOnly)},
+				Actions:         []safetyv1alpha1.ProjectAction{{Name: "review", ProfileRef: spRef(safety.BuiltinReadOnly)}, {Name: "fix", ProfileRef: unrestricted}}}}
+		err := k8sClient.Create(ctx, pp.DeepCopy())
+		Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v", err)
+		cause := causeOf(err)
+		Expect(cause.Field).To(Equal("spec.actions[1].profileRef"))
+		Expect(cause.Message).To(ContainSubstring("[ProfileNotAllowed] SafetyProfile/unrestricted is not among"))
+
+		By("admitting the near miss: every action within the list")
+		pp.Spec.Actions[1].ProfileRef = spRef(safety.BuiltinSandboxed)
+		Expect(k8sClient.Create(ctx, pp)).To(Succeed())
+	})
+
+	It("does not lock a plan created before allowedProfiles excluded its profile", func() {
+		p := newProject(nil)
+		later := p.ns + "-later"
+		p.unlockedPlan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(later)})
+		condition(p.ns, planName, safetyv1alpha1.AgentPlanLockedCondition, metav1.ConditionFalse, safetyv1alpha1.AgentPlanProfileNotFoundReason)
+		Expect(k8sClient.Create(ctx, &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "project"},
+			Spec: safetyv1alpha1.ProjectPolicySpec{AllowedProfiles: []safetyv1alpha1.ProfileRef{*spRef(safety.BuiltinSandboxed)}}})).To(Succeed())
+		createCluster(&safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: later}, Spec: profileWith(nil)})
+		condition(p.ns, planName, safetyv1alpha1.AgentPlanLockedCondition, metav1.ConditionFalse, safetyv1alpha1.AgentPlanProfileNotAllowedReason)
+		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "build", "src/a.go")), webhookv1alpha1.ReasonPlanNotLocked)
+	})
+})
+
+var _ = Describe("Create-time metadata of a call", func() {
+	DescribeTable("denies metadata that would act on toolgate's bookkeeping, BadRequest naming the field",
+		func(field string, mutate func(*safetyv1alpha1.AgentToolCall)) {
+			p := newProject(nil)
+			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+			call := p.call(planName, p.tools[reader], "build", "src/a.go")
+			mutate(call)
+			err := submit(p.agent, call)
+			mustDeny(err, webhookv1alpha1.ReasonBadRequest)
+			Expect(causeOf(err).Field).To(Equal(field))
+
+			By("admitting the near miss: a call with only the agent's own annotation")
+			ok := p.call(planName, p.tools[reader], "build", "src/b.go")
+			ok.Annotations = map[string]string{"example.com/note": "mine"}
+			mustAdmit(submit(p.agent, ok))
+		},
+		Entry("an owner reference", "metadata.ownerReferences", func(c *safetyv1alpha1.AgentToolCall) {
+			c.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "ConfigMap", Name: "short-lived", UID: "0c0ffee0-0000-0000-0000-000000000000"}}
+		}),
+		Entry("a foreign finalizer", "metadata.finalizers", func(c *safetyv1alpha1.AgentToolCall) {
+			c.Finalizers = []string{"example.com/hold"}
+		}),
+		Entry("toolgate's completion annotation", "metadata.annotations", func(c *safetyv1alpha1.AgentToolCall) {
+			c.Annotations = map[string]string{"safety.toolgate.dev/completion-record": "forged"}
+		}),
+	)
+})
+
+var _ = Describe("Tools pinned per plan", func() {
+	It("keeps the capabilities a plan first saw; an AgentTool edit applies to new plans and to a re-lock", func() {
+		p := newProject(nil)
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: p.profile(profileWith(nil))})
+		tool := p.tools[unsafeTool]
+		mustDeny(submit(p.agent, p.call(planName, tool, "build", "src/a.go")), safety.ReasonToolSafetyViolation, "unsafe")
+		plan := &safetyv1alpha1.AgentPlan{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+		Expect(plan.Status.Tools).To(ConsistOf(And(HaveField("Name", tool), HaveField("Unsafe", true), HaveField("Epoch", int32(1)))))
+
+		By("the API server refusing to rewrite a pin outside a re-lock, whoever may write the status")
+		forged := plan.DeepCopy()
+		forged.Status.Tools[0].Unsafe = false
+		err := k8sClient.Status().Patch(ctx, forged, client.MergeFrom(plan))
+		Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(ContainSubstring("a pinned tool never changes or goes away until the plan is re-locked"))
+
+		By("marking the tool safe in the registry")
+		t := &safetyv1alpha1.AgentTool{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Name: tool}, t)).To(Succeed())
+		t.Spec.Unsafe = false
+		Expect(k8sClient.Update(ctx, t)).To(Succeed())
+
+		By("a new plan sees the edit")
+		other := p.newAgent("other")
+		p.plan("fresh", safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "other", ProfileRef: p.profileRefOf()})
+		awaitDecision(other, p.call("fresh", tool, "build", "src/a.go"), "")
+		mustAdmit(submit(other, p.call("fresh", tool, "build", "src/a.go")))
+
+		By("the running plan still sees what it pinned")
+		mustDeny(submit(p.agent, p.call(planName, tool, "build", "src/b.go")), safety.ReasonToolSafetyViolation, "unsafe")
+
+		By("a re-lock clears the pins, and the plan sees the edit")
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+		patch := client.MergeFrom(plan.DeepCopy())
+		plan.Annotations = map[string]string{safetyv1alpha1.RelockAnnotation: "tools-edited"}
+		Expect(k8sClient.Patch(ctx, plan, patch)).To(Succeed())
+		awaitDecision(p.agent, p.call(planName, tool, "build", "src/c.go"), "")
+		mustAdmit(submit(p.agent, p.call(planName, tool, "build", "src/c.go")))
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+		Expect(plan.Status.Tools).To(ConsistOf(And(HaveField("Name", tool), HaveField("Unsafe", false), HaveField("Epoch", int32(2)))))
+	})
+
+	It("pins exactly once under concurrent first calls", func() {
+		p := newProject(nil)
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		const n = 8
+		errs := make(chan error, n*len(p.tools))
+		for i := range n {
+			for role, tool := range p.tools {
+				step := fmt.Sprintf("s%d-%s", i, role)
+				go func() { errs <- submit(p.agent, p.call(planName, tool, step, "src/"+step+".go")) }()
+			}
+		}
+		for range n * len(p.tools) {
+			mustAdmit(<-errs)
+		}
+		plan := &safetyv1alpha1.AgentPlan{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+		Expect(plan.Status.Tools).To(HaveLen(len(p.tools)))
+		for _, pin := range plan.Status.Tools {
+			t := &safetyv1alpha1.AgentTool{}
+			Expect(k8sClient.Get(ctx, client.ObjectKey{Name: pin.Name}, t)).To(Succeed())
+			Expect(pin.UID).To(Equal(string(t.UID)))
+			Expect(pin.Generation).To(Equal(t.Generation))
+		}
+	})
+})
+
+// profileRefOf is a reference to the project's own SafetyProfile (created by p.profile).
+func (p *project) profileRefOf() *safetyv1alpha1.ProfileRef { return spRef(p.ns + "-profile") }
