@@ -21,6 +21,9 @@ import (
 // demoNamespace is the samples' project.
 const demoNamespace = "payments"
 
+// notesAgent is the ServiceAccount of the demo's second plan (config/samples creates it).
+const notesAgent = "release-notes-agent"
+
 // approveCommand is the command a ToolHumanApprovalRequired denial hands the agent for a person.
 var approveCommand = regexp.MustCompile(`kubectl toolgate approve .*$`)
 
@@ -29,7 +32,7 @@ var approveCommand = regexp.MustCompile(`kubectl toolgate approve .*$`)
 // command with the kubectl plugin, and the agent's retry is admitted.
 func approvalFlow(ctx context.Context, local *testenv.Local, admin, coder client.Client) error {
 	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: demoNamespace, Name: "release-notes"},
-		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "coding-agent", Description: "every call needs a person",
+		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: notesAgent, Description: "every call needs a person",
 			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindAutomationProfile, Name: "supervised"}}}
 	step("creating plan payments/release-notes with the AutomationProfile supervised (every call needs a person)")
 	if err := admin.Create(ctx, plan); err != nil {
@@ -42,8 +45,16 @@ func approvalFlow(ctx context.Context, local *testenv.Local, admin, coder client
 				Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"CHANGELOG.md"}}},
 		}
 	}
-	step("agent submits read-changelog (tool read-file) for plan release-notes")
-	err := agent.Submit(ctx, coder, call())
+	// A ServiceAccount has at most one active plan without a pod, so the second plan has its own
+	// agent; the first agent cannot pick this plan to get around the person it requires.
+	notes, err := testenv.Agent(ctx, local.Admin, admin.Scheme(), demoNamespace, notesAgent)
+	if err != nil {
+		return err
+	}
+	step("agent coding-agent tries the same call under plan release-notes, which is not its plan")
+	fmt.Println("  " + agent.Describe(agent.Submit(ctx, coder, call())))
+	step("agent " + notesAgent + " submits read-changelog (tool read-file) for plan release-notes")
+	err = agent.Submit(ctx, notes, call())
 	fmt.Println("  " + agent.Describe(err))
 	command := approveCommand.FindString(fmt.Sprint(err))
 	if command == "" {
@@ -79,8 +90,8 @@ func approvalFlow(ctx context.Context, local *testenv.Local, admin, coder client
 		return fmt.Errorf("kubectl toolgate approve: %w", err)
 	}
 
-	step("agent submits read-changelog again")
-	err = agent.Submit(ctx, coder, call())
+	step("agent " + notesAgent + " submits read-changelog again")
+	err = agent.Submit(ctx, notes, call())
 	fmt.Println("  " + agent.Describe(err))
 	if err != nil {
 		return errors.New("the approved call was not admitted")

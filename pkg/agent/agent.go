@@ -182,6 +182,10 @@ func Describe(err error) string {
 	if err == nil {
 		return "admitted"
 	}
+	var re *RequestError
+	if errors.As(err, &re) {
+		return fmt.Sprintf("denied %s: %s", re.Reason, re.Message)
+	}
 	if r := ReasonOf(err); r != "" {
 		return fmt.Sprintf("denied %s: %v", r, err)
 	}

@@ -84,15 +84,15 @@ var _ = Describe("an agent with a real ServiceAccount token, against the manager
 		err := agent.Submit(ctx, coder, call("e2e-nosandbox-2", "write-file", "", "", "src/refunds/round.go"))
 		Expect(agent.ReasonOf(err)).To(Equal("ToolSandboxRequired"), "the running plan must keep requiring a sandbox")
 
+		// A new plan for another agent: coding-agent's one pod-less plan is fix-rounding-bug.
+		refactorer, err := testenv.Agent(ctx, local.Admin, k8sClient.Scheme(), ns, "refactor-agent")
+		Expect(err).NotTo(HaveOccurred())
 		fresh := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "after-edit"},
-			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "coding-agent", Action: "refactor"}}
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "refactor-agent", Action: "refactor"}}
 		Expect(k8sClient.Create(ctx, fresh)).To(Succeed())
-		Eventually(func(g Gomega) {
-			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(fresh), fresh)).To(Succeed())
-			g.Expect(fresh.Status.Snapshot).NotTo(BeNil())
-		}).WithTimeout(30e9).Should(Succeed())
+		awaitLocked(ns, fresh.Name)
 		c := call("e2e-after-edit", "write-file", "", "", "src/refunds/round.go")
 		c.Spec.Plan = "after-edit"
-		Expect(agent.Submit(ctx, coder, c)).To(Succeed())
+		Expect(agent.Submit(ctx, refactorer, c)).To(Succeed())
 	})
 })

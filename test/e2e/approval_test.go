@@ -28,10 +28,11 @@ var _ = Describe("a human approval, through kubectl and the plugin, against the 
 		_, err = runKubectl("apply", "-k", samples)
 		Expect(err).NotTo(HaveOccurred())
 		const ns = "payments"
-		coder, err := testenv.Agent(ctx, local.Admin, k8sClient.Scheme(), ns, "coding-agent")
+		// Its own ServiceAccount: coding-agent's pod-less plan is the samples' fix-rounding-bug.
+		coder, err := testenv.Agent(ctx, local.Admin, k8sClient.Scheme(), ns, "supervised-agent")
 		Expect(err).NotTo(HaveOccurred())
 		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "e2e-supervised"},
-			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "coding-agent",
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "supervised-agent",
 				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindAutomationProfile, Name: "supervised"}}}
 		Expect(k8sClient.Create(ctx, plan)).To(Succeed())
 		awaitLocked(ns, plan.Name)
