@@ -175,15 +175,30 @@ func (p *Policy) askFailure(an *analysis, m *ruleMatch, targets []target) failur
 		return failure{kind: kindHumanApprovalRequired, ask: true, rule: RulePrefixDamageControl + m.ask.ID,
 			msg: fmt.Sprintf("command %q needs human approval (damage-control rule %q): %s", an.segments[m.askSeg].text, m.ask.ID, m.ask.Reason)}
 	}
-	for _, t := range targets {
-		if t.dynamic && t.modifies() && !isDeviceSink(t.path) {
-			return failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleDynamicWriteTarget,
-				msg: fmt.Sprintf("the call would %s %q, a path computed at run time that cannot be checked; it needs human approval", t.op, t.raw)}
-		}
+	if f := p.dynamicTargetFailure(targets); f.failed() {
+		return f
 	}
 	if pc := p.confirmCommand(an); pc != nil {
 		return failure{kind: kindHumanApprovalRequired, ask: true, rule: "project-command:" + pc.id,
 			msg: fmt.Sprintf("project command %q requires confirmation", strings.Join(pc.words, " "))}
+	}
+	return pass
+}
+
+// dynamicTargetFailure asks for a person when the call touches a path computed at run time: the
+// engine cannot rule out that it is protected, so it never admits it unasked. The message names
+// the path policies that could match.
+func (p *Policy) dynamicTargetFailure(targets []target) failure {
+	for _, t := range targets {
+		if !t.dynamic || isDeviceSink(t.path) {
+			continue
+		}
+		rule := RuleDynamicPath
+		if t.op == opWrite {
+			rule = RuleDynamicWriteTarget
+		}
+		return failure{kind: kindHumanApprovalRequired, ask: true, rule: rule,
+			msg: fmt.Sprintf("the call would %s %q, a path computed at run time; the engine cannot rule out that the %s path policy protects it, so it needs human approval", t.op, t.raw, p.paths.couldBlock(t.op))}
 	}
 	return pass
 }

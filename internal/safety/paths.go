@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -28,7 +29,7 @@ func resolvePath(cwd, p string) string {
 	case p[0] == '/':
 		return path.Clean(p)
 	}
-	if cwd == "" {
+	if cwd == "" || cwd == cwdUnknown {
 		return path.Clean(p)
 	}
 	return resolvePath("", cwd+"/"+p)
@@ -402,6 +403,24 @@ func (c *pathPolicy) add(pp PathPolicy, onError func(kind PathKind, i int, patte
 		}
 		c.kinds[k].reindex()
 	}
+}
+
+// couldBlock names the kinds that block op, each with its first pattern, for messages about paths
+// the engine cannot resolve: `zeroAccess (such as ".env") or noDelete (such as ".git")`.
+func (c *pathPolicy) couldBlock(op pathOp) string {
+	var parts []string
+	for k := range numPathKinds {
+		if !k.blocks(op) {
+			continue
+		}
+		for _, e := range c.kinds[k].entries {
+			if !e.negate {
+				parts = append(parts, fmt.Sprintf("%s (such as %q)", k, e.pattern))
+				break
+			}
+		}
+	}
+	return strings.Join(parts, " or ")
 }
 
 // pathVerdict is the first path-policy entry that blocks an operation.

@@ -105,7 +105,7 @@ func analyzeCommand(cmd, cwd string) (*analysis, *analysisError) {
 	p := parserPool.Get().(*syntax.Parser)
 	defer parserPool.Put(p)
 	a := &analyzer{parser: p, cwd: cwd, out: &analysis{segments: make([]segment, 0, 8), paths: make([]pathRef, 0, 8)}}
-	a.script(src, 0)
+	a.scriptIn(src, 0, nil, false)
 	if a.err != nil {
 		return nil, a.err
 	}
@@ -115,9 +115,11 @@ func analyzeCommand(cmd, cwd string) (*analysis, *analysisError) {
 type analyzer struct {
 	parser  *syntax.Parser
 	out     *analysis
-	cwd     string
-	funcs   []string // functions being defined (a call to one of them from its own body is a fork bomb)
-	defined []string // functions defined so far; calling one runs a body already analysed
+	cwd     string    // working directory; cwdUnknown after a cd to a computed directory
+	vars    *varScope // the variables of the script being analysed
+	cond    int       // > 0 inside code that may not run, or runs in a subshell: assignments there are not recorded
+	funcs   []string  // functions being defined (a call to one of them from its own body is a fork bomb)
+	defined []string  // functions defined so far; calling one runs a body already analysed
 	err     *analysisError
 }
 
@@ -131,8 +133,18 @@ func (a *analyzer) find(block bool, rule, format string, args ...any) {
 	a.out.findings = append(a.out.findings, finding{rule: rule, msg: fmt.Sprintf(format, args...), block: block})
 }
 
-// script parses and analyses shell source: the command line itself or a nested script.
-func (a *analyzer) script(src string, depth int) {
+// cwdUnknown is the working directory after a cd to a directory computed at run time: relative
+// paths below it are unresolved. It cannot be a real path, since commands with control
+// characters are refused.
+const cwdUnknown = "\x00"
+
+// script analyses shell source that a new shell process runs (bash -c, su -c, a here-document fed
+// to a shell, a command-valued variable): it sees none of this script's variables.
+func (a *analyzer) script(src string, depth int) { a.scriptIn(src, depth, nil, true) }
+
+// scriptIn parses and analyses shell source. A child shell gets a scope of its own, with its
+// positional parameters args; eval runs in the current shell and shares its scope.
+func (a *analyzer) scriptIn(src string, depth int, args []word, child bool) {
 	if a.err != nil {
 		return
 	}
@@ -145,7 +157,28 @@ func (a *analyzer) script(src string, depth int) {
 		a.fail(RuleCommandUnparseable, "parse error: %v", err)
 		return
 	}
-	a.stmts(f.Stmts, nil, depth)
+	switch {
+	case child:
+		saved, savedCond := a.vars, a.cond
+		a.vars, a.cond = positional(f, args), 0
+		a.stmts(f.Stmts, nil, depth)
+		a.vars, a.cond = saved, savedCond
+	case a.vars == nil:
+		a.vars = newVarScope(f)
+		a.stmts(f.Stmts, nil, depth)
+	default:
+		a.stmts(f.Stmts, nil, depth)
+	}
+}
+
+// render is renderWord with the script's resolved variables.
+func (a *analyzer) render(w *syntax.Word) word { return renderWord(w, a.vars) }
+
+// conditional analyses statements whose assignments may not happen, or happen in a subshell.
+func (a *analyzer) conditional(list []*syntax.Stmt, pipeFrom []int, depth int) {
+	a.cond++
+	a.stmts(list, pipeFrom, depth)
+	a.cond--
 }
 
 func (a *analyzer) stmts(list []*syntax.Stmt, pipeFrom []int, depth int) {
@@ -161,6 +194,10 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	for _, r := range s.Redirs {
 		a.redirect(r, depth)
 	}
+	if s.Background || s.Negated {
+		a.cond++
+		defer func() { a.cond-- }()
+	}
 	switch c := s.Cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
@@ -169,21 +206,23 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 		a.binaryCmd(c, pipeFrom, depth)
 	case *syntax.Subshell:
 		saved := a.cwd
-		a.stmts(c.Stmts, pipeFrom, depth)
+		a.conditional(c.Stmts, pipeFrom, depth)
 		a.cwd = saved
 	case *syntax.Block:
 		a.stmts(c.Stmts, pipeFrom, depth)
 	case *syntax.IfClause:
+		a.cond++
 		for cl := c; cl != nil; cl = cl.Else {
 			a.stmts(cl.Cond, pipeFrom, depth)
 			a.stmts(cl.Then, pipeFrom, depth)
 		}
+		a.cond--
 	case *syntax.WhileClause:
-		a.stmts(c.Cond, pipeFrom, depth)
-		a.stmts(c.Do, pipeFrom, depth)
+		a.conditional(c.Cond, pipeFrom, depth)
+		a.conditional(c.Do, pipeFrom, depth)
 	case *syntax.ForClause:
 		a.nested(c.Loop, depth)
-		a.stmts(c.Do, pipeFrom, depth)
+		a.conditional(c.Do, pipeFrom, depth)
 	case *syntax.CaseClause:
 		a.caseClause(c, pipeFrom, depth)
 	case *syntax.FuncDecl:
@@ -191,7 +230,9 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	case *syntax.TimeClause:
 		a.stmt(c.Stmt, pipeFrom, depth)
 	case *syntax.CoprocClause:
+		a.cond++
 		a.stmt(c.Stmt, pipeFrom, depth)
+		a.cond--
 	case *syntax.TestDecl:
 		a.stmt(c.Body, pipeFrom, depth)
 	default:
@@ -205,15 +246,20 @@ func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, pipeFrom []int, depth int) {
 	if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
 		saved := a.cwd
 		first := len(a.out.segments)
+		a.cond++
 		a.stmt(c.X, pipeFrom, depth)
 		a.cwd = saved
 		from := append(append([]int(nil), pipeFrom...), seq(first, len(a.out.segments))...)
 		a.stmt(c.Y, from, depth)
 		a.cwd = saved
+		a.cond--
 		return
 	}
+	// The left side of && and || always runs; the right side may not.
 	a.stmt(c.X, pipeFrom, depth)
+	a.cond++
 	a.stmt(c.Y, pipeFrom, depth)
+	a.cond--
 }
 
 // caseClause analyses a case statement: its word, every pattern and every branch.
@@ -235,7 +281,9 @@ func (a *analyzer) funcDecl(c *syntax.FuncDecl, pipeFrom []int, depth int) {
 		name = strings.ToLower(c.Name.Value)
 	}
 	a.funcs = append(a.funcs, name)
+	a.cond++
 	a.stmt(c.Body, pipeFrom, depth)
+	a.cond--
 	a.funcs = a.funcs[:len(a.funcs)-1]
 	a.defined = append(a.defined, name)
 }
@@ -249,9 +297,7 @@ func (a *analyzer) exprCmd(c syntax.Command, depth int) {
 	case *syntax.TestClause:
 		a.nested(c.X, depth)
 	case *syntax.DeclClause:
-		for _, as := range c.Args {
-			a.assign(as, depth)
-		}
+		a.declClause(c, depth)
 	case *syntax.LetClause:
 		for _, e := range c.Exprs {
 			a.nested(e, depth)
@@ -297,7 +343,7 @@ func (a *analyzer) sub(list []*syntax.Stmt, depth int) {
 		return
 	}
 	saved := a.cwd
-	a.stmts(list, nil, depth+1)
+	a.conditional(list, nil, depth+1)
 	a.cwd = saved
 }
 
@@ -340,7 +386,7 @@ func (a *analyzer) assign(as *syntax.Assign, depth int) {
 	}
 	val := ""
 	if as.Value != nil {
-		val = renderWord(as.Value).s
+		val = a.render(as.Value).s
 	}
 	a.envVar(as.Name.Value, val, depth)
 }
@@ -358,6 +404,9 @@ func (a *analyzer) envVar(name, val string, depth int) {
 func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom []int, depth int) {
 	for _, as := range c.Assigns {
 		a.assign(as, depth)
+		if len(c.Args) == 0 {
+			a.record(as)
+		}
 	}
 	if len(c.Args) == 0 {
 		return
@@ -378,7 +427,7 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 // expand appends the words one shell word becomes after brace expansion.
 func (a *analyzer) expand(dst []word, w *syntax.Word) []word {
 	if !syntax.SplitBraces(w) {
-		return append(dst, renderWord(w))
+		return append(dst, a.render(w))
 	}
 	n := 0
 	var walk func(prefix []syntax.WordPart, rest []syntax.WordPart) bool
@@ -399,7 +448,7 @@ func (a *analyzer) expand(dst []word, w *syntax.Word) []word {
 			a.fail(RuleCommandTooComplex, "brace expansion produces more than %d words", maxBraceWords)
 			return false
 		}
-		dst = append(dst, renderWord(&syntax.Word{Parts: append(append([]syntax.WordPart(nil), prefix...), rest...)}))
+		dst = append(dst, a.render(&syntax.Word{Parts: append(append([]syntax.WordPart(nil), prefix...), rest...)}))
 		return true
 	}
 	walk(nil, w.Parts)
@@ -414,7 +463,7 @@ func (a *analyzer) redirect(r *syntax.Redirect, depth int) {
 	if r.Word == nil || len(r.Word.Parts) == 0 {
 		return
 	}
-	t := renderWord(r.Word)
+	t := a.render(r.Word)
 	switch r.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
 		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
@@ -447,10 +496,16 @@ func isFD(s string) bool {
 }
 
 func (a *analyzer) touch(w word, op pathOp) {
-	if w.s == "" {
+	if w.s == "" || w.s == placeholderProcSubst {
+		// A process substitution is a pipe (/dev/fd/N) whose commands are analysed themselves.
 		return
 	}
-	a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: a.cwd, op: op, dynamic: w.dynamic, glob: w.glob})
+	cwd, dynamic := a.cwd, w.dynamic
+	if cwd == cwdUnknown {
+		// Below a computed directory only absolute and home paths are known.
+		cwd, dynamic = "", dynamic || !isAbsOrHome(expandHome(w.s))
+	}
+	a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: cwd, op: op, dynamic: dynamic, glob: w.glob})
 }
 
 // command records one simple command and follows whatever it runs in turn.
@@ -565,4 +620,33 @@ func skipGitGlobals(s *segment, args []word) []word {
 
 func (s *segment) hasFlag(f string) bool {
 	return slices.Contains(s.flags, f)
+}
+
+// declClause analyses declare, export, local, readonly and typeset. Without assignments (or with
+// -p) the builtin prints variables, so it is a segment the rule pack sees like env or set; with
+// them, each assignment is checked and, reached unconditionally, recorded.
+func (a *analyzer) declClause(c *syntax.DeclClause, depth int) {
+	words := []word{{s: c.Variant.Value}}
+	prints := true
+	for _, as := range c.Args {
+		a.assign(as, depth)
+		switch {
+		case as.Name == nil && as.Value != nil:
+			words = append(words, a.render(as.Value))
+		case as.Name != nil && as.Naked:
+			words = append(words, word{s: as.Name.Value})
+			prints = false
+		case as.Name != nil:
+			a.record(as)
+			prints = false
+		}
+	}
+	for _, w := range words[1:] {
+		if strings.HasPrefix(w.s, "-") && strings.ContainsAny(w.s, "p") {
+			prints = true
+		}
+	}
+	if prints {
+		a.command(words, nil, nil, depth)
+	}
 }

@@ -97,7 +97,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 	case name == cmdEcho || name == "printf":
 		a.out.segments[idx].yields = literalOperands(seg)
 	case name == "popd":
-		a.cwd = ""
+		a.cwd = cwdUnknown
 	case shells[name]:
 		a.shell(idx, redirs, depth)
 	case name == cmdFind:
@@ -121,7 +121,10 @@ func (a *analyzer) cd(seg segment) {
 	}
 	t := seg.operands[0]
 	if t.dynamic || t.s == "-" {
-		a.cwd = ""
+		a.cwd = cwdUnknown
+		return
+	}
+	if a.cwd == cwdUnknown && !isAbsOrHome(expandHome(t.s)) {
 		return
 	}
 	a.cwd = resolvePath(a.cwd, t.s)
@@ -287,7 +290,7 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 			}
 			if body != nil && len(body.Parts) > 0 {
 				a.out.segments[idx].wrapper = true
-				a.script(renderWord(body).s, depth+1)
+				a.script(a.render(body).s, depth+1)
 			}
 		}
 	}
