@@ -44,7 +44,7 @@ func (p *Policy) checkArguments(c *Call, class ActionClass) (failure, ActionClas
 	class = escalate(class, m.class)
 	class = escalate(class, p.pathClass(targets, cwd))
 
-	if f := p.readOnlyFailure(c, targets, class); f.failed() {
+	if f := p.readOnlyFailure(c, an, targets, class); f.failed() {
 		return f, class
 	}
 	if f := p.writeRootFailure(c, targets); f.failed() {
@@ -88,7 +88,7 @@ func (t *target) modifies() bool { return t.op == opWrite || t.op == opDelete }
 
 // readOnlyFailure denies writes and system-modifying or git-destructive calls in a read-only plan
 // or under a read-only profile.
-func (p *Policy) readOnlyFailure(c *Call, targets []target, class ActionClass) failure {
+func (p *Policy) readOnlyFailure(c *Call, an *analysis, targets []target, class ActionClass) failure {
 	if !c.Context.ReadOnlyPlan && (p.profile == nil || !p.profile.ReadOnly) {
 		return pass
 	}
@@ -105,6 +105,14 @@ func (p *Policy) readOnlyFailure(c *Call, targets []target, class ActionClass) f
 	if class == ClassSystemModify || class == ClassGitDestructive {
 		return failure{kind: kindAccessDenied, rule: rule,
 			msg: fmt.Sprintf("the call is classified %s and %s", class, what)}
+	}
+	if an != nil {
+		for i := range an.segments {
+			if s := &an.segments[i]; s.opaque {
+				return failure{kind: kindAccessDenied, rule: rule,
+					msg: fmt.Sprintf("command %q runs code the engine cannot see, which could write, and %s", truncate(s.text, 120), what)}
+			}
+		}
 	}
 	return pass
 }
@@ -352,11 +360,58 @@ func (p *Policy) recognizedSegment(s *segment) bool {
 		}
 	}
 	for i := range p.commands {
-		if prefixOf(p.commands[i].words, s) {
+		if p.commands[i].runs(s) {
 			return true
 		}
 	}
 	return false
+}
+
+// runs reports whether a segment is exactly the declared project command: the same program and
+// the same words, without environment assignments; a declaration ending in "..." admits further
+// literal words. A command with other words or options is another command, which the project did
+// not declare.
+func (pc *projectCommand) runs(s *segment) bool {
+	words := pc.words
+	open := len(words) > 1 && words[len(words)-1] == projectArgsWildcard
+	if open {
+		words = words[:len(words)-1]
+	}
+	if len(s.env) > 0 || s.name != words[0] || len(s.words) < len(words) || (!open && len(s.words) != len(words)) {
+		return false
+	}
+	for k, w := range s.words[1:] {
+		if w.dynamic || (k+1 < len(words) && w.s != words[k+1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// confirms reports whether a segment may run the declared command that requires confirmation:
+// the same program with the declared operands in a row anywhere among its operands, whatever
+// options, global options and other targets come with it ("make -k deploy", "make test deploy",
+// "terraform -chdir=infra apply"). Asking too often is safe; missing one is not, so a computed
+// operand matches any.
+func (pc *projectCommand) confirms(s *segment) bool {
+	if s.name != pc.words[0] {
+		return false
+	}
+	for start := 0; start+len(pc.operands) <= len(s.operands); start++ {
+		if operandsAt(s.operands[start:], pc.operands) {
+			return true
+		}
+	}
+	return false
+}
+
+func operandsAt(have []word, want []string) bool {
+	for k, o := range want {
+		if !have[k].dynamic && have[k].s != o {
+			return false
+		}
+	}
+	return true
 }
 
 // confirmCommand returns the project command requiring confirmation that the call runs, if any.
@@ -366,7 +421,7 @@ func (p *Policy) confirmCommand(an *analysis) *projectCommand {
 	}
 	for i := range an.segments {
 		for j := range p.commands {
-			if p.commands[j].confirm && prefixOf(p.commands[j].words, &an.segments[i]) {
+			if p.commands[j].confirm && p.commands[j].confirms(&an.segments[i]) {
 				return &p.commands[j]
 			}
 		}

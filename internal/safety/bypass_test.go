@@ -30,7 +30,7 @@ func writeCall(paths ...string) Call {
 var bypassRules = ProjectRules{
 	Workspace: "/workspace",
 	Commands: []ProjectCommand{
-		{ID: "curl", Command: "curl"}, {ID: "dd", Command: "dd"}, {ID: "kill", Command: "kill"},
+		{ID: "curl", Command: "curl ..."}, {ID: "dd", Command: "dd ..."}, {ID: "kill", Command: "kill ..."},
 	},
 }
 

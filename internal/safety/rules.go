@@ -265,7 +265,7 @@ func (r *compiledRule) matches(an *analysis, s *segment) bool {
 	if len(r.flagSets) > 0 && !s.unknownFlags && !r.matchesFlagSets(s) {
 		return false
 	}
-	if slices.ContainsFunc(r.ExceptFlags, s.hasFlag) {
+	if slices.ContainsFunc(r.ExceptFlags, s.hasExactFlag) {
 		return false
 	}
 	if r.operand != nil && !r.matchesOperand(s, ops) {

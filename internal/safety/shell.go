@@ -67,6 +67,7 @@ type segment struct {
 	opaque       bool     // runs code the engine cannot see (a script file, inline interpreter code)
 	yields       []string // what the segment prints that xargs may turn into arguments
 	localFunc    bool     // calls a function defined earlier in the same command line (already checked)
+	env          []string // NAME=VALUE assignments in the command's environment (prefix or env wrapper)
 }
 
 // pathRef is a path a command touches.
@@ -121,6 +122,7 @@ type analyzer struct {
 	funcs   []string  // functions being defined (a call to one of them from its own body is a fork bomb)
 	defined []string  // functions defined so far; calling one runs a body already analysed
 	err     *analysisError
+	env     []string // assignments for the next recorded command
 }
 
 func (a *analyzer) fail(rule, format string, args ...any) {
@@ -392,6 +394,9 @@ func (a *analyzer) assign(as *syntax.Assign, depth int) {
 }
 
 func (a *analyzer) envVar(name, val string, depth int) {
+	if why := codeEnvReason(name, val); why != "" {
+		a.find(false, RuleOpaqueCode, "%s; it needs human approval", why)
+	}
 	name = strings.ToUpper(name)
 	switch {
 	case injectionEnvVars[name]:
@@ -402,10 +407,17 @@ func (a *analyzer) envVar(name, val string, depth int) {
 }
 
 func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom []int, depth int) {
+	var env []string
 	for _, as := range c.Assigns {
 		a.assign(as, depth)
 		if len(c.Args) == 0 {
 			a.record(as)
+		} else if as.Name != nil {
+			val := ""
+			if as.Value != nil {
+				val = a.render(as.Value).s
+			}
+			env = append(env, as.Name.Value+"="+val)
 		}
 	}
 	if len(c.Args) == 0 {
@@ -421,6 +433,7 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 	if a.err != nil || len(words) == 0 {
 		return
 	}
+	a.env = env
 	a.command(words, redirs, pipeFrom, depth)
 }
 
@@ -521,7 +534,8 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 		a.fail(RuleCommandTooComplex, "command line contains more than %d commands", maxSegments)
 		return
 	}
-	seg := segment{words: words, cwd: a.cwd, pipeFrom: pipeFrom}
+	seg := segment{words: words, cwd: a.cwd, pipeFrom: pipeFrom, env: a.env}
+	a.env = nil
 	if words[0].dynamic {
 		a.find(true, RuleDynamicCommand, "command name %q is computed at run time and cannot be checked", words[0].s)
 	} else {
@@ -572,10 +586,15 @@ func splitArgs(s *segment) {
 	if s.name == cmdGit {
 		args = skipGitGlobals(s, args)
 	}
-	end := false
+	envFlags(s)
+	values := valueOptions[s.name]
+	end, skipNext := false, false
 	for _, w := range args {
 		v := w.s
 		switch {
+		case skipNext:
+			// The value of an option that takes one ("--context prod", "-n kube-system").
+			skipNext = false
 		case end:
 			s.operands = append(s.operands, w)
 		case v == "--" && !w.dynamic:
@@ -587,6 +606,8 @@ func splitArgs(s *segment) {
 			name := v
 			if i := strings.IndexByte(v, '='); i > 0 {
 				name = v[:i]
+			} else if slices.Contains(values, v) {
+				skipNext = true
 			}
 			s.flags = append(s.flags, name)
 			if v[1] != '-' && len(name) > 2 {
@@ -618,9 +639,7 @@ func skipGitGlobals(s *segment, args []word) []word {
 	return nil
 }
 
-func (s *segment) hasFlag(f string) bool {
-	return slices.Contains(s.flags, f)
-}
+
 
 // declClause analyses declare, export, local, readonly and typeset. Without assignments (or with
 // -p) the builtin prints variables, so it is a segment the rule pack sees like env or set; with

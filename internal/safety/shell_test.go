@@ -258,7 +258,7 @@ func TestClassification(t *testing.T) {
 		{"write to scratch space", Call{Tool: toolWriter, Args: Arguments{Paths: []string{"/tmp/x"}}}, ClassWrite, VerdictAllow, VerdictAllow},
 		{"recognised command", shCall("go test ./..."), ClassExecute, VerdictAllow, VerdictAllow},
 		{"unrecognised command", shCall("./configure"), ClassExecute, VerdictAsk, VerdictAllow},
-		{"inline interpreter code", shCall(`python3 -c 'print(1)'`), ClassExecute, VerdictAsk, VerdictAllow},
+		{"inline interpreter code", shCall(`python3 -c 'print(1)'`), ClassExecute, VerdictAsk, VerdictAsk},
 		{"command writes outside the working directory", shCall("echo x > ../other/f"), ClassSystemModify, VerdictAsk, VerdictAllow},
 		{"package install", shCall("apt-get install jq"), ClassSystemModify, VerdictAsk, VerdictAsk},
 		{"unknown tool", Call{Tool: Tool{Name: "x", ActionClass: ClassUnknown}}, ClassUnknown, VerdictAsk, VerdictAllow},
