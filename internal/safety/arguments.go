@@ -13,11 +13,12 @@ const (
 
 // target is one path a call touches, resolved against its working directory.
 type target struct {
-	raw     string
-	path    string
-	op      pathOp
-	dynamic bool
-	glob    bool
+	raw       string
+	path      string
+	op        pathOp
+	dynamic   bool
+	glob      bool
+	recursive bool
 }
 
 // ruleMatch is the outcome of matching the rule pack against every segment.
@@ -54,6 +55,9 @@ func (p *Policy) checkArguments(c *Call, class ActionClass) (failure, ActionClas
 		return f, class
 	}
 	if f := p.pathPolicyFailure(targets); f.failed() {
+		return f, class
+	}
+	if f := p.containmentFailure(targets, cwd, approved); f.failed() {
 		return f, class
 	}
 	if !approved {
@@ -262,7 +266,7 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, failure) 
 	}
 	if an != nil {
 		for _, r := range an.paths {
-			out = append(out, target{raw: r.raw, path: resolvePath(r.cwd, r.raw), op: r.op, dynamic: r.dynamic, glob: r.glob})
+			out = append(out, target{raw: r.raw, path: resolvePath(r.cwd, r.raw), op: r.op, dynamic: r.dynamic, glob: r.glob, recursive: r.recursive})
 		}
 	}
 	return out, pass

@@ -289,6 +289,7 @@ var valueOptions = map[string][]string{
 	"docker":    {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},
 	"podman":    {"--connection", "-c", "--url", "--root", "--runroot", "--log-level"},
 	"terraform": {"-chdir"},
+	"tar":       {"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "--exclude", "-b", "--blocking-factor", "-H", "--format", "-V", "--label"},
 	"make":      {"-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-o", "--old-file", "-W", "--what-if", "--assume-new"},
 	"go":        {"-C"},
 	"npm":       {"--prefix", "-w", "--workspace"},
@@ -298,6 +299,17 @@ var valueOptions = map[string][]string{
 	"az":        {"--subscription", "-g", "--resource-group"},
 	"awk":       {"-F", "-v", "--field-separator", "--assign"},
 	"gawk":      {"-F", "-v", "--field-separator", "--assign"},
+}
+
+// gitValueOptions are, per git subcommand, options whose value is the next word (a message, an
+// author), so it is not taken for a path.
+var gitValueOptions = map[string][]string{
+	"commit": {"-m", "--message", "--author", "--date", "-C", "--reuse-message", "-c", "--reedit-message", "--fixup", "--squash", "--trailer"},
+	"tag":    {"-m", "--message", "-u", "--local-user"},
+	"merge":  {"-m", "--message", "-s", "--strategy", "-X", "--strategy-option"},
+	"stash":  {"-m", "--message"},
+	"notes":  {"-m", "--message"},
+	"log":    {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
 }
 
 // envOptions are environment variables that stand for a program's global option: a rule written

@@ -90,7 +90,7 @@ var argSpecs = map[string]argSpec{
 	"wget":  {valueOps: map[string]pathOp{"-O": opWrite, "--output-document": opWrite, "-o": opWrite, "--output-file": opWrite, "-P": opWrite, "--directory-prefix": opWrite, "-i": opRead, "--post-file": opRead}},
 	"tar":   {valueOps: map[string]pathOp{"-f": opWrite, optFile: opWrite, "-C": opWrite, "--directory": opWrite}},
 	"unzip": {valueOps: map[string]pathOp{"-d": opWrite}},
-	"zip":   {lastOp: opRead, restOp: opWrite},
+	"zip":   {},
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
 
 	cmdGit: {skip: 1, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
@@ -110,13 +110,25 @@ func (a *analyzer) argPaths(idx int) {
 	if spec.noPaths {
 		return
 	}
-	ops := seg.operands
-	if seg.name == cmdFind {
-		ops = findRoots(seg)
-		if seg.hasFlag("-delete") {
-			spec.op = opDelete
-		}
+	switch seg.name {
+	case "tar":
+		a.tarPaths(seg)
+		return
+	case "zip":
+		a.zipPaths(seg)
+		return
+	case cmdFind:
+		a.findPaths(seg)
+		return
 	}
+	ops := seg.operands
+	if presenceCheck(seg) {
+		// grep -q NAME FILE answers only whether FILE defines NAME: the reference's safe protocol
+		// for checking a secret exists without reading it.
+		return
+	}
+	a.recursive = recursiveOp(seg)
+	defer func() { a.recursive = false }()
 	skip := spec.skip
 	for _, f := range spec.skipUnless {
 		if seg.hasFlag(f) {
@@ -205,6 +217,179 @@ func (a *analyzer) optionValues(seg *segment, spec argSpec) {
 				a.touch(words[i+1], op)
 			}
 		}
+	}
+}
+
+// presenceCheck reports whether a segment is "grep -q NAME FILE" (or -sq, --quiet, --silent): a
+// literal variable-name pattern (optionally ^NAME=) and one literal file, with no other options.
+// Its only output is the exit status, which says whether the file defines the name and nothing
+// about its value.
+func presenceCheck(s *segment) bool {
+	if s.name != "grep" || len(s.operands) != 2 || s.unknownFlags {
+		return false
+	}
+	quiet := false
+	for _, f := range s.flags {
+		switch f {
+		case "-q", "--quiet", "--silent":
+			quiet = true
+		case "-s", "-qs", "-sq", "--no-messages":
+		default:
+			return false
+		}
+	}
+	pat, file := s.operands[0], s.operands[1]
+	if !quiet || pat.dynamic || file.dynamic || file.glob {
+		return false
+	}
+	name := strings.TrimSuffix(strings.TrimPrefix(pat.s, "^"), "=")
+	if name == "" || isDigit(name[0]) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c != '_' && !isDigit(c) && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// recursiveOp reports whether a command acts on its operands recursively: rm -r deletes, cp -r,
+// rsync -a and scp -r copy, mv moves everything below a directory, git rm -r deletes.
+func recursiveOp(s *segment) bool {
+	switch s.name {
+	case "rm", "srm", "trash", "trash-put":
+		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("--recursive")
+	case "cp", "rsync":
+		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("-a") || s.hasFlag("--recursive") || s.hasFlag("--archive")
+	case "scp":
+		return s.hasFlag("-r")
+	case "mv":
+		return true
+	case cmdGit:
+		return len(s.operands) > 0 && s.operands[0].s == "rm" && s.hasFlag("-r")
+	}
+	return false
+}
+
+// tarPaths records tar's paths: the archive (-f, or the word after an old-style bundle such as
+// "czf"), and the members, read recursively when creating and written when extracting, below the
+// -C directory.
+func (a *analyzer) tarPaths(s *segment) {
+	ops := s.operands
+	create := s.hasFlag("-c") || s.hasFlag("--create") || s.hasFlag("-r") || s.hasFlag("--append") || s.hasFlag("-u") || s.hasFlag("--update")
+	extract := s.hasFlag("-x") || s.hasFlag("--extract") || s.hasFlag("--get")
+	if len(ops) > 0 && !ops[0].dynamic && isOldTarBundle(ops[0].s) {
+		b := ops[0].s
+		create = create || strings.ContainsAny(b, "cru")
+		extract = extract || strings.Contains(b, "x")
+		ops = ops[1:]
+		if strings.Contains(b, "f") && len(ops) > 0 {
+			archive := opRead
+			if create {
+				archive = opWrite
+			}
+			a.touch(ops[0], archive)
+			ops = ops[1:]
+		}
+	}
+	saved := a.cwd
+	defer func() { a.cwd, a.recursive = saved, false }()
+	if dir, ok := optionValue(s, "-C", "--directory"); ok {
+		if dir.dynamic {
+			a.cwd = cwdUnknown
+		} else if a.cwd != cwdUnknown || isAbsOrHome(expandHome(dir.s)) {
+			a.cwd = resolvePath(a.cwd, dir.s)
+		}
+	}
+	op := opRead
+	if extract {
+		op = opWrite
+	}
+	a.recursive = create && !s.hasFlag("--no-recursion")
+	for _, w := range ops {
+		a.operandPath(w, op)
+	}
+}
+
+// isOldTarBundle reports whether a first tar operand is an old-style option bundle ("czf", "xvf").
+func isOldTarBundle(v string) bool {
+	if v == "" || !strings.ContainsAny(v, "cxtruA") {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// optionValue returns the value of a short or long option ("-C dir", "-Cdir", "--directory=dir").
+func optionValue(s *segment, short, long string) (word, bool) {
+	w := s.words
+	for i := 1; i < len(w); i++ {
+		v := w[i].s
+		switch {
+		case (v == short || v == long) && i+1 < len(w):
+			return w[i+1], true
+		case strings.HasPrefix(v, long+"="):
+			return w[i].with(v[len(long)+1:]), true
+		case len(v) > len(short) && strings.HasPrefix(v, short) && !strings.HasPrefix(v, "--"):
+			return w[i].with(v[len(short):]), true
+		}
+	}
+	return word{}, false
+}
+
+// zipPaths records zip's archive (its first operand, written) and the files it adds (read,
+// recursively with -r).
+func (a *analyzer) zipPaths(s *segment) {
+	if len(s.operands) == 0 {
+		return
+	}
+	a.operandPath(s.operands[0], opWrite)
+	a.recursive = s.hasFlag("-r") || s.hasFlag("--recurse-paths")
+	defer func() { a.recursive = false }()
+	for _, w := range s.operands[1:] {
+		a.operandPath(w, opRead)
+	}
+}
+
+// findPaths records find's roots. With -delete and only name filters, what it deletes is every
+// file under the roots matching them; without filters (or with negations and alternatives the
+// engine does not follow) it deletes everything below its roots.
+func (a *analyzer) findPaths(s *segment) {
+	roots := findRoots(s)
+	if len(roots) == 0 {
+		roots = []word{{s: "."}}
+	}
+	if !s.hasFlag("-delete") {
+		for _, r := range roots {
+			a.operandPath(r, opRead)
+		}
+		return
+	}
+	filtered := len(s.yields) > 0
+	for _, w := range s.words[1:] {
+		switch w.s {
+		case "!", "-not", "-o", "-or", ",":
+			filtered = false
+		}
+	}
+	if filtered {
+		for _, y := range s.yields {
+			a.touch(word{s: y, glob: true}, opDelete)
+		}
+		for _, r := range roots {
+			a.operandPath(r, opRead)
+		}
+		return
+	}
+	a.recursive = true
+	defer func() { a.recursive = false }()
+	for _, r := range roots {
+		a.operandPath(r, opDelete)
 	}
 }
 

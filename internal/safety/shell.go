@@ -72,11 +72,12 @@ type segment struct {
 
 // pathRef is a path a command touches.
 type pathRef struct {
-	raw     string // as written, after quote removal
-	cwd     string // working directory it resolves against
-	op      pathOp
-	dynamic bool
-	glob    bool
+	raw       string // as written, after quote removal
+	cwd       string // working directory it resolves against
+	op        pathOp
+	dynamic   bool
+	glob      bool
+	recursive bool // the operation covers everything below the path (rm -r, cp -r, tar c)
 }
 
 // finding is a structural verdict on a command (not from a rule pack).
@@ -122,7 +123,8 @@ type analyzer struct {
 	funcs   []string  // functions being defined (a call to one of them from its own body is a fork bomb)
 	defined []string  // functions defined so far; calling one runs a body already analysed
 	err     *analysisError
-	env     []string // assignments for the next recorded command
+	env       []string // assignments for the next recorded command
+	recursive bool     // the operands being recorded are acted on recursively
 }
 
 func (a *analyzer) fail(rule, format string, args ...any) {
@@ -518,7 +520,7 @@ func (a *analyzer) touch(w word, op pathOp) {
 		// Below a computed directory only absolute and home paths are known.
 		cwd, dynamic = "", dynamic || !isAbsOrHome(expandHome(w.s))
 	}
-	a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: cwd, op: op, dynamic: dynamic, glob: w.glob})
+	a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: cwd, op: op, dynamic: dynamic, glob: w.glob, recursive: a.recursive && op != opWrite})
 }
 
 // command records one simple command and follows whatever it runs in turn.
@@ -588,6 +590,9 @@ func splitArgs(s *segment) {
 	}
 	envFlags(s)
 	values := valueOptions[s.name]
+	if s.name == cmdGit && len(args) > 0 {
+		values = gitValueOptions[args[0].s]
+	}
 	end, skipNext := false, false
 	for _, w := range args {
 		v := w.s
@@ -606,7 +611,8 @@ func splitArgs(s *segment) {
 			name := v
 			if i := strings.IndexByte(v, '='); i > 0 {
 				name = v[:i]
-			} else if slices.Contains(values, v) {
+			} else if slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && slices.Contains(values, "-"+v[len(v)-1:])) {
+				// "-n ns", or a bundle ending in an option that takes a value ("-xzf a.tgz").
 				skipNext = true
 			}
 			s.flags = append(s.flags, name)
@@ -638,8 +644,6 @@ func skipGitGlobals(s *segment, args []word) []word {
 	}
 	return nil
 }
-
-
 
 // declClause analyses declare, export, local, readonly and typeset. Without assignments (or with
 // -p) the builtin prints variables, so it is a segment the rule pack sees like env or set; with

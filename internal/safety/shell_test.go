@@ -95,11 +95,14 @@ func TestAnalyzePaths(t *testing.T) {
 		{`echo secret .env`, nil},
 		{`dd if=a of=b`, []ref{{"a", "read", ""}, {"b", "write", ""}, {"if=a", "read", ""}, {"a", "read", ""}, {"of=b", "read", ""}, {"b", "read", ""}}},
 		{`curl -o out https://x -d @data --config=cfg`, []ref{{"out", "write", ""}, {"cfg", "read", ""}, {"out", "read", ""}, {"@data", "read", ""}, {"data", "read", ""}}},
-		{`tar -xzf a.tgz -C dst`, []ref{{"a.tgz", "write", ""}, {"dst", "write", ""}, {"a.tgz", "read", ""}, {"dst", "read", ""}}},
+		{`tar -xzf a.tgz -C dst`, []ref{{"a.tgz", "write", ""}, {"dst", "write", ""}}},
+		{`tar czf x.tgz -C / etc`, []ref{{"/", "write", ""}, {"x.tgz", "write", ""}, {"etc", "read", ""}}},
+		{`cd /w && tar czf x.tgz -C /etc .`, []ref{{"/w", "read", "/w"}, {"/etc", "write", "/w"}, {"x.tgz", "write", "/w"}, {".", "read", "/etc"}}},
 		{`cd sub && cat f; cat g`, []ref{{"sub", "read", "/w"}, {"f", "read", "/w/sub"}, {"g", "read", "/w/sub"}}},
 		{`(cd sub; cat f); cat g`, []ref{{"sub", "read", "/w"}, {"f", "read", "/w/sub"}, {"g", "read", "/w"}}},
 		{`cat file:///etc/x https://host/y`, []ref{{"/etc/x", "read", ""}}},
-		{`find src -name '*.go' -delete`, []ref{{"src", "delete", ""}}},
+		{`find src -name '*.go' -delete`, []ref{{"src/**/*.go", "delete", ""}, {"src", "read", ""}}},
+		{`find src ! -name '*.go' -delete`, []ref{{"src", "delete", ""}}},
 		{`/usr/bin/time -o t.txt ls`, []ref{{"t.txt", "write", ""}}},
 	}
 	for _, tt := range tests {
