@@ -248,6 +248,16 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, failure) 
 	if an != nil {
 		n += len(an.paths)
 	}
+	work := 0
+	for _, raw := range args.Paths {
+		if work++; hasGlobMeta(raw) {
+			work += globCost - 1
+		}
+	}
+	if work > maxWork {
+		return nil, failure{kind: kindSafetyViolation, rule: RuleCommandTooComplex,
+			msg: fmt.Sprintf("the call's paths are more than the engine checks (work budget %d, a glob costing %d)", maxWork, globCost)}
+	}
 	out := make([]target, 0, n)
 	op := opRead
 	if c.Tool.Writes {

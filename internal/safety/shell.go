@@ -20,6 +20,16 @@ const (
 	maxSegments = 512
 	// maxBraceWords bounds the words one brace expansion may produce.
 	maxBraceWords = 256
+	// maxWork bounds the work one command may cause in all: every expanded word, path and
+	// command costs a unit, a glob path (checked against every path-policy entry) globCost, a
+	// brace-expanded word braceCost and a command segmentCost; parsing costs a unit per parseBytesPerUnit bytes. The bound is
+	// calibrated so that the worst input evaluates in well under 5 ms (docs/benchmarks-engine.md);
+	// it counts work rather than time so a decision never depends on how loaded the machine is.
+	maxWork           = 6000
+	globCost          = 20
+	braceCost         = 4 // a brace-expanded word is built part by part
+	segmentCost       = 4
+	parseBytesPerUnit = 32
 )
 
 // analysisError is a command the engine cannot check; it is always a denial.
@@ -115,16 +125,27 @@ func analyzeCommand(cmd, cwd string) (*analysis, *analysisError) {
 }
 
 type analyzer struct {
-	parser  *syntax.Parser
-	out     *analysis
-	cwd     string    // working directory; cwdUnknown after a cd to a computed directory
-	vars    *varScope // the variables of the script being analysed
-	cond    int       // > 0 inside code that may not run, or runs in a subshell: assignments there are not recorded
-	funcs   []string  // functions being defined (a call to one of them from its own body is a fork bomb)
-	defined []string  // functions defined so far; calling one runs a body already analysed
-	err     *analysisError
+	parser    *syntax.Parser
+	out       *analysis
+	cwd       string    // working directory; cwdUnknown after a cd to a computed directory
+	vars      *varScope // the variables of the script being analysed
+	cond      int       // > 0 inside code that may not run, or runs in a subshell: assignments there are not recorded
+	funcs     []string  // functions being defined (a call to one of them from its own body is a fork bomb)
+	defined   []string  // functions defined so far; calling one runs a body already analysed
+	err       *analysisError
+	work      int      // units of work spent so far (maxWork)
 	env       []string // assignments for the next recorded command
 	recursive bool     // the operands being recorded are acted on recursively
+}
+
+// spend counts units of work and fails the analysis past maxWork.
+func (a *analyzer) spend(units int) bool {
+	a.work += units
+	if a.work > maxWork {
+		a.fail(RuleCommandTooComplex, "command expands to more words, paths and commands than the engine checks (work budget %d)", maxWork)
+		return false
+	}
+	return true
 }
 
 func (a *analyzer) fail(rule, format string, args ...any) {
@@ -154,6 +175,9 @@ func (a *analyzer) scriptIn(src string, depth int, args []word, child bool) {
 	}
 	if depth > maxNesting {
 		a.fail(RuleCommandTooComplex, "command nests wrappers or scripts more than %d levels deep", maxNesting)
+		return
+	}
+	if !a.spend(1 + len(src)/parseBytesPerUnit) {
 		return
 	}
 	f, err := a.parser.Parse(strings.NewReader(src), "")
@@ -427,6 +451,9 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 	}
 	words := make([]word, 0, len(c.Args))
 	for _, w := range c.Args {
+		if a.err != nil {
+			return
+		}
 		if mayHideCommands(w.Parts) {
 			a.nested(w, depth)
 		}
@@ -442,6 +469,7 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 // expand appends the words one shell word becomes after brace expansion.
 func (a *analyzer) expand(dst []word, w *syntax.Word) []word {
 	if !syntax.SplitBraces(w) {
+		a.spend(1)
 		return append(dst, a.render(w))
 	}
 	n := 0
@@ -461,6 +489,9 @@ func (a *analyzer) expand(dst []word, w *syntax.Word) []word {
 		n++
 		if n > maxBraceWords {
 			a.fail(RuleCommandTooComplex, "brace expansion produces more than %d words", maxBraceWords)
+			return false
+		}
+		if !a.spend(braceCost) {
 			return false
 		}
 		dst = append(dst, a.render(&syntax.Word{Parts: append(append([]syntax.WordPart(nil), prefix...), rest...)}))
@@ -515,6 +546,13 @@ func (a *analyzer) touch(w word, op pathOp) {
 		// A process substitution is a pipe (/dev/fd/N) whose commands are analysed themselves.
 		return
 	}
+	cost := 1
+	if w.glob {
+		cost = globCost
+	}
+	if !a.spend(cost) {
+		return
+	}
 	cwd, dynamic := a.cwd, w.dynamic
 	if cwd == cwdUnknown {
 		// Below a computed directory only absolute and home paths are known.
@@ -534,6 +572,9 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 	}
 	if len(a.out.segments) >= maxSegments {
 		a.fail(RuleCommandTooComplex, "command line contains more than %d commands", maxSegments)
+		return
+	}
+	if !a.spend(segmentCost) {
 		return
 	}
 	seg := segment{words: words, cwd: a.cwd, pipeFrom: pipeFrom, env: a.env}
