@@ -263,6 +263,10 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, failure) 
 	if c.Tool.Writes {
 		op = opWrite
 	}
+	deletes := c.Tool.ActionClass == ClassDelete
+	if deletes {
+		op = opDelete
+	}
 	for _, raw := range args.Paths {
 		if len(raw) > maxPathLength || strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 			return nil, failure{kind: kindSafetyViolation, rule: RulePathInvalid,
@@ -272,7 +276,7 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, failure) 
 		if v == "" {
 			continue
 		}
-		out = append(out, target{raw: raw, path: resolvePath(cwd, v), op: op, glob: hasGlobMeta(v)})
+		out = append(out, target{raw: raw, path: resolvePath(cwd, v), op: op, glob: hasGlobMeta(v), recursive: deletes})
 	}
 	if an != nil {
 		for _, r := range an.paths {
