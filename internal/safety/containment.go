@@ -91,11 +91,13 @@ func (c *pathPolicy) containedVerdict(dir string, op pathOp) (pathVerdict, strin
 			if e.negate || !e.anchored {
 				continue
 			}
-			lit := e.globs[0]
+			// A glob entry ("/etc/ssh/*_key") protects files inside its literal directory, which a
+			// recursive operation on that very directory reaches.
+			lit, globbed := e.globs[0], false
 			if d := literalDir(lit); d != "" {
-				lit = d
+				lit, globbed = d, true
 			}
-			if lit != dir && under(lit, dir) {
+			if (globbed || lit != dir) && under(lit, dir) {
 				return pathVerdict{kind: k, pattern: e.pattern, path: lit}, lit, true
 			}
 		}

@@ -17,11 +17,38 @@ func (s *segment) hasFlag(f string) bool {
 		return false
 	}
 	for _, g := range s.flags {
-		if len(g) > 2 && len(g) < len(f) && strings.HasPrefix(g, "--") && strings.HasPrefix(f, g) {
+		if len(g) > 2 && len(g) < len(f) && strings.HasPrefix(g, "--") && strings.HasPrefix(f, g) && !slices.Contains(exactLongOptions[s.name], g) {
 			return true
 		}
 	}
 	return false
+}
+
+// exactLongOptions are real options that are also prefixes of a longer one the engine looks for;
+// getopt_long takes an exact match as itself, not as an abbreviation (tar --checkpoint is not
+// --checkpoint-action).
+var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}}
+
+// expandLong returns the one option of opts that name abbreviates (or equals), or name itself
+// when it abbreviates none or several.
+func expandLong(name string, opts ...string) string {
+	found := ""
+	for _, o := range opts {
+		switch {
+		case o == "":
+		case o == name:
+			return o
+		case strings.HasPrefix(o, name):
+			if found != "" && found != o {
+				return name
+			}
+			found = o
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
 }
 
 // hasExactFlag reports whether the segment has flag f spelled out: an exception must never be
@@ -298,6 +325,7 @@ var valueOptions = map[string][]string{
 	"gcloud":    {"--project", "--account", "--configuration", "--region", "--zone"},
 	"az":        {"--subscription", "-g", "--resource-group"},
 	"awk":       {"-F", "-v", "--field-separator", "--assign"},
+	"sed":       {"-e", "--expression", "-f", "--file", "-l", "--line-length"},
 	"gawk":      {"-F", "-v", "--field-separator", "--assign"},
 }
 

@@ -1,6 +1,9 @@
 package safety
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // argSpec says which arguments of a command are paths and what the command does to them.
 // Commands not listed read every operand: the path policy then sees "cat .env" and "source .env"
@@ -73,7 +76,7 @@ var argSpecs = map[string]argSpec{
 	"chattr":  {skip: 1, op: opWrite},
 	"setfacl": {skip: 1, op: opWrite},
 
-	"sed":   {skip: 1, skipUnless: []string{"-e", "-f", "--expression", optFile}, op: opRead, inPlace: []string{"-i", "--in-place"}},
+	"sed":   {skip: 1, skipUnless: []string{"-e", "-f", "--expression", optFile}, op: opRead, inPlace: []string{"-i", "--in-place"}, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead}},
 	"perl":  {op: opRead, inPlace: []string{"-i"}},
 	"grep":  {skip: 1, skipUnless: grepPatternOpts, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead}},
 	"egrep": {skip: 1, skipUnless: grepPatternOpts},
@@ -267,7 +270,8 @@ func recursiveOp(s *segment) bool {
 	case "mv":
 		return true
 	case cmdGit:
-		return len(s.operands) > 0 && s.operands[0].s == "rm" && s.hasFlag("-r")
+		// git rm --cached only changes the index.
+		return len(s.operands) > 0 && s.operands[0].s == "rm" && s.hasFlag("-r") && !s.hasFlag("--cached")
 	}
 	return false
 }
@@ -279,7 +283,8 @@ func (a *analyzer) tarPaths(s *segment) {
 	ops := s.operands
 	create := s.hasFlag("-c") || s.hasFlag("--create") || s.hasFlag("-r") || s.hasFlag("--append") || s.hasFlag("-u") || s.hasFlag("--update")
 	extract := s.hasFlag("-x") || s.hasFlag("--extract") || s.hasFlag("--get")
-	if len(ops) > 0 && !ops[0].dynamic && isOldTarBundle(ops[0].s) {
+	// Old-style options ("tar czf x.tgz dir") are only ever the first word.
+	if len(ops) > 0 && len(s.words) > 1 && !ops[0].dynamic && s.words[1].s == ops[0].s && isOldTarBundle(ops[0].s) {
 		b := ops[0].s
 		create = create || strings.ContainsAny(b, "cru")
 		extract = extract || strings.Contains(b, "x")
@@ -371,6 +376,11 @@ func (a *analyzer) findPaths(s *segment) {
 		return
 	}
 	filtered := len(s.yields) > 0
+	for _, y := range s.yields {
+		if strings.Trim(path.Base(y), "*?.") == "" {
+			filtered = false // -name '*' or '.*' filters nothing
+		}
+	}
 	for _, w := range s.words[1:] {
 		switch w.s {
 		case "!", "-not", "-o", "-or", ",":

@@ -232,6 +232,8 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 // takes a value and has none attached, the next word.
 func (o *wrapperOpts) longOption(words []word, spec wrapSpec, opt string) {
 	name, val, hasVal := strings.Cut(opt, "=")
+	// The wrapper reads an abbreviated option as the one it abbreviates (env --chd=DIR).
+	name = expandLong(name, append([]string{spec.longScript, spec.longChdir, spec.longRead}, spec.longArgs...)...)
 	isScript := spec.longScript != "" && name == spec.longScript
 	takes := slices.Contains(spec.longArgs, name) || isScript
 	valWord := words[o.next].with(val)
