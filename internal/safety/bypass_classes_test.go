@@ -363,7 +363,7 @@ func TestUnresolvedPathNamesThePolicy(t *testing.T) {
 	p := mustCompile(t, &Profile{}, classRules)
 	for cmd, phrases := range map[string][]string{
 		`cat "$F"`:         {`"$F"`, "computed at run time", "zeroAccess", `".env"`},
-		`rm "$F"`:          {"delete", "zeroAccess", "noDelete", `".git"`},
+		`rm -- "$F"`:       {"delete", "zeroAccess", "noDelete", `".git"`},
 		`echo x > "$OUT"`:  {"write", "noWrite"},
 		`cd "$D" && ls x`:  {"zeroAccess"},
 		`make test V=1`:    {"cannot see", "V=1", "zeroAccess"},
