@@ -246,9 +246,15 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 		}
 		a.cond--
 	case *syntax.WhileClause:
+		if hasAssigner(c) {
+			a.vars.poison()
+		}
 		a.conditional(c.Cond, pipeFrom, depth)
 		a.conditional(c.Do, pipeFrom, depth)
 	case *syntax.ForClause:
+		if hasAssigner(c) {
+			a.vars.poison()
+		}
 		a.nested(c.Loop, depth)
 		a.conditional(c.Do, pipeFrom, depth)
 	case *syntax.CaseClause:
@@ -464,6 +470,10 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 	}
 	a.env = env
 	a.command(words, redirs, pipeFrom, depth)
+	if assignsByName(c) {
+		// Its own arguments were resolved before it ran; nothing after it is.
+		a.vars.poison()
+	}
 }
 
 // expand appends the words one shell word becomes after brace expansion.

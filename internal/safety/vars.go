@@ -25,9 +25,10 @@ var computedAssigners = map[string]bool{
 	"readonly": true, "nameref": true, "enable": true,
 }
 
-// newVarScope counts every assignment in a parsed script. A name assigned more than once, in a
-// loop, by read, arithmetic, ${x:=...} or a declaration with options is never resolved; a command
-// that could assign by a computed name turns resolution off for the whole script.
+// newVarScope counts every assignment in a parsed script. A name assigned more than once or in a
+// loop header is never resolved; arithmetic, ${x:=...}, indirect references and declarations with
+// options turn resolution off for the whole script. A command that could assign by a name the
+// engine does not see (eval, source, read, ...) poisons the scope when the walk reaches it.
 func newVarScope(f *syntax.File) *varScope {
 	vs := &varScope{assigned: map[string]int{}}
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -55,10 +56,6 @@ func newVarScope(f *syntax.File) *varScope {
 			}
 		case *syntax.DeclClause:
 			vs.declaration(n)
-		case *syntax.CallExpr:
-			if len(n.Args) > 0 && assignsByName(n) {
-				vs.off = true
-			}
 		}
 		return true
 	})
@@ -99,6 +96,28 @@ func (vs *varScope) declaration(d *syntax.DeclClause) {
 			}
 		}
 	}
+}
+
+// poison forgets every resolved value and resolves nothing from here on: a command ran that can
+// assign variables the engine does not see (eval, source, read, ...).
+func (vs *varScope) poison() {
+	if vs != nil {
+		vs.off, vs.vals = true, nil
+	}
+}
+
+// hasAssigner reports whether a node contains a command that assigns by a name the engine does not
+// see. A loop containing one poisons the scope before its first iteration, since a later
+// iteration's assignment reaches the earlier commands of the body.
+func hasAssigner(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 && assignsByName(c) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // resolvable reports whether a name assigned here may be recorded.
