@@ -28,6 +28,10 @@ var classRules = ProjectRules{
 		{ID: "kubectl-other-cluster", Action: ActionAsk, Reason: "talks to a cluster other than the default one", Commands: []string{"kubectl"}, Flags: []string{"--context", "--kubeconfig", "--cluster", "--server"}},
 		{ID: "terraform-auto-approve", Action: ActionBlock, Reason: "applies without a plan review", Commands: []string{"terraform"}, Subcommands: []string{"apply", "destroy"}, Flags: []string{"-auto-approve"}},
 		{ID: "helm-uninstall", Action: ActionAsk, Reason: "removes a release", Commands: []string{"helm"}, Subcommands: []string{"uninstall", "delete"}},
+		// Pattern rules, the only kind a ProjectPolicy writes, see global options after the subcommand.
+		{ID: "terraform-destroy", Action: ActionBlock, Reason: "destroys infrastructure", Pattern: `^terraform destroy( |$)`},
+		{ID: "helm-prod", Action: ActionAsk, Reason: "talks to the production cluster", Pattern: `^helm .*--kube-context prod`},
+		{ID: "git-push-prod", Action: ActionAsk, Reason: "pushes to production", Pattern: `^git push prod( |$)`},
 	},
 }
 
@@ -318,6 +322,13 @@ func classCatalogue() []classCase {
 		{global, "terraform -chdir on a confirmed command", sh(`terraform -chdir=infra apply`), asked("project-command:apply"), sh(`terraform plan -out=x`), false},
 		{global, "TF_CLI_ARGS", sh(`TF_CLI_ARGS='-auto-approve' terraform apply`), opaque, sh(`terraform plan`), false},
 		{global, "helm --kube-context", sh(`helm --kube-context prod uninstall x`), asked(dc + "helm-uninstall"), sh(`helm list`), false},
+		{global, "pattern rule past -chdir", sh(`terraform -chdir=infra destroy`), denied(dc + "terraform-destroy"), sh(`terraform plan -destroy`), false},
+		{global, "pattern rule past a global -var", sh(`terraform -chdir=infra -no-color destroy -target=x`), denied(dc + "terraform-destroy"), sh(`terraform plan -no-color`), false},
+		{global, "pattern rule sees HELM_KUBECONTEXT", sh(`HELM_KUBECONTEXT=prod helm list`), asked(dc + "helm-prod"), sh(`helm list`), false},
+		{global, "pattern rule sees --kube-context before the subcommand", sh(`helm --kube-context prod list`), asked(dc + "helm-prod"), sh(`helm list -a`), false},
+		{global, "pattern rule sees --kubeconfig before the subcommand", sh(`kubectl --kubeconfig=/etc/prod.yaml get pods`), asked(dc + "kubectl-other-cluster"), sh(`kubectl get pods`), false},
+		{global, "pattern rule past git -C", sh(`git -C ../deploy push prod main`), asked(dc + "git-push-prod"), sh(`git push origin main`), false},
+		{global, "git pattern rule with GIT_DIR set", sh(`GIT_DIR=../deploy/.git git push prod main`), asked(dc + "git-push-prod"), sh(`git push staging main`), false},
 		{global, "make -C before a confirmed target", sh(`make -C infra deploy`), asked("project-command:deploy"), sh(`make test`), false},
 		{global, "make with an extra confirmed target", sh(`make test deploy`), asked("project-command:deploy"), sh(`make test`), false},
 

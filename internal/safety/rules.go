@@ -271,7 +271,7 @@ func (r *compiledRule) matches(an *analysis, s *segment) bool {
 	if r.operand != nil && !r.matchesOperand(s, ops) {
 		return false
 	}
-	if r.pattern != nil && !r.pattern.MatchString(s.text) {
+	if r.pattern != nil && !r.pattern.MatchString(s.text) && (s.alt == "" || !r.pattern.MatchString(s.alt)) {
 		return false
 	}
 	if len(r.pipeFrom) > 0 && !r.matchesPipeFrom(an, s) {

@@ -78,6 +78,7 @@ type segment struct {
 	yields       []string // what the segment prints that xargs may turn into arguments
 	localFunc    bool     // calls a function defined earlier in the same command line (already checked)
 	env          []string // NAME=VALUE assignments in the command's environment (prefix or env wrapper)
+	alt          string   // the text with global options after the subcommand, for pattern rules ("" = text)
 }
 
 // pathRef is a path a command touches.
@@ -645,8 +646,12 @@ func splitArgs(s *segment) {
 		values = gitValueOptions[args[0].s]
 	}
 	end, skipNext := false, false
-	for _, w := range args {
+	base, firstOp := len(s.words)-len(args), 0
+	for i, w := range args {
 		v := w.s
+		if firstOp == 0 && !skipNext && (end || w.dynamic || len(v) < 2 || v[0] != '-') && v != "--" {
+			firstOp = base + i
+		}
 		switch {
 		case skipNext:
 			// The value of an option that takes one ("--context prod", "-n kube-system").
@@ -678,6 +683,43 @@ func splitArgs(s *segment) {
 			s.operands = append(s.operands, w)
 		}
 	}
+	s.alt = globalsLast(s, firstOp)
+}
+
+// globalsLast is a second text for pattern rules of programs with subcommands: the program, the
+// words from its subcommand on, then the global options before it and the options its environment
+// stands for. A project rule written as "^kubectl delete" then also matches
+// "kubectl --context prod delete" and "KUBECONFIG=x kubectl delete". Empty when it would equal
+// the text.
+func globalsLast(s *segment, firstOp int) string {
+	_, sub := valueOptions[s.name]
+	if !sub && s.name != cmdGit {
+		return ""
+	}
+	var env []string
+	for _, kv := range s.env {
+		name, val, _ := strings.Cut(kv, "=")
+		if f, ok := envOptions[s.name][name]; ok {
+			env = append(env, f, val)
+		}
+	}
+	if (firstOp <= 1 || firstOp >= len(s.words)) && len(env) == 0 {
+		return ""
+	}
+	parts := []string{s.name}
+	if firstOp > 1 && firstOp < len(s.words) {
+		for _, w := range s.words[firstOp:] {
+			parts = append(parts, w.s)
+		}
+		for _, w := range s.words[1:firstOp] {
+			parts = append(parts, w.s)
+		}
+	} else {
+		for _, w := range s.words[1:] {
+			parts = append(parts, w.s)
+		}
+	}
+	return strings.Join(append(parts, env...), " ")
 }
 
 var gitGlobalsWithValue = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--exec-path": true, "--config-env": true, "--super-prefix": true, "--list-cmds": true, "--attr-source": true}
