@@ -16,6 +16,11 @@ func fuzzSeeds() []string {
 			seeds = append(seeds, c.attack.Args.Command, c.near.Args.Command)
 		}
 	}
+	for _, c := range classCatalogue() {
+		if len(c.attack.Args.Command) < 4096 {
+			seeds = append(seeds, c.attack.Args.Command, c.near.Args.Command)
+		}
+	}
 	for _, ex := range rulePackExamples {
 		seeds = append(seeds, ex.hits...)
 	}
