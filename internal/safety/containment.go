@@ -102,7 +102,7 @@ func (c *pathPolicy) containedVerdict(dir string, op pathOp) (pathVerdict, strin
 			}
 		}
 	}
-	if dir == "~" || dir == "/" || dir == "/home" || dir == "/root" || strings.HasPrefix(dir, "/home/") && strings.Count(dir, "/") == 2 {
+	if dir == "~" || dir == "/" || dir == "/home" || dir == rootDir || strings.HasPrefix(dir, "/home/") && strings.Count(dir, "/") == 2 {
 		// Prefer the home directory's protected directories (.ssh, .aws) in the message.
 		if v, inside, ok := c.insideVerdict("~", op, numPathKinds, true); ok {
 			return v, inside, true

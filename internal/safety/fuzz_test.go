@@ -178,7 +178,7 @@ func zeroAccessForm(form int, p, reader string) string {
 	case 4: // ANSI-C hex escapes
 		var b strings.Builder
 		for i := 0; i < len(p); i++ {
-			b.WriteString(fmt.Sprintf(`\x%02x`, p[i]))
+			fmt.Fprintf(&b, `\x%02x`, p[i])
 		}
 		return read("$'" + b.String() + "'")
 	case 5: // a detour through a directory and back

@@ -27,6 +27,8 @@ func (s *segment) hasFlag(f string) bool {
 // exactLongOptions are real options that are also prefixes of a longer one the engine looks for;
 // getopt_long takes an exact match as itself, not as an abbreviation (tar --checkpoint is not
 // --checkpoint-action).
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}}
 
 // expandLong returns the one option of opts that name abbreviates (or equals), or name itself
@@ -58,6 +60,8 @@ func (s *segment) hasExactFlag(f string) bool { return slices.Contains(s.flags, 
 // codeOptions are, per recognised program, the options that make it run code the caller chooses
 // or send its output where the caller chooses: with any of them the engine cannot see what the
 // command does, so the segment is opaque.
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var codeOptions = map[string][]string{
 	"make":  {"--eval", "-E", "-f", "--file", "--makefile", "--include-dir", "-I"},
 	"go":    {"-exec", "-toolexec", "-vettool", "-overlay"},
@@ -75,8 +79,10 @@ var codeOptions = map[string][]string{
 	"git":   {"--exec-path", "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files-in-pager", "--sendmail-cmd", "--smtp-server"},
 }
 
-// gitCodeSubcommands are git subcommands whose short options run a command: rebase -x, difftool
+// gitCodeShort are, per git subcommand, short options that run a command: rebase -x, difftool
 // -x, grep -O, clone -u; and bisect run.
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var gitCodeShort = map[string][]string{"rebase": {"-x"}, "difftool": {"-x"}, "grep": {"-O"}, "clone": {"-u"}, "ls-remote": {"-u"}}
 
 // codeEnvVars make the program that sees them run code the caller chooses: a search path for
@@ -101,7 +107,7 @@ func codeEnvReason(name, val string) string {
 	}
 	if prog, ok := flagEnvVars[name]; ok {
 		s := segment{name: prog}
-		for _, f := range strings.Fields(val) {
+		for f := range strings.FieldsSeq(val) {
 			if len(f) > 1 && f[0] == '-' {
 				n, _, _ := strings.Cut(f, "=")
 				s.flags = append(s.flags, n)
@@ -134,28 +140,38 @@ func codeOption(s *segment) string {
 			}
 		}
 	case cmdGit:
-		if len(s.operands) > 0 {
-			sub := s.operands[0].s
-			for _, o := range gitCodeShort[sub] {
-				if s.hasFlag(o) {
-					return o
-				}
-			}
-			if sub == "bisect" && len(s.operands) > 1 && s.operands[1].s == "run" {
-				return "bisect run"
-			}
-		}
+		return gitCode(s)
 	case "go":
-		if len(s.operands) > 0 && s.operands[0].s == "env" && (s.hasFlag("-w") || s.hasFlag("-u")) {
+		if len(s.operands) > 0 && s.operands[0].s == cmdEnv && (s.hasFlag("-w") || s.hasFlag("-u")) {
 			return "env -w (it changes the go command's settings for later calls)"
 		}
-	case "sed":
+	case cmdSed:
 		return sedCode(s)
-	case "awk", "gawk", "mawk", "nawk":
+	case cmdAwk, cmdGawk, "mawk", "nawk":
 		return awkCode(s)
 	}
 	return ""
 }
+
+// gitCode returns the git subcommand option that runs a command (rebase -x), or bisect run.
+func gitCode(s *segment) string {
+	if len(s.operands) == 0 {
+		return ""
+	}
+	sub := s.operands[0].s
+	for _, o := range gitCodeShort[sub] {
+		if s.hasFlag(o) {
+			return o
+		}
+	}
+	if sub == "bisect" && len(s.operands) > 1 && s.operands[1].s == "run" {
+		return "bisect run"
+	}
+	return ""
+}
+
+// sedExpression is sed's long option for a script.
+const sedExpression = "--expression"
 
 // sedScripts returns a sed command's scripts: the -e/--expression values, or the first operand.
 func sedScripts(s *segment) ([]word, bool) {
@@ -164,13 +180,13 @@ func sedScripts(s *segment) ([]word, bool) {
 	for i := 1; i < len(words); i++ {
 		v := words[i].s
 		switch {
-		case v == "-e" || v == "--expression":
+		case v == "-e" || v == sedExpression:
 			if i+1 < len(words) {
 				out = append(out, words[i+1])
 				i++
 			}
-		case strings.HasPrefix(v, "--expression="):
-			out = append(out, words[i].with(strings.TrimPrefix(v, "--expression=")))
+		case strings.HasPrefix(v, sedExpression+"="):
+			out = append(out, words[i].with(strings.TrimPrefix(v, sedExpression+"=")))
 		case strings.HasPrefix(v, "-e") && len(v) > 2 && !strings.HasPrefix(v, "--"):
 			out = append(out, words[i].with(v[2:]))
 		}
@@ -205,62 +221,83 @@ func sedCode(s *segment) string {
 // sedScriptCode walks a sed script command by command and returns the first that executes or
 // writes ("" when there is none). Addresses, labels and text arguments are skipped.
 func sedScriptCode(script string) string {
-	i, n := 0, len(script)
-	for i < n {
-		// Skip separators and an address: line numbers, $, /regex/, \cREGEXc, ranges, steps, !.
-		for i < n && strings.IndexByte(" \t\n;{}!,~0123456789$+", script[i]) >= 0 {
-			i++
-		}
-		if i < n && (script[i] == '/' || script[i] == '\\') {
-			d := script[i]
-			if d == '\\' && i+1 < n {
-				i++
-				d = script[i]
-			}
-			i = skipDelimited(script, i+1, d)
+	for i := 0; i < len(script); {
+		var skipped bool
+		if i, skipped = skipSedAddress(script, i); skipped || i >= len(script) {
 			continue
 		}
-		if i >= n {
-			break
-		}
 		c := script[i]
-		i++
-		switch c {
-		case 'e':
-			return "the e command (it runs a shell command)"
-		case 'w', 'W':
-			return "the " + string(c) + " command (it writes a file)"
-		case 'r', 'R':
-			return "the " + string(c) + " command (it reads a file the engine does not check)"
-		case 's':
-			if i >= n {
-				return ""
-			}
-			d := script[i]
-			i = skipDelimited(script, i+1, d)
-			i = skipDelimited(script, i, d)
-			for i < n && script[i] != ';' && script[i] != '\n' && script[i] != '}' {
-				switch script[i] {
-				case 'e':
-					return "the s///e flag (it runs the result as a shell command)"
-				case 'w':
-					return "the s///w flag (it writes a file)"
-				}
-				i++
-			}
-		case 'y':
-			if i < n {
-				d := script[i]
-				i = skipDelimited(script, skipDelimited(script, i+1, d), d)
-			}
-		case 'a', 'i', 'c', ':', 'b', 't', 'T', 'q', 'Q', 'l', 'L':
-			// Text or a label runs to the end of the line (a, i, c) or the command.
-			for i < n && script[i] != '\n' && (c == 'a' || c == 'i' || c == 'c' || script[i] != ';') {
-				i++
-			}
+		var why string
+		if why, i = sedCommand(script, c, i+1); why != "" {
+			return why
 		}
 	}
 	return ""
+}
+
+// skipSedAddress skips separators and an address (line numbers, $, /regex/, \cREGEXc, ranges,
+// steps, !) from i; it reports whether it skipped a regex address, after which more may follow.
+func skipSedAddress(script string, i int) (int, bool) {
+	for i < len(script) && strings.IndexByte(" \t\n;{}!,~0123456789$+", script[i]) >= 0 {
+		i++
+	}
+	if i < len(script) && (script[i] == '/' || script[i] == '\\') {
+		d := script[i]
+		if d == '\\' && i+1 < len(script) {
+			i++
+			d = script[i]
+		}
+		return skipDelimited(script, i+1, d), true
+	}
+	return i, false
+}
+
+// sedCommand reads the arguments of sed command c, starting at i; it returns why the command runs
+// code or touches files ("" when it does not) and the index after it.
+func sedCommand(script string, c byte, i int) (string, int) {
+	n := len(script)
+	switch c {
+	case 'e':
+		return "the e command (it runs a shell command)", i
+	case 'w', 'W':
+		return "the " + string(c) + " command (it writes a file)", i
+	case 'r', 'R':
+		return "the " + string(c) + " command (it reads a file the engine does not check)", i
+	case 's':
+		return sedSubstitute(script, i)
+	case 'y':
+		if i < n {
+			d := script[i]
+			i = skipDelimited(script, skipDelimited(script, i+1, d), d)
+		}
+	case 'a', 'i', 'c', ':', 'b', 't', 'T', 'q', 'Q', 'l', 'L':
+		// Text runs to the end of the line (a, i, c), a label or count to the end of the command.
+		text := c == 'a' || c == 'i' || c == 'c'
+		for i < n && script[i] != '\n' && (text || script[i] != ';') {
+			i++
+		}
+	}
+	return "", i
+}
+
+// sedSubstitute reads an s command's pattern, replacement and flags from i: the e flag runs the
+// result as a command, w writes a file.
+func sedSubstitute(script string, i int) (string, int) {
+	n := len(script)
+	if i >= n {
+		return "", i
+	}
+	d := script[i]
+	i = skipDelimited(script, skipDelimited(script, i+1, d), d)
+	for ; i < n && script[i] != ';' && script[i] != '\n' && script[i] != '}'; i++ {
+		switch script[i] {
+		case 'e':
+			return "the s///e flag (it runs the result as a shell command)", i
+		case 'w':
+			return "the s///w flag (it writes a file)", i
+		}
+	}
+	return "", i
 }
 
 // skipDelimited returns the index after the next unescaped delimiter d at or after i.
@@ -310,6 +347,8 @@ func awkCode(s *segment) string {
 // valueOptions are, per program, options whose value is the next word: it is neither an operand
 // nor a subcommand, so "kubectl --context prod delete" has the subcommand delete. Path-valued
 // options are also in argSpecs' valueOps, which checks their value as a path.
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var valueOptions = map[string][]string{
 	"kubectl":   {"--context", "--cluster", "--user", "-n", "--namespace", "--kubeconfig", "-s", "--server", "--token", "--as", "--as-group", "--as-uid", "--certificate-authority", "--client-key", "--client-certificate", "--request-timeout", "-l", "--selector", "-o", "--output", "-c", "--container", "--field-selector", "--cache-dir", "--tls-server-name"},
 	"helm":      {"--kube-context", "-n", "--namespace", "--kubeconfig", "--kube-apiserver", "--kube-token", "--kube-as-user", "--registry-config", "--repository-config", "--repository-cache"},
@@ -331,6 +370,8 @@ var valueOptions = map[string][]string{
 
 // gitValueOptions are, per git subcommand, options whose value is the next word (a message, an
 // author), so it is not taken for a path.
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var gitValueOptions = map[string][]string{
 	"commit": {"-m", "--message", "--author", "--date", "-C", "--reuse-message", "-c", "--reedit-message", "--fixup", "--squash", "--trailer"},
 	"tag":    {"-m", "--message", "-u", "--local-user"},
@@ -360,7 +401,7 @@ func envFlags(s *segment) {
 			s.flags = append(s.flags, f)
 		}
 		if flagEnvVars[name] == s.name {
-			for _, f := range strings.Fields(val) {
+			for f := range strings.FieldsSeq(val) {
 				if n, _, _ := strings.Cut(f, "="); len(n) > 1 && n[0] == '-' {
 					s.flags = append(s.flags, n)
 				}

@@ -619,8 +619,8 @@ func candidates(p string, dst []string) []string {
 		if rest != ".." {
 			dst = append(dst, "/"+rest)
 		}
-	case strings.HasPrefix(p, "/root/") || p == "/root":
-		dst = append(dst, "~"+strings.TrimPrefix(p, "/root"))
+	case strings.HasPrefix(p, rootDir+"/") || p == rootDir:
+		dst = append(dst, "~"+strings.TrimPrefix(p, rootDir))
 	case strings.HasPrefix(p, "/home/"):
 		rest := p[len("/home/"):]
 		if i := strings.IndexByte(rest, '/'); i >= 0 {

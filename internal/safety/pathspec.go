@@ -26,6 +26,12 @@ const (
 	cmdEcho = "echo" // prints its operands, which a following xargs passes on; xargs' default command
 	cmdFind = "find" // its roots are the operands, and it runs -exec commands
 	cmdGit  = "git"  // global options come before the subcommand
+	cmdEnv  = "env"  // a wrapper, and the go subcommand that writes settings
+	cmdSed  = "sed"  // its script may run commands or write files
+	cmdAwk  = "awk"  // its program may run commands or write files
+	cmdGawk = "gawk"
+	cmdPf   = "printf"
+	rootDir = "/root"
 )
 
 // optFile names a file holding the pattern or program (grep, sed, awk) or the archive (tar).
@@ -43,6 +49,7 @@ var (
 	awkProgramOpts = []string{"-f", optFile}
 )
 
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var argSpecs = map[string]argSpec{
 	cmdEcho: {noPaths: true}, "printf": {noPaths: true}, "kill": {noPaths: true}, "pkill": {noPaths: true},
 	"killall": {noPaths: true}, "sleep": {noPaths: true}, "seq": {noPaths: true}, "expr": {noPaths: true},
@@ -113,49 +120,26 @@ func (a *analyzer) argPaths(idx int) {
 	if spec.noPaths {
 		return
 	}
-	switch seg.name {
-	case "tar":
+	switch {
+	case seg.name == "tar":
 		a.tarPaths(seg)
 		return
-	case "zip":
+	case seg.name == "zip":
 		a.zipPaths(seg)
 		return
-	case cmdFind:
+	case seg.name == cmdFind:
 		a.findPaths(seg)
 		return
-	}
-	ops := seg.operands
-	if presenceCheck(seg) {
+	case presenceCheck(seg):
 		// grep -q NAME FILE answers only whether FILE defines NAME: the reference's safe protocol
 		// for checking a secret exists without reading it.
 		return
 	}
 	a.recursive = recursiveOp(seg)
 	defer func() { a.recursive = false }()
-	skip := spec.skip
-	for _, f := range spec.skipUnless {
-		if seg.hasFlag(f) {
-			skip = 0
-		}
-	}
-	op := spec.op
-	if op == 0 {
-		op = opRead
-	}
-	for _, f := range spec.inPlace {
-		if seg.hasFlag(f) {
-			op = opWrite
-		}
-	}
-	if spec.subOps != nil && len(ops) > 0 {
-		if o, ok := spec.subOps[ops[0].s]; ok {
-			op = o
-		}
-	}
-	if skip > len(ops) {
-		skip = len(ops)
-	}
-	ops = ops[skip:]
+	ops := seg.operands
+	op := operandOp(seg, spec)
+	ops = ops[operandSkip(seg, spec):]
 	for i, w := range ops {
 		o := op
 		if spec.lastOp != 0 && len(ops) > 1 {
@@ -167,6 +151,38 @@ func (a *analyzer) argPaths(idx int) {
 		}
 		a.operandPath(w, o)
 	}
+}
+
+// operandSkip returns how many leading operands are not paths (a pattern, a mode), unless an
+// option moved them elsewhere (grep -e).
+func operandSkip(s *segment, spec argSpec) int {
+	skip := spec.skip
+	for _, f := range spec.skipUnless {
+		if s.hasFlag(f) {
+			skip = 0
+		}
+	}
+	return min(skip, len(s.operands))
+}
+
+// operandOp returns what a command does to its operands: its spec's operation, a write when an
+// in-place option is given (sed -i), or its subcommand's (git rm).
+func operandOp(s *segment, spec argSpec) pathOp {
+	op := spec.op
+	if op == 0 {
+		op = opRead
+	}
+	for _, f := range spec.inPlace {
+		if s.hasFlag(f) {
+			op = opWrite
+		}
+	}
+	if spec.subOps != nil && len(s.operands) > 0 {
+		if o, ok := spec.subOps[s.operands[0].s]; ok {
+			op = o
+		}
+	}
+	return op
 }
 
 // operandPath records an operand as a path, looking inside "key=value" and "@file" forms
@@ -281,8 +297,7 @@ func recursiveOp(s *segment) bool {
 // -C directory.
 func (a *analyzer) tarPaths(s *segment) {
 	ops := s.operands
-	create := s.hasFlag("-c") || s.hasFlag("--create") || s.hasFlag("-r") || s.hasFlag("--append") || s.hasFlag("-u") || s.hasFlag("--update")
-	extract := s.hasFlag("-x") || s.hasFlag("--extract") || s.hasFlag("--get")
+	create, extract := tarMode(s)
 	// Old-style options ("tar czf x.tgz dir") are only ever the first word.
 	if len(ops) > 0 && len(s.words) > 1 && !ops[0].dynamic && s.words[1].s == ops[0].s && isOldTarBundle(ops[0].s) {
 		b := ops[0].s
@@ -301,11 +316,7 @@ func (a *analyzer) tarPaths(s *segment) {
 	saved := a.cwd
 	defer func() { a.cwd, a.recursive = saved, false }()
 	if dir, ok := optionValue(s, "-C", "--directory"); ok {
-		if dir.dynamic {
-			a.cwd = cwdUnknown
-		} else if a.cwd != cwdUnknown || isAbsOrHome(expandHome(dir.s)) {
-			a.cwd = resolvePath(a.cwd, dir.s)
-		}
+		a.chdir(dir)
 	}
 	op := opRead
 	if extract {
@@ -314,6 +325,25 @@ func (a *analyzer) tarPaths(s *segment) {
 	a.recursive = create && !s.hasFlag("--no-recursion")
 	for _, w := range ops {
 		a.operandPath(w, op)
+	}
+}
+
+// tarMode reports whether tar's options create (or append to) an archive, or extract one.
+func tarMode(s *segment) (create, extract bool) {
+	create = s.hasFlag("-c") || s.hasFlag("--create") || s.hasFlag("-r") || s.hasFlag("--append") || s.hasFlag("-u") || s.hasFlag("--update")
+	extract = s.hasFlag("-x") || s.hasFlag("--extract") || s.hasFlag("--get")
+	return create, extract
+}
+
+// chdir moves the analysis into dir, as cd, env -C and tar -C do for what follows: a computed
+// directory, or a relative one below an unknown directory, leaves relative paths unresolved.
+func (a *analyzer) chdir(dir word) {
+	switch {
+	case dir.dynamic:
+		a.cwd = cwdUnknown
+	case a.cwd == cwdUnknown && !isAbsOrHome(expandHome(dir.s)):
+	default:
+		a.cwd = resolvePath(a.cwd, dir.s)
 	}
 }
 

@@ -54,7 +54,7 @@ const (
 func (o pathOp) String() string {
 	switch o {
 	case opRead:
-		return "read"
+		return "read" //nolint:goconst // the operation's name in messages, not the action class
 	case opWrite:
 		return "write"
 	case opDelete:
@@ -233,6 +233,18 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 		a.call(c, s.Redirs, pipeFrom, depth)
 	case *syntax.BinaryCmd:
 		a.binaryCmd(c, pipeFrom, depth)
+	default:
+		if !a.compound(c, pipeFrom, depth) {
+			a.exprCmd(c, depth)
+		}
+	}
+}
+
+// compound analyses a compound command — subshell, block, if, loop, case, function, time,
+// coproc, test declaration — and reports whether c was one. Code that may not run, or runs in a
+// subshell, records no variable assignments.
+func (a *analyzer) compound(c syntax.Command, pipeFrom []int, depth int) bool {
+	switch c := c.(type) {
 	case *syntax.Subshell:
 		saved := a.cwd
 		a.conditional(c.Stmts, pipeFrom, depth)
@@ -271,8 +283,9 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	case *syntax.TestDecl:
 		a.stmt(c.Body, pipeFrom, depth)
 	default:
-		a.exprCmd(c, depth)
+		return false
 	}
+	return true
 }
 
 // binaryCmd analyses both sides of a list ("&&", "||") or a pipeline. Every pipeline stage runs in
@@ -299,6 +312,8 @@ func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, pipeFrom []int, depth int) {
 
 // caseClause analyses a case statement: its word, every pattern and every branch.
 func (a *analyzer) caseClause(c *syntax.CaseClause, pipeFrom []int, depth int) {
+	a.cond++
+	defer func() { a.cond-- }()
 	a.nested(c.Word, depth)
 	for _, it := range c.Items {
 		for _, p := range it.Patterns {
@@ -647,43 +662,53 @@ func splitArgs(s *segment) {
 	}
 	end, skipNext := false, false
 	base, firstOp := len(s.words)-len(args), 0
-	for i, w := range args {
-		v := w.s
-		if firstOp == 0 && !skipNext && (end || w.dynamic || len(v) < 2 || v[0] != '-') && v != "--" {
+	operand := func(i int, w word) {
+		if firstOp == 0 {
 			firstOp = base + i
 		}
+		s.operands = append(s.operands, w)
+	}
+	for i, w := range args {
+		v := w.s
 		switch {
 		case skipNext:
 			// The value of an option that takes one ("--context prod", "-n kube-system").
 			skipNext = false
 		case end:
-			s.operands = append(s.operands, w)
+			operand(i, w)
 		case v == "--" && !w.dynamic:
 			end = true
 		case w.dynamic && (strings.HasPrefix(v, "$") || strings.HasPrefix(v, "-")):
 			s.unknownFlags = true
-			s.operands = append(s.operands, w)
+			operand(i, w)
 		case len(v) > 1 && v[0] == '-':
-			name := v
-			if i := strings.IndexByte(v, '='); i > 0 {
-				name = v[:i]
-			} else if slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && slices.Contains(values, "-"+v[len(v)-1:])) {
-				// "-n ns", or a bundle ending in an option that takes a value ("-xzf a.tgz").
-				skipNext = true
-			}
-			s.flags = append(s.flags, name)
-			if v[1] != '-' && len(name) > 2 {
-				for i := 1; i < len(name); i++ {
-					if c := name[i]; c < 128 {
-						s.flags = append(s.flags, shortFlags[c])
-					}
-				}
-			}
+			skipNext = s.addFlag(v, values)
 		default:
-			s.operands = append(s.operands, w)
+			operand(i, w)
 		}
 	}
 	s.alt = globalsLast(s, firstOp)
+}
+
+// addFlag records an option word: "--name=value" as "--name", a short bundle whole and letter by
+// letter. It reports whether the option takes the next word as its value ("-n ns", or a bundle
+// ending in such an option, "-xzf a.tgz").
+func (s *segment) addFlag(v string, values []string) bool {
+	name, takesNext := v, false
+	if i := strings.IndexByte(v, '='); i > 0 {
+		name = v[:i]
+	} else {
+		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && slices.Contains(values, "-"+v[len(v)-1:]))
+	}
+	s.flags = append(s.flags, name)
+	if v[1] != '-' && len(name) > 2 {
+		for i := 1; i < len(name); i++ {
+			if c := name[i]; c < 128 {
+				s.flags = append(s.flags, shortFlags[c])
+			}
+		}
+	}
+	return takesNext
 }
 
 // globalsLast is a second text for pattern rules of programs with subcommands: the program, the
@@ -722,6 +747,7 @@ func globalsLast(s *segment, firstOp int) string {
 	return strings.Join(append(parts, env...), " ")
 }
 
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var gitGlobalsWithValue = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--exec-path": true, "--config-env": true, "--super-prefix": true, "--list-cmds": true, "--attr-source": true}
 
 func skipGitGlobals(s *segment, args []word) []word {

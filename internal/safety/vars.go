@@ -18,6 +18,8 @@ type varScope struct {
 
 // computedAssigners are commands that assign variables in the current shell by a name or from
 // code the pre-pass cannot see: after any of them, no variable of the script is resolved.
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var computedAssigners = map[string]bool{
 	"eval": true, "source": true, ".": true, "trap": true, "builtin": true, "command": true,
 	"read": true, "mapfile": true, "readarray": true, "getopts": true, "printf": true,
@@ -67,7 +69,7 @@ func newVarScope(f *syntax.File) *varScope {
 // anyway.
 func assignsByName(c *syntax.CallExpr) bool {
 	name := commandName(renderWord(c.Args[0], nil).s)
-	if name != "printf" {
+	if name != cmdPf {
 		return computedAssigners[name]
 	}
 	for _, w := range c.Args[1:] {

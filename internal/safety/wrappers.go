@@ -31,6 +31,7 @@ type wrapSpec struct {
 // script ("su --command CMD").
 const longOptCommand = "command"
 
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var wrappers = map[string]wrapSpec{
 	"nohup":            {},
 	"setsid":           {},
@@ -98,7 +99,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.argPaths(idx)
 		a.cd(seg)
 		return
-	case name == cmdEcho || name == "printf":
+	case name == cmdEcho || name == cmdPf:
 		a.out.segments[idx].yields = literalOperands(seg)
 	case name == "popd":
 		a.cwd = cwdUnknown
@@ -127,14 +128,10 @@ func (a *analyzer) cd(seg segment) {
 		return
 	}
 	t := seg.operands[0]
-	if t.dynamic || t.s == "-" {
-		a.cwd = cwdUnknown
-		return
+	if t.s == "-" {
+		t.dynamic = true // the previous directory, unknown here
 	}
-	if a.cwd == cwdUnknown && !isAbsOrHome(expandHome(t.s)) {
-		return
-	}
-	a.cwd = resolvePath(a.cwd, t.s)
+	a.chdir(t)
 }
 
 // unwrap finds the wrapped command (or script) of a wrapper and analyses it.
@@ -167,11 +164,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		// env -C DIR runs the command in DIR: its relative paths resolve there.
 		saved := a.cwd
 		defer func() { a.cwd = saved }()
-		if opts.chdir.dynamic {
-			a.cwd = cwdUnknown
-		} else if a.cwd != cwdUnknown || isAbsOrHome(expandHome(opts.chdir.s)) {
-			a.cwd = resolvePath(a.cwd, opts.chdir.s)
-		}
+		a.chdir(*opts.chdir)
 	}
 	switch {
 	case spec.joinScript:
