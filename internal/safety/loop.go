@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Clock tells the time. It is injected so loop detection is testable; the engine never reads the
@@ -67,36 +69,53 @@ func NewCallKey(scope string, c Call) CallKey {
 	return k
 }
 
-// commandFields feeds the canonical form of a command to field: each simple command's words and
-// the paths it redirects to, or the folded text when it cannot be parsed.
+// commandFields feeds the canonical form of a command to field: in source order, each simple
+// command's words after quote removal, each redirection's operator and target, each control
+// operator between commands; or the folded text when it cannot be parsed. It only parses, so a
+// key costs a fraction of an evaluation.
 func commandFields(cmd string, field func(string)) {
 	if cmd == "" {
 		field("")
 		return
 	}
-	an, aerr := analyzeCommand(cmd, "")
-	if aerr != nil {
-		folded, ferr := foldCommand(cmd)
-		if ferr != nil {
-			folded = cmd
-		}
+	folded, ferr := foldCommand(cmd)
+	if ferr != nil {
+		folded = cmd
+	}
+	p := parserPool.Get().(*syntax.Parser)
+	defer parserPool.Put(p)
+	f, err := p.Parse(strings.NewReader(folded), "")
+	if err != nil || ferr != nil {
 		field("text")
 		field(strings.Join(strings.Fields(folded), " "))
 		return
 	}
 	field("parsed")
-	for i := range an.segments {
-		s := &an.segments[i]
-		field(strconv.Itoa(len(s.words)))
-		field(s.name)
-		for _, w := range s.words[1:] {
-			field(w.s)
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			field(strconv.Itoa(len(n.Assigns)) + "/" + strconv.Itoa(len(n.Args)))
+			for _, as := range n.Assigns {
+				if as.Name != nil {
+					field(as.Name.Value)
+				}
+				if as.Value != nil {
+					field(renderWord(as.Value, nil).s)
+				}
+			}
+			for _, w := range n.Args {
+				field(renderWord(w, nil).s)
+			}
+		case *syntax.Redirect:
+			field(n.Op.String())
+			if n.Word != nil {
+				field(renderWord(n.Word, nil).s)
+			}
+		case *syntax.BinaryCmd:
+			field(n.Op.String())
 		}
-	}
-	for _, p := range an.paths {
-		field(p.op.String())
-		field(p.raw)
-	}
+		return true
+	})
 }
 
 func cleanOrEmpty(p string) string {

@@ -193,7 +193,12 @@ func (a *analyzer) scriptIn(src string, depth int, args []word, child bool) {
 		a.stmts(f.Stmts, nil, depth)
 		a.vars, a.cond = saved, savedCond
 	case a.vars == nil:
-		a.vars = newVarScope(f)
+		// Without a "$" nothing is expanded, so there is nothing to resolve and no need to count
+		// assignments: an empty scope that is off resolves nothing, cheaply.
+		a.vars = &varScope{off: true}
+		if strings.ContainsRune(src, '$') {
+			a.vars = newVarScope(f)
+		}
 		a.stmts(f.Stmts, nil, depth)
 	default:
 		a.stmts(f.Stmts, nil, depth)
@@ -486,7 +491,7 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 	}
 	a.env = env
 	a.command(words, redirs, pipeFrom, depth)
-	if assignsByName(c) {
+	if assignsByName(words) {
 		// Its own arguments were resolved before it ran; nothing after it is.
 		a.vars.poison()
 	}

@@ -67,17 +67,26 @@ func newVarScope(f *syntax.File) *varScope {
 // assignsByName reports whether a simple command could assign a variable whose name the
 // pre-pass does not see (eval, source, read, printf -v, ...). A computed command name is denied
 // anyway.
-func assignsByName(c *syntax.CallExpr) bool {
-	name := commandName(renderWord(c.Args[0], nil).s)
+func assignsByName(words []word) bool {
+	name := commandName(words[0].s)
 	if name != cmdPf {
 		return computedAssigners[name]
 	}
-	for _, w := range c.Args[1:] {
-		if v := renderWord(w, nil).s; strings.HasPrefix(v, "-v") || strings.HasPrefix(v, "$") {
+	for _, w := range words[1:] {
+		if strings.HasPrefix(w.s, "-v") || strings.HasPrefix(w.s, "$") {
 			return true
 		}
 	}
 	return false
+}
+
+// callWords renders a simple command's words without resolving variables.
+func callWords(c *syntax.CallExpr) []word {
+	words := make([]word, 0, len(c.Args))
+	for _, w := range c.Args {
+		words = append(words, renderWord(w, nil))
+	}
+	return words
 }
 
 // declaration counts a declare/export/local/readonly: one with options other than -x/-r/-g, or a
@@ -114,7 +123,7 @@ func (vs *varScope) poison() {
 func hasAssigner(n syntax.Node) bool {
 	found := false
 	syntax.Walk(n, func(n syntax.Node) bool {
-		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 && assignsByName(c) {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 && assignsByName(callWords(c)) {
 			found = true
 		}
 		return !found
