@@ -357,7 +357,7 @@ var valueOptions = map[string][]string{
 	"terraform": {"-chdir"},
 	"tar":       {"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "--exclude", "-b", "--blocking-factor", "-H", "--format", "-V", "--label"},
 	"make":      {"-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-o", "--old-file", "-W", "--what-if", "--assume-new"},
-	"go":        {"-C"},
+	"go":        {"-C", "-run", "-bench", "-count", "-timeout", "-tags", "-p", "-ldflags", "-gcflags", "-asmflags", "-covermode", "-coverpkg", "-benchtime", "-parallel", "-skip", "-shuffle"},
 	"npm":       {"--prefix", "-w", "--workspace"},
 	"systemctl": {"-H", "--host", "-M", "--machine"},
 	"aws":       {"--profile", "--region", "--endpoint-url", "--output"},

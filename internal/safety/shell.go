@@ -270,11 +270,7 @@ func (a *analyzer) compound(c syntax.Command, pipeFrom []int, depth int) bool {
 		a.conditional(c.Cond, pipeFrom, depth)
 		a.conditional(c.Do, pipeFrom, depth)
 	case *syntax.ForClause:
-		if hasAssigner(c) {
-			a.vars.poison()
-		}
-		a.nested(c.Loop, depth)
-		a.conditional(c.Do, pipeFrom, depth)
+		a.forLoop(c, pipeFrom, depth)
 	case *syntax.CaseClause:
 		a.caseClause(c, pipeFrom, depth)
 	case *syntax.FuncDecl:
@@ -291,6 +287,51 @@ func (a *analyzer) compound(c syntax.Command, pipeFrom []int, depth int) bool {
 		return false
 	}
 	return true
+}
+
+// maxLoopItems bounds the items of a for loop whose body is analysed once per item.
+const maxLoopItems = 8
+
+// forLoop analyses a for loop. A loop over a few literal words or globs, whose variable nothing
+// else assigns, runs its body once per item with the variable set to it — "for f in *.go; do
+// gofmt -l "$f"; done" is gofmt -l on *.go — and the variable is unresolved after the loop. Any
+// other loop runs its body once with the variable unresolved.
+func (a *analyzer) forLoop(c *syntax.ForClause, pipeFrom []int, depth int) {
+	if hasAssigner(c) {
+		a.vars.poison()
+	}
+	a.nested(c.Loop, depth)
+	name, items, ok := a.loopItems(c)
+	if !ok {
+		a.conditional(c.Do, pipeFrom, depth)
+		return
+	}
+	for _, it := range items {
+		a.vars.setItem(name, it)
+		a.conditional(c.Do, pipeFrom, depth)
+	}
+	a.vars.forget(name)
+}
+
+// loopItems returns a for loop's variable and items when they are known statically.
+func (a *analyzer) loopItems(c *syntax.ForClause) (string, []word, bool) {
+	it, ok := c.Loop.(*syntax.WordIter)
+	if !ok || it.Name == nil || len(it.Items) == 0 || a.vars == nil || a.vars.off || a.vars.assigned[it.Name.Value] != 2 {
+		return "", nil, false
+	}
+	var items []word
+	for _, w := range it.Items {
+		items = a.expand(items, w)
+	}
+	if len(items) > maxLoopItems {
+		return "", nil, false
+	}
+	for _, w := range items {
+		if w.dynamic {
+			return "", nil, false
+		}
+	}
+	return it.Name.Value, items, true
 }
 
 // binaryCmd analyses both sides of a list ("&&", "||") or a pipeline. Every pipeline stage runs in

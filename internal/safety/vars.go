@@ -14,6 +14,7 @@ type varScope struct {
 	vals     map[string]string // name -> value, for variables resolved so far
 	assigned map[string]int    // assignments of each name anywhere in the script (pre-pass)
 	off      bool              // the script can assign by a computed name: nothing resolves
+	globs    map[string]bool   // resolved variables that hold a file name a glob expanded to
 }
 
 // computedAssigners are commands that assign variables in the current shell by a name or from
@@ -144,6 +145,25 @@ func (vs *varScope) lookup(name string) (string, bool) {
 	v, ok := vs.vals[name]
 	return v, ok
 }
+
+// setItem sets a loop variable to one item; an item that is a glob stands for the names it
+// expands to, so the variable is a glob even where it is quoted.
+func (vs *varScope) setItem(name string, item word) {
+	vs.set(name, item.s)
+	if vs.globs == nil {
+		vs.globs = map[string]bool{}
+	}
+	vs.globs[name] = item.glob
+}
+
+// forget makes a variable unresolved again.
+func (vs *varScope) forget(name string) {
+	delete(vs.vals, name)
+	delete(vs.globs, name)
+}
+
+// isGlob reports whether a resolved variable holds what a glob expanded to.
+func (vs *varScope) isGlob(name string) bool { return vs != nil && vs.globs[name] }
 
 func (vs *varScope) set(name, val string) {
 	if vs.vals == nil {

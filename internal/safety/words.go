@@ -191,7 +191,7 @@ func (r *renderer) param(p *syntax.ParamExp, quoted bool) {
 			// Unquoted, a value with spaces splits into words and one with glob characters expands:
 			// both are left unresolved.
 			if quoted || !strings.ContainsAny(v, " \t\n") {
-				if !quoted && hasGlobMeta(v) {
+				if (!quoted && hasGlobMeta(v)) || r.vars.isGlob(name) {
 					r.glob = true
 				}
 				r.b.WriteString(v)
