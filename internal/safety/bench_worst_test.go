@@ -11,7 +11,7 @@ var worstFuzzSeed = strings.Repeat("ls;", 600)
 
 // worstCases are generated 16 KiB commands, each built to make one part of the engine work as
 // hard as a command of that size can: brace expansion, globs checked against every path-policy
-// entry, plain paths, commands, wrappers, variables and substitutions.
+// entry, plain paths, commands, loops, wrappers, variables and substitutions.
 func worstCases() map[string]string {
 	fill := func(prefix, unit string) string {
 		return prefix + strings.Repeat(unit, (16384-len(prefix))/len(unit))
@@ -26,6 +26,7 @@ func worstCases() map[string]string {
 		"wrappers":      fill("", "timeout 5 nice -n 1 env A=1 ls; "),
 		"variables":     fill("", "x=a; cat $x; "),
 		"substitutions": fill("echo ", "$(cat a) "),
+		"loops":         fill("", "for f in a b c d e f g h; do cat $f; done; "),
 		"nested-shells": strings.Repeat(`bash -c "`, 15) + "ls" + strings.Repeat(`"`, 15),
 	}
 }
