@@ -252,6 +252,8 @@ func classCatalogue() []classCase {
 		{contain, "tar of the working directory", sh(`tar czf /tmp/x.tgz .`), asked(RuleContainsProtected), sh(`tar czf /tmp/x.tgz ./src`), false},
 		{contain, "mv of the workspace's contents", sh(`mv /workspace/* /tmp/`), noDeleteD, sh(`mv build/* /tmp/`), false},
 		{contain, "rm -r of /etc/ssh", sh(`rm -r /etc/ssh`), zeroD, sh(`rm -r /tmp/ssh`), false},
+		{contain, "find -exec rm -rf over everything", sh(`find . -exec rm -rf {} +`), denied(dc + "rm-recursive-computed"), sh(`find . -type d -name __pycache__ -exec rm -rf {} +`), false},
+		{contain, "rm -rf of hidden entries at the top", sh(`rm -rf /workspace/app/.*`), noDeleteD, sh(`rm -rf /workspace/app/build/*.o`), false},
 		{contain, "rm -r of the secrets mount", sh(`rm -r /var/run`), zeroD, sh(`rm -r /tmp/run`), false},
 
 		// Declarations that print the environment, like env.

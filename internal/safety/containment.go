@@ -45,10 +45,15 @@ func (p *Policy) containmentFailure(targets []target, cwd string, approved bool)
 }
 
 // containerOf returns the directory a recursive operation on a resolved path covers: the path
-// itself, or for a glob the literal directory above its first wildcard ("/workspace/*" covers
-// /workspace). A relative path against an unknown base is the unknown working directory ".".
+// itself, or for a glob ending in a bare wildcard the literal directory above its first wildcard
+// ("/workspace/*" covers /workspace). A glob that names something ("**/__pycache__", "build/*.o")
+// covers only what it names, which the path policy checks as a glob: it returns "". A relative
+// path against an unknown base is the unknown working directory ".".
 func containerOf(p, cwd string) string {
 	if i := strings.IndexAny(p, "*?[{"); i >= 0 {
+		if strings.Trim(p[strings.LastIndexByte(p, '/')+1:], "*?.") != "" {
+			return ""
+		}
 		j := strings.LastIndexByte(p[:i], '/')
 		switch {
 		case j > 0:
