@@ -16,17 +16,19 @@ func worstCases() map[string]string {
 	fill := func(prefix, unit string) string {
 		return prefix + strings.Repeat(unit, (16384-len(prefix))/len(unit))
 	}
+	// Each unit keeps under the pre-parse bound of 1024 command starts, so the engine parses and
+	// analyses the whole line.
 	return map[string]string{
 		"brace-words":   fill("cat ", "{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p} "),
 		"brace-globs":   fill("", "cat {a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}/.e*; "),
 		"globs":         fill("cat ", "s[a-z]c/*/a*b?.go "),
 		"plain-paths":   fill("cat ", "src/pkg/main.go "),
-		"commands":      fill("", "ls a; "),
-		"pipelines":     fill("", "cat a | grep b | sort | "),
+		"commands":      fill("", "ls aaaaaaaaaaaaaaa; "),
+		"pipelines":     fill("", "cat aaaaaaaaaaaa | grep bbbbbbbbbbbbbbb | "),
+		"loops":         fill("", "for f in a b c d e f g h; do cat $f $f $f $f; done; "),
 		"wrappers":      fill("", "timeout 5 nice -n 1 env A=1 ls; "),
-		"variables":     fill("", "x=a; cat $x; "),
-		"substitutions": fill("echo ", "$(cat a) "),
-		"loops":         fill("", "for f in a b c d e f g h; do cat $f; done; "),
+		"variables":     fill("", "x=aaaaaaaaaaaaaaaaaaaa; cat $x $x $x $x; "),
+		"substitutions": fill("echo ", "$(cat aaaaaaaaaa) "),
 		"nested-shells": strings.Repeat(`bash -c "`, 15) + "ls" + strings.Repeat(`"`, 15),
 	}
 }

@@ -140,6 +140,7 @@ type pathEntry struct {
 	globs    []string
 	example  string // a name the pattern matches, to test an agent's glob against
 	needle   string // the longest literal run of the pattern: a path without it cannot match
+	anchor   string // an anchored pattern's literal start ("/etc/ssh/"): a path without it cannot match
 }
 
 func compilePathEntry(p string) (pathEntry, bool) {
@@ -166,6 +167,10 @@ func compilePathEntry(p string) (pathEntry, bool) {
 	switch {
 	case e.anchored:
 		e.globs = []string{s, strings.TrimSuffix(s, "/") + "/**"}
+		e.anchor = s
+		if i := strings.IndexAny(s, "*?[{\\"); i >= 0 {
+			e.anchor = s[:i]
+		}
 	case !strings.Contains(s, "/"):
 		e.base = s
 		meta := strings.ContainsAny(s, "*?[{\\")
@@ -271,7 +276,7 @@ func exampleOf(s string) string {
 
 // matches reports whether a lower-cased resolved path is covered by the entry.
 func (e *pathEntry) matches(p string) bool {
-	if !strings.Contains(p, e.needle) {
+	if !strings.HasPrefix(p, e.anchor) || !strings.Contains(p, e.needle) {
 		return false
 	}
 	if e.base != "" {

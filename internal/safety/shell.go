@@ -27,7 +27,7 @@ const (
 	// it counts work rather than time so a decision never depends on how loaded the machine is.
 	maxWork           = 6000
 	globCost          = 20
-	braceCost         = 4 // a brace-expanded word is built part by part
+	braceCost         = 8 // a brace-expanded word is built part by part
 	segmentCost       = 4
 	parseBytesPerUnit = 32
 )
@@ -115,6 +115,10 @@ func analyzeCommand(cmd, cwd string) (*analysis, *analysisError) {
 	if aerr != nil {
 		return nil, aerr
 	}
+	if n := commandStarts(src); n > 2*maxSegments {
+		// Far more commands than the bound allows: refuse before the parser builds all of them.
+		return nil, &analysisError{rule: RuleCommandTooComplex, msg: fmt.Sprintf("command line separates or substitutes %d commands, more than the %d the engine checks", n, maxSegments)}
+	}
 	p := parserPool.Get().(*syntax.Parser)
 	defer parserPool.Put(p)
 	a := &analyzer{parser: p, cwd: cwd, out: &analysis{segments: make([]segment, 0, 8), paths: make([]pathRef, 0, 8)}}
@@ -123,6 +127,24 @@ func analyzeCommand(cmd, cwd string) (*analysis, *analysisError) {
 		return nil, a.err
 	}
 	return a.out, nil
+}
+
+// commandStarts counts the bytes that can start a command (; | & newline, and the $( ` <( >( of a
+// substitution), quoted or not: an upper bound on the simple commands a line can contain, for
+// refusing a line that is far past maxSegments without parsing it.
+func commandStarts(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ';', '|', '&', '\n', '`':
+			n++
+		case '(':
+			if i > 0 && (s[i-1] == '$' || s[i-1] == '<' || s[i-1] == '>') {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 type analyzer struct {

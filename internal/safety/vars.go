@@ -81,10 +81,15 @@ func assignsByName(words []word) bool {
 	return false
 }
 
-// callWords renders a simple command's words without resolving variables.
+// callWords renders a simple command's words without resolving variables; plain literals, the
+// common case, are taken as they are.
 func callWords(c *syntax.CallExpr) []word {
 	words := make([]word, 0, len(c.Args))
 	for _, w := range c.Args {
+		if lit := w.Lit(); lit != "" && !strings.ContainsAny(lit, "\\\x00") {
+			words = append(words, word{s: lit})
+			continue
+		}
 		words = append(words, renderWord(w, nil))
 	}
 	return words
