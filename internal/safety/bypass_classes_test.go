@@ -342,6 +342,7 @@ func classCatalogue() []classCase {
 		// Bounded work.
 		{cpu, "16 KiB of brace expansions", sh("cat " + braceWord), tooComplex, sh(`cat {a,b}.md`), false},
 		{cpu, "brace expansions of globs", sh(strings.Repeat("cat {a,b}{c,d}{e,f}{g,h}/x*; ", 500)), tooComplex, sh(`ls *.go`), false},
+		{cpu, "thousands of substitutions", sh("echo " + strings.Repeat("$(cat a) ", 1500)), tooComplex, sh(`echo $(cat README.md)`), false},
 		{cpu, "thousands of globs", sh("cat " + strings.Repeat("src/a*.go ", 1600)), tooComplex, sh(`cat src/a*.go`), false},
 		{cpu, "hundreds of glob paths in a file tool", readCall(manyGlobs...), tooComplex, readCall("src/a*.go"), false},
 	}
