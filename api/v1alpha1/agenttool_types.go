@@ -22,12 +22,13 @@ import (
 )
 
 // ActionClass is what kind of effect a tool has, from the reference safety domain's classifier.
-// +kubebuilder:validation:Enum=read;write;execute;dispatch;system_modify;unknown
+// +kubebuilder:validation:Enum=read;write;delete;execute;dispatch;system_modify;unknown
 type ActionClass string
 
 const (
 	ActionClassRead         ActionClass = "read"
 	ActionClassWrite        ActionClass = "write"
+	ActionClassDelete       ActionClass = "delete"
 	ActionClassExecute      ActionClass = "execute"
 	ActionClassDispatch     ActionClass = "dispatch"
 	ActionClassSystemModify ActionClass = "system_modify"
@@ -37,6 +38,7 @@ const (
 // AgentToolSpec is what the cluster knows about a tool. The webhook takes these facts from here,
 // never from the agent's call. The object's name is the tool's name that calls refer to.
 // +kubebuilder:validation:XValidation:rule="!has(self.checkpointable) || !self.checkpointable || self.writes",message="only a tool that writes can be checkpointable",fieldPath=".checkpointable",reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule="self.actionClass != 'delete' || self.writes",message="a tool that deletes writes: set writes to true",fieldPath=".writes",reason=FieldValueInvalid
 type AgentToolSpec struct {
 	// description says what the tool does.
 	// +kubebuilder:validation:MaxLength=1024
@@ -59,8 +61,10 @@ type AgentToolSpec struct {
 	// +optional
 	Checkpointable bool `json:"checkpointable,omitempty"`
 
-	// actionClass classifies the tool's effect: read, write, execute (runs commands, whose
-	// arguments are then parsed and checked), dispatch, system_modify or unknown.
+	// actionClass classifies the tool's effect: read, write, delete (removes the paths it is
+	// given, with everything below them; the path policy's noDelete and zeroAccess entries apply,
+	// and the tool must set writes), execute (runs commands, whose arguments are then parsed and
+	// checked), dispatch, system_modify or unknown.
 	// +required
 	ActionClass ActionClass `json:"actionClass"`
 

@@ -13,11 +13,12 @@ const (
 
 // target is one path a call touches, resolved against its working directory.
 type target struct {
-	raw     string
-	path    string
-	op      pathOp
-	dynamic bool
-	glob    bool
+	raw       string
+	path      string
+	op        pathOp
+	dynamic   bool
+	glob      bool
+	recursive bool
 }
 
 // ruleMatch is the outcome of matching the rule pack against every segment.
@@ -44,7 +45,7 @@ func (p *Policy) checkArguments(c *Call, class ActionClass) (failure, ActionClas
 	class = escalate(class, m.class)
 	class = escalate(class, p.pathClass(targets, cwd))
 
-	if f := p.readOnlyFailure(c, targets, class); f.failed() {
+	if f := p.readOnlyFailure(c, an, targets, class); f.failed() {
 		return f, class
 	}
 	if f := p.writeRootFailure(c, targets); f.failed() {
@@ -54,6 +55,9 @@ func (p *Policy) checkArguments(c *Call, class ActionClass) (failure, ActionClas
 		return f, class
 	}
 	if f := p.pathPolicyFailure(targets); f.failed() {
+		return f, class
+	}
+	if f := p.containmentFailure(targets, cwd, approved); f.failed() {
 		return f, class
 	}
 	if !approved {
@@ -88,7 +92,7 @@ func (t *target) modifies() bool { return t.op == opWrite || t.op == opDelete }
 
 // readOnlyFailure denies writes and system-modifying or git-destructive calls in a read-only plan
 // or under a read-only profile.
-func (p *Policy) readOnlyFailure(c *Call, targets []target, class ActionClass) failure {
+func (p *Policy) readOnlyFailure(c *Call, an *analysis, targets []target, class ActionClass) failure {
 	if !c.Context.ReadOnlyPlan && (p.profile == nil || !p.profile.ReadOnly) {
 		return pass
 	}
@@ -105,6 +109,14 @@ func (p *Policy) readOnlyFailure(c *Call, targets []target, class ActionClass) f
 	if class == ClassSystemModify || class == ClassGitDestructive {
 		return failure{kind: kindAccessDenied, rule: rule,
 			msg: fmt.Sprintf("the call is classified %s and %s", class, what)}
+	}
+	if an != nil {
+		for i := range an.segments {
+			if s := &an.segments[i]; s.opaque {
+				return failure{kind: kindAccessDenied, rule: rule,
+					msg: fmt.Sprintf("command %q runs code the engine cannot see, which could write, and %s", truncate(s.text, 120), what)}
+			}
+		}
 	}
 	return pass
 }
@@ -175,15 +187,30 @@ func (p *Policy) askFailure(an *analysis, m *ruleMatch, targets []target) failur
 		return failure{kind: kindHumanApprovalRequired, ask: true, rule: RulePrefixDamageControl + m.ask.ID,
 			msg: fmt.Sprintf("command %q needs human approval (damage-control rule %q): %s", an.segments[m.askSeg].text, m.ask.ID, m.ask.Reason)}
 	}
-	for _, t := range targets {
-		if t.dynamic && t.modifies() && !isDeviceSink(t.path) {
-			return failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleDynamicWriteTarget,
-				msg: fmt.Sprintf("the call would %s %q, a path computed at run time that cannot be checked; it needs human approval", t.op, t.raw)}
-		}
+	if f := p.dynamicTargetFailure(targets); f.failed() {
+		return f
 	}
 	if pc := p.confirmCommand(an); pc != nil {
 		return failure{kind: kindHumanApprovalRequired, ask: true, rule: "project-command:" + pc.id,
 			msg: fmt.Sprintf("project command %q requires confirmation", strings.Join(pc.words, " "))}
+	}
+	return pass
+}
+
+// dynamicTargetFailure asks for a person when the call touches a path computed at run time: the
+// engine cannot rule out that it is protected, so it never admits it unasked. The message names
+// the path policies that could match.
+func (p *Policy) dynamicTargetFailure(targets []target) failure {
+	for _, t := range targets {
+		if !t.dynamic || isDeviceSink(t.path) {
+			continue
+		}
+		rule := RuleDynamicPath
+		if t.op == opWrite {
+			rule = RuleDynamicWriteTarget
+		}
+		return failure{kind: kindHumanApprovalRequired, ask: true, rule: rule,
+			msg: fmt.Sprintf("the call would %s %q, a path computed at run time; the engine cannot rule out that the %s path policy protects it, so it needs human approval", t.op, t.raw, p.paths.couldBlock(t.op))}
 	}
 	return pass
 }
@@ -221,10 +248,24 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, failure) 
 	if an != nil {
 		n += len(an.paths)
 	}
+	work := 0
+	for _, raw := range args.Paths {
+		if work++; hasGlobMeta(raw) {
+			work += globCost - 1
+		}
+	}
+	if work > maxWork {
+		return nil, failure{kind: kindSafetyViolation, rule: RuleCommandTooComplex,
+			msg: fmt.Sprintf("the call's paths are more than the engine checks (work budget %d, a glob costing %d)", maxWork, globCost)}
+	}
 	out := make([]target, 0, n)
 	op := opRead
 	if c.Tool.Writes {
 		op = opWrite
+	}
+	deletes := c.Tool.ActionClass == ClassDelete
+	if deletes {
+		op = opDelete
 	}
 	for _, raw := range args.Paths {
 		if len(raw) > maxPathLength || strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
@@ -235,11 +276,11 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, failure) 
 		if v == "" {
 			continue
 		}
-		out = append(out, target{raw: raw, path: resolvePath(cwd, v), op: op, glob: hasGlobMeta(v)})
+		out = append(out, target{raw: raw, path: resolvePath(cwd, v), op: op, glob: hasGlobMeta(v), recursive: deletes})
 	}
 	if an != nil {
 		for _, r := range an.paths {
-			out = append(out, target{raw: r.raw, path: resolvePath(r.cwd, r.raw), op: r.op, dynamic: r.dynamic, glob: r.glob})
+			out = append(out, target{raw: r.raw, path: resolvePath(r.cwd, r.raw), op: r.op, dynamic: r.dynamic, glob: r.glob, recursive: r.recursive})
 		}
 	}
 	return out, pass
@@ -337,11 +378,58 @@ func (p *Policy) recognizedSegment(s *segment) bool {
 		}
 	}
 	for i := range p.commands {
-		if prefixOf(p.commands[i].words, s) {
+		if p.commands[i].runs(s) {
 			return true
 		}
 	}
 	return false
+}
+
+// runs reports whether a segment is exactly the declared project command: the same program and
+// the same words, without environment assignments; a declaration ending in "..." admits further
+// literal words. A command with other words or options is another command, which the project did
+// not declare.
+func (pc *projectCommand) runs(s *segment) bool {
+	words := pc.words
+	open := len(words) > 1 && words[len(words)-1] == projectArgsWildcard
+	if open {
+		words = words[:len(words)-1]
+	}
+	if len(s.env) > 0 || s.name != words[0] || len(s.words) < len(words) || (!open && len(s.words) != len(words)) {
+		return false
+	}
+	for k, w := range s.words[1:] {
+		if w.dynamic || (k+1 < len(words) && w.s != words[k+1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// confirms reports whether a segment may run the declared command that requires confirmation:
+// the same program with the declared operands in a row anywhere among its operands, whatever
+// options, global options and other targets come with it ("make -k deploy", "make test deploy",
+// "terraform -chdir=infra apply"). Asking too often is safe; missing one is not, so a computed
+// operand matches any.
+func (pc *projectCommand) confirms(s *segment) bool {
+	if s.name != pc.words[0] {
+		return false
+	}
+	for start := 0; start+len(pc.operands) <= len(s.operands); start++ {
+		if operandsAt(s.operands[start:], pc.operands) {
+			return true
+		}
+	}
+	return false
+}
+
+func operandsAt(have []word, want []string) bool {
+	for k, o := range want {
+		if !have[k].dynamic && have[k].s != o {
+			return false
+		}
+	}
+	return true
 }
 
 // confirmCommand returns the project command requiring confirmation that the call runs, if any.
@@ -351,7 +439,7 @@ func (p *Policy) confirmCommand(an *analysis) *projectCommand {
 	}
 	for i := range an.segments {
 		for j := range p.commands {
-			if p.commands[j].confirm && prefixOf(p.commands[j].words, &an.segments[i]) {
+			if p.commands[j].confirm && p.commands[j].confirms(&an.segments[i]) {
 				return &p.commands[j]
 			}
 		}

@@ -38,7 +38,7 @@ type AutonomyOptions struct {
 //	class            Default                      Yolo
 //	git_destructive  deny                         deny
 //	read             allow (ask outside workspace) allow
-//	write            allow                        allow
+//	write, delete    allow                        allow
 //	dispatch         allow                        allow
 //	execute          allow (ask if unrecognised)  allow
 //	unknown          ask                          allow
@@ -53,7 +53,7 @@ func MapAutonomy(level AutonomyLevel, class ActionClass, o AutonomyOptions) Disp
 			return DispositionAsk
 		}
 		return DispositionAllow
-	case ClassWrite, ClassDispatch:
+	case ClassWrite, ClassDelete, ClassDispatch:
 		return DispositionAllow
 	case ClassExecute:
 		if !o.ExecuteRecognized && !yolo {

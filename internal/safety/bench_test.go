@@ -3,6 +3,8 @@ package safety
 import (
 	"testing"
 	"time"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // cmd200 is a realistic 200-character agent command: a chain, a pipeline, redirections.
@@ -140,5 +142,25 @@ func BenchmarkCompile(b *testing.B) {
 func TestCommand200IsTwoHundredCharacters(t *testing.T) {
 	if len(cmd200) < 195 || len(cmd200) > 205 || len(cmd200Deny) < 195 || len(cmd200Deny) > 205 {
 		t.Fatalf("benchmark commands are %d and %d characters, want about 200", len(cmd200), len(cmd200Deny))
+	}
+}
+
+// The worst fuzz seed benchmarked is the one the analysis spends the most work on.
+func TestWorstFuzzSeedIsBenchmarked(t *testing.T) {
+	worst, most := "", -1
+	for _, s := range fuzzSeeds() {
+		src, aerr := foldCommand(s)
+		if aerr != nil {
+			continue
+		}
+		a := &analyzer{parser: parserPool.Get().(*syntax.Parser), cwd: "/workspace/app", out: &analysis{}}
+		a.scriptIn(src, 0, nil, false)
+		parserPool.Put(a.parser)
+		if a.work > most {
+			worst, most = s, a.work
+		}
+	}
+	if worst != worstFuzzSeed {
+		t.Fatalf("the fuzz seed with the most work (%d units) is %q, but BenchmarkEvaluateWorstCase measures another", most, truncate(worst, 80))
 	}
 }

@@ -30,7 +30,7 @@ func writeCall(paths ...string) Call {
 var bypassRules = ProjectRules{
 	Workspace: "/workspace",
 	Commands: []ProjectCommand{
-		{ID: "curl", Command: "curl"}, {ID: "dd", Command: "dd"}, {ID: "kill", Command: "kill"},
+		{ID: "curl", Command: "curl ..."}, {ID: "dd", Command: "dd ..."}, {ID: "kill", Command: "kill ..."},
 	},
 }
 
@@ -100,8 +100,10 @@ func bypassCatalogue() []bypassCase {
 		{"thousands of chained commands", shCall(strings.Repeat("ls;", 600)), ReasonToolSafetyViolation, RuleCommandTooComplex, shCall(strings.Repeat("ls;", 100))},
 		{"unparseable command", shCall(`cat 'README.md`), ReasonToolSafetyViolation, RuleCommandUnparseable, shCall(`cat 'README.md'`)},
 		{"control characters", shCall("ls\x00; sudo ls"), ReasonToolSafetyViolation, RuleCommandControlChars, shCall("ls\t-la")},
-		{"command name from a variable", shCall(`X=rm; $X -rf /`), ReasonToolSafetyViolation, RuleDynamicCommand, shCall(`X=hello; echo $X`)},
-		{"loop variable as command", shCall(`for c in sudo; do $c ls; done`), ReasonToolSafetyViolation, RuleDynamicCommand, shCall(`for f in a b; do echo $f; done`)},
+		{"command name from a variable", shCall(`X=rm; $X -rf /`), ReasonToolSafetyViolation, dc + "rm-recursive-root", shCall(`X=hello; echo $X`)},
+		{"command name from a variable assigned twice", shCall(`X=ls; X=rm; $X -rf /`), ReasonToolSafetyViolation, RuleDynamicCommand, shCall(`X=ls; $X -la`)},
+		{"loop variable as command", shCall(`for c in sudo; do $c ls; done`), ReasonToolSafetyViolation, dc + "privilege-escalation", shCall(`for f in a b; do echo $f; done`)},
+		{"loop over a computed list as command", shCall(`for c in $(cat cmds); do $c ls; done`), ReasonToolSafetyViolation, RuleDynamicCommand, shCall(`for f in $(ls); do echo $f; done`)},
 		{"fork bomb", shCall(`:(){ :|:& };:`), ReasonToolSafetyViolation, RuleForkBomb, shCall(`f(){ echo hi; }; f`)},
 		{"function body hides sudo", shCall(`f(){ sudo ls; }; f`), ReasonToolSafetyViolation, dc + "privilege-escalation", shCall(`f(){ ls; }; f`)},
 		{"command-valued environment variable", shCall(`GIT_SSH_COMMAND='rm -rf /' git fetch`), ReasonToolSafetyViolation, dc + "rm-recursive-root", shCall(`GIT_TRACE=1 git fetch`)},

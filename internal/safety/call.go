@@ -9,6 +9,9 @@ const (
 	ClassRead ActionClass = "read"
 	// ClassWrite creates, changes or deletes files inside the workspace.
 	ClassWrite ActionClass = "write"
+	// ClassDelete removes the paths a tool is given, with everything below them: the path policy
+	// checks them as deletes (noDelete, and what a directory contains).
+	ClassDelete ActionClass = "delete"
 	// ClassExecute runs a command or program.
 	ClassExecute ActionClass = "execute"
 	// ClassDispatch hands work to another agent.
@@ -29,16 +32,18 @@ func (c ActionClass) rank() int {
 		return 1
 	case ClassWrite:
 		return 2
-	case ClassDispatch:
+	case ClassDelete:
 		return 3
-	case ClassExecute:
+	case ClassDispatch:
 		return 4
-	case ClassUnknown:
+	case ClassExecute:
 		return 5
-	case ClassSystemModify:
+	case ClassUnknown:
 		return 6
-	case ClassGitDestructive:
+	case ClassSystemModify:
 		return 7
+	case ClassGitDestructive:
+		return 8
 	}
 	return 0
 }

@@ -85,10 +85,15 @@ type Policy struct {
 }
 
 type projectCommand struct {
-	id      string
-	words   []string
-	confirm bool
+	id       string
+	words    []string // the declared argv, words[0] the normalised program name
+	operands []string // the declared operands (subcommands and targets), options left out
+	confirm  bool
 }
+
+// projectArgsWildcard ends a declared project command that accepts further literal words
+// ("go test ...").
+const projectArgsWildcard = "..."
 
 // toolMatcher matches tool names against literal names and glob patterns.
 type toolMatcher struct {
@@ -274,12 +279,12 @@ func (p *Policy) compileCommands(commands []ProjectCommand, errs *FieldErrors) {
 			errs.add(f+".id", "duplicate command id %q", c.ID)
 		}
 		cmdIDs[c.ID] = true
-		words, msg := commandWords(c.Command)
+		words, operands, msg := commandWords(c.Command)
 		if msg != "" {
 			errs.add(f+".command", "%s", msg)
 			continue
 		}
-		p.commands = append(p.commands, projectCommand{id: c.ID, words: words, confirm: c.RequireConfirmation})
+		p.commands = append(p.commands, projectCommand{id: c.ID, words: words, operands: operands, confirm: c.RequireConfirmation})
 	}
 }
 
@@ -302,26 +307,33 @@ func (p *Policy) compileLoop(loop LoopPolicy, errs *FieldErrors) {
 
 // commandWords parses a declared project command into its words; it must be one simple command
 // without run-time parts.
-func commandWords(cmd string) ([]string, string) {
+func commandWords(cmd string) ([]string, []string, string) {
 	if strings.TrimSpace(cmd) == "" {
-		return nil, "must not be empty"
+		return nil, nil, "must not be empty"
 	}
 	an, aerr := analyzeCommand(cmd, "")
 	if aerr != nil {
-		return nil, aerr.msg
+		return nil, nil, aerr.msg
 	}
 	if len(an.segments) != 1 || len(an.findings) > 0 {
-		return nil, "must be one simple command without substitutions"
+		return nil, nil, "must be one simple command without substitutions, environment assignments or options that run other code"
 	}
 	s := an.segments[0]
 	words := []string{s.name}
 	for _, w := range s.words[1:] {
 		if w.dynamic {
-			return nil, "must not contain variables or substitutions"
+			return nil, nil, "must not contain variables or substitutions"
 		}
 		words = append(words, w.s)
 	}
-	return words, ""
+	var operands []string
+	for _, o := range s.operands {
+		if o.s == projectArgsWildcard {
+			break
+		}
+		operands = append(operands, o.s)
+	}
+	return words, operands, ""
 }
 
 // globMatch matches a validated doublestar pattern: "*" stays within one "/"-separated part of a

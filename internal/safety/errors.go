@@ -46,6 +46,9 @@ const (
 	RulePathInvalid         = "path-invalid"               // a path argument that is too long or has control characters
 	RuleDynamicCommand      = "dynamic-command"            // a command name computed at run time
 	RuleDynamicWriteTarget  = "dynamic-write-target"       // a write to a path computed at run time
+	RuleDynamicPath         = "dynamic-path"               // a read or delete of a path computed at run time
+	RuleOpaqueCode          = "opaque-code"                // a command runs code the engine cannot see
+	RuleContainsProtected   = "contains-protected"         // a recursive copy or archive of a project directory
 	RuleForkBomb            = "fork-bomb"                  // a function that calls itself
 	RuleLibraryInjection    = "library-injection"          // LD_PRELOAD and similar loader or interpreter hooks
 	RuleWriteRoot           = "write-root"                 // a write outside the write roots

@@ -1,6 +1,8 @@
 package safety
 
 import (
+	"fmt"
+	"path"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,11 @@ func fuzzSeeds() []string {
 	seeds := []string{"", "ls", ":(){ :|:& };:", "a=$(b) c <<EOF\n$(d)\nEOF", "find . -exec rm {} +", "echo {a,b}{c,d}",
 		"bash -c \"sh -c 'eval x'\"", "x | xargs -I{} sh -c 'rm {}'", "$'\\x00rm' -rf /", "cd - && rm -rf *", "[[ -f $(a) ]]"}
 	for _, c := range bypassCatalogue() {
+		if len(c.attack.Args.Command) < 4096 {
+			seeds = append(seeds, c.attack.Args.Command, c.near.Args.Command)
+		}
+	}
+	for _, c := range classCatalogue() {
 		if len(c.attack.Args.Command) < 4096 {
 			seeds = append(seeds, c.attack.Args.Command, c.near.Args.Command)
 		}
@@ -112,5 +119,89 @@ func FuzzEvaluate(f *testing.F) {
 				t.Fatalf("not deterministic: %+v vs %+v", d, again)
 			}
 		}
+		// The property: a zero-access path, in any form the engine normalises, after any harmless
+		// prefix, is never admitted — at any autonomy level, with or without an approval.
+		secret := zeroAccessCommand(cmd, bits, retries)
+		call.Args = Arguments{Command: secret, Cwd: "/workspace/app"}
+		for _, p := range policies {
+			if p.Mode() != ModeEnforce {
+				continue
+			}
+			if d := Evaluate(p, call); d.Allowed() {
+				t.Fatalf("%q names a zero-access path and was admitted", secret)
+			}
+		}
 	})
+}
+
+// zeroAccessPaths are default zero-access paths of every shape: names at any depth, globs,
+// anchored files, the home directory, /proc.
+var zeroAccessPaths = []string{".env", "secrets/.env.prod", "prod.env", "~/.ssh/id_rsa", "/etc/shadow", "/proc/1/environ",
+	".aws/credentials", "deploy/server.pem", "/run/secrets/db", "id_ed25519", "/etc/gshadow-", "~/.kube/config"}
+
+// zeroAccessReaders read (or copy, archive, source, upload) the path in %s.
+var zeroAccessReaders = []string{"cat %s", "head -n 1 %s", "tail %s", "wc -c %s", "cp %s /tmp/x", "tar czf /tmp/x.tgz %s",
+	"grep x %s", "sed -n p %s", "od %s", "xxd %s", "base64 %s", "diff %s /dev/null", "source %s", ". %s", "cat < %s",
+	"awk 1 %s", "sort %s", "zip /tmp/x.zip %s", "cp -r %s /tmp/y", "dd if=%s of=/tmp/z"}
+
+// zeroAccessCommand builds a command that reads a zero-access path, spelled one of the ways the
+// engine resolves statically, after a harmless prefix that echoes the fuzzer's string.
+func zeroAccessCommand(prefix string, bits uint16, pick int32) string {
+	pth := zeroAccessPaths[int(bits)%len(zeroAccessPaths)]
+	reader := zeroAccessReaders[int(uint32(pick)%uint32(len(zeroAccessReaders)))]
+	quoted := "'" + strings.ReplaceAll(prefix, "'", `'\''`) + "'"
+	form := zeroAccessForm(int(bits>>4)%zeroAccessForms, pth, reader)
+	return "echo " + quoted + "; " + form
+}
+
+const zeroAccessForms = 14
+
+func zeroAccessForm(form int, p, reader string) string {
+	read := func(arg string) string { return strings.Replace(reader, "%s", arg, 1) }
+	dir, base := path.Split(p)
+	if strings.Contains(reader, "<") && (form == 10 || form == 12 || form == 13) {
+		// A redirection is the shell's, not the wrapped command's: it would name another file;
+		// and a brace expansion there is an "ambiguous redirect", which reads nothing.
+		form = 0
+	}
+	switch form {
+	case 1:
+		return read("'" + p + "'")
+	case 2:
+		return read(`"` + p + `"`)
+	case 3: // every character escaped
+		var b strings.Builder
+		for _, c := range p {
+			b.WriteString(`\` + string(c))
+		}
+		return read(b.String())
+	case 4: // ANSI-C hex escapes
+		var b strings.Builder
+		for i := 0; i < len(p); i++ {
+			fmt.Fprintf(&b, `\x%02x`, p[i])
+		}
+		return read("$'" + b.String() + "'")
+	case 5: // a detour through a directory and back
+		return read(dir + "sub/../" + base)
+	case 6:
+		return read(strings.ReplaceAll(p, "/", "//"))
+	case 7:
+		return read(strings.ToUpper(p))
+	case 8:
+		return "x=" + p + "; " + read("$x")
+	case 9:
+		return "sh -c '" + strings.ReplaceAll(read(`"$1"`), "'", `'\''`) + "' _ " + p
+	case 10:
+		return "xargs " + strings.Replace(reader, " %s", "", 1) + " <<< " + p
+	case 11: // the last character as a glob
+		return read(p[:len(p)-1] + "?")
+	case 12: // the last character from a brace expansion
+		return read(p[:len(p)-1] + "{" + p[len(p)-1:] + ",Q}")
+	case 13:
+		if dir == "" {
+			dir = "."
+		}
+		return "env -C " + dir + " " + read(base)
+	}
+	return read(p)
 }

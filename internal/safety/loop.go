@@ -6,9 +6,12 @@ import (
 	"encoding/binary"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Clock tells the time. It is injected so loop detection is testable; the engine never reads the
@@ -24,13 +27,20 @@ type RealClock struct{}
 func (RealClock) Now() time.Time { return time.Now() }
 
 // CallKey identifies "the same call" for loop detection: a sha256 over a scope (e.g. the plan's
-// UID), the tool name and canonical arguments. Fixed size, so a detector's memory is bounded by
+// "namespace/name"), the tool name and canonical arguments, and the partition the call counts in
+// (the scope before its first "/", the namespace). Fixed size, so a detector's memory is bounded by
 // its key count whatever the agent sends.
-type CallKey [sha256.Size]byte
+type CallKey struct {
+	part uint64
+	sum  [sha256.Size]byte
+}
 
-// NewCallKey returns the key of a call within a scope. Arguments are canonicalised so cosmetic
-// variations are still the same call: runs of whitespace in the command collapse, paths and the
-// working directory are cleaned, and the order of paths does not matter.
+// NewCallKey returns the key of a call within a scope. Arguments are canonicalised by meaning, so
+// spelling variations are the same call: the command is keyed on its parsed, normalised commands
+// (quoting, escapes, whitespace and trailing separators do not matter: curl URL, curl 'URL' and
+// curl URL; are one call), paths and the working directory are cleaned, and the order of paths
+// does not matter. A command the engine cannot parse is keyed on its text with whitespace
+// collapsed.
 func NewCallKey(scope string, c Call) CallKey {
 	h := sha256.New()
 	field := func(s string) {
@@ -41,11 +51,7 @@ func NewCallKey(scope string, c Call) CallKey {
 	}
 	field(scope)
 	field(c.Tool.Name)
-	folded, aerr := foldCommand(c.Args.Command)
-	if aerr != nil {
-		folded = c.Args.Command
-	}
-	field(strings.Join(strings.Fields(folded), " "))
+	commandFields(c.Args.Command, field)
 	field(cleanOrEmpty(c.Args.Cwd))
 	paths := make([]string, 0, len(c.Args.Paths))
 	for _, p := range c.Args.Paths {
@@ -56,8 +62,60 @@ func NewCallKey(scope string, c Call) CallKey {
 		field(p)
 	}
 	var k CallKey
-	h.Sum(k[:0])
+	h.Sum(k.sum[:0])
+	ns, _, _ := strings.Cut(scope, "/")
+	nsSum := sha256.Sum256([]byte(ns))
+	k.part = binary.BigEndian.Uint64(nsSum[:8])
 	return k
+}
+
+// commandFields feeds the canonical form of a command to field: in source order, each simple
+// command's words after quote removal, each redirection's operator and target, each control
+// operator between commands; or the folded text when it cannot be parsed. It only parses, so a
+// key costs a fraction of an evaluation.
+func commandFields(cmd string, field func(string)) {
+	if cmd == "" {
+		field("")
+		return
+	}
+	folded, ferr := foldCommand(cmd)
+	if ferr != nil {
+		folded = cmd
+	}
+	p := parserPool.Get().(*syntax.Parser)
+	defer parserPool.Put(p)
+	f, err := p.Parse(strings.NewReader(folded), "")
+	if err != nil || ferr != nil {
+		field("text")
+		field(strings.Join(strings.Fields(folded), " "))
+		return
+	}
+	field("parsed")
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			field(strconv.Itoa(len(n.Assigns)) + "/" + strconv.Itoa(len(n.Args)))
+			for _, as := range n.Assigns {
+				if as.Name != nil {
+					field(as.Name.Value)
+				}
+				if as.Value != nil {
+					field(renderWord(as.Value, nil).s)
+				}
+			}
+			for _, w := range n.Args {
+				field(renderWord(w, nil).s)
+			}
+		case *syntax.Redirect:
+			field(n.Op.String())
+			if n.Word != nil {
+				field(renderWord(n.Word, nil).s)
+			}
+		case *syntax.BinaryCmd:
+			field(n.Op.String())
+		}
+		return true
+	})
 }
 
 func cleanOrEmpty(p string) string {
@@ -69,20 +127,33 @@ func cleanOrEmpty(p string) string {
 
 // Bounds of a LoopDetector.
 const (
-	// DefaultLoopKeys is the number of distinct calls a detector remembers by default.
-	DefaultLoopKeys = 10000
+	// DefaultLoopKeys is the number of distinct calls a detector remembers per namespace by
+	// default.
+	DefaultLoopKeys = 2000
+	// maxLoopPartitions is the number of namespaces a detector remembers, the least recently seen
+	// forgotten first: one tenant's calls never evict another's, only a namespace idle for longer
+	// than the others can lose its history.
+	maxLoopPartitions = 1024
 	// loopStamps is how many timestamps a detector keeps per call: counts saturate there, above
 	// the largest MaxRepeats a policy may set (1000).
 	loopStamps = 1024
 )
 
 // LoopDetector counts identical calls within a sliding window. It is safe for concurrent use and
-// its memory is bounded: at most maxKeys calls, the least recently seen evicted first, each with
-// at most a fixed number of timestamps.
+// its memory is bounded: per namespace (the key's partition) at most maxKeys calls, the least
+// recently seen evicted first, each with at most a fixed number of timestamps, and at most
+// maxLoopPartitions namespaces.
 type LoopDetector struct {
 	mu      sync.Mutex
 	clock   Clock
 	maxKeys int
+	order   *list.List // of *loopPartition, most recently seen first
+	parts   map[uint64]*list.Element
+}
+
+// loopPartition is one namespace's memory.
+type loopPartition struct {
+	part    uint64
 	order   *list.List // of *loopEntry, most recently seen first
 	entries map[CallKey]*list.Element
 }
@@ -93,7 +164,7 @@ type loopEntry struct {
 }
 
 // NewLoopDetector returns a detector reading time from clock and remembering at most maxKeys
-// distinct calls (DefaultLoopKeys when maxKeys <= 0). A nil clock means RealClock.
+// distinct calls per namespace (DefaultLoopKeys when maxKeys <= 0). A nil clock means RealClock.
 func NewLoopDetector(clock Clock, maxKeys int) *LoopDetector {
 	if clock == nil {
 		clock = RealClock{}
@@ -101,7 +172,24 @@ func NewLoopDetector(clock Clock, maxKeys int) *LoopDetector {
 	if maxKeys <= 0 {
 		maxKeys = DefaultLoopKeys
 	}
-	return &LoopDetector{clock: clock, maxKeys: maxKeys, order: list.New(), entries: map[CallKey]*list.Element{}}
+	return &LoopDetector{clock: clock, maxKeys: maxKeys, order: list.New(), parts: map[uint64]*list.Element{}}
+}
+
+// partition returns the key's namespace memory, creating it (and forgetting the least recently
+// seen namespace beyond the bound) when needed. d.mu is held.
+func (d *LoopDetector) partition(part uint64) *loopPartition {
+	if el, ok := d.parts[part]; ok {
+		d.order.MoveToFront(el)
+		return el.Value.(*loopPartition)
+	}
+	if d.order.Len() >= maxLoopPartitions {
+		oldest := d.order.Back()
+		d.order.Remove(oldest)
+		delete(d.parts, oldest.Value.(*loopPartition).part)
+	}
+	lp := &loopPartition{part: part, order: list.New(), entries: map[CallKey]*list.Element{}}
+	d.parts[part] = d.order.PushFront(lp)
+	return lp
 }
 
 // Observe records one occurrence of the call and returns how many occurrences fall within the
@@ -111,18 +199,19 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 	now := d.clock.Now().UnixNano()
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	lp := d.partition(key.part)
 	var e *loopEntry
-	if el, ok := d.entries[key]; ok {
-		d.order.MoveToFront(el)
+	if el, ok := lp.entries[key]; ok {
+		lp.order.MoveToFront(el)
 		e = el.Value.(*loopEntry)
 	} else {
-		if d.order.Len() >= d.maxKeys {
-			oldest := d.order.Back()
-			d.order.Remove(oldest)
-			delete(d.entries, oldest.Value.(*loopEntry).key)
+		if lp.order.Len() >= d.maxKeys {
+			oldest := lp.order.Back()
+			lp.order.Remove(oldest)
+			delete(lp.entries, oldest.Value.(*loopEntry).key)
 		}
 		e = &loopEntry{key: key}
-		d.entries[key] = d.order.PushFront(e)
+		lp.entries[key] = lp.order.PushFront(e)
 	}
 	// Drop timestamps outside the window; a clock that went backwards keeps them (conservative).
 	cut := 0
@@ -137,9 +226,13 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 	return len(e.stamps)
 }
 
-// Len returns the number of distinct calls remembered.
+// Len returns the number of distinct calls remembered, over every namespace.
 func (d *LoopDetector) Len() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.order.Len()
+	n := 0
+	for el := d.order.Front(); el != nil; el = el.Next() {
+		n += el.Value.(*loopPartition).order.Len()
+	}
+	return n
 }

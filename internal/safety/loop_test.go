@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -131,5 +132,63 @@ func TestLoopDetectorConcurrent(t *testing.T) {
 	wg.Wait()
 	if n := d.Observe(k, time.Hour); n != 8*100+1 {
 		t.Fatalf("lost observations under concurrency: %d", n)
+	}
+}
+
+func TestCallKeyIsTheParsedCommand(t *testing.T) {
+	same := [][]string{
+		{"curl https://example.com/a", "curl 'https://example.com/a'", "curl https://example.com/a;", `curl "https://example.com/a" ;`, "curl\thttps://example.com/a\n"},
+		{"git status && ls", "git status&&ls", "'git' status && \\ls"},
+		{"echo x > out.txt", "echo x >out.txt", "echo 'x' > 'out.txt';"},
+	}
+	for _, group := range same {
+		want := NewCallKey("ns/plan", shCall(group[0]))
+		for _, cmd := range group[1:] {
+			if NewCallKey("ns/plan", shCall(cmd)) != want {
+				t.Errorf("%q and %q mean the same call but have different keys", group[0], cmd)
+			}
+		}
+	}
+	different := [][2]string{
+		{"curl https://example.com/a", "curl https://example.com/b"},
+		{"echo a b", "echo 'a b'"},
+		{"ls; rm x", "ls rm x"},
+		{"echo x > a", "echo x > b"},
+		{"echo x > a", "echo x >> a; echo x"},
+	}
+	for _, d := range different {
+		if NewCallKey("ns/plan", shCall(d[0])) == NewCallKey("ns/plan", shCall(d[1])) {
+			t.Errorf("%q and %q are different calls but share a key", d[0], d[1])
+		}
+	}
+	// A command the engine cannot parse is still keyed, on its folded text.
+	if NewCallKey("ns/plan", shCall("cat 'x")) != NewCallKey("ns/plan", shCall("cat  'x")) {
+		t.Error("unparseable commands differing in whitespace have different keys")
+	}
+}
+
+// One tenant cannot evict another's history: memory is bounded per namespace.
+func TestLoopDetectorMemoryIsPerNamespace(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(0, 0)}
+	d := NewLoopDetector(clk, 10)
+	victim := NewCallKey("victim/plan", shCall("go test ./..."))
+	for range 3 {
+		d.Observe(victim, time.Hour)
+	}
+	for i := range 5000 {
+		d.Observe(NewCallKey("noisy/plan", shCall("echo "+strconv.Itoa(i))), time.Hour)
+	}
+	if n := d.Observe(victim, time.Hour); n != 4 {
+		t.Fatalf("another namespace's calls evicted the victim's history: count %d, want 4", n)
+	}
+	if got := d.Len(); got != 11 {
+		t.Fatalf("detector holds %d keys, want 10 for the noisy namespace and 1 for the victim", got)
+	}
+	// Within a namespace the least recently seen call is still evicted first.
+	for i := range 20 {
+		d.Observe(NewCallKey("victim/other-plan", shCall("echo "+strconv.Itoa(i))), time.Hour)
+	}
+	if n := d.Observe(victim, time.Hour); n != 1 {
+		t.Fatalf("the victim's own calls did not evict its oldest key: count %d", n)
 	}
 }

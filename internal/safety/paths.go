@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -28,7 +29,7 @@ func resolvePath(cwd, p string) string {
 	case p[0] == '/':
 		return path.Clean(p)
 	}
-	if cwd == "" {
+	if cwd == "" || cwd == cwdUnknown {
 		return path.Clean(p)
 	}
 	return resolvePath("", cwd+"/"+p)
@@ -139,6 +140,7 @@ type pathEntry struct {
 	globs    []string
 	example  string // a name the pattern matches, to test an agent's glob against
 	needle   string // the longest literal run of the pattern: a path without it cannot match
+	anchor   string // an anchored pattern's literal start ("/etc/ssh/"): a path without it cannot match
 }
 
 func compilePathEntry(p string) (pathEntry, bool) {
@@ -165,6 +167,10 @@ func compilePathEntry(p string) (pathEntry, bool) {
 	switch {
 	case e.anchored:
 		e.globs = []string{s, strings.TrimSuffix(s, "/") + "/**"}
+		e.anchor = s
+		if i := strings.IndexAny(s, "*?[{\\"); i >= 0 {
+			e.anchor = s[:i]
+		}
 	case !strings.Contains(s, "/"):
 		e.base = s
 		meta := strings.ContainsAny(s, "*?[{\\")
@@ -270,7 +276,7 @@ func exampleOf(s string) string {
 
 // matches reports whether a lower-cased resolved path is covered by the entry.
 func (e *pathEntry) matches(p string) bool {
-	if !strings.Contains(p, e.needle) {
+	if !strings.HasPrefix(p, e.anchor) || !strings.Contains(p, e.needle) {
 		return false
 	}
 	if e.base != "" {
@@ -322,7 +328,7 @@ func (e *pathEntry) globMayName(glob string) bool {
 		return false
 	}
 	if e.anchored {
-		return doublestar.MatchUnvalidated(glob, e.example) || e.matches(exampleOf(glob))
+		return doublestar.MatchUnvalidated(glob, e.example) || e.matches(exampleOf(glob)) || segmentsMeet(glob, e.globs[0])
 	}
 	gbase := glob
 	if i := strings.LastIndexByte(glob, '/'); i >= 0 {
@@ -339,8 +345,103 @@ func (e *pathEntry) globMayName(glob string) bool {
 		return false
 	}
 	// Either the glob covers a name the pattern protects (".e*" and ".env"), or the pattern covers
-	// a name the glob expands to (".env.e*" and ".env.*").
-	return doublestar.MatchUnvalidated(gbase, ebase) || e.matches(exampleOf(gbase))
+	// a name the glob expands to (".env.e*" and ".env.*"), or some name matches both
+	// ("prod.en?" and "*.env").
+	if doublestar.MatchUnvalidated(gbase, ebase) || e.matches(exampleOf(gbase)) {
+		return true
+	}
+	// Only a glob that starts with a literal is taken to aim at a name: "*.o" could match a file
+	// called LICENSE.o, but names nothing in particular.
+	return e.base != "" && !strings.HasPrefix(gbase, "*") && globsMeet(gbase, e.base)
+}
+
+// segmentsMeet reports whether an agent's glob and an anchored pattern, compared part by part
+// between slashes, can name the same path: "/proc/1/enviro?" and "/proc/*/environ" both name
+// /proc/1/environ, though neither's example matches the other. The pattern's parts must all be
+// met; a glob with fewer parts names a directory above the protected path, not the path.
+func segmentsMeet(glob, pattern string) bool {
+	gs, ps := strings.Split(glob, "/"), strings.Split(pattern, "/")
+	if len(gs) < len(ps) {
+		return false
+	}
+	for i, p := range ps {
+		g := gs[i]
+		if p == "**" {
+			return true
+		}
+		if g != p && !globsMeet(g, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// globsMeet reports whether two single-component globs (*, ?, [...] and literals) can match the
+// same name. A character class counts as any character, which can only make two globs meet more
+// often. The table is bounded by the lengths of the two globs.
+func globsMeet(a, b string) bool {
+	ta, tb := globTokens(a), globTokens(b)
+	if len(ta) > 256 || len(tb) > 256 {
+		return true
+	}
+	seen := make(map[[2]int]bool)
+	var meet func(i, j int) bool
+	meet = func(i, j int) bool {
+		key := [2]int{i, j}
+		if v, ok := seen[key]; ok {
+			return v
+		}
+		seen[key] = false
+		var r bool
+		switch {
+		case i == len(ta) && j == len(tb):
+			r = true
+		case i < len(ta) && ta[i] == globStar:
+			r = meet(i+1, j) || (j < len(tb) && meet(i, j+1))
+		case j < len(tb) && tb[j] == globStar:
+			r = meet(i, j+1) || (i < len(ta) && meet(i+1, j))
+		case i == len(ta) || j == len(tb):
+			r = false
+		default:
+			r = (ta[i] == globAny || tb[j] == globAny || ta[i] == tb[j]) && meet(i+1, j+1)
+		}
+		seen[key] = r
+		return r
+	}
+	return meet(0, 0)
+}
+
+// Glob tokens besides literal bytes.
+const (
+	globStar = -1
+	globAny  = -2
+)
+
+func globTokens(g string) []int {
+	out := make([]int, 0, len(g))
+	for i := 0; i < len(g); i++ {
+		switch c := g[i]; c {
+		case '*':
+			if len(out) == 0 || out[len(out)-1] != globStar {
+				out = append(out, globStar)
+			}
+		case '?':
+			out = append(out, globAny)
+		case '[':
+			if j := strings.IndexByte(g[i+1:], ']'); j >= 0 {
+				i += j + 1
+			}
+			out = append(out, globAny)
+		case '\\':
+			if i+1 < len(g) {
+				i++
+			}
+			out = append(out, int(g[i]))
+		default:
+			out = append(out, int(c))
+		}
+	}
+	return out
 }
 
 // pathPolicy is the compiled union of the default and project path policies.
@@ -402,6 +503,24 @@ func (c *pathPolicy) add(pp PathPolicy, onError func(kind PathKind, i int, patte
 		}
 		c.kinds[k].reindex()
 	}
+}
+
+// couldBlock names the kinds that block op, each with its first pattern, for messages about paths
+// the engine cannot resolve: `zeroAccess (such as ".env") or noDelete (such as ".git")`.
+func (c *pathPolicy) couldBlock(op pathOp) string {
+	var parts []string
+	for k := range numPathKinds {
+		if !k.blocks(op) {
+			continue
+		}
+		for _, e := range c.kinds[k].entries {
+			if !e.negate {
+				parts = append(parts, fmt.Sprintf("%s (such as %q)", k, e.pattern))
+				break
+			}
+		}
+	}
+	return strings.Join(parts, " or ")
 }
 
 // pathVerdict is the first path-policy entry that blocks an operation.
@@ -505,8 +624,8 @@ func candidates(p string, dst []string) []string {
 		if rest != ".." {
 			dst = append(dst, "/"+rest)
 		}
-	case strings.HasPrefix(p, "/root/") || p == "/root":
-		dst = append(dst, "~"+strings.TrimPrefix(p, "/root"))
+	case strings.HasPrefix(p, rootDir+"/") || p == rootDir:
+		dst = append(dst, "~"+strings.TrimPrefix(p, rootDir))
 	case strings.HasPrefix(p, "/home/"):
 		rest := p[len("/home/"):]
 		if i := strings.IndexByte(rest, '/'); i >= 0 {

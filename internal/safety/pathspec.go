@@ -1,6 +1,9 @@
 package safety
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // argSpec says which arguments of a command are paths and what the command does to them.
 // Commands not listed read every operand: the path policy then sees "cat .env" and "source .env"
@@ -23,6 +26,12 @@ const (
 	cmdEcho = "echo" // prints its operands, which a following xargs passes on; xargs' default command
 	cmdFind = "find" // its roots are the operands, and it runs -exec commands
 	cmdGit  = "git"  // global options come before the subcommand
+	cmdEnv  = "env"  // a wrapper, and the go subcommand that writes settings
+	cmdSed  = "sed"  // its script may run commands or write files
+	cmdAwk  = "awk"  // its program may run commands or write files
+	cmdGawk = "gawk"
+	cmdPf   = "printf"
+	rootDir = "/root"
 )
 
 // optFile names a file holding the pattern or program (grep, sed, awk) or the archive (tar).
@@ -40,6 +49,7 @@ var (
 	awkProgramOpts = []string{"-f", optFile}
 )
 
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var argSpecs = map[string]argSpec{
 	cmdEcho: {noPaths: true}, "printf": {noPaths: true}, "kill": {noPaths: true}, "pkill": {noPaths: true},
 	"killall": {noPaths: true}, "sleep": {noPaths: true}, "seq": {noPaths: true}, "expr": {noPaths: true},
@@ -73,7 +83,7 @@ var argSpecs = map[string]argSpec{
 	"chattr":  {skip: 1, op: opWrite},
 	"setfacl": {skip: 1, op: opWrite},
 
-	"sed":   {skip: 1, skipUnless: []string{"-e", "-f", "--expression", optFile}, op: opRead, inPlace: []string{"-i", "--in-place"}},
+	"sed":   {skip: 1, skipUnless: []string{"-e", "-f", "--expression", optFile}, op: opRead, inPlace: []string{"-i", "--in-place"}, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead}},
 	"perl":  {op: opRead, inPlace: []string{"-i"}},
 	"grep":  {skip: 1, skipUnless: grepPatternOpts, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead}},
 	"egrep": {skip: 1, skipUnless: grepPatternOpts},
@@ -90,7 +100,7 @@ var argSpecs = map[string]argSpec{
 	"wget":  {valueOps: map[string]pathOp{"-O": opWrite, "--output-document": opWrite, "-o": opWrite, "--output-file": opWrite, "-P": opWrite, "--directory-prefix": opWrite, "-i": opRead, "--post-file": opRead}},
 	"tar":   {valueOps: map[string]pathOp{"-f": opWrite, optFile: opWrite, "-C": opWrite, "--directory": opWrite}},
 	"unzip": {valueOps: map[string]pathOp{"-d": opWrite}},
-	"zip":   {lastOp: opRead, restOp: opWrite},
+	"zip":   {},
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
 
 	cmdGit: {skip: 1, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
@@ -110,37 +120,26 @@ func (a *analyzer) argPaths(idx int) {
 	if spec.noPaths {
 		return
 	}
+	switch {
+	case seg.name == "tar":
+		a.tarPaths(seg)
+		return
+	case seg.name == "zip":
+		a.zipPaths(seg)
+		return
+	case seg.name == cmdFind:
+		a.findPaths(seg)
+		return
+	case presenceCheck(seg):
+		// grep -q NAME FILE answers only whether FILE defines NAME: the reference's safe protocol
+		// for checking a secret exists without reading it.
+		return
+	}
+	a.recursive = recursiveOp(seg)
+	defer func() { a.recursive = false }()
 	ops := seg.operands
-	if seg.name == cmdFind {
-		ops = findRoots(seg)
-		if seg.hasFlag("-delete") {
-			spec.op = opDelete
-		}
-	}
-	skip := spec.skip
-	for _, f := range spec.skipUnless {
-		if seg.hasFlag(f) {
-			skip = 0
-		}
-	}
-	op := spec.op
-	if op == 0 {
-		op = opRead
-	}
-	for _, f := range spec.inPlace {
-		if seg.hasFlag(f) {
-			op = opWrite
-		}
-	}
-	if spec.subOps != nil && len(ops) > 0 {
-		if o, ok := spec.subOps[ops[0].s]; ok {
-			op = o
-		}
-	}
-	if skip > len(ops) {
-		skip = len(ops)
-	}
-	ops = ops[skip:]
+	op := operandOp(seg, spec)
+	ops = ops[operandSkip(seg, spec):]
 	for i, w := range ops {
 		o := op
 		if spec.lastOp != 0 && len(ops) > 1 {
@@ -152,6 +151,38 @@ func (a *analyzer) argPaths(idx int) {
 		}
 		a.operandPath(w, o)
 	}
+}
+
+// operandSkip returns how many leading operands are not paths (a pattern, a mode), unless an
+// option moved them elsewhere (grep -e).
+func operandSkip(s *segment, spec argSpec) int {
+	skip := spec.skip
+	for _, f := range spec.skipUnless {
+		if s.hasFlag(f) {
+			skip = 0
+		}
+	}
+	return min(skip, len(s.operands))
+}
+
+// operandOp returns what a command does to its operands: its spec's operation, a write when an
+// in-place option is given (sed -i), or its subcommand's (git rm).
+func operandOp(s *segment, spec argSpec) pathOp {
+	op := spec.op
+	if op == 0 {
+		op = opRead
+	}
+	for _, f := range spec.inPlace {
+		if s.hasFlag(f) {
+			op = opWrite
+		}
+	}
+	if spec.subOps != nil && len(s.operands) > 0 {
+		if o, ok := spec.subOps[s.operands[0].s]; ok {
+			op = o
+		}
+	}
+	return op
 }
 
 // operandPath records an operand as a path, looking inside "key=value" and "@file" forms
@@ -205,6 +236,200 @@ func (a *analyzer) optionValues(seg *segment, spec argSpec) {
 				a.touch(words[i+1], op)
 			}
 		}
+	}
+}
+
+// presenceCheck reports whether a segment is "grep -q NAME FILE" (or -sq, --quiet, --silent): a
+// literal variable-name pattern (optionally ^NAME=) and one literal file, with no other options.
+// Its only output is the exit status, which says whether the file defines the name and nothing
+// about its value.
+func presenceCheck(s *segment) bool {
+	if s.name != "grep" || len(s.operands) != 2 || s.unknownFlags {
+		return false
+	}
+	quiet := false
+	for _, f := range s.flags {
+		switch f {
+		case "-q", "--quiet", "--silent":
+			quiet = true
+		case "-s", "-qs", "-sq", "--no-messages":
+		default:
+			return false
+		}
+	}
+	pat, file := s.operands[0], s.operands[1]
+	if !quiet || pat.dynamic || file.dynamic || file.glob {
+		return false
+	}
+	name := strings.TrimSuffix(strings.TrimPrefix(pat.s, "^"), "=")
+	if name == "" || isDigit(name[0]) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c != '_' && !isDigit(c) && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// recursiveOp reports whether a command acts on its operands recursively: rm -r deletes, cp -r,
+// rsync -a and scp -r copy, mv moves everything below a directory, git rm -r deletes.
+func recursiveOp(s *segment) bool {
+	switch s.name {
+	case "rm", "srm", "trash", "trash-put":
+		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("--recursive")
+	case "cp", "rsync":
+		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("-a") || s.hasFlag("--recursive") || s.hasFlag("--archive")
+	case "scp":
+		return s.hasFlag("-r")
+	case "mv":
+		return true
+	case cmdGit:
+		// git rm --cached only changes the index.
+		return len(s.operands) > 0 && s.operands[0].s == "rm" && s.hasFlag("-r") && !s.hasFlag("--cached")
+	}
+	return false
+}
+
+// tarPaths records tar's paths: the archive (-f, or the word after an old-style bundle such as
+// "czf"), and the members, read recursively when creating and written when extracting, below the
+// -C directory.
+func (a *analyzer) tarPaths(s *segment) {
+	ops := s.operands
+	create, extract := tarMode(s)
+	// Old-style options ("tar czf x.tgz dir") are only ever the first word.
+	if len(ops) > 0 && len(s.words) > 1 && !ops[0].dynamic && s.words[1].s == ops[0].s && isOldTarBundle(ops[0].s) {
+		b := ops[0].s
+		create = create || strings.ContainsAny(b, "cru")
+		extract = extract || strings.Contains(b, "x")
+		ops = ops[1:]
+		if strings.Contains(b, "f") && len(ops) > 0 {
+			archive := opRead
+			if create {
+				archive = opWrite
+			}
+			a.touch(ops[0], archive)
+			ops = ops[1:]
+		}
+	}
+	saved := a.cwd
+	defer func() { a.cwd, a.recursive = saved, false }()
+	if dir, ok := optionValue(s, "-C", "--directory"); ok {
+		a.chdir(dir)
+	}
+	op := opRead
+	if extract {
+		op = opWrite
+	}
+	a.recursive = create && !s.hasFlag("--no-recursion")
+	for _, w := range ops {
+		a.operandPath(w, op)
+	}
+}
+
+// tarMode reports whether tar's options create (or append to) an archive, or extract one.
+func tarMode(s *segment) (create, extract bool) {
+	create = s.hasFlag("-c") || s.hasFlag("--create") || s.hasFlag("-r") || s.hasFlag("--append") || s.hasFlag("-u") || s.hasFlag("--update")
+	extract = s.hasFlag("-x") || s.hasFlag("--extract") || s.hasFlag("--get")
+	return create, extract
+}
+
+// chdir moves the analysis into dir, as cd, env -C and tar -C do for what follows: a computed
+// directory, or a relative one below an unknown directory, leaves relative paths unresolved.
+func (a *analyzer) chdir(dir word) {
+	switch {
+	case dir.dynamic:
+		a.cwd = cwdUnknown
+	case a.cwd == cwdUnknown && !isAbsOrHome(expandHome(dir.s)):
+	default:
+		a.cwd = resolvePath(a.cwd, dir.s)
+	}
+}
+
+// isOldTarBundle reports whether a first tar operand is an old-style option bundle ("czf", "xvf").
+func isOldTarBundle(v string) bool {
+	if v == "" || !strings.ContainsAny(v, "cxtruA") {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// optionValue returns the value of a short or long option ("-C dir", "-Cdir", "--directory=dir").
+func optionValue(s *segment, short, long string) (word, bool) {
+	w := s.words
+	for i := 1; i < len(w); i++ {
+		v := w[i].s
+		switch {
+		case (v == short || v == long) && i+1 < len(w):
+			return w[i+1], true
+		case strings.HasPrefix(v, long+"="):
+			return w[i].with(v[len(long)+1:]), true
+		case len(v) > len(short) && strings.HasPrefix(v, short) && !strings.HasPrefix(v, "--"):
+			return w[i].with(v[len(short):]), true
+		}
+	}
+	return word{}, false
+}
+
+// zipPaths records zip's archive (its first operand, written) and the files it adds (read,
+// recursively with -r).
+func (a *analyzer) zipPaths(s *segment) {
+	if len(s.operands) == 0 {
+		return
+	}
+	a.operandPath(s.operands[0], opWrite)
+	a.recursive = s.hasFlag("-r") || s.hasFlag("--recurse-paths")
+	defer func() { a.recursive = false }()
+	for _, w := range s.operands[1:] {
+		a.operandPath(w, opRead)
+	}
+}
+
+// findPaths records find's roots. With -delete and only name filters, what it deletes is every
+// file under the roots matching them; without filters (or with negations and alternatives the
+// engine does not follow) it deletes everything below its roots.
+func (a *analyzer) findPaths(s *segment) {
+	roots := findRoots(s)
+	if len(roots) == 0 {
+		roots = []word{{s: "."}}
+	}
+	if !s.hasFlag("-delete") {
+		for _, r := range roots {
+			a.operandPath(r, opRead)
+		}
+		return
+	}
+	filtered := len(s.yields) > 0
+	for _, y := range s.yields {
+		if strings.Trim(path.Base(y), "*?.") == "" {
+			filtered = false // -name '*' or '.*' filters nothing
+		}
+	}
+	for _, w := range s.words[1:] {
+		switch w.s {
+		case "!", "-not", "-o", "-or", ",":
+			filtered = false
+		}
+	}
+	if filtered {
+		for _, y := range s.yields {
+			a.touch(word{s: y, glob: true}, opDelete)
+		}
+		for _, r := range roots {
+			a.operandPath(r, opRead)
+		}
+		return
+	}
+	a.recursive = true
+	defer func() { a.recursive = false }()
+	for _, r := range roots {
+		a.operandPath(r, opDelete)
 	}
 }
 

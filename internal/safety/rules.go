@@ -265,13 +265,13 @@ func (r *compiledRule) matches(an *analysis, s *segment) bool {
 	if len(r.flagSets) > 0 && !s.unknownFlags && !r.matchesFlagSets(s) {
 		return false
 	}
-	if slices.ContainsFunc(r.ExceptFlags, s.hasFlag) {
+	if slices.ContainsFunc(r.ExceptFlags, s.hasExactFlag) {
 		return false
 	}
 	if r.operand != nil && !r.matchesOperand(s, ops) {
 		return false
 	}
-	if r.pattern != nil && !r.pattern.MatchString(s.text) {
+	if r.pattern != nil && !r.pattern.MatchString(s.text) && (s.alt == "" || !r.pattern.MatchString(s.alt)) {
 		return false
 	}
 	if len(r.pipeFrom) > 0 && !r.matchesPipeFrom(an, s) {

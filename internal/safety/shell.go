@@ -20,6 +20,16 @@ const (
 	maxSegments = 512
 	// maxBraceWords bounds the words one brace expansion may produce.
 	maxBraceWords = 256
+	// maxWork bounds the work one command may cause in all: every expanded word, path and
+	// command costs a unit, a glob path (checked against every path-policy entry) globCost, a
+	// brace-expanded word braceCost and a command segmentCost; parsing costs a unit per parseBytesPerUnit bytes. The bound is
+	// calibrated so that the worst input evaluates in well under 5 ms (docs/benchmarks-engine.md);
+	// it counts work rather than time so a decision never depends on how loaded the machine is.
+	maxWork           = 6000
+	globCost          = 20
+	braceCost         = 8 // a brace-expanded word is built part by part
+	segmentCost       = 4
+	parseBytesPerUnit = 32
 )
 
 // analysisError is a command the engine cannot check; it is always a denial.
@@ -44,7 +54,7 @@ const (
 func (o pathOp) String() string {
 	switch o {
 	case opRead:
-		return "read"
+		return "read" //nolint:goconst // the operation's name in messages, not the action class
 	case opWrite:
 		return "write"
 	case opDelete:
@@ -67,15 +77,18 @@ type segment struct {
 	opaque       bool     // runs code the engine cannot see (a script file, inline interpreter code)
 	yields       []string // what the segment prints that xargs may turn into arguments
 	localFunc    bool     // calls a function defined earlier in the same command line (already checked)
+	env          []string // NAME=VALUE assignments in the command's environment (prefix or env wrapper)
+	alt          string   // the text with global options after the subcommand, for pattern rules ("" = text)
 }
 
 // pathRef is a path a command touches.
 type pathRef struct {
-	raw     string // as written, after quote removal
-	cwd     string // working directory it resolves against
-	op      pathOp
-	dynamic bool
-	glob    bool
+	raw       string // as written, after quote removal
+	cwd       string // working directory it resolves against
+	op        pathOp
+	dynamic   bool
+	glob      bool
+	recursive bool // the operation covers everything below the path (rm -r, cp -r, tar c)
 }
 
 // finding is a structural verdict on a command (not from a rule pack).
@@ -102,23 +115,60 @@ func analyzeCommand(cmd, cwd string) (*analysis, *analysisError) {
 	if aerr != nil {
 		return nil, aerr
 	}
+	if n := commandStarts(src); n > 2*maxSegments {
+		// Far more commands than the bound allows: refuse before the parser builds all of them.
+		return nil, &analysisError{rule: RuleCommandTooComplex, msg: fmt.Sprintf("command line separates or substitutes %d commands, more than the %d the engine checks", n, maxSegments)}
+	}
 	p := parserPool.Get().(*syntax.Parser)
 	defer parserPool.Put(p)
 	a := &analyzer{parser: p, cwd: cwd, out: &analysis{segments: make([]segment, 0, 8), paths: make([]pathRef, 0, 8)}}
-	a.script(src, 0)
+	a.scriptIn(src, 0, nil, false)
 	if a.err != nil {
 		return nil, a.err
 	}
 	return a.out, nil
 }
 
+// commandStarts counts the bytes that can start a command (; | & newline, and the $( ` <( >( of a
+// substitution), quoted or not: an upper bound on the simple commands a line can contain, for
+// refusing a line that is far past maxSegments without parsing it.
+func commandStarts(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ';', '|', '&', '\n', '`':
+			n++
+		case '(':
+			if i > 0 && (s[i-1] == '$' || s[i-1] == '<' || s[i-1] == '>') {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 type analyzer struct {
-	parser  *syntax.Parser
-	out     *analysis
-	cwd     string
-	funcs   []string // functions being defined (a call to one of them from its own body is a fork bomb)
-	defined []string // functions defined so far; calling one runs a body already analysed
-	err     *analysisError
+	parser    *syntax.Parser
+	out       *analysis
+	cwd       string    // working directory; cwdUnknown after a cd to a computed directory
+	vars      *varScope // the variables of the script being analysed
+	cond      int       // > 0 inside code that may not run, or runs in a subshell: assignments there are not recorded
+	funcs     []string  // functions being defined (a call to one of them from its own body is a fork bomb)
+	defined   []string  // functions defined so far; calling one runs a body already analysed
+	err       *analysisError
+	work      int      // units of work spent so far (maxWork)
+	env       []string // assignments for the next recorded command
+	recursive bool     // the operands being recorded are acted on recursively
+}
+
+// spend counts units of work and fails the analysis past maxWork.
+func (a *analyzer) spend(units int) bool {
+	a.work += units
+	if a.work > maxWork {
+		a.fail(RuleCommandTooComplex, "command expands to more words, paths and commands than the engine checks (work budget %d)", maxWork)
+		return false
+	}
+	return true
 }
 
 func (a *analyzer) fail(rule, format string, args ...any) {
@@ -131,8 +181,18 @@ func (a *analyzer) find(block bool, rule, format string, args ...any) {
 	a.out.findings = append(a.out.findings, finding{rule: rule, msg: fmt.Sprintf(format, args...), block: block})
 }
 
-// script parses and analyses shell source: the command line itself or a nested script.
-func (a *analyzer) script(src string, depth int) {
+// cwdUnknown is the working directory after a cd to a directory computed at run time: relative
+// paths below it are unresolved. It cannot be a real path, since commands with control
+// characters are refused.
+const cwdUnknown = "\x00"
+
+// script analyses shell source that a new shell process runs (bash -c, su -c, a here-document fed
+// to a shell, a command-valued variable): it sees none of this script's variables.
+func (a *analyzer) script(src string, depth int) { a.scriptIn(src, depth, nil, true) }
+
+// scriptIn parses and analyses shell source. A child shell gets a scope of its own, with its
+// positional parameters args; eval runs in the current shell and shares its scope.
+func (a *analyzer) scriptIn(src string, depth int, args []word, child bool) {
 	if a.err != nil {
 		return
 	}
@@ -140,12 +200,41 @@ func (a *analyzer) script(src string, depth int) {
 		a.fail(RuleCommandTooComplex, "command nests wrappers or scripts more than %d levels deep", maxNesting)
 		return
 	}
+	if !a.spend(1 + len(src)/parseBytesPerUnit) {
+		return
+	}
 	f, err := a.parser.Parse(strings.NewReader(src), "")
 	if err != nil {
 		a.fail(RuleCommandUnparseable, "parse error: %v", err)
 		return
 	}
-	a.stmts(f.Stmts, nil, depth)
+	switch {
+	case child:
+		saved, savedCond := a.vars, a.cond
+		a.vars, a.cond = positional(f, args), 0
+		a.stmts(f.Stmts, nil, depth)
+		a.vars, a.cond = saved, savedCond
+	case a.vars == nil:
+		// Without a "$" nothing is expanded, so there is nothing to resolve and no need to count
+		// assignments: an empty scope that is off resolves nothing, cheaply.
+		a.vars = &varScope{off: true}
+		if strings.ContainsRune(src, '$') {
+			a.vars = newVarScope(f)
+		}
+		a.stmts(f.Stmts, nil, depth)
+	default:
+		a.stmts(f.Stmts, nil, depth)
+	}
+}
+
+// render is renderWord with the script's resolved variables.
+func (a *analyzer) render(w *syntax.Word) word { return renderWord(w, a.vars) }
+
+// conditional analyses statements whose assignments may not happen, or happen in a subshell.
+func (a *analyzer) conditional(list []*syntax.Stmt, pipeFrom []int, depth int) {
+	a.cond++
+	a.stmts(list, pipeFrom, depth)
+	a.cond--
 }
 
 func (a *analyzer) stmts(list []*syntax.Stmt, pipeFrom []int, depth int) {
@@ -161,29 +250,49 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	for _, r := range s.Redirs {
 		a.redirect(r, depth)
 	}
+	if s.Background || s.Negated {
+		a.cond++
+		defer func() { a.cond-- }()
+	}
 	switch c := s.Cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
 		a.call(c, s.Redirs, pipeFrom, depth)
 	case *syntax.BinaryCmd:
 		a.binaryCmd(c, pipeFrom, depth)
+	default:
+		if !a.compound(c, pipeFrom, depth) {
+			a.exprCmd(c, depth)
+		}
+	}
+}
+
+// compound analyses a compound command — subshell, block, if, loop, case, function, time,
+// coproc, test declaration — and reports whether c was one. Code that may not run, or runs in a
+// subshell, records no variable assignments.
+func (a *analyzer) compound(c syntax.Command, pipeFrom []int, depth int) bool {
+	switch c := c.(type) {
 	case *syntax.Subshell:
 		saved := a.cwd
-		a.stmts(c.Stmts, pipeFrom, depth)
+		a.conditional(c.Stmts, pipeFrom, depth)
 		a.cwd = saved
 	case *syntax.Block:
 		a.stmts(c.Stmts, pipeFrom, depth)
 	case *syntax.IfClause:
+		a.cond++
 		for cl := c; cl != nil; cl = cl.Else {
 			a.stmts(cl.Cond, pipeFrom, depth)
 			a.stmts(cl.Then, pipeFrom, depth)
 		}
+		a.cond--
 	case *syntax.WhileClause:
-		a.stmts(c.Cond, pipeFrom, depth)
-		a.stmts(c.Do, pipeFrom, depth)
+		if hasAssigner(c) {
+			a.vars.poison()
+		}
+		a.conditional(c.Cond, pipeFrom, depth)
+		a.conditional(c.Do, pipeFrom, depth)
 	case *syntax.ForClause:
-		a.nested(c.Loop, depth)
-		a.stmts(c.Do, pipeFrom, depth)
+		a.forLoop(c, pipeFrom, depth)
 	case *syntax.CaseClause:
 		a.caseClause(c, pipeFrom, depth)
 	case *syntax.FuncDecl:
@@ -191,12 +300,60 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	case *syntax.TimeClause:
 		a.stmt(c.Stmt, pipeFrom, depth)
 	case *syntax.CoprocClause:
+		a.cond++
 		a.stmt(c.Stmt, pipeFrom, depth)
+		a.cond--
 	case *syntax.TestDecl:
 		a.stmt(c.Body, pipeFrom, depth)
 	default:
-		a.exprCmd(c, depth)
+		return false
 	}
+	return true
+}
+
+// maxLoopItems bounds the items of a for loop whose body is analysed once per item.
+const maxLoopItems = 8
+
+// forLoop analyses a for loop. A loop over a few literal words or globs, whose variable nothing
+// else assigns, runs its body once per item with the variable set to it — "for f in *.go; do
+// gofmt -l "$f"; done" is gofmt -l on *.go — and the variable is unresolved after the loop. Any
+// other loop runs its body once with the variable unresolved.
+func (a *analyzer) forLoop(c *syntax.ForClause, pipeFrom []int, depth int) {
+	if hasAssigner(c) {
+		a.vars.poison()
+	}
+	a.nested(c.Loop, depth)
+	name, items, ok := a.loopItems(c)
+	if !ok {
+		a.conditional(c.Do, pipeFrom, depth)
+		return
+	}
+	for _, it := range items {
+		a.vars.setItem(name, it)
+		a.conditional(c.Do, pipeFrom, depth)
+	}
+	a.vars.forget(name)
+}
+
+// loopItems returns a for loop's variable and items when they are known statically.
+func (a *analyzer) loopItems(c *syntax.ForClause) (string, []word, bool) {
+	it, ok := c.Loop.(*syntax.WordIter)
+	if !ok || it.Name == nil || len(it.Items) == 0 || a.vars == nil || a.vars.off || a.vars.assigned[it.Name.Value] != 2 {
+		return "", nil, false
+	}
+	var items []word
+	for _, w := range it.Items {
+		items = a.expand(items, w)
+	}
+	if len(items) > maxLoopItems {
+		return "", nil, false
+	}
+	for _, w := range items {
+		if w.dynamic {
+			return "", nil, false
+		}
+	}
+	return it.Name.Value, items, true
 }
 
 // binaryCmd analyses both sides of a list ("&&", "||") or a pipeline. Every pipeline stage runs in
@@ -205,19 +362,26 @@ func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, pipeFrom []int, depth int) {
 	if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
 		saved := a.cwd
 		first := len(a.out.segments)
+		a.cond++
 		a.stmt(c.X, pipeFrom, depth)
 		a.cwd = saved
 		from := append(append([]int(nil), pipeFrom...), seq(first, len(a.out.segments))...)
 		a.stmt(c.Y, from, depth)
 		a.cwd = saved
+		a.cond--
 		return
 	}
+	// The left side of && and || always runs; the right side may not.
 	a.stmt(c.X, pipeFrom, depth)
+	a.cond++
 	a.stmt(c.Y, pipeFrom, depth)
+	a.cond--
 }
 
 // caseClause analyses a case statement: its word, every pattern and every branch.
 func (a *analyzer) caseClause(c *syntax.CaseClause, pipeFrom []int, depth int) {
+	a.cond++
+	defer func() { a.cond-- }()
 	a.nested(c.Word, depth)
 	for _, it := range c.Items {
 		for _, p := range it.Patterns {
@@ -235,7 +399,9 @@ func (a *analyzer) funcDecl(c *syntax.FuncDecl, pipeFrom []int, depth int) {
 		name = strings.ToLower(c.Name.Value)
 	}
 	a.funcs = append(a.funcs, name)
+	a.cond++
 	a.stmt(c.Body, pipeFrom, depth)
+	a.cond--
 	a.funcs = a.funcs[:len(a.funcs)-1]
 	a.defined = append(a.defined, name)
 }
@@ -249,9 +415,7 @@ func (a *analyzer) exprCmd(c syntax.Command, depth int) {
 	case *syntax.TestClause:
 		a.nested(c.X, depth)
 	case *syntax.DeclClause:
-		for _, as := range c.Args {
-			a.assign(as, depth)
-		}
+		a.declClause(c, depth)
 	case *syntax.LetClause:
 		for _, e := range c.Exprs {
 			a.nested(e, depth)
@@ -297,7 +461,7 @@ func (a *analyzer) sub(list []*syntax.Stmt, depth int) {
 		return
 	}
 	saved := a.cwd
-	a.stmts(list, nil, depth+1)
+	a.conditional(list, nil, depth+1)
 	a.cwd = saved
 }
 
@@ -340,12 +504,15 @@ func (a *analyzer) assign(as *syntax.Assign, depth int) {
 	}
 	val := ""
 	if as.Value != nil {
-		val = renderWord(as.Value).s
+		val = a.render(as.Value).s
 	}
 	a.envVar(as.Name.Value, val, depth)
 }
 
 func (a *analyzer) envVar(name, val string, depth int) {
+	if why := codeEnvReason(name, val); why != "" {
+		a.find(false, RuleOpaqueCode, "%s; it needs human approval", why)
+	}
 	name = strings.ToUpper(name)
 	switch {
 	case injectionEnvVars[name]:
@@ -356,14 +523,27 @@ func (a *analyzer) envVar(name, val string, depth int) {
 }
 
 func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom []int, depth int) {
+	var env []string
 	for _, as := range c.Assigns {
 		a.assign(as, depth)
+		if len(c.Args) == 0 {
+			a.record(as)
+		} else if as.Name != nil {
+			val := ""
+			if as.Value != nil {
+				val = a.render(as.Value).s
+			}
+			env = append(env, as.Name.Value+"="+val)
+		}
 	}
 	if len(c.Args) == 0 {
 		return
 	}
 	words := make([]word, 0, len(c.Args))
 	for _, w := range c.Args {
+		if a.err != nil {
+			return
+		}
 		if mayHideCommands(w.Parts) {
 			a.nested(w, depth)
 		}
@@ -372,13 +552,19 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 	if a.err != nil || len(words) == 0 {
 		return
 	}
+	a.env = env
 	a.command(words, redirs, pipeFrom, depth)
+	if assignsByName(words) {
+		// Its own arguments were resolved before it ran; nothing after it is.
+		a.vars.poison()
+	}
 }
 
 // expand appends the words one shell word becomes after brace expansion.
 func (a *analyzer) expand(dst []word, w *syntax.Word) []word {
 	if !syntax.SplitBraces(w) {
-		return append(dst, renderWord(w))
+		a.spend(1)
+		return append(dst, a.render(w))
 	}
 	n := 0
 	var walk func(prefix []syntax.WordPart, rest []syntax.WordPart) bool
@@ -399,7 +585,10 @@ func (a *analyzer) expand(dst []word, w *syntax.Word) []word {
 			a.fail(RuleCommandTooComplex, "brace expansion produces more than %d words", maxBraceWords)
 			return false
 		}
-		dst = append(dst, renderWord(&syntax.Word{Parts: append(append([]syntax.WordPart(nil), prefix...), rest...)}))
+		if !a.spend(braceCost) {
+			return false
+		}
+		dst = append(dst, a.render(&syntax.Word{Parts: append(append([]syntax.WordPart(nil), prefix...), rest...)}))
 		return true
 	}
 	walk(nil, w.Parts)
@@ -414,7 +603,7 @@ func (a *analyzer) redirect(r *syntax.Redirect, depth int) {
 	if r.Word == nil || len(r.Word.Parts) == 0 {
 		return
 	}
-	t := renderWord(r.Word)
+	t := a.render(r.Word)
 	switch r.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
 		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
@@ -447,10 +636,23 @@ func isFD(s string) bool {
 }
 
 func (a *analyzer) touch(w word, op pathOp) {
-	if w.s == "" {
+	if w.s == "" || w.s == placeholderProcSubst {
+		// A process substitution is a pipe (/dev/fd/N) whose commands are analysed themselves.
 		return
 	}
-	a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: a.cwd, op: op, dynamic: w.dynamic, glob: w.glob})
+	cost := 1
+	if w.glob {
+		cost = globCost
+	}
+	if !a.spend(cost) {
+		return
+	}
+	cwd, dynamic := a.cwd, w.dynamic
+	if cwd == cwdUnknown {
+		// Below a computed directory only absolute and home paths are known.
+		cwd, dynamic = "", dynamic || !isAbsOrHome(expandHome(w.s))
+	}
+	a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: cwd, op: op, dynamic: dynamic, glob: w.glob, recursive: a.recursive && op != opWrite})
 }
 
 // command records one simple command and follows whatever it runs in turn.
@@ -466,7 +668,11 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 		a.fail(RuleCommandTooComplex, "command line contains more than %d commands", maxSegments)
 		return
 	}
-	seg := segment{words: words, cwd: a.cwd, pipeFrom: pipeFrom}
+	if !a.spend(segmentCost) {
+		return
+	}
+	seg := segment{words: words, cwd: a.cwd, pipeFrom: pipeFrom, env: a.env}
+	a.env = nil
 	if words[0].dynamic {
 		a.find(true, RuleDynamicCommand, "command name %q is computed at run time and cannot be checked", words[0].s)
 	} else {
@@ -517,36 +723,99 @@ func splitArgs(s *segment) {
 	if s.name == cmdGit {
 		args = skipGitGlobals(s, args)
 	}
-	end := false
-	for _, w := range args {
+	envFlags(s)
+	values := valueOptions[s.name]
+	if s.name == cmdGit && len(args) > 0 {
+		values = gitValueOptions[args[0].s]
+	}
+	end, skipNext := false, false
+	base, firstOp := len(s.words)-len(args), 0
+	operand := func(i int, w word) {
+		if firstOp == 0 {
+			firstOp = base + i
+		}
+		s.operands = append(s.operands, w)
+	}
+	for i, w := range args {
 		v := w.s
 		switch {
+		case skipNext:
+			// The value of an option that takes one ("--context prod", "-n kube-system").
+			skipNext = false
 		case end:
-			s.operands = append(s.operands, w)
+			operand(i, w)
 		case v == "--" && !w.dynamic:
 			end = true
 		case w.dynamic && (strings.HasPrefix(v, "$") || strings.HasPrefix(v, "-")):
 			s.unknownFlags = true
-			s.operands = append(s.operands, w)
+			operand(i, w)
 		case len(v) > 1 && v[0] == '-':
-			name := v
-			if i := strings.IndexByte(v, '='); i > 0 {
-				name = v[:i]
-			}
-			s.flags = append(s.flags, name)
-			if v[1] != '-' && len(name) > 2 {
-				for i := 1; i < len(name); i++ {
-					if c := name[i]; c < 128 {
-						s.flags = append(s.flags, shortFlags[c])
-					}
-				}
-			}
+			skipNext = s.addFlag(v, values)
 		default:
-			s.operands = append(s.operands, w)
+			operand(i, w)
 		}
 	}
+	s.alt = globalsLast(s, firstOp)
 }
 
+// addFlag records an option word: "--name=value" as "--name", a short bundle whole and letter by
+// letter. It reports whether the option takes the next word as its value ("-n ns", or a bundle
+// ending in such an option, "-xzf a.tgz").
+func (s *segment) addFlag(v string, values []string) bool {
+	name, takesNext := v, false
+	if i := strings.IndexByte(v, '='); i > 0 {
+		name = v[:i]
+	} else {
+		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && slices.Contains(values, "-"+v[len(v)-1:]))
+	}
+	s.flags = append(s.flags, name)
+	if v[1] != '-' && len(name) > 2 {
+		for i := 1; i < len(name); i++ {
+			if c := name[i]; c < 128 {
+				s.flags = append(s.flags, shortFlags[c])
+			}
+		}
+	}
+	return takesNext
+}
+
+// globalsLast is a second text for pattern rules of programs with subcommands: the program, the
+// words from its subcommand on, then the global options before it and the options its environment
+// stands for. A project rule written as "^kubectl delete" then also matches
+// "kubectl --context prod delete" and "KUBECONFIG=x kubectl delete". Empty when it would equal
+// the text.
+func globalsLast(s *segment, firstOp int) string {
+	_, sub := valueOptions[s.name]
+	if !sub && s.name != cmdGit {
+		return ""
+	}
+	var env []string
+	for _, kv := range s.env {
+		name, val, _ := strings.Cut(kv, "=")
+		if f, ok := envOptions[s.name][name]; ok {
+			env = append(env, f, val)
+		}
+	}
+	if (firstOp <= 1 || firstOp >= len(s.words)) && len(env) == 0 {
+		return ""
+	}
+	parts := []string{s.name}
+	if firstOp > 1 && firstOp < len(s.words) {
+		for _, w := range s.words[firstOp:] {
+			parts = append(parts, w.s)
+		}
+		for _, w := range s.words[1:firstOp] {
+			parts = append(parts, w.s)
+		}
+	} else {
+		for _, w := range s.words[1:] {
+			parts = append(parts, w.s)
+		}
+	}
+	return strings.Join(append(parts, env...), " ")
+}
+
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var gitGlobalsWithValue = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--exec-path": true, "--config-env": true, "--super-prefix": true, "--list-cmds": true, "--attr-source": true}
 
 func skipGitGlobals(s *segment, args []word) []word {
@@ -563,6 +832,31 @@ func skipGitGlobals(s *segment, args []word) []word {
 	return nil
 }
 
-func (s *segment) hasFlag(f string) bool {
-	return slices.Contains(s.flags, f)
+// declClause analyses declare, export, local, readonly and typeset. Without assignments (or with
+// -p) the builtin prints variables, so it is a segment the rule pack sees like env or set; with
+// them, each assignment is checked and, reached unconditionally, recorded.
+func (a *analyzer) declClause(c *syntax.DeclClause, depth int) {
+	words := []word{{s: c.Variant.Value}}
+	prints := true
+	for _, as := range c.Args {
+		a.assign(as, depth)
+		switch {
+		case as.Name == nil && as.Value != nil:
+			words = append(words, a.render(as.Value))
+		case as.Name != nil && as.Naked:
+			words = append(words, word{s: as.Name.Value})
+			prints = false
+		case as.Name != nil:
+			a.record(as)
+			prints = false
+		}
+	}
+	for _, w := range words[1:] {
+		if strings.HasPrefix(w.s, "-") && strings.ContainsAny(w.s, "p") {
+			prints = true
+		}
+	}
+	if prints {
+		a.command(words, nil, nil, depth)
+	}
 }

@@ -104,14 +104,16 @@ func foldPath(p string) string {
 
 // renderWord resolves quotes and escapes the way bash does and replaces run-time parts with
 // placeholders. A NUL ends the value, as it ends a C string passed to exec.
-func renderWord(w *syntax.Word) word {
+// Variables the scope resolves are replaced by their values; an unassigned $HOME at the start of a
+// word is "~".
+func renderWord(w *syntax.Word, vars *varScope) word {
 	if len(w.Parts) == 1 {
 		// The common case, a plain literal without escapes, needs no copy.
 		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\\x00") {
 			return word{s: l.Value, glob: strings.ContainsAny(l.Value, "*?[")}
 		}
 	}
-	var r renderer
+	r := renderer{vars: vars}
 	for _, p := range w.Parts {
 		r.part(p, false)
 	}
@@ -124,6 +126,7 @@ func renderWord(w *syntax.Word) word {
 
 type renderer struct {
 	b       strings.Builder
+	vars    *varScope
 	dynamic bool
 	glob    bool
 }
@@ -143,8 +146,7 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 			r.part(q, true)
 		}
 	case *syntax.ParamExp:
-		r.dynamic = true
-		r.b.WriteString(paramPlaceholder(p))
+		r.param(p, quoted)
 	case *syntax.CmdSubst:
 		r.dynamic = true
 		r.b.WriteString(placeholderCmdSubst)
@@ -178,6 +180,31 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 		}
 		r.b.WriteByte('}')
 	}
+}
+
+// param writes a parameter expansion: the value of a resolved variable, "~" for an unassigned
+// $HOME that starts the word, a "$NAME" placeholder otherwise.
+func (r *renderer) param(p *syntax.ParamExp, quoted bool) {
+	if simpleParam(p) {
+		name := p.Param.Value
+		if v, ok := r.vars.lookup(name); ok && (v != "" || p.Exp == nil) {
+			// Unquoted, a value with spaces splits into words and one with glob characters expands:
+			// both are left unresolved.
+			if quoted || !strings.ContainsAny(v, " \t\n") {
+				if (!quoted && hasGlobMeta(v)) || r.vars.isGlob(name) {
+					r.glob = true
+				}
+				r.b.WriteString(v)
+				return
+			}
+		}
+		if name == "HOME" && p.Exp == nil && r.b.Len() == 0 && (r.vars == nil || r.vars.assigned["HOME"] == 0) {
+			r.b.WriteByte('~')
+			return
+		}
+	}
+	r.dynamic = true
+	r.b.WriteString(paramPlaceholder(p))
 }
 
 // lit removes backslash escapes: outside quotes every backslash escapes the next byte; inside

@@ -21,12 +21,17 @@ type wrapSpec struct {
 	writeOpts  string   // short options whose value is a file written (time -o)
 	joinScript bool     // the remaining words form one shell script (eval, watch)
 	xargs      bool     // stdin lines become extra arguments of the wrapped command
+	readOpts   string   // short options whose value is a file read (xargs -a)
+	longRead   string   // long option for the same (xargs --arg-file)
+	chdir      byte     // short option whose value is the wrapped command's working directory (env -C)
+	longChdir  string   // long option for the same (env --chdir)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
 // script ("su --command CMD").
 const longOptCommand = "command"
 
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var wrappers = map[string]wrapSpec{
 	"nohup":            {},
 	"setsid":           {},
@@ -56,8 +61,8 @@ var wrappers = map[string]wrapSpec{
 	"firejail":         {},
 	"strace":           {argOpts: "eoOpPsSuIXabE", writeOpts: "o"},
 	"ltrace":           {argOpts: "eopsuanADFlL", writeOpts: "o"},
-	"env":              {argOpts: "uC", longArgs: []string{"unset", "chdir"}, assigns: true, script: 'S', longScript: "split-string"},
-	"sudo":             {argOpts: "ugpChrtTUDR", longArgs: []string{"user", "group", "prompt", "close-from", "host", "role", "type", "other-user", "chdir", "chroot"}, assigns: true}, //nolint:goconst // option spellings in this table read best literally, next to their neighbours
+	"env":              {argOpts: "uC", longArgs: []string{"unset", "chdir"}, assigns: true, script: 'S', longScript: "split-string", chdir: 'C', longChdir: "chdir"},
+	"sudo":             {argOpts: "ugpChrtTUDR", longArgs: []string{"user", "group", "prompt", "close-from", "host", "role", "type", "other-user", "chdir", "chroot"}, assigns: true, chdir: 'D', longChdir: "chdir"}, //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 	"doas":             {argOpts: "uC"},
 	"pkexec":           {longArgs: []string{"user"}},
 	"runuser":          {argOpts: "ugGw", longArgs: []string{"user", "group", "supp-group", "whitelist-environment"}, script: 'c', longScript: longOptCommand},
@@ -66,7 +71,7 @@ var wrappers = map[string]wrapSpec{
 	"script":           {argOpts: "EIOTBm", script: 'c', longScript: longOptCommand},
 	"watch":            {argOpts: "nd", longArgs: []string{"interval"}, joinScript: true},
 	"eval":             {joinScript: true},
-	"xargs":            {argOpts: "EeIiLlnPsdaR", longArgs: []string{"eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"}, xargs: true},
+	"xargs":            {argOpts: "EeIiLlnPsdaR", longArgs: []string{"eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"}, xargs: true, readOpts: "a", longRead: "arg-file"},
 }
 
 // shells run a script given with -c, a script file, or stdin.
@@ -79,8 +84,8 @@ var shells = map[string]bool{
 var interpreters = map[string]string{
 	"python": "c", "python2": "c", "python3": "c", "pypy": "c", "pypy3": "c", "perl": "eE",
 	"ruby": "e", "node": "ep", "nodejs": "ep", "deno": "", "bun": "e", "php": "r", "lua": "e",
-	"rscript": "e", "osascript": "e", "pwsh": "c", "powershell": "c", "awk": "", "gawk": "",
-	"mawk": "", "nawk": "", "tclsh": "", "expect": "c", "jshell": "", "irb": "", "julia": "e",
+	"rscript": "e", "osascript": "e", "pwsh": "c", "powershell": "c",
+	"tclsh": "", "expect": "c", "jshell": "", "irb": "", "julia": "e",
 }
 
 // follow analyses what a recorded segment runs in turn and the paths it touches.
@@ -94,10 +99,10 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.argPaths(idx)
 		a.cd(seg)
 		return
-	case name == cmdEcho || name == "printf":
+	case name == cmdEcho || name == cmdPf:
 		a.out.segments[idx].yields = literalOperands(seg)
 	case name == "popd":
-		a.cwd = ""
+		a.cwd = cwdUnknown
 	case shells[name]:
 		a.shell(idx, redirs, depth)
 	case name == cmdFind:
@@ -111,6 +116,9 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 			a.interpreter(idx, opts)
 		}
 	}
+	if why := codeOption(&a.out.segments[idx]); why != "" {
+		a.opaque(idx, why)
+	}
 	a.argPaths(idx)
 }
 
@@ -120,11 +128,10 @@ func (a *analyzer) cd(seg segment) {
 		return
 	}
 	t := seg.operands[0]
-	if t.dynamic || t.s == "-" {
-		a.cwd = ""
-		return
+	if t.s == "-" {
+		t.dynamic = true // the previous directory, unknown here
 	}
-	a.cwd = resolvePath(a.cwd, t.s)
+	a.chdir(t)
 }
 
 // unwrap finds the wrapped command (or script) of a wrapper and analyses it.
@@ -133,6 +140,9 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	opts := a.wrapperOptions(words, spec, depth)
 	i := opts.next
 	a.out.segments[idx].wrapper = true
+	for _, r := range opts.reads {
+		a.touch(r, opRead)
+	}
 	if opts.hasScript {
 		script := opts.script
 		if words[0].s != "" && commandName(words[0].s) == "env" && i < len(words) {
@@ -150,12 +160,19 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		return
 	}
 	rest := words[i:]
+	if opts.chdir != nil {
+		// env -C DIR runs the command in DIR: its relative paths resolve there.
+		saved := a.cwd
+		defer func() { a.cwd = saved }()
+		a.chdir(*opts.chdir)
+	}
 	switch {
 	case spec.joinScript:
 		a.script(joinWords(rest), depth+1)
 	case spec.xargs:
 		a.xargsInner(idx, rest, redirs, depth)
 	default:
+		a.env = opts.env
 		a.command(rest, redirs, a.out.segments[idx].pipeFrom, depth+1)
 	}
 }
@@ -166,6 +183,9 @@ type wrapperOpts struct {
 	next      int // index of the first word after the wrapper's options
 	script    string
 	hasScript bool
+	env       []string // NAME=VALUE assignments for the wrapped command
+	reads     []word   // files option values name, read
+	chdir     *word    // the wrapped command's working directory, when an option sets it
 }
 
 // wrapperOptions walks a wrapper's options, environment assignments and leading operands (recording
@@ -185,6 +205,7 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 		case spec.assigns && isAssignment(v):
 			name, val, _ := strings.Cut(v, "=")
 			a.envVar(name, val, depth)
+			o.env = append(o.env, v)
 			o.next++
 		case strings.HasPrefix(v, "--") && len(v) > 2:
 			o.longOption(words, spec, v[2:])
@@ -204,14 +225,24 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 // takes a value and has none attached, the next word.
 func (o *wrapperOpts) longOption(words []word, spec wrapSpec, opt string) {
 	name, val, hasVal := strings.Cut(opt, "=")
+	// The wrapper reads an abbreviated option as the one it abbreviates (env --chd=DIR).
+	name = expandLong(name, append([]string{spec.longScript, spec.longChdir, spec.longRead}, spec.longArgs...)...)
 	isScript := spec.longScript != "" && name == spec.longScript
 	takes := slices.Contains(spec.longArgs, name) || isScript
+	valWord := words[o.next].with(val)
 	if !hasVal && takes && o.next+1 < len(words) {
-		val = words[o.next+1].s
+		valWord = words[o.next+1]
+		val = valWord.s
 		o.next++
 	}
 	if isScript {
 		o.script, o.hasScript = val, true
+	}
+	if spec.longChdir != "" && name == spec.longChdir {
+		o.chdir = &valWord
+	}
+	if spec.longRead != "" && name == spec.longRead {
+		o.reads = append(o.reads, valWord)
 	}
 	o.next++
 }
@@ -227,9 +258,17 @@ func (a *analyzer) shortOptions(o *wrapperOpts, words []word, spec wrapSpec, v s
 			continue
 		}
 		val := v[j+1:]
+		valWord := words[o.next-1].with(val)
 		if val == "" && o.next < len(words) {
-			val = words[o.next].s
+			valWord = words[o.next]
+			val = valWord.s
 			o.next++
+		}
+		if spec.chdir != 0 && c == spec.chdir {
+			o.chdir = &valWord
+		}
+		if strings.IndexByte(spec.readOpts, c) >= 0 {
+			o.reads = append(o.reads, valWord)
 		}
 		if isScript {
 			o.script, o.hasScript = val, true
@@ -244,8 +283,8 @@ func (a *analyzer) shortOptions(o *wrapperOpts, words []word, spec wrapSpec, v s
 // earlier find or echo stage yields when they are known, a computed placeholder otherwise.
 func (a *analyzer) xargsInner(idx int, rest []word, redirs []*syntax.Redirect, depth int) {
 	inner := append([]word(nil), rest...)
-	var yields []string
-	known := len(a.out.segments[idx].pipeFrom) > 0
+	yields, known := a.hereStringYields(redirs)
+	known = known || len(a.out.segments[idx].pipeFrom) > 0
 	for _, p := range a.out.segments[idx].pipeFrom {
 		if a.out.segments[p].yields == nil && !a.out.segments[p].wrapper {
 			// A stage whose output is unknown may add any argument.
@@ -257,7 +296,7 @@ func (a *analyzer) xargsInner(idx int, rest []word, redirs []*syntax.Redirect, d
 		inner = append(inner, word{s: placeholderXargs, dynamic: true})
 	}
 	for _, y := range yields {
-		inner = append(inner, word{s: y, glob: hasGlobMeta(y)})
+		inner = append(inner, word{s: y, glob: hasGlobMeta(y), dynamic: y == placeholderXargs})
 	}
 	a.command(inner, redirs, a.out.segments[idx].pipeFrom, depth+1)
 }
@@ -271,11 +310,11 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 	case hasC:
 		a.out.segments[idx].wrapper = true
 		if i < len(words) {
-			a.script(words[i].s, depth+1)
+			// The words after the script are its $0, $1, ...
+			a.scriptIn(words[i].s, depth+1, words[i+1:], true)
 		}
 	case i < len(words):
-		// A script file: the engine cannot see what it runs.
-		a.out.segments[idx].opaque = true
+		a.opaque(idx, "a script file")
 	default:
 		for _, r := range redirs {
 			var body *syntax.Word
@@ -287,7 +326,7 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 			}
 			if body != nil && len(body.Parts) > 0 {
 				a.out.segments[idx].wrapper = true
-				a.script(renderWord(body).s, depth+1)
+				a.script(a.render(body).s, depth+1)
 			}
 		}
 	}
@@ -393,18 +432,30 @@ func (a *analyzer) gitScripts(seg segment, depth int) {
 func (a *analyzer) interpreter(idx int, opts string) {
 	seg := &a.out.segments[idx]
 	if opts == "" {
-		seg.opaque = true
+		a.opaque(idx, "an interpreter")
 		return
 	}
 	for i := 0; i < len(opts); i++ {
 		if seg.hasFlag(shortFlags[opts[i]]) {
-			seg.opaque = true
+			a.opaque(idx, "inline code ("+shortFlags[opts[i]]+")")
 			return
 		}
 	}
 	if seg.hasFlag("--eval") || seg.hasFlag("--command") || seg.hasFlag("--print") {
-		seg.opaque = true
+		a.opaque(idx, "inline code")
 	}
+}
+
+// opaque marks a segment that runs code the engine cannot see. Such code could read a
+// zero-access path or write anywhere, so the call asks for a person at every autonomy level and
+// is refused in a read-only plan.
+func (a *analyzer) opaque(idx int, why string) {
+	seg := &a.out.segments[idx]
+	if seg.opaque {
+		return
+	}
+	seg.opaque = true
+	a.find(false, RuleOpaqueCode, "command %q runs code the engine cannot see (%s); it could read a path the zeroAccess policy protects or write anywhere, so it needs human approval", truncate(seg.text, 120), why)
 }
 
 // literalOperands returns the operands an echo prints, which a following xargs passes on.
@@ -445,3 +496,26 @@ func isAssignment(v string) bool {
 }
 
 func hasGlobMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// hereStringYields returns the words a here-string or here-document gives xargs on stdin, and
+// whether there is one. A computed body yields a computed argument.
+func (a *analyzer) hereStringYields(redirs []*syntax.Redirect) ([]string, bool) {
+	for _, r := range redirs {
+		var body *syntax.Word
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			body = r.Hdoc
+		case syntax.WordHdoc:
+			body = r.Word
+		}
+		if body == nil {
+			continue
+		}
+		w := a.render(body)
+		if w.dynamic {
+			return []string{placeholderXargs}, true
+		}
+		return strings.Fields(w.s), true
+	}
+	return nil, false
+}

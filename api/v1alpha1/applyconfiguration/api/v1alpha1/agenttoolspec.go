@@ -37,8 +37,10 @@ type AgentToolSpecApplyConfiguration struct {
 	// checkpointable is true when the tool's writes can be checkpointed and rolled back, which
 	// satisfies requireCheckpoints. Only a writing tool can be checkpointable. Default false.
 	Checkpointable *bool `json:"checkpointable,omitempty"`
-	// actionClass classifies the tool's effect: read, write, execute (runs commands, whose
-	// arguments are then parsed and checked), dispatch, system_modify or unknown.
+	// actionClass classifies the tool's effect: read, write, delete (removes the paths it is
+	// given, with everything below them; the path policy's noDelete and zeroAccess entries apply,
+	// and the tool must set writes), execute (runs commands, whose arguments are then parsed and
+	// checked), dispatch, system_modify or unknown.
 	ActionClass *apiv1alpha1.ActionClass `json:"actionClass,omitempty"`
 	// skillCategory is the category profiles' allowedSkillCategories match against. A tool
 	// without one is denied by any profile that lists categories.

@@ -1,0 +1,57 @@
+package safety
+
+import (
+	"strings"
+	"testing"
+)
+
+// worstFuzzSeed is the fuzz corpus input that costs the engine the most work (checked by
+// TestWorstFuzzSeedIsBenchmarked): 600 chained commands, past the 512-command bound.
+var worstFuzzSeed = strings.Repeat("ls;", 600)
+
+// worstCases are generated 16 KiB commands, each built to make one part of the engine work as
+// hard as a command of that size can: brace expansion, globs checked against every path-policy
+// entry, plain paths, commands, loops, wrappers, variables and substitutions.
+func worstCases() map[string]string {
+	fill := func(prefix, unit string) string {
+		return prefix + strings.Repeat(unit, (16384-len(prefix))/len(unit))
+	}
+	// Each unit keeps under the pre-parse bound of 1024 command starts, so the engine parses and
+	// analyses the whole line.
+	return map[string]string{
+		"brace-words":   fill("cat ", "{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p} "),
+		"brace-globs":   fill("", "cat {a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}/.e*; "),
+		"globs":         fill("cat ", "s[a-z]c/*/a*b?.go "),
+		"plain-paths":   fill("cat ", "src/pkg/main.go "),
+		"commands":      fill("", "ls aaaaaaaaaaaaaaa; "),
+		"pipelines":     fill("", "cat aaaaaaaaaaaa | grep bbbbbbbbbbbbbbb | "),
+		"loops":         fill("", "for f in a b c d e f g h; do cat $f $f $f $f; done; "),
+		"wrappers":      fill("", "timeout 5 nice -n 1 env A=1 ls; "),
+		"variables":     fill("", "x=aaaaaaaaaaaaaaaaaaaa; cat $x $x $x $x; "),
+		"substitutions": fill("echo ", "$(cat aaaaaaaaaa) "),
+		"nested-shells": strings.Repeat(`bash -c "`, 15) + "ls" + strings.Repeat(`"`, 15),
+	}
+}
+
+func BenchmarkEvaluateWorstCase(b *testing.B) {
+	p := mustCompile(b, &Profile{}, bypassRules)
+	b.Run("fuzz-corpus-worst", func(b *testing.B) {
+		call := shCall(worstFuzzSeed)
+		b.ReportAllocs()
+		for b.Loop() {
+			Evaluate(p, call)
+		}
+	})
+	for name, cmd := range worstCases() {
+		b.Run("generated-16KiB/"+name, func(b *testing.B) {
+			if len(cmd) > 16384 {
+				b.Fatalf("%d bytes", len(cmd))
+			}
+			call := shCall(cmd)
+			b.ReportAllocs()
+			for b.Loop() {
+				Evaluate(p, call)
+			}
+		})
+	}
+}

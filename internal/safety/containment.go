@@ -1,0 +1,152 @@
+package safety
+
+import (
+	"fmt"
+	"strings"
+)
+
+// containmentFailure applies the path policy to what a recursive operation reaches below its
+// target: deleting, copying or archiving a directory acts on every protected path inside it.
+//
+// What a directory contains is known for the paths the policy anchors (/etc contains /etc/shadow,
+// / contains everything) and for the home directory, whose protected names (.ssh, .aws, .gnupg,
+// start-up files) live at its top. A project root — the workspace or the call's working
+// directory, and every directory above them — is taken to hold the project's protected files
+// (.git, README.md, LICENSE): deleting it is denied. Copying or archiving one could take a
+// zero-access file such as .env with it, which the engine cannot rule out, so it asks.
+func (p *Policy) containmentFailure(targets []target, cwd string, approved bool) failure {
+	for _, t := range targets {
+		if !t.recursive || t.dynamic {
+			continue
+		}
+		base := containerOf(t.path, cwd)
+		if base == "" {
+			continue
+		}
+		if v, inside, ok := p.paths.containedVerdict(base, t.op); ok {
+			return failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
+				msg: fmt.Sprintf("recursive %s of %q reaches %q, which the %s path policy protects (pattern %q)", t.op, t.raw, inside, v.kind, v.pattern)}
+		}
+		if !p.isProjectRoot(base, cwd) {
+			continue
+		}
+		if v, inside, ok := p.paths.projectVerdict(base, t.op); ok {
+			if t.op == opDelete {
+				return failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
+					msg: fmt.Sprintf("recursive delete of %q deletes the project directory %s and with it %q, which the %s path policy protects (pattern %q)", t.raw, base, inside, v.kind, v.pattern)}
+			}
+			if !approved {
+				return failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleContainsProtected,
+					msg: fmt.Sprintf("recursive %s of %q covers the project directory %s; the engine cannot rule out that it holds %q, which the %s path policy protects (pattern %q), so it needs human approval", t.op, t.raw, base, inside, v.kind, v.pattern)}
+			}
+		}
+	}
+	return pass
+}
+
+// containerOf returns the directory a recursive operation on a resolved path covers: the path
+// itself, or for a glob ending in a bare wildcard the literal directory above its first wildcard
+// ("/workspace/*" covers /workspace). A glob that names something ("**/__pycache__", "build/*.o")
+// covers only what it names, which the path policy checks as a glob: it returns "". A relative
+// path against an unknown base is the unknown working directory ".".
+func containerOf(p, cwd string) string {
+	if i := strings.IndexAny(p, "*?[{"); i >= 0 {
+		if strings.Trim(p[strings.LastIndexByte(p, '/')+1:], "*?.") != "" {
+			return ""
+		}
+		j := strings.LastIndexByte(p[:i], '/')
+		switch {
+		case j > 0:
+			p = p[:j]
+		case j == 0:
+			p = "/"
+		default:
+			p = "."
+		}
+	}
+	if p == "." && cwd != "" {
+		return cwd
+	}
+	return p
+}
+
+// isProjectRoot reports whether dir is the workspace, the working directory, or above either.
+func (p *Policy) isProjectRoot(dir, cwd string) bool {
+	if dir == "." {
+		return true
+	}
+	for _, root := range []string{p.workspace, cwd} {
+		if root != "" && under(root, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// containedVerdict finds a path the policy protects against op that lies inside dir: an anchored
+// entry below it, or, when dir is the home directory or above it, a protected name in the home
+// directory. It returns the verdict and the protected path.
+func (c *pathPolicy) containedVerdict(dir string, op pathOp) (pathVerdict, string, bool) {
+	for k := range numPathKinds {
+		if !k.blocks(op) {
+			continue
+		}
+		for i := range c.kinds[k].entries {
+			e := &c.kinds[k].entries[i]
+			if e.negate || !e.anchored {
+				continue
+			}
+			// A glob entry ("/etc/ssh/*_key") protects files inside its literal directory, which a
+			// recursive operation on that very directory reaches.
+			lit, globbed := e.globs[0], false
+			if d := literalDir(lit); d != "" {
+				lit, globbed = d, true
+			}
+			if (globbed || lit != dir) && under(lit, dir) {
+				return pathVerdict{kind: k, pattern: e.pattern, path: lit}, lit, true
+			}
+		}
+	}
+	if dir == "~" || dir == "/" || dir == "/home" || dir == rootDir || strings.HasPrefix(dir, "/home/") && strings.Count(dir, "/") == 2 {
+		// Prefer the home directory's protected directories (.ssh, .aws) in the message.
+		if v, inside, ok := c.insideVerdict("~", op, numPathKinds, true); ok {
+			return v, inside, true
+		}
+		return c.insideVerdict("~", op, numPathKinds, false)
+	}
+	return pathVerdict{}, "", false
+}
+
+// projectVerdict finds a protected name a project directory is taken to hold; for a delete the
+// no-delete names (.git, README.md) come first, as the ones a project surely has.
+func (c *pathPolicy) projectVerdict(dir string, op pathOp) (pathVerdict, string, bool) {
+	if op == opDelete {
+		if v, inside, ok := c.insideVerdict(dir, op, PathNoDelete, false); ok {
+			return v, inside, true
+		}
+	}
+	return c.insideVerdict(dir, op, numPathKinds, false)
+}
+
+// insideVerdict checks the example name of every unanchored entry as if it were directly inside
+// dir, and returns the first that the policy blocks for op.
+// Only is a single kind to consider, or numPathKinds for all; dirs limits it to directory
+// patterns (".ssh/").
+func (c *pathPolicy) insideVerdict(dir string, op pathOp, only PathKind, dirs bool) (pathVerdict, string, bool) {
+	for k := range numPathKinds {
+		if !k.blocks(op) || (only != numPathKinds && k != only) {
+			continue
+		}
+		for i := range c.kinds[k].entries {
+			e := &c.kinds[k].entries[i]
+			if e.negate || e.anchored || e.example == "" || (dirs && !strings.HasSuffix(e.pattern, "/")) {
+				continue
+			}
+			inside := strings.TrimSuffix(dir, "/") + "/" + e.example
+			if v, ok := c.check(inside, op, false); ok && (only == numPathKinds || v.kind == only) {
+				return v, inside, true
+			}
+		}
+	}
+	return pathVerdict{}, "", false
+}

@@ -1,0 +1,411 @@
+package safety
+
+import (
+	"slices"
+	"strings"
+)
+
+// hasFlag reports whether the segment has flag f, as getopt_long would read the command: a long
+// option abbreviated to a prefix ("--har", "--force-w", "--forc") stands for every long option it
+// abbreviates. An abbreviation the program finds ambiguous makes it fail without acting, so
+// reading it as each candidate can only refuse a command that would not have run.
+func (s *segment) hasFlag(f string) bool {
+	if slices.Contains(s.flags, f) {
+		return true
+	}
+	if len(f) < 4 || !strings.HasPrefix(f, "--") {
+		return false
+	}
+	for _, g := range s.flags {
+		if len(g) > 2 && len(g) < len(f) && strings.HasPrefix(g, "--") && strings.HasPrefix(f, g) && !slices.Contains(exactLongOptions[s.name], g) {
+			return true
+		}
+	}
+	return false
+}
+
+// exactLongOptions are real options that are also prefixes of a longer one the engine looks for;
+// getopt_long takes an exact match as itself, not as an abbreviation (tar --checkpoint is not
+// --checkpoint-action).
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
+var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}}
+
+// expandLong returns the one option of opts that name abbreviates (or equals), or name itself
+// when it abbreviates none or several.
+func expandLong(name string, opts ...string) string {
+	found := ""
+	for _, o := range opts {
+		switch {
+		case o == "":
+		case o == name:
+			return o
+		case strings.HasPrefix(o, name):
+			if found != "" && found != o {
+				return name
+			}
+			found = o
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
+}
+
+// hasExactFlag reports whether the segment has flag f spelled out: an exception must never be
+// granted on an abbreviation.
+func (s *segment) hasExactFlag(f string) bool { return slices.Contains(s.flags, f) }
+
+// codeOptions are, per recognised program, the options that make it run code the caller chooses
+// or send its output where the caller chooses: with any of them the engine cannot see what the
+// command does, so the segment is opaque.
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
+var codeOptions = map[string][]string{
+	"make":  {"--eval", "-E", "-f", "--file", "--makefile", "--include-dir", "-I"},
+	"go":    {"-exec", "-toolexec", "-vettool", "-overlay"},
+	"tar":   {"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "--info-script", "--new-volume-script", "-F", "--rsh-command", "--rmt-command"},
+	"zip":   {"-TT", "--unzip-command"},
+	"sort":  {"--compress-program"},
+	"split": {"--filter"},
+	"rg":    {"--pre"},
+	"npm":   {"--script-shell", "--node-options"},
+	"pnpm":  {"--script-shell"},
+	"yarn":  {"--script-shell"},
+	"cargo": {"--config", "-Z"},
+	"node":  {"--require", "-r", "--import", "--loader", "--experimental-loader"},
+	"rsync": {"-e", "--rsh", "--rsync-path"},
+	"git":   {"--exec-path", "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files-in-pager", "--sendmail-cmd", "--smtp-server"},
+}
+
+// gitCodeShort are, per git subcommand, short options that run a command: rebase -x, difftool
+// -x, grep -O, clone -u; and bisect run.
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
+var gitCodeShort = map[string][]string{"rebase": {"-x"}, "difftool": {"-x"}, "grep": {"-O"}, "clone": {"-u"}, "ls-remote": {"-u"}}
+
+// codeEnvVars make the program that sees them run code the caller chooses: a search path for
+// programs or modules, a compiler or wrapper, git's exec path or configuration.
+var codeEnvVars = map[string]bool{
+	"PATH": true, "PYTHONPATH": true, "PYTHONHOME": true, "PERL5LIB": true, "PERLLIB": true, "RUBYLIB": true,
+	"NODE_PATH": true, "MAKEFILES": true, "RSYNC_RSH": true, "GIT_EXEC_PATH": true, "GIT_CONFIG_PARAMETERS": true,
+	"GIT_CONFIG_COUNT": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true, "GIT_CONFIG": true,
+	"GIT_TEMPLATE_DIR": true, "RUSTC_WRAPPER": true, "RUSTC": true, "CARGO_BUILD_RUSTC_WRAPPER": true,
+	"CC": true, "CXX": true, "LD": true, "GOTOOLCHAIN": true, "TF_CLI_ARGS": true, "TF_CLI_CONFIG_FILE": true,
+	"KUBECTL_EXTERNAL_DIFF": true, "NPM_CONFIG_SCRIPT_SHELL": true, "npm_config_script_shell": true,
+}
+
+// flagEnvVars carry options for one program: their words count as that program's flags.
+var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip"}
+
+// codeEnvFailure reports why an environment assignment makes programs run caller-chosen code, or
+// "" when it does not.
+func codeEnvReason(name, val string) string {
+	if codeEnvVars[name] || strings.HasPrefix(name, "TF_CLI_ARGS") {
+		return "setting " + name + " makes programs run code or options the engine cannot see"
+	}
+	if prog, ok := flagEnvVars[name]; ok {
+		s := segment{name: prog}
+		for f := range strings.FieldsSeq(val) {
+			if len(f) > 1 && f[0] == '-' {
+				n, _, _ := strings.Cut(f, "=")
+				s.flags = append(s.flags, n)
+			} else if prog == "make" && isAssignment(f) {
+				return "setting " + name + " passes make a variable assignment, which can change what its recipes run"
+			}
+		}
+		for _, o := range codeOptions[prog] {
+			if s.hasFlag(o) {
+				return "setting " + name + " gives " + prog + " the option " + o + ", which runs code the caller chooses"
+			}
+		}
+	}
+	return ""
+}
+
+// codeOption returns the option (or argument) of a recognised program that runs caller-chosen
+// code, or "" when there is none.
+func codeOption(s *segment) string {
+	for _, o := range codeOptions[s.name] {
+		if s.hasFlag(o) {
+			return o
+		}
+	}
+	switch s.name {
+	case "make":
+		for _, w := range s.operands {
+			if isAssignment(w.s) || w.dynamic {
+				return "the variable assignment " + w.s
+			}
+		}
+	case cmdGit:
+		return gitCode(s)
+	case "go":
+		if len(s.operands) > 0 && s.operands[0].s == cmdEnv && (s.hasFlag("-w") || s.hasFlag("-u")) {
+			return "env -w (it changes the go command's settings for later calls)"
+		}
+	case cmdSed:
+		return sedCode(s)
+	case cmdAwk, cmdGawk, "mawk", "nawk":
+		return awkCode(s)
+	}
+	return ""
+}
+
+// gitCode returns the git subcommand option that runs a command (rebase -x), or bisect run.
+func gitCode(s *segment) string {
+	if len(s.operands) == 0 {
+		return ""
+	}
+	sub := s.operands[0].s
+	for _, o := range gitCodeShort[sub] {
+		if s.hasFlag(o) {
+			return o
+		}
+	}
+	if sub == "bisect" && len(s.operands) > 1 && s.operands[1].s == "run" {
+		return "bisect run"
+	}
+	return ""
+}
+
+// sedExpression is sed's long option for a script.
+const sedExpression = "--expression"
+
+// sedScripts returns a sed command's scripts: the -e/--expression values, or the first operand.
+func sedScripts(s *segment) ([]word, bool) {
+	var out []word
+	words := s.words
+	for i := 1; i < len(words); i++ {
+		v := words[i].s
+		switch {
+		case v == "-e" || v == sedExpression:
+			if i+1 < len(words) {
+				out = append(out, words[i+1])
+				i++
+			}
+		case strings.HasPrefix(v, sedExpression+"="):
+			out = append(out, words[i].with(strings.TrimPrefix(v, sedExpression+"=")))
+		case strings.HasPrefix(v, "-e") && len(v) > 2 && !strings.HasPrefix(v, "--"):
+			out = append(out, words[i].with(v[2:]))
+		}
+	}
+	if len(out) > 0 {
+		return out, true
+	}
+	if len(s.operands) > 0 {
+		return s.operands[:1], true
+	}
+	return nil, false
+}
+
+// sedCode reports a sed script that runs commands (e, s///e) or writes files (w, W, s///w), or a
+// script the engine cannot read (-f FILE, a computed script).
+func sedCode(s *segment) string {
+	if s.hasFlag("-f") || s.hasFlag("--file") {
+		return "-f (a script file)"
+	}
+	scripts, _ := sedScripts(s)
+	for _, w := range scripts {
+		if w.dynamic {
+			return "a script computed at run time"
+		}
+		if c := sedScriptCode(w.s); c != "" {
+			return c
+		}
+	}
+	return ""
+}
+
+// sedScriptCode walks a sed script command by command and returns the first that executes or
+// writes ("" when there is none). Addresses, labels and text arguments are skipped.
+func sedScriptCode(script string) string {
+	for i := 0; i < len(script); {
+		var skipped bool
+		if i, skipped = skipSedAddress(script, i); skipped || i >= len(script) {
+			continue
+		}
+		c := script[i]
+		var why string
+		if why, i = sedCommand(script, c, i+1); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// skipSedAddress skips separators and an address (line numbers, $, /regex/, \cREGEXc, ranges,
+// steps, !) from i; it reports whether it skipped a regex address, after which more may follow.
+func skipSedAddress(script string, i int) (int, bool) {
+	for i < len(script) && strings.IndexByte(" \t\n;{}!,~0123456789$+", script[i]) >= 0 {
+		i++
+	}
+	if i < len(script) && (script[i] == '/' || script[i] == '\\') {
+		d := script[i]
+		if d == '\\' && i+1 < len(script) {
+			i++
+			d = script[i]
+		}
+		return skipDelimited(script, i+1, d), true
+	}
+	return i, false
+}
+
+// sedCommand reads the arguments of sed command c, starting at i; it returns why the command runs
+// code or touches files ("" when it does not) and the index after it.
+func sedCommand(script string, c byte, i int) (string, int) {
+	n := len(script)
+	switch c {
+	case 'e':
+		return "the e command (it runs a shell command)", i
+	case 'w', 'W':
+		return "the " + string(c) + " command (it writes a file)", i
+	case 'r', 'R':
+		return "the " + string(c) + " command (it reads a file the engine does not check)", i
+	case 's':
+		return sedSubstitute(script, i)
+	case 'y':
+		if i < n {
+			d := script[i]
+			i = skipDelimited(script, skipDelimited(script, i+1, d), d)
+		}
+	case 'a', 'i', 'c', ':', 'b', 't', 'T', 'q', 'Q', 'l', 'L':
+		// Text runs to the end of the line (a, i, c), a label or count to the end of the command.
+		text := c == 'a' || c == 'i' || c == 'c'
+		for i < n && script[i] != '\n' && (text || script[i] != ';') {
+			i++
+		}
+	}
+	return "", i
+}
+
+// sedSubstitute reads an s command's pattern, replacement and flags from i: the e flag runs the
+// result as a command, w writes a file.
+func sedSubstitute(script string, i int) (string, int) {
+	n := len(script)
+	if i >= n {
+		return "", i
+	}
+	d := script[i]
+	i = skipDelimited(script, skipDelimited(script, i+1, d), d)
+	for ; i < n && script[i] != ';' && script[i] != '\n' && script[i] != '}'; i++ {
+		switch script[i] {
+		case 'e':
+			return "the s///e flag (it runs the result as a shell command)", i
+		case 'w':
+			return "the s///w flag (it writes a file)", i
+		}
+	}
+	return "", i
+}
+
+// skipDelimited returns the index after the next unescaped delimiter d at or after i.
+func skipDelimited(s string, i int, d byte) int {
+	for i < len(s) {
+		switch s[i] {
+		case '\\':
+			i += 2
+			continue
+		case d:
+			return i + 1
+		}
+		i++
+	}
+	return len(s)
+}
+
+// awkCode reports an awk program that can run commands, write files or read the environment, or
+// one the engine cannot read (-f FILE, a library, a computed program). A plain filter such as
+// '{print $1}' only reads its operands, which the path policy checks.
+func awkCode(s *segment) string {
+	for _, o := range []string{"-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec"} {
+		if s.hasFlag(o) {
+			return o + " (a program file or library)"
+		}
+	}
+	prog := word{}
+	for i := 1; i+1 < len(s.words); i++ {
+		if v := s.words[i].s; v == "-e" || v == "--source" {
+			prog = s.words[i+1]
+		}
+	}
+	if prog.s == "" && len(s.operands) > 0 {
+		prog = s.operands[0]
+	}
+	if prog.dynamic {
+		return "a program computed at run time"
+	}
+	for _, k := range []string{"system", "|", ">", "getline", "ENVIRON", "PROCINFO", "@", "close", "fflush"} {
+		if strings.Contains(prog.s, k) {
+			return "a program using " + k
+		}
+	}
+	return ""
+}
+
+// valueOptions are, per program, options whose value is the next word: it is neither an operand
+// nor a subcommand, so "kubectl --context prod delete" has the subcommand delete. Path-valued
+// options are also in argSpecs' valueOps, which checks their value as a path.
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
+var valueOptions = map[string][]string{
+	"kubectl":   {"--context", "--cluster", "--user", "-n", "--namespace", "--kubeconfig", "-s", "--server", "--token", "--as", "--as-group", "--as-uid", "--certificate-authority", "--client-key", "--client-certificate", "--request-timeout", "-l", "--selector", "-o", "--output", "-c", "--container", "--field-selector", "--cache-dir", "--tls-server-name"},
+	"helm":      {"--kube-context", "-n", "--namespace", "--kubeconfig", "--kube-apiserver", "--kube-token", "--kube-as-user", "--registry-config", "--repository-config", "--repository-cache"},
+	"docker":    {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},
+	"podman":    {"--connection", "-c", "--url", "--root", "--runroot", "--log-level"},
+	"terraform": {"-chdir"},
+	"tar":       {"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "--exclude", "-b", "--blocking-factor", "-H", "--format", "-V", "--label"},
+	"make":      {"-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-o", "--old-file", "-W", "--what-if", "--assume-new"},
+	"go":        {"-C", "-run", "-bench", "-count", "-timeout", "-tags", "-p", "-ldflags", "-gcflags", "-asmflags", "-covermode", "-coverpkg", "-benchtime", "-parallel", "-skip", "-shuffle"},
+	"npm":       {"--prefix", "-w", "--workspace"},
+	"systemctl": {"-H", "--host", "-M", "--machine"},
+	"aws":       {"--profile", "--region", "--endpoint-url", "--output"},
+	"gcloud":    {"--project", "--account", "--configuration", "--region", "--zone"},
+	"az":        {"--subscription", "-g", "--resource-group"},
+	"awk":       {"-F", "-v", "--field-separator", "--assign"},
+	"sed":       {"-e", "--expression", "-f", "--file", "-l", "--line-length"},
+	"gawk":      {"-F", "-v", "--field-separator", "--assign"},
+}
+
+// gitValueOptions are, per git subcommand, options whose value is the next word (a message, an
+// author), so it is not taken for a path.
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
+var gitValueOptions = map[string][]string{
+	"commit": {"-m", "--message", "--author", "--date", "-C", "--reuse-message", "-c", "--reedit-message", "--fixup", "--squash", "--trailer"},
+	"tag":    {"-m", "--message", "-u", "--local-user"},
+	"merge":  {"-m", "--message", "-s", "--strategy", "-X", "--strategy-option"},
+	"stash":  {"-m", "--message"},
+	"notes":  {"-m", "--message"},
+	"log":    {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
+}
+
+// envOptions are environment variables that stand for a program's global option: a rule written
+// for "kubectl --kubeconfig ..." also sees "KUBECONFIG=... kubectl ...".
+var envOptions = map[string]map[string]string{
+	"kubectl":   {"KUBECONFIG": "--kubeconfig"},
+	"helm":      {"KUBECONFIG": "--kubeconfig", "HELM_KUBECONTEXT": "--kube-context", "HELM_NAMESPACE": "--namespace"},
+	"docker":    {"DOCKER_HOST": "--host", "DOCKER_CONTEXT": "--context", "DOCKER_CONFIG": "--config"},
+	"git":       {"GIT_DIR": "--git-dir", "GIT_WORK_TREE": "--work-tree"},
+	"aws":       {"AWS_PROFILE": "--profile", "AWS_REGION": "--region", "AWS_DEFAULT_REGION": "--region"},
+	"terraform": {"TF_WORKSPACE": "-workspace"},
+}
+
+// envFlags adds the options a segment's environment gives its program: the global options that
+// environment variables stand for, and the words of GOFLAGS-style variables.
+func envFlags(s *segment) {
+	for _, kv := range s.env {
+		name, val, _ := strings.Cut(kv, "=")
+		if f, ok := envOptions[s.name][name]; ok {
+			s.flags = append(s.flags, f)
+		}
+		if flagEnvVars[name] == s.name {
+			for f := range strings.FieldsSeq(val) {
+				if n, _, _ := strings.Cut(f, "="); len(n) > 1 && n[0] == '-' {
+					s.flags = append(s.flags, n)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,216 @@
+package safety
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// varScope is what the engine knows statically about the shell variables of one script: the
+// values of variables assigned exactly once, unconditionally, to a literal, before their use.
+// Everything else a variable could hold is unknown, and a path built from it is unresolved
+// (docs/engine.md, "Unknown is never allow").
+type varScope struct {
+	vals     map[string]string // name -> value, for variables resolved so far
+	assigned map[string]int    // assignments of each name anywhere in the script (pre-pass)
+	off      bool              // the script can assign by a computed name: nothing resolves
+	globs    map[string]bool   // resolved variables that hold a file name a glob expanded to
+}
+
+// computedAssigners are commands that assign variables in the current shell by a name or from
+// code the pre-pass cannot see: after any of them, no variable of the script is resolved.
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
+var computedAssigners = map[string]bool{
+	"eval": true, "source": true, ".": true, "trap": true, "builtin": true, "command": true,
+	"read": true, "mapfile": true, "readarray": true, "getopts": true, "printf": true,
+	"unset": true, "let": true, "export": true, "declare": true, "typeset": true, "local": true,
+	"readonly": true, "nameref": true, "enable": true,
+}
+
+// newVarScope counts every assignment in a parsed script. A name assigned more than once or in a
+// loop header is never resolved; arithmetic, ${x:=...}, indirect references and declarations with
+// options turn resolution off for the whole script. A command that could assign by a name the
+// engine does not see (eval, source, read, ...) poisons the scope when the walk reaches it.
+func newVarScope(f *syntax.File) *varScope {
+	vs := &varScope{assigned: map[string]int{}}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name != nil {
+				vs.assigned[n.Name.Value]++
+				if n.Append || n.Index != nil || n.Array != nil {
+					vs.assigned[n.Name.Value] += 2
+				}
+			}
+		case *syntax.WordIter:
+			if n.Name != nil {
+				vs.assigned[n.Name.Value] += 2
+			}
+		case *syntax.CStyleLoop, *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.LetClause:
+			// Arithmetic can assign any name ((i++), x=1): resolve nothing.
+			vs.off = true
+		case *syntax.ParamExp:
+			if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+				vs.off = true
+			}
+			if n.Excl || n.Names != 0 {
+				vs.off = true // ${!ref}: an indirect reference
+			}
+		case *syntax.DeclClause:
+			vs.declaration(n)
+		}
+		return true
+	})
+	return vs
+}
+
+// assignsByName reports whether a simple command could assign a variable whose name the
+// pre-pass does not see (eval, source, read, printf -v, ...). A computed command name is denied
+// anyway.
+func assignsByName(words []word) bool {
+	name := commandName(words[0].s)
+	if name != cmdPf {
+		return computedAssigners[name]
+	}
+	for _, w := range words[1:] {
+		if strings.HasPrefix(w.s, "-v") || strings.HasPrefix(w.s, "$") {
+			return true
+		}
+	}
+	return false
+}
+
+// callWords renders a simple command's words without resolving variables; plain literals, the
+// common case, are taken as they are.
+func callWords(c *syntax.CallExpr) []word {
+	words := make([]word, 0, len(c.Args))
+	for _, w := range c.Args {
+		if lit := w.Lit(); lit != "" && !strings.ContainsAny(lit, "\\\x00") {
+			words = append(words, word{s: lit})
+			continue
+		}
+		words = append(words, renderWord(w, nil))
+	}
+	return words
+}
+
+// declaration counts a declare/export/local/readonly: one with options other than -x/-r/-g, or a
+// computed argument, makes the names it sets unresolvable.
+func (vs *varScope) declaration(d *syntax.DeclClause) {
+	if d.Variant != nil && d.Variant.Value == "nameref" {
+		vs.off = true
+		return
+	}
+	for _, as := range d.Args {
+		if as.Name == nil {
+			v := ""
+			if as.Value != nil {
+				v = as.Value.Lit()
+			}
+			if v == "" || strings.Trim(v, "-+xrg") != "" {
+				vs.off = true
+			}
+		}
+	}
+}
+
+// poison forgets every resolved value and resolves nothing from here on: a command ran that can
+// assign variables the engine does not see (eval, source, read, ...).
+func (vs *varScope) poison() {
+	if vs != nil {
+		vs.off, vs.vals = true, nil
+	}
+}
+
+// hasAssigner reports whether a node contains a command that assigns by a name the engine does not
+// see. A loop containing one poisons the scope before its first iteration, since a later
+// iteration's assignment reaches the earlier commands of the body.
+func hasAssigner(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 && assignsByName(callWords(c)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// resolvable reports whether a name assigned here may be recorded.
+func (vs *varScope) resolvable(name string) bool {
+	return vs != nil && !vs.off && vs.assigned[name] == 1
+}
+
+// lookup returns a resolved variable's value.
+func (vs *varScope) lookup(name string) (string, bool) {
+	if vs == nil || vs.off {
+		return "", false
+	}
+	v, ok := vs.vals[name]
+	return v, ok
+}
+
+// setItem sets a loop variable to one item; an item that is a glob stands for the names it
+// expands to, so the variable is a glob even where it is quoted.
+func (vs *varScope) setItem(name string, item word) {
+	vs.set(name, item.s)
+	if vs.globs == nil {
+		vs.globs = map[string]bool{}
+	}
+	vs.globs[name] = item.glob
+}
+
+// forget makes a variable unresolved again.
+func (vs *varScope) forget(name string) {
+	delete(vs.vals, name)
+	delete(vs.globs, name)
+}
+
+// isGlob reports whether a resolved variable holds what a glob expanded to.
+func (vs *varScope) isGlob(name string) bool { return vs != nil && vs.globs[name] }
+
+func (vs *varScope) set(name, val string) {
+	if vs.vals == nil {
+		vs.vals = map[string]string{}
+	}
+	vs.vals[name] = val
+}
+
+// positional returns a scope for a nested shell ("sh -c SCRIPT NAME ARG..."): a child process
+// sees none of the parent's unexported variables, only its positional parameters.
+func positional(f *syntax.File, args []word) *varScope {
+	vs := newVarScope(f)
+	for i, a := range args {
+		if i > 9 || a.dynamic {
+			break
+		}
+		vs.set(string(rune('0'+i)), a.s)
+	}
+	return vs
+}
+
+// record notes a standalone assignment ("x=.env") reached unconditionally, whose value is known.
+func (a *analyzer) record(as *syntax.Assign) {
+	if as.Name == nil || as.Naked || !a.vars.resolvable(as.Name.Value) || a.cond > 0 {
+		return
+	}
+	val := ""
+	if as.Value != nil {
+		w := a.render(as.Value)
+		if w.dynamic {
+			return
+		}
+		val = w.s
+	}
+	a.vars.set(as.Name.Value, val)
+}
+
+// simpleParam reports whether a parameter expansion is a plain $name or ${name}, or ${name:-x}
+// and ${name-x} (which equal $name when it is set and not empty).
+func simpleParam(p *syntax.ParamExp) bool {
+	if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 {
+		return false
+	}
+	return p.Exp == nil || p.Exp.Op == syntax.DefaultUnset || p.Exp.Op == syntax.DefaultUnsetOrNull
+}
