@@ -68,6 +68,10 @@ test: manifests generate fmt vet control-plane ## Run unit and envtest suites (r
 test-e2e: control-plane ## Run the e2e suite: the real manager binary against a local kube-apiserver and etcd.
 	KUBEBUILDER_ASSETS="$(K8S_ASSETS)" go test -count=1 -tags=e2e ./test/e2e/ -v -ginkgo.v -ginkgo.randomize-all -timeout 30m
 
+.PHONY: bench-e2e
+bench-e2e: control-plane ## Measure admission end to end: none / null webhook / toolgate, 1 and 8 clients, growth (docs/benchmarks.md).
+	KUBEBUILDER_ASSETS="$(K8S_ASSETS)" go run ./hack/bench-e2e $(BENCH_ARGS)
+
 .PHONY: test-all
 test-all: test test-e2e ## Run every test: unit, envtest and e2e (the README's test command).
 

@@ -224,3 +224,12 @@ func freeLoopbackAddr() (string, error) {
 	defer func() { _ = lis.Close() }()
 	return lis.Addr().String(), nil
 }
+
+// ManagerPID is the running manager's process id (0 when none runs), for measurements such as
+// its resident memory.
+func (l *Local) ManagerPID() int {
+	if l.manager == nil || l.manager.Process == nil {
+		return 0
+	}
+	return l.manager.Process.Pid
+}

@@ -1,0 +1,247 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/testenv"
+)
+
+type bench struct {
+	local  *testenv.Local
+	admin  client.Client
+	scheme *runtime.Scheme
+}
+
+// benchPlan is a locked plan and its agent (a ServiceAccount of its own, with a real token).
+type benchPlan struct {
+	name  string
+	agent client.Client
+	seq   int // calls created for the plan so far, in every group
+	// toolgate counts the plan's calls in toolgate's group, all admitted.
+	toolgate int64
+}
+
+// setUp makes the namespace, the tool, an open profile, the other groups' CRDs and the null webhook.
+func (b *bench) setUp(ctx context.Context, dir string) error {
+	if err := b.admin.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: benchNS}}); err != nil {
+		return err
+	}
+	for _, group := range []string{groupNone, groupNull} {
+		if err := copyCallCRD(ctx, b.admin, group); err != nil {
+			return fmt.Errorf("CRD for %s: %w", group, err)
+		}
+	}
+	if err := startNullWebhook(ctx, b.local, b.admin, dir); err != nil {
+		return err
+	}
+	open := safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: "bench-open"},
+		Spec: safetyv1alpha1.SafetyProfileSpec{RequireSandbox: new(false), RequireCheckpoints: new(false), MaxRetriesPerStep: new(int32(100))}}
+	if err := b.admin.Create(ctx, &open); err != nil {
+		return err
+	}
+	tool := safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: benchTool},
+		Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead, Description: "a read-only tool for the benchmark"}}
+	return b.admin.Create(ctx, &tool)
+}
+
+// plan creates plan name for a new agent, lets that agent create calls in the benchmark's other
+// groups too, and waits until the plan is locked.
+func (b *bench) plan(ctx context.Context, name string) (*benchPlan, error) {
+	sa := "agent-" + name
+	cfg, err := testenv.AgentConfig(ctx, b.local.Admin, benchNS, sa)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := kubernetes.NewForConfig(b.local.Admin)
+	if err != nil {
+		return nil, err
+	}
+	meta := metav1.ObjectMeta{Namespace: benchNS, Name: sa + "-bench-groups"}
+	if _, err := cs.RbacV1().Roles(benchNS).Create(ctx, &rbacv1.Role{ObjectMeta: meta, Rules: []rbacv1.PolicyRule{{
+		APIGroups: []string{groupNone, groupNull}, Resources: []string{"agenttoolcalls"}, Verbs: []string{"create"}}}}, metav1.CreateOptions{}); err != nil {
+		return nil, err
+	}
+	if _, err := cs.RbacV1().RoleBindings(benchNS).Create(ctx, &rbacv1.RoleBinding{ObjectMeta: meta,
+		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: meta.Name},
+		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: benchNS, Name: sa}}}, metav1.CreateOptions{}); err != nil {
+		return nil, err
+	}
+	agent, err := client.New(cfg, client.Options{Scheme: b.scheme})
+	if err != nil {
+		return nil, err
+	}
+	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: benchNS, Name: name},
+		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: sa,
+			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: "bench-open"}}}
+	if err := b.admin.Create(ctx, plan); err != nil {
+		return nil, err
+	}
+	err = waitFor(ctx, time.Minute, func() bool {
+		return b.admin.Get(ctx, client.ObjectKeyFromObject(plan), plan) == nil && plan.Status.Snapshot != nil
+	})
+	return &benchPlan{name: name, agent: agent}, err
+}
+
+// admitted is the plan's status.usage.calls.
+func (b *bench) admitted(ctx context.Context, plan string) int64 {
+	p := &safetyv1alpha1.AgentPlan{}
+	if b.admin.Get(ctx, client.ObjectKey{Namespace: benchNS, Name: plan}, p) != nil {
+		return -1
+	}
+	return p.Status.Usage.Calls
+}
+
+// batch creates n calls of plan in group from clients concurrent clients and measures each create.
+// For toolgate it then waits until the plan's usage counts every admitted call (settle) and counts
+// the API writes toolgate's objects took, per call.
+func (b *bench) batch(ctx context.Context, group string, p *benchPlan, n, clients int) (*result, error) {
+	before, err := b.writes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	start0 := p.seq
+	p.seq += n
+	lat := make([]time.Duration, n)
+	errs := make(chan error, clients)
+	var wg sync.WaitGroup
+	begin := time.Now()
+	for c := range clients {
+		wg.Go(func() {
+			for i := c; i < n; i += clients {
+				obj := callObject(group, benchNS, p.name, start0+i)
+				t := time.Now()
+				if err := p.agent.Create(ctx, obj); err != nil {
+					errs <- fmt.Errorf("create %s: %w", obj.GetName(), err)
+					return
+				}
+				lat[i] = time.Since(t)
+			}
+		})
+	}
+	wg.Wait()
+	wall := time.Since(begin)
+	close(errs)
+	if err := <-errs; err != nil {
+		return nil, err
+	}
+	res := &result{lat: lat, wall: wall, n: n}
+	if group == groupToolgate {
+		done := time.Now()
+		p.toolgate += int64(n)
+		want := p.toolgate
+		if err := waitFor(ctx, 2*time.Minute, func() bool { return b.admitted(ctx, p.name) >= want }); err != nil {
+			return nil, fmt.Errorf("usage did not settle: %w", err)
+		}
+		res.settle = time.Since(done)
+	}
+	after, err := b.writes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res.writes = float64(after[group]+ifNot(group, after[groupToolgate])-before[group]-ifNot(group, before[groupToolgate])) / float64(n)
+	return res, nil
+}
+
+func ifNot(group string, v int64) int64 {
+	if group == groupToolgate {
+		return 0
+	}
+	return v
+}
+
+// writes scrapes kube-apiserver's request counter and sums the writes (POST, PUT, PATCH, DELETE)
+// per API group.
+func (b *bench) writes(ctx context.Context) (map[string]int64, error) {
+	cs, err := kubernetes.NewForConfig(b.local.Admin)
+	if err != nil {
+		return nil, err
+	}
+	data, err := cs.RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int64{}
+	sc := bufio.NewScanner(strings.NewReader(string(data)))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.HasPrefix(line, "apiserver_request_total{") {
+			continue
+		}
+		labels, value, _ := strings.Cut(line[len("apiserver_request_total{"):], "} ")
+		verb, group := label(labels, "verb"), label(labels, "group")
+		if verb != "POST" && verb != "PUT" && verb != "PATCH" && verb != "DELETE" {
+			continue
+		}
+		v, _ := strconv.ParseFloat(value, 64)
+		out[group] += int64(v)
+	}
+	return out, sc.Err()
+}
+
+func label(labels, name string) string {
+	_, rest, ok := strings.Cut(labels, name+`="`)
+	if !ok {
+		return ""
+	}
+	v, _, _ := strings.Cut(rest, `"`)
+	return v
+}
+
+// result is a set of measured creates.
+type result struct {
+	lat    []time.Duration
+	wall   time.Duration
+	n      int
+	writes float64
+	settle time.Duration
+	runs   int
+}
+
+// merge pools two results (nil-safe): latencies together, throughput from the summed wall time,
+// writes and settle averaged over the runs.
+func (r *result) merge(o *result) *result {
+	if r == nil {
+		o.runs = 1
+		return o
+	}
+	return &result{lat: append(r.lat, o.lat...), wall: r.wall + o.wall, n: r.n + o.n,
+		writes: (r.writes*float64(r.runs) + o.writes) / float64(r.runs+1),
+		settle: max(r.settle, o.settle), runs: r.runs + 1}
+}
+
+func (r *result) pct(p int) time.Duration {
+	s := slices.Clone(r.lat)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+func (r *result) throughput() float64 { return float64(r.n) / r.wall.Seconds() }
+
+func (r *result) row(clients int, mode string) string {
+	settle := ""
+	if r.settle > 0 {
+		settle = fmt.Sprintf("%.2f s (max)", r.settle.Seconds())
+	}
+	return fmt.Sprintf("| %d | %s | %s | %s | %s | %.0f/s | %.2f | %s |", clients, mode,
+		ms(r.pct(50)), ms(r.pct(90)), ms(r.pct(99)), r.throughput(), r.writes, settle)
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
+func splitLines(s string) []string { return strings.Split(s, "\n") }

@@ -1,0 +1,145 @@
+// Command bench-e2e measures admission end to end (`make bench-e2e`): the real manager binary as
+// its own ServiceAccount, a real kube-apiserver and etcd with mutual TLS to the webhooks, agents
+// with real tokens. It compares three modes on one API server — the same AgentToolCall CRD with no
+// webhook ("none"), behind a webhook that allows everything ("null"), and behind toolgate —
+// interleaved and rotated per round, at 1 and 8 clients, then toolgate alone as a plan's history
+// and a namespace's plans grow. It prints p50/p90/p99, throughput, API writes per call, the
+// manager's resident memory and the time until usage has settled.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/testenv"
+)
+
+const (
+	benchNS   = "bench"
+	benchTool = "bench-read"
+)
+
+func main() {
+	rounds := flag.Int("rounds", 5, "rounds; each runs every mode once, in a rotated order")
+	perRun := flag.Int("calls", 400, "creates per mode, round and client count")
+	growth := flag.Bool("growth", true, "also measure a plan with 1,000 and 5,000 calls, and 500 plans in the namespace")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *rounds, *perRun, *growth); err != nil {
+		fmt.Fprintln(os.Stderr, "bench-e2e:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, rounds, perRun int, growth bool) error {
+	dir, err := os.MkdirTemp("", "toolgate-bench-")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = os.RemoveAll(dir) }()
+	fmt.Println("starting the control plane and the manager binary")
+	local, err := testenv.StartLocal(ctx, dir, nil)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = local.Stop() }()
+	if err := local.StartManager(ctx); err != nil {
+		return err
+	}
+	if err := local.AwaitLeader(ctx, time.Minute); err != nil {
+		return err
+	}
+	scheme := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, safetyv1alpha1.AddToScheme, apiextensionsv1.AddToScheme} {
+		if err := add(scheme); err != nil {
+			return err
+		}
+	}
+	admin, err := client.New(local.Admin, client.Options{Scheme: scheme})
+	if err != nil {
+		return err
+	}
+	b := &bench{local: local, admin: admin, scheme: scheme}
+	if err := b.setUp(ctx, dir); err != nil {
+		return err
+	}
+
+	fmt.Printf("\n## Modes, interleaved and rotated over %d rounds (%d creates per mode, round and client count)\n\n", rounds, perRun)
+	fmt.Println("| clients | mode | p50 | p90 | p99 | throughput | API writes per call | settle |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	main, err := b.plan(ctx, "main")
+	if err != nil {
+		return err
+	}
+	modes := []string{groupNone, groupNull, groupToolgate}
+	// Warm up: the clients' discovery of each group and the webhooks' first connections are not
+	// what is measured.
+	for _, mode := range modes {
+		if _, err := b.batch(ctx, mode, main, 20, 8); err != nil {
+			return fmt.Errorf("warming up %s: %w", mode, err)
+		}
+	}
+	for _, clients := range []int{1, 8} {
+		pooled := map[string]*result{}
+		for r := range rounds {
+			for k := range modes {
+				mode := modes[(k+r)%len(modes)]
+				res, err := b.batch(ctx, mode, main, perRun, clients)
+				if err != nil {
+					return fmt.Errorf("%s, %d clients: %w", mode, clients, err)
+				}
+				pooled[mode] = pooled[mode].merge(res)
+			}
+		}
+		for _, mode := range modes {
+			fmt.Println(pooled[mode].row(clients, modeName(mode)))
+		}
+		n, t := pooled[groupNull], pooled[groupToolgate]
+		fmt.Printf("| %d | toolgate ÷ null | %.2f× | %.2f× | %.2f× | %.2f× | | |\n", clients,
+			ratio(t.pct(50), n.pct(50)), ratio(t.pct(90), n.pct(90)), ratio(t.pct(99), n.pct(99)), t.throughput()/n.throughput())
+	}
+	fmt.Printf("\nmanager RSS after the comparison: %s\n", rss(local.ManagerPID()))
+	if !growth {
+		return nil
+	}
+	return b.growth(ctx, perRun)
+}
+
+func modeName(group string) string {
+	switch group {
+	case groupNone:
+		return "none"
+	case groupNull:
+		return "null webhook"
+	}
+	return "toolgate"
+}
+
+func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
+
+// rss reads a process's resident memory from /proc.
+func rss(pid int) string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "unknown"
+	}
+	var kb int
+	for _, line := range splitLines(string(data)) {
+		if _, err := fmt.Sscanf(line, "VmRSS: %d kB", &kb); err == nil {
+			return fmt.Sprintf("%.0f MiB", float64(kb)/1024)
+		}
+	}
+	return "unknown"
+}
