@@ -4,13 +4,16 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/yaml"
@@ -65,32 +68,52 @@ var _ = Describe("the operator's own identity", func() {
 	)
 
 	It("is installable: config/default is accepted by the API server (server-side dry run)", func() {
-		// The local control plane already holds the webhook configuration (pointing at a URL on
-		// loopback); applying config/default's (pointing at the Service) would merge the two, so that
-		// one object is replaced, and every other is applied, both as a server-side dry run.
 		objs, _, err := testenv.RenderDefault(ctx)
 		Expect(err).NotTo(HaveOccurred())
-		var apply, replace []byte
-		for _, o := range objs {
-			data, err := yaml.Marshal(o.Object)
-			Expect(err).NotTo(HaveOccurred())
-			doc := append([]byte("---\n"), data...)
-			if o.GetKind() == "ValidatingWebhookConfiguration" {
-				replace = append(replace, doc...)
-			} else {
-				apply = append(apply, doc...)
-			}
-		}
-		dir := GinkgoT().TempDir()
-		Expect(os.WriteFile(filepath.Join(dir, "apply.yaml"), apply, 0o600)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(dir, "replace.yaml"), replace, 0o600)).To(Succeed())
-		out, err := runKubectl("apply", "--dry-run=server", "-f", filepath.Join(dir, "apply.yaml"))
-		Expect(err).NotTo(HaveOccurred(), out)
-		Expect(out).To(ContainSubstring("deployment.apps/toolgate-controller-manager created (server dry run)"))
-		Expect(out).To(ContainSubstring(
-			"networkpolicy.networking.k8s.io/toolgate-webhook-from-apiserver created (server dry run)"))
-		out, err = runKubectl("replace", "--dry-run=server", "-f", filepath.Join(dir, "replace.yaml"))
-		Expect(err).NotTo(HaveOccurred(), out)
-		Expect(out).To(ContainSubstring(testenv.WebhookConfigurationName + " replaced (server dry run)"))
+		dryRunInstall(objs)
+	})
+
+	It("is installable with Helm: dist/chart is accepted by the API server (server-side dry run)", func() {
+		script, err := testenv.Path("hack", "build-helm.sh")
+		Expect(err).NotTo(HaveOccurred())
+		helm, err := exec.CommandContext(ctx, script, "--print-path").Output()
+		Expect(err).NotTo(HaveOccurred())
+		chart, err := testenv.Path("dist", "chart")
+		Expect(err).NotTo(HaveOccurred())
+		out, err := exec.CommandContext(ctx, strings.TrimSpace(string(helm)), "template", "toolgate", chart,
+			"--namespace", testenv.OperatorNamespace).Output()
+		Expect(err).NotTo(HaveOccurred())
+		objs, err := testenv.DecodeYAML(out)
+		Expect(err).NotTo(HaveOccurred())
+		dryRunInstall(objs)
 	})
 })
+
+// dryRunInstall sends objs to the API server as a server-side dry run. The local control plane
+// already holds the webhook configuration (pointing at a URL on loopback); applying one that points
+// at the Service would merge the two, so that one object is replaced, and every other is applied.
+func dryRunInstall(objs []*unstructured.Unstructured) {
+	GinkgoHelper()
+	var apply, replace []byte
+	for _, o := range objs {
+		data, err := yaml.Marshal(o.Object)
+		Expect(err).NotTo(HaveOccurred())
+		doc := append([]byte("---\n"), data...)
+		if o.GetKind() == "ValidatingWebhookConfiguration" {
+			replace = append(replace, doc...)
+		} else {
+			apply = append(apply, doc...)
+		}
+	}
+	dir := GinkgoT().TempDir()
+	Expect(os.WriteFile(filepath.Join(dir, "apply.yaml"), apply, 0o600)).To(Succeed())
+	Expect(os.WriteFile(filepath.Join(dir, "replace.yaml"), replace, 0o600)).To(Succeed())
+	out, err := runKubectl("apply", "--dry-run=server", "-f", filepath.Join(dir, "apply.yaml"))
+	Expect(err).NotTo(HaveOccurred(), out)
+	Expect(out).To(ContainSubstring("deployment.apps/toolgate-controller-manager created (server dry run)"))
+	Expect(out).To(ContainSubstring(
+		"networkpolicy.networking.k8s.io/toolgate-webhook-from-apiserver created (server dry run)"))
+	out, err = runKubectl("replace", "--dry-run=server", "-f", filepath.Join(dir, "replace.yaml"))
+	Expect(err).NotTo(HaveOccurred(), out)
+	Expect(out).To(ContainSubstring(testenv.WebhookConfigurationName + " replaced (server dry run)"))
+}

@@ -1,0 +1,138 @@
+package manifests
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/toolgate/toolgate/internal/testenv"
+)
+
+// helm builds (once) and returns the pinned Helm.
+func helm(t *testing.T) string {
+	t.Helper()
+	script, err := testenv.Path("hack", "build-helm.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(script, "--print-path").Output()
+	if err != nil {
+		t.Fatalf("building helm: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// RenderChart renders dist/chart as release "toolgate" in toolgate-system, the install the
+// operator's names (certificate Secret, webhook configuration) are made for.
+func renderChart(t *testing.T) []*unstructured.Unstructured {
+	t.Helper()
+	chart, err := testenv.Path("dist", "chart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(helm(t), "template", "toolgate", chart, "--namespace", operatorNamespace).Output()
+	if err != nil {
+		t.Fatalf("helm template: %v", err)
+	}
+	objs, err := testenv.DecodeYAML(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return objs
+}
+
+// comparable is the part of an object both renderings must agree on, as canonical JSON.
+func comparable(t *testing.T, o *unstructured.Unstructured) string {
+	t.Helper()
+	var v any
+	switch o.GetKind() {
+	case "ClusterRole", "Role":
+		v = normaliseRules(o.Object["rules"])
+	case "ClusterRoleBinding", "RoleBinding":
+		v = map[string]any{"roleRef": o.Object["roleRef"], "subjects": o.Object["subjects"]}
+	case "ValidatingWebhookConfiguration":
+		hooks, _ := o.Object["webhooks"].([]any)
+		var out []any
+		for _, h := range hooks {
+			m := h.(map[string]any)
+			cc, _ := m["clientConfig"].(map[string]any)
+			delete(cc, "caBundle") // injected at run time by the operator
+			out = append(out, m)
+		}
+		v = out
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// normaliseRules sorts each rule's lists and the rules themselves, which both tools order freely.
+func normaliseRules(rules any) []string {
+	list, _ := rules.([]any)
+	out := make([]string, 0, len(list))
+	for _, r := range list {
+		m := r.(map[string]any)
+		for _, k := range []string{"apiGroups", "resources", "verbs", "resourceNames"} {
+			if l, ok := m[k].([]any); ok {
+				s := make([]string, 0, len(l))
+				for _, x := range l {
+					s = append(s, fmt.Sprint(x))
+				}
+				slices.Sort(s)
+				m[k] = s
+			}
+		}
+		data, _ := json.Marshal(m)
+		out = append(out, string(data))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestChartMatchesKustomize renders the Helm chart and config/default and fails where their RBAC
+// or webhook configuration differ: the two ways to install toolgate must grant the same rights and
+// gate the same requests.
+func TestChartMatchesKustomize(t *testing.T) {
+	kustomized, _, err := testenv.RenderDefault(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]bool{"ClusterRole": true, "Role": true, "ClusterRoleBinding": true, "RoleBinding": true,
+		"ValidatingWebhookConfiguration": true}
+	index := func(objs []*unstructured.Unstructured) map[string]*unstructured.Unstructured {
+		m := map[string]*unstructured.Unstructured{}
+		for _, o := range objs {
+			if kinds[o.GetKind()] {
+				m[o.GetKind()+" "+o.GetNamespace()+"/"+o.GetName()] = o
+			}
+		}
+		return m
+	}
+	chart, kust := index(renderChart(t)), index(kustomized)
+	for key, k := range kust {
+		c, ok := chart[key]
+		if !ok {
+			t.Errorf("the chart lacks %s, which config/default installs", key)
+			continue
+		}
+		if a, b := comparable(t, c), comparable(t, k); a != b {
+			t.Errorf("%s differs:\n  chart:     %s\n  kustomize: %s", key, a, b)
+		}
+	}
+	for key := range chart {
+		if _, ok := kust[key]; !ok {
+			t.Errorf("the chart installs %s, which config/default does not", key)
+		}
+	}
+	if len(kust) < 10 {
+		t.Fatalf("config/default rendered only %d RBAC and webhook objects", len(kust))
+	}
+}
