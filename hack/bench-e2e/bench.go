@@ -49,13 +49,15 @@ func (b *bench) setUp(ctx context.Context, dir string) error {
 	if err := startNullWebhook(ctx, b.local, b.admin, dir); err != nil {
 		return err
 	}
-	open := safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: "bench-open"},
-		Spec: safetyv1alpha1.SafetyProfileSpec{RequireSandbox: new(false), RequireCheckpoints: new(false), MaxRetriesPerStep: new(int32(100))}}
+	open := safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: openProfile},
+		Spec: safetyv1alpha1.SafetyProfileSpec{RequireSandbox: new(false), RequireCheckpoints: new(false),
+			MaxRetriesPerStep: new(int32(100))}}
 	if err := b.admin.Create(ctx, &open); err != nil {
 		return err
 	}
 	tool := safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: benchTool},
-		Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead, Description: "a read-only tool for the benchmark"}}
+		Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead,
+			Description: "a read-only tool for the benchmark"}}
 	return b.admin.Create(ctx, &tool)
 }
 
@@ -72,13 +74,15 @@ func (b *bench) plan(ctx context.Context, name string) (*benchPlan, error) {
 		return nil, err
 	}
 	meta := metav1.ObjectMeta{Namespace: benchNS, Name: sa + "-bench-groups"}
-	if _, err := cs.RbacV1().Roles(benchNS).Create(ctx, &rbacv1.Role{ObjectMeta: meta, Rules: []rbacv1.PolicyRule{{
-		APIGroups: []string{groupNone, groupNull}, Resources: []string{"agenttoolcalls"}, Verbs: []string{"create"}}}}, metav1.CreateOptions{}); err != nil {
+	role := &rbacv1.Role{ObjectMeta: meta, Rules: []rbacv1.PolicyRule{{
+		APIGroups: []string{groupNone, groupNull}, Resources: []string{"agenttoolcalls"}, Verbs: []string{"create"}}}}
+	if _, err := cs.RbacV1().Roles(benchNS).Create(ctx, role, metav1.CreateOptions{}); err != nil {
 		return nil, err
 	}
-	if _, err := cs.RbacV1().RoleBindings(benchNS).Create(ctx, &rbacv1.RoleBinding{ObjectMeta: meta,
+	binding := &rbacv1.RoleBinding{ObjectMeta: meta,
 		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: meta.Name},
-		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: benchNS, Name: sa}}}, metav1.CreateOptions{}); err != nil {
+		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: benchNS, Name: sa}}}
+	if _, err := cs.RbacV1().RoleBindings(benchNS).Create(ctx, binding, metav1.CreateOptions{}); err != nil {
 		return nil, err
 	}
 	agent, err := client.New(cfg, client.Options{Scheme: b.scheme})
@@ -87,7 +91,7 @@ func (b *bench) plan(ctx context.Context, name string) (*benchPlan, error) {
 	}
 	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: benchNS, Name: name},
 		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: sa,
-			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: "bench-open"}}}
+			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: openProfile}}}
 	if err := b.admin.Create(ctx, plan); err != nil {
 		return nil, err
 	}
@@ -153,7 +157,8 @@ func (b *bench) batch(ctx context.Context, group string, p *benchPlan, n, client
 	if err != nil {
 		return nil, err
 	}
-	res.writes = float64(after[group]+ifNot(group, after[groupToolgate])-before[group]-ifNot(group, before[groupToolgate])) / float64(n)
+	delta := after[group] - before[group] + ifNot(group, after[groupToolgate]-before[groupToolgate])
+	res.writes = float64(delta) / float64(n)
 	return res, nil
 }
 

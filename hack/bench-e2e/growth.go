@@ -54,7 +54,7 @@ func (b *bench) growth(ctx context.Context, perRun int) error {
 	for i := range 499 {
 		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: benchNS, Name: fmt.Sprintf("idle-%d", i)},
 			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: fmt.Sprintf("idle-agent-%d", i),
-				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: "bench-open"}}}
+				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: openProfile}}}
 		if err := b.admin.Create(ctx, plan); err != nil {
 			return err
 		}

@@ -26,8 +26,9 @@ import (
 )
 
 const (
-	benchNS   = "bench"
-	benchTool = "bench-read"
+	benchNS     = "bench"
+	benchTool   = "bench-read"
+	openProfile = "bench-open"
 )
 
 func main() {
@@ -62,7 +63,9 @@ func run(ctx context.Context, rounds, perRun int, growth bool) error {
 		return err
 	}
 	scheme := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, safetyv1alpha1.AddToScheme, apiextensionsv1.AddToScheme} {
+	adders := []func(*runtime.Scheme) error{
+		clientgoscheme.AddToScheme, safetyv1alpha1.AddToScheme, apiextensionsv1.AddToScheme}
+	for _, add := range adders {
 		if err := add(scheme); err != nil {
 			return err
 		}
@@ -76,7 +79,8 @@ func run(ctx context.Context, rounds, perRun int, growth bool) error {
 		return err
 	}
 
-	fmt.Printf("\n## Modes, interleaved and rotated over %d rounds (%d creates per mode, round and client count)\n\n", rounds, perRun)
+	fmt.Printf("\n## Modes, interleaved and rotated over %d rounds (%d creates per mode, round and client count)\n\n",
+		rounds, perRun)
 	fmt.Println("| clients | mode | p50 | p90 | p99 | throughput | API writes per call | settle |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	main, err := b.plan(ctx, "main")

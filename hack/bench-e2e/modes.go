@@ -32,7 +32,8 @@ const (
 
 // copyCallCRD installs toolgate's AgentToolCall CRD under another group.
 func copyCallCRD(ctx context.Context, admin client.Client, group string) error {
-	crd, err := testenv.ReadObject[apiextensionsv1.CustomResourceDefinition]("config", "crd", "bases", "safety.toolgate.dev_agenttoolcalls.yaml")
+	crd, err := testenv.ReadObject[apiextensionsv1.CustomResourceDefinition](
+		"config", "crd", "bases", "safety.toolgate.dev_agenttoolcalls.yaml")
 	if err != nil {
 		return err
 	}
@@ -64,12 +65,14 @@ func startNullWebhook(ctx context.Context, local *testenv.Local, admin client.Cl
 		return err
 	}
 	caFile := filepath.Join(dir, "null-client-ca.crt")
-	for name, data := range map[string][]byte{"tls.crt": certPEM, "tls.key": keyPEM, "null-client-ca.crt": local.WebhookClientCA.PEM} {
+	files := map[string][]byte{"tls.crt": certPEM, "tls.key": keyPEM, "null-client-ca.crt": local.WebhookClientCA.PEM}
+	for name, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
 			return err
 		}
 	}
-	server, err := serving.NewWebhookServer(serving.WebhookOptions{Host: "127.0.0.1", Port: 0, CertDir: dir, ClientCAFile: caFile})
+	server, err := serving.NewWebhookServer(serving.WebhookOptions{
+		Host: "127.0.0.1", Port: 0, CertDir: dir, ClientCAFile: caFile})
 	if err != nil {
 		return err
 	}
@@ -93,7 +96,8 @@ func startNullWebhook(ctx context.Context, local *testenv.Local, admin client.Cl
 	return admin.Create(ctx, &admissionregistrationv1.ValidatingWebhookConfiguration{
 		ObjectMeta: metav1.ObjectMeta{Name: "bench-null-webhook"},
 		Webhooks: []admissionregistrationv1.ValidatingWebhook{{
-			Name: "null.bench.toolgate.dev", ClientConfig: admissionregistrationv1.WebhookClientConfig{URL: &url, CABundle: certPEM},
+			Name:         "null.bench.toolgate.dev",
+			ClientConfig: admissionregistrationv1.WebhookClientConfig{URL: &url, CABundle: certPEM},
 			Rules: []admissionregistrationv1.RuleWithOperations{{
 				Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create},
 				Rule: admissionregistrationv1.Rule{APIGroups: []string{groupNull}, APIVersions: []string{"v1alpha1"},

@@ -70,7 +70,8 @@ func run() error {
 		if o.GetKind() == "Role" {
 			file, meta = "manager-namespaced-role.yaml", namespacedMeta
 		}
-		if err := os.WriteFile(filepath.Join(out, file), []byte(header+meta+string(rules)), 0o644); err != nil { //nolint:gosec // a chart file
+		content := []byte(header + meta + string(rules))
+		if err := os.WriteFile(filepath.Join(out, file), content, 0o644); err != nil { //nolint:gosec // a chart file
 			return err
 		}
 	}

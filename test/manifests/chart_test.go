@@ -58,7 +58,7 @@ func comparable(t *testing.T, o *unstructured.Unstructured) string {
 		v = map[string]any{"roleRef": o.Object["roleRef"], "subjects": o.Object["subjects"]}
 	case "ValidatingWebhookConfiguration":
 		hooks, _ := o.Object["webhooks"].([]any)
-		var out []any
+		out := make([]any, 0, len(hooks))
 		for _, h := range hooks {
 			m := h.(map[string]any)
 			cc, _ := m["clientConfig"].(map[string]any)

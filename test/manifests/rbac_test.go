@@ -24,10 +24,12 @@ const (
 // a right that is not here fails the test, and so does an entry here that is no longer granted or
 // whose file no longer mentions the resource: a rule no code path needs does not ship.
 var needed = map[string]string{
-	"coordination.k8s.io/leases:get,create,update (ns)":                       "cmd/main.go",            // LeaderElection
-	"/events:create,patch (ns)":                                               "cmd/main.go",            // leader election's events
-	"/pods:get":                                                               ctrl + "plan_binding.go", // a pod-bound plan records its Pod's UID at lock
-	"/secrets:list,watch (ns)":                                                certs,
+	// LeaderElection, and leader election's events.
+	"coordination.k8s.io/leases:get,create,update (ns)": "cmd/main.go",
+	"/events:create,patch (ns)":                         "cmd/main.go",
+	// A pod-bound plan records its Pod's UID when it locks.
+	"/pods:get":                ctrl + "plan_binding.go",
+	"/secrets:list,watch (ns)": certs,
 	"/secrets:get,update (ns) names=toolgate-webhook-server-cert":             certs,
 	"admissionregistration.k8s.io/validatingwebhookconfigurations:list,watch": certs,
 	vwc + ":get,update names=toolgate-validating-webhook-configuration":       certs,
