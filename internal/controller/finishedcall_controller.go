@@ -14,7 +14,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -33,10 +32,6 @@ const CompletionRecordAnnotation = "safety.toolgate.dev/completion-record"
 // DefaultFinishedCallTTL applies when there is no AuditLedger or it sets no finishedCallTTLSeconds.
 const DefaultFinishedCallTTL = time.Hour
 
-// accountRetry is how soon a call whose deletion waits for the plan controller is looked at again
-// (the finalizer's arrival also triggers a reconcile; this is the fallback).
-const accountRetry = 5 * time.Second
-
 // CompletionLog makes a finished call's completion record durable; audit.Log implements it.
 type CompletionLog interface {
 	RecordCompletion(ctx context.Context, c audit.Completion) (audit.CompletionReceipt, error)
@@ -54,7 +49,7 @@ type completionMark struct {
 
 // FinishedCallReconciler writes one completion record for every finished AgentToolCall and
 // deletes the call finishedCallTTLSeconds after it finished, so etcd stays small while the ledger
-// keeps what happened and the plan's settled usage keeps what it cost.
+// keeps what happened and the plan's usage counters keep what it cost.
 type FinishedCallReconciler struct {
 	client.Client
 	Clock clock.PassiveClock
@@ -175,9 +170,10 @@ func (r *FinishedCallReconciler) writeMark(ctx context.Context, call *safetyv1al
 	return ctrl.Result{}, false, nil
 }
 
-// expire deletes the call once its TTL has passed and the plan controller holds it with the
-// usage finalizer (so the deletion settles its cost and attempt into the plan instead of losing
-// them). The UID precondition makes sure a newer call of the same name is never deleted.
+// expire deletes the call once its TTL has passed. Nothing about the call's usage is lost by
+// deleting it: its attempt, its reservation and every trusted cost report were counted into its
+// plan's status when the webhook admitted them. The UID precondition makes sure a newer call of the
+// same name is never deleted.
 func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha1.AgentToolCall, m completionMark) (ctrl.Result, error) {
 	ttl, err := r.ttl(ctx)
 	if err != nil {
@@ -185,13 +181,6 @@ func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha
 	}
 	if wait := m.FinishedAt.Add(ttl).Sub(r.Clock.Now()); wait > 0 {
 		return ctrl.Result{RequeueAfter: wait}, nil
-	}
-	ok, err := r.accounted(ctx, call)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if !ok {
-		return ctrl.Result{RequeueAfter: accountRetry}, nil
 	}
 	err = r.Delete(ctx, call, client.Preconditions{UID: &call.UID})
 	if apierrors.IsConflict(err) {
@@ -202,19 +191,6 @@ func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha
 	}
 	ctrl.LoggerFrom(ctx).V(1).Info("Deleted finished AgentToolCall after its TTL", "ttl", ttl, "completionSeq", m.Seq)
 	return ctrl.Result{}, nil
-}
-
-// accounted says whether deleting the call keeps its usage: the plan controller has put its
-// finalizer on it, or its plan is gone and there is nothing left to count it in.
-func (r *FinishedCallReconciler) accounted(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (bool, error) {
-	if controllerutil.ContainsFinalizer(call, safetyv1alpha1.UsageFinalizer) {
-		return true, nil
-	}
-	err := r.Get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, &safetyv1alpha1.AgentPlan{})
-	if apierrors.IsNotFound(err) {
-		return true, nil
-	}
-	return false, err
 }
 
 // ttl is the AuditLedger's finishedCallTTLSeconds, or the default without one.

@@ -49,6 +49,9 @@ func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clockt
 		tb.Fatal(err)
 	}
 	profile, _ := safety.Builtin(safety.BuiltinSandboxed)
+	// The most steps and retries the API allows, so a benchmark's many admissions (each counted in
+	// the plan's usage) keep getting the same decision.
+	profile.MaxRetriesPerStep, profile.MaxStepsPerPlan = new(safety.MaxRetriesLimit), safety.MaxStepsLimit
 	spec := policy.SpecFromProfile(profile)
 	hash, err := policy.SnapshotHash(profile, safetyv1alpha1.AutonomyLevelDefault, nil)
 	if err != nil {
@@ -67,6 +70,7 @@ func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clockt
 	}
 	c := fake.NewClientBuilder().WithScheme(scheme).
 		WithIndex(&safetyv1alpha1.AgentToolCall{}, controller.CallPlanIndex, controller.IndexCallPlan).
+		WithStatusSubresource(&safetyv1alpha1.AgentPlan{}).
 		WithObjects(plan, tools[0], tools[1]).Build()
 	clk := clocktesting.NewFakePassiveClock(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
 	return NewAgentToolCallHandler(c, admission.NewDecoder(scheme), clk), clk
@@ -172,8 +176,21 @@ func FuzzAgentToolCallAdmission(f *testing.F) {
 	})
 }
 
+// stepBodies encodes call once per step the bench plan allows, so a loop over them stays within
+// its retry limit for 100,000 admissions.
+func stepBodies(tb testing.TB, call *safetyv1alpha1.AgentToolCall) [][]byte {
+	bodies := make([][]byte, safety.MaxStepsLimit)
+	for i := range bodies {
+		c := call.DeepCopy()
+		c.Spec.Step = fmt.Sprintf("s-%d", i)
+		bodies[i] = review(tb, agentUser, c)
+	}
+	return bodies
+}
+
 // BenchmarkAgentToolCallHandler measures one admission from HTTP body to HTTP answer: decode,
-// gather facts, evaluate and encode, for an allowed call and for a denied shell command.
+// gather facts, evaluate, count it in the plan's usage and encode, for an allowed call and for a
+// denied shell command.
 func BenchmarkAgentToolCallHandler(b *testing.B) {
 	for _, bc := range []struct {
 		name    string
@@ -186,12 +203,15 @@ func BenchmarkAgentToolCallHandler(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			h, clk := newBenchHandler(b)
-			body := review(b, agentUser, bc.call)
-			if out := serve(b, h, body); out.Response.Allowed != bc.allowed {
+			bodies := stepBodies(b, bc.call)
+			if out := serve(b, h, bodies[0]); out.Response.Allowed != bc.allowed {
 				b.Fatalf("allowed = %v, want %v: %+v", out.Response.Allowed, bc.allowed, out.Response.Result)
 			}
 			b.ReportAllocs()
+			i := 0
 			for b.Loop() {
+				body := bodies[i%len(bodies)]
+				i++
 				// A minute apart, so the loop detector and the pending-attempt window see each
 				// submission afresh and the decision stays the one checked above.
 				clk.SetTime(clk.Now().Add(time.Minute))
@@ -239,7 +259,9 @@ func BenchmarkAgentToolCallHandlerLedger(b *testing.B) {
 				var n atomic.Int64
 				body := func() []byte {
 					i := n.Add(1)
-					return review(b, agentUser, benchCall(fmt.Sprintf("c%d", i), "read-file", ""))
+					c := benchCall(fmt.Sprintf("c%d", i), "read-file", "")
+					c.Spec.Step = fmt.Sprintf("s-%d", i%int64(safety.MaxStepsLimit))
+					return review(b, agentUser, c)
 				}
 				serveOne := func(body []byte) {
 					rec := httptest.NewRecorder()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"time"
 
 	admissionv1 "k8s.io/api/admission/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -46,15 +45,21 @@ type AgentToolCallHandler struct {
 	Operator string
 
 	policies *policyCache
-	pending  *pendingCalls
 	loops    *safety.LoopDetector
+	// usage counts admitted calls and reported costs into their plans' status, in batches.
+	usage *usageCommitter
+	// totals is each namespace's spend, for maxTotalCost.
+	totals *projectTotals
 }
 
-// NewAgentToolCallHandler returns a handler reading facts through reader.
-func NewAgentToolCallHandler(reader client.Reader, decoder admission.Decoder, clk clock.PassiveClock) *AgentToolCallHandler {
+// NewAgentToolCallHandler returns a handler reading facts through c's reads and counting usage
+// through its status writes (SetupWithManager gives it the manager's cache and client).
+func NewAgentToolCallHandler(c client.Client, decoder admission.Decoder, clk clock.PassiveClock) *AgentToolCallHandler {
+	totals := newProjectTotals(c)
 	return &AgentToolCallHandler{
-		Reader: reader, Decoder: decoder, Clock: clk,
-		policies: newPolicyCache(), pending: newPendingCalls(), loops: safety.NewLoopDetector(clk, 0),
+		Reader: c, Decoder: decoder, Clock: clk,
+		policies: newPolicyCache(), loops: safety.NewLoopDetector(clk, 0),
+		totals: totals, usage: newUsageCommitter(c, c, c, totals, clk.Now),
 	}
 }
 
@@ -104,46 +109,7 @@ func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request
 	if err != nil {
 		return deny(denial{ReasonPlanNotLocked, fieldPlan, fmt.Sprintf("the locked snapshot of plan %s does not compile: %v", plan.Name, err)}), nil
 	}
-	dryRun := isDryRun(req)
-
-	defer h.pending.lockPlan(call.Namespace, call.Spec.Plan)()
-	facts, d, err := h.facts(ctx, call, plan, tool, compiled, dryRun)
-	if err != nil {
-		return outcome{}, err
-	}
-	if d != nil {
-		return deny(*d), nil
-	}
-	evalStart := time.Now()
-	decision := safety.Evaluate(compiled, facts)
-	metrics.EvaluationSeconds.Observe(time.Since(evalStart).Seconds())
-	approval := ""
-	if decision.Reason == safety.ReasonToolHumanApprovalRequired && h.approvals != nil {
-		a, err := h.approvals.admit(ctx, call, plan, req.UserInfo.Username, compiled, facts, decision, h.Clock.Now(), dryRun)
-		if err != nil {
-			return outcome{}, err
-		}
-		decision, approval = a.decision, a.approval
-	}
-
-	out := outcome{mode: string(decision.Mode), snapshot: snap.Hash, reason: decision.Reason, message: decision.Message, approval: approval}
-	switch {
-	case !decision.Allowed():
-		d := deny(denial{decision.Reason, causeField(decision.Reason), decision.Message})
-		d.mode, d.snapshot = out.mode, out.snapshot
-		return d, nil
-	case decision.WouldDeny:
-		out.decision, out.resp = "would_deny", admission.Allowed("")
-		if decision.Mode == safety.ModeWarn {
-			out.resp.Warnings = []string{denial{decision.Reason, "", decision.Message}.warning()}
-		}
-	default:
-		out.decision, out.resp = "allow", admission.Allowed("")
-	}
-	if !dryRun {
-		h.pending.add(stepKey(call), call.Name, h.Clock.Now())
-	}
-	return out, nil
+	return h.admitCreate(ctx, req, call, plan, tool, compiled)
 }
 
 // finish records the decision in the ledger, durably, and then answers. A dry run records
