@@ -192,11 +192,6 @@ type StepUsage struct {
 // budget it has spent.
 const PlanFinalizer = "safety.toolgate.dev/project-total"
 
-// UsageFinalizer is the finalizer older operators put on every AgentToolCall they counted. Calls
-// no longer carry it: a call's usage is counted when it is admitted and reported, so deleting it
-// loses nothing. The plan controller still releases it from calls that have it.
-const UsageFinalizer = "safety.toolgate.dev/usage"
-
 // DefaultMaxStepsPerPlan is the distinct steps a plan without declared steps may use when its
 // profile does not say (maxStepsPerPlan).
 const DefaultMaxStepsPerPlan = 100
