@@ -364,7 +364,8 @@ func (oc *offlineCluster) facts(ctx context.Context, plan *safetyv1alpha1.AgentP
 		}
 	} else {
 		pp := &safetyv1alpha1.ProjectPolicy{}
-		if err := oc.c.Get(ctx, client.ObjectKey{Namespace: plan.Namespace, Name: controller.ProjectPolicyName}, pp); client.IgnoreNotFound(err) != nil {
+		key := client.ObjectKey{Namespace: plan.Namespace, Name: controller.ProjectPolicyName}
+		if err := oc.c.Get(ctx, key, pp); client.IgnoreNotFound(err) != nil {
 			return policy.CallFacts{}, err
 		}
 		pp.Namespace = plan.Namespace

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -49,9 +50,7 @@ func UsageOf(plan *safetyv1alpha1.AgentPlan) (Usage, error) {
 func (u Usage) Clone() Usage {
 	c := u
 	c.Steps = make(map[string]int32, len(u.Steps))
-	for k, v := range u.Steps {
-		c.Steps[k] = v
-	}
+	maps.Copy(c.Steps, u.Steps)
 	return c
 }
 

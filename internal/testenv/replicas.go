@@ -157,23 +157,19 @@ func (r *Replicas) serveProxy(addrs []string) {
 			i = 0
 		}
 		r.Connections[i].Add(1)
-		r.proxyWG.Add(1)
-		go func() {
-			defer r.proxyWG.Done()
-			pipe(in, addrs[i], r.shutdown)
-		}()
+		r.proxyWG.Go(func() { pipe(in, addrs[i], r.shutdown) })
 	}
 }
 
 // pipe copies bytes both ways between in and a new connection to addr until either side closes
 // or the proxy shuts down.
 func pipe(in net.Conn, addr string, shutdown <-chan struct{}) {
-	defer in.Close()
+	defer func() { _ = in.Close() }()
 	out, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
 		return
 	}
-	defer out.Close()
+	defer func() { _ = out.Close() }()
 	closed := make(chan struct{}, 2)
 	go func() { _, _ = io.Copy(out, in); closed <- struct{}{} }()
 	go func() { _, _ = io.Copy(in, out); closed <- struct{}{} }()
@@ -206,7 +202,7 @@ func freePort(host string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 

@@ -188,10 +188,6 @@ func serviceAccountUser(namespace, name string) string {
 	return "system:serviceaccount:" + namespace + ":" + name
 }
 
-func stepKey(call *safetyv1alpha1.AgentToolCall) string {
-	return call.Namespace + "/" + call.Spec.Plan + "/" + call.Spec.Step
-}
-
 func lockMessage(plan *safetyv1alpha1.AgentPlan) string {
 	for _, c := range plan.Status.Conditions {
 		if c.Type == safetyv1alpha1.AgentPlanLockedCondition {

@@ -218,7 +218,7 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 		}
 		report := fmt.Sprintf("%d calls from %d clients, %s: %d API writes, %.2f per call\n%s", calls, clients, spread, total, perCall, r.Writes.String())
 		AddReportEntry("API writes per call", report)
-		fmt.Fprint(GinkgoWriter, report)
+		GinkgoWriter.Print(report)
 		Expect(perCall).To(BeNumerically("<=", bound), report)
 	},
 		Entry("with the API server's connections on one replica", true, 4.0),
