@@ -39,6 +39,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/certs"
 	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/operator"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 	// +kubebuilder:scaffold:imports
 )
@@ -64,6 +65,7 @@ func main() {
 	var probeAddr string
 	var leaderElectionNamespace string
 	var disableWebhooks bool
+	var pprofAddr string
 	var webhookHost string
 	var certRotation bool
 	var ledgerDir, ledgerWriter string
@@ -106,6 +108,8 @@ func main() {
 			return nil
 		})
 	flag.BoolVar(&disableWebhooks, "disable-webhooks", false, "Run the controllers without admission webhooks.")
+	flag.StringVar(&pprofAddr, "pprof-bind-address", "",
+		"Loopback address (127.0.0.1:6060) for the net/http/pprof endpoint; empty, the default, serves none.")
 	flag.BoolVar(&secureMetrics, "metrics-secure", true,
 		"If set, the metrics endpoint is served securely via HTTPS. Use --metrics-secure=false to use HTTP instead.")
 	flag.StringVar(&webhookCertPath, "webhook-cert-path", "", "The directory that contains the webhook certificate.")
@@ -197,8 +201,15 @@ func main() {
 		metricsServerOptions.KeyName = metricsCertKey
 	}
 
+	pprofBindAddress, err := operator.PprofAddress(pprofAddr)
+	if err != nil {
+		setupLog.Error(err, "Invalid flag")
+		os.Exit(1)
+	}
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
 		Scheme:                 scheme,
+		Cache:                  operator.CacheOptions(),
+		PprofBindAddress:       pprofBindAddress,
 		Metrics:                metricsServerOptions,
 		WebhookServer:          webhookServer,
 		HealthProbeBindAddress: probeAddr,

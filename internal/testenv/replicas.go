@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/operator"
 )
 
 // Replicas is a control plane whose admission webhooks are served by several managers at once, as
@@ -105,7 +106,9 @@ func StartReplicas(n int, setup func(i int, mgr ctrl.Manager) error) (*Replicas,
 func (r *Replicas) startReplica(i, port int, setup func(int, ctrl.Manager) error) error {
 	wh := &r.Env.WebhookInstallOptions
 	mgr, err := ctrl.NewManager(r.Writes.Wrap(r.Config), ctrl.Options{
-		Scheme:                 r.Scheme,
+		Scheme: r.Scheme,
+		// The production cache: what the replicas decide from is what main.go's manager keeps.
+		Cache:                  operator.CacheOptions(),
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",
 		Controller:             config.Controller{SkipNameValidation: new(true)},
