@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
@@ -37,9 +39,9 @@ import (
 
 // newBenchHandler returns the HTTP admission endpoint with a locked plan "p" in namespace "ns"
 // (ServiceAccount "agent", the sandboxed profile) and registered tools "read-file" and "shell".
-func newBenchHandler(tb testing.TB) (http.Handler, *clocktesting.FakePassiveClock) {
+func newBenchHandler(tb testing.TB) (http.Handler, *AgentToolCallHandler, *clocktesting.FakePassiveClock) {
 	h, clk := newBenchAgentToolCallHandler(tb)
-	return &webhook.Admission{Handler: h}, clk
+	return &webhook.Admission{Handler: h}, h, clk
 }
 
 func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clocktesting.FakePassiveClock) {
@@ -49,9 +51,9 @@ func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clockt
 		tb.Fatal(err)
 	}
 	profile, _ := safety.Builtin(safety.BuiltinSandboxed)
-	// The most steps and retries the API allows, so a benchmark's many admissions (each counted in
-	// the plan's usage) keep getting the same decision.
-	profile.MaxRetriesPerStep, profile.MaxStepsPerPlan = new(safety.MaxRetriesLimit), safety.MaxStepsLimit
+	// The most retries the API allows, so a benchmark's admissions (each counted in the plan's
+	// usage, over the default 100 steps) keep getting the same decision until forgetUsage.
+	profile.MaxRetriesPerStep = new(safety.MaxRetriesLimit)
 	spec := policy.SpecFromProfile(profile)
 	hash, err := policy.SnapshotHash(profile, safetyv1alpha1.AutonomyLevelDefault, nil)
 	if err != nil {
@@ -73,8 +75,44 @@ func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clockt
 		WithStatusSubresource(&safetyv1alpha1.AgentPlan{}).
 		WithObjects(plan, tools[0], tools[1]).Build()
 	clk := clocktesting.NewFakePassiveClock(time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC))
-	return NewAgentToolCallHandler(c, admission.NewDecoder(scheme), clk), clk
+	h := NewAgentToolCallHandler(c, admission.NewDecoder(scheme), clk)
+	h.usage.writer = acceptedStatus{}
+	return h, clk
 }
+
+// acceptedStatus stands in for the API server's status endpoint: the in-memory client's own
+// Update costs JSON round trips and managed-fields bookkeeping of the whole plan, which would
+// swamp the handler's work; the API server's cost of the write is measured end to end
+// (replicas_test.go counts the writes). The usage committer keeps the plan it wrote.
+type acceptedStatus struct{}
+
+func (acceptedStatus) Status() client.SubResourceWriter { return acceptedStatus{} }
+func (acceptedStatus) Create(context.Context, client.Object, client.Object, ...client.SubResourceCreateOption) error {
+	return nil
+}
+func (acceptedStatus) Update(context.Context, client.Object, ...client.SubResourceUpdateOption) error {
+	return nil
+}
+func (acceptedStatus) Patch(context.Context, client.Object, client.Patch, ...client.SubResourcePatchOption) error {
+	return nil
+}
+func (acceptedStatus) Apply(context.Context, runtime.ApplyConfiguration, ...client.SubResourceApplyOption) error {
+	return nil
+}
+
+// forgetUsage makes the handler forget the counters it wrote, every benchUsageReset submissions,
+// so a long benchmark stays below the bench plan's retry limit.
+func forgetUsage(h *AgentToolCallHandler, n int64) {
+	if n%benchUsageReset != 0 {
+		return
+	}
+	h.usage.mu.Lock()
+	h.usage.plans = map[types.NamespacedName]*planBatch{}
+	h.usage.mu.Unlock()
+}
+
+// benchUsageReset is below 100 steps times 101 attempts.
+const benchUsageReset = 5000
 
 // review encodes an AdmissionReview creating call as the given user.
 func review(tb testing.TB, user string, call *safetyv1alpha1.AgentToolCall) []byte {
@@ -126,7 +164,7 @@ func serve(tb testing.TB, h http.Handler, body []byte) *admissionv1.AdmissionRev
 const agentUser = "system:serviceaccount:ns:agent"
 
 func TestHandlerAnswersAllowAndTypedDenyOverHTTP(t *testing.T) {
-	h, _ := newBenchHandler(t)
+	h, _, _ := newBenchHandler(t)
 	allowed := serve(t, h, review(t, agentUser, benchCall("a", "read-file", "")))
 	if allowed.Response == nil || !allowed.Response.Allowed || allowed.Response.UID != "req-1" {
 		t.Fatalf("read-file should be admitted: %+v", allowed.Response)
@@ -150,7 +188,7 @@ func TestHandlerAnswersAllowAndTypedDenyOverHTTP(t *testing.T) {
 //
 //	go test ./internal/webhook/v1alpha1/ -run '^$' -fuzz '^FuzzAgentToolCallAdmission$' -fuzztime 60s
 func FuzzAgentToolCallAdmission(f *testing.F) {
-	h, _ := newBenchHandler(f)
+	h, _, _ := newBenchHandler(f)
 	valid := review(f, agentUser, benchCall("a", "shell", "go test ./... && rm -rf build"))
 	f.Add(valid)
 	for _, n := range []int{0, 1, len(valid) / 3, len(valid) / 2, len(valid) - 1} {
@@ -176,10 +214,9 @@ func FuzzAgentToolCallAdmission(f *testing.F) {
 	})
 }
 
-// stepBodies encodes call once per step the bench plan allows, so a loop over them stays within
-// its retry limit for 100,000 admissions.
+// stepBodies encodes call once for each of the default 100 steps a plan may use.
 func stepBodies(tb testing.TB, call *safetyv1alpha1.AgentToolCall) [][]byte {
-	bodies := make([][]byte, safety.MaxStepsLimit)
+	bodies := make([][]byte, safety.DefaultMaxStepsPerPlan)
 	for i := range bodies {
 		c := call.DeepCopy()
 		c.Spec.Step = fmt.Sprintf("s-%d", i)
@@ -202,7 +239,7 @@ func BenchmarkAgentToolCallHandler(b *testing.B) {
 		{"deny/shell-force-push", benchCall("c", "shell", "git push --force origin main"), false},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			h, clk := newBenchHandler(b)
+			h, handler, clk := newBenchHandler(b)
 			bodies := stepBodies(b, bc.call)
 			if out := serve(b, h, bodies[0]); out.Response.Allowed != bc.allowed {
 				b.Fatalf("allowed = %v, want %v: %+v", out.Response.Allowed, bc.allowed, out.Response.Result)
@@ -212,6 +249,7 @@ func BenchmarkAgentToolCallHandler(b *testing.B) {
 			for b.Loop() {
 				body := bodies[i%len(bodies)]
 				i++
+				forgetUsage(handler, int64(i))
 				// A minute apart, so the loop detector and the pending-attempt window see each
 				// submission afresh and the decision stays the one checked above.
 				clk.SetTime(clk.Now().Add(time.Minute))
@@ -260,7 +298,8 @@ func BenchmarkAgentToolCallHandlerLedger(b *testing.B) {
 				body := func() []byte {
 					i := n.Add(1)
 					c := benchCall(fmt.Sprintf("c%d", i), "read-file", "")
-					c.Spec.Step = fmt.Sprintf("s-%d", i%int64(safety.MaxStepsLimit))
+					c.Spec.Step = fmt.Sprintf("s-%d", i%int64(safety.DefaultMaxStepsPerPlan))
+					forgetUsage(h, i)
 					return review(b, agentUser, c)
 				}
 				serveOne := func(body []byte) {

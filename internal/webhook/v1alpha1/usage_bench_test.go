@@ -67,6 +67,7 @@ func BenchmarkAgentToolCallHandlerHistory(b *testing.B) {
 					b.Fatalf("not admitted: %s", rec.Body.String())
 				}
 				i++
+				forgetUsage(h, int64(i))
 			}
 		})
 	}
