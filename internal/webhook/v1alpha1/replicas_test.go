@@ -159,8 +159,9 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 		// The plan of world has no reporter; this one names the gateway that reports for the agent.
 		gatewayCfg, err := testenv.AgentConfig(ctx, r.Config, ns, "gateway")
 		Expect(err).NotTo(HaveOccurred())
+		// Another agent's plan, so no agent has two plans at once.
 		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "metered"},
-			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA, ProfileRef: spRef(ns),
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "metered-agent", ProfileRef: spRef(ns),
 				CostReporter: &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount, Name: "gateway"}}}
 		Expect(admin.Create(ctx, plan)).To(Succeed())
 		Eventually(func(g Gomega) {
@@ -168,7 +169,7 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 			g.Expect(plan.Status.Snapshot).NotTo(BeNil())
 			g.Expect(plan.Finalizers).To(ContainElement(safetyv1alpha1.PlanFinalizer))
 		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
-		agentCfg, err := testenv.AgentConfig(ctx, r.Config, ns, agentSA)
+		agentCfg, err := testenv.AgentConfig(ctx, r.Config, ns, "metered-agent")
 		Expect(err).NotTo(HaveOccurred())
 
 		r.Writes.Reset()
