@@ -92,14 +92,18 @@ func (c *usageCommitter) submit(ctx context.Context, key types.NamespacedName, d
 	b.used = c.nowFunc()
 	if !b.running {
 		b.running = true
-		for len(b.queue) > 0 {
-			batch := b.queue
-			b.queue = nil
-			c.mu.Unlock()
-			c.commit(ctx, key, b, batch)
-			c.mu.Lock()
+		batch := b.queue
+		b.queue = nil
+		c.mu.Unlock()
+		c.commit(ctx, key, b, batch)
+		c.mu.Lock()
+		// The leader answers its own request now; whatever queued meanwhile is committed by a
+		// goroutine of its own, so a busy plan never keeps one admission waiting for the others.
+		if len(b.queue) > 0 {
+			go c.drain(ctx, key, b)
+		} else {
+			b.running = false
 		}
-		b.running = false
 	}
 	c.mu.Unlock()
 	select {
@@ -107,6 +111,22 @@ func (c *usageCommitter) submit(ctx context.Context, key types.NamespacedName, d
 		return res.out, res.err
 	case <-ctx.Done():
 		return outcome{}, ctx.Err()
+	}
+}
+
+// drain commits b's queued requests, batch after batch, until none is left. b.running is set.
+func (c *usageCommitter) drain(ctx context.Context, key types.NamespacedName, b *planBatch) {
+	for {
+		c.mu.Lock()
+		if len(b.queue) == 0 {
+			b.running = false
+			c.mu.Unlock()
+			return
+		}
+		batch := b.queue
+		b.queue = nil
+		c.mu.Unlock()
+		c.commit(ctx, key, b, batch)
 	}
 }
 
