@@ -40,6 +40,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/certs"
 	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/serving"
 	"github.com/toolgate/toolgate/internal/tracing"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
@@ -69,6 +70,7 @@ func main() {
 	var probeAddr string
 	var leaderElectionNamespace string
 	var disableWebhooks bool
+	var pprofAddr string
 	var webhookHost, webhookClientCA string
 	var certRotation bool
 	var ledgerDir, ledgerWriter string
@@ -115,6 +117,8 @@ func main() {
 			return nil
 		})
 	flag.BoolVar(&disableWebhooks, "disable-webhooks", false, "Run the controllers without admission webhooks.")
+	flag.StringVar(&pprofAddr, "pprof-bind-address", "",
+		"Loopback address (127.0.0.1:6060) for the net/http/pprof endpoint; empty, the default, serves none.")
 	flag.BoolVar(&secureMetrics, "metrics-secure", true,
 		"If set, the metrics endpoint is served securely via HTTPS. Use --metrics-secure=false to use HTTP instead.")
 	flag.StringVar(&webhookCertPath, "webhook-cert-path", "", "The directory that contains the webhook certificate.")
@@ -190,8 +194,15 @@ func main() {
 			"metrics-cert-path", metricsCertPath, "metrics-cert-name", metricsCertName, "metrics-cert-key", metricsCertKey)
 	}
 
+	pprofBindAddress, err := operator.PprofAddress(pprofAddr)
+	if err != nil {
+		setupLog.Error(err, "Invalid flag")
+		os.Exit(1)
+	}
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
-		Scheme: scheme,
+		Scheme:           scheme,
+		Cache:            operator.CacheOptions(),
+		PprofBindAddress: pprofBindAddress,
 		// Metrics and probes are served by internal/serving (below), hardened like the webhooks.
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		WebhookServer:          webhookServer,

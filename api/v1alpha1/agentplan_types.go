@@ -17,6 +17,7 @@ limitations under the License.
 package v1alpha1
 
 import (
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -74,6 +75,58 @@ type AgentPlanSpec struct {
 	// +kubebuilder:validation:Minimum=1
 	// +optional
 	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds,omitempty"`
+	// steps, when set, are the only step names the plan's calls may give in spec.step; a call
+	// naming any other step is denied StepNotInPlan. Unset, the plan may use at most its profile's
+	// maxStepsPerPlan distinct steps (StepLimitExceeded beyond them). Each is a DNS label, like
+	// spec.step, so a step cannot be respelled by case, spaces or look-alike characters.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=256
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=63
+	// +kubebuilder:validation:items:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +optional
+	Steps []string `json:"steps,omitempty"`
+
+	// costReporter is who reports what the plan's calls cost (an AgentToolCall's status.cost): a
+	// metering service, an LLM proxy, the gateway. Only it may write status.cost, and a reported
+	// cost counts only from it; a call's cost is the larger of its tool's costPerCall (reserved
+	// when the call is admitted) and what the reporter reported. Unset, no one may report cost and
+	// each call costs its reservation. Naming the plan's own ServiceAccount is trusting the agent
+	// with its own budget.
+	// +optional
+	CostReporter *CostReporter `json:"costReporter,omitempty"`
+}
+
+// CostReporterKind is what kind of identity reports a plan's costs.
+// +kubebuilder:validation:Enum=ServiceAccount;User
+type CostReporterKind string
+
+const (
+	CostReporterServiceAccount CostReporterKind = "ServiceAccount"
+	CostReporterUser           CostReporterKind = "User"
+)
+
+// CostReporter names the identity, as the API server authenticates it, that reports the cost of a
+// plan's calls.
+// +kubebuilder:validation:XValidation:rule="self.kind == 'ServiceAccount' || !has(self.__namespace__)",message="namespace is only for a ServiceAccount",fieldPath=".namespace",reason=FieldValueForbidden
+type CostReporter struct {
+	// kind is ServiceAccount or User.
+	// +required
+	Kind CostReporterKind `json:"kind"`
+
+	// name is the ServiceAccount's name, or the user's name exactly as the API server
+	// authenticates it.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	Name string `json:"name"`
+
+	// namespace is the ServiceAccount's namespace; it defaults to the plan's. Only for a
+	// ServiceAccount.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +optional
+	Namespace string `json:"namespace,omitempty"`
 }
 
 // DefaultActiveDeadlineSeconds is a plan's active deadline when spec.activeDeadlineSeconds is unset.
@@ -181,6 +234,11 @@ type PinnedTool struct {
 	// +kubebuilder:validation:MaxLength=63
 	// +optional
 	SkillCategory string `json:"skillCategory,omitempty"`
+
+	// costPerCall is the tool's costPerCall when the plan first used it: what each of the plan's
+	// calls of the tool reserves, whatever later edits of the AgentTool say.
+	// +optional
+	CostPerCall *resource.Quantity `json:"costPerCall,omitempty"`
 	// pinnedAt is when the plan first used the tool.
 	// +required
 	PinnedAt metav1.Time `json:"pinnedAt"`
@@ -195,93 +253,70 @@ const MaxPinnedTools = 256
 
 // StepUsage counts the attempts one step of a plan has made.
 type StepUsage struct {
-	// step is the step's identifier as calls give it.
-	// +kubebuilder:validation:MaxLength=253
+	// step is the step's name as calls give it (a DNS label).
+	// +kubebuilder:validation:MaxLength=63
 	// +required
 	Step string `json:"step"`
-	// attempts is the number of admitted calls for the step.
+	// attempts is the number of admitted calls for the step. It never decreases.
+	// +kubebuilder:validation:Minimum=0
 	// +required
 	Attempts int32 `json:"attempts"`
 }
 
-// UsageFinalizer is the finalizer the plan controller puts on every AgentToolCall it counts. It
-// holds a deleted call until the call's cost and attempt have been moved into its plan's
-// status.usage.settled, so that deleting a call (by its TTL or by hand) never gives a plan back
+// PlanFinalizer holds a deleted AgentPlan until its spend has been settled into its project's
+// total (ProjectPolicy status.settled), so that deleting a plan never gives the project back
 // budget it has spent.
-const UsageFinalizer = "safety.toolgate.dev/usage"
+const PlanFinalizer = "safety.toolgate.dev/project-total"
 
-// MaxStepsPerPlan is how many distinct steps one plan may use; the webhook refuses a call for a
-// new step beyond it (StepLimitExceeded), so usage.steps (at most 1024 entries) always fits.
-const MaxStepsPerPlan = 1000
+// DefaultMaxStepsPerPlan is the distinct steps a plan without declared steps may use when its
+// profile does not say (maxStepsPerPlan).
+const DefaultMaxStepsPerPlan = 100
 
-// MaxSettlingCalls bounds status.usage.settled.uids: the settled calls whose objects still exist.
-const MaxSettlingCalls = 1024
+// MaxStepsLimit is the largest maxStepsPerPlan a profile may set; usage.steps (at most 1024
+// entries) always fits it.
+const MaxStepsLimit = 1000
 
-// SettledUsage is the part of a plan's usage whose AgentToolCalls have been deleted (by the ledger
-// controller after finishedCallTTLSeconds, or by hand). Each call is moved here exactly once, when
-// it is deleted, so usage never goes down when calls go away. It only ever grows.
-// +kubebuilder:validation:XValidation:rule="self.calls >= oldSelf.calls",message="settled calls never decrease",reason=FieldValueForbidden
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.accumulatedCost) || (has(self.accumulatedCost) && quantity(self.accumulatedCost).compareTo(quantity(oldSelf.accumulatedCost)) >= 0)",message="settled cost never decreases",reason=FieldValueForbidden
-// +kubebuilder:validation:XValidation:rule="!has(self.uids) || size(self.uids) <= self.calls",message="every uid in settled.uids is a settled call"
-type SettledUsage struct {
-	// accumulatedCost is the exact sum of the cost of the settled calls, in US dollars, as a plain
-	// decimal ("0.25"). It is included in usage.accumulatedCost.
+// PlanUsage is what the plan has done. Every counter only grows: the admission webhook adds to it
+// when it admits a call (one attempt, one call, the tool's costPerCall reserved) and when the
+// plan's costReporter reports a cost above the reservation, with optimistic concurrency, so the
+// counts are exact whichever webhook replica admitted. Deleting calls never lowers them.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.calls) || (has(self.calls) && self.calls >= oldSelf.calls)",message="calls never decrease",fieldPath=".calls",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.denials) || (has(self.denials) && self.denials >= oldSelf.denials)",message="denials never decrease",fieldPath=".denials",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.accumulatedCost) || (has(self.accumulatedCost) && quantity(self.accumulatedCost).compareTo(quantity(oldSelf.accumulatedCost)) >= 0)",message="accumulatedCost never decreases",fieldPath=".accumulatedCost",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.reservedCost) || (has(self.reservedCost) && quantity(self.reservedCost).compareTo(quantity(oldSelf.reservedCost)) >= 0)",message="reservedCost never decreases",fieldPath=".reservedCost",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.reportedCost) || (has(self.reportedCost) && quantity(self.reportedCost).compareTo(quantity(oldSelf.reportedCost)) >= 0)",message="reportedCost never decreases",fieldPath=".reportedCost",reason=FieldValueForbidden
+type PlanUsage struct {
+	// accumulatedCost is what the plan has spent, in US dollars, as a plain decimal ("10.01"): the
+	// sum over its calls of the larger of the call's reservation and its reported cost. It is what
+	// maxCostPerPlan is checked against.
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
 	// +optional
 	AccumulatedCost string `json:"accumulatedCost,omitempty"`
-
-	// calls is the number of settled calls. It is included in usage.calls.
+	// reservedCost is the sum of the costPerCall reserved for the plan's admitted calls.
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
+	// +optional
+	ReservedCost string `json:"reservedCost,omitempty"`
+	// reportedCost is the sum of the costs the plan's costReporter reported.
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
+	// +optional
+	ReportedCost string `json:"reportedCost,omitempty"`
+	// calls is the number of admitted calls.
 	// +kubebuilder:validation:Minimum=0
 	// +optional
 	Calls int64 `json:"calls,omitempty"`
-
-	// steps counts the settled attempts per step. They are included in usage.steps, and the
-	// admission webhook counts them against maxRetriesPerStep.
-	// +listType=map
-	// +listMapKey=step
-	// +kubebuilder:validation:MaxItems=1024
-	// +optional
-	Steps []StepUsage `json:"steps,omitempty"`
-
-	// uids are the UIDs of settled calls whose AgentToolCall objects still existed when the plan
-	// was last reconciled (their finalizer was being released). Those calls are counted here and
-	// not again from the cluster. A uid is dropped once its object is gone.
-	// +listType=set
-	// +kubebuilder:validation:MaxItems=1024
-	// +kubebuilder:validation:items:MaxLength=128
-	// +optional
-	UIDs []string `json:"uids,omitempty"`
-}
-
-// PlanUsage is what the plan has really done, counted by the operator from AgentToolCalls. Each
-// total is the settled part (calls already deleted) plus the calls that exist.
-// +kubebuilder:validation:XValidation:rule="!has(self.settled) || self.calls >= self.settled.calls",message="calls include the settled calls"
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.settled) || has(self.settled)",message="settled usage is never removed",reason=FieldValueForbidden
-type PlanUsage struct {
-	// accumulatedCost is the exact sum of the cost reported by the plan's calls, in US dollars, as a
-	// plain decimal ("10.01"), so it reads as money in kubectl rather than as a quantity ("10010m").
-	// It includes the cost of deleted (settled) calls.
-	// +kubebuilder:validation:MaxLength=32
-	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
-	// +optional
-	AccumulatedCost string `json:"accumulatedCost,omitempty"`
-	// calls is the number of admitted calls, deleted (settled) ones included.
-	// +optional
-	Calls int64 `json:"calls,omitempty"`
-	// denials is the number of denied calls.
+	// denials is the number of denied calls (flushed by each webhook replica about once a second).
+	// +kubebuilder:validation:Minimum=0
 	// +optional
 	Denials int64 `json:"denials,omitempty"`
-	// steps counts attempts per step, deleted (settled) calls included.
+	// steps counts the admitted attempts per step.
 	// +listType=map
 	// +listMapKey=step
 	// +kubebuilder:validation:MaxItems=1024
 	// +optional
 	Steps []StepUsage `json:"steps,omitempty"`
-	// settled is the part of the usage above whose calls have been deleted. A call's cost and
-	// attempt move here when it is deleted, so the totals never go down.
-	// +optional
-	Settled *SettledUsage `json:"settled,omitempty"`
 }
 
 // AgentPlanStatus is the observed state of an AgentPlan: its locked snapshot and its usage.

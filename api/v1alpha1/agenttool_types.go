@@ -17,6 +17,7 @@ limitations under the License.
 package v1alpha1
 
 import (
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 )
@@ -74,6 +75,16 @@ type AgentToolSpec struct {
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$`
 	// +optional
 	SkillCategory string `json:"skillCategory,omitempty"`
+
+	// costPerCall is what one call of the tool costs, in US dollars, as an exact decimal ("0.02").
+	// It is reserved when a call is admitted and counts at once toward the plan's maxCostPerPlan
+	// and the project's maxTotalCost, so parallel calls cannot overrun a budget unseen. A cost the
+	// plan's costReporter reports replaces it only when larger. Unset: calls reserve nothing.
+	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="must not be negative"
+	// +kubebuilder:validation:XValidation:rule="!string(self).matches('[.][0-9]{10,}')",message="must have at most 9 decimal places"
+	// +kubebuilder:validation:XValidation:rule="string(self).startsWith('-') || quantity(string(self)).compareTo(quantity('1000000000')) <= 0",message="must be at most 1000000000"
+	// +optional
+	CostPerCall *resource.Quantity `json:"costPerCall,omitempty"`
 }
 
 // AgentToolStatus is the observed state of an AgentTool.

@@ -25,20 +25,22 @@ import (
 // ToolArguments are the arguments of a call that toolgate's argument rules inspect.
 type ToolArguments struct {
 	// command is the shell command an execute-class tool runs. It is parsed, and every simple
-	// command in it is checked against the damage-control rules and the path policy.
-	// +kubebuilder:validation:MaxLength=16384
+	// command in it is checked against the damage-control rules and the path policy. At most
+	// 8192 characters: a longer script belongs in a file the command runs.
+	// +kubebuilder:validation:MaxLength=8192
 	// +optional
 	Command string `json:"command,omitempty"`
 
-	// paths the tool reads, writes or deletes, relative to cwd or absolute.
+	// paths the tool reads, writes or deletes, relative to cwd or absolute: at most 32, each at
+	// most 1024 characters.
 	// +listType=atomic
-	// +kubebuilder:validation:MaxItems=64
-	// +kubebuilder:validation:items:MaxLength=4096
+	// +kubebuilder:validation:MaxItems=32
+	// +kubebuilder:validation:items:MaxLength=1024
 	// +optional
 	Paths []string `json:"paths,omitempty"`
 
-	// cwd is the working directory the paths and command are relative to.
-	// +kubebuilder:validation:MaxLength=4096
+	// cwd is the working directory the paths and command are relative to (at most 1024 characters).
+	// +kubebuilder:validation:MaxLength=1024
 	// +optional
 	Cwd string `json:"cwd,omitempty"`
 }
@@ -58,9 +60,14 @@ type AgentToolCallSpec struct {
 	// +required
 	Tool string `json:"tool"`
 
-	// step identifies the plan step the call serves; retries of a step share it.
+	// step identifies the plan step the call serves; retries of a step share it. It is a DNS
+	// label (lower-case letters, digits and '-', at most 63 characters), so one step has one
+	// spelling: "Build", "build " or a full-width "ｂｕｉｌｄ" are refused, not counted as new steps.
+	// A plan that declares spec.steps admits only those; otherwise its profile's maxStepsPerPlan
+	// bounds how many distinct steps it may use.
 	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="must be a DNS label: lower-case letters, digits and '-', starting and ending with a letter or digit"
 	// +required
 	Step string `json:"step"`
 
@@ -92,6 +99,8 @@ type AgentToolCallStatus struct {
 	Phase CallPhase `json:"phase,omitempty"`
 
 	// cost is what the run cost, in US dollars, as an exact decimal string. It never decreases.
+	// Only the plan's spec.costReporter may write it; the call then costs the larger of this and
+	// its tool's costPerCall, which was reserved when it was admitted.
 	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="must not be negative"
 	// +kubebuilder:validation:XValidation:rule="!string(self).matches('[.][0-9]{10,}')",message="must have at most 9 decimal places"
 	// +kubebuilder:validation:XValidation:rule="string(self).startsWith('-') || quantity(string(self)).compareTo(quantity('1000000000')) <= 0",message="must be at most 1000000000"
@@ -102,10 +111,11 @@ type AgentToolCallStatus struct {
 	// +optional
 	FinishedAt *metav1.Time `json:"finishedAt,omitempty"`
 
-	// conditions of the call.
+	// conditions of the call: at most 4, each message at most 1024 characters.
 	// +listType=map
 	// +listMapKey=type
-	// +kubebuilder:validation:MaxItems=8
+	// +kubebuilder:validation:MaxItems=4
+	// +kubebuilder:validation:XValidation:rule="self.all(c, size(c.message) <= 1024)",message="a condition message is at most 1024 characters"
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
 }

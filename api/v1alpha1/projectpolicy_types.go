@@ -181,12 +181,18 @@ type ProjectPolicyStatus struct {
 	// +optional
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 
-	// totalCost is the exact sum of the cost of every plan in the project, in US dollars, as a
-	// plain decimal.
+	// totalCost is what the project has spent, in US dollars, as a plain decimal: settled.cost
+	// (the plans already deleted) plus the accumulated cost of every plan that exists, as the
+	// operator last summed it. maxTotalCost is checked against the same sum.
 	// +kubebuilder:validation:MaxLength=32
 	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
 	// +optional
 	TotalCost string `json:"totalCost,omitempty"`
+
+	// settled is the spend of the project's deleted plans. Each plan is settled into it exactly
+	// once, when it is deleted, so deleting a plan never gives its budget back.
+	// +optional
+	Settled *SettledPlans `json:"settled,omitempty"`
 
 	// plans counts the project's AgentPlans.
 	// +optional
@@ -198,6 +204,39 @@ type ProjectPolicyStatus struct {
 	// +kubebuilder:validation:MaxItems=8
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
+}
+
+// MaxSettlingPlans bounds status.settled.uids: the settled plans whose objects still exist.
+const MaxSettlingPlans = 1024
+
+// SettledPlans is the spend of a project's deleted plans. It only grows.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.plans) || (has(self.plans) && self.plans >= oldSelf.plans)",message="settled plans never decrease",fieldPath=".plans",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.cost) || (has(self.cost) && quantity(self.cost).compareTo(quantity(oldSelf.cost)) >= 0)",message="settled cost never decreases",fieldPath=".cost",reason=FieldValueForbidden
+type SettledPlans struct {
+	// cost is the exact sum of the accumulated cost of the deleted plans, in US dollars.
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
+	// +optional
+	Cost string `json:"cost,omitempty"`
+
+	// plans is the number of deleted plans settled.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	Plans int64 `json:"plans,omitempty"`
+
+	// calls is the number of admitted calls of the deleted plans.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	Calls int64 `json:"calls,omitempty"`
+
+	// uids are the settled plans whose objects still existed when the policy was last written
+	// (their finalizer being released); they are counted here and not again. A uid is dropped
+	// once its plan is gone.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=1024
+	// +kubebuilder:validation:items:MaxLength=128
+	// +optional
+	UIDs []string `json:"uids,omitempty"`
 }
 
 // +kubebuilder:object:root=true

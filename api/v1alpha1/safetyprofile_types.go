@@ -110,6 +110,15 @@ type SafetyProfileSpec struct {
 	// +optional
 	MaxRetriesPerStep *int32 `json:"maxRetriesPerStep,omitempty"`
 
+	// maxStepsPerPlan is how many distinct steps a plan that declares no spec.steps may use
+	// (1-1000, default 100); a call for a new step beyond them is denied StepLimitExceeded, so an
+	// agent cannot escape maxRetriesPerStep by inventing step names.
+	// +kubebuilder:default=100
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=1000
+	// +optional
+	MaxStepsPerPlan *int32 `json:"maxStepsPerPlan,omitempty"`
+
 	// enforcementMode is Enforce (the default: deny), Warn (admit with a warning naming the reason)
 	// or Audit (admit silently). Under Warn and Audit the ledger records would_deny.
 	// +kubebuilder:default=Enforce

@@ -63,6 +63,9 @@ func safetySpecDefaults(s *safetyv1alpha1.SafetyProfileSpec) {
 	if s.MaxRetriesPerStep == nil {
 		s.MaxRetriesPerStep = new(safety.DefaultMaxRetriesPerStep)
 	}
+	if s.MaxStepsPerPlan == nil {
+		s.MaxStepsPerPlan = new(safety.DefaultMaxStepsPerPlan)
+	}
 	if s.EnforcementMode == "" {
 		s.EnforcementMode = safetyv1alpha1.EnforcementModeEnforce
 	}

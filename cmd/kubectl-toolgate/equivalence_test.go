@@ -276,11 +276,14 @@ func (w *world) projectPolicy() {
 	create(w.t, w.cl.Client, w.project.DeepCopy())
 }
 
-// plan creates an AgentPlan for ServiceAccount sa and waits until the operator locked it.
+// plan creates an AgentPlan for ServiceAccount sa and waits until the operator locked it. The
+// scenarios' accumulated cost is what the agent reported, so the plan names the agent as its cost
+// reporter.
 func (w *world) plan(name, sa string, ref *safetyv1alpha1.ProfileRef) *safetyv1alpha1.AgentPlan {
 	p := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: w.ns, Name: name},
 		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: sa, ProfileRef: ref,
-			ReadOnly: w.sc.Context.ReadOnlyPlan, RequireCheckpoints: w.sc.Context.RequireCheckpoints}}
+			ReadOnly: w.sc.Context.ReadOnlyPlan, RequireCheckpoints: w.sc.Context.RequireCheckpoints,
+			CostReporter: &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount, Name: sa}}}
 	w.plans = append(w.plans, p.DeepCopy())
 	create(w.t, w.cl.Client, p)
 	return awaitLocked(w.t, w.cl.Client, w.ns, name)

@@ -20,6 +20,7 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
@@ -85,6 +86,56 @@ func (oc *offlineCluster) lockPlans(ctx context.Context) error {
 		}
 		if _, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(&p)}); err != nil {
 			return fmt.Errorf("locking plan %s/%s as the operator does: %w", p.Namespace, p.Name, err)
+		}
+	}
+	return oc.countCalls(ctx)
+}
+
+// countCalls gives every plan that comes without usage counters the counts the admission webhook
+// would have kept for the calls given with it: one admitted call and attempt each, its tool's
+// costPerCall reserved, and its status.cost as reported (offline, every report is trusted: the
+// files are what the user says happened).
+func (oc *offlineCluster) countCalls(ctx context.Context) error {
+	var plans safetyv1alpha1.AgentPlanList
+	if err := oc.c.List(ctx, &plans); err != nil {
+		return err
+	}
+	for i := range plans.Items {
+		p := &plans.Items[i]
+		if p.Status.Usage.Calls > 0 {
+			continue
+		}
+		var calls safetyv1alpha1.AgentToolCallList
+		ofPlan := client.MatchingFields{controller.CallPlanIndex: p.Name}
+		if err := oc.c.List(ctx, &calls, client.InNamespace(p.Namespace), ofPlan); err != nil {
+			return err
+		}
+		if len(calls.Items) == 0 {
+			continue
+		}
+		u, err := policy.UsageOf(p)
+		if err != nil {
+			return err
+		}
+		for j := range calls.Items {
+			c := &calls.Items[j]
+			reserve := safety.Money{}
+			tool := &safetyv1alpha1.AgentTool{}
+			if err := oc.c.Get(ctx, client.ObjectKey{Name: c.Spec.Tool}, tool); err == nil {
+				if reserve, err = policy.CostPerCall(tool); err != nil {
+					return err
+				}
+			}
+			reported, err := policy.ReportedCost(c.Status.Cost)
+			if err != nil {
+				return inputErrorf("AgentToolCall %s/%s: status.cost: %v", c.Namespace, c.Name, err)
+			}
+			u.Admit(c.Spec.Step, reserve)
+			u.Report(reserve, safety.Money{}, reported)
+		}
+		u.Into(&p.Status.Usage)
+		if err := oc.c.Status().Update(ctx, p); err != nil {
+			return err
 		}
 	}
 	return nil

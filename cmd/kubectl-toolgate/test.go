@@ -369,18 +369,21 @@ func (oc *offlineCluster) facts(ctx context.Context, plan *safetyv1alpha1.AgentP
 		if f.TotalCost, err = safety.ParseMoney(opts.totalCost); err != nil {
 			return policy.CallFacts{}, inputErrorf("--total-cost %s: %v", opts.totalCost, err)
 		}
-	} else if f.TotalCost, _, err = controller.ProjectTotalCost(ctx, oc.c, plan.Namespace); err != nil {
-		return policy.CallFacts{}, inputErrorf("total cost of namespace %s: %v", plan.Namespace, err)
+	} else {
+		pp := &safetyv1alpha1.ProjectPolicy{}
+		key := client.ObjectKey{Namespace: plan.Namespace, Name: controller.ProjectPolicyName}
+		if err := oc.c.Get(ctx, key, pp); client.IgnoreNotFound(err) != nil {
+			return policy.CallFacts{}, err
+		}
+		pp.Namespace = plan.Namespace
+		if f.TotalCost, _, _, err = controller.ProjectTotalCost(ctx, oc.c, pp); err != nil {
+			return policy.CallFacts{}, inputErrorf("total cost of namespace %s: %v", plan.Namespace, err)
+		}
 	}
 	if opts.attempts >= 0 {
 		f.EarlierAttempts = int32(min(opts.attempts, 1<<30))
 	} else {
-		var calls safetyv1alpha1.AgentToolCallList
-		if err := oc.c.List(ctx, &calls, client.InNamespace(plan.Namespace),
-			client.MatchingFields{controller.CallPlanIndex: plan.Name}); err != nil {
-			return policy.CallFacts{}, err
-		}
-		f.EarlierAttempts = policy.StepAttempts(plan, calls.Items, call.Spec.Step, 0)
+		f.EarlierAttempts = policy.StepAttempts(plan, call.Spec.Step)
 	}
 	return f, nil
 }

@@ -16,7 +16,6 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
@@ -123,18 +122,6 @@ func stepMap(steps []safetyv1alpha1.StepUsage) map[string]int32 {
 	return m
 }
 
-// awaitUsageFinalizer waits until the plan controller holds each call with its finalizer.
-func awaitUsageFinalizer(calls ...*safetyv1alpha1.AgentToolCall) {
-	GinkgoHelper()
-	for _, c := range calls {
-		Eventually(func(g Gomega) {
-			cur := &safetyv1alpha1.AgentToolCall{}
-			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(c), cur)).To(Succeed())
-			g.Expect(cur.Finalizers).To(ContainElement(safetyv1alpha1.UsageFinalizer))
-		}).Should(Succeed(), c.Name)
-	}
-}
-
 // lockedPlan creates an unrestricted plan in a new namespace with an agent, and waits for its lock.
 func lockedPlan(name string) (string, client.Client) {
 	GinkgoHelper()
@@ -187,14 +174,12 @@ var _ = Describe("finished calls", func() {
 			HaveKeyWithValue("finishedAt", "2026-12-02T10:00:00Z"))), "no finishedAt: the time it was first seen finished")
 		Expect(recs).NotTo(HaveKey(string(running.UID)))
 		for _, c := range finished {
-			Eventually(func(g Gomega) {
-				cur := &safetyv1alpha1.AgentToolCall{}
-				g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(c), cur)).To(Succeed())
-				g.Expect(cur.Annotations).To(HaveKeyWithValue(controller.CompletionRecordAnnotation, ContainSubstring(string(c.UID))))
-			}).Should(Succeed())
+			cur := &safetyv1alpha1.AgentToolCall{}
+			Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(c), cur)).To(Succeed())
+			Expect(cur.Annotations).NotTo(HaveKey(controller.CompletionRecordAnnotation), "recording costs the call no write")
 		}
 		Consistently(func() int { return len(completions(dir, ns)[string(build2.UID)]) }).
-			WithTimeout(2*time.Second).Should(Equal(1), "marking and finalizer changes write no second record")
+			WithTimeout(2*time.Second).Should(Equal(1), "later reconciles write no second record")
 		for _, c := range append(finished, running) {
 			Expect(gone(c)()).To(BeFalse(), "%s is deleted before its TTL", c.Name)
 		}
@@ -207,21 +192,9 @@ var _ = Describe("finished calls", func() {
 		}
 		Consistently(gone(running)).WithTimeout(2*time.Second).Should(BeFalse(), "an unfinished call is never deleted")
 
-		By("keeping the plan's cost, calls and attempts: the deleted calls are settled")
+		By("keeping the plan's cost, calls and attempts: deleting calls lowers no counter")
 		expectUsage(ns, "ttl", "0.975", 4, wantSteps)
-		Eventually(func(g Gomega) {
-			s := getPlan(ns, "ttl")(g).Status.Usage.Settled
-			g.Expect(s).NotTo(BeNil())
-			g.Expect(s.AccumulatedCost).To(Equal("0.875"))
-			g.Expect(s.Calls).To(Equal(int64(3)))
-			g.Expect(stepMap(s.Steps)).To(Equal(map[string]int32{"build": 2, "test": 1}))
-			g.Expect(s.UIDs).To(BeEmpty(), "settled calls that are gone are forgotten")
-		}).Should(Succeed())
-		Eventually(func(g Gomega) {
-			total, _, err := controller.ProjectTotalCost(ctx, k8sClient, ns)
-			g.Expect(err).NotTo(HaveOccurred())
-			g.Expect(total.String()).To(Equal("0.975"))
-		}).Should(Succeed())
+		Consistently(usageOf(ns, "ttl")).WithTimeout(time.Second).Should(HaveField("AccumulatedCost", "0.975"))
 
 		By("much later: still one record per call, the unfinished call still there, the ledger intact")
 		clk.Step(30 * 24 * time.Hour)
@@ -274,7 +247,6 @@ var _ = Describe("finished calls", func() {
 		reportStatus(agent, forged, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded,
 			FinishedAt: &metav1.Time{Time: now.Add(time.Hour)}})
 		expectUsage(ns, "direct", "1", 3, map[string]int32{"a": 2, "b": 1})
-		awaitUsageFinalizer(done, running, forged) // nothing else writes to the calls from here on
 
 		By("the default TTL (no AuditLedger): the requeue lands when the hour since finishedAt is up")
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, &safetyv1alpha1.AuditLedger{})).
@@ -288,7 +260,7 @@ var _ = Describe("finished calls", func() {
 		Expect(recs[string(done.UID)]).To(HaveLen(1))
 		Expect(recs[string(forged.UID)]).To(ConsistOf(HaveKeyWithValue("finishedAt", "2026-12-03T08:00:00Z")))
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(forged), forged)).To(Succeed())
-		Expect(forged.Annotations[controller.CompletionRecordAnnotation]).To(ContainSubstring(string(forged.UID)))
+		Expect(forged.Annotations[controller.CompletionRecordAnnotation]).To(ContainSubstring("made-up"), "the forged mark is ignored, and left as it was")
 
 		By("deleting after the TTL")
 		clk.Step(50 * time.Minute)
@@ -313,7 +285,6 @@ var _ = Describe("finished calls", func() {
 		r := &controller.FinishedCallReconciler{Client: k8sClient, Clock: clk, Log: &audit.Log{Journal: j}}
 		ns, agent := lockedPlan("broken")
 		c := submitCall(agent, ns, "broken", "c", "a", safetyv1alpha1.CallPhaseSucceeded, "", &metav1.Time{Time: clk.Now().Add(-48 * time.Hour)})
-		awaitUsageFinalizer(c)
 		_, err = r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(c)})
 		Expect(err).To(MatchError(ledger.ErrClosed))
 		Expect(gone(c)()).To(BeFalse())
@@ -325,25 +296,37 @@ var _ = Describe("finished calls", func() {
 // errCrash stands for the controller dying right after a status write.
 var errCrash = errors.New("simulated crash before the finalizer is released")
 
-// crashBeforeRelease is the manager's client, except that every patch of an AgentToolCall fails:
-// the plan controller writes its settlement and then "dies" before releasing the finalizer.
+// crashBeforeRelease is the manager's client, except that every patch of an AgentPlan fails: the
+// plan controller writes the plan's settlement into the project and then "dies" before releasing
+// the plan's finalizer.
 type crashBeforeRelease struct{ client.Client }
 
 func (c crashBeforeRelease) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
-	if _, ok := obj.(*safetyv1alpha1.AgentToolCall); ok {
+	if _, ok := obj.(*safetyv1alpha1.AgentPlan); ok {
 		return errCrash
 	}
 	return c.Client.Patch(ctx, obj, patch, opts...)
 }
 
-var _ = Describe("settled usage", func() {
-	It("settles a deleted call exactly once across a crash after the status write and a manager restart", func() {
+// projectSettled reads the namespace's ProjectPolicy status.settled.
+func projectSettled(ns string) func(g Gomega) *safetyv1alpha1.SettledPlans {
+	return func(g Gomega) *safetyv1alpha1.SettledPlans {
+		pp := &safetyv1alpha1.ProjectPolicy{}
+		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: controller.ProjectPolicyName}, pp)).To(Succeed())
+		g.Expect(pp.Status.Settled).NotTo(BeNil())
+		return pp.Status.Settled
+	}
+}
+
+var _ = Describe("settled plans", func() {
+	It("settle a deleted plan into its project exactly once across a crash after the write and a manager restart", func() {
 		ns, agent := lockedPlan("settle")
-		running := submitCall(agent, ns, "settle", "running", "s", safetyv1alpha1.CallPhaseRunning, "0.5", nil)
-		done := submitCall(agent, ns, "settle", "done", "s", safetyv1alpha1.CallPhaseSucceeded, "0.25", nil)
-		want := map[string]int32{"s": 2}
-		expectUsage(ns, "settle", "0.75", 2, want)
-		awaitUsageFinalizer(running, done)
+		submitCall(agent, ns, "settle", "running", "s", safetyv1alpha1.CallPhaseRunning, "0.5", nil)
+		submitCall(agent, ns, "settle", "done", "s", safetyv1alpha1.CallPhaseSucceeded, "0.25", nil)
+		expectUsage(ns, "settle", "0.75", 2, map[string]int32{"s": 2})
+		p := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "settle"}}
+		Eventually(func(g Gomega) []string { return getPlan(ns, "settle")(g).Finalizers }).Should(ContainElement(safetyv1alpha1.PlanFinalizer))
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(p), p)).To(Succeed())
 
 		By("stopping the controllers; only the webhooks and the cache run")
 		var mgr ctrl.Manager
@@ -356,82 +339,58 @@ var _ = Describe("settled usage", func() {
 		})).To(Succeed())
 		DeferCleanup(func() { Expect(cluster.RestartManager(defaultManager)).To(Succeed()) })
 
-		By("deleting the unfinished call by hand: the finalizer holds it")
-		Expect(k8sClient.Delete(ctx, running)).To(Succeed())
-		Consistently(gone(running)).WithTimeout(time.Second).Should(BeFalse())
+		By("deleting the plan: its finalizer holds it, and the webhook admits nothing more for it")
+		Expect(k8sClient.Delete(ctx, p)).To(Succeed())
+		Consistently(gone(p)).WithTimeout(time.Second).Should(BeFalse())
+		Eventually(func() error {
+			return agent.Create(ctx, &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: ns, GenerateName: "late-"},
+				Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "settle", Tool: "read-file", Step: "s"}})
+		}).Should(MatchError(ContainSubstring("is being deleted")))
 
 		r := &controller.AgentPlanReconciler{Client: crashBeforeRelease{mgr.GetClient()}, APIReader: mgr.GetAPIReader(),
 			Clock: clock.RealClock{}, Recorder: mgr.GetEventRecorder("test")}
 		req := ctrl.Request{NamespacedName: types.NamespacedName{Namespace: ns, Name: "settle"}}
 		settledOnce := func(g Gomega) {
-			s := getPlan(ns, "settle")(g).Status.Usage.Settled
-			g.Expect(s).NotTo(BeNil())
-			g.Expect(s.Calls).To(Equal(int64(1)))
-			g.Expect(s.AccumulatedCost).To(Equal("0.5"))
-			g.Expect(stepMap(s.Steps)).To(Equal(map[string]int32{"s": 1}))
-			g.Expect(s.UIDs).To(ConsistOf(string(running.UID)))
+			s := projectSettled(ns)(g)
+			g.Expect(s.Plans).To(Equal(int64(1)))
+			g.Expect(s.Calls).To(Equal(int64(2)))
+			g.Expect(s.Cost).To(Equal("0.75"))
+			g.Expect(s.UIDs).To(ConsistOf(string(p.UID)))
 		}
 		Eventually(func(g Gomega) {
 			_, err := r.Reconcile(ctx, req)
 			g.Expect(err).To(MatchError(errCrash))
 			settledOnce(g)
 		}).Should(Succeed())
-		expectUsage(ns, "settle", "0.75", 2, want)
 
 		By("reconciling again after the crash: the UID in settled.uids keeps it from being settled twice")
 		for range 5 {
 			_, err := r.Reconcile(ctx, req)
-			Expect(err).To(HaveOccurred()) // the crash again, or a conflict while the cache catches up
-			Eventually(settledOnce).Should(Succeed())
+			Expect(err).To(MatchError(errCrash))
+			settledOnce(Default)
 		}
-		Expect(gone(running)()).To(BeFalse(), "the finalizer was never released")
+		Expect(gone(p)()).To(BeFalse(), "the finalizer was never released")
 
 		By("restarting the real controllers: the finalizer is released, the UID forgotten, nothing counted twice")
 		Expect(cluster.RestartManager(defaultManager)).To(Succeed())
-		Eventually(gone(running)).Should(BeTrue())
+		Eventually(gone(p)).Should(BeTrue())
 		Eventually(func(g Gomega) {
-			s := getPlan(ns, "settle")(g).Status.Usage.Settled
-			g.Expect(s.Calls).To(Equal(int64(1)))
+			s := projectSettled(ns)(g)
+			g.Expect(s.Plans).To(Equal(int64(1)))
+			g.Expect(s.Cost).To(Equal("0.75"))
 			g.Expect(s.UIDs).To(BeEmpty())
 		}).Should(Succeed())
-		expectUsage(ns, "settle", "0.75", 2, want)
-
-		By("deleting the finished call by hand, then restarting again")
-		Expect(k8sClient.Delete(ctx, done)).To(Succeed())
-		Eventually(gone(done)).Should(BeTrue())
-		Expect(cluster.RestartManager(defaultManager)).To(Succeed())
-		expectUsage(ns, "settle", "0.75", 2, want)
-		Consistently(func(g Gomega) *safetyv1alpha1.SettledUsage { return getPlan(ns, "settle")(g).Status.Usage.Settled }).
-			WithTimeout(2 * time.Second).Should(And(HaveField("Calls", int64(2)), HaveField("AccumulatedCost", "0.75"),
-			HaveField("Steps", ConsistOf(safetyv1alpha1.StepUsage{Step: "s", Attempts: 2}))))
+		Eventually(func(g Gomega) string {
+			pp := &safetyv1alpha1.ProjectPolicy{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: controller.ProjectPolicyName}, pp)).To(Succeed())
+			return pp.Status.TotalCost
+		}).Should(Equal("0.75"))
 	})
 
-	It("keeps a settled call that another finalizer holds out of the live count, and the API server refuses to shrink settled usage", func() {
+	It("are refused by the API server when an edit would lower a counter", func() {
 		ns, agent := lockedPlan("held")
-		held := &safetyv1alpha1.AgentToolCall{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "held"},
-			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "held", Tool: "read-file", Step: "s",
-				Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"src/held.go"}}},
-		}
-		Expect(agent.Create(ctx, held)).To(Succeed())
-		// Another finalizer, added by an administrator: a call created with one is denied BadRequest.
-		update(held, func(c *safetyv1alpha1.AgentToolCall) { controllerutil.AddFinalizer(c, "example.com/hold") })
-		reportStatus(agent, held, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money("2")})
-		awaitUsageFinalizer(held)
+		submitCall(agent, ns, "held", "c", "s", safetyv1alpha1.CallPhaseSucceeded, "2", nil)
 		expectUsage(ns, "held", "2", 1, map[string]int32{"s": 1})
-
-		Expect(k8sClient.Delete(ctx, held)).To(Succeed())
-		Eventually(func(g Gomega) {
-			cur := &safetyv1alpha1.AgentToolCall{}
-			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(held), cur)).To(Succeed())
-			g.Expect(cur.Finalizers).To(Equal([]string{"example.com/hold"}), "the usage finalizer is released")
-			g.Expect(getPlan(ns, "held")(g).Status.Usage.Settled.UIDs).To(ConsistOf(string(held.UID)))
-		}).Should(Succeed())
-		Consistently(usageOf(ns, "held")).WithTimeout(time.Second).Should(And(
-			HaveField("AccumulatedCost", "2"), HaveField("Calls", int64(1)),
-			HaveField("Steps", ConsistOf(safetyv1alpha1.StepUsage{Step: "s", Attempts: 1}))))
-
-		By("an edit that lowers the settled usage is rejected by the schema")
 		rejected := func(mutate func(*safetyv1alpha1.PlanUsage), message string) {
 			GinkgoHelper()
 			Eventually(func(g Gomega) {
@@ -442,24 +401,9 @@ var _ = Describe("settled usage", func() {
 				g.Expect(err.Error()).To(ContainSubstring(message))
 			}).Should(Succeed())
 		}
-		rejected(func(u *safetyv1alpha1.PlanUsage) { u.Settled.Calls, u.Calls, u.Settled.UIDs = 0, 0, nil }, "settled calls never decrease")
-		rejected(func(u *safetyv1alpha1.PlanUsage) { u.Settled.AccumulatedCost, u.AccumulatedCost = "1", "1" }, "settled cost never decreases")
-		rejected(func(u *safetyv1alpha1.PlanUsage) { u.Settled = nil }, "settled usage is never removed")
-
-		By("releasing the other finalizer: the call goes, and its UID with it")
-		update(held, func(c *safetyv1alpha1.AgentToolCall) { controllerutil.RemoveFinalizer(c, "example.com/hold") })
-		Eventually(gone(held)).Should(BeTrue())
-		Eventually(func(g Gomega) []string { return getPlan(ns, "held")(g).Status.Usage.Settled.UIDs }).Should(BeEmpty())
+		rejected(func(u *safetyv1alpha1.PlanUsage) { u.Calls = 0 }, "calls never decrease")
+		rejected(func(u *safetyv1alpha1.PlanUsage) { u.AccumulatedCost = "1" }, "accumulatedCost never decreases")
+		rejected(func(u *safetyv1alpha1.PlanUsage) { u.ReportedCost = "" }, "reportedCost never decreases")
 		expectUsage(ns, "held", "2", 1, map[string]int32{"s": 1})
-	})
-
-	It("releases the calls of a deleted plan, so the namespace can go", func() {
-		ns, agent := lockedPlan("doomed")
-		c := submitCall(agent, ns, "doomed", "c", "s", safetyv1alpha1.CallPhaseRunning, "", nil)
-		awaitUsageFinalizer(c)
-		Expect(k8sClient.Delete(ctx, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "doomed"}})).To(Succeed())
-		Eventually(gone(&safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "doomed"}})).Should(BeTrue())
-		Expect(k8sClient.Delete(ctx, c)).To(Succeed())
-		Eventually(gone(c)).Should(BeTrue())
 	})
 })

@@ -8,13 +8,11 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -24,18 +22,16 @@ import (
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
-// CompletionRecordAnnotation marks a finished AgentToolCall whose completion record is in the
-// ledger. Its value is a JSON completionMark. The mark names the call's UID, which the API server
-// assigns after the agent has written the object, so an agent cannot pre-mark its own call to
-// keep it out of the ledger: a mark for another UID is ignored.
+// CompletionRecordAnnotation marked, in earlier versions, a finished AgentToolCall whose completion
+// record is in the ledger; its value is a JSON completionMark. The operator no longer writes it (a
+// write per call), but honours a mark for the call's own UID, so calls recorded before an upgrade
+// are not recorded again. The mark names the call's UID, which the API server assigns after the
+// agent has written the object, so an agent cannot pre-mark its own call to keep it out of the
+// ledger: a mark for another UID is ignored.
 const CompletionRecordAnnotation = "safety.toolgate.dev/completion-record"
 
 // DefaultFinishedCallTTL applies when there is no AuditLedger or it sets no finishedCallTTLSeconds.
 const DefaultFinishedCallTTL = time.Hour
-
-// accountRetry is how soon a call whose deletion waits for the plan controller is looked at again
-// (the finalizer's arrival also triggers a reconcile; this is the fallback).
-const accountRetry = 5 * time.Second
 
 // CompletionLog makes a finished call's completion record durable; audit.Log implements it.
 type CompletionLog interface {
@@ -54,15 +50,15 @@ type completionMark struct {
 
 // FinishedCallReconciler writes one completion record for every finished AgentToolCall and
 // deletes the call finishedCallTTLSeconds after it finished, so etcd stays small while the ledger
-// keeps what happened and the plan's settled usage keeps what it cost.
+// keeps what happened and the plan's usage counters keep what it cost.
 type FinishedCallReconciler struct {
 	client.Client
 	Clock clock.PassiveClock
 	Log   CompletionLog
 
 	mu sync.Mutex
-	// recorded holds marks appended but not yet written to their call, so a failed annotation
-	// write (a conflict with the agent's status report) does not append the record again.
+	// recorded holds the completions this process appended, by call, until the call is gone: what
+	// stops a call from being recorded twice, and the time its TTL counts from.
 	recorded map[types.NamespacedName]completionMark
 }
 
@@ -70,7 +66,10 @@ type FinishedCallReconciler struct {
 // +kubebuilder:rbac:groups=safety.toolgate.dev,resources=auditledgers;agentplans,verbs=get;list;watch
 
 // Reconcile records a finished call once, then deletes it when its TTL has passed. Unfinished
-// calls are never touched.
+// calls are never touched. Neither costs a write of the call beyond its deletion: which calls this
+// process has recorded is kept in memory (so a restart records the calls still present once
+// more: the ledger holds each completion at least once, repeats carrying the same uid), which
+// keeps a call at create, report and delete.
 func (r *FinishedCallReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	call := &safetyv1alpha1.AgentToolCall{}
 	if err := r.Get(ctx, req.NamespacedName, call); err != nil {
@@ -82,14 +81,12 @@ func (r *FinishedCallReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	if !finished(call) {
 		return ctrl.Result{}, nil
 	}
+	// A mark written by an earlier operator version says the record is already there.
 	mark, ok := readMark(call)
 	if !ok {
 		var err error
 		if mark, err = r.record(ctx, call); err != nil {
 			return ctrl.Result{}, err
-		}
-		if res, done, err := r.writeMark(ctx, call, mark); done || err != nil {
-			return res, err
 		}
 	}
 	if call.DeletionTimestamp != nil {
@@ -153,31 +150,10 @@ func (r *FinishedCallReconciler) record(ctx context.Context, call *safetyv1alpha
 	return m, nil
 }
 
-// writeMark annotates the call with its completion mark. done means the reconcile ends here.
-func (r *FinishedCallReconciler) writeMark(ctx context.Context, call *safetyv1alpha1.AgentToolCall, m completionMark) (ctrl.Result, bool, error) {
-	value, err := json.Marshal(m)
-	if err != nil {
-		return ctrl.Result{}, true, err
-	}
-	before := call.DeepCopy()
-	metav1.SetMetaDataAnnotation(&call.ObjectMeta, CompletionRecordAnnotation, string(value))
-	err = r.Patch(ctx, call, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
-	switch {
-	case apierrors.IsNotFound(err):
-		r.forget(client.ObjectKeyFromObject(call))
-		return ctrl.Result{}, true, nil
-	case apierrors.IsConflict(err):
-		return ctrl.Result{RequeueAfter: finalizerRetry}, true, nil
-	case err != nil:
-		return ctrl.Result{}, true, fmt.Errorf("marking AgentToolCall %s/%s recorded: %w", call.Namespace, call.Name, err)
-	}
-	r.forget(client.ObjectKeyFromObject(call))
-	return ctrl.Result{}, false, nil
-}
-
-// expire deletes the call once its TTL has passed and the plan controller holds it with the
-// usage finalizer (so the deletion settles its cost and attempt into the plan instead of losing
-// them). The UID precondition makes sure a newer call of the same name is never deleted.
+// expire deletes the call once its TTL has passed. Nothing about the call's usage is lost by
+// deleting it: its attempt, its reservation and every trusted cost report were counted into its
+// plan's status when the webhook admitted them. The UID precondition makes sure a newer call of the
+// same name is never deleted.
 func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha1.AgentToolCall, m completionMark) (ctrl.Result, error) {
 	ttl, err := r.ttl(ctx)
 	if err != nil {
@@ -186,13 +162,6 @@ func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha
 	if wait := m.FinishedAt.Add(ttl).Sub(r.Clock.Now()); wait > 0 {
 		return ctrl.Result{RequeueAfter: wait}, nil
 	}
-	ok, err := r.accounted(ctx, call)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if !ok {
-		return ctrl.Result{RequeueAfter: accountRetry}, nil
-	}
 	err = r.Delete(ctx, call, client.Preconditions{UID: &call.UID})
 	if apierrors.IsConflict(err) {
 		return ctrl.Result{RequeueAfter: finalizerRetry}, nil
@@ -200,21 +169,9 @@ func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha
 	if client.IgnoreNotFound(err) != nil {
 		return ctrl.Result{}, fmt.Errorf("deleting finished AgentToolCall %s/%s: %w", call.Namespace, call.Name, err)
 	}
+	r.forget(client.ObjectKeyFromObject(call))
 	ctrl.LoggerFrom(ctx).V(1).Info("Deleted finished AgentToolCall after its TTL", "ttl", ttl, "completionSeq", m.Seq)
 	return ctrl.Result{}, nil
-}
-
-// accounted says whether deleting the call keeps its usage: the plan controller has put its
-// finalizer on it, or its plan is gone and there is nothing left to count it in.
-func (r *FinishedCallReconciler) accounted(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (bool, error) {
-	if controllerutil.ContainsFinalizer(call, safetyv1alpha1.UsageFinalizer) {
-		return true, nil
-	}
-	err := r.Get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, &safetyv1alpha1.AgentPlan{})
-	if apierrors.IsNotFound(err) {
-		return true, nil
-	}
-	return false, err
 }
 
 // ttl is the AuditLedger's finishedCallTTLSeconds, or the default without one.

@@ -35,9 +35,15 @@ func automationProfile(name string, spec safetyv1alpha1.AutomationProfileSpec) *
 	return &safetyv1alpha1.AutomationProfile{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec}
 }
 
+// plan builds an AgentPlan for ServiceAccount "agent" (unless spec names another) that trusts its
+// agent's cost reports (unless spec names another reporter): these specs are about counting what
+// is reported, not about who may report it (the webhook suite covers that).
 func plan(ns, name string, spec safetyv1alpha1.AgentPlanSpec) *safetyv1alpha1.AgentPlan {
 	if spec.ServiceAccountName == "" {
 		spec.ServiceAccountName = "agent"
+	}
+	if spec.CostReporter == nil {
+		spec.CostReporter = &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount, Name: spec.ServiceAccountName}
 	}
 	return &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: spec}
 }

@@ -1,99 +1,117 @@
 package controller
 
 import (
+	"context"
 	"fmt"
 	"slices"
-	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
-// computeUsage derives a plan's usage from its settled part and the calls that exist for it. The
-// live part is recomputed from scratch every time rather than adding deltas, so re-reconciles and
-// restarts can neither count a call twice nor miss one. A call whose UID is in settled.UIDs was
-// already moved into settled (it is being deleted) and is not counted again. Denied calls are never
-// stored; denials is carried over unchanged.
-func computeUsage(calls []safetyv1alpha1.AgentToolCall, settled *safetyv1alpha1.SettledUsage, denials int64) (safetyv1alpha1.PlanUsage, error) {
-	total, attempts, n := safety.Money{}, map[string]int32{}, int64(0)
-	skip := map[string]bool{}
-	if settled != nil {
-		var err error
-		if total, err = parseMoney(settled.AccumulatedCost); err != nil {
-			return safetyv1alpha1.PlanUsage{}, fmt.Errorf("settled cost: %w", err)
-		}
-		for _, s := range settled.Steps {
-			attempts[s.Step] += s.Attempts
-		}
-		for _, uid := range settled.UIDs {
-			skip[uid] = true
-		}
-		n = settled.Calls
-	}
-	for i := range calls {
-		c := &calls[i]
-		if skip[string(c.UID)] {
-			continue
-		}
-		n++
-		attempts[c.Spec.Step]++
-		var err error
-		if total, err = addCost(total, c); err != nil {
-			return safetyv1alpha1.PlanUsage{}, err
-		}
-	}
-	usage := safetyv1alpha1.PlanUsage{AccumulatedCost: total.String(), Calls: n, Denials: denials, Settled: settled}
-	usage.Steps = stepList(attempts)
-	return usage, nil
-}
+// +kubebuilder:rbac:groups=safety.toolgate.dev,resources=projectpolicies,verbs=create
+// +kubebuilder:rbac:groups=safety.toolgate.dev,resources=projectpolicies/status,verbs=get;update;patch
 
-// settle moves one call into settled: its cost, one call, one attempt of its step, and its UID, so
-// that the next count leaves it out. The caller makes sure it is not there already.
-func settle(settled *safetyv1alpha1.SettledUsage, c *safetyv1alpha1.AgentToolCall) error {
-	cost, err := parseMoney(settled.AccumulatedCost)
-	if err != nil {
-		return fmt.Errorf("settled cost: %w", err)
+// finalizerRetry is how soon a write that lost a race (a conflict) is tried again.
+const finalizerRetry = 200 * time.Millisecond
+
+// deleting lets a plan's deletion through the plan controller's predicates.
+var deleting = predicate.NewPredicateFuncs(func(o client.Object) bool { return o.GetDeletionTimestamp() != nil })
+
+// holdSpend puts the PlanFinalizer on a plan, once, so its deletion waits for its settlement.
+func (r *AgentPlanReconciler) holdSpend(ctx context.Context, plan *safetyv1alpha1.AgentPlan) error {
+	if controllerutil.ContainsFinalizer(plan, safetyv1alpha1.PlanFinalizer) {
+		return nil
 	}
-	if cost, err = addCost(cost, c); err != nil {
-		return err
+	before := plan.DeepCopy()
+	controllerutil.AddFinalizer(plan, safetyv1alpha1.PlanFinalizer)
+	if err := r.Patch(ctx, plan, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
+		return fmt.Errorf("adding the finalizer of plan %s/%s: %w", plan.Namespace, plan.Name, err)
 	}
-	attempts := map[string]int32{c.Spec.Step: 1}
-	for _, s := range settled.Steps {
-		attempts[s.Step] += s.Attempts
-	}
-	settled.AccumulatedCost, settled.Steps = cost.String(), stepList(attempts)
-	settled.Calls++
-	settled.UIDs = append(settled.UIDs, string(c.UID))
 	return nil
 }
 
-func addCost(total safety.Money, c *safetyv1alpha1.AgentToolCall) (safety.Money, error) {
-	if c.Status.Cost == nil {
-		return total, nil
-	}
-	cost, err := policy.MoneyFromQuantity(*c.Status.Cost)
-	if err != nil {
-		return total, fmt.Errorf("cost %s of AgentToolCall %s: %w", c.Status.Cost, c.Name, err)
-	}
-	return total.SaturatingAdd(cost), nil
-}
-
-func stepList(attempts map[string]int32) []safetyv1alpha1.StepUsage {
-	steps := make([]safetyv1alpha1.StepUsage, 0, len(attempts))
-	for step, n := range attempts {
-		steps = append(steps, safetyv1alpha1.StepUsage{Step: step, Attempts: n})
-	}
-	slices.SortFunc(steps, func(a, b safetyv1alpha1.StepUsage) int { return strings.Compare(a.Step, b.Step) })
-	if len(steps) == 0 {
+// settle moves a deleted plan's spend into its project's total, then releases the plan. Exactly
+// once: the plan's UID goes into the ProjectPolicy's status.settled.uids in the same write that
+// adds its cost, so a crash (or a conflict) before the finalizer is released finds it settled and
+// only releases it. The plan is read live: its counters are final once it is being deleted (the
+// webhook admits nothing for a plan being deleted, and a batch that read it before loses its
+// write to the deletion's resourceVersion), and the cache may not show the last of them yet.
+func (r *AgentPlanReconciler) settle(ctx context.Context, cached *safetyv1alpha1.AgentPlan) error {
+	if !controllerutil.ContainsFinalizer(cached, safetyv1alpha1.PlanFinalizer) {
 		return nil
 	}
-	return steps
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(cached), plan); err != nil {
+		return client.IgnoreNotFound(err)
+	}
+	if plan.UID != cached.UID || !controllerutil.ContainsFinalizer(plan, safetyv1alpha1.PlanFinalizer) {
+		return nil
+	}
+	if err := settleIntoProject(ctx, r.Client, r.APIReader, plan); err != nil {
+		return err
+	}
+	before := plan.DeepCopy()
+	controllerutil.RemoveFinalizer(plan, safetyv1alpha1.PlanFinalizer)
+	if err := r.Patch(ctx, plan, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("releasing settled plan %s/%s: %w", plan.Namespace, plan.Name, err)
+	}
+	return nil
 }
 
-func parseMoney(s string) (safety.Money, error) {
-	if s == "" {
-		return safety.Money{}, nil
+// settleIntoProject adds a plan's spend to its namespace's ProjectPolicy status.settled, unless
+// its UID shows it there already. A namespace without a ProjectPolicy gets an empty one to hold
+// it: an empty policy changes no decision, and the spend must outlive the plan somewhere.
+func settleIntoProject(ctx context.Context, c client.Client, live client.Reader, plan *safetyv1alpha1.AgentPlan) error {
+	key := client.ObjectKey{Namespace: plan.Namespace, Name: ProjectPolicyName}
+	pp := &safetyv1alpha1.ProjectPolicy{}
+	err := live.Get(ctx, key, pp)
+	if apierrors.IsNotFound(err) {
+		pp = &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}
+		err = c.Create(ctx, pp)
+		if apierrors.IsAlreadyExists(err) {
+			err = live.Get(ctx, key, pp)
+		}
 	}
-	return safety.ParseMoney(s)
+	if err != nil {
+		return fmt.Errorf("reading the ProjectPolicy of %s: %w", plan.Namespace, err)
+	}
+	settled := pp.Status.Settled.DeepCopy()
+	if settled == nil {
+		settled = &safetyv1alpha1.SettledPlans{}
+	}
+	if slices.Contains(settled.UIDs, string(plan.UID)) {
+		return nil
+	}
+	if len(settled.UIDs) >= safetyv1alpha1.MaxSettlingPlans {
+		return fmt.Errorf("ProjectPolicy %s holds %d plans still being released; waiting for them to go", key, len(settled.UIDs))
+	}
+	usage, err := policy.UsageOf(plan)
+	if err != nil {
+		return err
+	}
+	cost := safety.Money{}
+	if settled.Cost != "" {
+		if cost, err = safety.ParseMoney(settled.Cost); err != nil {
+			return fmt.Errorf("status.settled.cost of ProjectPolicy %s: %w", key, err)
+		}
+	}
+	settled.Cost = cost.SaturatingAdd(usage.Accumulated).String()
+	settled.Plans++
+	settled.Calls += usage.Calls
+	settled.UIDs = append(settled.UIDs, string(plan.UID))
+	pp.Status.Settled = settled
+	// The resourceVersion of the live read makes this exactly-once against a concurrent settlement.
+	if err := c.Status().Update(ctx, pp); err != nil {
+		return fmt.Errorf("settling plan %s/%s into ProjectPolicy %s: %w", plan.Namespace, plan.Name, key, err)
+	}
+	return nil
 }

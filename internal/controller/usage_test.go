@@ -31,7 +31,7 @@ func reportCalls(agent client.Client, ns, planName, step string, n, workers int,
 		wg.Go(func() {
 			for i := range jobs {
 				call := &safetyv1alpha1.AgentToolCall{
-					ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("%s-%s-%d", planName, step, i)},
+					ObjectMeta: metav1.ObjectMeta{Namespace: ns, GenerateName: fmt.Sprintf("%s-%s-%d-", planName, step, i)},
 					Spec: safetyv1alpha1.AgentToolCallSpec{Plan: planName, Tool: "read-file", Step: fmt.Sprintf("%s-%d", step, i%100),
 						Arguments: safetyv1alpha1.ToolArguments{Paths: []string{fmt.Sprintf("src/%s/file-%d.go", step, i)}}},
 				}
@@ -101,7 +101,8 @@ var _ = Describe("usage accounting", func() {
 
 		By("restarting the manager: nothing is counted twice")
 		Expect(cluster.RestartManager(func(mgr ctrl.Manager) error { return operator.Setup(mgr, operator.Options{}) })).To(Succeed())
-		reportCalls(agent, ns, "spender", "verify", 2, 2, "0.005")
+		// The plan already uses its profile's 100 steps (maxStepsPerPlan), so these retry two of them.
+		reportCalls(agent, ns, "spender", "build", 2, 2, "0.005")
 		Eventually(func(g Gomega) {
 			u := usageOf(ns, "spender")(g)
 			g.Expect(u.AccumulatedCost).To(Equal("10.01"))

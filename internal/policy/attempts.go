@@ -1,58 +1,183 @@
 package policy
 
-import safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
-// StepAttempts counts the admitted calls of a plan's step, as the webhook counts them against
-// maxRetriesPerStep: the attempts the plan settled when their calls were deleted, plus the calls of
-// the step that exist and are not among the settled ones. The plan's own total for the step (as the
-// plan controller last wrote it) is a floor, since it only grows. calls are the plan's calls; calls
-// of other plans or steps are not counted. unseen are admitted calls that calls does not show yet
-// (the webhook's admissions its cache has not caught up with).
-func StepAttempts(plan *safetyv1alpha1.AgentPlan, calls []safetyv1alpha1.AgentToolCall, step string, unseen int32) int32 {
-	usage := plan.Status.Usage
-	var n int32
-	settled := map[string]bool{}
-	if s := usage.Settled; s != nil {
-		for _, st := range s.Steps {
-			if st.Step == step {
-				n = st.Attempts
-			}
-		}
-		for _, uid := range s.UIDs {
-			settled[uid] = true
-		}
-	}
-	for i := range calls {
-		c := &calls[i]
-		if c.Namespace == plan.Namespace && c.Spec.Plan == plan.Name && c.Spec.Step == step && !settled[string(c.UID)] {
-			n++
-		}
-	}
-	n += unseen
-	for _, st := range usage.Steps {
-		if st.Step == step && st.Attempts > n {
-			n = st.Attempts
-		}
-	}
-	return n
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/safety"
+)
+
+// Usage is a plan's counters (its status.usage) in a form to decide against and add to. They only
+// grow: Admit and Report add, nothing subtracts, and deleting calls changes nothing here.
+type Usage struct {
+	Calls       int64
+	Accumulated safety.Money // sum over calls of max(reserved, reported): what maxCostPerPlan sees
+	Reserved    safety.Money
+	Reported    safety.Money
+	Steps       map[string]int32
 }
 
-// PlanSteps counts the distinct steps a plan has used: those its usage (settled or live) names and
-// those of its calls.
-func PlanSteps(plan *safetyv1alpha1.AgentPlan, calls []safetyv1alpha1.AgentToolCall) int {
-	steps := map[string]bool{}
-	for _, st := range plan.Status.Usage.Steps {
-		steps[st.Step] = true
+// UsageOf reads a plan's counters.
+func UsageOf(plan *safetyv1alpha1.AgentPlan) (Usage, error) {
+	u := plan.Status.Usage
+	out := Usage{Calls: u.Calls, Steps: make(map[string]int32, len(u.Steps))}
+	for _, f := range []struct {
+		name string
+		in   string
+		out  *safety.Money
+	}{{"accumulatedCost", u.AccumulatedCost, &out.Accumulated}, {"reservedCost", u.ReservedCost, &out.Reserved}, {"reportedCost", u.ReportedCost, &out.Reported}} {
+		if f.in == "" {
+			continue
+		}
+		m, err := safety.ParseMoney(f.in)
+		if err != nil {
+			return Usage{}, fmt.Errorf("status.usage.%s of plan %s/%s: %w", f.name, plan.Namespace, plan.Name, err)
+		}
+		*f.out = m
 	}
-	if s := plan.Status.Usage.Settled; s != nil {
-		for _, st := range s.Steps {
-			steps[st.Step] = true
+	for _, s := range u.Steps {
+		out.Steps[s.Step] = s.Attempts
+	}
+	return out, nil
+}
+
+// Clone returns an independent copy, for deciding a batch that may be thrown away.
+func (u Usage) Clone() Usage {
+	c := u
+	c.Steps = make(map[string]int32, len(u.Steps))
+	maps.Copy(c.Steps, u.Steps)
+	return c
+}
+
+// Admit counts one admitted call of step that reserves reserve.
+func (u *Usage) Admit(step string, reserve safety.Money) {
+	u.Calls++
+	if u.Steps == nil {
+		u.Steps = map[string]int32{}
+	}
+	u.Steps[step]++
+	u.Reserved = u.Reserved.SaturatingAdd(reserve)
+	u.Accumulated = u.Accumulated.SaturatingAdd(reserve)
+}
+
+// Report counts a trusted report moving a call's cost from old to new (old is zero for the first
+// report) for a call that reserved reserve: reportedCost grows by new-old and accumulatedCost by
+// what max(reserve, cost) grew. It returns that growth.
+func (u *Usage) Report(reserve, old, new safety.Money) safety.Money {
+	if new.Cmp(old) <= 0 {
+		return safety.Money{}
+	}
+	u.Reported = u.Reported.SaturatingAdd(safety.MoneyFromNanos(new.Nanos() - old.Nanos()))
+	grow := safety.MoneyFromNanos(max(new.Nanos(), reserve.Nanos()) - max(old.Nanos(), reserve.Nanos()))
+	u.Accumulated = u.Accumulated.SaturatingAdd(grow)
+	return grow
+}
+
+// Into writes the counters into a plan's status.usage, leaving denials as they are.
+func (u Usage) Into(status *safetyv1alpha1.PlanUsage) {
+	status.Calls = u.Calls
+	status.AccumulatedCost, status.ReservedCost, status.ReportedCost = moneyString(u.Accumulated), moneyString(u.Reserved), moneyString(u.Reported)
+	steps := make([]safetyv1alpha1.StepUsage, 0, len(u.Steps))
+	for step, n := range u.Steps {
+		steps = append(steps, safetyv1alpha1.StepUsage{Step: step, Attempts: n})
+	}
+	slices.SortFunc(steps, func(a, b safetyv1alpha1.StepUsage) int { return strings.Compare(a.Step, b.Step) })
+	status.Steps = nil
+	if len(steps) > 0 {
+		status.Steps = steps
+	}
+}
+
+func moneyString(m safety.Money) string {
+	if m.IsZero() {
+		return ""
+	}
+	return m.String()
+}
+
+// StepAttempts is how many calls of the plan's step were admitted, as the webhook counts them
+// against maxRetriesPerStep: the plan's counter, which deleting calls never lowers.
+func StepAttempts(plan *safetyv1alpha1.AgentPlan, step string) int32 {
+	for _, s := range plan.Status.Usage.Steps {
+		if s.Step == step {
+			return s.Attempts
 		}
 	}
-	for i := range calls {
-		if calls[i].Spec.Plan == plan.Name {
-			steps[calls[i].Spec.Step] = true
+	return 0
+}
+
+// Reasons of the step rule.
+const (
+	ReasonStepNotInPlan     = "StepNotInPlan"
+	ReasonStepLimitExceeded = "StepLimitExceeded"
+)
+
+// CheckStep is the one step rule: a plan that declares spec.steps admits only those; one that does
+// not may use at most limit distinct steps (its profile's maxStepsPerPlan), counted by its usage.
+// It returns the reason and message of a refusal, or "" to go on.
+func CheckStep(plan *safetyv1alpha1.AgentPlan, u Usage, step string, limit int32) (reason, message string) {
+	if len(plan.Spec.Steps) > 0 {
+		if slices.Contains(plan.Spec.Steps, step) {
+			return "", ""
 		}
+		return ReasonStepNotInPlan, fmt.Sprintf("plan %s declares the steps %s, and %q is not one of them",
+			plan.Name, strings.Join(plan.Spec.Steps, ", "), step)
 	}
-	return len(steps)
+	if _, seen := u.Steps[step]; seen || int32(len(u.Steps)) < limit {
+		return "", ""
+	}
+	return ReasonStepLimitExceeded, fmt.Sprintf(
+		"plan %s already has %d steps, the most its profile allows (maxStepsPerPlan %d); finish it and start a new plan, or declare its steps",
+		plan.Name, len(u.Steps), limit)
+}
+
+// CostPerCall is what a call of tool reserves when it is admitted (spec.costPerCall; unset is zero).
+func CostPerCall(tool *safetyv1alpha1.AgentTool) (safety.Money, error) {
+	if tool.Spec.CostPerCall == nil {
+		return safety.Money{}, nil
+	}
+	m, err := MoneyFromQuantity(*tool.Spec.CostPerCall)
+	if err != nil {
+		return safety.Money{}, fmt.Errorf("spec.costPerCall of AgentTool %s: %w", tool.Name, err)
+	}
+	return m, nil
+}
+
+// ReportedCost is a call's status.cost as money; unset is zero.
+func ReportedCost(q *resource.Quantity) (safety.Money, error) {
+	if q == nil {
+		return safety.Money{}, nil
+	}
+	return MoneyFromQuantity(*q)
+}
+
+// CostReporterUser is the username the API server authenticates a plan's cost reporter as, or ""
+// when the plan names none.
+func CostReporterUser(plan *safetyv1alpha1.AgentPlan) string {
+	r := plan.Spec.CostReporter
+	switch {
+	case r == nil:
+		return ""
+	case r.Kind == safetyv1alpha1.CostReporterUser:
+		return r.Name
+	}
+	ns := r.Namespace
+	if ns == "" {
+		ns = plan.Namespace
+	}
+	return "system:serviceaccount:" + ns + ":" + r.Name
+}
+
+// StepLimit is the plan's locked maxStepsPerPlan (the default for a snapshot locked before the
+// field existed).
+func StepLimit(plan *safetyv1alpha1.AgentPlan) int32 {
+	if s := plan.Status.Snapshot; s != nil && s.Safety.MaxStepsPerPlan != nil && *s.Safety.MaxStepsPerPlan > 0 {
+		return *s.Safety.MaxStepsPerPlan
+	}
+	return safety.DefaultMaxStepsPerPlan
 }

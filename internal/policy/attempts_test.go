@@ -3,45 +3,92 @@ package policy
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/safety"
 )
 
-func TestStepAttempts(t *testing.T) {
-	call := func(uid, plan, step string) safetyv1alpha1.AgentToolCall {
-		return safetyv1alpha1.AgentToolCall{
-			ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: uid, UID: types.UID(uid)},
-			Spec:       safetyv1alpha1.AgentToolCallSpec{Plan: plan, Step: step},
+func TestUsageCountersOnlyGrow(t *testing.T) {
+	m := safety.MustParseMoney
+	u := Usage{}
+	u.Admit("build", m("0.5"))
+	u.Admit("build", m("0.5"))
+	u.Admit("test", safety.Money{})
+	for _, r := range []struct {
+		name             string
+		reserve, old, to safety.Money
+		grow             safety.Money
+	}{
+		{"a report below the reservation adds nothing to the cost", m("0.5"), safety.Money{}, m("0.2"), safety.Money{}},
+		{"raising it above the reservation adds the excess", m("0.5"), m("0.2"), m("0.8"), m("0.3")},
+		{"a call without a reservation costs what is reported", safety.Money{}, safety.Money{}, m("1.25"), m("1.25")},
+		{"a lower report changes nothing", m("0.5"), m("0.8"), m("0.1"), safety.Money{}},
+	} {
+		if got := u.Report(r.reserve, r.old, r.to); got != r.grow {
+			t.Errorf("%s: grew %s, want %s", r.name, got, r.grow)
 		}
 	}
-	calls := []safetyv1alpha1.AgentToolCall{
-		call("a", "p", "s"), call("b", "p", "s"), call("c", "p", "other"), call("d", "q", "s"),
+	var status safetyv1alpha1.PlanUsage
+	u.Into(&status)
+	want := safetyv1alpha1.PlanUsage{
+		Calls: 3, AccumulatedCost: "2.55", ReservedCost: "1", ReportedCost: "2.05",
+		Steps: []safetyv1alpha1.StepUsage{{Step: "build", Attempts: 2}, {Step: "test", Attempts: 1}},
 	}
-	plan := func(usage safetyv1alpha1.PlanUsage) *safetyv1alpha1.AgentPlan {
-		return &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"},
-			Status: safetyv1alpha1.AgentPlanStatus{Usage: usage}}
+	if diff := cmp.Diff(want, status); diff != "" {
+		t.Errorf("usage (-want +got):\n%s", diff)
 	}
+	back, err := UsageOf(&safetyv1alpha1.AgentPlan{Status: safetyv1alpha1.AgentPlanStatus{Usage: status}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(u, back, cmp.Comparer(func(a, b safety.Money) bool { return a == b })); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+}
+
+func TestCheckStep(t *testing.T) {
+	plan := func(steps ...string) *safetyv1alpha1.AgentPlan {
+		return &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Name: "p"}, Spec: safetyv1alpha1.AgentPlanSpec{Steps: steps}}
+	}
+	used := Usage{Steps: map[string]int32{"build": 4, "test": 1}}
 	for _, tc := range []struct {
-		name  string
-		usage safetyv1alpha1.PlanUsage
-		want  int32
+		name   string
+		plan   *safetyv1alpha1.AgentPlan
+		step   string
+		limit  int32
+		reason string
 	}{
-		{"the calls of the plan's step", safetyv1alpha1.PlanUsage{}, 2},
-		{"plus the settled attempts", safetyv1alpha1.PlanUsage{Settled: &safetyv1alpha1.SettledUsage{
-			Steps: []safetyv1alpha1.StepUsage{{Step: "s", Attempts: 3}}}}, 5},
-		{"a settled call that still exists counts once", safetyv1alpha1.PlanUsage{Settled: &safetyv1alpha1.SettledUsage{
-			Steps: []safetyv1alpha1.StepUsage{{Step: "s", Attempts: 3}}, UIDs: []string{"a"}}}, 4},
-		{"the plan's own total is a floor", safetyv1alpha1.PlanUsage{
-			Steps: []safetyv1alpha1.StepUsage{{Step: "s", Attempts: 9}}}, 9},
-		{"a lower total does not lower the count", safetyv1alpha1.PlanUsage{
-			Steps: []safetyv1alpha1.StepUsage{{Step: "s", Attempts: 1}}}, 2},
+		{"a declared step", plan("build", "test"), "build", 1, ""},
+		{"a declared step not used yet", plan("build", "deploy"), "deploy", 1, ""},
+		{"a step the plan does not declare", plan("build", "test"), "build-2", 100, ReasonStepNotInPlan},
+		{"a known step at the limit", plan(), "test", 2, ""},
+		{"a new step below the limit", plan(), "lint", 3, ""},
+		{"a new step at the limit", plan(), "build-2", 2, ReasonStepLimitExceeded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := StepAttempts(plan(tc.usage), calls, "s", 0); got != tc.want {
-				t.Errorf("StepAttempts = %d, want %d", got, tc.want)
+			if got, msg := CheckStep(tc.plan, used, tc.step, tc.limit); got != tc.reason {
+				t.Errorf("CheckStep = %q (%s), want %q", got, msg, tc.reason)
 			}
 		})
+	}
+}
+
+func TestCostReporterUser(t *testing.T) {
+	p := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: "team"}}
+	for _, tc := range []struct {
+		reporter *safetyv1alpha1.CostReporter
+		want     string
+	}{
+		{nil, ""},
+		{&safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount, Name: "gateway"}, "system:serviceaccount:team:gateway"},
+		{&safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount, Name: "meter", Namespace: "billing"}, "system:serviceaccount:billing:meter"},
+		{&safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterUser, Name: "llm-proxy"}, "llm-proxy"},
+	} {
+		p.Spec.CostReporter = tc.reporter
+		if got := CostReporterUser(p); got != tc.want {
+			t.Errorf("CostReporterUser(%+v) = %q, want %q", tc.reporter, got, tc.want)
+		}
 	}
 }

@@ -32,6 +32,9 @@ func ProfileFromSpec(spec *safetyv1alpha1.SafetyProfileSpec, path *field.Path) (
 	if spec.MaxRetriesPerStep != nil {
 		p.MaxRetriesPerStep = new(*spec.MaxRetriesPerStep)
 	}
+	if spec.MaxStepsPerPlan != nil {
+		p.MaxStepsPerPlan = *spec.MaxStepsPerPlan
+	}
 	if p.Mode == "" {
 		p.Mode = safety.ModeEnforce
 	}
@@ -68,6 +71,7 @@ func SpecFromProfile(p *safety.Profile) safetyv1alpha1.SafetyProfileSpec {
 		MaxCostPerPlan:         quantityFromMoney(p.MaxCostPerPlan),
 		MaxTotalCost:           quantityFromMoney(p.MaxTotalCost),
 		MaxRetriesPerStep:      new(retries),
+		MaxStepsPerPlan:        new(p.StepLimit()),
 		EnforcementMode:        safetyv1alpha1.EnforcementMode(p.Mode),
 	}
 }

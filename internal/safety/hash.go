@@ -57,6 +57,11 @@ func CanonicalEncoding(p *Profile) []byte {
 	} else {
 		b.WriteString("maxRetriesPerStep=" + strconv.FormatInt(int64(*p.MaxRetriesPerStep), 10) + "\n")
 	}
+	// Written only when it is not the default, so the hashes of profiles locked before the field
+	// existed do not change; an unset limit and the default one are the same policy.
+	if n := p.StepLimit(); n != DefaultMaxStepsPerPlan {
+		b.WriteString("maxStepsPerPlan=" + strconv.FormatInt(int64(n), 10) + "\n")
+	}
 	writeMoney("maxTotalCost", p.MaxTotalCost)
 	b.WriteString("mode=")
 	writeQuoted(&b, string(p.Mode.effective()))

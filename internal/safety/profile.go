@@ -28,6 +28,10 @@ const (
 	DefaultMaxRetriesPerStep int32 = 3
 	// MaxRetriesLimit is the largest retry limit a profile may set (the spec's 0-100 range).
 	MaxRetriesLimit int32 = 100
+	// DefaultMaxStepsPerPlan is how many distinct steps a plan may use when its profile does not say.
+	DefaultMaxStepsPerPlan int32 = 100
+	// MaxStepsLimit is the largest step limit a profile may set.
+	MaxStepsLimit int32 = 1000
 )
 
 // Profile groups the hard safety constraints of spec/safety-profiles.md plus the tool lists, a
@@ -59,6 +63,9 @@ type Profile struct {
 	MaxTotalCost *Money
 	// MaxRetriesPerStep denies a step retried more often than this (0-100). Nil means no limit.
 	MaxRetriesPerStep *int32
+	// MaxStepsPerPlan bounds the distinct steps of a plan that declares none (1-1000); 0 means
+	// DefaultMaxStepsPerPlan. The admission webhook enforces it, since only it knows the plan's steps.
+	MaxStepsPerPlan int32
 	// Mode is the enforcement mode; empty means ModeEnforce.
 	Mode Mode
 }
@@ -132,4 +139,12 @@ func (p *Profile) Clone() *Profile {
 		c.MaxRetriesPerStep = new(*p.MaxRetriesPerStep)
 	}
 	return &c
+}
+
+// StepLimit is the effective MaxStepsPerPlan.
+func (p *Profile) StepLimit() int32 {
+	if p.MaxStepsPerPlan <= 0 {
+		return DefaultMaxStepsPerPlan
+	}
+	return p.MaxStepsPerPlan
 }

@@ -69,6 +69,9 @@ func ValidateProfile(p *Profile) FieldErrors {
 	if r := p.MaxRetriesPerStep; r != nil && (*r < 0 || *r > MaxRetriesLimit) {
 		add("maxRetriesPerStep", "must be between 0 and %d, got %d", MaxRetriesLimit, *r)
 	}
+	if n := p.MaxStepsPerPlan; n < 0 || n > MaxStepsLimit {
+		add("maxStepsPerPlan", "must be between 1 and %d, got %d", MaxStepsLimit, n)
+	}
 	if m := p.MaxCostPerPlan; m != nil && m.Nanos() < 0 {
 		add("maxCostPerPlan", "must not be negative, got %s", m)
 	}

@@ -34,11 +34,11 @@ var needed = map[string]string{
 	"admissionregistration.k8s.io/validatingwebhookconfigurations:list,watch": certs,
 	vwc + ":get,update names=toolgate-validating-webhook-configuration":       certs,
 	"events.k8s.io/events:create,patch":                                       ctrl + "agentplan_controller.go",
-	tg + "agentplans:get,list,watch":                                          ctrl + "agentplan_controller.go",
+	tg + "agentplans:get,list,patch,update,watch":                             ctrl + "agentplan_controller.go",
 	tg + "agenttools:get,list,watch":                                          "internal/webhook/v1alpha1/setup.go",
 	tg + "auditledgers:get,list,watch":                                        ctrl + "auditledger_controller.go",
 	tg + "automationprofiles:get,list,watch":                                  ctrl + "agentplan_controller.go",
-	tg + "projectpolicies:get,list,watch":                                     ctrl + "agentplan_controller.go",
+	tg + "projectpolicies:create,get,list,watch":                              ctrl + "plan_usage.go",
 	tg + "safetyprofiles:create,get,list,patch,update,watch":                  ctrl + "safetyprofile_controller.go",
 	tg + "agenttoolcalls:delete,get,list,patch,update,watch":                  ctrl + "finishedcall_controller.go",
 	tg + "toolapprovals:delete,get,list,watch":                                ctrl + "spentapproval_controller.go",
@@ -229,8 +229,10 @@ func TestOperatorRBACIsLeastPrivilege(t *testing.T) {
 // singular is how code names a resource: "leases" is used as "lease", "agentplans" as "agentplan".
 func singular(resource string) string {
 	switch resource {
-	case "leases", "events":
+	case "leases":
 		return "leader"
+	case "events":
+		return "event"
 	case "tokenreviews", "subjectaccessreviews":
 		return "withauthenticationandauthorization"
 	case "validatingwebhookconfigurations":

@@ -67,6 +67,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1alpha1.CommandRuleApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ConfidenceThresholds"):
 		return &apiv1alpha1.ConfidenceThresholdsApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("CostReporter"):
+		return &apiv1alpha1.CostReporterApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("LedgerRedaction"):
 		return &apiv1alpha1.LedgerRedactionApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("LedgerRetention"):
@@ -103,8 +105,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1alpha1.SafetyProfileSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("SafetyProfileStatus"):
 		return &apiv1alpha1.SafetyProfileStatusApplyConfiguration{}
-	case v1alpha1.SchemeGroupVersion.WithKind("SettledUsage"):
-		return &apiv1alpha1.SettledUsageApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("SettledPlans"):
+		return &apiv1alpha1.SettledPlansApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("StepUsage"):
 		return &apiv1alpha1.StepUsageApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ToolApproval"):

@@ -41,6 +41,9 @@ func (h *AgentToolCallHandler) binding(ctx context.Context, req admission.Reques
 			}
 		}
 	}
+	if plan.DeletionTimestamp != nil {
+		return &denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %s is being deleted", plan.Name)}, nil
+	}
 	if !policy.PlanActive(plan, now) {
 		return &denial{ReasonPlanExpired, fieldPlan, fmt.Sprintf(
 			"plan %s ended at %s (activeDeadlineSeconds); start a new plan", plan.Name, policy.PlanDeadline(plan).UTC().Format(time.RFC3339))}, nil

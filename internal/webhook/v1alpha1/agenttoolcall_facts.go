@@ -3,67 +3,111 @@ package v1alpha1
 import (
 	"context"
 	"fmt"
+	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
-	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/metrics"
 	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
-// facts assembles the engine's input from the cluster: capability and category from the
-// AgentTool, read-only and checkpoint flags from the plan, cost from the plan's and project's
-// usage, attempts from the calls that exist, repeats from this process's loop detector. Only the
-// sandbox id and the arguments come from the call: they are what the agent asks for, and the
-// engine checks them. Dry-run requests observe nothing.
-func (h *AgentToolCallHandler) facts(ctx context.Context, call *safetyv1alpha1.AgentToolCall, plan *safetyv1alpha1.AgentPlan,
-	tool *safetyv1alpha1.AgentTool, compiled *safety.Policy, dryRun bool) (safety.Call, *denial, error) {
-	accumulated, err := policy.AccumulatedCost(plan)
+// admitCreate decides a new call against its plan's counters and, unless it is a dry run, counts
+// it in them before answering: through the plan's group commit, so the attempt, the call and the
+// tool's costPerCall are in the plan's status, exactly, by the time the agent hears yes. Nothing
+// is listed: every fact is read by key, whatever the plan's history.
+func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall,
+	plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool, compiled *safety.Policy) (outcome, error) {
+	dryRun := isDryRun(req)
+	reserve, err := policy.CostPerCall(tool)
 	if err != nil {
-		return safety.Call{}, nil, err
+		return outcome{}, err
 	}
-	total, _, err := controller.ProjectTotalCost(ctx, h.Reader, plan.Namespace)
-	if err != nil {
-		return safety.Call{}, nil, err
+	repeats := -1
+	if loop := compiled.Loop(); loop.MaxRepeats >= 0 && !dryRun {
+		repeats = h.loops.Observe(safety.NewCallKey(plan.Namespace+"/"+plan.Name, policy.EngineCall(call, plan, tool, policy.CallFacts{})), loop.Window)
 	}
-	retries, d, err := h.earlierAttempts(ctx, call, plan)
-	if d != nil || err != nil {
-		return safety.Call{}, d, err
+	// An approval spent on the first try is the call's for every re-decision of its batch.
+	var spent *admitted
+	decide := func(counted *safetyv1alpha1.AgentPlan, u *policy.Usage) (outcome, error) {
+		if counted.DeletionTimestamp != nil {
+			return deny(denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %s is being deleted", plan.Name)}), nil
+		}
+		if reason, msg := policy.CheckStep(counted, *u, call.Spec.Step, policy.StepLimit(counted)); reason != "" {
+			return deny(denial{reason, "spec.step", msg}), nil
+		}
+		total, err := h.totals.total(ctx, plan.Namespace, counted.UID, u.Accumulated, h.Clock.Now())
+		if err != nil {
+			return outcome{}, err
+		}
+		facts := policy.EngineCall(call, plan, tool, policy.CallFacts{
+			AccumulatedCost: u.Accumulated, TotalCost: total, EarlierAttempts: u.Steps[call.Spec.Step]})
+		if repeats >= 0 {
+			facts.Context.Repeats = repeats
+		}
+		out, a, err := h.evaluate(ctx, req, call, plan, compiled, facts, spent, dryRun)
+		if err != nil {
+			return outcome{}, err
+		}
+		if a != nil {
+			spent = a
+		}
+		if out.decision != decisionDeny {
+			u.Admit(call.Spec.Step, reserve)
+		}
+		return out, nil
 	}
-	c := policy.EngineCall(call, plan, tool, policy.CallFacts{AccumulatedCost: accumulated, TotalCost: total, EarlierAttempts: retries})
-	loop := compiled.Loop()
-	if loop.MaxRepeats >= 0 && !dryRun {
-		c.Context.Repeats = h.loops.Observe(safety.NewCallKey(plan.Namespace+"/"+plan.Name, c), loop.Window)
+	if dryRun {
+		u, err := policy.UsageOf(plan)
+		if err != nil {
+			return outcome{}, err
+		}
+		return decide(plan, &u)
 	}
-	return c, nil, nil
+	out, err := h.usage.submit(ctx, client.ObjectKeyFromObject(plan), decide)
+	if apierrors.IsNotFound(err) {
+		return deny(denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %q no longer exists", plan.Name)}), nil
+	}
+	return out, err
 }
 
-// earlierAttempts counts the calls already admitted for the call's step: those the plan settled
-// when they were deleted, plus those in the cache that it has not settled, plus those this process
-// admitted that the cache does not show yet. A settled call still in the cache (its finalizer
-// being released) is counted once, through settled. Deleting calls therefore never hands a step
-// its retries back. The plan's own step total (settled plus live, as the controller last wrote
-// it) is a floor: it only grows, so a plan cache that lags the call cache cannot lose a call
-// deleted since. A new step beyond safetyv1alpha1.MaxStepsPerPlan is refused. The caller holds the
-// plan's lock in h.pending.
-func (h *AgentToolCallHandler) earlierAttempts(ctx context.Context, call *safetyv1alpha1.AgentToolCall,
-	plan *safetyv1alpha1.AgentPlan) (int32, *denial, error) {
-	var calls safetyv1alpha1.AgentToolCallList
-	if err := h.Reader.List(ctx, &calls, client.InNamespace(call.Namespace), client.MatchingFields{controller.CallPlanIndex: call.Spec.Plan}); err != nil {
-		return 0, nil, fmt.Errorf("listing calls of plan %s: %w", call.Spec.Plan, err)
-	}
-	inCache := map[string]bool{}
-	for _, c := range calls.Items {
-		if c.Spec.Step == call.Spec.Step {
-			inCache[c.Name] = true
+// evaluate runs the engine and, for a call that needs a person, the approval gate (once: spent is
+// the approval a previous decision of the same call used).
+func (h *AgentToolCallHandler) evaluate(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall,
+	plan *safetyv1alpha1.AgentPlan, compiled *safety.Policy, facts safety.Call, spent *admitted, dryRun bool) (outcome, *admitted, error) {
+	evalStart := time.Now()
+	decision := safety.Evaluate(compiled, facts)
+	metrics.EvaluationSeconds.Observe(time.Since(evalStart).Seconds())
+	approval := ""
+	var used *admitted
+	if decision.Reason == safety.ReasonToolHumanApprovalRequired {
+		switch {
+		case spent != nil && spent.approval != "":
+			decision, approval = spent.decision, spent.approval
+		case h.approvals != nil:
+			a, err := h.approvals.admit(ctx, call, plan, req.UserInfo.Username, compiled, facts, decision, h.Clock.Now(), dryRun)
+			if err != nil {
+				return outcome{}, nil, err
+			}
+			decision, approval, used = a.decision, a.approval, &a
 		}
 	}
-	pending := h.pending.count(stepKey(call), func(name string) bool { return inCache[name] }, h.Clock.Now())
-	n := policy.StepAttempts(plan, calls.Items, call.Spec.Step, int32(pending))
-	if steps := policy.PlanSteps(plan, calls.Items); n == 0 && steps >= safetyv1alpha1.MaxStepsPerPlan {
-		return 0, &denial{ReasonStepLimitExceeded, "spec.step", fmt.Sprintf(
-			"plan %s already has %d steps, the most one plan may have; finish it and start a new plan", plan.Name, steps)}, nil
+	out := outcome{mode: string(decision.Mode), snapshot: plan.Status.Snapshot.Hash, reason: decision.Reason, message: decision.Message, approval: approval}
+	switch {
+	case !decision.Allowed():
+		d := deny(denial{decision.Reason, causeField(decision.Reason), decision.Message})
+		d.mode, d.snapshot = out.mode, out.snapshot
+		return d, used, nil
+	case decision.WouldDeny:
+		out.decision, out.resp = "would_deny", admission.Allowed("")
+		if decision.Mode == safety.ModeWarn {
+			out.resp.Warnings = []string{denial{decision.Reason, "", decision.Message}.warning()}
+		}
+	default:
+		out.decision, out.resp = "allow", admission.Allowed("")
 	}
-	return n, nil, nil
+	return out, used, nil
 }

@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
@@ -37,9 +39,9 @@ import (
 
 // newBenchHandler returns the HTTP admission endpoint with a locked plan "p" in namespace "ns"
 // (ServiceAccount "agent", the sandboxed profile) and registered tools "read-file" and "shell".
-func newBenchHandler(tb testing.TB) (http.Handler, *clocktesting.FakePassiveClock) {
+func newBenchHandler(tb testing.TB) (http.Handler, *AgentToolCallHandler, *clocktesting.FakePassiveClock) {
 	h, clk := newBenchAgentToolCallHandler(tb)
-	return &webhook.Admission{Handler: h}, clk
+	return &webhook.Admission{Handler: h}, h, clk
 }
 
 // benchStart is the fake clock's start.
@@ -52,6 +54,9 @@ func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clockt
 		tb.Fatal(err)
 	}
 	profile, _ := safety.Builtin(safety.BuiltinSandboxed)
+	// The most retries the API allows, so a benchmark's admissions (each counted in the plan's
+	// usage, over the default 100 steps) keep getting the same decision until forgetUsage.
+	profile.MaxRetriesPerStep = new(safety.MaxRetriesLimit)
 	spec := policy.SpecFromProfile(profile)
 	hash, err := policy.SnapshotHash(profile, safetyv1alpha1.AutonomyLevelDefault, nil)
 	if err != nil {
@@ -71,10 +76,47 @@ func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clockt
 	}
 	c := fake.NewClientBuilder().WithScheme(scheme).
 		WithIndex(&safetyv1alpha1.AgentToolCall{}, controller.CallPlanIndex, controller.IndexCallPlan).
+		WithStatusSubresource(&safetyv1alpha1.AgentPlan{}).
 		WithObjects(plan, tools[0], tools[1]).Build()
 	clk := clocktesting.NewFakePassiveClock(benchStart)
-	return NewAgentToolCallHandler(c, admission.NewDecoder(scheme), clk), clk
+	h := NewAgentToolCallHandler(c, admission.NewDecoder(scheme), clk)
+	h.usage.writer = acceptedStatus{}
+	return h, clk
 }
+
+// acceptedStatus stands in for the API server's status endpoint: the in-memory client's own
+// Update costs JSON round trips and managed-fields bookkeeping of the whole plan, which would
+// swamp the handler's work; the API server's cost of the write is measured end to end
+// (replicas_test.go counts the writes). The usage committer keeps the plan it wrote.
+type acceptedStatus struct{}
+
+func (acceptedStatus) Status() client.SubResourceWriter { return acceptedStatus{} }
+func (acceptedStatus) Create(context.Context, client.Object, client.Object, ...client.SubResourceCreateOption) error {
+	return nil
+}
+func (acceptedStatus) Update(context.Context, client.Object, ...client.SubResourceUpdateOption) error {
+	return nil
+}
+func (acceptedStatus) Patch(context.Context, client.Object, client.Patch, ...client.SubResourcePatchOption) error {
+	return nil
+}
+func (acceptedStatus) Apply(context.Context, runtime.ApplyConfiguration, ...client.SubResourceApplyOption) error {
+	return nil
+}
+
+// forgetUsage makes the handler forget the counters it wrote, every benchUsageReset submissions,
+// so a long benchmark stays below the bench plan's retry limit.
+func forgetUsage(h *AgentToolCallHandler, n int64) {
+	if n%benchUsageReset != 0 {
+		return
+	}
+	h.usage.mu.Lock()
+	h.usage.plans = map[types.NamespacedName]*planBatch{}
+	h.usage.mu.Unlock()
+}
+
+// benchUsageReset is below 100 steps times 101 attempts.
+const benchUsageReset = 5000
 
 // review encodes an AdmissionReview creating call as the given user.
 func review(tb testing.TB, user string, call *safetyv1alpha1.AgentToolCall) []byte {
@@ -126,7 +168,7 @@ func serve(tb testing.TB, h http.Handler, body []byte) *admissionv1.AdmissionRev
 const agentUser = "system:serviceaccount:ns:agent"
 
 func TestHandlerAnswersAllowAndTypedDenyOverHTTP(t *testing.T) {
-	h, _ := newBenchHandler(t)
+	h, _, _ := newBenchHandler(t)
 	allowed := serve(t, h, review(t, agentUser, benchCall("a", "read-file", "")))
 	if allowed.Response == nil || !allowed.Response.Allowed || allowed.Response.UID != "req-1" {
 		t.Fatalf("read-file should be admitted: %+v", allowed.Response)
@@ -150,7 +192,7 @@ func TestHandlerAnswersAllowAndTypedDenyOverHTTP(t *testing.T) {
 //
 //	go test ./internal/webhook/v1alpha1/ -run '^$' -fuzz '^FuzzAgentToolCallAdmission$' -fuzztime 60s
 func FuzzAgentToolCallAdmission(f *testing.F) {
-	h, _ := newBenchHandler(f)
+	h, _, _ := newBenchHandler(f)
 	valid := review(f, agentUser, benchCall("a", "shell", "go test ./... && rm -rf build"))
 	f.Add(valid)
 	for _, n := range []int{0, 1, len(valid) / 3, len(valid) / 2, len(valid) - 1} {
@@ -176,8 +218,20 @@ func FuzzAgentToolCallAdmission(f *testing.F) {
 	})
 }
 
+// stepBodies encodes call once for each of the default 100 steps a plan may use.
+func stepBodies(tb testing.TB, call *safetyv1alpha1.AgentToolCall) [][]byte {
+	bodies := make([][]byte, safety.DefaultMaxStepsPerPlan)
+	for i := range bodies {
+		c := call.DeepCopy()
+		c.Spec.Step = fmt.Sprintf("s-%d", i)
+		bodies[i] = review(tb, agentUser, c)
+	}
+	return bodies
+}
+
 // BenchmarkAgentToolCallHandler measures one admission from HTTP body to HTTP answer: decode,
-// gather facts, evaluate and encode, for an allowed call and for a denied shell command.
+// gather facts, evaluate, count it in the plan's usage and encode, for an allowed call and for a
+// denied shell command.
 func BenchmarkAgentToolCallHandler(b *testing.B) {
 	for _, bc := range []struct {
 		name    string
@@ -189,13 +243,17 @@ func BenchmarkAgentToolCallHandler(b *testing.B) {
 		{"deny/shell-force-push", benchCall("c", "shell", "git push --force origin main"), false},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			h, clk := newBenchHandler(b)
-			body := review(b, agentUser, bc.call)
-			if out := serve(b, h, body); out.Response.Allowed != bc.allowed {
+			h, handler, clk := newBenchHandler(b)
+			bodies := stepBodies(b, bc.call)
+			if out := serve(b, h, bodies[0]); out.Response.Allowed != bc.allowed {
 				b.Fatalf("allowed = %v, want %v: %+v", out.Response.Allowed, bc.allowed, out.Response.Result)
 			}
 			b.ReportAllocs()
+			i := 0
 			for b.Loop() {
+				body := bodies[i%len(bodies)]
+				i++
+				forgetUsage(handler, int64(i))
 				// A minute apart, so the loop detector and the pending-attempt window see each
 				// submission afresh and the decision stays the one checked above.
 				clk.SetTime(clk.Now().Add(time.Minute))
@@ -243,7 +301,10 @@ func BenchmarkAgentToolCallHandlerLedger(b *testing.B) {
 				var n atomic.Int64
 				body := func() []byte {
 					i := n.Add(1)
-					return review(b, agentUser, benchCall(fmt.Sprintf("c%d", i), "read-file", ""))
+					c := benchCall(fmt.Sprintf("c%d", i), "read-file", "")
+					c.Spec.Step = fmt.Sprintf("s-%d", i%int64(safety.DefaultMaxStepsPerPlan))
+					forgetUsage(h, i)
+					return review(b, agentUser, c)
 				}
 				serveOne := func(body []byte) {
 					rec := httptest.NewRecorder()

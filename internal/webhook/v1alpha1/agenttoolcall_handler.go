@@ -2,9 +2,9 @@ package v1alpha1
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
-	"time"
 
 	admissionv1 "k8s.io/api/admission/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -50,15 +50,21 @@ type AgentToolCallHandler struct {
 	pins *toolPinner
 
 	policies *policyCache
-	pending  *pendingCalls
 	loops    *safety.LoopDetector
+	// usage counts admitted calls and reported costs into their plans' status, in batches.
+	usage *usageCommitter
+	// totals is each namespace's spend, for maxTotalCost.
+	totals *projectTotals
 }
 
-// NewAgentToolCallHandler returns a handler reading facts through reader.
-func NewAgentToolCallHandler(reader client.Reader, decoder admission.Decoder, clk clock.PassiveClock) *AgentToolCallHandler {
+// NewAgentToolCallHandler returns a handler reading facts through c's reads and counting usage
+// through its status writes (SetupWithManager gives it the manager's cache and client).
+func NewAgentToolCallHandler(c client.Client, decoder admission.Decoder, clk clock.PassiveClock) *AgentToolCallHandler {
+	totals := newProjectTotals(c)
 	return &AgentToolCallHandler{
-		Reader: reader, Decoder: decoder, Clock: clk,
-		policies: newPolicyCache(), pending: newPendingCalls(), loops: safety.NewLoopDetector(clk, 0),
+		Reader: c, Decoder: decoder, Clock: clk,
+		policies: newPolicyCache(), loops: safety.NewLoopDetector(clk, 0),
+		totals: totals, usage: newUsageCommitter(c, c, c, totals, clk.Now),
 	}
 }
 
@@ -108,46 +114,7 @@ func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request
 	if err != nil {
 		return deny(denial{ReasonPlanNotLocked, fieldPlan, fmt.Sprintf("the locked snapshot of plan %s does not compile: %v", plan.Name, err)}), nil
 	}
-	dryRun := isDryRun(req)
-
-	defer h.pending.lockPlan(call.Namespace, call.Spec.Plan)()
-	facts, d, err := h.facts(ctx, call, plan, tool, compiled, dryRun)
-	if err != nil {
-		return outcome{}, err
-	}
-	if d != nil {
-		return deny(*d), nil
-	}
-	evalStart := time.Now()
-	decision := safety.Evaluate(compiled, facts)
-	metrics.EvaluationSeconds.Observe(time.Since(evalStart).Seconds())
-	approval := ""
-	if decision.Reason == safety.ReasonToolHumanApprovalRequired && h.approvals != nil {
-		a, err := h.approvals.admit(ctx, call, plan, req.UserInfo.Username, compiled, facts, decision, h.Clock.Now(), dryRun)
-		if err != nil {
-			return outcome{}, err
-		}
-		decision, approval = a.decision, a.approval
-	}
-
-	out := outcome{mode: string(decision.Mode), snapshot: snap.Hash, reason: decision.Reason, message: decision.Message, approval: approval}
-	switch {
-	case !decision.Allowed():
-		d := deny(denial{decision.Reason, causeField(decision.Reason), decision.Message})
-		d.mode, d.snapshot = out.mode, out.snapshot
-		return d, nil
-	case decision.WouldDeny:
-		out.decision, out.resp = "would_deny", admission.Allowed("")
-		if decision.Mode == safety.ModeWarn {
-			out.resp.Warnings = []string{denial{decision.Reason, "", decision.Message}.warning()}
-		}
-	default:
-		out.decision, out.resp = "allow", admission.Allowed("")
-	}
-	if !dryRun {
-		h.pending.add(stepKey(call), call.Name, h.Clock.Now())
-	}
-	return out, nil
+	return h.admitCreate(ctx, req, call, plan, tool, compiled)
 }
 
 // finish records the decision in the ledger, durably, and then answers. A dry run records
@@ -215,6 +182,11 @@ func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Requ
 		return nil, nil, nil, fmt.Errorf("reading tool %s: %w", call.Spec.Tool, err)
 	}
 	tool, err := h.toolView(ctx, plan, tool, isDryRun(req))
+	if errors.Is(err, errToolReplaced) {
+		return nil, nil, &denial{ReasonToolNotRegistered, fieldTool, fmt.Sprintf(
+			"tool %q was deleted and registered again since plan %s first used it; re-lock the plan to use the new one",
+			call.Spec.Tool, plan.Name)}, nil
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -242,10 +214,6 @@ func isDryRun(req admission.Request) bool { return req.DryRun != nil && *req.Dry
 
 func serviceAccountUser(namespace, name string) string {
 	return "system:serviceaccount:" + namespace + ":" + name
-}
-
-func stepKey(call *safetyv1alpha1.AgentToolCall) string {
-	return call.Namespace + "/" + call.Spec.Plan + "/" + call.Spec.Step
 }
 
 func lockMessage(plan *safetyv1alpha1.AgentPlan) string {

@@ -288,8 +288,15 @@ func report(c client.Client, call *safetyv1alpha1.AgentToolCall, phase safetyv1a
 	})
 }
 
-// spend has the plan's agent run one reader call per cost in plan, each its own step and file,
-// report each as Succeeded with that cost, and waits until the plan's usage shows the sum.
+// trustAgent names the project's agent as a plan's cost reporter: what the agent reports is what
+// its calls cost. That is trusting the agent; the feature's cost scenarios are written that way.
+func trustAgent() *safetyv1alpha1.CostReporter {
+	return &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount, Name: agentSA}
+}
+
+// spend has the plan's agent run one reader call per cost in plan, each its own step and file, report
+// each as Succeeded with that cost (the plan must trust the agent's reports), and waits until the
+// plan's usage shows the sum.
 func (p *project) spend(plan string, costs ...string) {
 	GinkgoHelper()
 	planned := &safetyv1alpha1.AgentPlan{}

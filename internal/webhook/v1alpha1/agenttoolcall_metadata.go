@@ -9,16 +9,16 @@ import (
 
 // createMetadata refuses a new call whose metadata would let the agent act on toolgate's
 // bookkeeping: an owner reference (the garbage collector would delete the call for the agent,
-// perhaps before its usage is counted), a finalizer that is not toolgate's (a call nobody may
-// release), or one of toolgate's own annotations (such as the completion-record mark).
+// perhaps before its completion is recorded), any finalizer (toolgate puts none on calls, so a call
+// created with one could never be released by the TTL, not even with toolgate's own name), or one
+// of toolgate's own annotations (such as the completion-record mark).
 func createMetadata(call *safetyv1alpha1.AgentToolCall) *denial {
 	if len(call.OwnerReferences) > 0 {
 		return &denial{ReasonBadRequest, "metadata.ownerReferences", "an AgentToolCall may not have owner references; its lifetime is toolgate's"}
 	}
-	for _, f := range call.Finalizers {
-		if !policy.IsOwnCallFinalizer(f) {
-			return &denial{ReasonBadRequest, "metadata.finalizers", fmt.Sprintf("finalizer %q is not toolgate's; an AgentToolCall may carry only toolgate's finalizers", f)}
-		}
+	if len(call.Finalizers) > 0 {
+		return &denial{ReasonBadRequest, "metadata.finalizers", fmt.Sprintf(
+			"finalizer %q: an AgentToolCall is created without finalizers; its lifetime is toolgate's", call.Finalizers[0])}
 	}
 	for k := range call.Annotations {
 		if policy.IsOwnAnnotation(k) {

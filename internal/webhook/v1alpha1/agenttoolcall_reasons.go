@@ -1,5 +1,7 @@
 package v1alpha1
 
+import "github.com/toolgate/toolgate/internal/policy"
+
 // Reason codes of request-integrity denials: the checks the webhook runs before the engine.
 // Engine reasons (ToolAccessDenied, ...) are in internal/safety.
 const (
@@ -10,7 +12,8 @@ const (
 	ReasonInvalidUpdate         = "InvalidUpdate"
 	ReasonBadRequest            = "BadRequest"
 	ReasonLedgerUnavailable     = "LedgerUnavailable"
-	ReasonStepLimitExceeded     = "StepLimitExceeded"
+	ReasonStepLimitExceeded     = policy.ReasonStepLimitExceeded
+	ReasonStepNotInPlan         = policy.ReasonStepNotInPlan
 )
 
 // Fields denials point at.

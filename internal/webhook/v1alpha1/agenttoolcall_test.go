@@ -15,7 +15,6 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/controller"
@@ -76,11 +75,21 @@ var _ = Describe("AgentToolCall admission: spec/safety-profile-enforcement.featu
 			if s.profile != nil {
 				ref = p.profile(s.profile(p.tools))
 			}
-			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: ref, ReadOnly: s.readOnlyPlan})
+			// accumulated_cost is what the agent reported, so these plans trust the agent's reports.
+			var reporter *safetyv1alpha1.CostReporter
+			if len(s.spent)+len(s.spentElsewhere) > 0 {
+				reporter = trustAgent()
+			}
+			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: ref, ReadOnly: s.readOnlyPlan, CostReporter: reporter})
 			if len(s.spentElsewhere) > 0 {
 				// Another agent's plan: one ServiceAccount has one pod-less plan (PlanConflict).
 				p.newAgent("elsewhere")
-				p.plan("elsewhere", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref, ServiceAccountName: "elsewhere"})
+				var elsewhereReporter *safetyv1alpha1.CostReporter
+				if reporter != nil {
+					elsewhereReporter = &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount, Name: "elsewhere"}
+				}
+				p.plan("elsewhere", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref, ServiceAccountName: "elsewhere",
+					CostReporter: elsewhereReporter})
 				p.spend("elsewhere", s.spentElsewhere...)
 			}
 			if len(s.spent) > 0 {
@@ -180,8 +189,9 @@ var _ = Describe("AgentToolCall admission: spec/safety-profile-enforcement.featu
 			tool:    reader}),
 
 		// ---- Cost limit enforcement ----
-		// accumulated_cost is what the plan's earlier calls reported in status.cost, summed by the
-		// plan controller; total_accumulated_cost the sum over the namespace's plans.
+		// accumulated_cost is what the plan's earlier calls reported in status.cost (the plan names
+		// the agent as its cost reporter), counted by the webhook; total_accumulated_cost the sum
+		// over the namespace's plans.
 		Entry("Tool blocked when accumulated cost exceeds max_cost_per_plan", scenario{
 			profile: with(func(s *safetyv1alpha1.SafetyProfileSpec) { s.MaxCostPerPlan = money("10.0") }),
 			tool:    reader, spent: []string{"2.50", "2.50", "2.50", "2.50"},
@@ -341,7 +351,7 @@ var _ = Describe("AgentToolCall admission: request integrity and attacks", func(
 
 	It("gains an agent nothing to claim a lower cost in the call: the plan's usage decides", func() {
 		ref := p.profile(profileWith(func(s *safetyv1alpha1.SafetyProfileSpec) { s.MaxCostPerPlan = money("1.00") }))
-		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: ref})
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: ref, CostReporter: trustAgent()})
 		p.spend(planName, "1.00")
 		honestCall := p.call(planName, p.tools[reader], stepUnderTest, "src/a.go")
 		awaitDecision(p.agent, honestCall, safety.ReasonToolCostLimitExceeded)
@@ -368,11 +378,11 @@ var _ = Describe("AgentToolCall admission: request integrity and attacks", func(
 			got := &safetyv1alpha1.AgentPlan{}
 			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, got)).To(Succeed())
 			g.Expect(got.Status.Usage.Calls).To(Equal(int64(1)))
-			g.Expect(got.Status.Usage.AccumulatedCost).To(Equal("0"))
+			g.Expect(got.Status.Usage.AccumulatedCost).To(BeEmpty(), "nothing reserved, nothing reported")
 		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
 	})
 
-	It("admits at most maxRetriesPerStep+1 of 10 concurrent submissions for one step", func() {
+	It("admits exactly maxRetriesPerStep+1 of 10 concurrent submissions for one step", func() {
 		ref := p.profile(profileWith(func(s *safetyv1alpha1.SafetyProfileSpec) { s.MaxRetriesPerStep = new(int32(3)) }))
 		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: ref})
 
@@ -513,7 +523,7 @@ var _ = Describe("AgentToolCall admission: the agent reporting on an admitted ca
 	)
 	BeforeEach(func() {
 		p = newProject(nil)
-		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinUnrestricted)})
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinUnrestricted), CostReporter: trustAgent()})
 		call = p.call(planName, p.tools[reader], stepUnderTest, "src/a.go")
 		mustAdmit(submit(p.agent, call))
 	})
@@ -581,8 +591,9 @@ var _ = Describe("AgentToolCall admission: the agent reporting on an admitted ca
 
 	It("denies another ServiceAccount reporting on the call", func() {
 		intruder := p.newAgent("intruder")
-		err := report(intruder, call, safetyv1alpha1.CallPhaseSucceeded, "0.01")
+		err := report(intruder, call, safetyv1alpha1.CallPhaseSucceeded, "")
 		mustDeny(err, webhookv1alpha1.ReasonAgentIdentityMismatch, "only the plan's ServiceAccount", "system:serviceaccount:"+p.ns+":intruder")
+		mustDenyUpdate(report(intruder, call, safetyv1alpha1.CallPhaseSucceeded, "0.01"), "status.cost", "only plan "+planName+"'s cost reporter")
 		Expect(storedCost()).To(BeEmpty())
 	})
 
@@ -609,19 +620,13 @@ var _ = Describe("AgentToolCall admission: the agent reporting on an admitted ca
 				return janitor.Update(ctx, latest)
 			})
 		}).WithTimeout(waitTimeout).Should(Succeed(), "RBAC propagates; then a metadata-only update is admitted")
-		err = report(janitor, call, safetyv1alpha1.CallPhaseSucceeded, "0.01")
+		err = report(janitor, call, safetyv1alpha1.CallPhaseSucceeded, "")
 		mustDeny(err, webhookv1alpha1.ReasonAgentIdentityMismatch, "only the plan's ServiceAccount")
 		Expect(storedCost()).To(BeEmpty())
 
-		By("but not the operator's bookkeeping: the usage finalizer and the completion annotation")
+		By("but not the operator's bookkeeping: the completion annotation")
 		latest := &safetyv1alpha1.AgentToolCall{}
-		Eventually(func(g Gomega) {
-			g.Expect(janitor.Get(ctx, client.ObjectKeyFromObject(call), latest)).To(Succeed())
-			g.Expect(latest.Finalizers).To(ContainElement(safetyv1alpha1.UsageFinalizer))
-		}).WithTimeout(waitTimeout).Should(Succeed())
-		unsettled := latest.DeepCopy()
-		controllerutil.RemoveFinalizer(unsettled, safetyv1alpha1.UsageFinalizer)
-		mustDenyUpdate(janitor.Update(ctx, unsettled), "metadata.finalizers", "only the toolgate operator")
+		Expect(janitor.Get(ctx, client.ObjectKeyFromObject(call), latest)).To(Succeed())
 		forged := latest.DeepCopy()
 		metav1.SetMetaDataAnnotation(&forged.ObjectMeta, controller.CompletionRecordAnnotation, `{"uid":"`+string(latest.UID)+`"}`)
 		mustDenyUpdate(janitor.Update(ctx, forged), "metadata.annotations", "only the toolgate operator")
@@ -637,7 +642,7 @@ var _ = Describe("AgentToolCall admission: the agent reporting on an admitted ca
 
 // retryReport has the project's agent apply mutate to the latest call and send it as a status
 // update.
-// The operator writes the call's metadata too (its usage finalizer), so a conflict is retried.
+// The operator writes the call's metadata too (its completion annotation), so a conflict is retried.
 func retryReport(p *project, call *safetyv1alpha1.AgentToolCall, mutate func(*safetyv1alpha1.AgentToolCall)) error {
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		latest := &safetyv1alpha1.AgentToolCall{}

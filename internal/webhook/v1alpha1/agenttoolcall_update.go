@@ -3,10 +3,9 @@ package v1alpha1
 import (
 	"context"
 	"fmt"
-	"strings"
+	"net/http"
 
 	"k8s.io/apimachinery/pkg/api/equality"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
@@ -31,6 +30,11 @@ func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request
 	if d := h.checkUpdate(ctx, req.UserInfo.Username, old, call); d != nil {
 		return h.finish(ctx, req, call, deny(*d))
 	}
+	if !isDryRun(req) {
+		if err := h.countReport(ctx, old, call); err != nil {
+			return admission.Errored(http.StatusInternalServerError, err)
+		}
+	}
 	return admission.Allowed("")
 }
 
@@ -41,13 +45,12 @@ func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, user string, old
 	if d := h.checkBookkeeping(user, old, call); d != nil {
 		return d
 	}
-	// Only a report (a status change) is the agent's to make. Metadata alone (the operator's usage
-	// finalizer, its completion annotation) is left to RBAC, which agents' roles do not grant.
-	if !equality.Semantic.DeepEqual(old.Status, call.Status) && strings.HasPrefix(user, "system:serviceaccount:") {
-		plan := &safetyv1alpha1.AgentPlan{}
-		err := h.Reader.Get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan)
-		if err != nil || user != serviceAccountUser(plan.Namespace, plan.Spec.ServiceAccountName) {
-			return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf("only the plan's ServiceAccount may report on call %s, not %s", call.Name, user)}
+	// Only a report (a status change) is the agent's, or its plan's cost reporter's, to make; only
+	// the cost reporter may write the cost. Metadata alone (the operator's completion annotation)
+	// is left to RBAC, which agents' roles do not grant.
+	if !equality.Semantic.DeepEqual(old.Status, call.Status) {
+		if d := h.checkReporter(ctx, user, old, call); d != nil {
+			return d
 		}
 	}
 	if phaseOrder[call.Status.Phase] < phaseOrder[old.Status.Phase] ||
@@ -67,11 +70,9 @@ func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, user string, old
 	return nil
 }
 
-// checkBookkeeping keeps the operator's marks on a call its own: the usage finalizer, which holds
-// a deleted call until its cost and attempt are settled into the plan, and the completion
-// annotation, which says the ledger holds the call's completion record. Anyone else removing the
-// one or writing the other could make a plan forget what it spent, or a call leave no completion
-// record, even where RBAC was granted too widely.
+// checkBookkeeping keeps the operator's mark on a call its own: the completion annotation, which
+// says the ledger holds the call's completion record. Anyone else writing it could make a call
+// leave no completion record, even where RBAC was granted too widely.
 func (h *AgentToolCallHandler) checkBookkeeping(user string, old, call *safetyv1alpha1.AgentToolCall) *denial {
 	if h.Operator == "" || user == h.Operator {
 		return nil

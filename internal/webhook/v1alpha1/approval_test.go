@@ -84,7 +84,7 @@ func approvalRequired(restrict func(*safetyv1alpha1.SafetyProfileSpec)) *project
 		if restrict != nil {
 			restrict(s)
 		}
-	}))})
+	})), CostReporter: trustAgent()})
 	return p
 }
 

@@ -82,7 +82,7 @@ var _ = Describe("what the engine cannot see, it does not admit", Ordered, func(
 		Entry("a global option before a project rule's subcommand", `kubectl --context prod delete pod x`, safety.ReasonToolHumanApprovalRequired, "kubectl-delete", `kubectl get pods`),
 		Entry("-chdir before a project pattern rule", `terraform -chdir=infra destroy`, safety.ReasonToolSafetyViolation, "terraform-destroy", `make test`),
 		Entry("-chdir before a confirmed project command", `terraform -chdir=infra apply`, safety.ReasonToolHumanApprovalRequired, "requires confirmation", `kubectl get ns`),
-		Entry("bounded work: 16 KiB of brace expansions", "cat "+strings.Repeat("{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p} ", 16000/41), safety.ReasonToolSafetyViolation, "work budget", `cat {a,b}.md`),
+		Entry("bounded work: 8 KiB (the schema's most) of brace expansions", "cat "+strings.Repeat("{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p} ", 8000/41), safety.ReasonToolSafetyViolation, "work budget", `cat {a,b}.md`),
 	)
 
 	It("applies noDelete to a tool that declares it deletes", func() {

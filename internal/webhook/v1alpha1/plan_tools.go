@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -28,11 +29,17 @@ type toolPinner struct {
 	clock  clock.PassiveClock
 }
 
+// errToolReplaced says the AgentTool the plan pinned was deleted and another created under its name.
+var errToolReplaced = errors.New("replaced")
+
 // toolView is the tool as plan sees it: its pinned capabilities when it has used the tool before,
 // otherwise the registry's, pinned now. A dry run pins nothing. The tool must still be
 // registered: deleting an AgentTool withdraws it from every plan.
 func (h *AgentToolCallHandler) toolView(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool,
 	dryRun bool) (*safetyv1alpha1.AgentTool, error) {
+	if pin := policy.PinnedTool(plan, tool.Name); pin != nil && pin.UID != "" && pin.UID != string(tool.UID) {
+		return nil, errToolReplaced
+	}
 	if policy.PinnedTool(plan, tool.Name) != nil || h.pins == nil || dryRun {
 		return policy.ToolAsPinned(plan, tool), nil
 	}
@@ -63,7 +70,7 @@ func (p *toolPinner) pin(ctx context.Context, plan *safetyv1alpha1.AgentPlan, to
 		pin := safetyv1alpha1.PinnedTool{
 			Name: tool.Name, UID: string(tool.UID), Generation: tool.Generation,
 			Writes: tool.Spec.Writes, Unsafe: tool.Spec.Unsafe, Checkpointable: tool.Spec.Checkpointable,
-			ActionClass: tool.Spec.ActionClass, SkillCategory: tool.Spec.SkillCategory,
+			ActionClass: tool.Spec.ActionClass, SkillCategory: tool.Spec.SkillCategory, CostPerCall: tool.Spec.CostPerCall,
 			PinnedAt: metav1.NewTime(p.clock.Now()), Epoch: current.Status.Snapshot.Epoch,
 		}
 		current.Status.Tools = append(current.Status.Tools, pin)

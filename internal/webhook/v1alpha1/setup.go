@@ -64,6 +64,9 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	metrics.Register()
 	handler := NewAgentToolCallHandler(mgr.GetClient(), admission.NewDecoder(mgr.GetScheme()), opts.Clock)
 	handler.Ledger = opts.Ledger
+	if err := handler.watchTotals(mgr); err != nil {
+		return err
+	}
 	// The counter reads plans live: its writes race the plan controller's, and a stale read
 	// would only conflict.
 	handler.denials = newDenialCounter(mgr.GetAPIReader(), mgr.GetClient())

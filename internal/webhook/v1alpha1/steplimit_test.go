@@ -10,11 +10,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/safety"
 )
 
-// A plan's usage.steps holds at most 1024 steps; an agent inventing a step per call must not be
-// able to grow it past that and freeze its plan's accounting, so a new step beyond
-// MaxStepsPerPlan is refused while old steps go on.
+// An agent inventing a step per call must not escape maxRetriesPerStep: a plan without declared
+// steps may use maxStepsPerPlan of them (the default 100 here), and a new step beyond them is
+// refused while known steps go on.
 func TestNewStepBeyondTheLimitIsRefused(t *testing.T) {
 	h, _ := newBenchAgentToolCallHandler(t)
 	c := h.Reader.(client.Client)
@@ -22,10 +23,11 @@ func TestNewStepBeyondTheLimitIsRefused(t *testing.T) {
 	if err := c.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
 		t.Fatal(err)
 	}
-	for i := range safetyv1alpha1.MaxStepsPerPlan - 1 {
+	plan.Status.Snapshot.Safety.MaxStepsPerPlan = new(safety.DefaultMaxStepsPerPlan)
+	for i := range safety.DefaultMaxStepsPerPlan - 1 {
 		plan.Status.Usage.Steps = append(plan.Status.Usage.Steps, safetyv1alpha1.StepUsage{Step: fmt.Sprintf("s-%d", i), Attempts: 1})
 	}
-	if err := c.Update(context.Background(), plan); err != nil {
+	if err := c.Status().Update(context.Background(), plan); err != nil {
 		t.Fatal(err)
 	}
 	srv := &webhook.Admission{Handler: h}
@@ -42,10 +44,10 @@ func TestNewStepBeyondTheLimitIsRefused(t *testing.T) {
 		return false, r.Result.Message
 	}
 	if ok, msg := submit("last-new", "s-new"); !ok {
-		t.Fatalf("the %dth step was refused: %s", safetyv1alpha1.MaxStepsPerPlan, msg)
+		t.Fatalf("the %dth step was refused: %s", safety.DefaultMaxStepsPerPlan, msg)
 	}
 	ok, msg := submit("one-too-many", "s-newer")
-	if ok || !strings.Contains(msg, "[StepLimitExceeded] plan p already has 1000 steps") {
+	if ok || !strings.Contains(msg, "[StepLimitExceeded] plan p already has 100 steps") {
 		t.Fatalf("a step beyond the limit: admitted %v, %q", ok, msg)
 	}
 	for _, step := range []string{"s-0", "s-new"} {

@@ -144,6 +144,18 @@ spec: {}`, fields: []string{`metadata.annotations[safety.toolgate.dev/is-default
 		Entry("unknown action class", badManifest{yaml: tool("writes: true\n  actionClass: launch"), fields: []string{"spec.actionClass", "Unsupported value"}}),
 		Entry("ledger failure policy that does not exist", badManifest{yaml: auditLedger("failurePolicy: Maybe"), fields: []string{"spec.failurePolicy"}}),
 		Entry("ledger segments smaller than 4 KiB", badManifest{yaml: auditLedger("rotation: {maxSegmentBytes: 10}"), fields: []string{"spec.rotation.maxSegmentBytes"}}),
+		Entry("a step that is not a DNS label", badManifest{yaml: call("step: Build"), fields: []string{"spec.step", "must be a DNS label"}}),
+		Entry("a step longer than 63", badManifest{yaml: call("step: " + strings.Repeat("s", 64)), fields: []string{"spec.step", "63"}}),
+		Entry("33 paths", badManifest{yaml: call("step: s\n  arguments: {paths: [" + strings.Repeat("a,", 32) + "a]}"), fields: []string{"spec.arguments.paths", "32"}}),
+		Entry("a path longer than 1024", badManifest{yaml: call("step: s\n  arguments: {paths: [" + strings.Repeat("p", 1025) + "]}"), fields: []string{"spec.arguments.paths[0]", "1024"}}),
+		Entry("a command longer than 8192", badManifest{yaml: call("step: s\n  arguments: {command: " + strings.Repeat("x", 8193) + "}"), fields: []string{"spec.arguments.command", "8192"}}),
+		Entry("a cwd longer than 1024", badManifest{yaml: call("step: s\n  arguments: {cwd: " + strings.Repeat("d", 1025) + "}"), fields: []string{"spec.arguments.cwd", "1024"}}),
+		Entry("a negative costPerCall", badManifest{yaml: tool("writes: false\n  actionClass: read\n  costPerCall: \"-1\""), fields: []string{"spec.costPerCall", "must not be negative"}}),
+		Entry("a costPerCall with ten decimals", badManifest{yaml: tool("writes: false\n  actionClass: read\n  costPerCall: \"0.0000000001\""), fields: []string{"spec.costPerCall", "9 decimal places"}}),
+		Entry("maxStepsPerPlan 1001", badManifest{yaml: sp(`maxStepsPerPlan: 1001`), fields: []string{"spec.maxStepsPerPlan", "1000"}}),
+		Entry("a declared step that is not a DNS label", badManifest{yaml: planSpec("steps: [build, Test]"), fields: []string{"spec.steps[1]"}}),
+		Entry("a cost reporter of an unknown kind", badManifest{yaml: planSpec("costReporter: {kind: Group, name: x}"), fields: []string{"spec.costReporter.kind", "Unsupported value"}}),
+		Entry("a user cost reporter with a namespace", badManifest{yaml: planSpec("costReporter: {kind: User, name: x, namespace: team}"), fields: []string{"spec.costReporter.namespace", "only for a ServiceAccount"}}),
 		Entry("a changed AgentPlan spec", badManifest{
 			base: plan("false"), update: true, yaml: plan("true"), fields: []string{"spec", "immutable"},
 		}),
@@ -191,4 +203,12 @@ func auditLedger(spec string) string {
 
 func plan(readOnly string) string {
 	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentPlan\nmetadata: {name: p1}\nspec: {serviceAccountName: agent, readOnly: %s}\n", readOnly)
+}
+
+func call(spec string) string {
+	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentToolCall\nmetadata: {name: %s}\nspec:\n  plan: p\n  tool: t\n  %s\n", uniqueName("bad-call"), spec)
+}
+
+func planSpec(spec string) string {
+	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentPlan\nmetadata: {name: %s}\nspec:\n  serviceAccountName: agent\n  %s\n", uniqueName("bad-plan"), spec)
 }

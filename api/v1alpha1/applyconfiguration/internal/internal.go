@@ -68,6 +68,9 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: numeric
       default: 86400
+    - name: costReporter
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.CostReporter
     - name: description
       type:
         scalar: string
@@ -86,6 +89,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: serviceAccountName
       type:
         scalar: string
+    - name: steps
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
 - name: com.github.toolgate.toolgate.api.v1alpha1.AgentPlanStatus
   map:
     fields:
@@ -198,6 +207,9 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: boolean
       default: false
+    - name: costPerCall
+      type:
+        namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
     - name: description
       type:
         scalar: string
@@ -390,6 +402,20 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: autoApprove
       type:
         scalar: numeric
+- name: com.github.toolgate.toolgate.api.v1alpha1.CostReporter
+  map:
+    fields:
+    - name: kind
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.CostReporterKind
+    - name: name
+      type:
+        scalar: string
+    - name: namespace
+      type:
+        scalar: string
+- name: com.github.toolgate.toolgate.api.v1alpha1.CostReporterKind
+  scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.EnforcementMode
   scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.LedgerCompression
@@ -487,6 +513,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: checkpointable
       type:
         scalar: boolean
+    - name: costPerCall
+      type:
+        namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
     - name: epoch
       type:
         scalar: numeric
@@ -562,9 +591,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: denials
       type:
         scalar: numeric
-    - name: settled
+    - name: reportedCost
       type:
-        namedType: com.github.toolgate.toolgate.api.v1alpha1.SettledUsage
+        scalar: string
+    - name: reservedCost
+      type:
+        scalar: string
     - name: steps
       type:
         list:
@@ -686,6 +718,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: plans
       type:
         scalar: numeric
+    - name: settled
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.SettledPlans
     - name: totalCost
       type:
         scalar: string
@@ -756,6 +791,10 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: numeric
       default: 3
+    - name: maxStepsPerPlan
+      type:
+        scalar: numeric
+      default: 100
     - name: maxTotalCost
       type:
         namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
@@ -792,23 +831,18 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: observedGeneration
       type:
         scalar: numeric
-- name: com.github.toolgate.toolgate.api.v1alpha1.SettledUsage
+- name: com.github.toolgate.toolgate.api.v1alpha1.SettledPlans
   map:
     fields:
-    - name: accumulatedCost
-      type:
-        scalar: string
     - name: calls
       type:
         scalar: numeric
-    - name: steps
+    - name: cost
       type:
-        list:
-          elementType:
-            namedType: com.github.toolgate.toolgate.api.v1alpha1.StepUsage
-          elementRelationship: associative
-          keys:
-          - step
+        scalar: string
+    - name: plans
+      type:
+        scalar: numeric
     - name: uids
       type:
         list:

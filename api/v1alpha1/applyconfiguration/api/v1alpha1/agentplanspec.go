@@ -47,6 +47,18 @@ type AgentPlanSpecApplyConfiguration struct {
 	// Job's): afterwards every call is denied PlanExpired and the Active condition is False.
 	// Default 86400 (one day).
 	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds,omitempty"`
+	// steps, when set, are the only step names the plan's calls may give in spec.step; a call
+	// naming any other step is denied StepNotInPlan. Unset, the plan may use at most its profile's
+	// maxStepsPerPlan distinct steps (StepLimitExceeded beyond them). Each is a DNS label, like
+	// spec.step, so a step cannot be respelled by case, spaces or look-alike characters.
+	Steps []string `json:"steps,omitempty"`
+	// costReporter is who reports what the plan's calls cost (an AgentToolCall's status.cost): a
+	// metering service, an LLM proxy, the gateway. Only it may write status.cost, and a reported
+	// cost counts only from it; a call's cost is the larger of its tool's costPerCall (reserved
+	// when the call is admitted) and what the reporter reported. Unset, no one may report cost and
+	// each call costs its reservation. Naming the plan's own ServiceAccount is trusting the agent
+	// with its own budget.
+	CostReporter *CostReporterApplyConfiguration `json:"costReporter,omitempty"`
 }
 
 // AgentPlanSpecApplyConfiguration constructs a declarative configuration of the AgentPlanSpec type for use with
@@ -116,5 +128,23 @@ func (b *AgentPlanSpecApplyConfiguration) WithPodName(value string) *AgentPlanSp
 // If called multiple times, the ActiveDeadlineSeconds field is set to the value of the last call.
 func (b *AgentPlanSpecApplyConfiguration) WithActiveDeadlineSeconds(value int64) *AgentPlanSpecApplyConfiguration {
 	b.ActiveDeadlineSeconds = &value
+	return b
+}
+
+// WithSteps adds the given value to the Steps field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Steps field.
+func (b *AgentPlanSpecApplyConfiguration) WithSteps(values ...string) *AgentPlanSpecApplyConfiguration {
+	for i := range values {
+		b.Steps = append(b.Steps, values[i])
+	}
+	return b
+}
+
+// WithCostReporter sets the CostReporter field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the CostReporter field is set to the value of the last call.
+func (b *AgentPlanSpecApplyConfiguration) WithCostReporter(value *CostReporterApplyConfiguration) *AgentPlanSpecApplyConfiguration {
+	b.CostReporter = value
 	return b
 }

@@ -26,7 +26,11 @@ type AgentToolCallSpecApplyConfiguration struct {
 	Plan *string `json:"plan,omitempty"`
 	// tool is the name of the registered AgentTool to run.
 	Tool *string `json:"tool,omitempty"`
-	// step identifies the plan step the call serves; retries of a step share it.
+	// step identifies the plan step the call serves; retries of a step share it. It is a DNS
+	// label (lower-case letters, digits and '-', at most 63 characters), so one step has one
+	// spelling: "Build", "build " or a full-width "ｂｕｉｌｄ" are refused, not counted as new steps.
+	// A plan that declares spec.steps admits only those; otherwise its profile's maxStepsPerPlan
+	// bounds how many distinct steps it may use.
 	Step *string `json:"step,omitempty"`
 	// sandboxId names the sandbox the tool runs in; writing tools need one under requireSandbox.
 	SandboxID *string `json:"sandboxId,omitempty"`

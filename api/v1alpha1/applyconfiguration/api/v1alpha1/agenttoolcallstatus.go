@@ -32,10 +32,12 @@ type AgentToolCallStatusApplyConfiguration struct {
 	// phase moves forward only: Admitted, Running, then Succeeded or Failed.
 	Phase *apiv1alpha1.CallPhase `json:"phase,omitempty"`
 	// cost is what the run cost, in US dollars, as an exact decimal string. It never decreases.
+	// Only the plan's spec.costReporter may write it; the call then costs the larger of this and
+	// its tool's costPerCall, which was reserved when it was admitted.
 	Cost *resource.Quantity `json:"cost,omitempty"`
 	// finishedAt is when the run ended.
 	FinishedAt *v1.Time `json:"finishedAt,omitempty"`
-	// conditions of the call.
+	// conditions of the call: at most 4, each message at most 1024 characters.
 	Conditions []metav1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 }
 

@@ -19,6 +19,7 @@ package v1alpha1
 
 import (
 	apiv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	resource "k8s.io/apimachinery/pkg/api/resource"
 )
 
 // AgentToolSpecApplyConfiguration represents a declarative configuration of the AgentToolSpec type for use
@@ -45,6 +46,11 @@ type AgentToolSpecApplyConfiguration struct {
 	// skillCategory is the category profiles' allowedSkillCategories match against. A tool
 	// without one is denied by any profile that lists categories.
 	SkillCategory *string `json:"skillCategory,omitempty"`
+	// costPerCall is what one call of the tool costs, in US dollars, as an exact decimal ("0.02").
+	// It is reserved when a call is admitted and counts at once toward the plan's maxCostPerPlan
+	// and the project's maxTotalCost, so parallel calls cannot overrun a budget unseen. A cost the
+	// plan's costReporter reports replaces it only when larger. Unset: calls reserve nothing.
+	CostPerCall *resource.Quantity `json:"costPerCall,omitempty"`
 }
 
 // AgentToolSpecApplyConfiguration constructs a declarative configuration of the AgentToolSpec type for use with
@@ -98,5 +104,13 @@ func (b *AgentToolSpecApplyConfiguration) WithActionClass(value apiv1alpha1.Acti
 // If called multiple times, the SkillCategory field is set to the value of the last call.
 func (b *AgentToolSpecApplyConfiguration) WithSkillCategory(value string) *AgentToolSpecApplyConfiguration {
 	b.SkillCategory = &value
+	return b
+}
+
+// WithCostPerCall sets the CostPerCall field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the CostPerCall field is set to the value of the last call.
+func (b *AgentToolSpecApplyConfiguration) WithCostPerCall(value resource.Quantity) *AgentToolSpecApplyConfiguration {
+	b.CostPerCall = &value
 	return b
 }

@@ -19,6 +19,7 @@ package v1alpha1
 
 import (
 	apiv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	resource "k8s.io/apimachinery/pkg/api/resource"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
@@ -45,6 +46,9 @@ type PinnedToolApplyConfiguration struct {
 	ActionClass *apiv1alpha1.ActionClass `json:"actionClass,omitempty"`
 	// skillCategory is the AgentTool's spec.skillCategory as pinned.
 	SkillCategory *string `json:"skillCategory,omitempty"`
+	// costPerCall is the tool's costPerCall when the plan first used it: what each of the plan's
+	// calls of the tool reserves, whatever later edits of the AgentTool say.
+	CostPerCall *resource.Quantity `json:"costPerCall,omitempty"`
 	// pinnedAt is when the plan first used the tool.
 	PinnedAt *v1.Time `json:"pinnedAt,omitempty"`
 	// epoch is the snapshot epoch the pin belongs to.
@@ -118,6 +122,14 @@ func (b *PinnedToolApplyConfiguration) WithActionClass(value apiv1alpha1.ActionC
 // If called multiple times, the SkillCategory field is set to the value of the last call.
 func (b *PinnedToolApplyConfiguration) WithSkillCategory(value string) *PinnedToolApplyConfiguration {
 	b.SkillCategory = &value
+	return b
+}
+
+// WithCostPerCall sets the CostPerCall field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the CostPerCall field is set to the value of the last call.
+func (b *PinnedToolApplyConfiguration) WithCostPerCall(value resource.Quantity) *PinnedToolApplyConfiguration {
+	b.CostPerCall = &value
 	return b
 }
 

@@ -20,22 +20,25 @@ package v1alpha1
 // PlanUsageApplyConfiguration represents a declarative configuration of the PlanUsage type for use
 // with apply.
 //
-// PlanUsage is what the plan has really done, counted by the operator from AgentToolCalls. Each
-// total is the settled part (calls already deleted) plus the calls that exist.
+// PlanUsage is what the plan has done. Every counter only grows: the admission webhook adds to it
+// when it admits a call (one attempt, one call, the tool's costPerCall reserved) and when the
+// plan's costReporter reports a cost above the reservation, with optimistic concurrency, so the
+// counts are exact whichever webhook replica admitted. Deleting calls never lowers them.
 type PlanUsageApplyConfiguration struct {
-	// accumulatedCost is the exact sum of the cost reported by the plan's calls, in US dollars, as a
-	// plain decimal ("10.01"), so it reads as money in kubectl rather than as a quantity ("10010m").
-	// It includes the cost of deleted (settled) calls.
+	// accumulatedCost is what the plan has spent, in US dollars, as a plain decimal ("10.01"): the
+	// sum over its calls of the larger of the call's reservation and its reported cost. It is what
+	// maxCostPerPlan is checked against.
 	AccumulatedCost *string `json:"accumulatedCost,omitempty"`
-	// calls is the number of admitted calls, deleted (settled) ones included.
+	// reservedCost is the sum of the costPerCall reserved for the plan's admitted calls.
+	ReservedCost *string `json:"reservedCost,omitempty"`
+	// reportedCost is the sum of the costs the plan's costReporter reported.
+	ReportedCost *string `json:"reportedCost,omitempty"`
+	// calls is the number of admitted calls.
 	Calls *int64 `json:"calls,omitempty"`
-	// denials is the number of denied calls.
+	// denials is the number of denied calls (flushed by each webhook replica about once a second).
 	Denials *int64 `json:"denials,omitempty"`
-	// steps counts attempts per step, deleted (settled) calls included.
+	// steps counts the admitted attempts per step.
 	Steps []StepUsageApplyConfiguration `json:"steps,omitempty"`
-	// settled is the part of the usage above whose calls have been deleted. A call's cost and
-	// attempt move here when it is deleted, so the totals never go down.
-	Settled *SettledUsageApplyConfiguration `json:"settled,omitempty"`
 }
 
 // PlanUsageApplyConfiguration constructs a declarative configuration of the PlanUsage type for use with
@@ -49,6 +52,22 @@ func PlanUsage() *PlanUsageApplyConfiguration {
 // If called multiple times, the AccumulatedCost field is set to the value of the last call.
 func (b *PlanUsageApplyConfiguration) WithAccumulatedCost(value string) *PlanUsageApplyConfiguration {
 	b.AccumulatedCost = &value
+	return b
+}
+
+// WithReservedCost sets the ReservedCost field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ReservedCost field is set to the value of the last call.
+func (b *PlanUsageApplyConfiguration) WithReservedCost(value string) *PlanUsageApplyConfiguration {
+	b.ReservedCost = &value
+	return b
+}
+
+// WithReportedCost sets the ReportedCost field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ReportedCost field is set to the value of the last call.
+func (b *PlanUsageApplyConfiguration) WithReportedCost(value string) *PlanUsageApplyConfiguration {
+	b.ReportedCost = &value
 	return b
 }
 
@@ -78,13 +97,5 @@ func (b *PlanUsageApplyConfiguration) WithSteps(values ...*StepUsageApplyConfigu
 		}
 		b.Steps = append(b.Steps, *values[i])
 	}
-	return b
-}
-
-// WithSettled sets the Settled field in the declarative configuration to the given value
-// and returns the receiver, so that objects can be built by chaining "With" function invocations.
-// If called multiple times, the Settled field is set to the value of the last call.
-func (b *PlanUsageApplyConfiguration) WithSettled(value *SettledUsageApplyConfiguration) *PlanUsageApplyConfiguration {
-	b.Settled = value
 	return b
 }

@@ -28,9 +28,13 @@ import (
 type ProjectPolicyStatusApplyConfiguration struct {
 	// observedGeneration is the generation the controller last processed.
 	ObservedGeneration *int64 `json:"observedGeneration,omitempty"`
-	// totalCost is the exact sum of the cost of every plan in the project, in US dollars, as a
-	// plain decimal.
+	// totalCost is what the project has spent, in US dollars, as a plain decimal: settled.cost
+	// (the plans already deleted) plus the accumulated cost of every plan that exists, as the
+	// operator last summed it. maxTotalCost is checked against the same sum.
 	TotalCost *string `json:"totalCost,omitempty"`
+	// settled is the spend of the project's deleted plans. Each plan is settled into it exactly
+	// once, when it is deleted, so deleting a plan never gives its budget back.
+	Settled *SettledPlansApplyConfiguration `json:"settled,omitempty"`
 	// plans counts the project's AgentPlans.
 	Plans *int32 `json:"plans,omitempty"`
 	// conditions: Ready says whether the policy compiles and its references resolve.
@@ -56,6 +60,14 @@ func (b *ProjectPolicyStatusApplyConfiguration) WithObservedGeneration(value int
 // If called multiple times, the TotalCost field is set to the value of the last call.
 func (b *ProjectPolicyStatusApplyConfiguration) WithTotalCost(value string) *ProjectPolicyStatusApplyConfiguration {
 	b.TotalCost = &value
+	return b
+}
+
+// WithSettled sets the Settled field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Settled field is set to the value of the last call.
+func (b *ProjectPolicyStatusApplyConfiguration) WithSettled(value *SettledPlansApplyConfiguration) *ProjectPolicyStatusApplyConfiguration {
+	b.Settled = value
 	return b
 }
 

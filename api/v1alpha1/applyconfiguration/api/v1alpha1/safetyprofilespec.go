@@ -61,6 +61,10 @@ type SafetyProfileSpecApplyConfiguration struct {
 	// maxRetriesPerStep is how many attempts one step of a plan may make beyond the first before
 	// calls for it are denied (0-100, default 3).
 	MaxRetriesPerStep *int32 `json:"maxRetriesPerStep,omitempty"`
+	// maxStepsPerPlan is how many distinct steps a plan that declares no spec.steps may use
+	// (1-1000, default 100); a call for a new step beyond them is denied StepLimitExceeded, so an
+	// agent cannot escape maxRetriesPerStep by inventing step names.
+	MaxStepsPerPlan *int32 `json:"maxStepsPerPlan,omitempty"`
 	// enforcementMode is Enforce (the default: deny), Warn (admit with a warning naming the reason)
 	// or Audit (admit silently). Under Warn and Audit the ledger records would_deny.
 	EnforcementMode *apiv1alpha1.EnforcementMode `json:"enforcementMode,omitempty"`
@@ -171,6 +175,14 @@ func (b *SafetyProfileSpecApplyConfiguration) WithMaxTotalCost(value resource.Qu
 // If called multiple times, the MaxRetriesPerStep field is set to the value of the last call.
 func (b *SafetyProfileSpecApplyConfiguration) WithMaxRetriesPerStep(value int32) *SafetyProfileSpecApplyConfiguration {
 	b.MaxRetriesPerStep = &value
+	return b
+}
+
+// WithMaxStepsPerPlan sets the MaxStepsPerPlan field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the MaxStepsPerPlan field is set to the value of the last call.
+func (b *SafetyProfileSpecApplyConfiguration) WithMaxStepsPerPlan(value int32) *SafetyProfileSpecApplyConfiguration {
+	b.MaxStepsPerPlan = &value
 	return b
 }
 

@@ -22,9 +22,9 @@ package v1alpha1
 //
 // StepUsage counts the attempts one step of a plan has made.
 type StepUsageApplyConfiguration struct {
-	// step is the step's identifier as calls give it.
+	// step is the step's name as calls give it (a DNS label).
 	Step *string `json:"step,omitempty"`
-	// attempts is the number of admitted calls for the step.
+	// attempts is the number of admitted calls for the step. It never decreases.
 	Attempts *int32 `json:"attempts,omitempty"`
 }
 

@@ -23,11 +23,13 @@ package v1alpha1
 // ToolArguments are the arguments of a call that toolgate's argument rules inspect.
 type ToolArgumentsApplyConfiguration struct {
 	// command is the shell command an execute-class tool runs. It is parsed, and every simple
-	// command in it is checked against the damage-control rules and the path policy.
+	// command in it is checked against the damage-control rules and the path policy. At most
+	// 8192 characters: a longer script belongs in a file the command runs.
 	Command *string `json:"command,omitempty"`
-	// paths the tool reads, writes or deletes, relative to cwd or absolute.
+	// paths the tool reads, writes or deletes, relative to cwd or absolute: at most 32, each at
+	// most 1024 characters.
 	Paths []string `json:"paths,omitempty"`
-	// cwd is the working directory the paths and command are relative to.
+	// cwd is the working directory the paths and command are relative to (at most 1024 characters).
 	Cwd *string `json:"cwd,omitempty"`
 }
 

@@ -1,0 +1,57 @@
+package operator
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+func TestCacheKeepsWhatIsRead(t *testing.T) {
+	managed := []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationApply}}
+	call := &safetyv1alpha1.AgentToolCall{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c", ManagedFields: managed},
+		Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "p", Tool: "t", Step: "s", SandboxID: "sb",
+			Arguments: safetyv1alpha1.ToolArguments{Command: "make test", Paths: []string{"a"}, Cwd: "/w"}},
+		Status: safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded},
+	}
+	want := call.DeepCopy()
+	want.ManagedFields, want.Spec.Arguments = nil, safetyv1alpha1.ToolArguments{}
+	opts := CacheOptions()
+	var transform cache.TransformFunc
+	for obj, by := range opts.ByObject {
+		if _, ok := obj.(*safetyv1alpha1.AgentToolCall); ok {
+			transform = by.Transform
+		}
+	}
+	got, err := transform(call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("cached call (-want +got):\n%s", diff)
+	}
+	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Name: "p", ManagedFields: managed},
+		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent"}}
+	out, err := opts.DefaultTransform(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := out.(*safetyv1alpha1.AgentPlan); p.ManagedFields != nil || p.Spec.ServiceAccountName != "agent" {
+		t.Errorf("cached plan: %+v", p)
+	}
+}
+
+func TestPprofAddressIsOffOrLoopback(t *testing.T) {
+	for addr, ok := range map[string]bool{
+		"": true, "0": true, "127.0.0.1:6060": true, "localhost:6060": true, "[::1]:6060": true,
+		":6060": false, "0.0.0.0:6060": false, "10.0.0.1:6060": false, "127.0.0.1": false,
+	} {
+		if _, err := PprofAddress(addr); (err == nil) != ok {
+			t.Errorf("PprofAddress(%q): err %v, want ok=%v", addr, err, ok)
+		}
+	}
+}

@@ -1,0 +1,242 @@
+package testenv
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/config"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/operator"
+	"github.com/toolgate/toolgate/internal/serving"
+)
+
+// Replicas is a control plane whose admission webhooks are served by several managers at once, as
+// several webhook replicas behind one Service are: the webhook configuration's URL points at a
+// TCP round-robin proxy on loopback, which hands each connection the API server opens to the next
+// replica. TLS passes through the proxy untouched (every replica serves the same certificate).
+type Replicas struct {
+	Cluster
+	// Connections counts the connections the proxy handed to each replica.
+	Connections []atomic.Int64
+	// Writes counts every replica's API writes.
+	Writes WriteCounter
+	// Sticky, when set, sends every new connection to replica 0, as a Service does when the API
+	// server keeps one connection to it: the common case, where replicas rarely race.
+	Sticky atomic.Bool
+
+	proxy    net.Listener
+	cancels  []context.CancelFunc
+	done     []chan error
+	proxyWG  sync.WaitGroup
+	shutdown chan struct{}
+}
+
+// StartReplicas starts the control plane and n managers; setup(i, mgr) registers what replica i
+// runs (typically the controllers and webhooks on replica 0, webhooks alone on the others, as
+// leader election would have it). Each replica serves HTTP/1.1 only and closes each connection
+// after one answer, so the proxy spreads admission requests evenly over the replicas.
+func StartReplicas(n int, setup func(i int, mgr ctrl.Manager) error) (*Replicas, error) {
+	env, err := New()
+	if err != nil {
+		return nil, err
+	}
+	webhooks, err := Path("config", "webhook")
+	if err != nil {
+		return nil, err
+	}
+	env.WebhookInstallOptions.Paths = []string{webhooks}
+	dir, err := os.MkdirTemp("", "toolgate-control-plane-")
+	if err != nil {
+		return nil, err
+	}
+	// Every replica requires the API server's client certificate, as in production.
+	ca, err := configureWebhookClientCert(env, dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := env.Start()
+	if err != nil {
+		return nil, fmt.Errorf("starting the control plane: %w", err)
+	}
+	r := &Replicas{Cluster: Cluster{Env: env, Config: cfg, Scheme: runtime.NewScheme(), Dir: dir, WebhookClientCA: ca},
+		Connections: make([]atomic.Int64, n), shutdown: make(chan struct{})}
+	if err := clientgoscheme.AddToScheme(r.Scheme); err != nil {
+		return nil, errors.Join(err, env.Stop())
+	}
+	if err := safetyv1alpha1.AddToScheme(r.Scheme); err != nil {
+		return nil, errors.Join(err, env.Stop())
+	}
+	if r.Client, err = client.New(cfg, client.Options{Scheme: r.Scheme}); err != nil {
+		return nil, errors.Join(err, env.Stop())
+	}
+	wh := &env.WebhookInstallOptions
+	addrs := make([]string, n)
+	for i := range n {
+		port, err := freePort(wh.LocalServingHost)
+		if err != nil {
+			return nil, errors.Join(err, r.Stop())
+		}
+		addrs[i] = net.JoinHostPort(wh.LocalServingHost, fmt.Sprint(port))
+		if err := r.startReplica(i, port, setup); err != nil {
+			return nil, errors.Join(err, r.Stop())
+		}
+	}
+	// The proxy takes the address the webhook configuration names.
+	if r.proxy, err = net.Listen("tcp", net.JoinHostPort(wh.LocalServingHost, fmt.Sprint(wh.LocalServingPort))); err != nil {
+		return nil, errors.Join(fmt.Errorf("listening for the webhook proxy: %w", err), r.Stop())
+	}
+	r.proxyWG.Add(1)
+	go r.serveProxy(addrs)
+	for _, addr := range append(addrs, r.proxy.Addr().String()) {
+		if err := awaitTLS(addr); err != nil {
+			return nil, errors.Join(err, r.Stop())
+		}
+	}
+	for i := range r.Connections { // the probe above is not the API server's
+		r.Connections[i].Store(0)
+	}
+	return r, nil
+}
+
+func (r *Replicas) startReplica(i, port int, setup func(int, ctrl.Manager) error) error {
+	wh := &r.Env.WebhookInstallOptions
+	server, err := serving.NewWebhookServer(serving.WebhookOptions{
+		Host: wh.LocalServingHost, Port: port, CertDir: wh.LocalServingCertDir,
+		ClientCAFile: filepath.Join(r.Dir, WebhookClientCAFile),
+		TLSOpts:      []func(*tls.Config){func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }},
+	})
+	if err != nil {
+		return err
+	}
+	mgr, err := ctrl.NewManager(r.Writes.Wrap(r.Config), ctrl.Options{
+		Scheme: r.Scheme,
+		// The production cache: what the replicas decide from is what main.go's manager keeps.
+		Cache:                  operator.CacheOptions(),
+		Metrics:                metricsserver.Options{BindAddress: "0"},
+		HealthProbeBindAddress: "0",
+		Controller:             config.Controller{SkipNameValidation: new(true)},
+		WebhookServer:          oneRequestPerConnection{server},
+	})
+	if err != nil {
+		return err
+	}
+	if err := setup(i, mgr); err != nil {
+		return fmt.Errorf("setting up replica %d: %w", i, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	r.cancels, r.done = append(r.cancels, cancel), append(r.done, done)
+	go func() { done <- mgr.Start(ctx) }()
+	if !mgr.GetCache().WaitForCacheSync(ctx) {
+		return fmt.Errorf("replica %d: caches did not sync", i)
+	}
+	return nil
+}
+
+// oneRequestPerConnection closes every webhook connection after its answer, so each admission the
+// API server sends opens a new connection and the proxy's round robin spreads requests, not
+// just connections, over the replicas.
+type oneRequestPerConnection struct{ webhook.Server }
+
+func (s oneRequestPerConnection) Register(path string, hook http.Handler) {
+	s.Server.Register(path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Connection", "close")
+		hook.ServeHTTP(w, r)
+	}))
+}
+
+// serveProxy hands each accepted connection to the next replica, round robin.
+func (r *Replicas) serveProxy(addrs []string) {
+	defer r.proxyWG.Done()
+	next := 0
+	for {
+		in, err := r.proxy.Accept()
+		if err != nil {
+			return
+		}
+		i := next % len(addrs)
+		next++
+		if r.Sticky.Load() {
+			i = 0
+		}
+		r.Connections[i].Add(1)
+		r.proxyWG.Go(func() { pipe(in, addrs[i], r.shutdown) })
+	}
+}
+
+// pipe copies bytes both ways between in and a new connection to addr until either side closes
+// or the proxy shuts down.
+func pipe(in net.Conn, addr string, shutdown <-chan struct{}) {
+	defer func() { _ = in.Close() }()
+	out, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		return
+	}
+	defer func() { _ = out.Close() }()
+	closed := make(chan struct{}, 2)
+	go func() { _, _ = io.Copy(out, in); closed <- struct{}{} }()
+	go func() { _, _ = io.Copy(in, out); closed <- struct{}{} }()
+	select {
+	case <-closed:
+	case <-shutdown:
+	}
+}
+
+// Stop stops the proxy, every replica, then the control plane.
+func (r *Replicas) Stop() error {
+	var errs []error
+	if r.proxy != nil {
+		close(r.shutdown)
+		errs = append(errs, r.proxy.Close())
+	}
+	for i, cancel := range r.cancels {
+		cancel()
+		if err := <-r.done[i]; err != nil {
+			errs = append(errs, fmt.Errorf("replica %d: %w", i, err))
+		}
+	}
+	r.proxyWG.Wait()
+	errs = append(errs, r.Env.Stop(), os.RemoveAll(r.Dir))
+	return errors.Join(errs...)
+}
+
+func freePort(host string) (int, error) {
+	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = l.Close() }()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// awaitTLS waits until addr completes a TLS handshake.
+func awaitTLS(addr string) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		conn, err := tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", addr, &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // probing our own test server
+		if err == nil {
+			return conn.Close()
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("webhook server on %s not serving: %w", addr, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

@@ -1,0 +1,181 @@
+package v1alpha1_test
+
+import (
+	"fmt"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
+	"github.com/toolgate/toolgate/internal/safety"
+)
+
+// The attacks of issue 14 on steps, cost and budgets, each through the real API server with the
+// agent's real token, next to its near miss.
+var _ = Describe("AgentToolCall accounting: what the agent cannot choose", func() {
+	var p *project
+	BeforeEach(func() { p = newProject(nil) })
+
+	planUsage := func(name string) safetyv1alpha1.PlanUsage {
+		GinkgoHelper()
+		plan := &safetyv1alpha1.AgentPlan{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: name}, plan)).To(Succeed())
+		return plan.Status.Usage
+	}
+	// costly registers a reader tool of the project that reserves cost per call.
+	costly := func(cost string) string {
+		GinkgoHelper()
+		t := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: p.ns + "-metered"},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead, CostPerCall: new(resource.MustParse(cost))}}
+		createCluster(t)
+		p.tools["metered"] = t.Name
+		return t.Name
+	}
+
+	Describe("steps", func() {
+		It("refuses a respelled step name at the schema, naming spec.step", func() {
+			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinUnrestricted)})
+			for _, step := range []string{"Build", "build ", "ｂｕｉｌｄ", "build\u200b", "-build"} {
+				err := submit(p.agent, p.call(planName, p.tools[reader], step, "src/a.go"))
+				Expect(apierrors.IsInvalid(err)).To(BeTrue(), "step %q: %v", step, err)
+				Expect(err).To(MatchError(ContainSubstring("spec.step")))
+				Expect(err).To(MatchError(ContainSubstring("must be a DNS label")))
+			}
+			Expect(p.storedCalls()).To(BeEmpty())
+			By("the near miss: the step spelled as a DNS label")
+			mustAdmit(submit(p.agent, p.call(planName, p.tools[reader], "build", "src/a.go")))
+		})
+
+		It("denies a step the plan does not declare StepNotInPlan, and admits a declared one", func() {
+			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinUnrestricted), Steps: []string{"build", "test"}})
+			mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "build-2", "src/a.go")), policy.ReasonStepNotInPlan, `"build-2" is not one of them`)
+			mustAdmit(submit(p.agent, p.call(planName, p.tools[reader], "build", "src/a.go")))
+			mustAdmit(submit(p.agent, p.call(planName, p.tools[reader], "test", "src/a.go")))
+		})
+
+		It("bounds the distinct steps of a plan without declared steps by maxStepsPerPlan", func() {
+			ref := p.profile(profileWith(func(s *safetyv1alpha1.SafetyProfileSpec) {
+				s.MaxRetriesPerStep, s.MaxStepsPerPlan = new(int32(0)), new(int32(2))
+			}))
+			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: ref})
+			mustAdmit(submit(p.agent, p.call(planName, p.tools[reader], "build", "src/a.go")))
+			mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "build", "src/b.go")), safety.ReasonToolRetryLimitExceeded)
+			mustAdmit(submit(p.agent, p.call(planName, p.tools[reader], "build-2", "src/c.go")))
+			mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "build-3", "src/d.go")), policy.ReasonStepLimitExceeded, "maxStepsPerPlan 2")
+			Expect(planUsage(planName).Steps).To(ConsistOf(
+				safetyv1alpha1.StepUsage{Step: "build", Attempts: 1}, safetyv1alpha1.StepUsage{Step: "build-2", Attempts: 1}))
+		})
+	})
+
+	Describe("cost", func() {
+		var meter client.Client
+		BeforeEach(func() { meter = p.newAgent("meter") })
+		meterReports := func() *safetyv1alpha1.CostReporter {
+			return &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount, Name: "meter"}
+		}
+
+		It("reserves costPerCall at admission, so an agent that never reports still reaches maxCostPerPlan", func() {
+			tool := costly("0.6")
+			ref := p.profile(profileWith(func(s *safetyv1alpha1.SafetyProfileSpec) { s.MaxCostPerPlan = money("1") }))
+			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: ref, CostReporter: meterReports()})
+			mustAdmit(submit(p.agent, p.call(planName, tool, "a", "src/a.go")))
+			mustAdmit(submit(p.agent, p.call(planName, tool, "b", "src/b.go")))
+			mustDeny(submit(p.agent, p.call(planName, tool, "c", "src/c.go")), safety.ReasonToolCostLimitExceeded, "max_cost_per_plan")
+			u := planUsage(planName)
+			Expect(u.ReservedCost).To(Equal("1.2"))
+			Expect(u.AccumulatedCost).To(Equal("1.2"))
+		})
+
+		It("refuses the agent's own report of cost 0 when the plan names another reporter, and takes the reporter's", func() {
+			tool := costly("0.5")
+			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinUnrestricted), CostReporter: meterReports()})
+			call := p.call(planName, tool, "a", "src/a.go")
+			mustAdmit(submit(p.agent, call))
+			err := report(p.agent, call, safetyv1alpha1.CallPhaseSucceeded, "0")
+			mustDeny(err, "InvalidUpdate", "only plan "+planName+"'s cost reporter", "system:serviceaccount:"+p.ns+":meter")
+			Expect(causeOf(err).Field).To(Equal("status.cost"))
+			By("the agent may still report the phase")
+			Expect(report(p.agent, call, safetyv1alpha1.CallPhaseSucceeded, "")).To(Succeed())
+
+			By("the near miss: the reporter's cost below the reservation leaves the reservation")
+			Expect(report(meter, call, safetyv1alpha1.CallPhaseSucceeded, "0.2")).To(Succeed())
+			Expect(planUsage(planName).AccumulatedCost).To(Equal("0.5"))
+			By("and above it replaces it")
+			Expect(report(meter, call, safetyv1alpha1.CallPhaseSucceeded, "1.75")).To(Succeed())
+			u := planUsage(planName)
+			Expect(u.AccumulatedCost).To(Equal("1.75"))
+			Expect(u.ReportedCost).To(Equal("1.75"))
+		})
+
+		It("refuses any cost report on a plan that names no reporter", func() {
+			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinUnrestricted)})
+			call := p.call(planName, p.tools[reader], "a", "src/a.go")
+			mustAdmit(submit(p.agent, call))
+			mustDeny(report(p.agent, call, safetyv1alpha1.CallPhaseSucceeded, "3"), "InvalidUpdate", "names no spec.costReporter")
+			mustDeny(report(meter, call, safetyv1alpha1.CallPhaseSucceeded, "3"), "InvalidUpdate", "names no spec.costReporter")
+		})
+
+		It("admits exactly the calls that fit a budget when they arrive in parallel", func() {
+			tool := costly("0.3")
+			ref := p.profile(profileWith(func(s *safetyv1alpha1.SafetyProfileSpec) { s.MaxCostPerPlan = money("1") }))
+			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: ref})
+			var wg sync.WaitGroup
+			errs := make([]error, 12)
+			for i := range errs {
+				wg.Go(func() {
+					errs[i] = submit(p.agent, p.call(planName, tool, fmt.Sprintf("s-%d", i), fmt.Sprintf("src/%d.go", i)))
+				})
+			}
+			wg.Wait()
+			admitted := 0
+			for _, err := range errs {
+				if err == nil {
+					admitted++
+					continue
+				}
+				mustDeny(err, safety.ReasonToolCostLimitExceeded, "max_cost_per_plan")
+			}
+			// 0, 0.3, 0.6 and 0.9 are below 1: the fourth call crosses it, by less than one call's cost.
+			Expect(admitted).To(Equal(4))
+			Expect(planUsage(planName).AccumulatedCost).To(Equal("1.2"))
+		})
+	})
+
+	Describe("the project's budget", func() {
+		It("keeps a deleted plan's spend in the project's total, so deleting a plan gives nothing back", func() {
+			tool := costly("0.6")
+			ref := p.profile(profileWith(func(s *safetyv1alpha1.SafetyProfileSpec) { s.MaxTotalCost = money("1") }))
+			p.plan("first", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref})
+			mustAdmit(submit(p.agent, p.call("first", tool, "a", "src/a.go")))
+			mustAdmit(submit(p.agent, p.call("first", tool, "b", "src/b.go")))
+			mustDeny(submit(p.agent, p.call("first", tool, "c", "src/c.go")), safety.ReasonToolCostLimitExceeded, "max_total_cost")
+
+			first := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "first"}}
+			Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(first), first)).To(Succeed())
+			Expect(first.Finalizers).To(ContainElement(safetyv1alpha1.PlanFinalizer))
+			Expect(k8sClient.Delete(ctx, first)).To(Succeed())
+			awaitGone(first)
+			pp := &safetyv1alpha1.ProjectPolicy{}
+			Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: "project"}, pp)).To(Succeed())
+			Expect(pp.Status.Settled).NotTo(BeNil())
+			Expect(pp.Status.Settled.Cost).To(Equal("1.2"))
+			Expect(pp.Status.Settled.Plans).To(Equal(int64(1)))
+
+			By("a new plan of the same project is still over the project's budget")
+			p.plan("second", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref})
+			next := p.call("second", tool, "a", "src/a.go")
+			awaitDecision(p.agent, next, safety.ReasonToolCostLimitExceeded)
+			mustDeny(submit(p.agent, next), safety.ReasonToolCostLimitExceeded, "max_total_cost")
+			By("the near miss: a plan (of another agent) whose own profile sets no project limit is admitted")
+			other := p.newAgent("other")
+			p.plan("third", safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "other", ProfileRef: spRef(safety.BuiltinUnrestricted)})
+			mustAdmit(submit(other, p.call("third", tool, "a", "src/a.go")))
+		})
+	})
+})

@@ -1,0 +1,92 @@
+package v1alpha1
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
+)
+
+// checkReporter decides who may change a call's status: its cost only the plan's costReporter
+// (a plan that names none takes no reported cost: each call costs its reservation); its phase and
+// conditions the plan's ServiceAccount or the reporter. Users that are not ServiceAccounts (the
+// operator, an administrator) may report phases where RBAC lets them, but never cost.
+func (h *AgentToolCallHandler) checkReporter(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) *denial {
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := h.get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan, nil); err != nil {
+		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf("call %s belongs to plan %s, which cannot be read: %v", call.Name, call.Spec.Plan, err)}
+	}
+	reporter := policy.CostReporterUser(plan)
+	if !sameCost(old, call) && user != reporter {
+		if reporter == "" {
+			return &denial{ReasonInvalidUpdate, fieldCost, fmt.Sprintf(
+				"plan %s names no spec.costReporter, so no one may report cost: each call costs its tool's costPerCall", plan.Name)}
+		}
+		return &denial{ReasonInvalidUpdate, fieldCost, fmt.Sprintf(
+			"only plan %s's cost reporter (%s) may report cost, not %s", plan.Name, reporter, user)}
+	}
+	if strings.HasPrefix(user, "system:serviceaccount:") && user != reporter &&
+		user != serviceAccountUser(plan.Namespace, plan.Spec.ServiceAccountName) {
+		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
+			"only the plan's ServiceAccount or its cost reporter may report on call %s, not %s", call.Name, user)}
+	}
+	return nil
+}
+
+// countReport adds a trusted cost report to the plan's counters before it is stored: the call then
+// costs the larger of its reservation and the report, so accumulatedCost grows by what the report
+// adds beyond both. A report that adds nothing to accumulatedCost costs no write of its own; its
+// reportedCost rides on the plan's next write. checkReporter has already made sure the
+// writer is the plan's reporter.
+func (h *AgentToolCallHandler) countReport(ctx context.Context, old, call *safetyv1alpha1.AgentToolCall) error {
+	if sameCost(old, call) {
+		return nil
+	}
+	before, err := policy.ReportedCost(old.Status.Cost)
+	if err != nil {
+		return err
+	}
+	after, err := policy.ReportedCost(call.Status.Cost)
+	if err != nil {
+		return err
+	}
+	tool := &safetyv1alpha1.AgentTool{}
+	if err := h.get(ctx, client.ObjectKey{Name: call.Spec.Tool}, tool, nil); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("reading tool %s: %w", call.Spec.Tool, err)
+	}
+	key := client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}
+	if plan := (&safetyv1alpha1.AgentPlan{}); h.get(ctx, key, plan, nil) == nil {
+		tool = policy.ToolAsPinned(plan, tool) // the reservation the call was admitted with
+	}
+	reserve, err := policy.CostPerCall(tool)
+	if err != nil {
+		return err
+	}
+	if max(after.Nanos(), reserve.Nanos()) <= max(before.Nanos(), reserve.Nanos()) {
+		h.usage.carryReported(key, after, before)
+		return nil
+	}
+	_, err = h.usage.submit(ctx, key, func(plan *safetyv1alpha1.AgentPlan, u *policy.Usage) (outcome, error) {
+		if plan.DeletionTimestamp == nil { // a deleted plan's spend is already final, and settled
+			u.Report(reserve, before, after)
+		}
+		return outcome{}, nil
+	})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+func sameCost(old, call *safetyv1alpha1.AgentToolCall) bool {
+	a, b := old.Status.Cost, call.Status.Cost
+	return (a == nil) == (b == nil) && (a == nil || a.Cmp(*b) == 0)
+}
+
+// fieldCost is the field cost report denials point at.
+const fieldCost = "status.cost"
