@@ -1,0 +1,250 @@
+package gateway_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/testenv"
+	"github.com/toolgate/toolgate/pkg/agent"
+	"github.com/toolgate/toolgate/pkg/toolcall"
+)
+
+const (
+	waitTimeout  = 30 * time.Second
+	waitInterval = 50 * time.Millisecond
+	agentSA      = "agent"
+)
+
+var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Ordered, func() {
+	var (
+		ns       string
+		readTool string // the AgentTool the gateway offers, served by the upstream's read_file
+		upstream *recordingServer
+		session  *mcp.ClientSession
+		apiAgent client.Client // the same ServiceAccount, speaking to the API server directly
+		token    string        // pod-bound, for the gateway's audience and the API server's
+	)
+
+	create := func(obj client.Object) {
+		GinkgoHelper()
+		Expect(k8sClient.Create(ctx, obj)).To(Succeed())
+		DeferCleanup(func() { _ = k8sClient.Delete(ctx, obj) })
+	}
+
+	connect := func(bearerToken string) (*mcp.ClientSession, error) {
+		c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil)
+		return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: gatewayURL, HTTPClient: bearer(bearerToken),
+			DisableStandaloneSSE: true}, nil)
+	}
+
+	callTool := func(name string, args map[string]any) *mcp.CallToolResult {
+		GinkgoHelper()
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		Expect(err).NotTo(HaveOccurred())
+		return res
+	}
+
+	BeforeAll(func() {
+		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "gw-"}}
+		Expect(k8sClient.Create(ctx, n)).To(Succeed())
+		ns = n.Name
+
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello from upstream"), 0o600)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, ".env"), []byte("SECRET=1"), 0o600)).To(Succeed())
+		var stop func()
+		upstream, stop = startUpstream(dir)
+		DeferCleanup(stop)
+
+		cfg, err := testenv.AgentConfig(ctx, cluster.Config, ns, agentSA)
+		Expect(err).NotTo(HaveOccurred())
+		apiAgent, err = client.New(cfg, client.Options{Scheme: cluster.Scheme})
+		Expect(err).NotTo(HaveOccurred())
+
+		Expect(k8sClient.Create(ctx, &safetyv1alpha1.ProjectPolicy{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"},
+			Spec: safetyv1alpha1.ProjectPolicySpec{PathPolicy: &safetyv1alpha1.PathPolicy{
+				ZeroAccess: []string{".env", "**/.env"}}},
+		})).To(Succeed())
+		profile := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: ns}, Spec: safetyv1alpha1.SafetyProfileSpec{
+			RequireSandbox: new(false), RequireCheckpoints: new(false), AllowUnsafeTools: new(false),
+			RequireHumanApproval: new(false), ReadOnly: new(false), MaxRetriesPerStep: new(int32(100)),
+			EnforcementMode: safetyv1alpha1.EnforcementModeEnforce,
+		}}
+		create(profile)
+		readTool = ns + "-read"
+		create(&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: readTool},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead, Description: "read a file"}})
+		create(&safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: ns + "-files"},
+			Spec: safetyv1alpha1.ToolServerSpec{URL: upstream.URL, Tools: []safetyv1alpha1.ServedTool{{
+				AgentTool: readTool, UpstreamName: "read_file",
+				Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{"path"}},
+			}}}})
+
+		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "plan"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA,
+				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: profile.Name}}}
+		Expect(k8sClient.Create(ctx, plan)).To(Succeed())
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
+			g.Expect(meta.IsStatusConditionTrue(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition)).To(BeTrue())
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+		By("waiting, with dry-run probes that count nothing, until the webhook's cache shows the plan locked and the tool registered")
+		probe, err := toolcall.Build(toolcall.Invocation{Namespace: ns, Plan: "plan", Tool: readTool, Step: "probe"})
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(func() string {
+			return agent.ReasonOf(agent.FromError(apiAgent.Create(ctx, probe.DeepCopy(), client.DryRunAll), readTool))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeEmpty())
+
+		token, err = testenv.PodToken(ctx, cluster.Config, ns, agentSA, "agent-pod", true, audience)
+		Expect(err).NotTo(HaveOccurred())
+		session, err = connect(token)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { _ = session.Close() })
+	})
+
+	It("lists only the registered tools the upstream serves", func() {
+		res, err := session.ListTools(ctx, nil)
+		Expect(err).NotTo(HaveOccurred())
+		var names []string
+		for _, t := range res.Tools {
+			names = append(names, t.Name)
+		}
+		Expect(names).To(ConsistOf(readTool), "delete_everything is offered upstream but is no AgentTool")
+		Expect(res.Tools[0].InputSchema).NotTo(BeNil(), "the upstream's schema is passed on")
+	})
+
+	It("forwards an admitted read, which the upstream answers", func() {
+		res := callTool(readTool, map[string]any{"path": "notes.txt"})
+		Expect(res.IsError).To(BeFalse())
+		Expect(res.Content).To(HaveLen(1))
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(Equal("hello from upstream"))
+		Expect(upstream.Calls()).To(ContainElement(upstreamCall{Tool: "read_file", Path: "notes.txt"}))
+	})
+
+	It("refuses a read of .env with ToolAccessDenied, and the upstream never sees it", func() {
+		res := callTool(readTool, map[string]any{"path": ".env"})
+		Expect(res.IsError).To(BeTrue())
+		Expect(res.Content).To(HaveLen(1))
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(HavePrefix("[ToolAccessDenied] "))
+		Expect(reasonIn(res)).To(Equal("ToolAccessDenied"))
+		Expect(upstream.Calls()).NotTo(ContainElement(HaveField("Path", ContainSubstring(".env"))))
+	})
+
+	It("neither lists nor forwards a tool the upstream offers but nobody registered", func() {
+		res := callTool("delete_everything", map[string]any{"path": "/"})
+		Expect(res.IsError).To(BeTrue())
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(HavePrefix("[ToolNotRegistered] "))
+		Expect(reasonIn(res)).To(Equal("ToolNotRegistered"))
+		Expect(upstream.Calls()).NotTo(ContainElement(HaveField("Tool", "delete_everything")))
+	})
+
+	It("refuses oversized arguments with an MCP error, before creating anything", func() {
+		_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: readTool,
+			Arguments: map[string]any{"path": strings.Repeat("a", toolcall.MaxArgumentBytes)}})
+		Expect(err).To(MatchError(ContainSubstring("more than the gateway's limit")))
+	})
+
+	It("holds every decision in the ledger, made as the agent itself", func() {
+		lines, err := ledger.Tail(ledgerDir, 1000)
+		Expect(err).NotTo(HaveOccurred())
+		var mine []map[string]any
+		for _, raw := range lines {
+			var rec struct {
+				Fields map[string]any `json:"fields"`
+			}
+			Expect(json.Unmarshal(raw, &rec)).To(Succeed())
+			if rec.Fields["namespace"] == ns && rec.Fields["step"] != "probe" {
+				mine = append(mine, rec.Fields)
+			}
+		}
+		requester := HaveKeyWithValue("requester", "system:serviceaccount:"+ns+":"+agentSA)
+		Expect(mine).To(ConsistOf(
+			And(HaveKeyWithValue("tool", readTool), HaveKeyWithValue("decision", "allow"), requester),
+			And(HaveKeyWithValue("tool", readTool), HaveKeyWithValue("decision", "deny"),
+				HaveKeyWithValue("reason", "ToolAccessDenied"), requester),
+			And(HaveKeyWithValue("tool", "delete_everything"), HaveKeyWithValue("decision", "deny"),
+				HaveKeyWithValue("reason", "ToolNotRegistered"), requester),
+		))
+	})
+
+	It("stores the admitted call in the agent's namespace, and only that one", func() {
+		var calls safetyv1alpha1.AgentToolCallList
+		Expect(k8sClient.List(ctx, &calls, client.InNamespace(ns))).To(Succeed())
+		Expect(calls.Items).To(ConsistOf(HaveField("Spec", And(
+			HaveField("Plan", "plan"), HaveField("Tool", readTool),
+			HaveField("Arguments.Paths", ConsistOf("notes.txt"))))))
+	})
+
+	DescribeTable("refuses a caller it cannot authenticate with HTTP 401",
+		func(tokenFor func() string) {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(
+				`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`))
+			Expect(err).NotTo(HaveOccurred())
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if t := tokenFor(); t != "" {
+				req.Header.Set("Authorization", "Bearer "+t)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			Expect(err).NotTo(HaveOccurred())
+			defer func() { _ = resp.Body.Close() }()
+			Expect(resp.StatusCode).To(Equal(http.StatusUnauthorized))
+		},
+		Entry("no token", func() string { return "" }),
+		Entry("a token that is no JWT", func() string { return "not-a-token" }),
+		Entry("the agent's token for the API server only (the wrong audience)", func() string {
+			cfg, err := testenv.AgentConfig(ctx, cluster.Config, ns, agentSA)
+			Expect(err).NotTo(HaveOccurred())
+			return cfg.BearerToken
+		}),
+	)
+
+	It("cannot act for a caller whose token the API server does not accept, and says so", func() {
+		gatewayOnly, err := testenv.PodToken(ctx, cluster.Config, ns, agentSA, "gateway-only-pod", false, audience)
+		Expect(err).NotTo(HaveOccurred())
+		s, err := connect(gatewayOnly)
+		Expect(err).NotTo(HaveOccurred(), "the gateway authenticates the token")
+		defer func() { _ = s.Close() }()
+		_, err = s.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{"path": "notes.txt"}})
+		Expect(err).To(MatchError(ContainSubstring("the API server did not decide the call")))
+	})
+
+	It("answers a request that is not MCP with an HTTP error", func() {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader("hello"))
+		Expect(err).NotTo(HaveOccurred())
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "text/plain")
+		resp, err := http.DefaultClient.Do(req)
+		Expect(err).NotTo(HaveOccurred())
+		defer func() { _ = resp.Body.Close() }()
+		Expect(resp.StatusCode).To(BeNumerically(">=", 400))
+		Expect(resp.StatusCode).To(BeNumerically("<", 500))
+	})
+})
+
+// reasonIn returns the reason code of a denial's structured content.
+func reasonIn(res *mcp.CallToolResult) string {
+	GinkgoHelper()
+	data, err := json.Marshal(res.StructuredContent)
+	Expect(err).NotTo(HaveOccurred())
+	var d struct {
+		Reason string `json:"reason"`
+	}
+	Expect(json.Unmarshal(data, &d)).To(Succeed())
+	return d.Reason
+}

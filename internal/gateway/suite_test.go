@@ -1,0 +1,88 @@
+package gateway_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/client-go/kubernetes"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/gateway"
+	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/operator"
+	"github.com/toolgate/toolgate/internal/testenv"
+)
+
+// audience is the audience agents' tokens carry for the gateway.
+const audience = "toolgate-gateway"
+
+var (
+	ctx       context.Context
+	cluster   *testenv.Cluster
+	k8sClient client.Client
+	ledgerDir string
+	// gatewayURL is the MCP endpoint of a gateway running in the test process.
+	gatewayURL string
+)
+
+func TestGateway(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Gateway Suite")
+}
+
+var _ = BeforeSuite(func() {
+	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
+	ctx = context.Background()
+	ledgerDir = GinkgoT().TempDir()
+	journal, err := ledger.Open(audit.Config(nil, ledgerDir, "envtest", nil))
+	Expect(err).NotTo(HaveOccurred())
+	cluster, err = testenv.Start(func(mgr ctrl.Manager) error {
+		return operator.Setup(mgr, operator.Options{Ledger: &audit.Log{Journal: journal}})
+	})
+	Expect(err).NotTo(HaveOccurred())
+	k8sClient = cluster.Client
+
+	cs, err := kubernetes.NewForConfig(cluster.Config)
+	Expect(err).NotTo(HaveOccurred())
+	gw, err := gateway.New(gateway.Options{
+		Reader:       k8sClient,
+		APIServer:    cluster.Config,
+		TokenReviews: cs.AuthenticationV1().TokenReviews(),
+		Scheme:       cluster.Scheme,
+		Mapper:       k8sClient.RESTMapper(),
+		Audience:     audience,
+		Version:      "test",
+		Log:          logf.Log.WithName("gateway"),
+	})
+	Expect(err).NotTo(HaveOccurred())
+	server := httptest.NewServer(gw.Handler())
+	gatewayURL = server.URL
+	DeferCleanup(func() { server.Close(); gw.Close() })
+})
+
+var _ = AfterSuite(func() {
+	if cluster != nil {
+		Expect(cluster.Stop()).To(Succeed())
+	}
+})
+
+// bearer is an HTTP client that sends token on every request, as an agent's MCP client does.
+func bearer(token string) *http.Client {
+	return &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+		r = r.Clone(r.Context())
+		r.Header.Set("Authorization", "Bearer "+token)
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
