@@ -11,7 +11,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -222,6 +224,23 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		defer func() { _ = s.Close() }()
 		_, err = s.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{"path": "notes.txt"}})
 		Expect(err).To(MatchError(ContainSubstring("the API server did not decide the call")))
+	})
+
+	It("needs no power over calls of its own: its ServiceAccount may neither create calls nor impersonate", func() {
+		call, err := toolcall.Build(toolcall.Invocation{Namespace: ns, Plan: "plan", Tool: readTool, Step: "as-gateway"})
+		Expect(err).NotTo(HaveOccurred())
+		err = gatewayClient.Create(ctx, call)
+		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "got %v", err)
+		_, isDenial := toolcall.Denial(err)
+		Expect(isDenial).To(BeFalse(), "RBAC refuses it before the webhook is asked: %v", err)
+
+		for _, resource := range []string{"serviceaccounts", "users", "groups", "userextras"} {
+			review := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
+				ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: "impersonate", Resource: resource, Namespace: ns},
+			}}
+			Expect(gatewayClient.Create(ctx, review)).To(Succeed())
+			Expect(review.Status.Allowed).To(BeFalse(), "the gateway may impersonate %s", resource)
+		}
 	})
 
 	It("answers a request that is not MCP with an HTTP error", func() {

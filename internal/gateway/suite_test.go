@@ -8,6 +8,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -31,6 +33,8 @@ var (
 	ledgerDir string
 	// gatewayURL is the MCP endpoint of a gateway running in the test process.
 	gatewayURL string
+	// gatewayClient authenticates as the gateway's own ServiceAccount.
+	gatewayClient client.Client
 )
 
 func TestGateway(t *testing.T) {
@@ -50,14 +54,20 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	k8sClient = cluster.Client
 
-	cs, err := kubernetes.NewForConfig(cluster.Config)
+	By("running the gateway as its own ServiceAccount, with exactly the ClusterRole config/gateway ships")
+	Expect(k8sClient.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "toolgate-system"}})).To(Succeed())
+	gatewayConfig, err := testenv.Gateway(ctx, cluster.Config, "toolgate-system", "gateway")
+	Expect(err).NotTo(HaveOccurred())
+	gatewayClient, err = client.New(gatewayConfig, client.Options{Scheme: cluster.Scheme})
+	Expect(err).NotTo(HaveOccurred())
+	cs, err := kubernetes.NewForConfig(gatewayConfig)
 	Expect(err).NotTo(HaveOccurred())
 	gw, err := gateway.New(gateway.Options{
-		Reader:       k8sClient,
-		APIServer:    cluster.Config,
+		Reader:       gatewayClient,
+		APIServer:    gatewayConfig,
 		TokenReviews: cs.AuthenticationV1().TokenReviews(),
 		Scheme:       cluster.Scheme,
-		Mapper:       k8sClient.RESTMapper(),
+		Mapper:       gatewayClient.RESTMapper(),
 		Audience:     audience,
 		Version:      "test",
 		Log:          logf.Log.WithName("gateway"),
