@@ -44,7 +44,7 @@ func run() error {
 	)
 	flag.StringVar(&listen, "listen", ":8443", "address the MCP endpoint listens on")
 	flag.StringVar(&audience, "audience", "toolgate-gateway", "audience callers' ServiceAccount tokens must carry")
-	flag.StringVar(&namespace, "namespace", "", "serve only agents of this namespace (a gateway per namespace); all when empty")
+	flag.StringVar(&namespace, "namespace", "", "serve only this namespace's agents (a gateway per namespace)")
 	flag.StringVar(&certFile, "tls-cert-file", "", "serving certificate; without one the gateway serves plain HTTP")
 	flag.StringVar(&keyFile, "tls-key-file", "", "serving certificate's key")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")

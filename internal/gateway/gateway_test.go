@@ -122,7 +122,7 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 	It("lists only the registered tools the upstream serves", func() {
 		res, err := session.ListTools(ctx, nil)
 		Expect(err).NotTo(HaveOccurred())
-		var names []string
+		names := make([]string, 0, len(res.Tools))
 		for _, t := range res.Tools {
 			names = append(names, t.Name)
 		}

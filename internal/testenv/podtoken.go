@@ -54,7 +54,12 @@ func PodToken(ctx context.Context, admin *rest.Config, namespace, serviceAccount
 }
 
 // GatewayRoleFile is the ClusterRole toolgate ships for toolgate-gateway's ServiceAccount.
-var GatewayRoleFile = []string{"config", "gateway", "role.yaml"}
+var GatewayRoleFile = []string{configDir, "gateway", "role.yaml"}
+
+const (
+	configDir       = "config"
+	clusterRoleKind = "ClusterRole"
+)
 
 // Gateway creates ServiceAccount namespace/name bound (cluster-wide) to exactly the rules of
 // GatewayRoleFile and returns a REST config that authenticates as it with a real token: the
@@ -79,8 +84,8 @@ func Gateway(ctx context.Context, admin *rest.Config, namespace, name string) (*
 	}
 	binding := &rbacv1.ClusterRoleBinding{
 		ObjectMeta: metav1.ObjectMeta{Name: roleName},
-		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: roleName},
-		Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: namespace, Name: name}},
+		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: clusterRoleKind, Name: roleName},
+		Subjects:   []rbacv1.Subject{{Kind: rbacv1.ServiceAccountKind, Namespace: namespace, Name: name}},
 	}
 	if _, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
 		return nil, fmt.Errorf("creating ClusterRoleBinding %s: %w", roleName, err)

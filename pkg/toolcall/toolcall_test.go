@@ -29,7 +29,8 @@ func TestBuild(t *testing.T) {
 		{name: "a path", args: `{"path": ".env"}`, want: safetyv1alpha1.ToolArguments{Paths: []string{".env"}}},
 		{name: "a path and a list of paths", args: `{"path": "a", "paths": ["b", "c"], "dir": "/w", "cmd": "ls"}`,
 			want: safetyv1alpha1.ToolArguments{Command: "ls", Paths: []string{"a", "b", "c"}, Cwd: "/w"}},
-		{name: "a path that is not a string", args: `{"path": {"p": ".env"}}`, wantErr: `argument "path" must be a string or an array of strings`},
+		{name: "a path that is not a string", args: `{"path": {"p": ".env"}}`,
+			wantErr: `argument "path" must be a string or an array of strings`},
 		{name: "a command that is not a string", args: `{"cmd": ["rm", "-rf"]}`, wantErr: `argument "cmd" must be a string`},
 		{name: "not an object", args: `[".env"]`, wantErr: "not a JSON object"},
 		{name: "too large", args: `{"x": "` + strings.Repeat("a", toolcall.MaxArgumentBytes) + `"}`, wantErr: "more than"},
@@ -51,7 +52,8 @@ func TestBuild(t *testing.T) {
 			if diff := cmp.Diff(tc.want, call.Spec.Arguments); diff != "" {
 				t.Errorf("arguments (-want +got):\n%s", diff)
 			}
-			if call.Namespace != "ns" || call.Spec.Plan != "p" || call.Spec.Tool != "read" || !strings.HasPrefix(call.Spec.Step, "read/") {
+			spec := call.Spec
+			if call.Namespace != "ns" || spec.Plan != "p" || spec.Tool != "read" || !strings.HasPrefix(spec.Step, "read/") {
 				t.Errorf("call = %+v", call)
 			}
 		})
@@ -73,7 +75,8 @@ func TestStepForIgnoresKeyOrderAndSpacing(t *testing.T) {
 func denial(reason, message string) error {
 	err := apierrors.NewForbidden(schema.GroupResource{Group: "safety.toolgate.dev", Resource: "agenttoolcalls"}, "",
 		errors.New("["+reason+"] "+message))
-	err.ErrStatus.Details.Causes = []metav1.StatusCause{{Type: metav1.CauseType(reason), Field: "spec.arguments.paths[0]", Message: message}}
+	err.ErrStatus.Details.Causes = []metav1.StatusCause{
+		{Type: metav1.CauseType(reason), Field: "spec.arguments.paths[0]", Message: message}}
 	return err
 }
 
@@ -87,8 +90,10 @@ func TestDecide(t *testing.T) {
 	}{
 		{name: "admitted", want: toolcall.Result{Allowed: true}},
 		{name: "denied", err: denial("ToolAccessDenied", "path .env is protected"),
-			want: toolcall.Result{Reason: "ToolAccessDenied", Field: "spec.arguments.paths[0]", Message: "path .env is protected"}},
-		{name: "a forbidden without toolgate's cause", err: apierrors.NewForbidden(schema.GroupResource{}, "", errors.New("rbac")), wantErr: true},
+			want: toolcall.Result{Reason: "ToolAccessDenied", Field: "spec.arguments.paths[0]",
+				Message: "path .env is protected"}},
+		{name: "a forbidden without toolgate's cause",
+			err: apierrors.NewForbidden(schema.GroupResource{}, "", errors.New("rbac")), wantErr: true},
 		{name: "a schema error", err: schemaErr, wantErr: true},
 		{name: "a transport error", err: errors.New("connection refused"), wantErr: true},
 	}
