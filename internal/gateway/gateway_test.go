@@ -12,16 +12,12 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	authorizationv1 "k8s.io/api/authorization/v1"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/testenv"
-	"github.com/toolgate/toolgate/pkg/agent"
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
@@ -37,21 +33,8 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		readTool string // the AgentTool the gateway offers, served by the upstream's read_file
 		upstream *recordingServer
 		session  *mcp.ClientSession
-		apiAgent client.Client // the same ServiceAccount, speaking to the API server directly
-		token    string        // pod-bound, for the gateway's audience and the API server's
+		token    string // pod-bound, for the gateway's audience and the API server's
 	)
-
-	create := func(obj client.Object) {
-		GinkgoHelper()
-		Expect(k8sClient.Create(ctx, obj)).To(Succeed())
-		DeferCleanup(func() { _ = k8sClient.Delete(ctx, obj) })
-	}
-
-	connect := func(bearerToken string) (*mcp.ClientSession, error) {
-		c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil)
-		return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: gatewayURL, HTTPClient: bearer(bearerToken),
-			DisableStandaloneSSE: true}, nil)
-	}
 
 	callTool := func(name string, args map[string]any) *mcp.CallToolResult {
 		GinkgoHelper()
@@ -61,62 +44,14 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 	}
 
 	BeforeAll(func() {
-		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "gw-"}}
-		Expect(k8sClient.Create(ctx, n)).To(Succeed())
-		ns = n.Name
-
 		dir := GinkgoT().TempDir()
 		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello from upstream"), 0o600)).To(Succeed())
 		Expect(os.WriteFile(filepath.Join(dir, ".env"), []byte("SECRET=1"), 0o600)).To(Succeed())
 		var stop func()
 		upstream, stop = startUpstream(dir)
 		DeferCleanup(stop)
-
-		cfg, err := testenv.AgentConfig(ctx, cluster.Config, ns, agentSA)
-		Expect(err).NotTo(HaveOccurred())
-		apiAgent, err = client.New(cfg, client.Options{Scheme: cluster.Scheme})
-		Expect(err).NotTo(HaveOccurred())
-
-		Expect(k8sClient.Create(ctx, &safetyv1alpha1.ProjectPolicy{
-			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"},
-			Spec: safetyv1alpha1.ProjectPolicySpec{PathPolicy: &safetyv1alpha1.PathPolicy{
-				ZeroAccess: []string{".env", "**/.env"}}},
-		})).To(Succeed())
-		profile := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: ns}, Spec: safetyv1alpha1.SafetyProfileSpec{
-			RequireSandbox: new(false), RequireCheckpoints: new(false), AllowUnsafeTools: new(false),
-			RequireHumanApproval: new(false), ReadOnly: new(false), MaxRetriesPerStep: new(int32(100)),
-			EnforcementMode: safetyv1alpha1.EnforcementModeEnforce,
-		}}
-		create(profile)
-		readTool = ns + "-read"
-		create(&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: readTool},
-			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead, Description: "read a file"}})
-		create(&safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: ns + "-files"},
-			Spec: safetyv1alpha1.ToolServerSpec{URL: upstream.URL, Tools: []safetyv1alpha1.ServedTool{{
-				AgentTool: readTool, UpstreamName: "read_file",
-				Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{"path"}},
-			}}}})
-
-		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "plan"},
-			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA,
-				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: profile.Name}}}
-		Expect(k8sClient.Create(ctx, plan)).To(Succeed())
-		Eventually(func(g Gomega) {
-			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
-			g.Expect(meta.IsStatusConditionTrue(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition)).To(BeTrue())
-		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
-		By("waiting, with dry-run probes that count nothing, until the webhook's cache shows the plan locked and the tool registered")
-		probe, err := toolcall.Build(toolcall.Invocation{Namespace: ns, Plan: "plan", Tool: readTool, Step: "probe"})
-		Expect(err).NotTo(HaveOccurred())
-		Eventually(func() string {
-			return agent.ReasonOf(agent.FromError(apiAgent.Create(ctx, probe.DeepCopy(), client.DryRunAll), readTool))
-		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeEmpty())
-
-		token, err = testenv.PodToken(ctx, cluster.Config, ns, agentSA, "agent-pod", true, audience)
-		Expect(err).NotTo(HaveOccurred())
-		session, err = connect(token)
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(func() { _ = session.Close() })
+		w := newWorld("gw-", upstream.URL, "read_file")
+		ns, readTool, session, token = w.ns, w.readTool, w.session, w.token
 	})
 
 	It("lists only the registered tools the upstream serves", func() {
@@ -219,7 +154,7 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 	It("cannot act for a caller whose token the API server does not accept, and says so", func() {
 		gatewayOnly, err := testenv.PodToken(ctx, cluster.Config, ns, agentSA, "gateway-only-pod", false, audience)
 		Expect(err).NotTo(HaveOccurred())
-		s, err := connect(gatewayOnly)
+		s, err := connectAs(gatewayOnly)
 		Expect(err).NotTo(HaveOccurred(), "the gateway authenticates the token")
 		defer func() { _ = s.Close() }()
 		_, err = s.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{"path": "notes.txt"}})
