@@ -13,9 +13,11 @@ import (
 	. "github.com/onsi/gomega"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/gateway"
 	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/testenv"
 	"github.com/toolgate/toolgate/pkg/toolcall"
@@ -176,6 +178,43 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 			Expect(gatewayClient.Create(ctx, review)).To(Succeed())
 			Expect(review.Status.Allowed).To(BeFalse(), "the gateway may impersonate %s", resource)
 		}
+	})
+
+	It("learns the ServiceAccount and the pod from the token, and nothing from the request", func() {
+		caller, err := theGateway.Authenticate(ctx, token)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(*caller).To(And(HaveField("Namespace", ns), HaveField("ServiceAccount", agentSA),
+			HaveField("Pod", "agent-pod"), HaveField("Username", "system:serviceaccount:"+ns+":"+agentSA)))
+	})
+
+	It("refuses with PlanNotFound an agent no plan names, and one that several plans name", func() {
+		strangerCfg, err := testenv.AgentConfig(ctx, cluster.Config, ns, "stranger")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(strangerCfg.BearerToken).NotTo(BeEmpty())
+		strangerToken, err := testenv.PodToken(ctx, cluster.Config, ns, "stranger", "stranger-pod", true, audience)
+		Expect(err).NotTo(HaveOccurred())
+		s, err := connectAs(strangerToken)
+		Expect(err).NotTo(HaveOccurred())
+		defer func() { _ = s.Close() }()
+		call := func() *mcp.CallToolResult {
+			GinkgoHelper()
+			res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{"path": "notes.txt"}})
+			Expect(err).NotTo(HaveOccurred())
+			return res
+		}
+		res := call()
+		Expect(res.IsError).To(BeTrue())
+		Expect(reasonIn(res)).To(Equal(gateway.ReasonPlanNotFound))
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(ContainSubstring("no AgentPlan in namespace %s names ServiceAccount stranger", ns))
+
+		for _, name := range []string{"first", "second"} {
+			Expect(k8sClient.Create(ctx, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+				Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "stranger"}})).To(Succeed())
+		}
+		res = call()
+		Expect(reasonIn(res)).To(Equal(gateway.ReasonPlanNotFound))
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(ContainSubstring("2 AgentPlans in namespace %s name ServiceAccount stranger", ns))
+		Expect(upstream.Calls()).To(HaveLen(1), "only the one admitted read reached the upstream")
 	})
 
 	It("answers a request that is not MCP with an HTTP error", func() {

@@ -33,6 +33,8 @@ var (
 	ledgerDir string
 	// gatewayURL is the MCP endpoint of a gateway running in the test process.
 	gatewayURL string
+	// theGateway is the gateway behind gatewayURL.
+	theGateway *gateway.Gateway
 	// gatewayClient authenticates as the gateway's own ServiceAccount.
 	gatewayClient client.Client
 )
@@ -73,6 +75,7 @@ var _ = BeforeSuite(func() {
 		Log:          logf.Log.WithName("gateway"),
 	})
 	Expect(err).NotTo(HaveOccurred())
+	theGateway = gw
 	server := httptest.NewServer(gw.Handler())
 	gatewayURL = server.URL
 	DeferCleanup(func() { server.Close(); gw.Close() })
