@@ -217,17 +217,24 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		Expect(upstream.Calls()).To(HaveLen(1), "only the one admitted read reached the upstream")
 	})
 
-	It("answers a request that is not MCP with an HTTP error", func() {
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader("hello"))
-		Expect(err).NotTo(HaveOccurred())
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Content-Type", "text/plain")
-		resp, err := http.DefaultClient.Do(req)
-		Expect(err).NotTo(HaveOccurred())
-		defer func() { _ = resp.Body.Close() }()
-		Expect(resp.StatusCode).To(BeNumerically(">=", 400))
-		Expect(resp.StatusCode).To(BeNumerically("<", 500))
-	})
+	DescribeTable("answers a request that is not MCP, or too large, with an HTTP error",
+		func(contentType, body string, status int) {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(body))
+			Expect(err).NotTo(HaveOccurred())
+			req.Header.Set("Authorization", "Bearer "+token)
+			req.Header.Set("Content-Type", contentType)
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := http.DefaultClient.Do(req)
+			Expect(err).NotTo(HaveOccurred())
+			defer func() { _ = resp.Body.Close() }()
+			Expect(resp.StatusCode).To(Equal(status))
+		},
+		Entry("plain text", "text/plain", "hello", http.StatusUnsupportedMediaType),
+		Entry("JSON that is not JSON-RPC", "application/json", `{"hello": "world"}`, http.StatusBadRequest),
+		Entry("a body over the limit", "application/json",
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":"`+
+				strings.Repeat("a", gateway.MaxRequestBytes)+`"}}}`, http.StatusRequestEntityTooLarge),
+	)
 })
 
 // reasonIn returns the reason code of a denial's structured content.
