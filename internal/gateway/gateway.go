@@ -121,21 +121,21 @@ func (r route) upstreamName() string { return cmp.Or(r.served.UpstreamName, r.se
 
 // routes lists what the gateway offers, by AgentTool name. A ToolServer that cannot be reached
 // offers nothing; the others still do. Two ToolServers claiming one tool: the first by name wins.
-func (g *Gateway) routes(ctx context.Context) (map[string]route, error) {
+func (g *Gateway) routes(ctx context.Context) (routes map[string]route, registered map[string]bool, err error) {
 	var servers safetyv1alpha1.ToolServerList
 	if err := g.opts.Reader.List(ctx, &servers); err != nil {
-		return nil, fmt.Errorf("listing ToolServers: %w", err)
+		return nil, nil, fmt.Errorf("listing ToolServers: %w", err)
 	}
 	var tools safetyv1alpha1.AgentToolList
 	if err := g.opts.Reader.List(ctx, &tools); err != nil {
-		return nil, fmt.Errorf("listing AgentTools: %w", err)
+		return nil, nil, fmt.Errorf("listing AgentTools: %w", err)
 	}
-	registered := map[string]bool{}
+	registered = map[string]bool{}
 	for i := range tools.Items {
 		registered[tools.Items[i].Name] = true
 	}
 	slices.SortFunc(servers.Items, func(a, b safetyv1alpha1.ToolServer) int { return cmp.Compare(a.Name, b.Name) })
-	routes := map[string]route{}
+	routes = map[string]route{}
 	for i := range servers.Items {
 		ts := &servers.Items[i]
 		up, err := g.upstreams.get(ctx, ts)
@@ -153,14 +153,14 @@ func (g *Gateway) routes(ctx context.Context) (map[string]route, error) {
 			routes[served.AgentTool] = r
 		}
 	}
-	return routes, nil
+	return routes, registered, nil
 }
 
 // serverFor builds the MCP server of one request: the caller sees the tools the gateway offers.
 func (g *Gateway) serverFor(r *http.Request) *mcp.Server {
 	ctx := r.Context()
 	s := mcp.NewServer(&mcp.Implementation{Name: "toolgate-gateway", Version: g.opts.Version}, nil)
-	routes, err := g.routes(ctx)
+	routes, registered, err := g.routes(ctx)
 	if err != nil {
 		g.opts.Log.Error(err, "Cannot list the tools the gateway offers")
 		return nil // the SDK answers 400; the error is in the gateway's log
@@ -172,13 +172,15 @@ func (g *Gateway) serverFor(r *http.Request) *mcp.Server {
 			return g.callTool(ctx, req, &rt)
 		})
 	}
-	s.AddReceivingMiddleware(g.unofferedTools(routes))
+	s.AddReceivingMiddleware(g.unofferedTools(routes, registered))
 	return s
 }
 
-// unofferedTools gates a tools/call for a tool the gateway does not offer through the webhook
-// too, so the refusal carries toolgate's reason (ToolNotRegistered, say) and is in the ledger.
-func (g *Gateway) unofferedTools(routes map[string]route) mcp.Middleware {
+// unofferedTools handles a tools/call for a tool the gateway does not offer. An unregistered tool
+// is submitted anyway, so that the webhook refuses it with its reason (ToolNotRegistered) and the
+// ledger holds the refusal. A registered tool that no ToolServer serves is refused here, before
+// anything is created: admitting a call the gateway cannot forward would spend the plan's budget.
+func (g *Gateway) unofferedTools(routes map[string]route, registered map[string]bool) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			call, ok := req.(*mcp.CallToolRequest)
@@ -187,6 +189,9 @@ func (g *Gateway) unofferedTools(routes map[string]route) mcp.Middleware {
 			}
 			if _, offered := routes[call.Params.Name]; offered {
 				return next(ctx, method, req)
+			}
+			if registered[call.Params.Name] {
+				return nil, unserved(call.Params.Name)
 			}
 			return g.callTool(ctx, call, nil)
 		}
@@ -235,9 +240,8 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 		log.V(2).Info("Call denied", "reason", result.Reason, "caller", caller.Username)
 		return denied(result), nil
 	}
-	if rt == nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: fmt.Sprintf("tool %q is registered but no ToolServer serves it", req.Params.Name)}
+	if rt == nil { // registered since the request began
+		return nil, unserved(req.Params.Name)
 	}
 	return g.forward(ctx, rt, call, args)
 }
@@ -286,6 +290,11 @@ func denied(r toolcall.Result) *mcp.CallToolResult {
 		Content:           []mcp.Content{&mcp.TextContent{Text: r.Text()}},
 		StructuredContent: Denied{Reason: r.Reason, Field: r.Field, Message: r.Message},
 	}
+}
+
+func unserved(tool string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+		Message: fmt.Sprintf("tool %q is registered but no ToolServer serves it", tool)}
 }
 
 func argumentMap(m safetyv1alpha1.ToolArgumentMap) toolcall.ArgumentMap {

@@ -92,6 +92,18 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		Expect(upstream.Calls()).NotTo(ContainElement(HaveField("Tool", "delete_everything")))
 	})
 
+	It("refuses a registered tool no ToolServer serves with an MCP error, before creating anything", func() {
+		orphan := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: ns + "-orphan"},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}}
+		Expect(k8sClient.Create(ctx, orphan)).To(Succeed())
+		DeferCleanup(func() { _ = k8sClient.Delete(ctx, orphan) })
+		res, err := session.ListTools(ctx, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Tools).NotTo(ContainElement(HaveField("Name", orphan.Name)))
+		_, err = session.CallTool(ctx, &mcp.CallToolParams{Name: orphan.Name, Arguments: map[string]any{"path": "notes.txt"}})
+		Expect(err).To(MatchError(ContainSubstring("registered but no ToolServer serves it")))
+	})
+
 	It("refuses oversized arguments with an MCP error, before creating anything", func() {
 		_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: readTool,
 			Arguments: map[string]any{"path": strings.Repeat("a", toolcall.MaxArgumentBytes)}})
