@@ -48,9 +48,21 @@ func callerOf(ti *auth.TokenInfo) (*Caller, bool) {
 type authenticator struct {
 	reviews  authenticationv1client.TokenReviewInterface
 	audience string
+	cache    *reviewCache
 }
 
 func (a *authenticator) verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	if info, ok := a.cache.get(token); ok {
+		return info, nil
+	}
+	info, err := a.review(ctx, token)
+	if err == nil {
+		a.cache.put(token, info)
+	}
+	return info, err
+}
+
+func (a *authenticator) review(ctx context.Context, token string) (*auth.TokenInfo, error) {
 	review, err := a.reviews.Create(ctx, &authenticationv1.TokenReview{
 		Spec: authenticationv1.TokenReviewSpec{Token: token, Audiences: []string{a.audience}},
 	}, metav1.CreateOptions{})

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/go-logr/logr"
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -21,6 +22,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	authenticationv1client "k8s.io/client-go/kubernetes/typed/authentication/v1"
 	"k8s.io/client-go/rest"
+	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -39,6 +41,12 @@ const (
 // ReasonPlanNotFound is the reason of a call whose caller no plan is bound to; it is the
 // webhook's reason for a call naming no plan that exists.
 const ReasonPlanNotFound = "PlanNotFound"
+
+// DefaultReviewTTL is how long a successful TokenReview is reused (reviewcache.go says why that
+// is safe).
+const DefaultReviewTTL = 10 * time.Second
+
+const maxCachedReviews = 4096
 
 // MaxRequestBytes bounds an HTTP request body: the largest arguments plus room for the envelope.
 const MaxRequestBytes = toolcall.MaxArgumentBytes + 16<<10
@@ -61,6 +69,11 @@ type Options struct {
 	ResolvePlan PlanResolver
 	// Costs reports admitted calls' outcomes; nothing is reported when nil.
 	Costs CostReporter
+	// ReviewTTL is how long a successful TokenReview is reused for the same token; 0 means
+	// DefaultReviewTTL, a negative value disables the cache.
+	ReviewTTL time.Duration
+	// Clock is the cache's clock; the real one when nil.
+	Clock clock.PassiveClock
 	// UpstreamHTTPClient speaks to the ToolServers; http.DefaultClient when nil.
 	UpstreamHTTPClient *http.Client
 	Version            string
@@ -86,9 +99,14 @@ func New(opts Options) (*Gateway, error) {
 		opts.ResolvePlan = CallerPlan
 	}
 	opts.UpstreamHTTPClient = cmp.Or(opts.UpstreamHTTPClient, http.DefaultClient)
+	opts.ReviewTTL = cmp.Or(opts.ReviewTTL, DefaultReviewTTL)
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
 	return &Gateway{
-		opts:      opts,
-		authn:     &authenticator{reviews: opts.TokenReviews, audience: opts.Audience},
+		opts: opts,
+		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
+			cache: newReviewCache(opts.Clock, opts.ReviewTTL, maxCachedReviews)},
 		upstreams: newUpstreams(opts.UpstreamHTTPClient, opts.Version),
 	}, nil
 }

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	authorizationv1 "k8s.io/api/authorization/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -227,6 +228,39 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		Expect(reasonIn(res)).To(Equal(gateway.ReasonPlanNotFound))
 		Expect(res.Content[0].(*mcp.TextContent).Text).To(ContainSubstring("2 AgentPlans in namespace %s name ServiceAccount stranger", ns))
 		Expect(upstream.Calls()).To(HaveLen(1), "only the one admitted read reached the upstream")
+	})
+
+	It("reviews a token once per TTL, and a token revoked meanwhile still gets no call admitted", func() {
+		listTools := func(s *mcp.ClientSession) error {
+			_, err := s.ListTools(ctx, nil)
+			return err
+		}
+		Expect(listTools(session)).To(Succeed())
+		before := reviews.count()
+		Expect(listTools(session)).To(Succeed())
+		Expect(listTools(session)).To(Succeed())
+		Expect(reviews.count()).To(Equal(before), "a cached review is reused")
+		gatewayClock.Step(gateway.DefaultReviewTTL)
+		Expect(listTools(session)).To(Succeed())
+		Expect(reviews.count()).To(Equal(before+1), "an expired review is redone")
+
+		By("deleting the pod a token is bound to, while the gateway still holds its review")
+		shortLived, err := testenv.PodToken(ctx, cluster.Config, ns, agentSA, "short-lived-pod", true, audience)
+		Expect(err).NotTo(HaveOccurred())
+		s, err := connectAs(shortLived)
+		Expect(err).NotTo(HaveOccurred())
+		defer func() { _ = s.Close() }()
+		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "short-lived-pod"}}
+		Expect(k8sClient.Delete(ctx, pod, client.GracePeriodSeconds(0))).To(Succeed())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(pod), pod))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeTrue())
+		Expect(listTools(s)).To(Succeed(), "the cached review still lets it list")
+		_, err = s.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{"path": "notes.txt"}})
+		Expect(err).To(MatchError(ContainSubstring("the API server did not decide the call")))
+		// (When the gateway's review expires it reviews the token again; kube-apiserver caches its
+		// own successful token authentications for a few seconds, so when that review fails is
+		// the API server's business, not asserted here.)
 	})
 
 	DescribeTable("answers a request that is not MCP, or too large, with an HTTP error",

@@ -4,13 +4,18 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	authenticationv1client "k8s.io/client-go/kubernetes/typed/authentication/v1"
+	clocktesting "k8s.io/utils/clock/testing"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
@@ -35,6 +40,10 @@ var (
 	gatewayURL string
 	// theGateway is the gateway behind gatewayURL.
 	theGateway *gateway.Gateway
+	// reviews counts the TokenReviews the gateway sends (to the real API server).
+	reviews *countingReviews
+	// gatewayClock is the clock of the gateway's TokenReview cache.
+	gatewayClock = clocktesting.NewFakeClock(time.Now())
 	// gatewayClient authenticates as the gateway's own ServiceAccount.
 	gatewayClient client.Client
 )
@@ -64,10 +73,12 @@ var _ = BeforeSuite(func() {
 	Expect(err).NotTo(HaveOccurred())
 	cs, err := kubernetes.NewForConfig(gatewayConfig)
 	Expect(err).NotTo(HaveOccurred())
+	reviews = &countingReviews{TokenReviewInterface: cs.AuthenticationV1().TokenReviews()}
 	gw, err := gateway.New(gateway.Options{
 		Reader:       gatewayClient,
 		APIServer:    gatewayConfig,
-		TokenReviews: cs.AuthenticationV1().TokenReviews(),
+		TokenReviews: reviews,
+		Clock:        gatewayClock,
 		Scheme:       cluster.Scheme,
 		Mapper:       gatewayClient.RESTMapper(),
 		Audience:     audience,
@@ -86,6 +97,20 @@ var _ = AfterSuite(func() {
 		Expect(cluster.Stop()).To(Succeed())
 	}
 })
+
+// countingReviews passes TokenReviews to the API server and counts them.
+type countingReviews struct {
+	authenticationv1client.TokenReviewInterface
+	n atomic.Int32
+}
+
+func (c *countingReviews) Create(ctx context.Context, r *authenticationv1.TokenReview,
+	opts metav1.CreateOptions) (*authenticationv1.TokenReview, error) {
+	c.n.Add(1)
+	return c.TokenReviewInterface.Create(ctx, r, opts)
+}
+
+func (c *countingReviews) count() int32 { return c.n.Load() }
 
 // bearer is an HTTP client that sends token on every request, as an agent's MCP client does.
 func bearer(token string) *http.Client {
