@@ -26,7 +26,7 @@ var _ = Describe("toolgate CRDs on the pinned control plane", func() {
 		}
 		Expect(inCategory).To(Equal(map[string]bool{
 			"SafetyProfile": true, "AutomationProfile": true, "AgentTool": true, "AuditLedger": true,
-			"ProjectPolicy": true, "AgentPlan": true, "AgentToolCall": true, "ToolApproval": true,
+			"ProjectPolicy": true, "AgentPlan": true, "AgentToolCall": true, "ToolApproval": true, "ToolServer": true,
 		}))
 	})
 

@@ -132,3 +132,35 @@ func ToolAsPinned(plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool
 	}
 	return t
 }
+
+// CallerPlan is the plan a caller's calls belong to, by the binding rule: the active plan bound to
+// the caller's pod, else the one active pod-less plan of its ServiceAccount. plans are the
+// namespace's plans. It returns "" and why when no plan, or more than one, fits: an agent never
+// chooses between plans.
+func CallerPlan(plans []safetyv1alpha1.AgentPlan, serviceAccount, pod string, now time.Time) (string, string) {
+	var bound, podless []string
+	for i := range plans {
+		p := &plans[i]
+		if p.Spec.ServiceAccountName != serviceAccount || !PlanActive(p, now) {
+			continue
+		}
+		switch {
+		case pod != "" && p.Spec.PodName == pod:
+			bound = append(bound, p.Name)
+		case p.Spec.PodName == "":
+			podless = append(podless, p.Name)
+		}
+	}
+	for _, names := range [][]string{bound, podless} {
+		switch len(names) {
+		case 0:
+			continue
+		case 1:
+			return names[0], ""
+		default:
+			return "", fmt.Sprintf("%d active plans (%s) fit ServiceAccount %s; an agent never chooses between plans",
+				len(names), strings.Join(names, ", "), serviceAccount)
+		}
+	}
+	return "", fmt.Sprintf("no active AgentPlan is bound to ServiceAccount %s%s", serviceAccount, map[bool]string{true: " or pod " + pod}[pod != ""])
+}

@@ -15,7 +15,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/propagation"
@@ -25,6 +24,7 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/safety"
+	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
 // The engine's typed errors, re-exported so agent code outside this module can name them.
@@ -134,21 +134,12 @@ func Report(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentTool
 // FromError maps an API error carrying a toolgate denial to the typed error; any other error
 // (and nil) is returned unchanged. tool names the tool the call asked for.
 func FromError(err error, tool string) error {
-	var status apierrors.APIStatus
-	if err == nil || !errors.As(err, &status) {
-		return err
+	d, ok := toolcall.Denial(err)
+	if !ok {
+		return err // nil, a transport error, or not a toolgate denial (a schema error, say)
 	}
-	st := status.Status()
-	if st.Details == nil || len(st.Details.Causes) == 0 {
-		return err
-	}
-	cause := st.Details.Causes[0]
-	reason := string(cause.Type)
-	if !strings.Contains(st.Message, "["+reason+"]") {
-		return err // not a toolgate denial (a schema error, say)
-	}
-	v := safety.Violation{Tool: tool, Message: cause.Message}
-	switch reason {
+	v := safety.Violation{Tool: tool, Message: d.Message}
+	switch d.Reason {
 	case safety.ReasonToolAccessDenied:
 		return &ToolAccessDeniedError{Violation: v}
 	case safety.ReasonToolCheckpointRequired:
@@ -166,7 +157,7 @@ func FromError(err error, tool string) error {
 	case safety.ReasonToolLoopDetected:
 		return &ToolLoopDetectedError{Violation: v}
 	}
-	return &RequestError{Reason: reason, Field: cause.Field, Message: cause.Message}
+	return &RequestError{Reason: d.Reason, Field: d.Field, Message: d.Message}
 }
 
 // ReasonOf returns the reason code of a toolgate denial in err's chain, or "".

@@ -105,6 +105,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1alpha1.SafetyProfileSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("SafetyProfileStatus"):
 		return &apiv1alpha1.SafetyProfileStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ServedTool"):
+		return &apiv1alpha1.ServedToolApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("SettledPlans"):
 		return &apiv1alpha1.SettledPlansApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("StepUsage"):
@@ -115,8 +117,14 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1alpha1.ToolApprovalSpecApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ToolApprovalStatus"):
 		return &apiv1alpha1.ToolApprovalStatusApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ToolArgumentMap"):
+		return &apiv1alpha1.ToolArgumentMapApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ToolArguments"):
 		return &apiv1alpha1.ToolArgumentsApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ToolServer"):
+		return &apiv1alpha1.ToolServerApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ToolServerSpec"):
+		return &apiv1alpha1.ToolServerSpecApplyConfiguration{}
 
 	}
 	return nil

@@ -831,6 +831,18 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: observedGeneration
       type:
         scalar: numeric
+- name: com.github.toolgate.toolgate.api.v1alpha1.ServedTool
+  map:
+    fields:
+    - name: agentTool
+      type:
+        scalar: string
+    - name: arguments
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.ToolArgumentMap
+    - name: upstreamName
+      type:
+        scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.SettledPlans
   map:
     fields:
@@ -920,6 +932,21 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             namedType: com.github.toolgate.toolgate.api.v1alpha1.ApprovalUse
           elementRelationship: atomic
+- name: com.github.toolgate.toolgate.api.v1alpha1.ToolArgumentMap
+  map:
+    fields:
+    - name: command
+      type:
+        scalar: string
+    - name: cwd
+      type:
+        scalar: string
+    - name: paths
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
 - name: com.github.toolgate.toolgate.api.v1alpha1.ToolArguments
   map:
     fields:
@@ -935,6 +962,41 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: string
           elementRelationship: atomic
+- name: com.github.toolgate.toolgate.api.v1alpha1.ToolServer
+  map:
+    fields:
+    - name: apiVersion
+      type:
+        scalar: string
+    - name: kind
+      type:
+        scalar: string
+    - name: metadata
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta
+    - name: spec
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.ToolServerSpec
+- name: com.github.toolgate.toolgate.api.v1alpha1.ToolServerSpec
+  map:
+    fields:
+    - name: tools
+      type:
+        list:
+          elementType:
+            namedType: com.github.toolgate.toolgate.api.v1alpha1.ServedTool
+          elementRelationship: associative
+          keys:
+          - agentTool
+    - name: transport
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.ToolServerTransport
+      default: StreamableHTTP
+    - name: url
+      type:
+        scalar: string
+- name: com.github.toolgate.toolgate.api.v1alpha1.ToolServerTransport
+  scalar: string
 - name: io.k8s.apimachinery.pkg.api.resource.Quantity
   scalar: untyped
   list:

@@ -1,0 +1,130 @@
+/*
+Copyright 2026.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1alpha1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// ToolServerTransport is how the gateway speaks MCP to an upstream server.
+// +kubebuilder:validation:Enum=StreamableHTTP
+type ToolServerTransport string
+
+// ToolServerTransportStreamableHTTP is MCP's Streamable HTTP transport.
+const ToolServerTransportStreamableHTTP ToolServerTransport = "StreamableHTTP"
+
+// ToolArgumentMap names the keys of an MCP tool's JSON arguments that toolgate's command and path
+// rules check. Keys not named here are passed to the upstream server unchecked.
+type ToolArgumentMap struct {
+	// command is the key of a string argument holding a shell command.
+	// +kubebuilder:validation:MaxLength=128
+	// +optional
+	Command string `json:"command,omitempty"`
+
+	// paths are keys of arguments holding a path (a string) or paths (an array of strings).
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=128
+	// +optional
+	Paths []string `json:"paths,omitempty"`
+
+	// cwd is the key of a string argument holding the working directory.
+	// +kubebuilder:validation:MaxLength=128
+	// +optional
+	Cwd string `json:"cwd,omitempty"`
+}
+
+// ServedTool is one registered AgentTool that a ToolServer serves.
+type ServedTool struct {
+	// agentTool is the name of the AgentTool; the gateway offers the tool to agents under this name.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=128
+	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9_.-]+$`
+	// +required
+	AgentTool string `json:"agentTool"`
+
+	// upstreamName is the tool's name on the upstream server. Defaults to agentTool.
+	// +kubebuilder:validation:MaxLength=128
+	// +optional
+	UpstreamName string `json:"upstreamName,omitempty"`
+
+	// arguments names which of the tool's arguments are the command, the paths and the working
+	// directory, so the engine's command and path rules apply to it.
+	// +optional
+	Arguments ToolArgumentMap `json:"arguments,omitzero"`
+}
+
+// ToolServerSpec registers an upstream MCP server behind toolgate-gateway.
+type ToolServerSpec struct {
+	// url is the upstream server's MCP endpoint, for example
+	// http://filesystem.tools.svc:8080/mcp. Make the gateway the only client that can reach it
+	// (docs/gateway.md shows a NetworkPolicy).
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=2048
+	// +kubebuilder:validation:XValidation:rule="self.startsWith('http://') || self.startsWith('https://')",message="must be an http or https URL"
+	// +required
+	URL string `json:"url"`
+
+	// transport is the MCP transport the upstream server speaks. Defaults to StreamableHTTP.
+	// +kubebuilder:default=StreamableHTTP
+	// +optional
+	Transport ToolServerTransport `json:"transport,omitempty"`
+
+	// tools are the registered AgentTools this server serves. The gateway lists and forwards
+	// only these; any other tool the upstream server offers stays hidden.
+	// +listType=map
+	// +listMapKey=agentTool
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=256
+	// +required
+	Tools []ServedTool `json:"tools"`
+}
+
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:scope=Cluster,shortName=tsrv,categories=toolgate
+// +kubebuilder:printcolumn:name="URL",type=string,JSONPath=`.spec.url`
+// +kubebuilder:printcolumn:name="Transport",type=string,JSONPath=`.spec.transport`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+
+// ToolServer is an upstream MCP server that toolgate-gateway fronts: every tools/call for one of
+// its tools becomes an AgentToolCall, and only admitted calls reach it.
+type ToolServer struct {
+	metav1.TypeMeta `json:",inline"`
+	// +optional
+	metav1.ObjectMeta `json:"metadata,omitzero"`
+
+	// spec is the registration.
+	// +required
+	Spec ToolServerSpec `json:"spec"`
+}
+
+// +kubebuilder:object:root=true
+
+// ToolServerList contains a list of ToolServer.
+type ToolServerList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitzero"`
+	Items           []ToolServer `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(func(s *runtime.Scheme) error {
+		s.AddKnownTypes(SchemeGroupVersion, &ToolServer{}, &ToolServerList{})
+		return nil
+	})
+}

@@ -1,0 +1,132 @@
+// Command toolgate-gateway is an MCP server over Streamable HTTP in front of the upstream MCP
+// servers registered as ToolServers. Agents call tools through it with a ServiceAccount token for
+// the gateway's audience; every tools/call becomes an AgentToolCall created with the agent's own
+// token, and only admitted calls reach the upstream server. See docs/gateway.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/kubernetes"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/gateway"
+)
+
+// version is set at build time (-ldflags "-X main.version=…").
+var version = "dev"
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "toolgate-gateway:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	var (
+		listen, audience, namespace, certFile, keyFile, probeAddr, metricsAddr string
+		showVersion                                                            bool
+	)
+	flag.StringVar(&listen, "listen", ":8443", "address the MCP endpoint listens on")
+	flag.StringVar(&audience, "audience", "toolgate-gateway", "audience callers' ServiceAccount tokens must carry")
+	flag.StringVar(&namespace, "namespace", "", "serve only this namespace's agents (a gateway per namespace)")
+	flag.StringVar(&certFile, "tls-cert-file", "", "serving certificate; without one the gateway serves plain HTTP")
+	flag.StringVar(&keyFile, "tls-key-file", "", "serving certificate's key")
+	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")
+	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "address of /metrics; 0 disables it")
+	flag.BoolVar(&showVersion, "version", false, "print the version and exit")
+	opts := zap.Options{}
+	opts.BindFlags(flag.CommandLine)
+	flag.Parse()
+	if showVersion {
+		fmt.Println(version)
+		return nil
+	}
+	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
+	log := ctrl.Log.WithName("gateway")
+
+	scheme := runtime.NewScheme()
+	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
+	utilruntime.Must(safetyv1alpha1.AddToScheme(scheme))
+	cfg := ctrl.GetConfigOrDie()
+	cacheOpts := cache.Options{}
+	if namespace != "" {
+		cacheOpts.DefaultNamespaces = map[string]cache.Config{namespace: {}}
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                 scheme,
+		Cache:                  cacheOpts,
+		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
+		HealthProbeBindAddress: probeAddr,
+	})
+	if err != nil {
+		return fmt.Errorf("creating the manager: %w", err)
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	gw, err := gateway.New(gateway.Options{
+		Reader:       mgr.GetClient(),
+		APIServer:    cfg,
+		TokenReviews: cs.AuthenticationV1().TokenReviews(),
+		Scheme:       scheme,
+		Mapper:       mgr.GetRESTMapper(),
+		Audience:     audience,
+		Version:      version,
+		Log:          log,
+	})
+	if err != nil {
+		return err
+	}
+	defer gw.Close()
+	if err := mgr.AddHealthzCheck("healthz", func(*http.Request) error { return nil }); err != nil {
+		return err
+	}
+	if err := mgr.AddReadyzCheck("readyz", func(r *http.Request) error {
+		if !mgr.GetCache().WaitForCacheSync(r.Context()) {
+			return errors.New("caches not synced")
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	server := &http.Server{Addr: listen, Handler: gw.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
+		go func() {
+			<-ctx.Done()
+			shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = server.Shutdown(shutdown)
+		}()
+		log.Info("Serving MCP", "address", listen, "audience", audience, "tls", certFile != "")
+		var err error
+		if certFile != "" {
+			err = server.ListenAndServeTLS(certFile, keyFile)
+		} else {
+			err = server.ListenAndServe()
+		}
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	})); err != nil {
+		return err
+	}
+	return mgr.Start(ctrl.SetupSignalHandler())
+}

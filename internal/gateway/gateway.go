@@ -1,0 +1,325 @@
+// Package gateway is toolgate-gateway: an MCP server over Streamable HTTP in front of the
+// upstream MCP servers registered as ToolServers. Every tools/call becomes an AgentToolCall that
+// the gateway creates with the caller's own token, so the admission webhook judges the agent
+// itself; only admitted calls reach the upstream server.
+package gateway
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	authenticationv1client "k8s.io/client-go/kubernetes/typed/authentication/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/pkg/toolcall"
+)
+
+// Keys of a tools/call request's _meta the gateway reads: the agent's claims about the call.
+const (
+	// MetaStep names the plan step the call serves; without it the step is the tool and a
+	// digest of its arguments (toolcall.StepFor), so repeating a call counts as a retry.
+	MetaStep = "safety.toolgate.dev/step"
+	// MetaSandboxID names the sandbox the tool runs in.
+	MetaSandboxID = "safety.toolgate.dev/sandbox-id"
+)
+
+// ReasonPlanNotFound is the reason of a call whose caller no plan is bound to; it is the
+// webhook's reason for a call naming no plan that exists.
+const ReasonPlanNotFound = "PlanNotFound"
+
+// DefaultReviewTTL is how long a successful TokenReview is reused (reviewcache.go says why that
+// is safe).
+const DefaultReviewTTL = 10 * time.Second
+
+const maxCachedReviews = 4096
+
+// MaxRequestBytes bounds an HTTP request body: the largest arguments plus room for the envelope.
+const MaxRequestBytes = toolcall.MaxArgumentBytes + 16<<10
+
+// Options configure a Gateway.
+type Options struct {
+	// Reader is the gateway's own view (as its ServiceAccount) of ToolServers, AgentTools and
+	// AgentPlans.
+	Reader client.Reader
+	// APIServer is where the gateway creates AgentToolCalls. Its credentials are never used for
+	// that: each call is created with the caller's bearer token alone.
+	APIServer *rest.Config
+	// TokenReviews reviews callers' tokens, as the gateway's ServiceAccount.
+	TokenReviews authenticationv1client.TokenReviewInterface
+	Scheme       *runtime.Scheme
+	Mapper       meta.RESTMapper
+	// Audience is the audience a caller's token must carry.
+	Audience string
+	// ResolvePlan finds the caller's plan; CallerPlan when nil.
+	ResolvePlan PlanResolver
+	// Costs reports admitted calls' outcomes; nothing is reported when nil.
+	Costs CostReporter
+	// ReviewTTL is how long a successful TokenReview is reused for the same token; 0 means
+	// DefaultReviewTTL, a negative value disables the cache.
+	ReviewTTL time.Duration
+	// Clock is the cache's clock; the real one when nil.
+	Clock clock.PassiveClock
+	// UpstreamHTTPClient speaks to the ToolServers; http.DefaultClient when nil.
+	UpstreamHTTPClient *http.Client
+	Version            string
+	Log                logr.Logger
+}
+
+// Gateway serves MCP to agents.
+type Gateway struct {
+	opts      Options
+	authn     *authenticator
+	upstreams *upstreams
+}
+
+// New returns a Gateway for opts.
+func New(opts Options) (*Gateway, error) {
+	if opts.Reader == nil || opts.APIServer == nil || opts.TokenReviews == nil || opts.Scheme == nil || opts.Mapper == nil {
+		return nil, errors.New("gateway: Reader, APIServer, TokenReviews, Scheme and Mapper are required")
+	}
+	if opts.Audience == "" {
+		return nil, errors.New("gateway: an audience is required")
+	}
+	if opts.ResolvePlan == nil {
+		opts.ResolvePlan = CallerPlan
+	}
+	opts.UpstreamHTTPClient = cmp.Or(opts.UpstreamHTTPClient, http.DefaultClient)
+	opts.ReviewTTL = cmp.Or(opts.ReviewTTL, DefaultReviewTTL)
+	if opts.Clock == nil {
+		opts.Clock = clock.RealClock{}
+	}
+	return &Gateway{
+		opts: opts,
+		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
+			cache: newReviewCache(opts.Clock, opts.ReviewTTL, maxCachedReviews)},
+		upstreams: newUpstreams(opts.UpstreamHTTPClient, opts.Version),
+	}, nil
+}
+
+// Close ends the gateway's sessions with upstream servers.
+func (g *Gateway) Close() { g.upstreams.close() }
+
+// Handler is the gateway's MCP endpoint: bearer-token authentication, then MCP over Streamable
+// HTTP. It is stateless (no session to pin to a replica), so replicas scale behind a Service.
+func (g *Gateway) Handler() http.Handler {
+	mcpHandler := mcp.NewStreamableHTTPHandler(g.serverFor, &mcp.StreamableHTTPOptions{
+		Stateless:           true,
+		JSONResponse:        true,
+		MaxRequestBodyBytes: MaxRequestBytes,
+		// Agents reach the gateway through a Service, never through a browser on localhost.
+		DisableLocalhostProtection: true,
+	})
+	return auth.RequireBearerToken(g.authn.verify, nil)(mcpHandler)
+}
+
+// route is one tool the gateway offers: a registered AgentTool that a ToolServer serves and the
+// upstream server offers.
+type route struct {
+	server *safetyv1alpha1.ToolServer
+	served safetyv1alpha1.ServedTool
+	tool   *mcp.Tool
+}
+
+func (r route) upstreamName() string { return cmp.Or(r.served.UpstreamName, r.served.AgentTool) }
+
+// routes lists what the gateway offers, by AgentTool name. A ToolServer that cannot be reached
+// offers nothing; the others still do. Two ToolServers claiming one tool: the first by name wins.
+func (g *Gateway) routes(ctx context.Context) (routes map[string]route, registered map[string]bool, err error) {
+	var servers safetyv1alpha1.ToolServerList
+	if err := g.opts.Reader.List(ctx, &servers); err != nil {
+		return nil, nil, fmt.Errorf("listing ToolServers: %w", err)
+	}
+	var tools safetyv1alpha1.AgentToolList
+	if err := g.opts.Reader.List(ctx, &tools); err != nil {
+		return nil, nil, fmt.Errorf("listing AgentTools: %w", err)
+	}
+	registered = map[string]bool{}
+	for i := range tools.Items {
+		registered[tools.Items[i].Name] = true
+	}
+	slices.SortFunc(servers.Items, func(a, b safetyv1alpha1.ToolServer) int { return cmp.Compare(a.Name, b.Name) })
+	routes = map[string]route{}
+	for i := range servers.Items {
+		ts := &servers.Items[i]
+		up, err := g.upstreams.get(ctx, ts)
+		if err != nil {
+			g.opts.Log.Error(err, "ToolServer unreachable; its tools are not offered", "toolServer", ts.Name)
+			continue
+		}
+		for _, served := range ts.Spec.Tools {
+			r := route{server: ts, served: served}
+			tool, ok := up.tools[r.upstreamName()]
+			if _, taken := routes[served.AgentTool]; taken || !ok || !registered[served.AgentTool] {
+				continue
+			}
+			r.tool = tool
+			routes[served.AgentTool] = r
+		}
+	}
+	return routes, registered, nil
+}
+
+// serverFor builds the MCP server of one request: the caller sees the tools the gateway offers.
+func (g *Gateway) serverFor(r *http.Request) *mcp.Server {
+	ctx := r.Context()
+	s := mcp.NewServer(&mcp.Implementation{Name: "toolgate-gateway", Version: g.opts.Version}, nil)
+	routes, registered, err := g.routes(ctx)
+	if err != nil {
+		g.opts.Log.Error(err, "Cannot list the tools the gateway offers")
+		return nil // the SDK answers 400; the error is in the gateway's log
+	}
+	for name, rt := range routes {
+		tool := &mcp.Tool{Name: name, Title: rt.tool.Title, Description: rt.tool.Description,
+			InputSchema: rt.tool.InputSchema, OutputSchema: rt.tool.OutputSchema, Annotations: rt.tool.Annotations}
+		s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return g.callTool(ctx, req, &rt)
+		})
+	}
+	s.AddReceivingMiddleware(g.unofferedTools(routes, registered))
+	return s
+}
+
+// unofferedTools handles a tools/call for a tool the gateway does not offer. An unregistered tool
+// is submitted anyway, so that the webhook refuses it with its reason (ToolNotRegistered) and the
+// ledger holds the refusal. A registered tool that no ToolServer serves is refused here, before
+// anything is created: admitting a call the gateway cannot forward would spend the plan's budget.
+func (g *Gateway) unofferedTools(routes map[string]route, registered map[string]bool) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			call, ok := req.(*mcp.CallToolRequest)
+			if method != "tools/call" || !ok {
+				return next(ctx, method, req)
+			}
+			if _, offered := routes[call.Params.Name]; offered {
+				return next(ctx, method, req)
+			}
+			if registered[call.Params.Name] {
+				return nil, unserved(call.Params.Name)
+			}
+			return g.callTool(ctx, call, nil)
+		}
+	}
+}
+
+// callTool gates one call and, when admitted, forwards it to rt's upstream server. rt is nil for
+// a tool the gateway does not offer: the call is still submitted, so the decision is recorded.
+func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *route) (*mcp.CallToolResult, error) {
+	log := g.opts.Log.WithValues("tool", req.Params.Name)
+	caller, ok := callerOf(req.Extra.TokenInfo)
+	if !ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "no authenticated caller"}
+	}
+	args := req.Params.Arguments
+	if len(args) > toolcall.MaxArgumentBytes {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("arguments are %d bytes, more than the gateway's limit of %d", len(args), toolcall.MaxArgumentBytes)}
+	}
+	plan, err := g.opts.ResolvePlan(ctx, g.opts.Reader, caller)
+	if noPlan, ok := errors.AsType[*NoPlanError](err); ok {
+		return denied(toolcall.Result{Reason: ReasonPlanNotFound, Message: noPlan.Message}), nil
+	} else if err != nil {
+		return nil, err
+	}
+	inv := toolcall.Invocation{Namespace: caller.Namespace, Plan: plan, Tool: req.Params.Name, Arguments: args,
+		Step: metaString(req.Params.Meta, MetaStep), SandboxID: metaString(req.Params.Meta, MetaSandboxID)}
+	if rt != nil {
+		inv.Map = argumentMap(rt.served.Arguments)
+	}
+	call, err := toolcall.Build(inv)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+	}
+	as, err := g.asCaller(caller)
+	if err != nil {
+		return nil, err
+	}
+	result, err := toolcall.Decide(as.Create(ctx, call))
+	if err != nil {
+		log.Error(err, "Creating the AgentToolCall as the caller failed", "caller", caller.Username)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+			Message: fmt.Sprintf("the API server did not decide the call: %v", err)}
+	}
+	if !result.Allowed {
+		log.V(2).Info("Call denied", "reason", result.Reason, "caller", caller.Username)
+		return denied(result), nil
+	}
+	if rt == nil { // registered since the request began
+		return nil, unserved(req.Params.Name)
+	}
+	return g.forward(ctx, rt, call, args)
+}
+
+func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.AgentToolCall, args json.RawMessage) (*mcp.CallToolResult, error) {
+	up, err := g.upstreams.get(ctx, rt.server)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
+	out, callErr := up.session.CallTool(ctx, &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
+	if callErr != nil {
+		if _, isRPC := errors.AsType[*jsonrpc.Error](callErr); !isRPC {
+			g.upstreams.forget(rt.server.Name, up) // the transport failed: reconnect next time
+		}
+	}
+	if g.opts.Costs != nil {
+		if err := g.opts.Costs.ReportCall(ctx, call, out, callErr); err != nil {
+			g.opts.Log.Error(err, "Reporting the call's cost failed", "call", call.Name)
+		}
+	}
+	if callErr != nil {
+		return nil, fmt.Errorf("ToolServer %s: %w", rt.server.Name, callErr)
+	}
+	return out, nil
+}
+
+// asCaller is a client that authenticates with the caller's token and nothing else.
+func (g *Gateway) asCaller(caller *Caller) (client.Client, error) {
+	cfg := rest.AnonymousClientConfig(g.opts.APIServer)
+	cfg.BearerToken = caller.Token
+	return client.New(cfg, client.Options{Scheme: g.opts.Scheme, Mapper: g.opts.Mapper})
+}
+
+// Denied is the structured content of a denial: what a program acts on.
+type Denied struct {
+	Reason  string `json:"reason"`
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+// denied is the MCP tool error for a denial: "[Reason] message" for a model to read, and the
+// reason code in the structured content for a program.
+func denied(r toolcall.Result) *mcp.CallToolResult {
+	return &mcp.CallToolResult{
+		IsError:           true,
+		Content:           []mcp.Content{&mcp.TextContent{Text: r.Text()}},
+		StructuredContent: Denied{Reason: r.Reason, Field: r.Field, Message: r.Message},
+	}
+}
+
+func unserved(tool string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+		Message: fmt.Sprintf("tool %q is registered but no ToolServer serves it", tool)}
+}
+
+func argumentMap(m safetyv1alpha1.ToolArgumentMap) toolcall.ArgumentMap {
+	return toolcall.ArgumentMap{Command: m.Command, Paths: m.Paths, Cwd: m.Cwd}
+}
+
+func metaString(m mcp.Meta, key string) string {
+	s, _ := m[key].(string)
+	return s
+}

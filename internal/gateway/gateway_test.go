@@ -1,0 +1,298 @@
+package gateway_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	authorizationv1 "k8s.io/api/authorization/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/gateway"
+	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/testenv"
+	"github.com/toolgate/toolgate/pkg/toolcall"
+)
+
+const (
+	waitTimeout  = 30 * time.Second
+	waitInterval = 50 * time.Millisecond
+	agentSA      = "agent"
+)
+
+var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Ordered, func() {
+	var (
+		ns       string
+		readTool string // the AgentTool the gateway offers, served by the upstream's read_file
+		upstream *recordingServer
+		session  *mcp.ClientSession
+		token    string // pod-bound, for the gateway's audience and the API server's
+	)
+
+	callTool := func(name string, args map[string]any) *mcp.CallToolResult {
+		GinkgoHelper()
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		Expect(err).NotTo(HaveOccurred())
+		return res
+	}
+
+	BeforeAll(func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello from upstream"), 0o600)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, ".env"), []byte("SECRET=1"), 0o600)).To(Succeed())
+		var stop func()
+		upstream, stop = startUpstream(dir)
+		DeferCleanup(stop)
+		w := newWorld("gw-", upstream.URL, "read_file")
+		ns, readTool, session, token = w.ns, w.readTool, w.session, w.token
+	})
+
+	It("lists only the registered tools the upstream serves", func() {
+		res, err := session.ListTools(ctx, nil)
+		Expect(err).NotTo(HaveOccurred())
+		names := make([]string, 0, len(res.Tools))
+		for _, t := range res.Tools {
+			names = append(names, t.Name)
+		}
+		Expect(names).To(ConsistOf(readTool), "delete_everything is offered upstream but is no AgentTool")
+		Expect(res.Tools[0].InputSchema).NotTo(BeNil(), "the upstream's schema is passed on")
+	})
+
+	It("forwards an admitted read, which the upstream answers", func() {
+		res := callTool(readTool, map[string]any{"path": "notes.txt"})
+		Expect(res.IsError).To(BeFalse())
+		Expect(res.Content).To(HaveLen(1))
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(Equal("hello from upstream"))
+		Expect(upstream.Calls()).To(ContainElement(upstreamCall{Tool: "read_file", Path: "notes.txt"}))
+	})
+
+	It("refuses a read of .env with ToolAccessDenied, and the upstream never sees it", func() {
+		res := callTool(readTool, map[string]any{"path": ".env"})
+		Expect(res.IsError).To(BeTrue())
+		Expect(res.Content).To(HaveLen(1))
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(HavePrefix("[ToolAccessDenied] "))
+		Expect(reasonIn(res)).To(Equal("ToolAccessDenied"))
+		Expect(upstream.Calls()).NotTo(ContainElement(HaveField("Path", ContainSubstring(".env"))))
+	})
+
+	It("neither lists nor forwards a tool the upstream offers but nobody registered", func() {
+		res := callTool("delete_everything", map[string]any{"path": "/"})
+		Expect(res.IsError).To(BeTrue())
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(HavePrefix("[ToolNotRegistered] "))
+		Expect(reasonIn(res)).To(Equal("ToolNotRegistered"))
+		Expect(upstream.Calls()).NotTo(ContainElement(HaveField("Tool", "delete_everything")))
+	})
+
+	It("refuses a registered tool no ToolServer serves with an MCP error, before creating anything", func() {
+		orphan := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: ns + "-orphan"},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}}
+		Expect(k8sClient.Create(ctx, orphan)).To(Succeed())
+		DeferCleanup(func() { _ = k8sClient.Delete(ctx, orphan) })
+		res, err := session.ListTools(ctx, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Tools).NotTo(ContainElement(HaveField("Name", orphan.Name)))
+		_, err = session.CallTool(ctx, &mcp.CallToolParams{Name: orphan.Name, Arguments: map[string]any{"path": "notes.txt"}})
+		Expect(err).To(MatchError(ContainSubstring("registered but no ToolServer serves it")))
+	})
+
+	It("refuses oversized arguments with an MCP error, before creating anything", func() {
+		_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: readTool,
+			Arguments: map[string]any{"path": strings.Repeat("a", toolcall.MaxArgumentBytes)}})
+		Expect(err).To(MatchError(ContainSubstring("more than the gateway's limit")))
+	})
+
+	It("holds every decision in the ledger, made as the agent itself", func() {
+		lines, err := ledger.Tail(ledgerDir, 1000)
+		Expect(err).NotTo(HaveOccurred())
+		var mine []map[string]any
+		for _, raw := range lines {
+			var rec struct {
+				Kind   string         `json:"kind"`
+				Fields map[string]any `json:"fields"`
+			}
+			Expect(json.Unmarshal(raw, &rec)).To(Succeed())
+			if rec.Kind == "decision" && rec.Fields["namespace"] == ns && rec.Fields["step"] != "probe" {
+				mine = append(mine, rec.Fields)
+			}
+		}
+		requester := HaveKeyWithValue("requester", "system:serviceaccount:"+ns+":"+agentSA)
+		Expect(mine).To(ConsistOf(
+			And(HaveKeyWithValue("tool", readTool), HaveKeyWithValue("decision", "allow"), requester),
+			And(HaveKeyWithValue("tool", readTool), HaveKeyWithValue("decision", "deny"),
+				HaveKeyWithValue("reason", "ToolAccessDenied"), requester),
+			And(HaveKeyWithValue("tool", "delete_everything"), HaveKeyWithValue("decision", "deny"),
+				HaveKeyWithValue("reason", "ToolNotRegistered"), requester),
+		))
+	})
+
+	It("stores the admitted call in the agent's namespace, and only that one", func() {
+		var calls safetyv1alpha1.AgentToolCallList
+		Expect(k8sClient.List(ctx, &calls, client.InNamespace(ns))).To(Succeed())
+		Expect(calls.Items).To(ConsistOf(HaveField("Spec", And(
+			HaveField("Plan", "plan"), HaveField("Tool", readTool),
+			HaveField("Arguments.Paths", ConsistOf("notes.txt"))))))
+	})
+
+	DescribeTable("refuses a caller it cannot authenticate with HTTP 401",
+		func(tokenFor func() string) {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(
+				`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`))
+			Expect(err).NotTo(HaveOccurred())
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			if t := tokenFor(); t != "" {
+				req.Header.Set("Authorization", "Bearer "+t)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			Expect(err).NotTo(HaveOccurred())
+			defer func() { _ = resp.Body.Close() }()
+			Expect(resp.StatusCode).To(Equal(http.StatusUnauthorized))
+		},
+		Entry("no token", func() string { return "" }),
+		Entry("a token that is no JWT", func() string { return "not-a-token" }),
+		Entry("the agent's token for the API server only (the wrong audience)", func() string {
+			cfg, err := testenv.AgentConfig(ctx, cluster.Config, ns, agentSA)
+			Expect(err).NotTo(HaveOccurred())
+			return cfg.BearerToken
+		}),
+	)
+
+	It("cannot act for a caller whose token the API server does not accept, and says so", func() {
+		gatewayOnly, err := testenv.AudiencePodToken(ctx, cluster.Config, ns, agentSA, "gateway-only-pod", false, audience)
+		Expect(err).NotTo(HaveOccurred())
+		s, err := connectAs(gatewayOnly)
+		Expect(err).NotTo(HaveOccurred(), "the gateway authenticates the token")
+		defer func() { _ = s.Close() }()
+		_, err = s.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{"path": "notes.txt"}})
+		Expect(err).To(MatchError(ContainSubstring("the API server did not decide the call")))
+	})
+
+	It("needs no power over calls of its own: its ServiceAccount may neither create calls nor impersonate", func() {
+		call, err := toolcall.Build(toolcall.Invocation{Namespace: ns, Plan: "plan", Tool: readTool, Step: "as-gateway"})
+		Expect(err).NotTo(HaveOccurred())
+		err = gatewayClient.Create(ctx, call)
+		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "got %v", err)
+		_, isDenial := toolcall.Denial(err)
+		Expect(isDenial).To(BeFalse(), "RBAC refuses it before the webhook is asked: %v", err)
+
+		for _, resource := range []string{"serviceaccounts", "users", "groups", "userextras"} {
+			review := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
+				ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: "impersonate", Resource: resource, Namespace: ns},
+			}}
+			Expect(gatewayClient.Create(ctx, review)).To(Succeed())
+			Expect(review.Status.Allowed).To(BeFalse(), "the gateway may impersonate %s", resource)
+		}
+	})
+
+	It("learns the ServiceAccount and the pod from the token, and nothing from the request", func() {
+		caller, err := theGateway.Authenticate(ctx, token)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(*caller).To(And(HaveField("Namespace", ns), HaveField("ServiceAccount", agentSA),
+			HaveField("Pod", "agent-pod"), HaveField("Username", "system:serviceaccount:"+ns+":"+agentSA)))
+	})
+
+	It("refuses with PlanNotFound an agent no plan names; several plans for one agent cannot exist", func() {
+		strangerCfg, err := testenv.AgentConfig(ctx, cluster.Config, ns, "stranger")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(strangerCfg.BearerToken).NotTo(BeEmpty())
+		strangerToken, err := testenv.AudiencePodToken(ctx, cluster.Config, ns, "stranger", "stranger-pod", true, audience)
+		Expect(err).NotTo(HaveOccurred())
+		s, err := connectAs(strangerToken)
+		Expect(err).NotTo(HaveOccurred())
+		defer func() { _ = s.Close() }()
+		call := func() *mcp.CallToolResult {
+			GinkgoHelper()
+			res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{"path": "notes.txt"}})
+			Expect(err).NotTo(HaveOccurred())
+			return res
+		}
+		res := call()
+		Expect(res.IsError).To(BeTrue())
+		Expect(reasonIn(res)).To(Equal(gateway.ReasonPlanNotFound))
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(ContainSubstring(
+			"namespace %s: no active AgentPlan is bound to ServiceAccount stranger", ns))
+
+		By("a second pod-less plan of one ServiceAccount is refused, so the gateway never has to choose")
+		plan := func(name string) *safetyv1alpha1.AgentPlan {
+			return &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+				Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "stranger"}}
+		}
+		Expect(k8sClient.Create(ctx, plan("first"))).To(Succeed())
+		Expect(k8sClient.Create(ctx, plan("second"))).To(MatchError(ContainSubstring("PlanConflict")))
+		Expect(upstream.Calls()).To(HaveLen(1), "only the one admitted read reached the upstream")
+	})
+
+	It("reviews a token once per TTL, and a token revoked meanwhile still gets no call admitted", func() {
+		listTools := func(s *mcp.ClientSession) error {
+			_, err := s.ListTools(ctx, nil)
+			return err
+		}
+		Expect(listTools(session)).To(Succeed())
+		before := reviews.count()
+		Expect(listTools(session)).To(Succeed())
+		Expect(listTools(session)).To(Succeed())
+		Expect(reviews.count()).To(Equal(before), "a cached review is reused")
+		gatewayClock.Step(gateway.DefaultReviewTTL)
+		Expect(listTools(session)).To(Succeed())
+		Expect(reviews.count()).To(Equal(before+1), "an expired review is redone")
+
+		By("deleting the pod a token is bound to, while the gateway still holds its review")
+		shortLived, err := testenv.AudiencePodToken(ctx, cluster.Config, ns, agentSA, "short-lived-pod", true, audience)
+		Expect(err).NotTo(HaveOccurred())
+		s, err := connectAs(shortLived)
+		Expect(err).NotTo(HaveOccurred())
+		defer func() { _ = s.Close() }()
+		pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "short-lived-pod"}}
+		Expect(k8sClient.Delete(ctx, pod, client.GracePeriodSeconds(0))).To(Succeed())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(pod), pod))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeTrue())
+		Expect(listTools(s)).To(Succeed(), "the cached review still lets it list")
+		_, err = s.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{"path": "notes.txt"}})
+		Expect(err).To(MatchError(ContainSubstring("the API server did not decide the call")))
+		// (When the gateway's review expires it reviews the token again; kube-apiserver caches its
+		// own successful token authentications for a few seconds, so when that review fails is
+		// the API server's business, not asserted here.)
+	})
+
+	DescribeTable("answers a request that is not MCP, or too large, with an HTTP error",
+		func(contentType, body string, status int) {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(body))
+			Expect(err).NotTo(HaveOccurred())
+			req.Header.Set("Authorization", "Bearer "+token)
+			req.Header.Set("Content-Type", contentType)
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := http.DefaultClient.Do(req)
+			Expect(err).NotTo(HaveOccurred())
+			defer func() { _ = resp.Body.Close() }()
+			Expect(resp.StatusCode).To(Equal(status))
+		},
+		Entry("plain text", "text/plain", "hello", http.StatusUnsupportedMediaType),
+		Entry("JSON that is not JSON-RPC", "application/json", `{"hello": "world"}`, http.StatusBadRequest),
+		Entry("a body over the limit", "application/json",
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":"`+
+				strings.Repeat("a", gateway.MaxRequestBytes)+`"}}}`, http.StatusRequestEntityTooLarge),
+	)
+})
+
+// reasonIn returns the reason code of a denial's structured content.
+func reasonIn(res *mcp.CallToolResult) string {
+	GinkgoHelper()
+	data, err := json.Marshal(res.StructuredContent)
+	Expect(err).NotTo(HaveOccurred())
+	var d struct {
+		Reason string `json:"reason"`
+	}
+	Expect(json.Unmarshal(data, &d)).To(Succeed())
+	return d.Reason
+}

@@ -1,0 +1,45 @@
+package gateway_test
+
+import (
+	"os"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/testenv"
+)
+
+var _ = Describe("the ToolServer API", func() {
+	It("admits the shipped sample", func() {
+		path, err := testenv.Path("config", "samples", "gateway", "toolserver.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		data, err := os.ReadFile(path)
+		Expect(err).NotTo(HaveOccurred())
+		objs, err := testenv.DecodeYAML(data)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(objs).To(HaveLen(2))
+		for _, obj := range objs {
+			Expect(k8sClient.Create(ctx, obj, client.DryRunAll)).To(Succeed(), obj.GetKind())
+		}
+	})
+
+	DescribeTable("rejects a bad registration, naming the field",
+		func(spec safetyv1alpha1.ToolServerSpec, field string) {
+			ts := &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{GenerateName: "bad-"}, Spec: spec}
+			err := k8sClient.Create(ctx, ts, client.DryRunAll)
+			Expect(apierrors.IsInvalid(err)).To(BeTrue(), "got %v", err)
+			Expect(err.Error()).To(ContainSubstring(field))
+		},
+		Entry("a URL that is not http", safetyv1alpha1.ToolServerSpec{URL: "file:///etc/passwd",
+			Tools: []safetyv1alpha1.ServedTool{{AgentTool: "t"}}}, "spec.url"),
+		Entry("no tools", safetyv1alpha1.ToolServerSpec{URL: "http://x"}, "spec.tools"),
+		Entry("a tool name MCP cannot carry", safetyv1alpha1.ToolServerSpec{URL: "http://x",
+			Tools: []safetyv1alpha1.ServedTool{{AgentTool: "a tool"}}}, "spec.tools[0].agentTool"),
+		Entry("an unknown transport", safetyv1alpha1.ToolServerSpec{URL: "http://x", Transport: "stdio",
+			Tools: []safetyv1alpha1.ServedTool{{AgentTool: "t"}}}, "spec.transport"),
+	)
+})

@@ -1,0 +1,64 @@
+package gateway_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// recordingServer is a real MCP server (the Go SDK's, over Streamable HTTP) serving files of one
+// directory. It records every tools/call it receives: the proof of what reached it.
+type recordingServer struct {
+	URL   string
+	mu    sync.Mutex
+	calls []upstreamCall
+}
+
+type upstreamCall struct {
+	Tool string
+	Path string
+}
+
+type pathArgs struct {
+	Path string `json:"path" jsonschema:"the file, relative to the served directory"`
+}
+
+func startUpstream(dir string) (*recordingServer, func()) {
+	rec := &recordingServer{}
+	s := mcp.NewServer(&mcp.Implementation{Name: "files", Version: "test"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "read_file", Description: "Read a file"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
+			rec.record("read_file", in.Path)
+			data, err := os.ReadFile(filepath.Join(dir, filepath.Clean("/"+in.Path)))
+			if err != nil {
+				return nil, nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "delete_everything", Description: "Offered upstream, never registered"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
+			rec.record("delete_everything", in.Path)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "deleted"}}}, nil, nil
+		})
+	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	rec.URL = server.URL
+	return rec, server.Close
+}
+
+func (r *recordingServer) record(tool, path string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, upstreamCall{Tool: tool, Path: path})
+}
+
+// Calls returns what the server has received so far.
+func (r *recordingServer) Calls() []upstreamCall {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]upstreamCall(nil), r.calls...)
+}

@@ -1,0 +1,93 @@
+package gateway_test
+
+import (
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/testenv"
+	"github.com/toolgate/toolgate/pkg/agent"
+	"github.com/toolgate/toolgate/pkg/toolcall"
+)
+
+// world is one test's project: a fresh namespace whose ProjectPolicy makes .env zero-access, an
+// agent ServiceAccount with the shipped agent role and one locked plan, an AgentTool registered
+// under a name unique to it and served by a ToolServer (the upstream's upstreamTool, its "path"
+// argument mapped as a path), and an MCP session of the agent with the gateway.
+type world struct {
+	ns       string
+	readTool string
+	// token is pod-bound, for the gateway's audience and the API server's.
+	token   string
+	session *mcp.ClientSession
+}
+
+func connectAs(bearerToken string) (*mcp.ClientSession, error) {
+	c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil)
+	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: gatewayURL, HTTPClient: bearer(bearerToken),
+		DisableStandaloneSSE: true}, nil)
+}
+
+// newWorld sets a world up; call it from a BeforeAll (what it creates is deleted after the container).
+func newWorld(prefix, upstreamURL, upstreamTool string) *world {
+	GinkgoHelper()
+	create := func(obj client.Object) {
+		GinkgoHelper()
+		Expect(k8sClient.Create(ctx, obj)).To(Succeed())
+		DeferCleanup(func() { _ = k8sClient.Delete(ctx, obj) })
+	}
+	n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix}}
+	Expect(k8sClient.Create(ctx, n)).To(Succeed())
+	w := &world{ns: n.Name, readTool: n.Name + "-read"}
+	ns, readTool := w.ns, w.readTool
+
+	cfg, err := testenv.AgentConfig(ctx, cluster.Config, ns, agentSA)
+	Expect(err).NotTo(HaveOccurred())
+	apiAgent, err := client.New(cfg, client.Options{Scheme: cluster.Scheme})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(k8sClient.Create(ctx, &safetyv1alpha1.ProjectPolicy{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"},
+		Spec: safetyv1alpha1.ProjectPolicySpec{PathPolicy: &safetyv1alpha1.PathPolicy{
+			ZeroAccess: []string{".env", "**/.env"}}},
+	})).To(Succeed())
+	profile := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: ns}, Spec: safetyv1alpha1.SafetyProfileSpec{
+		RequireSandbox: new(false), RequireCheckpoints: new(false), AllowUnsafeTools: new(false),
+		RequireHumanApproval: new(false), ReadOnly: new(false), MaxRetriesPerStep: new(int32(100)),
+		EnforcementMode: safetyv1alpha1.EnforcementModeEnforce,
+	}}
+	create(profile)
+	create(&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: readTool},
+		Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead, Description: "read a file"}})
+	create(&safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: ns + "-files"},
+		Spec: safetyv1alpha1.ToolServerSpec{URL: upstreamURL, Tools: []safetyv1alpha1.ServedTool{{
+			AgentTool: readTool, UpstreamName: upstreamTool,
+			Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{"path"}},
+		}}}})
+
+	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "plan"},
+		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA,
+			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: profile.Name}}}
+	Expect(k8sClient.Create(ctx, plan)).To(Succeed())
+	Eventually(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
+		g.Expect(meta.IsStatusConditionTrue(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition)).To(BeTrue())
+	}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+	By("waiting, with dry-run probes that count nothing, until the webhook's cache shows the plan locked and the tool registered")
+	probe, err := toolcall.Build(toolcall.Invocation{Namespace: ns, Plan: "plan", Tool: readTool, Step: "probe"})
+	Expect(err).NotTo(HaveOccurred())
+	Eventually(func() string {
+		return agent.ReasonOf(agent.FromError(apiAgent.Create(ctx, probe.DeepCopy(), client.DryRunAll), readTool))
+	}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeEmpty())
+
+	w.token, err = testenv.AudiencePodToken(ctx, cluster.Config, ns, agentSA, "agent-pod", true, audience)
+	Expect(err).NotTo(HaveOccurred())
+	w.session, err = connectAs(w.token)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func() { _ = w.session.Close() })
+	return w
+}

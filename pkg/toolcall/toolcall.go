@@ -1,0 +1,197 @@
+// Package toolcall is the one mapping every front door shares (pkg/agent, the MCP gateway, the
+// coding-agent hook): it turns a tool invocation — a tool name and JSON arguments, plus which of
+// their keys are the command, the paths and the working directory — into an AgentToolCall, and
+// the API server's answer to creating it into a typed Result.
+package toolcall
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// MaxArgumentBytes bounds the JSON arguments of one invocation. Larger arguments are refused
+// before anything is written.
+const MaxArgumentBytes = 64 << 10
+
+// ArgumentMap names the argument keys whose values the engine's command and path rules check.
+// A key that is absent from an invocation is skipped; a key that is present with the wrong type
+// is an error, so an agent cannot hide a path by respelling its type.
+type ArgumentMap struct {
+	// Command is the key of a string holding a shell command.
+	Command string `json:"command,omitempty"`
+	// Paths are keys of a string or an array of strings holding paths.
+	Paths []string `json:"paths,omitempty"`
+	// Cwd is the key of a string holding the working directory.
+	Cwd string `json:"cwd,omitempty"`
+}
+
+// Invocation is one request to run one tool, as a front door receives it.
+type Invocation struct {
+	Namespace string
+	Plan      string
+	Tool      string
+	// Step is the plan step the call serves; empty means StepFor(Tool, Arguments).
+	Step      string
+	SandboxID string
+	// Arguments is a JSON object, or empty.
+	Arguments json.RawMessage
+	Map       ArgumentMap
+}
+
+// BadInvocationError is an invocation that cannot become an AgentToolCall.
+type BadInvocationError struct{ Message string }
+
+func (e *BadInvocationError) Error() string { return "invalid tool invocation: " + e.Message }
+
+func bad(format string, args ...any) error {
+	return &BadInvocationError{Message: fmt.Sprintf(format, args...)}
+}
+
+// StepFor is the step of an invocation that names none: the tool and a digest of its canonical
+// arguments, so that repeating the same call counts as a retry of the same step. A step is a DNS
+// label (63 characters, lower-case letters, digits and '-'), so the tool's name is folded into one.
+func StepFor(tool string, args json.RawMessage) string {
+	d := digest(args)
+	prefix := strings.Trim(strings.Map(func(r rune) rune {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			return r
+		}
+		return '-'
+	}, strings.ToLower(tool)), "-")
+	if max := 63 - len(d) - 1; len(prefix) > max {
+		prefix = strings.TrimRight(prefix[:max], "-")
+	}
+	if prefix == "" {
+		return "t-" + d
+	}
+	return prefix + "-" + d
+}
+
+// Build returns the AgentToolCall (not yet created) for inv.
+func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
+	if inv.Tool == "" {
+		return nil, bad("no tool named")
+	}
+	if len(inv.Arguments) > MaxArgumentBytes {
+		return nil, bad("arguments are %d bytes, more than %d", len(inv.Arguments), MaxArgumentBytes)
+	}
+	args := map[string]json.RawMessage{}
+	if trimmed := bytes.TrimSpace(inv.Arguments); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
+		if err := json.Unmarshal(trimmed, &args); err != nil {
+			return nil, bad("arguments are not a JSON object: %v", err)
+		}
+	}
+	var ta safetyv1alpha1.ToolArguments
+	var err error
+	if ta.Command, err = stringArg(args, inv.Map.Command); err != nil {
+		return nil, err
+	}
+	if ta.Cwd, err = stringArg(args, inv.Map.Cwd); err != nil {
+		return nil, err
+	}
+	for _, key := range inv.Map.Paths {
+		paths, err := pathsArg(args, key)
+		if err != nil {
+			return nil, err
+		}
+		ta.Paths = append(ta.Paths, paths...)
+	}
+	step := inv.Step
+	if step == "" {
+		step = StepFor(inv.Tool, inv.Arguments)
+	}
+	return &safetyv1alpha1.AgentToolCall{
+		ObjectMeta: metav1.ObjectMeta{Namespace: inv.Namespace, GenerateName: "call-"},
+		Spec: safetyv1alpha1.AgentToolCallSpec{
+			Plan: inv.Plan, Tool: inv.Tool, Step: step, SandboxID: inv.SandboxID, Arguments: ta,
+		},
+	}, nil
+}
+
+func stringArg(args map[string]json.RawMessage, key string) (string, error) {
+	raw, ok := args[key]
+	if key == "" || !ok {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", bad("argument %q must be a string", key)
+	}
+	return s, nil
+}
+
+func pathsArg(args map[string]json.RawMessage, key string) ([]string, error) {
+	raw, ok := args[key]
+	if key == "" || !ok {
+		return nil, nil
+	}
+	var one string
+	if err := json.Unmarshal(raw, &one); err == nil {
+		return []string{one}, nil
+	}
+	var many []string
+	if err := json.Unmarshal(raw, &many); err != nil {
+		return nil, bad("argument %q must be a string or an array of strings", key)
+	}
+	return many, nil
+}
+
+// Result is the answer to one invocation.
+type Result struct {
+	// Allowed is true when toolgate admitted the call.
+	Allowed bool `json:"allowed"`
+	// Reason is the typed reason code of a denial ("ToolAccessDenied", "PlanNotLocked", ...).
+	Reason string `json:"reason,omitempty"`
+	// Field is the field the denial points at, if any.
+	Field string `json:"field,omitempty"`
+	// Message explains the denial.
+	Message string `json:"message,omitempty"`
+}
+
+// Text is the denial as toolgate words it everywhere: "[Reason] message".
+func (r Result) Text() string {
+	if r.Allowed {
+		return "admitted"
+	}
+	return "[" + r.Reason + "] " + r.Message
+}
+
+// Denial extracts a toolgate denial from an API error: the 403 the admission webhook returns,
+// with "[Reason] ..." in its message and the reason as its first cause's type. ok is false for
+// nil and for any other error (a transport error, a schema error, an expired token).
+func Denial(err error) (Result, bool) {
+	var status apierrors.APIStatus
+	if err == nil || !errors.As(err, &status) {
+		return Result{}, false
+	}
+	st := status.Status()
+	if st.Details == nil || len(st.Details.Causes) == 0 {
+		return Result{}, false
+	}
+	cause := st.Details.Causes[0]
+	reason := string(cause.Type)
+	if reason == "" || !strings.Contains(st.Message, "["+reason+"]") {
+		return Result{}, false
+	}
+	return Result{Reason: reason, Field: cause.Field, Message: cause.Message}, true
+}
+
+// Decide turns the error of creating an AgentToolCall into a Result: admitted for nil, the
+// denial for a toolgate denial, and the error itself for anything else.
+func Decide(err error) (Result, error) {
+	if err == nil {
+		return Result{Allowed: true}, nil
+	}
+	if r, ok := Denial(err); ok {
+		return r, nil
+	}
+	return Result{}, err
+}

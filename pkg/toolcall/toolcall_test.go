@@ -1,0 +1,125 @@
+package toolcall_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/pkg/toolcall"
+)
+
+func TestBuild(t *testing.T) {
+	m := toolcall.ArgumentMap{Command: "cmd", Paths: []string{"path", "paths"}, Cwd: "dir"}
+	cases := []struct {
+		name    string
+		args    string
+		want    safetyv1alpha1.ToolArguments
+		wantErr string
+	}{
+		{name: "no arguments", args: ""},
+		{name: "null", args: "null"},
+		{name: "only unmapped keys", args: `{"amount": 3}`},
+		{name: "a path", args: `{"path": ".env"}`, want: safetyv1alpha1.ToolArguments{Paths: []string{".env"}}},
+		{name: "a path and a list of paths", args: `{"path": "a", "paths": ["b", "c"], "dir": "/w", "cmd": "ls"}`,
+			want: safetyv1alpha1.ToolArguments{Command: "ls", Paths: []string{"a", "b", "c"}, Cwd: "/w"}},
+		{name: "a path that is not a string", args: `{"path": {"p": ".env"}}`,
+			wantErr: `argument "path" must be a string or an array of strings`},
+		{name: "a command that is not a string", args: `{"cmd": ["rm", "-rf"]}`, wantErr: `argument "cmd" must be a string`},
+		{name: "not an object", args: `[".env"]`, wantErr: "not a JSON object"},
+		{name: "too large", args: `{"x": "` + strings.Repeat("a", toolcall.MaxArgumentBytes) + `"}`, wantErr: "more than"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			call, err := toolcall.Build(toolcall.Invocation{Namespace: "ns", Plan: "p", Tool: "read",
+				Arguments: json.RawMessage(tc.args), Map: m})
+			if tc.wantErr != "" {
+				var bad *toolcall.BadInvocationError
+				if !errors.As(err, &bad) || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("Build() error = %v, want a BadInvocationError containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Build() error = %v", err)
+			}
+			if diff := cmp.Diff(tc.want, call.Spec.Arguments); diff != "" {
+				t.Errorf("arguments (-want +got):\n%s", diff)
+			}
+			spec := call.Spec
+			if call.Namespace != "ns" || spec.Plan != "p" || spec.Tool != "read" || !strings.HasPrefix(spec.Step, "read-") {
+				t.Errorf("call = %+v", call)
+			}
+		})
+	}
+}
+
+func TestStepForIgnoresKeyOrderAndSpacing(t *testing.T) {
+	a := toolcall.StepFor("t", json.RawMessage(`{"a":1,"b":2}`))
+	b := toolcall.StepFor("t", json.RawMessage(` { "b": 2, "a": 1 }`))
+	c := toolcall.StepFor("t", json.RawMessage(`{"a":1,"b":3}`))
+	if a != b || a == c {
+		t.Errorf("StepFor: %q, %q, %q; want the first two equal and the third different", a, b, c)
+	}
+	if long := toolcall.StepFor(strings.Repeat("x", 253), nil); len(long) > 63 {
+		t.Errorf("StepFor of a long tool name is %d characters", len(long))
+	}
+}
+
+func denial(reason, message string) error {
+	err := apierrors.NewForbidden(schema.GroupResource{Group: "safety.toolgate.dev", Resource: "agenttoolcalls"}, "",
+		errors.New("["+reason+"] "+message))
+	err.ErrStatus.Details.Causes = []metav1.StatusCause{
+		{Type: metav1.CauseType(reason), Field: "spec.arguments.paths[0]", Message: message}}
+	return err
+}
+
+func TestDecide(t *testing.T) {
+	schemaErr := apierrors.NewInvalid(schema.GroupKind{Kind: "AgentToolCall"}, "x", nil)
+	cases := []struct {
+		name    string
+		err     error
+		want    toolcall.Result
+		wantErr bool
+	}{
+		{name: "admitted", want: toolcall.Result{Allowed: true}},
+		{name: "denied", err: denial("ToolAccessDenied", "path .env is protected"),
+			want: toolcall.Result{Reason: "ToolAccessDenied", Field: "spec.arguments.paths[0]",
+				Message: "path .env is protected"}},
+		{name: "a forbidden without toolgate's cause",
+			err: apierrors.NewForbidden(schema.GroupResource{}, "", errors.New("rbac")), wantErr: true},
+		{name: "a schema error", err: schemaErr, wantErr: true},
+		{name: "a transport error", err: errors.New("connection refused"), wantErr: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := toolcall.Decide(tc.err)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("Decide() error = %v, wantErr %v", err, tc.wantErr)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Decide() (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if text := (toolcall.Result{Reason: "ToolAccessDenied", Message: "no"}).Text(); text != "[ToolAccessDenied] no" {
+		t.Errorf("Text() = %q", text)
+	}
+}
+
+func FuzzBuild(f *testing.F) {
+	f.Add([]byte(`{"path": ".env", "cmd": "cat .env"}`))
+	f.Fuzz(func(t *testing.T, args []byte) {
+		call, err := toolcall.Build(toolcall.Invocation{Tool: "t", Arguments: args,
+			Map: toolcall.ArgumentMap{Command: "cmd", Paths: []string{"path"}}})
+		if err == nil && call.Spec.Step == "" {
+			t.Fatal("admitted invocation without a step")
+		}
+	})
+}
