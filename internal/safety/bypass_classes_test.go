@@ -81,6 +81,7 @@ func classCatalogue() []classCase {
 		tool     = "deleting tool"
 		global   = "global option"
 		cpu      = "bounded work"
+		dotGlob  = "dotfile glob"
 	)
 	return []classCase{
 		// Values computed at run time: a same-line assignment never reassigned resolves; anything
@@ -268,7 +269,7 @@ func classCatalogue() []classCase {
 		{contain, "mv of the workspace's contents", sh(`mv /workspace/* /tmp/`), noDeleteD, sh(`mv build/* /tmp/`), false},
 		{contain, "rm -r of /etc/ssh", sh(`rm -r /etc/ssh`), zeroD, sh(`rm -r /tmp/ssh`), false},
 		{contain, "find -exec rm -rf over everything", sh(`find . -exec rm -rf {} +`), denied(dc + "rm-recursive-computed"), sh(`find . -type d -name __pycache__ -exec rm -rf {} +`), false},
-		{contain, "rm -rf of hidden entries at the top", sh(`rm -rf /workspace/app/.*`), noDeleteD, sh(`rm -rf /workspace/app/build/*.o`), false},
+		{contain, "rm -rf of hidden entries at the top", sh(`rm -rf /workspace/app/.*`), zeroD, sh(`rm -rf /workspace/app/build/*.o`), false},
 		{contain, "rm -r of the secrets mount", sh(`rm -r /var/run`), zeroD, sh(`rm -r /tmp/run`), false},
 
 		// Declarations that print the environment, like env.
@@ -324,6 +325,20 @@ func classCatalogue() []classCase {
 		{defaults, "a presence check of ^NAME=", sh(`grep '^KEY=' .env`), zeroD, sh(`grep -q '^KEY=' .env`), false},
 		{defaults, "a presence check may not probe the value", sh(`grep -q 'KEY=.*a' .env`), zeroD, sh(`grep -sq 'KEY=' .env`), false},
 		{defaults, "a presence check may not count", sh(`grep -qc KEY .env`), zeroD, sh(`grep -q KEY .env && echo set`), false},
+
+		// A glob that starts with a literal dot expands to every dotfile, protected ones among them;
+		// a bare wildcard matches no dotfile.
+		{dotGlob, "cat .*", sh(`cat .*`), zeroD, sh(`cat *`), false},
+		{dotGlob, "cat .??*", sh(`cat .??*`), zeroD, sh(`cat ??*.md`), false},
+		{dotGlob, "dotfiles one directory down", sh(`cat */.*`), zeroD, sh(`cat */*.md`), false},
+		{dotGlob, "dotfiles in the home directory", sh(`cat ~/.*`), zeroD, sh(`cat docs/*`), false},
+		{dotGlob, "dotfiles by absolute path", sh(`head /workspace/app/.*`), zeroD, sh(`head /workspace/app/*.md`), false},
+		{dotGlob, "copy of the dotfiles", sh(`cp .* /tmp/`), zeroD, sh(`cp *.md /tmp/`), false},
+		{dotGlob, "delete of the dotfiles", sh(`rm -f .*`), zeroD, sh(`rm -f *.o`), false},
+		{dotGlob, "search of the dotfiles", sh(`grep SECRET .*`), zeroD, sh(`grep SECRET *.go`), false},
+		{dotGlob, "file tool read of .*", readCall(".*"), zeroD, readCall("*.go"), false},
+		{dotGlob, "file tool delete of .*", deleteCall(".*"), zeroD, deleteCall("build/*"), false},
+		{dotGlob, "dotfiles inside .git", sh(`cat .git/.*`), zeroD, sh(`cat .git/*`), false},
 
 		// A tool that deletes: noDelete applies to it.
 		{tool, "delete tool on the repository", deleteCall(".git"), noDeleteD, deleteCall("build/tmp"), false},
