@@ -366,6 +366,12 @@ func classCatalogue() []classCase {
 		{global, "pattern rule sees --kubeconfig before the subcommand", sh(`kubectl --kubeconfig=/etc/prod.yaml get pods`), asked(dc + "kubectl-other-cluster"), sh(`kubectl get pods`), false},
 		{global, "pattern rule past git -C", sh(`git -C ../deploy push prod main`), asked(dc + "git-push-prod"), sh(`git push origin main`), false},
 		{global, "git pattern rule with GIT_DIR set", sh(`GIT_DIR=../deploy/.git git push prod main`), asked(dc + "git-push-prod"), sh(`git push staging main`), false},
+		{global, "git --exec-path=", sh(`git --exec-path=/tmp/x foo`), opaque, sh(`git --no-pager log`), false},
+		{global, "git --exec-path= before a known subcommand", sh(`git --exec-path=/tmp/x status`), opaque, sh(`git --git-dir=.git status`), false},
+		{global, "git --git-dir as its own word", sh(`git --git-dir ~/.ssh log`), zeroD, sh(`git --git-dir .git log`), false},
+		{global, "git --work-tree as its own word", sh(`git --work-tree ~/.ssh status`), zeroD, sh(`git --work-tree . status`), false},
+		{global, "git -C moves the operands", sh(`git -C /etc diff --no-index /dev/null shadow`), zeroD, sh(`git -C docs diff --no-index a.md b.md`), false},
+		{global, "git -c before the subcommand", sh(`git -c core.pager=id log`), denied(dc + "git-config-exec"), sh(`git -c color.ui=never log`), false},
 		{global, "make -C before a confirmed target", sh(`make -C infra deploy`), asked("project-command:deploy"), sh(`make test`), false},
 		{global, "make with an extra confirmed target", sh(`make test deploy`), asked("project-command:deploy"), sh(`make test`), false},
 

@@ -135,6 +135,11 @@ func (a *analyzer) argPaths(idx int) {
 		// for checking a secret exists without reading it.
 		return
 	}
+	if seg.name == cmdGit {
+		saved := a.cwd
+		defer func() { a.cwd = saved }()
+		a.gitGlobalPaths(seg)
+	}
 	a.recursive = recursiveOp(seg)
 	defer func() { a.recursive = false }()
 	ops := seg.operands
@@ -150,6 +155,25 @@ func (a *analyzer) argPaths(idx int) {
 			}
 		}
 		a.operandPath(w, o)
+	}
+}
+
+// gitGlobalPaths reads the directories git's global options name, in either spelling ("-C dir",
+// "--git-dir dir", "--work-tree=dir"; optionValues already reads the "=" forms), and moves the
+// working directory to each -C, as git does before it reads its operands.
+func (a *analyzer) gitGlobalPaths(s *segment) {
+	w := s.words
+	for i := 1; i < len(w) && strings.HasPrefix(w[i].s, "-") && !w[i].dynamic; i++ {
+		switch v := w[i].s; {
+		case (v == "-C" || v == "--git-dir" || v == "--work-tree") && i+1 < len(w):
+			i++
+			a.touch(w[i], opRead)
+			if v == "-C" {
+				a.chdir(w[i])
+			}
+		case gitGlobalsWithValue[v]:
+			i++
+		}
 	}
 }
 

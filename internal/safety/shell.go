@@ -818,11 +818,18 @@ func globalsLast(s *segment, firstOp int) string {
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var gitGlobalsWithValue = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--exec-path": true, "--config-env": true, "--super-prefix": true, "--list-cmds": true, "--attr-source": true}
 
+// skipGitGlobals records git's global options (before the subcommand) as flags, "--name=value"
+// as "--name", and returns the words from the subcommand on.
 func skipGitGlobals(s *segment, args []word) []word {
 	for i := 0; i < len(args); i++ {
 		v := args[i].s
 		if !strings.HasPrefix(v, "-") || args[i].dynamic {
 			return args[i:]
+		}
+		// "--exec-path=/tmp/x" is the option --exec-path with its value, as "--exec-path /tmp/x".
+		if name, _, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "--") {
+			s.flags = append(s.flags, name)
+			continue
 		}
 		s.flags = append(s.flags, v)
 		if gitGlobalsWithValue[v] && i+1 < len(args) {
