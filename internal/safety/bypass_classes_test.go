@@ -67,6 +67,10 @@ func classCatalogue() []classCase {
 	env := asked(dc + "print-environment-declare")
 	sh := shCall
 	braceWord := strings.Repeat("{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p} ", 16384/41)
+	nest16K := func(prefix, open, mid, closing, suffix string) string {
+		k := (16384 - len(prefix) - len(mid) - len(suffix)) / (len(open) + len(closing))
+		return prefix + strings.Repeat(open, k) + mid + strings.Repeat(closing, k) + suffix
+	}
 	manyGlobs := make([]string, 400)
 	for i := range manyGlobs {
 		manyGlobs[i] = "src/a*.go"
@@ -384,6 +388,14 @@ func classCatalogue() []classCase {
 		{cpu, "brace expansions of globs", sh(strings.Repeat("cat {a,b}{c,d}{e,f}{g,h}/x*; ", 500)), tooComplex, sh(`ls *.go`), false},
 		{cpu, "thousands of substitutions", sh("echo " + strings.Repeat("$(cat a) ", 1500)), tooComplex, sh(`echo $(cat README.md)`), false},
 		{cpu, "thousands of globs", sh("cat " + strings.Repeat("src/a*.go ", 1600)), tooComplex, sh(`cat src/a*.go`), false},
+		{cpu, "thousands of nested arithmetic parentheses", sh(nest16K("echo $((", "(", "1", ")", "))")), tooComplex, sh(`echo $(( (1+2)*3 ))`), false},
+		{cpu, "thousands of nested subshells", sh(nest16K("", "(", "x", ")", "")), tooComplex, sh(`(cd docs && ls)`), false},
+		{cpu, "thousands of nested subscripts", sh(nest16K("echo $(( ", "a[", "1", "]", " ))")), tooComplex, sh(`a=(1 2); echo $(( a[a[0]] ))`), false},
+		{cpu, "thousands of nested parameter expansions", sh(nest16K("echo ", "${x:-", "a", "}", "")), tooComplex, sh(`echo ${x:-${y:-a}}`), false},
+		{cpu, "nested brackets just past the bound", sh(nest16K("echo $((", "(", "1", ")", "))")[:8] + strings.Repeat("(", 64) + "1" + strings.Repeat(")", 64) + "))"), tooComplex, sh("echo $((" + strings.Repeat("(", 60) + "1" + strings.Repeat(")", 60) + "))"), false},
+		{cpu, "thousands of unary operators", sh("echo $(( " + strings.Repeat("!", 16000) + "1 ))"), tooComplex, sh(`echo $(( !0 ))`), false},
+		{cpu, "thousands of arithmetic operators", sh("echo $(( " + strings.Repeat("1+", 8000) + "1 ))"), tooComplex, sh(`echo $(( 1+2+3 ))`), false},
+		{cpu, "a let of thousands of operators", sh("let x=" + strings.Repeat("1+", 8000) + "1"), tooComplex, sh(`let x=1+2`), false},
 		{cpu, "hundreds of glob paths in a file tool", readCall(manyGlobs...), tooComplex, readCall("src/a*.go"), false},
 	}
 }

@@ -16,6 +16,10 @@ const (
 	MaxCommandBytes = 64 << 10
 	// maxNesting bounds wrappers, nested scripts and substitutions inside one another.
 	maxNesting = 16
+	// maxBracketDepth bounds how deeply brackets nest in a script the engine parses.
+	maxBracketDepth = 64
+	// maxArithOps bounds the operators of the arithmetic expressions in a script the engine parses.
+	maxArithOps = 1024
 	// maxSegments bounds the simple commands one command line may contain.
 	maxSegments = 512
 	// maxBraceWords bounds the words one brace expansion may produce.
@@ -147,6 +151,81 @@ func commandStarts(s string) int {
 	return n
 }
 
+// Kinds of bracket scriptShape tracks.
+const (
+	shapeCommands = iota // a subshell, substitution or group: commands
+	shapeArith           // (( )), $(( )) and parentheses inside them
+	shapeBracket         // [ ]: a subscript, a test or a glob class; a literal [ ends with its line
+	shapeParam           // ${ }
+)
+
+// scriptShape scans a script before it is parsed, quoted or not, and returns how deeply its
+// brackets ( [ { nest and how many arithmetic operators it holds. Both bound how far the parser,
+// and every later walk over its tree, descends: each nested subshell, $(( (( )) )), a[a[1]] and
+// ${x:-${y}} is a level, and each operator of an arithmetic expression (in (( )), $(( )), $[ ],
+// a subscript, a parameter expansion, a test or a let) is a level of its expression tree.
+func scriptShape(s string) (depth, arithOps int) {
+	var stack [maxBracketDepth + 1]uint8
+	n, let := 0, false
+	push := func(k uint8) {
+		if n < len(stack) {
+			stack[n] = k
+		}
+		n++
+		depth = max(depth, n)
+	}
+	top := func() uint8 {
+		if n == 0 || n > len(stack) {
+			return shapeCommands
+		}
+		return stack[n-1]
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '(':
+			switch {
+			case i+1 < len(s) && s[i+1] == '(':
+				push(shapeArith)
+				push(shapeArith)
+				i++
+			case top() == shapeArith:
+				push(shapeArith)
+			default:
+				push(shapeCommands)
+			}
+		case '[':
+			push(shapeBracket)
+		case '{':
+			if i > 0 && s[i-1] == '$' {
+				push(shapeParam)
+			} else {
+				push(shapeCommands)
+			}
+		case ')', ']', '}':
+			n = max(n-1, 0)
+			let = let && c != ')'
+		case ';', '\n':
+			let = false
+			for top() == shapeBracket && n > 0 {
+				n--
+			}
+		case '+', '-', '*', '/', '%', '!', '~', '^', '<', '>', '=', '?', ':', ',', '&', '|':
+			if let || top() != shapeCommands {
+				arithOps++
+			} else if c == '&' || c == '|' {
+				let = false
+			}
+		case 'l':
+			if strings.HasPrefix(s[i:], "let ") && (i == 0 || strings.IndexByte(" \t;&|(\n", s[i-1]) >= 0) {
+				let = true
+				i += 3
+			}
+		}
+	}
+	return depth, arithOps
+}
+
 type analyzer struct {
 	parser    *syntax.Parser
 	out       *analysis
@@ -201,6 +280,17 @@ func (a *analyzer) scriptIn(src string, depth int, args []word, child bool) {
 		return
 	}
 	if !a.spend(1 + len(src)/parseBytesPerUnit) {
+		return
+	}
+	// The parser descends once per bracket (subshells, arithmetic, subscripts, parameter
+	// expansions) and once per arithmetic operator: thousands of them cost it, and the walks over
+	// its tree, far more than the line's length.
+	switch d, ops := scriptShape(src); {
+	case d > maxBracketDepth:
+		a.fail(RuleCommandTooComplex, "command nests brackets %d levels deep, more than the %d the engine parses", d, maxBracketDepth)
+		return
+	case ops > maxArithOps:
+		a.fail(RuleCommandTooComplex, "command holds %d arithmetic operators, more than the %d the engine parses", ops, maxArithOps)
 		return
 	}
 	f, err := a.parser.Parse(strings.NewReader(src), "")
