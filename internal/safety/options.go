@@ -170,6 +170,12 @@ func gitCode(s *segment) string {
 	return ""
 }
 
+// git's global options that name its repository and work tree.
+const (
+	gitDirOption      = "--git-dir"
+	gitWorkTreeOption = "--work-tree"
+)
+
 // sedExpression is sed's long option for a script.
 const sedExpression = "--expression"
 
@@ -310,12 +316,21 @@ func skipDelimited(s string, i int, d byte) int {
 	return len(s)
 }
 
+// awkFileOptions name an awk program file, an include file, a library or an exec file.
+var awkFileOptions = []string{"-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec"}
+
+// awkWriteOptions make gawk write a profile, a variable dump or a pretty-printed program, or
+// read debugger commands.
+//
+//nolint:goconst // option spellings in this table read best literally, next to their neighbours
+var awkWriteOptions = []string{"-o", "--pretty-print", "-p", "--profile", "-d", "--dump-variables", "-D", "--debug"}
+
 // awkCode reports an awk program that can run commands, write files or read the environment, or
 // one the engine cannot read (-f FILE, a library, a computed program). A plain filter such as
 // '{print $1}' only reads its operands, which the path policy checks. Options are read as gawk
 // reads them: bundled (-ve, -fe), abbreviated (--sou=) and the value after "=" or in the next word.
 func awkCode(s *segment) string {
-	for _, o := range []string{"-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec"} {
+	for _, o := range awkFileOptions {
 		if s.hasFlag(o) {
 			return o + " (a program file or library)"
 		}
@@ -323,12 +338,12 @@ func awkCode(s *segment) string {
 	opts, operands := getopt(s.words, awkOptions)
 	var progs []word
 	for _, o := range opts {
-		switch o.opt {
-		case "-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec":
+		switch {
+		case slices.Contains(awkFileOptions, o.opt):
 			return o.opt + " (a program file or library)"
-		case "-o", "--pretty-print", "-p", "--profile", "-d", "--dump-variables", "-D", "--debug":
+		case slices.Contains(awkWriteOptions, o.opt):
 			return o.opt + " (it writes a file or reads commands)"
-		case "-e", "--source":
+		case o.opt == "-e" || o.opt == "--source":
 			progs = append(progs, o.val)
 		}
 	}
@@ -391,7 +406,7 @@ var envOptions = map[string]map[string]string{
 	"kubectl":   {"KUBECONFIG": "--kubeconfig"},
 	"helm":      {"KUBECONFIG": "--kubeconfig", "HELM_KUBECONTEXT": "--kube-context", "HELM_NAMESPACE": "--namespace"},
 	"docker":    {"DOCKER_HOST": "--host", "DOCKER_CONTEXT": "--context", "DOCKER_CONFIG": "--config"},
-	"git":       {"GIT_DIR": "--git-dir", "GIT_WORK_TREE": "--work-tree"},
+	"git":       {"GIT_DIR": gitDirOption, "GIT_WORK_TREE": gitWorkTreeOption},
 	"aws":       {"AWS_PROFILE": "--profile", "AWS_REGION": "--region", "AWS_DEFAULT_REGION": "--region"},
 	"terraform": {"TF_WORKSPACE": "-workspace"},
 }

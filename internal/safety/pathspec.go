@@ -208,7 +208,7 @@ func (a *analyzer) gitGlobalPaths(s *segment) {
 	w := s.words
 	for i := 1; i < len(w) && strings.HasPrefix(w[i].s, "-") && !w[i].dynamic; i++ {
 		switch v := w[i].s; {
-		case (v == "-C" || v == "--git-dir" || v == "--work-tree") && i+1 < len(w):
+		case (v == "-C" || v == gitDirOption || v == gitWorkTreeOption) && i+1 < len(w):
 			i++
 			a.touch(w[i], opRead)
 			if v == "-C" {

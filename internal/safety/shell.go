@@ -165,65 +165,77 @@ const (
 // ${x:-${y}} is a level, and each operator of an arithmetic expression (in (( )), $(( )), $[ ],
 // a subscript, a parameter expansion, a test or a let) is a level of its expression tree.
 func scriptShape(s string) (depth, arithOps int) {
-	var stack [maxBracketDepth + 1]uint8
-	n, let := 0, false
-	push := func(k uint8) {
-		if n < len(stack) {
-			stack[n] = k
-		}
-		n++
-		depth = max(depth, n)
-	}
-	top := func() uint8 {
-		if n == 0 || n > len(stack) {
-			return shapeCommands
-		}
-		return stack[n-1]
-	}
+	var sh shape
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '(':
-			switch {
-			case i+1 < len(s) && s[i+1] == '(':
-				push(shapeArith)
-				push(shapeArith)
-				i++
-			case top() == shapeArith:
-				push(shapeArith)
-			default:
-				push(shapeCommands)
-			}
-		case '[':
-			push(shapeBracket)
-		case '{':
-			if i > 0 && s[i-1] == '$' {
-				push(shapeParam)
-			} else {
-				push(shapeCommands)
-			}
+		switch c := s[i]; c {
+		case '(', '[', '{':
+			i = sh.open(s, i)
 		case ')', ']', '}':
-			n = max(n-1, 0)
-			let = let && c != ')'
+			sh.n = max(sh.n-1, 0)
+			sh.let = sh.let && c != ')'
 		case ';', '\n':
-			let = false
-			for top() == shapeBracket && n > 0 {
-				n--
+			sh.let = false
+			for sh.n > 0 && sh.top() == shapeBracket {
+				sh.n--
 			}
 		case '+', '-', '*', '/', '%', '!', '~', '^', '<', '>', '=', '?', ':', ',', '&', '|':
-			if let || top() != shapeCommands {
-				arithOps++
+			if sh.let || sh.top() != shapeCommands {
+				sh.ops++
 			} else if c == '&' || c == '|' {
-				let = false
+				sh.let = false
 			}
 		case 'l':
 			if strings.HasPrefix(s[i:], "let ") && (i == 0 || strings.IndexByte(" \t;&|(\n", s[i-1]) >= 0) {
-				let = true
+				sh.let = true
 				i += 3
 			}
 		}
 	}
-	return depth, arithOps
+	return sh.depth, sh.ops
+}
+
+// shape is scriptShape's state: the open brackets (as deep as the bound, counted beyond it),
+// whether a let's arguments are being read, the deepest nesting and the operators seen.
+type shape struct {
+	stack         [maxBracketDepth + 1]uint8
+	n, depth, ops int
+	let           bool
+}
+
+func (sh *shape) push(k uint8) {
+	if sh.n < len(sh.stack) {
+		sh.stack[sh.n] = k
+	}
+	sh.n++
+	sh.depth = max(sh.depth, sh.n)
+}
+
+func (sh *shape) top() uint8 {
+	if sh.n == 0 || sh.n > len(sh.stack) {
+		return shapeCommands
+	}
+	return sh.stack[sh.n-1]
+}
+
+// open records the bracket at s[i] and returns the index of its last byte ("((" is two).
+func (sh *shape) open(s string, i int) int {
+	switch {
+	case s[i] == '[':
+		sh.push(shapeBracket)
+	case s[i] == '{' && i > 0 && s[i-1] == '$':
+		sh.push(shapeParam)
+	case s[i] == '{':
+		sh.push(shapeCommands)
+	case i+1 < len(s) && s[i+1] == '(':
+		sh.push(shapeArith)
+		sh.push(shapeArith)
+		return i + 1
+	case sh.top() == shapeArith:
+		sh.push(shapeArith)
+	default:
+		sh.push(shapeCommands)
+	}
+	return i
 }
 
 type analyzer struct {
