@@ -41,6 +41,10 @@ func worstCases() map[string]string {
 		// Just under the bracket-depth and arithmetic bounds: parsed and analysed.
 		"arithmetic-1024": fill(strings.Repeat("echo $(( "+strings.Repeat("1+", 60)+"1 )); ", 1024/61)+"echo $(( "+strings.Repeat("1+", 1024%61)+"1 )); cat ", "src/pkg/main.go "),
 		"nested-64":       strings.Repeat("echo $(("+strings.Repeat("(", 62)+"1"+strings.Repeat(")", 62)+")); ", 16384/140),
+		// One glob as long as the line (refused: its cost grows with its length), and the
+		// longest the work budget admits, checked against every path-policy entry.
+		"long-glob":          "cat " + strings.Repeat("*/", (16384-6)/2) + "x",
+		"long-glob-admitted": "cat " + strings.Repeat("*/", 5580) + "x",
 		// Chains the parser also descends into, without brackets.
 		"unary-chain":      "echo $(( " + strings.Repeat("!", 16384-20) + "1 ))",
 		"arithmetic-chain": "echo $(( " + strings.Repeat("1+", (16384-20)/2) + "1 ))",

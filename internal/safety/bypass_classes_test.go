@@ -411,6 +411,8 @@ func classCatalogue() []classCase {
 		{cpu, "thousands of unary operators", sh("echo $(( " + strings.Repeat("!", 16000) + "1 ))"), tooComplex, sh(`echo $(( !0 ))`), false},
 		{cpu, "thousands of arithmetic operators", sh("echo $(( " + strings.Repeat("1+", 8000) + "1 ))"), tooComplex, sh(`echo $(( 1+2+3 ))`), false},
 		{cpu, "a let of thousands of operators", sh("let x=" + strings.Repeat("1+", 8000) + "1"), tooComplex, sh(`let x=1+2`), false},
+		{cpu, "one 16 KiB glob", sh("cat " + strings.Repeat("**/", 5460) + "x"), tooComplex, sh(`cat **/*.md`), false},
+		{cpu, "one 16 KiB glob in a file tool", readCall(strings.Repeat("*/", 8190) + "x"), tooComplex, readCall("docs/**/*.md"), false},
 		{cpu, "hundreds of glob paths in a file tool", readCall(manyGlobs...), tooComplex, readCall("src/a*.go"), false},
 	}
 }

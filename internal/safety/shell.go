@@ -25,8 +25,9 @@ const (
 	// maxBraceWords bounds the words one brace expansion may produce.
 	maxBraceWords = 256
 	// maxWork bounds the work one command may cause in all: every expanded word, path and
-	// command costs a unit, a glob path (checked against every path-policy entry) globCost, a
-	// brace-expanded word braceCost and a command segmentCost; parsing costs a unit per parseBytesPerUnit bytes. The bound is
+	// command costs a unit, a glob path (checked against every path-policy entry) globCost and a
+	// unit per globBytesPerUnit bytes, a brace-expanded word braceCost and a command segmentCost;
+	// parsing costs a unit per parseBytesPerUnit bytes. The bound is
 	// calibrated so that the worst input evaluates in well under 5 ms (docs/benchmarks-engine.md);
 	// it counts work rather than time so a decision never depends on how loaded the machine is.
 	maxWork           = 6000
@@ -34,7 +35,13 @@ const (
 	braceCost         = 8 // a brace-expanded word is built part by part
 	segmentCost       = 4
 	parseBytesPerUnit = 32
+	globBytesPerUnit  = 2
 )
+
+// globWork is what checking one glob path costs: globCost, and a unit per globBytesPerUnit
+// bytes, since matching it against every path-policy entry takes time in proportion to its
+// length (a 16 KiB "**/**/…/x" costs about 6 ms).
+func globWork(glob string) int { return globCost + len(glob)/globBytesPerUnit }
 
 // analysisError is a command the engine cannot check; it is always a denial.
 type analysisError struct {
@@ -744,7 +751,7 @@ func (a *analyzer) touch(w word, op pathOp) {
 	}
 	cost := 1
 	if w.glob {
-		cost = globCost
+		cost = globWork(w.s)
 	}
 	if !a.spend(cost) {
 		return
