@@ -251,7 +251,7 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, failure) 
 	work := 0
 	for _, raw := range args.Paths {
 		if work++; hasGlobMeta(raw) {
-			work += globCost - 1
+			work += globWork(raw) - 1
 		}
 	}
 	if work > maxWork {

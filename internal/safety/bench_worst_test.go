@@ -16,6 +16,10 @@ func worstCases() map[string]string {
 	fill := func(prefix, unit string) string {
 		return prefix + strings.Repeat(unit, (16384-len(prefix))/len(unit))
 	}
+	nest := func(prefix, open, mid, closing, suffix string) string {
+		k := (16384 - len(prefix) - len(mid) - len(suffix)) / (len(open) + len(closing))
+		return prefix + strings.Repeat(open, k) + mid + strings.Repeat(closing, k) + suffix
+	}
 	// Each unit keeps under the pre-parse bound of 1024 command starts, so the engine parses and
 	// analyses the whole line.
 	return map[string]string{
@@ -30,6 +34,20 @@ func worstCases() map[string]string {
 		"variables":     fill("", "x=aaaaaaaaaaaaaaaaaaaa; cat $x $x $x $x; "),
 		"substitutions": fill("echo ", "$(cat aaaaaaaaaa) "),
 		"nested-shells": strings.Repeat(`bash -c "`, 15) + "ls" + strings.Repeat(`"`, 15),
+		// Deep nesting, refused by the bracket-depth bound before the parser descends into it.
+		"nested-arithmetic": nest("echo $((", "(", "1", ")", "))"),
+		"nested-subshells":  nest("", "(", "x", ")", ""),
+		"nested-subscripts": nest("echo $(( ", "a[", "1", "]", " ))"),
+		// Just under the bracket-depth and arithmetic bounds: parsed and analysed.
+		"arithmetic-1024": fill(strings.Repeat("echo $(( "+strings.Repeat("1+", 60)+"1 )); ", 1024/61)+"echo $(( "+strings.Repeat("1+", 1024%61)+"1 )); cat ", "src/pkg/main.go "),
+		"nested-64":       strings.Repeat("echo $(("+strings.Repeat("(", 62)+"1"+strings.Repeat(")", 62)+")); ", 16384/140),
+		// One glob as long as the line (refused: its cost grows with its length), and the
+		// longest the work budget admits, checked against every path-policy entry.
+		"long-glob":          "cat " + strings.Repeat("*/", (16384-6)/2) + "x",
+		"long-glob-admitted": "cat " + strings.Repeat("*/", 5580) + "x",
+		// Chains the parser also descends into, without brackets.
+		"unary-chain":      "echo $(( " + strings.Repeat("!", 16384-20) + "1 ))",
+		"arithmetic-chain": "echo $(( " + strings.Repeat("1+", (16384-20)/2) + "1 ))",
 	}
 }
 

@@ -170,43 +170,44 @@ func gitCode(s *segment) string {
 	return ""
 }
 
+// git's global options that name its repository and work tree.
+const (
+	gitDirOption      = "--git-dir"
+	gitWorkTreeOption = "--work-tree"
+)
+
 // sedExpression is sed's long option for a script.
 const sedExpression = "--expression"
 
-// sedScripts returns a sed command's scripts: the -e/--expression values, or the first operand.
+// sedScripts returns a sed command's scripts as GNU sed reads its options: every -e value (in
+// a bundle such as -ne or -nEe, as the rest of the bundle or the next word; --expression and its
+// abbreviations, with "=" or the next word), or the first operand when no -e or -f gave one. It
+// reports whether a -f script file (whose content the engine cannot see) was given.
 func sedScripts(s *segment) ([]word, bool) {
+	opts, operands := getopt(s.words, sedOptions)
 	var out []word
-	words := s.words
-	for i := 1; i < len(words); i++ {
-		v := words[i].s
-		switch {
-		case v == "-e" || v == sedExpression:
-			if i+1 < len(words) {
-				out = append(out, words[i+1])
-				i++
-			}
-		case strings.HasPrefix(v, sedExpression+"="):
-			out = append(out, words[i].with(strings.TrimPrefix(v, sedExpression+"=")))
-		case strings.HasPrefix(v, "-e") && len(v) > 2 && !strings.HasPrefix(v, "--"):
-			out = append(out, words[i].with(v[2:]))
+	file := false
+	for _, o := range opts {
+		switch o.opt {
+		case "-e", sedExpression:
+			out = append(out, o.val)
+		case "-f", "--file":
+			file = true
 		}
 	}
-	if len(out) > 0 {
-		return out, true
+	if len(out) == 0 && !file && len(operands) > 0 {
+		out = operands[:1]
 	}
-	if len(s.operands) > 0 {
-		return s.operands[:1], true
-	}
-	return nil, false
+	return out, file
 }
 
 // sedCode reports a sed script that runs commands (e, s///e) or writes files (w, W, s///w), or a
 // script the engine cannot read (-f FILE, a computed script).
 func sedCode(s *segment) string {
-	if s.hasFlag("-f") || s.hasFlag("--file") {
+	scripts, file := sedScripts(s)
+	if file || s.hasFlag("-f") || s.hasFlag("--file") {
 		return "-f (a script file)"
 	}
-	scripts, _ := sedScripts(s)
 	for _, w := range scripts {
 		if w.dynamic {
 			return "a script computed at run time"
@@ -315,30 +316,48 @@ func skipDelimited(s string, i int, d byte) int {
 	return len(s)
 }
 
+// awkFileOptions name an awk program file, an include file, a library or an exec file.
+var awkFileOptions = []string{"-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec"}
+
+// awkWriteOptions make gawk write a profile, a variable dump or a pretty-printed program, or
+// read debugger commands.
+//
+//nolint:goconst // option spellings in this table read best literally, next to their neighbours
+var awkWriteOptions = []string{"-o", "--pretty-print", "-p", "--profile", "-d", "--dump-variables", "-D", "--debug"}
+
 // awkCode reports an awk program that can run commands, write files or read the environment, or
 // one the engine cannot read (-f FILE, a library, a computed program). A plain filter such as
-// '{print $1}' only reads its operands, which the path policy checks.
+// '{print $1}' only reads its operands, which the path policy checks. Options are read as gawk
+// reads them: bundled (-ve, -fe), abbreviated (--sou=) and the value after "=" or in the next word.
 func awkCode(s *segment) string {
-	for _, o := range []string{"-f", "--file", "-i", "--include", "-l", "--load", "-E", "--exec"} {
+	for _, o := range awkFileOptions {
 		if s.hasFlag(o) {
 			return o + " (a program file or library)"
 		}
 	}
-	prog := word{}
-	for i := 1; i+1 < len(s.words); i++ {
-		if v := s.words[i].s; v == "-e" || v == "--source" {
-			prog = s.words[i+1]
+	opts, operands := getopt(s.words, awkOptions)
+	var progs []word
+	for _, o := range opts {
+		switch {
+		case slices.Contains(awkFileOptions, o.opt):
+			return o.opt + " (a program file or library)"
+		case slices.Contains(awkWriteOptions, o.opt):
+			return o.opt + " (it writes a file or reads commands)"
+		case o.opt == "-e" || o.opt == "--source":
+			progs = append(progs, o.val)
 		}
 	}
-	if prog.s == "" && len(s.operands) > 0 {
-		prog = s.operands[0]
+	if len(progs) == 0 && len(operands) > 0 {
+		progs = operands[:1]
 	}
-	if prog.dynamic {
-		return "a program computed at run time"
-	}
-	for _, k := range []string{"system", "|", ">", "getline", "ENVIRON", "PROCINFO", "@", "close", "fflush"} {
-		if strings.Contains(prog.s, k) {
-			return "a program using " + k
+	for _, prog := range progs {
+		if prog.dynamic {
+			return "a program computed at run time"
+		}
+		for _, k := range []string{"system", "|", ">", "getline", "ENVIRON", "PROCINFO", "@", "close", "fflush"} {
+			if strings.Contains(prog.s, k) {
+				return "a program using " + k
+			}
 		}
 	}
 	return ""
@@ -387,7 +406,7 @@ var envOptions = map[string]map[string]string{
 	"kubectl":   {"KUBECONFIG": "--kubeconfig"},
 	"helm":      {"KUBECONFIG": "--kubeconfig", "HELM_KUBECONTEXT": "--kube-context", "HELM_NAMESPACE": "--namespace"},
 	"docker":    {"DOCKER_HOST": "--host", "DOCKER_CONTEXT": "--context", "DOCKER_CONFIG": "--config"},
-	"git":       {"GIT_DIR": "--git-dir", "GIT_WORK_TREE": "--work-tree"},
+	"git":       {"GIT_DIR": gitDirOption, "GIT_WORK_TREE": gitWorkTreeOption},
 	"aws":       {"AWS_PROFILE": "--profile", "AWS_REGION": "--region", "AWS_DEFAULT_REGION": "--region"},
 	"terraform": {"TF_WORKSPACE": "-workspace"},
 }
@@ -409,3 +428,101 @@ func envFlags(s *segment) {
 		}
 	}
 }
+
+// getoptSpec describes a program's options as getopt_long reads them: short options that take a
+// value (the rest of the bundle or the next word), short options whose value is optional (only
+// the rest of the bundle), and long options, each marked "=" (value required) or "?" (value
+// optional, only after "=") or "" (no value).
+type getoptSpec struct {
+	shortValue, shortOptional string
+	long                      map[string]string
+}
+
+// getoptArg is one option as getopt_long returns it: the short letter ("-e") or the expanded
+// long name ("--expression"), and its value when it took one.
+type getoptArg struct {
+	opt   string
+	val   word
+	isVal bool
+}
+
+// getopt reads argv (words[0] is the command) the way getopt_long would: bundles are split, a
+// short option that takes a value takes the rest of the bundle or the next word, a long option
+// is expanded from its abbreviation and takes its value after "=" or from the next word. It
+// returns the options in order and the operands (GNU permutes, so operands may sit between options).
+func getopt(words []word, spec getoptSpec) ([]getoptArg, []word) {
+	var opts []getoptArg
+	var operands []word
+	longNames := make([]string, 0, len(spec.long))
+	for n := range spec.long {
+		longNames = append(longNames, n)
+	}
+	slices.Sort(longNames)
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		v := w.s
+		switch {
+		case v == "--":
+			return opts, append(operands, words[i+1:]...)
+		case strings.HasPrefix(v, "--"):
+			name, val, hasVal := strings.Cut(v, "=")
+			name = expandLong(name, longNames...)
+			a := getoptArg{opt: name}
+			switch spec.long[name] {
+			case "=":
+				if hasVal {
+					a.val, a.isVal = w.with(val), true
+				} else if i+1 < len(words) {
+					i++
+					a.val, a.isVal = words[i], true
+				}
+			case "?":
+				if hasVal {
+					a.val, a.isVal = w.with(val), true
+				}
+			}
+			opts = append(opts, a)
+		case len(v) > 1 && v[0] == '-':
+			for j := 1; j < len(v); j++ {
+				c := v[j]
+				a := getoptArg{opt: "-" + string(c)}
+				switch {
+				case strings.IndexByte(spec.shortValue, c) >= 0:
+					if j+1 < len(v) {
+						a.val, a.isVal = w.with(v[j+1:]), true
+					} else if i+1 < len(words) {
+						i++
+						a.val, a.isVal = words[i], true
+					}
+					j = len(v)
+				case strings.IndexByte(spec.shortOptional, c) >= 0:
+					if j+1 < len(v) {
+						a.val, a.isVal = w.with(v[j+1:]), true
+					}
+					j = len(v)
+				}
+				opts = append(opts, a)
+			}
+		default:
+			operands = append(operands, w)
+		}
+	}
+	return opts, operands
+}
+
+// sedOptions is GNU sed's option table.
+var sedOptions = getoptSpec{shortValue: "efl", shortOptional: "i", long: map[string]string{
+	sedExpression: "=", "--file": "=", "--line-length": "=", "--in-place": "?", "--quiet": "", "--silent": "",
+	"--debug": "", "--follow-symlinks": "", "--null-data": "", "--zero-terminated": "", "--posix": "",
+	"--regexp-extended": "", "--separate": "", "--sandbox": "", "--unbuffered": "", "--binary": "",
+	"--help": "", "--version": "",
+}}
+
+// awkOptions is gawk's option table (a superset of mawk's and the one-true-awk's).
+var awkOptions = getoptSpec{shortValue: "fFvEeil", shortOptional: "dDLpo", long: map[string]string{
+	"--assign": "=", "--field-separator": "=", "--file": "=", "--exec": "=", "--source": "=", "--include": "=",
+	"--load": "=", "--dump-variables": "?", "--debug": "?", "--lint": "?", "--pretty-print": "?", "--profile": "?",
+	"--bignum": "", "--characters-as-bytes": "", "--copyright": "", "--gen-pot": "", "--help": "", "--no-optimize": "",
+	"--non-decimal-data": "", "--optimize": "", "--posix": "", "--re-interval": "", "--sandbox": "", "--traditional": "",
+	"--use-lc-numeric": "", "--version": "", "--csv": "", "--trace": "", "--persist": "?",
+}}

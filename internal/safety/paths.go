@@ -322,7 +322,8 @@ func (e *pathEntry) matches(p string) bool {
 // globMayName reports whether an agent's glob (a lower-cased resolved path with unquoted
 // metacharacters, such as ".e*" or "/etc/sha*") could expand to a name the entry covers. Bash
 // globs do not match a leading dot, and a bare wildcard ("*", "*.*") names nothing in particular:
-// like a recursive grep, it is outside what a path policy over named paths can judge.
+// it is outside what a path policy over named paths can judge. A glob that starts with a literal
+// dot (".*", ".??*", "*/.*") does name the dotfiles it expands to.
 func (e *pathEntry) globMayName(glob string) bool {
 	if e.negate || e.example == "" {
 		return false
@@ -338,7 +339,9 @@ func (e *pathEntry) globMayName(glob string) bool {
 	if i := strings.LastIndexByte(ebase, '/'); i >= 0 {
 		ebase = ebase[i+1:]
 	}
-	if strings.Trim(gbase, "*?.") == "" {
+	// A bare wildcard does not match a leading dot, so it names no dotfile; ".*" and ".??*" start
+	// with a literal dot and expand to every dotfile, ".env" among them.
+	if strings.Trim(gbase, "*?.") == "" && !strings.HasPrefix(gbase, ".") {
 		return false
 	}
 	if strings.HasPrefix(ebase, ".") && !strings.HasPrefix(gbase, ".") {

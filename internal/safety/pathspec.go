@@ -2,6 +2,7 @@ package safety
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -135,11 +136,24 @@ func (a *analyzer) argPaths(idx int) {
 		// for checking a secret exists without reading it.
 		return
 	}
-	a.recursive = recursiveOp(seg)
+	if seg.name == cmdGit {
+		saved := a.cwd
+		defer func() { a.cwd = saved }()
+		a.gitGlobalPaths(seg)
+	}
+	search := recursiveSearch(seg)
+	a.recursive = recursiveOp(seg) || search
 	defer func() { a.recursive = false }()
 	ops := seg.operands
 	op := operandOp(seg, spec)
 	ops = ops[operandSkip(seg, spec):]
+	if search && len(ops) == 0 {
+		// grep -r, rg, ag and ack without a path search the working directory.
+		a.touch(word{s: "."}, opRead)
+	}
+	if seg.name == cmdGit && len(seg.operands) > 0 && seg.operands[0].s == "grep" {
+		a.gitGrepRoots(seg)
+	}
 	for i, w := range ops {
 		o := op
 		if spec.lastOp != 0 && len(ops) > 1 {
@@ -150,6 +164,59 @@ func (a *analyzer) argPaths(idx int) {
 			}
 		}
 		a.operandPath(w, o)
+	}
+}
+
+// recursiveSearch reports whether a command reads the contents of everything below its path
+// operands: grep -r/-R (--recursive, --dereference-recursive, abbreviated), and rg, ag and ack,
+// which always recurse (rg --files only lists names). Like cp -r, a search of a directory that
+// holds protected files reads them: containment applies.
+func recursiveSearch(s *segment) bool {
+	switch s.name {
+	case "grep", "egrep", "fgrep":
+		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("--recursive") || s.hasFlag("--dereference-recursive") ||
+			(s.hasFlag("-d") || s.hasFlag("--directories")) && slices.ContainsFunc(s.words, func(w word) bool { return w.s == "recurse" || strings.HasSuffix(w.s, "=recurse") })
+	case "rg":
+		return !s.hasFlag("--files") && !s.hasFlag("--type-list")
+	case "ag", "ack":
+		return true
+	}
+	return false
+}
+
+// gitGrepRoots records what git grep searches, recursively: the pathspecs after "--", or else
+// the working directory (the work tree below it, or all of it with --untracked or --no-index).
+// Its pattern and revisions stay operands read as written.
+func (a *analyzer) gitGrepRoots(s *segment) {
+	a.recursive = true
+	defer func() { a.recursive = false }()
+	for i, w := range s.words {
+		if w.s == "--" && i+1 < len(s.words) {
+			for _, p := range s.words[i+1:] {
+				a.touch(p, opRead)
+			}
+			return
+		}
+	}
+	a.touch(word{s: "."}, opRead)
+}
+
+// gitGlobalPaths reads the directories git's global options name, in either spelling ("-C dir",
+// "--git-dir dir", "--work-tree=dir"; optionValues already reads the "=" forms), and moves the
+// working directory to each -C, as git does before it reads its operands.
+func (a *analyzer) gitGlobalPaths(s *segment) {
+	w := s.words
+	for i := 1; i < len(w) && strings.HasPrefix(w[i].s, "-") && !w[i].dynamic; i++ {
+		switch v := w[i].s; {
+		case (v == "-C" || v == gitDirOption || v == gitWorkTreeOption) && i+1 < len(w):
+			i++
+			a.touch(w[i], opRead)
+			if v == "-C" {
+				a.chdir(w[i])
+			}
+		case gitGlobalsWithValue[v]:
+			i++
+		}
 	}
 }
 

@@ -60,6 +60,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"git-checkout-discard":         {[]string{"git checkout .", "git checkout -- .", "git checkout HEAD -- :/"}, []string{"git checkout main", "git checkout -b feature"}},
 	"git-checkout-force":           {[]string{"git checkout -f main", "git switch --discard-changes main"}, []string{"git switch main"}},
 	"git-restore-discard":          {[]string{"git restore .", "git restore --worktree ."}, []string{"git restore --staged .", "git restore main.go"}},
+	"git-restore-worktree-discard": {[]string{"git restore --staged --worktree .", "git restore -S -W .", "git restore -WS .", "git restore --staged --work :/"}, []string{"git restore --staged .", "git restore -S -W main.go"}},
 	"git-stash-destroy":            {[]string{"git stash clear", "git stash drop"}, []string{"git stash", "git stash pop"}},
 	"git-history-rewrite":          {[]string{"git filter-branch --tree-filter x HEAD", "git filter-repo --path x"}, nil},
 	"git-reflog-expire":            {[]string{"git reflog expire --expire=now --all"}, []string{"git reflog"}},

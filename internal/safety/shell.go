@@ -16,13 +16,18 @@ const (
 	MaxCommandBytes = 64 << 10
 	// maxNesting bounds wrappers, nested scripts and substitutions inside one another.
 	maxNesting = 16
+	// maxBracketDepth bounds how deeply brackets nest in a script the engine parses.
+	maxBracketDepth = 64
+	// maxArithOps bounds the operators of the arithmetic expressions in a script the engine parses.
+	maxArithOps = 1024
 	// maxSegments bounds the simple commands one command line may contain.
 	maxSegments = 512
 	// maxBraceWords bounds the words one brace expansion may produce.
 	maxBraceWords = 256
 	// maxWork bounds the work one command may cause in all: every expanded word, path and
-	// command costs a unit, a glob path (checked against every path-policy entry) globCost, a
-	// brace-expanded word braceCost and a command segmentCost; parsing costs a unit per parseBytesPerUnit bytes. The bound is
+	// command costs a unit, a glob path (checked against every path-policy entry) globCost and a
+	// unit per globBytesPerUnit bytes, a brace-expanded word braceCost and a command segmentCost;
+	// parsing costs a unit per parseBytesPerUnit bytes. The bound is
 	// calibrated so that the worst input evaluates in well under 5 ms (docs/benchmarks-engine.md);
 	// it counts work rather than time so a decision never depends on how loaded the machine is.
 	maxWork           = 6000
@@ -30,7 +35,13 @@ const (
 	braceCost         = 8 // a brace-expanded word is built part by part
 	segmentCost       = 4
 	parseBytesPerUnit = 32
+	globBytesPerUnit  = 2
 )
+
+// globWork is what checking one glob path costs: globCost, and a unit per globBytesPerUnit
+// bytes, since matching it against every path-policy entry takes time in proportion to its
+// length (a 16 KiB "**/**/…/x" costs about 6 ms).
+func globWork(glob string) int { return globCost + len(glob)/globBytesPerUnit }
 
 // analysisError is a command the engine cannot check; it is always a denial.
 type analysisError struct {
@@ -147,6 +158,93 @@ func commandStarts(s string) int {
 	return n
 }
 
+// Kinds of bracket scriptShape tracks.
+const (
+	shapeCommands = iota // a subshell, substitution or group: commands
+	shapeArith           // (( )), $(( )) and parentheses inside them
+	shapeBracket         // [ ]: a subscript, a test or a glob class; a literal [ ends with its line
+	shapeParam           // ${ }
+)
+
+// scriptShape scans a script before it is parsed, quoted or not, and returns how deeply its
+// brackets ( [ { nest and how many arithmetic operators it holds. Both bound how far the parser,
+// and every later walk over its tree, descends: each nested subshell, $(( (( )) )), a[a[1]] and
+// ${x:-${y}} is a level, and each operator of an arithmetic expression (in (( )), $(( )), $[ ],
+// a subscript, a parameter expansion, a test or a let) is a level of its expression tree.
+func scriptShape(s string) (depth, arithOps int) {
+	var sh shape
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '(', '[', '{':
+			i = sh.open(s, i)
+		case ')', ']', '}':
+			sh.n = max(sh.n-1, 0)
+			sh.let = sh.let && c != ')'
+		case ';', '\n':
+			sh.let = false
+			for sh.n > 0 && sh.top() == shapeBracket {
+				sh.n--
+			}
+		case '+', '-', '*', '/', '%', '!', '~', '^', '<', '>', '=', '?', ':', ',', '&', '|':
+			if sh.let || sh.top() != shapeCommands {
+				sh.ops++
+			} else if c == '&' || c == '|' {
+				sh.let = false
+			}
+		case 'l':
+			if strings.HasPrefix(s[i:], "let ") && (i == 0 || strings.IndexByte(" \t;&|(\n", s[i-1]) >= 0) {
+				sh.let = true
+				i += 3
+			}
+		}
+	}
+	return sh.depth, sh.ops
+}
+
+// shape is scriptShape's state: the open brackets (as deep as the bound, counted beyond it),
+// whether a let's arguments are being read, the deepest nesting and the operators seen.
+type shape struct {
+	stack         [maxBracketDepth + 1]uint8
+	n, depth, ops int
+	let           bool
+}
+
+func (sh *shape) push(k uint8) {
+	if sh.n < len(sh.stack) {
+		sh.stack[sh.n] = k
+	}
+	sh.n++
+	sh.depth = max(sh.depth, sh.n)
+}
+
+func (sh *shape) top() uint8 {
+	if sh.n == 0 || sh.n > len(sh.stack) {
+		return shapeCommands
+	}
+	return sh.stack[sh.n-1]
+}
+
+// open records the bracket at s[i] and returns the index of its last byte ("((" is two).
+func (sh *shape) open(s string, i int) int {
+	switch {
+	case s[i] == '[':
+		sh.push(shapeBracket)
+	case s[i] == '{' && i > 0 && s[i-1] == '$':
+		sh.push(shapeParam)
+	case s[i] == '{':
+		sh.push(shapeCommands)
+	case i+1 < len(s) && s[i+1] == '(':
+		sh.push(shapeArith)
+		sh.push(shapeArith)
+		return i + 1
+	case sh.top() == shapeArith:
+		sh.push(shapeArith)
+	default:
+		sh.push(shapeCommands)
+	}
+	return i
+}
+
 type analyzer struct {
 	parser    *syntax.Parser
 	out       *analysis
@@ -201,6 +299,17 @@ func (a *analyzer) scriptIn(src string, depth int, args []word, child bool) {
 		return
 	}
 	if !a.spend(1 + len(src)/parseBytesPerUnit) {
+		return
+	}
+	// The parser descends once per bracket (subshells, arithmetic, subscripts, parameter
+	// expansions) and once per arithmetic operator: thousands of them cost it, and the walks over
+	// its tree, far more than the line's length.
+	switch d, ops := scriptShape(src); {
+	case d > maxBracketDepth:
+		a.fail(RuleCommandTooComplex, "command nests brackets %d levels deep, more than the %d the engine parses", d, maxBracketDepth)
+		return
+	case ops > maxArithOps:
+		a.fail(RuleCommandTooComplex, "command holds %d arithmetic operators, more than the %d the engine parses", ops, maxArithOps)
 		return
 	}
 	f, err := a.parser.Parse(strings.NewReader(src), "")
@@ -642,7 +751,7 @@ func (a *analyzer) touch(w word, op pathOp) {
 	}
 	cost := 1
 	if w.glob {
-		cost = globCost
+		cost = globWork(w.s)
 	}
 	if !a.spend(cost) {
 		return
@@ -818,11 +927,18 @@ func globalsLast(s *segment, firstOp int) string {
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var gitGlobalsWithValue = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true, "--exec-path": true, "--config-env": true, "--super-prefix": true, "--list-cmds": true, "--attr-source": true}
 
+// skipGitGlobals records git's global options (before the subcommand) as flags, "--name=value"
+// as "--name", and returns the words from the subcommand on.
 func skipGitGlobals(s *segment, args []word) []word {
 	for i := 0; i < len(args); i++ {
 		v := args[i].s
 		if !strings.HasPrefix(v, "-") || args[i].dynamic {
 			return args[i:]
+		}
+		// "--exec-path=/tmp/x" is the option --exec-path with its value, as "--exec-path /tmp/x".
+		if name, _, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "--") {
+			s.flags = append(s.flags, name)
+			continue
 		}
 		s.flags = append(s.flags, v)
 		if gitGlobalsWithValue[v] && i+1 < len(args) {
