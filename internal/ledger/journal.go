@@ -48,6 +48,9 @@ type Journal struct {
 	lost atomic.Uint64
 
 	maintMu sync.Mutex // serialises Maintain
+
+	signMu sync.Mutex // serialises SignHead
+	signed atomic.Pointer[SignedHead]
 }
 
 // liveSegment is the segment being appended to.
@@ -69,6 +72,7 @@ type statsState struct {
 	liveBytes    int64
 	live         bool
 	lastRotation time.Time
+	segment      string // the segment holding pos
 }
 
 // Stats describes a writer's chain.
@@ -142,6 +146,9 @@ func Open(cfg Config) (*Journal, error) {
 		return nil, err
 	}
 	go j.run()
+	if cfg.SigningKey != nil {
+		go j.signLoop()
+	}
 	now := cfg.Clock.Now()
 	for _, g := range gaps {
 		if err := j.appendInternal(context.Background(), KindGap, now, g); err != nil {
@@ -244,6 +251,8 @@ func (j *Journal) Close() error {
 	j.mu.Unlock()
 	close(j.quit)
 	<-j.exited
+	// The final head is signed, so a clean shutdown leaves nothing unsigned.
+	_, _, _ = j.SignHead()
 	j.maintMu.Lock()
 	defer j.maintMu.Unlock()
 	j.wmu.Lock()
