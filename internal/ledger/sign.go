@@ -73,9 +73,10 @@ func (h SignedHead) payload() []byte {
 	return b
 }
 
-// SignHead signs h (its KeyID and Signature are set from key).
+// SignHead signs h (its KeyID and Signature are set from key). SignedAt is kept to the second,
+// as Kubernetes stores times, so a head published in a status still verifies.
 func SignHead(key ed25519.PrivateKey, h SignedHead) SignedHead {
-	h.SignedAt = h.SignedAt.UTC()
+	h.SignedAt = h.SignedAt.UTC().Truncate(time.Second)
 	h.KeyID = KeyID(key.Public().(ed25519.PublicKey))
 	h.Signature = base64.StdEncoding.EncodeToString(ed25519.Sign(key, h.payload()))
 	return h

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // signedFixture is a tamper fixture whose journal signs, with the head it published last.
@@ -266,7 +268,7 @@ func TestSignedHeadRoundTrip(t *testing.T) {
 		"hash":    func(h *SignedHead) { h.Hash = strings.Repeat("b", 64) },
 		"writer":  func(h *SignedHead) { h.Writer = "webhook-1" },
 		"segment": func(h *SignedHead) { h.Segment = "2026-11-30.00000002.jsonl" },
-		"time":    func(h *SignedHead) { h.SignedAt = h.SignedAt.Add(1) },
+		"time":    func(h *SignedHead) { h.SignedAt = h.SignedAt.Add(time.Second) },
 	} {
 		bad := h
 		alter(&bad)
@@ -332,4 +334,31 @@ func TestVerifyWithOneAnchor(t *testing.T) {
 			t.Fatalf("after retention: %v\n%s", err, dumpChains(rep))
 		}
 	})
+}
+
+func TestKeyEncodingRoundTrip(t *testing.T) {
+	key := testKey(6)
+	pemKey, err := EncodePrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParsePrivateKey(pemKey)
+	if err != nil || !back.Equal(key) {
+		t.Fatalf("private key round trip: %v", err)
+	}
+	pemPub, err := EncodePublicKey(key.Public().(ed25519.PublicKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range [][]byte{pemPub, []byte(base64.StdEncoding.EncodeToString(key.Public().(ed25519.PublicKey)) + "\n")} {
+		pub, err := ParsePublicKey(in)
+		if err != nil || !pub.Equal(key.Public()) {
+			t.Fatalf("public key %q: %v", in, err)
+		}
+	}
+	for _, bad := range []string{"", "hello", string(pemKey)} {
+		if _, err := ParsePublicKey([]byte(bad)); err == nil {
+			t.Errorf("ParsePublicKey(%q) accepted it", bad)
+		}
+	}
 }
