@@ -18,8 +18,9 @@ var defaultRedactKeys = []string{"password", "token", "secret", "key", "auth", "
 
 // redactor hides secret-looking values and shortens long strings before a record is written.
 type redactor struct {
-	keys []string // lower-case substrings
-	max  int      // longest string kept whole, in bytes
+	keys   []string // lower-case substrings
+	max    int      // longest string kept whole, in bytes
+	values bool     // also redact credential-shaped values (RedactSecrets)
 }
 
 func newRedactor(extra []string, maxLen int) redactor {
@@ -29,7 +30,7 @@ func newRedactor(extra []string, maxLen int) redactor {
 			keys = append(keys, k)
 		}
 	}
-	return redactor{keys: keys, max: maxLen}
+	return redactor{keys: keys, max: maxLen, values: true}
 }
 
 // encode turns caller fields into canonical JSON: encoded with encoding/json (so structs, times
@@ -65,6 +66,9 @@ func (r redactor) secret(key string) bool {
 func (r redactor) value(v any) any {
 	switch x := v.(type) {
 	case string:
+		if r.values {
+			x = RedactSecrets(x) // before truncation, so a cut never leaves half a secret readable
+		}
 		return r.truncate(x)
 	case []any:
 		for i := range x {
