@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -93,4 +94,47 @@ func FuzzRedactSecrets(f *testing.F) {
 			t.Fatalf("not idempotent: %q -> %q -> %q", s, out, again)
 		}
 	})
+}
+
+func TestHexLikeValuesAreNotCredentials(t *testing.T) {
+	// Every rule that could match a hex string needs a letter past f or punctuation, so
+	// skipping hex-like values loses nothing: each of these passes through every rule unchanged.
+	for _, s := range []string{"0b9f6a2e-8c1d-4f5e-9a7b-3c2d1e0f4a5b", "sha256:" + strings.Repeat("acca", 16), strings.Repeat("ABCDEF0123", 8)} {
+		if !hexLike(s) {
+			t.Fatalf("%q is hex-like", s)
+		}
+		for _, r := range secretRules {
+			if out, changed := r.apply(s); changed {
+				t.Errorf("rule %s changes the hex-like %q to %q", r.id, s, out)
+			}
+		}
+	}
+}
+
+// The fast path of encode (plainTree) writes exactly what the encoding/json round trip writes,
+// and leaves the caller's fields as they were.
+func TestPlainTreeMatchesTheRoundTrip(t *testing.T) {
+	r := newRedactor([]string{"sandbox"}, 64)
+	for i, fields := range []map[string]any{
+		richDecision(1).Fields,
+		decision(2).Fields,
+		{"n": int64(-3), "u": uint64(7), "i32": int32(5), "list": []string{"a", "--password=x"}, "m": map[string]string{"sandboxId": "s", "x": "y"}, "nil": nil},
+		{strings.Repeat("k", 80) + "1": "a", strings.Repeat("k", 80) + "2": "b"},
+	} {
+		before := fmt.Sprint(fields)
+		fast, err := r.encode(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, err := r.encodeRoundTrip(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(slow), string(fast)); diff != "" {
+			t.Errorf("fields %d: fast path differs (-roundtrip +fast):\n%s", i, diff)
+		}
+		if fmt.Sprint(fields) != before {
+			t.Errorf("fields %d were changed by encode", i)
+		}
+	}
 }
