@@ -49,8 +49,9 @@ type Journal struct {
 
 	maintMu sync.Mutex // serialises Maintain
 
-	signMu sync.Mutex // serialises SignHead
-	signed atomic.Pointer[SignedHead]
+	signMu     sync.Mutex // serialises SignHead
+	signed     atomic.Pointer[SignedHead]
+	signExited chan struct{} // closed when signLoop returns; nil without a signing key
 }
 
 // liveSegment is the segment being appended to.
@@ -147,6 +148,7 @@ func Open(cfg Config) (*Journal, error) {
 	}
 	go j.run()
 	if cfg.SigningKey != nil {
+		j.signExited = make(chan struct{})
 		go j.signLoop()
 	}
 	now := cfg.Clock.Now()
@@ -251,6 +253,9 @@ func (j *Journal) Close() error {
 	j.mu.Unlock()
 	close(j.quit)
 	<-j.exited
+	if j.signExited != nil {
+		<-j.signExited // no signature is written once Close returns
+	}
 	// The final head is signed, so a clean shutdown leaves nothing unsigned.
 	_, _, _ = j.SignHead()
 	j.maintMu.Lock()

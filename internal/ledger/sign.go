@@ -182,6 +182,7 @@ func (j *Journal) LastSignedHead() (SignedHead, bool) {
 
 // signLoop signs the live head every SignEvery until the journal closes.
 func (j *Journal) signLoop() {
+	defer close(j.signExited)
 	t := time.NewTicker(j.cfg.SignEvery)
 	defer t.Stop()
 	for {
