@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
@@ -23,34 +24,53 @@ import (
 // stop the manager: the journal opens with the defaults and the controller reports the spec
 // (Ready=False, ConfigRejected). The decision log keeps an account of records that fail and a
 // LossFlusher, on every replica, records it as soon as the journal is writable again.
-func openLedger(mgr ctrl.Manager, dir, writer string) (*ledger.Journal, webhookv1alpha1.DecisionLog, error) {
+func openLedger(mgr ctrl.Manager, dir, writer, keyNamespace string) (
+	*ledger.Journal, webhookv1alpha1.DecisionLog, *audit.FloodControl, error) {
 	if dir == "" {
 		setupLog.Info("The decision ledger is disabled (--ledger-dir is empty)")
-		return nil, nil, nil
+		return nil, nil, nil, nil
+	}
+	// The cache has not started: read and fill the signing key Secret directly.
+	direct, err := client.New(mgr.GetConfig(), client.Options{Scheme: mgr.GetScheme()})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	keyName := client.ObjectKey{Namespace: keyNamespace, Name: audit.SigningSecretName}
+	key, err := audit.LoadSigningKey(context.Background(), direct, keyName)
+	if err != nil {
+		return nil, nil, nil, err
 	}
 	var spec *safetyv1alpha1.AuditLedgerSpec
 	al := &safetyv1alpha1.AuditLedger{}
-	err := mgr.GetAPIReader().Get(context.Background(), client.ObjectKey{Name: audit.LedgerName}, al)
+	err = mgr.GetAPIReader().Get(context.Background(), client.ObjectKey{Name: audit.LedgerName}, al)
 	switch {
 	case err == nil:
 		spec = &al.Spec
 	case !apierrors.IsNotFound(err) && !apierrors.IsForbidden(err):
-		return nil, nil, fmt.Errorf("reading AuditLedger %s: %w", audit.LedgerName, err)
+		return nil, nil, nil, fmt.Errorf("reading AuditLedger %s: %w", audit.LedgerName, err)
 	}
-	j, err := ledger.Open(audit.Config(spec, dir, writer, nil))
+	cfg := audit.Config(spec, dir, writer, nil)
+	cfg.SigningKey = key
+	j, err := ledger.Open(cfg)
 	if _, refused := errors.AsType[*ledger.ConfigError](err); refused {
 		setupLog.Error(audit.SpecError(err), "The ledger refuses the AuditLedger's settings; opening it with the defaults")
-		j, err = ledger.Open(audit.Config(nil, dir, writer, nil))
+		cfg = audit.Config(nil, dir, writer, nil)
+		cfg.SigningKey = key
+		j, err = ledger.Open(cfg)
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	log := &audit.Log{Journal: j, FailurePolicy: audit.FailurePolicyFrom(mgr.GetClient())}
-	if err := mgr.Add(&audit.LossFlusher{Log: log}); err != nil {
-		_ = j.Close()
-		return nil, nil, err
+	flood := &audit.FloodControl{Log: log, Settings: audit.FloodSettingsFrom(mgr.GetClient())}
+	publisher := &audit.HeadPublisher{Client: mgr.GetClient(), Journal: j}
+	for _, r := range []manager.Runnable{&audit.LossFlusher{Log: log}, publisher, flood} {
+		if err := mgr.Add(r); err != nil {
+			_ = j.Close()
+			return nil, nil, nil, err
+		}
 	}
-	return j, log, nil
+	return j, log, flood, nil
 }
 
 // defaultWriter is the pod name in a cluster, the host name elsewhere.

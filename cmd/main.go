@@ -221,7 +221,7 @@ func main() {
 		os.Exit(1)
 	}
 
-	journal, decisionLog, err := openLedger(mgr, ledgerDir, ledgerWriter)
+	journal, decisionLog, flood, err := openLedger(mgr, ledgerDir, ledgerWriter, certSecretNamespace)
 	if err != nil {
 		setupLog.Error(err, "Failed to open the ledger", "dir", ledgerDir)
 		os.Exit(1)
@@ -236,7 +236,7 @@ func main() {
 	webhooksReady, err := setupWebhooks(mgr, disableWebhooks, certRotation, certs.Options{
 		SecretNamespace: certSecretNamespace, SecretName: certSecretName, CertDir: webhookServerOptions.CertDir,
 		DNSName: certDNSName, WebhookConfiguration: webhookConfigurationName,
-	}, webhookv1alpha1.Options{Ledger: decisionLog, ServiceAccountApprovers: serviceAccountApprovers})
+	}, webhookv1alpha1.Options{Ledger: decisionLog, Flood: flood, ServiceAccountApprovers: serviceAccountApprovers})
 	if err != nil {
 		setupLog.Error(err, "Failed to set up webhooks")
 		os.Exit(1)

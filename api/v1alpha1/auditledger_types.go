@@ -32,6 +32,17 @@ const (
 	LedgerFailurePolicyIgnore LedgerFailurePolicy = "Ignore"
 )
 
+// Conditions and reasons of the AuditLedger (beside Ready and VolumeNearlyFull in conditions.go).
+const (
+	// AuditLedgerVolumeHeadroomCondition is False once the volume's free share falls below
+	// spec.floodControl.minFreePercent: act then, well before records cannot be written.
+	AuditLedgerVolumeHeadroomCondition = "VolumeHeadroom"
+	AuditLedgerHeadroomOKReason        = "HeadroomAvailable"
+	AuditLedgerHeadroomLowReason       = "HeadroomLow"
+	// AuditLedgerRateLimitedReason is the denial reason of a call refused by flood control.
+	AuditLedgerRateLimitedReason = "RateLimited"
+)
+
 // LedgerCompression is how sealed segments are stored.
 // +kubebuilder:validation:Enum=Gzip;None
 type LedgerCompression string
@@ -90,6 +101,35 @@ type LedgerRedaction struct {
 	MaxStringLength int32 `json:"maxStringLength,omitempty"`
 }
 
+// LedgerFloodControl bounds what denied calls cost the ledger. Per requester and namespace, denied
+// calls beyond deniedPerWindow in a window are refused RateLimited and recorded as one aggregated
+// "flood" record per window (count, first and last call, reasons), so a flood costs bytes in
+// proportion to windows, not requests.
+type LedgerFloodControl struct {
+	// deniedPerWindow is how many denied calls of one requester in one namespace are recorded one
+	// by one per window; later ones are refused RateLimited. 0 turns flood control off. Default 60.
+	// +kubebuilder:default=60
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100000
+	// +optional
+	DeniedPerWindow *int32 `json:"deniedPerWindow,omitempty"`
+
+	// windowSeconds is the window's length. Default 60.
+	// +kubebuilder:default=60
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=86400
+	// +optional
+	WindowSeconds int32 `json:"windowSeconds,omitempty"`
+
+	// minFreePercent is the share of the volume that must stay free: below it the VolumeHeadroom
+	// condition is False, well before the volume is full. Default 20.
+	// +kubebuilder:default=20
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=90
+	// +optional
+	MinFreePercent int32 `json:"minFreePercent,omitempty"`
+}
+
 // AuditLedgerSpec configures the decision ledger on the operator's PersistentVolume.
 type AuditLedgerSpec struct {
 	// rotation seals segments by size and by day.
@@ -122,6 +162,73 @@ type AuditLedgerSpec struct {
 	// +kubebuilder:validation:Maximum=31536000
 	// +optional
 	FinishedCallTTLSeconds *int64 `json:"finishedCallTTLSeconds,omitempty"`
+
+	// floodControl refuses and aggregates denied calls beyond a rate, and sets the volume's headroom threshold.
+	// +optional
+	FloodControl LedgerFloodControl `json:"floodControl,omitzero"`
+}
+
+// LedgerSignedHead is a writer's newest record, signed with the operator's ledger key. Published
+// here, outside the ledger's volume, it lets verify detect records cut from the end of a chain and
+// a chain re-hashed as a whole.
+type LedgerSignedHead struct {
+	// writer is the chain (a webhook pod's name).
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	// +required
+	Writer string `json:"writer"`
+	// seq is the newest record's sequence number.
+	// +kubebuilder:validation:Minimum=1
+	// +required
+	Seq int64 `json:"seq"`
+	// hash is the newest record's sha256 (hex).
+	// +kubebuilder:validation:MaxLength=64
+	// +required
+	Hash string `json:"hash"`
+	// segment is the segment file holding it.
+	// +kubebuilder:validation:MaxLength=64
+	// +required
+	Segment string `json:"segment"`
+	// signedAt is when the writer signed it.
+	// +required
+	SignedAt metav1.Time `json:"signedAt"`
+	// keyID names the signing key: the first 16 hex digits of the public key's sha256.
+	// +kubebuilder:validation:MaxLength=16
+	// +required
+	KeyID string `json:"keyID"`
+	// signature is the base64 Ed25519 signature (see docs/ledger.md for what is signed).
+	// +kubebuilder:validation:MaxLength=88
+	// +required
+	Signature string `json:"signature"`
+}
+
+// LedgerSigningKey names the key that signs the ledger. The private half stays in a Secret in
+// the operator's namespace.
+type LedgerSigningKey struct {
+	// keyID is the first 16 hex digits of the public key's sha256.
+	// +kubebuilder:validation:MaxLength=16
+	// +required
+	KeyID string `json:"keyID"`
+	// publicKey is the Ed25519 public key, PEM (PKIX). Pin it out of band: an auditor who reads
+	// it from the same cluster trusts the cluster's API for it.
+	// +kubebuilder:validation:MaxLength=256
+	// +required
+	PublicKey string `json:"publicKey"`
+}
+
+// LedgerVolume is the ledger volume's headroom.
+type LedgerVolume struct {
+	// capacityBytes is the volume's size.
+	// +optional
+	CapacityBytes int64 `json:"capacityBytes,omitempty"`
+	// availableBytes is what the ledger may still write.
+	// +optional
+	AvailableBytes int64 `json:"availableBytes,omitempty"`
+	// availablePercent is availableBytes as a share of capacityBytes.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=100
+	// +optional
+	AvailablePercent int32 `json:"availablePercent,omitempty"`
 }
 
 // AuditLedgerStatus is the health of the ledger.
@@ -145,7 +252,21 @@ type AuditLedgerStatus struct {
 	// lastRotationTime is when a segment was last sealed.
 	// +optional
 	LastRotationTime *metav1.Time `json:"lastRotationTime,omitempty"`
-	// conditions: Ready, and VolumeNearlyFull when the volume has little space left.
+	// signingKey names the key the ledger is signed with.
+	// +optional
+	SigningKey *LedgerSigningKey `json:"signingKey,omitempty"`
+	// signedHeads are the newest signed head of each writer, one entry per writer, each written
+	// by its own writer (server-side apply, field manager toolgate-ledger-<writer>).
+	// +listType=map
+	// +listMapKey=writer
+	// +kubebuilder:validation:MaxItems=64
+	// +optional
+	SignedHeads []LedgerSignedHead `json:"signedHeads,omitempty"`
+	// volume is the ledger volume's headroom, as this writer sees it.
+	// +optional
+	Volume *LedgerVolume `json:"volume,omitempty"`
+	// conditions: Ready; VolumeHeadroom, False once less than floodControl.minFreePercent of the
+	// volume is free; and VolumeNearlyFull when the volume has little space left.
 	// +listType=map
 	// +listMapKey=type
 	// +kubebuilder:validation:MaxItems=8

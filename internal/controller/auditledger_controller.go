@@ -55,6 +55,9 @@ type AuditLedgerReconciler struct {
 // +kubebuilder:rbac:groups=safety.toolgate.dev,resources=auditledgers,verbs=get;list;watch
 // +kubebuilder:rbac:groups=safety.toolgate.dev,resources=auditledgers/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+// The ledger's signing key (audit.LoadSigningKey): read, and filled once when the shipped Secret
+// is empty. Only that Secret, and only in the operator's namespace.
+// +kubebuilder:rbac:groups="",namespace=toolgate-system,resources=secrets,resourceNames=toolgate-ledger-signing-key,verbs=get;update
 
 // Reconcile applies the spec's settings to the journal, maintains it, writes the status, and
 // comes back at the next minute or UTC midnight, whichever is sooner.
@@ -138,16 +141,53 @@ func (r *AuditLedgerReconciler) setVolumeCondition(al *safetyv1alpha1.AuditLedge
 	if r.Dir == "" || syscall.Statfs(r.Dir, &fs) != nil || fs.Blocks == 0 {
 		return
 	}
-	free := fs.Bavail * 100 / fs.Blocks
+	vol := volumeOf(uint64(fs.Bsize), fs.Blocks, fs.Bavail)
+	al.Status.Volume = &vol
 	status, why := metav1.ConditionFalse, "SpaceAvailable"
-	if free < nearlyFullPercent {
+	if vol.AvailablePercent < nearlyFullPercent {
 		status, why = metav1.ConditionTrue, "LowSpace"
 	}
 	meta.SetStatusCondition(&al.Status.Conditions, metav1.Condition{
 		Type: safetyv1alpha1.AuditLedgerVolumeNearlyFullCondition, Status: status, Reason: why,
-		Message: fmt.Sprintf("%d%% of the ledger volume is free", free), ObservedGeneration: al.Generation,
+		Message: fmt.Sprintf("%d%% of the ledger volume is free", vol.AvailablePercent), ObservedGeneration: al.Generation,
 		LastTransitionTime: metav1.NewTime(now),
 	})
+	meta.SetStatusCondition(&al.Status.Conditions, headroomCondition(vol, minFreePercent(&al.Spec), al.Generation, now))
+}
+
+// defaultMinFreePercent is the headroom threshold when the spec leaves it unset.
+const defaultMinFreePercent = 20
+
+func minFreePercent(spec *safetyv1alpha1.AuditLedgerSpec) int32 {
+	if spec.FloodControl.MinFreePercent > 0 {
+		return spec.FloodControl.MinFreePercent
+	}
+	return defaultMinFreePercent
+}
+
+// volumeOf is the volume's headroom from statfs numbers (block size, blocks, blocks available
+// to unprivileged writers).
+func volumeOf(bsize, blocks, avail uint64) safetyv1alpha1.LedgerVolume {
+	return safetyv1alpha1.LedgerVolume{
+		CapacityBytes: int64(blocks * bsize), AvailableBytes: int64(avail * bsize),
+		AvailablePercent: int32(avail * 100 / blocks),
+	}
+}
+
+// headroomCondition is False once less than minFree percent of the volume is free, so an
+// operator is told while there is still room, not when decisions start failing.
+func headroomCondition(vol safetyv1alpha1.LedgerVolume, minFree int32, gen int64, now time.Time) metav1.Condition {
+	c := metav1.Condition{
+		Type: safetyv1alpha1.AuditLedgerVolumeHeadroomCondition, Status: metav1.ConditionTrue,
+		Reason: safetyv1alpha1.AuditLedgerHeadroomOKReason, ObservedGeneration: gen, LastTransitionTime: metav1.NewTime(now),
+		Message: fmt.Sprintf("%d%% of the ledger volume is free (%d of %d bytes); the threshold is %d%%",
+			vol.AvailablePercent, vol.AvailableBytes, vol.CapacityBytes, minFree),
+	}
+	if vol.AvailablePercent < minFree {
+		c.Status, c.Reason = metav1.ConditionFalse, safetyv1alpha1.AuditLedgerHeadroomLowReason
+		c.Message += ": grow the volume or shorten retention before records cannot be written"
+	}
+	return c
 }
 
 // SetupWithManager watches the AuditLedger.

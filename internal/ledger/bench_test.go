@@ -116,3 +116,92 @@ func mustCanonicalB(b *testing.B, p parsed) []byte {
 	}
 	return appendBody(nil, p.Seq, p.Time, p.Writer, p.Kind, fields, p.PrevHash)
 }
+
+// richDecision is a decision as issue 17 records it: arguments (a command line with a bearer
+// token, which redaction by value hides), their digest, the tool's identity, the facts the
+// engine used and the deciding rule.
+func richDecision(i int) Record {
+	return Record{Kind: "decision", Fields: map[string]any{
+		"decision": "deny", "reason": "ToolSafetyViolationError", "rule": "damage-control:git-push-force",
+		"message": "[ToolSafetyViolationError] git push --force is not allowed",
+		"plan":    "plan-a", "namespace": "team-a", "call": fmt.Sprintf("c-%d", i), "callUID": "0b9f6a2e-8c1d-4f5e-9a7b-3c2d1e0f4a5b",
+		"tool": "shell", "toolUID": "5d7c0e1a-2b3c-4d5e-8f9a-0b1c2d3e4f5a", "toolGeneration": 3,
+		"requester": "system:serviceaccount:team-a:coder", "snapshotHash": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+		"args": map[string]any{
+			"command": `curl -H "Authorization: Bearer abcdefghijklmnop0123" https://api.example.com && git push --force origin main`,
+			"cwd":     "/workspace/repo", "paths": []any{"/workspace/repo/.git"}, "sandboxId": "sbx-1234",
+			"sha256":    "b4354fc70f06a7e5cc2d2e4b8ab5f8c0e0d1f2a3b4c5d6e7f8091a2b3c4d5e6f",
+			"truncated": false,
+		},
+		"facts": map[string]any{"accumulatedCost": "1.25", "totalCost": "40.10", "attempts": 3, "repeats": 1, "approval": ""},
+	}}
+}
+
+// BenchmarkAppendSigned compares, in one run and at 32 appenders, the journal as shipped with
+// the richer records (encode, redact by key and value, truncate) and signing on, against the
+// bare group-commit floor: pre-encoded records handed straight to the committer, no signing.
+// docs/benchmarks-ledger.md requires signed-rich to stay at 90% of bare or better.
+func BenchmarkAppendSigned(b *testing.B) {
+	enc, err := newRedactor(nil, DefaultMaxStringLength).encode(richDecision(0).Fields)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// unsigned-rich is the same Append without this change's signing and value redaction, so
+	// signed-rich/unsigned-rich is what they cost.
+	for _, mode := range []string{"bare-group-commit", "unsigned-rich", "signed-rich"} {
+		b.Run(mode+"/appenders=32", func(b *testing.B) {
+			cfg := Config{Dir: benchDir(b), Writer: "bench"}
+			if mode == "signed-rich" {
+				cfg.SigningKey = testKey(7)
+				cfg.SignEvery = time.Second // more often than the default, to include its cost
+			}
+			j, err := Open(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer func() { _ = j.Close() }()
+			if mode == "unsigned-rich" {
+				red := newRedactor(nil, DefaultMaxStringLength)
+				red.values = false
+				j.red.Store(&red)
+			}
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			start := time.Now()
+			for range 32 {
+				wg.Go(func() {
+					for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
+						var err error
+						if mode != "bare-group-commit" {
+							_, err = j.Append(context.Background(), richDecision(int(i)))
+						} else {
+							_, err = j.enqueue(context.Background(), "decision", time.Now(), enc)
+						}
+						if err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			elapsed := time.Since(start)
+			b.StopTimer()
+			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "records/s")
+		})
+	}
+}
+
+// BenchmarkEncodeRichRecord is BenchmarkEncodeRecord for the richer decision (redaction by
+// value included).
+func BenchmarkEncodeRichRecord(b *testing.B) {
+	r := newRedactor(nil, DefaultMaxStringLength)
+	fields := richDecision(0).Fields
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.encode(fields); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -209,6 +209,9 @@ func (j *Journal) seal(now time.Time) error {
 		return err
 	}
 	buf, pos := appendLine(nil, j.pos, now, j.cfg.Writer, KindSeal, fields)
+	if err := j.signSeal(l.name, pos, now); err != nil {
+		return err
+	}
 	if err := j.writeLive(buf); err != nil {
 		return err
 	}
@@ -235,6 +238,7 @@ func (j *Journal) committed(pos position, records int) {
 	_ = j.head.write(pos, l.name)
 	j.smu.Lock()
 	j.stats.pos = pos
+	j.stats.segment = l.name
 	j.stats.liveBytes = l.size
 	if j.stats.firstSeq == 0 {
 		j.stats.firstSeq = first

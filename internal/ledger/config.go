@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"os"
@@ -48,6 +49,11 @@ type Config struct {
 	MaxStringLength int
 	// Clock is the time source; nil means the wall clock.
 	Clock Clock
+	// SigningKey, when set, signs every sealed segment's seal (<segment>.sig) and the live head
+	// (head.sig, and SignHead for publishing outside the volume). Nil signs nothing.
+	SigningKey ed25519.PrivateKey
+	// SignEvery is how often the live head is signed. Default DefaultSignEvery.
+	SignEvery time.Duration
 
 	// openFile opens segment files. Tests replace it to inject write and sync failures; nil
 	// means os.OpenFile.
@@ -73,6 +79,15 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.MaxStringLength == 0 {
 		c.MaxStringLength = DefaultMaxStringLength
+	}
+	if c.SigningKey != nil && len(c.SigningKey) != ed25519.PrivateKeySize {
+		return c, fmt.Errorf("ledger: Config.SigningKey is %d bytes, want an Ed25519 private key of %d", len(c.SigningKey), ed25519.PrivateKeySize)
+	}
+	if c.SignEvery < 0 {
+		return c, fmt.Errorf("ledger: Config.SignEvery is %s, want a positive interval or 0 for the default", c.SignEvery)
+	}
+	if c.SignEvery == 0 {
+		c.SignEvery = DefaultSignEvery
 	}
 	if c.Clock == nil {
 		c.Clock = realClock{}

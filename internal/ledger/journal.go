@@ -48,6 +48,10 @@ type Journal struct {
 	lost atomic.Uint64
 
 	maintMu sync.Mutex // serialises Maintain
+
+	signMu     sync.Mutex // serialises SignHead
+	signed     atomic.Pointer[SignedHead]
+	signExited chan struct{} // closed when signLoop returns; nil without a signing key
 }
 
 // liveSegment is the segment being appended to.
@@ -69,6 +73,7 @@ type statsState struct {
 	liveBytes    int64
 	live         bool
 	lastRotation time.Time
+	segment      string // the segment holding pos
 }
 
 // Stats describes a writer's chain.
@@ -142,6 +147,10 @@ func Open(cfg Config) (*Journal, error) {
 		return nil, err
 	}
 	go j.run()
+	if cfg.SigningKey != nil {
+		j.signExited = make(chan struct{})
+		go j.signLoop()
+	}
 	now := cfg.Clock.Now()
 	for _, g := range gaps {
 		if err := j.appendInternal(context.Background(), KindGap, now, g); err != nil {
@@ -244,6 +253,11 @@ func (j *Journal) Close() error {
 	j.mu.Unlock()
 	close(j.quit)
 	<-j.exited
+	if j.signExited != nil {
+		<-j.signExited // no signature is written once Close returns
+	}
+	// The final head is signed, so a clean shutdown leaves nothing unsigned.
+	_, _, _ = j.SignHead()
 	j.maintMu.Lock()
 	defer j.maintMu.Unlock()
 	j.wmu.Lock()

@@ -147,6 +147,8 @@ func (j *Journal) retain(now time.Time, sealed []segment, keepNewest bool) ([]st
 		if s.plainLeftover {
 			_ = os.Remove(filepath.Join(j.dir, s.name))
 		}
+		// The signature goes with its segment; the retention record excuses both.
+		_ = os.Remove(filepath.Join(j.dir, s.name+sigExt))
 		deleted = append(deleted, s.file())
 	}
 	return deleted, syncDir(j.dir)

@@ -112,7 +112,8 @@ func (j *Journal) Reconfigure(cfg Config) ([]string, error) {
 }
 
 // Settings returns the journal's current configuration, with defaults filled in. Its openFile
-// and test hooks are left out.
+// and test hooks are left out, and so is the signing key: settings get logged and compared,
+// and the private key must never travel with them (PublicKey gives its public half).
 func (j *Journal) Settings() Config {
 	j.maintMu.Lock()
 	defer j.maintMu.Unlock()
@@ -121,5 +122,6 @@ func (j *Journal) Settings() Config {
 	c := j.cfg
 	c.RedactKeys = slices.Clone(c.RedactKeys)
 	c.openFile, c.syncEach = nil, false
+	c.SigningKey = nil
 	return c
 }

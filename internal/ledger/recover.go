@@ -163,6 +163,9 @@ func sealOf(dir string, s segment) (parsed, error) {
 
 func (j *Journal) initStats(segs []segment, lastRotation time.Time) error {
 	st := statsState{pos: j.pos, lastRotation: lastRotation}
+	if len(segs) > 0 {
+		st.segment = segs[len(segs)-1].name // the newest segment holds the newest record
+	}
 	for _, s := range segs {
 		if j.live != nil && s.index == j.live.index {
 			st.live, st.liveBytes = true, j.live.size

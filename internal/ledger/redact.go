@@ -18,8 +18,9 @@ var defaultRedactKeys = []string{"password", "token", "secret", "key", "auth", "
 
 // redactor hides secret-looking values and shortens long strings before a record is written.
 type redactor struct {
-	keys []string // lower-case substrings
-	max  int      // longest string kept whole, in bytes
+	keys   []string // lower-case substrings
+	max    int      // longest string kept whole, in bytes
+	values bool     // also redact credential-shaped values (RedactSecrets)
 }
 
 func newRedactor(extra []string, maxLen int) redactor {
@@ -29,7 +30,7 @@ func newRedactor(extra []string, maxLen int) redactor {
 			keys = append(keys, k)
 		}
 	}
-	return redactor{keys: keys, max: maxLen}
+	return redactor{keys: keys, max: maxLen, values: true}
 }
 
 // encode turns caller fields into canonical JSON: encoded with encoding/json (so structs, times
@@ -39,6 +40,14 @@ func (r redactor) encode(fields map[string]any) ([]byte, error) {
 	if len(fields) == 0 {
 		return []byte("{}"), nil
 	}
+	if tree, ok := plainTree(fields); ok {
+		return appendCanonical(nil, r.value(tree))
+	}
+	return r.encodeRoundTrip(fields)
+}
+
+// encodeRoundTrip is encode for any fields: through encoding/json and back.
+func (r redactor) encodeRoundTrip(fields map[string]any) ([]byte, error) {
 	raw, err := json.Marshal(fields)
 	if err != nil {
 		return nil, fmt.Errorf("encoding record fields: %w", err)
@@ -65,6 +74,9 @@ func (r redactor) secret(key string) bool {
 func (r redactor) value(v any) any {
 	switch x := v.(type) {
 	case string:
+		if r.values {
+			x = RedactSecrets(x) // before truncation, so a cut never leaves half a secret readable
+		}
 		return r.truncate(x)
 	case []any:
 		for i := range x {
@@ -73,7 +85,13 @@ func (r redactor) value(v any) any {
 		return x
 	case map[string]any:
 		out := make(map[string]any, len(x))
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		// Keys are visited in order only when one is long enough to be cut: then two may
+		// collide, and the numbering must not depend on map order.
+		keys := maps.Keys(x)
+		if r.anyLongKey(x) {
+			keys = slices.Values(slices.Sorted(keys))
+		}
+		for k := range keys {
 			e := x[k]
 			if r.secret(k) {
 				e = Redacted
@@ -95,6 +113,15 @@ func (r redactor) value(v any) any {
 	default:
 		return v
 	}
+}
+
+func (r redactor) anyLongKey(m map[string]any) bool {
+	for k := range m {
+		if len(k) > r.max {
+			return true
+		}
+	}
+	return false
 }
 
 // truncate cuts s to at most max bytes on a rune boundary and appends a marker saying how many

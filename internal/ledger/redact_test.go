@@ -38,7 +38,7 @@ func TestRedaction(t *testing.T) {
 			want:  `{"Set-Cookie":"[REDACTED]","decision":"allow","sessionId":"[REDACTED]"}`,
 		},
 		{
-			name: "values are never matched, only keys",
+			name: "a credential word in prose is not a credential (values are redacted by shape, see secrets_test.go)",
 			in:   map[string]any{"message": "password is hunter2"},
 			want: `{"message":"password is hunter2"}`,
 		},

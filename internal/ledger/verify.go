@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -21,6 +22,9 @@ var ErrBroken = errors.New("ledger chain is broken")
 type Report struct {
 	Dir    string
 	Chains []ChainReport
+	// Limits say what this verification could not prove, for want of the public key or of the
+	// published heads.
+	Limits []string
 }
 
 // ChainReport is one writer's chain.
@@ -134,15 +138,24 @@ func (r Report) Summary() string {
 // Retention is accepted only where a retention record in the chain deleted the missing segments,
 // and the head file must be on the chain. The returned error wraps ErrBroken when a chain is
 // broken (the Report says where), or reports that dir holds no ledger or cannot be read.
-func Verify(dir string) (Report, error) {
-	rep := Report{Dir: dir}
+func Verify(dir string) (Report, error) { return VerifyWith(dir, VerifyOptions{}) }
+
+// VerifyWith is Verify with the anchors kept outside the volume: the operator's public key,
+// which checks every sealed segment's signature and the signed heads, and the published heads,
+// which show records cut from the end and a chain re-hashed as a whole. Report.Limits says what
+// could not be proven without them.
+func VerifyWith(dir string, o VerifyOptions) (Report, error) {
+	rep := Report{Dir: dir, Limits: o.limits()}
 	chains, err := chainDirs(dir)
-	if err != nil {
+	if err != nil && len(o.Heads) == 0 {
 		return rep, err
 	}
+	seen := map[string]bool{}
 	for _, c := range chains {
-		rep.Chains = append(rep.Chains, verifyChain(c.dir, c.writer))
+		seen[c.writer] = true
+		rep.Chains = append(rep.Chains, verifyChain(c.dir, c.writer, o))
 	}
+	rep.Chains = append(rep.Chains, o.missingChains(seen)...)
 	if b := rep.FirstBreak(); b != nil {
 		return rep, fmt.Errorf("%w: %s", ErrBroken, b)
 	}
@@ -202,10 +215,19 @@ type chainVerifier struct {
 	lastFile    string
 	lastLine    int
 	claims      []claim
+
+	key     ed25519.PublicKey // nil: signatures are not checked
+	anchors []anchor          // signed heads this chain must contain
+	// proven is the last seq a valid signature covers; unproven is the first record after it,
+	// where a break found by a signature is reported (everything before it is proven).
+	proven   uint64
+	unproven recordLoc
+	needLoc  bool
 }
 
-func verifyChain(dir, writer string) ChainReport {
-	v := &chainVerifier{dir: dir, writer: writer, rep: ChainReport{Writer: writer}}
+func verifyChain(dir, writer string, o VerifyOptions) ChainReport {
+	v := &chainVerifier{dir: dir, writer: writer, rep: ChainReport{Writer: writer}, key: o.PublicKey, needLoc: true}
+	v.anchors = v.loadAnchors(o)
 	// The head is read before the segments: it is written after the data it names, so data
 	// read later can only be newer.
 	head, ok, err := readHead(dir)
@@ -226,6 +248,7 @@ func verifyChain(dir, writer string) ChainReport {
 	}
 	v.checkStart()
 	v.checkHead(segs)
+	v.checkAnchors()
 	v.rep.Segments = len(segs)
 	if v.rep.Records > 0 {
 		v.rep.HeadHash = v.prev.hash
@@ -317,12 +340,16 @@ type recordAt struct {
 // cert-manager's policies: each returns what is wrong or "", and the first failure is the break.
 // Gap, retention and loss records are collected whatever the outcome.
 func (v *chainVerifier) record(r recordAt) {
+	if v.needLoc {
+		v.unproven, v.needLoc = recordLoc{file: r.file, line: r.line, seq: r.p.Seq}, false
+	}
 	for _, check := range []func(recordAt) string{v.placement, v.header, v.link, v.headWitness, v.seal} {
 		if what := check(r); what != "" {
 			v.brk(r.file, r.line, r.p.Seq, "%s", what)
 			break
 		}
 	}
+	v.signed(r)
 	if r.line == 1 && !v.started {
 		p := r.p
 		v.first, v.firstFile = &p, r.file

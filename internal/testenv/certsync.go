@@ -11,6 +11,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/toolgate/toolgate/internal/audit"
 )
 
 // Names the local operator uses, as config/default names them in a cluster.
@@ -33,6 +35,12 @@ func (l *Local) syncCertificates(ctx context.Context) (string, error) {
 	}
 	secret := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: OperatorNamespace, Name: CertSecretName}}
 	if _, err := cs.CoreV1().Secrets(OperatorNamespace).Create(ctx, secret, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return "", err
+	}
+	// The ledger's signing key Secret ships empty too (config/webhook/ledger-signing-key.yaml);
+	// the operator may fill it but, under its least-privilege RBAC, not create it.
+	signing := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: OperatorNamespace, Name: audit.SigningSecretName}}
+	if _, err := cs.CoreV1().Secrets(OperatorNamespace).Create(ctx, signing, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return "", err
 	}
 	dir := filepath.Join(l.Dir, "serving-certs")

@@ -12,6 +12,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
@@ -31,6 +32,7 @@ var needed = map[string]string{
 	"/pods:get":                ctrl + "plan_binding.go",
 	"/secrets:list,watch (ns)": certs,
 	"/secrets:get,update (ns) names=toolgate-webhook-server-cert":             certs,
+	"/secrets:get,update (ns) names=toolgate-ledger-signing-key":              ctrl + "auditledger_controller.go",
 	"admissionregistration.k8s.io/validatingwebhookconfigurations:list,watch": certs,
 	vwc + ":get,update names=toolgate-validating-webhook-configuration":       certs,
 	"events.k8s.io/events:create,patch":                                       ctrl + "agentplan_controller.go",
@@ -180,8 +182,9 @@ func TestOperatorRBACIsLeastPrivilege(t *testing.T) {
 						t.Errorf("%s: Secret access outside the operator's namespace", where)
 					}
 					for _, v := range r.Verbs {
-						if v != "list" && v != "watch" && !slices.Equal(r.ResourceNames, []string{testenv.CertSecretName}) {
-							t.Errorf("%s: Secret verb %s is not limited to the certificate Secret by resourceNames", where, v)
+						if v != "list" && v != "watch" && !slices.Equal(r.ResourceNames, []string{testenv.CertSecretName}) &&
+							!slices.Equal(r.ResourceNames, []string{audit.SigningSecretName}) {
+							t.Errorf("%s: Secret verb %s is not limited by resourceNames to the Secrets the operator owns", where, v)
 						}
 					}
 				}

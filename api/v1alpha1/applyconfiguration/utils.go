@@ -69,12 +69,20 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1alpha1.ConfidenceThresholdsApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("CostReporter"):
 		return &apiv1alpha1.CostReporterApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("LedgerFloodControl"):
+		return &apiv1alpha1.LedgerFloodControlApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("LedgerRedaction"):
 		return &apiv1alpha1.LedgerRedactionApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("LedgerRetention"):
 		return &apiv1alpha1.LedgerRetentionApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("LedgerRotation"):
 		return &apiv1alpha1.LedgerRotationApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("LedgerSignedHead"):
+		return &apiv1alpha1.LedgerSignedHeadApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("LedgerSigningKey"):
+		return &apiv1alpha1.LedgerSigningKeyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("LedgerVolume"):
+		return &apiv1alpha1.LedgerVolumeApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ObjectSource"):
 		return &apiv1alpha1.ObjectSourceApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PathPolicy"):

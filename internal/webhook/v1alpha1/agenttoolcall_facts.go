@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/metrics"
 	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
@@ -95,6 +96,9 @@ func (h *AgentToolCallHandler) evaluate(ctx context.Context, req admission.Reque
 			decision, approval, used = a.decision, a.approval, &a
 		}
 	}
+	// A message quotes the command; a credential in it must reach neither the agent's answer nor
+	// the ledger (deny redacts its own messages too).
+	decision.Message = audit.RedactSecrets(decision.Message)
 	out := outcome{mode: string(decision.Mode), snapshot: plan.Status.Snapshot.Hash, reason: decision.Reason, message: decision.Message, approval: approval}
 	switch {
 	case !decision.Allowed():

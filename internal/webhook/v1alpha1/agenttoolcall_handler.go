@@ -36,6 +36,8 @@ type AgentToolCallHandler struct {
 	Clock   clock.PassiveClock
 	// Ledger records every decision before the answer; nil records nothing.
 	Ledger DecisionLog
+	// Flood refuses denied calls beyond the AuditLedger's rate, RateLimited; nil refuses none.
+	Flood *audit.FloodControl
 	// denials counts denied calls into their plans' status; nil counts nothing.
 	denials *denialCounter
 	// approvals admits calls a person approved; nil admits none, so approval stays required.
@@ -121,6 +123,14 @@ func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request
 // nothing. When the record cannot be made durable, the AuditLedger's failurePolicy decides: Fail
 // (the default) denies LedgerUnavailable, Ignore answers as decided and counts the loss.
 func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall, out outcome) admission.Response {
+	if out.decision == decisionDeny && h.Flood != nil && !isDryRun(req) && h.Flood.Refuse(ctx, audit.DeniedCall{
+		Namespace: req.Namespace, Requester: req.UserInfo.Username, Call: call.Name, Reason: out.reason}) {
+		// Counted in the window's flood record instead of a record of its own (audit.FloodControl).
+		out = deny(denial{safetyv1alpha1.AuditLedgerRateLimitedReason, "", fmt.Sprintf(
+			"too many denied calls from %s in namespace %s: refused until the window ends", req.UserInfo.Username, req.Namespace)})
+		metrics.Decisions.WithLabelValues(out.decision, out.reason, out.mode).Inc()
+		return out.resp
+	}
 	if h.Ledger != nil && !isDryRun(req) {
 		err := h.Ledger.RecordDecision(ctx, audit.Decision{
 			Decision: out.decision, Reason: out.reason, Message: out.message, Mode: out.mode,
@@ -207,6 +217,7 @@ func (h *AgentToolCallHandler) get(ctx context.Context, key client.ObjectKey, ob
 func isUnlocked(o client.Object) bool { return o.(*safetyv1alpha1.AgentPlan).Status.Snapshot == nil }
 
 func deny(d denial) outcome {
+	d.Message = audit.RedactSecrets(d.Message) // the agent and approvers see it; the hint is part of it
 	return outcome{resp: d.response(), decision: decisionDeny, reason: d.Reason, message: d.Message}
 }
 

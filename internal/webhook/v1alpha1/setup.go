@@ -30,6 +30,8 @@ type Options struct {
 	Clock clock.PassiveClock
 	// Ledger records every AgentToolCall decision before it is answered; nil records nothing.
 	Ledger DecisionLog
+	// Flood refuses denied calls beyond the AuditLedger's rate, RateLimited; nil refuses none.
+	Flood *audit.FloodControl
 	// ServiceAccountApprovers are ServiceAccounts ("namespace:name") trusted to create
 	// ToolApprovals; people always may, other ServiceAccounts never.
 	ServiceAccountApprovers []string
@@ -67,6 +69,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if err := handler.watchTotals(mgr); err != nil {
 		return err
 	}
+	handler.Flood = opts.Flood
 	// The counter reads plans live: its writes race the plan controller's, and a stale read
 	// would only conflict.
 	handler.denials = newDenialCounter(mgr.GetAPIReader(), mgr.GetClient())

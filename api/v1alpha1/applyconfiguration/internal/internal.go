@@ -282,6 +282,9 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: numeric
       default: 3600
+    - name: floodControl
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.LedgerFloodControl
     - name: redaction
       type:
         namedType: com.github.toolgate.toolgate.api.v1alpha1.LedgerRedaction
@@ -320,6 +323,20 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: segments
       type:
         scalar: numeric
+    - name: signedHeads
+      type:
+        list:
+          elementType:
+            namedType: com.github.toolgate.toolgate.api.v1alpha1.LedgerSignedHead
+          elementRelationship: associative
+          keys:
+          - writer
+    - name: signingKey
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.LedgerSigningKey
+    - name: volume
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.LedgerVolume
 - name: com.github.toolgate.toolgate.api.v1alpha1.AutomationProfile
   map:
     fields:
@@ -422,6 +439,21 @@ var schemaYAML = typed.YAMLObject(`types:
   scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.LedgerFailurePolicy
   scalar: string
+- name: com.github.toolgate.toolgate.api.v1alpha1.LedgerFloodControl
+  map:
+    fields:
+    - name: deniedPerWindow
+      type:
+        scalar: numeric
+      default: 60
+    - name: minFreePercent
+      type:
+        scalar: numeric
+      default: 20
+    - name: windowSeconds
+      type:
+        scalar: numeric
+      default: 60
 - name: com.github.toolgate.toolgate.api.v1alpha1.LedgerRedaction
   map:
     fields:
@@ -456,6 +488,51 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: numeric
       default: 67108864
+- name: com.github.toolgate.toolgate.api.v1alpha1.LedgerSignedHead
+  map:
+    fields:
+    - name: hash
+      type:
+        scalar: string
+    - name: keyID
+      type:
+        scalar: string
+    - name: segment
+      type:
+        scalar: string
+    - name: seq
+      type:
+        scalar: numeric
+    - name: signature
+      type:
+        scalar: string
+    - name: signedAt
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+    - name: writer
+      type:
+        scalar: string
+- name: com.github.toolgate.toolgate.api.v1alpha1.LedgerSigningKey
+  map:
+    fields:
+    - name: keyID
+      type:
+        scalar: string
+    - name: publicKey
+      type:
+        scalar: string
+- name: com.github.toolgate.toolgate.api.v1alpha1.LedgerVolume
+  map:
+    fields:
+    - name: availableBytes
+      type:
+        scalar: numeric
+    - name: availablePercent
+      type:
+        scalar: numeric
+    - name: capacityBytes
+      type:
+        scalar: numeric
 - name: com.github.toolgate.toolgate.api.v1alpha1.ObjectSource
   map:
     fields:

@@ -40,6 +40,8 @@ type AuditLedgerSpecApplyConfiguration struct {
 	// finishedCallTTLSeconds deletes finished AgentToolCalls this long after they finish, once the
 	// ledger holds their completion record, so etcd stays small. Default 3600.
 	FinishedCallTTLSeconds *int64 `json:"finishedCallTTLSeconds,omitempty"`
+	// floodControl refuses and aggregates denied calls beyond a rate, and sets the volume's headroom threshold.
+	FloodControl *LedgerFloodControlApplyConfiguration `json:"floodControl,omitempty"`
 }
 
 // AuditLedgerSpecApplyConfiguration constructs a declarative configuration of the AuditLedgerSpec type for use with
@@ -93,5 +95,13 @@ func (b *AuditLedgerSpecApplyConfiguration) WithFailurePolicy(value apiv1alpha1.
 // If called multiple times, the FinishedCallTTLSeconds field is set to the value of the last call.
 func (b *AuditLedgerSpecApplyConfiguration) WithFinishedCallTTLSeconds(value int64) *AuditLedgerSpecApplyConfiguration {
 	b.FinishedCallTTLSeconds = &value
+	return b
+}
+
+// WithFloodControl sets the FloodControl field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the FloodControl field is set to the value of the last call.
+func (b *AuditLedgerSpecApplyConfiguration) WithFloodControl(value *LedgerFloodControlApplyConfiguration) *AuditLedgerSpecApplyConfiguration {
+	b.FloodControl = value
 	return b
 }

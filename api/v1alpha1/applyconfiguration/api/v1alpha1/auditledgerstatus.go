@@ -39,7 +39,15 @@ type AuditLedgerStatusApplyConfiguration struct {
 	HeadHash *string `json:"headHash,omitempty"`
 	// lastRotationTime is when a segment was last sealed.
 	LastRotationTime *v1.Time `json:"lastRotationTime,omitempty"`
-	// conditions: Ready, and VolumeNearlyFull when the volume has little space left.
+	// signingKey names the key the ledger is signed with.
+	SigningKey *LedgerSigningKeyApplyConfiguration `json:"signingKey,omitempty"`
+	// signedHeads are the newest signed head of each writer, one entry per writer, each written
+	// by its own writer (server-side apply, field manager toolgate-ledger-<writer>).
+	SignedHeads []LedgerSignedHeadApplyConfiguration `json:"signedHeads,omitempty"`
+	// volume is the ledger volume's headroom, as this writer sees it.
+	Volume *LedgerVolumeApplyConfiguration `json:"volume,omitempty"`
+	// conditions: Ready; VolumeHeadroom, False once less than floodControl.minFreePercent of the
+	// volume is free; and VolumeNearlyFull when the volume has little space left.
 	Conditions []metav1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 }
 
@@ -94,6 +102,35 @@ func (b *AuditLedgerStatusApplyConfiguration) WithHeadHash(value string) *AuditL
 // If called multiple times, the LastRotationTime field is set to the value of the last call.
 func (b *AuditLedgerStatusApplyConfiguration) WithLastRotationTime(value v1.Time) *AuditLedgerStatusApplyConfiguration {
 	b.LastRotationTime = &value
+	return b
+}
+
+// WithSigningKey sets the SigningKey field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the SigningKey field is set to the value of the last call.
+func (b *AuditLedgerStatusApplyConfiguration) WithSigningKey(value *LedgerSigningKeyApplyConfiguration) *AuditLedgerStatusApplyConfiguration {
+	b.SigningKey = value
+	return b
+}
+
+// WithSignedHeads adds the given value to the SignedHeads field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the SignedHeads field.
+func (b *AuditLedgerStatusApplyConfiguration) WithSignedHeads(values ...*LedgerSignedHeadApplyConfiguration) *AuditLedgerStatusApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithSignedHeads")
+		}
+		b.SignedHeads = append(b.SignedHeads, *values[i])
+	}
+	return b
+}
+
+// WithVolume sets the Volume field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Volume field is set to the value of the last call.
+func (b *AuditLedgerStatusApplyConfiguration) WithVolume(value *LedgerVolumeApplyConfiguration) *AuditLedgerStatusApplyConfiguration {
+	b.Volume = value
 	return b
 }
 

@@ -1,0 +1,258 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/ledger"
+)
+
+// KindFlood is the ledger record kind that aggregates one window of rate-limited denials.
+const KindFlood = "flood"
+
+// Field names of flood records.
+const (
+	floodFieldReason    = "reason"
+	floodFieldRequester = "requester"
+)
+
+// Flood control defaults, as the AuditLedger CRD defaults them.
+const (
+	DefaultDeniedPerWindow = 60
+	DefaultFloodWindow     = time.Minute
+	// maxFloodReasons bounds the reasons one flood record counts; the rest count as "other".
+	maxFloodReasons = 16
+	// maxFloodWindows bounds the requesters tracked at once. Requesters are authenticated
+	// identities, so this is never reached by one agent; past it, denials are recorded one by
+	// one, as without flood control.
+	maxFloodWindows = 100000
+)
+
+// FloodSettings are the flood control's limits. DeniedPerWindow 0 turns it off.
+type FloodSettings struct {
+	DeniedPerWindow int
+	Window          time.Duration
+}
+
+// FloodSettingsOf reads the limits from an AuditLedger spec (nil: the defaults).
+func FloodSettingsOf(spec *safetyv1alpha1.AuditLedgerSpec) FloodSettings {
+	s := FloodSettings{DeniedPerWindow: DefaultDeniedPerWindow, Window: DefaultFloodWindow}
+	if spec == nil {
+		return s
+	}
+	if n := spec.FloodControl.DeniedPerWindow; n != nil {
+		s.DeniedPerWindow = int(*n)
+	}
+	if w := spec.FloodControl.WindowSeconds; w > 0 {
+		s.Window = time.Duration(w) * time.Second
+	}
+	return s
+}
+
+// FloodSettingsFrom reads the cluster's AuditLedger on each call (a cache read in the manager),
+// so a changed spec applies to the next denial; without one, the defaults.
+func FloodSettingsFrom(r client.Reader) func(context.Context) FloodSettings {
+	return func(ctx context.Context) FloodSettings {
+		al := &safetyv1alpha1.AuditLedger{}
+		if err := r.Get(ctx, client.ObjectKey{Name: LedgerName}, al); err != nil {
+			return FloodSettingsOf(nil)
+		}
+		return FloodSettingsOf(&al.Spec)
+	}
+}
+
+// DeniedCall is what flood control knows of a denial.
+type DeniedCall struct {
+	Namespace string
+	Requester string
+	Call      string
+	Reason    string
+}
+
+// FloodControl bounds what denied calls cost the ledger. Per requester and namespace, the
+// first DeniedPerWindow denials of a window are recorded one by one as usual; later ones are
+// refused RateLimited and counted in one "flood" record per window (count, first and last call,
+// reasons), written once the window ends. So a flood costs bytes in proportion to windows, not
+// requests, and one requester's flood never touches another's calls. Only denials are
+// aggregated: every admitted call is still recorded, durably, before it is admitted. The price
+// is that a crash loses the current window's count of refused (denied) calls.
+type FloodControl struct {
+	Log *Log
+	// Settings returns the limits in force; nil means the defaults.
+	Settings func(context.Context) FloodSettings
+	// Clock stamps windows; nil means the wall clock.
+	Clock ledger.Clock
+
+	mu      sync.Mutex
+	windows map[floodKey]*floodWindow
+	ended   []*floodWindow
+}
+
+type floodKey struct{ namespace, requester string }
+
+type floodWindow struct {
+	key         floodKey
+	start, end  time.Time
+	denied      int // denials in the window, recorded one by one or not
+	refused     int
+	first, last floodCall
+	reasons     map[string]int
+}
+
+type floodCall struct {
+	call, reason string
+	at           time.Time
+}
+
+// Refuse counts a denial and reports whether it is over the rate. When it is, the caller
+// answers RateLimited and does not record the denial itself: this window's flood record does.
+func (f *FloodControl) Refuse(ctx context.Context, d DeniedCall) bool {
+	s := f.settings(ctx)
+	if s.DeniedPerWindow <= 0 || s.Window <= 0 {
+		return false
+	}
+	now := f.now()
+	f.mu.Lock()
+	if f.windows == nil {
+		f.windows = map[floodKey]*floodWindow{}
+	}
+	k := floodKey{d.Namespace, d.Requester}
+	w := f.windows[k]
+	if w != nil && !now.Before(w.end) {
+		f.retire(w)
+		w = nil
+	}
+	if w == nil {
+		if len(f.windows) >= maxFloodWindows {
+			f.mu.Unlock()
+			return false
+		}
+		w = &floodWindow{key: k, start: now, end: now.Add(s.Window)}
+		f.windows[k] = w
+	}
+	w.denied++
+	refuse := w.denied > s.DeniedPerWindow
+	if refuse {
+		w.count(floodCall{call: d.Call, reason: d.Reason, at: now})
+	}
+	pending := len(f.ended) > 0
+	f.mu.Unlock()
+	if pending {
+		// A flood record is evidence of refused calls: write it as soon as its window is over.
+		// A failure is in the loss account (see Log) and the flusher retries the account.
+		_ = f.Flush(ctx)
+	}
+	return refuse
+}
+
+func (w *floodWindow) count(c floodCall) {
+	if w.refused == 0 {
+		w.first = c
+	}
+	w.refused++
+	w.last = c
+	if w.reasons == nil {
+		w.reasons = map[string]int{}
+	}
+	r := c.reason
+	if _, seen := w.reasons[r]; !seen && len(w.reasons) >= maxFloodReasons {
+		r = "other"
+	}
+	w.reasons[r]++
+}
+
+// retire moves a window out of the table; one that refused calls waits for its record.
+func (f *FloodControl) retire(w *floodWindow) {
+	delete(f.windows, w.key)
+	if w.refused > 0 {
+		f.ended = append(f.ended, w)
+	}
+}
+
+// Flush records every window that has ended and refused calls, and forgets ended windows.
+func (f *FloodControl) Flush(ctx context.Context) error {
+	now := f.now()
+	f.mu.Lock()
+	for _, w := range f.windows {
+		if !now.Before(w.end) {
+			f.retire(w)
+		}
+	}
+	ended := f.ended
+	f.ended = nil
+	f.mu.Unlock()
+	slices.SortFunc(ended, func(a, b *floodWindow) int { return a.start.Compare(b.start) })
+	var first error
+	for _, w := range ended {
+		if err := f.record(ctx, w); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (f *FloodControl) record(ctx context.Context, w *floodWindow) error {
+	reasons := make(map[string]any, len(w.reasons))
+	for _, r := range slices.Sorted(maps.Keys(w.reasons)) {
+		reasons[r] = w.reasons[r]
+	}
+	fields := map[string]any{
+		floodFieldReason: safetyv1alpha1.AuditLedgerRateLimitedReason, fieldNamespace: w.key.namespace, floodFieldRequester: w.key.requester,
+		"windowStart": w.start.UTC(), "windowEnd": w.end.UTC(), "refused": w.refused, "denied": w.denied,
+		"first":   map[string]any{fieldCall: w.first.call, floodFieldReason: w.first.reason, "time": w.first.at.UTC()},
+		"last":    map[string]any{fieldCall: w.last.call, floodFieldReason: w.last.reason, "time": w.last.at.UTC()},
+		"reasons": reasons,
+	}
+	ident := map[string]any{fieldNamespace: w.key.namespace, floodFieldRequester: w.key.requester, "refused": w.refused}
+	if err := f.Log.append(ctx, ledger.Record{Kind: KindFlood, Time: w.end, Fields: fields}, ident); err != nil {
+		return fmt.Errorf("recording %d rate-limited denials of %s in %s: %w", w.refused, w.key.requester, w.key.namespace, err)
+	}
+	return nil
+}
+
+// NeedLeaderElection is false: every replica limits and records its own denials.
+func (f *FloodControl) NeedLeaderElection() bool { return false }
+
+// Start flushes ended windows every second until ctx ends, then once more.
+func (f *FloodControl) Start(ctx context.Context) error {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	log := logf.FromContext(ctx).WithName("ledger-flood")
+	for {
+		select {
+		case <-ctx.Done():
+			final, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if err := f.Flush(final); err != nil {
+				log.Error(err, "Cannot record the last flood windows")
+			}
+			return nil
+		case <-t.C:
+			if err := f.Flush(ctx); err != nil {
+				log.Error(err, "Cannot record a flood window; it is in the loss account")
+			}
+		}
+	}
+}
+
+func (f *FloodControl) settings(ctx context.Context) FloodSettings {
+	if f.Settings == nil {
+		return FloodSettingsOf(nil)
+	}
+	return f.Settings(ctx)
+}
+
+func (f *FloodControl) now() time.Time {
+	if f.Clock == nil {
+		return time.Now()
+	}
+	return f.Clock.Now()
+}

@@ -1,0 +1,116 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	ac "github.com/toolgate/toolgate/api/v1alpha1/applyconfiguration/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/ledger"
+)
+
+// DefaultPublishEvery is how often a HeadPublisher publishes its writer's signed head.
+const DefaultPublishEvery = 10 * time.Second
+
+// HeadPublisher publishes its journal's newest signed head, and the public key, in the
+// AuditLedger's status: outside the volume, where a writer who alters the volume cannot reach.
+// Every replica runs one for its own writer (no leader election). Each writer applies only its
+// own entry of status.signedHeads (server-side apply, one field manager per writer), so writers
+// never overwrite one another and the AuditLedger controller's status patches leave them alone.
+// A status write happens only when the head changed, at most once per Every.
+type HeadPublisher struct {
+	Client  client.Client
+	Journal *ledger.Journal
+	// Every is the publishing interval; 0 means DefaultPublishEvery.
+	Every time.Duration
+
+	last ledger.SignedHead
+}
+
+// NeedLeaderElection is false: every writer publishes its own head.
+func (p *HeadPublisher) NeedLeaderElection() bool { return false }
+
+// Start publishes until ctx ends, and once more on the way out (the journal signs its final
+// head on Close, but the status write must happen while the client still works).
+func (p *HeadPublisher) Start(ctx context.Context) error {
+	every := p.Every
+	if every == 0 {
+		every = DefaultPublishEvery
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	log := logf.FromContext(ctx).WithName("ledger-heads")
+	for {
+		select {
+		case <-ctx.Done():
+			final, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer cancel()
+			if err := p.Publish(final); err != nil {
+				log.Error(err, "Cannot publish the final signed head")
+			}
+			return nil
+		case <-t.C:
+			if err := p.Publish(ctx); err != nil {
+				log.Error(err, "Cannot publish the signed head; retrying", "every", every)
+			}
+		}
+	}
+}
+
+// Publish signs the journal's head now and applies it to the AuditLedger's status if it changed.
+// Without an AuditLedger there is nowhere to publish: it returns nil and tries again next time.
+func (p *HeadPublisher) Publish(ctx context.Context) error {
+	h, ok, err := p.Journal.SignHead()
+	if !ok {
+		return err // no key or no record yet: nothing to publish
+	}
+	if h == p.last {
+		return nil
+	}
+	pem, err := ledger.EncodePublicKey(p.Journal.PublicKey())
+	if err != nil {
+		return err
+	}
+	status := ac.AuditLedgerStatus().
+		WithSigningKey(ac.LedgerSigningKey().WithKeyID(h.KeyID).WithPublicKey(string(pem))).
+		WithSignedHeads(SignedHeadApply(h))
+	obj := ac.AuditLedger(LedgerName).WithStatus(status)
+	err = p.Client.Status().Apply(ctx, obj, client.FieldOwner(fieldOwner(h.Writer)), client.ForceOwnership)
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("publishing the signed head of writer %s at seq %d: %w", h.Writer, h.Seq, err)
+	}
+	p.last = h
+	return nil
+}
+
+// SignedHeadApply is h as a status entry.
+func SignedHeadApply(h ledger.SignedHead) *ac.LedgerSignedHeadApplyConfiguration {
+	return ac.LedgerSignedHead().WithWriter(h.Writer).WithSeq(int64(h.Seq)).WithHash(h.Hash).WithSegment(h.Segment).
+		WithSignedAt(metav1.NewTime(h.SignedAt)).WithKeyID(h.KeyID).WithSignature(h.Signature)
+}
+
+// PublishedHeads converts an AuditLedger's published heads for ledger.VerifyWith.
+func PublishedHeads(st safetyv1alpha1.AuditLedgerStatus) ([]ledger.SignedHead, error) {
+	out := make([]ledger.SignedHead, 0, len(st.SignedHeads))
+	for i, h := range st.SignedHeads {
+		if h.Seq < 1 {
+			return nil, fmt.Errorf("status.signedHeads[%d].seq: %d, want at least 1", i, h.Seq)
+		}
+		out = append(out, ledger.SignedHead{Writer: h.Writer, Seq: uint64(h.Seq), Hash: h.Hash, Segment: h.Segment,
+			SignedAt: h.SignedAt.UTC(), KeyID: h.KeyID, Signature: h.Signature})
+	}
+	if len(out) == 0 {
+		return nil, errors.New("status.signedHeads is empty: no writer has published a signed head")
+	}
+	return out, nil
+}

@@ -1,0 +1,123 @@
+package ledger
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Redaction by value: a credential inside a free-text value (a command line, a URL, a denial
+// message) is replaced by "[REDACTED:<rule>]", whatever key it sits under.
+//
+// The rule table is ours, small and tested, rather than a detector library. The maintained
+// rule sets were considered: gitleaks (github.com/zricethezav/gitleaks/v8) keeps its ~200 rules
+// as generator code inside a CLI module that pulls viper, cobra and zerolog, and tunes them for
+// scanning repositories (entropy thresholds, allowlists of paths); the Go ports of Yelp's
+// detect-secrets register their detectors globally at init and include entropy detectors that
+// would hide the sha256 digests every record carries. The shapes below follow gitleaks'
+// published rules for the same providers (ids match where one exists). Each rule has
+// keywords, checked before its regular expression (as gitleaks does), so a value without any
+// costs one lower-casing and a few substring searches.
+type secretRule struct {
+	id       string
+	keywords []string // lower case; the rule runs only if one occurs
+	requires string   // and, when set, only if this occurs too
+	re       *regexp.Regexp
+	group    int // the submatch that is the secret; 0 is the whole match
+}
+
+var secretRules = []secretRule{
+	{"private-key", []string{"private key"}, "",
+		regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)`), 0},
+	{"jwt", []string{"eyj"}, "", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0},
+	{"aws-access-token", []string{"akia", "asia", "abia", "acca", "a3t"}, "", regexp.MustCompile(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), 0},
+	{"github-pat", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, "",
+		regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{60,255})\b`), 0},
+	{"gitlab-pat", []string{"glpat-"}, "", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), 0},
+	{"slack-token", []string{"xox"}, "", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0},
+	{"slack-webhook-url", []string{"hooks.slack.com"}, "", regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/_-]{20,}`), 0},
+	{"stripe-access-token", []string{"sk_", "rk_"}, "", regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`), 0},
+	{"gcp-api-key", []string{"aiza"}, "", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), 0},
+	{"openai-api-key", []string{"sk-"}, "", regexp.MustCompile(`\bsk-(?:proj-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{20,}`), 0},
+	{"npm-access-token", []string{"npm_"}, "", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0},
+	// "Authorization: Bearer x", "Authorization: token x", "bearer x".
+	{"authorization", []string{"authorization", "bearer"}, "",
+		regexp.MustCompile(`(?i)(?:\bauthorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*|\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})`), 1},
+	// https://user:password@host
+	{"basic-auth-url", []string{"://"}, "@", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:([^/\s@]+)@`), 1},
+	// --password=x, --api-key x, -token=x: an option, so the value may follow a space.
+	{"credential-option", credentialKeywords, "",
+		regexp.MustCompile(`(?i)(?:^|[\s"'(])--?[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|\s+)("[^"]*"|'[^']*'|[^\s"']+)`), 1},
+	// PASSWORD=x, client_secret: x: an assignment needs = or :, so prose ("the token expired") stays.
+	{"credential-assignment", credentialKeywords, "",
+		regexp.MustCompile(`(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|:\s*)("[^"]*"|'[^']*'|[^\s"']+)`), 1},
+}
+
+// The names an option or assignment of a credential has.
+const credentialNames = `(?:password|passwd|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)`
+
+var credentialKeywords = []string{"pass", "pwd", "token", "secret", "key", "cred"}
+
+// RedactSecrets replaces every credential-shaped part of s by "[REDACTED:<rule>]". The
+// webhook applies it to denial messages and approval hints; the journal applies it to every
+// string value of a record.
+func RedactSecrets(s string) string {
+	if len(s) < 8 || hexLike(s) {
+		return s
+	}
+	lower := strings.ToLower(s)
+	for _, r := range secretRules {
+		if !containsAny(lower, r.keywords) || r.requires != "" && !strings.Contains(lower, r.requires) {
+			continue
+		}
+		if out, changed := r.apply(s); changed {
+			s, lower = out, strings.ToLower(out)
+		}
+	}
+	return s
+}
+
+func (r secretRule) apply(s string) (string, bool) {
+	locs := r.re.FindAllStringSubmatchIndex(s, -1)
+	if locs == nil {
+		return s, false
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range locs {
+		start, end := m[2*r.group], m[2*r.group+1]
+		if start < 0 || strings.HasPrefix(s[start:end], "[REDACTED") {
+			continue
+		}
+		b.WriteString(s[last:start])
+		b.WriteString("[REDACTED:" + r.id + "]")
+		last = end
+	}
+	if last == 0 {
+		return s, false
+	}
+	b.WriteString(s[last:])
+	return b.String(), true
+}
+
+// hexLike reports whether s is only hex digits and dashes (a UID, a digest, optionally after
+// "sha256:"): records carry several, none is a credential any rule matches, and skipping
+// them keeps redaction off the hot path.
+func hexLike(s string) bool {
+	s = strings.TrimPrefix(s, "sha256:")
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') && (c < 'A' || c > 'F') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,140 @@
+package ledger
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The shapes are the providers' documented examples or made-up values of the documented form;
+// none is a live credential.
+func TestRedactSecrets(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"bearer header in curl",
+			`curl -H "Authorization: Bearer abcDEF123456789.xyz" https://api.example.com/v1`,
+			`curl -H "Authorization: Bearer [REDACTED:authorization]" https://api.example.com/v1`},
+		{"basic header", `Authorization: Basic dXNlcjpwYXNzd29yZA==`, `Authorization: Basic [REDACTED:authorization]`},
+		{"github token header", `-H "Authorization: token 0123456789abcdef0123"`, `-H "Authorization: token [REDACTED:authorization]"`},
+		{"basic-auth url", `git clone https://deploy:s3cr3tpass@git.example.com/repo.git`,
+			`git clone https://deploy:[REDACTED:basic-auth-url]@git.example.com/repo.git`},
+		{"--password=", `mysql --user=root --password=hunter22 db`, `mysql --user=root --password=[REDACTED:credential-option] db`},
+		{"--token space", `vault login --token s.abcdefgh12345678`, `vault login --token [REDACTED:credential-option]`},
+		{"--api-key quoted", `tool --api-key "my key value"`, `tool --api-key [REDACTED:credential-option]`},
+		{"env assignment", `DB_PASSWORD=hunter22 ./run.sh`, `DB_PASSWORD=[REDACTED:credential-assignment] ./run.sh`},
+		{"yaml-ish", `client_secret: abcdef123`, `client_secret: [REDACTED:credential-assignment]`},
+		{"aws access key id", `export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE`, `export AWS_ACCESS_KEY_ID=[REDACTED:aws-access-token]`},
+		{"aws key in text", `key AKIAIOSFODNN7EXAMPLE leaked`, `key [REDACTED:aws-access-token] leaked`},
+		{"github classic pat", `echo ghp_` + strings.Repeat("a1B2", 9) + ` | gh auth login`,
+			`echo [REDACTED:github-pat] | gh auth login`},
+		{"github fine-grained pat", `github_pat_11ABCDEFG0` + strings.Repeat("x", 72), `[REDACTED:github-pat]`},
+		{"gitlab pat", `glpat-abcdefghij0123456789`, `[REDACTED:gitlab-pat]`},
+		{"slack bot token", `SLACK=xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx`, `SLACK=[REDACTED:slack-token]`},
+		{"slack webhook", `curl https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX`,
+			`curl https://[REDACTED:slack-webhook-url]`},
+		{"jwt", `id eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U ok`,
+			`id [REDACTED:jwt] ok`},
+		{"stripe", `sk_live_4eC39HqLyjWDarjtT1zdp7dc`, `[REDACTED:stripe-access-token]`},
+		{"google api key", `AIzaSyD-abcdefghijklmnopqrstuvwxyz01234`, `[REDACTED:gcp-api-key]`},
+		{"openai key", `OPENAI=sk-proj-abcdefghijklmnopqrstuvwxyz012345`, `OPENAI=[REDACTED:openai-api-key]`},
+		{"npm token", `//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789`,
+			`//registry.npmjs.org/:_authToken=[REDACTED:npm-access-token]`},
+		{"private key block", "key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\ndone",
+			"key:\n[REDACTED:private-key]\ndone"},
+		{"private key cut short", "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA", "[REDACTED:private-key]"},
+		// What must stay readable: ordinary commands, paths, digests.
+		{"plain command", `git push origin main`, `git push origin main`},
+		{"sha256 digest", `sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08`,
+			`sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08`},
+		{"url without credentials", `https://example.com/path?q=1`, `https://example.com/path?q=1`},
+		{"keyword without a value", `rotate the password`, `rotate the password`},
+		{"prose about tokens", `[ToolSafetyViolationError] token budget exceeded: 12 of 10`, `[ToolSafetyViolationError] token budget exceeded: 12 of 10`},
+		{"gh auth login", `gh auth login --web`, `gh auth login --web`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, RedactSecrets(tt.in)); diff != "" {
+				t.Errorf("RedactSecrets(%q) (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestRecordsRedactSecretValues(t *testing.T) {
+	j := mustOpen(t, testConfig(t, newFakeClock(day0)))
+	if _, err := j.Append(t.Context(), Record{Kind: "decision", Fields: map[string]any{
+		"args":    map[string]any{"command": `curl -u admin:pw -H "Authorization: Bearer abcdefgh12345678" https://x`},
+		"message": "denied: git clone https://bot:hunter22@git.example.com/r.git",
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	recs := records(t, chainDirOf(j.cfg))
+	got := recs[len(recs)-1].decodeFields()
+	if s := got["message"].(string); strings.Contains(s, "hunter22") || !strings.Contains(s, "[REDACTED:basic-auth-url]") {
+		t.Errorf("message %q", s)
+	}
+	if s := got["args"].(map[string]any)["command"].(string); strings.Contains(s, "abcdefgh12345678") {
+		t.Errorf("command %q", s)
+	}
+	// The journal's own records are never rewritten by value rules.
+	for _, r := range recs {
+		if r.Kind == KindSegment && strings.Contains(string(r.rawFields), "REDACTED") {
+			t.Errorf("segment header redacted: %s", r.rawFields)
+		}
+	}
+}
+
+func FuzzRedactSecrets(f *testing.F) {
+	f.Add(`--password=x Authorization: Bearer abcdefgh1234 https://u:p@h`)
+	f.Add("-----BEGIN PRIVATE KEY-----\nabc")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := RedactSecrets(s)
+		if again := RedactSecrets(out); again != out {
+			t.Fatalf("not idempotent: %q -> %q -> %q", s, out, again)
+		}
+	})
+}
+
+func TestHexLikeValuesAreNotCredentials(t *testing.T) {
+	// Every rule that could match a hex string needs a letter past f or punctuation, so
+	// skipping hex-like values loses nothing: each of these passes through every rule unchanged.
+	for _, s := range []string{"0b9f6a2e-8c1d-4f5e-9a7b-3c2d1e0f4a5b", "sha256:" + strings.Repeat("acca", 16), strings.Repeat("ABCDEF0123", 8)} {
+		if !hexLike(s) {
+			t.Fatalf("%q is hex-like", s)
+		}
+		for _, r := range secretRules {
+			if out, changed := r.apply(s); changed {
+				t.Errorf("rule %s changes the hex-like %q to %q", r.id, s, out)
+			}
+		}
+	}
+}
+
+// The fast path of encode (plainTree) writes exactly what the encoding/json round trip writes,
+// and leaves the caller's fields as they were.
+func TestPlainTreeMatchesTheRoundTrip(t *testing.T) {
+	r := newRedactor([]string{"sandbox"}, 64)
+	for i, fields := range []map[string]any{
+		richDecision(1).Fields,
+		decision(2).Fields,
+		{"n": int64(-3), "u": uint64(7), "i32": int32(5), "list": []string{"a", "--password=x"}, "m": map[string]string{"sandboxId": "s", "x": "y"}, "nil": nil},
+		{strings.Repeat("k", 80) + "1": "a", strings.Repeat("k", 80) + "2": "b"},
+	} {
+		before := fmt.Sprint(fields)
+		fast, err := r.encode(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, err := r.encodeRoundTrip(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(slow), string(fast)); diff != "" {
+			t.Errorf("fields %d: fast path differs (-roundtrip +fast):\n%s", i, diff)
+		}
+		if fmt.Sprint(fields) != before {
+			t.Errorf("fields %d were changed by encode", i)
+		}
+	}
+}
