@@ -17,7 +17,6 @@ limitations under the License.
 package main
 
 import (
-	"context"
 	"crypto/tls"
 	"flag"
 	"fmt"
@@ -42,7 +41,6 @@ import (
 	"github.com/toolgate/toolgate/internal/controller"
 	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/serving"
-	"github.com/toolgate/toolgate/internal/tracing"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 	// +kubebuilder:scaffold:imports
 )
@@ -261,15 +259,7 @@ func main() {
 		}
 	}
 
-	if tracing.Configured() {
-		shutdown, err := tracing.Start(context.Background(), "toolgate-manager", version)
-		if err != nil {
-			setupLog.Error(err, "Failed to set up tracing")
-			os.Exit(1)
-		}
-		defer func() { _ = shutdown(context.Background()) }()
-		setupLog.Info("Tracing decisions over OTLP")
-	}
+	defer startTracing()()
 
 	setupLog.Info("Starting manager")
 	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {

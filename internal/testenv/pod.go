@@ -37,7 +37,7 @@ func AgentPod(ctx context.Context, admin *rest.Config, scheme *runtime.Scheme, n
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: pod},
 		Spec: corev1.PodSpec{
 			ServiceAccountName: serviceAccount,
-			Containers:         []corev1.Container{{Name: "agent", Image: "registry.invalid/agent:never"}},
+			Containers:         []corev1.Container{{Name: agentContainer, Image: "registry.invalid/agent:never"}},
 		},
 	}
 	if p, err = cs.CoreV1().Pods(namespace).Create(ctx, p, metav1.CreateOptions{}); err != nil {

@@ -12,6 +12,9 @@ import (
 	"k8s.io/client-go/rest"
 )
 
+// agentContainer names the one container of the Pods tests create for agents; no kubelet runs it.
+const agentContainer = "agent"
+
 // AudiencePodToken creates a Pod named pod that runs as ServiceAccount namespace/serviceAccount (which must
 // exist; AgentConfig creates one) and returns a real token from the TokenRequest API bound to that
 // pod, as a projected token volume would mount it. The token is valid for the given audiences, and
@@ -25,7 +28,7 @@ func AudiencePodToken(ctx context.Context, admin *rest.Config, namespace, servic
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: pod},
 		Spec: corev1.PodSpec{
 			ServiceAccountName: serviceAccount,
-			Containers:         []corev1.Container{{Name: "agent", Image: "agent"}},
+			Containers:         []corev1.Container{{Name: agentContainer, Image: "registry.invalid/agent:never"}},
 		},
 	}, metav1.CreateOptions{})
 	if err != nil {

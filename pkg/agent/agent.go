@@ -173,8 +173,7 @@ func Describe(err error) string {
 	if err == nil {
 		return "admitted"
 	}
-	var re *RequestError
-	if errors.As(err, &re) {
+	if re, ok := errors.AsType[*RequestError](err); ok {
 		return fmt.Sprintf("denied %s: %s", re.Reason, re.Message)
 	}
 	if r := ReasonOf(err); r != "" {
