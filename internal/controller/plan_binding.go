@@ -31,19 +31,18 @@ const podRetry = 2 * time.Second
 // API server, so of such racing plans exactly the first to be reconciled locks. It returns the
 // Pod's UID, or a *lockError.
 func (r *AgentPlanReconciler) binding(ctx context.Context, plan *safetyv1alpha1.AgentPlan, first bool) (string, error) {
-	if plan.Spec.PodName == "" {
-		if !first {
-			return "", nil
-		}
+	if first {
 		var plans safetyv1alpha1.AgentPlanList
 		if err := r.APIReader.List(ctx, &plans, client.InNamespace(plan.Namespace)); err != nil {
 			return "", fmt.Errorf("listing the plans of namespace %s: %w", plan.Namespace, err)
 		}
-		if other := policy.PodlessConflict(plan, plans.Items, r.Clock.Now(), true); other != "" {
+		if other := policy.BindingConflict(plan, plans.Items, r.Clock.Now(), true); other != "" {
 			return "", lockErrorf(safetyv1alpha1.AgentPlanConflictReason,
-				"plan %s is already the active plan of ServiceAccount %s without a pod; name the agent's pod in spec.podName, or delete this plan",
-				other, plan.Spec.ServiceAccountName)
+				"plan %s is already the active plan of ServiceAccount %s bound the same way (pod %q); delete this plan",
+				other, plan.Spec.ServiceAccountName, plan.Spec.PodName)
 		}
+	}
+	if plan.Spec.PodName == "" {
 		return "", nil
 	}
 	pod := &corev1.Pod{}

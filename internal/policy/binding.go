@@ -38,18 +38,15 @@ func PlanActive(plan *safetyv1alpha1.AgentPlan, now time.Time) bool {
 	return plan.DeletionTimestamp == nil && now.Before(PlanDeadline(plan))
 }
 
-// PodlessConflict returns the name of another plan in plans that is, like plan, an active plan of
-// the same ServiceAccount naming no pod: the plan an agent could otherwise choose instead. Only
-// locked ones count when lockedOnly is set. plan itself (by UID, or by name before it has one) is
-// skipped. "" when there is none, or when plan names a pod.
-func PodlessConflict(plan *safetyv1alpha1.AgentPlan, plans []safetyv1alpha1.AgentPlan, now time.Time, lockedOnly bool) string {
-	if plan.Spec.PodName != "" {
-		return ""
-	}
+// BindingConflict returns the name of another plan in plans that is, like plan, an active plan of
+// the same ServiceAccount bound the same way — to the same pod, or to none: the plan an agent could
+// otherwise choose instead. Only locked ones count when lockedOnly is set. plan itself (by UID, or
+// by name before it has one) is skipped. "" when there is none.
+func BindingConflict(plan *safetyv1alpha1.AgentPlan, plans []safetyv1alpha1.AgentPlan, now time.Time, lockedOnly bool) string {
 	for i := range plans {
 		o := &plans[i]
 		same := o.Name == plan.Name || (plan.UID != "" && o.UID == plan.UID)
-		if same || o.Spec.PodName != "" || o.Spec.ServiceAccountName != plan.Spec.ServiceAccountName || !PlanActive(o, now) {
+		if same || o.Spec.PodName != plan.Spec.PodName || o.Spec.ServiceAccountName != plan.Spec.ServiceAccountName || !PlanActive(o, now) {
 			continue
 		}
 		if lockedOnly && o.Status.Snapshot == nil {

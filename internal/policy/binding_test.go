@@ -41,7 +41,7 @@ func TestPlanActive(t *testing.T) {
 	}
 }
 
-func TestPodlessConflict(t *testing.T) {
+func TestBindingConflict(t *testing.T) {
 	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
 	mk := func(name, sa, pod string, locked bool, age time.Duration) safetyv1alpha1.AgentPlan {
 		p := safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID("uid-" + name), CreationTimestamp: metav1.NewTime(now.Add(-age))},
@@ -67,10 +67,12 @@ func TestPodlessConflict(t *testing.T) {
 		{"a pod-bound plan", newPlan, []safetyv1alpha1.AgentPlan{mk("old", "agent", "pod", true, time.Hour)}, false, ""},
 		{"another ServiceAccount's", newPlan, []safetyv1alpha1.AgentPlan{mk("old", "other", "", true, time.Hour)}, false, ""},
 		{"the new plan names a pod", mk("new", "agent", "pod", false, 0), []safetyv1alpha1.AgentPlan{mk("old", "agent", "", true, time.Hour)}, false, ""},
+		{"another active plan of the same pod", mk("new", "agent", "pod", false, 0), []safetyv1alpha1.AgentPlan{mk("old", "agent", "pod", false, time.Hour)}, false, "old"},
+		{"a plan of another pod", mk("new", "agent", "pod", false, 0), []safetyv1alpha1.AgentPlan{mk("old", "agent", "pod-2", true, time.Hour)}, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := PodlessConflict(&tc.plan, tc.others, now, tc.lockedOnly); got != tc.want {
-				t.Errorf("PodlessConflict = %q, want %q", got, tc.want)
+			if got := BindingConflict(&tc.plan, tc.others, now, tc.lockedOnly); got != tc.want {
+				t.Errorf("BindingConflict = %q, want %q", got, tc.want)
 			}
 		})
 	}

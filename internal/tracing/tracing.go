@@ -48,7 +48,10 @@ func Start(ctx context.Context, service, version string, opts ...otlptracegrpc.O
 	if err != nil {
 		return nil, err
 	}
-	provider := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
+	// Every decision is sampled: the agent's trace context only links the span, and a "not sampled"
+	// flag on it must not let an agent keep its decisions out of the platform's traces.
+	sampler := sdktrace.ParentBased(sdktrace.AlwaysSample(), sdktrace.WithRemoteParentNotSampled(sdktrace.AlwaysSample()))
+	provider := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter), sdktrace.WithResource(res), sdktrace.WithSampler(sampler))
 	otel.SetTracerProvider(provider)
 	return provider.Shutdown, nil
 }

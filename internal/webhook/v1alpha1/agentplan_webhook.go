@@ -83,17 +83,18 @@ func (h *AgentPlanHandler) checkCreate(ctx context.Context, req admission.Reques
 	if err == nil && !policy.ProfileAllowed(pp.Spec.AllowedProfiles, plan.Spec.ProfileRef) {
 		return &denial{ReasonProfileNotAllowed, "spec.profileRef", policy.ProfileNotAllowedMessage(plan.Spec.ProfileRef, pp.Spec.AllowedProfiles)}, nil
 	}
-	if plan.Spec.PodName != "" {
-		return nil, nil
-	}
 	var plans safetyv1alpha1.AgentPlanList
 	if err := h.Reader.List(ctx, &plans, client.InNamespace(req.Namespace)); err != nil {
 		return nil, fmt.Errorf("listing the plans of %s: %w", req.Namespace, err)
 	}
-	if other := policy.PodlessConflict(plan, plans.Items, h.Clock.Now(), false); other != "" {
+	if other := policy.BindingConflict(plan, plans.Items, h.Clock.Now(), false); other != "" {
+		bound := "without a pod"
+		if plan.Spec.PodName != "" {
+			bound = "of pod " + plan.Spec.PodName
+		}
 		return &denial{ReasonPlanConflict, "spec.podName", fmt.Sprintf(
-			"plan %s is already the active plan of ServiceAccount %s without a pod, and an agent must never choose between plans: "+
-				"name the agent's pod in spec.podName, or wait until %s ends (or delete it)", other, plan.Spec.ServiceAccountName, other)}, nil
+			"plan %s is already the active plan of ServiceAccount %s %s, and an agent must never choose between plans: "+
+				"name another pod in spec.podName, or wait until %s ends (or delete it)", other, plan.Spec.ServiceAccountName, bound, other)}, nil
 	}
 	return nil, nil
 }

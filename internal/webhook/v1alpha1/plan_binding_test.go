@@ -134,6 +134,15 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 		other := second.DeepCopy()
 		other.Name, other.Spec.ServiceAccountName = "others", "other"
 		Expect(k8sClient.Create(ctx, other)).To(Succeed())
+
+		By("refusing a second active plan bound to the same pod: the pod's agent would choose between them")
+		samePod := second.DeepCopy()
+		samePod.Name, samePod.Spec.ProfileRef, samePod.Spec.PodName = "loose", unrestricted, "some-pod"
+		mustRefusePlan(k8sClient.Create(ctx, samePod), webhookv1alpha1.ReasonPlanConflict, "spec.podName",
+			"plan second is already the active plan of ServiceAccount "+agentSA+" of pod some-pod")
+		otherPod := second.DeepCopy()
+		otherPod.Name, otherPod.Spec.PodName = "loose", "another-pod"
+		Expect(k8sClient.Create(ctx, otherPod)).To(Succeed())
 	})
 
 	It("ends a plan at its activeDeadlineSeconds: Active=False and PlanExpired, and frees the ServiceAccount for a new plan", func() {

@@ -90,6 +90,12 @@ var _ = Describe("Decision traces (OpenTelemetry)", func() {
 			TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled, Remote: true}))
 		By("the agent's client (pkg/agent) carries its span context on the call")
 		Expect(agent.ReasonOf(agent.Submit(agentCtx, p.agent, denied))).To(Equal(safety.ReasonToolAccessDenied))
+		By("an agent that marks its context not sampled still gets its decision traced")
+		unsampled := p.call(planName, p.tools[reader], "peek-again", ".env")
+		unsampled.GenerateName, unsampled.Name = "", "peek-unsampled"
+		unsampledCtx := trace.ContextWithRemoteSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{
+			TraceID: tid, SpanID: sid, Remote: true}))
+		Expect(agent.ReasonOf(agent.Submit(unsampledCtx, p.agent, unsampled))).To(Equal(safety.ReasonToolAccessDenied))
 		allowed := p.call(planName, p.tools[reader], "read", "src/main.go")
 		allowed.GenerateName, allowed.Name = "", "read-main"
 		mustAdmit(submit(p.agent, allowed))
@@ -111,6 +117,8 @@ var _ = Describe("Decision traces (OpenTelemetry)", func() {
 		Expect(a).To(HaveKeyWithValue("toolgate.mode", "Enforce"))
 		Expect(a).To(HaveKeyWithValue("toolgate.snapshot", HavePrefix("sha256:")))
 		Expect(a).To(HaveKeyWithValue("k8s.namespace.name", p.ns))
+
+		Expect(receiver.spansOf("peek-unsampled")).To(HaveLen(1), "a not-sampled parent does not hide the decision")
 
 		By("a call without trace context gets a root span of its own")
 		spans = receiver.spansOf("read-main")
