@@ -113,7 +113,7 @@ func callObject(group, ns, plan string, i int) *unstructured.Unstructured {
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(schema.GroupVersionKind{Group: group, Version: "v1alpha1", Kind: "AgentToolCall"})
 	u.SetNamespace(ns)
-	u.SetName(fmt.Sprintf("c-%s-%d", strings.SplitN(group, ".", 2)[0], i))
+	u.SetName(fmt.Sprintf("%s-%s-%d", plan, strings.SplitN(group, ".", 2)[0], i))
 	u.Object["spec"] = map[string]any{
 		"plan": plan, "tool": benchTool, "step": fmt.Sprintf("s%d", i/90),
 		"arguments": map[string]any{"paths": []any{fmt.Sprintf("src/f%d.go", i)}},
