@@ -55,6 +55,12 @@ func AgentConfig(ctx context.Context, admin *rest.Config, namespace, name string
 	if _, err := cs.RbacV1().RoleBindings(namespace).Create(ctx, binding, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return nil, fmt.Errorf("creating RoleBinding %s/%s: %w", namespace, name, err)
 	}
+	return tokenConfig(ctx, cs, admin, namespace, name)
+}
+
+// tokenConfig is a REST config that authenticates as ServiceAccount namespace/name with a real
+// token from the TokenRequest API (an hour long), as a pod's mounted token would.
+func tokenConfig(ctx context.Context, cs kubernetes.Interface, admin *rest.Config, namespace, name string) (*rest.Config, error) {
 	tr, err := cs.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, name, &authenticationv1.TokenRequest{
 		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: new(int64(3600))},
 	}, metav1.CreateOptions{})

@@ -48,6 +48,21 @@ func Start(setup func(ctrl.Manager) error) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
+	c, err := startControlPlane(env)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.startManager(setup); err != nil {
+		_ = env.Stop()
+		return nil, err
+	}
+	return c, nil
+}
+
+// startControlPlane starts env with toolgate's webhook configuration installed and kube-apiserver
+// presenting a client certificate to webhooks (mutual TLS, as in production), and returns the
+// cluster without a manager.
+func startControlPlane(env *envtest.Environment) (*Cluster, error) {
 	webhooks, err := Path("config", "webhook")
 	if err != nil {
 		return nil, err
@@ -65,12 +80,7 @@ func Start(setup func(ctrl.Manager) error) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting the control plane: %w", err)
 	}
-	c := &Cluster{Env: env, Config: cfg, Scheme: runtime.NewScheme(), Dir: dir, WebhookClientCA: ca, done: make(chan error, 1)}
-	if err := c.startManager(setup); err != nil {
-		_ = env.Stop()
-		return nil, err
-	}
-	return c, nil
+	return &Cluster{Env: env, Config: cfg, Scheme: runtime.NewScheme(), Dir: dir, WebhookClientCA: ca, done: make(chan error, 1)}, nil
 }
 
 // APIServerClientCert is the pair kube-apiserver presents to the webhooks, for a test that must

@@ -93,13 +93,5 @@ func Gateway(ctx context.Context, admin *rest.Config, namespace, name string) (*
 	if _, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
 		return nil, fmt.Errorf("creating ClusterRoleBinding %s: %w", roleName, err)
 	}
-	tr, err := cs.CoreV1().ServiceAccounts(namespace).CreateToken(ctx, name, &authenticationv1.TokenRequest{
-		Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: new(int64(3600))},
-	}, metav1.CreateOptions{})
-	if err != nil {
-		return nil, fmt.Errorf("requesting a token for %s/%s: %w", namespace, name, err)
-	}
-	cfg := rest.AnonymousClientConfig(admin)
-	cfg.BearerToken = tr.Status.Token
-	return cfg, nil
+	return tokenConfig(ctx, cs, admin, namespace, name)
 }

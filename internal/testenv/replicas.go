@@ -14,7 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -57,26 +56,13 @@ func StartReplicas(n int, setup func(i int, mgr ctrl.Manager) error) (*Replicas,
 	if err != nil {
 		return nil, err
 	}
-	webhooks, err := Path("config", "webhook")
-	if err != nil {
-		return nil, err
-	}
-	env.WebhookInstallOptions.Paths = []string{webhooks}
-	dir, err := os.MkdirTemp("", "toolgate-control-plane-")
-	if err != nil {
-		return nil, err
-	}
 	// Every replica requires the API server's client certificate, as in production.
-	ca, err := configureWebhookClientCert(env, dir)
+	c, err := startControlPlane(env)
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := env.Start()
-	if err != nil {
-		return nil, fmt.Errorf("starting the control plane: %w", err)
-	}
-	r := &Replicas{Cluster: Cluster{Env: env, Config: cfg, Scheme: runtime.NewScheme(), Dir: dir, WebhookClientCA: ca},
-		Connections: make([]atomic.Int64, n), shutdown: make(chan struct{})}
+	r := &Replicas{Cluster: *c, Connections: make([]atomic.Int64, n), shutdown: make(chan struct{})}
+	cfg := r.Config
 	if err := clientgoscheme.AddToScheme(r.Scheme); err != nil {
 		return nil, errors.Join(err, env.Stop())
 	}
