@@ -96,15 +96,16 @@ func (h *AgentToolCallHandler) evaluate(ctx context.Context, req admission.Reque
 			decision, approval, used = a.decision, a.approval, &a
 		}
 	}
-	// A message quotes the command; a credential in it must reach neither the agent's answer nor
-	// the ledger (deny redacts its own messages too).
+	if !decision.Allowed() {
+		d := deny(denial{decision.Reason, causeField(decision.Reason), decision.Message}) // deny redacts
+		d.mode, d.snapshot = string(decision.Mode), plan.Status.Snapshot.Hash
+		return d, used, nil
+	}
+	// A message quotes the command; a credential in it must reach neither the agent's warning nor
+	// the ledger.
 	decision.Message = audit.RedactSecrets(decision.Message)
 	out := outcome{mode: string(decision.Mode), snapshot: plan.Status.Snapshot.Hash, reason: decision.Reason, message: decision.Message, approval: approval}
 	switch {
-	case !decision.Allowed():
-		d := deny(denial{decision.Reason, causeField(decision.Reason), decision.Message})
-		d.mode, d.snapshot = out.mode, out.snapshot
-		return d, used, nil
 	case decision.WouldDeny:
 		out.decision, out.resp = "would_deny", admission.Allowed("")
 		if decision.Mode == safety.ModeWarn {
