@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"path/filepath"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"k8s.io/client-go/rest"
 	certutil "k8s.io/client-go/util/cert"
-	"sigs.k8s.io/controller-runtime/pkg/certwatcher"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
@@ -88,18 +86,9 @@ func (m *MetricsServer) Start(ctx context.Context) error {
 }
 
 func (m *MetricsServer) tlsConfig(ctx context.Context) (*tls.Config, error) {
-	cfg := &tls.Config{MinVersion: tls.VersionTLS12, NextProtos: []string{"h2"}}
-	for _, op := range m.opts.TLSOpts {
-		op(cfg)
-	}
+	cfg := newTLSConfig(m.opts.TLSOpts)
 	if m.opts.CertDir != "" {
-		watcher, err := certwatcher.New(filepath.Join(m.opts.CertDir, m.opts.CertName), filepath.Join(m.opts.CertDir, m.opts.KeyName))
-		if err != nil {
-			return nil, err
-		}
-		cfg.GetCertificate = watcher.GetCertificate
-		go func() { _ = watcher.Start(ctx) }()
-		return cfg, nil
+		return cfg, serveCertificateFrom(ctx, cfg, m.opts.CertDir, m.opts.CertName, m.opts.KeyName, "metrics")
 	}
 	certPEM, keyPEM, err := certutil.GenerateSelfSignedCertKey("localhost", nil, nil)
 	if err != nil {

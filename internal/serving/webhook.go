@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
 
-	"sigs.k8s.io/controller-runtime/pkg/certwatcher"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
@@ -40,8 +38,9 @@ type WebhookOptions struct {
 // WebhookServer is a controller-runtime webhook.Server with hardened limits and, when configured,
 // mutual TLS. Handlers register on it as on the default server.
 type WebhookServer struct {
-	opts WebhookOptions
-	mux  *http.ServeMux
+	opts     WebhookOptions
+	mux      *http.ServeMux
+	clientCA *clientCA // nil: any client is answered
 
 	mu      sync.Mutex
 	started bool
@@ -63,15 +62,17 @@ func NewWebhookServer(o WebhookOptions) (*WebhookServer, error) {
 	if o.Limits == (Limits{}) {
 		o.Limits = DefaultLimits
 	}
+	s := &WebhookServer{opts: o, mux: o.Mux}
 	if o.ClientCAFile != "" {
-		if _, err := loadClientCA(o.ClientCAFile); err != nil {
+		var err error
+		if s.clientCA, err = loadClientCA(o.ClientCAFile); err != nil {
 			return nil, err
 		}
 	}
-	if o.Mux == nil {
-		o.Mux = http.NewServeMux()
+	if s.mux == nil {
+		s.mux = http.NewServeMux()
 	}
-	return &WebhookServer{opts: o, mux: o.Mux}, nil
+	return s, nil
 }
 
 // NeedLeaderElection is false: every replica answers admission reviews.
@@ -115,30 +116,16 @@ func (s *WebhookServer) Start(ctx context.Context) error {
 }
 
 func (s *WebhookServer) tlsConfig(ctx context.Context) (*tls.Config, error) {
-	cfg := &tls.Config{MinVersion: tls.VersionTLS12, NextProtos: []string{"h2"}}
-	for _, op := range s.opts.TLSOpts {
-		op(cfg)
-	}
+	cfg := newTLSConfig(s.opts.TLSOpts)
 	if cfg.GetCertificate == nil {
-		watcher, err := certwatcher.New(filepath.Join(s.opts.CertDir, s.opts.CertName), filepath.Join(s.opts.CertDir, s.opts.KeyName))
-		if err != nil {
+		if err := serveCertificateFrom(ctx, cfg, s.opts.CertDir, s.opts.CertName, s.opts.KeyName, "webhook"); err != nil {
 			return nil, err
 		}
-		cfg.GetCertificate = watcher.GetCertificate
-		go func() {
-			if err := watcher.Start(ctx); err != nil {
-				logf.Log.WithName("webhook").Error(err, "certificate watcher error")
-			}
-		}()
 	}
-	if s.opts.ClientCAFile == "" {
+	if s.clientCA == nil {
 		return cfg, nil
 	}
-	ca, err := loadClientCA(s.opts.ClientCAFile)
-	if err != nil {
-		return nil, err
-	}
-	return requireClientCert(cfg, ca), nil
+	return requireClientCert(cfg, s.clientCA), nil
 }
 
 // StartedChecker reports ready once the listener accepts connections. It dials plain TCP: a TLS

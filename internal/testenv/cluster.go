@@ -130,6 +130,12 @@ func (c *Cluster) startManager(setup func(ctrl.Manager) error) error {
 		return fmt.Errorf("manager caches did not sync")
 	}
 	addr := net.JoinHostPort(wh.LocalServingHost, fmt.Sprint(wh.LocalServingPort))
+	return c.awaitTLS(addr)
+}
+
+// awaitTLS waits until the webhook server on addr completes a handshake with the API server's
+// client certificate, as kube-apiserver's own requests will.
+func (c *Cluster) awaitTLS(addr string) error {
 	clientCert, err := c.APIServerClientCert()
 	if err != nil {
 		return err

@@ -217,12 +217,11 @@ func (l *Local) Stop() error {
 }
 
 func freeLoopbackAddr() (string, error) {
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freePort("127.0.0.1")
 	if err != nil {
 		return "", err
 	}
-	defer func() { _ = lis.Close() }()
-	return lis.Addr().String(), nil
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), nil
 }
 
 // ManagerPID is the running manager's process id (0 when none runs), for measurements such as

@@ -91,7 +91,7 @@ func StartReplicas(n int, setup func(i int, mgr ctrl.Manager) error) (*Replicas,
 	r.proxyWG.Add(1)
 	go r.serveProxy(addrs)
 	for _, addr := range append(addrs, r.proxy.Addr().String()) {
-		if err := awaitTLS(addr); err != nil {
+		if err := r.awaitTLS(addr); err != nil {
 			return nil, errors.Join(err, r.Stop())
 		}
 	}
@@ -210,19 +210,4 @@ func freePort(host string) (int, error) {
 	}
 	defer func() { _ = l.Close() }()
 	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// awaitTLS waits until addr completes a TLS handshake.
-func awaitTLS(addr string) error {
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		conn, err := tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", addr, &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // probing our own test server
-		if err == nil {
-			return conn.Close()
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("webhook server on %s not serving: %w", addr, err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }
