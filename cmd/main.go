@@ -142,6 +142,7 @@ func main() {
 	}
 
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
+	setSoftMemoryLimit()
 
 	// if the enable-http2 flag is false (the default), http/2 should be disabled
 	// due to its vulnerabilities. More specifically, disabling http/2 will
@@ -265,5 +266,17 @@ func main() {
 	if err := mgr.Start(ctrl.SetupSignalHandler()); err != nil {
 		setupLog.Error(err, "Failed to run manager")
 		os.Exit(1)
+	}
+}
+
+// setSoftMemoryLimit keeps the Go heap under the container's memory limit (operator.ApplySoftMemoryLimit).
+func setSoftMemoryLimit() {
+	limit, err := operator.ApplySoftMemoryLimit(os.Getenv)
+	if err != nil {
+		setupLog.Error(err, "unable to set the soft memory limit")
+		os.Exit(1)
+	}
+	if limit > 0 {
+		setupLog.Info("soft memory limit set from the container's limit", "bytes", limit)
 	}
 }

@@ -37,17 +37,18 @@ func main() {
 	rounds := flag.Int("rounds", 5, "rounds; each runs every mode once, in a rotated order")
 	perRun := flag.Int("calls", 400, "creates per mode, round and client count")
 	growth := flag.Bool("growth", true, "also measure a plan with 1,000 and 5,000 calls, and 500 plans in the namespace")
+	live := flag.Int("live", 10000, "also measure the manager's memory with this many live calls (0: skip)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logf.SetLogger(logr.Discard()) // the null webhook's certificate watcher logs; the tables are the output
-	if err := run(ctx, *rounds, *perRun, *growth); err != nil {
+	if err := run(ctx, *rounds, *perRun, *growth, *live); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-e2e:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, rounds, perRun int, growth bool) error {
+func run(ctx context.Context, rounds, perRun int, growth bool, live int) error {
 	dir, err := os.MkdirTemp("", "toolgate-bench-")
 	if err != nil {
 		return err
@@ -118,10 +119,15 @@ func run(ctx context.Context, rounds, perRun int, growth bool) error {
 			ratio(t.pct(50), n.pct(50)), ratio(t.pct(90), n.pct(90)), ratio(t.pct(99), n.pct(99)), t.throughput()/n.throughput())
 	}
 	fmt.Printf("\nmanager RSS after the comparison: %s\n", rss(local.ManagerPID()))
-	if !growth {
-		return nil
+	if growth {
+		if err := b.growth(ctx, perRun); err != nil {
+			return err
+		}
 	}
-	return b.growth(ctx, perRun)
+	if live > 0 {
+		return b.live(ctx, live)
+	}
+	return nil
 }
 
 func modeName(group string) string {
@@ -136,15 +142,21 @@ func modeName(group string) string {
 
 func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
 
+// memory is a process's resident memory and its peak, as a table's cells.
+func memory(pid int) string { return rss(pid) + " | " + statusKB(pid, "VmHWM") }
+
 // rss reads a process's resident memory from /proc.
-func rss(pid int) string {
+func rss(pid int) string { return statusKB(pid, "VmRSS") }
+
+// statusKB reads one kB field of a process's /proc status, in MiB.
+func statusKB(pid int, field string) string {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return "unknown"
 	}
 	var kb int
 	for _, line := range splitLines(string(data)) {
-		if _, err := fmt.Sscanf(line, "VmRSS: %d kB", &kb); err == nil {
+		if _, err := fmt.Sscanf(line, field+": %d kB", &kb); err == nil {
 			return fmt.Sprintf("%.0f MiB", float64(kb)/1024)
 		}
 	}
