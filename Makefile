@@ -47,6 +47,7 @@ help: ## Display this help.
 manifests: controller-gen ## Generate WebhookConfiguration, ClusterRole and CustomResourceDefinition objects.
 	"$(CONTROLLER_GEN)" rbac:roleName=manager-role crd webhook paths="./api/..." paths="./internal/controller/..." paths="./internal/webhook/..." paths="./internal/certs/..." output:crd:artifacts:config=config/crd/bases
 	go run ./hack/chart-rbac
+	go run ./hack/chart-crds
 
 .PHONY: generate
 generate: controller-gen ## Generate DeepCopy methods and apply configurations for the API types.

@@ -37,18 +37,20 @@ func main() {
 	rounds := flag.Int("rounds", 5, "rounds; each runs every mode once, in a rotated order")
 	perRun := flag.Int("calls", 400, "creates per mode, round and client count")
 	growth := flag.Bool("growth", true, "also measure a plan with 1,000 and 5,000 calls, and 500 plans in the namespace")
-	live := flag.Int("live", 10000, "also measure the manager's memory with this many live calls (0: skip)")
+	var x extras
+	flag.IntVar(&x.live, "live", 10000, "also measure the manager's memory with this many live calls (0: skip)")
+	flag.BoolVar(&x.statusWrites, "status-writes", true, "also time one write of a plan's status per step-counter shape")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logf.SetLogger(logr.Discard()) // the null webhook's certificate watcher logs; the tables are the output
-	if err := run(ctx, *rounds, *perRun, *growth, *live); err != nil {
+	if err := run(ctx, *rounds, *perRun, *growth, x); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-e2e:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, rounds, perRun int, growth bool, live int) error {
+func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 	dir, err := os.MkdirTemp("", "toolgate-bench-")
 	if err != nil {
 		return err
@@ -124,8 +126,23 @@ func run(ctx context.Context, rounds, perRun int, growth bool, live int) error {
 			return err
 		}
 	}
-	if live > 0 {
-		return b.live(ctx, live)
+	return b.extras(ctx, rounds, x)
+}
+
+// extras are the measurements after the comparison and the growth cases.
+type extras struct {
+	live         int
+	statusWrites bool
+}
+
+func (b *bench) extras(ctx context.Context, rounds int, x extras) error {
+	if x.statusWrites {
+		if err := b.statusWrites(ctx, rounds, 100); err != nil {
+			return err
+		}
+	}
+	if x.live > 0 {
+		return b.live(ctx, x.live)
 	}
 	return nil
 }

@@ -110,17 +110,10 @@ func expectUsage(ns, name, cost string, calls int64, steps map[string]int32) {
 		u := usageOf(ns, name)(g)
 		g.Expect(u.AccumulatedCost).To(Equal(cost))
 		g.Expect(u.Calls).To(Equal(calls))
-		g.Expect(stepMap(u.Steps)).To(Equal(steps))
+		g.Expect(u.StepAttempts).To(Equal(steps))
 	}).WithTimeout(30 * time.Second).Should(Succeed())
 }
 
-func stepMap(steps []safetyv1alpha1.StepUsage) map[string]int32 {
-	m := map[string]int32{}
-	for _, s := range steps {
-		m[s.Step] = s.Attempts
-	}
-	return m
-}
 
 // lockedPlan creates an unrestricted plan in a new namespace with an agent, and waits for its lock.
 func lockedPlan(name string) (string, client.Client) {

@@ -95,8 +95,8 @@ var _ = Describe("usage accounting", func() {
 			u := usageOf(ns, "spender")(g)
 			g.Expect(u.AccumulatedCost).To(Equal("10"))
 			g.Expect(u.Calls).To(Equal(int64(1000)))
-			g.Expect(u.Steps).To(HaveLen(100))
-			g.Expect(u.Steps).To(HaveEach(HaveField("Attempts", int32(10))))
+			g.Expect(u.StepAttempts).To(HaveLen(100))
+			g.Expect(u.StepAttempts).To(HaveEach(int32(10)))
 		}).WithTimeout(60 * time.Second).Should(Succeed())
 
 		By("restarting the manager: nothing is counted twice")

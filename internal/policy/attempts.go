@@ -40,8 +40,11 @@ func UsageOf(plan *safetyv1alpha1.AgentPlan) (Usage, error) {
 		}
 		*f.out = m
 	}
-	for _, s := range u.Steps {
-		out.Steps[s.Step] = s.Attempts
+	for _, s := range u.Steps { // counted before stepAttempts existed; Into moves them there
+		out.Steps[s.Step] = max(out.Steps[s.Step], s.Attempts)
+	}
+	for step, n := range u.StepAttempts {
+		out.Steps[step] = max(out.Steps[step], n)
 	}
 	return out, nil
 }
@@ -82,15 +85,11 @@ func (u *Usage) Report(reserve, old, new safety.Money) safety.Money {
 func (u Usage) Into(status *safetyv1alpha1.PlanUsage) {
 	status.Calls = u.Calls
 	status.AccumulatedCost, status.ReservedCost, status.ReportedCost = moneyString(u.Accumulated), moneyString(u.Reserved), moneyString(u.Reported)
-	steps := make([]safetyv1alpha1.StepUsage, 0, len(u.Steps))
-	for step, n := range u.Steps {
-		steps = append(steps, safetyv1alpha1.StepUsage{Step: step, Attempts: n})
+	status.StepAttempts = nil
+	if len(u.Steps) > 0 {
+		status.StepAttempts = maps.Clone(u.Steps)
 	}
-	slices.SortFunc(steps, func(a, b safetyv1alpha1.StepUsage) int { return strings.Compare(a.Step, b.Step) })
-	status.Steps = nil
-	if len(steps) > 0 {
-		status.Steps = steps
-	}
+	status.Steps = nil // the legacy list's counts are in u (UsageOf) and so in stepAttempts now
 }
 
 func moneyString(m safety.Money) string {
@@ -103,12 +102,13 @@ func moneyString(m safety.Money) string {
 // StepAttempts is how many calls of the plan's step were admitted, as the webhook counts them
 // against maxRetriesPerStep: the plan's counter, which deleting calls never lowers.
 func StepAttempts(plan *safetyv1alpha1.AgentPlan, step string) int32 {
+	n := plan.Status.Usage.StepAttempts[step]
 	for _, s := range plan.Status.Usage.Steps {
 		if s.Step == step {
-			return s.Attempts
+			n = max(n, s.Attempts)
 		}
 	}
-	return 0
+	return n
 }
 
 // Reasons of the step rule.

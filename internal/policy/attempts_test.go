@@ -34,7 +34,7 @@ func TestUsageCountersOnlyGrow(t *testing.T) {
 	u.Into(&status)
 	want := safetyv1alpha1.PlanUsage{
 		Calls: 3, AccumulatedCost: "2.55", ReservedCost: "1", ReportedCost: "2.05",
-		Steps: []safetyv1alpha1.StepUsage{{Step: "build", Attempts: 2}, {Step: "test", Attempts: 1}},
+		StepAttempts: map[string]int32{"build": 2, "test": 1},
 	}
 	if diff := cmp.Diff(want, status); diff != "" {
 		t.Errorf("usage (-want +got):\n%s", diff)
@@ -90,5 +90,32 @@ func TestCostReporterUser(t *testing.T) {
 		if got := CostReporterUser(p); got != tc.want {
 			t.Errorf("CostReporterUser(%+v) = %q, want %q", tc.reporter, got, tc.want)
 		}
+	}
+}
+
+// A plan counted before stepAttempts existed keeps every count: UsageOf reads the legacy list
+// (the larger count where both name a step), and the next write moves it into stepAttempts.
+func TestLegacyStepCountsMove(t *testing.T) {
+	plan := &safetyv1alpha1.AgentPlan{Status: safetyv1alpha1.AgentPlanStatus{Usage: safetyv1alpha1.PlanUsage{
+		Calls:        7,
+		Steps:        []safetyv1alpha1.StepUsage{{Step: "build", Attempts: 4}, {Step: "test", Attempts: 2}},
+		StepAttempts: map[string]int32{"test": 1, "lint": 1},
+	}}}
+	for step, want := range map[string]int32{"build": 4, "test": 2, "lint": 1, "deploy": 0} {
+		if got := StepAttempts(plan, step); got != want {
+			t.Errorf("StepAttempts(%s) = %d, want %d", step, got, want)
+		}
+	}
+	u, err := UsageOf(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Admit("build", safety.Money{})
+	u.Into(&plan.Status.Usage)
+	if plan.Status.Usage.Steps != nil {
+		t.Errorf("legacy steps = %v after a write, want none", plan.Status.Usage.Steps)
+	}
+	if diff := cmp.Diff(map[string]int32{"build": 5, "test": 2, "lint": 1}, plan.Status.Usage.StepAttempts); diff != "" {
+		t.Errorf("stepAttempts (-want +got):\n%s", diff)
 	}
 }

@@ -56,6 +56,8 @@ func comparable(t *testing.T, o *unstructured.Unstructured) string {
 		v = normaliseRules(o.Object["rules"])
 	case "ClusterRoleBinding", "RoleBinding":
 		v = map[string]any{"roleRef": o.Object["roleRef"], "subjects": o.Object["subjects"]}
+	case "CustomResourceDefinition":
+		v = o.Object["spec"]
 	case "ValidatingWebhookConfiguration":
 		hooks, _ := o.Object["webhooks"].([]any)
 		out := make([]any, 0, len(hooks))
@@ -97,16 +99,16 @@ func normaliseRules(rules any) []string {
 	return out
 }
 
-// TestChartMatchesKustomize renders the Helm chart and config/default and fails where their RBAC
-// or webhook configuration differ: the two ways to install toolgate must grant the same rights and
-// gate the same requests.
+// TestChartMatchesKustomize renders the Helm chart and config/default and fails where their RBAC,
+// webhook configuration or CRDs differ: the two ways to install toolgate must grant the same
+// rights, gate the same requests and serve the same API.
 func TestChartMatchesKustomize(t *testing.T) {
 	kustomized, _, err := testenv.RenderDefault(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	kinds := map[string]bool{"ClusterRole": true, "Role": true, "ClusterRoleBinding": true, "RoleBinding": true,
-		"ValidatingWebhookConfiguration": true}
+		"ValidatingWebhookConfiguration": true, "CustomResourceDefinition": true}
 	index := func(objs []*unstructured.Unstructured) map[string]*unstructured.Unstructured {
 		m := map[string]*unstructured.Unstructured{}
 		for _, o := range objs {
@@ -132,7 +134,7 @@ func TestChartMatchesKustomize(t *testing.T) {
 			t.Errorf("the chart installs %s, which config/default does not", key)
 		}
 	}
-	if len(kust) < 10 {
-		t.Fatalf("config/default rendered only %d RBAC and webhook objects", len(kust))
+	if len(kust) < 19 {
+		t.Fatalf("config/default rendered only %d RBAC, webhook and CRD objects", len(kust))
 	}
 }

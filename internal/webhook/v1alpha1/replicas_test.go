@@ -123,7 +123,7 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 		Expect(calls.Items).To(HaveLen(4))
 		plan := &safetyv1alpha1.AgentPlan{}
 		Expect(admin.Get(ctx, client.ObjectKey{Namespace: ns, Name: planName}, plan)).To(Succeed())
-		Expect(plan.Status.Usage.Steps).To(ConsistOf(safetyv1alpha1.StepUsage{Step: stepUnderTest, Attempts: 4}))
+		Expect(plan.Status.Usage.StepAttempts).To(Equal(map[string]int32{stepUnderTest: 4}))
 		Expect(plan.Status.Usage.Calls).To(Equal(int64(4)))
 	})
 

@@ -24,8 +24,9 @@ func TestNewStepBeyondTheLimitIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan.Status.Snapshot.Safety.MaxStepsPerPlan = new(safety.DefaultMaxStepsPerPlan)
+	plan.Status.Usage.StepAttempts = map[string]int32{}
 	for i := range safety.DefaultMaxStepsPerPlan - 1 {
-		plan.Status.Usage.Steps = append(plan.Status.Usage.Steps, safetyv1alpha1.StepUsage{Step: fmt.Sprintf("s-%d", i), Attempts: 1})
+		plan.Status.Usage.StepAttempts[fmt.Sprintf("s-%d", i)] = 1
 	}
 	if err := c.Status().Update(context.Background(), plan); err != nil {
 		t.Fatal(err)

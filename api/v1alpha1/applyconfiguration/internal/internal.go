@@ -674,6 +674,11 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: reservedCost
       type:
         scalar: string
+    - name: stepAttempts
+      type:
+        map:
+          elementType:
+            scalar: numeric
     - name: steps
       type:
         list:
