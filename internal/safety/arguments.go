@@ -41,7 +41,8 @@ func (p *Policy) checkArguments(c *Call, class ActionClass) (*failure, ActionCla
 	if f != nil {
 		return f, class
 	}
-	m := p.matchRules(an)
+	var m ruleMatch
+	p.matchRules(an, &m)
 	class = escalate(class, m.class)
 	class = escalate(class, p.pathClass(targets, cwd))
 
@@ -248,6 +249,9 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 	if an != nil {
 		n += len(an.paths)
 	}
+	if n == 0 {
+		return nil, nil // nothing to check, and no call into makeslice for an empty list
+	}
 	work := 0
 	for _, raw := range args.Paths {
 		if work++; hasGlobMeta(raw) {
@@ -293,12 +297,13 @@ func truncate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// matchRules matches every rule against every segment. The earliest matching block rule wins,
-// then the earliest ask rule; every match escalates the class.
-func (p *Policy) matchRules(an *analysis) ruleMatch {
-	m := ruleMatch{}
+// matchRules matches every rule against every segment into m. The earliest matching block rule
+// wins, then the earliest ask rule; every match escalates the class. It fills the caller's m
+// rather than returning the six-word struct, which the allow path paid for in a store-forwarding
+// stall even when there is no command to match.
+func (p *Policy) matchRules(an *analysis, m *ruleMatch) {
 	if an == nil {
-		return m
+		return
 	}
 	blockIdx, askIdx := len(p.rules), len(p.rules)
 	try := func(ri, si int) {
@@ -326,7 +331,6 @@ func (p *Policy) matchRules(an *analysis) ruleMatch {
 			try(ri, si)
 		}
 	}
-	return m
 }
 
 // pathClass escalates writes outside the working directory and workspace to system_modify:
