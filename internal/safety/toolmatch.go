@@ -65,7 +65,7 @@ func (m *toolMatcher) match(name string) (string, bool) {
 
 func (g *toolGlob) matches(name string) bool {
 	if g.simple {
-		return strings.HasPrefix(name, g.prefix) && !strings.Contains(name[len(g.prefix):], "/")
+		return strings.HasPrefix(name, g.prefix) && strings.IndexByte(name[len(g.prefix):], '/') < 0
 	}
 	return globMatch(g.pattern, name)
 }
