@@ -30,38 +30,39 @@ type ruleMatch struct {
 
 // checkArguments is step 10: the safety net over the call's command and paths (damage-control
 // rules, path policy, write roots), then the autonomy mapping. It returns the escalated class.
-func (p *Policy) checkArguments(c *Call, class ActionClass) (failure, ActionClass) {
+func (p *Policy) checkArguments(c *Call, class ActionClass) (*failure, ActionClass) {
 	approved := c.Context.HumanApproved
 	cwd := p.callCwd(c.Args.Cwd)
 	an, f := analyzeCallCommand(c.Args.Command, cwd)
-	if f.failed() {
+	if f != nil {
 		return f, class
 	}
 	targets, f := p.targets(c, cwd, an)
-	if f.failed() {
+	if f != nil {
 		return f, class
 	}
-	m := p.matchRules(an)
+	var m ruleMatch
+	p.matchRules(an, &m)
 	class = escalate(class, m.class)
 	class = escalate(class, p.pathClass(targets, cwd))
 
-	if f := p.readOnlyFailure(c, an, targets, class); f.failed() {
+	if f := p.readOnlyFailure(c, an, targets, class); f != nil {
 		return f, class
 	}
-	if f := p.writeRootFailure(c, targets); f.failed() {
+	if f := p.writeRootFailure(c, targets); f != nil {
 		return f, class
 	}
-	if f := blockFailure(c, an, &m, class); f.failed() {
+	if f := blockFailure(c, an, &m, class); f != nil {
 		return f, class
 	}
-	if f := p.pathPolicyFailure(targets); f.failed() {
+	if f := p.pathPolicyFailure(targets); f != nil {
 		return f, class
 	}
-	if f := p.containmentFailure(targets, cwd, approved); f.failed() {
+	if f := p.containmentFailure(targets, cwd, approved); f != nil {
 		return f, class
 	}
 	if !approved {
-		if f := p.askFailure(an, &m, targets); f.failed() {
+		if f := p.askFailure(an, &m, targets); f != nil {
 			return f, class
 		}
 	}
@@ -75,16 +76,16 @@ func (p *Policy) checkArguments(c *Call, class ActionClass) (failure, ActionClas
 
 // analyzeCallCommand analyses the call's command, if it has one; a command that cannot be
 // analysed fails.
-func analyzeCallCommand(command, cwd string) (*analysis, failure) {
+func analyzeCallCommand(command, cwd string) (*analysis, *failure) {
 	if command == "" {
-		return nil, pass
+		return nil, nil
 	}
 	an, aerr := analyzeCommand(command, cwd)
 	if aerr != nil {
-		return nil, failure{kind: kindSafetyViolation, rule: aerr.rule,
+		return nil, &failure{kind: kindSafetyViolation, rule: aerr.rule,
 			msg: "command is denied because it cannot be checked: " + aerr.msg}
 	}
-	return an, pass
+	return an, nil
 }
 
 // modifies reports whether the target is written or deleted.
@@ -92,9 +93,9 @@ func (t *target) modifies() bool { return t.op == opWrite || t.op == opDelete }
 
 // readOnlyFailure denies writes and system-modifying or git-destructive calls in a read-only plan
 // or under a read-only profile.
-func (p *Policy) readOnlyFailure(c *Call, an *analysis, targets []target, class ActionClass) failure {
+func (p *Policy) readOnlyFailure(c *Call, an *analysis, targets []target, class ActionClass) *failure {
 	if !c.Context.ReadOnlyPlan && (p.profile == nil || !p.profile.ReadOnly) {
-		return pass
+		return nil
 	}
 	rule, what := RuleReadOnlyPlan, "the plan is read-only"
 	if !c.Context.ReadOnlyPlan {
@@ -102,105 +103,105 @@ func (p *Policy) readOnlyFailure(c *Call, an *analysis, targets []target, class 
 	}
 	for _, t := range targets {
 		if t.modifies() {
-			return failure{kind: kindAccessDenied, rule: rule,
+			return &failure{kind: kindAccessDenied, rule: rule,
 				msg: fmt.Sprintf("the call would %s %q and %s", t.op, t.raw, what)}
 		}
 	}
 	if class == ClassSystemModify || class == ClassGitDestructive {
-		return failure{kind: kindAccessDenied, rule: rule,
+		return &failure{kind: kindAccessDenied, rule: rule,
 			msg: fmt.Sprintf("the call is classified %s and %s", class, what)}
 	}
 	if an != nil {
 		for i := range an.segments {
 			if s := &an.segments[i]; s.opaque {
-				return failure{kind: kindAccessDenied, rule: rule,
+				return &failure{kind: kindAccessDenied, rule: rule,
 					msg: fmt.Sprintf("command %q runs code the engine cannot see, which could write, and %s", truncate(s.text, 120), what)}
 			}
 		}
 	}
-	return pass
+	return nil
 }
 
 // writeRootFailure confines writes to the write roots, when there are any, and denies calls that
 // run commands under that confinement.
-func (p *Policy) writeRootFailure(c *Call, targets []target) failure {
+func (p *Policy) writeRootFailure(c *Call, targets []target) *failure {
 	if len(p.writeRoots) == 0 {
-		return pass
+		return nil
 	}
 	if base := baseClass(c); c.Args.Command != "" || base == ClassExecute || base == ClassDispatch {
-		return failure{kind: kindAccessDenied, rule: RuleWriteRootExecute,
+		return &failure{kind: kindAccessDenied, rule: RuleWriteRootExecute,
 			msg: fmt.Sprintf("tool %q runs commands, which could write outside the write roots [%s]; execute and dispatch calls are denied under write-root confinement", c.Tool.Name, strings.Join(p.writeRoots, ", "))}
 	}
 	for _, t := range targets {
 		if t.modifies() && !isDeviceSink(t.path) && !inAny(t.path, p.writeRoots) {
-			return failure{kind: kindAccessDenied, rule: RuleWriteRoot,
+			return &failure{kind: kindAccessDenied, rule: RuleWriteRoot,
 				msg: fmt.Sprintf("the call would %s %q (%s), outside the write roots [%s]", t.op, t.raw, t.path, strings.Join(p.writeRoots, ", "))}
 		}
 	}
-	return pass
+	return nil
 }
 
 // blockFailure denies blocking findings of the command analysis, the earliest blocking
 // damage-control rule and git-destructive calls.
-func blockFailure(c *Call, an *analysis, m *ruleMatch, class ActionClass) failure {
+func blockFailure(c *Call, an *analysis, m *ruleMatch, class ActionClass) *failure {
 	if an != nil {
 		for _, fd := range an.findings {
 			if fd.block {
-				return failure{kind: kindSafetyViolation, rule: fd.rule, msg: fd.msg}
+				return &failure{kind: kindSafetyViolation, rule: fd.rule, msg: fd.msg}
 			}
 		}
 	}
 	if m.block != nil {
-		return failure{kind: kindSafetyViolation, rule: RulePrefixDamageControl + m.block.ID,
+		return &failure{kind: kindSafetyViolation, rule: RulePrefixDamageControl + m.block.ID,
 			msg: fmt.Sprintf("command %q is blocked by damage-control rule %q: %s", an.segments[m.blockSeg].text, m.block.ID, m.block.Reason)}
 	}
 	if class == ClassGitDestructive {
-		return failure{kind: kindSafetyViolation, rule: RuleGitDestructive,
+		return &failure{kind: kindSafetyViolation, rule: RuleGitDestructive,
 			msg: fmt.Sprintf("tool %q is git-destructive and is denied at every autonomy level", c.Tool.Name)}
 	}
-	return pass
+	return nil
 }
 
 // pathPolicyFailure denies the first target the path policy blocks.
-func (p *Policy) pathPolicyFailure(targets []target) failure {
+func (p *Policy) pathPolicyFailure(targets []target) *failure {
 	for _, t := range targets {
 		if v, ok := p.paths.check(t.path, t.op, t.glob); ok {
-			return failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
+			return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
 				msg: fmt.Sprintf("%s of %q is denied by the %s path policy (pattern %q)", t.op, t.raw, v.kind, v.pattern)}
 		}
 	}
-	return pass
+	return nil
 }
 
 // askFailure asks for a person on asking findings, the earliest asking damage-control rule, writes
 // to paths computed at run time and project commands that require confirmation. It only applies
 // when no person approved the call.
-func (p *Policy) askFailure(an *analysis, m *ruleMatch, targets []target) failure {
+func (p *Policy) askFailure(an *analysis, m *ruleMatch, targets []target) *failure {
 	if an != nil {
 		for _, fd := range an.findings {
 			if !fd.block {
-				return failure{kind: kindHumanApprovalRequired, ask: true, rule: fd.rule, msg: fd.msg}
+				return &failure{kind: kindHumanApprovalRequired, ask: true, rule: fd.rule, msg: fd.msg}
 			}
 		}
 	}
 	if m.ask != nil {
-		return failure{kind: kindHumanApprovalRequired, ask: true, rule: RulePrefixDamageControl + m.ask.ID,
+		return &failure{kind: kindHumanApprovalRequired, ask: true, rule: RulePrefixDamageControl + m.ask.ID,
 			msg: fmt.Sprintf("command %q needs human approval (damage-control rule %q): %s", an.segments[m.askSeg].text, m.ask.ID, m.ask.Reason)}
 	}
-	if f := p.dynamicTargetFailure(targets); f.failed() {
+	if f := p.dynamicTargetFailure(targets); f != nil {
 		return f
 	}
 	if pc := p.confirmCommand(an); pc != nil {
-		return failure{kind: kindHumanApprovalRequired, ask: true, rule: "project-command:" + pc.id,
+		return &failure{kind: kindHumanApprovalRequired, ask: true, rule: "project-command:" + pc.id,
 			msg: fmt.Sprintf("project command %q requires confirmation", strings.Join(pc.words, " "))}
 	}
-	return pass
+	return nil
 }
 
 // dynamicTargetFailure asks for a person when the call touches a path computed at run time: the
 // engine cannot rule out that it is protected, so it never admits it unasked. The message names
 // the path policies that could match.
-func (p *Policy) dynamicTargetFailure(targets []target) failure {
+func (p *Policy) dynamicTargetFailure(targets []target) *failure {
 	for _, t := range targets {
 		if !t.dynamic || isDeviceSink(t.path) {
 			continue
@@ -209,10 +210,10 @@ func (p *Policy) dynamicTargetFailure(targets []target) failure {
 		if t.op == opWrite {
 			rule = RuleDynamicWriteTarget
 		}
-		return failure{kind: kindHumanApprovalRequired, ask: true, rule: rule,
+		return &failure{kind: kindHumanApprovalRequired, ask: true, rule: rule,
 			msg: fmt.Sprintf("the call would %s %q, a path computed at run time; the engine cannot rule out that the %s path policy protects it, so it needs human approval", t.op, t.raw, p.paths.couldBlock(t.op))}
 	}
-	return pass
+	return nil
 }
 
 // readsOutsideWorkspace reports whether a read call touches an absolute or home path outside the
@@ -238,15 +239,18 @@ func (p *Policy) callCwd(cwd string) string {
 }
 
 // targets collects the call's own paths (written when the tool writes) and the command's paths.
-func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, failure) {
+func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure) {
 	args := &c.Args
 	if len(args.Paths) > maxCallPaths {
-		return nil, failure{kind: kindSafetyViolation, rule: RulePathInvalid,
+		return nil, &failure{kind: kindSafetyViolation, rule: RulePathInvalid,
 			msg: fmt.Sprintf("the call names %d paths, more than the %d the engine checks", len(args.Paths), maxCallPaths)}
 	}
 	n := len(args.Paths)
 	if an != nil {
 		n += len(an.paths)
+	}
+	if n == 0 {
+		return nil, nil // nothing to check, and no call into makeslice for an empty list
 	}
 	work := 0
 	for _, raw := range args.Paths {
@@ -255,7 +259,7 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, failure) 
 		}
 	}
 	if work > maxWork {
-		return nil, failure{kind: kindSafetyViolation, rule: RuleCommandTooComplex,
+		return nil, &failure{kind: kindSafetyViolation, rule: RuleCommandTooComplex,
 			msg: fmt.Sprintf("the call's paths are more than the engine checks (work budget %d, a glob costing %d)", maxWork, globCost)}
 	}
 	out := make([]target, 0, n)
@@ -269,7 +273,7 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, failure) 
 	}
 	for _, raw := range args.Paths {
 		if len(raw) > maxPathLength || strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			return nil, failure{kind: kindSafetyViolation, rule: RulePathInvalid,
+			return nil, &failure{kind: kindSafetyViolation, rule: RulePathInvalid,
 				msg: fmt.Sprintf("path %q is longer than %d bytes or contains control characters", truncate(raw, 64), maxPathLength)}
 		}
 		v, _ := stripFileURL(strings.TrimPrefix(foldPath(raw), "@"))
@@ -283,7 +287,7 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, failure) 
 			out = append(out, target{raw: r.raw, path: resolvePath(r.cwd, r.raw), op: r.op, dynamic: r.dynamic, glob: r.glob, recursive: r.recursive})
 		}
 	}
-	return out, pass
+	return out, nil
 }
 
 func truncate(s string, n int) string {
@@ -293,12 +297,13 @@ func truncate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// matchRules matches every rule against every segment. The earliest matching block rule wins,
-// then the earliest ask rule; every match escalates the class.
-func (p *Policy) matchRules(an *analysis) ruleMatch {
-	m := ruleMatch{}
+// matchRules matches every rule against every segment into m. The earliest matching block rule
+// wins, then the earliest ask rule; every match escalates the class. It fills the caller's m
+// rather than returning the six-word struct, which the allow path paid for in a store-forwarding
+// stall even when there is no command to match.
+func (p *Policy) matchRules(an *analysis, m *ruleMatch) {
 	if an == nil {
-		return m
+		return
 	}
 	blockIdx, askIdx := len(p.rules), len(p.rules)
 	try := func(ri, si int) {
@@ -326,7 +331,6 @@ func (p *Policy) matchRules(an *analysis) ruleMatch {
 			try(ri, si)
 		}
 	}
-	return m
 }
 
 // pathClass escalates writes outside the working directory and workspace to system_modify:
@@ -462,14 +466,14 @@ func prefixOf(words []string, s *segment) bool {
 }
 
 // autonomyFailure applies the autonomy mapping; an "ask" passes when a person approved.
-func (p *Policy) autonomyFailure(c *Call, class ActionClass, o AutonomyOptions, approved bool) failure {
+func (p *Policy) autonomyFailure(c *Call, class ActionClass, o AutonomyOptions, approved bool) *failure {
 	switch MapAutonomy(p.autonomy, class, o) {
 	case DispositionDeny:
-		return failure{kind: kindSafetyViolation, rule: RulePrefixAutonomy + string(class),
+		return &failure{kind: kindSafetyViolation, rule: RulePrefixAutonomy + string(class),
 			msg: fmt.Sprintf("tool %q is classified %s, which is denied at every autonomy level", c.Tool.Name, class)}
 	case DispositionAsk:
 		if approved {
-			return pass
+			return nil
 		}
 		rule, why := RulePrefixAutonomy+string(class), fmt.Sprintf("the call is classified %s", class)
 		switch {
@@ -478,8 +482,8 @@ func (p *Policy) autonomyFailure(c *Call, class ActionClass, o AutonomyOptions, 
 		case class == ClassRead && o.ReadOutsideWorkspace:
 			rule, why = RulePrefixAutonomy+"read-outside-workspace", "the call reads outside the workspace "+p.workspace
 		}
-		return failure{kind: kindHumanApprovalRequired, ask: true, rule: rule,
+		return &failure{kind: kindHumanApprovalRequired, ask: true, rule: rule,
 			msg: fmt.Sprintf("%s; at %s autonomy it needs human approval", why, p.autonomy)}
 	}
-	return pass
+	return nil
 }

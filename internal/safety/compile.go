@@ -95,42 +95,6 @@ type projectCommand struct {
 // ("go test ...").
 const projectArgsWildcard = "..."
 
-// toolMatcher matches tool names against literal names and glob patterns.
-type toolMatcher struct {
-	literal map[string]bool
-	globs   []string
-}
-
-func newToolMatcher(patterns []string) toolMatcher {
-	m := toolMatcher{}
-	for _, p := range patterns {
-		if strings.ContainsAny(p, "*?[{\\") {
-			m.globs = append(m.globs, p)
-			continue
-		}
-		if m.literal == nil {
-			m.literal = map[string]bool{}
-		}
-		m.literal[p] = true
-	}
-	return m
-}
-
-func (m *toolMatcher) empty() bool { return len(m.literal) == 0 && len(m.globs) == 0 }
-
-// match returns the pattern that matches name, if any.
-func (m *toolMatcher) match(name string) (string, bool) {
-	if m.literal[name] {
-		return name, true
-	}
-	for _, g := range m.globs {
-		if globMatch(g, name) {
-			return g, true
-		}
-	}
-	return "", false
-}
-
 // Profile returns a copy of the compiled profile; nil when the policy has none.
 func (p *Policy) Profile() *Profile { return p.profile.Clone() }
 

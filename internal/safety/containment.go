@@ -14,7 +14,7 @@ import (
 // directory, and every directory above them — is taken to hold the project's protected files
 // (.git, README.md, LICENSE): deleting it is denied. Copying or archiving one could take a
 // zero-access file such as .env with it, which the engine cannot rule out, so it asks.
-func (p *Policy) containmentFailure(targets []target, cwd string, approved bool) failure {
+func (p *Policy) containmentFailure(targets []target, cwd string, approved bool) *failure {
 	for _, t := range targets {
 		if !t.recursive || t.dynamic {
 			continue
@@ -24,7 +24,7 @@ func (p *Policy) containmentFailure(targets []target, cwd string, approved bool)
 			continue
 		}
 		if v, inside, ok := p.paths.containedVerdict(base, t.op); ok {
-			return failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
+			return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
 				msg: fmt.Sprintf("recursive %s of %q reaches %q, which the %s path policy protects (pattern %q)", t.op, t.raw, inside, v.kind, v.pattern)}
 		}
 		if !p.isProjectRoot(base, cwd) {
@@ -32,16 +32,16 @@ func (p *Policy) containmentFailure(targets []target, cwd string, approved bool)
 		}
 		if v, inside, ok := p.paths.projectVerdict(base, t.op); ok {
 			if t.op == opDelete {
-				return failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
+				return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
 					msg: fmt.Sprintf("recursive delete of %q deletes the project directory %s and with it %q, which the %s path policy protects (pattern %q)", t.raw, base, inside, v.kind, v.pattern)}
 			}
 			if !approved {
-				return failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleContainsProtected,
+				return &failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleContainsProtected,
 					msg: fmt.Sprintf("recursive %s of %q covers the project directory %s; the engine cannot rule out that it holds %q, which the %s path policy protects (pattern %q), so it needs human approval", t.op, t.raw, base, inside, v.kind, v.pattern)}
 			}
 		}
 	}
-	return pass
+	return nil
 }
 
 // containerOf returns the directory a recursive operation on a resolved path covers: the path

@@ -153,8 +153,8 @@ func ReasonOf(err error) string {
 	return ""
 }
 
-// errKind selects the typed error a failed check produces; kept as a small enum so checks can
-// report failures without allocating until a Decision is built.
+// errKind selects the typed error a failed check produces; kept as a small enum so a check names
+// the error without building it: the error is made once, when the Decision is.
 type errKind uint8
 
 const (

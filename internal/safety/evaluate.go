@@ -52,20 +52,20 @@ func Evaluate(p *Policy, call Call) Decision {
 			Err: &ToolAccessDeniedError{Violation{Tool: call.Tool.Name, RuleID: RulePolicyMissing, Message: msg}}, Mode: ModeEnforce}
 	}
 	class := baseClass(&call)
-	if f := profileChain(p, &call); f.failed() {
+	if f := profileChain(p, &call); f != nil {
 		return p.decide(&call, f, class)
 	}
 	f, class := p.checkArguments(&call, class)
-	if f.failed() {
+	if f != nil {
 		return p.decide(&call, f, class)
 	}
-	if f := checkLoop(p, &call); f.failed() {
+	if f := checkLoop(p, &call); f != nil {
 		return p.decide(&call, f, class)
 	}
 	return Decision{Verdict: VerdictAllow, Class: class, Mode: p.mode}
 }
 
-func (p *Policy) decide(c *Call, f failure, class ActionClass) Decision {
+func (p *Policy) decide(c *Call, f *failure, class ActionClass) Decision {
 	d := Decision{Verdict: VerdictDeny, Reason: f.kind.reason(), RuleID: f.rule, Message: f.msg, Class: class, Mode: p.mode,
 		Err: f.kind.newError(c.Tool.Name, f.rule, f.msg)}
 	if f.ask {
