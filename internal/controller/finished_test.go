@@ -114,7 +114,6 @@ func expectUsage(ns, name, cost string, calls int64, steps map[string]int32) {
 	}).WithTimeout(30 * time.Second).Should(Succeed())
 }
 
-
 // lockedPlan creates an unrestricted plan in a new namespace with an agent, and waits for its lock.
 func lockedPlan(name string) (string, client.Client) {
 	GinkgoHelper()

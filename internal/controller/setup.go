@@ -43,6 +43,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		&SafetyProfileReconciler{Client: c, Clock: opts.Clock},
 		&AutomationProfileReconciler{Client: c, Clock: opts.Clock},
 		&ProjectPolicyReconciler{Client: c, Clock: opts.Clock},
+		&LegacyFinalizerReconciler{Client: c},
 	}
 	if opts.Journal != nil {
 		reconcilers = append(reconcilers, &AuditLedgerReconciler{Client: c, Clock: opts.Clock, Journal: opts.Journal, Dir: opts.LedgerDir},
