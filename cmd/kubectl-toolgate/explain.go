@@ -101,9 +101,9 @@ func runExplain(ctx context.Context, c *cli, output *objectOutput, args []string
 // AgentPlanExplanation that only the plugin makes. Fields are added, never renamed or removed.
 type explanation struct {
 	metav1.TypeMeta `json:",inline"`
-	Namespace string `json:"namespace"`
-	Plan      string `json:"plan"`
-	Locked    bool   `json:"locked"`
+	Namespace       string `json:"namespace"`
+	Plan            string `json:"plan"`
+	Locked          bool   `json:"locked"`
 	// Condition is the plan's Locked condition: why it is not locked, or what locked it.
 	Condition *explainCondition `json:"condition,omitempty"`
 	// Profile is the profile the plan is locked to; empty for the specification's default.
