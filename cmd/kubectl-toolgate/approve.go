@@ -33,7 +33,8 @@ jsonpath=... and go-template=... print the ToolApproval as the API server create
 Exit status: 0 the approval was created, 1 the cluster refused it (the message says why), 2 usage
 error, or the cluster could not be reached.`
 
-const approveExample = `  kubectl toolgate approve -n payments fix-rounding-bug --tool read-file --step read-readme --path README.md
+const approveExample = `  kubectl toolgate approve -n payments fix-rounding-bug --tool read-file --step read-readme \
+      --path README.md
   kubectl toolgate --as alice@example.com approve fix-rounding-bug --tool read-file -o name`
 
 var digestPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
@@ -56,7 +57,8 @@ type approveOptions struct {
 func newApproveCommand(c *cli) *cobra.Command {
 	opts := &approveOptions{}
 	cmd := &cobra.Command{
-		Use:               "approve PLAN --tool TOOL [--step STEP] [--command CMD] [--path PATH ...] [--cwd DIR] [--no-arguments]",
+		Use: "approve PLAN --tool TOOL [--step STEP] [--command CMD] [--path PATH ...] [--cwd DIR] " +
+			"[--no-arguments]",
 		Short:             "approve, as yourself, tool calls that need human approval",
 		Long:              approveLong,
 		Example:           approveExample,
@@ -66,16 +68,19 @@ func newApproveCommand(c *cli) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.tool, "tool", "", "the AgentTool the approved calls run (required)")
-	f.StringVar(&opts.step, "step", "", "only calls of this plan step")
-	f.StringVar(&opts.command, "command", "", "only calls running exactly this command (with the paths and cwd given)")
-	f.StringArrayVar(&opts.paths, "path", nil, "only calls with exactly these paths, in order (repeatable)")
-	f.StringVar(&opts.cwd, "cwd", "", "only calls with exactly this working directory")
+	f.StringVar(&opts.tool, "tool", "", "the AgentTool `NAME` the approved calls run (required)")
+	f.StringVar(&opts.step, "step", "", "only calls of this plan `STEP`")
+	f.StringVar(&opts.command, "command", "", "only calls running exactly this command `CMD` "+
+		"(with the paths and cwd given)")
+	f.StringArrayVar(&opts.paths, "path", nil, "only calls with exactly these paths, in order (repeat the `PATH`)")
+	f.StringVar(&opts.cwd, "cwd", "", "only calls with exactly this working directory `DIR`")
 	f.BoolVar(&opts.noArgs, "no-arguments", false, "only calls without a command, paths or cwd")
-	f.StringVar(&opts.digest, "arguments-digest", "", "only calls whose arguments have this digest (instead of the above)")
-	f.IntVar(&opts.uses, "uses", 1, "how many calls the approval admits, 1 to 100")
-	f.DurationVar(&opts.expires, "expires", time.Hour, "how long the approval can be used, whole seconds from 1s to 168h")
-	f.StringVar(&opts.reason, "reason", "", "why; recorded in the ledger")
+	f.StringVar(&opts.digest, "arguments-digest", "", "only calls whose arguments have this `DIGEST` "+
+		"(instead of the above)")
+	f.IntVar(&opts.uses, "uses", 1, "how many calls the approval admits, `N` from 1 to 100")
+	f.DurationVar(&opts.expires, "expires", time.Hour, "how long the approval can be used, a `DURATION` "+
+		"of whole seconds from 1s to 168h")
+	f.StringVar(&opts.reason, "reason", "", "why, a `TEXT` recorded in the ledger")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "let the API server and the webhook check the approval, create nothing")
 	_ = cmd.RegisterFlagCompletionFunc("tool", c.completeTools)
 	opts.output = addObjectOutput(cmd, "created")
@@ -121,7 +126,8 @@ func runApprove(ctx context.Context, c *cli, opts *approveOptions, pos []string)
 		sayf(stderr, "error: AgentPlan %s/%s does not exist\n", ns, plan)
 		return exitUsage
 	case apierrors.IsForbidden(err):
-		sayf(stderr, "approval refused: %s may not read AgentPlan %s/%s: %v\n", review.Status.UserInfo.Username, ns, plan, err)
+		sayf(stderr, "approval refused: %s may not read AgentPlan %s/%s: %v\n",
+			review.Status.UserInfo.Username, ns, plan, err)
 		return exitFailed
 	case err != nil:
 		sayf(stderr, "error: reading AgentPlan %s/%s: %v\n", ns, plan, err)

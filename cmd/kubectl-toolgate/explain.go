@@ -77,10 +77,9 @@ func runExplain(ctx context.Context, c *cli, output *objectOutput, args []string
 		return exitUsage
 	}
 	ex := explainPlan(ctx, cl, plan)
-	switch {
-	case printer == nil:
+	if printer == nil {
 		ex.print(stdout)
-	default:
+	} else {
 		var obj runtime.Object = ex
 		if output.format() == "name" {
 			plan.SetGroupVersionKind(safetyv1alpha1.GroupVersion.WithKind("AgentPlan"))

@@ -92,7 +92,8 @@ func TestKrewManifest(t *testing.T) {
 		t.Errorf("the plugin %q would be run as kubectl-%s, but the binary is %s", p.Metadata.Name, p.Metadata.Name, binary)
 	}
 	if p.Spec.Version != tag || p.Spec.Homepage == "" || p.Spec.Description == "" {
-		t.Errorf("version %q (want %s), homepage %q, description %q", p.Spec.Version, tag, p.Spec.Homepage, p.Spec.Description)
+		t.Errorf("version %q (want %s), homepage %q, description %q",
+			p.Spec.Version, tag, p.Spec.Homepage, p.Spec.Description)
 	}
 	if n := len(p.Spec.ShortDescription); n == 0 || n > 50 {
 		t.Errorf("shortDescription %q: krew wants one line under 50 characters", p.Spec.ShortDescription)
@@ -102,7 +103,7 @@ func TestKrewManifest(t *testing.T) {
 	}
 
 	want := []string{"darwin/amd64", "darwin/arm64", "linux/amd64", "linux/arm64", "windows/amd64"}
-	var got []string
+	got := make([]string, 0, len(p.Spec.Platforms))
 	for _, pl := range p.Spec.Platforms {
 		labels := pl.Selector.MatchLabels
 		goos, arch := labels["os"], labels["arch"]

@@ -109,11 +109,13 @@ func TestApproveImpersonated(t *testing.T) {
 		t.Fatalf("approve --as %s: exit %d, %q, stderr %q", pat.Name, code, out, errOut)
 	}
 	a := &safetyv1alpha1.ToolApproval{}
-	if err := cl.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, a); err != nil || a.Spec.Approver != pat.Name {
+	err = cl.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, a)
+	if err != nil || a.Spec.Approver != pat.Name {
 		t.Fatalf("the stored approval %s: approver %q (%v), want %s", name, a.Spec.Approver, err, pat.Name)
 	}
 
-	code, out, errOut = runCLI(t, "approve", "p", "--tool", ns+"-read", "--kubeconfig", admin, "--as", "nobody@example.com")
+	code, out, errOut = runCLI(t, "approve", "p", "--tool", ns+"-read", "--kubeconfig", admin,
+		"--as", "nobody@example.com")
 	if code != exitFailed || out != "" || !strings.Contains(errOut, "approval refused: nobody@example.com") ||
 		!strings.Contains(errOut, "forbidden") {
 		t.Fatalf("approve --as nobody: exit %d, stdout %q, stderr %q", code, out, errOut)

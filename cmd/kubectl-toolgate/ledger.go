@@ -33,8 +33,8 @@ func newLedgerCommand(c *cli) *cobra.Command {
 	return cmd
 }
 
-const ledgerVerifyLong = `Check every writer's chain in DIR (the ledger volume, or one writer's directory): each record's
-hash, each link, sequence continuity, segment links and seals, live and gzip segments, and that only
+const ledgerVerifyLong = `Check every writer's chain in DIR (the ledger volume, or one writer's directory): each
+record's hash, each link, sequence continuity, segment links and seals, live and gzip segments, and that only
 retention removed old segments. With the operator's public key (ed25519.pub of the
 toolgate-ledger-signing-key Secret), every sealed segment's signature; with the published heads
 (AuditLedger status.signedHeads, from a file written by "kubectl get auditledger default -o yaml"
@@ -136,7 +136,8 @@ func newLedgerTailCommand(c *cli) *cobra.Command {
 	return cmd
 }
 
-func ledgerTail(ctx context.Context, dir string, n int, follow bool, interval time.Duration, stdout, stderr io.Writer) int {
+func ledgerTail(ctx context.Context, dir string, n int, follow bool, interval time.Duration,
+	stdout, stderr io.Writer) int {
 	if n < 0 || interval <= 0 {
 		sayln(stderr, "error: -n must not be negative and --interval must be positive")
 		return exitUsage

@@ -27,7 +27,7 @@ type objectOutput struct {
 func addObjectOutput(cmd *cobra.Command, operation string) *objectOutput {
 	o := &objectOutput{flags: genericclioptions.NewPrintFlags(operation)}
 	o.flags.AddFlags(cmd)
-	cmd.Flags().Lookup("output").Usage = "Output format: text (the default, for a person) or one of: " +
+	cmd.Flags().Lookup("output").Usage = "Output `FORMAT`: text (the default, for a person) or one of: " +
 		strings.Join(o.flags.AllowedFormats(), ", ") + "."
 	return o
 }

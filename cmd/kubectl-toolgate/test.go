@@ -88,25 +88,27 @@ func newTestCommand(c *cli) *cobra.Command {
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.files, "filename", "f", nil,
 		"a YAML or JSON `FILE` of objects; repeat for more; - is standard input")
-	f.StringVar(&opts.call, "call", "", "the AgentToolCall to test when the files hold several "+
+	f.StringVar(&opts.call, "call", "", "the AgentToolCall `NAME` to test when the files hold several "+
 		"(default: the last one; the others are earlier calls)")
-	f.StringVar(&opts.profile, "profile", "", "the plan's spec.profileRef, `[KIND/]NAME`: an AutomationProfile or SafetyProfile")
-	f.StringVar(&opts.action, "action", "", "the plan's spec.action, an action of the ProjectPolicy "+
+	f.StringVar(&opts.profile, "profile", "", "the plan's spec.profileRef, `[KIND/]NAME`: "+
+		"an AutomationProfile or SafetyProfile")
+	f.StringVar(&opts.action, "action", "", "the plan's spec.action, an action `NAME` of the ProjectPolicy "+
 		"(--profile and --action replace the plan's own, and lock it afresh)")
 	f.BoolVar(&opts.readOnly, "read-only", false, "the plan's spec.readOnly")
 	f.BoolVar(&opts.requireCheckpoints, "require-checkpoints", false, "the plan's spec.requireCheckpoints")
-	f.StringVar(&opts.accumulatedCost, "accumulated-cost", "", "the plan's accumulated cost, an exact `AMOUNT` such as 9.50 "+
+	f.StringVar(&opts.accumulatedCost, "accumulated-cost", "", "the plan's accumulated cost, an exact `AMOUNT` "+
+		"such as 9.50 "+
 		"(default: the plan's status.usage, or its earlier calls' status.cost)")
 	f.StringVar(&opts.totalCost, "total-cost", "", "the total accumulated cost of the namespace's plans, an `AMOUNT` "+
 		"(default: the sum over the plans in the files)")
-	f.IntVar(&opts.attempts, "attempts", -1, "earlier attempts of the call's step; unless given, counted from the "+
+	f.IntVar(&opts.attempts, "attempts", -1, "`N` earlier attempts of the call's step; unless given, counted from the "+
 		"plan's earlier calls, or its status.usage.steps")
-	f.IntVar(&opts.repeats, "repeats", 0, "times the same call was seen within the loop window, this one "+
+	f.IntVar(&opts.repeats, "repeats", 0, "`N` times the same call was seen within the loop window, this one "+
 		"included (0: not counted, as for a dry run)")
 	f.StringArrayVar(&opts.approvalFiles, "approval", nil, "a `FILE` of ToolApprovals (also accepted in -f files), "+
 		"matched against the call as the webhook matches them; offline they are read, never used up")
 	f.BoolVar(&opts.approved, "approved", false, "a person approved the call, as a matching ToolApproval does")
-	f.StringVarP(&opts.output, "output", "o", outputText, "output format: text or json")
+	f.StringVarP(&opts.output, "output", "o", outputText, "output `FORMAT`: text or json")
 	f.Lookup("attempts").DefValue = "counted"
 	return cmd
 }

@@ -45,7 +45,8 @@ func buildPlugin() string {
 			pluginErr = err
 			return
 		}
-		build := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(pluginDir, "kubectl-toolgate"), "./cmd/kubectl-toolgate")
+		binary := filepath.Join(pluginDir, "kubectl-toolgate")
+		build := exec.CommandContext(ctx, "go", "build", "-o", binary, "./cmd/kubectl-toolgate")
 		build.Dir = root
 		if out, err := build.CombinedOutput(); err != nil {
 			pluginErr = errors.New(string(out))
@@ -112,11 +113,11 @@ func pluginNamespace() (string, string, string) {
 		Expect(k8sClient.Create(ctx, obj)).To(Succeed())
 		DeferCleanup(func() { _ = k8sClient.Delete(ctx, obj) })
 	}
-	Expect(k8sClient.Create(ctx, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "p"},
+	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "p"},
 		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent",
-			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: sp.Name}}})).To(Succeed())
+			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: sp.Name}}}
+	Expect(k8sClient.Create(ctx, plan)).To(Succeed())
 	awaitLocked(ns, "p")
-	plan := &safetyv1alpha1.AgentPlan{}
 	Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "p"}, plan)).To(Succeed())
 	return ns, tool.Name, plan.Status.Snapshot.Hash
 }
