@@ -102,7 +102,8 @@ func TestKrewManifest(t *testing.T) {
 		t.Errorf("the caveats do not say how to link %s for completion: %q", completionName, p.Spec.Caveats)
 	}
 
-	want := []string{"darwin/amd64", "darwin/arm64", "linux/amd64", "linux/arm64", "windows/amd64"}
+	// The platforms the plugin builds for (internal/ledger locks with flock(2): no Windows).
+	want := []string{"darwin/amd64", "darwin/arm64", "linux/amd64", "linux/arm64"}
 	got := make([]string, 0, len(p.Spec.Platforms))
 	for _, pl := range p.Spec.Platforms {
 		labels := pl.Selector.MatchLabels
@@ -112,12 +113,9 @@ func TestKrewManifest(t *testing.T) {
 		if len(labels) != 2 || len(pl.Selector.MatchExpressions) != 0 {
 			t.Errorf("%s: select by os and arch only, not %+v", platform, pl.Selector)
 		}
-		bin, ext := binary, "tar.gz"
-		if goos == "windows" {
-			bin, ext = binary+".exe", "zip"
-		}
-		uri := fmt.Sprintf("https://github.com/toolgate/toolgate/releases/download/%s/%s_%s_%s_%s.%s",
-			tag, binary, tag, goos, arch, ext)
+		bin := binary
+		uri := fmt.Sprintf("https://github.com/toolgate/toolgate/releases/download/%s/%s_%s_%s_%s.tar.gz",
+			tag, binary, tag, goos, arch)
 		if pl.URI != uri {
 			t.Errorf("%s: uri %s, want %s", platform, pl.URI, uri)
 		}
