@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -15,6 +17,9 @@ import (
 // answers both that script and kubectl, which runs kubectl_complete-toolgate (completionName,
 // main.go) for `kubectl toolgate <TAB>`.
 
+// completionTimeout bounds what a <TAB> waits for a cluster that does not answer.
+const completionTimeout = 5 * time.Second
+
 // completePlans completes a PLAN argument with the AgentPlans in the namespace the connection
 // flags name; it completes nothing when the cluster cannot be read.
 func (c *cli) completePlans(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
@@ -25,8 +30,10 @@ func (c *cli) completePlans(cmd *cobra.Command, args []string, toComplete string
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), completionTimeout)
+	defer cancel()
 	var plans safetyv1alpha1.AgentPlanList
-	if err := cl.List(cmd.Context(), &plans, client.InNamespace(ns)); err != nil {
+	if err := cl.List(ctx, &plans, client.InNamespace(ns)); err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	names := make([]string, 0, len(plans.Items))
@@ -42,8 +49,10 @@ func (c *cli) completeTools(cmd *cobra.Command, _ []string, toComplete string) (
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), completionTimeout)
+	defer cancel()
 	var tools safetyv1alpha1.AgentToolList
-	if err := cl.List(cmd.Context(), &tools); err != nil {
+	if err := cl.List(ctx, &tools); err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	names := make([]string, 0, len(tools.Items))
