@@ -173,3 +173,27 @@ func twoContexts(t *testing.T, path string) string {
 	}
 	return path
 }
+
+// TestHelp: the global flags are listed once, by options; ledger tail's -n is its count.
+func TestHelp(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		want     []string
+		unwanted string
+	}{
+		{[]string{"options"}, []string{"--as string", "--context string", "-n, --namespace string", "--token string"}, ""},
+		{[]string{"explain", "-h"}, []string{"kubectl toolgate explain PLAN", "-o, --output FORMAT", "'kubectl toolgate options'"},
+			"--as string"},
+		{[]string{"ledger", "tail", "--help"}, []string{"kubectl toolgate ledger tail DIR", "-n, --lines int"}, "--namespace"},
+	} {
+		code, out, errOut := runCLI(t, tc.args...)
+		for _, w := range tc.want {
+			if code != exitOK || !strings.Contains(out, w) {
+				t.Errorf("%v: exit %d, stderr %q, no %q in\n%s", tc.args, code, errOut, w, out)
+			}
+		}
+		if tc.unwanted != "" && strings.Contains(out, tc.unwanted) {
+			t.Errorf("%v lists %q:\n%s", tc.args, tc.unwanted, out)
+		}
+	}
+}
