@@ -181,9 +181,10 @@ func TestHelp(t *testing.T) {
 		want     []string
 		unwanted string
 	}{
-		{[]string{"options"}, []string{"--as string", "--context string", "-n, --namespace string", "--token string"}, ""},
-		{[]string{"explain", "-h"}, []string{"kubectl toolgate explain PLAN", "-o, --output FORMAT", "'kubectl toolgate options'"},
-			"--as string"},
+		{[]string{"options"},
+			[]string{"--as string", "--context string", "-n, --namespace string", "--token string"}, ""},
+		{[]string{"explain", "-h"},
+			[]string{"kubectl toolgate explain PLAN", "-o, --output FORMAT", "'kubectl toolgate options'"}, "--as string"},
 		{[]string{"ledger", "tail", "--help"}, []string{"kubectl toolgate ledger tail DIR", "-n, --lines int"}, "--namespace"},
 	} {
 		code, out, errOut := runCLI(t, tc.args...)
