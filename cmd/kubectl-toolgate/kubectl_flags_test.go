@@ -185,7 +185,8 @@ func TestHelp(t *testing.T) {
 			[]string{"--as string", "--context string", "-n, --namespace string", "--token string"}, ""},
 		{[]string{"explain", "-h"},
 			[]string{"kubectl toolgate explain PLAN", "-o, --output FORMAT", "'kubectl toolgate options'"}, "--as string"},
-		{[]string{"ledger", "tail", "--help"}, []string{"kubectl toolgate ledger tail DIR", "-n, --lines int"}, "--namespace"},
+		{[]string{"ledger", "tail", "--help"},
+			[]string{"kubectl toolgate ledger tail DIR", "-n, --lines int"}, "--namespace"},
 	} {
 		code, out, errOut := runCLI(t, tc.args...)
 		for _, w := range tc.want {
