@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,90 +19,89 @@ import (
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
-const approveUsage = `Usage:
-  kubectl toolgate approve PLAN --tool TOOL [--step STEP]
-      [--command CMD] [--path PATH ...] [--cwd DIR] [--no-arguments] [flags]
+const approveLong = `Approve tool calls of an AgentPlan that need human approval: create a ToolApproval in the plan's
+namespace, recorded as approved by you (the identity your kubeconfig authenticates as, or the one
+--as impersonates, which the webhook checks). A call the webhook denies ToolHumanApprovalRequired
+names the exact command that approves it, with the call's arguments spelled out (and quoted for the
+shell), so you read what you approve; run that. The approval admits matching calls until it expires
+or is used up; delete it to withdraw it. Without --command, --path, --cwd, --no-arguments or
+--arguments-digest the approval admits any arguments.
 
-Approve tool calls of an AgentPlan that need human approval: create a ToolApproval in the plan's
-namespace, recorded as approved by you (the identity your kubeconfig authenticates as, which the
-webhook checks). A call the webhook denies ToolHumanApprovalRequired names the exact command that
-approves it, with the call's arguments spelled out (and quoted for the shell), so you read what
-you approve; run that. The approval admits matching calls until it expires or is used up; delete
-it to withdraw it. Without --command, --path, --cwd, --no-arguments or --arguments-digest the
-approval admits any arguments.
-
-Flags:
-  -n, --namespace NAMESPACE      the plan's namespace (default: the kubeconfig context's)
-      --tool NAME                the AgentTool the approved calls run (required)
-      --step STEP                only calls of this plan step
-      --command CMD              only calls running exactly this command (with the paths and cwd given)
-      --path PATH                only calls with exactly these paths, in order (repeatable)
-      --cwd DIR                  only calls with exactly this working directory
-      --no-arguments             only calls without a command, paths or cwd
-      --arguments-digest DIGEST  only calls whose arguments have this digest (instead of the above)
-      --uses N                   how many calls the approval admits, 1 to 100 (default 1)
-      --expires DURATION         how long the approval can be used, whole seconds from 1s to 168h
-                                 (default 1h)
-      --reason TEXT              why; recorded in the ledger
-      --dry-run                  let the API server and the webhook check the approval, create nothing
-      --kubeconfig FILE          kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)
-      --context NAME             kubeconfig context (default: the current context)
-  -o, --output FORMAT            text (default) or json (the ToolApproval as created)
+The plan is in -n NAMESPACE, else the kubeconfig context's namespace. -o json, yaml, name,
+jsonpath=... and go-template=... print the ToolApproval as the API server created it.
 
 Exit status: 0 the approval was created, 1 the cluster refused it (the message says why), 2 usage
-error, or the cluster could not be reached.
-`
+error, or the cluster could not be reached.`
+
+const approveExample = `  kubectl toolgate approve -n payments fix-rounding-bug --tool read-file --step read-readme \
+      --path README.md
+  kubectl toolgate --as alice@example.com approve fix-rounding-bug --tool read-file -o name`
 
 var digestPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
 // approveOptions are the flags of approve.
 type approveOptions struct {
-	kube       kubeFlags
 	tool, step string
 	digest     string
 	command    string
-	paths      stringList
+	paths      []string
 	cwd        string
 	noArgs     bool
 	uses       int
 	expires    time.Duration
 	reason     string
 	dryRun     bool
-	output     string
+	output     *objectOutput
 }
 
-func runApprove(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") && isHelp(a) }) {
-		say(stdout, approveUsage)
-		return exitOK
-	}
+func newApproveCommand(c *cli) *cobra.Command {
 	opts := &approveOptions{}
-	fs := flag.NewFlagSet("approve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { say(stderr, approveUsage) }
-	opts.kube.register(fs)
-	fs.StringVar(&opts.tool, "tool", "", "tool")
-	fs.StringVar(&opts.step, "step", "", "step")
-	fs.StringVar(&opts.digest, "arguments-digest", "", "arguments digest")
-	fs.StringVar(&opts.command, "command", "", "command")
-	fs.Var(&opts.paths, "path", "path")
-	fs.StringVar(&opts.cwd, "cwd", "", "working directory")
-	fs.BoolVar(&opts.noArgs, "no-arguments", false, "no arguments")
-	fs.IntVar(&opts.uses, "uses", 1, "uses")
-	fs.DurationVar(&opts.expires, "expires", time.Hour, "expiry")
-	fs.StringVar(&opts.reason, "reason", "", "reason")
-	fs.BoolVar(&opts.dryRun, "dry-run", false, "dry run")
-	fs.StringVar(&opts.output, "o", outputText, "output format")
-	fs.StringVar(&opts.output, "output", outputText, "output format")
-	pos, ok := parseInterspersed(fs, args)
-	if !ok {
-		return exitUsage
+	cmd := &cobra.Command{
+		Use: "approve PLAN --tool TOOL [--step STEP] [--command CMD] [--path PATH ...] [--cwd DIR] " +
+			"[--no-arguments]",
+		Short:             "approve, as yourself, tool calls that need human approval",
+		Long:              approveLong,
+		Example:           approveExample,
+		ValidArgsFunction: c.completePlans,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return status(runApprove(cmd.Context(), c, opts, args))
+		},
 	}
-	if problems := opts.check(pos); len(problems) > 0 {
+	f := cmd.Flags()
+	f.StringVar(&opts.tool, "tool", "", "the AgentTool `NAME` the approved calls run (required)")
+	f.StringVar(&opts.step, "step", "", "only calls of this plan `STEP`")
+	f.StringVar(&opts.command, "command", "", "only calls running exactly this command `CMD` "+
+		"(with the paths and cwd given)")
+	f.StringArrayVar(&opts.paths, "path", nil, "only calls with exactly these paths, in order (repeat the `PATH`)")
+	f.StringVar(&opts.cwd, "cwd", "", "only calls with exactly this working directory `DIR`")
+	f.BoolVar(&opts.noArgs, "no-arguments", false, "only calls without a command, paths or cwd")
+	f.StringVar(&opts.digest, "arguments-digest", "", "only calls whose arguments have this `DIGEST` "+
+		"(instead of the above)")
+	f.IntVar(&opts.uses, "uses", 1, "how many calls the approval admits, `N` from 1 to 100")
+	f.DurationVar(&opts.expires, "expires", time.Hour, "how long the approval can be used, a `DURATION` "+
+		"of whole seconds from 1s to 168h")
+	f.StringVar(&opts.reason, "reason", "", "why, a `TEXT` recorded in the ledger")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "let the API server and the webhook check the approval, create nothing")
+	_ = cmd.RegisterFlagCompletionFunc("tool", c.completeTools)
+	opts.output = addObjectOutput(cmd, "created")
+	return cmd
+}
+
+func runApprove(ctx context.Context, c *cli, opts *approveOptions, pos []string) int {
+	stdout, stderr := c.stdout, c.stderr
+	problems := opts.check(pos)
+	if opts.dryRun {
+		opts.output.flags.NamePrintFlags.Operation = "created (server dry run)" // as kubectl says it
+	}
+	printer, err := opts.output.printer()
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	if len(problems) > 0 {
 		sayf(stderr, "approve: %s\nRun 'kubectl toolgate approve -h' for usage.\n", strings.Join(problems, "; "))
 		return exitUsage
 	}
-	c, cfg, ns, err := opts.kube.connect()
+	cl, cfg, ns, err := c.kube.connect()
 	if err != nil {
 		sayln(stderr, "error:", err)
 		return exitUsage
@@ -113,6 +111,8 @@ func runApprove(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		sayln(stderr, "error:", err)
 		return exitUsage
 	}
+	// Who the API server says you are, after --as: the approver the webhook checks against the
+	// approval's creator.
 	review, err := cs.AuthenticationV1().SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{},
 		metav1.CreateOptions{})
 	if err != nil {
@@ -120,11 +120,15 @@ func runApprove(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return exitUsage
 	}
 	plan := pos[0]
-	err = c.Get(ctx, client.ObjectKey{Namespace: ns, Name: plan}, &safetyv1alpha1.AgentPlan{})
+	err = cl.Get(ctx, client.ObjectKey{Namespace: ns, Name: plan}, &safetyv1alpha1.AgentPlan{})
 	switch {
 	case apierrors.IsNotFound(err):
 		sayf(stderr, "error: AgentPlan %s/%s does not exist\n", ns, plan)
 		return exitUsage
+	case apierrors.IsForbidden(err):
+		sayf(stderr, "approval refused: %s may not read AgentPlan %s/%s: %v\n",
+			review.Status.UserInfo.Username, ns, plan, err)
+		return exitFailed
 	case err != nil:
 		sayf(stderr, "error: reading AgentPlan %s/%s: %v\n", ns, plan, err)
 		return exitUsage
@@ -134,7 +138,7 @@ func runApprove(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if opts.dryRun {
 		createOpts = append(createOpts, client.DryRunAll)
 	}
-	if err := c.Create(ctx, a, createOpts...); err != nil {
+	if err := cl.Create(ctx, a, createOpts...); err != nil {
 		if apierrors.IsForbidden(err) || apierrors.IsInvalid(err) {
 			sayln(stderr, "approval refused:", err)
 			return exitFailed
@@ -142,15 +146,15 @@ func runApprove(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		sayln(stderr, "error:", err)
 		return exitUsage
 	}
-	if opts.output == outputJSON {
-		a.SetGroupVersionKind(safetyv1alpha1.GroupVersion.WithKind("ToolApproval"))
-		if err := writeJSON(stdout, a); err != nil {
-			sayln(stderr, "error:", err)
-			return exitUsage
-		}
+	if printer == nil {
+		printApproval(stdout, a, opts.dryRun)
 		return exitOK
 	}
-	printApproval(stdout, a, opts.dryRun)
+	a.SetGroupVersionKind(safetyv1alpha1.GroupVersion.WithKind("ToolApproval"))
+	if err := printer.PrintObj(a, stdout); err != nil {
+		sayln(stderr, "error:", err)
+		return exitUsage
+	}
 	return exitOK
 }
 
@@ -178,9 +182,6 @@ func (o *approveOptions) check(pos []string) []string {
 	}
 	if o.expires < time.Second || o.expires > 7*24*time.Hour || o.expires%time.Second != 0 {
 		problems = append(problems, fmt.Sprintf("--expires must be whole seconds from 1s to 168h, not %s", o.expires))
-	}
-	if o.output != outputText && o.output != outputJSON {
-		problems = append(problems, fmt.Sprintf("-o %s: want text or json", o.output))
 	}
 	return problems
 }

@@ -2,25 +2,24 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
-const explainUsage = `Usage:
-  kubectl toolgate explain PLAN [-n NAMESPACE] [-o json]
-
-Explain the profile an AgentPlan is locked to: which precedence level supplied it (plan > action >
+const explainLong = `Explain the profile an AgentPlan is locked to: which precedence level supplied it (plan > action >
 project > global default > the specification's default) and why that level won, the objects it
 was resolved from (with their uid, resourceVersion and generation at lock time, and whether they
 changed since), the snapshot hash every decision on the plan is stamped with, the lock time and
@@ -29,56 +28,67 @@ is bound to, and the tool capabilities it pinned at its first use of each. The r
 from the plan's spec and its locked snapshot, which holds a copy of the ProjectPolicy as it was at
 lock time.
 
-Flags:
-  -n, --namespace NAMESPACE   the plan's namespace (default: the kubeconfig context's)
-      --kubeconfig FILE       kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)
-      --context NAME          kubeconfig context (default: the current context)
-  -o, --output FORMAT         text (default) or json
+The plan is in -n NAMESPACE, else the kubeconfig context's namespace. -o json and yaml print the
+explanation as an object (kind AgentPlanExplanation, made by the plugin, not stored in the
+cluster); -o jsonpath=... and go-template=... select from it; -o name prints the plan's name.
 
 Exit status: 0 the plan is locked, 1 it is not (the Locked condition's reason and message are
-printed), 2 usage error, or the plan cannot be read.
-`
+printed), 2 usage error, or the plan cannot be read.`
 
-func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") && isHelp(a) }) {
-		say(stdout, explainUsage)
-		return exitOK
+const explainExample = `  kubectl toolgate explain -n payments fix-rounding-bug
+  kubectl toolgate explain fix-rounding-bug --context prod -o yaml
+  kubectl toolgate explain fix-rounding-bug -o jsonpath='{.snapshotHash}'`
+
+func newExplainCommand(c *cli) *cobra.Command {
+	var output *objectOutput
+	cmd := &cobra.Command{
+		Use:               "explain PLAN",
+		Short:             "explain the profile a plan is locked to, and why",
+		Long:              explainLong,
+		Example:           explainExample,
+		ValidArgsFunction: c.completePlans,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return status(runExplain(cmd.Context(), c, output, args))
+		},
 	}
-	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { say(stderr, explainUsage) }
-	var kube kubeFlags
-	kube.register(fs)
-	var output string
-	fs.StringVar(&output, "o", outputText, "output format")
-	fs.StringVar(&output, "output", outputText, "output format")
-	pos, ok := parseInterspersed(fs, args)
-	if !ok {
+	output = addObjectOutput(cmd, "explained")
+	return cmd
+}
+
+func runExplain(ctx context.Context, c *cli, output *objectOutput, args []string) int {
+	stdout, stderr := c.stdout, c.stderr
+	if len(args) != 1 {
+		sayf(stderr, "explain: want one PLAN, got %d arguments\nRun 'kubectl toolgate explain -h' for usage.\n", len(args))
 		return exitUsage
 	}
-	if len(pos) != 1 || (output != outputText && output != outputJSON) {
-		sayf(stderr, "explain: want one PLAN and -o text or json, got %d arguments and -o %s\n"+
-			"Run 'kubectl toolgate explain -h' for usage.\n", len(pos), output)
+	printer, err := output.printer()
+	if err != nil {
+		sayf(stderr, "explain: %v\n", err)
 		return exitUsage
 	}
-	c, ns, err := kube.client()
+	cl, ns, err := c.kube.client()
 	if err != nil {
 		sayln(stderr, "error:", err)
 		return exitUsage
 	}
 	plan := &safetyv1alpha1.AgentPlan{}
-	if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: pos[0]}, plan); err != nil {
-		sayf(stderr, "error: reading AgentPlan %s/%s: %v\n", ns, pos[0], err)
+	if err := cl.Get(ctx, client.ObjectKey{Namespace: ns, Name: args[0]}, plan); err != nil {
+		sayf(stderr, "error: reading AgentPlan %s/%s: %v\n", ns, args[0], err)
 		return exitUsage
 	}
-	ex := explainPlan(ctx, c, plan)
-	if output == outputJSON {
-		if err := writeJSON(stdout, ex); err != nil {
+	ex := explainPlan(ctx, cl, plan)
+	if printer == nil {
+		ex.print(stdout)
+	} else {
+		var obj runtime.Object = ex
+		if output.format() == "name" {
+			plan.SetGroupVersionKind(safetyv1alpha1.GroupVersion.WithKind("AgentPlan"))
+			obj = plan
+		}
+		if err := printer.PrintObj(obj, stdout); err != nil {
 			sayln(stderr, "error:", err)
 			return exitUsage
 		}
-	} else {
-		ex.print(stdout)
 	}
 	if !ex.Locked {
 		return exitFailed
@@ -86,12 +96,13 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return exitOK
 }
 
-// explanation is what `explain` answers; -o json prints it as it is. Fields are added, never
-// renamed or removed.
+// explanation is what `explain` answers; -o json and yaml print it as it is, an object of kind
+// AgentPlanExplanation that only the plugin makes. Fields are added, never renamed or removed.
 type explanation struct {
-	Namespace string `json:"namespace"`
-	Plan      string `json:"plan"`
-	Locked    bool   `json:"locked"`
+	metav1.TypeMeta `json:",inline"`
+	Namespace       string `json:"namespace"`
+	Plan            string `json:"plan"`
+	Locked          bool   `json:"locked"`
 	// Condition is the plan's Locked condition: why it is not locked, or what locked it.
 	Condition *explainCondition `json:"condition,omitempty"`
 	// Profile is the profile the plan is locked to; empty for the specification's default.
@@ -117,6 +128,29 @@ type explanation struct {
 	Tools []safetyv1alpha1.PinnedTool `json:"tools,omitempty"`
 }
 
+// explanationKind is the kind of explain's object output.
+const explanationKind = "AgentPlanExplanation"
+
+// DeepCopyObject makes an explanation a runtime.Object, which kubectl's printers print.
+func (ex *explanation) DeepCopyObject() runtime.Object {
+	out := *ex
+	if ex.Condition != nil {
+		out.Condition = new(*ex.Condition)
+	}
+	if ex.LockedAt != nil {
+		out.LockedAt = new(*ex.LockedAt)
+	}
+	out.Why, out.Effective = slices.Clone(ex.Why), slices.Clone(ex.Effective)
+	out.Sources = slices.Clone(ex.Sources)
+	if ex.Tools != nil {
+		out.Tools = make([]safetyv1alpha1.PinnedTool, len(ex.Tools))
+		for i := range ex.Tools {
+			ex.Tools[i].DeepCopyInto(&out.Tools[i])
+		}
+	}
+	return &out
+}
+
 type explainCondition struct {
 	Status  string `json:"status"`
 	Reason  string `json:"reason"`
@@ -139,7 +173,8 @@ type explainSource struct {
 }
 
 func explainPlan(ctx context.Context, c client.Reader, plan *safetyv1alpha1.AgentPlan) *explanation {
-	ex := &explanation{Namespace: plan.Namespace, Plan: plan.Name, Pod: plan.Spec.PodName, Tools: plan.Status.Tools,
+	ex := &explanation{TypeMeta: metav1.TypeMeta{APIVersion: safetyv1alpha1.GroupVersion.String(), Kind: explanationKind},
+		Namespace: plan.Namespace, Plan: plan.Name, Pod: plan.Spec.PodName, Tools: plan.Status.Tools,
 		Active: policy.PlanActive(plan, time.Now()), ActiveUntil: policy.PlanDeadline(plan).UTC()}
 	if cond := meta.FindStatusCondition(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition); cond != nil {
 		ex.Condition = &explainCondition{Status: string(cond.Status), Reason: cond.Reason, Message: cond.Message}

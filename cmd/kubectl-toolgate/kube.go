@@ -1,31 +1,31 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 )
 
-// kubeFlags are the connection flags, as kubectl users know them: the kubeconfig
-// comes from --kubeconfig, else $KUBECONFIG, else ~/.kube/config; --context picks a context; the
-// namespace is -n, else the context's, else "default".
+// kubeFlags are kubectl's connection flags (cli-runtime's ConfigFlags, on the root command): the
+// kubeconfig comes from --kubeconfig, else $KUBECONFIG, else ~/.kube/config; --context, --cluster,
+// --user, --server, --token, --as, --as-group, --as-uid, --request-timeout and the TLS flags
+// override it; the namespace is -n, else the context's, else "default". Nothing is loaded until a
+// command connects, so the offline commands run without a kubeconfig.
 type kubeFlags struct {
-	kubeconfig string
-	context    string
-	namespace  string
+	config *genericclioptions.ConfigFlags
 }
 
-func (k *kubeFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&k.kubeconfig, "kubeconfig", "", "kubeconfig file")
-	fs.StringVar(&k.context, "context", "", "kubeconfig context")
-	fs.StringVar(&k.namespace, "n", "", "namespace")
-	fs.StringVar(&k.namespace, "namespace", "", "namespace")
+// namespaceFlag is -n as given, "" when it is not.
+func (k *kubeFlags) namespaceFlag() string {
+	if k.config.Namespace == nil {
+		return ""
+	}
+	return *k.config.Namespace
 }
 
 // client returns a client for toolgate's API and the namespace to use.
@@ -36,16 +36,11 @@ func (k *kubeFlags) client() (client.Client, string, error) {
 
 // connect returns a client for toolgate's API, the REST config it uses and the namespace.
 func (k *kubeFlags) connect() (client.Client, *rest.Config, string, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = k.kubeconfig
-	overrides := &clientcmd.ConfigOverrides{CurrentContext: k.context}
-	overrides.Context.Namespace = k.namespace
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
-	cfg, err := cc.ClientConfig()
+	cfg, err := k.config.ToRESTConfig()
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("loading the kubeconfig: %w", err)
 	}
-	ns, _, err := cc.Namespace()
+	ns, _, err := k.config.ToRawKubeConfigLoader().Namespace()
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("reading the namespace from the kubeconfig: %w", err)
 	}

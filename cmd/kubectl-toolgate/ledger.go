@@ -4,58 +4,66 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
 
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
 	"github.com/toolgate/toolgate/internal/ledger"
 )
 
-const ledgerUsage = `Usage:
-  kubectl toolgate ledger verify DIR [--public-key FILE] [--heads FILE | --heads-from-cluster] [-v] [--json]
-      Check every writer's chain in DIR (the ledger volume, or one writer's directory):
-      each record's hash, each link, sequence continuity, segment links and seals, live and
-      gzip segments, and that only retention removed old segments. With the operator's public
-      key (ed25519.pub of the toolgate-ledger-signing-key Secret), every sealed segment's
-      signature; with the published heads (AuditLedger status.signedHeads, from a file written
-      by "kubectl get auditledger default -o yaml" or read from the cluster), that no records
-      were cut from the end and no chain was re-hashed. Prints one summary line, then one
-      "cannot prove:" line for each anchor it was not given; exits 1 and names the first bad
-      record if anything does not verify.
-  kubectl toolgate ledger tail DIR [-n N] [--follow]
-      Print the newest N records (all writers, in time order) as JSON lines; with --follow,
-      keep printing records as they are appended.
-`
+const ledgerLong = `Verify and read the audit ledger: the directory of the ledger volume (or one writer's directory),
+read as files; no cluster is needed, except for ledger verify --heads-from-cluster.`
 
-func runLedger(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		say(stderr, ledgerUsage)
-		return exitUsage
+func newLedgerCommand(c *cli) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "ledger",
+		Short: "verify and read the audit ledger",
+		Long:  ledgerLong,
+		// A subcommand it does not have is a usage error, not a reason to print help and succeed.
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			say(c.stderr, cmd.UsageString())
+			return exitStatus(exitUsage)
+		},
 	}
-	switch args[0] {
-	case "verify":
-		return ledgerVerify(args[1:], stdout, stderr)
-	case "tail":
-		return ledgerTail(ctx, args[1:], stdout, stderr)
-	case "-h", "-help", "--help", "help":
-		say(stdout, ledgerUsage)
-		return exitOK
-	}
-	sayf(stderr, "unknown ledger command %q\n\n%s", args[0], ledgerUsage)
-	return exitUsage
+	cmd.AddCommand(newLedgerVerifyCommand(c), newLedgerTailCommand(c))
+	return cmd
 }
 
-func ledgerVerify(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("ledger verify", stderr)
-	verbose := fs.Bool("v", false, "list every chain with its gaps and notes")
-	asJSON := fs.Bool("json", false, "print the full report as JSON instead of the summary")
-	var a anchorFlags
-	a.register(fs)
-	dir, ok := oneDir(fs, args, stderr)
-	if !ok {
-		return exitUsage
+const ledgerVerifyLong = `Check every writer's chain in DIR (the ledger volume, or one writer's directory): each
+record's hash, each link, sequence continuity, segment links and seals, live and gzip segments, and that only
+retention removed old segments. With the operator's public key (ed25519.pub of the
+toolgate-ledger-signing-key Secret), every sealed segment's signature; with the published heads
+(AuditLedger status.signedHeads, from a file written by "kubectl get auditledger default -o yaml"
+or read from the cluster), that no records were cut from the end and no chain was re-hashed.
+
+Prints one summary line, then one "cannot prove:" line for each anchor it was not given.
+
+Exit status: 0 the ledger verifies, 1 it does not (the first bad record is named), 2 usage error,
+or DIR cannot be read.`
+
+func newLedgerVerifyCommand(c *cli) *cobra.Command {
+	var verbose, asJSON bool
+	a := anchorFlags{kube: c.kube}
+	cmd := &cobra.Command{
+		Use:   "verify DIR",
+		Short: "check every chain of the audit ledger in DIR",
+		Long:  ledgerVerifyLong,
+		Args:  oneDir,
+		RunE: func(_ *cobra.Command, args []string) error {
+			return status(ledgerVerify(args[0], &a, verbose, asJSON, c.stdout, c.stderr))
+		},
 	}
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every chain with its gaps and notes")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the full report as JSON instead of the summary")
+	a.register(cmd.Flags())
+	return cmd
+}
+
+func ledgerVerify(dir string, a *anchorFlags, verbose, asJSON bool, stdout, stderr io.Writer) int {
 	opts, err := a.options()
 	if err != nil {
 		sayln(stderr, "error:", err)
@@ -66,7 +74,7 @@ func ledgerVerify(args []string, stdout, stderr io.Writer) int {
 		sayln(stderr, "error:", err)
 		return exitUsage
 	}
-	if *asJSON {
+	if asJSON {
 		if err := writeJSON(stdout, rep); err != nil {
 			sayln(stderr, "error:", err)
 			return exitUsage
@@ -76,7 +84,7 @@ func ledgerVerify(args []string, stdout, stderr io.Writer) int {
 		for _, l := range rep.Limits {
 			sayln(stdout, "cannot prove:", l)
 		}
-		if *verbose {
+		if verbose {
 			for _, c := range rep.Chains {
 				sayln(stdout, c)
 			}
@@ -88,17 +96,49 @@ func ledgerVerify(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func ledgerTail(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("ledger tail", stderr)
-	n := fs.Int("n", 10, "how many of the newest records to print")
-	follow := fs.Bool("follow", false, "keep printing records as they are appended (until interrupted)")
-	fs.BoolVar(follow, "f", false, "shorthand for --follow")
-	interval := fs.Duration("interval", time.Second, "how often --follow looks for new records")
-	dir, ok := oneDir(fs, args, stderr)
-	if !ok {
-		return exitUsage
+const ledgerTailLong = `Print the newest N records of the ledger in DIR (all writers, in time order) as JSON lines; with
+--follow, keep printing records as they are appended, until interrupted.
+
+Here -n is the number of records, as for tail(1): ledger tail reads files and takes none of the
+kubectl connection flags.`
+
+// newLedgerTailCommand parses its own flags: its -n, the number of records, cannot live beside
+// the global -n/--namespace in cobra's flag sets (they would share the shorthand).
+func newLedgerTailCommand(c *cli) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:                "tail DIR [-n N] [--follow]",
+		Short:              "print the newest records as JSON lines",
+		Long:               ledgerTailLong,
+		DisableFlagParsing: true,
 	}
-	if *n < 0 || *interval <= 0 {
+	fs := pflag.NewFlagSet("ledger tail", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	n := fs.IntP("lines", "n", 10, "how many of the newest records to print")
+	follow := fs.BoolP("follow", "f", false, "keep printing records as they are appended (until interrupted)")
+	interval := fs.Duration("interval", time.Second, "how often --follow looks for new records")
+	help := fs.BoolP("help", "h", false, "help for tail")
+	cmd.SetUsageFunc(func(cmd *cobra.Command) error {
+		sayf(cmd.OutOrStderr(), "Usage:\n  %s\n\nFlags:\n%s", cmd.UseLine(), fs.FlagUsages())
+		return nil
+	})
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		if *help {
+			return cmd.Help()
+		}
+		if err := oneDir(cmd, fs.Args()); err != nil {
+			return err
+		}
+		return status(ledgerTail(cmd.Context(), fs.Arg(0), *n, *follow, *interval, c.stdout, c.stderr))
+	}
+	return cmd
+}
+
+func ledgerTail(ctx context.Context, dir string, n int, follow bool, interval time.Duration,
+	stdout, stderr io.Writer) int {
+	if n < 0 || interval <= 0 {
 		sayln(stderr, "error: -n must not be negative and --interval must be positive")
 		return exitUsage
 	}
@@ -107,11 +147,11 @@ func ledgerTail(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return err
 	}
 	var err error
-	if *follow {
-		err = ledger.Follow(ctx, dir, *n, *interval, emit)
+	if follow {
+		err = ledger.Follow(ctx, dir, n, interval, emit)
 	} else {
 		var lines []json.RawMessage
-		if lines, err = ledger.Tail(dir, *n); err == nil && *n > 0 {
+		if lines, err = ledger.Tail(dir, n); err == nil && n > 0 {
 			for _, l := range lines {
 				if err = emit(l); err != nil {
 					break
@@ -126,34 +166,10 @@ func ledgerTail(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return exitOK
 }
 
-func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		say(stderr, ledgerUsage, "\nFlags:\n")
-		fs.PrintDefaults()
+// oneDir accepts exactly one DIR argument.
+func oneDir(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return fmt.Errorf("%s: want exactly one DIR, got %d arguments", cmd.CommandPath(), len(args))
 	}
-	return fs
-}
-
-// oneDir parses flags before and after the one DIR argument (the flag package alone stops at
-// the first argument that is not a flag).
-func oneDir(fs *flag.FlagSet, args []string, stderr io.Writer) (string, bool) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return "", false
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		pos, args = append(pos, args[0]), args[1:]
-	}
-	if len(pos) != 1 {
-		sayf(stderr, "%s: want exactly one DIR, got %d arguments\n\n", fs.Name(), len(pos))
-		fs.Usage()
-		return "", false
-	}
-	return pos[0], true
+	return nil
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 
+	"github.com/spf13/pflag"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
@@ -21,16 +21,16 @@ type anchorFlags struct {
 	publicKey   string
 	heads       string
 	fromCluster bool
-	kube        kubeFlags
+	kube        *kubeFlags
 }
 
-func (a *anchorFlags) register(fs *flag.FlagSet) {
+func (a *anchorFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&a.publicKey, "public-key", "",
 		"the ledger's Ed25519 public key: PEM (ed25519.pub of the signing Secret) or base64")
 	fs.StringVar(&a.heads, "heads", "",
 		"file with the published heads: an AuditLedger (YAML or JSON) or a JSON list of signed heads")
-	fs.BoolVar(&a.fromCluster, "heads-from-cluster", false, "read the published heads from the cluster's AuditLedger")
-	a.kube.register(fs)
+	fs.BoolVar(&a.fromCluster, "heads-from-cluster", false,
+		"read the published heads from the cluster's AuditLedger (with the kubectl connection flags)")
 }
 
 func (a *anchorFlags) options() (ledger.VerifyOptions, error) {

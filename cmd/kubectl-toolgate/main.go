@@ -6,6 +6,10 @@
 //	kubectl toolgate ledger verify DIR         check every chain of the audit ledger in DIR
 //	kubectl toolgate ledger tail DIR [-n N]    print the newest records as JSON lines
 //	kubectl toolgate approve PLAN --tool T     approve, as yourself, calls that need human approval
+//	kubectl toolgate completion SHELL          the shell completion script
+//
+// The commands are cobra commands with kubectl's connection flags (cli-runtime's ConfigFlags) and
+// kubectl's -o printers; root.go lists them, one file each.
 //
 // Exit status: 0 success (an admitted call, a locked plan, a verified ledger), 1 the check ran and
 // failed (a denied call, an unlocked plan, a broken ledger), 2 usage, input or I/O error.
@@ -14,12 +18,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/spf13/cobra"
 )
 
 const (
@@ -28,56 +36,57 @@ const (
 	exitUsage  = 2 // bad arguments, or the check could not run
 )
 
-// command is one top-level subcommand. Each lives in its own file (test.go, explain.go,
-// ledger.go).
-type command struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
-}
-
-func commands(stdin io.Reader) []command {
-	return []command{
-		{name: "test", summary: "decide an AgentToolCall offline, from YAML, as the admission webhook would",
-			run: func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-				return runTest(ctx, args, stdin, stdout, stderr)
-			}},
-		{name: "explain", summary: "explain the profile a plan is locked to, and why", run: runExplain},
-		{name: "ledger", summary: "verify and read the audit ledger", run: runLedger},
-		{name: "approve", summary: "approve, as yourself, tool calls that need human approval", run: runApprove},
-	}
-}
+// completionName is the name kubectl (v1.26 and later) runs to complete a plugin's arguments:
+// `kubectl toolgate <TAB>` runs `kubectl_complete-toolgate ARGS...`. The plugin answers to it
+// when installed (or linked) under that name, as `kubectl-toolgate __complete ARGS...`.
+const completionName = "kubectl_complete-toolgate"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := runWith(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	args := os.Args[1:]
+	if filepath.Base(os.Args[0]) == completionName {
+		args = append([]string{cobra.ShellCompRequestCmd}, args...)
+	}
+	code := runWith(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
-// run dispatches to a subcommand and returns the exit status; standard input is empty.
+// run runs the plugin with args and returns the exit status; standard input is empty.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return runWith(ctx, args, strings.NewReader(""), stdout, stderr)
 }
 
-// runWith dispatches to a subcommand, with stdin for the commands that read it.
+// runWith runs the plugin with args, with stdin for the commands that read it, and returns the
+// exit status.
 func runWith(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		usage(stderr)
-		return exitUsage
-	}
-	if isHelp(args[0]) {
-		usage(stdout)
+	root := newRootCommand(&cli{stdin: stdin, stdout: stdout, stderr: stderr})
+	root.SetArgs(args)
+	cmd, err := root.ExecuteContextC(ctx)
+	var status exitStatus
+	switch {
+	case err == nil:
 		return exitOK
+	case errors.As(err, &status):
+		return int(status)
 	}
-	for _, c := range commands(stdin) {
-		if c.name == args[0] {
-			return c.run(ctx, args[1:], stdout, stderr)
-		}
-	}
-	sayf(stderr, "unknown command %q\n\n", args[0])
-	usage(stderr)
+	// cobra's own errors: an unknown command or flag, a flag's bad value, the wrong number of
+	// arguments. They are usage errors, exit 2, whatever cobra would make of them.
+	sayf(stderr, "error: %v\nRun '%s --help' for usage.\n", err, cmd.CommandPath())
 	return exitUsage
+}
+
+// exitStatus is how a command that has said what went wrong ends with status 1 or 2.
+type exitStatus int
+
+func (s exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(s)) }
+
+// status is the error a command's RunE returns for an exit code: nil for 0.
+func status(code int) error {
+	if code == exitOK {
+		return nil
+	}
+	return exitStatus(code)
 }
 
 // sayf, sayln and say write output a user reads. A failed write to a terminal or pipe
@@ -87,26 +96,6 @@ func sayf(w io.Writer, format string, args ...any) { _, _ = fmt.Fprintf(w, forma
 func sayln(w io.Writer, args ...any) { _, _ = fmt.Fprintln(w, args...) }
 
 func say(w io.Writer, args ...any) { _, _ = fmt.Fprint(w, args...) }
-
-// isHelp reports whether arg asks for usage.
-func isHelp(arg string) bool {
-	switch arg {
-	case "-h", "-help", "--help", "help":
-		return true
-	}
-	return false
-}
-
-func usage(w io.Writer) {
-	sayln(w, "Usage: kubectl toolgate COMMAND [ARGS]")
-	sayln(w)
-	sayln(w, "Commands:")
-	for _, c := range commands(nil) {
-		sayf(w, "  %-10s %s\n", c.name, c.summary)
-	}
-	sayln(w)
-	sayln(w, "Run 'kubectl toolgate COMMAND -h' for a command's usage.")
-}
 
 // writeJSON writes v as indented JSON without HTML escaping, so commands and paths read as typed.
 func writeJSON(w io.Writer, v any) error {

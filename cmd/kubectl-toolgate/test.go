@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -19,14 +19,11 @@ import (
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
-const testUsage = `Usage:
-  kubectl toolgate test -f FILE [-f FILE ...] [flags]
-
-Decide an AgentToolCall offline, as the admission webhook would: the plan is locked by the
+const testLong = `Decide an AgentToolCall offline, as the admission webhook would: the plan is locked by the
 operator's own plan controller from the profiles, ProjectPolicy and plan in the files (plan >
 action > project > global default > the specification's default), the call is evaluated by the
 same engine against that snapshot, with the same facts, and the answer carries the same reason
-and message as the webhook's denial.
+and message as the webhook's denial. No cluster is needed, and none is contacted.
 
 The files hold YAML or JSON documents (several per file, or a List as 'kubectl get -o yaml'
 prints) of these kinds: AgentToolCall, AgentTool, SafetyProfile, AutomationProfile,
@@ -41,37 +38,18 @@ with a note on standard error.
   - An AgentPlan with status.snapshot (as 'kubectl get agentplan -o yaml' shows a locked plan) is
     evaluated against that snapshot and its status.usage, as the webhook would.
   - Built-in SafetyProfiles (unrestricted, read-only, sandboxed) exist without being given.
-  - Namespaced objects without a namespace are in the call's namespace (or --namespace).
+  - Namespaced objects without a namespace are in the call's namespace, else -n NAMESPACE, else
+    "default"; with -n, every namespaced object must be in it.
   - What cannot be known offline is not checked: who submits the call (the webhook denies any
     identity but the plan's ServiceAccount) and loop repeats, unless --repeats says.
 
-Flags:
-  -f, --filename FILE          a YAML or JSON file of objects; repeat for more; - is standard input
-  -n, --namespace NAMESPACE    namespace of namespaced objects that name none
-                               (default: the call's namespace, else "default")
-      --call NAME              the AgentToolCall to test when the files hold several
-                               (default: the last one; the others are earlier calls)
-      --profile [KIND/]NAME    the plan's spec.profileRef: an AutomationProfile or SafetyProfile
-      --action NAME            the plan's spec.action, an action of the ProjectPolicy
-                               (--profile and --action replace the plan's own, and lock it afresh)
-      --read-only              the plan's spec.readOnly
-      --require-checkpoints    the plan's spec.requireCheckpoints
-      --accumulated-cost AMOUNT  the plan's accumulated cost, exact, e.g. 9.50
-                               (default: the plan's status.usage, or its earlier calls' status.cost)
-      --total-cost AMOUNT      the total accumulated cost of the namespace's plans
-                               (default: the sum over the plans in the files)
-      --attempts N             earlier attempts of the call's step (default: counted from the
-                               plan's earlier calls, or its status.usage.steps)
-      --repeats N              times the same call was seen within the loop window, this one
-                               included (default 0: not counted, as for a dry run)
-      --approval FILE          ToolApprovals (also accepted in -f files): matched against the call
-                               as the webhook matches them; offline they are read, never used up
-      --approved               a person approved the call, as a matching ToolApproval does
-  -o, --output FORMAT          text (default) or json
+-o json prints the decision (not a Kubernetes object) as one JSON document.
 
 Exit status: 0 the call is admitted (also would_deny under a Warn or Audit profile), 1 it is
-denied, 2 the input is wrong or incomplete (the message names the file and the field).
-`
+denied, 2 the input is wrong or incomplete (the message names the file and the field).`
+
+const testExample = `  kubectl toolgate test -f profiles.yaml -f call.yaml
+  kubectl get agentplan fix-rounding-bug -o yaml | kubectl toolgate test -f - -f call.yaml -o json`
 
 // testOptions are the flags of `test`.
 type testOptions struct {
@@ -91,44 +69,52 @@ type testOptions struct {
 	output             string
 }
 
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (l *stringList) String() string { return strings.Join(*l, ",") }
-
-func (l *stringList) Set(v string) error {
-	*l = append(*l, v)
-	return nil
+func newTestCommand(c *cli) *cobra.Command {
+	opts := &testOptions{}
+	cmd := &cobra.Command{
+		Use:     "test -f FILE [-f FILE ...] [flags]",
+		Short:   "decide an AgentToolCall offline, from YAML, as the admission webhook would",
+		Long:    testLong,
+		Example: testExample,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			// -n is kubectl's --namespace, a global flag; offline it places objects that name none.
+			opts.namespace = c.kube.namespaceFlag()
+			if !checkTestOptions(opts, args, c.stderr) {
+				return exitStatus(exitUsage)
+			}
+			return status(runTest(cmd.Context(), opts, c.stdin, c.stdout, c.stderr))
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVarP(&opts.files, "filename", "f", nil,
+		"a YAML or JSON `FILE` of objects; repeat for more; - is standard input")
+	f.StringVar(&opts.call, "call", "", "the AgentToolCall `NAME` to test when the files hold several "+
+		"(default: the last one; the others are earlier calls)")
+	f.StringVar(&opts.profile, "profile", "", "the plan's spec.profileRef, `[KIND/]NAME`: "+
+		"an AutomationProfile or SafetyProfile")
+	f.StringVar(&opts.action, "action", "", "the plan's spec.action, an action `NAME` of the ProjectPolicy "+
+		"(--profile and --action replace the plan's own, and lock it afresh)")
+	f.BoolVar(&opts.readOnly, "read-only", false, "the plan's spec.readOnly")
+	f.BoolVar(&opts.requireCheckpoints, "require-checkpoints", false, "the plan's spec.requireCheckpoints")
+	f.StringVar(&opts.accumulatedCost, "accumulated-cost", "", "the plan's accumulated cost, an exact `AMOUNT` "+
+		"such as 9.50 "+
+		"(default: the plan's status.usage, or its earlier calls' status.cost)")
+	f.StringVar(&opts.totalCost, "total-cost", "", "the total accumulated cost of the namespace's plans, an `AMOUNT` "+
+		"(default: the sum over the plans in the files)")
+	f.IntVar(&opts.attempts, "attempts", -1, "`N` earlier attempts of the call's step; unless given, counted from the "+
+		"plan's earlier calls, or its status.usage.steps")
+	f.IntVar(&opts.repeats, "repeats", 0, "`N` times the same call was seen within the loop window, this one "+
+		"included (0: not counted, as for a dry run)")
+	f.StringArrayVar(&opts.approvalFiles, "approval", nil, "a `FILE` of ToolApprovals (also accepted in -f files), "+
+		"matched against the call as the webhook matches them; offline they are read, never used up")
+	f.BoolVar(&opts.approved, "approved", false, "a person approved the call, as a matching ToolApproval does")
+	f.StringVarP(&opts.output, "output", "o", outputText, "output `FORMAT`: text or json")
+	f.Lookup("attempts").DefValue = "counted"
+	return cmd
 }
 
-func parseTestFlags(args []string, stderr io.Writer) (*testOptions, bool) {
-	opts := &testOptions{}
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	// The usage text describes the flags; these descriptions only name them.
-	files := (*stringList)(&opts.files)
-	fs.Var(files, "f", "file")
-	fs.Var(files, "filename", "file")
-	fs.StringVar(&opts.namespace, "n", "", "namespace")
-	fs.StringVar(&opts.namespace, "namespace", "", "namespace")
-	fs.StringVar(&opts.call, "call", "", "call under test")
-	fs.StringVar(&opts.profile, "profile", "", "the plan's profileRef")
-	fs.StringVar(&opts.action, "action", "", "the plan's action")
-	fs.BoolVar(&opts.readOnly, "read-only", false, "the plan's readOnly")
-	fs.BoolVar(&opts.requireCheckpoints, "require-checkpoints", false, "the plan's requireCheckpoints")
-	fs.StringVar(&opts.accumulatedCost, "accumulated-cost", "", "the plan's accumulated cost")
-	fs.StringVar(&opts.totalCost, "total-cost", "", "the namespace's total cost")
-	fs.IntVar(&opts.attempts, "attempts", -1, "earlier attempts of the step")
-	fs.IntVar(&opts.repeats, "repeats", 0, "loop repeats")
-	fs.BoolVar(&opts.approved, "approved", false, "approved by a person")
-	fs.Var((*stringList)(&opts.approvalFiles), "approval", "file of ToolApprovals")
-	fs.StringVar(&opts.output, "o", outputText, "output format")
-	fs.StringVar(&opts.output, "output", outputText, "output format")
-	fs.Usage = func() { say(stderr, testUsage) }
-	pos, ok := parseInterspersed(fs, args)
-	if !ok {
-		return nil, false
-	}
+// checkTestOptions says on stderr everything wrong with the flags and arguments of test.
+func checkTestOptions(opts *testOptions, pos []string, stderr io.Writer) bool {
 	var problems []string
 	if len(pos) > 0 {
 		problems = append(problems, fmt.Sprintf("unexpected arguments %q: give files with -f", pos))
@@ -147,36 +133,12 @@ func parseTestFlags(args []string, stderr io.Writer) (*testOptions, bool) {
 	}
 	if len(problems) > 0 {
 		sayf(stderr, "test: %s\nRun 'kubectl toolgate test -h' for usage.\n", strings.Join(problems, "; "))
-		return nil, false
+		return false
 	}
-	return opts, true
+	return true
 }
 
-// parseInterspersed parses flags before and after positional arguments (the flag package alone
-// stops at the first argument that is not a flag) and returns the positional ones.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, bool) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, false
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, true
-		}
-		pos, args = append(pos, args[0]), args[1:]
-	}
-}
-
-func runTest(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") && isHelp(a) }) {
-		say(stdout, testUsage)
-		return exitOK
-	}
-	opts, ok := parseTestFlags(args, stderr)
-	if !ok {
-		return exitUsage
-	}
+func runTest(ctx context.Context, opts *testOptions, stdin io.Reader, stdout, stderr io.Writer) int {
 	res, err := testCall(ctx, opts, stdin)
 	if err != nil {
 		sayln(stderr, "error:", err)
@@ -198,12 +160,6 @@ func runTest(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	return exitOK
 }
-
-// Output formats of test and explain.
-const (
-	outputText = "text"
-	outputJSON = "json"
-)
 
 // none is how the text output says that a list or a limit is empty.
 const none = "none"

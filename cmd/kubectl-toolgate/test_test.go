@@ -565,7 +565,7 @@ func TestTestInputErrors(t *testing.T) {
 		{"no files", nil, []string{"no files: give at least one -f FILE"}},
 		{"a positional argument", []string{"call.yaml"}, []string{`unexpected arguments ["call.yaml"]: give files with -f`}},
 		{"a bad output format", []string{"-f", good, "-o", "yaml"}, []string{"-o yaml: want text or json"}},
-		{"an unknown flag", []string{"-f", good, "--frobnicate"}, []string{"flag provided but not defined: -frobnicate"}},
+		{"an unknown flag", []string{"-f", good, "--frobnicate"}, []string{"unknown flag: --frobnicate"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := runCLI(t, append([]string{"test"}, tc.args...)...)
