@@ -102,7 +102,7 @@ func newTestCommand(c *cli) *cobra.Command {
 	f.StringVar(&opts.totalCost, "total-cost", "", "the total accumulated cost of the namespace's plans, an `AMOUNT` "+
 		"(default: the sum over the plans in the files)")
 	f.IntVar(&opts.attempts, "attempts", -1, "`N` earlier attempts of the call's step; unless given, counted from the "+
-		"plan's earlier calls, or its status.usage.steps")
+		"plan's earlier calls, or its status.usage.stepAttempts")
 	f.IntVar(&opts.repeats, "repeats", 0, "`N` times the same call was seen within the loop window, this one "+
 		"included (0: not counted, as for a dry run)")
 	f.StringArrayVar(&opts.approvalFiles, "approval", nil, "a `FILE` of ToolApprovals (also accepted in -f files), "+
