@@ -6,6 +6,7 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/controller"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
@@ -25,6 +26,9 @@ type Options struct {
 func Setup(mgr ctrl.Manager, opts Options) error {
 	if opts.Controllers.Clock == nil {
 		opts.Controllers.Clock = clock.RealClock{}
+	}
+	if c, ok := opts.Ledger.(audit.ConfigLog); ok && opts.Controllers.Configs == nil {
+		opts.Controllers.Configs = c // plan locks beside the changes that led to them
 	}
 	if err := controller.SetupWithManager(mgr, opts.Controllers); err != nil {
 		return err

@@ -101,3 +101,13 @@ func (s *switchableLog) RecordPlan(ctx context.Context, p audit.Plan) error {
 	}
 	return nil
 }
+
+func (s *switchableLog) RecordConfig(ctx context.Context, c audit.ConfigChange) error {
+	s.mu.Lock()
+	l := s.log
+	s.mu.Unlock()
+	if cl, ok := l.(audit.ConfigLog); ok {
+		return cl.RecordConfig(ctx, c)
+	}
+	return nil
+}
