@@ -50,24 +50,48 @@ type CallRequest struct {
 
 // ToolPin is the AgentTool a decision used: its identity and the capabilities the engine saw.
 type ToolPin struct {
-	UID            string
-	Generation     int64
-	Writes         bool
-	Unsafe         bool
-	Checkpointable bool
-	ActionClass    string
-	SkillCategory  string
+	UID            string `json:"uid"`
+	Generation     int64  `json:"generation"`
+	Writes         bool   `json:"writes"`
+	Unsafe         bool   `json:"unsafe"`
+	Checkpointable bool   `json:"checkpointable"`
+	ActionClass    string `json:"actionClass"`
+	SkillCategory  string `json:"skillCategory"`
 }
 
 // Facts are the facts the engine used besides the arguments, as the cluster supplied them.
 type Facts struct {
-	AccumulatedCost    safety.Money
-	TotalCost          safety.Money
-	EarlierAttempts    int32
-	Repeats            int
-	HumanApproved      bool
-	ReadOnlyPlan       bool
-	RequireCheckpoints bool
+	AccumulatedCost    safety.Money `json:"accumulatedCost"`
+	TotalCost          safety.Money `json:"totalCost"`
+	EarlierAttempts    int32        `json:"earlierAttempts"`
+	Repeats            int          `json:"repeats"`
+	HumanApproved      bool         `json:"humanApproved"`
+	ReadOnlyPlan       bool         `json:"readOnlyPlan"`
+	RequireCheckpoints bool         `json:"requireCheckpoints"`
+}
+
+// DecisionFields is a decision record's fields as read back (internal/replay): the same names
+// RecordDecision writes.
+type DecisionFields struct {
+	Decision        string                        `json:"decision"`
+	Reason          string                        `json:"reason"`
+	Mode            string                        `json:"mode"`
+	Namespace       string                        `json:"namespace"`
+	Plan            string                        `json:"plan"`
+	Call            string                        `json:"call"`
+	UID             string                        `json:"uid"`
+	Tool            string                        `json:"tool"`
+	Step            string                        `json:"step"`
+	Requester       string                        `json:"requester"`
+	SnapshotHash    string                        `json:"snapshotHash"`
+	Approval        string                        `json:"approval"`
+	RuleID          string                        `json:"ruleId"`
+	Class           string                        `json:"class"`
+	Arguments       *safetyv1alpha1.ToolArguments `json:"arguments"`
+	ArgumentsDigest string                        `json:"argumentsDigest"`
+	SandboxID       string                        `json:"sandboxId"`
+	AgentTool       *ToolPin                      `json:"agentTool"`
+	Facts           *Facts                        `json:"facts"`
 }
 
 // RequestOf is the request part of a decision record for call.
@@ -140,30 +164,17 @@ func decisionFields(d Decision, ident map[string]any) map[string]any {
 		f["class"] = d.Class
 	}
 	if r := d.Request; r != nil {
-		args := map[string]any{}
-		if r.Arguments.Command != "" {
-			args["command"] = r.Arguments.Command
-		}
-		if len(r.Arguments.Paths) > 0 {
-			args["paths"] = r.Arguments.Paths
-		}
-		if r.Arguments.Cwd != "" {
-			args["cwd"] = r.Arguments.Cwd
-		}
-		f[FieldArguments] = args
+		f[FieldArguments] = r.Arguments // command, paths, cwd: redacted and truncated by the journal
 		f[FieldArgumentsDigest] = policy.ArgumentsDigest(r.Arguments)
 		if r.SandboxID != "" {
 			f[FieldSandboxID] = r.SandboxID
 		}
 	}
-	if t := d.AgentTool; t != nil {
-		f[FieldAgentTool] = map[string]any{"uid": t.UID, "generation": t.Generation, "writes": t.Writes, "unsafe": t.Unsafe,
-			"checkpointable": t.Checkpointable, "actionClass": t.ActionClass, "skillCategory": t.SkillCategory}
+	if d.AgentTool != nil {
+		f[FieldAgentTool] = *d.AgentTool
 	}
-	if x := d.Facts; x != nil {
-		f[FieldFacts] = map[string]any{"accumulatedCost": x.AccumulatedCost.String(), "totalCost": x.TotalCost.String(),
-			"earlierAttempts": x.EarlierAttempts, "repeats": x.Repeats, "humanApproved": x.HumanApproved,
-			"readOnlyPlan": x.ReadOnlyPlan, "requireCheckpoints": x.RequireCheckpoints}
+	if d.Facts != nil {
+		f[FieldFacts] = *d.Facts
 	}
 	return f
 }

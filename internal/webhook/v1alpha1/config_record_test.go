@@ -54,7 +54,7 @@ var _ = Describe("configuration history", func() {
 			Expect(k8sClient.Create(ctx, n)).To(Succeed())
 			name := "cfg-" + rand.String(6)
 			obj := k.make(n.Name, name)
-			name = obj.GetName() // a ProjectPolicy and the AuditLedger have fixed names
+			name = obj.GetName()         // a ProjectPolicy and the AuditLedger have fixed names
 			if k.kind == "AuditLedger" { // the cluster's one AuditLedger: other specs may have left it
 				_ = k8sClient.Delete(ctx, obj.DeepCopyObject().(client.Object))
 				Eventually(func() bool {
@@ -107,9 +107,11 @@ var _ = Describe("configuration history", func() {
 			Expect(configRecords(k.kind, ns, name)).To(HaveLen(before + 2))
 			Expect(k8sClient.Delete(ctx, obj)).To(Succeed())
 			recs = configRecords(k.kind, ns, name)
-			Expect(recs).To(HaveLen(before + 3))
-			Expect(recs[before+2]).To(And(HaveKeyWithValue("operation", "delete"), HaveKeyWithValue("uid", string(obj.GetUID())),
-				HaveKeyWithValue("specDigest", updated["specDigest"])))
+			// The API server validates a delete again when it retries it (an object with finalizers
+			// updated meanwhile): repeats carry the same uid.
+			Expect(len(recs)).To(BeNumerically(">=", before+3))
+			Expect(recs[before+2:]).To(HaveEach(And(HaveKeyWithValue("operation", "delete"), HaveKeyWithValue("uid", string(obj.GetUID())),
+				HaveKeyWithValue("specDigest", updated["specDigest"]))))
 		},
 		Entry("SafetyProfile", configObject{kind: "SafetyProfile", withSpec: true,
 			make: func(_, name string) client.Object {
@@ -120,7 +122,9 @@ var _ = Describe("configuration history", func() {
 			make: func(_, name string) client.Object {
 				return &safetyv1alpha1.AutomationProfile{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: safetyv1alpha1.AutomationProfileSpec{Description: "initial"}}
 			},
-			edit: func(o client.Object) { o.(*safetyv1alpha1.AutomationProfile).Spec.Level = safetyv1alpha1.AutonomyLevelYolo }}),
+			edit: func(o client.Object) {
+				o.(*safetyv1alpha1.AutomationProfile).Spec.Level = safetyv1alpha1.AutonomyLevelYolo
+			}}),
 		Entry("ProjectPolicy", configObject{kind: "ProjectPolicy", withSpec: true,
 			make: func(ns, _ string) client.Object {
 				return &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"},

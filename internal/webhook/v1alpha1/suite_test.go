@@ -53,6 +53,9 @@ var _ = BeforeSuite(func() {
 })
 
 var _ = AfterSuite(func() {
+	if ledgerDir != "" && cluster != nil {
+		replaySuiteLedger()
+	}
 	if cluster != nil {
 		Expect(cluster.Stop()).To(Succeed())
 	}
