@@ -18,6 +18,8 @@ type Options struct {
 	DisableWebhooks bool
 	// Ledger records every AgentToolCall decision; nil records nothing.
 	Ledger webhookv1alpha1.DecisionLog
+	// Flood refuses denied calls beyond the AuditLedger's rate, RateLimited; nil refuses none.
+	Flood *audit.FloodControl
 	// ServiceAccountApprovers are ServiceAccounts ("namespace:name") trusted to approve tool calls.
 	ServiceAccountApprovers []string
 }
@@ -37,6 +39,6 @@ func Setup(mgr ctrl.Manager, opts Options) error {
 		return nil
 	}
 	return webhookv1alpha1.SetupWithManager(mgr, webhookv1alpha1.Options{
-		Clock: opts.Controllers.Clock, Ledger: opts.Ledger, ServiceAccountApprovers: opts.ServiceAccountApprovers,
+		Clock: opts.Controllers.Clock, Ledger: opts.Ledger, Flood: opts.Flood, ServiceAccountApprovers: opts.ServiceAccountApprovers,
 	})
 }
