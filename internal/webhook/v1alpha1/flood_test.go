@@ -155,7 +155,7 @@ var _ = Describe("a flood of denied calls through the API server", Ordered, func
 			HaveKeyWithValue("reasons", HaveKeyWithValue("PlanNotFound", float64(flood))),
 			HaveKeyWithValue("requester", "system:serviceaccount:"+floodNS+":flooder"))))
 		GinkgoWriter.Printf("ledger bytes after the flood record: +%d\n", journal.Stats().Bytes-bytesAtRate)
-		Expect(journal.Stats().Bytes-bytesAtRate).To(BeNumerically("<", 16384))
+		Expect(journal.Stats().Bytes - bytesAtRate).To(BeNumerically("<", 16384))
 		report, err := ledger.Verify(dir)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(report.OK()).To(BeTrue(), report.Summary())
