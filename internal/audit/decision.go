@@ -163,18 +163,34 @@ func decisionFields(d Decision, ident map[string]any) map[string]any {
 	if d.Class != "" {
 		f["class"] = d.Class
 	}
+	// Plain maps, not the structs above: the journal encodes plain values without an
+	// encoding/json round trip (docs/benchmarks-ledger.md). DecisionFields reads them back;
+	// TestDecisionRecordReadsBack holds the two to the same names.
 	if r := d.Request; r != nil {
-		f[FieldArguments] = r.Arguments // command, paths, cwd: redacted and truncated by the journal
+		args := make(map[string]any, 3) // command, paths, cwd: redacted and truncated by the journal
+		if a := r.Arguments; a.Command != "" {
+			args["command"] = a.Command
+		}
+		if len(r.Arguments.Paths) > 0 {
+			args["paths"] = r.Arguments.Paths
+		}
+		if r.Arguments.Cwd != "" {
+			args["cwd"] = r.Arguments.Cwd
+		}
+		f[FieldArguments] = args
 		f[FieldArgumentsDigest] = policy.ArgumentsDigest(r.Arguments)
 		if r.SandboxID != "" {
 			f[FieldSandboxID] = r.SandboxID
 		}
 	}
-	if d.AgentTool != nil {
-		f[FieldAgentTool] = *d.AgentTool
+	if t := d.AgentTool; t != nil {
+		f[FieldAgentTool] = map[string]any{"uid": t.UID, "generation": t.Generation, "writes": t.Writes, "unsafe": t.Unsafe,
+			"checkpointable": t.Checkpointable, "actionClass": t.ActionClass, "skillCategory": t.SkillCategory}
 	}
-	if d.Facts != nil {
-		f[FieldFacts] = *d.Facts
+	if x := d.Facts; x != nil {
+		f[FieldFacts] = map[string]any{"accumulatedCost": x.AccumulatedCost.String(), "totalCost": x.TotalCost.String(),
+			"earlierAttempts": x.EarlierAttempts, "repeats": x.Repeats, "humanApproved": x.HumanApproved,
+			"readOnlyPlan": x.ReadOnlyPlan, "requireCheckpoints": x.RequireCheckpoints}
 	}
 	return f
 }
