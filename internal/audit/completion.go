@@ -54,7 +54,7 @@ type CompletionReceipt struct {
 // RecordCompletion appends one completion record and returns once it is durable.
 func (l *Log) RecordCompletion(ctx context.Context, c Completion) (CompletionReceipt, error) {
 	fields := map[string]any{
-		"namespace": c.Namespace, "plan": c.Plan, "call": c.Call, "uid": c.UID, "tool": c.Tool,
+		"namespace": c.Namespace, "plan": c.Plan, "call": c.Call, FieldUID: c.UID, "tool": c.Tool,
 		"step": c.Step, "phase": c.Phase, "cost": c.Cost, "finishedAt": c.FinishedAt.UTC().Format(time.RFC3339Nano),
 	}
 	if !c.ReportedFinishedAt.IsZero() {

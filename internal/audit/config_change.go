@@ -130,7 +130,7 @@ func ownAnnotations(obj client.Object) map[string]string {
 // error the change is in the loss account (by everything but the spec and snapshot).
 func (l *Log) RecordConfig(ctx context.Context, c ConfigChange) error {
 	ident := map[string]any{
-		FieldKind: c.Kind, FieldName: c.Name, fieldNamespace: c.Namespace, "uid": c.UID, "operation": c.Operation,
+		FieldKind: c.Kind, FieldName: c.Name, fieldNamespace: c.Namespace, FieldUID: c.UID, "operation": c.Operation,
 		fieldRequester: c.Requester, "generation": c.Generation, "specDigest": c.SpecDigest,
 	}
 	fields := maps.Clone(ident)

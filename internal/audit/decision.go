@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"maps"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/ledger"
@@ -153,9 +154,7 @@ func (l *Log) RecordDecision(ctx context.Context, d Decision) error {
 // decisionFields is the record's content: the identifying fields plus everything else.
 func decisionFields(d Decision, ident map[string]any) map[string]any {
 	f := make(map[string]any, len(ident)+10)
-	for k, v := range ident {
-		f[k] = v
-	}
+	maps.Copy(f, ident)
 	f["message"], f["snapshotHash"] = d.Message, d.SnapshotHash
 	if d.RuleID != "" {
 		f[FieldRuleID] = d.RuleID
@@ -184,7 +183,7 @@ func decisionFields(d Decision, ident map[string]any) map[string]any {
 		}
 	}
 	if t := d.AgentTool; t != nil {
-		f[FieldAgentTool] = map[string]any{"uid": t.UID, "generation": t.Generation, "writes": t.Writes, "unsafe": t.Unsafe,
+		f[FieldAgentTool] = map[string]any{FieldUID: t.UID, "generation": t.Generation, "writes": t.Writes, "unsafe": t.Unsafe,
 			"checkpointable": t.Checkpointable, "actionClass": t.ActionClass, "skillCategory": t.SkillCategory}
 	}
 	if x := d.Facts; x != nil {

@@ -95,7 +95,7 @@ func (h *history) apply(l line) error {
 		if err := json.Unmarshal(l.Fields, &p); err != nil {
 			return err
 		}
-		if p.Decision == "allow" && p.Operation == audit.PlanCreate {
+		if p.Decision == decisionAllow && p.Operation == audit.PlanCreate {
 			h.plans[objKey{kindPlan, p.Namespace, p.Plan}] = p.object()
 		}
 	}

@@ -159,9 +159,9 @@ func Replay(ctx context.Context, ledgerDir string, candidates []client.Object) (
 		f := Flip{Ref: ref, From: d.Decision, To: to, RecordedReason: d.Reason, RecordedRule: d.RuleID,
 			Reason: got.Reason, Rule: got.RuleID, Message: audit.RedactSecrets(got.Message)}
 		switch {
-		case d.Decision == "deny" && to != "deny":
+		case d.Decision == decisionDeny && to != decisionDeny:
 			toAllow = append(toAllow, f)
-		case to == "deny":
+		case to == decisionDeny:
 			toDeny = append(toDeny, f)
 		default:
 			other = append(other, f)
@@ -183,15 +183,22 @@ func refOf(l line, d audit.DecisionFields) Ref {
 	return Ref{Writer: l.Writer, Seq: l.Seq, Time: l.Time, Namespace: d.Namespace, Plan: d.Plan, Call: d.Call, UID: d.UID, Tool: d.Tool}
 }
 
+// Decisions as the webhook records them.
+const (
+	decisionAllow     = "allow"
+	decisionDeny      = "deny"
+	decisionWouldDeny = "would_deny"
+)
+
 // verdict names an engine decision as the webhook records it.
 func verdict(d safety.Decision) string {
 	switch {
 	case !d.Allowed():
-		return "deny"
+		return decisionDeny
 	case d.WouldDeny:
-		return "would_deny"
+		return decisionWouldDeny
 	}
-	return "allow"
+	return decisionAllow
 }
 
 // replayer holds what a replay decides with: the history read so far, the candidates, and the

@@ -43,17 +43,17 @@ const (
 // returns the exit code. Errors are printed to out too, so a wrapper needs no other stream.
 func Run(ctx context.Context, opts Options, out io.Writer) int {
 	if opts.Ledger == "" {
-		fmt.Fprintln(out, "error: --ledger: the ledger's directory is required")
+		printf(out, "error: --ledger: the ledger's directory is required\n")
 		return ExitError
 	}
 	candidates, err := LoadCandidates(opts.Files...)
 	if err != nil {
-		fmt.Fprintln(out, "error:", err)
+		printf(out, "error: %s\n", err)
 		return ExitError
 	}
 	rep, err := Replay(ctx, opts.Ledger, candidates)
 	if err != nil {
-		fmt.Fprintln(out, "error:", err)
+		printf(out, "error: %s\n", err)
 		return ExitError
 	}
 	if opts.JSON {
@@ -117,31 +117,34 @@ func WriteHuman(out io.Writer, rep Report) {
 	if !rep.Verified {
 		verified = "DOES NOT VERIFY"
 	}
-	fmt.Fprintf(out, "ledger %s: %s (%s)\n", rep.Ledger, verified, rep.VerifySummary)
-	fmt.Fprintf(out, "replayed %d of %d decisions under %v: %d unchanged, %d flipped, %d not replayable\n",
+	printf(out, "ledger %s: %s (%s)\n", rep.Ledger, verified, rep.VerifySummary)
+	printf(out, "replayed %d of %d decisions under %v: %d unchanged, %d flipped, %d not replayable\n",
 		rep.Replayed, rep.Decisions, rep.Candidates, rep.Unchanged, len(rep.Flips), rep.Decisions-rep.Replayed)
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	if len(rep.Flips) > 0 {
-		fmt.Fprintln(w, "\nFLIP\tNAMESPACE\tPLAN\tCALL\tTOOL\tRECORDED\tNOW\tRECORD")
+		printf(w, "\nFLIP\tNAMESPACE\tPLAN\tCALL\tTOOL\tRECORDED\tNOW\tRECORD\n")
 		for _, f := range rep.Flips {
-			fmt.Fprintf(w, "%s→%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s/%d\n", f.From, f.To, f.Namespace, f.Plan, f.Call, f.Tool,
+			printf(w, "%s→%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s/%d\n", f.From, f.To, f.Namespace, f.Plan, f.Call, f.Tool,
 				orDash(f.RecordedRule), orDash(f.Rule), f.Writer, f.Seq)
 		}
 	}
 	if len(rep.ByRule) > 0 {
-		fmt.Fprintln(w, "\nRULE\tREPLAYED\tFLIPPED")
+		printf(w, "\nRULE\tREPLAYED\tFLIPPED\n")
 		for _, rule := range slices.Sorted(maps.Keys(rep.ByRule)) {
-			fmt.Fprintf(w, "%s\t%d\t%d\n", orDash(rule), rep.ByRule[rule].Replayed, rep.ByRule[rule].Flipped)
+			printf(w, "%s\t%d\t%d\n", orDash(rule), rep.ByRule[rule].Replayed, rep.ByRule[rule].Flipped)
 		}
 	}
 	if len(rep.UnreplayableByWhy) > 0 {
-		fmt.Fprintln(w, "\nNOT REPLAYABLE\tCOUNT")
+		printf(w, "\nNOT REPLAYABLE\tCOUNT\n")
 		for _, why := range slices.Sorted(maps.Keys(rep.UnreplayableByWhy)) {
-			fmt.Fprintf(w, "%s\t%d\n", why, rep.UnreplayableByWhy[why])
+			printf(w, "%s\t%d\n", why, rep.UnreplayableByWhy[why])
 		}
 	}
 	_ = w.Flush()
 }
+
+// printf writes to a report's stream; a failed write has nowhere better to be reported.
+func printf(w io.Writer, format string, a ...any) { _, _ = fmt.Fprintf(w, format, a...) }
 
 func orDash(s string) string {
 	if s == "" {
