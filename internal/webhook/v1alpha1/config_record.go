@@ -15,8 +15,9 @@ import (
 // recorded wraps a configuration kind's validator: a request it admits is a config record in the
 // ledger before the answer (audit.ConfigChange). A dry run is validated but not recorded: nothing
 // changes. A record that cannot be made durable refuses the change LedgerUnavailable, unless the
-// AuditLedger's failurePolicy is Ignore. The record says toolgate admitted the request; the
-// stored object's generation and uid, both in the record, show that the API server kept it.
+// AuditLedger's failurePolicy is Ignore or the change is of the AuditLedger itself. The record
+// says toolgate admitted the request; the stored object's generation and uid, both in the
+// record, show that the API server kept it.
 type recorded[T client.Object] struct {
 	inner  admission.Validator[T]
 	log    audit.ConfigLog
@@ -87,7 +88,11 @@ func recordConfig(ctx context.Context, log audit.ConfigLog, reader client.Reader
 		return nil
 	}
 	metrics.LedgerFailures.Inc()
-	if audit.FailurePolicyOf(ctx, reader) == safetyv1alpha1.LedgerFailurePolicyIgnore {
+	// The AuditLedger is how a full or failing ledger is repaired (retention, failurePolicy):
+	// refusing its changes because the ledger fails would lock the repair out. Its change joins
+	// the loss account instead (audit.Log), like any record under Ignore.
+	if _, repair := obj.(*safetyv1alpha1.AuditLedger); repair ||
+		audit.FailurePolicyOf(ctx, reader) == safetyv1alpha1.LedgerFailurePolicyIgnore {
 		return nil
 	}
 	return &denial{ReasonLedgerUnavailable, "", "the change could not be recorded durably, so it is not admitted: " + err.Error()}

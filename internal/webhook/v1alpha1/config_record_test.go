@@ -185,4 +185,25 @@ var _ = Describe("configuration history", func() {
 		Expect(recs[3]).To(And(HaveKeyWithValue("operation", "relock"), HaveKeyWithValue("snapshot", HaveKeyWithValue("epoch", float64(2)))))
 		Expect(recs[4]).To(And(HaveKeyWithValue("operation", "delete"), HaveKeyWithValue("uid", string(p.UID))))
 	})
+
+	It("refuses a change it cannot record, under Fail, but never a change of the AuditLedger, which is how the ledger is repaired", func() {
+		closed, err := ledger.Open(audit.Config(nil, GinkgoT().TempDir(), "closed", nil))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(closed.Close()).To(Succeed())
+		al := &safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: audit.LedgerName}}
+		_ = k8sClient.Delete(ctx, al.DeepCopy())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), &safetyv1alpha1.AuditLedger{}))
+		}).Should(BeTrue())
+		Eventually(func() bool { // the webhook reads the failure policy through the manager's cache
+			return apierrors.IsNotFound(managerClient.Get(ctx, client.ObjectKeyFromObject(al), &safetyv1alpha1.AuditLedger{}))
+		}).Should(BeTrue())
+		prev := decisions.use(&audit.Log{Journal: closed})
+		DeferCleanup(func() { decisions.use(prev) })
+
+		sp := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: "cfg-unrecorded-" + rand.String(6)}}
+		Expect(k8sClient.Create(ctx, sp)).To(MatchError(ContainSubstring("[LedgerUnavailable]")))
+		Expect(k8sClient.Create(ctx, al)).To(Succeed(), "the AuditLedger is admitted, its record in the loss account")
+		Expect(k8sClient.Delete(ctx, al)).To(Succeed())
+	})
 })
