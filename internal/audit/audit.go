@@ -4,7 +4,6 @@ package audit
 
 import (
 	"context"
-	"maps"
 	"time"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -26,23 +25,6 @@ const (
 	fieldStep      = "step"
 )
 
-// Decision is what the webhook records for every admission it answers.
-type Decision struct {
-	Decision     string // allow, deny, would_deny
-	Reason       string
-	Message      string
-	Mode         string
-	Namespace    string
-	Plan         string
-	Call         string
-	Tool         string
-	Step         string
-	Requester    string
-	SnapshotHash string
-	// Approval names the ToolApproval that admitted the call ("namespace/name"), if one did.
-	Approval string
-}
-
 // Log appends records to a journal; its methods return only once the record is durable.
 //
 // A record that cannot be made durable is never silently dropped: the Log keeps an account of it
@@ -60,25 +42,6 @@ type Log struct {
 	Clock ledger.Clock
 
 	losses lossAccount
-}
-
-// RecordDecision appends one decision record, after a loss record if earlier records failed. On
-// error the decision is in the loss account (see Log).
-func (l *Log) RecordDecision(ctx context.Context, d Decision) error {
-	fields := map[string]any{
-		"decision": d.Decision, "reason": d.Reason, "message": d.Message, "mode": d.Mode,
-		fieldNamespace: d.Namespace, fieldPlan: d.Plan, fieldCall: d.Call, fieldTool: d.Tool, fieldStep: d.Step,
-		"requester": d.Requester, "snapshotHash": d.SnapshotHash,
-	}
-	if d.Approval != "" {
-		fields["approval"] = d.Approval
-	}
-	// A loss entry names the decision by everything but its free text, so the account stays small.
-	ident := maps.Clone(fields)
-	delete(ident, "message")
-	delete(ident, "snapshotHash")
-	err := l.append(ctx, ledger.Record{Kind: KindDecision, Fields: fields}, ident)
-	return err
 }
 
 // Config builds the journal configuration from an AuditLedger spec (nil: the defaults).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/ledger"
 )
 
@@ -22,8 +23,24 @@ type Completion struct {
 	Step      string
 	Phase     string // Succeeded or Failed
 	Cost      string // exact decimal US dollars; empty when the agent reported none
-	// FinishedAt is the call's status.finishedAt, or when the operator first saw it finished.
+	// FinishedAt is when the call counts as finished, the time its TTL counts from (TTLStart).
 	FinishedAt time.Time
+	// ReportedFinishedAt is the status.finishedAt the reporter wrote, zero when none: recorded as
+	// claimed, never trusted for the TTL.
+	ReportedFinishedAt time.Time
+}
+
+// TTLStart is when a finished call's TTL starts: the latest of its status.finishedAt, its
+// creation and firstSeen, when the operator first saw it finished. The reporter writes
+// finishedAt, so it only ever moves the start later, and never past firstSeen: a finishedAt of
+// 1970-01-01 cannot make the call (the only full copy of its arguments besides the ledger)
+// disappear the moment it finishes, and one in the future cannot keep it longer. As a finishedAt
+// no later than firstSeen never exceeds it, the latest of the three is firstSeen or the creation.
+func TTLStart(call *safetyv1alpha1.AgentToolCall, firstSeen time.Time) time.Time {
+	if c := call.CreationTimestamp.Time; c.After(firstSeen) {
+		return c
+	}
+	return firstSeen
 }
 
 // CompletionReceipt says where a completion record is: the writer's chain, its sequence number
@@ -36,10 +53,14 @@ type CompletionReceipt struct {
 
 // RecordCompletion appends one completion record and returns once it is durable.
 func (l *Log) RecordCompletion(ctx context.Context, c Completion) (CompletionReceipt, error) {
-	r, err := l.Journal.Append(ctx, ledger.Record{Kind: KindCompletion, Fields: map[string]any{
-		"namespace": c.Namespace, "plan": c.Plan, "call": c.Call, "uid": c.UID, "tool": c.Tool,
+	fields := map[string]any{
+		"namespace": c.Namespace, "plan": c.Plan, "call": c.Call, FieldUID: c.UID, "tool": c.Tool,
 		"step": c.Step, "phase": c.Phase, "cost": c.Cost, "finishedAt": c.FinishedAt.UTC().Format(time.RFC3339Nano),
-	}})
+	}
+	if !c.ReportedFinishedAt.IsZero() {
+		fields["reportedFinishedAt"] = c.ReportedFinishedAt.UTC().Format(time.RFC3339Nano)
+	}
+	r, err := l.Journal.Append(ctx, ledger.Record{Kind: KindCompletion, Fields: fields})
 	if err != nil {
 		return CompletionReceipt{}, err
 	}

@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/recorder"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
 )
 
 // AgentPlanReconciler locks each plan's effective profile into its status and keeps its usage.
@@ -28,6 +29,8 @@ type AgentPlanReconciler struct {
 	APIReader client.Reader
 	Clock     clock.PassiveClock
 	Recorder  recorder.EventRecorder
+	// Configs records every lock and re-lock, with the snapshot; nil records none.
+	Configs audit.ConfigLog
 }
 
 // +kubebuilder:rbac:groups=safety.toolgate.dev,resources=agentplans,verbs=get;list;watch;update;patch
@@ -71,6 +74,7 @@ func (r *AgentPlanReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if event != nil {
 		r.Recorder.Eventf(plan, nil, event.eventType, event.reason, "Lock", "%s", event.note)
 	}
+	r.recordLock(ctx, before.Status.Snapshot, plan)
 	return r.requeue(plan, ctrl.Result{}), nil
 }
 
@@ -108,6 +112,23 @@ func (r *AgentPlanReconciler) lock(ctx context.Context, plan *safetyv1alpha1.Age
 	msg := fmt.Sprintf("Locked %s profile %q (epoch %d, %s)", snap.Provenance, snap.ProfileName, snap.Epoch, snap.Hash)
 	r.setLocked(plan, metav1.ConditionTrue, reason, msg)
 	return &pendingEvent{corev1.EventTypeNormal, reason, msg}, nil
+}
+
+// recordLock writes the config record of a snapshot this reconcile wrote. It runs after the write
+// landed, so the ledger never holds a lock that did not happen; a record that fails is in the
+// Log's loss account (and its next loss record), since the lock is not undone for it.
+func (r *AgentPlanReconciler) recordLock(ctx context.Context, was *safetyv1alpha1.PlanSnapshot, plan *safetyv1alpha1.AgentPlan) {
+	now := plan.Status.Snapshot
+	if r.Configs == nil || now == nil || (was != nil && was.Epoch == now.Epoch) {
+		return
+	}
+	c, err := audit.LockChange(plan, was != nil)
+	if err == nil {
+		err = r.Configs.RecordConfig(ctx, c)
+	}
+	if err != nil {
+		ctrl.LoggerFrom(ctx).Error(err, "Recording the lock of the plan in the ledger", "epoch", now.Epoch)
+	}
 }
 
 func (r *AgentPlanReconciler) setLocked(plan *safetyv1alpha1.AgentPlan, status metav1.ConditionStatus, reason, msg string) {

@@ -161,9 +161,11 @@ var _ = Describe("finished calls", func() {
 		Expect(recs[string(build1.UID)]).To(ConsistOf(And(
 			HaveKeyWithValue("namespace", ns), HaveKeyWithValue("plan", "ttl"), HaveKeyWithValue("call", "build-1"),
 			HaveKeyWithValue("tool", "read-file"), HaveKeyWithValue("step", "build"), HaveKeyWithValue("phase", "Failed"),
-			HaveKeyWithValue("cost", "0.25"), HaveKeyWithValue("finishedAt", "2026-12-02T09:59:00Z"))))
+			HaveKeyWithValue("cost", "0.25"), HaveKeyWithValue("finishedAt", "2026-12-02T10:00:00Z"),
+			HaveKeyWithValue("reportedFinishedAt", "2026-12-02T09:59:00Z"))), "the TTL counts from when the operator saw it finished")
 		Expect(recs[string(test1.UID)]).To(ConsistOf(And(HaveKeyWithValue("phase", "Succeeded"),
-			HaveKeyWithValue("finishedAt", "2026-12-02T10:00:00Z"))), "no finishedAt: the time it was first seen finished")
+			HaveKeyWithValue("finishedAt", "2026-12-02T10:00:00Z"), Not(HaveKey("reportedFinishedAt")))),
+			"no finishedAt: the time it was first seen finished")
 		Expect(recs).NotTo(HaveKey(string(running.UID)))
 		for _, c := range finished {
 			cur := &safetyv1alpha1.AgentToolCall{}
@@ -220,6 +222,7 @@ var _ = Describe("finished calls", func() {
 		ns, agent := lockedPlan("direct")
 		done := submitCall(agent, ns, "direct", "done", "a", safetyv1alpha1.CallPhaseSucceeded, "1", &metav1.Time{Time: now.Add(-10 * time.Minute)})
 		running := submitCall(agent, ns, "direct", "running", "a", safetyv1alpha1.CallPhaseRunning, "", nil)
+		epoch := submitCall(agent, ns, "direct", "epoch", "c", safetyv1alpha1.CallPhaseSucceeded, "", &metav1.Time{Time: time.Unix(0, 0)})
 		By("an agent pre-marking its call as recorded, to keep it out of the ledger: refused at create")
 		mark := `{"uid":"made-up","finishedAt":"2000-01-01T00:00:00Z","seq":1}`
 		forged := &safetyv1alpha1.AgentToolCall{
@@ -238,35 +241,42 @@ var _ = Describe("finished calls", func() {
 		})
 		reportStatus(agent, forged, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded,
 			FinishedAt: &metav1.Time{Time: now.Add(time.Hour)}})
-		expectUsage(ns, "direct", "1", 3, map[string]int32{"a": 2, "b": 1})
+		expectUsage(ns, "direct", "1", 4, map[string]int32{"a": 2, "b": 1, "c": 1})
 
-		By("the default TTL (no AuditLedger): the requeue lands when the hour since finishedAt is up")
+		By("the default TTL (no AuditLedger): the requeue lands an hour after the operator saw the call finished")
 		Expect(k8sClient.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, &safetyv1alpha1.AuditLedger{})).
 			To(Satisfy(apierrors.IsNotFound), "this spec needs the default TTL")
-		Expect(reconcileCall(done).RequeueAfter).To(Equal(50 * time.Minute))
-		Expect(reconcileCall(done).RequeueAfter).To(Equal(50*time.Minute), "the second run appends nothing")
+		Expect(reconcileCall(done).RequeueAfter).To(Equal(time.Hour), "a finishedAt 10 minutes ago does not shorten it")
+		Expect(reconcileCall(done).RequeueAfter).To(Equal(time.Hour), "the second run appends nothing")
 		Expect(reconcileCall(forged).RequeueAfter).To(Equal(time.Hour), "a finish time in the future counts from now")
+		Expect(reconcileCall(epoch).RequeueAfter).To(Equal(time.Hour), "a finishedAt of 1970-01-01 does not make the TTL 0")
 		Expect(reconcileCall(running)).To(Equal(ctrl.Result{}))
 		recs := completions(dir, ns)
-		Expect(recs).To(HaveLen(2))
+		Expect(recs).To(HaveLen(3))
+		Expect(recs[string(epoch.UID)]).To(ConsistOf(And(HaveKeyWithValue("finishedAt", "2026-12-03T08:00:00Z"),
+			HaveKeyWithValue("reportedFinishedAt", "1970-01-01T00:00:00Z"))), "the claim is recorded, not believed")
 		Expect(recs[string(done.UID)]).To(HaveLen(1))
 		Expect(recs[string(forged.UID)]).To(ConsistOf(HaveKeyWithValue("finishedAt", "2026-12-03T08:00:00Z")))
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(forged), forged)).To(Succeed())
 		Expect(forged.Annotations[controller.CompletionRecordAnnotation]).To(ContainSubstring("made-up"), "the forged mark is ignored, and left as it was")
 
-		By("deleting after the TTL")
+		By("deleting after the TTL, not before")
 		clk.Step(50 * time.Minute)
-		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(done), done)).To(Succeed())
-		Expect(reconcileCall(done)).To(Equal(ctrl.Result{}))
-		Eventually(gone(done)).Should(BeTrue())
-		Expect(reconcileCall(forged).RequeueAfter).To(Equal(10 * time.Minute))
+		Expect(reconcileCall(done).RequeueAfter).To(Equal(10 * time.Minute))
+		Expect(reconcileCall(epoch).RequeueAfter).To(Equal(10 * time.Minute))
+		clk.Step(10 * time.Minute)
+		for _, c := range []*safetyv1alpha1.AgentToolCall{done, epoch} {
+			Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(c), c)).To(Succeed())
+			Expect(reconcileCall(c)).To(Equal(ctrl.Result{}))
+			Eventually(gone(c)).Should(BeTrue())
+		}
 
 		By("never deleting an unfinished call, however late")
 		clk.Step(365 * 24 * time.Hour)
 		Expect(reconcileCall(running)).To(Equal(ctrl.Result{}))
 		Expect(gone(running)()).To(BeFalse())
-		Expect(completions(dir, ns)).To(HaveLen(2))
-		expectUsage(ns, "direct", "1", 3, map[string]int32{"a": 2, "b": 1})
+		Expect(completions(dir, ns)).To(HaveLen(3))
+		expectUsage(ns, "direct", "1", 4, map[string]int32{"a": 2, "b": 1, "c": 1})
 	})
 
 	It("do not delete a call whose completion cannot be recorded", func() {

@@ -38,8 +38,8 @@ type CompletionLog interface {
 	RecordCompletion(ctx context.Context, c audit.Completion) (audit.CompletionReceipt, error)
 }
 
-// completionMark is the value of CompletionRecordAnnotation: where the record is, and the finish
-// time the TTL counts from (status.finishedAt, or when the call was first seen finished).
+// completionMark is the value of CompletionRecordAnnotation: where the record is, and the time the
+// TTL counts from (audit.TTLStart).
 type completionMark struct {
 	UID        string    `json:"uid"`
 	FinishedAt time.Time `json:"finishedAt"`
@@ -121,11 +121,6 @@ func (r *FinishedCallReconciler) record(ctx context.Context, call *safetyv1alpha
 		return m, nil
 	}
 	now := r.Clock.Now()
-	// A finish time in the future would postpone the deletion at the agent's choice.
-	finishedAt := now
-	if f := call.Status.FinishedAt; f != nil && !f.After(now) {
-		finishedAt = f.Time
-	}
 	cost := ""
 	if call.Status.Cost != nil {
 		cost = call.Status.Cost.String()
@@ -135,12 +130,13 @@ func (r *FinishedCallReconciler) record(ctx context.Context, call *safetyv1alpha
 	}
 	receipt, err := r.Log.RecordCompletion(ctx, audit.Completion{
 		Namespace: call.Namespace, Plan: call.Spec.Plan, Call: call.Name, UID: string(call.UID), Tool: call.Spec.Tool,
-		Step: call.Spec.Step, Phase: string(call.Status.Phase), Cost: cost, FinishedAt: finishedAt,
+		Step: call.Spec.Step, Phase: string(call.Status.Phase), Cost: cost, FinishedAt: audit.TTLStart(call, now),
+		ReportedFinishedAt: reportedFinish(call),
 	})
 	if err != nil {
 		return completionMark{}, fmt.Errorf("recording the completion of AgentToolCall %s: %w", key, err)
 	}
-	m = completionMark{UID: string(call.UID), FinishedAt: finishedAt.UTC(), Writer: receipt.Writer, Seq: receipt.Seq, Hash: receipt.Hash}
+	m = completionMark{UID: string(call.UID), FinishedAt: audit.TTLStart(call, now).UTC(), Writer: receipt.Writer, Seq: receipt.Seq, Hash: receipt.Hash}
 	r.mu.Lock()
 	if r.recorded == nil {
 		r.recorded = map[types.NamespacedName]completionMark{}
@@ -148,6 +144,13 @@ func (r *FinishedCallReconciler) record(ctx context.Context, call *safetyv1alpha
 	r.recorded[key] = m
 	r.mu.Unlock()
 	return m, nil
+}
+
+func reportedFinish(call *safetyv1alpha1.AgentToolCall) time.Time {
+	if call.Status.FinishedAt == nil {
+		return time.Time{}
+	}
+	return call.Status.FinishedAt.Time
 }
 
 // expire deletes the call once its TTL has passed. Nothing about the call's usage is lost by

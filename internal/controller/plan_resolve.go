@@ -229,3 +229,11 @@ func sourceOf(kind string, o client.Object) safetyv1alpha1.ObjectSource {
 		ResourceVersion: o.GetResourceVersion(), Generation: o.GetGeneration(),
 	}
 }
+
+// ResolveSnapshot is the snapshot plan would be locked with from the objects r holds: the same
+// resolution (plan > action > project > global, allowedProfiles ceiling) the plan controller
+// runs. internal/replay calls it with the ledger's configuration history and candidate policies.
+// An error that only says why the plan cannot be locked reads like the Locked condition.
+func ResolveSnapshot(ctx context.Context, r client.Reader, plan *safetyv1alpha1.AgentPlan) (*safetyv1alpha1.PlanSnapshot, error) {
+	return resolver{reader: r}.snapshot(ctx, plan)
+}

@@ -25,6 +25,8 @@ type Options struct {
 	Journal *ledger.Journal
 	// LedgerDir is the journal's directory, for the free-space check.
 	LedgerDir string
+	// Configs records plan locks and re-locks; nil means a Log on Journal (none without one).
+	Configs audit.ConfigLog
 }
 
 // SetupWithManager registers every toolgate controller and index with mgr, and the start-up task
@@ -37,9 +39,13 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if err := SetupIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
 		return err
 	}
+	if opts.Configs == nil && opts.Journal != nil {
+		opts.Configs = &audit.Log{Journal: opts.Journal}
+	}
 	c := mgr.GetClient()
 	reconcilers := []interface{ SetupWithManager(ctrl.Manager) error }{
-		&AgentPlanReconciler{Client: c, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Recorder: mgr.GetEventRecorder("toolgate-plan")},
+		&AgentPlanReconciler{Client: c, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Recorder: mgr.GetEventRecorder("toolgate-plan"),
+			Configs: opts.Configs},
 		&SafetyProfileReconciler{Client: c, Clock: opts.Clock},
 		&AutomationProfileReconciler{Client: c, Clock: opts.Clock},
 		&ProjectPolicyReconciler{Client: c, Clock: opts.Clock},

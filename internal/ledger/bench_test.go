@@ -117,23 +117,26 @@ func mustCanonicalB(b *testing.B, p parsed) []byte {
 	return appendBody(nil, p.Seq, p.Time, p.Writer, p.Kind, fields, p.PrevHash)
 }
 
-// richDecision is a decision as issue 17 records it: arguments (a command line with a bearer
-// token, which redaction by value hides), their digest, the tool's identity, the facts the
-// engine used and the deciding rule.
+// richDecision is a decision as audit.RecordDecision writes it (issue 17): the call's UID, its
+// arguments (a command line with a bearer token, which redaction by value hides), their digest,
+// the pinned tool, the facts the engine used, its class and the deciding rule.
 func richDecision(i int) Record {
 	return Record{Kind: "decision", Fields: map[string]any{
-		"decision": "deny", "reason": "ToolSafetyViolationError", "rule": "damage-control:git-push-force",
-		"message": "[ToolSafetyViolationError] git push --force is not allowed",
-		"plan":    "plan-a", "namespace": "team-a", "call": fmt.Sprintf("c-%d", i), "callUID": "0b9f6a2e-8c1d-4f5e-9a7b-3c2d1e0f4a5b",
-		"tool": "shell", "toolUID": "5d7c0e1a-2b3c-4d5e-8f9a-0b1c2d3e4f5a", "toolGeneration": 3,
-		"requester": "system:serviceaccount:team-a:coder", "snapshotHash": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-		"args": map[string]any{
+		"decision": "deny", "reason": "ToolSafetyViolation", "ruleId": "damage-control:git-push-force", "mode": "Enforce",
+		"message": "[ToolSafetyViolation] git push --force is not allowed", "class": "git_destructive",
+		"plan": "plan-a", "namespace": "team-a", "call": fmt.Sprintf("c-%d", i), "uid": "0b9f6a2e-8c1d-4f5e-9a7b-3c2d1e0f4a5b",
+		"tool": "shell", "step": "build", "requester": "system:serviceaccount:team-a:coder",
+		"snapshotHash": "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+		"arguments": map[string]any{
 			"command": `curl -H "Authorization: Bearer abcdefghijklmnop0123" https://api.example.com && git push --force origin main`,
-			"cwd":     "/workspace/repo", "paths": []any{"/workspace/repo/.git"}, "sandboxId": "sbx-1234",
-			"sha256":    "b4354fc70f06a7e5cc2d2e4b8ab5f8c0e0d1f2a3b4c5d6e7f8091a2b3c4d5e6f",
-			"truncated": false,
+			"cwd":     "/workspace/repo", "paths": []string{"/workspace/repo/.git"},
 		},
-		"facts": map[string]any{"accumulatedCost": "1.25", "totalCost": "40.10", "attempts": 3, "repeats": 1, "approval": ""},
+		"argumentsDigest": "sha256:b4354fc70f06a7e5cc2d2e4b8ab5f8c0e0d1f2a3b4c5d6e7f8091a2b3c4d5e6f",
+		"sandboxId":       "sbx-1234",
+		"agentTool": map[string]any{"uid": "5d7c0e1a-2b3c-4d5e-8f9a-0b1c2d3e4f5a", "generation": int64(3), "writes": true,
+			"unsafe": false, "checkpointable": true, "actionClass": "execute", "skillCategory": ""},
+		"facts": map[string]any{"accumulatedCost": "1.25", "totalCost": "40.1", "earlierAttempts": int32(3), "repeats": 1,
+			"humanApproved": false, "readOnlyPlan": false, "requireCheckpoints": false},
 	}}
 }
 

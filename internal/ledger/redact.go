@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -21,6 +23,7 @@ type redactor struct {
 	keys   []string // lower-case substrings
 	max    int      // longest string kept whole, in bytes
 	values bool     // also redact credential-shaped values (RedactSecrets)
+	known  *keyVerdicts
 }
 
 func newRedactor(extra []string, maxLen int) redactor {
@@ -30,7 +33,7 @@ func newRedactor(extra []string, maxLen int) redactor {
 			keys = append(keys, k)
 		}
 	}
-	return redactor{keys: keys, max: maxLen, values: true}
+	return redactor{keys: keys, max: maxLen, values: true, known: &keyVerdicts{}}
 }
 
 // encode turns caller fields into canonical JSON: encoded with encoding/json (so structs, times
@@ -62,13 +65,44 @@ func (r redactor) encodeRoundTrip(fields map[string]any) ([]byte, error) {
 }
 
 func (r redactor) secret(key string) bool {
-	k := strings.ToLower(key)
-	for _, s := range r.keys {
-		if strings.Contains(k, s) {
-			return true
+	if r.known != nil {
+		if v, ok := r.known.m.Load(key); ok {
+			return v.(bool)
 		}
 	}
-	return false
+	k := strings.ToLower(key)
+	secret := false
+	for _, s := range r.keys {
+		if strings.Contains(k, s) {
+			secret = true
+			break
+		}
+	}
+	r.known.remember(key, secret)
+	return secret
+}
+
+// keyVerdicts caches secret's answer per key: records repeat the same few dozen field names, and
+// lower-casing each and searching it for every redacted substring was a tenth of a rich
+// decision's encoding. Bounded, since keys are the callers' to choose: short keys only, and
+// only the first maxKnownKeys of them.
+type keyVerdicts struct {
+	m sync.Map
+	n atomic.Int32
+}
+
+const (
+	maxKnownKeys   = 4096
+	maxKnownKeyLen = 64
+)
+
+func (c *keyVerdicts) remember(key string, secret bool) {
+	if c == nil || len(key) > maxKnownKeyLen || c.n.Load() >= maxKnownKeys {
+		return
+	}
+	if _, loaded := c.m.LoadOrStore(key, secret); !loaded {
+		c.n.Add(1)
+	}
 }
 
 func (r redactor) value(v any) any {
@@ -84,13 +118,23 @@ func (r redactor) value(v any) any {
 		}
 		return x
 	case map[string]any:
-		out := make(map[string]any, len(x))
-		// Keys are visited in order only when one is long enough to be cut: then two may
-		// collide, and the numbering must not depend on map order.
-		keys := maps.Keys(x)
-		if r.anyLongKey(x) {
-			keys = slices.Values(slices.Sorted(keys))
+		if !r.anyLongKey(x) {
+			// No key is cut, so none can collide: redact in place. The tree is the encoder's own
+			// copy (plainTree or the round trip made it), never the caller's map; a new map per
+			// level cost a rich decision four map allocations (docs/benchmarks-ledger.md).
+			for k, e := range x {
+				if r.secret(k) {
+					x[k] = Redacted
+				} else {
+					x[k] = r.value(e)
+				}
+			}
+			return x
 		}
+		out := make(map[string]any, len(x))
+		// A key long enough to be cut may collide with another once cut: visit them in order, so
+		// the numbering does not depend on map order.
+		keys := slices.Values(slices.Sorted(maps.Keys(x)))
 		for k := range keys {
 			e := x[k]
 			if r.secret(k) {

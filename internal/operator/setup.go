@@ -6,6 +6,7 @@ import (
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/controller"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
@@ -17,6 +18,8 @@ type Options struct {
 	DisableWebhooks bool
 	// Ledger records every AgentToolCall decision; nil records nothing.
 	Ledger webhookv1alpha1.DecisionLog
+	// Flood refuses denied calls beyond the AuditLedger's rate, RateLimited; nil refuses none.
+	Flood *audit.FloodControl
 	// ServiceAccountApprovers are ServiceAccounts ("namespace:name") trusted to approve tool calls.
 	ServiceAccountApprovers []string
 }
@@ -26,6 +29,9 @@ func Setup(mgr ctrl.Manager, opts Options) error {
 	if opts.Controllers.Clock == nil {
 		opts.Controllers.Clock = clock.RealClock{}
 	}
+	if c, ok := opts.Ledger.(audit.ConfigLog); ok && opts.Controllers.Configs == nil {
+		opts.Controllers.Configs = c // plan locks beside the changes that led to them
+	}
 	if err := controller.SetupWithManager(mgr, opts.Controllers); err != nil {
 		return err
 	}
@@ -33,6 +39,6 @@ func Setup(mgr ctrl.Manager, opts Options) error {
 		return nil
 	}
 	return webhookv1alpha1.SetupWithManager(mgr, webhookv1alpha1.Options{
-		Clock: opts.Controllers.Clock, Ledger: opts.Ledger, ServiceAccountApprovers: opts.ServiceAccountApprovers,
+		Clock: opts.Controllers.Clock, Ledger: opts.Ledger, Flood: opts.Flood, ServiceAccountApprovers: opts.ServiceAccountApprovers,
 	})
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
-// +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-agentplan,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=safety.toolgate.dev,resources=agentplans,verbs=create;update,versions=v1alpha1,name=vagentplan-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
+// +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-agentplan,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=safety.toolgate.dev,resources=agentplans,verbs=create;update;delete,versions=v1alpha1,name=vagentplan-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
 
 // AgentPlanPath is where the API server sends AgentPlan admission reviews.
 const AgentPlanPath = "/validate-safety-toolgate-dev-v1alpha1-agentplan"
@@ -36,29 +36,40 @@ type AgentPlanHandler struct {
 	Decoder admission.Decoder
 	Clock   clock.PassiveClock
 	Ledger  audit.PlanLog
+	// Configs records every admitted create, update and delete as a config record; nil records none.
+	Configs audit.ConfigLog
 }
 
 // Handle answers one AgentPlan admission request.
 func (h *AgentPlanHandler) Handle(ctx context.Context, req admission.Request) admission.Response {
+	if req.Operation == admissionv1.Delete { // the plan is in oldObject
+		old := &safetyv1alpha1.AgentPlan{}
+		if err := h.Decoder.DecodeRaw(req.OldObject, old); err != nil {
+			return denial{ReasonBadRequest, "", "cannot decode the deleted AgentPlan: " + err.Error()}.response()
+		}
+		return respond(recordConfig(ctx, h.Configs, h.Reader, req, audit.ConfigDelete, old, nil))
+	}
 	plan := &safetyv1alpha1.AgentPlan{}
 	if err := h.Decoder.DecodeRaw(req.Object, plan); err != nil {
 		return denial{ReasonBadRequest, "", "cannot decode the AgentPlan: " + err.Error()}.response()
 	}
 	var d *denial
 	var err error
-	op := audit.PlanCreate
+	var old client.Object // nil on create: an interface, so that nil means no old object
+	op, configOp := audit.PlanCreate, audit.ConfigCreate
 	switch req.Operation {
 	case admissionv1.Create:
 		d, err = h.checkCreate(ctx, req, plan)
 	case admissionv1.Update:
-		old := &safetyv1alpha1.AgentPlan{}
-		if err := h.Decoder.DecodeRaw(req.OldObject, old); err != nil {
+		prev := &safetyv1alpha1.AgentPlan{}
+		if err := h.Decoder.DecodeRaw(req.OldObject, prev); err != nil {
 			return denial{ReasonBadRequest, "", "cannot decode the old AgentPlan: " + err.Error()}.response()
 		}
+		old, configOp = prev, audit.ConfigUpdate
 		// Only a new relock value asks for a re-lock; removing the annotation asks for nothing.
 		token := plan.Annotations[safetyv1alpha1.RelockAnnotation]
-		if token == "" || token == old.Annotations[safetyv1alpha1.RelockAnnotation] {
-			return admission.Allowed("")
+		if token == "" || token == prev.Annotations[safetyv1alpha1.RelockAnnotation] {
+			return respond(recordConfig(ctx, h.Configs, h.Reader, req, configOp, plan, old))
 		}
 		op, d = audit.PlanRelock, selfAuthored(req, plan, "metadata.annotations", "re-lock")
 	default:
@@ -67,7 +78,10 @@ func (h *AgentPlanHandler) Handle(ctx context.Context, req admission.Request) ad
 	if err != nil {
 		return admission.Errored(http.StatusInternalServerError, err)
 	}
-	return respond(h.record(ctx, req, plan, op, d))
+	if d = h.record(ctx, req, plan, op, d); d != nil {
+		return respond(d)
+	}
+	return respond(recordConfig(ctx, h.Configs, h.Reader, req, configOp, plan, old))
 }
 
 // checkCreate returns the refusal of a new plan, or nil.

@@ -59,6 +59,7 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 		if out.decision != decisionDeny {
 			u.Admit(call.Spec.Step, reserve)
 		}
+		out.tool = audit.PinOf(plan, tool)
 		return out, nil
 	}
 	if dryRun {
@@ -96,15 +97,18 @@ func (h *AgentToolCallHandler) evaluate(ctx context.Context, req admission.Reque
 			decision, approval, used = a.decision, a.approval, &a
 		}
 	}
+	recorded := audit.FactsOf(facts, approval != "")
 	if !decision.Allowed() {
 		d := deny(denial{decision.Reason, causeField(decision.Reason), decision.Message}) // deny redacts
 		d.mode, d.snapshot = string(decision.Mode), plan.Status.Snapshot.Hash
+		d.rule, d.class, d.facts = decision.RuleID, string(decision.Class), recorded
 		return d, used, nil
 	}
 	// A message quotes the command; a credential in it must reach neither the agent's warning nor
 	// the ledger.
 	decision.Message = audit.RedactSecrets(decision.Message)
-	out := outcome{mode: string(decision.Mode), snapshot: plan.Status.Snapshot.Hash, reason: decision.Reason, message: decision.Message, approval: approval}
+	out := outcome{mode: string(decision.Mode), snapshot: plan.Status.Snapshot.Hash, reason: decision.Reason, message: decision.Message,
+		approval: approval, rule: decision.RuleID, class: string(decision.Class), facts: recorded}
 	switch {
 	case decision.WouldDeny:
 		out.decision, out.resp = "would_deny", admission.Allowed("")

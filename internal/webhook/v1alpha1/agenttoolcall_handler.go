@@ -79,6 +79,11 @@ type outcome struct {
 	message  string
 	snapshot string
 	approval string // the ToolApproval used, namespace/name
+	// What the record says the decision rested on (audit.Decision): nil/empty before the engine ran.
+	rule  string
+	class string
+	tool  *audit.ToolPin
+	facts *audit.Facts
 }
 
 // Handle answers one admission request.
@@ -136,6 +141,7 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 			Decision: out.decision, Reason: out.reason, Message: out.message, Mode: out.mode,
 			Namespace: req.Namespace, Plan: call.Spec.Plan, Call: call.Name, Tool: call.Spec.Tool, Step: call.Spec.Step,
 			Requester: req.UserInfo.Username, SnapshotHash: out.snapshot, Approval: out.approval,
+			RuleID: out.rule, Class: out.class, Request: audit.RequestOf(call), AgentTool: out.tool, Facts: out.facts,
 		})
 		if err != nil {
 			metrics.LedgerFailures.Inc()

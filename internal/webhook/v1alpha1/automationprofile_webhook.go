@@ -10,10 +10,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
-// +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-automationprofile,mutating=false,failurePolicy=fail,sideEffects=None,groups=safety.toolgate.dev,resources=automationprofiles,verbs=create;update,versions=v1alpha1,name=vautomationprofile-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
+// +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-automationprofile,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=safety.toolgate.dev,resources=automationprofiles,verbs=create;update;delete,versions=v1alpha1,name=vautomationprofile-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
 
 // AutomationProfileValidator checks the inline safety profile and that at most one profile is the
 // global default.
@@ -70,10 +71,10 @@ func (AutomationProfileValidator) ValidateDelete(context.Context, *safetyv1alpha
 	return nil, nil
 }
 
-// SetupAutomationProfileWebhookWithManager registers the AutomationProfile validator. It reads
+// SetupAutomationProfileWebhookWithManager registers the AutomationProfile validator; log, when set, records every change it admits. It reads
 // with the API reader: the single-default rule must see profiles created a moment ago.
-func SetupAutomationProfileWebhookWithManager(mgr ctrl.Manager) error {
+func SetupAutomationProfileWebhookWithManager(mgr ctrl.Manager, log audit.ConfigLog) error {
 	return ctrl.NewWebhookManagedBy(mgr, &safetyv1alpha1.AutomationProfile{}).
-		WithValidator(AutomationProfileValidator{Reader: mgr.GetAPIReader()}).
+		WithValidator(withConfigRecord[*safetyv1alpha1.AutomationProfile](AutomationProfileValidator{Reader: mgr.GetAPIReader()}, log, mgr.GetClient())).
 		Complete()
 }

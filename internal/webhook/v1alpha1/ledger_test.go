@@ -14,6 +14,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/testenv"
 	"github.com/toolgate/toolgate/pkg/agent"
 )
@@ -48,7 +49,10 @@ var _ = Describe("the decision ledger behind the gate", Ordered, func() {
 	})
 
 	It("holds an allowed and a denied decision, verifiably chained", func() {
-		Expect(agent.Submit(ctx, coder, call("in-sandbox", ns+"-write", "sb"))).To(Succeed())
+		admitted := call("in-sandbox", ns+"-write", "sb")
+		Expect(agent.Submit(ctx, coder, admitted)).To(Succeed())
+		tool := &safetyv1alpha1.AgentTool{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Name: ns + "-write"}, tool)).To(Succeed())
 		Expect(agent.ReasonOf(agent.Submit(ctx, coder, call("no-sandbox", ns+"-write", "")))).To(Equal("ToolSandboxRequired"))
 
 		report, err := ledger.Verify(ledgerDir)
@@ -70,6 +74,20 @@ var _ = Describe("the decision ledger behind the gate", Ordered, func() {
 		Expect(mine).To(ContainElement(HaveKeyWithValue("fields", And(
 			HaveKeyWithValue("call", "no-sandbox"), HaveKeyWithValue("decision", "deny"),
 			HaveKeyWithValue("reason", "ToolSandboxRequired")))))
+
+		By("recording what each call asked for, on which tool and facts, and which rule decided")
+		Expect(mine).To(ContainElement(HaveKeyWithValue("fields", And(
+			HaveKeyWithValue("call", "in-sandbox"), HaveKeyWithValue("uid", string(admitted.UID)),
+			HaveKeyWithValue("arguments", map[string]any{"paths": []any{"src/in-sandbox.go"}}),
+			HaveKeyWithValue("argumentsDigest", policy.ArgumentsDigest(admitted.Spec.Arguments)),
+			HaveKeyWithValue("sandboxId", "sb"), HaveKeyWithValue("class", "write"), Not(HaveKey("ruleId")),
+			HaveKeyWithValue("agentTool", And(HaveKeyWithValue("uid", string(tool.UID)),
+				HaveKeyWithValue("generation", float64(tool.Generation)), HaveKeyWithValue("writes", true))),
+			HaveKeyWithValue("facts", And(HaveKeyWithValue("accumulatedCost", "0"), HaveKeyWithValue("earlierAttempts", float64(0)),
+				HaveKeyWithValue("humanApproved", false)))))))
+		Expect(mine).To(ContainElement(HaveKeyWithValue("fields", And(
+			HaveKeyWithValue("call", "no-sandbox"), HaveKeyWithValue("ruleId", "require-sandbox"), HaveKey("uid"),
+			Not(HaveKey("sandboxId")), HaveKey("facts"), HaveKey("agentTool")))))
 
 		By("counting denials, which no stored object shows, in the plan's usage: as many as the ledger holds")
 		denied := 0 // the sandbox denial, plus any PlanNotLocked answers Submit retried past

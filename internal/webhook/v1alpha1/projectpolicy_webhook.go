@@ -8,10 +8,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
-// +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-projectpolicy,mutating=false,failurePolicy=fail,sideEffects=None,groups=safety.toolgate.dev,resources=projectpolicies,verbs=create;update,versions=v1alpha1,name=vprojectpolicy-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
+// +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-projectpolicy,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=safety.toolgate.dev,resources=projectpolicies,verbs=create;update;delete,versions=v1alpha1,name=vprojectpolicy-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
 
 // ProjectPolicyValidator compiles a project's regular expressions, globs and commands.
 type ProjectPolicyValidator struct{}
@@ -38,9 +39,9 @@ func (ProjectPolicyValidator) ValidateDelete(context.Context, *safetyv1alpha1.Pr
 	return nil, nil
 }
 
-// SetupProjectPolicyWebhookWithManager registers the ProjectPolicy validator.
-func SetupProjectPolicyWebhookWithManager(mgr ctrl.Manager) error {
+// SetupProjectPolicyWebhookWithManager registers the ProjectPolicy validator; log, when set, records every change it admits.
+func SetupProjectPolicyWebhookWithManager(mgr ctrl.Manager, log audit.ConfigLog) error {
 	return ctrl.NewWebhookManagedBy(mgr, &safetyv1alpha1.ProjectPolicy{}).
-		WithValidator(ProjectPolicyValidator{}).
+		WithValidator(withConfigRecord[*safetyv1alpha1.ProjectPolicy](ProjectPolicyValidator{}, log, mgr.GetClient())).
 		Complete()
 }

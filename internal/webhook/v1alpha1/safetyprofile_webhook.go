@@ -9,11 +9,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
-// +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-safetyprofile,mutating=false,failurePolicy=fail,sideEffects=None,groups=safety.toolgate.dev,resources=safetyprofiles,verbs=create;update,versions=v1alpha1,name=vsafetyprofile-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
+// +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-safetyprofile,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=safety.toolgate.dev,resources=safetyprofiles,verbs=create;update;delete,versions=v1alpha1,name=vsafetyprofile-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
 
 // SafetyProfileValidator checks what the schema cannot: that tool patterns compile and money is exact.
 type SafetyProfileValidator struct{}
@@ -46,9 +47,9 @@ func builtinWarning(sp *safetyv1alpha1.SafetyProfile) admission.Warnings {
 	return nil
 }
 
-// SetupSafetyProfileWebhookWithManager registers the SafetyProfile validator.
-func SetupSafetyProfileWebhookWithManager(mgr ctrl.Manager) error {
+// SetupSafetyProfileWebhookWithManager registers the SafetyProfile validator; log, when set, records every change it admits.
+func SetupSafetyProfileWebhookWithManager(mgr ctrl.Manager, log audit.ConfigLog) error {
 	return ctrl.NewWebhookManagedBy(mgr, &safetyv1alpha1.SafetyProfile{}).
-		WithValidator(SafetyProfileValidator{}).
+		WithValidator(withConfigRecord[*safetyv1alpha1.SafetyProfile](SafetyProfileValidator{}, log, mgr.GetClient())).
 		Complete()
 }

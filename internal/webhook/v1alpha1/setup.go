@@ -54,12 +54,14 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if err != nil {
 		return fmt.Errorf("asking the API server which user the operator is: %w", err)
 	}
-	for _, setup := range []func(ctrl.Manager) error{
+	configs, _ := opts.Ledger.(audit.ConfigLog)
+	for _, setup := range []func(ctrl.Manager, audit.ConfigLog) error{
 		SetupSafetyProfileWebhookWithManager,
 		SetupAutomationProfileWebhookWithManager,
 		SetupProjectPolicyWebhookWithManager,
+		setupRecordedKinds,
 	} {
-		if err := setup(mgr); err != nil {
+		if err := setup(mgr, configs); err != nil {
 			return err
 		}
 	}
@@ -99,6 +101,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if l, ok := opts.Ledger.(audit.PlanLog); ok {
 		plans.Ledger = l
 	}
+	plans.Configs = configs
 	mgr.GetWebhookServer().Register(AgentPlanPath, &webhook.Admission{Handler: plans})
 	return nil
 }

@@ -53,6 +53,9 @@ var _ = BeforeSuite(func() {
 })
 
 var _ = AfterSuite(func() {
+	if ledgerDir != "" && cluster != nil {
+		replaySuiteLedger()
+	}
 	if cluster != nil {
 		Expect(cluster.Stop()).To(Succeed())
 	}
@@ -98,6 +101,16 @@ func (s *switchableLog) RecordPlan(ctx context.Context, p audit.Plan) error {
 	s.mu.Unlock()
 	if pl, ok := l.(audit.PlanLog); ok {
 		return pl.RecordPlan(ctx, p)
+	}
+	return nil
+}
+
+func (s *switchableLog) RecordConfig(ctx context.Context, c audit.ConfigChange) error {
+	s.mu.Lock()
+	l := s.log
+	s.mu.Unlock()
+	if cl, ok := l.(audit.ConfigLog); ok {
+		return cl.RecordConfig(ctx, c)
 	}
 	return nil
 }

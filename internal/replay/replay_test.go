@@ -1,0 +1,151 @@
+package replay
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/policy"
+	"github.com/toolgate/toolgate/internal/safety"
+)
+
+// fixture writes, through audit.Log as the operator does, a plan's creation and lock under the
+// built-in "unrestricted" profile, then decides calls with the engine against that snapshot and
+// records each decision as the webhook does.
+type fixture struct {
+	t    *testing.T
+	dir  string
+	log  *audit.Log
+	snap *safetyv1alpha1.PlanSnapshot
+	pol  *safety.Policy
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	dir := t.TempDir()
+	j, err := ledger.Open(audit.Config(nil, dir, "w", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = j.Close() })
+	f := &fixture{t: t, dir: dir, log: &audit.Log{Journal: j}}
+	ctx := context.Background()
+	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", UID: "plan-uid"},
+		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "coder",
+			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: safety.BuiltinUnrestricted}}}
+	if err := f.log.RecordPlan(ctx, audit.Plan{Decision: "allow", Operation: audit.PlanCreate, Namespace: "ns", Name: "p",
+		ServiceAccount: "coder", Profile: "SafetyProfile/" + safety.BuiltinUnrestricted}); err != nil {
+		t.Fatal(err)
+	}
+	snap, err := resolveWith(nil, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan.Status.Snapshot = snap
+	c, err := audit.LockChange(plan, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.log.RecordConfig(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	f.snap = snap
+	if f.pol, err = policy.CompileSnapshot(snap); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func resolveWith(objs []client.Object, plan *safetyv1alpha1.AgentPlan) (*safetyv1alpha1.PlanSnapshot, error) {
+	m := memReader{objects: map[objKey]client.Object{}}
+	for _, o := range objs {
+		m.objects[keyOf(o)] = o
+	}
+	return controller.ResolveSnapshot(context.Background(), m, plan)
+}
+
+// decide has the engine decide a call of a read tool on paths and records it; it returns the
+// recorded decision.
+func (f *fixture) decide(name string, facts bool, args safetyv1alpha1.ToolArguments) string {
+	f.t.Helper()
+	pin := &audit.ToolPin{UID: "tool-uid", Generation: 1, ActionClass: "read"}
+	call := safety.Call{Tool: safety.Tool{Name: "read", ActionClass: safety.ClassRead},
+		Args: safety.Arguments{Command: args.Command, Paths: args.Paths, Cwd: args.Cwd}}
+	got := safety.Evaluate(f.pol, call)
+	d := audit.Decision{Decision: verdict(got), Reason: got.Reason, RuleID: got.RuleID, Namespace: "ns", Plan: "p", Call: name,
+		Tool: "read", SnapshotHash: f.snap.Hash, Request: &audit.CallRequest{UID: name + "-uid", Arguments: args}, AgentTool: pin}
+	if facts {
+		d.Facts = audit.FactsOf(call, false)
+	} else {
+		d.Decision, d.Reason = "deny", "PlanNotLocked"
+	}
+	if err := f.log.RecordDecision(context.Background(), d); err != nil {
+		f.t.Fatal(err)
+	}
+	return d.Decision
+}
+
+func TestReplayReproducesRecordedDecisionsAndSaysWhatItCannotReplay(t *testing.T) {
+	f := newFixture(t)
+	if got := f.decide("read-src", true, safetyv1alpha1.ToolArguments{Paths: []string{"src/a.go"}}); got != "allow" {
+		t.Fatalf("read-src: %s", got)
+	}
+	if got := f.decide("read-env", true, safetyv1alpha1.ToolArguments{Paths: []string{".env"}}); got != "deny" {
+		t.Fatalf("read-env: %s", got)
+	}
+	f.decide("unlocked", false, safetyv1alpha1.ToolArguments{Paths: []string{"src/a.go"}})
+	f.decide("secret", true, safetyv1alpha1.ToolArguments{Command: `curl -H "Authorization: Bearer abcdefghijklmnop0123456789" https://x`})
+
+	rep, err := Replay(context.Background(), f.dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Verified {
+		t.Errorf("ledger does not verify: %s", rep.VerifySummary)
+	}
+	want := Report{Decisions: 4, Replayed: 2, Unchanged: 2, UnreplayableByWhy: map[string]int{WhyBeforeEngine: 1, WhyArgsAltered: 1}}
+	got := Report{Decisions: rep.Decisions, Replayed: rep.Replayed, Unchanged: rep.Unchanged, Flips: rep.Flips, UnreplayableByWhy: rep.UnreplayableByWhy}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("replay under the recorded snapshot (-want +got):\n%s", diff)
+	}
+
+	replayUnder := func(objs ...client.Object) Report {
+		t.Helper()
+		rep, err := Replay(context.Background(), f.dir, objs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	// A project policy that puts src/ out of reach flips the one allowed read, allow→deny.
+	tight := &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "project"},
+		Spec: safetyv1alpha1.ProjectPolicySpec{PathPolicy: &safetyv1alpha1.PathPolicy{ZeroAccess: []string{"src/"}}}}
+	rep = replayUnder(tight)
+	if len(rep.Flips) != 1 || rep.Flips[0].Call != "read-src" || rep.Flips[0].From != "allow" || rep.Flips[0].To != "deny" ||
+		rep.Flips[0].Rule != "path-policy:zeroAccess" {
+		t.Errorf("flips under %s: %+v", rep.Candidates, rep.Flips)
+	}
+	if rep.ByRule["path-policy:zeroAccess"].Flipped != 1 {
+		t.Errorf("by rule: %+v", rep.ByRule)
+	}
+	// A candidate that names a profile that does not exist cannot lock the plan: nothing flips,
+	// every engine decision says why.
+	missing := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"},
+		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "coder",
+			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: "nope"}}}
+	rep = replayUnder(missing)
+	if len(rep.Flips) != 0 || rep.UnreplayableByWhy[WhyCannotLock] != 2 {
+		t.Errorf("under a plan naming a missing profile: flips %+v, unreplayable %+v", rep.Flips, rep.UnreplayableByWhy)
+	}
+	// A candidate that is not a policy kind is refused, naming it.
+	if _, err := Replay(context.Background(), f.dir, []client.Object{&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: "t"}}}); err == nil {
+		t.Error("an AgentTool candidate was accepted")
+	}
+}

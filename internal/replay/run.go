@@ -1,0 +1,154 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"text/tabwriter"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// Options are what `kubectl toolgate replay` takes.
+type Options struct {
+	// Ledger is the ledger's directory (a copy of the volume, or one writer's directory).
+	Ledger string
+	// Files hold candidate policy objects (YAML or JSON, several documents each); none replays
+	// under the recorded snapshots.
+	Files []string
+	// JSON prints the Report as JSON instead of the human summary.
+	JSON bool
+}
+
+// Exit codes of Run, like diff(1): nothing flips, something flips, replay failed.
+const (
+	ExitNoFlips = 0
+	ExitFlips   = 1
+	ExitError   = 2
+)
+
+// Run replays the ledger under the candidates in opts.Files and prints the report to out; it
+// returns the exit code. Errors are printed to out too, so a wrapper needs no other stream.
+func Run(ctx context.Context, opts Options, out io.Writer) int {
+	if opts.Ledger == "" {
+		printf(out, "error: --ledger: the ledger's directory is required\n")
+		return ExitError
+	}
+	candidates, err := LoadCandidates(opts.Files...)
+	if err != nil {
+		printf(out, "error: %s\n", err)
+		return ExitError
+	}
+	rep, err := Replay(ctx, opts.Ledger, candidates)
+	if err != nil {
+		printf(out, "error: %s\n", err)
+		return ExitError
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return ExitError
+		}
+	} else {
+		WriteHuman(out, rep)
+	}
+	if len(rep.Flips) > 0 {
+		return ExitFlips
+	}
+	return ExitNoFlips
+}
+
+// LoadCandidates reads the toolgate objects in files (multi-document YAML or JSON).
+func LoadCandidates(files ...string) ([]client.Object, error) {
+	scheme := runtime.NewScheme()
+	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {
+		return nil, err
+	}
+	decode := serializer.NewCodecFactory(scheme).UniversalDeserializer()
+	var objs []client.Object
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("-f %s: %w", f, err)
+		}
+		docs := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+		for i := 0; ; i++ {
+			doc, err := docs.Read()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return nil, fmt.Errorf("-f %s: document %d: %w", f, i, err)
+			}
+			if len(bytes.TrimSpace(doc)) == 0 {
+				continue
+			}
+			obj, _, err := decode.Decode(doc, nil, nil)
+			if err != nil {
+				return nil, fmt.Errorf("-f %s: document %d: %w", f, i, err)
+			}
+			co, ok := obj.(client.Object)
+			if !ok || kindOf(co) == "" {
+				return nil, fmt.Errorf("-f %s: document %d: %T is not a SafetyProfile, AutomationProfile, ProjectPolicy or AgentPlan", f, i, obj)
+			}
+			objs = append(objs, co)
+		}
+	}
+	return objs, nil
+}
+
+// WriteHuman prints rep for a person: the verdict, the flips (deny→allow first), the counts per
+// rule and what could not be replayed.
+func WriteHuman(out io.Writer, rep Report) {
+	verified := "verified"
+	if !rep.Verified {
+		verified = "DOES NOT VERIFY"
+	}
+	printf(out, "ledger %s: %s (%s)\n", rep.Ledger, verified, rep.VerifySummary)
+	printf(out, "replayed %d of %d decisions under %v: %d unchanged, %d flipped, %d not replayable\n",
+		rep.Replayed, rep.Decisions, rep.Candidates, rep.Unchanged, len(rep.Flips), rep.Decisions-rep.Replayed)
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	if len(rep.Flips) > 0 {
+		printf(w, "\nFLIP\tNAMESPACE\tPLAN\tCALL\tTOOL\tRECORDED\tNOW\tRECORD\n")
+		for _, f := range rep.Flips {
+			printf(w, "%s→%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s/%d\n", f.From, f.To, f.Namespace, f.Plan, f.Call, f.Tool,
+				orDash(f.RecordedRule), orDash(f.Rule), f.Writer, f.Seq)
+		}
+	}
+	if len(rep.ByRule) > 0 {
+		printf(w, "\nRULE\tREPLAYED\tFLIPPED\n")
+		for _, rule := range slices.Sorted(maps.Keys(rep.ByRule)) {
+			printf(w, "%s\t%d\t%d\n", orDash(rule), rep.ByRule[rule].Replayed, rep.ByRule[rule].Flipped)
+		}
+	}
+	if len(rep.UnreplayableByWhy) > 0 {
+		printf(w, "\nNOT REPLAYABLE\tCOUNT\n")
+		for _, why := range slices.Sorted(maps.Keys(rep.UnreplayableByWhy)) {
+			printf(w, "%s\t%d\n", why, rep.UnreplayableByWhy[why])
+		}
+	}
+	_ = w.Flush()
+}
+
+// printf writes to a report's stream; a failed write has nowhere better to be reported.
+func printf(w io.Writer, format string, a ...any) { _, _ = fmt.Fprintf(w, format, a...) }
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,163 @@
+package v1alpha1_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clocktesting "k8s.io/utils/clock/testing"
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/operator"
+	"github.com/toolgate/toolgate/internal/testenv"
+	"github.com/toolgate/toolgate/pkg/agent"
+)
+
+// suiteManager is the suite's own manager setup, to restore after a spec ran another one.
+func suiteManager(mgr ctrl.Manager) error {
+	managerClient = mgr.GetClient()
+	return operator.Setup(mgr, operator.Options{Ledger: decisions})
+}
+
+// recordsOf reads the records of kind in namespace ns from the ledger under dir.
+func recordsOf(dir, kind, ns string) []map[string]any {
+	GinkgoHelper()
+	lines, err := ledger.Tail(dir, 1000000)
+	Expect(err).NotTo(HaveOccurred())
+	var out []map[string]any
+	for _, raw := range lines {
+		var rec struct {
+			Kind   string         `json:"kind"`
+			Fields map[string]any `json:"fields"`
+		}
+		Expect(json.Unmarshal(raw, &rec)).To(Succeed())
+		if rec.Kind == kind && rec.Fields["namespace"] == ns {
+			out = append(out, rec.Fields)
+		}
+	}
+	return out
+}
+
+var _ = Describe("a flood of denied calls through the API server", Ordered, func() {
+	const (
+		perWindow = 50
+		flood     = 2000
+	)
+	var (
+		dir     string
+		journal *ledger.Journal
+		clk     *clocktesting.FakeClock
+		fc      *audit.FloodControl
+	)
+
+	BeforeAll(func() {
+		dir = GinkgoT().TempDir()
+		clk = clocktesting.NewFakeClock(time.Now())
+		var err error
+		journal, err = ledger.Open(audit.Config(nil, dir, "flood", nil))
+		Expect(err).NotTo(HaveOccurred())
+		log := &audit.Log{Journal: journal}
+		// A window that ends only when the test says so: the fake clock.
+		fc = &audit.FloodControl{Log: log, Clock: clk, Settings: func(context.Context) audit.FloodSettings {
+			return audit.FloodSettings{DeniedPerWindow: perWindow, Window: time.Hour}
+		}}
+		Expect(cluster.RestartManager(func(mgr ctrl.Manager) error {
+			managerClient = mgr.GetClient()
+			if err := mgr.Add(fc); err != nil {
+				return err
+			}
+			return operator.Setup(mgr, operator.Options{Ledger: log, Flood: fc})
+		})).To(Succeed())
+		DeferCleanup(func() {
+			Expect(cluster.RestartManager(suiteManager)).To(Succeed())
+			Expect(journal.Close()).To(Succeed())
+		})
+	})
+
+	It("costs the ledger one record per denial up to the rate and one aggregated record per window after it, and leaves other namespaces alone", func() {
+		newNS := func(prefix string) string {
+			n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix}}
+			Expect(k8sClient.Create(ctx, n)).To(Succeed())
+			return n.Name
+		}
+		floodNS, otherNS := newNS("flood-"), newNS("flood-other-")
+		flooder, err := testenv.Agent(ctx, cluster.Config, cluster.Scheme, floodNS, "flooder")
+		Expect(err).NotTo(HaveOccurred())
+		worker, err := testenv.Agent(ctx, cluster.Config, cluster.Scheme, otherNS, "worker")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(k8sClient.Create(ctx, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: otherNS + "-read"},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}})).To(Succeed())
+		Expect(k8sClient.Create(ctx, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: otherNS, Name: "p"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "worker",
+				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: "unrestricted"}}})).To(Succeed())
+		read := func(name string) *safetyv1alpha1.AgentToolCall {
+			return &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: otherNS, Name: name},
+				Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "p", Tool: otherNS + "-read", Step: "s",
+					Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"src/a.go"}}}}
+		}
+		Expect(agent.Submit(ctx, worker, read("before"))).To(Succeed())
+
+		deny := func(i int) string { // a 253-character name, for a plan that does not exist
+			name := fmt.Sprintf("%s-%05d", strings.Repeat("f", 247), i)
+			call := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: floodNS, Name: name},
+				Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "nope", Tool: "t", Step: "s",
+					Arguments: safetyv1alpha1.ToolArguments{Command: strings.Repeat("x", 4096)}}}
+			err := agent.FromError(flooder.Create(ctx, call), "t")
+			if r := agent.ReasonOf(err); r != "" {
+				return r
+			}
+			return fmt.Sprint(err)
+		}
+		By("the first denials of the window, recorded one by one")
+		for i := range perWindow {
+			Expect(deny(i)).To(Equal("PlanNotFound"))
+		}
+		Expect(recordsOf(dir, audit.KindDecision, floodNS)).To(HaveLen(perWindow))
+		bytesAtRate := journal.Stats().Bytes
+
+		By(fmt.Sprintf("%d more, from 8 connections at once: refused RateLimited, and not one byte each", flood))
+		var wg sync.WaitGroup
+		reasons := make([]string, flood)
+		for w := range 8 {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				for i := w; i < flood; i += 8 {
+					reasons[i] = deny(perWindow + i)
+				}
+			})
+		}
+		wg.Wait()
+		Expect(reasons).To(HaveEach(Equal(safetyv1alpha1.AuditLedgerRateLimitedReason)))
+		grown := journal.Stats().Bytes - bytesAtRate
+		GinkgoWriter.Printf("ledger bytes: %d at the rate, +%d after %d refused calls\n", bytesAtRate, grown, flood)
+		Expect(grown).To(BeNumerically("<", 4096), "refused calls cost the ledger nothing until their window's record")
+		Expect(recordsOf(dir, audit.KindDecision, floodNS)).To(HaveLen(perWindow))
+
+		By("another namespace's calls, during the flood: admitted and recorded")
+		Expect(agent.Submit(ctx, worker, read("during"))).To(Succeed())
+		Expect(recordsOf(dir, audit.KindDecision, otherNS)).To(ContainElement(And(
+			HaveKeyWithValue("call", "during"), HaveKeyWithValue("decision", "allow"))))
+
+		By("the window ends: one aggregated record counts every refused call")
+		clk.Step(time.Hour)
+		Eventually(func() []map[string]any { return recordsOf(dir, audit.KindFlood, floodNS) }).Should(ConsistOf(And(
+			HaveKeyWithValue("refused", float64(flood)), HaveKeyWithValue("denied", float64(flood+perWindow)),
+			HaveKeyWithValue("reasons", HaveKeyWithValue("PlanNotFound", float64(flood))),
+			HaveKeyWithValue("requester", "system:serviceaccount:"+floodNS+":flooder"))))
+		GinkgoWriter.Printf("ledger bytes after the flood record: +%d\n", journal.Stats().Bytes-bytesAtRate)
+		Expect(journal.Stats().Bytes - bytesAtRate).To(BeNumerically("<", 16384))
+		report, err := ledger.Verify(dir)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(report.OK()).To(BeTrue(), report.Summary())
+	})
+})
