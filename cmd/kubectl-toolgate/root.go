@@ -20,14 +20,15 @@ func commands(c *cli) []*cobra.Command {
 		newTestCommand(c),
 		newExplainCommand(c),
 		newLedgerCommand(c),
+		newReplayCommand(c),
 		newApproveCommand(c),
 		newOptionsCommand(),
 	}
 }
 
 const rootLong = `toolgate's kubectl plugin: decide a tool call offline as the admission webhook would, explain
-the profile a plan is locked to, approve calls that need a person, and verify and read the audit
-ledger.
+the profile a plan is locked to, approve calls that need a person, verify and read the audit
+ledger, and replay its decisions under candidate policies.
 
 The kubectl connection flags (--kubeconfig, --context, -n, --as, --token, ...) work as with kubectl,
 before or after the command and its arguments; 'kubectl toolgate options' lists them.

@@ -39,27 +39,28 @@ const (
 	ExitError   = 2
 )
 
-// Run replays the ledger under the candidates in opts.Files and prints the report to out; it
-// returns the exit code. Errors are printed to out too, so a wrapper needs no other stream.
-func Run(ctx context.Context, opts Options, out io.Writer) int {
+// Run replays the ledger under the candidates in opts.Files, prints the report to out and any
+// error to errOut, and returns the exit code.
+func Run(ctx context.Context, opts Options, out, errOut io.Writer) int {
 	if opts.Ledger == "" {
-		printf(out, "error: --ledger: the ledger's directory is required\n")
+		printf(errOut, "error: --ledger: the ledger's directory is required\n")
 		return ExitError
 	}
 	candidates, err := LoadCandidates(opts.Files...)
 	if err != nil {
-		printf(out, "error: %s\n", err)
+		printf(errOut, "error: %s\n", err)
 		return ExitError
 	}
 	rep, err := Replay(ctx, opts.Ledger, candidates)
 	if err != nil {
-		printf(out, "error: %s\n", err)
+		printf(errOut, "error: %s\n", err)
 		return ExitError
 	}
 	if opts.JSON {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
+			printf(errOut, "error: %s\n", err)
 			return ExitError
 		}
 	} else {

@@ -95,7 +95,7 @@ var _ = Describe("replaying the ledger", func() {
 		file := filepath.Join(dir, "candidate.yaml")
 		Expect(os.WriteFile(file, docs, 0o600)).To(Succeed())
 		var out bytes.Buffer
-		code := replay.Run(ctx, replay.Options{Ledger: ledgerDir, Files: []string{file}, JSON: true}, &out)
+		code := replay.Run(ctx, replay.Options{Ledger: ledgerDir, Files: []string{file}, JSON: true}, &out, GinkgoWriter)
 		Expect(code).To(Equal(replay.ExitFlips), out.String())
 		var got replay.Report
 		Expect(json.Unmarshal(out.Bytes(), &got)).To(Succeed())
@@ -109,7 +109,7 @@ var _ = Describe("replaying the ledger", func() {
 
 		By("the human report names the flips")
 		out.Reset()
-		Expect(replay.Run(ctx, replay.Options{Ledger: ledgerDir, Files: []string{file}}, &out)).To(Equal(replay.ExitFlips))
+		Expect(replay.Run(ctx, replay.Options{Ledger: ledgerDir, Files: []string{file}}, &out, GinkgoWriter)).To(Equal(replay.ExitFlips))
 		Expect(out.String()).To(And(ContainSubstring("deny→allow"), ContainSubstring("write-bare"), ContainSubstring("read-secret")))
 	})
 })

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/toolgate/toolgate/internal/replay"
+)
+
+const replayLong = `Re-decide every decision recorded in the audit ledger in DIR, from the recorded arguments and
+facts, and report what would change: flips from deny to allow first, then allow to deny, counts
+per rule, and the records that cannot be replayed and why (redacted or cut arguments, denials
+taken before the engine ran). Without -f, each decision is replayed under the snapshot its plan
+was locked with, which should flip nothing; with -f, the plans are resolved again from the
+ledger's configuration history with the candidate SafetyProfiles, AutomationProfiles,
+ProjectPolicies and AgentTools in the files in place of the recorded ones. No cluster is needed.
+
+Exit status: 0 nothing flips, 1 something flips, 2 usage error, or the ledger or a file cannot
+be read.`
+
+func newReplayCommand(c *cli) *cobra.Command {
+	var opts replay.Options
+	cmd := &cobra.Command{
+		Use:   "replay --ledger DIR [-f CANDIDATE.yaml]...",
+		Short: "re-decide the ledger's decisions under candidate policies and report what would flip",
+		Long:  replayLong,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return status(replay.Run(cmd.Context(), opts, c.stdout, c.stderr))
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Ledger, "ledger", "", "the ledger's `DIR` (a copy of the volume, or one writer's directory)")
+	f.StringArrayVarP(&opts.Files, "filename", "f", nil, "a `FILE` of candidate policy objects (YAML or JSON); repeatable")
+	f.BoolVar(&opts.JSON, "json", false, "print the full report as JSON instead of the summary")
+	_ = cmd.MarkFlagRequired("ledger")
+	return cmd
+}
