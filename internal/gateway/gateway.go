@@ -67,8 +67,13 @@ type Options struct {
 	Audience string
 	// ResolvePlan finds the caller's plan; CallerPlan when nil.
 	ResolvePlan PlanResolver
-	// Costs reports admitted calls' outcomes; nothing is reported when nil.
-	Costs CostReporter
+	// Reporter writes, as the gateway's own ServiceAccount, the outcome (phase and cost) of the
+	// admitted calls of plans that name the gateway as spec.costReporter; nothing is reported
+	// when nil.
+	Reporter client.Client
+	// Identity is the username the API server authenticates Reporter as (see Identity); it is
+	// required with Reporter.
+	Identity string
 	// ReviewTTL is how long a successful TokenReview is reused for the same token; 0 means
 	// DefaultReviewTTL, a negative value disables the cache.
 	ReviewTTL time.Duration
@@ -85,6 +90,7 @@ type Gateway struct {
 	opts      Options
 	authn     *authenticator
 	upstreams *upstreams
+	reporter  *costReporter // nil: no reports
 }
 
 // New returns a Gateway for opts.
@@ -95,6 +101,9 @@ func New(opts Options) (*Gateway, error) {
 	if opts.Audience == "" {
 		return nil, errors.New("gateway: an audience is required")
 	}
+	if opts.Reporter != nil && opts.Identity == "" {
+		return nil, errors.New("gateway: a Reporter needs its Identity")
+	}
 	if opts.ResolvePlan == nil {
 		opts.ResolvePlan = CallerPlan
 	}
@@ -103,8 +112,13 @@ func New(opts Options) (*Gateway, error) {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
+	var reporter *costReporter
+	if opts.Reporter != nil {
+		reporter = &costReporter{reader: opts.Reader, writer: opts.Reporter, identity: opts.Identity}
+	}
 	return &Gateway{
-		opts: opts,
+		opts:     opts,
+		reporter: reporter,
 		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
 			cache: newReviewCache(opts.Clock, opts.ReviewTTL, maxCachedReviews)},
 		upstreams: newUpstreams(opts.UpstreamHTTPClient, opts.Version),
@@ -275,9 +289,10 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 			g.upstreams.forget(rt.server.Name, up) // the transport failed: reconnect next time
 		}
 	}
-	if g.opts.Costs != nil {
-		if err := g.opts.Costs.ReportCall(ctx, call, out, callErr); err != nil {
-			g.opts.Log.Error(err, "Reporting the call's cost failed", "call", call.Name)
+	if g.reporter != nil {
+		// Before answering the agent: its next call is judged with this one's cost counted.
+		if err := g.reporter.report(ctx, call, rt, out, callErr); err != nil {
+			g.opts.Log.Error(err, "Reporting the call's outcome failed", "call", call.Name, "namespace", call.Namespace)
 		}
 	}
 	if callErr != nil {
