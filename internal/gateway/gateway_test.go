@@ -135,12 +135,13 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		))
 	})
 
-	It("stores the admitted call in the agent's namespace, and only that one", func() {
+	It("stores the admitted call in the agent's namespace, and only that one, with no report (the plan names no cost reporter)", func() {
 		var calls safetyv1alpha1.AgentToolCallList
 		Expect(k8sClient.List(ctx, &calls, client.InNamespace(ns))).To(Succeed())
-		Expect(calls.Items).To(ConsistOf(HaveField("Spec", And(
+		Expect(calls.Items).To(ConsistOf(And(HaveField("Spec", And(
 			HaveField("Plan", "plan"), HaveField("Tool", readTool),
-			HaveField("Arguments.Paths", ConsistOf("notes.txt"))))))
+			HaveField("Arguments.Paths", ConsistOf("notes.txt")))),
+			HaveField("Status.Phase", BeEmpty()), HaveField("Status.Cost", BeNil()))))
 	})
 
 	DescribeTable("refuses a caller it cannot authenticate with HTTP 401",
