@@ -36,6 +36,8 @@ const (
 	MetaStep = "safety.toolgate.dev/step"
 	// MetaSandboxID names the sandbox the tool runs in.
 	MetaSandboxID = "safety.toolgate.dev/sandbox-id"
+	// MetaDenial is the key of a denied call's result _meta that holds the Denied.
+	MetaDenial = "safety.toolgate.dev/denial"
 )
 
 // ReasonPlanNotFound is the reason of a call whose caller no plan is bound to; it is the
@@ -245,7 +247,7 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	}
 	plan, err := g.opts.ResolvePlan(ctx, g.opts.Reader, caller)
 	if noPlan, ok := errors.AsType[*NoPlanError](err); ok {
-		return denied(toolcall.Result{Reason: ReasonPlanNotFound, Message: noPlan.Message}), nil
+		return denied(toolcall.Result{Reason: ReasonPlanNotFound, Message: noPlan.Message}, rt), nil
 	} else if err != nil {
 		return nil, err
 	}
@@ -270,7 +272,7 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	}
 	if !result.Allowed {
 		log.V(2).Info("Call denied", "reason", result.Reason, "caller", caller.Username)
-		return denied(result), nil
+		return denied(result, rt), nil
 	}
 	if rt == nil { // registered since the request began
 		return nil, unserved(req.Params.Name)
@@ -316,13 +318,20 @@ type Denied struct {
 }
 
 // denied is the MCP tool error for a denial: "[Reason] message" for a model to read, and the
-// reason code in the structured content for a program.
-func denied(r toolcall.Result) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		IsError:           true,
-		Content:           []mcp.Content{&mcp.TextContent{Text: r.Text()}},
-		StructuredContent: Denied{Reason: r.Reason, Field: r.Field, Message: r.Message},
+// reason code for a program, in _meta[MetaDenial] always and in the structured content too unless
+// the tool declares an output schema: structured content must conform to a declared schema, and
+// strict clients (the TypeScript SDK's) reject a result whose structured content does not.
+func denied(r toolcall.Result, rt *route) *mcp.CallToolResult {
+	d := Denied{Reason: r.Reason, Field: r.Field, Message: r.Message}
+	res := &mcp.CallToolResult{
+		IsError: true,
+		Content: []mcp.Content{&mcp.TextContent{Text: r.Text()}},
+		Meta:    mcp.Meta{MetaDenial: d},
 	}
+	if rt == nil || rt.tool.OutputSchema == nil {
+		res.StructuredContent = d
+	}
+	return res
 }
 
 func unserved(tool string) error {

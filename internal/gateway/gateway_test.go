@@ -324,16 +324,24 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 	})
 })
 
-// reasonIn returns the reason code of a denial's structured content.
+// reasonIn returns the reason code of a denial: from its structured content when it has one (a
+// tool without an output schema), and always from its _meta, which must agree.
 func reasonIn(res *mcp.CallToolResult) string {
 	GinkgoHelper()
-	data, err := json.Marshal(res.StructuredContent)
-	Expect(err).NotTo(HaveOccurred())
-	var d struct {
-		Reason string `json:"reason"`
+	reasonOf := func(v any) string {
+		data, err := json.Marshal(v)
+		Expect(err).NotTo(HaveOccurred())
+		var d struct {
+			Reason string `json:"reason"`
+		}
+		Expect(json.Unmarshal(data, &d)).To(Succeed())
+		return d.Reason
 	}
-	Expect(json.Unmarshal(data, &d)).To(Succeed())
-	return d.Reason
+	fromMeta := reasonOf(res.Meta[gateway.MetaDenial])
+	if res.StructuredContent != nil {
+		Expect(reasonOf(res.StructuredContent)).To(Equal(fromMeta))
+	}
+	return fromMeta
 }
 
 // decisionsIn returns the fields of the ledger's decision records of namespace ns, but for the
