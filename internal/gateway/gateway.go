@@ -305,9 +305,15 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 
 // asCaller is a client that authenticates with the caller's token and nothing else.
 func (g *Gateway) asCaller(caller *Caller) (client.Client, error) {
-	cfg := rest.AnonymousClientConfig(g.opts.APIServer)
-	cfg.BearerToken = caller.Token
-	return client.New(cfg, client.Options{Scheme: g.opts.Scheme, Mapper: g.opts.Mapper})
+	caller.asCallerOnce.Do(func() {
+		cfg := rest.AnonymousClientConfig(g.opts.APIServer)
+		cfg.BearerToken = caller.Token
+		// No client-side rate limit: the API server's priority and fairness limits each agent,
+		// as it would if the agent created its calls itself.
+		cfg.QPS, cfg.RateLimiter = -1, nil
+		caller.asCaller, caller.asCallerErr = client.New(cfg, client.Options{Scheme: g.opts.Scheme, Mapper: g.opts.Mapper})
+	})
+	return caller.asCaller, caller.asCallerErr
 }
 
 // Denied is the structured content of a denial: what a program acts on.

@@ -198,7 +198,7 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 	It("learns the ServiceAccount and the pod from the token, and nothing from the request", func() {
 		caller, err := theGateway.Authenticate(ctx, token)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(*caller).To(And(HaveField("Namespace", ns), HaveField("ServiceAccount", agentSA),
+		Expect(caller).To(And(HaveField("Namespace", ns), HaveField("ServiceAccount", agentSA),
 			HaveField("Pod", "agent-pod"), HaveField("Username", "system:serviceaccount:"+ns+":"+agentSA)))
 	})
 
