@@ -41,10 +41,12 @@ import (
 )
 
 const (
-	ns       = "bench"
-	agentSA  = "agent"
-	tool     = "bench-read"
-	audience = "toolgate-gateway"
+	ns           = "bench"
+	agentSA      = "agent"
+	tool         = "bench-read"
+	audience     = "toolgate-gateway"
+	upstreamTool = "read_file"
+	pathArg      = "path"
 	// perStep keeps each step's attempts under the profile's maxRetriesPerStep.
 	perStep = 90
 )
@@ -157,9 +159,10 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 		}
 	}
 	upstream := startUpstream()
-	if err := admin.Create(ctx, &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: "bench"},
-		Spec: safetyv1alpha1.ToolServerSpec{URL: upstream.URL, Tools: []safetyv1alpha1.ServedTool{{
-			AgentTool: tool, UpstreamName: "read_file", Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{"path"}}}}}}); err != nil {
+	served := safetyv1alpha1.ServedTool{AgentTool: tool, UpstreamName: upstreamTool,
+		Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{pathArg}}}
+	if err := admin.Create(ctx, &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: "bench-upstream"},
+		Spec: safetyv1alpha1.ToolServerSpec{URL: upstream.URL, Tools: []safetyv1alpha1.ServedTool{served}}}); err != nil {
 		return nil, nil, err
 	}
 	agentCfg, err := testenv.AgentConfig(ctx, cluster.Config, ns, agentSA)
@@ -192,7 +195,8 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 		stopCache()
 		return nil, nil, fmt.Errorf("the gateway's cache did not sync")
 	}
-	gwClient, err := client.New(gwCfg, client.Options{Scheme: cluster.Scheme, Cache: &client.CacheOptions{Reader: gwCache}})
+	gwClient, err := client.New(gwCfg, client.Options{Scheme: cluster.Scheme,
+		Cache: &client.CacheOptions{Reader: gwCache}})
 	if err != nil {
 		stopCache()
 		return nil, nil, err
@@ -202,8 +206,9 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 		stopCache()
 		return nil, nil, err
 	}
-	gw, err := gateway.New(gateway.Options{Reader: gwClient, APIServer: gwCfg, TokenReviews: cs.AuthenticationV1().TokenReviews(),
-		Scheme: cluster.Scheme, Mapper: gwClient.RESTMapper(), Audience: audience, Version: "bench"})
+	gw, err := gateway.New(gateway.Options{Reader: gwClient, APIServer: gwCfg,
+		TokenReviews: cs.AuthenticationV1().TokenReviews(), Scheme: cluster.Scheme, Mapper: gwClient.RESTMapper(),
+		Audience: audience, Version: ns})
 	if err != nil {
 		stopCache()
 		return nil, nil, err
@@ -211,7 +216,8 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 	gwServer := httptest.NewServer(gw.Handler())
 	stop := func() { gwServer.Close(); gw.Close(); upstream.Close(); stopCache() }
 	// Prime the cache: every kind the gateway reads, before anything is measured.
-	for _, list := range []client.ObjectList{&safetyv1alpha1.ToolServerList{}, &safetyv1alpha1.AgentToolList{}, &safetyv1alpha1.AgentPlanList{}} {
+	for _, list := range []client.ObjectList{&safetyv1alpha1.ToolServerList{}, &safetyv1alpha1.AgentToolList{},
+		&safetyv1alpha1.AgentPlanList{}} {
 		if err := gwClient.List(ctx, list); err != nil {
 			stop()
 			return nil, nil, err
@@ -270,14 +276,14 @@ func (e *env) caller(ctx context.Context, mode string) (func(k int) error, func(
 	if mode == "create" {
 		return func(k int) error {
 			call, err := toolcall.Build(toolcall.Invocation{Namespace: ns, Plan: "plan", Tool: tool, Step: step(k),
-				Arguments: []byte(fmt.Sprintf(`{"path":%q}`, path(k))), Map: toolcall.ArgumentMap{Paths: []string{"path"}}})
+				Arguments: []byte(fmt.Sprintf(`{"path":%q}`, path(k))), Map: toolcall.ArgumentMap{Paths: []string{pathArg}}})
 			if err != nil {
 				return err
 			}
 			return e.agent.Create(ctx, call)
 		}, func() {}, nil
 	}
-	url, name, httpClient := e.upstreamURL, "read_file", http.DefaultClient
+	url, name, httpClient := e.upstreamURL, upstreamTool, http.DefaultClient
 	if mode == "gateway" {
 		url, name, httpClient = e.gatewayURL, tool, bearer(e.token)
 	}
@@ -303,7 +309,7 @@ func startUpstream() *httptest.Server {
 	type args struct {
 		Path string `json:"path"`
 	}
-	mcp.AddTool(s, &mcp.Tool{Name: "read_file", Description: "Read a file"},
+	mcp.AddTool(s, &mcp.Tool{Name: upstreamTool, Description: "Read a file"},
 		func(_ context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "contents of " + in.Path}}}, nil, nil
 		})
