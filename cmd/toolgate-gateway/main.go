@@ -54,7 +54,7 @@ func run() error {
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	if showVersion {
-		fmt.Println(version)
+		fmt.Println("toolgate-gateway", version)
 		return nil
 	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
