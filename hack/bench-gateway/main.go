@@ -5,7 +5,9 @@
 //
 //   - direct: tools/call straight to the upstream MCP server (the Go SDK's, over Streamable HTTP);
 //   - gateway: the same call through the gateway, as an agent with a pod-bound token;
-//   - create: the AgentToolCall create alone, with the same token, through the API server.
+//   - create: the AgentToolCall create alone, with the same token, through the API server;
+//   - relay: the call through a plain MCP relay (the Go SDK's server forwarding on one shared
+//     client session, as the gateway does, but with no gate): what proxying MCP itself costs.
 //
 // The gateway's own cost is gateway − direct − create; the target is at most 1 ms at p50.
 package main
@@ -68,10 +70,10 @@ var cpuProfile string
 
 // env is what the modes share.
 type env struct {
-	upstreamURL, gatewayURL string
-	token                   string // pod-bound, for the gateway's audience and the API server's
-	agent                   client.Client
-	seq                     int // calls so far, for distinct steps and paths
+	upstreamURL, gatewayURL, relayURL string
+	token                             string // pod-bound, for the gateway's audience and the API server's
+	agent                             client.Client
+	seq                               int // calls so far, for distinct steps and paths
 }
 
 func run(ctx context.Context, rounds, perRun int) error {
@@ -98,7 +100,7 @@ func run(ctx context.Context, rounds, perRun int) error {
 	}
 	defer stop()
 
-	modes := []string{"direct", "gateway", "create"}
+	modes := []string{"direct", "gateway", "create", "relay"}
 	for _, m := range modes { // warm up connections, discovery, caches
 		if _, err := e.batch(ctx, m, 20, 8); err != nil {
 			return fmt.Errorf("warming up %s: %w", m, err)
@@ -136,6 +138,8 @@ func run(ctx context.Context, rounds, perRun int) error {
 			own := pct(pooled["gateway"], p) - pct(pooled["direct"], p) - pct(pooled["create"], p)
 			fmt.Printf("| %d | gateway − direct − create, p%d | %s | |\n", clients, p, ms(own))
 		}
+		gate := pct(pooled["gateway"], 50) - pct(pooled["relay"], 50) - pct(pooled["create"], 50)
+		fmt.Printf("| %d | gateway − relay − create, p50 | %s | |\n", clients, ms(gate))
 	}
 	return nil
 }
@@ -234,7 +238,14 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 		stop()
 		return nil, nil, err
 	}
-	return &env{upstreamURL: upstream.URL, gatewayURL: gwServer.URL, token: token, agent: agent}, stop, nil
+	relay, err := startRelay(ctx, upstream.URL)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	stopAll := func() { relay.Close(); stop() }
+	return &env{upstreamURL: upstream.URL, gatewayURL: gwServer.URL, relayURL: relay.URL, token: token, agent: agent},
+		stopAll, nil
 }
 
 // batch makes n calls in mode from clients concurrent clients (each with its own MCP session)
@@ -284,8 +295,11 @@ func (e *env) caller(ctx context.Context, mode string) (func(k int) error, func(
 		}, func() {}, nil
 	}
 	url, name, httpClient := e.upstreamURL, upstreamTool, http.DefaultClient
-	if mode == "gateway" {
+	switch mode {
+	case "gateway":
 		url, name, httpClient = e.gatewayURL, tool, bearer(e.token)
+	case "relay":
+		url = e.relayURL
 	}
 	session, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
 		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: httpClient, DisableStandaloneSSE: true}, nil)
@@ -315,4 +329,25 @@ func startUpstream() *httptest.Server {
 		})
 	return httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+}
+
+// startRelay is an MCP server that forwards every tools/call to upstream on one shared client
+// session, gating nothing: the MCP proxying the gateway does, alone.
+func startRelay(ctx context.Context, upstream string) (*httptest.Server, error) {
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "relay", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: upstream, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		return nil, err
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "relay", Version: "1"}, nil)
+	for t, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return session.CallTool(ctx, &mcp.CallToolParams{Name: req.Params.Name, Arguments: req.Params.Arguments})
+		})
+	}
+	return httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})), nil
 }
