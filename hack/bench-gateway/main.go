@@ -47,6 +47,10 @@ const (
 	agentSA      = "agent"
 	tool         = "bench-read"
 	audience     = "toolgate-gateway"
+	modeDirect   = "direct"
+	modeGateway  = "gateway"
+	modeCreate   = "create"
+	modeRelay    = "relay"
 	upstreamTool = "read_file"
 	pathArg      = "path"
 	// perStep keeps each step's attempts under the profile's maxRetriesPerStep.
@@ -100,7 +104,7 @@ func run(ctx context.Context, rounds, perRun int) error {
 	}
 	defer stop()
 
-	modes := []string{"direct", "gateway", "create", "relay"}
+	modes := []string{modeDirect, modeGateway, modeCreate, modeRelay}
 	for _, m := range modes { // warm up connections, discovery, caches
 		if _, err := e.batch(ctx, m, 20, 8); err != nil {
 			return fmt.Errorf("warming up %s: %w", m, err)
@@ -135,10 +139,10 @@ func run(ctx context.Context, rounds, perRun int) error {
 			fmt.Printf("| %d | %s | %s | %s |\n", clients, m, ms(pct(pooled[m], 50)), ms(pct(pooled[m], 99)))
 		}
 		for _, p := range []int{50, 99} {
-			own := pct(pooled["gateway"], p) - pct(pooled["direct"], p) - pct(pooled["create"], p)
+			own := pct(pooled[modeGateway], p) - pct(pooled[modeDirect], p) - pct(pooled[modeCreate], p)
 			fmt.Printf("| %d | gateway − direct − create, p%d | %s | |\n", clients, p, ms(own))
 		}
-		gate := pct(pooled["gateway"], 50) - pct(pooled["relay"], 50) - pct(pooled["create"], 50)
+		gate := pct(pooled[modeGateway], 50) - pct(pooled[modeRelay], 50) - pct(pooled[modeCreate], 50)
 		fmt.Printf("| %d | gateway − relay − create, p50 | %s | |\n", clients, ms(gate))
 	}
 	return nil
@@ -284,7 +288,7 @@ func (e *env) batch(ctx context.Context, mode string, n, clients int) ([]time.Du
 func (e *env) caller(ctx context.Context, mode string) (func(k int) error, func(), error) {
 	step := func(k int) string { return fmt.Sprintf("s%d", k/perStep) }
 	path := func(k int) string { return fmt.Sprintf("src/f%d.go", k) }
-	if mode == "create" {
+	if mode == modeCreate {
 		return func(k int) error {
 			call, err := toolcall.Build(toolcall.Invocation{Namespace: ns, Plan: "plan", Tool: tool, Step: step(k),
 				Arguments: []byte(fmt.Sprintf(`{"path":%q}`, path(k))), Map: toolcall.ArgumentMap{Paths: []string{pathArg}}})
@@ -296,9 +300,9 @@ func (e *env) caller(ctx context.Context, mode string) (func(k int) error, func(
 	}
 	url, name, httpClient := e.upstreamURL, upstreamTool, http.DefaultClient
 	switch mode {
-	case "gateway":
+	case modeGateway:
 		url, name, httpClient = e.gatewayURL, tool, bearer(e.token)
-	case "relay":
+	case modeRelay:
 		url = e.relayURL
 	}
 	session, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
