@@ -206,7 +206,7 @@ func (g *Gateway) serverFor(r *http.Request) *mcp.Server {
 			return g.callTool(ctx, req, &rt)
 		})
 	}
-	s.AddReceivingMiddleware(g.unofferedTools(routes, registered))
+	s.AddReceivingMiddleware(g.unofferedTools(routes, registered), g.plannedTools(routes))
 	return s
 }
 
