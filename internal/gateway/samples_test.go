@@ -35,7 +35,7 @@ var _ = Describe("the ToolServer API", func() {
 		Expect(err).NotTo(HaveOccurred())
 		objs, err := testenv.DecodeYAML(data)
 		Expect(err).NotTo(HaveOccurred())
-		kinds := []string{}
+		kinds := make([]string, 0, len(objs))
 		for _, obj := range objs {
 			kinds = append(kinds, obj.GetKind())
 			ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: obj.GetNamespace()}}
