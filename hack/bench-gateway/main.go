@@ -9,6 +9,10 @@
 //   - relay: the call through a plain MCP relay (the Go SDK's server forwarding on one shared
 //     client session, as the gateway does, but with no gate): what proxying MCP itself costs.
 //
+// It also counts this process's CPU time per call in each mode (the clients, the upstream, the
+// relay, the gateway and toolgate's webhook all run here; kube-apiserver and etcd do not): on a
+// shared machine CPU time is steadier than latency, and gateway − relay − create is the gate's own.
+//
 // The gateway's own cost is gateway − direct − create; the target is at most 1 ms at p50.
 package main
 
@@ -121,23 +125,30 @@ func run(ctx context.Context, rounds, perRun int) error {
 		defer pprof.StopCPUProfile()
 	}
 	fmt.Printf("\n%d rounds, %d calls per mode, round and client count\n\n", rounds, perRun)
-	fmt.Println("| clients | mode | p50 | p99 |")
-	fmt.Println("|---|---|---|---|")
+	fmt.Println("| clients | mode | p50 | p99 | CPU per call in this process |")
+	fmt.Println("|---|---|---|---|---|")
 	for _, clients := range []int{1, 8} {
 		pooled := map[string][]time.Duration{}
+		cpu := map[string]time.Duration{}
 		for r := range rounds {
 			for k := range modes {
 				m := modes[(k+r)%len(modes)]
+				before := processCPU()
 				lat, err := e.batch(ctx, m, perRun, clients)
 				if err != nil {
 					return fmt.Errorf("%s, %d clients: %w", m, clients, err)
 				}
+				cpu[m] += processCPU() - before
 				pooled[m] = append(pooled[m], lat...)
 			}
 		}
+		perCall := func(m string) time.Duration { return cpu[m] / time.Duration(len(pooled[m])) }
 		for _, m := range modes {
-			fmt.Printf("| %d | %s | %s | %s |\n", clients, m, ms(pct(pooled[m], 50)), ms(pct(pooled[m], 99)))
+			fmt.Printf("| %d | %s | %s | %s | %s |\n", clients, m, ms(pct(pooled[m], 50)), ms(pct(pooled[m], 99)),
+				ms(perCall(m)))
 		}
+		fmt.Printf("| %d | gate's CPU: gateway − relay − create | | | %s |\n", clients,
+			ms(perCall(modeGateway)-perCall(modeRelay)-perCall(modeCreate)))
 		for _, p := range []int{50, 99} {
 			own := pct(pooled[modeGateway], p) - pct(pooled[modeDirect], p) - pct(pooled[modeCreate], p)
 			fmt.Printf("| %d | gateway − direct − create, p%d | %s | |\n", clients, p, ms(own))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"syscall"
 	"time"
 
 	"k8s.io/client-go/rest"
@@ -46,4 +47,13 @@ func waitFor(timeout time.Duration, ok func() bool) error {
 		time.Sleep(100 * time.Millisecond)
 	}
 	return nil
+}
+
+// processCPU is the user and system CPU time this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
