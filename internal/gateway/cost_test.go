@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -140,5 +141,44 @@ var _ = Describe("toolgate-gateway as the plan's cost reporter", Ordered, func()
 		Expect(err).To(MatchError(And(ContainSubstring("InvalidUpdate"),
 			ContainSubstring("only plan plan's cost reporter (%s) may report cost", gatewayIdentity))))
 		Expect(usage().AccumulatedCost).To(Equal("1.05"), "the refused report changed nothing")
+	})
+})
+
+var _ = Describe("toolgate-gateway reporting for an agent that hangs up", Ordered, func() {
+	It("still reports the call, Failed, when the upstream finishes after the agent gave up waiting", func() {
+		started, release := make(chan struct{}, 1), make(chan struct{})
+		s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "test"}, nil)
+		mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Answers when its caller gives up"},
+			func(ctx context.Context, _ *mcp.CallToolRequest, _ pathArgs) (*mcp.CallToolResult, any, error) {
+				started <- struct{}{}
+				select {
+				case <-ctx.Done():
+					return nil, nil, ctx.Err()
+				case <-release:
+					return nil, nil, errors.New("released by the test")
+				}
+			})
+		server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+		DeferCleanup(server.Close)
+		w := newWorld("gw-hangup-", server.URL, "slow", func(o *worldObjects) {
+			o.plan.Spec.CostReporter = &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount,
+				Namespace: "toolgate-system", Name: "gateway"}
+		})
+
+		callCtx, cancel := context.WithCancel(ctx)
+		go func() {
+			defer GinkgoRecover()
+			<-started
+			cancel()
+		}()
+		_, err := w.session.CallTool(callCtx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": "x"}})
+		Expect(err).To(HaveOccurred(), "the agent gave up")
+		close(release) // the upstream finishes after the agent has gone
+		Eventually(func(g Gomega) {
+			var calls safetyv1alpha1.AgentToolCallList
+			g.Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
+			g.Expect(calls.Items).To(ConsistOf(HaveField("Status", And(
+				HaveField("Phase", safetyv1alpha1.CallPhaseFailed), HaveField("FinishedAt", Not(BeNil()))))))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
 	})
 })

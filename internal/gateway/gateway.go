@@ -50,6 +50,9 @@ const DefaultReviewTTL = 10 * time.Second
 
 const maxCachedReviews = 4096
 
+// reportTimeout bounds a cost report, which outlives the agent's request.
+const reportTimeout = 10 * time.Second
+
 // MaxRequestBytes bounds an HTTP request body: the largest arguments plus room for the envelope.
 const MaxRequestBytes = toolcall.MaxArgumentBytes + 16<<10
 
@@ -292,8 +295,12 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 		}
 	}
 	if g.reporter != nil {
-		// Before answering the agent: its next call is judged with this one's cost counted.
-		if err := g.reporter.report(ctx, call, rt, out, callErr); err != nil {
+		// Before answering the agent: its next call is judged with this one's cost counted. Not
+		// on the agent's context: an agent that hangs up once the upstream has run must not
+		// take the report with it.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reportTimeout)
+		defer cancel()
+		if err := g.reporter.report(rctx, call, rt, out, callErr); err != nil {
 			g.opts.Log.Error(err, "Reporting the call's outcome failed", "call", call.Name, "namespace", call.Namespace)
 		}
 	}
