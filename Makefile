@@ -112,9 +112,11 @@ run: manifests generate fmt vet ## Run a controller from your host.
 
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
+GATEWAY_IMG ?= gateway:latest
+
 .PHONY: image
-image: ## Build the manager's OCI image without a container engine (bin/image/manager, bin/image/manager.tar); PUSH=1 pushes IMG.
-	go run ./hack/image --image $(IMG) --version $(VERSION) $(if $(PUSH),--push)
+image: ## Build the manager's and toolgate-gateway's OCI images without a container engine (bin/image/{manager,toolgate-gateway}[.tar]); PUSH=1 pushes IMG and GATEWAY_IMG.
+	go run ./hack/image --image $(IMG) --gateway-image $(GATEWAY_IMG) --version $(VERSION) $(if $(PUSH),--push)
 
 # If you wish to build the manager image targeting other platforms you can use the --platform flag.
 # (i.e. docker build --platform linux/arm64). However, you must enable docker buildKit for it.

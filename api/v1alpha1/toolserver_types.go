@@ -67,6 +67,13 @@ type ServedTool struct {
 	// directory, so the engine's command and path rules apply to it.
 	// +optional
 	Arguments ToolArgumentMap `json:"arguments,omitzero"`
+
+	// reportsCost says the upstream server states what each call cost in its result's
+	// _meta["safety.toolgate.dev/cost"] (US dollars, a decimal string such as "0.25"). When the
+	// plan names the gateway as its costReporter, the gateway reports that cost; otherwise, or
+	// when the upstream states none, it reports the AgentTool's costPerCall.
+	// +optional
+	ReportsCost bool `json:"reportsCost,omitempty"`
 }
 
 // ToolServerSpec registers an upstream MCP server behind toolgate-gateway.

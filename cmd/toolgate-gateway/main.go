@@ -54,7 +54,7 @@ func run() error {
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
 	if showVersion {
-		fmt.Println(version)
+		fmt.Println("toolgate-gateway", version)
 		return nil
 	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
@@ -81,8 +81,14 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	identity, err := gateway.Identity(context.Background(), cs.AuthenticationV1().SelfSubjectReviews())
+	if err != nil {
+		return err
+	}
 	gw, err := gateway.New(gateway.Options{
 		Reader:       mgr.GetClient(),
+		Reporter:     mgr.GetClient(),
+		Identity:     identity,
 		APIServer:    cfg,
 		TokenReviews: cs.AuthenticationV1().TokenReviews(),
 		Scheme:       scheme,
@@ -114,7 +120,7 @@ func run() error {
 			defer cancel()
 			_ = server.Shutdown(shutdown)
 		}()
-		log.Info("Serving MCP", "address", listen, "audience", audience, "tls", certFile != "")
+		log.Info("Serving MCP", "address", listen, "audience", audience, "tls", certFile != "", "costReporter", identity)
 		var err error
 		if certFile != "" {
 			err = server.ListenAndServeTLS(certFile, keyFile)

@@ -152,6 +152,9 @@ func submitCalls(ctx context.Context, local *testenv.Local) error {
 	if err := approvalFlow(ctx, local, admin, coder); err != nil {
 		return err
 	}
+	if err := gatewayFlow(ctx, local); err != nil {
+		return err
+	}
 	step("verifying the decision ledger in " + local.LedgerDir)
 	report, err := ledger.Verify(local.LedgerDir)
 	if err != nil {

@@ -1,6 +1,7 @@
-// Command image builds toolgate's manager image without a container engine (`make image`): an OCI
-// image layout in bin/image/manager and a tarball bin/image/manager.tar for `docker load` or
-// `crane push`, and, with --push, pushes it to a registry with the credentials docker and crane use.
+// Command image builds toolgate's images without a container engine (`make image`): the manager
+// and toolgate-gateway, each an OCI image layout in bin/image/<binary> and a tarball
+// bin/image/<binary>.tar for `docker load` or `crane push`, and, with --push, pushes them to a
+// registry with the credentials docker and crane use.
 package main
 
 import (
@@ -20,26 +21,32 @@ import (
 )
 
 func main() {
-	ref := flag.String("image", "controller:latest", "Image reference to tag (and push with --push).")
-	out := flag.String("out", "bin/image", "Directory for the OCI layout and the tarball.")
+	ref := flag.String("image", "controller:latest", "The manager's image reference to tag (and push with --push).")
+	gatewayRef := flag.String("gateway-image", "gateway:latest", "toolgate-gateway's image reference to tag (and push).")
+	out := flag.String("out", "bin/image", "Directory for the OCI layouts and the tarballs.")
 	arch := flag.String("arch", runtime.GOARCH, "Target architecture (linux/<arch>).")
-	version := flag.String("version", "dev", "Version stamped into the binary and the image's labels.")
-	push := flag.Bool("push", false, "Push to the registry named by --image.")
+	version := flag.String("version", "dev", "Version stamped into the binaries and the images' labels.")
+	push := flag.Bool("push", false, "Push to the registries named by --image and --gateway-image.")
 	flag.Parse()
-	if err := run(*ref, *out, *arch, *version, *push); err != nil {
-		fmt.Fprintln(os.Stderr, "image:", err)
-		os.Exit(1)
+	for _, img := range []struct{ ref, pkg, binary string }{
+		{*ref, "./cmd", "manager"},
+		{*gatewayRef, "./cmd/toolgate-gateway", "toolgate-gateway"},
+	} {
+		if err := run(img.ref, img.pkg, img.binary, *out, *arch, *version, *push); err != nil {
+			fmt.Fprintln(os.Stderr, "image:", err)
+			os.Exit(1)
+		}
 	}
 }
 
-func run(ref, out, arch, version string, push bool) error {
+func run(ref, pkg, binary, out, arch, version string, push bool) error {
 	tag, err := name.NewTag(ref)
 	if err != nil {
-		return fmt.Errorf("--image %q: %w", ref, err)
+		return fmt.Errorf("image reference %q: %w", ref, err)
 	}
-	fmt.Printf("building the manager for linux/%s (version %s)\n", arch, version)
+	fmt.Printf("building %s for linux/%s (version %s)\n", binary, arch, version)
 	img, err := image.Build(context.Background(), image.Spec{
-		Package: "./cmd", Dir: ".", Binary: "manager", Version: version, Arch: arch,
+		Package: pkg, Dir: ".", Binary: binary, Version: version, Arch: arch,
 		Source: "https://github.com/toolgate/toolgate",
 	})
 	if err != nil {
@@ -49,7 +56,7 @@ func run(ref, out, arch, version string, push bool) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(out, "manager")
+	dir := filepath.Join(out, binary)
 	if err := image.WriteLayout(dir, tag.String(), img); err != nil {
 		return err
 	}

@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	authenticationv1client "k8s.io/client-go/kubernetes/typed/authentication/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // PodNameExtra is the userInfo extra the API server sets for a pod-bound ServiceAccount token.
@@ -30,6 +32,12 @@ type Caller struct {
 	// Token is the caller's own bearer token; the gateway creates the caller's AgentToolCalls
 	// with it and with nothing else.
 	Token string
+
+	// asCaller is the client that authenticates with Token alone, made once per reviewed token
+	// (a Caller lives as long as its cached review), so a caller's calls share its connections.
+	asCallerOnce sync.Once
+	asCaller     client.Client
+	asCallerErr  error
 }
 
 const callerExtra = "toolgate.dev/caller"

@@ -27,9 +27,46 @@ func CallerPlan(ctx context.Context, c client.Reader, caller *Caller) (string, e
 	if err := c.List(ctx, &plans, client.InNamespace(caller.Namespace)); err != nil {
 		return "", fmt.Errorf("listing the plans of namespace %s: %w", caller.Namespace, err)
 	}
-	name, why := policy.CallerPlan(plans.Items, caller.ServiceAccount, caller.Pod, time.Now())
+	now := time.Now()
+	name, why := policy.CallerPlan(plans.Items, caller.ServiceAccount, caller.Pod, now)
+	if name == "" {
+		name = endedPlan(plans.Items, caller, now)
+	}
 	if name == "" {
 		return "", &NoPlanError{Message: fmt.Sprintf("namespace %s: %s", caller.Namespace, why)}
 	}
 	return name, nil
+}
+
+// endedPlan is, for a caller no active plan fits, the plan it had: the latest one past its
+// deadline that fits its binding (its pod's, else its ServiceAccount's pod-less one). The call is
+// submitted naming it so that the webhook refuses it PlanExpired, which says what happened and is
+// in the ledger; an ended plan admits nothing, so this gives the caller no choice of plan. ""
+// when there is none.
+func endedPlan(plans []safetyv1alpha1.AgentPlan, caller *Caller, now time.Time) string {
+	var best *safetyv1alpha1.AgentPlan
+	rank := func(p *safetyv1alpha1.AgentPlan) int { // a pod's own plan before a pod-less one
+		if caller.Pod != "" && p.Spec.PodName == caller.Pod {
+			return 2
+		}
+		if p.Spec.PodName == "" {
+			return 1
+		}
+		return 0
+	}
+	for i := range plans {
+		p := &plans[i]
+		if p.Spec.ServiceAccountName != caller.ServiceAccount || p.DeletionTimestamp != nil ||
+			policy.PlanActive(p, now) || rank(p) == 0 {
+			continue
+		}
+		if best == nil || rank(p) > rank(best) ||
+			(rank(p) == rank(best) && policy.PlanDeadline(p).After(policy.PlanDeadline(best))) {
+			best = p
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return best.Name
 }

@@ -2,17 +2,154 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	authenticationv1client "k8s.io/client-go/kubernetes/typed/authentication/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
+	"github.com/toolgate/toolgate/internal/safety"
 )
 
-// CostReporter is the hook where the gateway reports an admitted call's outcome (phase, and the
-// cost the upstream answer implies) as the plan's costReporter. Cost accounting (AgentPlan
-// spec.costReporter, AgentTool spec.costPerCall) is being built on branch accounting; until it
-// lands the gateway reports nothing (a nil CostReporter). The report must be written with the
-// gateway's own identity, which the plan names as its cost reporter, never the agent's.
-type CostReporter interface {
-	ReportCall(ctx context.Context, call *safetyv1alpha1.AgentToolCall, result *mcp.CallToolResult, callErr error) error
+// MetaCost is the key of an upstream result's _meta that states what the call cost, in US
+// dollars as a decimal string. It is read only for a tool whose ServedTool sets reportsCost:
+// the upstream server is registered by the platform, the agent cannot write it.
+const MetaCost = "safety.toolgate.dev/cost"
+
+// maxReportedCost is the largest cost AgentToolCall status.cost admits (its schema's bound).
+var maxReportedCost = resource.MustParse("1000000000")
+
+// costReporter reports an admitted call's outcome (its phase, and its cost) on the call's status,
+// as the gateway itself: the webhook takes a cost only from the identity the plan names as
+// spec.costReporter, so the gateway reports only for plans that name it, and an agent can never
+// report its own cost through the gateway.
+type costReporter struct {
+	reader client.Reader
+	// writer authenticates as the gateway's own ServiceAccount.
+	writer client.Client
+	// identity is the username the API server authenticates writer as.
+	identity string
+}
+
+// report writes the outcome of call, which rt's upstream answered with out or failed with
+// callErr. A plan that does not name the gateway as its reporter gets no report (the agent may
+// report its phase itself).
+func (r *costReporter) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall, rt *route,
+	out *mcp.CallToolResult, callErr error) error {
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := r.reader.Get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan); err != nil {
+		return fmt.Errorf("reading plan %s: %w", call.Spec.Plan, err)
+	}
+	if policy.CostReporterUser(plan) != r.identity {
+		return nil
+	}
+	phase := safetyv1alpha1.CallPhaseSucceeded
+	if callErr != nil || out == nil || out.IsError {
+		phase = safetyv1alpha1.CallPhaseFailed
+	}
+	stated, statedErr := r.stated(rt, out)
+	cost := stated
+	if cost == nil {
+		var err error
+		if cost, err = r.costPerCall(ctx, plan, call.Spec.Tool); err != nil {
+			return err
+		}
+	}
+	status := map[string]any{"phase": phase, "finishedAt": metav1.NewTime(time.Now())}
+	if cost != nil {
+		status["cost"] = cost.String()
+	}
+	err := r.patch(ctx, call, status)
+	if err != nil && cost != nil {
+		// The agent may have written a final phase first (a phase never moves back), which
+		// refuses this whole report; the cost is still the reporter's to write, and it must
+		// not be dodged that way.
+		err = r.patch(ctx, call, map[string]any{"cost": cost.String()})
+	}
+	if err != nil {
+		return err
+	}
+	return statedErr // reported with costPerCall instead; the gateway logs what the upstream got wrong
+}
+
+func (r *costReporter) patch(ctx context.Context, call *safetyv1alpha1.AgentToolCall, status map[string]any) error {
+	data, err := json.Marshal(map[string]any{"status": status})
+	if err != nil {
+		return err
+	}
+	target := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: call.Namespace, Name: call.Name}}
+	return r.writer.Status().Patch(ctx, target, client.RawPatch(types.MergePatchType, data))
+}
+
+// stated is the cost the upstream states in out, for a tool declared to state it; nil when it
+// states none, or an unusable one (the error says what was wrong).
+func (r *costReporter) stated(rt *route, out *mcp.CallToolResult) (*resource.Quantity, error) {
+	if !rt.served.ReportsCost || out == nil {
+		return nil, nil
+	}
+	q, err := statedCost(out.Meta)
+	if err != nil {
+		return nil, fmt.Errorf("ToolServer %s stated an unusable cost for %s, reported its costPerCall instead: %w",
+			rt.server.Name, rt.served.AgentTool, err)
+	}
+	return q, nil
+}
+
+// costPerCall is the tool's costPerCall as pinned in the plan; nil when it costs nothing.
+func (r *costReporter) costPerCall(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool string) (*resource.Quantity, error) {
+	at := &safetyv1alpha1.AgentTool{}
+	if err := r.reader.Get(ctx, client.ObjectKey{Name: tool}, at); err != nil {
+		return nil, fmt.Errorf("reading AgentTool %s: %w", tool, err)
+	}
+	perCall, err := policy.CostPerCall(policy.ToolAsPinned(plan, at))
+	if err != nil || perCall.Nanos() == 0 {
+		return nil, err
+	}
+	q := policy.QuantityFromMoney(perCall)
+	return &q, nil
+}
+
+// statedCost reads MetaCost: a decimal string (or a JSON number) of at most 9 decimal places,
+// neither negative nor above what status.cost admits. nil when the result states no cost.
+func statedCost(meta mcp.Meta) (*resource.Quantity, error) {
+	v, ok := meta[MetaCost]
+	if !ok {
+		return nil, nil
+	}
+	var text string
+	switch v := v.(type) {
+	case string:
+		text = v
+	case float64:
+		text = fmt.Sprint(v)
+	default:
+		return nil, fmt.Errorf("_meta[%q] is a %T, not a decimal", MetaCost, v)
+	}
+	money, err := safety.ParseMoney(text)
+	if err != nil {
+		return nil, fmt.Errorf("_meta[%q] is %q: %w", MetaCost, text, err)
+	}
+	q := policy.QuantityFromMoney(money)
+	if q.Sign() < 0 || q.Cmp(maxReportedCost) > 0 {
+		return nil, fmt.Errorf("_meta[%q] is %q, outside 0 to %s", MetaCost, text, maxReportedCost.String())
+	}
+	return &q, nil
+}
+
+// Identity asks the API server who the gateway's own credentials authenticate as: the name a
+// plan's spec.costReporter must carry for the gateway to report its calls' cost.
+func Identity(ctx context.Context, reviews authenticationv1client.SelfSubjectReviewInterface) (string, error) {
+	review, err := reviews.Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
+	if err != nil {
+		return "", fmt.Errorf("asking the API server who the gateway is: %w", err)
+	}
+	return review.Status.UserInfo.Username, nil
 }

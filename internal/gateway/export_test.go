@@ -17,3 +17,6 @@ func (g *Gateway) Authenticate(ctx context.Context, token string) (*Caller, erro
 	}
 	return c, nil
 }
+
+// StatedCost is statedCost, for tests of what an upstream may state.
+var StatedCost = statedCost

@@ -36,6 +36,8 @@ const (
 	MetaStep = "safety.toolgate.dev/step"
 	// MetaSandboxID names the sandbox the tool runs in.
 	MetaSandboxID = "safety.toolgate.dev/sandbox-id"
+	// MetaDenial is the key of a denied call's result _meta that holds the Denied.
+	MetaDenial = "safety.toolgate.dev/denial"
 )
 
 // ReasonPlanNotFound is the reason of a call whose caller no plan is bound to; it is the
@@ -47,6 +49,9 @@ const ReasonPlanNotFound = "PlanNotFound"
 const DefaultReviewTTL = 10 * time.Second
 
 const maxCachedReviews = 4096
+
+// reportTimeout bounds a cost report, which outlives the agent's request.
+const reportTimeout = 10 * time.Second
 
 // MaxRequestBytes bounds an HTTP request body: the largest arguments plus room for the envelope.
 const MaxRequestBytes = toolcall.MaxArgumentBytes + 16<<10
@@ -67,8 +72,13 @@ type Options struct {
 	Audience string
 	// ResolvePlan finds the caller's plan; CallerPlan when nil.
 	ResolvePlan PlanResolver
-	// Costs reports admitted calls' outcomes; nothing is reported when nil.
-	Costs CostReporter
+	// Reporter writes, as the gateway's own ServiceAccount, the outcome (phase and cost) of the
+	// admitted calls of plans that name the gateway as spec.costReporter; nothing is reported
+	// when nil.
+	Reporter client.Client
+	// Identity is the username the API server authenticates Reporter as (see Identity); it is
+	// required with Reporter.
+	Identity string
 	// ReviewTTL is how long a successful TokenReview is reused for the same token; 0 means
 	// DefaultReviewTTL, a negative value disables the cache.
 	ReviewTTL time.Duration
@@ -85,6 +95,7 @@ type Gateway struct {
 	opts      Options
 	authn     *authenticator
 	upstreams *upstreams
+	reporter  *costReporter // nil: no reports
 }
 
 // New returns a Gateway for opts.
@@ -95,6 +106,9 @@ func New(opts Options) (*Gateway, error) {
 	if opts.Audience == "" {
 		return nil, errors.New("gateway: an audience is required")
 	}
+	if opts.Reporter != nil && opts.Identity == "" {
+		return nil, errors.New("gateway: a Reporter needs its Identity")
+	}
 	if opts.ResolvePlan == nil {
 		opts.ResolvePlan = CallerPlan
 	}
@@ -103,8 +117,13 @@ func New(opts Options) (*Gateway, error) {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
+	var reporter *costReporter
+	if opts.Reporter != nil {
+		reporter = &costReporter{reader: opts.Reader, writer: opts.Reporter, identity: opts.Identity}
+	}
 	return &Gateway{
-		opts: opts,
+		opts:     opts,
+		reporter: reporter,
 		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
 			cache: newReviewCache(opts.Clock, opts.ReviewTTL, maxCachedReviews)},
 		upstreams: newUpstreams(opts.UpstreamHTTPClient, opts.Version),
@@ -190,7 +209,7 @@ func (g *Gateway) serverFor(r *http.Request) *mcp.Server {
 			return g.callTool(ctx, req, &rt)
 		})
 	}
-	s.AddReceivingMiddleware(g.unofferedTools(routes, registered))
+	s.AddReceivingMiddleware(g.unofferedTools(routes, registered), g.plannedTools(routes))
 	return s
 }
 
@@ -231,7 +250,7 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	}
 	plan, err := g.opts.ResolvePlan(ctx, g.opts.Reader, caller)
 	if noPlan, ok := errors.AsType[*NoPlanError](err); ok {
-		return denied(toolcall.Result{Reason: ReasonPlanNotFound, Message: noPlan.Message}), nil
+		return denied(toolcall.Result{Reason: ReasonPlanNotFound, Message: noPlan.Message}, rt), nil
 	} else if err != nil {
 		return nil, err
 	}
@@ -256,7 +275,7 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	}
 	if !result.Allowed {
 		log.V(2).Info("Call denied", "reason", result.Reason, "caller", caller.Username)
-		return denied(result), nil
+		return denied(result, rt), nil
 	}
 	if rt == nil { // registered since the request began
 		return nil, unserved(req.Params.Name)
@@ -275,9 +294,14 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 			g.upstreams.forget(rt.server.Name, up) // the transport failed: reconnect next time
 		}
 	}
-	if g.opts.Costs != nil {
-		if err := g.opts.Costs.ReportCall(ctx, call, out, callErr); err != nil {
-			g.opts.Log.Error(err, "Reporting the call's cost failed", "call", call.Name)
+	if g.reporter != nil {
+		// Before answering the agent: its next call is judged with this one's cost counted. Not
+		// on the agent's context: an agent that hangs up once the upstream has run must not
+		// take the report with it.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reportTimeout)
+		defer cancel()
+		if err := g.reporter.report(rctx, call, rt, out, callErr); err != nil {
+			g.opts.Log.Error(err, "Reporting the call's outcome failed", "call", call.Name, "namespace", call.Namespace)
 		}
 	}
 	if callErr != nil {
@@ -288,9 +312,15 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 
 // asCaller is a client that authenticates with the caller's token and nothing else.
 func (g *Gateway) asCaller(caller *Caller) (client.Client, error) {
-	cfg := rest.AnonymousClientConfig(g.opts.APIServer)
-	cfg.BearerToken = caller.Token
-	return client.New(cfg, client.Options{Scheme: g.opts.Scheme, Mapper: g.opts.Mapper})
+	caller.asCallerOnce.Do(func() {
+		cfg := rest.AnonymousClientConfig(g.opts.APIServer)
+		cfg.BearerToken = caller.Token
+		// No client-side rate limit: the API server's priority and fairness limits each agent,
+		// as it would if the agent created its calls itself.
+		cfg.QPS, cfg.RateLimiter = -1, nil
+		caller.asCaller, caller.asCallerErr = client.New(cfg, client.Options{Scheme: g.opts.Scheme, Mapper: g.opts.Mapper})
+	})
+	return caller.asCaller, caller.asCallerErr
 }
 
 // Denied is the structured content of a denial: what a program acts on.
@@ -301,13 +331,20 @@ type Denied struct {
 }
 
 // denied is the MCP tool error for a denial: "[Reason] message" for a model to read, and the
-// reason code in the structured content for a program.
-func denied(r toolcall.Result) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		IsError:           true,
-		Content:           []mcp.Content{&mcp.TextContent{Text: r.Text()}},
-		StructuredContent: Denied{Reason: r.Reason, Field: r.Field, Message: r.Message},
+// reason code for a program, in _meta[MetaDenial] always and in the structured content too unless
+// the tool declares an output schema: structured content must conform to a declared schema, and
+// strict clients (the TypeScript SDK's) reject a result whose structured content does not.
+func denied(r toolcall.Result, rt *route) *mcp.CallToolResult {
+	d := Denied{Reason: r.Reason, Field: r.Field, Message: r.Message}
+	res := &mcp.CallToolResult{
+		IsError: true,
+		Content: []mcp.Content{&mcp.TextContent{Text: r.Text()}},
+		Meta:    mcp.Meta{MetaDenial: d},
 	}
+	if rt == nil || rt.tool.OutputSchema == nil {
+		res.StructuredContent = d
+	}
+	return res
 }
 
 func unserved(tool string) error {

@@ -2,18 +2,21 @@ package gateway_test
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -103,30 +106,26 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		Expect(res.Tools).NotTo(ContainElement(HaveField("Name", orphan.Name)))
 		_, err = session.CallTool(ctx, &mcp.CallToolParams{Name: orphan.Name, Arguments: map[string]any{"path": "notes.txt"}})
 		Expect(err).To(MatchError(ContainSubstring("registered but no ToolServer serves it")))
+		Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInvalidParams)))
 	})
 
 	It("refuses oversized arguments with an MCP error, before creating anything", func() {
 		_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: readTool,
 			Arguments: map[string]any{"path": strings.Repeat("a", toolcall.MaxArgumentBytes)}})
 		Expect(err).To(MatchError(ContainSubstring("more than the gateway's limit")))
+		Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInvalidParams)))
+	})
+
+	It("refuses arguments whose mapped path is not a string, with an MCP error, before creating anything", func() {
+		_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: readTool,
+			Arguments: map[string]any{"path": map[string]any{"nested": "notes.txt"}}})
+		Expect(err).To(MatchError(ContainSubstring(`argument "path" must be a string or an array of strings`)))
+		Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInvalidParams)))
 	})
 
 	It("holds every decision in the ledger, made as the agent itself", func() {
-		lines, err := ledger.Tail(ledgerDir, 1000)
-		Expect(err).NotTo(HaveOccurred())
-		var mine []map[string]any
-		for _, raw := range lines {
-			var rec struct {
-				Kind   string         `json:"kind"`
-				Fields map[string]any `json:"fields"`
-			}
-			Expect(json.Unmarshal(raw, &rec)).To(Succeed())
-			if rec.Kind == "decision" && rec.Fields["namespace"] == ns && rec.Fields["step"] != "probe" {
-				mine = append(mine, rec.Fields)
-			}
-		}
 		requester := HaveKeyWithValue("requester", "system:serviceaccount:"+ns+":"+agentSA)
-		Expect(mine).To(ConsistOf(
+		Expect(decisionsIn(ns)).To(ConsistOf(
 			And(HaveKeyWithValue("tool", readTool), HaveKeyWithValue("decision", "allow"), requester),
 			And(HaveKeyWithValue("tool", readTool), HaveKeyWithValue("decision", "deny"),
 				HaveKeyWithValue("reason", "ToolAccessDenied"), requester),
@@ -135,12 +134,13 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		))
 	})
 
-	It("stores the admitted call in the agent's namespace, and only that one", func() {
+	It("stores the admitted call in the agent's namespace, and only that one, with no report (the plan names no cost reporter)", func() {
 		var calls safetyv1alpha1.AgentToolCallList
 		Expect(k8sClient.List(ctx, &calls, client.InNamespace(ns))).To(Succeed())
-		Expect(calls.Items).To(ConsistOf(HaveField("Spec", And(
+		Expect(calls.Items).To(ConsistOf(And(HaveField("Spec", And(
 			HaveField("Plan", "plan"), HaveField("Tool", readTool),
-			HaveField("Arguments.Paths", ConsistOf("notes.txt"))))))
+			HaveField("Arguments.Paths", ConsistOf("notes.txt")))),
+			HaveField("Status.Phase", BeEmpty()), HaveField("Status.Cost", BeNil()))))
 	})
 
 	DescribeTable("refuses a caller it cannot authenticate with HTTP 401",
@@ -175,6 +175,7 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		defer func() { _ = s.Close() }()
 		_, err = s.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{"path": "notes.txt"}})
 		Expect(err).To(MatchError(ContainSubstring("the API server did not decide the call")))
+		Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInternalError)))
 	})
 
 	It("needs no power over calls of its own: its ServiceAccount may neither create calls nor impersonate", func() {
@@ -197,7 +198,7 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 	It("learns the ServiceAccount and the pod from the token, and nothing from the request", func() {
 		caller, err := theGateway.Authenticate(ctx, token)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(*caller).To(And(HaveField("Namespace", ns), HaveField("ServiceAccount", agentSA),
+		Expect(caller).To(And(HaveField("Namespace", ns), HaveField("ServiceAccount", agentSA),
 			HaveField("Pod", "agent-pod"), HaveField("Username", "system:serviceaccount:"+ns+":"+agentSA)))
 	})
 
@@ -230,6 +231,33 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		Expect(k8sClient.Create(ctx, plan("first"))).To(Succeed())
 		Expect(k8sClient.Create(ctx, plan("second"))).To(MatchError(ContainSubstring("PlanConflict")))
 		Expect(upstream.Calls()).To(HaveLen(1), "only the one admitted read reached the upstream")
+	})
+
+	It("refuses a call of an expired plan PlanExpired, writing nothing but its ledger record", func() {
+		_, err := testenv.AgentConfig(ctx, cluster.Config, ns, "late")
+		Expect(err).NotTo(HaveOccurred())
+		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "brief"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "late", ActiveDeadlineSeconds: new(int64(1))}}
+		Expect(k8sClient.Create(ctx, plan)).To(Succeed())
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
+			g.Expect(meta.IsStatusConditionFalse(plan.Status.Conditions, safetyv1alpha1.AgentPlanActiveCondition)).To(BeTrue())
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+		lateToken, err := testenv.AudiencePodToken(ctx, cluster.Config, ns, "late", "late-pod", true, audience)
+		Expect(err).NotTo(HaveOccurred())
+		s, err := connectAs(lateToken)
+		Expect(err).NotTo(HaveOccurred())
+		defer func() { _ = s.Close() }()
+		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{"path": "notes.txt"}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.IsError).To(BeTrue())
+		Expect(reasonIn(res)).To(Equal("PlanExpired"))
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(And(HavePrefix("[PlanExpired] "),
+			ContainSubstring("plan brief ended at"), ContainSubstring("start a new plan")))
+		Expect(decisionsIn(ns)).To(ContainElement(And(HaveKeyWithValue("plan", "brief"),
+			HaveKeyWithValue("decision", "deny"), HaveKeyWithValue("reason", "PlanExpired"),
+			HaveKeyWithValue("requester", "system:serviceaccount:"+ns+":late"))))
+		Expect(upstream.Calls()).To(HaveLen(1), "the upstream saw nothing of it")
 	})
 
 	It("reviews a token once per TTL, and a token revoked meanwhile still gets no call admitted", func() {
@@ -283,16 +311,63 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":"`+
 				strings.Repeat("a", gateway.MaxRequestBytes)+`"}}}`, http.StatusRequestEntityTooLarge),
 	)
+
+	It("wrote nothing for any bad input above but the PlanExpired and ToolNotRegistered records", func() {
+		var calls safetyv1alpha1.AgentToolCallList
+		Expect(k8sClient.List(ctx, &calls, client.InNamespace(ns))).To(Succeed())
+		Expect(calls.Items).To(HaveLen(1), "only the admitted read is stored")
+		Expect(decisionsIn(ns)).To(ConsistOf(
+			HaveKeyWithValue("decision", "allow"),
+			HaveKeyWithValue("reason", "ToolAccessDenied"),
+			HaveKeyWithValue("reason", "ToolNotRegistered"),
+			HaveKeyWithValue("reason", "PlanExpired")))
+	})
 })
 
-// reasonIn returns the reason code of a denial's structured content.
+// reasonIn returns the reason code of a denial: from its structured content when it has one (a
+// tool without an output schema), and always from its _meta, which must agree.
 func reasonIn(res *mcp.CallToolResult) string {
 	GinkgoHelper()
-	data, err := json.Marshal(res.StructuredContent)
-	Expect(err).NotTo(HaveOccurred())
-	var d struct {
-		Reason string `json:"reason"`
+	reasonOf := func(v any) string {
+		data, err := json.Marshal(v)
+		Expect(err).NotTo(HaveOccurred())
+		var d struct {
+			Reason string `json:"reason"`
+		}
+		Expect(json.Unmarshal(data, &d)).To(Succeed())
+		return d.Reason
 	}
-	Expect(json.Unmarshal(data, &d)).To(Succeed())
-	return d.Reason
+	fromMeta := reasonOf(res.Meta[gateway.MetaDenial])
+	if res.StructuredContent != nil {
+		Expect(reasonOf(res.StructuredContent)).To(Equal(fromMeta))
+	}
+	return fromMeta
+}
+
+// decisionsIn returns the fields of the ledger's decision records of namespace ns, but for the
+// dry-run probes newWorld sends.
+func decisionsIn(ns string) []map[string]any {
+	GinkgoHelper()
+	lines, err := ledger.Tail(ledgerDir, 10000)
+	Expect(err).NotTo(HaveOccurred())
+	var mine []map[string]any
+	for _, raw := range lines {
+		var rec struct {
+			Kind   string         `json:"kind"`
+			Fields map[string]any `json:"fields"`
+		}
+		Expect(json.Unmarshal(raw, &rec)).To(Succeed())
+		if rec.Kind == "decision" && rec.Fields["namespace"] == ns && rec.Fields["step"] != "probe" {
+			mine = append(mine, rec.Fields)
+		}
+	}
+	return mine
+}
+
+// rpcCode is the JSON-RPC error code err carries; 0 when it carries none.
+func rpcCode(err error) int64 {
+	if e, ok := errors.AsType[*jsonrpc.Error](err); ok {
+		return e.Code
+	}
+	return 0
 }

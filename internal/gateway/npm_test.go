@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +16,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/toolgate/toolgate/internal/gateway"
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
@@ -28,7 +30,9 @@ type filesystemServer struct {
 	wire *syncBuffer
 }
 
-func startFilesystemServer(dir string) (*filesystemServer, func()) {
+// npmPackages installs, if needed, the pinned npm packages (hack/install-mcp-servers.sh) and
+// returns their node_modules directory.
+func npmPackages() string {
 	GinkgoHelper()
 	script, err := testenv.Path("hack", "install-mcp-servers.sh")
 	Expect(err).NotTo(HaveOccurred())
@@ -36,7 +40,12 @@ func startFilesystemServer(dir string) (*filesystemServer, func()) {
 	cmd.Stderr = GinkgoWriter
 	out, err := cmd.Output()
 	Expect(err).NotTo(HaveOccurred(), "installing the npm MCP servers with hack/install-mcp-servers.sh")
-	installed := strings.TrimSpace(string(out))
+	return filepath.Join(strings.TrimSpace(string(out)), "node_modules")
+}
+
+func startFilesystemServer(dir string) (*filesystemServer, func()) {
+	GinkgoHelper()
+	installed := filepath.Dir(npmPackages())
 
 	fs := &filesystemServer{wire: &syncBuffer{}}
 	node := exec.Command("node", filepath.Join(installed, "node_modules", "@modelcontextprotocol",
@@ -125,11 +134,53 @@ var _ = Describe("a third-party MCP server from the npm registry behind toolgate
 		Expect(fs.Wire()).NotTo(ContainSubstring(".env"))
 	})
 
+	It("is usable from the MCP Inspector's CLI mode: it lists the tools and calls one, allowed and denied", func() {
+		inspector := filepath.Join(npmPackages(), "@modelcontextprotocol", "inspector-cli", "build", "index.js")
+		run := func(args ...string) map[string]any {
+			GinkgoHelper()
+			cmd := exec.Command("node", append([]string{inspector, gatewayURL, "--transport", "http",
+				"--header", "Authorization: Bearer " + w.token}, args...)...)
+			// It finds its own package.json by a path relative to the working directory.
+			cmd.Dir = filepath.Dir(inspector)
+			cmd.Stderr = GinkgoWriter
+			out, err := cmd.Output()
+			Expect(err).NotTo(HaveOccurred(), "mcp-inspector-cli %v: %s", args, out)
+			var answer map[string]any
+			Expect(json.Unmarshal(out, &answer)).To(Succeed(), "the Inspector prints JSON: %s", out)
+			return answer
+		}
+		listed := run("--method", "tools/list")
+		Expect(listed["tools"]).To(ContainElement(HaveKeyWithValue("name", readTool)))
+		Expect(listed["tools"]).NotTo(ContainElement(HaveKeyWithValue("name", "write_file")))
+
+		allowed := run("--method", "tools/call", "--tool-name", readTool, "--tool-arg", "path=notes.txt")
+		Expect(allowed).NotTo(HaveKeyWithValue("isError", true))
+		Expect(allowed["content"]).To(ConsistOf(HaveKeyWithValue("text", "hello from server-filesystem")))
+
+		refused := run("--method", "tools/call", "--tool-name", readTool, "--tool-arg", "path=.env")
+		Expect(refused).To(HaveKeyWithValue("isError", true))
+		Expect(refused["content"]).To(ConsistOf(HaveKeyWithValue("text", HavePrefix("[ToolAccessDenied] "))))
+		Expect(refused["_meta"]).To(HaveKeyWithValue(gateway.MetaDenial, HaveKeyWithValue("reason", "ToolAccessDenied")))
+		Expect(refused).NotTo(HaveKey("structuredContent"), "read_text_file declares an output schema a denial does not fit")
+		Expect(fs.Wire()).NotTo(ContainSubstring(".env"))
+	})
+
 	It("refuses a tool server-filesystem offers but nobody registered, which it never receives", func() {
 		res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: "write_file",
 			Arguments: map[string]any{"path": "notes.txt", "content": "overwritten"}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Content[0].(*mcp.TextContent).Text).To(HavePrefix("[ToolNotRegistered] "))
 		Expect(fs.Wire()).NotTo(ContainSubstring("overwritten"))
+	})
+
+	It("holds a decision record for every call the gateway submitted", func() {
+		tool := HaveKeyWithValue("tool", readTool)
+		Expect(decisionsIn(w.ns)).To(ConsistOf(
+			And(tool, HaveKeyWithValue("decision", "allow")), // the Go SDK client's read
+			And(tool, HaveKeyWithValue("reason", "ToolAccessDenied")),
+			And(tool, HaveKeyWithValue("decision", "allow")), // the Inspector's read
+			And(tool, HaveKeyWithValue("reason", "ToolAccessDenied")),
+			And(HaveKeyWithValue("tool", "write_file"), HaveKeyWithValue("reason", "ToolNotRegistered")),
+		))
 	})
 })

@@ -5,6 +5,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -25,6 +26,25 @@ var _ = Describe("the ToolServer API", func() {
 		for _, obj := range objs {
 			Expect(k8sClient.Create(ctx, obj, client.DryRunAll)).To(Succeed(), obj.GetKind())
 		}
+	})
+
+	It("ships NetworkPolicies and an agent Pod the API server accepts", func() {
+		path, err := testenv.Path("config", "samples", "gateway", "networkpolicy.yaml")
+		Expect(err).NotTo(HaveOccurred())
+		data, err := os.ReadFile(path)
+		Expect(err).NotTo(HaveOccurred())
+		objs, err := testenv.DecodeYAML(data)
+		Expect(err).NotTo(HaveOccurred())
+		kinds := make([]string, 0, len(objs))
+		for _, obj := range objs {
+			kinds = append(kinds, obj.GetKind())
+			ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: obj.GetNamespace()}}
+			if err := k8sClient.Create(ctx, ns); err != nil {
+				Expect(apierrors.IsAlreadyExists(err)).To(BeTrue(), "namespace %s: %v", ns.Name, err)
+			}
+			Expect(k8sClient.Create(ctx, obj, client.DryRunAll)).To(Succeed(), obj.GetKind()+" "+obj.GetName())
+		}
+		Expect(kinds).To(Equal([]string{"NetworkPolicy", "NetworkPolicy", "Pod"}))
 	})
 
 	DescribeTable("rejects a bad registration, naming the field",

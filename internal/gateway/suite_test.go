@@ -46,6 +46,8 @@ var (
 	gatewayClock = clocktesting.NewFakeClock(time.Now())
 	// gatewayClient authenticates as the gateway's own ServiceAccount.
 	gatewayClient client.Client
+	// gatewayIdentity is the username the API server authenticates gatewayClient as.
+	gatewayIdentity string
 )
 
 func TestGateway(t *testing.T) {
@@ -74,8 +76,13 @@ var _ = BeforeSuite(func() {
 	cs, err := kubernetes.NewForConfig(gatewayConfig)
 	Expect(err).NotTo(HaveOccurred())
 	reviews = &countingReviews{TokenReviewInterface: cs.AuthenticationV1().TokenReviews()}
+	gatewayIdentity, err = gateway.Identity(ctx, cs.AuthenticationV1().SelfSubjectReviews())
+	Expect(err).NotTo(HaveOccurred())
+	Expect(gatewayIdentity).To(Equal("system:serviceaccount:toolgate-system:gateway"))
 	gw, err := gateway.New(gateway.Options{
 		Reader:       gatewayClient,
+		Reporter:     gatewayClient,
+		Identity:     gatewayIdentity,
 		APIServer:    gatewayConfig,
 		TokenReviews: reviews,
 		Clock:        gatewayClock,

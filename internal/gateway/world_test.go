@@ -33,8 +33,19 @@ func connectAs(bearerToken string) (*mcp.ClientSession, error) {
 		DisableStandaloneSSE: true}, nil)
 }
 
+// worldOption changes what newWorld creates, before it is created.
+type worldOption func(*worldObjects)
+
+// worldObjects are the registrations and the plan of a world.
+type worldObjects struct {
+	profile *safetyv1alpha1.SafetyProfile
+	tools   []*safetyv1alpha1.AgentTool
+	server  *safetyv1alpha1.ToolServer
+	plan    *safetyv1alpha1.AgentPlan
+}
+
 // newWorld sets a world up; call it from a BeforeAll (what it creates is deleted after the container).
-func newWorld(prefix, upstreamURL, upstreamTool string) *world {
+func newWorld(prefix, upstreamURL, upstreamTool string, options ...worldOption) *world {
 	GinkgoHelper()
 	create := func(obj client.Object) {
 		GinkgoHelper()
@@ -60,18 +71,27 @@ func newWorld(prefix, upstreamURL, upstreamTool string) *world {
 		RequireHumanApproval: new(false), ReadOnly: new(false), MaxRetriesPerStep: new(int32(100)),
 		EnforcementMode: safetyv1alpha1.EnforcementModeEnforce,
 	}}
-	create(profile)
-	create(&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: readTool},
-		Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead, Description: "read a file"}})
-	create(&safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: ns + "-files"},
-		Spec: safetyv1alpha1.ToolServerSpec{URL: upstreamURL, Tools: []safetyv1alpha1.ServedTool{{
-			AgentTool: readTool, UpstreamName: upstreamTool,
-			Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{"path"}},
-		}}}})
-
-	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "plan"},
-		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA,
-			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: profile.Name}}}
+	objs := &worldObjects{profile: profile,
+		tools: []*safetyv1alpha1.AgentTool{{ObjectMeta: metav1.ObjectMeta{Name: readTool},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead, Description: "read a file"}}},
+		server: &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: ns + "-files"},
+			Spec: safetyv1alpha1.ToolServerSpec{URL: upstreamURL, Tools: []safetyv1alpha1.ServedTool{{
+				AgentTool: readTool, UpstreamName: upstreamTool,
+				Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{"path"}},
+			}}}},
+		plan: &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "plan"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA,
+				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: profile.Name}}},
+	}
+	for _, o := range options {
+		o(objs)
+	}
+	create(objs.profile)
+	for _, t := range objs.tools {
+		create(t)
+	}
+	create(objs.server)
+	plan := objs.plan
 	Expect(k8sClient.Create(ctx, plan)).To(Succeed())
 	Eventually(func(g Gomega) {
 		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())

@@ -12,25 +12,41 @@ import (
 	"strings"
 	"testing"
 
+	v1 "github.com/google/go-containerregistry/pkg/v1"
 	"github.com/google/go-containerregistry/pkg/v1/layout"
 
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
-// TestManagerImage builds the manager's image as `make image` does, reads it back from the OCI
-// layout it wrote, and checks what a cluster will run: the user, the entrypoint, the platform, a
-// filesystem of one executable and no shell, and that the executable starts.
-func TestManagerImage(t *testing.T) {
+// TestImages builds the manager's and toolgate-gateway's images as `make image` does, reads each
+// back from the OCI layout it wrote, and checks what a cluster will run: the user, the entrypoint,
+// the platform, a filesystem of one executable and no shell, and that the executable starts.
+func TestImages(t *testing.T) {
 	repo, err := testenv.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := Build(context.Background(), Spec{Package: "./cmd", Dir: repo, Binary: "manager", Version: "v0.0.0-test", Arch: runtime.GOARCH})
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct{ pkg, binary, ref, version string }{
+		{"./cmd", "manager", "controller:test", "toolgate manager v0.0.0-test "},
+		{"./cmd/toolgate-gateway", "toolgate-gateway", "gateway:test", "toolgate-gateway v0.0.0-test\n"},
+	} {
+		t.Run(tc.binary, func(t *testing.T) {
+			img, err := Build(context.Background(), Spec{Package: tc.pkg, Dir: repo, Binary: tc.binary,
+				Version: "v0.0.0-test", Arch: runtime.GOARCH})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkImage(t, img, tc.binary, tc.ref, tc.version)
+		})
 	}
-	dir := filepath.Join(t.TempDir(), "manager")
-	if err := WriteLayout(dir, "controller:test", img); err != nil {
+}
+
+// checkImage writes img as a layout tagged ref, reads it back and checks it runs binary alone,
+// whose --version output starts with version.
+func checkImage(t *testing.T, img v1.Image, binary, ref, version string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), binary)
+	if err := WriteLayout(dir, ref, img); err != nil {
 		t.Fatal(err)
 	}
 	index, err := layout.ImageIndexFromPath(dir)
@@ -41,7 +57,7 @@ func TestManagerImage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(manifest.Manifests) != 1 || manifest.Manifests[0].Annotations["org.opencontainers.image.ref.name"] != "controller:test" {
+	if len(manifest.Manifests) != 1 || manifest.Manifests[0].Annotations["org.opencontainers.image.ref.name"] != ref {
 		t.Fatalf("layout index: %+v", manifest.Manifests)
 	}
 	read, err := index.Image(manifest.Manifests[0].Digest)
@@ -56,7 +72,7 @@ func TestManagerImage(t *testing.T) {
 	if cfg.Config.User != NonRootUser {
 		t.Errorf("user %q, want %q (non-root, as the manifests' securityContext expects)", cfg.Config.User, NonRootUser)
 	}
-	if strings.Join(cfg.Config.Entrypoint, " ") != "/manager" {
+	if strings.Join(cfg.Config.Entrypoint, " ") != "/"+binary {
 		t.Errorf("entrypoint %v", cfg.Config.Entrypoint)
 	}
 	if cfg.OS != "linux" || cfg.Architecture != runtime.GOARCH {
@@ -66,12 +82,41 @@ func TestManagerImage(t *testing.T) {
 		t.Errorf("labels %v", cfg.Config.Labels)
 	}
 
-	layers, err := read.Layers()
+	files, executable := readFiles(t, read, binary)
+	if len(files) != 1 || files[binary] == nil {
+		t.Fatalf("the image holds %v; want only /%s (no shell, no package manager)", keys(files), binary)
+	}
+	for _, shell := range []string{"bin/sh", "bin/bash", "bin/busybox"} {
+		if files[shell] != nil {
+			t.Errorf("the image has a shell: /%s", shell)
+		}
+	}
+	if mode := files[binary].Mode; mode&0o111 == 0 || mode&0o222 != 0 {
+		t.Errorf("/%s mode %o: want executable and read-only", binary, mode)
+	}
+
+	bin := filepath.Join(t.TempDir(), binary)
+	if err := os.WriteFile(bin, executable, 0o755); err != nil { //nolint:gosec // an executable we run below
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "--version").CombinedOutput()
+	if err != nil {
+		t.Fatalf("the image's binary does not start: %v: %s", err, out)
+	}
+	if !strings.HasPrefix(string(out), version) {
+		t.Errorf("--version printed %q, want it to start with %q", out, version)
+	}
+}
+
+// readFiles returns the headers of every file in img's layers, and the content of binary.
+func readFiles(t *testing.T, img v1.Image, binary string) (map[string]*tar.Header, []byte) {
+	t.Helper()
+	layers, err := img.Layers()
 	if err != nil {
 		t.Fatal(err)
 	}
 	files := map[string]*tar.Header{}
-	var binary []byte
+	var content []byte
 	for _, l := range layers {
 		rc, err := l.Uncompressed()
 		if err != nil {
@@ -87,37 +132,15 @@ func TestManagerImage(t *testing.T) {
 				t.Fatal(err)
 			}
 			files[strings.TrimPrefix(h.Name, "/")] = h
-			if h.Name == "manager" {
-				if binary, err = io.ReadAll(tr); err != nil {
+			if h.Name == binary {
+				if content, err = io.ReadAll(tr); err != nil {
 					t.Fatal(err)
 				}
 			}
 		}
 		_ = rc.Close()
 	}
-	if len(files) != 1 || files["manager"] == nil {
-		t.Fatalf("the image holds %v; want only /manager (no shell, no package manager)", keys(files))
-	}
-	for _, shell := range []string{"bin/sh", "bin/bash", "bin/busybox"} {
-		if files[shell] != nil {
-			t.Errorf("the image has a shell: /%s", shell)
-		}
-	}
-	if mode := files["manager"].Mode; mode&0o111 == 0 || mode&0o222 != 0 {
-		t.Errorf("/manager mode %o: want executable and read-only", mode)
-	}
-
-	bin := filepath.Join(t.TempDir(), "manager")
-	if err := os.WriteFile(bin, binary, 0o755); err != nil { //nolint:gosec // an executable we run below
-		t.Fatal(err)
-	}
-	out, err := exec.Command(bin, "--version").CombinedOutput()
-	if err != nil {
-		t.Fatalf("the image's binary does not start: %v: %s", err, out)
-	}
-	if !strings.HasPrefix(string(out), "toolgate manager v0.0.0-test ") {
-		t.Errorf("--version printed %q", out)
-	}
+	return files, content
 }
 
 func keys(m map[string]*tar.Header) []string {

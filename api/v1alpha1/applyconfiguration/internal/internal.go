@@ -922,6 +922,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: arguments
       type:
         namedType: com.github.toolgate.toolgate.api.v1alpha1.ToolArgumentMap
+    - name: reportsCost
+      type:
+        scalar: boolean
     - name: upstreamName
       type:
         scalar: string

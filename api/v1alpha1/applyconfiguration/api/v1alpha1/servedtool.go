@@ -29,6 +29,11 @@ type ServedToolApplyConfiguration struct {
 	// arguments names which of the tool's arguments are the command, the paths and the working
 	// directory, so the engine's command and path rules apply to it.
 	Arguments *ToolArgumentMapApplyConfiguration `json:"arguments,omitempty"`
+	// reportsCost says the upstream server states what each call cost in its result's
+	// _meta["safety.toolgate.dev/cost"] (US dollars, a decimal string such as "0.25"). When the
+	// plan names the gateway as its costReporter, the gateway reports that cost; otherwise, or
+	// when the upstream states none, it reports the AgentTool's costPerCall.
+	ReportsCost *bool `json:"reportsCost,omitempty"`
 }
 
 // ServedToolApplyConfiguration constructs a declarative configuration of the ServedTool type for use with
@@ -58,5 +63,13 @@ func (b *ServedToolApplyConfiguration) WithUpstreamName(value string) *ServedToo
 // If called multiple times, the Arguments field is set to the value of the last call.
 func (b *ServedToolApplyConfiguration) WithArguments(value *ToolArgumentMapApplyConfiguration) *ServedToolApplyConfiguration {
 	b.Arguments = value
+	return b
+}
+
+// WithReportsCost sets the ReportsCost field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ReportsCost field is set to the value of the last call.
+func (b *ServedToolApplyConfiguration) WithReportsCost(value bool) *ServedToolApplyConfiguration {
+	b.ReportsCost = &value
 	return b
 }

@@ -1,0 +1,368 @@
+// Command bench-gateway measures what toolgate-gateway adds to an MCP tools/call (`make
+// bench-gateway`, results in docs/benchmarks.md). In one run, on one real kube-apiserver and etcd
+// with toolgate's webhook (envtest, the operator in this process), it times, interleaved and
+// rotated per round, at 1 and 8 concurrent clients:
+//
+//   - direct: tools/call straight to the upstream MCP server (the Go SDK's, over Streamable HTTP);
+//   - gateway: the same call through the gateway, as an agent with a pod-bound token;
+//   - create: the AgentToolCall create alone, with the same token, through the API server;
+//   - relay: the call through a plain MCP relay (the Go SDK's server forwarding on one shared
+//     client session, as the gateway does, but with no gate): what proxying MCP itself costs.
+//
+// It also counts this process's CPU time per call in each mode (the clients, the upstream, the
+// relay, the gateway and toolgate's webhook all run here; kube-apiserver and etcd do not): on a
+// shared machine CPU time is steadier than latency, and gateway − relay − create is the gate's own.
+//
+// The gateway's own cost is gateway − direct − create; the target is at most 1 ms at p50.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime/pprof"
+	"sync"
+	"time"
+
+	"github.com/go-logr/logr"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/gateway"
+	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/operator"
+	"github.com/toolgate/toolgate/internal/testenv"
+	"github.com/toolgate/toolgate/pkg/toolcall"
+)
+
+const (
+	ns           = "bench"
+	agentSA      = "agent"
+	tool         = "bench-read"
+	audience     = "toolgate-gateway"
+	modeDirect   = "direct"
+	modeGateway  = "gateway"
+	modeCreate   = "create"
+	modeRelay    = "relay"
+	upstreamTool = "read_file"
+	pathArg      = "path"
+	// perStep keeps each step's attempts under the profile's maxRetriesPerStep.
+	perStep = 90
+)
+
+func main() {
+	rounds := flag.Int("rounds", 3, "rounds; each runs every mode once, in a rotated order")
+	perRun := flag.Int("calls", 200, "calls per mode, round and client count")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured calls to this file")
+	flag.Parse()
+	logf.SetLogger(logr.Discard())
+	cpuProfile = *profile
+	if err := run(context.Background(), *rounds, *perRun); err != nil {
+		fmt.Fprintln(os.Stderr, "bench-gateway:", err)
+		os.Exit(1)
+	}
+}
+
+var cpuProfile string
+
+// env is what the modes share.
+type env struct {
+	upstreamURL, gatewayURL, relayURL string
+	token                             string // pod-bound, for the gateway's audience and the API server's
+	agent                             client.Client
+	seq                               int // calls so far, for distinct steps and paths
+}
+
+func run(ctx context.Context, rounds, perRun int) error {
+	dir, err := os.MkdirTemp("", "toolgate-bench-gateway-")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = os.RemoveAll(dir) }()
+	journal, err := ledger.Open(audit.Config(nil, dir, "bench", nil))
+	if err != nil {
+		return err
+	}
+	fmt.Println("starting the control plane and the operator")
+	cluster, err := testenv.Start(func(mgr ctrl.Manager) error {
+		return operator.Setup(mgr, operator.Options{Ledger: &audit.Log{Journal: journal}})
+	})
+	if err != nil {
+		return err
+	}
+	defer func() { _ = cluster.Stop() }()
+	e, stop, err := setUp(ctx, cluster)
+	if err != nil {
+		return err
+	}
+	defer stop()
+
+	modes := []string{modeDirect, modeGateway, modeCreate, modeRelay}
+	for _, m := range modes { // warm up connections, discovery, caches
+		if _, err := e.batch(ctx, m, 20, 8); err != nil {
+			return fmt.Errorf("warming up %s: %w", m, err)
+		}
+	}
+	if cpuProfile != "" {
+		f, err := os.Create(cpuProfile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	fmt.Printf("\n%d rounds, %d calls per mode, round and client count\n\n", rounds, perRun)
+	fmt.Println("| clients | mode | p50 | p99 | CPU per call in this process |")
+	fmt.Println("|---|---|---|---|---|")
+	for _, clients := range []int{1, 8} {
+		pooled := map[string][]time.Duration{}
+		cpu := map[string]time.Duration{}
+		for r := range rounds {
+			for k := range modes {
+				m := modes[(k+r)%len(modes)]
+				before := processCPU()
+				lat, err := e.batch(ctx, m, perRun, clients)
+				if err != nil {
+					return fmt.Errorf("%s, %d clients: %w", m, clients, err)
+				}
+				cpu[m] += processCPU() - before
+				pooled[m] = append(pooled[m], lat...)
+			}
+		}
+		perCall := func(m string) time.Duration { return cpu[m] / time.Duration(len(pooled[m])) }
+		for _, m := range modes {
+			fmt.Printf("| %d | %s | %s | %s | %s |\n", clients, m, ms(pct(pooled[m], 50)), ms(pct(pooled[m], 99)),
+				ms(perCall(m)))
+		}
+		fmt.Printf("| %d | gate's CPU: gateway − relay − create | | | %s |\n", clients,
+			ms(perCall(modeGateway)-perCall(modeRelay)-perCall(modeCreate)))
+		for _, p := range []int{50, 99} {
+			own := pct(pooled[modeGateway], p) - pct(pooled[modeDirect], p) - pct(pooled[modeCreate], p)
+			fmt.Printf("| %d | gateway − direct − create, p%d | %s | |\n", clients, p, ms(own))
+		}
+		gate := pct(pooled[modeGateway], 50) - pct(pooled[modeRelay], 50) - pct(pooled[modeCreate], 50)
+		fmt.Printf("| %d | gateway − relay − create, p50 | %s | |\n", clients, ms(gate))
+	}
+	return nil
+}
+
+// setUp registers the tool, an open profile, the ToolServer and a locked plan, starts the upstream
+// and the gateway (as its own ServiceAccount with the shipped role, reading through a cache as
+// cmd/toolgate-gateway does), and makes the agent's pod-bound token.
+func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) {
+	admin := cluster.Client
+	for _, obj := range []client.Object{
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}},
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "toolgate-system"}},
+		&safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: "bench-open"},
+			Spec: safetyv1alpha1.SafetyProfileSpec{RequireSandbox: new(false), RequireCheckpoints: new(false),
+				MaxRetriesPerStep: new(int32(100)), MaxStepsPerPlan: new(int32(safetyv1alpha1.MaxStepsLimit))}},
+		&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: tool},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}},
+	} {
+		if err := admin.Create(ctx, obj); err != nil {
+			return nil, nil, err
+		}
+	}
+	upstream := startUpstream()
+	served := safetyv1alpha1.ServedTool{AgentTool: tool, UpstreamName: upstreamTool,
+		Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{pathArg}}}
+	if err := admin.Create(ctx, &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: "bench-upstream"},
+		Spec: safetyv1alpha1.ToolServerSpec{URL: upstream.URL, Tools: []safetyv1alpha1.ServedTool{served}}}); err != nil {
+		return nil, nil, err
+	}
+	agentCfg, err := testenv.AgentConfig(ctx, cluster.Config, ns, agentSA)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "plan"},
+		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA,
+			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: "bench-open"}}}
+	if err := admin.Create(ctx, plan); err != nil {
+		return nil, nil, err
+	}
+	if err := waitFor(time.Minute, func() bool {
+		return admin.Get(ctx, client.ObjectKeyFromObject(plan), plan) == nil && plan.Status.Snapshot != nil
+	}); err != nil {
+		return nil, nil, fmt.Errorf("plan not locked: %w", err)
+	}
+
+	gwCfg, err := testenv.Gateway(ctx, cluster.Config, "toolgate-system", "gateway")
+	if err != nil {
+		return nil, nil, err
+	}
+	gwCache, err := cache.New(gwCfg, cache.Options{Scheme: cluster.Scheme})
+	if err != nil {
+		return nil, nil, err
+	}
+	cacheCtx, stopCache := context.WithCancel(ctx)
+	go func() { _ = gwCache.Start(cacheCtx) }()
+	if !gwCache.WaitForCacheSync(ctx) {
+		stopCache()
+		return nil, nil, fmt.Errorf("the gateway's cache did not sync")
+	}
+	gwClient, err := client.New(gwCfg, client.Options{Scheme: cluster.Scheme,
+		Cache: &client.CacheOptions{Reader: gwCache}})
+	if err != nil {
+		stopCache()
+		return nil, nil, err
+	}
+	cs, err := kubernetes.NewForConfig(gwCfg)
+	if err != nil {
+		stopCache()
+		return nil, nil, err
+	}
+	gw, err := gateway.New(gateway.Options{Reader: gwClient, APIServer: gwCfg,
+		TokenReviews: cs.AuthenticationV1().TokenReviews(), Scheme: cluster.Scheme, Mapper: gwClient.RESTMapper(),
+		Audience: audience, Version: ns})
+	if err != nil {
+		stopCache()
+		return nil, nil, err
+	}
+	gwServer := httptest.NewServer(gw.Handler())
+	stop := func() { gwServer.Close(); gw.Close(); upstream.Close(); stopCache() }
+	// Prime the cache: every kind the gateway reads, before anything is measured.
+	for _, list := range []client.ObjectList{&safetyv1alpha1.ToolServerList{}, &safetyv1alpha1.AgentToolList{},
+		&safetyv1alpha1.AgentPlanList{}} {
+		if err := gwClient.List(ctx, list); err != nil {
+			stop()
+			return nil, nil, err
+		}
+	}
+	token, err := testenv.AudiencePodToken(ctx, cluster.Config, ns, agentSA, "agent-pod", true, audience)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	agentCfg = withToken(agentCfg, token)
+	agent, err := client.New(agentCfg, client.Options{Scheme: cluster.Scheme})
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	relay, err := startRelay(ctx, upstream.URL)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	stopAll := func() { relay.Close(); stop() }
+	return &env{upstreamURL: upstream.URL, gatewayURL: gwServer.URL, relayURL: relay.URL, token: token, agent: agent},
+		stopAll, nil
+}
+
+// batch makes n calls in mode from clients concurrent clients (each with its own MCP session)
+// and returns each call's latency.
+func (e *env) batch(ctx context.Context, mode string, n, clients int) ([]time.Duration, error) {
+	first := e.seq
+	e.seq += n
+	lat := make([]time.Duration, n)
+	errs := make(chan error, clients)
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Go(func() {
+			do, closeFn, err := e.caller(ctx, mode)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer closeFn()
+			for i := c; i < n; i += clients {
+				k := first + i
+				t := time.Now()
+				if err := do(k); err != nil {
+					errs <- fmt.Errorf("call %d: %w", k, err)
+					return
+				}
+				lat[i] = time.Since(t)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	return lat, <-errs
+}
+
+// caller returns what one client does for call k in mode.
+func (e *env) caller(ctx context.Context, mode string) (func(k int) error, func(), error) {
+	step := func(k int) string { return fmt.Sprintf("s%d", k/perStep) }
+	path := func(k int) string { return fmt.Sprintf("src/f%d.go", k) }
+	if mode == modeCreate {
+		return func(k int) error {
+			call, err := toolcall.Build(toolcall.Invocation{Namespace: ns, Plan: "plan", Tool: tool, Step: step(k),
+				Arguments: []byte(fmt.Sprintf(`{"path":%q}`, path(k))), Map: toolcall.ArgumentMap{Paths: []string{pathArg}}})
+			if err != nil {
+				return err
+			}
+			return e.agent.Create(ctx, call)
+		}, func() {}, nil
+	}
+	url, name, httpClient := e.upstreamURL, upstreamTool, http.DefaultClient
+	switch mode {
+	case modeGateway:
+		url, name, httpClient = e.gatewayURL, tool, bearer(e.token)
+	case modeRelay:
+		url = e.relayURL
+	}
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: url, HTTPClient: httpClient, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return func(k int) error {
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{"path": path(k)},
+			Meta: mcp.Meta{gateway.MetaStep: step(k)}})
+		if err == nil && res.IsError {
+			err = fmt.Errorf("tool error: %v", res.Content[0])
+		}
+		return err
+	}, func() { _ = session.Close() }, nil
+}
+
+// startUpstream is a real MCP server whose read_file answers at once: what is measured is the
+// path to it, not a file system.
+func startUpstream() *httptest.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "bench-upstream", Version: "1"}, nil)
+	type args struct {
+		Path string `json:"path"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: upstreamTool, Description: "Read a file"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "contents of " + in.Path}}}, nil, nil
+		})
+	return httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+}
+
+// startRelay is an MCP server that forwards every tools/call to upstream on one shared client
+// session, gating nothing: the MCP proxying the gateway does, alone.
+func startRelay(ctx context.Context, upstream string) (*httptest.Server, error) {
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "relay", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: upstream, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		return nil, err
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "relay", Version: "1"}, nil)
+	for t, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return session.CallTool(ctx, &mcp.CallToolParams{Name: req.Params.Name, Arguments: req.Params.Arguments})
+		})
+	}
+	return httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})), nil
+}

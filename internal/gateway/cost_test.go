@@ -1,0 +1,184 @@
+package gateway_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/gateway"
+	"github.com/toolgate/toolgate/internal/testenv"
+)
+
+// meteredServer is a real MCP server with two tools: "metered" answers and states in its
+// result's _meta that the call cost 0.4, "broken" fails. It counts the calls that reach it.
+type meteredServer struct {
+	URL   string
+	calls atomic.Int32
+}
+
+func startMetered() (*meteredServer, func()) {
+	m := &meteredServer{}
+	s := mcp.NewServer(&mcp.Implementation{Name: "metered", Version: "test"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "metered", Description: "An answer that costs money"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
+			m.calls.Add(1)
+			return &mcp.CallToolResult{Meta: mcp.Meta{gateway.MetaCost: "0.4"},
+				Content: []mcp.Content{&mcp.TextContent{Text: "answer about " + in.Path}}}, nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "broken", Description: "Always fails"},
+		func(_ context.Context, _ *mcp.CallToolRequest, _ pathArgs) (*mcp.CallToolResult, any, error) {
+			m.calls.Add(1)
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "upstream broke"}}}, nil, nil
+		})
+	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	m.URL = server.URL
+	return m, server.Close
+}
+
+var _ = Describe("toolgate-gateway as the plan's cost reporter", Ordered, func() {
+	var (
+		w          *world
+		brokenTool string
+		upstream   *meteredServer
+	)
+
+	BeforeAll(func() {
+		var stop func()
+		upstream, stop = startMetered()
+		DeferCleanup(stop)
+		w = newWorld("gw-cost-", upstream.URL, "metered", func(o *worldObjects) {
+			o.profile.Spec.MaxCostPerPlan = new(resource.MustParse("1"))
+			o.server.Spec.Tools[0].ReportsCost = true
+			brokenTool = o.tools[0].Name + "-broken"
+			o.tools = append(o.tools, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: brokenTool},
+				Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead,
+					CostPerCall: new(resource.MustParse("0.25"))}})
+			o.server.Spec.Tools = append(o.server.Spec.Tools, safetyv1alpha1.ServedTool{AgentTool: brokenTool,
+				UpstreamName: "broken", Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{"path"}}})
+			o.plan.Spec.CostReporter = &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount,
+				Namespace: "toolgate-system", Name: "gateway"}
+		})
+	})
+
+	call := func(tool, path string) *mcp.CallToolResult {
+		GinkgoHelper()
+		res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"path": path}})
+		Expect(err).NotTo(HaveOccurred())
+		return res
+	}
+	usage := func() safetyv1alpha1.PlanUsage {
+		GinkgoHelper()
+		plan := &safetyv1alpha1.AgentPlan{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: w.ns, Name: "plan"}, plan)).To(Succeed())
+		return plan.Status.Usage
+	}
+	statuses := func() []safetyv1alpha1.AgentToolCallStatus {
+		GinkgoHelper()
+		var calls safetyv1alpha1.AgentToolCallList
+		Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
+		out := make([]safetyv1alpha1.AgentToolCallStatus, 0, len(calls.Items))
+		for _, c := range calls.Items {
+			out = append(out, c.Status)
+		}
+		return out
+	}
+	costOf := func(s string) *resource.Quantity { return new(resource.MustParse(s)) }
+	// costIs matches a status.cost equal to s as an amount, whatever its spelling ("0.25", "250m").
+	costIs := func(s string) OmegaMatcher {
+		return HaveField("Cost", WithTransform(func(q *resource.Quantity) bool {
+			return q != nil && q.Cmp(*costOf(s)) == 0
+		}, BeTrue()))
+	}
+
+	It("reports a failed upstream call as Failed, at its tool's costPerCall", func() {
+		res := call(brokenTool, "a.txt")
+		Expect(res.IsError).To(BeTrue())
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(Equal("upstream broke"), "the upstream's own error, passed on")
+		Expect(statuses()).To(ConsistOf(And(HaveField("Phase", safetyv1alpha1.CallPhaseFailed),
+			costIs("0.25"), HaveField("FinishedAt", Not(BeNil())))))
+		Expect(usage().AccumulatedCost).To(Equal("0.25"))
+	})
+
+	It("reports the cost the upstream states, and refuses ToolCostLimitExceeded once the reports reach the limit", func() {
+		Expect(call(w.readTool, "b.txt").IsError).To(BeFalse()) // 0.25 spent before it
+		Expect(usage().AccumulatedCost).To(Equal("0.65"))
+		Expect(call(w.readTool, "c.txt").IsError).To(BeFalse()) // 0.65 spent before it
+		Expect(usage()).To(And(HaveField("AccumulatedCost", "1.05"), HaveField("ReportedCost", "1.05")))
+		Expect(statuses()).To(ConsistOf(
+			HaveField("Phase", safetyv1alpha1.CallPhaseFailed),
+			And(HaveField("Phase", safetyv1alpha1.CallPhaseSucceeded), costIs("0.4")),
+			And(HaveField("Phase", safetyv1alpha1.CallPhaseSucceeded), costIs("0.4"))))
+
+		By("without the reports the plan would have spent 0.25 of its 1; with them it has spent 1.05")
+		res := call(w.readTool, "d.txt")
+		Expect(res.IsError).To(BeTrue())
+		Expect(reasonIn(res)).To(Equal("ToolCostLimitExceeded"))
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(HavePrefix("[ToolCostLimitExceeded] "))
+		Expect(upstream.calls.Load()).To(Equal(int32(3)), "the refused call never reached the upstream")
+	})
+
+	It("takes no cost report from the agent itself", func() {
+		cfg, err := testenv.AgentConfig(ctx, cluster.Config, w.ns, agentSA)
+		Expect(err).NotTo(HaveOccurred())
+		agentClient, err := client.New(cfg, client.Options{Scheme: cluster.Scheme})
+		Expect(err).NotTo(HaveOccurred())
+		var calls safetyv1alpha1.AgentToolCallList
+		Expect(agentClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
+		Expect(calls.Items).NotTo(BeEmpty())
+		mine := calls.Items[0].DeepCopy()
+		mine.Status.Cost = costOf("1000")
+		err = agentClient.Status().Update(ctx, mine)
+		Expect(err).To(MatchError(And(ContainSubstring("InvalidUpdate"),
+			ContainSubstring("only plan plan's cost reporter (%s) may report cost", gatewayIdentity))))
+		Expect(usage().AccumulatedCost).To(Equal("1.05"), "the refused report changed nothing")
+	})
+})
+
+var _ = Describe("toolgate-gateway reporting for an agent that hangs up", Ordered, func() {
+	It("still reports the call, Failed, when the upstream finishes after the agent gave up waiting", func() {
+		started, release := make(chan struct{}, 1), make(chan struct{})
+		s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "test"}, nil)
+		mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Answers when its caller gives up"},
+			func(ctx context.Context, _ *mcp.CallToolRequest, _ pathArgs) (*mcp.CallToolResult, any, error) {
+				started <- struct{}{}
+				select {
+				case <-ctx.Done():
+					return nil, nil, ctx.Err()
+				case <-release:
+					return nil, nil, errors.New("released by the test")
+				}
+			})
+		server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+		DeferCleanup(server.Close)
+		w := newWorld("gw-hangup-", server.URL, "slow", func(o *worldObjects) {
+			o.plan.Spec.CostReporter = &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount,
+				Namespace: "toolgate-system", Name: "gateway"}
+		})
+
+		callCtx, cancel := context.WithCancel(ctx)
+		go func() {
+			defer GinkgoRecover()
+			<-started
+			cancel()
+		}()
+		_, err := w.session.CallTool(callCtx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": "x"}})
+		Expect(err).To(HaveOccurred(), "the agent gave up")
+		close(release) // the upstream finishes after the agent has gone
+		Eventually(func(g Gomega) {
+			var calls safetyv1alpha1.AgentToolCallList
+			g.Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
+			g.Expect(calls.Items).To(ConsistOf(HaveField("Status", And(
+				HaveField("Phase", safetyv1alpha1.CallPhaseFailed), HaveField("FinishedAt", Not(BeNil()))))))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+	})
+})

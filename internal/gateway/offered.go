@@ -1,0 +1,90 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
+	"github.com/toolgate/toolgate/internal/safety"
+)
+
+// planRules are the engine's checks that depend on the tool and the locked plan alone (they run
+// first, so a call they refuse is refused whatever its arguments): a tool they refuse is one the
+// caller's plan can never use.
+var planRules = map[string]bool{
+	safety.RuleReadOnlyPlan: true, safety.RuleReadOnlyProfile: true,
+	safety.RuleDenyList: true, safety.RuleAllowList: true,
+}
+
+// plannedTools filters a tools/list answer down to the tools the caller's plan could use, by the
+// engine's own checks on the plan's locked snapshot. It runs only for tools/list, so a tools/call
+// pays nothing for it. A caller whose plan is not locked yet sees every offered tool (its calls
+// are refused PlanNotLocked); a caller with no plan sees none.
+func (g *Gateway) plannedTools(registered map[string]route) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			list, ok := res.(*mcp.ListToolsResult)
+			if method != "tools/list" || err != nil || !ok {
+				return res, err
+			}
+			caller, ok := callerOf(req.GetExtra().TokenInfo)
+			if !ok {
+				list.Tools = nil
+				return list, nil
+			}
+			usable, err := g.usableTools(ctx, caller)
+			if err != nil {
+				return nil, err
+			}
+			if usable == nil { // not locked yet
+				return list, nil
+			}
+			kept := list.Tools[:0]
+			for _, t := range list.Tools {
+				if _, served := registered[t.Name]; served && usable(t.Name) {
+					kept = append(kept, t)
+				}
+			}
+			list.Tools = kept
+			return list, nil
+		}
+	}
+}
+
+// usableTools returns whether the caller's plan could use a tool; nil when its plan is not
+// locked yet.
+func (g *Gateway) usableTools(ctx context.Context, caller *Caller) (func(tool string) bool, error) {
+	name, err := g.opts.ResolvePlan(ctx, g.opts.Reader, caller)
+	if _, none := errors.AsType[*NoPlanError](err); none {
+		return func(string) bool { return false }, nil
+	} else if err != nil {
+		return nil, err
+	}
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := g.opts.Reader.Get(ctx, client.ObjectKey{Namespace: caller.Namespace, Name: name}, plan); err != nil {
+		return nil, err
+	}
+	if plan.Status.Snapshot == nil {
+		return nil, nil
+	}
+	compiled, err := policy.CompileSnapshot(plan.Status.Snapshot)
+	if err != nil {
+		return nil, err
+	}
+	return func(tool string) bool {
+		at := &safetyv1alpha1.AgentTool{}
+		if err := g.opts.Reader.Get(ctx, client.ObjectKey{Name: tool}, at); err != nil {
+			return false
+		}
+		call := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: plan.Namespace},
+			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: plan.Name, Tool: tool}}
+		d := safety.Evaluate(compiled, policy.EngineCall(call, plan, policy.ToolAsPinned(plan, at), policy.CallFacts{}))
+		return d.Allowed() || !planRules[d.RuleID]
+	}, nil
+}
