@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/types"
 
 	"github.com/toolgate/toolgate/internal/gateway"
 	"github.com/toolgate/toolgate/internal/testenv"
@@ -173,13 +174,18 @@ var _ = Describe("a third-party MCP server from the npm registry behind toolgate
 		Expect(fs.Wire()).NotTo(ContainSubstring("overwritten"))
 	})
 
-	It("holds a decision record for every call the gateway submitted", func() {
+	It("holds a decision record for every call the gateway submitted, with the arguments it decided on", func() {
 		tool := HaveKeyWithValue("tool", readTool)
+		// The path argument as the ToolServer maps it: what the engine saw, and an auditor reads.
+		read := func(path string) types.GomegaMatcher {
+			return And(HaveKeyWithValue("arguments", HaveKeyWithValue("paths", ConsistOf(path))),
+				HaveKeyWithValue("argumentsDigest", HavePrefix("sha256:")), HaveKey("uid"))
+		}
 		Expect(decisionsIn(w.ns)).To(ConsistOf(
-			And(tool, HaveKeyWithValue("decision", "allow")), // the Go SDK client's read
-			And(tool, HaveKeyWithValue("reason", "ToolAccessDenied")),
-			And(tool, HaveKeyWithValue("decision", "allow")), // the Inspector's read
-			And(tool, HaveKeyWithValue("reason", "ToolAccessDenied")),
+			And(tool, HaveKeyWithValue("decision", "allow"), read("notes.txt")), // the Go SDK client's read
+			And(tool, HaveKeyWithValue("reason", "ToolAccessDenied"), HaveKeyWithValue("ruleId", HavePrefix("path-policy:")), read(".env")),
+			And(tool, HaveKeyWithValue("decision", "allow"), read("notes.txt")), // the Inspector's read
+			And(tool, HaveKeyWithValue("reason", "ToolAccessDenied"), HaveKeyWithValue("ruleId", HavePrefix("path-policy:")), read(".env")),
 			And(HaveKeyWithValue("tool", "write_file"), HaveKeyWithValue("reason", "ToolNotRegistered")),
 		))
 	})
