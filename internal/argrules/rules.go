@@ -43,7 +43,9 @@ type FieldError struct {
 	Detail string
 }
 
-func (e FieldError) Error() string { return fmt.Sprintf("argumentRules[%d].%s: %s", e.Index, e.Field, e.Detail) }
+func (e FieldError) Error() string {
+	return fmt.Sprintf("argumentRules[%d].%s: %s", e.Index, e.Field, e.Detail)
+}
 
 // Set is a compiled list of rules; it is immutable and safe for concurrent use. The nil Set
 // has no rules.
