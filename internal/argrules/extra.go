@@ -45,12 +45,19 @@ func extraErr(format string, args ...any) error {
 // "ａｍｏｕｎｔ" is not "amount"), a key with control or invisible format characters, invalid UTF-8
 // and numbers beyond float64.
 func ParseExtra(raw []byte) (map[string]any, error) {
+	return ParseObject(raw, MaxExtraBytes)
+}
+
+// ParseObject is ParseExtra with another bound on the canonical size: a front door decodes a
+// tool's whole arguments with it (pkg/toolcall), before splitting off the command, paths and
+// working directory, so that what the engine checks is exactly what the tool is sent.
+func ParseObject(raw []byte, maxCanonical int) (map[string]any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil, nil
 	}
-	if len(raw) > 4*MaxExtraBytes { // whitespace is free in JSON, but not unlimited
-		return nil, extraErr("extra arguments are %d bytes, more than %d", len(raw), 4*MaxExtraBytes)
+	if len(raw) > 4*maxCanonical { // whitespace is free in JSON, but not unlimited
+		return nil, extraErr("extra arguments are %d bytes, more than %d", len(raw), 4*maxCanonical)
 	}
 	if !utf8.Valid(raw) {
 		return nil, extraErr("extra arguments are not valid UTF-8")
@@ -71,8 +78,8 @@ func ParseExtra(raw []byte) (map[string]any, error) {
 	if _, err := p.dec.Token(); !errors.Is(err, io.EOF) {
 		return nil, extraErr("extra arguments hold more than one JSON value")
 	}
-	if n, err := canonicalSize(obj); err != nil || n > MaxExtraBytes {
-		return nil, extraErr("extra arguments are %d bytes as canonical JSON, more than %d", n, MaxExtraBytes)
+	if n, err := canonicalSize(obj); err != nil || n > maxCanonical {
+		return nil, extraErr("extra arguments are %d bytes as canonical JSON, more than %d", n, maxCanonical)
 	}
 	return obj, nil
 }
