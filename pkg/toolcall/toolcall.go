@@ -50,6 +50,9 @@ type Invocation struct {
 	// Arguments is a JSON object, or empty.
 	Arguments json.RawMessage
 	Map       ArgumentMap
+	// Cwd is the working directory when the arguments name none: a coding agent's session
+	// directory, which its hook payload carries beside the tool's input.
+	Cwd string
 }
 
 // BadInvocationError is an invocation that cannot become an AgentToolCall.
@@ -109,6 +112,9 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	}
 	if ta.Cwd, err = stringArg(args, inv.Map.Cwd); err != nil {
 		return nil, err
+	}
+	if ta.Cwd == "" {
+		ta.Cwd = inv.Cwd
 	}
 	for _, key := range inv.Map.Paths {
 		paths, err := pathsArg(args, key)
