@@ -332,9 +332,18 @@ func testCall(ctx context.Context, opts *testOptions, stdin io.Reader) (*testRes
 		return nil, inputErrorf("the snapshot of AgentPlan %s/%s does not compile (the webhook denies PlanNotLocked): %v",
 			plan.Namespace, plan.Name, err)
 	}
+	rules, err := policy.CompileArgumentRules(plan.Status.Snapshot)
+	if err != nil {
+		return nil, inputErrorf("the argument rules of AgentPlan %s/%s do not compile (the webhook denies PlanNotLocked): %v",
+			plan.Namespace, plan.Name, err)
+	}
+	ruleInput, err := policy.ArgumentRuleInput(call)
+	if err != nil {
+		return nil, inputErrorf("%s: %s: %v (the webhook denies BadRequest)", in.callAt.where(), policy.FieldExtra, err)
+	}
 	engineCall := policy.EngineCall(call, plan, tool, facts)
 	engineCall.Context.Repeats = opts.repeats
-	d := safety.Evaluate(compiled, engineCall)
+	d := policy.WithArgumentRules(safety.Evaluate(compiled, engineCall), rules, ruleInput, compiled.Mode())
 	approval := ""
 	if d.Reason == safety.ReasonToolHumanApprovalRequired {
 		if d, approval, err = oc.approvalGate(ctx, call, compiled, engineCall, d, opts.approved, time.Now()); err != nil {
