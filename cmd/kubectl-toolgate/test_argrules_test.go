@@ -45,8 +45,10 @@ spec:
 		code                            int
 	}{
 		{extra: `{"amount": 399}`, decision: "allow", code: exitOK},
-		{extra: `{"amount": 400}`, decision: "deny", reason: "ToolArgumentRuleViolated", phrase: "payments stay below 400", code: exitFailed},
-		{extra: `{"amount": "1"}`, decision: "deny", reason: "ToolArgumentRuleViolated", phrase: "could not be evaluated", code: exitFailed},
+		{extra: `{"amount": 400}`, decision: "deny", reason: "ToolArgumentRuleViolated",
+			phrase: "payments stay below 400", code: exitFailed},
+		{extra: `{"amount": "1"}`, decision: "deny", reason: "ToolArgumentRuleViolated",
+			phrase: "could not be evaluated", code: exitFailed},
 	}
 	for _, tc := range cases {
 		f := file(t, "call.yaml", docs(yamlNoUnsafe, project, tool, call(tc.extra)))

@@ -28,11 +28,14 @@ func main() {
 		timeout time.Duration
 	)
 	flag.StringVar(&cfg.Server, "server", "", "the API server's URL; default: the in-cluster address")
-	flag.StringVar(&cfg.TokenFile, "token-file", hook.DefaultTokenFile, "the pod's ServiceAccount token (a projected token file works)")
+	flag.StringVar(&cfg.TokenFile, "token-file", hook.DefaultTokenFile,
+		"the pod's ServiceAccount token (a projected token file works)")
 	flag.StringVar(&cfg.CAFile, "certificate-authority", hook.DefaultCAFile, "CA bundle that verifies the API server")
 	flag.StringVar(&cfg.Namespace, "namespace", "", "the pod's namespace; default: the mounted ServiceAccount's")
-	flag.StringVar(&plan, "plan", "", "the AgentPlan to submit to; default: the active plan bound to this pod or its ServiceAccount")
-	flag.DurationVar(&timeout, "timeout", 50*time.Second, "how long to wait for toolgate's decision (keep it under the agent's hook timeout)")
+	flag.StringVar(&plan, "plan", "",
+		"the AgentPlan to submit to; default: the active plan bound to this pod or its ServiceAccount")
+	flag.DurationVar(&timeout, "timeout", 50*time.Second,
+		"how long to wait for toolgate's decision (keep it under the agent's hook timeout)")
 	flag.Parse()
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)

@@ -14,15 +14,18 @@ type tool struct {
 	args      toolcall.ArgumentMap
 }
 
+// filePath is the key of the file a file tool reads or writes.
+const filePath = "file_path"
+
 // builtins maps Claude Code's built-in tools. File paths are checked by the engine's path policy
 // whichever tool names them; bulk content (a file's new text, an edit's strings) is omitted from
 // the call, so a large write is not refused for its size: the path decides it.
 var builtins = map[string]tool{
 	"Bash":         {"bash", toolcall.ArgumentMap{Command: "command"}},
-	"Read":         {"read", toolcall.ArgumentMap{Paths: []string{"file_path"}}},
-	"Write":        {"write", toolcall.ArgumentMap{Paths: []string{"file_path"}, Omit: []string{"content"}}},
-	"Edit":         {"edit", toolcall.ArgumentMap{Paths: []string{"file_path"}, Omit: []string{"old_string", "new_string"}}},
-	"MultiEdit":    {"multiedit", toolcall.ArgumentMap{Paths: []string{"file_path"}, Omit: []string{"edits"}}},
+	"Read":         {"read", toolcall.ArgumentMap{Paths: []string{filePath}}},
+	"Write":        {"write", toolcall.ArgumentMap{Paths: []string{filePath}, Omit: []string{"content"}}},
+	"Edit":         {"edit", toolcall.ArgumentMap{Paths: []string{filePath}, Omit: []string{"old_string", "new_string"}}},
+	"MultiEdit":    {"multiedit", toolcall.ArgumentMap{Paths: []string{filePath}, Omit: []string{"edits"}}},
 	"NotebookEdit": {"notebookedit", toolcall.ArgumentMap{Paths: []string{"notebook_path"}, Omit: []string{"new_source"}}},
 	"Glob":         {"glob", toolcall.ArgumentMap{Paths: []string{"path", "pattern"}}},
 	"Grep":         {"grep", toolcall.ArgumentMap{Paths: []string{"path", "glob"}}},

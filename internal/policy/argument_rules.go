@@ -48,7 +48,7 @@ func validateArgumentRules(spec *safetyv1alpha1.ProjectPolicySpec, path *field.P
 func CompileArgumentRules(snap *safetyv1alpha1.PlanSnapshot) (*argrules.Set, error) {
 	set, errs := argrules.Compile(ArgumentRulesFromProject(snap.Project))
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("compiling the argument rules of snapshot %s: %v", snap.Hash, errs[0])
+		return nil, fmt.Errorf("compiling the argument rules of snapshot %s: %w", snap.Hash, errs[0])
 	}
 	return set, nil
 }

@@ -97,8 +97,7 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	}
 	args, err := argrules.ParseObject(inv.Arguments, MaxArgumentBytes)
 	if err != nil {
-		var ee *argrules.ExtraError
-		if errors.As(err, &ee) {
+		if ee, ok := errors.AsType[*argrules.ExtraError](err); ok {
 			return nil, bad("arguments: %s", strings.TrimPrefix(ee.Message, "extra arguments "))
 		}
 		return nil, bad("arguments: %v", err)
@@ -170,8 +169,8 @@ func extraArgs(args map[string]any, m ArgumentMap) (*runtime.RawExtension, error
 	}
 	b := argrules.Canonical(rest)
 	if len(b) > argrules.MaxExtraBytes {
-		return nil, bad("the arguments other than the command, paths and working directory are %d bytes as canonical JSON, more than %d",
-			len(b), argrules.MaxExtraBytes)
+		return nil, bad("the arguments other than the command, paths and working directory are %d bytes "+
+			"as canonical JSON, more than %d", len(b), argrules.MaxExtraBytes)
 	}
 	return &runtime.RawExtension{Raw: b}, nil
 }
