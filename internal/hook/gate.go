@@ -20,6 +20,10 @@ type Gate struct {
 	Namespace string
 	// Plan returns the plan the pod's calls belong to.
 	Plan func(ctx context.Context) (string, error)
+	// DenyApprovals answers deny, not ask, for a call that needs a person's approval: the
+	// person at the agent's prompt then cannot run it on their own say, only a ToolApproval
+	// (which the ledger records) can admit it.
+	DenyApprovals bool
 }
 
 // Decide answers one payload. It always answers: a payload it cannot read, a plan it cannot
@@ -37,7 +41,11 @@ func (g *Gate) Decide(ctx context.Context, raw []byte) Output {
 	if err != nil {
 		return answer(Deny, "toolgate-hook refused the tool input: "+err.Error())
 	}
-	return Answer(call.Spec.Tool, agent.Submit(ctx, g.Client, call))
+	out := Answer(call.Spec.Tool, agent.Submit(ctx, g.Client, call))
+	if g.DenyApprovals && out.HookSpecificOutput.PermissionDecision == Ask {
+		out.HookSpecificOutput.PermissionDecision = Deny
+	}
+	return out
 }
 
 // Answer turns the result of submitting a call into the hook's decision: admitted is allow, a

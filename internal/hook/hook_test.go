@@ -119,6 +119,10 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		Expect(out.PermissionDecision).To(Equal(hook.Ask), out.PermissionDecisionReason)
 		Expect(out.PermissionDecisionReason).To(ContainSubstring("[ToolHumanApprovalRequired]"))
 		Expect(out.PermissionDecisionReason).To(ContainSubstring("kubectl toolgate approve"))
+
+		out = run(bashPayload("terraform apply"), args("--deny-approvals")...)
+		Expect(out.PermissionDecision).To(Equal(hook.Deny), out.PermissionDecisionReason)
+		Expect(out.PermissionDecisionReason).To(ContainSubstring("[ToolHumanApprovalRequired]"))
 	})
 
 	It("denies when it cannot reach toolgate, and when it has no token", func() {

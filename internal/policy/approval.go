@@ -92,6 +92,10 @@ func ApprovalCommand(call *safetyv1alpha1.AgentToolCall) string {
 	words := []string{"kubectl", "toolgate", "approve", "-n", ShellQuote(call.Namespace), ShellQuote(call.Spec.Plan),
 		"--tool", ShellQuote(call.Spec.Tool), "--step", ShellQuote(call.Spec.Step)}
 	args := call.Spec.Arguments
+	if args.Extra != nil {
+		// The flags cannot spell extra arguments, so the digest pins them all.
+		return strings.Join(append(words, "--arguments-digest", ArgumentsDigest(args)), " ")
+	}
 	if args.Command == "" && len(args.Paths) == 0 && args.Cwd == "" {
 		return strings.Join(append(words, "--no-arguments"), " ")
 	}
