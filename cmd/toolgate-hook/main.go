@@ -23,7 +23,7 @@ import (
 
 func main() {
 	var (
-		cfg     hook.Config
+		cfg           hook.Config
 		plan          string
 		timeout       time.Duration
 		denyApprovals bool
