@@ -100,6 +100,24 @@ var _ = Describe("argument rules", Ordered, func() {
 		mustDeny(submit(second, later, client.DryRunAll), safety.ReasonToolArgumentRuleViolated, "argument rule amount")
 	})
 
+	It("admits a refused call as would_deny under a Warn profile, with the rule's warning", func() {
+		q := newProject(nil)
+		t := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: q.ns + "-pay"},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}}
+		createCluster(t)
+		Expect(k8sClient.Create(ctx, &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: q.ns, Name: "project"},
+			Spec: safetyv1alpha1.ProjectPolicySpec{ArgumentRules: []safetyv1alpha1.ArgumentRule{
+				{Name: "amount", Expression: "args.amount < 400"}}}})).To(Succeed())
+		q.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: q.profile(profileWith(func(s *safetyv1alpha1.SafetyProfileSpec) {
+			s.EnforcementMode = safetyv1alpha1.EnforcementModeWarn
+		}))})
+		agent, w := q.agentWithWarnings()
+		c := q.call(planName, t.Name, "pay")
+		c.Spec.Arguments.Extra = &runtime.RawExtension{Raw: []byte(`{"amount": 500}`)}
+		mustAdmit(submit(agent, c))
+		Expect(w.list()).To(ContainElement(ContainSubstring("[ToolArgumentRuleViolated] argument rule amount")))
+	})
+
 	DescribeTable("refuses at admission a rule that does not compile, naming its index",
 		func(rule safetyv1alpha1.ArgumentRule, phrase string) {
 			bad := &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: newProject(nil).ns, Name: "project"},
