@@ -139,7 +139,7 @@ func (p *parser) object(depth int, path string) (map[string]any, error) {
 		if _, dup := obj[key]; dup {
 			return nil, extraErr("extra arguments repeat the key %s", strconv.Quote(keyPath[1:]))
 		}
-		f := folder.String(norm.NFKC.String(key))
+		f := fold(key)
 		if other, ok := folded[f]; ok {
 			return nil, extraErr("extra arguments hold the keys %q and %q, which differ only in case or form", other, key)
 		}
@@ -217,9 +217,35 @@ func number(n json.Number, path string) (any, error) {
 	return f, nil
 }
 
+// fold is the form two keys must not share: case-folded NFKC. ASCII needs neither table.
+func fold(key string) string {
+	if isASCII(key) {
+		return strings.ToLower(key)
+	}
+	return folder.String(norm.NFKC.String(key))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 func checkKey(key, path string) error {
 	if key == "" {
 		return extraErr("extra arguments hold an empty key (at %s)", pathOr(path[:len(path)-1]))
+	}
+	if isASCII(key) { // printable ASCII is NFKC and holds no format characters
+		for i := 0; i < len(key); i++ {
+			if c := key[i]; c < 0x20 || c == 0x7f {
+				return extraErr("extra argument key %s holds a control or invisible character (%U)",
+					strconv.QuoteToASCII(key), rune(c))
+			}
+		}
+		return nil
 	}
 	for _, r := range key {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError {
