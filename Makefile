@@ -100,6 +100,10 @@ lint-config: golangci-lint ## Verify golangci-lint linter configuration
 build: manifests generate fmt vet ## Build manager binary.
 	go build -o bin/manager ./cmd
 
+.PHONY: build-hook
+build-hook: fmt vet ## Build toolgate-hook, the coding agents' PreToolUse hook (docs/hook.md).
+	go build -o bin/toolgate-hook ./cmd/toolgate-hook
+
 .PHONY: demo
 demo: ## Run toolgate locally: control plane on loopback, CRDs, the real manager binary (the README's first command).
 	@echo "toolgate demo: the first run downloads Go modules and builds kube-apiserver, etcd and kubectl (about 10 minutes on 2 cores); later runs start in seconds"

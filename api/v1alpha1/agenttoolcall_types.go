@@ -43,6 +43,17 @@ type ToolArguments struct {
 	// +kubebuilder:validation:MaxLength=1024
 	// +optional
 	Cwd string `json:"cwd,omitempty"`
+
+	// extra holds the tool's other arguments (those that are not the command, the paths or the
+	// working directory) as one JSON object, for the ProjectPolicy's argumentRules (CEL) to check.
+	// The admission webhook refuses, naming this field, an object larger than 16 KiB as canonical
+	// JSON, nested deeper than 16 levels, holding more than 1024 values, repeating a key, or with
+	// a key that is not in Unicode NFKC form or holds control or invisible format characters.
+	// +kubebuilder:pruning:PreserveUnknownFields
+	// +kubebuilder:validation:Type=object
+	// +kubebuilder:validation:MaxProperties=256
+	// +optional
+	Extra *runtime.RawExtension `json:"extra,omitempty"`
 }
 
 // AgentToolCallSpec is one request to run one tool. It is immutable after creation.

@@ -91,6 +91,41 @@ type CommandRule struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// ArgumentRule is a CEL expression over a call's arguments that must hold for the call to be
+// admitted; a call for which it is false, or cannot be evaluated, is denied ToolArgumentRuleViolated.
+type ArgumentRule struct {
+	// name identifies the rule uniquely within the project; denials name it.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9_.]*[a-z0-9])?$`
+	// +required
+	Name string `json:"name"`
+
+	// tools are the AgentTools the rule applies to (exact names). Empty: every tool.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=253
+	// +optional
+	Tools []string `json:"tools,omitempty"`
+
+	// expression is a CEL expression that must evaluate to true, for example
+	// "args.amount < 400" or "args.recipient.endsWith('@example.com')". Its variables:
+	// args (map of spec.arguments.extra), command (string), paths (list of strings), cwd
+	// (string) and tool (string). An expression that does not compile, or whose estimated cost
+	// exceeds the per-rule limit, is refused at admission. A missing key, a type mismatch or the
+	// runtime cost limit while evaluating denies the call: a rule never admits by failing.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=4096
+	// +required
+	Expression string `json:"expression"`
+
+	// message is shown to the agent when the rule is false. Default: the expression.
+	// +kubebuilder:validation:MaxLength=256
+	// +optional
+	Message string `json:"message,omitempty"`
+}
+
 // PathPolicy lists glob patterns (relative to the project root, "**" allowed) by what they forbid.
 type PathPolicy struct {
 	// zeroAccess paths may be neither read nor written nor deleted.
@@ -173,6 +208,15 @@ type ProjectPolicySpec struct {
 	// +kubebuilder:validation:items:MaxLength=512
 	// +optional
 	WriteRoots []string `json:"writeRoots,omitempty"`
+
+	// argumentRules are CEL expressions over a call's arguments, each of which must hold. They
+	// are compiled once when a plan locks its snapshot; editing them later does not change a
+	// running plan.
+	// +listType=map
+	// +listMapKey=name
+	// +kubebuilder:validation:MaxItems=64
+	// +optional
+	ArgumentRules []ArgumentRule `json:"argumentRules,omitempty"`
 }
 
 // ProjectPolicyStatus is the observed state of a ProjectPolicy.

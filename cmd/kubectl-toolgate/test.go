@@ -283,14 +283,12 @@ func testCall(ctx context.Context, opts *testOptions, stdin io.Reader) (*testRes
 	if err != nil {
 		return nil, err
 	}
-	compiled, err := policy.CompileSnapshot(plan.Status.Snapshot)
-	if err != nil {
-		return nil, inputErrorf("the snapshot of AgentPlan %s/%s does not compile (the webhook denies PlanNotLocked): %v",
-			plan.Namespace, plan.Name, err)
-	}
 	engineCall := policy.EngineCall(call, plan, tool, facts)
 	engineCall.Context.Repeats = opts.repeats
-	d := safety.Evaluate(compiled, engineCall)
+	compiled, d, err := evaluateSnapshot(plan, call, engineCall, in.callAt.where())
+	if err != nil {
+		return nil, err
+	}
 	approval := ""
 	if d.Reason == safety.ReasonToolHumanApprovalRequired {
 		if d, approval, err = oc.approvalGate(ctx, call, compiled, engineCall, d, opts.approved, time.Now()); err != nil {
@@ -402,4 +400,27 @@ func (r *testResult) print(w io.Writer) {
 	}
 	sayf(w, "  facts:     accumulated cost %s, total cost %s, earlier attempts of step %s %d, "+
 		"repeats %s, human approval %s\n", f.AccumulatedCost, f.TotalCost, c.Step, f.EarlierAttempts, repeats, approval)
+}
+
+// evaluateSnapshot compiles the plan's locked snapshot and runs the engine, then the snapshot's
+// argument rules, as the webhook does.
+func evaluateSnapshot(plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall, engineCall safety.Call,
+	where string) (*safety.Policy, safety.Decision, error) {
+	compiled, err := policy.CompileSnapshot(plan.Status.Snapshot)
+	if err != nil {
+		return nil, safety.Decision{}, inputErrorf("the snapshot of AgentPlan %s/%s does not compile "+
+			"(the webhook denies PlanNotLocked): %v", plan.Namespace, plan.Name, err)
+	}
+	rules, err := policy.CompileArgumentRules(plan.Status.Snapshot)
+	if err != nil {
+		return nil, safety.Decision{}, inputErrorf("the argument rules of AgentPlan %s/%s do not compile "+
+			"(the webhook denies PlanNotLocked): %v", plan.Namespace, plan.Name, err)
+	}
+	ruleInput, err := policy.ArgumentRuleInput(call)
+	if err != nil {
+		return nil, safety.Decision{}, inputErrorf("%s: %s: %v (the webhook denies BadRequest)",
+			where, policy.FieldExtra, err)
+	}
+	d := safety.Evaluate(compiled, engineCall)
+	return compiled, policy.WithArgumentRules(d, rules, ruleInput, compiled.Mode()), nil
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
+
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/safety"
 )
@@ -18,9 +21,12 @@ import (
 // spec.argumentsDigest pins. encoding/json writes struct fields in declaration order, so equal
 // arguments digest equal on every replica, in the plugin and across Go versions.
 func ArgumentsDigest(args safetyv1alpha1.ToolArguments) string {
+	if args.Extra != nil { // the canonical form, so key order and spacing do not change the digest
+		args.Extra = &runtime.RawExtension{Raw: canonicalExtra(args)}
+	}
 	b, err := json.Marshal(args)
 	if err != nil {
-		// ToolArguments holds only strings; Marshal cannot fail on it.
+		// ToolArguments holds strings and canonical JSON; Marshal cannot fail on it.
 		panic(err)
 	}
 	sum := sha256.Sum256(b)
@@ -86,6 +92,10 @@ func ApprovalCommand(call *safetyv1alpha1.AgentToolCall) string {
 	words := []string{"kubectl", "toolgate", "approve", "-n", ShellQuote(call.Namespace), ShellQuote(call.Spec.Plan),
 		"--tool", ShellQuote(call.Spec.Tool), "--step", ShellQuote(call.Spec.Step)}
 	args := call.Spec.Arguments
+	if args.Extra != nil {
+		// The flags cannot spell extra arguments, so the digest pins them all.
+		return strings.Join(append(words, "--arguments-digest", ArgumentsDigest(args)), " ")
+	}
 	if args.Command == "" && len(args.Paths) == 0 && args.Cwd == "" {
 		return strings.Join(append(words, "--no-arguments"), " ")
 	}
@@ -115,7 +125,8 @@ func ShellQuote(s string) string {
 
 // sameArguments reports whether two calls' arguments are the same (no paths and empty paths are).
 func sameArguments(a, b safetyv1alpha1.ToolArguments) bool {
-	return a.Command == b.Command && a.Cwd == b.Cwd && slices.Equal(a.Paths, b.Paths)
+	return a.Command == b.Command && a.Cwd == b.Cwd && slices.Equal(a.Paths, b.Paths) &&
+		bytes.Equal(canonicalExtra(a), canonicalExtra(b))
 }
 
 // MatchApprovals splits the approvals for a call's plan into those that admit it at now, soonest

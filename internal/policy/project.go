@@ -44,7 +44,7 @@ func ValidateProjectRules(spec *safetyv1alpha1.ProjectPolicySpec, path *field.Pa
 	for _, fe := range ferrs {
 		errs = append(errs, field.Invalid(path.Child(projectFieldName(fe.Field)), nil, fe.Detail))
 	}
-	return errs
+	return append(errs, validateArgumentRules(spec, path)...)
 }
 
 // projectFieldName maps an engine field path onto the API's JSON names where they differ.

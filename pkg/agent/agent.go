@@ -37,6 +37,7 @@ type (
 	ToolCostLimitExceededError     = safety.ToolCostLimitExceededError
 	ToolRetryLimitExceededError    = safety.ToolRetryLimitExceededError
 	ToolLoopDetectedError          = safety.ToolLoopDetectedError
+	ToolArgumentRuleViolatedError  = safety.ToolArgumentRuleViolatedError
 	// Violation is the payload of every typed enforcement error.
 	Violation = safety.Violation
 )
@@ -156,6 +157,8 @@ func FromError(err error, tool string) error {
 		return &ToolRetryLimitExceededError{Violation: v}
 	case safety.ReasonToolLoopDetected:
 		return &ToolLoopDetectedError{Violation: v}
+	case safety.ReasonToolArgumentRuleViolated:
+		return &ToolArgumentRuleViolatedError{Violation: v}
 	}
 	return &RequestError{Reason: d.Reason, Field: d.Field, Message: d.Message}
 }

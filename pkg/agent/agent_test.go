@@ -37,6 +37,7 @@ func TestFromErrorMapsEveryEngineReasonToItsType(t *testing.T) {
 		{"ToolCostLimitExceeded", new(*agent.ToolCostLimitExceededError)},
 		{"ToolRetryLimitExceeded", new(*agent.ToolRetryLimitExceededError)},
 		{"ToolLoopDetected", new(*agent.ToolLoopDetectedError)},
+		{"ToolArgumentRuleViolated", new(*agent.ToolArgumentRuleViolatedError)},
 	}
 	for _, c := range cases {
 		t.Run(c.reason, func(t *testing.T) {

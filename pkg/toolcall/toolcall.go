@@ -5,16 +5,18 @@
 package toolcall
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/argrules"
 )
 
 // MaxArgumentBytes bounds the JSON arguments of one invocation. Larger arguments are refused
@@ -31,6 +33,10 @@ type ArgumentMap struct {
 	Paths []string `json:"paths,omitempty"`
 	// Cwd is the key of a string holding the working directory.
 	Cwd string `json:"cwd,omitempty"`
+	// Omit are keys carried neither to the engine nor in spec.arguments.extra: bulk content such
+	// as a file's new text, which the path rules already cover and which would make every call
+	// too large for the extra arguments' bound. Every other key goes to spec.arguments.extra.
+	Omit []string `json:"omit,omitempty"`
 }
 
 // Invocation is one request to run one tool, as a front door receives it.
@@ -44,6 +50,9 @@ type Invocation struct {
 	// Arguments is a JSON object, or empty.
 	Arguments json.RawMessage
 	Map       ArgumentMap
+	// Cwd is the working directory when the arguments name none: a coding agent's session
+	// directory, which its hook payload carries beside the tool's input.
+	Cwd string
 }
 
 // BadInvocationError is an invocation that cannot become an AgentToolCall.
@@ -75,7 +84,10 @@ func StepFor(tool string, args json.RawMessage) string {
 	return prefix + "-" + d
 }
 
-// Build returns the AgentToolCall (not yet created) for inv.
+// Build returns the AgentToolCall (not yet created) for inv. The arguments are decoded once,
+// strictly (argrules.ParseObject: no repeated or respelled keys, bounded depth and size), so the
+// engine checks exactly what the tool receives; the command, paths and working directory go to
+// their fields, the rest (but Map.Omit) to spec.arguments.extra as canonical JSON.
 func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	if inv.Tool == "" {
 		return nil, bad("no tool named")
@@ -83,19 +95,25 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	if len(inv.Arguments) > MaxArgumentBytes {
 		return nil, bad("arguments are %d bytes, more than %d", len(inv.Arguments), MaxArgumentBytes)
 	}
-	args := map[string]json.RawMessage{}
-	if trimmed := bytes.TrimSpace(inv.Arguments); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
-		if err := json.Unmarshal(trimmed, &args); err != nil {
-			return nil, bad("arguments are not a JSON object: %v", err)
+	args, err := argrules.ParseObject(inv.Arguments, MaxArgumentBytes)
+	if err != nil {
+		if ee, ok := errors.AsType[*argrules.ExtraError](err); ok {
+			return nil, bad("arguments: %s", strings.TrimPrefix(ee.Message, "extra arguments "))
 		}
+		return nil, bad("arguments: %v", err)
+	}
+	if err := respelledKeys(args, inv.Map); err != nil {
+		return nil, err
 	}
 	var ta safetyv1alpha1.ToolArguments
-	var err error
 	if ta.Command, err = stringArg(args, inv.Map.Command); err != nil {
 		return nil, err
 	}
 	if ta.Cwd, err = stringArg(args, inv.Map.Cwd); err != nil {
 		return nil, err
+	}
+	if ta.Cwd == "" {
+		ta.Cwd = inv.Cwd
 	}
 	for _, key := range inv.Map.Paths {
 		paths, err := pathsArg(args, key)
@@ -103,6 +121,9 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 			return nil, err
 		}
 		ta.Paths = append(ta.Paths, paths...)
+	}
+	if ta.Extra, err = extraArgs(args, inv.Map); err != nil {
+		return nil, err
 	}
 	step := inv.Step
 	if step == "" {
@@ -116,32 +137,77 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	}, nil
 }
 
-func stringArg(args map[string]json.RawMessage, key string) (string, error) {
-	raw, ok := args[key]
+// mapped is every key the map names.
+func (m ArgumentMap) mapped() []string {
+	keys := append([]string{m.Command, m.Cwd}, m.Paths...)
+	return append(keys, m.Omit...)
+}
+
+// respelledKeys refuses a key that folds to a mapped key without being it ("Path" or "PATH" when
+// the map names "path"): the engine would not check it, and a lenient tool might read it.
+func respelledKeys(args map[string]any, m ArgumentMap) error {
+	for key := range args {
+		for _, want := range m.mapped() {
+			if want != "" && key != want && strings.EqualFold(key, want) {
+				return bad("argument %q is a respelling of %q; spell it exactly", key, want)
+			}
+		}
+	}
+	return nil
+}
+
+// extraArgs is the canonical JSON of the arguments the map does not name, nil when there are none.
+func extraArgs(args map[string]any, m ArgumentMap) (*runtime.RawExtension, error) {
+	rest := map[string]any{}
+	for key, v := range args {
+		if !slices.Contains(m.mapped(), key) {
+			rest[key] = v
+		}
+	}
+	if len(rest) == 0 {
+		return nil, nil
+	}
+	b := argrules.Canonical(rest)
+	if len(b) > argrules.MaxExtraBytes {
+		return nil, bad("the arguments other than the command, paths and working directory are %d bytes "+
+			"as canonical JSON, more than %d", len(b), argrules.MaxExtraBytes)
+	}
+	return &runtime.RawExtension{Raw: b}, nil
+}
+
+func stringArg(args map[string]any, key string) (string, error) {
+	v, ok := args[key]
 	if key == "" || !ok {
 		return "", nil
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	s, isString := v.(string)
+	if !isString {
 		return "", bad("argument %q must be a string", key)
 	}
 	return s, nil
 }
 
-func pathsArg(args map[string]json.RawMessage, key string) ([]string, error) {
-	raw, ok := args[key]
+func pathsArg(args map[string]any, key string) ([]string, error) {
+	v, ok := args[key]
 	if key == "" || !ok {
 		return nil, nil
 	}
-	var one string
-	if err := json.Unmarshal(raw, &one); err == nil {
+	if one, isString := v.(string); isString {
 		return []string{one}, nil
 	}
-	var many []string
-	if err := json.Unmarshal(raw, &many); err != nil {
+	many, isList := v.([]any)
+	if !isList {
 		return nil, bad("argument %q must be a string or an array of strings", key)
 	}
-	return many, nil
+	paths := make([]string, 0, len(many))
+	for _, p := range many {
+		s, isString := p.(string)
+		if !isString {
+			return nil, bad("argument %q must be a string or an array of strings", key)
+		}
+		paths = append(paths, s)
+	}
+	return paths, nil
 }
 
 // Result is the answer to one invocation.

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -16,7 +17,8 @@ import (
 )
 
 func TestBuild(t *testing.T) {
-	m := toolcall.ArgumentMap{Command: "cmd", Paths: []string{"path", "paths"}, Cwd: "dir"}
+	m := toolcall.ArgumentMap{Command: "cmd", Paths: []string{"path", "paths"}, Cwd: "dir", Omit: []string{"content"}}
+	extra := func(raw string) *runtime.RawExtension { return &runtime.RawExtension{Raw: []byte(raw)} }
 	cases := []struct {
 		name    string
 		args    string
@@ -25,14 +27,29 @@ func TestBuild(t *testing.T) {
 	}{
 		{name: "no arguments", args: ""},
 		{name: "null", args: "null"},
-		{name: "only unmapped keys", args: `{"amount": 3}`},
+		{name: "only unmapped keys", args: `{"amount": 3}`, want: safetyv1alpha1.ToolArguments{Extra: extra(`{"amount":3}`)}},
+		{name: "unmapped keys as canonical JSON",
+			args: ` {"to": "a@example.com", "amount": 3.5, "meta": {"b": [1, null], "a": true}} `,
+			want: safetyv1alpha1.ToolArguments{
+				Extra: extra(`{"amount":3.5,"meta":{"a":true,"b":[1,null]},"to":"a@example.com"}`)}},
+		{name: "omitted keys are carried nowhere", args: `{"path": "a.go", "content": "package a"}`,
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"a.go"}}},
+		{name: "a repeated key", args: `{"path": "README.md", "path": ".env"}`, wantErr: `repeat the key "path"`},
+		{name: "a repeated unmapped key", args: `{"amount": 1, "amount": 100000}`, wantErr: `repeat the key "amount"`},
+		{name: "a respelled mapped key", args: `{"Path": ".env"}`, wantErr: `"Path" is a respelling of "path"`},
+		{name: "a full-width mapped key", args: `{"ｐａｔｈ": ".env"}`, wantErr: "NFKC"},
+		{name: "a list of paths with a non-string", args: `{"paths": ["a", 1]}`,
+			wantErr: `argument "paths" must be a string or an array of strings`},
+		{name: "extra arguments too large", args: `{"memo": "` + strings.Repeat("a", 20<<10) + `"}`,
+			wantErr: "other than the command, paths and working directory"},
+		{name: "deep nesting", args: strings.Repeat(`{"a":`, 20) + "1" + strings.Repeat("}", 20), wantErr: "deeper than 16"},
 		{name: "a path", args: `{"path": ".env"}`, want: safetyv1alpha1.ToolArguments{Paths: []string{".env"}}},
 		{name: "a path and a list of paths", args: `{"path": "a", "paths": ["b", "c"], "dir": "/w", "cmd": "ls"}`,
 			want: safetyv1alpha1.ToolArguments{Command: "ls", Paths: []string{"a", "b", "c"}, Cwd: "/w"}},
 		{name: "a path that is not a string", args: `{"path": {"p": ".env"}}`,
 			wantErr: `argument "path" must be a string or an array of strings`},
 		{name: "a command that is not a string", args: `{"cmd": ["rm", "-rf"]}`, wantErr: `argument "cmd" must be a string`},
-		{name: "not an object", args: `[".env"]`, wantErr: "not a JSON object"},
+		{name: "not an object", args: `[".env"]`, wantErr: "must be a JSON object"},
 		{name: "too large", args: `{"x": "` + strings.Repeat("a", toolcall.MaxArgumentBytes) + `"}`, wantErr: "more than"},
 	}
 	for _, tc := range cases {

@@ -51,6 +51,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1alpha1.AgentToolStatusApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ApprovalUse"):
 		return &apiv1alpha1.ApprovalUseApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ArgumentRule"):
+		return &apiv1alpha1.ArgumentRuleApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("AuditLedger"):
 		return &apiv1alpha1.AuditLedgerApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("AuditLedgerSpec"):

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/argrules"
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/metrics"
 	"github.com/toolgate/toolgate/internal/policy"
@@ -21,7 +22,7 @@ import (
 // tool's costPerCall are in the plan's status, exactly, by the time the agent hears yes. Nothing
 // is listed: every fact is read by key, whatever the plan's history.
 func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall,
-	plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool, compiled *safety.Policy) (outcome, error) {
+	plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool, compiled *safety.Policy, args argumentCheck) (outcome, error) {
 	dryRun := isDryRun(req)
 	reserve, err := policy.CostPerCall(tool)
 	if err != nil {
@@ -49,7 +50,7 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 		if repeats >= 0 {
 			facts.Context.Repeats = repeats
 		}
-		out, a, err := h.evaluate(ctx, req, call, plan, compiled, facts, spent, dryRun)
+		out, a, err := h.evaluate(ctx, req, call, plan, compiled, args, facts, spent, dryRun)
 		if err != nil {
 			return outcome{}, err
 		}
@@ -76,12 +77,19 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 	return out, err
 }
 
-// evaluate runs the engine and, for a call that needs a person, the approval gate (once: spent is
-// the approval a previous decision of the same call used).
+// argumentCheck is a call's input to its snapshot's argument rules.
+type argumentCheck struct {
+	rules *argrules.Set
+	in    argrules.Input
+}
+
+// evaluate runs the engine, then the argument rules (policy.WithArgumentRules), and, for a call
+// that needs a person, the approval gate (once: spent is the approval a previous decision of the
+// same call used).
 func (h *AgentToolCallHandler) evaluate(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall,
-	plan *safetyv1alpha1.AgentPlan, compiled *safety.Policy, facts safety.Call, spent *admitted, dryRun bool) (outcome, *admitted, error) {
+	plan *safetyv1alpha1.AgentPlan, compiled *safety.Policy, args argumentCheck, facts safety.Call, spent *admitted, dryRun bool) (outcome, *admitted, error) {
 	evalStart := time.Now()
-	decision := safety.Evaluate(compiled, facts)
+	decision := policy.WithArgumentRules(safety.Evaluate(compiled, facts), args.rules, args.in, compiled.Mode())
 	metrics.EvaluationSeconds.Observe(time.Since(evalStart).Seconds())
 	approval := ""
 	var used *admitted

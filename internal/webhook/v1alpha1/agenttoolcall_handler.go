@@ -16,6 +16,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/metrics"
+	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
 	"github.com/toolgate/toolgate/internal/tracing"
 )
@@ -116,12 +117,16 @@ func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request
 	if d != nil {
 		return deny(*d), nil
 	}
+	in, err := policy.ArgumentRuleInput(call)
+	if err != nil {
+		return deny(denial{ReasonBadRequest, policy.FieldExtra, err.Error()}), nil
+	}
 	snap := plan.Status.Snapshot
 	compiled, err := h.policies.get(snap)
 	if err != nil {
 		return deny(denial{ReasonPlanNotLocked, fieldPlan, fmt.Sprintf("the locked snapshot of plan %s does not compile: %v", plan.Name, err)}), nil
 	}
-	return h.admitCreate(ctx, req, call, plan, tool, compiled)
+	return h.admitCreate(ctx, req, call, plan, tool, compiled.engine, argumentCheck{compiled.args, in})
 }
 
 // finish records the decision in the ledger, durably, and then answers. A dry run records

@@ -227,6 +227,7 @@ var causeFields = map[string]string{
 	safety.ReasonToolCostLimitExceeded:          "spec.plan",
 	safety.ReasonToolRetryLimitExceeded:         "spec.step",
 	safety.ReasonToolLoopDetected:               "spec",
+	safety.ReasonToolArgumentRuleViolated:       "spec.arguments",
 }
 
 // mustDeny asserts that err is the webhook's denial: HTTP 403, the first cause typed with reason

@@ -47,6 +47,8 @@ func causeField(reason string) string {
 		return fieldPlan
 	case safety.ReasonToolHumanApprovalRequired, safety.ReasonToolLoopDetected:
 		return "spec"
+	case safety.ReasonToolArgumentRuleViolated:
+		return "spec.arguments"
 	}
 	return fieldTool
 }

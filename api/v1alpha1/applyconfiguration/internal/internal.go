@@ -249,6 +249,24 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: time
       type:
         namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
+- name: com.github.toolgate.toolgate.api.v1alpha1.ArgumentRule
+  map:
+    fields:
+    - name: expression
+      type:
+        scalar: string
+    - name: message
+      type:
+        scalar: string
+    - name: name
+      type:
+        scalar: string
+    - name: tools
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
 - name: com.github.toolgate.toolgate.api.v1alpha1.AuditLedger
   map:
     fields:
@@ -755,6 +773,14 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             namedType: com.github.toolgate.toolgate.api.v1alpha1.ProfileRef
           elementRelationship: atomic
+    - name: argumentRules
+      type:
+        list:
+          elementType:
+            namedType: com.github.toolgate.toolgate.api.v1alpha1.ArgumentRule
+          elementRelationship: associative
+          keys:
+          - name
     - name: commandRules
       type:
         list:
@@ -1041,6 +1067,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: cwd
       type:
         scalar: string
+    - name: extra
+      type:
+        namedType: __untyped_atomic_
     - name: paths
       type:
         list:
@@ -1240,6 +1269,18 @@ var schemaYAML = typed.YAMLObject(`types:
     elementRelationship: atomic
 - name: io.k8s.apimachinery.pkg.apis.meta.v1.Time
   scalar: untyped
+- name: io.k8s.apimachinery.pkg.runtime.RawExtension
+  map:
+    elementType:
+      scalar: untyped
+      list:
+        elementType:
+          namedType: __untyped_atomic_
+        elementRelationship: atomic
+      map:
+        elementType:
+          namedType: __untyped_deduced_
+        elementRelationship: separable
 - name: io.k8s.apimachinery.pkg.types.UID
   scalar: string
 - name: __untyped_atomic_

@@ -42,6 +42,10 @@ type ProjectPolicySpecApplyConfiguration struct {
 	// writeRoots, when set, confine writes to these directories (relative to the project root);
 	// under confinement, tools that execute commands are denied.
 	WriteRoots []string `json:"writeRoots,omitempty"`
+	// argumentRules are CEL expressions over a call's arguments, each of which must hold. They
+	// are compiled once when a plan locks its snapshot; editing them later does not change a
+	// running plan.
+	ArgumentRules []ArgumentRuleApplyConfiguration `json:"argumentRules,omitempty"`
 }
 
 // ProjectPolicySpecApplyConfiguration constructs a declarative configuration of the ProjectPolicySpec type for use with
@@ -124,6 +128,19 @@ func (b *ProjectPolicySpecApplyConfiguration) WithPathPolicy(value *PathPolicyAp
 func (b *ProjectPolicySpecApplyConfiguration) WithWriteRoots(values ...string) *ProjectPolicySpecApplyConfiguration {
 	for i := range values {
 		b.WriteRoots = append(b.WriteRoots, values[i])
+	}
+	return b
+}
+
+// WithArgumentRules adds the given value to the ArgumentRules field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the ArgumentRules field.
+func (b *ProjectPolicySpecApplyConfiguration) WithArgumentRules(values ...*ArgumentRuleApplyConfiguration) *ProjectPolicySpecApplyConfiguration {
+	for i := range values {
+		if values[i] == nil {
+			panic("nil value passed to WithArgumentRules")
+		}
+		b.ArgumentRules = append(b.ArgumentRules, *values[i])
 	}
 	return b
 }

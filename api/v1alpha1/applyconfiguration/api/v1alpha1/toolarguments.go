@@ -17,6 +17,10 @@ limitations under the License.
 
 package v1alpha1
 
+import (
+	runtime "k8s.io/apimachinery/pkg/runtime"
+)
+
 // ToolArgumentsApplyConfiguration represents a declarative configuration of the ToolArguments type for use
 // with apply.
 //
@@ -31,6 +35,12 @@ type ToolArgumentsApplyConfiguration struct {
 	Paths []string `json:"paths,omitempty"`
 	// cwd is the working directory the paths and command are relative to (at most 1024 characters).
 	Cwd *string `json:"cwd,omitempty"`
+	// extra holds the tool's other arguments (those that are not the command, the paths or the
+	// working directory) as one JSON object, for the ProjectPolicy's argumentRules (CEL) to check.
+	// The admission webhook refuses, naming this field, an object larger than 16 KiB as canonical
+	// JSON, nested deeper than 16 levels, holding more than 1024 values, repeating a key, or with
+	// a key that is not in Unicode NFKC form or holds control or invisible format characters.
+	Extra *runtime.RawExtension `json:"extra,omitempty"`
 }
 
 // ToolArgumentsApplyConfiguration constructs a declarative configuration of the ToolArguments type for use with
@@ -62,5 +72,13 @@ func (b *ToolArgumentsApplyConfiguration) WithPaths(values ...string) *ToolArgum
 // If called multiple times, the Cwd field is set to the value of the last call.
 func (b *ToolArgumentsApplyConfiguration) WithCwd(value string) *ToolArgumentsApplyConfiguration {
 	b.Cwd = &value
+	return b
+}
+
+// WithExtra sets the Extra field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Extra field is set to the value of the last call.
+func (b *ToolArgumentsApplyConfiguration) WithExtra(value runtime.RawExtension) *ToolArgumentsApplyConfiguration {
+	b.Extra = &value
 	return b
 }

@@ -1,0 +1,74 @@
+// Command toolgate-hook is toolgate's PreToolUse hook for coding agents such as Claude Code: the
+// agent runs it before every tool use with a JSON payload on stdin, and it answers allow, ask or
+// deny on stdout after asking toolgate (an AgentToolCall of the pod's plan, created with the
+// pod's own ServiceAccount token). It always exits 0 with an answer; whatever keeps it from
+// toolgate's decision (no token, no plan, an unreachable API server) denies. See docs/hook.md.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/hook"
+)
+
+func main() {
+	var (
+		cfg           hook.Config
+		plan          string
+		timeout       time.Duration
+		denyApprovals bool
+	)
+	flag.StringVar(&cfg.Server, "server", "", "the API server's URL; default: the in-cluster address")
+	flag.StringVar(&cfg.TokenFile, "token-file", hook.DefaultTokenFile,
+		"the pod's ServiceAccount token (a projected token file works)")
+	flag.StringVar(&cfg.CAFile, "certificate-authority", hook.DefaultCAFile, "CA bundle that verifies the API server")
+	flag.StringVar(&cfg.Namespace, "namespace", "", "the pod's namespace; default: the mounted ServiceAccount's")
+	flag.StringVar(&plan, "plan", "",
+		"the AgentPlan to submit to; default: the active plan bound to this pod or its ServiceAccount")
+	flag.DurationVar(&timeout, "timeout", 50*time.Second,
+		"how long to wait for toolgate's decision (keep it under the agent's hook timeout)")
+	flag.BoolVar(&denyApprovals, "deny-approvals", false,
+		"answer deny instead of ask when toolgate needs a person's approval: only a ToolApproval can admit the call")
+	flag.Parse()
+
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	gate, err := newGate(cfg, plan)
+	if err != nil {
+		gate = &hook.Gate{Plan: func(context.Context) (string, error) { return "", err }}
+	}
+	gate.DenyApprovals = denyApprovals
+	if err := hook.Run(ctx, os.Stdin, os.Stdout, gate); err != nil {
+		fmt.Fprintln(os.Stderr, "toolgate-hook:", err)
+		os.Exit(2) // no answer could be written: exit 2 is the protocol's "block"
+	}
+}
+
+func newGate(cfg hook.Config, plan string) (*hook.Gate, error) {
+	rc, ns, err := cfg.REST()
+	if err != nil {
+		return nil, err
+	}
+	scheme := runtime.NewScheme()
+	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
+	utilruntime.Must(safetyv1alpha1.AddToScheme(scheme))
+	c, err := client.New(rc, client.Options{Scheme: scheme})
+	if err != nil {
+		return nil, fmt.Errorf("building the API client: %w", err)
+	}
+	g := &hook.Gate{Client: c, Namespace: ns, Plan: hook.BoundPlan(c, ns)}
+	if plan != "" {
+		g.Plan = hook.NamedPlan(plan)
+	}
+	return g, nil
+}

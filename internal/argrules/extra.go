@@ -1,0 +1,267 @@
+package argrules
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Bounds on the extra arguments of one call. They keep a call small in etcd and in the ledger,
+// and bound what a rule can cost: the cost estimator assumes no list, map or string is larger.
+const (
+	// MaxExtraBytes bounds the canonical JSON encoding of the extra arguments.
+	MaxExtraBytes = 16 << 10
+	// MaxDepth bounds how deeply objects and arrays nest (the top-level object is depth 1).
+	MaxDepth = 16
+	// MaxValues bounds how many values (scalars, arrays and objects) the arguments hold.
+	MaxValues = 1024
+)
+
+// ExtraError is extra arguments that are refused; Message says why.
+type ExtraError struct{ Message string }
+
+func (e *ExtraError) Error() string { return e.Message }
+
+func extraErr(format string, args ...any) error {
+	return &ExtraError{Message: fmt.Sprintf(format, args...)}
+}
+
+// ParseExtra decodes raw (a JSON object, or empty or null for none) into the values CEL sees:
+// map[string]any, []any, string, int64 (integers that fit), float64, bool and nil. It refuses,
+// with an *ExtraError, input that is not one JSON object, larger than MaxExtraBytes, nested
+// deeper than MaxDepth or holding more than MaxValues values, a key repeated in one object
+// (encoding/json would keep the last, another decoder the first), two keys of one object that
+// differ only in case or Unicode compatibility form, a key not in NFKC form (a full-width
+// "ａｍｏｕｎｔ" is not "amount"), a key with control or invisible format characters, invalid UTF-8
+// and numbers beyond float64.
+func ParseExtra(raw []byte) (map[string]any, error) {
+	return ParseObject(raw, MaxExtraBytes)
+}
+
+// ParseObject is ParseExtra with another bound on the canonical size: a front door decodes a
+// tool's whole arguments with it (pkg/toolcall), before splitting off the command, paths and
+// working directory, so that what the engine checks is exactly what the tool is sent.
+func ParseObject(raw []byte, maxCanonical int) (map[string]any, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, nil
+	}
+	if len(raw) > 4*maxCanonical { // whitespace is free in JSON, but not unlimited
+		return nil, extraErr("extra arguments are %d bytes, more than %d", len(raw), 4*maxCanonical)
+	}
+	if !utf8.Valid(raw) {
+		return nil, extraErr("extra arguments are not valid UTF-8")
+	}
+	p := &parser{dec: json.NewDecoder(bytes.NewReader(raw))}
+	p.dec.UseNumber()
+	tok, err := p.dec.Token()
+	if err != nil {
+		return nil, extraErr("extra arguments are not JSON: %v", err)
+	}
+	if tok != json.Delim('{') {
+		return nil, extraErr("extra arguments must be a JSON object")
+	}
+	obj, err := p.object(1, "")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, extraErr("extra arguments hold more than one JSON value")
+	}
+	if n, err := canonicalSize(obj); err != nil || n > maxCanonical {
+		return nil, extraErr("extra arguments are %d bytes as canonical JSON, more than %d", n, maxCanonical)
+	}
+	return obj, nil
+}
+
+// Canonical is the canonical JSON of parsed extra arguments: keys sorted, no insignificant space.
+// Equal arguments have equal canonical forms, whatever order or spacing the agent used.
+func Canonical(extra map[string]any) []byte {
+	if extra == nil {
+		return nil
+	}
+	b, err := json.Marshal(extra)
+	if err != nil { // ParseExtra's values always marshal
+		panic(err)
+	}
+	return b
+}
+
+func canonicalSize(v map[string]any) (int, error) {
+	b, err := json.Marshal(v)
+	return len(b), err
+}
+
+type parser struct {
+	dec    *json.Decoder
+	values int
+}
+
+func (p *parser) count(path string) error {
+	p.values++
+	if p.values > MaxValues {
+		return extraErr("extra arguments hold more than %d values (at %s)", MaxValues, pathOr(path))
+	}
+	return nil
+}
+
+var folder = cases.Fold()
+
+func (p *parser) object(depth int, path string) (map[string]any, error) {
+	if depth > MaxDepth {
+		return nil, extraErr("extra arguments nest deeper than %d levels (at %s)", MaxDepth, pathOr(path))
+	}
+	if err := p.count(path); err != nil {
+		return nil, err
+	}
+	obj := map[string]any{}
+	folded := map[string]string{}
+	for p.dec.More() {
+		tok, err := p.dec.Token()
+		if err != nil {
+			return nil, extraErr("extra arguments are not JSON: %v", err)
+		}
+		key := tok.(string) // inside an object, the decoder yields keys as strings
+		keyPath := path + "." + key
+		if err := checkKey(key, keyPath); err != nil {
+			return nil, err
+		}
+		if _, dup := obj[key]; dup {
+			return nil, extraErr("extra arguments repeat the key %s", strconv.Quote(keyPath[1:]))
+		}
+		f := fold(key)
+		if other, ok := folded[f]; ok {
+			return nil, extraErr("extra arguments hold the keys %q and %q, which differ only in case or form", other, key)
+		}
+		folded[f] = key
+		v, err := p.value(depth, keyPath)
+		if err != nil {
+			return nil, err
+		}
+		obj[key] = v
+	}
+	if _, err := p.dec.Token(); err != nil { // the closing brace
+		return nil, extraErr("extra arguments are not JSON: %v", err)
+	}
+	return obj, nil
+}
+
+func (p *parser) array(depth int, path string) ([]any, error) {
+	if depth > MaxDepth {
+		return nil, extraErr("extra arguments nest deeper than %d levels (at %s)", MaxDepth, pathOr(path))
+	}
+	if err := p.count(path); err != nil {
+		return nil, err
+	}
+	arr := []any{}
+	for p.dec.More() {
+		v, err := p.value(depth, fmt.Sprintf("%s[%d]", path, len(arr)))
+		if err != nil {
+			return nil, err
+		}
+		arr = append(arr, v)
+	}
+	if _, err := p.dec.Token(); err != nil { // the closing bracket
+		return nil, extraErr("extra arguments are not JSON: %v", err)
+	}
+	return arr, nil
+}
+
+// value decodes the value after a key or inside an array; depth is its container's.
+func (p *parser) value(depth int, path string) (any, error) {
+	tok, err := p.dec.Token()
+	if err != nil {
+		return nil, extraErr("extra arguments are not JSON: %v", err)
+	}
+	switch t := tok.(type) {
+	case json.Delim:
+		if t == '{' {
+			return p.object(depth+1, path)
+		}
+		return p.array(depth+1, path)
+	case json.Number:
+		if err := p.count(path); err != nil {
+			return nil, err
+		}
+		return number(t, path)
+	default: // string, bool, nil
+		if err := p.count(path); err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
+}
+
+// number is an int64 when the literal is an integer that fits, otherwise a float64: CEL then
+// compares 399 and 399.5 with 400 alike (cross-type numeric comparisons are on).
+func number(n json.Number, path string) (any, error) {
+	if !strings.ContainsAny(string(n), ".eE") {
+		if i, err := n.Int64(); err == nil {
+			return i, nil
+		}
+	}
+	f, err := n.Float64()
+	if err != nil || math.IsInf(f, 0) {
+		return nil, extraErr("extra argument %s is a number out of range", pathOr(path))
+	}
+	return f, nil
+}
+
+// fold is the form two keys must not share: case-folded NFKC. ASCII needs neither table.
+func fold(key string) string {
+	if isASCII(key) {
+		return strings.ToLower(key)
+	}
+	return folder.String(norm.NFKC.String(key))
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func checkKey(key, path string) error {
+	if key == "" {
+		return extraErr("extra arguments hold an empty key (at %s)", pathOr(path[:len(path)-1]))
+	}
+	if isASCII(key) { // printable ASCII is NFKC and holds no format characters
+		for i := 0; i < len(key); i++ {
+			if c := key[i]; c < 0x20 || c == 0x7f {
+				return extraErr("extra argument key %s holds a control or invisible character (%U)",
+					strconv.QuoteToASCII(key), rune(c))
+			}
+		}
+		return nil
+	}
+	for _, r := range key {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == utf8.RuneError {
+			return extraErr("extra argument key %s holds a control or invisible character (%U)", strconv.QuoteToASCII(key), r)
+		}
+	}
+	if !norm.NFKC.IsNormalString(key) {
+		return extraErr("extra argument key %s is not in Unicode NFKC form; spell it %s",
+			strconv.QuoteToASCII(key), strconv.Quote(norm.NFKC.String(key)))
+	}
+	return nil
+}
+
+func pathOr(path string) string {
+	if path == "" {
+		return "the top level"
+	}
+	return strings.TrimPrefix(path, ".")
+}

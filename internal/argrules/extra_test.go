@@ -1,0 +1,116 @@
+package argrules_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolgate/toolgate/internal/argrules"
+)
+
+func TestParseExtra(t *testing.T) {
+	deep := strings.Repeat(`{"a":`, argrules.MaxDepth) + "1" + strings.Repeat("}", argrules.MaxDepth)
+	tooDeep := strings.Repeat(`{"a":`, argrules.MaxDepth+1) + "1" + strings.Repeat("}", argrules.MaxDepth+1)
+	deepArray := `{"a":` + strings.Repeat("[", argrules.MaxDepth) + strings.Repeat("]", argrules.MaxDepth) + "}"
+	hugeArray := `{"a":[` + strings.Repeat("1,", argrules.MaxValues) + "1]}"
+	cases := []struct {
+		name    string
+		raw     string
+		want    map[string]any
+		wantErr string
+	}{
+		{name: "empty", raw: ""},
+		{name: "null", raw: " null "},
+		{name: "scalars", raw: `{"amount": 399, "rate": 0.5, "big": 1e3, "huge": 123456789012345678901234567890, "to": "a@example.com", "ok": true, "none": null}`,
+			want: map[string]any{"amount": int64(399), "rate": 0.5, "big": 1000.0, "huge": 1.2345678901234568e29,
+				"to": "a@example.com", "ok": true, "none": nil}},
+		{name: "nested", raw: `{"a": {"b": [1, "x", {"c": false}]}}`,
+			want: map[string]any{"a": map[string]any{"b": []any{int64(1), "x", map[string]any{"c": false}}}}},
+		{name: "as deep as allowed", raw: deep, want: nest(argrules.MaxDepth)},
+		{name: "too deep", raw: tooDeep, wantErr: "deeper than 16"},
+		{name: "arrays too deep", raw: deepArray, wantErr: "deeper than 16"},
+		{name: "a huge array", raw: hugeArray, wantErr: "more than 1024 values"},
+		{name: "too large", raw: `{"a": "` + strings.Repeat("x", argrules.MaxExtraBytes) + `"}`, wantErr: "as canonical JSON"},
+		{name: "whitespace padding beyond the raw bound", raw: `{"a":1` + strings.Repeat(" ", 4*argrules.MaxExtraBytes) + "}", wantErr: "bytes, more than"},
+		{name: "not an object", raw: `[1]`, wantErr: "must be a JSON object"},
+		{name: "a string", raw: `"x"`, wantErr: "must be a JSON object"},
+		{name: "two values", raw: `{} {}`, wantErr: "more than one JSON value"},
+		{name: "truncated", raw: `{"a": [1, 2`, wantErr: "not JSON"},
+		{name: "a duplicate key", raw: `{"amount": 1, "amount": 100000}`, wantErr: `repeat the key "amount"`},
+		{name: "a nested duplicate key", raw: `{"a": {"b": 1, "b": 2}}`, wantErr: `repeat the key "a.b"`},
+		{name: "a duplicate key by escape", raw: `{"amount": 1, "\u0061mount": 100000}`, wantErr: `repeat the key "amount"`},
+		{name: "keys that differ in case", raw: `{"amount": 1, "Amount": 100000}`, wantErr: "differ only in case"},
+		{name: "a full-width key", raw: `{"ａｍｏｕｎｔ": 1}`, wantErr: "not in Unicode NFKC form"},
+		{name: "a decomposed key", raw: `{"cafe\u0301": 1}`, wantErr: "not in Unicode NFKC form"},
+		{name: "a zero-width key", raw: `{"amo\u200bunt": 1}`, wantErr: "invisible character"},
+		{name: "a control character in a key", raw: `{"amo\u0000unt": 1}`, wantErr: "control"},
+		{name: "an empty key", raw: `{"": 1}`, wantErr: "empty key"},
+		{name: "invalid UTF-8", raw: "{\"a\": \"\xff\"}", wantErr: "not valid UTF-8"},
+		{name: "a number beyond float64", raw: `{"a": 1e400}`, wantErr: "out of range"},
+		{name: "a Cyrillic key is another key", raw: `{"аmount": 1}`, want: map[string]any{"аmount": int64(1)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := argrules.ParseExtra([]byte(tc.raw))
+			if tc.wantErr != "" {
+				var ee *argrules.ExtraError
+				if !errors.As(err, &ee) || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("ParseExtra() error = %v, want an ExtraError containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseExtra() error = %v", err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("ParseExtra() (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func nest(depth int) map[string]any {
+	var v any = int64(1)
+	for range depth {
+		v = map[string]any{"a": v}
+	}
+	return v.(map[string]any)
+}
+
+func TestCanonicalIgnoresOrderAndSpacing(t *testing.T) {
+	a, err := argrules.ParseExtra([]byte(`{"b": [1, 2], "a": {"y": 1, "x": 2}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := argrules.ParseExtra([]byte(`{"a":{"x":2,"y":1},"b":[1,2]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(argrules.Canonical(a)), `{"a":{"x":2,"y":1},"b":[1,2]}`; got != want || string(argrules.Canonical(b)) != want {
+		t.Errorf("Canonical = %s and %s, want both %s", got, argrules.Canonical(b), want)
+	}
+}
+
+func FuzzParseExtra(f *testing.F) {
+	f.Add([]byte(`{"amount": 399, "to": ["a", {"b": null}]}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		v, err := argrules.ParseExtra(raw)
+		if err != nil || v == nil {
+			return
+		}
+		// What was admitted re-parses to itself from its canonical form, within the bounds.
+		c := argrules.Canonical(v)
+		if len(c) > argrules.MaxExtraBytes {
+			t.Fatalf("admitted %d canonical bytes", len(c))
+		}
+		again, err := argrules.ParseExtra(c)
+		if err != nil {
+			t.Fatalf("canonical form %s does not parse again: %v", c, err)
+		}
+		if string(argrules.Canonical(again)) != string(c) {
+			t.Fatalf("canonical form is not stable: %s vs %s", c, argrules.Canonical(again))
+		}
+	})
+}

@@ -1,0 +1,88 @@
+package hook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/toolgate/toolgate/internal/safety"
+	"github.com/toolgate/toolgate/pkg/agent"
+	"github.com/toolgate/toolgate/pkg/toolcall"
+)
+
+// Gate decides tool uses by asking toolgate.
+type Gate struct {
+	// Client authenticates as the pod's ServiceAccount, with its pod-bound token.
+	Client    client.Client
+	Namespace string
+	// Plan returns the plan the pod's calls belong to.
+	Plan func(ctx context.Context) (string, error)
+	// DenyApprovals answers deny, not ask, for a call that needs a person's approval: the
+	// person at the agent's prompt then cannot run it on their own say, only a ToolApproval
+	// (which the ledger records) can admit it.
+	DenyApprovals bool
+}
+
+// Decide answers one payload. It always answers: a payload it cannot read, a plan it cannot
+// find and an API server it cannot reach deny, with the reason, so a broken gate never admits.
+func (g *Gate) Decide(ctx context.Context, raw []byte) Output {
+	in, err := ParseInput(raw)
+	if err != nil {
+		return answer(Deny, "toolgate-hook refused the payload: "+err.Error())
+	}
+	plan, err := g.Plan(ctx)
+	if err != nil {
+		return answer(Deny, "toolgate-hook found no plan for this pod, so no tool may run: "+err.Error())
+	}
+	call, err := toolcall.Build(Invocation(in, g.Namespace, plan))
+	if err != nil {
+		return answer(Deny, "toolgate-hook refused the tool input: "+err.Error())
+	}
+	out := Answer(call.Spec.Tool, agent.Submit(ctx, g.Client, call))
+	if g.DenyApprovals && out.HookSpecificOutput.PermissionDecision == Ask {
+		out.HookSpecificOutput.PermissionDecision = Deny
+	}
+	return out
+}
+
+// Answer turns the result of submitting a call into the hook's decision: admitted is allow, a
+// call that needs a person is ask (the reason carries the command that approves it), any other
+// denial is deny with "[Reason] message", and an error that is no denial (the API server is
+// unreachable, the token expired) denies too: the hook fails closed.
+func Answer(tool string, err error) Output {
+	if err == nil {
+		return answer(Allow, "toolgate admitted the call of "+tool)
+	}
+	reason := agent.ReasonOf(err)
+	if reason == "" {
+		return answer(Deny, fmt.Sprintf("toolgate could not decide the call of %s, so it is denied: %v", tool, err))
+	}
+	msg := err.Error()
+	if re, ok := errors.AsType[*agent.RequestError](err); ok {
+		msg = re.Message
+	}
+	text := toolcall.Result{Reason: reason, Message: msg}.Text()
+	if reason == safety.ReasonToolHumanApprovalRequired {
+		return answer(Ask, text)
+	}
+	return answer(Deny, text)
+}
+
+// Run reads one payload from stdin (at most MaxPayloadBytes), decides it and writes the answer
+// to stdout. It returns an error only when the answer cannot be written.
+func Run(ctx context.Context, stdin io.Reader, stdout io.Writer, g *Gate) error {
+	raw, err := io.ReadAll(io.LimitReader(stdin, MaxPayloadBytes+1))
+	var out Output
+	switch {
+	case err != nil:
+		out = answer(Deny, "toolgate-hook could not read the payload: "+err.Error())
+	case len(raw) > MaxPayloadBytes:
+		out = answer(Deny, fmt.Sprintf("toolgate-hook refused the payload: it is larger than %d bytes", MaxPayloadBytes))
+	default:
+		out = g.Decide(ctx, raw)
+	}
+	return writeJSON(stdout, out)
+}

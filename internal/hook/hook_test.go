@@ -1,0 +1,174 @@
+package hook_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/hook"
+	"github.com/toolgate/toolgate/internal/testenv"
+)
+
+// The hook as a coding agent runs it: the built binary, the protocol's documented payloads on
+// stdin, a real pod-bound ServiceAccount token in a file (as a projected volume mounts it), and
+// the real API server, webhook and engine deciding.
+var _ = Describe("toolgate-hook", Ordered, func() {
+	const pod = "coding-agent-0"
+	var (
+		ns        string
+		tokenFile string
+	)
+
+	BeforeAll(func() {
+		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "hook-"}}
+		Expect(k8sClient.Create(ctx, n)).To(Succeed())
+		ns = n.Name
+		agent, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, ns, "coding-agent", pod)
+		Expect(err).NotTo(HaveOccurred())
+		tokenFile = filepath.Join(GinkgoT().TempDir(), "token")
+		Expect(os.WriteFile(tokenFile, []byte(agent.Config.BearerToken), 0o600)).To(Succeed())
+
+		for name, spec := range map[string]safetyv1alpha1.AgentToolSpec{
+			"bash":  {Writes: true, ActionClass: safetyv1alpha1.ActionClassExecute},
+			"read":  {ActionClass: safetyv1alpha1.ActionClassRead},
+			"write": {Writes: true, ActionClass: safetyv1alpha1.ActionClassWrite},
+			"edit":  {Writes: true, ActionClass: safetyv1alpha1.ActionClassWrite},
+		} {
+			Expect(k8sClient.Create(ctx, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec})).To(Succeed())
+		}
+		Expect(k8sClient.Create(ctx, &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"},
+			Spec: safetyv1alpha1.ProjectPolicySpec{Commands: []safetyv1alpha1.ProjectCommand{{ID: "test", Command: "make test"}}}})).To(Succeed())
+		profile := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: "hook-profile"},
+			Spec: safetyv1alpha1.SafetyProfileSpec{RequireSandbox: new(false), RequireCheckpoints: new(false),
+				RequireHumanApproval: new(false), MaxRetriesPerStep: new(int32(100))}}
+		Expect(k8sClient.Create(ctx, profile)).To(Succeed())
+		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "coding"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "coding-agent", PodName: pod,
+				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: profile.Name}}}
+		Expect(k8sClient.Create(ctx, plan)).To(Succeed())
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
+			g.Expect(meta.IsStatusConditionTrue(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition)).To(BeTrue())
+		}).WithTimeout(30 * time.Second).Should(Succeed())
+		// The webhook's cache may lag the lock: wait until a read is decided on its merits.
+		Eventually(func() string {
+			return run(payload("read.json"), "--server", cluster.Config.Host, "--certificate-authority", caFile,
+				"--namespace", ns, "--token-file", tokenFile).PermissionDecisionReason
+		}).WithTimeout(30 * time.Second).Should(ContainSubstring("admitted"))
+	})
+
+	args := func(extra ...string) []string {
+		return append([]string{"--server", cluster.Config.Host, "--certificate-authority", caFile,
+			"--namespace", ns, "--token-file", tokenFile}, extra...)
+	}
+
+	DescribeTable("answers the documented payloads with toolgate's decision",
+		func(file, decision string, phrases ...string) {
+			out := run(payload(file), args()...)
+			Expect(out.HookEventName).To(Equal(hook.EventPreToolUse))
+			Expect(out.PermissionDecision).To(Equal(decision), "%s: %s", file, out.PermissionDecisionReason)
+			for _, p := range phrases {
+				Expect(out.PermissionDecisionReason).To(ContainSubstring(p))
+			}
+		},
+		Entry("a read of the project", "read.json", hook.Allow, "admitted the call of read"),
+		Entry("a read of .env", "read-env.json", hook.Deny, "[ToolAccessDenied]", ".env"),
+		Entry("an edit of .env", "edit.json", hook.Deny, "[ToolAccessDenied]", ".env"),
+		Entry("a shell command that reads .env", "bash-env.json", hook.Deny, "[ToolAccessDenied]", ".env"),
+		Entry("a write in the project", "write.json", hook.Allow),
+		Entry("a project command", "bash.json", hook.Allow),
+		Entry("a tool nobody registered", "unknown-tool.json", hook.Deny, "[ToolNotRegistered]", `"webfetch"`),
+		Entry("a malformed payload", "malformed.json", hook.Deny, "refused the payload", "not a PreToolUse JSON object"),
+		Entry("another hook event", "wrong-event.json", hook.Deny, "answers only PreToolUse"),
+	)
+
+	It("stores only the admitted calls, with the payload's arguments", func() {
+		var calls safetyv1alpha1.AgentToolCallList
+		Expect(k8sClient.List(ctx, &calls, client.InNamespace(ns))).To(Succeed())
+		var paths []string
+		for _, c := range calls.Items {
+			Expect(c.Spec.Plan).To(Equal("coding"))
+			paths = append(paths, c.Spec.Arguments.Paths...)
+			if c.Spec.Tool == "bash" {
+				Expect(c.Spec.Arguments.Command).To(Equal("make test"))
+				Expect(c.Spec.Arguments.Cwd).To(Equal("/workspace/app"))
+				Expect(string(c.Spec.Arguments.Extra.Raw)).To(Equal(`{"description":"Run the project's tests","timeout":120000}`))
+			}
+			if c.Spec.Tool == "write" {
+				Expect(c.Spec.Arguments.Extra).To(BeNil(), "a file's content is not carried")
+			}
+		}
+		Expect(paths).NotTo(ContainElement(ContainSubstring(".env")))
+		Expect(paths).To(ContainElement("/workspace/app/README.md"))
+	})
+
+	It("asks a person when toolgate needs an approval, with the command that gives it", func() {
+		out := run(bashPayload("terraform apply"), args()...)
+		Expect(out.PermissionDecision).To(Equal(hook.Ask), out.PermissionDecisionReason)
+		Expect(out.PermissionDecisionReason).To(ContainSubstring("[ToolHumanApprovalRequired]"))
+		Expect(out.PermissionDecisionReason).To(ContainSubstring("kubectl toolgate approve"))
+
+		out = run(bashPayload("terraform apply"), args("--deny-approvals")...)
+		Expect(out.PermissionDecision).To(Equal(hook.Deny), out.PermissionDecisionReason)
+		Expect(out.PermissionDecisionReason).To(ContainSubstring("[ToolHumanApprovalRequired]"))
+	})
+
+	It("denies when it cannot reach toolgate, and when it has no token", func() {
+		out := run(payload("read.json"), "--server", "https://127.0.0.1:1", "--certificate-authority", caFile,
+			"--namespace", ns, "--token-file", tokenFile, "--plan", "coding")
+		Expect(out.PermissionDecision).To(Equal(hook.Deny))
+		Expect(out.PermissionDecisionReason).To(ContainSubstring("could not decide"))
+
+		out = run(payload("read.json"), "--server", cluster.Config.Host, "--namespace", ns, "--token-file", "/nonexistent/token")
+		Expect(out.PermissionDecision).To(Equal(hook.Deny))
+		Expect(out.PermissionDecisionReason).To(ContainSubstring("reading the ServiceAccount token"))
+	})
+
+	It("denies a plan the pod is not bound to, named by flag", func() {
+		out := run(payload("read.json"), args("--plan", "someone-elses")...)
+		Expect(out.PermissionDecision).To(Equal(hook.Deny))
+		Expect(out.PermissionDecisionReason).To(ContainSubstring("[PlanNotFound]"))
+	})
+})
+
+func payload(file string) []byte {
+	GinkgoHelper()
+	b, err := os.ReadFile(filepath.Join("testdata", file))
+	Expect(err).NotTo(HaveOccurred())
+	return b
+}
+
+func bashPayload(command string) []byte {
+	b, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": "/workspace/app",
+		"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": command}})
+	return b
+}
+
+// run runs the hook binary with stdin and returns its answer; it must exit 0 with one JSON object.
+func run(stdin []byte, args ...string) hook.SpecificOutput {
+	GinkgoHelper()
+	cmd := exec.Command(hookBinary, args...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	Expect(err).NotTo(HaveOccurred(), "toolgate-hook: %s", stderr.String())
+	var o hook.Output
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.DisallowUnknownFields()
+	Expect(dec.Decode(&o)).To(Succeed(), "stdout: %s", out)
+	Expect(strings.TrimSpace(string(out))).To(HavePrefix(`{"hookSpecificOutput":`))
+	return o.HookSpecificOutput
+}

@@ -1,0 +1,79 @@
+// Package hook is toolgate's coding-agent hook: it speaks Claude Code's PreToolUse protocol (a
+// JSON payload on stdin naming the tool and its input, a JSON decision on stdout) and turns each
+// tool use into an AgentToolCall of the pod's plan, through pkg/toolcall's one mapping and
+// pkg/agent's Submit, created with the pod's own ServiceAccount token. It adds no policy of its
+// own: toolgate's answer is the decision, and anything that keeps it from getting one denies.
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// EventPreToolUse is the one hook event this hook answers.
+const EventPreToolUse = "PreToolUse"
+
+// MaxPayloadBytes bounds what the hook reads from stdin: the tool's arguments (at most
+// toolcall.MaxArgumentBytes) plus the payload's own fields. A larger payload is denied.
+const MaxPayloadBytes = 1 << 20
+
+// Input is the PreToolUse payload a coding agent writes to the hook's stdin.
+type Input struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	PermissionMode string          `json:"permission_mode,omitempty"`
+	HookEventName  string          `json:"hook_event_name"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	ToolUseID      string          `json:"tool_use_id,omitempty"`
+}
+
+// Decisions a PreToolUse hook can give.
+const (
+	Allow = "allow"
+	Deny  = "deny"
+	Ask   = "ask"
+)
+
+// Output is the hook's answer on stdout.
+type Output struct {
+	HookSpecificOutput SpecificOutput `json:"hookSpecificOutput"`
+}
+
+// SpecificOutput is the PreToolUse part of the answer.
+type SpecificOutput struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision"`
+	PermissionDecisionReason string `json:"permissionDecisionReason"`
+}
+
+func answer(decision, reason string) Output {
+	return Output{HookSpecificOutput: SpecificOutput{HookEventName: EventPreToolUse,
+		PermissionDecision: decision, PermissionDecisionReason: reason}}
+}
+
+// ParseInput decodes a payload strictly enough that the tool the agent sees run is the tool
+// toolgate decided on: one JSON object, the PreToolUse event, a tool name, and a tool input that
+// is an object (or absent).
+func ParseInput(raw []byte) (Input, error) {
+	var in Input
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(&in); err != nil {
+		return in, fmt.Errorf("the payload is not a PreToolUse JSON object: %w", err)
+	}
+	if dec.More() {
+		return in, fmt.Errorf("the payload holds more than one JSON value")
+	}
+	if in.HookEventName != EventPreToolUse {
+		return in, fmt.Errorf("hook_event_name is %q; toolgate-hook answers only %s", in.HookEventName, EventPreToolUse)
+	}
+	if in.ToolName == "" {
+		return in, fmt.Errorf("the payload names no tool_name")
+	}
+	if t := bytes.TrimSpace(in.ToolInput); len(t) > 0 && t[0] != '{' && !bytes.Equal(t, []byte("null")) {
+		return in, fmt.Errorf("tool_input must be a JSON object")
+	}
+	return in, nil
+}

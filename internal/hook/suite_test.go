@@ -1,0 +1,66 @@
+package hook_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/operator"
+	"github.com/toolgate/toolgate/internal/testenv"
+)
+
+var (
+	ctx       context.Context
+	cluster   *testenv.Cluster
+	k8sClient client.Client
+	// hookBinary is cmd/toolgate-hook, built once for the suite.
+	hookBinary string
+	// caFile verifies the test API server, as a pod's mounted ca.crt does.
+	caFile string
+)
+
+func TestHook(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "Hook Suite")
+}
+
+var _ = BeforeSuite(func() {
+	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
+	ctx = context.Background()
+	journal, err := ledger.Open(audit.Config(nil, GinkgoT().TempDir(), "envtest", nil))
+	Expect(err).NotTo(HaveOccurred())
+	cluster, err = testenv.Start(func(mgr ctrl.Manager) error {
+		return operator.Setup(mgr, operator.Options{Ledger: &audit.Log{Journal: journal}})
+	})
+	Expect(err).NotTo(HaveOccurred())
+	k8sClient = cluster.Client
+
+	By("building cmd/toolgate-hook, the binary a coding agent's settings run")
+	root, err := testenv.RepoRoot()
+	Expect(err).NotTo(HaveOccurred())
+	dir := GinkgoT().TempDir()
+	hookBinary = filepath.Join(dir, "toolgate-hook")
+	build := exec.Command("go", "build", "-o", hookBinary, "./cmd/toolgate-hook")
+	build.Dir = root
+	out, err := build.CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), "%s", out)
+	caFile = filepath.Join(dir, "ca.crt")
+	Expect(os.WriteFile(caFile, cluster.Config.CAData, 0o600)).To(Succeed())
+})
+
+var _ = AfterSuite(func() {
+	if cluster != nil {
+		Expect(cluster.Stop()).To(Succeed())
+	}
+})
