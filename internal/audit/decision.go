@@ -1,7 +1,9 @@
 package audit
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"maps"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -176,6 +178,9 @@ func decisionFields(d Decision, ident map[string]any) map[string]any {
 		if r.Arguments.Cwd != "" {
 			args["cwd"] = r.Arguments.Cwd
 		}
+		if x := extraValue(r.Arguments); x != nil {
+			args["extra"] = x
+		}
 		f[FieldArguments] = args
 		f[FieldArgumentsDigest] = policy.ArgumentsDigest(r.Arguments)
 		if r.SandboxID != "" {
@@ -192,4 +197,20 @@ func decisionFields(d Decision, ident map[string]any) map[string]any {
 			"readOnlyPlan": x.ReadOnlyPlan, "requireCheckpoints": x.RequireCheckpoints}
 	}
 	return f
+}
+
+// extraValue is a call's extra arguments as a JSON value the journal can redact key by key and
+// value by value, numbers kept as written (json.Number) so the record's arguments still hash to
+// argumentsDigest; nil when there are none or they are not JSON (the webhook refused those).
+func extraValue(a safetyv1alpha1.ToolArguments) any {
+	if a.Extra == nil || len(a.Extra.Raw) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(a.Extra.Raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil
+	}
+	return v
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"k8s.io/apimachinery/pkg/runtime"
+
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/policy"
@@ -91,5 +93,33 @@ func TestDecisionArgumentsRedactedAndTruncatedAgainstTheirDigest(t *testing.T) {
 				t.Error("the recorded arguments match the digest, so nothing shows they were altered")
 			}
 		})
+	}
+}
+
+// A call's extra arguments (an MCP tool's JSON) are recorded as JSON the journal redacts key by
+// key: what the call asked for reads back and still hashes to its digest, so replay can apply
+// the argument rules to it; a credential among them is redacted and the digest says so.
+func TestDecisionExtraArgumentsRecorded(t *testing.T) {
+	extra := func(raw string) safetyv1alpha1.ToolArguments {
+		return safetyv1alpha1.ToolArguments{Paths: []string{"ledger.csv"}, Extra: &runtime.RawExtension{Raw: []byte(raw)}}
+	}
+	plain := extra(`{"amount":399.50,"memo":"rent","recipient":"ops@example.com","tags":["a","b"],"n":12345678901234567890}`)
+	got := readDecisions(t, Decision{Decision: "allow", Request: &CallRequest{UID: "u", Arguments: plain}})
+	if len(got) != 1 || got[0].Arguments == nil || got[0].Arguments.Extra == nil {
+		t.Fatalf("no extra arguments recorded: %+v", got)
+	}
+	if d := policy.ArgumentsDigest(*got[0].Arguments); d != got[0].ArgumentsDigest || d != policy.ArgumentsDigest(plain) {
+		t.Errorf("recorded extra arguments %s hash to %s, want the call's %s", got[0].Arguments.Extra.Raw, d, policy.ArgumentsDigest(plain))
+	}
+	secret := extra(`{"amount":1,"password":"hunter2-correct-horse"}`)
+	got = readDecisions(t, Decision{Decision: "allow", Request: &CallRequest{UID: "u", Arguments: secret}})
+	if len(got) != 1 || got[0].Arguments == nil || got[0].Arguments.Extra == nil {
+		t.Fatalf("no extra arguments recorded: %+v", got)
+	}
+	if strings.Contains(string(got[0].Arguments.Extra.Raw), "hunter2") {
+		t.Errorf("a password among the extra arguments was recorded: %s", got[0].Arguments.Extra.Raw)
+	}
+	if policy.ArgumentsDigest(*got[0].Arguments) == got[0].ArgumentsDigest {
+		t.Error("the redacted extra arguments match the digest, so nothing shows they were altered")
 	}
 }

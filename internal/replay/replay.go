@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/argrules"
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/controller"
 	"github.com/toolgate/toolgate/internal/ledger"
@@ -206,7 +207,7 @@ func verdict(d safety.Decision) string {
 type replayer struct {
 	hist       *history
 	candidates map[objKey]client.Object
-	compiled   map[string]*safety.Policy // by snapshot hash
+	compiled   map[string]*lockedPolicy // by snapshot hash
 	// resolved caches the snapshot hash (or the reason there is none) a plan resolves to under
 	// one version of the history.
 	resolved map[resolvedKey]resolution
@@ -223,7 +224,7 @@ type resolution struct {
 }
 
 func newReplayer(candidates []client.Object) (*replayer, error) {
-	r := &replayer{hist: newHistory(), candidates: map[objKey]client.Object{}, compiled: map[string]*safety.Policy{},
+	r := &replayer{hist: newHistory(), candidates: map[objKey]client.Object{}, compiled: map[string]*lockedPolicy{},
 		resolved: map[resolvedKey]resolution{}}
 	for _, c := range candidates {
 		k := keyOf(c)
@@ -266,7 +267,20 @@ func (r *replayer) decide(ctx context.Context, d audit.DecisionFields) (safety.D
 	if why != "" {
 		return safety.Decision{}, why
 	}
-	return safety.Evaluate(p, engineCall(d)), ""
+	// The argument rules' input from the recorded arguments, as the webhook builds it from the call.
+	in, err := policy.ArgumentRuleInput(&safetyv1alpha1.AgentToolCall{Spec: safetyv1alpha1.AgentToolCallSpec{
+		Tool: d.Tool, Arguments: *d.Arguments}})
+	if err != nil {
+		return safety.Decision{}, WhyArgsAltered + ": " + err.Error()
+	}
+	return policy.WithArgumentRules(safety.Evaluate(p.engine, engineCall(d)), p.args, in, p.engine.Mode()), ""
+}
+
+// lockedPolicy is a snapshot compiled as the webhook compiles it: the engine's policy and the
+// project's argument rules.
+type lockedPolicy struct {
+	engine *safety.Policy
+	args   *argrules.Set
 }
 
 // altered says whether the journal redacted or cut a recorded string.
@@ -289,7 +303,7 @@ func engineCall(d audit.DecisionFields) safety.Call {
 }
 
 // policyFor is the policy a decision is replayed under.
-func (r *replayer) policyFor(ctx context.Context, d audit.DecisionFields) (*safety.Policy, string) {
+func (r *replayer) policyFor(ctx context.Context, d audit.DecisionFields) (*lockedPolicy, string) {
 	planKey := objKey{kindPlan, d.Namespace, d.Plan}
 	if len(r.candidates) == 0 {
 		snap, ok := r.hist.snapshots[d.SnapshotHash]
@@ -337,7 +351,7 @@ func (r *replayer) resolve(ctx context.Context, planKey objKey) resolution {
 
 // compile compiles a snapshot once, after checking that it is the policy its hash names: a
 // snapshot the journal redacted or cut would decide differently from the one the plan locked.
-func (r *replayer) compile(snap *safetyv1alpha1.PlanSnapshot) (*safety.Policy, string) {
+func (r *replayer) compile(snap *safetyv1alpha1.PlanSnapshot) (*lockedPolicy, string) {
 	if p, ok := r.compiled[snap.Hash]; ok {
 		return p, ""
 	}
@@ -348,10 +362,15 @@ func (r *replayer) compile(snap *safetyv1alpha1.PlanSnapshot) (*safety.Policy, s
 	if h, err := policy.SnapshotHash(profile, snap.Level, snap.Project); err != nil || h != snap.Hash {
 		return nil, WhySnapshotBroken + ": " + snap.Hash
 	}
-	p, err := policy.CompileSnapshot(snap)
+	engine, err := policy.CompileSnapshot(snap)
 	if err != nil {
 		return nil, WhySnapshotBroken + ": " + err.Error()
 	}
+	args, err := policy.CompileArgumentRules(snap)
+	if err != nil {
+		return nil, WhySnapshotBroken + ": " + err.Error()
+	}
+	p := &lockedPolicy{engine: engine, args: args}
 	r.compiled[snap.Hash] = p
 	return p, ""
 }

@@ -12,6 +12,7 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/policy"
+	"github.com/toolgate/toolgate/internal/replay"
 	"github.com/toolgate/toolgate/internal/safety"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
@@ -54,6 +55,24 @@ var _ = Describe("argument rules", Ordered, func() {
 
 	It("admits a call whose arguments satisfy every rule", func() {
 		mustAdmit(submit(p.agent, payment(`{"amount": 399.5, "recipient": "ops@example.com", "memo": "rent"}`)))
+	})
+
+	It("records the arguments the rules read, so replay decides the same, and a tighter rule flips the admitted call", func() {
+		mustDeny(submit(p.agent, payment(`{"amount": 450, "recipient": "ops@example.com"}`)),
+			safety.ReasonToolArgumentRuleViolated, "argument rule amount")
+		rep, err := replay.Replay(ctx, ledgerDir, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(flipsIn(rep, p.ns)).To(BeEmpty())
+		Expect(rep.ByRule).To(HaveKeyWithValue(safety.RulePrefixArgumentRule+"amount",
+			HaveField("Replayed", BeNumerically(">=", 1))), "the refusal was replayed, not skipped")
+
+		tight := pp.DeepCopy()
+		tight.TypeMeta = metav1.TypeMeta{APIVersion: safetyv1alpha1.GroupVersion.String(), Kind: "ProjectPolicy"}
+		tight.Spec.ArgumentRules[0].Expression = "args.amount < 300"
+		rep, err = replay.Replay(ctx, ledgerDir, []client.Object{tight})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(flipsIn(rep, p.ns)).To(ConsistOf(And(HaveField("From", "allow"), HaveField("To", "deny"),
+			HaveField("Rule", safety.RulePrefixArgumentRule+"amount"))), "the admitted payment of 399.5")
 	})
 
 	DescribeTable("denies, with its own reason, a call a rule refuses or cannot evaluate",
