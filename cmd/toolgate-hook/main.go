@@ -26,7 +26,7 @@ func main() {
 		cfg           hook.Config
 		plan          string
 		timeout       time.Duration
-		denyApprovals bool
+		askForApprovals bool
 	)
 	flag.StringVar(&cfg.Server, "server", "", "the API server's URL; default: the in-cluster address")
 	flag.StringVar(&cfg.TokenFile, "token-file", hook.DefaultTokenFile,
@@ -37,8 +37,9 @@ func main() {
 		"the AgentPlan to submit to; default: the active plan bound to this pod or its ServiceAccount")
 	flag.DurationVar(&timeout, "timeout", 50*time.Second,
 		"how long to wait for toolgate's decision (keep it under the agent's hook timeout)")
-	flag.BoolVar(&denyApprovals, "deny-approvals", false,
-		"answer deny instead of ask when toolgate needs a person's approval: only a ToolApproval can admit the call")
+	flag.BoolVar(&askForApprovals, "ask-for-approvals", false,
+		"answer ask instead of deny when toolgate needs a person's approval, so the person at the prompt may run "+
+			"the call without a ToolApproval (default: deny; only a ToolApproval admits it)")
 	flag.Parse()
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -47,7 +48,7 @@ func main() {
 	if err != nil {
 		gate = &hook.Gate{Plan: func(context.Context) (string, error) { return "", err }}
 	}
-	gate.DenyApprovals = denyApprovals
+	gate.AskForApprovals = askForApprovals
 	if err := hook.Run(ctx, os.Stdin, os.Stdout, gate); err != nil {
 		fmt.Fprintln(os.Stderr, "toolgate-hook:", err)
 		os.Exit(2) // no answer could be written: exit 2 is the protocol's "block"

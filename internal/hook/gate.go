@@ -20,10 +20,11 @@ type Gate struct {
 	Namespace string
 	// Plan returns the plan the pod's calls belong to.
 	Plan func(ctx context.Context) (string, error)
-	// DenyApprovals answers deny, not ask, for a call that needs a person's approval: the
-	// person at the agent's prompt then cannot run it on their own say, only a ToolApproval
-	// (which the ledger records) can admit it.
-	DenyApprovals bool
+	// AskForApprovals answers ask, not deny, for a call that needs a person's approval, which
+	// lets the person at the agent's prompt run it on their own say, with no ToolApproval and no
+	// admitted AgentToolCall (the ledger holds only the denial). Off by default: a person
+	// approves with a ToolApproval, which the ledger records, and the agent retries.
+	AskForApprovals bool
 }
 
 // Decide answers one payload. It always answers: a payload it cannot read, a plan it cannot
@@ -42,7 +43,7 @@ func (g *Gate) Decide(ctx context.Context, raw []byte) Output {
 		return answer(Deny, "toolgate-hook refused the tool input: "+err.Error())
 	}
 	out := Answer(call.Spec.Tool, agent.Submit(ctx, g.Client, call))
-	if g.DenyApprovals && out.HookSpecificOutput.PermissionDecision == Ask {
+	if !g.AskForApprovals && out.HookSpecificOutput.PermissionDecision == Ask {
 		out.HookSpecificOutput.PermissionDecision = Deny
 	}
 	return out

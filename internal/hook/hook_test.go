@@ -114,14 +114,14 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		Expect(paths).To(ContainElement("/workspace/app/README.md"))
 	})
 
-	It("asks a person when toolgate needs an approval, with the command that gives it", func() {
+	It("denies a call that needs a person's approval, naming the command that gives it; asks only when told to", func() {
 		out := run(bashPayload("terraform apply"), args()...)
-		Expect(out.PermissionDecision).To(Equal(hook.Ask), out.PermissionDecisionReason)
+		Expect(out.PermissionDecision).To(Equal(hook.Deny), out.PermissionDecisionReason)
 		Expect(out.PermissionDecisionReason).To(ContainSubstring("[ToolHumanApprovalRequired]"))
 		Expect(out.PermissionDecisionReason).To(ContainSubstring("kubectl toolgate approve"))
 
-		out = run(bashPayload("terraform apply"), args("--deny-approvals")...)
-		Expect(out.PermissionDecision).To(Equal(hook.Deny), out.PermissionDecisionReason)
+		out = run(bashPayload("terraform apply"), args("--ask-for-approvals")...)
+		Expect(out.PermissionDecision).To(Equal(hook.Ask), out.PermissionDecisionReason)
 		Expect(out.PermissionDecisionReason).To(ContainSubstring("[ToolHumanApprovalRequired]"))
 	})
 
