@@ -23,9 +23,9 @@ import (
 
 func main() {
 	var (
-		cfg           hook.Config
-		plan          string
-		timeout       time.Duration
+		cfg             hook.Config
+		plan            string
+		timeout         time.Duration
 		askForApprovals bool
 	)
 	flag.StringVar(&cfg.Server, "server", "", "the API server's URL; default: the in-cluster address")
