@@ -312,7 +312,7 @@ func (e *env) caller(ctx context.Context, mode string) (func(k int) error, func(
 	url, name, httpClient := e.upstreamURL, upstreamTool, http.DefaultClient
 	switch mode {
 	case modeGateway:
-		url, name, httpClient = e.gatewayURL, tool, bearer(e.token)
+		url, name, httpClient = e.gatewayURL, tool, testenv.BearerClient(e.token)
 	case modeRelay:
 		url = e.relayURL
 	}

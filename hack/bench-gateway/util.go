@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net/http"
 	"slices"
 	"syscall"
 	"time"
@@ -16,19 +15,6 @@ func withToken(cfg *rest.Config, token string) *rest.Config {
 	c.BearerToken = token
 	return c
 }
-
-// bearer is an HTTP client that sends token on every request, as an agent's MCP client does.
-func bearer(token string) *http.Client {
-	return &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
-		r = r.Clone(r.Context())
-		r.Header.Set("Authorization", "Bearer "+token)
-		return http.DefaultTransport.RoundTrip(r)
-	})}
-}
-
-type roundTripper func(*http.Request) (*http.Response, error)
-
-func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func pct(lat []time.Duration, p int) time.Duration {
 	s := slices.Clone(lat)

@@ -74,8 +74,9 @@ func gatewayFlow(ctx context.Context, local *testenv.Local) error {
 	if err != nil {
 		return err
 	}
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "demo-agent", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: gwURL, HTTPClient: bearer(token), DisableStandaloneSSE: true}, nil)
+	transport := &mcp.StreamableClientTransport{Endpoint: gwURL, HTTPClient: testenv.BearerClient(token),
+		DisableStandaloneSSE: true}
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "demo-agent", Version: "1"}, nil).Connect(ctx, transport, nil)
 	if err != nil {
 		return err
 	}
@@ -201,16 +202,3 @@ func startFiles(dir string) (*httptest.Server, func() []string) {
 		return append([]string(nil), seen...)
 	}
 }
-
-// bearer is an HTTP client that sends token on every request, as an agent's MCP client does.
-func bearer(token string) *http.Client {
-	return &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
-		r = r.Clone(r.Context())
-		r.Header.Set("Authorization", "Bearer "+token)
-		return http.DefaultTransport.RoundTrip(r)
-	})}
-}
-
-type roundTripper func(*http.Request) (*http.Response, error)
-
-func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -2,7 +2,6 @@ package gateway_test
 
 import (
 	"context"
-	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
 	"testing"
@@ -118,16 +117,3 @@ func (c *countingReviews) Create(ctx context.Context, r *authenticationv1.TokenR
 }
 
 func (c *countingReviews) count() int32 { return c.n.Load() }
-
-// bearer is an HTTP client that sends token on every request, as an agent's MCP client does.
-func bearer(token string) *http.Client {
-	return &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
-		r = r.Clone(r.Context())
-		r.Header.Set("Authorization", "Bearer "+token)
-		return http.DefaultTransport.RoundTrip(r)
-	})}
-}
-
-type roundTripper func(*http.Request) (*http.Response, error)
-
-func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

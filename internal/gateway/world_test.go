@@ -29,7 +29,7 @@ type world struct {
 
 func connectAs(bearerToken string) (*mcp.ClientSession, error) {
 	c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil)
-	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: gatewayURL, HTTPClient: bearer(bearerToken),
+	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: gatewayURL, HTTPClient: testenv.BearerClient(bearerToken),
 		DisableStandaloneSSE: true}, nil)
 }
 

@@ -101,15 +101,24 @@ func kubectlPlugin(kubeconfig string, args ...string) (string, string, int) {
 // the tool and the plan's snapshot hash.
 func pluginNamespace() (string, string, string) {
 	GinkgoHelper()
-	n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "plugin-"}}
+	ns, _, tool, hash := lockedNamespace("plugin-", safetyv1alpha1.SafetyProfileSpec{
+		RequireHumanApproval: new(true), RequireSandbox: new(false), RequireCheckpoints: new(false)})
+	return ns, tool, hash
+}
+
+// lockedNamespace creates a namespace named after prefix with a SafetyProfile of spec (named
+// after the namespace), a registered read-only tool, and plan p of ServiceAccount "agent" locked
+// to the profile; it returns the namespace, the profile, the tool's name and the snapshot hash.
+func lockedNamespace(prefix string, spec safetyv1alpha1.SafetyProfileSpec) (
+	ns string, profile *safetyv1alpha1.SafetyProfile, tool, hash string) {
+	GinkgoHelper()
+	n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix}}
 	Expect(k8sClient.Create(ctx, n)).To(Succeed())
-	ns := n.Name
-	sp := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: ns + "-approval"},
-		Spec: safetyv1alpha1.SafetyProfileSpec{
-			RequireHumanApproval: new(true), RequireSandbox: new(false), RequireCheckpoints: new(false)}}
-	tool := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: ns + "-read"},
+	ns = n.Name
+	sp := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: ns + "-profile"}, Spec: spec}
+	t := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: ns + "-read"},
 		Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}}
-	for _, obj := range []client.Object{sp, tool} {
+	for _, obj := range []client.Object{sp, t} {
 		Expect(k8sClient.Create(ctx, obj)).To(Succeed())
 		DeferCleanup(func() { _ = k8sClient.Delete(ctx, obj) })
 	}
@@ -119,7 +128,7 @@ func pluginNamespace() (string, string, string) {
 	Expect(k8sClient.Create(ctx, plan)).To(Succeed())
 	awaitLocked(ns, "p")
 	Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: "p"}, plan)).To(Succeed())
-	return ns, tool.Name, plan.Status.Snapshot.Hash
+	return ns, sp, t.Name, plan.Status.Snapshot.Hash
 }
 
 var _ = Describe("the kubectl plugin, run by the real kubectl", func() {

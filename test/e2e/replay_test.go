@@ -9,9 +9,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -22,27 +20,13 @@ import (
 
 var _ = Describe("kubectl toolgate replay, on the manager's own ledger", func() {
 	It("replays every decision so far with no flip, and flips the call a tightened profile would deny", func() {
-		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "replay-"}}
-		Expect(k8sClient.Create(ctx, n)).To(Succeed())
-		ns := n.Name
-		open := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: ns + "-open"},
-			Spec: safetyv1alpha1.SafetyProfileSpec{RequireSandbox: new(false), RequireCheckpoints: new(false)}}
-		tool := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: ns + "-read"},
-			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}}
-		for _, obj := range []client.Object{open, tool} {
-			Expect(k8sClient.Create(ctx, obj)).To(Succeed())
-			DeferCleanup(func() { _ = k8sClient.Delete(ctx, obj) })
-		}
-		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "p"},
-			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent",
-				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: open.Name}}}
-		Expect(k8sClient.Create(ctx, plan)).To(Succeed())
-		awaitLocked(ns, "p")
+		ns, open, tool, _ := lockedNamespace("replay-", safetyv1alpha1.SafetyProfileSpec{
+			RequireSandbox: new(false), RequireCheckpoints: new(false)})
 		coder, err := testenv.Agent(ctx, local.Admin, k8sClient.Scheme(), ns, "agent")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(agent.Submit(ctx, coder, &safetyv1alpha1.AgentToolCall{
 			ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "read-1"},
-			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "p", Tool: tool.Name, Step: "read",
+			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "p", Tool: tool, Step: "read",
 				Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"src/main.go"}}},
 		})).To(Succeed())
 		kc := pluginKubeconfig()
@@ -64,7 +48,7 @@ var _ = Describe("kubectl toolgate replay, on the manager's own ledger", func() 
 
 		By("under the same profile denying the tool, the admitted read flips to deny, and nothing else")
 		tight := open.DeepCopy()
-		tight.Spec.DeniedTools = []string{tool.Name}
+		tight.Spec.DeniedTools = []string{tool}
 		tight.TypeMeta = metav1.TypeMeta{APIVersion: safetyv1alpha1.GroupVersion.String(), Kind: "SafetyProfile"}
 		data, err := yaml.Marshal(tight)
 		Expect(err).NotTo(HaveOccurred())
