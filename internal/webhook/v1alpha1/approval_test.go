@@ -2,7 +2,6 @@ package v1alpha1_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -101,20 +100,7 @@ func ledgerRecords(kind, ns string) []map[string]any {
 	report, err := ledger.Verify(ledgerDir)
 	Expect(err).NotTo(HaveOccurred())
 	Expect(report.OK()).To(BeTrue(), report.Summary())
-	lines, err := ledger.Tail(ledgerDir, 5000)
-	Expect(err).NotTo(HaveOccurred())
-	var out []map[string]any
-	for _, raw := range lines {
-		var rec struct {
-			Kind   string         `json:"kind"`
-			Fields map[string]any `json:"fields"`
-		}
-		Expect(json.Unmarshal(raw, &rec)).To(Succeed())
-		if rec.Kind == kind && rec.Fields["namespace"] == ns {
-			out = append(out, rec.Fields)
-		}
-	}
-	return out
+	return recordsOf(ledgerDir, kind, ns)
 }
 
 var _ = Describe("Human approvals: granted by people, never by the agent", func() {

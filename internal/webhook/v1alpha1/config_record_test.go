@@ -1,7 +1,6 @@
 package v1alpha1_test
 
 import (
-	"encoding/json"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -22,17 +21,10 @@ import (
 // oldest first.
 func configRecords(kind, ns, name string) []map[string]any {
 	GinkgoHelper()
-	lines, err := ledger.Tail(ledgerDir, 1000000)
-	Expect(err).NotTo(HaveOccurred())
 	var out []map[string]any
-	for _, raw := range lines {
-		var rec struct {
-			Kind   string         `json:"kind"`
-			Fields map[string]any `json:"fields"`
-		}
-		Expect(json.Unmarshal(raw, &rec)).To(Succeed())
-		if rec.Kind == audit.KindConfig && rec.Fields["kind"] == kind && rec.Fields["name"] == name && rec.Fields["namespace"] == ns {
-			out = append(out, rec.Fields)
+	for _, f := range recordsOf(ledgerDir, audit.KindConfig, ns) {
+		if f["kind"] == kind && f["name"] == name {
+			out = append(out, f)
 		}
 	}
 	return out
