@@ -22,7 +22,6 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/gateway"
-	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/testenv"
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
@@ -348,17 +347,12 @@ func reasonIn(res *mcp.CallToolResult) string {
 // dry-run probes newWorld sends.
 func decisionsIn(ns string) []map[string]any {
 	GinkgoHelper()
-	lines, err := ledger.Tail(ledgerDir, 10000)
+	recs, err := testenv.LedgerRecords(ledgerDir, "decision", ns)
 	Expect(err).NotTo(HaveOccurred())
 	var mine []map[string]any
-	for _, raw := range lines {
-		var rec struct {
-			Kind   string         `json:"kind"`
-			Fields map[string]any `json:"fields"`
-		}
-		Expect(json.Unmarshal(raw, &rec)).To(Succeed())
-		if rec.Kind == "decision" && rec.Fields["namespace"] == ns && rec.Fields["step"] != "probe" {
-			mine = append(mine, rec.Fields)
+	for _, r := range recs {
+		if r["step"] != "probe" {
+			mine = append(mine, r)
 		}
 	}
 	return mine

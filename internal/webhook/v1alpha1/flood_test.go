@@ -2,7 +2,6 @@ package v1alpha1_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -32,20 +31,9 @@ func suiteManager(mgr ctrl.Manager) error {
 // recordsOf reads the records of kind in namespace ns from the ledger under dir.
 func recordsOf(dir, kind, ns string) []map[string]any {
 	GinkgoHelper()
-	lines, err := ledger.Tail(dir, 1000000)
+	recs, err := testenv.LedgerRecords(dir, kind, ns)
 	Expect(err).NotTo(HaveOccurred())
-	var out []map[string]any
-	for _, raw := range lines {
-		var rec struct {
-			Kind   string         `json:"kind"`
-			Fields map[string]any `json:"fields"`
-		}
-		Expect(json.Unmarshal(raw, &rec)).To(Succeed())
-		if rec.Kind == kind && rec.Fields["namespace"] == ns {
-			out = append(out, rec.Fields)
-		}
-	}
-	return out
+	return recs
 }
 
 var _ = Describe("a flood of denied calls through the API server", Ordered, func() {
