@@ -3,6 +3,7 @@ package ledger
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -143,11 +144,21 @@ func FuzzKeywordSet(f *testing.F) {
 	})
 }
 
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
+// FuzzAnchoredRulesMatchTheirExpression: a rule tried only where its start words are finds
+// exactly the matches its expression finds everywhere.
+func FuzzAnchoredRulesMatchTheirExpression(f *testing.F) {
+	f.Add(`curl -H "Authorization: Bearer abcdefghijklmnop0123" https://x && bearer  tokentokentoken`)
+	f.Add("xauthorization=basic abcdefgh AUTHORIZATION:bearerabc_12345678 bearer short Bearer\tabcdefgh1")
+	f.Add("authorization: bearer\u212a12345678")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, r := range secretRules {
+			if _, ok := anchoredRules[r.id]; !ok {
+				continue
+			}
+			got, want := r.locate(s), r.re.FindAllStringSubmatchIndex(s, -1)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("rule %s on %q: located %v, the expression finds %v", r.id, s, got, want)
+			}
 		}
-	}
-	return true
+	})
 }

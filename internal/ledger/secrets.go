@@ -134,7 +134,7 @@ func ruleTriggered(mask uint64, i int) bool {
 }
 
 func (r secretRule) apply(s string) (string, bool) {
-	locs := r.re.FindAllStringSubmatchIndex(s, -1)
+	locs := r.locate(s)
 	if locs == nil {
 		return s, false
 	}
