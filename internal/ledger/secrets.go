@@ -40,7 +40,7 @@ var secretRules = []secretRule{
 	{"openai-api-key", []string{"sk-"}, "", regexp.MustCompile(`\bsk-(?:proj-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{20,}`), 0},
 	{"npm-access-token", []string{"npm_"}, "", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0},
 	// "Authorization: Bearer x", "Authorization: token x", "bearer x".
-	{"authorization", []string{"authorization", "bearer"}, "",
+	{authorizationRule, authorizationWords, "",
 		regexp.MustCompile(`(?i)(?:\bauthorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*|\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})`), 1},
 	// https://user:password@host
 	{"basic-auth-url", []string{"://"}, "@", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:([^/\s@]+)@`), 1},

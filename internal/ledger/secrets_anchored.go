@@ -12,8 +12,13 @@ type anchoredRule struct {
 	re     *regexp.Regexp // the rule's expression without its leading \b, anchored with ^
 }
 
+// The authorization rule's id and its keywords, which are also where its matches begin.
+const authorizationRule = "authorization"
+
+var authorizationWords = []string{"authorization", "bearer"}
+
 var anchoredRules = map[string]anchoredRule{
-	"authorization": {[]string{"authorization", "bearer"},
+	authorizationRule: {authorizationWords,
 		regexp.MustCompile(`(?i)^(?:authorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*|bearer\s+)([A-Za-z0-9._~+/=-]{8,})`)},
 }
 
