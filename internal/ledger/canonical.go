@@ -70,15 +70,14 @@ func appendString(dst []byte, s string) []byte {
 func appendScanned(dst []byte, s string, keywords *keywordSet) (_ []byte, mask uint64, ascii bool) {
 	dst = append(dst, '"')
 	ascii = true
-	var st uint32
+	var row uint32
 	last := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x80 {
 			ascii = false
 		} else if keywords != nil && ascii {
-			st = keywords.next[int(st)*keywords.width+int(keywords.class[c])]
-			mask |= keywords.output[st]
+			row, mask = keywords.step(row, c, mask)
 		}
 		if c >= 0x20 && c != '"' && c != '\\' {
 			continue

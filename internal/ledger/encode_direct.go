@@ -105,7 +105,7 @@ func (w *directWriter) value(v any) bool {
 func (w *directWriter) str(s string) bool {
 	start := len(w.buf)
 	var rules *keywordSet
-	if w.red.values {
+	if w.red.values && len(s) >= 8 { // RedactSecrets leaves shorter strings alone
 		rules = ruleKeywords
 	}
 	var mask uint64
@@ -148,7 +148,7 @@ func writeMap[V any](w *directWriter, m map[string]V, ents *[]entry2[V], write f
 		w.order = append(w.order, int32(i))
 	}
 	order := w.order[obase:]
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(mine[a].k, mine[b].k) })
+	sortOrder(order, mine)
 	w.buf = append(w.buf, '{')
 	for i, o := range order {
 		e := &mine[o]
@@ -214,4 +214,23 @@ func plainValue(v any) bool {
 		return true
 	}
 	return false
+}
+
+// sortOrder sorts order so that ents[order[i]].k increase. Records' maps are small (a decision's
+// largest has two dozen keys): an insertion sort with the comparison inline is quicker there
+// than the general sort calling a comparison function.
+func sortOrder[V any](order []int32, ents []entry2[V]) {
+	if len(order) > 32 {
+		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(ents[a].k, ents[b].k) })
+		return
+	}
+	for i := 1; i < len(order); i++ {
+		o := order[i]
+		k := ents[o].k
+		j := i
+		for ; j > 0 && ents[order[j-1]].k > k; j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = o
+	}
 }

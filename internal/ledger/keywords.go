@@ -10,11 +10,16 @@ package ledger
 // (U+212A KELVIN SIGN to "k"), so for a string with any byte >= 0x80 scan reports ascii=false and
 // callers take the strings.ToLower path, which stays the definition.
 type keywordSet struct {
-	class  [256]uint8 // byte (upper-case ASCII folded) to its column in next; 0 = in no keyword
-	width  int        // columns per state
-	next   []uint32   // next[state*width+class]: the state after reading a byte of that class
-	output []uint64   // per state: the bits of every keyword that ends here (suffixes included)
+	class [256]uint8 // byte (upper-case ASCII folded) to its column in next; 0 = in no keyword
+	width int        // columns per state
+	// next[row+class] is the row (state*width) after reading a byte of that class, with
+	// hasOutput set when a keyword ends in that state: the scan loop then needs no multiply, and
+	// reads output only when a keyword was seen.
+	next   []uint32
+	output []uint64 // per state: the bits of every keyword that ends there (suffixes included)
 }
+
+const hasOutput = 1 << 31
 
 // newKeywordSet compiles keywords (lower case; empty ones are ignored); bits[i] is what scan ORs
 // into its mask when keywords[i] occurs.
@@ -73,20 +78,36 @@ func newKeywordSet(keywords []string, bits []uint64) *keywordSet {
 			}
 		}
 	}
+	for i, t := range k.next {
+		row := t * uint32(k.width)
+		if k.output[t] != 0 {
+			row |= hasOutput
+		}
+		k.next[i] = row
+	}
 	return k
+}
+
+// step reads byte c in the state at row; mask collects the keywords that end there.
+func (k *keywordSet) step(row uint32, c byte, mask uint64) (uint32, uint64) {
+	row = k.next[int(row)+int(k.class[c])]
+	if row&hasOutput != 0 {
+		row &^= hasOutput
+		mask |= k.output[int(row)/k.width]
+	}
+	return row, mask
 }
 
 // scan returns the bits of the keywords that occur in s, ignoring ASCII case, and whether s is
 // ASCII; when it is not, the mask is meaningless.
 func (k *keywordSet) scan(s string) (mask uint64, ascii bool) {
-	var st uint32
+	var row uint32
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x80 {
 			return 0, false
 		}
-		st = k.next[int(st)*k.width+int(k.class[c])]
-		mask |= k.output[st]
+		row, mask = k.step(row, c, mask)
 	}
 	return mask, true
 }
