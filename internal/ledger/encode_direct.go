@@ -16,7 +16,7 @@ import (
 // RedactSecrets and truncate, exactly as the tree path does. It handles the values plainTree
 // copies; for anything else (floats, structs, invalid UTF-8) or a key long enough to be cut, it
 // gives up and encode takes the tree path, which stays the definition of the output
-// (TestDirectEncoderMatchesTheTreePath, FuzzDirectEncoderMatchesTheTreePath).
+// (TestPlainTreeMatchesTheRoundTrip, FuzzDirectEncoderMatchesTheTreePath).
 type directWriter struct {
 	red  redactor
 	buf  []byte
