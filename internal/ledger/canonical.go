@@ -56,28 +56,48 @@ func appendCanonical(dst []byte, v any) ([]byte, error) {
 	}
 }
 
-// appendString quotes s byte by byte: only the quote, the backslash and control characters are
-// escaped, so the output never depends on Unicode tables or HTML-escaping settings. s must be
-// valid UTF-8 (callers guarantee it), or the result is not valid JSON.
+// appendString quotes s: only the quote, the backslash and control characters are escaped, so
+// the output never depends on Unicode tables or HTML-escaping settings. s must be valid UTF-8
+// (callers guarantee it), or the result is not valid JSON.
 func appendString(dst []byte, s string) []byte {
-	const hexdigits = "0123456789abcdef"
+	dst, _, _ = appendScanned(dst, s, nil)
+	return dst
+}
+
+// appendScanned is appendString that also runs s through keywords (when not nil) in the same
+// pass, returning the keywords' mask and whether s is ASCII (the mask means nothing otherwise).
+// Runs of bytes that need no escape are copied whole.
+func appendScanned(dst []byte, s string, keywords *keywordSet) (_ []byte, mask uint64, ascii bool) {
 	dst = append(dst, '"')
+	ascii = true
+	var row uint32
+	last := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
+		if c >= 0x80 {
+			ascii = false
+		} else if keywords != nil && ascii {
+			row, mask = keywords.step(row, c, mask)
+		}
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[last:i]...)
+		last = i + 1
+		switch c {
+		case '"', '\\':
 			dst = append(dst, '\\', c)
-		case c == '\n':
+		case '\n':
 			dst = append(dst, '\\', 'n')
-		case c == '\r':
+		case '\r':
 			dst = append(dst, '\\', 'r')
-		case c == '\t':
+		case '\t':
 			dst = append(dst, '\\', 't')
-		case c < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hexdigits[c>>4], hexdigits[c&0xf])
 		default:
-			dst = append(dst, c)
+			const hexdigits = "0123456789abcdef"
+			dst = append(dst, '\\', 'u', '0', '0', hexdigits[c>>4], hexdigits[c&0xf])
 		}
 	}
-	return append(dst, '"')
+	dst = append(dst, s[last:]...)
+	return append(dst, '"'), mask, ascii
 }

@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -20,10 +19,10 @@ var defaultRedactKeys = []string{"password", "token", "secret", "key", "auth", "
 
 // redactor hides secret-looking values and shortens long strings before a record is written.
 type redactor struct {
-	keys   []string // lower-case substrings
-	max    int      // longest string kept whole, in bytes
-	values bool     // also redact credential-shaped values (RedactSecrets)
-	known  *keyVerdicts
+	keys   []string    // lower-case substrings
+	keySet *keywordSet // keys, compiled; nil when there are none
+	max    int         // longest string kept whole, in bytes
+	values bool        // also redact credential-shaped values (RedactSecrets)
 }
 
 func newRedactor(extra []string, maxLen int) redactor {
@@ -33,13 +32,30 @@ func newRedactor(extra []string, maxLen int) redactor {
 			keys = append(keys, k)
 		}
 	}
-	return redactor{keys: keys, max: maxLen, values: true, known: &keyVerdicts{}}
+	bits := make([]uint64, len(keys))
+	for i := range bits {
+		bits[i] = 1
+	}
+	return redactor{keys: keys, keySet: newKeywordSet(keys, bits), max: maxLen, values: true}
 }
 
-// encode turns caller fields into canonical JSON: encoded with encoding/json (so structs, times
-// and numbers encode as callers expect), decoded back into a plain tree, redacted, truncated and
-// written canonically.
+// encode turns caller fields into canonical JSON, redacted and truncated. The direct encoder
+// (encode_direct.go) writes the values webhooks and controllers send; encodeTree defines the
+// output and takes whatever the direct encoder gives up on.
 func (r redactor) encode(fields map[string]any) ([]byte, error) {
+	if len(fields) == 0 {
+		return []byte("{}"), nil
+	}
+	if out, ok := r.encodeDirect(fields); ok {
+		return out, nil
+	}
+	return r.encodeTree(fields)
+}
+
+// encodeTree encodes with encoding/json (so structs, times and numbers encode as callers
+// expect), decodes back into a plain tree, redacts, truncates and writes it canonically. Fields
+// of plain types skip the round trip (plainTree), with the same result.
+func (r redactor) encodeTree(fields map[string]any) ([]byte, error) {
 	if len(fields) == 0 {
 		return []byte("{}"), nil
 	}
@@ -64,45 +80,23 @@ func (r redactor) encodeRoundTrip(fields map[string]any) ([]byte, error) {
 	return appendCanonical(nil, r.value(tree))
 }
 
+// secret reports whether a key names a secret: it holds one of r.keys, ignoring case. ASCII keys
+// (nearly all) are one pass of the compiled set; others are lower-cased as Unicode, which is
+// the definition.
 func (r redactor) secret(key string) bool {
-	if r.known != nil {
-		if v, ok := r.known.m.Load(key); ok {
-			return v.(bool)
-		}
+	if r.keySet == nil {
+		return false
+	}
+	if mask, ascii := r.keySet.scan(key); ascii {
+		return mask != 0
 	}
 	k := strings.ToLower(key)
-	secret := false
 	for _, s := range r.keys {
 		if strings.Contains(k, s) {
-			secret = true
-			break
+			return true
 		}
 	}
-	r.known.remember(key, secret)
-	return secret
-}
-
-// keyVerdicts caches secret's answer per key: records repeat the same few dozen field names, and
-// lower-casing each and searching it for every redacted substring was a tenth of a rich
-// decision's encoding. Bounded, since keys are the callers' to choose: short keys only, and
-// only the first maxKnownKeys of them.
-type keyVerdicts struct {
-	m sync.Map
-	n atomic.Int32
-}
-
-const (
-	maxKnownKeys   = 4096
-	maxKnownKeyLen = 64
-)
-
-func (c *keyVerdicts) remember(key string, secret bool) {
-	if c == nil || len(key) > maxKnownKeyLen || c.n.Load() >= maxKnownKeys {
-		return
-	}
-	if _, loaded := c.m.LoadOrStore(key, secret); !loaded {
-		c.n.Add(1)
-	}
+	return false
 }
 
 func (r redactor) value(v any) any {
@@ -170,13 +164,15 @@ func (r redactor) anyLongKey(m map[string]any) bool {
 
 // truncate cuts s to at most max bytes on a rune boundary and appends a marker saying how many
 // bytes were cut, so a reader knows the value is incomplete.
-func (r redactor) truncate(s string) string {
-	if len(s) <= r.max {
+func (r redactor) truncate(s string) string { return truncate(s, r.max) }
+
+func truncate(s string, maxLen int) string {
+	if len(s) <= maxLen {
 		return s
 	}
-	cut := r.max
+	cut := maxLen
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%s…[truncated %d bytes]", s[:cut], len(s)-cut)
+	return s[:cut] + "…[truncated " + strconv.Itoa(len(s)-cut) + " bytes]"
 }

@@ -16,7 +16,7 @@ import (
 // would hide the sha256 digests every record carries. The shapes below follow gitleaks'
 // published rules for the same providers (ids match where one exists). Each rule has
 // keywords, checked before its regular expression (as gitleaks does), so a value without any
-// costs one lower-casing and a few substring searches.
+// costs one pass of an automaton over its bytes (ruleKeywords, keywords.go).
 type secretRule struct {
 	id       string
 	keywords []string // lower case; the rule runs only if one occurs
@@ -40,7 +40,7 @@ var secretRules = []secretRule{
 	{"openai-api-key", []string{"sk-"}, "", regexp.MustCompile(`\bsk-(?:proj-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{20,}`), 0},
 	{"npm-access-token", []string{"npm_"}, "", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0},
 	// "Authorization: Bearer x", "Authorization: token x", "bearer x".
-	{"authorization", []string{"authorization", "bearer"}, "",
+	{authorizationRule, authorizationWords, "",
 		regexp.MustCompile(`(?i)(?:\bauthorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*|\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})`), 1},
 	// https://user:password@host
 	{"basic-auth-url", []string{"://"}, "@", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:([^/\s@]+)@`), 1},
@@ -64,6 +64,28 @@ func RedactSecrets(s string) string {
 	if len(s) < 8 || hexLike(s) {
 		return s
 	}
+	mask, ascii := ruleKeywords.scan(s)
+	if !ascii {
+		return redactSecretsLowered(s)
+	}
+	for i, r := range secretRules {
+		if !ruleTriggered(mask, i) {
+			continue
+		}
+		if out, changed := r.apply(s); changed {
+			// A replacement can bring keywords of later rules ("[REDACTED:aws-access-token]"
+			// holds "token"): scan again, as the lower-cased copy was taken again before.
+			s = out
+			mask, _ = ruleKeywords.scan(s)
+		}
+	}
+	return s
+}
+
+// redactSecretsLowered is RedactSecrets' definition, with strings.ToLower and a substring
+// search per keyword: the path for non-ASCII text, where Unicode lower-casing can make a
+// keyword the ASCII scan does not see.
+func redactSecretsLowered(s string) string {
 	lower := strings.ToLower(s)
 	for _, r := range secretRules {
 		if !containsAny(lower, r.keywords) || r.requires != "" && !strings.Contains(lower, r.requires) {
@@ -76,8 +98,43 @@ func RedactSecrets(s string) string {
 	return s
 }
 
+// mightHoldSecret reports whether RedactSecrets could change s, given scan's mask for it: false
+// means it returns s as it is, so the encoder need not call it.
+func mightHoldSecret(s string, mask uint64) bool {
+	return len(s) >= 8 && mask&anyRuleKeyword != 0
+}
+
+// ruleKeywords finds every rule's keywords and requires string in one pass; bit 2i is "a
+// keyword of rule i occurs", bit 2i+1 "rule i's requires string occurs".
+var ruleKeywords, anyRuleKeyword = compileRuleKeywords()
+
+func compileRuleKeywords() (*keywordSet, uint64) {
+	if 2*len(secretRules) > 64 {
+		panic("ledger: more secret rules than keyword bits")
+	}
+	var words []string
+	var bits []uint64
+	var all uint64
+	for i, r := range secretRules {
+		for _, w := range r.keywords {
+			words, bits = append(words, w), append(bits, 1<<(2*i))
+		}
+		all |= 1 << (2 * i)
+		if r.requires != "" {
+			words, bits = append(words, r.requires), append(bits, 1<<(2*i+1))
+		}
+	}
+	return newKeywordSet(words, bits), all
+}
+
+// ruleTriggered reports whether rule i runs on a string with scan mask mask: one of its keywords
+// occurs and, when it has one, its requires string too.
+func ruleTriggered(mask uint64, i int) bool {
+	return mask&(1<<(2*i)) != 0 && (secretRules[i].requires == "" || mask&(1<<(2*i+1)) != 0)
+}
+
 func (r secretRule) apply(s string) (string, bool) {
-	locs := r.re.FindAllStringSubmatchIndex(s, -1)
+	locs := r.locate(s)
 	if locs == nil {
 		return s, false
 	}

@@ -111,18 +111,17 @@ func TestHexLikeValuesAreNotCredentials(t *testing.T) {
 	}
 }
 
-// The fast path of encode (plainTree) writes exactly what the encoding/json round trip writes,
-// and leaves the caller's fields as they were.
+// encode's fast paths write exactly what the encoding/json round trip writes, and leave the
+// caller's fields as they were: the direct encoder (encodeDirect) and the tree path's plainTree.
 func TestPlainTreeMatchesTheRoundTrip(t *testing.T) {
 	r := newRedactor([]string{"sandbox"}, 64)
-	for i, fields := range []map[string]any{
-		richDecision(1).Fields,
-		decision(2).Fields,
-		{"n": int64(-3), "u": uint64(7), "i32": int32(5), "list": []string{"a", "--password=x"}, "m": map[string]string{"sandboxId": "s", "x": "y"}, "nil": nil},
-		{strings.Repeat("k", 80) + "1": "a", strings.Repeat("k", 80) + "2": "b"},
-	} {
+	for i, fields := range directEncoderCases() {
 		before := fmt.Sprint(fields)
 		fast, err := r.encode(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := r.encodeTree(fields)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,11 +129,61 @@ func TestPlainTreeMatchesTheRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(string(slow), string(fast)); diff != "" {
-			t.Errorf("fields %d: fast path differs (-roundtrip +fast):\n%s", i, diff)
+		if diff := cmp.Diff(string(slow), string(tree)); diff != "" {
+			t.Errorf("fields %d: plainTree path differs (-roundtrip +tree):\n%s", i, diff)
+		}
+		if diff := cmp.Diff(string(tree), string(fast)); diff != "" {
+			t.Errorf("fields %d: encode differs (-tree +encode):\n%s", i, diff)
 		}
 		if fmt.Sprint(fields) != before {
 			t.Errorf("fields %d were changed by encode", i)
+		}
+	}
+}
+
+// directEncoderCases are fields every encoder path must agree on: the rich decision, escapes,
+// non-ASCII text (the Kelvin sign lower-cases to "k", so "to\u212aen" is a token by Unicode
+// rules), secrets in keys, values, lists and string maps, strings cut by truncation, and keys
+// long enough to be cut (the direct encoder leaves those to the tree path).
+func directEncoderCases() []map[string]any {
+	return []map[string]any{
+		richDecision(1).Fields,
+		decision(2).Fields,
+		{"n": int64(-3), "u": uint64(7), "i32": int32(5), "list": []string{"a", "--password=x"}, "m": map[string]string{"sandboxId": "s", "x": "y"}, "nil": nil},
+		{strings.Repeat("k", 80) + "1": "a", strings.Repeat("k", 80) + "2": "b"},
+		{"ctl": "a\x00b\x1f\"q\"\\\n\r\t\u007f", "é": "café --pass=wörd ok", "api-\u212aey": "v", "x": "--to\u212aen=abcdefgh123"},
+		{"cmd": "ghp_" + strings.Repeat("a", 36) + " AKIAABCDEFGHIJKLMNOP " + strings.Repeat("x", 70), "u": "https://u:pa55word@h/x"},
+		{"Authorization": map[string]any{"f": 1, "l": []any{"x", true}}, "Sandbox": []string{"s"}, "nested": []any{map[string]any{"Secret": nil}, map[string]string{"tokenX": "t", "y": "Bearer abcdefgh12345"}}},
+		{"long": strings.Repeat("é", 40) + "--password=hunter22", "k": "-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY-----"},
+		{"empty": map[string]any{}, "": ""},
+	}
+}
+
+// A nil map or slice inside the fields is written as {} or [] (plainTree copies it into an empty
+// one), where encoding/json writes null: that is how the journal has written them since
+// plainTree, and the direct encoder keeps it.
+func TestNilContainersAreWrittenEmpty(t *testing.T) {
+	got, err := newRedactor(nil, 64).encode(map[string]any{"m": map[string]any(nil), "l": []any(nil), "s": []string(nil), "ms": map[string]string(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"l":[],"m":{},"ms":{},"s":[]}`; string(got) != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// The direct encoder must take the common records itself, or the speed-up is gone silently.
+func TestDirectEncoderTakesPlainRecords(t *testing.T) {
+	r := newRedactor(nil, DefaultMaxStringLength)
+	for _, fields := range []map[string]any{richDecision(1).Fields, decision(2).Fields} {
+		if _, ok := r.encodeDirect(fields); !ok {
+			t.Errorf("direct encoder gave up on %v", fields)
+		}
+	}
+	// And leave what it cannot do byte for byte to the tree path.
+	for _, fields := range []map[string]any{{"f": 1.5}, {"password": 1.5}, {"s": "\xff"}, {"\xff": "s"}, {strings.Repeat("k", 2*DefaultMaxStringLength): 1}} {
+		if _, ok := r.encodeDirect(fields); ok {
+			t.Errorf("direct encoder took %q", fields)
 		}
 	}
 }

@@ -1,0 +1,236 @@
+package ledger
+
+import (
+	"bytes"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// The direct encoder writes a record's fields as redacted canonical JSON straight from the
+// caller's values into a reused buffer: no tree copy, no map per level, no lower-cased copies.
+// Each string is escaped and scanned for the redaction rules' keywords in the same pass
+// (appendScanned); only a string with a keyword, a long one or a non-ASCII one goes through
+// RedactSecrets and truncate, exactly as the tree path does. It handles the values plainTree
+// copies; for anything else (floats, structs, invalid UTF-8) or a key long enough to be cut, it
+// gives up and encode takes the tree path, which stays the definition of the output
+// (TestPlainTreeMatchesTheRoundTrip, FuzzDirectEncoderMatchesTheTreePath).
+type directWriter struct {
+	red  redactor
+	buf  []byte
+	anys []entry2[any]
+	strs []entry2[string]
+	// order is the sorted order of a map's entries (indexes into them): sorting small integers
+	// instead of the entries themselves moves no pointers, so no write barriers while GC runs.
+	order []int32
+}
+
+// entry2 is one key and value of a map being written, kept to sort the map's keys.
+type entry2[V any] struct {
+	k string
+	v V
+}
+
+var directWriters = sync.Pool{New: func() any { return &directWriter{buf: make([]byte, 0, 2048)} }}
+
+// maxPooledBuffer bounds the buffer a pooled writer keeps, so one huge record does not pin its
+// memory for the life of the process.
+const maxPooledBuffer = 64 << 10
+
+// encodeDirect returns the encoding of fields, or ok false when the tree path must decide.
+func (r redactor) encodeDirect(fields map[string]any) (out []byte, ok bool) {
+	w := directWriters.Get().(*directWriter)
+	w.red = r
+	w.buf = w.buf[:0]
+	if ok = writeMap(w, fields, &w.anys, (*directWriter).value); ok {
+		out = bytes.Clone(w.buf)
+	}
+	if cap(w.buf) <= maxPooledBuffer {
+		directWriters.Put(w)
+	}
+	return out, ok
+}
+
+func (w *directWriter) value(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		w.buf = append(w.buf, "null"...)
+	case bool:
+		w.buf = strconv.AppendBool(w.buf, x)
+	case string:
+		return w.str(x)
+	case int:
+		w.buf = strconv.AppendInt(w.buf, int64(x), 10)
+	case int32:
+		w.buf = strconv.AppendInt(w.buf, int64(x), 10)
+	case int64:
+		w.buf = strconv.AppendInt(w.buf, x, 10)
+	case uint64:
+		w.buf = strconv.AppendUint(w.buf, x, 10)
+	case []string:
+		w.buf = append(w.buf, '[')
+		for i, s := range x {
+			if i > 0 {
+				w.buf = append(w.buf, ',')
+			}
+			if !w.str(s) {
+				return false
+			}
+		}
+		w.buf = append(w.buf, ']')
+	case []any:
+		w.buf = append(w.buf, '[')
+		for i, e := range x {
+			if i > 0 {
+				w.buf = append(w.buf, ',')
+			}
+			if !w.value(e) {
+				return false
+			}
+		}
+		w.buf = append(w.buf, ']')
+	case map[string]string:
+		return writeMap(w, x, &w.strs, (*directWriter).str)
+	case map[string]any:
+		return writeMap(w, x, &w.anys, (*directWriter).value)
+	default:
+		return false
+	}
+	return true
+}
+
+// str writes a string value: redacted by value, then truncated, then quoted.
+func (w *directWriter) str(s string) bool {
+	start := len(w.buf)
+	var rules *keywordSet
+	if w.red.values && len(s) >= 8 { // RedactSecrets leaves shorter strings alone
+		rules = ruleKeywords
+	}
+	var mask uint64
+	var ascii bool
+	w.buf, mask, ascii = appendScanned(w.buf, s, rules)
+	if !ascii && !utf8.ValidString(s) {
+		return false // the tree path takes encoding/json's round trip, which replaces bad bytes
+	}
+	if len(s) <= w.red.max && (!w.red.values || ascii && !mightHoldSecret(s, mask)) {
+		return true // RedactSecrets and truncate would return s as it is
+	}
+	w.buf = w.buf[:start]
+	if w.red.values {
+		s = RedactSecrets(s) // before truncation, so a cut never leaves half a secret readable
+	}
+	w.buf = appendString(w.buf, truncate(s, w.red.max))
+	return true
+}
+
+// writeMap writes a map with its keys sorted; a key that looks secret gets Redacted for its
+// value. ents is the writer's reused slice of this map type; nested maps append after this
+// map's entries and cut back when done.
+func writeMap[V any](w *directWriter, m map[string]V, ents *[]entry2[V], write func(*directWriter, V) bool) bool {
+	base, obase := len(*ents), len(w.order)
+	defer func() {
+		clear((*ents)[base:]) // the pool must not keep the caller's values alive
+		*ents = (*ents)[:base]
+		w.order = w.order[:obase]
+	}()
+	for k, v := range m {
+		if len(k) > w.red.max {
+			return false // a cut key may collide with another; the tree path numbers them
+		}
+		*ents = append(*ents, entry2[V]{k, v})
+	}
+	// mine and order stay valid when a nested map grows *ents or w.order: they keep the old
+	// arrays, which nothing else writes.
+	mine := (*ents)[base:]
+	for i := range mine {
+		w.order = append(w.order, int32(i))
+	}
+	order := w.order[obase:]
+	sortOrder(order, mine)
+	w.buf = append(w.buf, '{')
+	for i, o := range order {
+		e := &mine[o]
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		var mask uint64
+		var ascii bool
+		w.buf, mask, ascii = appendScanned(w.buf, e.k, w.red.keySet)
+		if !ascii && !utf8.ValidString(e.k) {
+			return false
+		}
+		w.buf = append(w.buf, ':')
+		// The key's scan is redaction by key name; secret decides for non-ASCII keys.
+		if ascii && mask != 0 || !ascii && w.red.secret(e.k) {
+			if !plainValue(e.v) {
+				return false // the tree path rejects it (or round-trips the whole record)
+			}
+			w.buf = append(w.buf, `"`+Redacted+`"`...)
+		} else if !write(w, e.v) {
+			return false
+		}
+	}
+	w.buf = append(w.buf, '}')
+	return true
+}
+
+// plainValue reports whether plainTree accepts v, for a value the encoder replaces by Redacted
+// without writing it.
+func plainValue(v any) bool {
+	switch x := v.(type) {
+	case nil, bool, int, int32, int64, uint64:
+		return true
+	case string:
+		return utf8.ValidString(x)
+	case []string:
+		for _, s := range x {
+			if !utf8.ValidString(s) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, e := range x {
+			if !plainValue(e) {
+				return false
+			}
+		}
+		return true
+	case map[string]string:
+		for k, s := range x {
+			if !utf8.ValidString(k) || !utf8.ValidString(s) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for k, e := range x {
+			if !utf8.ValidString(k) || !plainValue(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// sortOrder sorts order so that ents[order[i]].k increase. Records' maps are small (a decision's
+// largest has two dozen keys): an insertion sort with the comparison inline is quicker there
+// than the general sort calling a comparison function.
+func sortOrder[V any](order []int32, ents []entry2[V]) {
+	if len(order) > 32 {
+		slices.SortFunc(order, func(a, b int32) int { return strings.Compare(ents[a].k, ents[b].k) })
+		return
+	}
+	for i := 1; i < len(order); i++ {
+		o := order[i]
+		k := ents[o].k
+		j := i
+		for ; j > 0 && ents[order[j-1]].k > k; j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = o
+	}
+}
