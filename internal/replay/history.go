@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 
@@ -74,11 +75,30 @@ type history struct {
 	version   int // counts changes of objects, to cache resolutions between them
 	plans     map[objKey]*safetyv1alpha1.AgentPlan
 	snapshots map[string]*safetyv1alpha1.PlanSnapshot
+	// locks are the objects as they stood when each plan was last locked (or re-locked), with
+	// the version they had: a plan's decisions are re-decided under the configuration its lock
+	// saw, with the candidates in place, not under edits made after it, which the running plan
+	// never saw either.
+	locks map[objKey]lockState
+}
+
+type lockState struct {
+	objects map[objKey]client.Object
+	version int
 }
 
 func newHistory() *history {
 	return &history{objects: map[objKey]client.Object{}, plans: map[objKey]*safetyv1alpha1.AgentPlan{},
-		snapshots: map[string]*safetyv1alpha1.PlanSnapshot{}}
+		snapshots: map[string]*safetyv1alpha1.PlanSnapshot{}, locks: map[objKey]lockState{}}
+}
+
+// asLocked is the configuration plan was resolved under when it was last locked, and its
+// version; the present one for a plan the ledger holds no lock of.
+func (h *history) asLocked(plan objKey) lockState {
+	if ls, ok := h.locks[plan]; ok {
+		return ls
+	}
+	return lockState{objects: h.objects, version: h.version}
 }
 
 // apply takes in one config or plan record.
@@ -114,7 +134,12 @@ func (h *history) config(c configFields) error {
 		}
 		return nil
 	}
-	if len(c.Spec) == 0 || c.Operation == audit.ConfigLock || c.Operation == audit.ConfigRelock {
+	if c.Operation == audit.ConfigLock || c.Operation == audit.ConfigRelock {
+		// Objects are replaced, never edited, so a shallow copy keeps this moment's versions.
+		h.locks[objKey{kindPlan, c.Namespace, c.Name}] = lockState{objects: maps.Clone(h.objects), version: h.version}
+		return nil
+	}
+	if len(c.Spec) == 0 {
 		return nil // AgentTool, AuditLedger, AgentPlan: identified by digest only
 	}
 	obj, err := objectOf(c)

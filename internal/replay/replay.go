@@ -315,7 +315,7 @@ func (r *replayer) policyFor(ctx context.Context, d audit.DecisionFields) (*lock
 	if c, ok := r.candidates[planKey]; ok && c.(*safetyv1alpha1.AgentPlan).Status.Snapshot != nil {
 		return r.compile(c.(*safetyv1alpha1.AgentPlan).Status.Snapshot)
 	}
-	key := resolvedKey{planKey, r.hist.version}
+	key := resolvedKey{planKey, r.hist.asLocked(planKey).version}
 	res, ok := r.resolved[key]
 	if !ok {
 		res = r.resolve(ctx, planKey)
@@ -337,7 +337,7 @@ func (r *replayer) resolve(ctx context.Context, planKey objKey) resolution {
 	if !ok {
 		return resolution{why: WhyNoPlan + ": " + planKey.namespace + "/" + planKey.name}
 	}
-	objects := maps.Clone(r.hist.objects)
+	objects := maps.Clone(r.hist.asLocked(planKey).objects)
 	maps.Copy(objects, r.candidates)
 	snap, err := controller.ResolveSnapshot(ctx, memReader{objects: objects}, plan)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
@@ -111,5 +112,44 @@ var _ = Describe("replaying the ledger", func() {
 		out.Reset()
 		Expect(replay.Run(ctx, replay.Options{Ledger: ledgerDir, Files: []string{file}}, &out, GinkgoWriter)).To(Equal(replay.ExitFlips))
 		Expect(out.String()).To(And(ContainSubstring("deny→allow"), ContainSubstring("write-bare"), ContainSubstring("read-secret")))
+	})
+	It("re-decides a plan under the configuration its lock saw, not under edits the running plan never saw", func() {
+		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "replay-lock-"}}
+		Expect(k8sClient.Create(ctx, n)).To(Succeed())
+		ns := n.Name
+		coder, err := testenv.Agent(ctx, cluster.Config, cluster.Scheme, ns, "coder")
+		Expect(err).NotTo(HaveOccurred())
+		sp := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: ns + "-sp"}, Spec: safetyv1alpha1.SafetyProfileSpec{
+			RequireSandbox: new(true), RequireCheckpoints: new(false), RequireHumanApproval: new(false)}}
+		Expect(k8sClient.Create(ctx, sp)).To(Succeed())
+		tool := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: ns + "-write"},
+			Spec: safetyv1alpha1.AgentToolSpec{Writes: true, ActionClass: safetyv1alpha1.ActionClassWrite}}
+		Expect(k8sClient.Create(ctx, tool)).To(Succeed())
+		Expect(k8sClient.Create(ctx, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "p"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "coder",
+				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: sp.Name}}})).To(Succeed())
+		write := func(name string) error {
+			return agent.Submit(ctx, coder, &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+				Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "p", Tool: tool.Name, Step: name,
+					Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"src/a.go"}}}})
+		}
+		Expect(agent.ReasonOf(write("before-edit"))).To(Equal("ToolSandboxRequired"))
+		By("the profile loses its sandbox rule; the running plan keeps it")
+		Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(sp), sp); err != nil {
+				return err
+			}
+			sp.Spec.RequireSandbox = new(false)
+			return k8sClient.Update(ctx, sp)
+		})).To(Succeed())
+		Expect(agent.ReasonOf(write("after-edit"))).To(Equal("ToolSandboxRequired"))
+
+		By("a candidate that changes nothing these calls touch flips none of them")
+		unrelated := &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"},
+			Spec: safetyv1alpha1.ProjectPolicySpec{PathPolicy: &safetyv1alpha1.PathPolicy{ZeroAccess: []string{"vault/"}}}}
+		rep, err := replay.Replay(ctx, ledgerDir, []client.Object{unrelated})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(flipsIn(rep, ns)).To(BeEmpty())
+		Expect(rep.ByRule).To(HaveKeyWithValue("require-sandbox", HaveField("Replayed", BeNumerically(">=", 2))))
 	})
 })
