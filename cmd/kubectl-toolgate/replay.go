@@ -11,8 +11,9 @@ facts, and report what would change: flips from deny to allow first, then allow 
 per rule, and the records that cannot be replayed and why (redacted or cut arguments, denials
 taken before the engine ran). Without -f, each decision is replayed under the snapshot its plan
 was locked with, which should flip nothing; with -f, the plans are resolved again from the
-ledger's configuration history with the candidate SafetyProfiles, AutomationProfiles,
-ProjectPolicies and AgentTools in the files in place of the recorded ones. No cluster is needed.
+ledger's configuration history as each plan's lock saw it, with the candidate SafetyProfiles,
+AutomationProfiles, ProjectPolicies and AgentPlans in the files in place of the recorded ones.
+No cluster is needed.
 
 Exit status: 0 nothing flips, 1 something flips, 2 usage error, or the ledger or a file cannot
 be read.`
