@@ -45,6 +45,7 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 			"read":  {ActionClass: safetyv1alpha1.ActionClassRead},
 			"write": {Writes: true, ActionClass: safetyv1alpha1.ActionClassWrite},
 			"edit":  {Writes: true, ActionClass: safetyv1alpha1.ActionClassWrite},
+			"grep":  {ActionClass: safetyv1alpha1.ActionClassRead},
 		} {
 			Expect(k8sClient.Create(ctx, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec})).To(Succeed())
 		}
@@ -92,6 +93,20 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		Entry("a tool nobody registered", "unknown-tool.json", hook.Deny, "[ToolNotRegistered]", `"webfetch"`),
 		Entry("a malformed payload", "malformed.json", hook.Deny, "refused the payload", "not a PreToolUse JSON object"),
 		Entry("another hook event", "wrong-event.json", hook.Deny, "answers only PreToolUse"),
+	)
+
+	DescribeTable("judges a Grep by the tree it reads, as the same search through Bash",
+		func(input map[string]any, decision string, phrases ...string) {
+			out := run(toolPayload("Grep", input), args()...)
+			Expect(out.PermissionDecision).To(Equal(decision), out.PermissionDecisionReason)
+			for _, p := range phrases {
+				Expect(out.PermissionDecisionReason).To(ContainSubstring(p))
+			}
+		},
+		Entry("a directory holding /etc/shadow", map[string]any{"pattern": "root:", "path": "/etc"}, hook.Deny, "[ToolAccessDenied]"),
+		Entry("the same, narrowed by a glob", map[string]any{"pattern": "root:", "path": "/etc", "glob": "shadow"}, hook.Deny, "[ToolAccessDenied]"),
+		Entry("no path: the whole project, which may hold .env", map[string]any{"pattern": "password"}, hook.Deny),
+		Entry("one file of the project", map[string]any{"pattern": "TODO", "path": "/workspace/app/src/main.go"}, hook.Allow),
 	)
 
 	It("stores only the admitted calls, with the payload's arguments", func() {
@@ -151,8 +166,13 @@ func payload(file string) []byte {
 }
 
 func bashPayload(command string) []byte {
+	return toolPayload("Bash", map[string]any{"command": command})
+}
+
+// toolPayload is a PreToolUse payload of tool with input, in the project /workspace/app.
+func toolPayload(tool string, input map[string]any) []byte {
 	b, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": "/workspace/app",
-		"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": command}})
+		"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input})
 	return b
 }
 

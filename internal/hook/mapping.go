@@ -28,7 +28,8 @@ var builtins = map[string]tool{
 	"MultiEdit":    {"multiedit", toolcall.ArgumentMap{Paths: []string{filePath}, Omit: []string{"edits"}}},
 	"NotebookEdit": {"notebookedit", toolcall.ArgumentMap{Paths: []string{"notebook_path"}, Omit: []string{"new_source"}}},
 	"Glob":         {"glob", toolcall.ArgumentMap{Paths: []string{"path", "pattern"}}},
-	"Grep":         {"grep", toolcall.ArgumentMap{Paths: []string{"path", "glob"}}},
+	// Grep's path and glob are judged inside the search command the hook adds (search.go).
+	"Grep": {"grep", toolcall.ArgumentMap{Command: searchCommandKey}},
 }
 
 // AgentToolName is the AgentTool a tool of the coding agent is submitted as: a built-in's
@@ -49,6 +50,9 @@ func Invocation(in Input, namespace, plan string) toolcall.Invocation {
 		Arguments: in.ToolInput, Cwd: in.Cwd}
 	if t, ok := builtins[in.ToolName]; ok {
 		inv.Map = t.args
+	}
+	if in.ToolName == "Grep" {
+		inv.Arguments = withSearchCommand(in.ToolInput)
 	}
 	return inv
 }

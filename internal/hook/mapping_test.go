@@ -34,7 +34,8 @@ func TestInvocationMapsTheBuiltins(t *testing.T) {
 			agentTool: "notebookedit", paths: []string{"/w/n.ipynb"}, extra: `{"cell_id":"c1"}`},
 		{tool: "Glob", input: `{"pattern": "**/.env", "path": "/w"}`, agentTool: "glob", paths: []string{"/w", "**/.env"}},
 		{tool: "Grep", input: `{"pattern": "password", "path": "/w", "glob": "*.env", "-i": true}`, agentTool: "grep",
-			paths: []string{"/w", "*.env"}, extra: `{"-i":true,"pattern":"password"}`},
+			command: `grep -r --include='*.env' -e password -- /w`, extra: `{"-i":true,"glob":"*.env","path":"/w","pattern":"password"}`},
+		{tool: "Grep", input: `{"pattern": "it's"}`, agentTool: "grep", command: `grep -r -e 'it'\''s' -- .`, extra: `{"pattern":"it's"}`},
 		{tool: "mcp__github__create_issue", input: `{"title": "t"}`, agentTool: "mcp--github--create-issue", extra: `{"title":"t"}`},
 	}
 	for _, tc := range cases {
