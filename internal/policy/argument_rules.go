@@ -3,7 +3,9 @@ package policy
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -39,6 +41,16 @@ func validateArgumentRules(spec *safetyv1alpha1.ProjectPolicySpec, path *field.P
 			value = r.Name
 		}
 		errs = append(errs, field.Invalid(path.Child("argumentRules").Index(fe.Index).Child(fe.Field), value, fe.Detail))
+	}
+	// A rule's tools are compared exactly with AgentTool names: a name no AgentTool can have
+	// ("Bash" for the hook's "bash") would leave the rule silently applying to nothing.
+	for i, r := range spec.ArgumentRules {
+		for j, t := range r.Tools {
+			if problems := validation.IsDNS1123Subdomain(t); len(problems) > 0 {
+				errs = append(errs, field.Invalid(path.Child("argumentRules").Index(i).Child("tools").Index(j), t,
+					"not a name an AgentTool can have ("+strings.Join(problems, "; ")+"); the rule would apply to no tool"))
+			}
+		}
 	}
 	return errs
 }

@@ -153,6 +153,16 @@ var _ = Describe("argument rules", Ordered, func() {
 		Entry("an estimated cost over the limit",
 			safetyv1alpha1.ArgumentRule{Name: "bad", Expression: "args.items.all(x, args.items.all(y, x == y))"}, "estimated cost"),
 	)
+
+	It("refuses at admission a rule for a tool name no AgentTool can have, naming it", func() {
+		bad := &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: newProject(nil).ns, Name: "project"},
+			Spec: safetyv1alpha1.ProjectPolicySpec{ArgumentRules: []safetyv1alpha1.ArgumentRule{
+				{Name: "no-force", Tools: []string{"bash", "Bash"}, Expression: "true"}}}}
+		err := k8sClient.Create(ctx, bad)
+		Expect(apierrors.IsInvalid(err)).To(BeTrue(), "want 422 Invalid, got %v", err)
+		Expect(err.Error()).To(And(ContainSubstring("spec.argumentRules[0].tools[1]"), ContainSubstring("would apply to no tool")))
+		Expect(err.Error()).NotTo(ContainSubstring("tools[0]"))
+	})
 })
 
 func countTool(calls []safetyv1alpha1.AgentToolCall, tool string) int {
