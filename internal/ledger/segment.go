@@ -3,6 +3,7 @@ package ledger
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"errors"
 	"fmt"
@@ -111,18 +112,8 @@ func listSegments(dir string) ([]segment, error) {
 	for _, s := range byIndex {
 		out = append(out, *s)
 	}
-	slices.SortFunc(out, func(a, b segment) int { return cmpUint(a.index, b.index) })
+	slices.SortFunc(out, func(a, b segment) int { return cmp.Compare(a.index, b.index) })
 	return out, nil
-}
-
-func cmpUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // openSegment returns a reader over a segment's decompressed bytes.

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -97,7 +98,7 @@ func collect(dir string, n int, after map[string]uint64) ([]tailEntry, map[strin
 		if c := strings.Compare(a.writer, b.writer); c != 0 {
 			return c
 		}
-		return cmpUint(a.seq, b.seq)
+		return cmp.Compare(a.seq, b.seq)
 	})
 	if n > 0 && len(all) > n {
 		all = all[len(all)-n:]

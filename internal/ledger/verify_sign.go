@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"cmp"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -55,18 +56,8 @@ func (o VerifyOptions) missingChains(seen map[string]bool) []ChainReport {
 			What: fmt.Sprintf("the chain is missing, but its published head (signed %s) records seq %d: the writer's directory was removed",
 				h.SignedAt.UTC().Format(time.RFC3339), h.Seq)}})
 	}
-	slices.SortFunc(out, func(a, b ChainReport) int { return cmpString(a.Writer, b.Writer) })
+	slices.SortFunc(out, func(a, b ChainReport) int { return cmp.Compare(a.Writer, b.Writer) })
 	return out
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // recordLoc is where a record is.

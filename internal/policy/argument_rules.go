@@ -117,3 +117,29 @@ func WithArgumentRules(d safety.Decision, rules *argrules.Set, in argrules.Input
 	}
 	return out
 }
+
+// LockedPolicy is a locked snapshot compiled as the webhook decides with it: the engine's policy
+// and the project's argument rules. Replay compiles snapshots the same way.
+type LockedPolicy struct {
+	Engine *safety.Policy
+	Args   *argrules.Set
+}
+
+// CompileLocked compiles a plan's locked snapshot into its LockedPolicy.
+func CompileLocked(snap *safetyv1alpha1.PlanSnapshot) (*LockedPolicy, error) {
+	engine, err := CompileSnapshot(snap)
+	if err != nil {
+		return nil, err
+	}
+	args, err := CompileArgumentRules(snap)
+	if err != nil {
+		return nil, err
+	}
+	return &LockedPolicy{Engine: engine, Args: args}, nil
+}
+
+// Decide is the decision on a call: the engine's checks, then the argument rules
+// (WithArgumentRules), in the policy's mode.
+func (l *LockedPolicy) Decide(c safety.Call, in argrules.Input) safety.Decision {
+	return WithArgumentRules(safety.Evaluate(l.Engine, c), l.Args, in, l.Engine.Mode())
+}

@@ -13,7 +13,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
-	"github.com/toolgate/toolgate/internal/argrules"
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/controller"
 	"github.com/toolgate/toolgate/internal/ledger"
@@ -207,7 +206,7 @@ func verdict(d safety.Decision) string {
 type replayer struct {
 	hist       *history
 	candidates map[objKey]client.Object
-	compiled   map[string]*lockedPolicy // by snapshot hash
+	compiled   map[string]*policy.LockedPolicy // by snapshot hash
 	// resolved caches the snapshot hash (or the reason there is none) a plan resolves to under
 	// one version of the history.
 	resolved map[resolvedKey]resolution
@@ -224,7 +223,7 @@ type resolution struct {
 }
 
 func newReplayer(candidates []client.Object) (*replayer, error) {
-	r := &replayer{hist: newHistory(), candidates: map[objKey]client.Object{}, compiled: map[string]*lockedPolicy{},
+	r := &replayer{hist: newHistory(), candidates: map[objKey]client.Object{}, compiled: map[string]*policy.LockedPolicy{},
 		resolved: map[resolvedKey]resolution{}}
 	for _, c := range candidates {
 		k := keyOf(c)
@@ -273,14 +272,7 @@ func (r *replayer) decide(ctx context.Context, d audit.DecisionFields) (safety.D
 	if err != nil {
 		return safety.Decision{}, WhyArgsAltered + ": " + err.Error()
 	}
-	return policy.WithArgumentRules(safety.Evaluate(p.engine, engineCall(d)), p.args, in, p.engine.Mode()), ""
-}
-
-// lockedPolicy is a snapshot compiled as the webhook compiles it: the engine's policy and the
-// project's argument rules.
-type lockedPolicy struct {
-	engine *safety.Policy
-	args   *argrules.Set
+	return p.Decide(engineCall(d), in), ""
 }
 
 // altered says whether the journal redacted or cut a recorded string.
@@ -303,7 +295,7 @@ func engineCall(d audit.DecisionFields) safety.Call {
 }
 
 // policyFor is the policy a decision is replayed under.
-func (r *replayer) policyFor(ctx context.Context, d audit.DecisionFields) (*lockedPolicy, string) {
+func (r *replayer) policyFor(ctx context.Context, d audit.DecisionFields) (*policy.LockedPolicy, string) {
 	planKey := objKey{kindPlan, d.Namespace, d.Plan}
 	if len(r.candidates) == 0 {
 		snap, ok := r.hist.snapshots[d.SnapshotHash]
@@ -351,7 +343,7 @@ func (r *replayer) resolve(ctx context.Context, planKey objKey) resolution {
 
 // compile compiles a snapshot once, after checking that it is the policy its hash names: a
 // snapshot the journal redacted or cut would decide differently from the one the plan locked.
-func (r *replayer) compile(snap *safetyv1alpha1.PlanSnapshot) (*lockedPolicy, string) {
+func (r *replayer) compile(snap *safetyv1alpha1.PlanSnapshot) (*policy.LockedPolicy, string) {
 	if p, ok := r.compiled[snap.Hash]; ok {
 		return p, ""
 	}
@@ -362,15 +354,10 @@ func (r *replayer) compile(snap *safetyv1alpha1.PlanSnapshot) (*lockedPolicy, st
 	if h, err := policy.SnapshotHash(profile, snap.Level, snap.Project); err != nil || h != snap.Hash {
 		return nil, WhySnapshotBroken + ": " + snap.Hash
 	}
-	engine, err := policy.CompileSnapshot(snap)
+	p, err := policy.CompileLocked(snap)
 	if err != nil {
 		return nil, WhySnapshotBroken + ": " + err.Error()
 	}
-	args, err := policy.CompileArgumentRules(snap)
-	if err != nil {
-		return nil, WhySnapshotBroken + ": " + err.Error()
-	}
-	p := &lockedPolicy{engine: engine, args: args}
 	r.compiled[snap.Hash] = p
 	return p, ""
 }

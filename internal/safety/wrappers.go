@@ -317,14 +317,7 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 		a.opaque(idx, "a script file")
 	default:
 		for _, r := range redirs {
-			var body *syntax.Word
-			switch r.Op {
-			case syntax.Hdoc, syntax.DashHdoc:
-				body = r.Hdoc
-			case syntax.WordHdoc:
-				body = r.Word
-			}
-			if body != nil && len(body.Parts) > 0 {
+			if body := stdinBody(r); body != nil && len(body.Parts) > 0 {
 				a.out.segments[idx].wrapper = true
 				a.script(a.render(body).s, depth+1)
 			}
@@ -501,13 +494,7 @@ func hasGlobMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
 // whether there is one. A computed body yields a computed argument.
 func (a *analyzer) hereStringYields(redirs []*syntax.Redirect) ([]string, bool) {
 	for _, r := range redirs {
-		var body *syntax.Word
-		switch r.Op {
-		case syntax.Hdoc, syntax.DashHdoc:
-			body = r.Hdoc
-		case syntax.WordHdoc:
-			body = r.Word
-		}
+		body := stdinBody(r)
 		if body == nil {
 			continue
 		}
@@ -518,4 +505,16 @@ func (a *analyzer) hereStringYields(redirs []*syntax.Redirect) ([]string, bool) 
 		return strings.Fields(w.s), true
 	}
 	return nil, false
+}
+
+// stdinBody is the text a here-document or here-string redirect feeds to standard input, or nil
+// for any other redirect.
+func stdinBody(r *syntax.Redirect) *syntax.Word {
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
+		return r.Hdoc
+	case syntax.WordHdoc:
+		return r.Word
+	}
+	return nil
 }

@@ -126,7 +126,7 @@ func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request
 	if err != nil {
 		return deny(denial{ReasonPlanNotLocked, fieldPlan, fmt.Sprintf("the locked snapshot of plan %s does not compile: %v", plan.Name, err)}), nil
 	}
-	return h.admitCreate(ctx, req, call, plan, tool, compiled.engine, argumentCheck{compiled.args, in})
+	return h.admitCreate(ctx, req, call, plan, tool, compiled.Engine, argumentCheck{compiled.Args, in})
 }
 
 // finish records the decision in the ledger, durably, and then answers. A dry run records

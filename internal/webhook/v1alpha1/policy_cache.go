@@ -4,9 +4,7 @@ import (
 	"sync"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
-	"github.com/toolgate/toolgate/internal/argrules"
 	"github.com/toolgate/toolgate/internal/policy"
-	"github.com/toolgate/toolgate/internal/safety"
 )
 
 // maxCachedPolicies bounds the cache; a snapshot hash identifies a policy completely, so an evicted
@@ -17,35 +15,23 @@ const maxCachedPolicies = 1024
 // compiled when a snapshot is first used, not per request.
 type policyCache struct {
 	mu       sync.RWMutex
-	policies map[string]*compiledSnapshot
+	policies map[string]*policy.LockedPolicy
 }
 
-// compiledSnapshot is a locked snapshot compiled: the engine's policy and the project's
-// argument rules.
-type compiledSnapshot struct {
-	engine *safety.Policy
-	args   *argrules.Set
-}
-
-func newPolicyCache() *policyCache { return &policyCache{policies: map[string]*compiledSnapshot{}} }
+func newPolicyCache() *policyCache { return &policyCache{policies: map[string]*policy.LockedPolicy{}} }
 
 // get returns the compiled policy of a snapshot.
-func (c *policyCache) get(snap *safetyv1alpha1.PlanSnapshot) (*compiledSnapshot, error) {
+func (c *policyCache) get(snap *safetyv1alpha1.PlanSnapshot) (*policy.LockedPolicy, error) {
 	c.mu.RLock()
 	p, ok := c.policies[snap.Hash]
 	c.mu.RUnlock()
 	if ok {
 		return p, nil
 	}
-	engine, err := policy.CompileSnapshot(snap)
+	p, err := policy.CompileLocked(snap)
 	if err != nil {
 		return nil, err
 	}
-	args, err := policy.CompileArgumentRules(snap)
-	if err != nil {
-		return nil, err
-	}
-	p = &compiledSnapshot{engine: engine, args: args}
 	c.mu.Lock()
 	if len(c.policies) >= maxCachedPolicies {
 		clear(c.policies)
