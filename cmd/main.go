@@ -76,6 +76,8 @@ func main() {
 	var secureMetrics bool
 	var serviceAccountApprovers []string
 	var enableHTTP2 bool
+	var peerPort int
+	var peerAddress string
 	var tlsOpts []func(*tls.Config)
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "The address the metrics endpoint binds to. "+
 		"Use :8443 for HTTPS or :8080 for HTTP, or leave as 0 to disable the metrics service.")
@@ -128,6 +130,10 @@ func main() {
 		"The directory that contains the metrics server certificate.")
 	flag.StringVar(&metricsCertName, "metrics-cert-name", "tls.crt", "The name of the metrics server certificate file.")
 	flag.StringVar(&metricsCertKey, "metrics-cert-key", "tls.key", "The name of the metrics server key file.")
+	flag.IntVar(&peerPort, "peer-port", 9444, "Port of the listener other replicas forward AgentToolCall reviews on "+
+		"to the one deciding counters (with --leader-elect; authenticated by the webhook's serving certificate).")
+	flag.StringVar(&peerAddress, "peer-address", "",
+		"Address (host:port) other replicas reach this one's peer listener on; default $POD_IP and --peer-port.")
 	flag.BoolVar(&enableHTTP2, "enable-http2", false,
 		"If set, HTTP/2 will be enabled for the metrics and webhook servers")
 	showVersion := flag.Bool("version", false, "Print the version and exit.")
@@ -198,7 +204,16 @@ func main() {
 		setupLog.Error(err, "Invalid flag")
 		os.Exit(1)
 	}
-	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{
+	restConfig := ctrl.GetConfigOrDie()
+	// With leader election the leader alone decides plans' counters and the others forward to it.
+	var ownership *counterOwnership
+	if enableLeaderElection && !disableWebhooks {
+		if ownership, err = newCounterOwnership(restConfig, leaderElectionNamespace, peerAddress, peerPort, webhookServerOptions); err != nil {
+			setupLog.Error(err, "Failed to set up the counters' ownership")
+			os.Exit(1)
+		}
+	}
+	managerOptions := ctrl.Options{
 		Scheme:           scheme,
 		Cache:            operator.CacheOptions(),
 		PprofBindAddress: pprofBindAddress,
@@ -207,14 +222,18 @@ func main() {
 		WebhookServer:          webhookServer,
 		HealthProbeBindAddress: "0",
 		LeaderElection:         enableLeaderElection,
-		LeaderElectionID:       "a5e6bf89.toolgate.dev",
+		LeaderElectionID:       leaderElectionID,
 		// Leader election guards the controllers only; webhook replicas answer without it.
 		LeaderElectionNamespace: leaderElectionNamespace,
 		// A manager that stops on SIGTERM hands the lease over at once instead of making the next
 		// leader wait out the lease (15 s): main returns right after mgr.Start, and what it does then
 		// (closing this replica's own ledger chain) does not need the lease.
 		LeaderElectionReleaseOnCancel: true,
-	})
+	}
+	if ownership != nil {
+		managerOptions.LeaderElectionResourceLockInterface = ownership.lock
+	}
+	mgr, err := ctrl.NewManager(restConfig, managerOptions)
 	if err != nil {
 		setupLog.Error(err, "Failed to start manager")
 		os.Exit(1)
@@ -228,14 +247,24 @@ func main() {
 	if journal != nil {
 		defer func() { _ = journal.Close() }()
 	}
-	if err := controller.SetupWithManager(mgr, controller.Options{Journal: journal, LedgerDir: ledgerDir}); err != nil {
+	counters := &webhookv1alpha1.CounterStore{}
+	if err := controller.SetupWithManager(mgr, controller.Options{Journal: journal, LedgerDir: ledgerDir, Counters: counters}); err != nil {
 		setupLog.Error(err, "Failed to set up controllers")
 		os.Exit(1)
+	}
+	webhookOptions := webhookv1alpha1.Options{Ledger: decisionLog, Flood: flood, ServiceAccountApprovers: serviceAccountApprovers,
+		Counters: counters}
+	if ownership != nil {
+		if webhookOptions.Owner, err = ownership.owner(mgr); err != nil {
+			setupLog.Error(err, "Failed to set up the counters' ownership")
+			os.Exit(1)
+		}
+		webhookOptions.Peers = ownership.peers
 	}
 	webhooksReady, err := setupWebhooks(mgr, disableWebhooks, certRotation, certs.Options{
 		SecretNamespace: certSecretNamespace, SecretName: certSecretName, CertDir: webhookServerOptions.CertDir,
 		DNSName: certDNSName, WebhookConfiguration: webhookConfigurationName,
-	}, webhookv1alpha1.Options{Ledger: decisionLog, Flood: flood, ServiceAccountApprovers: serviceAccountApprovers})
+	}, webhookOptions)
 	if err != nil {
 		setupLog.Error(err, "Failed to set up webhooks")
 		os.Exit(1)

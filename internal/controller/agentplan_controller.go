@@ -31,6 +31,8 @@ type AgentPlanReconciler struct {
 	Recorder  recorder.EventRecorder
 	// Configs records every lock and re-lock, with the snapshot; nil records none.
 	Configs audit.ConfigLog
+	// Counters are the webhook's, stored before a deleted plan is settled; nil stores nothing.
+	Counters CounterStore
 }
 
 // +kubebuilder:rbac:groups=safety.toolgate.dev,resources=agentplans,verbs=get;list;watch;update;patch

@@ -42,12 +42,18 @@ func (r *AgentPlanReconciler) holdSpend(ctx context.Context, plan *safetyv1alpha
 // settle moves a deleted plan's spend into its project's total, then releases the plan. Exactly
 // once: the plan's UID goes into the ProjectPolicy's status.settled.uids in the same write that
 // adds its cost, so a crash (or a conflict) before the finalizer is released finds it settled and
-// only releases it. The plan is read live: its counters are final once it is being deleted (the
-// webhook admits nothing for a plan being deleted, and a batch that read it before loses its
-// write to the deletion's resourceVersion), and the cache may not show the last of them yet.
+// only releases it. The plan is read live once the webhook of this process (the leader, which
+// decides every plan's counters) has stored the plan's: its counters are final once it is being
+// deleted (the webhook admits nothing for a plan being deleted), and the cache may not show the
+// last of them yet.
 func (r *AgentPlanReconciler) settle(ctx context.Context, cached *safetyv1alpha1.AgentPlan) error {
 	if !controllerutil.ContainsFinalizer(cached, safetyv1alpha1.PlanFinalizer) {
 		return nil
+	}
+	if r.Counters != nil {
+		if err := r.Counters.Store(ctx, client.ObjectKeyFromObject(cached)); err != nil {
+			return err
+		}
 	}
 	plan := &safetyv1alpha1.AgentPlan{}
 	if err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(cached), plan); err != nil {

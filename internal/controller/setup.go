@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"k8s.io/utils/clock"
@@ -27,6 +28,14 @@ type Options struct {
 	LedgerDir string
 	// Configs records plan locks and re-locks; nil means a Log on Journal (none without one).
 	Configs audit.ConfigLog
+	// Counters waits until the counters the webhook in this process decided for a plan are in its
+	// status, before a deleted plan's spend is settled from it; nil waits for nothing.
+	Counters CounterStore
+}
+
+// CounterStore is the webhook's (webhookv1alpha1.CounterStore), seen from the controllers.
+type CounterStore interface {
+	Store(ctx context.Context, key types.NamespacedName) error
 }
 
 // SetupWithManager registers every toolgate controller and index with mgr, and the start-up task
@@ -45,7 +54,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	c := mgr.GetClient()
 	reconcilers := []interface{ SetupWithManager(ctrl.Manager) error }{
 		&AgentPlanReconciler{Client: c, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Recorder: mgr.GetEventRecorder("toolgate-plan"),
-			Configs: opts.Configs},
+			Configs: opts.Configs, Counters: opts.Counters},
 		&SafetyProfileReconciler{Client: c, Clock: opts.Clock},
 		&AutomationProfileReconciler{Client: c, Clock: opts.Clock},
 		&ProjectPolicyReconciler{Client: c, Clock: opts.Clock},

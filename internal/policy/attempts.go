@@ -181,3 +181,27 @@ func StepLimit(plan *safetyv1alpha1.AgentPlan) int32 {
 	}
 	return safety.DefaultMaxStepsPerPlan
 }
+
+// MergeMax raises every counter of u to at least o's. Counters only grow, so of two readings of
+// the same plan's counters the larger of each is the later: merging a stored status that another
+// writer raised into the counters in memory loses neither.
+func (u *Usage) MergeMax(o Usage) {
+	u.Calls = max(u.Calls, o.Calls)
+	for _, f := range []struct{ dst, src *safety.Money }{{&u.Accumulated, &o.Accumulated}, {&u.Reserved, &o.Reserved}, {&u.Reported, &o.Reported}} {
+		if f.src.Cmp(*f.dst) > 0 {
+			*f.dst = *f.src
+		}
+	}
+	if len(o.Steps) > 0 && u.Steps == nil {
+		u.Steps = make(map[string]int32, len(o.Steps))
+	}
+	for step, n := range o.Steps {
+		u.Steps[step] = max(u.Steps[step], n)
+	}
+}
+
+// Equal says whether u and o hold the same counts.
+func (u Usage) Equal(o Usage) bool {
+	return u.Calls == o.Calls && u.Accumulated == o.Accumulated && u.Reserved == o.Reserved && u.Reported == o.Reported &&
+		maps.Equal(u.Steps, o.Steps)
+}

@@ -10,11 +10,17 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/config"
@@ -24,6 +30,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/serving"
+	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
 
 // Replicas is a control plane whose admission webhooks are served by several managers at once, as
@@ -39,6 +46,12 @@ type Replicas struct {
 	// Sticky, when set, sends every new connection to replica 0, as a Service does when the API
 	// server keeps one connection to it: the common case, where replicas rarely race.
 	Sticky atomic.Bool
+	// Peers are the replicas' peer listeners, and Identities their identities in the leader
+	// Lease (LeaderElectionID in OperatorNamespace), which every replica runs for, as main.go's
+	// managers do with --leader-elect: the leader runs the controllers and decides counters.
+	Peers      []*serving.Peers
+	Identities []string
+	managers   []ctrl.Manager
 
 	proxy    net.Listener
 	cancels  []context.CancelFunc
@@ -47,11 +60,11 @@ type Replicas struct {
 	shutdown chan struct{}
 }
 
-// StartReplicas starts the control plane and n managers; setup(i, mgr) registers what replica i
-// runs (typically the controllers and webhooks on replica 0, webhooks alone on the others, as
-// leader election would have it). Each replica serves HTTP/1.1 only and closes each connection
+// StartReplicas starts the control plane and n managers, each running for the leader Lease with
+// its peer listener (Peers[i]) in its identity; setup(r, i, mgr) registers what replica i runs
+// (typically all of them the controllers and webhooks: the controllers run on the leader only). Each replica serves HTTP/1.1 only and closes each connection
 // after one answer, so the proxy spreads admission requests evenly over the replicas.
-func StartReplicas(n int, setup func(i int, mgr ctrl.Manager) error) (*Replicas, error) {
+func StartReplicas(n int, setup func(r *Replicas, i int, mgr ctrl.Manager) error) (*Replicas, error) {
 	env, err := New()
 	if err != nil {
 		return nil, err
@@ -73,6 +86,14 @@ func StartReplicas(n int, setup func(i int, mgr ctrl.Manager) error) (*Replicas,
 		return nil, errors.Join(err, env.Stop())
 	}
 	wh := &env.WebhookInstallOptions
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, errors.Join(err, env.Stop())
+	}
+	if _, err := cs.CoreV1().Namespaces().Create(context.Background(), &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: OperatorNamespace}},
+		metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		return nil, errors.Join(err, env.Stop())
+	}
 	addrs := make([]string, n)
 	for i := range n {
 		port, err := freePort(wh.LocalServingHost)
@@ -101,7 +122,7 @@ func StartReplicas(n int, setup func(i int, mgr ctrl.Manager) error) (*Replicas,
 	return r, nil
 }
 
-func (r *Replicas) startReplica(i, port int, setup func(int, ctrl.Manager) error) error {
+func (r *Replicas) startReplica(i, port int, setup func(*Replicas, int, ctrl.Manager) error) error {
 	wh := &r.Env.WebhookInstallOptions
 	server, err := serving.NewWebhookServer(serving.WebhookOptions{
 		Host: wh.LocalServingHost, Port: port, CertDir: wh.LocalServingCertDir,
@@ -111,7 +132,21 @@ func (r *Replicas) startReplica(i, port int, setup func(int, ctrl.Manager) error
 	if err != nil {
 		return err
 	}
+	peerPort, err := freePort(wh.LocalServingHost)
+	if err != nil {
+		return err
+	}
+	peers := serving.NewPeers(serving.PeerOptions{Host: wh.LocalServingHost, Port: peerPort, CertDir: wh.LocalServingCertDir})
+	identity := webhookv1alpha1.PeerIdentity(fmt.Sprintf("replica-%d", i), net.JoinHostPort(wh.LocalServingHost, strconv.Itoa(peerPort)))
+	lock, err := resourcelock.NewFromKubeconfig(resourcelock.LeasesResourceLock, OperatorNamespace, LeaderElectionID,
+		resourcelock.ResourceLockConfig{Identity: identity}, r.Config, 10*time.Second)
+	if err != nil {
+		return err
+	}
+	r.Peers, r.Identities = append(r.Peers, peers), append(r.Identities, identity)
 	mgr, err := ctrl.NewManager(r.Writes.Wrap(r.Config), ctrl.Options{
+		LeaderElection: true, LeaderElectionID: LeaderElectionID, LeaderElectionNamespace: OperatorNamespace,
+		LeaderElectionResourceLockInterface: lock, LeaderElectionReleaseOnCancel: true,
 		Scheme: r.Scheme,
 		// The production cache: what the replicas decide from is what main.go's manager keeps.
 		Cache:                  operator.CacheOptions(),
@@ -123,7 +158,11 @@ func (r *Replicas) startReplica(i, port int, setup func(int, ctrl.Manager) error
 	if err != nil {
 		return err
 	}
-	if err := setup(i, mgr); err != nil {
+	if err := mgr.Add(peers); err != nil {
+		return err
+	}
+	r.managers = append(r.managers, mgr)
+	if err := setup(r, i, mgr); err != nil {
 		return fmt.Errorf("setting up replica %d: %w", i, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -134,6 +173,28 @@ func (r *Replicas) startReplica(i, port int, setup func(int, ctrl.Manager) error
 		return fmt.Errorf("replica %d: caches did not sync", i)
 	}
 	return nil
+}
+
+// Leader is the replica that holds the leader Lease, or -1 while none does.
+func (r *Replicas) Leader() int {
+	for i, mgr := range r.managers {
+		select {
+		case <-mgr.Elected():
+			return i
+		default:
+		}
+	}
+	return -1
+}
+
+// Owner is replica i's view of which replica decides counters: the leader Lease's holder.
+func (r *Replicas) Owner(i int) (*webhookv1alpha1.LeaseOwner, error) {
+	cs, err := kubernetes.NewForConfig(r.Config)
+	if err != nil {
+		return nil, err
+	}
+	return &webhookv1alpha1.LeaseOwner{Elected: r.managers[i].Elected(), Leases: cs.CoordinationV1(),
+		Namespace: OperatorNamespace, Name: LeaderElectionID, Self: r.Identities[i]}, nil
 }
 
 // oneRequestPerConnection closes every webhook connection after its answer, so each admission the

@@ -24,9 +24,7 @@ var _ = Describe("AgentToolCall accounting: what the agent cannot choose", func(
 
 	planUsage := func(name string) safetyv1alpha1.PlanUsage {
 		GinkgoHelper()
-		plan := &safetyv1alpha1.AgentPlan{}
-		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: name}, plan)).To(Succeed())
-		return plan.Status.Usage
+		return storedPlan(counters, p.ns, name).Status.Usage
 	}
 	// costly registers a reader tool of the project that reserves cost per call.
 	costly := func(cost string) string {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -18,9 +17,10 @@ import (
 )
 
 // admitCreate decides a new call against its plan's counters and, unless it is a dry run, counts
-// it in them before answering: through the plan's group commit, so the attempt, the call and the
-// tool's costPerCall are in the plan's status, exactly, by the time the agent hears yes. Nothing
-// is listed: every fact is read by key, whatever the plan's history.
+// it in them before answering: the attempt, the call and the tool's costPerCall are counted, in
+// the one replica that decides counters, by the time the agent hears yes, and reach the plan's
+// status right after (usageCommitter). Nothing is listed: every fact is read by key, whatever the
+// plan's history.
 func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall,
 	plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool, compiled *safety.Policy, args argumentCheck) (outcome, error) {
 	dryRun := isDryRun(req)
@@ -34,14 +34,14 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 	}
 	// An approval spent on the first try is the call's for every re-decision of its batch.
 	var spent *admitted
-	decide := func(counted *safetyv1alpha1.AgentPlan, u *policy.Usage) (outcome, error) {
-		if counted.DeletionTimestamp != nil {
+	decide := func(u *policy.Usage) (outcome, error) {
+		if plan.DeletionTimestamp != nil {
 			return deny(denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %s is being deleted", plan.Name)}), nil
 		}
-		if reason, msg := policy.CheckStep(counted, *u, call.Spec.Step, policy.StepLimit(counted)); reason != "" {
+		if reason, msg := policy.CheckStep(plan, *u, call.Spec.Step, policy.StepLimit(plan)); reason != "" {
 			return deny(denial{reason, "spec.step", msg}), nil
 		}
-		total, err := h.totals.total(ctx, plan.Namespace, counted.UID, u.Accumulated, h.Clock.Now())
+		total, err := h.totals.total(ctx, plan.Namespace, plan.UID, u.Accumulated, h.Clock.Now())
 		if err != nil {
 			return outcome{}, err
 		}
@@ -68,9 +68,9 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 		if err != nil {
 			return outcome{}, err
 		}
-		return decide(plan, &u)
+		return decide(&u)
 	}
-	out, err := h.usage.submit(ctx, client.ObjectKeyFromObject(plan), decide)
+	out, err := h.usage.submit(ctx, plan, decide)
 	if apierrors.IsNotFound(err) {
 		return deny(denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %q no longer exists", plan.Name)}), nil
 	}

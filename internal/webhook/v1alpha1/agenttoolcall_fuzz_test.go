@@ -111,7 +111,7 @@ func forgetUsage(h *AgentToolCallHandler, n int64) {
 		return
 	}
 	h.usage.mu.Lock()
-	h.usage.plans = map[types.NamespacedName]*planBatch{}
+	h.usage.plans = map[types.NamespacedName]*planCounters{}
 	h.usage.mu.Unlock()
 }
 

@@ -64,6 +64,12 @@ func (t *projectTotals) observe(plan *safetyv1alpha1.AgentPlan) {
 	if err != nil {
 		return // the schema keeps it a decimal; an unreadable figure is left as it was
 	}
+	t.observeUsage(plan, u)
+}
+
+// observeUsage records the accumulated cost of plan's counters u, if it grew: the counters as
+// decided, before they are stored, so the next admission of any plan of the namespace sees them.
+func (t *projectTotals) observeUsage(plan *safetyv1alpha1.AgentPlan, u policy.Usage) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	n := t.namespace(plan.Namespace)

@@ -1,7 +1,6 @@
 package v1alpha1_test
 
 import (
-	"context"
 	"fmt"
 	"sync"
 
@@ -23,27 +22,30 @@ import (
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
 
-// Three webhook replicas behind one API server, each a manager of its own with its own cache and
-// its own counters in memory, reached through a round-robin proxy that sends each admission to the
-// next replica. Only the plans' status, written with optimistic concurrency, is shared.
+// Three webhook replicas behind one API server, each a manager of its own with its own cache,
+// reached through a round-robin proxy that sends each admission to the next replica. As with
+// main.go's --leader-elect, they run for one leader Lease: the leader runs the controllers and
+// decides every plan's counters, and the other two forward their AgentToolCall reviews to it
+// over the peer listener (mutual TLS with the serving certificate).
 var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered, func() {
 	const replicas = 3
 	var (
-		r     *testenv.Replicas
-		admin client.Client
+		r      *testenv.Replicas
+		admin  client.Client
+		stores [replicas]*webhookv1alpha1.CounterStore
 	)
 	BeforeAll(func() {
 		dir := GinkgoT().TempDir()
 		j, err := ledger.Open(audit.Config(nil, dir, "replica-0", nil))
 		Expect(err).NotTo(HaveOccurred())
-		r, err = testenv.StartReplicas(replicas, func(i int, mgr ctrl.Manager) error {
-			if i == 0 { // the leader: controllers and webhooks
-				return operator.Setup(mgr, operator.Options{Controllers: controller.Options{Journal: j, LedgerDir: dir}})
-			}
-			if err := controller.SetupIndexes(context.Background(), mgr.GetFieldIndexer()); err != nil {
+		r, err = testenv.StartReplicas(replicas, func(r *testenv.Replicas, i int, mgr ctrl.Manager) error {
+			owner, err := r.Owner(i)
+			if err != nil {
 				return err
 			}
-			return webhookv1alpha1.SetupWithManager(mgr, webhookv1alpha1.Options{})
+			stores[i] = &webhookv1alpha1.CounterStore{}
+			return operator.Setup(mgr, operator.Options{Controllers: controller.Options{Journal: j, LedgerDir: dir},
+				Owner: owner, Peers: r.Peers[i], Counters: stores[i]})
 		})
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func() {
@@ -51,7 +53,19 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 			Expect(j.Close()).To(Succeed())
 		})
 		admin = r.Client
+		Eventually(r.Leader).WithTimeout(waitTimeout).WithPolling(waitInterval).ShouldNot(Equal(-1))
 	})
+	// stored reads a plan once every replica has written the counters it decided for it.
+	stored := func(ns, name string) *safetyv1alpha1.AgentPlan {
+		GinkgoHelper()
+		key := client.ObjectKey{Namespace: ns, Name: name}
+		for _, s := range stores {
+			Expect(s.Store(ctx, key)).To(Succeed())
+		}
+		plan := &safetyv1alpha1.AgentPlan{}
+		Expect(admin.Get(ctx, key, plan)).To(Succeed())
+		return plan
+	}
 
 	// world creates a namespace with an agent, a reader tool reserving cost, a profile and a
 	// locked plan, and returns the namespace, the agent, the tool and the plan's name.
@@ -121,8 +135,7 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 		var calls safetyv1alpha1.AgentToolCallList
 		Expect(admin.List(ctx, &calls, client.InNamespace(ns))).To(Succeed())
 		Expect(calls.Items).To(HaveLen(4))
-		plan := &safetyv1alpha1.AgentPlan{}
-		Expect(admin.Get(ctx, client.ObjectKey{Namespace: ns, Name: planName}, plan)).To(Succeed())
+		plan := stored(ns, planName)
 		Expect(plan.Status.Usage.StepAttempts).To(Equal(map[string]int32{stepUnderTest: 4}))
 		Expect(plan.Status.Usage.Calls).To(Equal(int64(4)))
 	})
@@ -140,8 +153,7 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 		}
 		// 0, 0.3, 0.6 and 0.9 are below the limit: exactly four calls fit, the fourth ending at 1.2.
 		Expect(admitted).To(Equal(4))
-		plan := &safetyv1alpha1.AgentPlan{}
-		Expect(admin.Get(ctx, client.ObjectKey{Namespace: ns, Name: planName}, plan)).To(Succeed())
+		plan := stored(ns, planName)
 		Expect(plan.Status.Usage.AccumulatedCost).To(Equal("1.2"))
 		Expect(plan.Status.Usage.ReservedCost).To(Equal("1.2"))
 	})
@@ -206,8 +218,7 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 			g.Expect(admin.Get(ctx, client.ObjectKey{Namespace: ns, Name: "project"}, pp)).To(Succeed())
 			g.Expect(pp.Status.TotalCost).To(Equal("1.2"))
 		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
-		got := &safetyv1alpha1.AgentPlan{}
-		Expect(admin.Get(ctx, client.ObjectKeyFromObject(plan), got)).To(Succeed())
+		got := stored(ns, plan.Name)
 		Expect(got.Status.Usage.Calls).To(Equal(int64(calls)))
 		Expect(got.Status.Usage.AccumulatedCost).To(Equal("1.2"), "each call reserved 0.01 and reported less")
 

@@ -40,9 +40,7 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, user string, o
 
 // countReport adds a trusted cost report to the plan's counters before it is stored: the call then
 // costs the larger of its reservation and the report, so accumulatedCost grows by what the report
-// adds beyond both. A report that adds nothing to accumulatedCost costs no write of its own; its
-// reportedCost rides on the plan's next write. checkReporter has already made sure the
-// writer is the plan's reporter.
+// adds beyond both. checkReporter has already made sure the writer is the plan's reporter.
 func (h *AgentToolCallHandler) countReport(ctx context.Context, old, call *safetyv1alpha1.AgentToolCall) error {
 	if sameCost(old, call) {
 		return nil
@@ -59,20 +57,20 @@ func (h *AgentToolCallHandler) countReport(ctx context.Context, old, call *safet
 	if err := h.get(ctx, client.ObjectKey{Name: call.Spec.Tool}, tool, nil); client.IgnoreNotFound(err) != nil {
 		return fmt.Errorf("reading tool %s: %w", call.Spec.Tool, err)
 	}
-	key := client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}
-	if plan := (&safetyv1alpha1.AgentPlan{}); h.get(ctx, key, plan, nil) == nil {
-		tool = policy.ToolAsPinned(plan, tool) // the reservation the call was admitted with
+	tool.Name = call.Spec.Tool // a deleted tool still has its pin
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := h.get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan, nil); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil // a deleted plan's spend is already final, and settled
+		}
+		return fmt.Errorf("reading plan %s: %w", call.Spec.Plan, err)
 	}
-	reserve, err := policy.CostPerCall(tool)
+	reserve, err := policy.CostPerCall(policy.ToolAsPinned(plan, tool)) // the reservation the call was admitted with
 	if err != nil {
 		return err
 	}
-	if max(after.Nanos(), reserve.Nanos()) <= max(before.Nanos(), reserve.Nanos()) {
-		h.usage.carryReported(key, after, before)
-		return nil
-	}
-	_, err = h.usage.submit(ctx, key, func(plan *safetyv1alpha1.AgentPlan, u *policy.Usage) (outcome, error) {
-		if plan.DeletionTimestamp == nil { // a deleted plan's spend is already final, and settled
+	_, err = h.usage.submit(ctx, plan, func(u *policy.Usage) (outcome, error) {
+		if plan.DeletionTimestamp == nil {
 			u.Report(reserve, before, after)
 		}
 		return outcome{}, nil

@@ -61,8 +61,7 @@ var _ = Describe("AgentToolCall gate after calls are deleted", func() {
 			awaitGone(&c)
 		}
 		mustDeny(submit(p.agent, next), safety.ReasonToolCostLimitExceeded, "max_cost_per_plan")
-		plan := &safetyv1alpha1.AgentPlan{}
-		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+		plan := storedPlan(counters, p.ns, planName)
 		Expect(plan.Status.Usage.AccumulatedCost).To(Equal("1"))
 		Expect(plan.Status.Usage.Calls).To(Equal(int64(2)))
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/metrics"
+	"github.com/toolgate/toolgate/internal/serving"
 )
 
 // The gate reads the tool registry (through the manager's cache) to decide every call.
@@ -35,6 +37,14 @@ type Options struct {
 	// ServiceAccountApprovers are ServiceAccounts ("namespace:name") trusted to create
 	// ToolApprovals; people always may, other ServiceAccounts never.
 	ServiceAccountApprovers []string
+	// Owner says which replica decides plans' counters; nil means this one, always (one replica,
+	// or no leader election). Set, Peers must be too: the others forward to the owner through it.
+	Owner CounterOwner
+	// Peers is the replicas' channel to one another, where the owner takes forwarded reviews.
+	Peers *serving.Peers
+	// Counters, when set, is given the gate's counters, so the plan controller can wait for a
+	// plan's to be stored (controller.Options.Counters).
+	Counters *CounterStore
 }
 
 // AgentToolCallPath is where the API server sends AgentToolCall admission reviews.
@@ -71,6 +81,12 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if err := handler.watchTotals(mgr); err != nil {
 		return err
 	}
+	if err := mgr.Add(handler.usage); err != nil {
+		return err
+	}
+	if opts.Counters != nil {
+		opts.Counters.attach(handler.usage)
+	}
 	handler.Flood = opts.Flood
 	// The counter reads plans live: its writes race the plan controller's, and a stale read
 	// would only conflict.
@@ -82,7 +98,9 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	handler.Operator = operator
 	handler.Live = mgr.GetAPIReader()
 	handler.pins = &toolPinner{live: mgr.GetAPIReader(), writer: mgr.GetClient(), clock: opts.Clock}
-	mgr.GetWebhookServer().Register(AgentToolCallPath, &webhook.Admission{Handler: handler})
+	if err := registerAgentToolCall(mgr, opts, &webhook.Admission{Handler: handler}); err != nil {
+		return err
+	}
 
 	approvals := &ToolApprovalHandler{Reader: mgr.GetClient(), Decoder: handler.Decoder, ServiceAccountApprovers: map[string]bool{}}
 	if l, ok := opts.Ledger.(audit.ApprovalLog); ok {
@@ -103,6 +121,25 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	}
 	plans.Configs = configs
 	mgr.GetWebhookServer().Register(AgentPlanPath, &webhook.Admission{Handler: plans})
+	return nil
+}
+
+// registerAgentToolCall serves the gate at AgentToolCallPath: itself, or, with an owner, on the
+// replica deciding counters and forwarded to it from every other.
+func registerAgentToolCall(mgr ctrl.Manager, opts Options, gate http.Handler) error {
+	if opts.Owner == nil {
+		mgr.GetWebhookServer().Register(AgentToolCallPath, gate)
+		return nil
+	}
+	if opts.Peers == nil {
+		return errors.New("a counter owner needs the peer channel to forward to it")
+	}
+	peers, err := opts.Peers.Client(context.Background())
+	if err != nil {
+		return fmt.Errorf("the peer channel's client: %w", err)
+	}
+	mgr.GetWebhookServer().Register(AgentToolCallPath, &forwarder{local: gate, owner: opts.Owner, client: peers, path: AgentToolCallPath})
+	opts.Peers.Mux().Handle(AgentToolCallPath, &decidingOnly{local: gate, owner: opts.Owner})
 	return nil
 }
 

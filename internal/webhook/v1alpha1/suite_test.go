@@ -14,6 +14,7 @@ import (
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/operator"
@@ -27,6 +28,8 @@ var (
 	ctx       context.Context
 	cluster   *testenv.Cluster
 	k8sClient client.Client
+	// counters are the gate's, so a spec can wait until what it admitted is in a plan's status.
+	counters = &webhookv1alpha1.CounterStore{}
 	// managerClient reads through the manager's cache, as the webhook does.
 	managerClient client.Client
 )
@@ -46,7 +49,7 @@ var _ = BeforeSuite(func() {
 	decisions.use(&audit.Log{Journal: journal})
 	cluster, err = testenv.Start(func(mgr ctrl.Manager) error {
 		managerClient = mgr.GetClient()
-		return operator.Setup(mgr, operator.Options{Ledger: decisions})
+		return operator.Setup(mgr, operator.Options{Ledger: decisions, Counters: counters})
 	})
 	Expect(err).NotTo(HaveOccurred())
 	k8sClient = cluster.Client
@@ -113,4 +116,16 @@ func (s *switchableLog) RecordConfig(ctx context.Context, c audit.ConfigChange) 
 		return cl.RecordConfig(ctx, c)
 	}
 	return nil
+}
+
+// storedPlan reads a plan from the API server once store holds none of its counters unwritten:
+// the gate answers before it writes them (usageCommitter), so a spec that checks the status
+// after its calls waits for exactly that write, not for a lucky moment.
+func storedPlan(store *webhookv1alpha1.CounterStore, namespace, name string) *safetyv1alpha1.AgentPlan {
+	GinkgoHelper()
+	key := client.ObjectKey{Namespace: namespace, Name: name}
+	Expect(store.Store(ctx, key)).To(Succeed())
+	plan := &safetyv1alpha1.AgentPlan{}
+	Expect(k8sClient.Get(ctx, key, plan)).To(Succeed())
+	return plan
 }

@@ -1,0 +1,136 @@
+package v1alpha1
+
+import (
+	"context"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
+)
+
+// defaultFlushInterval is the least time between two writes of one plan's counters: a plan
+// admitting hundreds of calls a second costs ten status writes a second, and its counters reach
+// its status at most this long (plus one write) after the answer that added to them.
+const defaultFlushInterval = 100 * time.Millisecond
+
+// writeTimeout bounds one write of a plan's counters.
+const writeTimeout = 10 * time.Second
+
+// markDirty notes that p holds counts its plan's status does not, and starts its flusher. p.mu
+// is held.
+func (c *usageCommitter) markDirty(key types.NamespacedName, p *planCounters) {
+	p.dirty = true
+	if p.flushing {
+		return
+	}
+	p.flushing = true
+	c.flushes.Add(1)
+	go c.flush(key, p)
+}
+
+// flush writes p's counters into its plan's status until nothing is left to write: at most once
+// per flushInterval, each write carrying every count decided since the last. A write that
+// conflicts (the plan controller, the denial counter, or a replica that decided before this one
+// wrote the plan in between) re-reads the plan and raises the counters in memory to the stored
+// ones before it writes again, so no count is lost whoever wrote.
+func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
+	defer c.flushes.Done()
+	for {
+		p.mu.Lock()
+		if !p.dirty || p.gone || !p.loaded {
+			p.flushing = false
+			p.mu.Unlock()
+			return
+		}
+		wait := c.flushInterval - c.nowFunc().Sub(p.lastWrite)
+		p.mu.Unlock()
+		for ; wait > 0 && !c.isUrgent(p); wait -= storePoll {
+			select {
+			case <-time.After(min(wait, storePoll)):
+			case <-c.stopped: // stopping: write what is left now
+				wait = 0
+			}
+		}
+		p.mu.Lock()
+		if !p.dirty || p.gone || !p.loaded {
+			p.flushing = false
+			p.mu.Unlock()
+			return
+		}
+		p.urgent = false
+		updated := p.stored.DeepCopy()
+		p.u.Into(&updated.Status.Usage)
+		p.dirty = false
+		p.lastWrite = c.nowFunc()
+		p.mu.Unlock()
+
+		ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+		err := c.writer.Status().Update(ctx, updated)
+		var reread *safetyv1alpha1.AgentPlan
+		if apierrors.IsConflict(err) {
+			reread = &safetyv1alpha1.AgentPlan{}
+			err = c.live.Get(ctx, key, reread)
+		}
+		cancel()
+		c.afterWrite(p, updated, reread, err)
+	}
+}
+
+// isUrgent says someone waits for p's counters to be stored.
+func (c *usageCommitter) isUrgent(p *planCounters) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.urgent
+}
+
+// afterWrite records a write's result in p: the plan as written, or as re-read after a conflict
+// (whose counters are raised into p's), or p's plan gone.
+func (c *usageCommitter) afterWrite(p *planCounters, written, reread *safetyv1alpha1.AgentPlan, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stored == nil || p.stored.UID != written.UID {
+		return // reset for a new plan of the same name meanwhile
+	}
+	switch {
+	case apierrors.IsNotFound(err):
+		p.gone = true
+	case err != nil:
+		p.dirty = true // not stored: the next round tries again, after flushInterval
+	case reread != nil:
+		if reread.UID != p.uid {
+			p.gone = true
+			return
+		}
+		if u, err := policy.UsageOf(reread); err == nil {
+			p.u.MergeMax(u)
+		}
+		p.stored = reread
+		p.dirty = true
+	default:
+		p.stored = written
+		c.totals.observe(written)
+	}
+}
+
+// stopFlushTimeout bounds how long a stopping replica spends storing the counters it holds.
+const stopFlushTimeout = 10 * time.Second
+
+// Start runs until ctx ends, then writes every plan's counters not yet stored, at once, before
+// the manager stops: the replica that decides next reads them from the plans' status.
+func (c *usageCommitter) Start(ctx context.Context) error {
+	<-ctx.Done()
+	close(c.stopped)
+	done := make(chan struct{})
+	go func() { c.flushes.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(stopFlushTimeout):
+	}
+	return nil
+}
+
+// NeedLeaderElection is false: every replica that serves the webhook stores what it decided.
+func (c *usageCommitter) NeedLeaderElection() bool { return false }
