@@ -1,0 +1,120 @@
+package serving
+
+import (
+	"context"
+	"crypto/tls"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	certutil "k8s.io/client-go/util/cert"
+)
+
+// pairDir writes a fresh self-signed serving pair into a new directory.
+func pairDir(t *testing.T, host string) string {
+	t.Helper()
+	certPEM, keyPEM, err := certutil.GenerateSelfSignedCertKey(host, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "tls.crt"), certPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tls.key"), keyPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// startPeers serves "ok" on /hello from a peer listener on loopback with the pair in dir.
+func startPeers(t *testing.T, dir string) (*Peers, string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	p := NewPeers(PeerOptions{Host: "127.0.0.1", Port: 0, CertDir: dir})
+	p.Mux().HandleFunc("/hello", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") })
+	done := make(chan error, 1)
+	go func() { done <- p.Start(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	deadline := time.Now().Add(10 * time.Second)
+	for p.Addr() == "" {
+		if time.Now().After(deadline) {
+			t.Fatal("the peer listener did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return p, "https://" + p.Addr() + "/hello"
+}
+
+func get(c *http.Client, url string) (string, error) {
+	resp, err := c.Get(url)
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	body, err := io.ReadAll(resp.Body)
+	return string(body), err
+}
+
+func TestPeersAnswerOnlyTheHolderOfTheServingPair(t *testing.T) {
+	dir := pairDir(t, "toolgate-webhook-service.toolgate-system.svc")
+	server, url := startPeers(t, dir)
+
+	same, err := NewPeers(PeerOptions{CertDir: dir}).Client(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body, err := get(same, url); err != nil || body != "ok" {
+		t.Fatalf("a replica with the serving pair: %q, %v; want ok", body, err)
+	}
+	if own, err := server.Client(context.Background()); err != nil {
+		t.Fatal(err)
+	} else if body, err := get(own, url); err != nil || body != "ok" {
+		t.Fatalf("the listener's own client: %q, %v; want ok", body, err)
+	}
+
+	// Another pair for the very same name: a certificate the operator does not serve.
+	other, err := NewPeers(PeerOptions{CertDir: pairDir(t, "toolgate-webhook-service.toolgate-system.svc")}).Client(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body, err := get(other, url); err == nil {
+		t.Fatalf("a client with another certificate was answered %q", body)
+	}
+
+	// The server's own check, with a client that trusts any server but presents another pair.
+	otherDir := pairDir(t, "toolgate-webhook-service.toolgate-system.svc")
+	pair, err := tls.LoadX509KeyPair(filepath.Join(otherDir, "tls.crt"), filepath.Join(otherDir, "tls.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{
+		Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12,
+		InsecureSkipVerify: true, //nolint:gosec // the test is about the server's check
+	}}}
+	if body, err := get(forged, url); err == nil {
+		t.Fatalf("a client presenting another certificate was answered %q", body)
+	}
+
+	// No client certificate at all.
+	bare := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{
+		InsecureSkipVerify: true, //nolint:gosec // the test is about the server's check
+		MinVersion:         tls.VersionTLS12}}}
+	if body, err := get(bare, url); err == nil {
+		t.Fatalf("a client without a certificate was answered %q", body)
+	}
+}
+
+func TestPeerClientRefusesAServerWithAnotherPair(t *testing.T) {
+	_, url := startPeers(t, pairDir(t, "impostor"))
+	c, err := NewPeers(PeerOptions{CertDir: pairDir(t, "impostor")}).Client(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body, err := get(c, url); err == nil {
+		t.Fatalf("the client talked to a server with another certificate: %q", body)
+	}
+}
