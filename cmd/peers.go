@@ -35,7 +35,7 @@ type counterOwnership struct {
 }
 
 // newCounterOwnership builds the leader Lease lock with a peer address in its identity, and the
-// peer listener. advertise is the address other replicas reach this one's listener on; empty
+// peer listener, on the webhook server's host. advertise is the address other replicas reach this one's listener on; empty
 // means the pod's IP ($POD_IP) and port.
 func newCounterOwnership(cfg *rest.Config, namespace, advertise string, port int, certs serving.WebhookOptions) (*counterOwnership, error) {
 	if namespace == "" {
@@ -63,7 +63,7 @@ func newCounterOwnership(cfg *rest.Config, namespace, advertise string, port int
 	if err != nil {
 		return nil, err
 	}
-	peers := serving.NewPeers(serving.PeerOptions{Port: port, CertDir: certs.CertDir, CertName: certs.CertName, KeyName: certs.KeyName})
+	peers := serving.NewPeers(serving.PeerOptions{Host: certs.Host, Port: port, CertDir: certs.CertDir, CertName: certs.CertName, KeyName: certs.KeyName})
 	return &counterOwnership{lock: lock, peers: peers, namespace: namespace, identity: identity}, nil
 }
 
@@ -71,9 +71,6 @@ func newCounterOwnership(cfg *rest.Config, namespace, advertise string, port int
 func (o *counterOwnership) owner(mgr ctrl.Manager) (webhookv1alpha1.CounterOwner, error) {
 	cs, err := kubernetes.NewForConfig(mgr.GetConfig())
 	if err != nil {
-		return nil, err
-	}
-	if err := mgr.Add(o.peers); err != nil {
 		return nil, err
 	}
 	return &webhookv1alpha1.LeaseOwner{Elected: mgr.Elected(), Leases: cs.CoordinationV1(), Namespace: o.namespace,

@@ -40,6 +40,8 @@ func main() {
 	var x extras
 	flag.IntVar(&x.live, "live", 10000, "also measure the manager's memory with this many live calls (0: skip)")
 	flag.BoolVar(&x.statusWrites, "status-writes", true, "also time one write of a plan's status per step-counter shape")
+	flag.StringVar(&x.profile.file, "cpuprofile", "", "write a CPU profile of the manager, from the first measured round on, to this file")
+	flag.IntVar(&x.profile.seconds, "profile-seconds", 20, "length of the manager's CPU profile")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -62,7 +64,11 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 		return err
 	}
 	defer func() { _ = local.Stop() }()
-	if err := local.StartManager(ctx); err != nil {
+	profileArgs, err := x.profile.managerArgs()
+	if err != nil {
+		return err
+	}
+	if err := local.StartManager(ctx, profileArgs...); err != nil {
 		return err
 	}
 	if err := local.AwaitLeader(ctx, time.Minute); err != nil {
@@ -101,6 +107,7 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 			return fmt.Errorf("warming up %s: %w", mode, err)
 		}
 	}
+	x.profile.start(ctx)
 	for _, clients := range []int{1, 8} {
 		pooled := map[string]*result{}
 		for r := range rounds {
@@ -121,6 +128,9 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 			ratio(t.pct(50), n.pct(50)), ratio(t.pct(90), n.pct(90)), ratio(t.pct(99), n.pct(99)), t.throughput()/n.throughput())
 	}
 	fmt.Printf("\nmanager RSS after the comparison: %s\n", rss(local.ManagerPID()))
+	if err := x.profile.wait(); err != nil {
+		return err
+	}
 	if growth {
 		if err := b.growth(ctx, perRun); err != nil {
 			return err
@@ -133,6 +143,7 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 type extras struct {
 	live         int
 	statusWrites bool
+	profile      profiler
 }
 
 func (b *bench) extras(ctx context.Context, rounds int, x extras) error {

@@ -141,11 +141,17 @@ func (l *Local) StartManager(ctx context.Context, extraArgs ...string) error {
 		}
 	}
 	wh := l.Env.WebhookInstallOptions
+	peerPort, err := freePort(wh.LocalServingHost)
+	if err != nil {
+		return err
+	}
+	peer := net.JoinHostPort(wh.LocalServingHost, strconv.Itoa(peerPort))
 	args := append([]string{
 		"--kubeconfig", l.OperatorKubeconfig,
 		"--metrics-bind-address", "0",
 		"--health-probe-bind-address", l.ProbeAddr,
 		"--leader-elect", "--leader-election-namespace", OperatorNamespace,
+		"--peer-port", strconv.Itoa(peerPort), "--peer-address", peer,
 		"--webhook-host", wh.LocalServingHost,
 		"--webhook-port", strconv.Itoa(wh.LocalServingPort),
 		"--webhook-cert-path", certDir,

@@ -158,9 +158,6 @@ func (r *Replicas) startReplica(i, port int, setup func(*Replicas, int, ctrl.Man
 	if err != nil {
 		return err
 	}
-	if err := mgr.Add(peers); err != nil {
-		return err
-	}
 	r.managers = append(r.managers, mgr)
 	if err := setup(r, i, mgr); err != nil {
 		return fmt.Errorf("setting up replica %d: %w", i, err)

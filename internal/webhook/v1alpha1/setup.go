@@ -134,6 +134,11 @@ func registerAgentToolCall(mgr ctrl.Manager, opts Options, gate http.Handler) er
 	if opts.Peers == nil {
 		return errors.New("a counter owner needs the peer channel to forward to it")
 	}
+	// Added once the serving certificate exists (main.go registers the webhooks only then), as
+	// the peer listener serves and presents it.
+	if err := mgr.Add(opts.Peers); err != nil {
+		return err
+	}
 	peers, err := opts.Peers.Client(context.Background())
 	if err != nil {
 		return fmt.Errorf("the peer channel's client: %w", err)

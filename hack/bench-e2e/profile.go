@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+)
+
+// profiler fetches a CPU profile of the manager through its opt-in pprof endpoint (loopback).
+type profiler struct {
+	file    string
+	seconds int
+	addr    string
+	done    chan error
+}
+
+// managerArgs are the manager flags the profile needs: none without -cpuprofile.
+func (p *profiler) managerArgs() ([]string, error) {
+	if p.file == "" {
+		return nil, nil
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	p.addr = lis.Addr().String()
+	if err := lis.Close(); err != nil {
+		return nil, err
+	}
+	return []string{"--pprof-bind-address", p.addr}, nil
+}
+
+// start begins a profile of p.seconds in the background.
+func (p *profiler) start(ctx context.Context) {
+	if p.file == "" {
+		return
+	}
+	p.done = make(chan error, 1)
+	go func() {
+		url := "http://" + p.addr + "/debug/pprof/profile?seconds=" + strconv.Itoa(p.seconds)
+		c := &http.Client{Timeout: time.Duration(p.seconds+30) * time.Second}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			p.done <- err
+			return
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			p.done <- err
+			return
+		}
+		defer func() { _ = resp.Body.Close() }()
+		f, err := os.Create(p.file)
+		if err != nil {
+			p.done <- err
+			return
+		}
+		_, err = io.Copy(f, resp.Body)
+		p.done <- errorsJoin(err, f.Close())
+	}()
+}
+
+// wait returns once the profile is written, and says where.
+func (p *profiler) wait() error {
+	if p.done == nil {
+		return nil
+	}
+	if err := <-p.done; err != nil {
+		return fmt.Errorf("the manager's CPU profile: %w", err)
+	}
+	fmt.Printf("\nmanager CPU profile (%d s from the first round on): %s (go tool pprof -top %s)\n", p.seconds, p.file, p.file)
+	return nil
+}
+
+func errorsJoin(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
