@@ -78,8 +78,10 @@ var _ = Describe("toolgate-gateway as the plan's cost reporter", Ordered, func()
 	}
 	usage := func() safetyv1alpha1.PlanUsage {
 		GinkgoHelper()
+		key := client.ObjectKey{Namespace: w.ns, Name: "plan"}
+		Expect(counters.Store(ctx, key)).To(Succeed()) // the gate answers before it stores them
 		plan := &safetyv1alpha1.AgentPlan{}
-		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: w.ns, Name: "plan"}, plan)).To(Succeed())
+		Expect(k8sClient.Get(ctx, key, plan)).To(Succeed())
 		return plan.Status.Usage
 	}
 	statuses := func() []safetyv1alpha1.AgentToolCallStatus {

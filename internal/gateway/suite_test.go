@@ -25,6 +25,7 @@ import (
 	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/testenv"
+	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
 
 // audience is the audience agents' tokens carry for the gateway.
@@ -34,6 +35,8 @@ var (
 	ctx       context.Context
 	cluster   *testenv.Cluster
 	k8sClient client.Client
+	// counters are the gate's: a spec waits for a plan's to be stored before it reads them.
+	counters = &webhookv1alpha1.CounterStore{}
 	ledgerDir string
 	// gatewayURL is the MCP endpoint of a gateway running in the test process.
 	gatewayURL string
@@ -61,7 +64,7 @@ var _ = BeforeSuite(func() {
 	journal, err := ledger.Open(audit.Config(nil, ledgerDir, "envtest", nil))
 	Expect(err).NotTo(HaveOccurred())
 	cluster, err = testenv.Start(func(mgr ctrl.Manager) error {
-		return operator.Setup(mgr, operator.Options{Ledger: &audit.Log{Journal: journal}})
+		return operator.Setup(mgr, operator.Options{Ledger: &audit.Log{Journal: journal}, Counters: counters})
 	})
 	Expect(err).NotTo(HaveOccurred())
 	k8sClient = cluster.Client
