@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -44,7 +45,9 @@ type usageCommitter struct {
 	flushInterval time.Duration
 	// stopped is closed when the committer stops: flushers write what is left and return.
 	stopped chan struct{}
-	flushes sync.WaitGroup
+	// flushers counts the running flushers (not a WaitGroup: flushers may start while Start
+	// waits for the others, during shutdown).
+	flushers atomic.Int64
 }
 
 // planCounters is one plan's counters in memory. mu serializes the plan's decisions and guards
@@ -84,8 +87,7 @@ func newUsageCommitter(cache, live client.Reader, writer client.StatusClient, to
 // the decision added to them. plan is the handler's own read of the plan (the cache's, or live).
 func (c *usageCommitter) submit(ctx context.Context, plan *safetyv1alpha1.AgentPlan, decide decideFunc) (outcome, error) {
 	key := client.ObjectKeyFromObject(plan)
-	p := c.counters(key)
-	p.mu.Lock()
+	p := c.lockCounters(key)
 	defer p.mu.Unlock()
 	p.used = c.nowFunc()
 	if p.uid != plan.UID || p.gone {
@@ -107,6 +109,23 @@ func (c *usageCommitter) submit(ctx context.Context, plan *safetyv1alpha1.AgentP
 		c.markDirty(key, p)
 	}
 	return out, nil
+}
+
+// lockCounters returns key's counters, locked. They are the ones in c.plans once locked: sweep
+// may have forgotten the ones found before the lock, and counting into those would be lost to
+// the next decision, which starts from fresh ones.
+func (c *usageCommitter) lockCounters(key types.NamespacedName) *planCounters {
+	for {
+		p := c.counters(key)
+		p.mu.Lock()
+		c.mu.Lock()
+		current := c.plans[key] == p
+		c.mu.Unlock()
+		if current {
+			return p
+		}
+		p.mu.Unlock()
+	}
 }
 
 // counters returns key's counters, creating them empty.

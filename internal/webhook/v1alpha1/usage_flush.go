@@ -27,7 +27,7 @@ func (c *usageCommitter) markDirty(key types.NamespacedName, p *planCounters) {
 		return
 	}
 	p.flushing = true
-	c.flushes.Add(1)
+	c.flushers.Add(1)
 	go c.flush(key, p)
 }
 
@@ -37,7 +37,7 @@ func (c *usageCommitter) markDirty(key types.NamespacedName, p *planCounters) {
 // wrote the plan in between) re-reads the plan and raises the counters in memory to the stored
 // ones before it writes again, so no count is lost whoever wrote.
 func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
-	defer c.flushes.Done()
+	defer c.flushers.Add(-1)
 	for {
 		p.mu.Lock()
 		if !p.dirty || p.gone || !p.loaded {
@@ -123,11 +123,8 @@ const stopFlushTimeout = 10 * time.Second
 func (c *usageCommitter) Start(ctx context.Context) error {
 	<-ctx.Done()
 	close(c.stopped)
-	done := make(chan struct{})
-	go func() { c.flushes.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(stopFlushTimeout):
+	for deadline := time.Now().Add(stopFlushTimeout); c.flushers.Load() > 0 && time.Now().Before(deadline); {
+		time.Sleep(storePoll)
 	}
 	return nil
 }
