@@ -208,6 +208,20 @@ func (w *world) build() string {
 	for i := range sc.Context.StepRetryCount {
 		w.submitEarlier("plan", sc.Tool, stepUnderTest, fmt.Sprintf("src/attempt-%d.go", i), "")
 	}
+	if n := int32(sc.Context.StepRetryCount); n > 0 {
+		// The plugin reads the attempts the plan's status holds; the gate stores them right after
+		// its answers.
+		eventually(w.t, "the plan's status counts the earlier attempts", func() error {
+			got := &safetyv1alpha1.AgentPlan{}
+			if err := w.cl.Client.Get(context.Background(), client.ObjectKey{Namespace: w.ns, Name: "plan"}, got); err != nil {
+				return err
+			}
+			if a := got.Status.Usage.StepAttempts[stepUnderTest]; a != n {
+				return fmt.Errorf("%d attempts stored, want %d", a, n)
+			}
+			return nil
+		})
+	}
 	if sc.Context.HumanApproved {
 		w.approve()
 	}
