@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -16,15 +17,18 @@ func (b *bench) growth(ctx context.Context, perRun int) error {
 	fmt.Println("| case | clients | p50 | p99 | throughput | p50 ÷ baseline |")
 	fmt.Println("|---|---|---|---|---|---|")
 	baseline := map[int]*result{}
+	var settled []string
 	for _, history := range []int{0, 1000, 5000} {
 		p, err := b.plan(ctx, fmt.Sprintf("history-%d", history))
 		if err != nil {
 			return err
 		}
 		if history > 0 {
-			if _, err := b.batch(ctx, groupToolgate, p, history, 8); err != nil {
+			made, err := b.batch(ctx, groupToolgate, p, history, 8)
+			if err != nil {
 				return err
 			}
+			settled = append(settled, fmt.Sprintf("%d creates from 8 clients: %.2f s", history, made.settle.Seconds()))
 		}
 		for _, clients := range []int{1, 8} {
 			r, err := b.batch(ctx, groupToolgate, p, perRun, clients)
@@ -38,6 +42,7 @@ func (b *bench) growth(ctx context.Context, perRun int) error {
 				ms(r.pct(50)), ms(r.pct(99)), r.throughput(), ratio(r.pct(50), baseline[clients].pct(50)))
 		}
 	}
+	fmt.Printf("\nsettle (the last create until the plan's status counts every admitted call) after %s\n", strings.Join(settled, ", after "))
 	fmt.Printf("\nmanager RSS with %s: %s\n", "the history above", rss(b.local.ManagerPID()))
 
 	alone, err := b.plan(ctx, "among-many")
