@@ -113,47 +113,75 @@ func (l *Local) KubectlRun(ctx context.Context, out io.Writer, args ...string) (
 // StartManager builds the manager binary from ./cmd and starts it against the control plane, with
 // leader election on and the webhook server on loopback; it returns once /readyz answers 200.
 func (l *Local) StartManager(ctx context.Context, extraArgs ...string) error {
-	repo, err := RepoRoot()
+	binary, certDir, err := l.prepareManager(ctx)
 	if err != nil {
 		return err
-	}
-	binary := filepath.Join(l.Dir, "manager")
-	if _, err := os.Stat(binary); err != nil {
-		build := exec.CommandContext(ctx, "go", "build", "-o", binary, "./cmd")
-		build.Dir = repo
-		if out, err := build.CombinedOutput(); err != nil {
-			return fmt.Errorf("building the manager: %w: %s", err, out)
-		}
 	}
 	if l.ProbeAddr, err = freeLoopbackAddr(); err != nil {
 		return err
 	}
-	if l.log, err = os.OpenFile(filepath.Join(l.Dir, "manager.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+	logPath := filepath.Join(l.Dir, "manager.log")
+	if l.log, err = os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
 		return err
 	}
-	certDir, err := l.syncCertificates(ctx)
+	args, err := l.managerArgs(certDir, l.Env.WebhookInstallOptions.LocalServingPort, l.ProbeAddr, l.LedgerDir, "local")
 	if err != nil {
 		return err
+	}
+	l.startedAt = time.Now()
+	l.manager = exec.Command(binary, append(args, extraArgs...)...)
+	l.manager.Stdout, l.manager.Stderr = l.log, l.log
+	if err := l.manager.Start(); err != nil {
+		return fmt.Errorf("starting the manager: %w", err)
+	}
+	return waitReady(ctx, l.ProbeAddr, logPath)
+}
+
+// prepareManager builds the manager binary once, keeps the serving certificate's Secret synced
+// into a directory (as kubelet mounts it) and writes the operator's kubeconfig.
+func (l *Local) prepareManager(ctx context.Context) (binary, certDir string, err error) {
+	repo, err := RepoRoot()
+	if err != nil {
+		return "", "", err
+	}
+	binary = filepath.Join(l.Dir, "manager")
+	if _, err := os.Stat(binary); err != nil {
+		build := exec.CommandContext(ctx, "go", "build", "-o", binary, "./cmd")
+		build.Dir = repo
+		if out, err := build.CombinedOutput(); err != nil {
+			return "", "", fmt.Errorf("building the manager: %w: %s", err, out)
+		}
+	}
+	if l.stopSync != nil {
+		l.stopSync()
+	}
+	if certDir, err = l.syncCertificates(ctx); err != nil {
+		return "", "", err
 	}
 	if l.OperatorKubeconfig == "" {
 		if l.OperatorKubeconfig, err = l.operatorKubeconfig(ctx); err != nil {
-			return err
+			return "", "", err
 		}
 	}
+	return binary, certDir, nil
+}
+
+// managerArgs are a manager's flags: the webhook on webhookPort of the loopback host, its own
+// peer listener, probes on probe, its own ledger chain.
+func (l *Local) managerArgs(certDir string, webhookPort int, probe, ledgerDir, writer string) ([]string, error) {
 	wh := l.Env.WebhookInstallOptions
 	peerPort, err := freePort(wh.LocalServingHost)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	peer := net.JoinHostPort(wh.LocalServingHost, strconv.Itoa(peerPort))
-	args := append([]string{
+	return []string{
 		"--kubeconfig", l.OperatorKubeconfig,
 		"--metrics-bind-address", "0",
-		"--health-probe-bind-address", l.ProbeAddr,
+		"--health-probe-bind-address", probe,
 		"--leader-elect", "--leader-election-namespace", OperatorNamespace,
-		"--peer-port", strconv.Itoa(peerPort), "--peer-address", peer,
+		"--peer-port", strconv.Itoa(peerPort), "--peer-address", net.JoinHostPort(wh.LocalServingHost, strconv.Itoa(peerPort)),
 		"--webhook-host", wh.LocalServingHost,
-		"--webhook-port", strconv.Itoa(wh.LocalServingPort),
+		"--webhook-port", strconv.Itoa(webhookPort),
 		"--webhook-cert-path", certDir,
 		"--webhook-client-ca", filepath.Join(l.Dir, WebhookClientCAFile),
 		"--cert-rotation",
@@ -161,22 +189,16 @@ func (l *Local) StartManager(ctx context.Context, extraArgs ...string) error {
 		"--cert-secret-name", CertSecretName,
 		"--cert-dns-name", "localhost",
 		"--webhook-configuration-name", WebhookConfigurationName,
-		"--ledger-dir", l.LedgerDir,
-		"--ledger-writer", "local",
-	}, extraArgs...)
-	l.startedAt = time.Now()
-	l.manager = exec.Command(binary, args...)
-	l.manager.Stdout, l.manager.Stderr = l.log, l.log
-	if err := l.manager.Start(); err != nil {
-		return fmt.Errorf("starting the manager: %w", err)
-	}
-	return l.waitReady(ctx)
+		"--ledger-dir", ledgerDir,
+		"--ledger-writer", writer,
+	}, nil
 }
 
-func (l *Local) waitReady(ctx context.Context) error {
+// waitReady waits until the manager probed at probe answers /readyz with 200.
+func waitReady(ctx context.Context, probe, logPath string) error {
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
-		if resp, err := http.Get("http://" + l.ProbeAddr + "/readyz"); err == nil {
+		if resp, err := http.Get("http://" + probe + "/readyz"); err == nil {
 			_ = resp.Body.Close()
 			if resp.StatusCode == http.StatusOK {
 				return nil
@@ -188,7 +210,6 @@ func (l *Local) waitReady(ctx context.Context) error {
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
-	logPath := filepath.Join(l.Dir, "manager.log")
 	data, _ := os.ReadFile(logPath)
 	if len(data) > 4000 {
 		data = data[len(data)-4000:]

@@ -209,19 +209,28 @@ func (s oneRequestPerConnection) Register(path string, hook http.Handler) {
 // serveProxy hands each accepted connection to the next replica, round robin.
 func (r *Replicas) serveProxy(addrs []string) {
 	defer r.proxyWG.Done()
+	roundRobin(r.proxy, addrs, func(next int) int {
+		if r.Sticky.Load() {
+			return 0
+		}
+		return next
+	}, r.Connections, &r.proxyWG, r.shutdown)
+}
+
+// roundRobin hands each connection lis accepts to addrs[pick(n)] for the n-th connection modulo
+// len(addrs), counting it in counts, and pipes it there until either side closes or shutdown;
+// it returns when lis is closed.
+func roundRobin(lis net.Listener, addrs []string, pick func(next int) int, counts []atomic.Int64, wg *sync.WaitGroup, shutdown <-chan struct{}) {
 	next := 0
 	for {
-		in, err := r.proxy.Accept()
+		in, err := lis.Accept()
 		if err != nil {
 			return
 		}
-		i := next % len(addrs)
+		i := pick(next % len(addrs))
 		next++
-		if r.Sticky.Load() {
-			i = 0
-		}
-		r.Connections[i].Add(1)
-		r.proxyWG.Go(func() { pipe(in, addrs[i], r.shutdown) })
+		counts[i].Add(1)
+		wg.Go(func() { pipe(in, addrs[i], shutdown) })
 	}
 }
 
