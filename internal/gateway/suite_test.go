@@ -36,7 +36,7 @@ var (
 	cluster   *testenv.Cluster
 	k8sClient client.Client
 	// counters are the gate's: a spec waits for a plan's to be stored before it reads them.
-	counters = &webhookv1alpha1.CounterStore{}
+	counters  = &webhookv1alpha1.CounterStore{}
 	ledgerDir string
 	// gatewayURL is the MCP endpoint of a gateway running in the test process.
 	gatewayURL string

@@ -68,7 +68,9 @@ func (l *Local) StartManagers(ctx context.Context, n int) (*LocalReplicas, error
 	if r.proxy, err = net.Listen("tcp", net.JoinHostPort(wh.LocalServingHost, strconv.Itoa(wh.LocalServingPort))); err != nil {
 		return nil, errors.Join(fmt.Errorf("listening for the webhook proxy: %w", err), r.Stop())
 	}
-	r.wg.Go(func() { roundRobin(r.proxy, addrs, func(next int) int { return next }, r.Connections, &r.wg, r.shutdown) })
+	r.wg.Go(func() {
+		roundRobin(r.proxy, addrs, func(next int) int { return next }, r.Connections, &r.wg, r.shutdown)
+	})
 	for i, probe := range probes {
 		if err := waitReady(ctx, probe, filepath.Join(l.Dir, fmt.Sprintf("manager-%d.log", i))); err != nil {
 			return nil, errors.Join(err, r.Stop())

@@ -86,7 +86,7 @@ var _ = Describe("three manager binaries serving the webhook", Ordered, func() {
 				admitted++
 				continue
 			}
-			Expect(err.Error()).To(ContainSubstring("["+reason+"]"))
+			Expect(err.Error()).To(ContainSubstring("[" + reason + "]"))
 		}
 		return admitted
 	}
