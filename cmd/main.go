@@ -206,13 +206,8 @@ func main() {
 	}
 	restConfig := ctrl.GetConfigOrDie()
 	// With leader election the leader alone decides plans' counters and the others forward to it.
-	var ownership *counterOwnership
-	if enableLeaderElection && !disableWebhooks {
-		if ownership, err = newCounterOwnership(restConfig, leaderElectionNamespace, peerAddress, peerPort, webhookServerOptions); err != nil {
-			setupLog.Error(err, "Failed to set up the counters' ownership")
-			os.Exit(1)
-		}
-	}
+	ownership := mustCounterOwnership(enableLeaderElection && !disableWebhooks, restConfig, leaderElectionNamespace,
+		peerAddress, peerPort, webhookServerOptions)
 	managerOptions := ctrl.Options{
 		Scheme:           scheme,
 		Cache:            operator.CacheOptions(),
@@ -230,9 +225,7 @@ func main() {
 		// (closing this replica's own ledger chain) does not need the lease.
 		LeaderElectionReleaseOnCancel: true,
 	}
-	if ownership != nil {
-		managerOptions.LeaderElectionResourceLockInterface = ownership.lock
-	}
+	ownership.applyTo(&managerOptions)
 	mgr, err := ctrl.NewManager(restConfig, managerOptions)
 	if err != nil {
 		setupLog.Error(err, "Failed to start manager")
@@ -248,19 +241,14 @@ func main() {
 		defer func() { _ = journal.Close() }()
 	}
 	counters := &webhookv1alpha1.CounterStore{}
-	if err := controller.SetupWithManager(mgr, controller.Options{Journal: journal, LedgerDir: ledgerDir, Counters: counters}); err != nil {
+	controllerOptions := controller.Options{Journal: journal, LedgerDir: ledgerDir, Counters: counters}
+	if err := controller.SetupWithManager(mgr, controllerOptions); err != nil {
 		setupLog.Error(err, "Failed to set up controllers")
 		os.Exit(1)
 	}
 	webhookOptions := webhookv1alpha1.Options{Ledger: decisionLog, Flood: flood, ServiceAccountApprovers: serviceAccountApprovers,
 		Counters: counters}
-	if ownership != nil {
-		if webhookOptions.Owner, err = ownership.owner(mgr); err != nil {
-			setupLog.Error(err, "Failed to set up the counters' ownership")
-			os.Exit(1)
-		}
-		webhookOptions.Peers = ownership.peers
-	}
+	ownership.wire(mgr, &webhookOptions)
 	webhooksReady, err := setupWebhooks(mgr, disableWebhooks, certRotation, certs.Options{
 		SecretNamespace: certSecretNamespace, SecretName: certSecretName, CertDir: webhookServerOptions.CertDir,
 		DNSName: certDNSName, WebhookConfiguration: webhookConfigurationName,

@@ -34,10 +34,25 @@ type counterOwnership struct {
 	identity  string
 }
 
+// mustCounterOwnership is newCounterOwnership when enabled, nil otherwise; it exits on an error.
+func mustCounterOwnership(enabled bool, cfg *rest.Config, namespace, advertise string, port int,
+	certs serving.WebhookOptions) *counterOwnership {
+	if !enabled {
+		return nil
+	}
+	o, err := newCounterOwnership(cfg, namespace, advertise, port, certs)
+	if err != nil {
+		setupLog.Error(err, "Failed to set up the counters' ownership")
+		os.Exit(1)
+	}
+	return o
+}
+
 // newCounterOwnership builds the leader Lease lock with a peer address in its identity, and the
-// peer listener, on the webhook server's host. advertise is the address other replicas reach this one's listener on; empty
-// means the pod's IP ($POD_IP) and port.
-func newCounterOwnership(cfg *rest.Config, namespace, advertise string, port int, certs serving.WebhookOptions) (*counterOwnership, error) {
+// peer listener, on the webhook server's host. advertise is the address other replicas reach this
+// one's listener on; empty means the pod's IP ($POD_IP) and port.
+func newCounterOwnership(cfg *rest.Config, namespace, advertise string, port int,
+	certs serving.WebhookOptions) (*counterOwnership, error) {
 	if namespace == "" {
 		data, err := os.ReadFile(serviceAccountNamespaceFile)
 		if err != nil {
@@ -63,16 +78,30 @@ func newCounterOwnership(cfg *rest.Config, namespace, advertise string, port int
 	if err != nil {
 		return nil, err
 	}
-	peers := serving.NewPeers(serving.PeerOptions{Host: certs.Host, Port: port, CertDir: certs.CertDir, CertName: certs.CertName, KeyName: certs.KeyName})
+	peers := serving.NewPeers(serving.PeerOptions{Host: certs.Host, Port: port,
+		CertDir: certs.CertDir, CertName: certs.CertName, KeyName: certs.KeyName})
 	return &counterOwnership{lock: lock, peers: peers, namespace: namespace, identity: identity}, nil
 }
 
-// owner is the webhook's view of the ownership once the manager exists.
-func (o *counterOwnership) owner(mgr ctrl.Manager) (webhookv1alpha1.CounterOwner, error) {
+// applyTo makes the manager elect its leader with the ownership's lock; nil changes nothing.
+func (o *counterOwnership) applyTo(opts *ctrl.Options) {
+	if o != nil {
+		opts.LeaderElectionResourceLockInterface = o.lock
+	}
+}
+
+// wire gives the webhooks the ownership once the manager exists; nil leaves this replica the one
+// that decides. It exits on an error.
+func (o *counterOwnership) wire(mgr ctrl.Manager, opts *webhookv1alpha1.Options) {
+	if o == nil {
+		return
+	}
 	cs, err := kubernetes.NewForConfig(mgr.GetConfig())
 	if err != nil {
-		return nil, err
+		setupLog.Error(err, "Failed to set up the counters' ownership")
+		os.Exit(1)
 	}
-	return &webhookv1alpha1.LeaseOwner{Elected: mgr.Elected(), Leases: cs.CoordinationV1(), Namespace: o.namespace,
-		Name: leaderElectionID, Self: o.identity}, nil
+	opts.Owner = &webhookv1alpha1.LeaseOwner{Elected: mgr.Elected(), Leases: cs.CoordinationV1(), Namespace: o.namespace,
+		Name: leaderElectionID, Self: o.identity}
+	opts.Peers = o.peers
 }

@@ -208,7 +208,7 @@ func (w *world) build() string {
 	for i := range sc.Context.StepRetryCount {
 		w.submitEarlier("plan", sc.Tool, stepUnderTest, fmt.Sprintf("src/attempt-%d.go", i), "")
 	}
-	if n := int32(sc.Context.StepRetryCount); n > 0 {
+	if n := sc.Context.StepRetryCount; n > 0 {
 		// The plugin reads the attempts the plan's status holds; the gate stores them right after
 		// its answers.
 		eventually(w.t, "the plan's status counts the earlier attempts", func() error {

@@ -42,7 +42,8 @@ func (b *bench) growth(ctx context.Context, perRun int) error {
 				ms(r.pct(50)), ms(r.pct(99)), r.throughput(), ratio(r.pct(50), baseline[clients].pct(50)))
 		}
 	}
-	fmt.Printf("\nsettle (the last create until the plan's status counts every admitted call) after %s\n", strings.Join(settled, ", after "))
+	fmt.Printf("\nsettle (the last create until the plan's status counts every admitted call) after %s\n",
+		strings.Join(settled, ", after "))
 	fmt.Printf("\nmanager RSS with %s: %s\n", "the history above", rss(b.local.ManagerPID()))
 
 	alone, err := b.plan(ctx, "among-many")

@@ -40,7 +40,8 @@ func main() {
 	var x extras
 	flag.IntVar(&x.live, "live", 10000, "also measure the manager's memory with this many live calls (0: skip)")
 	flag.BoolVar(&x.statusWrites, "status-writes", true, "also time one write of a plan's status per step-counter shape")
-	flag.StringVar(&x.profile.file, "cpuprofile", "", "write a CPU profile of the manager, from the first measured round on, to this file")
+	flag.StringVar(&x.profile.file, "cpuprofile", "",
+		"write a CPU profile of the manager, from the first measured round on, to this file")
 	flag.IntVar(&x.profile.seconds, "profile-seconds", 20, "length of the manager's CPU profile")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -64,14 +65,7 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 		return err
 	}
 	defer func() { _ = local.Stop() }()
-	profileArgs, err := x.profile.managerArgs()
-	if err != nil {
-		return err
-	}
-	if err := local.StartManager(ctx, profileArgs...); err != nil {
-		return err
-	}
-	if err := local.AwaitLeader(ctx, time.Minute); err != nil {
+	if err := startManager(ctx, local, &x.profile); err != nil {
 		return err
 	}
 	scheme := runtime.NewScheme()
@@ -137,6 +131,18 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 		}
 	}
 	return b.extras(ctx, rounds, x)
+}
+
+// startManager starts the manager binary (with the profile's flags) and waits until it leads.
+func startManager(ctx context.Context, local *testenv.Local, p *profiler) error {
+	args, err := p.managerArgs()
+	if err != nil {
+		return err
+	}
+	if err := local.StartManager(ctx, args...); err != nil {
+		return err
+	}
+	return local.AwaitLeader(ctx, time.Minute)
 }
 
 // extras are the measurements after the comparison and the growth cases.

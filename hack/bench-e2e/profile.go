@@ -73,7 +73,8 @@ func (p *profiler) wait() error {
 	if err := <-p.done; err != nil {
 		return fmt.Errorf("the manager's CPU profile: %w", err)
 	}
-	fmt.Printf("\nmanager CPU profile (%d s from the first round on): %s (go tool pprof -top %s)\n", p.seconds, p.file, p.file)
+	fmt.Printf("\nmanager CPU profile (%d s from the first round on): %s (go tool pprof -top %s)\n",
+		p.seconds, p.file, p.file)
 	return nil
 }
 

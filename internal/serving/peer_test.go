@@ -38,7 +38,12 @@ func startPeers(t *testing.T, dir string) (*Peers, string) {
 	p.Mux().HandleFunc("/hello", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") })
 	done := make(chan error, 1)
 	go func() { done <- p.Start(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
 	deadline := time.Now().Add(10 * time.Second)
 	for p.Addr() == "" {
 		if time.Now().After(deadline) {

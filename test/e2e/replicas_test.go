@@ -54,7 +54,8 @@ var _ = Describe("three manager binaries serving the webhook", Ordered, func() {
 			tool.Spec.CostPerCall = new(resource.MustParse(cost))
 		}
 		Expect(admin.Create(ctx, tool)).To(Succeed())
-		Expect(admin.Create(ctx, &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: n.Name}, Spec: spec})).To(Succeed())
+		profile := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: n.Name}, Spec: spec}
+		Expect(admin.Create(ctx, profile)).To(Succeed())
 		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: n.Name, Name: "plan"},
 			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent",
 				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: n.Name}}}
@@ -98,7 +99,7 @@ var _ = Describe("three manager binaries serving the webhook", Ordered, func() {
 		}
 	}
 
-	It("admits exactly maxRetriesPerStep+1 of 24 concurrent attempts of one step, whichever process the API server asks", func() {
+	It("admits exactly maxRetriesPerStep+1 of 24 concurrent attempts of one step, whichever process is asked", func() {
 		ns, coder, tool := world("", safetyv1alpha1.SafetyProfileSpec{MaxRetriesPerStep: new(int32(3))})
 		before := make([]int64, replicas)
 		for i := range before {
@@ -106,7 +107,8 @@ var _ = Describe("three manager binaries serving the webhook", Ordered, func() {
 		}
 		Expect(burst(coder, ns, tool, 24, func(int) string { return "build" }, "ToolRetryLimitExceeded")).To(Equal(4))
 		for i := range before {
-			Expect(set.Connections[i].Load()-before[i]).To(BeNumerically(">=", 24/replicas-1), "replica %d was asked its share", i)
+			asked := set.Connections[i].Load() - before[i]
+			Expect(asked).To(BeNumerically(">=", 24/replicas-1), "replica %d was asked its share", i)
 		}
 		var calls safetyv1alpha1.AgentToolCallList
 		Expect(admin.List(ctx, &calls, client.InNamespace(ns))).To(Succeed())
@@ -115,10 +117,11 @@ var _ = Describe("three manager binaries serving the webhook", Ordered, func() {
 			HaveField("StepAttempts", Equal(map[string]int32{"build": 4})), HaveField("Calls", Equal(int64(4)))))
 	})
 
-	It("never lets concurrent calls on three processes overrun maxCostPerPlan by more than the last call's reservation", func() {
+	It("never lets concurrent calls on three processes overrun maxCostPerPlan by more than the last reservation", func() {
 		ns, coder, tool := world("0.3", safetyv1alpha1.SafetyProfileSpec{MaxCostPerPlan: new(resource.MustParse("1"))})
 		// 0, 0.3, 0.6 and 0.9 are below the limit: exactly four calls fit, the fourth ending at 1.2.
-		Expect(burst(coder, ns, tool, 24, func(i int) string { return fmt.Sprintf("s-%d", i) }, "ToolCostLimitExceeded")).To(Equal(4))
+		steps := func(i int) string { return fmt.Sprintf("s-%d", i) }
+		Expect(burst(coder, ns, tool, 24, steps, "ToolCostLimitExceeded")).To(Equal(4))
 		Eventually(usage(ns)).WithTimeout(30 * time.Second).Should(And(
 			HaveField("AccumulatedCost", "1.2"), HaveField("ReservedCost", "1.2")))
 	})

@@ -35,7 +35,8 @@ func recountWorld(t *testing.T, stored safetyv1alpha1.PlanUsage, calls ...safety
 	created := metav1.NewTime(time.Now().Add(-time.Hour).Truncate(time.Second))
 	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p", UID: "plan-uid", CreationTimestamp: created},
 		Status: safetyv1alpha1.AgentPlanStatus{Usage: stored, Tools: []safetyv1alpha1.PinnedTool{{Name: "paid", CostPerCall: quantity("0.5")}}}}
-	objs := []client.Object{plan}
+	objs := make([]client.Object, 0, 1+len(calls))
+	objs = append(objs, plan)
 	for i := range calls {
 		calls[i].Namespace, calls[i].Spec.Plan = "ns", "p"
 		if calls[i].CreationTimestamp.IsZero() {
