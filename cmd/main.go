@@ -246,8 +246,8 @@ func main() {
 		setupLog.Error(err, "Failed to set up controllers")
 		os.Exit(1)
 	}
-	webhookOptions := webhookv1alpha1.Options{Ledger: decisionLog, Flood: flood, ServiceAccountApprovers: serviceAccountApprovers,
-		Counters: counters}
+	webhookOptions := webhookv1alpha1.Options{Ledger: decisionLog, Flood: flood,
+		ServiceAccountApprovers: serviceAccountApprovers, Counters: counters}
 	ownership.wire(mgr, &webhookOptions)
 	webhooksReady, err := setupWebhooks(mgr, disableWebhooks, certRotation, certs.Options{
 		SecretNamespace: certSecretNamespace, SecretName: certSecretName, CertDir: webhookServerOptions.CertDir,
