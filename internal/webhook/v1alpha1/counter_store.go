@@ -45,10 +45,13 @@ func (s *CounterStore) Store(ctx context.Context, key types.NamespacedName) erro
 	for {
 		p.mu.Lock()
 		pending := (p.dirty || p.flushing) && !p.gone
-		p.urgent = pending
 		p.mu.Unlock()
 		if !pending {
 			return nil
+		}
+		select {
+		case p.kick <- struct{}{}:
+		default: // already asked
 		}
 		select {
 		case <-ctx.Done():

@@ -67,9 +67,10 @@ type planCounters struct {
 	dirty, flushing bool
 	used            time.Time
 	lastWrite       time.Time
+	failures        int  // writes failed in a row (not conflicts), for the backoff
 	gone            bool // the plan no longer exists: nothing is written
-	// urgent asks the flusher to write without waiting out flushInterval (CounterStore).
-	urgent bool
+	// kick asks the flusher to write without waiting out flushInterval (CounterStore).
+	kick chan struct{}
 }
 
 // reset makes p the empty counters of the plan with uid, not yet loaded. A running flusher stays
@@ -135,7 +136,7 @@ func (c *usageCommitter) counters(key types.NamespacedName) *planCounters {
 	p := c.plans[key]
 	if p == nil {
 		c.sweep()
-		p = &planCounters{}
+		p = &planCounters{kick: make(chan struct{}, 1)}
 		c.plans[key] = p
 	}
 	return p

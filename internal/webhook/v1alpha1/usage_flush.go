@@ -6,6 +6,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/policy"
@@ -15,6 +16,9 @@ import (
 // admitting hundreds of calls a second costs ten status writes a second, and its counters reach
 // its status at most this long (plus one write) after the answer that added to them.
 const defaultFlushInterval = 100 * time.Millisecond
+
+// maxFlushBackoff bounds the doubling of the wait after failed writes: at most 2^6 flushIntervals.
+const maxFlushBackoff = 6
 
 // writeTimeout bounds one write of a plan's counters.
 const writeTimeout = 10 * time.Second
@@ -45,14 +49,16 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 			p.mu.Unlock()
 			return
 		}
-		wait := c.flushInterval - c.nowFunc().Sub(p.lastWrite)
+		wait := c.flushInterval<<min(p.failures, maxFlushBackoff) - c.nowFunc().Sub(p.lastWrite)
 		p.mu.Unlock()
-		for ; wait > 0 && !c.isUrgent(p); wait -= storePoll {
+		if wait > 0 {
+			timer := time.NewTimer(wait)
 			select {
-			case <-time.After(min(wait, storePoll)):
+			case <-timer.C:
+			case <-p.kick: // someone waits for these counters to be stored (CounterStore)
 			case <-c.stopped: // stopping: write what is left now
-				wait = 0
 			}
+			timer.Stop()
 		}
 		p.mu.Lock()
 		if !p.dirty || p.gone || !p.loaded {
@@ -60,7 +66,6 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 			p.mu.Unlock()
 			return
 		}
-		p.urgent = false
 		updated := p.stored.DeepCopy()
 		p.u.Into(&updated.Status.Usage)
 		p.dirty = false
@@ -79,13 +84,6 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 	}
 }
 
-// isUrgent says someone waits for p's counters to be stored.
-func (c *usageCommitter) isUrgent(p *planCounters) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.urgent
-}
-
 // afterWrite records a write's result in p: the plan as written, or as re-read after a conflict
 // (whose counters are raised into p's), or p's plan gone.
 func (c *usageCommitter) afterWrite(p *planCounters, written, reread *safetyv1alpha1.AgentPlan, err error) {
@@ -98,7 +96,13 @@ func (c *usageCommitter) afterWrite(p *planCounters, written, reread *safetyv1al
 	case apierrors.IsNotFound(err):
 		p.gone = true
 	case err != nil:
-		p.dirty = true // not stored: the next round tries again, after flushInterval
+		p.dirty = true // not stored: the next round tries again, later after each failure
+		p.failures++
+		if p.failures == 1 || p.failures%100 == 0 {
+			logf.Log.WithName("usage").Error(err, "storing a plan's counters failed; retrying", "plan", written.Namespace+"/"+written.Name,
+				"failures", p.failures)
+		}
+		return
 	case reread != nil:
 		if reread.UID != p.uid {
 			p.gone = true
@@ -113,6 +117,7 @@ func (c *usageCommitter) afterWrite(p *planCounters, written, reread *safetyv1al
 		p.stored = written
 		c.totals.observe(written)
 	}
+	p.failures = 0
 }
 
 // stopFlushTimeout bounds how long a stopping replica spends storing the counters it holds.

@@ -104,8 +104,9 @@ func TestTheStoredCountersWinWhereTheyAreHigher(t *testing.T) {
 
 func TestAWriteThatLostARaceLowersNoCounter(t *testing.T) {
 	c, plan := recountWorld(t, safetyv1alpha1.PlanUsage{})
-	committer := newUsageCommitter(c, c, c, newProjectTotals(c), time.Now)
-	committer.flushInterval = time.Hour // nothing is written until the test says so
+	// The committer's first write waits until the other writer has written.
+	gate := make(chan struct{})
+	committer := newUsageCommitter(c, c, gatedStatus{c, gate}, newProjectTotals(c), time.Now)
 	ctx := context.Background()
 	if _, err := committer.submit(ctx, plan, func(u *policy.Usage) (outcome, error) { u.Admit("a", safety.Money{}); return outcome{}, nil }); err != nil {
 		t.Fatal(err)
@@ -119,12 +120,31 @@ func TestAWriteThatLostARaceLowersNoCounter(t *testing.T) {
 	if err := c.Status().Update(ctx, other); err != nil {
 		t.Fatal(err)
 	}
+	close(gate)
 	store := &CounterStore{}
 	store.attach(committer)
 	if err := store.Store(ctx, client.ObjectKeyFromObject(plan)); err != nil {
 		t.Fatal(err)
 	}
 	assertStored(t, c, plan, policy.Usage{Calls: 4, Steps: map[string]int32{"a": 1, "b": 4}})
+}
+
+// gatedStatus is c's status writer, whose writes wait until gate is closed.
+type gatedStatus struct {
+	c    client.Client
+	gate chan struct{}
+}
+
+func (g gatedStatus) Status() client.SubResourceWriter { return gatedWriter{g.c.Status(), g.gate} }
+
+type gatedWriter struct {
+	client.SubResourceWriter
+	gate chan struct{}
+}
+
+func (g gatedWriter) Update(ctx context.Context, obj client.Object, opts ...client.SubResourceUpdateOption) error {
+	<-g.gate
+	return g.SubResourceWriter.Update(ctx, obj, opts...)
 }
 
 func assertStored(t *testing.T, c client.Client, plan *safetyv1alpha1.AgentPlan, want policy.Usage) {
