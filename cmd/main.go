@@ -206,7 +206,7 @@ func main() {
 	}
 	restConfig := ctrl.GetConfigOrDie()
 	// With leader election the leader alone decides plans' counters and the others forward to it.
-	ownership := mustCounterOwnership(enableLeaderElection && !disableWebhooks, restConfig, leaderElectionNamespace,
+	ownership := mustCounterOwnership(enableLeaderElection, !disableWebhooks, restConfig, leaderElectionNamespace,
 		peerAddress, peerPort, webhookServerOptions)
 	managerOptions := ctrl.Options{
 		Scheme:           scheme,

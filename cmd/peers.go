@@ -28,16 +28,22 @@ const serviceAccountNamespaceFile = "/var/run/secrets/kubernetes.io/serviceaccou
 // of the leader Lease, whose identity carries its peer address, so the others can forward their
 // AgentToolCall reviews to it (docs/webhook.md, "Several replicas").
 type counterOwnership struct {
-	lock      resourcelock.Interface
+	lock      *webhookv1alpha1.RenewalTracker
 	peers     *serving.Peers
 	namespace string
 	identity  string
 }
 
-// mustCounterOwnership is newCounterOwnership when enabled, nil otherwise; it exits on an error.
-func mustCounterOwnership(enabled bool, cfg *rest.Config, namespace, advertise string, port int,
+// mustCounterOwnership is newCounterOwnership with leader election, nil otherwise; it exits on an
+// error.
+func mustCounterOwnership(leaderElection, webhooks bool, cfg *rest.Config, namespace, advertise string, port int,
 	certs serving.WebhookOptions) *counterOwnership {
-	if !enabled {
+	if !webhooks {
+		return nil
+	}
+	if !leaderElection {
+		setupLog.Info("Leader election is off: this replica decides plans' counters on its own. Run exactly one " +
+			"replica so, or set --leader-elect (docs/webhook.md, Several replicas).")
 		return nil
 	}
 	o, err := newCounterOwnership(cfg, namespace, advertise, port, certs)
@@ -80,7 +86,8 @@ func newCounterOwnership(cfg *rest.Config, namespace, advertise string, port int
 	}
 	peers := serving.NewPeers(serving.PeerOptions{Host: certs.Host, Port: port,
 		CertDir: certs.CertDir, CertName: certs.CertName, KeyName: certs.KeyName})
-	return &counterOwnership{lock: lock, peers: peers, namespace: namespace, identity: identity}, nil
+	return &counterOwnership{lock: webhookv1alpha1.TrackRenewals(lock), peers: peers, namespace: namespace,
+		identity: identity}, nil
 }
 
 // applyTo makes the manager elect its leader with the ownership's lock; nil changes nothing.
@@ -101,7 +108,7 @@ func (o *counterOwnership) wire(mgr ctrl.Manager, opts *webhookv1alpha1.Options)
 		setupLog.Error(err, "Failed to set up the counters' ownership")
 		os.Exit(1)
 	}
-	opts.Owner = &webhookv1alpha1.LeaseOwner{Elected: mgr.Elected(), Leases: cs.CoordinationV1(), Namespace: o.namespace,
-		Name: leaderElectionID, Self: o.identity}
+	opts.Owner = &webhookv1alpha1.LeaseOwner{Elected: mgr.Elected(), Renewals: o.lock, Leases: cs.CoordinationV1(),
+		Namespace: o.namespace, Name: leaderElectionID, Self: o.identity}
 	opts.Peers = o.peers
 }

@@ -39,6 +39,10 @@ func (r *AgentPlanReconciler) holdSpend(ctx context.Context, plan *safetyv1alpha
 	return nil
 }
 
+// sealTimeout bounds the wait for a deleted plan's counters to be stored, so a plan whose writes
+// fail does not hold the plan controller's worker.
+const sealTimeout = 10 * time.Second
+
 // settle moves a deleted plan's spend into its project's total, then releases the plan. Exactly
 // once: the plan's UID goes into the ProjectPolicy's status.settled.uids in the same write that
 // adds its cost, so a crash (or a conflict) before the finalizer is released finds it settled and
@@ -51,8 +55,11 @@ func (r *AgentPlanReconciler) settle(ctx context.Context, cached *safetyv1alpha1
 		return nil
 	}
 	if r.Counters != nil {
-		if err := r.Counters.Store(ctx, client.ObjectKeyFromObject(cached)); err != nil {
-			return err
+		sealCtx, cancel := context.WithTimeout(ctx, sealTimeout)
+		err := r.Counters.Seal(sealCtx, cached)
+		cancel()
+		if err != nil {
+			return err // requeued: the plan keeps its finalizer until its counters are stored
 		}
 	}
 	plan := &safetyv1alpha1.AgentPlan{}

@@ -4,13 +4,13 @@ import (
 	"context"
 	"time"
 
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/ledger"
 )
@@ -28,14 +28,14 @@ type Options struct {
 	LedgerDir string
 	// Configs records plan locks and re-locks; nil means a Log on Journal (none without one).
 	Configs audit.ConfigLog
-	// Counters waits until the counters the webhook in this process decided for a plan are in its
-	// status, before a deleted plan's spend is settled from it; nil waits for nothing.
+	// Counters closes a deleted plan's counters in the webhook of this process and waits until
+	// they are in its status, before its spend is settled from it; nil waits for nothing.
 	Counters CounterStore
 }
 
 // CounterStore is the webhook's (webhookv1alpha1.CounterStore), seen from the controllers.
 type CounterStore interface {
-	Store(ctx context.Context, key types.NamespacedName) error
+	Seal(ctx context.Context, plan *safetyv1alpha1.AgentPlan) error
 }
 
 // SetupWithManager registers every toolgate controller and index with mgr, and the start-up task

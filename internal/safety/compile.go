@@ -104,6 +104,10 @@ func (p *Policy) Hash() string { return p.hash }
 // Mode returns the effective enforcement mode.
 func (p *Policy) Mode() Mode { return p.mode }
 
+// LimitsTotalCost says whether the profile sets maxTotalCost, so a decision depends on the spend
+// of every plan of the namespace.
+func (p *Policy) LimitsTotalCost() bool { return p.profile.MaxTotalCost != nil }
+
 // Loop returns the effective loop policy, defaults applied; MaxRepeats is negative when off.
 func (p *Policy) Loop() LoopPolicy { return p.loop }
 

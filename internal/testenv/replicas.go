@@ -52,6 +52,7 @@ type Replicas struct {
 	Peers      []*serving.Peers
 	Identities []string
 	managers   []ctrl.Manager
+	renewals   []*webhookv1alpha1.RenewalTracker
 
 	proxy    net.Listener
 	cancels  []context.CancelFunc
@@ -143,10 +144,11 @@ func (r *Replicas) startReplica(i, port int, setup func(*Replicas, int, ctrl.Man
 	if err != nil {
 		return err
 	}
-	r.Peers, r.Identities = append(r.Peers, peers), append(r.Identities, identity)
+	tracked := webhookv1alpha1.TrackRenewals(lock)
+	r.Peers, r.Identities, r.renewals = append(r.Peers, peers), append(r.Identities, identity), append(r.renewals, tracked)
 	mgr, err := ctrl.NewManager(r.Writes.Wrap(r.Config), ctrl.Options{
 		LeaderElection: true, LeaderElectionID: LeaderElectionID, LeaderElectionNamespace: OperatorNamespace,
-		LeaderElectionResourceLockInterface: lock, LeaderElectionReleaseOnCancel: true,
+		LeaderElectionResourceLockInterface: tracked, LeaderElectionReleaseOnCancel: true,
 		Scheme: r.Scheme,
 		// The production cache: what the replicas decide from is what main.go's manager keeps.
 		Cache:                  operator.CacheOptions(),
@@ -190,7 +192,7 @@ func (r *Replicas) Owner(i int) (*webhookv1alpha1.LeaseOwner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &webhookv1alpha1.LeaseOwner{Elected: r.managers[i].Elected(), Leases: cs.CoordinationV1(),
+	return &webhookv1alpha1.LeaseOwner{Elected: r.managers[i].Elected(), Renewals: r.renewals[i], Leases: cs.CoordinationV1(),
 		Namespace: OperatorNamespace, Name: LeaderElectionID, Self: r.Identities[i]}, nil
 }
 

@@ -138,3 +138,27 @@ func TestChartMatchesKustomize(t *testing.T) {
 		t.Fatalf("config/default rendered only %d RBAC, webhook and CRD objects", len(kust))
 	}
 }
+
+// Several replicas without leader election would each decide plans' counters on their own; the
+// chart refuses to render them (Helm replaces lists, so overriding manager.args can drop it).
+func TestChartRefusesReplicasWithoutLeaderElection(t *testing.T) {
+	chart, err := testenv.Path("dist", "chart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	render := func(args ...string) (string, error) {
+		base := []string{"template", "toolgate", chart, "--namespace", operatorNamespace}
+		out, err := exec.Command(helm(t), append(base, args...)...).CombinedOutput()
+		return string(out), err
+	}
+	out, err := render("--set", "manager.replicas=3", "--set", "manager.args={--health-probe-bind-address=:8081}")
+	if err == nil || !strings.Contains(out, "needs --leader-elect") {
+		t.Fatalf("3 replicas without --leader-elect rendered (err %v): %.300s", err, out)
+	}
+	if out, err := render("--set", "manager.replicas=3"); err != nil {
+		t.Fatalf("3 replicas with the default args (--leader-elect): %v: %.300s", err, out)
+	}
+	if out, err := render("--set", "manager.args={--health-probe-bind-address=:8081}"); err != nil {
+		t.Fatalf("one replica without --leader-elect: %v: %.300s", err, out)
+	}
+}

@@ -174,5 +174,45 @@ var _ = Describe("AgentToolCall accounting: what the agent cannot choose", func(
 			p.plan("third", safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "other", ProfileRef: spRef(safety.BuiltinUnrestricted)})
 			mustAdmit(submit(other, p.call("third", tool, "a", "src/a.go")))
 		})
+
+		It("admits exactly the calls that fit the project's budget when two plans' calls arrive in parallel", func() {
+			tool := costly("0.6")
+			ref := p.profile(profileWith(func(s *safetyv1alpha1.SafetyProfileSpec) { s.MaxTotalCost = money("1") }))
+			other := p.newAgent("other")
+			p.plan("first", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref})
+			p.plan("second", safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "other", ProfileRef: ref})
+			var wg sync.WaitGroup
+			errs := make([]error, 16)
+			for i := range errs {
+				agent, plan := p.agent, "first"
+				if i%2 == 1 {
+					agent, plan = other, "second"
+				}
+				wg.Go(func() {
+					errs[i] = submit(agent, p.call(plan, tool, fmt.Sprintf("s-%d", i), fmt.Sprintf("src/%d.go", i)))
+				})
+			}
+			wg.Wait()
+			admitted := 0
+			for _, err := range errs {
+				if err == nil {
+					admitted++
+					continue
+				}
+				mustDeny(err, safety.ReasonToolCostLimitExceeded, "max_total_cost")
+			}
+			// 0 and 0.6 are below 1: two calls fit in the namespace, whichever plans they are of.
+			Expect(admitted).To(Equal(2))
+			first, second := storedPlan(counters, p.ns, "first"), storedPlan(counters, p.ns, "second")
+			Expect(safety.MustParseMoney(orZero(first.Status.Usage.AccumulatedCost)).SaturatingAdd(
+				safety.MustParseMoney(orZero(second.Status.Usage.AccumulatedCost))).String()).To(Equal("1.2"))
+		})
 	})
 })
+
+func orZero(s string) string {
+	if s == "" {
+		return "0"
+	}
+	return s
+}

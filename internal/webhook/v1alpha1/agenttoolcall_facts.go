@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -70,9 +71,15 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 		}
 		return decide(&u)
 	}
+	if compiled.LimitsTotalCost() {
+		defer h.totals.lockNamespace(plan.Namespace)()
+	}
 	out, err := h.usage.submit(ctx, plan, decide)
-	if apierrors.IsNotFound(err) {
+	switch {
+	case apierrors.IsNotFound(err):
 		return deny(denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %q no longer exists", plan.Name)}), nil
+	case errors.Is(err, errPlanSealed):
+		return deny(denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %s is being deleted", plan.Name)}), nil
 	}
 	return out, err
 }

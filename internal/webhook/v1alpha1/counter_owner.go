@@ -10,11 +10,13 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	admissionv1 "k8s.io/api/admission/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 )
 
@@ -32,32 +34,78 @@ type CounterOwner interface {
 func PeerIdentity(id, addr string) string { return id + "@" + addr }
 
 // LeaseOwner makes the holder of the manager's leader Lease the replica that decides counters: the
-// one running the controllers. A leader that cannot renew its Lease stops (the manager exits)
-// before another replica can take it, so two replicas decide at once only if clocks drift by more
-// than the Lease's slack (lease duration minus renew deadline).
+// one running the controllers. The leader decides only while its last renewal of the Lease is
+// younger than DecideWithin, by its own clock, and another replica takes the Lease only once it
+// has seen it unrenewed for the lease duration (15 s) by its own: two replicas decide at once
+// only if one clock runs more than that slack (5 s in 15) fast against the other.
 type LeaseOwner struct {
 	// Elected is closed once this replica leads (the manager's Elected()).
 	Elected <-chan struct{}
-	Leases  coordinationv1client.LeasesGetter
+	// Renewals are this replica's successful writes of the Lease; nil trusts Elected alone.
+	Renewals *RenewalTracker
+	Leases   coordinationv1client.LeasesGetter
 	// Namespace and Name locate the Lease; Self is this replica's identity in it.
 	Namespace, Name, Self string
 	// Now is the time source; nil means time.Now.
 	Now func() time.Time
 
-	mu     sync.Mutex
-	holder string
-	read   time.Time
+	mu sync.Mutex
+	// holder, record and seen: the Lease as last read, and when (by this replica's clock) its
+	// holder or renew time last changed, as client-go's leader election judges expiry.
+	holder, record string
+	read, seen     time.Time
+}
+
+// DecideWithin is how recent the leader's last renewal must be for it to decide: the renew
+// deadline, after which controller-runtime's leader election gives the Lease up.
+const DecideWithin = 10 * time.Second
+
+// RenewalTracker wraps the leader election lock and notes when this replica last wrote the Lease
+// (acquired or renewed it).
+type RenewalTracker struct {
+	resourcelock.Interface
+	last atomic.Int64 // unix nanoseconds of the monotonic-backed time.Now
+}
+
+// TrackRenewals wraps lock.
+func TrackRenewals(lock resourcelock.Interface) *RenewalTracker {
+	return &RenewalTracker{Interface: lock}
+}
+
+// Create notes a successful acquisition.
+func (t *RenewalTracker) Create(ctx context.Context, r resourcelock.LeaderElectionRecord) error {
+	err := t.Interface.Create(ctx, r)
+	if err == nil {
+		t.last.Store(time.Now().UnixNano())
+	}
+	return err
+}
+
+// Update notes a successful renewal.
+func (t *RenewalTracker) Update(ctx context.Context, r resourcelock.LeaderElectionRecord) error {
+	err := t.Interface.Update(ctx, r)
+	if err == nil {
+		t.last.Store(time.Now().UnixNano())
+	}
+	return err
+}
+
+// fresh says the last write is younger than within.
+func (t *RenewalTracker) fresh(now time.Time, within time.Duration) bool {
+	last := t.last.Load()
+	return last != 0 && now.Sub(time.Unix(0, last)) < within
 }
 
 // ownerRecheck bounds how long a replica forwards to the owner it last read before reading the
 // Lease again.
 const ownerRecheck = time.Second
 
-// Deciding says this replica leads.
+// Deciding says this replica leads, and renewed its Lease recently enough to be sure no other
+// replica can have taken it.
 func (o *LeaseOwner) Deciding() bool {
 	select {
 	case <-o.Elected:
-		return true
+		return o.Renewals == nil || o.Renewals.fresh(time.Now(), DecideWithin)
 	default:
 		return false
 	}
@@ -76,11 +124,17 @@ func (o *LeaseOwner) Owner(ctx context.Context) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("reading the leader Lease %s/%s: %w", o.Namespace, o.Name, err)
 		}
-		o.holder, o.read = "", now()
+		o.read = now()
 		s := lease.Spec
-		if s.HolderIdentity != nil && s.RenewTime != nil && s.LeaseDurationSeconds != nil &&
-			now().Before(s.RenewTime.Add(time.Duration(*s.LeaseDurationSeconds)*time.Second)) {
-			o.holder = *s.HolderIdentity
+		o.holder = ""
+		if s.HolderIdentity != nil && s.RenewTime != nil && s.LeaseDurationSeconds != nil {
+			// Expiry by this replica's clock: the time since it saw the record change.
+			if record := *s.HolderIdentity + " " + s.RenewTime.String(); record != o.record {
+				o.record, o.seen = record, o.read
+			}
+			if o.read.Sub(o.seen) < time.Duration(*s.LeaseDurationSeconds)*time.Second {
+				o.holder = *s.HolderIdentity
+			}
 		}
 	}
 	switch i := strings.LastIndex(o.holder, "@"); {
@@ -166,7 +220,7 @@ func (d *decidingOnly) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, maxReviewBytes))
-	answerErrored(w, body, errors.New("this replica no longer decides counters; retry"))
+	answerErrored(w, body, errNotDeciding)
 }
 
 // answerErrored answers the review in body with err, as the API server expects an answer.

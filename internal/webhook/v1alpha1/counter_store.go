@@ -2,17 +2,23 @@ package v1alpha1
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 )
 
-// CounterStore lets the plan controller, in the same process, wait until the counters this
-// replica decided for a plan are in its status: a deleted plan's spend is settled into its
-// project from its status, so the last counts must be there first. The leader runs the
-// controllers and decides the counters, so settling happens where the counters are.
+// CounterStore lets the plan controller, in the same process, close a deleted plan's counters
+// and wait until they are in its status: a deleted plan's spend is settled into its project from
+// its status, so the last counts must be there first, and no call may be counted after. The
+// leader runs the controllers and decides the counters, so settling happens where the counters
+// are. Tests use Store to read a plan's status once what they admitted is in it.
 type CounterStore struct {
 	mu sync.Mutex
 	c  *usageCommitter
@@ -27,12 +33,16 @@ func (s *CounterStore) attach(c *usageCommitter) {
 	s.c = c
 }
 
+func (s *CounterStore) committer() *usageCommitter {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.c
+}
+
 // Store returns once the counters decided here for plan key are stored (at once if there are
 // none), or ctx ends.
 func (s *CounterStore) Store(ctx context.Context, key types.NamespacedName) error {
-	s.mu.Lock()
-	c := s.c
-	s.mu.Unlock()
+	c := s.committer()
 	if c == nil {
 		return nil // the webhook is not serving yet: it decided nothing
 	}
@@ -42,6 +52,35 @@ func (s *CounterStore) Store(ctx context.Context, key types.NamespacedName) erro
 	if p == nil {
 		return nil
 	}
+	return awaitStored(ctx, key, p)
+}
+
+// Seal refuses every further decision for plan, which is being deleted; loads its counters if this
+// replica holds none yet (after a takeover: the stored ones raised by the recount of its calls);
+// and returns once they are stored.
+func (s *CounterStore) Seal(ctx context.Context, plan *safetyv1alpha1.AgentPlan) error {
+	c := s.committer()
+	if c == nil {
+		return nil
+	}
+	key := client.ObjectKeyFromObject(plan)
+	p := c.lockCounters(key)
+	err := c.current(ctx, key, p, plan.UID)
+	if err == nil {
+		p.sealed = true
+	}
+	p.mu.Unlock()
+	switch {
+	case apierrors.IsNotFound(err) || errors.Is(err, errPlanReplaced):
+		return nil // gone: settled already
+	case err != nil:
+		return err
+	}
+	return awaitStored(ctx, key, p)
+}
+
+// awaitStored returns once p holds nothing unstored, kicking its flusher out of its interval.
+func awaitStored(ctx context.Context, key types.NamespacedName, p *planCounters) error {
 	for {
 		p.mu.Lock()
 		pending := (p.dirty || p.flushing) && !p.gone

@@ -31,12 +31,15 @@ const departedTTL = time.Minute
 // ProjectPolicy says deleted plans spent. Each plan's figure only ever grows (a stale event never
 // lowers it). A plan's own batch adds its not-yet-written increments through total's planCost.
 //
-// The bound: another replica's admissions for other plans of the namespace are seen once their
-// plan's status write reaches this replica's informer (milliseconds), so maxTotalCost is exceeded
-// by at most the reservations of calls admitted elsewhere in that window, plus the last call's own.
+// The one replica that decides counters raises a plan's figure as it decides (observeUsage), and
+// decisions that check maxTotalCost are serialized per namespace (lockNamespace), so the total is
+// exceeded by at most the last admitted call's reservation (plus reports, as for a plan's cost).
 type projectTotals struct {
 	mu sync.Mutex
 	ns map[string]*namespaceTotal
+	// deciding serializes, per namespace, the decisions that check maxTotalCost: one plan's
+	// decision reads the total and counts into it before another plan's reads it.
+	deciding sync.Map // namespace -> *sync.Mutex
 	// synced says whether the informer has delivered its initial list; until then total lists.
 	synced func() bool
 	// reader lists plans before synced, and reads ProjectPolicies.
@@ -56,6 +59,15 @@ type departedPlan struct {
 
 func newProjectTotals(reader client.Reader) *projectTotals {
 	return &projectTotals{ns: map[string]*namespaceTotal{}, reader: reader, synced: func() bool { return true }}
+}
+
+// lockNamespace serializes the decisions of namespace that check the project's total; the caller
+// runs the returned unlock. Taken before a plan's counters, never after.
+func (t *projectTotals) lockNamespace(namespace string) (unlock func()) {
+	m, _ := t.deciding.LoadOrStore(namespace, &sync.Mutex{})
+	mu := m.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
 }
 
 // observe records a plan's accumulated cost, if it grew.

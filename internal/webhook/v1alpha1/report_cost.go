@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -75,8 +76,8 @@ func (h *AgentToolCallHandler) countReport(ctx context.Context, old, call *safet
 		}
 		return outcome{}, nil
 	})
-	if apierrors.IsNotFound(err) {
-		return nil
+	if apierrors.IsNotFound(err) || errors.Is(err, errPlanSealed) {
+		return nil // a deleted plan's spend is final
 	}
 	return err
 }

@@ -87,6 +87,9 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if opts.Counters != nil {
 		opts.Counters.attach(handler.usage)
 	}
+	if opts.Owner != nil {
+		handler.usage.deciding = opts.Owner.Deciding
+	}
 	handler.Flood = opts.Flood
 	// The counter reads plans live: its writes race the plan controller's, and a stale read
 	// would only conflict.

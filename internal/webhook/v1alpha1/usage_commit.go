@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -45,9 +46,11 @@ type usageCommitter struct {
 	flushInterval time.Duration
 	// stopped is closed when the committer stops: flushers write what is left and return.
 	stopped chan struct{}
-	// flushers counts the running flushers (not a WaitGroup: flushers may start while Start
-	// waits for the others, during shutdown).
-	flushers atomic.Int64
+	// deciding says this replica decides counters now (CounterOwner); nil means always.
+	deciding func() bool
+	// flushers and inflight count the running flushers and decisions (not WaitGroups: either may
+	// start while Start waits for the others, during shutdown).
+	flushers, inflight atomic.Int64
 }
 
 // planCounters is one plan's counters in memory. mu serializes the plan's decisions and guards
@@ -71,12 +74,14 @@ type planCounters struct {
 	gone            bool // the plan no longer exists: nothing is written
 	// kick asks the flusher to write without waiting out flushInterval (CounterStore).
 	kick chan struct{}
+	// sealed refuses every further decision: the plan is being deleted and its spend settled.
+	sealed bool
 }
 
 // reset makes p the empty counters of the plan with uid, not yet loaded. A running flusher stays
 // and writes these once they are loaded. p.mu is held.
 func (p *planCounters) reset(uid types.UID) {
-	p.uid, p.loaded, p.u, p.stored, p.dirty, p.gone = uid, false, policy.Usage{}, nil, false, false
+	p.uid, p.loaded, p.u, p.stored, p.dirty, p.gone, p.sealed = uid, false, policy.Usage{}, nil, false, false, false
 }
 
 func newUsageCommitter(cache, live client.Reader, writer client.StatusClient, totals *projectTotals, now func() time.Time) *usageCommitter {
@@ -87,17 +92,26 @@ func newUsageCommitter(cache, live client.Reader, writer client.StatusClient, to
 // submit decides one request of plan against its counters, and schedules the counters' write if
 // the decision added to them. plan is the handler's own read of the plan (the cache's, or live).
 func (c *usageCommitter) submit(ctx context.Context, plan *safetyv1alpha1.AgentPlan, decide decideFunc) (outcome, error) {
+	// Counted before the stop check, so Start waits for every decision that passed it.
+	c.inflight.Add(1)
+	defer c.inflight.Add(-1)
+	select {
+	case <-c.stopped:
+		return outcome{}, errStopping
+	default:
+	}
 	key := client.ObjectKeyFromObject(plan)
 	p := c.lockCounters(key)
 	defer p.mu.Unlock()
-	p.used = c.nowFunc()
-	if p.uid != plan.UID || p.gone {
-		p.reset(plan.UID)
+	if c.deciding != nil && !c.deciding() { // checked again here: the owner may have changed while queued
+		return outcome{}, errNotDeciding
 	}
-	if !p.loaded {
-		if err := c.load(ctx, key, p); err != nil {
-			return outcome{}, err
-		}
+	p.used = c.nowFunc()
+	if err := c.current(ctx, key, p, plan.UID); err != nil {
+		return outcome{}, err
+	}
+	if p.sealed {
+		return outcome{}, errPlanSealed
 	}
 	before := p.u.Clone()
 	out, err := decide(&p.u)
@@ -110,6 +124,42 @@ func (c *usageCommitter) submit(ctx context.Context, plan *safetyv1alpha1.AgentP
 		c.markDirty(key, p)
 	}
 	return out, nil
+}
+
+// errStopping refuses a decision once the committer has stopped: what it counted could no longer
+// be stored. The API server's retry reaches the next replica to decide.
+var errStopping = errors.New("this replica is stopping and decides no more counts; retry")
+
+// errNotDeciding refuses a decision on a replica that does not decide counters (any more).
+var errNotDeciding = errors.New("this replica no longer decides counters; retry")
+
+// errPlanReplaced refuses a decision for a plan read before it was deleted and created again.
+var errPlanReplaced = errors.New("the plan was replaced while its call was decided; retry")
+
+// errPlanSealed refuses a decision for a plan whose spend is being settled (CounterStore.Seal).
+var errPlanSealed = errors.New("the plan is being deleted")
+
+// current makes p the loaded counters of the plan with uid. A request that names another plan
+// than the one loaded is checked against the plan that exists before anything is reset: one that
+// read a deleted plan from a stale cache must not throw away the current plan's counts. p.mu is
+// held.
+func (c *usageCommitter) current(ctx context.Context, key types.NamespacedName, p *planCounters, uid types.UID) error {
+	if p.loaded && !p.gone && p.uid != uid {
+		live := &safetyv1alpha1.AgentPlan{}
+		if err := c.live.Get(ctx, key, live); err != nil {
+			return fmt.Errorf("reading plan %s: %w", key, err)
+		}
+		if live.UID != uid {
+			return fmt.Errorf("plan %s: %w", key, errPlanReplaced)
+		}
+	}
+	if p.uid != uid || p.gone {
+		p.reset(uid)
+	}
+	if p.loaded {
+		return nil
+	}
+	return c.load(ctx, key, p)
 }
 
 // lockCounters returns key's counters, locked. They are the ones in c.plans once locked: sweep
@@ -150,7 +200,7 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 		return fmt.Errorf("reading plan %s: %w", key, err)
 	}
 	if stored.UID != p.uid {
-		return fmt.Errorf("plan %s was replaced while its call was decided; retry", key)
+		return fmt.Errorf("plan %s: %w", key, errPlanReplaced)
 	}
 	u, err := policy.UsageOf(stored)
 	if err != nil {
@@ -163,6 +213,8 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 	stale := !u.Equal(mergedMax(u, counted))
 	u.MergeMax(counted)
 	p.u, p.stored, p.loaded = u, stored, true
+	// A plan being deleted admits nothing more, whatever a stale cache told the handler.
+	p.sealed = p.sealed || stored.DeletionTimestamp != nil
 	if stale { // the recount found admissions the status lacks: store them
 		c.markDirty(key, p)
 	}

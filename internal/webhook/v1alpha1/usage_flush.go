@@ -50,13 +50,18 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 			return
 		}
 		wait := c.flushInterval<<min(p.failures, maxFlushBackoff) - c.nowFunc().Sub(p.lastWrite)
+		failing := p.failures > 0
 		p.mu.Unlock()
 		if wait > 0 {
+			kick, stopped := p.kick, c.stopped
+			if failing {
+				kick, stopped = nil, nil // after a failure the backoff holds, whoever waits
+			}
 			timer := time.NewTimer(wait)
 			select {
 			case <-timer.C:
-			case <-p.kick: // someone waits for these counters to be stored (CounterStore)
-			case <-c.stopped: // stopping: write what is left now
+			case <-kick: // someone waits for these counters to be stored (CounterStore)
+			case <-stopped: // stopping: write what is left now
 			}
 			timer.Stop()
 		}
@@ -128,7 +133,7 @@ const stopFlushTimeout = 10 * time.Second
 func (c *usageCommitter) Start(ctx context.Context) error {
 	<-ctx.Done()
 	close(c.stopped)
-	for deadline := time.Now().Add(stopFlushTimeout); c.flushers.Load() > 0 && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(stopFlushTimeout); (c.flushers.Load() > 0 || c.inflight.Load() > 0) && time.Now().Before(deadline); {
 		time.Sleep(storePoll)
 	}
 	return nil
