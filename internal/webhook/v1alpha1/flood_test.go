@@ -25,7 +25,7 @@ import (
 // suiteManager is the suite's own manager setup, to restore after a spec ran another one.
 func suiteManager(mgr ctrl.Manager) error {
 	managerClient = mgr.GetClient()
-	return operator.Setup(mgr, operator.Options{Ledger: decisions})
+	return operator.Setup(mgr, operator.Options{Ledger: decisions, Counters: counters})
 }
 
 // recordsOf reads the records of kind in namespace ns from the ledger under dir.
@@ -64,7 +64,7 @@ var _ = Describe("a flood of denied calls through the API server", Ordered, func
 			if err := mgr.Add(fc); err != nil {
 				return err
 			}
-			return operator.Setup(mgr, operator.Options{Ledger: log, Flood: fc})
+			return operator.Setup(mgr, operator.Options{Ledger: log, Flood: fc, Counters: counters})
 		})).To(Succeed())
 		DeferCleanup(func() {
 			Expect(cluster.RestartManager(suiteManager)).To(Succeed())

@@ -9,7 +9,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -17,7 +16,6 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/ledger"
-	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/testenv"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
@@ -47,10 +45,7 @@ var _ = BeforeSuite(func() {
 	journal, err := ledger.Open(audit.Config(nil, ledgerDir, "envtest", nil))
 	Expect(err).NotTo(HaveOccurred())
 	decisions.use(&audit.Log{Journal: journal})
-	cluster, err = testenv.Start(func(mgr ctrl.Manager) error {
-		managerClient = mgr.GetClient()
-		return operator.Setup(mgr, operator.Options{Ledger: decisions, Counters: counters})
-	})
+	cluster, err = testenv.Start(suiteManager)
 	Expect(err).NotTo(HaveOccurred())
 	k8sClient = cluster.Client
 })
