@@ -17,12 +17,14 @@ type profiler struct {
 	seconds int
 	addr    string
 	done    chan error
+	// extra are more manager flags (-manager-arg).
+	extra []string
 }
 
 // managerArgs are the manager flags the profile needs: none without -cpuprofile.
 func (p *profiler) managerArgs() ([]string, error) {
 	if p.file == "" {
-		return nil, nil
+		return p.extra, nil
 	}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -32,7 +34,7 @@ func (p *profiler) managerArgs() ([]string, error) {
 	if err := lis.Close(); err != nil {
 		return nil, err
 	}
-	return []string{"--pprof-bind-address", p.addr}, nil
+	return append([]string{"--pprof-bind-address", p.addr}, p.extra...), nil
 }
 
 // start begins a profile of p.seconds in the background.

@@ -8,9 +8,11 @@ import (
 
 	admissionv1 "k8s.io/api/admission/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -92,7 +94,7 @@ func (h *AgentToolCallHandler) Handle(ctx context.Context, req admission.Request
 	start := h.Clock.Now()
 	defer func() { metrics.HandlingSeconds.Observe(h.Clock.Since(start).Seconds()) }()
 	call := &safetyv1alpha1.AgentToolCall{}
-	if err := h.Decoder.DecodeRaw(req.Object, call); err != nil {
+	if err := decodeCall(req.Object, call); err != nil {
 		return h.finish(ctx, req, call, deny(denial{ReasonBadRequest, "", "cannot decode the AgentToolCall: " + err.Error()}))
 	}
 	switch req.Operation {
@@ -223,6 +225,17 @@ func (h *AgentToolCallHandler) get(ctx context.Context, key client.ObjectKey, ob
 		return err
 	}
 	return h.Live.Get(ctx, key, obj)
+}
+
+// decodeCall decodes a review's AgentToolCall as the scheme's decoder does for a typed object
+// (sigs.k8s.io/json, case-sensitive, integers kept), without its second parse of the whole object
+// to find apiVersion and kind: the gate decodes every call, and that parse was a tenth of the
+// manager's CPU under load.
+func decodeCall(raw runtime.RawExtension, call *safetyv1alpha1.AgentToolCall) error {
+	if len(raw.Raw) == 0 {
+		return errors.New("there is no content to decode")
+	}
+	return kjson.UnmarshalCaseSensitivePreserveInts(raw.Raw, call)
 }
 
 func isUnlocked(o client.Object) bool { return o.(*safetyv1alpha1.AgentPlan).Status.Snapshot == nil }

@@ -24,7 +24,7 @@ var phaseOrder = map[safetyv1alpha1.CallPhase]int{
 // decreases.
 func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) admission.Response {
 	old := &safetyv1alpha1.AgentToolCall{}
-	if err := h.Decoder.DecodeRaw(req.OldObject, old); err != nil {
+	if err := decodeCall(req.OldObject, old); err != nil {
 		return h.finish(ctx, req, call, deny(denial{ReasonBadRequest, "", "cannot decode the old AgentToolCall: " + err.Error()}))
 	}
 	if d := h.checkUpdate(ctx, req.UserInfo.Username, old, call); d != nil {
