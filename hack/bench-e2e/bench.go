@@ -51,7 +51,8 @@ func (b *bench) setUp(ctx context.Context, dir string) error {
 	}
 	open := safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: openProfile},
 		Spec: safetyv1alpha1.SafetyProfileSpec{RequireSandbox: new(false), RequireCheckpoints: new(false),
-			MaxRetriesPerStep: new(int32(100))}}
+			// 90 calls a step (modes.go), so a plan takes 90,000 calls: long runs (-calls 2000) too.
+			MaxRetriesPerStep: new(int32(100)), MaxStepsPerPlan: new(int32(1000))}}
 	if err := b.admin.Create(ctx, &open); err != nil {
 		return err
 	}

@@ -10,8 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
-// livePlans spreads the live calls over plans so that no plan reaches its step limit
-// (DefaultMaxStepsPerPlan steps of at most 100 attempts each in the benchmark's profile).
+// livePlans spreads the live calls over plans, each with its own counters.
 const livePlans = 4
 
 // live measures the manager's memory with n calls alive at once (admitted, never finished, so the
