@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"sync"
 	"time"
@@ -65,16 +66,17 @@ func main() {
 	rounds := flag.Int("rounds", 3, "rounds; each runs every mode once, in a rotated order")
 	perRun := flag.Int("calls", 200, "calls per mode, round and client count")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured calls to this file")
+	mem := flag.String("memprofile", "", "write a profile of what the measured calls allocated to this file")
 	flag.Parse()
 	logf.SetLogger(logr.Discard())
-	cpuProfile = *profile
+	cpuProfile, memProfile = *profile, *mem
 	if err := run(context.Background(), *rounds, *perRun); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-gateway:", err)
 		os.Exit(1)
 	}
 }
 
-var cpuProfile string
+var cpuProfile, memProfile string
 
 // env is what the modes share.
 type env struct {
@@ -123,6 +125,15 @@ func run(ctx context.Context, rounds, perRun int) error {
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if memProfile != "" {
+		runtime.MemProfileRate = 4096
+		defer func() {
+			if f, err := os.Create(memProfile); err == nil {
+				_ = pprof.Lookup("allocs").WriteTo(f, 0)
+				_ = f.Close()
+			}
+		}()
 	}
 	fmt.Printf("\n%d rounds, %d calls per mode, round and client count\n\n", rounds, perRun)
 	fmt.Println("| clients | mode | p50 | p99 | CPU per call in this process |")
