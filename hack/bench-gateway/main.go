@@ -6,8 +6,8 @@
 //   - direct: tools/call straight to the upstream MCP server (the Go SDK's, over Streamable HTTP);
 //   - gateway: the same call through the gateway, as an agent with a pod-bound token;
 //   - create: the AgentToolCall create alone, with the same token, through the API server;
-//   - relay: the call through a plain MCP relay (the Go SDK's server forwarding on one shared
-//     client session, as the gateway does, but with no gate): what proxying MCP itself costs.
+//   - relay: the call through a plain MCP relay (the Go SDK's server forwarding on a pool of client
+//     sessions, as the gateway does, but with no gate): what proxying MCP itself costs.
 //
 // It also counts this process's CPU time per call in each mode (the clients, the upstream, the
 // relay, the gateway and toolgate's webhook all run here; kube-apiserver and etcd do not): on a
@@ -26,6 +26,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -357,20 +358,30 @@ func startUpstream() *httptest.Server {
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 }
 
-// startRelay is an MCP server that forwards every tools/call to upstream on one shared client
-// session, gating nothing: the MCP proxying the gateway does, alone.
+// startRelay is an MCP server that forwards every tools/call to upstream, gating nothing: the MCP
+// proxying the gateway does, alone, on as many upstream sessions (round robin) over an HTTP client
+// with as many idle connections as the gateway's.
 func startRelay(ctx context.Context, upstream string) (*httptest.Server, error) {
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "relay", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: upstream, DisableStandaloneSSE: true}, nil)
-	if err != nil {
-		return nil, err
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.MaxIdleConnsPerHost = 64
+	httpClient := &http.Client{Transport: transport}
+	sessions := make([]*mcp.ClientSession, gateway.DefaultUpstreamSessions)
+	for i := range sessions {
+		session, err := mcp.NewClient(&mcp.Implementation{Name: "relay", Version: "1"}, nil).Connect(ctx,
+			&mcp.StreamableClientTransport{Endpoint: upstream, HTTPClient: httpClient, DisableStandaloneSSE: true}, nil)
+		if err != nil {
+			return nil, err
+		}
+		sessions[i] = session
 	}
+	var next atomic.Uint32
 	s := mcp.NewServer(&mcp.Implementation{Name: "relay", Version: "1"}, nil)
-	for t, err := range session.Tools(ctx, nil) {
+	for t, err := range sessions[0].Tools(ctx, nil) {
 		if err != nil {
 			return nil, err
 		}
 		s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			session := sessions[int(next.Add(1))%len(sessions)]
 			return session.CallTool(ctx, &mcp.CallToolParams{Name: req.Params.Name, Arguments: req.Params.Arguments})
 		})
 	}
