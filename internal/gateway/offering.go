@@ -3,6 +3,7 @@ package gateway
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -86,18 +87,53 @@ func routesKey(routes map[string]route) string {
 	return b.String()
 }
 
-// newServer builds the MCP server offering routes.
+// newServer builds the MCP server offering routes. A tool the SDK refuses to serve (its upstream
+// declared a schema that is not a JSON object) is left out, and logged, rather than taking every
+// other tool down with it. routes loses the tools left out.
 func (g *Gateway) newServer(routes map[string]route) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "toolgate-gateway", Version: g.opts.Version}, nil)
 	for name, rt := range routes {
-		tool := &mcp.Tool{Name: name, Title: rt.tool.Title, Description: rt.tool.Description,
-			InputSchema: rt.tool.InputSchema, OutputSchema: rt.tool.OutputSchema, Annotations: rt.tool.Annotations}
-		s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if err := addTool(s, name, &rt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return g.callTool(ctx, req, &rt)
-		})
+		}); err != nil {
+			g.opts.Log.Error(err, "Not offering a tool its upstream describes wrongly", "tool", name,
+				"toolServer", rt.server.Name)
+			delete(routes, name)
+		}
 	}
 	s.AddReceivingMiddleware(g.unofferedTools(routes), g.plannedTools(routes))
 	return s
+}
+
+// addTool adds rt's tool to s under name, its schemas encoded once, here, rather than on every
+// request that lists or calls it. The SDK panics on a tool it cannot serve; that is an error here.
+func addTool(s *mcp.Server, name string, rt *route, h mcp.ToolHandler) (err error) {
+	tool := &mcp.Tool{Name: name, Title: rt.tool.Title, Description: rt.tool.Description, Annotations: rt.tool.Annotations}
+	if tool.InputSchema, err = encodedSchema(rt.tool.InputSchema); err != nil {
+		return fmt.Errorf("its input schema: %w", err)
+	}
+	if tool.OutputSchema, err = encodedSchema(rt.tool.OutputSchema); err != nil {
+		return fmt.Errorf("its output schema: %w", err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	s.AddTool(tool, h)
+	return nil
+}
+
+// encodedSchema is schema as JSON; nil stays nil (no schema).
+func encodedSchema(schema any) (any, error) {
+	if schema == nil {
+		return nil, nil
+	}
+	data, err := json.Marshal(schema)
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(data), nil
 }
 
 // noDeepCopy reads the gateway's informer cache without copying: what it reads is only read.
