@@ -241,10 +241,11 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
 	out, callErr := session.CallTool(ctx, &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
-	if callErr != nil {
-		if _, isRPC := errors.AsType[*jsonrpc.Error](callErr); !isRPC {
-			g.upstreams.forget(rt.server.Name, up) // the transport failed: reconnect next time
-		}
+	// The transport failed: reconnect next time. Not when the call's own context ended (the
+	// gateway shutting down, or the SDK propagating an agent's hang-up): the sessions other
+	// agents' calls are on must not be reset by one caller.
+	if _, isRPC := errors.AsType[*jsonrpc.Error](callErr); callErr != nil && !isRPC && ctx.Err() == nil {
+		g.upstreams.forget(rt.server.Name, up)
 	}
 	if g.reporter != nil {
 		// Before answering the agent: its next call is judged with this one's cost counted. Not
