@@ -41,6 +41,7 @@ func run() error {
 	var (
 		listen, audience, namespace, certFile, keyFile, probeAddr, metricsAddr string
 		showVersion                                                            bool
+		upstreamSessions                                                       int
 	)
 	flag.StringVar(&listen, "listen", ":8443", "address the MCP endpoint listens on")
 	flag.StringVar(&audience, "audience", "toolgate-gateway", "audience callers' ServiceAccount tokens must carry")
@@ -49,6 +50,8 @@ func run() error {
 	flag.StringVar(&keyFile, "tls-key-file", "", "serving certificate's key")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "address of /metrics; 0 disables it")
+	flag.IntVar(&upstreamSessions, "upstream-sessions", gateway.DefaultUpstreamSessions,
+		"MCP sessions kept with each ToolServer, so that concurrent calls do not queue on one")
 	flag.BoolVar(&showVersion, "version", false, "print the version and exit")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
@@ -56,6 +59,9 @@ func run() error {
 	if showVersion {
 		fmt.Println("toolgate-gateway", version)
 		return nil
+	}
+	if upstreamSessions < 1 {
+		return fmt.Errorf("--upstream-sessions is %d; it must be at least 1", upstreamSessions)
 	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
 	log := ctrl.Log.WithName("gateway")
@@ -86,16 +92,17 @@ func run() error {
 		return err
 	}
 	gw, err := gateway.New(gateway.Options{
-		Reader:       mgr.GetClient(),
-		Reporter:     mgr.GetClient(),
-		Identity:     identity,
-		APIServer:    cfg,
-		TokenReviews: cs.AuthenticationV1().TokenReviews(),
-		Scheme:       scheme,
-		Mapper:       mgr.GetRESTMapper(),
-		Audience:     audience,
-		Version:      version,
-		Log:          log,
+		Reader:           mgr.GetClient(),
+		Reporter:         mgr.GetClient(),
+		Identity:         identity,
+		APIServer:        cfg,
+		TokenReviews:     cs.AuthenticationV1().TokenReviews(),
+		Scheme:           scheme,
+		Mapper:           mgr.GetRESTMapper(),
+		Audience:         audience,
+		Version:          version,
+		UpstreamSessions: upstreamSessions,
+		Log:              log,
 	})
 	if err != nil {
 		return err

@@ -6,8 +6,8 @@
 //   - direct: tools/call straight to the upstream MCP server (the Go SDK's, over Streamable HTTP);
 //   - gateway: the same call through the gateway, as an agent with a pod-bound token;
 //   - create: the AgentToolCall create alone, with the same token, through the API server;
-//   - relay: the call through a plain MCP relay (the Go SDK's server forwarding on one shared
-//     client session, as the gateway does, but with no gate): what proxying MCP itself costs.
+//   - relay: the call through a plain MCP relay (the Go SDK's server forwarding on a pool of client
+//     sessions, as the gateway does, but with no gate): what proxying MCP itself costs.
 //
 // It also counts this process's CPU time per call in each mode (the clients, the upstream, the
 // relay, the gateway and toolgate's webhook all run here; kube-apiserver and etcd do not): on a
@@ -23,8 +23,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -65,16 +67,17 @@ func main() {
 	rounds := flag.Int("rounds", 3, "rounds; each runs every mode once, in a rotated order")
 	perRun := flag.Int("calls", 200, "calls per mode, round and client count")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured calls to this file")
+	mem := flag.String("memprofile", "", "write a profile of what the measured calls allocated to this file")
 	flag.Parse()
 	logf.SetLogger(logr.Discard())
-	cpuProfile = *profile
+	cpuProfile, memProfile = *profile, *mem
 	if err := run(context.Background(), *rounds, *perRun); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-gateway:", err)
 		os.Exit(1)
 	}
 }
 
-var cpuProfile string
+var cpuProfile, memProfile string
 
 // env is what the modes share.
 type env struct {
@@ -123,6 +126,15 @@ func run(ctx context.Context, rounds, perRun int) error {
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if memProfile != "" {
+		runtime.MemProfileRate = 4096
+		defer func() {
+			if f, err := os.Create(memProfile); err == nil {
+				_ = pprof.Lookup("allocs").WriteTo(f, 0)
+				_ = f.Close()
+			}
+		}()
 	}
 	fmt.Printf("\n%d rounds, %d calls per mode, round and client count\n\n", rounds, perRun)
 	fmt.Println("| clients | mode | p50 | p99 | CPU per call in this process |")
@@ -346,20 +358,30 @@ func startUpstream() *httptest.Server {
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 }
 
-// startRelay is an MCP server that forwards every tools/call to upstream on one shared client
-// session, gating nothing: the MCP proxying the gateway does, alone.
+// startRelay is an MCP server that forwards every tools/call to upstream, gating nothing: the MCP
+// proxying the gateway does, alone, on as many upstream sessions (round robin) over an HTTP client
+// with as many idle connections as the gateway's.
 func startRelay(ctx context.Context, upstream string) (*httptest.Server, error) {
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "relay", Version: "1"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: upstream, DisableStandaloneSSE: true}, nil)
-	if err != nil {
-		return nil, err
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.MaxIdleConnsPerHost = 64
+	httpClient := &http.Client{Transport: transport}
+	sessions := make([]*mcp.ClientSession, gateway.DefaultUpstreamSessions)
+	for i := range sessions {
+		session, err := mcp.NewClient(&mcp.Implementation{Name: "relay", Version: "1"}, nil).Connect(ctx,
+			&mcp.StreamableClientTransport{Endpoint: upstream, HTTPClient: httpClient, DisableStandaloneSSE: true}, nil)
+		if err != nil {
+			return nil, err
+		}
+		sessions[i] = session
 	}
+	var next atomic.Uint32
 	s := mcp.NewServer(&mcp.Implementation{Name: "relay", Version: "1"}, nil)
-	for t, err := range session.Tools(ctx, nil) {
+	for t, err := range sessions[0].Tools(ctx, nil) {
 		if err != nil {
 			return nil, err
 		}
 		s.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			session := sessions[int(next.Add(1))%len(sessions)]
 			return session.CallTool(ctx, &mcp.CallToolParams{Name: req.Params.Name, Arguments: req.Params.Arguments})
 		})
 	}

@@ -24,7 +24,7 @@ func (e *NoPlanError) Error() string { return e.Message }
 // bound to the caller's pod, else the one active pod-less plan of its ServiceAccount.
 func CallerPlan(ctx context.Context, c client.Reader, caller *Caller) (string, error) {
 	var plans safetyv1alpha1.AgentPlanList
-	if err := c.List(ctx, &plans, client.InNamespace(caller.Namespace)); err != nil {
+	if err := c.List(ctx, &plans, client.InNamespace(caller.Namespace), noDeepCopy); err != nil {
 		return "", fmt.Errorf("listing the plans of namespace %s: %w", caller.Namespace, err)
 	}
 	now := time.Now()

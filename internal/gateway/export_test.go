@@ -20,3 +20,10 @@ func (g *Gateway) Authenticate(ctx context.Context, token string) (*Caller, erro
 
 // StatedCost is statedCost, for tests of what an upstream may state.
 var StatedCost = statedCost
+
+// ServerBuilds is how many MCP servers the gateway has built so far.
+func (g *Gateway) ServerBuilds() int {
+	g.offerings.mu.Lock()
+	defer g.offerings.mu.Unlock()
+	return g.offerings.builds
+}

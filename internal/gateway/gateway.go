@@ -11,13 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/go-logr/logr"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	authenticationv1client "k8s.io/client-go/kubernetes/typed/authentication/v1"
@@ -84,10 +84,14 @@ type Options struct {
 	ReviewTTL time.Duration
 	// Clock is the cache's clock; the real one when nil.
 	Clock clock.PassiveClock
-	// UpstreamHTTPClient speaks to the ToolServers; http.DefaultClient when nil.
+	// UpstreamHTTPClient speaks to the ToolServers; when nil, one that keeps enough idle
+	// connections per server for the sessions' concurrent calls.
 	UpstreamHTTPClient *http.Client
-	Version            string
-	Log                logr.Logger
+	// UpstreamSessions is how many MCP sessions the gateway keeps with each ToolServer; 0 means
+	// DefaultUpstreamSessions.
+	UpstreamSessions int
+	Version          string
+	Log              logr.Logger
 }
 
 // Gateway serves MCP to agents.
@@ -96,6 +100,7 @@ type Gateway struct {
 	authn     *authenticator
 	upstreams *upstreams
 	reporter  *costReporter // nil: no reports
+	offerings offerings
 }
 
 // New returns a Gateway for opts.
@@ -112,7 +117,13 @@ func New(opts Options) (*Gateway, error) {
 	if opts.ResolvePlan == nil {
 		opts.ResolvePlan = CallerPlan
 	}
-	opts.UpstreamHTTPClient = cmp.Or(opts.UpstreamHTTPClient, http.DefaultClient)
+	if opts.UpstreamHTTPClient == nil {
+		opts.UpstreamHTTPClient = defaultUpstreamHTTPClient()
+	}
+	if opts.UpstreamSessions < 0 {
+		return nil, errors.New("gateway: UpstreamSessions cannot be negative")
+	}
+	opts.UpstreamSessions = cmp.Or(opts.UpstreamSessions, DefaultUpstreamSessions)
 	opts.ReviewTTL = cmp.Or(opts.ReviewTTL, DefaultReviewTTL)
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
@@ -126,7 +137,7 @@ func New(opts Options) (*Gateway, error) {
 		reporter: reporter,
 		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
 			cache: newReviewCache(opts.Clock, opts.ReviewTTL, maxCachedReviews)},
-		upstreams: newUpstreams(opts.UpstreamHTTPClient, opts.Version),
+		upstreams: newUpstreams(opts.UpstreamHTTPClient, opts.Version, opts.UpstreamSessions),
 	}, nil
 }
 
@@ -146,78 +157,11 @@ func (g *Gateway) Handler() http.Handler {
 	return auth.RequireBearerToken(g.authn.verify, nil)(mcpHandler)
 }
 
-// route is one tool the gateway offers: a registered AgentTool that a ToolServer serves and the
-// upstream server offers.
-type route struct {
-	server *safetyv1alpha1.ToolServer
-	served safetyv1alpha1.ServedTool
-	tool   *mcp.Tool
-}
-
-func (r route) upstreamName() string { return cmp.Or(r.served.UpstreamName, r.served.AgentTool) }
-
-// routes lists what the gateway offers, by AgentTool name. A ToolServer that cannot be reached
-// offers nothing; the others still do. Two ToolServers claiming one tool: the first by name wins.
-func (g *Gateway) routes(ctx context.Context) (routes map[string]route, registered map[string]bool, err error) {
-	var servers safetyv1alpha1.ToolServerList
-	if err := g.opts.Reader.List(ctx, &servers); err != nil {
-		return nil, nil, fmt.Errorf("listing ToolServers: %w", err)
-	}
-	var tools safetyv1alpha1.AgentToolList
-	if err := g.opts.Reader.List(ctx, &tools); err != nil {
-		return nil, nil, fmt.Errorf("listing AgentTools: %w", err)
-	}
-	registered = map[string]bool{}
-	for i := range tools.Items {
-		registered[tools.Items[i].Name] = true
-	}
-	slices.SortFunc(servers.Items, func(a, b safetyv1alpha1.ToolServer) int { return cmp.Compare(a.Name, b.Name) })
-	routes = map[string]route{}
-	for i := range servers.Items {
-		ts := &servers.Items[i]
-		up, err := g.upstreams.get(ctx, ts)
-		if err != nil {
-			g.opts.Log.Error(err, "ToolServer unreachable; its tools are not offered", "toolServer", ts.Name)
-			continue
-		}
-		for _, served := range ts.Spec.Tools {
-			r := route{server: ts, served: served}
-			tool, ok := up.tools[r.upstreamName()]
-			if _, taken := routes[served.AgentTool]; taken || !ok || !registered[served.AgentTool] {
-				continue
-			}
-			r.tool = tool
-			routes[served.AgentTool] = r
-		}
-	}
-	return routes, registered, nil
-}
-
-// serverFor builds the MCP server of one request: the caller sees the tools the gateway offers.
-func (g *Gateway) serverFor(r *http.Request) *mcp.Server {
-	ctx := r.Context()
-	s := mcp.NewServer(&mcp.Implementation{Name: "toolgate-gateway", Version: g.opts.Version}, nil)
-	routes, registered, err := g.routes(ctx)
-	if err != nil {
-		g.opts.Log.Error(err, "Cannot list the tools the gateway offers")
-		return nil // the SDK answers 400; the error is in the gateway's log
-	}
-	for name, rt := range routes {
-		tool := &mcp.Tool{Name: name, Title: rt.tool.Title, Description: rt.tool.Description,
-			InputSchema: rt.tool.InputSchema, OutputSchema: rt.tool.OutputSchema, Annotations: rt.tool.Annotations}
-		s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return g.callTool(ctx, req, &rt)
-		})
-	}
-	s.AddReceivingMiddleware(g.unofferedTools(routes, registered), g.plannedTools(routes))
-	return s
-}
-
 // unofferedTools handles a tools/call for a tool the gateway does not offer. An unregistered tool
 // is submitted anyway, so that the webhook refuses it with its reason (ToolNotRegistered) and the
 // ledger holds the refusal. A registered tool that no ToolServer serves is refused here, before
 // anything is created: admitting a call the gateway cannot forward would spend the plan's budget.
-func (g *Gateway) unofferedTools(routes map[string]route, registered map[string]bool) mcp.Middleware {
+func (g *Gateway) unofferedTools(routes map[string]route) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			call, ok := req.(*mcp.CallToolRequest)
@@ -227,8 +171,11 @@ func (g *Gateway) unofferedTools(routes map[string]route, registered map[string]
 			if _, offered := routes[call.Params.Name]; offered {
 				return next(ctx, method, req)
 			}
-			if registered[call.Params.Name] {
+			switch err := g.opts.Reader.Get(ctx, client.ObjectKey{Name: call.Params.Name}, &safetyv1alpha1.AgentTool{}); {
+			case err == nil:
 				return nil, unserved(call.Params.Name)
+			case !apierrors.IsNotFound(err):
+				return nil, fmt.Errorf("reading AgentTool %s: %w", call.Params.Name, err)
 			}
 			return g.callTool(ctx, call, nil)
 		}
@@ -288,11 +235,17 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
-	out, callErr := up.session.CallTool(ctx, &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
-	if callErr != nil {
-		if _, isRPC := errors.AsType[*jsonrpc.Error](callErr); !isRPC {
-			g.upstreams.forget(rt.server.Name, up) // the transport failed: reconnect next time
-		}
+	session, err := up.session(ctx)
+	if err != nil {
+		g.upstreams.forget(rt.server.Name, up)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
+	out, callErr := session.CallTool(ctx, &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
+	// The transport failed: reconnect next time. Not when the call's own context ended (the
+	// gateway shutting down, or the SDK propagating an agent's hang-up): the sessions other
+	// agents' calls are on must not be reset by one caller.
+	if _, isRPC := errors.AsType[*jsonrpc.Error](callErr); callErr != nil && !isRPC && ctx.Err() == nil {
+		g.upstreams.forget(rt.server.Name, up)
 	}
 	if g.reporter != nil {
 		// Before answering the agent: its next call is judged with this one's cost counted. Not

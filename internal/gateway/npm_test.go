@@ -1,16 +1,10 @@
 package gateway_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
@@ -21,88 +15,29 @@ import (
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
-// filesystemServer is @modelcontextprotocol/server-filesystem from the npm registry (pinned by
-// hack/mcp-servers/package-lock.json), serving dir over stdio. It speaks only stdio, so a relay
-// in the test process offers its tools over Streamable HTTP, forwarding every call unchanged;
-// the relay records every JSON-RPC message that goes into and out of the server's stdin and
-// stdout: the server's own wire log, the proof of what reached it.
-type filesystemServer struct {
-	URL  string
-	wire *syncBuffer
-}
-
-// npmPackages installs, if needed, the pinned npm packages (hack/install-mcp-servers.sh) and
-// returns their node_modules directory.
+// npmPackages installs, if needed, the pinned npm packages and returns their node_modules directory.
 func npmPackages() string {
 	GinkgoHelper()
-	script, err := testenv.Path("hack", "install-mcp-servers.sh")
+	dir, err := testenv.NPMPackages(GinkgoWriter)
 	Expect(err).NotTo(HaveOccurred())
-	cmd := exec.Command(script, "--print-dir")
-	cmd.Stderr = GinkgoWriter
-	out, err := cmd.Output()
-	Expect(err).NotTo(HaveOccurred(), "installing the npm MCP servers with hack/install-mcp-servers.sh")
-	return filepath.Join(strings.TrimSpace(string(out)), "node_modules")
-}
-
-func startFilesystemServer(dir string) (*filesystemServer, func()) {
-	GinkgoHelper()
-	installed := filepath.Dir(npmPackages())
-
-	fs := &filesystemServer{wire: &syncBuffer{}}
-	node := exec.Command("node", filepath.Join(installed, "node_modules", "@modelcontextprotocol",
-		"server-filesystem", "dist", "index.js"), dir)
-	node.Stderr = GinkgoWriter
-	c := mcp.NewClient(&mcp.Implementation{Name: "relay", Version: "test"}, nil)
-	session, err := c.Connect(context.Background(), &mcp.LoggingTransport{
-		Transport: &mcp.CommandTransport{Command: node}, Writer: fs.wire}, nil)
-	Expect(err).NotTo(HaveOccurred(), "starting server-filesystem under node")
-
-	relay := mcp.NewServer(&mcp.Implementation{Name: "server-filesystem relay", Version: "test"}, nil)
-	for tool, err := range session.Tools(context.Background(), nil) {
-		Expect(err).NotTo(HaveOccurred())
-		relay.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return session.CallTool(ctx, &mcp.CallToolParams{Name: req.Params.Name, Arguments: req.Params.Arguments})
-		})
-	}
-	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return relay }, nil))
-	fs.URL = server.URL
-	return fs, func() { server.Close(); _ = session.Close() }
-}
-
-// Wire is everything the server has received and sent so far.
-func (fs *filesystemServer) Wire() string { return fs.wire.String() }
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	return dir
 }
 
 var _ = Describe("a third-party MCP server from the npm registry behind toolgate-gateway", Ordered, func() {
 	var (
 		w        *world
 		readTool string
-		fs       *filesystemServer
+		fs       *testenv.FilesystemServer
 	)
 
 	BeforeAll(func() {
 		dir := GinkgoT().TempDir()
 		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello from server-filesystem"), 0o600)).To(Succeed())
 		Expect(os.WriteFile(filepath.Join(dir, ".env"), []byte("SECRET=1"), 0o600)).To(Succeed())
-		var stop func()
-		fs, stop = startFilesystemServer(dir)
-		DeferCleanup(stop)
+		var err error
+		fs, err = testenv.StartFilesystemServer(dir, GinkgoWriter)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(fs.Close)
 		w = newWorld("npm-", fs.URL, "read_text_file")
 		readTool = w.readTool
 	})

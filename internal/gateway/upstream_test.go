@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -17,6 +18,8 @@ type recordingServer struct {
 	URL   string
 	mu    sync.Mutex
 	calls []upstreamCall
+	// sessions counts the MCP sessions clients have initialized with it.
+	sessions atomic.Int32
 }
 
 type upstreamCall struct {
@@ -30,7 +33,8 @@ type pathArgs struct {
 
 func startUpstream(dir string) (*recordingServer, func()) {
 	rec := &recordingServer{}
-	s := mcp.NewServer(&mcp.Implementation{Name: "files", Version: "test"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "files", Version: "test"}, &mcp.ServerOptions{
+		InitializedHandler: func(context.Context, *mcp.InitializedRequest) { rec.sessions.Add(1) }})
 	mcp.AddTool(s, &mcp.Tool{Name: "read_file", Description: "Read a file"},
 		func(_ context.Context, _ *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
 			rec.record("read_file", in.Path)

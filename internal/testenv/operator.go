@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/yaml"
@@ -86,13 +87,20 @@ func (l *Local) operatorKubeconfig(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("requesting a token for the operator's ServiceAccount: %w", err)
 	}
-	cfg := clientcmdapi.NewConfig()
-	cfg.Clusters["local"] = &clientcmdapi.Cluster{Server: l.Admin.Host, CertificateAuthorityData: l.Admin.CAData}
-	cfg.AuthInfos["operator"] = &clientcmdapi.AuthInfo{Token: tr.Status.Token}
-	cfg.Contexts["operator"] = &clientcmdapi.Context{Cluster: "local", AuthInfo: "operator", Namespace: OperatorNamespace}
-	cfg.CurrentContext = "operator"
 	path := filepath.Join(l.Dir, "operator.kubeconfig")
-	return path, clientcmd.WriteToFile(*cfg, path)
+	return path, writeTokenKubeconfig(path, l.Admin, "operator", tr.Status.Token)
+}
+
+// writeTokenKubeconfig writes a kubeconfig for admin's API server that authenticates, as user,
+// with token alone, its namespace OperatorNamespace.
+func writeTokenKubeconfig(path string, admin *rest.Config, user, token string) error {
+	const cluster = "local"
+	cfg := clientcmdapi.NewConfig()
+	cfg.Clusters[cluster] = &clientcmdapi.Cluster{Server: admin.Host, CertificateAuthorityData: admin.CAData}
+	cfg.AuthInfos[user] = &clientcmdapi.AuthInfo{Token: token}
+	cfg.Contexts[user] = &clientcmdapi.Context{Cluster: cluster, AuthInfo: user, Namespace: OperatorNamespace}
+	cfg.CurrentContext = user
+	return clientcmd.WriteToFile(*cfg, path)
 }
 
 // webhookConfiguration is config/webhook's ValidatingWebhookConfiguration under the name

@@ -68,6 +68,9 @@ func awaitLocked(ns, name string) {
 }
 
 var _ = AfterSuite(func() {
+	if gatewayProcess != nil {
+		Expect(gatewayProcess.Stop()).To(Succeed())
+	}
 	if local != nil {
 		Expect(local.Stop()).To(Succeed())
 		// The manager ran as its own ServiceAccount: a right it lacks shows as a refused request,

@@ -1,0 +1,177 @@
+package gateway
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// route is one tool the gateway offers: a registered AgentTool that a ToolServer serves and the
+// upstream server offers.
+type route struct {
+	server   *safetyv1alpha1.ToolServer
+	served   safetyv1alpha1.ServedTool
+	tool     *mcp.Tool
+	upstream *upstream
+}
+
+func (r route) upstreamName() string { return cmp.Or(r.served.UpstreamName, r.served.AgentTool) }
+
+// offering is the MCP server of one set of routes. Building one (its tools, their schemas, the
+// middleware) costs more than the call it serves, so it is built once and shared by every request
+// while the routes it was built from are unchanged. It holds nothing of any caller: each
+// request's caller reaches the handlers in that request (its TokenInfo), never through the server.
+type offering struct {
+	key    string
+	server *mcp.Server
+}
+
+// offerings holds the current offering; a change of routes replaces it.
+type offerings struct {
+	mu      sync.Mutex
+	current *offering
+	builds  int // how many were built, for tests
+}
+
+// serverFor is the MCP server of a request: the shared server of the tools the gateway offers now.
+func (g *Gateway) serverFor(r *http.Request) *mcp.Server {
+	routes, err := g.routes(r.Context())
+	if err != nil {
+		g.opts.Log.Error(err, "Cannot list the tools the gateway offers")
+		return nil // the SDK answers 400; the error is in the gateway's log
+	}
+	key := routesKey(routes)
+	o := &g.offerings
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.current == nil || o.current.key != key {
+		o.current = &offering{key: key, server: g.newServer(routes)}
+		o.builds++
+	}
+	return o.current.server
+}
+
+// routesKey names everything a route's handler depends on: the tool, its ToolServer's object and
+// spec (uid, generation: the served tool's mapping and upstream name) and the upstream connection
+// (its tools' schemas).
+func routesKey(routes map[string]route) string {
+	names := make([]string, 0, len(routes))
+	for name := range routes {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	for _, name := range names {
+		rt := routes[name]
+		// Names and uids hold no NUL, so these fields cannot run into each other.
+		b.WriteString(name)
+		b.WriteByte(0)
+		b.WriteString(string(rt.server.UID))
+		b.WriteByte(0)
+		b.WriteString(strconv.FormatInt(rt.server.Generation, 10))
+		b.WriteByte(0)
+		b.WriteString(strconv.FormatUint(rt.upstream.id, 10))
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// newServer builds the MCP server offering routes. A tool the SDK refuses to serve (its upstream
+// declared a schema that is not a JSON object) is left out, and logged, rather than taking every
+// other tool down with it. routes loses the tools left out.
+func (g *Gateway) newServer(routes map[string]route) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "toolgate-gateway", Version: g.opts.Version}, nil)
+	for name, rt := range routes {
+		if err := addTool(s, name, &rt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return g.callTool(ctx, req, &rt)
+		}); err != nil {
+			g.opts.Log.Error(err, "Not offering a tool its upstream describes wrongly", "tool", name,
+				"toolServer", rt.server.Name)
+			delete(routes, name)
+		}
+	}
+	s.AddReceivingMiddleware(g.unofferedTools(routes), g.plannedTools(routes))
+	return s
+}
+
+// addTool adds rt's tool to s under name, its schemas encoded once, here, rather than on every
+// request that lists or calls it. The SDK panics on a tool it cannot serve; that is an error here.
+func addTool(s *mcp.Server, name string, rt *route, h mcp.ToolHandler) (err error) {
+	tool := &mcp.Tool{Name: name, Title: rt.tool.Title, Description: rt.tool.Description, Annotations: rt.tool.Annotations}
+	if tool.InputSchema, err = encodedSchema(rt.tool.InputSchema); err != nil {
+		return fmt.Errorf("its input schema: %w", err)
+	}
+	if tool.OutputSchema, err = encodedSchema(rt.tool.OutputSchema); err != nil {
+		return fmt.Errorf("its output schema: %w", err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	s.AddTool(tool, h)
+	return nil
+}
+
+// encodedSchema is schema as JSON; nil stays nil (no schema).
+func encodedSchema(schema any) (any, error) {
+	if schema == nil {
+		return nil, nil
+	}
+	data, err := json.Marshal(schema)
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(data), nil
+}
+
+// noDeepCopy reads the gateway's informer cache without copying: what it reads is only read.
+var noDeepCopy = client.UnsafeDisableDeepCopy
+
+// routes lists what the gateway offers, by AgentTool name. A ToolServer that cannot be reached
+// offers nothing; the others still do. Two ToolServers claiming one tool: the first by name wins.
+func (g *Gateway) routes(ctx context.Context) (map[string]route, error) {
+	var servers safetyv1alpha1.ToolServerList
+	if err := g.opts.Reader.List(ctx, &servers, noDeepCopy); err != nil {
+		return nil, fmt.Errorf("listing ToolServers: %w", err)
+	}
+	var tools safetyv1alpha1.AgentToolList
+	if err := g.opts.Reader.List(ctx, &tools, noDeepCopy); err != nil {
+		return nil, fmt.Errorf("listing AgentTools: %w", err)
+	}
+	registered := make(map[string]bool, len(tools.Items))
+	for i := range tools.Items {
+		registered[tools.Items[i].Name] = true
+	}
+	slices.SortFunc(servers.Items, func(a, b safetyv1alpha1.ToolServer) int { return cmp.Compare(a.Name, b.Name) })
+	routes := map[string]route{}
+	for i := range servers.Items {
+		ts := &servers.Items[i]
+		up, err := g.upstreams.get(ctx, ts)
+		if err != nil {
+			g.opts.Log.Error(err, "ToolServer unreachable; its tools are not offered", "toolServer", ts.Name)
+			continue
+		}
+		for _, served := range ts.Spec.Tools {
+			r := route{server: ts, served: served, upstream: up}
+			tool, ok := up.tools[r.upstreamName()]
+			if _, taken := routes[served.AgentTool]; taken || !ok || !registered[served.AgentTool] {
+				continue
+			}
+			r.tool = tool
+			routes[served.AgentTool] = r
+		}
+	}
+	return routes, nil
+}

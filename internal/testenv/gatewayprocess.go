@@ -1,0 +1,110 @@
+package testenv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// GatewayServiceAccount is the ServiceAccount (in OperatorNamespace) StartGateway runs
+// toolgate-gateway as.
+const GatewayServiceAccount = "gateway"
+
+// GatewayProcess is the real toolgate-gateway binary running against a Local control plane.
+type GatewayProcess struct {
+	// URL is its MCP endpoint (plain HTTP on loopback).
+	URL string
+	// Log is the file its output goes to.
+	Log string
+
+	cmd *exec.Cmd
+	log *os.File
+}
+
+// StartGateway builds toolgate-gateway from ./cmd/toolgate-gateway and starts it against the
+// control plane as ServiceAccount OperatorNamespace/GatewayServiceAccount, bound to exactly the
+// ClusterRole config/gateway ships, accepting tokens for audience; it returns once the MCP
+// endpoint answers.
+func (l *Local) StartGateway(ctx context.Context, audience string) (*GatewayProcess, error) {
+	repo, err := RepoRoot()
+	if err != nil {
+		return nil, err
+	}
+	binary := filepath.Join(l.Dir, "toolgate-gateway")
+	if _, err := os.Stat(binary); err != nil {
+		build := exec.CommandContext(ctx, "go", "build", "-o", binary, "./cmd/toolgate-gateway")
+		build.Dir = repo
+		if out, err := build.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("building toolgate-gateway: %w: %s", err, out)
+		}
+	}
+	cfg, err := Gateway(ctx, l.Admin, OperatorNamespace, GatewayServiceAccount)
+	if err != nil {
+		return nil, err
+	}
+	kubeconfig := filepath.Join(l.Dir, "gateway.kubeconfig")
+	if err := writeTokenKubeconfig(kubeconfig, l.Admin, GatewayServiceAccount, cfg.BearerToken); err != nil {
+		return nil, err
+	}
+	listen, err := freeLoopbackAddr()
+	if err != nil {
+		return nil, err
+	}
+	probe, err := freeLoopbackAddr()
+	if err != nil {
+		return nil, err
+	}
+	g := &GatewayProcess{URL: "http://" + listen, Log: filepath.Join(l.Dir, "gateway.log")}
+	if g.log, err = os.OpenFile(g.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+		return nil, err
+	}
+	g.cmd = exec.Command(binary, "--kubeconfig", kubeconfig, "--listen", listen, "--audience", audience,
+		"--health-probe-bind-address", probe)
+	g.cmd.Stdout, g.cmd.Stderr = g.log, g.log
+	if err := g.cmd.Start(); err != nil {
+		_ = g.log.Close()
+		return nil, fmt.Errorf("starting toolgate-gateway: %w", err)
+	}
+	if err := g.awaitServing(ctx); err != nil {
+		return nil, errors.Join(err, g.Stop())
+	}
+	return g, nil
+}
+
+// awaitServing waits until the MCP endpoint refuses an unauthenticated request: it listens (the
+// manager in the binary starts it once its caches have synced).
+func (g *GatewayProcess) awaitServing(ctx context.Context) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if resp, err := http.Post(g.URL, "application/json", nil); err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode == http.StatusUnauthorized {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	data, _ := os.ReadFile(g.Log)
+	return fmt.Errorf("toolgate-gateway did not serve within 60s; its log:\n%s", data)
+}
+
+// Stop stops the gateway with SIGTERM and waits for it to exit.
+func (g *GatewayProcess) Stop() error {
+	if g.cmd == nil || g.cmd.Process == nil {
+		return nil
+	}
+	_ = g.cmd.Process.Signal(syscall.SIGTERM)
+	_ = g.cmd.Wait()
+	g.cmd = nil
+	return g.log.Close()
+}

@@ -1,0 +1,253 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/onsi/gomega/types"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/gateway"
+	"github.com/toolgate/toolgate/internal/testenv"
+	"github.com/toolgate/toolgate/pkg/agent"
+	"github.com/toolgate/toolgate/pkg/toolcall"
+)
+
+// gatewayAudience is the audience agents' tokens carry for toolgate-gateway.
+const gatewayAudience = "toolgate-gateway"
+
+// gatewayProcess is the real toolgate-gateway binary, started by the first spec that needs it
+// and stopped after the suite.
+var gatewayProcess *testenv.GatewayProcess
+
+func runningGateway() *testenv.GatewayProcess {
+	GinkgoHelper()
+	if gatewayProcess == nil {
+		By("building and starting the real toolgate-gateway binary as its own ServiceAccount")
+		g, err := local.StartGateway(ctx, gatewayAudience)
+		Expect(err).NotTo(HaveOccurred())
+		gatewayProcess = g
+	}
+	return gatewayProcess
+}
+
+// mcpAgent is one spec's agent that speaks only MCP: a namespace of its own whose ProjectPolicy
+// makes .env zero-access, server-filesystem (from the npm registry) serving a directory of its
+// own behind the gateway as ToolServer <ns>-files, whose read_text_file is the registered
+// AgentTool <ns>-read with its "path" argument mapped as a path, a locked plan whose cost
+// reporter is the gateway, and the agent's MCP session with the gateway, with a pod-bound token.
+type mcpAgent struct {
+	ns, readTool string
+	files        *testenv.FilesystemServer
+	session      *mcp.ClientSession
+}
+
+// newMCPAgent sets an mcpAgent up, serving files (name -> content) besides .env; profile and
+// tool may change the SafetyProfile and the AgentTool before they are created.
+func newMCPAgent(files map[string]string, profile func(*safetyv1alpha1.SafetyProfileSpec),
+	tool func(*safetyv1alpha1.AgentToolSpec)) *mcpAgent {
+	GinkgoHelper()
+	gw := runningGateway()
+	n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "e2e-gw-"}}
+	Expect(k8sClient.Create(ctx, n)).To(Succeed())
+	a := &mcpAgent{ns: n.Name, readTool: n.Name + "-read"}
+
+	dir := GinkgoT().TempDir()
+	files[".env"] = "SECRET=1"
+	for name, content := range files {
+		Expect(os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600)).To(Succeed())
+	}
+	var err error
+	a.files, err = testenv.StartFilesystemServer(dir, GinkgoWriter)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(a.files.Close)
+
+	sp := safetyv1alpha1.SafetyProfileSpec{RequireSandbox: new(false), RequireCheckpoints: new(false),
+		MaxRetriesPerStep: new(int32(100)), EnforcementMode: safetyv1alpha1.EnforcementModeEnforce}
+	if profile != nil {
+		profile(&sp)
+	}
+	at := safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead, Description: "read a file"}
+	if tool != nil {
+		tool(&at)
+	}
+	for _, obj := range []client.Object{
+		&safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: a.ns}, Spec: sp},
+		&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: a.readTool}, Spec: at},
+		&safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: a.ns + "-files"},
+			Spec: safetyv1alpha1.ToolServerSpec{URL: a.files.URL, Tools: []safetyv1alpha1.ServedTool{{
+				AgentTool: a.readTool, UpstreamName: "read_text_file",
+				Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{"path"}}}}}},
+	} {
+		Expect(k8sClient.Create(ctx, obj)).To(Succeed())
+		DeferCleanup(func() { _ = k8sClient.Delete(ctx, obj) })
+	}
+	Expect(k8sClient.Create(ctx, &safetyv1alpha1.ProjectPolicy{
+		ObjectMeta: metav1.ObjectMeta{Namespace: a.ns, Name: "project"},
+		Spec: safetyv1alpha1.ProjectPolicySpec{PathPolicy: &safetyv1alpha1.PathPolicy{
+			ZeroAccess: []string{".env", "**/.env"}}},
+	})).To(Succeed())
+	agentCfg, err := testenv.AgentConfig(ctx, local.Admin, a.ns, "agent")
+	Expect(err).NotTo(HaveOccurred())
+	Expect(k8sClient.Create(ctx, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: a.ns, Name: "plan"},
+		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent",
+			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: a.ns},
+			CostReporter: &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount,
+				Namespace: testenv.OperatorNamespace, Name: testenv.GatewayServiceAccount}}})).To(Succeed())
+	awaitLocked(a.ns, "plan")
+
+	By("waiting, with dry-run probes that count nothing, until the webhook's cache shows the plan and the tool")
+	apiAgent, err := client.New(agentCfg, client.Options{Scheme: k8sClient.Scheme()})
+	Expect(err).NotTo(HaveOccurred())
+	probe, err := toolcall.Build(toolcall.Invocation{Namespace: a.ns, Plan: "plan", Tool: a.readTool, Step: "probe"})
+	Expect(err).NotTo(HaveOccurred())
+	Eventually(func() string {
+		return agent.ReasonOf(agent.FromError(apiAgent.Create(ctx, probe.DeepCopy(), client.DryRunAll), a.readTool))
+	}).WithTimeout(time.Minute).Should(BeEmpty())
+
+	token, err := testenv.AudiencePodToken(ctx, local.Admin, a.ns, "agent", "agent-pod", true, gatewayAudience)
+	Expect(err).NotTo(HaveOccurred())
+	a.session, err = mcp.NewClient(&mcp.Implementation{Name: "e2e-agent", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: gw.URL, HTTPClient: testenv.BearerClient(token),
+			DisableStandaloneSSE: true}, nil)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func() { _ = a.session.Close() })
+
+	By("waiting until the gateway's cache offers the tool")
+	Eventually(a.toolNames).WithTimeout(time.Minute).Should(ContainElement(a.readTool))
+	return a
+}
+
+func (a *mcpAgent) toolNames() ([]string, error) {
+	res, err := a.session.ListTools(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(res.Tools))
+	for _, t := range res.Tools {
+		names = append(names, t.Name)
+	}
+	return names, nil
+}
+
+func (a *mcpAgent) call(tool string, args map[string]any) *mcp.CallToolResult {
+	GinkgoHelper()
+	res, err := a.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	Expect(err).NotTo(HaveOccurred())
+	return res
+}
+
+func (a *mcpAgent) read(path string) *mcp.CallToolResult {
+	GinkgoHelper()
+	return a.call(a.readTool, map[string]any{"path": path})
+}
+
+// decisions are the manager's ledger records of the spec's namespace, but the probes'.
+func (a *mcpAgent) decisions() []map[string]any {
+	GinkgoHelper()
+	recs, err := testenv.LedgerRecords(local.LedgerDir, "decision", a.ns)
+	Expect(err).NotTo(HaveOccurred())
+	var mine []map[string]any
+	for _, r := range recs {
+		if r["step"] != "probe" {
+			mine = append(mine, r)
+		}
+	}
+	return mine
+}
+
+// refusedWith matches a denial the gateway answered: "[reason] …" for a model, the reason in _meta
+// for a program.
+func refusedWith(reason string) types.GomegaMatcher {
+	return And(HaveField("IsError", true),
+		HaveField("Content", ConsistOf(HaveField("Text", HavePrefix("["+reason+"] ")))),
+		HaveField("Meta", HaveKeyWithValue(gateway.MetaDenial, HaveKeyWithValue("reason", reason))))
+}
+
+// answered matches a result the upstream server answered with text.
+func answered(text string) types.GomegaMatcher {
+	return And(HaveField("IsError", false), HaveField("Content", ConsistOf(HaveField("Text", text))))
+}
+
+// readOf matches a ledger decision on reading path with the readTool, as the ToolServer maps it.
+func (a *mcpAgent) readOf(path, decision string) types.GomegaMatcher {
+	return And(HaveKeyWithValue("tool", a.readTool), HaveKeyWithValue("decision", decision),
+		HaveKeyWithValue("requester", "system:serviceaccount:"+a.ns+":agent"),
+		HaveKeyWithValue("arguments", HaveKeyWithValue("paths", ConsistOf(path))))
+}
+
+var _ = Describe("toolgate-gateway, the real binary, in front of server-filesystem from the npm registry", func() {
+	It("forwards an allowed read, which server-filesystem answers, and refuses a read of .env it never receives", func() {
+		a := newMCPAgent(map[string]string{"notes.txt": "hello from server-filesystem"}, nil, nil)
+
+		Expect(a.read("notes.txt")).To(answered("hello from server-filesystem"))
+		Expect(a.files.Wire()).To(ContainSubstring("notes.txt"))
+
+		Expect(a.read(".env")).To(refusedWith("ToolAccessDenied"))
+		Expect(a.files.Wire()).NotTo(ContainSubstring(".env"), "server-filesystem's own wire log")
+
+		Eventually(a.decisions).WithTimeout(30 * time.Second).Should(ConsistOf(
+			a.readOf("notes.txt", "allow"),
+			And(a.readOf(".env", "deny"), HaveKeyWithValue("reason", "ToolAccessDenied"),
+				HaveKeyWithValue("ruleId", HavePrefix("path-policy:")))))
+	})
+
+	It("neither lists nor forwards a tool server-filesystem offers but nobody registered", func() {
+		a := newMCPAgent(map[string]string{"notes.txt": "original"}, nil, nil)
+
+		Expect(a.toolNames()).To(ConsistOf(a.readTool), "write_file, read_text_file and the others are not offered")
+		res := a.call("write_file", map[string]any{"path": "notes.txt", "content": "overwritten"})
+		Expect(res).To(refusedWith("ToolNotRegistered"))
+		Expect(a.files.Wire()).NotTo(ContainSubstring("overwritten"))
+		Expect(a.read("notes.txt")).To(answered("original"))
+
+		Eventually(a.decisions).WithTimeout(30 * time.Second).Should(ConsistOf(
+			And(HaveKeyWithValue("tool", "write_file"), HaveKeyWithValue("decision", "deny"),
+				HaveKeyWithValue("reason", "ToolNotRegistered"),
+				HaveKeyWithValue("requester", "system:serviceaccount:"+a.ns+":agent")),
+			a.readOf("notes.txt", "allow")))
+	})
+
+	It("refuses a call ToolCostLimitExceeded once the costs the gateway reported reach the plan's limit", func() {
+		a := newMCPAgent(map[string]string{"a.txt": "A", "b.txt": "B", "c.txt": "C"},
+			func(sp *safetyv1alpha1.SafetyProfileSpec) { sp.MaxCostPerPlan = new(resource.MustParse("1")) },
+			func(at *safetyv1alpha1.AgentToolSpec) { at.CostPerCall = new(resource.MustParse("0.5")) })
+		usage := func() safetyv1alpha1.PlanUsage {
+			plan := &safetyv1alpha1.AgentPlan{}
+			Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: a.ns, Name: "plan"}, plan)).To(Succeed())
+			return plan.Status.Usage
+		}
+
+		Expect(a.read("a.txt")).To(answered("A"))
+		Expect(a.read("b.txt")).To(answered("B"))
+		By("the gateway, the plan's cost reporter, reported both calls Succeeded at the tool's costPerCall")
+		var calls safetyv1alpha1.AgentToolCallList
+		Expect(k8sClient.List(ctx, &calls, client.InNamespace(a.ns))).To(Succeed())
+		Expect(calls.Items).To(HaveLen(2))
+		for _, c := range calls.Items {
+			Expect(c.Status.Phase).To(Equal(safetyv1alpha1.CallPhaseSucceeded))
+			Expect(c.Status.Cost).NotTo(BeNil())
+			Expect(c.Status.Cost.Cmp(resource.MustParse("0.5"))).To(BeZero(), "cost %s", c.Status.Cost)
+		}
+		// server-filesystem states no cost, so what the gateway reports is the tool's costPerCall,
+		// which the admission reserved; internal/gateway's cost tests cover a stated cost above it.
+		Eventually(usage).WithTimeout(30 * time.Second).Should(HaveField("AccumulatedCost", "1"))
+
+		Expect(a.read("c.txt")).To(refusedWith("ToolCostLimitExceeded"))
+		Expect(a.files.Wire()).NotTo(ContainSubstring("c.txt"), "the refused call never reached server-filesystem")
+
+		Eventually(a.decisions).WithTimeout(30 * time.Second).Should(ConsistOf(
+			a.readOf("a.txt", "allow"), a.readOf("b.txt", "allow"),
+			And(a.readOf("c.txt", "deny"), HaveKeyWithValue("reason", "ToolCostLimitExceeded"))))
+	})
+})
