@@ -43,7 +43,8 @@ func main() {
 	flag.StringVar(&x.profile.file, "cpuprofile", "",
 		"write a CPU profile of the manager, from the first measured round on, to this file")
 	flag.IntVar(&x.profile.seconds, "profile-seconds", 20, "length of the manager's CPU profile")
-	flag.Func("manager-arg", "an extra flag for the manager binary (repeatable), e.g. -manager-arg=--ledger-dir= to measure without the ledger",
+	flag.Func("manager-arg",
+		"an extra flag for the manager binary (repeatable), e.g. -manager-arg=--ledger-dir= to measure without the ledger",
 		func(s string) error { x.profile.extra = append(x.profile.extra, s); return nil })
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
