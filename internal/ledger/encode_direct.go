@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,8 +15,9 @@ import (
 // Each string is escaped and scanned for the redaction rules' keywords in the same pass
 // (appendScanned); only a string with a keyword, a long one or a non-ASCII one goes through
 // RedactSecrets and truncate, exactly as the tree path does. It handles the values plainTree
-// copies; for anything else (floats, structs, invalid UTF-8) or a key long enough to be cut, it
-// gives up and encode takes the tree path, which stays the definition of the output
+// copies and json.Number (whose text the tree path's encoding/json round trip keeps); for
+// anything else (floats, structs, invalid UTF-8) or a key long enough to be cut, it gives up and
+// encode takes the tree path, which stays the definition of the output
 // (TestPlainTreeMatchesTheRoundTrip, FuzzDirectEncoderMatchesTheTreePath).
 type directWriter struct {
 	red  redactor
@@ -25,6 +27,8 @@ type directWriter struct {
 	// order is the sorted order of a map's entries (indexes into them): sorting small integers
 	// instead of the entries themselves moves no pointers, so no write barriers while GC runs.
 	order []int32
+	// fixed writes FixedFields records into buf (encode_fixed.go).
+	fixed FieldWriter
 }
 
 // entry2 is one key and value of a map being written, kept to sort the map's keys.
@@ -69,6 +73,13 @@ func (w *directWriter) value(v any) bool {
 		w.buf = strconv.AppendInt(w.buf, x, 10)
 	case uint64:
 		w.buf = strconv.AppendUint(w.buf, x, 10)
+	case json.Number:
+		// encoding/json writes a valid number's text as it stands, and decodes it back (UseNumber)
+		// to the same text, which appendCanonical writes: a call's extra arguments keep theirs.
+		if !validNumber(x) {
+			return false
+		}
+		w.buf = append(w.buf, x...)
 	case []string:
 		w.buf = append(w.buf, '[')
 		for i, s := range x {
@@ -182,6 +193,8 @@ func plainValue(v any) bool {
 	switch x := v.(type) {
 	case nil, bool, int, int32, int64, uint64:
 		return true
+	case json.Number:
+		return validNumber(x)
 	case string:
 		return utf8.ValidString(x)
 	case []string:

@@ -47,7 +47,7 @@ func plainify(v any) any {
 		if n, err := x.Int64(); err == nil {
 			return n
 		}
-		return x // the direct encoder gives up on it; the round trip keeps its text
+		return x // a fraction or exponent: the direct encoder writes its text, as the round trip does
 	case []any:
 		strs := make([]string, 0, len(x))
 		for i, e := range x {

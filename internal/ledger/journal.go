@@ -172,9 +172,9 @@ func (j *Journal) Append(ctx context.Context, r Record) (Receipt, error) {
 	if r.Kind == "" || len(r.Kind) > 64 || !utf8.ValidString(r.Kind) {
 		return Receipt{}, fmt.Errorf("ledger: invalid record kind %q: want 1-64 bytes of UTF-8", r.Kind)
 	}
-	fields, err := j.red.Load().encode(r.Fields)
+	fields, err := j.red.Load().encodeRecord(r)
 	if err != nil {
-		return Receipt{}, fmt.Errorf("ledger: %w", err)
+		return Receipt{}, err
 	}
 	at := r.Time
 	if at.IsZero() {

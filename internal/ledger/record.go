@@ -21,6 +21,9 @@ type Record struct {
 	// Fields are the record's content: decision, reason, message, plan, namespace, call, tool,
 	// requester, snapshotHash, mode, dryRun, ... Any value encoding/json can encode.
 	Fields map[string]any
+	// Fixed, instead of Fields, is content of a fixed shape that writes itself (FixedFields):
+	// the same bytes as its Fields map, without building and sorting the map.
+	Fixed FixedFields
 }
 
 // Receipt identifies a durable record: its place in the writer's chain and its hash.
