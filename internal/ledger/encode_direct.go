@@ -115,8 +115,11 @@ func (w *directWriter) value(v any) bool {
 // str writes a string value: redacted by value, then truncated, then quoted.
 func (w *directWriter) str(s string) bool {
 	start := len(w.buf)
+	// RedactSecrets leaves short and hex-like strings (UIDs, digests) as they are, so they need
+	// no scan for its keywords.
+	redact := w.red.values && len(s) >= 8 && !hexLike(s)
 	var rules *keywordSet
-	if w.red.values && len(s) >= 8 { // RedactSecrets leaves shorter strings alone
+	if redact {
 		rules = ruleKeywords
 	}
 	var mask uint64
@@ -125,12 +128,15 @@ func (w *directWriter) str(s string) bool {
 	if !ascii && !utf8.ValidString(s) {
 		return false // the tree path takes encoding/json's round trip, which replaces bad bytes
 	}
-	if len(s) <= w.red.max && (!w.red.values || ascii && !mightHoldSecret(s, mask)) {
+	if len(s) <= w.red.max && (!redact || ascii && mask&anyRuleKeyword == 0) {
 		return true // RedactSecrets and truncate would return s as it is
 	}
 	w.buf = w.buf[:start]
-	if w.red.values {
-		s = RedactSecrets(s) // before truncation, so a cut never leaves half a secret readable
+	switch {
+	case redact && ascii:
+		s = redactScanned(s, mask) // before truncation, so a cut never leaves half a secret readable
+	case redact:
+		s = redactSecretsLowered(s)
 	}
 	w.buf = appendString(w.buf, truncate(s, w.red.max))
 	return true

@@ -219,3 +219,4 @@ func FuzzFieldWriterMatchesTheMapEncoder(f *testing.F) {
 		}
 	})
 }
+
