@@ -29,7 +29,15 @@ type directWriter struct {
 	order []int32
 	// fixed writes FixedFields records into buf (encode_fixed.go).
 	fixed FieldWriter
+	// keys remembers, for the keys fixed has written, whether each names a secret under keysOf,
+	// the key set they were checked against (Reconfigure replaces it): a FixedFields record's
+	// keys are the same constants every time, and scanning them was a sixth of its encode. Only
+	// keys written as they are (ASCII, nothing escaped) are kept, at most maxCachedKeys.
+	keys   map[string]bool
+	keysOf *keywordSet
 }
+
+const maxCachedKeys = 512
 
 // entry2 is one key and value of a map being written, kept to sort the map's keys.
 type entry2[V any] struct {

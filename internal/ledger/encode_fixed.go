@@ -68,19 +68,41 @@ func (w *FieldWriter) key(k string) (write, secret bool) {
 	if !first {
 		w.d.buf = append(w.d.buf, ',')
 	}
-	var mask uint64
-	var ascii bool
-	w.d.buf, mask, ascii = appendScanned(w.d.buf, k, w.d.red.keySet)
-	if !ascii && !utf8.ValidString(k) {
-		w.failed = true
-		return false, false
+	secret, ok := w.d.cachedKey(k)
+	if ok {
+		w.d.buf = append(w.d.buf, '"')
+		w.d.buf = append(w.d.buf, k...)
+		w.d.buf = append(w.d.buf, '"', ':')
+	} else {
+		start := len(w.d.buf)
+		var mask uint64
+		var ascii bool
+		w.d.buf, mask, ascii = appendScanned(w.d.buf, k, w.d.red.keySet)
+		if !ascii && !utf8.ValidString(k) {
+			w.failed = true
+			return false, false
+		}
+		secret = ascii && mask != 0 || !ascii && w.d.red.secret(k)
+		if ascii && len(w.d.buf)-start == len(k)+2 && len(w.d.keys) < maxCachedKeys {
+			w.d.keys[k] = secret
+		}
+		w.d.buf = append(w.d.buf, ':')
 	}
-	w.d.buf = append(w.d.buf, ':')
-	if ascii && mask != 0 || !ascii && w.d.red.secret(k) {
+	if secret {
 		w.d.buf = append(w.d.buf, `"`+Redacted+`"`...)
 		return false, true
 	}
 	return true, false
+}
+
+// cachedKey returns what keys remembers of k under the current redactor's key set.
+func (d *directWriter) cachedKey(k string) (secret, ok bool) {
+	if d.keys == nil || d.keysOf != d.red.keySet {
+		d.keys, d.keysOf = make(map[string]bool), d.red.keySet
+		return false, false
+	}
+	secret, ok = d.keys[k]
+	return secret, ok
 }
 
 // Value writes any value the map encoder takes (strings, bools, integers, json.Number, nil, and

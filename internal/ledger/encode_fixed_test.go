@@ -220,3 +220,25 @@ func FuzzFieldWriterMatchesTheMapEncoder(f *testing.F) {
 	})
 }
 
+
+// The writer remembers which keys are secret per key set: a journal reconfigured to redact
+// "plan" redacts it from its next fixed record on, and one without that key does not.
+func TestFieldWriterKeyMemoryFollowsTheKeySet(t *testing.T) {
+	plain, strict := newRedactor(nil, DefaultMaxStringLength), newRedactor([]string{"plan"}, DefaultMaxStringLength)
+	f := richFixed{call: "c-1"}
+	for range 3 {
+		for _, r := range []redactor{plain, strict, plain} {
+			got, err := r.encodeFixed(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := r.encode(f.Fields())
+			if !bytes.Equal(got, want) {
+				t.Fatalf("keys %v:\nwritten %s\nmap     %s", r.keys, got, want)
+			}
+			if redacted := bytes.Contains(got, []byte(`"plan":"`+Redacted+`"`)); redacted != (len(r.keys) > len(defaultRedactKeys)) {
+				t.Fatalf("keys %v: plan redacted %v in %s", r.keys, redacted, got)
+			}
+		}
+	}
+}
