@@ -53,16 +53,37 @@ const maxPooledBuffer = 64 << 10
 
 // encodeDirect returns the encoding of fields, or ok false when the tree path must decide.
 func (r redactor) encodeDirect(fields map[string]any) (out []byte, ok bool) {
+	w, ok := r.encodeDirectPooled(fields)
+	if ok {
+		out = bytes.Clone(w.buf)
+		w.release()
+	}
+	return out, ok
+}
+
+// encodeDirectPooled is encodeDirect leaving the encoding in the pooled writer it returns (when
+// ok), which its user releases once done with w.buf.
+func (r redactor) encodeDirectPooled(fields map[string]any) (*directWriter, bool) {
+	w := getDirectWriter(r)
+	if !writeMap(w, fields, &w.anys, (*directWriter).value) {
+		w.release()
+		return nil, false
+	}
+	return w, true
+}
+
+func getDirectWriter(r redactor) *directWriter {
 	w := directWriters.Get().(*directWriter)
 	w.red = r
 	w.buf = w.buf[:0]
-	if ok = writeMap(w, fields, &w.anys, (*directWriter).value); ok {
-		out = bytes.Clone(w.buf)
-	}
+	return w
+}
+
+// release returns w to the pool; neither w nor its buf may be used after.
+func (w *directWriter) release() {
 	if cap(w.buf) <= maxPooledBuffer {
 		directWriters.Put(w)
 	}
-	return out, ok
 }
 
 func (w *directWriter) value(v any) bool {

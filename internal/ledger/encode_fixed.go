@@ -182,22 +182,59 @@ func (w *FieldWriter) End() {
 	w.d.buf = append(w.d.buf, '}')
 }
 
+// encoded is a record's fields as encoded: b, held by the pooled writer w when w is not nil (the
+// direct paths), so that a record's bytes are not copied once more on their way to the
+// committer, which releases w once it has copied b into its batch.
+type encoded struct {
+	b []byte
+	w *directWriter
+}
+
+func (e *encoded) release() {
+	if e.w != nil {
+		e.w.release()
+		*e = encoded{}
+	}
+}
+
 // encodeRecord is the fields Append writes for r.
 func (r redactor) encodeRecord(rec Record) ([]byte, error) {
+	e, err := r.encodePooled(rec)
+	if err != nil {
+		return nil, err
+	}
+	out := e.b
+	if e.w != nil {
+		out = bytes.Clone(e.b)
+		e.release()
+	}
+	return out, nil
+}
+
+// encodePooled is encodeRecord, leaving the bytes in a pooled writer where it can.
+func (r redactor) encodePooled(rec Record) (encoded, error) {
 	var out []byte
 	var err error
 	switch {
 	case rec.Fixed != nil && rec.Fields != nil:
-		return nil, errors.New("ledger: a record has Fields or Fixed, not both")
+		return encoded{}, errors.New("ledger: a record has Fields or Fixed, not both")
 	case rec.Fixed != nil:
-		out, err = r.encodeFixed(rec.Fixed)
+		if w, ok := r.encodeFixedPooled(rec.Fixed); ok {
+			return encoded{b: w.buf, w: w}, nil
+		}
+		out, err = r.encode(rec.Fixed.Fields())
+	case len(rec.Fields) == 0:
+		out = []byte("{}")
 	default:
-		out, err = r.encode(rec.Fields)
+		if w, ok := r.encodeDirectPooled(rec.Fields); ok {
+			return encoded{b: w.buf, w: w}, nil
+		}
+		out, err = r.encodeTree(rec.Fields)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("ledger: %w", err)
+		return encoded{}, fmt.Errorf("ledger: %w", err)
 	}
-	return out, nil
+	return encoded{b: out}, nil
 }
 
 // EncodeFields returns the fields of r exactly as a journal opened with cfg writes them
@@ -212,26 +249,25 @@ func EncodeFields(cfg Config, r Record) ([]byte, error) {
 
 // encodeFixed encodes f through its FieldWriter, or through Fields when the writer gives up.
 func (r redactor) encodeFixed(f FixedFields) ([]byte, error) {
-	d := directWriters.Get().(*directWriter)
-	d.red = r
-	d.buf = append(d.buf[:0], '{')
+	return r.encodeRecord(Record{Fixed: f})
+}
+
+// encodeFixedPooled writes f through a pooled writer's FieldWriter; ok false (the writer
+// released) when it gave up.
+func (r redactor) encodeFixedPooled(f FixedFields) (*directWriter, bool) {
+	d := getDirectWriter(r)
+	d.buf = append(d.buf, '{')
 	w := &d.fixed
 	*w = FieldWriter{d: d}
 	f.WriteFields(w)
 	ok := !w.failed && w.depth == 0
-	var out []byte
-	if ok {
-		d.buf = append(d.buf, '}')
-		out = bytes.Clone(d.buf)
-	}
 	*w = FieldWriter{} // the pool must not keep the caller's keys alive
-	if cap(d.buf) <= maxPooledBuffer {
-		directWriters.Put(d)
-	}
 	if !ok {
-		return r.encode(f.Fields())
+		d.release()
+		return nil, false
 	}
-	return out, nil
+	d.buf = append(d.buf, '}')
+	return d, true
 }
 
 // validNumber reports whether n is a JSON number encoding/json writes as it stands (it writes

@@ -47,6 +47,8 @@ type Journal struct {
 
 	lost atomic.Uint64
 
+	wbuf []byte // the committer's batch buffer, reused; guarded by wmu
+
 	maintMu sync.Mutex // serialises Maintain
 
 	signMu     sync.Mutex // serialises SignHead
@@ -97,7 +99,7 @@ type Stats struct {
 type pending struct {
 	kind   string
 	at     time.Time
-	fields []byte
+	fields encoded // released by the committer once copied into its batch
 	done   chan struct{}
 	rec    Receipt
 	err    error
@@ -172,7 +174,7 @@ func (j *Journal) Append(ctx context.Context, r Record) (Receipt, error) {
 	if r.Kind == "" || len(r.Kind) > 64 || !utf8.ValidString(r.Kind) {
 		return Receipt{}, fmt.Errorf("ledger: invalid record kind %q: want 1-64 bytes of UTF-8", r.Kind)
 	}
-	fields, err := j.red.Load().encodeRecord(r)
+	fields, err := j.red.Load().encodePooled(r)
 	if err != nil {
 		return Receipt{}, err
 	}
@@ -180,7 +182,7 @@ func (j *Journal) Append(ctx context.Context, r Record) (Receipt, error) {
 	if at.IsZero() {
 		at = j.cfg.Clock.Now()
 	}
-	return j.enqueue(ctx, r.Kind, at, fields)
+	return j.enqueueEncoded(ctx, r.Kind, at, fields)
 }
 
 func (j *Journal) appendInternal(ctx context.Context, kind string, at time.Time, fields map[string]any) error {
@@ -193,13 +195,21 @@ func (j *Journal) appendInternal(ctx context.Context, kind string, at time.Time,
 }
 
 func (j *Journal) enqueue(ctx context.Context, kind string, at time.Time, fields []byte) (Receipt, error) {
+	return j.enqueueEncoded(ctx, kind, at, encoded{b: fields})
+}
+
+// enqueueEncoded hands fields to the committer, which releases them once written; if they are
+// not queued, it releases them itself.
+func (j *Journal) enqueueEncoded(ctx context.Context, kind string, at time.Time, fields encoded) (Receipt, error) {
 	if err := ctx.Err(); err != nil {
+		fields.release()
 		return Receipt{}, fmt.Errorf("ledger: %w", err)
 	}
 	p := &pending{kind: kind, at: at, fields: fields, done: make(chan struct{})}
 	j.mu.Lock()
 	if j.closed {
 		j.mu.Unlock()
+		fields.release()
 		return Receipt{}, ErrClosed
 	}
 	j.queue = append(j.queue, p)
