@@ -29,18 +29,21 @@ func (j *Journal) flush() {
 	for {
 		j.mu.Lock()
 		batch := j.queue
-		j.queue = nil
+		j.queue, j.spare = j.spare, nil
 		j.mu.Unlock()
 		if len(batch) == 0 {
+			j.spare = batch
 			return
 		}
 		if j.cfg.syncEach {
-			for _, p := range batch {
-				j.commit([]*pending{p})
+			for i := range batch {
+				j.commit(batch[i : i+1])
 			}
-			continue
+		} else {
+			j.commit(batch)
 		}
-		j.commit(batch)
+		clear(batch) // the pendings are their appenders' again
+		j.spare = batch[:0]
 	}
 }
 
@@ -58,7 +61,7 @@ func (j *Journal) commit(batch []*pending) {
 		}
 	}
 	for _, p := range batch {
-		close(p.done)
+		p.done <- struct{}{} // never blocks: one value per use, and the buffer holds one
 	}
 }
 

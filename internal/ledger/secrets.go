@@ -139,6 +139,7 @@ func (r secretRule) apply(s string) (string, bool) {
 		return s, false
 	}
 	var b strings.Builder
+	b.Grow(len(s) + 32*len(locs)) // room for the markers: one allocation
 	last := 0
 	for _, m := range locs {
 		start, end := m[2*r.group], m[2*r.group+1]
