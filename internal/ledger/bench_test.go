@@ -116,7 +116,7 @@ func mustCanonicalB(b *testing.B, p parsed) []byte {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return appendBody(nil, p.Seq, p.Time, p.Writer, p.Kind, fields, p.PrevHash)
+	return appendBody(p.Seq, p.Time, p.Writer, p.Kind, fields, p.PrevHash)
 }
 
 // richDecision is a decision as audit.RecordDecision writes it (issue 17): the call's UID, its

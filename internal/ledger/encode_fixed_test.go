@@ -102,10 +102,9 @@ func richFixedDecision(i int) Record {
 // are held to, under several redaction settings, and writes them itself unless a key is long
 // enough to be cut or a value is not UTF-8.
 func TestFieldWriterMatchesTheMapEncoder(t *testing.T) {
-	reds := []redactor{newRedactor(nil, DefaultMaxStringLength), newRedactor([]string{"sandbox", "tool", "é"}, 64), internalRedactor}
 	noValues := newRedactor(nil, 16)
 	noValues.values = false
-	reds = append(reds, noValues)
+	reds := []redactor{newRedactor(nil, DefaultMaxStringLength), newRedactor([]string{"sandbox", "tool", "é"}, 64), internalRedactor, noValues}
 	for i, fields := range directEncoderCases() {
 		for _, r := range reds {
 			f := &mapFixed{m: fields}
@@ -219,7 +218,6 @@ func FuzzFieldWriterMatchesTheMapEncoder(f *testing.F) {
 		}
 	})
 }
-
 
 // The writer remembers which keys are secret per key set: a journal reconfigured to redact
 // "plan" redacts it from its next fixed record on, and one without that key does not.

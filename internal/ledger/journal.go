@@ -104,8 +104,8 @@ type pending struct {
 	// done receives one value when the record is durable or failed: the committer's last use of
 	// the pending (a buffered channel, not closed, so the pending can be used again).
 	done chan struct{}
-	rec    Receipt
-	err    error
+	rec  Receipt
+	err  error
 }
 
 // internalRedactor encodes the journal's own records: they carry no secrets and must never be

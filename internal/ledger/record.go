@@ -99,10 +99,10 @@ const (
 	hashSuffixLen = len(hashPrefix) + 2*sha256.Size + len(`"}`)
 )
 
-// appendBody appends the canonical encoding of a record without its hash: the bytes the hash
-// is taken over. fields must already be canonical JSON.
-func appendBody(dst []byte, seq uint64, t, writer, kind string, fields []byte, prevHash string) []byte {
-	dst = appendSeq(dst, seq)
+// appendBody is the canonical encoding of a record without its hash: the bytes the hash is
+// taken over, as appendLine writes them. fields must already be canonical JSON.
+func appendBody(seq uint64, t, writer, kind string, fields []byte, prevHash string) []byte {
+	dst := appendSeq(nil, seq)
 	dst = appendString(dst, t)
 	return appendBodyRest(dst, writer, kind, fields, prevHash)
 }

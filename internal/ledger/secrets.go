@@ -55,7 +55,10 @@ var secretRules = []secretRule{
 // The names an option or assignment of a credential has.
 const credentialNames = `(?:password|passwd|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)`
 
-var credentialKeywords = []string{"pass", "pwd", "token", "secret", "key", "cred"}
+var credentialKeywords = []string{"pass", "pwd", wordToken, "secret", "key", "cred"}
+
+// wordToken is a keyword of several rules and a default redaction key.
+const wordToken = "token"
 
 // RedactSecrets replaces every credential-shaped part of s by "[REDACTED:<rule>]". The
 // webhook applies it to denial messages and approval hints; the journal applies it to every

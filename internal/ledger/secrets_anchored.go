@@ -78,7 +78,7 @@ func matchAuthorization(s string, q int) []int {
 	return nil
 }
 
-var authorizationSchemes = [][1]string{{"bearer"}, {"basic"}, {"token"}, {"digest"}}
+var authorizationSchemes = [][1]string{{"bearer"}, {"basic"}, {wordToken}, {"digest"}}
 
 // skipSpace returns the index of the first byte at or after p that \s does not match.
 func skipSpace(s string, p int) int {
