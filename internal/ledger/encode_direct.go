@@ -29,15 +29,24 @@ type directWriter struct {
 	order []int32
 	// fixed writes FixedFields records into buf (encode_fixed.go).
 	fixed FieldWriter
-	// keys remembers, for the keys fixed has written, whether each names a secret under keysOf,
-	// the key set they were checked against (Reconfigure replaces it): a FixedFields record's
-	// keys are the same constants every time, and scanning them was a sixth of its encode. Only
-	// keys written as they are (ASCII, nothing escaped) are kept, at most maxCachedKeys.
-	keys   map[string]bool
+	// keys remembers, for keys fixed has written, whether each names a secret under keysOf, the
+	// key set they were checked against (Reconfigure replaces it): a FixedFields record's keys
+	// are the same constants every time, and scanning them was a sixth of its encode. It is
+	// direct-mapped (a key replaces the one in its slot) and keeps only keys written as they are
+	// (ASCII, nothing escaped). A map was the first version: its lookups cost half of what it
+	// saved; a slot costs a multiply, and the comparison of a constant key with itself is a
+	// pointer's.
+	keys   [keyMemoSlots]keyMemo
 	keysOf *keywordSet
 }
 
-const maxCachedKeys = 512
+const keyMemoBits, keyMemoSlots = 8, 1 << 8
+
+type keyMemo struct {
+	k      string
+	secret bool
+	set    bool
+}
 
 // entry2 is one key and value of a map being written, kept to sort the map's keys.
 type entry2[V any] struct {

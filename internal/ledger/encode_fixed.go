@@ -83,8 +83,8 @@ func (w *FieldWriter) key(k string) (write, secret bool) {
 			return false, false
 		}
 		secret = ascii && mask != 0 || !ascii && w.d.red.secret(k)
-		if ascii && len(w.d.buf)-start == len(k)+2 && len(w.d.keys) < maxCachedKeys {
-			w.d.keys[k] = secret
+		if ascii && len(w.d.buf)-start == len(k)+2 {
+			w.d.keys[keySlot(k)] = keyMemo{k: k, secret: secret, set: true}
 		}
 		w.d.buf = append(w.d.buf, ':')
 	}
@@ -97,12 +97,24 @@ func (w *FieldWriter) key(k string) (write, secret bool) {
 
 // cachedKey returns what keys remembers of k under the current redactor's key set.
 func (d *directWriter) cachedKey(k string) (secret, ok bool) {
-	if d.keys == nil || d.keysOf != d.red.keySet {
-		d.keys, d.keysOf = make(map[string]bool), d.red.keySet
+	if d.keysOf != d.red.keySet {
+		d.keys, d.keysOf = [keyMemoSlots]keyMemo{}, d.red.keySet
 		return false, false
 	}
-	secret, ok = d.keys[k]
-	return secret, ok
+	if e := &d.keys[keySlot(k)]; e.set && e.k == k {
+		return e.secret, true
+	}
+	return false, false
+}
+
+// keySlot is k's slot in keys, from its length and three of its bytes: the record keys audit
+// writes (41 of them) share one slot pair.
+func keySlot(k string) int {
+	if len(k) == 0 {
+		return 0
+	}
+	h := uint32(len(k)) | uint32(k[0])<<8 | uint32(k[len(k)/2])<<16 | uint32(k[len(k)-1])<<24
+	return int(h * 2654435769 >> (32 - keyMemoBits))
 }
 
 // Value writes any value the map encoder takes (strings, bools, integers, json.Number, nil, and
