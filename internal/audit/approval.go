@@ -47,6 +47,6 @@ func (l *Log) RecordApproval(ctx context.Context, a Approval) error {
 	// A refused or unrecorded approval joins the loss account like a decision, without its note.
 	ident := maps.Clone(fields)
 	delete(ident, "note")
-	err := l.append(ctx, ledger.Record{Kind: KindApproval, Fields: fields}, ident)
+	err := l.append(ctx, ledger.Record{Kind: KindApproval, Fields: fields}, identMap(ident))
 	return err
 }

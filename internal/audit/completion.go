@@ -53,6 +53,19 @@ type CompletionReceipt struct {
 
 // RecordCompletion appends one completion record and returns once it is durable.
 func (l *Log) RecordCompletion(ctx context.Context, c Completion) (CompletionReceipt, error) {
+	r, err := l.Journal.Append(ctx, ledger.Record{Kind: KindCompletion, Fixed: completionRecord{&c}})
+	if err != nil {
+		return CompletionReceipt{}, err
+	}
+	return CompletionReceipt{Writer: l.Journal.Stats().Writer, Seq: r.Seq, Hash: r.Hash}, nil
+}
+
+// completionRecord is a completion record's content; it writes itself, as a decision does
+// (decisionRecord), and Fields is its definition.
+type completionRecord struct{ c *Completion }
+
+func (rec completionRecord) Fields() map[string]any {
+	c := rec.c
 	fields := map[string]any{
 		"namespace": c.Namespace, "plan": c.Plan, "call": c.Call, FieldUID: c.UID, "tool": c.Tool,
 		"step": c.Step, "phase": c.Phase, "cost": c.Cost, "finishedAt": c.FinishedAt.UTC().Format(time.RFC3339Nano),
@@ -60,9 +73,22 @@ func (l *Log) RecordCompletion(ctx context.Context, c Completion) (CompletionRec
 	if !c.ReportedFinishedAt.IsZero() {
 		fields["reportedFinishedAt"] = c.ReportedFinishedAt.UTC().Format(time.RFC3339Nano)
 	}
-	r, err := l.Journal.Append(ctx, ledger.Record{Kind: KindCompletion, Fields: fields})
-	if err != nil {
-		return CompletionReceipt{}, err
+	return fields
+}
+
+// WriteFields writes what Fields holds, keys in byte order.
+func (rec completionRecord) WriteFields(w *ledger.FieldWriter) {
+	c := rec.c
+	w.String(fieldCall, c.Call)
+	w.String("cost", c.Cost)
+	w.String("finishedAt", c.FinishedAt.UTC().Format(time.RFC3339Nano))
+	w.String(fieldNamespace, c.Namespace)
+	w.String("phase", c.Phase)
+	w.String(fieldPlan, c.Plan)
+	if !c.ReportedFinishedAt.IsZero() {
+		w.String("reportedFinishedAt", c.ReportedFinishedAt.UTC().Format(time.RFC3339Nano))
 	}
-	return CompletionReceipt{Writer: l.Journal.Stats().Writer, Seq: r.Seq, Hash: r.Hash}, nil
+	w.String(fieldStep, c.Step)
+	w.String(fieldTool, c.Tool)
+	w.String(FieldUID, c.UID)
 }

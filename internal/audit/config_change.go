@@ -144,7 +144,7 @@ func (l *Log) RecordConfig(ctx context.Context, c ConfigChange) error {
 		fields[FieldSnapshot] = c.Snapshot
 		fields["snapshotHash"] = c.Snapshot.Hash
 	}
-	return l.append(ctx, ledger.Record{Kind: KindConfig, Fields: fields}, ident)
+	return l.append(ctx, ledger.Record{Kind: KindConfig, Fields: fields}, identMap(ident))
 }
 
 // PlanController is the requester of lock and relock records: the operator's plan controller,

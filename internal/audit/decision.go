@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"maps"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/ledger"
@@ -136,6 +135,34 @@ const (
 // RecordDecision appends one decision record, after a loss record if earlier records failed. On
 // error the decision is in the loss account (see Log).
 func (l *Log) RecordDecision(ctx context.Context, d Decision) error {
+	rec := newDecisionRecord(d)
+	return l.append(ctx, ledger.Record{Kind: KindDecision, Fixed: rec}, rec)
+}
+
+// decisionRecord is a decision record's content. It writes itself (WriteFields): a decision is
+// the record the webhook writes for every call, and building its maps for the journal to sort
+// and walk was a third of the record's CPU (docs/benchmarks-ledger.md). Fields is the same
+// content as maps, the definition WriteFields is held to (TestDecisionWritesItsFieldsMap,
+// FuzzDecisionWritesItsFieldsMap) and what the journal encodes when the writer gives up.
+type decisionRecord struct {
+	d      Decision
+	digest string // policy.ArgumentsDigest of the request's arguments; empty without a request
+	extra  any    // the request's extra arguments as JSON values (extraValue)
+}
+
+func newDecisionRecord(d Decision) *decisionRecord {
+	rec := &decisionRecord{d: d}
+	if r := d.Request; r != nil {
+		rec.digest = policy.ArgumentsDigest(r.Arguments)
+		rec.extra = extraValue(r.Arguments)
+	}
+	return rec
+}
+
+// ident names the decision in a loss entry by these fields only (no message, arguments or
+// facts), so the account stays small however large the calls were.
+func (rec *decisionRecord) ident() map[string]any {
+	d := rec.d
 	ident := map[string]any{
 		fieldDecision: d.Decision, fieldReason: d.Reason, "mode": d.Mode,
 		fieldNamespace: d.Namespace, fieldPlan: d.Plan, fieldCall: d.Call, fieldTool: d.Tool, fieldStep: d.Step,
@@ -147,16 +174,13 @@ func (l *Log) RecordDecision(ctx context.Context, d Decision) error {
 	if d.Request != nil {
 		ident[FieldUID] = d.Request.UID
 	}
-	// A loss entry names the decision by the fields above only (no message, arguments or facts),
-	// so the account stays small however large the calls were.
-	err := l.append(ctx, ledger.Record{Kind: KindDecision, Fields: decisionFields(d, ident)}, ident)
-	return err
+	return ident
 }
 
-// decisionFields is the record's content: the identifying fields plus everything else.
-func decisionFields(d Decision, ident map[string]any) map[string]any {
-	f := make(map[string]any, len(ident)+10)
-	maps.Copy(f, ident)
+// Fields is the record's content: the identifying fields plus everything else.
+func (rec *decisionRecord) Fields() map[string]any {
+	d := rec.d
+	f := rec.ident()
 	f["message"], f["snapshotHash"] = d.Message, d.SnapshotHash
 	if d.RuleID != "" {
 		f[FieldRuleID] = d.RuleID
@@ -165,8 +189,8 @@ func decisionFields(d Decision, ident map[string]any) map[string]any {
 		f["class"] = d.Class
 	}
 	// Plain maps, not the structs above: the journal encodes plain values without an
-	// encoding/json round trip (docs/benchmarks-ledger.md). DecisionFields reads them back;
-	// TestDecisionRecordReadsBack holds the two to the same names.
+	// encoding/json round trip. DecisionFields reads them back; TestDecisionRecordReadsBack holds
+	// the two to the same names.
 	if r := d.Request; r != nil {
 		args := make(map[string]any, 3) // command, paths, cwd: redacted and truncated by the journal
 		if a := r.Arguments; a.Command != "" {
@@ -178,11 +202,11 @@ func decisionFields(d Decision, ident map[string]any) map[string]any {
 		if r.Arguments.Cwd != "" {
 			args["cwd"] = r.Arguments.Cwd
 		}
-		if x := extraValue(r.Arguments); x != nil {
-			args["extra"] = x
+		if rec.extra != nil {
+			args["extra"] = rec.extra
 		}
 		f[FieldArguments] = args
-		f[FieldArgumentsDigest] = policy.ArgumentsDigest(r.Arguments)
+		f[FieldArgumentsDigest] = rec.digest
 		if r.SandboxID != "" {
 			f[FieldSandboxID] = r.SandboxID
 		}
@@ -197,6 +221,78 @@ func decisionFields(d Decision, ident map[string]any) map[string]any {
 			"readOnlyPlan": x.ReadOnlyPlan, "requireCheckpoints": x.RequireCheckpoints}
 	}
 	return f
+}
+
+// WriteFields writes what Fields holds, keys in byte order at every level.
+func (rec *decisionRecord) WriteFields(w *ledger.FieldWriter) {
+	d := rec.d
+	if t := d.AgentTool; t != nil {
+		w.Object(FieldAgentTool)
+		w.String("actionClass", t.ActionClass)
+		w.Bool("checkpointable", t.Checkpointable)
+		w.Int("generation", t.Generation)
+		w.String("skillCategory", t.SkillCategory)
+		w.String(FieldUID, t.UID)
+		w.Bool("unsafe", t.Unsafe)
+		w.Bool("writes", t.Writes)
+		w.End()
+	}
+	if d.Approval != "" {
+		w.String("approval", d.Approval)
+	}
+	r := d.Request
+	if r != nil {
+		a := &r.Arguments
+		w.Object(FieldArguments)
+		if a.Command != "" {
+			w.String("command", a.Command)
+		}
+		if a.Cwd != "" {
+			w.String("cwd", a.Cwd)
+		}
+		if rec.extra != nil {
+			w.Value("extra", rec.extra)
+		}
+		if len(a.Paths) > 0 {
+			w.Strings("paths", a.Paths)
+		}
+		w.End()
+		w.String(FieldArgumentsDigest, rec.digest)
+	}
+	w.String(fieldCall, d.Call)
+	if d.Class != "" {
+		w.String("class", d.Class)
+	}
+	w.String(fieldDecision, d.Decision)
+	if x := d.Facts; x != nil {
+		w.Object(FieldFacts)
+		w.String("accumulatedCost", x.AccumulatedCost.String())
+		w.Int("earlierAttempts", int64(x.EarlierAttempts))
+		w.Bool("humanApproved", x.HumanApproved)
+		w.Bool("readOnlyPlan", x.ReadOnlyPlan)
+		w.Int("repeats", int64(x.Repeats))
+		w.Bool("requireCheckpoints", x.RequireCheckpoints)
+		w.String("totalCost", x.TotalCost.String())
+		w.End()
+	}
+	w.String("message", d.Message)
+	w.String("mode", d.Mode)
+	w.String(fieldNamespace, d.Namespace)
+	w.String(fieldPlan, d.Plan)
+	w.String(fieldReason, d.Reason)
+	w.String(fieldRequester, d.Requester)
+	if d.RuleID != "" {
+		w.String(FieldRuleID, d.RuleID)
+	}
+	if r != nil && r.SandboxID != "" {
+		w.String(FieldSandboxID, r.SandboxID)
+	}
+	w.String("snapshotHash", d.SnapshotHash)
+	w.String(fieldStep, d.Step)
+	w.String(fieldTool, d.Tool)
+	if r != nil {
+		w.String(FieldUID, r.UID)
+	}
 }
 
 // extraValue is a call's extra arguments as a JSON value the journal can redact key by key and

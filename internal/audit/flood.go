@@ -212,7 +212,7 @@ func (f *FloodControl) record(ctx context.Context, w *floodWindow) error {
 		"reasons": reasons,
 	}
 	ident := map[string]any{fieldNamespace: w.key.namespace, floodFieldRequester: w.key.requester, "refused": w.refused}
-	if err := f.Log.append(ctx, ledger.Record{Kind: KindFlood, Time: w.end, Fields: fields}, ident); err != nil {
+	if err := f.Log.append(ctx, ledger.Record{Kind: KindFlood, Time: w.end, Fields: fields}, identMap(ident)); err != nil {
 		return fmt.Errorf("recording %d rate-limited denials of %s in %s: %w", w.refused, w.key.requester, w.key.namespace, err)
 	}
 	return nil

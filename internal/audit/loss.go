@@ -142,16 +142,25 @@ func (l *Log) LossStats() LossStats {
 // fails, rec is added to the loss account (described by ident) and the error returned: the
 // caller decides what to answer, and the loss is recorded as soon as the journal is writable.
 // Every record kind the Log writes goes through here.
-func (l *Log) append(ctx context.Context, rec ledger.Record, ident map[string]any) error {
+func (l *Log) append(ctx context.Context, rec ledger.Record, ident identity) error {
 	err := l.FlushLosses(ctx)
 	if err == nil {
 		_, err = l.Journal.Append(ctx, rec)
 	}
 	if err != nil {
-		l.lose(ctx, rec.Kind, ident, err)
+		l.lose(ctx, rec.Kind, ident.ident(), err)
 	}
 	return err
 }
+
+// identity gives a record's identifying fields for a loss entry, built only when the record is
+// lost: a decision's are a map of their own, which a durable decision never needs.
+type identity interface{ ident() map[string]any }
+
+// identMap is identifying fields built beforehand.
+type identMap map[string]any
+
+func (m identMap) ident() map[string]any { return m }
 
 func (l *Log) lose(ctx context.Context, kind string, ident map[string]any, cause error) {
 	policy := policyUnknown

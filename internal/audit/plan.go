@@ -58,5 +58,5 @@ func (l *Log) RecordPlan(ctx context.Context, p Plan) error {
 		"action": p.Action, "readOnly": p.ReadOnly, "activeDeadlineSeconds": p.ActiveDeadlineSeconds,
 		"relock": p.RelockToken, fieldRequester: p.Requester,
 	}
-	return l.append(ctx, ledger.Record{Kind: KindPlan, Fields: fields}, maps.Clone(fields))
+	return l.append(ctx, ledger.Record{Kind: KindPlan, Fields: fields}, identMap(maps.Clone(fields)))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -115,7 +116,7 @@ func mustCanonicalB(b *testing.B, p parsed) []byte {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return appendBody(nil, p.Seq, p.Time, p.Writer, p.Kind, fields, p.PrevHash)
+	return appendBody(p.Seq, p.Time, p.Writer, p.Kind, fields, p.PrevHash)
 }
 
 // richDecision is a decision as audit.RecordDecision writes it (issue 17): the call's UID, its
@@ -151,11 +152,13 @@ func BenchmarkAppendSigned(b *testing.B) {
 		b.Fatal(err)
 	}
 	// unsigned-rich is the same Append without this change's signing and value redaction, so
-	// signed-rich/unsigned-rich is what they cost.
-	for _, mode := range []string{"bare-group-commit", "unsigned-rich", "signed-rich"} {
+	// signed-rich/unsigned-rich is what they cost. The rich records are written as audit writes a
+	// decision, through a FieldWriter (richFixed); signed-rich-map is signed-rich with the same
+	// record as a map, as audit built it before.
+	for _, mode := range []string{"bare-group-commit", "unsigned-rich", "signed-rich", "signed-rich-map"} {
 		b.Run(mode+"/appenders=32", func(b *testing.B) {
 			cfg := Config{Dir: benchDir(b), Writer: "bench"}
-			if mode == "signed-rich" {
+			if strings.HasPrefix(mode, "signed-rich") {
 				cfg.SigningKey = testKey(7)
 				cfg.SignEvery = time.Second // more often than the default, to include its cost
 			}
@@ -178,10 +181,13 @@ func BenchmarkAppendSigned(b *testing.B) {
 				wg.Go(func() {
 					for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
 						var err error
-						if mode != "bare-group-commit" {
-							_, err = j.Append(context.Background(), richDecision(int(i)))
-						} else {
+						switch mode {
+						case "bare-group-commit":
 							_, err = j.enqueue(context.Background(), "decision", time.Now(), enc)
+						case "signed-rich-map":
+							_, err = j.Append(context.Background(), richDecision(int(i)))
+						default:
+							_, err = j.Append(context.Background(), richFixedDecision(int(i)))
 						}
 						if err != nil {
 							b.Error(err)
@@ -202,16 +208,25 @@ func BenchmarkAppendSigned(b *testing.B) {
 }
 
 // BenchmarkEncodeRichRecord is BenchmarkEncodeRecord for the richer decision (redaction by
-// value included).
+// value included): built as a map and encoded, or written through a FieldWriter.
 func BenchmarkEncodeRichRecord(b *testing.B) {
 	r := newRedactor(nil, DefaultMaxStringLength)
-	fields := richDecision(0).Fields
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := r.encode(fields); err != nil {
-			b.Fatal(err)
+	b.Run("map", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := r.encode(richDecision(1).Fields); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
+	b.Run("fixed", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := r.encodeRecord(richFixedDecision(1)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // processCPU is the user and system CPU time this process has used.

@@ -64,22 +64,56 @@ func appendString(dst []byte, s string) []byte {
 	return dst
 }
 
-// appendScanned is appendString that also runs s through keywords (when not nil) in the same
-// pass, returning the keywords' mask and whether s is ASCII (the mask means nothing otherwise).
-// Runs of bytes that need no escape are copied whole.
+// appendScanned is appendString that also runs s through keywords (when not nil), returning the
+// keywords' mask and whether s is ASCII (the mask means nothing otherwise). It reads s once for
+// the keywords and whether anything needs an escape, then copies it whole: nearly no string in a
+// record has a byte to escape, and a loop with nothing but the automaton and a table lookup per
+// byte is much of an encode's time.
 func appendScanned(dst []byte, s string, keywords *keywordSet) (_ []byte, mask uint64, ascii bool) {
 	dst = append(dst, '"')
-	ascii = true
-	var row uint32
+	var esc, high uint8
+	i := 0
+	if keywords != nil {
+		var row uint32
+		for ; i < len(s); i++ {
+			c := s[i]
+			if c >= 0x80 {
+				break // the mask is meaningless from here; the loop below finishes the checks
+			}
+			esc |= needsEscape[c]
+			row, mask = keywords.step(row, c, mask)
+		}
+	}
+	for ; i < len(s); i++ {
+		c := s[i]
+		esc |= needsEscape[c]
+		high |= c & 0x80
+	}
+	if esc == 0 {
+		dst = append(dst, s...)
+	} else {
+		dst = appendEscaped(dst, s)
+	}
+	return append(dst, '"'), mask, high == 0
+}
+
+// needsEscape is 1 for the bytes appendString escapes: the quote, the backslash and control
+// characters.
+var needsEscape = func() (t [256]uint8) {
+	for c := range 0x20 {
+		t[c] = 1
+	}
+	t['"'], t['\\'] = 1, 1
+	return t
+}()
+
+// appendEscaped appends s with the bytes needsEscape marks escaped; runs of bytes that need no
+// escape are copied whole.
+func appendEscaped(dst []byte, s string) []byte {
 	last := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x80 {
-			ascii = false
-		} else if keywords != nil && ascii {
-			row, mask = keywords.step(row, c, mask)
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
+		if needsEscape[c] == 0 {
 			continue
 		}
 		dst = append(dst, s[last:i]...)
@@ -98,6 +132,5 @@ func appendScanned(dst []byte, s string, keywords *keywordSet) (_ []byte, mask u
 			dst = append(dst, '\\', 'u', '0', '0', hexdigits[c>>4], hexdigits[c&0xf])
 		}
 	}
-	dst = append(dst, s[last:]...)
-	return append(dst, '"'), mask, ascii
+	return append(dst, s[last:]...)
 }

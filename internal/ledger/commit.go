@@ -29,18 +29,21 @@ func (j *Journal) flush() {
 	for {
 		j.mu.Lock()
 		batch := j.queue
-		j.queue = nil
+		j.queue, j.spare = j.spare, nil
 		j.mu.Unlock()
 		if len(batch) == 0 {
+			j.spare = batch
 			return
 		}
 		if j.cfg.syncEach {
-			for _, p := range batch {
-				j.commit([]*pending{p})
+			for i := range batch {
+				j.commit(batch[i : i+1])
 			}
-			continue
+		} else {
+			j.commit(batch)
 		}
-		j.commit(batch)
+		clear(batch) // the pendings are their appenders' again
+		j.spare = batch[:0]
 	}
 }
 
@@ -48,6 +51,9 @@ func (j *Journal) commit(batch []*pending) {
 	j.wmu.Lock()
 	err := j.write(batch)
 	j.wmu.Unlock()
+	for _, p := range batch {
+		p.fields.release() // written or failed: nothing reads them again
+	}
 	if err != nil {
 		j.lost.Add(uint64(len(batch)))
 		for _, p := range batch {
@@ -55,7 +61,7 @@ func (j *Journal) commit(batch []*pending) {
 		}
 	}
 	for _, p := range batch {
-		close(p.done)
+		p.done <- struct{}{} // never blocks: one value per use, and the buffer holds one
 	}
 }
 
@@ -69,9 +75,12 @@ func (j *Journal) write(batch []*pending) error {
 	}
 	size := 0
 	for _, p := range batch {
-		size += len(p.fields) + 256
+		size += len(p.fields.b) + 256
 	}
-	buf := make([]byte, 0, size+512)
+	buf := j.wbuf[:0]
+	if cap(buf) < size+512 {
+		buf = make([]byte, 0, size+512)
+	}
 	pos := j.pos
 	n := 0
 	if j.live.size == 0 {
@@ -79,16 +88,23 @@ func (j *Journal) write(batch []*pending) error {
 		n++
 	}
 	for _, p := range batch {
-		buf, pos = appendLine(buf, pos, p.at, j.cfg.Writer, p.kind, p.fields)
+		buf, pos = appendLine(buf, pos, p.at, j.cfg.Writer, p.kind, p.fields.b)
 		p.rec = Receipt{Seq: pos.seq, Hash: pos.hash}
 		n++
 	}
-	if err := j.writeLive(buf); err != nil {
+	err := j.writeLive(buf)
+	if cap(buf) <= maxBatchBuffer {
+		j.wbuf = buf // writeLive is done with it: the next batch reuses it
+	}
+	if err != nil {
 		return err
 	}
 	j.committed(pos, n)
 	return nil
 }
+
+// maxBatchBuffer bounds the batch buffer the committer keeps between batches.
+const maxBatchBuffer = 4 << 20
 
 // prepare makes the live segment writable: it cuts off what a failed write left behind, seals
 // a segment that is full or from an earlier day, and creates the next segment.

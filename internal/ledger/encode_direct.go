@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,8 +15,9 @@ import (
 // Each string is escaped and scanned for the redaction rules' keywords in the same pass
 // (appendScanned); only a string with a keyword, a long one or a non-ASCII one goes through
 // RedactSecrets and truncate, exactly as the tree path does. It handles the values plainTree
-// copies; for anything else (floats, structs, invalid UTF-8) or a key long enough to be cut, it
-// gives up and encode takes the tree path, which stays the definition of the output
+// copies and json.Number (whose text the tree path's encoding/json round trip keeps); for
+// anything else (floats, structs, invalid UTF-8) or a key long enough to be cut, it gives up and
+// encode takes the tree path, which stays the definition of the output
 // (TestPlainTreeMatchesTheRoundTrip, FuzzDirectEncoderMatchesTheTreePath).
 type directWriter struct {
 	red  redactor
@@ -25,6 +27,25 @@ type directWriter struct {
 	// order is the sorted order of a map's entries (indexes into them): sorting small integers
 	// instead of the entries themselves moves no pointers, so no write barriers while GC runs.
 	order []int32
+	// fixed writes FixedFields records into buf (encode_fixed.go).
+	fixed FieldWriter
+	// keys remembers, for keys fixed has written, whether each names a secret under keysOf, the
+	// key set they were checked against (Reconfigure replaces it): a FixedFields record's keys
+	// are the same constants every time, and scanning them was a sixth of its encode. It is
+	// direct-mapped (a key replaces the one in its slot) and keeps only keys written as they are
+	// (ASCII, nothing escaped). A map was the first version: its lookups cost half of what it
+	// saved; a slot costs a multiply, and the comparison of a constant key with itself is a
+	// pointer's.
+	keys   [keyMemoSlots]keyMemo
+	keysOf *keywordSet
+}
+
+const keyMemoBits, keyMemoSlots = 8, 1 << 8
+
+type keyMemo struct {
+	k      string
+	secret bool
+	set    bool
 }
 
 // entry2 is one key and value of a map being written, kept to sort the map's keys.
@@ -41,16 +62,37 @@ const maxPooledBuffer = 64 << 10
 
 // encodeDirect returns the encoding of fields, or ok false when the tree path must decide.
 func (r redactor) encodeDirect(fields map[string]any) (out []byte, ok bool) {
+	w, ok := r.encodeDirectPooled(fields)
+	if ok {
+		out = bytes.Clone(w.buf)
+		w.release()
+	}
+	return out, ok
+}
+
+// encodeDirectPooled is encodeDirect leaving the encoding in the pooled writer it returns (when
+// ok), which its user releases once done with w.buf.
+func (r redactor) encodeDirectPooled(fields map[string]any) (*directWriter, bool) {
+	w := getDirectWriter(r)
+	if !writeMap(w, fields, &w.anys, (*directWriter).value) {
+		w.release()
+		return nil, false
+	}
+	return w, true
+}
+
+func getDirectWriter(r redactor) *directWriter {
 	w := directWriters.Get().(*directWriter)
 	w.red = r
 	w.buf = w.buf[:0]
-	if ok = writeMap(w, fields, &w.anys, (*directWriter).value); ok {
-		out = bytes.Clone(w.buf)
-	}
+	return w
+}
+
+// release returns w to the pool; neither w nor its buf may be used after.
+func (w *directWriter) release() {
 	if cap(w.buf) <= maxPooledBuffer {
 		directWriters.Put(w)
 	}
-	return out, ok
 }
 
 func (w *directWriter) value(v any) bool {
@@ -69,6 +111,13 @@ func (w *directWriter) value(v any) bool {
 		w.buf = strconv.AppendInt(w.buf, x, 10)
 	case uint64:
 		w.buf = strconv.AppendUint(w.buf, x, 10)
+	case json.Number:
+		// encoding/json writes a valid number's text as it stands, and decodes it back (UseNumber)
+		// to the same text, which appendCanonical writes: a call's extra arguments keep theirs.
+		if !validNumber(x) {
+			return false
+		}
+		w.buf = append(w.buf, x...)
 	case []string:
 		w.buf = append(w.buf, '[')
 		for i, s := range x {
@@ -104,8 +153,11 @@ func (w *directWriter) value(v any) bool {
 // str writes a string value: redacted by value, then truncated, then quoted.
 func (w *directWriter) str(s string) bool {
 	start := len(w.buf)
+	// RedactSecrets leaves short and hex-like strings (UIDs, digests) as they are, so they need
+	// no scan for its keywords.
+	redact := w.red.values && len(s) >= 8 && !hexLike(s)
 	var rules *keywordSet
-	if w.red.values && len(s) >= 8 { // RedactSecrets leaves shorter strings alone
+	if redact {
 		rules = ruleKeywords
 	}
 	var mask uint64
@@ -114,12 +166,15 @@ func (w *directWriter) str(s string) bool {
 	if !ascii && !utf8.ValidString(s) {
 		return false // the tree path takes encoding/json's round trip, which replaces bad bytes
 	}
-	if len(s) <= w.red.max && (!w.red.values || ascii && !mightHoldSecret(s, mask)) {
+	if len(s) <= w.red.max && (!redact || ascii && mask&anyRuleKeyword == 0) {
 		return true // RedactSecrets and truncate would return s as it is
 	}
 	w.buf = w.buf[:start]
-	if w.red.values {
-		s = RedactSecrets(s) // before truncation, so a cut never leaves half a secret readable
+	switch {
+	case redact && ascii:
+		s = redactScanned(s, mask) // before truncation, so a cut never leaves half a secret readable
+	case redact:
+		s = redactSecretsLowered(s)
 	}
 	w.buf = appendString(w.buf, truncate(s, w.red.max))
 	return true
@@ -182,6 +237,8 @@ func plainValue(v any) bool {
 	switch x := v.(type) {
 	case nil, bool, int, int32, int64, uint64:
 		return true
+	case json.Number:
+		return validNumber(x)
 	case string:
 		return utf8.ValidString(x)
 	case []string:

@@ -21,6 +21,9 @@ type Record struct {
 	// Fields are the record's content: decision, reason, message, plan, namespace, call, tool,
 	// requester, snapshotHash, mode, dryRun, ... Any value encoding/json can encode.
 	Fields map[string]any
+	// Fixed, instead of Fields, is content of a fixed shape that writes itself (FixedFields):
+	// the same bytes as its Fields map, without building and sorting the map.
+	Fixed FixedFields
 }
 
 // Receipt identifies a durable record: its place in the writer's chain and its hash.
@@ -96,13 +99,23 @@ const (
 	hashSuffixLen = len(hashPrefix) + 2*sha256.Size + len(`"}`)
 )
 
-// appendBody appends the canonical encoding of a record without its hash: the bytes the hash
-// is taken over. fields must already be canonical JSON.
-func appendBody(dst []byte, seq uint64, t, writer, kind string, fields []byte, prevHash string) []byte {
+// appendBody is the canonical encoding of a record without its hash: the bytes the hash is
+// taken over, as appendLine writes them. fields must already be canonical JSON.
+func appendBody(seq uint64, t, writer, kind string, fields []byte, prevHash string) []byte {
+	dst := appendSeq(nil, seq)
+	dst = appendString(dst, t)
+	return appendBodyRest(dst, writer, kind, fields, prevHash)
+}
+
+// appendSeq starts a record's body, up to the value of "time".
+func appendSeq(dst []byte, seq uint64) []byte {
 	dst = append(dst, `{"seq":`...)
 	dst = strconv.AppendUint(dst, seq, 10)
-	dst = append(dst, `,"time":`...)
-	dst = appendString(dst, t)
+	return append(dst, `,"time":`...)
+}
+
+// appendBodyRest is the body after the time.
+func appendBodyRest(dst []byte, writer, kind string, fields []byte, prevHash string) []byte {
 	dst = append(dst, `,"writer":`...)
 	dst = appendString(dst, writer)
 	dst = append(dst, `,"kind":`...)
@@ -115,15 +128,22 @@ func appendBody(dst []byte, seq uint64, t, writer, kind string, fields []byte, p
 }
 
 // appendLine appends one complete record line (body, hash, newline) chained after prev and
-// returns the new position.
+// returns the new position. The committer calls it for every record: the time is formatted and
+// the hash hex-encoded straight into dst (the body is appendBody's, as the verifier rebuilds it;
+// a formatted time has nothing to escape).
 func appendLine(dst []byte, prev position, t time.Time, writer, kind string, fields []byte) ([]byte, position) {
 	start := len(dst)
-	dst = appendBody(dst, prev.seq+1, t.UTC().Format(timeLayout), writer, kind, fields, prev.hash)
+	dst = appendSeq(dst, prev.seq+1)
+	dst = append(dst, '"')
+	dst = t.UTC().AppendFormat(dst, timeLayout)
+	dst = append(dst, '"')
+	dst = appendBodyRest(dst, writer, kind, fields, prev.hash)
 	sum := sha256.Sum256(dst[start:])
-	h := hex.EncodeToString(sum[:])
 	dst = dst[:len(dst)-1] // reopen the object to add the hash as its last key
 	dst = append(dst, hashPrefix...)
-	dst = append(dst, h...)
+	hstart := len(dst)
+	dst = hex.AppendEncode(dst, sum[:])
+	h := string(dst[hstart:])
 	dst = append(dst, '"', '}', '\n')
 	return dst, position{seq: prev.seq + 1, hash: h}
 }

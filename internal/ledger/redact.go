@@ -15,7 +15,7 @@ import (
 const Redacted = "[REDACTED]"
 
 // defaultRedactKeys are the key substrings that always redact, matched case-insensitively.
-var defaultRedactKeys = []string{"password", "token", "secret", "key", "auth", "credential"}
+var defaultRedactKeys = []string{"password", wordToken, "secret", "key", "auth", "credential"}
 
 // redactor hides secret-looking values and shortens long strings before a record is written.
 type redactor struct {

@@ -44,7 +44,7 @@ func parseLineReference(line []byte) (entry, error) {
 	if err != nil {
 		return entry{}, errNotRecord
 	}
-	if again := appendBody(nil, e.Seq, e.Time, e.Writer, e.Kind, enc, e.PrevHash); !bytes.Equal(again, body) {
+	if again := appendBody(e.Seq, e.Time, e.Writer, e.Kind, enc, e.PrevHash); !bytes.Equal(again, body) {
 		return entry{}, errNotRecord
 	}
 	return e, nil
@@ -114,7 +114,7 @@ func TestParseLineMatchesReference(t *testing.T) {
 // definition accepts. Inputs are bodies; the fuzz target signs them, so the hash never decides.
 func FuzzParseLineMatchesReference(f *testing.F) {
 	fields, _ := newRedactor(nil, 1024).encode(map[string]any{"tool": "shell", "n": 1.5, "l": []any{"a\n", nil, true}})
-	good := appendBody(nil, 3, "2026-11-30T10:00:00Z", "w", "decision", fields, genesisHash)
+	good := appendBody(3, "2026-11-30T10:00:00Z", "w", "decision", fields, genesisHash)
 	f.Add(good)
 	f.Add([]byte(`{"seq":1,"time":"2026-11-30T10:00:00Z","writer":"","kind":"k","fields":{"\u001f":"\t"},"prevHash":"` + genesisHash + `"}`))
 	f.Fuzz(func(t *testing.T, body []byte) {

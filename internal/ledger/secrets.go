@@ -55,7 +55,10 @@ var secretRules = []secretRule{
 // The names an option or assignment of a credential has.
 const credentialNames = `(?:password|passwd|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)`
 
-var credentialKeywords = []string{"pass", "pwd", "token", "secret", "key", "cred"}
+var credentialKeywords = []string{"pass", "pwd", wordToken, "secret", "key", "cred"}
+
+// wordToken is a keyword of several rules and a default redaction key.
+const wordToken = "token"
 
 // RedactSecrets replaces every credential-shaped part of s by "[REDACTED:<rule>]". The
 // webhook applies it to denial messages and approval hints; the journal applies it to every
@@ -68,6 +71,12 @@ func RedactSecrets(s string) string {
 	if !ascii {
 		return redactSecretsLowered(s)
 	}
+	return redactScanned(s, mask)
+}
+
+// redactScanned is RedactSecrets for an ASCII s of 8 bytes or more, not hex-like, whose
+// ruleKeywords mask is known (the encoder takes it while quoting s).
+func redactScanned(s string, mask uint64) string {
 	for i, r := range secretRules {
 		if !ruleTriggered(mask, i) {
 			continue
@@ -96,12 +105,6 @@ func redactSecretsLowered(s string) string {
 		}
 	}
 	return s
-}
-
-// mightHoldSecret reports whether RedactSecrets could change s, given scan's mask for it: false
-// means it returns s as it is, so the encoder need not call it.
-func mightHoldSecret(s string, mask uint64) bool {
-	return len(s) >= 8 && mask&anyRuleKeyword != 0
 }
 
 // ruleKeywords finds every rule's keywords and requires string in one pass; bit 2i is "a
@@ -139,6 +142,7 @@ func (r secretRule) apply(s string) (string, bool) {
 		return s, false
 	}
 	var b strings.Builder
+	b.Grow(len(s) + 32*len(locs)) // room for the markers: one allocation
 	last := 0
 	for _, m := range locs {
 		start, end := m[2*r.group], m[2*r.group+1]
@@ -162,13 +166,21 @@ func (r secretRule) apply(s string) (string, bool) {
 func hexLike(s string) bool {
 	s = strings.TrimPrefix(s, "sha256:")
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') && (c < 'A' || c > 'F') && c != '-' {
+		if !hexOrDash[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// hexOrDash marks hex digits (either case) and the dash: one lookup per byte, as the encoder
+// asks it of every string it writes.
+var hexOrDash = func() (t [256]bool) {
+	for _, c := range "0123456789abcdefABCDEF-" {
+		t[c] = true
+	}
+	return t
+}()
 
 func containsAny(s string, subs []string) bool {
 	for _, sub := range subs {

@@ -1,15 +1,27 @@
 package ledger
 
-import "regexp"
-
-// anchoredRule lets a rule whose every match begins at one of a few words try its expression only
+// anchoredRule lets a rule whose every match begins at one of a few words try a match only
 // there, instead of at every byte: Go's regexp has no literal-prefix shortcut for a
 // case-insensitive alternation, so on a long command line the authorization rule cost a third of
-// encoding a decision. locate returns exactly what re.FindAllStringSubmatchIndex does
-// (FuzzAnchoredRulesMatchTheirExpression).
+// encoding a decision, and even anchored its backtracker was a fifth. locate returns exactly what
+// re.FindAllStringSubmatchIndex does (FuzzAnchoredRulesMatchTheirExpression).
 type anchoredRule struct {
-	starts []string       // lower-case ASCII words; every match of the rule begins with one, after \b
-	re     *regexp.Regexp // the rule's expression without its leading \b, anchored with ^
+	starts []string // lower-case ASCII words; every match of the rule begins with one, after \b
+	// match is the rule's expression without its leading \b, anchored at s[q:], for ASCII s:
+	// the submatch indexes of the match starting at q, or nil.
+	match func(s string, q int) []int
+	first [256]bool // the bytes a start word begins with, in either case
+}
+
+func newAnchoredRule(starts []string, match func(s string, q int) []int) anchoredRule {
+	a := anchoredRule{starts: starts, match: match}
+	for _, w := range starts {
+		a.first[w[0]] = true
+		if 'a' <= w[0] && w[0] <= 'z' {
+			a.first[w[0]-'a'+'A'] = true
+		}
+	}
+	return a
 }
 
 // The authorization rule's id and its keywords, which are also where its matches begin.
@@ -18,8 +30,68 @@ const authorizationRule = "authorization"
 var authorizationWords = []string{"authorization", "bearer"}
 
 var anchoredRules = map[string]anchoredRule{
-	authorizationRule: {authorizationWords,
-		regexp.MustCompile(`(?i)^(?:authorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*|bearer\s+)([A-Za-z0-9._~+/=-]{8,})`)},
+	authorizationRule: newAnchoredRule(authorizationWords, matchAuthorization),
+}
+
+// matchAuthorization is, for ASCII s,
+//
+//	(?i)^(?:authorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*|bearer\s+)([A-Za-z0-9._~+/=-]{8,})
+//
+// on s[q:], written out. The expression has one way to match at each choice: \s* and the token
+// are greedy and a token never starts with a space, so backtracking only ever drops the optional
+// scheme word (preferred when it leaves a token of 8 or more), and the two alternatives begin with
+// different words.
+func matchAuthorization(s string, q int) []int {
+	token := func(p int) []int {
+		n := 0
+		for p+n < len(s) && isTokenByte(s[p+n]) {
+			n++
+		}
+		if n < 8 {
+			return nil
+		}
+		return []int{q, p + n, p, p + n}
+	}
+	switch {
+	case hasWordAt(s, q, authorizationWords[:1]):
+		p := skipSpace(s, q+len("authorization"))
+		if p == len(s) || s[p] != ':' && s[p] != '=' {
+			return nil
+		}
+		p = skipSpace(s, p+1)
+		for _, scheme := range authorizationSchemes {
+			if hasWordAt(s, p, scheme[:]) {
+				if m := token(skipSpace(s, p+len(scheme[0]))); m != nil {
+					return m
+				}
+				break // the schemes differ in their first two letters: at most one is here
+			}
+		}
+		return token(p)
+	case hasWordAt(s, q, authorizationWords[1:]):
+		p := skipSpace(s, q+len("bearer"))
+		if p == q+len("bearer") {
+			return nil // \s+ wants one
+		}
+		return token(p)
+	}
+	return nil
+}
+
+var authorizationSchemes = [][1]string{{"bearer"}, {"basic"}, {wordToken}, {"digest"}}
+
+// skipSpace returns the index of the first byte at or after p that \s does not match.
+func skipSpace(s string, p int) int {
+	for p < len(s) && (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\f' || s[p] == '\r') {
+		p++
+	}
+	return p
+}
+
+// isTokenByte is [A-Za-z0-9._~+/=-].
+func isTokenByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '.' || c == '_' || c == '~' || c == '+' || c == '/' || c == '=' || c == '-'
 }
 
 // locate is r.re.FindAllStringSubmatchIndex(s, -1).
@@ -32,19 +104,14 @@ func (r secretRule) locate(s string) [][]int {
 	}
 	var locs [][]int
 	for q := 0; q < len(s); {
-		if q > 0 && isWordByte(s[q-1]) || !hasWordAt(s, q, a.starts) {
+		if !a.first[s[q]] || q > 0 && isWordByte(s[q-1]) || !hasWordAt(s, q, a.starts) {
 			q++
 			continue
 		}
-		m := a.re.FindStringSubmatchIndex(s[q:])
+		m := a.match(s, q)
 		if m == nil {
 			q++
 			continue
-		}
-		for i := range m {
-			if m[i] >= 0 {
-				m[i] += q
-			}
 		}
 		locs = append(locs, m)
 		q = m[1] // matches do not overlap, and none is empty

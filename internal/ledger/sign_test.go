@@ -123,7 +123,7 @@ func (f signedFixture) forgeAll(t *testing.T, sign ed25519.PrivateKey) {
 				fields[fieldDigest] = hex.EncodeToString(digest.Sum(nil))
 				fields[fieldBytes] = json.Number(strconv.Itoa(size))
 			}
-			body := appendBody(nil, p.Seq, p.Time, p.Writer, p.Kind, mustCanonical(t, fields), prev.hash)
+			body := appendBody(p.Seq, p.Time, p.Writer, p.Kind, mustCanonical(t, fields), prev.hash)
 			l := []byte(resign(string(body)) + "\n")
 			np, err := parseLine(l[:len(l)-1])
 			if err != nil {

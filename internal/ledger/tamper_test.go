@@ -120,7 +120,7 @@ func resignFrom(t *testing.T, lines [][]byte, from int) [][]byte {
 			p.PrevHash = prev
 		}
 		fields := mustCanonical(t, p.decodeFields())
-		body := appendBody(nil, p.Seq, p.Time, p.Writer, p.Kind, fields, p.PrevHash)
+		body := appendBody(p.Seq, p.Time, p.Writer, p.Kind, fields, p.PrevHash)
 		line := resign(string(body))
 		pp, err := parseLine([]byte(line))
 		if err != nil {
