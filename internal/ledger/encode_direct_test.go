@@ -12,25 +12,13 @@ import (
 // are, lists of strings made []string and maps of strings map[string]string, so the direct
 // encoder's every case is reached), encode gives the tree path's bytes, or both fail.
 func FuzzDirectEncoderMatchesTheTreePath(f *testing.F) {
-	for _, fields := range directEncoderCases() {
-		raw, err := json.Marshal(fields)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(raw, uint8(16), true)
-		f.Add(raw, uint8(200), false)
-	}
+	seedObjects(f)
 	f.Fuzz(func(t *testing.T, in []byte, maxLen uint8, values bool) {
-		dec := json.NewDecoder(bytes.NewReader(in))
-		dec.UseNumber()
-		var m map[string]any
-		if dec.Decode(&m) != nil {
+		fields, redactors, ok := fuzzFields(in, maxLen, values)
+		if !ok {
 			return
 		}
-		fields, _ := plainify(m).(map[string]any)
-		r := newRedactor([]string{"extra", "é"}, int(maxLen))
-		r.values = values
-		for _, r := range []redactor{r, internalRedactor} {
+		for _, r := range redactors {
 			got, err := r.encode(fields)
 			want, werr := r.encodeTree(fields)
 			if (err == nil) != (werr == nil) || !bytes.Equal(got, want) {
@@ -163,4 +151,34 @@ func FuzzAnchoredRulesMatchTheirExpression(f *testing.F) {
 			}
 		}
 	})
+}
+
+// seedObjects seeds a fuzz target with directEncoderCases, at two string limits, with value
+// redaction on and off.
+func seedObjects(f *testing.F) {
+	f.Helper()
+	for _, fields := range directEncoderCases() {
+		raw, err := json.Marshal(fields)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(raw, uint8(16), true)
+		f.Add(raw, uint8(200), false)
+	}
+}
+
+// fuzzFields reads a fuzz input as a JSON object made plain (plainify) and the redactors to
+// encode it with: one with the input's settings and the internal one. ok is false for input
+// that is no JSON object.
+func fuzzFields(in []byte, maxLen uint8, values bool) (fields map[string]any, redactors []redactor, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(in))
+	dec.UseNumber()
+	var m map[string]any
+	if dec.Decode(&m) != nil {
+		return nil, nil, false
+	}
+	fields, _ = plainify(m).(map[string]any)
+	r := newRedactor([]string{"extra", "é"}, int(maxLen))
+	r.values = values
+	return fields, []redactor{r, internalRedactor}, true
 }

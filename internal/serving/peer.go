@@ -47,15 +47,7 @@ type Peers struct {
 
 // NewPeers returns the peer channel; Start opens its listener.
 func NewPeers(o PeerOptions) *Peers {
-	if o.CertName == "" {
-		o.CertName = "tls.crt"
-	}
-	if o.KeyName == "" {
-		o.KeyName = "tls.key"
-	}
-	if o.Limits == (Limits{}) {
-		o.Limits = DefaultLimits
-	}
+	o.CertName, o.KeyName, o.Limits = pairDefaults(o.CertName, o.KeyName, o.Limits)
 	return &Peers{opts: o, mux: http.NewServeMux()}
 }
 

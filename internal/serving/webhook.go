@@ -53,15 +53,7 @@ var _ webhook.Server = (*WebhookServer)(nil)
 // an error now, not at the first review: the manager must not come up without the check it was
 // configured to make.
 func NewWebhookServer(o WebhookOptions) (*WebhookServer, error) {
-	if o.CertName == "" {
-		o.CertName = "tls.crt"
-	}
-	if o.KeyName == "" {
-		o.KeyName = "tls.key"
-	}
-	if o.Limits == (Limits{}) {
-		o.Limits = DefaultLimits
-	}
+	o.CertName, o.KeyName, o.Limits = pairDefaults(o.CertName, o.KeyName, o.Limits)
 	s := &WebhookServer{opts: o, mux: o.Mux}
 	if o.ClientCAFile != "" {
 		var err error
@@ -73,6 +65,20 @@ func NewWebhookServer(o WebhookOptions) (*WebhookServer, error) {
 		s.mux = http.NewServeMux()
 	}
 	return s, nil
+}
+
+// pairDefaults fills in the serving pair's file names and the connection limits left unset.
+func pairDefaults(cert, key string, l Limits) (string, string, Limits) {
+	if cert == "" {
+		cert = "tls.crt"
+	}
+	if key == "" {
+		key = "tls.key"
+	}
+	if l == (Limits{}) {
+		l = DefaultLimits
+	}
+	return cert, key, l
 }
 
 // NeedLeaderElection is false: every replica answers admission reviews.

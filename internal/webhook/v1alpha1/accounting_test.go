@@ -130,14 +130,7 @@ var _ = Describe("AgentToolCall accounting: what the agent cannot choose", func(
 				})
 			}
 			wg.Wait()
-			admitted := 0
-			for _, err := range errs {
-				if err == nil {
-					admitted++
-					continue
-				}
-				mustDeny(err, safety.ReasonToolCostLimitExceeded, "max_cost_per_plan")
-			}
+			admitted := admittedAmong(errs, safety.ReasonToolCostLimitExceeded, "max_cost_per_plan")
 			// 0, 0.3, 0.6 and 0.9 are below 1: the fourth call crosses it, by less than one call's cost.
 			Expect(admitted).To(Equal(4))
 			Expect(planUsage(planName).AccumulatedCost).To(Equal("1.2"))
@@ -193,14 +186,7 @@ var _ = Describe("AgentToolCall accounting: what the agent cannot choose", func(
 				})
 			}
 			wg.Wait()
-			admitted := 0
-			for _, err := range errs {
-				if err == nil {
-					admitted++
-					continue
-				}
-				mustDeny(err, safety.ReasonToolCostLimitExceeded, "max_total_cost")
-			}
+			admitted := admittedAmong(errs, safety.ReasonToolCostLimitExceeded, "max_total_cost")
 			// 0 and 0.6 are below 1: two calls fit in the namespace, whichever plans they are of.
 			Expect(admitted).To(Equal(2))
 			first, second := storedPlan(counters, p.ns, "first"), storedPlan(counters, p.ns, "second")

@@ -233,6 +233,21 @@ var causeFields = map[string]string{
 // mustDeny asserts that err is the webhook's denial: HTTP 403, the first cause typed with reason
 // and naming the offending field, the message carrying "[reason]" and every phrase. It returns the
 // denial's detail (the message after the prefix).
+// admittedAmong counts the admitted submissions among errs; every other must be a denial with
+// reason and phrases.
+func admittedAmong(errs []error, reason string, phrases ...string) int {
+	GinkgoHelper()
+	admitted := 0
+	for _, err := range errs {
+		if err == nil {
+			admitted++
+			continue
+		}
+		mustDeny(err, reason, phrases...)
+	}
+	return admitted
+}
+
 func mustDeny(err error, reason string, phrases ...string) string {
 	GinkgoHelper()
 	Expect(err).To(HaveOccurred(), "expected a %s denial, but the call was admitted", reason)

@@ -394,14 +394,7 @@ var _ = Describe("AgentToolCall admission: request integrity and attacks", func(
 			})
 		}
 		wg.Wait()
-		admitted := 0
-		for _, err := range errs {
-			if err == nil {
-				admitted++
-				continue
-			}
-			mustDeny(err, safety.ReasonToolRetryLimitExceeded, "max_retries_per_step 3")
-		}
+		admitted := admittedAmong(errs, safety.ReasonToolRetryLimitExceeded, "max_retries_per_step 3")
 		Expect(admitted).To(Equal(4), "the first attempt and 3 retries")
 		Expect(p.storedCalls()).To(HaveLen(admitted))
 	})

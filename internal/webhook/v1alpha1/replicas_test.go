@@ -119,14 +119,7 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 		ns, agent, tool := world("", func(s *safetyv1alpha1.SafetyProfileSpec) { s.MaxRetriesPerStep = new(int32(3)) })
 		before := connections()
 		errs := burst(agent, 24, func(i int) *safetyv1alpha1.AgentToolCall { return call(ns, tool, stepUnderTest, i) })
-		admitted := 0
-		for _, err := range errs {
-			if err == nil {
-				admitted++
-				continue
-			}
-			mustDeny(err, safety.ReasonToolRetryLimitExceeded, "max_retries_per_step 3")
-		}
+		admitted := admittedAmong(errs, safety.ReasonToolRetryLimitExceeded, "max_retries_per_step 3")
 		Expect(admitted).To(Equal(4), "the first attempt and 3 retries")
 		after := connections()
 		for i := range after {
@@ -143,14 +136,7 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 	It("never lets concurrent calls on three replicas overrun maxCostPerPlan by more than the last call's reservation", func() {
 		ns, agent, tool := world("0.3", func(s *safetyv1alpha1.SafetyProfileSpec) { s.MaxCostPerPlan = money("1") })
 		errs := burst(agent, 24, func(i int) *safetyv1alpha1.AgentToolCall { return call(ns, tool, fmt.Sprintf("s-%d", i), i) })
-		admitted := 0
-		for _, err := range errs {
-			if err == nil {
-				admitted++
-				continue
-			}
-			mustDeny(err, safety.ReasonToolCostLimitExceeded, "max_cost_per_plan")
-		}
+		admitted := admittedAmong(errs, safety.ReasonToolCostLimitExceeded, "max_cost_per_plan")
 		// 0, 0.3, 0.6 and 0.9 are below the limit: exactly four calls fit, the fourth ending at 1.2.
 		Expect(admitted).To(Equal(4))
 		plan := stored(ns, planName)
