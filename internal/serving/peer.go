@@ -64,18 +64,10 @@ func (p *Peers) Addr() string {
 	return p.addr
 }
 
-// certificates starts watching the serving pair, once.
-func (p *Peers) certificates(ctx context.Context) (*certwatcher.CertWatcher, error) {
+// certificates loads the serving pair, once; Start watches it for changes while it serves.
+func (p *Peers) certificates() (*certwatcher.CertWatcher, error) {
 	p.once.Do(func() {
 		p.watcher, p.err = certwatcher.New(filepath.Join(p.opts.CertDir, p.opts.CertName), filepath.Join(p.opts.CertDir, p.opts.KeyName))
-		if p.err != nil {
-			return
-		}
-		go func() {
-			if err := p.watcher.Start(context.WithoutCancel(ctx)); err != nil {
-				logf.Log.WithName("peers").Error(err, "certificate watcher error")
-			}
-		}()
 	})
 	return p.watcher, p.err
 }
@@ -102,10 +94,15 @@ func (p *Peers) Start(ctx context.Context) error {
 	if p.opts.Port < 0 {
 		return nil
 	}
-	w, err := p.certificates(ctx)
+	w, err := p.certificates()
 	if err != nil {
 		return err
 	}
+	go func() { // re-reads a rotated pair until the listener stops
+		if err := w.Start(ctx); err != nil {
+			logf.Log.WithName("peers").Error(err, "certificate watcher error")
+		}
+	}()
 	cfg := newTLSConfig([]func(*tls.Config){func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }})
 	cfg.GetCertificate = w.GetCertificate
 	cfg.ClientAuth = tls.RequireAnyClientCert
@@ -123,8 +120,8 @@ func (p *Peers) Start(ctx context.Context) error {
 
 // Client returns an HTTP client for other replicas' peer listeners: it presents the serving
 // certificate and accepts only a server presenting the same one.
-func (p *Peers) Client(ctx context.Context) (*http.Client, error) {
-	w, err := p.certificates(ctx)
+func (p *Peers) Client(context.Context) (*http.Client, error) {
+	w, err := p.certificates()
 	if err != nil {
 		return nil, err
 	}
