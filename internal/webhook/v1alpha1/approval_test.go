@@ -266,7 +266,11 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 			errs := make([]error, callers)
 			var wg sync.WaitGroup
 			for i := range callers {
-				wg.Go(func() { errs[i] = submit(p.agent, p.call(planName, p.tools[reader], fmt.Sprintf("step-%d", i))) })
+				// Each its own path: ten identical calls would be a loop, and a call counted past the
+				// loop limit that happens to take an approval first would be refused ToolLoopDetected.
+				wg.Go(func() {
+					errs[i] = submit(p.agent, p.call(planName, p.tools[reader], fmt.Sprintf("step-%d", i), fmt.Sprintf("src/%d.go", i)))
+				})
 			}
 			wg.Wait()
 			admitted := 0
