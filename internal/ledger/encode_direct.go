@@ -119,27 +119,9 @@ func (w *directWriter) value(v any) bool {
 		}
 		w.buf = append(w.buf, x...)
 	case []string:
-		w.buf = append(w.buf, '[')
-		for i, s := range x {
-			if i > 0 {
-				w.buf = append(w.buf, ',')
-			}
-			if !w.str(s) {
-				return false
-			}
-		}
-		w.buf = append(w.buf, ']')
+		return writeList(w, x, (*directWriter).str)
 	case []any:
-		w.buf = append(w.buf, '[')
-		for i, e := range x {
-			if i > 0 {
-				w.buf = append(w.buf, ',')
-			}
-			if !w.value(e) {
-				return false
-			}
-		}
-		w.buf = append(w.buf, ']')
+		return writeList(w, x, (*directWriter).value)
 	case map[string]string:
 		return writeMap(w, x, &w.strs, (*directWriter).str)
 	case map[string]any:
@@ -183,6 +165,21 @@ func (w *directWriter) str(s string) bool {
 // writeMap writes a map with its keys sorted; a key that looks secret gets Redacted for its
 // value. ents is the writer's reused slice of this map type; nested maps append after this
 // map's entries and cut back when done.
+// writeList writes a JSON array of list's elements, each with write; false if one cannot be.
+func writeList[V any](w *directWriter, list []V, write func(*directWriter, V) bool) bool {
+	w.buf = append(w.buf, '[')
+	for i, e := range list {
+		if i > 0 {
+			w.buf = append(w.buf, ',')
+		}
+		if !write(w, e) {
+			return false
+		}
+	}
+	w.buf = append(w.buf, ']')
+	return true
+}
+
 func writeMap[V any](w *directWriter, m map[string]V, ents *[]entry2[V], write func(*directWriter, V) bool) bool {
 	base, obase := len(*ents), len(w.order)
 	defer func() {

@@ -120,7 +120,7 @@ func (p *Peers) Start(ctx context.Context) error {
 
 // Client returns an HTTP client for other replicas' peer listeners: it presents the serving
 // certificate and accepts only a server presenting the same one.
-func (p *Peers) Client(context.Context) (*http.Client, error) {
+func (p *Peers) Client() (*http.Client, error) {
 	w, err := p.certificates()
 	if err != nil {
 		return nil, err

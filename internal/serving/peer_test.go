@@ -68,21 +68,21 @@ func TestPeersAnswerOnlyTheHolderOfTheServingPair(t *testing.T) {
 	dir := pairDir(t, "toolgate-webhook-service.toolgate-system.svc")
 	server, url := startPeers(t, dir)
 
-	same, err := NewPeers(PeerOptions{CertDir: dir}).Client(context.Background())
+	same, err := NewPeers(PeerOptions{CertDir: dir}).Client()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if body, err := get(same, url); err != nil || body != "ok" {
 		t.Fatalf("a replica with the serving pair: %q, %v; want ok", body, err)
 	}
-	if own, err := server.Client(context.Background()); err != nil {
+	if own, err := server.Client(); err != nil {
 		t.Fatal(err)
 	} else if body, err := get(own, url); err != nil || body != "ok" {
 		t.Fatalf("the listener's own client: %q, %v; want ok", body, err)
 	}
 
 	// Another pair for the very same name: a certificate the operator does not serve.
-	other, err := NewPeers(PeerOptions{CertDir: pairDir(t, "toolgate-webhook-service.toolgate-system.svc")}).Client(context.Background())
+	other, err := NewPeers(PeerOptions{CertDir: pairDir(t, "toolgate-webhook-service.toolgate-system.svc")}).Client()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestPeersAnswerOnlyTheHolderOfTheServingPair(t *testing.T) {
 
 func TestPeerClientRefusesAServerWithAnotherPair(t *testing.T) {
 	_, url := startPeers(t, pairDir(t, "impostor"))
-	c, err := NewPeers(PeerOptions{CertDir: pairDir(t, "impostor")}).Client(context.Background())
+	c, err := NewPeers(PeerOptions{CertDir: pairDir(t, "impostor")}).Client()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,8 +33,6 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 	if loop := compiled.Loop(); loop.MaxRepeats >= 0 && !dryRun {
 		repeats = h.loops.Observe(safety.NewCallKey(plan.Namespace+"/"+plan.Name, policy.EngineCall(call, plan, tool, policy.CallFacts{})), loop.Window)
 	}
-	// An approval spent on the first try is the call's for every re-decision of its batch.
-	var spent *admitted
 	decide := func(u *policy.Usage) (outcome, error) {
 		if plan.DeletionTimestamp != nil {
 			return deny(denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %s is being deleted", plan.Name)}), nil
@@ -51,12 +49,9 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 		if repeats >= 0 {
 			facts.Context.Repeats = repeats
 		}
-		out, a, err := h.evaluate(ctx, req, call, plan, compiled, args, facts, spent, dryRun)
+		out, err := h.evaluate(ctx, req, call, plan, compiled, args, facts, dryRun)
 		if err != nil {
 			return outcome{}, err
-		}
-		if a != nil {
-			spent = a
 		}
 		if out.decision != decisionDeny {
 			u.Admit(call.Spec.Step, reserve)
@@ -91,33 +86,26 @@ type argumentCheck struct {
 }
 
 // evaluate runs the engine, then the argument rules (policy.WithArgumentRules), and, for a call
-// that needs a person, the approval gate (once: spent is the approval a previous decision of the
-// same call used).
+// that needs a person, the approval gate. It runs once per call: decisions are not re-run.
 func (h *AgentToolCallHandler) evaluate(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall,
-	plan *safetyv1alpha1.AgentPlan, compiled *safety.Policy, args argumentCheck, facts safety.Call, spent *admitted, dryRun bool) (outcome, *admitted, error) {
+	plan *safetyv1alpha1.AgentPlan, compiled *safety.Policy, args argumentCheck, facts safety.Call, dryRun bool) (outcome, error) {
 	evalStart := time.Now()
 	decision := policy.WithArgumentRules(safety.Evaluate(compiled, facts), args.rules, args.in, compiled.Mode())
 	metrics.EvaluationSeconds.Observe(time.Since(evalStart).Seconds())
 	approval := ""
-	var used *admitted
-	if decision.Reason == safety.ReasonToolHumanApprovalRequired {
-		switch {
-		case spent != nil && spent.approval != "":
-			decision, approval = spent.decision, spent.approval
-		case h.approvals != nil:
-			a, err := h.approvals.admit(ctx, call, plan, req.UserInfo.Username, compiled, facts, decision, h.Clock.Now(), dryRun)
-			if err != nil {
-				return outcome{}, nil, err
-			}
-			decision, approval, used = a.decision, a.approval, &a
+	if decision.Reason == safety.ReasonToolHumanApprovalRequired && h.approvals != nil {
+		a, err := h.approvals.admit(ctx, call, plan, req.UserInfo.Username, compiled, facts, decision, h.Clock.Now(), dryRun)
+		if err != nil {
+			return outcome{}, err
 		}
+		decision, approval = a.decision, a.approval
 	}
 	recorded := audit.FactsOf(facts, approval != "")
 	if !decision.Allowed() {
 		d := deny(denial{decision.Reason, causeField(decision.Reason), decision.Message}) // deny redacts
 		d.mode, d.snapshot = string(decision.Mode), plan.Status.Snapshot.Hash
 		d.rule, d.class, d.facts = decision.RuleID, string(decision.Class), recorded
-		return d, used, nil
+		return d, nil
 	}
 	// A message quotes the command; a credential in it must reach neither the agent's warning nor
 	// the ledger.
@@ -133,5 +121,5 @@ func (h *AgentToolCallHandler) evaluate(ctx context.Context, req admission.Reque
 	default:
 		out.decision, out.resp = "allow", admission.Allowed("")
 	}
-	return out, used, nil
+	return out, nil
 }

@@ -56,7 +56,7 @@ type AgentToolCallHandler struct {
 
 	policies *policyCache
 	loops    *safety.LoopDetector
-	// usage counts admitted calls and reported costs into their plans' status, in batches.
+	// usage decides against each plan's counters in memory and stores them behind the answers.
 	usage *usageCommitter
 	// totals is each namespace's spend, for maxTotalCost.
 	totals *projectTotals

@@ -29,7 +29,7 @@ const departedTTL = time.Minute
 // O(1) instead of listing the namespace's plans: the spend of the plans that exist (fed by the
 // plan informer, and by this replica's own status writes the moment they land) plus what the
 // ProjectPolicy says deleted plans spent. Each plan's figure only ever grows (a stale event never
-// lowers it). A plan's own batch adds its not-yet-written increments through total's planCost.
+// lowers it). A plan's own decision adds its not-yet-observed increments through total's planCost.
 //
 // The one replica that decides counters raises a plan's figure as it decides (observeUsage), and
 // decisions that check maxTotalCost are serialized per namespace (lockNamespace), so the total is
@@ -115,7 +115,7 @@ func (t *projectTotals) namespace(ns string) *namespaceTotal {
 }
 
 // total is the namespace's spend as maxTotalCost sees it, with plan's own figure taken as
-// planCost when that is higher (the increments its batch has decided but not written yet).
+// planCost when that is higher (the counts its decisions hold in memory, not yet observed).
 func (t *projectTotals) total(ctx context.Context, namespace string, plan types.UID, planCost safety.Money, now time.Time) (safety.Money, error) {
 	settledCost, settled, err := t.settled(ctx, namespace)
 	if err != nil {

@@ -154,7 +154,7 @@ func registerAgentToolCall(mgr ctrl.Manager, opts Options, gate http.Handler) er
 	if err := mgr.Add(opts.Peers); err != nil {
 		return err
 	}
-	peers, err := opts.Peers.Client(context.Background())
+	peers, err := opts.Peers.Client()
 	if err != nil {
 		return fmt.Errorf("the peer channel's client: %w", err)
 	}

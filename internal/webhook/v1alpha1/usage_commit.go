@@ -210,21 +210,15 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 	if err != nil {
 		return err
 	}
-	stale := !u.Equal(mergedMax(u, counted))
-	u.MergeMax(counted)
-	p.u, p.stored, p.loaded = u, stored, true
+	merged := u.Clone()
+	merged.MergeMax(counted)
+	p.u, p.stored, p.loaded = merged, stored, true
 	// A plan being deleted admits nothing more, whatever a stale cache told the handler.
-	p.sealed = p.sealed || stored.DeletionTimestamp != nil
-	if stale { // the recount found admissions the status lacks: store them
+	p.sealed = stored.DeletionTimestamp != nil
+	if !merged.Equal(u) { // the recount found admissions the status lacks: store them
 		c.markDirty(key, p)
 	}
 	return nil
-}
-
-func mergedMax(a, b policy.Usage) policy.Usage {
-	m := a.Clone()
-	m.MergeMax(b)
-	return m
 }
 
 // sweep forgets plans idle for idlePlanTTL whose counters are stored, at most once per

@@ -44,8 +44,7 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 	defer c.flushers.Add(-1)
 	for {
 		p.mu.Lock()
-		if !p.dirty || p.gone || !p.loaded {
-			p.flushing = false
+		if p.flushed() {
 			p.mu.Unlock()
 			return
 		}
@@ -66,8 +65,7 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 			timer.Stop()
 		}
 		p.mu.Lock()
-		if !p.dirty || p.gone || !p.loaded {
-			p.flushing = false
+		if p.flushed() {
 			p.mu.Unlock()
 			return
 		}
@@ -87,6 +85,16 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 		cancel()
 		c.afterWrite(p, updated, reread, err)
 	}
+}
+
+// flushed ends p's flusher when p holds nothing to write (or no plan to write it to). p.mu is
+// held.
+func (p *planCounters) flushed() bool {
+	if p.dirty && !p.gone && p.loaded {
+		return false
+	}
+	p.flushing = false
+	return true
 }
 
 // afterWrite records a write's result in p: the plan as written, or as re-read after a conflict
