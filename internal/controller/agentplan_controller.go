@@ -64,7 +64,10 @@ func (r *AgentPlanReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	r.setActive(plan)
+	// One reading of the clock decides both the condition and the requeue: read twice, a deadline
+	// passing between them (the status write is in between) left Active=True with no requeue.
+	now := r.Clock.Now()
+	r.setActive(plan, now)
 	if !equality.Semantic.DeepEqual(before.Status, plan.Status) {
 		plan.Status.ObservedGeneration = plan.Generation
 		// The optimistic lock keeps the webhook's usage counters, written since the cache was
@@ -77,7 +80,7 @@ func (r *AgentPlanReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		r.Recorder.Eventf(plan, nil, event.eventType, event.reason, "Lock", "%s", event.note)
 	}
 	r.recordLock(ctx, before.Status.Snapshot, plan)
-	return r.requeue(plan, ctrl.Result{}), nil
+	return r.requeue(plan, now, ctrl.Result{}), nil
 }
 
 // lock sets the snapshot of an unlocked plan, or replaces it when the relock annotation asks for

@@ -86,29 +86,29 @@ func ceiling(project *safetyv1alpha1.ProjectPolicy, plan *safetyv1alpha1.AgentPl
 	return nil
 }
 
-// setActive sets the Active condition: True until the plan's deadline, then False.
-func (r *AgentPlanReconciler) setActive(plan *safetyv1alpha1.AgentPlan) {
+// setActive sets the Active condition as of now: True until the plan's deadline, then False.
+func (r *AgentPlanReconciler) setActive(plan *safetyv1alpha1.AgentPlan, now time.Time) {
 	deadline := policy.PlanDeadline(plan)
 	c := metav1.Condition{Type: safetyv1alpha1.AgentPlanActiveCondition, ObservedGeneration: plan.Generation,
 		Status: metav1.ConditionTrue, Reason: safetyv1alpha1.AgentPlanActiveReason,
-		Message: "Active until " + deadline.UTC().Format(time.RFC3339), LastTransitionTime: metav1.NewTime(r.Clock.Now())}
-	if !policy.PlanActive(plan, r.Clock.Now()) {
+		Message: "Active until " + deadline.UTC().Format(time.RFC3339), LastTransitionTime: metav1.NewTime(now)}
+	if !policy.PlanActive(plan, now) {
 		c.Status, c.Reason = metav1.ConditionFalse, safetyv1alpha1.AgentPlanDeadlineExceededReason
 		c.Message = "activeDeadlineSeconds passed at " + deadline.UTC().Format(time.RFC3339) + "; calls are denied PlanExpired"
 	}
 	meta.SetStatusCondition(&plan.Status.Conditions, c)
 }
 
-// requeue adds to res the time-based work a plan still has: its deadline, and its Pod if it is
-// waiting for one (missing, or running as another ServiceAccount).
-func (r *AgentPlanReconciler) requeue(plan *safetyv1alpha1.AgentPlan, res ctrl.Result) ctrl.Result {
+// requeue adds to res the time-based work a plan still has as of now: its deadline, and its Pod if
+// it is waiting for one (missing, or running as another ServiceAccount).
+func (r *AgentPlanReconciler) requeue(plan *safetyv1alpha1.AgentPlan, now time.Time, res ctrl.Result) ctrl.Result {
 	after := func(d time.Duration) {
 		if d > 0 && (res.RequeueAfter == 0 || d < res.RequeueAfter) {
 			res.RequeueAfter = d
 		}
 	}
-	if policy.PlanActive(plan, r.Clock.Now()) {
-		after(policy.PlanDeadline(plan).Sub(r.Clock.Now()) + time.Second/10)
+	if policy.PlanActive(plan, now) {
+		after(policy.PlanDeadline(plan).Sub(now) + time.Second/10)
 		c := meta.FindStatusCondition(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition)
 		if plan.Status.Snapshot == nil && c != nil &&
 			(c.Reason == safetyv1alpha1.AgentPlanPodNotFoundReason || c.Reason == safetyv1alpha1.AgentPlanPodMismatchReason) {

@@ -58,6 +58,10 @@ func TestGateway(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
+	// Background work (flushers that tick each second, controllers under CI load) is waited for,
+	// never raced: gomega's 1-second default is shorter than one flush tick.
+	SetDefaultEventuallyTimeout(30 * time.Second)
+	SetDefaultEventuallyPollingInterval(20 * time.Millisecond)
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	ctx = context.Background()
 	ledgerDir = GinkgoT().TempDir()

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -36,6 +37,10 @@ func TestHook(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
+	// Background work (flushers that tick each second, controllers under CI load) is waited for,
+	// never raced: gomega's 1-second default is shorter than one flush tick.
+	SetDefaultEventuallyTimeout(30 * time.Second)
+	SetDefaultEventuallyPollingInterval(20 * time.Millisecond)
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	ctx = context.Background()
 	journal, err := ledger.Open(audit.Config(nil, GinkgoT().TempDir(), "envtest", nil))

@@ -36,6 +36,10 @@ func TestE2E(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
+	// Background work (flushers that tick each second, controllers under CI load) is waited for,
+	// never raced: gomega's 1-second default is shorter than one flush tick.
+	SetDefaultEventuallyTimeout(30 * time.Second)
+	SetDefaultEventuallyPollingInterval(20 * time.Millisecond)
 	ctx, cancel = context.WithCancel(context.Background())
 	By("starting kube-apiserver and etcd on loopback and applying the CRDs with kubectl")
 	var err error

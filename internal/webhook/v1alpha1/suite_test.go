@@ -5,6 +5,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -38,6 +39,10 @@ func TestWebhooks(t *testing.T) {
 }
 
 var _ = BeforeSuite(func() {
+	// Background work (flushers that tick each second, controllers under CI load) is waited for,
+	// never raced: gomega's 1-second default is shorter than one flush tick.
+	SetDefaultEventuallyTimeout(30 * time.Second)
+	SetDefaultEventuallyPollingInterval(20 * time.Millisecond)
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	ctx = context.Background()
 	var err error
