@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,6 +125,7 @@ func (b *bench) batch(ctx context.Context, group string, p *benchPlan, n, client
 	lat := make([]time.Duration, n)
 	errs := make(chan error, clients)
 	var wg sync.WaitGroup
+	cpu0 := processCPU()
 	begin := time.Now()
 	for c := range clients {
 		wg.Go(func() {
@@ -154,6 +156,7 @@ func (b *bench) batch(ctx context.Context, group string, p *benchPlan, n, client
 		}
 		res.settle = time.Since(done)
 	}
+	res.cpu = cpuSince(cpu0) // for toolgate, with the counters' flush the settle waited for
 	after, err := b.writes(ctx)
 	if err != nil {
 		return nil, err
@@ -217,6 +220,7 @@ type result struct {
 	writes float64
 	settle time.Duration
 	runs   int
+	cpu    map[string]time.Duration // by process, summed
 }
 
 // merge pools two results (nil-safe): latencies together, throughput from the summed wall time,
@@ -226,9 +230,13 @@ func (r *result) merge(o *result) *result {
 		o.runs = 1
 		return o
 	}
+	cpu := maps.Clone(r.cpu)
+	for k, v := range o.cpu {
+		cpu[k] += v
+	}
 	return &result{lat: append(r.lat, o.lat...), wall: r.wall + o.wall, n: r.n + o.n,
 		writes: (r.writes*float64(r.runs) + o.writes) / float64(r.runs+1),
-		settle: max(r.settle, o.settle), runs: r.runs + 1}
+		settle: max(r.settle, o.settle), runs: r.runs + 1, cpu: cpu}
 }
 
 func (r *result) pct(p int) time.Duration {

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -105,6 +106,7 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 		}
 	}
 	x.profile.start(ctx)
+	var cpuRows []string
 	for _, clients := range []int{1, 8} {
 		pooled := map[string]*result{}
 		for r := range rounds {
@@ -119,10 +121,17 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 		}
 		for _, mode := range modes {
 			fmt.Println(pooled[mode].row(clients, modeName(mode)))
+			cpuRows = append(cpuRows, pooled[mode].cpuRow(clients, modeName(mode)))
 		}
 		n, t := pooled[groupNull], pooled[groupToolgate]
 		fmt.Printf("| %d | toolgate ÷ null | %.2f× | %.2f× | %.2f× | %.2f× | | |\n", clients,
 			ratio(t.pct(50), n.pct(50)), ratio(t.pct(90), n.pct(90)), ratio(t.pct(99), n.pct(99)), t.throughput()/n.throughput())
+	}
+	fmt.Printf("\nCPU per create, by process (toolgate's includes its counters' flush until settled)\n\n")
+	fmt.Printf("| clients | mode | %s | all |\n|---|---|%s---|\n", strings.Join(cpuProcesses, " | "),
+		strings.Repeat("---|", len(cpuProcesses)))
+	for _, row := range cpuRows {
+		fmt.Println(row)
 	}
 	fmt.Printf("\nmanager RSS after the comparison: %s\n", rss(local.ManagerPID()))
 	if err := x.profile.wait(); err != nil {

@@ -1,7 +1,8 @@
 // Command bench-gateway measures what toolgate-gateway adds to an MCP tools/call (`make
 // bench-gateway`, results in docs/benchmarks.md). In one run, on one real kube-apiserver and etcd
-// with toolgate's webhook (envtest, the operator in this process), it times, interleaved and
-// rotated per round, at 1 and 8 concurrent clients:
+// with toolgate's webhook (envtest, the operator in this process), it times, at 1 and 8 concurrent
+// clients (at 1 client the modes take turns call by call; at 8 each mode runs in a batch of its
+// own, the batches rotated per round):
 //
 //   - direct: tools/call straight to the upstream MCP server (the Go SDK's, over Streamable HTTP);
 //   - gateway: the same call through the gateway, as an agent with a pod-bound token;
@@ -13,7 +14,9 @@
 // relay, the gateway and toolgate's webhook all run here; kube-apiserver and etcd do not): on a
 // shared machine CPU time is steadier than latency, and gateway − relay − create is the gate's own.
 //
-// The gateway's own cost is gateway − direct − create; the target is at most 1 ms at p50.
+// The gateway's own cost is gateway − direct − create; the target is at most 1 ms at p50. At 1
+// client it is also printed call for call: the median of each gateway call's latency less that of
+// the direct call and the create made next to it, which a busy moment cannot bias toward one mode.
 package main
 
 import (
@@ -140,35 +143,68 @@ func run(ctx context.Context, rounds, perRun int) error {
 	fmt.Println("| clients | mode | p50 | p99 | CPU per call in this process |")
 	fmt.Println("|---|---|---|---|---|")
 	for _, clients := range []int{1, 8} {
-		pooled := map[string][]time.Duration{}
-		cpu := map[string]time.Duration{}
-		for r := range rounds {
-			for k := range modes {
-				m := modes[(k+r)%len(modes)]
-				before := processCPU()
-				lat, err := e.batch(ctx, m, perRun, clients)
-				if err != nil {
-					return fmt.Errorf("%s, %d clients: %w", m, clients, err)
-				}
-				cpu[m] += processCPU() - before
-				pooled[m] = append(pooled[m], lat...)
-			}
+		pooled, cpu, err := e.measure(ctx, modes, rounds, perRun, clients)
+		if err != nil {
+			return err
 		}
-		perCall := func(m string) time.Duration { return cpu[m] / time.Duration(len(pooled[m])) }
-		for _, m := range modes {
-			fmt.Printf("| %d | %s | %s | %s | %s |\n", clients, m, ms(pct(pooled[m], 50)), ms(pct(pooled[m], 99)),
-				ms(perCall(m)))
-		}
-		fmt.Printf("| %d | gate's CPU: gateway − relay − create | | | %s |\n", clients,
-			ms(perCall(modeGateway)-perCall(modeRelay)-perCall(modeCreate)))
-		for _, p := range []int{50, 99} {
-			own := pct(pooled[modeGateway], p) - pct(pooled[modeDirect], p) - pct(pooled[modeCreate], p)
-			fmt.Printf("| %d | gateway − direct − create, p%d | %s | |\n", clients, p, ms(own))
-		}
-		gate := pct(pooled[modeGateway], 50) - pct(pooled[modeRelay], 50) - pct(pooled[modeCreate], 50)
-		fmt.Printf("| %d | gateway − relay − create, p50 | %s | |\n", clients, ms(gate))
+		report(modes, clients, pooled, cpu)
 	}
 	return nil
+}
+
+// measure runs rounds of perRun calls of every mode from clients concurrent clients and returns
+// each mode's latencies and the process CPU time spent in its calls.
+func (e *env) measure(ctx context.Context, modes []string, rounds, perRun, clients int) (lats, cpus, error) {
+	pooled, cpu := lats{}, cpus{}
+	for r := range rounds {
+		if clients == 1 { // one call at a time: the modes can take turns call by call
+			lat, used, err := e.interleaved(ctx, modes, perRun, r)
+			if err != nil {
+				return nil, nil, fmt.Errorf("1 client: %w", err)
+			}
+			for _, m := range modes {
+				pooled[m] = append(pooled[m], lat[m]...)
+				cpu[m] += used[m]
+			}
+			continue
+		}
+		// Concurrent clients: each mode in a batch of its own, so that one mode's load does not
+		// slow the others' calls.
+		for k := range modes {
+			m := modes[(k+r)%len(modes)]
+			before := processCPU()
+			lat, err := e.batch(ctx, m, perRun, clients)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s, %d clients: %w", m, clients, err)
+			}
+			cpu[m] += processCPU() - before
+			pooled[m] = append(pooled[m], lat...)
+		}
+	}
+	return pooled, cpu, nil
+}
+
+// report prints one client count's rows.
+func report(modes []string, clients int, pooled lats, cpu cpus) {
+	perCall := func(m string) time.Duration { return cpu[m] / time.Duration(len(pooled[m])) }
+	for _, m := range modes {
+		fmt.Printf("| %d | %s | %s | %s | %s |\n", clients, m, ms(pct(pooled[m], 50)), ms(pct(pooled[m], 99)),
+			ms(perCall(m)))
+	}
+	fmt.Printf("| %d | gate's CPU: gateway − relay − create | | | %s |\n", clients,
+		ms(perCall(modeGateway)-perCall(modeRelay)-perCall(modeCreate)))
+	for _, p := range []int{50, 99} {
+		own := pct(pooled[modeGateway], p) - pct(pooled[modeDirect], p) - pct(pooled[modeCreate], p)
+		fmt.Printf("| %d | gateway − direct − create, p%d | %s | |\n", clients, p, ms(own))
+	}
+	gate := pct(pooled[modeGateway], 50) - pct(pooled[modeRelay], 50) - pct(pooled[modeCreate], 50)
+	fmt.Printf("| %d | gateway − relay − create, p50 | %s | |\n", clients, ms(gate))
+	if clients == 1 {
+		fmt.Printf("| 1 | median of gateway − direct − create, call for call | %s | |\n",
+			ms(pct(paired(pooled, modeDirect, modeCreate), 50)))
+		fmt.Printf("| 1 | median of gateway − relay − create, call for call | %s | |\n",
+			ms(pct(paired(pooled, modeRelay, modeCreate), 50)))
+	}
 }
 
 // setUp registers the tool, an open profile, the ToolServer and a locked plan, starts the upstream

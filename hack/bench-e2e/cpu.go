@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// clockTick is the unit of utime and stime in /proc/PID/stat (USER_HZ, 100 on Linux).
+const clockTick = 10 * time.Millisecond
+
+// processCPU is the CPU time (user and system) each process of the benchmark has used so far, by
+// name: this process (the clients and the null webhook, "bench") and its children (kube-apiserver,
+// etcd, the manager). On a shared machine CPU per create is steadier than latency, and it says
+// which process a mode's extra cost is in.
+func processCPU() map[string]time.Duration {
+	self := os.Getpid()
+	out := map[string]time.Duration{}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, path := range stats {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid … utime stime: comm may hold spaces, so split after its ')'.
+		s := string(b)
+		open, closing := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || closing < open {
+			continue
+		}
+		pid, _ := strconv.Atoi(strings.TrimSpace(s[:open]))
+		f := strings.Fields(s[closing+1:])
+		if len(f) < 13 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		name := s[open+1 : closing]
+		switch {
+		case pid == self:
+			name = "bench"
+		case ppid != self:
+			continue
+		}
+		utime, _ := strconv.ParseInt(f[11], 10, 64)
+		stime, _ := strconv.ParseInt(f[12], 10, 64)
+		out[name] += time.Duration(utime+stime) * clockTick
+	}
+	return out
+}
+
+// cpuSince is what each process used since before.
+func cpuSince(before map[string]time.Duration) map[string]time.Duration {
+	out := processCPU()
+	for k, v := range before {
+		out[k] -= v
+	}
+	return out
+}
+
+// cpuProcesses are the columns of the CPU table, in order.
+var cpuProcesses = []string{"kube-apiserver", "etcd", "manager", "bench"}
+
+// cpuRow is a mode's CPU per create in each process, and in all of them.
+func (r *result) cpuRow(clients int, mode string) string {
+	var total time.Duration
+	cells := make([]string, 0, len(cpuProcesses)+1)
+	for _, p := range cpuProcesses {
+		total += r.cpu[p]
+		cells = append(cells, ms(r.cpu[p]/time.Duration(r.n)))
+	}
+	cells = append(cells, ms(total/time.Duration(r.n)))
+	return fmt.Sprintf("| %d | %s | %s |", clients, mode, strings.Join(cells, " | "))
+}
