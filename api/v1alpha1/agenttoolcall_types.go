@@ -140,6 +140,8 @@ type AgentToolCallStatus struct {
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Cost",type=string,JSONPath=`.status.cost`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:selectablefield:JSONPath=`.spec.plan`
+// +kubebuilder:selectablefield:JSONPath=`.status.phase`
 
 // AgentToolCall is an agent's request to run one tool. toolgate's admission webhook admits it or
 // denies it with a typed reason; a denied call is never stored.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -73,4 +74,21 @@ func (r *result) cpuRow(clients int, mode string) string {
 	}
 	cells = append(cells, ms(total/time.Duration(r.n)))
 	return fmt.Sprintf("| %d | %s | %s |", clients, mode, strings.Join(cells, " | "))
+}
+
+// idleCPU is what each process uses per second with no creates: the background (informers,
+// leases, timers) that the per-create numbers include in proportion to a cell's wall time.
+func idleCPU(ctx context.Context, d time.Duration) (string, error) {
+	before := processCPU()
+	select {
+	case <-ctx.Done():
+		return "", ctx.Err()
+	case <-time.After(d):
+	}
+	used := cpuSince(before)
+	cells := make([]string, 0, len(cpuProcesses))
+	for _, p := range cpuProcesses {
+		cells = append(cells, fmt.Sprintf("%s %s", p, ms(used[p]*time.Second/d)))
+	}
+	return strings.Join(cells, ", "), nil
 }

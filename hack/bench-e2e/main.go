@@ -105,6 +105,10 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 			return fmt.Errorf("warming up %s: %w", mode, err)
 		}
 	}
+	idle, err := idleCPU(ctx, 5*time.Second)
+	if err != nil {
+		return err
+	}
 	x.profile.start(ctx)
 	var cpuRows []string
 	for _, clients := range []int{1, 8} {
@@ -133,6 +137,7 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 	for _, row := range cpuRows {
 		fmt.Println(row)
 	}
+	fmt.Printf("\nCPU while idle (no creates, before the rounds), per second: %s\n", idle)
 	fmt.Printf("\nmanager RSS after the comparison: %s\n", rss(local.ManagerPID()))
 	if err := x.profile.wait(); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"k8s.io/apimachinery/pkg/fields"
 	"sync"
 	"time"
 
@@ -94,6 +95,26 @@ func (r *FinishedCallReconciler) Reconcile(ctx context.Context, req ctrl.Request
 	}
 	return r.expire(ctx, call, mark)
 }
+
+// FinishedCalls selects, on the API server, the AgentToolCalls that have finished: the only ones
+// the manager watches (operator.CacheOptions). CallPhase is an enum, and a field selector cannot
+// say "Succeeded or Failed", so it says "none of the others". Every call is created with no
+// phase (its status is not the creator's to set), so a create is never sent to the manager: the
+// API server does not encode and send it, and the manager does not decode and keep it, which
+// for the admission path is most of what a watch of every call cost (docs/webhook.md, "What the
+// manager watches").
+func FinishedCalls() fields.Selector {
+	return fields.AndSelectors(
+		fields.OneTermNotEqualSelector(CallPhaseField, ""),
+		fields.OneTermNotEqualSelector(CallPhaseField, string(safetyv1alpha1.CallPhaseAdmitted)),
+		fields.OneTermNotEqualSelector(CallPhaseField, string(safetyv1alpha1.CallPhaseRunning)))
+}
+
+// CallPhaseField and CallPlanField are the AgentToolCall CRD's selectable fields.
+const (
+	CallPhaseField = "status.phase"
+	CallPlanField  = "spec.plan"
+)
 
 func finished(c *safetyv1alpha1.AgentToolCall) bool {
 	return c.Status.Phase == safetyv1alpha1.CallPhaseSucceeded || c.Status.Phase == safetyv1alpha1.CallPhaseFailed

@@ -10,8 +10,9 @@ import (
 
 // Index keys, registered in one place by SetupIndexes.
 const (
-	// CallPlanIndex indexes AgentToolCalls by spec.plan.
-	CallPlanIndex = "spec.plan"
+	// CallPlanIndex indexes AgentToolCalls by spec.plan. It is named as the CRD's selectable field,
+	// so one MatchingFields selects a plan's calls in a cache and on the API server alike.
+	CallPlanIndex = CallPlanField
 	// PlanSourceIndex indexes AgentPlans by the "Kind/name" of every object their snapshot was
 	// resolved from, so profiles can count the plans locked to them.
 	PlanSourceIndex = "status.snapshot.sources"

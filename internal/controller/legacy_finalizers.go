@@ -4,54 +4,92 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
-// LegacyFinalizerReconciler removes from AgentToolCalls the finalizers toolgate put on calls
-// before usage was counted at admission (safety.toolgate.dev/usage): nothing else releases them
-// any more, so a call stored by an earlier release could otherwise never be deleted. The call's
-// usage is already in its plan's counters, which is all the finalizer waited for. Only calls that
-// carry one reach it, and each costs one write, once.
-type LegacyFinalizerReconciler struct {
+// legacySweepPage is how many calls' metadata one page of the sweep reads.
+const legacySweepPage = 500
+
+// LegacyFinalizerSweep removes from AgentToolCalls the finalizers toolgate put on calls before
+// usage was counted at admission (safety.toolgate.dev/usage): nothing else releases them any
+// more, so a call stored by an earlier release could otherwise never be deleted. The call's usage
+// is already in its plan's counters, which is all the finalizer waited for.
+//
+// It is a sweep, not a controller: the manager watches finished calls only (FinishedCalls), and
+// only an earlier release's plan controller added these finalizers, on its leader. So the leader
+// of this release reads every call's metadata once when it starts leading (no earlier leader runs
+// after that) and again every Every, for a restore from an old backup; each call that carries one
+// costs one write, once.
+type LegacyFinalizerSweep struct {
 	client.Client
+	// Reader lists the calls' metadata from the API server, a page at a time.
+	Reader client.Reader
+	// Every is the time between sweeps; zero means an hour.
+	Every time.Duration
 }
 
-// +kubebuilder:rbac:groups=safety.toolgate.dev,resources=agenttoolcalls,verbs=get;list;watch;patch
+// NeedLeaderElection is true: one replica sweeps.
+func (s *LegacyFinalizerSweep) NeedLeaderElection() bool { return true }
 
-// Reconcile releases a call's toolgate finalizers, keeping everyone else's.
-func (r *LegacyFinalizerReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	call := &safetyv1alpha1.AgentToolCall{}
-	if err := r.Get(ctx, req.NamespacedName, call); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
+// Start sweeps now and then every s.Every until ctx ends; a failed sweep is tried again in 10 s.
+func (s *LegacyFinalizerSweep) Start(ctx context.Context) error {
+	log := ctrl.LoggerFrom(ctx).WithName("legacy-finalizers")
+	every := s.Every
+	if every <= 0 {
+		every = time.Hour
 	}
-	if !hasOwnFinalizer(call) {
-		return ctrl.Result{}, nil
+	for {
+		next := every
+		if n, err := s.Sweep(ctx); err != nil {
+			log.Error(err, "Releasing earlier releases' finalizers; trying again in 10s")
+			next = 10 * time.Second
+		} else if n > 0 {
+			log.Info("Released earlier releases' finalizers", "calls", n)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(next):
+		}
 	}
-	base := call.DeepCopy()
-	call.Finalizers = slices.DeleteFunc(call.Finalizers, policy.IsOwnCallFinalizer)
-	// The optimistic lock keeps a finalizer someone else added meanwhile.
-	if err := r.Patch(ctx, call, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})); err != nil {
-		return ctrl.Result{}, fmt.Errorf("releasing the finalizers of AgentToolCall %s: %w", req.NamespacedName, err)
-	}
-	return ctrl.Result{}, nil
 }
 
-func hasOwnFinalizer(c *safetyv1alpha1.AgentToolCall) bool {
-	return slices.ContainsFunc(c.Finalizers, policy.IsOwnCallFinalizer)
-}
-
-// SetupWithManager registers the reconciler for the calls that carry a toolgate finalizer.
-func (r *LegacyFinalizerReconciler) SetupWithManager(mgr ctrl.Manager) error {
-	carries := predicate.NewPredicateFuncs(func(o client.Object) bool { return hasOwnFinalizer(o.(*safetyv1alpha1.AgentToolCall)) })
-	return ctrl.NewControllerManagedBy(mgr).
-		For(&safetyv1alpha1.AgentToolCall{}, builder.WithPredicates(carries)).
-		Named("legacyfinalizer").
-		Complete(r)
+// Sweep releases toolgate's own finalizers from every call that carries one, keeping everyone
+// else's, and returns how many calls it released.
+func (s *LegacyFinalizerSweep) Sweep(ctx context.Context) (int, error) {
+	released := 0
+	opts := []client.ListOption{client.Limit(legacySweepPage)}
+	for {
+		list := &metav1.PartialObjectMetadataList{}
+		list.SetGroupVersionKind(safetyv1alpha1.GroupVersion.WithKind("AgentToolCallList"))
+		if err := s.Reader.List(ctx, list, opts...); err != nil {
+			return released, fmt.Errorf("listing AgentToolCalls: %w", err)
+		}
+		for i := range list.Items {
+			call := &list.Items[i]
+			if !slices.ContainsFunc(call.Finalizers, policy.IsOwnCallFinalizer) {
+				continue
+			}
+			call.SetGroupVersionKind(safetyv1alpha1.GroupVersion.WithKind("AgentToolCall"))
+			base := call.DeepCopy()
+			call.Finalizers = slices.DeleteFunc(call.Finalizers, policy.IsOwnCallFinalizer)
+			// The optimistic lock keeps a finalizer someone else added meanwhile; a conflict is
+			// tried again by the next sweep.
+			if err := s.Patch(ctx, call, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})); client.IgnoreNotFound(err) != nil {
+				return released, fmt.Errorf("releasing the finalizers of AgentToolCall %s/%s: %w", call.Namespace, call.Name, err)
+			}
+			released++
+		}
+		if list.Continue == "" {
+			return released, nil
+		}
+		opts = []client.ListOption{client.Limit(legacySweepPage), client.Continue(list.Continue)}
+	}
 }

@@ -58,7 +58,6 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		&SafetyProfileReconciler{Client: c, Clock: opts.Clock},
 		&AutomationProfileReconciler{Client: c, Clock: opts.Clock},
 		&ProjectPolicyReconciler{Client: c, Clock: opts.Clock},
-		&LegacyFinalizerReconciler{Client: c},
 	}
 	if opts.Journal != nil {
 		reconcilers = append(reconcilers, &AuditLedgerReconciler{Client: c, Clock: opts.Clock, Journal: opts.Journal, Dir: opts.LedgerDir},
@@ -69,6 +68,9 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		if err := r.SetupWithManager(mgr); err != nil {
 			return err
 		}
+	}
+	if err := mgr.Add(&LegacyFinalizerSweep{Client: c, Reader: mgr.GetAPIReader()}); err != nil {
+		return err
 	}
 	// Built-ins are written by the leader only, once its caches are up. Writing them passes the
 	// SafetyProfile webhook, which may wait for its certificate, so failures are retried.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/tools/cache"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -52,6 +53,26 @@ func TestPprofAddressIsOffOrLoopback(t *testing.T) {
 	} {
 		if _, err := PprofAddress(addr); (err == nil) != ok {
 			t.Errorf("PprofAddress(%q): err %v, want ok=%v", addr, err, ok)
+		}
+	}
+}
+
+func TestCacheWatchesFinishedCallsOnly(t *testing.T) {
+	var selector fields.Selector
+	for obj, by := range CacheOptions().ByObject {
+		if _, ok := obj.(*safetyv1alpha1.AgentToolCall); ok {
+			selector = by.Field
+		}
+	}
+	if selector == nil {
+		t.Fatal("the AgentToolCall cache selects no fields: every create would be sent to the manager")
+	}
+	for phase, want := range map[safetyv1alpha1.CallPhase]bool{
+		"": false, safetyv1alpha1.CallPhaseAdmitted: false, safetyv1alpha1.CallPhaseRunning: false,
+		safetyv1alpha1.CallPhaseSucceeded: true, safetyv1alpha1.CallPhaseFailed: true,
+	} {
+		if got := selector.Matches(fields.Set{"status.phase": string(phase)}); got != want {
+			t.Errorf("phase %q: cached %v, want %v (selector %s)", phase, got, want, selector)
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/serving"
 )
 
@@ -116,6 +117,8 @@ func (c *Cluster) startManager(setup func(ctrl.Manager) error) error {
 		// A restarted manager registers the same controller names again in this process.
 		Controller:    config.Controller{SkipNameValidation: new(true)},
 		WebhookServer: server,
+		// What main.go caches, so the suites run against what production keeps in memory.
+		Cache: operator.CacheOptions(),
 	})
 	if err != nil {
 		return err

@@ -69,7 +69,7 @@ func NewAgentToolCallHandler(c client.Client, decoder admission.Decoder, clk clo
 	return &AgentToolCallHandler{
 		Reader: c, Decoder: decoder, Clock: clk,
 		policies: newPolicyCache(), loops: safety.NewLoopDetector(clk, 0),
-		totals: totals, usage: newUsageCommitter(c, c, c, totals, clk.Now),
+		totals: totals, usage: newUsageCommitter(c, c, totals, clk.Now),
 	}
 }
 

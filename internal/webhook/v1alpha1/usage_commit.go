@@ -33,8 +33,7 @@ type decideFunc func(u *policy.Usage) (outcome, error)
 // counters live and recounts the plan's calls (usage_recount.go), so what a previous owner had
 // admitted but not yet stored when it stopped is counted again.
 type usageCommitter struct {
-	cache  client.Reader // the manager's cache: the plan's calls, for the recount
-	live   client.Reader // the API server: the plan's stored counters
+	live   client.Reader // the API server: the plan's stored counters and, for the recount, its calls
 	writer client.StatusClient
 	totals *projectTotals
 
@@ -84,8 +83,8 @@ func (p *planCounters) reset(uid types.UID) {
 	p.uid, p.loaded, p.u, p.stored, p.dirty, p.gone, p.sealed = uid, false, policy.Usage{}, nil, false, false, false
 }
 
-func newUsageCommitter(cache, live client.Reader, writer client.StatusClient, totals *projectTotals, now func() time.Time) *usageCommitter {
-	return &usageCommitter{cache: cache, live: live, writer: writer, totals: totals, plans: map[types.NamespacedName]*planCounters{},
+func newUsageCommitter(live client.Reader, writer client.StatusClient, totals *projectTotals, now func() time.Time) *usageCommitter {
+	return &usageCommitter{live: live, writer: writer, totals: totals, plans: map[types.NamespacedName]*planCounters{},
 		nowFunc: now, flushInterval: defaultFlushInterval, stopped: make(chan struct{})}
 }
 

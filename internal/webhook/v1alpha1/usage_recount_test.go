@@ -80,7 +80,7 @@ func TestATakingOverReplicaCountsTheCallsItsPredecessorDidNotStore(t *testing.T)
 	old.CreationTimestamp = metav1.NewTime(time.Now().Add(-2 * time.Hour))
 	c, plan := recountWorld(t, safetyv1alpha1.PlanUsage{Calls: 1, StepAttempts: map[string]int32{"a": 1}, AccumulatedCost: "0.5", ReservedCost: "0.5"},
 		callOf("c1", "paid", "a", ""), callOf("c2", "paid", "a", "0.8"), callOf("c3", "free", "b", ""), old)
-	committer := newUsageCommitter(c, c, c, newProjectTotals(c), time.Now)
+	committer := newUsageCommitter(c, c, newProjectTotals(c), time.Now)
 	u := countersOf(t, committer, plan)
 	want := policy.Usage{Calls: 3, Steps: map[string]int32{"a": 2, "b": 1}, Reserved: safety.MustParseMoney("1"),
 		Accumulated: safety.MustParseMoney("1.3"), Reported: safety.MustParseMoney("0.8")}
@@ -95,7 +95,7 @@ func TestTheStoredCountersWinWhereTheyAreHigher(t *testing.T) {
 	// Calls were deleted after they were counted: the recount is lower, and lowers nothing.
 	c, plan := recountWorld(t, safetyv1alpha1.PlanUsage{Calls: 7, StepAttempts: map[string]int32{"a": 5}, AccumulatedCost: "3", ReservedCost: "3"},
 		callOf("c1", "paid", "a", ""), callOf("c2", "free", "b", ""))
-	u := countersOf(t, newUsageCommitter(c, c, c, newProjectTotals(c), time.Now), plan)
+	u := countersOf(t, newUsageCommitter(c, c, newProjectTotals(c), time.Now), plan)
 	want := policy.Usage{Calls: 7, Steps: map[string]int32{"a": 5, "b": 1}, Reserved: safety.MustParseMoney("3"), Accumulated: safety.MustParseMoney("3")}
 	if !u.Equal(want) {
 		t.Fatalf("counters: %+v, want %+v", u, want)
@@ -106,7 +106,7 @@ func TestAWriteThatLostARaceLowersNoCounter(t *testing.T) {
 	c, plan := recountWorld(t, safetyv1alpha1.PlanUsage{})
 	// The committer's first write waits until the other writer has written.
 	gate := make(chan struct{})
-	committer := newUsageCommitter(c, c, gatedStatus{c, gate}, newProjectTotals(c), time.Now)
+	committer := newUsageCommitter(c, gatedStatus{c, gate}, newProjectTotals(c), time.Now)
 	ctx := context.Background()
 	if _, err := committer.submit(ctx, plan, func(u *policy.Usage) (outcome, error) { u.Admit("a", safety.Money{}); return outcome{}, nil }); err != nil {
 		t.Fatal(err)

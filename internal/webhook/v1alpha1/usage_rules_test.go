@@ -24,7 +24,7 @@ func admitOne(ctx context.Context, c *usageCommitter, plan *safetyv1alpha1.Agent
 
 func TestASealedPlanCountsNothingMoreEvenForAStaleRead(t *testing.T) {
 	c, plan := recountWorld(t, safetyv1alpha1.PlanUsage{})
-	committer := newUsageCommitter(c, c, c, newProjectTotals(c), time.Now)
+	committer := newUsageCommitter(c, c, newProjectTotals(c), time.Now)
 	store := &CounterStore{}
 	store.attach(committer)
 	ctx := context.Background()
@@ -47,7 +47,7 @@ func TestSealingAfterATakeoverSettlesTheRecount(t *testing.T) {
 	c, plan := recountWorld(t, safetyv1alpha1.PlanUsage{Calls: 1, StepAttempts: map[string]int32{"a": 1}},
 		callOf("c1", "free", "a", ""), callOf("c2", "free", "a", ""), callOf("c3", "free", "b", ""))
 	store := &CounterStore{}
-	store.attach(newUsageCommitter(c, c, c, newProjectTotals(c), time.Now))
+	store.attach(newUsageCommitter(c, c, newProjectTotals(c), time.Now))
 	if err := store.Seal(context.Background(), plan); err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestSealingAfterATakeoverSettlesTheRecount(t *testing.T) {
 func TestAStaleRequestLeavesTheCurrentPlansCountsAlone(t *testing.T) {
 	c, plan := recountWorld(t, safetyv1alpha1.PlanUsage{})
 	gate := make(chan struct{})
-	committer := newUsageCommitter(c, c, gatedStatus{c, gate}, newProjectTotals(c), time.Now)
+	committer := newUsageCommitter(c, gatedStatus{c, gate}, newProjectTotals(c), time.Now)
 	ctx := context.Background()
 	for range 3 {
 		if err := admitOne(ctx, committer, plan, "a"); err != nil {
@@ -80,7 +80,7 @@ func TestAStaleRequestLeavesTheCurrentPlansCountsAlone(t *testing.T) {
 
 func TestAStoppedCommitterDecidesNothingAndStoresWhatItHeld(t *testing.T) {
 	c, plan := recountWorld(t, safetyv1alpha1.PlanUsage{})
-	committer := newUsageCommitter(c, c, c, newProjectTotals(c), time.Now)
+	committer := newUsageCommitter(c, c, newProjectTotals(c), time.Now)
 	committer.flushInterval = time.Hour // only the stop writes
 	ctx, cancel := context.WithCancel(context.Background())
 	// The first decision's write goes at once (nothing written before); the second waits.
