@@ -112,24 +112,11 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 	x.profile.start(ctx)
 	var cpuRows []string
 	for _, clients := range []int{1, 8} {
-		pooled := map[string]*result{}
-		for r := range rounds {
-			for k := range modes {
-				mode := modes[(k+r)%len(modes)]
-				res, err := b.batch(ctx, mode, main, perRun, clients)
-				if err != nil {
-					return fmt.Errorf("%s, %d clients: %w", mode, clients, err)
-				}
-				pooled[mode] = pooled[mode].merge(res)
-			}
+		rows, err := b.compare(ctx, modes, main, rounds, perRun, clients)
+		if err != nil {
+			return err
 		}
-		for _, mode := range modes {
-			fmt.Println(pooled[mode].row(clients, modeName(mode)))
-			cpuRows = append(cpuRows, pooled[mode].cpuRow(clients, modeName(mode)))
-		}
-		n, t := pooled[groupNull], pooled[groupToolgate]
-		fmt.Printf("| %d | toolgate ÷ null | %.2f× | %.2f× | %.2f× | %.2f× | | |\n", clients,
-			ratio(t.pct(50), n.pct(50)), ratio(t.pct(90), n.pct(90)), ratio(t.pct(99), n.pct(99)), t.throughput()/n.throughput())
+		cpuRows = append(cpuRows, rows...)
 	}
 	fmt.Printf("\nCPU per create, by process (toolgate's includes its counters' flush until settled)\n\n")
 	fmt.Printf("| clients | mode | %s | all |\n|---|---|%s---|\n", strings.Join(cpuProcesses, " | "),
@@ -148,6 +135,32 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 		}
 	}
 	return b.extras(ctx, rounds, x)
+}
+
+// compare runs rounds of perRun creates in every mode (rotated per round) from clients concurrent
+// clients, prints the latency rows, and returns the CPU rows.
+func (b *bench) compare(ctx context.Context, modes []string, p *benchPlan,
+	rounds, perRun, clients int) ([]string, error) {
+	pooled := map[string]*result{}
+	for r := range rounds {
+		for k := range modes {
+			mode := modes[(k+r)%len(modes)]
+			res, err := b.batch(ctx, mode, p, perRun, clients)
+			if err != nil {
+				return nil, fmt.Errorf("%s, %d clients: %w", mode, clients, err)
+			}
+			pooled[mode] = pooled[mode].merge(res)
+		}
+	}
+	var cpuRows []string
+	for _, mode := range modes {
+		fmt.Println(pooled[mode].row(clients, modeName(mode)))
+		cpuRows = append(cpuRows, pooled[mode].cpuRow(clients, modeName(mode)))
+	}
+	n, t := pooled[groupNull], pooled[groupToolgate]
+	fmt.Printf("| %d | toolgate ÷ null | %.2f× | %.2f× | %.2f× | %.2f× | | |\n", clients,
+		ratio(t.pct(50), n.pct(50)), ratio(t.pct(90), n.pct(90)), ratio(t.pct(99), n.pct(99)), t.throughput()/n.throughput())
+	return cpuRows, nil
 }
 
 // startManager starts the manager binary (with the profile's flags) and waits until it leads.
