@@ -16,7 +16,7 @@ const livePlans = 4
 // live measures the manager's memory with n calls alive at once, each as large as the CRD allows
 // where it counts (32 paths of 1 KiB and a 1 KiB working directory), and each reported finished
 // at once: the manager caches finished calls only, until their TTL (an hour by default) deletes
-// them, so n finished calls are the most it holds. The shipped memory limit is set from this
+// them, so it holds as many as finish within one TTL; n stands for that. The shipped memory limit is set from this
 // number (docs/benchmarks.md).
 func (b *bench) live(ctx context.Context, n int) error {
 	fmt.Printf("\n## Memory with %d live calls (32 paths of 1 KiB and a 1 KiB cwd each)\n\n", n)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 )
 
@@ -12,11 +13,13 @@ type (
 	cpus map[string]time.Duration
 )
 
-// interleaved makes n calls of every mode from one client, the modes taking turns call by call
-// (starting at mode number first): each call still runs alone, but the four modes meet the same
-// machine, call for call, so a busy second slows all four instead of one batch. It returns each
+// interleaved makes n calls of every mode from one client, the modes taking turns call by call, in
+// a new random order each turn (seeded with round): each call still runs alone, but the four
+// modes meet the same machine, call for call, so a busy second slows all four instead of one
+// batch, and the work a call leaves behind (the operator records a completion after the gateway
+// reports one) falls on a random mode rather than always on the same next one. It returns each
 // mode's latencies, in call order, and the process CPU time spent during each mode's calls.
-func (e *env) interleaved(ctx context.Context, modes []string, n, first int) (lats, cpus, error) {
+func (e *env) interleaved(ctx context.Context, modes []string, n, round int) (lats, cpus, error) {
 	do := make([]func(k int) error, len(modes))
 	for i, m := range modes {
 		f, closeFn, err := e.caller(ctx, m)
@@ -28,9 +31,9 @@ func (e *env) interleaved(ctx context.Context, modes []string, n, first int) (la
 	}
 	lat := lats{}
 	cpu := cpus{}
+	rng := rand.New(rand.NewPCG(uint64(round), 0x70017a7e))
 	for range n {
-		for j := range modes {
-			i := (first + j) % len(modes)
+		for _, i := range rng.Perm(len(modes)) {
 			k := e.seq
 			e.seq++
 			before, t := processCPU(), time.Now()

@@ -2,10 +2,12 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -62,34 +64,64 @@ func (s *LegacyFinalizerSweep) Start(ctx context.Context) error {
 }
 
 // Sweep releases toolgate's own finalizers from every call that carries one, keeping everyone
-// else's, and returns how many calls it released.
+// else's, and returns how many calls it released. A call it cannot release is skipped (and
+// reported in the error) so that one call does not hold up the others.
 func (s *LegacyFinalizerSweep) Sweep(ctx context.Context) (int, error) {
 	released := 0
-	opts := []client.ListOption{client.Limit(legacySweepPage)}
+	var errs []error
+	next := ""
 	for {
+		opts := []client.ListOption{client.Limit(legacySweepPage)}
+		if next != "" {
+			opts = append(opts, client.Continue(next))
+		}
 		list := &metav1.PartialObjectMetadataList{}
 		list.SetGroupVersionKind(safetyv1alpha1.GroupVersion.WithKind("AgentToolCallList"))
 		if err := s.Reader.List(ctx, list, opts...); err != nil {
-			return released, fmt.Errorf("listing AgentToolCalls: %w", err)
+			return released, errors.Join(append(errs, fmt.Errorf("listing AgentToolCalls: %w", err))...)
 		}
 		for i := range list.Items {
-			call := &list.Items[i]
-			if !slices.ContainsFunc(call.Finalizers, policy.IsOwnCallFinalizer) {
-				continue
+			switch done, err := s.release(ctx, &list.Items[i]); {
+			case err != nil:
+				errs = append(errs, err)
+			case done:
+				released++
 			}
-			call.SetGroupVersionKind(safetyv1alpha1.GroupVersion.WithKind("AgentToolCall"))
-			base := call.DeepCopy()
-			call.Finalizers = slices.DeleteFunc(call.Finalizers, policy.IsOwnCallFinalizer)
-			// The optimistic lock keeps a finalizer someone else added meanwhile; a conflict is
-			// tried again by the next sweep.
-			if err := s.Patch(ctx, call, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})); client.IgnoreNotFound(err) != nil {
-				return released, fmt.Errorf("releasing the finalizers of AgentToolCall %s/%s: %w", call.Namespace, call.Name, err)
+		}
+		if next = list.Continue; next == "" {
+			return released, errors.Join(errs...)
+		}
+	}
+}
+
+// releaseAttempts bounds the re-reads of a call that changes while its finalizer is released.
+const releaseAttempts = 3
+
+// release removes toolgate's own finalizers from call, and says whether it did. A call that
+// changed since it was read (every page of a list is as of its first) is read again: the
+// optimistic lock keeps a finalizer someone else added meanwhile.
+func (s *LegacyFinalizerSweep) release(ctx context.Context, call *metav1.PartialObjectMetadata) (bool, error) {
+	for attempt := 1; ; attempt++ {
+		call.SetGroupVersionKind(safetyv1alpha1.GroupVersion.WithKind("AgentToolCall"))
+		if !slices.ContainsFunc(call.Finalizers, policy.IsOwnCallFinalizer) {
+			return false, nil
+		}
+		base := call.DeepCopy()
+		call.Finalizers = slices.DeleteFunc(call.Finalizers, policy.IsOwnCallFinalizer)
+		err := s.Patch(ctx, call, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))
+		switch {
+		case err == nil:
+			return true, nil
+		case apierrors.IsNotFound(err):
+			return false, nil
+		case !apierrors.IsConflict(err) || attempt == releaseAttempts:
+			return false, fmt.Errorf("releasing the finalizers of AgentToolCall %s/%s: %w", call.Namespace, call.Name, err)
+		}
+		if err := s.Reader.Get(ctx, client.ObjectKeyFromObject(call), call); err != nil {
+			if apierrors.IsNotFound(err) {
+				return false, nil
 			}
-			released++
+			return false, fmt.Errorf("reading AgentToolCall %s/%s again: %w", call.Namespace, call.Name, err)
 		}
-		if list.Continue == "" {
-			return released, nil
-		}
-		opts = []client.ListOption{client.Limit(legacySweepPage), client.Continue(list.Continue)}
 	}
 }

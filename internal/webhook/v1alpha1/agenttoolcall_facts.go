@@ -66,10 +66,7 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 		}
 		return decide(&u)
 	}
-	if compiled.LimitsTotalCost() {
-		defer h.totals.lockNamespace(plan.Namespace)()
-	}
-	out, err := h.usage.submit(ctx, plan, decide)
+	out, err := h.submitCounted(ctx, plan, compiled.LimitsTotalCost(), decide)
 	switch {
 	case apierrors.IsNotFound(err):
 		return deny(denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %q no longer exists", plan.Name)}), nil
@@ -122,4 +119,19 @@ func (h *AgentToolCallHandler) evaluate(ctx context.Context, req admission.Reque
 		out.decision, out.resp = "allow", admission.Allowed("")
 	}
 	return out, nil
+}
+
+// submitCounted decides through the plan's counters; one that checks the project's total does so
+// under the namespace's lock, with the plan's counters loaded before it: a plan whose counters take
+// a recount to load must not hold up the namespace's other plans.
+func (h *AgentToolCallHandler) submitCounted(ctx context.Context, plan *safetyv1alpha1.AgentPlan, limitsTotal bool,
+	decide decideFunc) (outcome, error) {
+	if !limitsTotal {
+		return h.usage.submit(ctx, plan, decide)
+	}
+	if err := h.usage.preload(ctx, plan); err != nil {
+		return outcome{}, err
+	}
+	defer h.totals.lockNamespace(plan.Namespace)()
+	return h.usage.submit(ctx, plan, decide)
 }

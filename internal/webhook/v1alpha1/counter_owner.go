@@ -63,6 +63,10 @@ const DecideWithin = 10 * time.Second
 type RenewalTracker struct {
 	resourcelock.Interface
 	last atomic.Int64 // unix nanoseconds of the monotonic-backed time.Now
+	// term counts this replica's unbroken holdings of the Lease: it grows at a write that follows
+	// the previous one by DecideWithin or more (or none), after which another replica may have
+	// decided in between.
+	term atomic.Uint64
 }
 
 // TrackRenewals wraps lock.
@@ -74,7 +78,7 @@ func TrackRenewals(lock resourcelock.Interface) *RenewalTracker {
 func (t *RenewalTracker) Create(ctx context.Context, r resourcelock.LeaderElectionRecord) error {
 	err := t.Interface.Create(ctx, r)
 	if err == nil {
-		t.last.Store(time.Now().UnixNano())
+		t.noteWrite()
 	}
 	return err
 }
@@ -83,9 +87,16 @@ func (t *RenewalTracker) Create(ctx context.Context, r resourcelock.LeaderElecti
 func (t *RenewalTracker) Update(ctx context.Context, r resourcelock.LeaderElectionRecord) error {
 	err := t.Interface.Update(ctx, r)
 	if err == nil {
-		t.last.Store(time.Now().UnixNano())
+		t.noteWrite()
 	}
 	return err
+}
+
+func (t *RenewalTracker) noteWrite() {
+	now := time.Now().UnixNano()
+	if prev := t.last.Swap(now); prev == 0 || time.Duration(now-prev) >= DecideWithin {
+		t.term.Add(1)
+	}
 }
 
 // fresh says the last write is younger than within.
@@ -107,6 +118,15 @@ func (o *LeaseOwner) Deciding() bool {
 	default:
 		return false
 	}
+}
+
+// Term names this replica's current unbroken holding of the Lease: counters it stored in a term
+// are still exactly what was counted while the term lasts, since no other replica decided.
+func (o *LeaseOwner) Term() uint64 {
+	if o.Renewals == nil {
+		return 0 // elected once: controller-runtime stops the process when it loses the Lease
+	}
+	return o.Renewals.term.Load()
 }
 
 // Owner reads the Lease (at most every ownerRecheck) and returns its holder's peer address.

@@ -90,6 +90,10 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	}
 	if opts.Owner != nil {
 		handler.usage.deciding = opts.Owner.Deciding
+		handler.usage.term = everNewTerm()
+		if t, ok := opts.Owner.(interface{ Term() uint64 }); ok {
+			handler.usage.term = t.Term
+		}
 	}
 	handler.Flood = opts.Flood
 	// The counter reads plans live: its writes race the plan controller's, and a stale read

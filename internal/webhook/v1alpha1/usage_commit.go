@@ -37,10 +37,19 @@ type usageCommitter struct {
 	writer client.StatusClient
 	totals *projectTotals
 
-	mu      sync.Mutex
-	plans   map[types.NamespacedName]*planCounters
-	swept   time.Time
-	nowFunc func() time.Time
+	mu    sync.Mutex
+	plans map[types.NamespacedName]*planCounters
+	// trusted are plans forgotten by sweep with every count stored, by UID, and the term of this
+	// replica's decisions in which they were stored: loaded again in the same term, their stored
+	// counters are exact and need no recount. c.mu guards it.
+	trusted map[types.UID]uint64
+	// term names the current unbroken run of this replica's decisions (LeaseOwner.Term); nil is
+	// one run for the process's life (one replica, no leader election).
+	term func() uint64
+	// recounts bounds the recounts running at once: each holds a page of up to recountPage calls.
+	recounts chan struct{}
+	swept    time.Time
+	nowFunc  func() time.Time
 	// flushInterval is the least time between two writes of one plan's counters.
 	flushInterval time.Duration
 	// stopped is closed when the committer stops: flushers write what is left and return.
@@ -75,6 +84,8 @@ type planCounters struct {
 	kick chan struct{}
 	// sealed refuses every further decision: the plan is being deleted and its spend settled.
 	sealed bool
+	// recounting is the recount load waits for, which outlives a request that gave up on it.
+	recounting *recountResult
 }
 
 // reset makes p the empty counters of the plan with uid, not yet loaded. A running flusher stays
@@ -85,6 +96,7 @@ func (p *planCounters) reset(uid types.UID) {
 
 func newUsageCommitter(live client.Reader, writer client.StatusClient, totals *projectTotals, now func() time.Time) *usageCommitter {
 	return &usageCommitter{live: live, writer: writer, totals: totals, plans: map[types.NamespacedName]*planCounters{},
+		trusted: map[types.UID]uint64{}, recounts: make(chan struct{}, maxRecounts),
 		nowFunc: now, flushInterval: defaultFlushInterval, stopped: make(chan struct{})}
 }
 
@@ -123,6 +135,27 @@ func (c *usageCommitter) submit(ctx context.Context, plan *safetyv1alpha1.AgentP
 		c.markDirty(key, p)
 	}
 	return out, nil
+}
+
+// preload loads plan's counters, if they are not loaded, without deciding anything: a decision
+// that must wait for others (the namespace's, for maxTotalCost) loads first, so that a plan whose
+// counters take a recount does not hold the others up.
+func (c *usageCommitter) preload(ctx context.Context, plan *safetyv1alpha1.AgentPlan) error {
+	c.inflight.Add(1)
+	defer c.inflight.Add(-1)
+	select {
+	case <-c.stopped:
+		return errStopping
+	default:
+	}
+	key := client.ObjectKeyFromObject(plan)
+	p := c.lockCounters(key)
+	defer p.mu.Unlock()
+	if c.deciding != nil && !c.deciding() {
+		return errNotDeciding
+	}
+	p.used = c.nowFunc()
+	return c.current(ctx, key, p, plan.UID)
 }
 
 // errStopping refuses a decision once the committer has stopped: what it counted could no longer
@@ -205,7 +238,12 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 	if err != nil {
 		return err
 	}
-	counted, err := c.recount(ctx, stored)
+	if c.storedExactly(stored.UID) {
+		p.u, p.stored, p.loaded = u, stored, true
+		p.sealed = stored.DeletionTimestamp != nil
+		return nil
+	}
+	counted, err := c.recounted(ctx, p, stored)
 	if err != nil {
 		return err
 	}
@@ -218,6 +256,41 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 		c.markDirty(key, p)
 	}
 	return nil
+}
+
+// maxTrusted bounds c.trusted; past it the table starts afresh (a recount is always correct).
+const maxTrusted = 100_000
+
+// trust notes that plan uid's counters are stored exactly, in this term. The caller holds c.mu.
+func (c *usageCommitter) trust(uid types.UID) {
+	if len(c.trusted) >= maxTrusted {
+		clear(c.trusted)
+	}
+	c.trusted[uid] = c.currentTerm()
+}
+
+// storedExactly says whether plan uid was forgotten with its counters stored in this very term,
+// and forgets that: loaded again, its counters are this replica's to keep.
+func (c *usageCommitter) storedExactly(uid types.UID) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	term, ok := c.trusted[uid]
+	delete(c.trusted, uid)
+	return ok && term == c.currentTerm()
+}
+
+func (c *usageCommitter) currentTerm() uint64 {
+	if c.term == nil {
+		return 0
+	}
+	return c.term()
+}
+
+// everNewTerm is a term that changes at every reading: for an owner that cannot name its terms,
+// no stored counters are trusted without a recount.
+func everNewTerm() func() uint64 {
+	var n atomic.Uint64
+	return func() uint64 { return n.Add(1) }
 }
 
 // sweep forgets plans idle for idlePlanTTL whose counters are stored, at most once per
@@ -234,6 +307,9 @@ func (c *usageCommitter) sweep() {
 		}
 		if !p.dirty && !p.flushing && now.Sub(p.used) > idlePlanTTL {
 			delete(c.plans, key)
+			if p.loaded && !p.gone {
+				c.trust(p.uid)
+			}
 		}
 		p.mu.Unlock()
 	}

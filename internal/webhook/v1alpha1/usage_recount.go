@@ -3,8 +3,10 @@ package v1alpha1
 import (
 	"context"
 	"fmt"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -14,20 +16,86 @@ import (
 )
 
 // recountPage bounds what one page of the recount holds: a call may be 282 KiB with its arguments.
-const recountPage = 50
+// maxRecounts bounds the pages held at once, so recounts after a takeover stay well inside the
+// manager's memory limit.
+const (
+	recountPage = 50
+	maxRecounts = 2
+	// recountTimeout bounds a recount, which outlives the admission that started it.
+	recountTimeout = 2 * time.Minute
+)
+
+// recountResult is a recount of the plan with uid, running or done.
+type recountResult struct {
+	uid  types.UID
+	done chan struct{}
+	u    policy.Usage
+	err  error
+}
+
+// recounted is the recount of stored's calls. It runs apart from the request: a plan with more
+// calls than a webhook's timeout can list is recounted all the same, and the admissions that time
+// out waiting for it fail (closed) until it is done, then the next one takes its result. p.mu is
+// held.
+func (c *usageCommitter) recounted(ctx context.Context, p *planCounters, stored *safetyv1alpha1.AgentPlan) (policy.Usage, error) {
+	r := p.recounting
+	if r == nil || r.uid != stored.UID {
+		r = &recountResult{uid: stored.UID, done: make(chan struct{})}
+		p.recounting = r
+		go c.runRecount(context.WithoutCancel(ctx), r, stored)
+	}
+	select {
+	case <-r.done:
+		p.recounting = nil // used, or failed: the next load starts another
+		return r.u, r.err
+	case <-ctx.Done():
+		return policy.Usage{}, fmt.Errorf("recounting the calls of plan %s/%s, which goes on: %w; retry",
+			stored.Namespace, stored.Name, ctx.Err())
+	}
+}
+
+// runRecount recounts into r within recountTimeout, or until the committer stops.
+func (c *usageCommitter) runRecount(ctx context.Context, r *recountResult, stored *safetyv1alpha1.AgentPlan) {
+	defer close(r.done)
+	ctx, cancel := context.WithTimeout(ctx, recountTimeout)
+	defer cancel()
+	select {
+	case c.recounts <- struct{}{}:
+		defer func() { <-c.recounts }()
+	case <-c.stopped:
+		r.err = errStopping
+		return
+	case <-ctx.Done():
+		r.err = ctx.Err()
+		return
+	}
+	go func() {
+		select {
+		case <-c.stopped:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	r.u, r.err = c.recount(ctx, stored)
+}
 
 // recount counts the plan's calls that exist now, as the counters would have counted them: one
 // call and one attempt of its step each, reserving its tool's costPerCall as the plan pinned it,
 // and its reported cost. It is a lower bound of the true counters (deleted calls are not seen), so
 // load takes the larger of it and the stored counters: a replica that stopped after admitting
 // calls, and before storing their counts, loses none of the calls that are still there. It runs
-// once per plan when a replica starts deciding it, never per admission, and reads the API server
-// (the manager caches finished calls only), a page at a time, selecting the plan's calls there.
+// when a replica starts deciding a plan (not for a plan it forgot in the same term with its counts
+// stored: storedExactly), never per admission, and reads the API server (the manager caches
+// finished calls only), a page at a time, selecting the plan's calls there.
 func (c *usageCommitter) recount(ctx context.Context, plan *safetyv1alpha1.AgentPlan) (policy.Usage, error) {
 	u := policy.Usage{}
-	opts := []client.ListOption{client.InNamespace(plan.Namespace), client.MatchingFields{controller.CallPlanField: plan.Name},
-		client.Limit(recountPage)}
+	next := ""
 	for {
+		opts := []client.ListOption{client.InNamespace(plan.Namespace),
+			client.MatchingFields{controller.CallPlanField: plan.Name}, client.Limit(recountPage)}
+		if next != "" {
+			opts = append(opts, client.Continue(next))
+		}
 		var calls safetyv1alpha1.AgentToolCallList
 		if err := c.live.List(ctx, &calls, opts...); err != nil {
 			return policy.Usage{}, fmt.Errorf("recounting the calls of plan %s/%s: %w", plan.Namespace, plan.Name, err)
@@ -35,10 +103,9 @@ func (c *usageCommitter) recount(ctx context.Context, plan *safetyv1alpha1.Agent
 		for i := range calls.Items {
 			recountCall(&u, plan, &calls.Items[i])
 		}
-		if calls.Continue == "" {
+		if next = calls.Continue; next == "" {
 			return u, nil
 		}
-		opts = append(opts[:3], client.Continue(calls.Continue))
 	}
 }
 
