@@ -40,20 +40,25 @@ type LegacyFinalizerSweep struct {
 // NeedLeaderElection is true: one replica sweeps.
 func (s *LegacyFinalizerSweep) NeedLeaderElection() bool { return true }
 
-// Start sweeps now and then every s.Every until ctx ends; a failed sweep is tried again in 10 s.
+// Start sweeps now and then every s.Every until ctx ends. After a sweep that could not release
+// every call it waits 10 s, doubling after each such sweep up to s.Every.
 func (s *LegacyFinalizerSweep) Start(ctx context.Context) error {
 	log := ctrl.LoggerFrom(ctx).WithName("legacy-finalizers")
 	every := s.Every
 	if every <= 0 {
 		every = time.Hour
 	}
+	retry := 10 * time.Second
 	for {
 		next := every
 		if n, err := s.Sweep(ctx); err != nil {
-			log.Error(err, "Releasing earlier releases' finalizers; trying again in 10s")
-			next = 10 * time.Second
-		} else if n > 0 {
-			log.Info("Released earlier releases' finalizers", "calls", n)
+			log.Error(err, "Releasing earlier releases' finalizers", "released", n, "again in", retry)
+			next, retry = retry, min(2*retry, every)
+		} else {
+			retry = 10 * time.Second
+			if n > 0 {
+				log.Info("Released earlier releases' finalizers", "calls", n)
+			}
 		}
 		select {
 		case <-ctx.Done():

@@ -25,8 +25,9 @@ func TestTheSweepReleasesEveryCallItCanAndRetriesOnesThatChanged(t *testing.T) {
 	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
-	var objs []client.Object
-	for _, name := range []string{"a-changes", "b-broken", "c-plain", "d-other"} {
+	names := []string{"a-changes", "b-broken", "c-plain", "d-other"}
+	objs := make([]client.Object, 0, len(names))
+	for _, name := range names {
 		fin := []string{legacyUsageFinalizer, "example.com/keep"}
 		if name == "d-other" {
 			fin = []string{"example.com/keep"}

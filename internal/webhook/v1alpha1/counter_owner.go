@@ -62,7 +62,7 @@ const DecideWithin = 10 * time.Second
 // (acquired or renewed it).
 type RenewalTracker struct {
 	resourcelock.Interface
-	last atomic.Int64 // unix nanoseconds of the monotonic-backed time.Now
+	last atomic.Int64 // nanoseconds since processStart, on the monotonic clock
 	// term counts this replica's unbroken holdings of the Lease: it grows at a write that follows
 	// the previous one by DecideWithin or more (or none), after which another replica may have
 	// decided in between.
@@ -92,8 +92,12 @@ func (t *RenewalTracker) Update(ctx context.Context, r resourcelock.LeaderElecti
 	return err
 }
 
+// processStart anchors the renewal times to the monotonic clock: a step of the wall clock must
+// neither hide a gap in the renewals nor stretch their freshness.
+var processStart = time.Now()
+
 func (t *RenewalTracker) noteWrite() {
-	now := time.Now().UnixNano()
+	now := int64(time.Since(processStart)) + 1 // never 0, which means no write yet
 	if prev := t.last.Swap(now); prev == 0 || time.Duration(now-prev) >= DecideWithin {
 		t.term.Add(1)
 	}
@@ -102,7 +106,7 @@ func (t *RenewalTracker) noteWrite() {
 // fresh says the last write is younger than within.
 func (t *RenewalTracker) fresh(now time.Time, within time.Duration) bool {
 	last := t.last.Load()
-	return last != 0 && now.Sub(time.Unix(0, last)) < within
+	return last != 0 && now.Sub(processStart)-time.Duration(last-1) < within
 }
 
 // ownerRecheck bounds how long a replica forwards to the owner it last read before reading the

@@ -90,9 +90,9 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	}
 	if opts.Owner != nil {
 		handler.usage.deciding = opts.Owner.Deciding
-		handler.usage.term = everNewTerm()
+		handler.usage.term, handler.usage.untrusting = nil, true
 		if t, ok := opts.Owner.(interface{ Term() uint64 }); ok {
-			handler.usage.term = t.Term
+			handler.usage.term, handler.usage.untrusting = t.Term, false
 		}
 	}
 	handler.Flood = opts.Flood

@@ -46,6 +46,9 @@ type usageCommitter struct {
 	// term names the current unbroken run of this replica's decisions (LeaseOwner.Term); nil is
 	// one run for the process's life (one replica, no leader election).
 	term func() uint64
+	// untrusting is set for an owner that cannot name its terms: no stored counters are trusted
+	// without a recount.
+	untrusting bool
 	// recounts bounds the recounts running at once: each holds a page of up to recountPage calls.
 	recounts chan struct{}
 	swept    time.Time
@@ -86,6 +89,8 @@ type planCounters struct {
 	sealed bool
 	// recounting is the recount load waits for, which outlives a request that gave up on it.
 	recounting *recountResult
+	// term is the term of this replica's decisions the counters were loaded in.
+	term uint64
 }
 
 // reset makes p the empty counters of the plan with uid, not yet loaded. A running flusher stays
@@ -188,9 +193,12 @@ func (c *usageCommitter) current(ctx context.Context, key types.NamespacedName, 
 	if p.uid != uid || p.gone {
 		p.reset(uid)
 	}
-	if p.loaded {
+	if p.loaded && p.term == c.currentTerm() {
 		return nil
 	}
+	// Not loaded, or loaded in an earlier term of this replica's decisions: another replica may
+	// have decided the plan since, so its counters are read and recounted again (and what this
+	// replica still holds is kept: load takes the larger of each).
 	return c.load(ctx, key, p)
 }
 
@@ -227,6 +235,7 @@ func (c *usageCommitter) counters(key types.NamespacedName) *planCounters {
 // load reads the plan's stored counters live and raises them to the recount of its calls. p.mu
 // is held.
 func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *planCounters) error {
+	term := c.currentTerm()
 	stored := &safetyv1alpha1.AgentPlan{}
 	if err := c.live.Get(ctx, key, stored); err != nil {
 		return fmt.Errorf("reading plan %s: %w", key, err)
@@ -238,8 +247,8 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 	if err != nil {
 		return err
 	}
-	if c.storedExactly(stored.UID) {
-		p.u, p.stored, p.loaded = u, stored, true
+	if !p.loaded && c.storedExactly(stored.UID) {
+		p.u, p.stored, p.loaded, p.term = u, stored, true, term
 		p.sealed = stored.DeletionTimestamp != nil
 		return nil
 	}
@@ -249,10 +258,14 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 	}
 	merged := u.Clone()
 	merged.MergeMax(counted)
-	p.u, p.stored, p.loaded = merged, stored, true
+	if p.loaded { // an earlier term's counters, for this very plan: nothing of them is lost
+		merged.MergeMax(p.u)
+	}
+	p.u, p.stored, p.loaded, p.term = merged, stored, true, term
 	// A plan being deleted admits nothing more, whatever a stale cache told the handler.
 	p.sealed = stored.DeletionTimestamp != nil
 	if !merged.Equal(u) { // the recount found admissions the status lacks: store them
+		c.totals.observeUsage(stored, merged) // before another plan's decision checks the total
 		c.markDirty(key, p)
 	}
 	return nil
@@ -261,14 +274,6 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 // maxTrusted bounds c.trusted; past it the table starts afresh (a recount is always correct).
 const maxTrusted = 100_000
 
-// trust notes that plan uid's counters are stored exactly, in this term. The caller holds c.mu.
-func (c *usageCommitter) trust(uid types.UID) {
-	if len(c.trusted) >= maxTrusted {
-		clear(c.trusted)
-	}
-	c.trusted[uid] = c.currentTerm()
-}
-
 // storedExactly says whether plan uid was forgotten with its counters stored in this very term,
 // and forgets that: loaded again, its counters are this replica's to keep.
 func (c *usageCommitter) storedExactly(uid types.UID) bool {
@@ -276,6 +281,9 @@ func (c *usageCommitter) storedExactly(uid types.UID) bool {
 	defer c.mu.Unlock()
 	term, ok := c.trusted[uid]
 	delete(c.trusted, uid)
+	if len(c.trusted) >= maxTrusted {
+		clear(c.trusted)
+	}
 	return ok && term == c.currentTerm()
 }
 
@@ -284,13 +292,6 @@ func (c *usageCommitter) currentTerm() uint64 {
 		return 0
 	}
 	return c.term()
-}
-
-// everNewTerm is a term that changes at every reading: for an owner that cannot name its terms,
-// no stored counters are trusted without a recount.
-func everNewTerm() func() uint64 {
-	var n atomic.Uint64
-	return func() uint64 { return n.Add(1) }
 }
 
 // sweep forgets plans idle for idlePlanTTL whose counters are stored, at most once per
@@ -305,10 +306,10 @@ func (c *usageCommitter) sweep() {
 		if !p.mu.TryLock() {
 			continue // deciding or being written: in use
 		}
-		if !p.dirty && !p.flushing && now.Sub(p.used) > idlePlanTTL {
+		if !p.dirty && !p.flushing && p.recounting == nil && now.Sub(p.used) > idlePlanTTL {
 			delete(c.plans, key)
-			if p.loaded && !p.gone {
-				c.trust(p.uid)
+			if p.loaded && !p.gone && !c.untrusting && p.term == c.currentTerm() {
+				c.trusted[p.uid] = p.term
 			}
 		}
 		p.mu.Unlock()

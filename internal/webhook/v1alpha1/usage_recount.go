@@ -54,21 +54,19 @@ func (c *usageCommitter) recounted(ctx context.Context, p *planCounters, stored 
 	}
 }
 
-// runRecount recounts into r within recountTimeout, or until the committer stops.
+// runRecount recounts into r, within recountTimeout once it has one of the recount slots, or until
+// the committer stops.
 func (c *usageCommitter) runRecount(ctx context.Context, r *recountResult, stored *safetyv1alpha1.AgentPlan) {
 	defer close(r.done)
-	ctx, cancel := context.WithTimeout(ctx, recountTimeout)
-	defer cancel()
 	select {
 	case c.recounts <- struct{}{}:
 		defer func() { <-c.recounts }()
 	case <-c.stopped:
 		r.err = errStopping
 		return
-	case <-ctx.Done():
-		r.err = ctx.Err()
-		return
 	}
+	ctx, cancel := context.WithTimeout(ctx, recountTimeout)
+	defer cancel()
 	go func() {
 		select {
 		case <-c.stopped:
@@ -84,9 +82,10 @@ func (c *usageCommitter) runRecount(ctx context.Context, r *recountResult, store
 // and its reported cost. It is a lower bound of the true counters (deleted calls are not seen), so
 // load takes the larger of it and the stored counters: a replica that stopped after admitting
 // calls, and before storing their counts, loses none of the calls that are still there. It runs
-// when a replica starts deciding a plan (not for a plan it forgot in the same term with its counts
-// stored: storedExactly), never per admission, and reads the API server (the manager caches
-// finished calls only), a page at a time, selecting the plan's calls there.
+// when a replica starts deciding a plan in a term of its Lease (not for a plan it forgot in the
+// same term with its counts stored: storedExactly), and again after a recount failed; never per
+// admission. It reads the API server (the manager caches finished calls only), a page at a time,
+// selecting the plan's calls there.
 func (c *usageCommitter) recount(ctx context.Context, plan *safetyv1alpha1.AgentPlan) (policy.Usage, error) {
 	u := policy.Usage{}
 	next := ""
@@ -98,7 +97,8 @@ func (c *usageCommitter) recount(ctx context.Context, plan *safetyv1alpha1.Agent
 		}
 		var calls safetyv1alpha1.AgentToolCallList
 		if err := c.live.List(ctx, &calls, opts...); err != nil {
-			return policy.Usage{}, fmt.Errorf("recounting the calls of plan %s/%s: %w", plan.Namespace, plan.Name, err)
+			// %v, not %w: a 404 of the calls' list (their CRD changing) is no "plan not found".
+			return policy.Usage{}, fmt.Errorf("recounting the calls of plan %s/%s: %s", plan.Namespace, plan.Name, err.Error())
 		}
 		for i := range calls.Items {
 			recountCall(&u, plan, &calls.Items[i])

@@ -114,10 +114,15 @@ func TestAPlanForgottenWithItsCountsStoredIsRecountedOnlyInANewTerm(t *testing.T
 	if u := admitOneRead(t, committer, plan); u.Calls != 3 || lister.lists.Load() != 1 {
 		t.Fatalf("same term: %d calls after %d recounts, want 3 after still 1: what it stored is exact", u.Calls, lister.lists.Load())
 	}
+	clk.newTerm() // the Lease was renewed after a gap: another replica may have decided meanwhile
+	if u := admitOneRead(t, committer, plan); u.Calls != 4 || lister.lists.Load() != 2 {
+		t.Fatalf("new term, counters held: %d calls after %d recounts, want 4 after 2 (read and recounted again, none lost)",
+			u.Calls, lister.lists.Load())
+	}
+	clk.newTerm() // and again, before the idle plan is forgotten: its counts were stored in a past term
 	forget(t, committer, clk, plan)
-	clk.newTerm() // the Lease was held with a gap: another replica may have decided meanwhile
-	if admitOneRead(t, committer, plan); lister.lists.Load() != 2 {
-		t.Fatalf("new term: %d recounts, want 2", lister.lists.Load())
+	if admitOneRead(t, committer, plan); lister.lists.Load() != 3 {
+		t.Fatalf("forgotten in a later term than it was loaded in: %d recounts, want 3", lister.lists.Load())
 	}
 }
 
