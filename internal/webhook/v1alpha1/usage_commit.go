@@ -107,6 +107,7 @@ func newUsageCommitter(live client.Reader, writer client.StatusClient, totals *p
 
 // submit decides one request of plan against its counters, and schedules the counters' write if
 // the decision added to them. plan is the handler's own read of the plan (the cache's, or live).
+// A nil decide only loads the counters (preload).
 func (c *usageCommitter) submit(ctx context.Context, plan *safetyv1alpha1.AgentPlan, decide decideFunc) (outcome, error) {
 	// Counted before the stop check, so Start waits for every decision that passed it.
 	c.inflight.Add(1)
@@ -129,6 +130,9 @@ func (c *usageCommitter) submit(ctx context.Context, plan *safetyv1alpha1.AgentP
 	if p.sealed {
 		return outcome{}, errPlanSealed
 	}
+	if decide == nil {
+		return outcome{}, nil
+	}
 	before := p.u.Clone()
 	out, err := decide(&p.u)
 	if err != nil {
@@ -144,23 +148,10 @@ func (c *usageCommitter) submit(ctx context.Context, plan *safetyv1alpha1.AgentP
 
 // preload loads plan's counters, if they are not loaded, without deciding anything: a decision
 // that must wait for others (the namespace's, for maxTotalCost) loads first, so that a plan whose
-// counters take a recount does not hold the others up.
+// counters take a recount does not hold the others up. It refuses what submit would.
 func (c *usageCommitter) preload(ctx context.Context, plan *safetyv1alpha1.AgentPlan) error {
-	c.inflight.Add(1)
-	defer c.inflight.Add(-1)
-	select {
-	case <-c.stopped:
-		return errStopping
-	default:
-	}
-	key := client.ObjectKeyFromObject(plan)
-	p := c.lockCounters(key)
-	defer p.mu.Unlock()
-	if c.deciding != nil && !c.deciding() {
-		return errNotDeciding
-	}
-	p.used = c.nowFunc()
-	return c.current(ctx, key, p, plan.UID)
+	_, err := c.submit(ctx, plan, nil)
+	return err
 }
 
 // errStopping refuses a decision once the committer has stopped: what it counted could no longer
@@ -281,9 +272,6 @@ func (c *usageCommitter) storedExactly(uid types.UID) bool {
 	defer c.mu.Unlock()
 	term, ok := c.trusted[uid]
 	delete(c.trusted, uid)
-	if len(c.trusted) >= maxTrusted {
-		clear(c.trusted)
-	}
 	return ok && term == c.currentTerm()
 }
 
@@ -309,6 +297,9 @@ func (c *usageCommitter) sweep() {
 		if !p.dirty && !p.flushing && p.recounting == nil && now.Sub(p.used) > idlePlanTTL {
 			delete(c.plans, key)
 			if p.loaded && !p.gone && !c.untrusting && p.term == c.currentTerm() {
+				if len(c.trusted) >= maxTrusted {
+					clear(c.trusted)
+				}
 				c.trusted[p.uid] = p.term
 			}
 		}
