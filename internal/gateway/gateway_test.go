@@ -347,15 +347,9 @@ func reasonIn(res *mcp.CallToolResult) string {
 // dry-run probes newWorld sends.
 func decisionsIn(ns string) []map[string]any {
 	GinkgoHelper()
-	recs, err := testenv.LedgerRecords(ledgerDir, "decision", ns)
+	recs, err := testenv.Decisions(ledgerDir, ns)
 	Expect(err).NotTo(HaveOccurred())
-	var mine []map[string]any
-	for _, r := range recs {
-		if r["step"] != "probe" {
-			mine = append(mine, r)
-		}
-	}
-	return mine
+	return recs
 }
 
 // rpcCode is the JSON-RPC error code err carries; 0 when it carries none.

@@ -11,8 +11,6 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/testenv"
-	"github.com/toolgate/toolgate/pkg/agent"
-	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
 // world is one test's project: a fresh namespace whose ProjectPolicy makes .env zero-access, an
@@ -98,11 +96,8 @@ func newWorld(prefix, upstreamURL, upstreamTool string, options ...worldOption) 
 		g.Expect(meta.IsStatusConditionTrue(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition)).To(BeTrue())
 	}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
 	By("waiting, with dry-run probes that count nothing, until the webhook's cache shows the plan locked and the tool registered")
-	probe, err := toolcall.Build(toolcall.Invocation{Namespace: ns, Plan: "plan", Tool: readTool, Step: "probe"})
-	Expect(err).NotTo(HaveOccurred())
-	Eventually(func() string {
-		return agent.ReasonOf(agent.FromError(apiAgent.Create(ctx, probe.DeepCopy(), client.DryRunAll), readTool))
-	}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeEmpty())
+	Eventually(func() (string, error) { return testenv.ProbeReason(ctx, apiAgent, ns, "plan", readTool) }).
+		WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeEmpty())
 
 	w.token, err = testenv.AudiencePodToken(ctx, cluster.Config, ns, agentSA, "agent-pod", true, audience)
 	Expect(err).NotTo(HaveOccurred())

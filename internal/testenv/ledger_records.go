@@ -1,9 +1,14 @@
 package testenv
 
 import (
+	"context"
 	"encoding/json"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/pkg/agent"
+	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
 // LedgerRecords returns the fields of the records of kind about namespace in the ledger in dir,
@@ -27,4 +32,34 @@ func LedgerRecords(dir, kind, namespace string) ([]map[string]any, error) {
 		}
 	}
 	return out, nil
+}
+
+// ProbeStep is the step of the dry-run calls tests send until the webhook's cache shows a plan
+// and its tool (ProbeReason); Decisions leaves their records out.
+const ProbeStep = "probe"
+
+// ProbeReason dry-runs a call of tool in plan as c, and returns the denial's reason, or "" once
+// it would be admitted: a dry run counts nothing, but is recorded in the ledger.
+func ProbeReason(ctx context.Context, c client.Client, namespace, plan, tool string) (string, error) {
+	probe, err := toolcall.Build(toolcall.Invocation{Namespace: namespace, Plan: plan, Tool: tool, Step: ProbeStep})
+	if err != nil {
+		return "", err
+	}
+	return agent.ReasonOf(agent.FromError(c.Create(ctx, probe, client.DryRunAll), tool)), nil
+}
+
+// Decisions returns the fields of the decision records about namespace in the ledger in dir, but
+// the probes'.
+func Decisions(dir, namespace string) ([]map[string]any, error) {
+	recs, err := LedgerRecords(dir, "decision", namespace)
+	if err != nil {
+		return nil, err
+	}
+	var mine []map[string]any
+	for _, r := range recs {
+		if r["step"] != ProbeStep {
+			mine = append(mine, r)
+		}
+	}
+	return mine, nil
 }

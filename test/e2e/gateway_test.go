@@ -19,8 +19,6 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/gateway"
 	"github.com/toolgate/toolgate/internal/testenv"
-	"github.com/toolgate/toolgate/pkg/agent"
-	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
 // gatewayAudience is the audience agents' tokens carry for toolgate-gateway.
@@ -109,11 +107,8 @@ func newMCPAgent(files map[string]string, profile func(*safetyv1alpha1.SafetyPro
 	By("waiting, with dry-run probes that count nothing, until the webhook's cache shows the plan and the tool")
 	apiAgent, err := client.New(agentCfg, client.Options{Scheme: k8sClient.Scheme()})
 	Expect(err).NotTo(HaveOccurred())
-	probe, err := toolcall.Build(toolcall.Invocation{Namespace: a.ns, Plan: "plan", Tool: a.readTool, Step: "probe"})
-	Expect(err).NotTo(HaveOccurred())
-	Eventually(func() string {
-		return agent.ReasonOf(agent.FromError(apiAgent.Create(ctx, probe.DeepCopy(), client.DryRunAll), a.readTool))
-	}).WithTimeout(time.Minute).Should(BeEmpty())
+	Eventually(func() (string, error) { return testenv.ProbeReason(ctx, apiAgent, a.ns, "plan", a.readTool) }).
+		WithTimeout(time.Minute).Should(BeEmpty())
 
 	token, err := testenv.AudiencePodToken(ctx, local.Admin, a.ns, "agent", "agent-pod", true, gatewayAudience)
 	Expect(err).NotTo(HaveOccurred())
@@ -155,15 +150,9 @@ func (a *mcpAgent) read(path string) *mcp.CallToolResult {
 // decisions are the manager's ledger records of the spec's namespace, but the probes'.
 func (a *mcpAgent) decisions() []map[string]any {
 	GinkgoHelper()
-	recs, err := testenv.LedgerRecords(local.LedgerDir, "decision", a.ns)
+	recs, err := testenv.Decisions(local.LedgerDir, a.ns)
 	Expect(err).NotTo(HaveOccurred())
-	var mine []map[string]any
-	for _, r := range recs {
-		if r["step"] != "probe" {
-			mine = append(mine, r)
-		}
-	}
-	return mine
+	return recs
 }
 
 // refusedWith matches a denial the gateway answered: "[reason] …" for a model, the reason in _meta
