@@ -9,7 +9,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -44,27 +43,10 @@ var _ = Describe("three manager binaries serving the webhook", Ordered, func() {
 	// and a plan locked by the leader's controllers.
 	world := func(cost string, spec safetyv1alpha1.SafetyProfileSpec) (string, client.Client, string) {
 		GinkgoHelper()
-		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "replicas-"}}
-		Expect(admin.Create(ctx, n)).To(Succeed())
-		coder, err := testenv.Agent(ctx, cluster.Admin, k8sClient.Scheme(), n.Name, "agent")
+		p, err := testenv.LockedProject(ctx, admin, cluster.Admin, k8sClient.Scheme(),
+			"replicas-", "agent", "plan", cost, spec)
 		Expect(err).NotTo(HaveOccurred())
-		tool := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: n.Name + "-reader"},
-			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}}
-		if cost != "" {
-			tool.Spec.CostPerCall = new(resource.MustParse(cost))
-		}
-		Expect(admin.Create(ctx, tool)).To(Succeed())
-		profile := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: n.Name}, Spec: spec}
-		Expect(admin.Create(ctx, profile)).To(Succeed())
-		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: n.Name, Name: "plan"},
-			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "agent",
-				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: n.Name}}}
-		Expect(admin.Create(ctx, plan)).To(Succeed())
-		Eventually(func(g Gomega) {
-			g.Expect(admin.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
-			g.Expect(plan.Status.Snapshot).NotTo(BeNil())
-		}).WithTimeout(time.Minute).WithPolling(100 * time.Millisecond).Should(Succeed())
-		return n.Name, coder, tool.Name
+		return p.Namespace, p.Agent, p.Tool
 	}
 	// burst submits n calls at once and returns how many were admitted; every other must be
 	// refused with reason.

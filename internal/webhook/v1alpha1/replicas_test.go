@@ -6,8 +6,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -71,26 +69,9 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 	// locked plan, and returns the namespace, the agent, the tool and the plan's name.
 	world := func(cost string, restrict func(*safetyv1alpha1.SafetyProfileSpec)) (string, client.Client, string) {
 		GinkgoHelper()
-		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "replicas-"}}
-		Expect(admin.Create(ctx, n)).To(Succeed())
-		agent, err := testenv.Agent(ctx, r.Config, r.Scheme, n.Name, agentSA)
+		p, err := testenv.LockedProject(ctx, admin, r.Config, r.Scheme, "replicas-", agentSA, planName, cost, profileWith(restrict))
 		Expect(err).NotTo(HaveOccurred())
-		tool := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: n.Name + "-reader"},
-			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}}
-		if cost != "" {
-			tool.Spec.CostPerCall = new(resource.MustParse(cost))
-		}
-		Expect(admin.Create(ctx, tool)).To(Succeed())
-		sp := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: n.Name}, Spec: profileWith(restrict)}
-		Expect(admin.Create(ctx, sp)).To(Succeed())
-		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: n.Name, Name: planName},
-			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA, ProfileRef: spRef(sp.Name)}}
-		Expect(admin.Create(ctx, plan)).To(Succeed())
-		Eventually(func(g Gomega) {
-			g.Expect(admin.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
-			g.Expect(plan.Status.Snapshot).NotTo(BeNil())
-		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
-		return n.Name, agent, tool.Name
+		return p.Namespace, p.Agent, p.Tool
 	}
 	call := func(ns, tool, step string, i int) *safetyv1alpha1.AgentToolCall {
 		return &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: ns, GenerateName: "call-"},
