@@ -3,10 +3,11 @@ package main
 import (
 	"fmt"
 	"slices"
-	"syscall"
 	"time"
 
 	"k8s.io/client-go/rest"
+
+	"github.com/toolgate/toolgate/internal/cputime"
 )
 
 // withToken is cfg authenticating with token alone.
@@ -35,11 +36,8 @@ func waitFor(timeout time.Duration, ok func() bool) error {
 	return nil
 }
 
-// processCPU is the user and system CPU time this process has used.
+// processCPU is the user and system CPU time this process has used (0 if unreadable).
 func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := cputime.Process()
+	return d
 }

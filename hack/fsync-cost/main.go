@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/toolgate/toolgate/internal/cputime"
 )
 
 func main() {
@@ -89,11 +91,8 @@ func measure(dir string, w way, n, size int) (wall, cpu time.Duration, err error
 }
 
 func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	d, _ := cputime.Process()
+	return d
 }
 
 func us(d time.Duration, n int) float64 { return float64(d.Microseconds()) / float64(n) }

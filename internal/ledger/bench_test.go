@@ -7,9 +7,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/toolgate/toolgate/internal/cputime"
 )
 
 // benchDir is where benchmark ledgers go: LEDGER_BENCH_DIR (to measure a particular disk, such
@@ -231,9 +232,9 @@ func BenchmarkEncodeRichRecord(b *testing.B) {
 
 // processCPU is the user and system CPU time this process has used.
 func processCPU(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	d, err := cputime.Process()
+	if err != nil {
 		b.Fatal(err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return d
 }
