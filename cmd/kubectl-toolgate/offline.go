@@ -46,7 +46,8 @@ func newOfflineCluster(ctx context.Context, scheme *runtime.Scheme, objs []clien
 	b := fake.NewClientBuilder().WithScheme(scheme).WithObjects(objs...).WithStatusSubresource(
 		&safetyv1alpha1.AgentPlan{}, &safetyv1alpha1.AgentToolCall{}, &safetyv1alpha1.SafetyProfile{},
 		&safetyv1alpha1.AutomationProfile{}, &safetyv1alpha1.ProjectPolicy{}, &safetyv1alpha1.AgentTool{},
-		&safetyv1alpha1.ToolApproval{})
+		&safetyv1alpha1.ToolApproval{}).
+		WithIndex(&safetyv1alpha1.AgentToolCall{}, controller.CallPlanIndex, controller.IndexCallPlan)
 	if err := controller.SetupIndexes(ctx, builderIndexer{b}); err != nil {
 		return nil, err
 	}

@@ -8,10 +8,12 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 )
 
-// Index keys, registered in one place by SetupIndexes.
+// Index keys. SetupIndexes registers every one the manager uses, in one place.
 const (
-	// CallPlanIndex indexes AgentToolCalls by spec.plan. It is named as the CRD's selectable field,
-	// so one MatchingFields selects a plan's calls in a cache and on the API server alike.
+	// CallPlanIndex indexes AgentToolCalls by spec.plan in in-memory clients (controller-runtime's
+	// fake, as the offline plugin and unit tests use), which select by index where the API server
+	// selects by the CRD's selectable field of the same name; the manager, which caches finished
+	// calls only and selects a plan's calls on the API server, registers no such index.
 	CallPlanIndex = CallPlanField
 	// PlanSourceIndex indexes AgentPlans by the "Kind/name" of every object their snapshot was
 	// resolved from, so profiles can count the plans locked to them.
@@ -28,9 +30,6 @@ func SourceKey(kind, name string) string { return kind + "/" + name }
 
 // SetupIndexes registers every field index toolgate's controllers and webhooks use.
 func SetupIndexes(ctx context.Context, indexer client.FieldIndexer) error {
-	if err := indexer.IndexField(ctx, &safetyv1alpha1.AgentToolCall{}, CallPlanIndex, IndexCallPlan); err != nil {
-		return err
-	}
 	if err := indexer.IndexField(ctx, &safetyv1alpha1.AgentPlan{}, PlanSourceIndex, func(o client.Object) []string {
 		snap := o.(*safetyv1alpha1.AgentPlan).Status.Snapshot
 		if snap == nil {
