@@ -27,7 +27,7 @@ type Project struct {
 // LockedProject makes, as admin, a namespace (named prefix plus a suffix), an agent with
 // ServiceAccount sa in it, a read AgentTool (costPerCall cost, "" for none) and a SafetyProfile
 // with spec, both named after the namespace, and plan under that profile; it returns once the plan
-// is locked.
+// is locked, or fails when ctx ends first (callers give it their own wait).
 func LockedProject(ctx context.Context, admin client.Client, cfg *rest.Config, scheme *runtime.Scheme,
 	prefix, sa, plan, cost string, spec safetyv1alpha1.SafetyProfileSpec) (*Project, error) {
 	n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix}}
@@ -56,12 +56,14 @@ func LockedProject(ctx context.Context, admin client.Client, cfg *rest.Config, s
 			return nil, err
 		}
 	}
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+	for {
 		if err := admin.Get(ctx, client.ObjectKeyFromObject(p), p); err == nil && p.Status.Snapshot != nil {
 			return &Project{Namespace: n.Name, Agent: agent, Tool: tool.Name}, nil
 		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("plan %s/%s not locked within a minute", n.Name, plan)
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("plan %s/%s not locked: %w", n.Name, plan, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -43,7 +44,9 @@ var _ = Describe("three manager binaries serving the webhook", Ordered, func() {
 	// and a plan locked by the leader's controllers.
 	world := func(cost string, spec safetyv1alpha1.SafetyProfileSpec) (string, client.Client, string) {
 		GinkgoHelper()
-		p, err := testenv.LockedProject(ctx, admin, cluster.Admin, k8sClient.Scheme(),
+		wait, cancel := context.WithTimeout(ctx, time.Minute)
+		defer cancel()
+		p, err := testenv.LockedProject(wait, admin, cluster.Admin, k8sClient.Scheme(),
 			"replicas-", "agent", "plan", cost, spec)
 		Expect(err).NotTo(HaveOccurred())
 		return p.Namespace, p.Agent, p.Tool

@@ -1,6 +1,7 @@
 package v1alpha1_test
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -69,7 +70,9 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 	// locked plan, and returns the namespace, the agent, the tool and the plan's name.
 	world := func(cost string, restrict func(*safetyv1alpha1.SafetyProfileSpec)) (string, client.Client, string) {
 		GinkgoHelper()
-		p, err := testenv.LockedProject(ctx, admin, r.Config, r.Scheme, "replicas-", agentSA, planName, cost, profileWith(restrict))
+		wait, cancel := context.WithTimeout(ctx, waitTimeout)
+		defer cancel()
+		p, err := testenv.LockedProject(wait, admin, r.Config, r.Scheme, "replicas-", agentSA, planName, cost, profileWith(restrict))
 		Expect(err).NotTo(HaveOccurred())
 		return p.Namespace, p.Agent, p.Tool
 	}
