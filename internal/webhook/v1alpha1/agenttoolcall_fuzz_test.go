@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	admissionv1 "k8s.io/api/admission/v1"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -41,7 +42,12 @@ import (
 // (ServiceAccount "agent", the sandboxed profile) and registered tools "read-file" and "shell".
 func newBenchHandler(tb testing.TB) (http.Handler, *AgentToolCallHandler, *clocktesting.FakePassiveClock) {
 	h, clk := newBenchAgentToolCallHandler(tb)
-	return &webhook.Admission{Handler: h}, h, clk
+	return newCallReviewServer(h), h, clk
+}
+
+// newCallReviewServer is the gate's production endpoint for h, as Setup registers it.
+func newCallReviewServer(h *AgentToolCallHandler) http.Handler {
+	return &callReviewServer{handler: h, log: logr.Discard()}
 }
 
 // benchStart is the fake clock's start.
@@ -242,30 +248,41 @@ func BenchmarkAgentToolCallHandler(b *testing.B) {
 		{"allow/shell", benchCall("b", "shell", "go test ./internal/... -run TestFoo -count=1 | tee out.log"), true},
 		{"deny/shell-force-push", benchCall("c", "shell", "git push --force origin main"), false},
 	} {
-		b.Run(bc.name, func(b *testing.B) {
-			h, handler, clk := newBenchHandler(b)
-			bodies := stepBodies(b, bc.call)
-			if out := serve(b, h, bodies[0]); out.Response.Allowed != bc.allowed {
-				b.Fatalf("allowed = %v, want %v: %+v", out.Response.Allowed, bc.allowed, out.Response.Result)
-			}
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				body := bodies[i%len(bodies)]
-				i++
-				forgetUsage(handler, int64(i))
-				// A minute apart, so the loop detector and the pending-attempt window see each
-				// submission afresh and the decision stays the one checked above.
-				clk.SetTime(clk.Now().Add(time.Minute))
-				rec := httptest.NewRecorder()
-				req := httptest.NewRequest(http.MethodPost, AgentToolCallPath, bytes.NewReader(body))
-				req.Header.Set("Content-Type", "application/json")
-				h.ServeHTTP(rec, req)
-				if rec.Code != http.StatusOK {
-					b.Fatalf("status %d", rec.Code)
-				}
-			}
-		})
+		for _, decode := range []string{"one-pass", "controller-runtime"} {
+			b.Run(bc.name+"/decode="+decode, func(b *testing.B) {
+				benchHandler(b, decode, bc.call, bc.allowed)
+			})
+		}
+	}
+}
+
+// benchHandler serves bodies for call through the gate's one-pass review server or, for
+// comparison in the same run, through controller-runtime's admission.Webhook, which it replaced.
+func benchHandler(b *testing.B, decode string, call *safetyv1alpha1.AgentToolCall, allowed bool) {
+	h, handler, clk := newBenchHandler(b)
+	if decode == "controller-runtime" {
+		h = &webhook.Admission{Handler: handler}
+	}
+	bodies := stepBodies(b, call)
+	if out := serve(b, h, bodies[0]); out.Response.Allowed != allowed {
+		b.Fatalf("allowed = %v, want %v: %+v", out.Response.Allowed, allowed, out.Response.Result)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		body := bodies[i%len(bodies)]
+		i++
+		forgetUsage(handler, int64(i))
+		// A minute apart, so the loop detector and the pending-attempt window see each
+		// submission afresh and the decision stays the one checked above.
+		clk.SetTime(clk.Now().Add(time.Minute))
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, AgentToolCallPath, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("status %d", rec.Code)
+		}
 	}
 }
 
@@ -297,7 +314,7 @@ func BenchmarkAgentToolCallHandlerLedger(b *testing.B) {
 				// state builds up; the profile allows every retry count.
 				h.Clock = clock.RealClock{}
 				h.loops = safety.NewLoopDetector(nil, 0)
-				srv := &webhook.Admission{Handler: h}
+				srv := newCallReviewServer(h)
 				var n atomic.Int64
 				body := func() []byte {
 					i := n.Add(1)

@@ -91,15 +91,28 @@ type outcome struct {
 
 // Handle answers one admission request.
 func (h *AgentToolCallHandler) Handle(ctx context.Context, req admission.Request) admission.Response {
-	start := h.Clock.Now()
-	defer func() { metrics.HandlingSeconds.Observe(h.Clock.Since(start).Seconds()) }()
 	call := &safetyv1alpha1.AgentToolCall{}
 	if err := decodeCall(req.Object, call); err != nil {
 		return h.finish(ctx, req, call, deny(denial{ReasonBadRequest, "", "cannot decode the AgentToolCall: " + err.Error()}))
 	}
+	var old *safetyv1alpha1.AgentToolCall
+	if req.Operation == admissionv1.Update {
+		old = &safetyv1alpha1.AgentToolCall{}
+		if err := decodeCall(req.OldObject, old); err != nil {
+			return h.finish(ctx, req, call, deny(denial{ReasonBadRequest, "", "cannot decode the old AgentToolCall: " + err.Error()}))
+		}
+	}
+	return h.handleDecoded(ctx, req, call, old)
+}
+
+// handleDecoded answers a request whose call (and, for an update, old call) is decoded already:
+// by Handle from the request's raw objects, or by callReviewServer in the review's one pass.
+func (h *AgentToolCallHandler) handleDecoded(ctx context.Context, req admission.Request, call, old *safetyv1alpha1.AgentToolCall) admission.Response {
+	start := h.Clock.Now()
+	defer func() { metrics.HandlingSeconds.Observe(h.Clock.Since(start).Seconds()) }()
 	switch req.Operation {
 	case admissionv1.Update:
-		return h.update(ctx, req, call)
+		return h.update(ctx, req, old, call)
 	case admissionv1.Create:
 		out, err := h.decide(ctx, req, call)
 		if err != nil {

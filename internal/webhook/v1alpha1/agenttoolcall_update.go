@@ -22,10 +22,9 @@ var phaseOrder = map[safetyv1alpha1.CallPhase]int{
 // update allows what an agent may report after the run: the spec never changes, a ServiceAccount
 // other than the plan's may not change the status, phases only move forward and cost never
 // decreases.
-func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) admission.Response {
-	old := &safetyv1alpha1.AgentToolCall{}
-	if err := decodeCall(req.OldObject, old); err != nil {
-		return h.finish(ctx, req, call, deny(denial{ReasonBadRequest, "", "cannot decode the old AgentToolCall: " + err.Error()}))
+func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request, old, call *safetyv1alpha1.AgentToolCall) admission.Response {
+	if old == nil {
+		return h.finish(ctx, req, call, deny(denial{ReasonBadRequest, "", "the update carries no old AgentToolCall"}))
 	}
 	if d := h.checkUpdate(ctx, req.UserInfo.Username, old, call); d != nil {
 		return h.finish(ctx, req, call, deny(*d))

@@ -106,7 +106,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	handler.Operator = operator
 	handler.Live = mgr.GetAPIReader()
 	handler.pins = &toolPinner{live: mgr.GetAPIReader(), writer: mgr.GetClient(), clock: opts.Clock}
-	if err := registerAgentToolCall(mgr, opts, &webhook.Admission{Handler: handler, LogConstructor: requestLogger}); err != nil {
+	if err := registerAgentToolCall(mgr, opts, &callReviewServer{handler: handler, log: ctrl.Log.WithName("admission")}); err != nil {
 		return err
 	}
 
