@@ -17,6 +17,9 @@
 // The gateway's own cost is gateway − direct − create; the target is at most 1 ms at p50. At 1
 // client it is also printed call for call: the median of each gateway call's latency less that of
 // the direct call and the create made next to it, which a busy moment cannot bias toward one mode.
+// Last, 8 clients each take turns through the modes the same way, so every mode meets the same
+// mixed load, and the same call-for-call median is printed for them: the gateway's own share at
+// that load, without the extra CPU the gateway batch puts on the shared cores.
 package main
 
 import (
@@ -149,6 +152,39 @@ func run(ctx context.Context, rounds, perRun int) error {
 		}
 		report(modes, clients, pooled, cpu)
 	}
+	return e.reportMixed(ctx, modes, rounds, perRun, mixedClients)
+}
+
+// mixedClients is the client count of the mixed measurement.
+const mixedClients = 8
+
+// reportMixed measures mixedClients clients that each take turns through the modes, call by
+// call: every mode's calls meet the same load, made of all four modes, so a gateway call's
+// latency less that of the direct call and the create its client made in the same turn is the
+// gateway's own share at that load, where the batches' difference of p50s also holds the extra
+// CPU the gateway mode puts on the two shared cores (upstream, API server, gateway and clients
+// all run on them).
+func (e *env) reportMixed(ctx context.Context, modes []string, rounds, perRun, clients int) error {
+	pooled := lats{}
+	for r := range rounds {
+		lat, _, err := e.interleaved(ctx, modes, perRun/clients, clients, r)
+		if err != nil {
+			return fmt.Errorf("%d clients, mixed: %w", clients, err)
+		}
+		for _, m := range modes {
+			pooled[m] = append(pooled[m], lat[m]...)
+		}
+	}
+	fmt.Printf("\n%d clients, each taking turns through the modes (%d turns per client and round)\n\n", clients, perRun/clients)
+	fmt.Println("| mode | p50 | p99 |")
+	fmt.Println("|---|---|---|")
+	for _, m := range modes {
+		fmt.Printf("| %s | %s | %s |\n", m, ms(pct(pooled[m], 50)), ms(pct(pooled[m], 99)))
+	}
+	fmt.Printf("| median of gateway − direct − create, call for call | %s | |\n",
+		ms(pct(paired(pooled, modeDirect, modeCreate), 50)))
+	fmt.Printf("| median of gateway − relay − create, call for call | %s | |\n",
+		ms(pct(paired(pooled, modeRelay, modeCreate), 50)))
 	return nil
 }
 
@@ -158,7 +194,7 @@ func (e *env) measure(ctx context.Context, modes []string, rounds, perRun, clien
 	pooled, cpu := lats{}, cpus{}
 	for r := range rounds {
 		if clients == 1 { // one call at a time: the modes can take turns call by call
-			lat, used, err := e.interleaved(ctx, modes, perRun, r)
+			lat, used, err := e.interleaved(ctx, modes, perRun, 1, r)
 			if err != nil {
 				return nil, nil, fmt.Errorf("1 client: %w", err)
 			}
