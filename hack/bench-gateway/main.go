@@ -175,7 +175,8 @@ func (e *env) reportMixed(ctx context.Context, modes []string, rounds, perRun, c
 			pooled[m] = append(pooled[m], lat[m]...)
 		}
 	}
-	fmt.Printf("\n%d clients, each taking turns through the modes (%d turns per client and round)\n\n", clients, perRun/clients)
+	fmt.Printf("\n%d clients, each taking turns through the modes (%d turns per client and round)\n\n",
+		clients, perRun/clients)
 	fmt.Println("| mode | p50 | p99 |")
 	fmt.Println("|---|---|---|")
 	for _, m := range modes {
