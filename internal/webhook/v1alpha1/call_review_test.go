@@ -185,6 +185,7 @@ func BenchmarkReviewDecode(b *testing.B) {
 	deserializer := serializer.NewCodecFactory(scheme).UniversalDeserializer()
 	call := benchCall("a", "shell", "go test ./internal/... -run TestFoo -count=1 | tee out.log")
 	call.Spec.Arguments.Paths = []string{"src/a.go", "src/b.go", "docs/c.md"}
+	asCreated(call)
 	body := review(b, agentUser, call)
 	b.Run("one-pass", func(b *testing.B) {
 		b.ReportAllocs()
@@ -207,4 +208,16 @@ func BenchmarkReviewDecode(b *testing.B) {
 			}
 		}
 	})
+}
+
+// asCreated gives call what the API server has set on a call it reviews for creation: a UID, a
+// creation time and the creating client's managed fields.
+func asCreated(call *safetyv1alpha1.AgentToolCall) {
+	now := metav1.Now()
+	call.UID, call.CreationTimestamp, call.Generation = "0b6b8a0e-4f0e-4b43-9a57-4c8f0c1d2e3f", now, 1
+	call.ManagedFields = []metav1.ManagedFieldsEntry{{
+		Manager: "agent", Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "safety.toolgate.dev/v1alpha1",
+		Time: &now, FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{".":{},"f:arguments":{".":{},` +
+			`"f:command":{},"f:paths":{}},"f:plan":{},"f:sandboxID":{},"f:step":{},"f:tool":{}}}`)},
+	}}
 }
