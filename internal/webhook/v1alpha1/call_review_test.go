@@ -217,7 +217,7 @@ func asCreated(call *safetyv1alpha1.AgentToolCall) {
 	call.UID, call.CreationTimestamp, call.Generation = "0b6b8a0e-4f0e-4b43-9a57-4c8f0c1d2e3f", now, 1
 	call.ManagedFields = []metav1.ManagedFieldsEntry{{
 		Manager: "agent", Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: "safety.toolgate.dev/v1alpha1",
-		Time: &now, FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{".":{},"f:arguments":{".":{},` +
-			`"f:command":{},"f:paths":{}},"f:plan":{},"f:sandboxID":{},"f:step":{},"f:tool":{}}}`)},
+		Time: &now, FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:spec":{".":{},"f:arguments":{".":{},` +
+			`"f:command":{},"f:paths":{}},"f:plan":{},"f:sandboxID":{},"f:step":{},"f:tool":{}}}`),
 	}}
 }
