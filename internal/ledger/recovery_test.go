@@ -33,51 +33,72 @@ func TestOpenRecoversATornTail(t *testing.T) {
 	}{
 		{"half a record (a write cut short)", sample[:len(sample)/2]},
 		{"a record without its newline", sample[:len(sample)-1]},
-		{"zeros (a power loss extends the file before the data lands)", make([]byte, 4096)},
 		{"a complete line that is not a valid record", []byte("{\"seq\":99,\"garbage\"}\n")},
 		{"a last record with one byte changed", flipByte(sample)},
+		// In place, a power loss can keep a later page of a batch and lose an earlier one.
+		{"zeros, then the rest of a record (an earlier page of the write lost)", append(make([]byte, 100), sample[50:]...)},
+	}
+	// The writer tears a batch inside the preallocated zeros (the file keeps its size); a file
+	// cut to its data and appended to is how a copy of an older ledger (or a person) leaves it.
+	layouts := []struct {
+		name  string
+		place func(good, tail []byte, size int) []byte
+	}{
+		{"in the preallocated space", func(good, tail []byte, size int) []byte {
+			b := append(bytes.Clone(good), tail...)
+			return append(b, make([]byte, max(size-len(b), 1))...)
+		}},
+		{"at the end of the file", func(good, tail []byte, _ int) []byte { return append(bytes.Clone(good), tail...) }},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cfg, got, live := closedLedger(t, 3)
-			good := readFile(t, live)
-			writeFile(t, live, append(bytes.Clone(good), tt.tail...))
-			if _, err := Verify(cfg.Dir); !errors.Is(err, ErrBroken) {
-				t.Fatalf("Verify before recovery: %v, want the tail reported", err)
-			}
+		for _, layout := range layouts {
+			t.Run(tt.name+"/"+layout.name, func(t *testing.T) {
+				cfg, got, live := closedLedger(t, 3)
+				good := segmentData(t, live)
+				writeFile(t, live, layout.place(good, tt.tail, len(readFile(t, live))))
+				if _, err := Verify(cfg.Dir); !errors.Is(err, ErrBroken) {
+					t.Fatalf("Verify before recovery: %v, want the tail reported", err)
+				}
+				checkTornTailRecovered(t, cfg, got, live, good, tt.tail)
+			})
+		}
+	}
+}
 
-			j := mustOpen(t, cfg)
-			if b := readFile(t, live); !bytes.HasPrefix(b, good) {
-				t.Fatal("recovery changed records before the tail")
-			}
-			after := appendN(t, j, 1)
-			rep := mustVerify(t, cfg.Dir)
-			c := rep.Chains[0]
-			last := got[len(got)-1]
-			if len(c.Gaps) != 1 {
-				t.Fatalf("gaps %v, want exactly the one recovery recorded", c.Gaps)
-			}
-			g := c.Gaps[0]
-			if g.Reason != GapTornTail || g.LostBytes != int64(len(tt.tail)) || g.LastGoodSeq != last.Seq || g.Seq != last.Seq+1 {
-				t.Fatalf("gap %+v, want torn tail of %d bytes after seq %d", g, len(tt.tail), last.Seq)
-			}
-			// The cut bytes are kept for forensics, and the gap record names them with their hash.
-			if saved := readFile(t, filepath.Join(chainDirOf(cfg), g.SavedAs)); !bytes.Equal(saved, tt.tail) {
-				t.Fatalf("saved %q, want %q", saved, tt.tail)
-			}
-			recs := records(t, chainDirOf(cfg))
-			sum := sha256.Sum256(tt.tail)
-			if gap := recs[g.Seq-1]; gap.str("lostSha256") != hex.EncodeToString(sum[:]) || gap.str("lastGoodHash") != last.Hash {
-				t.Fatalf("gap record %v", gap.Fields)
-			}
-			// Writing continues on the same chain.
-			if after[0].Seq != last.Seq+2 || recs[len(recs)-1].hash != after[0].Hash {
-				t.Fatalf("append after recovery %+v", after[0])
-			}
-			if st := j.Stats(); st.HeadSeq != after[0].Seq {
-				t.Fatalf("Stats %+v", st)
-			}
-		})
+// checkTornTailRecovered opens a ledger whose live segment holds good and then the torn tail, and
+// checks that recovery cut exactly the tail, kept it, recorded it, and that the chain goes on.
+func checkTornTailRecovered(t *testing.T, cfg Config, got []Receipt, live string, good, tail []byte) {
+	t.Helper()
+	j := mustOpen(t, cfg)
+	if b := segmentData(t, live); !bytes.HasPrefix(b, good) {
+		t.Fatal("recovery changed records before the tail")
+	}
+	after := appendN(t, j, 1)
+	rep := mustVerify(t, cfg.Dir)
+	c := rep.Chains[0]
+	last := got[len(got)-1]
+	if len(c.Gaps) != 1 {
+		t.Fatalf("gaps %v, want exactly the one recovery recorded", c.Gaps)
+	}
+	g := c.Gaps[0]
+	if g.Reason != GapTornTail || g.LostBytes != int64(len(tail)) || g.LastGoodSeq != last.Seq || g.Seq != last.Seq+1 {
+		t.Fatalf("gap %+v, want torn tail of %d bytes after seq %d", g, len(tail), last.Seq)
+	}
+	// The cut bytes are kept for forensics, and the gap record names them with their hash.
+	if saved := readFile(t, filepath.Join(chainDirOf(cfg), g.SavedAs)); !bytes.Equal(saved, tail) {
+		t.Fatalf("saved %q, want %q", saved, tail)
+	}
+	recs := records(t, chainDirOf(cfg))
+	sum := sha256.Sum256(tail)
+	if gap := recs[g.Seq-1]; gap.str("lostSha256") != hex.EncodeToString(sum[:]) || gap.str("lastGoodHash") != last.Hash {
+		t.Fatalf("gap record %v", gap.Fields)
+	}
+	// Writing continues on the same chain.
+	if after[0].Seq != last.Seq+2 || recs[len(recs)-1].hash != after[0].Hash {
+		t.Fatalf("append after recovery %+v", after[0])
+	}
+	if st := j.Stats(); st.HeadSeq != after[0].Seq {
+		t.Fatalf("Stats %+v", st)
 	}
 }
 
