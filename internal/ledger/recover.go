@@ -287,17 +287,25 @@ func scanLive(path string, headSeq uint64) (liveScan, error) {
 	if err != nil {
 		return liveScan{}, fmt.Errorf("ledger: reading %s: %w", name, err)
 	}
+	if err := tornOnly(rest, name, badLine, sc.tornErr); err != nil {
+		return liveScan{}, err
+	}
+	sc.tail = rest
+	return sc, nil
+}
+
+// tornOnly returns ErrCorrupt if the data after the last good record holds a whole valid record.
+func tornOnly(rest []byte, name string, badLine int, tornErr error) error {
 	for i, line := range bytes.SplitAfter(rest, []byte{'\n'}) {
 		if !bytes.HasSuffix(line, []byte{'\n'}) {
 			continue
 		}
 		if _, err := parseLine(line[:len(line)-1]); err == nil {
-			return liveScan{}, fmt.Errorf("%w: %s line %d: %v; line %d from there is a whole valid record, so this is not a torn write: "+
-				"see docs/ledger.md (recovery) before writing to this chain again", ErrCorrupt, name, badLine, sc.tornErr, badLine+i)
+			return fmt.Errorf("%w: %s line %d: %v; line %d from there is a whole valid record, so this is not a torn write: "+
+				"see docs/ledger.md (recovery) before writing to this chain again", ErrCorrupt, name, badLine, tornErr, badLine+i)
 		}
 	}
-	sc.tail = rest
-	return sc, nil
+	return nil
 }
 
 func truncateSync(path string, size int64) error {

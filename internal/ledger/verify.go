@@ -286,11 +286,7 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 			break
 		}
 		if errors.Is(err, errTorn) {
-			if off, ok := nulOffset(line, lr.offset); ok {
-				v.brk(file, lr.line, 0, "%s", nulInData(off))
-				break
-			}
-			v.brk(file, lr.line, 0, "unterminated final line (%d bytes): a torn write that Open has not recovered yet, or the file was truncated", len(line))
+			v.brkTorn(file, lr, line)
 			break
 		}
 		if err != nil {
@@ -331,6 +327,15 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 	case lines > 0 && !sealed && !newest:
 		v.brk(file, lines+1, 0, "segment is not sealed but newer segments exist: its end (at least the seal) was cut off")
 	}
+}
+
+// brkTorn reports an unterminated final line.
+func (v *chainVerifier) brkTorn(file string, lr *lineReader, line []byte) {
+	if off, ok := nulOffset(line, lr.offset); ok {
+		v.brk(file, lr.line, 0, "%s", nulInData(off))
+		return
+	}
+	v.brk(file, lr.line, 0, "unterminated final line (%d bytes): a torn write that Open has not recovered yet, or the file was truncated", len(line))
 }
 
 // nulInData says what NUL bytes with data after them are. Zeros are only ever the unwritten
