@@ -40,12 +40,39 @@ func (j *Journal) flush() {
 				j.commit(batch[i : i+1])
 			}
 		} else {
-			j.commit(batch)
+			for rest := batch; len(rest) > 0; {
+				n := syncSpan(rest)
+				j.commit(rest[:n])
+				rest = rest[n:]
+			}
 		}
 		clear(batch) // the pendings are their appenders' again
 		j.spare = batch[:0]
 	}
 }
+
+// maxSyncBytes bounds what one write and sync put in place. Preallocated space is overwritten in
+// place, and a crash before the sync completes may keep any of the batch's pages and lose the
+// others; recovery (tornOnly) takes zeros followed by whole records as such a torn batch only
+// within this span, and as damage anywhere else.
+const maxSyncBytes = 1 << 20
+
+// syncSpan is how many of batch's first records one write takes: as many as fit in maxSyncBytes
+// (a record's line is its fields and about lineOverhead more), and at least one.
+func syncSpan(batch []*pending) int {
+	size := 0
+	for i, p := range batch {
+		size += len(p.fields.b) + lineOverhead
+		if size > maxSyncBytes && i > 0 {
+			return i
+		}
+	}
+	return len(batch)
+}
+
+// lineOverhead is about what a record's line adds to its fields: seq, time, writer, kind and
+// hashes (write sizes its buffer with it too; tornSlack covers a longer writer name).
+const lineOverhead = 256
 
 func (j *Journal) commit(batch []*pending) {
 	j.wmu.Lock()
@@ -75,7 +102,7 @@ func (j *Journal) write(batch []*pending) error {
 	}
 	size := 0
 	for _, p := range batch {
-		size += len(p.fields.b) + 256
+		size += len(p.fields.b) + lineOverhead
 	}
 	buf := j.wbuf[:0]
 	if cap(buf) < size+512 {

@@ -294,19 +294,42 @@ func scanLive(path string, headSeq uint64) (liveScan, error) {
 	return sc, nil
 }
 
-// tornOnly returns ErrCorrupt if the data after the last good record holds a whole valid record.
+// tornOnly returns ErrCorrupt if the data after the last good record holds a whole valid record,
+// unless it is what a torn in-place batch leaves: a crash before a batch's sync completes may
+// keep some of its pages and lose others, which stay the preallocated zeros, so whole records
+// can follow a run of zeros. That is taken as torn only when the zeros come before the first
+// whole record and everything after the last good record fits in one write (maxSyncBytes);
+// anywhere else, zeros before records are damage. Either way nothing is lost unseen: resume saves
+// the cut bytes and records a gap.
 func tornOnly(rest []byte, name string, badLine int, tornErr error) error {
+	offset := 0
 	for i, line := range bytes.SplitAfter(rest, []byte{'\n'}) {
+		start := offset
+		offset += len(line)
 		if !bytes.HasSuffix(line, []byte{'\n'}) {
 			continue
 		}
-		if _, err := parseLine(line[:len(line)-1]); err == nil {
-			return fmt.Errorf("%w: %s line %d: %v; line %d from there is a whole valid record, so this is not a torn write: "+
-				"see docs/ledger.md (recovery) before writing to this chain again", ErrCorrupt, name, badLine, tornErr, badLine+i)
+		if _, err := parseLine(line[:len(line)-1]); err != nil {
+			continue
 		}
+		if tornBatch(rest, start) {
+			return nil
+		}
+		return fmt.Errorf("%w: %s line %d: %v; line %d from there is a whole valid record, so this is not a torn write: "+
+			"see docs/ledger.md (recovery) before writing to this chain again", ErrCorrupt, name, badLine, tornErr, badLine+i)
 	}
 	return nil
 }
+
+// tornBatch reports whether rest, whose first whole valid record starts at firstValid, is the
+// remains of one torn in-place batch: zeros before that record, and no more than one write.
+func tornBatch(rest []byte, firstValid int) bool {
+	return len(rest) <= maxSyncBytes+tornSlack && bytes.IndexByte(rest[:firstValid], 0) >= 0
+}
+
+// tornSlack is room past maxSyncBytes for a batch's segment header and lines longer than
+// lineOverhead.
+const tornSlack = 64 << 10
 
 func truncateSync(path string, size int64) error {
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)

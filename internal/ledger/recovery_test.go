@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -37,6 +38,9 @@ func TestOpenRecoversATornTail(t *testing.T) {
 		{"a last record with one byte changed", flipByte(sample)},
 		// In place, a power loss can keep a later page of a batch and lose an earlier one.
 		{"zeros, then the rest of a record (an earlier page of the write lost)", append(make([]byte, 100), sample[50:]...)},
+		// ... and the later pages it kept may hold whole records of the batch.
+		{"zeros, then whole records (an earlier page of the write lost, later ones kept)",
+			slices.Concat(make([]byte, 100), sample[50:], sample, sample)},
 	}
 	// The writer tears a batch inside the preallocated zeros (the file keeps its size); a file
 	// cut to its data and appended to is how a copy of an older ledger (or a person) leaves it.
@@ -121,6 +125,56 @@ func TestOpenRefusesDamageBeforeValidRecords(t *testing.T) {
 	// It released the writer: after a person repairs the segment, Open works.
 	writeFile(t, live, original)
 	mustOpen(t, cfg)
+}
+
+// Zeros before whole records are a torn batch only within one write's span: beyond it they are
+// damage (a lost write far from the end, or an edit), and Open refuses as for any other.
+func TestOpenRefusesZerosBeforeRecordsBeyondOneWrite(t *testing.T) {
+	cfg, _, live := closedLedger(t, 3)
+	good := segmentData(t, live)
+	sample, _ := appendLine(nil, genesis(), day0, "webhook-0", "decision", []byte(`{"call":"call-torn"}`))
+	tail := make([]byte, 100)
+	for len(tail) <= maxSyncBytes+tornSlack {
+		tail = append(tail, sample...)
+	}
+	damaged := append(bytes.Clone(good), tail...)
+	writeFile(t, live, damaged)
+	if _, err := Open(cfg); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Open: %v, want ErrCorrupt", err)
+	}
+	if !bytes.Equal(readFile(t, live), damaged) {
+		t.Fatal("Open changed the damaged segment")
+	}
+	// One write's worth less, and it is the torn batch it looks like.
+	writeFile(t, live, append(bytes.Clone(good), tail[:maxSyncBytes]...))
+	mustOpen(t, cfg)
+}
+
+// A batch is written in spans of at most maxSyncBytes (one record more when a single record is
+// larger), the span recovery allows a torn batch.
+func TestABatchIsWrittenInSpansOfOneWrite(t *testing.T) {
+	batch := func(sizes ...int) []*pending {
+		out := make([]*pending, len(sizes))
+		for i, n := range sizes {
+			out[i] = &pending{fields: encoded{b: make([]byte, n)}}
+		}
+		return out
+	}
+	third := maxSyncBytes/3 - lineOverhead
+	for _, tc := range []struct {
+		name  string
+		batch []*pending
+		want  int
+	}{
+		{"small records", batch(10, 20, 30), 3},
+		{"three thirds fit", batch(third, third, third, 10), 3},
+		{"one record larger than a write", batch(2*maxSyncBytes, 10), 1},
+		{"a large record after a small one", batch(10, 2*maxSyncBytes), 1},
+	} {
+		if got := syncSpan(tc.batch); got != tc.want {
+			t.Errorf("%s: syncSpan = %d, want %d", tc.name, got, tc.want)
+		}
+	}
 }
 
 // Whole records cut at a line boundary still chain; only the head file shows they were durable.
