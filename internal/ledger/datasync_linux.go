@@ -3,6 +3,7 @@
 package ledger
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -15,7 +16,15 @@ func datasync(f *os.File) error {
 		return err
 	}
 	var serr error
-	if err := rc.Control(func(fd uintptr) { serr = syscall.Fdatasync(int(fd)) }); err != nil {
+	err = rc.Control(func(fd uintptr) {
+		for {
+			// Retried on EINTR, as os.File.Sync retries fsync.
+			if serr = syscall.Fdatasync(int(fd)); !errors.Is(serr, syscall.EINTR) {
+				return
+			}
+		}
+	})
+	if err != nil {
 		return err
 	}
 	if serr != nil {
