@@ -40,12 +40,39 @@ func (j *Journal) flush() {
 				j.commit(batch[i : i+1])
 			}
 		} else {
-			j.commit(batch)
+			for rest := batch; len(rest) > 0; {
+				n := syncSpan(rest)
+				j.commit(rest[:n])
+				rest = rest[n:]
+			}
 		}
 		clear(batch) // the pendings are their appenders' again
 		j.spare = batch[:0]
 	}
 }
+
+// maxSyncBytes bounds what one write and sync put in place. Preallocated space is overwritten in
+// place, and a crash before the sync completes may keep any of the batch's pages and lose the
+// others; recovery (tornOnly) takes zeros followed by whole records as such a torn batch only
+// within this span, and as damage anywhere else.
+const maxSyncBytes = 1 << 20
+
+// syncSpan is how many of batch's first records one write takes: as many as fit in maxSyncBytes
+// (a record's line is its fields and about lineOverhead more), and at least one.
+func syncSpan(batch []*pending) int {
+	size := 0
+	for i, p := range batch {
+		size += len(p.fields.b) + lineOverhead
+		if size > maxSyncBytes && i > 0 {
+			return i
+		}
+	}
+	return len(batch)
+}
+
+// lineOverhead is about what a record's line adds to its fields: seq, time, writer, kind and
+// hashes (write sizes its buffer with it too; tornSlack covers a longer writer name).
+const lineOverhead = 256
 
 func (j *Journal) commit(batch []*pending) {
 	j.wmu.Lock()
@@ -75,7 +102,7 @@ func (j *Journal) write(batch []*pending) error {
 	}
 	size := 0
 	for _, p := range batch {
-		size += len(p.fields.b) + 256
+		size += len(p.fields.b) + lineOverhead
 	}
 	buf := j.wbuf[:0]
 	if cap(buf) < size+512 {
@@ -147,7 +174,8 @@ func (j *Journal) createSegment(now time.Time) error {
 	path := filepath.Join(j.dir, name)
 	// O_TRUNC rather than O_EXCL: an index at or past nextIndex never holds records (Open
 	// listed them all), but a create whose directory sync failed may have left an empty file.
-	f, err := j.cfg.openFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o640)
+	// No O_APPEND: batches are written in place into preallocated space (see writeLive).
+	f, err := j.cfg.openFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o640)
 	if err != nil {
 		return fmt.Errorf("ledger: creating segment %s: %w", name, err)
 	}
@@ -172,16 +200,24 @@ func (j *Journal) headerFields() []byte {
 	return b
 }
 
-// writeLive writes and fsyncs bytes at the end of the live segment. On failure it cuts the
-// segment back to its durable size, so a partial write never stays in the chain.
+// writeLive makes bytes durable at the logical end of the live segment: written in place into
+// preallocated zero space (extending it first when they do not fit) and fdatasynced. On failure
+// it cuts the segment back to its durable size, so a partial write never stays in the chain.
 func (j *Journal) writeLive(buf []byte) error {
 	l := j.live
-	if _, err := l.f.Write(buf); err != nil {
+	if err := j.reserve(int64(len(buf))); err != nil {
+		j.dirty = j.cutBack()
+		return fmt.Errorf("ledger: preallocating segment %s: %w", l.name, err)
+	}
+	if _, err := l.f.WriteAt(buf, l.size); err != nil {
 		j.dirty = j.cutBack()
 		return fmt.Errorf("ledger: writing segment %s: %w", l.name, err)
 	}
-	if err := l.f.Sync(); err != nil {
-		// After a failed fsync the page cache may hold bytes that never reach the disk; cut
+	// fdatasync suffices: the bytes land inside the file's size, in blocks that were written
+	// and fsynced as zeros, so no size or allocation change is left for the filesystem to
+	// journal. That is what makes it cheaper than the fsync of an append.
+	if err := l.f.Datasync(); err != nil {
+		// After a failed sync the page cache may hold bytes that never reach the disk; cut
 		// them off so what follows is written again rather than trusted.
 		j.dirty = j.cutBack()
 		return fmt.Errorf("ledger: syncing segment %s: %w", l.name, err)
@@ -191,12 +227,18 @@ func (j *Journal) writeLive(buf []byte) error {
 	return nil
 }
 
-// cutBack truncates the live segment to its durable size and syncs the truncation.
+// cutBack truncates the live segment to its durable size and syncs the truncation. The
+// preallocation goes with it; the next batch extends the segment again.
 func (j *Journal) cutBack() error {
-	if err := j.live.f.Truncate(j.live.size); err != nil {
+	l := j.live
+	if err := l.f.Truncate(l.size); err != nil {
 		return err
 	}
-	return j.live.f.Sync()
+	if err := l.f.Sync(); err != nil {
+		return err
+	}
+	l.alloc = l.size
+	return nil
 }
 
 // repair retries the cut after an earlier failure; until it succeeds nothing is written, since
@@ -232,6 +274,7 @@ func (j *Journal) seal(now time.Time) error {
 		return err
 	}
 	j.committed(pos, 1)
+	trimSealed(l)
 	_ = l.f.Close() // already synced; a close error cannot lose anything
 	j.prevName, j.live = l.name, nil
 	j.smu.Lock()

@@ -4,7 +4,6 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"time"
 )
@@ -93,9 +92,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.Clock = realClock{}
 	}
 	if c.openFile == nil {
-		c.openFile = func(name string, flag int, perm os.FileMode) (file, error) {
-			return os.OpenFile(name, flag, perm)
-		}
+		c.openFile = openOSFile
 	}
 	return c, nil
 }

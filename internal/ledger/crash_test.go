@@ -93,7 +93,10 @@ func tearingOpen(after int) openFunc {
 		if err != nil {
 			return nil, err
 		}
-		return &tearingFile{File: f, tear: func(b []byte) bool {
+		return &tearingFile{osFile: osFile{f}, tear: func(b []byte) bool {
+			if dataEnd(b) == 0 {
+				return false // a preallocation's zeros: tearing them leaves nothing to recover
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			writes++
@@ -103,17 +106,17 @@ func tearingOpen(after int) openFunc {
 }
 
 type tearingFile struct {
-	*os.File
+	osFile
 	tear func([]byte) bool
 }
 
-func (f *tearingFile) Write(b []byte) (int, error) {
+func (f *tearingFile) WriteAt(b []byte, off int64) (int, error) {
 	if f.tear(b) {
-		_, _ = f.File.Write(b[:len(b)/2])
+		_, _ = f.File.WriteAt(b[:len(b)/2], off)
 		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {}
 	}
-	return f.File.Write(b)
+	return f.File.WriteAt(b, off)
 }
 
 // TestCrashRecovery kills a writer under concurrent load with SIGKILL at random moments, again

@@ -14,10 +14,14 @@ type faultFS struct {
 	mu       sync.Mutex
 	budget   int64 // bytes that may still be written; < 0 means unlimited
 	writeErr error // returned by every write when set (after writing nothing)
-	syncErr  error
-	truncErr error
-	syncs    int
-	writes   int
+	syncErr  error // fails Sync and Datasync
+	// datasyncErr fails only Datasync: the batch's own sync, while extending and cutting back
+	// (full fsyncs) still work.
+	datasyncErr error
+	truncErr    error
+	syncs       int // Sync and Datasync calls
+	datasyncs   int // one per batch made durable
+	writes      int // writes of records: a preallocation's zeros are not counted
 }
 
 func newFaultFS() *faultFS { return &faultFS{budget: -1} }
@@ -36,10 +40,12 @@ func (fs *faultFS) set(fn func(fs *faultFS)) {
 	fs.mu.Unlock()
 }
 
+// counts returns the batches written and the syncs that made them durable (fdatasyncs; the
+// fsyncs of preallocation and cut-backs are not per batch).
 func (fs *faultFS) counts() (writes, syncs int) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
-	return fs.writes, fs.syncs
+	return fs.writes, fs.datasyncs
 }
 
 type faultFile struct {
@@ -47,11 +53,14 @@ type faultFile struct {
 	fs *faultFS
 }
 
-// Write behaves like write(2) on a full disk: it writes what fits, then fails with ENOSPC.
-func (f *faultFile) Write(b []byte) (int, error) {
+// WriteAt behaves like pwrite(2) on a full disk: it writes what fits, then fails with ENOSPC.
+// (Into preallocated space a real disk would not fail; the budget stands for any short write.)
+func (f *faultFile) WriteAt(b []byte, off int64) (int, error) {
 	fs := f.fs
 	fs.mu.Lock()
-	fs.writes++
+	if dataEnd(b) > 0 {
+		fs.writes++
+	}
 	werr, budget := fs.writeErr, fs.budget
 	if werr == nil && budget >= 0 && int64(len(b)) > budget {
 		fs.budget = 0
@@ -63,13 +72,29 @@ func (f *faultFile) Write(b []byte) (int, error) {
 		return 0, &os.PathError{Op: "write", Path: f.Name(), Err: werr}
 	}
 	if budget >= 0 && int64(len(b)) > budget {
-		n, err := f.File.Write(b[:budget])
+		n, err := f.File.WriteAt(b[:budget], off)
 		if err == nil {
 			err = &os.PathError{Op: "write", Path: f.Name(), Err: syscall.ENOSPC}
 		}
 		return n, err
 	}
-	return f.File.Write(b)
+	return f.File.WriteAt(b, off)
+}
+
+// Datasync fails with datasyncErr or, like Sync, with syncErr.
+func (f *faultFile) Datasync() error {
+	f.fs.mu.Lock()
+	f.fs.syncs++
+	f.fs.datasyncs++
+	err := f.fs.datasyncErr
+	if err == nil {
+		err = f.fs.syncErr
+	}
+	f.fs.mu.Unlock()
+	if err != nil {
+		return &os.PathError{Op: "fdatasync", Path: f.Name(), Err: err}
+	}
+	return datasync(f.File)
 }
 
 func (f *faultFile) Sync() error {

@@ -77,6 +77,29 @@ func TestFsyncFailure(t *testing.T) {
 	failedAppendsLeaveNoTrace(t, cfg, j, receipts, 1)
 }
 
+// The batch's own sync is a fdatasync: when only it fails (the fsyncs of preallocating and
+// cutting back still work), the batch fails and is cut back exactly as with a failing fsync.
+func TestDatasyncFailure(t *testing.T) {
+	fs := newFaultFS()
+	cfg := testConfig(t, nil)
+	cfg.openFile = fs.open
+	j := mustOpen(t, cfg)
+	receipts := appendN(t, j, 2)
+	fs.set(func(fs *faultFS) { fs.datasyncErr = syscall.EIO })
+	if _, err := j.Append(context.Background(), doomed); !errors.Is(err, syscall.EIO) {
+		t.Fatalf("Append with a failing fdatasync: %v, want EIO", err)
+	}
+	if j.dirty != nil {
+		t.Fatalf("the cut-back failed: %v", j.dirty)
+	}
+	if size := int64(len(readFile(t, filepath.Join(chainDirOf(cfg), j.live.name)))); size != j.live.size {
+		t.Fatalf("after the failed batch the segment is %d bytes, want it cut back to its %d durable bytes", size, j.live.size)
+	}
+	fs.set(func(fs *faultFS) { fs.datasyncErr = nil })
+	receipts = append(receipts, appendN(t, j, 1)...)
+	failedAppendsLeaveNoTrace(t, cfg, j, receipts, 1)
+}
+
 // When the bytes of a failed write cannot even be cut off, the segment's end is unknown: the
 // journal must refuse every append until the cut succeeds, never write after unknown bytes.
 func TestNoWritesAfterAnUnrepairableFailure(t *testing.T) {
@@ -90,12 +113,13 @@ func TestNoWritesAfterAnUnrepairableFailure(t *testing.T) {
 		t.Fatalf("first failure: %v", err)
 	}
 	fs.set(func(fs *faultFS) { fs.budget = -1 }) // space is back, but the cut still fails
+	before, _ := fs.counts()
 	if _, err := j.Append(context.Background(), doomed); !errors.Is(err, syscall.EROFS) {
 		t.Fatalf("Append while the segment cannot be repaired: %v, want the repair error", err)
 	}
 	// Two batches before the failure and the failed one: the refused append wrote nothing.
-	if w, _ := fs.counts(); w != 3 {
-		t.Fatalf("%d writes, want 3: the journal wrote while the segment's end was unknown", w)
+	if w, _ := fs.counts(); before != 3 || w != before {
+		t.Fatalf("%d writes, then %d, want 3 both times: the journal wrote while the segment's end was unknown", before, w)
 	}
 	fs.set(func(fs *faultFS) { fs.truncErr = nil })
 	receipts = append(receipts, appendN(t, j, 1)...)

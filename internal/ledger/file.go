@@ -6,17 +6,34 @@ import (
 	"path/filepath"
 )
 
-// file is the part of *os.File the journal writes segments through. It is an interface only so
-// tests can inject write and sync failures (a full disk, a volume turned read-only) at exactly
-// these call sites; everything else uses the os package directly.
+// file is the part of *os.File the journal writes segments through, plus Datasync. It is an
+// interface only so tests can inject write and sync failures (a full disk, a volume turned
+// read-only) at exactly these call sites; everything else uses the os package directly.
 type file interface {
-	io.Writer
+	io.WriterAt
+	// Sync is fsync: data and all metadata, the file's size included.
 	Sync() error
+	// Datasync is fdatasync: data, and metadata only where reading the data back needs it. It
+	// is enough for a write into space that is already allocated and inside the file's size.
+	Datasync() error
 	Truncate(size int64) error
 	Close() error
 }
 
 type openFunc func(name string, flag int, perm os.FileMode) (file, error)
+
+// osFile is a segment file as the journal uses it outside tests.
+type osFile struct{ *os.File }
+
+func (f osFile) Datasync() error { return datasync(f.File) }
+
+func openOSFile(name string, flag int, perm os.FileMode) (file, error) {
+	f, err := os.OpenFile(name, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	return osFile{f}, nil
+}
 
 // syncDir makes a directory's entries (a created, renamed or removed file) durable.
 func syncDir(dir string) error {

@@ -149,6 +149,13 @@ func readFile(t testing.TB, path string) []byte {
 	return b
 }
 
+// segmentData is a plain segment file's data: without the unwritten (zero) space at its end.
+func segmentData(t testing.TB, path string) []byte {
+	t.Helper()
+	b := readFile(t, path)
+	return b[:dataEnd(b)]
+}
+
 func writeFile(t testing.TB, path string, b []byte) {
 	t.Helper()
 	if err := os.WriteFile(path, b, 0o640); err != nil {

@@ -63,7 +63,8 @@ type liveSegment struct {
 	name    string
 	index   uint64
 	day     string
-	size    int64     // durable bytes
+	size    int64     // durable bytes: the logical end, where the next batch goes
+	alloc   int64     // bytes in the file: size plus the preallocated zero space after it
 	records int       // durable records
 	digest  hash.Hash // sha256 of the durable bytes, for the seal
 }
@@ -84,7 +85,8 @@ type Stats struct {
 	Writer string
 	// Records is the number of records on disk in this chain (every kind, headers and seals too).
 	Records uint64
-	// Segments counts live and sealed segment files; Bytes is their size on disk.
+	// Segments counts live and sealed segment files; Bytes is the size of their data (a live
+	// segment's preallocated zero space is not counted).
 	Segments int
 	Bytes    int64
 	// HeadSeq and HeadHash identify the newest durable record.

@@ -195,7 +195,8 @@ func compress(dir string, s segment) (err error) {
 			err = fmt.Errorf("ledger: compressing %s: %w", s.name, err)
 		}
 	}()
-	in, err := os.Open(src)
+	// The segment's data only: a zero tail that trimSealed could not cut is not compressed.
+	in, err := openSegment(dir, s)
 	if err != nil {
 		return err
 	}

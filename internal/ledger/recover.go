@@ -61,6 +61,7 @@ func (j *Journal) recover() ([]map[string]any, error) {
 				gaps = append(gaps, g)
 			}
 			headHash, lastRotation = scan.atHead, sealedAt
+			segs[len(segs)-1].size = scan.good // its data; stats count no unwritten space
 		}
 	}
 	switch {
@@ -126,6 +127,12 @@ func (j *Journal) resume(s segment, older []segment, scan liveScan) (gap map[str
 		err = j.reopenLive(s, scan)
 	case scan.sealed:
 		j.pos, j.prevName, sealedAt = scan.last, s.name, scan.lastTime
+		if scan.fileSize > scan.good {
+			// A crash between the seal and trimSealed left its preallocated zero tail.
+			if err := truncateSync(path, scan.good); err != nil {
+				return nil, sealedAt, fmt.Errorf("ledger: trimming the unwritten tail of sealed segment %s: %w", s.name, err)
+			}
+		}
 	default:
 		j.pos = scan.last
 		if len(older) > 0 {
@@ -140,12 +147,26 @@ func (j *Journal) resume(s segment, older []segment, scan liveScan) (gap map[str
 	return gap, sealedAt, err
 }
 
+// reopenLive continues a live segment at its logical end. Its zero tail is kept as the
+// preallocation (a torn tail was cut with it, and the next batch extends again); it is fsynced
+// once, since a crash may have come in the middle of an extension, before its fsync.
 func (j *Journal) reopenLive(s segment, scan liveScan) error {
-	f, err := j.cfg.openFile(filepath.Join(j.dir, s.name), os.O_WRONLY|os.O_APPEND, 0)
+	alloc := scan.good
+	if len(scan.tail) == 0 {
+		alloc = scan.fileSize
+	}
+	f, err := j.cfg.openFile(filepath.Join(j.dir, s.name), os.O_WRONLY, 0)
 	if err != nil {
 		return fmt.Errorf("ledger: opening segment %s: %w", s.name, err)
 	}
-	j.live = &liveSegment{f: f, name: s.name, index: s.index, day: s.day, size: scan.good, records: scan.records, digest: scan.digest}
+	if alloc > scan.good {
+		if err := f.Sync(); err != nil {
+			_ = f.Close()
+			return fmt.Errorf("ledger: syncing segment %s: %w", s.name, err)
+		}
+	}
+	j.live = &liveSegment{f: f, name: s.name, index: s.index, day: s.day, size: scan.good, alloc: alloc,
+		records: scan.records, digest: scan.digest}
 	return nil
 }
 
@@ -196,7 +217,8 @@ type liveScan struct {
 	lastTime  time.Time
 	sealed    bool
 	digest    hash.Hash // sha256 of the good bytes
-	tail      []byte    // bytes after the good ones: a torn write
+	tail      []byte    // data after the good bytes: a torn write
+	fileSize  int64     // the file's size: the data and the unwritten (zero) space after it
 	tornErr   error     // what is wrong with the tail's first line
 	atHead    string    // the hash of the record whose seq the head file names, if seen
 }
@@ -213,8 +235,12 @@ func scanLive(path string, headSeq uint64) (liveScan, error) {
 		return liveScan{}, fmt.Errorf("ledger: %w", err)
 	}
 	defer func() { _ = f.Close() }()
-	sc := liveScan{digest: sha256.New()}
-	lr := newLineReader(f)
+	info, err := f.Stat()
+	if err != nil {
+		return liveScan{}, fmt.Errorf("ledger: %w", err)
+	}
+	sc := liveScan{digest: sha256.New(), fileSize: info.Size()}
+	lr := newLineReader(dataReader(f))
 	var badLine int
 	for {
 		line, err := lr.Next()
@@ -257,22 +283,53 @@ func scanLive(path string, headSeq uint64) (liveScan, error) {
 	if _, err := f.Seek(sc.good, io.SeekStart); err != nil {
 		return liveScan{}, fmt.Errorf("ledger: reading %s: %w", name, err)
 	}
-	rest, err := io.ReadAll(f)
+	rest, err := io.ReadAll(dataReader(f))
 	if err != nil {
 		return liveScan{}, fmt.Errorf("ledger: reading %s: %w", name, err)
 	}
-	for i, line := range bytes.SplitAfter(rest, []byte{'\n'}) {
-		if !bytes.HasSuffix(line, []byte{'\n'}) {
-			continue
-		}
-		if _, err := parseLine(line[:len(line)-1]); err == nil {
-			return liveScan{}, fmt.Errorf("%w: %s line %d: %v; line %d from there is a whole valid record, so this is not a torn write: "+
-				"see docs/ledger.md (recovery) before writing to this chain again", ErrCorrupt, name, badLine, sc.tornErr, badLine+i)
-		}
+	if err := tornOnly(rest, name, badLine, sc.tornErr); err != nil {
+		return liveScan{}, err
 	}
 	sc.tail = rest
 	return sc, nil
 }
+
+// tornOnly returns ErrCorrupt if the data after the last good record holds a whole valid record,
+// unless it is what a torn in-place batch leaves: a crash before a batch's sync completes may
+// keep some of its pages and lose others, which stay the preallocated zeros, so whole records
+// can follow a run of zeros. That is taken as torn only when the zeros come before the first
+// whole record and everything after the last good record fits in one write (maxSyncBytes);
+// anywhere else, zeros before records are damage. Either way nothing is lost unseen: resume saves
+// the cut bytes and records a gap.
+func tornOnly(rest []byte, name string, badLine int, tornErr error) error {
+	offset := 0
+	for i, line := range bytes.SplitAfter(rest, []byte{'\n'}) {
+		start := offset
+		offset += len(line)
+		if !bytes.HasSuffix(line, []byte{'\n'}) {
+			continue
+		}
+		if _, err := parseLine(line[:len(line)-1]); err != nil {
+			continue
+		}
+		if tornBatch(rest, start) {
+			return nil
+		}
+		return fmt.Errorf("%w: %s line %d: %v; line %d from there is a whole valid record, so this is not a torn write: "+
+			"see docs/ledger.md (recovery) before writing to this chain again", ErrCorrupt, name, badLine, tornErr, badLine+i)
+	}
+	return nil
+}
+
+// tornBatch reports whether rest, whose first whole valid record starts at firstValid, is the
+// remains of one torn in-place batch: zeros before that record, and no more than one write.
+func tornBatch(rest []byte, firstValid int) bool {
+	return len(rest) <= maxSyncBytes+tornSlack && bytes.IndexByte(rest[:firstValid], 0) >= 0
+}
+
+// tornSlack is room past maxSyncBytes for a batch's segment header and lines longer than
+// lineOverhead.
+const tornSlack = 64 << 10
 
 func truncateSync(path string, size int64) error {
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)

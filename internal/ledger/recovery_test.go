@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,51 +34,75 @@ func TestOpenRecoversATornTail(t *testing.T) {
 	}{
 		{"half a record (a write cut short)", sample[:len(sample)/2]},
 		{"a record without its newline", sample[:len(sample)-1]},
-		{"zeros (a power loss extends the file before the data lands)", make([]byte, 4096)},
 		{"a complete line that is not a valid record", []byte("{\"seq\":99,\"garbage\"}\n")},
 		{"a last record with one byte changed", flipByte(sample)},
+		// In place, a power loss can keep a later page of a batch and lose an earlier one.
+		{"zeros, then the rest of a record (an earlier page of the write lost)", append(make([]byte, 100), sample[50:]...)},
+		// ... and the later pages it kept may hold whole records of the batch.
+		{"zeros, then whole records (an earlier page of the write lost, later ones kept)",
+			slices.Concat(make([]byte, 100), sample[50:], sample, sample)},
+	}
+	// The writer tears a batch inside the preallocated zeros (the file keeps its size); a file
+	// cut to its data and appended to is how a copy of an older ledger (or a person) leaves it.
+	layouts := []struct {
+		name  string
+		place func(good, tail []byte, size int) []byte
+	}{
+		{"in the preallocated space", func(good, tail []byte, size int) []byte {
+			b := append(bytes.Clone(good), tail...)
+			return append(b, make([]byte, max(size-len(b), 1))...)
+		}},
+		{"at the end of the file", func(good, tail []byte, _ int) []byte { return append(bytes.Clone(good), tail...) }},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			cfg, got, live := closedLedger(t, 3)
-			good := readFile(t, live)
-			writeFile(t, live, append(bytes.Clone(good), tt.tail...))
-			if _, err := Verify(cfg.Dir); !errors.Is(err, ErrBroken) {
-				t.Fatalf("Verify before recovery: %v, want the tail reported", err)
-			}
+		for _, layout := range layouts {
+			t.Run(tt.name+"/"+layout.name, func(t *testing.T) {
+				cfg, got, live := closedLedger(t, 3)
+				good := segmentData(t, live)
+				writeFile(t, live, layout.place(good, tt.tail, len(readFile(t, live))))
+				if _, err := Verify(cfg.Dir); !errors.Is(err, ErrBroken) {
+					t.Fatalf("Verify before recovery: %v, want the tail reported", err)
+				}
+				checkTornTailRecovered(t, cfg, got, live, good, tt.tail)
+			})
+		}
+	}
+}
 
-			j := mustOpen(t, cfg)
-			if b := readFile(t, live); !bytes.HasPrefix(b, good) {
-				t.Fatal("recovery changed records before the tail")
-			}
-			after := appendN(t, j, 1)
-			rep := mustVerify(t, cfg.Dir)
-			c := rep.Chains[0]
-			last := got[len(got)-1]
-			if len(c.Gaps) != 1 {
-				t.Fatalf("gaps %v, want exactly the one recovery recorded", c.Gaps)
-			}
-			g := c.Gaps[0]
-			if g.Reason != GapTornTail || g.LostBytes != int64(len(tt.tail)) || g.LastGoodSeq != last.Seq || g.Seq != last.Seq+1 {
-				t.Fatalf("gap %+v, want torn tail of %d bytes after seq %d", g, len(tt.tail), last.Seq)
-			}
-			// The cut bytes are kept for forensics, and the gap record names them with their hash.
-			if saved := readFile(t, filepath.Join(chainDirOf(cfg), g.SavedAs)); !bytes.Equal(saved, tt.tail) {
-				t.Fatalf("saved %q, want %q", saved, tt.tail)
-			}
-			recs := records(t, chainDirOf(cfg))
-			sum := sha256.Sum256(tt.tail)
-			if gap := recs[g.Seq-1]; gap.str("lostSha256") != hex.EncodeToString(sum[:]) || gap.str("lastGoodHash") != last.Hash {
-				t.Fatalf("gap record %v", gap.Fields)
-			}
-			// Writing continues on the same chain.
-			if after[0].Seq != last.Seq+2 || recs[len(recs)-1].hash != after[0].Hash {
-				t.Fatalf("append after recovery %+v", after[0])
-			}
-			if st := j.Stats(); st.HeadSeq != after[0].Seq {
-				t.Fatalf("Stats %+v", st)
-			}
-		})
+// checkTornTailRecovered opens a ledger whose live segment holds good and then the torn tail, and
+// checks that recovery cut exactly the tail, kept it, recorded it, and that the chain goes on.
+func checkTornTailRecovered(t *testing.T, cfg Config, got []Receipt, live string, good, tail []byte) {
+	t.Helper()
+	j := mustOpen(t, cfg)
+	if b := segmentData(t, live); !bytes.HasPrefix(b, good) {
+		t.Fatal("recovery changed records before the tail")
+	}
+	after := appendN(t, j, 1)
+	rep := mustVerify(t, cfg.Dir)
+	c := rep.Chains[0]
+	last := got[len(got)-1]
+	if len(c.Gaps) != 1 {
+		t.Fatalf("gaps %v, want exactly the one recovery recorded", c.Gaps)
+	}
+	g := c.Gaps[0]
+	if g.Reason != GapTornTail || g.LostBytes != int64(len(tail)) || g.LastGoodSeq != last.Seq || g.Seq != last.Seq+1 {
+		t.Fatalf("gap %+v, want torn tail of %d bytes after seq %d", g, len(tail), last.Seq)
+	}
+	// The cut bytes are kept for forensics, and the gap record names them with their hash.
+	if saved := readFile(t, filepath.Join(chainDirOf(cfg), g.SavedAs)); !bytes.Equal(saved, tail) {
+		t.Fatalf("saved %q, want %q", saved, tail)
+	}
+	recs := records(t, chainDirOf(cfg))
+	sum := sha256.Sum256(tail)
+	if gap := recs[g.Seq-1]; gap.str("lostSha256") != hex.EncodeToString(sum[:]) || gap.str("lastGoodHash") != last.Hash {
+		t.Fatalf("gap record %v", gap.Fields)
+	}
+	// Writing continues on the same chain.
+	if after[0].Seq != last.Seq+2 || recs[len(recs)-1].hash != after[0].Hash {
+		t.Fatalf("append after recovery %+v", after[0])
+	}
+	if st := j.Stats(); st.HeadSeq != after[0].Seq {
+		t.Fatalf("Stats %+v", st)
 	}
 }
 
@@ -100,6 +125,56 @@ func TestOpenRefusesDamageBeforeValidRecords(t *testing.T) {
 	// It released the writer: after a person repairs the segment, Open works.
 	writeFile(t, live, original)
 	mustOpen(t, cfg)
+}
+
+// Zeros before whole records are a torn batch only within one write's span: beyond it they are
+// damage (a lost write far from the end, or an edit), and Open refuses as for any other.
+func TestOpenRefusesZerosBeforeRecordsBeyondOneWrite(t *testing.T) {
+	cfg, _, live := closedLedger(t, 3)
+	good := segmentData(t, live)
+	sample, _ := appendLine(nil, genesis(), day0, "webhook-0", "decision", []byte(`{"call":"call-torn"}`))
+	tail := make([]byte, 100)
+	for len(tail) <= maxSyncBytes+tornSlack {
+		tail = append(tail, sample...)
+	}
+	damaged := append(bytes.Clone(good), tail...)
+	writeFile(t, live, damaged)
+	if _, err := Open(cfg); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Open: %v, want ErrCorrupt", err)
+	}
+	if !bytes.Equal(readFile(t, live), damaged) {
+		t.Fatal("Open changed the damaged segment")
+	}
+	// One write's worth less, and it is the torn batch it looks like.
+	writeFile(t, live, append(bytes.Clone(good), tail[:maxSyncBytes]...))
+	mustOpen(t, cfg)
+}
+
+// A batch is written in spans of at most maxSyncBytes (one record more when a single record is
+// larger), the span recovery allows a torn batch.
+func TestABatchIsWrittenInSpansOfOneWrite(t *testing.T) {
+	batch := func(sizes ...int) []*pending {
+		out := make([]*pending, len(sizes))
+		for i, n := range sizes {
+			out[i] = &pending{fields: encoded{b: make([]byte, n)}}
+		}
+		return out
+	}
+	third := maxSyncBytes/3 - lineOverhead
+	for _, tc := range []struct {
+		name  string
+		batch []*pending
+		want  int
+	}{
+		{"small records", batch(10, 20, 30), 3},
+		{"three thirds fit", batch(third, third, third, 10), 3},
+		{"one record larger than a write", batch(2*maxSyncBytes, 10), 1},
+		{"a large record after a small one", batch(10, 2*maxSyncBytes), 1},
+	} {
+		if got := syncSpan(tc.batch); got != tc.want {
+			t.Errorf("%s: syncSpan = %d, want %d", tc.name, got, tc.want)
+		}
+	}
 }
 
 // Whole records cut at a line boundary still chain; only the head file shows they were durable.

@@ -116,14 +116,15 @@ func listSegments(dir string) ([]segment, error) {
 	return out, nil
 }
 
-// openSegment returns a reader over a segment's decompressed bytes.
+// openSegment returns a reader over a segment's data: its decompressed bytes up to the
+// unwritten (zero) space at its end, if it has any (see dataReader).
 func openSegment(dir string, s segment) (io.ReadCloser, error) {
 	f, err := os.Open(filepath.Join(dir, s.file()))
 	if err != nil {
 		return nil, err
 	}
 	if !s.gz {
-		return f, nil
+		return dataCloser{Reader: dataReader(f), Closer: f}, nil
 	}
 	zr, err := gzip.NewReader(bufio.NewReader(f))
 	if err != nil {
@@ -131,7 +132,12 @@ func openSegment(dir string, s segment) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("%s: %w", s.file(), err)
 	}
 	zr.Multistream(false)
-	return &gzipFile{Reader: zr, f: f}, nil
+	return dataCloser{Reader: dataReader(zr), Closer: &gzipFile{Reader: zr, f: f}}, nil
+}
+
+type dataCloser struct {
+	io.Reader
+	io.Closer
 }
 
 type gzipFile struct {
@@ -230,8 +236,8 @@ func lastRecord(dir string, s segment) (parsed, error) {
 	return p, nil
 }
 
-// lastRecordPlain reads backwards from the end of an uncompressed segment, so finding a sealed
-// segment's seal does not read the whole file.
+// lastRecordPlain reads backwards from the end of an uncompressed segment's data, so finding a
+// sealed segment's seal does not read the whole file.
 func lastRecordPlain(path string) (parsed, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -249,6 +255,10 @@ func lastRecordPlain(path string) (parsed, error) {
 		tail = make([]byte, size-start)
 		if _, err := f.ReadAt(tail, start); err != nil && err != io.EOF {
 			return parsed{}, err
+		}
+		tail = tail[:dataEnd(tail)] // tail runs to the end of the file
+		if len(tail) == 0 && start > 0 {
+			continue // all unwritten space so far: the data ends further back
 		}
 		if len(tail) == 0 || tail[len(tail)-1] != '\n' {
 			return parsed{}, fmt.Errorf("%s: %w", filepath.Base(path), errTorn)

@@ -158,6 +158,12 @@ func readEntries(c chainDir, s segment) ([]tailEntry, error) {
 		if err != nil {
 			return nil, err
 		}
+		if _, ok := nulOffset(line, lr.offset); ok {
+			// The writer fills preallocated zeros in place, and a read racing that write can see
+			// a later page of the batch before an earlier one: what follows is not written yet
+			// as far as this read knows. Stopping here keeps Follow from skipping a record.
+			return out, nil
+		}
 		var e struct {
 			Seq  uint64 `json:"seq"`
 			Time string `json:"time"`

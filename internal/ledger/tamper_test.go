@@ -63,7 +63,7 @@ func (f tamperFixture) lines(t *testing.T, name string) [][]byte {
 			t.Fatal(err)
 		}
 	}
-	lines := bytes.SplitAfter(b, []byte("\n"))
+	lines := bytes.SplitAfter(b[:dataEnd(b)], []byte("\n"))
 	if len(lines[len(lines)-1]) == 0 {
 		lines = lines[:len(lines)-1]
 	}

@@ -286,7 +286,7 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 			break
 		}
 		if errors.Is(err, errTorn) {
-			v.brk(file, lr.line, 0, "unterminated final line (%d bytes): a torn write that Open has not recovered yet, or the file was truncated", len(line))
+			v.brkTorn(file, lr, line)
 			break
 		}
 		if err != nil {
@@ -296,6 +296,10 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 		lines++
 		v.lastFile, v.lastLine = file, lr.line
 		p, err := parseLine(line)
+		if off, ok := nulOffset(line, lr.offset); ok {
+			v.brk(file, lr.line, v.prev.seq+1, "%s", nulInData(off))
+			continue
+		}
 		if err != nil {
 			v.brk(file, lr.line, v.prev.seq+1, "%v", err)
 			continue
@@ -323,6 +327,23 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 	case lines > 0 && !sealed && !newest:
 		v.brk(file, lines+1, 0, "segment is not sealed but newer segments exist: its end (at least the seal) was cut off")
 	}
+}
+
+// brkTorn reports an unterminated final line.
+func (v *chainVerifier) brkTorn(file string, lr *lineReader, line []byte) {
+	if off, ok := nulOffset(line, lr.offset); ok {
+		v.brk(file, lr.line, 0, "%s", nulInData(off))
+		return
+	}
+	v.brk(file, lr.line, 0, "unterminated final line (%d bytes): a torn write that Open has not recovered yet, or the file was truncated", len(line))
+}
+
+// nulInData says what NUL bytes with data after them are. Zeros are only ever the unwritten
+// space at a segment's end (see dataEnd), so here they are a write torn by a power loss that Open
+// has not recovered yet, or damage.
+func nulInData(off int64) string {
+	return fmt.Sprintf("NUL bytes at byte offset %d followed by data: unwritten space inside the segment's data "+
+		"(a torn write that Open has not recovered yet, media corruption or tampering)", off)
 }
 
 // recordAt is one parsed record in its place.
