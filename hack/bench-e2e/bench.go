@@ -30,6 +30,7 @@ type bench struct {
 
 // benchPlan is a locked plan and its agent (a ServiceAccount of its own, with a real token).
 type benchPlan struct {
+	ns    string
 	name  string
 	agent client.Client
 	seq   int // calls created for the plan so far, in every group
@@ -63,11 +64,16 @@ func (b *bench) setUp(ctx context.Context, dir string) error {
 	return b.admin.Create(ctx, &tool)
 }
 
-// plan creates plan name for a new agent, lets that agent create calls in the benchmark's other
-// groups too, and waits until the plan is locked.
+// plan creates plan name in the benchmark's namespace for a new agent, lets that agent create
+// calls in the benchmark's other groups too, and waits until the plan is locked.
 func (b *bench) plan(ctx context.Context, name string) (*benchPlan, error) {
+	return b.planIn(ctx, benchNS, name)
+}
+
+// planIn is plan in namespace ns.
+func (b *bench) planIn(ctx context.Context, ns, name string) (*benchPlan, error) {
 	sa := "agent-" + name
-	cfg, err := testenv.AgentConfig(ctx, b.local.Admin, benchNS, sa)
+	cfg, err := testenv.AgentConfig(ctx, b.local.Admin, ns, sa)
 	if err != nil {
 		return nil, err
 	}
@@ -75,23 +81,23 @@ func (b *bench) plan(ctx context.Context, name string) (*benchPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	meta := metav1.ObjectMeta{Namespace: benchNS, Name: sa + "-bench-groups"}
+	meta := metav1.ObjectMeta{Namespace: ns, Name: sa + "-bench-groups"}
 	role := &rbacv1.Role{ObjectMeta: meta, Rules: []rbacv1.PolicyRule{{
 		APIGroups: []string{groupNone, groupNull}, Resources: []string{"agenttoolcalls"}, Verbs: []string{"create"}}}}
-	if _, err := cs.RbacV1().Roles(benchNS).Create(ctx, role, metav1.CreateOptions{}); err != nil {
+	if _, err := cs.RbacV1().Roles(ns).Create(ctx, role, metav1.CreateOptions{}); err != nil {
 		return nil, err
 	}
 	binding := &rbacv1.RoleBinding{ObjectMeta: meta,
 		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: meta.Name},
-		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: benchNS, Name: sa}}}
-	if _, err := cs.RbacV1().RoleBindings(benchNS).Create(ctx, binding, metav1.CreateOptions{}); err != nil {
+		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: ns, Name: sa}}}
+	if _, err := cs.RbacV1().RoleBindings(ns).Create(ctx, binding, metav1.CreateOptions{}); err != nil {
 		return nil, err
 	}
 	agent, err := client.New(cfg, client.Options{Scheme: b.scheme})
 	if err != nil {
 		return nil, err
 	}
-	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: benchNS, Name: name},
+	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: sa,
 			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: openProfile}}}
 	if err := b.admin.Create(ctx, plan); err != nil {
@@ -100,13 +106,13 @@ func (b *bench) plan(ctx context.Context, name string) (*benchPlan, error) {
 	err = waitFor(ctx, time.Minute, func() bool {
 		return b.admin.Get(ctx, client.ObjectKeyFromObject(plan), plan) == nil && plan.Status.Snapshot != nil
 	})
-	return &benchPlan{name: name, agent: agent}, err
+	return &benchPlan{ns: ns, name: name, agent: agent}, err
 }
 
 // admitted is the plan's status.usage.calls.
-func (b *bench) admitted(ctx context.Context, plan string) int64 {
+func (b *bench) admitted(ctx context.Context, plan *benchPlan) int64 {
 	p := &safetyv1alpha1.AgentPlan{}
-	if b.admin.Get(ctx, client.ObjectKey{Namespace: benchNS, Name: plan}, p) != nil {
+	if b.admin.Get(ctx, client.ObjectKey{Namespace: plan.ns, Name: plan.name}, p) != nil {
 		return -1
 	}
 	return p.Status.Usage.Calls
@@ -130,7 +136,7 @@ func (b *bench) batch(ctx context.Context, group string, p *benchPlan, n, client
 	for c := range clients {
 		wg.Go(func() {
 			for i := c; i < n; i += clients {
-				obj := callObject(group, benchNS, p.name, start0+i)
+				obj := callObject(group, p.ns, p.name, start0+i)
 				t := time.Now()
 				if err := p.agent.Create(ctx, obj); err != nil {
 					errs <- fmt.Errorf("create %s: %w", obj.GetName(), err)
@@ -151,7 +157,7 @@ func (b *bench) batch(ctx context.Context, group string, p *benchPlan, n, client
 		done := time.Now()
 		p.toolgate += int64(n)
 		want := p.toolgate
-		if err := waitFor(ctx, 2*time.Minute, func() bool { return b.admitted(ctx, p.name) >= want }); err != nil {
+		if err := waitFor(ctx, 2*time.Minute, func() bool { return b.admitted(ctx, p) >= want }); err != nil {
 			return nil, fmt.Errorf("usage did not settle: %w", err)
 		}
 		res.settle = time.Since(done)

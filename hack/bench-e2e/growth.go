@@ -4,19 +4,24 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 )
 
 // growth measures toolgate alone as history grows: a plan that already holds 1,000 and 5,000
-// calls against an empty one, and a plan among 500 in its namespace against the same plan alone.
-func (b *bench) growth(ctx context.Context, perRun int) error {
-	fmt.Printf("\n## Growth (toolgate; %d measured creates per cell, after the history was made)\n\n", perRun)
-	fmt.Println("| case | clients | p50 | p99 | throughput | p50 ÷ baseline |")
-	fmt.Println("|---|---|---|---|---|---|")
-	baseline := map[int]*result{}
+// calls against an empty one, and a plan among 500 in its namespace against a plan alone in
+// another. Every history is made first; then the cases of a comparison take turns, rotated per
+// round, as the modes do, so a busy moment of this shared machine falls on all of them rather
+// than on one case's cell. Each cell pools its rounds (perRun creates in all).
+func (b *bench) growth(ctx context.Context, rounds, perRun int) error {
+	fmt.Printf("\n## Growth (toolgate; %d measured creates per cell over %d rounds, cases rotated per round, "+
+		"after the history was made)\n\n", perRun, rounds)
+	var histories []growthCase
 	var settled []string
 	for _, history := range []int{0, 1000, 5000} {
 		p, err := b.plan(ctx, fmt.Sprintf("history-%d", history))
@@ -30,31 +35,26 @@ func (b *bench) growth(ctx context.Context, perRun int) error {
 			}
 			settled = append(settled, fmt.Sprintf("%d creates from 8 clients: %.2f s", history, made.settle.Seconds()))
 		}
-		for _, clients := range []int{1, 8} {
-			r, err := b.batch(ctx, groupToolgate, p, perRun, clients)
-			if err != nil {
-				return err
-			}
-			if history == 0 {
-				baseline[clients] = r
-			}
-			fmt.Printf("| %d calls in the plan | %d | %s | %s | %.0f/s | %.2f× |\n", history, clients,
-				ms(r.pct(50)), ms(r.pct(99)), r.throughput(), ratio(r.pct(50), baseline[clients].pct(50)))
-		}
+		histories = append(histories, growthCase{fmt.Sprintf("%d calls in the plan", history), p})
+	}
+	if err := b.growthTable(ctx, histories, rounds, perRun); err != nil {
+		return err
 	}
 	fmt.Printf("\nsettle (the last create until the plan's status counts every admitted call) after %s\n",
 		strings.Join(settled, ", after "))
-	fmt.Printf("\nmanager RSS with %s: %s\n", "the history above", rss(b.local.ManagerPID()))
+	fmt.Printf("\nmanager RSS with %s: %s\n\n", "the history above", rss(b.local.ManagerPID()))
 
-	alone, err := b.plan(ctx, "among-many")
+	const aloneNS = "bench-alone"
+	if err := b.admin.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: aloneNS}}); err != nil {
+		return err
+	}
+	alone, err := b.planIn(ctx, aloneNS, "alone")
 	if err != nil {
 		return err
 	}
-	one := map[int]*result{}
-	for _, clients := range []int{1, 8} {
-		if one[clients], err = b.batch(ctx, groupToolgate, alone, perRun, clients); err != nil {
-			return err
-		}
+	many, err := b.plan(ctx, "among-many")
+	if err != nil {
+		return err
 	}
 	// 499 more plans: their ServiceAccounts need not exist for the plans to be stored and locked.
 	for i := range 499 {
@@ -65,16 +65,65 @@ func (b *bench) growth(ctx context.Context, perRun int) error {
 			return err
 		}
 	}
-	for _, clients := range []int{1, 8} {
-		r, err := b.batch(ctx, groupToolgate, alone, perRun, clients)
-		if err != nil {
-			return err
-		}
-		fmt.Printf("| 1 plan in the namespace | %d | %s | %s | %.0f/s | 1.00× |\n", clients,
-			ms(one[clients].pct(50)), ms(one[clients].pct(99)), one[clients].throughput())
-		fmt.Printf("| 500 plans in the namespace | %d | %s | %s | %.0f/s | %.2f× |\n", clients,
-			ms(r.pct(50)), ms(r.pct(99)), r.throughput(), ratio(r.pct(50), one[clients].pct(50)))
+	// The operator locks each new plan: measure once it has, not while it does.
+	if err := waitFor(ctx, 2*time.Minute, func() bool { return b.allLocked(ctx, benchNS) }); err != nil {
+		return fmt.Errorf("the 499 plans were not locked: %w", err)
+	}
+	err = b.growthTable(ctx, []growthCase{{"1 plan in the namespace", alone}, {"500 plans in the namespace", many}},
+		rounds, perRun)
+	if err != nil {
+		return err
 	}
 	fmt.Printf("\nmanager RSS at the end: %s\n", rss(b.local.ManagerPID()))
 	return nil
+}
+
+// growthCase is one cell row of a growth comparison: a plan and what its history is.
+type growthCase struct {
+	name string
+	plan *benchPlan
+}
+
+// growthTable measures cases (the first is the baseline) at 1 and 8 clients, taking turns per
+// round, and prints one row per case and client count.
+func (b *bench) growthTable(ctx context.Context, cases []growthCase, rounds, perRun int) error {
+	fmt.Println("| case | clients | p50 | p99 | throughput | p50 ÷ baseline |")
+	fmt.Println("|---|---|---|---|---|---|")
+	for _, clients := range []int{1, 8} {
+		pooled := make([]*result, len(cases))
+		for r := range rounds {
+			n := perRun / rounds
+			if r < perRun%rounds {
+				n++
+			}
+			for k := range cases {
+				i := (k + r) % len(cases)
+				res, err := b.batch(ctx, groupToolgate, cases[i].plan, n, clients)
+				if err != nil {
+					return fmt.Errorf("%s, %d clients: %w", cases[i].name, clients, err)
+				}
+				pooled[i] = pooled[i].merge(res)
+			}
+		}
+		for i, c := range cases {
+			r := pooled[i]
+			fmt.Printf("| %s | %d | %s | %s | %.0f/s | %.2f× |\n", c.name, clients,
+				ms(r.pct(50)), ms(r.pct(99)), r.throughput(), ratio(r.pct(50), pooled[0].pct(50)))
+		}
+	}
+	return nil
+}
+
+// allLocked reports whether every plan in namespace ns is locked.
+func (b *bench) allLocked(ctx context.Context, ns string) bool {
+	plans := &safetyv1alpha1.AgentPlanList{}
+	if b.admin.List(ctx, plans, client.InNamespace(ns)) != nil {
+		return false
+	}
+	for _, p := range plans.Items {
+		if p.Status.Snapshot == nil {
+			return false
+		}
+	}
+	return true
 }

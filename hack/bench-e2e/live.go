@@ -86,7 +86,7 @@ func (b *bench) createLarge(ctx context.Context, p *benchPlan, n, clients int) e
 	}
 	p.toolgate += int64(n)
 	want := p.toolgate
-	return waitFor(ctx, 2*time.Minute, func() bool { return b.admitted(ctx, p.name) >= want })
+	return waitFor(ctx, 2*time.Minute, func() bool { return b.admitted(ctx, p) >= want })
 }
 
 // largeCall is callObject for toolgate with the largest arguments the CRD accepts per path.

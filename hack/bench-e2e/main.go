@@ -130,7 +130,7 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 		return err
 	}
 	if growth {
-		if err := b.growth(ctx, perRun); err != nil {
+		if err := b.growth(ctx, rounds, perRun); err != nil {
 			return err
 		}
 	}
