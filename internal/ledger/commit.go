@@ -41,9 +41,7 @@ func (j *Journal) flush() {
 			}
 		} else {
 			for rest := batch; len(rest) > 0; {
-				n := syncSpan(rest)
-				j.commit(rest[:n])
-				rest = rest[n:]
+				rest = rest[j.commit(rest):]
 			}
 		}
 		clear(batch) // the pendings are their appenders' again
@@ -57,27 +55,17 @@ func (j *Journal) flush() {
 // within this span, and as damage anywhere else.
 const maxSyncBytes = 1 << 20
 
-// syncSpan is how many of batch's first records one write takes: as many as fit in maxSyncBytes
-// (a record's line is its fields and about lineOverhead more), and at least one.
-func syncSpan(batch []*pending) int {
-	size := 0
-	for i, p := range batch {
-		size += len(p.fields.b) + lineOverhead
-		if size > maxSyncBytes && i > 0 {
-			return i
-		}
-	}
-	return len(batch)
-}
-
-// lineOverhead is about what a record's line adds to its fields: seq, time, writer, kind and
-// hashes (write sizes its buffer with it too; tornSlack covers a longer writer name).
+// lineOverhead is about what a record's line adds to its fields (seq, time, writer, kind and
+// hashes), to size the batch buffer.
 const lineOverhead = 256
 
-func (j *Journal) commit(batch []*pending) {
+// commit makes the first records of batch durable in one write, as many as write takes, and
+// hands each its receipt or error; it returns how many that was.
+func (j *Journal) commit(batch []*pending) int {
 	j.wmu.Lock()
-	err := j.write(batch)
+	n, err := j.write(batch)
 	j.wmu.Unlock()
+	batch = batch[:n]
 	for _, p := range batch {
 		p.fields.release() // written or failed: nothing reads them again
 	}
@@ -90,44 +78,55 @@ func (j *Journal) commit(batch []*pending) {
 	for _, p := range batch {
 		p.done <- struct{}{} // never blocks: one value per use, and the buffer holds one
 	}
+	return n
 }
 
-// write appends a batch to the live segment. Sequence numbers and hashes are assigned here, in
-// commit order, so a failed batch never leaves later records chained to records that are not on
-// disk.
-func (j *Journal) write(batch []*pending) error {
+// write appends the first records of batch to the live segment in one write of at most
+// maxSyncBytes (one record more only when that record alone is larger), and returns how many it
+// took; a failure fails those (all of batch when the segment cannot be made writable). Sequence numbers and hashes are assigned here, in commit order,
+// so a failed batch never leaves later records chained to records that are not on disk.
+func (j *Journal) write(batch []*pending) (int, error) {
 	now := j.cfg.Clock.Now()
 	if err := j.prepare(now); err != nil {
-		return err
+		return len(batch), err
 	}
 	size := 0
 	for _, p := range batch {
 		size += len(p.fields.b) + lineOverhead
 	}
 	buf := j.wbuf[:0]
-	if cap(buf) < size+512 {
-		buf = make([]byte, 0, size+512)
+	if cap(buf) < min(size, maxSyncBytes)+512 {
+		buf = make([]byte, 0, min(size, maxSyncBytes)+512)
 	}
 	pos := j.pos
-	n := 0
+	lines := 0
 	if j.live.size == 0 {
 		buf, pos = appendLine(buf, pos, now, j.cfg.Writer, KindSegment, j.headerFields())
-		n++
+		lines++
 	}
+	taken := 0
 	for _, p := range batch {
+		before, prev := len(buf), pos
 		buf, pos = appendLine(buf, pos, p.at, j.cfg.Writer, p.kind, p.fields.b)
+		if len(buf) > maxSyncBytes && taken > 0 {
+			// The next write takes it: what one write puts in place stays within what recovery
+			// takes for a torn batch (tornOnly).
+			buf, pos = buf[:before], prev
+			break
+		}
 		p.rec = Receipt{Seq: pos.seq, Hash: pos.hash}
-		n++
+		taken++
+		lines++
 	}
 	err := j.writeLive(buf)
 	if cap(buf) <= maxBatchBuffer {
 		j.wbuf = buf // writeLive is done with it: the next batch reuses it
 	}
 	if err != nil {
-		return err
+		return taken, err
 	}
-	j.committed(pos, n)
-	return nil
+	j.committed(pos, lines)
+	return taken, nil
 }
 
 // maxBatchBuffer bounds the batch buffer the committer keeps between batches.

@@ -334,3 +334,42 @@ func TestTailStopsWhereAWriteIsInProgress(t *testing.T) {
 		t.Fatalf("after the write completed: %d records, %v; want seq %d and %d", len(entries), err, got[2].Seq, got[3].Seq)
 	}
 }
+
+// In a sealed segment NULs are damage, not a write in progress: Tail skips their line, as any
+// other line that is not a record, and keeps the records after it.
+func TestTailSkipsOnlyTheDamagedLineOfASealedSegment(t *testing.T) {
+	for _, damage := range []byte{'X', 0} {
+		cfg := testConfig(t, newFakeClock(day0))
+		cfg.MaxSegmentBytes = 8192
+		j := mustOpen(t, cfg)
+		appendN(t, j, 60)
+		if err := j.Close(); err != nil {
+			t.Fatal(err)
+		}
+		dir := chainDirOf(cfg)
+		files := segmentFiles(t, dir)
+		if len(files) < 2 {
+			t.Fatalf("want a sealed segment and a live one, have %v", files)
+		}
+		before, err := Tail(cfg.Dir, 1_000_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sealed := filepath.Join(dir, files[0])
+		b := readFile(t, sealed)
+		i := 0
+		for range 2 {
+			i += bytes.IndexByte(b[i:], '\n') + 1
+		}
+		b[i+1] = damage // in the third line
+		writeFile(t, sealed, b)
+		after, err := Tail(cfg.Dir, 1_000_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(after) != len(before)-1 {
+			t.Errorf("damage %q in a sealed segment: Tail read %d records, want %d (only the damaged line skipped)",
+				damage, len(after), len(before)-1)
+		}
+	}
+}

@@ -287,7 +287,7 @@ func scanLive(path string, headSeq uint64) (liveScan, error) {
 	if err != nil {
 		return liveScan{}, fmt.Errorf("ledger: reading %s: %w", name, err)
 	}
-	if err := tornOnly(rest, name, badLine, sc.tornErr); err != nil {
+	if err := tornOnly(rest, name, badLine, sc.tornErr, headSeq); err != nil {
 		return liveScan{}, err
 	}
 	sc.tail = rest
@@ -298,25 +298,29 @@ func scanLive(path string, headSeq uint64) (liveScan, error) {
 // unless it is what a torn in-place batch leaves: a crash before a batch's sync completes may
 // keep some of its pages and lose others, which stay the preallocated zeros, so whole records
 // can follow a run of zeros. That is taken as torn only when the zeros come before the first
-// whole record and everything after the last good record fits in one write (maxSyncBytes);
-// anywhere else, zeros before records are damage. Either way nothing is lost unseen: resume saves
-// the cut bytes and records a gap.
-func tornOnly(rest []byte, name string, badLine int, tornErr error) error {
-	offset := 0
+// whole record, everything after the last good record fits in one write (maxSyncBytes), and no
+// record there is one the head file names as durable (headSeq: it is written only after the
+// sync, so those were acknowledged and are no torn batch); anywhere else, zeros before records
+// are damage. Either way nothing is lost unseen: resume saves the cut bytes and records a gap.
+func tornOnly(rest []byte, name string, badLine int, tornErr error, headSeq uint64) error {
+	offset, torn := 0, false
 	for i, line := range bytes.SplitAfter(rest, []byte{'\n'}) {
 		start := offset
 		offset += len(line)
 		if !bytes.HasSuffix(line, []byte{'\n'}) {
 			continue
 		}
-		if _, err := parseLine(line[:len(line)-1]); err != nil {
+		p, err := parseLine(line[:len(line)-1])
+		if err != nil {
 			continue
 		}
-		if tornBatch(rest, start) {
-			return nil
+		if !torn && tornBatch(rest, start) {
+			torn = true
 		}
-		return fmt.Errorf("%w: %s line %d: %v; line %d from there is a whole valid record, so this is not a torn write: "+
-			"see docs/ledger.md (recovery) before writing to this chain again", ErrCorrupt, name, badLine, tornErr, badLine+i)
+		if !torn || p.Seq <= headSeq {
+			return fmt.Errorf("%w: %s line %d: %v; line %d from there is a whole valid record, so this is not a torn write: "+
+				"see docs/ledger.md (recovery) before writing to this chain again", ErrCorrupt, name, badLine, tornErr, badLine+i)
+		}
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,7 +28,7 @@ func closedLedger(t *testing.T, n int) (Config, []Receipt, string) {
 }
 
 func TestOpenRecoversATornTail(t *testing.T) {
-	sample, _ := appendLine(nil, genesis(), day0, "webhook-0", "decision", []byte(`{"call":"call-torn"}`))
+	sample, _ := appendLine(nil, unacknowledged, day0, "webhook-0", "decision", []byte(`{"call":"call-torn"}`))
 	tests := []struct {
 		name string
 		tail []byte
@@ -132,7 +133,7 @@ func TestOpenRefusesDamageBeforeValidRecords(t *testing.T) {
 func TestOpenRefusesZerosBeforeRecordsBeyondOneWrite(t *testing.T) {
 	cfg, _, live := closedLedger(t, 3)
 	good := segmentData(t, live)
-	sample, _ := appendLine(nil, genesis(), day0, "webhook-0", "decision", []byte(`{"call":"call-torn"}`))
+	sample, _ := appendLine(nil, unacknowledged, day0, "webhook-0", "decision", []byte(`{"call":"call-torn"}`))
 	tail := make([]byte, 100)
 	for len(tail) <= maxSyncBytes+tornSlack {
 		tail = append(tail, sample...)
@@ -150,30 +151,92 @@ func TestOpenRefusesZerosBeforeRecordsBeyondOneWrite(t *testing.T) {
 	mustOpen(t, cfg)
 }
 
-// A batch is written in spans of at most maxSyncBytes (one record more when a single record is
-// larger), the span recovery allows a torn batch.
-func TestABatchIsWrittenInSpansOfOneWrite(t *testing.T) {
-	batch := func(sizes ...int) []*pending {
-		out := make([]*pending, len(sizes))
-		for i, n := range sizes {
-			out[i] = &pending{fields: encoded{b: make([]byte, n)}}
-		}
-		return out
+// One write puts at most maxSyncBytes in place, whatever the writer's name and the records'
+// kinds (the line's overhead is counted as written, not estimated), so a power loss during any
+// write leaves what recovery takes for a torn batch: here the first page of the largest write is
+// lost and its later pages kept, and Open must recover rather than refuse.
+func TestOneWriteStaysWithinTheTornBatchBound(t *testing.T) {
+	cfg := testConfig(t, newFakeClock(day0))
+	cfg.Writer = strings.Repeat("w", 253) // the longest writer name
+	cfg.MaxSegmentBytes = 64 << 20
+	j := mustOpen(t, cfg)
+	durable := appendN(t, j, 3)[2] // the last record before the batch
+	batch := make([]*pending, 20000)
+	for i := range batch {
+		batch[i] = &pending{kind: "decision", at: day0, done: make(chan struct{}, 1),
+			fields: encoded{b: fmt.Appendf(nil, `{"call":"c-%d"}`, i)}}
 	}
-	third := maxSyncBytes/3 - lineOverhead
-	for _, tc := range []struct {
-		name  string
-		batch []*pending
-		want  int
-	}{
-		{"small records", batch(10, 20, 30), 3},
-		{"three thirds fit", batch(third, third, third, 10), 3},
-		{"one record larger than a write", batch(2*maxSyncBytes, 10), 1},
-		{"a large record after a small one", batch(10, 2*maxSyncBytes), 1},
-	} {
-		if got := syncSpan(tc.batch); got != tc.want {
-			t.Errorf("%s: syncSpan = %d, want %d", tc.name, got, tc.want)
+	type write struct {
+		off, size int64
+		before    Receipt // the last record made durable before it
+	}
+	var writes []write
+	for rest := batch; len(rest) > 0; {
+		w := write{off: j.live.size, before: durable}
+		n := j.commit(rest)
+		if n < 1 || rest[n-1].err != nil {
+			t.Fatalf("commit took %d records: %v", n, rest[max(n-1, 0)].err)
 		}
+		w.size, durable = j.live.size-w.off, rest[n-1].rec
+		writes = append(writes, w)
+		rest = rest[n:]
+	}
+	if len(writes) < 2 {
+		t.Fatalf("%d records of a 253-character writer went in one write", len(batch))
+	}
+	largest := writes[0]
+	for _, w := range writes {
+		if w.size > maxSyncBytes {
+			t.Fatalf("a write of %d bytes, more than maxSyncBytes (%d)", w.size, maxSyncBytes)
+		}
+		if w.size > largest.size {
+			largest = w
+		}
+	}
+	live := j.live.name
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(chainDirOf(cfg), live)
+	b := readFile(t, path)
+	// A power loss during the largest write: its first page never landed (still zeros), its
+	// later pages did; nothing after it was written, and the head file names the record before it.
+	end := largest.off + largest.size
+	clear(b[largest.off:min((largest.off/4096+1)*4096, end)])
+	clear(b[end:])
+	writeFile(t, path, b)
+	h, err := openHead(chainDirOf(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.write(position{seq: largest.before.Seq, hash: largest.before.Hash}, live); err != nil {
+		t.Fatal(err)
+	}
+	_ = h.close()
+	j = mustOpen(t, cfg)
+	c := mustVerify(t, cfg.Dir).Chains[0]
+	if len(c.Gaps) != 1 || c.Gaps[0].Reason != GapTornTail || c.Gaps[0].LastGoodSeq != largest.before.Seq {
+		t.Fatalf("gaps %+v, want the torn write after seq %d", c.Gaps, largest.before.Seq)
+	}
+	_ = j.Close()
+}
+
+// Zeros before whole records that the head file names as durable are no torn batch, however
+// close to the end: those records were acknowledged. Open refuses and changes nothing.
+func TestOpenRefusesZerosBeforeAcknowledgedRecords(t *testing.T) {
+	cfg, _, live := closedLedger(t, 10)
+	b := readFile(t, live)
+	i := 0
+	for range 4 {
+		i += bytes.IndexByte(b[i:], '\n') + 1
+	}
+	b[i+10] = 0 // a NUL in the fifth line; the head file names the tenth record
+	writeFile(t, live, b)
+	if _, err := Open(cfg); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Open: %v, want ErrCorrupt", err)
+	}
+	if !bytes.Equal(readFile(t, live), b) {
+		t.Fatal("Open changed the damaged segment")
 	}
 }
 
@@ -270,3 +333,7 @@ func TestManualRecoveryAfterCorruption(t *testing.T) {
 		t.Fatalf("gaps %+v, want the %d records of the damaged segment", g, len(lines)-1)
 	}
 }
+
+// unacknowledged is a position past any these tests' head files name: records after it are
+// newer than every acknowledged one, as a torn batch's are.
+var unacknowledged = position{seq: 1000, hash: genesis().hash}

@@ -114,8 +114,8 @@ func chainTail(c chainDir, n int, after uint64) ([]tailEntry, error) {
 		return nil, err
 	}
 	var out []tailEntry
-	for _, s := range slices.Backward(segs) {
-		es, err := readEntries(c, s)
+	for i, s := range slices.Backward(segs) {
+		es, err := readEntries(c, s, i == len(segs)-1 && !s.gz)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // deleted by retention or replaced by its gzip while we listed
 		}
@@ -142,7 +142,10 @@ func chainTail(c chainDir, n int, after uint64) ([]tailEntry, error) {
 	return out, nil
 }
 
-func readEntries(c chainDir, s segment) ([]tailEntry, error) {
+// readEntries reads a segment's records. In the newest plain segment, which the writer may be
+// filling, NULs before data end the read (see below); anywhere else they are damage, and like any
+// other line that is not a record only their line is skipped.
+func readEntries(c chainDir, s segment, live bool) ([]tailEntry, error) {
 	rc, err := openSegment(c.dir, s)
 	if err != nil {
 		return nil, err
@@ -158,7 +161,7 @@ func readEntries(c chainDir, s segment) ([]tailEntry, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, ok := nulOffset(line, lr.offset); ok {
+		if _, ok := nulOffset(line, lr.offset); ok && live {
 			// The writer fills preallocated zeros in place, and a read racing that write can see
 			// a later page of the batch before an earlier one: what follows is not written yet
 			// as far as this read knows. Stopping here keeps Follow from skipping a record.
