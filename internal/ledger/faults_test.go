@@ -63,39 +63,39 @@ func TestDiskFullSimulated(t *testing.T) {
 }
 
 func TestFsyncFailure(t *testing.T) {
-	fs := newFaultFS()
-	cfg := testConfig(t, nil)
-	cfg.openFile = fs.open
-	j := mustOpen(t, cfg)
-	receipts := appendN(t, j, 2)
-	fs.set(func(fs *faultFS) { fs.syncErr = syscall.EIO })
-	if _, err := j.Append(context.Background(), doomed); !errors.Is(err, syscall.EIO) {
-		t.Fatalf("Append with a failing fsync: %v, want EIO", err)
-	}
-	fs.set(func(fs *faultFS) { fs.syncErr = nil })
-	receipts = append(receipts, appendN(t, j, 1)...)
-	failedAppendsLeaveNoTrace(t, cfg, j, receipts, 1)
+	// The cut-back's own fsync fails too: the next Append repairs the segment first.
+	syncFailure(t, "fsync", func(fs *faultFS, err error) { fs.syncErr = err }, false)
 }
 
 // The batch's own sync is a fdatasync: when only it fails (the fsyncs of preallocating and
 // cutting back still work), the batch fails and is cut back exactly as with a failing fsync.
 func TestDatasyncFailure(t *testing.T) {
+	syncFailure(t, "fdatasync", func(fs *faultFS, err error) { fs.datasyncErr = err }, true)
+}
+
+// syncFailure makes the sync that fail sets fail for one Append: the Append fails with its error,
+// the segment is cut back to its durable bytes (at once when cutBack says the cut's own fsync
+// works), and the chain goes on without a trace of it.
+func syncFailure(t *testing.T, name string, fail func(*faultFS, error), cutBack bool) {
+	t.Helper()
 	fs := newFaultFS()
 	cfg := testConfig(t, nil)
 	cfg.openFile = fs.open
 	j := mustOpen(t, cfg)
 	receipts := appendN(t, j, 2)
-	fs.set(func(fs *faultFS) { fs.datasyncErr = syscall.EIO })
+	fs.set(func(fs *faultFS) { fail(fs, syscall.EIO) })
 	if _, err := j.Append(context.Background(), doomed); !errors.Is(err, syscall.EIO) {
-		t.Fatalf("Append with a failing fdatasync: %v, want EIO", err)
+		t.Fatalf("Append with a failing %s: %v, want EIO", name, err)
 	}
-	if j.dirty != nil {
-		t.Fatalf("the cut-back failed: %v", j.dirty)
+	if cutBack {
+		if j.dirty != nil {
+			t.Fatalf("the cut-back failed: %v", j.dirty)
+		}
+		if size := int64(len(readFile(t, filepath.Join(chainDirOf(cfg), j.live.name)))); size != j.live.size {
+			t.Fatalf("after the failed batch the segment is %d bytes, want it cut back to its %d durable bytes", size, j.live.size)
+		}
 	}
-	if size := int64(len(readFile(t, filepath.Join(chainDirOf(cfg), j.live.name)))); size != j.live.size {
-		t.Fatalf("after the failed batch the segment is %d bytes, want it cut back to its %d durable bytes", size, j.live.size)
-	}
-	fs.set(func(fs *faultFS) { fs.datasyncErr = nil })
+	fs.set(func(fs *faultFS) { fail(fs, nil) })
 	receipts = append(receipts, appendN(t, j, 1)...)
 	failedAppendsLeaveNoTrace(t, cfg, j, receipts, 1)
 }
