@@ -1,14 +1,12 @@
 package ledger
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -21,8 +19,8 @@ type tailEntry struct {
 }
 
 // Tail returns the last n records under dir (a ledger's Dir or one writer's directory), all
-// chains merged in time order, each as the JSON line stored on disk. It reads records as they
-// are; Verify is what checks them.
+// chains merged by time (each chain in sequence order, see mergeChains), each as the JSON line
+// stored on disk. It reads records as they are; Verify is what checks them.
 func Tail(dir string, n int) ([]json.RawMessage, error) {
 	if n <= 0 {
 		_, err := chainDirs(dir)
@@ -79,7 +77,7 @@ func collect(dir string, n int, after map[string]uint64) ([]tailEntry, map[strin
 		return nil, nil, err
 	}
 	newest := map[string]uint64{}
-	var all []tailEntry
+	lists := make([][]tailEntry, 0, len(chains))
 	for _, c := range chains {
 		es, err := chainTail(c, n, after[c.writer])
 		if err != nil {
@@ -89,21 +87,47 @@ func collect(dir string, n int, after map[string]uint64) ([]tailEntry, map[strin
 		if len(es) > 0 {
 			newest[c.writer] = es[len(es)-1].seq
 		}
-		all = append(all, es...)
+		lists = append(lists, es)
 	}
-	slices.SortStableFunc(all, func(a, b tailEntry) int {
-		if c := a.time.Compare(b.time); c != 0 {
-			return c
-		}
-		if c := strings.Compare(a.writer, b.writer); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.seq, b.seq)
-	})
+	all := mergeChains(lists)
 	if n > 0 && len(all) > n {
 		all = all[len(all)-n:]
 	}
 	return all, newest, nil
+}
+
+// mergeChains merges the chains' records, each list in its chain's sequence order, into one list
+// in time order across chains that keeps every chain's own order: a record's time is its
+// caller's and its sequence number the commit order, so two concurrent appends can be committed
+// in the other order than their times, and sorting by time would put a record before an earlier
+// one of its chain (Follow, which goes on after each chain's newest sequence number, relies on
+// emitting each chain in order).
+func mergeChains(lists [][]tailEntry) []tailEntry {
+	total := 0
+	for _, l := range lists {
+		total += len(l)
+	}
+	out := make([]tailEntry, 0, total)
+	next := make([]int, len(lists))
+	for len(out) < total {
+		best := -1
+		for i, l := range lists {
+			if next[i] < len(l) && (best < 0 || earlier(l[next[i]], lists[best][next[best]])) {
+				best = i
+			}
+		}
+		out = append(out, lists[best][next[best]])
+		next[best]++
+	}
+	return out
+}
+
+// earlier orders the heads of two chains: by time, then by writer.
+func earlier(a, b tailEntry) bool {
+	if c := a.time.Compare(b.time); c != 0 {
+		return c < 0
+	}
+	return a.writer < b.writer
 }
 
 // chainTail reads one chain's segments from the newest back until it has n records (n <= 0:

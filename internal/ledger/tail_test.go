@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -151,5 +152,45 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("timed out")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A record's time is its caller's and its sequence number the commit order, so a chain's times
+// need not grow with its sequence numbers. Tail and Follow give each chain in sequence order all
+// the same (Follow goes on after the newest sequence number it emitted, and would otherwise skip
+// the records sorted after it), and interleave chains by time.
+func TestTailKeepsEachChainInSequenceOrder(t *testing.T) {
+	dir := t.TempDir()
+	at := func(minute int) time.Time { return day0.Add(time.Duration(minute) * time.Minute) }
+	for writer, minutes := range map[string][]int{"a": {5, 1, 7}, "b": {2, 6}} {
+		cfg := testConfig(t, newFakeClock(day0))
+		cfg.Dir, cfg.Writer = dir, writer
+		j := mustOpen(t, cfg)
+		for i, m := range minutes {
+			r := decision(i)
+			r.Time = at(m)
+			if _, err := j.Append(context.Background(), r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := j.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := Tail(dir, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range decode(t, entries) {
+		if e.Kind == "decision" {
+			got = append(got, fmt.Sprintf("%s%d", e.Writer, e.Seq))
+		}
+	}
+	// Each chain's header is seq 1. a's records at minutes 5, 1, 7 stay in that order; b's (2, 6)
+	// go where their times put them among a's heads.
+	want := []string{"b2", "a2", "a3", "b3", "a4"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Tail gave %v, want %v", got, want)
 	}
 }
