@@ -1,6 +1,7 @@
 package v1alpha1
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -60,14 +61,9 @@ func (s *callReviewServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveRaw(w, r, body)
 		return
 	}
-	if err := checkReviewKind(review.TypeMeta); err != nil {
-		writeReview(w, metav1.TypeMeta{}, admission.Errored(http.StatusBadRequest, err))
-		return
-	}
 	req := admission.Request{AdmissionRequest: review.Request.AdmissionRequest}
-	s.answer(w, review.TypeMeta, req, func(h *AgentToolCallHandler) admission.Response {
-		ctx := logf.IntoContext(r.Context(), requestLogger(s.log, &req))
-		return h.handleDecoded(ctx, req, review.Request.Object, review.Request.OldObject)
+	s.answer(w, r, review.TypeMeta, req, func(ctx context.Context) admission.Response {
+		return s.handler.handleDecoded(ctx, req, review.Request.Object, review.Request.OldObject)
 	})
 }
 
@@ -83,21 +79,23 @@ func (s *callReviewServer) serveRaw(w http.ResponseWriter, r *http.Request, body
 		writeReview(w, metav1.TypeMeta{}, admission.Errored(http.StatusBadRequest, err))
 		return
 	}
-	if err := checkReviewKind(review.TypeMeta); err != nil {
-		writeReview(w, metav1.TypeMeta{}, admission.Errored(http.StatusBadRequest, err))
-		return
-	}
 	req := admission.Request{AdmissionRequest: *review.Request}
-	s.answer(w, review.TypeMeta, req, func(h *AgentToolCallHandler) admission.Response {
-		return h.Handle(logf.IntoContext(r.Context(), requestLogger(s.log, &req)), req)
+	s.answer(w, r, review.TypeMeta, req, func(ctx context.Context) admission.Response {
+		return s.handler.Handle(ctx, req)
 	})
 }
 
-// answer runs handle, completes its response for req and writes it in the review's version. A
-// panic is answered as an internal error, as controller-runtime does, rather than dropping the
-// connection.
-func (s *callReviewServer) answer(w http.ResponseWriter, tm metav1.TypeMeta, req admission.Request,
-	handle func(*AgentToolCallHandler) admission.Response) {
+// answer refuses a review that is not one controller-runtime serves; otherwise it runs handle
+// with the request's logger, completes its response for req and writes it in the review's
+// version. A panic is answered as an internal error, as controller-runtime does, rather than
+// dropping the connection.
+func (s *callReviewServer) answer(w http.ResponseWriter, r *http.Request, tm metav1.TypeMeta, req admission.Request,
+	handle func(context.Context) admission.Response) {
+	if err := checkReviewKind(tm); err != nil {
+		writeReview(w, metav1.TypeMeta{}, admission.Errored(http.StatusBadRequest, err))
+		return
+	}
+	ctx := logf.IntoContext(r.Context(), requestLogger(s.log, &req))
 	resp := func() (resp admission.Response) {
 		defer func() {
 			if v := recover(); v != nil {
@@ -105,7 +103,7 @@ func (s *callReviewServer) answer(w http.ResponseWriter, tm metav1.TypeMeta, req
 				resp = admission.Errored(http.StatusInternalServerError, fmt.Errorf("panic: %v [recovered]", v))
 			}
 		}()
-		return handle(s.handler)
+		return handle(ctx)
 	}()
 	if err := resp.Complete(req); err != nil {
 		resp = admission.Errored(http.StatusInternalServerError, errors.New("unable to encode response"))
