@@ -83,8 +83,9 @@ func (j *Journal) commit(batch []*pending) int {
 
 // write appends the first records of batch to the live segment in one write of at most
 // maxSyncBytes (one record more only when that record alone is larger), and returns how many it
-// took; a failure fails those (all of batch when the segment cannot be made writable). Sequence numbers and hashes are assigned here, in commit order,
-// so a failed batch never leaves later records chained to records that are not on disk.
+// took; a failure fails those (all of batch when the segment cannot be made writable). Sequence
+// numbers and hashes are assigned here, in commit order, so a failed batch never leaves later
+// records chained to records that are not on disk.
 func (j *Journal) write(batch []*pending) (int, error) {
 	now := j.cfg.Clock.Now()
 	if err := j.prepare(now); err != nil {
@@ -92,11 +93,14 @@ func (j *Journal) write(batch []*pending) (int, error) {
 	}
 	size := 0
 	for _, p := range batch {
-		size += len(p.fields.b) + lineOverhead
+		if size += len(p.fields.b) + lineOverhead; size >= maxSyncBytes {
+			size = maxSyncBytes // one write takes no more (beyond a single larger record)
+			break
+		}
 	}
 	buf := j.wbuf[:0]
-	if cap(buf) < min(size, maxSyncBytes)+512 {
-		buf = make([]byte, 0, min(size, maxSyncBytes)+512)
+	if cap(buf) < size+512 {
+		buf = make([]byte, 0, size+512)
 	}
 	pos := j.pos
 	lines := 0

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -264,21 +263,8 @@ func TestFollowAcrossAnExtension(t *testing.T) {
 	cfg.MaxStringLength = 64 << 10
 	j := mustOpen(t, cfg)
 	appendN(t, j, 1)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var mu sync.Mutex
-	var got []json.RawMessage
-	done := make(chan error, 1)
-	go func() {
-		done <- Follow(ctx, cfg.Dir, 1, time.Millisecond, func(l json.RawMessage) error {
-			mu.Lock()
-			got = append(got, l)
-			mu.Unlock()
-			return nil
-		})
-	}()
-	count := func() int { mu.Lock(); defer mu.Unlock(); return len(got) }
-	waitFor(t, func() bool { return count() == 1 })
+	f := startFollow(t, cfg.Dir, 1, time.Millisecond)
+	waitFor(t, func() bool { return f.count() == 1 })
 	const n = 40 // 40 × 40 KiB: past the first 1 MiB chunk
 	var wg sync.WaitGroup
 	for w := range 4 {
@@ -294,12 +280,8 @@ func TestFollowAcrossAnExtension(t *testing.T) {
 	if info, err := os.Stat(filepath.Join(chainDirOf(cfg), j.live.name)); err != nil || info.Size() <= preallocChunk {
 		t.Fatalf("the live segment was not extended past its first chunk: %v, %v", info, err)
 	}
-	waitFor(t, func() bool { return count() >= 1+n })
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-	recs := decode(t, got)
+	waitFor(t, func() bool { return f.count() >= 1+n })
+	recs := decode(t, f.stop(t))
 	for i, r := range recs {
 		if r.Seq != recs[0].Seq+uint64(i) {
 			t.Fatalf("emitted seq %d after seq %d: records skipped or repeated", r.Seq, recs[i-1].Seq)

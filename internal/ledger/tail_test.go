@@ -99,20 +99,8 @@ func TestFollow(t *testing.T) {
 	cfg.MaxSegmentBytes = 1500
 	j := mustOpen(t, cfg)
 	appendN(t, j, 3)
-	ctx, cancel := context.WithCancel(context.Background())
-	var mu sync.Mutex
-	var got []json.RawMessage
-	done := make(chan error)
-	go func() {
-		done <- Follow(ctx, cfg.Dir, 2, 5*time.Millisecond, func(l json.RawMessage) error {
-			mu.Lock()
-			got = append(got, l)
-			mu.Unlock()
-			return nil
-		})
-	}()
-	count := func() int { mu.Lock(); defer mu.Unlock(); return len(got) }
-	waitFor(t, func() bool { return count() == 2 })
+	f := startFollow(t, cfg.Dir, 2, 5*time.Millisecond)
+	waitFor(t, func() bool { return f.count() == 2 })
 	// New records, across a rotation, and a second writer that appears later.
 	for i := range 5 {
 		clock.Add(time.Second)
@@ -128,11 +116,8 @@ func TestFollow(t *testing.T) {
 	// The first two, then everything after them: all of the first chain beyond its first
 	// records at the start, and the whole second chain.
 	want := 2 + int(rep.Chains[0].Records-4) + int(rep.Chains[1].Records)
-	waitFor(t, func() bool { return count() == want })
-	cancel()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
+	waitFor(t, func() bool { return f.count() == want })
+	got := f.stop(t)
 	seen := map[string]bool{}
 	for _, r := range decode(t, got) {
 		k := fmt.Sprintf("%s/%d", r.Writer, r.Seq)
@@ -142,6 +127,46 @@ func TestFollow(t *testing.T) {
 		seen[k] = true
 	}
 	t.Logf("followed %d of %d records", len(got), all)
+}
+
+// following is a Follow running in the background, collecting what it emits.
+type following struct {
+	mu     sync.Mutex
+	got    []json.RawMessage
+	done   chan error
+	cancel context.CancelFunc
+}
+
+// startFollow follows dir (n records first, polling every interval) until stop or the test ends.
+func startFollow(t *testing.T, dir string, n int, every time.Duration) *following {
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &following{done: make(chan error, 1), cancel: cancel}
+	t.Cleanup(cancel)
+	go func() {
+		f.done <- Follow(ctx, dir, n, every, func(l json.RawMessage) error {
+			f.mu.Lock()
+			f.got = append(f.got, l)
+			f.mu.Unlock()
+			return nil
+		})
+	}()
+	return f
+}
+
+func (f *following) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.got)
+}
+
+// stop ends the Follow, fails t if it failed, and returns every line it emitted.
+func (f *following) stop(t *testing.T) []json.RawMessage {
+	t.Helper()
+	f.cancel()
+	if err := <-f.done; err != nil {
+		t.Fatal(err)
+	}
+	return f.got
 }
 
 func waitFor(t *testing.T, cond func() bool) {

@@ -295,11 +295,11 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 		}
 		lines++
 		v.lastFile, v.lastLine = file, lr.line
-		p, err := parseLine(line)
 		if off, ok := nulOffset(line, lr.offset); ok {
 			v.brk(file, lr.line, v.prev.seq+1, "%s", nulInData(off))
 			continue
 		}
+		p, err := parseLine(line)
 		if err != nil {
 			v.brk(file, lr.line, v.prev.seq+1, "%v", err)
 			continue
