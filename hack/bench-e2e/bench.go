@@ -26,6 +26,9 @@ type bench struct {
 	local  *testenv.Local
 	admin  client.Client
 	scheme *runtime.Scheme
+	// apiProfiles, when set, is where each 8-client batch of 1,000 creates or more leaves a CPU
+	// profile of kube-apiserver (-apiserver-profiles).
+	apiProfiles string
 }
 
 // benchPlan is a locked plan and its agent (a ServiceAccount of its own, with a real token).
@@ -133,6 +136,7 @@ func (b *bench) batch(ctx context.Context, group string, p *benchPlan, n, client
 	var wg sync.WaitGroup
 	cpu0 := processCPU()
 	begin := time.Now()
+	profiled := b.profileAPIServer(ctx, group, start0, n, clients)
 	for c := range clients {
 		wg.Go(func() {
 			for i := c; i < n; i += clients {
@@ -148,6 +152,9 @@ func (b *bench) batch(ctx context.Context, group string, p *benchPlan, n, client
 	}
 	wg.Wait()
 	wall := time.Since(begin)
+	if err := <-profiled; err != nil {
+		return nil, fmt.Errorf("profiling kube-apiserver: %w", err)
+	}
 	close(errs)
 	if err := <-errs; err != nil {
 		return nil, err

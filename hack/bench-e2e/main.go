@@ -44,6 +44,8 @@ func main() {
 	flag.StringVar(&x.profile.file, "cpuprofile", "",
 		"write a CPU profile of the manager, from the first measured round on, to this file")
 	flag.IntVar(&x.profile.seconds, "profile-seconds", 20, "length of the manager's CPU profile")
+	flag.StringVar(&x.apiProfiles, "apiserver-profiles", "",
+		"a directory: each 8-client batch of 1,000 creates or more leaves a CPU profile of kube-apiserver there")
 	flag.Func("manager-arg",
 		"an extra flag for the manager binary (repeatable), e.g. -manager-arg=--ledger-dir= to measure without the ledger",
 		func(s string) error { x.profile.extra = append(x.profile.extra, s); return nil })
@@ -84,7 +86,7 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 	if err != nil {
 		return err
 	}
-	b := &bench{local: local, admin: admin, scheme: scheme}
+	b := &bench{local: local, admin: admin, scheme: scheme, apiProfiles: x.apiProfiles}
 	if err := b.setUp(ctx, dir); err != nil {
 		return err
 	}
@@ -180,6 +182,7 @@ type extras struct {
 	live         int
 	statusWrites bool
 	profile      profiler
+	apiProfiles  string
 }
 
 func (b *bench) extras(ctx context.Context, rounds int, x extras) error {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -57,8 +58,10 @@ func copyCallCRD(ctx context.Context, admin client.Client, group string) error {
 	})
 }
 
-// startNullWebhook serves a webhook that admits every review, with toolgate's listener and the same
-// client-certificate check, and registers it for the null group.
+// startNullWebhook serves a webhook that admits every review, with toolgate's listener, the same
+// client-certificate check and the same protocol (HTTP/1.1: the manager serves HTTP/2 only with
+// --enable-http2), and registers it for the null group. The listener offers HTTP/2 unless told
+// otherwise, so the null webhook spoke HTTP/2 to the API server and toolgate HTTP/1.1 before.
 func startNullWebhook(ctx context.Context, local *testenv.Local, admin client.Client, dir string) error {
 	certPEM, keyPEM, err := certutil.GenerateSelfSignedCertKey("localhost", nil, []string{"localhost"})
 	if err != nil {
@@ -72,7 +75,8 @@ func startNullWebhook(ctx context.Context, local *testenv.Local, admin client.Cl
 		}
 	}
 	server, err := serving.NewWebhookServer(serving.WebhookOptions{
-		Host: "127.0.0.1", Port: 0, CertDir: dir, ClientCAFile: caFile})
+		Host: "127.0.0.1", Port: 0, CertDir: dir, ClientCAFile: caFile,
+		TLSOpts: []func(*tls.Config){func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }}})
 	if err != nil {
 		return err
 	}
