@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -201,6 +202,32 @@ func TestZeroTailOnAnOlderSealedSegment(t *testing.T) {
 		t.Fatalf("the compressed segment holds %d bytes, want its %d data bytes", gz.Len(), len(data))
 	}
 	mustVerify(t, cfg.Dir)
+}
+
+// Finding a segment's last record skips its unwritten tail a window at a time: a sparse zero
+// run of 256 MiB after a sealed segment's data (planted by someone who can write the volume) costs
+// no more memory than a short one, where reading the tail whole would allocate all of it.
+func TestLastRecordSkipsAHugeZeroTailInBoundedMemory(t *testing.T) {
+	_, sealed := sealedNewest(t)
+	want, err := lastRecordPlain(sealed)
+	if err != nil || want.Kind != KindSeal {
+		t.Fatalf("setup: last record %q, %v", want.Kind, err)
+	}
+	size := int64(len(readFile(t, sealed)))
+	const tail = 256 << 20
+	if err := os.Truncate(sealed, size+tail); err != nil { // a hole: no disk space used
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got, err := lastRecordPlain(sealed)
+	runtime.ReadMemStats(&after)
+	if err != nil || got.Seq != want.Seq || got.hash != want.hash {
+		t.Fatalf("with a %d-byte zero tail: last record %d %s, %v; want %d %s", tail, got.Seq, got.hash, err, want.Seq, want.hash)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+		t.Fatalf("finding the last record allocated %d bytes past a %d-byte zero tail, want the tail skipped, not read whole", alloc, tail)
+	}
 }
 
 // bigRecord is a record of about size bytes, so tests cross preallocation chunks quickly.

@@ -237,7 +237,9 @@ func lastRecord(dir string, s segment) (parsed, error) {
 }
 
 // lastRecordPlain reads backwards from the end of an uncompressed segment's data, so finding a
-// sealed segment's seal does not read the whole file.
+// sealed segment's seal does not read the whole file. Its memory is bounded by the last line,
+// not by the file: the unwritten space after the data (a live segment's zeros, or a multi-GB
+// sparse run someone planted) is skipped one fixed window at a time.
 func lastRecordPlain(path string) (parsed, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -248,17 +250,16 @@ func lastRecordPlain(path string) (parsed, error) {
 	if err != nil {
 		return parsed{}, err
 	}
-	size := info.Size()
+	size, err := dataSize(f, info.Size())
+	if err != nil {
+		return parsed{}, err
+	}
 	var tail []byte
 	for chunk := int64(4096); ; chunk *= 4 {
 		start := max(size-chunk, 0)
 		tail = make([]byte, size-start)
 		if _, err := f.ReadAt(tail, start); err != nil && err != io.EOF {
 			return parsed{}, err
-		}
-		tail = tail[:dataEnd(tail)] // tail runs to the end of the file
-		if len(tail) == 0 && start > 0 {
-			continue // all unwritten space so far: the data ends further back
 		}
 		if len(tail) == 0 || tail[len(tail)-1] != '\n' {
 			return parsed{}, fmt.Errorf("%s: %w", filepath.Base(path), errTorn)
@@ -273,4 +274,25 @@ func lastRecordPlain(path string) (parsed, error) {
 		return parsed{}, fmt.Errorf("%s last line: %w", filepath.Base(path), err)
 	}
 	return p, nil
+}
+
+// dataWindow is how much of a segment's unwritten tail dataSize reads at a time.
+const dataWindow = 64 << 10
+
+// dataSize is where the data of the size bytes of f ends (dataEnd over the whole file), found by
+// reading backwards one window at a time.
+func dataSize(f io.ReaderAt, size int64) (int64, error) {
+	buf := make([]byte, min(size, dataWindow))
+	for end := size; end > 0; {
+		start := max(end-dataWindow, 0)
+		w := buf[:end-start]
+		if _, err := f.ReadAt(w, start); err != nil && err != io.EOF {
+			return 0, err
+		}
+		if n := dataEnd(w); n > 0 {
+			return start + int64(n), nil
+		}
+		end = start
+	}
+	return 0, nil
 }
