@@ -92,12 +92,18 @@ type outcome struct {
 // Handle answers one admission request.
 func (h *AgentToolCallHandler) Handle(ctx context.Context, req admission.Request) admission.Response {
 	call := &safetyv1alpha1.AgentToolCall{}
+	if !withinValues(req.Object.Raw, maxCallValues) {
+		return h.finish(ctx, req, call, deny(tooManyValues("AgentToolCall")))
+	}
 	if err := decodeCall(req.Object, call); err != nil {
 		return h.finish(ctx, req, call, deny(denial{ReasonBadRequest, "", "cannot decode the AgentToolCall: " + err.Error()}))
 	}
 	var old *safetyv1alpha1.AgentToolCall
 	if req.Operation == admissionv1.Update {
 		old = &safetyv1alpha1.AgentToolCall{}
+		if !withinValues(req.OldObject.Raw, maxCallValues) {
+			return h.finish(ctx, req, call, deny(tooManyValues("old AgentToolCall")))
+		}
 		if err := decodeCall(req.OldObject, old); err != nil {
 			return h.finish(ctx, req, call, deny(denial{ReasonBadRequest, "", "cannot decode the old AgentToolCall: " + err.Error()}))
 		}

@@ -41,8 +41,26 @@ type callReview struct {
 
 type callRequest struct {
 	admissionv1.AdmissionRequest `json:",inline"`
-	Object                       *safetyv1alpha1.AgentToolCall `json:"object,omitempty"`
-	OldObject                    *safetyv1alpha1.AgentToolCall `json:"oldObject,omitempty"`
+	Object                       lastCall `json:"object,omitempty"`
+	OldObject                    lastCall `json:"oldObject,omitempty"`
+}
+
+// lastCall decodes an object of the review as the raw path's RawExtension keeps it: of a repeated
+// key, the last value wins, and null leaves what came before. A pointer field would instead merge
+// the repeats into one call that is neither of them. The API server never repeats a key; only a
+// forged review could.
+type lastCall struct{ call *safetyv1alpha1.AgentToolCall }
+
+func (c *lastCall) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		return nil
+	}
+	call := &safetyv1alpha1.AgentToolCall{}
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(b, call); err != nil {
+		return err
+	}
+	c.call = call
+	return nil
 }
 
 func (s *callReviewServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -52,19 +70,30 @@ func (s *callReviewServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeReview(w, metav1.TypeMeta{}, admission.Errored(status, err))
 		return
 	}
-	review := callReview{}
-	err = kjson.UnmarshalCaseSensitivePreserveInts(body, &review)
-	if err != nil || review.Request == nil || review.Request.Object == nil {
-		// Not a review of well-formed calls: decode it as controller-runtime does, objects raw, so
-		// that a call the gate cannot decode is denied and recorded as before rather than refused
-		// as an unreadable request.
+	review, ok := decodeOnePass(body)
+	if !ok {
+		// Not a review of well-formed calls of a bounded size: decode it as controller-runtime
+		// does, objects raw, so that a call the gate cannot (or will not) decode is denied and
+		// recorded rather than refused as an unreadable request.
 		s.serveRaw(w, r, body)
 		return
 	}
 	req := admission.Request{AdmissionRequest: review.Request.AdmissionRequest}
 	s.answer(w, r, review.TypeMeta, req, func(ctx context.Context) admission.Response {
-		return s.handler.handleDecoded(ctx, req, review.Request.Object, review.Request.OldObject)
+		return s.handler.handleDecoded(ctx, req, review.Request.Object.call, review.Request.OldObject.call)
 	})
+}
+
+// decodeOnePass decodes a review holding at most maxCallValues JSON values in one pass; ok is
+// false when body is not such a review of a call. A larger review takes the raw path, which
+// decodes each of its objects only if it holds at most maxCallValues (Handle): an update's two
+// calls may together hold more, and a forged envelope is then decoded with its objects kept raw.
+func decodeOnePass(body []byte) (review callReview, ok bool) {
+	if !withinValues(body, maxCallValues) {
+		return review, false
+	}
+	err := kjson.UnmarshalCaseSensitivePreserveInts(body, &review)
+	return review, err == nil && review.Request != nil && review.Request.Object.call != nil
 }
 
 // serveRaw answers a review whose objects did not decode as AgentToolCalls through Handle, which
@@ -121,6 +150,9 @@ func readReview(r *http.Request) ([]byte, int32, error) {
 	defer func() { _ = r.Body.Close() }()
 	limited := &io.LimitedReader{R: r.Body, N: maxCallReviewBytes}
 	body, err := io.ReadAll(limited)
+	if tooLarge, ok := errors.AsType[*http.MaxBytesError](err); ok { // the listener's own, smaller bound (serving.Limits)
+		return nil, http.StatusRequestEntityTooLarge, fmt.Errorf("request entity is too large; limit is %d bytes", tooLarge.Limit)
+	}
 	if err != nil {
 		return nil, http.StatusBadRequest, err
 	}

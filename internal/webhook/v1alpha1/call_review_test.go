@@ -3,6 +3,7 @@ package v1alpha1
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -53,6 +54,9 @@ func FuzzOnePassDecode(f *testing.F) {
 	f.Add(updateReview(f, benchCall("u", "read-file", ""), benchCall("u", "read-file", "")))
 	f.Add([]byte(`{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"x","operation":"CREATE","object":{"spec":{"plan":"p","Plan":"q"}}}}`))
 	f.Add([]byte(`{"request":{"object":{"metadata":{"name":"a"}},"object":{"metadata":{"name":"b"}}}}`))
+	// A repeated object is the last one, not the two merged (the fuzzer found the merge).
+	f.Add([]byte(`{"request":{"object":{"metadata":{"name":"0"}},"object":{}}}`))
+	f.Add([]byte(`{"request":{"object":{"metadata":{"name":"0"}},"object":null,"oldObject":{"spec":{"plan":"p"}},"oldObject":{}}}`))
 	f.Fuzz(func(t *testing.T, body []byte) { decodesAlike(t, body) })
 }
 
@@ -61,8 +65,8 @@ func FuzzOnePassDecode(f *testing.F) {
 // takes the raw path itself).
 func decodesAlike(t *testing.T, body []byte) bool {
 	t.Helper()
-	one := callReview{}
-	if kjson.UnmarshalCaseSensitivePreserveInts(body, &one) != nil || one.Request == nil || one.Request.Object == nil {
+	one, ok := decodeOnePass(body)
+	if !ok {
 		return false
 	}
 	raw := admissionv1.AdmissionReview{}
@@ -73,15 +77,15 @@ func decodesAlike(t *testing.T, body []byte) bool {
 	if err := decodeCall(raw.Request.Object, call); err != nil {
 		t.Fatalf("the one-pass decode read a call decodeCall cannot (%v): %q", err, body)
 	}
-	if !equality.Semantic.DeepEqual(call, one.Request.Object) {
-		t.Fatalf("the calls differ:\none-pass %+v\nraw      %+v", one.Request.Object, call)
+	if !equality.Semantic.DeepEqual(call, one.Request.Object.call) {
+		t.Fatalf("the calls differ:\none-pass %+v\nraw      %+v", one.Request.Object.call, call)
 	}
-	if (len(raw.Request.OldObject.Raw) == 0 || string(raw.Request.OldObject.Raw) == "null") != (one.Request.OldObject == nil) {
+	if (len(raw.Request.OldObject.Raw) == 0 || string(raw.Request.OldObject.Raw) == "null") != (one.Request.OldObject.call == nil) {
 		t.Fatalf("only one decode found an old call: %q", body)
 	}
-	if one.Request.OldObject != nil {
+	if one.Request.OldObject.call != nil {
 		old := &safetyv1alpha1.AgentToolCall{}
-		if err := decodeCall(raw.Request.OldObject, old); err != nil || !equality.Semantic.DeepEqual(old, one.Request.OldObject) {
+		if err := decodeCall(raw.Request.OldObject, old); err != nil || !equality.Semantic.DeepEqual(old, one.Request.OldObject.call) {
 			t.Fatalf("the old calls differ (%v): %q", err, body)
 		}
 	}
@@ -116,17 +120,27 @@ func updateReview(tb testing.TB, old, call *safetyv1alpha1.AgentToolCall) []byte
 func TestTheReviewServerRefusesBadRequests(t *testing.T) {
 	h, _, _ := newBenchHandler(t)
 	valid := review(t, agentUser, benchCall("a", "read-file", ""))
+	bloated := benchCall("b", "read-file", "")
+	for i := range maxCallValues + 1 {
+		bloated.Finalizers = append(bloated.Finalizers, fmt.Sprintf("example.com/f%d", i))
+	}
 	for _, tc := range []struct {
 		name, contentType string
 		body              []byte
+		limit             int64 // the listener's bound on the body (serving.Limits), when set
 		code              int32
-		cause             string
+		cause, message    string
 	}{
 		{name: "empty body", contentType: "application/json", code: http.StatusBadRequest},
 		{name: "not JSON", contentType: "application/json", body: []byte("{"), code: http.StatusBadRequest},
 		{name: "wrong content type", contentType: "text/plain", body: valid, code: http.StatusBadRequest},
 		{name: "too large", contentType: "application/json", body: bytes.Repeat([]byte(" "), maxCallReviewBytes+1),
 			code: http.StatusRequestEntityTooLarge},
+		{name: "larger than the listener allows", contentType: "application/json", body: valid, limit: 64,
+			code: http.StatusRequestEntityTooLarge},
+		{name: "a call of more JSON values than any call needs, denied undecoded", contentType: "application/json",
+			body: review(t, agentUser, bloated), code: http.StatusForbidden, cause: ReasonBadRequest,
+			message: fmt.Sprintf("holds more than %d JSON values", maxCallValues)},
 		{name: "not an AdmissionReview", contentType: "application/json",
 			body: bytes.Replace(valid, []byte(`"kind":"AdmissionReview"`), []byte(`"kind":"Pod"`), 1), code: http.StatusBadRequest},
 		{name: "no request", contentType: "application/json",
@@ -141,6 +155,9 @@ func TestTheReviewServerRefusesBadRequests(t *testing.T) {
 			rec := httptest.NewRecorder()
 			req := httptest.NewRequest(http.MethodPost, AgentToolCallPath, bytes.NewReader(tc.body))
 			req.Header.Set("Content-Type", tc.contentType)
+			if tc.limit > 0 {
+				req.Body = http.MaxBytesReader(rec, req.Body, tc.limit)
+			}
 			h.ServeHTTP(rec, req)
 			out := &admissionv1.AdmissionReview{}
 			if err := json.Unmarshal(rec.Body.Bytes(), out); err != nil || out.Response == nil {
@@ -153,6 +170,9 @@ func TestTheReviewServerRefusesBadRequests(t *testing.T) {
 			if tc.cause != "" && (r.Result.Details == nil || len(r.Result.Details.Causes) == 0 ||
 				string(r.Result.Details.Causes[0].Type) != tc.cause) {
 				t.Fatalf("want cause %s, got %+v", tc.cause, r.Result)
+			}
+			if !strings.Contains(r.Result.Message, tc.message) {
+				t.Fatalf("want %q in the message, got %q", tc.message, r.Result.Message)
 			}
 		})
 	}
@@ -190,9 +210,8 @@ func BenchmarkReviewDecode(b *testing.B) {
 	b.Run("one-pass", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			r := callReview{}
-			if err := kjson.UnmarshalCaseSensitivePreserveInts(body, &r); err != nil || r.Request.Object == nil {
-				b.Fatal(err)
+			if _, ok := decodeOnePass(body); !ok {
+				b.Fatal("the review did not decode")
 			}
 		}
 	})

@@ -322,6 +322,27 @@ var _ = Describe("Create-time metadata of a call", func() {
 	)
 })
 
+var _ = Describe("A call of more JSON values than any call needs", func() {
+	It("is denied BadRequest without being decoded, through the API server; a call of a hundred labels is admitted", func() {
+		p := newProject(nil)
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		bloated := p.call(planName, p.tools[reader], "build", "src/a.go")
+		bloated.Labels = map[string]string{}
+		for i := range 20000 { // the API server's managed fields list each label again
+			bloated.Labels[fmt.Sprintf("l%d", i)] = ""
+		}
+		mustDeny(submit(p.agent, bloated), webhookv1alpha1.ReasonBadRequest, "JSON values", "not decoded")
+
+		By("admitting the near miss: a hundred labels")
+		ok := p.call(planName, p.tools[reader], "build", "src/b.go")
+		ok.Labels = map[string]string{}
+		for i := range 100 {
+			ok.Labels[fmt.Sprintf("l%d", i)] = ""
+		}
+		mustAdmit(submit(p.agent, ok))
+	})
+})
+
 var _ = Describe("Tools pinned per plan", func() {
 	It("keeps the capabilities a plan first saw; an AgentTool edit applies to new plans and to a re-lock", func() {
 		p := newProject(nil)
