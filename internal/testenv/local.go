@@ -170,6 +170,7 @@ func (l *Local) prepareManager(ctx context.Context) (binary, certDir string, err
 // peer listener, probes on probe, its own ledger chain.
 func (l *Local) managerArgs(certDir string, webhookPort int, probe, ledgerDir, writer string) ([]string, error) {
 	wh := l.Env.WebhookInstallOptions
+	reservePort(webhookPort) // bound only once the manager is up
 	peerPort, err := freePort(wh.LocalServingHost)
 	if err != nil {
 		return nil, err
@@ -211,10 +212,17 @@ func waitReady(ctx context.Context, probe, logPath string) error {
 		}
 	}
 	data, _ := os.ReadFile(logPath)
+	var errorLines []string // a stopping manager's cause is usually far before its log's end
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if strings.Contains(line, "\tERROR\t") && len(errorLines) < 10 {
+			errorLines = append(errorLines, line)
+		}
+	}
 	if len(data) > 4000 {
 		data = data[len(data)-4000:]
 	}
-	return fmt.Errorf("the manager did not become ready within 60s; the end of %s:\n%s", logPath, data)
+	return fmt.Errorf("the manager did not become ready within 60s; the first errors in %s:\n%s\nthe end of it:\n%s",
+		logPath, strings.Join(errorLines, "\n"), data)
 }
 
 // StopManager stops the manager: gracefully with SIGTERM, or abruptly with SIGKILL when kill is set.

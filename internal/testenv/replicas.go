@@ -96,6 +96,7 @@ func StartReplicas(n int, setup func(r *Replicas, i int, mgr ctrl.Manager) error
 		return nil, errors.Join(err, env.Stop())
 	}
 	addrs := make([]string, n)
+	reservePort(wh.LocalServingPort) // the proxy's, bound once the replicas are started
 	for i := range n {
 		port, err := freePort(wh.LocalServingHost)
 		if err != nil {
@@ -272,11 +273,38 @@ func (r *Replicas) Stop() error {
 	return errors.Join(errs...)
 }
 
+// freePort returns a port of host that nothing listens on and that no earlier freePort of this
+// process returned. The port is closed again when it is handed out, and the processes it is for
+// bind it later, so without the second condition the kernel can hand the same port to two of
+// them (a manager then failed to start: its listener's port was another's).
 func freePort(host string) (int, error) {
-	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-	if err != nil {
-		return 0, err
+	handedOut.Lock()
+	defer handedOut.Unlock()
+	for range 100 {
+		l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+		if err != nil {
+			return 0, err
+		}
+		port := l.Addr().(*net.TCPAddr).Port
+		_ = l.Close()
+		if !handedOut.ports[port] {
+			handedOut.ports[port] = true
+			return port, nil
+		}
 	}
-	defer func() { _ = l.Close() }()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	return 0, errors.New("no free port that was not handed out already")
 }
+
+// reservePort keeps freePort from returning port, which a listener that is not up yet will bind
+// (envtest chose it).
+func reservePort(port int) {
+	handedOut.Lock()
+	defer handedOut.Unlock()
+	handedOut.ports[port] = true
+}
+
+// handedOut is every port freePort returned or reservePort was given.
+var handedOut = struct {
+	sync.Mutex
+	ports map[int]bool
+}{ports: map[int]bool{}}
