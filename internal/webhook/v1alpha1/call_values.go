@@ -9,7 +9,7 @@ import (
 // small: 3 MiB of finalizers ("a","a",...), which the API server accepts in a create, decode to
 // 67 MB, and a few such creates at once would take the manager past its memory limit, failing
 // every call in the cluster closed. So a call is decoded only if its JSON holds a bounded number
-// of values; one with more is denied BadRequest (and recorded) from its raw bytes.
+// of values (decodeCall); one with more is denied BadRequest (and recorded) from its raw bytes.
 //
 // maxCallValues is far above what a call needs: its largest legitimate part, the extra
 // arguments, is at most 16 KiB (argrules.MaxExtraBytes), so about 8,000 values, and the managed
@@ -59,9 +59,6 @@ func stringEnd(b []byte, from int) int {
 	}
 }
 
-// tooManyValues is the denial of a call (which: "AgentToolCall" or "old AgentToolCall") whose
-// JSON holds more than maxCallValues values.
-func tooManyValues(which string) denial {
-	return denial{ReasonBadRequest, "", fmt.Sprintf(
-		"the %s holds more than %d JSON values (labels, annotations, finalizers, arguments): not decoded", which, maxCallValues)}
-}
+// errTooManyValues is decodeCall's refusal of a call over maxCallValues.
+var errTooManyValues = fmt.Errorf(
+	"it holds more than %d JSON values (labels, annotations, finalizers, arguments): not decoded", maxCallValues)
