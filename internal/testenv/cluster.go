@@ -81,6 +81,7 @@ func startControlPlane(env *envtest.Environment) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting the control plane: %w", err)
 	}
+	reservePort(env.WebhookInstallOptions.LocalServingPort)
 	return &Cluster{Env: env, Config: cfg, Scheme: runtime.NewScheme(), Dir: dir, WebhookClientCA: ca, done: make(chan error, 1)}, nil
 }
 

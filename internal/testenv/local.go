@@ -71,6 +71,7 @@ func StartLocal(ctx context.Context, dir string, out io.Writer) (*Local, error) 
 	if _, err := l.Env.Start(); err != nil {
 		return nil, fmt.Errorf("starting the control plane: %w", err)
 	}
+	reservePort(l.Env.WebhookInstallOptions.LocalServingPort)
 	admin, err := l.Env.ControlPlane.AddUser(envtest.User{Name: "toolgate-admin", Groups: []string{"system:masters"}}, nil)
 	if err != nil {
 		return nil, errors.Join(err, l.Env.Stop())
@@ -170,7 +171,6 @@ func (l *Local) prepareManager(ctx context.Context) (binary, certDir string, err
 // peer listener, probes on probe, its own ledger chain.
 func (l *Local) managerArgs(certDir string, webhookPort int, probe, ledgerDir, writer string) ([]string, error) {
 	wh := l.Env.WebhookInstallOptions
-	reservePort(webhookPort) // bound only once the manager is up
 	peerPort, err := freePort(wh.LocalServingHost)
 	if err != nil {
 		return nil, err

@@ -37,7 +37,6 @@ func (l *Local) StartManagers(ctx context.Context, n int) (*LocalReplicas, error
 		return nil, err
 	}
 	wh := l.Env.WebhookInstallOptions
-	reservePort(wh.LocalServingPort) // the proxy's, bound once the managers are started
 	r := &LocalReplicas{Connections: make([]atomic.Int64, n), shutdown: make(chan struct{})}
 	addrs := make([]string, n)
 	probes := make([]string, n)

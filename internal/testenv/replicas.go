@@ -96,7 +96,6 @@ func StartReplicas(n int, setup func(r *Replicas, i int, mgr ctrl.Manager) error
 		return nil, errors.Join(err, env.Stop())
 	}
 	addrs := make([]string, n)
-	reservePort(wh.LocalServingPort) // the proxy's, bound once the replicas are started
 	for i := range n {
 		port, err := freePort(wh.LocalServingHost)
 		if err != nil {
@@ -295,8 +294,8 @@ func freePort(host string) (int, error) {
 	return 0, errors.New("no free port that was not handed out already")
 }
 
-// reservePort keeps freePort from returning port, which a listener that is not up yet will bind
-// (envtest chose it).
+// reservePort keeps freePort from returning port: the webhook port envtest chose when the control
+// plane started, which a manager or the replicas' proxy binds only later.
 func reservePort(port int) {
 	handedOut.Lock()
 	defer handedOut.Unlock()
