@@ -158,7 +158,7 @@ func main() {
 	// - https://github.com/advisories/GHSA-4374-p667-p6c8
 	disableHTTP2 := func(c *tls.Config) {
 		setupLog.Info("Disabling HTTP/2")
-		c.NextProtos = []string{"http/1.1"}
+		serving.HTTP1Only(c)
 	}
 
 	if !enableHTTP2 {

@@ -76,7 +76,7 @@ func startNullWebhook(ctx context.Context, local *testenv.Local, admin client.Cl
 	}
 	server, err := serving.NewWebhookServer(serving.WebhookOptions{
 		Host: "127.0.0.1", Port: 0, CertDir: dir, ClientCAFile: caFile,
-		TLSOpts: []func(*tls.Config){func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }}})
+		TLSOpts: []func(*tls.Config){serving.HTTP1Only}})
 	if err != nil {
 		return err
 	}

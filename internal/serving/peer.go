@@ -103,7 +103,7 @@ func (p *Peers) Start(ctx context.Context) error {
 			logf.Log.WithName("peers").Error(err, "certificate watcher error")
 		}
 	}()
-	cfg := newTLSConfig([]func(*tls.Config){func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }})
+	cfg := newTLSConfig([]func(*tls.Config){HTTP1Only})
 	cfg.GetCertificate = w.GetCertificate
 	cfg.ClientAuth = tls.RequireAnyClientCert
 	cfg.VerifyConnection = samePair(w)
@@ -125,7 +125,7 @@ func (p *Peers) Client() (*http.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg := newTLSConfig([]func(*tls.Config){func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }})
+	cfg := newTLSConfig([]func(*tls.Config){HTTP1Only})
 	cfg.GetClientCertificate = func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return w.GetCertificate(nil) }
 	// The server is verified by VerifyConnection, which pins it to the serving certificate: the
 	// chain and name checks would only ask a CA what the pin already proves.

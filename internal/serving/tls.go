@@ -19,6 +19,9 @@ func newTLSConfig(opts []func(*tls.Config)) *tls.Config {
 	return cfg
 }
 
+// HTTP1Only is the TLS option that turns HTTP/2 off: the listener offers HTTP/1.1 alone.
+func HTTP1Only(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }
+
 // serveCertificateFrom makes cfg serve the pair certName/keyName in dir, re-read whenever the
 // files change (a rotated Secret), until ctx ends.
 func serveCertificateFrom(ctx context.Context, cfg *tls.Config, dir, certName, keyName, logName string) error {

@@ -128,7 +128,7 @@ func (r *Replicas) startReplica(i, port int, setup func(*Replicas, int, ctrl.Man
 	server, err := serving.NewWebhookServer(serving.WebhookOptions{
 		Host: wh.LocalServingHost, Port: port, CertDir: wh.LocalServingCertDir,
 		ClientCAFile: filepath.Join(r.Dir, WebhookClientCAFile),
-		TLSOpts:      []func(*tls.Config){func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }},
+		TLSOpts:      []func(*tls.Config){serving.HTTP1Only},
 	})
 	if err != nil {
 		return err
