@@ -95,6 +95,21 @@ func dumpChains(rep Report) string {
 // chainDirOf is where a test journal's files are.
 func chainDirOf(cfg Config) string { return filepath.Join(cfg.Dir, cfg.Writer) }
 
+// closedChain writes n records into a closed journal whose segments seal at maxSegmentBytes,
+// and returns its config, its chain's directory and the segment files there, oldest first.
+func closedChain(t testing.TB, maxSegmentBytes int64, n int) (Config, string, []string) {
+	t.Helper()
+	cfg := testConfig(t, newFakeClock(day0))
+	cfg.MaxSegmentBytes = maxSegmentBytes
+	j := mustOpen(t, cfg)
+	appendN(t, j, n)
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir := chainDirOf(cfg)
+	return cfg, dir, segmentFiles(t, dir)
+}
+
 // segmentFiles lists a chain's segment files as named on disk, oldest first.
 func segmentFiles(t testing.TB, dir string) []string {
 	t.Helper()

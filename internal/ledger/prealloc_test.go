@@ -348,15 +348,7 @@ func TestTailStopsWhereAWriteIsInProgress(t *testing.T) {
 // other line that is not a record, and keeps the records after it.
 func TestTailSkipsOnlyTheDamagedLineOfASealedSegment(t *testing.T) {
 	for _, damage := range []byte{'X', 0} {
-		cfg := testConfig(t, newFakeClock(day0))
-		cfg.MaxSegmentBytes = 8192
-		j := mustOpen(t, cfg)
-		appendN(t, j, 60)
-		if err := j.Close(); err != nil {
-			t.Fatal(err)
-		}
-		dir := chainDirOf(cfg)
-		files := segmentFiles(t, dir)
+		cfg, dir, files := closedChain(t, 8192, 60)
 		if len(files) < 2 {
 			t.Fatalf("want a sealed segment and a live one, have %v", files)
 		}

@@ -266,23 +266,16 @@ func TestOpenAfterCrashBeforeTheFirstWriteOfASegment(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := testConfig(t, newFakeClock(day0))
-			cfg.MaxSegmentBytes = 1500
-			j := mustOpen(t, cfg)
-			appendN(t, j, 6) // seals the first segment, writes into the second
-			if err := j.Close(); err != nil {
-				t.Fatal(err)
+			cfg, dir, files := closedChain(t, 1500, 6) // seals the first segment, writes into the second
+			if len(files) != 2 {
+				t.Fatalf("setup: %d segments, want 2", len(files))
 			}
-			dir := chainDirOf(cfg)
-			if n := len(segmentFiles(t, dir)); n != 2 {
-				t.Fatalf("setup: %d segments, want 2", n)
-			}
-			if err := os.Remove(filepath.Join(dir, segmentFiles(t, dir)[1])); err != nil {
+			if err := os.Remove(filepath.Join(dir, files[1])); err != nil {
 				t.Fatal(err)
 			}
 			// The chain ended at the first seal; the next segment was created but never
 			// written. Its head file would name that seal.
-			seal, err := lastRecordPlain(filepath.Join(dir, segmentFiles(t, dir)[0]))
+			seal, err := lastRecordPlain(filepath.Join(dir, files[0]))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -291,7 +284,7 @@ func TestOpenAfterCrashBeforeTheFirstWriteOfASegment(t *testing.T) {
 			_ = h.close()
 			writeFile(t, filepath.Join(dir, "2026-11-30.00000002.jsonl"), tt.content)
 
-			j = mustOpen(t, cfg)
+			j := mustOpen(t, cfg)
 			got := appendN(t, j, 1)
 			rep := mustVerify(t, cfg.Dir)
 			if len(rep.Chains[0].Gaps) != tt.gaps || got[0].Seq != seal.Seq+2+uint64(tt.gaps) {
@@ -304,15 +297,7 @@ func TestOpenAfterCrashBeforeTheFirstWriteOfASegment(t *testing.T) {
 // The procedure docs/ledger.md gives after ErrCorrupt: move the damaged segment aside, and the
 // chain continues from the previous seal with the loss recorded.
 func TestManualRecoveryAfterCorruption(t *testing.T) {
-	cfg := testConfig(t, newFakeClock(day0))
-	cfg.MaxSegmentBytes = 1500
-	j := mustOpen(t, cfg)
-	appendN(t, j, 8)
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
-	dir := chainDirOf(cfg)
-	files := segmentFiles(t, dir)
+	cfg, dir, files := closedChain(t, 1500, 8)
 	live := filepath.Join(dir, files[len(files)-1])
 	lines := bytes.SplitAfter(readFile(t, live), []byte("\n"))
 	if len(lines) < 4 {
@@ -326,7 +311,7 @@ func TestManualRecoveryAfterCorruption(t *testing.T) {
 	if err := os.Rename(live, live+".damaged"); err != nil {
 		t.Fatal(err)
 	}
-	j = mustOpen(t, cfg)
+	j := mustOpen(t, cfg)
 	appendN(t, j, 1)
 	rep := mustVerify(t, cfg.Dir)
 	if g := rep.Chains[0].Gaps; len(g) != 1 || g[0].Reason != GapRecordsMissing || g[0].LostRecords != uint64(len(lines)-1) {
