@@ -225,8 +225,14 @@ func TestNoDecisionIsSilentlyDroppedUnderConcurrentFailures(t *testing.T) {
 		})
 	}
 	for range 6 {
+		// The journal writes into space it preallocated, so a full volume fails appends only
+		// once that space is used up: keep it full until one has failed (a fixed 20 ms was not
+		// always long enough under load).
+		before := failed.Load()
 		free := tmpfs.Fill(t, dir)
-		time.Sleep(20 * time.Millisecond)
+		for deadline := time.Now().Add(time.Minute); failed.Load() == before && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
 		free()
 		time.Sleep(20 * time.Millisecond)
 	}
