@@ -14,6 +14,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/metrics"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
 
@@ -49,14 +50,15 @@ func openLedger(mgr ctrl.Manager, dir, writer, keyNamespace string) (
 	case !apierrors.IsNotFound(err) && !apierrors.IsForbidden(err):
 		return nil, nil, nil, fmt.Errorf("reading AuditLedger %s: %w", audit.LedgerName, err)
 	}
-	cfg := audit.Config(spec, dir, writer, nil)
-	cfg.SigningKey = key
-	j, err := ledger.Open(cfg)
+	config := func(spec *safetyv1alpha1.AuditLedgerSpec) ledger.Config {
+		cfg := audit.Config(spec, dir, writer, nil)
+		cfg.SigningKey, cfg.ObserveCommit = key, metrics.ObserveLedgerCommit
+		return cfg
+	}
+	j, err := ledger.Open(config(spec))
 	if _, refused := errors.AsType[*ledger.ConfigError](err); refused {
 		setupLog.Error(audit.SpecError(err), "The ledger refuses the AuditLedger's settings; opening it with the defaults")
-		cfg = audit.Config(nil, dir, writer, nil)
-		cfg.SigningKey = key
-		j, err = ledger.Open(cfg)
+		j, err = ledger.Open(config(nil))
 	}
 	if err != nil {
 		return nil, nil, nil, err

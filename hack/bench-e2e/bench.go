@@ -26,6 +26,8 @@ type bench struct {
 	local  *testenv.Local
 	admin  client.Client
 	scheme *runtime.Scheme
+	// manager reads the manager's own metrics (timing.go).
+	manager *managerMetrics
 	// apiProfiles, when set, is where each 8-client batch of 1,000 creates or more leaves a CPU
 	// profile of kube-apiserver (-apiserver-profiles).
 	apiProfiles string
@@ -125,10 +127,11 @@ func (b *bench) admitted(ctx context.Context, plan *benchPlan) int64 {
 // For toolgate it then waits until the plan's usage counts every admitted call (settle) and counts
 // the API writes toolgate's objects took, per call.
 func (b *bench) batch(ctx context.Context, group string, p *benchPlan, n, clients int) (*result, error) {
-	before, err := b.writes(ctx)
+	before, err := b.scrape(ctx)
 	if err != nil {
 		return nil, err
 	}
+	managerBefore := b.manager.scrape(ctx)
 	start0 := p.seq
 	p.seq += n
 	lat := make([]time.Duration, n)
@@ -170,12 +173,18 @@ func (b *bench) batch(ctx context.Context, group string, p *benchPlan, n, client
 		res.settle = time.Since(done)
 	}
 	res.cpu = cpuSince(cpu0) // for toolgate, with the counters' flush the settle waited for
-	after, err := b.writes(ctx)
+	after, err := b.scrape(ctx)
 	if err != nil {
 		return nil, err
 	}
-	delta := after[group] - before[group] + ifNot(group, after[groupToolgate]-before[groupToolgate])
+	delta := after.writes[group] - before.writes[group] +
+		ifNot(group, after.writes[groupToolgate]-before.writes[groupToolgate])
 	res.writes = float64(delta) / float64(n)
+	hook := callWebhooks[group]
+	res.timers = map[string]timer{timerWebhook: after.hooks[hook].sub(before.hooks[hook])}
+	if group == groupToolgate {
+		maps.Copy(res.timers, b.manager.since(ctx, managerBefore))
+	}
 	return res, nil
 }
 
@@ -186,9 +195,20 @@ func ifNot(group string, v int64) int64 {
 	return v
 }
 
-// writes scrapes kube-apiserver's request counter and sums the writes (POST, PUT, PATCH, DELETE)
-// per API group.
-func (b *bench) writes(ctx context.Context) (map[string]int64, error) {
+// apiMetrics are the kube-apiserver counters a batch is measured by: its writes (POST, PUT, PATCH,
+// DELETE) per API group, and the time its validating webhooks took as the API server saw it, by
+// webhook name (apiserver_admission_webhook_admission_duration_seconds: sum and count).
+type apiMetrics struct {
+	writes map[string]int64
+	hooks  map[string]timer
+}
+
+// hookMetric is the histogram of one webhook call's duration, TLS and the webhook's own time
+// included, that kube-apiserver keeps per webhook.
+const hookMetric = "apiserver_admission_webhook_admission_duration_seconds"
+
+// scrape reads kube-apiserver's /metrics as the admin.
+func (b *bench) scrape(ctx context.Context) (*apiMetrics, error) {
 	cs, err := kubernetes.NewForConfig(b.local.Admin)
 	if err != nil {
 		return nil, err
@@ -197,21 +217,26 @@ func (b *bench) writes(ctx context.Context) (map[string]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]int64{}
+	out := &apiMetrics{writes: map[string]int64{}, hooks: map[string]timer{}}
 	sc := bufio.NewScanner(strings.NewReader(string(data)))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, "apiserver_request_total{") {
+		name, rest, ok := strings.Cut(sc.Text(), "{")
+		if !ok {
 			continue
 		}
-		labels, value, _ := strings.Cut(line[len("apiserver_request_total{"):], "} ")
-		verb, group := label(labels, "verb"), label(labels, "group")
-		if verb != "POST" && verb != "PUT" && verb != "PATCH" && verb != "DELETE" {
-			continue
-		}
+		labels, value, _ := strings.Cut(rest, "} ")
 		v, _ := strconv.ParseFloat(value, 64)
-		out[group] += int64(v)
+		switch name {
+		case "apiserver_request_total":
+			switch label(labels, "verb") {
+			case "POST", "PUT", "PATCH", "DELETE":
+				out.writes[label(labels, "group")] += int64(v)
+			}
+		case hookMetric + "_sum", hookMetric + "_count":
+			hook := label(labels, "name")
+			out.hooks[hook] = out.hooks[hook].add(histogramPart(name, v))
+		}
 	}
 	return out, sc.Err()
 }
@@ -234,6 +259,9 @@ type result struct {
 	settle time.Duration
 	runs   int
 	cpu    map[string]time.Duration // by process, summed
+	// timers are the batch's means: its webhook as the API server timed it, and for toolgate
+	// the manager's own timings (timing.go).
+	timers map[string]timer
 }
 
 // merge pools two results (nil-safe): latencies together, throughput from the summed wall time,
@@ -247,9 +275,13 @@ func (r *result) merge(o *result) *result {
 	for k, v := range o.cpu {
 		cpu[k] += v
 	}
+	timers := maps.Clone(r.timers)
+	for k, v := range o.timers {
+		timers[k] = timers[k].add(v)
+	}
 	return &result{lat: append(r.lat, o.lat...), wall: r.wall + o.wall, n: r.n + o.n,
 		writes: (r.writes*float64(r.runs) + o.writes) / float64(r.runs+1),
-		settle: max(r.settle, o.settle), runs: r.runs + 1, cpu: cpu}
+		settle: max(r.settle, o.settle), runs: r.runs + 1, cpu: cpu, timers: timers}
 }
 
 func (r *result) pct(p int) time.Duration {

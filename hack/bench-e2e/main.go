@@ -71,7 +71,8 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 		return err
 	}
 	defer func() { _ = local.Stop() }()
-	if err := startManager(ctx, local, &x.profile); err != nil {
+	manager := &managerMetrics{}
+	if err := startManager(ctx, local, &x.profile, manager); err != nil {
 		return err
 	}
 	scheme := runtime.NewScheme()
@@ -86,7 +87,7 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 	if err != nil {
 		return err
 	}
-	b := &bench{local: local, admin: admin, scheme: scheme, apiProfiles: x.apiProfiles}
+	b := &bench{local: local, admin: admin, scheme: scheme, manager: manager, apiProfiles: x.apiProfiles}
 	if err := b.setUp(ctx, dir); err != nil {
 		return err
 	}
@@ -112,18 +113,23 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 		return err
 	}
 	x.profile.start(ctx)
-	var cpuRows []string
+	var cpuRows, timingRows []string
 	for _, clients := range []int{1, 8} {
 		rows, err := b.compare(ctx, modes, main, rounds, perRun, clients)
 		if err != nil {
 			return err
 		}
-		cpuRows = append(cpuRows, rows...)
+		cpuRows = append(cpuRows, rows[:len(rows)-1]...)
+		timingRows = append(timingRows, rows[len(rows)-1])
 	}
 	fmt.Printf("\nCPU per create, by process (toolgate's includes its counters' flush until settled)\n\n")
 	fmt.Printf("| clients | mode | %s | all |\n|---|---|%s---|\n", strings.Join(cpuProcesses, " | "),
 		strings.Repeat("---|", len(cpuProcesses)))
 	for _, row := range cpuRows {
+		fmt.Println(row)
+	}
+	fmt.Println(timingHeader)
+	for _, row := range timingRows {
 		fmt.Println(row)
 	}
 	fmt.Printf("\nCPU while idle (no creates, before the rounds), per second: %s\n", idle)
@@ -140,7 +146,7 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 }
 
 // compare runs rounds of perRun creates in every mode (rotated per round) from clients concurrent
-// clients, prints the latency rows, and returns the CPU rows.
+// clients, prints the latency rows, and returns the CPU rows and, last, the timing row.
 func (b *bench) compare(ctx context.Context, modes []string, p *benchPlan,
 	rounds, perRun, clients int) ([]string, error) {
 	pooled := map[string]*result{}
@@ -162,15 +168,20 @@ func (b *bench) compare(ctx context.Context, modes []string, p *benchPlan,
 	n, t := pooled[groupNull], pooled[groupToolgate]
 	fmt.Printf("| %d | toolgate ÷ null | %.2f× | %.2f× | %.2f× | %.2f× | | |\n", clients,
 		ratio(t.pct(50), n.pct(50)), ratio(t.pct(90), n.pct(90)), ratio(t.pct(99), n.pct(99)), t.throughput()/n.throughput())
-	return cpuRows, nil
+	return append(cpuRows, timingRow(clients, n, t)), nil
 }
 
 // startManager starts the manager binary (with the profile's flags) and waits until it leads.
-func startManager(ctx context.Context, local *testenv.Local, p *profiler) error {
+func startManager(ctx context.Context, local *testenv.Local, p *profiler, m *managerMetrics) error {
 	args, err := p.managerArgs()
 	if err != nil {
 		return err
 	}
+	metricsArgs, err := m.args()
+	if err != nil {
+		return err
+	}
+	args = append(metricsArgs, args...) // -manager-arg comes last, so it may override them
 	if err := local.StartManager(ctx, args...); err != nil {
 		return err
 	}

@@ -31,6 +31,10 @@ const (
 	groupToolgate = "safety.toolgate.dev"
 )
 
+// callWebhooks name each group's AgentToolCall webhook, as kube-apiserver's metrics label it.
+var callWebhooks = map[string]string{
+	groupNull: "null.bench.toolgate.dev", groupToolgate: "vagenttoolcall-v1alpha1.toolgate.dev"}
+
 // copyCallCRD installs toolgate's AgentToolCall CRD under another group.
 func copyCallCRD(ctx context.Context, admin client.Client, group string) error {
 	crd, err := testenv.ReadObject[apiextensionsv1.CustomResourceDefinition](
@@ -100,7 +104,7 @@ func startNullWebhook(ctx context.Context, local *testenv.Local, admin client.Cl
 	return admin.Create(ctx, &admissionregistrationv1.ValidatingWebhookConfiguration{
 		ObjectMeta: metav1.ObjectMeta{Name: "bench-null-webhook"},
 		Webhooks: []admissionregistrationv1.ValidatingWebhook{{
-			Name:         "null.bench.toolgate.dev",
+			Name:         callWebhooks[groupNull],
 			ClientConfig: admissionregistrationv1.WebhookClientConfig{URL: &url, CABundle: certPEM},
 			Rules: []admissionregistrationv1.RuleWithOperations{{
 				Operations: []admissionregistrationv1.OperationType{admissionregistrationv1.Create},

@@ -63,8 +63,13 @@ const lineOverhead = 256
 // hands each its receipt or error; it returns how many that was.
 func (j *Journal) commit(batch []*pending) int {
 	j.wmu.Lock()
+	start := time.Now()
 	n, err := j.write(batch)
+	took, observe := time.Since(start), j.cfg.ObserveCommit
 	j.wmu.Unlock()
+	if err == nil && observe != nil {
+		observe(n, took)
+	}
 	batch = batch[:n]
 	for _, p := range batch {
 		p.fields.release() // written or failed: nothing reads them again

@@ -53,6 +53,11 @@ type Config struct {
 	SigningKey ed25519.PrivateKey
 	// SignEvery is how often the live head is signed. Default DefaultSignEvery.
 	SignEvery time.Duration
+	// ObserveCommit, when set, is told after each batch is made durable how many records it
+	// held and how long its write and sync took, by the wall clock: the disk's share of every
+	// appender's wait, which the manager exports as metrics. It runs on the commit path, between
+	// the sync and the appenders' receipts, so it must be quick.
+	ObserveCommit func(records int, took time.Duration)
 
 	// openFile opens segment files. Tests replace it to inject write and sync failures; nil
 	// means os.OpenFile.

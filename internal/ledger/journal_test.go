@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -241,4 +242,48 @@ func TestOpenRejectsBadConfig(t *testing.T) {
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Fatalf("a rejected Open created files: %v", ents)
 	}
+}
+
+// ObserveCommit is how the manager measures the disk's share of a decision's latency: it must
+// see every batch made durable once, with the records that batch held, and no batch that failed.
+func TestObserveCommitSeesEachDurableBatchOnce(t *testing.T) {
+	fs := newFaultFS()
+	cfg := testConfig(t, nil)
+	cfg.openFile = fs.open
+	var mu sync.Mutex
+	var batches, observed int
+	var slowest time.Duration
+	cfg.ObserveCommit = func(records int, took time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		if records < 1 || took <= 0 {
+			t.Errorf("observed a commit of %d records taking %v", records, took)
+		}
+		batches++
+		observed += records
+		slowest = max(slowest, took)
+	}
+	j := mustOpen(t, cfg)
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() { appendN(t, j, 10) })
+	}
+	wg.Wait()
+	_, syncs := fs.counts()
+	mu.Lock()
+	if observed != 160 || batches != syncs {
+		t.Fatalf("observed %d records in %d batches; want the 160 appended, in the %d batches synced", observed, batches, syncs)
+	}
+	mu.Unlock()
+
+	fs.set(func(fs *faultFS) { fs.datasyncErr = syscall.EIO })
+	if _, err := j.Append(context.Background(), Record{Kind: "decision", Fields: map[string]any{"lost": true}}); err == nil {
+		t.Fatal("an append whose sync failed returned a receipt")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if observed != 160 {
+		t.Fatalf("a failed batch was observed: %d records", observed-160)
+	}
+	t.Logf("%d batches, slowest %v", batches, slowest)
 }

@@ -111,8 +111,8 @@ func (j *Journal) Reconfigure(cfg Config) ([]string, error) {
 	return changed, nil
 }
 
-// Settings returns the journal's current configuration, with defaults filled in. Its openFile
-// and test hooks are left out, and so is the signing key: settings get logged and compared,
+// Settings returns the journal's current configuration, with defaults filled in. Its openFile,
+// test hooks and ObserveCommit are left out, and so is the signing key: settings get logged and compared,
 // and the private key must never travel with them (PublicKey gives its public half).
 func (j *Journal) Settings() Config {
 	j.maintMu.Lock()
@@ -121,7 +121,7 @@ func (j *Journal) Settings() Config {
 	defer j.wmu.Unlock()
 	c := j.cfg
 	c.RedactKeys = slices.Clone(c.RedactKeys)
-	c.openFile, c.syncEach = nil, false
+	c.openFile, c.syncEach, c.ObserveCommit = nil, false, nil
 	c.SigningKey = nil
 	return c
 }
