@@ -31,6 +31,8 @@ type bench struct {
 	// apiProfiles, when set, is where each 8-client batch of 1,000 creates or more leaves a CPU
 	// profile of kube-apiserver (-apiserver-profiles).
 	apiProfiles string
+	// nullDelay is how long the null webhook waits before each answer (-null-delay).
+	nullDelay time.Duration
 }
 
 // benchPlan is a locked plan and its agent (a ServiceAccount of its own, with a real token).
@@ -53,7 +55,7 @@ func (b *bench) setUp(ctx context.Context, dir string) error {
 			return fmt.Errorf("CRD for %s: %w", group, err)
 		}
 	}
-	if err := startNullWebhook(ctx, b.local, b.admin, dir); err != nil {
+	if err := startNullWebhook(ctx, b.local, b.admin, dir, b.nullDelay); err != nil {
 		return err
 	}
 	open := safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: openProfile},

@@ -46,6 +46,9 @@ func main() {
 	flag.IntVar(&x.profile.seconds, "profile-seconds", 20, "length of the manager's CPU profile")
 	flag.StringVar(&x.apiProfiles, "apiserver-profiles", "",
 		"a directory: each 8-client batch of 1,000 creates or more leaves a CPU profile of kube-apiserver there")
+	flag.DurationVar(&x.nullDelay, "null-delay", 0,
+		"the null webhook waits this long before each answer: how the API server's CPU per create "+
+			"follows its webhook's latency")
 	flag.Func("manager-arg",
 		"an extra flag for the manager binary (repeatable), e.g. -manager-arg=--ledger-dir= to measure without the ledger",
 		func(s string) error { x.profile.extra = append(x.profile.extra, s); return nil })
@@ -87,7 +90,8 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 	if err != nil {
 		return err
 	}
-	b := &bench{local: local, admin: admin, scheme: scheme, manager: manager, apiProfiles: x.apiProfiles}
+	b := &bench{local: local, admin: admin, scheme: scheme, manager: manager, apiProfiles: x.apiProfiles,
+		nullDelay: x.nullDelay}
 	if err := b.setUp(ctx, dir); err != nil {
 		return err
 	}
@@ -194,6 +198,7 @@ type extras struct {
 	statusWrites bool
 	profile      profiler
 	apiProfiles  string
+	nullDelay    time.Duration
 }
 
 func (b *bench) extras(ctx context.Context, rounds int, x extras) error {

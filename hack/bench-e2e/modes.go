@@ -66,7 +66,9 @@ func copyCallCRD(ctx context.Context, admin client.Client, group string) error {
 // client-certificate check and the same protocol (HTTP/1.1: the manager serves HTTP/2 only with
 // --enable-http2), and registers it for the null group. The listener offers HTTP/2 unless told
 // otherwise, so the null webhook spoke HTTP/2 to the API server and toolgate HTTP/1.1 before.
-func startNullWebhook(ctx context.Context, local *testenv.Local, admin client.Client, dir string) error {
+// It waits delay before each answer (0 in the comparison).
+func startNullWebhook(ctx context.Context, local *testenv.Local, admin client.Client, dir string,
+	delay time.Duration) error {
 	certPEM, keyPEM, err := certutil.GenerateSelfSignedCertKey("localhost", nil, []string{"localhost"})
 	if err != nil {
 		return err
@@ -90,6 +92,7 @@ func startNullWebhook(ctx context.Context, local *testenv.Local, admin client.Cl
 			http.Error(w, "bad review", http.StatusBadRequest)
 			return
 		}
+		time.Sleep(delay)
 		review.Response = &admissionv1.AdmissionResponse{UID: review.Request.UID, Allowed: true}
 		review.Request = nil
 		_ = json.NewEncoder(w).Encode(review)
