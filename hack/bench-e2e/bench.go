@@ -182,6 +182,12 @@ func (b *bench) batch(ctx context.Context, group string, p *benchPlan, n, client
 	delta := after.writes[group] - before.writes[group] +
 		ifNot(group, after.writes[groupToolgate]-before.writes[groupToolgate])
 	res.writes = float64(delta) / float64(n)
+	res.reads = map[string]int64{}
+	for resource, v := range after.reads {
+		if d := v - before.reads[resource]; d > 0 {
+			res.reads[resource] = d
+		}
+	}
 	hook := callWebhooks[group]
 	res.timers = map[string]timer{timerWebhook: after.hooks[hook].sub(before.hooks[hook])}
 	if group == groupToolgate {
@@ -202,6 +208,7 @@ func ifNot(group string, v int64) int64 {
 // webhook name (apiserver_admission_webhook_admission_duration_seconds: sum and count).
 type apiMetrics struct {
 	writes map[string]int64
+	reads  map[string]int64 // GET, LIST and WATCH, by resource
 	hooks  map[string]timer
 }
 
@@ -219,7 +226,7 @@ func (b *bench) scrape(ctx context.Context) (*apiMetrics, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &apiMetrics{writes: map[string]int64{}, hooks: map[string]timer{}}
+	out := &apiMetrics{writes: map[string]int64{}, reads: map[string]int64{}, hooks: map[string]timer{}}
 	sc := bufio.NewScanner(strings.NewReader(string(data)))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
@@ -234,6 +241,8 @@ func (b *bench) scrape(ctx context.Context) (*apiMetrics, error) {
 			switch label(labels, "verb") {
 			case "POST", "PUT", "PATCH", "DELETE":
 				out.writes[label(labels, "group")] += int64(v)
+			case "GET", "LIST", "WATCH":
+				out.reads[label(labels, "resource")] += int64(v)
 			}
 		case hookMetric + "_sum", hookMetric + "_count":
 			hook := label(labels, "name")
@@ -264,6 +273,8 @@ type result struct {
 	// timers are the batch's means: its webhook as the API server timed it, and for toolgate
 	// the manager's own timings (timing.go).
 	timers map[string]timer
+	// reads are the API server's reads during the batch, by resource, anyone's.
+	reads map[string]int64
 }
 
 // merge pools two results (nil-safe): latencies together, throughput from the summed wall time,
@@ -281,9 +292,13 @@ func (r *result) merge(o *result) *result {
 	for k, v := range o.timers {
 		timers[k] = timers[k].add(v)
 	}
+	reads := maps.Clone(r.reads)
+	for k, v := range o.reads {
+		reads[k] += v
+	}
 	return &result{lat: append(r.lat, o.lat...), wall: r.wall + o.wall, n: r.n + o.n,
 		writes: (r.writes*float64(r.runs) + o.writes) / float64(r.runs+1),
-		settle: max(r.settle, o.settle), runs: r.runs + 1, cpu: cpu, timers: timers}
+		settle: max(r.settle, o.settle), runs: r.runs + 1, cpu: cpu, timers: timers, reads: reads}
 }
 
 func (r *result) pct(p int) time.Duration {

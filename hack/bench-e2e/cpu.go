@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -72,7 +74,7 @@ func (r *result) cpuRow(clients int, mode string) string {
 		total += r.cpu[p]
 		cells = append(cells, ms(r.cpu[p]/time.Duration(r.n)))
 	}
-	cells = append(cells, ms(total/time.Duration(r.n)))
+	cells = append(cells, ms(total/time.Duration(r.n)), r.readsPerCreate())
 	return fmt.Sprintf("| %d | %s | %s |", clients, mode, strings.Join(cells, " | "))
 }
 
@@ -91,4 +93,21 @@ func idleCPU(ctx context.Context, d time.Duration) (string, error) {
 		cells = append(cells, fmt.Sprintf("%s %s", p, ms(used[p]*time.Second/d)))
 	}
 	return strings.Join(cells, ", "), nil
+}
+
+// readsPerCreate is the API server's reads per create during the mode's batches, anyone's (the
+// benchmark's own waits included), with the resources read most.
+func (r *result) readsPerCreate() string {
+	var total int64
+	names := make([]string, 0, len(r.reads))
+	for name, v := range r.reads {
+		total += v
+		names = append(names, name)
+	}
+	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(r.reads[b], r.reads[a]) })
+	parts := make([]string, 0, 3)
+	for _, name := range names[:min(3, len(names))] {
+		parts = append(parts, fmt.Sprintf("%s %.3f", name, float64(r.reads[name])/float64(r.n)))
+	}
+	return fmt.Sprintf("%.3f (%s)", float64(total)/float64(r.n), strings.Join(parts, ", "))
 }

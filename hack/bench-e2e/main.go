@@ -127,8 +127,8 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 		timingRows = append(timingRows, rows[len(rows)-1])
 	}
 	fmt.Printf("\nCPU per create, by process (toolgate's includes its counters' flush until settled)\n\n")
-	fmt.Printf("| clients | mode | %s | all |\n|---|---|%s---|\n", strings.Join(cpuProcesses, " | "),
-		strings.Repeat("---|", len(cpuProcesses)))
+	fmt.Printf("| clients | mode | %s | all | API reads per create (the most read) |\n|---|---|%s---|---|\n",
+		strings.Join(cpuProcesses, " | "), strings.Repeat("---|", len(cpuProcesses)))
 	for _, row := range cpuRows {
 		fmt.Println(row)
 	}
