@@ -204,7 +204,7 @@ func ifNot(group string, v int64) int64 {
 }
 
 // apiMetrics are the kube-apiserver counters a batch is measured by: its writes (POST, PUT, PATCH,
-// DELETE) per API group, and the time its validating webhooks took as the API server saw it, by
+// DELETE) per API group, its reads per resource, and the time its validating webhooks took as the API server saw it, by
 // webhook name (apiserver_admission_webhook_admission_duration_seconds: sum and count).
 type apiMetrics struct {
 	writes map[string]int64

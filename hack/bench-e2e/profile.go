@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -30,14 +29,11 @@ func (p *profiler) managerArgs() ([]string, error) {
 	if p.file == "" {
 		return p.extra, nil
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := freeLoopbackAddr()
 	if err != nil {
 		return nil, err
 	}
-	p.addr = lis.Addr().String()
-	if err := lis.Close(); err != nil {
-		return nil, err
-	}
+	p.addr = addr
 	return append([]string{"--pprof-bind-address", p.addr}, p.extra...), nil
 }
 

@@ -60,15 +60,19 @@ type managerMetrics struct{ addr string }
 
 // args are the manager flags that serve its metrics on a free loopback port.
 func (m *managerMetrics) args() ([]string, error) {
+	addr, err := freeLoopbackAddr()
+	m.addr = addr
+	return []string{"--metrics-bind-address", m.addr, "--metrics-secure=false"}, err
+}
+
+// freeLoopbackAddr is a loopback address with a port free now, for a manager listener.
+func freeLoopbackAddr() (string, error) {
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	m.addr = lis.Addr().String()
-	if err := lis.Close(); err != nil {
-		return nil, err
-	}
-	return []string{"--metrics-bind-address", m.addr, "--metrics-secure=false"}, nil
+	addr := lis.Addr().String()
+	return addr, lis.Close()
 }
 
 // scrape reads the manager's timers now; nil when they cannot be read (the table then shows
