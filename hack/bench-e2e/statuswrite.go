@@ -40,13 +40,14 @@ func (b *bench) statusWrites(ctx context.Context, rounds, perShape int) error {
 		name  string
 		write func(i int) (time.Duration, error)
 	}
-	planWrite := func(steps int, legacy bool) func(int) (time.Duration, error) {
+	planWrite := func(steps int, legacy, patch bool) func(int) (time.Duration, error) {
 		return func(i int) (time.Duration, error) {
 			for {
 				plan := &safetyv1alpha1.AgentPlan{}
 				if err := c.Get(ctx, client.ObjectKey{Namespace: benchNS, Name: "status-writes"}, plan); err != nil {
 					return 0, err
 				}
+				before := plan.DeepCopy()
 				u := &plan.Status.Usage
 				u.Calls++
 				u.StepAttempts, u.Steps = nil, nil
@@ -61,7 +62,12 @@ func (b *bench) statusWrites(ctx context.Context, rounds, perShape int) error {
 					}
 				}
 				t := time.Now()
-				err := c.Status().Update(ctx, plan)
+				var err error
+				if patch {
+					err = c.Status().Patch(ctx, plan, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))
+				} else {
+					err = c.Status().Update(ctx, plan)
+				}
 				if apierrors.IsConflict(err) { // the plan controller wrote it: not a sample
 					continue
 				}
@@ -70,9 +76,10 @@ func (b *bench) statusWrites(ctx context.Context, rounds, perShape int) error {
 		}
 	}
 	shapes := []shape{
-		{"plan status, 1 step counter", planWrite(1, false)},
-		{"plan status, 100 step counters (map: stepAttempts)", planWrite(100, false)},
-		{"plan status, 100 step counters (keyed list: the former steps)", planWrite(100, true)},
+		{"plan status, 1 step counter", planWrite(1, false, false)},
+		{"plan status, 100 step counters (map: stepAttempts)", planWrite(100, false, false)},
+		{"plan status, 100 step counters (map), as a merge patch of what changed", planWrite(100, false, true)},
+		{"plan status, 100 step counters (keyed list: the former steps)", planWrite(100, true, false)},
 		{"ConfigMap, 100 keys (yardstick)", func(i int) (time.Duration, error) {
 			cm.Data["s0"] = fmt.Sprint(i)
 			t := time.Now()
