@@ -19,43 +19,43 @@ var (
 	}, []string{"decision", "reason", "mode"})
 
 	// EvaluationSeconds is the time the engine spends on one call.
-	EvaluationSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:    "toolgate_evaluation_seconds",
-		Help:    "Time internal/safety.Evaluate takes for one AgentToolCall.",
-		Buckets: prometheus.ExponentialBuckets(1e-6, 4, 10),
-	})
+	EvaluationSeconds = histogram("toolgate_evaluation_seconds",
+		"Time internal/safety.Evaluate takes for one AgentToolCall.",
+		prometheus.ExponentialBuckets(1e-6, 4, 10))
 
 	// HandlingSeconds is the time the webhook takes to answer, from decode to response.
-	HandlingSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:    "toolgate_admission_handling_seconds",
-		Help:    "Time the AgentToolCall webhook takes to answer an admission request.",
-		Buckets: prometheus.ExponentialBuckets(5e-5, 4, 10),
-	})
+	HandlingSeconds = histogram("toolgate_admission_handling_seconds",
+		"Time the AgentToolCall webhook takes to answer an admission request.",
+		prometheus.ExponentialBuckets(5e-5, 4, 10))
 
 	// LedgerFailures counts decisions whose record could not be made durable.
-	LedgerFailures = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "toolgate_ledger_failures_total",
-		Help: "Admission decisions whose ledger record could not be made durable (denied LedgerUnavailable, or lost under failurePolicy Ignore).",
-	})
+	LedgerFailures = counter("toolgate_ledger_failures_total",
+		"Admission decisions whose ledger record could not be made durable (denied LedgerUnavailable, or lost under failurePolicy Ignore).")
 
 	// LedgerCommitSeconds is how long the ledger takes to make one batch of decisions durable
 	// (its write and fdatasync): the disk's share of every decision's latency, as
 	// etcd_disk_wal_fsync_duration_seconds is etcd's. Every webhook answer waits for one.
-	LedgerCommitSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
-		Name:    "toolgate_ledger_commit_seconds",
-		Help:    "Time the decision ledger takes to write and sync one batch of records (group commit).",
-		Buckets: prometheus.ExponentialBuckets(5e-5, 2, 14),
-	})
+	LedgerCommitSeconds = histogram("toolgate_ledger_commit_seconds",
+		"Time the decision ledger takes to write and sync one batch of records (group commit).",
+		prometheus.ExponentialBuckets(5e-5, 2, 14))
 
 	// LedgerCommittedRecords counts the records the ledger made durable; divided by the commit
 	// histogram's count it is how many records a batch held.
-	LedgerCommittedRecords = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "toolgate_ledger_committed_records_total",
-		Help: "Records the decision ledger made durable.",
-	})
+	LedgerCommittedRecords = counter("toolgate_ledger_committed_records_total",
+		"Records the decision ledger made durable.")
 
 	registerOnce sync.Once
 )
+
+// counter is a counter without labels.
+func counter(name, help string) prometheus.Counter {
+	return prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
+}
+
+// histogram is a histogram of seconds.
+func histogram(name, help string, buckets []float64) prometheus.Histogram {
+	return prometheus.NewHistogram(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets})
+}
 
 // ObserveLedgerCommit is the ledger's ObserveCommit: one durable batch of records.
 func ObserveLedgerCommit(records int, took time.Duration) {
