@@ -42,6 +42,7 @@ func run() error {
 		listen, audience, namespace, certFile, keyFile, probeAddr, metricsAddr string
 		showVersion                                                            bool
 		upstreamSessions                                                       int
+		upstreamCallTimeout                                                    time.Duration
 	)
 	flag.StringVar(&listen, "listen", ":8443", "address the MCP endpoint listens on")
 	flag.StringVar(&audience, "audience", "toolgate-gateway", "audience callers' ServiceAccount tokens must carry")
@@ -52,6 +53,8 @@ func run() error {
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "address of /metrics; 0 disables it")
 	flag.IntVar(&upstreamSessions, "upstream-sessions", gateway.DefaultUpstreamSessions,
 		"MCP sessions kept with each ToolServer, so that concurrent calls do not queue on one")
+	flag.DurationVar(&upstreamCallTimeout, "upstream-call-timeout", gateway.DefaultUpstreamCallTimeout,
+		"how long an admitted call may take upstream; it runs to its answer even if the agent hangs up")
 	flag.BoolVar(&showVersion, "version", false, "print the version and exit")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
@@ -92,17 +95,18 @@ func run() error {
 		return err
 	}
 	gw, err := gateway.New(gateway.Options{
-		Reader:           mgr.GetClient(),
-		Reporter:         mgr.GetClient(),
-		Identity:         identity,
-		APIServer:        cfg,
-		TokenReviews:     cs.AuthenticationV1().TokenReviews(),
-		Scheme:           scheme,
-		Mapper:           mgr.GetRESTMapper(),
-		Audience:         audience,
-		Version:          version,
-		UpstreamSessions: upstreamSessions,
-		Log:              log,
+		Reader:              mgr.GetClient(),
+		Reporter:            mgr.GetClient(),
+		Identity:            identity,
+		APIServer:           cfg,
+		TokenReviews:        cs.AuthenticationV1().TokenReviews(),
+		Scheme:              scheme,
+		Mapper:              mgr.GetRESTMapper(),
+		Audience:            audience,
+		Version:             version,
+		UpstreamSessions:    upstreamSessions,
+		UpstreamCallTimeout: upstreamCallTimeout,
+		Log:                 log,
 	})
 	if err != nil {
 		return err
@@ -119,7 +123,13 @@ func run() error {
 	}); err != nil {
 		return err
 	}
-	server := &http.Server{Addr: listen, Handler: gw.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// Bounds on what a caller holds before it is authenticated: the time and the bytes of the
+	// request line and headers (a bearer token is at most 8 KiB), and idle connections. No read
+	// or write timeout: a net/http read deadline that passes while a handler runs ends the
+	// request's context, and an admitted call answers, on its SSE stream, when its upstream
+	// does (UpstreamCallTimeout); the body itself is at most MaxRequestBytes.
+	server := &http.Server{Addr: listen, Handler: gw.Handler(), ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
 		go func() {
 			<-ctx.Done()

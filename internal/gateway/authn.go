@@ -59,7 +59,15 @@ type authenticator struct {
 	cache    *reviewCache
 }
 
+// maxTokenBytes bounds a bearer token the gateway asks the API server about. A ServiceAccount
+// token is a JWT of about a kilobyte (a pod-bound one about 1.3 KB); every review is a request
+// to the API server, so what is not shaped like one is refused without asking.
+const maxTokenBytes = 8 << 10
+
 func (a *authenticator) verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	if len(token) > maxTokenBytes || strings.Count(token, ".") != 2 {
+		return nil, fmt.Errorf("%w: a ServiceAccount token is a JWT of at most %d bytes", auth.ErrInvalidToken, maxTokenBytes)
+	}
 	if info, ok := a.cache.get(token); ok {
 		return info, nil
 	}

@@ -2,10 +2,12 @@ package gateway_test
 
 import (
 	"context"
-	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
@@ -147,40 +149,97 @@ var _ = Describe("toolgate-gateway as the plan's cost reporter", Ordered, func()
 })
 
 var _ = Describe("toolgate-gateway reporting for an agent that hangs up", Ordered, func() {
-	It("still reports the call, Failed, when the upstream finishes after the agent gave up waiting", func() {
+	It("lets the upstream finish and reports the cost it states, when the agent hung up before the answer", func() {
 		started, release := make(chan struct{}, 1), make(chan struct{})
+		var cancelled atomic.Bool
 		s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "test"}, nil)
-		mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Answers when its caller gives up"},
+		mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Answers, at a cost, after its caller gave up"},
 			func(ctx context.Context, _ *mcp.CallToolRequest, _ pathArgs) (*mcp.CallToolResult, any, error) {
 				started <- struct{}{}
 				select {
-				case <-ctx.Done():
+				case <-ctx.Done(): // the agent's hang-up reached the upstream: its cost is lost
+					cancelled.Store(true)
 					return nil, nil, ctx.Err()
 				case <-release:
-					return nil, nil, errors.New("released by the test")
+					return &mcp.CallToolResult{Meta: mcp.Meta{gateway.MetaCost: "0.4"},
+						Content: []mcp.Content{&mcp.TextContent{Text: "done, at a cost"}}}, nil, nil
 				}
 			})
 		server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 		DeferCleanup(server.Close)
 		w := newWorld("gw-hangup-", server.URL, "slow", func(o *worldObjects) {
+			o.server.Spec.Tools[0].ReportsCost = true
 			o.plan.Spec.CostReporter = &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount,
 				Namespace: "toolgate-system", Name: "gateway"}
 		})
 
-		callCtx, cancel := context.WithCancel(ctx)
+		// The agent calls on a session of its own and hangs up mid-call: it closes its
+		// connections, which ends the request's context in the gateway.
+		var mu sync.Mutex
+		var conns []net.Conn
+		dialer := &net.Dialer{}
+		transport := &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := dialer.DialContext(ctx, network, addr)
+			if err == nil {
+				mu.Lock()
+				conns = append(conns, c)
+				mu.Unlock()
+			}
+			return c, err
+		}}
+		DeferCleanup(transport.CloseIdleConnections)
+		agent := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
+			r = r.Clone(r.Context())
+			r.Header.Set("Authorization", "Bearer "+w.token)
+			return transport.RoundTrip(r)
+		})}
+		session, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil).Connect(ctx,
+			&mcp.StreamableClientTransport{Endpoint: gatewayURL, HTTPClient: agent, DisableStandaloneSSE: true}, nil)
+		Expect(err).NotTo(HaveOccurred())
+		hungUp := make(chan struct{})
 		go func() {
 			defer GinkgoRecover()
-			<-started
-			cancel()
+			defer close(hungUp)
+			select {
+			case <-started:
+			case <-time.After(waitTimeout):
+				Fail("the call never reached the upstream")
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, c := range conns {
+				_ = c.Close()
+			}
 		}()
-		_, err := w.session.CallTool(callCtx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": "x"}})
-		Expect(err).To(HaveOccurred(), "the agent gave up")
+		_, err = session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": "x"}})
+		Expect(err).To(HaveOccurred(), "the agent hung up before the answer")
+		<-hungUp
+		// Without the fix the hang-up reaches the upstream within milliseconds, as its context's
+		// end; this waits long past that (it cannot fail the fixed gateway, only miss a slow one).
+		Consistently(cancelled.Load).WithTimeout(2*time.Second).WithPolling(20*time.Millisecond).Should(BeFalse(),
+			"the agent's hang-up cancelled the admitted upstream call")
 		close(release) // the upstream finishes after the agent has gone
 		Eventually(func(g Gomega) {
 			var calls safetyv1alpha1.AgentToolCallList
 			g.Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
 			g.Expect(calls.Items).To(ConsistOf(HaveField("Status", And(
-				HaveField("Phase", safetyv1alpha1.CallPhaseFailed), HaveField("FinishedAt", Not(BeNil()))))))
+				HaveField("Phase", safetyv1alpha1.CallPhaseSucceeded), HaveField("FinishedAt", Not(BeNil())),
+				HaveField("Cost", WithTransform(func(q *resource.Quantity) string {
+					if q == nil {
+						return ""
+					}
+					return q.String()
+				}, Equal("400m")))))))
 		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+		Expect(cancelled.Load()).To(BeFalse(), "the agent's hang-up cancelled the admitted upstream call")
+		key := client.ObjectKey{Namespace: w.ns, Name: "plan"}
+		Expect(counters.Store(ctx, key)).To(Succeed())
+		plan := &safetyv1alpha1.AgentPlan{}
+		Expect(k8sClient.Get(ctx, key, plan)).To(Succeed())
+		Expect(plan.Status.Usage.ReportedCost).To(Equal("0.4"), "the stated cost counts against the plan")
 	})
 })
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -53,6 +53,9 @@ const maxCachedReviews = 4096
 // reportTimeout bounds a cost report, which outlives the agent's request.
 const reportTimeout = 10 * time.Second
 
+// DefaultUpstreamCallTimeout bounds one admitted call to an upstream server.
+const DefaultUpstreamCallTimeout = 10 * time.Minute
+
 // MaxRequestBytes bounds an HTTP request body: the largest arguments plus room for the envelope.
 const MaxRequestBytes = toolcall.MaxArgumentBytes + 16<<10
 
@@ -90,8 +93,11 @@ type Options struct {
 	// UpstreamSessions is how many MCP sessions the gateway keeps with each ToolServer; 0 means
 	// DefaultUpstreamSessions.
 	UpstreamSessions int
-	Version          string
-	Log              logr.Logger
+	// UpstreamCallTimeout bounds one admitted call to its upstream, which outlives the agent's
+	// request (forward says why); 0 means DefaultUpstreamCallTimeout.
+	UpstreamCallTimeout time.Duration
+	Version             string
+	Log                 logr.Logger
 }
 
 // Gateway serves MCP to agents.
@@ -120,10 +126,11 @@ func New(opts Options) (*Gateway, error) {
 	if opts.UpstreamHTTPClient == nil {
 		opts.UpstreamHTTPClient = defaultUpstreamHTTPClient()
 	}
-	if opts.UpstreamSessions < 0 {
-		return nil, errors.New("gateway: UpstreamSessions cannot be negative")
+	if opts.UpstreamSessions < 0 || opts.UpstreamCallTimeout < 0 {
+		return nil, errors.New("gateway: UpstreamSessions and UpstreamCallTimeout cannot be negative")
 	}
 	opts.UpstreamSessions = cmp.Or(opts.UpstreamSessions, DefaultUpstreamSessions)
+	opts.UpstreamCallTimeout = cmp.Or(opts.UpstreamCallTimeout, DefaultUpstreamCallTimeout)
 	opts.ReviewTTL = cmp.Or(opts.ReviewTTL, DefaultReviewTTL)
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
@@ -240,17 +247,22 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 		g.upstreams.forget(rt.server.Name, up)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
-	out, callErr := session.CallTool(ctx, &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
+	// Not on the agent's context: an agent that hangs up while the upstream works would cancel
+	// the call, and the gateway would never read the cost the upstream states in its answer
+	// (reportsCost), reporting only the reservation for work that was done. The cost of a call
+	// is not the agent's to choose, so an admitted call runs to its answer or its timeout.
+	callCtx, cancelCall := context.WithTimeout(context.WithoutCancel(ctx), g.opts.UpstreamCallTimeout)
+	defer cancelCall()
+	out, callErr := session.CallTool(callCtx, &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
 	// The transport failed: reconnect next time. Not when the call's own context ended (the
-	// gateway shutting down, or the SDK propagating an agent's hang-up): the sessions other
-	// agents' calls are on must not be reset by one caller.
-	if _, isRPC := errors.AsType[*jsonrpc.Error](callErr); callErr != nil && !isRPC && ctx.Err() == nil {
+	// gateway shutting down, or the call's timeout): the sessions other agents' calls are on
+	// must not be reset by one call.
+	if _, isRPC := errors.AsType[*jsonrpc.Error](callErr); callErr != nil && !isRPC && callCtx.Err() == nil {
 		g.upstreams.forget(rt.server.Name, up)
 	}
 	if g.reporter != nil {
 		// Before answering the agent: its next call is judged with this one's cost counted. Not
-		// on the agent's context: an agent that hangs up once the upstream has run must not
-		// take the report with it.
+		// on the agent's context either: an agent that hangs up must not take the report with it.
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reportTimeout)
 		defer cancel()
 		if err := g.reporter.report(rctx, call, rt, out, callErr); err != nil {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -165,6 +167,38 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 			return cfg.BearerToken
 		}),
 	)
+
+	It("refuses a token that is no JWT, or larger than any ServiceAccount token, without asking the API server", func() {
+		reviews := func() float64 {
+			GinkgoHelper()
+			cs, err := kubernetes.NewForConfig(cluster.Config)
+			Expect(err).NotTo(HaveOccurred())
+			data, err := cs.RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+			Expect(err).NotTo(HaveOccurred())
+			var n float64
+			for line := range strings.Lines(string(data)) {
+				if strings.HasPrefix(line, "apiserver_request_total{") && strings.Contains(line, `resource="tokenreviews"`) {
+					v, err := strconv.ParseFloat(strings.TrimSpace(line[strings.LastIndexByte(line, ' '):]), 64)
+					Expect(err).NotTo(HaveOccurred())
+					n += v
+				}
+			}
+			return n
+		}
+		before := reviews()
+		for _, token := range []string{"not-a-token", strings.Repeat("a", 6<<10) + "." + strings.Repeat("b", 6<<10) + ".c"} {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(`{}`))
+			Expect(err).NotTo(HaveOccurred())
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Authorization", "Bearer "+token)
+			resp, err := http.DefaultClient.Do(req)
+			Expect(err).NotTo(HaveOccurred())
+			_ = resp.Body.Close()
+			Expect(resp.StatusCode).To(Equal(http.StatusUnauthorized))
+		}
+		Expect(reviews()).To(Equal(before), "a TokenReview was sent for a token that cannot be one")
+	})
 
 	It("cannot act for a caller whose token the API server does not accept, and says so", func() {
 		gatewayOnly, err := testenv.AudiencePodToken(ctx, cluster.Config, ns, agentSA, "gateway-only-pod", false, audience)
