@@ -238,7 +238,7 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 }
 
 func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.AgentToolCall, args json.RawMessage) (*mcp.CallToolResult, error) {
-	up, err := g.upstreams.get(ctx, rt.server)
+	up, err := g.upstreams.get(ctx, rt.server, 0)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}

@@ -158,7 +158,7 @@ func (g *Gateway) routes(ctx context.Context) (map[string]route, error) {
 	routes := map[string]route{}
 	for i := range servers.Items {
 		ts := &servers.Items[i]
-		up, err := g.upstreams.get(ctx, ts)
+		up, err := g.upstreams.get(ctx, ts, routesPatience)
 		if err != nil {
 			g.opts.Log.Error(err, "ToolServer unreachable; its tools are not offered", "toolServer", ts.Name)
 			continue

@@ -22,6 +22,10 @@ const DefaultUpstreamSessions = 4
 // connectTimeout bounds connecting a session to an upstream server.
 const connectTimeout = 30 * time.Second
 
+// routesPatience is how long listing what the gateway offers waits for a ToolServer's connect,
+// from its start: every request lists, so one that does not answer must not hold them all.
+const routesPatience = 3 * time.Second
+
 // upstream is one connected ToolServer: the tools it offered when the gateway connected, and a
 // bounded pool of client sessions that connect on first use.
 type upstream struct {
@@ -70,6 +74,9 @@ func (up *upstream) close() {
 
 // upstreams keeps one upstream per ToolServer, reconnecting when its spec changes (or it was
 // deleted and made again under its name) or a call on one of its sessions failed at the transport.
+// A connect runs on its own, never under the lock, so one ToolServer that does not answer delays
+// only the requests that wait for it, each at most as long as its own context allows; after a
+// failure it is not tried again until its back-off has passed.
 type upstreams struct {
 	client     *mcp.Client
 	httpClient *http.Client
@@ -77,7 +84,27 @@ type upstreams struct {
 	ids        atomic.Uint64
 	mu         sync.Mutex
 	byName     map[string]*upstream
+	attempts   map[string]*attempt
 }
+
+// attempt is a connect to one ToolServer at one spec: in progress until done is closed, then
+// failed (a success replaces it by the upstream).
+type attempt struct {
+	uid        types.UID
+	generation int64
+	started    time.Time
+	done       chan struct{}
+	err        error     // once done
+	retryAt    time.Time // once done: no new attempt before
+	failures   int       // in a row, for the back-off
+}
+
+// The back-off after a failed connect: the first wait, doubled per failure in a row up to the
+// most. Meanwhile the ToolServer's tools are not offered and its calls fail at once.
+const (
+	connectBackoff    = 2 * time.Second
+	maxConnectBackoff = 2 * time.Minute
+)
 
 func newUpstreams(httpClient *http.Client, version string, sessions int) *upstreams {
 	return &upstreams{
@@ -85,6 +112,7 @@ func newUpstreams(httpClient *http.Client, version string, sessions int) *upstre
 		httpClient: httpClient,
 		sessions:   sessions,
 		byName:     map[string]*upstream{},
+		attempts:   map[string]*attempt{},
 	}
 }
 
@@ -97,16 +125,93 @@ func defaultUpstreamHTTPClient() *http.Client {
 	return &http.Client{Transport: t}
 }
 
-func (u *upstreams) get(ctx context.Context, ts *safetyv1alpha1.ToolServer) (*upstream, error) {
+// get returns ts's upstream, connecting it if needed: it waits for a connect in progress (its
+// own or another request's) until that ends or ctx does, and, when patience is not 0, for no
+// longer than patience from the connect's start: a connect that takes longer is left to run
+// while the request goes on without this ToolServer.
+func (u *upstreams) get(ctx context.Context, ts *safetyv1alpha1.ToolServer, patience time.Duration) (*upstream, error) {
+	for {
+		u.mu.Lock()
+		if up, ok := u.byName[ts.Name]; ok && up.generation == ts.Generation && up.uid == ts.UID {
+			u.mu.Unlock()
+			return up, nil
+		}
+		if old, ok := u.byName[ts.Name]; ok {
+			old.close()
+			delete(u.byName, ts.Name)
+		}
+		a := u.attempts[ts.Name]
+		if a != nil && (a.uid != ts.UID || a.generation != ts.Generation) {
+			a = nil // a new spec is tried at once, whatever the old one's back-off
+		}
+		if a == nil || isClosed(a.done) && !time.Now().Before(a.retryAt) {
+			failures := 0
+			if a != nil {
+				failures = a.failures
+			}
+			a = &attempt{uid: ts.UID, generation: ts.Generation, started: time.Now(), done: make(chan struct{}),
+				failures: failures}
+			u.attempts[ts.Name] = a
+			go u.connect(ts.DeepCopy(), a)
+		}
+		done, started := a.done, a.started
+		u.mu.Unlock()
+		var impatient <-chan time.Time
+		if patience > 0 {
+			t := time.NewTimer(time.Until(started.Add(patience)))
+			defer t.Stop()
+			impatient = t.C
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("connecting to ToolServer %s: %w", ts.Name, ctx.Err())
+		case <-impatient:
+			return nil, fmt.Errorf("connecting to ToolServer %s: still connecting after %v", ts.Name, patience)
+		case <-done:
+		}
+		u.mu.Lock()
+		failed, err := u.attempts[ts.Name] == a, a.err
+		u.mu.Unlock()
+		if failed && err != nil {
+			return nil, err
+		}
+		// Connected (or superseded by a newer spec): look again.
+	}
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// connect runs attempt a for ts and records its outcome.
+func (u *upstreams) connect(ts *safetyv1alpha1.ToolServer, a *attempt) {
+	up, err := u.dial(ts)
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if up, ok := u.byName[ts.Name]; ok && up.generation == ts.Generation && up.uid == ts.UID {
-		return up, nil
+	defer close(a.done)
+	switch {
+	case u.attempts[ts.Name] != a: // superseded by a newer spec, or the gateway closed
+		if up != nil {
+			up.close()
+		}
+	case err != nil:
+		a.err = err
+		a.failures++
+		a.retryAt = time.Now().Add(min(connectBackoff<<min(a.failures-1, 16), maxConnectBackoff))
+	default:
+		delete(u.attempts, ts.Name)
+		u.byName[ts.Name] = up
 	}
-	if old, ok := u.byName[ts.Name]; ok {
-		old.close()
-		delete(u.byName, ts.Name)
-	}
+}
+
+// dial connects the first session of ts's pool and lists its tools, on a context of its own:
+// the requests that wait for it may give up, the connect does not.
+func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 	name, url := ts.Name, ts.Spec.URL
 	connect := func(ctx context.Context) (*mcp.ClientSession, error) {
 		// Not on the request's context itself: the SDK keeps the agent's MCP protocol version
@@ -124,6 +229,8 @@ func (u *upstreams) get(ctx context.Context, ts *safetyv1alpha1.ToolServer) (*up
 	}
 	up := &upstream{id: u.ids.Add(1), uid: ts.UID, generation: ts.Generation, tools: map[string]*mcp.Tool{},
 		connect: connect, slots: make([]slot, u.sessions)}
+	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
+	defer cancel()
 	session, err := up.session(ctx)
 	if err != nil {
 		return nil, err
@@ -131,11 +238,10 @@ func (u *upstreams) get(ctx context.Context, ts *safetyv1alpha1.ToolServer) (*up
 	for tool, err := range session.Tools(ctx, nil) {
 		if err != nil {
 			up.close()
-			return nil, fmt.Errorf("listing the tools of ToolServer %s: %w", ts.Name, err)
+			return nil, fmt.Errorf("listing the tools of ToolServer %s: %w", name, err)
 		}
 		up.tools[tool.Name] = tool
 	}
-	u.byName[ts.Name] = up
 	return up, nil
 }
 
@@ -157,4 +263,5 @@ func (u *upstreams) close() {
 		up.close()
 		delete(u.byName, name)
 	}
+	clear(u.attempts) // a connect still running closes what it makes
 }
