@@ -188,11 +188,7 @@ var _ = Describe("toolgate-gateway reporting for an agent that hangs up", Ordere
 			return c, err
 		}}
 		DeferCleanup(transport.CloseIdleConnections)
-		agent := &http.Client{Transport: roundTripper(func(r *http.Request) (*http.Response, error) {
-			r = r.Clone(r.Context())
-			r.Header.Set("Authorization", "Bearer "+w.token)
-			return transport.RoundTrip(r)
-		})}
+		agent := testenv.BearerClientOver(transport, w.token)
 		session, err := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil).Connect(ctx,
 			&mcp.StreamableClientTransport{Endpoint: gatewayURL, HTTPClient: agent, DisableStandaloneSSE: true}, nil)
 		Expect(err).NotTo(HaveOccurred())
@@ -239,7 +235,3 @@ var _ = Describe("toolgate-gateway reporting for an agent that hangs up", Ordere
 		Expect(plan.Status.Usage.ReportedCost).To(Equal("0.4"), "the stated cost counts against the plan")
 	})
 })
-
-type roundTripper func(*http.Request) (*http.Response, error)
-
-func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -3,6 +3,7 @@ package gateway_test
 import (
 	"context"
 	"net"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -25,6 +26,7 @@ func startBlackhole() *blackhole {
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	Expect(err).NotTo(HaveOccurred())
 	b := &blackhole{URL: "http://" + lis.Addr().String() + "/mcp"}
+	var mu sync.Mutex
 	var held []net.Conn
 	go func() {
 		for {
@@ -33,11 +35,15 @@ func startBlackhole() *blackhole {
 				return
 			}
 			b.accepted.Add(1)
+			mu.Lock()
 			held = append(held, c) // held open, never read: the connect waits for its timeout
+			mu.Unlock()
 		}
 	}()
 	DeferCleanup(func() {
 		_ = lis.Close()
+		mu.Lock()
+		defer mu.Unlock()
 		for _, c := range held {
 			_ = c.Close()
 		}

@@ -154,20 +154,9 @@ func (u *upstreams) get(ctx context.Context, ts *safetyv1alpha1.ToolServer, pati
 			u.attempts[ts.Name] = a
 			go u.connect(ts.DeepCopy(), a)
 		}
-		done, started := a.done, a.started
 		u.mu.Unlock()
-		var impatient <-chan time.Time
-		if patience > 0 {
-			t := time.NewTimer(time.Until(started.Add(patience)))
-			defer t.Stop()
-			impatient = t.C
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("connecting to ToolServer %s: %w", ts.Name, ctx.Err())
-		case <-impatient:
-			return nil, fmt.Errorf("connecting to ToolServer %s: still connecting after %v", ts.Name, patience)
-		case <-done:
+		if err := await(ctx, a, patience); err != nil {
+			return nil, fmt.Errorf("connecting to ToolServer %s: %w", ts.Name, err)
 		}
 		u.mu.Lock()
 		failed, err := u.attempts[ts.Name] == a, a.err
@@ -176,6 +165,26 @@ func (u *upstreams) get(ctx context.Context, ts *safetyv1alpha1.ToolServer, pati
 			return nil, err
 		}
 		// Connected (or superseded by a newer spec): look again.
+	}
+}
+
+// await waits until a is done, ctx ends, or (when patience is not 0) patience has passed since a
+// started. a.started is set before a is shared and never changes, so it is read without the lock.
+func await(ctx context.Context, a *attempt, patience time.Duration) error {
+	if isClosed(a.done) { // ended, perhaps long ago (a failure in its back-off): no deadline races it
+		return nil
+	}
+	if patience > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadlineCause(ctx, a.started.Add(patience),
+			fmt.Errorf("still connecting after %v", patience))
+		defer cancel()
+	}
+	select {
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	case <-a.done:
+		return nil
 	}
 }
 
