@@ -244,7 +244,9 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	}
 	session, err := up.session(ctx)
 	if err != nil {
-		g.upstreams.forget(rt.server.Name, up)
+		if ctx.Err() == nil { // not the agent's own giving up: the other agents' sessions stay
+			g.upstreams.forget(rt.server.Name, up)
+		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
 	// Not on the agent's context: an agent that hangs up while the upstream works would cancel

@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -74,7 +75,8 @@ func (up *upstream) close() {
 
 // upstreams keeps one upstream per ToolServer, reconnecting when its spec changes (or it was
 // deleted and made again under its name) or a call on one of its sessions failed at the transport.
-// A connect runs on its own, never under the lock, so one ToolServer that does not answer delays
+// A connect runs on its own, and an upstream is closed, never under the lock (closing one sends
+// each of its sessions' DELETE to a server that may not answer), so one ToolServer that does not answer delays
 // only the requests that wait for it, each at most as long as its own context allows; after a
 // failure it is not tried again until its back-off has passed.
 type upstreams struct {
@@ -85,6 +87,7 @@ type upstreams struct {
 	mu         sync.Mutex
 	byName     map[string]*upstream
 	attempts   map[string]*attempt
+	closed     bool
 }
 
 // attempt is a connect to one ToolServer at one spec: in progress until done is closed, then
@@ -132,14 +135,16 @@ func defaultUpstreamHTTPClient() *http.Client {
 func (u *upstreams) get(ctx context.Context, ts *safetyv1alpha1.ToolServer, patience time.Duration) (*upstream, error) {
 	for {
 		u.mu.Lock()
+		if u.closed {
+			u.mu.Unlock()
+			return nil, errors.New("the gateway is closing")
+		}
 		if up, ok := u.byName[ts.Name]; ok && up.generation == ts.Generation && up.uid == ts.UID {
 			u.mu.Unlock()
 			return up, nil
 		}
-		if old, ok := u.byName[ts.Name]; ok {
-			old.close()
-			delete(u.byName, ts.Name)
-		}
+		stale := u.byName[ts.Name]
+		delete(u.byName, ts.Name)
 		a := u.attempts[ts.Name]
 		if a != nil && (a.uid != ts.UID || a.generation != ts.Generation) {
 			a = nil // a new spec is tried at once, whatever the old one's back-off
@@ -155,6 +160,9 @@ func (u *upstreams) get(ctx context.Context, ts *safetyv1alpha1.ToolServer, pati
 			go u.connect(ts.DeepCopy(), a)
 		}
 		u.mu.Unlock()
+		if stale != nil {
+			stale.close()
+		}
 		if err := await(ctx, a, patience); err != nil {
 			return nil, fmt.Errorf("connecting to ToolServer %s: %w", ts.Name, err)
 		}
@@ -201,13 +209,9 @@ func isClosed(c chan struct{}) bool {
 func (u *upstreams) connect(ts *safetyv1alpha1.ToolServer, a *attempt) {
 	up, err := u.dial(ts)
 	u.mu.Lock()
-	defer u.mu.Unlock()
-	defer close(a.done)
+	current := u.attempts[ts.Name] == a // not superseded by a newer spec, nor the gateway closed
 	switch {
-	case u.attempts[ts.Name] != a: // superseded by a newer spec, or the gateway closed
-		if up != nil {
-			up.close()
-		}
+	case !current:
 	case err != nil:
 		a.err = err
 		a.failures++
@@ -215,6 +219,11 @@ func (u *upstreams) connect(ts *safetyv1alpha1.ToolServer, a *attempt) {
 	default:
 		delete(u.attempts, ts.Name)
 		u.byName[ts.Name] = up
+	}
+	close(a.done)
+	u.mu.Unlock()
+	if !current && up != nil {
+		up.close()
 	}
 }
 
@@ -258,19 +267,25 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 // reconnects and lists its tools again (the server may have restarted with others).
 func (u *upstreams) forget(name string, up *upstream) {
 	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.byName[name] == up {
-		up.close()
+	mine := u.byName[name] == up
+	if mine {
 		delete(u.byName, name)
+	}
+	u.mu.Unlock()
+	if mine {
+		up.close()
 	}
 }
 
+// close closes every upstream; a connect still running closes what it makes, and no new one
+// starts.
 func (u *upstreams) close() {
 	u.mu.Lock()
-	defer u.mu.Unlock()
-	for name, up := range u.byName {
+	ups := u.byName
+	u.byName, u.closed = map[string]*upstream{}, true
+	clear(u.attempts)
+	u.mu.Unlock()
+	for _, up := range ups {
 		up.close()
-		delete(u.byName, name)
 	}
-	clear(u.attempts) // a connect still running closes what it makes
 }
