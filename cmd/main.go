@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"time"
 
 	// Import all Kubernetes client auth plugins (e.g. Azure, GCP, OIDC, etc.)
 	// to ensure that exec-entrypoint and run can make use of them.
@@ -69,6 +70,7 @@ func main() {
 	var leaderElectionNamespace string
 	var disableWebhooks bool
 	var pprofAddr string
+	var usageFlushInterval, usageFlushMaxInterval time.Duration
 	var webhookHost, webhookClientCA string
 	var certRotation bool
 	var ledgerDir, ledgerWriter string
@@ -136,6 +138,13 @@ func main() {
 		"Address (host:port) other replicas reach this one's peer listener on; default $POD_IP and --peer-port.")
 	flag.BoolVar(&enableHTTP2, "enable-http2", false,
 		"If set, HTTP/2 will be enabled for the metrics and webhook servers")
+	flag.DurationVar(&usageFlushInterval, "usage-flush-interval", webhookv1alpha1.DefaultUsageFlushInterval,
+		"The least time between two writes of one plan's usage counters into its status, and the pause in the "+
+			"plan's decisions a write waits for: after a burst, status.usage shows it this long after the last decision.")
+	flag.DurationVar(&usageFlushMaxInterval, "usage-flush-max-interval", webhookv1alpha1.DefaultUsageFlushMaxInterval,
+		"The longest a write of a plan's usage counters waits for a pause in its decisions: a plan admitting calls "+
+			"without a pause has its status written once per this interval. A replica that is killed (not stopped) "+
+			"loses up to this long of decisions it had not stored (docs/webhook.md).")
 	showVersion := flag.Bool("version", false, "Print the version and exit.")
 	opts := zap.Options{
 		Development: true,
@@ -247,7 +256,8 @@ func main() {
 		os.Exit(1)
 	}
 	webhookOptions := webhookv1alpha1.Options{Ledger: decisionLog, Flood: flood,
-		ServiceAccountApprovers: serviceAccountApprovers, Counters: counters}
+		ServiceAccountApprovers: serviceAccountApprovers, Counters: counters, UsageFlushInterval: usageFlushInterval,
+		UsageFlushMaxInterval: usageFlushMaxInterval}
 	ownership.wire(mgr, &webhookOptions)
 	webhooksReady, err := setupWebhooks(mgr, disableWebhooks, certRotation, certs.Options{
 		SecretNamespace: certSecretNamespace, SecretName: certSecretName, CertDir: webhookServerOptions.CertDir,

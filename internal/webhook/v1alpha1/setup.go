@@ -46,6 +46,11 @@ type Options struct {
 	// Counters, when set, is given the gate's counters, so the plan controller can wait for a
 	// plan's to be stored (controller.Options.Counters).
 	Counters *CounterStore
+	// UsageFlushInterval is the least time between two writes of one plan's counters into its
+	// status, and the pause in its decisions a write waits for; UsageFlushMaxInterval the longest
+	// a write waits for that pause. 0 means DefaultUsageFlushInterval and
+	// DefaultUsageFlushMaxInterval.
+	UsageFlushInterval, UsageFlushMaxInterval time.Duration
 }
 
 // AgentToolCallPath is where the API server sends AgentToolCall admission reviews.
@@ -80,6 +85,9 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	handler := NewAgentToolCallHandler(mgr.GetClient(), admission.NewDecoder(mgr.GetScheme()), opts.Clock)
 	handler.Ledger = opts.Ledger
 	if err := handler.watchTotals(mgr); err != nil {
+		return err
+	}
+	if err := handler.usage.setFlushIntervals(opts.UsageFlushInterval, opts.UsageFlushMaxInterval); err != nil {
 		return err
 	}
 	if err := mgr.Add(handler.usage); err != nil {

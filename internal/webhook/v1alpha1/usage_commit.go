@@ -53,8 +53,9 @@ type usageCommitter struct {
 	recounts chan struct{}
 	swept    time.Time
 	nowFunc  func() time.Time
-	// flushInterval is the least time between two writes of one plan's counters.
-	flushInterval time.Duration
+	// flushInterval is the least time between two writes of one plan's counters, and the pause in
+	// its decisions a write waits for; maxFlushInterval the longest it waits for that pause.
+	flushInterval, maxFlushInterval time.Duration
 	// stopped is closed when the committer stops: flushers write what is left and return.
 	stopped chan struct{}
 	// deciding says this replica decides counters now (CounterOwner); nil means always.
@@ -81,8 +82,9 @@ type planCounters struct {
 	dirty, flushing bool
 	used            time.Time
 	lastWrite       time.Time
-	failures        int  // writes failed in a row (not conflicts), for the backoff
-	gone            bool // the plan no longer exists: nothing is written
+	lastDecided     time.Time // when a decision last added to u (markDirty)
+	failures        int       // writes failed in a row (not conflicts), for the backoff
+	gone            bool      // the plan no longer exists: nothing is written
 	// kick asks the flusher to write without waiting out flushInterval (CounterStore).
 	kick chan struct{}
 	// sealed refuses every further decision: the plan is being deleted and its spend settled.
@@ -102,7 +104,7 @@ func (p *planCounters) reset(uid types.UID) {
 func newUsageCommitter(live client.Reader, writer client.StatusClient, totals *projectTotals, now func() time.Time) *usageCommitter {
 	return &usageCommitter{live: live, writer: writer, totals: totals, plans: map[types.NamespacedName]*planCounters{},
 		trusted: map[types.UID]uint64{}, recounts: make(chan struct{}, maxRecounts),
-		nowFunc: now, flushInterval: defaultFlushInterval, stopped: make(chan struct{})}
+		nowFunc: now, flushInterval: DefaultUsageFlushInterval, maxFlushInterval: DefaultUsageFlushMaxInterval, stopped: make(chan struct{})}
 }
 
 // submit decides one request of plan against its counters, and schedules the counters' write if

@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -12,10 +13,17 @@ import (
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
-// defaultFlushInterval is the least time between two writes of one plan's counters: a plan
-// admitting hundreds of calls a second costs ten status writes a second, and its counters reach
-// its status at most this long (plus one write) after the answer that added to them.
-const defaultFlushInterval = 100 * time.Millisecond
+// DefaultUsageFlushInterval is the least time between two writes of one plan's counters, and the
+// pause in its decisions a write waits for: after a burst its counters reach its status this long
+// (plus one write) after its last decision.
+const DefaultUsageFlushInterval = 100 * time.Millisecond
+
+// DefaultUsageFlushMaxInterval is the longest a write of a plan's counters waits for that pause:
+// a plan admitting calls without a pause has its status written once per this interval. Each write
+// carries the plan's whole status (its snapshot and every step's counter), so at ten writes a second
+// a busy plan's own writes were a fifth of the API server's extra work for toolgate's creates
+// (docs/benchmarks.md).
+const DefaultUsageFlushMaxInterval = time.Second
 
 // maxFlushBackoff bounds the doubling of the wait after failed writes: at most 2^6 flushIntervals.
 const maxFlushBackoff = 6
@@ -27,6 +35,7 @@ const writeTimeout = 10 * time.Second
 // is held.
 func (c *usageCommitter) markDirty(key types.NamespacedName, p *planCounters) {
 	p.dirty = true
+	p.lastDecided = c.nowFunc()
 	if p.flushing {
 		return
 	}
@@ -48,7 +57,7 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 			p.mu.Unlock()
 			return
 		}
-		wait := c.flushInterval<<min(p.failures, maxFlushBackoff) - c.nowFunc().Sub(p.lastWrite)
+		wait := c.flushWait(p, c.nowFunc())
 		failing := p.failures > 0
 		p.mu.Unlock()
 		if wait > 0 {
@@ -85,6 +94,19 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 		cancel()
 		c.afterWrite(p, updated, reread, err)
 	}
+}
+
+// flushWait is how long p's flusher waits before its next write at now; 0 or less writes now. A
+// write waits flushInterval after the last write and, while decisions keep coming, for a pause of
+// flushInterval in them, but no longer than maxFlushInterval after the last write. After failed
+// writes the backoff alone decides. p.mu is held.
+func (c *usageCommitter) flushWait(p *planCounters, now time.Time) time.Duration {
+	sinceWrite := now.Sub(p.lastWrite)
+	if p.failures > 0 {
+		return c.flushInterval<<min(p.failures, maxFlushBackoff) - sinceWrite
+	}
+	wait := max(c.flushInterval-sinceWrite, c.flushInterval-now.Sub(p.lastDecided))
+	return min(wait, max(c.maxFlushInterval, c.flushInterval)-sinceWrite)
 }
 
 // flushed ends p's flusher when p holds nothing to write (or no plan to write it to). p.mu is
@@ -149,3 +171,21 @@ func (c *usageCommitter) Start(ctx context.Context) error {
 
 // NeedLeaderElection is false: every replica that serves the webhook stores what it decided.
 func (c *usageCommitter) NeedLeaderElection() bool { return false }
+
+// setFlushIntervals sets the flush's intervals; 0 keeps a default. The error names the flag.
+func (c *usageCommitter) setFlushIntervals(least, most time.Duration) error {
+	if least < 0 || most < 0 {
+		return fmt.Errorf("--usage-flush-interval (%s) and --usage-flush-max-interval (%s) must not be negative", least, most)
+	}
+	if least > 0 {
+		c.flushInterval = least
+	}
+	if most > 0 {
+		c.maxFlushInterval = most
+	}
+	if c.maxFlushInterval < c.flushInterval {
+		return fmt.Errorf("--usage-flush-max-interval (%s) must be at least --usage-flush-interval (%s)",
+			c.maxFlushInterval, c.flushInterval)
+	}
+	return nil
+}

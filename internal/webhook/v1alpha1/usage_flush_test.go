@@ -1,0 +1,78 @@
+package v1alpha1
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestAFlushWaitsForAPauseInDecisionsButNotPastTheMaxInterval(t *testing.T) {
+	c := &usageCommitter{flushInterval: 100 * time.Millisecond, maxFlushInterval: time.Second}
+	now := time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	cases := []struct {
+		name                 string
+		sinceWrite, sinceDec time.Duration
+		failures             int
+		want                 time.Duration // <= 0: write now
+	}{
+		{"nothing written yet: the first write goes at once", 0, ms(5), 0, 0},
+		{"too soon after the last write", ms(30), ms(200), 0, ms(70)},
+		{"decisions still coming: wait for a pause", ms(500), ms(10), 0, ms(90)},
+		{"a pause of the interval: write", ms(500), ms(100), 0, 0},
+		{"no pause for the max interval: write anyway", ms(950), ms(10), 0, ms(50)},
+		{"past the max interval: write now", ms(1200), 0, 0, ms(-200)},
+		{"after failures only the backoff counts", ms(100), ms(1), 2, ms(300)},
+	}
+	for _, tc := range cases {
+		p := &planCounters{failures: tc.failures, lastDecided: now.Add(-tc.sinceDec)}
+		if tc.sinceWrite > 0 {
+			p.lastWrite = now.Add(-tc.sinceWrite)
+		}
+		got := c.flushWait(p, now)
+		if tc.want <= 0 && got > 0 || tc.want > 0 && got != tc.want {
+			t.Errorf("%s: wait %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestAMaxIntervalAtTheIntervalIsTheFixedInterval(t *testing.T) {
+	c := &usageCommitter{flushInterval: 100 * time.Millisecond, maxFlushInterval: 100 * time.Millisecond}
+	now := time.Now()
+	p := &planCounters{lastWrite: now.Add(-40 * time.Millisecond), lastDecided: now}
+	if got := c.flushWait(p, now); got != 60*time.Millisecond {
+		t.Fatalf("wait %s, want 60ms: 100ms after the last write, whatever the decisions", got)
+	}
+}
+
+func TestFlushIntervalsAreCheckedAndNamed(t *testing.T) {
+	for _, tc := range []struct {
+		least, most time.Duration
+		err         string
+	}{
+		{0, 0, ""},
+		{50 * time.Millisecond, 0, ""},
+		{0, 5 * time.Second, ""},
+		{-time.Second, 0, "must not be negative"},
+		{0, -time.Second, "must not be negative"},
+		{2 * time.Second, 0, "--usage-flush-max-interval (1s) must be at least --usage-flush-interval (2s)"},
+	} {
+		c := newUsageCommitter(nil, nil, nil, time.Now)
+		err := c.setFlushIntervals(tc.least, tc.most)
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s/%s: %v", tc.least, tc.most, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s/%s: error %v, want one saying %q", tc.least, tc.most, err, tc.err)
+		}
+		if tc.err == "" && err == nil {
+			want := DefaultUsageFlushInterval
+			if tc.least > 0 {
+				want = tc.least
+			}
+			if c.flushInterval != want {
+				t.Errorf("%s/%s: interval %s, want %s", tc.least, tc.most, c.flushInterval, want)
+			}
+		}
+	}
+}
