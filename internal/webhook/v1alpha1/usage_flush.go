@@ -57,22 +57,8 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 			p.mu.Unlock()
 			return
 		}
-		wait := c.flushWait(p, c.nowFunc())
-		failing := p.failures > 0
 		p.mu.Unlock()
-		if wait > 0 {
-			kick, stopped := p.kick, c.stopped
-			if failing {
-				kick, stopped = nil, nil // after a failure the backoff holds, whoever waits
-			}
-			timer := time.NewTimer(wait)
-			select {
-			case <-timer.C:
-			case <-kick: // someone waits for these counters to be stored (CounterStore)
-			case <-stopped: // stopping: write what is left now
-			}
-			timer.Stop()
-		}
+		c.awaitWrite(p)
 		p.mu.Lock()
 		if p.flushed() {
 			p.mu.Unlock()
@@ -93,6 +79,34 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 		}
 		cancel()
 		c.afterWrite(p, updated, reread, err)
+	}
+}
+
+// awaitWrite returns once p's next write is due, someone waits for p's counters to be stored, or
+// the committer stops. The wait is read again whenever its timer fires: decisions made meanwhile
+// put off the pause it waits for. p.mu is not held.
+func (c *usageCommitter) awaitWrite(p *planCounters) {
+	for {
+		p.mu.Lock()
+		wait := c.flushWait(p, c.nowFunc())
+		failing := p.failures > 0
+		p.mu.Unlock()
+		if wait <= 0 {
+			return
+		}
+		kick, stopped := p.kick, c.stopped
+		if failing {
+			kick, stopped = nil, nil // after a failure the backoff holds, whoever waits
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-timer.C:
+			continue
+		case <-kick: // someone waits for these counters to be stored (CounterStore)
+		case <-stopped: // stopping: write what is left now
+		}
+		timer.Stop()
+		return
 	}
 }
 

@@ -1,9 +1,16 @@
 package v1alpha1
 
 import (
+	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
 )
 
 func TestAFlushWaitsForAPauseInDecisionsButNotPastTheMaxInterval(t *testing.T) {
@@ -74,5 +81,68 @@ func TestFlushIntervalsAreCheckedAndNamed(t *testing.T) {
 				t.Errorf("%s/%s: interval %s, want %s", tc.least, tc.most, c.flushInterval, want)
 			}
 		}
+	}
+}
+
+// fakeNow is a clock the test moves; the flusher's timers stay real and only prompt it to read
+// the clock again, so what it writes follows the test's time alone.
+type fakeNow struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (f *fakeNow) now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
+func (f *fakeNow) set(t time.Time) { f.mu.Lock(); defer f.mu.Unlock(); f.t = t }
+
+func TestABusyPlansCountersAreWrittenAtTheMaxIntervalAndAfterAPause(t *testing.T) {
+	c, plan := recountWorld(t, safetyv1alpha1.PlanUsage{})
+	t0 := time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)
+	clock := &fakeNow{t: t0}
+	committer := newUsageCommitter(c, c, newProjectTotals(c), clock.now)
+	if err := committer.setFlushIntervals(20*time.Millisecond, 100*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	decideAt := func(ms int) {
+		t.Helper()
+		clock.set(t0.Add(time.Duration(ms) * time.Millisecond))
+		if err := admitOne(ctx, committer, plan, "a"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := func(n int64) policy.Usage { return policy.Usage{Calls: n, Steps: map[string]int32{"a": int32(n)}} }
+
+	decideAt(0) // nothing written before: written at once
+	assertStored(t, c, plan, calls(1))
+	decideAt(10)
+	decideAt(60)
+	decideAt(95) // no pause of 20 ms, and less than 100 ms since the write
+	// The clock stands still: the flusher's real timers fire and find the write not yet due. The
+	// former flusher wrote once its first timer fired.
+	time.Sleep(200 * time.Millisecond)
+	assertStoredNow(t, c, plan, calls(1))
+	clock.set(t0.Add(101 * time.Millisecond)) // 100 ms since the write, decisions or not
+	assertStored(t, c, plan, calls(4))
+	decideAt(111)
+	clock.set(t0.Add(125 * time.Millisecond)) // a pause of 14 ms: not yet
+	time.Sleep(100 * time.Millisecond)
+	assertStoredNow(t, c, plan, calls(4))
+	clock.set(t0.Add(131 * time.Millisecond)) // a pause of 20 ms
+	assertStored(t, c, plan, calls(5))
+}
+
+// assertStoredNow checks the plan's stored counters once, without waiting for them.
+func assertStoredNow(t *testing.T, c client.Client, plan *safetyv1alpha1.AgentPlan, want policy.Usage) {
+	t.Helper()
+	got := &safetyv1alpha1.AgentPlan{}
+	if err := c.Get(context.Background(), client.ObjectKeyFromObject(plan), got); err != nil {
+		t.Fatal(err)
+	}
+	u, err := policy.UsageOf(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !u.Equal(want) {
+		t.Fatalf("stored %+v, want %+v", u, want)
 	}
 }
