@@ -44,8 +44,8 @@ func (c *usageCommitter) markDirty(key types.NamespacedName, p *planCounters) {
 	go c.flush(key, p)
 }
 
-// flush writes p's counters into its plan's status until nothing is left to write: at most once
-// per flushInterval, each write carrying every count decided since the last. A write that
+// flush writes p's counters into its plan's status until nothing is left to write: when each
+// write is due (flushWait), carrying every count decided since the last. A write that
 // conflicts (the plan controller, the denial counter, or a replica that decided before this one
 // wrote the plan in between) re-reads the plan and raises the counters in memory to the stored
 // ones before it writes again, so no count is lost whoever wrote.
