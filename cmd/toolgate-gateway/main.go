@@ -43,6 +43,7 @@ func run() error {
 		showVersion                                                            bool
 		upstreamSessions                                                       int
 		upstreamCallTimeout                                                    time.Duration
+		maxUpstreamMessage                                                     int
 	)
 	flag.StringVar(&listen, "listen", ":8443", "address the MCP endpoint listens on")
 	flag.StringVar(&audience, "audience", "toolgate-gateway", "audience callers' ServiceAccount tokens must carry")
@@ -55,6 +56,8 @@ func run() error {
 		"MCP sessions kept with each ToolServer, so that concurrent calls do not queue on one")
 	flag.DurationVar(&upstreamCallTimeout, "upstream-call-timeout", gateway.DefaultUpstreamCallTimeout,
 		"how long an admitted call may take upstream; it runs to its answer even if the agent hangs up")
+	flag.IntVar(&maxUpstreamMessage, "max-upstream-message-bytes", gateway.DefaultMaxUpstreamMessageBytes,
+		"the largest message a ToolServer may send (a JSON answer, or one server-sent event); a larger answer fails the call")
 	flag.BoolVar(&showVersion, "version", false, "print the version and exit")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
@@ -65,6 +68,9 @@ func run() error {
 	}
 	if upstreamSessions < 1 {
 		return fmt.Errorf("--upstream-sessions is %d; it must be at least 1", upstreamSessions)
+	}
+	if maxUpstreamMessage < 1 {
+		return fmt.Errorf("--max-upstream-message-bytes is %d; it must be at least 1", maxUpstreamMessage)
 	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
 	log := ctrl.Log.WithName("gateway")
@@ -95,18 +101,19 @@ func run() error {
 		return err
 	}
 	gw, err := gateway.New(gateway.Options{
-		Reader:              mgr.GetClient(),
-		Reporter:            mgr.GetClient(),
-		Identity:            identity,
-		APIServer:           cfg,
-		TokenReviews:        cs.AuthenticationV1().TokenReviews(),
-		Scheme:              scheme,
-		Mapper:              mgr.GetRESTMapper(),
-		Audience:            audience,
-		Version:             version,
-		UpstreamSessions:    upstreamSessions,
-		UpstreamCallTimeout: upstreamCallTimeout,
-		Log:                 log,
+		Reader:                  mgr.GetClient(),
+		Reporter:                mgr.GetClient(),
+		Identity:                identity,
+		APIServer:               cfg,
+		TokenReviews:            cs.AuthenticationV1().TokenReviews(),
+		Scheme:                  scheme,
+		Mapper:                  mgr.GetRESTMapper(),
+		Audience:                audience,
+		Version:                 version,
+		UpstreamSessions:        upstreamSessions,
+		UpstreamCallTimeout:     upstreamCallTimeout,
+		MaxUpstreamMessageBytes: maxUpstreamMessage,
+		Log:                     log,
 	})
 	if err != nil {
 		return err

@@ -96,8 +96,12 @@ type Options struct {
 	// UpstreamCallTimeout bounds one admitted call to its upstream, which outlives the agent's
 	// request (forward says why); 0 means DefaultUpstreamCallTimeout.
 	UpstreamCallTimeout time.Duration
-	Version             string
-	Log                 logr.Logger
+	// MaxUpstreamMessageBytes bounds one message from a ToolServer, a JSON answer or one
+	// server-sent event; 0 means DefaultMaxUpstreamMessageBytes. A call answered with more fails,
+	// and is reported Failed.
+	MaxUpstreamMessageBytes int
+	Version                 string
+	Log                     logr.Logger
 }
 
 // Gateway serves MCP to agents.
@@ -126,9 +130,10 @@ func New(opts Options) (*Gateway, error) {
 	if opts.UpstreamHTTPClient == nil {
 		opts.UpstreamHTTPClient = defaultUpstreamHTTPClient()
 	}
-	if opts.UpstreamSessions < 0 || opts.UpstreamCallTimeout < 0 {
-		return nil, errors.New("gateway: UpstreamSessions and UpstreamCallTimeout cannot be negative")
+	if opts.UpstreamSessions < 0 || opts.UpstreamCallTimeout < 0 || opts.MaxUpstreamMessageBytes < 0 {
+		return nil, errors.New("gateway: UpstreamSessions, UpstreamCallTimeout and MaxUpstreamMessageBytes cannot be negative")
 	}
+	opts.MaxUpstreamMessageBytes = cmp.Or(opts.MaxUpstreamMessageBytes, DefaultMaxUpstreamMessageBytes)
 	opts.UpstreamSessions = cmp.Or(opts.UpstreamSessions, DefaultUpstreamSessions)
 	opts.UpstreamCallTimeout = cmp.Or(opts.UpstreamCallTimeout, DefaultUpstreamCallTimeout)
 	opts.ReviewTTL = cmp.Or(opts.ReviewTTL, DefaultReviewTTL)
@@ -144,7 +149,8 @@ func New(opts Options) (*Gateway, error) {
 		reporter: reporter,
 		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
 			cache: newReviewCache(opts.Clock, opts.ReviewTTL, maxCachedReviews)},
-		upstreams: newUpstreams(opts.UpstreamHTTPClient, opts.Version, opts.UpstreamSessions),
+		upstreams: newUpstreams(limitAnswers(opts.UpstreamHTTPClient, int64(opts.MaxUpstreamMessageBytes)),
+			opts.Version, opts.UpstreamSessions, opts.MaxUpstreamMessageBytes),
 	}, nil
 }
 

@@ -40,8 +40,9 @@ var (
 	ledgerDir string
 	// gatewayURL is the MCP endpoint of a gateway running in the test process.
 	gatewayURL string
-	// theGateway is the gateway behind gatewayURL.
-	theGateway *gateway.Gateway
+	// theGateway is the gateway behind gatewayURL, made with gatewayOptions.
+	theGateway     *gateway.Gateway
+	gatewayOptions gateway.Options
 	// reviews counts the TokenReviews the gateway sends (to the real API server).
 	reviews *countingReviews
 	// gatewayClock is the clock of the gateway's TokenReview cache.
@@ -85,7 +86,7 @@ var _ = BeforeSuite(func() {
 	gatewayIdentity, err = gateway.Identity(ctx, cs.AuthenticationV1().SelfSubjectReviews())
 	Expect(err).NotTo(HaveOccurred())
 	Expect(gatewayIdentity).To(Equal("system:serviceaccount:toolgate-system:gateway"))
-	gw, err := gateway.New(gateway.Options{
+	gatewayOptions = gateway.Options{
 		Reader:       gatewayClient,
 		Reporter:     gatewayClient,
 		Identity:     gatewayIdentity,
@@ -97,7 +98,8 @@ var _ = BeforeSuite(func() {
 		Audience:     audience,
 		Version:      "test",
 		Log:          logf.Log.WithName("gateway"),
-	})
+	}
+	gw, err := gateway.New(gatewayOptions)
 	Expect(err).NotTo(HaveOccurred())
 	theGateway = gw
 	server := httptest.NewServer(gw.Handler())

@@ -83,6 +83,9 @@ type upstreams struct {
 	client     *mcp.Client
 	httpClient *http.Client
 	sessions   int
+	// maxMessage bounds one server-sent event from a ToolServer (its JSON answers are bounded by
+	// httpClient, limitAnswers).
+	maxMessage int
 	ids        atomic.Uint64
 	mu         sync.Mutex
 	byName     map[string]*upstream
@@ -109,8 +112,9 @@ const (
 	maxConnectBackoff = 2 * time.Minute
 )
 
-func newUpstreams(httpClient *http.Client, version string, sessions int) *upstreams {
+func newUpstreams(httpClient *http.Client, version string, sessions, maxMessage int) *upstreams {
 	return &upstreams{
+		maxMessage: maxMessage,
 		client:     mcp.NewClient(&mcp.Implementation{Name: "toolgate-gateway", Version: version}, nil),
 		httpClient: httpClient,
 		sessions:   sessions,
@@ -238,7 +242,7 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 		defer cancel()
 		defer context.AfterFunc(ctx, cancel)()
 		session, err := u.client.Connect(cctx, &mcp.StreamableClientTransport{
-			Endpoint: url, HTTPClient: u.httpClient, DisableStandaloneSSE: true,
+			Endpoint: url, HTTPClient: u.httpClient, DisableStandaloneSSE: true, MaxEventSize: u.maxMessage,
 		}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("connecting to ToolServer %s at %s: %w", name, url, err)

@@ -20,9 +20,9 @@ const DefaultUsageFlushInterval = 100 * time.Millisecond
 
 // DefaultUsageFlushMaxInterval is the longest a write of a plan's counters waits for that pause:
 // a plan admitting calls without a pause has its status written once per this interval. Each write
-// carries the plan's whole status (its snapshot and every step's counter), so at ten writes a second
-// a busy plan's own writes were a fifth of the API server's extra work for toolgate's creates
-// (docs/benchmarks.md).
+// carries the plan's whole status (its snapshot and every step's counter): at ten writes a second a
+// busy plan's own writes were most of the API server's extra CPU for toolgate's creates
+// (docs/benchmarks.md, "A busy plan's status written once a second").
 const DefaultUsageFlushMaxInterval = time.Second
 
 // maxFlushBackoff bounds the doubling of the wait after failed writes: at most 2^6 flushIntervals.

@@ -91,7 +91,7 @@ type fakeNow struct {
 	t  time.Time
 }
 
-func (f *fakeNow) now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
+func (f *fakeNow) now() time.Time  { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
 func (f *fakeNow) set(t time.Time) { f.mu.Lock(); defer f.mu.Unlock(); f.t = t }
 
 func TestABusyPlansCountersAreWrittenAtTheMaxIntervalAndAfterAPause(t *testing.T) {
