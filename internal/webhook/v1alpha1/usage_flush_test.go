@@ -134,15 +134,7 @@ func TestABusyPlansCountersAreWrittenAtTheMaxIntervalAndAfterAPause(t *testing.T
 // assertStoredNow checks the plan's stored counters once, without waiting for them.
 func assertStoredNow(t *testing.T, c client.Client, plan *safetyv1alpha1.AgentPlan, want policy.Usage) {
 	t.Helper()
-	got := &safetyv1alpha1.AgentPlan{}
-	if err := c.Get(context.Background(), client.ObjectKeyFromObject(plan), got); err != nil {
-		t.Fatal(err)
-	}
-	u, err := policy.UsageOf(got)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !u.Equal(want) {
+	if u := storedUsage(t, c, plan); !u.Equal(want) {
 		t.Fatalf("stored %+v, want %+v", u, want)
 	}
 }

@@ -151,14 +151,7 @@ func assertStored(t *testing.T, c client.Client, plan *safetyv1alpha1.AgentPlan,
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		got := &safetyv1alpha1.AgentPlan{}
-		if err := c.Get(context.Background(), client.ObjectKeyFromObject(plan), got); err != nil {
-			t.Fatal(err)
-		}
-		u, err := policy.UsageOf(got)
-		if err != nil {
-			t.Fatal(err)
-		}
+		u := storedUsage(t, c, plan)
 		if u.Equal(want) {
 			return
 		}
@@ -167,4 +160,18 @@ func assertStored(t *testing.T, c client.Client, plan *safetyv1alpha1.AgentPlan,
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// storedUsage reads the plan's counters as the API server holds them.
+func storedUsage(t *testing.T, c client.Client, plan *safetyv1alpha1.AgentPlan) policy.Usage {
+	t.Helper()
+	got := &safetyv1alpha1.AgentPlan{}
+	if err := c.Get(context.Background(), client.ObjectKeyFromObject(plan), got); err != nil {
+		t.Fatal(err)
+	}
+	u, err := policy.UsageOf(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }
