@@ -11,9 +11,9 @@ import (
 
 // DefaultMaxUpstreamMessageBytes bounds one message a ToolServer sends the gateway. It is the Go
 // SDK's own bound on one server-sent event (mcp.DefaultMaxEventSize, 16 MiB), which the gateway
-// applies as well to an answer sent as one JSON body: the SDK reads such a body whole, with no
-// bound, so an admitted call whose upstream answered with gigabytes would cost the gateway as
-// much memory.
+// applies as well to every other body (an answer sent as one JSON body, an error page): the SDK
+// reads such a body whole, with no bound, so an admitted call whose upstream answered with
+// gigabytes would cost the gateway as much memory.
 const DefaultMaxUpstreamMessageBytes = mcp.DefaultMaxEventSize
 
 // answerTooLargeError is an upstream answer over the limit; the SDK ends the session it came on,
@@ -25,8 +25,8 @@ func (e answerTooLargeError) Error() string {
 		e.limit)
 }
 
-// limitAnswers returns c with every JSON response body bounded to limit bytes. Server-sent event
-// streams are left to the SDK's bound per event (StreamableClientTransport.MaxEventSize): a bound
+// limitAnswers returns c with every response body bounded to limit bytes but server-sent event
+// streams, which are left to the SDK's bound per event (StreamableClientTransport.MaxEventSize): a bound
 // on a whole stream would cut off a long call's progress notifications.
 func limitAnswers(c *http.Client, limit int64) *http.Client {
 	limited := *c
@@ -48,7 +48,9 @@ func (l limitedAnswers) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return resp, err
 	}
-	if mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mediaType == "application/json" {
+	// Every body but an event stream: the SDK also reads an error answer's body whole, whatever
+	// its type.
+	if mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mediaType != "text/event-stream" {
 		resp.Body = &limitedBody{ReadCloser: resp.Body, left: l.limit, limit: l.limit}
 	}
 	return resp, nil

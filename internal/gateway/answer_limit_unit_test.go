@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-func TestJSONAnswersAreReadUpToTheLimitAndNoFurther(t *testing.T) {
+func TestAnswersAreReadUpToTheLimitAndNoFurther(t *testing.T) {
 	const limit = 1000
 	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", r.URL.Query().Get("type"))
@@ -32,6 +32,9 @@ func TestJSONAnswersAreReadUpToTheLimitAndNoFurther(t *testing.T) {
 	}
 	if _, err := read("application/json; charset=utf-8", limit+1); !errors.As(err, new(answerTooLargeError)) {
 		t.Errorf("a JSON body one byte over the limit: %v, want answerTooLargeError", err)
+	}
+	if _, err := read("text/plain", limit+1); !errors.As(err, new(answerTooLargeError)) {
+		t.Errorf("an error page one byte over the limit (the SDK reads any non-2xx body whole): %v, want answerTooLargeError", err)
 	}
 	if n, err := read("text/event-stream", 3*limit); err != nil || n != 3*limit {
 		t.Errorf("an event stream (bounded per event by the SDK): %d bytes, %v; want all of it", n, err)

@@ -83,6 +83,7 @@ type planCounters struct {
 	used            time.Time
 	lastWrite       time.Time
 	lastDecided     time.Time // when a decision last added to u (markDirty)
+	conflicted      bool      // the last write conflicted: the next waits flushInterval alone
 	failures        int       // writes failed in a row (not conflicts), for the backoff
 	gone            bool      // the plan no longer exists: nothing is written
 	// kick asks the flusher to write without waiting out flushInterval (CounterStore).

@@ -66,7 +66,7 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 		}
 		updated := p.stored.DeepCopy()
 		p.u.Into(&updated.Status.Usage)
-		p.dirty = false
+		p.dirty, p.conflicted = false, false
 		p.lastWrite = c.nowFunc()
 		p.mu.Unlock()
 
@@ -86,9 +86,14 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 // the committer stops. The wait is read again whenever its timer fires: decisions made meanwhile
 // put off the pause it waits for. p.mu is not held.
 func (c *usageCommitter) awaitWrite(p *planCounters) {
+	// However the committer's clock moves (a test's may stand still), no wait lasts longer in
+	// real time than the rules allow: the max interval, or the backoff after failures.
+	p.mu.Lock()
+	deadline := time.Now().Add(max(c.maxFlushInterval, c.flushInterval<<min(p.failures, maxFlushBackoff)))
+	p.mu.Unlock()
 	for {
 		p.mu.Lock()
-		wait := c.flushWait(p, c.nowFunc())
+		wait := min(c.flushWait(p, c.nowFunc()), time.Until(deadline))
 		failing := p.failures > 0
 		p.mu.Unlock()
 		if wait <= 0 {
@@ -113,11 +118,16 @@ func (c *usageCommitter) awaitWrite(p *planCounters) {
 // flushWait is how long p's flusher waits before its next write at now; 0 or less writes now. A
 // write waits flushInterval after the last write and, while decisions keep coming, for a pause of
 // flushInterval in them, but no longer than maxFlushInterval after the last write. After failed
-// writes the backoff alone decides. p.mu is held.
+// writes the backoff alone decides; after a conflict, flushInterval alone (the plan was just read
+// again: waiting for a pause would let another writer's next write, say the denial counter's each
+// second, conflict with this one's again). p.mu is held.
 func (c *usageCommitter) flushWait(p *planCounters, now time.Time) time.Duration {
 	sinceWrite := now.Sub(p.lastWrite)
 	if p.failures > 0 {
 		return c.flushInterval<<min(p.failures, maxFlushBackoff) - sinceWrite
+	}
+	if p.conflicted {
+		return c.flushInterval - sinceWrite
 	}
 	wait := max(c.flushInterval-sinceWrite, c.flushInterval-now.Sub(p.lastDecided))
 	return min(wait, max(c.maxFlushInterval, c.flushInterval)-sinceWrite)
@@ -161,7 +171,7 @@ func (c *usageCommitter) afterWrite(p *planCounters, written, reread *safetyv1al
 			p.u.MergeMax(u)
 		}
 		p.stored = reread
-		p.dirty = true
+		p.dirty, p.conflicted = true, true
 	default:
 		p.stored = written
 		c.totals.observe(written)

@@ -20,7 +20,7 @@ func TestAFlushWaitsForAPauseInDecisionsButNotPastTheMaxInterval(t *testing.T) {
 	cases := []struct {
 		name                 string
 		sinceWrite, sinceDec time.Duration
-		failures             int
+		failures             int           // -1: the last write conflicted
 		want                 time.Duration // <= 0: write now
 	}{
 		{"nothing written yet: the first write goes at once", 0, ms(5), 0, 0},
@@ -30,9 +30,10 @@ func TestAFlushWaitsForAPauseInDecisionsButNotPastTheMaxInterval(t *testing.T) {
 		{"no pause for the max interval: write anyway", ms(950), ms(10), 0, ms(50)},
 		{"past the max interval: write now", ms(1200), 0, 0, ms(-200)},
 		{"after failures only the backoff counts", ms(100), ms(1), 2, ms(300)},
+		{"after a conflict only the interval counts", ms(30), ms(1), -1, ms(70)},
 	}
 	for _, tc := range cases {
-		p := &planCounters{failures: tc.failures, lastDecided: now.Add(-tc.sinceDec)}
+		p := &planCounters{failures: max(tc.failures, 0), conflicted: tc.failures < 0, lastDecided: now.Add(-tc.sinceDec)}
 		if tc.sinceWrite > 0 {
 			p.lastWrite = now.Add(-tc.sinceWrite)
 		}
@@ -99,7 +100,9 @@ func TestABusyPlansCountersAreWrittenAtTheMaxIntervalAndAfterAPause(t *testing.T
 	t0 := time.Date(2026, 12, 2, 3, 0, 0, 0, time.UTC)
 	clock := &fakeNow{t: t0}
 	committer := newUsageCommitter(c, c, newProjectTotals(c), clock.now)
-	if err := committer.setFlushIntervals(20*time.Millisecond, 100*time.Millisecond); err != nil {
+	// The max interval is long in real time too: the flusher never waits longer than it in real
+	// time, whatever the committer's clock says (TestAStandingClockStillStoresTheCounters).
+	if err := committer.setFlushIntervals(20*time.Millisecond, 5*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -116,19 +119,40 @@ func TestABusyPlansCountersAreWrittenAtTheMaxIntervalAndAfterAPause(t *testing.T
 	assertStored(t, c, plan, calls(1))
 	decideAt(10)
 	decideAt(60)
-	decideAt(95) // no pause of 20 ms, and less than 100 ms since the write
+	decideAt(95) // no pause of 20 ms, and less than the max interval since the write
 	// The clock stands still: the flusher's real timers fire and find the write not yet due. The
-	// former flusher wrote once its first timer fired.
+	// first version of this flusher wrote once its first timer fired.
 	time.Sleep(200 * time.Millisecond)
 	assertStoredNow(t, c, plan, calls(1))
-	clock.set(t0.Add(101 * time.Millisecond)) // 100 ms since the write, decisions or not
-	assertStored(t, c, plan, calls(4))
-	decideAt(111)
-	clock.set(t0.Add(125 * time.Millisecond)) // a pause of 14 ms: not yet
-	time.Sleep(100 * time.Millisecond)
-	assertStoredNow(t, c, plan, calls(4))
-	clock.set(t0.Add(131 * time.Millisecond)) // a pause of 20 ms
+	decideAt(4990)
+	clock.set(t0.Add(5001 * time.Millisecond)) // the max interval since the write, decisions or not
 	assertStored(t, c, plan, calls(5))
+	decideAt(5011)
+	clock.set(t0.Add(5025 * time.Millisecond)) // a pause of 14 ms: not yet
+	time.Sleep(100 * time.Millisecond)
+	assertStoredNow(t, c, plan, calls(5))
+	clock.set(t0.Add(5031 * time.Millisecond)) // a pause of 20 ms
+	assertStored(t, c, plan, calls(6))
+}
+
+func TestAStandingClockStillStoresTheCounters(t *testing.T) {
+	// A handler on a fake clock nobody moves (the controller suite injects one) must still store
+	// what it decided: its flusher waits at most the max interval in real time.
+	c, plan := recountWorld(t, safetyv1alpha1.PlanUsage{})
+	clock := &fakeNow{t: time.Date(2026, 12, 2, 4, 0, 0, 0, time.UTC)}
+	committer := newUsageCommitter(c, c, newProjectTotals(c), clock.now)
+	if err := committer.setFlushIntervals(20*time.Millisecond, 200*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	for n := range int64(3) {
+		if err := admitOne(context.Background(), committer, plan, "a"); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 { // the first write goes at once; the next waits for a pause the clock never shows
+			assertStored(t, c, plan, policy.Usage{Calls: 1, Steps: map[string]int32{"a": 1}})
+		}
+	}
+	assertStored(t, c, plan, policy.Usage{Calls: 3, Steps: map[string]int32{"a": 3}})
 }
 
 // assertStoredNow checks the plan's stored counters once, without waiting for them.
