@@ -9,11 +9,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/gateway"
-	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 type sizeArgs struct {
@@ -58,9 +56,7 @@ var _ = Describe("an upstream answer over the gateway's limit for one message", 
 				Expect(err).NotTo(HaveOccurred())
 				server := httptest.NewServer(gw.Handler())
 				DeferCleanup(func() { server.Close(); gw.Close() })
-				c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil)
-				limited, err = c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: server.URL,
-					HTTPClient: testenv.BearerClient(w.token), DisableStandaloneSSE: true}, nil)
+				limited, err = connectTo(server.URL, w.token)
 				Expect(err).NotTo(HaveOccurred())
 				DeferCleanup(limited.Close)
 			})
@@ -68,28 +64,19 @@ var _ = Describe("an upstream answer over the gateway's limit for one message", 
 				return limited.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool,
 					Arguments: map[string]any{"path": "a.txt", "size": size}})
 			}
-			phases := func() []safetyv1alpha1.CallPhase {
-				var calls safetyv1alpha1.AgentToolCallList
-				Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
-				out := make([]safetyv1alpha1.CallPhase, 0, len(calls.Items))
-				for _, c := range calls.Items {
-					out = append(out, c.Status.Phase)
-				}
-				return out
-			}
-
 			It("fails the call, reports it Failed, and answers the next call from a new session", func() {
 				// As every failure of the upstream's transport: an MCP error naming the ToolServer.
 				// The limit on a JSON body is the gateway's, the one on an event the SDK's.
 				_, err := call(4 * limit)
 				Expect(err).To(MatchError(And(ContainSubstring("ToolServer "+w.ns+"-files"), ContainSubstring("65536 bytes"))))
-				Eventually(phases).Should(ConsistOf(safetyv1alpha1.CallPhaseFailed))
+				Eventually(w.callStatuses).Should(ConsistOf(HaveField("Phase", safetyv1alpha1.CallPhaseFailed)))
 
 				res, err := call(limit / 2)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(res.IsError).To(BeFalse())
 				Expect(res.Content[0].(*mcp.TextContent).Text).To(HaveLen(limit / 2))
-				Eventually(phases).Should(ConsistOf(safetyv1alpha1.CallPhaseFailed, safetyv1alpha1.CallPhaseSucceeded))
+				Eventually(w.callStatuses).Should(ConsistOf(HaveField("Phase", safetyv1alpha1.CallPhaseFailed),
+					HaveField("Phase", safetyv1alpha1.CallPhaseSucceeded)))
 			})
 		})
 	}

@@ -86,16 +86,6 @@ var _ = Describe("toolgate-gateway as the plan's cost reporter", Ordered, func()
 		Expect(k8sClient.Get(ctx, key, plan)).To(Succeed())
 		return plan.Status.Usage
 	}
-	statuses := func() []safetyv1alpha1.AgentToolCallStatus {
-		GinkgoHelper()
-		var calls safetyv1alpha1.AgentToolCallList
-		Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
-		out := make([]safetyv1alpha1.AgentToolCallStatus, 0, len(calls.Items))
-		for _, c := range calls.Items {
-			out = append(out, c.Status)
-		}
-		return out
-	}
 	costOf := func(s string) *resource.Quantity { return new(resource.MustParse(s)) }
 	// costIs matches a status.cost equal to s as an amount, whatever its spelling ("0.25", "250m").
 	costIs := func(s string) OmegaMatcher {
@@ -108,7 +98,7 @@ var _ = Describe("toolgate-gateway as the plan's cost reporter", Ordered, func()
 		res := call(brokenTool, "a.txt")
 		Expect(res.IsError).To(BeTrue())
 		Expect(res.Content[0].(*mcp.TextContent).Text).To(Equal("upstream broke"), "the upstream's own error, passed on")
-		Expect(statuses()).To(ConsistOf(And(HaveField("Phase", safetyv1alpha1.CallPhaseFailed),
+		Expect(w.callStatuses()).To(ConsistOf(And(HaveField("Phase", safetyv1alpha1.CallPhaseFailed),
 			costIs("0.25"), HaveField("FinishedAt", Not(BeNil())))))
 		Expect(usage().AccumulatedCost).To(Equal("0.25"))
 	})
@@ -118,7 +108,7 @@ var _ = Describe("toolgate-gateway as the plan's cost reporter", Ordered, func()
 		Expect(usage().AccumulatedCost).To(Equal("0.65"))
 		Expect(call(w.readTool, "c.txt").IsError).To(BeFalse()) // 0.65 spent before it
 		Expect(usage()).To(And(HaveField("AccumulatedCost", "1.05"), HaveField("ReportedCost", "1.05")))
-		Expect(statuses()).To(ConsistOf(
+		Expect(w.callStatuses()).To(ConsistOf(
 			HaveField("Phase", safetyv1alpha1.CallPhaseFailed),
 			And(HaveField("Phase", safetyv1alpha1.CallPhaseSucceeded), costIs("0.4")),
 			And(HaveField("Phase", safetyv1alpha1.CallPhaseSucceeded), costIs("0.4"))))

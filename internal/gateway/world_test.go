@@ -26,9 +26,26 @@ type world struct {
 }
 
 func connectAs(bearerToken string) (*mcp.ClientSession, error) {
+	return connectTo(gatewayURL, bearerToken)
+}
+
+// connectTo opens an agent's MCP session with the gateway at url.
+func connectTo(url, bearerToken string) (*mcp.ClientSession, error) {
 	c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil)
-	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: gatewayURL, HTTPClient: testenv.BearerClient(bearerToken),
+	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: testenv.BearerClient(bearerToken),
 		DisableStandaloneSSE: true}, nil)
+}
+
+// callStatuses are the statuses of the AgentToolCalls in w's namespace.
+func (w *world) callStatuses() []safetyv1alpha1.AgentToolCallStatus {
+	GinkgoHelper()
+	var calls safetyv1alpha1.AgentToolCallList
+	Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
+	out := make([]safetyv1alpha1.AgentToolCallStatus, 0, len(calls.Items))
+	for _, c := range calls.Items {
+		out = append(out, c.Status)
+	}
+	return out
 }
 
 // worldOption changes what newWorld creates, before it is created.

@@ -89,7 +89,7 @@ func (c *usageCommitter) awaitWrite(p *planCounters) {
 	// However the committer's clock moves (a test's may stand still), no wait lasts longer in
 	// real time than the rules allow: the max interval, or the backoff after failures.
 	p.mu.Lock()
-	deadline := time.Now().Add(max(c.maxFlushInterval, c.flushInterval<<min(p.failures, maxFlushBackoff)))
+	deadline := time.Now().Add(max(c.maxFlushInterval, c.backoff(p)))
 	p.mu.Unlock()
 	for {
 		p.mu.Lock()
@@ -124,13 +124,19 @@ func (c *usageCommitter) awaitWrite(p *planCounters) {
 func (c *usageCommitter) flushWait(p *planCounters, now time.Time) time.Duration {
 	sinceWrite := now.Sub(p.lastWrite)
 	if p.failures > 0 {
-		return c.flushInterval<<min(p.failures, maxFlushBackoff) - sinceWrite
+		return c.backoff(p) - sinceWrite
 	}
 	if p.conflicted {
 		return c.flushInterval - sinceWrite
 	}
 	wait := max(c.flushInterval-sinceWrite, c.flushInterval-now.Sub(p.lastDecided))
 	return min(wait, max(c.maxFlushInterval, c.flushInterval)-sinceWrite)
+}
+
+// backoff is the least time from a failed write to the next: flushInterval, doubled per failure
+// in a row, at most maxFlushBackoff times. p.mu is held.
+func (c *usageCommitter) backoff(p *planCounters) time.Duration {
+	return c.flushInterval << min(p.failures, maxFlushBackoff)
 }
 
 // flushed ends p's flusher when p holds nothing to write (or no plan to write it to). p.mu is
