@@ -97,9 +97,12 @@ type planCounters struct {
 }
 
 // reset makes p the empty counters of the plan with uid, not yet loaded. A running flusher stays
-// and writes these once they are loaded. p.mu is held.
+// and writes these once they are loaded. The failures and conflict were the former plan's
+// writes: a plan made again under its name must not wait out their backoff. lastWrite stays, so
+// the name's writes keep their interval. p.mu is held.
 func (p *planCounters) reset(uid types.UID) {
 	p.uid, p.loaded, p.u, p.stored, p.dirty, p.gone, p.sealed = uid, false, policy.Usage{}, nil, false, false, false
+	p.failures, p.conflicted = 0, false
 }
 
 func newUsageCommitter(live client.Reader, writer client.StatusClient, totals *projectTotals, now func() time.Time) *usageCommitter {

@@ -44,6 +44,17 @@ func TestAFlushWaitsForAPauseInDecisionsButNotPastTheMaxInterval(t *testing.T) {
 	}
 }
 
+func TestAPlanMadeAgainUnderItsNameDoesNotInheritTheBackoff(t *testing.T) {
+	c := &usageCommitter{flushInterval: 100 * time.Millisecond, maxFlushInterval: time.Second}
+	now := time.Now()
+	long := now.Add(-time.Second)
+	p := &planCounters{uid: "old", failures: 9, lastWrite: long, lastDecided: long}
+	p.reset("new")
+	if got := c.flushWait(p, now); got > 0 {
+		t.Errorf("after the former plan's nine failed writes, the new plan's first write waits %s; want at once", got)
+	}
+}
+
 func TestAMaxIntervalAtTheIntervalIsTheFixedInterval(t *testing.T) {
 	c := &usageCommitter{flushInterval: 100 * time.Millisecond, maxFlushInterval: 100 * time.Millisecond}
 	now := time.Now()
