@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -20,7 +21,7 @@ import (
 // than on one case's cell. Each cell pools its rounds (perRun creates in all).
 func (b *bench) growth(ctx context.Context, rounds, perRun int) error {
 	fmt.Printf("\n## Growth (toolgate; %d measured creates per cell over %d rounds, cases rotated per round, "+
-		"after the history was made)\n\n", perRun, rounds)
+		"after the history was made; at 1 client call by call in turns)\n\n", perRun, rounds)
 	var histories []growthCase
 	var settled []string
 	for _, history := range []int{0, 1000, 5000} {
@@ -84,26 +85,24 @@ type growthCase struct {
 	plan *benchPlan
 }
 
-// growthTable measures cases (the first is the baseline) at 1 and 8 clients, taking turns per
-// round, and prints one row per case and client count.
+// growthTable measures cases (the first is the baseline) at 1 and 8 clients and prints one row
+// per case and client count. At 1 client the cases take turns call by call, in a new random
+// order each turn (turns), so that every case meets the machine as it is at that moment; at 8
+// clients each case runs in batches of its own, taking turns per round, so that a case whose
+// calls cost more CPU shows it in its own latency and throughput.
 func (b *bench) growthTable(ctx context.Context, cases []growthCase, rounds, perRun int) error {
 	fmt.Println("| case | clients | p50 | p99 | throughput | p50 ÷ baseline |")
 	fmt.Println("|---|---|---|---|---|---|")
 	for _, clients := range []int{1, 8} {
-		pooled := make([]*result, len(cases))
-		for r := range rounds {
-			n := perRun / rounds
-			if r < perRun%rounds {
-				n++
+		measure := b.turns
+		if clients > 1 {
+			measure = func(ctx context.Context, cases []growthCase, n int) ([]*result, error) {
+				return b.roundsOfBatches(ctx, cases, rounds, n, clients)
 			}
-			for k := range cases {
-				i := (k + r) % len(cases)
-				res, err := b.batch(ctx, groupToolgate, cases[i].plan, n, clients)
-				if err != nil {
-					return fmt.Errorf("%s, %d clients: %w", cases[i].name, clients, err)
-				}
-				pooled[i] = pooled[i].merge(res)
-			}
+		}
+		pooled, err := measure(ctx, cases, perRun)
+		if err != nil {
+			return err
 		}
 		for i, c := range cases {
 			r := pooled[i]
@@ -112,6 +111,29 @@ func (b *bench) growthTable(ctx context.Context, cases []growthCase, rounds, per
 		}
 	}
 	return nil
+}
+
+// roundsOfBatches measures perRun creates of each case from clients concurrent clients, in one
+// batch per case and round, the cases rotated per round, and pools each case's rounds.
+func (b *bench) roundsOfBatches(ctx context.Context, cases []growthCase, rounds, perRun, clients int) (
+	[]*result, error,
+) {
+	pooled := make([]*result, len(cases))
+	for r := range rounds {
+		n := perRun / rounds
+		if r < perRun%rounds {
+			n++
+		}
+		for k := range cases {
+			i := (k + r) % len(cases)
+			res, err := b.batch(ctx, groupToolgate, cases[i].plan, n, clients)
+			if err != nil {
+				return nil, fmt.Errorf("%s, %d clients: %w", cases[i].name, clients, err)
+			}
+			pooled[i] = pooled[i].merge(res)
+		}
+	}
+	return pooled, nil
 }
 
 // allLocked reports whether every plan in namespace ns is locked.
@@ -126,4 +148,36 @@ func (b *bench) allLocked(ctx context.Context, ns string) bool {
 		}
 	}
 	return true
+}
+
+// turns creates n calls in each case's plan from one client, one call per case a turn in a new
+// random order each turn, and measures each create; a case's throughput is one over its mean
+// latency. It then waits until each plan's status counts every call.
+func (b *bench) turns(ctx context.Context, cases []growthCase, n int) ([]*result, error) {
+	out := make([]*result, len(cases))
+	for i := range cases {
+		out[i] = &result{lat: make([]time.Duration, 0, n), n: n, runs: 1}
+	}
+	for range n {
+		for _, i := range rand.Perm(len(cases)) {
+			p := cases[i].plan
+			obj := callObject(groupToolgate, p.ns, p.name, p.seq)
+			p.seq++
+			t := time.Now()
+			if err := p.agent.Create(ctx, obj); err != nil {
+				return nil, fmt.Errorf("%s: create %s: %w", cases[i].name, obj.GetName(), err)
+			}
+			d := time.Since(t)
+			out[i].lat = append(out[i].lat, d)
+			out[i].wall += d
+		}
+	}
+	for i, c := range cases {
+		c.plan.toolgate += int64(n)
+		want := c.plan.toolgate
+		if err := waitFor(ctx, 2*time.Minute, func() bool { return b.admitted(ctx, c.plan) >= want }); err != nil {
+			return nil, fmt.Errorf("%s: usage did not settle: %w", cases[i].name, err)
+		}
+	}
+	return out, nil
 }
