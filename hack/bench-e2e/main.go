@@ -36,7 +36,7 @@ const (
 
 func main() {
 	// 6: a multiple of the three modes and of the growth comparisons' three and two cases, so
-	// that each goes first in a round, and follows each other, equally often.
+	// that each goes first in a round equally often.
 	rounds := flag.Int("rounds", 6, "rounds; each runs every mode once, in a rotated order")
 	perRun := flag.Int("calls", 400, "creates per mode, round and client count")
 	growth := flag.Bool("growth", true, "also measure a plan with 1,000 and 5,000 calls, and 500 plans in the namespace")
