@@ -57,7 +57,8 @@ func run() error {
 	flag.DurationVar(&upstreamCallTimeout, "upstream-call-timeout", gateway.DefaultUpstreamCallTimeout,
 		"how long an admitted call may take upstream; it runs to its answer even if the agent hangs up")
 	flag.IntVar(&maxUpstreamMessage, "max-upstream-message-bytes", gateway.DefaultMaxUpstreamMessageBytes,
-		"the largest message a ToolServer may send (a JSON answer, or one server-sent event); a larger answer fails the call")
+		"the largest message a ToolServer may send (a JSON answer, or one server-sent event); "+
+			"a larger answer fails its call alone")
 	flag.BoolVar(&showVersion, "version", false, "print the version and exit")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)

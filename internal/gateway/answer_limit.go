@@ -1,11 +1,15 @@
 package gateway
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -16,8 +20,7 @@ import (
 // gigabytes would cost the gateway as much memory.
 const DefaultMaxUpstreamMessageBytes = mcp.DefaultMaxEventSize
 
-// answerTooLargeError is an upstream answer over the limit; the SDK ends the session it came on,
-// as it does for a server-sent event over the limit, and the gateway connects afresh next time.
+// answerTooLargeError is an upstream answer over the limit.
 type answerTooLargeError struct{ limit int64 }
 
 func (e answerTooLargeError) Error() string {
@@ -25,9 +28,14 @@ func (e answerTooLargeError) Error() string {
 		e.limit)
 }
 
-// limitAnswers returns c with every response body bounded to limit bytes but server-sent event
-// streams, which are left to the SDK's bound per event (StreamableClientTransport.MaxEventSize): a bound
-// on a whole stream would cut off a long call's progress notifications.
+// limitAnswers returns c with every answer bounded to limit bytes per message: a body (a JSON
+// answer, an error page) as a whole, a successful event stream per event (a bound on a whole
+// stream would cut off a long call's progress notifications).
+//
+// An answer over the limit to a call is replaced by a JSON-RPC error response to that call, so
+// the SDK fails that call alone. Were the read to fail instead, the SDK would take it for a
+// broken transport and end the whole session the answer came on, with every other agent's call
+// in flight on it: one agent asking for huge answers would cut the others off.
 func limitAnswers(c *http.Client, limit int64) *http.Client {
 	limited := *c
 	next := c.Transport
@@ -48,32 +56,166 @@ func (l limitedAnswers) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return resp, err
 	}
-	// Every body but an event stream: the SDK also reads an error answer's body whole, whatever
-	// its type.
-	if mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mediaType != "text/event-stream" {
-		resp.Body = &limitedBody{ReadCloser: resp.Body, left: l.limit, limit: l.limit}
+	over := tooLarge{req: req, limit: l.limit}
+	// The SDK reads events only from a successful answer; any other body (an error page, of
+	// whatever type) it reads whole.
+	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 && mediaType == "text/event-stream" {
+		resp.Body = &limitedEvents{upstream: resp.Body, lines: bufio.NewReader(resp.Body), over: over}
+	} else {
+		resp.Body = &limitedBody{upstream: resp.Body, over: over}
 	}
 	return resp, nil
 }
 
-// limitedBody reads at most limit bytes of a body and fails once there are more.
+// tooLarge stands for an answer to req over limit.
+type tooLarge struct {
+	req   *http.Request
+	limit int64
+}
+
+// response is the JSON-RPC error response that takes the place of the answer, or nil when req is
+// not one call whose id can be read (a notification, a response, a batch, a GET resuming a
+// stream): then the answer fails as it did before, and the SDK ends the session. The SDK's
+// Streamable client POSTs one message per request, from bytes it can read again (GetBody); the
+// request, the gateway's own (an agent's arguments and the envelope, bounded by MaxRequestBytes),
+// is read only here, so an answer within the limit costs nothing.
+func (t tooLarge) response() []byte {
+	if t.req.GetBody == nil {
+		return nil
+	}
+	body, err := t.req.GetBody()
+	if err != nil {
+		return nil
+	}
+	defer func() { _ = body.Close() }()
+	data, err := io.ReadAll(body)
+	if err != nil {
+		return nil
+	}
+	msg, err := jsonrpc.DecodeMessage(data)
+	call, ok := msg.(*jsonrpc.Request)
+	if err != nil || !ok || !call.IsCall() {
+		return nil
+	}
+	out, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: call.ID,
+		Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: answerTooLargeError{t.limit}.Error()}})
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// limitedBody is a body that is not an event stream. It is read up to one byte over the limit
+// before the SDK sees any of it (the SDK reads it whole anyway), so that one over the limit can
+// still be replaced.
 type limitedBody struct {
-	io.ReadCloser
-	left, limit int64
+	upstream io.ReadCloser
+	over     tooLarge
+	r        io.Reader // what the SDK reads, chosen on its first Read
 }
 
 func (b *limitedBody) Read(p []byte) (int, error) {
-	if b.left <= 0 {
-		var one [1]byte // a body of exactly the limit ends here; a longer one has a byte more
-		if n, err := b.ReadCloser.Read(one[:]); n == 0 {
-			return 0, err
-		}
-		return 0, answerTooLargeError{b.limit}
+	if b.r == nil {
+		b.r = b.bounded()
 	}
-	if int64(len(p)) > b.left {
-		p = p[:b.left]
-	}
-	n, err := b.ReadCloser.Read(p)
-	b.left -= int64(n)
-	return n, err
+	return b.r.Read(p)
 }
+
+func (b *limitedBody) bounded() io.Reader {
+	data, err := io.ReadAll(io.LimitReader(b.upstream, b.over.limit+1))
+	switch {
+	case err != nil:
+		return failedReader{err}
+	case int64(len(data)) <= b.over.limit:
+		return bytes.NewReader(data)
+	}
+	_ = b.upstream.Close() // the rest is never read
+	if resp := b.over.response(); resp != nil {
+		return bytes.NewReader(resp)
+	}
+	return failedReader{answerTooLargeError{b.over.limit}}
+}
+
+func (b *limitedBody) Close() error { return b.upstream.Close() }
+
+type failedReader struct{ err error }
+
+func (f failedReader) Read([]byte) (int, error) { return 0, f.err }
+
+// limitedEvents is a successful event stream, passed on event by event. Each event is read whole,
+// up to the limit, and passed on unchanged; in place of one over the limit comes one event
+// carrying the JSON-RPC error response to the call, and the stream ends.
+//
+// An event is counted as the SDK counts it for its own bound (StreamableClientTransport.MaxEventSize,
+// set to the same limit): every byte of its lines, line ends and the blank line that ends it
+// included. So every event passed on is within the SDK's bound, and a stream over the limit that
+// the gateway cannot answer for (response is nil) is passed on as it is from there, for the SDK's
+// bound to end the session as before.
+type limitedEvents struct {
+	upstream io.ReadCloser
+	lines    *bufio.Reader // over upstream
+	over     tooLarge
+	event    []byte // the event read last
+	out      []byte // what is left to pass on of event
+	err      error  // once the stream has ended: io.EOF, or how it failed
+	raw      bool   // over the limit with no call to answer: the rest is passed on as it is
+}
+
+func (s *limitedEvents) Read(p []byte) (int, error) {
+	for len(s.out) == 0 {
+		switch {
+		case s.err != nil:
+			return 0, s.err
+		case s.raw:
+			return s.lines.Read(p)
+		}
+		s.next()
+	}
+	n := copy(p, s.out)
+	s.out = s.out[n:]
+	return n, nil
+}
+
+// next reads the next event into s.out, or ends the stream. Lines end at "\n", and a line that is
+// empty but for "\r" and "\n" ends an event, as in the SDK.
+func (s *limitedEvents) next() {
+	s.event = s.event[:0]
+	line := 0 // where the line being read starts in s.event
+	for {
+		frag, err := s.lines.ReadSlice('\n')
+		if int64(len(s.event)+len(frag)) > s.over.limit {
+			s.overLimit(frag, err)
+			return
+		}
+		s.event = append(s.event, frag...)
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull): // the line goes on
+			continue
+		case err != nil: // the stream ended: what was read of the event, then how it ended
+			s.out, s.err = s.event, err
+			return
+		case len(bytes.TrimRight(s.event[line:], "\r\n")) == 0:
+			s.out = s.event
+			return
+		}
+		line = len(s.event)
+	}
+}
+
+// overLimit passes on, in place of the event over the limit (whose next fragment frag was read
+// with err), the error response to the call and ends the stream, or, when there is no call to
+// answer, the event as it is.
+func (s *limitedEvents) overLimit(frag []byte, err error) {
+	if resp := s.over.response(); resp != nil {
+		_ = s.upstream.Close() // the rest is never read
+		s.out, s.err = fmt.Appendf(s.event[:0], "event: message\ndata: %s\n\n", resp), io.EOF
+		return
+	}
+	s.out, s.raw = append(s.event, frag...), true
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		s.err = err
+	}
+}
+
+func (s *limitedEvents) Close() error { return s.upstream.Close() }

@@ -1,11 +1,17 @@
 package gateway_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -17,19 +23,97 @@ import (
 type sizeArgs struct {
 	Path string `json:"path"`
 	Size int    `json:"size"`
+	// Hold keeps the call on the upstream until the test releases it.
+	Hold bool `json:"hold,omitempty"`
 }
 
-// startBig serves a real MCP server whose tool "big" answers with as many bytes as asked for,
-// as one JSON body or as a server-sent event.
-func startBig(jsonResponse bool) (string, func()) {
-	s := mcp.NewServer(&mcp.Implementation{Name: "big", Version: "test"}, nil)
+// bigServer is a real MCP server whose tool "big" answers with as many bytes as asked for, as
+// one JSON body or as a server-sent event. A call that asks to be held waits until released; a
+// call of a negative size is answered with a body that is not JSON-RPC, as by a broken server.
+type bigServer struct {
+	URL      string
+	held     chan struct{} // a held call has reached the tool
+	release  chan struct{} // closed: held calls answer
+	once     sync.Once
+	sessions atomic.Int32 // sessions initialized
+}
+
+func startBig(jsonResponse bool) *bigServer {
+	GinkgoHelper()
+	b := &bigServer{held: make(chan struct{}), release: make(chan struct{})}
+	s := mcp.NewServer(&mcp.Implementation{Name: "big", Version: "test"}, &mcp.ServerOptions{
+		InitializedHandler: func(context.Context, *mcp.InitializedRequest) { b.sessions.Add(1) }})
 	mcp.AddTool(s, &mcp.Tool{Name: "big", Description: "Answers with as many bytes as asked for"},
 		func(_ context.Context, _ *mcp.CallToolRequest, in sizeArgs) (*mcp.CallToolResult, any, error) {
+			if in.Hold {
+				select {
+				case b.held <- struct{}{}:
+				case <-b.release:
+				}
+				<-b.release
+			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", in.Size)}}}, nil, nil
 		})
-	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{JSONResponse: jsonResponse}))
-	return server.URL, server.Close
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{JSONResponse: jsonResponse})
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var params struct{ Arguments sizeArgs }
+		if msg, err := jsonrpc.DecodeMessage(body); err == nil {
+			if call, ok := msg.(*jsonrpc.Request); ok && call.Method == "tools/call" &&
+				json.Unmarshal(call.Params, &params) == nil && params.Arguments.Size < 0 {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = io.WriteString(w, "not JSON-RPC")
+				return
+			}
+		}
+		sdk.ServeHTTP(w, r)
+	}))
+	DeferCleanup(server.Close)
+	DeferCleanup(b.releaseHeld) // before the server closes: it waits for its handlers
+	b.URL = server.URL
+	return b
+}
+
+// releaseHeld lets every held call answer, now and from now on.
+func (b *bigServer) releaseHeld() { b.once.Do(func() { close(b.release) }) }
+
+type answer struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+// callBig calls w's tool, served by a bigServer, on session.
+func callBig(session *mcp.ClientSession, w *world, args sizeArgs) (*mcp.CallToolResult, error) {
+	return session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool,
+		Arguments: map[string]any{"path": args.Path, "size": args.Size, "hold": args.Hold}})
+}
+
+// startCallBig starts callBig; its answer comes on the channel.
+func startCallBig(session *mcp.ClientSession, w *world, args sizeArgs) <-chan answer {
+	answered := make(chan answer, 1)
+	go func() {
+		res, err := callBig(session, w, args)
+		answered <- answer{res, err}
+	}()
+	return answered
+}
+
+// hold starts a call of session that the upstream holds, and returns once it is there; its answer
+// comes on the channel once b releases it.
+func (b *bigServer) hold(session *mcp.ClientSession, w *world) <-chan answer {
+	GinkgoHelper()
+	DeferCleanup(b.releaseHeld)
+	held := startCallBig(session, w, sizeArgs{Path: "held.txt", Size: 10, Hold: true})
+	Eventually(b.held).Should(Receive(), "the call is on the upstream")
+	return held
+}
+
+// reportedByTheGateway makes a plan name the suite's gateway as its cost reporter.
+func reportedByTheGateway(plan *safetyv1alpha1.AgentPlan) {
+	plan.Spec.CostReporter = &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount,
+		Namespace: "toolgate-system", Name: "gateway"}
 }
 
 var _ = Describe("an upstream answer over the gateway's limit for one message", func() {
@@ -40,43 +124,48 @@ var _ = Describe("an upstream answer over the gateway's limit for one message", 
 	}{{"as one JSON body", true}, {"as a server-sent event", false}} {
 		Context(mode.name, Ordered, func() {
 			var (
-				w       *world
-				limited *mcp.ClientSession
+				w                 *world
+				big               *bigServer
+				agent, other      *mcp.ClientSession
+				succeeded, failed = HaveField("Phase", safetyv1alpha1.CallPhaseSucceeded), HaveField("Phase", safetyv1alpha1.CallPhaseFailed)
 			)
 			BeforeAll(func() {
-				url, stop := startBig(mode.json)
-				DeferCleanup(stop)
-				w = newWorld("gw-big-", url, "big", func(o *worldObjects) {
-					o.plan.Spec.CostReporter = &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount,
-						Namespace: "toolgate-system", Name: "gateway"}
-				})
-				opts := gatewayOptions
-				opts.MaxUpstreamMessageBytes = limit
-				gw, err := gateway.New(opts)
+				big = startBig(mode.json)
+				w = newWorld("gw-big-", big.URL, "big", func(o *worldObjects) { reportedByTheGateway(o.plan) })
+				otherToken := w.agent("other", reportedByTheGateway)
+				// One session with the upstream: every call below is on it.
+				url := startGateway(func(o *gateway.Options) { o.MaxUpstreamMessageBytes, o.UpstreamSessions = limit, 1 })
+				var err error
+				agent, err = connectTo(url, w.token)
 				Expect(err).NotTo(HaveOccurred())
-				server := httptest.NewServer(gw.Handler())
-				DeferCleanup(func() { server.Close(); gw.Close() })
-				limited, err = connectTo(server.URL, w.token)
+				DeferCleanup(agent.Close)
+				other, err = connectTo(url, otherToken)
 				Expect(err).NotTo(HaveOccurred())
-				DeferCleanup(limited.Close)
+				DeferCleanup(other.Close)
 			})
-			call := func(size int) (*mcp.CallToolResult, error) {
-				return limited.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool,
-					Arguments: map[string]any{"path": "a.txt", "size": size}})
-			}
-			It("fails the call, reports it Failed, and answers the next call from a new session", func() {
-				// As every failure of the upstream's transport: an MCP error naming the ToolServer.
-				// The limit on a JSON body is the gateway's, the one on an event the SDK's.
-				_, err := call(4 * limit)
-				Expect(err).To(MatchError(And(ContainSubstring("ToolServer "+w.ns+"-files"), ContainSubstring("65536 bytes"))))
-				Eventually(w.callStatuses).Should(ConsistOf(HaveField("Phase", safetyv1alpha1.CallPhaseFailed)))
+			It("fails that call alone, reported Failed: another agent's call on the same session is answered, and the session goes on", func() {
+				held := big.hold(other, w)
+				sessions := big.sessions.Load() // the suite's gateway has one too: it offers every ToolServer's tools
 
-				res, err := call(limit / 2)
+				// An MCP error naming the ToolServer and the limit.
+				_, err := callBig(agent, w, sizeArgs{Path: "a.txt", Size: 4 * limit})
+				Expect(err).To(MatchError(And(ContainSubstring("ToolServer "+w.ns+"-files"), ContainSubstring("65536 bytes"),
+					ContainSubstring("--max-upstream-message-bytes"))))
+				Eventually(w.callStatuses).Should(ContainElement(failed))
+
+				big.releaseHeld()
+				var a answer
+				Eventually(held).Should(Receive(&a))
+				Expect(a.err).NotTo(HaveOccurred(), "the other agent's call was on the session the answer came on")
+				Expect(a.res.IsError).To(BeFalse())
+				Expect(a.res.Content[0].(*mcp.TextContent).Text).To(HaveLen(10))
+
+				res, err := callBig(agent, w, sizeArgs{Path: "b.txt", Size: limit / 2})
 				Expect(err).NotTo(HaveOccurred())
 				Expect(res.IsError).To(BeFalse())
 				Expect(res.Content[0].(*mcp.TextContent).Text).To(HaveLen(limit / 2))
-				Eventually(w.callStatuses).Should(ConsistOf(HaveField("Phase", safetyv1alpha1.CallPhaseFailed),
-					HaveField("Phase", safetyv1alpha1.CallPhaseSucceeded)))
+				Expect(big.sessions.Load()).To(Equal(sessions), "the gateway's one session with the upstream went on")
+				Eventually(w.callStatuses).Should(ConsistOf(failed, succeeded, succeeded))
 			})
 		})
 	}

@@ -97,8 +97,8 @@ type Options struct {
 	// request (forward says why); 0 means DefaultUpstreamCallTimeout.
 	UpstreamCallTimeout time.Duration
 	// MaxUpstreamMessageBytes bounds one message from a ToolServer, a JSON answer or one
-	// server-sent event; 0 means DefaultMaxUpstreamMessageBytes. A call answered with more fails,
-	// and is reported Failed.
+	// server-sent event; 0 means DefaultMaxUpstreamMessageBytes. A call answered with more fails
+	// (that call alone: limitAnswers), and is reported Failed.
 	MaxUpstreamMessageBytes int
 	Version                 string
 	Log                     logr.Logger
@@ -149,8 +149,7 @@ func New(opts Options) (*Gateway, error) {
 		reporter: reporter,
 		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
 			cache: newReviewCache(opts.Clock, opts.ReviewTTL, maxCachedReviews)},
-		upstreams: newUpstreams(limitAnswers(opts.UpstreamHTTPClient, int64(opts.MaxUpstreamMessageBytes)),
-			opts.Version, opts.UpstreamSessions, opts.MaxUpstreamMessageBytes),
+		upstreams: newUpstreams(opts.UpstreamHTTPClient, opts.Version, opts.UpstreamSessions, opts.MaxUpstreamMessageBytes),
 	}, nil
 }
 
@@ -248,9 +247,12 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
-	session, err := up.session(ctx)
+	slot, session, err := up.session(ctx)
 	if err != nil {
-		if ctx.Err() == nil { // not the agent's own giving up: the other agents' sessions stay
+		// The server may be down, or back with other tools: reconnect (after the back-off when
+		// that fails too) and list its tools again. Not when the agent gave up: the other
+		// agents' sessions stay.
+		if ctx.Err() == nil {
 			g.upstreams.forget(rt.server.Name, up)
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
@@ -262,11 +264,12 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	callCtx, cancelCall := context.WithTimeout(context.WithoutCancel(ctx), g.opts.UpstreamCallTimeout)
 	defer cancelCall()
 	out, callErr := session.CallTool(callCtx, &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
-	// The transport failed: reconnect next time. Not when the call's own context ended (the
-	// gateway shutting down, or the call's timeout): the sessions other agents' calls are on
-	// must not be reset by one call.
+	// The transport failed (an answer over the limit does not: limitAnswers makes it this call's
+	// JSON-RPC error): drop the session. Not when the call's own context ended (the gateway
+	// shutting down, or the call's timeout): the session other agents' calls are on must not be
+	// reset by one call.
 	if _, isRPC := errors.AsType[*jsonrpc.Error](callErr); callErr != nil && !isRPC && callCtx.Err() == nil {
-		g.upstreams.forget(rt.server.Name, up)
+		g.upstreams.failed(rt.server.Name, up, slot, session, callErr)
 	}
 	if g.reporter != nil {
 		// Before answering the agent: its next call is judged with this one's cost counted. Not

@@ -6,13 +6,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/gateway"
-	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 // The gateway builds its MCP server once per set of offered tools and shares it between callers;
@@ -53,19 +51,8 @@ var _ = Describe("one MCP server shared by callers with different plans", Ordere
 		})
 
 		By("binding a second agent of the namespace to a plan that may write")
-		_, err := testenv.AgentConfig(ctx, cluster.Config, reader.ns, writerSA)
-		Expect(err).NotTo(HaveOccurred())
-		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: reader.ns, Name: "plan-writer"},
-			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: writerSA,
-				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: reader.ns}}}
-		Expect(k8sClient.Create(ctx, plan)).To(Succeed())
-		Eventually(func(g Gomega) {
-			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
-			g.Expect(meta.IsStatusConditionTrue(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition)).To(BeTrue())
-		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
-		token, err := testenv.AudiencePodToken(ctx, cluster.Config, reader.ns, writerSA, "writer-pod", true, audience)
-		Expect(err).NotTo(HaveOccurred())
-		writerSession, err = connectAs(token)
+		var err error
+		writerSession, err = connectAs(reader.agent(writerSA))
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func() { _ = writerSession.Close() })
 	})

@@ -46,19 +46,37 @@ type slot struct {
 	session *mcp.ClientSession
 }
 
-// session returns a session of the pool, round robin, connecting it if it is not yet.
-func (up *upstream) session(ctx context.Context) (*mcp.ClientSession, error) {
+// session returns a session of the pool, round robin, connecting it if it is not yet, and its
+// slot.
+func (up *upstream) session(ctx context.Context) (*slot, *mcp.ClientSession, error) {
 	s := &up.slots[int(up.next.Add(1))%len(up.slots)]
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.session == nil {
 		session, err := up.connect(ctx)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		s.session = session
 	}
-	return s.session, nil
+	return s, s.session, nil
+}
+
+// drop empties s of session, one of whose calls failed at the transport, so that the slot
+// connects a new session on next use; the pool's other sessions, and the calls in flight on them,
+// are left alone. Another failed call of the same session finds it dropped already. The session
+// is closed on its own: the SDK closes a session gracefully, waiting for the calls still in
+// flight on it, which must not hold up this call's answer.
+func (s *slot) drop(session *mcp.ClientSession) {
+	s.mu.Lock()
+	mine := s.session == session
+	if mine {
+		s.session = nil
+	}
+	s.mu.Unlock()
+	if mine {
+		go func() { _ = session.Close() }()
+	}
 }
 
 func (up *upstream) close() {
@@ -74,7 +92,7 @@ func (up *upstream) close() {
 }
 
 // upstreams keeps one upstream per ToolServer, reconnecting when its spec changes (or it was
-// deleted and made again under its name) or a call on one of its sessions failed at the transport.
+// deleted and made again under its name) or the server no longer knows one of its sessions.
 // A connect runs on its own, and an upstream is closed, never under the lock (closing one sends
 // each of its sessions' DELETE to a server that may not answer), so one ToolServer that does not answer delays
 // only the requests that wait for it, each at most as long as its own context allows; after a
@@ -83,8 +101,9 @@ type upstreams struct {
 	client     *mcp.Client
 	httpClient *http.Client
 	sessions   int
-	// maxMessage bounds one server-sent event from a ToolServer (its JSON answers are bounded by
-	// httpClient, limitAnswers).
+	// maxMessage bounds one message from a ToolServer: httpClient (limitAnswers) bounds every
+	// answer, and the SDK's own bound on one server-sent event, at the same size, every stream
+	// limitAnswers cannot answer for.
 	maxMessage int
 	ids        atomic.Uint64
 	mu         sync.Mutex
@@ -116,7 +135,7 @@ func newUpstreams(httpClient *http.Client, version string, sessions, maxMessage 
 	return &upstreams{
 		maxMessage: maxMessage,
 		client:     mcp.NewClient(&mcp.Implementation{Name: "toolgate-gateway", Version: version}, nil),
-		httpClient: httpClient,
+		httpClient: limitAnswers(httpClient, int64(maxMessage)),
 		sessions:   sessions,
 		byName:     map[string]*upstream{},
 		attempts:   map[string]*attempt{},
@@ -253,7 +272,7 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 		connect: connect, slots: make([]slot, u.sessions)}
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	session, err := up.session(ctx)
+	_, session, err := up.session(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -267,8 +286,21 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 	return up, nil
 }
 
-// forget drops an upstream one of whose calls failed at the transport, so that the next call
-// reconnects and lists its tools again (the server may have restarted with others).
+// failed handles a call on session, of s in up, that failed at the transport with err. The SDK
+// has ended that session, and it alone is dropped: the pool's other sessions, with other agents'
+// calls in flight on them, stay. But a server that no longer knows the session has restarted
+// (or dropped it) and may offer other tools now: then up is forgotten, so that the next call
+// reconnects and lists its tools again, and its other sessions, most likely gone with it, are
+// closed. Only the server says that a session is missing (HTTP 404), so no agent can.
+func (u *upstreams) failed(name string, up *upstream, s *slot, session *mcp.ClientSession, err error) {
+	if errors.Is(err, mcp.ErrSessionMissing) {
+		u.forget(name, up)
+		return
+	}
+	s.drop(session)
+}
+
+// forget drops an upstream, so that the next call reconnects and lists its tools again.
 func (u *upstreams) forget(name string, up *upstream) {
 	u.mu.Lock()
 	mine := u.byName[name] == up

@@ -97,3 +97,49 @@ var _ = Describe("toolgate-gateway's sessions with an upstream server that resta
 		Expect(upstream.sessions.Load()).To(And(BeNumerically(">=", 1), BeNumerically("<=", gateway.DefaultUpstreamSessions)))
 	})
 })
+
+var _ = Describe("toolgate-gateway's sessions with an upstream server one of whose answers breaks a session", Ordered, func() {
+	var (
+		w            *world
+		big          *bigServer
+		agent, other *mcp.ClientSession
+	)
+
+	BeforeAll(func() {
+		big = startBig(true)
+		w = newWorld("gw-broken-", big.URL, "big")
+		otherToken := w.agent("other")
+		url := startGateway(func(o *gateway.Options) { o.UpstreamSessions = 2 })
+		var err error
+		agent, err = connectTo(url, w.token)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(agent.Close)
+		other, err = connectTo(url, otherToken)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(other.Close)
+	})
+
+	It("drops that session alone: another agent's call on the pool's other session is answered", func() {
+		// Round robin: the held call and the next are on the pool's two sessions.
+		held := big.hold(other, w)
+		sessions := big.sessions.Load() // the pool's two, and the suite's gateway's: it offers every ToolServer's tools
+		var a answer
+		// Answered without waiting for the held call: dropping the whole pool closed the held
+		// call's session too, which the SDK does gracefully, waiting for that call to end.
+		Eventually(startCallBig(agent, w, sizeArgs{Path: "broken.txt", Size: -1})).Should(Receive(&a))
+		Expect(a.err).To(MatchError(ContainSubstring("ToolServer "+w.ns+"-files")),
+			"an answer that is not JSON-RPC fails at the transport, and the agent is told")
+
+		big.releaseHeld()
+		Eventually(held).Should(Receive(&a))
+		Expect(a.err).NotTo(HaveOccurred(), "the other agent's call was on the session that did not fail")
+		Expect(a.res.IsError).To(BeFalse())
+
+		for i := range 2 { // on each session of the pool
+			res, err := callBig(agent, w, sizeArgs{Path: fmt.Sprintf("after%d.txt", i), Size: 10})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.IsError).To(BeFalse())
+		}
+		Expect(big.sessions.Load()).To(Equal(sessions+1), "the failed session alone was connected again")
+	})
+})

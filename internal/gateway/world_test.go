@@ -1,6 +1,8 @@
 package gateway_test
 
 import (
+	"net/http/httptest"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -10,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/gateway"
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
@@ -34,6 +37,19 @@ func connectTo(url, bearerToken string) (*mcp.ClientSession, error) {
 	c := mcp.NewClient(&mcp.Implementation{Name: "agent", Version: "test"}, nil)
 	return c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: testenv.BearerClient(bearerToken),
 		DisableStandaloneSSE: true}, nil)
+}
+
+// startGateway runs another gateway, with gatewayOptions as change makes them, and returns its
+// MCP endpoint.
+func startGateway(change func(*gateway.Options)) string {
+	GinkgoHelper()
+	opts := gatewayOptions
+	change(&opts)
+	gw, err := gateway.New(opts)
+	Expect(err).NotTo(HaveOccurred())
+	server := httptest.NewServer(gw.Handler())
+	DeferCleanup(func() { server.Close(); gw.Close() })
+	return server.URL
 }
 
 // callStatuses are the statuses of the AgentToolCalls in w's namespace.
@@ -106,15 +122,7 @@ func newWorld(prefix, upstreamURL, upstreamTool string, options ...worldOption) 
 		create(t)
 	}
 	create(objs.server)
-	plan := objs.plan
-	Expect(k8sClient.Create(ctx, plan)).To(Succeed())
-	Eventually(func(g Gomega) {
-		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
-		g.Expect(meta.IsStatusConditionTrue(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition)).To(BeTrue())
-	}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
-	By("waiting, with dry-run probes that count nothing, until the webhook's cache shows the plan locked and the tool registered")
-	Eventually(func() (string, error) { return testenv.ProbeReason(ctx, apiAgent, ns, "plan", readTool) }).
-		WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeEmpty())
+	bindPlan(apiAgent, objs.plan, readTool)
 
 	w.token, err = testenv.AudiencePodToken(ctx, cluster.Config, ns, agentSA, "agent-pod", true, audience)
 	Expect(err).NotTo(HaveOccurred())
@@ -122,4 +130,39 @@ func newWorld(prefix, upstreamURL, upstreamTool string, options ...worldOption) 
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(func() { _ = w.session.Close() })
 	return w
+}
+
+// agent binds another ServiceAccount of w's namespace, sa, to a plan of its own named after it,
+// under w's profile (options change the plan first), and returns the pod-bound token of a pod of
+// sa, as newWorld's agent has.
+func (w *world) agent(sa string, options ...func(*safetyv1alpha1.AgentPlan)) string {
+	GinkgoHelper()
+	cfg, err := testenv.AgentConfig(ctx, cluster.Config, w.ns, sa)
+	Expect(err).NotTo(HaveOccurred())
+	apiAgent, err := client.New(cfg, client.Options{Scheme: cluster.Scheme})
+	Expect(err).NotTo(HaveOccurred())
+	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: w.ns, Name: "plan-" + sa},
+		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: sa,
+			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: w.ns}}}
+	for _, o := range options {
+		o(plan)
+	}
+	bindPlan(apiAgent, plan, w.readTool)
+	token, err := testenv.AudiencePodToken(ctx, cluster.Config, w.ns, sa, sa+"-pod", true, audience)
+	Expect(err).NotTo(HaveOccurred())
+	return token
+}
+
+// bindPlan creates plan, of the agent apiAgent authenticates as, and waits until it is locked and
+// the webhook's cache shows it so, with tool registered.
+func bindPlan(apiAgent client.Client, plan *safetyv1alpha1.AgentPlan, tool string) {
+	GinkgoHelper()
+	Expect(k8sClient.Create(ctx, plan)).To(Succeed())
+	Eventually(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
+		g.Expect(meta.IsStatusConditionTrue(plan.Status.Conditions, safetyv1alpha1.AgentPlanLockedCondition)).To(BeTrue())
+	}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+	By("waiting, with dry-run probes that count nothing, until the webhook's cache shows the plan locked and the tool registered")
+	Eventually(func() (string, error) { return testenv.ProbeReason(ctx, apiAgent, plan.Namespace, plan.Name, tool) }).
+		WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeEmpty())
 }
