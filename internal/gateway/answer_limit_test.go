@@ -29,7 +29,10 @@ type sizeArgs struct {
 
 // bigServer is a real MCP server whose tool "big" answers with as many bytes as asked for, as
 // one JSON body or as a server-sent event. A call that asks to be held waits until released; a
-// call of a negative size is answered with a body that is not JSON-RPC, as by a broken server.
+// call of size -1 is answered with a body that is not JSON-RPC, as by a broken server; one of size
+// -2 with an event stream that ends before the call's answer, as when a proxy in front of the
+// server times the stream out or the handler crashes; and one of size -503 with HTTP 503, as by an
+// overloaded server.
 type bigServer struct {
 	URL      string
 	held     chan struct{} // a held call has reached the tool
@@ -63,6 +66,15 @@ func startBig(jsonResponse bool) *bigServer {
 		if msg, err := jsonrpc.DecodeMessage(body); err == nil {
 			if call, ok := msg.(*jsonrpc.Request); ok && call.Method == "tools/call" &&
 				json.Unmarshal(call.Params, &params) == nil && params.Arguments.Size < 0 {
+				switch params.Arguments.Size {
+				case -503:
+					http.Error(w, "overloaded", http.StatusServiceUnavailable)
+					return
+				case -2:
+					w.Header().Set("Content-Type", "text/event-stream")
+					w.WriteHeader(http.StatusOK)
+					return
+				}
 				w.Header().Set("Content-Type", "application/json")
 				_, _ = io.WriteString(w, "not JSON-RPC")
 				return

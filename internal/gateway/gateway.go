@@ -247,7 +247,7 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
-	slot, session, err := up.session(ctx)
+	session, err := up.session(ctx)
 	if err != nil {
 		// The server may be down, or back with other tools: reconnect (after the back-off when
 		// that fails too) and list its tools again. Not when the agent gave up: the other
@@ -264,12 +264,10 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	callCtx, cancelCall := context.WithTimeout(context.WithoutCancel(ctx), g.opts.UpstreamCallTimeout)
 	defer cancelCall()
 	out, callErr := session.CallTool(callCtx, &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
-	// The transport failed (an answer over the limit does not: limitAnswers makes it this call's
-	// JSON-RPC error): drop the session. Not when the call's own context ended (the gateway
-	// shutting down, or the call's timeout): the session other agents' calls are on must not be
-	// reset by one call.
-	if _, isRPC := errors.AsType[*jsonrpc.Error](callErr); callErr != nil && !isRPC && callCtx.Err() == nil {
-		g.upstreams.failed(rt.server.Name, up, slot, session, callErr)
+	// A session the SDK ended is dropped by its slot (slot.watch), the whole pool only when the
+	// server no longer knows the session; any other failure of a call is that call's alone.
+	if callErr != nil {
+		g.upstreams.failed(rt.server.Name, up, callErr)
 	}
 	if g.reporter != nil {
 		// Before answering the agent: its next call is judged with this one's cost counted. Not

@@ -46,37 +46,42 @@ type slot struct {
 	session *mcp.ClientSession
 }
 
-// session returns a session of the pool, round robin, connecting it if it is not yet, and its
-// slot.
-func (up *upstream) session(ctx context.Context) (*slot, *mcp.ClientSession, error) {
+// session returns a session of the pool, round robin, connecting it if it is not yet.
+func (up *upstream) session(ctx context.Context) (*mcp.ClientSession, error) {
 	s := &up.slots[int(up.next.Add(1))%len(up.slots)]
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.session == nil {
 		session, err := up.connect(ctx)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		s.session = session
+		go s.watch(session)
 	}
-	return s, s.session, nil
+	return s.session, nil
 }
 
-// drop empties s of session, one of whose calls failed at the transport, so that the slot
-// connects a new session on next use; the pool's other sessions, and the calls in flight on them,
-// are left alone. Another failed call of the same session finds it dropped already. The session
-// is closed on its own: the SDK closes a session gracefully, waiting for the calls still in
-// flight on it, which must not hold up this call's answer.
-func (s *slot) drop(session *mcp.ClientSession) {
+// watch empties s of session once the SDK has ended it, so that the slot connects a new session
+// on next use; the pool's other sessions, and the calls in flight on them, are left alone.
+//
+// The SDK's own signal is the one to go by, not a call's error: ClientSession.Wait returns once
+// the session's connection is done, which in v1.8.0 is when its transport failed for good (an
+// answer that is not JSON-RPC, a server that no longer knows the session, a stream that cannot
+// be resumed: streamableClientConn.fail), when its writer broke with no call in flight, or when
+// it was closed. Many call errors end nothing: an HTTP 500, 502, 503, 504 or 429, a request that
+// did not reach the server, a stream cut short before the call's answer ("request terminated
+// without response"); dropping the session for those would make each such call (which an agent
+// can cause with arguments that crash the upstream's handler) cost a reconnect, and fail the
+// other agents' calls that had just taken the session.
+func (s *slot) watch(session *mcp.ClientSession) {
+	_ = session.Wait()
 	s.mu.Lock()
-	mine := s.session == session
-	if mine {
+	if s.session == session {
 		s.session = nil
 	}
 	s.mu.Unlock()
-	if mine {
-		go func() { _ = session.Close() }()
-	}
+	_ = session.Close() // ended already: this only releases what the ClientSession holds
 }
 
 func (up *upstream) close() {
@@ -272,7 +277,7 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 		connect: connect, slots: make([]slot, u.sessions)}
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	_, session, err := up.session(ctx)
+	session, err := up.session(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -286,18 +291,15 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 	return up, nil
 }
 
-// failed handles a call on session, of s in up, that failed at the transport with err. The SDK
-// has ended that session, and it alone is dropped: the pool's other sessions, with other agents'
-// calls in flight on them, stay. But a server that no longer knows the session has restarted
-// (or dropped it) and may offer other tools now: then up is forgotten, so that the next call
-// reconnects and lists its tools again, and its other sessions, most likely gone with it, are
-// closed. Only the server says that a session is missing (HTTP 404), so no agent can.
-func (u *upstreams) failed(name string, up *upstream, s *slot, session *mcp.ClientSession, err error) {
+// failed handles a call to up, named name, that failed with err. A session the SDK has ended
+// its slot drops on its own (slot.watch). But a server that no longer knows a session (HTTP 404)
+// has restarted (or dropped it) and may offer other tools now: then up is forgotten, so that the
+// next call reconnects and lists its tools again, and its other sessions, most likely gone with
+// it, are closed. Only the server says that a session is missing, so no agent can.
+func (u *upstreams) failed(name string, up *upstream, err error) {
 	if errors.Is(err, mcp.ErrSessionMissing) {
 		u.forget(name, up)
-		return
 	}
-	s.drop(session)
 }
 
 // forget drops an upstream, so that the next call reconnects and lists its tools again.

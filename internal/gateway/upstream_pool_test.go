@@ -143,3 +143,50 @@ var _ = Describe("toolgate-gateway's sessions with an upstream server one of who
 		Expect(big.sessions.Load()).To(Equal(sessions+1), "the failed session alone was connected again")
 	})
 })
+
+var _ = Describe("toolgate-gateway's sessions with an upstream server that fails calls without ending the session", Ordered, func() {
+	var (
+		w            *world
+		big          *bigServer
+		agent, other *mcp.ClientSession
+	)
+
+	BeforeAll(func() {
+		big = startBig(false)
+		w = newWorld("gw-busy-", big.URL, "big")
+		otherToken := w.agent("other")
+		// One session with the upstream: every call below is on it.
+		url := startGateway(func(o *gateway.Options) { o.UpstreamSessions = 1 })
+		var err error
+		agent, err = connectTo(url, w.token)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(agent.Close)
+		other, err = connectTo(url, otherToken)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(other.Close)
+	})
+
+	It("fails those calls alone and keeps the session (the SDK ends it for neither a 503 nor a stream cut short)", func() {
+		held := big.hold(other, w)
+		sessions := big.sessions.Load() // the gateway's one, and the suite's gateway's
+		for i := range 3 {              // an agent whose calls fail upstream, again and again
+			_, err := callBig(agent, w, sizeArgs{Path: fmt.Sprintf("busy%d.txt", i), Size: -503})
+			Expect(err).To(MatchError(And(ContainSubstring("ToolServer "+w.ns+"-files"), ContainSubstring("Service Unavailable"))))
+			_, err = callBig(agent, w, sizeArgs{Path: fmt.Sprintf("cut%d.txt", i), Size: -2})
+			Expect(err).To(MatchError(And(ContainSubstring("ToolServer "+w.ns+"-files"), ContainSubstring("terminated without response"))))
+		}
+		res, err := callBig(agent, w, sizeArgs{Path: "during.txt", Size: 10})
+		Expect(err).NotTo(HaveOccurred(), "a call on the same session while the other agent's call is still held")
+		Expect(res.IsError).To(BeFalse())
+
+		big.releaseHeld()
+		var a answer
+		Eventually(held).Should(Receive(&a))
+		Expect(a.err).NotTo(HaveOccurred())
+		Expect(a.res.IsError).To(BeFalse())
+		res, err = callBig(agent, w, sizeArgs{Path: "after.txt", Size: 10})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.IsError).To(BeFalse())
+		Expect(big.sessions.Load()).To(Equal(sessions), "no session was connected again")
+	})
+})
