@@ -243,18 +243,8 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 }
 
 func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.AgentToolCall, args json.RawMessage) (*mcp.CallToolResult, error) {
-	up, err := g.upstreams.get(ctx, rt.server, 0)
+	up, session, err := g.session(ctx, rt)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
-	}
-	session, err := up.session(ctx)
-	if err != nil {
-		// The server may be down, or back with other tools: reconnect (after the back-off when
-		// that fails too) and list its tools again. Not when the agent gave up: the other
-		// agents' sessions stay.
-		if ctx.Err() == nil {
-			g.upstreams.forget(rt.server.Name, up)
-		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
 	// Not on the agent's context: an agent that hangs up while the upstream works would cancel
@@ -282,6 +272,32 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 		return nil, fmt.Errorf("ToolServer %s: %w", rt.server.Name, callErr)
 	}
 	return out, nil
+}
+
+// session returns a session with rt's upstream. An upstream closed since it was fetched (replaced,
+// or forgotten by another call) hands out no session: the ToolServer's current one is fetched
+// once more.
+func (g *Gateway) session(ctx context.Context, rt *route) (*upstream, *mcp.ClientSession, error) {
+	for try := 0; ; try++ {
+		up, err := g.upstreams.get(ctx, rt.server, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		session, err := up.session(ctx)
+		switch {
+		case errors.Is(err, errUpstreamClosed) && try == 0:
+			continue
+		case err != nil:
+			// The server may be down, or back with other tools: reconnect (after the back-off
+			// when that fails too) and list its tools again. Not when the agent gave up: the
+			// other agents' sessions stay.
+			if ctx.Err() == nil && !errors.Is(err, errUpstreamClosed) {
+				g.upstreams.forget(rt.server.Name, up)
+			}
+			return nil, nil, err
+		}
+		return up, session, nil
+	}
 }
 
 // asCaller is a client that authenticates with the caller's token and nothing else.

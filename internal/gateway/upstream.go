@@ -39,7 +39,14 @@ type upstream struct {
 	connect    func(context.Context) (*mcp.ClientSession, error)
 	slots      []slot
 	next       atomic.Uint32
+	// closed is set first thing by close; session reads it under a slot's lock, so that once
+	// close has emptied a slot no session is connected into it again.
+	closed atomic.Bool
 }
+
+// errUpstreamClosed is what a closed upstream's session returns: the upstream was replaced or
+// forgotten, and the ToolServer's current one is to be fetched again.
+var errUpstreamClosed = errors.New("the upstream was closed")
 
 type slot struct {
 	mu      sync.Mutex
@@ -51,6 +58,9 @@ func (up *upstream) session(ctx context.Context) (*mcp.ClientSession, error) {
 	s := &up.slots[int(up.next.Add(1))%len(up.slots)]
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if up.closed.Load() {
+		return nil, errUpstreamClosed
+	}
 	if s.session == nil {
 		session, err := up.connect(ctx)
 		if err != nil {
@@ -84,15 +94,30 @@ func (s *slot) watch(session *mcp.ClientSession) {
 	_ = session.Close() // ended already: this only releases what the ClientSession holds
 }
 
+// closeLater marks up closed at once and closes its sessions in the background.
+func (up *upstream) closeLater() {
+	up.closed.Store(true)
+	go up.close()
+}
+
+// close closes up's sessions, and marks it closed, so that it connects no session again. The SDK
+// closes a session gracefully, waiting for the calls still in flight on it (each up to
+// UpstreamCallTimeout), so an upstream that is replaced or forgotten is closed in the background
+// (closeLater), and no slot's lock is held while a session closes.
 func (up *upstream) close() {
+	up.closed.Store(true)
+	var sessions []*mcp.ClientSession
 	for i := range up.slots {
 		s := &up.slots[i]
 		s.mu.Lock()
 		if s.session != nil {
-			_ = s.session.Close()
+			sessions = append(sessions, s.session)
 			s.session = nil
 		}
 		s.mu.Unlock()
+	}
+	for _, session := range sessions {
+		_ = session.Close()
 	}
 }
 
@@ -189,7 +214,7 @@ func (u *upstreams) get(ctx context.Context, ts *safetyv1alpha1.ToolServer, pati
 		}
 		u.mu.Unlock()
 		if stale != nil {
-			stale.close()
+			stale.closeLater()
 		}
 		if err := await(ctx, a, patience); err != nil {
 			return nil, fmt.Errorf("connecting to ToolServer %s: %w", ts.Name, err)
@@ -302,7 +327,8 @@ func (u *upstreams) failed(name string, up *upstream, err error) {
 	}
 }
 
-// forget drops an upstream, so that the next call reconnects and lists its tools again.
+// forget drops an upstream, so that the next call reconnects and lists its tools again. It is
+// closed in the background: the call that found it gone is answered, and reported, at once.
 func (u *upstreams) forget(name string, up *upstream) {
 	u.mu.Lock()
 	mine := u.byName[name] == up
@@ -311,7 +337,7 @@ func (u *upstreams) forget(name string, up *upstream) {
 	}
 	u.mu.Unlock()
 	if mine {
-		up.close()
+		up.closeLater()
 	}
 }
 

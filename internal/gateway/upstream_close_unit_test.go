@@ -1,0 +1,99 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// deadline bounds how long the test waits for what should happen at once; it is no sleep.
+const deadline = 10 * time.Second
+
+// TestAForgottenUpstreamIsClosedInTheBackgroundAndConnectsNoMoreSessions forgets an upstream
+// while a call is in flight on one of its sessions: forget returns without waiting for that call
+// (which is still answered), and the forgotten upstream hands out no session again, connected
+// already or new, so none is left open that nothing would ever close.
+func TestAForgottenUpstreamIsClosedInTheBackgroundAndConnectsNoMoreSessions(t *testing.T) {
+	var sessions atomic.Int32
+	held, release := make(chan struct{}), make(chan struct{})
+	s := mcp.NewServer(&mcp.Implementation{Name: "held", Version: "test"}, &mcp.ServerOptions{
+		InitializedHandler: func(context.Context, *mcp.InitializedRequest) { sessions.Add(1) }})
+	mcp.AddTool(s, &mcp.Tool{Name: "hold"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		close(held)
+		<-release
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "held"}}}, nil, nil
+	})
+	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	defer server.Close()
+	released := false
+	defer func() {
+		if !released {
+			close(release)
+		}
+	}()
+
+	u := newUpstreams(server.Client(), "test", 2, DefaultMaxUpstreamMessageBytes)
+	defer u.close()
+	up, err := u.dial(&safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: "held"},
+		Spec: safetyv1alpha1.ToolServerSpec{URL: server.URL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.mu.Lock()
+	u.byName["held"] = up
+	u.mu.Unlock()
+	session, err := up.session(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	answered := make(chan error, 1)
+	go func() {
+		_, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "hold", Arguments: map[string]any{}})
+		answered <- err
+	}()
+	select {
+	case <-held:
+	case <-time.After(deadline):
+		t.Fatal("the call did not reach the server")
+	}
+	connected := sessions.Load()
+
+	forgotten := make(chan struct{})
+	go func() {
+		u.forget("held", up)
+		close(forgotten)
+	}()
+	select {
+	case <-forgotten:
+	case <-time.After(deadline):
+		t.Fatal("forget waited for the call in flight on one of the upstream's sessions")
+	}
+	for range 2 * len(up.slots) { // every slot, twice
+		if _, err := up.session(t.Context()); !errors.Is(err, errUpstreamClosed) {
+			t.Fatalf("a forgotten upstream's session: %v, want %v", err, errUpstreamClosed)
+		}
+	}
+	if n := sessions.Load(); n != connected {
+		t.Fatalf("the forgotten upstream connected %d sessions more", n-connected)
+	}
+
+	close(release)
+	released = true
+	select {
+	case err := <-answered:
+		if err != nil {
+			t.Fatalf("the call in flight: %v", err)
+		}
+	case <-time.After(deadline):
+		t.Fatal("the call in flight was not answered")
+	}
+}
