@@ -169,7 +169,7 @@ func TestTheSDKReadsAnAnswerOfTheLimitAndFailsOnlyTheCallOfOneByteMore(t *testin
 			if err != nil {
 				t.Fatal(err)
 			}
-			session, err := up.session(t.Context())
+			session, err := up.session()
 			if err != nil {
 				t.Fatal(err)
 			}

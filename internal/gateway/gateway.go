@@ -243,8 +243,14 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 }
 
 func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.AgentToolCall, args json.RawMessage) (*mcp.CallToolResult, error) {
-	up, session, err := g.session(ctx, rt)
+	// From here on the call is admitted, and every way out reports its outcome. The connect is
+	// not the agent's to cut short either (an agent that hangs up during it would leave the call
+	// unreported), so it runs on a context of its own, bounded as every connect is.
+	cctx, cancelConnect := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
+	defer cancelConnect()
+	up, session, err := g.session(cctx, rt)
 	if err != nil {
+		g.report(ctx, call, rt, nil, err)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
 	// Not on the agent's context: an agent that hangs up while the upstream works would cancel
@@ -259,19 +265,25 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	if callErr != nil {
 		g.upstreams.failed(rt.server.Name, up, callErr)
 	}
-	if g.reporter != nil {
-		// Before answering the agent: its next call is judged with this one's cost counted. Not
-		// on the agent's context either: an agent that hangs up must not take the report with it.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reportTimeout)
-		defer cancel()
-		if err := g.reporter.report(rctx, call, rt, out, callErr); err != nil {
-			g.opts.Log.Error(err, "Reporting the call's outcome failed", "call", call.Name, "namespace", call.Namespace)
-		}
-	}
+	g.report(ctx, call, rt, out, callErr)
 	if callErr != nil {
 		return nil, fmt.Errorf("ToolServer %s: %w", rt.server.Name, callErr)
 	}
 	return out, nil
+}
+
+// report reports the outcome of call, admitted, when there is a reporter: before the agent is
+// answered, so that its next call is judged with this one's cost counted. Not on the agent's
+// context: an agent that hangs up must not take the report with it.
+func (g *Gateway) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall, rt *route, out *mcp.CallToolResult, callErr error) {
+	if g.reporter == nil {
+		return
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reportTimeout)
+	defer cancel()
+	if err := g.reporter.report(rctx, call, rt, out, callErr); err != nil {
+		g.opts.Log.Error(err, "Reporting the call's outcome failed", "call", call.Name, "namespace", call.Namespace)
+	}
 }
 
 // session returns a session with rt's upstream. An upstream closed since it was fetched (replaced,
@@ -283,15 +295,14 @@ func (g *Gateway) session(ctx context.Context, rt *route) (*upstream, *mcp.Clien
 		if err != nil {
 			return nil, nil, err
 		}
-		session, err := up.session(ctx)
+		session, err := up.session()
 		switch {
 		case errors.Is(err, errUpstreamClosed) && try == 0:
 			continue
 		case err != nil:
 			// The server may be down, or back with other tools: reconnect (after the back-off
-			// when that fails too) and list its tools again. Not when the agent gave up: the
-			// other agents' sessions stay.
-			if ctx.Err() == nil && !errors.Is(err, errUpstreamClosed) {
+			// when that fails too) and list its tools again.
+			if !errors.Is(err, errUpstreamClosed) {
 				g.upstreams.forget(rt.server.Name, up)
 			}
 			return nil, nil, err

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/gateway"
 )
 
 // blackhole accepts connections and never answers, as a ToolServer behind a dropped route does.
@@ -94,5 +95,28 @@ var _ = Describe("toolgate-gateway with a ToolServer that never answers", Ordere
 		}
 		Expect(w.session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": "a.txt"}})).
 			To(HaveField("IsError", BeFalse()), "a call to the answering ToolServer goes through")
+	})
+})
+
+var _ = Describe("toolgate-gateway with a ToolServer that stops answering once its tools are offered", Ordered, func() {
+	It("reports Failed a call it admitted and could not forward", func() {
+		upstream := startRestartable()
+		w := newWorld("gw-gone-", upstream.URL(), "read_file", func(o *worldObjects) { reportedByTheGateway(o.plan) })
+		// Two sessions: listing connects the first, and the call below is the first on the second.
+		url := startGateway(func(o *gateway.Options) { o.UpstreamSessions = 2 })
+		agent, err := connectTo(url, w.token)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(agent.Close)
+		Eventually(func(g Gomega) {
+			res, err := agent.ListTools(ctx, nil)
+			g.Expect(err).NotTo(HaveOccurred())
+			g.Expect(res.Tools).To(ContainElement(HaveField("Name", w.readTool)))
+		}).Should(Succeed())
+
+		upstream.server.Close()
+		_, err = agent.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": "a.txt"}})
+		Expect(err).To(MatchError(ContainSubstring("connecting to ToolServer " + w.ns + "-files")))
+		Eventually(w.callStatuses).Should(ConsistOf(HaveField("Phase", safetyv1alpha1.CallPhaseFailed)),
+			"the admitted call is reported, though it never reached the upstream")
 	})
 })

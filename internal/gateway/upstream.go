@@ -36,7 +36,7 @@ type upstream struct {
 	uid        types.UID
 	generation int64
 	tools      map[string]*mcp.Tool
-	connect    func(context.Context) (*mcp.ClientSession, error)
+	connect    func() (*mcp.ClientSession, error)
 	slots      []slot
 	next       atomic.Uint32
 	// closed is set first thing by close; session reads it under a slot's lock, so that once
@@ -53,8 +53,9 @@ type slot struct {
 	session *mcp.ClientSession
 }
 
-// session returns a session of the pool, round robin, connecting it if it is not yet.
-func (up *upstream) session(ctx context.Context) (*mcp.ClientSession, error) {
+// session returns a session of the pool, round robin, connecting it if it is not yet (on a
+// context of its own, bounded by connectTimeout).
+func (up *upstream) session() (*mcp.ClientSession, error) {
 	s := &up.slots[int(up.next.Add(1))%len(up.slots)]
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -62,7 +63,7 @@ func (up *upstream) session(ctx context.Context) (*mcp.ClientSession, error) {
 		return nil, errUpstreamClosed
 	}
 	if s.session == nil {
-		session, err := up.connect(ctx)
+		session, err := up.connect()
 		if err != nil {
 			return nil, err
 		}
@@ -284,12 +285,13 @@ func (u *upstreams) connect(ts *safetyv1alpha1.ToolServer, a *attempt) {
 // the requests that wait for it may give up, the connect does not.
 func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 	name, url := ts.Name, ts.Spec.URL
-	connect := func(ctx context.Context) (*mcp.ClientSession, error) {
-		// Not on the request's context itself: the SDK keeps the agent's MCP protocol version
-		// in it, which must not become the version the gateway asks the upstream for.
+	connect := func() (*mcp.ClientSession, error) {
+		// On a context of its own: a connect is bounded by connectTimeout alone, whoever waits
+		// for it, and not even a context without the request's cancellation would do, since the
+		// SDK keeps the agent's MCP protocol version in it, which must not become the version
+		// the gateway asks the upstream for.
 		cctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 		defer cancel()
-		defer context.AfterFunc(ctx, cancel)()
 		session, err := u.client.Connect(cctx, &mcp.StreamableClientTransport{
 			Endpoint: url, HTTPClient: u.httpClient, DisableStandaloneSSE: true, MaxEventSize: u.maxMessage,
 		}, nil)
@@ -302,7 +304,7 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 		connect: connect, slots: make([]slot, u.sessions)}
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	session, err := up.session(ctx)
+	session, err := up.session()
 	if err != nil {
 		return nil, err
 	}

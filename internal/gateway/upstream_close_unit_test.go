@@ -51,7 +51,7 @@ func TestAForgottenUpstreamIsClosedInTheBackgroundAndConnectsNoMoreSessions(t *t
 	u.mu.Lock()
 	u.byName["held"] = up
 	u.mu.Unlock()
-	session, err := up.session(t.Context())
+	session, err := up.session()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestAForgottenUpstreamIsClosedInTheBackgroundAndConnectsNoMoreSessions(t *t
 		t.Fatal("forget waited for the call in flight on one of the upstream's sessions")
 	}
 	for range 2 * len(up.slots) { // every slot, twice
-		if _, err := up.session(t.Context()); !errors.Is(err, errUpstreamClosed) {
+		if _, err := up.session(); !errors.Is(err, errUpstreamClosed) {
 			t.Fatalf("a forgotten upstream's session: %v, want %v", err, errUpstreamClosed)
 		}
 	}
