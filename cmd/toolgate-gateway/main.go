@@ -58,7 +58,7 @@ func run() error {
 		"how long an admitted call may take upstream; it runs to its answer even if the agent hangs up")
 	flag.IntVar(&maxUpstreamMessage, "max-upstream-message-bytes", gateway.DefaultMaxUpstreamMessageBytes,
 		"the largest message a ToolServer may send (a JSON answer, or one server-sent event); "+
-			"a larger answer fails its call alone")
+			"a larger answer fails its call alone; at least 4096")
 	flag.BoolVar(&showVersion, "version", false, "print the version and exit")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
@@ -70,8 +70,9 @@ func run() error {
 	if upstreamSessions < 1 {
 		return fmt.Errorf("--upstream-sessions is %d; it must be at least 1", upstreamSessions)
 	}
-	if maxUpstreamMessage < 1 {
-		return fmt.Errorf("--max-upstream-message-bytes is %d; it must be at least 1", maxUpstreamMessage)
+	if maxUpstreamMessage < gateway.MinMaxUpstreamMessageBytes {
+		return fmt.Errorf("--max-upstream-message-bytes is %d; it must be at least %d (4 KiB)",
+			maxUpstreamMessage, gateway.MinMaxUpstreamMessageBytes)
 	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
 	log := ctrl.Log.WithName("gateway")

@@ -20,6 +20,13 @@ import (
 // gigabytes would cost the gateway as much memory.
 const DefaultMaxUpstreamMessageBytes = mcp.DefaultMaxEventSize
 
+// MinMaxUpstreamMessageBytes is the smallest bound on one message from a ToolServer the gateway
+// accepts: the JSON-RPC error that takes the place of an answer over the bound (limitAnswers) is
+// a few hundred bytes, more as an event, and the SDK's own bound on one event is the same, so a
+// tinier bound would fail the replacement too, and end the session. It is also smaller than any
+// useful answer.
+const MinMaxUpstreamMessageBytes = 4 << 10
+
 // answerTooLargeError is an upstream answer over the limit.
 type answerTooLargeError struct{ limit int64 }
 

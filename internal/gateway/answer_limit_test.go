@@ -182,3 +182,17 @@ var _ = Describe("an upstream answer over the gateway's limit for one message", 
 		})
 	}
 })
+
+var _ = Describe("the gateway's limit for one upstream message", func() {
+	It("is at least 4 KiB, so that the error taking an answer's place fits within it", func() {
+		opts := gatewayOptions
+		opts.MaxUpstreamMessageBytes = gateway.MinMaxUpstreamMessageBytes - 1
+		_, err := gateway.New(opts)
+		Expect(err).To(MatchError(And(ContainSubstring("--max-upstream-message-bytes"), ContainSubstring("4095"),
+			ContainSubstring("at least 4096"))))
+		opts.MaxUpstreamMessageBytes = gateway.MinMaxUpstreamMessageBytes
+		gw, err := gateway.New(opts)
+		Expect(err).NotTo(HaveOccurred())
+		gw.Close()
+	})
+})

@@ -97,8 +97,9 @@ type Options struct {
 	// request (forward says why); 0 means DefaultUpstreamCallTimeout.
 	UpstreamCallTimeout time.Duration
 	// MaxUpstreamMessageBytes bounds one message from a ToolServer, a JSON answer or one
-	// server-sent event; 0 means DefaultMaxUpstreamMessageBytes. A call answered with more fails
-	// (that call alone: limitAnswers), and is reported Failed.
+	// server-sent event; 0 means DefaultMaxUpstreamMessageBytes, and it is at least
+	// MinMaxUpstreamMessageBytes. A call answered with more fails (that call alone:
+	// limitAnswers), and is reported Failed.
 	MaxUpstreamMessageBytes int
 	Version                 string
 	Log                     logr.Logger
@@ -134,6 +135,10 @@ func New(opts Options) (*Gateway, error) {
 		return nil, errors.New("gateway: UpstreamSessions, UpstreamCallTimeout and MaxUpstreamMessageBytes cannot be negative")
 	}
 	opts.MaxUpstreamMessageBytes = cmp.Or(opts.MaxUpstreamMessageBytes, DefaultMaxUpstreamMessageBytes)
+	if opts.MaxUpstreamMessageBytes < MinMaxUpstreamMessageBytes {
+		return nil, fmt.Errorf("gateway: MaxUpstreamMessageBytes (--max-upstream-message-bytes) is %d; it must be at least %d",
+			opts.MaxUpstreamMessageBytes, MinMaxUpstreamMessageBytes)
+	}
 	opts.UpstreamSessions = cmp.Or(opts.UpstreamSessions, DefaultUpstreamSessions)
 	opts.UpstreamCallTimeout = cmp.Or(opts.UpstreamCallTimeout, DefaultUpstreamCallTimeout)
 	opts.ReviewTTL = cmp.Or(opts.ReviewTTL, DefaultReviewTTL)
