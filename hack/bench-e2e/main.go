@@ -41,6 +41,7 @@ func main() {
 	perRun := flag.Int("calls", 400, "creates per mode, round and client count")
 	growth := flag.Bool("growth", true, "also measure a plan with 1,000 and 5,000 calls, and 500 plans in the namespace")
 	var x extras
+	flag.BoolVar(&x.modes, "modes", true, "compare the three modes at 1 and 8 clients (false: only what follows)")
 	flag.IntVar(&x.live, "live", 10000, "also measure the manager's memory with this many live calls (0: skip)")
 	flag.BoolVar(&x.statusWrites, "status-writes", true, "also time one write of a plan's status per step-counter shape")
 	flag.StringVar(&x.profile.file, "cpuprofile", "",
@@ -98,50 +99,10 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 		return err
 	}
 
-	fmt.Printf("\n## Modes, interleaved and rotated over %d rounds (%d creates per mode, round and client count)\n\n",
-		rounds, perRun)
-	fmt.Println("| clients | mode | p50 | p90 | p99 | throughput | API writes per call | settle |")
-	fmt.Println("|---|---|---|---|---|---|---|---|")
-	main, err := b.plan(ctx, "main")
-	if err != nil {
-		return err
-	}
-	modes := []string{groupNone, groupNull, groupToolgate}
-	// Warm up: the clients' discovery of each group and the webhooks' first connections are not
-	// what is measured.
-	for _, mode := range modes {
-		if _, err := b.batch(ctx, mode, main, 20, 8); err != nil {
-			return fmt.Errorf("warming up %s: %w", mode, err)
-		}
-	}
-	idle, err := idleCPU(ctx, 5*time.Second)
-	if err != nil {
-		return err
-	}
-	x.profile.start(ctx)
-	var cpuRows, timingRows []string
-	for _, clients := range []int{1, 8} {
-		rows, err := b.compare(ctx, modes, main, rounds, perRun, clients)
-		if err != nil {
+	if x.modes {
+		if err := b.comparison(ctx, rounds, perRun, &x.profile); err != nil {
 			return err
 		}
-		cpuRows = append(cpuRows, rows[:len(rows)-1]...)
-		timingRows = append(timingRows, rows[len(rows)-1])
-	}
-	fmt.Printf("\nCPU per create, by process (toolgate's includes its counters' flush until settled)\n\n")
-	fmt.Printf("| clients | mode | %s | all | API reads per create (the most read) |\n|---|---|%s---|---|\n",
-		strings.Join(cpuProcesses, " | "), strings.Repeat("---|", len(cpuProcesses)))
-	for _, row := range cpuRows {
-		fmt.Println(row)
-	}
-	fmt.Println(timingHeader)
-	for _, row := range timingRows {
-		fmt.Println(row)
-	}
-	fmt.Printf("\nCPU while idle (no creates, before the rounds), per second: %s\n", idle)
-	fmt.Printf("\nmanager RSS after the comparison: %s\n", rss(local.ManagerPID()))
-	if err := x.profile.wait(); err != nil {
-		return err
 	}
 	if growth {
 		if err := b.growth(ctx, rounds, perRun); err != nil {
@@ -196,6 +157,7 @@ func startManager(ctx context.Context, local *testenv.Local, p *profiler, m *man
 
 // extras are the measurements after the comparison and the growth cases.
 type extras struct {
+	modes        bool // compare the three modes (off: growth and the rest only)
 	live         int
 	statusWrites bool
 	profile      profiler
@@ -246,4 +208,55 @@ func statusKB(pid int, field string) string {
 		}
 	}
 	return "unknown"
+}
+
+// comparison measures the three modes at 1 and 8 clients, rotated per round, and prints their
+// latency, CPU and timing tables.
+func (b *bench) comparison(ctx context.Context, rounds, perRun int, profile *profiler) error {
+	fmt.Printf("\n## Modes, interleaved and rotated over %d rounds (%d creates per mode, round and client count)\n\n",
+		rounds, perRun)
+	fmt.Println("| clients | mode | p50 | p90 | p99 | throughput | API writes per call | settle |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	main, err := b.plan(ctx, "main")
+	if err != nil {
+		return err
+	}
+	modes := []string{groupNone, groupNull, groupToolgate}
+	// Warm up: the clients' discovery of each group and the webhooks' first connections are not
+	// what is measured.
+	for _, mode := range modes {
+		if _, err := b.batch(ctx, mode, main, 20, 8); err != nil {
+			return fmt.Errorf("warming up %s: %w", mode, err)
+		}
+	}
+	idle, err := idleCPU(ctx, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	profile.start(ctx)
+	var cpuRows, timingRows []string
+	for _, clients := range []int{1, 8} {
+		rows, err := b.compare(ctx, modes, main, rounds, perRun, clients)
+		if err != nil {
+			return err
+		}
+		cpuRows = append(cpuRows, rows[:len(rows)-1]...)
+		timingRows = append(timingRows, rows[len(rows)-1])
+	}
+	fmt.Printf("\nCPU per create, by process (toolgate's includes its counters' flush until settled)\n\n")
+	fmt.Printf("| clients | mode | %s | all | API reads per create (the most read) |\n|---|---|%s---|---|\n",
+		strings.Join(cpuProcesses, " | "), strings.Repeat("---|", len(cpuProcesses)))
+	for _, row := range cpuRows {
+		fmt.Println(row)
+	}
+	fmt.Println(timingHeader)
+	for _, row := range timingRows {
+		fmt.Println(row)
+	}
+	fmt.Printf("\nCPU while idle (no creates, before the rounds), per second: %s\n", idle)
+	fmt.Printf("\nmanager RSS after the comparison: %s\n", rss(b.local.ManagerPID()))
+	if err := profile.wait(); err != nil {
+		return err
+	}
+	return nil
 }
