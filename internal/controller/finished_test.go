@@ -130,7 +130,7 @@ func lockedPlan(name string) (string, client.Client) {
 
 var _ = Describe("finished calls", func() {
 	It("get one completion record each, are deleted after the TTL, and leave the plan's usage as it was", func() {
-		t0 := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+		t0 := aheadOfTheAPIServer()
 		clk := clocktesting.NewFakeClock(t0)
 		dir := GinkgoT().TempDir()
 		j, err := ledger.Open(audit.Config(nil, dir, "leader", clk))
@@ -161,10 +161,10 @@ var _ = Describe("finished calls", func() {
 		Expect(recs[string(build1.UID)]).To(ConsistOf(And(
 			HaveKeyWithValue("namespace", ns), HaveKeyWithValue("plan", "ttl"), HaveKeyWithValue("call", "build-1"),
 			HaveKeyWithValue("tool", "read-file"), HaveKeyWithValue("step", "build"), HaveKeyWithValue("phase", "Failed"),
-			HaveKeyWithValue("cost", "0.25"), HaveKeyWithValue("finishedAt", "2026-12-02T10:00:00Z"),
-			HaveKeyWithValue("reportedFinishedAt", "2026-12-02T09:59:00Z"))), "the TTL counts from when the operator saw it finished")
+			HaveKeyWithValue("cost", "0.25"), HaveKeyWithValue("finishedAt", stamp(t0)),
+			HaveKeyWithValue("reportedFinishedAt", stamp(t0.Add(-time.Minute))))), "the TTL counts from when the operator saw it finished")
 		Expect(recs[string(test1.UID)]).To(ConsistOf(And(HaveKeyWithValue("phase", "Succeeded"),
-			HaveKeyWithValue("finishedAt", "2026-12-02T10:00:00Z"), Not(HaveKey("reportedFinishedAt")))),
+			HaveKeyWithValue("finishedAt", stamp(t0)), Not(HaveKey("reportedFinishedAt")))),
 			"no finishedAt: the time it was first seen finished")
 		Expect(recs).NotTo(HaveKey(string(running.UID)))
 		for _, c := range finished {
@@ -205,7 +205,7 @@ var _ = Describe("finished calls", func() {
 	})
 
 	It("wait for the TTL with RequeueAfter, ignore forged marks and never touch unfinished calls", func() {
-		now := time.Date(2026, 12, 3, 8, 0, 0, 0, time.UTC)
+		now := aheadOfTheAPIServer()
 		clk := clocktesting.NewFakeClock(now)
 		dir := GinkgoT().TempDir()
 		j, err := ledger.Open(audit.Config(nil, dir, "direct", clk))
@@ -253,10 +253,10 @@ var _ = Describe("finished calls", func() {
 		Expect(reconcileCall(running)).To(Equal(ctrl.Result{}))
 		recs := completions(dir, ns)
 		Expect(recs).To(HaveLen(3))
-		Expect(recs[string(epoch.UID)]).To(ConsistOf(And(HaveKeyWithValue("finishedAt", "2026-12-03T08:00:00Z"),
+		Expect(recs[string(epoch.UID)]).To(ConsistOf(And(HaveKeyWithValue("finishedAt", stamp(now)),
 			HaveKeyWithValue("reportedFinishedAt", "1970-01-01T00:00:00Z"))), "the claim is recorded, not believed")
 		Expect(recs[string(done.UID)]).To(HaveLen(1))
-		Expect(recs[string(forged.UID)]).To(ConsistOf(HaveKeyWithValue("finishedAt", "2026-12-03T08:00:00Z")))
+		Expect(recs[string(forged.UID)]).To(ConsistOf(HaveKeyWithValue("finishedAt", stamp(now))))
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(forged), forged)).To(Succeed())
 		Expect(forged.Annotations[controller.CompletionRecordAnnotation]).To(ContainSubstring("made-up"), "the forged mark is ignored, and left as it was")
 
@@ -280,7 +280,7 @@ var _ = Describe("finished calls", func() {
 	})
 
 	It("do not delete a call whose completion cannot be recorded", func() {
-		clk := clocktesting.NewFakeClock(time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC))
+		clk := clocktesting.NewFakeClock(aheadOfTheAPIServer())
 		j, err := ledger.Open(audit.Config(nil, GinkgoT().TempDir(), "closed", clk))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(j.Close()).To(Succeed())
@@ -294,6 +294,15 @@ var _ = Describe("finished calls", func() {
 		Expect(c.Annotations).NotTo(HaveKey(controller.CompletionRecordAnnotation))
 	})
 })
+
+// aheadOfTheAPIServer is an injected clock's start: a whole minute an hour after the real time,
+// so that every call the spec creates (the API server stamps its creationTimestamp with the real
+// time) was created before the operator's clock says it saw the call finished. A fixed date would
+// stop holding once the real time passed it.
+func aheadOfTheAPIServer() time.Time { return time.Now().UTC().Add(time.Hour).Truncate(time.Minute) }
+
+// stamp is t as a completion record writes it.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // errCrash stands for the controller dying right after a status write.
 var errCrash = errors.New("simulated crash before the finalizer is released")
