@@ -147,13 +147,7 @@ var _ = Describe("an upstream answer over the gateway's limit for one message", 
 				otherToken := w.agent("other", reportedByTheGateway)
 				// One session with the upstream: every call below is on it.
 				url := startGateway(func(o *gateway.Options) { o.MaxUpstreamMessageBytes, o.UpstreamSessions = limit, 1 })
-				var err error
-				agent, err = connectTo(url, w.token)
-				Expect(err).NotTo(HaveOccurred())
-				DeferCleanup(agent.Close)
-				other, err = connectTo(url, otherToken)
-				Expect(err).NotTo(HaveOccurred())
-				DeferCleanup(other.Close)
+				agent, other = connectedTo(url, w.token), connectedTo(url, otherToken)
 			})
 			It("fails that call alone, reported Failed: another agent's call on the same session is answered, and the session goes on", func() {
 				held := big.hold(other, w)

@@ -14,9 +14,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 )
 
 // Above bufio's 4096 bytes, so that a line over the limit is read in fragments.
@@ -162,13 +159,8 @@ func TestTheSDKReadsAnAnswerOfTheLimitAndFailsOnlyTheCallOfOneByteMore(t *testin
 		t.Run(name, func(t *testing.T) {
 			server := httptest.NewServer(exactAnswers(sse))
 			defer server.Close()
-			u := newUpstreams(server.Client(), "test", 1, testLimit)
+			u, up := dialed(t, server, "exact", 1, testLimit)
 			defer u.close()
-			up, err := u.dial(&safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: "exact"},
-				Spec: safetyv1alpha1.ToolServerSpec{URL: server.URL}})
-			if err != nil {
-				t.Fatal(err)
-			}
 			session, err := up.session()
 			if err != nil {
 				t.Fatal(err)

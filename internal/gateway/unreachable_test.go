@@ -104,9 +104,7 @@ var _ = Describe("toolgate-gateway with a ToolServer that stops answering once i
 		w := newWorld("gw-gone-", upstream.URL(), "read_file", func(o *worldObjects) { reportedByTheGateway(o.plan) })
 		// Two sessions: listing connects the first, and the call below is the first on the second.
 		url := startGateway(func(o *gateway.Options) { o.UpstreamSessions = 2 })
-		agent, err := connectTo(url, w.token)
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(agent.Close)
+		agent := connectedTo(url, w.token)
 		Eventually(func(g Gomega) {
 			res, err := agent.ListTools(ctx, nil)
 			g.Expect(err).NotTo(HaveOccurred())
@@ -114,7 +112,7 @@ var _ = Describe("toolgate-gateway with a ToolServer that stops answering once i
 		}).Should(Succeed())
 
 		upstream.server.Close()
-		_, err = agent.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": "a.txt"}})
+		_, err := agent.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": "a.txt"}})
 		Expect(err).To(MatchError(ContainSubstring("connecting to ToolServer " + w.ns + "-files")))
 		Eventually(w.callStatuses).Should(ConsistOf(HaveField("Phase", safetyv1alpha1.CallPhaseFailed)),
 			"the admitted call is reported, though it never reached the upstream")

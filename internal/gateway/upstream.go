@@ -322,7 +322,9 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 // its slot drops on its own (slot.watch). But a server that no longer knows a session (HTTP 404)
 // has restarted (or dropped it) and may offer other tools now: then up is forgotten, so that the
 // next call reconnects and lists its tools again, and its other sessions, most likely gone with
-// it, are closed. Only the server says that a session is missing, so no agent can.
+// it, are closed. Only the upstream's answer says that a session is missing, never the agent's
+// request; but an upstream (or a proxy before it) that answers 404 to input an agent chooses
+// makes each such call cost the pool a reconnect.
 func (u *upstreams) failed(name string, up *upstream, err error) {
 	if errors.Is(err, mcp.ErrSessionMissing) {
 		u.forget(name, up)

@@ -41,13 +41,8 @@ func TestAForgottenUpstreamIsClosedInTheBackgroundAndConnectsNoMoreSessions(t *t
 		}
 	}()
 
-	u := newUpstreams(server.Client(), "test", 2, DefaultMaxUpstreamMessageBytes)
+	u, up := dialed(t, server, "held", 2, DefaultMaxUpstreamMessageBytes)
 	defer u.close()
-	up, err := u.dial(&safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: "held"},
-		Spec: safetyv1alpha1.ToolServerSpec{URL: server.URL}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	u.mu.Lock()
 	u.byName["held"] = up
 	u.mu.Unlock()
@@ -96,4 +91,18 @@ func TestAForgottenUpstreamIsClosedInTheBackgroundAndConnectsNoMoreSessions(t *t
 	case <-time.After(deadline):
 		t.Fatal("the call in flight was not answered")
 	}
+}
+
+// dialed is a pool of sessions sessions with server, registered as ToolServer name, and its
+// upstream, connected (its first session) and its tools listed; the caller closes the pool.
+func dialed(t *testing.T, server *httptest.Server, name string, sessions, limit int) (*upstreams, *upstream) {
+	t.Helper()
+	u := newUpstreams(server.Client(), "test", sessions, limit)
+	up, err := u.dial(&safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: name},
+		Spec: safetyv1alpha1.ToolServerSpec{URL: server.URL}})
+	if err != nil {
+		u.close()
+		t.Fatal(err)
+	}
+	return u, up
 }

@@ -110,13 +110,7 @@ var _ = Describe("toolgate-gateway's sessions with an upstream server one of who
 		w = newWorld("gw-broken-", big.URL, "big")
 		otherToken := w.agent("other")
 		url := startGateway(func(o *gateway.Options) { o.UpstreamSessions = 2 })
-		var err error
-		agent, err = connectTo(url, w.token)
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(agent.Close)
-		other, err = connectTo(url, otherToken)
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(other.Close)
+		agent, other = connectedTo(url, w.token), connectedTo(url, otherToken)
 	})
 
 	It("drops that session alone: another agent's call on the pool's other session is answered", func() {
@@ -157,13 +151,7 @@ var _ = Describe("toolgate-gateway's sessions with an upstream server that fails
 		otherToken := w.agent("other")
 		// One session with the upstream: every call below is on it.
 		url := startGateway(func(o *gateway.Options) { o.UpstreamSessions = 1 })
-		var err error
-		agent, err = connectTo(url, w.token)
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(agent.Close)
-		other, err = connectTo(url, otherToken)
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(other.Close)
+		agent, other = connectedTo(url, w.token), connectedTo(url, otherToken)
 	})
 
 	It("fails those calls alone and keeps the session (the SDK ends it for neither a 503 nor a stream cut short)", func() {

@@ -39,6 +39,16 @@ func connectTo(url, bearerToken string) (*mcp.ClientSession, error) {
 		DisableStandaloneSSE: true}, nil)
 }
 
+// connectedTo is an agent's MCP session with the gateway at url, closed when the spec or
+// container ends.
+func connectedTo(url, bearerToken string) *mcp.ClientSession {
+	GinkgoHelper()
+	session, err := connectTo(url, bearerToken)
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(session.Close)
+	return session
+}
+
 // startGateway runs another gateway, with gatewayOptions as change makes them, and returns its
 // MCP endpoint.
 func startGateway(change func(*gateway.Options)) string {
