@@ -125,6 +125,17 @@ func (b *bench) admitted(ctx context.Context, plan *benchPlan) int64 {
 	return p.Status.Usage.Calls
 }
 
+// settled counts n more admitted calls of plan p and waits until its status.usage counts every
+// admitted call.
+func (b *bench) settled(ctx context.Context, p *benchPlan, n int) error {
+	p.toolgate += int64(n)
+	want := p.toolgate
+	if err := waitFor(ctx, 2*time.Minute, func() bool { return b.admitted(ctx, p) >= want }); err != nil {
+		return fmt.Errorf("usage did not settle: %w", err)
+	}
+	return nil
+}
+
 // batch creates n calls of plan in group from clients concurrent clients and measures each create.
 // For toolgate it then waits until the plan's usage counts every admitted call (settle) and counts
 // the API writes toolgate's objects took, per call.
@@ -170,10 +181,8 @@ func (b *bench) batch(ctx context.Context, group string, p *benchPlan, n, client
 	res := &result{lat: lat, wall: wall, n: n}
 	if group == groupToolgate {
 		done := time.Now()
-		p.toolgate += int64(n)
-		want := p.toolgate
-		if err := waitFor(ctx, 2*time.Minute, func() bool { return b.admitted(ctx, p) >= want }); err != nil {
-			return nil, fmt.Errorf("usage did not settle: %w", err)
+		if err := b.settled(ctx, p, n); err != nil {
+			return nil, err
 		}
 		res.settle = time.Since(done)
 	}

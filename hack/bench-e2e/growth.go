@@ -172,11 +172,9 @@ func (b *bench) turns(ctx context.Context, cases []growthCase, n int) ([]*result
 			out[i].wall += d
 		}
 	}
-	for i, c := range cases {
-		c.plan.toolgate += int64(n)
-		want := c.plan.toolgate
-		if err := waitFor(ctx, 2*time.Minute, func() bool { return b.admitted(ctx, c.plan) >= want }); err != nil {
-			return nil, fmt.Errorf("%s: usage did not settle: %w", cases[i].name, err)
+	for _, c := range cases {
+		if err := b.settled(ctx, c.plan, n); err != nil {
+			return nil, fmt.Errorf("%s: %w", c.name, err)
 		}
 	}
 	return out, nil

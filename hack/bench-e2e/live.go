@@ -84,9 +84,7 @@ func (b *bench) createLarge(ctx context.Context, p *benchPlan, n, clients int) e
 	if err := <-errs; err != nil {
 		return err
 	}
-	p.toolgate += int64(n)
-	want := p.toolgate
-	return waitFor(ctx, 2*time.Minute, func() bool { return b.admitted(ctx, p) >= want })
+	return b.settled(ctx, p, n)
 }
 
 // largeCall is callObject for toolgate with the largest arguments the CRD accepts per path.

@@ -41,7 +41,8 @@ func main() {
 	perRun := flag.Int("calls", 400, "creates per mode, round and client count")
 	growth := flag.Bool("growth", true, "also measure a plan with 1,000 and 5,000 calls, and 500 plans in the namespace")
 	var x extras
-	flag.BoolVar(&x.modes, "modes", true, "compare the three modes at 1 and 8 clients (false: only what follows)")
+	flag.BoolVar(&x.modes, "modes", true,
+		"compare the three modes at 1 and 8 clients (false: only what follows, and -cpuprofile profiles nothing)")
 	flag.IntVar(&x.live, "live", 10000, "also measure the manager's memory with this many live calls (0: skip)")
 	flag.BoolVar(&x.statusWrites, "status-writes", true, "also time one write of a plan's status per step-counter shape")
 	flag.StringVar(&x.profile.file, "cpuprofile", "",
@@ -255,8 +256,5 @@ func (b *bench) comparison(ctx context.Context, rounds, perRun int, profile *pro
 	}
 	fmt.Printf("\nCPU while idle (no creates, before the rounds), per second: %s\n", idle)
 	fmt.Printf("\nmanager RSS after the comparison: %s\n", rss(b.local.ManagerPID()))
-	if err := profile.wait(); err != nil {
-		return err
-	}
-	return nil
+	return profile.wait()
 }
