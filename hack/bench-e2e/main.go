@@ -40,6 +40,7 @@ func main() {
 	rounds := flag.Int("rounds", 6, "rounds; each runs every mode once, in a rotated order")
 	perRun := flag.Int("calls", 400, "creates per mode, round and client count")
 	growth := flag.Bool("growth", true, "also measure a plan with 1,000 and 5,000 calls, and 500 plans in the namespace")
+	growthCalls := flag.Int("growth-calls", 1200, "creates per growth cell")
 	var x extras
 	flag.BoolVar(&x.modes, "modes", true,
 		"compare the three modes at 1 and 8 clients (false: only what follows, and -cpuprofile profiles nothing)")
@@ -60,13 +61,13 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logf.SetLogger(logr.Discard()) // the null webhook's certificate watcher logs; the tables are the output
-	if err := run(ctx, *rounds, *perRun, *growth, x); err != nil {
+	if err := run(ctx, *rounds, *perRun, *growth, *growthCalls, x); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-e2e:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
+func run(ctx context.Context, rounds, perRun int, growth bool, growthCalls int, x extras) error {
 	dir, err := os.MkdirTemp("", "toolgate-bench-")
 	if err != nil {
 		return err
@@ -106,7 +107,7 @@ func run(ctx context.Context, rounds, perRun int, growth bool, x extras) error {
 		}
 	}
 	if growth {
-		if err := b.growth(ctx, rounds, perRun); err != nil {
+		if err := b.growth(ctx, rounds, growthCalls); err != nil {
 			return err
 		}
 	}
