@@ -68,14 +68,21 @@ var cpuProcesses = []string{"kube-apiserver", "etcd", "manager", "bench"}
 
 // cpuRow is a mode's CPU per create in each process, and in all of them.
 func (r *result) cpuRow(clients int, mode string) string {
-	var total time.Duration
 	cells := make([]string, 0, len(cpuProcesses)+1)
 	for _, p := range cpuProcesses {
-		total += r.cpu[p]
 		cells = append(cells, ms(r.cpu[p]/time.Duration(r.n)))
 	}
-	cells = append(cells, ms(total/time.Duration(r.n)), r.readsPerCreate())
+	cells = append(cells, ms(r.cpuPerCreate()), r.readsPerCreate())
 	return fmt.Sprintf("| %d | %s | %s |", clients, mode, strings.Join(cells, " | "))
+}
+
+// cpuPerCreate is the CPU time per create in all the benchmark's processes.
+func (r *result) cpuPerCreate() time.Duration {
+	var total time.Duration
+	for _, p := range cpuProcesses {
+		total += r.cpu[p]
+	}
+	return total / time.Duration(r.n)
 }
 
 // idleCPU is what each process uses per second with no creates: the background (informers,

@@ -141,8 +141,8 @@ type growthCase struct {
 // clients each case runs in batches of its own, taking turns per round, so that a case whose
 // calls cost more CPU shows it in its own latency and throughput.
 func (b *bench) growthTable(ctx context.Context, cases []growthCase, rounds, perRun int) error {
-	fmt.Println("| case | clients | p50 | p99 | throughput | p50 ÷ baseline |")
-	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Println("| case | clients | p50 | p99 | throughput | p50 ÷ baseline | CPU per create (8 clients: all processes) | ÷ baseline |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for k, clients := range []int{1, 8} {
 		for i, c := range cases {
 			if k > 0 && c.renew != nil {
@@ -165,8 +165,12 @@ func (b *bench) growthTable(ctx context.Context, cases []growthCase, rounds, per
 		}
 		for i, c := range cases {
 			r := pooled[i]
-			fmt.Printf("| %s | %d | %s | %s | %.0f/s | %.2f× |\n", c.name, clients,
-				ms(r.pct(50)), ms(r.pct(99)), r.throughput(), ratio(r.pct(50), pooled[0].pct(50)))
+			cpu, cpuRatio := "", "" // the turns at 1 client share their CPU time
+			if r.cpu != nil {
+				cpu, cpuRatio = ms(r.cpuPerCreate()), fmt.Sprintf("%.2f×", ratio(r.cpuPerCreate(), pooled[0].cpuPerCreate()))
+			}
+			fmt.Printf("| %s | %d | %s | %s | %.0f/s | %.2f× | %s | %s |\n", c.name, clients,
+				ms(r.pct(50)), ms(r.pct(99)), r.throughput(), ratio(r.pct(50), pooled[0].pct(50)), cpu, cpuRatio)
 		}
 	}
 	return nil
