@@ -141,7 +141,8 @@ type growthCase struct {
 // clients each case runs in batches of its own, taking turns per round, so that a case whose
 // calls cost more CPU shows it in its own latency and throughput.
 func (b *bench) growthTable(ctx context.Context, cases []growthCase, rounds, perRun int) error {
-	fmt.Println("| case | clients | p50 | p99 | throughput | p50 ÷ baseline | CPU per create (8 clients: all processes) | ÷ baseline |")
+	fmt.Println("| case | clients | p50 | p99 | throughput | p50 ÷ baseline | " +
+		"CPU per create (8 clients: all processes) | ÷ baseline |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for k, clients := range []int{1, 8} {
 		for i, c := range cases {

@@ -70,7 +70,7 @@ func (l limitedAnswers) RoundTrip(req *http.Request) (*http.Response, error) {
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 && mediaType == "text/event-stream" {
 		resp.Body = &limitedEvents{upstream: resp.Body, lines: bufio.NewReader(resp.Body), over: over}
 	} else {
-		resp.Body = &limitedBody{upstream: resp.Body, over: over}
+		resp.Body = &limitedBody{upstream: resp.Body, over: over, length: resp.ContentLength}
 	}
 	return resp, nil
 }
@@ -115,10 +115,11 @@ func (t tooLarge) response() []byte {
 
 // limitedBody is a body that is not an event stream. It is read up to one byte over the limit
 // before the SDK sees any of it (the SDK reads it whole anyway), so that one over the limit can
-// still be replaced.
+// still be replaced; one whose Content-Length is over the limit is replaced unread.
 type limitedBody struct {
 	upstream io.ReadCloser
 	over     tooLarge
+	length   int64     // the answer's Content-Length; -1 when it has none
 	r        io.Reader // what the SDK reads, chosen on its first Read
 }
 
@@ -130,12 +131,14 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 }
 
 func (b *limitedBody) bounded() io.Reader {
-	data, err := io.ReadAll(io.LimitReader(b.upstream, b.over.limit+1))
-	switch {
-	case err != nil:
-		return failedReader{err}
-	case int64(len(data)) <= b.over.limit:
-		return bytes.NewReader(data)
+	if b.length <= b.over.limit {
+		data, err := io.ReadAll(io.LimitReader(b.upstream, b.over.limit+1))
+		switch {
+		case err != nil:
+			return failedReader{err}
+		case int64(len(data)) <= b.over.limit:
+			return bytes.NewReader(data)
+		}
 	}
 	_ = b.upstream.Close() // the rest is never read
 	if resp := b.over.response(); resp != nil {

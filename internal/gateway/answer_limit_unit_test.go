@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -217,4 +218,45 @@ func exactAnswers(sse bool) http.Handler {
 		w.Header().Set("Content-Type", contentType)
 		_, _ = w.Write(frame(strings.Repeat("x", params.Arguments.Size-len(frame("")))))
 	})
+}
+
+// TestABodyWhoseLengthIsOverTheLimitIsReplacedUnread: an answer whose Content-Length says it is
+// over the limit is the call's error at once; the gateway does not read the limit's worth of it
+// first. The upstream sends a few bytes and then holds the rest, so a read of the body would wait.
+func TestABodyWhoseLengthIsOverTheLimitIsReplacedUnread(t *testing.T) {
+	hold := make(chan struct{})
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", fmt.Sprint(testLimit+1))
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0",`)
+		w.(http.Flusher).Flush()
+		select {
+		case <-hold:
+		case <-r.Context().Done():
+		}
+	}))
+	defer server.Close()
+	defer close(hold)
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, server.URL, strings.NewReader(callNumber))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := limitAnswers(server.Client(), testLimit).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan string, 1)
+	go func() {
+		data, _ := io.ReadAll(resp.Body)
+		read <- string(data)
+	}()
+	select {
+	case got := <-read:
+		if !isTooLargeFor(got, idOf(7.0)) {
+			t.Errorf("read %.200q, want the call's error", got)
+		}
+	case <-time.After(deadline):
+		t.Error("the gateway read a body whose Content-Length is over the limit")
+	}
+	_ = resp.Body.Close()
 }

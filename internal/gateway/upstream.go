@@ -48,29 +48,50 @@ type upstream struct {
 // forgotten, and the ToolServer's current one is to be fetched again.
 var errUpstreamClosed = errors.New("the upstream was closed")
 
+// slot is one session of a pool. Its session is read without a lock, so that a call never waits
+// behind another call's connect when the pool has a session to give; mu is held while the slot
+// connects, so that it connects one session at a time.
 type slot struct {
 	mu      sync.Mutex
-	session *mcp.ClientSession
+	session atomic.Pointer[mcp.ClientSession]
 }
 
 // session returns a session of the pool, round robin, connecting it if it is not yet (on a
-// context of its own, bounded by connectTimeout).
+// context of its own, bounded by connectTimeout). While another call connects that slot, the
+// call takes a connected session of another slot rather than wait up to connectTimeout for the
+// connect; only when the pool has none does it wait.
 func (up *upstream) session() (*mcp.ClientSession, error) {
-	s := &up.slots[int(up.next.Add(1))%len(up.slots)]
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	first := int(up.next.Add(1)) % len(up.slots)
+	s := &up.slots[first]
 	if up.closed.Load() {
 		return nil, errUpstreamClosed
 	}
-	if s.session == nil {
-		session, err := up.connect()
-		if err != nil {
-			return nil, err
-		}
-		s.session = session
-		go s.watch(session)
+	if session := s.session.Load(); session != nil {
+		return session, nil
 	}
-	return s.session, nil
+	if !s.mu.TryLock() {
+		for i := 1; i < len(up.slots); i++ {
+			if session := up.slots[(first+i)%len(up.slots)].session.Load(); session != nil {
+				return session, nil
+			}
+		}
+		s.mu.Lock()
+	}
+	defer s.mu.Unlock()
+	// Under the lock: once close has emptied the slot, no session is connected into it again.
+	if up.closed.Load() {
+		return nil, errUpstreamClosed
+	}
+	if session := s.session.Load(); session != nil { // connected by the call waited for
+		return session, nil
+	}
+	session, err := up.connect()
+	if err != nil {
+		return nil, err
+	}
+	s.session.Store(session)
+	go s.watch(session)
+	return session, nil
 }
 
 // watch empties s of session once the SDK has ended it, so that the slot connects a new session
@@ -87,11 +108,7 @@ func (up *upstream) session() (*mcp.ClientSession, error) {
 // other agents' calls that had just taken the session.
 func (s *slot) watch(session *mcp.ClientSession) {
 	_ = session.Wait()
-	s.mu.Lock()
-	if s.session == session {
-		s.session = nil
-	}
-	s.mu.Unlock()
+	s.session.CompareAndSwap(session, nil)
 	_ = session.Close() // ended already: this only releases what the ClientSession holds
 }
 
@@ -110,10 +127,9 @@ func (up *upstream) close() {
 	var sessions []*mcp.ClientSession
 	for i := range up.slots {
 		s := &up.slots[i]
-		s.mu.Lock()
-		if s.session != nil {
-			sessions = append(sessions, s.session)
-			s.session = nil
+		s.mu.Lock() // after a connect in progress: it stores its session, or sees closed first
+		if session := s.session.Swap(nil); session != nil {
+			sessions = append(sessions, session)
 		}
 		s.mu.Unlock()
 	}

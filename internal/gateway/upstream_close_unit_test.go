@@ -1,8 +1,10 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -105,4 +107,94 @@ func dialed(t *testing.T, server *httptest.Server, name string, sessions, limit 
 		t.Fatal(err)
 	}
 	return u, up
+}
+
+// TestACallTakesAnotherSessionWhileItsSlotConnects holds the connect of a pool's second session
+// at the upstream: a call that the round robin gives that slot meanwhile takes the pool's
+// connected session instead of waiting for the connect (up to connectTimeout), and once the
+// connect ends the slot hands out its own new session.
+func TestACallTakesAnotherSessionWhileItsSlotConnects(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "slow-connect", Version: "test"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo"}}}, nil, nil
+	})
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	var initializes atomic.Int32
+	held, release := make(chan struct{}), make(chan struct{})
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if bytes.Contains(body, []byte(`"method":"initialize"`)) && initializes.Add(1) == 2 {
+			close(held)
+			<-release
+		}
+		mcpHandler.ServeHTTP(w, r)
+	}))
+	defer server.Close()
+	released := false
+	defer func() {
+		if !released {
+			close(release)
+		}
+	}()
+
+	u, up := dialed(t, server, "slow-connect", 2, DefaultMaxUpstreamMessageBytes)
+	defer u.close()
+	first := up.slots[1].session.Load() // the dial's, in the round robin's first slot
+	if first == nil || up.slots[0].session.Load() != nil {
+		t.Fatal("the dial did not connect the pool's second slot alone")
+	}
+	type got struct {
+		session *mcp.ClientSession
+		err     error
+	}
+	connecting := make(chan got, 1)
+	go func() { // slot 0: connects, held at the upstream
+		session, err := up.session()
+		connecting <- got{session, err}
+	}()
+	select {
+	case <-held:
+	case <-time.After(deadline):
+		t.Fatal("the second session's connect did not reach the server")
+	}
+	meanwhile := make(chan got, 2)
+	go func() {
+		for range 2 { // slot 1, connected; then slot 0, connecting
+			session, err := up.session()
+			meanwhile <- got{session, err}
+		}
+	}()
+	for i := range 2 {
+		select {
+		case g := <-meanwhile:
+			if g.err != nil || g.session != first {
+				t.Fatalf("call %d while a slot connects: %p, %v; want the connected session %p", i, g.session, g.err, first)
+			}
+		case <-time.After(deadline):
+			t.Fatalf("call %d waited for the other slot's connect", i)
+		}
+	}
+
+	close(release)
+	released = true
+	var second got
+	select {
+	case second = <-connecting:
+	case <-time.After(deadline):
+		t.Fatal("the held connect did not end")
+	}
+	if second.err != nil || second.session == nil || second.session == first {
+		t.Fatalf("the slot's own connect: %p, %v; want a new session", second.session, second.err)
+	}
+	if _, err := second.session.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{}}); err != nil {
+		t.Fatalf("a call on the new session: %v", err)
+	}
+	if got := up.slots[0].session.Load(); got != second.session {
+		t.Fatalf("slot 0 holds %p, want its new session %p", got, second.session)
+	}
 }
