@@ -44,12 +44,9 @@ type costReporter struct {
 // report its phase itself).
 func (r *costReporter) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall, rt *route,
 	out *mcp.CallToolResult, callErr error) error {
-	plan := &safetyv1alpha1.AgentPlan{}
-	if err := r.reader.Get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan); err != nil {
-		return fmt.Errorf("reading plan %s: %w", call.Spec.Plan, err)
-	}
-	if policy.CostReporterUser(plan) != r.identity {
-		return nil
+	plan, reports, err := r.planFor(ctx, call.Namespace, call.Spec.Plan)
+	if err != nil || !reports {
+		return err
 	}
 	phase := safetyv1alpha1.CallPhaseSucceeded
 	if callErr != nil || out == nil || out.IsError {
@@ -58,7 +55,6 @@ func (r *costReporter) report(ctx context.Context, call *safetyv1alpha1.AgentToo
 	stated, statedErr := r.stated(rt, out)
 	cost := stated
 	if cost == nil {
-		var err error
 		if cost, err = r.costPerCall(ctx, plan, call.Spec.Tool); err != nil {
 			return err
 		}
@@ -67,7 +63,7 @@ func (r *costReporter) report(ctx context.Context, call *safetyv1alpha1.AgentToo
 	if cost != nil {
 		status["cost"] = cost.String()
 	}
-	err := r.patch(ctx, call, status)
+	err = r.patch(ctx, call, status)
 	if err != nil && cost != nil {
 		// The agent may have written a final phase first (a phase never moves back), which
 		// refuses this whole report; the cost is still the reporter's to write, and it must
@@ -78,6 +74,21 @@ func (r *costReporter) report(ctx context.Context, call *safetyv1alpha1.AgentToo
 		return err
 	}
 	return statedErr // reported with costPerCall instead; the gateway logs what the upstream got wrong
+}
+
+// reportsFor says whether the gateway reports the calls of plan name in namespace.
+func (r *costReporter) reportsFor(ctx context.Context, namespace, name string) (bool, error) {
+	_, reports, err := r.planFor(ctx, namespace, name)
+	return reports, err
+}
+
+// planFor reads plan name in namespace, and whether it names the gateway as its cost reporter.
+func (r *costReporter) planFor(ctx context.Context, namespace, name string) (*safetyv1alpha1.AgentPlan, bool, error) {
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := r.reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, plan); err != nil {
+		return nil, false, fmt.Errorf("reading plan %s: %w", name, err)
+	}
+	return plan, policy.CostReporterUser(plan) == r.identity, nil
 }
 
 func (r *costReporter) patch(ctx context.Context, call *safetyv1alpha1.AgentToolCall, status map[string]any) error {

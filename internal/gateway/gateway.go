@@ -112,6 +112,7 @@ type Gateway struct {
 	upstreams *upstreams
 	reporter  *costReporter // nil: no reports
 	offerings offerings
+	metered   meteredTurns
 }
 
 // New returns a Gateway for opts.
@@ -231,6 +232,11 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	if err != nil {
 		return nil, err
 	}
+	if release, err := g.meteredTurn(ctx, caller.Namespace, plan, rt); err != nil {
+		return nil, err
+	} else if release != nil {
+		defer release() // after the report: the next metered call of the plan is judged with this one's cost
+	}
 	result, err := toolcall.Decide(as.Create(ctx, call))
 	if err != nil {
 		log.Error(err, "Creating the AgentToolCall as the caller failed", "caller", caller.Username)
@@ -275,6 +281,24 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 		return nil, fmt.Errorf("ToolServer %s: %w", rt.server.Name, callErr)
 	}
 	return out, nil
+}
+
+// meteredTurn takes the plan's turn for a call of rt when the upstream states the call's cost and
+// the gateway reports it (meteredTurns); a nil release when the call needs no turn.
+func (g *Gateway) meteredTurn(ctx context.Context, namespace, plan string, rt *route) (release func(), err error) {
+	if g.reporter == nil || rt == nil || !rt.served.ReportsCost {
+		return nil, nil
+	}
+	reports, err := g.reporter.reportsFor(ctx, namespace, plan)
+	if err != nil || !reports {
+		return nil, err
+	}
+	release, err = g.metered.wait(ctx, namespace+"/"+plan)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+			Message: fmt.Sprintf("waiting for plan %s's metered call in progress: %v", plan, err)}
+	}
+	return release, nil
 }
 
 // report reports the outcome of call, admitted, when there is a reporter: before the agent is

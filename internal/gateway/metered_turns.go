@@ -1,0 +1,55 @@
+package gateway
+
+import (
+	"context"
+	"sync"
+)
+
+// meteredTurns gives a plan's metered calls (a tool whose upstream states its cost, reportsCost,
+// for a plan that names the gateway as its cost reporter) one turn at a time, from before the
+// AgentToolCall is created until its cost is reported.
+//
+// Such a call reserves only its tool's costPerCall at admission; what it costs is counted when
+// the upstream answers. Were an agent's concurrent metered calls admitted together, each would be
+// judged before any of the others' stated costs, and together they could overspend the plan's
+// budget by as many times the difference as the agent made calls at once. In turns, each is judged
+// with every earlier one's cost counted, so the budget is exceeded by at most the last admitted
+// call's stated cost less its reservation. The bound holds per gateway replica (docs/gateway.md).
+type meteredTurns struct {
+	mu     sync.Mutex
+	byPlan map[string]*planTurn
+}
+
+type planTurn struct {
+	token chan struct{} // holds one value while a call has the turn
+	users int           // calls that have the turn or wait for it; the entry goes with the last
+}
+
+// wait takes plan key's turn, waiting for it until ctx ends; the caller runs the returned release.
+func (m *meteredTurns) wait(ctx context.Context, key string) (release func(), err error) {
+	m.mu.Lock()
+	if m.byPlan == nil {
+		m.byPlan = map[string]*planTurn{}
+	}
+	t := m.byPlan[key]
+	if t == nil {
+		t = &planTurn{token: make(chan struct{}, 1)}
+		m.byPlan[key] = t
+	}
+	t.users++
+	m.mu.Unlock()
+	leave := func() {
+		m.mu.Lock()
+		if t.users--; t.users == 0 {
+			delete(m.byPlan, key)
+		}
+		m.mu.Unlock()
+	}
+	select {
+	case t.token <- struct{}{}:
+		return func() { <-t.token; leave() }, nil
+	case <-ctx.Done():
+		leave()
+		return nil, context.Cause(ctx)
+	}
+}
