@@ -290,7 +290,9 @@ func (g *Gateway) meteredTurn(ctx context.Context, namespace, plan string, rt *r
 		return nil, nil
 	}
 	reports, err := g.reporter.reportsFor(ctx, namespace, plan)
-	if err != nil || !reports {
+	if apierrors.IsNotFound(err) {
+		return nil, nil // gone since it was resolved: the webhook refuses the call, and the ledger records it
+	} else if err != nil || !reports {
 		return nil, err
 	}
 	release, err = g.metered.wait(ctx, namespace+"/"+plan)

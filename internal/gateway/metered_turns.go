@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"sync"
 )
 
@@ -15,6 +16,10 @@ import (
 // budget by as many times the difference as the agent made calls at once. In turns, each is judged
 // with every earlier one's cost counted, so the budget is exceeded by at most the last admitted
 // call's stated cost less its reservation. The bound holds per gateway replica (docs/gateway.md).
+// maxMeteredWaiting bounds the calls of one plan that wait for its metered turn: the rest are
+// refused at once rather than queued without end behind a slow upstream.
+const maxMeteredWaiting = 64
+
 type meteredTurns struct {
 	mu     sync.Mutex
 	byPlan map[string]*planTurn
@@ -35,6 +40,10 @@ func (m *meteredTurns) wait(ctx context.Context, key string) (release func(), er
 	if t == nil {
 		t = &planTurn{token: make(chan struct{}, 1)}
 		m.byPlan[key] = t
+	}
+	if t.users > maxMeteredWaiting { // one has the turn, and maxMeteredWaiting wait
+		m.mu.Unlock()
+		return nil, fmt.Errorf("%d metered calls of the plan are already waiting for the one in progress", maxMeteredWaiting)
 	}
 	t.users++
 	m.mu.Unlock()
