@@ -76,12 +76,6 @@ func (r *costReporter) report(ctx context.Context, call *safetyv1alpha1.AgentToo
 	return statedErr // reported with costPerCall instead; the gateway logs what the upstream got wrong
 }
 
-// reportsFor says whether the gateway reports the calls of plan name in namespace.
-func (r *costReporter) reportsFor(ctx context.Context, namespace, name string) (bool, error) {
-	_, reports, err := r.planFor(ctx, namespace, name)
-	return reports, err
-}
-
 // planFor reads plan name in namespace, and whether it names the gateway as its cost reporter.
 func (r *costReporter) planFor(ctx context.Context, namespace, name string) (*safetyv1alpha1.AgentPlan, bool, error) {
 	plan := &safetyv1alpha1.AgentPlan{}

@@ -289,7 +289,7 @@ func (g *Gateway) meteredTurn(ctx context.Context, namespace, plan string, rt *r
 	if g.reporter == nil || rt == nil || !rt.served.ReportsCost {
 		return nil, nil
 	}
-	reports, err := g.reporter.reportsFor(ctx, namespace, plan)
+	_, reports, err := g.reporter.planFor(ctx, namespace, plan)
 	if apierrors.IsNotFound(err) {
 		return nil, nil // gone since it was resolved: the webhook refuses the call, and the ledger records it
 	} else if err != nil || !reports {

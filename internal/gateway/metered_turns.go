@@ -6,6 +6,10 @@ import (
 	"sync"
 )
 
+// maxMeteredWaiting bounds the calls of one plan that wait for its metered turn: the rest are
+// refused at once rather than queued without end behind a slow upstream.
+const maxMeteredWaiting = 64
+
 // meteredTurns gives a plan's metered calls (a tool whose upstream states its cost, reportsCost,
 // for a plan that names the gateway as its cost reporter) one turn at a time, from before the
 // AgentToolCall is created until its cost is reported.
@@ -16,10 +20,6 @@ import (
 // budget by as many times the difference as the agent made calls at once. In turns, each is judged
 // with every earlier one's cost counted, so the budget is exceeded by at most the last admitted
 // call's stated cost less its reservation. The bound holds per gateway replica (docs/gateway.md).
-// maxMeteredWaiting bounds the calls of one plan that wait for its metered turn: the rest are
-// refused at once rather than queued without end behind a slow upstream.
-const maxMeteredWaiting = 64
-
 type meteredTurns struct {
 	mu     sync.Mutex
 	byPlan map[string]*planTurn
