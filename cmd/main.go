@@ -40,6 +40,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/certs"
 	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/gctuning"
 	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/serving"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
@@ -296,9 +297,9 @@ func main() {
 	}
 }
 
-// setSoftMemoryLimit keeps the Go heap under the container's memory limit (operator.ApplySoftMemoryLimit).
+// setSoftMemoryLimit keeps the Go heap under the container's memory limit (gctuning.ApplySoftMemoryLimit).
 func setSoftMemoryLimit() {
-	limit, err := operator.ApplySoftMemoryLimit(os.Getenv)
+	limit, err := gctuning.ApplySoftMemoryLimit(os.Getenv)
 	if err != nil {
 		setupLog.Error(err, "unable to set the soft memory limit")
 		os.Exit(1)

@@ -25,6 +25,7 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/gateway"
+	"github.com/toolgate/toolgate/internal/gctuning"
 )
 
 // version is set at build time (-ldflags "-X main.version=…").
@@ -43,7 +44,7 @@ func run() error {
 		showVersion                                                            bool
 		upstreamSessions                                                       int
 		upstreamCallTimeout                                                    time.Duration
-		maxUpstreamMessage                                                     int
+		maxUpstreamMessage, gcPercent                                          int
 	)
 	flag.StringVar(&listen, "listen", ":8443", "address the MCP endpoint listens on")
 	flag.StringVar(&audience, "audience", "toolgate-gateway", "audience callers' ServiceAccount tokens must carry")
@@ -59,6 +60,9 @@ func run() error {
 	flag.IntVar(&maxUpstreamMessage, "max-upstream-message-bytes", gateway.DefaultMaxUpstreamMessageBytes,
 		"the largest message a ToolServer may send (a JSON answer, or one server-sent event); "+
 			"a larger answer fails its call alone; at least 4096")
+	flag.IntVar(&gcPercent, "gc-percent", gateway.DefaultGCPercent,
+		"the garbage collector's GOGC (GOGC in the environment wins); the heap stays under 90% of the "+
+			"container's memory limit given in "+gctuning.MemoryLimitEnv+" either way; at least 25")
 	flag.BoolVar(&showVersion, "version", false, "print the version and exit")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
@@ -74,8 +78,17 @@ func run() error {
 		return fmt.Errorf("--max-upstream-message-bytes is %d; it must be at least %d (4 KiB)",
 			maxUpstreamMessage, gateway.MinMaxUpstreamMessageBytes)
 	}
+	if gcPercent < gctuning.MinGCPercent {
+		return fmt.Errorf("--gc-percent is %d; it must be at least %d", gcPercent, gctuning.MinGCPercent)
+	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
 	log := ctrl.Log.WithName("gateway")
+	memoryLimit, err := gctuning.ApplySoftMemoryLimit(os.Getenv)
+	if err != nil {
+		return err
+	}
+	gogc, fromEnv := gctuning.ApplyGCPercent(os.Getenv, gcPercent)
+	log.Info("Garbage collector", "gogc", gogc, "gogcFromEnvironment", fromEnv, "softMemoryLimitBytes", memoryLimit)
 
 	scheme := runtime.NewScheme()
 	utilruntime.Must(clientgoscheme.AddToScheme(scheme))

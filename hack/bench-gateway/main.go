@@ -20,6 +20,10 @@
 // Last, 8 clients each take turns through the modes the same way, so every mode meets the same
 // mixed load, and the same call-for-call median is printed for them: the gateway's own share at
 // that load, without the extra CPU the gateway batch puts on the shared cores.
+//
+// The process runs its collector as the gateway binary does (GOGC gateway.DefaultGCPercent), so
+// the direct calls, the relay and toolgate's webhook get it too; GOGC=100 in the environment
+// measures the runtime's default instead.
 package main
 
 import (
@@ -48,6 +52,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/gateway"
+	"github.com/toolgate/toolgate/internal/gctuning"
 	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/testenv"
@@ -77,6 +82,12 @@ func main() {
 	flag.Parse()
 	logf.SetLogger(logr.Discard())
 	cpuProfile, memProfile = *profile, *mem
+	gogc, fromEnv := gctuning.ApplyGCPercent(os.Getenv, gateway.DefaultGCPercent)
+	source := "the gateway's default"
+	if fromEnv {
+		source = "from the environment"
+	}
+	fmt.Printf("GOGC %d (%s)\n", gogc, source)
 	if err := run(context.Background(), *rounds, *perRun); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-gateway:", err)
 		os.Exit(1)
@@ -152,7 +163,13 @@ func run(ctx context.Context, rounds, perRun int) error {
 		}
 		report(modes, clients, pooled, cpu)
 	}
-	return e.reportMixed(ctx, modes, rounds, perRun, mixedClients)
+	if err := e.reportMixed(ctx, modes, rounds, perRun, mixedClients); err != nil {
+		return err
+	}
+	// What a higher GOGC costs in memory, with everything in this process: an upper bound on
+	// the gateway's share.
+	fmt.Printf("\npeak resident memory of this process (VmHWM): %s\n", peakRSS())
+	return nil
 }
 
 // mixedClients is the client count of the mixed measurement.

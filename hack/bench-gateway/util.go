@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"k8s.io/client-go/rest"
@@ -40,4 +42,19 @@ func waitFor(timeout time.Duration, ok func() bool) error {
 func processCPU() time.Duration {
 	d, _ := cputime.Process()
 	return d
+}
+
+// peakRSS is this process's peak resident memory from /proc/self/status, in MiB.
+func peakRSS() string {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for line := range strings.Lines(string(data)) {
+		var kb int
+		if _, err := fmt.Sscanf(line, "VmHWM: %d kB", &kb); err == nil {
+			return fmt.Sprintf("%.0f MiB", float64(kb)/1024)
+		}
+	}
+	return "unknown"
 }

@@ -56,6 +56,13 @@ const reportTimeout = 10 * time.Second
 // DefaultUpstreamCallTimeout bounds one admitted call to an upstream server.
 const DefaultUpstreamCallTimeout = 10 * time.Minute
 
+// DefaultGCPercent is the gateway binary's GOGC. The MCP SDK allocates a 32 KiB buffer for every
+// JSON message it decodes, several times per message on each of a call's two hops, so at the
+// runtime's 100 the collector runs many times a second under load and its work is a third of the
+// gateway's CPU (docs/benchmarks.md, "The collector's pace"). The soft memory limit taken from the
+// container's limit still holds the heap under it.
+const DefaultGCPercent = 400
+
 // MaxRequestBytes bounds an HTTP request body: the largest arguments plus room for the envelope.
 const MaxRequestBytes = toolcall.MaxArgumentBytes + 16<<10
 
