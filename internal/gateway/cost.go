@@ -3,11 +3,14 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	authenticationv1 "k8s.io/api/authentication/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -39,14 +42,22 @@ type costReporter struct {
 	identity string
 }
 
-// report writes the outcome of call, which rt's upstream answered with out or failed with
-// callErr. A plan that does not name the gateway as its reporter gets no report (the agent may
-// report its phase itself).
-func (r *costReporter) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall, rt *route,
-	out *mcp.CallToolResult, callErr error) error {
+// outcome is what a report writes on an admitted call's status: its phase and when it finished,
+// and its cost (empty when it costs nothing).
+type outcome struct {
+	status map[string]any
+	cost   string
+}
+
+// outcome is the report for call, which rt's upstream answered with out or failed with callErr;
+// nil for a plan that does not name the gateway as its reporter (the agent may report its phase
+// itself). statedErr says what the upstream got wrong in the cost it stated, when the report
+// carries the tool's costPerCall instead.
+func (r *costReporter) outcome(ctx context.Context, call *safetyv1alpha1.AgentToolCall, rt *route,
+	out *mcp.CallToolResult, callErr error) (o *outcome, statedErr, err error) {
 	plan, reports, err := r.planFor(ctx, call.Namespace, call.Spec.Plan)
 	if err != nil || !reports {
-		return err
+		return nil, nil, err
 	}
 	phase := safetyv1alpha1.CallPhaseSucceeded
 	if callErr != nil || out == nil || out.IsError {
@@ -56,24 +67,62 @@ func (r *costReporter) report(ctx context.Context, call *safetyv1alpha1.AgentToo
 	cost := stated
 	if cost == nil {
 		if cost, err = r.costPerCall(ctx, plan, call.Spec.Tool); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
-	status := map[string]any{"phase": phase, "finishedAt": metav1.NewTime(time.Now())}
+	o = &outcome{status: map[string]any{"phase": phase, "finishedAt": metav1.NewTime(time.Now())}}
 	if cost != nil {
-		status["cost"] = cost.String()
+		o.cost = cost.String()
+		o.status["cost"] = o.cost
 	}
-	err = r.patch(ctx, call, status)
-	if err != nil && cost != nil {
+	return o, statedErr, nil
+}
+
+// write writes o on call's status, once.
+func (r *costReporter) write(ctx context.Context, call *safetyv1alpha1.AgentToolCall, o *outcome) error {
+	err := r.patch(ctx, call, o.status)
+	if err != nil && o.cost != "" && !transient(err) {
 		// The agent may have written a final phase first (a phase never moves back), which
 		// refuses this whole report; the cost is still the reporter's to write, and it must
 		// not be dodged that way.
-		err = r.patch(ctx, call, map[string]any{"cost": cost.String()})
+		err = r.patch(ctx, call, map[string]any{"cost": o.cost})
 	}
-	if err != nil {
-		return err
+	return err
+}
+
+// writeRetrying writes o, again after each transient failure, waiting a back-off (100 ms,
+// doubling to maxDelay) between tries, until ctx ends.
+func (r *costReporter) writeRetrying(ctx context.Context, call *safetyv1alpha1.AgentToolCall, o *outcome,
+	maxDelay time.Duration) error {
+	delay := 100 * time.Millisecond
+	for {
+		err := r.write(ctx, call, o)
+		if err == nil || !transient(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, maxDelay)
 	}
-	return statedErr // reported with costPerCall instead; the gateway logs what the upstream got wrong
+}
+
+// transient says whether a failed write may succeed if tried again: the API server was not
+// reached, was unavailable, timed out or asked to slow down (429, which its priority and fairness
+// answers under load). A refusal (any other 4xx: the call is gone, or its status refused the
+// write) will not change.
+func transient(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var status apierrors.APIStatus
+	if errors.As(err, &status) {
+		code := status.Status().Code
+		return code == 0 || code == http.StatusRequestTimeout || code == http.StatusTooManyRequests || code >= 500
+	}
+	return true
 }
 
 // planFor reads plan name in namespace, and whether it names the gateway as its cost reporter.

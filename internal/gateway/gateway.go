@@ -50,8 +50,16 @@ const DefaultReviewTTL = 10 * time.Second
 
 const maxCachedReviews = 4096
 
-// reportTimeout bounds a cost report, which outlives the agent's request.
-const reportTimeout = 10 * time.Second
+// DefaultReportTimeout is how long a call's report is tried, again after each transient
+// failure, before the agent is answered without it.
+const DefaultReportTimeout = 10 * time.Second
+
+// heldReportTimeout is how long a metered call's report is tried after that, in the background,
+// while the plan's metered turn stays with it (Gateway.report says why).
+const heldReportTimeout = 10 * time.Minute
+
+// maxReportRetryDelay caps the back-off between a report's tries.
+const maxReportRetryDelay = 5 * time.Second
 
 // DefaultUpstreamCallTimeout bounds one admitted call to an upstream server.
 const DefaultUpstreamCallTimeout = 10 * time.Minute
@@ -108,8 +116,11 @@ type Options struct {
 	// MinMaxUpstreamMessageBytes. A call answered with more fails (that call alone:
 	// limitAnswers), and is reported Failed.
 	MaxUpstreamMessageBytes int
-	Version                 string
-	Log                     logr.Logger
+	// ReportTimeout is how long an admitted call's report is tried before its answer goes to the
+	// agent without it; 0 means DefaultReportTimeout.
+	ReportTimeout time.Duration
+	Version       string
+	Log           logr.Logger
 }
 
 // Gateway serves MCP to agents.
@@ -139,8 +150,8 @@ func New(opts Options) (*Gateway, error) {
 	if opts.UpstreamHTTPClient == nil {
 		opts.UpstreamHTTPClient = defaultUpstreamHTTPClient()
 	}
-	if opts.UpstreamSessions < 0 || opts.UpstreamCallTimeout < 0 || opts.MaxUpstreamMessageBytes < 0 {
-		return nil, errors.New("gateway: UpstreamSessions, UpstreamCallTimeout and MaxUpstreamMessageBytes cannot be negative")
+	if opts.UpstreamSessions < 0 || opts.UpstreamCallTimeout < 0 || opts.MaxUpstreamMessageBytes < 0 || opts.ReportTimeout < 0 {
+		return nil, errors.New("gateway: UpstreamSessions, UpstreamCallTimeout, MaxUpstreamMessageBytes and ReportTimeout cannot be negative")
 	}
 	opts.MaxUpstreamMessageBytes = cmp.Or(opts.MaxUpstreamMessageBytes, DefaultMaxUpstreamMessageBytes)
 	if opts.MaxUpstreamMessageBytes < MinMaxUpstreamMessageBytes {
@@ -150,6 +161,7 @@ func New(opts Options) (*Gateway, error) {
 	opts.UpstreamSessions = cmp.Or(opts.UpstreamSessions, DefaultUpstreamSessions)
 	opts.UpstreamCallTimeout = cmp.Or(opts.UpstreamCallTimeout, DefaultUpstreamCallTimeout)
 	opts.ReviewTTL = cmp.Or(opts.ReviewTTL, DefaultReviewTTL)
+	opts.ReportTimeout = cmp.Or(opts.ReportTimeout, DefaultReportTimeout)
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
@@ -239,11 +251,11 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	if err != nil {
 		return nil, err
 	}
-	if release, err := g.meteredTurn(ctx, caller.Namespace, plan, rt); err != nil {
+	turn, err := g.meteredTurn(ctx, caller.Namespace, plan, rt)
+	if err != nil {
 		return nil, err
-	} else if release != nil {
-		defer release() // after the report: the next metered call of the plan is judged with this one's cost
 	}
+	defer turn.end() // after the report: the next metered call of the plan is judged with this one's cost
 	result, err := toolcall.Decide(as.Create(ctx, call))
 	if err != nil {
 		log.Error(err, "Creating the AgentToolCall as the caller failed", "caller", caller.Username)
@@ -257,10 +269,11 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	if rt == nil { // registered since the request began
 		return nil, unserved(req.Params.Name)
 	}
-	return g.forward(ctx, rt, call, args)
+	return g.forward(ctx, rt, call, args, turn)
 }
 
-func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.AgentToolCall, args json.RawMessage) (*mcp.CallToolResult, error) {
+func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.AgentToolCall, args json.RawMessage,
+	turn *turn) (*mcp.CallToolResult, error) {
 	// From here on the call is admitted, and every way out reports its outcome. The connect is
 	// not the agent's to cut short either (an agent that hangs up during it would leave the call
 	// unreported), so it runs on a context of its own, bounded as every connect is.
@@ -268,7 +281,7 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	defer cancelConnect()
 	up, session, err := g.session(cctx, rt)
 	if err != nil {
-		g.report(ctx, call, rt, nil, err)
+		g.report(ctx, call, rt, nil, err, turn)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
 	// Not on the agent's context: an agent that hangs up while the upstream works would cancel
@@ -283,7 +296,7 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	if callErr != nil {
 		g.upstreams.failed(rt.server.Name, up, callErr)
 	}
-	g.report(ctx, call, rt, out, callErr)
+	g.report(ctx, call, rt, out, callErr, turn)
 	if callErr != nil {
 		return nil, fmt.Errorf("ToolServer %s: %w", rt.server.Name, callErr)
 	}
@@ -291,8 +304,8 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 }
 
 // meteredTurn takes the plan's turn for a call of rt when the upstream states the call's cost and
-// the gateway reports it (meteredTurns); a nil release when the call needs no turn.
-func (g *Gateway) meteredTurn(ctx context.Context, namespace, plan string, rt *route) (release func(), err error) {
+// the gateway reports it (meteredTurns); nil when the call needs no turn.
+func (g *Gateway) meteredTurn(ctx context.Context, namespace, plan string, rt *route) (*turn, error) {
 	if g.reporter == nil || rt == nil || !rt.served.ReportsCost {
 		return nil, nil
 	}
@@ -302,26 +315,60 @@ func (g *Gateway) meteredTurn(ctx context.Context, namespace, plan string, rt *r
 	} else if err != nil || !reports {
 		return nil, err
 	}
-	release, err = g.metered.wait(ctx, namespace+"/"+plan)
+	release, err := g.metered.wait(ctx, namespace+"/"+plan)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("waiting for plan %s's metered call in progress: %v", plan, err)}
 	}
-	return release, nil
+	return &turn{release: release}, nil
 }
 
 // report reports the outcome of call, admitted, when there is a reporter: before the agent is
-// answered, so that its next call is judged with this one's cost counted. Not on the agent's
-// context: an agent that hangs up must not take the report with it.
-func (g *Gateway) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall, rt *route, out *mcp.CallToolResult, callErr error) {
+// answered, so that its next call is judged with this one's cost counted, and again after each
+// transient failure for up to ReportTimeout. Not on the agent's context: an agent that hangs up
+// must not take the report with it.
+//
+// A metered call's report that still fails keeps the plan's metered turn (turn) and is tried on
+// in the background, for up to heldReportTimeout: passed on, the turn would let the plan's next
+// metered call be judged without this one's stated cost, and an agent that could make reports
+// fail (or a busy API server answering 429) could spend past the budget. The plan's next metered
+// calls wait meanwhile, and fail if their own requests end first.
+func (g *Gateway) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall, rt *route, out *mcp.CallToolResult,
+	callErr error, turn *turn) {
 	if g.reporter == nil {
 		return
 	}
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), reportTimeout)
+	log := g.opts.Log.WithValues("call", call.Name, "namespace", call.Namespace)
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), g.opts.ReportTimeout)
 	defer cancel()
-	if err := g.reporter.report(rctx, call, rt, out, callErr); err != nil {
-		g.opts.Log.Error(err, "Reporting the call's outcome failed", "call", call.Name, "namespace", call.Namespace)
+	o, statedErr, err := g.reporter.outcome(rctx, call, rt, out, callErr)
+	if statedErr != nil {
+		log.Error(statedErr, "The upstream stated an unusable cost")
 	}
+	if err != nil || o == nil {
+		if err != nil {
+			log.Error(err, "Reporting the call's outcome failed")
+		}
+		return
+	}
+	err = g.reporter.writeRetrying(rctx, call, o, maxReportRetryDelay)
+	if err == nil {
+		return
+	}
+	if turn == nil || !errors.Is(err, context.DeadlineExceeded) && !transient(err) {
+		log.Error(err, "Reporting the call's outcome failed")
+		return
+	}
+	log.Error(err, "Reporting the call's outcome failed; trying on in the background, holding the plan's metered turn")
+	turn.holdWhile(func() {
+		hctx, cancel := context.WithTimeout(context.Background(), heldReportTimeout)
+		defer cancel()
+		if err := g.reporter.writeRetrying(hctx, call, o, maxReportRetryDelay); err != nil {
+			log.Error(err, "Reporting the call's outcome failed for good; passing the plan's metered turn on")
+			return
+		}
+		log.Info("Reported the call's outcome after retries; passing the plan's metered turn on")
+	})
 }
 
 // session returns a session with rt's upstream. An upstream closed since it was fetched (replaced,

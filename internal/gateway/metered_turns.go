@@ -62,3 +62,26 @@ func (m *meteredTurns) wait(ctx context.Context, key string) (release func(), er
 		return nil, context.Cause(ctx)
 	}
 }
+
+// turn is one call's hold on its plan's metered turn; a nil turn is a call that needs none.
+type turn struct {
+	release func()
+	held    bool // by holdWhile, which releases it
+}
+
+// end passes the turn on, unless holdWhile holds it.
+func (t *turn) end() {
+	if t != nil && !t.held {
+		t.release()
+	}
+}
+
+// holdWhile keeps the turn from end, and passes it on once work, run on a goroutine of its own,
+// returns.
+func (t *turn) holdWhile(work func()) {
+	t.held = true
+	go func() {
+		defer t.release()
+		work()
+	}()
+}

@@ -121,12 +121,10 @@ func TestAPlanGoneBeforeItsTurnIsLeftToTheWebhook(t *testing.T) {
 		plan string
 		turn bool
 	}{{"gone", false}, {"theirs", false}, {"ours", true}} {
-		release, err := g.meteredTurn(t.Context(), "ns", c.plan, rt)
-		if err != nil || (release != nil) != c.turn {
-			t.Errorf("plan %s: a turn %v, %v; want a turn %v and no error", c.plan, release != nil, err, c.turn)
+		turn, err := g.meteredTurn(t.Context(), "ns", c.plan, rt)
+		if err != nil || (turn != nil) != c.turn {
+			t.Errorf("plan %s: a turn %v, %v; want a turn %v and no error", c.plan, turn != nil, err, c.turn)
 		}
-		if release != nil {
-			release()
-		}
+		turn.end()
 	}
 }
