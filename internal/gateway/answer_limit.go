@@ -113,9 +113,11 @@ func (t tooLarge) response() []byte {
 	return out
 }
 
-// limitedBody is a body that is not an event stream. It is read up to one byte over the limit
-// before the SDK sees any of it (the SDK reads it whole anyway), so that one over the limit can
-// still be replaced; one whose Content-Length is over the limit is replaced unread.
+// limitedBody is a body that is not an event stream. One whose Content-Length is within the limit
+// is passed on as it comes (net/http delivers no byte past a Content-Length), and one whose
+// Content-Length is over it is replaced unread. One of no stated length (chunked) is read up to
+// one byte over the limit before the SDK sees any of it, so that one over the limit can still be
+// replaced: that body is held twice, here and in the SDK, which reads it whole.
 type limitedBody struct {
 	upstream io.ReadCloser
 	over     tooLarge
@@ -131,7 +133,10 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 }
 
 func (b *limitedBody) bounded() io.Reader {
-	if b.length <= b.over.limit {
+	if b.length >= 0 && b.length <= b.over.limit {
+		return b.upstream
+	}
+	if b.length < 0 {
 		data, err := io.ReadAll(io.LimitReader(b.upstream, b.over.limit+1))
 		switch {
 		case err != nil:

@@ -260,3 +260,51 @@ func TestABodyWhoseLengthIsOverTheLimitIsReplacedUnread(t *testing.T) {
 	}
 	_ = resp.Body.Close()
 }
+
+// TestABodyWhoseLengthIsWithinTheLimitIsPassedOnAsItComes: an answer whose Content-Length is within
+// the limit is not read ahead of the SDK (net/http delivers no byte past that length). The upstream
+// sends the first part and holds the rest until the first part has been read through the gateway.
+func TestABodyWhoseLengthIsWithinTheLimitIsPassedOnAsItComes(t *testing.T) {
+	const first, rest = `{"jsonrpc":"2.0",`, `"id":7,"result":{}}`
+	firstRead := make(chan struct{})
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", fmt.Sprint(len(first+rest)))
+		_, _ = io.WriteString(w, first)
+		w.(http.Flusher).Flush()
+		select {
+		case <-firstRead:
+			_, _ = io.WriteString(w, rest)
+		case <-r.Context().Done():
+		}
+	}))
+	defer server.Close()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, server.URL, strings.NewReader(callNumber))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := limitAnswers(server.Client(), testLimit).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	got := make(chan string, 1)
+	go func() {
+		buf := make([]byte, len(first))
+		n, _ := io.ReadFull(resp.Body, buf)
+		got <- string(buf[:n])
+	}()
+	select {
+	case part := <-got:
+		if part != first {
+			t.Fatalf("read %q first, want %q", part, first)
+		}
+	case <-time.After(deadline):
+		t.Fatal("the gateway held a body whose Content-Length is within the limit until it was whole")
+	}
+	close(firstRead)
+	tail, err := io.ReadAll(resp.Body)
+	if err != nil || string(tail) != rest {
+		t.Fatalf("then read %q, %v; want %q", tail, err, rest)
+	}
+}
