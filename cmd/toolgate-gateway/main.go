@@ -62,7 +62,8 @@ func run() error {
 			"a larger answer fails its call alone; at least 4096")
 	flag.IntVar(&gcPercent, "gc-percent", gateway.DefaultGCPercent,
 		"the garbage collector's GOGC (GOGC in the environment wins); the heap stays under 90% of the "+
-			"container's memory limit given in "+gctuning.MemoryLimitEnv+" either way; at least 25")
+			"container's memory limit given in "+gctuning.MemoryLimitEnv+"; without that limit (or GOMEMLIMIT) "+
+			"the runtime's 100 is kept; at least 25")
 	flag.BoolVar(&showVersion, "version", false, "print the version and exit")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
@@ -83,9 +84,14 @@ func run() error {
 	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
 	log := ctrl.Log.WithName("gateway")
-	memoryLimit, err := gctuning.ApplySoftMemoryLimit(os.Getenv)
-	if err != nil {
+	if _, err := gctuning.ApplySoftMemoryLimit(os.Getenv); err != nil {
 		return err
+	}
+	// A higher GOGC only under a soft memory limit, which holds the heap below the container's:
+	// without one (no TOOLGATE_MEMORY_LIMIT nor GOMEMLIMIT) the runtime's own pace is kept.
+	memoryLimit := gctuning.MemoryLimitInEffect()
+	if memoryLimit == 0 && os.Getenv("GOGC") == "" {
+		gcPercent = 100
 	}
 	gogc, fromEnv := gctuning.ApplyGCPercent(os.Getenv, gcPercent)
 	log.Info("Garbage collector", "gogc", gogc, "gogcFromEnvironment", fromEnv, "softMemoryLimitBytes", memoryLimit)

@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/wait"
 	authenticationv1client "k8s.io/client-go/kubernetes/typed/authentication/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -90,20 +91,20 @@ func (r *costReporter) write(ctx context.Context, call *safetyv1alpha1.AgentTool
 	return err
 }
 
-// writeRetrying writes o, again after each transient failure, waiting a back-off (100 ms,
-// doubling to maxDelay) between tries, until ctx ends.
-func (r *costReporter) writeRetrying(ctx context.Context, call *safetyv1alpha1.AgentToolCall, o *outcome,
-	maxDelay time.Duration) error {
+// retryTransient runs attempt, again after each transient failure, waiting a back-off (100 ms,
+// doubling to maxDelay, each wait up to a tenth longer at random, so that calls failed together
+// do not all try again together) between tries, until ctx ends.
+func retryTransient(ctx context.Context, attempt func(context.Context) error, maxDelay time.Duration) error {
 	delay := 100 * time.Millisecond
 	for {
-		err := r.write(ctx, call, o)
+		err := attempt(ctx)
 		if err == nil || !transient(err) {
 			return err
 		}
 		select {
 		case <-ctx.Done():
 			return err
-		case <-time.After(delay):
+		case <-time.After(wait.Jitter(delay, 0.1)):
 		}
 		delay = min(2*delay, maxDelay)
 	}

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -53,10 +54,6 @@ const maxCachedReviews = 4096
 // DefaultReportTimeout is how long a call's report is tried, again after each transient
 // failure, before the agent is answered without it.
 const DefaultReportTimeout = 10 * time.Second
-
-// heldReportTimeout is how long a metered call's report is tried after that, in the background,
-// while the plan's metered turn stays with it (Gateway.report says why).
-const heldReportTimeout = 10 * time.Minute
 
 // maxReportRetryDelay caps the back-off between a report's tries.
 const maxReportRetryDelay = 5 * time.Second
@@ -131,6 +128,11 @@ type Gateway struct {
 	reporter  *costReporter // nil: no reports
 	offerings offerings
 	metered   meteredTurns
+	// held are the metered calls' reports still tried in the background (Gateway.report);
+	// stopHeld ends them when the gateway closes.
+	held     sync.WaitGroup
+	heldCtx  context.Context
+	stopHeld context.CancelFunc
 }
 
 // New returns a Gateway for opts.
@@ -169,17 +171,24 @@ func New(opts Options) (*Gateway, error) {
 	if opts.Reporter != nil {
 		reporter = &costReporter{reader: opts.Reader, writer: opts.Reporter, identity: opts.Identity}
 	}
+	heldCtx, stopHeld := context.WithCancel(context.Background())
 	return &Gateway{
 		opts:     opts,
 		reporter: reporter,
+		heldCtx:  heldCtx, stopHeld: stopHeld,
 		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
 			cache: newReviewCache(opts.Clock, opts.ReviewTTL, maxCachedReviews)},
 		upstreams: newUpstreams(opts.UpstreamHTTPClient, opts.Version, opts.UpstreamSessions, opts.MaxUpstreamMessageBytes),
 	}, nil
 }
 
-// Close ends the gateway's sessions with upstream servers.
-func (g *Gateway) Close() { g.upstreams.close() }
+// Close ends the gateway's sessions with upstream servers, and the reports still being tried (each
+// logs its call and cost as unreported).
+func (g *Gateway) Close() {
+	g.stopHeld()
+	g.held.Wait()
+	g.upstreams.close()
+}
 
 // Handler is the gateway's MCP endpoint: bearer-token authentication, then MCP over Streamable
 // HTTP. It is stateless (no session to pin to a replica), so replicas scale behind a Service.
@@ -325,33 +334,37 @@ func (g *Gateway) meteredTurn(ctx context.Context, namespace, plan string, rt *r
 
 // report reports the outcome of call, admitted, when there is a reporter: before the agent is
 // answered, so that its next call is judged with this one's cost counted, and again after each
-// transient failure for up to ReportTimeout. Not on the agent's context: an agent that hangs up
-// must not take the report with it.
+// transient failure (the reads it needs too) for up to ReportTimeout. Not on the agent's context:
+// an agent that hangs up must not take the report with it.
 //
 // A metered call's report that still fails keeps the plan's metered turn (turn) and is tried on
-// in the background, for up to heldReportTimeout: passed on, the turn would let the plan's next
-// metered call be judged without this one's stated cost, and an agent that could make reports
-// fail (or a busy API server answering 429) could spend past the budget. The plan's next metered
-// calls wait meanwhile, and fail if their own requests end first.
+// in the background until it is written, refused, or the gateway closes: passed on, the turn
+// would let the plan's next metered call be judged without this one's stated cost, and a busy
+// API server answering 429 would let an agent spend past its budget. The plan's next metered
+// calls wait meanwhile (fail closed), and fail if their own requests end first.
 func (g *Gateway) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall, rt *route, out *mcp.CallToolResult,
 	callErr error, turn *turn) {
 	if g.reporter == nil {
 		return
 	}
 	log := g.opts.Log.WithValues("call", call.Name, "namespace", call.Namespace)
+	var o *outcome
+	attempt := func(ctx context.Context) error {
+		if o == nil { // the outcome is made once, so every try writes the same finishedAt
+			made, statedErr, err := g.reporter.outcome(ctx, call, rt, out, callErr)
+			if err != nil || made == nil {
+				return err
+			}
+			if statedErr != nil {
+				log.Error(statedErr, "The upstream stated an unusable cost")
+			}
+			o = made
+		}
+		return g.reporter.write(ctx, call, o)
+	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), g.opts.ReportTimeout)
 	defer cancel()
-	o, statedErr, err := g.reporter.outcome(rctx, call, rt, out, callErr)
-	if statedErr != nil {
-		log.Error(statedErr, "The upstream stated an unusable cost")
-	}
-	if err != nil || o == nil {
-		if err != nil {
-			log.Error(err, "Reporting the call's outcome failed")
-		}
-		return
-	}
-	err = g.reporter.writeRetrying(rctx, call, o, maxReportRetryDelay)
+	err := retryTransient(rctx, attempt, maxReportRetryDelay)
 	if err == nil {
 		return
 	}
@@ -360,11 +373,15 @@ func (g *Gateway) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall
 		return
 	}
 	log.Error(err, "Reporting the call's outcome failed; trying on in the background, holding the plan's metered turn")
+	g.held.Add(1)
 	turn.holdWhile(func() {
-		hctx, cancel := context.WithTimeout(context.Background(), heldReportTimeout)
-		defer cancel()
-		if err := g.reporter.writeRetrying(hctx, call, o, maxReportRetryDelay); err != nil {
-			log.Error(err, "Reporting the call's outcome failed for good; passing the plan's metered turn on")
+		defer g.held.Done()
+		if err := retryTransient(g.heldCtx, attempt, maxReportRetryDelay); err != nil {
+			cost := ""
+			if o != nil {
+				cost = o.cost
+			}
+			log.Error(err, "The call's outcome was never reported; passing the plan's metered turn on", "unreportedCost", cost)
 			return
 		}
 		log.Info("Reported the call's outcome after retries; passing the plan's metered turn on")

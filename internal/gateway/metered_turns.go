@@ -63,16 +63,21 @@ func (m *meteredTurns) wait(ctx context.Context, key string) (release func(), er
 	}
 }
 
-// turn is one call's hold on its plan's metered turn; a nil turn is a call that needs none.
+// turn is one call's hold on its plan's metered turn; a nil turn is a call that needs none. It
+// belongs to the goroutine of the call that took it, which ends it or hands it to holdWhile.
 type turn struct {
 	release func()
+	once    sync.Once
 	held    bool // by holdWhile, which releases it
 }
+
+// pass passes the turn on, once however often it is called.
+func (t *turn) pass() { t.once.Do(t.release) }
 
 // end passes the turn on, unless holdWhile holds it.
 func (t *turn) end() {
 	if t != nil && !t.held {
-		t.release()
+		t.pass()
 	}
 }
 
@@ -81,7 +86,7 @@ func (t *turn) end() {
 func (t *turn) holdWhile(work func()) {
 	t.held = true
 	go func() {
-		defer t.release()
+		defer t.pass()
 		work()
 	}()
 }

@@ -64,3 +64,52 @@ func TestATurnHeldWhileWorkRunsPassesOnWhenItEnds(t *testing.T) {
 	next()
 	(*turn)(nil).end() // a call that needs no turn
 }
+
+func TestRetryTransientTriesAgainOnlyWhatMaySucceed(t *testing.T) {
+	gr := schema.GroupResource{Group: safetyv1alpha1.GroupVersion.Group, Resource: "agenttoolcalls"}
+	tries := 0
+	err := retryTransient(t.Context(), func(context.Context) error {
+		if tries++; tries < 3 {
+			return apierrors.NewTooManyRequests("slow down", 0)
+		}
+		return nil
+	}, time.Millisecond)
+	if err != nil || tries != 3 {
+		t.Fatalf("after two 429s: %v in %d tries, want success in 3", err, tries)
+	}
+	tries = 0
+	err = retryTransient(t.Context(), func(context.Context) error {
+		tries++
+		return apierrors.NewNotFound(gr, "c")
+	}, time.Millisecond)
+	if !apierrors.IsNotFound(err) || tries != 1 {
+		t.Fatalf("a refusal: %v in %d tries, want it at once", err, tries)
+	}
+	short, cancel := context.WithTimeout(t.Context(), 20*time.Millisecond)
+	defer cancel()
+	err = retryTransient(short, func(context.Context) error { return apierrors.NewServiceUnavailable("down") }, time.Millisecond)
+	if !apierrors.IsServiceUnavailable(err) {
+		t.Fatalf("when the time is up: %v, want the last failure", err)
+	}
+}
+
+func TestATurnIsPassedOnOnceHoweverOftenItEnds(t *testing.T) {
+	var m meteredTurns
+	release, err := m.wait(t.Context(), "ns/plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	held := &turn{release: release}
+	held.pass()
+	held.pass() // a second release would block on the empty token, and leave users counted wrong
+	next, err := m.wait(t.Context(), "ns/plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.byPlan) != 0 {
+		t.Fatalf("entries left behind: %v", m.byPlan)
+	}
+}

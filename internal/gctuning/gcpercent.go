@@ -3,8 +3,10 @@
 package gctuning
 
 import (
+	"math"
 	"runtime/debug"
 	"strconv"
+	"strings"
 )
 
 // MinGCPercent is the least GOGC a binary's flag may ask for: below it the collector runs so
@@ -19,15 +21,24 @@ func ApplyGCPercent(getenv func(string) string, percent int) (int, bool) {
 		if v == "off" {
 			return -1, true
 		}
-		n, err := strconv.Atoi(v)
+		n, err := strconv.ParseInt(v, 10, 32) // as the runtime reads it: an int32, with no "+"
 		switch {
-		case err != nil:
+		case err != nil || strings.HasPrefix(v, "+"):
 			return 100, true // the runtime ignores a GOGC it cannot read
 		case n < 0:
 			return -1, true // and turns the collector off for a negative one
 		}
-		return n, true
+		return int(n), true
 	}
 	debug.SetGCPercent(percent)
 	return percent, false
+}
+
+// MemoryLimitInEffect is the runtime's soft memory limit, from GOMEMLIMIT or ApplySoftMemoryLimit;
+// 0 when there is none.
+func MemoryLimitInEffect() int64 {
+	if limit := debug.SetMemoryLimit(-1); limit != math.MaxInt64 {
+		return limit
+	}
+	return 0
 }

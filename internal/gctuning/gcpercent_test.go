@@ -1,6 +1,7 @@
 package gctuning
 
 import (
+	"math"
 	"runtime/debug"
 	"testing"
 )
@@ -21,6 +22,8 @@ func TestApplyGCPercent(t *testing.T) {
 		{name: "GOGC=off wins", gogc: "off", want: -1, fromEnv: true, inEffect: 100},
 		{name: "a negative GOGC is off", gogc: "-3", want: -1, fromEnv: true, inEffect: 100},
 		{name: "an unreadable GOGC is the runtime's 100", gogc: "lots", want: 100, fromEnv: true, inEffect: 100},
+		{name: "the runtime reads no plus sign", gogc: "+200", want: 100, fromEnv: true, inEffect: 100},
+		{name: "nor a number past int32", gogc: "4294967296", want: 100, fromEnv: true, inEffect: 100},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -38,5 +41,18 @@ func TestApplyGCPercent(t *testing.T) {
 				t.Fatalf("the collector runs with GOGC %d; want %d", now, c.inEffect)
 			}
 		})
+	}
+}
+
+func TestMemoryLimitInEffect(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(before) })
+	debug.SetMemoryLimit(math.MaxInt64)
+	if got := MemoryLimitInEffect(); got != 0 {
+		t.Fatalf("with no limit: %d, want 0", got)
+	}
+	debug.SetMemoryLimit(200 << 20)
+	if got := MemoryLimitInEffect(); got != 200<<20 {
+		t.Fatalf("with a 200 MiB limit: %d", got)
 	}
 }
