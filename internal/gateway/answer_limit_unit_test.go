@@ -237,14 +237,7 @@ func TestABodyWhoseLengthIsOverTheLimitIsReplacedUnread(t *testing.T) {
 	}))
 	defer server.Close()
 	defer close(hold)
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, server.URL, strings.NewReader(callNumber))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := limitAnswers(server.Client(), testLimit).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := postCall(t, server)
 	read := make(chan string, 1)
 	go func() {
 		data, _ := io.ReadAll(resp.Body)
@@ -279,14 +272,7 @@ func TestABodyWhoseLengthIsWithinTheLimitIsPassedOnAsItComes(t *testing.T) {
 		}
 	}))
 	defer server.Close()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, server.URL, strings.NewReader(callNumber))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := limitAnswers(server.Client(), testLimit).Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := postCall(t, server)
 	defer func() { _ = resp.Body.Close() }()
 	got := make(chan string, 1)
 	go func() {
@@ -307,4 +293,18 @@ func TestABodyWhoseLengthIsWithinTheLimitIsPassedOnAsItComes(t *testing.T) {
 	if err != nil || string(tail) != rest {
 		t.Fatalf("then read %q, %v; want %q", tail, err, rest)
 	}
+}
+
+// postCall posts call 7 to server through limitAnswers and returns the answer, its body unread.
+func postCall(t *testing.T, server *httptest.Server) *http.Response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, server.URL, strings.NewReader(callNumber))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := limitAnswers(server.Client(), testLimit).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
 }
