@@ -26,7 +26,12 @@ func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request
 	if old == nil {
 		return h.finish(ctx, req, call, deny(denial{ReasonBadRequest, "", "the update carries no old AgentToolCall"}))
 	}
-	if d := h.checkUpdate(ctx, req.UserInfo.Username, old, call); d != nil {
+	d, err := h.checkUpdate(ctx, req.UserInfo.Username, old, call)
+	if err != nil {
+		// Not a refusal: a reporter tries again on a 500, and must, or the cost it reports is lost.
+		return admission.Errored(http.StatusInternalServerError, err)
+	}
+	if d != nil {
 		return h.finish(ctx, req, call, deny(*d))
 	}
 	if !isDryRun(req) {
@@ -37,21 +42,28 @@ func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request
 	return admission.Allowed("")
 }
 
-func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) *denial {
+// checkUpdate is the refusal of an update, if any; an error when what it needs to decide cannot be
+// read now (the plan, through a failing API server).
+func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) (*denial, error) {
 	if !equality.Semantic.DeepEqual(old.Spec, call.Spec) {
-		return &denial{ReasonInvalidUpdate, "spec", "the spec of an AgentToolCall is immutable"}
+		return &denial{ReasonInvalidUpdate, "spec", "the spec of an AgentToolCall is immutable"}, nil
 	}
 	if d := h.checkBookkeeping(user, old, call); d != nil {
-		return d
+		return d, nil
 	}
 	// Only a report (a status change) is the agent's, or its plan's cost reporter's, to make; only
 	// the cost reporter may write the cost. Metadata alone (the operator's completion annotation)
 	// is left to RBAC, which agents' roles do not grant.
 	if !equality.Semantic.DeepEqual(old.Status, call.Status) {
-		if d := h.checkReporter(ctx, user, old, call); d != nil {
-			return d
+		if d, err := h.checkReporter(ctx, user, old, call); d != nil || err != nil {
+			return d, err
 		}
 	}
+	return checkReportValues(old, call), nil
+}
+
+// checkReportValues refuses a phase that moves back and a cost that decreases or is not money.
+func checkReportValues(old, call *safetyv1alpha1.AgentToolCall) *denial {
 	if phaseOrder[call.Status.Phase] < phaseOrder[old.Status.Phase] ||
 		(phaseOrder[old.Status.Phase] == 3 && call.Status.Phase != old.Status.Phase) {
 		return &denial{ReasonInvalidUpdate, "status.phase", fmt.Sprintf("phase cannot move from %s to %s", old.Status.Phase, call.Status.Phase)}

@@ -17,26 +17,28 @@ import (
 // (a plan that names none takes no reported cost: each call costs its reservation); its phase and
 // conditions the plan's ServiceAccount or the reporter. Users that are not ServiceAccounts (the
 // operator, an administrator) may report phases where RBAC lets them, but never cost.
-func (h *AgentToolCallHandler) checkReporter(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) *denial {
+func (h *AgentToolCallHandler) checkReporter(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) (*denial, error) {
 	plan := &safetyv1alpha1.AgentPlan{}
-	if err := h.get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan, nil); err != nil {
-		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf("call %s belongs to plan %s, which cannot be read: %v", call.Name, call.Spec.Plan, err)}
+	if err := h.get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan, nil); apierrors.IsNotFound(err) {
+		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf("call %s belongs to plan %s, which does not exist", call.Name, call.Spec.Plan)}, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("reading plan %s of call %s: %w", call.Spec.Plan, call.Name, err)
 	}
 	reporter := policy.CostReporterUser(plan)
 	if !sameCost(old, call) && user != reporter {
 		if reporter == "" {
 			return &denial{ReasonInvalidUpdate, fieldCost, fmt.Sprintf(
-				"plan %s names no spec.costReporter, so no one may report cost: each call costs its tool's costPerCall", plan.Name)}
+				"plan %s names no spec.costReporter, so no one may report cost: each call costs its tool's costPerCall", plan.Name)}, nil
 		}
 		return &denial{ReasonInvalidUpdate, fieldCost, fmt.Sprintf(
-			"only plan %s's cost reporter (%s) may report cost, not %s", plan.Name, reporter, user)}
+			"only plan %s's cost reporter (%s) may report cost, not %s", plan.Name, reporter, user)}, nil
 	}
 	if strings.HasPrefix(user, "system:serviceaccount:") && user != reporter &&
 		user != serviceAccountUser(plan.Namespace, plan.Spec.ServiceAccountName) {
 		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
-			"only the plan's ServiceAccount or its cost reporter may report on call %s, not %s", call.Name, user)}
+			"only the plan's ServiceAccount or its cost reporter may report on call %s, not %s", call.Name, user)}, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // countReport adds a trusted cost report to the plan's counters before it is stored: the call then
