@@ -32,23 +32,30 @@ type sizeArgs struct {
 // call of size -1 is answered with a body that is not JSON-RPC, as by a broken server; one of size
 // -2 with an event stream that ends before the call's answer, as when a proxy in front of the
 // server times the stream out or the handler crashes; and one of size -503 with HTTP 503, as by an
-// overloaded server.
+// overloaded server. Once told to forget its sessions, it answers HTTP 404 to every request naming
+// one of them, as a restarted server does, while the calls running on them go on.
 type bigServer struct {
 	URL      string
 	held     chan struct{} // a held call has reached the tool
 	release  chan struct{} // closed: held calls answer
 	once     sync.Once
 	sessions atomic.Int32 // sessions initialized
+	heldRuns atomic.Int32 // held calls that reached the tool
+
+	mu        sync.Mutex
+	seen      map[string]bool // session IDs requests named
+	forgotten map[string]bool
 }
 
 func startBig(jsonResponse bool) *bigServer {
 	GinkgoHelper()
-	b := &bigServer{held: make(chan struct{}), release: make(chan struct{})}
+	b := &bigServer{held: make(chan struct{}), release: make(chan struct{}), seen: map[string]bool{}, forgotten: map[string]bool{}}
 	s := mcp.NewServer(&mcp.Implementation{Name: "big", Version: "test"}, &mcp.ServerOptions{
 		InitializedHandler: func(context.Context, *mcp.InitializedRequest) { b.sessions.Add(1) }})
 	mcp.AddTool(s, &mcp.Tool{Name: "big", Description: "Answers with as many bytes as asked for"},
 		func(_ context.Context, _ *mcp.CallToolRequest, in sizeArgs) (*mcp.CallToolResult, any, error) {
 			if in.Hold {
+				b.heldRuns.Add(1)
 				select {
 				case b.held <- struct{}{}:
 				case <-b.release:
@@ -60,6 +67,16 @@ func startBig(jsonResponse bool) *bigServer {
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{JSONResponse: jsonResponse})
 	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if id := r.Header.Get("Mcp-Session-Id"); id != "" {
+			b.mu.Lock()
+			b.seen[id] = true
+			gone := b.forgotten[id]
+			b.mu.Unlock()
+			if gone {
+				http.Error(w, "session not found", http.StatusNotFound)
+				return
+			}
+		}
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		var params struct{ Arguments sizeArgs }
@@ -86,6 +103,15 @@ func startBig(jsonResponse bool) *bigServer {
 	DeferCleanup(b.releaseHeld) // before the server closes: it waits for its handlers
 	b.URL = server.URL
 	return b
+}
+
+// forgetSessions makes b answer HTTP 404 to every request naming a session it has seen so far.
+func (b *bigServer) forgetSessions() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for id := range b.seen {
+		b.forgotten[id] = true
+	}
 }
 
 // releaseHeld lets every held call answer, now and from now on.

@@ -288,22 +288,39 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	// unreported), so it runs on a context of its own, bounded as every connect is.
 	cctx, cancelConnect := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
 	defer cancelConnect()
-	up, session, err := g.session(cctx, rt)
-	if err != nil {
-		g.report(ctx, call, rt, nil, err, turn)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
-	}
 	// Not on the agent's context: an agent that hangs up while the upstream works would cancel
 	// the call, and the gateway would never read the cost the upstream states in its answer
 	// (reportsCost), reporting only the reservation for work that was done. The cost of a call
 	// is not the agent's to choose, so an admitted call runs to its answer or its timeout.
 	callCtx, cancelCall := context.WithTimeout(context.WithoutCancel(ctx), g.opts.UpstreamCallTimeout)
 	defer cancelCall()
-	out, callErr := session.CallTool(callCtx, &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
-	// A session the SDK ended is dropped by its slot (slot.watch), the whole pool only when the
-	// server no longer knows the session; any other failure of a call is that call's alone.
-	if callErr != nil {
-		g.upstreams.failed(rt.server.Name, up, callErr)
+	var (
+		out     *mcp.CallToolResult
+		callErr error
+	)
+	// A call the upstream never received (its session had ended, or the server no longer knew
+	// it: an upstream restart) is sent again on a session fetched anew: it was admitted, and
+	// failing it would cost the agent the call's reservation and a step attempt for the
+	// gateway's stale session. A call that may have reached the upstream is never sent twice.
+	for try := 1; ; try++ {
+		up, session, err := g.session(cctx, rt)
+		if err != nil {
+			g.report(ctx, call, rt, nil, err, turn)
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		}
+		d := &delivery{}
+		out, callErr = session.CallTool(withDelivery(callCtx, d), &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
+		if callErr == nil {
+			break
+		}
+		// A session the SDK ended is dropped by its slot, the whole pool when the server no
+		// longer knows the session; any other failure of a call is that call's alone.
+		g.upstreams.failed(rt.server.Name, up, session, callErr)
+		if try == maxDeliveryTries || !d.unreceived(callErr) {
+			break
+		}
+		g.opts.Log.V(1).Info("The upstream did not receive the call; sending it again on another session",
+			"call", call.Name, "namespace", call.Namespace, "toolServer", rt.server.Name, "error", callErr.Error())
 	}
 	g.report(ctx, call, rt, out, callErr, turn)
 	if callErr != nil {

@@ -182,7 +182,7 @@ func newUpstreams(httpClient *http.Client, version string, sessions, maxMessage 
 	return &upstreams{
 		maxMessage: maxMessage,
 		client:     mcp.NewClient(&mcp.Implementation{Name: "toolgate-gateway", Version: version}, nil),
-		httpClient: limitAnswers(httpClient, int64(maxMessage)),
+		httpClient: limitAnswers(recordDeliveries(httpClient), int64(maxMessage)),
 		sessions:   sessions,
 		byName:     map[string]*upstream{},
 		attempts:   map[string]*attempt{},
@@ -334,16 +334,27 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 	return up, nil
 }
 
-// failed handles a call to up, named name, that failed with err. A session the SDK has ended
-// its slot drops on its own (slot.watch). But a server that no longer knows a session (HTTP 404)
+// failed handles a call to up, named name, that failed with err on session. A session the SDK has
+// ended its slot drops on its own (slot.watch), and at once when the call's error says so. But a server that no longer knows a session (HTTP 404)
 // has restarted (or dropped it) and may offer other tools now: then up is forgotten, so that the
 // next call reconnects and lists its tools again, and its other sessions, most likely gone with
 // it, are closed. Only the upstream's answer says that a session is missing, never the agent's
 // request; but an upstream (or a proxy before it) that answers 404 to input an agent chooses
 // makes each such call cost the pool a reconnect.
-func (u *upstreams) failed(name string, up *upstream, err error) {
+func (u *upstreams) failed(name string, up *upstream, session *mcp.ClientSession, err error) {
+	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, mcp.ErrSessionMissing) {
+		up.drop(session) // ended: the call sent again (forward) must not get it back before slot.watch sees it
+	}
 	if errors.Is(err, mcp.ErrSessionMissing) {
 		u.forget(name, up)
+	}
+}
+
+// drop empties the slot that holds session, which has ended, so that it connects a new one on
+// next use; slot.watch closes it.
+func (up *upstream) drop(session *mcp.ClientSession) {
+	for i := range up.slots {
+		up.slots[i].session.CompareAndSwap(session, nil)
 	}
 }
 

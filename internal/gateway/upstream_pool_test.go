@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/gateway"
 )
 
@@ -68,7 +69,7 @@ var _ = Describe("toolgate-gateway's sessions with an upstream server that resta
 
 	BeforeAll(func() {
 		upstream = startRestartable()
-		w = newWorld("gw-restart-", upstream.URL(), "read_file")
+		w = newWorld("gw-restart-", upstream.URL(), "read_file", func(o *worldObjects) { reportedByTheGateway(o.plan) })
 	})
 
 	var reads int
@@ -78,7 +79,7 @@ var _ = Describe("toolgate-gateway's sessions with an upstream server that resta
 			Arguments: map[string]any{"path": fmt.Sprintf("f%d.txt", reads)}})
 	}
 
-	It("reconnects after the upstream restarted, and keeps no more sessions than its pool", func() {
+	It("sends a call the restarted upstream refused for its old session again on a new one, where it runs once", func() {
 		for range gateway.DefaultUpstreamSessions + 1 { // every session of the pool connected
 			res, err := read()
 			Expect(err).NotTo(HaveOccurred())
@@ -87,14 +88,21 @@ var _ = Describe("toolgate-gateway's sessions with an upstream server that resta
 		Expect(upstream.sessions.Load()).To(BeEquivalentTo(gateway.DefaultUpstreamSessions))
 
 		upstream.restart()
-		_, err := read()
-		Expect(err).To(MatchError(ContainSubstring("ToolServer "+w.ns+"-files")),
-			"a session the new server does not know fails at the transport, and the agent is told")
 		res, err := read()
-		Expect(err).NotTo(HaveOccurred(), "the gateway reconnected")
+		Expect(err).NotTo(HaveOccurred(), "the new server refused the call for a session it does not know (HTTP 404), "+
+			"which it answers without running the call: the gateway connected again and sent it again")
 		Expect(res.IsError).To(BeFalse())
-		Expect(upstream.answered.Load()).To(BeEquivalentTo(1))
+		Expect(upstream.answered.Load()).To(BeEquivalentTo(1), "the call ran once")
+		for range gateway.DefaultUpstreamSessions { // on every slot of the new pool: no stale session is left to fail a call
+			res, err := read()
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.IsError).To(BeFalse())
+		}
+		Expect(upstream.answered.Load()).To(BeEquivalentTo(1 + gateway.DefaultUpstreamSessions))
 		Expect(upstream.sessions.Load()).To(And(BeNumerically(">=", 1), BeNumerically("<=", gateway.DefaultUpstreamSessions)))
+		Eventually(w.callStatuses).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(And(
+			HaveLen(reads), HaveEach(HaveField("Phase", safetyv1alpha1.CallPhaseSucceeded))),
+			"no admitted call was reported Failed for the gateway's stale sessions")
 	})
 })
 

@@ -1,0 +1,81 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxDeliveryTries bounds how many times forward sends one admitted call: once, and again (on a
+// session fetched anew) only while the upstream provably never received it.
+const maxDeliveryTries = 3
+
+// sessionIDHeader names a Streamable HTTP session (the MCP transport's Mcp-Session-Id).
+const sessionIDHeader = "Mcp-Session-Id"
+
+// delivery records the HTTP requests one call made to its upstream, from the upstream HTTP
+// client (recordDeliveries): how many were started, and how many of them the server refused
+// for naming a session it does not know (HTTP 404 to a request with a session ID, which the MCP
+// transport says a server answers without handling the request).
+type delivery struct {
+	mu      sync.Mutex
+	started int
+	refused int // of started, once answered: never more than started
+}
+
+type deliveryKey struct{}
+
+// withDelivery is ctx, whose requests to an upstream d records.
+func withDelivery(ctx context.Context, d *delivery) context.Context {
+	return context.WithValue(ctx, deliveryKey{}, d)
+}
+
+// unreceived says whether a call that failed with err, whose requests d recorded, never reached
+// its upstream's handler, so that sending it again cannot run it twice: the SDK refused to send
+// it on a session that had ended (mcp.ErrConnectionClosed), or the server refused it for a
+// session it does not know (mcp.ErrSessionMissing, as after the upstream restarted), and none
+// of its requests may have reached the server otherwise. A request still in progress counts as
+// received: the SDK fails every call in flight on a session once one call's request finds the
+// session gone, and one of those may be running on the server that knew it.
+func (d *delivery) unreceived(err error) bool {
+	if !errors.Is(err, mcp.ErrConnectionClosed) && !errors.Is(err, mcp.ErrSessionMissing) {
+		return false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.refused == d.started
+}
+
+// recordDeliveries returns c with each request of a call that carries a delivery recorded in it.
+func recordDeliveries(c *http.Client) *http.Client {
+	recorded := *c
+	next := c.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	recorded.Transport = deliveries{next: next}
+	return &recorded
+}
+
+type deliveries struct{ next http.RoundTripper }
+
+func (r deliveries) RoundTrip(req *http.Request) (*http.Response, error) {
+	d, _ := req.Context().Value(deliveryKey{}).(*delivery)
+	if d == nil {
+		return r.next.RoundTrip(req)
+	}
+	d.mu.Lock()
+	d.started++
+	d.mu.Unlock()
+	resp, err := r.next.RoundTrip(req)
+	d.mu.Lock()
+	// A transport error may come after the request was written: it counts as received.
+	if err == nil && resp.StatusCode == http.StatusNotFound && req.Header.Get(sessionIDHeader) != "" {
+		d.refused++
+	}
+	d.mu.Unlock()
+	return resp, err
+}
