@@ -283,11 +283,8 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 
 func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.AgentToolCall, args json.RawMessage,
 	turn *turn) (*mcp.CallToolResult, error) {
-	// From here on the call is admitted, and every way out reports its outcome. The connect is
-	// not the agent's to cut short either (an agent that hangs up during it would leave the call
-	// unreported), so it runs on a context of its own, bounded as every connect is.
-	cctx, cancelConnect := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
-	defer cancelConnect()
+	// From here on the call is admitted, and every way out reports its outcome.
+	//
 	// Not on the agent's context: an agent that hangs up while the upstream works would cancel
 	// the call, and the gateway would never read the cost the upstream states in its answer
 	// (reportsCost), reporting only the reservation for work that was done. The cost of a call
@@ -303,7 +300,7 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	// failing it would cost the agent the call's reservation and a step attempt for the
 	// gateway's stale session. A call that may have reached the upstream is never sent twice.
 	for try := 1; ; try++ {
-		up, session, err := g.session(cctx, rt)
+		up, session, err := g.admittedSession(ctx, rt)
 		if err != nil {
 			g.report(ctx, call, rt, nil, err, turn)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
@@ -403,6 +400,15 @@ func (g *Gateway) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall
 		}
 		log.Info("Reported the call's outcome after retries; passing the plan's metered turn on")
 	})
+}
+
+// admittedSession is session for an admitted call. The connect is not the agent's to cut short
+// (an agent that hangs up during it would leave the call unreported), so it waits on a context of
+// its own, bounded as every connect is.
+func (g *Gateway) admittedSession(ctx context.Context, rt *route) (*upstream, *mcp.ClientSession, error) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
+	defer cancel()
+	return g.session(cctx, rt)
 }
 
 // session returns a session with rt's upstream. An upstream closed since it was fetched (replaced,
