@@ -45,6 +45,7 @@ func run() error {
 		upstreamSessions                                                       int
 		upstreamCallTimeout                                                    time.Duration
 		maxUpstreamMessage, gcPercent                                          int
+		maxAnswerBytesHeld                                                     int64
 	)
 	flag.StringVar(&listen, "listen", ":8443", "address the MCP endpoint listens on")
 	flag.StringVar(&audience, "audience", "toolgate-gateway", "audience callers' ServiceAccount tokens must carry")
@@ -60,6 +61,9 @@ func run() error {
 	flag.IntVar(&maxUpstreamMessage, "max-upstream-message-bytes", gateway.DefaultMaxUpstreamMessageBytes,
 		"the largest message a ToolServer may send (a JSON answer, or one server-sent event); "+
 			"a larger answer fails its call alone; at least 4096")
+	flag.Int64Var(&maxAnswerBytesHeld, "max-answer-bytes-held", 0,
+		"bytes of upstream answers to agents' calls held at once, beyond 64 KiB each; a larger answer waits, unread, "+
+			"for its share; 0 means twice --max-upstream-message-bytes; at least --max-upstream-message-bytes")
 	flag.IntVar(&gcPercent, "gc-percent", gateway.DefaultGCPercent,
 		"the garbage collector's GOGC (GOGC in the environment wins); the heap stays under 90% of the "+
 			"container's memory limit given in "+gctuning.MemoryLimitEnv+"; without that limit (or GOMEMLIMIT) "+
@@ -134,6 +138,7 @@ func run() error {
 		UpstreamSessions:        upstreamSessions,
 		UpstreamCallTimeout:     upstreamCallTimeout,
 		MaxUpstreamMessageBytes: maxUpstreamMessage,
+		MaxAnswerBytesHeld:      maxAnswerBytesHeld,
 		Log:                     log,
 	})
 	if err != nil {

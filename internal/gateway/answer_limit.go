@@ -87,7 +87,10 @@ type tooLarge struct {
 // Streamable client POSTs one message per request, from bytes it can read again (GetBody); the
 // request, the gateway's own (an agent's arguments and the envelope, bounded by MaxRequestBytes),
 // is read only here, so an answer within the limit costs nothing.
-func (t tooLarge) response() []byte {
+func (t tooLarge) response() []byte { return t.failure(answerTooLargeError{t.limit}) }
+
+// failure is, like response, the JSON-RPC error response to req's call, saying err.
+func (t tooLarge) failure(cause error) []byte {
 	if t.req.GetBody == nil {
 		return nil
 	}
@@ -106,7 +109,7 @@ func (t tooLarge) response() []byte {
 		return nil
 	}
 	out, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: call.ID,
-		Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: answerTooLargeError{t.limit}.Error()}})
+		Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: cause.Error()}})
 	if err != nil {
 		return nil
 	}
@@ -133,23 +136,65 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 }
 
 func (b *limitedBody) bounded() io.Reader {
+	hold := answerHoldOf(b.over.req.Context())
 	if b.length >= 0 && b.length <= b.over.limit {
+		if hold != nil && b.length > freeAnswerBytes {
+			if err := hold.take(b.over.req.Context(), b.length); err != nil {
+				return b.instead(err)
+			}
+		}
 		return b.upstream
 	}
 	if b.length < 0 {
-		data, err := io.ReadAll(io.LimitReader(b.upstream, b.over.limit+1))
+		data, err := b.readChunked(hold)
 		switch {
+		case errors.Is(err, errNoBudget):
+			return b.instead(err)
 		case err != nil:
 			return failedReader{err}
 		case int64(len(data)) <= b.over.limit:
 			return bytes.NewReader(data)
 		}
 	}
+	return b.instead(answerTooLargeError{b.over.limit})
+}
+
+// instead is what the SDK reads in place of the answer, which is not read on: the JSON-RPC error
+// response to the call, saying err, or err itself when there is no call to answer.
+func (b *limitedBody) instead(err error) io.Reader {
 	_ = b.upstream.Close() // the rest is never read
-	if resp := b.over.response(); resp != nil {
+	if resp := b.over.failure(err); resp != nil {
 		return bytes.NewReader(resp)
 	}
-	return failedReader{answerTooLargeError{b.over.limit}}
+	return failedReader{err}
+}
+
+// errNoBudget marks an answer the gateway's budget for answers held at once did not take in time.
+var errNoBudget = errors.New("no budget")
+
+// readChunked reads an answer of no stated length, up to one byte over the limit: with hold,
+// freeAnswerBytes of it first, and the rest only once hold has taken the most it may be, giving
+// back what it was not.
+func (b *limitedBody) readChunked(hold *answerHold) ([]byte, error) {
+	if hold == nil {
+		return io.ReadAll(io.LimitReader(b.upstream, b.over.limit+1))
+	}
+	first := min(freeAnswerBytes, b.over.limit) + 1
+	data, err := io.ReadAll(io.LimitReader(b.upstream, first))
+	if err != nil || int64(len(data)) < first {
+		return data, err
+	}
+	if err := hold.take(b.over.req.Context(), b.over.limit); err != nil {
+		return nil, fmt.Errorf("%w: %w", errNoBudget, err)
+	}
+	buf := bytes.NewBuffer(data)
+	_, err = buf.ReadFrom(io.LimitReader(b.upstream, b.over.limit+1-int64(len(data))))
+	if n := int64(buf.Len()); n <= b.over.limit {
+		hold.give(b.over.limit - n)
+	} else {
+		hold.give(b.over.limit) // replaced by a few bytes
+	}
+	return buf.Bytes(), err
 }
 
 func (b *limitedBody) Close() error { return b.upstream.Close() }
@@ -175,6 +220,7 @@ type limitedEvents struct {
 	out      []byte // what is left to pass on of event
 	err      error  // once the stream has ended: io.EOF, or how it failed
 	raw      bool   // over the limit with no call to answer: the rest is passed on as it is
+	taken    bool   // the stream's share of the budget for answers held at once is taken
 }
 
 func (s *limitedEvents) Read(p []byte) (int, error) {
@@ -202,6 +248,11 @@ func (s *limitedEvents) next() {
 		if int64(len(s.event)+len(frag)) > s.over.limit {
 			s.overLimit(frag, err)
 			return
+		}
+		if !s.taken && len(s.event)+len(frag) > freeAnswerBytes {
+			if !s.takeBudget() {
+				return
+			}
 		}
 		s.event = append(s.event, frag...)
 		switch {
@@ -231,6 +282,30 @@ func (s *limitedEvents) overLimit(frag []byte, err error) {
 	if !errors.Is(err, bufio.ErrBufferFull) {
 		s.err = err
 	}
+}
+
+// takeBudget takes, the first time an event of the stream is over freeAnswerBytes, the most one
+// event may be from the budget for answers held at once, for the rest of the call. When it cannot,
+// the error response to the call takes the event's place and the stream ends (or, with no call to
+// answer, the stream fails).
+func (s *limitedEvents) takeBudget() bool {
+	hold := answerHoldOf(s.over.req.Context())
+	if hold == nil {
+		s.taken = true // the ToolServer's own answer, not an agent's call
+		return true
+	}
+	err := hold.take(s.over.req.Context(), s.over.limit)
+	if err == nil {
+		s.taken = true
+		return true
+	}
+	_ = s.upstream.Close()
+	if resp := s.over.failure(err); resp != nil {
+		s.out, s.err = fmt.Appendf(s.event[:0], "event: message\ndata: %s\n\n", resp), io.EOF
+	} else {
+		s.out, s.err = nil, err
+	}
+	return false
 }
 
 func (s *limitedEvents) Close() error { return s.upstream.Close() }

@@ -41,6 +41,7 @@ type bigServer struct {
 	once     sync.Once
 	sessions atomic.Int32 // sessions initialized
 	heldRuns atomic.Int32 // held calls that reached the tool
+	answered atomic.Int32 // calls of a size of 0 or more the tool answered
 
 	mu        sync.Mutex
 	seen      map[string]bool // session IDs requests named
@@ -62,6 +63,7 @@ func startBig(jsonResponse bool) *bigServer {
 				}
 				<-b.release
 			}
+			defer b.answered.Add(1)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("x", in.Size)}}}, nil, nil
 		})
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },

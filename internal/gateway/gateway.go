@@ -113,6 +113,10 @@ type Options struct {
 	// MinMaxUpstreamMessageBytes. A call answered with more fails (that call alone:
 	// limitAnswers), and is reported Failed.
 	MaxUpstreamMessageBytes int
+	// MaxAnswerBytesHeld bounds the bytes of upstream answers to agents' calls the gateway
+	// holds at once (answerBudget); 0 means twice MaxUpstreamMessageBytes, and it is at least
+	// MaxUpstreamMessageBytes, so that the largest answer fits.
+	MaxAnswerBytesHeld int64
 	// ReportTimeout is how long an admitted call's report is tried before its answer goes to the
 	// agent without it; 0 means DefaultReportTimeout.
 	ReportTimeout time.Duration
@@ -126,6 +130,7 @@ type Gateway struct {
 	authn     *authenticator
 	upstreams *upstreams
 	reporter  *costReporter // nil: no reports
+	answers   *answerBudget
 	offerings offerings
 	metered   meteredTurns
 	// held are the metered calls' reports still tried in the background (Gateway.report);
@@ -152,13 +157,19 @@ func New(opts Options) (*Gateway, error) {
 	if opts.UpstreamHTTPClient == nil {
 		opts.UpstreamHTTPClient = defaultUpstreamHTTPClient()
 	}
-	if opts.UpstreamSessions < 0 || opts.UpstreamCallTimeout < 0 || opts.MaxUpstreamMessageBytes < 0 || opts.ReportTimeout < 0 {
-		return nil, errors.New("gateway: UpstreamSessions, UpstreamCallTimeout, MaxUpstreamMessageBytes and ReportTimeout cannot be negative")
+	if opts.UpstreamSessions < 0 || opts.UpstreamCallTimeout < 0 || opts.MaxUpstreamMessageBytes < 0 || opts.ReportTimeout < 0 ||
+		opts.MaxAnswerBytesHeld < 0 {
+		return nil, errors.New("gateway: UpstreamSessions, UpstreamCallTimeout, MaxUpstreamMessageBytes, MaxAnswerBytesHeld and ReportTimeout cannot be negative")
 	}
 	opts.MaxUpstreamMessageBytes = cmp.Or(opts.MaxUpstreamMessageBytes, DefaultMaxUpstreamMessageBytes)
 	if opts.MaxUpstreamMessageBytes < MinMaxUpstreamMessageBytes {
 		return nil, fmt.Errorf("gateway: MaxUpstreamMessageBytes (--max-upstream-message-bytes) is %d; it must be at least %d",
 			opts.MaxUpstreamMessageBytes, MinMaxUpstreamMessageBytes)
+	}
+	opts.MaxAnswerBytesHeld = cmp.Or(opts.MaxAnswerBytesHeld, 2*int64(opts.MaxUpstreamMessageBytes))
+	if opts.MaxAnswerBytesHeld < int64(opts.MaxUpstreamMessageBytes) {
+		return nil, fmt.Errorf("gateway: MaxAnswerBytesHeld (--max-answer-bytes-held) is %d; it must be at least MaxUpstreamMessageBytes (--max-upstream-message-bytes), %d, so that the largest answer fits",
+			opts.MaxAnswerBytesHeld, opts.MaxUpstreamMessageBytes)
 	}
 	opts.UpstreamSessions = cmp.Or(opts.UpstreamSessions, DefaultUpstreamSessions)
 	opts.UpstreamCallTimeout = cmp.Or(opts.UpstreamCallTimeout, DefaultUpstreamCallTimeout)
@@ -175,6 +186,7 @@ func New(opts Options) (*Gateway, error) {
 	return &Gateway{
 		opts:     opts,
 		reporter: reporter,
+		answers:  newAnswerBudget(opts.MaxAnswerBytesHeld),
 		heldCtx:  heldCtx, stopHeld: stopHeld,
 		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
 			cache: newReviewCache(opts.Clock, opts.ReviewTTL, maxCachedReviews)},
@@ -200,7 +212,14 @@ func (g *Gateway) Handler() http.Handler {
 		// Agents reach the gateway through a Service, never through a browser on localhost.
 		DisableLocalhostProtection: true,
 	})
-	return auth.RequireBearerToken(g.authn.verify, nil)(mcpHandler)
+	// The answers a request's call holds stay counted until the request has been answered
+	// (answerBudget): until then the SDK holds the answer, decoded and encoded again.
+	budgeted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, done := withAnswerHold(r.Context(), g.answers)
+		defer done()
+		mcpHandler.ServeHTTP(w, r.WithContext(ctx))
+	})
+	return auth.RequireBearerToken(g.authn.verify, nil)(budgeted)
 }
 
 // unofferedTools handles a tools/call for a tool the gateway does not offer. An unregistered tool
@@ -284,6 +303,8 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.AgentToolCall, args json.RawMessage,
 	turn *turn) (*mcp.CallToolResult, error) {
 	// From here on the call is admitted, and every way out reports its outcome.
+	ctx, answered := holdFrom(ctx, g.answers) // the answer's share of the budget outlives an agent that hung up
+	defer answered()
 	//
 	// Not on the agent's context: an agent that hangs up while the upstream works would cancel
 	// the call, and the gateway would never read the cost the upstream states in its answer

@@ -1,0 +1,116 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"golang.org/x/sync/semaphore"
+)
+
+// freeAnswerBytes is how much of one upstream answer (a JSON body, or one event of a stream) the
+// gateway reads without its answer budget: most answers are smaller, and take no turn.
+const freeAnswerBytes = 64 << 10
+
+// answerBudget bounds the bytes of upstream answers the gateway holds at once, beyond
+// freeAnswerBytes each. An answer is held several times over while it passes through: read,
+// decoded by the SDK's client, encoded again by its server and written to the agent (an answer of
+// 16 MiB cost a plain SDK relay about 60 MiB at its peak), so without a bound a few agents
+// reading large files at once would take the gateway past its memory limit, and every agent's
+// calls with it. An answer over freeAnswerBytes waits for its share (the most it may be: its
+// Content-Length, else the bound on one message) before the gateway reads more of it; meanwhile
+// it stays in the connection, unread. Its share is held until the agent's request has been
+// answered (answerHold), so an agent that reads its answers slowly holds the budget, not memory
+// beyond it. A waiter holds none of the budget, so waiting cannot deadlock.
+type answerBudget struct {
+	sem  *semaphore.Weighted
+	size int64
+}
+
+func newAnswerBudget(size int64) *answerBudget {
+	return &answerBudget{sem: semaphore.NewWeighted(size), size: size}
+}
+
+// answerHold is what one agent request's answers hold of the budget: released when the last of
+// its holders is done, the request (Handler) and the call forwarded for it (forward), which
+// outlives a request whose agent hung up.
+type answerHold struct {
+	budget *answerBudget
+	mu     sync.Mutex
+	held   int64
+	refs   int
+}
+
+type answerHoldKey struct{}
+
+// withAnswerHold is ctx with a new hold on budget, and its done; nil budget: ctx as it is.
+func withAnswerHold(ctx context.Context, budget *answerBudget) (context.Context, func()) {
+	if budget == nil {
+		return ctx, func() {}
+	}
+	h := &answerHold{budget: budget, refs: 1}
+	return context.WithValue(ctx, answerHoldKey{}, h), h.done
+}
+
+// holdFrom is ctx's hold with one more holder, whose done the caller calls; ctx with a hold of its
+// own (on budget) when it has none.
+func holdFrom(ctx context.Context, budget *answerBudget) (context.Context, func()) {
+	h, _ := ctx.Value(answerHoldKey{}).(*answerHold)
+	if h == nil {
+		return withAnswerHold(ctx, budget)
+	}
+	h.mu.Lock()
+	h.refs++
+	h.mu.Unlock()
+	return ctx, h.done
+}
+
+// answerHoldOf is the hold of a request to an upstream, nil for one made for no agent's call
+// (a connect, a tools/list): those answers are the ToolServer's, not an agent's to inflate.
+func answerHoldOf(ctx context.Context) *answerHold {
+	h, _ := ctx.Value(answerHoldKey{}).(*answerHold)
+	return h
+}
+
+// take waits until n more bytes of the budget are h's, or ctx ends.
+func (h *answerHold) take(ctx context.Context, n int64) error {
+	if n > h.budget.size {
+		return fmt.Errorf("an answer of up to %d bytes does not fit the gateway's budget of %d bytes for answers held at once", n, h.budget.size)
+	}
+	if err := h.budget.sem.Acquire(ctx, n); err != nil {
+		return fmt.Errorf("waiting for %d bytes of the gateway's budget for answers held at once: %w", n, err)
+	}
+	h.mu.Lock()
+	if h.refs == 0 { // every holder is done: nothing would give it back
+		h.mu.Unlock()
+		h.budget.sem.Release(n)
+		return nil
+	}
+	h.held += n
+	h.mu.Unlock()
+	return nil
+}
+
+// give returns n of the bytes h took, once an answer turned out smaller than its share.
+func (h *answerHold) give(n int64) {
+	h.mu.Lock()
+	n = min(n, h.held)
+	h.held -= n
+	h.mu.Unlock()
+	if n > 0 {
+		h.budget.sem.Release(n)
+	}
+}
+
+func (h *answerHold) done() {
+	h.mu.Lock()
+	h.refs--
+	last, held := h.refs == 0, h.held
+	if last {
+		h.held = 0
+	}
+	h.mu.Unlock()
+	if last && held > 0 {
+		h.budget.sem.Release(held)
+	}
+}

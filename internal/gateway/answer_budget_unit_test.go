@@ -1,0 +1,105 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestAnAnswerHoldGivesItsShareBackOnceItsLastHolderIsDone takes and gives back shares of a budget
+// through one hold with two holders (an agent's request and its forwarded call): the budget gets
+// back what the hold still has only when both are done.
+func TestAnAnswerHoldGivesItsShareBackOnceItsLastHolderIsDone(t *testing.T) {
+	budget := newAnswerBudget(100)
+	ctx, requestDone := withAnswerHold(context.Background(), budget)
+	ctx, callDone := holdFrom(ctx, budget)
+	h := answerHoldOf(ctx)
+	if err := h.take(ctx, 60); err != nil {
+		t.Fatal(err)
+	}
+	if budget.sem.TryAcquire(50) {
+		t.Fatal("the budget gave 50 of 100 with 60 held")
+	}
+	h.give(20)
+	if !budget.sem.TryAcquire(60) {
+		t.Fatal("the 20 given back are not in the budget")
+	}
+	budget.sem.Release(60)
+	if err := h.take(ctx, 101); err == nil {
+		t.Error("a share larger than the whole budget was taken")
+	}
+	callDone()
+	if budget.sem.TryAcquire(61) {
+		t.Fatal("the hold's 40 came back while the request still holds them")
+	}
+	requestDone()
+	if !budget.sem.TryAcquire(100) {
+		t.Fatal("the hold's share did not come back once its last holder was done")
+	}
+	budget.sem.Release(100)
+	if err := h.take(ctx, 30); err != nil || !budget.sem.TryAcquire(100) {
+		t.Errorf("a share taken after every holder was done is kept (%v): nothing would give it back", err)
+	}
+}
+
+// TestAChunkedAnswerHoldsWhatItIsAndNoMore reads answers of no stated length through the bounded
+// body with a hold: one within freeAnswerBytes takes nothing, a larger one takes its own size (the
+// most it might have been, taken while it was read, given back down to what it was), and one over
+// the limit is replaced by the call's error and holds nothing.
+func TestAChunkedAnswerHoldsWhatItIsAndNoMore(t *testing.T) {
+	const limit = 1 << 20
+	for _, tc := range []struct {
+		name string
+		size int
+		held int64
+	}{
+		{"small", freeAnswerBytes, 0},
+		{"large", 300 << 10, 300 << 10},
+		{"over the limit", limit + 1, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				for range tc.size / 1024 { // flushed as it goes: chunked, with no Content-Length
+					_, _ = io.WriteString(w, strings.Repeat("x", 1024))
+					w.(http.Flusher).Flush()
+				}
+				_, _ = io.WriteString(w, strings.Repeat("x", tc.size%1024))
+			}))
+			defer server.Close()
+			budget := newAnswerBudget(limit)
+			ctx, done := withAnswerHold(context.Background(), budget)
+			defer done()
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, server.URL,
+				bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read"}}`)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := limitAnswers(server.Client(), limit).Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.ContentLength != -1 {
+				t.Fatalf("the answer has a Content-Length (%d): the test needs one of no stated length", resp.ContentLength)
+			}
+			body, err := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.size <= limit && len(body) != tc.size {
+				t.Fatalf("read %d bytes of an answer of %d", len(body), tc.size)
+			}
+			if tc.size > limit && !bytes.Contains(body, []byte(`"id":7`)) {
+				t.Fatalf("an answer over the limit is not replaced by the call's error: %.100s", body)
+			}
+			if held := answerHoldOf(ctx).held; held != tc.held {
+				t.Errorf("the hold has %d bytes of the budget, want %d", held, tc.held)
+			}
+		})
+	}
+}
