@@ -63,7 +63,7 @@ func run() error {
 			"a larger answer fails its call alone; at least 4096")
 	flag.Int64Var(&maxAnswerBytesHeld, "max-answer-bytes-held", 0,
 		"bytes of upstream answers to agents' calls held at once, beyond 64 KiB each; a larger answer waits, unread, "+
-			"for its share; 0 means twice --max-upstream-message-bytes; at least --max-upstream-message-bytes")
+			"for its share; 0 means --max-upstream-message-bytes, its least; each byte held costs about 7 in memory")
 	flag.IntVar(&gcPercent, "gc-percent", gateway.DefaultGCPercent,
 		"the garbage collector's GOGC (GOGC in the environment wins); the heap stays under 90% of the "+
 			"container's memory limit given in "+gctuning.MemoryLimitEnv+"; without that limit (or GOMEMLIMIT) "+

@@ -79,6 +79,8 @@ func main() {
 	perRun := flag.Int("calls", 200, "calls per mode, round and client count")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the measured calls to this file")
 	mem := flag.String("memprofile", "", "write a profile of what the measured calls allocated to this file")
+	large := flag.Int("large", 0, "measure instead this many concurrent calls answered with the largest message, "+
+		"through a gateway with its budget for answers held at once and one without")
 	flag.Parse()
 	logf.SetLogger(logr.Discard())
 	cpuProfile, memProfile = *profile, *mem
@@ -88,7 +90,7 @@ func main() {
 		source = "from the environment"
 	}
 	fmt.Printf("GOGC %d (%s)\n", gogc, source)
-	if err := run(context.Background(), *rounds, *perRun); err != nil {
+	if err := run(context.Background(), *rounds, *perRun, *large); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-gateway:", err)
 		os.Exit(1)
 	}
@@ -102,9 +104,11 @@ type env struct {
 	token                             string // pod-bound, for the gateway's audience and the API server's
 	agent                             client.Client
 	seq                               int // calls so far, for distinct steps and paths
+	// gatewayWith starts another gateway, with the options change makes, and returns its URL.
+	gatewayWith func(change func(*gateway.Options)) (string, func(), error)
 }
 
-func run(ctx context.Context, rounds, perRun int) error {
+func run(ctx context.Context, rounds, perRun, large int) error {
 	dir, err := os.MkdirTemp("", "toolgate-bench-gateway-")
 	if err != nil {
 		return err
@@ -127,6 +131,9 @@ func run(ctx context.Context, rounds, perRun int) error {
 		return err
 	}
 	defer stop()
+	if large > 0 {
+		return e.large(ctx, large, rounds)
+	}
 
 	modes := []string{modeDirect, modeGateway, modeCreate, modeRelay}
 	for _, m := range modes { // warm up connections, discovery, caches
@@ -274,6 +281,8 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 				MaxRetriesPerStep: new(int32(100)), MaxStepsPerPlan: new(int32(safetyv1alpha1.MaxStepsLimit))}},
 		&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: tool},
 			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}},
+		&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: largeTool},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}},
 	} {
 		if err := admin.Create(ctx, obj); err != nil {
 			return nil, nil, err
@@ -282,8 +291,10 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 	upstream := startUpstream()
 	served := safetyv1alpha1.ServedTool{AgentTool: tool, UpstreamName: upstreamTool,
 		Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{pathArg}}}
+	servedLarge := safetyv1alpha1.ServedTool{AgentTool: largeTool, UpstreamName: upstreamLargeTool,
+		Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{pathArg}}}
 	if err := admin.Create(ctx, &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: "bench-upstream"},
-		Spec: safetyv1alpha1.ToolServerSpec{URL: upstream.URL, Tools: []safetyv1alpha1.ServedTool{served}}}); err != nil {
+		Spec: safetyv1alpha1.ToolServerSpec{URL: upstream.URL, Tools: []safetyv1alpha1.ServedTool{served, servedLarge}}}); err != nil {
 		return nil, nil, err
 	}
 	agentCfg, err := testenv.AgentConfig(ctx, cluster.Config, ns, agentSA)
@@ -327,15 +338,25 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 		stopCache()
 		return nil, nil, err
 	}
-	gw, err := gateway.New(gateway.Options{Reader: gwClient, APIServer: gwCfg,
+	gwOpts := gateway.Options{Reader: gwClient, APIServer: gwCfg,
 		TokenReviews: cs.AuthenticationV1().TokenReviews(), Scheme: cluster.Scheme, Mapper: gwClient.RESTMapper(),
-		Audience: audience, Version: ns})
+		Audience: audience, Version: ns}
+	gatewayWith := func(change func(*gateway.Options)) (string, func(), error) {
+		opts := gwOpts
+		change(&opts)
+		gw, err := gateway.New(opts)
+		if err != nil {
+			return "", nil, err
+		}
+		server := httptest.NewServer(gw.Handler())
+		return server.URL, func() { server.Close(); gw.Close() }, nil
+	}
+	gwURL, stopGateway, err := gatewayWith(func(*gateway.Options) {})
 	if err != nil {
 		stopCache()
 		return nil, nil, err
 	}
-	gwServer := httptest.NewServer(gw.Handler())
-	stop := func() { gwServer.Close(); gw.Close(); upstream.Close(); stopCache() }
+	stop := func() { stopGateway(); upstream.Close(); stopCache() }
 	// Prime the cache: every kind the gateway reads, before anything is measured.
 	for _, list := range []client.ObjectList{&safetyv1alpha1.ToolServerList{}, &safetyv1alpha1.AgentToolList{},
 		&safetyv1alpha1.AgentPlanList{}} {
@@ -361,8 +382,8 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 		return nil, nil, err
 	}
 	stopAll := func() { relay.Close(); stop() }
-	return &env{upstreamURL: upstream.URL, gatewayURL: gwServer.URL, relayURL: relay.URL, token: token, agent: agent},
-		stopAll, nil
+	return &env{upstreamURL: upstream.URL, gatewayURL: gwURL, relayURL: relay.URL, token: token, agent: agent,
+		gatewayWith: gatewayWith}, stopAll, nil
 }
 
 // batch makes n calls in mode from clients concurrent clients (each with its own MCP session)
@@ -444,8 +465,12 @@ func startUpstream() *httptest.Server {
 		func(_ context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "contents of " + in.Path}}}, nil, nil
 		})
-	return httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
+	mcp.AddTool(s, &mcp.Tool{Name: upstreamLargeTool, Description: "Read a large file"},
+		func(_ context.Context, _ *mcp.CallToolRequest, _ args) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(largeText)}}}, nil, nil
+		})
+	return httptest.NewServer(answerLarge(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true})))
 }
 
 // startRelay is an MCP server that forwards every tools/call to upstream, gating nothing: the MCP

@@ -114,8 +114,8 @@ type Options struct {
 	// limitAnswers), and is reported Failed.
 	MaxUpstreamMessageBytes int
 	// MaxAnswerBytesHeld bounds the bytes of upstream answers to agents' calls the gateway
-	// holds at once (answerBudget); 0 means twice MaxUpstreamMessageBytes, and it is at least
-	// MaxUpstreamMessageBytes, so that the largest answer fits.
+	// holds at once (answerBudget); 0 means MaxUpstreamMessageBytes, and it is at least that,
+	// so that the largest answer fits.
 	MaxAnswerBytesHeld int64
 	// ReportTimeout is how long an admitted call's report is tried before its answer goes to the
 	// agent without it; 0 means DefaultReportTimeout.
@@ -166,7 +166,7 @@ func New(opts Options) (*Gateway, error) {
 		return nil, fmt.Errorf("gateway: MaxUpstreamMessageBytes (--max-upstream-message-bytes) is %d; it must be at least %d",
 			opts.MaxUpstreamMessageBytes, MinMaxUpstreamMessageBytes)
 	}
-	opts.MaxAnswerBytesHeld = cmp.Or(opts.MaxAnswerBytesHeld, 2*int64(opts.MaxUpstreamMessageBytes))
+	opts.MaxAnswerBytesHeld = cmp.Or(opts.MaxAnswerBytesHeld, int64(opts.MaxUpstreamMessageBytes))
 	if opts.MaxAnswerBytesHeld < int64(opts.MaxUpstreamMessageBytes) {
 		return nil, fmt.Errorf("gateway: MaxAnswerBytesHeld (--max-answer-bytes-held) is %d; it must be at least MaxUpstreamMessageBytes (--max-upstream-message-bytes), %d, so that the largest answer fits",
 			opts.MaxAnswerBytesHeld, opts.MaxUpstreamMessageBytes)
