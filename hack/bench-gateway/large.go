@@ -75,7 +75,8 @@ func (e *env) large(ctx context.Context, clients, rounds int) error {
 		return err
 	}
 	defer stopUnbounded()
-	fmt.Printf("\n%d concurrent calls, each answered with %d MiB, %d rounds; the heap above what the process held before\n\n",
+	fmt.Printf("\n%d concurrent calls, each answered with %d MiB, %d rounds; the heap above what the process held"+
+		" before\n\n",
 		clients, len(largeText)>>20, rounds)
 	fmt.Println("| round | gateway | peak heap | peak live heap (as marked) | GC cycles | all answered in |")
 	fmt.Println("|---|---|---|---|---|---|")
@@ -97,7 +98,8 @@ func (e *env) large(ctx context.Context, clients, rounds int) error {
 
 // largeRound makes clients concurrent calls through url under the soft limit, and returns the peak
 // of the heap above what it was before, the collections and the time they took.
-func (e *env) largeRound(ctx context.Context, url string, clients int, step string) (roundMemory, time.Duration, error) {
+func (e *env) largeRound(ctx context.Context, url string, clients int, step string) (
+	roundMemory, time.Duration, error) {
 	runtime.GC()
 	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/cycles/total:gc-cycles"},
 		{Name: "/gc/heap/live:bytes"}}
@@ -142,8 +144,8 @@ func (e *env) largeRound(ctx context.Context, url string, clients int, step stri
 		}
 	}
 	metrics.Read(samples)
-	return roundMemory{heap: peak.Load() - min(before, peak.Load()), live: peakLive.Load() - min(liveBefore, peakLive.Load()),
-		cycles: samples[1].Value.Uint64() - cyclesBefore}, took, nil
+	return roundMemory{heap: peak.Load() - min(before, peak.Load()),
+		live: peakLive.Load() - min(liveBefore, peakLive.Load()), cycles: samples[1].Value.Uint64() - cyclesBefore}, took, nil
 }
 
 // roundMemory is what a round of large answers took of the heap, above what it held before: at
@@ -153,8 +155,8 @@ type roundMemory struct{ heap, live, cycles uint64 }
 // rawLarge makes one call of largeTool through the gateway at url with a plain HTTP request,
 // reading the answer as it comes and keeping only its first bytes, to check it.
 func (e *env) rawLarge(ctx context.Context, url, step string, k int) error {
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":{"path":"%s/f%d"},"_meta":{%q:%q}}}`,
-		largeTool, step, k, gateway.MetaStep, step)
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call",`+
+		`"params":{"name":%q,"arguments":{"path":"%s/f%d"},"_meta":{%q:%q}}}`, largeTool, step, k, gateway.MetaStep, step)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		return err

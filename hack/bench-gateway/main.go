@@ -294,7 +294,8 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 	servedLarge := safetyv1alpha1.ServedTool{AgentTool: largeTool, UpstreamName: upstreamLargeTool,
 		Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{pathArg}}}
 	if err := admin.Create(ctx, &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: "bench-upstream"},
-		Spec: safetyv1alpha1.ToolServerSpec{URL: upstream.URL, Tools: []safetyv1alpha1.ServedTool{served, servedLarge}}}); err != nil {
+		Spec: safetyv1alpha1.ToolServerSpec{URL: upstream.URL,
+			Tools: []safetyv1alpha1.ServedTool{served, servedLarge}}}); err != nil {
 		return nil, nil, err
 	}
 	agentCfg, err := testenv.AgentConfig(ctx, cluster.Config, ns, agentSA)

@@ -65,40 +65,76 @@ func holdFrom(ctx context.Context, budget *answerBudget) (context.Context, func(
 	return ctx, h.done
 }
 
-// answerHoldOf is the hold of a request to an upstream, nil for one made for no agent's call
-// (a connect, a tools/list): those answers are the ToolServer's, not an agent's to inflate.
-func answerHoldOf(ctx context.Context) *answerHold {
-	h, _ := ctx.Value(answerHoldKey{}).(*answerHold)
-	return h
+// answerShare is what one call's answers hold of its request's hold: a call's answers come one
+// after another (a stream resumed after it broke is the same answer's), so a call needs no more
+// than its largest.
+type answerShare struct {
+	hold *answerHold
+	held int64 // of hold.held
 }
 
-// take waits until n more bytes of the budget are h's, or ctx ends.
-func (h *answerHold) take(ctx context.Context, n int64) error {
+type answerShareKey struct{}
+
+// withAnswerShare is ctx, the context of one call forwarded for the request whose hold ctx has,
+// with that call's share; ctx as it is when there is no hold.
+func withAnswerShare(ctx context.Context) context.Context {
+	h, _ := ctx.Value(answerHoldKey{}).(*answerHold)
+	if h == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, answerShareKey{}, &answerShare{hold: h})
+}
+
+// answerShareOf is the share of a request to an upstream, nil for one made for no agent's call
+// (a connect, a tools/list): those answers are the ToolServer's, not an agent's to inflate.
+func answerShareOf(ctx context.Context) *answerShare {
+	s, _ := ctx.Value(answerShareKey{}).(*answerShare)
+	return s
+}
+
+// take makes the share at least n bytes of the budget, waiting for them until ctx ends. It does
+// not wait while another call of the same request holds a share (a batch): the request answers
+// all its calls together, so it would wait for itself; the call fails instead.
+func (s *answerShare) take(ctx context.Context, n int64) error {
+	h := s.hold
 	if n > h.budget.size {
 		return fmt.Errorf("an answer of up to %d bytes does not fit the gateway's budget of %d bytes for answers held at once", n, h.budget.size)
 	}
-	if err := h.budget.sem.Acquire(ctx, n); err != nil {
-		return fmt.Errorf("waiting for %d bytes of the gateway's budget for answers held at once: %w", n, err)
+	h.mu.Lock()
+	need, others := n-s.held, h.held-s.held
+	h.mu.Unlock()
+	if need <= 0 {
+		return nil
+	}
+	if others > 0 {
+		if !h.budget.sem.TryAcquire(need) {
+			return fmt.Errorf("the answers of this request's calls are over the gateway's budget of %d bytes for answers held at once", h.budget.size)
+		}
+	} else if err := h.budget.sem.Acquire(ctx, need); err != nil {
+		return fmt.Errorf("waiting for %d bytes of the gateway's budget for answers held at once: %w", need, err)
 	}
 	h.mu.Lock()
 	if h.refs == 0 { // every holder is done: nothing would give it back
 		h.mu.Unlock()
-		h.budget.sem.Release(n)
+		h.budget.sem.Release(need)
 		return nil
 	}
-	h.held += n
+	s.held += need
+	h.held += need
 	h.mu.Unlock()
 	return nil
 }
 
-// give returns n of the bytes h took, once an answer turned out smaller than its share.
-func (h *answerHold) give(n int64) {
+// trim gives back what the share holds over n, once an answer turned out smaller than its share.
+func (s *answerShare) trim(n int64) {
+	h := s.hold
 	h.mu.Lock()
-	n = min(n, h.held)
-	h.held -= n
+	over := max(s.held-n, 0)
+	s.held -= over
+	h.held -= over
 	h.mu.Unlock()
-	if n > 0 {
-		h.budget.sem.Release(n)
+	if over > 0 {
+		h.budget.sem.Release(over)
 	}
 }
 

@@ -10,26 +10,29 @@ import (
 	"testing"
 )
 
-// TestAnAnswerHoldGivesItsShareBackOnceItsLastHolderIsDone takes and gives back shares of a budget
+// TestAnAnswerHoldGivesItsSharesBackOnceItsLastHolderIsDone takes and gives back shares of a budget
 // through one hold with two holders (an agent's request and its forwarded call): the budget gets
 // back what the hold still has only when both are done.
-func TestAnAnswerHoldGivesItsShareBackOnceItsLastHolderIsDone(t *testing.T) {
+func TestAnAnswerHoldGivesItsSharesBackOnceItsLastHolderIsDone(t *testing.T) {
 	budget := newAnswerBudget(100)
 	ctx, requestDone := withAnswerHold(context.Background(), budget)
 	ctx, callDone := holdFrom(ctx, budget)
-	h := answerHoldOf(ctx)
-	if err := h.take(ctx, 60); err != nil {
+	share := answerShareOf(withAnswerShare(ctx))
+	if err := share.take(ctx, 60); err != nil {
 		t.Fatal(err)
 	}
 	if budget.sem.TryAcquire(50) {
 		t.Fatal("the budget gave 50 of 100 with 60 held")
 	}
-	h.give(20)
+	share.trim(40)
 	if !budget.sem.TryAcquire(60) {
-		t.Fatal("the 20 given back are not in the budget")
+		t.Fatal("the 20 trimmed are not in the budget")
 	}
 	budget.sem.Release(60)
-	if err := h.take(ctx, 101); err == nil {
+	if err := share.take(ctx, 40); err != nil || share.held != 40 {
+		t.Fatalf("taking what the share holds already: %v, and it holds %d", err, share.held)
+	}
+	if err := share.take(ctx, 101); err == nil {
 		t.Error("a share larger than the whole budget was taken")
 	}
 	callDone()
@@ -41,8 +44,27 @@ func TestAnAnswerHoldGivesItsShareBackOnceItsLastHolderIsDone(t *testing.T) {
 		t.Fatal("the hold's share did not come back once its last holder was done")
 	}
 	budget.sem.Release(100)
-	if err := h.take(ctx, 30); err != nil || !budget.sem.TryAcquire(100) {
+	if err := share.take(ctx, 90); err != nil || !budget.sem.TryAcquire(100) {
 		t.Errorf("a share taken after every holder was done is kept (%v): nothing would give it back", err)
+	}
+}
+
+// TestTheCallsOfOneRequestDoNotWaitForEachOther gives two calls of one request (a JSON-RPC batch,
+// which the request answers together) shares of one hold: the second, which does not fit beside
+// the first, fails at once instead of waiting for a share that only the request's end gives back.
+func TestTheCallsOfOneRequestDoNotWaitForEachOther(t *testing.T) {
+	budget := newAnswerBudget(100)
+	ctx, done := withAnswerHold(context.Background(), budget)
+	defer done()
+	first, second := answerShareOf(withAnswerShare(ctx)), answerShareOf(withAnswerShare(ctx))
+	if err := first.take(ctx, 60); err != nil {
+		t.Fatal(err)
+	}
+	if err := second.take(ctx, 50); err == nil { // a wait here would never end: ctx has no deadline
+		t.Fatal("the second call's share was taken beside the first's, over the budget")
+	}
+	if err := second.take(ctx, 40); err != nil {
+		t.Errorf("a share that fits beside the first was refused: %v", err)
 	}
 }
 
@@ -74,6 +96,7 @@ func TestAChunkedAnswerHoldsWhatItIsAndNoMore(t *testing.T) {
 			budget := newAnswerBudget(limit)
 			ctx, done := withAnswerHold(context.Background(), budget)
 			defer done()
+			ctx = withAnswerShare(ctx)
 			req, err := http.NewRequestWithContext(ctx, http.MethodPost, server.URL,
 				bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read"}}`)))
 			if err != nil {
@@ -97,7 +120,7 @@ func TestAChunkedAnswerHoldsWhatItIsAndNoMore(t *testing.T) {
 			if tc.size > limit && !bytes.Contains(body, []byte(`"id":7`)) {
 				t.Fatalf("an answer over the limit is not replaced by the call's error: %.100s", body)
 			}
-			if held := answerHoldOf(ctx).held; held != tc.held {
+			if held := answerShareOf(ctx).held; held != tc.held {
 				t.Errorf("the hold has %d bytes of the budget, want %d", held, tc.held)
 			}
 		})

@@ -136,17 +136,17 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 }
 
 func (b *limitedBody) bounded() io.Reader {
-	hold := answerHoldOf(b.over.req.Context())
+	share := answerShareOf(b.over.req.Context())
 	if b.length >= 0 && b.length <= b.over.limit {
-		if hold != nil && b.length > freeAnswerBytes {
-			if err := hold.take(b.over.req.Context(), b.length); err != nil {
+		if share != nil && b.length > freeAnswerBytes {
+			if err := share.take(b.over.req.Context(), b.length); err != nil {
 				return b.instead(err)
 			}
 		}
 		return b.upstream
 	}
 	if b.length < 0 {
-		data, err := b.readChunked(hold)
+		data, err := b.readChunked(share)
 		switch {
 		case errors.Is(err, errNoBudget):
 			return b.instead(err)
@@ -172,11 +172,11 @@ func (b *limitedBody) instead(err error) io.Reader {
 // errNoBudget marks an answer the gateway's budget for answers held at once did not take in time.
 var errNoBudget = errors.New("no budget")
 
-// readChunked reads an answer of no stated length, up to one byte over the limit: with hold,
-// freeAnswerBytes of it first, and the rest only once hold has taken the most it may be, giving
+// readChunked reads an answer of no stated length, up to one byte over the limit: with share,
+// freeAnswerBytes of it first, and the rest only once share has taken the most it may be, giving
 // back what it was not.
-func (b *limitedBody) readChunked(hold *answerHold) ([]byte, error) {
-	if hold == nil {
+func (b *limitedBody) readChunked(share *answerShare) ([]byte, error) {
+	if share == nil {
 		return io.ReadAll(io.LimitReader(b.upstream, b.over.limit+1))
 	}
 	first := min(freeAnswerBytes, b.over.limit) + 1
@@ -184,15 +184,15 @@ func (b *limitedBody) readChunked(hold *answerHold) ([]byte, error) {
 	if err != nil || int64(len(data)) < first {
 		return data, err
 	}
-	if err := hold.take(b.over.req.Context(), b.over.limit); err != nil {
+	if err := share.take(b.over.req.Context(), b.over.limit); err != nil {
 		return nil, fmt.Errorf("%w: %w", errNoBudget, err)
 	}
 	buf := bytes.NewBuffer(data)
 	_, err = buf.ReadFrom(io.LimitReader(b.upstream, b.over.limit+1-int64(len(data))))
 	if n := int64(buf.Len()); n <= b.over.limit {
-		hold.give(b.over.limit - n)
+		share.trim(n)
 	} else {
-		hold.give(b.over.limit) // replaced by a few bytes
+		share.trim(0) // replaced by a few bytes
 	}
 	return buf.Bytes(), err
 }
@@ -289,12 +289,12 @@ func (s *limitedEvents) overLimit(frag []byte, err error) {
 // the error response to the call takes the event's place and the stream ends (or, with no call to
 // answer, the stream fails).
 func (s *limitedEvents) takeBudget() bool {
-	hold := answerHoldOf(s.over.req.Context())
-	if hold == nil {
+	share := answerShareOf(s.over.req.Context())
+	if share == nil {
 		s.taken = true // the ToolServer's own answer, not an agent's call
 		return true
 	}
-	err := hold.take(s.over.req.Context(), s.over.limit)
+	err := share.take(s.over.req.Context(), s.over.limit)
 	if err == nil {
 		s.taken = true
 		return true

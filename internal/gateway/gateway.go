@@ -305,6 +305,7 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	// From here on the call is admitted, and every way out reports its outcome.
 	ctx, answered := holdFrom(ctx, g.answers) // the answer's share of the budget outlives an agent that hung up
 	defer answered()
+	ctx = withAnswerShare(ctx)
 	//
 	// Not on the agent's context: an agent that hangs up while the upstream works would cancel
 	// the call, and the gateway would never read the cost the upstream states in its answer
