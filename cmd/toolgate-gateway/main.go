@@ -43,7 +43,7 @@ func run() error {
 		listen, audience, namespace, certFile, keyFile, probeAddr, metricsAddr string
 		showVersion                                                            bool
 		upstreamSessions                                                       int
-		upstreamCallTimeout                                                    time.Duration
+		upstreamCallTimeout, answerWriteTimeout                                time.Duration
 		maxUpstreamMessage, gcPercent                                          int
 		maxAnswerBytesHeld                                                     int64
 	)
@@ -64,6 +64,8 @@ func run() error {
 	flag.Int64Var(&maxAnswerBytesHeld, "max-answer-bytes-held", 0,
 		"bytes of upstream answers to agents' calls held at once, beyond 64 KiB each; a larger answer waits, unread, "+
 			"for its share; 0 means --max-upstream-message-bytes, its least; each byte held costs about 7 in memory")
+	flag.DurationVar(&answerWriteTimeout, "answer-write-timeout", gateway.DefaultAnswerWriteTimeout,
+		"how long one write of an answer may wait for the agent to take it before its request ends")
 	flag.IntVar(&gcPercent, "gc-percent", gateway.DefaultGCPercent,
 		"the garbage collector's GOGC (GOGC in the environment wins); the heap stays under 90% of the "+
 			"container's memory limit given in "+gctuning.MemoryLimitEnv+"; without that limit (or GOMEMLIMIT) "+
@@ -139,6 +141,7 @@ func run() error {
 		UpstreamCallTimeout:     upstreamCallTimeout,
 		MaxUpstreamMessageBytes: maxUpstreamMessage,
 		MaxAnswerBytesHeld:      maxAnswerBytesHeld,
+		AnswerWriteTimeout:      answerWriteTimeout,
 		Log:                     log,
 	})
 	if err != nil {
@@ -158,9 +161,10 @@ func run() error {
 	}
 	// Bounds on what a caller holds before it is authenticated: the time and the bytes of the
 	// request line and headers (a bearer token is at most 8 KiB), and idle connections. No read
-	// or write timeout: a net/http read deadline that passes while a handler runs ends the
-	// request's context, and an admitted call answers, on its SSE stream, when its upstream
-	// does (UpstreamCallTimeout); the body itself is at most MaxRequestBytes.
+	// or write timeout for the whole request: a net/http read deadline that passes while a
+	// handler runs ends the request's context, and an admitted call answers, on its SSE stream,
+	// when its upstream does (UpstreamCallTimeout); the body itself is at most MaxRequestBytes,
+	// and each write of an answer is bounded by --answer-write-timeout (the gateway's Handler).
 	server := &http.Server{Addr: listen, Handler: gw.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {

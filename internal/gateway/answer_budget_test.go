@@ -2,6 +2,9 @@ package gateway_test
 
 import (
 	"context"
+	"fmt"
+	"net"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -95,3 +98,44 @@ func answerBudgetSpecs(jsonResponse bool) {
 		}
 	})
 }
+
+var _ = Describe("toolgate-gateway's budget for answers held at once, with an agent that does not read its answer", Ordered, func() {
+	const large = 12 << 20 // more than the connection's buffers hold: the gateway's write waits for the agent
+	var (
+		w     *world
+		big   *bigServer
+		url   string
+		other *mcp.ClientSession
+	)
+
+	BeforeAll(func() {
+		big = startBig(true)
+		w = newWorld("gw-slow-reader-", big.URL, "big")
+		otherToken := w.agent("other")
+		url = startGateway(func(o *gateway.Options) { o.AnswerWriteTimeout = time.Second })
+		other = connectedTo(url, otherToken)
+	})
+
+	It("holds the budget only as long as one write of the answer may wait", func() {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(conn.Close)
+		Expect(conn.(*net.TCPConn).SetReadBuffer(4096)).To(Succeed())
+		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":{"path":"unread.txt","size":%d}}}`,
+			w.readTool, large)
+		_, err = fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer %s\r\nContent-Type: application/json\r\n"+
+			"Accept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: %d\r\n\r\n%s",
+			w.token, len(body), body)
+		Expect(err).NotTo(HaveOccurred())
+		Eventually(big.answered.Load).WithTimeout(waitTimeout).Should(BeEquivalentTo(1), "the upstream answered the unread call")
+
+		// Its answer holds all but 4 MiB of the budget until its write gives up; this one waits for it.
+		waiting, cancel := context.WithTimeout(ctx, waitTimeout)
+		defer cancel()
+		res, err := other.CallTool(waiting, &mcp.CallToolParams{Name: w.readTool,
+			Arguments: map[string]any{"path": "read.txt", "size": large}})
+		Expect(err).NotTo(HaveOccurred(), "answered once the unread answer's write gave up")
+		Expect(res.IsError).To(BeFalse())
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(HaveLen(large))
+	})
+})

@@ -120,8 +120,11 @@ type Options struct {
 	// ReportTimeout is how long an admitted call's report is tried before its answer goes to the
 	// agent without it; 0 means DefaultReportTimeout.
 	ReportTimeout time.Duration
-	Version       string
-	Log           logr.Logger
+	// AnswerWriteTimeout bounds each write of an answer to an agent (deadlineWriter); 0 means
+	// DefaultAnswerWriteTimeout.
+	AnswerWriteTimeout time.Duration
+	Version            string
+	Log                logr.Logger
 }
 
 // Gateway serves MCP to agents.
@@ -138,6 +141,32 @@ type Gateway struct {
 	held     sync.WaitGroup
 	heldCtx  context.Context
 	stopHeld context.CancelFunc
+}
+
+// sized checks the sizes, counts and durations of o, and puts the defaults in place of zeros.
+func (o *Options) sized() error {
+	if o.UpstreamSessions < 0 || o.UpstreamCallTimeout < 0 || o.MaxUpstreamMessageBytes < 0 || o.ReportTimeout < 0 ||
+		o.MaxAnswerBytesHeld < 0 || o.AnswerWriteTimeout < 0 {
+		return errors.New("gateway: UpstreamSessions, UpstreamCallTimeout, MaxUpstreamMessageBytes, MaxAnswerBytesHeld, " +
+			"ReportTimeout and AnswerWriteTimeout cannot be negative")
+	}
+	o.MaxUpstreamMessageBytes = cmp.Or(o.MaxUpstreamMessageBytes, DefaultMaxUpstreamMessageBytes)
+	if o.MaxUpstreamMessageBytes < MinMaxUpstreamMessageBytes {
+		return fmt.Errorf("gateway: MaxUpstreamMessageBytes (--max-upstream-message-bytes) is %d; it must be at least %d",
+			o.MaxUpstreamMessageBytes, MinMaxUpstreamMessageBytes)
+	}
+	o.MaxAnswerBytesHeld = cmp.Or(o.MaxAnswerBytesHeld, int64(o.MaxUpstreamMessageBytes))
+	if o.MaxAnswerBytesHeld < int64(o.MaxUpstreamMessageBytes) {
+		return fmt.Errorf("gateway: MaxAnswerBytesHeld (--max-answer-bytes-held) is %d; it must be at least "+
+			"MaxUpstreamMessageBytes (--max-upstream-message-bytes), %d, so that the largest answer fits",
+			o.MaxAnswerBytesHeld, o.MaxUpstreamMessageBytes)
+	}
+	o.UpstreamSessions = cmp.Or(o.UpstreamSessions, DefaultUpstreamSessions)
+	o.UpstreamCallTimeout = cmp.Or(o.UpstreamCallTimeout, DefaultUpstreamCallTimeout)
+	o.ReviewTTL = cmp.Or(o.ReviewTTL, DefaultReviewTTL)
+	o.ReportTimeout = cmp.Or(o.ReportTimeout, DefaultReportTimeout)
+	o.AnswerWriteTimeout = cmp.Or(o.AnswerWriteTimeout, DefaultAnswerWriteTimeout)
+	return nil
 }
 
 // New returns a Gateway for opts.
@@ -157,24 +186,9 @@ func New(opts Options) (*Gateway, error) {
 	if opts.UpstreamHTTPClient == nil {
 		opts.UpstreamHTTPClient = defaultUpstreamHTTPClient()
 	}
-	if opts.UpstreamSessions < 0 || opts.UpstreamCallTimeout < 0 || opts.MaxUpstreamMessageBytes < 0 || opts.ReportTimeout < 0 ||
-		opts.MaxAnswerBytesHeld < 0 {
-		return nil, errors.New("gateway: UpstreamSessions, UpstreamCallTimeout, MaxUpstreamMessageBytes, MaxAnswerBytesHeld and ReportTimeout cannot be negative")
+	if err := opts.sized(); err != nil {
+		return nil, err
 	}
-	opts.MaxUpstreamMessageBytes = cmp.Or(opts.MaxUpstreamMessageBytes, DefaultMaxUpstreamMessageBytes)
-	if opts.MaxUpstreamMessageBytes < MinMaxUpstreamMessageBytes {
-		return nil, fmt.Errorf("gateway: MaxUpstreamMessageBytes (--max-upstream-message-bytes) is %d; it must be at least %d",
-			opts.MaxUpstreamMessageBytes, MinMaxUpstreamMessageBytes)
-	}
-	opts.MaxAnswerBytesHeld = cmp.Or(opts.MaxAnswerBytesHeld, int64(opts.MaxUpstreamMessageBytes))
-	if opts.MaxAnswerBytesHeld < int64(opts.MaxUpstreamMessageBytes) {
-		return nil, fmt.Errorf("gateway: MaxAnswerBytesHeld (--max-answer-bytes-held) is %d; it must be at least MaxUpstreamMessageBytes (--max-upstream-message-bytes), %d, so that the largest answer fits",
-			opts.MaxAnswerBytesHeld, opts.MaxUpstreamMessageBytes)
-	}
-	opts.UpstreamSessions = cmp.Or(opts.UpstreamSessions, DefaultUpstreamSessions)
-	opts.UpstreamCallTimeout = cmp.Or(opts.UpstreamCallTimeout, DefaultUpstreamCallTimeout)
-	opts.ReviewTTL = cmp.Or(opts.ReviewTTL, DefaultReviewTTL)
-	opts.ReportTimeout = cmp.Or(opts.ReportTimeout, DefaultReportTimeout)
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
@@ -213,11 +227,12 @@ func (g *Gateway) Handler() http.Handler {
 		DisableLocalhostProtection: true,
 	})
 	// The answers a request's call holds stay counted until the request has been answered
-	// (answerBudget): until then the SDK holds the answer, decoded and encoded again.
+	// (answerBudget): until then the SDK holds the answer, decoded and encoded again. Each write
+	// of the answer is bounded, so that an agent that does not read it cannot hold its share.
 	budgeted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx, done := withAnswerHold(r.Context(), g.answers)
 		defer done()
-		mcpHandler.ServeHTTP(w, r.WithContext(ctx))
+		mcpHandler.ServeHTTP(newDeadlineWriter(w, g.opts.AnswerWriteTimeout), r.WithContext(ctx))
 	})
 	return auth.RequireBearerToken(g.authn.verify, nil)(budgeted)
 }
