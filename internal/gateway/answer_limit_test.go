@@ -116,6 +116,18 @@ func (b *bigServer) forgetSessions() {
 	}
 }
 
+// twoAgentsOnBig sets up a world served by a new bigServer (answering as JSON or as an event
+// stream) and a gateway of its own that keeps sessions sessions with it, and returns the world's
+// agent's MCP session with that gateway and another agent's, of a plan of its own.
+func twoAgentsOnBig(prefix string, jsonResponse bool, sessions int) (w *world, big *bigServer, agent, other *mcp.ClientSession) {
+	GinkgoHelper()
+	big = startBig(jsonResponse)
+	w = newWorld(prefix, big.URL, "big")
+	otherToken := w.agent("other")
+	url := startGateway(func(o *gateway.Options) { o.UpstreamSessions = sessions })
+	return w, big, connectedTo(url, w.token), connectedTo(url, otherToken)
+}
+
 // releaseHeld lets every held call answer, now and from now on.
 func (b *bigServer) releaseHeld() { b.once.Do(func() { close(b.release) }) }
 

@@ -4,8 +4,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/toolgate/toolgate/internal/gateway"
 )
 
 var _ = Describe("toolgate-gateway with an upstream server that forgets a session while a call on it runs", Ordered, func() {
@@ -15,14 +13,8 @@ var _ = Describe("toolgate-gateway with an upstream server that forgets a sessio
 		agent, other *mcp.ClientSession
 	)
 
-	BeforeAll(func() {
-		big = startBig(true)
-		w = newWorld("gw-forgets-", big.URL, "big")
-		otherToken := w.agent("other")
-		// One session with the upstream: both calls below are on it.
-		url := startGateway(func(o *gateway.Options) { o.UpstreamSessions = 1 })
-		agent, other = connectedTo(url, w.token), connectedTo(url, otherToken)
-	})
+	// One session with the upstream: both calls below are on it.
+	BeforeAll(func() { w, big, agent, other = twoAgentsOnBig("gw-forgets-", true, 1) })
 
 	It("sends the call the server refused again on a new session, and never the one that was running", func() {
 		held := big.hold(other, w)

@@ -113,13 +113,7 @@ var _ = Describe("toolgate-gateway's sessions with an upstream server one of who
 		agent, other *mcp.ClientSession
 	)
 
-	BeforeAll(func() {
-		big = startBig(true)
-		w = newWorld("gw-broken-", big.URL, "big")
-		otherToken := w.agent("other")
-		url := startGateway(func(o *gateway.Options) { o.UpstreamSessions = 2 })
-		agent, other = connectedTo(url, w.token), connectedTo(url, otherToken)
-	})
+	BeforeAll(func() { w, big, agent, other = twoAgentsOnBig("gw-broken-", true, 2) })
 
 	It("drops that session alone: another agent's call on the pool's other session is answered", func() {
 		// Round robin: the held call and the next are on the pool's two sessions.
@@ -153,14 +147,8 @@ var _ = Describe("toolgate-gateway's sessions with an upstream server that fails
 		agent, other *mcp.ClientSession
 	)
 
-	BeforeAll(func() {
-		big = startBig(false)
-		w = newWorld("gw-busy-", big.URL, "big")
-		otherToken := w.agent("other")
-		// One session with the upstream: every call below is on it.
-		url := startGateway(func(o *gateway.Options) { o.UpstreamSessions = 1 })
-		agent, other = connectedTo(url, w.token), connectedTo(url, otherToken)
-	})
+	// One session with the upstream: every call below is on it.
+	BeforeAll(func() { w, big, agent, other = twoAgentsOnBig("gw-busy-", false, 1) })
 
 	It("fails those calls alone and keeps the session (the SDK ends it for neither a 503 nor a stream cut short)", func() {
 		held := big.hold(other, w)
