@@ -35,10 +35,12 @@ func newAnswerBudget(size int64) *answerBudget {
 // its holders is done, the request (Handler) and the call forwarded for it (forward), which
 // outlives a request whose agent hung up.
 type answerHold struct {
-	budget *answerBudget
-	mu     sync.Mutex
-	held   int64
-	refs   int
+	budget    *answerBudget
+	mu        sync.Mutex
+	held      int64
+	refs      int
+	taking    int  // calls of the request taking a share now (a batch's run at once)
+	givenBack bool // every holder is done, and what was held is given back: shares give back nothing more
 }
 
 type answerHoldKey struct{}
@@ -101,12 +103,20 @@ func (s *answerShare) take(ctx context.Context, n int64) error {
 		return fmt.Errorf("an answer of up to %d bytes does not fit the gateway's budget of %d bytes for answers held at once", n, h.budget.size)
 	}
 	h.mu.Lock()
-	need, others := n-s.held, h.held-s.held
+	need, others := n-s.held, h.held-s.held > 0 || h.taking > 0
+	if need > 0 {
+		h.taking++
+	}
 	h.mu.Unlock()
 	if need <= 0 {
 		return nil
 	}
-	if others > 0 {
+	defer func() {
+		h.mu.Lock()
+		h.taking--
+		h.mu.Unlock()
+	}()
+	if others {
 		if !h.budget.sem.TryAcquire(need) {
 			return fmt.Errorf("the answers of this request's calls are over the gateway's budget of %d bytes for answers held at once", h.budget.size)
 		}
@@ -114,7 +124,7 @@ func (s *answerShare) take(ctx context.Context, n int64) error {
 		return fmt.Errorf("waiting for %d bytes of the gateway's budget for answers held at once: %w", need, err)
 	}
 	h.mu.Lock()
-	if h.refs == 0 { // every holder is done: nothing would give it back
+	if h.givenBack { // every holder is done: nothing would give it back
 		h.mu.Unlock()
 		h.budget.sem.Release(need)
 		return nil
@@ -131,9 +141,12 @@ func (s *answerShare) trim(n int64) {
 	h.mu.Lock()
 	over := max(s.held-n, 0)
 	s.held -= over
-	h.held -= over
+	released := h.givenBack // given back already, with the rest of the hold
+	if !released {
+		h.held -= over
+	}
 	h.mu.Unlock()
-	if over > 0 {
+	if over > 0 && !released {
 		h.budget.sem.Release(over)
 	}
 }
@@ -143,7 +156,7 @@ func (h *answerHold) done() {
 	h.refs--
 	last, held := h.refs == 0, h.held
 	if last {
-		h.held = 0
+		h.held, h.givenBack = 0, true
 	}
 	h.mu.Unlock()
 	if last && held > 0 {

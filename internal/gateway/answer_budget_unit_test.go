@@ -126,3 +126,19 @@ func TestAChunkedAnswerHoldsWhatItIsAndNoMore(t *testing.T) {
 		})
 	}
 }
+
+// TestAShareTrimmedAfterItsHoldIsDoneGivesNothingBackTwice trims a share whose hold was given back
+// already, as a body still read after its call ended does: the budget is whole, once.
+func TestAShareTrimmedAfterItsHoldIsDoneGivesNothingBackTwice(t *testing.T) {
+	budget := newAnswerBudget(100)
+	ctx, done := withAnswerHold(context.Background(), budget)
+	share := answerShareOf(withAnswerShare(ctx))
+	if err := share.take(ctx, 80); err != nil {
+		t.Fatal(err)
+	}
+	done()
+	share.trim(10) // a second release would panic: "semaphore: released more than held"
+	if !budget.sem.TryAcquire(100) {
+		t.Fatal("the budget is not whole once its only hold is done")
+	}
+}
