@@ -45,11 +45,8 @@ type answerHold struct {
 
 type answerHoldKey struct{}
 
-// withAnswerHold is ctx with a new hold on budget, and its done; nil budget: ctx as it is.
+// withAnswerHold is ctx with a new hold on budget, and its done.
 func withAnswerHold(ctx context.Context, budget *answerBudget) (context.Context, func()) {
-	if budget == nil {
-		return ctx, func() {}
-	}
 	h := &answerHold{budget: budget, refs: 1}
 	return context.WithValue(ctx, answerHoldKey{}, h), h.done
 }
