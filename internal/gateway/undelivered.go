@@ -16,10 +16,20 @@ const maxDeliveryTries = 3
 // sessionIDHeader names a Streamable HTTP session (the MCP transport's Mcp-Session-Id).
 const sessionIDHeader = "Mcp-Session-Id"
 
+// protocolVersionHeader is the MCP protocol version a request is sent under, and sessionless is
+// the first version with no sessions: under it a server answers a call it handled with HTTP 404
+// when the call's answer is MethodNotFound (SEP-2575), so a 404 there says nothing of delivery.
+// Versions are dates, compared as strings (as the SDK compares them).
+const (
+	protocolVersionHeader = "Mcp-Protocol-Version"
+	sessionless           = "2026-07-28"
+)
+
 // delivery records the HTTP requests one call made to its upstream, from the upstream HTTP
 // client (recordDeliveries): how many were started, and how many of them the server refused
-// for naming a session it does not know (HTTP 404 to a request with a session ID, which the MCP
-// transport says a server answers without handling the request).
+// for naming a session it does not know (HTTP 404 to a request with a session ID, under a protocol
+// version with sessions: the MCP transport says a server answers so without handling the
+// request).
 type delivery struct {
 	mu      sync.Mutex
 	started int
@@ -73,7 +83,8 @@ func (r deliveries) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := r.next.RoundTrip(req)
 	d.mu.Lock()
 	// A transport error may come after the request was written: it counts as received.
-	if err == nil && resp.StatusCode == http.StatusNotFound && req.Header.Get(sessionIDHeader) != "" {
+	if err == nil && resp.StatusCode == http.StatusNotFound && req.Header.Get(sessionIDHeader) != "" &&
+		req.Header.Get(protocolVersionHeader) < sessionless {
 		d.refused++
 	}
 	d.mu.Unlock()

@@ -22,7 +22,7 @@ func TestADeliveryCountsOnlyA404ForItsSessionAsRefused(t *testing.T) {
 	}))
 	defer server.Close()
 	c := recordDeliveries(server.Client())
-	send := func(d *delivery, status int, session string) {
+	send := func(d *delivery, status int, session string, version ...string) {
 		t.Helper()
 		req, err := http.NewRequestWithContext(withDelivery(context.Background(), d), http.MethodPost,
 			fmt.Sprintf("%s/?status=%d", server.URL, status), http.NoBody)
@@ -31,6 +31,9 @@ func TestADeliveryCountsOnlyA404ForItsSessionAsRefused(t *testing.T) {
 		}
 		if session != "" {
 			req.Header.Set(sessionIDHeader, session)
+		}
+		for _, v := range version {
+			req.Header.Set(protocolVersionHeader, v)
 		}
 		resp, err := c.Do(req)
 		if err == nil {
@@ -45,6 +48,11 @@ func TestADeliveryCountsOnlyA404ForItsSessionAsRefused(t *testing.T) {
 		unreceived bool
 	}{
 		{"404 for its session", func(d *delivery) { send(d, http.StatusNotFound, "s1") }, missing, true},
+		{"404 for its session, protocol 2025-11-25", func(d *delivery) { send(d, http.StatusNotFound, "s1", "2025-11-25") }, missing, true},
+		// Under 2026-07-28 a handled call answered MethodNotFound is a 404: were a proxy to
+		// rewrite its body, the SDK would say the session is missing.
+		{"404 for its session, protocol 2026-07-28", func(d *delivery) { send(d, http.StatusNotFound, "s1", "2026-07-28") }, missing, false},
+		{"404 for its session, a later protocol", func(d *delivery) { send(d, http.StatusNotFound, "s1", "2027-01-01") }, missing, false},
 		{"404 naming no session", func(d *delivery) { send(d, http.StatusNotFound, "") }, missing, false},
 		{"answered", func(d *delivery) { send(d, http.StatusOK, "s1") }, missing, false},
 		{"a 500", func(d *delivery) { send(d, http.StatusInternalServerError, "s1") }, missing, false},
