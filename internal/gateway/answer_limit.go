@@ -221,6 +221,7 @@ type limitedEvents struct {
 	err      error  // once the stream has ended: io.EOF, or how it failed
 	raw      bool   // over the limit with no call to answer: the rest is passed on as it is
 	taken    bool   // the stream's share of the budget for answers held at once is taken
+	giveBack bool   // the event passed on last took the share, and was no answer: give it back
 }
 
 func (s *limitedEvents) Read(p []byte) (int, error) {
@@ -241,6 +242,7 @@ func (s *limitedEvents) Read(p []byte) (int, error) {
 // next reads the next event into s.out, or ends the stream. Lines end at "\n", and a line that is
 // empty but for "\r" and "\n" ends an event, as in the SDK.
 func (s *limitedEvents) next() {
+	s.giveBackShare()
 	s.event = s.event[:0]
 	line := 0 // where the line being read starts in s.event
 	for {
@@ -263,6 +265,7 @@ func (s *limitedEvents) next() {
 			return
 		case len(bytes.TrimRight(s.event[line:], "\r\n")) == 0:
 			s.out = s.event
+			s.giveBack = s.taken && eventIsNoAnswer(s.event)
 			return
 		}
 		line = len(s.event)
@@ -284,8 +287,9 @@ func (s *limitedEvents) overLimit(frag []byte, err error) {
 	}
 }
 
-// takeBudget takes, the first time an event of the stream is over freeAnswerBytes, the most one
-// event may be from the budget for answers held at once, for the rest of the call. When it cannot,
+// takeBudget takes, when an event of the stream is over freeAnswerBytes and the stream holds no
+// share, the most one event may be from the budget for answers held at once: until the call ends,
+// or until the next event when this one is no answer (giveBackShare). When it cannot,
 // the error response to the call takes the event's place and the stream ends (or, with no call to
 // answer, the stream fails).
 func (s *limitedEvents) takeBudget() bool {
@@ -306,6 +310,21 @@ func (s *limitedEvents) takeBudget() bool {
 		s.out, s.err = nil, err
 	}
 	return false
+}
+
+// giveBackShare gives the stream's share back when the event passed on last was no answer (a
+// progress notification over freeAnswerBytes, say): the SDK has read it by the time it asks for
+// the next event, and keeps none of it once handled, so a long call's large notifications do
+// not hold the budget, and keep other agents' answers waiting, for the rest of the call. The
+// next large event takes its share again.
+func (s *limitedEvents) giveBackShare() {
+	if !s.giveBack {
+		return
+	}
+	s.giveBack, s.taken = false, false
+	if share := answerShareOf(s.over.req.Context()); share != nil {
+		share.trim(0)
+	}
 }
 
 func (s *limitedEvents) Close() error { return s.upstream.Close() }
