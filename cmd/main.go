@@ -42,6 +42,7 @@ import (
 	"github.com/toolgate/toolgate/internal/controller"
 	"github.com/toolgate/toolgate/internal/gctuning"
 	"github.com/toolgate/toolgate/internal/operator"
+	"github.com/toolgate/toolgate/internal/pprofaddr"
 	"github.com/toolgate/toolgate/internal/serving"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 	// +kubebuilder:scaffold:imports
@@ -209,7 +210,7 @@ func main() {
 			"metrics-cert-path", metricsCertPath, "metrics-cert-name", metricsCertName, "metrics-cert-key", metricsCertKey)
 	}
 
-	pprofBindAddress, err := operator.PprofAddress(pprofAddr)
+	pprofBindAddress, err := pprofaddr.Check(pprofAddr)
 	if err != nil {
 		setupLog.Error(err, "Invalid flag")
 		os.Exit(1)

@@ -26,6 +26,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/gateway"
 	"github.com/toolgate/toolgate/internal/gctuning"
+	"github.com/toolgate/toolgate/internal/pprofaddr"
 )
 
 // version is set at build time (-ldflags "-X main.version=…").
@@ -40,12 +41,12 @@ func main() {
 
 func run() error {
 	var (
-		listen, audience, namespace, certFile, keyFile, probeAddr, metricsAddr string
-		showVersion                                                            bool
-		upstreamSessions                                                       int
-		upstreamCallTimeout, answerWriteTimeout                                time.Duration
-		maxUpstreamMessage, gcPercent                                          int
-		maxAnswerBytesHeld                                                     int64
+		listen, audience, namespace, certFile, keyFile, probeAddr, metricsAddr, pprofAddr string
+		showVersion                                                                       bool
+		upstreamSessions                                                                  int
+		upstreamCallTimeout, answerWriteTimeout                                           time.Duration
+		maxUpstreamMessage, gcPercent                                                     int
+		maxAnswerBytesHeld                                                                int64
 	)
 	flag.StringVar(&listen, "listen", ":8443", "address the MCP endpoint listens on")
 	flag.StringVar(&audience, "audience", "toolgate-gateway", "audience callers' ServiceAccount tokens must carry")
@@ -54,6 +55,8 @@ func run() error {
 	flag.StringVar(&keyFile, "tls-key-file", "", "serving certificate's key")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "address of /metrics; 0 disables it")
+	flag.StringVar(&pprofAddr, "pprof-bind-address", "",
+		"Loopback address (127.0.0.1:6060) for the net/http/pprof endpoint; empty, the default, serves none.")
 	flag.IntVar(&upstreamSessions, "upstream-sessions", gateway.DefaultUpstreamSessions,
 		"MCP sessions kept with each ToolServer, so that concurrent calls do not queue on one")
 	flag.DurationVar(&upstreamCallTimeout, "upstream-call-timeout", gateway.DefaultUpstreamCallTimeout,
@@ -88,6 +91,10 @@ func run() error {
 	if gcPercent < gctuning.MinGCPercent {
 		return fmt.Errorf("--gc-percent is %d; it must be at least %d", gcPercent, gctuning.MinGCPercent)
 	}
+	pprofBindAddress, err := pprofaddr.Check(pprofAddr)
+	if err != nil {
+		return err
+	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
 	log := ctrl.Log.WithName("gateway")
 	if _, err := gctuning.ApplySoftMemoryLimit(os.Getenv); err != nil {
@@ -115,6 +122,7 @@ func run() error {
 		Cache:                  cacheOpts,
 		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
 		HealthProbeBindAddress: probeAddr,
+		PprofBindAddress:       pprofBindAddress,
 	})
 	if err != nil {
 		return fmt.Errorf("creating the manager: %w", err)

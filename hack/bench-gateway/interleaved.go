@@ -74,7 +74,7 @@ func (e *env) turns(ctx context.Context, modes []string, n int, seq func(turn, j
 			k := seq(turn, j)
 			var before time.Duration
 			if countCPU {
-				before = processCPU()
+				before = e.cpu()
 			}
 			t := time.Now()
 			if err := do[i](k); err != nil {
@@ -82,7 +82,7 @@ func (e *env) turns(ctx context.Context, modes []string, n int, seq func(turn, j
 			}
 			lat[modes[i]] = append(lat[modes[i]], time.Since(t))
 			if countCPU {
-				cpu[modes[i]] += processCPU() - before
+				cpu[modes[i]] += e.cpu() - before
 			}
 		}
 	}

@@ -35,6 +35,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,7 +45,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -81,6 +85,21 @@ func main() {
 	mem := flag.String("memprofile", "", "write a profile of what the measured calls allocated to this file")
 	large := flag.Int("large", 0, "measure instead this many concurrent calls answered with the largest message, "+
 		"through a gateway with its budget for answers held at once and one without")
+	deployed := flag.Bool("deployed", false, "run the operator (the manager binary) and the gateway (the toolgate-gateway "+
+		"binary) as processes of their own, as they are deployed, instead of in this process; the relay mode is left out")
+	gatewayCPU := flag.Int("gateway-cpu", -1, "with -deployed: give the gateway this CPU alone, and every other "+
+		"process of the benchmark the others (-1: all processes share all CPUs)")
+	gatewayPprof := flag.String("gateway-pprof", "", "with -deployed: serve the gateway's net/http/pprof on this "+
+		"loopback address (127.0.0.1:6061, say), to profile it while the benchmark runs")
+	var gatewayEnv []string
+	flag.Func("gateway-env", "with -deployed: KEY=value to add to the gateway's environment (GOGC=800, say); repeatable",
+		func(kv string) error {
+			if !strings.Contains(kv, "=") {
+				return fmt.Errorf("%q: want KEY=value", kv)
+			}
+			gatewayEnv = append(gatewayEnv, kv)
+			return nil
+		})
 	flag.Parse()
 	logf.SetLogger(logr.Discard())
 	cpuProfile, memProfile = *profile, *mem
@@ -90,7 +109,13 @@ func main() {
 		source = "from the environment"
 	}
 	fmt.Printf("GOGC %d (%s)\n", gogc, source)
-	if err := run(context.Background(), *rounds, *perRun, *large); err != nil {
+	var err error
+	if *deployed {
+		err = runDeployed(context.Background(), *rounds, *perRun, *gatewayCPU, *gatewayPprof, gatewayEnv)
+	} else {
+		err = run(context.Background(), *rounds, *perRun, *large)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench-gateway:", err)
 		os.Exit(1)
 	}
@@ -106,6 +131,9 @@ type env struct {
 	seq                               int // calls so far, for distinct steps and paths
 	// gatewayWith starts another gateway, with the options change makes, and returns its URL.
 	gatewayWith func(change func(*gateway.Options)) (string, func(), error)
+	// cpu is the CPU time the process measured has used: this one, or the gateway's when the
+	// gateway runs as a process of its own.
+	cpu func() time.Duration
 }
 
 func run(ctx context.Context, rounds, perRun, large int) error {
@@ -135,7 +163,19 @@ func run(ctx context.Context, rounds, perRun, large int) error {
 		return e.large(ctx, large, rounds)
 	}
 
-	modes := []string{modeDirect, modeGateway, modeCreate, modeRelay}
+	if err := e.measureAll(ctx, []string{modeDirect, modeGateway, modeCreate, modeRelay}, rounds, perRun,
+		"CPU per call in this process"); err != nil {
+		return err
+	}
+	// What a higher GOGC costs in memory, with everything in this process: an upper bound on
+	// the gateway's share.
+	fmt.Printf("\npeak resident memory of this process (VmHWM): %s\n", peakRSS())
+	return nil
+}
+
+// measureAll warms modes up, then measures them at 1 and 8 clients, each mode in batches, and
+// under the mixed load, and prints the tables; cpuColumn names what e.cpu counts.
+func (e *env) measureAll(ctx context.Context, modes []string, rounds, perRun int, cpuColumn string) error {
 	for _, m := range modes { // warm up connections, discovery, caches
 		if _, err := e.batch(ctx, m, 20, 8); err != nil {
 			return fmt.Errorf("warming up %s: %w", m, err)
@@ -161,7 +201,7 @@ func run(ctx context.Context, rounds, perRun, large int) error {
 		}()
 	}
 	fmt.Printf("\n%d rounds, %d calls per mode, round and client count\n\n", rounds, perRun)
-	fmt.Println("| clients | mode | p50 | p99 | CPU per call in this process |")
+	fmt.Printf("| clients | mode | p50 | p99 | %s |\n", cpuColumn)
 	fmt.Println("|---|---|---|---|---|")
 	for _, clients := range []int{1, 8} {
 		pooled, cpu, err := e.measure(ctx, modes, rounds, perRun, clients)
@@ -170,13 +210,7 @@ func run(ctx context.Context, rounds, perRun, large int) error {
 		}
 		report(modes, clients, pooled, cpu)
 	}
-	if err := e.reportMixed(ctx, modes, rounds, perRun, mixedClients); err != nil {
-		return err
-	}
-	// What a higher GOGC costs in memory, with everything in this process: an upper bound on
-	// the gateway's share.
-	fmt.Printf("\npeak resident memory of this process (VmHWM): %s\n", peakRSS())
-	return nil
+	return e.reportMixed(ctx, modes, rounds, perRun, mixedClients)
 }
 
 // mixedClients is the client count of the mixed measurement.
@@ -206,10 +240,7 @@ func (e *env) reportMixed(ctx context.Context, modes []string, rounds, perRun, c
 	for _, m := range modes {
 		fmt.Printf("| %s | %s | %s |\n", m, ms(pct(pooled[m], 50)), ms(pct(pooled[m], 99)))
 	}
-	fmt.Printf("| median of gateway − direct − create, call for call | %s | |\n",
-		ms(pct(paired(pooled, modeDirect, modeCreate), 50)))
-	fmt.Printf("| median of gateway − relay − create, call for call | %s | |\n",
-		ms(pct(paired(pooled, modeRelay, modeCreate), 50)))
+	printPaired(modes, pooled, "")
 	return nil
 }
 
@@ -233,12 +264,12 @@ func (e *env) measure(ctx context.Context, modes []string, rounds, perRun, clien
 		// slow the others' calls.
 		for k := range modes {
 			m := modes[(k+r)%len(modes)]
-			before := processCPU()
+			before := e.cpu()
 			lat, err := e.batch(ctx, m, perRun, clients)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s, %d clients: %w", m, clients, err)
 			}
-			cpu[m] += processCPU() - before
+			cpu[m] += e.cpu() - before
 			pooled[m] = append(pooled[m], lat...)
 		}
 	}
@@ -248,22 +279,35 @@ func (e *env) measure(ctx context.Context, modes []string, rounds, perRun, clien
 // report prints one client count's rows.
 func report(modes []string, clients int, pooled lats, cpu cpus) {
 	perCall := func(m string) time.Duration { return cpu[m] / time.Duration(len(pooled[m])) }
+	relay := slices.Contains(modes, modeRelay)
 	for _, m := range modes {
 		fmt.Printf("| %d | %s | %s | %s | %s |\n", clients, m, ms(pct(pooled[m], 50)), ms(pct(pooled[m], 99)),
 			ms(perCall(m)))
 	}
-	fmt.Printf("| %d | gate's CPU: gateway − relay − create | | | %s |\n", clients,
-		ms(perCall(modeGateway)-perCall(modeRelay)-perCall(modeCreate)))
+	if relay {
+		fmt.Printf("| %d | gate's CPU: gateway − relay − create | | | %s |\n", clients,
+			ms(perCall(modeGateway)-perCall(modeRelay)-perCall(modeCreate)))
+	}
 	for _, p := range []int{50, 99} {
 		own := pct(pooled[modeGateway], p) - pct(pooled[modeDirect], p) - pct(pooled[modeCreate], p)
 		fmt.Printf("| %d | gateway − direct − create, p%d | %s | |\n", clients, p, ms(own))
 	}
-	gate := pct(pooled[modeGateway], 50) - pct(pooled[modeRelay], 50) - pct(pooled[modeCreate], 50)
-	fmt.Printf("| %d | gateway − relay − create, p50 | %s | |\n", clients, ms(gate))
+	if relay {
+		gate := pct(pooled[modeGateway], 50) - pct(pooled[modeRelay], 50) - pct(pooled[modeCreate], 50)
+		fmt.Printf("| %d | gateway − relay − create, p50 | %s | |\n", clients, ms(gate))
+	}
 	if clients == 1 {
-		fmt.Printf("| 1 | median of gateway − direct − create, call for call | %s | |\n",
-			ms(pct(paired(pooled, modeDirect, modeCreate), 50)))
-		fmt.Printf("| 1 | median of gateway − relay − create, call for call | %s | |\n",
+		printPaired(modes, pooled, "1 | ")
+	}
+}
+
+// printPaired prints the call-for-call medians of gateway − direct − create, and of gateway −
+// relay − create when the relay was measured; prefix starts each row.
+func printPaired(modes []string, pooled lats, prefix string) {
+	fmt.Printf("| %smedian of gateway − direct − create, call for call | %s | |\n", prefix,
+		ms(pct(paired(pooled, modeDirect, modeCreate), 50)))
+	if slices.Contains(modes, modeRelay) {
+		fmt.Printf("| %smedian of gateway − relay − create, call for call | %s | |\n", prefix,
 			ms(pct(paired(pooled, modeRelay, modeCreate), 50)))
 	}
 }
@@ -272,71 +316,40 @@ func report(modes []string, clients int, pooled lats, cpu cpus) {
 // and the gateway (as its own ServiceAccount with the shipped role, reading through a cache as
 // cmd/toolgate-gateway does), and makes the agent's pod-bound token.
 func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) {
-	admin := cluster.Client
-	for _, obj := range []client.Object{
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}},
-		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "toolgate-system"}},
-		&safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: "bench-open"},
-			Spec: safetyv1alpha1.SafetyProfileSpec{RequireSandbox: new(false), RequireCheckpoints: new(false),
-				MaxRetriesPerStep: new(int32(100)), MaxStepsPerPlan: new(int32(safetyv1alpha1.MaxStepsLimit))}},
-		&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: tool},
-			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}},
-		&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: largeTool},
-			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}},
-	} {
-		if err := admin.Create(ctx, obj); err != nil {
-			return nil, nil, err
-		}
-	}
 	upstream := startUpstream()
-	served := safetyv1alpha1.ServedTool{AgentTool: tool, UpstreamName: upstreamTool,
-		Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{pathArg}}}
-	servedLarge := safetyv1alpha1.ServedTool{AgentTool: largeTool, UpstreamName: upstreamLargeTool,
-		Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{pathArg}}}
-	if err := admin.Create(ctx, &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: "bench-upstream"},
-		Spec: safetyv1alpha1.ToolServerSpec{URL: upstream.URL,
-			Tools: []safetyv1alpha1.ServedTool{served, servedLarge}}}); err != nil {
-		return nil, nil, err
-	}
-	agentCfg, err := testenv.AgentConfig(ctx, cluster.Config, ns, agentSA)
+	token, agent, err := world(ctx, cluster.Client, cluster.Config, cluster.Scheme, upstream.URL)
 	if err != nil {
+		upstream.Close()
 		return nil, nil, err
 	}
-	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "plan"},
-		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA,
-			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: "bench-open"}}}
-	if err := admin.Create(ctx, plan); err != nil {
-		return nil, nil, err
-	}
-	if err := waitFor(time.Minute, func() bool {
-		return admin.Get(ctx, client.ObjectKeyFromObject(plan), plan) == nil && plan.Status.Snapshot != nil
-	}); err != nil {
-		return nil, nil, fmt.Errorf("plan not locked: %w", err)
-	}
-
-	gwCfg, err := testenv.Gateway(ctx, cluster.Config, "toolgate-system", "gateway")
+	gwCfg, err := testenv.Gateway(ctx, cluster.Config, testenv.OperatorNamespace, testenv.GatewayServiceAccount)
 	if err != nil {
+		upstream.Close()
 		return nil, nil, err
 	}
 	gwCache, err := cache.New(gwCfg, cache.Options{Scheme: cluster.Scheme})
 	if err != nil {
+		upstream.Close()
 		return nil, nil, err
 	}
 	cacheCtx, stopCache := context.WithCancel(ctx)
 	go func() { _ = gwCache.Start(cacheCtx) }()
 	if !gwCache.WaitForCacheSync(ctx) {
 		stopCache()
+		upstream.Close()
 		return nil, nil, fmt.Errorf("the gateway's cache did not sync")
 	}
 	gwClient, err := client.New(gwCfg, client.Options{Scheme: cluster.Scheme,
 		Cache: &client.CacheOptions{Reader: gwCache}})
 	if err != nil {
 		stopCache()
+		upstream.Close()
 		return nil, nil, err
 	}
 	cs, err := kubernetes.NewForConfig(gwCfg)
 	if err != nil {
 		stopCache()
+		upstream.Close()
 		return nil, nil, err
 	}
 	gwOpts := gateway.Options{Reader: gwClient, APIServer: gwCfg,
@@ -355,6 +368,7 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 	gwURL, stopGateway, err := gatewayWith(func(*gateway.Options) {})
 	if err != nil {
 		stopCache()
+		upstream.Close()
 		return nil, nil, err
 	}
 	stop := func() { stopGateway(); upstream.Close(); stopCache() }
@@ -366,17 +380,6 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 			return nil, nil, err
 		}
 	}
-	token, err := testenv.AudiencePodToken(ctx, cluster.Config, ns, agentSA, "agent-pod", true, audience)
-	if err != nil {
-		stop()
-		return nil, nil, err
-	}
-	agentCfg = withToken(agentCfg, token)
-	agent, err := client.New(agentCfg, client.Options{Scheme: cluster.Scheme})
-	if err != nil {
-		stop()
-		return nil, nil, err
-	}
 	relay, err := startRelay(ctx, upstream.URL)
 	if err != nil {
 		stop()
@@ -384,7 +387,62 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 	}
 	stopAll := func() { relay.Close(); stop() }
 	return &env{upstreamURL: upstream.URL, gatewayURL: gwURL, relayURL: relay.URL, token: token, agent: agent,
-		gatewayWith: gatewayWith}, stopAll, nil
+		gatewayWith: gatewayWith, cpu: processCPU}, stopAll, nil
+}
+
+// world registers the tool, an open profile, the ToolServer in front of upstream and the agent's
+// plan, waits for the plan's lock, and returns the agent's pod-bound token (for the API server and
+// the gateway's audience) and a client that uses it.
+func world(ctx context.Context, admin client.Client, adminCfg *rest.Config, scheme *kruntime.Scheme,
+	upstream string) (string, client.Client, error) {
+	for _, obj := range []client.Object{
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}},
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: testenv.OperatorNamespace}},
+		&safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: "bench-open"},
+			Spec: safetyv1alpha1.SafetyProfileSpec{RequireSandbox: new(false), RequireCheckpoints: new(false),
+				MaxRetriesPerStep: new(int32(100)), MaxStepsPerPlan: new(int32(safetyv1alpha1.MaxStepsLimit))}},
+		&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: tool},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}},
+		&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: largeTool},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}},
+	} {
+		if err := admin.Create(ctx, obj); client.IgnoreAlreadyExists(err) != nil {
+			return "", nil, err
+		}
+	}
+	served := safetyv1alpha1.ServedTool{AgentTool: tool, UpstreamName: upstreamTool,
+		Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{pathArg}}}
+	servedLarge := safetyv1alpha1.ServedTool{AgentTool: largeTool, UpstreamName: upstreamLargeTool,
+		Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{pathArg}}}
+	if err := admin.Create(ctx, &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: "bench-upstream"},
+		Spec: safetyv1alpha1.ToolServerSpec{URL: upstream,
+			Tools: []safetyv1alpha1.ServedTool{served, servedLarge}}}); err != nil {
+		return "", nil, err
+	}
+	agentCfg, err := testenv.AgentConfig(ctx, adminCfg, ns, agentSA)
+	if err != nil {
+		return "", nil, err
+	}
+	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "plan"},
+		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA,
+			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: "bench-open"}}}
+	if err := admin.Create(ctx, plan); err != nil {
+		return "", nil, err
+	}
+	if err := waitFor(time.Minute, func() bool {
+		return admin.Get(ctx, client.ObjectKeyFromObject(plan), plan) == nil && plan.Status.Snapshot != nil
+	}); err != nil {
+		return "", nil, fmt.Errorf("plan not locked: %w", err)
+	}
+	token, err := testenv.AudiencePodToken(ctx, adminCfg, ns, agentSA, "agent-pod", true, audience)
+	if err != nil {
+		return "", nil, err
+	}
+	agent, err := client.New(withToken(agentCfg, token), client.Options{Scheme: scheme})
+	if err != nil {
+		return "", nil, err
+	}
+	return token, agent, nil
 }
 
 // batch makes n calls in mode from clients concurrent clients (each with its own MCP session)

@@ -32,6 +32,17 @@ type GatewayProcess struct {
 // ClusterRole config/gateway ships, accepting tokens for audience; it returns once the MCP
 // endpoint answers.
 func (l *Local) StartGateway(ctx context.Context, audience string) (*GatewayProcess, error) {
+	return l.StartGatewayWith(ctx, audience, GatewayExtras{})
+}
+
+// GatewayExtras are what a measurement adds to the gateway's process: environment variables
+// (KEY=value, added to this process's) and flags.
+type GatewayExtras struct {
+	Env, Args []string
+}
+
+// StartGatewayWith is StartGateway with extras.
+func (l *Local) StartGatewayWith(ctx context.Context, audience string, extras GatewayExtras) (*GatewayProcess, error) {
 	repo, err := RepoRoot()
 	if err != nil {
 		return nil, err
@@ -64,9 +75,10 @@ func (l *Local) StartGateway(ctx context.Context, audience string) (*GatewayProc
 	if g.log, err = os.OpenFile(g.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
 		return nil, err
 	}
-	g.cmd = exec.Command(binary, "--kubeconfig", kubeconfig, "--listen", listen, "--audience", audience,
-		"--health-probe-bind-address", probe)
+	g.cmd = exec.Command(binary, append([]string{"--kubeconfig", kubeconfig, "--listen", listen, "--audience", audience,
+		"--health-probe-bind-address", probe}, extras.Args...)...)
 	g.cmd.Stdout, g.cmd.Stderr = g.log, g.log
+	g.cmd.Env = append(os.Environ(), extras.Env...)
 	if err := g.cmd.Start(); err != nil {
 		_ = g.log.Close()
 		return nil, fmt.Errorf("starting toolgate-gateway: %w", err)
@@ -107,4 +119,12 @@ func (g *GatewayProcess) Stop() error {
 	_ = g.cmd.Wait()
 	g.cmd = nil
 	return g.log.Close()
+}
+
+// PID is the gateway's process id (0 when it does not run), for measurements such as its CPU time.
+func (g *GatewayProcess) PID() int {
+	if g.cmd == nil || g.cmd.Process == nil {
+		return 0
+	}
+	return g.cmd.Process.Pid
 }

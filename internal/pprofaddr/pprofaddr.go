@@ -1,15 +1,16 @@
-package operator
+// Package pprofaddr checks the address a binary's profiling endpoint binds to.
+package pprofaddr
 
 import (
 	"fmt"
 	"net"
 )
 
-// PprofAddress checks the address the manager's profiling endpoint (net/http/pprof, controller-
+// Check checks the address a binary's profiling endpoint (net/http/pprof, controller-
 // runtime's PprofBindAddress) binds to. Empty keeps it off, the default. Anything else must be a
 // loopback address with a port: the endpoint has no authentication, so it is reachable only from
 // inside the pod (kubectl port-forward).
-func PprofAddress(addr string) (string, error) {
+func Check(addr string) (string, error) {
 	if addr == "" || addr == "0" {
 		return "", nil
 	}
