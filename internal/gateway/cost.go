@@ -129,7 +129,7 @@ func transient(err error) bool {
 // planFor reads plan name in namespace, and whether it names the gateway as its cost reporter.
 func (r *costReporter) planFor(ctx context.Context, namespace, name string) (*safetyv1alpha1.AgentPlan, bool, error) {
 	plan := &safetyv1alpha1.AgentPlan{}
-	if err := r.reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, plan); err != nil {
+	if err := r.reader.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, plan, noDeepCopy); err != nil {
 		return nil, false, fmt.Errorf("reading plan %s: %w", name, err)
 	}
 	return plan, policy.CostReporterUser(plan) == r.identity, nil
@@ -161,7 +161,7 @@ func (r *costReporter) stated(rt *route, out *mcp.CallToolResult) (*resource.Qua
 // costPerCall is the tool's costPerCall as pinned in the plan; nil when it costs nothing.
 func (r *costReporter) costPerCall(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool string) (*resource.Quantity, error) {
 	at := &safetyv1alpha1.AgentTool{}
-	if err := r.reader.Get(ctx, client.ObjectKey{Name: tool}, at); err != nil {
+	if err := r.reader.Get(ctx, client.ObjectKey{Name: tool}, at, noDeepCopy); err != nil {
 		return nil, fmt.Errorf("reading AgentTool %s: %w", tool, err)
 	}
 	perCall, err := policy.CostPerCall(policy.ToolAsPinned(plan, at))
