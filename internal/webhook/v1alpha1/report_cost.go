@@ -43,7 +43,8 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, user string, o
 
 // countReport adds a trusted cost report to the plan's counters before it is stored: the call then
 // costs the larger of its reservation and the report, so accumulatedCost grows by what the report
-// adds beyond both. checkReporter has already made sure the writer is the plan's reporter.
+// adds beyond both, once for each stored state of the call (report_memo.go). checkReporter has
+// already made sure the writer is the plan's reporter.
 func (h *AgentToolCallHandler) countReport(ctx context.Context, old, call *safetyv1alpha1.AgentToolCall) error {
 	if sameCost(old, call) {
 		return nil
@@ -72,12 +73,7 @@ func (h *AgentToolCallHandler) countReport(ctx context.Context, old, call *safet
 	if err != nil {
 		return err
 	}
-	_, err = h.usage.submit(ctx, plan, func(u *policy.Usage) (outcome, error) {
-		if plan.DeletionTimestamp == nil {
-			u.Report(reserve, before, after)
-		}
-		return outcome{}, nil
-	})
+	err = h.usage.submitReport(ctx, plan, old, reserve, before, after)
 	if apierrors.IsNotFound(err) || errors.Is(err, errPlanSealed) {
 		return nil // a deleted plan's spend is final
 	}

@@ -94,6 +94,9 @@ type planCounters struct {
 	recounting *recountResult
 	// term is the term of this replica's decisions the counters were loaded in.
 	term uint64
+	// reports are the reports counted, per call, so that one sent again after its store failed
+	// is not counted twice (report_memo.go).
+	reports map[types.UID]countedReport
 }
 
 // reset makes p the empty counters of the plan with uid, not yet loaded. A running flusher stays
@@ -102,6 +105,7 @@ type planCounters struct {
 // the name's writes keep their interval. p.mu is held.
 func (p *planCounters) reset(uid types.UID) {
 	p.uid, p.loaded, p.u, p.stored, p.dirty, p.gone, p.sealed = uid, false, policy.Usage{}, nil, false, false, false
+	p.reports = nil
 	p.failures, p.conflicted = 0, false
 }
 
@@ -115,6 +119,16 @@ func newUsageCommitter(live client.Reader, writer client.StatusClient, totals *p
 // the decision added to them. plan is the handler's own read of the plan (the cache's, or live).
 // A nil decide only loads the counters (preload).
 func (c *usageCommitter) submit(ctx context.Context, plan *safetyv1alpha1.AgentPlan, decide decideFunc) (outcome, error) {
+	if decide == nil {
+		return c.submitWith(ctx, plan, nil)
+	}
+	return c.submitWith(ctx, plan, func(p *planCounters) (outcome, error) { return decide(&p.u) })
+}
+
+// submitWith is submit for a decision that needs more of the plan's counters than its usage (the
+// reports counted, report_memo.go). What decide changes beyond p.u it keeps only when it answers
+// no error.
+func (c *usageCommitter) submitWith(ctx context.Context, plan *safetyv1alpha1.AgentPlan, decide func(p *planCounters) (outcome, error)) (outcome, error) {
 	// Counted before the stop check, so Start waits for every decision that passed it.
 	c.inflight.Add(1)
 	defer c.inflight.Add(-1)
@@ -140,7 +154,7 @@ func (c *usageCommitter) submit(ctx context.Context, plan *safetyv1alpha1.AgentP
 		return outcome{}, nil
 	}
 	before := p.u.Clone()
-	out, err := decide(&p.u)
+	out, err := decide(p)
 	if err != nil {
 		p.u = before // an error answers nothing: it must count nothing
 		return outcome{}, err
