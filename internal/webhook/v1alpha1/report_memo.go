@@ -10,12 +10,15 @@ import (
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
-// A report is counted when it is admitted, before the API server stores it; a store that then
+// A report is counted when it is admitted, before the API server stores it. A store that then
 // fails (an etcd error, a timeout) leaves the call as it was, and the reporter sends the same
-// report again from the same stored call. Counted twice, the plan would be charged twice for one
-// report. So each plan's counters remember, per call, the stored state (resourceVersion) a report
-// was counted from and the cost it counted: a report from that same state counts only what it
-// adds beyond that. A report from any other state is a new one: the last was stored.
+// report again; a store that finds the call changed meanwhile (the agent reporting its phase)
+// asks the webhook again itself, with the changed call as the old one. Counted each time, the
+// plan would be charged twice for one report. So each plan's counters remember, per call, the
+// stored cost a report was counted from and the cost it counted. The stored cost only grows, and
+// a counted report raises it: a report from the same stored cost finds the last one never
+// stored, and counts only what it adds beyond it. A report from any other stored cost is a new
+// one.
 //
 // The memory is bounded: entries older than reportMemoTTL go first once a plan holds
 // maxReportMemo, and the whole of it goes with the plan's counters (idlePlanTTL, a change of the
@@ -26,27 +29,27 @@ const (
 	reportMemoTTL = 10 * time.Minute
 )
 
-// countedReport is what a report of one call was counted as: from the call's stored state
-// (its resourceVersion) up to cost.
+// countedReport is what a report of one call was counted as: from the call's stored cost up to
+// cost.
 type countedReport struct {
-	from string
-	cost safety.Money
-	at   time.Time
+	from, cost safety.Money
+	at         time.Time
 }
 
-// submitReport counts a report moving call's cost from old's to after, for a call that reserved
-// reserve, once per stored state of the call.
+// submitReport counts a report moving call's cost from before, old's, to after, for a call that
+// reserved reserve, once for each stored cost of the call.
 func (c *usageCommitter) submitReport(ctx context.Context, plan *safetyv1alpha1.AgentPlan, old *safetyv1alpha1.AgentToolCall,
 	reserve, before, after safety.Money) error {
 	_, err := c.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
 		if plan.DeletionTimestamp != nil {
 			return outcome{}, nil
 		}
-		if prev, ok := p.reports[old.UID]; ok && prev.from == old.ResourceVersion && prev.cost.Cmp(before) > 0 {
-			before = prev.cost // counted already, from this same stored state: its store failed
+		from := before
+		if prev, ok := p.reports[old.UID]; ok && prev.from.Cmp(before) == 0 {
+			before = maxMoney(before, prev.cost) // counted already from this stored cost, and never stored
 		}
 		p.u.Report(reserve, before, after)
-		p.rememberReport(old.UID, countedReport{from: old.ResourceVersion, cost: maxMoney(before, after), at: c.nowFunc()})
+		p.rememberReport(old.UID, countedReport{from: from, cost: maxMoney(before, after), at: c.nowFunc()})
 		return outcome{}, nil
 	})
 	return err

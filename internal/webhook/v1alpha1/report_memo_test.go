@@ -11,10 +11,11 @@ import (
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
-// A report counted at admission whose store then failed is sent again from the same stored call
-// (the same resourceVersion): the plan is charged once for it, and only what a larger resend adds.
-// A report from the call's next stored state, or another call's, counts on its own.
-func TestAReportSentAgainFromTheSameStoredCallIsCountedOnce(t *testing.T) {
+// A report counted at admission whose store then failed is sent again from the same stored call,
+// or asked about again by the API server with the call changed otherwise meanwhile (a phase the
+// agent reported): the plan is charged once for it, and only what a larger resend adds. A report
+// from the call's next stored cost, or another call's, counts on its own.
+func TestAReportSentAgainFromTheSameStoredCostIsCountedOnce(t *testing.T) {
 	h, _ := newBenchAgentToolCallHandler(t)
 	accumulated := func() string {
 		t.Helper()
@@ -24,7 +25,7 @@ func TestAReportSentAgainFromTheSameStoredCallIsCountedOnce(t *testing.T) {
 		}
 		return p.u.Accumulated.String()
 	}
-	report := func(old *safetyv1alpha1.AgentToolCall, cost string) *safetyv1alpha1.AgentToolCall {
+	report := func(old *safetyv1alpha1.AgentToolCall, cost string) {
 		t.Helper()
 		call := old.DeepCopy()
 		call.Status.Phase = safetyv1alpha1.CallPhaseSucceeded
@@ -32,35 +33,31 @@ func TestAReportSentAgainFromTheSameStoredCallIsCountedOnce(t *testing.T) {
 		if err := h.countReport(t.Context(), old, call); err != nil {
 			t.Fatal(err)
 		}
-		return call
 	}
 	stored := benchCall("c", "read-file", "") // costs nothing at admission: what is counted is the reports
 	stored.UID, stored.ResourceVersion = "uid-c", "7"
+	running := stored.DeepCopy() // the agent's phase stored meanwhile: the cost is as it was
+	running.ResourceVersion, running.Status.Phase = "8", safetyv1alpha1.CallPhaseRunning
+	reported := stored.DeepCopy() // the report of 0.5 stored at last
+	reported.ResourceVersion, reported.Status.Cost = "9", new(resource.MustParse("0.5"))
+	other := benchCall("d", "read-file", "")
+	other.UID, other.ResourceVersion = "uid-d", "7"
 	for _, step := range []struct {
 		name, cost, want string
 		from             *safetyv1alpha1.AgentToolCall
 	}{
 		{"the first report", "0.4", "0.4", stored},
 		{"the same report again, its store having failed", "0.4", "0.4", stored},
-		{"a smaller one from the same state", "0.1", "0.4", stored},
-		{"a larger one from the same state: only what it adds", "0.5", "0.5", stored},
+		{"the same report asked about again, the call's phase changed meanwhile", "0.4", "0.4", running},
+		{"a smaller one from the same cost", "0.1", "0.4", stored},
+		{"a larger one from the same cost: only what it adds", "0.5", "0.5", stored},
+		{"one from the next stored cost", "0.9", "0.9", reported},
+		{"another call's, from the same resourceVersion", "0.3", "1.2", other},
 	} {
 		report(step.from, step.cost)
 		if got := accumulated(); got != mustMoney(t, step.want).String() {
 			t.Fatalf("%s: accumulatedCost %s, want %s", step.name, got, step.want)
 		}
-	}
-	next := stored.DeepCopy() // the report of 0.5 stored
-	next.ResourceVersion, next.Status.Cost = "8", new(resource.MustParse("0.5"))
-	report(next, "0.9")
-	if got, want := accumulated(), mustMoney(t, "0.9").String(); got != want {
-		t.Fatalf("a report from the next stored state: accumulatedCost %s, want %s", got, want)
-	}
-	other := benchCall("d", "read-file", "")
-	other.UID, other.ResourceVersion = "uid-d", "7" // the same resourceVersion, another call
-	report(other, "0.3")
-	if got, want := accumulated(), mustMoney(t, "1.2").String(); got != want {
-		t.Fatalf("another call's report: accumulatedCost %s, want %s", got, want)
 	}
 }
 
