@@ -239,6 +239,10 @@ type PinnedTool struct {
 	// calls of the tool reserves, whatever later edits of the AgentTool say.
 	// +optional
 	CostPerCall *resource.Quantity `json:"costPerCall,omitempty"`
+	// maxCostPerCall is the tool's maxCostPerCall when the plan first used it: what a call of it
+	// whose cost could not be read is reported at.
+	// +optional
+	MaxCostPerCall *resource.Quantity `json:"maxCostPerCall,omitempty"`
 	// pinnedAt is when the plan first used the tool.
 	// +required
 	PinnedAt metav1.Time `json:"pinnedAt"`

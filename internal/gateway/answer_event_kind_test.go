@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -122,4 +123,69 @@ func heldBy(share *answerShare) int64 {
 	share.hold.mu.Lock()
 	defer share.hold.mu.Unlock()
 	return share.held
+}
+
+// readEvent reads from events until it has passed on one whole event, as the SDK reads a stream.
+func readEvent(t *testing.T, events io.Reader, want string) {
+	t.Helper()
+	got := make([]byte, len(want))
+	if _, err := io.ReadFull(events, got); err != nil || string(got) != want {
+		t.Fatalf("read %.60q (%v), want %.60q", got, err, want)
+	}
+}
+
+// streamOf is a limitedEvents over the events given, for a call holding a share of a budget of
+// limit bytes, read in the test's own goroutine.
+func streamOf(t *testing.T, limit int64, events ...string) (*limitedEvents, *answerShare) {
+	t.Helper()
+	ctx, done := withAnswerHold(context.Background(), newAnswerBudget(limit))
+	t.Cleanup(done)
+	ctx = withAnswerShare(ctx)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://upstream.invalid/mcp",
+		bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read"}}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := strings.NewReader(strings.Join(events, ""))
+	return &limitedEvents{upstream: io.NopCloser(upstream), lines: bufio.NewReader(upstream),
+		over: tooLarge{req: req, limit: limit}}, answerShareOf(ctx)
+}
+
+func sseEvent(message string) string { return "event: message\ndata: " + message + "\n\n" }
+
+// TestAGivenBackShareTakesTheEventsMemoryWithIt: once a large notification's share is given
+// back, the stream keeps no buffer of its size for the rest of a long call.
+func TestAGivenBackShareTakesTheEventsMemoryWithIt(t *testing.T) {
+	const limit = 1 << 20
+	large := sseEvent(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":%q}}`,
+		strings.Repeat("x", 300<<10)))
+	small := sseEvent(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`)
+	events, share := streamOf(t, limit, large, small, small)
+	readEvent(t, events, large)
+	readEvent(t, events, small)
+	if held := heldBy(share); held != 0 {
+		t.Errorf("the share holds %d bytes after the notification, want 0", held)
+	}
+	if c := cap(events.event); c > freeAnswerBytes {
+		t.Errorf("the stream keeps a buffer of %d bytes after giving its share back, over the %d an event may hold without one", c, freeAnswerBytes)
+	}
+}
+
+// TestOnlyTheEventThatTookTheShareGivesItBack: a large answer (another call's, on this stream)
+// takes the share and holds it until its call ends; a large notification after it, which took
+// nothing, gives nothing back.
+func TestOnlyTheEventThatTookTheShareGivesItBack(t *testing.T) {
+	const limit = 1 << 20
+	answer := sseEvent(fmt.Sprintf(`{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":%q}]}}`,
+		strings.Repeat("y", 300<<10)))
+	notification := sseEvent(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":%q}}`,
+		strings.Repeat("x", 300<<10)))
+	small := sseEvent(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`)
+	events, share := streamOf(t, limit, answer, notification, small)
+	readEvent(t, events, answer)
+	readEvent(t, events, notification)
+	readEvent(t, events, small)
+	if held := heldBy(share); held != limit {
+		t.Errorf("the share holds %d bytes, want %d: the answer read first holds it until its call ends", held, limit)
+	}
 }

@@ -113,6 +113,7 @@ func (t tooLarge) failure(cause error) []byte {
 	if err != nil {
 		return nil
 	}
+	markUnread(t.req.Context())
 	return out
 }
 
@@ -222,6 +223,7 @@ type limitedEvents struct {
 	raw      bool   // over the limit with no call to answer: the rest is passed on as it is
 	taken    bool   // the stream's share of the budget for answers held at once is taken
 	giveBack bool   // the event passed on last took the share, and was no answer: give it back
+	took     bool   // the event being read took the share
 }
 
 func (s *limitedEvents) Read(p []byte) (int, error) {
@@ -243,7 +245,7 @@ func (s *limitedEvents) Read(p []byte) (int, error) {
 // empty but for "\r" and "\n" ends an event, as in the SDK.
 func (s *limitedEvents) next() {
 	s.giveBackShare()
-	s.event = s.event[:0]
+	s.event, s.took = s.event[:0], false
 	line := 0 // where the line being read starts in s.event
 	for {
 		frag, err := s.lines.ReadSlice('\n')
@@ -265,7 +267,9 @@ func (s *limitedEvents) next() {
 			return
 		case len(bytes.TrimRight(s.event[line:], "\r\n")) == 0:
 			s.out = s.event
-			s.giveBack = s.taken && eventIsNoAnswer(s.event)
+			// Only the event that took the share gives it back: an earlier one that took it may
+			// have been an answer (another call's, on this stream), held until its call ends.
+			s.giveBack = s.took && eventIsNoAnswer(s.event)
 			return
 		}
 		line = len(s.event)
@@ -300,7 +304,7 @@ func (s *limitedEvents) takeBudget() bool {
 	}
 	err := share.take(s.over.req.Context(), s.over.limit)
 	if err == nil {
-		s.taken = true
+		s.taken, s.took = true, true
 		return true
 	}
 	_ = s.upstream.Close()
@@ -316,7 +320,9 @@ func (s *limitedEvents) takeBudget() bool {
 // progress notification over freeAnswerBytes, say): the SDK has read it by the time it asks for
 // the next event, and keeps none of it once handled, so a long call's large notifications do
 // not hold the budget, and keep other agents' answers waiting, for the rest of the call. The
-// next large event takes its share again.
+// next large event takes its share again. (Until the SDK has handled it, its decoded copy may
+// still wait in the SDK's queue: for a moment, up to about one event's worth per stream beyond
+// the budget.)
 func (s *limitedEvents) giveBackShare() {
 	if !s.giveBack {
 		return
@@ -324,6 +330,11 @@ func (s *limitedEvents) giveBackShare() {
 	s.giveBack, s.taken = false, false
 	if share := answerShareOf(s.over.req.Context()); share != nil {
 		share.trim(0)
+	}
+	// The memory the share stood for goes with it: the event's buffer, grown past what an event
+	// may hold without a share, is not kept for the next events of a long call.
+	if cap(s.event) > freeAnswerBytes {
+		s.event = nil
 	}
 }
 

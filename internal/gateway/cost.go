@@ -50,24 +50,36 @@ type outcome struct {
 	cost   string
 }
 
-// outcome is the report for call, which rt's upstream answered with out or failed with callErr;
-// nil for a plan that does not name the gateway as its reporter (the agent may report its phase
-// itself). statedErr says what the upstream got wrong in the cost it stated, when the report
-// carries the tool's costPerCall instead.
+// upstreamAnswer is what became of an admitted call upstream, for its report: the result it was
+// answered with, or how it failed; and whether the upstream may have run it (delivery.mayHaveRun).
+type upstreamAnswer struct {
+	out        *mcp.CallToolResult
+	err        error
+	mayHaveRun bool
+}
+
+// outcome is the report for call, whose upstream (rt's) gave answer; nil for a plan that does not
+// name the gateway as its reporter (the agent may report its phase itself). statedErr says what
+// the upstream got wrong in the cost it stated, when the report carries another cost instead.
+//
+// The cost is the one the upstream stated; else, for a reportsCost tool's call the upstream may
+// have run, the tool's maxCostPerCall when it declares one: a call whose answer went unread (over
+// the bound, say) must not be cheaper than one whose answer was read; else its costPerCall.
 func (r *costReporter) outcome(ctx context.Context, call *safetyv1alpha1.AgentToolCall, rt *route,
-	out *mcp.CallToolResult, callErr error) (o *outcome, statedErr, err error) {
+	answer upstreamAnswer) (o *outcome, statedErr, err error) {
 	plan, reports, err := r.planFor(ctx, call.Namespace, call.Spec.Plan)
 	if err != nil || !reports {
 		return nil, nil, err
 	}
 	phase := safetyv1alpha1.CallPhaseSucceeded
-	if callErr != nil || out == nil || out.IsError {
+	if answer.err != nil || answer.out == nil || answer.out.IsError {
 		phase = safetyv1alpha1.CallPhaseFailed
 	}
-	stated, statedErr := r.stated(rt, out)
+	stated, statedErr := r.stated(rt, answer.out)
 	cost := stated
 	if cost == nil {
-		if cost, err = r.costPerCall(ctx, plan, call.Spec.Tool); err != nil {
+		ceiling := answer.mayHaveRun && rt.served.ReportsCost
+		if cost, err = r.unstatedCost(ctx, plan, call.Spec.Tool, ceiling); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -158,17 +170,23 @@ func (r *costReporter) stated(rt *route, out *mcp.CallToolResult) (*resource.Qua
 	return q, nil
 }
 
-// costPerCall is the tool's costPerCall as pinned in the plan; nil when it costs nothing.
-func (r *costReporter) costPerCall(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool string) (*resource.Quantity, error) {
+// unstatedCost is what a call of tool costs when no usable cost was stated for it, as the tool is
+// pinned in the plan: its maxCostPerCall when ceiling is set and it declares one, else its
+// costPerCall; nil when that is nothing.
+func (r *costReporter) unstatedCost(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool string, ceiling bool) (*resource.Quantity, error) {
 	at := &safetyv1alpha1.AgentTool{}
 	if err := r.reader.Get(ctx, client.ObjectKey{Name: tool}, at, noDeepCopy); err != nil {
 		return nil, fmt.Errorf("reading AgentTool %s: %w", tool, err)
 	}
-	perCall, err := policy.CostPerCall(policy.ToolAsPinned(plan, at))
-	if err != nil || perCall.Nanos() == 0 {
+	pinned := policy.ToolAsPinned(plan, at)
+	cost, err := policy.CostPerCall(pinned)
+	if ceiling && pinned.Spec.MaxCostPerCall != nil {
+		cost, err = policy.MoneyFromQuantity(*pinned.Spec.MaxCostPerCall)
+	}
+	if err != nil || cost.Nanos() == 0 {
 		return nil, err
 	}
-	q := policy.QuantityFromMoney(perCall)
+	q := policy.QuantityFromMoney(cost)
 	return &q, nil
 }
 

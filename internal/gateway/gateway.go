@@ -331,6 +331,7 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	var (
 		out     *mcp.CallToolResult
 		callErr error
+		d       *delivery // the last try's
 	)
 	// A call the upstream never received (its session had ended, or the server no longer knew
 	// it: an upstream restart) is sent again on a session fetched anew: it was admitted, and
@@ -339,10 +340,10 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	for try := 1; ; try++ {
 		up, session, err := g.admittedSession(ctx, rt)
 		if err != nil {
-			g.report(ctx, call, rt, nil, err, turn)
+			g.report(ctx, call, rt, upstreamAnswer{err: err, mayHaveRun: d.mayHaveRun(callErr)}, turn)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
-		d := &delivery{}
+		d = &delivery{}
 		out, callErr = session.CallTool(withDelivery(callCtx, d), &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
 		if callErr == nil {
 			break
@@ -356,7 +357,7 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 		g.opts.Log.V(1).Info("The upstream did not receive the call; sending it again on another session",
 			"call", call.Name, "namespace", call.Namespace, "toolServer", rt.server.Name, "error", callErr.Error())
 	}
-	g.report(ctx, call, rt, out, callErr, turn)
+	g.report(ctx, call, rt, upstreamAnswer{out: out, err: callErr, mayHaveRun: d.mayHaveRun(callErr)}, turn)
 	if callErr != nil {
 		return nil, fmt.Errorf("ToolServer %s: %w", rt.server.Name, callErr)
 	}
@@ -393,8 +394,7 @@ func (g *Gateway) meteredTurn(ctx context.Context, namespace, plan string, rt *r
 // would let the plan's next metered call be judged without this one's stated cost, and a busy
 // API server answering 429 would let an agent spend past its budget. The plan's next metered
 // calls wait meanwhile (fail closed), and fail if their own requests end first.
-func (g *Gateway) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall, rt *route, out *mcp.CallToolResult,
-	callErr error, turn *turn) {
+func (g *Gateway) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall, rt *route, answer upstreamAnswer, turn *turn) {
 	if g.reporter == nil {
 		return
 	}
@@ -402,7 +402,7 @@ func (g *Gateway) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall
 	var o *outcome
 	attempt := func(ctx context.Context) error {
 		if o == nil { // the outcome is made once, so every try writes the same finishedAt
-			made, statedErr, err := g.reporter.outcome(ctx, call, rt, out, callErr)
+			made, statedErr, err := g.reporter.outcome(ctx, call, rt, answer)
 			if err != nil || made == nil {
 				return err
 			}

@@ -122,10 +122,12 @@ func ToolAsPinned(plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool
 	t := tool.DeepCopy()
 	t.Spec.Writes, t.Spec.Unsafe, t.Spec.Checkpointable = pin.Writes, pin.Unsafe, pin.Checkpointable
 	t.Spec.ActionClass, t.Spec.SkillCategory = pin.ActionClass, pin.SkillCategory
-	t.Spec.CostPerCall = nil
+	t.Spec.CostPerCall, t.Spec.MaxCostPerCall = nil, nil
 	if pin.CostPerCall != nil {
-		q := pin.CostPerCall.DeepCopy()
-		t.Spec.CostPerCall = &q
+		t.Spec.CostPerCall = new(pin.CostPerCall.DeepCopy())
+	}
+	if pin.MaxCostPerCall != nil {
+		t.Spec.MaxCostPerCall = new(pin.MaxCostPerCall.DeepCopy())
 	}
 	return t
 }

@@ -71,7 +71,7 @@ func (p *toolPinner) pin(ctx context.Context, plan *safetyv1alpha1.AgentPlan, to
 			Name: tool.Name, UID: string(tool.UID), Generation: tool.Generation,
 			Writes: tool.Spec.Writes, Unsafe: tool.Spec.Unsafe, Checkpointable: tool.Spec.Checkpointable,
 			ActionClass: tool.Spec.ActionClass, SkillCategory: tool.Spec.SkillCategory, CostPerCall: tool.Spec.CostPerCall,
-			PinnedAt: metav1.NewTime(p.clock.Now()), Epoch: current.Status.Snapshot.Epoch,
+			MaxCostPerCall: tool.Spec.MaxCostPerCall, PinnedAt: metav1.NewTime(p.clock.Now()), Epoch: current.Status.Snapshot.Epoch,
 		}
 		current.Status.Tools = append(current.Status.Tools, pin)
 		err := p.writer.Status().Patch(ctx, current, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{}))

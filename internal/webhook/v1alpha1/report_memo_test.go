@@ -6,6 +6,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/safety"
@@ -92,4 +93,40 @@ func mustMoney(t *testing.T, s string) safety.Money {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// A replica that decides a plan again in a new term merges its counters with what another
+// replica decided and stored meanwhile, by maximum: a report it counted before may be lost in the
+// merge, so the reports it remembers go, and one sent again is counted again.
+func TestAReportSentAgainAfterAnotherReplicaDecidedIsCountedAgain(t *testing.T) {
+	h, _ := newBenchAgentToolCallHandler(t)
+	term := uint64(1)
+	h.usage.term = func() uint64 { return term }
+	stored := benchCall("c", "read-file", "")
+	stored.UID, stored.ResourceVersion = "uid-c", "7"
+	call := stored.DeepCopy()
+	call.Status.Phase, call.Status.Cost = safetyv1alpha1.CallPhaseSucceeded, new(resource.MustParse("0.4"))
+	if err := h.countReport(t.Context(), stored, call); err != nil { // counted; its store fails
+		t.Fatal(err)
+	}
+
+	// Another replica decided the plan meanwhile, and stored 1 spent without this report.
+	key := types.NamespacedName{Namespace: "ns", Name: "p"}
+	api := h.usage.live.(client.Client)
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := api.Get(t.Context(), key, plan); err != nil {
+		t.Fatal(err)
+	}
+	plan.Status.Usage.AccumulatedCost = "1"
+	if err := api.Status().Update(t.Context(), plan); err != nil {
+		t.Fatal(err)
+	}
+	term = 2 // this replica decides again
+
+	if err := h.countReport(t.Context(), stored, call); err != nil { // the reporter's retry
+		t.Fatal(err)
+	}
+	if got, want := h.usage.plans[key].u.Accumulated.String(), mustMoney(t, "1.4").String(); got != want {
+		t.Fatalf("accumulatedCost %s, want %s: the report lost in the merge must be counted again", got, want)
+	}
 }

@@ -273,6 +273,10 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 		merged.MergeMax(p.u)
 	}
 	p.u, p.stored, p.loaded, p.term = merged, stored, true, term
+	// The reports remembered were counted into counters merged by maximum, not by sum, with what
+	// another replica decided meanwhile: what they added may be lost in the merge, so a report sent
+	// again is counted again (charged more, never less).
+	p.reports = nil
 	// A plan being deleted admits nothing more, whatever a stale cache told the handler.
 	p.sealed = stored.DeletionTimestamp != nil
 	if !merged.Equal(u) { // the recount found admissions the status lacks: store them

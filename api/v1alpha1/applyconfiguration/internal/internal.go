@@ -213,6 +213,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: description
       type:
         scalar: string
+    - name: maxCostPerCall
+      type:
+        namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
     - name: skillCategory
       type:
         scalar: string
@@ -617,6 +620,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: generation
       type:
         scalar: numeric
+    - name: maxCostPerCall
+      type:
+        namedType: io.k8s.apimachinery.pkg.api.resource.Quantity
     - name: name
       type:
         scalar: string

@@ -51,6 +51,15 @@ type AgentToolSpecApplyConfiguration struct {
 	// and the project's maxTotalCost, so parallel calls cannot overrun a budget unseen. A cost the
 	// plan's costReporter reports replaces it only when larger. Unset: calls reserve nothing.
 	CostPerCall *resource.Quantity `json:"costPerCall,omitempty"`
+	// maxCostPerCall is the most one call of the tool costs, in US dollars, as an exact decimal
+	// ("2.50"), for a tool whose upstream states each call's cost (a ToolServer's reportsCost
+	// tool). A call the upstream may have run but whose cost toolgate-gateway could not read (its
+	// answer over the gateway's bound or past its budget for answers held at once, no usable cost
+	// stated, the call timed out or its connection was lost after it was sent) is reported at this
+	// instead of costPerCall, so that no call is cheaper because its cost went unread. A stated
+	// cost above it is still reported as stated: a plan is charged more, never less. Pinned in the
+	// plan with the rest of the tool. Unset: such calls cost costPerCall.
+	MaxCostPerCall *resource.Quantity `json:"maxCostPerCall,omitempty"`
 }
 
 // AgentToolSpecApplyConfiguration constructs a declarative configuration of the AgentToolSpec type for use with
@@ -112,5 +121,13 @@ func (b *AgentToolSpecApplyConfiguration) WithSkillCategory(value string) *Agent
 // If called multiple times, the CostPerCall field is set to the value of the last call.
 func (b *AgentToolSpecApplyConfiguration) WithCostPerCall(value resource.Quantity) *AgentToolSpecApplyConfiguration {
 	b.CostPerCall = &value
+	return b
+}
+
+// WithMaxCostPerCall sets the MaxCostPerCall field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the MaxCostPerCall field is set to the value of the last call.
+func (b *AgentToolSpecApplyConfiguration) WithMaxCostPerCall(value resource.Quantity) *AgentToolSpecApplyConfiguration {
+	b.MaxCostPerCall = &value
 	return b
 }

@@ -49,6 +49,9 @@ type PinnedToolApplyConfiguration struct {
 	// costPerCall is the tool's costPerCall when the plan first used it: what each of the plan's
 	// calls of the tool reserves, whatever later edits of the AgentTool say.
 	CostPerCall *resource.Quantity `json:"costPerCall,omitempty"`
+	// maxCostPerCall is the tool's maxCostPerCall when the plan first used it: what a call of it
+	// whose cost could not be read is reported at.
+	MaxCostPerCall *resource.Quantity `json:"maxCostPerCall,omitempty"`
 	// pinnedAt is when the plan first used the tool.
 	PinnedAt *v1.Time `json:"pinnedAt,omitempty"`
 	// epoch is the snapshot epoch the pin belongs to.
@@ -130,6 +133,14 @@ func (b *PinnedToolApplyConfiguration) WithSkillCategory(value string) *PinnedTo
 // If called multiple times, the CostPerCall field is set to the value of the last call.
 func (b *PinnedToolApplyConfiguration) WithCostPerCall(value resource.Quantity) *PinnedToolApplyConfiguration {
 	b.CostPerCall = &value
+	return b
+}
+
+// WithMaxCostPerCall sets the MaxCostPerCall field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the MaxCostPerCall field is set to the value of the last call.
+func (b *PinnedToolApplyConfiguration) WithMaxCostPerCall(value resource.Quantity) *PinnedToolApplyConfiguration {
+	b.MaxCostPerCall = &value
 	return b
 }
 
