@@ -93,15 +93,7 @@ func TestAChunkedAnswerHoldsWhatItIsAndNoMore(t *testing.T) {
 				_, _ = io.WriteString(w, strings.Repeat("x", tc.size%1024))
 			}))
 			defer server.Close()
-			budget := newAnswerBudget(limit)
-			ctx, done := withAnswerHold(context.Background(), budget)
-			defer done()
-			ctx = withAnswerShare(ctx)
-			req, err := http.NewRequestWithContext(ctx, http.MethodPost, server.URL,
-				bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read"}}`)))
-			if err != nil {
-				t.Fatal(err)
-			}
+			req, share := heldCall(t, server.URL, limit)
 			resp, err := limitAnswers(server.Client(), limit).Do(req)
 			if err != nil {
 				t.Fatal(err)
@@ -120,7 +112,7 @@ func TestAChunkedAnswerHoldsWhatItIsAndNoMore(t *testing.T) {
 			if tc.size > limit && !bytes.Contains(body, []byte(`"id":7`)) {
 				t.Fatalf("an answer over the limit is not replaced by the call's error: %.100s", body)
 			}
-			if held := answerShareOf(ctx).held; held != tc.held {
+			if held := share.held; held != tc.held {
 				t.Errorf("the hold has %d bytes of the budget, want %d", held, tc.held)
 			}
 		})
@@ -141,4 +133,20 @@ func TestAShareTrimmedAfterItsHoldIsDoneGivesNothingBackTwice(t *testing.T) {
 	if !budget.sem.TryAcquire(100) {
 		t.Fatal("the budget is not whole once its only hold is done")
 	}
+}
+
+// heldCall is a tools/call request (id 7) to url whose answer holds a share of a budget of limit
+// bytes for answers held at once, as forward makes one, and that share; the hold is given back
+// when the test ends.
+func heldCall(t *testing.T, url string, limit int64) (*http.Request, *answerShare) {
+	t.Helper()
+	ctx, done := withAnswerHold(context.Background(), newAnswerBudget(limit))
+	t.Cleanup(done)
+	ctx = withAnswerShare(ctx)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url,
+		bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read"}}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req, answerShareOf(ctx)
 }

@@ -3,7 +3,6 @@ package gateway
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -68,16 +67,7 @@ func TestALargeNotificationGivesItsShareBackWhenTheNextEventIsRead(t *testing.T)
 	defer server.Close()
 	answerNow := sync.OnceFunc(func() { close(answer) })
 	defer answerNow() // before the server closes, which waits for its handler
-	budget := newAnswerBudget(limit)
-	ctx, done := withAnswerHold(context.Background(), budget)
-	defer done()
-	ctx = withAnswerShare(ctx)
-	share := answerShareOf(ctx)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, server.URL,
-		bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read"}}`)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	req, share := heldCall(t, server.URL, limit)
 	resp, err := limitAnswers(server.Client(), limit).Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -138,27 +128,25 @@ func readEvent(t *testing.T, events io.Reader, want string) {
 // limit bytes, read in the test's own goroutine.
 func streamOf(t *testing.T, limit int64, events ...string) (*limitedEvents, *answerShare) {
 	t.Helper()
-	ctx, done := withAnswerHold(context.Background(), newAnswerBudget(limit))
-	t.Cleanup(done)
-	ctx = withAnswerShare(ctx)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://upstream.invalid/mcp",
-		bytes.NewReader([]byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read"}}`)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	req, share := heldCall(t, "http://upstream.invalid/mcp", limit)
 	upstream := strings.NewReader(strings.Join(events, ""))
 	return &limitedEvents{upstream: io.NopCloser(upstream), lines: bufio.NewReader(upstream),
-		over: tooLarge{req: req, limit: limit}}, answerShareOf(ctx)
+		over: tooLarge{req: req, limit: limit}}, share
 }
 
 func sseEvent(message string) string { return "event: message\ndata: " + message + "\n\n" }
+
+// largeNotification is an event of a log notification of size bytes of data.
+func largeNotification(size int) string {
+	return sseEvent(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":%q}}`,
+		strings.Repeat("x", size)))
+}
 
 // TestAGivenBackShareTakesTheEventsMemoryWithIt: once a large notification's share is given
 // back, the stream keeps no buffer of its size for the rest of a long call.
 func TestAGivenBackShareTakesTheEventsMemoryWithIt(t *testing.T) {
 	const limit = 1 << 20
-	large := sseEvent(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":%q}}`,
-		strings.Repeat("x", 300<<10)))
+	large := largeNotification(300 << 10)
 	small := sseEvent(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`)
 	events, share := streamOf(t, limit, large, small, small)
 	readEvent(t, events, large)
@@ -178,8 +166,7 @@ func TestOnlyTheEventThatTookTheShareGivesItBack(t *testing.T) {
 	const limit = 1 << 20
 	answer := sseEvent(fmt.Sprintf(`{"jsonrpc":"2.0","id":9,"result":{"content":[{"type":"text","text":%q}]}}`,
 		strings.Repeat("y", 300<<10)))
-	notification := sseEvent(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":%q}}`,
-		strings.Repeat("x", 300<<10)))
+	notification := largeNotification(300 << 10)
 	small := sseEvent(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`)
 	events, share := streamOf(t, limit, answer, notification, small)
 	readEvent(t, events, answer)
