@@ -70,6 +70,10 @@ test: manifests generate fmt vet control-plane ## Run unit and envtest suites (r
 test-e2e: control-plane ## Run the e2e suite: the real manager binary against a local kube-apiserver and etcd.
 	KUBEBUILDER_ASSETS="$(K8S_ASSETS)" go test -count=1 -tags=e2e ./test/e2e/ -v -ginkgo.v -ginkgo.randomize-all -timeout 30m
 
+.PHONY: bench-gateway
+bench-gateway: control-plane ## Measure toolgate-gateway against a direct call and the create alone (docs/benchmarks.md); BENCH_ARGS="-deployed -gateway-cpu 1" runs the binaries as deployed.
+	KUBEBUILDER_ASSETS="$(K8S_ASSETS)" go run ./hack/bench-gateway $(BENCH_ARGS)
+
 .PHONY: bench-e2e
 bench-e2e: control-plane ## Measure admission end to end: none / null webhook / toolgate, 1 and 8 clients, growth (docs/benchmarks.md).
 	KUBEBUILDER_ASSETS="$(K8S_ASSETS)" go run ./hack/bench-e2e $(BENCH_ARGS)

@@ -21,6 +21,10 @@
 // mixed load, and the same call-for-call median is printed for them: the gateway's own share at
 // that load, without the extra CPU the gateway batch puts on the shared cores.
 //
+// With -deployed the operator (the manager binary) and the gateway (the toolgate-gateway binary)
+// run as processes of their own instead, as e2e runs them; the CPU column is then the gateway
+// process's own, and -gateway-cpu N gives it CPU N alone (deployed.go).
+//
 // The process runs its collector as the gateway binary does (GOGC gateway.DefaultGCPercent), so
 // the direct calls, the relay and toolgate's webhook get it too; GOGC=100 in the environment
 // measures the runtime's default instead.
