@@ -90,10 +90,11 @@ type AgentToolSpec struct {
 	// ("2.50"), for a tool whose upstream states each call's cost (a ToolServer's reportsCost
 	// tool). A call the upstream may have run but whose cost toolgate-gateway could not read (its
 	// answer over the gateway's bound or past its budget for answers held at once, no usable cost
-	// stated, the call timed out or its connection was lost after it was sent) is reported at this
-	// instead of costPerCall, so that no call is cheaper because its cost went unread. A stated
-	// cost above it is still reported as stated: a plan is charged more, never less. Pinned in the
-	// plan with the rest of the tool. Unset: such calls cost costPerCall.
+	// stated, an error, the call timed out or its connection was lost after it was sent) is
+	// reported at this (or at costPerCall, if that is larger) instead of costPerCall, so that no
+	// call is cheaper because its cost went unread. A stated cost above it is still reported as
+	// stated: a plan is charged more, never less. Pinned in the plan with the rest of the tool.
+	// Unset: such calls cost costPerCall.
 	// +kubebuilder:validation:XValidation:rule="!string(self).startsWith('-')",message="must not be negative"
 	// +kubebuilder:validation:XValidation:rule="!string(self).matches('[.][0-9]{10,}')",message="must have at most 9 decimal places"
 	// +kubebuilder:validation:XValidation:rule="string(self).startsWith('-') || quantity(string(self)).compareTo(quantity('1000000000')) <= 0",message="must be at most 1000000000"

@@ -113,7 +113,6 @@ func (t tooLarge) failure(cause error) []byte {
 	if err != nil {
 		return nil
 	}
-	markUnread(t.req.Context())
 	return out
 }
 

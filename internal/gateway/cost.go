@@ -63,8 +63,9 @@ type upstreamAnswer struct {
 // the upstream got wrong in the cost it stated, when the report carries another cost instead.
 //
 // The cost is the one the upstream stated; else, for a reportsCost tool's call the upstream may
-// have run, the tool's maxCostPerCall when it declares one: a call whose answer went unread (over
-// the bound, say) must not be cheaper than one whose answer was read; else its costPerCall.
+// have run, the tool's maxCostPerCall when it declares one (or its costPerCall, if larger): a
+// call whose answer went unread (over the bound, say) must not be cheaper than one whose answer
+// was read; else its costPerCall.
 func (r *costReporter) outcome(ctx context.Context, call *safetyv1alpha1.AgentToolCall, rt *route,
 	answer upstreamAnswer) (o *outcome, statedErr, err error) {
 	plan, reports, err := r.planFor(ctx, call.Namespace, call.Spec.Plan)
@@ -171,8 +172,8 @@ func (r *costReporter) stated(rt *route, out *mcp.CallToolResult) (*resource.Qua
 }
 
 // unstatedCost is what a call of tool costs when no usable cost was stated for it, as the tool is
-// pinned in the plan: its maxCostPerCall when ceiling is set and it declares one, else its
-// costPerCall; nil when that is nothing.
+// pinned in the plan: the larger of its maxCostPerCall and costPerCall when ceiling is set and it
+// declares a maxCostPerCall, else its costPerCall; nil when that is nothing.
 func (r *costReporter) unstatedCost(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool string, ceiling bool) (*resource.Quantity, error) {
 	at := &safetyv1alpha1.AgentTool{}
 	if err := r.reader.Get(ctx, client.ObjectKey{Name: tool}, at, noDeepCopy); err != nil {
@@ -180,8 +181,11 @@ func (r *costReporter) unstatedCost(ctx context.Context, plan *safetyv1alpha1.Ag
 	}
 	pinned := policy.ToolAsPinned(plan, at)
 	cost, err := policy.CostPerCall(pinned)
-	if ceiling && pinned.Spec.MaxCostPerCall != nil {
-		cost, err = policy.MoneyFromQuantity(*pinned.Spec.MaxCostPerCall)
+	if err == nil && ceiling && pinned.Spec.MaxCostPerCall != nil {
+		var most safety.Money
+		if most, err = policy.MoneyFromQuantity(*pinned.Spec.MaxCostPerCall); most.Cmp(cost) > 0 {
+			cost = most
+		}
 	}
 	if err != nil || cost.Nanos() == 0 {
 		return nil, err

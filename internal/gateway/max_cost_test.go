@@ -1,7 +1,9 @@
 package gateway_test
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -50,11 +52,23 @@ var _ = Describe("a reportsCost tool's maxCostPerCall", Ordered, func() {
 			"refuses": func(context.Context, *mcp.CallToolRequest, pathArgs) (*mcp.CallToolResult, any, error) {
 				return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "no such file"}
 			},
+			"crashes": func(context.Context, *mcp.CallToolRequest, pathArgs) (*mcp.CallToolResult, any, error) {
+				return answer("never sent: the proxy in front answers 502", ""), nil, nil
+			},
 		} {
 			mcp.AddTool(s, &mcp.Tool{Name: name, Description: name}, handler)
 		}
-		server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
-			&mcp.StreamableHTTPOptions{JSONResponse: true}))
+		sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+			&mcp.StreamableHTTPOptions{JSONResponse: true})
+		server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			if bytes.Contains(body, []byte(`"name":"crashes"`)) { // a proxy's answer for a server that died mid-call
+				http.Error(w, "bad gateway", http.StatusBadGateway)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			sdk.ServeHTTP(w, r)
+		}))
 		DeferCleanup(server.Close)
 		w = newWorld("gw-maxcost-", server.URL, "priced", func(o *worldObjects) {
 			reportedByTheGateway(o.plan)
@@ -62,14 +76,18 @@ var _ = Describe("a reportsCost tool's maxCostPerCall", Ordered, func() {
 			o.tools[0].Spec.MaxCostPerCall = new(resource.MustParse("0.9"))
 			o.server.Spec.Tools[0].ReportsCost = true
 			toolFor["priced"] = o.tools[0].Name
-			for _, upstream := range []string{"unpriced", "huge", "refuses"} {
+			for _, upstream := range []string{"unpriced", "huge", "refuses", "crashes", "cheap-ceiling"} {
 				name := o.tools[0].Name + "-" + upstream
 				toolFor[upstream] = name
 				tool := o.tools[0].DeepCopy()
 				tool.ObjectMeta = metav1.ObjectMeta{Name: name}
-				o.tools = append(o.tools, tool)
 				served := *o.server.Spec.Tools[0].DeepCopy()
 				served.AgentTool, served.UpstreamName = name, upstream
+				if upstream == "cheap-ceiling" { // a ceiling under the price: the price holds
+					tool.Spec.CostPerCall, tool.Spec.MaxCostPerCall = new(resource.MustParse("1")), new(resource.MustParse("0.5"))
+					served.UpstreamName = "huge"
+				}
+				o.tools = append(o.tools, tool)
 				o.server.Spec.Tools = append(o.server.Spec.Tools, served)
 			}
 		})
@@ -105,8 +123,14 @@ var _ = Describe("a reportsCost tool's maxCostPerCall", Ordered, func() {
 	It("reports maxCostPerCall for an answer that states no cost", func() {
 		Expect(costOf("unpriced")).To(Equal("900m"))
 	})
-	It("reports costPerCall for a call the upstream refused with a protocol error: it never ran", func() {
-		Expect(costOf("refuses")).To(Equal("100m"))
+	It("reports maxCostPerCall for a JSON-RPC error from the upstream: one may come after its tool ran", func() {
+		Expect(costOf("refuses")).To(Equal("900m"))
+	})
+	It("reports maxCostPerCall for a call a proxy in front of the upstream answered 502", func() {
+		Expect(costOf("crashes")).To(Equal("900m"))
+	})
+	It("reports costPerCall when it is above maxCostPerCall: a ceiling never makes a call cheaper", func() {
+		Expect(costOf("cheap-ceiling")).To(Equal("1"))
 	})
 })
 

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -35,40 +34,17 @@ type delivery struct {
 	mu      sync.Mutex
 	started int
 	refused int // of started, once answered: never more than started
-	// unread says the gateway answered the call in its upstream's place, the upstream's own
-	// answer unread (over the bound, or past the budget for answers held at once): what the
-	// upstream stated the call cost went unread with it.
-	unread bool
-}
-
-// markUnread records, in the delivery ctx carries (if any), that the call's answer went unread.
-func markUnread(ctx context.Context) {
-	if d, _ := ctx.Value(deliveryKey{}).(*delivery); d != nil {
-		d.mu.Lock()
-		d.unread = true
-		d.mu.Unlock()
-	}
 }
 
 // mayHaveRun says whether the upstream may have run a call that ended with err (nil: answered
-// with a result): it was received, and not answered with a JSON-RPC error of the upstream's own
-// (a protocol error, such as an unknown tool or invalid arguments: a tool's own failure is a
-// result), unless that error is the gateway's, standing for an answer it did not read. d is
-// nil when the call was never sent.
+// with a result): every call that was not provably refused unread (unreceived). An error the
+// call ended with says nothing more: the SDK wraps failures after sending (a connection reset,
+// HTTP 502, 503, 504 from a proxy in front of a server that timed out or crashed mid-call) in
+// JSON-RPC errors of its own, and a server's own JSON-RPC error may come after its tool ran (an
+// output that fails its schema). So only what the upstream provably never received counts as
+// not run. d is nil when the call was never sent.
 func (d *delivery) mayHaveRun(err error) bool {
-	switch {
-	case d == nil:
-		return false
-	case err == nil:
-		return true
-	case d.unreceived(err):
-		return false
-	}
-	d.mu.Lock()
-	unread := d.unread
-	d.mu.Unlock()
-	_, upstreamError := errors.AsType[*jsonrpc.Error](err)
-	return unread || !upstreamError
+	return d != nil && (err == nil || !d.unreceived(err))
 }
 
 type deliveryKey struct{}
