@@ -59,8 +59,8 @@ func runDeployed(ctx context.Context, rounds, perRun, gatewayCPU int, gatewayPpr
 	}
 	// As config/gateway deploys it: its container's memory limit, under which it runs its
 	// collector at --gc-percent.
-	extras := testenv.GatewayExtras{Env: append([]string{fmt.Sprintf("%s=%d", gctuning.MemoryLimitEnv, gatewayMemoryLimit)},
-		gatewayEnv...)}
+	limit := fmt.Sprintf("%s=%d", gctuning.MemoryLimitEnv, gatewayMemoryLimit)
+	extras := testenv.GatewayExtras{Env: append([]string{limit}, gatewayEnv...)}
 	if gatewayPprof != "" {
 		extras.Args = []string{"--pprof-bind-address", gatewayPprof}
 		fmt.Printf("the gateway's profiling endpoint: http://%s/debug/pprof/\n", gatewayPprof)

@@ -89,8 +89,9 @@ func main() {
 	mem := flag.String("memprofile", "", "write a profile of what the measured calls allocated to this file")
 	large := flag.Int("large", 0, "measure instead this many concurrent calls answered with the largest message, "+
 		"through a gateway with its budget for answers held at once and one without")
-	deployed := flag.Bool("deployed", false, "run the operator (the manager binary) and the gateway (the toolgate-gateway "+
-		"binary) as processes of their own, as they are deployed, instead of in this process; the relay mode is left out")
+	deployed := flag.Bool("deployed", false, "run the operator (the manager binary) and the gateway (the "+
+		"toolgate-gateway binary) as processes of their own, as they are deployed, instead of in this process; "+
+		"the relay mode is left out")
 	gatewayCPU := flag.Int("gateway-cpu", -1, "with -deployed: give the gateway this CPU alone, and every other "+
 		"process of the benchmark the others (-1: all processes share all CPUs)")
 	gatewayPprof := flag.String("gateway-pprof", "", "with -deployed: serve the gateway's net/http/pprof on this "+

@@ -75,7 +75,7 @@ func (l *Local) StartGatewayWith(ctx context.Context, audience string, extras Ga
 	if g.log, err = os.OpenFile(g.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
 		return nil, err
 	}
-	g.cmd = exec.Command(binary, append([]string{"--kubeconfig", kubeconfig, "--listen", listen, "--audience", audience,
+	g.cmd = exec.Command(binary, append([]string{kubeconfigFlag, kubeconfig, "--listen", listen, "--audience", audience,
 		"--health-probe-bind-address", probe}, extras.Args...)...)
 	g.cmd.Stdout, g.cmd.Stderr = g.log, g.log
 	g.cmd.Env = append(os.Environ(), extras.Env...)

@@ -20,6 +20,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
 
+// kubeconfigFlag is the flag kubectl, the manager and the gateway read their kubeconfig from.
+const kubeconfigFlag = "--kubeconfig"
+
 // Local is toolgate as a user runs it on one machine: kube-apiserver and etcd on loopback, the
 // CRDs applied with kubectl, and the real manager binary serving its webhooks over TLS on
 // loopback. The demo and the e2e suite both start it.
@@ -100,7 +103,7 @@ func StartLocal(ctx context.Context, dir string, out io.Writer) (*Local, error) 
 
 // KubectlRun runs the pinned kubectl as the admin, copying its output to out and returning it.
 func (l *Local) KubectlRun(ctx context.Context, out io.Writer, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, l.Kubectl, append([]string{"--kubeconfig", l.Kubeconfig}, args...)...)
+	cmd := exec.CommandContext(ctx, l.Kubectl, append([]string{kubeconfigFlag, l.Kubeconfig}, args...)...)
 	data, err := cmd.CombinedOutput()
 	if out != nil {
 		_, _ = out.Write(data)
@@ -176,7 +179,7 @@ func (l *Local) managerArgs(certDir string, webhookPort int, probe, ledgerDir, w
 		return nil, err
 	}
 	return []string{
-		"--kubeconfig", l.OperatorKubeconfig,
+		kubeconfigFlag, l.OperatorKubeconfig,
 		"--metrics-bind-address", "0",
 		"--health-probe-bind-address", probe,
 		"--leader-elect", "--leader-election-namespace", OperatorNamespace,
