@@ -43,7 +43,7 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, user string, o
 
 // countReport adds a trusted cost report to the plan's counters before it is stored: the call then
 // costs the larger of its reservation and the report, so accumulatedCost grows by what the report
-// adds beyond both, once for each stored state of the call (report_memo.go). checkReporter has
+// adds beyond both, once for each stored cost of the call (report_memo.go). checkReporter has
 // already made sure the writer is the plan's reporter.
 func (h *AgentToolCallHandler) countReport(ctx context.Context, old, call *safetyv1alpha1.AgentToolCall) error {
 	if sameCost(old, call) {
