@@ -176,7 +176,9 @@ func (r *costReporter) stated(rt *route, out *mcp.CallToolResult) (*resource.Qua
 // declares a maxCostPerCall, else its costPerCall; nil when that is nothing.
 func (r *costReporter) unstatedCost(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool string, ceiling bool) (*resource.Quantity, error) {
 	at := &safetyv1alpha1.AgentTool{}
-	if err := r.reader.Get(ctx, client.ObjectKey{Name: tool}, at, noDeepCopy); err != nil {
+	if err := r.reader.Get(ctx, client.ObjectKey{Name: tool}, at, noDeepCopy); apierrors.IsNotFound(err) {
+		at = &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: tool}} // deleted since: its pin still prices it
+	} else if err != nil {
 		return nil, fmt.Errorf("reading AgentTool %s: %w", tool, err)
 	}
 	pinned := policy.ToolAsPinned(plan, at)

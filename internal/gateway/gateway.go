@@ -338,6 +338,12 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	// failing it would cost the agent the call's reservation and a step attempt for the
 	// gateway's stale session. A call that may have reached the upstream is never sent twice.
 	for try := 1; ; try++ {
+		current, err := g.currentRoute(ctx, rt)
+		if err != nil {
+			g.report(ctx, call, rt, upstreamAnswer{err: err, mayHaveRun: d.mayHaveRun(callErr)}, turn)
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		}
+		rt = current
 		up, session, err := g.admittedSession(ctx, rt)
 		if err != nil {
 			g.report(ctx, call, rt, upstreamAnswer{err: err, mayHaveRun: d.mayHaveRun(callErr)}, turn)

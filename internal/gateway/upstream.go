@@ -213,11 +213,6 @@ func (u *upstreams) get(ctx context.Context, ts *safetyv1alpha1.ToolServer, pati
 			u.mu.Unlock()
 			return up, nil
 		}
-		if newer := u.newerThan(ts); newer > 0 {
-			u.mu.Unlock()
-			return nil, fmt.Errorf("ToolServer %s changed (generation %d) since this call was routed (generation %d): %w",
-				ts.Name, newer, ts.Generation, errRouteChanged)
-		}
 		stale := u.byName[ts.Name]
 		delete(u.byName, ts.Name)
 		a := u.attempts[ts.Name]
@@ -249,24 +244,6 @@ func (u *upstreams) get(ctx context.Context, ts *safetyv1alpha1.ToolServer, pati
 		}
 		// Connected (or superseded by a newer spec): look again.
 	}
-}
-
-// errRouteChanged refuses a call routed by an older spec of its ToolServer than the one the gateway
-// now connects to: sent on, it would go where the platform no longer sends calls (another URL),
-// and reconnecting the old spec would take the current one's sessions from every other call.
-var errRouteChanged = errors.New("the call was not sent; call again")
-
-// newerThan is the generation of ts's ToolServer (the same object, by UID) that the gateway is
-// connected to or connecting to, when that is newer than ts's; 0 otherwise. u.mu is held.
-func (u *upstreams) newerThan(ts *safetyv1alpha1.ToolServer) int64 {
-	newer := int64(0)
-	if up, ok := u.byName[ts.Name]; ok && up.uid == ts.UID && up.generation > ts.Generation {
-		newer = up.generation
-	}
-	if a := u.attempts[ts.Name]; a != nil && a.uid == ts.UID && a.generation > max(ts.Generation, newer) {
-		newer = a.generation
-	}
-	return newer
 }
 
 // await waits until a is done, ctx ends, or (when patience is not 0) patience has passed since a
