@@ -338,18 +338,12 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	// failing it would cost the agent the call's reservation and a step attempt for the
 	// gateway's stale session. A call that may have reached the upstream is never sent twice.
 	for try := 1; ; try++ {
-		current, err := g.currentRoute(ctx, rt)
+		current, up, session, err := g.admittedSession(ctx, rt)
 		if err != nil {
 			g.report(ctx, call, rt, upstreamAnswer{err: err, mayHaveRun: d.mayHaveRun(callErr)}, turn)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
-		rt = current
-		up, session, err := g.admittedSession(ctx, rt)
-		if err != nil {
-			g.report(ctx, call, rt, upstreamAnswer{err: err, mayHaveRun: d.mayHaveRun(callErr)}, turn)
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
-		}
-		d = &delivery{}
+		rt, d = current, &delivery{}
 		out, callErr = session.CallTool(withDelivery(callCtx, d), &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
 		if callErr == nil {
 			break
@@ -445,13 +439,20 @@ func (g *Gateway) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall
 	})
 }
 
-// admittedSession is session for an admitted call. The connect is not the agent's to cut short
-// (an agent that hangs up during it would leave the call unreported), so it waits on a context of
-// its own, bounded as every connect is.
-func (g *Gateway) admittedSession(ctx context.Context, rt *route) (*upstream, *mcp.ClientSession, error) {
+// admittedSession is the route and a session for an admitted call routed by rt: its route as the
+// ToolServer is now (currentRoute; errRouteChanged when that is not the route it was routed by),
+// and a session with its upstream. The connect is not the agent's to cut short (an agent that
+// hangs up during it would leave the call unreported), so it waits on a context of its own,
+// bounded as every connect is.
+func (g *Gateway) admittedSession(ctx context.Context, rt *route) (*route, *upstream, *mcp.ClientSession, error) {
+	current, err := g.currentRoute(ctx, rt)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
 	defer cancel()
-	return g.session(cctx, rt)
+	up, session, err := g.session(cctx, current)
+	return current, up, session, err
 }
 
 // session returns a session with rt's upstream. An upstream closed since it was fetched (replaced,
