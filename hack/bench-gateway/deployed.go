@@ -18,6 +18,9 @@ import (
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
+// gatewayMemoryLimit is config/gateway's limits.memory, 256Mi.
+const gatewayMemoryLimit = 256 << 20
+
 // runDeployed measures the gateway as it is deployed: kube-apiserver and etcd, the manager binary
 // (the operator and toolgate's webhook, with its ledger on disk) and the toolgate-gateway binary
 // each a process of its own, as e2e runs them; the upstream server and the clients stay in this
@@ -25,9 +28,6 @@ import (
 // gateway has that CPU to itself and everything else the others: what the gateway adds when it
 // is not also queueing behind the API server, etcd, the upstream and the clients on the same two
 // cores, as a Deployment with CPU of its own is not.
-// gatewayMemoryLimit is config/gateway's limits.memory, 256Mi.
-const gatewayMemoryLimit = 256 << 20
-
 func runDeployed(ctx context.Context, rounds, perRun, gatewayCPU int, gatewayPprof string, gatewayEnv []string) error {
 	dir, err := os.MkdirTemp("", "toolgate-bench-gateway-")
 	if err != nil {

@@ -320,41 +320,45 @@ func printPaired(modes []string, pooled lats, prefix string) {
 // setUp registers the tool, an open profile, the ToolServer and a locked plan, starts the upstream
 // and the gateway (as its own ServiceAccount with the shipped role, reading through a cache as
 // cmd/toolgate-gateway does), and makes the agent's pod-bound token.
-func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) {
+func setUp(ctx context.Context, cluster *testenv.Cluster) (_ *env, stopAll func(), err error) {
+	var stops []func() // what was started, stopped in reverse
+	stopAll = func() {
+		for _, stop := range slices.Backward(stops) {
+			stop()
+		}
+	}
+	defer func() {
+		if err != nil {
+			stopAll()
+		}
+	}()
 	upstream := startUpstream()
+	stops = append(stops, upstream.Close)
 	token, agent, err := world(ctx, cluster.Client, cluster.Config, cluster.Scheme, upstream.URL)
 	if err != nil {
-		upstream.Close()
 		return nil, nil, err
 	}
 	gwCfg, err := testenv.Gateway(ctx, cluster.Config, testenv.OperatorNamespace, testenv.GatewayServiceAccount)
 	if err != nil {
-		upstream.Close()
 		return nil, nil, err
 	}
 	gwCache, err := cache.New(gwCfg, cache.Options{Scheme: cluster.Scheme})
 	if err != nil {
-		upstream.Close()
 		return nil, nil, err
 	}
 	cacheCtx, stopCache := context.WithCancel(ctx)
+	stops = append(stops, stopCache)
 	go func() { _ = gwCache.Start(cacheCtx) }()
 	if !gwCache.WaitForCacheSync(ctx) {
-		stopCache()
-		upstream.Close()
 		return nil, nil, fmt.Errorf("the gateway's cache did not sync")
 	}
 	gwClient, err := client.New(gwCfg, client.Options{Scheme: cluster.Scheme,
 		Cache: &client.CacheOptions{Reader: gwCache}})
 	if err != nil {
-		stopCache()
-		upstream.Close()
 		return nil, nil, err
 	}
 	cs, err := kubernetes.NewForConfig(gwCfg)
 	if err != nil {
-		stopCache()
-		upstream.Close()
 		return nil, nil, err
 	}
 	gwOpts := gateway.Options{Reader: gwClient, APIServer: gwCfg,
@@ -372,25 +376,21 @@ func setUp(ctx context.Context, cluster *testenv.Cluster) (*env, func(), error) 
 	}
 	gwURL, stopGateway, err := gatewayWith(func(*gateway.Options) {})
 	if err != nil {
-		stopCache()
-		upstream.Close()
 		return nil, nil, err
 	}
-	stop := func() { stopGateway(); upstream.Close(); stopCache() }
+	stops = append(stops, stopGateway)
 	// Prime the cache: every kind the gateway reads, before anything is measured.
 	for _, list := range []client.ObjectList{&safetyv1alpha1.ToolServerList{}, &safetyv1alpha1.AgentToolList{},
 		&safetyv1alpha1.AgentPlanList{}} {
 		if err := gwClient.List(ctx, list); err != nil {
-			stop()
 			return nil, nil, err
 		}
 	}
 	relay, err := startRelay(ctx, upstream.URL)
 	if err != nil {
-		stop()
 		return nil, nil, err
 	}
-	stopAll := func() { relay.Close(); stop() }
+	stops = append(stops, relay.Close)
 	return &env{upstreamURL: upstream.URL, gatewayURL: gwURL, relayURL: relay.URL, token: token, agent: agent,
 		gatewayWith: gatewayWith, cpu: processCPU}, stopAll, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/toolgate/toolgate/internal/cputime"
 )
 
 // pinProcesses gives process gateway CPU cpu alone, and this process and every other process it
@@ -81,21 +82,12 @@ func descendants(pid int) []int {
 	return out
 }
 
-// parentOf reads pid's parent from /proc/PID/stat (the field after the state, after the command
-// name in parentheses, which may hold spaces).
+// parentOf reads pid's parent from /proc/PID/stat: the field after the state.
 func parentOf(pid int) (int, bool) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
+	fields, err := cputime.StatFields(pid)
+	if err != nil || len(fields) < 2 {
 		return 0, false
 	}
-	end := bytes.LastIndexByte(data, ')')
-	if end < 0 {
-		return 0, false
-	}
-	var state string
-	var parent int
-	if _, err := fmt.Sscanf(string(data[end+1:]), " %s %d", &state, &parent); err != nil {
-		return 0, false
-	}
-	return parent, true
+	parent, err := strconv.Atoi(fields[1])
+	return parent, err == nil
 }

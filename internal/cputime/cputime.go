@@ -28,16 +28,10 @@ const clockTicks = 100
 // benchmark that measures a program running as a process of its own. Its resolution is a clock
 // tick (10 ms), so it is read over many operations.
 func OfProcess(pid int) (time.Duration, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	fields, err := StatFields(pid)
 	if err != nil {
 		return 0, err
 	}
-	// The command name, in parentheses, may hold spaces: the fields are counted after it.
-	end := bytes.LastIndexByte(data, ')')
-	if end < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
-	}
-	fields := strings.Fields(string(data[end+1:]))
 	const utime, stime = 11, 12 // fields 14 and 15 of stat(5), counted from the state (field 3)
 	if len(fields) <= stime {
 		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(fields))
@@ -51,4 +45,19 @@ func OfProcess(pid int) (time.Duration, error) {
 		ticks += n
 	}
 	return time.Duration(ticks) * time.Second / clockTicks, nil
+}
+
+// StatFields are the fields of /proc/PID/stat after the command name, from the state (field 3 of
+// stat(5)) on: the command name, in parentheses, may hold spaces, so the fields are counted after
+// it.
+func StatFields(pid int) ([]string, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil, err
+	}
+	end := bytes.LastIndexByte(data, ')')
+	if end < 0 {
+		return nil, fmt.Errorf("/proc/%d/stat: no command name", pid)
+	}
+	return strings.Fields(string(data[end+1:])), nil
 }

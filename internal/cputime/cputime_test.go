@@ -2,6 +2,7 @@ package cputime
 
 import (
 	"os"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -25,5 +26,16 @@ func TestOfProcessReadsWhatGetrusageReads(t *testing.T) {
 	}
 	if _, err := OfProcess(-1); err == nil {
 		t.Error("OfProcess(-1) read a process that cannot exist")
+	}
+}
+
+// TestStatFieldsCountFromTheState: the field after the state is the parent's process id.
+func TestStatFieldsCountFromTheState(t *testing.T) {
+	fields, err := StatFields(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fields) < 2 || fields[1] != strconv.Itoa(os.Getppid()) {
+		t.Errorf("fields %.3q: want the parent %d second", fields, os.Getppid())
 	}
 }
