@@ -120,19 +120,19 @@ func (oc *offlineCluster) countCalls(ctx context.Context) error {
 		}
 		for j := range calls.Items {
 			c := &calls.Items[j]
-			reserve := safety.Money{}
+			reserve, hold := safety.Money{}, safety.Money{}
 			tool := &safetyv1alpha1.AgentTool{}
 			if err := oc.c.Get(ctx, client.ObjectKey{Name: c.Spec.Tool}, tool); err == nil {
 				if reserve, err = policy.CostPerCall(tool); err != nil {
 					return err
 				}
+				if hold, err = policy.HoldFor(p, tool); err != nil {
+					return err
+				}
 			}
-			reported, err := policy.ReportedCost(c.Status.Cost)
-			if err != nil {
+			if err := u.CountStored(c.Spec.Step, reserve, hold, c.Status.Cost); err != nil {
 				return inputErrorf("AgentToolCall %s/%s: status.cost: %v", c.Namespace, c.Name, err)
 			}
-			u.Admit(c.Spec.Step, reserve)
-			u.Report(reserve, safety.Money{}, reported)
 		}
 		u.Into(&p.Status.Usage)
 		if err := oc.c.Status().Update(ctx, p); err != nil {

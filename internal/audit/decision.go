@@ -65,6 +65,7 @@ type ToolPin struct {
 type Facts struct {
 	AccumulatedCost    safety.Money `json:"accumulatedCost"`
 	TotalCost          safety.Money `json:"totalCost"`
+	HeldCost           safety.Money `json:"heldCost"`
 	EarlierAttempts    int32        `json:"earlierAttempts"`
 	Repeats            int          `json:"repeats"`
 	HumanApproved      bool         `json:"humanApproved"`
@@ -116,7 +117,7 @@ func PinOf(plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool) *Tool
 // FactsOf is the facts part of a decision record: the engine's input c, as decided (approved
 // says a person's approval was applied).
 func FactsOf(c safety.Call, approved bool) *Facts {
-	return &Facts{AccumulatedCost: c.Context.AccumulatedCost, TotalCost: c.Context.TotalCost,
+	return &Facts{AccumulatedCost: c.Context.AccumulatedCost, TotalCost: c.Context.TotalCost, HeldCost: c.Context.HeldCost,
 		EarlierAttempts: c.Context.StepRetryCount, Repeats: c.Context.Repeats, HumanApproved: approved || c.Context.HumanApproved,
 		ReadOnlyPlan: c.Context.ReadOnlyPlan, RequireCheckpoints: c.Context.RequireCheckpoints}
 }
@@ -219,6 +220,9 @@ func (rec *decisionRecord) Fields() map[string]any {
 		f[FieldFacts] = map[string]any{"accumulatedCost": x.AccumulatedCost.String(), "totalCost": x.TotalCost.String(),
 			"earlierAttempts": x.EarlierAttempts, "repeats": x.Repeats, "humanApproved": x.HumanApproved,
 			"readOnlyPlan": x.ReadOnlyPlan, "requireCheckpoints": x.RequireCheckpoints}
+		if !x.HeldCost.IsZero() { // absent when nothing is held, as in records written before holds
+			f[FieldFacts].(map[string]any)["heldCost"] = x.HeldCost.String()
+		}
 	}
 	return f
 }
@@ -268,6 +272,9 @@ func (rec *decisionRecord) WriteFields(w *ledger.FieldWriter) {
 		w.Object(FieldFacts)
 		w.String("accumulatedCost", x.AccumulatedCost.String())
 		w.Int("earlierAttempts", int64(x.EarlierAttempts))
+		if !x.HeldCost.IsZero() {
+			w.String("heldCost", x.HeldCost.String())
+		}
 		w.Bool("humanApproved", x.HumanApproved)
 		w.Bool("readOnlyPlan", x.ReadOnlyPlan)
 		w.Int("repeats", int64(x.Repeats))

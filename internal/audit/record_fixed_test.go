@@ -62,6 +62,9 @@ func randomDecision(rng *rand.Rand) Decision {
 		d.Facts = &Facts{AccumulatedCost: safety.MustParseMoney(fmt.Sprintf("%d.%02d", rng.IntN(100), rng.IntN(100))),
 			TotalCost: safety.MustParseMoney("40.1"), EarlierAttempts: rng.Int32N(10), Repeats: rng.IntN(5) - 1,
 			HumanApproved: rng.IntN(2) == 0, ReadOnlyPlan: rng.IntN(2) == 0, RequireCheckpoints: rng.IntN(2) == 0}
+		if rng.IntN(2) == 0 { // absent when nothing is held
+			d.Facts.HeldCost = safety.MustParseMoney(fmt.Sprintf("0.%d", rng.IntN(10)))
+		}
 	}
 	return d
 }

@@ -173,7 +173,8 @@ func (r *costReporter) stated(rt *route, out *mcp.CallToolResult) (*resource.Qua
 
 // unstatedCost is what a call of tool costs when no usable cost was stated for it, as the tool is
 // pinned in the plan: the larger of its maxCostPerCall and costPerCall when ceiling is set and it
-// declares a maxCostPerCall, else its costPerCall; nil when that is nothing.
+// declares a maxCostPerCall, else its costPerCall; nil when that is nothing and the tool declares
+// no maxCostPerCall (one that does held it at admission until a cost is reported).
 func (r *costReporter) unstatedCost(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool string, ceiling bool) (*resource.Quantity, error) {
 	at := &safetyv1alpha1.AgentTool{}
 	if err := r.reader.Get(ctx, client.ObjectKey{Name: tool}, at, noDeepCopy); apierrors.IsNotFound(err) {
@@ -189,8 +190,8 @@ func (r *costReporter) unstatedCost(ctx context.Context, plan *safetyv1alpha1.Ag
 			cost = most
 		}
 	}
-	if err != nil || cost.Nanos() == 0 {
-		return nil, err
+	if err != nil || (cost.Nanos() == 0 && pinned.Spec.MaxCostPerCall == nil) {
+		return nil, err // a tool that declares a maxCostPerCall gets a cost, 0 included: it releases what the call held
 	}
 	q := policy.QuantityFromMoney(cost)
 	return &q, nil

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -30,10 +31,16 @@ func TestUsageCountersOnlyGrow(t *testing.T) {
 			t.Errorf("%s: grew %s, want %s", r.name, got, r.grow)
 		}
 	}
+	u.Hold(m("0.9"))
+	u.Hold(m("0.9"))
+	u.Release(m("0.9"))
+	if got := u.Outstanding(); got != m("0.9") {
+		t.Errorf("outstanding %s, want 0.9", got)
+	}
 	var status safetyv1alpha1.PlanUsage
 	u.Into(&status)
 	want := safetyv1alpha1.PlanUsage{
-		Calls: 3, AccumulatedCost: "2.55", ReservedCost: "1", ReportedCost: "2.05",
+		Calls: 3, AccumulatedCost: "2.55", ReservedCost: "1", ReportedCost: "2.05", HeldCost: "1.8", ReleasedCost: "0.9",
 		StepAttempts: map[string]int32{"build": 2, "test": 1},
 	}
 	if diff := cmp.Diff(want, status); diff != "" {
@@ -117,5 +124,56 @@ func TestLegacyStepCountsMove(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]int32{"build": 5, "test": 2, "lint": 1}, plan.Status.Usage.StepAttempts); diff != "" {
 		t.Errorf("stepAttempts (-want +got):\n%s", diff)
+	}
+}
+
+func TestReleasingNeverExceedsWhatWasHeld(t *testing.T) {
+	m := safety.MustParseMoney
+	u := Usage{}
+	u.Hold(m("1"))
+	u.Release(m("1"))
+	u.Release(m("1")) // a release counted twice (its memory lost): what others hold is not undercut below nothing
+	if u.Released != m("1") || !u.Outstanding().IsZero() {
+		t.Fatalf("released %s, outstanding %s; want 1 and 0", u.Released, u.Outstanding())
+	}
+	stored := Usage{Held: m("3"), Released: m("1")}
+	u.MergeMax(stored)
+	if u.Held != m("3") || u.Released != m("1") || u.Outstanding() != m("2") {
+		t.Fatalf("merged: held %s, released %s, outstanding %s; want 3, 1, 2", u.Held, u.Released, u.Outstanding())
+	}
+}
+
+func TestHoldFor(t *testing.T) {
+	reporter := &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount, Name: "meter"}
+	tool := func(cost, most string) *safetyv1alpha1.AgentTool {
+		tl := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: "t"}}
+		if cost != "" {
+			tl.Spec.CostPerCall = new(resource.MustParse(cost))
+		}
+		if most != "" {
+			tl.Spec.MaxCostPerCall = new(resource.MustParse(most))
+		}
+		return tl
+	}
+	for _, tc := range []struct {
+		name     string
+		reporter *safetyv1alpha1.CostReporter
+		tool     *safetyv1alpha1.AgentTool
+		want     string
+	}{
+		{"the ceiling less the price", reporter, tool("0.1", "1"), "0.9"},
+		{"the whole ceiling of a tool without a price", reporter, tool("", "2.5"), "2.5"},
+		{"nothing for a plan without a reporter: its calls cost their price", nil, tool("0.1", "1"), "0"},
+		{"nothing for a tool without a ceiling", reporter, tool("0.1", ""), "0"},
+		{"nothing for a ceiling under the price", reporter, tool("1", "0.5"), "0"},
+	} {
+		plan := &safetyv1alpha1.AgentPlan{Spec: safetyv1alpha1.AgentPlanSpec{CostReporter: tc.reporter}}
+		got, err := HoldFor(plan, tc.tool)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got != safety.MustParseMoney(tc.want) {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
 	}
 }

@@ -17,6 +17,8 @@ type CallFacts struct {
 	AccumulatedCost safety.Money
 	// TotalCost is the accumulated cost of every plan in the namespace.
 	TotalCost safety.Money
+	// HeldCost is what the plan's calls in flight hold (Usage.Outstanding).
+	HeldCost safety.Money
 	// EarlierAttempts is how many calls of the same plan step were admitted before this one.
 	EarlierAttempts int32
 }
@@ -36,7 +38,7 @@ func EngineCall(call *safetyv1alpha1.AgentToolCall, plan *safetyv1alpha1.AgentPl
 		Context: safety.Context{
 			ReadOnlyPlan: plan.Spec.ReadOnly, RequireCheckpoints: plan.Spec.RequireCheckpoints,
 			SandboxID: call.Spec.SandboxID, AccumulatedCost: f.AccumulatedCost, TotalCost: f.TotalCost,
-			StepRetryCount: f.EarlierAttempts,
+			HeldCost: f.HeldCost, StepRetryCount: f.EarlierAttempts,
 		},
 		Args: safety.Arguments{Command: call.Spec.Arguments.Command, Paths: call.Spec.Arguments.Paths, Cwd: call.Spec.Arguments.Cwd},
 	}

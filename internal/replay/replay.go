@@ -288,7 +288,7 @@ func engineCall(d audit.DecisionFields) safety.Call {
 		Tool: safety.Tool{Name: d.Tool, Writes: t.Writes, Unsafe: t.Unsafe, Checkpointable: t.Checkpointable,
 			ActionClass: safety.ActionClass(t.ActionClass), SkillCategory: t.SkillCategory, HasSkillCategory: t.SkillCategory != ""},
 		Context: safety.Context{ReadOnlyPlan: f.ReadOnlyPlan, RequireCheckpoints: f.RequireCheckpoints, SandboxID: d.SandboxID,
-			HumanApproved: f.HumanApproved, AccumulatedCost: f.AccumulatedCost, TotalCost: f.TotalCost,
+			HumanApproved: f.HumanApproved, AccumulatedCost: f.AccumulatedCost, TotalCost: f.TotalCost, HeldCost: f.HeldCost,
 			StepRetryCount: f.EarlierAttempts, Repeats: f.Repeats},
 		Args: safety.Arguments{Command: d.Arguments.Command, Paths: d.Arguments.Paths, Cwd: d.Arguments.Cwd},
 	}

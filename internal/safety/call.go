@@ -91,6 +91,9 @@ type Context struct {
 	AccumulatedCost Money
 	// TotalCost is the cost across every plan counted against max_total_cost.
 	TotalCost Money
+	// HeldCost is what the plan's calls hold, beyond their cost so far, until their cost is
+	// reported: it counts against max_cost_per_plan and max_total_cost with the costs above.
+	HeldCost Money
 	// StepRetryCount is how often this step was retried before this call (attempt number minus one).
 	StepRetryCount int32
 	// Repeats is how often this same call was seen within the loop window, this one included, as

@@ -137,15 +137,24 @@ func checkCost(p *Policy, c *Call) *failure {
 	if p.profile == nil {
 		return nil
 	}
-	if m := p.profile.MaxCostPerPlan; m != nil && c.Context.AccumulatedCost.Cmp(*m) >= 0 {
+	held := c.Context.HeldCost
+	if m := p.profile.MaxCostPerPlan; m != nil && c.Context.AccumulatedCost.SaturatingAdd(held).Cmp(*m) >= 0 {
 		return &failure{kind: kindCostLimitExceeded, rule: RuleMaxCostPerPlan,
-			msg: fmt.Sprintf("the plan's accumulated cost %s has reached max_cost_per_plan %s", c.Context.AccumulatedCost, *m)}
+			msg: fmt.Sprintf("the plan's accumulated cost %s%s has reached max_cost_per_plan %s", c.Context.AccumulatedCost, heldNote(held), *m)}
 	}
-	if m := p.profile.MaxTotalCost; m != nil && c.Context.TotalCost.Cmp(*m) >= 0 {
+	if m := p.profile.MaxTotalCost; m != nil && c.Context.TotalCost.SaturatingAdd(held).Cmp(*m) >= 0 {
 		return &failure{kind: kindCostLimitExceeded, rule: RuleMaxTotalCost,
-			msg: fmt.Sprintf("the total accumulated cost %s has reached max_total_cost %s", c.Context.TotalCost, *m)}
+			msg: fmt.Sprintf("the total accumulated cost %s%s has reached max_total_cost %s", c.Context.TotalCost, heldNote(held), *m)}
 	}
 	return nil
+}
+
+// heldNote says what the plan's calls in flight hold, when they hold anything.
+func heldNote(held Money) string {
+	if held.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf(", with %s held for calls whose cost is not reported yet,", held)
 }
 
 func checkRetries(p *Policy, c *Call) *failure {

@@ -29,6 +29,10 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 	if err != nil {
 		return outcome{}, err
 	}
+	hold, err := policy.HoldFor(plan, tool)
+	if err != nil {
+		return outcome{}, err
+	}
 	repeats := -1
 	if loop := compiled.Loop(); loop.MaxRepeats >= 0 && !dryRun {
 		repeats = h.loops.Observe(safety.NewCallKey(plan.Namespace+"/"+plan.Name, policy.EngineCall(call, plan, tool, policy.CallFacts{})), loop.Window)
@@ -45,7 +49,7 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 			return outcome{}, err
 		}
 		facts := policy.EngineCall(call, plan, tool, policy.CallFacts{
-			AccumulatedCost: u.Accumulated, TotalCost: total, EarlierAttempts: u.Steps[call.Spec.Step]})
+			AccumulatedCost: u.Accumulated, TotalCost: total, HeldCost: u.Outstanding(), EarlierAttempts: u.Steps[call.Spec.Step]})
 		if repeats >= 0 {
 			facts.Context.Repeats = repeats
 		}
@@ -55,6 +59,7 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 		}
 		if out.decision != decisionDeny {
 			u.Admit(call.Spec.Step, reserve)
+			u.Hold(hold)
 		}
 		out.tool = audit.PinOf(plan, tool)
 		return out, nil

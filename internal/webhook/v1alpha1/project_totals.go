@@ -50,7 +50,13 @@ type namespaceTotal struct {
 	sum      safety.Money
 	plans    map[types.UID]safety.Money
 	departed map[types.UID]departedPlan
+	// holds are what the plans that exist hold for calls in flight (policy.HoldFor), each as the
+	// largest held and released seen (both only grow); held and released are their sums.
+	holds          map[types.UID]planHolds
+	held, released safety.Money
 }
+
+type planHolds struct{ held, released safety.Money }
 
 type departedPlan struct {
 	cost safety.Money
@@ -89,6 +95,22 @@ func (t *projectTotals) observeUsage(plan *safetyv1alpha1.AgentPlan, u policy.Us
 		n.sum = safety.MoneyFromNanos(n.sum.Nanos() - old.Nanos()).SaturatingAdd(u.Accumulated)
 		n.plans[plan.UID] = u.Accumulated
 	}
+	h := n.holds[plan.UID]
+	grown := planHolds{held: maxMoney(h.held, u.Held), released: maxMoney(h.released, u.Released)}
+	if grown != h {
+		n.held = safety.MoneyFromNanos(n.held.Nanos() - h.held.Nanos()).SaturatingAdd(grown.held)
+		n.released = safety.MoneyFromNanos(n.released.Nanos() - h.released.Nanos()).SaturatingAdd(grown.released)
+		n.holds[plan.UID] = grown
+	}
+}
+
+// heldByOthers is what the namespace's plans other than plan hold now: a deleted plan holds
+// nothing (its spend is final), and plan's own holds are its decision's to add.
+func (n *namespaceTotal) heldByOthers(plan types.UID) safety.Money {
+	own := n.holds[plan]
+	held := n.held.Nanos() - own.held.Nanos()
+	released := n.released.Nanos() - own.released.Nanos()
+	return safety.MoneyFromNanos(max(0, held-released))
 }
 
 // forget moves a deleted plan's cost aside until the ProjectPolicy shows it settled.
@@ -102,20 +124,24 @@ func (t *projectTotals) forget(namespace string, uid types.UID, now time.Time) {
 	}
 	delete(n.plans, uid)
 	n.sum = safety.MoneyFromNanos(n.sum.Nanos() - cost.Nanos())
+	h := n.holds[uid]
+	n.held, n.released = safety.MoneyFromNanos(n.held.Nanos()-h.held.Nanos()), safety.MoneyFromNanos(n.released.Nanos()-h.released.Nanos())
+	delete(n.holds, uid)
 	n.departed[uid] = departedPlan{cost: cost, at: now}
 }
 
 func (t *projectTotals) namespace(ns string) *namespaceTotal {
 	n := t.ns[ns]
 	if n == nil {
-		n = &namespaceTotal{plans: map[types.UID]safety.Money{}, departed: map[types.UID]departedPlan{}}
+		n = &namespaceTotal{plans: map[types.UID]safety.Money{}, departed: map[types.UID]departedPlan{}, holds: map[types.UID]planHolds{}}
 		t.ns[ns] = n
 	}
 	return n
 }
 
 // total is the namespace's spend as maxTotalCost sees it, with plan's own figure taken as
-// planCost when that is higher (the counts its decisions hold in memory, not yet observed).
+// planCost when that is higher (the counts its decisions hold in memory, not yet observed), and
+// what the other plans hold for their calls in flight (plan's own holds are the decision's).
 func (t *projectTotals) total(ctx context.Context, namespace string, plan types.UID, planCost safety.Money, now time.Time) (safety.Money, error) {
 	settledCost, settled, err := t.settled(ctx, namespace)
 	if err != nil {
@@ -144,7 +170,7 @@ func (t *projectTotals) total(ctx context.Context, namespace string, plan types.
 	if own := n.plans[plan]; planCost.Cmp(own) > 0 && !slices.Contains(settled, string(plan)) {
 		total = total.SaturatingAdd(safety.MoneyFromNanos(planCost.Nanos() - own.Nanos()))
 	}
-	return total.SaturatingAdd(settledCost), nil
+	return total.SaturatingAdd(settledCost).SaturatingAdd(n.heldByOthers(plan)), nil
 }
 
 // settled reads what the namespace's deleted plans spent from its ProjectPolicy.
@@ -189,6 +215,9 @@ func (t *projectTotals) listTotal(ctx context.Context, namespace string, plan ty
 			u.Accumulated = planCost
 		}
 		total = total.SaturatingAdd(u.Accumulated)
+		if p.UID != plan {
+			total = total.SaturatingAdd(u.Outstanding())
+		}
 	}
 	return total, nil
 }

@@ -43,7 +43,8 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, user string, o
 
 // countReport adds a trusted cost report to the plan's counters before it is stored: the call then
 // costs the larger of its reservation and the report, so accumulatedCost grows by what the report
-// adds beyond both, once for each stored cost of the call (report_memo.go). checkReporter has
+// adds beyond both, once for each stored cost of the call (report_memo.go); the first report
+// releases what the call held (policy.HoldFor). checkReporter has
 // already made sure the writer is the plan's reporter.
 func (h *AgentToolCallHandler) countReport(ctx context.Context, old, call *safetyv1alpha1.AgentToolCall) error {
 	if sameCost(old, call) {
@@ -69,11 +70,16 @@ func (h *AgentToolCallHandler) countReport(ctx context.Context, old, call *safet
 		}
 		return fmt.Errorf("reading plan %s: %w", call.Spec.Plan, err)
 	}
-	reserve, err := policy.CostPerCall(policy.ToolAsPinned(plan, tool)) // the reservation the call was admitted with
+	pinned := policy.ToolAsPinned(plan, tool)
+	reserve, err := policy.CostPerCall(pinned) // the reservation the call was admitted with
 	if err != nil {
 		return err
 	}
-	err = h.usage.submitReport(ctx, plan, old, reserve, before, after)
+	held, err := policy.HoldFor(plan, pinned) // and what it held beyond it
+	if err != nil {
+		return err
+	}
+	err = h.usage.submitReport(ctx, plan, old, callCost{reserve: reserve, held: held, before: before, after: after})
 	if apierrors.IsNotFound(err) || errors.Is(err, errPlanSealed) {
 		return nil // a deleted plan's spend is final
 	}

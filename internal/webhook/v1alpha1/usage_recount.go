@@ -114,12 +114,14 @@ func recountCall(u *policy.Usage, plan *safetyv1alpha1.AgentPlan, call *safetyv1
 	if call.CreationTimestamp.Before(&plan.CreationTimestamp) {
 		return // a call of an earlier plan of the same name
 	}
-	reserve, err := policy.CostPerCall(policy.ToolAsPinned(plan, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: call.Spec.Tool}}))
+	tool := policy.ToolAsPinned(plan, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: call.Spec.Tool}})
+	reserve, err := policy.CostPerCall(tool)
 	if err != nil {
 		reserve = safety.Money{} // unreadable: counted as reserving nothing, a lower bound still
 	}
-	u.Admit(call.Spec.Step, reserve)
-	if reported, err := policy.ReportedCost(call.Status.Cost); err == nil {
-		u.Report(reserve, safety.Money{}, reported)
+	hold, err := policy.HoldFor(plan, tool)
+	if err != nil {
+		hold = safety.Money{}
 	}
+	_ = u.CountStored(call.Spec.Step, reserve, hold, call.Status.Cost) // an unreadable cost counts as none: a lower bound still
 }

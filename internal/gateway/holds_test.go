@@ -1,0 +1,92 @@
+package gateway_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/gateway"
+)
+
+// A call of a tool with a maxCostPerCall holds it from admission until the gateway reports the
+// call, so calls in flight through two gateway replicas at once are not both judged against a
+// spend that counts neither; and the gateway's report, a cost of 0 included, releases it.
+var _ = Describe("what a call in flight through the gateway holds", Ordered, func() {
+	var (
+		w        *world
+		received atomic.Int32
+		release  chan struct{}
+		replicas [2]*mcp.ClientSession
+	)
+
+	BeforeAll(func() {
+		s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "test"}, nil)
+		mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "answers when the test lets it; states no cost"},
+			func(ctx context.Context, _ *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
+				received.Add(1)
+				select {
+				case <-release:
+				case <-ctx.Done():
+				}
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "answer about " + in.Path}}}, nil, nil
+			})
+		server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+		DeferCleanup(server.Close)
+		w = newWorld("gw-holds-", server.URL, "slow", func(o *worldObjects) {
+			o.profile.Spec.MaxCostPerPlan = new(resource.MustParse("1"))
+			o.tools[0].Spec.MaxCostPerCall = new(resource.MustParse("1")) // no costPerCall: a call is free unless stated otherwise
+			reportedByTheGateway(o.plan)
+		})
+		for i := range replicas { // two replicas of the gateway, each with its own turns
+			replicas[i] = connectedTo(startGateway(func(*gateway.Options) {}), w.token)
+		}
+	})
+
+	usage := func() safetyv1alpha1.PlanUsage {
+		GinkgoHelper()
+		key := client.ObjectKey{Namespace: w.ns, Name: "plan"}
+		Expect(counters.Store(ctx, key)).To(Succeed())
+		plan := &safetyv1alpha1.AgentPlan{}
+		Expect(k8sClient.Get(ctx, key, plan)).To(Succeed())
+		return plan.Status.Usage
+	}
+	call := func(session *mcp.ClientSession, path string) *mcp.CallToolResult {
+		GinkgoHelper()
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": path}})
+		Expect(err).NotTo(HaveOccurred())
+		return res
+	}
+
+	It("refuses a second call through another replica while the first holds the budget, and admits it once the first is reported", func() {
+		release = make(chan struct{})
+		first := make(chan *mcp.CallToolResult, 1)
+		go func() {
+			defer GinkgoRecover()
+			first <- call(replicas[0], "a.txt")
+		}()
+		Eventually(received.Load).Should(Equal(int32(1)), "the first call is in flight upstream")
+
+		By("the second replica knows nothing of the first call; the plan's counters do")
+		res := call(replicas[1], "b.txt")
+		Expect(res.IsError).To(BeTrue())
+		Expect(reasonIn(res)).To(Equal("ToolCostLimitExceeded"))
+		Expect(res.Content[0].(*mcp.TextContent).Text).To(ContainSubstring("with 1 held for calls whose cost is not reported yet"))
+		Expect(received.Load()).To(Equal(int32(1)), "the refused call never reached the upstream")
+
+		close(release)
+		Expect((<-first).IsError).To(BeFalse())
+		By("the gateway reported the first call's cost, 0, which released its hold")
+		Expect(usage()).To(And(HaveField("HeldCost", "1"), HaveField("ReleasedCost", "1")))
+		Expect(call(replicas[1], "b.txt").IsError).To(BeFalse())
+		Expect(received.Load()).To(Equal(int32(2)))
+		Expect(usage()).To(And(HaveField("AccumulatedCost", ""), HaveField("HeldCost", "2"), HaveField("ReleasedCost", "2")))
+	})
+})

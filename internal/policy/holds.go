@@ -1,0 +1,52 @@
+package policy
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/safety"
+)
+
+// HoldFor is what a call of tool (as the plan pins it, ToolAsPinned) holds beyond its costPerCall
+// from its admission until the plan's cost reporter first reports its cost: the tool's
+// maxCostPerCall less its costPerCall. A reported cost can be up to maxCostPerCall, so calls in
+// flight together, admitted against the same spent figure before any of them is reported, must
+// each count as costing that much, or a budget each of them fits alone is spent several times over
+// (by calls through several gateway replicas, or by a reporter other than the gateway). Nothing
+// is held for a plan that names no reporter (its calls cost exactly their costPerCall) or a tool
+// that declares no maxCostPerCall above its costPerCall (its cost is not bounded, so holding
+// cannot bound it).
+func HoldFor(plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool) (safety.Money, error) {
+	if CostReporterUser(plan) == "" || tool.Spec.MaxCostPerCall == nil {
+		return safety.Money{}, nil
+	}
+	most, err := MoneyFromQuantity(*tool.Spec.MaxCostPerCall)
+	if err != nil {
+		return safety.Money{}, fmt.Errorf("spec.maxCostPerCall of AgentTool %s: %w", tool.Name, err)
+	}
+	reserve, err := CostPerCall(tool)
+	if err != nil {
+		return safety.Money{}, err
+	}
+	return safety.MoneyFromNanos(max(0, most.Nanos()-reserve.Nanos())), nil
+}
+
+// CountStored adds a stored call to u as its admission and its reports counted it: one call and
+// one attempt of step reserving reserve and holding hold, the hold released if the call carries a
+// reported cost, and that cost.
+func (u *Usage) CountStored(step string, reserve, hold safety.Money, cost *resource.Quantity) error {
+	u.Admit(step, reserve)
+	u.Hold(hold)
+	if cost == nil {
+		return nil
+	}
+	u.Release(hold)
+	reported, err := ReportedCost(cost)
+	if err != nil {
+		return err
+	}
+	u.Report(reserve, safety.Money{}, reported)
+	return nil
+}

@@ -1,0 +1,116 @@
+package v1alpha1_test
+
+import (
+	"fmt"
+	"sync"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/safety"
+)
+
+// A call of a tool whose cost is reported after it ran holds the tool's maxCostPerCall until its
+// first report: calls in flight together (through several gateway replicas, or from a reporter
+// other than the gateway) must not all be judged against a spend that counts none of them.
+var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
+	const heldMessage = "held for calls whose cost is not reported yet"
+	var p *project
+	BeforeEach(func() { p = newProject(nil) })
+
+	// priced registers a reader tool of the project with costPerCall 0.1 and maxCostPerCall 1.
+	priced := func() string {
+		GinkgoHelper()
+		t := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: p.ns + "-priced"},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead,
+				CostPerCall: money("0.1"), MaxCostPerCall: money("1")}}
+		createCluster(t)
+		return t.Name
+	}
+	reportedByMeter := &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount, Name: "meter"}
+	budget := func(perPlan, total string) *safetyv1alpha1.ProfileRef {
+		GinkgoHelper()
+		return p.profile(profileWith(func(s *safetyv1alpha1.SafetyProfileSpec) {
+			if perPlan != "" {
+				s.MaxCostPerPlan = money(perPlan)
+			}
+			if total != "" {
+				s.MaxTotalCost = money(total)
+			}
+		}))
+	}
+
+	It("holds maxCostPerCall until the reporter's first report, which alone releases it", func() {
+		meter := p.newAgent("meter")
+		tool := priced()
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: budget("2", ""), CostReporter: reportedByMeter})
+		a, b := p.call(planName, tool, "a", "src/a.go"), p.call(planName, tool, "b", "src/b.go")
+		mustAdmit(submit(p.agent, a))
+		mustAdmit(submit(p.agent, b))
+		By("0.2 spent and 1.8 held reach 2: a third call is refused, naming what is held")
+		c := p.call(planName, tool, "c", "src/c.go")
+		mustDeny(submit(p.agent, c), safety.ReasonToolCostLimitExceeded, "accumulated cost 0.2, with 1.8 "+heldMessage, "max_cost_per_plan 2")
+		u := storedPlan(counters, p.ns, planName).Status.Usage
+		Expect([]string{u.AccumulatedCost, u.HeldCost, u.ReleasedCost}).To(Equal([]string{"0.2", "1.8", ""}))
+
+		By("the agent reporting its own call finished releases nothing")
+		Expect(report(p.agent, a, safetyv1alpha1.CallPhaseSucceeded, "")).To(Succeed())
+		mustDeny(submit(p.agent, c), safety.ReasonToolCostLimitExceeded, heldMessage)
+
+		By("the reporter's cost for a releases a's hold: 0.4 spent and 0.9 held leave room")
+		Expect(report(meter, a, safetyv1alpha1.CallPhaseSucceeded, "0.3")).To(Succeed())
+		mustAdmit(submit(p.agent, c))
+		u = storedPlan(counters, p.ns, planName).Status.Usage
+		Expect([]string{u.AccumulatedCost, u.HeldCost, u.ReleasedCost}).To(Equal([]string{"0.5", "2.7", "0.9"}))
+
+		By("a later report of the same call releases nothing more")
+		Expect(report(meter, a, safetyv1alpha1.CallPhaseSucceeded, "0.4")).To(Succeed())
+		u = storedPlan(counters, p.ns, planName).Status.Usage
+		Expect([]string{u.AccumulatedCost, u.ReleasedCost}).To(Equal([]string{"0.6", "0.9"}))
+	})
+
+	It("admits exactly the calls whose holds fit the budget when they arrive in parallel", func() {
+		p.newAgent("meter")
+		tool := priced()
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: budget("2.5", ""), CostReporter: reportedByMeter})
+		var wg sync.WaitGroup
+		errs := make([]error, 10)
+		for i := range errs {
+			wg.Go(func() {
+				errs[i] = submit(p.agent, p.call(planName, tool, fmt.Sprintf("s-%d", i), fmt.Sprintf("src/%d.go", i)))
+			})
+		}
+		wg.Wait()
+		// Each admitted call counts 1 (0.1 reserved, 0.9 held): 0, 1 and 2 are below 2.5.
+		Expect(admittedAmong(errs, safety.ReasonToolCostLimitExceeded, "max_cost_per_plan")).To(Equal(3))
+		u := storedPlan(counters, p.ns, planName).Status.Usage
+		Expect([]string{u.AccumulatedCost, u.HeldCost}).To(Equal([]string{"0.3", "2.7"}))
+	})
+
+	It("counts other plans' holds in the project's total", func() {
+		p.newAgent("meter")
+		other := p.newAgent("other")
+		tool := priced()
+		ref := budget("", "1.5")
+		p.plan("first", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref, CostReporter: reportedByMeter})
+		p.plan("second", safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "other", ProfileRef: ref, CostReporter: reportedByMeter})
+		mustAdmit(submit(p.agent, p.call("first", tool, "a", "src/a.go")))
+		By("0.1 spent and 0.9 held by the first plan: the second plan's first call fits")
+		mustAdmit(submit(other, p.call("second", tool, "a", "src/a.go")))
+		By("0.2 spent and 1.8 held in the namespace reach 1.5, whichever plan holds them")
+		mustDeny(submit(other, p.call("second", tool, "b", "src/b.go")), safety.ReasonToolCostLimitExceeded, "max_total_cost 1.5")
+		mustDeny(submit(p.agent, p.call("first", tool, "b", "src/b.go")), safety.ReasonToolCostLimitExceeded, "max_total_cost 1.5")
+	})
+
+	It("holds nothing for a plan that names no reporter: its calls cost exactly their costPerCall", func() {
+		tool := priced()
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: budget("0.25", "")})
+		mustAdmit(submit(p.agent, p.call(planName, tool, "a", "src/a.go")))
+		mustAdmit(submit(p.agent, p.call(planName, tool, "b", "src/b.go")))
+		mustAdmit(submit(p.agent, p.call(planName, tool, "c", "src/c.go")))
+		mustDeny(submit(p.agent, p.call(planName, tool, "d", "src/d.go")), safety.ReasonToolCostLimitExceeded, "accumulated cost 0.3 has reached")
+		Expect(storedPlan(counters, p.ns, planName).Status.Usage.HeldCost).To(BeEmpty())
+	})
+})
