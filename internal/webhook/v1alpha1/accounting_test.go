@@ -122,14 +122,7 @@ var _ = Describe("AgentToolCall accounting: what the agent cannot choose", func(
 			tool := costly("0.3")
 			ref := p.profile(profileWith(func(s *safetyv1alpha1.SafetyProfileSpec) { s.MaxCostPerPlan = money("1") }))
 			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: ref})
-			var wg sync.WaitGroup
-			errs := make([]error, 12)
-			for i := range errs {
-				wg.Go(func() {
-					errs[i] = submit(p.agent, p.call(planName, tool, fmt.Sprintf("s-%d", i), fmt.Sprintf("src/%d.go", i)))
-				})
-			}
-			wg.Wait()
+			errs := p.submitInParallel(planName, tool, 12)
 			admitted := admittedAmong(errs, safety.ReasonToolCostLimitExceeded, "max_cost_per_plan")
 			// 0, 0.3, 0.6 and 0.9 are below 1: the fourth call crosses it, by less than one call's cost.
 			Expect(admitted).To(Equal(4))

@@ -235,6 +235,20 @@ var causeFields = map[string]string{
 // denial's detail (the message after the prefix).
 // admittedAmong counts the admitted submissions among errs; every other must be a denial with
 // reason and phrases.
+// submitInParallel submits n calls of tool to plan at once, each of a step of its own, and
+// returns their answers.
+func (p *project) submitInParallel(plan, tool string, n int) []error {
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i := range errs {
+		wg.Go(func() {
+			errs[i] = submit(p.agent, p.call(plan, tool, fmt.Sprintf("s-%d", i), fmt.Sprintf("src/%d.go", i)))
+		})
+	}
+	wg.Wait()
+	return errs
+}
+
 func admittedAmong(errs []error, reason string, phrases ...string) int {
 	GinkgoHelper()
 	admitted := 0

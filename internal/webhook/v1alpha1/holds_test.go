@@ -1,9 +1,6 @@
 package v1alpha1_test
 
 import (
-	"fmt"
-	"sync"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -75,14 +72,7 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 		p.newAgent("meter")
 		tool := priced()
 		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: budget("2.5", ""), CostReporter: reportedByMeter})
-		var wg sync.WaitGroup
-		errs := make([]error, 10)
-		for i := range errs {
-			wg.Go(func() {
-				errs[i] = submit(p.agent, p.call(planName, tool, fmt.Sprintf("s-%d", i), fmt.Sprintf("src/%d.go", i)))
-			})
-		}
-		wg.Wait()
+		errs := p.submitInParallel(planName, tool, 10)
 		// Each admitted call counts 1 (0.1 reserved, 0.9 held): 0, 1 and 2 are below 2.5.
 		Expect(admittedAmong(errs, safety.ReasonToolCostLimitExceeded, "max_cost_per_plan")).To(Equal(3))
 		u := storedPlan(counters, p.ns, planName).Status.Usage
