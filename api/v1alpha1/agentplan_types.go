@@ -289,8 +289,6 @@ const MaxStepsLimit = 1000
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.accumulatedCost) || (has(self.accumulatedCost) && quantity(self.accumulatedCost).compareTo(quantity(oldSelf.accumulatedCost)) >= 0)",message="accumulatedCost never decreases",fieldPath=".accumulatedCost",reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.reservedCost) || (has(self.reservedCost) && quantity(self.reservedCost).compareTo(quantity(oldSelf.reservedCost)) >= 0)",message="reservedCost never decreases",fieldPath=".reservedCost",reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.reportedCost) || (has(self.reportedCost) && quantity(self.reportedCost).compareTo(quantity(oldSelf.reportedCost)) >= 0)",message="reportedCost never decreases",fieldPath=".reportedCost",reason=FieldValueForbidden
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.heldCost) || (has(self.heldCost) && quantity(self.heldCost).compareTo(quantity(oldSelf.heldCost)) >= 0)",message="heldCost never decreases",fieldPath=".heldCost",reason=FieldValueForbidden
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.releasedCost) || (has(self.releasedCost) && quantity(self.releasedCost).compareTo(quantity(oldSelf.releasedCost)) >= 0)",message="releasedCost never decreases",fieldPath=".releasedCost",reason=FieldValueForbidden
 type PlanUsage struct {
 	// accumulatedCost is what the plan has spent, in US dollars, as a plain decimal ("10.01"): the
 	// sum over its calls of the larger of the call's reservation and its reported cost. It is what
@@ -309,21 +307,6 @@ type PlanUsage struct {
 	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
 	// +optional
 	ReportedCost string `json:"reportedCost,omitempty"`
-	// heldCost is the sum of what the plan's admitted calls held beyond their costPerCall: for a
-	// plan that names a costReporter, a call of a tool that declares a maxCostPerCall above its
-	// costPerCall holds the difference until the reporter first reports its cost. What is held
-	// and not yet released counts against maxCostPerPlan and maxTotalCost with accumulatedCost,
-	// so calls in flight together cannot spend past a budget that each of them fits alone.
-	// +kubebuilder:validation:MaxLength=32
-	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
-	// +optional
-	HeldCost string `json:"heldCost,omitempty"`
-	// releasedCost is the part of heldCost the reporter's first reports released. Both only grow;
-	// heldCost minus releasedCost is what is held now.
-	// +kubebuilder:validation:MaxLength=32
-	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
-	// +optional
-	ReleasedCost string `json:"releasedCost,omitempty"`
 	// calls is the number of admitted calls.
 	// +kubebuilder:validation:Minimum=0
 	// +optional

@@ -120,17 +120,14 @@ func (oc *offlineCluster) countCalls(ctx context.Context) error {
 		}
 		for j := range calls.Items {
 			c := &calls.Items[j]
-			reserve, hold := safety.Money{}, safety.Money{}
+			reserve := safety.Money{}
 			tool := &safetyv1alpha1.AgentTool{}
 			if err := oc.c.Get(ctx, client.ObjectKey{Name: c.Spec.Tool}, tool); err == nil {
 				if reserve, err = policy.CostPerCall(tool); err != nil {
 					return err
 				}
-				if hold, err = policy.HoldFor(p, tool); err != nil {
-					return err
-				}
 			}
-			if err := u.CountStored(c.Spec.Step, reserve, hold, c.Status.Cost); err != nil {
+			if err := u.CountStored(c.Spec.Step, reserve, c.Status.Cost); err != nil {
 				return inputErrorf("AgentToolCall %s/%s: status.cost: %v", c.Namespace, c.Name, err)
 			}
 		}

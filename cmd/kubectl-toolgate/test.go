@@ -215,7 +215,6 @@ type resultProfile struct {
 type resultFacts struct {
 	AccumulatedCost string `json:"accumulatedCost"`
 	TotalCost       string `json:"totalCost"`
-	HeldCost        string `json:"heldCost,omitempty"`
 	EarlierAttempts int32  `json:"earlierAttempts"`
 	Repeats         int    `json:"repeats"`
 	HumanApproved   bool   `json:"humanApproved"`
@@ -320,13 +319,6 @@ func (oc *offlineCluster) facts(ctx context.Context, plan *safetyv1alpha1.AgentP
 			plan.Namespace, plan.Name, err)
 	}
 	f := policy.CallFacts{AccumulatedCost: accumulated}
-	if opts.accumulatedCost == "" { // the flag states the spend as a whole; else what the plan's calls hold counts too
-		u, err := policy.UsageOf(plan)
-		if err != nil {
-			return policy.CallFacts{}, inputErrorf("%v", err)
-		}
-		f.HeldCost = u.Outstanding()
-	}
 	if opts.totalCost != "" {
 		if f.TotalCost, err = safety.ParseMoney(opts.totalCost); err != nil {
 			return policy.CallFacts{}, inputErrorf("--total-cost %s: %v", opts.totalCost, err)
@@ -360,7 +352,6 @@ func newResult(d safety.Decision, call *safetyv1alpha1.AgentToolCall, snap *safe
 		},
 		Provenance: string(snap.Provenance), Level: string(snap.Level), SnapshotHash: snap.Hash, Sources: snap.Sources,
 		Facts: resultFacts{AccumulatedCost: f.AccumulatedCost.String(), TotalCost: f.TotalCost.String(),
-			HeldCost:        heldString(f.HeldCost),
 			EarlierAttempts: f.EarlierAttempts, Repeats: repeats, HumanApproved: approval != "", Approval: approval},
 		Notes: notes,
 	}
@@ -432,12 +423,4 @@ func evaluateSnapshot(plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.Agent
 	}
 	d := safety.Evaluate(compiled, engineCall)
 	return compiled, policy.WithArgumentRules(d, rules, ruleInput, compiled.Mode()), nil
-}
-
-// heldString is what the plan's calls hold, or "" when they hold nothing.
-func heldString(m safety.Money) string {
-	if m.IsZero() {
-		return ""
-	}
-	return m.String()
 }

@@ -19,10 +19,7 @@ type Usage struct {
 	Accumulated safety.Money // sum over calls of max(reserved, reported): what maxCostPerPlan sees
 	Reserved    safety.Money
 	Reported    safety.Money
-	// Held and Released: what calls held beyond their reservation until their cost was reported,
-	// and what reports released of it (Hold, Release). Held minus Released is held now.
-	Held, Released safety.Money
-	Steps          map[string]int32
+	Steps       map[string]int32
 }
 
 // UsageOf reads a plan's counters.
@@ -33,8 +30,7 @@ func UsageOf(plan *safetyv1alpha1.AgentPlan) (Usage, error) {
 		name string
 		in   string
 		out  *safety.Money
-	}{{"accumulatedCost", u.AccumulatedCost, &out.Accumulated}, {"reservedCost", u.ReservedCost, &out.Reserved},
-		{"reportedCost", u.ReportedCost, &out.Reported}, {"heldCost", u.HeldCost, &out.Held}, {"releasedCost", u.ReleasedCost, &out.Released}} {
+	}{{"accumulatedCost", u.AccumulatedCost, &out.Accumulated}, {"reservedCost", u.ReservedCost, &out.Reserved}, {"reportedCost", u.ReportedCost, &out.Reported}} {
 		if f.in == "" {
 			continue
 		}
@@ -85,28 +81,10 @@ func (u *Usage) Report(reserve, old, new safety.Money) safety.Money {
 	return grow
 }
 
-// Hold counts what an admitted call holds beyond its reservation until its cost is reported.
-func (u *Usage) Hold(m safety.Money) { u.Held = u.Held.SaturatingAdd(m) }
-
-// Release counts a report releasing what its call held; what is released never exceeds what was
-// held.
-func (u *Usage) Release(m safety.Money) {
-	if u.Released = u.Released.SaturatingAdd(m); u.Released.Cmp(u.Held) > 0 {
-		u.Released = u.Held
-	}
-}
-
-// Outstanding is what the plan's calls hold now: what counts against its budgets with Accumulated
-// besides it.
-func (u Usage) Outstanding() safety.Money {
-	return safety.MoneyFromNanos(max(0, u.Held.Nanos()-u.Released.Nanos()))
-}
-
 // Into writes the counters into a plan's status.usage, leaving denials as they are.
 func (u Usage) Into(status *safetyv1alpha1.PlanUsage) {
 	status.Calls = u.Calls
 	status.AccumulatedCost, status.ReservedCost, status.ReportedCost = moneyString(u.Accumulated), moneyString(u.Reserved), moneyString(u.Reported)
-	status.HeldCost, status.ReleasedCost = moneyString(u.Held), moneyString(u.Released)
 	status.StepAttempts = nil
 	if len(u.Steps) > 0 {
 		status.StepAttempts = maps.Clone(u.Steps)
@@ -209,8 +187,7 @@ func StepLimit(plan *safetyv1alpha1.AgentPlan) int32 {
 // writer raised into the counters in memory loses neither.
 func (u *Usage) MergeMax(o Usage) {
 	u.Calls = max(u.Calls, o.Calls)
-	for _, f := range []struct{ dst, src *safety.Money }{{&u.Accumulated, &o.Accumulated}, {&u.Reserved, &o.Reserved}, {&u.Reported, &o.Reported},
-		{&u.Held, &o.Held}, {&u.Released, &o.Released}} {
+	for _, f := range []struct{ dst, src *safety.Money }{{&u.Accumulated, &o.Accumulated}, {&u.Reserved, &o.Reserved}, {&u.Reported, &o.Reported}} {
 		if f.src.Cmp(*f.dst) > 0 {
 			*f.dst = *f.src
 		}
@@ -226,6 +203,5 @@ func (u *Usage) MergeMax(o Usage) {
 // Equal says whether u and o hold the same counts.
 func (u Usage) Equal(o Usage) bool {
 	return u.Calls == o.Calls && u.Accumulated == o.Accumulated && u.Reserved == o.Reserved && u.Reported == o.Reported &&
-		u.Held == o.Held && u.Released == o.Released &&
 		maps.Equal(u.Steps, o.Steps)
 }

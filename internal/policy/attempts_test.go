@@ -31,16 +31,10 @@ func TestUsageCountersOnlyGrow(t *testing.T) {
 			t.Errorf("%s: grew %s, want %s", r.name, got, r.grow)
 		}
 	}
-	u.Hold(m("0.9"))
-	u.Hold(m("0.9"))
-	u.Release(m("0.9"))
-	if got := u.Outstanding(); got != m("0.9") {
-		t.Errorf("outstanding %s, want 0.9", got)
-	}
 	var status safetyv1alpha1.PlanUsage
 	u.Into(&status)
 	want := safetyv1alpha1.PlanUsage{
-		Calls: 3, AccumulatedCost: "2.55", ReservedCost: "1", ReportedCost: "2.05", HeldCost: "1.8", ReleasedCost: "0.9",
+		Calls: 3, AccumulatedCost: "2.55", ReservedCost: "1", ReportedCost: "2.05",
 		StepAttempts: map[string]int32{"build": 2, "test": 1},
 	}
 	if diff := cmp.Diff(want, status); diff != "" {
@@ -124,22 +118,6 @@ func TestLegacyStepCountsMove(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]int32{"build": 5, "test": 2, "lint": 1}, plan.Status.Usage.StepAttempts); diff != "" {
 		t.Errorf("stepAttempts (-want +got):\n%s", diff)
-	}
-}
-
-func TestReleasingNeverExceedsWhatWasHeld(t *testing.T) {
-	m := safety.MustParseMoney
-	u := Usage{}
-	u.Hold(m("1"))
-	u.Release(m("1"))
-	u.Release(m("1")) // a release counted twice (its memory lost): what others hold is not undercut below nothing
-	if u.Released != m("1") || !u.Outstanding().IsZero() {
-		t.Fatalf("released %s, outstanding %s; want 1 and 0", u.Released, u.Outstanding())
-	}
-	stored := Usage{Held: m("3"), Released: m("1")}
-	u.MergeMax(stored)
-	if u.Held != m("3") || u.Released != m("1") || u.Outstanding() != m("2") {
-		t.Fatalf("merged: held %s, released %s, outstanding %s; want 3, 1, 2", u.Held, u.Released, u.Outstanding())
 	}
 }
 

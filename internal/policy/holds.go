@@ -10,7 +10,7 @@ import (
 )
 
 // HoldFor is what a call of tool (as the plan pins it, ToolAsPinned) holds beyond its costPerCall
-// from its admission until the plan's cost reporter first reports its cost: the tool's
+// from its admission until the plan's cost reporter reports its final cost: the tool's
 // maxCostPerCall less its costPerCall. A reported cost can be up to maxCostPerCall, so calls in
 // flight together, admitted against the same spent figure before any of them is reported, must
 // each count as costing that much, or a budget each of them fits alone is spent several times over
@@ -34,15 +34,9 @@ func HoldFor(plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool) (sa
 }
 
 // CountStored adds a stored call to u as its admission and its reports counted it: one call and
-// one attempt of step reserving reserve and holding hold, the hold released if the call carries a
-// reported cost, and that cost.
-func (u *Usage) CountStored(step string, reserve, hold safety.Money, cost *resource.Quantity) error {
+// one attempt of step reserving reserve, and its reported cost.
+func (u *Usage) CountStored(step string, reserve safety.Money, cost *resource.Quantity) error {
 	u.Admit(step, reserve)
-	u.Hold(hold)
-	if cost == nil {
-		return nil
-	}
-	u.Release(hold)
 	reported, err := ReportedCost(cost)
 	if err != nil {
 		return err

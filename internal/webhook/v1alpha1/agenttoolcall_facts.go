@@ -29,27 +29,35 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 	if err != nil {
 		return outcome{}, err
 	}
-	hold, err := policy.HoldFor(plan, tool)
-	if err != nil {
-		return outcome{}, err
+	hold := safety.Money{} // what the call holds until its final report: only against a budget
+	if compiled.LimitsCost() {
+		if hold, err = policy.HoldFor(plan, tool); err != nil {
+			return outcome{}, err
+		}
 	}
 	repeats := -1
 	if loop := compiled.Loop(); loop.MaxRepeats >= 0 && !dryRun {
 		repeats = h.loops.Observe(safety.NewCallKey(plan.Namespace+"/"+plan.Name, policy.EngineCall(call, plan, tool, policy.CallFacts{})), loop.Window)
 	}
-	decide := func(u *policy.Usage) (outcome, error) {
+	decide := func(p *planCounters) (outcome, error) {
+		u, now := &p.u, h.Clock.Now()
 		if plan.DeletionTimestamp != nil {
 			return deny(denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %s is being deleted", plan.Name)}), nil
 		}
 		if reason, msg := policy.CheckStep(plan, *u, call.Spec.Step, policy.StepLimit(plan)); reason != "" {
 			return deny(denial{reason, "spec.step", msg}), nil
 		}
-		total, err := h.totals.total(ctx, plan.Namespace, plan.UID, u.Accumulated, h.Clock.Now())
+		if !hold.IsZero() && p.held.full() {
+			return deny(denial{safety.ReasonToolCostLimitExceeded, fieldTool, fmt.Sprintf(
+				"%d calls of plan %s hold part of its budget until their cost is reported, the most it may; call again once they are",
+				maxHeldCalls, plan.Name)}), nil
+		}
+		total, err := h.totals.total(ctx, plan.Namespace, plan.UID, u.Accumulated, now)
 		if err != nil {
 			return outcome{}, err
 		}
 		facts := policy.EngineCall(call, plan, tool, policy.CallFacts{
-			AccumulatedCost: u.Accumulated, TotalCost: total, HeldCost: u.Outstanding(), EarlierAttempts: u.Steps[call.Spec.Step]})
+			AccumulatedCost: u.Accumulated, TotalCost: total, HeldCost: p.held.outstanding(now), EarlierAttempts: u.Steps[call.Spec.Step]})
 		if repeats >= 0 {
 			facts.Context.Repeats = repeats
 		}
@@ -59,17 +67,20 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 		}
 		if out.decision != decisionDeny {
 			u.Admit(call.Spec.Step, reserve)
-			u.Hold(hold)
+			if !hold.IsZero() {
+				p.held.hold(call.UID, hold, now.Add(holdTTL))
+				h.totals.observeHeld(plan, p.held.outstanding(now), p.held.last())
+			}
 		}
 		out.tool = audit.PinOf(plan, tool)
 		return out, nil
 	}
-	if dryRun {
+	if dryRun { // decided against the stored counters, which hold nothing in flight
 		u, err := policy.UsageOf(plan)
 		if err != nil {
 			return outcome{}, err
 		}
-		return decide(&u)
+		return decide(&planCounters{u: u})
 	}
 	out, err := h.submitCounted(ctx, plan, compiled.LimitsTotalCost(), decide)
 	switch {
@@ -130,13 +141,13 @@ func (h *AgentToolCallHandler) evaluate(ctx context.Context, req admission.Reque
 // under the namespace's lock, with the plan's counters loaded before it: a plan whose counters take
 // a recount to load must not hold up the namespace's other plans.
 func (h *AgentToolCallHandler) submitCounted(ctx context.Context, plan *safetyv1alpha1.AgentPlan, limitsTotal bool,
-	decide decideFunc) (outcome, error) {
+	decide func(p *planCounters) (outcome, error)) (outcome, error) {
 	if !limitsTotal {
-		return h.usage.submit(ctx, plan, decide)
+		return h.usage.submitWith(ctx, plan, decide)
 	}
 	if err := h.usage.preload(ctx, plan); err != nil {
 		return outcome{}, err
 	}
 	defer h.totals.lockNamespace(plan.Namespace)()
-	return h.usage.submit(ctx, plan, decide)
+	return h.usage.submitWith(ctx, plan, decide)
 }

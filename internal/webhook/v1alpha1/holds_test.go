@@ -10,7 +10,7 @@ import (
 )
 
 // A call of a tool whose cost is reported after it ran holds the tool's maxCostPerCall until its
-// first report: calls in flight together (through several gateway replicas, or from a reporter
+// final report: calls in flight together (through several gateway replicas, or from a reporter
 // other than the gateway) must not all be judged against a spend that counts none of them.
 var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 	const heldMessage = "held for calls whose cost is not reported yet"
@@ -39,7 +39,7 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 		}))
 	}
 
-	It("holds maxCostPerCall until the reporter's first report, which alone releases it", func() {
+	It("holds maxCostPerCall until the reporter's final report, which alone releases it", func() {
 		meter := p.newAgent("meter")
 		tool := priced()
 		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: budget("2", ""), CostReporter: reportedByMeter})
@@ -49,23 +49,24 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 		By("0.2 spent and 1.8 held reach 2: a third call is refused, naming what is held")
 		c := p.call(planName, tool, "c", "src/c.go")
 		mustDeny(submit(p.agent, c), safety.ReasonToolCostLimitExceeded, "accumulated cost 0.2, with 1.8 "+heldMessage, "max_cost_per_plan 2")
-		u := storedPlan(counters, p.ns, planName).Status.Usage
-		Expect([]string{u.AccumulatedCost, u.HeldCost, u.ReleasedCost}).To(Equal([]string{"0.2", "1.8", ""}))
+		Expect(storedPlan(counters, p.ns, planName).Status.Usage.AccumulatedCost).To(Equal("0.2"))
 
+		By("a cost reported while the call runs may grow yet: the call still holds")
+		Expect(report(meter, a, safetyv1alpha1.CallPhaseRunning, "0.3")).To(Succeed())
+		mustDeny(submit(p.agent, c), safety.ReasonToolCostLimitExceeded, "accumulated cost 0.4, with 1.8 "+heldMessage)
 		By("the agent reporting its own call finished releases nothing")
 		Expect(report(p.agent, a, safetyv1alpha1.CallPhaseSucceeded, "")).To(Succeed())
-		mustDeny(submit(p.agent, c), safety.ReasonToolCostLimitExceeded, heldMessage)
+		mustDeny(submit(p.agent, c), safety.ReasonToolCostLimitExceeded, "accumulated cost 0.4, with 1.8 "+heldMessage)
 
-		By("the reporter's cost for a releases a's hold: 0.4 spent and 0.9 held leave room")
+		By("the reporter's final report of a releases a's hold: 0.4 spent and 0.9 held leave room")
 		Expect(report(meter, a, safetyv1alpha1.CallPhaseSucceeded, "0.3")).To(Succeed())
 		mustAdmit(submit(p.agent, c))
-		u = storedPlan(counters, p.ns, planName).Status.Usage
-		Expect([]string{u.AccumulatedCost, u.HeldCost, u.ReleasedCost}).To(Equal([]string{"0.5", "2.7", "0.9"}))
+		d := p.call(planName, tool, "d", "src/d.go")
+		mustDeny(submit(p.agent, d), safety.ReasonToolCostLimitExceeded, "accumulated cost 0.5, with 1.8 "+heldMessage)
 
-		By("a later report of the same call releases nothing more")
+		By("a later report of the same call counts its cost, and releases nothing more")
 		Expect(report(meter, a, safetyv1alpha1.CallPhaseSucceeded, "0.4")).To(Succeed())
-		u = storedPlan(counters, p.ns, planName).Status.Usage
-		Expect([]string{u.AccumulatedCost, u.ReleasedCost}).To(Equal([]string{"0.6", "0.9"}))
+		mustDeny(submit(p.agent, d), safety.ReasonToolCostLimitExceeded, "accumulated cost 0.6, with 1.8 "+heldMessage)
 	})
 
 	It("admits exactly the calls whose holds fit the budget when they arrive in parallel", func() {
@@ -75,8 +76,8 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 		errs := p.submitInParallel(planName, tool, 10)
 		// Each admitted call counts 1 (0.1 reserved, 0.9 held): 0, 1 and 2 are below 2.5.
 		Expect(admittedAmong(errs, safety.ReasonToolCostLimitExceeded, "max_cost_per_plan")).To(Equal(3))
-		u := storedPlan(counters, p.ns, planName).Status.Usage
-		Expect([]string{u.AccumulatedCost, u.HeldCost}).To(Equal([]string{"0.3", "2.7"}))
+		Expect(storedPlan(counters, p.ns, planName).Status.Usage.AccumulatedCost).To(Equal("0.3"))
+		mustDeny(submit(p.agent, p.call(planName, tool, "next", "src/next.go")), safety.ReasonToolCostLimitExceeded, "with 2.7 "+heldMessage)
 	})
 
 	It("counts other plans' holds in the project's total", func() {
@@ -101,6 +102,5 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 		mustAdmit(submit(p.agent, p.call(planName, tool, "b", "src/b.go")))
 		mustAdmit(submit(p.agent, p.call(planName, tool, "c", "src/c.go")))
 		mustDeny(submit(p.agent, p.call(planName, tool, "d", "src/d.go")), safety.ReasonToolCostLimitExceeded, "accumulated cost 0.3 has reached")
-		Expect(storedPlan(counters, p.ns, planName).Status.Usage.HeldCost).To(BeEmpty())
 	})
 })

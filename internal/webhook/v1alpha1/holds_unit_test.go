@@ -2,18 +2,110 @@ package v1alpha1
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
-	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
+// A hold ends at its call's release, once, or at its until; a call held already keeps its first
+// hold; and the table's order stays within twice the calls it holds however many come and go.
+func TestAHoldEndsAtItsReleaseOnceOrAtItsUntil(t *testing.T) {
+	m := safety.MustParseMoney
+	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
+	var h heldCalls
+	h.hold("a", m("0.9"), start.Add(holdTTL))
+	h.hold("b", m("0.5"), start.Add(holdTTL+time.Minute))
+	h.hold("a", m("7"), start.Add(2*holdTTL)) // the same call again: its first hold stands
+	h.hold("free", safety.Money{}, start.Add(holdTTL))
+	for _, step := range []struct {
+		name string
+		do   func() bool
+		at   time.Time
+		want string
+	}{
+		{"both held", func() bool { return true }, start, "1.4"},
+		{"a released", func() bool { return h.release("a") }, start, "0.5"},
+		{"a released again: nothing more", func() bool { return !h.release("a") }, start, "0.5"},
+		{"b before its until", func() bool { return true }, start.Add(holdTTL + time.Minute - time.Nanosecond), "0.5"},
+		{"b at its until", func() bool { return true }, start.Add(holdTTL + time.Minute), "0"},
+		{"b released after it ended: nothing", func() bool { return !h.release("b") }, start.Add(2 * holdTTL), "0"},
+	} {
+		if !step.do() {
+			t.Fatalf("%s: the release did not do what it should", step.name)
+		}
+		if got := h.outstanding(step.at); got != m(step.want) {
+			t.Fatalf("%s: outstanding %s, want %s", step.name, got, step.want)
+		}
+	}
+	if !h.last().IsZero() {
+		t.Errorf("nothing held, yet the last hold ends at %s", h.last())
+	}
+
+	for i := range 10 * maxHeldCalls {
+		call := types.UID(fmt.Sprintf("c-%d", i))
+		h.hold(call, m("0.1"), start.Add(holdTTL+time.Duration(i)))
+		if i%2 == 0 {
+			h.release(call)
+		}
+		if len(h.order) > 2*len(h.byCall)+64 {
+			t.Fatalf("after %d calls the order holds %d entries for %d calls held", i+1, len(h.order), len(h.byCall))
+		}
+	}
+	if !h.full() {
+		t.Errorf("%d calls held, and the table is not full", len(h.byCall))
+	}
+	if got, want := h.outstanding(start), m("0.1").Nanos()*int64(len(h.byCall)); got.Nanos() != want {
+		t.Errorf("outstanding %s, want %s", got, safety.MoneyFromNanos(want))
+	}
+}
+
+// A replica that takes a plan over recounts the holds from the calls stored: each call of a tool
+// with a ceiling that has no final report (a cost and a final phase) and was created less than
+// holdTTL ago. A call with a cost but no final phase may cost more yet, and still holds.
+func TestARecountHoldsForTheCallsNotFinallyReported(t *testing.T) {
+	now := time.Now()
+	reported := callOf("reported", "capped", "b", "0.4")
+	reported.Status.Phase = safetyv1alpha1.CallPhaseSucceeded
+	growing := callOf("growing", "capped", "c", "0.2")
+	growing.Status.Phase = safetyv1alpha1.CallPhaseRunning
+	stale := callOf("stale", "capped", "d", "")
+	stale.CreationTimestamp = metav1.NewTime(now.Add(-holdTTL - time.Minute))
+	agentSaysDone := callOf("agent-says-done", "capped", "e", "")
+	agentSaysDone.Status.Phase = safetyv1alpha1.CallPhaseSucceeded
+	calls := []safetyv1alpha1.AgentToolCall{callOf("running", "capped", "a", ""), reported, growing, stale, agentSaysDone,
+		callOf("uncapped", "paid", "f", "")}
+	for i := range calls {
+		calls[i].UID = types.UID(calls[i].Name)
+		if calls[i].CreationTimestamp.IsZero() {
+			calls[i].CreationTimestamp = metav1.NewTime(now.Add(-time.Minute)) // in flight
+		}
+	}
+	committer := heldWorld(t, calls...)
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := committer.live.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
+		t.Fatal(err)
+	}
+	countersOf(t, committer, plan)
+	held := committer.plans[client.ObjectKeyFromObject(plan)].held
+	if got, want := held.outstanding(now), safety.MustParseMoney("2.7"); got != want {
+		t.Fatalf("outstanding after the recount %s, want %s (running, growing, agent-says-done)", got, want)
+	}
+	for _, call := range []types.UID{"running", "growing", "agent-says-done"} {
+		if _, ok := held.byCall[call]; !ok {
+			t.Errorf("call %s holds nothing after the recount", call)
+		}
+	}
+}
+
 // heldWorld is recountWorld's plan naming a cost reporter, with the tool "capped" pinned at
-// costPerCall 0.1 and maxCostPerCall 1: each of its calls holds 0.9 until its first report.
+// costPerCall 0.1 and maxCostPerCall 1: each of its calls holds 0.9 until its final report.
 func heldWorld(t *testing.T, calls ...safetyv1alpha1.AgentToolCall) *usageCommitter {
 	t.Helper()
 	c, plan := recountWorld(t, safetyv1alpha1.PlanUsage{}, calls...)
@@ -26,69 +118,4 @@ func heldWorld(t *testing.T, calls ...safetyv1alpha1.AgentToolCall) *usageCommit
 		t.Fatal(err)
 	}
 	return newUsageCommitter(c, c, newProjectTotals(c), time.Now)
-}
-
-// A replica that takes a plan over counts, from the calls that exist, what the unreported ones
-// hold: a call with a reported cost has released its hold.
-func TestARecountHoldsForTheCallsNotReportedYet(t *testing.T) {
-	committer := heldWorld(t, callOf("c1", "capped", "a", ""), callOf("c2", "capped", "b", "0.4"), callOf("c3", "capped", "c", ""),
-		callOf("c4", "paid", "d", ""))
-	plan := &safetyv1alpha1.AgentPlan{}
-	if err := committer.live.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
-		t.Fatal(err)
-	}
-	u := countersOf(t, committer, plan)
-	if got, want := [3]string{u.Held.String(), u.Released.String(), u.Outstanding().String()}, [3]string{"2.7", "0.9", "1.8"}; got != want {
-		t.Fatalf("held, released, outstanding after the recount: %v, want %v", got, want)
-	}
-	if got, want := u.Accumulated.String(), "1.1"; got != want { // 0.1 + 0.4 + 0.1, and 0.5 for paid, which holds nothing
-		t.Fatalf("accumulated %s, want %s", got, want)
-	}
-}
-
-// The first report of a call releases what it held once, however often the API server asks about
-// it (a store that failed, a conflict retry); a later report of the call releases nothing, and
-// another call's first report releases its own hold.
-func TestTheFirstReportReleasesItsCallsHoldOnce(t *testing.T) {
-	committer := heldWorld(t)
-	plan := &safetyv1alpha1.AgentPlan{}
-	if err := committer.live.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
-		t.Fatal(err)
-	}
-	held, reserve := safety.MustParseMoney("0.9"), safety.MustParseMoney("0.1")
-	if _, err := committer.submit(context.Background(), plan, func(u *policy.Usage) (outcome, error) {
-		for _, step := range []string{"a", "b"} {
-			u.Admit(step, reserve)
-			u.Hold(held)
-		}
-		return outcome{}, nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	first, second := callOf("c1", "capped", "a", ""), callOf("c2", "capped", "b", "")
-	first.UID, second.UID = "uid-1", "uid-2"
-	reportedFirst := first.DeepCopy()
-	reportedFirst.Status.Cost = quantity("0.3")
-	for _, step := range []struct {
-		name     string
-		old      *safetyv1alpha1.AgentToolCall
-		r        callCost
-		released string
-	}{
-		{"the first report", &first, callCost{reserve: reserve, held: held, after: safety.MustParseMoney("0.3")}, "0.9"},
-		{"the same report asked about again", &first, callCost{reserve: reserve, held: held, after: safety.MustParseMoney("0.3")}, "0.9"},
-		{"a later report of the same call", reportedFirst, callCost{reserve: reserve, held: held, before: safety.MustParseMoney("0.3"),
-			after: safety.MustParseMoney("0.5")}, "0.9"},
-		{"another call's first report, of cost 0", &second, callCost{reserve: reserve, held: held}, "1.8"},
-	} {
-		if err := committer.submitReport(context.Background(), plan, step.old, step.r); err != nil {
-			t.Fatal(err)
-		}
-		if got := countersOf(t, committer, plan).Released.String(); got != step.released {
-			t.Fatalf("%s: released %s, want %s", step.name, got, step.released)
-		}
-	}
-	if got := countersOf(t, committer, plan).Accumulated.String(); got != "0.6" { // 0.5 for the first call, 0.1 for the second
-		t.Fatalf("accumulated %s, want 0.6", got)
-	}
 }

@@ -50,13 +50,16 @@ type namespaceTotal struct {
 	sum      safety.Money
 	plans    map[types.UID]safety.Money
 	departed map[types.UID]departedPlan
-	// holds are what the plans that exist hold for calls in flight (policy.HoldFor), each as the
-	// largest held and released seen (both only grow); held and released are their sums.
-	holds          map[types.UID]planHolds
-	held, released safety.Money
+	// held is what each plan's calls in flight hold (held_calls.go), as the replica that decides
+	// them last saw it, and until when at the latest: unlike the spend, it falls, and only the
+	// deciding replica knows it (it is in no status).
+	held map[types.UID]planHeld
 }
 
-type planHolds struct{ held, released safety.Money }
+type planHeld struct {
+	amount safety.Money
+	until  time.Time
+}
 
 type departedPlan struct {
 	cost safety.Money
@@ -95,22 +98,34 @@ func (t *projectTotals) observeUsage(plan *safetyv1alpha1.AgentPlan, u policy.Us
 		n.sum = safety.MoneyFromNanos(n.sum.Nanos() - old.Nanos()).SaturatingAdd(u.Accumulated)
 		n.plans[plan.UID] = u.Accumulated
 	}
-	h := n.holds[plan.UID]
-	grown := planHolds{held: maxMoney(h.held, u.Held), released: maxMoney(h.released, u.Released)}
-	if grown != h {
-		n.held = safety.MoneyFromNanos(n.held.Nanos() - h.held.Nanos()).SaturatingAdd(grown.held)
-		n.released = safety.MoneyFromNanos(n.released.Nanos() - h.released.Nanos()).SaturatingAdd(grown.released)
-		n.holds[plan.UID] = grown
-	}
 }
 
-// heldByOthers is what the namespace's plans other than plan hold now: a deleted plan holds
-// nothing (its spend is final), and plan's own holds are its decision's to add.
-func (n *namespaceTotal) heldByOthers(plan types.UID) safety.Money {
-	own := n.holds[plan]
-	held := n.held.Nanos() - own.held.Nanos()
-	released := n.released.Nanos() - own.released.Nanos()
-	return safety.MoneyFromNanos(max(0, held-released))
+// observeHeld records what plan's calls hold now, until last at the latest.
+func (t *projectTotals) observeHeld(plan *safetyv1alpha1.AgentPlan, amount safety.Money, last time.Time) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := t.namespace(plan.Namespace)
+	if amount.IsZero() {
+		delete(n.held, plan.UID)
+		return
+	}
+	n.held[plan.UID] = planHeld{amount: amount, until: last}
+}
+
+// heldByOthers is what the namespace's plans other than plan hold at now: plan's own holds are
+// its decision's to add. It visits the plans that hold anything, and drops those whose holds have
+// all ended. t.mu is held.
+func (n *namespaceTotal) heldByOthers(plan types.UID, now time.Time) safety.Money {
+	var sum safety.Money
+	for uid, h := range n.held {
+		switch {
+		case !h.until.After(now):
+			delete(n.held, uid)
+		case uid != plan:
+			sum = sum.SaturatingAdd(h.amount)
+		}
+	}
+	return sum
 }
 
 // forget moves a deleted plan's cost aside until the ProjectPolicy shows it settled.
@@ -123,17 +138,15 @@ func (t *projectTotals) forget(namespace string, uid types.UID, now time.Time) {
 		return
 	}
 	delete(n.plans, uid)
+	delete(n.held, uid) // a deleted plan's spend is final: its calls hold nothing more
 	n.sum = safety.MoneyFromNanos(n.sum.Nanos() - cost.Nanos())
-	h := n.holds[uid]
-	n.held, n.released = safety.MoneyFromNanos(n.held.Nanos()-h.held.Nanos()), safety.MoneyFromNanos(n.released.Nanos()-h.released.Nanos())
-	delete(n.holds, uid)
 	n.departed[uid] = departedPlan{cost: cost, at: now}
 }
 
 func (t *projectTotals) namespace(ns string) *namespaceTotal {
 	n := t.ns[ns]
 	if n == nil {
-		n = &namespaceTotal{plans: map[types.UID]safety.Money{}, departed: map[types.UID]departedPlan{}, holds: map[types.UID]planHolds{}}
+		n = &namespaceTotal{plans: map[types.UID]safety.Money{}, departed: map[types.UID]departedPlan{}, held: map[types.UID]planHeld{}}
 		t.ns[ns] = n
 	}
 	return n
@@ -141,19 +154,25 @@ func (t *projectTotals) namespace(ns string) *namespaceTotal {
 
 // total is the namespace's spend as maxTotalCost sees it, with plan's own figure taken as
 // planCost when that is higher (the counts its decisions hold in memory, not yet observed), and
-// what the other plans hold for their calls in flight (plan's own holds are the decision's).
+// what the other plans' calls in flight hold (plan's own holds are the decision's to add).
 func (t *projectTotals) total(ctx context.Context, namespace string, plan types.UID, planCost safety.Money, now time.Time) (safety.Money, error) {
 	settledCost, settled, err := t.settled(ctx, namespace)
 	if err != nil {
 		return safety.Money{}, err
 	}
 	if !t.synced() {
-		return t.listTotal(ctx, namespace, plan, planCost, settledCost, settled)
+		listed, err := t.listTotal(ctx, namespace, plan, planCost, settledCost, settled)
+		if err != nil {
+			return safety.Money{}, err
+		}
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		return listed.SaturatingAdd(t.namespace(namespace).heldByOthers(plan, now)), nil
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	n := t.namespace(namespace)
-	total := n.sum
+	total := n.sum.SaturatingAdd(n.heldByOthers(plan, now))
 	for _, uid := range settled {
 		if c, ok := n.plans[types.UID(uid)]; ok { // settled, and still in the cache: count it once
 			total = safety.MoneyFromNanos(total.Nanos() - c.Nanos())
@@ -170,7 +189,7 @@ func (t *projectTotals) total(ctx context.Context, namespace string, plan types.
 	if own := n.plans[plan]; planCost.Cmp(own) > 0 && !slices.Contains(settled, string(plan)) {
 		total = total.SaturatingAdd(safety.MoneyFromNanos(planCost.Nanos() - own.Nanos()))
 	}
-	return total.SaturatingAdd(settledCost).SaturatingAdd(n.heldByOthers(plan)), nil
+	return total.SaturatingAdd(settledCost), nil
 }
 
 // settled reads what the namespace's deleted plans spent from its ProjectPolicy.
@@ -215,9 +234,6 @@ func (t *projectTotals) listTotal(ctx context.Context, namespace string, plan ty
 			u.Accumulated = planCost
 		}
 		total = total.SaturatingAdd(u.Accumulated)
-		if p.UID != plan {
-			total = total.SaturatingAdd(u.Outstanding())
-		}
 	}
 	return total, nil
 }

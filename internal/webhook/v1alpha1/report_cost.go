@@ -43,8 +43,7 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, user string, o
 
 // countReport adds a trusted cost report to the plan's counters before it is stored: the call then
 // costs the larger of its reservation and the report, so accumulatedCost grows by what the report
-// adds beyond both, once for each stored cost of the call (report_memo.go); the first report
-// releases what the call held (policy.HoldFor). checkReporter has
+// adds beyond both, once for each stored cost of the call (report_memo.go). checkReporter has
 // already made sure the writer is the plan's reporter.
 func (h *AgentToolCallHandler) countReport(ctx context.Context, old, call *safetyv1alpha1.AgentToolCall) error {
 	if sameCost(old, call) {
@@ -63,27 +62,65 @@ func (h *AgentToolCallHandler) countReport(ctx context.Context, old, call *safet
 		return fmt.Errorf("reading tool %s: %w", call.Spec.Tool, err)
 	}
 	tool.Name = call.Spec.Tool // a deleted tool still has its pin
-	plan := &safetyv1alpha1.AgentPlan{}
-	if err := h.get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan, nil); err != nil {
-		if apierrors.IsNotFound(err) {
-			return nil // a deleted plan's spend is already final, and settled
-		}
-		return fmt.Errorf("reading plan %s: %w", call.Spec.Plan, err)
+	plan, err := h.planOfReport(ctx, call)
+	if plan == nil || err != nil {
+		return err
 	}
-	pinned := policy.ToolAsPinned(plan, tool)
-	reserve, err := policy.CostPerCall(pinned) // the reservation the call was admitted with
+	reserve, err := policy.CostPerCall(policy.ToolAsPinned(plan, tool)) // the reservation the call was admitted with
 	if err != nil {
 		return err
 	}
-	held, err := policy.HoldFor(plan, pinned) // and what it held beyond it
-	if err != nil {
-		return err
-	}
-	err = h.usage.submitReport(ctx, plan, old, callCost{reserve: reserve, held: held, before: before, after: after})
+	err = h.usage.submitReport(ctx, plan, old, reserve, before, after)
 	if apierrors.IsNotFound(err) || errors.Is(err, errPlanSealed) {
 		return nil // a deleted plan's spend is final
 	}
 	return err
+}
+
+// planOfReport reads the plan a report of call counts in: nil when it was deleted (its spend is
+// final, and settled), or when call belongs to an earlier plan of the same name (a report of it
+// must neither charge nor release the plan that took the name).
+func (h *AgentToolCallHandler) planOfReport(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (*safetyv1alpha1.AgentPlan, error) {
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := h.get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan, nil); err != nil {
+		if apierrors.IsNotFound(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("reading plan %s: %w", call.Spec.Plan, err)
+	}
+	if !callOfPlan(plan, call) {
+		return nil, nil
+	}
+	return plan, nil
+}
+
+// releaseHold ends what call held (held_calls.go) when user, the plan's cost reporter, leaves it
+// finally reported: a cost, and a final phase (whoever wrote the phase). Only the reporter
+// releases: an agent that marks its own call finished releases nothing. A cost reported before
+// the final phase keeps the hold, since a reporter may report a call's cost as it grows.
+func (h *AgentToolCallHandler) releaseHold(ctx context.Context, user string, call *safetyv1alpha1.AgentToolCall) error {
+	if !finallyReported(call) {
+		return nil
+	}
+	plan, err := h.planOfReport(ctx, call)
+	if plan == nil || err != nil || user != policy.CostReporterUser(plan) {
+		return err
+	}
+	_, err = h.usage.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
+		if p.held.release(call.UID) {
+			h.totals.observeHeld(plan, p.held.outstanding(h.Clock.Now()), p.held.last())
+		}
+		return outcome{}, nil
+	})
+	if apierrors.IsNotFound(err) || errors.Is(err, errPlanSealed) {
+		return nil // a deleted plan's spend is final
+	}
+	return err
+}
+
+// finallyReported says call carries its cost and a final phase: nothing it costs is to come.
+func finallyReported(call *safetyv1alpha1.AgentToolCall) bool {
+	return call.Status.Cost != nil && phaseOrder[call.Status.Phase] == phaseOrder[safetyv1alpha1.CallPhaseSucceeded]
 }
 
 func sameCost(old, call *safetyv1alpha1.AgentToolCall) bool {

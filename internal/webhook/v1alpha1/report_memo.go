@@ -30,38 +30,26 @@ const (
 )
 
 // countedReport is what a report of one call was counted as: from the call's stored cost up to
-// cost, and whether it released what the call held (the first report, from no stored cost).
+// cost.
 type countedReport struct {
 	from, cost safety.Money
-	released   bool
 	at         time.Time
 }
 
-// callCost is a report of one call: the reservation and the hold it was admitted with, and its
-// cost as stored before (zero when none is) and as reported.
-type callCost struct {
-	reserve, held, before, after safety.Money
-}
-
-// submitReport counts a report of old's call, once for each stored cost of the call. The first
-// report (old stores no cost) releases what the call held, once: a report sent again from no
-// stored cost finds it released.
+// submitReport counts a report moving call's cost from before, old's, to after, for a call that
+// reserved reserve, once for each stored cost of the call.
 func (c *usageCommitter) submitReport(ctx context.Context, plan *safetyv1alpha1.AgentPlan, old *safetyv1alpha1.AgentToolCall,
-	r callCost) error {
+	reserve, before, after safety.Money) error {
 	_, err := c.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
 		if plan.DeletionTimestamp != nil {
 			return outcome{}, nil
 		}
-		before, first := r.before, old.Status.Cost == nil
-		prev, seen := p.reports[old.UID]
-		if seen && prev.from.Cmp(r.before) == 0 {
+		from := before
+		if prev, ok := p.reports[old.UID]; ok && prev.from.Cmp(before) == 0 {
 			before = maxMoney(before, prev.cost) // counted already from this stored cost, and never stored
 		}
-		if first && (!seen || !prev.released) {
-			p.u.Release(r.held)
-		}
-		p.u.Report(r.reserve, before, r.after)
-		p.rememberReport(old.UID, countedReport{from: r.before, cost: maxMoney(before, r.after), released: first || (seen && prev.released), at: c.nowFunc()})
+		p.u.Report(reserve, before, after)
+		p.rememberReport(old.UID, countedReport{from: from, cost: maxMoney(before, after), at: c.nowFunc()})
 		return outcome{}, nil
 	})
 	return err

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -36,13 +37,13 @@ func TestAReportSentAgainFromTheSameStoredCostIsCountedOnce(t *testing.T) {
 		}
 	}
 	stored := benchCall("c", "read-file", "") // costs nothing at admission: what is counted is the reports
-	stored.UID, stored.ResourceVersion = "uid-c", "7"
+	stored.UID, stored.ResourceVersion, stored.CreationTimestamp = "uid-c", "7", metav1.Now()
 	running := stored.DeepCopy() // the agent's phase stored meanwhile: the cost is as it was
 	running.ResourceVersion, running.Status.Phase = "8", safetyv1alpha1.CallPhaseRunning
 	reported := stored.DeepCopy() // the report of 0.5 stored at last
 	reported.ResourceVersion, reported.Status.Cost = "9", new(resource.MustParse("0.5"))
 	other := benchCall("d", "read-file", "")
-	other.UID, other.ResourceVersion = "uid-d", "7"
+	other.UID, other.ResourceVersion, other.CreationTimestamp = "uid-d", "7", metav1.Now()
 	for _, step := range []struct {
 		name, cost, want string
 		from             *safetyv1alpha1.AgentToolCall
@@ -103,7 +104,7 @@ func TestAReportSentAgainAfterAnotherReplicaDecidedIsCountedAgain(t *testing.T) 
 	term := uint64(1)
 	h.usage.term = func() uint64 { return term }
 	stored := benchCall("c", "read-file", "")
-	stored.UID, stored.ResourceVersion = "uid-c", "7"
+	stored.UID, stored.ResourceVersion, stored.CreationTimestamp = "uid-c", "7", metav1.Now()
 	call := stored.DeepCopy()
 	call.Status.Phase, call.Status.Cost = safetyv1alpha1.CallPhaseSucceeded, new(resource.MustParse("0.4"))
 	if err := h.countReport(t.Context(), stored, call); err != nil { // counted; its store fails

@@ -97,6 +97,8 @@ type planCounters struct {
 	// reports are the reports counted, per call, so that one sent again after its store failed
 	// is not counted twice (report_memo.go).
 	reports map[types.UID]countedReport
+	// held is what the plan's calls in flight hold (held_calls.go).
+	held heldCalls
 }
 
 // reset makes p the empty counters of the plan with uid, not yet loaded. A running flusher stays
@@ -105,7 +107,7 @@ type planCounters struct {
 // the name's writes keep their interval. p.mu is held.
 func (p *planCounters) reset(uid types.UID) {
 	p.uid, p.loaded, p.u, p.stored, p.dirty, p.gone, p.sealed = uid, false, policy.Usage{}, nil, false, false, false
-	p.reports = nil
+	p.reports, p.held = nil, heldCalls{}
 	p.failures, p.conflicted = 0, false
 }
 
@@ -263,10 +265,12 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 		p.sealed = stored.DeletionTimestamp != nil
 		return nil
 	}
-	counted, err := c.recounted(ctx, p, stored)
+	counted, held, err := c.recounted(ctx, p, stored)
 	if err != nil {
 		return err
 	}
+	p.held.replace(held)
+	c.totals.observeHeld(stored, p.held.outstanding(c.nowFunc()), p.held.last())
 	merged := u.Clone()
 	merged.MergeMax(counted)
 	if p.loaded { // an earlier term's counters, for this very plan: nothing of them is lost
@@ -318,7 +322,8 @@ func (c *usageCommitter) sweep() {
 		if !p.mu.TryLock() {
 			continue // deciding or being written: in use
 		}
-		if !p.dirty && !p.flushing && p.recounting == nil && now.Sub(p.used) > idlePlanTTL {
+		// A plan whose calls hold part of its budget stays: the holds are in memory only.
+		if !p.dirty && !p.flushing && p.recounting == nil && now.Sub(p.used) > idlePlanTTL && p.held.outstanding(now).IsZero() {
 			delete(c.plans, key)
 			if p.loaded && !p.gone && !c.untrusting && p.term == c.currentTerm() {
 				if len(c.trusted) >= maxTrusted {

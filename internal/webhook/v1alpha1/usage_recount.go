@@ -30,6 +30,7 @@ type recountResult struct {
 	uid  types.UID
 	done chan struct{}
 	u    policy.Usage
+	held []recountedHold
 	err  error
 }
 
@@ -37,7 +38,7 @@ type recountResult struct {
 // calls than a webhook's timeout can list is recounted all the same, and the admissions that time
 // out waiting for it fail (closed) until it is done, then the next one takes its result. p.mu is
 // held.
-func (c *usageCommitter) recounted(ctx context.Context, p *planCounters, stored *safetyv1alpha1.AgentPlan) (policy.Usage, error) {
+func (c *usageCommitter) recounted(ctx context.Context, p *planCounters, stored *safetyv1alpha1.AgentPlan) (policy.Usage, []recountedHold, error) {
 	r := p.recounting
 	if r == nil || r.uid != stored.UID {
 		r = &recountResult{uid: stored.UID, done: make(chan struct{})}
@@ -47,9 +48,9 @@ func (c *usageCommitter) recounted(ctx context.Context, p *planCounters, stored 
 	select {
 	case <-r.done:
 		p.recounting = nil // used, or failed: the next load starts another
-		return r.u, r.err
+		return r.u, r.held, r.err
 	case <-ctx.Done():
-		return policy.Usage{}, fmt.Errorf("recounting the calls of plan %s/%s, which goes on: %w; retry",
+		return policy.Usage{}, nil, fmt.Errorf("recounting the calls of plan %s/%s, which goes on: %w; retry",
 			stored.Namespace, stored.Name, ctx.Err())
 	}
 }
@@ -74,7 +75,7 @@ func (c *usageCommitter) runRecount(ctx context.Context, r *recountResult, store
 		case <-ctx.Done():
 		}
 	}()
-	r.u, r.err = c.recount(ctx, stored)
+	r.u, r.held, r.err = c.recount(ctx, stored)
 }
 
 // recount counts the plan's calls that exist now, as the counters would have counted them: one
@@ -86,8 +87,10 @@ func (c *usageCommitter) runRecount(ctx context.Context, r *recountResult, store
 // same term with its counts stored: storedExactly), and again after a recount failed; never per
 // admission. It reads the API server (the manager caches finished calls only), a page at a time,
 // selecting the plan's calls there.
-func (c *usageCommitter) recount(ctx context.Context, plan *safetyv1alpha1.AgentPlan) (policy.Usage, error) {
+func (c *usageCommitter) recount(ctx context.Context, plan *safetyv1alpha1.AgentPlan) (policy.Usage, []recountedHold, error) {
 	u := policy.Usage{}
+	var held []recountedHold
+	now := c.nowFunc()
 	next := ""
 	for {
 		opts := []client.ListOption{client.InNamespace(plan.Namespace),
@@ -98,30 +101,43 @@ func (c *usageCommitter) recount(ctx context.Context, plan *safetyv1alpha1.Agent
 		var calls safetyv1alpha1.AgentToolCallList
 		if err := c.live.List(ctx, &calls, opts...); err != nil {
 			// %v, not %w: a 404 of the calls' list (their CRD changing) is no "plan not found".
-			return policy.Usage{}, fmt.Errorf("recounting the calls of plan %s/%s: %s", plan.Namespace, plan.Name, err.Error())
+			return policy.Usage{}, nil, fmt.Errorf("recounting the calls of plan %s/%s: %s", plan.Namespace, plan.Name, err.Error())
 		}
 		for i := range calls.Items {
-			recountCall(&u, plan, &calls.Items[i])
+			if h, ok := recountCall(&u, plan, &calls.Items[i], now); ok {
+				held = append(held, h)
+			}
 		}
 		if next = calls.Continue; next == "" {
-			return u, nil
+			return u, held, nil
 		}
 	}
 }
 
-// recountCall adds one stored call of plan to u.
-func recountCall(u *policy.Usage, plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall) {
-	if call.CreationTimestamp.Before(&plan.CreationTimestamp) {
-		return // a call of an earlier plan of the same name
+// recountCall adds one stored call of plan to u, and returns what it holds at now, if anything:
+// a call without its final report (heldUntilReported), created less than holdTTL ago.
+func recountCall(u *policy.Usage, plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall, now time.Time) (recountedHold, bool) {
+	if !callOfPlan(plan, call) {
+		return recountedHold{}, false
 	}
 	tool := policy.ToolAsPinned(plan, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: call.Spec.Tool}})
 	reserve, err := policy.CostPerCall(tool)
 	if err != nil {
 		reserve = safety.Money{} // unreadable: counted as reserving nothing, a lower bound still
 	}
-	hold, err := policy.HoldFor(plan, tool)
-	if err != nil {
-		hold = safety.Money{}
+	_ = u.CountStored(call.Spec.Step, reserve, call.Status.Cost) // an unreadable cost counts as none: a lower bound still
+	until := call.CreationTimestamp.Add(holdTTL)
+	if finallyReported(call) || !until.After(now) {
+		return recountedHold{}, false
 	}
-	_ = u.CountStored(call.Spec.Step, reserve, hold, call.Status.Cost) // an unreadable cost counts as none: a lower bound still
+	hold, err := policy.HoldFor(plan, tool)
+	if err != nil || hold.IsZero() {
+		return recountedHold{}, false
+	}
+	return recountedHold{call: call.UID, amount: hold, until: until}, true
+}
+
+// callOfPlan says call belongs to plan, not to an earlier plan of the same name.
+func callOfPlan(plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall) bool {
+	return !call.CreationTimestamp.Before(&plan.CreationTimestamp)
 }

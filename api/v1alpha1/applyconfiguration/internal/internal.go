@@ -692,12 +692,6 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: denials
       type:
         scalar: numeric
-    - name: heldCost
-      type:
-        scalar: string
-    - name: releasedCost
-      type:
-        scalar: string
     - name: reportedCost
       type:
         scalar: string

@@ -58,12 +58,12 @@ type AgentToolSpecApplyConfiguration struct {
 	// stated, an error, the call timed out or its connection was lost after it was sent) is
 	// reported at this (or at costPerCall, if that is larger) instead of costPerCall, so that no
 	// call is cheaper because its cost went unread. A stated cost above it is still reported as
-	// stated: a plan is charged more, never less. For a plan that names a costReporter, each call
-	// also holds this, less costPerCall, from its admission until the reporter first reports its
-	// cost (the plan's status.usage heldCost and releasedCost): held, it counts toward
-	// maxCostPerPlan and maxTotalCost, so calls in flight together (through several gateway
-	// replicas, or reported by another reporter) cannot overrun a budget unseen. Pinned in the
-	// plan with the rest of the tool. Unset: such calls cost costPerCall, and hold nothing.
+	// stated: a plan is charged more, never less. For a plan that names a costReporter, under a
+	// budget, each call also holds this, less costPerCall, from its admission until the
+	// reporter's final report of it (a cost and a final phase) or 15 minutes: held, it counts
+	// toward maxCostPerPlan and maxTotalCost, so calls in flight together (through several
+	// gateway replicas, or reported by another reporter) cannot overrun a budget unseen. Pinned in
+	// the plan with the rest of the tool. Unset: such calls cost costPerCall, and hold nothing.
 	MaxCostPerCall *resource.Quantity `json:"maxCostPerCall,omitempty"`
 }
 

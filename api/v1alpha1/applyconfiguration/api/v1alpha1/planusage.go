@@ -33,15 +33,6 @@ type PlanUsageApplyConfiguration struct {
 	ReservedCost *string `json:"reservedCost,omitempty"`
 	// reportedCost is the sum of the costs the plan's costReporter reported.
 	ReportedCost *string `json:"reportedCost,omitempty"`
-	// heldCost is the sum of what the plan's admitted calls held beyond their costPerCall: for a
-	// plan that names a costReporter, a call of a tool that declares a maxCostPerCall above its
-	// costPerCall holds the difference until the reporter first reports its cost. What is held
-	// and not yet released counts against maxCostPerPlan and maxTotalCost with accumulatedCost,
-	// so calls in flight together cannot spend past a budget that each of them fits alone.
-	HeldCost *string `json:"heldCost,omitempty"`
-	// releasedCost is the part of heldCost the reporter's first reports released. Both only grow;
-	// heldCost minus releasedCost is what is held now.
-	ReleasedCost *string `json:"releasedCost,omitempty"`
 	// calls is the number of admitted calls.
 	Calls *int64 `json:"calls,omitempty"`
 	// denials is the number of denied calls (flushed by each webhook replica about once a second).
@@ -86,22 +77,6 @@ func (b *PlanUsageApplyConfiguration) WithReservedCost(value string) *PlanUsageA
 // If called multiple times, the ReportedCost field is set to the value of the last call.
 func (b *PlanUsageApplyConfiguration) WithReportedCost(value string) *PlanUsageApplyConfiguration {
 	b.ReportedCost = &value
-	return b
-}
-
-// WithHeldCost sets the HeldCost field in the declarative configuration to the given value
-// and returns the receiver, so that objects can be built by chaining "With" function invocations.
-// If called multiple times, the HeldCost field is set to the value of the last call.
-func (b *PlanUsageApplyConfiguration) WithHeldCost(value string) *PlanUsageApplyConfiguration {
-	b.HeldCost = &value
-	return b
-}
-
-// WithReleasedCost sets the ReleasedCost field in the declarative configuration to the given value
-// and returns the receiver, so that objects can be built by chaining "With" function invocations.
-// If called multiple times, the ReleasedCost field is set to the value of the last call.
-func (b *PlanUsageApplyConfiguration) WithReleasedCost(value string) *PlanUsageApplyConfiguration {
-	b.ReleasedCost = &value
 	return b
 }
 

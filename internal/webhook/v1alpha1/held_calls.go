@@ -1,0 +1,129 @@
+package v1alpha1
+
+import (
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/toolgate/toolgate/internal/safety"
+)
+
+// What a plan's calls in flight hold (policy.HoldFor) is kept per call, in the memory of the
+// replica that decides the plan's counters, not in the only-growing counters of its status: a
+// hold must end. It ends at the reporter's final report of the call, which releases exactly what
+// the call held, once (the call leaves the table); or holdTTL after the call was admitted, so a
+// call whose create failed after it was admitted (the ledger, another webhook, etcd), or whose
+// reporter died before reporting, cannot hold the plan's budget for good. A replica that starts
+// deciding the plan recounts the holds from the calls stored: each call without a final report
+// created less than holdTTL ago.
+const (
+	// holdTTL outlasts a gateway's call: its upstream timeout (10 minutes by default) and its
+	// report's retries.
+	holdTTL = 15 * time.Minute
+	// maxHeldCalls bounds the table per plan; a call that would hold beyond it is refused.
+	maxHeldCalls = 4096
+)
+
+// heldCalls are a plan's holds. The zero value holds nothing. Guarded by the plan's p.mu.
+type heldCalls struct {
+	byCall map[types.UID]heldCall
+	// order is byCall's calls by until, for expiry from the front; a released call's entry stays
+	// until it reaches the front or the order is compacted.
+	order []queuedHold
+	sum   int64 // nanos held by byCall
+}
+
+type heldCall struct {
+	amount safety.Money
+	until  time.Time
+}
+
+type queuedHold struct {
+	call  types.UID
+	until time.Time
+}
+
+// hold records that call holds amount until until; a call already held keeps its first hold.
+func (h *heldCalls) hold(call types.UID, amount safety.Money, until time.Time) {
+	if amount.Nanos() <= 0 {
+		return
+	}
+	if h.byCall == nil {
+		h.byCall = map[types.UID]heldCall{}
+	}
+	if _, ok := h.byCall[call]; ok {
+		return
+	}
+	h.byCall[call] = heldCall{amount: amount, until: until}
+	h.order = append(h.order, queuedHold{call: call, until: until})
+	h.sum = safety.MoneyFromNanos(h.sum).SaturatingAdd(amount).Nanos()
+}
+
+// release ends call's hold, if it holds anything, and says whether it did.
+func (h *heldCalls) release(call types.UID) bool {
+	e, ok := h.byCall[call]
+	if !ok {
+		return false
+	}
+	delete(h.byCall, call)
+	h.sum = max(0, h.sum-e.amount.Nanos())
+	h.compact()
+	return true
+}
+
+// outstanding is what the plan's calls hold at now, the holds past their until ended.
+func (h *heldCalls) outstanding(now time.Time) safety.Money {
+	for len(h.order) > 0 && !h.order[0].until.After(now) {
+		q := h.order[0]
+		h.order = h.order[1:]
+		if e, ok := h.byCall[q.call]; ok && !e.until.After(now) {
+			delete(h.byCall, q.call)
+			h.sum = max(0, h.sum-e.amount.Nanos())
+		}
+	}
+	h.compact()
+	return safety.MoneyFromNanos(h.sum)
+}
+
+// full says a new hold would take the table past maxHeldCalls.
+func (h *heldCalls) full() bool { return len(h.byCall) >= maxHeldCalls }
+
+// last is when the last of the holds ends; zero when nothing is held.
+func (h *heldCalls) last() time.Time {
+	var last time.Time
+	if len(h.byCall) > 0 && len(h.order) > 0 {
+		last = h.order[len(h.order)-1].until
+	}
+	return last
+}
+
+// compact rebuilds the order once released calls make up most of it, so that it stays within
+// twice the calls held.
+func (h *heldCalls) compact() {
+	if len(h.order) <= 2*len(h.byCall)+64 {
+		return
+	}
+	h.order = h.order[:0]
+	for call, e := range h.byCall {
+		h.order = append(h.order, queuedHold{call: call, until: e.until})
+	}
+	slices.SortFunc(h.order, func(a, b queuedHold) int { return a.until.Compare(b.until) })
+}
+
+// recountedHold is a stored call's hold, as a recount finds it.
+type recountedHold struct {
+	call   types.UID
+	amount safety.Money
+	until  time.Time
+}
+
+// replace makes the table the holds recounted, in place of what this replica held: those were
+// decided in an earlier term, and the calls stored since tell which of them still hold.
+func (h *heldCalls) replace(recounted []recountedHold) {
+	*h = heldCalls{}
+	slices.SortFunc(recounted, func(a, b recountedHold) int { return a.until.Compare(b.until) })
+	for _, r := range recounted {
+		h.hold(r.call, r.amount, r.until)
+	}
+}
