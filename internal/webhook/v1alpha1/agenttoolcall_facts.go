@@ -68,7 +68,7 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 		if out.decision != decisionDeny {
 			u.Admit(call.Spec.Step, reserve)
 			if !hold.IsZero() {
-				p.held.hold(call.UID, hold, now.Add(holdTTL))
+				p.held.hold(heldKey(req, call), hold, now.Add(holdTTL))
 				h.totals.observeHeld(plan, p.held.outstanding(now), p.held.last())
 			}
 		}

@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
@@ -126,4 +128,14 @@ func (h *heldCalls) replace(recounted []recountedHold) {
 	for _, r := range recounted {
 		h.hold(r.call, r.amount, r.until)
 	}
+}
+
+// heldKey is the key of call's hold: its UID, which the API server assigns before it asks the
+// validating webhooks. A create that reaches the webhook without one (never from the API server)
+// holds under its request's UID, which no report names: its hold ends with holdTTL.
+func heldKey(req admission.Request, call *safetyv1alpha1.AgentToolCall) types.UID {
+	if call.UID != "" {
+		return call.UID
+	}
+	return "request:" + req.UID
 }

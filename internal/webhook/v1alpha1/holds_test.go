@@ -1,9 +1,12 @@
 package v1alpha1_test
 
 import (
+	"time"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/safety"
@@ -93,6 +96,30 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 		By("0.2 spent and 1.8 held in the namespace reach 1.5, whichever plan holds them")
 		mustDeny(submit(other, p.call("second", tool, "b", "src/b.go")), safety.ReasonToolCostLimitExceeded, "max_total_cost 1.5")
 		mustDeny(submit(p.agent, p.call("first", tool, "b", "src/b.go")), safety.ReasonToolCostLimitExceeded, "max_total_cost 1.5")
+	})
+
+	It("counts nothing in a plan for a report of a call of an earlier plan of its name", func() {
+		meter := p.newAgent("meter")
+		tool := priced()
+		spec := safetyv1alpha1.AgentPlanSpec{ProfileRef: budget("2", ""), CostReporter: reportedByMeter}
+		p.plan(planName, spec)
+		old := p.call(planName, tool, "a", "src/a.go")
+		mustAdmit(submit(p.agent, old))
+		first := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: planName}}
+		Expect(k8sClient.Delete(ctx, first)).To(Succeed())
+		awaitGone(first)
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(old), old)).To(Succeed())
+		// Creation times are in whole seconds: the new plan must be seen to be younger than the call.
+		Eventually(func() bool { return time.Now().Truncate(time.Second).After(old.CreationTimestamp.Time) }).Should(BeTrue())
+		p.plan(planName, spec)
+		mustAdmit(submit(p.agent, p.call(planName, tool, "b", "src/b.go")))
+
+		By("the reporter's final report of the earlier plan's call: neither its cost nor a release counts")
+		Expect(report(meter, old, safetyv1alpha1.CallPhaseSucceeded, "5")).To(Succeed())
+		Expect(storedPlan(counters, p.ns, planName).Status.Usage.AccumulatedCost).To(Equal("0.1"))
+		mustAdmit(submit(p.agent, p.call(planName, tool, "c", "src/c.go")))
+		mustDeny(submit(p.agent, p.call(planName, tool, "d", "src/d.go")), safety.ReasonToolCostLimitExceeded,
+			"accumulated cost 0.2, with 1.8 "+heldMessage)
 	})
 
 	It("holds nothing for a plan that names no reporter: its calls cost exactly their costPerCall", func() {
