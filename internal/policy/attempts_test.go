@@ -145,7 +145,9 @@ func TestHoldFor(t *testing.T) {
 		{"nothing for a tool without a ceiling", reporter, tool("0.1", ""), "0"},
 		{"nothing for a ceiling under the price", reporter, tool("1", "0.5"), "0"},
 	} {
-		plan := &safetyv1alpha1.AgentPlan{Spec: safetyv1alpha1.AgentPlanSpec{CostReporter: tc.reporter}}
+		plan := &safetyv1alpha1.AgentPlan{Spec: safetyv1alpha1.AgentPlanSpec{CostReporter: tc.reporter},
+			Status: safetyv1alpha1.AgentPlanStatus{Snapshot: &safetyv1alpha1.PlanSnapshot{
+				Safety: safetyv1alpha1.SafetyProfileSpec{MaxTotalCost: new(resource.MustParse("100"))}}}}
 		got, err := HoldFor(plan, tc.tool)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -153,5 +155,10 @@ func TestHoldFor(t *testing.T) {
 		if got != safety.MustParseMoney(tc.want) {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
+	}
+	unbudgeted := &safetyv1alpha1.AgentPlan{Spec: safetyv1alpha1.AgentPlanSpec{CostReporter: reporter},
+		Status: safetyv1alpha1.AgentPlanStatus{Snapshot: &safetyv1alpha1.PlanSnapshot{}}}
+	if got, err := HoldFor(unbudgeted, tool("0.1", "1")); err != nil || !got.IsZero() {
+		t.Errorf("a plan without a budget holds %s (%v), want nothing", got, err)
 	}
 }

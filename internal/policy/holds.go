@@ -15,11 +15,13 @@ import (
 // flight together, admitted against the same spent figure before any of them is reported, must
 // each count as costing that much, or a budget each of them fits alone is spent several times over
 // (by calls through several gateway replicas, or by a reporter other than the gateway). Nothing
-// is held for a plan that names no reporter (its calls cost exactly their costPerCall) or a tool
-// that declares no maxCostPerCall above its costPerCall (its cost is not bounded, so holding
-// cannot bound it).
+// is held for a plan whose locked profile sets no budget (maxCostPerPlan or maxTotalCost), a plan
+// that names no reporter (its calls cost exactly their costPerCall), or a tool that declares no
+// maxCostPerCall above its costPerCall (its cost is not bounded, so holding cannot bound it).
 func HoldFor(plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool) (safety.Money, error) {
-	if CostReporterUser(plan) == "" || tool.Spec.MaxCostPerCall == nil {
+	snap := plan.Status.Snapshot
+	if snap == nil || (snap.Safety.MaxCostPerPlan == nil && snap.Safety.MaxTotalCost == nil) ||
+		CostReporterUser(plan) == "" || tool.Spec.MaxCostPerCall == nil {
 		return safety.Money{}, nil
 	}
 	most, err := MoneyFromQuantity(*tool.Spec.MaxCostPerCall)

@@ -108,11 +108,6 @@ func (p *Policy) Mode() Mode { return p.mode }
 // of every plan of the namespace.
 func (p *Policy) LimitsTotalCost() bool { return p.profile.MaxTotalCost != nil }
 
-// LimitsCost says whether the profile sets a budget, of the plan or of the namespace.
-func (p *Policy) LimitsCost() bool {
-	return p.profile.MaxCostPerPlan != nil || p.profile.MaxTotalCost != nil
-}
-
 // Loop returns the effective loop policy, defaults applied; MaxRepeats is negative when off.
 func (p *Policy) Loop() LoopPolicy { return p.loop }
 

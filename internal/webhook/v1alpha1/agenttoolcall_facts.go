@@ -29,8 +29,8 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 	if err != nil {
 		return outcome{}, err
 	}
-	hold := safety.Money{} // what the call holds until its final report: only against a budget
-	if compiled.LimitsCost() {
+	hold := safety.Money{} // what the call holds until its final report; a dry run holds nothing
+	if !dryRun {
 		if hold, err = policy.HoldFor(plan, tool); err != nil {
 			return outcome{}, err
 		}
@@ -47,6 +47,7 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 		if reason, msg := policy.CheckStep(plan, *u, call.Spec.Step, policy.StepLimit(plan)); reason != "" {
 			return deny(denial{reason, "spec.step", msg}), nil
 		}
+		held := p.held.outstanding(now) // first: it ends the holds past their until
 		if !hold.IsZero() && p.held.full() {
 			return deny(denial{safety.ReasonToolCostLimitExceeded, fieldTool, fmt.Sprintf(
 				"%d calls of plan %s hold part of its budget until their cost is reported, the most it may; call again once they are",
@@ -57,7 +58,7 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 			return outcome{}, err
 		}
 		facts := policy.EngineCall(call, plan, tool, policy.CallFacts{
-			AccumulatedCost: u.Accumulated, TotalCost: total, HeldCost: p.held.outstanding(now), EarlierAttempts: u.Steps[call.Spec.Step]})
+			AccumulatedCost: u.Accumulated, TotalCost: total, HeldCost: held, EarlierAttempts: u.Steps[call.Spec.Step]})
 		if repeats >= 0 {
 			facts.Context.Repeats = repeats
 		}

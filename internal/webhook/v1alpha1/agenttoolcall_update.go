@@ -38,7 +38,7 @@ func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request
 		if err := h.countReport(ctx, old, call); err != nil {
 			return admission.Errored(http.StatusInternalServerError, err)
 		}
-		if err := h.releaseHold(ctx, req.UserInfo.Username, call); err != nil {
+		if err := h.releaseHold(ctx, req.UserInfo.Username, old, call); err != nil {
 			return admission.Errored(http.StatusInternalServerError, err)
 		}
 	}

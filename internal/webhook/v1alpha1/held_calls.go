@@ -34,6 +34,9 @@ type heldCalls struct {
 	// until it reaches the front or the order is compacted.
 	order []queuedHold
 	sum   int64 // nanos held by byCall
+	// latest is the latest until of any hold since the table was last empty: when the last of
+	// the holds ends at the latest (order is by until only as far as the clocks agree).
+	latest time.Time
 }
 
 type heldCall struct {
@@ -58,6 +61,9 @@ func (h *heldCalls) hold(call types.UID, amount safety.Money, until time.Time) {
 		return
 	}
 	h.byCall[call] = heldCall{amount: amount, until: until}
+	if until.After(h.latest) {
+		h.latest = until
+	}
 	h.order = append(h.order, queuedHold{call: call, until: until})
 	h.sum = safety.MoneyFromNanos(h.sum).SaturatingAdd(amount).Nanos()
 }
@@ -91,13 +97,12 @@ func (h *heldCalls) outstanding(now time.Time) safety.Money {
 // full says a new hold would take the table past maxHeldCalls.
 func (h *heldCalls) full() bool { return len(h.byCall) >= maxHeldCalls }
 
-// last is when the last of the holds ends; zero when nothing is held.
+// last is when the last of the holds ends, at the latest; zero when nothing is held.
 func (h *heldCalls) last() time.Time {
-	var last time.Time
-	if len(h.byCall) > 0 && len(h.order) > 0 {
-		last = h.order[len(h.order)-1].until
+	if len(h.byCall) == 0 {
+		h.latest = time.Time{}
 	}
-	return last
+	return h.latest
 }
 
 // compact rebuilds the order once released calls make up most of it, so that it stays within
@@ -106,6 +111,11 @@ func (h *heldCalls) compact() {
 	if len(h.order) <= 2*len(h.byCall)+64 {
 		return
 	}
+	h.compactAlways()
+}
+
+// compactAlways rebuilds the order from the calls held, by until.
+func (h *heldCalls) compactAlways() {
 	h.order = h.order[:0]
 	for call, e := range h.byCall {
 		h.order = append(h.order, queuedHold{call: call, until: e.until})
@@ -120,13 +130,18 @@ type recountedHold struct {
 	until  time.Time
 }
 
-// replace makes the table the holds recounted, in place of what this replica held: those were
-// decided in an earlier term, and the calls stored since tell which of them still hold.
-func (h *heldCalls) replace(recounted []recountedHold) {
-	*h = heldCalls{}
+// merge adds the holds recounted from the calls stored to what this replica holds from an
+// earlier term: a call it admitted whose create was not yet stored when the recount listed the
+// calls still holds, and one another replica saw finally reported meanwhile holds until its
+// until (more, never less).
+func (h *heldCalls) merge(recounted []recountedHold, now time.Time) {
+	h.outstanding(now)
 	slices.SortFunc(recounted, func(a, b recountedHold) int { return a.until.Compare(b.until) })
 	for _, r := range recounted {
 		h.hold(r.call, r.amount, r.until)
+	}
+	if len(recounted) > 0 {
+		h.compactAlways() // recounted holds may end before this replica's: the order is by until again
 	}
 }
 

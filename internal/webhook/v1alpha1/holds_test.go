@@ -42,7 +42,7 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 		}))
 	}
 
-	It("holds maxCostPerCall until the reporter's final report, which alone releases it", func() {
+	It("holds maxCostPerCall until the reporter's final report, which releases it once", func() {
 		meter := p.newAgent("meter")
 		tool := priced()
 		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: budget("2", ""), CostReporter: reportedByMeter})
@@ -57,11 +57,7 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 		By("a cost reported while the call runs may grow yet: the call still holds")
 		Expect(report(meter, a, safetyv1alpha1.CallPhaseRunning, "0.3")).To(Succeed())
 		mustDeny(submit(p.agent, c), safety.ReasonToolCostLimitExceeded, "accumulated cost 0.4, with 1.8 "+heldMessage)
-		By("the agent reporting its own call finished releases nothing")
-		Expect(report(p.agent, a, safetyv1alpha1.CallPhaseSucceeded, "")).To(Succeed())
-		mustDeny(submit(p.agent, c), safety.ReasonToolCostLimitExceeded, "accumulated cost 0.4, with 1.8 "+heldMessage)
-
-		By("the reporter's final report of a releases a's hold: 0.4 spent and 0.9 held leave room")
+		By("the reporter's final report of a (its cost, as it moves a to a final phase) releases a's hold: 0.4 spent and 0.9 held leave room")
 		Expect(report(meter, a, safetyv1alpha1.CallPhaseSucceeded, "0.3")).To(Succeed())
 		mustAdmit(submit(p.agent, c))
 		d := p.call(planName, tool, "d", "src/d.go")
@@ -120,6 +116,36 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 		mustAdmit(submit(p.agent, p.call(planName, tool, "c", "src/c.go")))
 		mustDeny(submit(p.agent, p.call(planName, tool, "d", "src/d.go")), safety.ReasonToolCostLimitExceeded,
 			"accumulated cost 0.2, with 1.8 "+heldMessage)
+	})
+
+	It("keeps a call's hold when the agent marks it finished before the reporter's cost", func() {
+		meter := p.newAgent("meter")
+		tool := priced()
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: budget("2", ""), CostReporter: reportedByMeter})
+		a := p.call(planName, tool, "a", "src/a.go")
+		mustAdmit(submit(p.agent, a))
+		mustAdmit(submit(p.agent, p.call(planName, tool, "b", "src/b.go")))
+		Expect(report(p.agent, a, safetyv1alpha1.CallPhaseSucceeded, "")).To(Succeed())
+		By("the reporter's cost, on a call the agent called finished, is not the reporter's word that it is final")
+		Expect(report(meter, a, safetyv1alpha1.CallPhaseSucceeded, "0.3")).To(Succeed())
+		mustDeny(submit(p.agent, p.call(planName, tool, "c", "src/c.go")), safety.ReasonToolCostLimitExceeded,
+			"accumulated cost 0.4, with 1.8 "+heldMessage)
+	})
+
+	It("holds nothing for a dry run, and a dry run changes nothing another plan sees", func() {
+		p.newAgent("meter")
+		other := p.newAgent("other")
+		tool := priced()
+		ref := budget("", "2.5")
+		p.plan("first", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref, CostReporter: reportedByMeter})
+		p.plan("second", safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "other", ProfileRef: ref, CostReporter: reportedByMeter})
+		mustAdmit(submit(p.agent, p.call("first", tool, "a", "src/a.go")))
+		mustAdmit(submit(p.agent, p.call("first", tool, "b", "src/b.go")))
+		mustAdmit(submit(other, p.call("second", tool, "a", "src/a.go")))
+		By("0.3 spent and 2.7 held in the namespace reach 2.5")
+		mustDeny(submit(other, p.call("second", tool, "b", "src/b.go")), safety.ReasonToolCostLimitExceeded, "max_total_cost 2.5")
+		Expect(p.agent.Create(ctx, p.call("first", tool, "dry", "src/dry.go"), client.DryRunAll)).To(Succeed())
+		mustDeny(submit(other, p.call("second", tool, "b", "src/b.go")), safety.ReasonToolCostLimitExceeded, "max_total_cost 2.5")
 	})
 
 	It("holds nothing for a plan that names no reporter: its calls cost exactly their costPerCall", func() {

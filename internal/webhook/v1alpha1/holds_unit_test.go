@@ -113,6 +113,7 @@ func heldWorld(t *testing.T, calls ...safetyv1alpha1.AgentToolCall) *usageCommit
 	if err := c.Update(context.Background(), plan); err != nil { // the status is the subresource's to write
 		t.Fatal(err)
 	}
+	plan.Status.Snapshot = &safetyv1alpha1.PlanSnapshot{Safety: safetyv1alpha1.SafetyProfileSpec{MaxCostPerPlan: quantity("10")}}
 	plan.Status.Tools = append(plan.Status.Tools, safetyv1alpha1.PinnedTool{Name: "capped", CostPerCall: quantity("0.1"), MaxCostPerCall: quantity("1")})
 	if err := c.Status().Update(context.Background(), plan); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -94,17 +95,22 @@ func (h *AgentToolCallHandler) planOfReport(ctx context.Context, call *safetyv1a
 	return plan, nil
 }
 
-// releaseHold ends what call held (held_calls.go) when user, the plan's cost reporter, leaves it
-// finally reported: a cost, and a final phase (whoever wrote the phase). Only the reporter
-// releases: an agent that marks its own call finished releases nothing. A cost reported before
-// the final phase keeps the hold, since a reporter may report a call's cost as it grows.
-func (h *AgentToolCallHandler) releaseHold(ctx context.Context, user string, call *safetyv1alpha1.AgentToolCall) error {
-	if !finallyReported(call) {
+// releaseHold ends what call held (held_calls.go) when user, the plan's cost reporter, moves it
+// to a final phase with a cost: the reporter's own word that nothing more is to come. A cost
+// reported while the call runs keeps the hold, since a reporter may report a cost as it grows;
+// and an agent that marks its own call finished releases nothing, nor makes the reporter's next
+// cost a final one (its hold then ends with holdTTL).
+func (h *AgentToolCallHandler) releaseHold(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) error {
+	if finalPhase(old) || !finallyReported(call) {
 		return nil
 	}
 	plan, err := h.planOfReport(ctx, call)
 	if plan == nil || err != nil || user != policy.CostReporterUser(plan) {
 		return err
+	}
+	tool := policy.ToolAsPinned(plan, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: call.Spec.Tool}})
+	if held, err := policy.HoldFor(plan, tool); err != nil || held.IsZero() {
+		return nil // the call held nothing (an unreadable pin held nothing either)
 	}
 	_, err = h.usage.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
 		if p.held.release(call.UID) {
@@ -118,9 +124,14 @@ func (h *AgentToolCallHandler) releaseHold(ctx context.Context, user string, cal
 	return err
 }
 
-// finallyReported says call carries its cost and a final phase: nothing it costs is to come.
+// finallyReported says call carries its cost and a final phase.
 func finallyReported(call *safetyv1alpha1.AgentToolCall) bool {
-	return call.Status.Cost != nil && phaseOrder[call.Status.Phase] == phaseOrder[safetyv1alpha1.CallPhaseSucceeded]
+	return call.Status.Cost != nil && finalPhase(call)
+}
+
+// finalPhase says call's phase is Succeeded or Failed, from which it never moves.
+func finalPhase(call *safetyv1alpha1.AgentToolCall) bool {
+	return phaseOrder[call.Status.Phase] == phaseOrder[safetyv1alpha1.CallPhaseSucceeded]
 }
 
 func sameCost(old, call *safetyv1alpha1.AgentToolCall) bool {

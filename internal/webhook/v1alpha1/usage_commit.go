@@ -269,7 +269,7 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 	if err != nil {
 		return err
 	}
-	p.held.replace(held)
+	p.held.merge(held, c.nowFunc())
 	c.totals.observeHeld(stored, p.held.outstanding(c.nowFunc()), p.held.last())
 	merged := u.Clone()
 	merged.MergeMax(counted)
