@@ -47,7 +47,7 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 		if reason, msg := policy.CheckStep(plan, *u, call.Spec.Step, policy.StepLimit(plan)); reason != "" {
 			return deny(denial{reason, "spec.step", msg}), nil
 		}
-		held := p.held.outstanding(now) // first: it ends the holds past their until
+		held := p.held.held() // the holds past their until ended before the decision (chargeEnded)
 		if !hold.IsZero() && p.held.full() {
 			return deny(denial{safety.ReasonToolCostLimitExceeded, fieldTool, fmt.Sprintf(
 				"%d calls of plan %s hold part of its budget until their cost is reported, the most it may; call again once they are",
@@ -69,8 +69,8 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 		if out.decision != decisionDeny {
 			u.Admit(call.Spec.Step, reserve)
 			if !hold.IsZero() {
-				p.held.hold(heldKey(req, call), hold, now.Add(holdTTL))
-				h.totals.observeHeld(plan, p.held.outstanding(now), p.held.last())
+				p.held.hold(heldKey(req, call), heldCall{amount: hold, reserve: reserve, until: now.Add(holdTTL)})
+				h.totals.observeHeld(plan, p.held.held(), p.held.last())
 			}
 		}
 		out.tool = audit.PinOf(plan, tool)

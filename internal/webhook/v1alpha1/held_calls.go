@@ -14,11 +14,14 @@ import (
 // What a plan's calls in flight hold (policy.HoldFor) is kept per call, in the memory of the
 // replica that decides the plan's counters, not in the only-growing counters of its status: a
 // hold must end. It ends at the reporter's final report of the call, which releases exactly what
-// the call held, once (the call leaves the table); or holdTTL after the call was admitted, so a
-// call whose create failed after it was admitted (the ledger, another webhook, etcd), or whose
-// reporter died before reporting, cannot hold the plan's budget for good. A replica that starts
-// deciding the plan recounts the holds from the calls stored: each call without a final report
-// created less than holdTTL ago.
+// the call held, once (the call leaves the table); or holdTTL after the call was admitted, when
+// it is charged: a call not finally reported by then costs its ceiling (what it held is added to
+// the plan's accumulatedCost, and a late report counts only what it states beyond the ceiling),
+// as a call whose cost the gateway could not read does. So a call whose reporter died, or that
+// an agent made and never ran, cannot hold a budget for free; one whose create failed after it
+// was admitted (the ledger, another webhook, etcd) is charged as its reservation already is. A
+// replica that starts deciding the plan recounts the holds from the calls stored: each call
+// without a final report created less than holdTTL ago.
 const (
 	// holdTTL outlasts a gateway's call: its upstream timeout (10 minutes by default) and its
 	// report's retries.
@@ -37,11 +40,29 @@ type heldCalls struct {
 	// latest is the latest until of any hold since the table was last empty: when the last of
 	// the holds ends at the latest (order is by until only as far as the clocks agree).
 	latest time.Time
+	// charged are the calls whose holds ended unreported and were charged, and when, so that a
+	// late report of one counts only what it states beyond the ceiling; bounded by maxHeldCalls,
+	// the oldest past holdTTL first. Forgotten, a late report is counted in full: more, never less.
+	charged map[types.UID]chargedHold
 }
 
-type heldCall struct {
+type chargedHold struct {
 	amount safety.Money
-	until  time.Time
+	at     time.Time
+}
+
+// heldCall is one call's hold: amount beyond the reservation reserve (the two make the tool's
+// ceiling), until until; reported is the most its reporter has reported for it so far.
+type heldCall struct {
+	amount, reserve, reported safety.Money
+	until                     time.Time
+}
+
+// charge is what the call costs beyond what is counted for it when its hold ends unreported: up to
+// its ceiling, less what its reports already added beyond its reservation.
+func (e heldCall) charge() safety.Money {
+	beyond := max(0, e.reported.Nanos()-e.reserve.Nanos())
+	return safety.MoneyFromNanos(max(0, e.amount.Nanos()-beyond))
 }
 
 type queuedHold struct {
@@ -49,8 +70,9 @@ type queuedHold struct {
 	until time.Time
 }
 
-// hold records that call holds amount until until; a call already held keeps its first hold.
-func (h *heldCalls) hold(call types.UID, amount safety.Money, until time.Time) {
+// hold records call's hold; a call already held keeps its first hold.
+func (h *heldCalls) hold(call types.UID, e heldCall) {
+	amount, until := e.amount, e.until
 	if amount.Nanos() <= 0 {
 		return
 	}
@@ -60,7 +82,7 @@ func (h *heldCalls) hold(call types.UID, amount safety.Money, until time.Time) {
 	if _, ok := h.byCall[call]; ok {
 		return
 	}
-	h.byCall[call] = heldCall{amount: amount, until: until}
+	h.byCall[call] = e
 	if until.After(h.latest) {
 		h.latest = until
 	}
@@ -80,18 +102,60 @@ func (h *heldCalls) release(call types.UID) bool {
 	return true
 }
 
-// outstanding is what the plan's calls hold at now, the holds past their until ended.
-func (h *heldCalls) outstanding(now time.Time) safety.Money {
+// noteReported records that call's reporter reported cost for it, while it holds.
+func (h *heldCalls) noteReported(call types.UID, cost safety.Money) {
+	if e, ok := h.byCall[call]; ok && cost.Cmp(e.reported) > 0 {
+		e.reported = cost
+		h.byCall[call] = e
+	}
+}
+
+// expire ends the holds past their until at now, and returns what the plan is charged for them
+// (heldCall.charge; usageCommitter.chargeEnded).
+func (h *heldCalls) expire(now time.Time) safety.Money {
+	var ended safety.Money
 	for len(h.order) > 0 && !h.order[0].until.After(now) {
 		q := h.order[0]
 		h.order = h.order[1:]
 		if e, ok := h.byCall[q.call]; ok && !e.until.After(now) {
 			delete(h.byCall, q.call)
 			h.sum = max(0, h.sum-e.amount.Nanos())
+			ended = ended.SaturatingAdd(e.charge())
+			h.rememberCharge(q.call, chargedHold{amount: e.amount, at: now})
 		}
 	}
 	h.compact()
-	return safety.MoneyFromNanos(h.sum)
+	return ended
+}
+
+// held is what the plan's calls hold, as of the last expire.
+func (h *heldCalls) held() safety.Money { return safety.MoneyFromNanos(h.sum) }
+
+// chargedFor is what call held when its hold ended unreported and it was charged, if it was: a
+// late report of it counts from its ceiling, its reservation and that.
+func (h *heldCalls) chargedFor(call types.UID) (safety.Money, bool) {
+	c, ok := h.charged[call]
+	return c.amount, ok
+}
+
+func (h *heldCalls) rememberCharge(call types.UID, c chargedHold) {
+	if h.charged == nil {
+		h.charged = map[types.UID]chargedHold{}
+	}
+	if len(h.charged) >= maxHeldCalls {
+		for uid, e := range h.charged {
+			if c.at.Sub(e.at) > holdTTL {
+				delete(h.charged, uid)
+			}
+		}
+		for uid := range h.charged {
+			if len(h.charged) < maxHeldCalls {
+				break
+			}
+			delete(h.charged, uid)
+		}
+	}
+	h.charged[call] = c
 }
 
 // full says a new hold would take the table past maxHeldCalls.
@@ -125,20 +189,18 @@ func (h *heldCalls) compactAlways() {
 
 // recountedHold is a stored call's hold, as a recount finds it.
 type recountedHold struct {
-	call   types.UID
-	amount safety.Money
-	until  time.Time
+	call types.UID
+	heldCall
 }
 
 // merge adds the holds recounted from the calls stored to what this replica holds from an
 // earlier term: a call it admitted whose create was not yet stored when the recount listed the
 // calls still holds, and one another replica saw finally reported meanwhile holds until its
 // until (more, never less).
-func (h *heldCalls) merge(recounted []recountedHold, now time.Time) {
-	h.outstanding(now)
+func (h *heldCalls) merge(recounted []recountedHold) {
 	slices.SortFunc(recounted, func(a, b recountedHold) int { return a.until.Compare(b.until) })
 	for _, r := range recounted {
-		h.hold(r.call, r.amount, r.until)
+		h.hold(r.call, r.heldCall)
 	}
 	if len(recounted) > 0 {
 		h.compactAlways() // recounted holds may end before this replica's: the order is by until again

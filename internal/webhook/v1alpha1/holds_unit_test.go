@@ -20,10 +20,10 @@ func TestAHoldEndsAtItsReleaseOnceOrAtItsUntil(t *testing.T) {
 	m := safety.MustParseMoney
 	start := time.Date(2026, 12, 3, 12, 0, 0, 0, time.UTC)
 	var h heldCalls
-	h.hold("a", m("0.9"), start.Add(holdTTL))
-	h.hold("b", m("0.5"), start.Add(holdTTL+time.Minute))
-	h.hold("a", m("7"), start.Add(2*holdTTL)) // the same call again: its first hold stands
-	h.hold("free", safety.Money{}, start.Add(holdTTL))
+	h.hold("a", heldCall{amount: m("0.9"), until: start.Add(holdTTL)})
+	h.hold("b", heldCall{amount: m("0.5"), until: start.Add(holdTTL + time.Minute)})
+	h.hold("a", heldCall{amount: m("7"), until: start.Add(2 * holdTTL)}) // the same call again: its first hold stands
+	h.hold("free", heldCall{amount: safety.Money{}, until: start.Add(holdTTL)})
 	for _, step := range []struct {
 		name string
 		do   func() bool
@@ -40,17 +40,24 @@ func TestAHoldEndsAtItsReleaseOnceOrAtItsUntil(t *testing.T) {
 		if !step.do() {
 			t.Fatalf("%s: the release did not do what it should", step.name)
 		}
-		if got := h.outstanding(step.at); got != m(step.want) {
+		h.expire(step.at)
+		if got := h.held(); got != m(step.want) {
 			t.Fatalf("%s: outstanding %s, want %s", step.name, got, step.want)
 		}
 	}
 	if !h.last().IsZero() {
 		t.Errorf("nothing held, yet the last hold ends at %s", h.last())
 	}
+	if charged, ok := h.chargedFor("b"); !ok || charged != m("0.5") {
+		t.Errorf("b's hold ended unreported: charged %s (%v), want 0.5", charged, ok)
+	}
+	if _, ok := h.chargedFor("a"); ok {
+		t.Errorf("a was released, and charged all the same")
+	}
 
 	for i := range 10 * maxHeldCalls {
 		call := types.UID(fmt.Sprintf("c-%d", i))
-		h.hold(call, m("0.1"), start.Add(holdTTL+time.Duration(i)))
+		h.hold(call, heldCall{amount: m("0.1"), until: start.Add(holdTTL + time.Duration(i))})
 		if i%2 == 0 {
 			h.release(call)
 		}
@@ -61,7 +68,8 @@ func TestAHoldEndsAtItsReleaseOnceOrAtItsUntil(t *testing.T) {
 	if !h.full() {
 		t.Errorf("%d calls held, and the table is not full", len(h.byCall))
 	}
-	if got, want := h.outstanding(start), m("0.1").Nanos()*int64(len(h.byCall)); got.Nanos() != want {
+	h.expire(start)
+	if got, want := h.held(), m("0.1").Nanos()*int64(len(h.byCall)); got.Nanos() != want {
 		t.Errorf("outstanding %s, want %s", got, safety.MoneyFromNanos(want))
 	}
 }
@@ -94,7 +102,7 @@ func TestARecountHoldsForTheCallsNotFinallyReported(t *testing.T) {
 	}
 	countersOf(t, committer, plan)
 	held := committer.plans[client.ObjectKeyFromObject(plan)].held
-	if got, want := held.outstanding(now), safety.MustParseMoney("2.7"); got != want {
+	if got, want := held.held(), safety.MustParseMoney("2.7"); got != want {
 		t.Fatalf("outstanding after the recount %s, want %s (running, growing, agent-says-done)", got, want)
 	}
 	for _, call := range []types.UID{"running", "growing", "agent-says-done"} {
@@ -119,4 +127,52 @@ func heldWorld(t *testing.T, calls ...safetyv1alpha1.AgentToolCall) *usageCommit
 		t.Fatal(err)
 	}
 	return newUsageCommitter(c, c, newProjectTotals(c), time.Now)
+}
+
+// A hold that ends unreported is charged: the call costs its ceiling (what its reports added so
+// far included, not on top), and a late report counts only what it states beyond it.
+func TestAHoldThatEndsUnreportedIsChargedOnce(t *testing.T) {
+	committer := heldWorld(t)
+	clock := time.Now()
+	committer.nowFunc = func() time.Time { return clock }
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := committer.live.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
+		t.Fatal(err)
+	}
+	reserve := safety.MustParseMoney("0.1")
+	if _, err := committer.submitWith(context.Background(), plan, func(p *planCounters) (outcome, error) {
+		p.u.Admit("a", reserve)
+		p.held.hold("late", heldCall{amount: safety.MustParseMoney("0.9"), reserve: reserve, until: clock.Add(holdTTL)})
+		return outcome{}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	late := callOf("late", "capped", "a", "")
+	late.UID = "late"
+	for _, step := range []struct {
+		name          string
+		advance       time.Duration
+		before, after string // a report, if after is set
+		want          string
+	}{
+		{"held, not charged", holdTTL / 2, "", "", "0.1"},
+		{"a report while it runs counts as reported", 0, "0", "0.4", "0.4"},
+		{"still held just before its until", holdTTL/2 - time.Second, "", "", "0.4"},
+		{"ended unreported: charged up to its ceiling, what the report added included", time.Second, "", "", "1"},
+		{"a later decision charges nothing more", holdTTL, "", "", "1"},
+		{"a late report within the ceiling adds nothing", 0, "0.4", "0.5", "1"},
+		{"one beyond it adds what is beyond", 0, "0.5", "1.5", "1.5"},
+	} {
+		clock = clock.Add(step.advance)
+		if step.after != "" {
+			if err := committer.submitReport(context.Background(), plan, &late, reserve,
+				safety.MustParseMoney(step.before), safety.MustParseMoney(step.after)); err != nil {
+				t.Fatal(err)
+			}
+			late.Status.Cost = quantity(step.after)
+		}
+		if got := countersOf(t, committer, plan).Accumulated; got != safety.MustParseMoney(step.want) {
+			t.Fatalf("%s: accumulated %s, want %s", step.name, got, step.want)
+		}
+	}
 }

@@ -45,6 +45,10 @@ func (c *usageCommitter) submitReport(ctx context.Context, plan *safetyv1alpha1.
 			return outcome{}, nil
 		}
 		from := before
+		p.held.noteReported(old.UID, after)
+		if charged, ok := p.held.chargedFor(old.UID); ok {
+			reserve = reserve.SaturatingAdd(charged) // charged its ceiling when its hold ended unreported
+		}
 		if prev, ok := p.reports[old.UID]; ok && prev.from.Cmp(before) == 0 {
 			before = maxMoney(before, prev.cost) // counted already from this stored cost, and never stored
 		}

@@ -152,6 +152,7 @@ func (c *usageCommitter) submitWith(ctx context.Context, plan *safetyv1alpha1.Ag
 	if p.sealed {
 		return outcome{}, errPlanSealed
 	}
+	c.chargeEnded(key, plan, p)
 	if decide == nil {
 		return outcome{}, nil
 	}
@@ -166,6 +167,20 @@ func (c *usageCommitter) submitWith(ctx context.Context, plan *safetyv1alpha1.Ag
 		c.markDirty(key, p)
 	}
 	return out, nil
+}
+
+// chargeEnded ends the plan's holds past their until, and charges what they held to its
+// accumulatedCost (held_calls.go): before the decision, so that a decision that fails keeps the
+// charge of holds it has ended. p.mu is held.
+func (c *usageCommitter) chargeEnded(key types.NamespacedName, plan *safetyv1alpha1.AgentPlan, p *planCounters) {
+	charged := p.held.expire(c.nowFunc())
+	if charged.IsZero() {
+		return
+	}
+	p.u.Accumulated = p.u.Accumulated.SaturatingAdd(charged)
+	c.totals.observeUsage(plan, p.u)
+	c.totals.observeHeld(plan, p.held.held(), p.held.last())
+	c.markDirty(key, p)
 }
 
 // preload loads plan's counters, if they are not loaded, without deciding anything: a decision
@@ -269,8 +284,8 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 	if err != nil {
 		return err
 	}
-	p.held.merge(held, c.nowFunc())
-	c.totals.observeHeld(stored, p.held.outstanding(c.nowFunc()), p.held.last())
+	p.held.merge(held)
+	c.totals.observeHeld(stored, p.held.held(), p.held.last())
 	merged := u.Clone()
 	merged.MergeMax(counted)
 	if p.loaded { // an earlier term's counters, for this very plan: nothing of them is lost
@@ -322,8 +337,9 @@ func (c *usageCommitter) sweep() {
 		if !p.mu.TryLock() {
 			continue // deciding or being written: in use
 		}
-		// A plan whose calls hold part of its budget stays: the holds are in memory only.
-		if !p.dirty && !p.flushing && p.recounting == nil && now.Sub(p.used) > idlePlanTTL && p.held.outstanding(now).IsZero() {
+		// A plan whose calls hold part of its budget stays: the holds are in memory only, and
+		// those that end unreported are charged at its next decision.
+		if !p.dirty && !p.flushing && p.recounting == nil && now.Sub(p.used) > idlePlanTTL && len(p.held.byCall) == 0 {
 			delete(c.plans, key)
 			if p.loaded && !p.gone && !c.untrusting && p.term == c.currentTerm() {
 				if len(c.trusted) >= maxTrusted {

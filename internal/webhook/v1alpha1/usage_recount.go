@@ -134,7 +134,8 @@ func recountCall(u *policy.Usage, plan *safetyv1alpha1.AgentPlan, call *safetyv1
 	if err != nil || hold.IsZero() {
 		return recountedHold{}, false
 	}
-	return recountedHold{call: call.UID, amount: hold, until: until}, true
+	reported, _ := policy.ReportedCost(call.Status.Cost) // unreadable: none reported, the call charged its whole ceiling
+	return recountedHold{call: call.UID, heldCall: heldCall{amount: hold, reserve: reserve, reported: reported, until: until}}, true
 }
 
 // callOfPlan says call belongs to plan, not to an earlier plan of the same name.

@@ -60,10 +60,11 @@ type AgentToolSpecApplyConfiguration struct {
 	// call is cheaper because its cost went unread. A stated cost above it is still reported as
 	// stated: a plan is charged more, never less. For a plan that names a costReporter, under a
 	// budget, each call also holds this, less costPerCall, from its admission until the
-	// reporter's final report of it (a cost and a final phase) or 15 minutes: held, it counts
-	// toward maxCostPerPlan and maxTotalCost, so calls in flight together (through several
-	// gateway replicas, or reported by another reporter) cannot overrun a budget unseen. Pinned in
-	// the plan with the rest of the tool. Unset: such calls cost costPerCall, and hold nothing.
+	// reporter's move of it to a final phase with a cost, or for 15 minutes, after which it costs
+	// this: held, it counts toward maxCostPerPlan and maxTotalCost, so calls in flight together
+	// (through several gateway replicas, or reported by another reporter) cannot overrun a budget
+	// unseen. Pinned in the plan with the rest of the tool. Unset: such calls cost costPerCall, and
+	// hold nothing.
 	MaxCostPerCall *resource.Quantity `json:"maxCostPerCall,omitempty"`
 }
 
