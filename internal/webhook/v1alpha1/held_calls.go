@@ -142,19 +142,7 @@ func (h *heldCalls) rememberCharge(call types.UID, c chargedHold) {
 	if h.charged == nil {
 		h.charged = map[types.UID]chargedHold{}
 	}
-	if len(h.charged) >= maxHeldCalls {
-		for uid, e := range h.charged {
-			if c.at.Sub(e.at) > holdTTL {
-				delete(h.charged, uid)
-			}
-		}
-		for uid := range h.charged {
-			if len(h.charged) < maxHeldCalls {
-				break
-			}
-			delete(h.charged, uid)
-		}
-	}
+	makeRoom(h.charged, maxHeldCalls, c.at.Add(-holdTTL), func(e chargedHold) time.Time { return e.at })
 	h.charged[call] = c
 }
 

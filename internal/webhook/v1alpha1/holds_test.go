@@ -79,13 +79,21 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 		mustDeny(submit(p.agent, p.call(planName, tool, "next", "src/next.go")), safety.ReasonToolCostLimitExceeded, "with 2.7 "+heldMessage)
 	})
 
-	It("counts other plans' holds in the project's total", func() {
+	// twoPlans makes plans "first" (of the project's agent) and "second" (of agent "other", which it
+	// returns) under one namespace budget of total, both reported by the meter.
+	twoPlans := func(total string) client.Client {
+		GinkgoHelper()
 		p.newAgent("meter")
 		other := p.newAgent("other")
-		tool := priced()
-		ref := budget("", "1.5")
+		ref := budget("", total)
 		p.plan("first", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref, CostReporter: reportedByMeter})
 		p.plan("second", safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "other", ProfileRef: ref, CostReporter: reportedByMeter})
+		return other
+	}
+
+	It("counts other plans' holds in the project's total", func() {
+		tool := priced()
+		other := twoPlans("1.5")
 		mustAdmit(submit(p.agent, p.call("first", tool, "a", "src/a.go")))
 		By("0.1 spent and 0.9 held by the first plan: the second plan's first call fits")
 		mustAdmit(submit(other, p.call("second", tool, "a", "src/a.go")))
@@ -133,12 +141,8 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 	})
 
 	It("holds nothing for a dry run, and a dry run changes nothing another plan sees", func() {
-		p.newAgent("meter")
-		other := p.newAgent("other")
 		tool := priced()
-		ref := budget("", "2.5")
-		p.plan("first", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref, CostReporter: reportedByMeter})
-		p.plan("second", safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "other", ProfileRef: ref, CostReporter: reportedByMeter})
+		other := twoPlans("2.5")
 		mustAdmit(submit(p.agent, p.call("first", tool, "a", "src/a.go")))
 		mustAdmit(submit(p.agent, p.call("first", tool, "b", "src/b.go")))
 		mustAdmit(submit(other, p.call("second", tool, "a", "src/a.go")))

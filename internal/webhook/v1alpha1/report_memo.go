@@ -65,20 +65,29 @@ func (p *planCounters) rememberReport(call types.UID, r countedReport) {
 	if p.reports == nil {
 		p.reports = map[types.UID]countedReport{}
 	}
-	if _, ok := p.reports[call]; !ok && len(p.reports) >= maxReportMemo {
-		for uid, e := range p.reports {
-			if r.at.Sub(e.at) > reportMemoTTL {
-				delete(p.reports, uid)
-			}
-		}
-		for uid := range p.reports {
-			if len(p.reports) < maxReportMemo {
-				break
-			}
-			delete(p.reports, uid)
-		}
+	if _, ok := p.reports[call]; !ok {
+		makeRoom(p.reports, maxReportMemo, r.at.Add(-reportMemoTTL), func(e countedReport) time.Time { return e.at })
 	}
 	p.reports[call] = r
+}
+
+// makeRoom makes room for one more entry in memo once it holds limit: the entries from before
+// stale go first, then any.
+func makeRoom[V any](memo map[types.UID]V, limit int, stale time.Time, at func(V) time.Time) {
+	if len(memo) < limit {
+		return
+	}
+	for uid, e := range memo {
+		if at(e).Before(stale) {
+			delete(memo, uid)
+		}
+	}
+	for uid := range memo {
+		if len(memo) < limit {
+			return
+		}
+		delete(memo, uid)
+	}
 }
 
 func maxMoney(a, b safety.Money) safety.Money {
