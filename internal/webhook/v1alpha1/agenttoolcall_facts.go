@@ -70,7 +70,7 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 			u.Admit(call.Spec.Step, reserve)
 			if !hold.IsZero() {
 				p.held.hold(heldKey(req, call), heldCall{amount: hold, reserve: reserve, until: now.Add(holdTTL)})
-				h.totals.observeHeld(plan, p.held.held(), p.held.last())
+				h.totals.observeHeld(plan, p.held.held())
 			}
 		}
 		out.tool = audit.PinOf(plan, tool)

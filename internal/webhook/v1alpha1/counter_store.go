@@ -67,6 +67,9 @@ func (s *CounterStore) Seal(ctx context.Context, plan *safetyv1alpha1.AgentPlan)
 	p := c.lockCounters(key)
 	err := c.current(ctx, key, p, plan.UID)
 	if err == nil {
+		if !p.sealed {
+			c.chargeEnded(key, plan, p) // the holds past their until are spent: settled with the rest
+		}
 		p.sealed = true
 	}
 	p.mu.Unlock()

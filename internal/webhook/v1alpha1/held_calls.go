@@ -37,9 +37,6 @@ type heldCalls struct {
 	// until it reaches the front or the order is compacted.
 	order []queuedHold
 	sum   int64 // nanos held by byCall
-	// latest is the latest until of any hold since the table was last empty: when the last of
-	// the holds ends at the latest (order is by until only as far as the clocks agree).
-	latest time.Time
 	// charged are the calls whose holds ended unreported and were charged, and when, so that a
 	// late report of one counts only what it states beyond the ceiling; bounded by maxHeldCalls,
 	// the oldest past holdTTL first. Forgotten, a late report is counted in full: more, never less.
@@ -82,10 +79,10 @@ func (h *heldCalls) hold(call types.UID, e heldCall) {
 	if _, ok := h.byCall[call]; ok {
 		return
 	}
-	h.byCall[call] = e
-	if until.After(h.latest) {
-		h.latest = until
+	if _, ok := h.charged[call]; ok {
+		return // charged already: a recount finds it again when the API server's clock runs ahead of this one
 	}
+	h.byCall[call] = e
 	h.order = append(h.order, queuedHold{call: call, until: until})
 	h.sum = safety.MoneyFromNanos(h.sum).SaturatingAdd(amount).Nanos()
 }
@@ -148,14 +145,6 @@ func (h *heldCalls) rememberCharge(call types.UID, c chargedHold) {
 
 // full says a new hold would take the table past maxHeldCalls.
 func (h *heldCalls) full() bool { return len(h.byCall) >= maxHeldCalls }
-
-// last is when the last of the holds ends, at the latest; zero when nothing is held.
-func (h *heldCalls) last() time.Time {
-	if len(h.byCall) == 0 {
-		h.latest = time.Time{}
-	}
-	return h.latest
-}
 
 // compact rebuilds the order once released calls make up most of it, so that it stays within
 // twice the calls held.

@@ -51,14 +51,10 @@ type namespaceTotal struct {
 	plans    map[types.UID]safety.Money
 	departed map[types.UID]departedPlan
 	// held is what each plan's calls in flight hold (held_calls.go), as the replica that decides
-	// them last saw it, and until when at the latest: unlike the spend, it falls, and only the
-	// deciding replica knows it (it is in no status).
-	held map[types.UID]planHeld
-}
-
-type planHeld struct {
-	amount safety.Money
-	until  time.Time
+	// them last saw it: unlike the spend, it falls, and only the deciding replica knows it (it is
+	// in no status). A hold past its until counts here until its plan is charged for it, at the
+	// plan's next decision (chargeEnded): the other plans see it as spent meanwhile.
+	held map[types.UID]safety.Money
 }
 
 type departedPlan struct {
@@ -100,8 +96,8 @@ func (t *projectTotals) observeUsage(plan *safetyv1alpha1.AgentPlan, u policy.Us
 	}
 }
 
-// observeHeld records what plan's calls hold now, until last at the latest.
-func (t *projectTotals) observeHeld(plan *safetyv1alpha1.AgentPlan, amount safety.Money, last time.Time) {
+// observeHeld records what plan's calls hold now.
+func (t *projectTotals) observeHeld(plan *safetyv1alpha1.AgentPlan, amount safety.Money) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	n := t.namespace(plan.Namespace)
@@ -109,20 +105,16 @@ func (t *projectTotals) observeHeld(plan *safetyv1alpha1.AgentPlan, amount safet
 		delete(n.held, plan.UID)
 		return
 	}
-	n.held[plan.UID] = planHeld{amount: amount, until: last}
+	n.held[plan.UID] = amount
 }
 
-// heldByOthers is what the namespace's plans other than plan hold at now: plan's own holds are
-// its decision's to add. It visits the plans that hold anything, and drops those whose holds have
-// all ended. t.mu is held.
-func (n *namespaceTotal) heldByOthers(plan types.UID, now time.Time) safety.Money {
+// heldByOthers is what the namespace's plans other than plan hold: plan's own holds are its
+// decision's to add. It visits the plans that hold anything. t.mu is held.
+func (n *namespaceTotal) heldByOthers(plan types.UID) safety.Money {
 	var sum safety.Money
-	for uid, h := range n.held {
-		switch {
-		case !h.until.After(now):
-			delete(n.held, uid)
-		case uid != plan:
-			sum = sum.SaturatingAdd(h.amount)
+	for uid, amount := range n.held {
+		if uid != plan {
+			sum = sum.SaturatingAdd(amount)
 		}
 	}
 	return sum
@@ -146,7 +138,7 @@ func (t *projectTotals) forget(namespace string, uid types.UID, now time.Time) {
 func (t *projectTotals) namespace(ns string) *namespaceTotal {
 	n := t.ns[ns]
 	if n == nil {
-		n = &namespaceTotal{plans: map[types.UID]safety.Money{}, departed: map[types.UID]departedPlan{}, held: map[types.UID]planHeld{}}
+		n = &namespaceTotal{plans: map[types.UID]safety.Money{}, departed: map[types.UID]departedPlan{}, held: map[types.UID]safety.Money{}}
 		t.ns[ns] = n
 	}
 	return n
@@ -167,12 +159,12 @@ func (t *projectTotals) total(ctx context.Context, namespace string, plan types.
 		}
 		t.mu.Lock()
 		defer t.mu.Unlock()
-		return listed.SaturatingAdd(t.namespace(namespace).heldByOthers(plan, now)), nil
+		return listed.SaturatingAdd(t.namespace(namespace).heldByOthers(plan)), nil
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	n := t.namespace(namespace)
-	total := n.sum.SaturatingAdd(n.heldByOthers(plan, now))
+	total := n.sum.SaturatingAdd(n.heldByOthers(plan))
 	for _, uid := range settled {
 		if c, ok := n.plans[types.UID(uid)]; ok { // settled, and still in the cache: count it once
 			total = safety.MoneyFromNanos(total.Nanos() - c.Nanos())

@@ -114,7 +114,7 @@ func (h *AgentToolCallHandler) releaseHold(ctx context.Context, user string, old
 	}
 	_, err = h.usage.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
 		if p.held.release(call.UID) {
-			h.totals.observeHeld(plan, p.held.held(), p.held.last())
+			h.totals.observeHeld(plan, p.held.held())
 		}
 		return outcome{}, nil
 	})

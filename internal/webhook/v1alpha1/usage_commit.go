@@ -179,7 +179,7 @@ func (c *usageCommitter) chargeEnded(key types.NamespacedName, plan *safetyv1alp
 	}
 	p.u.Accumulated = p.u.Accumulated.SaturatingAdd(charged)
 	c.totals.observeUsage(plan, p.u)
-	c.totals.observeHeld(plan, p.held.held(), p.held.last())
+	c.totals.observeHeld(plan, p.held.held())
 	c.markDirty(key, p)
 }
 
@@ -285,7 +285,7 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 		return err
 	}
 	p.held.merge(held)
-	c.totals.observeHeld(stored, p.held.held(), p.held.last())
+	c.totals.observeHeld(stored, p.held.held())
 	merged := u.Clone()
 	merged.MergeMax(counted)
 	if p.loaded { // an earlier term's counters, for this very plan: nothing of them is lost
@@ -296,6 +296,7 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 	// another replica decided meanwhile: what they added may be lost in the merge, so a report sent
 	// again is counted again (charged more, never less).
 	p.reports = nil
+	p.held.charged = nil // likewise: a charge lost in the merge must not make a late report count from the ceiling
 	// A plan being deleted admits nothing more, whatever a stale cache told the handler.
 	p.sealed = stored.DeletionTimestamp != nil
 	if !merged.Equal(u) { // the recount found admissions the status lacks: store them
