@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -136,8 +137,8 @@ func heldWorld(t *testing.T, calls ...safetyv1alpha1.AgentToolCall) *usageCommit
 // far included, not on top), and a late report counts only what it states beyond it.
 func TestAHoldThatEndsUnreportedIsChargedOnce(t *testing.T) {
 	committer := heldWorld(t)
-	clock := time.Now()
-	committer.nowFunc = func() time.Time { return clock }
+	clk := clocktesting.NewFakePassiveClock(time.Now()) // read by the flusher too
+	committer.nowFunc = clk.Now
 	plan := &safetyv1alpha1.AgentPlan{}
 	if err := committer.live.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
 		t.Fatal(err)
@@ -145,7 +146,7 @@ func TestAHoldThatEndsUnreportedIsChargedOnce(t *testing.T) {
 	reserve := safety.MustParseMoney("0.1")
 	if _, err := committer.submitWith(context.Background(), plan, func(p *planCounters) (outcome, error) {
 		p.u.Admit("a", reserve)
-		p.held.hold("late", heldCall{amount: safety.MustParseMoney("0.9"), reserve: reserve, until: clock.Add(holdTTL)})
+		p.held.hold("late", heldCall{amount: safety.MustParseMoney("0.9"), reserve: reserve, until: clk.Now().Add(holdTTL)})
 		return outcome{}, nil
 	}); err != nil {
 		t.Fatal(err)
@@ -166,7 +167,7 @@ func TestAHoldThatEndsUnreportedIsChargedOnce(t *testing.T) {
 		{"a late report within the ceiling adds nothing", 0, "0.4", "0.5", "1"},
 		{"one beyond it adds what is beyond", 0, "0.5", "1.5", "1.5"},
 	} {
-		clock = clock.Add(step.advance)
+		clk.SetTime(clk.Now().Add(step.advance))
 		if step.after != "" {
 			if err := committer.submitReport(context.Background(), plan, &late, reserve,
 				safety.MustParseMoney(step.before), safety.MustParseMoney(step.after)); err != nil {
@@ -184,8 +185,8 @@ func TestAHoldThatEndsUnreportedIsChargedOnce(t *testing.T) {
 // is charged for it, however long the plan stays idle; deleting the plan charges it with the rest.
 func TestAnEndedHoldCountsForOthersUntilChargedAndIsSettledWithItsPlan(t *testing.T) {
 	committer := heldWorld(t)
-	clock := time.Now()
-	committer.nowFunc = func() time.Time { return clock }
+	clk := clocktesting.NewFakePassiveClock(time.Now()) // read by the flusher too
+	committer.nowFunc = clk.Now
 	ctx := context.Background()
 	api := committer.live.(client.Client)
 	plan := &safetyv1alpha1.AgentPlan{}
@@ -195,14 +196,14 @@ func TestAnEndedHoldCountsForOthersUntilChargedAndIsSettledWithItsPlan(t *testin
 	reserve := safety.MustParseMoney("0.1")
 	if _, err := committer.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
 		p.u.Admit("a", reserve)
-		p.held.hold("idle", heldCall{amount: safety.MustParseMoney("0.9"), reserve: reserve, until: clock.Add(holdTTL)})
+		p.held.hold("idle", heldCall{amount: safety.MustParseMoney("0.9"), reserve: reserve, until: clk.Now().Add(holdTTL)})
 		committer.totals.observeHeld(plan, p.held.held())
 		return outcome{}, nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	clock = clock.Add(2 * holdTTL) // the plan makes no decision meanwhile
-	total, err := committer.totals.total(ctx, "ns", "another-plan", safety.Money{}, clock)
+	clk.SetTime(clk.Now().Add(2 * holdTTL)) // the plan makes no decision meanwhile
+	total, err := committer.totals.total(ctx, "ns", "another-plan", safety.Money{}, clk.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
