@@ -217,12 +217,13 @@ func (rec *decisionRecord) Fields() map[string]any {
 			"checkpointable": t.Checkpointable, "actionClass": t.ActionClass, "skillCategory": t.SkillCategory}
 	}
 	if x := d.Facts; x != nil {
-		f[FieldFacts] = map[string]any{"accumulatedCost": x.AccumulatedCost.String(), "totalCost": x.TotalCost.String(),
+		facts := map[string]any{"accumulatedCost": x.AccumulatedCost.String(), "totalCost": x.TotalCost.String(),
 			"earlierAttempts": x.EarlierAttempts, "repeats": x.Repeats, "humanApproved": x.HumanApproved,
 			"readOnlyPlan": x.ReadOnlyPlan, "requireCheckpoints": x.RequireCheckpoints}
 		if !x.HeldCost.IsZero() { // absent when nothing is held, as in records written before holds
-			f[FieldFacts].(map[string]any)["heldCost"] = x.HeldCost.String()
+			facts["heldCost"] = x.HeldCost.String()
 		}
+		f[FieldFacts] = facts
 	}
 	return f
 }

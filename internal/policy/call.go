@@ -17,7 +17,7 @@ type CallFacts struct {
 	AccumulatedCost safety.Money
 	// TotalCost is the accumulated cost of every plan in the namespace.
 	TotalCost safety.Money
-	// HeldCost is what the plan's calls in flight hold (Usage.Outstanding).
+	// HeldCost is what the plan's calls in flight hold until their final report (HoldFor).
 	HeldCost safety.Money
 	// EarlierAttempts is how many calls of the same plan step were admitted before this one.
 	EarlierAttempts int32

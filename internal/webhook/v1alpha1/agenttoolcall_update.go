@@ -35,10 +35,7 @@ func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request
 		return h.finish(ctx, req, call, deny(*d))
 	}
 	if !isDryRun(req) {
-		if err := h.countReport(ctx, old, call); err != nil {
-			return admission.Errored(http.StatusInternalServerError, err)
-		}
-		if err := h.releaseHold(ctx, req.UserInfo.Username, old, call); err != nil {
+		if err := h.settleReport(ctx, req.UserInfo.Username, old, call); err != nil {
 			return admission.Errored(http.StatusInternalServerError, err)
 		}
 	}
@@ -68,7 +65,7 @@ func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, user string, old
 // checkReportValues refuses a phase that moves back and a cost that decreases or is not money.
 func checkReportValues(old, call *safetyv1alpha1.AgentToolCall) *denial {
 	if phaseOrder[call.Status.Phase] < phaseOrder[old.Status.Phase] ||
-		(phaseOrder[old.Status.Phase] == 3 && call.Status.Phase != old.Status.Phase) {
+		(finalPhase(old) && call.Status.Phase != old.Status.Phase) {
 		return &denial{ReasonInvalidUpdate, "status.phase", fmt.Sprintf("phase cannot move from %s to %s", old.Status.Phase, call.Status.Phase)}
 	}
 	if old.Status.Cost != nil {

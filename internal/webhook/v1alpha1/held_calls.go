@@ -175,7 +175,6 @@ type recountedHold struct {
 // calls still holds, and one another replica saw finally reported meanwhile holds until its
 // until (more, never less).
 func (h *heldCalls) merge(recounted []recountedHold) {
-	slices.SortFunc(recounted, func(a, b recountedHold) int { return a.until.Compare(b.until) })
 	for _, r := range recounted {
 		h.hold(r.call, r.heldCall)
 	}

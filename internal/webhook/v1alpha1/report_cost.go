@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -42,14 +41,43 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, user string, o
 	return nil, nil
 }
 
-// countReport adds a trusted cost report to the plan's counters before it is stored: the call then
-// costs the larger of its reservation and the report, so accumulatedCost grows by what the report
-// adds beyond both, once for each stored cost of the call (report_memo.go). checkReporter has
-// already made sure the writer is the plan's reporter.
-func (h *AgentToolCallHandler) countReport(ctx context.Context, old, call *safetyv1alpha1.AgentToolCall) error {
-	if sameCost(old, call) {
+// settleReport counts a trusted report of call in its plan's counters before it is stored: the
+// cost it reports (countReport), and, when the plan's reporter, user, moves the call to a final
+// phase with a cost, the release of what the call held (releaseHold). The plan and the tool are
+// read once for both. checkReporter has already made sure that only the reporter changes a cost.
+func (h *AgentToolCallHandler) settleReport(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) error {
+	count := !sameCost(old, call)
+	release := !finalPhase(old) && finallyReported(call)
+	if !count && !release {
 		return nil
 	}
+	plan, err := h.planOfReport(ctx, call)
+	if plan == nil || err != nil {
+		return err
+	}
+	live := &safetyv1alpha1.AgentTool{}
+	if err := h.get(ctx, client.ObjectKey{Name: call.Spec.Tool}, live, nil); client.IgnoreNotFound(err) != nil {
+		return fmt.Errorf("reading tool %s: %w", call.Spec.Tool, err)
+	}
+	live.Name = call.Spec.Tool              // a deleted tool still has its pin
+	tool := policy.ToolAsPinned(plan, live) // as the call was admitted
+	if count {
+		err = h.countReport(ctx, plan, tool, old, call)
+	}
+	if err == nil && release && user == policy.CostReporterUser(plan) {
+		err = h.releaseHold(ctx, plan, tool, call)
+	}
+	if apierrors.IsNotFound(err) || errors.Is(err, errPlanSealed) {
+		return nil // a deleted plan's spend is final
+	}
+	return err
+}
+
+// countReport adds a report moving call's cost from old's to its own: the call then costs the
+// larger of its reservation (tool's costPerCall) and the report, so accumulatedCost grows by what
+// the report adds beyond both, once for each stored cost of the call (report_memo.go).
+func (h *AgentToolCallHandler) countReport(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool,
+	old, call *safetyv1alpha1.AgentToolCall) error {
 	before, err := policy.ReportedCost(old.Status.Cost)
 	if err != nil {
 		return err
@@ -58,24 +86,11 @@ func (h *AgentToolCallHandler) countReport(ctx context.Context, old, call *safet
 	if err != nil {
 		return err
 	}
-	tool := &safetyv1alpha1.AgentTool{}
-	if err := h.get(ctx, client.ObjectKey{Name: call.Spec.Tool}, tool, nil); client.IgnoreNotFound(err) != nil {
-		return fmt.Errorf("reading tool %s: %w", call.Spec.Tool, err)
-	}
-	tool.Name = call.Spec.Tool // a deleted tool still has its pin
-	plan, err := h.planOfReport(ctx, call)
-	if plan == nil || err != nil {
-		return err
-	}
-	reserve, err := policy.CostPerCall(policy.ToolAsPinned(plan, tool)) // the reservation the call was admitted with
+	reserve, err := policy.CostPerCall(tool)
 	if err != nil {
 		return err
 	}
-	err = h.usage.submitReport(ctx, plan, old, reserve, before, after)
-	if apierrors.IsNotFound(err) || errors.Is(err, errPlanSealed) {
-		return nil // a deleted plan's spend is final
-	}
-	return err
+	return h.usage.submitReport(ctx, plan, old, reserve, before, after)
 }
 
 // planOfReport reads the plan a report of call counts in: nil when it was deleted (its spend is
@@ -95,32 +110,22 @@ func (h *AgentToolCallHandler) planOfReport(ctx context.Context, call *safetyv1a
 	return plan, nil
 }
 
-// releaseHold ends what call held (held_calls.go) when user, the plan's cost reporter, moves it
-// to a final phase with a cost: the reporter's own word that nothing more is to come. A cost
-// reported while the call runs keeps the hold, since a reporter may report a cost as it grows;
-// and an agent that marks its own call finished releases nothing, nor makes the reporter's next
-// cost a final one (its hold then ends with holdTTL).
-func (h *AgentToolCallHandler) releaseHold(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) error {
-	if finalPhase(old) || !finallyReported(call) {
-		return nil
-	}
-	plan, err := h.planOfReport(ctx, call)
-	if plan == nil || err != nil || user != policy.CostReporterUser(plan) {
-		return err
-	}
-	tool := policy.ToolAsPinned(plan, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: call.Spec.Tool}})
+// releaseHold ends what call held (held_calls.go), at the reporter's move of it to a final phase
+// with a cost: the reporter's own word that nothing more is to come. A cost reported while the
+// call runs keeps the hold, since a reporter may report a cost as it grows; and an agent that
+// marks its own call finished releases nothing, nor makes the reporter's next cost a final one
+// (its hold then ends with holdTTL).
+func (h *AgentToolCallHandler) releaseHold(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool,
+	call *safetyv1alpha1.AgentToolCall) error {
 	if held, err := policy.HoldFor(plan, tool); err != nil || held.IsZero() {
-		return nil // the call held nothing (an unreadable pin held nothing either)
+		return nil // the call held nothing (an unreadable price held nothing either)
 	}
-	_, err = h.usage.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
+	_, err := h.usage.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
 		if p.held.release(call.UID) {
 			h.totals.observeHeld(plan, p.held.held())
 		}
 		return outcome{}, nil
 	})
-	if apierrors.IsNotFound(err) || errors.Is(err, errPlanSealed) {
-		return nil // a deleted plan's spend is final
-	}
 	return err
 }
 

@@ -32,7 +32,7 @@ func TestAReportSentAgainFromTheSameStoredCostIsCountedOnce(t *testing.T) {
 		call := old.DeepCopy()
 		call.Status.Phase = safetyv1alpha1.CallPhaseSucceeded
 		call.Status.Cost = new(resource.MustParse(cost))
-		if err := h.countReport(t.Context(), old, call); err != nil {
+		if err := h.settleReport(t.Context(), "", old, call); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -107,7 +107,7 @@ func TestAReportSentAgainAfterAnotherReplicaDecidedIsCountedAgain(t *testing.T) 
 	stored.UID, stored.ResourceVersion, stored.CreationTimestamp = "uid-c", "7", metav1.Now()
 	call := stored.DeepCopy()
 	call.Status.Phase, call.Status.Cost = safetyv1alpha1.CallPhaseSucceeded, new(resource.MustParse("0.4"))
-	if err := h.countReport(t.Context(), stored, call); err != nil { // counted; its store fails
+	if err := h.settleReport(t.Context(), "", stored, call); err != nil { // counted; its store fails
 		t.Fatal(err)
 	}
 
@@ -124,7 +124,7 @@ func TestAReportSentAgainAfterAnotherReplicaDecidedIsCountedAgain(t *testing.T) 
 	}
 	term = 2 // this replica decides again
 
-	if err := h.countReport(t.Context(), stored, call); err != nil { // the reporter's retry
+	if err := h.settleReport(t.Context(), "", stored, call); err != nil { // the reporter's retry
 		t.Fatal(err)
 	}
 	if got, want := h.usage.plans[key].u.Accumulated.String(), mustMoney(t, "1.4").String(); got != want {

@@ -115,7 +115,7 @@ func (c *usageCommitter) recount(ctx context.Context, plan *safetyv1alpha1.Agent
 }
 
 // recountCall adds one stored call of plan to u, and returns what it holds at now, if anything:
-// a call without its final report (heldUntilReported), created less than holdTTL ago.
+// a call without its final report (finallyReported), created less than holdTTL ago.
 func recountCall(u *policy.Usage, plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall, now time.Time) (recountedHold, bool) {
 	if !callOfPlan(plan, call) {
 		return recountedHold{}, false
