@@ -26,6 +26,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/gateway"
 	"github.com/toolgate/toolgate/internal/gctuning"
+	"github.com/toolgate/toolgate/internal/metrics"
 	"github.com/toolgate/toolgate/internal/pprofaddr"
 )
 
@@ -135,6 +136,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	metrics.RegisterGateway() // served on --metrics-bind-address
 	gw, err := gateway.New(gateway.Options{
 		Reader:                  mgr.GetClient(),
 		Reporter:                mgr.GetClient(),

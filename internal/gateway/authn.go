@@ -71,7 +71,9 @@ func (a *authenticator) verify(ctx context.Context, token string, _ *http.Reques
 	if info, ok := a.cache.get(token); ok {
 		return info, nil
 	}
+	reviewed := time.Now()
 	info, err := a.review(ctx, token)
+	timingOf(ctx).since(waitAPIServer, reviewed)
 	if err == nil {
 		a.cache.put(token, info)
 	}

@@ -234,7 +234,13 @@ func (g *Gateway) Handler() http.Handler {
 		defer done()
 		mcpHandler.ServeHTTP(newDeadlineWriter(w, g.opts.AnswerWriteTimeout), r.WithContext(ctx))
 	})
-	return auth.RequireBearerToken(g.authn.verify, nil)(budgeted)
+	authenticated := auth.RequireBearerToken(g.authn.verify, nil)(budgeted)
+	// Timed from before the token's check, which may wait on a TokenReview, to the answer.
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, timing := withCallTiming(r.Context())
+		defer timing.observe()
+		authenticated.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // unofferedTools handles a tools/call for a tool the gateway does not offer. An unregistered tool
@@ -299,13 +305,16 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 		return nil, err
 	}
 	defer turn.end() // after the report: the next metered call of the plan is judged with this one's cost
+	timing, created := timingOf(ctx), time.Now()
 	result, err := toolcall.Decide(as.Create(ctx, call))
+	timing.since(waitAPIServer, created)
 	if err != nil {
 		log.Error(err, "Creating the AgentToolCall as the caller failed", "caller", caller.Username)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("the API server did not decide the call: %v", err)}
 	}
 	if !result.Allowed {
+		timing.decided(outcomeDenied)
 		log.V(2).Info("Call denied", "reason", result.Reason, "caller", caller.Username)
 		return denied(result, rt), nil
 	}
@@ -337,14 +346,19 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	// it: an upstream restart) is sent again on a session fetched anew: it was admitted, and
 	// failing it would cost the agent the call's reservation and a step attempt for the
 	// gateway's stale session. A call that may have reached the upstream is never sent twice.
+	timing := timingOf(ctx)
+	timing.decided(outcomeForwarded)
 	for try := 1; ; try++ {
+		sent := time.Now()
 		current, up, session, err := g.admittedSession(ctx, rt)
 		if err != nil {
+			timing.since(waitUpstream, sent)
 			g.report(ctx, call, rt, upstreamAnswer{err: err, mayHaveRun: d.mayHaveRun(callErr)}, turn)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
 		rt, d = current, &delivery{}
 		out, callErr = session.CallTool(withDelivery(callCtx, d), &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
+		timing.since(waitUpstream, sent)
 		if callErr == nil {
 			break
 		}
@@ -376,7 +390,9 @@ func (g *Gateway) meteredTurn(ctx context.Context, namespace, plan string, rt *r
 	} else if err != nil || !reports {
 		return nil, err
 	}
+	waited := time.Now()
 	release, err := g.metered.wait(ctx, namespace+"/"+plan)
+	timingOf(ctx).since(waitTurn, waited)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("waiting for plan %s's metered call in progress: %v", plan, err)}
@@ -415,7 +431,9 @@ func (g *Gateway) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), g.opts.ReportTimeout)
 	defer cancel()
+	started := time.Now()
 	err := retryTransient(rctx, attempt, maxReportRetryDelay)
+	timingOf(ctx).since(waitAPIServer, started)
 	if err == nil {
 		return
 	}

@@ -1,0 +1,105 @@
+package gateway_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/toolgate/toolgate/internal/metrics"
+)
+
+// upstreamDelay is how long the slow upstream takes to answer each call.
+const upstreamDelay = 40 * time.Millisecond
+
+// observed is one histogram's count and sum of seconds.
+type observed struct {
+	count uint64
+	sum   float64
+}
+
+// partTotals are one outcome's histograms, by part.
+type partTotals map[string]observed
+
+func gatewayCallSeconds(outcome string) partTotals {
+	GinkgoHelper()
+	totals := partTotals{}
+	for _, part := range []string{"total", "api_server", "upstream", "turn", "own"} {
+		var m dto.Metric
+		Expect(metrics.GatewayCallSeconds.WithLabelValues(outcome, part).(prometheus.Metric).Write(&m)).To(Succeed())
+		totals[part] = observed{m.GetHistogram().GetSampleCount(), m.GetHistogram().GetSampleSum()}
+	}
+	return totals
+}
+
+// observedSince is what was observed in each part between before and after.
+func observedSince(before, after partTotals) partTotals {
+	d := partTotals{}
+	for part, a := range after {
+		d[part] = observed{a.count - before[part].count, a.sum - before[part].sum}
+	}
+	return d
+}
+
+var _ = Describe("where a call's time in the gateway goes (toolgate_gateway_call_seconds)", Ordered, func() {
+	var (
+		session  *mcp.ClientSession
+		readTool string
+	)
+
+	BeforeAll(func() {
+		s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "test"}, nil)
+		mcp.AddTool(s, &mcp.Tool{Name: "slow_read", Description: "Read, slowly"},
+			func(ctx context.Context, _ *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
+				time.Sleep(upstreamDelay)
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "read " + in.Path}}}, nil, nil
+			})
+		upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+		DeferCleanup(upstream.Close)
+		w := newWorld("timing-", upstream.URL, "slow_read")
+		session, readTool = w.session, w.readTool
+	})
+
+	It("splits a forwarded call into the API server's wait, the upstream's and the gateway's own", func() {
+		before := gatewayCallSeconds("forwarded")
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{"path": "a.txt"}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.IsError).To(BeFalse())
+		d := observedSince(before, gatewayCallSeconds("forwarded"))
+		for part, p := range d {
+			Expect(p.count).To(Equal(uint64(1)), "one observation of %s", part)
+		}
+		Expect(d["upstream"].sum).To(BeNumerically(">=", upstreamDelay.Seconds()), "the upstream's answer is waited for")
+		Expect(d["api_server"].sum).To(BeNumerically(">", 0), "the AgentToolCall create is waited for")
+		Expect(d["turn"].sum).To(BeZero(), "no metered turn: the plan names no cost reporter")
+		Expect(d["own"].sum).To(BeNumerically(">", 0))
+		Expect(d["own"].sum).To(BeNumerically("~", d["total"].sum-d["api_server"].sum-d["upstream"].sum, 1e-9),
+			"own is what the waits leave of the total")
+		Expect(d["own"].sum).To(BeNumerically("<", upstreamDelay.Seconds()), "the upstream's wait is not the gateway's own")
+	})
+
+	It("times a denied call with no upstream part, and a call the gateway did not submit not at all", func() {
+		forwarded, denied := gatewayCallSeconds("forwarded"), gatewayCallSeconds("denied")
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{"path": ".env"}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(reasonIn(res)).To(Equal("ToolAccessDenied"))
+		d := observedSince(denied, gatewayCallSeconds("denied"))
+		Expect(d["total"].count).To(Equal(uint64(1)))
+		Expect(d["upstream"].sum).To(BeZero(), "a denied call never reaches the upstream")
+		Expect(d["api_server"].sum).To(BeNumerically(">", 0))
+		Expect(d["own"].sum).To(BeNumerically("~", d["total"].sum-d["api_server"].sum, 1e-9))
+
+		_, err = session.ListTools(ctx, nil) // no tools/call: not timed
+		Expect(err).NotTo(HaveOccurred())
+		_, err = session.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{"path": 7}})
+		Expect(err).To(HaveOccurred(), "a mapped path that is no string is refused before anything is created")
+		Expect(observedSince(forwarded, gatewayCallSeconds("forwarded"))["total"].count).To(BeZero())
+		Expect(observedSince(denied, gatewayCallSeconds("denied"))["total"].count).To(Equal(uint64(1)))
+	})
+})
