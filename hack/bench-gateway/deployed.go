@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -81,7 +82,10 @@ func runDeployed(ctx context.Context, rounds, perRun, gatewayCPU int, gatewayPpr
 	}
 	pid := gw.PID()
 	e := &env{upstreamURL: upstream.URL, gatewayURL: gw.URL, token: token, agent: agent,
-		cpu: func() time.Duration { d, _ := cputime.OfProcess(pid); return d }}
+		cpu: func() time.Duration { d, _ := cputime.OfProcess(pid); return d },
+		gatewayMetrics: func(ctx context.Context) (map[string]*dto.MetricFamily, error) {
+			return testenv.Scrape(ctx, gw.MetricsURL)
+		}}
 	return e.measureAll(ctx, []string{modeDirect, modeGateway, modeCreate}, rounds, perRun,
 		"CPU per call in the gateway process")
 }

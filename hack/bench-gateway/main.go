@@ -47,6 +47,7 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	dto "github.com/prometheus/client_model/go"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
@@ -56,12 +57,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/gateway"
 	"github.com/toolgate/toolgate/internal/gctuning"
 	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/metrics"
 	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/testenv"
 	"github.com/toolgate/toolgate/pkg/toolcall"
@@ -139,6 +142,8 @@ type env struct {
 	// cpu is the CPU time the process measured has used: this one, or the gateway's when the
 	// gateway runs as a process of its own.
 	cpu func() time.Duration
+	// gatewayMetrics reads the measured gateway's metrics (own.go).
+	gatewayMetrics gatewayMetrics
 }
 
 func run(ctx context.Context, rounds, perRun, large int) error {
@@ -164,6 +169,15 @@ func run(ctx context.Context, rounds, perRun, large int) error {
 		return err
 	}
 	defer stop()
+	metrics.RegisterGateway()
+	e.gatewayMetrics = func(context.Context) (map[string]*dto.MetricFamily, error) {
+		families, err := ctrlmetrics.Registry.Gather()
+		byName := map[string]*dto.MetricFamily{}
+		for _, f := range families {
+			byName[f.GetName()] = f
+		}
+		return byName, err
+	}
 	if large > 0 {
 		return e.large(ctx, large, rounds)
 	}
@@ -209,11 +223,15 @@ func (e *env) measureAll(ctx context.Context, modes []string, rounds, perRun int
 	fmt.Printf("| clients | mode | p50 | p99 | %s |\n", cpuColumn)
 	fmt.Println("|---|---|---|---|---|")
 	for _, clients := range []int{1, 8} {
-		pooled, cpu, err := e.measure(ctx, modes, rounds, perRun, clients)
-		if err != nil {
+		if err := e.timedOwn(ctx, fmt.Sprintf("%d | ", clients), func() error {
+			pooled, cpu, err := e.measure(ctx, modes, rounds, perRun, clients)
+			if err == nil {
+				report(modes, clients, pooled, cpu)
+			}
+			return err
+		}); err != nil {
 			return err
 		}
-		report(modes, clients, pooled, cpu)
 	}
 	return e.reportMixed(ctx, modes, rounds, perRun, mixedClients)
 }
@@ -228,25 +246,27 @@ const mixedClients = 8
 // CPU the gateway mode puts on the two shared cores (upstream, API server, gateway and clients
 // all run on them).
 func (e *env) reportMixed(ctx context.Context, modes []string, rounds, perRun, clients int) error {
-	pooled := lats{}
-	for r := range rounds {
-		lat, _, err := e.interleaved(ctx, modes, perRun/clients, clients, r)
-		if err != nil {
-			return fmt.Errorf("%d clients, mixed: %w", clients, err)
+	return e.timedOwn(ctx, "", func() error {
+		pooled := lats{}
+		for r := range rounds {
+			lat, _, err := e.interleaved(ctx, modes, perRun/clients, clients, r)
+			if err != nil {
+				return fmt.Errorf("%d clients, mixed: %w", clients, err)
+			}
+			for _, m := range modes {
+				pooled[m] = append(pooled[m], lat[m]...)
+			}
 		}
+		fmt.Printf("\n%d clients, each taking turns through the modes (%d turns per client and round)\n\n",
+			clients, perRun/clients)
+		fmt.Println("| mode | p50 | p99 |")
+		fmt.Println("|---|---|---|")
 		for _, m := range modes {
-			pooled[m] = append(pooled[m], lat[m]...)
+			fmt.Printf("| %s | %s | %s |\n", m, ms(pct(pooled[m], 50)), ms(pct(pooled[m], 99)))
 		}
-	}
-	fmt.Printf("\n%d clients, each taking turns through the modes (%d turns per client and round)\n\n",
-		clients, perRun/clients)
-	fmt.Println("| mode | p50 | p99 |")
-	fmt.Println("|---|---|---|")
-	for _, m := range modes {
-		fmt.Printf("| %s | %s | %s |\n", m, ms(pct(pooled[m], 50)), ms(pct(pooled[m], 99)))
-	}
-	printPaired(modes, pooled, "")
-	return nil
+		printPaired(modes, pooled, "")
+		return nil
+	})
 }
 
 // measure runs rounds of perRun calls of every mode from clients concurrent clients and returns

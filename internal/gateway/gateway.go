@@ -346,19 +346,15 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	// it: an upstream restart) is sent again on a session fetched anew: it was admitted, and
 	// failing it would cost the agent the call's reservation and a step attempt for the
 	// gateway's stale session. A call that may have reached the upstream is never sent twice.
-	timing := timingOf(ctx)
-	timing.decided(outcomeForwarded)
+	timingOf(ctx).decided(outcomeForwarded)
 	for try := 1; ; try++ {
-		sent := time.Now()
 		current, up, session, err := g.admittedSession(ctx, rt)
 		if err != nil {
-			timing.since(waitUpstream, sent)
 			g.report(ctx, call, rt, upstreamAnswer{err: err, mayHaveRun: d.mayHaveRun(callErr)}, turn)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
 		rt, d = current, &delivery{}
 		out, callErr = session.CallTool(withDelivery(callCtx, d), &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
-		timing.since(waitUpstream, sent)
 		if callErr == nil {
 			break
 		}

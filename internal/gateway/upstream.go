@@ -182,7 +182,7 @@ func newUpstreams(httpClient *http.Client, version string, sessions, maxMessage 
 	return &upstreams{
 		maxMessage: maxMessage,
 		client:     mcp.NewClient(&mcp.Implementation{Name: "toolgate-gateway", Version: version}, nil),
-		httpClient: limitAnswers(recordDeliveries(httpClient), int64(maxMessage)),
+		httpClient: limitAnswers(recordDeliveries(timeUpstream(httpClient)), int64(maxMessage)),
 		sessions:   sessions,
 		byName:     map[string]*upstream{},
 		attempts:   map[string]*attempt{},

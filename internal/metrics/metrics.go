@@ -74,10 +74,13 @@ func Register() {
 // GatewayCallSeconds is where a tools/call request's time in toolgate-gateway goes, by outcome
 // (forwarded: admitted and sent upstream; denied) and part: total, from the request's arrival to
 // its answer; api_server, the gateway's requests to the API server on the call's path (the
-// caller's TokenReview when not cached, the AgentToolCall create, the call's report); upstream,
-// the call to the upstream server (the SDK client's encoding and decoding included, as a direct
-// client's are); turn, the wait for the plan's metered call in progress; own, the rest: what the
-// gateway itself adds (issue 19's "gateway's own added latency").
+// caller's TokenReview when not cached, the AgentToolCall create, the call's report), as a client
+// makes them, encoding and decoding included; upstream, its HTTP requests to the upstream server,
+// from each one's start to its answer's last byte (connects included); turn, the wait for the
+// plan's metered call in progress; own, the rest: what the gateway itself adds to a create and a
+// direct call (issue 19's "gateway's own added latency"), the MCP client's encoding of the call
+// and decoding of the answer included, which a direct client does once and the gateway's path
+// twice.
 var GatewayCallSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 	Name: "toolgate_gateway_call_seconds",
 	Help: "Time a tools/call request spends in toolgate-gateway, by outcome (forwarded, denied) and part " +

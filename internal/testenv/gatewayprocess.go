@@ -20,6 +20,8 @@ const GatewayServiceAccount = "gateway"
 type GatewayProcess struct {
 	// URL is its MCP endpoint (plain HTTP on loopback).
 	URL string
+	// MetricsURL is its Prometheus metrics endpoint (--metrics-bind-address, plain HTTP on loopback).
+	MetricsURL string
 	// Log is the file its output goes to.
 	Log string
 
@@ -71,12 +73,16 @@ func (l *Local) StartGatewayWith(ctx context.Context, audience string, extras Ga
 	if err != nil {
 		return nil, err
 	}
-	g := &GatewayProcess{URL: "http://" + listen, Log: filepath.Join(l.Dir, "gateway.log")}
+	metrics, err := freeLoopbackAddr()
+	if err != nil {
+		return nil, err
+	}
+	g := &GatewayProcess{URL: "http://" + listen, MetricsURL: "http://" + metrics + "/metrics", Log: filepath.Join(l.Dir, "gateway.log")}
 	if g.log, err = os.OpenFile(g.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
 		return nil, err
 	}
 	g.cmd = exec.Command(binary, append([]string{kubeconfigFlag, kubeconfig, "--listen", listen, "--audience", audience,
-		"--health-probe-bind-address", probe}, extras.Args...)...)
+		"--health-probe-bind-address", probe, "--metrics-bind-address", metrics}, extras.Args...)...)
 	g.cmd.Stdout, g.cmd.Stderr = g.log, g.log
 	g.cmd.Env = append(os.Environ(), extras.Env...)
 	if err := g.cmd.Start(); err != nil {

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
+	dto "github.com/prometheus/client_model/go"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -189,6 +190,45 @@ var _ = Describe("toolgate-gateway, the real binary, in front of server-filesyst
 			a.readOf("notes.txt", "allow"),
 			And(a.readOf(".env", "deny"), HaveKeyWithValue("reason", "ToolAccessDenied"),
 				HaveKeyWithValue("ruleId", HavePrefix("path-policy:")))))
+	})
+
+	It("serves on its metrics endpoint where each call's time went: the API server's, the upstream's, its own", func() {
+		a := newMCPAgent(map[string]string{"notes.txt": "timed"}, nil, nil)
+		histogram := func(outcome, part string) *dto.Histogram {
+			GinkgoHelper()
+			families, err := testenv.Scrape(ctx, runningGateway().MetricsURL)
+			Expect(err).NotTo(HaveOccurred())
+			h := testenv.Histogram(families, "toolgate_gateway_call_seconds",
+				map[string]string{"outcome": outcome, "part": part})
+			if h == nil {
+				return &dto.Histogram{} // nothing observed yet
+			}
+			return h
+		}
+		observedSince := func(before *dto.Histogram, outcome, part string) (uint64, float64) {
+			GinkgoHelper()
+			after := histogram(outcome, part)
+			return after.GetSampleCount() - before.GetSampleCount(), after.GetSampleSum() - before.GetSampleSum()
+		}
+		parts := []string{"total", "api_server", "upstream", "own"}
+		forwarded, denied := map[string]*dto.Histogram{}, histogram("denied", "total")
+		for _, part := range parts {
+			forwarded[part] = histogram("forwarded", part)
+		}
+
+		Expect(a.read("notes.txt")).To(answered("timed"))
+		Expect(a.read(".env")).To(refusedWith("ToolAccessDenied"))
+
+		sums := map[string]float64{}
+		for _, part := range parts {
+			n, sum := observedSince(forwarded[part], "forwarded", part)
+			Expect(n).To(Equal(uint64(1)), "the forwarded call's %s", part)
+			Expect(sum).To(BeNumerically(">", 0), "the forwarded call's %s", part)
+			sums[part] = sum
+		}
+		Expect(sums["own"]).To(BeNumerically("~", sums["total"]-sums["api_server"]-sums["upstream"], 1e-6))
+		n, _ := observedSince(denied, "denied", "total")
+		Expect(n).To(Equal(uint64(1)), "the refused read of .env")
 	})
 
 	It("neither lists nor forwards a tool server-filesystem offers but nobody registered", func() {
