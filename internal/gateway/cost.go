@@ -79,7 +79,7 @@ func (r *costReporter) outcome(ctx context.Context, call *safetyv1alpha1.AgentTo
 	stated, statedErr := r.stated(rt, answer.out)
 	cost := stated
 	if cost == nil {
-		ceiling := answer.mayHaveRun && rt.served.ReportsCost
+		ceiling := answer.mayHaveRun && rt != nil && rt.served.ReportsCost
 		if cost, err = r.unstatedCost(ctx, plan, call.Spec.Tool, ceiling); err != nil {
 			return nil, nil, err
 		}
@@ -160,7 +160,7 @@ func (r *costReporter) patch(ctx context.Context, call *safetyv1alpha1.AgentTool
 // stated is the cost the upstream states in out, for a tool declared to state it; nil when it
 // states none, or an unusable one (the error says what was wrong).
 func (r *costReporter) stated(rt *route, out *mcp.CallToolResult) (*resource.Quantity, error) {
-	if !rt.served.ReportsCost || out == nil {
+	if rt == nil || !rt.served.ReportsCost || out == nil {
 		return nil, nil
 	}
 	q, err := statedCost(out.Meta)

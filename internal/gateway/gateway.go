@@ -269,7 +269,8 @@ func (g *Gateway) unofferedTools(routes map[string]route) mcp.Middleware {
 }
 
 // callTool gates one call and, when admitted, forwards it to rt's upstream server. rt is nil for
-// a tool the gateway does not offer: the call is still submitted, so the decision is recorded.
+// a tool the gateway does not offer: the call is still submitted, so the decision is recorded,
+// and an admitted one is reported failed, unsent.
 func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *route) (*mcp.CallToolResult, error) {
 	log := g.opts.Log.WithValues("tool", req.Params.Name)
 	caller, ok := callerOf(req.Extra.TokenInfo)
@@ -318,8 +319,15 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 		log.V(2).Info("Call denied", "reason", result.Reason, "caller", caller.Username)
 		return denied(result, rt), nil
 	}
-	if rt == nil { // registered since the request began
-		return nil, unserved(req.Params.Name)
+	if rt == nil {
+		// Admitted, so registered by now, though not when the gateway last looked (it was made
+		// while the call was decided, or the gateway's cache has not seen it yet). Never sent:
+		// reported failed at what it reserved, as a call whose route changed is, so that the
+		// plan's cost reporter leaves no admitted call of the gateway's unreported.
+		err := fmt.Errorf("tool %q was not served when this call was routed, though it is registered now: %w",
+			req.Params.Name, errRouteChanged)
+		g.report(ctx, call, nil, upstreamAnswer{err: err}, turn)
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
 	return g.forward(ctx, rt, call, args, turn)
 }
