@@ -28,6 +28,7 @@ import (
 	"github.com/toolgate/toolgate/internal/gctuning"
 	"github.com/toolgate/toolgate/internal/metrics"
 	"github.com/toolgate/toolgate/internal/pprofaddr"
+	"github.com/toolgate/toolgate/internal/serving"
 )
 
 // version is set at build time (-ldflags "-X main.version=…").
@@ -43,7 +44,7 @@ func main() {
 func run() error {
 	var (
 		listen, audience, namespace, certFile, keyFile, probeAddr, metricsAddr, pprofAddr string
-		showVersion                                                                       bool
+		showVersion, secureMetrics                                                        bool
 		upstreamSessions                                                                  int
 		upstreamCallTimeout, answerWriteTimeout                                           time.Duration
 		maxUpstreamMessage, gcPercent                                                     int
@@ -55,7 +56,9 @@ func run() error {
 	flag.StringVar(&certFile, "tls-cert-file", "", "serving certificate; without one the gateway serves plain HTTP")
 	flag.StringVar(&keyFile, "tls-key-file", "", "serving certificate's key")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")
-	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "address of /metrics; 0 disables it")
+	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "address of /metrics (:8444, say); 0 disables it")
+	flag.BoolVar(&secureMetrics, "metrics-secure", true, "serve /metrics over HTTPS (a self-signed certificate) to "+
+		"callers the API server authenticates and authorizes for GET /metrics; false serves plain HTTP to anyone")
 	flag.StringVar(&pprofAddr, "pprof-bind-address", "",
 		"Loopback address (127.0.0.1:6060) for the net/http/pprof endpoint; empty, the default, serves none.")
 	flag.IntVar(&upstreamSessions, "upstream-sessions", gateway.DefaultUpstreamSessions,
@@ -121,7 +124,7 @@ func run() error {
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
 		Cache:                  cacheOpts,
-		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
+		Metrics:                metricsserver.Options{BindAddress: "0"}, // served below, as the manager's
 		HealthProbeBindAddress: probeAddr,
 		PprofBindAddress:       pprofBindAddress,
 	})
@@ -136,7 +139,9 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	metrics.RegisterGateway() // served on --metrics-bind-address
+	if err := serveMetrics(mgr, serving.MetricsOptions{BindAddress: metricsAddr, Secure: secureMetrics}); err != nil {
+		return err
+	}
 	gw, err := gateway.New(gateway.Options{
 		Reader:                  mgr.GetClient(),
 		Reporter:                mgr.GetClient(),
@@ -158,15 +163,7 @@ func run() error {
 		return err
 	}
 	defer gw.Close()
-	if err := mgr.AddHealthzCheck("healthz", func(*http.Request) error { return nil }); err != nil {
-		return err
-	}
-	if err := mgr.AddReadyzCheck("readyz", func(r *http.Request) error {
-		if !mgr.GetCache().WaitForCacheSync(r.Context()) {
-			return errors.New("caches not synced")
-		}
-		return nil
-	}); err != nil {
+	if err := addProbes(mgr); err != nil {
 		return err
 	}
 	// Bounds on what a caller holds before it is authenticated: the time and the bytes of the
@@ -199,4 +196,32 @@ func run() error {
 		return err
 	}
 	return mgr.Start(ctrl.SetupSignalHandler())
+}
+
+// serveMetrics serves the gateway's metrics as the manager serves its own: with its connection
+// limits and, when secure, a TokenReview and a SubjectAccessReview per scrape (the gateway's
+// ClusterRole may create both).
+func serveMetrics(mgr manager.Manager, o serving.MetricsOptions) error {
+	metrics.RegisterGateway()
+	if !o.Enabled() {
+		return nil
+	}
+	metricsServer, err := serving.NewMetricsServer(o, mgr.GetConfig())
+	if err != nil {
+		return fmt.Errorf("setting up the metrics server: %w", err)
+	}
+	return mgr.Add(metricsServer)
+}
+
+// addProbes adds /healthz, and /readyz, which is ready once the caches have synced.
+func addProbes(mgr manager.Manager) error {
+	if err := mgr.AddHealthzCheck("healthz", func(*http.Request) error { return nil }); err != nil {
+		return err
+	}
+	return mgr.AddReadyzCheck("readyz", func(r *http.Request) error {
+		if !mgr.GetCache().WaitForCacheSync(r.Context()) {
+			return errors.New("caches not synced")
+		}
+		return nil
+	})
 }

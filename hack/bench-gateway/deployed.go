@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"time"
 
@@ -61,7 +62,7 @@ func runDeployed(ctx context.Context, rounds, perRun, gatewayCPU int, gatewayPpr
 	// As config/gateway deploys it: its container's memory limit, under which it runs its
 	// collector at --gc-percent.
 	limit := fmt.Sprintf("%s=%d", gctuning.MemoryLimitEnv, gatewayMemoryLimit)
-	extras := testenv.GatewayExtras{Env: append([]string{limit}, gatewayEnv...)}
+	extras := testenv.GatewayExtras{Env: append([]string{limit}, gatewayEnv...), PlainMetrics: true}
 	if gatewayPprof != "" {
 		extras.Args = []string{"--pprof-bind-address", gatewayPprof}
 		fmt.Printf("the gateway's profiling endpoint: http://%s/debug/pprof/\n", gatewayPprof)
@@ -84,7 +85,7 @@ func runDeployed(ctx context.Context, rounds, perRun, gatewayCPU int, gatewayPpr
 	e := &env{upstreamURL: upstream.URL, gatewayURL: gw.URL, token: token, agent: agent,
 		cpu: func() time.Duration { d, _ := cputime.OfProcess(pid); return d },
 		gatewayMetrics: func(ctx context.Context) (map[string]*dto.MetricFamily, error) {
-			return testenv.Scrape(ctx, gw.MetricsURL)
+			return testenv.Scrape(ctx, http.DefaultClient, gw.MetricsURL)
 		}}
 	return e.measureAll(ctx, []string{modeDirect, modeGateway, modeCreate}, rounds, perRun,
 		"CPU per call in the gateway process")

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
@@ -11,20 +13,24 @@ import (
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
-// The gateway's own view of its calls (metrics.GatewayCallSeconds): each forwarded tools/call's
-// time in the gateway, less its waits on the API server and the upstream. Under load on shared
-// cores the end-to-end difference gateway − direct − create also holds the other processes'
-// queueing behind the gateway's CPU; this is the share spent in the gateway itself, queueing for
-// its own CPU included.
-const gatewayCallSeconds = "toolgate_gateway_call_seconds"
+// The gateway's own view of its calls (metrics.GatewayOwnSeconds, and the waits it leaves out,
+// metrics.GatewayCallSeconds): each forwarded tools/call's time in the gateway, less its waits on
+// the agent, the API server, the report, the upstream and the plan's metered turn. Under load on
+// shared cores the end-to-end difference gateway − direct − create also holds the other
+// processes' queueing behind the gateway's CPU; this is the share spent in the gateway itself,
+// queueing for its own CPU included.
+const (
+	gatewayOwnSeconds  = "toolgate_gateway_call_own_seconds"
+	gatewayCallSeconds = "toolgate_gateway_call_seconds"
+)
 
-// ownParts are the parts printed, in order.
-var ownParts = []string{"own", "api_server", "upstream", "total"}
+// waitParts are the parts of gatewayCallSeconds that are waits, of which the mean is printed.
+var waitParts = []string{"api_server", "upstream", "agent", "report", "turn"}
 
 // gatewayMetrics reads the gateway's metrics: its process's endpoint, or this process's registry.
 type gatewayMetrics func(ctx context.Context) (map[string]*dto.MetricFamily, error)
 
-// ownSnapshot is the forwarded calls' histograms by part at one moment.
+// ownSnapshot is the forwarded calls' histograms at one moment: "own", and the waits by part.
 type ownSnapshot map[string]*dto.Histogram
 
 func (e *env) ownSnapshot(ctx context.Context) (ownSnapshot, error) {
@@ -32,15 +38,15 @@ func (e *env) ownSnapshot(ctx context.Context) (ownSnapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := ownSnapshot{}
-	for _, part := range ownParts {
+	s := ownSnapshot{"own": testenv.Histogram(families, gatewayOwnSeconds, map[string]string{"outcome": "forwarded"})}
+	for _, part := range waitParts {
 		s[part] = testenv.Histogram(families, gatewayCallSeconds, map[string]string{"outcome": "forwarded", "part": part})
 	}
 	return s, nil
 }
 
 // timedOwn runs measure between two snapshots of the gateway's histograms and prints, with prefix,
-// the quantiles of what was observed meanwhile.
+// the quantiles of its own time observed meanwhile, and the mean of each wait.
 func (e *env) timedOwn(ctx context.Context, prefix string, measure func() error) error {
 	before, err := e.ownSnapshot(ctx)
 	if err != nil {
@@ -53,15 +59,19 @@ func (e *env) timedOwn(ctx context.Context, prefix string, measure func() error)
 	if err != nil {
 		return err
 	}
-	for _, part := range ownParts {
-		b, a := before[part], after[part]
-		if a == nil {
-			return fmt.Errorf("the gateway observed no forwarded call's %s time", part)
-		}
-		n := a.GetSampleCount() - b.GetSampleCount()
-		fmt.Printf("| %sin the gateway, %s: p50 / p99 of %d calls | %s | %s | |\n", prefix, part, n,
-			quantile(b, a, 0.50), quantile(b, a, 0.99))
+	b, a := before["own"], after["own"]
+	if a == nil {
+		return errors.New("the gateway observed no forwarded call")
 	}
+	n := a.GetSampleCount() - b.GetSampleCount()
+	fmt.Printf("| %sin the gateway, own: p50 / p99 of %d calls | %s | %s | |\n", prefix, n,
+		quantile(b, a, 0.50), quantile(b, a, 0.99))
+	means := make([]string, 0, len(waitParts))
+	for _, part := range waitParts {
+		sum := after[part].GetSampleSum() - before[part].GetSampleSum()
+		means = append(means, fmt.Sprintf("%s %s", part, ms(time.Duration(sum/float64(max(1, n))*float64(time.Second)))))
+	}
+	fmt.Printf("| %sin the gateway, mean waits: %s | | | |\n", prefix, strings.Join(means, ", "))
 	return nil
 }
 

@@ -13,19 +13,36 @@ import (
 
 // Outcomes of a timed tools/call (metrics.GatewayCallSeconds).
 const (
-	outcomeForwarded = "forwarded"
+	outcomeForwarded = "forwarded" // admitted and sent upstream
+	outcomeUnsent    = "unsent"    // admitted, never sent
 	outcomeDenied    = "denied"
 )
 
-// callTiming is where one request's time in the gateway goes: the waits on the API server, on the
-// upstream and on the plan's metered turn, and the rest, the gateway's own. It is observed once its
-// request has been answered, when the request was a tools/call that the gateway submitted.
+// waitPart is a part of a timed request spent waiting on something other than the gateway.
+type waitPart int
+
+const (
+	waitAgent     waitPart = iota // reading the request's body, writing the answer
+	waitAPIServer                 // the TokenReview, the AgentToolCall create
+	waitReport                    // the call's outcome, as the plan's cost reporter
+	waitUpstream                  // a session with the upstream, and each request to it
+	waitTurn                      // the plan's metered call in progress
+	waitParts
+)
+
+var waitPartNames = [waitParts]string{"agent", "api_server", "report", "upstream", "turn"}
+
+// callTiming is where one request's time in the gateway goes: its waits, and the rest, the
+// gateway's own. It is observed once the handler returns, when the request submitted one call.
 type callTiming struct {
 	start time.Time
 
-	mu                        sync.Mutex
-	apiServer, upstream, turn time.Duration
-	outcome                   string // empty: not a submitted tools/call, nothing observed
+	mu      sync.Mutex
+	waits   [waitParts]time.Duration
+	open    map[int]time.Time // requests to the upstream in progress, by id
+	nextID  int
+	calls   int    // tools/calls submitted on the request: more than one (a batch) is not observed
+	outcome string // of the last
 }
 
 type callTimingKey struct{}
@@ -36,22 +53,13 @@ func withCallTiming(ctx context.Context) (context.Context, *callTiming) {
 	return context.WithValue(ctx, callTimingKey{}, t), t
 }
 
-// timingOf is ctx's request's timing; nil (which every method takes) outside a timed request.
+// timingOf is ctx's request's timing; nil (which every method but observe takes) outside one.
 func timingOf(ctx context.Context) *callTiming {
 	t, _ := ctx.Value(callTimingKey{}).(*callTiming)
 	return t
 }
 
-// waitPart is a part of a timed request spent waiting on something other than the gateway.
-type waitPart int
-
-const (
-	waitAPIServer waitPart = iota
-	waitUpstream
-	waitTurn
-)
-
-// since adds the time since start to the request's part w.
+// since adds the time since start to the request's wait w.
 func (t *callTiming) since(w waitPart, start time.Time) {
 	if t == nil {
 		return
@@ -59,47 +67,131 @@ func (t *callTiming) since(w waitPart, start time.Time) {
 	d := time.Since(start)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	switch w {
-	case waitAPIServer:
-		t.apiServer += d
-	case waitUpstream:
-		t.upstream += d
-	case waitTurn:
-		t.turn += d
-	}
+	t.waits[w] += d
 }
 
-// decided marks the request as a submitted tools/call with outcome; the last mark wins.
-func (t *callTiming) decided(outcome string) {
+// decided counts a submitted call: denied, or admitted (unsent until sent).
+func (t *callTiming) decided(allowed bool) {
 	if t == nil {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.outcome = outcome
+	t.calls++
+	t.outcome = outcomeDenied
+	if allowed {
+		t.outcome = outcomeUnsent
+	}
 }
 
-// observe records the request's parts, once it has been answered.
+// sent marks the admitted call as sent upstream.
+func (t *callTiming) sent() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.outcome = outcomeForwarded
+}
+
+// upstreamStarted opens a request to the upstream; upstreamEnded(id) closes it.
+func (t *callTiming) upstreamStarted() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.open == nil {
+		t.open = map[int]time.Time{}
+	}
+	t.nextID++
+	t.open[t.nextID] = time.Now()
+	return t.nextID
+}
+
+// upstreamEnded closes request id, unless the call's end (upstreamDone) closed it first.
+func (t *callTiming) upstreamEnded(id int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if start, ok := t.open[id]; ok {
+		t.waits[waitUpstream] += time.Since(start)
+		delete(t.open, id)
+	}
+}
+
+// upstreamDone closes the requests still open when the SDK has handed the call its answer: the
+// SDK drains an event stream to its end on a goroutine of its own, while the gateway goes on.
+func (t *callTiming) upstreamDone() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id, start := range t.open {
+		t.waits[waitUpstream] += time.Since(start)
+		delete(t.open, id)
+	}
+}
+
+// observe records the request's parts once its handler has returned.
 func (t *callTiming) observe() {
 	total := time.Since(t.start)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.outcome == "" {
+	if t.calls != 1 {
 		return
 	}
+	own := total
 	h := metrics.GatewayCallSeconds
 	h.WithLabelValues(t.outcome, "total").Observe(total.Seconds())
-	h.WithLabelValues(t.outcome, "api_server").Observe(t.apiServer.Seconds())
-	h.WithLabelValues(t.outcome, "upstream").Observe(t.upstream.Seconds())
-	h.WithLabelValues(t.outcome, "turn").Observe(t.turn.Seconds())
-	h.WithLabelValues(t.outcome, "own").Observe((total - t.apiServer - t.upstream - t.turn).Seconds())
+	for w, d := range t.waits {
+		h.WithLabelValues(t.outcome, waitPartNames[w]).Observe(d.Seconds())
+		own -= d
+	}
+	metrics.GatewayOwnSeconds.WithLabelValues(t.outcome).Observe(own.Seconds())
+}
+
+// agentBody is a request body whose reads are the agent's wait.
+type agentBody struct {
+	io.ReadCloser
+	timing *callTiming
+}
+
+func (b agentBody) Read(p []byte) (int, error) {
+	defer b.timing.since(waitAgent, time.Now())
+	return b.ReadCloser.Read(p)
+}
+
+// agentWriter is a response whose writes are the agent's wait: an agent that reads its answer
+// slowly slows its own request, not the gateway.
+type agentWriter struct {
+	http.ResponseWriter
+	timing *callTiming
+}
+
+func (w agentWriter) Write(p []byte) (int, error) {
+	defer w.timing.since(waitAgent, time.Now())
+	return w.ResponseWriter.Write(p)
+}
+
+// Unwrap is for http.ResponseController (deadlines, flushes).
+func (w agentWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// timed is next, with each request timed (callTiming).
+func timed(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, timing := withCallTiming(r.Context())
+		defer timing.observe()
+		r = r.WithContext(ctx)
+		if r.Body != nil {
+			r.Body = agentBody{ReadCloser: r.Body, timing: timing}
+		}
+		next.ServeHTTP(agentWriter{ResponseWriter: w, timing: timing}, r)
+	})
 }
 
 // timeUpstream returns c with the time of each request to an upstream, from its start until its
-// answer's last byte has been read (or its body closed), added to the upstream part of the timed
-// request it serves. Timed here rather than around the SDK client's call, the client's encoding
-// of the call and decoding of the answer count as the gateway's own: a direct client does that
-// work once, the gateway's path twice.
+// answer's last byte has been read, its body closed, or its call given its answer, added to the
+// upstream wait of the timed request it serves. Timed here rather than around the SDK client's
+// call, the client's encoding of the call and decoding of the answer count as the gateway's own: a
+// direct client does that work once, the gateway's path twice.
 func timeUpstream(c *http.Client) *http.Client {
 	timed := *c
 	next := c.Transport
@@ -117,13 +209,13 @@ func (t timedUpstream) RoundTrip(req *http.Request) (*http.Response, error) {
 	if timing == nil {
 		return t.next.RoundTrip(req)
 	}
-	start := time.Now()
+	id := timing.upstreamStarted()
 	resp, err := t.next.RoundTrip(req)
 	if err != nil {
-		timing.since(waitUpstream, start)
+		timing.upstreamEnded(id)
 		return resp, err
 	}
-	resp.Body = &timedBody{ReadCloser: resp.Body, done: func() { timing.since(waitUpstream, start) }}
+	resp.Body = &timedBody{ReadCloser: resp.Body, done: func() { timing.upstreamEnded(id) }}
 	return resp, nil
 }
 

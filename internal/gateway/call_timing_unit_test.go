@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,11 +15,12 @@ import (
 	"github.com/toolgate/toolgate/internal/metrics"
 )
 
-// TestTheUpstreamPartLastsUntilTheAnswersLastByte: an upstream that sends its headers at once and
-// the rest of its answer later is waited for until that last byte, once, whether the body is read
-// to its end or closed before; a request outside a timed one is passed on untouched.
-func TestTheUpstreamPartLastsUntilTheAnswersLastByte(t *testing.T) {
-	const late = 30 * time.Millisecond
+// TestTheUpstreamWaitLastsUntilTheAnswersLastByteOrTheCallsEnd: an upstream that sends its
+// headers at once and the rest of its answer later is waited for until that last byte, once,
+// whether the body is read to its end or closed before; the call's end closes what the SDK still
+// drains; a request outside a timed one is passed on untouched.
+func TestTheUpstreamWaitLastsUntilTheAnswersLastByteOrTheCallsEnd(t *testing.T) {
+	const late = 200 * time.Millisecond
 	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = io.WriteString(w, "first ")
 		w.(http.Flusher).Flush()
@@ -27,7 +29,6 @@ func TestTheUpstreamPartLastsUntilTheAnswersLastByte(t *testing.T) {
 	}))
 	defer server.Close()
 	c := timeUpstream(server.Client())
-
 	get := func(ctx context.Context) *http.Response {
 		t.Helper()
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, server.URL, nil)
@@ -40,6 +41,11 @@ func TestTheUpstreamPartLastsUntilTheAnswersLastByte(t *testing.T) {
 		}
 		return resp
 	}
+	upstream := func(timing *callTiming) time.Duration {
+		timing.mu.Lock()
+		defer timing.mu.Unlock()
+		return timing.waits[waitUpstream]
+	}
 
 	ctx, timing := withCallTiming(context.Background())
 	resp := get(ctx)
@@ -48,19 +54,29 @@ func TestTheUpstreamPartLastsUntilTheAnswersLastByte(t *testing.T) {
 		t.Fatalf("read %q, %v", body, err)
 	}
 	_ = resp.Body.Close() // after the end: counted once
-	if timing.upstream < late {
-		t.Errorf("upstream part %s; the answer's last byte came %s after its first", timing.upstream, late)
-	}
-	if timing.upstream > late+time.Second || timing.apiServer != 0 || timing.turn != 0 {
-		t.Errorf("parts: upstream %s, api server %s, turn %s", timing.upstream, timing.apiServer, timing.turn)
+	timing.upstreamDone() // nothing open any more: nothing added
+	if d := upstream(timing); d < late || d >= 2*late {
+		t.Errorf("upstream wait %s; the answer's last byte came %s after its first, and it counts once", d, late)
 	}
 
 	ctx, closedEarly := withCallTiming(context.Background())
 	resp = get(ctx)
 	_ = resp.Body.Close()
 	_ = resp.Body.Close()
-	if closedEarly.upstream <= 0 || closedEarly.upstream >= late {
-		t.Errorf("a body closed before its end is waited for until then: %s", closedEarly.upstream)
+	if d := upstream(closedEarly); d <= 0 || d >= late {
+		t.Errorf("a body closed before its end is waited for until then: %s", d)
+	}
+
+	ctx, ended := withCallTiming(context.Background())
+	resp = get(ctx)
+	ended.upstreamDone() // the call has its answer; the SDK would drain the rest on its own
+	done := upstream(ended)
+	if _, err := io.ReadAll(resp.Body); err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if d := upstream(ended); d != done || d >= late {
+		t.Errorf("the wait ends with the call: %s at its end, %s after the body's", done, d)
 	}
 
 	resp = get(context.Background())
@@ -70,41 +86,89 @@ func TestTheUpstreamPartLastsUntilTheAnswersLastByte(t *testing.T) {
 	_ = resp.Body.Close()
 }
 
-// TestOwnIsWhatTheWaitsLeave: only a request marked as a submitted call is observed, and its own
-// part is its total less its waits.
+func histogramOf(t *testing.T, o prometheus.Observer) (uint64, float64) {
+	t.Helper()
+	var m dto.Metric
+	if err := o.(prometheus.Metric).Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetHistogram().GetSampleCount(), m.GetHistogram().GetSampleSum()
+}
+
+// TestOwnIsWhatTheWaitsLeave: a request that submitted one call is observed, its own time being
+// its total less its waits, the agent's reading and writing among them; a request that submitted
+// none, or a batch of several, is not.
 func TestOwnIsWhatTheWaitsLeave(t *testing.T) {
-	_, timing := withCallTiming(context.Background())
-	timing.start = time.Now().Add(-10 * time.Millisecond)
-	timing.since(waitAPIServer, time.Now().Add(-4*time.Millisecond))
-	timing.since(waitUpstream, time.Now().Add(-3*time.Millisecond))
-	timing.since(waitTurn, time.Now().Add(-time.Millisecond))
-	if timing.apiServer < 4*time.Millisecond || timing.upstream < 3*time.Millisecond || timing.turn < time.Millisecond {
-		t.Fatalf("parts: %s, %s, %s", timing.apiServer, timing.upstream, timing.turn)
-	}
 	own := func() (uint64, float64) {
-		var m dto.Metric
-		if err := metrics.GatewayCallSeconds.WithLabelValues(outcomeDenied, "own").(prometheus.Metric).Write(&m); err != nil {
-			t.Fatal(err)
+		return histogramOf(t, metrics.GatewayOwnSeconds.WithLabelValues(outcomeDenied))
+	}
+	var timing *callTiming
+	handler := timed(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		timing = timingOf(r.Context())
+		time.Sleep(10 * time.Millisecond) // the gateway's own work
+		for w, d := range map[waitPart]time.Duration{waitAPIServer: 4 * time.Millisecond, waitUpstream: 3 * time.Millisecond,
+			waitTurn: time.Millisecond, waitReport: 2 * time.Millisecond} {
+			start := time.Now()
+			time.Sleep(d)
+			timing.since(w, start)
 		}
-		return m.GetHistogram().GetSampleCount(), m.GetHistogram().GetSampleSum()
-	}
-	count, sum := own()
-	timing.observe() // not decided: not a submitted call
-	if c, _ := own(); c != count {
-		t.Fatal("a request that submitted no call was observed")
-	}
-	timing.decided(outcomeDenied)
-	timing.observe()
-	c, s := own()
-	waited := timing.apiServer + timing.upstream + timing.turn
-	if c != count+1 || s-sum < (10*time.Millisecond-waited).Seconds() || s-sum > (time.Second-waited).Seconds() {
-		t.Errorf("own: %d observations (want %d), %gs, of a total of at least 10ms less %s waited", c, count+1, s-sum, waited)
+		if _, err := io.ReadAll(r.Body); err != nil {
+			t.Error(err)
+		}
+		for range strings.Count(r.URL.Query().Get("calls"), "x") {
+			timing.decided(false)
+		}
+		_, _ = io.WriteString(w, "answer")
+	}))
+	serve := func(calls string) {
+		req := httptest.NewRequest(http.MethodPost, "/?calls="+calls, &slowReader{data: "request", delay: 20 * time.Millisecond})
+		handler.ServeHTTP(httptest.NewRecorder(), req)
 	}
 
-	var nothing *callTiming // outside a timed request every method is a no-op
+	count, sum := own()
+	serve("")   // no call submitted
+	serve("xx") // a batch
+	if c, _ := own(); c != count {
+		t.Fatal("a request that submitted no call, or several, was observed")
+	}
+	serve("x")
+	c, s := own()
+	timing.mu.Lock()
+	agent, waited := timing.waits[waitAgent], time.Duration(0)
+	for _, d := range timing.waits {
+		waited += d
+	}
+	timing.mu.Unlock()
+	if agent < 20*time.Millisecond {
+		t.Errorf("the agent's slow request body is its own wait: %s", agent)
+	}
+	if c != count+1 || s-sum < 0.010 || s-sum > 0.010+time.Second.Seconds() {
+		t.Errorf("own: %d observations (want %d), %gs, of at least 10 ms of the gateway's own work (%s waited)",
+			c, count+1, s-sum, waited)
+	}
+
+	var nothing *callTiming // outside a timed request every method but observe is a no-op
 	nothing.since(waitUpstream, time.Now())
-	nothing.decided(outcomeDenied)
+	nothing.decided(true)
+	nothing.sent()
+	nothing.upstreamDone()
 	if timingOf(context.Background()) != nil {
 		t.Error("a context without timing has one")
 	}
+}
+
+// slowReader is a request body an agent trickles: its first read waits delay.
+type slowReader struct {
+	data  string
+	delay time.Duration
+	read  bool
+}
+
+func (r *slowReader) Read(p []byte) (int, error) {
+	if r.read {
+		return 0, io.EOF
+	}
+	time.Sleep(r.delay)
+	r.read = true
+	return copy(p, r.data), nil
 }

@@ -78,8 +78,16 @@ func (r *costReporter) outcome(ctx context.Context, call *safetyv1alpha1.AgentTo
 	}
 	stated, statedErr := r.stated(rt, answer.out)
 	cost := stated
-	if cost == nil {
-		ceiling := answer.mayHaveRun && rt != nil && rt.served.ReportsCost
+	switch {
+	case cost != nil:
+	case rt == nil:
+		// Never routed, so never sent: it costs what admission reserved, which a report of 0
+		// leaves as it is (a call costs the larger of the two), and the report releases what it
+		// held. Not priced from the tool as pinned: the gateway did not route it because its view
+		// lags, and the plan it reads may not show the pin this call's admission made either.
+		cost = resource.NewQuantity(0, resource.DecimalSI)
+	default:
+		ceiling := answer.mayHaveRun && rt.served.ReportsCost
 		if cost, err = r.unstatedCost(ctx, plan, call.Spec.Tool, ceiling); err != nil {
 			return nil, nil, err
 		}

@@ -58,6 +58,10 @@ const DefaultReportTimeout = 10 * time.Second
 // maxReportRetryDelay caps the back-off between a report's tries.
 const maxReportRetryDelay = 5 * time.Second
 
+// createTimeout bounds an AgentToolCall's create: the API server's admission (the webhook's own
+// timeout is 5 s) and its write.
+const createTimeout = 30 * time.Second
+
 // DefaultUpstreamCallTimeout bounds one admitted call to an upstream server.
 const DefaultUpstreamCallTimeout = 10 * time.Minute
 
@@ -234,13 +238,8 @@ func (g *Gateway) Handler() http.Handler {
 		defer done()
 		mcpHandler.ServeHTTP(newDeadlineWriter(w, g.opts.AnswerWriteTimeout), r.WithContext(ctx))
 	})
-	authenticated := auth.RequireBearerToken(g.authn.verify, nil)(budgeted)
 	// Timed from before the token's check, which may wait on a TokenReview, to the answer.
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, timing := withCallTiming(r.Context())
-		defer timing.observe()
-		authenticated.ServeHTTP(w, r.WithContext(ctx))
-	})
+	return timed(auth.RequireBearerToken(g.authn.verify, nil)(budgeted))
 }
 
 // unofferedTools handles a tools/call for a tool the gateway does not offer. An unregistered tool
@@ -306,16 +305,22 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 		return nil, err
 	}
 	defer turn.end() // after the report: the next metered call of the plan is judged with this one's cost
+	// Not on the agent's context: an agent that hangs up once its call is sent would leave a call
+	// the API server may store, admitted, and the gateway would neither forward nor report it.
+	createCtx, cancelCreate := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
+	defer cancelCreate()
 	timing, created := timingOf(ctx), time.Now()
-	result, err := toolcall.Decide(as.Create(ctx, call))
+	result, err := toolcall.Decide(as.Create(createCtx, call))
 	timing.since(waitAPIServer, created)
+	if err == nil {
+		timing.decided(result.Allowed)
+	}
 	if err != nil {
 		log.Error(err, "Creating the AgentToolCall as the caller failed", "caller", caller.Username)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("the API server did not decide the call: %v", err)}
 	}
 	if !result.Allowed {
-		timing.decided(outcomeDenied)
 		log.V(2).Info("Call denied", "reason", result.Reason, "caller", caller.Username)
 		return denied(result, rt), nil
 	}
@@ -354,15 +359,19 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 	// it: an upstream restart) is sent again on a session fetched anew: it was admitted, and
 	// failing it would cost the agent the call's reservation and a step attempt for the
 	// gateway's stale session. A call that may have reached the upstream is never sent twice.
-	timingOf(ctx).decided(outcomeForwarded)
+	timing := timingOf(ctx)
 	for try := 1; ; try++ {
+		routed := time.Now()
 		current, up, session, err := g.admittedSession(ctx, rt)
+		timing.since(waitUpstream, routed)
 		if err != nil {
 			g.report(ctx, call, rt, upstreamAnswer{err: err, mayHaveRun: d.mayHaveRun(callErr)}, turn)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
 		rt, d = current, &delivery{}
+		timing.sent()
 		out, callErr = session.CallTool(withDelivery(callCtx, d), &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
+		timing.upstreamDone()
 		if callErr == nil {
 			break
 		}
@@ -437,7 +446,9 @@ func (g *Gateway) report(ctx context.Context, call *safetyv1alpha1.AgentToolCall
 	defer cancel()
 	started := time.Now()
 	err := retryTransient(rctx, attempt, maxReportRetryDelay)
-	timingOf(ctx).since(waitAPIServer, started)
+	if o != nil { // a report was written, or tried: not the plan's read alone
+		timingOf(ctx).since(waitReport, started)
+	}
 	if err == nil {
 		return
 	}

@@ -72,28 +72,40 @@ func Register() {
 }
 
 // GatewayCallSeconds is where a tools/call request's time in toolgate-gateway goes, by outcome
-// (forwarded: admitted and sent upstream; denied) and part: total, from the request's arrival to
-// its answer; api_server, the gateway's requests to the API server on the call's path (the
-// caller's TokenReview when not cached, the AgentToolCall create, the call's report), as a client
-// makes them, encoding and decoding included; upstream, its HTTP requests to the upstream server,
-// from each one's start to its answer's last byte (connects included); turn, the wait for the
-// plan's metered call in progress; own, the rest: what the gateway itself adds to a create and a
-// direct call (issue 19's "gateway's own added latency"), the MCP client's encoding of the call
-// and decoding of the answer included, which a direct client does once and the gateway's path
-// twice.
+// (forwarded: admitted and sent upstream; unsent: admitted, never sent; denied) and part: total,
+// from the request's arrival to the handler's return; agent, reading the request's body and
+// writing the answer, at the agent's pace; api_server, the caller's TokenReview when not cached
+// and the AgentToolCall create, as a client makes them, encoding and decoding included; report,
+// the call's outcome written as the plan's cost reporter; upstream, getting a session with the
+// ToolServer (a connect included) and each HTTP request to it, from its start to its answer's last
+// byte or the call's end; turn, the wait for the plan's metered call in progress. What is left is
+// GatewayOwnSeconds.
 var GatewayCallSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 	Name: "toolgate_gateway_call_seconds",
-	Help: "Time a tools/call request spends in toolgate-gateway, by outcome (forwarded, denied) and part " +
-		"(total, api_server, upstream, turn, own: total less the others).",
-	// 50 µs to 6.4 s in steps of 1.5×: fine enough below a millisecond to tell the gateway's own
-	// share from its 1 ms target.
-	Buckets: prometheus.ExponentialBuckets(5e-5, 1.5, 30),
+	Help: "Time a tools/call request spends in toolgate-gateway, by outcome (forwarded, unsent, denied) and part " +
+		"(total, agent, api_server, report, upstream, turn).",
+	Buckets: prometheus.ExponentialBuckets(1e-4, 2, 21), // 100 µs to 105 s
 }, []string{"outcome", "part"})
+
+// GatewayOwnSeconds is what toolgate-gateway itself adds to a tools/call: the request's total less
+// every part of GatewayCallSeconds but the total (issue 19's "gateway's own added latency": what a
+// call through the gateway takes beyond the create and the direct call). Its MCP client's encoding
+// of the call and decoding of the answer are the gateway's own: a direct client does that work
+// once, the gateway's path twice. Only a request that submitted one call is observed (a JSON-RPC
+// batch of several is not: their parts overlap).
+var GatewayOwnSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+	Name: "toolgate_gateway_call_own_seconds",
+	Help: "Time toolgate-gateway itself adds to a tools/call (total less its waits on the agent, the API server, " +
+		"the report, the upstream and the plan's metered turn), by outcome (forwarded, unsent, denied).",
+	// 25 µs to 76 ms in steps of 1.2×: fine enough below a millisecond to tell the gateway's own
+	// share from its 1 ms target.
+	Buckets: prometheus.ExponentialBuckets(2.5e-5, 1.2, 45),
+}, []string{"outcome"})
 
 var registerGatewayOnce sync.Once
 
 // RegisterGateway adds toolgate-gateway's metrics to controller-runtime's registry once per
 // process.
 func RegisterGateway() {
-	registerGatewayOnce.Do(func() { ctrlmetrics.Registry.MustRegister(GatewayCallSeconds) })
+	registerGatewayOnce.Do(func() { ctrlmetrics.Registry.MustRegister(GatewayCallSeconds, GatewayOwnSeconds) })
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // AgentRoleFile is the ClusterRole toolgate ships for agents' ServiceAccounts.
-var AgentRoleFile = []string{"config", "rbac", "agent_role.yaml"}
+var AgentRoleFile = []string{configDir, rbacDir, "agent_role.yaml"}
 
 // Agent creates a ServiceAccount with the agent role in namespace and returns a client that
 // authenticates with a real token from the TokenRequest API, as an agent pod's would.

@@ -20,7 +20,8 @@ const GatewayServiceAccount = "gateway"
 type GatewayProcess struct {
 	// URL is its MCP endpoint (plain HTTP on loopback).
 	URL string
-	// MetricsURL is its Prometheus metrics endpoint (--metrics-bind-address, plain HTTP on loopback).
+	// MetricsURL is its Prometheus metrics endpoint (--metrics-bind-address, on loopback): HTTPS
+	// with a self-signed certificate, for a token MetricsReader makes, unless PlainMetrics.
 	MetricsURL string
 	// Log is the file its output goes to.
 	Log string
@@ -41,6 +42,9 @@ func (l *Local) StartGateway(ctx context.Context, audience string) (*GatewayProc
 // (KEY=value, added to this process's) and flags.
 type GatewayExtras struct {
 	Env, Args []string
+	// PlainMetrics serves its metrics over plain HTTP to anyone (--metrics-secure=false), rather
+	// than over HTTPS to scrapers the API server authorizes, as shipped.
+	PlainMetrics bool
 }
 
 // StartGatewayWith is StartGateway with extras.
@@ -77,12 +81,17 @@ func (l *Local) StartGatewayWith(ctx context.Context, audience string, extras Ga
 	if err != nil {
 		return nil, err
 	}
-	g := &GatewayProcess{URL: "http://" + listen, MetricsURL: "http://" + metrics + "/metrics", Log: filepath.Join(l.Dir, "gateway.log")}
+	g := &GatewayProcess{URL: "http://" + listen, MetricsURL: "https://" + metrics + "/metrics", Log: filepath.Join(l.Dir, "gateway.log")}
+	args := []string{kubeconfigFlag, kubeconfig, "--listen", listen, "--audience", audience,
+		"--health-probe-bind-address", probe, "--metrics-bind-address", metrics}
+	if extras.PlainMetrics {
+		g.MetricsURL = "http://" + metrics + "/metrics"
+		args = append(args, "--metrics-secure=false")
+	}
 	if g.log, err = os.OpenFile(g.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
 		return nil, err
 	}
-	g.cmd = exec.Command(binary, append([]string{kubeconfigFlag, kubeconfig, "--listen", listen, "--audience", audience,
-		"--health-probe-bind-address", probe, "--metrics-bind-address", metrics}, extras.Args...)...)
+	g.cmd = exec.Command(binary, append(args, extras.Args...)...)
 	g.cmd.Stdout, g.cmd.Stderr = g.log, g.log
 	g.cmd.Env = append(os.Environ(), extras.Env...)
 	if err := g.cmd.Start(); err != nil {

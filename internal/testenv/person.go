@@ -15,7 +15,7 @@ import (
 )
 
 // ApproverRoleFile is the ClusterRole toolgate ships for people who approve tool calls.
-var ApproverRoleFile = []string{"config", "rbac", "toolapproval_approver_role.yaml"}
+var ApproverRoleFile = []string{configDir, rbacDir, "toolapproval_approver_role.yaml"}
 
 // Human is a person's access to a test API server.
 type Human struct {

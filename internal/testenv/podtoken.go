@@ -61,6 +61,7 @@ var GatewayRoleFile = []string{configDir, "gateway", "role.yaml"}
 
 const (
 	configDir       = "config"
+	rbacDir         = "rbac"
 	clusterRoleKind = "ClusterRole"
 )
 
@@ -68,6 +69,21 @@ const (
 // GatewayRoleFile and returns a REST config that authenticates as it with a real token: the
 // identity toolgate-gateway runs with.
 func Gateway(ctx context.Context, admin *rest.Config, namespace, name string) (*rest.Config, error) {
+	return withShippedClusterRole(ctx, admin, namespace, name, GatewayRoleFile)
+}
+
+// MetricsReaderRoleFile is the ClusterRole toolgate ships for what scrapes its metrics endpoints.
+var MetricsReaderRoleFile = []string{configDir, rbacDir, "metrics_reader_role.yaml"}
+
+// MetricsReader creates ServiceAccount namespace/name bound to the metrics-reader ClusterRole
+// toolgate ships, as a Prometheus would be, and returns its REST config (a real token).
+func MetricsReader(ctx context.Context, admin *rest.Config, namespace, name string) (*rest.Config, error) {
+	return withShippedClusterRole(ctx, admin, namespace, name, MetricsReaderRoleFile)
+}
+
+// withShippedClusterRole creates ServiceAccount namespace/name bound to a copy of the ClusterRole
+// in file (named after the account, so that suites do not share it), and returns its REST config.
+func withShippedClusterRole(ctx context.Context, admin *rest.Config, namespace, name string, file []string) (*rest.Config, error) {
 	cs, err := kubernetes.NewForConfig(admin)
 	if err != nil {
 		return nil, err
@@ -76,7 +92,7 @@ func Gateway(ctx context.Context, admin *rest.Config, namespace, name string) (*
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name}}, metav1.CreateOptions{}); err != nil {
 		return nil, fmt.Errorf("creating ServiceAccount %s/%s: %w", namespace, name, err)
 	}
-	shipped, err := readClusterRole(GatewayRoleFile)
+	shipped, err := readClusterRole(file)
 	if err != nil {
 		return nil, err
 	}

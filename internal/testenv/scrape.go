@@ -31,13 +31,13 @@ func Histogram(families map[string]*dto.MetricFamily, name string, labels map[st
 	return nil
 }
 
-// Scrape reads a Prometheus metrics endpoint in the text format.
-func Scrape(ctx context.Context, url string) (map[string]*dto.MetricFamily, error) {
+// Scrape reads a Prometheus metrics endpoint in the text format, with c.
+func Scrape(ctx context.Context, c *http.Client, url string) (map[string]*dto.MetricFamily, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"crypto/tls"
+	"net/http"
 	"os"
 	"path/filepath"
 	"time"
@@ -192,43 +194,65 @@ var _ = Describe("toolgate-gateway, the real binary, in front of server-filesyst
 				HaveKeyWithValue("ruleId", HavePrefix("path-policy:")))))
 	})
 
-	It("serves on its metrics endpoint where each call's time went: the API server's, the upstream's, its own", func() {
+	It("serves where each call's time went to a scraper allowed GET /metrics, over HTTPS, and to no agent", func() {
 		a := newMCPAgent(map[string]string{"notes.txt": "timed"}, nil, nil)
-		histogram := func(outcome, part string) *dto.Histogram {
+		reader, err := testenv.MetricsReader(ctx, local.Admin, a.ns, "prometheus")
+		Expect(err).NotTo(HaveOccurred())
+		// The gateway's metrics certificate is self-signed (--metrics-secure without a cert path),
+		// as the manager's is; what is checked here is who may read.
+		insecure := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}} //nolint:gosec // self-signed
+		scraper := testenv.BearerClientOver(insecure, reader.BearerToken)
+		histogram := func(metric string, labels map[string]string) *dto.Histogram {
 			GinkgoHelper()
-			families, err := testenv.Scrape(ctx, runningGateway().MetricsURL)
+			families, err := testenv.Scrape(ctx, scraper, runningGateway().MetricsURL)
 			Expect(err).NotTo(HaveOccurred())
-			h := testenv.Histogram(families, "toolgate_gateway_call_seconds",
-				map[string]string{"outcome": outcome, "part": part})
-			if h == nil {
-				return &dto.Histogram{} // nothing observed yet
+			if h := testenv.Histogram(families, metric, labels); h != nil {
+				return h
 			}
-			return h
+			return &dto.Histogram{} // nothing observed yet
 		}
-		observedSince := func(before *dto.Histogram, outcome, part string) (uint64, float64) {
+		part := func(outcome, part string) *dto.Histogram {
 			GinkgoHelper()
-			after := histogram(outcome, part)
-			return after.GetSampleCount() - before.GetSampleCount(), after.GetSampleSum() - before.GetSampleSum()
+			return histogram("toolgate_gateway_call_seconds", map[string]string{"outcome": outcome, "part": part})
 		}
-		parts := []string{"total", "api_server", "upstream", "own"}
-		forwarded, denied := map[string]*dto.Histogram{}, histogram("denied", "total")
-		for _, part := range parts {
-			forwarded[part] = histogram("forwarded", part)
+		own := func(outcome string) *dto.Histogram {
+			GinkgoHelper()
+			return histogram("toolgate_gateway_call_own_seconds", map[string]string{"outcome": outcome})
 		}
+		parts := []string{"total", "agent", "api_server", "report", "upstream", "turn"}
+		forwarded := map[string]*dto.Histogram{"own": own("forwarded")}
+		for _, p := range parts {
+			forwarded[p] = part("forwarded", p)
+		}
+		denied := part("denied", "total")
 
 		Expect(a.read("notes.txt")).To(answered("timed"))
 		Expect(a.read(".env")).To(refusedWith("ToolAccessDenied"))
 
 		sums := map[string]float64{}
-		for _, part := range parts {
-			n, sum := observedSince(forwarded[part], "forwarded", part)
-			Expect(n).To(Equal(uint64(1)), "the forwarded call's %s", part)
-			Expect(sum).To(BeNumerically(">", 0), "the forwarded call's %s", part)
-			sums[part] = sum
+		after := map[string]*dto.Histogram{"own": own("forwarded")}
+		for _, p := range parts {
+			after[p] = part("forwarded", p)
 		}
-		Expect(sums["own"]).To(BeNumerically("~", sums["total"]-sums["api_server"]-sums["upstream"], 1e-6))
-		n, _ := observedSince(denied, "denied", "total")
-		Expect(n).To(Equal(uint64(1)), "the refused read of .env")
+		for p, h := range after {
+			Expect(h.GetSampleCount()-forwarded[p].GetSampleCount()).To(Equal(uint64(1)), "the forwarded call's %s", p)
+			sums[p] = h.GetSampleSum() - forwarded[p].GetSampleSum()
+		}
+		for _, p := range []string{"total", "api_server", "report", "upstream", "own"} {
+			Expect(sums[p]).To(BeNumerically(">", 0), "the forwarded call's %s: the gateway is the plan's cost reporter", p)
+		}
+		Expect(sums["own"]).To(BeNumerically("~",
+			sums["total"]-sums["agent"]-sums["api_server"]-sums["report"]-sums["upstream"]-sums["turn"], 1e-6))
+		Expect(part("denied", "total").GetSampleCount()-denied.GetSampleCount()).To(Equal(uint64(1)),
+			"the refused read of .env")
+
+		By("an agent's token is not enough to read them, and neither is none")
+		agent, err := testenv.AgentConfig(ctx, local.Admin, a.ns, "agent")
+		Expect(err).NotTo(HaveOccurred())
+		for _, c := range []*http.Client{testenv.BearerClientOver(insecure, agent.BearerToken), {Transport: insecure}} {
+			_, err := testenv.Scrape(ctx, c, runningGateway().MetricsURL)
+			Expect(err).To(MatchError(Or(ContainSubstring("HTTP 403"), ContainSubstring("HTTP 401"))))
+		}
 	})
 
 	It("neither lists nor forwards a tool server-filesystem offers but nobody registered", func() {
