@@ -44,13 +44,18 @@ func (e answerTooLargeError) Error() string {
 // broken transport and end the whole session the answer came on, with every other agent's call
 // in flight on it: one agent asking for huge answers would cut the others off.
 func limitAnswers(c *http.Client, limit int64) *http.Client {
-	limited := *c
+	return wrapTransport(c, func(next http.RoundTripper) http.RoundTripper { return limitedAnswers{next: next, limit: limit} })
+}
+
+// wrapTransport returns a copy of c whose transport is wrap of c's (the default one when c has none).
+func wrapTransport(c *http.Client, wrap func(http.RoundTripper) http.RoundTripper) *http.Client {
+	wrapped := *c
 	next := c.Transport
 	if next == nil {
 		next = http.DefaultTransport
 	}
-	limited.Transport = limitedAnswers{next: next, limit: limit}
-	return &limited
+	wrapped.Transport = wrap(next)
+	return &wrapped
 }
 
 type limitedAnswers struct {

@@ -193,13 +193,7 @@ func timed(next http.Handler) http.Handler {
 // call, the client's encoding of the call and decoding of the answer count as the gateway's own: a
 // direct client does that work once, the gateway's path twice.
 func timeUpstream(c *http.Client) *http.Client {
-	timed := *c
-	next := c.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	timed.Transport = timedUpstream{next: next}
-	return &timed
+	return wrapTransport(c, func(next http.RoundTripper) http.RoundTripper { return timedUpstream{next: next} })
 }
 
 type timedUpstream struct{ next http.RoundTripper }

@@ -72,13 +72,7 @@ func (d *delivery) unreceived(err error) bool {
 
 // recordDeliveries returns c with each request of a call that carries a delivery recorded in it.
 func recordDeliveries(c *http.Client) *http.Client {
-	recorded := *c
-	next := c.Transport
-	if next == nil {
-		next = http.DefaultTransport
-	}
-	recorded.Transport = deliveries{next: next}
-	return &recorded
+	return wrapTransport(c, func(next http.RoundTripper) http.RoundTripper { return deliveries{next: next} })
 }
 
 type deliveries struct{ next http.RoundTripper }
