@@ -6,11 +6,13 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -139,7 +141,11 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	if err := serveMetrics(mgr, serving.MetricsOptions{BindAddress: metricsAddr, Secure: secureMetrics}); err != nil {
+	metricsOpts, err := metricsOptions(metricsAddr, secureMetrics, certFile, keyFile)
+	if err != nil {
+		return err
+	}
+	if err := serveMetrics(mgr, metricsOpts); err != nil {
 		return err
 	}
 	gw, err := gateway.New(gateway.Options{
@@ -196,6 +202,22 @@ func run() error {
 		return err
 	}
 	return mgr.Start(ctrl.SetupSignalHandler())
+}
+
+// metricsOptions are the metrics listener's: HTTP/1.1 only, as the manager's, and the gateway's
+// serving certificate when it has one (watched for rotation), so that a scraper can verify whom
+// it sends its token to; a self-signed one otherwise.
+func metricsOptions(addr string, secure bool, certFile, keyFile string) (serving.MetricsOptions, error) {
+	o := serving.MetricsOptions{BindAddress: addr, Secure: secure, TLSOpts: []func(*tls.Config){serving.HTTP1Only}}
+	if certFile == "" {
+		return o, nil
+	}
+	if filepath.Dir(certFile) != filepath.Dir(keyFile) {
+		return o, fmt.Errorf("--tls-cert-file and --tls-key-file must be in one directory (a mounted Secret) "+
+			"for the metrics listener to serve them too: %s, %s", certFile, keyFile)
+	}
+	o.CertDir, o.CertName, o.KeyName = filepath.Dir(certFile), filepath.Base(certFile), filepath.Base(keyFile)
+	return o, nil
 }
 
 // serveMetrics serves the gateway's metrics as the manager serves its own: with its connection

@@ -37,12 +37,13 @@ var waitPartNames = [waitParts]string{"agent", "api_server", "report", "upstream
 type callTiming struct {
 	start time.Time
 
-	mu      sync.Mutex
-	waits   [waitParts]time.Duration
-	open    map[int]time.Time // requests to the upstream in progress, by id
-	nextID  int
-	calls   int    // tools/calls submitted on the request: more than one (a batch) is not observed
-	outcome string // of the last
+	mu       sync.Mutex
+	waits    [waitParts]time.Duration
+	open     map[int]time.Time // requests to the upstream in progress, by id
+	nextID   int
+	calls    int    // tools/calls begun on the request: more than one (a batch) is not observed
+	finished bool   // the call ended before its request: not so when the agent hung up
+	outcome  string // set once the call was submitted
 }
 
 type callTimingKey struct{}
@@ -70,14 +71,29 @@ func (t *callTiming) since(w waitPart, start time.Time) {
 	t.waits[w] += d
 }
 
-// decided counts a submitted call: denied, or admitted (unsent until sent).
+// begun counts a tools/call begun on the request, before any of its waits; the returned func
+// marks it ended.
+func (t *callTiming) begun() (ended func()) {
+	if t == nil {
+		return func() {}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.calls++
+	return func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		t.finished = true
+	}
+}
+
+// decided marks the call as submitted: denied, or admitted (unsent until sent).
 func (t *callTiming) decided(allowed bool) {
 	if t == nil {
 		return
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.calls++
 	t.outcome = outcomeDenied
 	if allowed {
 		t.outcome = outcomeUnsent
@@ -130,12 +146,14 @@ func (t *callTiming) upstreamDone() {
 	}
 }
 
-// observe records the request's parts once its handler has returned.
+// observe records the request's parts once its handler has returned, when it submitted one call
+// that ended before it: a request whose agent hung up ends while its call goes on (an admitted
+// call runs to its answer), and its waits are not all counted yet.
 func (t *callTiming) observe() {
 	total := time.Since(t.start)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.calls != 1 {
+	if t.calls != 1 || !t.finished || t.outcome == "" {
 		return
 	}
 	own := total

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -95,66 +96,90 @@ func histogramOf(t *testing.T, o prometheus.Observer) (uint64, float64) {
 	return m.GetHistogram().GetSampleCount(), m.GetHistogram().GetSampleSum()
 }
 
-// TestOwnIsWhatTheWaitsLeave: a request that submitted one call is observed, its own time being
-// its total less its waits, the agent's reading and writing among them; a request that submitted
-// none, or a batch of several, is not.
+// TestOwnIsWhatTheWaitsLeave: a request that submitted one call that ended before it is observed,
+// its own time being its total less its waits, the agent's reading and writing among them; a
+// request that submitted none, a batch of several, and one whose agent hung up while its call
+// went on are not.
 func TestOwnIsWhatTheWaitsLeave(t *testing.T) {
-	own := func() (uint64, float64) {
-		return histogramOf(t, metrics.GatewayOwnSeconds.WithLabelValues(outcomeDenied))
+	observed := func() (own, total, waits float64, count uint64) {
+		count, own = histogramOf(t, metrics.GatewayOwnSeconds.WithLabelValues(outcomeDenied))
+		_, total = histogramOf(t, metrics.GatewayCallSeconds.WithLabelValues(outcomeDenied, "total"))
+		for _, part := range waitPartNames {
+			_, sum := histogramOf(t, metrics.GatewayCallSeconds.WithLabelValues(outcomeDenied, part))
+			waits += sum
+		}
+		return own, total, waits, count
 	}
 	var timing *callTiming
 	handler := timed(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		timing = timingOf(r.Context())
-		time.Sleep(10 * time.Millisecond) // the gateway's own work
-		for w, d := range map[waitPart]time.Duration{waitAPIServer: 4 * time.Millisecond, waitUpstream: 3 * time.Millisecond,
-			waitTurn: time.Millisecond, waitReport: 2 * time.Millisecond} {
-			start := time.Now()
-			time.Sleep(d)
-			timing.since(w, start)
+		q := r.URL.Query()
+		for range strings.Count(q.Get("calls"), "x") {
+			ended := timing.begun()
+			time.Sleep(10 * time.Millisecond) // the gateway's own work
+			for w, d := range map[waitPart]time.Duration{waitAPIServer: 4 * time.Millisecond,
+				waitUpstream: 3 * time.Millisecond, waitTurn: time.Millisecond, waitReport: 2 * time.Millisecond} {
+				start := time.Now()
+				time.Sleep(d)
+				timing.since(w, start)
+			}
+			timing.decided(false)
+			if q.Get("hangup") == "" {
+				ended()
+			}
 		}
 		if _, err := io.ReadAll(r.Body); err != nil {
 			t.Error(err)
 		}
-		for range strings.Count(r.URL.Query().Get("calls"), "x") {
-			timing.decided(false)
-		}
 		_, _ = io.WriteString(w, "answer")
 	}))
-	serve := func(calls string) {
-		req := httptest.NewRequest(http.MethodPost, "/?calls="+calls, &slowReader{data: "request", delay: 20 * time.Millisecond})
-		handler.ServeHTTP(httptest.NewRecorder(), req)
+	serve := func(query string) {
+		req := httptest.NewRequest(http.MethodPost, "/?"+query, &slowReader{data: "request", delay: 20 * time.Millisecond})
+		handler.ServeHTTP(slowWriter{ResponseWriter: httptest.NewRecorder(), delay: 20 * time.Millisecond}, req)
 	}
 
-	count, sum := own()
-	serve("")   // no call submitted
-	serve("xx") // a batch
-	if c, _ := own(); c != count {
-		t.Fatal("a request that submitted no call, or several, was observed")
+	_, _, _, count := observed()
+	for _, query := range []string{"calls=", "calls=xx", "calls=x&hangup=1"} {
+		serve(query)
+		if _, _, _, c := observed(); c != count {
+			t.Fatalf("%s: observed", query)
+		}
 	}
-	serve("x")
-	c, s := own()
+	own, total, waits, _ := observed()
+	serve("calls=x")
+	own2, total2, waits2, count2 := observed()
 	timing.mu.Lock()
-	agent, waited := timing.waits[waitAgent], time.Duration(0)
-	for _, d := range timing.waits {
-		waited += d
-	}
+	agent := timing.waits[waitAgent]
 	timing.mu.Unlock()
-	if agent < 20*time.Millisecond {
-		t.Errorf("the agent's slow request body is its own wait: %s", agent)
+	if agent < 40*time.Millisecond {
+		t.Errorf("the agent's slow request body and slow read of the answer are its own wait: %s", agent)
 	}
-	if c != count+1 || s-sum < 0.010 || s-sum > 0.010+time.Second.Seconds() {
-		t.Errorf("own: %d observations (want %d), %gs, of at least 10 ms of the gateway's own work (%s waited)",
-			c, count+1, s-sum, waited)
+	dOwn, dTotal, dWaits := own2-own, total2-total, waits2-waits
+	if count2 != count+1 || dOwn < 0.010 || math.Abs(dOwn-(dTotal-dWaits)) > 1e-9 || dWaits < 0.050 {
+		t.Errorf("%d observations (want %d): own %gs, total %gs, waits %gs: own is the total less the waits, "+
+			"at least the 10 ms of the gateway's own work; the waits at least 50 ms", count2, count+1, dOwn, dTotal, dWaits)
 	}
 
 	var nothing *callTiming // outside a timed request every method but observe is a no-op
 	nothing.since(waitUpstream, time.Now())
+	nothing.begun()()
 	nothing.decided(true)
 	nothing.sent()
 	nothing.upstreamDone()
 	if timingOf(context.Background()) != nil {
 		t.Error("a context without timing has one")
 	}
+}
+
+// slowWriter is an agent that reads its answer slowly: each write waits delay.
+type slowWriter struct {
+	http.ResponseWriter
+	delay time.Duration
+}
+
+func (w slowWriter) Write(p []byte) (int, error) {
+	time.Sleep(w.delay)
+	return w.ResponseWriter.Write(p)
 }
 
 // slowReader is a request body an agent trickles: its first read waits delay.

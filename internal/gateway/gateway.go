@@ -271,6 +271,7 @@ func (g *Gateway) unofferedTools(routes map[string]route) mcp.Middleware {
 // a tool the gateway does not offer: the call is still submitted, so the decision is recorded,
 // and an admitted one is reported failed, unsent.
 func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *route) (*mcp.CallToolResult, error) {
+	defer timingOf(ctx).begun()()
 	log := g.opts.Log.WithValues("tool", req.Params.Name)
 	caller, ok := callerOf(req.Extra.TokenInfo)
 	if !ok {
