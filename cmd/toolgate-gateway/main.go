@@ -49,7 +49,7 @@ func run() error {
 		showVersion, secureMetrics                                                        bool
 		upstreamSessions                                                                  int
 		upstreamCallTimeout, answerWriteTimeout                                           time.Duration
-		maxUpstreamMessage, gcPercent                                                     int
+		maxUpstreamMessage, gcPercent, maxCallsPerCaller                                  int
 		maxAnswerBytesHeld                                                                int64
 	)
 	flag.StringVar(&listen, "listen", ":8443", "address the MCP endpoint listens on")
@@ -73,6 +73,9 @@ func run() error {
 	flag.Int64Var(&maxAnswerBytesHeld, "max-answer-bytes-held", 0,
 		"bytes of upstream answers to agents' calls held at once, beyond 64 KiB each; a larger answer waits, unread, "+
 			"for its share; 0 means --max-upstream-message-bytes, its least; each byte held costs about 7 in memory")
+	flag.IntVar(&maxCallsPerCaller, "max-calls-per-caller", gateway.DefaultMaxCallsPerCaller,
+		"tools/calls one caller (a ServiceAccount) may have in flight through this replica; one more is refused "+
+			"with an MCP error before anything is created")
 	flag.DurationVar(&answerWriteTimeout, "answer-write-timeout", gateway.DefaultAnswerWriteTimeout,
 		"how long one write of an answer may wait for the agent to take it before its request ends")
 	flag.IntVar(&gcPercent, "gc-percent", gateway.DefaultGCPercent,
@@ -163,6 +166,7 @@ func run() error {
 		MaxUpstreamMessageBytes: maxUpstreamMessage,
 		MaxAnswerBytesHeld:      maxAnswerBytesHeld,
 		AnswerWriteTimeout:      answerWriteTimeout,
+		MaxCallsPerCaller:       maxCallsPerCaller,
 		Log:                     log,
 	})
 	if err != nil {

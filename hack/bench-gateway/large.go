@@ -65,12 +65,14 @@ func answerLarge(next http.Handler) http.Handler {
 // no copy per call, so what grows is the gateway's. The process runs under a soft memory limit
 // of what it holds before, plus the shipped gateway's.
 func (e *env) large(ctx context.Context, clients, rounds int) error {
-	budgeted, stopBudgeted, err := e.gatewayWith(func(*gateway.Options) {})
+	// The calls come from one agent: its limit of calls in flight must let them all through.
+	allIn := func(o *gateway.Options) { o.MaxCallsPerCaller = max(clients, gateway.DefaultMaxCallsPerCaller) }
+	budgeted, stopBudgeted, err := e.gatewayWith(allIn)
 	if err != nil {
 		return err
 	}
 	defer stopBudgeted()
-	unbounded, stopUnbounded, err := e.gatewayWith(func(o *gateway.Options) { o.MaxAnswerBytesHeld = 1 << 40 })
+	unbounded, stopUnbounded, err := e.gatewayWith(func(o *gateway.Options) { allIn(o); o.MaxAnswerBytesHeld = 1 << 40 })
 	if err != nil {
 		return err
 	}

@@ -127,8 +127,11 @@ type Options struct {
 	// AnswerWriteTimeout bounds each write of an answer to an agent (deadlineWriter); 0 means
 	// DefaultAnswerWriteTimeout.
 	AnswerWriteTimeout time.Duration
-	Version            string
-	Log                logr.Logger
+	// MaxCallsPerCaller bounds the tools/calls one caller has in flight (callsInFlight); 0 means
+	// DefaultMaxCallsPerCaller.
+	MaxCallsPerCaller int
+	Version           string
+	Log               logr.Logger
 }
 
 // Gateway serves MCP to agents.
@@ -140,6 +143,7 @@ type Gateway struct {
 	answers   *answerBudget
 	offerings offerings
 	metered   meteredTurns
+	inFlight  *callsInFlight
 	// held are the metered calls' reports still tried in the background (Gateway.report);
 	// stopHeld ends them when the gateway closes.
 	held     sync.WaitGroup
@@ -150,10 +154,11 @@ type Gateway struct {
 // sized checks the sizes, counts and durations of o, and puts the defaults in place of zeros.
 func (o *Options) sized() error {
 	if o.UpstreamSessions < 0 || o.UpstreamCallTimeout < 0 || o.MaxUpstreamMessageBytes < 0 || o.ReportTimeout < 0 ||
-		o.MaxAnswerBytesHeld < 0 || o.AnswerWriteTimeout < 0 {
+		o.MaxAnswerBytesHeld < 0 || o.AnswerWriteTimeout < 0 || o.MaxCallsPerCaller < 0 {
 		return errors.New("gateway: UpstreamSessions, UpstreamCallTimeout, MaxUpstreamMessageBytes, MaxAnswerBytesHeld, " +
-			"ReportTimeout and AnswerWriteTimeout cannot be negative")
+			"ReportTimeout, AnswerWriteTimeout and MaxCallsPerCaller cannot be negative")
 	}
+	o.MaxCallsPerCaller = cmp.Or(o.MaxCallsPerCaller, DefaultMaxCallsPerCaller)
 	o.MaxUpstreamMessageBytes = cmp.Or(o.MaxUpstreamMessageBytes, DefaultMaxUpstreamMessageBytes)
 	if o.MaxUpstreamMessageBytes < MinMaxUpstreamMessageBytes {
 		return fmt.Errorf("gateway: MaxUpstreamMessageBytes (--max-upstream-message-bytes) is %d; it must be at least %d",
@@ -205,6 +210,7 @@ func New(opts Options) (*Gateway, error) {
 		opts:     opts,
 		reporter: reporter,
 		answers:  newAnswerBudget(opts.MaxAnswerBytesHeld),
+		inFlight: newCallsInFlight(opts.MaxCallsPerCaller),
 		heldCtx:  heldCtx, stopHeld: stopHeld,
 		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
 			cache: newReviewCache(opts.Clock, opts.ReviewTTL, maxCachedReviews)},
@@ -277,6 +283,11 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "no authenticated caller"}
 	}
+	release, err := g.inFlight.acquire(caller.Username) // before anything is created: refused, it writes nothing
+	if err != nil {
+		return nil, err
+	}
+	defer release() // when the call has ended: answered and reported, whether or not its agent still waits
 	args := req.Params.Arguments
 	if len(args) > toolcall.MaxArgumentBytes {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
