@@ -1,10 +1,7 @@
 package gateway_test
 
 import (
-	"context"
 	"errors"
-	"net/http"
-	"net/http/httptest"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -19,19 +16,7 @@ var _ = Describe("an agent's calls in flight through one gateway", func() {
 	It("are bounded: one past the limit is refused before anything is created, and admitted once a call has ended", func() {
 		var received atomic.Int32
 		release := make(chan struct{})
-		s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "test"}, nil)
-		mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "answers when the test lets it"},
-			func(ctx context.Context, _ *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
-				received.Add(1)
-				select {
-				case <-release:
-				case <-ctx.Done():
-				}
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "read " + in.Path}}}, nil, nil
-			})
-		upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-		DeferCleanup(upstream.Close)
-		w := newWorld("gw-inflight-", upstream.URL, "slow")
+		w := newWorld("gw-inflight-", heldUpstream(&received, func() <-chan struct{} { return release }), "slow")
 		session := connectedTo(startGateway(func(o *gateway.Options) { o.MaxCallsPerCaller = 2 }), w.token)
 		call := func(path string) (*mcp.CallToolResult, error) {
 			return session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": path}})

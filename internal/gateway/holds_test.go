@@ -16,6 +16,25 @@ import (
 	"github.com/toolgate/toolgate/internal/gateway"
 )
 
+// heldUpstream serves one tool, "slow", which states no cost: it counts each call in received and
+// answers it once released() is closed (or the call is cancelled). It returns the server's URL;
+// the server is closed after the container.
+func heldUpstream(received *atomic.Int32, released func() <-chan struct{}) string {
+	s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "test"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "answers when the test lets it; states no cost"},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
+			received.Add(1)
+			select {
+			case <-released():
+			case <-ctx.Done():
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "answer about " + in.Path}}}, nil, nil
+		})
+	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	DeferCleanup(server.Close)
+	return server.URL
+}
+
 // A call of a tool with a maxCostPerCall holds it from admission until the gateway's final report
 // of the call, so calls in flight through two gateway replicas at once are not both judged against a
 // spend that counts neither; and the gateway's report, a cost of 0 included, releases it.
@@ -28,19 +47,8 @@ var _ = Describe("what a call in flight through the gateway holds", Ordered, fun
 	)
 
 	BeforeAll(func() {
-		s := mcp.NewServer(&mcp.Implementation{Name: "slow", Version: "test"}, nil)
-		mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "answers when the test lets it; states no cost"},
-			func(ctx context.Context, _ *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
-				received.Add(1)
-				select {
-				case <-release:
-				case <-ctx.Done():
-				}
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "answer about " + in.Path}}}, nil, nil
-			})
-		server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-		DeferCleanup(server.Close)
-		w = newWorld("gw-holds-", server.URL, "slow", func(o *worldObjects) {
+		url := heldUpstream(&received, func() <-chan struct{} { return release })
+		w = newWorld("gw-holds-", url, "slow", func(o *worldObjects) {
 			o.profile.Spec.MaxCostPerPlan = new(resource.MustParse("1"))
 			o.tools[0].Spec.MaxCostPerCall = new(resource.MustParse("1")) // no costPerCall: a call is free unless stated otherwise
 			reportedByTheGateway(o.plan)
