@@ -278,15 +278,9 @@ func main() {
 		setupLog.Error(err, "Failed to set up health probes")
 		os.Exit(1)
 	}
-	if metricsOptions.Enabled() {
-		metricsServer, err := serving.NewMetricsServer(metricsOptions, mgr.GetConfig())
-		if err == nil {
-			err = mgr.Add(metricsServer)
-		}
-		if err != nil {
-			setupLog.Error(err, "Failed to set up the metrics server")
-			os.Exit(1)
-		}
+	if err := serving.AddMetricsServer(mgr, metricsOptions); err != nil {
+		setupLog.Error(err, "Failed to set up the metrics server")
+		os.Exit(1)
 	}
 
 	defer startTracing()()

@@ -148,7 +148,10 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	if err := serveMetrics(mgr, metricsOpts); err != nil {
+	// As the manager's: with its connection limits and, when secure, TokenReviews and
+	// SubjectAccessReviews of the scrapers (the gateway's ClusterRole may create both).
+	metrics.RegisterGateway()
+	if err := serving.AddMetricsServer(mgr, metricsOpts); err != nil {
 		return err
 	}
 	gw, err := gateway.New(gateway.Options{
@@ -222,21 +225,6 @@ func metricsOptions(addr string, secure bool, certFile, keyFile string) (serving
 	}
 	o.CertDir, o.CertName, o.KeyName = filepath.Dir(certFile), filepath.Base(certFile), filepath.Base(keyFile)
 	return o, nil
-}
-
-// serveMetrics serves the gateway's metrics as the manager serves its own: with its connection
-// limits and, when secure, a TokenReview and a SubjectAccessReview per scrape (the gateway's
-// ClusterRole may create both).
-func serveMetrics(mgr manager.Manager, o serving.MetricsOptions) error {
-	metrics.RegisterGateway()
-	if !o.Enabled() {
-		return nil
-	}
-	metricsServer, err := serving.NewMetricsServer(o, mgr.GetConfig())
-	if err != nil {
-		return fmt.Errorf("setting up the metrics server: %w", err)
-	}
-	return mgr.Add(metricsServer)
 }
 
 // addProbes adds /healthz, and /readyz, which is ready once the caches have synced.

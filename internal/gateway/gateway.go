@@ -324,14 +324,12 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	timing, created := timingOf(ctx), time.Now()
 	result, err := toolcall.Decide(as.Create(createCtx, call))
 	timing.since(waitAPIServer, created)
-	if err == nil {
-		timing.decided(result.Allowed)
-	}
 	if err != nil {
 		log.Error(err, "Creating the AgentToolCall as the caller failed", "caller", caller.Username)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
 			Message: fmt.Sprintf("the API server did not decide the call: %v", err)}
 	}
+	timing.decided(result.Allowed)
 	if !result.Allowed {
 		log.V(2).Info("Call denied", "reason", result.Reason, "caller", caller.Username)
 		return denied(result, rt), nil

@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/rest"
 	certutil "k8s.io/client-go/util/cert"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 )
@@ -37,8 +38,8 @@ type MetricsServer struct {
 	handler http.Handler
 }
 
-// NewMetricsServer builds the handler, with authentication and authorization when Secure.
-func NewMetricsServer(o MetricsOptions, cfg *rest.Config) (*MetricsServer, error) {
+// newMetricsServer builds the handler, with authentication and authorization when Secure.
+func newMetricsServer(o MetricsOptions, cfg *rest.Config) (*MetricsServer, error) {
 	if o.Limits == (Limits{}) {
 		o.Limits = SmallLimits
 	}
@@ -59,6 +60,19 @@ func NewMetricsServer(o MetricsOptions, cfg *rest.Config) (*MetricsServer, error
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", handler)
 	return &MetricsServer{opts: o, handler: mux}, nil
+}
+
+// AddMetricsServer adds the metrics listener o describes to mgr, when it is enabled: the manager's
+// and toolgate-gateway's alike.
+func AddMetricsServer(mgr manager.Manager, o MetricsOptions) error {
+	if !o.Enabled() {
+		return nil
+	}
+	m, err := newMetricsServer(o, mgr.GetConfig())
+	if err != nil {
+		return fmt.Errorf("setting up the metrics server: %w", err)
+	}
+	return mgr.Add(m)
 }
 
 // Enabled says whether a bind address was given.
