@@ -31,8 +31,9 @@ type sizeArgs struct {
 // one JSON body or as a server-sent event. A call that asks to be held waits until released; a
 // call of size -1 is answered with a body that is not JSON-RPC, as by a broken server; one of size
 // -2 with an event stream that ends before the call's answer, as when a proxy in front of the
-// server times the stream out or the handler crashes; and one of size -503 with HTTP 503, as by an
-// overloaded server. Once told to forget its sessions, it answers HTTP 404 to every request naming
+// server times the stream out or the handler crashes; one of size -503 with HTTP 503, as by an
+// overloaded server; and one of size -404 with HTTP 404, as by a proxy in front of the server
+// that 404s on what a call asks for, which the MCP client cannot tell from a session forgotten. Once told to forget its sessions, it answers HTTP 404 to every request naming
 // one of them, as a restarted server does, while the calls running on them go on.
 type bigServer struct {
 	URL      string
@@ -42,6 +43,8 @@ type bigServer struct {
 	sessions atomic.Int32 // sessions initialized
 	heldRuns atomic.Int32 // held calls that reached the tool
 	answered atomic.Int32 // calls of a size of 0 or more the tool answered
+	refused  atomic.Int32 // calls of size -404 answered HTTP 404
+	lists    atomic.Int32 // tools/list requests
 
 	mu        sync.Mutex
 	seen      map[string]bool // session IDs requests named
@@ -83,9 +86,17 @@ func startBig(jsonResponse bool) *bigServer {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		var params struct{ Arguments sizeArgs }
 		if msg, err := jsonrpc.DecodeMessage(body); err == nil {
-			if call, ok := msg.(*jsonrpc.Request); ok && call.Method == "tools/call" &&
+			call, ok := msg.(*jsonrpc.Request)
+			if ok && call.Method == "tools/list" {
+				b.lists.Add(1)
+			}
+			if ok && call.Method == "tools/call" &&
 				json.Unmarshal(call.Params, &params) == nil && params.Arguments.Size < 0 {
 				switch params.Arguments.Size {
+				case -404:
+					b.refused.Add(1)
+					http.Error(w, "not found", http.StatusNotFound)
+					return
 				case -503:
 					http.Error(w, "overloaded", http.StatusServiceUnavailable)
 					return

@@ -88,8 +88,7 @@ func (r deliveries) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := r.next.RoundTrip(req)
 	d.mu.Lock()
 	// A transport error may come after the request was written: it counts as received.
-	if err == nil && resp.StatusCode == http.StatusNotFound && req.Header.Get(sessionIDHeader) != "" &&
-		req.Header.Get(protocolVersionHeader) < sessionless {
+	if err == nil && resp.StatusCode == http.StatusNotFound && namesSession(req) {
 		d.refused++
 	}
 	d.mu.Unlock()

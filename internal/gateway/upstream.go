@@ -182,7 +182,7 @@ func newUpstreams(httpClient *http.Client, version string, sessions, maxMessage 
 	return &upstreams{
 		maxMessage: maxMessage,
 		client:     mcp.NewClient(&mcp.Implementation{Name: "toolgate-gateway", Version: version}, nil),
-		httpClient: limitAnswers(recordDeliveries(timeUpstream(httpClient)), int64(maxMessage)),
+		httpClient: limitAnswers(recordDeliveries(probeSessions(timeUpstream(httpClient))), int64(maxMessage)),
 		sessions:   sessions,
 		byName:     map[string]*upstream{},
 		attempts:   map[string]*attempt{},
@@ -335,12 +335,12 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 }
 
 // failed handles a call to up, named name, that failed with err on session. A session the SDK has
-// ended its slot drops on its own (slot.watch), and at once when the call's error says so. But a server that no longer knows a session (HTTP 404)
-// has restarted (or dropped it) and may offer other tools now: then up is forgotten, so that the
-// next call reconnects and lists its tools again, and its other sessions, most likely gone with
-// it, are closed. Only the upstream's answer says that a session is missing, never the agent's
-// request; but an upstream (or a proxy before it) that answers 404 to input an agent chooses
-// makes each such call cost the pool a reconnect.
+// ended its slot drops on its own (slot.watch), and at once when the call's error says so. But a
+// server that no longer knows a session (HTTP 404) has restarted (or dropped it) and may offer
+// other tools now: then up is forgotten, so that the next call reconnects and lists its tools
+// again, and its other sessions, most likely gone with it, are closed. Only the upstream's answer
+// says that a session is missing, never the agent's request, and only when a ping on the session
+// is refused too (probeSessions): a 404 to what a call asks for fails that call alone.
 func (u *upstreams) failed(name string, up *upstream, session *mcp.ClientSession, err error) {
 	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, mcp.ErrSessionMissing) {
 		up.drop(session) // ended: the call sent again (forward) must not get it back before slot.watch sees it

@@ -1,0 +1,104 @@
+package gateway
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestASessionProbeChecksOnlyA404ToARequestNamingASession: which answers are checked with a ping
+// on the session, and what the MCP client gets for each outcome of the ping.
+func TestASessionProbeChecksOnlyA404ToARequestNamingASession(t *testing.T) {
+	cases := []struct {
+		name      string
+		session   string // the request's Mcp-Session-Id
+		version   string // its Mcp-Protocol-Version
+		answer    int    // the server's status for the request
+		ping      string // the server's answer to a ping: "ok", "404" or "reset"
+		wantPings int
+		want      int // the status the client gets
+	}{
+		{name: "a 404 on a session that answers a ping is the call's own", session: "s1", version: "2025-06-18",
+			answer: http.StatusNotFound, ping: "ok", wantPings: 1, want: http.StatusBadGateway},
+		{name: "a 404 on a session whose ping is refused too is a forgotten session", session: "s1",
+			version: "2025-06-18", answer: http.StatusNotFound, ping: "404", wantPings: 1, want: http.StatusNotFound},
+		{name: "a 404 whose ping gets no answer is passed on", session: "s1", version: "2025-06-18",
+			answer: http.StatusNotFound, ping: "reset", wantPings: 1, want: http.StatusNotFound},
+		{name: "a 404 to a request naming no session is not checked", version: "2025-06-18",
+			answer: http.StatusNotFound, ping: "ok", want: http.StatusNotFound},
+		{name: "nor one under a protocol version without sessions", session: "s1", version: sessionless,
+			answer: http.StatusNotFound, ping: "ok", want: http.StatusNotFound},
+		{name: "nor any other answer", session: "s1", version: "2025-06-18", answer: http.StatusOK, ping: "ok",
+			want: http.StatusOK},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var (
+				mu    sync.Mutex
+				pings []*http.Request
+			)
+			server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				if !strings.Contains(string(body), `"method":"ping"`) {
+					http.Error(w, "the call's answer", c.answer)
+					return
+				}
+				mu.Lock()
+				pings = append(pings, r)
+				mu.Unlock()
+				switch c.ping {
+				case "ok":
+					w.Header().Set("Content-Type", "application/json")
+					_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+				case "404":
+					http.Error(w, "session not found", http.StatusNotFound)
+				case "reset":
+					conn, _, _ := http.NewResponseController(w).Hijack()
+					_ = conn.Close()
+				}
+			}))
+			defer server.Close()
+
+			req, err := http.NewRequest(http.MethodPost, server.URL, strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set(protocolVersionHeader, c.version)
+			if c.session != "" {
+				req.Header.Set(sessionIDHeader, c.session)
+			}
+			resp, err := probeSessions(server.Client()).Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
+
+			if resp.StatusCode != c.want {
+				t.Errorf("status %d (%s), want %d", resp.StatusCode, body, c.want)
+			}
+			if c.want == http.StatusBadGateway && !strings.Contains(string(body), "on a session it still knows") {
+				t.Errorf("body %q does not say why", body)
+			}
+			if c.want == http.StatusNotFound && !strings.Contains(string(body), "the call's answer") {
+				t.Errorf("body %q: the server's own answer was not passed on", body)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(pings) != c.wantPings {
+				t.Fatalf("%d pings, want %d", len(pings), c.wantPings)
+			}
+			for _, p := range pings {
+				if p.Header.Get(sessionIDHeader) != c.session || p.Header.Get(protocolVersionHeader) != c.version ||
+					p.Header.Get("Accept") != "application/json, text/event-stream" {
+					t.Errorf("the ping's headers %v are not the request's", p.Header)
+				}
+			}
+		})
+	}
+}
