@@ -86,8 +86,22 @@ func classCatalogue() []classCase {
 		global   = "global option"
 		cpu      = "bounded work"
 		dotGlob  = "dotfile glob"
+		procLink = "kernel link"
 	)
 	return []classCase{
+		// Links the kernel makes under /proc reach every file under another name: followed, as the
+		// kernel follows them, before the path policy is consulted.
+		{procLink, "another process's root", sh(`cat /proc/1/root/etc/shadow`), zeroD, sh(`cat /proc/self/cwd/README.md`), false},
+		{procLink, "its own root", sh(`cat /proc/self/root/var/run/secrets/kubernetes.io/serviceaccount/token`), zeroD, sh(`ls /proc/self/cwd/src`), false},
+		{procLink, "a climb after the root link", sh(`cat /proc/self/root/../etc/shadow`), zeroD, sh(`cat /proc/self/cwd/../app/README.md`), false},
+		{procLink, "a thread's environment", sh(`cat /proc/self/task/*/environ`), zeroD, sh(`cat /proc/self/cwd/go.mod`), false},
+		{procLink, "this thread's environment", sh(`cat /proc/thread-self/environ`), zeroD, sh(`wc -l /proc/self/cwd/main.go`), false},
+		{procLink, "a thread's root", sh(`head /proc/1/task/1/root/etc/shadow`), zeroD, sh(`head /proc/self/cwd/main.go`), false},
+		{procLink, "a root link nested in a root link", sh(`cat /proc/1/root/proc/self/root/etc/shadow`), zeroD, sh(`cat README.md`), false},
+		{procLink, "cd through the root link", sh(`cd /proc/1/root/etc && cat shadow`), zeroD, sh(`cd /proc/self/cwd && cat README.md`), false},
+		{procLink, "its working directory", sh(`cat /proc/self/cwd/../.env`), zeroD, sh(`cat /proc/self/cwd/../app/go.mod`), false},
+		{procLink, "another process's working directory", sh(`cat /proc/1/cwd/.env`), zeroD, sh(`cat ./README.md`), false},
+		{procLink, "a read tool's path", readCall("/proc/1/root/etc/shadow"), zeroD, readCall("/proc/self/cwd/README.md"), false},
 		// Values computed at run time: a same-line assignment never reassigned resolves; anything
 		// else is unresolved and asks, naming the policy it could match.
 		{runtime, "assigned variable", sh(`x=.env; cat $x`), zeroD, sh(`x=README.md; cat $x`), false},

@@ -10,9 +10,16 @@ import (
 
 // resolvePath returns the lexical form of p seen from cwd: an absolute path ("/etc/shadow"), a
 // home path ("~/.ssh/id_rsa") or, when the base is unknown, a relative path that may start with
-// "../". "./", "..", repeated slashes and $HOME are resolved. Symlinks are not: the engine does no
-// I/O, so the sandbox is the backstop for links that point elsewhere.
-func resolvePath(cwd, p string) string {
+// "../". "./", "..", repeated slashes and $HOME are resolved, and so are the links the kernel
+// makes under /proc (procLinks). Other symlinks are not: the engine does no I/O, so the sandbox is
+// the backstop for links that point elsewhere.
+func resolvePath(cwd, p string) string { return resolvePathIn(cwd, p, 0) }
+
+// maxProcLinks bounds how many /proc links one path may pass through: /proc/self/cwd names its
+// working directory, which a command may have reached through /proc/self/cwd too.
+const maxProcLinks = 8
+
+func resolvePathIn(cwd, p string, links int) string {
 	p = expandHome(foldPath(p))
 	if p == "" {
 		return ""
@@ -27,12 +34,61 @@ func resolvePath(cwd, p string) string {
 		}
 		return "~"
 	case p[0] == '/':
-		return path.Clean(p)
+		return procLinks(cwd, p, links)
 	}
 	if cwd == "" || cwd == cwdUnknown {
 		return path.Clean(p)
 	}
-	return resolvePath("", cwd+"/"+p)
+	return resolvePathIn("", cwd+"/"+p, links)
+}
+
+// procLinks cleans the absolute path p, following the links the kernel makes under /proc, which no
+// path policy can list each of: /proc/PID/root is "/" (the root PID sees), /proc/PID/cwd is PID's
+// working directory (the command's own, cwd, for self), and /proc/PID/task/TID and
+// /proc/thread-self are PID's and self's entries again. So /proc/1/root/etc/shadow is judged as
+// /etc/shadow, and /proc/self/task/7/environ as /proc/self/environ. ".." after a link climbs from
+// where the link points, as the kernel resolves it, not from the link's name. Another process's
+// working directory is unknown: what follows it is then a path above an unknown base
+// ("../etc/shadow"), checked as it would be from anywhere (candidates).
+func procLinks(cwd, p string, links int) string {
+	if !strings.Contains(p, "proc") { // most paths: no allocation beyond Clean's
+		return path.Clean(p)
+	}
+	segs := strings.Split(p, "/")
+	out := make([]string, 0, len(segs))
+	for i, seg := range segs {
+		switch seg {
+		case "", ".":
+			continue
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+			continue
+		}
+		out = append(out, seg)
+		if len(out) < 2 || out[0] != "proc" {
+			continue
+		}
+		rest := strings.Join(segs[i+1:], "/")
+		switch {
+		case len(out) == 2 && out[1] == "thread-self":
+			out[1] = "self"
+		case len(out) == 4 && out[2] == "task":
+			out = out[:2]
+		case len(out) == 3 && out[2] == "root":
+			out = out[:0]
+		case len(out) == 3 && out[2] == "cwd":
+			if links >= maxProcLinks {
+				return path.Clean("../" + rest)
+			}
+			if out[1] == "self" && cwd != "" && cwd != cwdUnknown {
+				return resolvePathIn("", cwd+"/"+rest, links+1)
+			}
+			return path.Clean("../" + rest)
+		}
+	}
+	return "/" + strings.Join(out, "/")
 }
 
 // expandHome writes a leading $HOME as "~", so a variable cannot hide the home directory.

@@ -178,6 +178,27 @@ func TestResolvePath(t *testing.T) {
 		{"/w", "/abs", "/abs"},
 		{"/w", "  \u00a0x ", "/w/x"},
 		{"/w", "", ""},
+		// The links the kernel makes under /proc are followed.
+		{"/w", "/proc/1/root/etc/shadow", "/etc/shadow"},
+		{"/w", "/proc/self/root/../etc/shadow", "/etc/shadow"},
+		{"/w", "/proc/self/root", "/"},
+		{"/", "proc/self/root/etc/shadow", "/etc/shadow"},
+		{"/w", "/proc/1/root/proc/1/root/etc", "/etc"},
+		{"/w", "/proc/self/task/12/environ", "/proc/self/environ"},
+		{"/w", "/proc/1/task/1/root/var/run/secrets", "/var/run/secrets"},
+		{"/w", "/proc/thread-self/environ", "/proc/self/environ"},
+		{"/w", "/proc/thread-self/root/etc", "/etc"},
+		{"/w/app", "/proc/self/cwd/.env", "/w/app/.env"},
+		{"/w/app", "/proc/self/cwd/../../etc/shadow", "/etc/shadow"},
+		{"/w/app", "/proc/self/cwd", "/w/app"},
+		{"~/proj", "/proc/self/cwd/x", "~/proj/x"},
+		{"", "/proc/self/cwd/.env", "../.env"},
+		{"/w", "/proc/1/cwd/shadow", "../shadow"},
+		{"/w", "/proc/1/cwd/../../etc", "../../../etc"},
+		{"/proc/self/cwd", "/proc/self/cwd/x", "../x"},
+		{"/w", "/proc/cpuinfo", "/proc/cpuinfo"},
+		{"/w", "/proc/self/fd/1", "/proc/self/fd/1"},
+		{"/w", "/proc/self/task", "/proc/self/task"},
 	}
 	for _, tt := range tests {
 		if got := resolvePath(tt.cwd, tt.p); got != tt.want {
