@@ -86,11 +86,12 @@ func classCatalogue() []classCase {
 		global   = "global option"
 		cpu      = "bounded work"
 		dotGlob  = "dotfile glob"
-		procLink = "kernel link"
+		procLink = "link"
 	)
 	return []classCase{
-		// Links the kernel makes under /proc reach every file under another name: followed, as the
-		// kernel follows them, before the path policy is consulted.
+		// Links reach a file under another name: those the kernel makes under /proc are followed, as
+		// the kernel follows them, before the path policy is consulted; one the agent makes is a
+		// read of everything below its target.
 		{procLink, "another process's root", sh(`cat /proc/1/root/etc/shadow`), zeroD, sh(`cat /proc/self/cwd/README.md`), false},
 		{procLink, "its own root", sh(`cat /proc/self/root/var/run/secrets/kubernetes.io/serviceaccount/token`), zeroD, sh(`ls /proc/self/cwd/src`), false},
 		{procLink, "a climb after the root link", sh(`cat /proc/self/root/../etc/shadow`), zeroD, sh(`cat /proc/self/cwd/../app/README.md`), false},
@@ -101,6 +102,9 @@ func classCatalogue() []classCase {
 		{procLink, "cd through the root link", sh(`cd /proc/1/root/etc && cat shadow`), zeroD, sh(`cd /proc/self/cwd && cat README.md`), false},
 		{procLink, "its working directory", sh(`cat /proc/self/cwd/../.env`), zeroD, sh(`cat /proc/self/cwd/../app/go.mod`), false},
 		{procLink, "another process's working directory", sh(`cat /proc/1/cwd/.env`), zeroD, sh(`cat ./README.md`), false},
+		{procLink, "a link to a directory holding a protected entry", sh(`ln -s /var/run r`), zeroD, sh(`ln -s src/main.go main.go`), false},
+		{procLink, "a link to the root", sh(`ln -s / rootfs`), zeroD, sh(`ln -s ../app/docs d`), false},
+		{procLink, "a link to /etc, then a read through it", sh(`ln -sf /etc e && cat e/shadow`), zeroD, sh(`ln -sf docs d && cat d/index.md`), false},
 		{procLink, "a read tool's path", readCall("/proc/1/root/etc/shadow"), zeroD, readCall("/proc/self/cwd/README.md"), false},
 		// Values computed at run time: a same-line assignment never reassigned resolves; anything
 		// else is unresolved and asks, naming the policy it could match.

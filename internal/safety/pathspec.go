@@ -341,9 +341,13 @@ func presenceCheck(s *segment) bool {
 }
 
 // recursiveOp reports whether a command acts on its operands recursively: rm -r deletes, cp -r,
-// rsync -a and scp -r copy, mv moves everything below a directory, git rm -r deletes.
+// rsync -a and scp -r copy, mv moves everything below a directory, git rm -r deletes, and ln
+// gives a new name to everything below its target (a link to /var/run reaches
+// /var/run/secrets: a later call through the link is judged by the link's name alone).
 func recursiveOp(s *segment) bool {
 	switch s.name {
+	case "ln":
+		return true
 	case "rm", "srm", "trash", "trash-put":
 		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("--recursive")
 	case "cp", "rsync":
