@@ -27,20 +27,40 @@ var builtins = map[string]tool{
 	"Edit":         {"edit", toolcall.ArgumentMap{Paths: []string{filePath}, Omit: []string{"old_string", "new_string"}}},
 	"MultiEdit":    {"multiedit", toolcall.ArgumentMap{Paths: []string{filePath}, Omit: []string{"edits"}}},
 	"NotebookEdit": {"notebookedit", toolcall.ArgumentMap{Paths: []string{"notebook_path"}, Omit: []string{"new_source"}}},
-	"Glob":         {"glob", toolcall.ArgumentMap{Paths: []string{"path", "pattern"}}},
-	// Grep's path and glob are judged inside the search command the hook adds (search.go).
-	"Grep": {"grep", toolcall.ArgumentMap{Command: searchCommandKey}},
+	// Glob's pattern is judged where Glob resolves it, below its path (globPatternKey).
+	"Glob": {"glob", toolcall.ArgumentMap{Paths: []string{"path", globPatternKey}}},
+	// Grep's path and glob are judged inside the search command the hook adds (search.go); its
+	// path is mapped too, so that it must be a string, as the command takes it to be.
+	"Grep": {"grep", toolcall.ArgumentMap{Command: searchCommandKey, Paths: []string{"path"}}},
 }
+
+// builtinNamed is the built-in tool name is, or respells: a tool whose name folds to a
+// built-in's AgentTool ("read", "BASH") is mapped as that built-in, never submitted under the
+// built-in's AgentTool with none of its paths or its command checked.
+func builtinNamed(name string) (string, tool, bool) {
+	if t, ok := builtins[name]; ok {
+		return name, t, true
+	}
+	folded := foldedName(name)
+	for key, t := range builtins {
+		if t.agentTool == folded {
+			return key, t, true
+		}
+	}
+	return "", tool{}, false
+}
+
+func foldedName(name string) string { return strings.ReplaceAll(strings.ToLower(name), "_", "-") }
 
 // AgentToolName is the AgentTool a tool of the coding agent is submitted as: a built-in's
 // registered name, otherwise the tool's own name in lower case with '_' as '-' (an MCP tool
 // "mcp__github__create_issue" is "mcp--github--create-issue"). A tool nobody registered is then
 // refused ToolNotRegistered by toolgate, not guessed at here.
 func AgentToolName(name string) string {
-	if t, ok := builtins[name]; ok {
+	if _, t, ok := builtinNamed(name); ok {
 		return t.agentTool
 	}
-	return strings.ReplaceAll(strings.ToLower(name), "_", "-")
+	return foldedName(name)
 }
 
 // Invocation is the tool invocation a PreToolUse payload asks for, for plan in namespace.
@@ -48,11 +68,15 @@ func AgentToolName(name string) string {
 func Invocation(in Input, namespace, plan string) toolcall.Invocation {
 	inv := toolcall.Invocation{Namespace: namespace, Plan: plan, Tool: AgentToolName(in.ToolName),
 		Arguments: in.ToolInput, Cwd: in.Cwd}
-	if t, ok := builtins[in.ToolName]; ok {
+	key, t, ok := builtinNamed(in.ToolName)
+	if ok {
 		inv.Map = t.args
 	}
-	if in.ToolName == "Grep" {
+	switch key {
+	case "Grep":
 		inv.Arguments = withSearchCommand(in.ToolInput)
+	case "Glob":
+		inv.Arguments = withGlobPattern(in.ToolInput)
 	}
 	return inv
 }

@@ -2,6 +2,7 @@ package hook_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -32,9 +33,27 @@ func TestInvocationMapsTheBuiltins(t *testing.T) {
 			agentTool: "multiedit", paths: []string{"/w/a.go"}},
 		{tool: "NotebookEdit", input: `{"notebook_path": "/w/n.ipynb", "new_source": "x", "cell_id": "c1"}`,
 			agentTool: "notebookedit", paths: []string{"/w/n.ipynb"}, extra: `{"cell_id":"c1"}`},
-		{tool: "Glob", input: `{"pattern": "**/.env", "path": "/w"}`, agentTool: "glob", paths: []string{"/w", "**/.env"}},
+		// Glob's pattern is judged below its path, where Glob resolves it.
+		{tool: "Glob", input: `{"pattern": "**/.env", "path": "/w"}`, agentTool: "glob", paths: []string{"/w", "/w/**/.env"},
+			extra: `{"pattern":"**/.env"}`},
+		{tool: "Glob", input: `{"pattern": "secrets/**/*", "path": "/var/run/"}`, agentTool: "glob",
+			paths: []string{"/var/run/", "/var/run/secrets/**/*"}, extra: `{"pattern":"secrets/**/*"}`},
+		{tool: "Glob", input: `{"pattern": "*.go", "path": "src"}`, agentTool: "glob", paths: []string{"src", "src/*.go"},
+			extra: `{"pattern":"*.go"}`},
+		{tool: "Glob", input: `{"pattern": "/etc/*", "path": "/w"}`, agentTool: "glob", paths: []string{"/w", "/etc/*"},
+			extra: `{"pattern":"/etc/*"}`},
+		{tool: "Glob", input: `{"pattern": "**/*.md"}`, agentTool: "glob", paths: []string{"**/*.md"}, extra: `{"pattern":"**/*.md"}`},
 		{tool: "Grep", input: `{"pattern": "password", "path": "/w", "glob": "*.env", "-i": true}`, agentTool: "grep",
-			command: `grep -r --include='*.env' -e password -- /w`, extra: `{"-i":true,"glob":"*.env","path":"/w","pattern":"password"}`},
+			command: `grep -r --include='*.env' -e password -- /w`, paths: []string{"/w"}, extra: `{"-i":true,"glob":"*.env","pattern":"password"}`},
+		// Several paths are each searched, as toolcall takes a mapped path.
+		{tool: "Grep", input: `{"pattern": "x", "path": ["/var/run", "src"]}`, agentTool: "grep",
+			command: `grep -r -e x -- /var/run src`, paths: []string{"/var/run", "src"}, extra: `{"pattern":"x"}`},
+		{tool: "Glob", input: `{"pattern": "secrets/*", "path": ["/var/run", "src"]}`, agentTool: "glob",
+			paths: []string{"/var/run", "src", "/var/run/secrets/*", "src/secrets/*"}, extra: `{"pattern":"secrets/*"}`},
+		// A name that folds to a built-in's AgentTool is mapped as that built-in.
+		{tool: "read", input: `{"file_path": "/w/.env"}`, agentTool: "read", paths: []string{"/w/.env"}},
+		{tool: "BASH", input: `{"command": "cat .env"}`, agentTool: "bash", command: "cat .env"},
+		{tool: "multi_edit", input: `{"file_path": "/w/a.go", "edits": []}`, agentTool: "multi-edit", extra: `{"edits":[],"file_path":"/w/a.go"}`},
 		{tool: "Grep", input: `{"pattern": "it's"}`, agentTool: "grep", command: `grep -r -e 'it'\''s' -- .`, extra: `{"pattern":"it's"}`},
 		{tool: "mcp__github__create_issue", input: `{"title": "t"}`, agentTool: "mcp--github--create-issue", extra: `{"title":"t"}`},
 	}
@@ -75,6 +94,23 @@ func TestAnswer(t *testing.T) {
 		want := hook.SpecificOutput{HookEventName: hook.EventPreToolUse, PermissionDecision: tc.decision, PermissionDecisionReason: tc.reason}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// A path that is neither a string nor strings is refused, naming the field, for the tools whose
+// path the hook reads itself (Grep's search command, Glob's pattern): it is never searched as the
+// working directory instead.
+func TestInvocationRefusesAPathThatIsNotAString(t *testing.T) {
+	for _, tc := range []struct{ tool, input string }{
+		{"Grep", `{"pattern": "x", "path": [7]}`},
+		{"Grep", `{"pattern": "x", "path": 7}`},
+		{"Grep", `{"pattern": "x", "path": null}`},
+		{"Glob", `{"pattern": "secrets/**", "path": {"p": "/var/run"}}`},
+	} {
+		_, err := toolcall.Build(hook.Invocation(hook.Input{ToolName: tc.tool, ToolInput: []byte(tc.input), Cwd: "/w"}, "ns", "p"))
+		if err == nil || !strings.Contains(err.Error(), "path") {
+			t.Errorf("%s %s: error %v, want one naming path", tc.tool, tc.input, err)
 		}
 	}
 }

@@ -21,20 +21,89 @@ const searchCommandKey = "command"
 // Bash. Input that is not a strict JSON object is left as it is, for toolcall.Build to refuse.
 func withSearchCommand(input json.RawMessage) json.RawMessage {
 	args, err := argrules.ParseObject(input, toolcall.MaxArgumentBytes)
-	if err != nil || args == nil {
-		return input
+	roots, ok := pathRoots(args)
+	if err != nil || args == nil || !ok {
+		return input // refused by toolcall.Build: path is mapped, and must be a string or strings
 	}
 	words := []string{"grep", "-r"}
 	if g, ok := args["glob"].(string); ok && g != "" {
 		words = append(words, "--include="+policy.ShellQuote(g))
 	}
 	pattern, _ := args["pattern"].(string)
-	root := "."
-	if p, ok := args["path"].(string); ok && p != "" {
-		root = p
+	if len(roots) == 0 {
+		roots = []string{"."}
 	}
-	words = append(words, "-e", policy.ShellQuote(pattern), "--", policy.ShellQuote(root))
+	words = append(words, "-e", policy.ShellQuote(pattern), "--")
+	for _, root := range roots {
+		words = append(words, policy.ShellQuote(root))
+	}
 	args[searchCommandKey] = strings.Join(words, " ")
+	return marshalOr(args, input)
+}
+
+// globPatternKey is the argument the hook adds to a Glob call: its pattern as Glob resolves it,
+// below its path when it names one (pattern "secrets/**" under path "/var/run" is
+// "/var/run/secrets/**"), which the engine judges; resolved against the session's working
+// directory instead, it would name another tree.
+const globPatternKey = "path_pattern"
+
+// withGlobPattern gives a Glob call its pattern as Glob resolves it. Input that is not a strict
+// JSON object, or whose path or pattern is not a string, is left as it is, for toolcall.Build to
+// refuse (path is mapped) or the engine to see no pattern.
+func withGlobPattern(input json.RawMessage) json.RawMessage {
+	args, err := argrules.ParseObject(input, toolcall.MaxArgumentBytes)
+	roots, ok := pathRoots(args)
+	if err != nil || args == nil || !ok {
+		return input
+	}
+	pattern, ok := args["pattern"].(string)
+	if !ok {
+		return input
+	}
+	if len(roots) == 0 || strings.HasPrefix(pattern, "/") || strings.HasPrefix(pattern, "~") {
+		args[globPatternKey] = pattern
+		return marshalOr(args, input)
+	}
+	patterns := make([]any, 0, len(roots))
+	for _, root := range roots {
+		patterns = append(patterns, strings.TrimSuffix(root, "/")+"/"+pattern)
+	}
+	args[globPatternKey] = patterns
+	if len(patterns) == 1 {
+		args[globPatternKey] = patterns[0]
+	}
+	return marshalOr(args, input)
+}
+
+// pathRoots is the path argument of a search: none, one (a string) or several (an array of
+// strings, as toolcall takes a mapped path); false when it is anything else, which toolcall.Build
+// refuses. An empty string is none: the working directory.
+func pathRoots(args map[string]any) ([]string, bool) {
+	switch v := args["path"].(type) {
+	case nil:
+		_, present := args["path"]
+		return nil, !present
+	case string:
+		if v == "" {
+			return nil, true
+		}
+		return []string{v}, true
+	case []any:
+		roots := make([]string, 0, len(v))
+		for _, r := range v {
+			s, ok := r.(string)
+			if !ok {
+				return nil, false
+			}
+			roots = append(roots, s)
+		}
+		return roots, true
+	}
+	return nil, false
+}
+
+// marshalOr is args as JSON, or input when they cannot be written.
+func marshalOr(args map[string]any, input json.RawMessage) json.RawMessage {
 	out, err := json.Marshal(args)
 	if err != nil {
 		return input
