@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode"
@@ -203,7 +204,10 @@ func (p *parser) value(depth int, path string) (any, error) {
 }
 
 // number is an int64 when the literal is an integer that fits, otherwise a float64: CEL then
-// compares 399 and 399.5 with 400 alike (cross-type numeric comparisons are on).
+// compares 399 and 399.5 with 400 alike (cross-type numeric comparisons are on). A literal a
+// float64 cannot hold exactly as written (99999999999999999999, 400.00000000000000001) is
+// refused: the call, its digest and the ledger would record a neighbour of what the tool is sent,
+// so a rule, an approval and the record would all judge another number.
 func number(n json.Number, path string) (any, error) {
 	if !strings.ContainsAny(string(n), ".eE") {
 		if i, err := n.Int64(); err == nil {
@@ -214,7 +218,60 @@ func number(n json.Number, path string) (any, error) {
 	if err != nil || math.IsInf(f, 0) {
 		return nil, extraErr("extra argument %s is a number out of range", pathOr(path))
 	}
+	if !exactFloat(string(n), f) {
+		return nil, extraErr("extra argument %s is %s, which a float64 holds only as %s; send a number that "+
+			"precise as a string", pathOr(path), shortened(string(n)), strconv.FormatFloat(f, 'g', -1, 64))
+	}
 	return f, nil
+}
+
+// shortened is a literal short enough for a message.
+func shortened(literal string) string {
+	if len(literal) > 40 {
+		return literal[:40] + "..."
+	}
+	return literal
+}
+
+// exactFloat says whether f, parsed from the JSON number literal, is the literal's value: the
+// shortest form of f names the same decimal. Every literal of at most 15 significant digits is
+// (a float64 holds 15 decimal digits), except where f is subnormal.
+func exactFloat(literal string, f float64) bool {
+	switch digits := significantDigits(literal); {
+	case f == 0:
+		return digits == 0 // 1e-400 is not 0
+	case digits <= 15 && math.Abs(f) >= 0x1p-1022:
+		return true
+	}
+	written, ok1 := new(big.Rat).SetString(literal)
+	held, ok2 := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+	return ok1 && ok2 && written.Cmp(held) == 0
+}
+
+// significantDigits counts the digits of a JSON number's mantissa from its first non-zero one to
+// its last non-zero one.
+func significantDigits(literal string) int {
+	if i := strings.IndexAny(literal, "eE"); i >= 0 {
+		literal = literal[:i]
+	}
+	first, last, n := -1, -1, 0
+	for i := 0; i < len(literal); i++ {
+		c := literal[i]
+		if c < '0' || c > '9' {
+			continue
+		}
+		if c != '0' {
+			if first < 0 {
+				first = n
+			}
+			last = n
+		}
+		n++
+	}
+	if first < 0 {
+		return 0
+	}
+	return last - first + 1
 }
 
 // fold is the form two keys must not share: case-folded NFKC. ASCII needs neither table.

@@ -23,9 +23,19 @@ func TestParseExtra(t *testing.T) {
 	}{
 		{name: "empty", raw: ""},
 		{name: "null", raw: " null "},
-		{name: "scalars", raw: `{"amount": 399, "rate": 0.5, "big": 1e3, "huge": 123456789012345678901234567890, "to": "a@example.com", "ok": true, "none": null}`,
+		{name: "scalars", raw: `{"amount": 399, "rate": 0.5, "big": 1e3, "huge": 123456789012345680000000000000, "to": "a@example.com", "ok": true, "none": null}`,
 			want: map[string]any{"amount": int64(399), "rate": 0.5, "big": 1000.0, "huge": 1.2345678901234568e29,
 				"to": "a@example.com", "ok": true, "none": nil}},
+		// A number is recorded as a float64 holds it, so one it cannot hold as written is refused:
+		// the record, the digest, a rule and an approval would judge a neighbour of what is sent.
+		{name: "floats held exactly", raw: `{"a": 0.1, "b": 2e-308, "c": 18446744073709552000, "d": 1.7976931348623157e308, "e": 0.0, "f": -0e5, "g": 123456789012345.6}`,
+			want: map[string]any{"a": 0.1, "b": 2e-308, "c": 18446744073709552000.0, "d": 1.7976931348623157e308, "e": 0.0, "f": 0.0, "g": 123456789012345.6}},
+		{name: "an integer beyond int64 a float64 rounds", raw: `{"id": 99999999999999999999}`, wantErr: "id is 99999999999999999999, which a float64 holds only as 1e+20"},
+		{name: "a decimal with more digits than a float64 holds", raw: `{"amount": 400.00000000000000001}`, wantErr: "amount is 400.00000000000000001, which a float64 holds only as 400"},
+		{name: "the exact binary value of 0.1", raw: `{"a": [0.1000000000000000055511151231257827021181583404541015625]}`, wantErr: "a[0] is 0.10000000000000000555111512312578270211..."},
+		{name: "a number that underflows to 0", raw: `{"a": 1e-400}`, wantErr: "which a float64 holds only as 0"},
+		{name: "a subnormal held inexactly", raw: `{"a": 1.23456789e-320}`, wantErr: "which a float64 holds only as"},
+		{name: "an integer one past 2^64", raw: `{"a": 18446744073709551617}`, wantErr: "holds only as 1.8446744073709552e+19"},
 		{name: "nested", raw: `{"a": {"b": [1, "x", {"c": false}]}}`,
 			want: map[string]any{"a": map[string]any{"b": []any{int64(1), "x", map[string]any{"c": false}}}}},
 		{name: "as deep as allowed", raw: deep, want: nest(argrules.MaxDepth)},
