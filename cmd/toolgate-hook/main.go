@@ -27,6 +27,7 @@ func main() {
 		plan            string
 		timeout         time.Duration
 		askForApprovals bool
+		gatewayServer   string
 	)
 	flag.StringVar(&cfg.Server, "server", "", "the API server's URL; default: the in-cluster address")
 	flag.StringVar(&cfg.TokenFile, "token-file", hook.DefaultTokenFile,
@@ -40,6 +41,9 @@ func main() {
 	flag.BoolVar(&askForApprovals, "ask-for-approvals", false,
 		"answer ask instead of deny when toolgate needs a person's approval, so the person at the prompt may run "+
 			"the call without a ToolApproval (default: deny; only a ToolApproval admits it)")
+	flag.StringVar(&gatewayServer, "gateway-mcp-server", "",
+		"the name of the MCP server that is toolgate's gateway: its tools (mcp__NAME__*) are admitted without a call "+
+			"of their own, since the gateway gates them; name it only when managed-mcp.json fixes the agent's MCP servers")
 	flag.Parse()
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -49,6 +53,13 @@ func main() {
 		gate = &hook.Gate{Plan: func(context.Context) (string, error) { return "", err }}
 	}
 	gate.AskForApprovals = askForApprovals
+	if gatewayServer != "" {
+		if err := hook.ValidGatewayServer(gatewayServer); err != nil {
+			fmt.Fprintln(os.Stderr, "toolgate-hook:", err)
+			os.Exit(2) // the protocol's "block", with the reason on stderr: a misconfigured hook admits nothing
+		}
+		gate.GatewayServer = gatewayServer
+	}
 	if err := hook.Run(ctx, os.Stdin, os.Stdout, gate); err != nil {
 		fmt.Fprintln(os.Stderr, "toolgate-hook:", err)
 		os.Exit(2) // no answer could be written: exit 2 is the protocol's "block"

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -25,6 +26,29 @@ type Gate struct {
 	// admitted AgentToolCall (the ledger holds only the denial). Off by default: a person
 	// approves with a ToolApproval, which the ledger records, and the agent retries.
 	AskForApprovals bool
+	// GatewayServer names the MCP server that is toolgate's gateway in the agent's MCP
+	// configuration: its tools (mcp__NAME__TOOL) are admitted here without a call of their own,
+	// since the gateway gates each of them, with the command and path arguments its ToolServers
+	// map, and records it. Empty: every tool is submitted.
+	GatewayServer string
+}
+
+// GatedByGateway says whether tool is one of the gateway's, which the gateway gates itself.
+func (g *Gate) GatedByGateway(tool string) bool {
+	return g.GatewayServer != "" && strings.HasPrefix(tool, "mcp__"+g.GatewayServer+"__")
+}
+
+// ValidGatewayServer checks a gateway server's name: one a tool name's prefix names alone, so
+// letters, digits, '-' and single '_' inside it ("toolgate" is not the prefix of another
+// server's tools unless that server is named "toolgate__...", which this refuses).
+func ValidGatewayServer(name string) error {
+	if name == "" || strings.Contains(name, "__") || strings.HasPrefix(name, "_") || strings.HasSuffix(name, "_") ||
+		strings.IndexFunc(name, func(r rune) bool {
+			return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9') && r != '-' && r != '_'
+		}) >= 0 {
+		return fmt.Errorf("--gateway-mcp-server %q: a server name is letters, digits, '-' and single '_' inside it", name)
+	}
+	return nil
 }
 
 // Decide answers one payload. It always answers: a payload it cannot read, a plan it cannot
@@ -33,6 +57,9 @@ func (g *Gate) Decide(ctx context.Context, raw []byte) Output {
 	in, err := ParseInput(raw)
 	if err != nil {
 		return answer(Deny, "toolgate-hook refused the payload: "+err.Error())
+	}
+	if g.GatedByGateway(in.ToolName) {
+		return answer(Allow, "toolgate's gateway (MCP server "+g.GatewayServer+") gates the call of "+in.ToolName+" itself")
 	}
 	plan, err := g.Plan(ctx)
 	if err != nil {

@@ -3,6 +3,7 @@ package hook_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -149,6 +150,49 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		out = run(payload("read.json"), "--server", cluster.Config.Host, "--namespace", ns, "--token-file", "/nonexistent/token")
 		Expect(out.PermissionDecision).To(Equal(hook.Deny))
 		Expect(out.PermissionDecisionReason).To(ContainSubstring("reading the ServiceAccount token"))
+	})
+
+	It("leaves the tools of the MCP server named as toolgate's gateway to the gateway, and no other", func() {
+		var before safetyv1alpha1.AgentToolCallList
+		Expect(k8sClient.List(ctx, &before, client.InNamespace(ns))).To(Succeed())
+		gatewayRead := toolPayload("mcp__toolgate__read_file", map[string]any{"path": ".env"})
+
+		out := run(gatewayRead, args("--gateway-mcp-server", "toolgate")...)
+		Expect(out.PermissionDecision).To(Equal(hook.Allow), out.PermissionDecisionReason)
+		Expect(out.PermissionDecisionReason).To(ContainSubstring("toolgate's gateway (MCP server toolgate) gates the call"))
+
+		out = run(gatewayRead, args()...)
+		Expect(out.PermissionDecision).To(Equal(hook.Deny), "without the flag it is any MCP tool: %s", out.PermissionDecisionReason)
+		Expect(out.PermissionDecisionReason).To(ContainSubstring("[ToolNotRegistered]"))
+		for _, other := range []string{"mcp__files__read_file", "mcp__toolgate_files__read_file", "mcp__toolgatex__read_file"} {
+			out = run(toolPayload(other, map[string]any{"path": ".env"}), args("--gateway-mcp-server", "toolgate")...)
+			Expect(out.PermissionDecision).To(Equal(hook.Deny), "%s: %s", other, out.PermissionDecisionReason)
+			Expect(out.PermissionDecisionReason).To(ContainSubstring("[ToolNotRegistered]"))
+		}
+
+		var after safetyv1alpha1.AgentToolCallList
+		Expect(k8sClient.List(ctx, &after, client.InNamespace(ns))).To(Succeed())
+		Expect(after.Items).To(HaveLen(len(before.Items)), "the hook created no call for the gateway's tool, and none was admitted")
+	})
+
+	It("refuses to start with a gateway server name that could be the prefix of another server's tools", func() {
+		for _, name := range []string{"toolgate__x", "_toolgate", "tool gate", ""} {
+			cmd := exec.Command(hookBinary, args("--gateway-mcp-server="+name)...)
+			cmd.Stdin = bytes.NewReader(toolPayload("mcp__toolgate__x__read", map[string]any{}))
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			if name == "" { // not named: every tool is submitted
+				Expect(err).NotTo(HaveOccurred(), stderr.String())
+				Expect(string(out)).To(ContainSubstring(`"permissionDecision":"deny"`))
+				continue
+			}
+			var exit *exec.ExitError
+			Expect(errors.As(err, &exit)).To(BeTrue(), "%q: %v", name, err)
+			Expect(exit.ExitCode()).To(Equal(2), "the protocol's block")
+			Expect(stderr.String()).To(ContainSubstring("--gateway-mcp-server"))
+			Expect(out).To(BeEmpty())
+		}
 	})
 
 	It("denies a plan the pod is not bound to, named by flag", func() {
