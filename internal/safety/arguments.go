@@ -280,11 +280,13 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 		if v == "" {
 			continue
 		}
-		out = append(out, target{raw: raw, path: resolvePath(cwd, v), op: op, glob: hasGlobMeta(v), recursive: deletes})
+		resolved, known := resolveTarget(cwd, v)
+		out = append(out, target{raw: raw, path: resolved, op: op, dynamic: !known, glob: hasGlobMeta(v), recursive: deletes})
 	}
 	if an != nil {
 		for _, r := range an.paths {
-			out = append(out, target{raw: r.raw, path: resolvePath(r.cwd, r.raw), op: r.op, dynamic: r.dynamic, glob: r.glob, recursive: r.recursive})
+			resolved, known := resolveTarget(r.cwd, r.raw)
+			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive})
 		}
 	}
 	return out, nil

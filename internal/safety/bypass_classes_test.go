@@ -105,6 +105,16 @@ func classCatalogue() []classCase {
 		{procLink, "a link to a directory holding a protected entry", sh(`ln -s /var/run r`), zeroD, sh(`ln -s src/main.go main.go`), false},
 		{procLink, "a link to the root", sh(`ln -s / rootfs`), zeroD, sh(`ln -s ../app/docs d`), false},
 		{procLink, "a link to /etc, then a read through it", sh(`ln -sf /etc e && cat e/shadow`), zeroD, sh(`ln -sf docs d && cat d/index.md`), false},
+		{procLink, "a climb out of this thread's directory", sh(`cat /proc/thread-self/../../root/etc/shadow`), zeroD, sh(`cat /proc/thread-self/../../cwd/README.md`), false},
+		{procLink, "a climb out of a thread's directory", sh(`cd /proc/self/task/1 && cat ../../root/etc/shadow`), zeroD, sh(`cd /proc/self/task/1 && cat ../../cwd/go.mod`), false},
+		{procLink, "a glob for the root link", sh(`cat /proc/self/r?ot/etc/shadow`), zeroD, sh(`cat /proc/self/cw?/README.md`), false},
+		{procLink, "a glob for /proc", sh(`cat /pr*/1/roo[t]/var/run/secrets/kubernetes.io/serviceaccount/token`), zeroD, sh(`ls /pro?/self/cwd/src`), false},
+		{procLink, "a climb after a globbed link", sh(`cat /proc/self/r*/../environ`), dyn, sh(`cat /proc/self/cwd/../app/README.md`), false},
+		{procLink, "a relative link target, read from the link's directory", sh(`ln -s ../etc /tmp/e && cat /tmp/e/shadow`), zeroD, sh(`ln -s ../app/docs /workspace/app/d`), false},
+		{procLink, "a relative target into a -t directory", sh(`ln -s -t /tmp ../var/run`), zeroD, sh(`ln -s -t /workspace/app/build ../docs`), false},
+		{procLink, "a relative target in a bundle with t", sh(`ln -st /tmp ../etc/shadow`), zeroD, sh(`ln -sft /workspace/app/build ../go.mod`), false},
+		{procLink, "a link to a glob of a directory holding a protected entry", sh(`ln -s /va?/run r`), zeroD, sh(`ln -s /opt/tool?/bin tb`), false},
+		{contain, "a recursive copy of a glob of /etc", sh(`cp -r /e?c /tmp/e`), zeroD, sh(`cp -r /usr/share/doc/gi? /tmp/d`), false},
 		{procLink, "a read tool's path", readCall("/proc/1/root/etc/shadow"), zeroD, readCall("/proc/self/cwd/README.md"), false},
 		// Values computed at run time: a same-line assignment never reassigned resolves; anything
 		// else is unresolved and asks, naming the policy it could match.

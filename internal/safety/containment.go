@@ -2,6 +2,7 @@ package safety
 
 import (
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -21,6 +22,10 @@ func (p *Policy) containmentFailure(targets []target, cwd string, approved bool)
 		}
 		base := containerOf(t.path, cwd)
 		if base == "" {
+			if v, inside, ok := p.paths.globContainedVerdict(t.path, t.op); ok {
+				return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
+					msg: fmt.Sprintf("recursive %s of %q may reach %q, which the %s path policy protects (pattern %q)", t.op, t.raw, inside, v.kind, v.pattern)}
+			}
 			continue
 		}
 		if v, inside, ok := p.paths.containedVerdict(base, t.op); ok {
@@ -113,6 +118,36 @@ func (c *pathPolicy) containedVerdict(dir string, op pathOp) (pathVerdict, strin
 			return v, inside, true
 		}
 		return c.insideVerdict("~", op, numPathKinds, false)
+	}
+	return pathVerdict{}, "", false
+}
+
+// globContainedVerdict finds an anchored entry a recursive operation on the glob g may reach: g
+// matches the entry or a directory above it (cp -r /e?c reaches /etc/shadow, ln -s /va?/run r
+// /var/run/secrets).
+func (c *pathPolicy) globContainedVerdict(g string, op pathOp) (pathVerdict, string, bool) {
+	if !hasGlobMeta(g) {
+		return pathVerdict{}, "", false
+	}
+	for k := range numPathKinds {
+		if !k.blocks(op) {
+			continue
+		}
+		for i := range c.kinds[k].entries {
+			e := &c.kinds[k].entries[i]
+			if e.negate || !e.anchored {
+				continue
+			}
+			lit := e.globs[0]
+			if d := literalDir(lit); d != "" {
+				lit = d
+			}
+			for a := lit; a != "/" && a != "." && a != "~"; a = path.Dir(a) {
+				if globMatch(g, a) {
+					return pathVerdict{kind: k, pattern: e.pattern, path: lit}, lit, true
+				}
+			}
+		}
 	}
 	return pathVerdict{}, "", false
 }

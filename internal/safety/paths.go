@@ -13,82 +13,155 @@ import (
 // "../". "./", "..", repeated slashes and $HOME are resolved, and so are the links the kernel
 // makes under /proc (procLinks). Other symlinks are not: the engine does no I/O, so the sandbox is
 // the backstop for links that point elsewhere.
-func resolvePath(cwd, p string) string { return resolvePathIn(cwd, p, 0) }
+func resolvePath(cwd, p string) string {
+	r, _ := resolveTarget(cwd, p)
+	return r
+}
+
+// resolveTarget is resolvePath, and whether the path is known: false when a glob may name a /proc
+// link and a ".." climbs after it, where the file it reaches depends on what the glob matches
+// (/proc/self/r*/../environ is /environ through root, /proc/self/environ through another entry).
+func resolveTarget(cwd, p string) (string, bool) { return resolvePathIn(cwd, p, 0) }
 
 // maxProcLinks bounds how many /proc links one path may pass through: /proc/self/cwd names its
 // working directory, which a command may have reached through /proc/self/cwd too.
 const maxProcLinks = 8
 
-func resolvePathIn(cwd, p string, links int) string {
+func resolvePathIn(cwd, p string, links int) (string, bool) {
 	p = expandHome(foldPath(p))
 	if p == "" {
-		return ""
+		return "", true
 	}
 	switch {
 	case p == "~" || strings.HasPrefix(p, "~/"):
-		return cleanHome(p[1:])
+		return cleanHome(p[1:]), true
 	case p[0] == '~':
 		// ~user/...: another user's home, still a home directory.
 		if i := strings.IndexByte(p, '/'); i >= 0 {
-			return cleanHome(p[i:])
+			return cleanHome(p[i:]), true
 		}
-		return "~"
+		return "~", true
 	case p[0] == '/':
 		return procLinks(cwd, p, links)
 	}
 	if cwd == "" || cwd == cwdUnknown {
-		return path.Clean(p)
+		return path.Clean(p), true
 	}
 	return resolvePathIn("", cwd+"/"+p, links)
 }
 
+// resolvePattern cleans an anchored path-policy pattern as resolvePath does a path, but follows
+// no link: a pattern names what it protects (/proc/*/environ is every process's environment, not
+// a thread's).
+func resolvePattern(s string) string {
+	if strings.HasPrefix(s, "/") {
+		return path.Clean(s)
+	}
+	return resolvePath("", s)
+}
+
 // procLinks cleans the absolute path p, following the links the kernel makes under /proc, which no
 // path policy can list each of: /proc/PID/root is "/" (the root PID sees), /proc/PID/cwd is PID's
-// working directory (the command's own, cwd, for self), and /proc/PID/task/TID and
-// /proc/thread-self are PID's and self's entries again. So /proc/1/root/etc/shadow is judged as
-// /etc/shadow, and /proc/self/task/7/environ as /proc/self/environ. ".." after a link climbs from
-// where the link points, as the kernel resolves it, not from the link's name. Another process's
-// working directory is unknown: what follows it is then a path above an unknown base
-// ("../etc/shadow"), checked as it would be from anywhere (candidates).
-func procLinks(cwd, p string, links int) string {
-	if !strings.Contains(p, "proc") { // most paths: no allocation beyond Clean's
-		return path.Clean(p)
+// working directory (the command's own, cwd, for self), and /proc/thread-self is
+// /proc/self/task/TID, whose entries are the process's again (candidates checks
+// /proc/self/task/7/environ as /proc/self/environ too). So /proc/1/root/etc/shadow is judged as
+// /etc/shadow. ".." after a link
+// climbs from where the link points, as the kernel resolves it, not from the link's name; task/TID
+// is a directory, and ".." climbs out of it as out of any. A glob that may match a link's name
+// (/pro?/self/r*/etc) is taken for the link; the path is not known (false) when a ".." follows such
+// a glob. Another process's working directory is unknown: what follows it is then a path above an
+// unknown base ("../etc/shadow"), checked as it would be from anywhere (candidates).
+func procLinks(cwd, p string, links int) (string, bool) {
+	if !strings.Contains(p, "proc") && !hasGlobMeta(p) { // most paths: no allocation beyond Clean's
+		return path.Clean(p), true
 	}
 	segs := strings.Split(p, "/")
 	out := make([]string, 0, len(segs))
+	guessed := false // a glob was taken for a link's name
+	known := true
 	for i, seg := range segs {
 		switch seg {
 		case "", ".":
 			continue
 		case "..":
+			known = known && !guessed
 			if len(out) > 0 {
 				out = out[:len(out)-1]
 			}
 			continue
 		}
 		out = append(out, seg)
-		if len(out) < 2 || out[0] != "proc" {
+		if len(out) < 2 || !mayName(out[0], "proc") {
 			continue
 		}
-		rest := strings.Join(segs[i+1:], "/")
 		switch {
 		case len(out) == 2 && out[1] == "thread-self":
-			out[1] = "self"
-		case len(out) == 4 && out[2] == "task":
-			out = out[:2]
-		case len(out) == 3 && out[2] == "root":
+			out = append(out[:1], "self", "task", "thread-self")
+		case len(out) == 2 && mayName(out[1], "thread-self"):
+			// A glob that may match thread-self (or any process: /proc/*/...) keeps its place, the
+			// wider of the two; a climb after it goes where the match decides.
+			guessed = true
+		case procEntry(out, "root"):
+			guessed = guessed || !literal(out)
 			out = out[:0]
-		case len(out) == 3 && out[2] == "cwd":
-			if links >= maxProcLinks {
-				return path.Clean("../" + rest)
+		case procEntry(out, "cwd"):
+			rest := strings.Join(segs[i+1:], "/")
+			known = known && !((guessed || !literal(out)) && strings.Contains(rest, ".."))
+			if links < maxProcLinks && mayName(out[1], "self") && cwd != "" && cwd != cwdUnknown {
+				r, k := resolvePathIn("", cwd+"/"+rest, links+1)
+				return r, known && k
 			}
-			if out[1] == "self" && cwd != "" && cwd != cwdUnknown {
-				return resolvePathIn("", cwd+"/"+rest, links+1)
-			}
-			return path.Clean("../" + rest)
+			return path.Clean("../" + rest), known
 		}
 	}
-	return "/" + strings.Join(out, "/")
+	return "/" + strings.Join(out, "/"), known
+}
+
+// threadEntry is the process's entry a thread's entry under /proc is (/proc/PID/task/TID/NAME is
+// /proc/PID/NAME: environ, mem, root, ...), when p is one.
+func threadEntry(p string) (string, bool) {
+	if !strings.HasPrefix(p, "/proc/") && !hasGlobMeta(p) {
+		return "", false
+	}
+	segs := strings.SplitN(strings.TrimPrefix(p, "/"), "/", 5)
+	if len(segs) < 5 || !mayName(segs[0], "proc") || !mayName(segs[2], "task") {
+		return "", false
+	}
+	return "/" + segs[0] + "/" + segs[1] + "/" + segs[4], true
+}
+
+// literal says whether out, a path below /proc, spells its way to an entry without globs.
+func literal(out []string) bool {
+	for _, seg := range out {
+		if hasGlobMeta(seg) {
+			return false
+		}
+	}
+	return true
+}
+
+// procEntry says whether out, a cleaned path below /proc, names a process's or a thread's entry
+// name: /proc/PID/name or /proc/PID/task/TID/name.
+func procEntry(out []string, name string) bool {
+	switch len(out) {
+	case 3:
+		return mayName(out[2], name)
+	case 5:
+		return mayName(out[2], "task") && mayName(out[4], name)
+	}
+	return false
+}
+
+// mayName says whether a path segment names name: it is name, or a glob that matches it.
+func mayName(seg, name string) bool {
+	if seg == name {
+		return true
+	}
+	if !hasGlobMeta(seg) {
+		return false
+	}
+	ok, err := path.Match(seg, name)
+	return ok || err != nil // a malformed pattern is taken for a match: it names nothing better
 }
 
 // expandHome writes a leading $HOME as "~", so a variable cannot hide the home directory.
@@ -215,7 +288,7 @@ func compilePathEntry(p string) (pathEntry, bool) {
 	}
 	e.anchored = strings.HasPrefix(s, "/") || s == "~" || strings.HasPrefix(s, "~/")
 	if e.anchored && s != "/" {
-		s = resolvePath("", s)
+		s = resolvePattern(s)
 	}
 	if !doublestar.ValidatePattern(s) {
 		return e, false
@@ -671,9 +744,12 @@ func literalDir(p string) string {
 
 // candidates lists the forms under which a resolved path is checked: itself; for a path that
 // climbs above an unknown base, the same path rooted at "/" (../../etc/shadow may be /etc/shadow);
-// for a path inside a home directory, its "~/" form.
+// for a path inside a home directory, its "~/" form; for a thread's entry, its process's.
 func candidates(p string, dst []string) []string {
 	dst = append(dst, p)
+	if t, ok := threadEntry(p); ok {
+		dst = append(dst, t)
+	}
 	switch {
 	case escapes(p):
 		rest := p

@@ -165,6 +165,62 @@ func (a *analyzer) argPaths(idx int) {
 		}
 		a.operandPath(w, o)
 	}
+	if seg.name == "ln" {
+		a.symlinkTargets(seg, ops)
+	}
+}
+
+// symlinkTargets records the targets of a symbolic link as the kernel reads them: a relative
+// target is resolved from the link's directory, not the working directory (ln -s ../etc /tmp/e
+// links /etc). That directory is the -t directory, or else the last operand, which is the link
+// itself or a directory it goes in: both are taken. With -r ln computes the link from the working
+// directory, which argPaths has already judged.
+func (a *analyzer) symlinkTargets(seg *segment, ops []word) {
+	if !seg.hasFlag("-s") && !seg.hasFlag("--symbolic") || seg.hasFlag("-r") || seg.hasFlag("--relative") {
+		return
+	}
+	targets, bases := ops, []string{}
+	if dir, ok := targetDirectory(seg); ok {
+		bases = append(bases, dir)
+	} else if len(ops) > 1 && !ops[len(ops)-1].dynamic {
+		last := ops[len(ops)-1].s
+		targets = ops[:len(ops)-1]
+		bases = append(bases, last, path.Dir(last))
+	}
+	saved := a.cwd
+	defer func() { a.cwd = saved }()
+	for _, base := range bases {
+		if a.cwd = resolvePath(saved, base); a.cwd == "" {
+			continue
+		}
+		for _, t := range targets {
+			if t.dynamic || strings.HasPrefix(t.s, "/") || strings.HasPrefix(expandHome(t.s), "~") {
+				continue // an absolute target is read as argPaths read it; a computed one asks there
+			}
+			a.touch(t, opRead)
+		}
+	}
+}
+
+// targetDirectory is ln's -t DIR, --target-directory=DIR, -tDIR or a bundle ending in t (-st DIR).
+func targetDirectory(seg *segment) (string, bool) {
+	for i := 1; i < len(seg.words); i++ {
+		v := seg.words[i].s
+		switch {
+		case (v == "-t" || v == "--target-directory") && i+1 < len(seg.words):
+			return seg.words[i+1].s, !seg.words[i+1].dynamic
+		case strings.HasPrefix(v, "--target-directory="):
+			return strings.TrimPrefix(v, "--target-directory="), !seg.words[i].dynamic
+		case len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v, 't') > 0:
+			// A bundle holding t: what follows t is the directory, or else the next word (-st DIR).
+			if rest := v[strings.IndexByte(v, 't')+1:]; rest != "" {
+				return rest, !seg.words[i].dynamic
+			} else if i+1 < len(seg.words) {
+				return seg.words[i+1].s, !seg.words[i+1].dynamic
+			}
+		}
+	}
+	return "", false
 }
 
 // recursiveSearch reports whether a command reads the contents of everything below its path

@@ -184,9 +184,20 @@ func TestResolvePath(t *testing.T) {
 		{"/w", "/proc/self/root", "/"},
 		{"/", "proc/self/root/etc/shadow", "/etc/shadow"},
 		{"/w", "/proc/1/root/proc/1/root/etc", "/etc"},
-		{"/w", "/proc/self/task/12/environ", "/proc/self/environ"},
+		{"/w", "/proc/self/task/12/environ", "/proc/self/task/12/environ"},
+		{"/w", "/proc/self/task/12/../../environ", "/proc/self/environ"},
+		{"/w", "/proc/thread-self/../../root/etc/shadow", "/etc/shadow"},
+		{"/w", "/proc/self/task/1/../../root/etc", "/etc"},
+		{"/w", "/proc/1/task/1/root/../etc", "/etc"},
+		{"/w", "/pro?/self/r?ot/etc/shadow", "/etc/shadow"},
+		{"/w", "/proc/self/ro*/etc", "/etc"},
+		{"/w", "/proc/self/roo[t]/etc", "/etc"},
+		{"/w", "/pr*/1/r??t/var/run", "/var/run"},
+		{"/w", "/proc/*/environ", "/proc/*/environ"},
+		{"/w", "/proc/[0-9]*/environ", "/proc/[0-9]*/environ"},
+		{"/w", "/etc/*.conf", "/etc/*.conf"},
 		{"/w", "/proc/1/task/1/root/var/run/secrets", "/var/run/secrets"},
-		{"/w", "/proc/thread-self/environ", "/proc/self/environ"},
+		{"/w", "/proc/thread-self/environ", "/proc/self/task/thread-self/environ"},
 		{"/w", "/proc/thread-self/root/etc", "/etc"},
 		{"/w/app", "/proc/self/cwd/.env", "/w/app/.env"},
 		{"/w/app", "/proc/self/cwd/../../etc/shadow", "/etc/shadow"},
@@ -203,6 +214,39 @@ func TestResolvePath(t *testing.T) {
 	for _, tt := range tests {
 		if got := resolvePath(tt.cwd, tt.p); got != tt.want {
 			t.Errorf("resolvePath(%q, %q) = %q, want %q", tt.cwd, tt.p, got, tt.want)
+		}
+	}
+}
+
+// A path a glob may lead through a /proc link and then climb out of is not known: the file it
+// reaches depends on what the glob matches.
+func TestResolveTargetDoesNotGuessAClimbAfterAGlobbedLink(t *testing.T) {
+	for _, tt := range []struct {
+		p     string
+		known bool
+	}{
+		{"/proc/self/r*/../environ", false},
+		{"/proc/*/root/../etc/shadow", false},
+		{"/proc/thread-se?f/../../environ", false},
+		{"/proc/self/cw?/../x", false},
+		{"/proc/self/root/../etc/shadow", true},
+		{"/proc/thread-self/../../environ", true},
+		{"/proc/self/r*/etc/shadow", true},
+		{"/etc/../*/shadow", true},
+	} {
+		if _, known := resolveTarget("/w", tt.p); known != tt.known {
+			t.Errorf("resolveTarget(%q) known = %v, want %v", tt.p, known, tt.known)
+		}
+	}
+}
+
+// Following /proc links costs the same few allocations however long the path is (a shell word
+// may be as long as the 64 KiB command): nothing is rebuilt per segment.
+func TestProcLinksAllocationsDoNotGrowWithThePath(t *testing.T) {
+	for _, n := range []int{10, 10000} {
+		long := "/proc/x/" + strings.Repeat("a/", n) + "end"
+		if allocs := testing.AllocsPerRun(10, func() { _ = resolvePath("/w", long) }); allocs > 4 {
+			t.Errorf("%d segments: %v allocations per resolve, want at most 4", n, allocs)
 		}
 	}
 }
