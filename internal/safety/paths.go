@@ -3,6 +3,7 @@ package safety
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -76,45 +77,58 @@ func procLinks(cwd, p string, links int) (string, bool) {
 		return path.Clean(p), true
 	}
 	segs := strings.Split(p, "/")
-	out := make([]string, 0, len(segs))
-	guessed := false // a glob was taken for a link's name
-	known := true
+	w := procWalk{out: make([]string, 0, len(segs)), known: true}
 	for i, seg := range segs {
-		switch seg {
-		case "", ".":
-			continue
-		case "..":
-			known = known && !guessed
-			if len(out) > 0 {
-				out = out[:len(out)-1]
-			}
+		if !w.step(seg) || !procEntry(w.out, "cwd") {
 			continue
 		}
-		out = append(out, seg)
-		if len(out) < 2 || !mayName(out[0], "proc") {
-			continue
+		rest := strings.Join(segs[i+1:], "/")
+		w.known = w.known && (!w.guessed && literal(w.out) || !strings.Contains(rest, ".."))
+		if links < maxProcLinks && mayName(w.out[1], "self") && cwd != "" && cwd != cwdUnknown {
+			r, known := resolvePathIn("", cwd+"/"+rest, links+1)
+			return r, w.known && known
 		}
-		switch {
-		case len(out) == 2 && out[1] == "thread-self":
-			out = append(out[:1], "self", "task", "thread-self")
-		case len(out) == 2 && mayName(out[1], "thread-self"):
-			// A glob that may match thread-self (or any process: /proc/*/...) keeps its place, the
-			// wider of the two; a climb after it goes where the match decides.
-			guessed = true
-		case procEntry(out, "root"):
-			guessed = guessed || !literal(out)
-			out = out[:0]
-		case procEntry(out, "cwd"):
-			rest := strings.Join(segs[i+1:], "/")
-			known = known && !((guessed || !literal(out)) && strings.Contains(rest, ".."))
-			if links < maxProcLinks && mayName(out[1], "self") && cwd != "" && cwd != cwdUnknown {
-				r, k := resolvePathIn("", cwd+"/"+rest, links+1)
-				return r, known && k
-			}
-			return path.Clean("../" + rest), known
-		}
+		return path.Clean("../" + rest), w.known
 	}
-	return "/" + strings.Join(out, "/"), known
+	return "/" + strings.Join(w.out, "/"), w.known
+}
+
+// procWalk is procLinks' walk along a path: the cleaned path so far, whether a glob was taken for
+// a link's name, and whether the path is still known (no ".." after such a glob).
+type procWalk struct {
+	out            []string
+	guessed, known bool
+}
+
+// step takes one segment of the path, following /proc/thread-self and /proc/PID/root, and says
+// whether the path now names something below /proc.
+func (w *procWalk) step(seg string) bool {
+	switch seg {
+	case "", ".":
+		return false
+	case "..":
+		w.known = w.known && !w.guessed
+		if len(w.out) > 0 {
+			w.out = w.out[:len(w.out)-1]
+		}
+		return false
+	}
+	w.out = append(w.out, seg)
+	if len(w.out) < 2 || !mayName(w.out[0], "proc") {
+		return false
+	}
+	switch {
+	case len(w.out) == 2 && seg == "thread-self":
+		w.out = append(w.out[:1], "self", "task", "thread-self")
+	case len(w.out) == 2 && mayName(seg, "thread-self"):
+		// A glob that may match thread-self (or any process: /proc/*/...) keeps its place, the
+		// wider of the two; a climb after it goes where the match decides.
+		w.guessed = true
+	case procEntry(w.out, "root"):
+		w.guessed = w.guessed || !literal(w.out)
+		w.out = w.out[:0]
+	}
+	return true
 }
 
 // threadEntry is the process's entry a thread's entry under /proc is (/proc/PID/task/TID/NAME is
@@ -131,14 +145,7 @@ func threadEntry(p string) (string, bool) {
 }
 
 // literal says whether out, a path below /proc, spells its way to an entry without globs.
-func literal(out []string) bool {
-	for _, seg := range out {
-		if hasGlobMeta(seg) {
-			return false
-		}
-	}
-	return true
-}
+func literal(out []string) bool { return !slices.ContainsFunc(out, hasGlobMeta) }
 
 // procEntry says whether out, a cleaned path below /proc, names a process's or a thread's entry
 // name: /proc/PID/name or /proc/PID/task/TID/name.

@@ -154,6 +154,15 @@ func (a *analyzer) argPaths(idx int) {
 	if seg.name == cmdGit && len(seg.operands) > 0 && seg.operands[0].s == "grep" {
 		a.gitGrepRoots(seg)
 	}
+	a.operandPaths(ops, op, spec)
+	if seg.name == "ln" {
+		a.symlinkTargets(seg, ops)
+	}
+}
+
+// operandPaths records each operand as a path with op, or, for a command that writes its last
+// operand (cp, mv, ln), the last with spec.lastOp and the others with spec.restOp.
+func (a *analyzer) operandPaths(ops []word, op pathOp, spec argSpec) {
 	for i, w := range ops {
 		o := op
 		if spec.lastOp != 0 && len(ops) > 1 {
@@ -164,9 +173,6 @@ func (a *analyzer) argPaths(idx int) {
 			}
 		}
 		a.operandPath(w, o)
-	}
-	if seg.name == "ln" {
-		a.symlinkTargets(seg, ops)
 	}
 }
 
