@@ -242,6 +242,8 @@ func exactFloat(literal string, f float64) bool {
 		return digits == 0 // 1e-400 is not 0
 	case digits <= 15 && math.Abs(f) >= 0x1p-1022:
 		return true
+	case digits > 17:
+		return false // the shortest form of a float64 has at most 17: never the same decimal
 	}
 	written, ok1 := new(big.Rat).SetString(literal)
 	held, ok2 := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))

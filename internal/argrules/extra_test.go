@@ -124,3 +124,15 @@ func FuzzParseExtra(f *testing.F) {
 		}
 	})
 }
+
+// A long literal is refused by counting its digits, not by exact arithmetic on it: what the
+// check costs stays what decoding the literal costs.
+func BenchmarkParseExtraLongNumber(b *testing.B) {
+	raw := []byte(`{"a": 1.` + strings.Repeat("3", argrules.MaxExtraBytes-16) + `}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := argrules.ParseExtra(raw); err == nil {
+			b.Fatal("admitted")
+		}
+	}
+}

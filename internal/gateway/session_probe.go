@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -12,6 +13,10 @@ import (
 
 // probeTimeout bounds the ping that checks whether an upstream still knows a session.
 const probeTimeout = 10 * time.Second
+
+// maxRefusalBytes bounds what is kept of a 404's body: the MCP client reads it only for a
+// JSON-RPC error, which is short.
+const maxRefusalBytes = 64 << 10
 
 // probeSessions returns c with every HTTP 404 to a request naming a session checked before the
 // MCP client sees it. The client takes such a 404 for a session the server has forgotten (a
@@ -38,10 +43,14 @@ func (p *sessionProbe) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil || resp.StatusCode != http.StatusNotFound || req.Method != http.MethodPost || !namesSession(req) {
 		return resp, err
 	}
+	// The 404's body is read and closed before the ping: its time on the upstream ends there
+	// (timeUpstream), and the ping's is timed on its own, not inside it.
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxRefusalBytes))
+	_ = resp.Body.Close()
+	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 	if !p.sessionKnown(req) {
 		return resp, nil
 	}
-	discard(resp.Body)
 	const text = "the upstream answered HTTP 404 Not Found to this request on a session it still knows " +
 		"(it answered a ping on it): not a session it has forgotten"
 	return &http.Response{

@@ -1,12 +1,14 @@
 package gateway
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestASessionProbeChecksOnlyA404ToARequestNamingASession: which answers are checked with a ping
@@ -100,5 +102,46 @@ func TestASessionProbeChecksOnlyA404ToARequestNamingASession(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The ping's time on the upstream is counted once: the 404's body is closed before it is sent,
+// so the 404's wait does not hold the ping's too.
+func TestASessionProbesPingIsTimedOnce(t *testing.T) {
+	const slow = 200 * time.Millisecond
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if !strings.Contains(string(body), `"method":"ping"`) {
+			http.Error(w, "not found", http.StatusNotFound)
+			return
+		}
+		time.Sleep(slow)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+	}))
+	defer server.Close()
+
+	ctx, timing := withCallTiming(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, server.URL, strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set(protocolVersionHeader, "2025-06-18")
+	req.Header.Set(sessionIDHeader, "s1")
+	resp, err := probeSessions(timeUpstream(server.Client())).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	timing.upstreamDone()
+	if resp.StatusCode != http.StatusBadGateway {
+		t.Fatalf("status %d, want 502", resp.StatusCode)
+	}
+	timing.mu.Lock()
+	d := timing.waits[waitUpstream]
+	timing.mu.Unlock()
+	if d < slow || d >= 2*slow {
+		t.Errorf("upstream wait %s; the ping took %s and counts once", d, slow)
 	}
 }
