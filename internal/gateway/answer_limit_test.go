@@ -32,8 +32,9 @@ type sizeArgs struct {
 // call of size -1 is answered with a body that is not JSON-RPC, as by a broken server; one of size
 // -2 with an event stream that ends before the call's answer, as when a proxy in front of the
 // server times the stream out or the handler crashes; one of size -503 with HTTP 503, as by an
-// overloaded server; and one of size -404 with HTTP 404, as by a proxy in front of the server
-// that 404s on what a call asks for, which the MCP client cannot tell from a session forgotten. Once told to forget its sessions, it answers HTTP 404 to every request naming
+// overloaded server; one of size -404 with HTTP 404, as by a proxy in front of the server that
+// 404s on what a call asks for, which the MCP client cannot tell from a session forgotten; and
+// one of size -413 with HTTP 413, as by a proxy that takes smaller requests. Once told to forget its sessions, it answers HTTP 404 to every request naming
 // one of them, as a restarted server does, while the calls running on them go on.
 type bigServer struct {
 	URL      string
@@ -43,7 +44,7 @@ type bigServer struct {
 	sessions atomic.Int32 // sessions initialized
 	heldRuns atomic.Int32 // held calls that reached the tool
 	answered atomic.Int32 // calls of a size of 0 or more the tool answered
-	refused  atomic.Int32 // calls of size -404 answered HTTP 404
+	refused  atomic.Int32 // calls of size -404 or -413 answered HTTP 404 or 413
 	lists    atomic.Int32 // tools/list requests
 
 	mu        sync.Mutex
@@ -93,9 +94,9 @@ func startBig(jsonResponse bool) *bigServer {
 			if ok && call.Method == "tools/call" &&
 				json.Unmarshal(call.Params, &params) == nil && params.Arguments.Size < 0 {
 				switch params.Arguments.Size {
-				case -404:
+				case -404, -413:
 					b.refused.Add(1)
-					http.Error(w, "not found", http.StatusNotFound)
+					http.Error(w, "refused", -params.Arguments.Size)
 					return
 				case -503:
 					http.Error(w, "overloaded", http.StatusServiceUnavailable)

@@ -182,7 +182,7 @@ func newUpstreams(httpClient *http.Client, version string, sessions, maxMessage 
 	return &upstreams{
 		maxMessage: maxMessage,
 		client:     mcp.NewClient(&mcp.Implementation{Name: "toolgate-gateway", Version: version}, nil),
-		httpClient: limitAnswers(recordDeliveries(probeSessions(timeUpstream(httpClient))), int64(maxMessage)),
+		httpClient: limitAnswers(recordDeliveries(oneCallRefusals(timeUpstream(httpClient))), int64(maxMessage)),
 		sessions:   sessions,
 		byName:     map[string]*upstream{},
 		attempts:   map[string]*attempt{},
@@ -340,7 +340,7 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 // other tools now: then up is forgotten, so that the next call reconnects and lists its tools
 // again, and its other sessions, most likely gone with it, are closed. Only the upstream's answer
 // says that a session is missing, never the agent's request, and only when a ping on the session
-// is refused too (probeSessions): a 404 to what a call asks for fails that call alone.
+// is refused too (oneCallRefusals): a 404 to what a call asks for fails that call alone.
 func (u *upstreams) failed(name string, up *upstream, session *mcp.ClientSession, err error) {
 	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, mcp.ErrSessionMissing) {
 		up.drop(session) // ended: the call sent again (forward) must not get it back before slot.watch sees it

@@ -11,7 +11,7 @@ import (
 	"github.com/toolgate/toolgate/internal/gateway"
 )
 
-var _ = Describe("toolgate-gateway with an upstream that answers HTTP 404 to what a call asks for", func() {
+var _ = Describe("toolgate-gateway with an upstream that refuses what a call asks for (HTTP 404, 413)", func() {
 	for _, mode := range []struct {
 		name string
 		json bool
@@ -35,11 +35,11 @@ var _ = Describe("toolgate-gateway with an upstream that answers HTTP 404 to wha
 				held := big.hold(other, w)
 				sessions, lists := big.sessions.Load(), big.lists.Load() // the suite's gateway has a session too
 
-				// Taken for a forgotten session, each would end the session, the other agent's
-				// call on it with it, and make the gateway connect again, list the tools again
-				// and send the call again, up to three times.
-				for i := range 3 {
-					_, err := callBig(agent, w, sizeArgs{Path: fmt.Sprintf("missing%d.txt", i), Size: -404})
+				// Taken for a forgotten session (404) or a broken transport (413), each would end
+				// the session, the other agent's call on it with it, and make the gateway connect
+				// again; a 404 also list the tools again and send the call again, up to three times.
+				for i, size := range []int{-404, -413, -404} {
+					_, err := callBig(agent, w, sizeArgs{Path: fmt.Sprintf("refused%d.txt", i), Size: size})
 					Expect(err).To(MatchError(And(ContainSubstring("ToolServer "+w.ns+"-files"), ContainSubstring("Bad Gateway"))))
 				}
 				Expect(big.refused.Load()).To(BeEquivalentTo(3), "each call was sent once: it may have run, so it is not sent again")

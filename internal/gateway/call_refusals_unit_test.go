@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,14 +12,16 @@ import (
 	"time"
 )
 
-// TestASessionProbeChecksOnlyA404ToARequestNamingASession: which answers are checked with a ping
-// on the session, and what the MCP client gets for each outcome of the ping.
-func TestASessionProbeChecksOnlyA404ToARequestNamingASession(t *testing.T) {
+// TestARefusalOfOneCallIsThatCallsAlone: which answers reach the MCP client as HTTP 502 (a call
+// failed alone), which are checked with a ping on the session first (a 404), and which are passed
+// on as they came.
+func TestARefusalOfOneCallIsThatCallsAlone(t *testing.T) {
 	cases := []struct {
 		name      string
 		session   string // the request's Mcp-Session-Id
 		version   string // its Mcp-Protocol-Version
 		answer    int    // the server's status for the request
+		jsonRPC   bool   // the server's answer is a JSON-RPC error
 		ping      string // the server's answer to a ping: "ok", "404" or "reset"
 		wantPings int
 		want      int // the status the client gets
@@ -31,10 +34,20 @@ func TestASessionProbeChecksOnlyA404ToARequestNamingASession(t *testing.T) {
 			answer: http.StatusNotFound, ping: "reset", wantPings: 1, want: http.StatusNotFound},
 		{name: "a 404 to a request naming no session is not checked", version: "2025-06-18",
 			answer: http.StatusNotFound, ping: "ok", want: http.StatusNotFound},
-		{name: "nor one under a protocol version without sessions", session: "s1", version: sessionless,
-			answer: http.StatusNotFound, ping: "ok", want: http.StatusNotFound},
-		{name: "nor any other answer", session: "s1", version: "2025-06-18", answer: http.StatusOK, ping: "ok",
+		{name: "one under a protocol version without sessions is the call's own, unchecked", session: "s1", version: sessionless,
+			answer: http.StatusNotFound, ping: "ok", want: http.StatusBadGateway},
+		{name: "nor an answer", session: "s1", version: "2025-06-18", answer: http.StatusOK, ping: "ok",
 			want: http.StatusOK},
+		{name: "any other refusal on a session is the call's own, unchecked", session: "s1", version: "2025-06-18",
+			answer: http.StatusRequestEntityTooLarge, ping: "404", want: http.StatusBadGateway},
+		{name: "as under a protocol version without sessions", version: sessionless,
+			answer: http.StatusForbidden, ping: "ok", want: http.StatusBadGateway},
+		{name: "a refusal with a JSON-RPC error is passed on: the client fails that call alone", session: "s1",
+			version: "2025-06-18", answer: http.StatusNotFound, jsonRPC: true, ping: "404", want: http.StatusNotFound},
+		{name: "a status the client fails one call for is passed on", session: "s1", version: "2025-06-18",
+			answer: http.StatusServiceUnavailable, ping: "404", want: http.StatusServiceUnavailable},
+		{name: "a refusal of the first request, on no session, fails the connect: passed on", version: "2025-06-18",
+			answer: http.StatusForbidden, ping: "ok", want: http.StatusForbidden},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -45,6 +58,12 @@ func TestASessionProbeChecksOnlyA404ToARequestNamingASession(t *testing.T) {
 			server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				body, _ := io.ReadAll(r.Body)
 				if !strings.Contains(string(body), `"method":"ping"`) {
+					if c.jsonRPC {
+						w.Header().Set("Content-Type", "application/json")
+						w.WriteHeader(c.answer)
+						_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"the call's answer"}}`)
+						return
+					}
 					http.Error(w, "the call's answer", c.answer)
 					return
 				}
@@ -74,7 +93,7 @@ func TestASessionProbeChecksOnlyA404ToARequestNamingASession(t *testing.T) {
 			if c.session != "" {
 				req.Header.Set(sessionIDHeader, c.session)
 			}
-			resp, err := probeSessions(server.Client()).Do(req)
+			resp, err := oneCallRefusals(server.Client()).Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,10 +103,13 @@ func TestASessionProbeChecksOnlyA404ToARequestNamingASession(t *testing.T) {
 			if resp.StatusCode != c.want {
 				t.Errorf("status %d (%s), want %d", resp.StatusCode, body, c.want)
 			}
-			if c.want == http.StatusBadGateway && !strings.Contains(string(body), "on a session it still knows") {
+			if c.want == http.StatusBadGateway && !strings.Contains(string(body), fmt.Sprintf("answered HTTP %d", c.answer)) {
+				t.Errorf("body %q does not say what the upstream answered", body)
+			}
+			if c.wantPings > 0 && c.want == http.StatusBadGateway && !strings.Contains(string(body), "on a session it still knows") {
 				t.Errorf("body %q does not say why", body)
 			}
-			if c.want == http.StatusNotFound && !strings.Contains(string(body), "the call's answer") {
+			if c.want != http.StatusBadGateway && !strings.Contains(string(body), "the call's answer") {
 				t.Errorf("body %q: the server's own answer was not passed on", body)
 			}
 			mu.Lock()
@@ -128,7 +150,7 @@ func TestASessionProbesPingIsTimedOnce(t *testing.T) {
 	}
 	req.Header.Set(protocolVersionHeader, "2025-06-18")
 	req.Header.Set(sessionIDHeader, "s1")
-	resp, err := probeSessions(timeUpstream(server.Client())).Do(req)
+	resp, err := oneCallRefusals(timeUpstream(server.Client())).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,127 @@
+package gateway
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// probeTimeout bounds the ping that checks whether an upstream still knows a session.
+const probeTimeout = 10 * time.Second
+
+// maxRefusalBytes bounds what is kept of a refusal's body: the MCP client reads it only for a
+// JSON-RPC error, which is short.
+const maxRefusalBytes = 64 << 10
+
+// oneCallRefusals returns c with an upstream's refusal of one request on a session made that
+// request's alone. The MCP client (v1.8.0) ends the whole session, failing every call in flight on
+// it, when a request is answered with a status other than 2xx, 500, 502, 503, 504 or 429 and a
+// body that is no JSON-RPC error: a 404 it takes for a session the server has forgotten (a
+// restart; the gateway then also forgets the ToolServer's pool, connects anew, lists its tools
+// again and sends the call again), and any other (400, 403, 413, ...) for a broken transport. But
+// an upstream, or a proxy in front of it, answers so to what a call asks for (a path it routes by,
+// arguments larger than it takes, content a filter refuses), which an agent picks: each such call
+// would end the calls of other agents on the same session and cost a reconnect, and a 404 the
+// pool, three times over. So such a refusal reaches the client as HTTP 502 (an upstream's answer
+// the gateway cannot pass on), which fails that call alone, as one that may have run; a 404 only
+// once a ping on the same session has been answered, which shows the session alive. A 404 whose
+// ping is refused too, or gets no answer, is passed on as it came.
+func oneCallRefusals(c *http.Client) *http.Client {
+	return wrapTransport(c, func(next http.RoundTripper) http.RoundTripper { return &callRefusals{next: next} })
+}
+
+type callRefusals struct {
+	next http.RoundTripper
+	ids  atomic.Uint64 // each ping's own JSON-RPC id: two at once on one session must not share one
+}
+
+func (p *callRefusals) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := p.next.RoundTrip(req)
+	if err != nil || !onSession(req) || resp.StatusCode/100 == 2 || transientStatus(resp.StatusCode) {
+		return resp, err
+	}
+	// The body is read and closed before any ping: the refusal's time on the upstream ends there
+	// (timeUpstream), and the ping's is timed on its own, not inside it.
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxRefusalBytes))
+	_ = resp.Body.Close()
+	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	if msg, err := jsonrpc.DecodeMessage(body); err == nil {
+		if r, ok := msg.(*jsonrpc.Response); ok && r.Error != nil {
+			return resp, nil // the client fails that call alone, with the server's error
+		}
+	}
+	text := fmt.Sprintf("the upstream answered HTTP %d %s to this request", resp.StatusCode, http.StatusText(resp.StatusCode))
+	if resp.StatusCode == http.StatusNotFound && namesSession(req) {
+		if !p.sessionKnown(req) {
+			return resp, nil
+		}
+		text += " on a session it still knows (it answered a ping on it): not a session it has forgotten"
+	}
+	return &http.Response{
+		Status: fmt.Sprintf("%d %s", http.StatusBadGateway, http.StatusText(http.StatusBadGateway)), StatusCode: http.StatusBadGateway,
+		Proto: resp.Proto, ProtoMajor: resp.ProtoMajor, ProtoMinor: resp.ProtoMinor,
+		Header:        http.Header{"Content-Type": {"text/plain; charset=utf-8"}},
+		Body:          io.NopCloser(strings.NewReader(text)),
+		ContentLength: int64(len(text)),
+		Request:       req,
+	}, nil
+}
+
+// onSession says whether req is a POST on an established session: one naming its session, or
+// any under a protocol version without sessions. The first POST (initialize) is left alone: its
+// refusal fails the connect, which ends no call.
+func onSession(req *http.Request) bool {
+	return req.Method == http.MethodPost &&
+		(req.Header.Get(sessionIDHeader) != "" || req.Header.Get(protocolVersionHeader) >= sessionless)
+}
+
+// transientStatus is a status the MCP client fails a call alone for (streamable.go,
+// isTransientHTTPStatus).
+func transientStatus(code int) bool {
+	switch code {
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable,
+		http.StatusGatewayTimeout, http.StatusTooManyRequests:
+		return true
+	}
+	return false
+}
+
+// namesSession says whether req names a session under a protocol version with sessions: only
+// then does the MCP client take a 404 for a forgotten session.
+func namesSession(req *http.Request) bool {
+	return req.Header.Get(sessionIDHeader) != "" && req.Header.Get(protocolVersionHeader) < sessionless
+}
+
+// sessionKnown pings the session req names, with req's headers (its session, its protocol
+// version, what it accepts), and says whether the server answered it. Not on the call's
+// cancellation: the outcome decides the fate of other agents' calls too.
+func (p *callRefusals) sessionKnown(req *http.Request) bool {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(req.Context()), probeTimeout)
+	defer cancel()
+	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":"toolgate-gateway-session-probe-%d","method":"ping"}`, p.ids.Add(1))
+	ping, err := http.NewRequestWithContext(ctx, http.MethodPost, req.URL.String(), strings.NewReader(body))
+	if err != nil {
+		return false
+	}
+	ping.Header = req.Header.Clone()
+	resp, err := p.next.RoundTrip(ping)
+	if err != nil {
+		return false
+	}
+	discard(resp.Body)
+	return resp.StatusCode >= 200 && resp.StatusCode < 300
+}
+
+// discard reads what is left of a small body, so that its connection can be used again, and
+// closes it.
+func discard(body io.ReadCloser) {
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, 64<<10))
+	_ = body.Close()
+}
