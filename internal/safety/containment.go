@@ -2,6 +2,7 @@ package safety
 
 import (
 	"fmt"
+	"iter"
 	"path"
 	"strings"
 )
@@ -92,24 +93,10 @@ func (p *Policy) isProjectRoot(dir, cwd string) bool {
 // entry below it, or, when dir is the home directory or above it, a protected name in the home
 // directory. It returns the verdict and the protected path.
 func (c *pathPolicy) containedVerdict(dir string, op pathOp) (pathVerdict, string, bool) {
-	for k := range numPathKinds {
-		if !k.blocks(op) {
-			continue
-		}
-		for i := range c.kinds[k].entries {
-			e := &c.kinds[k].entries[i]
-			if e.negate || !e.anchored {
-				continue
-			}
-			// A glob entry ("/etc/ssh/*_key") protects files inside its literal directory, which a
-			// recursive operation on that very directory reaches.
-			lit, globbed := e.globs[0], false
-			if d := literalDir(lit); d != "" {
-				lit, globbed = d, true
-			}
-			if (globbed || lit != dir) && under(lit, dir) {
-				return pathVerdict{kind: k, pattern: e.pattern, path: lit}, lit, true
-			}
+	for k, e := range c.anchoredEntries(op) {
+		lit, globbed := e.literalPath()
+		if (globbed || lit != dir) && under(lit, dir) {
+			return pathVerdict{kind: k, pattern: e.pattern, path: lit}, lit, true
 		}
 	}
 	if dir == "~" || dir == "/" || dir == "/home" || dir == rootDir || strings.HasPrefix(dir, "/home/") && strings.Count(dir, "/") == 2 {
@@ -129,27 +116,41 @@ func (c *pathPolicy) globContainedVerdict(g string, op pathOp) (pathVerdict, str
 	if !hasGlobMeta(g) {
 		return pathVerdict{}, "", false
 	}
-	for k := range numPathKinds {
-		if !k.blocks(op) {
-			continue
-		}
-		for i := range c.kinds[k].entries {
-			e := &c.kinds[k].entries[i]
-			if e.negate || !e.anchored {
-				continue
-			}
-			lit := e.globs[0]
-			if d := literalDir(lit); d != "" {
-				lit = d
-			}
-			for a := lit; a != "/" && a != "." && a != "~"; a = path.Dir(a) {
-				if globMatch(g, a) {
-					return pathVerdict{kind: k, pattern: e.pattern, path: lit}, lit, true
-				}
+	for k, e := range c.anchoredEntries(op) {
+		lit, _ := e.literalPath()
+		for a := lit; a != "/" && a != "." && a != "~"; a = path.Dir(a) {
+			if globMatch(g, a) {
+				return pathVerdict{kind: k, pattern: e.pattern, path: lit}, lit, true
 			}
 		}
 	}
 	return pathVerdict{}, "", false
+}
+
+// anchoredEntries are the policy's anchored, not negated entries of the kinds that block op.
+func (c *pathPolicy) anchoredEntries(op pathOp) iter.Seq2[PathKind, *pathEntry] {
+	return func(yield func(PathKind, *pathEntry) bool) {
+		for k := range numPathKinds {
+			if !k.blocks(op) {
+				continue
+			}
+			for i := range c.kinds[k].entries {
+				if e := &c.kinds[k].entries[i]; !e.negate && e.anchored && !yield(k, e) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// literalPath is what an anchored entry protects with no glob in it: the entry, or for a glob
+// entry ("/etc/ssh/*_key") its literal directory, which a recursive operation on that very
+// directory reaches (globbed).
+func (e *pathEntry) literalPath() (string, bool) {
+	if d := literalDir(e.globs[0]); d != "" {
+		return d, true
+	}
+	return e.globs[0], false
 }
 
 // projectVerdict finds a protected name a project directory is taken to hold; for a delete the
