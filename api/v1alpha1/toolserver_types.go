@@ -47,6 +47,15 @@ type ToolArgumentMap struct {
 	// +kubebuilder:validation:MaxLength=128
 	// +optional
 	Cwd string `json:"cwd,omitempty"`
+
+	// workingDirectory is the absolute directory the upstream server resolves a relative path
+	// from when no cwd argument names one: its process's working directory, or the root it
+	// serves. Without it a relative path is judged from the project's workspace, which the
+	// upstream may not share (a relative "etc/shadow" read by a server running in "/").
+	// +kubebuilder:validation:MaxLength=4096
+	// +kubebuilder:validation:Pattern=`^/`
+	// +optional
+	WorkingDirectory string `json:"workingDirectory,omitempty"`
 }
 
 // ServedTool is one registered AgentTool that a ToolServer serves.

@@ -302,7 +302,7 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	inv := toolcall.Invocation{Namespace: caller.Namespace, Plan: plan, Tool: req.Params.Name, Arguments: args,
 		Step: metaString(req.Params.Meta, MetaStep), SandboxID: metaString(req.Params.Meta, MetaSandboxID)}
 	if rt != nil {
-		inv.Map = argumentMap(rt.served.Arguments)
+		inv.Map, inv.Cwd = argumentMap(rt.served.Arguments), rt.served.Arguments.WorkingDirectory
 	}
 	call, err := toolcall.Build(inv)
 	if err != nil {

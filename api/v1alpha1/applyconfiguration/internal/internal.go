@@ -1064,6 +1064,9 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: string
           elementRelationship: associative
+    - name: workingDirectory
+      type:
+        scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.ToolArguments
   map:
     fields:

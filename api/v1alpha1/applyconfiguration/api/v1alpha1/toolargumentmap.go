@@ -29,6 +29,11 @@ type ToolArgumentMapApplyConfiguration struct {
 	Paths []string `json:"paths,omitempty"`
 	// cwd is the key of a string argument holding the working directory.
 	Cwd *string `json:"cwd,omitempty"`
+	// workingDirectory is the absolute directory the upstream server resolves a relative path
+	// from when no cwd argument names one: its process's working directory, or the root it
+	// serves. Without it a relative path is judged from the project's workspace, which the
+	// upstream may not share (a relative "etc/shadow" read by a server running in "/").
+	WorkingDirectory *string `json:"workingDirectory,omitempty"`
 }
 
 // ToolArgumentMapApplyConfiguration constructs a declarative configuration of the ToolArgumentMap type for use with
@@ -60,5 +65,13 @@ func (b *ToolArgumentMapApplyConfiguration) WithPaths(values ...string) *ToolArg
 // If called multiple times, the Cwd field is set to the value of the last call.
 func (b *ToolArgumentMapApplyConfiguration) WithCwd(value string) *ToolArgumentMapApplyConfiguration {
 	b.Cwd = &value
+	return b
+}
+
+// WithWorkingDirectory sets the WorkingDirectory field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the WorkingDirectory field is set to the value of the last call.
+func (b *ToolArgumentMapApplyConfiguration) WithWorkingDirectory(value string) *ToolArgumentMapApplyConfiguration {
+	b.WorkingDirectory = &value
 	return b
 }
