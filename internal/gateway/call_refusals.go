@@ -25,14 +25,18 @@ const maxRefusalBytes = 64 << 10
 // it, when a request is answered with a status other than 2xx, 500, 502, 503, 504 or 429 and a
 // body that is no JSON-RPC error: a 404 it takes for a session the server has forgotten (a
 // restart; the gateway then also forgets the ToolServer's pool, connects anew, lists its tools
-// again and sends the call again), and any other (400, 403, 413, ...) for a broken transport. But
-// an upstream, or a proxy in front of it, answers so to what a call asks for (a path it routes by,
-// arguments larger than it takes, content a filter refuses), which an agent picks: each such call
-// would end the calls of other agents on the same session and cost a reconnect, and a 404 the
-// pool, three times over. So such a refusal reaches the client as HTTP 502 (an upstream's answer
-// the gateway cannot pass on), which fails that call alone, as one that may have run; a 404 only
-// once a ping on the same session has been answered, which shows the session alive. A 404 whose
-// ping is refused too, or gets no answer, is passed on as it came.
+// again and sends the call again), and any other for a broken transport. Servers answer so for a
+// session they no longer know (404 by the specification; 400 from some SDKs), but an upstream, or
+// a proxy in front of it, also answers so to what a call asks for (a path it routes by, arguments
+// larger than it takes, content a filter refuses), which an agent picks: each such call would end
+// the calls of other agents on the same session and cost a reconnect, and a 404 the pool, three
+// times over. So a refusal of a request on a session is checked with a ping on that session: when
+// the server answers the ping, the session is alive and the refusal was the request's own; it
+// reaches the client as HTTP 502 (an upstream's answer the gateway cannot pass on), which fails
+// that call alone, as one that may have run. When the ping is refused too, or gets no answer, the
+// refusal is passed on as it came, and the client ends the session. A redirect is left to the
+// HTTP client to follow; under a protocol version without sessions there is no session to lose,
+// and a refusal is the request's own.
 func oneCallRefusals(c *http.Client) *http.Client {
 	return wrapTransport(c, func(next http.RoundTripper) http.RoundTripper { return &callRefusals{next: next} })
 }
@@ -44,7 +48,7 @@ type callRefusals struct {
 
 func (p *callRefusals) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := p.next.RoundTrip(req)
-	if err != nil || !onSession(req) || resp.StatusCode/100 == 2 || transientStatus(resp.StatusCode) {
+	if err != nil || !onSession(req) || resp.StatusCode < 400 || transientStatus(resp.StatusCode) {
 		return resp, err
 	}
 	// The body is read and closed before any ping: the refusal's time on the upstream ends there
@@ -58,11 +62,11 @@ func (p *callRefusals) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	text := fmt.Sprintf("the upstream answered HTTP %d %s to this request", resp.StatusCode, http.StatusText(resp.StatusCode))
-	if resp.StatusCode == http.StatusNotFound && namesSession(req) {
+	if namesSession(req) {
 		if !p.sessionKnown(req) {
 			return resp, nil
 		}
-		text += " on a session it still knows (it answered a ping on it): not a session it has forgotten"
+		text += " on a session it still knows (it answered a ping on it): the request's own refusal"
 	}
 	return &http.Response{
 		Status: fmt.Sprintf("%d %s", http.StatusBadGateway, http.StatusText(http.StatusBadGateway)), StatusCode: http.StatusBadGateway,

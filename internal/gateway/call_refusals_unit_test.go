@@ -38,8 +38,12 @@ func TestARefusalOfOneCallIsThatCallsAlone(t *testing.T) {
 			answer: http.StatusNotFound, ping: "ok", want: http.StatusBadGateway},
 		{name: "nor an answer", session: "s1", version: "2025-06-18", answer: http.StatusOK, ping: "ok",
 			want: http.StatusOK},
-		{name: "any other refusal on a session is the call's own, unchecked", session: "s1", version: "2025-06-18",
-			answer: http.StatusRequestEntityTooLarge, ping: "404", want: http.StatusBadGateway},
+		{name: "any other refusal on a session that answers a ping is the call's own", session: "s1", version: "2025-06-18",
+			answer: http.StatusRequestEntityTooLarge, ping: "ok", wantPings: 1, want: http.StatusBadGateway},
+		{name: "a 400 on a session whose ping is refused too is a forgotten session (as some SDKs answer)", session: "s1",
+			version: "2025-06-18", answer: http.StatusBadRequest, ping: "404", wantPings: 1, want: http.StatusBadRequest},
+		{name: "a redirect is left to the client to follow", session: "s1", version: "2025-06-18",
+			answer: http.StatusTemporaryRedirect, ping: "ok", want: http.StatusTemporaryRedirect},
 		{name: "as under a protocol version without sessions", version: sessionless,
 			answer: http.StatusForbidden, ping: "ok", want: http.StatusBadGateway},
 		{name: "a refusal with a JSON-RPC error is passed on: the client fails that call alone", session: "s1",
@@ -165,5 +169,33 @@ func TestASessionProbesPingIsTimedOnce(t *testing.T) {
 	timing.mu.Unlock()
 	if d < slow || d >= 2*slow {
 		t.Errorf("upstream wait %s; the ping took %s and counts once", d, slow)
+	}
+}
+
+// A redirect on a session (a server that moved its endpoint, or adds a trailing slash) is followed
+// by the HTTP client, as without the gateway's check.
+func TestARedirectOnASessionIsFollowed(t *testing.T) {
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/mcp/" {
+			http.Redirect(w, r, "/mcp", http.StatusTemporaryRedirect)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":7,"result":{}}`)
+	}))
+	defer server.Close()
+	req, err := http.NewRequest(http.MethodPost, server.URL+"/mcp/", strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set(protocolVersionHeader, "2025-06-18")
+	req.Header.Set(sessionIDHeader, "s1")
+	resp, err := oneCallRefusals(server.Client()).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/mcp" {
+		t.Errorf("status %d at %s, want 200 at /mcp", resp.StatusCode, resp.Request.URL.Path)
 	}
 }
