@@ -33,14 +33,19 @@ type Gate struct {
 	GatewayServer string
 }
 
-// GatedByGateway says whether tool is one of the gateway's, which the gateway gates itself.
+// GatedByGateway says whether tool is one of the gateway's, which the gateway gates itself:
+// mcp__NAME__TOOL where TOOL neither starts with '_' nor holds "__", so that the tools of a server
+// named "NAME_", "NAME__" or "NAME__x" (mcp__NAME___read, mcp__NAME__x__read) are not taken for
+// the gateway's.
 func (g *Gate) GatedByGateway(tool string) bool {
-	return g.GatewayServer != "" && strings.HasPrefix(tool, "mcp__"+g.GatewayServer+"__")
+	rest, ok := strings.CutPrefix(tool, "mcp__"+g.GatewayServer+"__")
+	return g.GatewayServer != "" && ok && rest != "" && rest[0] != '_' && !strings.Contains(rest, "__")
 }
 
-// ValidGatewayServer checks a gateway server's name: one a tool name's prefix names alone, so
-// letters, digits, '-' and single '_' inside it ("toolgate" is not the prefix of another
-// server's tools unless that server is named "toolgate__...", which this refuses).
+// ValidGatewayServer checks a gateway server's name: letters, digits, '-' and single '_' inside
+// it, so that no other server's tools share the gateway's prefix (GatedByGateway). The name
+// alone does not make the tools the gateway's: only a managed server set, which users cannot add
+// to, does.
 func ValidGatewayServer(name string) error {
 	if name == "" || strings.Contains(name, "__") || strings.HasPrefix(name, "_") || strings.HasSuffix(name, "_") ||
 		strings.IndexFunc(name, func(r rune) bool {

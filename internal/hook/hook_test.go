@@ -164,7 +164,8 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		out = run(gatewayRead, args()...)
 		Expect(out.PermissionDecision).To(Equal(hook.Deny), "without the flag it is any MCP tool: %s", out.PermissionDecisionReason)
 		Expect(out.PermissionDecisionReason).To(ContainSubstring("[ToolNotRegistered]"))
-		for _, other := range []string{"mcp__files__read_file", "mcp__toolgate_files__read_file", "mcp__toolgatex__read_file"} {
+		for _, other := range []string{"mcp__files__read_file", "mcp__toolgate_files__read_file", "mcp__toolgatex__read_file",
+			"mcp__toolgate___read_file", "mcp__toolgate____read_file", "mcp__toolgate__x__read_file", "mcp__Toolgate__read_file"} {
 			out = run(toolPayload(other, map[string]any{"path": ".env"}), args("--gateway-mcp-server", "toolgate")...)
 			Expect(out.PermissionDecision).To(Equal(hook.Deny), "%s: %s", other, out.PermissionDecisionReason)
 			Expect(out.PermissionDecisionReason).To(ContainSubstring("[ToolNotRegistered]"))
