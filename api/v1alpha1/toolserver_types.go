@@ -49,10 +49,12 @@ type ToolArgumentMap struct {
 	Cwd string `json:"cwd,omitempty"`
 
 	// workingDirectory is the absolute directory the upstream server resolves a relative path
-	// from when no cwd argument names one: its process's working directory, or the root it
-	// serves. Without it a relative path is judged from the project's workspace, which the
-	// upstream may not share (a relative "etc/shadow" read by a server running in "/").
-	// +kubebuilder:validation:MaxLength=4096
+	// from: its process's working directory, or the root it serves. It is the call's working
+	// directory when no cwd argument names one, and what a relative one is resolved from. Without
+	// it a relative path is judged from the project's workspace, which the upstream may not share
+	// (a relative "etc/shadow" read by a server running in "/"). At most 1024 bytes, as a call's
+	// working directory.
+	// +kubebuilder:validation:MaxLength=1024
 	// +kubebuilder:validation:Pattern=`^/`
 	// +optional
 	WorkingDirectory string `json:"workingDirectory,omitempty"`

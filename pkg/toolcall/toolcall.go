@@ -50,9 +50,23 @@ type Invocation struct {
 	// Arguments is a JSON object, or empty.
 	Arguments json.RawMessage
 	Map       ArgumentMap
-	// Cwd is the working directory when the arguments name none: a coding agent's session
-	// directory, which its hook payload carries beside the tool's input.
+	// Cwd is the working directory when the arguments name none, and what a relative one they
+	// name is resolved from: a coding agent's session directory, which its hook payload carries
+	// beside the tool's input, or the directory an upstream MCP server resolves paths from.
 	Cwd string
+}
+
+// workingDirectory is the call's working directory: the one its arguments name, resolved from
+// base (where the tool resolves a relative one) when it is relative and base is known; base when
+// the arguments name none.
+func workingDirectory(named, base string) string {
+	switch {
+	case named == "":
+		return base
+	case base == "" || strings.HasPrefix(named, "/") || strings.HasPrefix(named, "~") || strings.HasPrefix(named, "$HOME"):
+		return named
+	}
+	return strings.TrimSuffix(base, "/") + "/" + named
 }
 
 // BadInvocationError is an invocation that cannot become an AgentToolCall.
@@ -112,9 +126,7 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	if ta.Cwd, err = stringArg(args, inv.Map.Cwd); err != nil {
 		return nil, err
 	}
-	if ta.Cwd == "" {
-		ta.Cwd = inv.Cwd
-	}
+	ta.Cwd = workingDirectory(ta.Cwd, inv.Cwd)
 	for _, key := range inv.Map.Paths {
 		paths, err := pathsArg(args, key)
 		if err != nil {

@@ -22,9 +22,18 @@ func TestBuild(t *testing.T) {
 	cases := []struct {
 		name    string
 		args    string
+		base    string // the invocation's Cwd
 		want    safetyv1alpha1.ToolArguments
 		wantErr string
 	}{
+		// The working directory: the one named, from the invocation's when it is relative.
+		{name: "no directory named: the invocation's", args: `{"path": "shadow"}`, base: "/etc",
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"shadow"}, Cwd: "/etc"}},
+		{name: "a relative directory, resolved from the invocation's", args: `{"path": "shadow", "dir": "etc"}`, base: "/",
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"shadow"}, Cwd: "/etc"}},
+		{name: "a relative directory with no base", args: `{"dir": "etc"}`, want: safetyv1alpha1.ToolArguments{Cwd: "etc"}},
+		{name: "an absolute directory", args: `{"dir": "/w"}`, base: "/srv", want: safetyv1alpha1.ToolArguments{Cwd: "/w"}},
+		{name: "a home directory", args: `{"dir": "~/p"}`, base: "/srv", want: safetyv1alpha1.ToolArguments{Cwd: "~/p"}},
 		{name: "no arguments", args: ""},
 		{name: "null", args: "null"},
 		{name: "only unmapped keys", args: `{"amount": 3}`, want: safetyv1alpha1.ToolArguments{Extra: extra(`{"amount":3}`)}},
@@ -55,7 +64,7 @@ func TestBuild(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			call, err := toolcall.Build(toolcall.Invocation{Namespace: "ns", Plan: "p", Tool: "read",
-				Arguments: json.RawMessage(tc.args), Map: m})
+				Arguments: json.RawMessage(tc.args), Map: m, Cwd: tc.base})
 			if tc.wantErr != "" {
 				var bad *toolcall.BadInvocationError
 				if !errors.As(err, &bad) || !strings.Contains(err.Error(), tc.wantErr) {

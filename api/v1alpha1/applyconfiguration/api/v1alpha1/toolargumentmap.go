@@ -30,9 +30,11 @@ type ToolArgumentMapApplyConfiguration struct {
 	// cwd is the key of a string argument holding the working directory.
 	Cwd *string `json:"cwd,omitempty"`
 	// workingDirectory is the absolute directory the upstream server resolves a relative path
-	// from when no cwd argument names one: its process's working directory, or the root it
-	// serves. Without it a relative path is judged from the project's workspace, which the
-	// upstream may not share (a relative "etc/shadow" read by a server running in "/").
+	// from: its process's working directory, or the root it serves. It is the call's working
+	// directory when no cwd argument names one, and what a relative one is resolved from. Without
+	// it a relative path is judged from the project's workspace, which the upstream may not share
+	// (a relative "etc/shadow" read by a server running in "/"). At most 1024 bytes, as a call's
+	// working directory.
 	WorkingDirectory *string `json:"workingDirectory,omitempty"`
 }
 
