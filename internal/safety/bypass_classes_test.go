@@ -115,6 +115,14 @@ func classCatalogue() []classCase {
 		{procLink, "a relative target in a bundle with t", sh(`ln -st /tmp ../etc/shadow`), zeroD, sh(`ln -sft /workspace/app/build ../go.mod`), false},
 		{procLink, "a link to a glob of a directory holding a protected entry", sh(`ln -s /va?/run r`), zeroD, sh(`ln -s /opt/tool?/bin tb`), false},
 		{contain, "a recursive copy of a glob of /etc", sh(`cp -r /e?c /tmp/e`), zeroD, sh(`cp -r /usr/share/doc/gi? /tmp/d`), false},
+		{procLink, "ln's -S taking a value after the operands", sh(`ln -s ../etc /tmp/e -S x && cat /tmp/e/shadow`), zeroD, sh(`ln -sf ../shared/config.yaml config.yaml`), false},
+		{procLink, "-S eating the r of -sSr", sh(`ln -sSr ../etc /tmp/e && cat /tmp/e/shadow`), zeroD, sh(`ln -sfn build/v2 build/current`), false},
+		{procLink, "an abbreviated --target-directory", sh(`ln -s --target=/tmp ../etc && cat /tmp/etc/shadow`), zeroD, sh(`ln -s --sym ../docs d`), false},
+		{procLink, "a home target climbing out", sh(`ln -s ~/../../../etc /tmp/e && cat /tmp/e/shadow`), zeroD, sh(`ln -s ~/notes.md notes.md`), false},
+		{procLink, "a quoted ~ target, a name below the link's directory", sh(`ln -s '~/../../../etc' /tmp/e`), zeroD, sh(`ln -s -t build ../docs`), false},
+		{contain, "a recursive copy climbing out of home", sh(`cp -r ~/../../etc /tmp/x`), zeroD, sh(`cp -r ~/notes /tmp/n`), false},
+		{contain, "an archive of a glob of /home", sh(`tar czf /tmp/h.tgz /h?me`), zeroD, sh(`tar czf /tmp/b.tgz build/*.o`), false},
+		{contain, "a recursive copy of a glob of the project", sh(`cp -r /workspace/ap? /tmp/w`), asked(RuleContainsProtected), sh(`cp -r src/* build/`), false},
 		{procLink, "a read tool's path", readCall("/proc/1/root/etc/shadow"), zeroD, readCall("/proc/self/cwd/README.md"), false},
 		// Values computed at run time: a same-line assignment never reassigned resolves; anything
 		// else is unresolved and asks, naming the policy it could match.

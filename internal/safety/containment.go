@@ -7,6 +7,9 @@ import (
 	"strings"
 )
 
+// homesDir holds the users' home directories.
+const homesDir = "/home"
+
 // containmentFailure applies the path policy to what a recursive operation reaches below its
 // target: deleting, copying or archiving a directory acts on every protected path inside it.
 //
@@ -21,31 +24,65 @@ func (p *Policy) containmentFailure(targets []target, cwd string, approved bool)
 		if !t.recursive || t.dynamic {
 			continue
 		}
-		base := containerOf(t.path, cwd)
-		if base == "" {
-			if v, inside, ok := p.paths.globContainedVerdict(t.path, t.op); ok {
-				return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
-					msg: fmt.Sprintf("recursive %s of %q may reach %q, which the %s path policy protects (pattern %q)", t.op, t.raw, inside, v.kind, v.pattern)}
-			}
-			continue
-		}
-		if v, inside, ok := p.paths.containedVerdict(base, t.op); ok {
+		if v, inside, ok := p.paths.globContainedVerdict(t.path, t.op); ok {
 			return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
-				msg: fmt.Sprintf("recursive %s of %q reaches %q, which the %s path policy protects (pattern %q)", t.op, t.raw, inside, v.kind, v.pattern)}
+				msg: fmt.Sprintf("recursive %s of %q may reach %q, which the %s path policy protects (pattern %q)", t.op, t.raw, inside, v.kind, v.pattern)}
 		}
-		if !p.isProjectRoot(base, cwd) {
-			continue
-		}
-		if v, inside, ok := p.paths.projectVerdict(base, t.op); ok {
-			if t.op == opDelete {
-				return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
-					msg: fmt.Sprintf("recursive delete of %q deletes the project directory %s and with it %q, which the %s path policy protects (pattern %q)", t.raw, base, inside, v.kind, v.pattern)}
-			}
-			if !approved {
-				return &failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleContainsProtected,
-					msg: fmt.Sprintf("recursive %s of %q covers the project directory %s; the engine cannot rule out that it holds %q, which the %s path policy protects (pattern %q), so it needs human approval", t.op, t.raw, base, inside, v.kind, v.pattern)}
+		for _, base := range p.containers(t.path, cwd) {
+			if f := p.containedFailure(t, base, cwd, approved); f != nil {
+				return f
 			}
 		}
+	}
+	return nil
+}
+
+// containers are the directories a recursive operation on the resolved path covers
+// (containerOf), each under the forms the path policy checks (candidates: a climb above an
+// unknown base may be from /, "../../etc" may be /etc); for a glob that names something, the
+// home and project directories it may match (/h?me, /workspac?).
+func (p *Policy) containers(resolved, cwd string) []string {
+	if base := containerOf(resolved, cwd); base != "" {
+		return candidates(base, nil)
+	}
+	if !hasGlobMeta(resolved) {
+		return nil
+	}
+	var out []string
+	dirs := []string{"/", homesDir, "/root", rootDir, "~"}
+	for _, root := range []string{p.workspace, cwd} {
+		for d := root; d != "" && d != "/" && d != "." && d != "~"; d = path.Dir(d) {
+			dirs = append(dirs, d)
+		}
+	}
+	for _, d := range dirs {
+		if globMatch(resolved, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// containedFailure is the path policy's answer to a recursive operation t on the directory base:
+// a protected path inside it, or the project files a project root is taken to hold.
+func (p *Policy) containedFailure(t target, base, cwd string, approved bool) *failure {
+	if v, inside, ok := p.paths.containedVerdict(base, t.op); ok {
+		return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
+			msg: fmt.Sprintf("recursive %s of %q reaches %q, which the %s path policy protects (pattern %q)", t.op, t.raw, inside, v.kind, v.pattern)}
+	}
+	if !p.isProjectRoot(base, cwd) {
+		return nil
+	}
+	v, inside, ok := p.paths.projectVerdict(base, t.op)
+	switch {
+	case !ok:
+		return nil
+	case t.op == opDelete:
+		return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
+			msg: fmt.Sprintf("recursive delete of %q deletes the project directory %s and with it %q, which the %s path policy protects (pattern %q)", t.raw, base, inside, v.kind, v.pattern)}
+	case !approved:
+		return &failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleContainsProtected,
+			msg: fmt.Sprintf("recursive %s of %q covers the project directory %s; the engine cannot rule out that it holds %q, which the %s path policy protects (pattern %q), so it needs human approval", t.op, t.raw, base, inside, v.kind, v.pattern)}
 	}
 	return nil
 }
@@ -99,7 +136,7 @@ func (c *pathPolicy) containedVerdict(dir string, op pathOp) (pathVerdict, strin
 			return pathVerdict{kind: k, pattern: e.pattern, path: lit}, lit, true
 		}
 	}
-	if dir == "~" || dir == "/" || dir == "/home" || dir == rootDir || strings.HasPrefix(dir, "/home/") && strings.Count(dir, "/") == 2 {
+	if dir == "~" || dir == "/" || dir == homesDir || dir == rootDir || strings.HasPrefix(dir, "/home/") && strings.Count(dir, "/") == 2 {
 		// Prefer the home directory's protected directories (.ssh, .aws) in the message.
 		if v, inside, ok := c.insideVerdict("~", op, numPathKinds, true); ok {
 			return v, inside, true

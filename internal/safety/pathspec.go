@@ -41,7 +41,7 @@ const optFile = "--file"
 // Option sets several commands share.
 var (
 	// targetDirOps name the destination directory of mv, cp, install and ln.
-	targetDirOps = map[string]pathOp{"-t": opWrite, "--target-directory": opWrite}
+	targetDirOps = map[string]pathOp{"-t": opWrite, optTargetDirectory: opWrite}
 	// referenceOpts take the mode or owner from a file (chmod, chown, chgrp) instead of an operand.
 	referenceOpts = []string{"--reference"}
 	// grepPatternOpts give grep's pattern as an option, so the first operand is a path.
@@ -156,7 +156,7 @@ func (a *analyzer) argPaths(idx int) {
 	}
 	a.operandPaths(ops, op, spec)
 	if seg.name == "ln" {
-		a.symlinkTargets(seg, ops)
+		a.symlinkTargets(seg)
 	}
 }
 
@@ -179,18 +179,21 @@ func (a *analyzer) operandPaths(ops []word, op pathOp, spec argSpec) {
 // symlinkTargets records the targets of a symbolic link as the kernel reads them: a relative
 // target is resolved from the link's directory, not the working directory (ln -s ../etc /tmp/e
 // links /etc). That directory is the -t directory, or else the last operand, which is the link
-// itself or a directory it goes in: both are taken. With -r ln computes the link from the working
-// directory, which argPaths has already judged.
-func (a *analyzer) symlinkTargets(seg *segment, ops []word) {
-	if !seg.hasFlag("-s") && !seg.hasFlag("--symbolic") || seg.hasFlag("-r") || seg.hasFlag("--relative") {
-		return
+// itself or a directory it goes in: both are taken. A target that starts with ~ or $ is also
+// taken as written, a name below that directory (quoted, the shell leaves it so). With -r ln
+// computes the link from the working directory, which argPaths has already judged. ln's own
+// options are read as ln reads them (lnArgs): -S takes a value, long options abbreviate.
+func (a *analyzer) symlinkTargets(seg *segment) {
+	ln, ok := lnArgs(seg.words)
+	if !ok || !ln.symbolic || ln.relative {
+		return // a computed word could be any option: argPaths asks for it
 	}
-	targets, bases := ops, []string{}
-	if dir, ok := targetDirectory(seg); ok {
-		bases = append(bases, dir)
-	} else if len(ops) > 1 && !ops[len(ops)-1].dynamic {
-		last := ops[len(ops)-1].s
-		targets = ops[:len(ops)-1]
+	targets, bases := ln.operands, []string{}
+	if ln.targetDir != "" {
+		bases = append(bases, ln.targetDir)
+	} else if len(ln.operands) > 1 {
+		last := ln.operands[len(ln.operands)-1].s
+		targets = ln.operands[:len(ln.operands)-1]
 		bases = append(bases, last, path.Dir(last))
 	}
 	saved := a.cwd
@@ -200,33 +203,62 @@ func (a *analyzer) symlinkTargets(seg *segment, ops []word) {
 			continue
 		}
 		for _, t := range targets {
-			if t.dynamic || strings.HasPrefix(t.s, "/") || strings.HasPrefix(expandHome(t.s), "~") {
-				continue // an absolute target is read as argPaths read it; a computed one asks there
+			switch {
+			case strings.HasPrefix(t.s, "/"):
+				// Read as argPaths read it.
+			case strings.HasPrefix(t.s, "~") || strings.HasPrefix(t.s, "$"):
+				a.touch(t.with("./"+t.s), opRead)
+			default:
+				a.touch(t, opRead)
 			}
-			a.touch(t, opRead)
 		}
 	}
 }
 
-// targetDirectory is ln's -t DIR, --target-directory=DIR, -tDIR or a bundle ending in t (-st DIR).
-func targetDirectory(seg *segment) (string, bool) {
-	for i := 1; i < len(seg.words); i++ {
-		v := seg.words[i].s
-		switch {
-		case (v == "-t" || v == "--target-directory") && i+1 < len(seg.words):
-			return seg.words[i+1].s, !seg.words[i+1].dynamic
-		case strings.HasPrefix(v, "--target-directory="):
-			return strings.TrimPrefix(v, "--target-directory="), !seg.words[i].dynamic
-		case len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v, 't') > 0:
-			// A bundle holding t: what follows t is the directory, or else the next word (-st DIR).
-			if rest := v[strings.IndexByte(v, 't')+1:]; rest != "" {
-				return rest, !seg.words[i].dynamic
-			} else if i+1 < len(seg.words) {
-				return seg.words[i+1].s, !seg.words[i+1].dynamic
+// lnOptions are the parts of an ln command line symlinkTargets needs.
+type lnOptions struct {
+	symbolic, relative bool
+	targetDir          string
+	operands           []word
+}
+
+// optTargetDirectory names the directory mv, cp, install and ln put their operands in.
+const optTargetDirectory = "--target-directory"
+
+// lnGetopt is GNU ln's option table (--help and --version make no link, which an option lnArgs
+// does not know stands for as well).
+var lnGetopt = getoptSpec{shortValue: "St", long: map[string]string{
+	"--backup": "?", "--directory": "", "--force": "", "--interactive": "", "--logical": "", "--no-dereference": "",
+	"--physical": "", "--relative": "", "--symbolic": "", "--suffix": "=", optTargetDirectory: "=",
+	"--no-target-directory": "", "--verbose": "",
+}}
+
+// lnArgs reads an ln command line as GNU ln does (getopt): -S and -t take a value, long options
+// abbreviate. False when a word is computed (it could be any option), or an option is unknown or
+// ambiguous (ln refuses it, and makes no link).
+func lnArgs(words []word) (lnOptions, bool) {
+	o := lnOptions{}
+	if slices.ContainsFunc(words, func(w word) bool { return w.dynamic }) {
+		return o, false
+	}
+	opts, operands := getopt(words, lnGetopt)
+	o.operands = operands
+	for _, a := range opts {
+		switch a.opt {
+		case "-s", "--symbolic":
+			o.symbolic = true
+		case "-r", "--relative":
+			o.relative = true
+		case "-t", optTargetDirectory:
+			o.targetDir = a.val.s
+		case "-S", "--suffix", "-b", "-d", "-F", "-f", "-i", "-L", "-n", "-P", "-T", "-v":
+		default:
+			if _, known := lnGetopt.long[a.opt]; !known {
+				return o, false
 			}
 		}
 	}
-	return "", false
+	return o, true
 }
 
 // recursiveSearch reports whether a command reads the contents of everything below its path
