@@ -675,6 +675,12 @@ func (a *analyzer) expand(dst []word, w *syntax.Word) []word {
 		a.spend(1)
 		return append(dst, a.render(w))
 	}
+	if braceWords(w.Parts, maxBraceWords) > maxBraceWords {
+		// Counted before any is built: the walk below copies its prefix at every group, so a
+		// word of thousands of groups would cost seconds before its first word showed the bound.
+		a.fail(RuleCommandTooComplex, "brace expansion produces more than %d words", maxBraceWords)
+		return dst
+	}
 	n := 0
 	var walk func(prefix []syntax.WordPart, rest []syntax.WordPart) bool
 	walk = func(prefix, rest []syntax.WordPart) bool {
@@ -702,6 +708,29 @@ func (a *analyzer) expand(dst []word, w *syntax.Word) []word {
 	}
 	walk(nil, w.Parts)
 	return dst
+}
+
+// braceWords is how many words brace expansion makes of parts, as expand walks them (a sequence
+// such as {1..9} is left as it is), or limit+1 once it is more than limit: the product, over the
+// brace groups in a row, of the sum of what each of a group's elements makes.
+func braceWords(parts []syntax.WordPart, limit int) int {
+	n := 1
+	for _, p := range parts {
+		br, ok := p.(*syntax.BraceExp)
+		if !ok || br.Sequence {
+			continue
+		}
+		sum := 0
+		for _, e := range br.Elems {
+			if sum += braceWords(e.Parts, limit); sum > limit {
+				return limit + 1
+			}
+		}
+		if n *= max(sum, 1); n > limit {
+			return limit + 1
+		}
+	}
+	return n
 }
 
 func (a *analyzer) redirect(r *syntax.Redirect, depth int) {

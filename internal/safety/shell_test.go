@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -247,6 +248,26 @@ func TestProcLinksAllocationsDoNotGrowWithThePath(t *testing.T) {
 		long := "/proc/x/" + strings.Repeat("a/", n) + "end"
 		if allocs := testing.AllocsPerRun(10, func() { _ = resolvePath("/w", long) }); allocs > 4 {
 			t.Errorf("%d segments: %v allocations per resolve, want at most 4", n, allocs)
+		}
+	}
+}
+
+// A word of thousands of brace groups is refused by counting the words it makes, before any is
+// built: what it allocates does not grow with the square of its groups (an 8 KiB word, the
+// longest command an AgentToolCall holds, allocated 46 MB when the count came at its first word).
+func TestABraceWordOfManyGroupsIsRefusedBeforeItIsExpanded(t *testing.T) {
+	p := mustCompile(t, &Profile{}, bypassRules)
+	for _, groups := range []int{100, 1637} {
+		call := shCall("echo " + strings.Repeat("{a,b}", groups))
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		d := Evaluate(p, call)
+		runtime.ReadMemStats(&after)
+		if d.RuleID != RuleCommandTooComplex {
+			t.Fatalf("%d groups: %s %s, want %s", groups, d.Verdict, d.RuleID, RuleCommandTooComplex)
+		}
+		if bytes, limit := after.TotalAlloc-before.TotalAlloc, uint64(4096*groups); bytes > limit {
+			t.Errorf("%d groups: %d bytes allocated, want at most %d (linear in the word)", groups, bytes, limit)
 		}
 	}
 }
