@@ -123,6 +123,11 @@ func classCatalogue() []classCase {
 		{contain, "a recursive copy climbing out of home", sh(`cp -r ~/../../etc /tmp/x`), zeroD, sh(`cp -r ~/notes /tmp/n`), false},
 		{contain, "an archive of a glob of /home", sh(`tar czf /tmp/h.tgz /h?me`), zeroD, sh(`tar czf /tmp/b.tgz build/*.o`), false},
 		{contain, "a recursive copy of a glob of the project", sh(`cp -r /workspace/ap? /tmp/w`), asked(RuleContainsProtected), sh(`cp -r src/* build/`), false},
+		{runtime, "a brace group inside a brace element", sh(`cat {x,/etc/{shadow,passwd}}`), zeroD, sh(`cat src/{a,b/{c,d}}.go`), false},
+		{runtime, "a brace group as an element's tail", sh(`cat /etc/{x,{shadow,y}}`), zeroD, sh(`cat docs/{a,{b,c}}.md`), false},
+		{runtime, "a letter sequence", sh(`cat /etc/shado{v..x}`), zeroD, sh(`touch file{a..c}.txt`), false},
+		{runtime, "a one-word sequence", sh(`cat /etc/shado{w..w}`), zeroD, sh(`touch part{01..03}.log`), false},
+		{cpu, "a sequence past the word bound", sh(`echo {1..1000000000}`), tooComplex, sh(`echo {1..9}`), false},
 		{procLink, "a read tool's path", readCall("/proc/1/root/etc/shadow"), zeroD, readCall("/proc/self/cwd/README.md"), false},
 		// Values computed at run time: a same-line assignment never reassigned resolves; anything
 		// else is unresolved and asks, naming the policy it could match.

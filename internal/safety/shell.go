@@ -669,36 +669,41 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 	}
 }
 
-// expand appends the words one shell word becomes after brace expansion.
+// expand appends the words one shell word becomes after brace expansion, as bash expands it:
+// groups left to right, a group inside an element with what follows it ({x,/etc/{a,b}}), and
+// sequences ({1..3}, {a..c}).
 func (a *analyzer) expand(dst []word, w *syntax.Word) []word {
 	if !syntax.SplitBraces(w) {
 		a.spend(1)
 		return append(dst, a.render(w))
 	}
-	if braceWords(w.Parts, maxBraceWords) > maxBraceWords {
-		// Counted before any is built: the walk below copies its prefix at every group, so a
-		// word of thousands of groups would cost seconds before its first word showed the bound.
-		a.fail(RuleCommandTooComplex, "brace expansion produces more than %d words", maxBraceWords)
+	groups := 0
+	if braceWords(w.Parts, maxBraceWords, &groups) > maxBraceWords {
+		// Counted before any is built: the walk below copies its prefix at every group.
+		a.fail(RuleCommandTooComplex, "brace expansion produces more than %d words, or holds more than %d groups",
+			maxBraceWords, maxBraceGroups)
 		return dst
 	}
-	n := 0
 	var walk func(prefix []syntax.WordPart, rest []syntax.WordPart) bool
 	walk = func(prefix, rest []syntax.WordPart) bool {
 		for i, p := range rest {
-			if br, ok := p.(*syntax.BraceExp); ok && !br.Sequence {
-				for _, e := range br.Elems {
-					next := append(append(append([]syntax.WordPart(nil), prefix...), rest[:i]...), e.Parts...)
-					if !walk(next, rest[i+1:]) {
-						return false
-					}
-				}
-				return true
+			br, ok := p.(*syntax.BraceExp)
+			if !ok {
+				continue
 			}
-		}
-		n++
-		if n > maxBraceWords {
-			a.fail(RuleCommandTooComplex, "brace expansion produces more than %d words", maxBraceWords)
-			return false
+			elems, literal := braceElems(br, maxBraceWords)
+			if literal {
+				continue
+			}
+			before := append(append([]syntax.WordPart(nil), prefix...), rest[:i]...)
+			for _, e := range elems {
+				// The element with what follows the group: a group inside it is expanded too.
+				after := append(append([]syntax.WordPart(nil), e.Parts...), rest[i+1:]...)
+				if !walk(before, after) {
+					return false
+				}
+			}
+			return true
 		}
 		if !a.spend(braceCost) {
 			return false
@@ -708,29 +713,6 @@ func (a *analyzer) expand(dst []word, w *syntax.Word) []word {
 	}
 	walk(nil, w.Parts)
 	return dst
-}
-
-// braceWords is how many words brace expansion makes of parts, as expand walks them (a sequence
-// such as {1..9} is left as it is), or limit+1 once it is more than limit: the product, over the
-// brace groups in a row, of the sum of what each of a group's elements makes.
-func braceWords(parts []syntax.WordPart, limit int) int {
-	n := 1
-	for _, p := range parts {
-		br, ok := p.(*syntax.BraceExp)
-		if !ok || br.Sequence {
-			continue
-		}
-		sum := 0
-		for _, e := range br.Elems {
-			if sum += braceWords(e.Parts, limit); sum > limit {
-				return limit + 1
-			}
-		}
-		if n *= max(sum, 1); n > limit {
-			return limit + 1
-		}
-	}
-	return n
 }
 
 func (a *analyzer) redirect(r *syntax.Redirect, depth int) {

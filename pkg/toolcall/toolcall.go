@@ -57,13 +57,15 @@ type Invocation struct {
 }
 
 // workingDirectory is the call's working directory: the one its arguments name, resolved from
-// base (where the tool resolves a relative one) when it is relative and base is known; base when
-// the arguments name none.
+// base (where the tool resolves a relative one) when it is not absolute and base is known; base
+// when the arguments name none. "~" and "$HOME" are taken as the tool takes them, literally: a
+// tool does not run a shell on its arguments, and judged as the home directory they would name
+// another directory than the one it reads ("~/.." below /etc).
 func workingDirectory(named, base string) string {
 	switch {
 	case named == "":
 		return base
-	case base == "" || strings.HasPrefix(named, "/") || strings.HasPrefix(named, "~") || strings.HasPrefix(named, "$HOME"):
+	case base == "" || strings.HasPrefix(named, "/"):
 		return named
 	}
 	return strings.TrimSuffix(base, "/") + "/" + named
