@@ -73,13 +73,10 @@ func (s braceSequence) words() []*syntax.Word {
 		if s.letters {
 			text = string(rune(v))
 		} else if text = strconv.Itoa(v); s.width > 0 {
-			neg := strings.HasPrefix(text, "-")
+			// Padded to the width with zeros after the sign, as bash pads {-05..05}: -05 ... 005.
 			digits := strings.TrimPrefix(text, "-")
-			pad := s.width - len(digits)
-			if neg {
-				pad--
-			}
-			text = strings.TrimPrefix(text, digits) + strings.Repeat("0", max(pad, 0)) + digits
+			sign := text[:len(text)-len(digits)]
+			text = sign + strings.Repeat("0", max(s.width-len(text), 0)) + digits
 		}
 		out = append(out, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: text}}})
 	}
