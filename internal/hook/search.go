@@ -75,31 +75,14 @@ func withGlobPattern(input json.RawMessage) json.RawMessage {
 	return marshalOr(args, input)
 }
 
-// pathRoots is the path argument of a search: none, one (a string) or several (an array of
-// strings, as toolcall takes a mapped path); false when it is anything else, which toolcall.Build
-// refuses. An empty string is none: the working directory.
+// pathRoots is the path argument of a search, as toolcall takes a mapped path: none, one or
+// several; an empty string is none, the working directory. False when toolcall.Build refuses it.
 func pathRoots(args map[string]any) ([]string, bool) {
-	switch v := args["path"].(type) {
-	case nil:
-		_, present := args["path"]
-		return nil, !present
-	case string:
-		if v == "" {
-			return nil, true
-		}
-		return []string{v}, true
-	case []any:
-		roots := make([]string, 0, len(v))
-		for _, r := range v {
-			s, ok := r.(string)
-			if !ok {
-				return nil, false
-			}
-			roots = append(roots, s)
-		}
-		return roots, true
+	if p, isString := args["path"].(string); isString && p == "" {
+		return nil, true
 	}
-	return nil, false
+	roots, err := toolcall.PathsArgument(args, "path")
+	return roots, err == nil
 }
 
 // marshalOr is args as JSON, or input when they cannot be written.

@@ -130,7 +130,7 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	}
 	ta.Cwd = workingDirectory(ta.Cwd, inv.Cwd)
 	for _, key := range inv.Map.Paths {
-		paths, err := pathsArg(args, key)
+		paths, err := PathsArgument(args, key)
 		if err != nil {
 			return nil, err
 		}
@@ -201,7 +201,9 @@ func stringArg(args map[string]any, key string) (string, error) {
 	return s, nil
 }
 
-func pathsArg(args map[string]any, key string) ([]string, error) {
+// PathsArgument is what args[key] names as paths: one (a string) or several (an array of
+// strings); none when key is empty or absent. Any other value is a BadInvocationError naming key.
+func PathsArgument(args map[string]any, key string) ([]string, error) {
 	v, ok := args[key]
 	if key == "" || !ok {
 		return nil, nil
