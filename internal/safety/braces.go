@@ -84,18 +84,15 @@ func (s braceSequence) words() []*syntax.Word {
 }
 
 // braceElems are the elements of a brace group as bash expands it, a list's elements or a
-// sequence's words; literal when bash leaves the group as it is. A sequence of more than limit
-// words has none, and is not literal: too long.
-func braceElems(br *syntax.BraceExp, limit int) (elems []*syntax.Word, literal bool) {
+// sequence's words; literal when bash leaves the group as it is. expand calls it only once
+// braceWords has bounded what the group makes.
+func braceElems(br *syntax.BraceExp) (elems []*syntax.Word, literal bool) {
 	if !br.Sequence {
 		return br.Elems, false
 	}
 	s, ok := parseSequence(br)
-	switch {
-	case !ok:
+	if !ok {
 		return nil, true
-	case s.count() > limit:
-		return nil, false
 	}
 	return s.words(), false
 }
@@ -103,7 +100,7 @@ func braceElems(br *syntax.BraceExp, limit int) (elems []*syntax.Word, literal b
 // braceWords is how many words brace expansion makes of parts, as expand walks them, or limit+1
 // once it is more than limit or the parts hold more than maxBraceGroups groups in all (groups
 // counts them): the product, over the groups in a row, of the sum of what each of a group's
-// elements makes.
+// elements makes, a sequence's words counted, not built.
 func braceWords(parts []syntax.WordPart, limit int, groups *int) int {
 	n := 1
 	for _, p := range parts {
@@ -114,17 +111,18 @@ func braceWords(parts []syntax.WordPart, limit int, groups *int) int {
 		if *groups++; *groups > maxBraceGroups {
 			return limit + 1
 		}
-		elems, literal := braceElems(br, limit)
-		if literal {
-			continue
-		}
-		if elems == nil {
-			return limit + 1
-		}
 		sum := 0
-		for _, e := range elems {
-			if sum += braceWords(e.Parts, limit, groups); sum > limit {
-				return limit + 1
+		if br.Sequence {
+			s, ok := parseSequence(br)
+			if !ok {
+				continue // left as it is
+			}
+			sum = s.count() // at most 2^41: the product below cannot overflow
+		} else {
+			for _, e := range br.Elems {
+				if sum += braceWords(e.Parts, limit, groups); sum > limit {
+					return limit + 1
+				}
 			}
 		}
 		if n *= max(sum, 1); n > limit {

@@ -691,7 +691,7 @@ func (a *analyzer) expand(dst []word, w *syntax.Word) []word {
 			if !ok {
 				continue
 			}
-			elems, literal := braceElems(br, maxBraceWords)
+			elems, literal := braceElems(br)
 			if literal {
 				continue
 			}
