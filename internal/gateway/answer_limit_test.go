@@ -180,12 +180,15 @@ func reportedByTheGateway(plan *safetyv1alpha1.AgentPlan) {
 		Namespace: "toolgate-system", Name: "gateway"}
 }
 
+// answerModes are the two ways a bigServer answers, for specs that run under each.
+var answerModes = []struct {
+	name string
+	json bool
+}{{"answering as one JSON body", true}, {"answering as a server-sent event", false}}
+
 var _ = Describe("an upstream answer over the gateway's limit for one message", func() {
 	const limit = 64 << 10
-	for _, mode := range []struct {
-		name string
-		json bool
-	}{{"as one JSON body", true}, {"as a server-sent event", false}} {
+	for _, mode := range answerModes {
 		Context(mode.name, Ordered, func() {
 			var (
 				w                 *world

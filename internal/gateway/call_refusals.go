@@ -16,8 +16,8 @@ import (
 // probeTimeout bounds the ping that checks whether an upstream still knows a session.
 const probeTimeout = 10 * time.Second
 
-// maxRefusalBytes bounds what is kept of a refusal's body: the MCP client reads it only for a
-// JSON-RPC error, which is short.
+// maxRefusalBytes bounds what is read of a refusal's body, or of a ping's answer: the MCP client
+// reads a refusal only for a JSON-RPC error, which is short.
 const maxRefusalBytes = 64 << 10
 
 // oneCallRefusals returns c with an upstream's refusal of one request on a session made that
@@ -126,6 +126,6 @@ func (p *callRefusals) sessionKnown(req *http.Request) bool {
 // discard reads what is left of a small body, so that its connection can be used again, and
 // closes it.
 func discard(body io.ReadCloser) {
-	_, _ = io.Copy(io.Discard, io.LimitReader(body, 64<<10))
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, maxRefusalBytes))
 	_ = body.Close()
 }

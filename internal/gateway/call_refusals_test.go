@@ -12,10 +12,7 @@ import (
 )
 
 var _ = Describe("toolgate-gateway with an upstream that refuses what a call asks for (HTTP 404, 413)", func() {
-	for _, mode := range []struct {
-		name string
-		json bool
-	}{{"answering as JSON", true}, {"answering as event streams", false}} {
+	for _, mode := range answerModes {
 		Context(mode.name, Ordered, func() {
 			var (
 				w            *world
