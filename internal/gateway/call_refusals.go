@@ -21,22 +21,35 @@ const probeTimeout = 10 * time.Second
 const maxRefusalBytes = 64 << 10
 
 // oneCallRefusals returns c with an upstream's refusal of one request on a session made that
-// request's alone. The MCP client (v1.8.0) ends the whole session, failing every call in flight on
-// it, when a request is answered with a status other than 2xx, 500, 502, 503, 504 or 429 and a
-// body that is no JSON-RPC error: a 404 it takes for a session the server has forgotten (a
-// restart; the gateway then also forgets the ToolServer's pool, connects anew, lists its tools
-// again and sends the call again), and any other for a broken transport. Servers answer so for a
-// session they no longer know (404 by the specification; 400 from some SDKs), but an upstream, or
-// a proxy in front of it, also answers so to what a call asks for (a path it routes by, arguments
-// larger than it takes, content a filter refuses), which an agent picks: each such call would end
-// the calls of other agents on the same session and cost a reconnect, and a 404 the pool, three
-// times over. So a refusal of a request on a session is checked with a ping on that session: when
-// the server answers the ping, the session is alive and the refusal was the request's own; it
-// reaches the client as HTTP 502 (an upstream's answer the gateway cannot pass on), which fails
-// that call alone, as one that may have run. When the ping is refused too, or gets no answer, the
-// refusal is passed on as it came, and the client ends the session. A redirect is left to the
-// HTTP client to follow; under a protocol version without sessions there is no session to lose,
-// and a refusal is the request's own.
+// request's alone, and a refusal of the session itself made what the MCP client (v1.8.0) takes
+// for one. The client ends the whole session, failing every call in flight on it, when a request
+// is answered with a status other than 2xx, 500, 502, 503, 504 or 429 and a body that is no
+// JSON-RPC error: a 404 it takes for a session the server has forgotten (a restart; the gateway
+// then also forgets the ToolServer's pool, connects anew, lists its tools again and sends the call
+// again), and any other for a broken transport. A refusal whose body is a JSON-RPC error it takes
+// for that call's answer, and keeps the session.
+//
+// Servers refuse a session they no longer know in all these ways: 404 by the specification, 400
+// from some SDKs and servers, some with a JSON-RPC error in the body (Python's SDK answers 404
+// with one; server-everything, 400 with one, which the client would keep the dead session for,
+// failing every call on it until the gateway restarts). But an upstream, or a proxy in front of
+// it, also refuses what a call asks for (a path it routes by, arguments larger than it takes,
+// content a filter refuses), which an agent picks: each such call would end the calls of other
+// agents on the same session and cost a reconnect, and a 404 the pool, three times over.
+//
+// So a refusal of a request on a session, without a JSON-RPC error or with one and the status
+// 400 or 404, is checked with a ping on that session:
+//   - answered: the session is alive and the refusal was the request's own. A JSON-RPC error
+//     reaches the client as it came; any other refusal as HTTP 502 (an upstream's answer the
+//     gateway cannot pass on). Either fails that call alone, as one that may have run.
+//   - refused too (or not answered): the session is gone. A 400 or 404 reaches the client as a
+//     404 without a JSON-RPC error, the one answer it takes for a forgotten session, so that the
+//     gateway connects anew and sends the call again (the server refused the ping, with the same
+//     headers, as it refused the call: the session, not the call, was refused); any other status
+//     as it came, and the client ends the session.
+//
+// A redirect is left to the HTTP client to follow; under a protocol version without sessions
+// there is no session to lose, and a refusal is the request's own.
 func oneCallRefusals(c *http.Client) *http.Client {
 	return wrapTransport(c, func(next http.RoundTripper) http.RoundTripper { return &callRefusals{next: next} })
 }
@@ -56,26 +69,56 @@ func (p *callRefusals) RoundTrip(req *http.Request) (*http.Response, error) {
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxRefusalBytes))
 	_ = resp.Body.Close()
 	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-	if msg, err := jsonrpc.DecodeMessage(body); err == nil {
-		if r, ok := msg.(*jsonrpc.Response); ok && r.Error != nil {
+	rpcError := isRPCError(body)
+	refusal := fmt.Sprintf("the upstream answered HTTP %d %s to this request", resp.StatusCode, http.StatusText(resp.StatusCode))
+	switch {
+	case !namesSession(req):
+		if rpcError {
 			return resp, nil // the client fails that call alone, with the server's error
 		}
-	}
-	text := fmt.Sprintf("the upstream answered HTTP %d %s to this request", resp.StatusCode, http.StatusText(resp.StatusCode))
-	if namesSession(req) {
-		if !p.sessionKnown(req) {
+		return replaced(req, resp, http.StatusBadGateway, refusal), nil
+	case rpcError && !sessionRefusal(resp.StatusCode):
+		return resp, nil
+	case p.sessionKnown(req):
+		if rpcError {
 			return resp, nil
 		}
-		text += " on a session it still knows (it answered a ping on it): the request's own refusal"
+		return replaced(req, resp, http.StatusBadGateway,
+			refusal+" on a session it still knows (it answered a ping on it): the request's own refusal"), nil
+	case sessionRefusal(resp.StatusCode):
+		return replaced(req, resp, http.StatusNotFound,
+			refusal+", and refused a ping on its session too: it no longer knows the session"), nil
 	}
+	return resp, nil
+}
+
+// isRPCError says whether body is a JSON-RPC error answer, which the MCP client takes for the
+// answer to the call it names (streamable.go, checkResponse).
+func isRPCError(body []byte) bool {
+	msg, err := jsonrpc.DecodeMessage(body)
+	if err != nil {
+		return false
+	}
+	r, ok := msg.(*jsonrpc.Response)
+	return ok && r.Error != nil
+}
+
+// sessionRefusal is a status servers answer a session they do not know with: 404 by the
+// specification, 400 from some.
+func sessionRefusal(code int) bool {
+	return code == http.StatusNotFound || code == http.StatusBadRequest
+}
+
+// replaced is the answer to req, in place of resp, with status code and a plain-text body.
+func replaced(req *http.Request, resp *http.Response, code int, text string) *http.Response {
 	return &http.Response{
-		Status: fmt.Sprintf("%d %s", http.StatusBadGateway, http.StatusText(http.StatusBadGateway)), StatusCode: http.StatusBadGateway,
+		Status: fmt.Sprintf("%d %s", code, http.StatusText(code)), StatusCode: code,
 		Proto: resp.Proto, ProtoMajor: resp.ProtoMajor, ProtoMinor: resp.ProtoMinor,
 		Header:        http.Header{"Content-Type": {"text/plain; charset=utf-8"}},
 		Body:          io.NopCloser(strings.NewReader(text)),
 		ContentLength: int64(len(text)),
 		Request:       req,
-	}, nil
+	}
 }
 
 // onSession says whether req is a POST on an established session: one naming its session, or

@@ -13,9 +13,14 @@ import (
 )
 
 // TestARefusalOfOneCallIsThatCallsAlone: which answers reach the MCP client as HTTP 502 (a call
-// failed alone), which are checked with a ping on the session first (a 404), and which are passed
-// on as they came.
+// failed alone), which as a plain 404 (a forgotten session), which are checked with a ping on the
+// session first, and which are passed on as they came.
 func TestARefusalOfOneCallIsThatCallsAlone(t *testing.T) {
+	const (
+		asCame     = iota // the server's answer, passed on as it came
+		ownRefusal        // HTTP 502: the call fails alone
+		forgotten         // a plain 404: the client takes the session for forgotten
+	)
 	cases := []struct {
 		name      string
 		session   string // the request's Mcp-Session-Id
@@ -24,34 +29,44 @@ func TestARefusalOfOneCallIsThatCallsAlone(t *testing.T) {
 		jsonRPC   bool   // the server's answer is a JSON-RPC error
 		ping      string // the server's answer to a ping: "ok", "404" or "reset"
 		wantPings int
-		want      int // the status the client gets
+		want      int // what the client gets
 	}{
 		{name: "a 404 on a session that answers a ping is the call's own", session: "s1", version: "2025-06-18",
-			answer: http.StatusNotFound, ping: "ok", wantPings: 1, want: http.StatusBadGateway},
+			answer: http.StatusNotFound, ping: "ok", wantPings: 1, want: ownRefusal},
 		{name: "a 404 on a session whose ping is refused too is a forgotten session", session: "s1",
-			version: "2025-06-18", answer: http.StatusNotFound, ping: "404", wantPings: 1, want: http.StatusNotFound},
-		{name: "a 404 whose ping gets no answer is passed on", session: "s1", version: "2025-06-18",
-			answer: http.StatusNotFound, ping: "reset", wantPings: 1, want: http.StatusNotFound},
+			version: "2025-06-18", answer: http.StatusNotFound, ping: "404", wantPings: 1, want: forgotten},
+		{name: "as is one whose ping gets no answer", session: "s1", version: "2025-06-18",
+			answer: http.StatusNotFound, ping: "reset", wantPings: 1, want: forgotten},
 		{name: "a 404 to a request naming no session is not checked", version: "2025-06-18",
-			answer: http.StatusNotFound, ping: "ok", want: http.StatusNotFound},
+			answer: http.StatusNotFound, ping: "ok", want: asCame},
 		{name: "one under a protocol version without sessions is the call's own, unchecked", session: "s1", version: sessionless,
-			answer: http.StatusNotFound, ping: "ok", want: http.StatusBadGateway},
+			answer: http.StatusNotFound, ping: "ok", want: ownRefusal},
 		{name: "nor an answer", session: "s1", version: "2025-06-18", answer: http.StatusOK, ping: "ok",
-			want: http.StatusOK},
+			want: asCame},
 		{name: "any other refusal on a session that answers a ping is the call's own", session: "s1", version: "2025-06-18",
-			answer: http.StatusRequestEntityTooLarge, ping: "ok", wantPings: 1, want: http.StatusBadGateway},
+			answer: http.StatusRequestEntityTooLarge, ping: "ok", wantPings: 1, want: ownRefusal},
+		{name: "any other refusal on a session whose ping is refused too is passed on: the client ends the session",
+			session: "s1", version: "2025-06-18", answer: http.StatusForbidden, ping: "404", wantPings: 1, want: asCame},
 		{name: "a 400 on a session whose ping is refused too is a forgotten session (as some SDKs answer)", session: "s1",
-			version: "2025-06-18", answer: http.StatusBadRequest, ping: "404", wantPings: 1, want: http.StatusBadRequest},
+			version: "2025-06-18", answer: http.StatusBadRequest, ping: "404", wantPings: 1, want: forgotten},
 		{name: "a redirect is left to the client to follow", session: "s1", version: "2025-06-18",
-			answer: http.StatusTemporaryRedirect, ping: "ok", want: http.StatusTemporaryRedirect},
+			answer: http.StatusTemporaryRedirect, ping: "ok", want: asCame},
 		{name: "as under a protocol version without sessions", version: sessionless,
-			answer: http.StatusForbidden, ping: "ok", want: http.StatusBadGateway},
-		{name: "a refusal with a JSON-RPC error is passed on: the client fails that call alone", session: "s1",
-			version: "2025-06-18", answer: http.StatusNotFound, jsonRPC: true, ping: "404", want: http.StatusNotFound},
+			answer: http.StatusForbidden, ping: "ok", want: ownRefusal},
+		{name: "a 404 with a JSON-RPC error on a session that answers a ping is passed on: the client fails that call alone",
+			session: "s1", version: "2025-06-18", answer: http.StatusNotFound, jsonRPC: true, ping: "ok", wantPings: 1, want: asCame},
+		{name: "a 404 with a JSON-RPC error on a session whose ping is refused too is a forgotten session (Python's SDK)",
+			session: "s1", version: "2025-06-18", answer: http.StatusNotFound, jsonRPC: true, ping: "404", wantPings: 1, want: forgotten},
+		{name: "as is a 400 with one (server-everything)", session: "s1", version: "2025-06-18",
+			answer: http.StatusBadRequest, jsonRPC: true, ping: "404", wantPings: 1, want: forgotten},
+		{name: "any other refusal with a JSON-RPC error is passed on, unchecked: the client fails that call alone",
+			session: "s1", version: "2025-06-18", answer: http.StatusForbidden, jsonRPC: true, ping: "404", want: asCame},
+		{name: "as under a protocol version without sessions", session: "s1", version: sessionless,
+			answer: http.StatusNotFound, jsonRPC: true, ping: "404", want: asCame},
 		{name: "a status the client fails one call for is passed on", session: "s1", version: "2025-06-18",
-			answer: http.StatusServiceUnavailable, ping: "404", want: http.StatusServiceUnavailable},
+			answer: http.StatusServiceUnavailable, ping: "404", want: asCame},
 		{name: "a refusal of the first request, on no session, fails the connect: passed on", version: "2025-06-18",
-			answer: http.StatusForbidden, ping: "ok", want: http.StatusForbidden},
+			answer: http.StatusForbidden, ping: "ok", want: asCame},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -104,17 +119,24 @@ func TestARefusalOfOneCallIsThatCallsAlone(t *testing.T) {
 			body, _ := io.ReadAll(resp.Body)
 			_ = resp.Body.Close()
 
-			if resp.StatusCode != c.want {
-				t.Errorf("status %d (%s), want %d", resp.StatusCode, body, c.want)
-			}
-			if c.want == http.StatusBadGateway && !strings.Contains(string(body), fmt.Sprintf("answered HTTP %d", c.answer)) {
-				t.Errorf("body %q does not say what the upstream answered", body)
-			}
-			if c.wantPings > 0 && c.want == http.StatusBadGateway && !strings.Contains(string(body), "on a session it still knows") {
-				t.Errorf("body %q does not say why", body)
-			}
-			if c.want != http.StatusBadGateway && !strings.Contains(string(body), "the call's answer") {
-				t.Errorf("body %q: the server's own answer was not passed on", body)
+			switch c.want {
+			case asCame:
+				if resp.StatusCode != c.answer || !strings.Contains(string(body), "the call's answer") {
+					t.Errorf("status %d (%s), want the server's own answer, %d", resp.StatusCode, body, c.answer)
+				}
+			case ownRefusal:
+				if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(body), fmt.Sprintf("answered HTTP %d", c.answer)) {
+					t.Errorf("status %d (%s), want 502 saying what the upstream answered", resp.StatusCode, body)
+				}
+				if c.wantPings > 0 && !strings.Contains(string(body), "on a session it still knows") {
+					t.Errorf("body %q does not say why", body)
+				}
+			case forgotten:
+				if resp.StatusCode != http.StatusNotFound || isRPCError(body) ||
+					!strings.Contains(string(body), fmt.Sprintf("answered HTTP %d", c.answer)) ||
+					!strings.Contains(string(body), "no longer knows the session") {
+					t.Errorf("status %d (%s), want a plain 404 saying what the upstream answered, and why", resp.StatusCode, body)
+				}
 			}
 			mu.Lock()
 			defer mu.Unlock()

@@ -2,6 +2,7 @@ package gateway_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
 
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/gateway"
 	"github.com/toolgate/toolgate/internal/testenv"
 )
@@ -123,5 +125,56 @@ var _ = Describe("a third-party MCP server from the npm registry behind toolgate
 			And(tool, HaveKeyWithValue("reason", "ToolAccessDenied"), HaveKeyWithValue("ruleId", HavePrefix("path-policy:")), read(".env")),
 			And(HaveKeyWithValue("tool", "write_file"), HaveKeyWithValue("reason", "ToolNotRegistered")),
 		))
+	})
+})
+
+var _ = Describe("a third-party MCP server that restarts, behind toolgate-gateway", Ordered, func() {
+	var (
+		w        *world
+		upstream *testenv.EverythingServer
+	)
+
+	BeforeAll(func() {
+		var err error
+		upstream, err = testenv.StartEverythingServer(GinkgoWriter)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(upstream.Close)
+		w = newWorld("npm-restart-", upstream.URL, "echo", func(o *worldObjects) {
+			reportedByTheGateway(o.plan)
+			// Read as a path, so that no two calls are the same call to the loop detector.
+			o.server.Spec.Tools[0].Arguments.Paths = []string{"message"}
+		})
+	})
+
+	var echoes int
+	echo := func() (*mcp.CallToolResult, error) { // each with another message: no loop
+		echoes++
+		return w.session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool,
+			Arguments: map[string]any{"message": fmt.Sprintf("m%d", echoes)}})
+	}
+	echoed := func() {
+		GinkgoHelper()
+		res, err := echo()
+		Expect(err).NotTo(HaveOccurred(), "upstream log:\n%s", upstream.Log())
+		Expect(res.Content).To(ConsistOf(HaveField("Text", fmt.Sprintf("Echo: m%d", echoes))))
+		Expect(res.IsError).To(BeFalse())
+	}
+
+	It("connects again when the server no longer knows the gateway's sessions, and no call fails for it", func() {
+		for range gateway.DefaultUpstreamSessions + 1 { // every session of the pool connected
+			echoed()
+		}
+		Expect(upstream.Sessions()).To(Equal(gateway.DefaultUpstreamSessions))
+
+		// The new server answers a forgotten session with HTTP 400 and a JSON-RPC error, not
+		// the 404 the transport specifies.
+		Expect(upstream.Restart()).To(Succeed())
+		for range gateway.DefaultUpstreamSessions + 1 {
+			echoed()
+		}
+		Expect(upstream.Sessions()).To(And(BeNumerically(">=", 1), BeNumerically("<=", gateway.DefaultUpstreamSessions)))
+		Eventually(w.callStatuses).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(And(
+			HaveLen(echoes), HaveEach(HaveField("Phase", safetyv1alpha1.CallPhaseSucceeded))),
+			"no admitted call was reported Failed for the gateway's stale sessions")
 	})
 })

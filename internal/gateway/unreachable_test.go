@@ -100,7 +100,7 @@ var _ = Describe("toolgate-gateway with a ToolServer that never answers", Ordere
 
 var _ = Describe("toolgate-gateway with a ToolServer that stops answering once its tools are offered", Ordered, func() {
 	It("reports Failed a call it admitted and could not forward", func() {
-		upstream := startRestartable()
+		upstream := startRestartable(nil)
 		w := newWorld("gw-gone-", upstream.URL(), "read_file", func(o *worldObjects) { reportedByTheGateway(o.plan) })
 		// Two sessions: listing connects the first, and the call below is the first on the second.
 		url := startGateway(func(o *gateway.Options) { o.UpstreamSessions = 2 })
