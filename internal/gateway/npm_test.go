@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/gateway"
@@ -178,3 +179,67 @@ var _ = Describe("a third-party MCP server that restarts, behind toolgate-gatewa
 			"no admitted call was reported Failed for the gateway's stale sessions")
 	})
 })
+
+var _ = Describe("server-everything's answers, through toolgate-gateway", Ordered, func() {
+	// Each of its tools that answers with a kind of content of its own, and the arguments it takes.
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"get-sum", map[string]any{"a": 2, "b": 3.5}},
+		{"get-tiny-image", map[string]any{}},
+		{"get-structured-content", map[string]any{"location": "Chicago"}},
+		{"get-resource-links", map[string]any{"count": 3}},
+		{"get-resource-reference", map[string]any{"resourceType": "Text", "resourceId": 2}},
+		{"get-annotated-message", map[string]any{"messageType": "error", "includeImage": true}},
+		{"trigger-long-running-operation", map[string]any{"duration": 0.2, "steps": 2}},
+	}
+	var (
+		w              *world
+		direct         *mcp.ClientSession
+		registeredName = map[string]string{}
+	)
+
+	BeforeAll(func() {
+		upstream, err := testenv.StartEverythingServer(GinkgoWriter)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(upstream.Close)
+		w = newWorld("npm-kinds-", upstream.URL, "echo", func(o *worldObjects) {
+			var tools []*safetyv1alpha1.AgentTool
+			for _, c := range calls {
+				name := o.server.Name + "-" + c.tool
+				registeredName[c.tool] = name
+				tools = append(tools, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: name},
+					Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead, Description: c.tool}})
+				o.server.Spec.Tools = append(o.server.Spec.Tools, safetyv1alpha1.ServedTool{AgentTool: name, UpstreamName: c.tool})
+			}
+			// Before the world's own tool, which newWorld waits for: the webhook then sees them all.
+			o.tools = append(tools, o.tools...)
+		})
+		c := mcp.NewClient(&mcp.Implementation{Name: "direct", Version: "test"}, nil)
+		direct, err = c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: upstream.URL, DisableStandaloneSSE: true}, nil)
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(direct.Close)
+	})
+
+	It("passes each kind of content on as the server answered it", func() {
+		for _, c := range calls {
+			want, err := direct.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+			Expect(err).NotTo(HaveOccurred(), c.tool)
+			Expect(want.IsError).To(BeFalse(), c.tool)
+			got, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: registeredName[c.tool], Arguments: c.args})
+			Expect(err).NotTo(HaveOccurred(), c.tool)
+			Expect(asJSON(got.Content)).To(MatchJSON(asJSON(want.Content)), c.tool)
+			Expect(asJSON(got.StructuredContent)).To(MatchJSON(asJSON(want.StructuredContent)), c.tool)
+			Expect(got.IsError).To(BeFalse(), c.tool)
+		}
+	})
+})
+
+// asJSON is v as JSON.
+func asJSON(v any) string {
+	GinkgoHelper()
+	b, err := json.Marshal(v)
+	Expect(err).NotTo(HaveOccurred())
+	return string(b)
+}
