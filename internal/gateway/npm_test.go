@@ -205,7 +205,7 @@ var _ = Describe("server-everything's answers, through toolgate-gateway", Ordere
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(upstream.Close)
 		w = newWorld("npm-kinds-", upstream.URL, "echo", func(o *worldObjects) {
-			var tools []*safetyv1alpha1.AgentTool
+			tools := make([]*safetyv1alpha1.AgentTool, 0, len(calls)+len(o.tools))
 			for _, c := range calls {
 				name := o.server.Name + "-" + c.tool
 				registeredName[c.tool] = name
