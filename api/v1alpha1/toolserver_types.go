@@ -87,16 +87,54 @@ type ServedTool struct {
 	ReportsCost bool `json:"reportsCost,omitempty"`
 }
 
+// ToolServerService is an in-cluster Service that serves an upstream MCP server, named as an
+// admission webhook's clientConfig.service names one. The gateway speaks plain HTTP to it, at
+// http://NAME.NAMESPACE.svc:PORT/PATH; for TLS, give the server's url instead.
+type ToolServerService struct {
+	// namespace is the Service's namespace.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`
+	// +required
+	Namespace string `json:"namespace"`
+
+	// name is the Service's name.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:Pattern=`^[a-z]([-a-z0-9]*[a-z0-9])?$`
+	// +required
+	Name string `json:"name"`
+
+	// port is the Service's port the server listens on. Defaults to 80.
+	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=65535
+	// +kubebuilder:default=80
+	// +optional
+	Port int32 `json:"port,omitempty"`
+
+	// path is the server's MCP endpoint on the Service. Defaults to /mcp.
+	// +kubebuilder:validation:MaxLength=1024
+	// +kubebuilder:validation:Pattern=`^/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$`
+	// +kubebuilder:default=/mcp
+	// +optional
+	Path string `json:"path,omitempty"`
+}
+
 // ToolServerSpec registers an upstream MCP server behind toolgate-gateway.
+// +kubebuilder:validation:XValidation:rule="has(self.url) != has(self.service)",message="exactly one of url and service must be set"
 type ToolServerSpec struct {
 	// url is the upstream server's MCP endpoint, for example
 	// http://filesystem.tools.svc:8080/mcp. Make the gateway the only client that can reach it
-	// (docs/gateway.md shows a NetworkPolicy).
+	// (docs/gateway.md shows a NetworkPolicy). Exactly one of url and service is set.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=2048
 	// +kubebuilder:validation:XValidation:rule="self.startsWith('http://') || self.startsWith('https://')",message="must be an http or https URL"
-	// +required
-	URL string `json:"url"`
+	// +optional
+	URL string `json:"url,omitempty"`
+
+	// service is the in-cluster Service that serves the upstream server, instead of a url.
+	// +optional
+	Service *ToolServerService `json:"service,omitempty"`
 
 	// transport is the MCP transport the upstream server speaks. Defaults to StreamableHTTP.
 	// +kubebuilder:default=StreamableHTTP
@@ -116,6 +154,7 @@ type ToolServerSpec struct {
 // +kubebuilder:object:root=true
 // +kubebuilder:resource:scope=Cluster,shortName=tsrv,categories=toolgate
 // +kubebuilder:printcolumn:name="URL",type=string,JSONPath=`.spec.url`
+// +kubebuilder:printcolumn:name="Service",type=string,JSONPath=`.spec.service.name`
 // +kubebuilder:printcolumn:name="Transport",type=string,JSONPath=`.spec.transport`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 

@@ -15,7 +15,7 @@ import (
 // ToolServer as the gateway's cache holds it now. An edit that leaves the call's route as it was
 // (another tool added) changes nothing for it, and the call goes on with the current spec, so it
 // never connects an older one (which would take the current spec's sessions from every other
-// call); a new URL, a change of the call's own tool entry, or a ToolServer deleted or made anew
+// call); a new address (its URL, or its Service's), a change of the call's own tool entry, or a ToolServer deleted or made anew
 // under its name refuses it unsent.
 func TestAnAdmittedCallIsSentOnlyByTheRouteItWasRoutedBy(t *testing.T) {
 	scheme := runtime.NewScheme()
@@ -25,7 +25,7 @@ func TestAnAdmittedCallIsSentOnlyByTheRouteItWasRoutedBy(t *testing.T) {
 	served := safetyv1alpha1.ServedTool{AgentTool: "fs-read", UpstreamName: "read_file",
 		Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{"path"}}}
 	routed := &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: "files", UID: "uid-1", Generation: 1},
-		Spec: safetyv1alpha1.ToolServerSpec{URL: "http://files.tools.svc/mcp", Tools: []safetyv1alpha1.ServedTool{served}}}
+		Spec: safetyv1alpha1.ToolServerSpec{URL: "http://files.tools.svc:80/mcp", Tools: []safetyv1alpha1.ServedTool{served}}}
 	rt := &route{server: routed, served: served}
 	for _, tc := range []struct {
 		name    string
@@ -41,6 +41,16 @@ func TestAnAdmittedCallIsSentOnlyByTheRouteItWasRoutedBy(t *testing.T) {
 		{"a new URL", func() *safetyv1alpha1.ToolServer {
 			ts := routed.DeepCopy()
 			ts.Generation, ts.Spec.URL = 2, "http://files-v2.tools.svc/mcp"
+			return ts
+		}, true},
+		{"the same address, as a Service", func() *safetyv1alpha1.ToolServer {
+			ts := routed.DeepCopy()
+			ts.Generation, ts.Spec.URL, ts.Spec.Service = 2, "", &safetyv1alpha1.ToolServerService{Namespace: "tools", Name: "files"}
+			return ts
+		}, false},
+		{"a Service at another port", func() *safetyv1alpha1.ToolServer {
+			ts := routed.DeepCopy()
+			ts.Generation, ts.Spec.URL, ts.Spec.Service = 2, "", &safetyv1alpha1.ToolServerService{Namespace: "tools", Name: "files", Port: 8080}
 			return ts
 		}, true},
 		{"another argument is the path", func() *safetyv1alpha1.ToolServer {

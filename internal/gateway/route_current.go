@@ -20,7 +20,7 @@ var errRouteChanged = errors.New("the call was not sent; call again")
 
 // currentRoute is rt with its ToolServer as the gateway's cache holds it now, for a call routed
 // by rt a moment ago (before its create, its metered turn, or a try its upstream never
-// received). An edit of the ToolServer that leaves the call's route as it was (its URL, its
+// received). An edit of the ToolServer that leaves the call's route as it was (its endpoint, its
 // transport, the call's own tool entry) changes nothing for the call; any other change, or a
 // ToolServer deleted or made anew under its name, is errRouteChanged.
 func (g *Gateway) currentRoute(ctx context.Context, rt *route) (*route, error) {
@@ -34,7 +34,7 @@ func (g *Gateway) currentRoute(ctx context.Context, rt *route) (*route, error) {
 	case ts.UID == rt.server.UID && ts.Generation == rt.server.Generation:
 		return rt, nil
 	}
-	if ts.UID != rt.server.UID || ts.Spec.URL != rt.server.Spec.URL || ts.Spec.Transport != rt.server.Spec.Transport ||
+	if ts.UID != rt.server.UID || ts.Spec.Endpoint() != rt.server.Spec.Endpoint() || ts.Spec.Transport != rt.server.Spec.Transport ||
 		!sameServedTool(ts, rt.served) {
 		return nil, fmt.Errorf("ToolServer %s changed since this call was routed: %w", rt.server.Name, errRouteChanged)
 	}

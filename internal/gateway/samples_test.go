@@ -61,5 +61,37 @@ var _ = Describe("the ToolServer API", func() {
 			Tools: []safetyv1alpha1.ServedTool{{AgentTool: "a tool"}}}, "spec.tools[0].agentTool"),
 		Entry("an unknown transport", safetyv1alpha1.ToolServerSpec{URL: "http://x", Transport: "stdio",
 			Tools: []safetyv1alpha1.ServedTool{{AgentTool: "t"}}}, "spec.transport"),
+		Entry("neither a URL nor a Service", safetyv1alpha1.ToolServerSpec{
+			Tools: []safetyv1alpha1.ServedTool{{AgentTool: "t"}}}, "exactly one of url and service must be set"),
+		Entry("both", safetyv1alpha1.ToolServerSpec{URL: "http://x", Service: &safetyv1alpha1.ToolServerService{Namespace: "n", Name: "s"},
+			Tools: []safetyv1alpha1.ServedTool{{AgentTool: "t"}}}, "exactly one of url and service must be set"),
+		Entry("a Service name that is no DNS label", safetyv1alpha1.ToolServerSpec{
+			Service: &safetyv1alpha1.ToolServerService{Namespace: "n", Name: "evil.example.com"},
+			Tools:   []safetyv1alpha1.ServedTool{{AgentTool: "t"}}}, "spec.service.name"),
+		Entry("a Service namespace that is no DNS label", safetyv1alpha1.ToolServerSpec{
+			Service: &safetyv1alpha1.ToolServerService{Namespace: "n:81@evil", Name: "s"},
+			Tools:   []safetyv1alpha1.ServedTool{{AgentTool: "t"}}}, "spec.service.namespace"),
+		Entry("a Service without a namespace", safetyv1alpha1.ToolServerSpec{
+			Service: &safetyv1alpha1.ToolServerService{Name: "s"},
+			Tools:   []safetyv1alpha1.ServedTool{{AgentTool: "t"}}}, "spec.service.namespace"),
+		Entry("a path with a query or another host", safetyv1alpha1.ToolServerSpec{
+			Service: &safetyv1alpha1.ToolServerService{Namespace: "n", Name: "s", Path: "/mcp?x=1"},
+			Tools:   []safetyv1alpha1.ServedTool{{AgentTool: "t"}}}, "spec.service.path"),
+		Entry("a relative path", safetyv1alpha1.ToolServerSpec{
+			Service: &safetyv1alpha1.ToolServerService{Namespace: "n", Name: "s", Path: "@evil/mcp"},
+			Tools:   []safetyv1alpha1.ServedTool{{AgentTool: "t"}}}, "spec.service.path"),
+		Entry("a port out of range", safetyv1alpha1.ToolServerSpec{
+			Service: &safetyv1alpha1.ToolServerService{Namespace: "n", Name: "s", Port: 65536},
+			Tools:   []safetyv1alpha1.ServedTool{{AgentTool: "t"}}}, "spec.service.port"),
 	)
+
+	It("defaults a Service's port to 80 and its path to /mcp", func() {
+		ts := &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{GenerateName: "svc-"},
+			Spec: safetyv1alpha1.ToolServerSpec{Service: &safetyv1alpha1.ToolServerService{Namespace: "mcp-tools", Name: "filesystem"},
+				Tools: []safetyv1alpha1.ServedTool{{AgentTool: "t"}}}}
+		Expect(k8sClient.Create(ctx, ts, client.DryRunAll)).To(Succeed())
+		Expect(ts.Spec.Service.Port).To(BeEquivalentTo(80))
+		Expect(ts.Spec.Service.Path).To(Equal("/mcp"))
+		Expect(ts.Spec.Endpoint()).To(Equal("http://filesystem.mcp-tools.svc:80/mcp"))
+	})
 })

@@ -300,7 +300,7 @@ func (u *upstreams) connect(ts *safetyv1alpha1.ToolServer, a *attempt) {
 // dial connects the first session of ts's pool and lists its tools, on a context of its own:
 // the requests that wait for it may give up, the connect does not.
 func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
-	name, url := ts.Name, ts.Spec.URL
+	name, url := ts.Name, ts.Spec.Endpoint()
 	connect := func() (*mcp.ClientSession, error) {
 		// On a context of its own: a connect is bounded by connectTimeout alone, whoever waits
 		// for it, and not even a context without the request's cancellation would do, since the

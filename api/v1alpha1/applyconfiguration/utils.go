@@ -133,6 +133,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1alpha1.ToolArgumentsApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ToolServer"):
 		return &apiv1alpha1.ToolServerApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("ToolServerService"):
+		return &apiv1alpha1.ToolServerServiceApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("ToolServerSpec"):
 		return &apiv1alpha1.ToolServerSpecApplyConfiguration{}
 

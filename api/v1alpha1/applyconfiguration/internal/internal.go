@@ -1100,9 +1100,29 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: spec
       type:
         namedType: com.github.toolgate.toolgate.api.v1alpha1.ToolServerSpec
+- name: com.github.toolgate.toolgate.api.v1alpha1.ToolServerService
+  map:
+    fields:
+    - name: name
+      type:
+        scalar: string
+    - name: namespace
+      type:
+        scalar: string
+    - name: path
+      type:
+        scalar: string
+      default: /mcp
+    - name: port
+      type:
+        scalar: numeric
+      default: 80
 - name: com.github.toolgate.toolgate.api.v1alpha1.ToolServerSpec
   map:
     fields:
+    - name: service
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.ToolServerService
     - name: tools
       type:
         list:

@@ -28,8 +28,10 @@ import (
 type ToolServerSpecApplyConfiguration struct {
 	// url is the upstream server's MCP endpoint, for example
 	// http://filesystem.tools.svc:8080/mcp. Make the gateway the only client that can reach it
-	// (docs/gateway.md shows a NetworkPolicy).
+	// (docs/gateway.md shows a NetworkPolicy). Exactly one of url and service is set.
 	URL *string `json:"url,omitempty"`
+	// service is the in-cluster Service that serves the upstream server, instead of a url.
+	Service *ToolServerServiceApplyConfiguration `json:"service,omitempty"`
 	// transport is the MCP transport the upstream server speaks. Defaults to StreamableHTTP.
 	Transport *apiv1alpha1.ToolServerTransport `json:"transport,omitempty"`
 	// tools are the registered AgentTools this server serves. The gateway lists and forwards
@@ -48,6 +50,14 @@ func ToolServerSpec() *ToolServerSpecApplyConfiguration {
 // If called multiple times, the URL field is set to the value of the last call.
 func (b *ToolServerSpecApplyConfiguration) WithURL(value string) *ToolServerSpecApplyConfiguration {
 	b.URL = &value
+	return b
+}
+
+// WithService sets the Service field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Service field is set to the value of the last call.
+func (b *ToolServerSpecApplyConfiguration) WithService(value *ToolServerServiceApplyConfiguration) *ToolServerSpecApplyConfiguration {
+	b.Service = value
 	return b
 }
 
