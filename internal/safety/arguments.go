@@ -203,7 +203,9 @@ func (p *Policy) askFailure(an *analysis, m *ruleMatch, targets []target) *failu
 // the path policies that could match.
 func (p *Policy) dynamicTargetFailure(targets []target) *failure {
 	for _, t := range targets {
-		if !t.dynamic || isDeviceSink(t.path) {
+		if !t.dynamic {
+			// Not even below a device sink: /dev/fd/$n is /dev/fd/../root/etc/shadow when n is
+			// "../root/etc/shadow".
 			continue
 		}
 		rule := RuleDynamicPath

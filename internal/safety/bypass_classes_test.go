@@ -92,6 +92,15 @@ func classCatalogue() []classCase {
 		// Links reach a file under another name: those the kernel makes under /proc are followed, as
 		// the kernel follows them, before the path policy is consulted; one the agent makes is a
 		// read of everything below its target.
+		{procLink, "a climb out of /var/run, a link to /run", sh(`cat /var/run/../etc/shadow`), zeroD, sh(`cat /var/tmp/../tmp/x.log`), false},
+		{procLink, "a climb out of /dev/fd, a link to /proc/self/fd", sh(`cat /dev/fd/../environ`), zeroD, sh(`echo ok > /dev/fd/2`), false},
+		{procLink, "a climb out of /proc/net, a link to /proc/self/net", sh(`cat /proc/net/../environ`), zeroD, sh(`cat /proc/net/tcp`), false},
+		{procLink, "a climb out of /dev/fd to the root link", sh(`cat /dev/fd/../root/etc/shadow`), zeroD, sh(`cat /dev/stdin`), false},
+		{procLink, "a secret by the name /run gives it", sh(`cat /run/secrets/kubernetes.io/serviceaccount/token`), zeroD, sh(`ls /run/user`), false},
+		{procLink, "a glob that may be /var/run, then a climb", sh(`cat /v?r/run/../etc/shadow`), dyn, sh(`cat /v?r/tmp/x.log`), false},
+		{procLink, "below an open descriptor, which may be a directory", sh(`cat /dev/stdin/shadow < /etc`), dyn, sh(`cat /dev/stdin < notes.txt`), false},
+		{procLink, "a computed name below /dev/fd", sh(`cat /dev/fd/$(echo ../root/etc/shadow)`), dyn, sh(`cat /dev/fd/0`), false},
+		{procLink, "/dev/core, a link to /proc/kcore", sh(`cat /dev/core`), zeroD, sh(`cat /dev/null`), false},
 		{procLink, "another process's root", sh(`cat /proc/1/root/etc/shadow`), zeroD, sh(`cat /proc/self/cwd/README.md`), false},
 		{procLink, "its own root", sh(`cat /proc/self/root/var/run/secrets/kubernetes.io/serviceaccount/token`), zeroD, sh(`ls /proc/self/cwd/src`), false},
 		{procLink, "a climb after the root link", sh(`cat /proc/self/root/../etc/shadow`), zeroD, sh(`cat /proc/self/cwd/../app/README.md`), false},
@@ -334,7 +343,7 @@ func classCatalogue() []classCase {
 		{contain, "git grep --untracked", sh(`git grep --untracked -e SECRET`), asked(RuleContainsProtected), sh(`git -C src grep SECRET`), false},
 		{contain, "recursive presence check", sh(`grep -rq KEY .`), asked(RuleContainsProtected), sh(`grep -q KEY .env`), false},
 		{contain, "rm -rf of hidden entries at the top", sh(`rm -rf /workspace/app/.*`), zeroD, sh(`rm -rf /workspace/app/build/*.o`), false},
-		{contain, "rm -r of the secrets mount", sh(`rm -r /var/run`), zeroD, sh(`rm -r /tmp/run`), false},
+		{contain, "a recursive copy of the secrets mount", sh(`cp -r /var/run /tmp/x`), zeroD, sh(`cp -r /tmp/run /tmp/x`), false},
 
 		// Declarations that print the environment, like env.
 		{decl, "export -p", sh(`export -p`), env, sh(`export FOO=bar`), false},
@@ -440,6 +449,12 @@ func classCatalogue() []classCase {
 		{global, "make with an extra confirmed target", sh(`make test deploy`), asked("project-command:deploy"), sh(`make test`), false},
 
 		// Bounded work.
+		// Bash reads a "#" glued to a character the engine folds into a space (a carriage return,
+		// a Unicode space, a zero-width one) as part of a word, not as a comment.
+		{global, "a comment after a carriage return", sh("ls\r#; cat .env"), zeroD, sh("ls\r\n# a comment"), false},
+		{global, "a comment after a no-break space", sh("ls\u00a0#; cat .env"), zeroD, sh("ls # a comment"), false},
+		{global, "a comment after a zero-width space", sh("ls \u200b#; cat .env"), zeroD, sh("ls\t# a comment"), false},
+		{global, "a comment after a no-break space in bash -c", sh("bash -c 'ls\u00a0#; cat .env'"), zeroD, sh("bash -c 'ls # x'"), false},
 		{cpu, "16 KiB of brace expansions", sh("cat " + braceWord), tooComplex, sh(`cat {a,b}.md`), false},
 		{cpu, "brace expansions of globs", sh(strings.Repeat("cat {a,b}{c,d}{e,f}{g,h}/x*; ", 500)), tooComplex, sh(`ls *.go`), false},
 		{cpu, "thousands of substitutions", sh("echo " + strings.Repeat("$(cat a) ", 1500)), tooComplex, sh(`echo $(cat README.md)`), false},

@@ -2,6 +2,7 @@ package safety
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -73,8 +74,8 @@ func resolvePattern(s string) string {
 // a glob. Another process's working directory is unknown: what follows it is then a path above an
 // unknown base ("../etc/shadow"), checked as it would be from anywhere (candidates).
 func procLinks(cwd, p string, links int) (string, bool) {
-	if !strings.Contains(p, "proc") && !hasGlobMeta(p) { // most paths: no allocation beyond Clean's
-		return path.Clean(p), true
+	if !strings.Contains(p, "proc") && !strings.Contains(p, "dev/") && !strings.Contains(p, "var/") && !hasGlobMeta(p) {
+		return path.Clean(p), true // most paths: no allocation beyond Clean's
 	}
 	segs := strings.Split(p, "/")
 	w := procWalk{out: make([]string, 0, len(segs)), known: true}
@@ -103,10 +104,15 @@ type procWalk struct {
 // step takes one segment of the path, following /proc/thread-self and /proc/PID/root, and says
 // whether the path now names something below /proc.
 func (w *procWalk) step(seg string) bool {
-	switch seg {
-	case "", ".":
+	if seg == "" || seg == "." {
 		return false
-	case "..":
+	}
+	if fdEntry(w.out) {
+		// An open descriptor names whatever was opened, a directory perhaps: what is below
+		// it, or above it, is not known (cat /dev/stdin/shadow </etc reads /etc/shadow).
+		w.known = false
+	}
+	if seg == ".." {
 		w.known = w.known && !w.guessed
 		if len(w.out) > 0 {
 			w.out = w.out[:len(w.out)-1]
@@ -114,6 +120,9 @@ func (w *procWalk) step(seg string) bool {
 		return false
 	}
 	w.out = append(w.out, seg)
+	if len(w.out) == 2 {
+		w.systemLink()
+	}
 	if len(w.out) < 2 || !mayName(w.out[0], "proc") {
 		return false
 	}
@@ -129,6 +138,79 @@ func (w *procWalk) step(seg string) bool {
 		w.out = w.out[:0]
 	}
 	return true
+}
+
+// systemLinks are the symbolic links every Linux system has outside /proc's processes, by the
+// path they are at, and the absolute path they point to: a ".." after one climbs from its target
+// (/var/run/../etc/shadow is /etc/shadow, /dev/fd/../environ is /proc/self/environ).
+var systemLinks = splitLinks(map[string]string{
+	"/dev/fd":      "/proc/self/fd",
+	"/dev/stdin":   "/proc/self/fd/0",
+	"/dev/stdout":  "/proc/self/fd/1",
+	"/dev/stderr":  "/proc/self/fd/2",
+	"/dev/core":    "/proc/kcore",
+	"/proc/net":    "/proc/self/net",
+	"/proc/mounts": "/proc/self/mounts",
+	"/var/run":     "/run",
+	"/var/lock":    "/run/lock",
+})
+
+// splitLinks is links (at → target) as the walk takes them, in the order of their names.
+func splitLinks(links map[string]string) []systemLink {
+	out := make([]systemLink, 0, len(links))
+	for _, at := range slices.Sorted(maps.Keys(links)) {
+		segs := strings.Split(at[1:], "/")
+		out = append(out, systemLink{at: [2]string{segs[0], segs[1]}, target: strings.Split(links[at][1:], "/")})
+	}
+	return out
+}
+
+type systemLink struct {
+	at     [2]string
+	target []string
+}
+
+// systemLink follows the system link w's first two segments name. A glob that may match one is
+// taken for a link's name, as under /proc: a ".." after it makes the path unknown.
+func (w *procWalk) systemLink() {
+	at := [2]string{w.out[0], w.out[1]}
+	glob := hasGlobMeta(at[0]) || hasGlobMeta(at[1])
+	for _, l := range systemLinks {
+		switch {
+		case at == l.at:
+			w.out = append(w.out[:0], l.target...)
+			return
+		case glob && mayName(at[0], l.at[0]) && mayName(at[1], l.at[1]):
+			w.guessed = true
+			return
+		}
+	}
+}
+
+// linkNames appends the names p also has through a system link: /run/secrets/token is
+// /var/run/secrets/token too, and a policy may protect either name.
+func linkNames(p string, dst []string) []string {
+	if !strings.HasPrefix(p, "/run") && !strings.HasPrefix(p, "/proc/") {
+		return dst
+	}
+	for _, l := range systemLinks {
+		if t := "/" + strings.Join(l.target, "/"); under(p, t) {
+			dst = append(dst, "/"+l.at[0]+"/"+l.at[1]+p[len(t):])
+		}
+	}
+	return dst
+}
+
+// fdEntry says whether out, a cleaned path, names an open descriptor's entry under /proc:
+// /proc/PID/fd/N or /proc/PID/task/TID/fd/N.
+func fdEntry(out []string) bool {
+	switch {
+	case len(out) == 4:
+		return mayName(out[0], "proc") && mayName(out[2], "fd")
+	case len(out) == 6:
+		return mayName(out[0], "proc") && mayName(out[2], "task") && mayName(out[4], "fd")
+	}
+	return false
 }
 
 // threadEntry is the process's entry a thread's entry under /proc is (/proc/PID/task/TID/NAME is
@@ -757,6 +839,7 @@ func candidates(p string, dst []string) []string {
 	if t, ok := threadEntry(p); ok {
 		dst = append(dst, t)
 	}
+	dst = linkNames(p, dst)
 	switch {
 	case escapes(p):
 		rest := p

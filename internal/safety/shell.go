@@ -132,7 +132,7 @@ func analyzeCommand(cmd, cwd string) (*analysis, *analysisError) {
 	}
 	p := parserPool.Get().(*syntax.Parser)
 	defer parserPool.Put(p)
-	a := &analyzer{parser: p, cwd: cwd, out: &analysis{segments: make([]segment, 0, 8), paths: make([]pathRef, 0, 8)}}
+	a := &analyzer{parser: p, cwd: cwd, unrolled: 1, out: &analysis{segments: make([]segment, 0, 8), paths: make([]pathRef, 0, 8)}}
 	a.scriptIn(src, 0, nil, false)
 	if a.err != nil {
 		return nil, a.err
@@ -257,6 +257,7 @@ type analyzer struct {
 	work      int      // units of work spent so far (maxWork)
 	env       []string // assignments for the next recorded command
 	recursive bool     // the operands being recorded are acted on recursively
+	unrolled  int      // how many times the loops around the code being analysed run its body (1 outside loops)
 }
 
 // spend counts units of work and fails the analysis past maxWork.
@@ -420,7 +421,8 @@ func (a *analyzer) compound(c syntax.Command, pipeFrom []int, depth int) bool {
 	return true
 }
 
-// maxLoopItems bounds the items of a for loop whose body is analysed once per item.
+// maxLoopItems bounds the items of a for loop whose body is analysed once per item, and the
+// times a body inside loops is analysed in all.
 const maxLoopItems = 8
 
 // forLoop analyses a for loop. A loop over a few literal words or globs, whose variable nothing
@@ -433,14 +435,19 @@ func (a *analyzer) forLoop(c *syntax.ForClause, pipeFrom []int, depth int) {
 	}
 	a.nested(c.Loop, depth)
 	name, items, ok := a.loopItems(c)
-	if !ok {
+	if !ok || a.unrolled*len(items) > maxLoopItems {
+		// Loops inside loops multiply: the innermost body of four loops over 8 items each
+		// would be analysed 4096 times. Past maxLoopItems bodies in all, a loop's body is
+		// analysed once, its variable unresolved.
 		a.conditional(c.Do, pipeFrom, depth)
 		return
 	}
+	a.unrolled *= len(items)
 	for _, it := range items {
 		a.vars.setItem(name, it)
 		a.conditional(c.Do, pipeFrom, depth)
 	}
+	a.unrolled /= len(items)
 	a.vars.forget(name)
 }
 

@@ -34,8 +34,9 @@ func (w word) with(s string) word { return word{s: s, dynamic: w.dynamic, glob: 
 
 // foldCommand prepares untrusted command text for the parser. Unicode spaces become ASCII spaces
 // and zero-width characters vanish: bash would not split on them, so the command they hide is not
-// what runs, but treating them as separators can only make a check stricter. Control characters
-// other than tab and newline are refused; a carriage return counts as a space.
+// what runs, but treating them as separators can only make a check stricter — but for a "#" after
+// one, which bash reads as part of a word and a separator would make a comment: it is escaped.
+// Control characters other than tab and newline are refused; a carriage return counts as a space.
 func foldCommand(s string) (string, *analysisError) {
 	if len(s) > MaxCommandBytes {
 		return "", &analysisError{rule: RuleCommandTooLong, msg: "command is longer than " + strconv.Itoa(MaxCommandBytes) + " bytes"}
@@ -55,19 +56,30 @@ func foldCommand(s string) (string, *analysisError) {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	folded := false // the last character was folded away or into a space
 	for _, r := range s {
 		switch {
 		case r == '\t' || r == '\n':
 			b.WriteRune(r)
+			folded = false
 		case r == '\r':
 			b.WriteByte(' ')
+			folded = true
 		case r < 0x20 || r == 0x7f:
 			return "", &analysisError{rule: RuleCommandControlChars, msg: "command contains control character " + strconv.QuoteRune(r)}
 		case isZeroWidth(r):
+			folded = true
 		case r >= utf8.RuneSelf && unicode.IsSpace(r):
 			b.WriteByte(' ')
+			folded = true
+		case r == '#' && folded:
+			// Bash glued it to the folded character: a word character, not the start of a
+			// comment ("ls\r#; cat .env" runs cat). Escaped, it stays one.
+			b.WriteString(`\#`)
+			folded = false
 		default:
 			b.WriteRune(r)
+			folded = false
 		}
 	}
 	return b.String(), nil
