@@ -284,6 +284,13 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 		}
 		resolved, known := resolveTarget(cwd, v)
 		out = append(out, target{raw: raw, path: resolved, op: op, dynamic: !known, glob: hasGlobMeta(v), recursive: deletes})
+		if v[0] == '~' || v[0] == '$' {
+			// A tool runs no shell on its arguments: to most, "~x/../shadow" and
+			// "$HOME/../shadow" are directories below the working directory, and the path
+			// climbs out of them (a few expand "~/" as a shell does). Judged both ways.
+			literal, known := resolveTarget(cwd, "./"+v)
+			out = append(out, target{raw: raw, path: literal, op: op, dynamic: !known, glob: hasGlobMeta(v), recursive: deletes})
+		}
 	}
 	if an != nil {
 		for _, r := range an.paths {

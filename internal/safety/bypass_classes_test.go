@@ -87,7 +87,14 @@ func classCatalogue() []classCase {
 		cpu      = "bounded work"
 		dotGlob  = "dotfile glob"
 		procLink = "link"
+		toolPath = "a tool's path"
 	)
+	// A file tool's call with the working directory dir.
+	readIn := func(dir string, paths ...string) Call {
+		c := readCall(paths...)
+		c.Args.Cwd = dir
+		return c
+	}
 	return []classCase{
 		// Links reach a file under another name: those the kernel makes under /proc are followed, as
 		// the kernel follows them, before the path policy is consulted; one the agent makes is a
@@ -101,6 +108,14 @@ func classCatalogue() []classCase {
 		{procLink, "below an open descriptor, which may be a directory", sh(`cat /dev/stdin/shadow < /etc`), dyn, sh(`cat /dev/stdin < notes.txt`), false},
 		{procLink, "a computed name below /dev/fd", sh(`cat /dev/fd/$(echo ../root/etc/shadow)`), dyn, sh(`cat /dev/fd/0`), false},
 		{procLink, "/dev/core, a link to /proc/kcore", sh(`cat /dev/core`), zeroD, sh(`cat /dev/null`), false},
+		// A tool runs no shell on its arguments: "~x" and "$HOME" are names below its directory.
+		{toolPath, "~user, then a climb", readIn("/etc", "~x/../shadow"), zeroD, readCall("~x/../README.md"), false},
+		{toolPath, "$HOME, then a climb", readIn("/etc", "$HOME/../shadow"), zeroD, readCall("$HOME/../go.mod"), false},
+		{toolPath, "~, then a climb", readIn("/etc", "~/../shadow"), zeroD, readCall("~x/../app/main.go"), false},
+		{toolPath, "a file URL with a host", readCall("file://localhost/etc/shadow"), zeroD, readCall("file:///workspace/app/README.md"), false},
+		{toolPath, "a file URL of one slash", sh(`curl file:/etc/shadow`), zeroD, sh(`curl https://example.com/file:/etc/shadow`), false},
+		{toolPath, "a file URL curl expands itself", sh(`curl 'file:///etc/shado[v-w]'`), zeroD, sh(`curl 'https://example.com/[1-3].txt'`), false},
+		{toolPath, "a file URL with a host, in a command", sh(`curl file://localhost/etc/shadow`), zeroD, sh(`curl http://localhost/etc/shadow`), false},
 		{procLink, "another process's root", sh(`cat /proc/1/root/etc/shadow`), zeroD, sh(`cat /proc/self/cwd/README.md`), false},
 		{procLink, "its own root", sh(`cat /proc/self/root/var/run/secrets/kubernetes.io/serviceaccount/token`), zeroD, sh(`ls /proc/self/cwd/src`), false},
 		{procLink, "a climb after the root link", sh(`cat /proc/self/root/../etc/shadow`), zeroD, sh(`cat /proc/self/cwd/../app/README.md`), false},

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"golang.org/x/text/unicode/norm"
 )
 
 // resolvePath returns the lexical form of p seen from cwd: an absolute path ("/etc/shadow"), a
@@ -261,13 +262,21 @@ func expandHome(p string) string {
 	return p
 }
 
-// stripFileURL returns the path of a file:// URL.
+// stripFileURL returns the path of a file URL: file:///etc/shadow, file:/etc/shadow, and
+// file://HOST/etc/shadow, whose host a file tool ignores or takes for this machine (localhost).
 func stripFileURL(p string) (string, bool) {
-	const scheme = "file://"
-	if len(p) >= len(scheme) && strings.EqualFold(p[:len(scheme)], scheme) {
-		return p[len(scheme):], true
+	const scheme = "file:"
+	if len(p) < len(scheme) || !strings.EqualFold(p[:len(scheme)], scheme) {
+		return p, false
 	}
-	return p, false
+	rest := p[len(scheme):]
+	if host, ok := strings.CutPrefix(rest, "//"); ok {
+		if i := strings.IndexByte(host, '/'); i >= 0 {
+			return host[i:], true
+		}
+		return "/", true
+	}
+	return rest, true
 }
 
 // cleanHome cleans the part of a home path after "~". A path that climbs out of the home directory
@@ -363,7 +372,7 @@ type pathEntry struct {
 
 func compilePathEntry(p string) (pathEntry, bool) {
 	e := pathEntry{pattern: p}
-	s := strings.ToLower(strings.TrimSpace(p))
+	s := foldName(strings.TrimSpace(p))
 	if strings.HasPrefix(s, "!") {
 		e.negate = true
 		s = s[1:]
@@ -744,6 +753,11 @@ func (c *pathPolicy) couldBlock(op pathOp) string {
 	return strings.Join(parts, " or ")
 }
 
+// foldName is the form a path and a pattern are compared in: lower case, and composed (NFC), as
+// some tools resolve a name (server-filesystem opens "Perso\u0308nlich" as "Persönlich" when
+// only the composed one exists), so that no spelling of a protected name escapes its pattern.
+func foldName(s string) string { return strings.ToLower(norm.NFC.String(s)) }
+
 // pathVerdict is the first path-policy entry that blocks an operation.
 type pathVerdict struct {
 	kind    PathKind
@@ -754,7 +768,7 @@ type pathVerdict struct {
 // check returns the first kind (zeroAccess, readOnly, noWrite, noDelete) whose entries block op
 // on the resolved path p.
 func (c *pathPolicy) check(p string, op pathOp, glob bool) (pathVerdict, bool) {
-	lp := strings.ToLower(p)
+	lp := foldName(p)
 	var buf [2]string
 	cands := candidates(lp, buf[:0])
 	for k := range numPathKinds {

@@ -347,17 +347,23 @@ func operandOp(s *segment, spec argSpec) pathOp {
 }
 
 // operandPath records an operand as a path, looking inside "key=value" and "@file" forms
-// (curl -d @.env, dd if=.env) and turning file:// URLs into paths; other URLs are not paths.
+// (curl -d @.env, dd if=.env) and turning file URLs (file:///p, file://host/p, file:/p) into
+// paths; other URLs are not paths.
 func (a *analyzer) operandPath(w word, op pathOp) {
 	v := w.s
 	if v == "" || v == placeholderXargs || v == placeholderFind {
 		a.touch(w, op)
 		return
 	}
-	if i := strings.Index(v, "://"); i > 0 && !strings.ContainsAny(v[:i], "/$") {
-		if p, ok := stripFileURL(v); ok {
-			a.touch(w.with(p), op)
+	if p, ok := stripFileURL(v); ok {
+		u := w.with(p)
+		// curl expands {a,b} and [a-z] in a URL itself, quoted or not.
+		u.glob = u.glob || strings.ContainsAny(p, "{[")
+		a.touch(u, op)
+		if strings.Contains(v, "://") {
+			return
 		}
+	} else if i := strings.Index(v, "://"); i > 0 && !strings.ContainsAny(v[:i], "/$") {
 		return
 	}
 	a.touch(w, op)
