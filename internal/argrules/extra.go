@@ -207,10 +207,18 @@ func (p *parser) value(depth int, path string) (any, error) {
 // compares 399 and 399.5 with 400 alike (cross-type numeric comparisons are on). A literal a
 // float64 cannot hold exactly as written (99999999999999999999, 400.00000000000000001) is
 // refused: the call, its digest and the ledger would record a neighbour of what the tool is sent,
-// so a rule, an approval and the record would all judge another number.
+// so a rule, an approval and the record would all judge another number. So is an integer a
+// float64 cannot hold (9007199254740993): a tool that decodes numbers as float64 gets another.
 func number(n json.Number, path string) (any, error) {
 	if !strings.ContainsAny(string(n), ".eE") {
 		if i, err := n.Int64(); err == nil {
+			if f := float64(i); f >= 0x1p63 || int64(f) != i {
+				// Beyond 2^53 not every integer is a float64, which is what JavaScript's
+				// JSON.parse (and many a tool's decoder) reads: a rule would judge 2^53+1 and
+				// the tool get 2^53.
+				return nil, extraErr("extra argument %s is %s, which a float64 (JavaScript's number) holds only as %s; "+
+					"send an integer that large as a string", pathOr(path), string(n), strconv.FormatFloat(f, 'f', -1, 64))
+			}
 			return i, nil
 		}
 	}
