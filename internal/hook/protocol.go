@@ -14,9 +14,11 @@ import (
 // EventPreToolUse is the one hook event this hook answers.
 const EventPreToolUse = "PreToolUse"
 
-// MaxPayloadBytes bounds what the hook reads from stdin: the tool's arguments (at most
-// toolcall.MaxArgumentBytes) plus the payload's own fields. A larger payload is denied.
-const MaxPayloadBytes = 1 << 20
+// MaxPayloadBytes bounds what the hook reads from stdin: the tool's arguments plus the payload's
+// own fields. A file tool's content is omitted from the call (toolcall.ArgumentMap.Omit), so a
+// Write may carry a large file; what is judged is at most toolcall.MaxArgumentBytes. A larger
+// payload is denied.
+const MaxPayloadBytes = 32 << 20
 
 // Input is the PreToolUse payload a coding agent writes to the hook's stdin.
 type Input struct {

@@ -5,9 +5,11 @@
 package toolcall
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -108,10 +110,14 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	if inv.Tool == "" {
 		return nil, bad("no tool named")
 	}
-	if len(inv.Arguments) > MaxArgumentBytes {
-		return nil, bad("arguments are %d bytes, more than %d", len(inv.Arguments), MaxArgumentBytes)
+	kept, err := withoutOmitted(inv.Arguments, inv.Map.Omit)
+	if err != nil {
+		return nil, err
 	}
-	args, err := argrules.ParseObject(inv.Arguments, MaxArgumentBytes)
+	if len(kept) > MaxArgumentBytes {
+		return nil, bad("arguments are %d bytes, more than %d", len(kept), MaxArgumentBytes)
+	}
+	args, err := argrules.ParseObject(kept, MaxArgumentBytes)
 	if err != nil {
 		if ee, ok := errors.AsType[*argrules.ExtraError](err); ok {
 			return nil, bad("arguments: %s", strings.TrimPrefix(ee.Message, "extra arguments "))
@@ -149,6 +155,47 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 			Plan: inv.Plan, Tool: inv.Tool, Step: step, SandboxID: inv.SandboxID, Arguments: ta,
 		},
 	}, nil
+}
+
+// withoutOmitted is the arguments object without the values of its omitted keys, which are
+// bulk content of any size (a file a coding agent writes): only the rest is decoded, bounded and
+// judged. The rest keeps its bytes, and a key that appears twice appears twice, for
+// argrules.ParseObject to refuse.
+func withoutOmitted(raw json.RawMessage, omit []string) (json.RawMessage, error) {
+	if len(omit) == 0 || len(bytes.TrimSpace(raw)) == 0 {
+		return raw, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return raw, nil // not an object: argrules.ParseObject says what it is
+	}
+	out := []byte{'{'}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, bad("arguments: %v", err)
+		}
+		key, _ := t.(string) // inside an object, a token before a value is its key
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, bad("arguments: %v", err)
+		}
+		if slices.Contains(omit, key) {
+			continue
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		k, _ := json.Marshal(key)
+		out = append(append(append(out, k...), ':'), v...)
+	}
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, bad("arguments are not one JSON object")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, bad("arguments are not one JSON object")
+	}
+	return append(out, '}'), nil
 }
 
 // mapped is every key the map names.

@@ -18,6 +18,7 @@ import (
 
 func TestBuild(t *testing.T) {
 	m := toolcall.ArgumentMap{Command: "cmd", Paths: []string{"path", "paths"}, Cwd: "dir", Omit: []string{"content"}}
+	big := strings.Repeat("x", 2*toolcall.MaxArgumentBytes)
 	extra := func(raw string) *runtime.RawExtension { return &runtime.RawExtension{Raw: []byte(raw)} }
 	cases := []struct {
 		name    string
@@ -63,6 +64,19 @@ func TestBuild(t *testing.T) {
 		{name: "a command that is not a string", args: `{"cmd": ["rm", "-rf"]}`, wantErr: `argument "cmd" must be a string`},
 		{name: "not an object", args: `[".env"]`, wantErr: "must be a JSON object"},
 		{name: "too large", args: `{"x": "` + strings.Repeat("a", toolcall.MaxArgumentBytes) + `"}`, wantErr: "more than"},
+		// Omitted content is bulk of any size (a file a coding agent writes): only the rest is bounded.
+		{name: "a large omitted value", args: `{"path": "a.go", "content": "` + big + `"}`,
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"a.go"}}},
+		{name: "an omitted value of many values", args: `{"content": [` + strings.Repeat("1,", 4000) + `1], "path": "a.go"}`,
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"a.go"}}},
+		{name: "a repeated key beside a large omitted value", args: `{"path": "README.md", "content": "` + big + `", "path": ".env"}`,
+			wantErr: `repeat the key "path"`},
+		{name: "a respelled key beside a large omitted value", args: `{"content": "` + big + `", "Path": ".env"}`,
+			wantErr: `"Path" is a respelling of "path"`},
+		{name: "a respelled omitted key is not omitted", args: `{"Content": "` + big + `", "path": "a.go"}`, wantErr: "more than"},
+		{name: "the rest too large beside a large omitted value", args: `{"content": "` + big + `", "x": "` + strings.Repeat("a", toolcall.MaxArgumentBytes) + `"}`,
+			wantErr: "more than"},
+		{name: "a second object after the arguments", args: `{"content": "x"} {"path": ".env"}`, wantErr: "one JSON object"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
