@@ -460,6 +460,31 @@ func classCatalogue() []classCase {
 		{global, "git --work-tree as its own word", sh(`git --work-tree ~/.ssh status`), zeroD, sh(`git --work-tree . status`), false},
 		{global, "git -C moves the operands", sh(`git -C /etc diff --no-index /dev/null shadow`), zeroD, sh(`git -C docs diff --no-index a.md b.md`), false},
 		{global, "git -c before the subcommand", sh(`git -c core.pager=id log`), denied(dc + "git-config-exec"), sh(`git -c color.ui=never log`), false},
+		// git settings that name code to run, or a file that does (include.path, a config directory).
+		{global, "git -c include.path", sh(`git -c include.path=/tmp/inc status`), denied(dc + "git-config-exec"), sh(`git -c user.name=x status`), false},
+		{global, "git -c includeIf", sh(`git -c includeIf.gitdir:/.path=/tmp/inc status`), denied(dc + "git-config-exec"), sh(`git -c http.proxy=http://p status`), false},
+		{global, "git -c a merge driver", sh(`git -c merge.x.driver='cat .env' merge b`), denied(dc + "git-config-exec"), sh(`git -c merge.ff=false merge b`), false},
+		{global, "git config of an include", sh(`git config include.path /tmp/inc`), asked(dc + "git-config-set-exec"), sh(`git config user.name x`), false},
+		{global, "a config directory of the agent's", sh(`XDG_CONFIG_HOME=/tmp/h git status`), opaque, sh(`GIT_PAGER=cat git log`), false},
+
+		// What the shell expands, changed by a variable or an option the engine does not follow.
+		{runtime, "HOME set, then ~", sh(`HOME=/etc; cat ~/shadow`), opaque, sh(`cat ~/notes.md; cat README.md`), false},
+		{runtime, "HOME set, then a bare cd", sh(`HOME=/etc; cd; cat shadow`), opaque, sh(`cd; cd /workspace/app; cat README.md`), false},
+		{runtime, "HOME for a program's configuration", sh(`HOME=/tmp/h git status`), opaque, sh(`git status`), false},
+		{runtime, "CDPATH set, then cd", sh(`CDPATH=/; cd etc; cat shadow`), opaque, sh(`cd src; cat main.go`), false},
+		{runtime, "a non-blank IFS", sh(`IFS=_; f=.env_x; cat $f`), opaque, sh(`IFS=' '; f=README.md; cat $f`), false},
+		{runtime, "GLOBIGNORE, which makes * match dotfiles", sh(`GLOBIGNORE=x; cat *`), opaque, sh(`cat *.md`), false},
+		{runtime, "shopt -s dotglob", sh(`shopt -s dotglob; cat *`), opaque, sh(`cat *.go`), false},
+		{runtime, "shopt -s extglob", sh("shopt -s extglob\ncat @(.env)"), opaque, sh(`cat @(README).md`), false},
+		{runtime, "~+, the working directory", sh(`cd /etc; cat ~+/shadow`), zeroD, sh(`cat ~+/README.md`), false},
+		{runtime, "~-, the previous directory", sh(`cd /etc; cd /tmp; cat ~-/shadow`), dyn, sh(`cd /tmp; cd /workspace/app; cat README.md`), false},
+		{runtime, "a function that changes directory", sh(`f(){ cd /etc; }; cd /tmp; f; cat shadow`), dyn, sh(`f(){ ls; }; cd /tmp; f; cat x.log`), false},
+		{runtime, "pushd alone swaps the stack", sh(`pushd /etc; pushd /tmp; pushd; cat shadow`), dyn, sh(`cd /tmp; cat x.log`), false},
+		{runtime, "pushd +N rotates it", sh(`pushd /etc; pushd /tmp; pushd +1; cat shadow`), dyn, sh(`cd /tmp; cat ./x.log`), false},
+		{runtime, "a function's own positional parameters", sh(`sh -c 'f(){ cat "$1$2"; }; f .e nv' _ x y`), dyn, sh(`sh -c 'cat "$1$2"' _ READ ME.md`), false},
+		{runtime, "shift in a child shell", sh(`sh -c 'shift; cat "$1"' _ x .env`), dyn, sh(`sh -c 'cat "$1"' _ README.md`), false},
+		{runtime, "set -- in a child shell", sh(`sh -c 'set -- .env; cat "$1"' _ x`), dyn, sh(`sh -c 'cat "$1"' _ README.md`), false},
+
 		{global, "make -C before a confirmed target", sh(`make -C infra deploy`), asked("project-command:deploy"), sh(`make test`), false},
 		{global, "make with an extra confirmed target", sh(`make test deploy`), asked("project-command:deploy"), sh(`make test`), false},
 

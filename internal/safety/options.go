@@ -94,7 +94,15 @@ var codeEnvVars = map[string]bool{
 	"GIT_TEMPLATE_DIR": true, "RUSTC_WRAPPER": true, "RUSTC": true, "CARGO_BUILD_RUSTC_WRAPPER": true,
 	"CC": true, "CXX": true, "LD": true, "GOTOOLCHAIN": true, "TF_CLI_ARGS": true, "TF_CLI_CONFIG_FILE": true,
 	"KUBECTL_EXTERNAL_DIFF": true, "NPM_CONFIG_SCRIPT_SHELL": true, "npm_config_script_shell": true,
+	// Where programs read their configuration, which can name code to run (git's core.fsmonitor in
+	// $XDG_CONFIG_HOME/git/config).
+	"XDG_CONFIG_HOME": true,
 }
+
+// expansionEnvVars change what the shell makes of the words after them: HOME is what ~ and a bare
+// cd name (and where programs read their configuration), CDPATH where cd goes, IFS how words
+// split (a non-blank one: "IFS=_; cat $f" splits ".env_x"), GLOBIGNORE that * matches dotfiles.
+var expansionEnvVars = map[string]bool{"HOME": true, "CDPATH": true, "IFS": true, "GLOBIGNORE": true}
 
 // flagEnvVars carry options for one program: their words count as that program's flags.
 var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip"}
@@ -104,6 +112,9 @@ var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAG
 func codeEnvReason(name, val string) string {
 	if codeEnvVars[name] || strings.HasPrefix(name, "TF_CLI_ARGS") {
 		return "setting " + name + " makes programs run code or options the engine cannot see"
+	}
+	if expansionEnvVars[name] && (name != "IFS" || strings.Trim(val, " \t\n") != "") {
+		return "setting " + name + " changes what the shell expands (~ and cd, word splitting, globs) in ways the engine does not follow"
 	}
 	if prog, ok := flagEnvVars[name]; ok {
 		s := segment{name: prog}

@@ -38,6 +38,15 @@ func resolvePathIn(cwd, p string, links int) (string, bool) {
 	switch {
 	case p == "~" || strings.HasPrefix(p, "~/"):
 		return cleanHome(p[1:]), true
+	case p == "~+" || strings.HasPrefix(p, "~+/"):
+		// $PWD: the working directory.
+		if cwd == "" || cwd == cwdUnknown {
+			return path.Clean("." + p[2:]), cwd == ""
+		}
+		return resolvePathIn("", cwd+p[2:], links)
+	case p == "~-" || strings.HasPrefix(p, "~-/"):
+		// $OLDPWD: the directory before the last cd, not known here.
+		return p, false
 	case p[0] == '~':
 		// ~user/...: another user's home, still a home directory.
 		if i := strings.IndexByte(p, '/'); i >= 0 {

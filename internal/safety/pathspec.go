@@ -24,15 +24,16 @@ type argSpec struct {
 
 // Commands the analysis treats specially beyond their argSpecs entry.
 const (
-	cmdEcho = "echo" // prints its operands, which a following xargs passes on; xargs' default command
-	cmdFind = "find" // its roots are the operands, and it runs -exec commands
-	cmdGit  = "git"  // global options come before the subcommand
-	cmdEnv  = "env"  // a wrapper, and the go subcommand that writes settings
-	cmdSed  = "sed"  // its script may run commands or write files
-	cmdAwk  = "awk"  // its program may run commands or write files
-	cmdGawk = "gawk"
-	cmdPf   = "printf"
-	rootDir = "/root"
+	cmdPushd = "pushd" // cd that keeps a stack of directories
+	cmdEcho  = "echo"  // prints its operands, which a following xargs passes on; xargs' default command
+	cmdFind  = "find"  // its roots are the operands, and it runs -exec commands
+	cmdGit   = "git"   // global options come before the subcommand
+	cmdEnv   = "env"   // a wrapper, and the go subcommand that writes settings
+	cmdSed   = "sed"   // its script may run commands or write files
+	cmdAwk   = "awk"   // its program may run commands or write files
+	cmdGawk  = "gawk"
+	cmdPf    = "printf"
+	rootDir  = "/root"
 )
 
 // optFile names a file holding the pattern or program (grep, sed, awk) or the archive (tar).

@@ -253,6 +253,7 @@ type analyzer struct {
 	cond      int       // > 0 inside code that may not run, or runs in a subshell: assignments there are not recorded
 	funcs     []string  // functions being defined (a call to one of them from its own body is a fork bomb)
 	defined   []string  // functions defined so far; calling one runs a body already analysed
+	movers    []string  // functions whose body changes the working directory
 	err       *analysisError
 	work      int      // units of work spent so far (maxWork)
 	env       []string // assignments for the next recorded command
@@ -516,7 +517,15 @@ func (a *analyzer) funcDecl(c *syntax.FuncDecl, pipeFrom []int, depth int) {
 	}
 	a.funcs = append(a.funcs, name)
 	a.cond++
+	// The body runs where the function is called, with the caller's arguments: from a directory
+	// and with positional parameters not known here.
+	cwd, hidden := a.cwd, a.vars.hidePositional()
 	a.stmt(c.Body, pipeFrom, depth)
+	if a.cwd != cwd {
+		a.movers = append(a.movers, name)
+	}
+	a.cwd = cwd
+	a.vars.restore(hidden)
 	a.cond--
 	a.funcs = a.funcs[:len(a.funcs)-1]
 	a.defined = append(a.defined, name)

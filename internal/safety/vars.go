@@ -70,6 +70,12 @@ func newVarScope(f *syntax.File) *varScope {
 // anyway.
 func assignsByName(words []word) bool {
 	name := commandName(words[0].s)
+	switch name {
+	case "shift":
+		return true // the positional parameters move
+	case "set":
+		return setsPositional(words[1:])
+	}
 	if name != cmdPf {
 		return computedAssigners[name]
 	}
@@ -175,6 +181,51 @@ func (vs *varScope) set(name, val string) {
 		vs.vals = map[string]string{}
 	}
 	vs.vals[name] = val
+}
+
+// setsPositional says whether set's arguments assign the positional parameters: "set -- a b" and
+// "set a b" do, "set -euo pipefail" does not (-o takes the next word).
+func setsPositional(args []word) bool {
+	for i := 0; i < len(args); i++ {
+		switch s := args[i].s; {
+		case s == "--" || s == "-" || args[i].dynamic:
+			return true
+		case s != "" && (s[0] == '-' || s[0] == '+'):
+			if strings.HasSuffix(s, "o") {
+				i++ // -o NAME, -euo NAME
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// hidePositional removes the positional parameters' values ($0 to $9) for the body of a
+// function, which gets its caller's, and returns them for restore.
+func (vs *varScope) hidePositional() map[string]string {
+	if vs == nil || len(vs.vals) == 0 {
+		return nil
+	}
+	var hidden map[string]string
+	for i := range 10 {
+		name := string(rune('0' + i))
+		if v, ok := vs.vals[name]; ok {
+			if hidden == nil {
+				hidden = map[string]string{}
+			}
+			hidden[name] = v
+			delete(vs.vals, name)
+		}
+	}
+	return hidden
+}
+
+// restore puts back what hidePositional removed.
+func (vs *varScope) restore(hidden map[string]string) {
+	for name, v := range hidden {
+		vs.set(name, v)
+	}
 }
 
 // positional returns a scope for a nested shell ("sh -c SCRIPT NAME ARG..."): a child process

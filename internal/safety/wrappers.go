@@ -94,7 +94,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 	switch name := seg.name; {
 	case name == "":
 		return
-	case name == "cd" || name == "pushd":
+	case name == "cd" || name == cmdPushd:
 		// The directory is resolved from where cd runs, before the working directory changes.
 		a.argPaths(idx)
 		a.cd(seg)
@@ -103,6 +103,10 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.out.segments[idx].yields = literalOperands(seg)
 	case name == "popd":
 		a.cwd = cwdUnknown
+	case seg.localFunc && slices.Contains(a.movers, name):
+		a.cwd = cwdUnknown // its body changes the directory, from wherever it is called
+	case name == "shopt":
+		a.shopt(idx)
 	case shells[name]:
 		a.shell(idx, redirs, depth)
 	case name == cmdFind:
@@ -124,14 +128,43 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 
 func (a *analyzer) cd(seg segment) {
 	if len(seg.operands) == 0 {
-		a.cwd = "~"
+		if seg.name == cmdPushd {
+			a.cwd = cwdUnknown // pushd alone swaps the top two directories of the stack
+		} else {
+			a.cwd = "~"
+		}
 		return
 	}
 	t := seg.operands[0]
-	if t.s == "-" {
-		t.dynamic = true // the previous directory, unknown here
+	if t.s == "-" || seg.name == cmdPushd && isStackIndex(t.s) {
+		t.dynamic = true // the previous directory, or one of the stack's: unknown here
 	}
 	a.chdir(t)
+}
+
+// isStackIndex says whether a pushd operand names an entry of the directory stack (+1, -0).
+func isStackIndex(s string) bool {
+	return len(s) > 1 && (s[0] == '+' || s[0] == '-') && strings.Trim(s[1:], "0123456789") == ""
+}
+
+// expansionOptions are shopt options that change what a word expands to in ways the engine does
+// not follow: * matching dotfiles, extended or case-blind globs, aliases.
+var expansionOptions = map[string]bool{"dotglob": true, "extglob": true, "nocaseglob": true, "nocasematch": true,
+	"expand_aliases": true, "globasciiranges": true, "cdable_vars": true}
+
+// shopt asks for a person when the command turns on an option that changes what later words
+// expand to ("shopt -s dotglob; cat *" reads .env).
+func (a *analyzer) shopt(idx int) {
+	seg := a.out.segments[idx]
+	if !slices.ContainsFunc(seg.words[1:], func(w word) bool { return w.s == "-s" || strings.HasPrefix(w.s, "-") && strings.Contains(w.s, "s") }) {
+		return
+	}
+	for _, w := range seg.words[1:] {
+		if w.dynamic || expansionOptions[w.s] {
+			a.opaque(idx, "shopt "+w.s+" changes what later words expand to")
+			return
+		}
+	}
 }
 
 // unwrap finds the wrapped command (or script) of a wrapper and analyses it.
