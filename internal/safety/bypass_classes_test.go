@@ -292,6 +292,23 @@ func classCatalogue() []classCase {
 		{code, "env -C into the home directory", sh(`env -C ~/.ssh cat id_ed25519.pub`), zeroD, sh(`env -C docs cat id.md`), false},
 
 		// Abbreviated long options, expanded as getopt_long does.
+		{abbrev, "sort --out", sh(`sort --out=/root/.bashrc payload`), noWriteD, sh(`sort --out=build/sorted.txt notes.txt`), false},
+		{abbrev, "sort --o", sh(`sort --o ~/.bashrc payload`), noWriteD, sh(`sort --reverse notes.txt`), false},
+		{abbrev, "cp --target-dir", sh(`cp --target-dir=/etc/cron.d payload`), noWriteD, sh(`cp --target-dir=build notes.txt`), false},
+		{abbrev, "tar --dir", sh(`tar -xf a.tar --dir=/etc`), asked(RulePrefixAutonomy + "system_modify"), sh(`tar -xf a.tar --dir=build`), true},
+		{abbrev, "git show --output", sh(`git show --output=/root/.bashrc HEAD:payload`), noWriteD, sh(`git log --output=build/log.txt`), false},
+
+		// Programs that write where the engine took them to read.
+		{abbrev, "uniq writes its second operand", sh(`uniq payload ~/.bashrc`), noWriteD, sh(`uniq notes.txt build/uniq.txt`), false},
+		{abbrev, "xxd -r writes its second operand", sh(`xxd -r -p payload.hex .git/hooks/pre-commit`), noWriteD, sh(`xxd -r -p a.hex build/a.bin`), false},
+		{abbrev, "split writes below its prefix", sh(`split -n 1 payload /etc/cron.d/x`), noWriteD, sh(`split -n 2 notes.txt build/part-`), false},
+		{abbrev, "gzip -r replaces every file below", sh(`gzip -r .`), noDeleteD, sh(`gzip -r build`), false},
+		{abbrev, "gzip replaces the file", sh(`gzip .git/config`), noDeleteD, sh(`gzip -c .git/config > /tmp/c.gz`), false},
+
+		// find's -exec gets what the whole expression yields, from the match's directory with -execdir.
+		{abbrev, "find -not -name -exec", sh(`find . -not -name '*.go' -exec cat {} +`), dyn, sh(`find . -name '*.go' -exec cat {} +`), false},
+		{abbrev, "find -o -exec", sh(`find . -name '*.go' -o -type f -exec cat {} +`), dyn, sh(`find src -type f -name '*.go' -exec wc -l {} +`), false},
+		{abbrev, "find -execdir with a relative path", sh(`find /etc/passwd -execdir cat shadow \;`), dyn, sh(`find src -execdir ls \;`), false},
 		{abbrev, "git reset --har", sh(`git reset --har HEAD~1`), denied(dc + "git-reset-hard"), sh(`git reset --soft HEAD~1`), false},
 		{abbrev, "git reset --ha", sh(`git reset --ha`), denied(dc + "git-reset-hard"), sh(`git reset HEAD~1`), false},
 		{abbrev, "git reset --mer", sh(`git reset --mer`), denied(dc + "git-reset-hard"), sh(`git reset --quiet`), false},

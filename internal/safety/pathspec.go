@@ -96,6 +96,14 @@ var argSpecs = map[string]argSpec{
 	"awk":   {skip: 1, skipUnless: awkProgramOpts},
 	"gawk":  {skip: 1, skipUnless: awkProgramOpts},
 	"sort":  {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite}},
+	// uniq IN OUT and xxd [-r] IN OUT write their second operand; split IN PREFIX writes PREFIXaa...
+	"uniq": {op: opRead, lastOp: opWrite, restOp: opRead}, "xxd": {op: opRead, lastOp: opWrite, restOp: opRead},
+	"split": {op: opRead, lastOp: opWrite, restOp: opRead},
+	// A compressor replaces each file with its compressed one (gzip -r . every file below .), unless
+	// it writes to stdout or keeps the original (compressed).
+	"gzip": {op: opDelete}, "gunzip": {op: opDelete}, "bzip2": {op: opDelete}, "bunzip2": {op: opDelete},
+	"xz": {op: opDelete}, "unxz": {op: opDelete}, "lzma": {op: opDelete}, "unlzma": {op: opDelete},
+	"compress": {op: opDelete}, "uncompress": {op: opDelete}, "lzip": {op: opDelete}, "lz4": {op: opDelete},
 
 	"dd":    {valueOps: map[string]pathOp{"of": opWrite, "if": opRead}},
 	"curl":  {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-T": opRead, "--upload-file": opRead, "-K": opRead, "--config": opRead, "-c": opWrite, "--cookie-jar": opWrite, "-D": opWrite, "--dump-header": opWrite}},
@@ -105,7 +113,7 @@ var argSpecs = map[string]argSpec{
 	"zip":   {},
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
 
-	cmdGit: {skip: 1, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
+	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
 	"go":   {skip: 1}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1}, "cargo": {skip: 1},
 	"make": {noPaths: true}, "kubectl": {skip: 1}, "docker": {skip: 1}, "systemctl": {skip: 1},
 }
@@ -334,6 +342,9 @@ func operandOp(s *segment, spec argSpec) pathOp {
 	if op == 0 {
 		op = opRead
 	}
+	if op == opDelete && compressors[s.name] && keepsOriginal(s) {
+		op = opRead
+	}
 	for _, f := range spec.inPlace {
 		if s.hasFlag(f) {
 			op = opWrite
@@ -345,6 +356,19 @@ func operandOp(s *segment, spec argSpec) pathOp {
 		}
 	}
 	return op
+}
+
+// compressors replace the files they are given (gzip f leaves f.gz, and no f).
+var compressors = map[string]bool{"gzip": true, "gunzip": true, "bzip2": true, "bunzip2": true, "xz": true, "unxz": true,
+	"lzma": true, "unlzma": true, "compress": true, "uncompress": true, "lzip": true, "lz4": true}
+
+// keepsOriginal says whether a compressor keeps the files it reads: it writes to stdout, keeps
+// them, or only lists or tests them (lz4 keeps them unless told --rm).
+func keepsOriginal(s *segment) bool {
+	if s.name == "lz4" {
+		return !s.hasFlag("--rm")
+	}
+	return slices.ContainsFunc([]string{"-c", "--stdout", "--to-stdout", "-k", "--keep", "-l", "--list", "-t", "--test"}, s.hasFlag)
 }
 
 // operandPath records an operand as a path, looking inside "key=value" and "@file" forms
@@ -388,6 +412,9 @@ func (a *analyzer) optionValues(seg *segment, spec argSpec) {
 		}
 		name, val, hasVal := strings.Cut(v, "=")
 		op, listed := spec.valueOps[name]
+		if !listed {
+			op, listed = abbreviated(spec.valueOps, name)
+		}
 		switch {
 		case listed && hasVal:
 			a.touch(words[i].with(strings.TrimPrefix(val, "@")), op)
@@ -405,6 +432,23 @@ func (a *analyzer) optionValues(seg *segment, spec argSpec) {
 			}
 		}
 	}
+}
+
+// abbreviated is the option of valueOps that name abbreviates, as getopt_long takes a long option
+// by any prefix of it ("--out" for "--output", "--target-dir" for "--target-directory"). Should
+// the prefix fit several, any is a path, and the strongest operation among them is taken.
+func abbreviated(valueOps map[string]pathOp, name string) (pathOp, bool) {
+	if len(name) < 3 || !strings.HasPrefix(name, "--") {
+		return 0, false
+	}
+	var op pathOp
+	found := false
+	for long, o := range valueOps {
+		if strings.HasPrefix(long, name) {
+			op, found = max(op, o), true
+		}
+	}
+	return op, found
 }
 
 // presenceCheck reports whether a segment is "grep -q NAME FILE" (or -sq, --quiet, --silent): a
@@ -457,6 +501,8 @@ func recursiveOp(s *segment) bool {
 		return s.hasFlag("-r")
 	case "mv":
 		return true
+	case "gzip", "gunzip", "bzip2", "xz", "unxz", "zstd", "lz4":
+		return s.hasFlag("-r") || s.hasFlag("--recursive")
 	case cmdGit:
 		// git rm --cached only changes the index.
 		return len(s.operands) > 0 && s.operands[0].s == "rm" && s.hasFlag("-r") && !s.hasFlag("--cached")
@@ -583,11 +629,8 @@ func (a *analyzer) findPaths(s *segment) {
 			filtered = false // -name '*' or '.*' filters nothing
 		}
 	}
-	for _, w := range s.words[1:] {
-		switch w.s {
-		case "!", "-not", "-o", "-or", ",":
-			filtered = false
-		}
+	if findAlternatives(s.words) {
+		filtered = false
 	}
 	if filtered {
 		for _, y := range s.yields {

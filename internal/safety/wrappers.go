@@ -167,6 +167,18 @@ func (a *analyzer) shopt(idx int) {
 	}
 }
 
+// findAlternatives says whether a find expression negates or alternates its tests, so that what
+// it yields is not what its -name patterns match.
+func findAlternatives(words []word) bool {
+	return slices.ContainsFunc(words[1:], func(w word) bool {
+		switch w.s {
+		case "!", "-not", "-o", "-or", ",", "\\!":
+			return true
+		}
+		return false
+	})
+}
+
 // unwrap finds the wrapped command (or script) of a wrapper and analyses it.
 func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, depth int) {
 	words := a.out.segments[idx].words
@@ -406,10 +418,17 @@ func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 			}
 		}
 	}
+	if findAlternatives(words) {
+		// "-not -name '*.go'", "-name x -o -type f": the files are not those the names match.
+		names = nil
+	}
 	a.out.segments[idx].yields = names
 	for i := 1; i < len(words); i++ {
+		inDir := false
 		switch words[i].s {
-		case "-exec", "-execdir", "-ok", "-okdir":
+		case "-exec", "-ok":
+		case "-execdir", "-okdir":
+			inDir = true
 		default:
 			continue
 		}
@@ -434,7 +453,12 @@ func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 				inner = append(inner, w)
 			}
 			a.out.segments[idx].wrapper = true
+			saved := a.cwd
+			if inDir {
+				a.cwd = cwdUnknown // each match's own directory
+			}
 			a.command(inner, redirs, a.out.segments[idx].pipeFrom, depth+1)
+			a.cwd = saved
 		}
 		i = j
 	}
