@@ -365,7 +365,7 @@ func awkCode(s *segment) string {
 		if prog.dynamic {
 			return "a program computed at run time"
 		}
-		for _, k := range []string{"system", "|", ">", "getline", "ENVIRON", "PROCINFO", "@", "close", "fflush"} {
+		for _, k := range []string{"system", "|", ">", "getline", "ENVIRON", "PROCINFO", "@", "close", "fflush", "ARGV", "ARGC"} {
 			if strings.Contains(prog.s, k) {
 				return "a program using " + k
 			}

@@ -55,8 +55,9 @@ var (
 var argSpecs = map[string]argSpec{
 	cmdEcho: {noPaths: true}, "printf": {noPaths: true}, "kill": {noPaths: true}, "pkill": {noPaths: true},
 	"killall": {noPaths: true}, "sleep": {noPaths: true}, "seq": {noPaths: true}, "expr": {noPaths: true},
-	"true": {noPaths: true}, "false": {noPaths: true}, "yes": {noPaths: true}, "date": {noPaths: true},
-	"id": {noPaths: true}, "whoami": {noPaths: true}, "uname": {noPaths: true}, "hostname": {noPaths: true},
+	"true": {noPaths: true}, "false": {noPaths: true}, "yes": {noPaths: true},
+	"date": {noPaths: true, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead, "-r": opRead, "--reference": opRead}},
+	"id":   {noPaths: true}, "whoami": {noPaths: true}, "uname": {noPaths: true}, "hostname": {noPaths: true},
 	"which": {noPaths: true}, "type": {noPaths: true}, "exit": {noPaths: true}, "return": {noPaths: true},
 	"test": {noPaths: true}, "[": {noPaths: true}, "[[": {noPaths: true}, "export": {noPaths: true},
 	"unset": {noPaths: true}, "alias": {noPaths: true}, "read": {noPaths: true}, "wait": {noPaths: true},
@@ -127,6 +128,9 @@ func (a *analyzer) argPaths(idx int) {
 	}
 	spec := argSpecs[seg.name]
 	a.optionValues(seg, spec)
+	if nameList(seg) {
+		a.touch(word{s: placeholderXargs, dynamic: true}, opRead)
+	}
 	if spec.noPaths {
 		return
 	}
@@ -401,6 +405,17 @@ func (a *analyzer) operandPath(w word, op pathOp) {
 	// host:path (scp, rsync) names a local path only without the host part.
 }
 
+// nameListOptions name a file (or "-", standard input) listing the files a command reads: what
+// it reads is then not known (sort --files0-from=F, tar -T F, zip -@, rsync --files-from=F).
+var nameListOptions = map[string][]string{
+	"sort": {"--files0-from"}, "wc": {"--files0-from"}, "du": {"--files0-from"}, "tar": {"-T", "--files-from"},
+	"zip": {"-@", "--names-stdin"}, "rsync": {"--files-from"}, "cpio": {"-o", "--create", "-p", "--pass-through"},
+	"xz": {"--files", "--files0"}, "md5sum": {"--files0-from"}, "sha256sum": {"--files0-from"},
+}
+
+// nameList says whether a command reads files a list names, not its operands.
+func nameList(s *segment) bool { return slices.ContainsFunc(nameListOptions[s.name], s.hasFlag) }
+
 // optionValues records the values of options that take a path ("-o out", "--output=out",
 // "of=/dev/sda") and the values of every "--name=value" option, read.
 func (a *analyzer) optionValues(seg *segment, spec argSpec) {
@@ -501,11 +516,12 @@ func recursiveOp(s *segment) bool {
 		return s.hasFlag("-r")
 	case "mv":
 		return true
-	case "gzip", "gunzip", "bzip2", "xz", "unxz", "zstd", "lz4":
+	case "gzip", "gunzip", "bzip2", "xz", "unxz", "zstd", "lz4", "diff":
 		return s.hasFlag("-r") || s.hasFlag("--recursive")
 	case cmdGit:
-		// git rm --cached only changes the index.
-		return len(s.operands) > 0 && s.operands[0].s == "rm" && s.hasFlag("-r") && !s.hasFlag("--cached")
+		// git rm --cached only changes the index; git diff --no-index compares directories whole.
+		return len(s.operands) > 0 && (s.operands[0].s == "rm" && s.hasFlag("-r") && !s.hasFlag("--cached") ||
+			s.operands[0].s == "diff" && s.hasFlag("--no-index"))
 	}
 	return false
 }
@@ -602,6 +618,13 @@ func (a *analyzer) zipPaths(s *segment) {
 		return
 	}
 	a.operandPath(s.operands[0], opWrite)
+	if s.hasFlag("-R") || s.hasFlag("--recurse-patterns") {
+		// Every file below the working directory that a pattern operand matches.
+		a.recursive = true
+		defer func() { a.recursive = false }()
+		a.touch(word{s: "."}, opRead)
+		return
+	}
 	a.recursive = s.hasFlag("-r") || s.hasFlag("--recurse-paths")
 	defer func() { a.recursive = false }()
 	for _, w := range s.operands[1:] {

@@ -99,7 +99,9 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.argPaths(idx)
 		a.cd(seg)
 		return
-	case name == cmdEcho || name == cmdPf:
+	case name == cmdEcho && !seg.hasFlag("-e"):
+		// printf's format, and echo -e, turn the operands into other text (printf %s .e nv
+		// prints .env): only echo's are known.
 		a.out.segments[idx].yields = literalOperands(seg)
 	case name == "popd":
 		a.cwd = cwdUnknown
@@ -337,6 +339,11 @@ func (a *analyzer) xargsInner(idx int, rest []word, redirs []*syntax.Redirect, d
 		}
 		yields = append(yields, a.out.segments[p].yields...)
 	}
+	words := a.out.segments[idx].words
+	yields, ok := xargsSplit(yields)
+	if !ok || xargsTransforms(words[1:len(words)-len(rest)]) {
+		known = false
+	}
 	if !known || len(yields) == 0 {
 		inner = append(inner, word{s: placeholderXargs, dynamic: true})
 	}
@@ -344,6 +351,42 @@ func (a *analyzer) xargsInner(idx int, rest []word, redirs []*syntax.Redirect, d
 		inner = append(inner, word{s: y, glob: hasGlobMeta(y), dynamic: y == placeholderXargs})
 	}
 	a.command(inner, redirs, a.out.segments[idx].pipeFrom, depth+1)
+}
+
+// xargsSplit is the arguments xargs makes of the text it reads, as the engine knows it: split at
+// blanks. Quotes and backslashes xargs removes ('.e\nv' is .env to it) make them unknown (false).
+func xargsSplit(text []string) ([]string, bool) {
+	var out []string
+	for _, t := range text {
+		if t != placeholderXargs && strings.ContainsAny(t, `'"\`) {
+			return nil, false
+		}
+		out = append(out, strings.Fields(t)...)
+	}
+	return out, true
+}
+
+// xargsTransforms says whether xargs' options make it build arguments otherwise than by splitting
+// at blanks: a delimiter (-d, -0), a replacement string (-I, -i: "xargs -I{} cat .{}"), an end
+// of input (-E, -e), or another input file (-a).
+func xargsTransforms(opts []word) bool {
+	for _, w := range opts {
+		s := w.s
+		switch {
+		case w.dynamic:
+			return true
+		case strings.HasPrefix(s, "--"):
+			name, _, _ := strings.Cut(s[2:], "=")
+			for _, long := range []string{"delimiter", "null", "replace", "eof", "arg-file"} {
+				if len(name) > 0 && strings.HasPrefix(long, name) {
+					return true
+				}
+			}
+		case strings.HasPrefix(s, "-") && strings.ContainsAny(s, "d0IiEea"):
+			return true
+		}
+	}
+	return false
 }
 
 // shell analyses what a shell runs: the -c script, a here-document or here-string on stdin, or a
