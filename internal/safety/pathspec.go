@@ -407,6 +407,8 @@ func (a *analyzer) operandPath(w word, op pathOp) {
 
 // nameListOptions name a file (or "-", standard input) listing the files a command reads: what
 // it reads is then not known (sort --files0-from=F, tar -T F, zip -@, rsync --files-from=F).
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var nameListOptions = map[string][]string{
 	"sort": {"--files0-from"}, "wc": {"--files0-from"}, "du": {"--files0-from"}, "tar": {"-T", "--files-from"},
 	"zip": {"-@", "--names-stdin"}, "rsync": {"--files-from"}, "cpio": {"-o", "--create", "-p", "--pass-through"},
