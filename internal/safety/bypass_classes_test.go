@@ -328,6 +328,14 @@ func classCatalogue() []classCase {
 		{contain, "git diff --no-index of the project", sh(`git diff --no-index /tmp/empty .`), asked(RuleContainsProtected), sh(`git diff HEAD`), false},
 		{runtime, "date -f", sh(`date -f .env`), zeroD, sh(`date +%s`), false},
 		{runtime, "date --file", sh(`date --file=.env`), zeroD, sh(`date -u`), false},
+		// A file as a revision holds it: protected as the file is.
+		{runtime, "git show of a protected file's revision", sh(`git show HEAD:.env.local`), zeroD, sh(`git show HEAD:README.md`), false},
+		{runtime, "git show of a key's revision", sh(`git show HEAD~1:id_rsa`), zeroD, sh(`git show HEAD~1:src/main.go`), false},
+		{runtime, "git cat-file of an index stage", sh(`git cat-file -p :0:.envrc`), zeroD, sh(`git push origin main:main`), false},
+		// Block devices hold every file of a file system.
+		{defaults, "a device-mapper device", sh(`cat /dev/dm-0`), zeroD, sh(`cat /dev/null`), false},
+		{defaults, "a loop device", sh(`dd if=/dev/loop0 of=x.img`), zeroD, sh(`dd if=/dev/zero of=x.img count=1`), false},
+		{defaults, "a block device by number", sh(`dd if=/dev/block/8:0 of=x`), zeroD, sh(`dd if=/dev/urandom of=x count=1`), false},
 		{abbrev, "git reset --har", sh(`git reset --har HEAD~1`), denied(dc + "git-reset-hard"), sh(`git reset --soft HEAD~1`), false},
 		{abbrev, "git reset --ha", sh(`git reset --ha`), denied(dc + "git-reset-hard"), sh(`git reset HEAD~1`), false},
 		{abbrev, "git reset --mer", sh(`git reset --mer`), denied(dc + "git-reset-hard"), sh(`git reset --quiet`), false},

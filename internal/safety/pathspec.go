@@ -167,6 +167,9 @@ func (a *analyzer) argPaths(idx int) {
 	if seg.name == cmdGit && len(seg.operands) > 0 && seg.operands[0].s == "grep" {
 		a.gitGrepRoots(seg)
 	}
+	if seg.name == cmdGit {
+		a.gitObjectPaths(seg)
+	}
 	a.operandPaths(ops, op, spec)
 	if seg.name == "ln" {
 		a.symlinkTargets(seg)
@@ -306,6 +309,25 @@ func (a *analyzer) gitGrepRoots(s *segment) {
 		}
 	}
 	a.touch(word{s: "."}, opRead)
+}
+
+// gitObjectPaths reads the paths a git operand names in a revision (git show HEAD:.env.local,
+// git cat-file -p :0:.env, git diff main:config/prod.env): a file's content as committed, which
+// the path policy protects as it protects the file.
+func (a *analyzer) gitObjectPaths(s *segment) {
+	for _, w := range s.words[1:] {
+		rev, p, ok := strings.Cut(w.s, ":")
+		if !ok || strings.HasPrefix(w.s, "-") || strings.Contains(w.s, "://") {
+			continue
+		}
+		if rev == "" && len(p) > 1 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' {
+			p = p[2:] // :0:path, a stage of the index
+		}
+		p = strings.TrimPrefix(p, "./")
+		if p != "" && !strings.HasPrefix(p, "/") {
+			a.touch(w.with(p), opRead)
+		}
+	}
 }
 
 // gitGlobalPaths reads the directories git's global options name, in either spelling ("-C dir",
