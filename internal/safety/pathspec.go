@@ -170,6 +170,9 @@ func (a *analyzer) argPaths(idx int) {
 	if seg.name == cmdGit {
 		a.gitObjectPaths(seg)
 	}
+	if seg.name == "curl" {
+		a.curlURLEncoded(seg)
+	}
 	a.operandPaths(ops, op, spec)
 	if seg.name == "ln" {
 		a.symlinkTargets(seg)
@@ -419,12 +422,35 @@ func (a *analyzer) operandPath(w word, op pathOp) {
 	}
 	a.touch(w, op)
 	if k, val, ok := strings.Cut(v, "="); ok && k != "" && val != "" {
-		a.touch(w.with(strings.TrimPrefix(val, "@")), op)
+		a.formFile(w, val, op)
 	}
 	if strings.HasPrefix(v, "@") && len(v) > 1 {
-		a.touch(w.with(v[1:]), op)
+		a.formFile(w, v, op)
 	}
 	// host:path (scp, rsync) names a local path only without the host part.
+}
+
+// curlURLEncoded reads the file of curl's --data-urlencode NAME@FILE (curl sends FILE's content).
+func (a *analyzer) curlURLEncoded(s *segment) {
+	for i, w := range s.words {
+		val, ok := strings.CutPrefix(w.s, "--data-urlencode=")
+		if !ok && i > 0 && s.words[i-1].s == "--data-urlencode" {
+			val, ok = w.s, true
+		}
+		if _, file, found := strings.Cut(val, "@"); ok && found && file != "" {
+			a.touch(w.with(file), opRead)
+		}
+	}
+}
+
+// formFile records the file a value names as curl's forms and data name one: "@file" or "<file"
+// (curl -F 'x=</etc/shadow', -d @.env), with what follows a ";" (";type=text/plain") cut off too.
+func (a *analyzer) formFile(w word, val string, op pathOp) {
+	p := strings.TrimLeft(val, "@<")
+	a.touch(w.with(p), op)
+	if before, _, ok := strings.Cut(p, ";"); ok && before != "" && p != val {
+		a.touch(w.with(before), op)
+	}
 }
 
 // nameListOptions name a file (or "-", standard input) listing the files a command reads: what

@@ -433,14 +433,14 @@ func shellOptions(words []word) (int, bool) {
 			}
 			continue
 		}
-		if strings.ContainsAny(v[1:], "oO") && i+1 < len(words) && !strings.Contains(v[1:], "c") {
-			i++ // -o option / -O shopt take a value
-		}
 		if v[0] == '-' && strings.Contains(v[1:], "c") {
 			hasC = true
 		}
+		// Each -o (an option) and -O (a shopt) in a bundle takes the next word, with -c too:
+		// "bash -co pipefail 'cat .env'" runs cat .env.
+		i += strings.Count(v[1:], "o") + strings.Count(v[1:], "O")
 	}
-	return i, hasC
+	return min(i, len(words)), hasC
 }
 
 // findExec analyses find's -exec, -execdir, -ok and -okdir commands. "{}" stands for the files
