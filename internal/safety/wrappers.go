@@ -42,6 +42,7 @@ var wrappers = map[string]wrapSpec{
 	"builtin":          {},
 	"command":          {},
 	"busybox":          {},
+	"toybox":           {},
 	"dbus-run-session": {},
 	"proxychains":      {argOpts: "f"},
 	"proxychains4":     {argOpts: "f"},
@@ -56,8 +57,8 @@ var wrappers = map[string]wrapSpec{
 	"chrt":             {skip: 1},
 	"faketime":         {skip: 1},
 	"flock":            {argOpts: "wEn", skip: 1, script: 'c', longScript: longOptCommand},
-	"unshare":          {},
-	"nsenter":          {argOpts: "tSGw"},
+	"unshare":          {argOpts: "wR", longArgs: []string{"wd", "root", "propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups", "kill-child"}, chdir: 'w', longChdir: "wd"},
+	"nsenter":          {argOpts: "tSGwr", longArgs: []string{"target", "setuid", "setgid", "wd", "root"}, chdir: 'w', longChdir: "wd"},
 	"firejail":         {},
 	"strace":           {argOpts: "eoOpPsSuIXabE", writeOpts: "o"},
 	"ltrace":           {argOpts: "eopsuanADFlL", writeOpts: "o"},
@@ -109,6 +110,10 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.cwd = cwdUnknown // its body changes the directory, from wherever it is called
 	case name == "shopt":
 		a.shopt(idx)
+	case name == "trap":
+		a.trap(idx, depth)
+	case name == "source" || name == ".":
+		a.source(idx, redirs, depth)
 	case shells[name]:
 		a.shell(idx, redirs, depth)
 	case name == cmdFind:
@@ -116,10 +121,13 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 	case name == cmdGit:
 		a.gitScripts(seg, depth)
 	default:
+		if why := runsCode(&a.out.segments[idx]); why != "" {
+			a.opaque(idx, why)
+		}
 		if spec, ok := wrappers[name]; ok {
 			a.unwrap(idx, spec, redirs, depth)
 		} else if opts, ok := interpreters[name]; ok {
-			a.interpreter(idx, opts)
+			a.interpreter(idx, opts, redirs)
 		}
 	}
 	if why := codeOption(&a.out.segments[idx]); why != "" {
@@ -200,24 +208,29 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	}
 	if i >= len(words) {
 		if spec.xargs {
-			a.xargsInner(idx, []word{{s: cmdEcho}}, redirs, depth)
+			a.xargsInner(idx, words[1:min(i, len(words))], []word{{s: cmdEcho}}, redirs, depth)
 		} else {
 			a.out.segments[idx].wrapper = false
 		}
 		return
 	}
 	rest := words[i:]
-	if opts.chdir != nil {
-		// env -C DIR runs the command in DIR: its relative paths resolve there.
+	if opts.chdir != nil || a.out.segments[idx].name == "chroot" {
+		// env -C DIR runs the command in DIR: its relative paths resolve there. chroot runs it
+		// in the new root's "/", and another root than "/" is opaque (runsCode).
 		saved := a.cwd
 		defer func() { a.cwd = saved }()
-		a.chdir(*opts.chdir)
+		if opts.chdir != nil {
+			a.chdir(*opts.chdir)
+		} else {
+			a.cwd = "/"
+		}
 	}
 	switch {
 	case spec.joinScript:
 		a.script(joinWords(rest), depth+1)
 	case spec.xargs:
-		a.xargsInner(idx, rest, redirs, depth)
+		a.xargsInner(idx, words[1:min(i, len(words))], rest, redirs, depth)
 	default:
 		a.env = opts.env
 		a.command(rest, redirs, a.out.segments[idx].pipeFrom, depth+1)
@@ -328,7 +341,7 @@ func (a *analyzer) shortOptions(o *wrapperOpts, words []word, spec wrapSpec, v s
 
 // xargsInner analyses the command xargs runs. Its extra arguments come from stdin: the values an
 // earlier find or echo stage yields when they are known, a computed placeholder otherwise.
-func (a *analyzer) xargsInner(idx int, rest []word, redirs []*syntax.Redirect, depth int) {
+func (a *analyzer) xargsInner(idx int, opts, rest []word, redirs []*syntax.Redirect, depth int) {
 	inner := append([]word(nil), rest...)
 	yields, known := a.hereStringYields(redirs)
 	known = known || len(a.out.segments[idx].pipeFrom) > 0
@@ -339,9 +352,8 @@ func (a *analyzer) xargsInner(idx int, rest []word, redirs []*syntax.Redirect, d
 		}
 		yields = append(yields, a.out.segments[p].yields...)
 	}
-	words := a.out.segments[idx].words
 	yields, ok := xargsSplit(yields)
-	if !ok || xargsTransforms(words[1:len(words)-len(rest)]) {
+	if !ok || xargsTransforms(opts) {
 		known = false
 	}
 	if !known || len(yields) == 0 {
@@ -408,6 +420,8 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 			if body := stdinBody(r); body != nil && len(body.Parts) > 0 {
 				a.out.segments[idx].wrapper = true
 				a.script(a.render(body).s, depth+1)
+			} else if readsStdin(r) {
+				a.opaque(idx, "a script file on standard input")
 			}
 		}
 	}
@@ -522,7 +536,7 @@ func (a *analyzer) gitScripts(seg segment, depth int) {
 }
 
 // interpreter marks a segment that runs inline code as opaque.
-func (a *analyzer) interpreter(idx int, opts string) {
+func (a *analyzer) interpreter(idx int, opts string, redirs []*syntax.Redirect) {
 	seg := &a.out.segments[idx]
 	if opts == "" {
 		a.opaque(idx, "an interpreter")
@@ -534,9 +548,101 @@ func (a *analyzer) interpreter(idx int, opts string) {
 			return
 		}
 	}
-	if seg.hasFlag("--eval") || seg.hasFlag("--command") || seg.hasFlag("--print") {
+	switch {
+	case seg.hasFlag("--eval") || seg.hasFlag("--command") || seg.hasFlag("--print"):
 		a.opaque(idx, "inline code")
+	case seg.hasFlag("-m"):
+		// A module, installed or the project's: as a project's own commands, judged by name.
+	case len(seg.operands) > 0:
+		a.opaque(idx, "a script file")
+	case len(seg.pipeFrom) > 0 || slices.ContainsFunc(redirs, readsStdin):
+		a.opaque(idx, "a script on standard input")
 	}
+}
+
+// readsStdin says whether a redirect feeds standard input: a file, a here-document or a
+// here-string.
+func readsStdin(r *syntax.Redirect) bool {
+	return stdinBody(r) != nil || r.Op == syntax.RdrIn && (r.N == nil || r.N.Value == "0")
+}
+
+// runsCode returns why a program runs code given to it in a way the engine does not follow, or
+// "": a terminal multiplexer's new window or keys, GNU parallel's command template, a debugger,
+// ssh's ProxyCommand or LocalCommand, go generate's directives, chroot into another root.
+func runsCode(s *segment) string {
+	switch s.name {
+	case "parallel", "gdb", "lldb":
+		return s.name + " runs the commands it is given"
+	case "tmux", "screen":
+		if len(s.operands) > 0 && !slices.Contains([]string{"ls", "list-sessions", "list-windows", "attach", "a", "attach-session", "kill-session", "kill-server", "has-session"}, s.operands[0].s) {
+			return s.name + " runs a command in a new window or sends it keys"
+		}
+	case "ssh":
+		return sshLocalCommand(s)
+	case "go":
+		if len(s.operands) > 0 && s.operands[0].s == "generate" {
+			return "go generate runs the commands its source files name"
+		}
+	case "chroot":
+		if len(s.operands) == 0 || s.operands[0].dynamic || resolvePath("", s.operands[0].s) != "/" {
+			return "chroot runs the command below another root, where its paths name other files"
+		}
+	case "unshare", "nsenter":
+		root := "-R" // unshare's; its -r maps the user to root
+		if s.name == "nsenter" {
+			root = "-r"
+		}
+		if s.hasFlag(root) || s.hasFlag("--root") {
+			return s.name + " runs the command below another root"
+		}
+	}
+	return ""
+}
+
+// sshLocalCommand returns why ssh runs a command of the caller's locally (its ProxyCommand,
+// LocalCommand or KnownHostsCommand options), or "".
+func sshLocalCommand(s *segment) string {
+	for _, w := range s.words[1:] {
+		l := strings.ToLower(w.s)
+		for _, opt := range []string{"proxycommand", "localcommand", "knownhostscommand"} {
+			if strings.Contains(l, opt) {
+				return "ssh runs its " + w.s + " locally"
+			}
+		}
+	}
+	return ""
+}
+
+// trap analyses the code a trap runs (trap 'cat .env' EXIT runs it when the shell exits).
+func (a *analyzer) trap(idx int, depth int) {
+	seg := a.out.segments[idx]
+	if len(seg.operands) < 2 || seg.hasFlag("-p") || seg.hasFlag("-l") {
+		return
+	}
+	switch code := seg.operands[0]; {
+	case code.dynamic:
+		a.opaque(idx, "a trap's code computed at run time")
+	case code.s != "-" && code.s != "":
+		a.script(code.s, depth+1)
+	}
+}
+
+// source analyses what source (.) runs in this shell: a here-document's or here-string's body on
+// /dev/stdin, or a file whose content the engine cannot see (opaque).
+func (a *analyzer) source(idx int, redirs []*syntax.Redirect, depth int) {
+	seg := a.out.segments[idx]
+	if len(seg.operands) == 0 {
+		return
+	}
+	if f := seg.operands[0].s; f == "/dev/stdin" || f == "/proc/self/fd/0" || f == "/dev/fd/0" {
+		for _, r := range redirs {
+			if body := stdinBody(r); body != nil {
+				a.script(a.render(body).s, depth+1)
+				return
+			}
+		}
+	}
+	a.opaque(idx, "a sourced file")
 }
 
 // opaque marks a segment that runs code the engine cannot see. Such code could read a
