@@ -176,6 +176,9 @@ func (a *analyzer) argPaths(idx int) {
 	a.operandPaths(ops, op, spec)
 	if seg.name == "ln" {
 		a.symlinkTargets(seg)
+		// A ".." after the new link climbs from its target, not from its name (ln -s /tmp t &&
+		// cat t/../etc/shadow reads /etc/shadow): from here on such a path is not known.
+		a.madeLink = true
 	}
 }
 

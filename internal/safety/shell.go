@@ -259,6 +259,12 @@ type analyzer struct {
 	env       []string // assignments for the next recorded command
 	recursive bool     // the operands being recorded are acted on recursively
 	unrolled  int      // how many times the loops around the code being analysed run its body (1 outside loops)
+	madeLink  bool     // an ln ran before: a ".." may climb out of a link it made
+}
+
+// climbs says whether a path has a ".." component.
+func climbs(p string) bool {
+	return p == ".." || strings.HasPrefix(p, "../") || strings.HasSuffix(p, "/..") || strings.Contains(p, "/../")
 }
 
 // spend counts units of work and fails the analysis past maxWork.
@@ -739,8 +745,16 @@ func (a *analyzer) redirect(r *syntax.Redirect, depth int) {
 	if r.Word == nil || len(r.Word.Parts) == 0 {
 		return
 	}
-	t := a.render(r.Word)
-	switch r.Op {
+	// Bash brace-expands a redirection's word (cat < .e{n..n}v reads .env); more than one word
+	// is an error, but each is judged.
+	for _, t := range a.expand(nil, r.Word) {
+		a.redirectTo(r.Op, t)
+	}
+}
+
+// redirectTo records what a redirection operator does to the path t.
+func (a *analyzer) redirectTo(op syntax.RedirOperator, t word) {
+	switch op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
 		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
 		a.touch(t, opWrite)
@@ -749,7 +763,7 @@ func (a *analyzer) redirect(r *syntax.Redirect, depth int) {
 	case syntax.DplOut, syntax.DplIn:
 		// ">&2" duplicates a descriptor; ">&file" (bash) writes to a file.
 		if t.dynamic || !isFD(t.s) {
-			if r.Op == syntax.DplOut {
+			if op == syntax.DplOut {
 				a.touch(t, opWrite)
 			} else {
 				a.touch(t, opRead)
@@ -783,7 +797,7 @@ func (a *analyzer) touch(w word, op pathOp) {
 	if !a.spend(cost) {
 		return
 	}
-	cwd, dynamic := a.cwd, w.dynamic
+	cwd, dynamic := a.cwd, w.dynamic || a.madeLink && climbs(w.s)
 	if cwd == cwdUnknown {
 		// Below a computed directory only absolute and home paths are known.
 		cwd, dynamic = "", dynamic || !isAbsOrHome(expandHome(w.s))
