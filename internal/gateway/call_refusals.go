@@ -42,11 +42,14 @@ const maxRefusalBytes = 64 << 10
 //   - answered: the session is alive and the refusal was the request's own. A JSON-RPC error
 //     reaches the client as it came; any other refusal as HTTP 502 (an upstream's answer the
 //     gateway cannot pass on). Either fails that call alone, as one that may have run.
-//   - refused too (or not answered): the session is gone. A 400 or 404 reaches the client as a
-//     404 without a JSON-RPC error, the one answer it takes for a forgotten session, so that the
-//     gateway connects anew and sends the call again (the server refused the ping, with the same
+//   - refused too: the session is gone. A 400 or 404 reaches the client as a 404 without a
+//     JSON-RPC error, the one answer it takes for a forgotten session, so that the gateway
+//     connects anew and sends the call again (the server refused the ping, with the same
 //     headers, as it refused the call: the session, not the call, was refused); any other status
 //     as it came, and the client ends the session.
+//   - not answered (a transport error, or no answer within probeTimeout: a server handling one
+//     request at a time may be busy): nothing is known of the session, and the refusal goes on
+//     as it came.
 //
 // A redirect is left to the HTTP client to follow; under a protocol version without sessions
 // there is no session to lose, and a refusal is the request's own.
@@ -71,26 +74,41 @@ func (p *callRefusals) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
 	rpcError := isRPCError(body)
 	refusal := fmt.Sprintf("the upstream answered HTTP %d %s to this request", resp.StatusCode, http.StatusText(resp.StatusCode))
-	switch {
-	case !namesSession(req):
+	if !namesSession(req) {
 		if rpcError {
 			return resp, nil // the client fails that call alone, with the server's error
 		}
 		return replaced(req, resp, http.StatusBadGateway, refusal), nil
-	case rpcError && !sessionRefusal(resp.StatusCode):
+	}
+	if rpcError && !sessionRefusal(resp.StatusCode) {
 		return resp, nil
-	case p.sessionKnown(req):
+	}
+	switch p.ping(req) {
+	case pingAnswered:
 		if rpcError {
 			return resp, nil
 		}
 		return replaced(req, resp, http.StatusBadGateway,
 			refusal+" on a session it still knows (it answered a ping on it): the request's own refusal"), nil
-	case sessionRefusal(resp.StatusCode):
-		return replaced(req, resp, http.StatusNotFound,
-			refusal+", and refused a ping on its session too: it no longer knows the session"), nil
+	case pingRefused:
+		if sessionRefusal(resp.StatusCode) {
+			return replaced(req, resp, http.StatusNotFound,
+				refusal+", and refused a ping on its session too: it no longer knows the session"), nil
+		}
 	}
+	// A ping with no answer (a server busy with one request at a time, or gone) says nothing of
+	// the session: the refusal goes on as it came.
 	return resp, nil
 }
+
+// pingOutcome is what became of a ping on a session.
+type pingOutcome int
+
+const (
+	pingUnanswered pingOutcome = iota // no HTTP answer: a transport error or the probe's timeout
+	pingAnswered                      // a 2xx: the server knows the session
+	pingRefused                       // another status: the server refused it
+)
 
 // isRPCError says whether body is a JSON-RPC error answer, which the MCP client takes for the
 // answer to the call it names (streamable.go, checkResponse).
@@ -146,24 +164,27 @@ func namesSession(req *http.Request) bool {
 	return req.Header.Get(sessionIDHeader) != "" && req.Header.Get(protocolVersionHeader) < sessionless
 }
 
-// sessionKnown pings the session req names, with req's headers (its session, its protocol
-// version, what it accepts), and says whether the server answered it. Not on the call's
-// cancellation: the outcome decides the fate of other agents' calls too.
-func (p *callRefusals) sessionKnown(req *http.Request) bool {
+// ping pings the session req names, with req's headers (its session, its protocol version, what
+// it accepts), and says how the server answered. Not on the call's cancellation: the outcome
+// decides the fate of other agents' calls too.
+func (p *callRefusals) ping(req *http.Request) pingOutcome {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(req.Context()), probeTimeout)
 	defer cancel()
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":"toolgate-gateway-session-probe-%d","method":"ping"}`, p.ids.Add(1))
 	ping, err := http.NewRequestWithContext(ctx, http.MethodPost, req.URL.String(), strings.NewReader(body))
 	if err != nil {
-		return false
+		return pingUnanswered
 	}
 	ping.Header = req.Header.Clone()
 	resp, err := p.next.RoundTrip(ping)
 	if err != nil {
-		return false
+		return pingUnanswered
 	}
 	discard(resp.Body)
-	return resp.StatusCode >= 200 && resp.StatusCode < 300
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return pingAnswered
+	}
+	return pingRefused
 }
 
 // discard reads what is left of a small body, so that its connection can be used again, and

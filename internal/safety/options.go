@@ -26,10 +26,10 @@ func (s *segment) hasFlag(f string) bool {
 
 // exactLongOptions are real options that are also prefixes of a longer one the engine looks for;
 // getopt_long takes an exact match as itself, not as an abbreviation (tar --checkpoint is not
-// --checkpoint-action).
+// --checkpoint-action, curl --cookie not --cookie-jar).
 //
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
-var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}}
+var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}, "curl": {"--cookie", "--output"}}
 
 // expandLong returns the one option of opts that name abbreviates (or equals), or name itself
 // when it abbreviates none or several.
@@ -102,7 +102,13 @@ var codeEnvVars = map[string]bool{
 // expansionEnvVars change what the shell makes of the words after them: HOME is what ~ and a bare
 // cd name (and where programs read their configuration), CDPATH where cd goes, IFS how words
 // split (a non-blank one: "IFS=_; cat $f" splits ".env_x"), GLOBIGNORE that * matches dotfiles.
-var expansionEnvVars = map[string]bool{"HOME": true, "CDPATH": true, "IFS": true, "GLOBIGNORE": true}
+var expansionEnvVars = map[string]bool{"HOME": true, "CDPATH": true, envIFS: true, envGlobIgnore: true}
+
+// The variables that change only what the shell itself expands.
+const (
+	envIFS        = "IFS"
+	envGlobIgnore = "GLOBIGNORE"
+)
 
 // flagEnvVars carry options for one program: their words count as that program's flags.
 var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip"}
@@ -113,7 +119,7 @@ func codeEnvReason(name, val string) string {
 	if codeEnvVars[name] || strings.HasPrefix(name, "TF_CLI_ARGS") {
 		return "setting " + name + " makes programs run code or options the engine cannot see"
 	}
-	if expansionEnvVars[name] && (name != "IFS" || strings.Trim(val, " \t\n") != "") {
+	if expansionEnvVars[name] && (name != envIFS || strings.Trim(val, " \t\n") != "") {
 		return "setting " + name + " changes what the shell expands (~ and cd, word splitting, globs) in ways the engine does not follow"
 	}
 	if prog, ok := flagEnvVars[name]; ok {

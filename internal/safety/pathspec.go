@@ -479,10 +479,7 @@ func (a *analyzer) optionValues(seg *segment, spec argSpec) {
 			continue
 		}
 		name, val, hasVal := strings.Cut(v, "=")
-		op, listed := spec.valueOps[name]
-		if !listed {
-			op, listed = abbreviated(spec.valueOps, name)
-		}
+		op, listed := valueOp(seg.name, spec, name)
 		switch {
 		case listed && hasVal:
 			a.touch(words[i].with(strings.TrimPrefix(val, "@")), op)
@@ -500,6 +497,18 @@ func (a *analyzer) optionValues(seg *segment, spec argSpec) {
 			}
 		}
 	}
+}
+
+// valueOp is what a command does to the value of its option name, when the value is a path:
+// by its name, or by a name it abbreviates unless it is an option of its own.
+func valueOp(cmd string, spec argSpec, name string) (pathOp, bool) {
+	if op, ok := spec.valueOps[name]; ok {
+		return op, true
+	}
+	if slices.Contains(exactLongOptions[cmd], name) {
+		return 0, false
+	}
+	return abbreviated(spec.valueOps, name)
 }
 
 // abbreviated is the option of valueOps that name abbreviates, as getopt_long takes a long option
@@ -624,14 +633,42 @@ func tarMode(s *segment) (create, extract bool) {
 
 // chdir moves the analysis into dir, as cd, env -C and tar -C do for what follows: a computed
 // directory, or a relative one below an unknown directory, leaves relative paths unresolved.
-func (a *analyzer) chdir(dir word) {
+func (a *analyzer) chdir(dir word) { a.moveTo(dir, resolvePath) }
+
+// cd moves the analysis into dir as bash's cd does: the directory named as text (logicalDir),
+// unless -P asks for the one the links lead to, as chdir(2) takes it.
+func (a *analyzer) cdTo(dir word, physical bool) {
+	if physical {
+		a.chdir(dir)
+	} else {
+		a.moveTo(dir, logicalDir)
+	}
+}
+
+func (a *analyzer) moveTo(dir word, resolve func(cwd, dir string) string) {
 	switch {
 	case dir.dynamic:
 		a.cwd = cwdUnknown
 	case a.cwd == cwdUnknown && !isAbsOrHome(expandHome(dir.s)):
 	default:
-		a.cwd = resolvePath(a.cwd, dir.s)
+		a.cwd = resolve(a.cwd, dir.s)
 	}
+}
+
+// logicalDir is the directory cd moves to, as bash's cd names it: the path cleaned as text, ".."
+// taking off the name before it even when that name is a link (cd /var/lock/.. is /var, where
+// /var/lock/../x would be /run/x). Links are followed when a path below it is resolved.
+func logicalDir(cwd, dir string) string {
+	p := expandHome(foldPath(dir))
+	switch {
+	case p == "" || p[0] == '~' || strings.HasPrefix(cwd, "~") && p[0] != '/':
+		return resolvePath(cwd, p) // home forms: no system link lies below ~
+	case p[0] == '/':
+		return path.Clean(p)
+	case cwd == "":
+		return path.Clean(p)
+	}
+	return path.Clean(cwd + "/" + p)
 }
 
 // isOldTarBundle reports whether a first tar operand is an old-style option bundle ("czf", "xvf").

@@ -428,9 +428,13 @@ func (a *analyzer) compound(c syntax.Command, pipeFrom []int, depth int) bool {
 	return true
 }
 
-// maxLoopItems bounds the items of a for loop whose body is analysed once per item, and the
-// times a body inside loops is analysed in all.
-const maxLoopItems = 8
+// maxLoopItems bounds the items of a for loop whose body is analysed once per item, and
+// maxLoopBodies the times a body inside loops is analysed in all (3 × 3 nested loops are common;
+// every statement of each analysis also spends work, so the budget bounds the rest).
+const (
+	maxLoopItems  = 8
+	maxLoopBodies = 64
+)
 
 // forLoop analyses a for loop. A loop over a few literal words or globs, whose variable nothing
 // else assigns, runs its body once per item with the variable set to it — "for f in *.go; do
@@ -442,9 +446,9 @@ func (a *analyzer) forLoop(c *syntax.ForClause, pipeFrom []int, depth int) {
 	}
 	a.nested(c.Loop, depth)
 	name, items, ok := a.loopItems(c)
-	if !ok || a.unrolled*len(items) > maxLoopItems {
+	if !ok || a.unrolled*len(items) > maxLoopBodies {
 		// Loops inside loops multiply: the innermost body of four loops over 8 items each
-		// would be analysed 4096 times. Past maxLoopItems bodies in all, a loop's body is
+		// would be analysed 4096 times. Past maxLoopBodies bodies in all, a loop's body is
 		// analysed once, its variable unresolved.
 		a.conditional(c.Do, pipeFrom, depth)
 		return
@@ -628,7 +632,10 @@ var injectionEnvVars = map[string]bool{
 	"RUBYOPT": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true,
 }
 
-func (a *analyzer) assign(as *syntax.Assign, depth int) {
+func (a *analyzer) assign(as *syntax.Assign, depth int, prefix bool) {
+	if !a.spend(1) { // a body of thousands of assignments, analysed once per loop item
+		return
+	}
 	a.nested(as, depth)
 	if as.Name == nil {
 		return
@@ -637,8 +644,15 @@ func (a *analyzer) assign(as *syntax.Assign, depth int) {
 	if as.Value != nil {
 		val = a.render(as.Value).s
 	}
+	if prefix && shellOnlyVars[as.Name.Value] {
+		return // "IFS=, read -r a b": the command's own setting, not the shell's splitting
+	}
 	a.envVar(as.Name.Value, val, depth)
 }
+
+// shellOnlyVars change only what the shell itself expands: set for one command (a prefix
+// assignment), they change nothing the engine reads, since the command's words are expanded first.
+var shellOnlyVars = map[string]bool{envIFS: true, envGlobIgnore: true}
 
 func (a *analyzer) envVar(name, val string, depth int) {
 	if why := codeEnvReason(name, val); why != "" {
@@ -656,7 +670,7 @@ func (a *analyzer) envVar(name, val string, depth int) {
 func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom []int, depth int) {
 	var env []string
 	for _, as := range c.Assigns {
-		a.assign(as, depth)
+		a.assign(as, depth, len(c.Args) > 0)
 		if len(c.Args) == 0 {
 			a.record(as)
 		} else if as.Name != nil {
@@ -996,7 +1010,7 @@ func (a *analyzer) declClause(c *syntax.DeclClause, depth int) {
 	words := []word{{s: c.Variant.Value}}
 	prints := true
 	for _, as := range c.Args {
-		a.assign(as, depth)
+		a.assign(as, depth, false)
 		switch {
 		case as.Name == nil && as.Value != nil:
 			words = append(words, a.render(as.Value))

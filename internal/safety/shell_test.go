@@ -409,18 +409,18 @@ func TestLongestLiteral(t *testing.T) {
 }
 
 // Loops inside loops over literal items multiply the times their innermost body is analysed;
-// past maxLoopItems in all, a loop's body is analysed once with its variable unresolved, so
-// nesting costs no more than one loop (four nested loops of 8 items were 4096 analyses of the
-// body: seconds of the webhook's CPU for a 20 KB command).
-func TestNestedLoopsAnalyseTheirBodyAtMostMaxLoopItemsTimes(t *testing.T) {
+// past maxLoopBodies in all, a loop's body is analysed once with its variable unresolved (four
+// nested loops of 8 items were 4096 analyses of the body: seconds of the webhook's CPU for a 20 KB
+// command).
+func TestNestedLoopsAnalyseTheirBodyAtMostMaxLoopBodiesTimes(t *testing.T) {
 	items := " in 1 2 3 4 5 6 7 8; do "
 	a, aerr := analyzeCommand("for a"+items+"for b"+items+"for c"+items+"for d"+items+
 		`cat "f$a$b$c$d"; done; done; done; done`, "/w")
 	if aerr != nil {
 		t.Fatal(aerr.msg)
 	}
-	if len(a.paths) > maxLoopItems {
-		t.Errorf("the innermost body was analysed %d times, want at most %d", len(a.paths), maxLoopItems)
+	if len(a.paths) > maxLoopBodies {
+		t.Errorf("the innermost body was analysed %d times, want at most %d", len(a.paths), maxLoopBodies)
 	}
 	dynamic := 0
 	for _, p := range a.paths {

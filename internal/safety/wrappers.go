@@ -25,6 +25,8 @@ type wrapSpec struct {
 	longRead   string   // long option for the same (xargs --arg-file)
 	chdir      byte     // short option whose value is the wrapped command's working directory (env -C)
 	longChdir  string   // long option for the same (env --chdir)
+	optArgOpts string   // short options whose value is optional: attached only (nsenter -w/etc)
+	longOpt    []string // long options whose value is optional: after "=" only (nsenter --wd=/etc)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -57,22 +59,24 @@ var wrappers = map[string]wrapSpec{
 	"chrt":             {skip: 1},
 	"faketime":         {skip: 1},
 	"flock":            {argOpts: "wEn", skip: 1, script: 'c', longScript: longOptCommand},
-	"unshare":          {argOpts: "wR", longArgs: []string{"wd", "root", "propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups", "kill-child"}, chdir: 'w', longChdir: "wd"},
-	"nsenter":          {argOpts: "tSGwr", longArgs: []string{"target", "setuid", "setgid", "wd", "root"}, chdir: 'w', longChdir: "wd"},
-	"firejail":         {},
-	"strace":           {argOpts: "eoOpPsSuIXabE", writeOpts: "o"},
-	"ltrace":           {argOpts: "eopsuanADFlL", writeOpts: "o"},
-	"env":              {argOpts: "uC", longArgs: []string{"unset", "chdir"}, assigns: true, script: 'S', longScript: "split-string", chdir: 'C', longChdir: "chdir"},
-	"sudo":             {argOpts: "ugpChrtTUDR", longArgs: []string{"user", "group", "prompt", "close-from", "host", "role", "type", "other-user", "chdir", "chroot"}, assigns: true, chdir: 'D', longChdir: "chdir"}, //nolint:goconst // option spellings in this table read best literally, next to their neighbours
-	"doas":             {argOpts: "uC"},
-	"pkexec":           {longArgs: []string{"user"}},
-	"runuser":          {argOpts: "ugGw", longArgs: []string{"user", "group", "supp-group", "whitelist-environment"}, script: 'c', longScript: longOptCommand},
-	"su":               {argOpts: "gGsw", longArgs: []string{"group", "supp-group", "shell", "whitelist-environment"}, script: 'c', longScript: longOptCommand},
-	"sg":               {skip: 1, joinScript: true},
-	"script":           {argOpts: "EIOTBm", script: 'c', longScript: longOptCommand},
-	"watch":            {argOpts: "nd", longArgs: []string{"interval"}, joinScript: true},
-	"eval":             {joinScript: true},
-	"xargs":            {argOpts: "EeIiLlnPsdaR", longArgs: []string{"eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"}, xargs: true, readOpts: "a", longRead: "arg-file"},
+	"unshare": {argOpts: "wRSG", longArgs: []string{"wd", "root", "propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups", "setuid", "setgid", "monotonic", "boottime"},
+		optArgOpts: "muinpUCT", longOpt: []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "kill-child", "mount-proc"}, chdir: 'w', longChdir: "wd"},
+	"nsenter": {argOpts: "tSGW", longArgs: []string{"target", "setuid", "setgid", "wdns"},
+		optArgOpts: "muinpCUTrw", longOpt: []string{"mount", "uts", "ipc", "net", "pid", "cgroup", "user", "time", "root", "wd"}, chdir: 'w', longChdir: "wd"},
+	"firejail": {},
+	"strace":   {argOpts: "eoOpPsSuIXabE", writeOpts: "o"},
+	"ltrace":   {argOpts: "eopsuanADFlL", writeOpts: "o"},
+	"env":      {argOpts: "uC", longArgs: []string{"unset", "chdir"}, assigns: true, script: 'S', longScript: "split-string", chdir: 'C', longChdir: "chdir"},
+	"sudo":     {argOpts: "ugpChrtTUDR", longArgs: []string{"user", "group", "prompt", "close-from", "host", "role", "type", "other-user", "chdir", "chroot"}, assigns: true, chdir: 'D', longChdir: "chdir"}, //nolint:goconst // option spellings in this table read best literally, next to their neighbours
+	"doas":     {argOpts: "uC"},
+	"pkexec":   {longArgs: []string{"user"}},
+	"runuser":  {argOpts: "ugGw", longArgs: []string{"user", "group", "supp-group", "whitelist-environment"}, script: 'c', longScript: longOptCommand},
+	"su":       {argOpts: "gGsw", longArgs: []string{"group", "supp-group", "shell", "whitelist-environment"}, script: 'c', longScript: longOptCommand},
+	"sg":       {skip: 1, joinScript: true},
+	"script":   {argOpts: "EIOTBm", script: 'c', longScript: longOptCommand},
+	"watch":    {argOpts: "nd", longArgs: []string{"interval"}, joinScript: true},
+	"eval":     {joinScript: true},
+	"xargs":    {argOpts: "EeIiLlnPsdaR", longArgs: []string{"eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"}, xargs: true, readOpts: "a", longRead: "arg-file"},
 }
 
 // shells run a script given with -c, a script file, or stdin.
@@ -149,7 +153,7 @@ func (a *analyzer) cd(seg segment) {
 	if t.s == "-" || seg.name == cmdPushd && isStackIndex(t.s) {
 		t.dynamic = true // the previous directory, or one of the stack's: unknown here
 	}
-	a.chdir(t)
+	a.cdTo(t, seg.hasFlag("-P"))
 }
 
 // isStackIndex says whether a pushd operand names an entry of the directory stack (+1, -0).
@@ -215,7 +219,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		return
 	}
 	rest := words[i:]
-	if opts.chdir != nil || a.out.segments[idx].name == "chroot" {
+	if opts.chdir != nil || a.out.segments[idx].name == "chroot" && !slices.ContainsFunc(words[1:i], func(w word) bool { return w.s == "--skip-chdir" }) {
 		// env -C DIR runs the command in DIR: its relative paths resolve there. chroot runs it
 		// in the new root's "/", and another root than "/" is opaque (runsCode).
 		saved := a.cwd
@@ -286,9 +290,9 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 func (o *wrapperOpts) longOption(words []word, spec wrapSpec, opt string) {
 	name, val, hasVal := strings.Cut(opt, "=")
 	// The wrapper reads an abbreviated option as the one it abbreviates (env --chd=DIR).
-	name = expandLong(name, append([]string{spec.longScript, spec.longChdir, spec.longRead}, spec.longArgs...)...)
+	name = expandLong(name, append(append([]string{spec.longScript, spec.longChdir, spec.longRead}, spec.longArgs...), spec.longOpt...)...)
 	isScript := spec.longScript != "" && name == spec.longScript
-	takes := slices.Contains(spec.longArgs, name) || isScript
+	takes := (slices.Contains(spec.longArgs, name) || isScript) && !slices.Contains(spec.longOpt, name)
 	valWord := words[o.next].with(val)
 	if !hasVal && takes && o.next+1 < len(words) {
 		valWord = words[o.next+1]
@@ -298,7 +302,7 @@ func (o *wrapperOpts) longOption(words []word, spec wrapSpec, opt string) {
 	if isScript {
 		o.script, o.hasScript = val, true
 	}
-	if spec.longChdir != "" && name == spec.longChdir {
+	if spec.longChdir != "" && name == spec.longChdir && (takes || hasVal) {
 		o.chdir = &valWord
 	}
 	if spec.longRead != "" && name == spec.longRead {
@@ -314,11 +318,15 @@ func (a *analyzer) shortOptions(o *wrapperOpts, words []word, spec wrapSpec, v s
 	for j := 1; j < len(v); j++ {
 		c := v[j]
 		isScript := spec.script != 0 && c == spec.script
-		if !isScript && strings.IndexByte(spec.argOpts, c) < 0 {
+		optional := strings.IndexByte(spec.optArgOpts, c) >= 0
+		if !isScript && !optional && strings.IndexByte(spec.argOpts, c) < 0 {
 			continue
 		}
 		val := v[j+1:]
 		valWord := words[o.next-1].with(val)
+		if optional && val == "" {
+			continue // no value: the option alone
+		}
 		if val == "" && o.next < len(words) {
 			valWord = words[o.next]
 			val = valWord.s
@@ -494,21 +502,7 @@ func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 			j++
 		}
 		if j > i+1 {
-			var inner []word
-			for _, w := range words[i+1 : j] {
-				if strings.Contains(w.s, "{}") {
-					if len(names) == 0 {
-						inner = append(inner, word{s: strings.ReplaceAll(w.s, "{}", placeholderFind), dynamic: true})
-						continue
-					}
-					for _, n := range names {
-						v := strings.ReplaceAll(w.s, "{}", n)
-						inner = append(inner, word{s: v, glob: hasGlobMeta(v), dynamic: w.dynamic})
-					}
-					continue
-				}
-				inner = append(inner, w)
-			}
+			inner := a.execWords(words[i+1:j], names, inDir)
 			a.out.segments[idx].wrapper = true
 			saved := a.cwd
 			if inDir {
@@ -519,6 +513,30 @@ func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 		}
 		i = j
 	}
+}
+
+// execWords are the words of a find -exec command with "{}" replaced by the files find yields
+// (names), or by a computed placeholder when those are not known. With -execdir the command runs
+// from each match's directory: the match is named as seen from here.
+func (a *analyzer) execWords(cmd []word, names []string, inDir bool) []word {
+	var inner []word
+	for _, w := range cmd {
+		switch {
+		case !strings.Contains(w.s, "{}"):
+			inner = append(inner, w)
+		case len(names) == 0:
+			inner = append(inner, word{s: strings.ReplaceAll(w.s, "{}", placeholderFind), dynamic: true})
+		default:
+			for _, n := range names {
+				if inDir && a.cwd != cwdUnknown && a.cwd != "" {
+					n = resolvePath(a.cwd, n)
+				}
+				v := strings.ReplaceAll(w.s, "{}", n)
+				inner = append(inner, word{s: v, glob: hasGlobMeta(v), dynamic: w.dynamic})
+			}
+		}
+	}
+	return inner
 }
 
 // gitScripts analyses scripts git runs for the caller: "git submodule foreach CMD".
