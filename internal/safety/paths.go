@@ -3,6 +3,7 @@ package safety
 import (
 	"fmt"
 	"maps"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -280,10 +281,14 @@ func stripFileURL(p string) (string, bool) {
 	}
 	rest := p[len(scheme):]
 	if host, ok := strings.CutPrefix(rest, "//"); ok {
+		rest = "/"
 		if i := strings.IndexByte(host, '/'); i >= 0 {
-			return host[i:], true
+			rest = host[i:]
 		}
-		return "/", true
+	}
+	// A URL's path is percent-encoded: file:///w/.%65nv is /w/.env to curl and to a file tool.
+	if decoded, err := url.PathUnescape(rest); err == nil {
+		rest = decoded
 	}
 	return rest, true
 }

@@ -3,6 +3,7 @@ package safety
 import (
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -25,6 +26,7 @@ type argSpec struct {
 // Commands the analysis treats specially beyond their argSpecs entry.
 const (
 	cmdPushd = "pushd" // cd that keeps a stack of directories
+	cmdScp   = "scp"   // copies, and runs ssh
 	cmdEcho  = "echo"  // prints its operands, which a following xargs passes on; xargs' default command
 	cmdFind  = "find"  // its roots are the operands, and it runs -exec commands
 	cmdGit   = "git"   // global options come before the subcommand
@@ -73,7 +75,7 @@ var argSpecs = map[string]argSpec{
 	"install": {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: targetDirOps},
 	"ln":      {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: targetDirOps},
 	"rsync":   {op: opRead, lastOp: opWrite, restOp: opRead},
-	"scp":     {op: opRead, lastOp: opWrite, restOp: opRead},
+	cmdScp:    {op: opRead, lastOp: opWrite, restOp: opRead},
 
 	"tee": {op: opWrite}, "touch": {op: opWrite}, "mkdir": {op: opWrite}, "mkfifo": {op: opWrite},
 	"mknod": {op: opWrite}, "truncate": {op: opWrite}, "patch": {op: opWrite, valueOps: map[string]pathOp{"-o": opWrite}},
@@ -99,12 +101,13 @@ var argSpecs = map[string]argSpec{
 	"sort":  {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite}},
 	// uniq IN OUT and xxd [-r] IN OUT write their second operand; split IN PREFIX writes PREFIXaa...
 	"uniq": {op: opRead, lastOp: opWrite, restOp: opRead}, "xxd": {op: opRead, lastOp: opWrite, restOp: opRead},
-	"split": {op: opRead, lastOp: opWrite, restOp: opRead},
+	"split": {op: opRead, lastOp: opWrite, restOp: opRead}, "csplit": {op: opRead},
 	// A compressor replaces each file with its compressed one (gzip -r . every file below .), unless
 	// it writes to stdout or keeps the original (compressed).
 	"gzip": {op: opDelete}, "gunzip": {op: opDelete}, "bzip2": {op: opDelete}, "bunzip2": {op: opDelete},
 	"xz": {op: opDelete}, "unxz": {op: opDelete}, "lzma": {op: opDelete}, "unlzma": {op: opDelete},
-	"compress": {op: opDelete}, "uncompress": {op: opDelete}, "lzip": {op: opDelete}, "lz4": {op: opDelete},
+	"compress": {op: opDelete}, "uncompress": {op: opDelete}, "lzip": {op: opDelete},
+	"lz4": {op: opDelete, lastOp: opWrite, restOp: opRead}, // lz4 IN OUT
 
 	"dd":    {valueOps: map[string]pathOp{"of": opWrite, "if": opRead}},
 	"curl":  {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-T": opRead, "--upload-file": opRead, "-K": opRead, "--config": opRead, "-c": opWrite, "--cookie-jar": opWrite, "-D": opWrite, "--dump-header": opWrite}},
@@ -173,6 +176,7 @@ func (a *analyzer) argPaths(idx int) {
 	if seg.name == "curl" {
 		a.curlURLEncoded(seg)
 	}
+	a.madeFiles(seg, ops)
 	a.operandPaths(ops, op, spec)
 	if seg.name == "ln" {
 		a.symlinkTargets(seg)
@@ -390,6 +394,9 @@ func operandOp(s *segment, spec argSpec) pathOp {
 	return op
 }
 
+// decompressors are the compressors that decompress by default.
+var decompressors = map[string]bool{"gunzip": true, "bunzip2": true, "unxz": true, "unlzma": true, "uncompress": true}
+
 // compressors replace the files they are given (gzip f leaves f.gz, and no f).
 var compressors = map[string]bool{"gzip": true, "gunzip": true, "bzip2": true, "bunzip2": true, "xz": true, "unxz": true,
 	"lzma": true, "unlzma": true, "compress": true, "uncompress": true, "lzip": true, "lz4": true}
@@ -431,6 +438,45 @@ func (a *analyzer) operandPath(w word, op pathOp) {
 		a.formFile(w, v, op)
 	}
 	// host:path (scp, rsync) names a local path only without the host part.
+}
+
+// madeFiles records the files a command makes under names other than its operands: a
+// decompressor's output (gunzip .envrc.gz writes .envrc), split's PREFIXaa, PREFIXab, ... (a
+// glob below its prefix), and the links cp -P, cp -s, cp -a and rsync -l copy or make, after which
+// a ".." may climb out of one.
+func (a *analyzer) madeFiles(seg *segment, ops []word) {
+	switch {
+	case compressors[seg.name] && (decompressors[seg.name] || seg.hasFlag("-d") || seg.hasFlag("--decompress")) && !keepsOriginal(seg):
+		a.decompressed(ops)
+	case seg.name == "split" && len(ops) > 1:
+		a.splitPieces(seg, ops[len(ops)-1])
+	case seg.name == "cp" && slices.ContainsFunc([]string{"-P", "-d", "-a", "-s", "--no-dereference", "--symbolic-link", "--archive"}, seg.hasFlag),
+		seg.name == "rsync" && slices.ContainsFunc([]string{"-l", "-a", "--links", "--archive"}, seg.hasFlag):
+		a.madeLink = true
+	}
+}
+
+// decompressed writes each compressed operand's name without its suffix.
+func (a *analyzer) decompressed(ops []word) {
+	for _, w := range ops {
+		for _, ext := range []string{".gz", ".bz2", ".xz", ".lzma", ".Z", ".lz", ".lz4", ".z"} {
+			if out, ok := strings.CutSuffix(w.s, ext); ok && out != "" {
+				a.touch(w.with(out), opWrite)
+			}
+		}
+	}
+}
+
+// splitPieces writes split's pieces: PREFIX and a suffix of letters or digits, two long unless -a
+// says otherwise.
+func (a *analyzer) splitPieces(seg *segment, prefix word) {
+	n := 2
+	if v, ok := optionValue(seg, "-a", "--suffix-length"); ok {
+		if k, err := strconv.Atoi(v.s); err == nil && k > 0 && k <= 8 {
+			n = k
+		}
+	}
+	a.touch(word{s: prefix.s + strings.Repeat("[a-z0-9]", n), glob: true, dynamic: prefix.dynamic}, opWrite)
 }
 
 // curlURLEncoded reads the file of curl's --data-urlencode NAME@FILE (curl sends FILE's content).
@@ -574,7 +620,7 @@ func recursiveOp(s *segment) bool {
 		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("--recursive")
 	case "cp", "rsync":
 		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("-a") || s.hasFlag("--recursive") || s.hasFlag("--archive")
-	case "scp":
+	case cmdScp:
 		return s.hasFlag("-r")
 	case "mv":
 		return true

@@ -248,12 +248,13 @@ func (sh *shape) open(s string, i int) int {
 type analyzer struct {
 	parser    *syntax.Parser
 	out       *analysis
-	cwd       string    // working directory; cwdUnknown after a cd to a computed directory
-	vars      *varScope // the variables of the script being analysed
-	cond      int       // > 0 inside code that may not run, or runs in a subshell: assignments there are not recorded
-	funcs     []string  // functions being defined (a call to one of them from its own body is a fork bomb)
-	defined   []string  // functions defined so far; calling one runs a body already analysed
-	movers    []string  // functions whose body changes the working directory
+	cwd       string              // working directory; cwdUnknown after a cd to a computed directory
+	vars      *varScope           // the variables of the script being analysed
+	cond      int                 // > 0 inside code that may not run, or runs in a subshell: assignments there are not recorded
+	funcs     []string            // functions being defined (a call to one of them from its own body is a fork bomb)
+	defined   []string            // functions defined so far; calling one runs a body already analysed
+	movers    []string            // functions whose body changes the working directory
+	bodies    map[string]funcBody // the bodies of the functions defined so far
 	err       *analysisError
 	work      int      // units of work spent so far (maxWork)
 	env       []string // assignments for the next recorded command
@@ -525,20 +526,50 @@ func (a *analyzer) funcDecl(c *syntax.FuncDecl, pipeFrom []int, depth int) {
 	if c.Name != nil {
 		name = strings.ToLower(c.Name.Value)
 	}
-	a.funcs = append(a.funcs, name)
-	a.cond++
-	// The body runs where the function is called, with the caller's arguments: from a directory
-	// and with positional parameters not known here.
-	cwd, hidden := a.cwd, a.vars.hidePositional()
-	a.stmt(c.Body, pipeFrom, depth)
-	if a.cwd != cwd {
+	if a.analyseBody(name, c.Body, pipeFrom, depth) {
 		a.movers = append(a.movers, name)
 	}
+	a.defined = append(a.defined, name)
+	if a.bodies == nil {
+		a.bodies = map[string]funcBody{}
+	}
+	a.bodies[name] = funcBody{stmt: c.Body, cwd: a.cwd}
+}
+
+// funcBody is a function's body and the directory it was analysed from, where it was defined.
+type funcBody struct {
+	stmt *syntax.Stmt
+	cwd  string
+}
+
+// analyseBody analyses a function's body as code that may run (its positional parameters are the
+// caller's, not known here) and says whether it changes the working directory, which is restored.
+func (a *analyzer) analyseBody(name string, body *syntax.Stmt, pipeFrom []int, depth int) bool {
+	a.funcs = append(a.funcs, name)
+	a.cond++
+	cwd, hidden := a.cwd, a.vars.hidePositional()
+	a.stmt(body, pipeFrom, depth)
+	moved := a.cwd != cwd
 	a.cwd = cwd
 	a.vars.restore(hidden)
 	a.cond--
 	a.funcs = a.funcs[:len(a.funcs)-1]
-	a.defined = append(a.defined, name)
+	return moved
+}
+
+// callLocal analyses a call to a function defined earlier in the command from another directory
+// than the one its body was analysed from: its relative paths name other files from here
+// (f() { cat shadow; }; cd /etc; f reads /etc/shadow).
+func (a *analyzer) callLocal(name string, pipeFrom []int, depth int) {
+	b, ok := a.bodies[name]
+	if !ok || b.cwd == a.cwd || slices.Contains(a.funcs, name) {
+		return
+	}
+	if depth > maxNesting {
+		a.fail(RuleCommandTooComplex, "command nests wrappers or scripts more than %d levels deep", maxNesting)
+		return
+	}
+	a.analyseBody(name, b.stmt, pipeFrom, depth+1)
 }
 
 // exprCmd analyses the commands made only of words and expressions (arithmetic, tests,

@@ -110,8 +110,11 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.out.segments[idx].yields = literalOperands(seg)
 	case name == "popd":
 		a.cwd = cwdUnknown
-	case seg.localFunc && slices.Contains(a.movers, name):
-		a.cwd = cwdUnknown // its body changes the directory, from wherever it is called
+	case seg.localFunc:
+		a.callLocal(name, seg.pipeFrom, depth)
+		if slices.Contains(a.movers, name) {
+			a.cwd = cwdUnknown // its body changes the directory, from wherever it is called
+		}
 	case name == "shopt":
 		a.shopt(idx)
 	case name == "trap":
@@ -595,7 +598,7 @@ func runsCode(s *segment) string {
 		if len(s.operands) > 0 && !slices.Contains([]string{"ls", "list-sessions", "list-windows", "attach", "a", "attach-session", "kill-session", "kill-server", "has-session"}, s.operands[0].s) {
 			return s.name + " runs a command in a new window or sends it keys"
 		}
-	case "ssh":
+	case "ssh", "sftp", cmdScp:
 		return sshLocalCommand(s)
 	case "go":
 		if len(s.operands) > 0 && s.operands[0].s == "generate" {
@@ -620,6 +623,9 @@ func runsCode(s *segment) string {
 // sshLocalCommand returns why ssh runs a command of the caller's locally (its ProxyCommand,
 // LocalCommand or KnownHostsCommand options), or "".
 func sshLocalCommand(s *segment) string {
+	if s.hasFlag("-F") {
+		return s.name + " -F reads a configuration that may name commands it runs locally"
+	}
 	for _, w := range s.words[1:] {
 		l := strings.ToLower(w.s)
 		for _, opt := range []string{"proxycommand", "localcommand", "knownhostscommand"} {
