@@ -119,10 +119,13 @@ func classCatalogue() []classCase {
 		{procLink, "a climb out of a link made before", sh(`ln -s /tmp t && cat t/../etc/shadow`), dyn, sh(`ln -s src s && cat s/main.go`), false},
 		{procLink, "a climb out of a link made before, after a cd into it", sh(`ln -s /tmp t && cd t && cat ../etc/shadow`), dyn, sh(`cat ../app/README.md`), false},
 		{runtime, "a brace expansion in a redirection", sh(`cat < .e{n..n}v`), zeroD, sh(`cat < README.md`), false},
-		// Bash's cd names its directory as text: cd /var/lock/.. is /var, not /run.
-		{procLink, "cd through a system link, then ..", sh(`cd /var/lock/.. && cat run/secrets/kubernetes.io/serviceaccount/token`), zeroD, sh(`cd /var/lock/.. && cat tmp/x.log`), false},
-		{procLink, "cd into a system link, then cd ..", sh(`cd /var/lock && cd .. && cat run/secrets/kubernetes.io/serviceaccount/token`), zeroD, sh(`cd /tmp && cd .. && cat tmp/x.log`), false},
-		{procLink, "cd through /proc/net, then ..", sh(`cd /proc/net/.. && cat 1/environ`), zeroD, sh(`cd /proc/net/.. && ls`), false},
+		// Bash's cd names its directory as text (cd /var/lock/.. is /var), but falls back to where the
+		// links lead when the text names none (cd /var/lock/../secrets is /run/secrets): where the two
+		// differ, the directory is not known.
+		{procLink, "cd through a system link, then ..", sh(`cd /var/lock/.. && cat run/secrets/kubernetes.io/serviceaccount/token`), dyn, sh(`cd /var/tmp/.. && cat tmp/x.log`), false},
+		{procLink, "cd through a system link to a name only its target has", sh(`cd /var/lock/../secrets && cat kubernetes.io/serviceaccount/token`), zeroD, sh(`cd /var/tmp/../log && cat x.log`), false},
+		{procLink, "cd into a system link, then cd ..", sh(`cd /var/lock && cd .. && cat run/secrets/kubernetes.io/serviceaccount/token`), dyn, sh(`cd /tmp && cd .. && cat tmp/x.log`), false},
+		{procLink, "cd through /proc/net, then ..", sh(`cd /proc/net/.. && cat 1/environ`), dyn, sh(`cd /proc/self/cwd && cat README.md`), false},
 		{procLink, "cd -P through a system link, then ..", sh(`cd -P /var/lock/.. && cat secrets/x`), zeroD, sh(`cd -P /tmp && cat x.log`), false},
 		{procLink, "another process's root", sh(`cat /proc/1/root/etc/shadow`), zeroD, sh(`cat /proc/self/cwd/README.md`), false},
 		{procLink, "its own root", sh(`cat /proc/self/root/var/run/secrets/kubernetes.io/serviceaccount/token`), zeroD, sh(`ls /proc/self/cwd/src`), false},

@@ -686,8 +686,18 @@ func (a *analyzer) chdir(dir word) { a.moveTo(dir, resolvePath) }
 func (a *analyzer) cdTo(dir word, physical bool) {
 	if physical {
 		a.chdir(dir)
-	} else {
-		a.moveTo(dir, logicalDir)
+		return
+	}
+	before := a.cwd
+	a.moveTo(dir, logicalDir)
+	if a.cwd == cwdUnknown || a.cwd == before {
+		return
+	}
+	// Where the text names no directory bash falls back to the one the links lead to
+	// (cd /var/lock/../secrets is /run/secrets): when the two differ, which one it is depends on
+	// what exists, and the directory is not known.
+	if before != cwdUnknown && resolvePath(before, a.cwd) != resolvePath(before, dir.s) {
+		a.cwd = cwdUnknown
 	}
 }
 
