@@ -361,6 +361,8 @@ func classCatalogue() []classCase {
 		{code, "a sourced file", sh(`source x.sh`), opaque, sh(`cat x.sh`), false},
 		{code, "a here-string sourced from /dev/stdin", sh(`source /dev/stdin <<< 'cat .e""nv'`), zeroD, sh(`cat <<< 'cat .e""nv'`), false},
 		{code, "a trap's code", sh(`trap "cat .e''nv" EXIT`), zeroD, sh(`echo "cat .e''nv"`), false},
+		{code, "a trap's code runs from where the shell exits", sh(`trap 'cat shadow' EXIT; cd /etc`), zeroD, sh(`echo 'cat shadow'; cd /etc`), false},
+		{code, "so does a child shell's", sh(`sh -c "trap 'cat shadow' EXIT; cd /etc"`), zeroD, sh(`sh -c "echo shadow; cd /etc"`), false},
 		{code, "a terminal multiplexer's new window", sh(`tmux new -d 'cat .e""nv'`), opaque, sh(`echo 'cat .e""nv'`), false},
 		{code, "ssh's ProxyCommand", sh(`ssh -o ProxyCommand='cat .e""nv' x`), opaque, sh(`echo ProxyCommand`), false},
 		{code, "go generate", sh(`go generate ./...`), opaque, sh(`go vet ./...`), false},

@@ -255,6 +255,7 @@ type analyzer struct {
 	defined   []string            // functions defined so far; calling one runs a body already analysed
 	movers    []string            // functions whose body changes the working directory
 	bodies    map[string]funcBody // the bodies of the functions defined so far
+	traps     []pendingTrap       // the traps set by the scripts being analysed
 	err       *analysisError
 	work      int      // units of work spent so far (maxWork)
 	env       []string // assignments for the next recorded command
@@ -326,11 +327,13 @@ func (a *analyzer) scriptIn(src string, depth int, args []word, child bool) {
 		a.fail(RuleCommandUnparseable, "parse error: %v", err)
 		return
 	}
+	traps := len(a.traps)
 	switch {
 	case child:
 		saved, savedCond := a.vars, a.cond
 		a.vars, a.cond = positional(f, args), 0
 		a.stmts(f.Stmts, nil, depth)
+		a.exitTraps(traps)
 		a.vars, a.cond = saved, savedCond
 	case a.vars == nil:
 		// Without a "$" nothing is expanded, so there is nothing to resolve and no need to count
@@ -340,8 +343,29 @@ func (a *analyzer) scriptIn(src string, depth int, args []word, child bool) {
 			a.vars = newVarScope(f)
 		}
 		a.stmts(f.Stmts, nil, depth)
+		a.exitTraps(traps)
 	default:
 		a.stmts(f.Stmts, nil, depth)
+	}
+}
+
+// pendingTrap is a trap's code, set from the directory cwd: it runs when the shell exits or gets
+// a signal, from wherever the shell is then.
+type pendingTrap struct {
+	code  string
+	cwd   string
+	depth int
+}
+
+// exitTraps analyses again, from the directory the script ends in, the code of the traps it set
+// (those from index from on) from another directory (trap 'cat shadow' EXIT; cd /etc).
+func (a *analyzer) exitTraps(from int) {
+	pending := a.traps[from:]
+	a.traps = a.traps[:from]
+	for _, t := range pending {
+		if t.cwd != a.cwd {
+			a.script(t.code, t.depth)
+		}
 	}
 }
 

@@ -648,6 +648,7 @@ func (a *analyzer) trap(idx int, depth int) {
 		a.opaque(idx, "a trap's code computed at run time")
 	case code.s != "-" && code.s != "":
 		a.script(code.s, depth+1)
+		a.traps = append(a.traps, pendingTrap{code: code.s, cwd: a.cwd, depth: depth + 1})
 	}
 }
 
