@@ -286,7 +286,11 @@ func stripFileURL(p string) (string, bool) {
 			rest = host[i:]
 		}
 	}
-	// A URL's path is percent-encoded: file:///w/.%65nv is /w/.env to curl and to a file tool.
+	// A query or a fragment is not part of the path, which is percent-encoded: file:///w/.%65nv#x
+	// is /w/.env to curl and to a file tool.
+	if i := strings.IndexAny(rest, "?#"); i >= 0 {
+		rest = rest[:i]
+	}
 	if decoded, err := url.PathUnescape(rest); err == nil {
 		rest = decoded
 	}

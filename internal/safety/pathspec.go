@@ -25,17 +25,19 @@ type argSpec struct {
 
 // Commands the analysis treats specially beyond their argSpecs entry.
 const (
-	cmdPushd = "pushd" // cd that keeps a stack of directories
-	cmdScp   = "scp"   // copies, and runs ssh
-	cmdEcho  = "echo"  // prints its operands, which a following xargs passes on; xargs' default command
-	cmdFind  = "find"  // its roots are the operands, and it runs -exec commands
-	cmdGit   = "git"   // global options come before the subcommand
-	cmdEnv   = "env"   // a wrapper, and the go subcommand that writes settings
-	cmdSed   = "sed"   // its script may run commands or write files
-	cmdAwk   = "awk"   // its program may run commands or write files
-	cmdGawk  = "gawk"
-	cmdPf    = "printf"
-	rootDir  = "/root"
+	cmdPushd  = "pushd"  // cd that keeps a stack of directories
+	cmdScp    = "scp"    // copies, and runs ssh
+	cmdTrap   = "trap"   // its first operand is code the shell runs later
+	cmdSource = "source" // runs a file's code in this shell
+	cmdEcho   = "echo"   // prints its operands, which a following xargs passes on; xargs' default command
+	cmdFind   = "find"   // its roots are the operands, and it runs -exec commands
+	cmdGit    = "git"    // global options come before the subcommand
+	cmdEnv    = "env"    // a wrapper, and the go subcommand that writes settings
+	cmdSed    = "sed"    // its script may run commands or write files
+	cmdAwk    = "awk"    // its program may run commands or write files
+	cmdGawk   = "gawk"
+	cmdPf     = "printf"
+	rootDir   = "/root"
 )
 
 // optFile names a file holding the pattern or program (grep, sed, awk) or the archive (tar).
@@ -176,8 +178,8 @@ func (a *analyzer) argPaths(idx int) {
 	if seg.name == "curl" {
 		a.curlURLEncoded(seg)
 	}
-	a.madeFiles(seg, ops)
 	a.operandPaths(ops, op, spec)
+	a.madeFiles(seg, ops)
 	if seg.name == "ln" {
 		a.symlinkTargets(seg)
 		// A ".." after the new link climbs from its target, not from its name (ln -s /tmp t &&
@@ -442,24 +444,59 @@ func (a *analyzer) operandPath(w word, op pathOp) {
 
 // madeFiles records the files a command makes under names other than its operands: a
 // decompressor's output (gunzip .envrc.gz writes .envrc), split's PREFIXaa, PREFIXab, ... (a
-// glob below its prefix), and the links cp -P, cp -s, cp -a and rsync -l copy or make, after which
-// a ".." may climb out of one.
+// glob below its prefix), and the system links (/var/run, /dev/fd, ...) cp -P, cp -a and rsync -l
+// copy as links, or the links cp -s makes, after which a ".." may climb out of one.
 func (a *analyzer) madeFiles(seg *segment, ops []word) {
 	switch {
-	case compressors[seg.name] && (decompressors[seg.name] || seg.hasFlag("-d") || seg.hasFlag("--decompress")) && !keepsOriginal(seg):
-		a.decompressed(ops)
-	case seg.name == "split" && len(ops) > 1:
-		a.splitPieces(seg, ops[len(ops)-1])
-	case seg.name == "cp" && slices.ContainsFunc([]string{"-P", "-d", "-a", "-s", "--no-dereference", "--symbolic-link", "--archive"}, seg.hasFlag),
-		seg.name == "rsync" && slices.ContainsFunc([]string{"-l", "-a", "--links", "--archive"}, seg.hasFlag):
+	case compressors[seg.name] && decompressing(seg) && !slices.ContainsFunc([]string{"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"}, seg.hasFlag):
+		a.decompressed(seg, ops)
+	case seg.name == "split":
+		a.splitPieces(seg)
+	case seg.name == "cp" && (seg.hasFlag("-s") || seg.hasFlag("--symbolic-link")):
 		a.madeLink = true
+	case seg.name == "cp" && slices.ContainsFunc([]string{"-P", "-d", "-a", "--no-dereference", "--archive"}, seg.hasFlag),
+		seg.name == "rsync" && slices.ContainsFunc([]string{"-l", "-a", "--links", "--archive"}, seg.hasFlag):
+		a.madeLink = a.madeLink || slices.ContainsFunc(ops, func(w word) bool { return w.dynamic || a.namesSystemLink(w.s) })
 	}
 }
 
-// decompressed writes each compressed operand's name without its suffix.
-func (a *analyzer) decompressed(ops []word) {
+// decompressing says whether a compressor decompresses.
+func decompressing(seg *segment) bool {
+	return decompressors[seg.name] || seg.hasFlag("-d") || seg.hasFlag("--decompress") || seg.hasFlag("--uncompress")
+}
+
+// namesSystemLink says whether p, seen from the working directory, is or passes through a system
+// link (systemLinks) or an entry of /proc, which copied as a link keeps pointing where it did.
+func (a *analyzer) namesSystemLink(p string) bool {
+	if a.cwd == cwdUnknown || !strings.HasPrefix(p, "/") && a.cwd == "" {
+		return !strings.HasPrefix(p, "/") || strings.HasPrefix(path.Clean(p), "/proc/")
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = a.cwd + "/" + p
+	}
+	p = path.Clean(p)
+	if strings.HasPrefix(p, "/proc/") {
+		return true
+	}
+	for _, l := range systemLinks {
+		if under(p, "/"+l.at[0]+"/"+l.at[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// decompressedSuffixes are the suffixes a decompressor takes off (gzip also takes -gz, _z, -z).
+var decompressedSuffixes = []string{".gz", ".bz2", ".xz", ".lzma", ".Z", ".lz", ".lz4", ".z", "-gz", "_z", "-z", ".tgz", ".taz"}
+
+// decompressed writes each compressed operand's name without its suffix (or -S's).
+func (a *analyzer) decompressed(seg *segment, ops []word) {
+	suffixes := decompressedSuffixes
+	if v, ok := optionValue(seg, "-S", "--suffix"); ok && v.s != "" {
+		suffixes = append([]string{v.s}, suffixes...)
+	}
 	for _, w := range ops {
-		for _, ext := range []string{".gz", ".bz2", ".xz", ".lzma", ".Z", ".lz", ".lz4", ".z"} {
+		for _, ext := range suffixes {
 			if out, ok := strings.CutSuffix(w.s, ext); ok && out != "" {
 				a.touch(w.with(out), opWrite)
 			}
@@ -467,16 +504,36 @@ func (a *analyzer) decompressed(ops []word) {
 	}
 }
 
-// splitPieces writes split's pieces: PREFIX and a suffix of letters or digits, two long unless -a
-// says otherwise.
-func (a *analyzer) splitPieces(seg *segment, prefix word) {
-	n := 2
-	if v, ok := optionValue(seg, "-a", "--suffix-length"); ok {
-		if k, err := strconv.Atoi(v.s); err == nil && k > 0 && k <= 8 {
+// splitOptions is GNU split's option table.
+var splitOptions = getoptSpec{shortValue: "abClnt", long: map[string]string{
+	"--suffix-length": "=", "--additional-suffix": "=", "--bytes": "=", "--line-bytes": "=", "--lines": "=",
+	"--number": "=", "--separator": "=", "--filter": "=", "--numeric-suffixes": "?", "--hex-suffixes": "?",
+	"--elide-empty-files": "", "--unbuffered": "", "--verbose": "",
+}}
+
+// splitPieces writes split's pieces: PREFIX (its second operand) and a suffix of letters or
+// digits, two long unless -a says otherwise, and --additional-suffix. Its options are read as
+// GNU getopt reads them: anywhere, bundled, long ones abbreviated.
+func (a *analyzer) splitPieces(seg *segment) {
+	opts, operands := getopt(seg.words, splitOptions)
+	n, extra := 2, ""
+	for _, o := range opts {
+		switch o.opt {
+		case "-a", "--suffix-length":
+			k, err := strconv.Atoi(o.val.s)
+			if err != nil || k < 1 || k > 8 {
+				k = 8
+			}
 			n = k
+		case "--additional-suffix":
+			extra = o.val.s
 		}
 	}
-	a.touch(word{s: prefix.s + strings.Repeat("[a-z0-9]", n), glob: true, dynamic: prefix.dynamic}, opWrite)
+	if len(operands) < 2 {
+		return
+	}
+	p := operands[1]
+	a.touch(word{s: p.s + strings.Repeat("[a-z0-9]", n) + extra, glob: true, dynamic: p.dynamic}, opWrite)
 }
 
 // curlURLEncoded reads the file of curl's --data-urlencode NAME@FILE (curl sends FILE's content).
@@ -690,7 +747,7 @@ func (a *analyzer) cdTo(dir word, physical bool) {
 	}
 	before := a.cwd
 	a.moveTo(dir, logicalDir)
-	if a.cwd == cwdUnknown || a.cwd == before {
+	if a.cwd == cwdUnknown {
 		return
 	}
 	// Where the text names no directory bash falls back to the one the links lead to

@@ -248,14 +248,14 @@ func (sh *shape) open(s string, i int) int {
 type analyzer struct {
 	parser    *syntax.Parser
 	out       *analysis
-	cwd       string              // working directory; cwdUnknown after a cd to a computed directory
-	vars      *varScope           // the variables of the script being analysed
-	cond      int                 // > 0 inside code that may not run, or runs in a subshell: assignments there are not recorded
-	funcs     []string            // functions being defined (a call to one of them from its own body is a fork bomb)
-	defined   []string            // functions defined so far; calling one runs a body already analysed
-	movers    []string            // functions whose body changes the working directory
-	bodies    map[string]funcBody // the bodies of the functions defined so far
-	traps     []pendingTrap       // the traps set by the scripts being analysed
+	cwd       string                // working directory; cwdUnknown after a cd to a computed directory
+	vars      *varScope             // the variables of the script being analysed
+	cond      int                   // > 0 inside code that may not run, or runs in a subshell: assignments there are not recorded
+	funcs     []string              // functions being defined (a call to one of them from its own body is a fork bomb)
+	defined   []string              // functions defined so far; calling one runs a body already analysed
+	movers    []string              // functions whose body changes the working directory
+	bodies    map[string][]funcBody // the bodies of the functions defined so far, by lower-cased name
+	traps     []pendingTrap         // the traps set by the scripts being analysed
 	err       *analysisError
 	work      int      // units of work spent so far (maxWork)
 	env       []string // assignments for the next recorded command
@@ -555,9 +555,11 @@ func (a *analyzer) funcDecl(c *syntax.FuncDecl, pipeFrom []int, depth int) {
 	}
 	a.defined = append(a.defined, name)
 	if a.bodies == nil {
-		a.bodies = map[string]funcBody{}
+		a.bodies = map[string][]funcBody{}
 	}
-	a.bodies[name] = funcBody{stmt: c.Body, cwd: a.cwd}
+	// Every definition is kept: one in a subshell, a child shell or a branch that does not run
+	// leaves the earlier one in force, and which one a call runs is not known here.
+	a.bodies[name] = append(a.bodies[name], funcBody{stmt: c.Body, cwd: a.cwd})
 }
 
 // funcBody is a function's body and the directory it was analysed from, where it was defined.
@@ -585,15 +587,19 @@ func (a *analyzer) analyseBody(name string, body *syntax.Stmt, pipeFrom []int, d
 // than the one its body was analysed from: its relative paths name other files from here
 // (f() { cat shadow; }; cd /etc; f reads /etc/shadow).
 func (a *analyzer) callLocal(name string, pipeFrom []int, depth int) {
-	b, ok := a.bodies[name]
-	if !ok || b.cwd == a.cwd || slices.Contains(a.funcs, name) {
+	if slices.Contains(a.funcs, name) {
 		return
 	}
-	if depth > maxNesting {
-		a.fail(RuleCommandTooComplex, "command nests wrappers or scripts more than %d levels deep", maxNesting)
-		return
+	for _, b := range a.bodies[name] {
+		if b.cwd == a.cwd {
+			continue
+		}
+		if depth > maxNesting {
+			a.fail(RuleCommandTooComplex, "command nests wrappers or scripts more than %d levels deep", maxNesting)
+			return
+		}
+		a.analyseBody(name, b.stmt, pipeFrom, depth+1)
 	}
-	a.analyseBody(name, b.stmt, pipeFrom, depth+1)
 }
 
 // exprCmd analyses the commands made only of words and expressions (arithmetic, tests,
@@ -705,6 +711,22 @@ func (a *analyzer) assign(as *syntax.Assign, depth int, prefix bool) {
 	a.envVar(as.Name.Value, val, depth)
 }
 
+// runsShellCode says whether a command named by w runs shell code in this shell, which a prefix
+// assignment's IFS or GLOBIGNORE then applies to: a function, eval, source.
+func (a *analyzer) runsShellCode(w *syntax.Word) bool {
+	r := a.render(w)
+	if r.dynamic {
+		return true
+	}
+	name := commandName(r.s)
+	return slices.Contains(a.defined, name) || shellCodeRunners[name]
+}
+
+// shellCodeRunners are the builtins that run shell code in the current shell.
+//
+//nolint:goconst // builtin names read best literally
+var shellCodeRunners = map[string]bool{"eval": true, "source": true, ".": true, "command": true, "builtin": true, "trap": true}
+
 // shellOnlyVars change only what the shell itself expands: set for one command (a prefix
 // assignment), they change nothing the engine reads, since the command's words are expanded first.
 var shellOnlyVars = map[string]bool{envIFS: true, envGlobIgnore: true}
@@ -724,8 +746,11 @@ func (a *analyzer) envVar(name, val string, depth int) {
 
 func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom []int, depth int) {
 	var env []string
+	// A prefix assignment applies to the command alone, which expanded its words before: IFS and
+	// GLOBIGNORE then change nothing the engine reads, unless the command runs shell code itself.
+	prefix := len(c.Args) > 0 && !a.runsShellCode(c.Args[0])
 	for _, as := range c.Assigns {
-		a.assign(as, depth, len(c.Args) > 0)
+		a.assign(as, depth, prefix)
 		if len(c.Args) == 0 {
 			a.record(as)
 		} else if as.Name != nil {

@@ -117,9 +117,9 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		}
 	case name == "shopt":
 		a.shopt(idx)
-	case name == "trap":
+	case name == cmdTrap:
 		a.trap(idx, depth)
-	case name == "source" || name == ".":
+	case name == cmdSource || name == ".":
 		a.source(idx, redirs, depth)
 	case shells[name]:
 		a.shell(idx, redirs, depth)
@@ -222,7 +222,10 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		return
 	}
 	rest := words[i:]
-	if opts.chdir != nil || a.out.segments[idx].name == "chroot" && !slices.ContainsFunc(words[1:i], func(w word) bool { return w.s == "--skip-chdir" }) {
+	if a.out.segments[idx].name == "nsenter" && slices.ContainsFunc(words[1:min(i, len(words))], nsenterTargetDir) {
+		opts.chdir = &word{s: placeholderCmdSubst, dynamic: true} // the target's directory, or one in its namespace
+	}
+	if opts.chdir != nil || a.out.segments[idx].name == "chroot" && !slices.ContainsFunc(words[1:min(i, len(words))], skipsChdir) {
 		// env -C DIR runs the command in DIR: its relative paths resolve there. chroot runs it
 		// in the new root's "/", and another root than "/" is opaque (runsCode).
 		saved := a.cwd
@@ -618,6 +621,18 @@ func runsCode(s *segment) string {
 		}
 	}
 	return ""
+}
+
+// skipsChdir says whether w is chroot's --skip-chdir, or an abbreviation of it.
+func skipsChdir(w word) bool {
+	return len(w.s) >= 4 && strings.HasPrefix("--skip-chdir", w.s)
+}
+
+// nsenterTargetDir says whether w is an nsenter option that moves to a directory the engine does
+// not know: -w or --wd alone (the target process's working directory), -W/--wdns (a directory in
+// the target's mount namespace).
+func nsenterTargetDir(w word) bool {
+	return w.s == "-w" || w.s == "--wd" || strings.HasPrefix(w.s, "-W") || strings.HasPrefix(w.s, "--wdn")
 }
 
 // sshLocalCommand returns why ssh runs a command of the caller's locally (its ProxyCommand,
