@@ -171,14 +171,18 @@ func splitLinks(links map[string]string) []systemLink {
 	out := make([]systemLink, 0, len(links))
 	for _, at := range slices.Sorted(maps.Keys(links)) {
 		segs := strings.Split(at[1:], "/")
-		out = append(out, systemLink{at: [2]string{segs[0], segs[1]}, target: strings.Split(links[at][1:], "/")})
+		out = append(out, systemLink{at: [2]string{segs[0], segs[1]}, target: strings.Split(links[at][1:], "/"),
+			from: at, to: links[at]})
 	}
 	return out
 }
 
+// systemLink is one of systemLinks: where it is and where it points, as path segments for the
+// walk and as paths for a comparison.
 type systemLink struct {
-	at     [2]string
-	target []string
+	at       [2]string
+	target   []string
+	from, to string
 }
 
 // systemLink follows the system link w's first two segments name. A glob that may match one is
@@ -205,8 +209,8 @@ func linkNames(p string, dst []string) []string {
 		return dst
 	}
 	for _, l := range systemLinks {
-		if t := "/" + strings.Join(l.target, "/"); under(p, t) {
-			dst = append(dst, "/"+l.at[0]+"/"+l.at[1]+p[len(t):])
+		if under(p, l.to) {
+			dst = append(dst, l.from+p[len(l.to):])
 		}
 	}
 	return dst

@@ -179,13 +179,10 @@ func (a *analyzer) argPaths(idx int) {
 		a.curlURLEncoded(seg)
 	}
 	a.operandPaths(ops, op, spec)
-	a.madeFiles(seg, ops)
 	if seg.name == "ln" {
 		a.symlinkTargets(seg)
-		// A ".." after the new link climbs from its target, not from its name (ln -s /tmp t &&
-		// cat t/../etc/shadow reads /etc/shadow): from here on such a path is not known.
-		a.madeLink = true
 	}
+	a.madeFiles(seg, ops)
 }
 
 // operandPaths records each operand as a path with op, or, for a command that writes its last
@@ -403,13 +400,18 @@ var decompressors = map[string]bool{"gunzip": true, "bunzip2": true, "unxz": tru
 var compressors = map[string]bool{"gzip": true, "gunzip": true, "bzip2": true, "bunzip2": true, "xz": true, "unxz": true,
 	"lzma": true, "unlzma": true, "compress": true, "uncompress": true, "lzip": true, "lz4": true}
 
-// keepsOriginal says whether a compressor keeps the files it reads: it writes to stdout, keeps
-// them, or only lists or tests them (lz4 keeps them unless told --rm).
+// keepsOriginal says whether a compressor keeps the files it reads: it writes no file, or keeps
+// them (lz4 keeps them unless told --rm).
 func keepsOriginal(s *segment) bool {
 	if s.name == "lz4" {
 		return !s.hasFlag("--rm")
 	}
-	return slices.ContainsFunc([]string{"-c", "--stdout", "--to-stdout", "-k", "--keep", "-l", "--list", "-t", "--test"}, s.hasFlag)
+	return writesNoFile(s) || s.hasFlag("-k") || s.hasFlag("--keep")
+}
+
+// writesNoFile says whether a compressor writes to stdout, or only lists or tests what it reads.
+func writesNoFile(s *segment) bool {
+	return slices.ContainsFunc([]string{"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"}, s.hasFlag)
 }
 
 // operandPath records an operand as a path, looking inside "key=value" and "@file" forms
@@ -444,15 +446,17 @@ func (a *analyzer) operandPath(w word, op pathOp) {
 
 // madeFiles records the files a command makes under names other than its operands: a
 // decompressor's output (gunzip .envrc.gz writes .envrc), split's PREFIXaa, PREFIXab, ... (a
-// glob below its prefix), and the system links (/var/run, /dev/fd, ...) cp -P, cp -a and rsync -l
-// copy as links, or the links cp -s makes, after which a ".." may climb out of one.
+// glob below its prefix), and the links ln and cp -s make, or the system links (/var/run,
+// /dev/fd, ...) cp -P, cp -a and rsync -l copy as links: a ".." after one climbs from its target,
+// not from its name (ln -s /tmp t && cat t/../etc/shadow reads /etc/shadow), so from here on such
+// a path is not known. It runs after the command's own paths are recorded.
 func (a *analyzer) madeFiles(seg *segment, ops []word) {
 	switch {
-	case compressors[seg.name] && decompressing(seg) && !slices.ContainsFunc([]string{"-c", "--stdout", "--to-stdout", "-l", "--list", "-t", "--test"}, seg.hasFlag):
+	case compressors[seg.name] && decompressing(seg) && !writesNoFile(seg):
 		a.decompressed(seg, ops)
 	case seg.name == "split":
 		a.splitPieces(seg)
-	case seg.name == "cp" && (seg.hasFlag("-s") || seg.hasFlag("--symbolic-link")):
+	case seg.name == "ln", seg.name == "cp" && (seg.hasFlag("-s") || seg.hasFlag("--symbolic-link")):
 		a.madeLink = true
 	case seg.name == "cp" && slices.ContainsFunc([]string{"-P", "-d", "-a", "--no-dereference", "--archive"}, seg.hasFlag),
 		seg.name == "rsync" && slices.ContainsFunc([]string{"-l", "-a", "--links", "--archive"}, seg.hasFlag):
@@ -471,19 +475,8 @@ func (a *analyzer) namesSystemLink(p string) bool {
 	if a.cwd == cwdUnknown || !strings.HasPrefix(p, "/") && a.cwd == "" {
 		return !strings.HasPrefix(p, "/") || strings.HasPrefix(path.Clean(p), "/proc/")
 	}
-	if !strings.HasPrefix(p, "/") {
-		p = a.cwd + "/" + p
-	}
-	p = path.Clean(p)
-	if strings.HasPrefix(p, "/proc/") {
-		return true
-	}
-	for _, l := range systemLinks {
-		if under(p, "/"+l.at[0]+"/"+l.at[1]) {
-			return true
-		}
-	}
-	return false
+	p = logicalDir(a.cwd, p)
+	return strings.HasPrefix(p, "/proc/") || slices.ContainsFunc(systemLinks, func(l systemLink) bool { return under(p, l.from) })
 }
 
 // decompressedSuffixes are the suffixes a decompressor takes off (gzip also takes -gz, _z, -z).
@@ -738,7 +731,7 @@ func tarMode(s *segment) (create, extract bool) {
 // directory, or a relative one below an unknown directory, leaves relative paths unresolved.
 func (a *analyzer) chdir(dir word) { a.moveTo(dir, resolvePath) }
 
-// cd moves the analysis into dir as bash's cd does: the directory named as text (logicalDir),
+// cdTo moves the analysis into dir as bash's cd does: the directory named as text (logicalDir),
 // unless -P asks for the one the links lead to, as chdir(2) takes it.
 func (a *analyzer) cdTo(dir word, physical bool) {
 	if physical {

@@ -252,8 +252,6 @@ type analyzer struct {
 	vars      *varScope             // the variables of the script being analysed
 	cond      int                   // > 0 inside code that may not run, or runs in a subshell: assignments there are not recorded
 	funcs     []string              // functions being defined (a call to one of them from its own body is a fork bomb)
-	defined   []string              // functions defined so far; calling one runs a body already analysed
-	movers    []string              // functions whose body changes the working directory
 	bodies    map[string][]funcBody // the bodies of the functions defined so far, by lower-cased name
 	traps     []pendingTrap         // the traps set by the scripts being analysed
 	err       *analysisError
@@ -261,7 +259,7 @@ type analyzer struct {
 	env       []string // assignments for the next recorded command
 	recursive bool     // the operands being recorded are acted on recursively
 	unrolled  int      // how many times the loops around the code being analysed run its body (1 outside loops)
-	madeLink  bool     // an ln ran before: a ".." may climb out of a link it made
+	madeLink  bool     // a command before made or copied a link (madeFiles): a ".." may climb out of it
 }
 
 // climbs says whether a path has a ".." component.
@@ -550,22 +548,31 @@ func (a *analyzer) funcDecl(c *syntax.FuncDecl, pipeFrom []int, depth int) {
 	if c.Name != nil {
 		name = strings.ToLower(c.Name.Value)
 	}
-	if a.analyseBody(name, c.Body, pipeFrom, depth) {
-		a.movers = append(a.movers, name)
-	}
-	a.defined = append(a.defined, name)
+	moves := a.analyseBody(name, c.Body, pipeFrom, depth)
 	if a.bodies == nil {
 		a.bodies = map[string][]funcBody{}
 	}
 	// Every definition is kept: one in a subshell, a child shell or a branch that does not run
 	// leaves the earlier one in force, and which one a call runs is not known here.
-	a.bodies[name] = append(a.bodies[name], funcBody{stmt: c.Body, cwd: a.cwd})
+	a.bodies[name] = append(a.bodies[name], funcBody{stmt: c.Body, cwd: a.cwd, moves: moves})
 }
 
-// funcBody is a function's body and the directory it was analysed from, where it was defined.
+// funcBody is a function's body, the directory it was analysed from, where it was defined, and
+// whether it changes the working directory.
 type funcBody struct {
-	stmt *syntax.Stmt
-	cwd  string
+	stmt  *syntax.Stmt
+	cwd   string
+	moves bool
+}
+
+// defined says whether a function of that (lower-cased) name was defined before: calling it runs
+// a body already analysed.
+func (a *analyzer) defined(name string) bool { return len(a.bodies[name]) > 0 }
+
+// moves says whether a definition of the function changes the working directory, from wherever it
+// is called.
+func (a *analyzer) moves(name string) bool {
+	return slices.ContainsFunc(a.bodies[name], func(b funcBody) bool { return b.moves })
 }
 
 // analyseBody analyses a function's body as code that may run (its positional parameters are the
@@ -719,7 +726,7 @@ func (a *analyzer) runsShellCode(w *syntax.Word) bool {
 		return true
 	}
 	name := commandName(r.s)
-	return slices.Contains(a.defined, name) || shellCodeRunners[name]
+	return a.defined(name) || shellCodeRunners[name]
 }
 
 // shellCodeRunners are the builtins that run shell code in the current shell.
@@ -927,7 +934,7 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 			a.find(true, RuleForkBomb, "function %q calls itself (fork bomb pattern)", f)
 		}
 	}
-	seg.localFunc = seg.name != "" && slices.Contains(a.defined, seg.name)
+	seg.localFunc = seg.name != "" && a.defined(seg.name)
 	splitArgs(&seg)
 	seg.text = segmentText(&seg)
 	idx := len(a.out.segments)

@@ -112,7 +112,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.cwd = cwdUnknown
 	case seg.localFunc:
 		a.callLocal(name, seg.pipeFrom, depth)
-		if slices.Contains(a.movers, name) {
+		if a.moves(name) {
 			a.cwd = cwdUnknown // its body changes the directory, from wherever it is called
 		}
 	case name == "shopt":
@@ -201,6 +201,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	words := a.out.segments[idx].words
 	opts := a.wrapperOptions(words, spec, depth)
 	i := opts.next
+	own := words[1:min(i, len(words))] // the wrapper's own options and operands
 	a.out.segments[idx].wrapper = true
 	for _, r := range opts.reads {
 		a.touch(r, opRead)
@@ -215,17 +216,17 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	}
 	if i >= len(words) {
 		if spec.xargs {
-			a.xargsInner(idx, words[1:min(i, len(words))], []word{{s: cmdEcho}}, redirs, depth)
+			a.xargsInner(idx, own, []word{{s: cmdEcho}}, redirs, depth)
 		} else {
 			a.out.segments[idx].wrapper = false
 		}
 		return
 	}
 	rest := words[i:]
-	if a.out.segments[idx].name == "nsenter" && slices.ContainsFunc(words[1:min(i, len(words))], nsenterTargetDir) {
+	if a.out.segments[idx].name == "nsenter" && slices.ContainsFunc(own, nsenterTargetDir) {
 		opts.chdir = &word{s: placeholderCmdSubst, dynamic: true} // the target's directory, or one in its namespace
 	}
-	if opts.chdir != nil || a.out.segments[idx].name == "chroot" && !slices.ContainsFunc(words[1:min(i, len(words))], skipsChdir) {
+	if opts.chdir != nil || a.out.segments[idx].name == "chroot" && !slices.ContainsFunc(own, skipsChdir) {
 		// env -C DIR runs the command in DIR: its relative paths resolve there. chroot runs it
 		// in the new root's "/", and another root than "/" is opaque (runsCode).
 		saved := a.cwd
@@ -240,7 +241,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	case spec.joinScript:
 		a.script(joinWords(rest), depth+1)
 	case spec.xargs:
-		a.xargsInner(idx, words[1:min(i, len(words))], rest, redirs, depth)
+		a.xargsInner(idx, own, rest, redirs, depth)
 	default:
 		a.env = opts.env
 		a.command(rest, redirs, a.out.segments[idx].pipeFrom, depth+1)
