@@ -623,6 +623,39 @@ func classCatalogue() []classCase {
 		{cpu, "one 16 KiB glob", sh("cat " + strings.Repeat("**/", 5460) + "x"), tooComplex, sh(`cat **/*.md`), false},
 		{cpu, "one 16 KiB glob in a file tool", readCall(strings.Repeat("*/", 8190) + "x"), tooComplex, readCall("docs/**/*.md"), false},
 		{cpu, "hundreds of glob paths in a file tool", readCall(manyGlobs...), tooComplex, readCall("src/a*.go"), false},
+		// git writes where an option or its work tree says, not only its operands: a hook written
+		// into .git/hooks runs at the next commit.
+		{abbrev, "git format-patch -o", sh(`git format-patch -o .git/hooks HEAD~1`), noWriteD, sh(`git format-patch -o patches HEAD~1`), false},
+		{abbrev, "git archive -o", sh(`git archive -o .git/hooks/pre-commit HEAD`), noWriteD, sh(`git archive -o build/src.tar HEAD`), false},
+		{abbrev, "git bundle create", sh(`git bundle create .git/hooks/pre-commit HEAD`), noWriteD, sh(`git bundle create build/repo.bundle HEAD`), false},
+		{abbrev, "git checkout-index --prefix", sh(`git checkout-index -a --prefix=.git/hooks/`), noWriteD, sh(`git checkout-index -a --prefix=build/export/`), false},
+		{abbrev, "git --work-tree", sh(`git --work-tree=.git/hooks checkout HEAD -- pre-commit`), noWriteD, sh(`git --work-tree=. checkout HEAD -- README.md`), false},
+		{abbrev, "git --work-tree as its own word", sh(`git --work-tree .git/hooks checkout HEAD -- pre-commit`), noWriteD, sh(`git checkout HEAD -- README.md`), false},
+		{global, "GIT_WORK_TREE, exported", sh(`export GIT_WORK_TREE=.git/hooks; git checkout HEAD -- pre-commit`), noWriteD, sh(`export GIT_AUTHOR_NAME=x; git checkout HEAD -- README.md`), false},
+		{abbrev, "git init DIR", sh(`git init .git/hooks/x`), noWriteD, sh(`git init build/scratch`), false},
+		{abbrev, "git clone URL DIR", sh(`git clone https://example.com/r.git .git/hooks/x`), noWriteD, sh(`git clone https://example.com/r.git vendor/r`), false},
+		{abbrev, "git worktree add", sh(`git worktree add .git/hooks/x`), noWriteD, sh(`git worktree add ../wt`), false},
+		{abbrev, "git submodule add URL DIR", sh(`git submodule add https://example.com/r.git .git/hooks/x`), noWriteD, sh(`git submodule add https://example.com/r.git lib/r`), false},
+		{abbrev, "git config -f writes the file", sh(`git config -f .git/hooks/pre-commit a.b c`), noWriteD, sh(`git config -f .gitmodules submodule.r.branch main`), false},
+		{toolPath, "git config -f --list reads it", sh(`git config -f .env --list`), zeroD, sh(`git config -f .gitmodules --list`), false},
+		{abbrev, "git fast-import --export-marks", sh(`git fast-import --export-marks=.git/hooks/pre-commit < s`), noWriteD, sh(`git fast-import --export-marks=build/marks < s`), false},
+		// A template directory's hooks run in the repository made from it (clone runs post-checkout).
+		{code, "git clone --template", sh(`git clone --template=./t https://example.com/r.git`), opaque, sh(`git clone https://example.com/r.git`), false},
+		{abbrev, "git init --templ, an abbreviation", sh(`git init --templ=./t x`), opaque, sh(`git init x`), false},
+		{global, "git -c init.templateDir", sh(`git -c init.templateDir=./t init x`), denied(dc + "git-config-exec"), sh(`git -c init.defaultBranch=main init x`), false},
+		{global, "git -c submodule.NAME.update=!cmd", sh(`git -c submodule.r.update='!sh x' submodule update`), denied(dc + "git-config-exec"), sh(`git -c submodule.recurse=true pull`), false},
+		{global, "git config submodule.NAME.update", sh(`git config submodule.r.update '!sh x'`), asked(dc + "git-config-set-exec"), sh(`git config submodule.r.branch main`), false},
+		{runtime, "GIT_SSH names a program", sh(`GIT_SSH='cat .e""nv' git fetch`), zeroD, sh(`GIT_TRACE=1 git fetch`), false},
+		{runtime, "GIT_PROXY_COMMAND names a program", sh(`GIT_PROXY_COMMAND='cat .e""nv' git fetch`), zeroD, sh(`GIT_TERMINAL_PROMPT=0 git fetch`), false},
+		{code, "BASH_ENV, a file bash sources", sh(`BASH_ENV=./x bash -c ls`), opaque, sh(`bash -c ls`), false},
+		// OpenSSH's programs that run a program or load a library the caller names.
+		{code, "scp -S", sh(`scp -S ./x a b:`), opaque, sh(`echo scp -S`), false},
+		{code, "scp -S in a bundle", sh(`scp -rS./x a b:`), opaque, sh(`echo scp -rS`), false},
+		{code, "sftp -D", sh(`sftp -D ./x`), opaque, sh(`echo sftp -D`), false},
+		{code, "ssh -I, a PKCS#11 library", sh(`ssh -I ./x.so h`), opaque, sh(`echo ssh -I`), false},
+		{code, "ssh's SecurityKeyProvider", sh(`ssh -oSecurityKeyProvider=./x.so h`), opaque, sh(`echo SecurityKeyProvider`), false},
+		{code, "ssh-add -s, a PKCS#11 library", sh(`ssh-add -s ./x.so`), opaque, sh(`echo ssh-add -s`), false},
+		{code, "ssh-keygen -w, a security key library", sh(`ssh-keygen -w ./x.so -t ed25519-sk`), opaque, sh(`echo ssh-keygen -w`), false},
 	}
 }
 

@@ -79,11 +79,13 @@ var codeOptions = map[string][]string{
 	"git":   {"--exec-path", "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files-in-pager", "--sendmail-cmd", "--smtp-server"},
 }
 
-// gitCodeShort are, per git subcommand, short options that run a command: rebase -x, difftool
-// -x, grep -O, clone -u; and bisect run.
+// gitSubCodeOptions are, per git subcommand, its own options that run a command: rebase -x,
+// difftool -x, grep -O, clone -u; and init's and clone's --template, whose directory's hooks the
+// new repository runs (clone runs post-checkout at once). commit --template is a message, not code.
 //
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
-var gitCodeShort = map[string][]string{"rebase": {"-x"}, "difftool": {"-x"}, "grep": {"-O"}, "clone": {"-u"}, "ls-remote": {"-u"}}
+var gitSubCodeOptions = map[string][]string{"rebase": {"-x"}, "difftool": {"-x"}, "grep": {"-O"},
+	"clone": {"-u", "--template"}, "init": {"--template"}, "ls-remote": {"-u"}}
 
 // codeEnvVars make the program that sees them run code the caller chooses: a search path for
 // programs or modules, a compiler or wrapper, git's exec path or configuration.
@@ -94,6 +96,8 @@ var codeEnvVars = map[string]bool{
 	"GIT_TEMPLATE_DIR": true, "RUSTC_WRAPPER": true, "RUSTC": true, "CARGO_BUILD_RUSTC_WRAPPER": true,
 	"CC": true, "CXX": true, "LD": true, "GOTOOLCHAIN": true, "TF_CLI_ARGS": true, "TF_CLI_CONFIG_FILE": true,
 	"KUBECTL_EXTERNAL_DIFF": true, "NPM_CONFIG_SCRIPT_SHELL": true, "npm_config_script_shell": true,
+	// A file every non-interactive bash sources first, whose code the engine cannot see.
+	"BASH_ENV": true,
 	// Where programs read their configuration, which can name code to run (git's core.fsmonitor in
 	// $XDG_CONFIG_HOME/git/config).
 	"XDG_CONFIG_HOME": true,
@@ -170,13 +174,14 @@ func codeOption(s *segment) string {
 	return ""
 }
 
-// gitCode returns the git subcommand option that runs a command (rebase -x), or bisect run.
+// gitCode returns the git subcommand option that runs a command (rebase -x, init --template),
+// or bisect run.
 func gitCode(s *segment) string {
 	if len(s.operands) == 0 {
 		return ""
 	}
 	sub := s.operands[0].s
-	for _, o := range gitCodeShort[sub] {
+	for _, o := range gitSubCodeOptions[sub] {
 		if s.hasFlag(o) {
 			return o
 		}
@@ -187,10 +192,11 @@ func gitCode(s *segment) string {
 	return ""
 }
 
-// git's global options that name its repository and work tree.
+// git's global options that name its repository and work tree, and the work tree's variable.
 const (
 	gitDirOption      = "--git-dir"
 	gitWorkTreeOption = "--work-tree"
+	envGitWorkTree    = "GIT_WORK_TREE"
 )
 
 // sedExpression is sed's long option for a script.
@@ -423,7 +429,7 @@ var envOptions = map[string]map[string]string{
 	"kubectl":   {"KUBECONFIG": "--kubeconfig"},
 	"helm":      {"KUBECONFIG": "--kubeconfig", "HELM_KUBECONTEXT": "--kube-context", "HELM_NAMESPACE": "--namespace"},
 	"docker":    {"DOCKER_HOST": "--host", "DOCKER_CONTEXT": "--context", "DOCKER_CONFIG": "--config"},
-	"git":       {"GIT_DIR": gitDirOption, "GIT_WORK_TREE": gitWorkTreeOption},
+	"git":       {"GIT_DIR": gitDirOption, envGitWorkTree: gitWorkTreeOption},
 	"aws":       {"AWS_PROFILE": "--profile", "AWS_REGION": "--region", "AWS_DEFAULT_REGION": "--region"},
 	"terraform": {"TF_WORKSPACE": "-workspace"},
 }

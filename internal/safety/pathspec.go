@@ -174,6 +174,7 @@ func (a *analyzer) argPaths(idx int) {
 	}
 	if seg.name == cmdGit {
 		a.gitObjectPaths(seg)
+		a.gitWrites(seg)
 	}
 	if seg.name == "curl" {
 		a.curlURLEncoded(seg)
@@ -341,7 +342,9 @@ func (a *analyzer) gitObjectPaths(s *segment) {
 
 // gitGlobalPaths reads the directories git's global options name, in either spelling ("-C dir",
 // "--git-dir dir", "--work-tree=dir"; optionValues already reads the "=" forms), and moves the
-// working directory to each -C, as git does before it reads its operands.
+// working directory to each -C, as git does before it reads its operands. The work tree is
+// written too: git checks files out there (git --work-tree=/etc checkout HEAD -- passwd writes
+// /etc/passwd), and which subcommands do is not followed.
 func (a *analyzer) gitGlobalPaths(s *segment) {
 	w := s.words
 	for i := 1; i < len(w) && strings.HasPrefix(w[i].s, "-") && !w[i].dynamic; i++ {
@@ -349,9 +352,14 @@ func (a *analyzer) gitGlobalPaths(s *segment) {
 		case (v == "-C" || v == gitDirOption || v == gitWorkTreeOption) && i+1 < len(w):
 			i++
 			a.touch(w[i], opRead)
-			if v == "-C" {
+			switch v {
+			case "-C":
 				a.chdir(w[i])
+			case gitWorkTreeOption:
+				a.touch(w[i], opWrite)
 			}
+		case strings.HasPrefix(v, gitWorkTreeOption+"="):
+			a.touch(w[i].with(v[len(gitWorkTreeOption)+1:]), opWrite)
 		case gitGlobalsWithValue[v]:
 			i++
 		}

@@ -687,9 +687,9 @@ func mayHideCommands(parts []syntax.WordPart) bool {
 
 // commandEnvVars hold a command line that a program runs; their value is checked as a script.
 var commandEnvVars = map[string]bool{
-	"GIT_SSH_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true,
+	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_PROXY_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true,
 	"GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "PAGER": true,
-	"EDITOR": true, "VISUAL": true, "BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true,
+	"EDITOR": true, "VISUAL": true, "ENV": true, "PROMPT_COMMAND": true,
 	"MANPAGER": true, "LESSOPEN": true, "BROWSER": true,
 }
 
@@ -741,6 +741,10 @@ var shellOnlyVars = map[string]bool{envIFS: true, envGlobIgnore: true}
 func (a *analyzer) envVar(name, val string, depth int) {
 	if why := codeEnvReason(name, val); why != "" {
 		a.find(false, RuleOpaqueCode, "%s; it needs human approval", why)
+	}
+	if name == envGitWorkTree && val != "" {
+		// git checks files out below it, in any later git command that sees it (gitWrites).
+		a.touch(word{s: val}, opWrite)
 	}
 	name = strings.ToUpper(name)
 	switch {

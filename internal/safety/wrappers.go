@@ -602,7 +602,7 @@ func runsCode(s *segment) string {
 		if len(s.operands) > 0 && !slices.Contains([]string{"ls", "list-sessions", "list-windows", "attach", "a", "attach-session", "kill-session", "kill-server", "has-session"}, s.operands[0].s) {
 			return s.name + " runs a command in a new window or sends it keys"
 		}
-	case "ssh", "sftp", cmdScp:
+	case "ssh", "sftp", cmdScp, "ssh-add", "ssh-keygen":
 		return sshLocalCommand(s)
 	case "go":
 		if len(s.operands) > 0 && s.operands[0].s == "generate" {
@@ -636,22 +636,35 @@ func nsenterTargetDir(w word) bool {
 	return w.s == "-w" || w.s == "--wd" || strings.HasPrefix(w.s, "-W") || strings.HasPrefix(w.s, "--wdn")
 }
 
-// sshLocalCommand returns why ssh runs a command of the caller's locally (its ProxyCommand,
-// LocalCommand or KnownHostsCommand options), or "".
+// sshLocalCommand returns why ssh, scp or sftp runs a program or loads a library of the
+// caller's locally (ProxyCommand, LocalCommand, KnownHostsCommand; a PKCS#11 or security key
+// provider; scp's and sftp's -S program, sftp's -D server), or "".
 func sshLocalCommand(s *segment) string {
 	if s.hasFlag("-F") {
 		return s.name + " -F reads a configuration that may name commands it runs locally"
 	}
+	for _, f := range sshCodeFlags[s.name] {
+		if s.hasFlag(f) {
+			return s.name + " " + f + " runs a program or loads a library the caller names"
+		}
+	}
 	for _, w := range s.words[1:] {
 		l := strings.ToLower(w.s)
-		for _, opt := range []string{"proxycommand", "localcommand", "knownhostscommand"} {
+		for _, opt := range []string{"proxycommand", "localcommand", "knownhostscommand", "pkcs11provider", "securitykeyprovider"} {
 			if strings.Contains(l, opt) {
-				return "ssh runs its " + w.s + " locally"
+				return s.name + " runs its " + w.s + " locally"
 			}
 		}
 	}
 	return ""
 }
+
+// sshCodeFlags are, per OpenSSH program, the options whose value is a program it runs or a
+// library it loads: ssh -I (PKCS#11), scp -S and sftp -S (the ssh to run), sftp -D (the server),
+// ssh-add -S/-s and ssh-keygen -w/-D (a security key or PKCS#11 provider). ssh -S and -D are a
+// control socket and a forwarding port.
+var sshCodeFlags = map[string][]string{"ssh": {"-I"}, cmdScp: {"-S"}, "sftp": {"-S", "-D"},
+	"ssh-add": {"-S", "-s"}, "ssh-keygen": {"-w", "-D"}}
 
 // trap analyses the code a trap runs (trap 'cat .env' EXIT runs it when the shell exits).
 func (a *analyzer) trap(idx int, depth int) {
