@@ -648,6 +648,8 @@ func classCatalogue() []classCase {
 		{runtime, "GIT_SSH names a program", sh(`GIT_SSH='cat .e""nv' git fetch`), zeroD, sh(`GIT_TRACE=1 git fetch`), false},
 		{runtime, "GIT_PROXY_COMMAND names a program", sh(`GIT_PROXY_COMMAND='cat .e""nv' git fetch`), zeroD, sh(`GIT_TERMINAL_PROMPT=0 git fetch`), false},
 		{code, "BASH_ENV, a file bash sources", sh(`BASH_ENV=./x bash -c ls`), opaque, sh(`bash -c ls`), false},
+		{runtime, "KUBE_EDITOR is a command", sh(`KUBE_EDITOR='cat .e""nv' kubectl edit cm x`), zeroD, sh(`kubectl get cm x`), false},
+		{runtime, "GH_PAGER is a command", sh(`GH_PAGER='cat .e""nv' git log`), zeroD, sh(`GH_PAGER=cat git log`), false},
 		// OpenSSH's programs that run a program or load a library the caller names.
 		{code, "scp -S", sh(`scp -S ./x a b:`), opaque, sh(`echo scp -S`), false},
 		{code, "scp -S in a bundle", sh(`scp -rS./x a b:`), opaque, sh(`echo scp -rS`), false},

@@ -691,6 +691,9 @@ var commandEnvVars = map[string]bool{
 	"GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "PAGER": true,
 	"EDITOR": true, "VISUAL": true, "ENV": true, "PROMPT_COMMAND": true,
 	"MANPAGER": true, "LESSOPEN": true, "BROWSER": true,
+	// Other programs' editors and pagers: kubectl edit, sudoedit, systemctl edit, gh, aws, psql, fc.
+	"KUBE_EDITOR": true, "SUDO_EDITOR": true, "SYSTEMD_EDITOR": true, "SYSTEMD_PAGER": true, "GH_PAGER": true,
+	"GH_EDITOR": true, "GH_BROWSER": true, "AWS_PAGER": true, "PSQL_PAGER": true, "PSQL_EDITOR": true, "FCEDIT": true,
 }
 
 // injectionEnvVars make the dynamic loader or an interpreter run code chosen by the caller.
