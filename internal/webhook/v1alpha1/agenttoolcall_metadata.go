@@ -17,13 +17,16 @@ func createMetadata(call *safetyv1alpha1.AgentToolCall) *denial {
 		return &denial{ReasonBadRequest, "metadata.ownerReferences", "an AgentToolCall may not have owner references; its lifetime is toolgate's"}
 	}
 	if len(call.Finalizers) > 0 {
-		return &denial{ReasonBadRequest, "metadata.finalizers", fmt.Sprintf(
+		return &denial{ReasonBadRequest, fieldFinalizers, fmt.Sprintf(
 			"finalizer %q: an AgentToolCall is created without finalizers; its lifetime is toolgate's", call.Finalizers[0])}
 	}
 	for k := range call.Annotations {
 		if policy.IsOwnAnnotation(k) {
 			return &denial{ReasonBadRequest, "metadata.annotations", fmt.Sprintf("annotation %q is toolgate's own; only the operator writes it", k)}
 		}
+	}
+	if n := growableValues(call); n > maxGrowableValues {
+		return tooManyValues(n)
 	}
 	return nil
 }

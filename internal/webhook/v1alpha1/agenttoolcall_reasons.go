@@ -18,9 +18,10 @@ const (
 
 // Fields denials point at.
 const (
-	fieldPlan     = "spec.plan"
-	fieldTool     = "spec.tool"
-	fieldApprover = "spec.approver"
+	fieldPlan       = "spec.plan"
+	fieldTool       = "spec.tool"
+	fieldApprover   = "spec.approver"
+	fieldFinalizers = "metadata.finalizers"
 )
 
 // decisionDeny is the ledger's name for a refusal.

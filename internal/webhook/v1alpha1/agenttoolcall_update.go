@@ -6,6 +6,8 @@ import (
 	"net/http"
 
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
@@ -51,6 +53,9 @@ func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, user string, old
 	if d := h.checkBookkeeping(user, old, call); d != nil {
 		return d, nil
 	}
+	if d, err := h.checkGrowth(ctx, user, old, call); d != nil || err != nil {
+		return d, err
+	}
 	// Only a report (a status change) is the agent's, or its plan's cost reporter's, to make; only
 	// the cost reporter may write the cost. Metadata alone (the operator's completion annotation)
 	// is left to RBAC, which agents' roles do not grant.
@@ -88,9 +93,20 @@ func (h *AgentToolCallHandler) checkBookkeeping(user string, old, call *safetyv1
 	if h.Operator == "" || user == h.Operator {
 		return nil
 	}
+	// A call's lifetime is toolgate's after its create too: an owner reference would let the
+	// garbage collector delete it, a foreign finalizer would keep it past its TTL.
+	if len(call.OwnerReferences) > len(old.OwnerReferences) {
+		return &denial{ReasonInvalidUpdate, "metadata.ownerReferences", "an AgentToolCall may not be given owner references; its lifetime is toolgate's"}
+	}
+	for _, f := range call.Finalizers {
+		if !policy.IsOwnCallFinalizer(f) && !controllerutil.ContainsFinalizer(old, f) {
+			return &denial{ReasonInvalidUpdate, fieldFinalizers, fmt.Sprintf(
+				"finalizer %q: only the toolgate operator (%s) puts finalizers on an AgentToolCall", f, h.Operator)}
+		}
+	}
 	for _, f := range old.Finalizers {
 		if policy.IsOwnCallFinalizer(f) && !controllerutil.ContainsFinalizer(call, f) {
-			return &denial{ReasonInvalidUpdate, "metadata.finalizers", fmt.Sprintf(
+			return &denial{ReasonInvalidUpdate, fieldFinalizers, fmt.Sprintf(
 				"only the toolgate operator (%s) may remove %s, once the call's usage is settled", h.Operator, f)}
 		}
 	}
@@ -103,4 +119,21 @@ func (h *AgentToolCallHandler) checkBookkeeping(user string, old, call *safetyv1
 		}
 	}
 	return nil
+}
+
+// checkGrowth refuses an update that grows a call past maxGrowableValues, unless it is the
+// operator's or the plan's cost reporter's, for whom the rest is kept.
+func (h *AgentToolCallHandler) checkGrowth(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) (*denial, error) {
+	n := growableValues(call)
+	if n <= maxGrowableValues || n <= growableValues(old) || user == h.Operator {
+		return nil, nil
+	}
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := h.get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan, nil); err != nil && !apierrors.IsNotFound(err) {
+		return nil, fmt.Errorf("reading plan %s of call %s: %w", call.Spec.Plan, call.Name, err)
+	}
+	if r := policy.CostReporterUser(plan); r != "" && user == r {
+		return nil, nil
+	}
+	return tooManyValues(n), nil
 }
