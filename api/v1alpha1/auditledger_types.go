@@ -171,6 +171,7 @@ type AuditLedgerSpec struct {
 // LedgerSignedHead is a writer's newest record, signed with the operator's ledger key. Published
 // here, outside the ledger's volume, it lets verify detect records cut from the end of a chain and
 // a chain re-hashed as a whole.
+// +kubebuilder:validation:XValidation:rule="self.seq > oldSelf.seq || (self.seq == oldSelf.seq && self.hash == oldSelf.hash)",message="a writer's published head never goes back: its seq only grows (a rolled-back ledger volume must not replace the evidence; remove the entry to accept a new chain)"
 type LedgerSignedHead struct {
 	// writer is the chain (a webhook pod's name).
 	// +kubebuilder:validation:MinLength=1

@@ -44,6 +44,13 @@ type ChainReport struct {
 	// Losses are loss records callers appended for records they could not make durable. Like
 	// gaps, they are reported, not failures.
 	Losses []Loss
+	// Unsigned counts, when a public key was given, the newest records no valid signature covers
+	// (a seal's, head.sig or the published head): whoever holds the volume without the key could
+	// have appended them. A live writer leaves those of the last few seconds.
+	Unsigned uint64
+	// Unpublished is true when published heads were given but none is this writer's: records cut
+	// from its end, with its head.sig removed, are not detected.
+	Unpublished bool
 	// Broken is the first link that does not verify, or nil.
 	Broken *Break
 	// Notes are observations that are not failures (a leftover uncompressed copy, no head file).
@@ -156,6 +163,7 @@ func VerifyWith(dir string, o VerifyOptions) (Report, error) {
 		rep.Chains = append(rep.Chains, verifyChain(c.dir, c.writer, o))
 	}
 	rep.Chains = append(rep.Chains, o.missingChains(seen)...)
+	rep.Limits = append(rep.Limits, chainLimits(rep.Chains)...)
 	if b := rep.FirstBreak(); b != nil {
 		return rep, fmt.Errorf("%w: %s", ErrBroken, b)
 	}
@@ -248,7 +256,7 @@ func verifyChain(dir, writer string, o VerifyOptions) ChainReport {
 	}
 	v.checkStart()
 	v.checkHead(segs)
-	v.checkAnchors()
+	v.checkAnchors(o)
 	v.rep.Segments = len(segs)
 	if v.rep.Records > 0 {
 		v.rep.HeadHash = v.prev.hash

@@ -60,6 +60,28 @@ func (o VerifyOptions) missingChains(seen map[string]bool) []ChainReport {
 	return out
 }
 
+// sourcePublished names an anchor read from the AuditLedger's status.
+const sourcePublished = "published head"
+
+// chainLimits are what the anchors could not prove of each unbroken chain: records after its
+// newest signature, and a chain whose writer published no head.
+func chainLimits(chains []ChainReport) []string {
+	var out []string
+	for _, c := range chains {
+		if c.Broken != nil {
+			continue
+		}
+		if c.Unsigned > 0 {
+			out = append(out, fmt.Sprintf("writer %s: seq %d..%d follow the chain's newest signature: whoever holds the volume "+
+				"without the key could have appended them (a live writer signs its head every few seconds)", c.Writer, c.LastSeq-c.Unsigned+1, c.LastSeq))
+		}
+		if c.Unpublished {
+			out = append(out, fmt.Sprintf("writer %s published no head: records cut from its end, with its head.sig removed, are not detected", c.Writer))
+		}
+	}
+	return out
+}
+
 // recordLoc is where a record is.
 type recordLoc struct {
 	file string
@@ -81,7 +103,7 @@ func (v *chainVerifier) loadAnchors(o VerifyOptions) []anchor {
 	var out []anchor
 	for _, h := range o.Heads {
 		if h.Writer == v.writer {
-			out = append(out, anchor{SignedHead: h, source: "published head"})
+			out = append(out, anchor{SignedHead: h, source: sourcePublished})
 		}
 	}
 	if o.PublicKey == nil {
@@ -163,8 +185,22 @@ func (v *chainVerifier) brkUnproven(format string, args ...any) {
 }
 
 // checkAnchors runs after the chain is read: an anchor that does not verify is a foreign or
-// forged signature, and one past the chain's end means records were cut from the end.
-func (v *chainVerifier) checkAnchors() {
+// forged signature, and one past the chain's end means records were cut from the end. With a key
+// it also counts the records after the newest valid signature, which nothing proves.
+func (v *chainVerifier) checkAnchors(o VerifyOptions) {
+	signed, published := v.proven, false
+	for _, a := range v.anchors {
+		if a.source == sourcePublished {
+			published = true
+		}
+		if a.bad == "" && a.seen && a.Seq <= v.rep.LastSeq {
+			signed = max(signed, a.Seq)
+		}
+	}
+	if v.key != nil && v.rep.LastSeq > signed {
+		v.rep.Unsigned = v.rep.LastSeq - signed
+	}
+	v.rep.Unpublished = len(o.Heads) > 0 && !published
 	for _, a := range v.anchors {
 		switch {
 		case a.bad != "":

@@ -1,0 +1,100 @@
+package controller_test
+
+import (
+	"crypto/ed25519"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	ac "github.com/toolgate/toolgate/api/v1alpha1/applyconfiguration/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/ledger"
+)
+
+// The published head is the evidence a rolled-back volume cannot take with it, so nothing may
+// move it back: not the writer restarted on the old copy (it checks its chain holds what it
+// published before), and not any status write (the CRD's transition rule).
+var _ = Describe("A published head after the ledger volume is rolled back", func() {
+	It("is kept: the restarted writer refuses to publish over it, the API server refuses a lower seq, and verify shows the cut", func() {
+		clk := clocktesting.NewFakeClock(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC))
+		dir := GinkgoT().TempDir()
+		key, err := ledger.GenerateKey()
+		Expect(err).NotTo(HaveOccurred())
+		open := func() *ledger.Journal {
+			GinkgoHelper()
+			cfg := audit.Config(nil, dir, "toolgate-0", clk)
+			cfg.SigningKey = key
+			j, err := ledger.Open(cfg)
+			Expect(err).NotTo(HaveOccurred())
+			return j
+		}
+		record := func(j *ledger.Journal, n int, prefix string) {
+			GinkgoHelper()
+			for i := range n {
+				Expect((&audit.Log{Journal: j}).RecordDecision(ctx, audit.Decision{Decision: "allow", Call: fmt.Sprintf("%s-%d", prefix, i), Namespace: "ns"})).To(Succeed())
+			}
+		}
+		al := &safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: audit.LedgerName}}
+		create(al)
+
+		j := open()
+		record(j, 10, "early")
+		Expect(j.Close()).To(Succeed())
+		chain, snapshot := filepath.Join(dir, "toolgate-0"), filepath.Join(GinkgoT().TempDir(), "snapshot")
+		Expect(exec.Command("cp", "-a", chain, snapshot).Run()).To(Succeed())
+		j = open()
+		record(j, 10, "later")
+		Expect((&audit.HeadPublisher{Client: k8sClient, Journal: j}).Publish(ctx)).To(Succeed())
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
+		published := al.Status.SignedHeads[0]
+		Expect(j.Close()).To(Succeed())
+
+		By("the volume rolled back to the snapshot, and the same writer restarted on it")
+		Expect(os.RemoveAll(chain)).To(Succeed())
+		Expect(exec.Command("cp", "-a", snapshot, chain).Run()).To(Succeed())
+		j = open()
+		DeferCleanup(j.Close)
+		record(j, 1, "after")
+		err = (&audit.HeadPublisher{Client: k8sClient, Journal: j}).Publish(ctx)
+		Expect(err).To(MatchError(ContainSubstring("no longer holds: the volume was rolled back or rewritten")))
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
+		Expect(al.Status.SignedHeads).To(ConsistOf(published))
+
+		By("the API server refuses a lower seq from any writer of the status")
+		h, ok, err := j.SignHead()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(ok).To(BeTrue())
+		Expect(h.Seq).To(BeNumerically("<", published.Seq))
+		obj := ac.AuditLedger(audit.LedgerName).WithStatus(ac.AuditLedgerStatus().WithSignedHeads(audit.SignedHeadApply(h)))
+		err = k8sClient.Status().Apply(ctx, obj, client.FieldOwner("toolgate-ledger-toolgate-0"), client.ForceOwnership)
+		Expect(err).To(MatchError(ContainSubstring("a writer's published head never goes back")))
+
+		By("verify with the published head shows the records cut")
+		heads, err := audit.PublishedHeads(al.Status)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = ledger.VerifyWith(dir, ledger.VerifyOptions{PublicKey: key.Public().(ed25519.PublicKey), Heads: heads})
+		Expect(err).To(MatchError(ContainSubstring("records were cut from the end")))
+
+		By("the near miss: a writer restarted on its own volume publishes on")
+		Expect(j.Close()).To(Succeed())
+		Expect(os.RemoveAll(chain)).To(Succeed())
+		other := audit.Config(nil, dir, "toolgate-1", clk)
+		other.SigningKey = key
+		for range 2 {
+			k, err := ledger.Open(other)
+			Expect(err).NotTo(HaveOccurred())
+			record(k, 2, "own")
+			Expect((&audit.HeadPublisher{Client: k8sClient, Journal: k}).Publish(ctx)).To(Succeed())
+			Expect(k.Close()).To(Succeed())
+		}
+	})
+})
