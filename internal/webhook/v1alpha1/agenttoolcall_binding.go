@@ -19,15 +19,10 @@ import (
 // names no pod admits a pod-bound token only while no active plan is bound to that pod: the pod's
 // own plan is then the only one it may use. A plan past its deadline admits nothing.
 func (h *AgentToolCallHandler) binding(ctx context.Context, req admission.Request, plan *safetyv1alpha1.AgentPlan, now time.Time) (*denial, error) {
-	pod, uid := tokenPod(req)
-	if want := plan.Spec.PodName; want != "" {
-		if pod != want {
-			return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
-				"plan %s accepts calls only from a token bound to pod %s, not %s", plan.Name, want, tokenOf(pod))}, nil
-		}
-		if snap := plan.Status.Snapshot; snap != nil && snap.PodUID != uid {
-			return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
-				"plan %s is bound to pod %s with UID %s; this token's pod has UID %s (the pod was recreated)", plan.Name, want, snap.PodUID, uid)}, nil
+	pod, _ := tokenPod(req)
+	if plan.Spec.PodName != "" {
+		if d := podMismatch(req, plan); d != nil {
+			return d, nil
 		}
 	} else if pod != "" {
 		var bound safetyv1alpha1.AgentPlanList
@@ -49,6 +44,25 @@ func (h *AgentToolCallHandler) binding(ctx context.Context, req admission.Reques
 			"plan %s ended at %s (activeDeadlineSeconds); start a new plan", plan.Name, policy.PlanDeadline(plan).UTC().Format(time.RFC3339))}, nil
 	}
 	return nil, nil
+}
+
+// podMismatch refuses a request whose token is not bound to the pod plan is bound to (its name,
+// and its UID once the plan is locked), or nil; a plan bound to no pod refuses none.
+func podMismatch(req admission.Request, plan *safetyv1alpha1.AgentPlan) *denial {
+	want := plan.Spec.PodName
+	if want == "" {
+		return nil
+	}
+	pod, uid := tokenPod(req)
+	if pod != want {
+		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
+			"plan %s accepts calls only from a token bound to pod %s, not %s", plan.Name, want, tokenOf(pod))}
+	}
+	if snap := plan.Status.Snapshot; snap != nil && snap.PodUID != uid {
+		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
+			"plan %s is bound to pod %s with UID %s; this token's pod has UID %s (the pod was recreated)", plan.Name, want, snap.PodUID, uid)}
+	}
+	return nil
 }
 
 // tokenPod is the pod (name and UID) the request's token is bound to; empty when none.

@@ -178,20 +178,24 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 			Traceparent: call.Annotations[tracing.TraceparentAnnotation],
 		})
 	}
-	if out.decision == decisionDeny && h.denials != nil && !isDryRun(req) && req.Operation == admissionv1.Create {
+	if out.decision == decisionDeny && h.denials != nil && !isDryRun(req) && req.Operation == admissionv1.Create &&
+		!notThePlansAgent[out.reason] {
 		h.denials.add(types.NamespacedName{Namespace: req.Namespace, Name: call.Spec.Plan})
 	}
 	return out.resp
 }
+
+// notThePlansAgent are the refusals of a requester who is not the plan's agent (another
+// ServiceAccount, a pod the plan is not bound to) or of a plan that does not exist: they are not
+// counted in the plan's denials, which another agent could otherwise raise at will. The ledger
+// records them with their requester.
+var notThePlansAgent = map[string]bool{ReasonAgentIdentityMismatch: true, ReasonPlanNotFound: true}
 
 // integrity checks what must hold before the engine runs: the call's metadata is the agent's to
 // set, the plan exists, the requester is the plan's ServiceAccount (and pod, see binding), the
 // plan is active and locked, the tool is registered; the tool is then seen as the plan pinned it.
 func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) (
 	*safetyv1alpha1.AgentPlan, *safetyv1alpha1.AgentTool, *denial, error) {
-	if d := createMetadata(call); d != nil {
-		return nil, nil, d, nil
-	}
 	plan := &safetyv1alpha1.AgentPlan{}
 	if err := h.get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: call.Spec.Plan}, plan, isUnlocked); err != nil {
 		if apierrors.IsNotFound(err) {
@@ -205,6 +209,11 @@ func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Requ
 	}
 	if d, err := h.binding(ctx, req, plan, h.Clock.Now()); d != nil || err != nil {
 		return nil, nil, d, err
+	}
+	// After the identity checks, so that what is counted against the plan below (finish) is its
+	// own agent's.
+	if d := createMetadata(call); d != nil {
+		return nil, nil, d, nil
 	}
 	if plan.Status.Snapshot == nil {
 		return nil, nil, &denial{ReasonPlanNotLocked, fieldPlan, fmt.Sprintf(

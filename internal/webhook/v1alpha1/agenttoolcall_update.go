@@ -28,7 +28,7 @@ func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request
 	if old == nil {
 		return h.finish(ctx, req, call, deny(denial{ReasonBadRequest, "", "the update carries no old AgentToolCall"}))
 	}
-	d, err := h.checkUpdate(ctx, req.UserInfo.Username, old, call)
+	d, err := h.checkUpdate(ctx, req, old, call)
 	if err != nil {
 		// Not a refusal: a reporter tries again on a 500, and must, or the cost it reports is lost.
 		return admission.Errored(http.StatusInternalServerError, err)
@@ -46,7 +46,8 @@ func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request
 
 // checkUpdate is the refusal of an update, if any; an error when what it needs to decide cannot be
 // read now (the plan, through a failing API server).
-func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) (*denial, error) {
+func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, req admission.Request, old, call *safetyv1alpha1.AgentToolCall) (*denial, error) {
+	user := req.UserInfo.Username
 	if !equality.Semantic.DeepEqual(old.Spec, call.Spec) {
 		return &denial{ReasonInvalidUpdate, "spec", "the spec of an AgentToolCall is immutable"}, nil
 	}
@@ -60,7 +61,7 @@ func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, user string, old
 	// the cost reporter may write the cost. Metadata alone (the operator's completion annotation)
 	// is left to RBAC, which agents' roles do not grant.
 	if !equality.Semantic.DeepEqual(old.Status, call.Status) {
-		if d, err := h.checkReporter(ctx, user, old, call); d != nil || err != nil {
+		if d, err := h.checkReporter(ctx, req, old, call); d != nil || err != nil {
 			return d, err
 		}
 	}

@@ -89,6 +89,40 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 			webhookv1alpha1.ReasonAgentIdentityMismatch, "a token bound to no pod")
 	})
 
+	It("takes a report on a pod-bound plan's call only from that pod", func() {
+		p := newProject(nil)
+		mine, other := p.agentPod("agent-pod"), p.agentPod("other-pod")
+		p.planFor(mine.Client, planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted, PodName: "agent-pod"})
+		call := p.call(planName, p.tools[reader], "build", "src/a.go")
+		mustAdmit(submit(mine.Client, call))
+		mustDeny(report(other.Client, call, safetyv1alpha1.CallPhaseFailed, ""),
+			webhookv1alpha1.ReasonAgentIdentityMismatch, "bound to pod agent-pod", "not pod other-pod")
+		mustDeny(report(p.agent, call, safetyv1alpha1.CallPhaseFailed, ""),
+			webhookv1alpha1.ReasonAgentIdentityMismatch, "a token bound to no pod")
+		By("the near miss: the plan's own pod reports")
+		Expect(report(mine.Client, call, safetyv1alpha1.CallPhaseSucceeded, "")).To(Succeed())
+	})
+
+	It("does not count another ServiceAccount's refused calls in the plan's denials", func() {
+		p := newProject(nil)
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		stranger := p.newAgent("stranger")
+		for i := range 3 {
+			mustDeny(submit(stranger, p.call(planName, p.tools[reader], "build", fmt.Sprintf("src/%d.go", i))),
+				webhookv1alpha1.ReasonAgentIdentityMismatch, "accepts calls only from")
+		}
+		By("the near miss: the plan's own agent's refusal is counted")
+		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "build", "/etc/shadow")), "ToolAccessDenied")
+		// The stranger's refusals were counted (if at all) before the agent's, so once the agent's
+		// shows, theirs would too.
+		plan := &safetyv1alpha1.AgentPlan{}
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+			g.Expect(plan.Status.Usage.Denials).To(BeNumerically(">=", 1))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+		Expect(plan.Status.Usage.Denials).To(Equal(int64(1)))
+	})
+
 	It("does not take a pod recreated under the plan's pod name for the plan's pod", func() {
 		p := newProject(nil)
 		first := p.agentPod("agent-pod")

@@ -8,6 +8,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/policy"
@@ -17,7 +18,8 @@ import (
 // (a plan that names none takes no reported cost: each call costs its reservation); its phase and
 // conditions the plan's ServiceAccount or the reporter. Users that are not ServiceAccounts (the
 // operator, an administrator) may report phases where RBAC lets them, but never cost.
-func (h *AgentToolCallHandler) checkReporter(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) (*denial, error) {
+func (h *AgentToolCallHandler) checkReporter(ctx context.Context, req admission.Request, old, call *safetyv1alpha1.AgentToolCall) (*denial, error) {
+	user := req.UserInfo.Username
 	plan := &safetyv1alpha1.AgentPlan{}
 	if err := h.get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan, nil); apierrors.IsNotFound(err) {
 		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf("call %s belongs to plan %s, which does not exist", call.Name, call.Spec.Plan)}, nil
@@ -33,10 +35,15 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, user string, o
 		return &denial{ReasonInvalidUpdate, fieldCost, fmt.Sprintf(
 			"only plan %s's cost reporter (%s) may report cost, not %s", plan.Name, reporter, user)}, nil
 	}
-	if strings.HasPrefix(user, "system:serviceaccount:") && user != reporter &&
-		user != serviceAccountUser(plan.Namespace, plan.Spec.ServiceAccountName) {
+	agent := serviceAccountUser(plan.Namespace, plan.Spec.ServiceAccountName)
+	if strings.HasPrefix(user, "system:serviceaccount:") && user != reporter && user != agent {
 		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
 			"only the plan's ServiceAccount or its cost reporter may report on call %s, not %s", call.Name, user)}, nil
+	}
+	// The plan's ServiceAccount reports from the plan's pod, as it creates from it: another pod
+	// of the same ServiceAccount may not end this pod's calls.
+	if user == agent {
+		return podMismatch(req, plan), nil
 	}
 	return nil, nil
 }

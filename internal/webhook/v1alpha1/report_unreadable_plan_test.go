@@ -4,12 +4,15 @@ import (
 	"context"
 	"testing"
 
+	admissionv1 "k8s.io/api/admission/v1"
+	authenticationv1 "k8s.io/api/authentication/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 )
@@ -35,13 +38,14 @@ func TestAReportWhosePlanCannotBeReadIsAnErrorNotARefusal(t *testing.T) {
 		},
 	})
 	h.Reader, h.Live = failing, nil
-	d, err := h.checkUpdate(t.Context(), reporter, old, reported)
+	asReporter := admission.Request{AdmissionRequest: admissionv1.AdmissionRequest{UserInfo: authenticationv1.UserInfo{Username: reporter}}}
+	d, err := h.checkUpdate(t.Context(), asReporter, old, reported)
 	if d != nil || !apierrors.IsServiceUnavailable(err) {
 		t.Fatalf("plan unreadable: refusal %v, error %v; want no refusal and the read's error", d, err)
 	}
 
 	h.Reader = fake.NewClientBuilder().WithScheme(scheme).Build() // no plan at all
-	d, err = h.checkUpdate(t.Context(), reporter, old, reported)
+	d, err = h.checkUpdate(t.Context(), asReporter, old, reported)
 	if err != nil || d == nil || d.Reason != ReasonAgentIdentityMismatch {
 		t.Fatalf("plan gone: refusal %v, error %v; want a refusal %s", d, err, ReasonAgentIdentityMismatch)
 	}
