@@ -257,10 +257,11 @@ type AuditLedgerStatus struct {
 	// +optional
 	SigningKey *LedgerSigningKey `json:"signingKey,omitempty"`
 	// signedHeads are the newest signed head of each writer, one entry per writer, each written
-	// by its own writer (server-side apply, field manager toolgate-ledger-<writer>).
+	// by its own writer (server-side apply, field manager toolgate-ledger-<writer>). Entries signed
+	// longer ago than spec.retention.maxAgeDays are removed: the records they name are deleted.
 	// +listType=map
 	// +listMapKey=writer
-	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:MaxItems=1024
 	// +optional
 	SignedHeads []LedgerSignedHead `json:"signedHeads,omitempty"`
 	// volume is the ledger volume's headroom, as this writer sees it.

@@ -73,6 +73,9 @@ func (r *AuditLedgerReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	now := r.Clock.Now()
+	if err := r.pruneHeads(ctx, al, now); err != nil {
+		return ctrl.Result{}, err
+	}
 	before := al.DeepCopy()
 	cfgErr := r.reconfigure(ctx, al, before)
 	res, err := r.Journal.Maintain(now)

@@ -42,7 +42,8 @@ type AuditLedgerStatusApplyConfiguration struct {
 	// signingKey names the key the ledger is signed with.
 	SigningKey *LedgerSigningKeyApplyConfiguration `json:"signingKey,omitempty"`
 	// signedHeads are the newest signed head of each writer, one entry per writer, each written
-	// by its own writer (server-side apply, field manager toolgate-ledger-<writer>).
+	// by its own writer (server-side apply, field manager toolgate-ledger-<writer>). Entries signed
+	// longer ago than spec.retention.maxAgeDays are removed: the records they name are deleted.
 	SignedHeads []LedgerSignedHeadApplyConfiguration `json:"signedHeads,omitempty"`
 	// volume is the ledger volume's headroom, as this writer sees it.
 	Volume *LedgerVolumeApplyConfiguration `json:"volume,omitempty"`
