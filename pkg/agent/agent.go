@@ -57,10 +57,17 @@ type RequestError struct {
 func (e *RequestError) Error() string { return "[" + e.Reason + "] " + e.Message }
 
 // IsRetryable reports whether resubmitting the same call later may succeed without a change:
-// the plan is not locked yet, or the ledger is briefly unavailable.
+// the plan is not locked yet, or the ledger is briefly unavailable. Submit resubmits only the
+// first by itself: a call refused LedgerUnavailable was counted (an attempt of its step, its
+// reserved cost) before its record failed, so each resubmission spends the plan's limits, and
+// whether to spend them is the caller's choice.
 func IsRetryable(err error) bool {
+	return reasonIs(err, "PlanNotLocked") || reasonIs(err, "LedgerUnavailable")
+}
+
+func reasonIs(err error, reason string) bool {
 	var re *RequestError
-	return errors.As(err, &re) && (re.Reason == "PlanNotLocked" || re.Reason == "LedgerUnavailable")
+	return errors.As(err, &re) && re.Reason == reason
 }
 
 // RetryFor bounds how long Submit keeps resubmitting a call denied for a passing reason (a plan
@@ -71,8 +78,8 @@ var RetryFor = 45 * time.Second
 
 // Submit creates the call with c (which must authenticate as the plan's ServiceAccount) and
 // returns nil when toolgate admitted it, the typed error of a denial, or the transport error.
-// Retryable denials are retried with backoff for up to RetryFor: a denied create stores nothing,
-// so resubmitting is safe.
+// A plan not locked yet is waited for, resubmitting with backoff for up to RetryFor: that refusal
+// comes before anything is counted, so resubmitting is free. Other refusals are returned.
 func Submit(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentToolCall) error {
 	withTraceContext(ctx, call)
 	deadline := time.Now().Add(RetryFor)
@@ -83,7 +90,7 @@ func Submit(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentTool
 			attempt.DeepCopyInto(call)
 			return nil
 		}
-		if !IsRetryable(err) || time.Now().Add(wait).After(deadline) {
+		if !reasonIs(err, "PlanNotLocked") || time.Now().Add(wait).After(deadline) {
 			return err
 		}
 		select {
