@@ -73,7 +73,7 @@ func main() {
 	var disableWebhooks bool
 	var pprofAddr string
 	var usageFlushInterval, usageFlushMaxInterval time.Duration
-	var webhookHost, webhookClientCA string
+	var webhookHost, webhookClientCA, webhookClientNames string
 	var certRotation bool
 	var ledgerDir, ledgerWriter string
 	var certSecretNamespace, certSecretName, certDNSName, webhookConfigurationName string
@@ -96,6 +96,10 @@ func main() {
 		"PEM file of the CA that issued the API server's client certificate for webhooks (a mounted Secret). "+
 			"Set, a connection without a certificate it verifies is refused at the TLS handshake. "+
 			"Empty accepts any client: only where a NetworkPolicy admits nothing but the API server (docs/webhook.md).")
+	flag.StringVar(&webhookClientNames, "webhook-client-name", "",
+		"Comma-separated names the API server's client certificate carries (subject common name or DNS name); with "+
+			"--webhook-client-ca, a certificate the CA verifies but naming none of them is refused too. Set it when the CA "+
+			"also signs other clients' certificates (a cluster CA).")
 	flag.StringVar(&ledgerDir, "ledger-dir", "/var/lib/toolgate/ledger",
 		"Directory of the decision ledger (on a PersistentVolume); empty disables the ledger.")
 	flag.StringVar(&ledgerWriter, "ledger-writer", defaultWriter(),
@@ -178,7 +182,8 @@ func main() {
 
 	webhookServerOptions := serving.WebhookOptions{
 		Host: webhookHost, Port: webhookPort, TLSOpts: tlsOpts, ClientCAFile: webhookClientCA,
-		CertDir: filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs"),
+		ClientNames: serving.SplitNames(webhookClientNames),
+		CertDir:     filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs"),
 	}
 	if len(webhookCertPath) > 0 {
 		setupLog.Info("Initializing webhook certificate watcher using provided certificates",
@@ -186,6 +191,10 @@ func main() {
 		webhookServerOptions.CertDir = webhookCertPath
 		webhookServerOptions.CertName = webhookCertName
 		webhookServerOptions.KeyName = webhookCertKey
+	}
+	if webhookClientCA == "" && webhookClientNames != "" {
+		setupLog.Error(nil, "--webhook-client-name needs --webhook-client-ca: without the CA no certificate is asked for")
+		os.Exit(1)
 	}
 	if webhookClientCA == "" {
 		setupLog.Info("WARNING: --webhook-client-ca is not set; any client that reaches the webhook port can send " +

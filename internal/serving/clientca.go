@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"time"
 )
@@ -61,10 +63,14 @@ func (c *clientCA) current(now time.Time) (*x509.CertPool, error) {
 }
 
 // requireClientCert returns cfg changed to refuse, at the handshake, every client without a
-// certificate that the CA in c verifies for client authentication.
-func requireClientCert(cfg *tls.Config, c *clientCA) *tls.Config {
+// certificate that the CA in c verifies for client authentication, and, when names is not empty,
+// whose certificate names none of them.
+func requireClientCert(cfg *tls.Config, c *clientCA, names []string) *tls.Config {
 	base := cfg.Clone()
 	base.ClientAuth = tls.RequireAndVerifyClientCert
+	if len(names) > 0 {
+		base.VerifyConnection = func(cs tls.ConnectionState) error { return clientNamed(cs, names) }
+	}
 	out := base.Clone()
 	out.GetConfigForClient = func(*tls.ClientHelloInfo) (*tls.Config, error) {
 		pool, err := c.current(time.Now())
@@ -78,4 +84,18 @@ func requireClientCert(cfg *tls.Config, c *clientCA) *tls.Config {
 	pool, _ := c.current(time.Now())
 	out.ClientCAs = pool
 	return out
+}
+
+// clientNamed checks that the verified client certificate carries one of names, as its subject's
+// common name or a DNS name: a CA shared with other clients (a cluster CA that also signs kubelet
+// and administrator certificates) then still admits only the API server's certificate.
+func clientNamed(cs tls.ConnectionState, names []string) error {
+	if len(cs.PeerCertificates) == 0 {
+		return errors.New("no client certificate")
+	}
+	leaf := cs.PeerCertificates[0]
+	if slices.Contains(names, leaf.Subject.CommonName) || slices.ContainsFunc(leaf.DNSNames, func(n string) bool { return slices.Contains(names, n) }) {
+		return nil
+	}
+	return fmt.Errorf("client certificate %q is not one of the webhook's clients %v", leaf.Subject.CommonName, names)
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,6 +28,10 @@ type WebhookOptions struct {
 	// webhooks. Set, every connection must present a certificate it verifies, or the handshake
 	// fails before any request is read. Empty accepts any client (documented as unsafe).
 	ClientCAFile string
+	// ClientNames, with ClientCAFile, are the names the client certificate must carry (its
+	// subject's common name or a DNS name): the API server's, when its CA signs others' too.
+	// Empty accepts every certificate the CA verifies.
+	ClientNames []string
 	// TLSOpts adjust the TLS configuration (for example to turn HTTP/2 off).
 	TLSOpts []func(*tls.Config)
 	// Limits bound each connection; the zero value means DefaultLimits.
@@ -131,7 +136,7 @@ func (s *WebhookServer) tlsConfig(ctx context.Context) (*tls.Config, error) {
 	if s.clientCA == nil {
 		return cfg, nil
 	}
-	return requireClientCert(cfg, s.clientCA), nil
+	return requireClientCert(cfg, s.clientCA, s.opts.ClientNames), nil
 }
 
 // StartedChecker reports ready once the listener accepts connections. It dials plain TCP: a TLS
@@ -153,4 +158,15 @@ func (s *WebhookServer) StartedChecker() healthz.Checker {
 		}
 		return conn.Close()
 	}
+}
+
+// SplitNames splits a comma-separated flag value, dropping blanks.
+func SplitNames(v string) []string {
+	var out []string
+	for n := range strings.SplitSeq(v, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }

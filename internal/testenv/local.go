@@ -188,6 +188,7 @@ func (l *Local) managerArgs(certDir string, webhookPort int, probe, ledgerDir, w
 		"--webhook-port", strconv.Itoa(webhookPort),
 		"--webhook-cert-path", certDir,
 		"--webhook-client-ca", filepath.Join(l.Dir, WebhookClientCAFile),
+		"--webhook-client-name", WebhookClientCN,
 		"--cert-rotation",
 		"--cert-secret-namespace", OperatorNamespace,
 		"--cert-secret-name", CertSecretName,
