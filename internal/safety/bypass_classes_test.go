@@ -650,6 +650,15 @@ func classCatalogue() []classCase {
 		{code, "BASH_ENV, a file bash sources", sh(`BASH_ENV=./x bash -c ls`), opaque, sh(`bash -c ls`), false},
 		{runtime, "KUBE_EDITOR is a command", sh(`KUBE_EDITOR='cat .e""nv' kubectl edit cm x`), zeroD, sh(`kubectl get cm x`), false},
 		{runtime, "GH_PAGER is a command", sh(`GH_PAGER='cat .e""nv' git log`), zeroD, sh(`GH_PAGER=cat git log`), false},
+		// Programs that print a credential, as printing the environment does: asked at every level.
+		{defaults, "a Secret's data", sh(`kubectl get secret db -o yaml`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get secrets`), false},
+		{defaults, "a Secret's data, -o first", sh(`kubectl get -ojsonpath={.data} secrets/db`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get pods -l app=secret-store -o yaml`), false},
+		{defaults, "a Secret among other kinds", sh(`kubectl get cm,secret -o json`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get cm,secret -o name`), false},
+		{defaults, "the kubeconfig's keys", sh(`kubectl config view --raw`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get nodes`), false},
+		{defaults, "a new ServiceAccount token", sh(`kubectl create token default`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get sa default`), false},
+		{defaults, "git's credential helpers", sh(`printf 'host=github.com\n' | git credential fill`), asked(dc + "print-credentials-git"), sh(`printf 'x\n' | git status`), false},
+		{defaults, "gh's token", sh(`gh auth token`), asked(dc + "print-credentials-cloud"), sh(`echo gh auth token`), false},
+		{defaults, "a cloud access token", sh(`gcloud auth print-access-token`), asked(dc + "print-credentials-cloud"), sh(`echo gcloud auth print-access-token`), false},
 		// OpenSSH's programs that run a program or load a library the caller names.
 		{code, "scp -S", sh(`scp -S ./x a b:`), opaque, sh(`echo scp -S`), false},
 		{code, "scp -S in a bundle", sh(`scp -rS./x a b:`), opaque, sh(`echo scp -rS`), false},
