@@ -659,6 +659,9 @@ func classCatalogue() []classCase {
 		{defaults, "git's credential helpers", sh(`printf 'host=github.com\n' | git credential fill`), asked(dc + "print-credentials-git"), sh(`printf 'x\n' | git status`), false},
 		{defaults, "gh's token", sh(`gh auth token`), asked(dc + "print-credentials-cloud"), sh(`echo gh auth token`), false},
 		{defaults, "a cloud access token", sh(`gcloud auth print-access-token`), asked(dc + "print-credentials-cloud"), sh(`echo gcloud auth print-access-token`), false},
+		{toolPath, "a single-dash long option's file", sh(`terraform plan -var-file=/etc/shadow`), zeroD, sh(`terraform plan -var-file=prod.tfvars`), false},
+		{toolPath, "a Go flag's file", sh(`go test -coverprofile=.env ./...`), zeroD, sh(`go test -coverprofile=cover.out ./...`), false},
+		{code, "helm --post-renderer", sh(`helm list --post-renderer ./x`), opaque, sh(`helm list --max 5`), false},
 		// OpenSSH's programs that run a program or load a library the caller names.
 		{code, "scp -S", sh(`scp -S ./x a b:`), opaque, sh(`echo scp -S`), false},
 		{code, "scp -S in a bundle", sh(`scp -rS./x a b:`), opaque, sh(`echo scp -rS`), false},

@@ -76,6 +76,7 @@ var codeOptions = map[string][]string{
 	"cargo": {"--config", "-Z"},
 	"node":  {"--require", "-r", "--import", "--loader", "--experimental-loader"},
 	"rsync": {"-e", "--rsh", "--rsync-path"},
+	"helm":  {"--post-renderer"},
 	"git":   {"--exec-path", "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files-in-pager", "--sendmail-cmd", "--smtp-server"},
 }
 

@@ -589,7 +589,7 @@ func (a *analyzer) optionValues(seg *segment, spec argSpec) {
 			a.touch(words[i].with(strings.TrimPrefix(val, "@")), op)
 		case listed && i+1 < len(words):
 			a.touch(words[i+1], op)
-		case hasVal && strings.HasPrefix(name, "--") && val != "" && !spec.noPaths:
+		case hasVal && longOption(name) && val != "" && !spec.noPaths:
 			a.touch(words[i].with(strings.TrimPrefix(val, "@")), opRead)
 		case !hasVal && len(v) > 2 && v[0] == '-' && v[1] != '-':
 			if op, ok := spec.valueOps[v[:2]]; ok {
@@ -601,6 +601,13 @@ func (a *analyzer) optionValues(seg *segment, spec argSpec) {
 			}
 		}
 	}
+}
+
+// longOption says whether name is a long option: "--name", or a word option spelled with one
+// dash as Go's flag package, terraform, find and java read them ("-var-file", "-overlay"), whose
+// "=value" may name a file the program reads.
+func longOption(name string) bool {
+	return strings.HasPrefix(name, "--") || len(name) > 2 && name[0] == '-'
 }
 
 // valueOp is what a command does to the value of its option name, when the value is a path:
