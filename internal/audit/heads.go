@@ -32,9 +32,8 @@ type HeadPublisher struct {
 	Every time.Duration
 
 	last ledger.SignedHead
-	// behind is set once the head this writer published earlier is found not to be on its
-	// journal's chain: from then on it publishes nothing (see checkPublished).
-	behind  error
+	// checked is set once the head this writer published earlier is found on its journal's
+	// chain (or there is none); until then each publication checks again (checkPublished).
 	checked bool
 }
 
@@ -103,12 +102,12 @@ func (p *HeadPublisher) Publish(ctx context.Context) error {
 // checkPublished makes sure, before this writer's first publication, that the head it published
 // earlier (a previous process of the same writer: a restarted container keeps its pod name) is on
 // its journal's chain. If it is not, the volume was rolled back or rewritten under the writer, and
-// publishing the new head would replace the one anchor that shows it: the writer publishes nothing
-// more, and says why each time, until a person who has looked removes the entry (docs/ledger.md).
-// The API server refuses a lower seq too (the CRD's transition rule).
+// publishing the new head would replace the one anchor that shows it: the writer publishes nothing,
+// and says why at each try, until a person who has looked removes the entry (docs/ledger.md),
+// which the next try sees. The API server refuses a lower seq too (the CRD's transition rule).
 func (p *HeadPublisher) checkPublished(ctx context.Context) error {
 	if p.checked {
-		return p.behind
+		return nil
 	}
 	al := &safetyv1alpha1.AuditLedger{}
 	if err := p.Client.Get(ctx, client.ObjectKey{Name: LedgerName}, al); err != nil {
@@ -124,13 +123,13 @@ func (p *HeadPublisher) checkPublished(ctx context.Context) error {
 			return fmt.Errorf("checking the published head of writer %s at seq %d against the journal: %w", writer, e.Seq, err)
 		}
 		if !held {
-			p.behind = fmt.Errorf("writer %s published seq %d (hash %s, segment %s) on %s, which its ledger volume no longer holds: "+
+			return fmt.Errorf("writer %s published seq %d (hash %s, segment %s) on %s, which its ledger volume no longer holds: "+
 				"the volume was rolled back or rewritten; the published head is kept as the evidence and no newer head is published",
 				writer, e.Seq, e.Hash, e.Segment, e.SignedAt.UTC().Format(time.RFC3339))
 		}
 	}
 	p.checked = true
-	return p.behind
+	return nil
 }
 
 // SignedHeadApply is h as a status entry.

@@ -84,6 +84,19 @@ var _ = Describe("A published head after the ledger volume is rolled back", func
 		_, err = ledger.VerifyWith(dir, ledger.VerifyOptions{PublicKey: key.Public().(ed25519.PublicKey), Heads: heads})
 		Expect(err).To(MatchError(ContainSubstring("records were cut from the end")))
 
+		By("once a person removes the entry, the same running publisher publishes the new chain's head")
+		pub := &audit.HeadPublisher{Client: k8sClient, Journal: j}
+		Expect(pub.Publish(ctx)).To(MatchError(ContainSubstring("no longer holds")))
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
+		accepted := al.DeepCopy()
+		accepted.Status.SignedHeads = nil
+		Expect(k8sClient.Status().Patch(ctx, accepted, client.MergeFrom(al))).To(Succeed())
+		record(j, 1, "accepted")
+		Expect(pub.Publish(ctx)).To(Succeed())
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
+		Expect(al.Status.SignedHeads).To(HaveLen(1))
+		Expect(al.Status.SignedHeads[0].Seq).To(BeNumerically("<", published.Seq))
+
 		By("the near miss: a writer restarted on its own volume publishes on")
 		Expect(j.Close()).To(Succeed())
 		Expect(os.RemoveAll(chain)).To(Succeed())

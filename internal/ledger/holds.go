@@ -10,8 +10,8 @@ import (
 // h.Segment): whether h, a head this writer published earlier, is behind the journal on its own
 // chain. A head past the chain's end, or a different record at h.Seq, means the volume was rolled
 // back (restored from an older copy) or rewritten under the writer; publishing the journal's
-// head over it would erase the evidence. A segment retention has deleted proves nothing either
-// way and counts as held. It reads one segment, so a publisher checks once, when it starts.
+// head over it would erase the evidence. A segment retention has deleted (older than every
+// segment left) proves nothing either way and counts as held. It reads one segment.
 func (j *Journal) Holds(h SignedHead) (bool, error) {
 	j.smu.Lock()
 	head := j.stats.pos
@@ -31,7 +31,11 @@ func (j *Journal) Holds(h SignedHead) (bool, error) {
 			return segmentHolds(j.dir, s, h)
 		}
 	}
-	return true, nil
+	// Not on the volume: retention deleted it only if it is older than every segment left.
+	// Segment names carry their index, so a chain rebuilt since (a rolled-back writer that wrote
+	// on, under new names) does not pass for one retention thinned.
+	index, _, _, ok := parseSegmentName(h.Segment)
+	return ok && len(segs) > 0 && index < segs[0].index, nil
 }
 
 // segmentHolds reads segment s for the record at h.Seq and compares its hash.

@@ -1,6 +1,11 @@
 package ledger
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
 
 // Holds answers from the segment a published head names, sealed and compressed since or live.
 func TestHoldsFindsAPublishedHeadOnTheChain(t *testing.T) {
@@ -32,15 +37,67 @@ func TestHoldsFindsAPublishedHeadOnTheChain(t *testing.T) {
 		{"another hash at the early seq", withHash(early, live.Hash), false},
 		{"another hash at the live seq", withHash(live, early.Hash), false},
 		{"a seq past the chain", SignedHead{Writer: live.Writer, Seq: live.Seq + 1, Hash: live.Hash, Segment: live.Segment}, false},
-		{"a segment retention deleted", SignedHead{Writer: live.Writer, Seq: 2, Hash: early.Hash, Segment: "gone"}, true},
+		{"a segment that is gone, newer than the oldest left (the chain was rebuilt)", SignedHead{Writer: live.Writer, Seq: 2, Hash: early.Hash, Segment: "2026-11-30.00000099.jsonl"}, false},
+		{"a segment name that is none", SignedHead{Writer: live.Writer, Seq: 2, Hash: early.Hash, Segment: "gone"}, false},
 	} {
 		if got, err := j.Holds(c.h); err != nil || got != c.want {
 			t.Errorf("%s: Holds = %v, %v; want %v", c.name, got, err, c.want)
 		}
+	}
+	segs, _ := listSegments(j.dir)
+	if err := os.Remove(filepath.Join(j.dir, segs[0].file())); err != nil { // as retention does
+		t.Fatal(err)
+	}
+	if got, err := j.Holds(early); err != nil || !got {
+		t.Errorf("a head in a segment retention deleted, older than every one left: Holds = %v, %v; want true (it proves nothing)", got, err)
 	}
 }
 
 func withHash(h SignedHead, hash string) SignedHead {
 	h.Hash = hash
 	return h
+}
+
+// A writer rolled back and writing on, the next day, under new segment names, passes the seq it
+// published: the head's segment is gone but newer than what is left, so it is not held.
+func TestHoldsRefusesAChainRebuiltPastThePublishedHead(t *testing.T) {
+	clock := newFakeClock(day0)
+	cfg := testConfig(t, clock)
+	cfg.SigningKey = testKey(1)
+	cfg.MaxSegmentBytes = 2048
+	j := mustOpen(t, cfg)
+	appendN(t, j, 3)
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	snapshot := t.TempDir()
+	if err := os.CopyFS(snapshot, os.DirFS(chainDirOf(cfg))); err != nil {
+		t.Fatal(err)
+	}
+	j = mustOpen(t, cfg)
+	appendN(t, j, 40)
+	published, ok, err := j.SignHead()
+	if err != nil || !ok {
+		t.Fatalf("SignHead: %v %v", ok, err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := os.RemoveAll(chainDirOf(cfg)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(chainDirOf(cfg), os.DirFS(snapshot)); err != nil {
+		t.Fatal(err)
+	}
+	clock.Set(day0.Add(24 * time.Hour))
+	j = mustOpen(t, cfg)
+	defer func() { _ = j.Close() }()
+	appendN(t, j, 80)
+	if st := j.Stats(); st.HeadSeq <= published.Seq {
+		t.Fatalf("fixture: the rebuilt chain is at seq %d, not past the published %d", st.HeadSeq, published.Seq)
+	}
+	if got, err := j.Holds(published); err != nil || got {
+		t.Errorf("Holds = %v, %v for a head the rolled-back chain never had; want false", got, err)
+	}
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
@@ -96,7 +98,9 @@ func (h *AgentToolCallHandler) checkBookkeeping(user string, old, call *safetyv1
 	}
 	// A call's lifetime is toolgate's after its create too: an owner reference would let the
 	// garbage collector delete it, a foreign finalizer would keep it past its TTL.
-	if len(call.OwnerReferences) > len(old.OwnerReferences) {
+	if slices.ContainsFunc(call.OwnerReferences, func(r metav1.OwnerReference) bool {
+		return !slices.ContainsFunc(old.OwnerReferences, func(o metav1.OwnerReference) bool { return o.UID == r.UID })
+	}) {
 		return &denial{ReasonInvalidUpdate, "metadata.ownerReferences", "an AgentToolCall may not be given owner references; its lifetime is toolgate's"}
 	}
 	for _, f := range call.Finalizers {
