@@ -662,6 +662,16 @@ func classCatalogue() []classCase {
 		{toolPath, "a single-dash long option's file", sh(`terraform plan -var-file=/etc/shadow`), zeroD, sh(`terraform plan -var-file=prod.tfvars`), false},
 		{toolPath, "a Go flag's file", sh(`go test -coverprofile=.env ./...`), zeroD, sh(`go test -coverprofile=cover.out ./...`), false},
 		{code, "helm --post-renderer", sh(`helm list --post-renderer ./x`), opaque, sh(`helm list --max 5`), false},
+		// Found by a review of the fixes above.
+		{global, "core.worktree set for later commands", sh(`git config core.worktree .git/hooks && git checkout HEAD -- pre-commit`), asked(dc + "git-config-set-exec"), sh(`git config core.autocrlf false && git checkout HEAD -- README.md`), false},
+		{abbrev, "git clone's options after its operands", sh(`git clone https://example.com/r.git .git/hooks/x --depth 1`), noWriteD, sh(`git clone https://example.com/r.git vendor/r --depth 1`), false},
+		{abbrev, "git bundle's --version in two words", sh(`git bundle create --version 2 .git/hooks/pre-commit HEAD`), noWriteD, sh(`git bundle create --version 2 build/r.bundle HEAD`), false},
+		{abbrev, "git worktree move", sh(`git worktree move ../wt .git/hooks/x`), noWriteD, sh(`git worktree move ../wt ../wt2`), false},
+		{abbrev, "git fast-export --export-marks", sh(`git fast-export --export-marks=.git/config HEAD`), noWriteD, sh(`git fast-export --export-marks=build/marks HEAD`), false},
+		{global, "env -- before its assignments", sh(`env -- GIT_WORK_TREE=.git/hooks git checkout HEAD -- pre-commit`), noWriteD, sh(`env -- GIT_TRACE=1 git checkout HEAD -- README.md`), false},
+		{global, "env's lone dash", sh(`env - LD_PRELOAD=./x.so git status`), denied(RuleLibraryInjection), sh(`env - LANG=C git status`), false},
+		{code, "SSH_SK_PROVIDER", sh(`SSH_SK_PROVIDER=./x.so ssh-keygen -t ed25519-sk`), opaque, sh(`echo SSH_SK_PROVIDER`), false},
+		{defaults, "a Secret printed by --template", sh(`kubectl get secret db --template='{{.data.password}}'`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get pods --template='{{.items}}'`), false},
 		// OpenSSH's programs that run a program or load a library the caller names.
 		{code, "scp -S", sh(`scp -S ./x a b:`), opaque, sh(`echo scp -S`), false},
 		{code, "scp -S in a bundle", sh(`scp -rS./x a b:`), opaque, sh(`echo scp -rS`), false},

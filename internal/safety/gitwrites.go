@@ -1,6 +1,9 @@
 package safety
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // gitSubValueOps are, per git subcommand, options whose value is a path git writes or reads
 // (format-patch -o DIR, archive -o FILE, checkout-index --prefix=DIR/): --output and
@@ -15,6 +18,7 @@ var gitSubValueOps = map[string]map[string]pathOp{
 	"clone":          {"--separate-git-dir": opWrite},
 	"index-pack":     {"-o": opWrite},
 	"fast-import":    {"--export-marks": opWrite, "--import-marks": opRead, "--import-marks-if-exists": opRead},
+	"fast-export":    {"--export-marks": opWrite, "--import-marks": opRead},
 	"config":         {"-f": opWrite, "--file": opWrite},
 }
 
@@ -29,27 +33,86 @@ func (a *analyzer) gitWrites(s *segment) {
 	if len(s.operands) == 0 {
 		return
 	}
-	sub, ops := s.operands[0].s, s.operands[1:]
+	sub := s.operands[0].s
 	if valueOps := gitSubValueOps[sub]; valueOps != nil {
 		if sub == "config" && slices.ContainsFunc(gitConfigReads, s.hasFlag) {
 			valueOps = map[string]pathOp{"-f": opRead, "--file": opRead}
 		}
 		a.optionValues(s, argSpec{noPaths: true, valueOps: valueOps})
 	}
+	if w, ok := gitMadePath(sub, gitSubArgs(s)); ok {
+		a.operandPaths(w, opWrite, argSpec{})
+	}
+}
+
+// gitMadePath returns the operands a git subcommand makes a repository, work tree or file at:
+// init DIR, clone URL DIR, worktree add DIR, worktree move WT DIR, bundle create FILE,
+// submodule add URL DIR. args are the words after the subcommand.
+func gitMadePath(sub string, args []word) ([]word, bool) {
+	ops := positionals(args, gitValued[sub])
 	verb := ""
 	if len(ops) > 0 {
 		verb = ops[0].s
+		// The verb's own options follow it (git bundle create --version 2 FILE).
+		if v, ok := gitValued[sub+" "+verb]; ok {
+			at := slices.IndexFunc(args, func(w word) bool { return w.s == verb })
+			ops = append(ops[:1:1], positionals(args[at+1:], v)...)
+		}
 	}
 	switch {
 	case sub == "init":
-		a.operandPaths(ops, opWrite, argSpec{})
-	case sub == "clone" && len(ops) > 1:
-		a.operandPath(ops[len(ops)-1], opWrite)
-	case sub == "worktree" && verb == "add":
-		a.operandPaths(ops[1:], opWrite, argSpec{})
-	case sub == "bundle" && verb == "create" && len(ops) > 1:
-		a.operandPath(ops[1], opWrite)
-	case sub == "submodule" && verb == "add" && len(ops) > 2:
-		a.operandPath(ops[len(ops)-1], opWrite)
+		return ops, true
+	case sub == "clone" && len(ops) > 1, sub == "worktree" && verb == "move" && len(ops) > 2,
+		sub == "submodule" && verb == "add" && len(ops) > 2:
+		return ops[len(ops)-1:], true
+	case sub == "worktree" && verb == "add" && len(ops) > 1, sub == "bundle" && verb == "create" && len(ops) > 1:
+		return ops[1:2], true
 	}
+	return nil, false
+}
+
+// gitValued are, per git subcommand (or subcommand and verb), the options that take the next word
+// as their value, which is then no operand: git clone URL DIR --depth 1 clones into DIR, not "1".
+var gitValued = map[string][]string{
+	"clone": strings.Fields("-b --branch -o --origin -j --jobs --depth --filter --reference --reference-if-able -c --config " +
+		"--shallow-since --shallow-exclude -u --upload-pack --template --separate-git-dir --server-option --bundle-uri --revision --ref-format"),
+	"init":          strings.Fields("-b --initial-branch --template --separate-git-dir --object-format --ref-format"),
+	"bundle create": strings.Fields("--version"),
+	"submodule add": strings.Fields("-b --branch --name --reference --depth"),
+	"worktree add":  strings.Fields("-b -B --reason"),
+}
+
+// gitSubArgs returns the words after git's subcommand: its global options and their values skipped.
+func gitSubArgs(s *segment) []word {
+	w := s.words
+	for i := 1; i < len(w); i++ {
+		switch v := w[i].s; {
+		case w[i].dynamic || !strings.HasPrefix(v, "-"):
+			return w[i+1:]
+		case gitGlobalsWithValue[v]:
+			i++
+		}
+	}
+	return nil
+}
+
+// positionals returns the operands among args: options are skipped, and so is the next word after
+// one of valued (or an abbreviation of one, which git's option parser takes for it) given without
+// "=". Everything after "--" is an operand.
+func positionals(args []word, valued []string) []word {
+	var out []word
+	for i := 0; i < len(args); i++ {
+		v := args[i].s
+		switch {
+		case v == "--":
+			return append(out, args[i+1:]...)
+		case len(v) > 1 && v[0] == '-' && !args[i].dynamic:
+			if !strings.Contains(v, "=") && slices.Contains(valued, expandLong(v, valued...)) {
+				i++
+			}
+		default:
+			out = append(out, args[i])
+		}
+	}
+	return out
 }

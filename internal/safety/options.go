@@ -99,6 +99,8 @@ var codeEnvVars = map[string]bool{
 	"KUBECTL_EXTERNAL_DIFF": true, "NPM_CONFIG_SCRIPT_SHELL": true, "npm_config_script_shell": true,
 	// A file every non-interactive bash sources first, whose code the engine cannot see.
 	"BASH_ENV": true,
+	// The security key library OpenSSH's tools load (as ssh-keygen -w does).
+	"SSH_SK_PROVIDER": true,
 	// Where programs read their configuration, which can name code to run (git's core.fsmonitor in
 	// $XDG_CONFIG_HOME/git/config).
 	"XDG_CONFIG_HOME": true,

@@ -27,6 +27,8 @@ type argSpec struct {
 const (
 	cmdPushd  = "pushd"  // cd that keeps a stack of directories
 	cmdScp    = "scp"    // copies, and runs ssh
+	cmdSSH    = "ssh"    // runs a ProxyCommand, a LocalCommand or a library it is given
+	cmdSFTP   = "sftp"   // as ssh, and its -S and -D programs
 	cmdTrap   = "trap"   // its first operand is code the shell runs later
 	cmdSource = "source" // runs a file's code in this shell
 	cmdEcho   = "echo"   // prints its operands, which a following xargs passes on; xargs' default command

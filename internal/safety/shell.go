@@ -753,7 +753,7 @@ func (a *analyzer) envVar(name, val string, depth int) {
 	switch {
 	case injectionEnvVars[name]:
 		a.find(true, RuleLibraryInjection, "setting %s makes programs load code chosen by the caller", name)
-	case commandEnvVars[name] && strings.TrimSpace(val) != "":
+	case commandEnvVars[name] && strings.TrimSpace(val) != "" && (name != "GIT_SSH" || !sshClient(val)):
 		a.script(val, depth+1)
 	}
 }
@@ -1124,4 +1124,11 @@ func (a *analyzer) declClause(c *syntax.DeclClause, depth int) {
 	if prints {
 		a.command(words, nil, nil, depth)
 	}
+}
+
+// sshClient says whether GIT_SSH's value, a program git runs without a shell, is the ssh client
+// itself, by name or from /usr/bin, which runs nothing of the caller's.
+func sshClient(path string) bool {
+	path = strings.TrimSpace(path)
+	return path == cmdSSH || path == "/usr/bin/ssh" || path == "/usr/local/bin/ssh" || path == "plink"
 }

@@ -264,20 +264,28 @@ type wrapperOpts struct {
 func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrapperOpts {
 	skip := spec.skip
 	o := wrapperOpts{next: 1}
+	optionsEnded := false
 	for o.next < len(words) {
 		w := words[o.next]
 		v := w.s
 		switch {
 		case w.dynamic:
 			return o
-		case v == "--":
+		case (v == "--" || v == "-" && spec.assigns) && !optionsEnded:
+			// After "--" env still takes assignments (env -- LD_PRELOAD=x cmd), and its lone "-"
+			// is -i: neither is the wrapped command.
 			o.next++
-			return o
+			if !spec.assigns {
+				return o
+			}
+			optionsEnded = v == "--"
 		case spec.assigns && isAssignment(v):
 			name, val, _ := strings.Cut(v, "=")
 			a.envVar(name, val, depth)
 			o.env = append(o.env, v)
 			o.next++
+		case optionsEnded:
+			return o
 		case strings.HasPrefix(v, "--") && len(v) > 2:
 			o.longOption(words, spec, v[2:])
 		case len(v) > 1 && v[0] == '-':
@@ -602,7 +610,7 @@ func runsCode(s *segment) string {
 		if len(s.operands) > 0 && !slices.Contains([]string{"ls", "list-sessions", "list-windows", "attach", "a", "attach-session", "kill-session", "kill-server", "has-session"}, s.operands[0].s) {
 			return s.name + " runs a command in a new window or sends it keys"
 		}
-	case "ssh", "sftp", cmdScp, "ssh-add", "ssh-keygen":
+	case cmdSSH, cmdSFTP, cmdScp, "ssh-add", "ssh-keygen":
 		return sshLocalCommand(s)
 	case "go":
 		if len(s.operands) > 0 && s.operands[0].s == "generate" {
@@ -640,7 +648,7 @@ func nsenterTargetDir(w word) bool {
 // caller's locally (ProxyCommand, LocalCommand, KnownHostsCommand; a PKCS#11 or security key
 // provider; scp's and sftp's -S program, sftp's -D server), or "".
 func sshLocalCommand(s *segment) string {
-	if s.hasFlag("-F") {
+	if (s.name == cmdSSH || s.name == cmdSFTP || s.name == cmdScp) && s.hasFlag("-F") { // ssh-keygen -F finds a host
 		return s.name + " -F reads a configuration that may name commands it runs locally"
 	}
 	for _, f := range sshCodeFlags[s.name] {
@@ -663,7 +671,7 @@ func sshLocalCommand(s *segment) string {
 // library it loads: ssh -I (PKCS#11), scp -S and sftp -S (the ssh to run), sftp -D (the server),
 // ssh-add -S/-s and ssh-keygen -w/-D (a security key or PKCS#11 provider). ssh -S and -D are a
 // control socket and a forwarding port.
-var sshCodeFlags = map[string][]string{"ssh": {"-I"}, cmdScp: {"-S"}, "sftp": {"-S", "-D"},
+var sshCodeFlags = map[string][]string{cmdSSH: {"-I"}, cmdScp: {"-S"}, cmdSFTP: {"-S", "-D"},
 	"ssh-add": {"-S", "-s"}, "ssh-keygen": {"-w", "-D"}}
 
 // trap analyses the code a trap runs (trap 'cat .env' EXIT runs it when the shell exits).
