@@ -49,6 +49,9 @@ func (a *analyzer) gitWrites(s *segment) {
 // init DIR, clone URL DIR, worktree add DIR, worktree move WT DIR, bundle create FILE,
 // submodule add URL DIR. args are the words after the subcommand.
 func gitMadePath(sub string, args []word) ([]word, bool) {
+	if !gitMakers[sub] {
+		return nil, false // most git commands: nothing to parse, nothing to allocate
+	}
 	ops := positionals(args, gitValued[sub])
 	verb := ""
 	if len(ops) > 0 {
@@ -70,6 +73,9 @@ func gitMadePath(sub string, args []word) ([]word, bool) {
 	}
 	return nil, false
 }
+
+// gitMakers are the subcommands gitMadePath knows.
+var gitMakers = map[string]bool{"init": true, "clone": true, "worktree": true, "bundle": true, "submodule": true}
 
 // gitValued are, per git subcommand (or subcommand and verb), the options that take the next word
 // as their value, which is then no operand: git clone URL DIR --depth 1 clones into DIR, not "1".
