@@ -53,29 +53,49 @@ func gitMadePath(sub string, args []word) ([]word, bool) {
 		return nil, false // most git commands: nothing to parse, nothing to allocate
 	}
 	ops := positionals(args, gitValued[sub])
-	verb := ""
-	if len(ops) > 0 {
-		verb = ops[0].s
+	key, rest := sub, ops
+	if _, ok := gitMade[sub]; !ok && len(ops) > 0 {
+		verb := ops[0].s
+		key = sub + " " + verb
 		// The verb's own options follow it (git bundle create --version 2 FILE).
-		if v, ok := gitValued[sub+" "+verb]; ok {
-			at := slices.IndexFunc(args, func(w word) bool { return w.s == verb })
-			ops = append(ops[:1:1], positionals(args[at+1:], v)...)
-		}
+		at := slices.IndexFunc(args, func(w word) bool { return w.s == verb })
+		rest = positionals(args[at+1:], gitValued[key])
 	}
-	switch {
-	case sub == "init":
-		return ops, true
-	case sub == "clone" && len(ops) > 1, sub == "worktree" && verb == "move" && len(ops) > 2,
-		sub == "submodule" && verb == "add" && len(ops) > 2:
-		return ops[len(ops)-1:], true
-	case sub == "worktree" && verb == "add" && len(ops) > 1, sub == "bundle" && verb == "create" && len(ops) > 1:
-		return ops[1:2], true
+	switch gitMade[key] {
+	case madeAll:
+		return rest, true
+	case madeFirst:
+		return rest[:min(1, len(rest))], true
+	case madeLast:
+		if len(rest) > 1 { // the first is what is cloned or moved
+			return rest[len(rest)-1:], true
+		}
 	}
 	return nil, false
 }
 
-// gitMakers are the subcommands gitMadePath knows.
-var gitMakers = map[string]bool{"init": true, "clone": true, "worktree": true, "bundle": true, "submodule": true}
+// madeAt says which operands name what a git subcommand makes.
+type madeAt int
+
+const (
+	madeAll   madeAt = iota + 1 // every operand (init)
+	madeFirst                   // the first after the verb (worktree add DIR)
+	madeLast                    // the last, after what is cloned or moved (clone URL DIR)
+)
+
+// gitMade is, per subcommand or subcommand and verb, where the operands name what it makes.
+var gitMade = map[string]madeAt{"init": madeAll, "clone": madeLast, "worktree add": madeFirst, "worktree move": madeLast,
+	"bundle create": madeFirst, "submodule add": madeLast}
+
+// gitMakers are the subcommands of gitMade.
+var gitMakers = map[string]bool{}
+
+func init() {
+	for k := range gitMade {
+		sub, _, _ := strings.Cut(k, " ")
+		gitMakers[sub] = true
+	}
+}
 
 // gitValued are, per git subcommand (or subcommand and verb), the options that take the next word
 // as their value, which is then no operand: git clone URL DIR --depth 1 clones into DIR, not "1".
