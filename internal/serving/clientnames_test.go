@@ -1,15 +1,8 @@
 package serving
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"io"
-	"math/big"
 	"net"
 	"os"
 	"path/filepath"
@@ -17,47 +10,9 @@ import (
 	"time"
 
 	certutil "k8s.io/client-go/util/cert"
+
+	"github.com/toolgate/toolgate/internal/testca"
 )
-
-// testCA issues client certificates, as a cluster CA does for the API server and for others.
-type testCA struct {
-	cert *x509.Certificate
-	key  *ecdsa.PrivateKey
-	pem  []byte
-}
-
-func newTestCA(t *testing.T) testCA {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "cluster CA"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		KeyUsage: x509.KeyUsageCertSign, BasicConstraintsValid: true, IsCA: true}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, _ := x509.ParseCertificate(der)
-	return testCA{cert: cert, key: key, pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
-}
-
-func (ca testCA) client(t *testing.T, cn string, dnsNames ...string) tls.Certificate {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(time.Now().UnixNano()), Subject: pkix.Name{CommonName: cn}, DNSNames: dnsNames,
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
-}
 
 // handshake runs a TLS handshake of a client presenting cert against a server configured by cfg.
 func handshake(t *testing.T, cfg *tls.Config, cert tls.Certificate) error {
@@ -82,9 +37,20 @@ func handshake(t *testing.T, cfg *tls.Config, cert tls.Certificate) error {
 // With the cluster's CA, which also signs kubelets' and administrators' client certificates,
 // only a certificate naming the API server is answered.
 func TestClientNamesAdmitOnlyTheAPIServersCertificate(t *testing.T) {
-	ca := newTestCA(t)
+	ca, err := testca.New("cluster CA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := func(cn string, dnsNames ...string) tls.Certificate {
+		t.Helper()
+		c, err := ca.TLSClientCert(cn, dnsNames...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
 	path := filepath.Join(t.TempDir(), "ca.crt")
-	if err := os.WriteFile(path, ca.pem, 0o600); err != nil {
+	if err := os.WriteFile(path, ca.PEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	clientCA, err := loadClientCA(path)
@@ -106,16 +72,16 @@ func TestClientNamesAdmitOnlyTheAPIServersCertificate(t *testing.T) {
 		cert tls.Certificate
 		ok   bool
 	}{
-		{"the API server's, by common name", ca.client(t, "kube-apiserver-webhook-client"), true},
-		{"the API server's, by DNS name", ca.client(t, "whatever", "apiserver.example"), true},
-		{"a kubelet's", ca.client(t, "system:node:worker-1"), false},
-		{"an administrator's", ca.client(t, "kubernetes-admin"), false},
+		{"the API server's, by common name", client("kube-apiserver-webhook-client"), true},
+		{"the API server's, by DNS name", client("whatever", "apiserver.example"), true},
+		{"a kubelet's", client("system:node:worker-1"), false},
+		{"an administrator's", client("kubernetes-admin"), false},
 	} {
 		if err := handshake(t, pinned, c.cert); (err == nil) != c.ok {
 			t.Errorf("%s: handshake error %v, want accepted=%v", c.name, err, c.ok)
 		}
 	}
-	if err := handshake(t, requireClientCert(base, clientCA, nil), ca.client(t, "kubernetes-admin")); err != nil {
+	if err := handshake(t, requireClientCert(base, clientCA, nil), client("kubernetes-admin")); err != nil {
 		t.Errorf("without names every certificate of the CA is accepted, as before: %v", err)
 	}
 }
