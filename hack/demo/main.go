@@ -65,12 +65,8 @@ func run() error {
 		return err
 	}
 
-	samples, err := testenv.Path("config", "samples")
-	if err != nil {
-		return err
-	}
-	step("applying config/samples with kubectl")
-	if _, err := local.KubectlRun(ctx, os.Stdout, "apply", "-k", samples); err != nil {
+	step("applying config/samples with kubectl, once the manager has written the built-in profiles")
+	if err := local.ApplySamples(ctx, os.Stdout); err != nil {
 		return err
 	}
 	step("kubectl get toolgate -A")

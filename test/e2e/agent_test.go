@@ -22,10 +22,8 @@ var _ = Describe("an agent with a real ServiceAccount token, against the manager
 	const ns = "payments"
 
 	BeforeAll(func() {
-		samples, err := testenv.Path("config", "samples")
-		Expect(err).NotTo(HaveOccurred())
-		_, err = runKubectl("apply", "-k", samples)
-		Expect(err).NotTo(HaveOccurred())
+		Expect(local.ApplySamples(ctx, GinkgoWriter)).To(Succeed())
+		var err error
 		coder, err = testenv.Agent(ctx, local.Admin, k8sClient.Scheme(), ns, "coding-agent")
 		Expect(err).NotTo(HaveOccurred())
 		awaitLocked(ns, "fix-rounding-bug")

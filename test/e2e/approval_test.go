@@ -23,10 +23,7 @@ var approveInDenial = regexp.MustCompile(`kubectl toolgate approve .*$`)
 
 var _ = Describe("a human approval, through kubectl and the plugin, against the manager binary", func() {
 	It("denies the agent; a person runs the command the denial names; the agent is admitted", func() {
-		samples, err := testenv.Path("config", "samples")
-		Expect(err).NotTo(HaveOccurred())
-		_, err = runKubectl("apply", "-k", samples)
-		Expect(err).NotTo(HaveOccurred())
+		Expect(local.ApplySamples(ctx, GinkgoWriter)).To(Succeed())
 		const ns = "payments"
 		// Its own ServiceAccount: coding-agent's pod-less plan is the samples' fix-rounding-bug.
 		coder, err := testenv.Agent(ctx, local.Admin, k8sClient.Scheme(), ns, "supervised-agent")

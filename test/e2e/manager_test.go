@@ -10,8 +10,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-
-	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 var _ = Describe("the manager binary", Ordered, func() {
@@ -30,10 +28,7 @@ var _ = Describe("the manager binary", Ordered, func() {
 	})
 
 	It("admits every sample through kubectl apply -k, via its webhooks", func() {
-		samples, err := testenv.Path("config", "samples")
-		Expect(err).NotTo(HaveOccurred())
-		_, err = runKubectl("apply", "-k", samples)
-		Expect(err).NotTo(HaveOccurred())
+		Expect(local.ApplySamples(ctx, GinkgoWriter)).To(Succeed())
 	})
 
 	It("rejects a bad profile through its webhook, naming the field", func() {
