@@ -672,6 +672,14 @@ func classCatalogue() []classCase {
 		{global, "env's lone dash", sh(`env - LD_PRELOAD=./x.so git status`), denied(RuleLibraryInjection), sh(`env - LANG=C git status`), false},
 		{code, "SSH_SK_PROVIDER", sh(`SSH_SK_PROVIDER=./x.so ssh-keygen -t ed25519-sk`), opaque, sh(`echo SSH_SK_PROVIDER`), false},
 		{defaults, "a Secret printed by --template", sh(`kubectl get secret db --template='{{.data.password}}'`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get pods --template='{{.items}}'`), false},
+		// Found by a review of those fixes.
+		{abbrev, "git worktree add's -b in a bundle", sh(`git worktree add -fb topic .git/hooks/x`), noWriteD, sh(`git worktree add -fb topic ../wt`), false},
+		{abbrev, "git clone's -b in a bundle after the operands", sh(`git clone https://example.com/r.git .git/hooks/x -qb main`), noWriteD, sh(`git clone https://example.com/r.git vendor/r -qb main`), false},
+		{global, "git -c help.autocorrect runs a misspelt subcommand", sh(`git -c help.autocorrect=1 psuh --force origin main`), denied(dc + "git-config-exec"), sh(`git -c color.ui=never push origin main`), false},
+		{global, "env's lone dash after --", sh(`env -- - LD_PRELOAD=./x.so git status`), denied(RuleLibraryInjection), sh(`env -- - git status`), false},
+		{global, "env takes any word with = for an assignment", sh(`env A.B=1 LD_PRELOAD=./x.so git status`), denied(RuleLibraryInjection), sh(`env A.B=1 git status`), false},
+		{defaults, "a Secret printed with -o in a bundle", sh(`kubectl get secrets -Aojson`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get pods -Aowide`), false},
+		{toolPath, "go build -o", sh(`go build -o .git/hooks/pre-commit .`), noWriteD, sh(`go build -o bin/app .`), false},
 		// OpenSSH's programs that run a program or load a library the caller names.
 		{code, "scp -S", sh(`scp -S ./x a b:`), opaque, sh(`echo scp -S`), false},
 		{code, "scp -S in a bundle", sh(`scp -rS./x a b:`), opaque, sh(`echo scp -rS`), false},

@@ -122,6 +122,21 @@ func gitSubArgs(s *segment) []word {
 	return nil
 }
 
+// takesNextWord says whether option word v takes the next word as its value: a long option (or
+// an abbreviation of one) of valued given without "=", or a bundle of short options whose first
+// valued letter ends it (git worktree add -fb topic DIR: -f, then -b takes "topic").
+func takesNextWord(v string, valued []string) bool {
+	if strings.HasPrefix(v, "--") {
+		return !strings.Contains(v, "=") && slices.Contains(valued, expandLong(v, valued...))
+	}
+	for i := 1; i < len(v); i++ {
+		if slices.Contains(valued, "-"+v[i:i+1]) {
+			return i == len(v)-1 // a value attached to the letter is in this word
+		}
+	}
+	return false
+}
+
 // positionals returns the operands among args: options are skipped, and so is the next word after
 // one of valued (or an abbreviation of one, which git's option parser takes for it) given without
 // "=". Everything after "--" is an operand.
@@ -133,7 +148,7 @@ func positionals(args []word, valued []string) []word {
 		case v == "--":
 			return append(out, args[i+1:]...)
 		case len(v) > 1 && v[0] == '-' && !args[i].dynamic:
-			if !strings.Contains(v, "=") && slices.Contains(valued, expandLong(v, valued...)) {
+			if takesNextWord(v, valued) {
 				i++
 			}
 		default:

@@ -122,7 +122,7 @@ var argSpecs = map[string]argSpec{
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
 
 	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
-	"go":   {skip: 1}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1}, "cargo": {skip: 1},
+	"go":   {skip: 1, valueOps: map[string]pathOp{"-o": opWrite}}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1}, "cargo": {skip: 1},
 	"make": {noPaths: true}, "kubectl": {skip: 1}, "docker": {skip: 1}, "systemctl": {skip: 1},
 }
 

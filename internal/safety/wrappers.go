@@ -66,7 +66,7 @@ var wrappers = map[string]wrapSpec{
 	"firejail": {},
 	"strace":   {argOpts: "eoOpPsSuIXabE", writeOpts: "o"},
 	"ltrace":   {argOpts: "eopsuanADFlL", writeOpts: "o"},
-	"env":      {argOpts: "uC", longArgs: []string{"unset", "chdir"}, assigns: true, script: 'S', longScript: "split-string", chdir: 'C', longChdir: "chdir"},
+	"env":      {argOpts: "uCa", longArgs: []string{"unset", "chdir", "argv0"}, assigns: true, script: 'S', longScript: "split-string", chdir: 'C', longChdir: "chdir"},
 	"sudo":     {argOpts: "ugpChrtTUDR", longArgs: []string{"user", "group", "prompt", "close-from", "host", "role", "type", "other-user", "chdir", "chroot"}, assigns: true, chdir: 'D', longChdir: "chdir"}, //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 	"doas":     {argOpts: "uC"},
 	"pkexec":   {longArgs: []string{"user"}},
@@ -264,22 +264,26 @@ type wrapperOpts struct {
 func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrapperOpts {
 	skip := spec.skip
 	o := wrapperOpts{next: 1}
-	optionsEnded := false
+	optionsEnded, loneDash := false, false
 	for o.next < len(words) {
 		w := words[o.next]
 		v := w.s
 		switch {
 		case w.dynamic:
 			return o
-		case (v == "--" || v == "-" && spec.assigns) && !optionsEnded:
-			// After "--" env still takes assignments (env -- LD_PRELOAD=x cmd), and its lone "-"
-			// is -i: neither is the wrapped command.
+		case v == "--" && !optionsEnded:
+			// After "--" env still takes assignments (env -- LD_PRELOAD=x cmd).
 			o.next++
 			if !spec.assigns {
 				return o
 			}
-			optionsEnded = v == "--"
-		case spec.assigns && isAssignment(v):
+			optionsEnded = true
+		case v == "-" && spec.assigns && !loneDash:
+			// env's lone "-" (-i), before or after "--", is no command, and ends its options.
+			o.next++
+			optionsEnded, loneDash = true, true
+		case spec.assigns && strings.Contains(v, "=") && (optionsEnded || v[0] != '-'):
+			// env takes every word with "=" before the command for an assignment (A.B=1 too).
 			name, val, _ := strings.Cut(v, "=")
 			a.envVar(name, val, depth)
 			o.env = append(o.env, v)
