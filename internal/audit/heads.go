@@ -35,6 +35,10 @@ type HeadPublisher struct {
 	// checked is set once the head this writer published earlier is found on its journal's
 	// chain (or there is none); until then each publication checks again (checkPublished).
 	checked bool
+	// refused is the published head found not on the chain: while the entry is still that one it
+	// stays refused without reading the chain again, so retention thinning the chain meanwhile
+	// cannot make it pass, and a refusal costs one read of the AuditLedger.
+	refused *safetyv1alpha1.LedgerSignedHead
 }
 
 // NeedLeaderElection is false: every writer publishes its own head.
@@ -118,18 +122,27 @@ func (p *HeadPublisher) checkPublished(ctx context.Context) error {
 		if e.Writer != writer || e.Seq < 1 {
 			continue
 		}
+		if r := p.refused; r != nil && r.Seq == e.Seq && r.Hash == e.Hash {
+			return notOnChain(e)
+		}
 		held, err := p.Journal.Holds(ledger.SignedHead{Writer: e.Writer, Seq: uint64(e.Seq), Hash: e.Hash, Segment: e.Segment})
 		if err != nil {
 			return fmt.Errorf("checking the published head of writer %s at seq %d against the journal: %w", writer, e.Seq, err)
 		}
 		if !held {
-			return fmt.Errorf("writer %s published seq %d (hash %s, segment %s) on %s, which its ledger volume no longer holds: "+
-				"the volume was rolled back or rewritten; the published head is kept as the evidence and no newer head is published",
-				writer, e.Seq, e.Hash, e.Segment, e.SignedAt.UTC().Format(time.RFC3339))
+			p.refused = e.DeepCopy()
+			return notOnChain(e)
 		}
 	}
-	p.checked = true
+	p.checked, p.refused = true, nil
 	return nil
+}
+
+// notOnChain is the refusal to publish over a head the writer's chain no longer holds.
+func notOnChain(e safetyv1alpha1.LedgerSignedHead) error {
+	return fmt.Errorf("writer %s published seq %d (hash %s, segment %s) on %s, which its ledger volume no longer holds: "+
+		"the volume was rolled back or rewritten; the published head is kept as the evidence and no newer head is published",
+		e.Writer, e.Seq, e.Hash, e.Segment, e.SignedAt.UTC().Format(time.RFC3339))
 }
 
 // SignedHeadApply is h as a status entry.

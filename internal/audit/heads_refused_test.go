@@ -1,0 +1,78 @@
+package audit
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/ledger"
+)
+
+// A head refused because the chain does not hold it stays refused while it is the published
+// entry, even after retention deletes the segments that showed it was missing: a rolled-back
+// writer must not outwait its own evidence.
+func TestARefusedHeadStaysRefusedAfterRetention(t *testing.T) {
+	dir := t.TempDir()
+	key, err := ledger.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config(nil, dir, "toolgate-0", clocktesting.NewFakeClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
+	cfg.SigningKey, cfg.MaxSegmentBytes = key, 2048
+	j, err := ledger.Open(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = j.Close() }()
+	for i := range 60 {
+		if err := (&Log{Journal: j}).RecordDecision(t.Context(), Decision{Decision: "allow", Call: fmt.Sprintf("c-%d", i), Namespace: "ns"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The published head names a segment this chain never had, newer than its oldest: a head of
+	// the chain before the volume was rolled back.
+	published := safetyv1alpha1.LedgerSignedHead{Writer: "toolgate-0", Seq: 5, Hash: strings.Repeat("ab", 32),
+		Segment: "2026-11-30.00000004.jsonl", SignedAt: metav1.NewTime(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)),
+		KeyID: "0123456789abcdef", Signature: "c2ln"}
+	scheme := runtime.NewScheme()
+	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	al := &safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: LedgerName},
+		Status: safetyv1alpha1.AuditLedgerStatus{SignedHeads: []safetyv1alpha1.LedgerSignedHead{published}}}
+	p := &HeadPublisher{Client: fake.NewClientBuilder().WithScheme(scheme).WithObjects(al).WithStatusSubresource(al).Build(), Journal: j}
+	if err := p.checkPublished(t.Context()); err == nil || !strings.Contains(err.Error(), "no longer holds") {
+		t.Fatalf("first check: %v, want the head refused", err)
+	}
+
+	chain := filepath.Join(dir, "toolgate-0")
+	ents, err := os.ReadDir(chain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	removed := 0
+	for _, e := range ents { // as retention does: the oldest sealed segments go
+		if strings.HasPrefix(e.Name(), "2026-12-01.0000000") && e.Name() < "2026-12-01.00000006" {
+			if err := os.Remove(filepath.Join(chain, e.Name())); err != nil {
+				t.Fatal(err)
+			}
+			removed++
+		}
+	}
+	held, err := j.Holds(ledger.SignedHead{Writer: published.Writer, Seq: uint64(published.Seq), Hash: published.Hash, Segment: published.Segment})
+	if err != nil || !held || removed == 0 {
+		t.Fatalf("fixture: after removing %d segments Holds = %v, %v; want true (the head's segment now older than all left)", removed, held, err)
+	}
+	if err := p.checkPublished(t.Context()); err == nil || !strings.Contains(err.Error(), "no longer holds") {
+		t.Fatalf("after retention: %v, want the head still refused", err)
+	}
+}
