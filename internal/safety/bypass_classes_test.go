@@ -680,6 +680,10 @@ func classCatalogue() []classCase {
 		{global, "env takes any word with = for an assignment", sh(`env A.B=1 LD_PRELOAD=./x.so git status`), denied(RuleLibraryInjection), sh(`env A.B=1 git status`), false},
 		{defaults, "a Secret printed with -o in a bundle", sh(`kubectl get secrets -Aojson`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get pods -Aowide`), false},
 		{toolPath, "go build -o", sh(`go build -o .git/hooks/pre-commit .`), noWriteD, sh(`go build -o bin/app .`), false},
+		{toolPath, "go build --o, Go's flags take two dashes", sh(`go build --o .git/hooks/pre-commit ./cmd/hook`), noWriteD, sh(`go build --o bin/hook ./cmd/hook`), false},
+		{toolPath, "go build's binary in the working directory", sh(`cd .git/hooks && go build /workspace/app/cmd/pre-commit`), noWriteD, sh(`cd build && go build /workspace/app/cmd/app`), false},
+		{toolPath, "go -C's directory", sh(`go -C .git/hooks build /workspace/app/cmd/pre-commit`), noWriteD, sh(`go build -o tools/gen ./cmd/gen`), false},
+		{code, "GOFLAGS=-o", sh(`GOFLAGS=-o=.git/hooks/pre-commit go build ./cmd/hook`), opaque, sh(`GOFLAGS=-mod=mod go build ./...`), false},
 		// OpenSSH's programs that run a program or load a library the caller names.
 		{code, "scp -S", sh(`scp -S ./x a b:`), opaque, sh(`echo scp -S`), false},
 		{code, "scp -S in a bundle", sh(`scp -rS./x a b:`), opaque, sh(`echo scp -rS`), false},

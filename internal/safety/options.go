@@ -144,6 +144,9 @@ func codeEnvReason(name, val string) string {
 				return "setting " + name + " gives " + prog + " the option " + o + ", which runs code the caller chooses"
 			}
 		}
+		if prog == "go" && (s.hasFlag("-o") || s.hasFlag("--o")) {
+			return "setting " + name + " gives go the option -o, which writes where the engine does not follow"
+		}
 	}
 	return ""
 }

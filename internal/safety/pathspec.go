@@ -21,6 +21,7 @@ type argSpec struct {
 	inPlace    []string          // flags that make it write its operands (sed -i)
 	valueOps   map[string]pathOp // options whose value is a path, and what is done to it
 	subOps     map[string]pathOp // per subcommand (git), what is done to the remaining operands
+	noBundles  bool              // short options never bundle (Go's flag package: -pgo is one flag)
 }
 
 // Commands the analysis treats specially beyond their argSpecs entry.
@@ -122,7 +123,7 @@ var argSpecs = map[string]argSpec{
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
 
 	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
-	"go":   {skip: 1, valueOps: map[string]pathOp{"-o": opWrite}}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1}, "cargo": {skip: 1},
+	"go":   {skip: 1, valueOps: map[string]pathOp{"-o": opWrite, "--o": opWrite}, noBundles: true}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1}, "cargo": {skip: 1},
 	"make": {noPaths: true}, "kubectl": {skip: 1}, "docker": {skip: 1}, "systemctl": {skip: 1},
 }
 
@@ -171,19 +172,22 @@ func (a *analyzer) argPaths(idx int) {
 		// grep -r, rg, ag and ack without a path search the working directory.
 		a.touch(word{s: "."}, opRead)
 	}
-	if seg.name == cmdGit && len(seg.operands) > 0 && seg.operands[0].s == "grep" {
-		a.gitGrepRoots(seg)
-	}
-	if seg.name == cmdGit {
+	switch seg.name {
+	case cmdGit:
+		if len(seg.operands) > 0 && seg.operands[0].s == "grep" {
+			a.gitGrepRoots(seg)
+		}
 		a.gitObjectPaths(seg)
 		a.gitWrites(seg)
-	}
-	if seg.name == "curl" {
+	case "curl":
 		a.curlURLEncoded(seg)
 	}
 	a.operandPaths(ops, op, spec)
-	if seg.name == "ln" {
+	switch seg.name {
+	case "ln":
 		a.symlinkTargets(seg)
+	case "go":
+		a.goBinary(seg)
 	}
 	a.madeFiles(seg, ops)
 }
@@ -593,7 +597,7 @@ func (a *analyzer) optionValues(seg *segment, spec argSpec) {
 			a.touch(words[i+1], op)
 		case hasVal && longOption(name) && val != "" && !spec.noPaths:
 			a.touch(words[i].with(strings.TrimPrefix(val, "@")), opRead)
-		case !hasVal && len(v) > 2 && v[0] == '-' && v[1] != '-':
+		case !hasVal && len(v) > 2 && v[0] == '-' && v[1] != '-' && !spec.noBundles:
 			if op, ok := spec.valueOps[v[:2]]; ok {
 				// "-ofile": a listed short option with its value attached.
 				a.touch(words[i].with(v[2:]), op)
@@ -894,4 +898,21 @@ func findRoots(seg *segment) []word {
 		roots = append(roots, w)
 	}
 	return roots
+}
+
+// goBinary records where go build (and go test -c) writes when no -o names the file: its working
+// directory, or go -C's, under the package's name (cd .git/hooks && go build /src/cmd/pre-commit
+// writes a hook); the directory stands for the file.
+func (a *analyzer) goBinary(s *segment) {
+	if len(s.operands) == 0 || s.hasFlag("-o") || s.hasFlag("--o") {
+		return
+	}
+	if sub := s.operands[0].s; sub != "build" && (sub != "test" || !s.hasFlag("-c")) {
+		return
+	}
+	dir := word{s: "."}
+	if d, ok := optionValue(s, "-C", "-C"); ok {
+		dir = d
+	}
+	a.touch(dir, opWrite)
 }

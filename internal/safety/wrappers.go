@@ -283,11 +283,13 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 			o.next++
 			optionsEnded, loneDash = true, true
 		case spec.assigns && strings.Contains(v, "=") && (optionsEnded || v[0] != '-'):
-			// env takes every word with "=" before the command for an assignment (A.B=1 too).
+			// env takes every word with "=" before the command for an assignment (A.B=1 too), and
+			// reads no option after one (env A=1 -u x runs a program named -u).
 			name, val, _ := strings.Cut(v, "=")
 			a.envVar(name, val, depth)
 			o.env = append(o.env, v)
 			o.next++
+			optionsEnded, loneDash = spec.assigns, true
 		case optionsEnded:
 			return o
 		case strings.HasPrefix(v, "--") && len(v) > 2:
