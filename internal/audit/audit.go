@@ -44,9 +44,21 @@ type Log struct {
 	losses lossAccount
 }
 
+// defaultRetention is spec.retention.maxAgeDays' default, 90 days.
+const defaultRetention = 90 * 24 * time.Hour
+
+// Retention is how long sealed segments are kept under spec (nil: the default); 0 keeps them
+// forever.
+func Retention(spec *safetyv1alpha1.AuditLedgerSpec) time.Duration {
+	if spec == nil || spec.Retention.MaxAgeDays == nil {
+		return defaultRetention
+	}
+	return time.Duration(*spec.Retention.MaxAgeDays) * 24 * time.Hour
+}
+
 // Config builds the journal configuration from an AuditLedger spec (nil: the defaults).
 func Config(spec *safetyv1alpha1.AuditLedgerSpec, dir, writer string, clk ledger.Clock) ledger.Config {
-	cfg := ledger.Config{Dir: dir, Writer: writer, Daily: true, Compress: true, MaxAge: 90 * 24 * time.Hour, Clock: clk}
+	cfg := ledger.Config{Dir: dir, Writer: writer, Daily: true, Compress: true, MaxAge: Retention(spec), Clock: clk}
 	if spec == nil {
 		return cfg
 	}
@@ -55,9 +67,6 @@ func Config(spec *safetyv1alpha1.AuditLedgerSpec, dir, writer string, clk ledger
 		cfg.Daily = *spec.Rotation.Daily
 	}
 	cfg.Compress = spec.Compression != safetyv1alpha1.LedgerCompressionNone
-	if spec.Retention.MaxAgeDays != nil {
-		cfg.MaxAge = time.Duration(*spec.Retention.MaxAgeDays) * 24 * time.Hour
-	}
 	cfg.MaxSegments = int(spec.Retention.MaxSegments)
 	cfg.RedactKeys = spec.Redaction.ExtraKeys
 	cfg.MaxStringLength = int(spec.Redaction.MaxStringLength)

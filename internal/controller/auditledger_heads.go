@@ -8,10 +8,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
 )
-
-// defaultRetentionDays is the CRD's default of spec.retention.maxAgeDays.
-const defaultRetentionDays = 90
 
 // pruneHeads removes the published heads signed longer ago than the ledger's retention: the
 // records they name are deleted by then, so they prove nothing (verify says so), and each
@@ -21,14 +19,11 @@ const defaultRetentionDays = 90
 // resourceVersion it read: a writer publishing meanwhile makes it conflict, and the next pass
 // tries again, instead of losing that writer's new head.
 func (r *AuditLedgerReconciler) pruneHeads(ctx context.Context, al *safetyv1alpha1.AuditLedger, now time.Time) error {
-	days := int32(defaultRetentionDays)
-	if d := al.Spec.Retention.MaxAgeDays; d != nil {
-		days = *d
-	}
-	if days == 0 {
+	retention := audit.Retention(&al.Spec)
+	if retention == 0 {
 		return nil
 	}
-	horizon := now.Add(-time.Duration(days) * 24 * time.Hour)
+	horizon := now.Add(-retention)
 	kept := make([]safetyv1alpha1.LedgerSignedHead, 0, len(al.Status.SignedHeads))
 	for _, h := range al.Status.SignedHeads {
 		if !h.SignedAt.Time.Before(horizon) {
@@ -41,8 +36,8 @@ func (r *AuditLedgerReconciler) pruneHeads(ctx context.Context, al *safetyv1alph
 	before := al.DeepCopy()
 	al.Status.SignedHeads = kept
 	if err := r.Status().Patch(ctx, al, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
-		return fmt.Errorf("removing %d published heads older than the retention of %d days: %w",
-			len(before.Status.SignedHeads)-len(kept), days, err)
+		return fmt.Errorf("removing %d published heads older than the retention of %s: %w",
+			len(before.Status.SignedHeads)-len(kept), retention, err)
 	}
 	return nil
 }
