@@ -110,14 +110,9 @@ var gitValued = map[string][]string{
 
 // gitSubArgs returns the words after git's subcommand: its global options and their values skipped.
 func gitSubArgs(s *segment) []word {
-	w := s.words
-	for i := 1; i < len(w); i++ {
-		switch v := w[i].s; {
-		case w[i].dynamic || !strings.HasPrefix(v, "-"):
-			return w[i+1:]
-		case gitGlobalsWithValue[v]:
-			i++
-		}
+	args := s.words[1:]
+	if end := gitGlobalsEnd(args); end < len(args) {
+		return args[end+1:]
 	}
 	return nil
 }

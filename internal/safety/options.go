@@ -144,7 +144,7 @@ func codeEnvReason(name, val string) string {
 				return "setting " + name + " gives " + prog + " the option " + o + ", which runs code the caller chooses"
 			}
 		}
-		if prog == "go" && (s.hasFlag("-o") || s.hasFlag("--o")) {
+		if prog == "go" && namesGoOutput(&s) {
 			return "setting " + name + " gives go the option -o, which writes where the engine does not follow"
 		}
 	}

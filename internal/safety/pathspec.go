@@ -790,9 +790,7 @@ func logicalDir(cwd, dir string) string {
 	switch {
 	case p == "" || p[0] == '~' || strings.HasPrefix(cwd, "~") && p[0] != '/':
 		return resolvePath(cwd, p) // home forms: no system link lies below ~
-	case p[0] == '/':
-		return path.Clean(p)
-	case cwd == "":
+	case p[0] == '/' || cwd == "":
 		return path.Clean(p)
 	}
 	return path.Clean(cwd + "/" + p)
@@ -904,7 +902,7 @@ func findRoots(seg *segment) []word {
 // directory, or go -C's, under the package's name (cd .git/hooks && go build /src/cmd/pre-commit
 // writes a hook); the directory stands for the file.
 func (a *analyzer) goBinary(s *segment) {
-	if len(s.operands) == 0 || s.hasFlag("-o") || s.hasFlag("--o") {
+	if len(s.operands) == 0 || namesGoOutput(s) {
 		return
 	}
 	if sub := s.operands[0].s; sub != "build" && (sub != "test" || !s.hasFlag("-c")) {
@@ -916,3 +914,7 @@ func (a *analyzer) goBinary(s *segment) {
 	}
 	a.touch(dir, opWrite)
 }
+
+// namesGoOutput says whether a go command has -o, in either of the spellings Go's flag package
+// takes (-o, --o).
+func namesGoOutput(s *segment) bool { return s.hasFlag("-o") || s.hasFlag("--o") }

@@ -1079,22 +1079,34 @@ var gitGlobalsWithValue = map[string]bool{"-C": true, "-c": true, "--git-dir": t
 // skipGitGlobals records git's global options (before the subcommand) as flags, "--name=value"
 // as "--name", and returns the words from the subcommand on.
 func skipGitGlobals(s *segment, args []word) []word {
-	for i := 0; i < len(args); i++ {
+	end := gitGlobalsEnd(args)
+	for i := 0; i < end; i++ {
 		v := args[i].s
-		if !strings.HasPrefix(v, "-") || args[i].dynamic {
-			return args[i:]
-		}
 		// "--exec-path=/tmp/x" is the option --exec-path with its value, as "--exec-path /tmp/x".
 		if name, _, ok := strings.Cut(v, "="); ok && strings.HasPrefix(v, "--") {
 			s.flags = append(s.flags, name)
 			continue
 		}
 		s.flags = append(s.flags, v)
-		if gitGlobalsWithValue[v] && i+1 < len(args) {
+		if gitGlobalsWithValue[v] {
 			i++
 		}
 	}
-	return nil
+	return args[end:]
+}
+
+// gitGlobalsEnd is the index in args (the words after "git") of git's subcommand, past the
+// global options and their values; len(args) when there is none.
+func gitGlobalsEnd(args []word) int {
+	for i := 0; i < len(args); i++ {
+		if !strings.HasPrefix(args[i].s, "-") || args[i].dynamic {
+			return i
+		}
+		if gitGlobalsWithValue[args[i].s] {
+			i++
+		}
+	}
+	return len(args)
 }
 
 // declClause analyses declare, export, local, readonly and typeset. Without assignments (or with
@@ -1126,8 +1138,9 @@ func (a *analyzer) declClause(c *syntax.DeclClause, depth int) {
 	}
 }
 
-// sshClient says whether GIT_SSH's value, a program git runs without a shell, is the ssh client
-// itself, by name or from /usr/bin, which runs nothing of the caller's.
+// sshClient says whether GIT_SSH's value, a program git runs without a shell, is an ssh client
+// itself (OpenSSH's, by name or from /usr/bin or /usr/local/bin, or PuTTY's plink), which runs
+// nothing of the caller's.
 func sshClient(path string) bool {
 	path = strings.TrimSpace(path)
 	return path == cmdSSH || path == "/usr/bin/ssh" || path == "/usr/local/bin/ssh" || path == "plink"

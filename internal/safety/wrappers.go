@@ -289,7 +289,7 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 			a.envVar(name, val, depth)
 			o.env = append(o.env, v)
 			o.next++
-			optionsEnded, loneDash = spec.assigns, true
+			optionsEnded, loneDash = true, true
 		case optionsEnded:
 			return o
 		case strings.HasPrefix(v, "--") && len(v) > 2:
