@@ -7,6 +7,7 @@ import (
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 )
 
@@ -22,24 +23,21 @@ func (l *Local) AwaitLeader(ctx context.Context, timeout time.Duration) error {
 	if err != nil {
 		return err
 	}
-	deadline := time.Now().Add(timeout)
 	var last *coordinationv1.Lease
-	for {
+	var lastErr error
+	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
 		lease, err := cs.CoordinationV1().Leases(OperatorNamespace).Get(ctx, LeaderElectionID, metav1.GetOptions{})
-		if err == nil {
-			last = lease
-			if r := lease.Spec.RenewTime; r != nil && r.After(l.startedAt) {
-				return nil
-			}
+		if err != nil {
+			lastErr = err
+			return false, nil
 		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("the manager started at %s did not take the leader lease within %s (last seen: %+v, err %w)",
-				l.startedAt.Format(time.RFC3339Nano), timeout, last, err)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
+		last, lastErr = lease, nil
+		r := lease.Spec.RenewTime
+		return r != nil && r.After(l.startedAt), nil
+	})
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("the manager started at %s did not take the leader lease within %s (last seen: %+v, err %w): %w",
+			l.startedAt.Format(time.RFC3339Nano), timeout, last, lastErr, err)
 	}
+	return err
 }

@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 
 	"github.com/toolgate/toolgate/internal/safety"
@@ -37,25 +38,19 @@ func (l *Local) AwaitBuiltins(ctx context.Context, timeout time.Duration) error 
 		return err
 	}
 	profiles := dc.Resource(schema.GroupVersionResource{Group: "safety.toolgate.dev", Version: "v1alpha1", Resource: "safetyprofiles"})
-	deadline := time.Now().Add(timeout)
-	for {
-		missing := ""
+	missing := ""
+	err = wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, timeout, true, func(ctx context.Context) (bool, error) {
+		missing = ""
 		for _, name := range safety.BuiltinNames() {
 			if _, err := profiles.Get(ctx, name, metav1.GetOptions{}); err != nil {
 				missing = fmt.Sprintf("%s (%v)", name, err)
-				break
+				return false, nil
 			}
 		}
-		if missing == "" {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("the manager did not write the built-in SafetyProfiles within %s: missing %s", timeout, missing)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
+		return true, nil
+	})
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("the manager did not write the built-in SafetyProfiles within %s: missing %s", timeout, missing)
 	}
+	return err
 }
