@@ -34,11 +34,17 @@ var rbacKinds = map[string]bool{
 // RenderDefault renders config/default with the pinned kubectl's kustomize, as `kubectl apply -k`
 // would apply it, and returns its objects.
 func RenderDefault(ctx context.Context) ([]*unstructured.Unstructured, []byte, error) {
+	return RenderKustomization(ctx, "config", "default")
+}
+
+// RenderKustomization renders the kustomization in the repository's directory elem (config/gateway,
+// say) with the pinned kubectl's kustomize, and returns its objects and the YAML.
+func RenderKustomization(ctx context.Context, elem ...string) ([]*unstructured.Unstructured, []byte, error) {
 	assets, err := AssetsDir()
 	if err != nil {
 		return nil, nil, err
 	}
-	dir, err := Path("config", "default")
+	dir, err := Path(elem...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -29,14 +29,16 @@ func helm(t *testing.T) string {
 }
 
 // RenderChart renders dist/chart as release "toolgate" in toolgate-system, the install the
-// operator's names (certificate Secret, webhook configuration) are made for.
-func renderChart(t *testing.T) []*unstructured.Unstructured {
+// operator's names (certificate Secret, webhook configuration) are made for, with helm's further
+// arguments (--set ...).
+func renderChart(t *testing.T, args ...string) []*unstructured.Unstructured {
 	t.Helper()
 	chart, err := testenv.Path("dist", "chart")
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(helm(t), "template", "toolgate", chart, "--namespace", operatorNamespace).Output()
+	base := []string{"template", "toolgate", chart, "--namespace", operatorNamespace}
+	out, err := exec.Command(helm(t), append(base, args...)...).Output()
 	if err != nil {
 		t.Fatalf("helm template: %v", err)
 	}

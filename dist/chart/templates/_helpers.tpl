@@ -61,3 +61,22 @@ When disabled, serviceAccount.name must be set; use "default" to pick the namesp
 {{- required "serviceAccount.name is required when serviceAccount.enabled=false (set name: default explicitly to use the namespace default ServiceAccount)" .Values.serviceAccount.name }}
 {{- end }}
 {{- end }}
+
+{{/*
+The gateway's pod labels, which its Service, its Deployment and the network policies select by
+(the same as config/gateway's, so a policy written for one install selects the other's pods).
+*/}}
+{{- define "toolgate.gatewaySelector" -}}
+app.kubernetes.io/name: {{ include "toolgate.name" . }}
+app.kubernetes.io/component: gateway
+{{- end }}
+
+{{/*
+The labels of every object the gateway's part of the chart renders.
+*/}}
+{{- define "toolgate.gatewayLabels" -}}
+{{ include "toolgate.gatewaySelector" . }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+helm.sh/chart: {{ .Chart.Name }}-{{ .Chart.Version | replace "+" "_" }}
+{{- end }}
