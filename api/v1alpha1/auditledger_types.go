@@ -39,6 +39,11 @@ const (
 	AuditLedgerVolumeHeadroomCondition = "VolumeHeadroom"
 	AuditLedgerHeadroomOKReason        = "HeadroomAvailable"
 	AuditLedgerHeadroomLowReason       = "HeadroomLow"
+	// AuditLedgerHeadsOnChainCondition is False while a writer's published head is marked
+	// notOnChainSince: its volume no longer holds what it published (rolled back or rewritten).
+	AuditLedgerHeadsOnChainCondition = "HeadsOnChain"
+	AuditLedgerHeadsOnChainReason    = "HeadsOnChain"
+	AuditLedgerHeadNotOnChainReason  = "HeadNotOnChain"
 	// AuditLedgerRateLimitedReason is the denial reason of a call refused by flood control.
 	AuditLedgerRateLimitedReason = "RateLimited"
 )
@@ -172,6 +177,7 @@ type AuditLedgerSpec struct {
 // here, outside the ledger's volume, it lets verify detect records cut from the end of a chain and
 // a chain re-hashed as a whole.
 // +kubebuilder:validation:XValidation:rule="self.seq > oldSelf.seq || (self.seq == oldSelf.seq && self.hash == oldSelf.hash)",message="a writer's published head never goes back: its seq only grows (a rolled-back ledger volume must not replace the evidence; remove the entry to accept a new chain)"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.notOnChainSince) || (has(self.notOnChainSince) && self.seq == oldSelf.seq)",message="a head marked notOnChainSince stays as it is: it is the evidence that the writer's volume was rolled back or rewritten; remove the entry to accept the volume as it is"
 type LedgerSignedHead struct {
 	// writer is the chain (a webhook pod's name).
 	// +kubebuilder:validation:MinLength=1
@@ -201,6 +207,13 @@ type LedgerSignedHead struct {
 	// +kubebuilder:validation:MaxLength=88
 	// +required
 	Signature string `json:"signature"`
+	// notOnChainSince is set by the writer when it found that its ledger volume no longer holds
+	// this head (a restarted writer on a volume rolled back or rewritten): the writer publishes
+	// no newer head, the entry stays as the evidence (retention does not remove it), and the
+	// AuditLedger's HeadsOnChain condition is False. Remove the entry, once you have looked, to
+	// accept the volume as it is.
+	// +optional
+	NotOnChainSince *metav1.Time `json:"notOnChainSince,omitempty"`
 }
 
 // LedgerSigningKey names the key that signs the ledger. The private half stays in a Secret in

@@ -35,10 +35,11 @@ type HeadPublisher struct {
 	// checked is set once the head this writer published earlier is found on its journal's
 	// chain (or there is none); until then each publication checks again (checkPublished).
 	checked bool
-	// refused is the published head found not on the chain: while the entry is still that one it
-	// stays refused without reading the chain again, so retention thinning the chain meanwhile
-	// cannot make it pass, and a refusal costs one read of the AuditLedger.
+	// refused is the published head found not on the chain, until its entry is marked
+	// notOnChainSince (marking it may fail; this keeps the refusal meanwhile).
 	refused *safetyv1alpha1.LedgerSignedHead
+	// Now is the clock of the mark; nil means time.Now.
+	Now func() time.Time
 }
 
 // NeedLeaderElection is false: every writer publishes its own head.
@@ -109,6 +110,11 @@ func (p *HeadPublisher) Publish(ctx context.Context) error {
 // publishing the new head would replace the one anchor that shows it: the writer publishes nothing,
 // and says why at each try, until a person who has looked removes the entry (docs/ledger.md),
 // which the next try sees. The API server refuses a lower seq too (the CRD's transition rule).
+//
+// The refusal is kept in the entry itself (notOnChainSince), not in this process: a restarted
+// writer, or one whose retention has by then deleted the segments that showed the head missing,
+// still refuses, the AuditLedger controller shows it (HeadsOnChain False) and retention keeps the
+// entry; the CRD lets no one clear the mark but by removing the entry.
 func (p *HeadPublisher) checkPublished(ctx context.Context) error {
 	if p.checked {
 		return nil
@@ -122,20 +128,40 @@ func (p *HeadPublisher) checkPublished(ctx context.Context) error {
 		if e.Writer != writer || e.Seq < 1 {
 			continue
 		}
-		if r := p.refused; r != nil && r.Seq == e.Seq && r.Hash == e.Hash {
+		if e.NotOnChainSince != nil {
 			return notOnChain(e)
 		}
-		held, err := p.Journal.Holds(ledger.SignedHead{Writer: e.Writer, Seq: uint64(e.Seq), Hash: e.Hash, Segment: e.Segment})
-		if err != nil {
-			return fmt.Errorf("checking the published head of writer %s at seq %d against the journal: %w", writer, e.Seq, err)
-		}
-		if !held {
+		if r := p.refused; r == nil || r.Seq != e.Seq || r.Hash != e.Hash {
+			held, err := p.Journal.Holds(ledger.SignedHead{Writer: e.Writer, Seq: uint64(e.Seq), Hash: e.Hash, Segment: e.Segment})
+			if err != nil {
+				return fmt.Errorf("checking the published head of writer %s at seq %d against the journal: %w", writer, e.Seq, err)
+			}
+			if held {
+				continue
+			}
 			p.refused = e.DeepCopy()
-			return notOnChain(e)
 		}
+		if err := p.markNotOnChain(ctx, e); err != nil {
+			return fmt.Errorf("%w; marking it notOnChainSince: %w", notOnChain(e), err)
+		}
+		return notOnChain(e)
 	}
 	p.checked, p.refused = true, nil
 	return nil
+}
+
+// markNotOnChain applies the writer's entry e as it is, with notOnChainSince now, under the
+// writer's own field manager.
+func (p *HeadPublisher) markNotOnChain(ctx context.Context, e safetyv1alpha1.LedgerSignedHead) error {
+	now := time.Now
+	if p.Now != nil {
+		now = p.Now
+	}
+	entry := ac.LedgerSignedHead().WithWriter(e.Writer).WithSeq(e.Seq).WithHash(e.Hash).WithSegment(e.Segment).
+		WithSignedAt(e.SignedAt).WithKeyID(e.KeyID).WithSignature(e.Signature).
+		WithNotOnChainSince(metav1.NewTime(now().UTC().Truncate(time.Second)))
+	obj := ac.AuditLedger(LedgerName).WithStatus(ac.AuditLedgerStatus().WithSignedHeads(entry))
+	return p.Client.Status().Apply(ctx, obj, client.FieldOwner(fieldOwner(e.Writer)), client.ForceOwnership)
 }
 
 // notOnChain is the refusal to publish over a head the writer's chain no longer holds.

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -18,9 +19,10 @@ import (
 )
 
 // A head refused because the chain does not hold it stays refused while it is the published
-// entry, even after retention deletes the segments that showed it was missing: a rolled-back
-// writer must not outwait its own evidence.
-func TestARefusedHeadStaysRefusedAfterRetention(t *testing.T) {
+// entry, even after retention deletes the segments that showed it was missing and the writer's
+// process restarts: a rolled-back writer must not outwait its own evidence. The refusal is kept
+// in the entry (notOnChainSince), where the next process finds it.
+func TestARefusedHeadStaysRefusedAfterRetentionAndRestart(t *testing.T) {
 	dir := t.TempDir()
 	key, err := ledger.GenerateKey()
 	if err != nil {
@@ -49,9 +51,21 @@ func TestARefusedHeadStaysRefusedAfterRetention(t *testing.T) {
 	}
 	al := &safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: LedgerName},
 		Status: safetyv1alpha1.AuditLedgerStatus{SignedHeads: []safetyv1alpha1.LedgerSignedHead{published}}}
-	p := &HeadPublisher{Client: fake.NewClientBuilder().WithScheme(scheme).WithObjects(al).WithStatusSubresource(al).Build(), Journal: j}
+	c := fake.NewClientBuilder().WithScheme(scheme).WithObjects(al).WithStatusSubresource(al).Build()
+	marked := time.Date(2026, 12, 1, 13, 0, 0, 0, time.UTC)
+	p := &HeadPublisher{Client: c, Journal: j, Now: func() time.Time { return marked }}
 	if err := p.checkPublished(t.Context()); err == nil || !strings.Contains(err.Error(), "no longer holds") {
 		t.Fatalf("first check: %v, want the head refused", err)
+	}
+	if err := c.Get(t.Context(), client.ObjectKeyFromObject(al), al); err != nil {
+		t.Fatal(err)
+	}
+	want := published.DeepCopy()
+	want.NotOnChainSince = &metav1.Time{Time: marked}
+	if len(al.Status.SignedHeads) != 1 || !al.Status.SignedHeads[0].NotOnChainSince.Equal(want.NotOnChainSince) ||
+		al.Status.SignedHeads[0].Seq != published.Seq || al.Status.SignedHeads[0].Hash != published.Hash {
+		t.Fatalf("after the refusal the entries are %+v, want only the published head marked notOnChainSince %s",
+			al.Status.SignedHeads, marked)
 	}
 
 	chain := filepath.Join(dir, "toolgate-0")
@@ -74,5 +88,9 @@ func TestARefusedHeadStaysRefusedAfterRetention(t *testing.T) {
 	}
 	if err := p.checkPublished(t.Context()); err == nil || !strings.Contains(err.Error(), "no longer holds") {
 		t.Fatalf("after retention: %v, want the head still refused", err)
+	}
+	restarted := &HeadPublisher{Client: c, Journal: j}
+	if err := restarted.checkPublished(t.Context()); err == nil || !strings.Contains(err.Error(), "no longer holds") {
+		t.Fatalf("after retention and a restart: %v, want the head still refused", err)
 	}
 }

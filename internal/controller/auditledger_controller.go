@@ -88,6 +88,7 @@ func (r *AuditLedgerReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 	}
 	readyCondition(&al.Status.Conditions, al.Generation, r.Clock, reason, msg)
 	r.setVolumeCondition(al, now)
+	r.setHeadsCondition(al, now)
 	st := r.Journal.Stats()
 	al.Status.Records, al.Status.Segments, al.Status.Bytes, al.Status.HeadHash = int64(st.Records), int32(st.Segments), st.Bytes, st.HeadHash
 	if !st.LastRotation.IsZero() {
@@ -110,7 +111,7 @@ func (r *AuditLedgerReconciler) reconfigure(ctx context.Context, al, before *saf
 	case errors.As(err, &refused):
 		prev := meta.FindStatusCondition(before.Status.Conditions, safetyv1alpha1.ReadyCondition)
 		if prev == nil || prev.Reason != ledgerConfigRejectedReason || prev.ObservedGeneration != al.Generation {
-			r.event(al, corev1.EventTypeWarning, ledgerConfigRejectedReason,
+			r.event(al, corev1.EventTypeWarning, ledgerConfigRejectedReason, "Reconfigure",
 				"The ledger refuses %v; the journal keeps its previous settings", err)
 		}
 		return err
@@ -120,15 +121,15 @@ func (r *AuditLedgerReconciler) reconfigure(ctx context.Context, al, before *saf
 		return nil
 	case len(changed) > 0:
 		ctrl.LoggerFrom(ctx).Info("Applied the AuditLedger settings to the running journal", "changed", changed)
-		r.event(al, corev1.EventTypeNormal, ledgerReconfiguredReason,
+		r.event(al, corev1.EventTypeNormal, ledgerReconfiguredReason, "Reconfigure",
 			"Applied %s to the running journal of writer %s", strings.Join(changed, ", "), r.Journal.Stats().Writer)
 	}
 	return nil
 }
 
-func (r *AuditLedgerReconciler) event(al *safetyv1alpha1.AuditLedger, eventType, reason, note string, args ...any) {
+func (r *AuditLedgerReconciler) event(al *safetyv1alpha1.AuditLedger, eventType, reason, action, note string, args ...any) {
 	if r.Recorder != nil {
-		r.Recorder.Eventf(al, nil, eventType, reason, "Reconfigure", note, args...)
+		r.Recorder.Eventf(al, nil, eventType, reason, action, note, args...)
 	}
 }
 

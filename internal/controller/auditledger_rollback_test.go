@@ -10,13 +10,16 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clocktesting "k8s.io/utils/clock/testing"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	ac "github.com/toolgate/toolgate/api/v1alpha1/applyconfiguration/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/controller"
 	"github.com/toolgate/toolgate/internal/ledger"
 )
 
@@ -57,6 +60,9 @@ var _ = Describe("A published head after the ledger volume is rolled back", func
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
 		published := al.Status.SignedHeads[0]
 		Expect(j.Close()).To(Succeed())
+		original := filepath.Join(GinkgoT().TempDir(), "original")
+		Expect(os.MkdirAll(original, 0o755)).To(Succeed())
+		Expect(exec.Command("cp", "-a", chain, filepath.Join(original, "toolgate-0")).Run()).To(Succeed())
 
 		By("the volume rolled back to the snapshot, and the same writer restarted on it")
 		Expect(os.RemoveAll(chain)).To(Succeed())
@@ -67,7 +73,51 @@ var _ = Describe("A published head after the ledger volume is rolled back", func
 		err = (&audit.HeadPublisher{Client: k8sClient, Journal: j}).Publish(ctx)
 		Expect(err).To(MatchError(ContainSubstring("no longer holds: the volume was rolled back or rewritten")))
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
-		Expect(al.Status.SignedHeads).To(ConsistOf(published))
+		Expect(al.Status.SignedHeads).To(HaveLen(1))
+		marked := al.Status.SignedHeads[0]
+		Expect(marked.NotOnChainSince).NotTo(BeNil(), "the refusal is kept in the entry")
+		unmarked := marked.DeepCopy()
+		unmarked.NotOnChainSince = nil
+		Expect(*unmarked).To(Equal(published))
+
+		By("the mark outlives the process: a writer whose chain holds the head again still refuses")
+		// What retention deleting the segments that showed the head missing makes of a restart:
+		// here the writer's copy from before the rollback, which does hold the head.
+		cfg := audit.Config(nil, original, "toolgate-0", clk)
+		cfg.SigningKey = key
+		before, err := ledger.Open(cfg)
+		Expect(err).NotTo(HaveOccurred())
+		record(before, 1, "restarted")
+		err = (&audit.HeadPublisher{Client: k8sClient, Journal: before}).Publish(ctx)
+		Expect(err).To(MatchError(ContainSubstring("no longer holds")))
+		Expect(before.Close()).To(Succeed())
+
+		By("retention keeps the marked entry, and the AuditLedger shows it")
+		later := clocktesting.NewFakeClock(clk.Now().Add(400 * 24 * time.Hour))
+		r := &controller.AuditLedgerReconciler{Client: k8sClient, Clock: later, Journal: j, Dir: dir}
+		_, err = r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(al)})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
+		Expect(al.Status.SignedHeads).To(ConsistOf(marked))
+		cond := meta.FindStatusCondition(al.Status.Conditions, safetyv1alpha1.AuditLedgerHeadsOnChainCondition)
+		Expect(cond).NotTo(BeNil())
+		Expect(cond.Status).To(Equal(metav1.ConditionFalse))
+		Expect(cond.Reason).To(Equal(safetyv1alpha1.AuditLedgerHeadNotOnChainReason))
+		Expect(cond.Message).To(ContainSubstring("toolgate-0 (seq %d", published.Seq))
+
+		By("no status write clears the mark or moves the marked head")
+		for _, change := range []func(*ac.LedgerSignedHeadApplyConfiguration){
+			func(e *ac.LedgerSignedHeadApplyConfiguration) { e.NotOnChainSince = nil },
+			func(e *ac.LedgerSignedHeadApplyConfiguration) { e.WithSeq(published.Seq + 5) },
+		} {
+			e := ac.LedgerSignedHead().WithWriter(marked.Writer).WithSeq(marked.Seq).WithHash(marked.Hash).
+				WithSegment(marked.Segment).WithSignedAt(marked.SignedAt).WithKeyID(marked.KeyID).
+				WithSignature(marked.Signature).WithNotOnChainSince(*marked.NotOnChainSince)
+			change(e)
+			obj := ac.AuditLedger(audit.LedgerName).WithStatus(ac.AuditLedgerStatus().WithSignedHeads(e))
+			err = k8sClient.Status().Apply(ctx, obj, client.FieldOwner("toolgate-ledger-toolgate-0"), client.ForceOwnership)
+			Expect(err).To(MatchError(ContainSubstring("a head marked notOnChainSince stays as it is")))
+		}
 
 		By("the API server refuses a lower seq from any writer of the status")
 		h, ok, err := j.SignHead()
@@ -96,6 +146,11 @@ var _ = Describe("A published head after the ledger volume is rolled back", func
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
 		Expect(al.Status.SignedHeads).To(HaveLen(1))
 		Expect(al.Status.SignedHeads[0].Seq).To(BeNumerically("<", published.Seq))
+		Expect(al.Status.SignedHeads[0].NotOnChainSince).To(BeNil())
+		_, err = r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(al)})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
+		Expect(meta.IsStatusConditionTrue(al.Status.Conditions, safetyv1alpha1.AuditLedgerHeadsOnChainCondition)).To(BeTrue())
 
 		By("the near miss: a writer restarted on its own volume publishes on")
 		Expect(j.Close()).To(Succeed())

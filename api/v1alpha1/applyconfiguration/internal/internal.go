@@ -518,6 +518,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: keyID
       type:
         scalar: string
+    - name: notOnChainSince
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
     - name: segment
       type:
         scalar: string

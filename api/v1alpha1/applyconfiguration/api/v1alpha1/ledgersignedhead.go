@@ -42,6 +42,12 @@ type LedgerSignedHeadApplyConfiguration struct {
 	KeyID *string `json:"keyID,omitempty"`
 	// signature is the base64 Ed25519 signature (see docs/ledger.md for what is signed).
 	Signature *string `json:"signature,omitempty"`
+	// notOnChainSince is set by the writer when it found that its ledger volume no longer holds
+	// this head (a restarted writer on a volume rolled back or rewritten): the writer publishes
+	// no newer head, the entry stays as the evidence (retention does not remove it), and the
+	// AuditLedger's HeadsOnChain condition is False. Remove the entry, once you have looked, to
+	// accept the volume as it is.
+	NotOnChainSince *v1.Time `json:"notOnChainSince,omitempty"`
 }
 
 // LedgerSignedHeadApplyConfiguration constructs a declarative configuration of the LedgerSignedHead type for use with
@@ -103,5 +109,13 @@ func (b *LedgerSignedHeadApplyConfiguration) WithKeyID(value string) *LedgerSign
 // If called multiple times, the Signature field is set to the value of the last call.
 func (b *LedgerSignedHeadApplyConfiguration) WithSignature(value string) *LedgerSignedHeadApplyConfiguration {
 	b.Signature = &value
+	return b
+}
+
+// WithNotOnChainSince sets the NotOnChainSince field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the NotOnChainSince field is set to the value of the last call.
+func (b *LedgerSignedHeadApplyConfiguration) WithNotOnChainSince(value v1.Time) *LedgerSignedHeadApplyConfiguration {
+	b.NotOnChainSince = &value
 	return b
 }
