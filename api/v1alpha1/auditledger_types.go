@@ -281,7 +281,8 @@ type AuditLedgerStatus struct {
 	// +optional
 	Volume *LedgerVolume `json:"volume,omitempty"`
 	// conditions: Ready; VolumeHeadroom, False once less than floodControl.minFreePercent of the
-	// volume is free; and VolumeNearlyFull when the volume has little space left.
+	// volume is free; VolumeNearlyFull when the volume has little space left; and HeadsOnChain,
+	// False while a writer's published head is marked notOnChainSince.
 	// +listType=map
 	// +listMapKey=type
 	// +kubebuilder:validation:MaxItems=8
@@ -297,6 +298,7 @@ type AuditLedgerStatus struct {
 // +kubebuilder:printcolumn:name="Records",type=integer,JSONPath=`.status.records`
 // +kubebuilder:printcolumn:name="Segments",type=integer,JSONPath=`.status.segments`
 // +kubebuilder:printcolumn:name="Bytes",type=integer,JSONPath=`.status.bytes`
+// +kubebuilder:printcolumn:name="HeadsOnChain",type=string,JSONPath=`.status.conditions[?(@.type=="HeadsOnChain")].status`
 // +kubebuilder:printcolumn:name="Head",type=string,JSONPath=`.status.headHash`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 

@@ -48,7 +48,8 @@ type AuditLedgerStatusApplyConfiguration struct {
 	// volume is the ledger volume's headroom, as this writer sees it.
 	Volume *LedgerVolumeApplyConfiguration `json:"volume,omitempty"`
 	// conditions: Ready; VolumeHeadroom, False once less than floodControl.minFreePercent of the
-	// volume is free; and VolumeNearlyFull when the volume has little space left.
+	// volume is free; VolumeNearlyFull when the volume has little space left; and HeadsOnChain,
+	// False while a writer's published head is marked notOnChainSince.
 	Conditions []metav1.ConditionApplyConfiguration `json:"conditions,omitempty"`
 }
 
