@@ -73,6 +73,23 @@ var _ = Describe("the operator's own identity", func() {
 		dryRunInstall(objs)
 	})
 
+	It("is installable with the gateway: config/gateway is accepted by the API server (server-side dry run)", func() {
+		objs, _, err := testenv.RenderKustomization(ctx, "config", "gateway")
+		Expect(err).NotTo(HaveOccurred())
+		var apply []byte
+		for _, o := range objs {
+			data, err := yaml.Marshal(o.Object)
+			Expect(err).NotTo(HaveOccurred())
+			apply = append(append(apply, "---\n"...), data...)
+		}
+		file := filepath.Join(GinkgoT().TempDir(), "gateway.yaml")
+		Expect(os.WriteFile(file, apply, 0o600)).To(Succeed())
+		out, err := runKubectl("apply", "--dry-run=server", "-f", file)
+		Expect(err).NotTo(HaveOccurred(), out)
+		Expect(out).To(ContainSubstring("deployment.apps/toolgate-gateway created (server dry run)"))
+		Expect(out).To(ContainSubstring("clusterrolebinding.rbac.authorization.k8s.io/toolgate-gateway-rolebinding created"))
+	})
+
 	It("is installable with Helm: dist/chart is accepted by the API server (server-side dry run)", func() {
 		script, err := testenv.Path("hack", "build-helm.sh")
 		Expect(err).NotTo(HaveOccurred())
@@ -80,19 +97,26 @@ var _ = Describe("the operator's own identity", func() {
 		Expect(err).NotTo(HaveOccurred())
 		chart, err := testenv.Path("dist", "chart")
 		Expect(err).NotTo(HaveOccurred())
+		// With the gateway too, and its policy for a tool servers' namespace that exists here.
 		out, err := exec.CommandContext(ctx, strings.TrimSpace(string(helm)), "template", "toolgate", chart,
-			"--namespace", testenv.OperatorNamespace).Output()
+			"--namespace", testenv.OperatorNamespace, "--set", "gateway.enabled=true",
+			"--set", "gateway.toolServerNamespaces={default}").Output()
 		Expect(err).NotTo(HaveOccurred())
 		objs, err := testenv.DecodeYAML(out)
 		Expect(err).NotTo(HaveOccurred())
-		dryRunInstall(objs)
+		applied := dryRunInstall(objs)
+		for _, created := range []string{"deployment.apps/toolgate-gateway", "service/toolgate-gateway",
+			"clusterrole.rbac.authorization.k8s.io/toolgate-gateway-role",
+			"networkpolicy.networking.k8s.io/toolgate-tool-servers-only-from-gateway"} {
+			Expect(applied).To(ContainSubstring(created + " created (server dry run)"))
+		}
 	})
 })
 
 // dryRunInstall sends objs to the API server as a server-side dry run. The local control plane
 // already holds the webhook configuration (pointing at a URL on loopback); applying one that points
 // at the Service would merge the two, so that one object is replaced, and every other is applied.
-func dryRunInstall(objs []*unstructured.Unstructured) {
+func dryRunInstall(objs []*unstructured.Unstructured) (applied string) {
 	GinkgoHelper()
 	var apply, replace []byte
 	for _, o := range objs {
@@ -110,10 +134,12 @@ func dryRunInstall(objs []*unstructured.Unstructured) {
 	Expect(os.WriteFile(filepath.Join(dir, "replace.yaml"), replace, 0o600)).To(Succeed())
 	out, err := runKubectl("apply", "--dry-run=server", "-f", filepath.Join(dir, "apply.yaml"))
 	Expect(err).NotTo(HaveOccurred(), out)
+	applied = out
 	Expect(out).To(ContainSubstring("deployment.apps/toolgate-controller-manager created (server dry run)"))
 	Expect(out).To(ContainSubstring(
 		"networkpolicy.networking.k8s.io/toolgate-webhook-from-apiserver created (server dry run)"))
 	out, err = runKubectl("replace", "--dry-run=server", "-f", filepath.Join(dir, "replace.yaml"))
 	Expect(err).NotTo(HaveOccurred(), out)
 	Expect(out).To(ContainSubstring(testenv.WebhookConfigurationName + " replaced (server dry run)"))
+	return applied
 }
