@@ -184,8 +184,12 @@ func PublishedHeads(st safetyv1alpha1.AuditLedgerStatus) ([]ledger.SignedHead, e
 		if h.Seq < 1 {
 			return nil, fmt.Errorf("status.signedHeads[%d].seq: %d, want at least 1", i, h.Seq)
 		}
-		out = append(out, ledger.SignedHead{Writer: h.Writer, Seq: uint64(h.Seq), Hash: h.Hash, Segment: h.Segment,
-			SignedAt: h.SignedAt.UTC(), KeyID: h.KeyID, Signature: h.Signature})
+		head := ledger.SignedHead{Writer: h.Writer, Seq: uint64(h.Seq), Hash: h.Hash, Segment: h.Segment,
+			SignedAt: h.SignedAt.UTC(), KeyID: h.KeyID, Signature: h.Signature}
+		if h.NotOnChainSince != nil {
+			head.NotOnChainSince = h.NotOnChainSince.UTC()
+		}
+		out = append(out, head)
 	}
 	if len(out) == 0 {
 		return nil, errors.New("status.signedHeads is empty: no writer has published a signed head")

@@ -53,6 +53,10 @@ type SignedHead struct {
 	KeyID string `json:"keyID"`
 	// Signature is the base64 Ed25519 signature over the fields above.
 	Signature string `json:"signature"`
+	// NotOnChainSince, not signed, is when the writer found that its volume no longer held this
+	// head (the AuditLedger entry's notOnChainSince): verify then reports the chain broken, even
+	// where retention has since deleted what showed it.
+	NotOnChainSince time.Time `json:"notOnChainSince,omitzero"`
 }
 
 // KeyID names a public key: the first 16 hex digits of its sha256.

@@ -163,6 +163,7 @@ func VerifyWith(dir string, o VerifyOptions) (Report, error) {
 		rep.Chains = append(rep.Chains, verifyChain(c.dir, c.writer, o))
 	}
 	rep.Chains = append(rep.Chains, o.missingChains(seen)...)
+	o.markedChains(rep.Chains)
 	rep.Limits = append(rep.Limits, chainLimits(rep.Chains)...)
 	if b := rep.FirstBreak(); b != nil {
 		return rep, fmt.Errorf("%w: %s", ErrBroken, b)

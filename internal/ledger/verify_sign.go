@@ -60,6 +60,24 @@ func (o VerifyOptions) missingChains(seen map[string]bool) []ChainReport {
 	return out
 }
 
+// markedChains breaks every chain whose published head its own writer marked as no longer on
+// it: the writer saw the loss when it restarted on a rolled-back volume, so the mark stands even
+// where the chain verifies now (retention may have deleted the segments that showed it).
+func (o VerifyOptions) markedChains(chains []ChainReport) {
+	for _, h := range o.Heads {
+		if h.NotOnChainSince.IsZero() {
+			continue
+		}
+		for i := range chains {
+			if chains[i].Writer == h.Writer && chains[i].Broken == nil {
+				chains[i].Broken = &Break{Writer: h.Writer, File: h.Segment, Seq: h.Seq, What: fmt.Sprintf(
+					"its writer found on %s that the volume no longer held its published head (hash %s): "+
+						"the volume was rolled back or rewritten", h.NotOnChainSince.UTC().Format(time.RFC3339), h.Hash)}
+			}
+		}
+	}
+}
+
 // sourcePublished names an anchor read from the AuditLedger's status.
 const sourcePublished = "published head"
 
