@@ -398,7 +398,8 @@ func awkCode(s *segment) string {
 //
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var valueOptions = map[string][]string{
-	"kubectl":   {"--context", "--cluster", "--user", "-n", "--namespace", "--kubeconfig", "-s", "--server", "--token", "--as", "--as-group", "--as-uid", "--certificate-authority", "--client-key", "--client-certificate", "--request-timeout", "-l", "--selector", "-o", "--output", "-c", "--container", "--field-selector", "--cache-dir", "--tls-server-name"},
+	"kubectl":   kubectlValueOptions,
+	"oc":        kubectlValueOptions,
 	"helm":      {"--kube-context", "-n", "--namespace", "--kubeconfig", "--kube-apiserver", "--kube-token", "--kube-as-user", "--registry-config", "--repository-config", "--repository-cache"},
 	"docker":    {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},
 	"podman":    {"--connection", "-c", "--url", "--root", "--runroot", "--log-level"},

@@ -124,8 +124,11 @@ var argSpecs = map[string]argSpec{
 
 	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
 	"go":   {skip: 1, valueOps: map[string]pathOp{"-o": opWrite, "--o": opWrite}, noBundles: true}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1}, "cargo": {skip: 1},
-	"make": {noPaths: true}, "kubectl": {skip: 1}, "docker": {skip: 1}, "systemctl": {skip: 1},
+	"make": {noPaths: true}, "kubectl": kubectlArgs, "oc": kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
 }
+
+// kubectlArgs reads kubectl's (and oc's) operands after the verb, and the files -f and -k name.
+var kubectlArgs = argSpec{skip: 1, valueOps: map[string]pathOp{"-f": opRead, "--filename": opRead, "-k": opRead, "--kustomize": opRead}}
 
 // argPaths records the paths a segment's arguments name.
 func (a *analyzer) argPaths(idx int) {

@@ -51,6 +51,10 @@ type Rule struct {
 	// PipeFrom are glob patterns over the names of commands in earlier pipeline stages; one must
 	// match ("curl" for "curl ... | sh").
 	PipeFrom []string `json:"pipeFrom,omitempty"`
+	// Check names a built-in predicate over the command's parsed words (builtinChecks) that must
+	// hold too: for what a regular expression cannot read reliably, such as which operand of a
+	// kubectl command is its resource once every option and its value are skipped.
+	Check string `json:"check,omitempty"`
 }
 
 // RulePack is the embedded default damage-control pack.
@@ -116,6 +120,7 @@ type compiledRule struct {
 	flagSets    [][]string
 	operand     *regexp.Regexp
 	pattern     *regexp.Regexp
+	check       func(*segment) bool
 }
 
 // addFunc records a field error: field is relative to the rule, the detail is format applied to
@@ -135,6 +140,11 @@ func compileRule(r Rule, prefix string) (*compiledRule, FieldErrors) {
 	cr.compileFlags(r.Flags, add)
 	cr.operand = compileRuleRegexp("operand", r.Operand, add)
 	cr.pattern = compileRuleRegexp("pattern", r.Pattern, add)
+	if r.Check != "" {
+		if cr.check = builtinChecks[r.Check]; cr.check == nil {
+			add("check", "unknown built-in check %q", r.Check)
+		}
+	}
 	return cr, errs
 }
 
@@ -277,7 +287,7 @@ func (r *compiledRule) matches(an *analysis, s *segment) bool {
 	if len(r.pipeFrom) > 0 && !r.matchesPipeFrom(an, s) {
 		return false
 	}
-	return true
+	return r.check == nil || r.check(s)
 }
 
 // matchesFlagSets reports whether the segment has every flag of at least one flag set.
