@@ -2,6 +2,7 @@ package safety
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -13,6 +14,8 @@ import (
 var builtinChecks = map[string]func(*segment) bool{
 	"kubectl-prints-credential": kubectlPrintsCredential,
 	"renders-manifests":         rendersManifests,
+	"aws-prints-credential":     awsPrintsCredential,
+	"store-prints-credential":   storePrintsCredential,
 }
 
 // kubectlShortValues are kubectl's (and oc's) short options that take a value, so a bundle
@@ -203,6 +206,180 @@ func rendersManifests(s *segment) bool {
 		case "install", "upgrade":
 			return boolOption(s, "--dry-run")
 		}
+	}
+	return false
+}
+
+// awsCredentialOps are, per aws service, the operations whose output is a credential: a secret's
+// value, temporary keys, a login password or token, decrypted plaintext, a new access key.
+var awsCredentialOps = map[string][]string{
+	"secretsmanager":   {"get-secret-value", "batch-get-secret-value"},
+	"sts":              {"get-session-token", "assume-role", "assume-role-with-saml", "assume-role-with-web-identity", "get-federation-token", "assume-root"},
+	"configure":        {"get", "export-credentials"},
+	"ecr":              {"get-login-password", "get-authorization-token"},
+	"ecr-public":       {"get-login-password", "get-authorization-token"},
+	"eks":              {"get-token"},
+	"codeartifact":     {"get-authorization-token"},
+	"rds":              {"generate-db-auth-token"},
+	"iam":              {"create-access-key", "create-service-specific-credential", "reset-service-specific-credential"},
+	"sso":              {"get-role-credentials"},
+	"cognito-identity": {"get-credentials-for-identity", "get-open-id-token"},
+	"kms":              {"decrypt"},
+	"ec2":              {"get-password-data"},
+	"lightsail":        {"get-instance-access-details"},
+}
+
+// awsCredentialOpNames are the operations of awsCredentialOps, whatever their service: a computed
+// service could be the one they print a credential of.
+var awsCredentialOpNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, ops := range awsCredentialOps {
+		for _, o := range ops {
+			m[o] = true
+		}
+	}
+	return m
+}()
+
+// awsDecryptingOps print a parameter decrypted only when asked to (--with-decryption, or
+// WithDecryption in the --cli-input-json/--cli-input-yaml document).
+var awsDecryptingOps = map[string]bool{"get-parameter": true, "get-parameters": true, "get-parameters-by-path": true, "get-parameter-history": true}
+
+// awsPrintsCredential reports whether an aws command prints a credential. aws accepts any unique
+// prefix of a long option ("--with-decr", "--reg"), so which word is the service and which the
+// operation is not found by skipping options: every service word with each word that follows it
+// and is not an option is tried, a global option's value between them too ("secretsmanager
+// --region x get-secret-value"); a value that happens to spell a service only asks more. A
+// computed word could be the service or the operation.
+func awsPrintsCredential(s *segment) bool {
+	var ws []word
+	for _, w := range s.words[1:] {
+		if !strings.HasPrefix(w.s, "-") || w.dynamic {
+			ws = append(ws, word{s: strings.ToLower(w.s), dynamic: w.dynamic || w.glob})
+		}
+	}
+	for i, svc := range ws {
+		for _, op := range ws[i+1:] {
+			if awsCredentialOp(s, svc, op) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// awsCredentialOp reports whether the service svc and the operation op print a credential.
+func awsCredentialOp(s *segment, svc, op word) bool {
+	ops, known := awsCredentialOps[svc.s]
+	switch {
+	case svc.dynamic && (op.dynamic || awsDecryptingOps[op.s] || awsCredentialOpNames[op.s]):
+		return true
+	case known && (op.dynamic || slices.Contains(ops, op.s)):
+		return true
+	case svc.s == "ssm" && (op.dynamic || awsDecryptingOps[op.s]) && awsDecrypts(s):
+		return true
+	}
+	return false
+}
+
+// awsDecrypts reports whether an ssm read asks for decryption: --with-decryption or a prefix of
+// it, a computed option, or an input document (--cli-input-json/--cli-input-yaml or a prefix)
+// that is read from a file, computed, escaped or names WithDecryption.
+func awsDecrypts(s *segment) bool {
+	if s.unknownFlags {
+		return true
+	}
+	words := s.words[1:]
+	for i, w := range words {
+		name, val, hasVal := strings.Cut(w.s, "=")
+		switch {
+		case abbreviates(name, "--with-decryption", len("--w")):
+			return !hasVal || !strings.EqualFold(val, "false")
+		case abbreviates(name, "--cli-input-json", len("--cli-i")), abbreviates(name, "--cli-input-yaml", len("--cli-i")):
+			doc := w.with(val)
+			if !hasVal {
+				doc = word{dynamic: true}
+				if i+1 < len(words) {
+					doc = words[i+1]
+				}
+			}
+			d := strings.ToLower(doc.s)
+			if doc.dynamic || strings.HasPrefix(d, "file://") || strings.HasPrefix(d, "fileb://") ||
+				strings.Contains(d, `\`) || strings.Contains(d, "withdecryption") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// abbreviates reports whether name is opt or a prefix of it at least minLen long, as argparse
+// reads an abbreviated long option.
+func abbreviates(name, opt string, minLen int) bool {
+	return len(name) >= minLen && strings.HasPrefix(opt, name)
+}
+
+// storePrintsCredential reports whether a secret store's client prints a secret: terraform (and
+// tofu) state pull|show, output -json|-raw, show -json, console; vault read|write|unwrap|print|
+// login (unless -no-print)|kv get|token create|lookup|operator init; 1Password's op read|inject|
+// run|item get|document get|signin --raw; docker-credential-* get; pass and gopass show; macOS
+// security find-*-password -w|-g; secret-tool lookup. A computed subcommand could be any.
+func storePrintsCredential(s *segment) bool {
+	if len(s.operands) == 0 {
+		return false
+	}
+	sub, next := strings.ToLower(s.operands[0].s), ""
+	if len(s.operands) > 1 {
+		next = strings.ToLower(s.operands[1].s)
+	}
+	if s.operands[0].dynamic || len(s.operands) > 1 && s.operands[1].dynamic {
+		return true
+	}
+	anyBool := func(opts ...string) bool {
+		return slices.ContainsFunc(opts, func(o string) bool { return boolOption(s, o) })
+	}
+	switch name := s.name; {
+	case name == "terraform" || name == "tofu":
+		switch sub {
+		case "state":
+			return next == "pull" || next == "show"
+		case "output":
+			return anyBool("-json", "--json", "-raw", "--raw")
+		case "show":
+			return anyBool("-json", "--json")
+		case "console":
+			return true
+		}
+	case name == "vault":
+		switch sub {
+		case "read", "write", "unwrap", "print":
+			return true
+		case "login":
+			return !boolOption(s, "-no-print") && !boolOption(s, "--no-print")
+		case "kv":
+			return next == "get"
+		case "token":
+			return next == "create" || next == "lookup"
+		case "operator":
+			return next == "init"
+		}
+	case name == "op":
+		switch sub {
+		case "read", "inject", "run":
+			return true
+		case "item", "document":
+			return next == "get"
+		case "signin":
+			return boolOption(s, "--raw")
+		}
+	case strings.HasPrefix(name, "docker-credential-"):
+		return sub == "get"
+	case name == "pass" || name == "gopass":
+		return sub == "show"
+	case name == "security":
+		return (sub == "find-generic-password" || sub == "find-internet-password") && (s.hasFlag("-w") || s.hasFlag("-g"))
+	case name == "secret-tool":
+		return sub == "lookup"
 	}
 	return false
 }

@@ -85,3 +85,53 @@ func TestKubectlPrintsCredentials(t *testing.T) {
 		{"kustomize edit", `kustomize edit set image web=web:2`, outcome{}},
 	})
 }
+
+// aws accepts any unique prefix of a long option and reads options from an input document;
+// secret stores print what they hold.
+func TestCloudAndStoreCredentials(t *testing.T) {
+	a := asked(dc + "print-credentials-aws")
+	st := asked(dc + "print-credentials-stores")
+	testCredentialCases(t, []credentialCase{
+		{"ssm --with-decryption", `aws ssm get-parameter --name db --with-decryption`, a},
+		{"ssm --with-d, an abbreviation", `aws ssm get-parameters --names db --with-d`, a},
+		{"ssm --w, the shortest abbreviation", `aws ssm get-parameters-by-path --path / --w`, a},
+		{"ssm --no-with-decryption", `aws ssm get-parameter --name db --no-with-decryption`, outcome{}},
+		{"ssm without decryption", `aws ssm get-parameter --name db`, outcome{}},
+		{"--cli-input-json with WithDecryption", `aws ssm get-parameter --cli-input-json '{"Name":"db","WithDecryption":true}'`, a},
+		{"--cli-input-json escaped", `aws ssm get-parameter --cli-input-json '{"Name":"db","With\u0044ecryption":true}'`, a},
+		{"--cli-input-yaml from a file", `aws ssm get-parameter --cli-input-yaml file://in.yaml`, a},
+		{"--cli-input-j=, an abbreviation", `aws ssm get-parameter --cli-input-j='{"WithDecryption":true}'`, a},
+		{"--cli-input-json without decryption", `aws ssm get-parameter --cli-input-json '{"Name":"db"}'`, outcome{}},
+		{"an abbreviated global option before the service", `aws --reg eu-west-1 secretsmanager get-secret-value --secret-id db`, a},
+		{"secretsmanager", `aws secretsmanager get-secret-value --secret-id db`, a},
+		{"sts get-session-token", `aws sts get-session-token`, a},
+		{"sts assume-role", `aws sts assume-role --role-arn r --role-session-name s`, a},
+		{"configure get", `aws configure get aws_secret_access_key`, a},
+		{"configure export-credentials", `aws configure export-credentials --format env`, a},
+		{"iam create-access-key", `aws iam create-access-key --user-name ci`, a},
+		{"rds auth token", `aws rds generate-db-auth-token --hostname h --port 5432 --username u`, a},
+		{"a computed service", `aws "$SVC" get-secret-value --secret-id db`, a},
+		{"sts get-caller-identity", `aws sts get-caller-identity`, outcome{}},
+		{"s3 ls", `aws --region eu-west-1 s3 ls`, outcome{}},
+		{"secretsmanager list-secrets", `aws secretsmanager list-secrets`, outcome{}},
+		{"terraform state pull", `terraform state pull`, st},
+		{"terraform state show", `terraform -chdir=infra state show aws_db_instance.db`, st},
+		{"terraform output -raw", `terraform output -raw db_password`, st},
+		{"terraform output -json", `terraform output -json`, st},
+		{"terraform show -json", `terraform show -json`, st},
+		{"tofu output -json", `tofu output -json`, st},
+		{"terraform output", `terraform output`, outcome{}},
+		{"terraform plan", `terraform plan`, outcome{}},
+		{"terraform state list", `terraform state list`, outcome{}},
+		{"vault read", `vault read secret/db`, st},
+		{"vault kv get", `vault kv get -field=password secret/db`, st},
+		{"vault token lookup", `vault token lookup`, st},
+		{"vault kv list", `vault kv list secret/`, outcome{}},
+		{"vault status", `vault status`, outcome{}},
+		{"op read", `op read op://vault/db/password`, st},
+		{"op item get", `op item get db --fields password`, st},
+		{"op item list", `op item list`, outcome{}},
+		{"docker-credential get", `echo https://index.docker.io/v1/ | docker-credential-desktop get`, st},
+		{"docker-credential list", `docker-credential-desktop list`, outcome{}},
+	})
+}
