@@ -16,6 +16,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"renders-manifests":         rendersManifests,
 	"aws-prints-credential":     awsPrintsCredential,
 	"store-prints-credential":   storePrintsCredential,
+	"writes-credential-config":  writesCredentialConfig,
 }
 
 // kubectlShortValues are kubectl's (and oc's) short options that take a value, so a bundle
@@ -380,6 +381,34 @@ func storePrintsCredential(s *segment) bool {
 		return (sub == "find-generic-password" || sub == "find-internet-password") && (s.hasFlag("-w") || s.hasFlag("-g"))
 	case name == "secret-tool":
 		return sub == "lookup"
+	}
+	return false
+}
+
+// writesCredentialConfig reports whether a command changes the credentials or the cluster that
+// later commands use — for a person's commands too, long after the call: kubectl/oc config
+// set-credentials (whose --exec-command runs at the next kubectl), use-context (or use), set
+// users.*; aws configure set|import (aws's option prefixes read as in awsPrintsCredential).
+func writesCredentialConfig(s *segment) bool {
+	if s.name == "aws" {
+		var ws []string
+		for _, w := range s.words[1:] {
+			if !strings.HasPrefix(w.s, "-") {
+				ws = append(ws, strings.ToLower(w.s))
+			}
+		}
+		i := slices.Index(ws, "configure")
+		return i >= 0 && slices.ContainsFunc(ws[i+1:], func(v string) bool { return v == "set" || v == "import" })
+	}
+	ops := s.operands
+	if len(ops) < 2 || strings.ToLower(ops[0].s) != "config" {
+		return false
+	}
+	switch strings.ToLower(ops[1].s) {
+	case "set-credentials", "use-context", "use":
+		return true
+	case "set":
+		return len(ops) > 2 && strings.HasPrefix(strings.ToLower(ops[2].s), "users.")
 	}
 	return false
 }

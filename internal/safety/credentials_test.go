@@ -135,3 +135,32 @@ func TestCloudAndStoreCredentials(t *testing.T) {
 		{"docker-credential list", `docker-credential-desktop list`, outcome{}},
 	})
 }
+
+// Credential configuration the agent points at is asked about (a kubeconfig's exec plugin, an AWS
+// profile's credential_process run any program); changing the configuration others use is denied.
+func TestCredentialConfig(t *testing.T) {
+	opaque := asked(RuleOpaqueCode)
+	w := denied(dc + "credential-config-write")
+	testCredentialCases(t, []credentialCase{
+		{"KUBECONFIG as a prefix", `KUBECONFIG=./k.yaml kubectl get pods`, opaque},
+		{"KUBECONFIG exported", `export KUBECONFIG=./k.yaml; kubectl get pods`, opaque},
+		{"--kubeconfig", `kubectl --kubeconfig ./k.yaml get pods`, opaque},
+		{"--kubeconfig=", `kubectl get pods --kubeconfig=./k.yaml`, opaque},
+		{"helm --kubeconfig", `helm --kubeconfig ./k.yaml list`, opaque},
+		{"KUBERC", `KUBERC=./rc kubectl get pods`, opaque},
+		{"--kuberc", `kubectl --kuberc ./rc get pods`, opaque},
+		{"AWS_CONFIG_FILE", `AWS_CONFIG_FILE=./c aws s3 ls`, opaque},
+		{"AWS_SHARED_CREDENTIALS_FILE", `env AWS_SHARED_CREDENTIALS_FILE=./c aws s3 ls`, opaque},
+		{"AWS_PROFILE names a profile, not a file", `AWS_PROFILE=dev aws s3 ls`, outcome{}},
+		{"kubectl --context", `kubectl --context dev get pods`, outcome{}},
+		{"config set-credentials", `kubectl config set-credentials x --exec-command=./p`, w},
+		{"config use-context", `kubectl config use-context prod`, w},
+		{"config set users.*", `kubectl config set users.x.token abc`, w},
+		{"oc config use-context", `oc config use-context prod`, w},
+		{"aws configure set", `aws configure set aws_access_key_id AKIA`, w},
+		{"aws configure set after an abbreviated option", `aws --prof dev configure set region eu-west-1`, w},
+		{"config get-contexts", `kubectl config get-contexts`, outcome{}},
+		{"config current-context", `kubectl config current-context`, outcome{}},
+		{"aws configure list", `aws configure list`, outcome{}},
+	})
+}

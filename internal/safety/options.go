@@ -76,8 +76,13 @@ var codeOptions = map[string][]string{
 	"cargo": {"--config", "-Z"},
 	"node":  {"--require", "-r", "--import", "--loader", "--experimental-loader"},
 	"rsync": {"-e", "--rsh", "--rsync-path"},
-	"helm":  {"--post-renderer"},
-	"git":   {"--exec-path", "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files-in-pager", "--sendmail-cmd", "--smtp-server"},
+	"helm":  {"--post-renderer", "--kubeconfig"},
+	// A kubeconfig the caller names can run any program as an exec credential plugin, and a
+	// kuberc can set default options (an alias to get secrets -o yaml): credentials and code the
+	// engine cannot see.
+	"kubectl": {"--kubeconfig", "--kuberc"},
+	"oc":      {"--kubeconfig", "--kuberc"},
+	"git":     {"--exec-path", "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files-in-pager", "--sendmail-cmd", "--smtp-server"},
 }
 
 // gitSubCodeOptions are, per git subcommand, its own options that run a command: rebase -x,
@@ -104,6 +109,10 @@ var codeEnvVars = map[string]bool{
 	// Where programs read their configuration, which can name code to run (git's core.fsmonitor in
 	// $XDG_CONFIG_HOME/git/config).
 	"XDG_CONFIG_HOME": true,
+	// Credential configuration the caller points at: a kubeconfig's exec plugin and an AWS
+	// profile's credential_process run any program, and either names credentials the engine has
+	// not seen (the zero-access .kube/ and .aws/ are the ones it guards).
+	"KUBECONFIG": true, "KUBERC": true, "AWS_CONFIG_FILE": true, "AWS_SHARED_CREDENTIALS_FILE": true,
 }
 
 // expansionEnvVars change what the shell makes of the words after them: HOME is what ~ and a bare

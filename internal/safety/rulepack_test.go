@@ -79,6 +79,8 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"print-credentials-git": {[]string{"git credential fill", "git credential-store get", "git credential-cache get",
 		"git credential-manager-core get", "git credential-cache --timeout=10 get", "git credential-cache --timeout 10 get"},
 		[]string{"git credential-cache exit", "git config --get user.name"}},
+	"credential-config-write": {[]string{"kubectl config set-credentials x --token=y", "kubectl config use-context prod", "aws configure set region x"},
+		[]string{"kubectl config get-contexts", "aws configure list"}},
 	"git-push-force":               {[]string{"git push -f", "git push --force-with-lease origin x", "git -C . push --mirror"}, []string{"git push origin main", "git push --tags"}},
 	"git-push-force-refspec":       {[]string{"git push origin +main", "git push origin +HEAD:main"}, []string{"git push origin HEAD:main"}},
 	"git-push-delete":              {[]string{"git push --delete origin x", "git push origin -d x", "git push --prune origin"}, nil},
