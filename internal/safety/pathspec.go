@@ -185,8 +185,10 @@ func (a *analyzer) argPaths(idx int) {
 	case "curl":
 		a.curlURLEncoded(seg)
 	}
-	a.operandPaths(ops, op, spec)
+	a.operandPaths(remoteOperands(seg, ops), op, spec)
 	switch seg.name {
+	case "docker", "podman", "nerdctl":
+		a.containerMounts(seg)
 	case "ln":
 		a.symlinkTargets(seg)
 	case "go":

@@ -100,7 +100,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"git-config-exec":              {[]string{"git -c core.pager='sh -c x' log", "git -c alias.x='!rm -rf /' x", "git --config-env=core.sshCommand=V fetch"}, []string{"git -c user.name=x commit"}},
 	"git-config-set-exec":          {[]string{"git config core.hooksPath /tmp/h", "git config --global alias.co '!sh'"}, []string{"git config user.email a@b"}},
 	"package-publish":              {[]string{"npm publish", "cargo publish", "docker push img", "twine upload dist/*"}, []string{"npm pack"}},
-	"container-privileged":         {[]string{"docker run --privileged img", "docker run -v /:/host img", "podman run --pid=host img"}, []string{"docker run -v ./src:/src img"}},
+	"container-privileged":         {[]string{"docker run --privileged img", "docker run --net=host img", "podman run --pid=host img"}, []string{"docker run -v ./src:/src img"}},
 }
 
 func TestRulePack(t *testing.T) {

@@ -1,0 +1,269 @@
+package safety
+
+import (
+	"strings"
+)
+
+// Commands that run elsewhere — on another host, in a container or a pod — are judged as the
+// commands they are: what they print comes back to the agent, and the credentials there (a pod's
+// ServiceAccount token, the remote home's ~/.aws) are the ones the path policy protects here.
+
+// sshValueShorts are ssh's options that take a value; the first other word is the host, and the
+// words after it are the remote command.
+const sshValueShorts = "BbcDEeFIiJLlmOoPpQRSWw"
+
+// dockerExecValues are docker exec's options that take a value (-w is the command's directory).
+var dockerExecValues = map[string]bool{"-e": true, "--env": true, "--env-file": true, "-u": true, "--user": true,
+	"-w": true, "--workdir": true, "--detach-keys": true}
+
+// remoteCommand analyses the command a segment runs elsewhere: ssh's remote command (a script
+// for the remote login shell, from the remote home), the command after "--" of kubectl/oc
+// exec, run and debug, and docker/podman/nerdctl exec's (in the container, from a directory the
+// engine does not know unless -w names it).
+func (a *analyzer) remoteCommand(idx, depth int) {
+	seg := a.out.segments[idx]
+	saved := a.cwd
+	defer func() { a.cwd = saved }()
+	switch seg.name {
+	case cmdSSH:
+		if cmd := sshRemoteCommand(seg.words); len(cmd) > 0 {
+			a.cwd = "~"
+			a.script(joinWords(cmd), depth+1)
+		}
+	case "kubectl", "oc":
+		if len(seg.operands) == 0 || !podCommandVerbs[seg.operands[0].s] {
+			return
+		}
+		for i, w := range seg.words {
+			if w.s == "--" && !w.dynamic && i+1 < len(seg.words) {
+				a.cwd = cwdUnknown
+				a.command(seg.words[i+1:], nil, seg.pipeFrom, depth+1)
+				return
+			}
+		}
+	case "docker", "podman", "nerdctl":
+		if len(seg.operands) == 0 || seg.operands[0].s != "exec" {
+			return
+		}
+		if cmd, dir := containerExecCommand(seg.words); len(cmd) > 0 {
+			a.cwd = cwdUnknown
+			if dir != nil {
+				a.cwd = "/"
+				a.chdir(*dir)
+			}
+			a.command(cmd, nil, seg.pipeFrom, depth+1)
+		}
+	}
+}
+
+// podCommandVerbs are kubectl's verbs that run the command after "--" in a pod.
+var podCommandVerbs = map[string]bool{"exec": true, "run": true, "debug": true}
+
+// sshRemoteCommand returns the words of ssh's remote command: after the options (getopt bundles,
+// a value letter taking the rest of the word or the next one) and the host. Options after the
+// host are ssh's too, as OpenSSH reorders them, until the first other word.
+func sshRemoteCommand(words []word) []word {
+	host := false
+	for i := 1; i < len(words); i++ {
+		v := words[i].s
+		switch {
+		case v == "--" && !words[i].dynamic && !host:
+			if i+1 < len(words) {
+				return words[i+2:] // the host, then the command
+			}
+			return nil
+		case len(v) > 1 && v[0] == '-' && !words[i].dynamic:
+			for k := 1; k < len(v); k++ {
+				if strings.IndexByte(sshValueShorts, v[k]) >= 0 {
+					if k == len(v)-1 {
+						i++
+					}
+					break
+				}
+			}
+		case !host:
+			host = true
+		default:
+			return words[i:]
+		}
+	}
+	return nil
+}
+
+// containerExecCommand returns docker exec's command (after its options and the container) and
+// the directory -w/--workdir gives it, if any.
+func containerExecCommand(words []word) (cmd []word, dir *word) {
+	i := 1
+	for i < len(words) && words[i].s != "exec" {
+		i++
+	}
+	container := false
+	for i++; i < len(words); i++ {
+		w := words[i]
+		name, val, hasVal := strings.Cut(w.s, "=")
+		switch {
+		case container:
+			return words[i:], dir
+		case w.s == "--" && !w.dynamic:
+		case strings.HasPrefix(w.s, "-") && !w.dynamic:
+			if dockerExecValues[name] && !hasVal && i+1 < len(words) {
+				i++
+				val = words[i].s
+				w = words[i]
+			}
+			if name == "-w" || name == "--workdir" {
+				d := w.with(val)
+				dir = &d
+			}
+		default:
+			container = true
+		}
+	}
+	return nil, dir
+}
+
+// remoteOperands turns HOST:PATH operands of copying commands into the paths they name there, so
+// the path policy judges them as it judges local ones: scp's and rsync's remote paths below the
+// remote home ("h:.ssh/id_rsa" is ~/.ssh/id_rsa, "h:/etc/shadow" /etc/shadow), docker cp's below
+// the container's root, kubectl cp's below the pod's unknown working directory. An rsync daemon
+// module (h::mod/p, rsync://h/mod/p) maps anywhere: unknown. cp reads "h:x" as a local name, but
+// judging it as a remote path too only refuses more.
+func remoteOperands(seg *segment, ops []word) []word {
+	base := ""
+	switch seg.name {
+	case cmdScp, "rsync", "cp", "sftp":
+		base = "~/"
+	case "docker", "podman", "nerdctl":
+		if len(seg.operands) == 0 || seg.operands[0].s != "cp" {
+			return ops
+		}
+		base = "/"
+	case "kubectl", "oc":
+		if len(seg.operands) == 0 || seg.operands[0].s != "cp" {
+			return ops
+		}
+	default:
+		return ops
+	}
+	var out []word
+	for i, w := range ops {
+		r, ok := remotePath(w, base)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = append([]word(nil), ops...)
+		}
+		out[i] = r
+	}
+	if out == nil {
+		return ops
+	}
+	return out
+}
+
+// remotePath returns the path a HOST:PATH word names on the host, below base when relative ("":
+// a directory the engine does not know). ok is false for a word that is not remote: no colon, or
+// a slash before it (scp's rule: "./a:b" is local).
+func remotePath(w word, base string) (word, bool) {
+	s := w.s
+	if strings.HasPrefix(strings.ToLower(s), "rsync://") {
+		return word{s: placeholderCmdSubst, dynamic: true}, true
+	}
+	i := strings.IndexByte(s, ':')
+	if i <= 0 || strings.ContainsRune(s[:i], '/') {
+		return w, false
+	}
+	rest := s[i+1:]
+	switch {
+	case strings.HasPrefix(rest, ":"):
+		return word{s: placeholderCmdSubst, dynamic: true}, true
+	case strings.HasPrefix(rest, "/"), strings.HasPrefix(rest, "~"):
+		return w.with(rest), true
+	case base == "":
+		return word{s: placeholderCmdSubst + "/" + rest, dynamic: true}, true
+	}
+	return w.with(base + rest), true
+}
+
+// containerMounts records the host paths docker/podman/nerdctl run and create mount: -v/--volume
+// SRC:DST and --mount source=SRC (or src=). The container reads everything below the source and,
+// unless the mount is read-only, writes there: "-v /:/host" reads /etc/shadow, "-v ~/.aws:/a"
+// the credentials. A named volume (no slash) is not a host path.
+func (a *analyzer) containerMounts(seg *segment) {
+	if len(seg.operands) == 0 {
+		return
+	}
+	switch sub := seg.operands[0].s; {
+	case sub == "run" || sub == "create":
+	case sub == "container" && len(seg.operands) > 1 && (seg.operands[1].s == "run" || seg.operands[1].s == "create"):
+	default:
+		return
+	}
+	words := seg.words
+	for i := 1; i < len(words); i++ {
+		name, val, hasVal := strings.Cut(words[i].s, "=")
+		if words[i].dynamic && strings.HasPrefix(words[i].s, "$") {
+			continue // a computed word: docker's operands are read as paths, which asks for it
+		}
+		var spec word
+		switch {
+		case name == "-v" || name == "--volume" || name == "--mount":
+			if !hasVal {
+				if i+1 >= len(words) {
+					return
+				}
+				i++
+				spec = words[i]
+			} else {
+				spec = words[i].with(val)
+			}
+		case strings.HasPrefix(name, "-v") && len(name) > 2 && !strings.HasPrefix(name, "--"):
+			spec = words[i].with(words[i].s[2:])
+		default:
+			continue
+		}
+		src, ro := volumeSource(spec.s, name == "--mount")
+		if src == "" {
+			continue
+		}
+		a.recursive = true
+		a.touch(spec.with(src), opRead)
+		a.recursive = false
+		if !ro {
+			a.touch(spec.with(src), opWrite)
+		}
+	}
+}
+
+// volumeSource is the host path of a -v or --mount spec and whether it is mounted read-only; ""
+// for a named volume or a mount of another type.
+func volumeSource(spec string, mount bool) (src string, ro bool) {
+	if mount {
+		for f := range strings.SplitSeq(spec, ",") {
+			k, v, _ := strings.Cut(f, "=")
+			switch strings.ToLower(k) {
+			case "source", "src":
+				src = v
+			case "readonly", "ro":
+				ro = v == "" || v == "true" || v == "1"
+			case "type":
+				if v != "bind" {
+					return "", false
+				}
+			}
+		}
+	} else {
+		parts := strings.Split(spec, ":")
+		src = parts[0]
+		if len(parts) > 2 {
+			for o := range strings.SplitSeq(parts[len(parts)-1], ",") {
+				ro = ro || o == "ro" || o == "readonly"
+			}
+		}
+	}
+	if !strings.ContainsAny(src, "/~$") && src != "." && src != ".." {
+		return "", false // a named volume
+	}
+	return src, ro
+}

@@ -1,0 +1,44 @@
+package safety
+
+import "testing"
+
+// Commands run elsewhere are judged as the commands they are: a remote command, a pod's or a
+// container's, a remote path, a mounted host directory.
+func TestCommandsRunElsewhere(t *testing.T) {
+	zeroD := denied(zero)
+	env := asked(dc + "print-environment-env")
+	testCredentialCases(t, []credentialCase{
+		{"ssh's remote command reads credentials", `ssh host cat .aws/credentials`, zeroD},
+		{"ssh's remote command, quoted", `ssh -p 2222 host 'cat ~/.ssh/id_rsa'`, zeroD},
+		{"ssh's remote command after options and a bundle", `ssh -tl deploy host -- printenv`, asked(dc + "print-environment")},
+		{"ssh -o before the host", `ssh -o ConnectTimeout=5 host env`, env},
+		{"ssh's remote command, harmless", `ssh -p 2222 host uptime`, outcome{}},
+		{"ssh without a command", `ssh -N -L 8080:localhost:80 host`, outcome{}},
+		{"kubectl exec env", `kubectl exec web -- env`, env},
+		{"kubectl exec printenv with options", `kubectl exec -n prod -c app web -- printenv`, asked(dc + "print-environment")},
+		{"kubectl exec reads the pod's token", `kubectl exec web -- cat /var/run/secrets/kubernetes.io/serviceaccount/token`, zeroD},
+		{"kubectl exec sh -c", `kubectl exec web -- sh -c 'cat /run/secrets/db'`, zeroD},
+		{"kubectl run prints its pod's token", `kubectl run t --rm -i --image=busybox -- cat /var/run/secrets/kubernetes.io/serviceaccount/token`, zeroD},
+		{"kubectl exec, harmless", `kubectl exec web -- ls /app`, outcome{}},
+		{"docker exec env", `docker exec -it web env`, env},
+		{"docker exec with -w", `docker exec -w /root web cat .aws/credentials`, zeroD},
+		{"docker exec -e's value is no container", `docker exec -e A=1 web printenv`, asked(dc + "print-environment")},
+		{"docker exec, harmless", `docker exec web ls /app`, outcome{}},
+		{"scp from a remote home", `scp host:.ssh/id_rsa /tmp/k`, zeroD},
+		{"scp from a remote absolute path", `scp deploy@host:/etc/shadow /tmp/s`, zeroD},
+		{"rsync from a remote home", `rsync -a host:.aws/ /tmp/aws/`, zeroD},
+		{"rsync from a daemon module", `rsync -a host::mod/x /tmp/x`, asked(RuleDynamicPath)},
+		{"cp of a HOST:PATH name", `cp host:.env /tmp/x`, zeroD},
+		{"kubectl cp of the pod's token", `kubectl cp web:/var/run/secrets/kubernetes.io/serviceaccount/token /tmp/t`, zeroD},
+		{"docker cp relative to the container root", `docker cp web:etc/shadow /tmp/s`, zeroD},
+		{"scp of a remote file", `scp host:app/log.txt /tmp/log.txt`, outcome{}},
+		{"scp of a local file with a colon after a slash", `scp ./a:b host:/tmp/`, outcome{}},
+		{"docker run -v /:/host", `docker run -v /:/host img`, zeroD},
+		{"docker run --volume= of credentials", `docker run --volume=$HOME/.aws:/root/.aws:ro img`, zeroD},
+		{"docker run --mount source=", `docker run --mount type=bind,source=/etc,target=/e img`, zeroD},
+		{"docker run -v into .git/hooks", `docker run -v .git/hooks:/h img`, denied(RulePrefixPathPolicy + "noWrite")},
+		{"docker run -v of a build directory", `docker run -v /workspace/build:/out img`, outcome{}},
+		{"docker run -v read-only", `docker run -v /workspace/docs:/docs:ro img`, outcome{}},
+		{"docker run with a named volume", `docker run -v cache:/root/.cache img`, outcome{}},
+	})
+}
