@@ -48,6 +48,7 @@ const (
 	RuleDynamicWriteTarget  = "dynamic-write-target"       // a write to a path computed at run time
 	RuleDynamicPath         = "dynamic-path"               // a read or delete of a path computed at run time
 	RuleOpaqueCode          = "opaque-code"                // a command runs code the engine cannot see
+	RuleUnresolvedWord      = "unresolved-word"            // a glob or run-time value where the program, subcommand or an option goes
 	RuleContainsProtected   = "contains-protected"         // a recursive copy or archive of a project directory
 	RuleForkBomb            = "fork-bomb"                  // a function that calls itself
 	RuleLibraryInjection    = "library-injection"          // LD_PRELOAD and similar loader or interpreter hooks

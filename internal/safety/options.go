@@ -565,3 +565,33 @@ var awkOptions = getoptSpec{shortValue: "fFvEeil", shortOptional: "dDLpo", long:
 	"--non-decimal-data": "", "--optimize": "", "--posix": "", "--re-interval": "", "--sandbox": "", "--traditional": "",
 	"--use-lc-numeric": "", "--version": "", "--csv": "", "--trace": "", "--persist": "?",
 }}
+
+// subcommandPrograms are programs whose first operand selects what they do: a rule written for
+// "kubectl get secrets" or "git push" cannot judge "kubectl $V secrets" or "git p*sh".
+var subcommandPrograms = map[string]bool{"git": true, "kubectl": true, "oc": true, "helm": true, "docker": true,
+	"podman": true, "nerdctl": true, "terraform": true, "tofu": true, "go": true, "npm": true, "pnpm": true,
+	"yarn": true, "cargo": true, "systemctl": true, "aws": true, "gcloud": true, "az": true, "gh": true,
+	"vault": true, "op": true, "kustomize": true, "apt": true, "apt-get": true, "pip": true, "pip3": true}
+
+// unresolvedWord returns why a word whose text is only known at run time stands where the
+// program, its subcommand or an option goes, or "": a glob in the command name ("/bin/c?t") or in
+// an option ("-[r]f"), whose match depends on the files there; a glob or a computed word as the
+// subcommand of a program that has them ("kubectl g*t secrets", "kubectl $V secrets"). A
+// computed option elsewhere counts as any flag for the rules (unknownFlags).
+func unresolvedWord(s *segment) string {
+	if s.words[0].glob {
+		return "the command name " + s.words[0].s + " is a glob"
+	}
+	for _, w := range s.words[1:] {
+		if w.s == "--" && !w.dynamic {
+			break
+		}
+		if w.glob && strings.HasPrefix(w.s, "-") {
+			return "the option " + w.s + " is a glob"
+		}
+	}
+	if subcommandPrograms[s.name] && len(s.operands) > 0 && (s.operands[0].glob || s.operands[0].dynamic) {
+		return "the subcommand " + s.operands[0].s + " of " + s.name + " is a glob or computed at run time"
+	}
+	return ""
+}

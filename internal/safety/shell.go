@@ -325,6 +325,7 @@ func (a *analyzer) scriptIn(src string, depth int, args []word, child bool) {
 		a.fail(RuleCommandUnparseable, "parse error: %v", err)
 		return
 	}
+	a.arithmeticCode(f, src)
 	traps := len(a.traps)
 	switch {
 	case child:
@@ -753,6 +754,9 @@ func (a *analyzer) envVar(name, val string, depth int) {
 	switch {
 	case injectionEnvVars[name]:
 		a.find(true, RuleLibraryInjection, "setting %s makes programs load code chosen by the caller", name)
+	case strings.HasPrefix(name, "BASH_FUNC_"):
+		// bash imports BASH_FUNC_NAME%%=() { ...; } as a function NAME: "ls" then runs its body.
+		a.find(true, RuleLibraryInjection, "setting %s defines a function that every bash started with it runs under a command's name", name)
 	case commandEnvVars[name] && strings.TrimSpace(val) != "" && (name != "GIT_SSH" || !sshClient(val)):
 		a.script(val, depth+1)
 	}
@@ -943,6 +947,9 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 	}
 	seg.localFunc = seg.name != "" && a.defined(seg.name)
 	splitArgs(&seg)
+	if why := unresolvedWord(&seg); why != "" {
+		a.find(false, RuleUnresolvedWord, "%s: which program, subcommand or option runs is not known until then, so it needs human approval", why)
+	}
 	seg.text = segmentText(&seg)
 	idx := len(a.out.segments)
 	a.out.segments = append(a.out.segments, seg)
