@@ -2,6 +2,7 @@ package safety
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -20,7 +21,9 @@ var shellNumbers = map[string]bool{"#": true, "?": true, "$": true, "!": true, "
 	"EPOCHSECONDS": true, "OPTIND": true}
 
 // nameTakers are the builtins whose operands are variable names, whose subscripts bash evaluates.
-var nameTakers = map[string]bool{"read": true, "mapfile": true, "readarray": true, "printf": true, "unset": true,
+//
+//nolint:goconst // builtin names read best literally, next to their neighbours
+var nameTakers = map[string]bool{"read": true, "mapfile": true, "readarray": true, cmdPf: true, "unset": true,
 	"test": true, "[": true, "getopts": true, "wait": true, "let": true}
 
 // subscriptCode is a variable name with a subscript that holds an expansion: evaluated as code
@@ -41,99 +44,144 @@ func (a *analyzer) arithmeticCode(f *syntax.File, src string) {
 	if !mayEvaluateArithmetic(src) {
 		return
 	}
-	numeric, other := arithmeticAssignments(f)
-	why := ""
-	var check func(root syntax.Node)
-	check = func(root syntax.Node) {
-		if why != "" || root == nil {
-			return
-		}
-		syntax.Walk(root, func(n syntax.Node) bool {
-			if why != "" {
-				return false
-			}
-			switch n := n.(type) {
-			case *syntax.BinaryArithm:
-				if w, ok := n.X.(*syntax.Word); ok && n.Op == syntax.Assgn && isName(w.Lit()) {
-					check(n.Y) // "x = ..." sets x without reading its old value
-					return false
-				}
-			case *syntax.CmdSubst, *syntax.ProcSubst:
-				why = "arithmetic evaluates a command's output as an expression"
-			case *syntax.SglQuoted, *syntax.DblQuoted:
-				why = "arithmetic evaluates quoted text as an expression"
-			case *syntax.ParamExp:
-				if name := n.Param.Value; !n.Length && !shellNumbers[name] && (!numeric[name] || other[name]) {
-					why = "arithmetic evaluates the value of " + name + ", which the line does not set to a number"
-				}
-				// Not its name again, as a bare word: its subscript, slice and default.
-				check(n.Index)
-				if n.Slice != nil {
-					check(n.Slice.Offset)
-					check(n.Slice.Length)
-				}
-				if n.Exp != nil && n.Exp.Word != nil {
-					check(n.Exp.Word)
-				}
-				return false
-			case *syntax.Lit:
-				if strings.ContainsAny(n.Value, "$`") {
-					why = "arithmetic evaluates " + n.Value + " as an expression"
-				} else if isName(n.Value) && (!numeric[n.Value] || other[n.Value]) {
-					why = "arithmetic evaluates the value of " + n.Value + ", which the line does not set to a number"
-				}
-			}
-			return true
-		})
-	}
+	c := &arithCheck{}
+	c.numeric, c.other = arithmeticAssignments(f)
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if why != "" {
+		if c.why == "" {
+			c.why = nameOperands(n)
+		}
+		for _, r := range arithmeticRoots(n) {
+			c.expr(r)
+		}
+		return c.why == ""
+	})
+	if c.why != "" {
+		a.find(false, RuleOpaqueCode, "%s, which can run commands the engine cannot see; it needs human approval", c.why)
+	}
+}
+
+// arithmeticRoots are the expressions a node evaluates as arithmetic: $(( )), (( )), let, a C-style
+// loop's three parts, a subscript, a slice's offset and length, the operands of [[ -eq ]] and its
+// kin, an array assignment's index.
+func arithmeticRoots(n syntax.Node) []syntax.Node {
+	var roots []syntax.Node
+	add := func(xs ...syntax.ArithmExpr) {
+		for _, x := range xs {
+			if x != nil {
+				roots = append(roots, x)
+			}
+		}
+	}
+	addTest := func(xs ...syntax.TestExpr) {
+		for _, x := range xs {
+			if x != nil {
+				roots = append(roots, x)
+			}
+		}
+	}
+	switch n := n.(type) {
+	case *syntax.ArithmExp:
+		add(n.X)
+	case *syntax.ArithmCmd:
+		add(n.X)
+	case *syntax.LetClause:
+		add(n.Exprs...)
+	case *syntax.CStyleLoop:
+		add(n.Init, n.Cond, n.Post)
+	case *syntax.ParamExp:
+		add(n.Index)
+		if n.Slice != nil {
+			add(n.Slice.Offset, n.Slice.Length)
+		}
+	case *syntax.Assign:
+		add(n.Index)
+	case *syntax.BinaryTest:
+		switch n.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			addTest(n.X, n.Y)
+		}
+	}
+	return roots
+}
+
+// nameOperands returns why a builtin that takes variable names is given one with a subscript
+// holding an expansion, or "".
+func nameOperands(n syntax.Node) string {
+	switch n := n.(type) {
+	case *syntax.CallExpr:
+		if len(n.Args) > 1 && nameTakers[n.Args[0].Lit()] {
+			return subscriptWord(n.Args[1:])
+		}
+	case *syntax.DeclClause:
+		for _, as := range n.Args {
+			if as.Name == nil && as.Value != nil {
+				if why := subscriptWord([]*syntax.Word{as.Value}); why != "" {
+					return why
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// arithCheck judges arithmetic expressions against the names the script sets to numbers; why is
+// the first reason found.
+type arithCheck struct {
+	numeric, other map[string]bool
+	why            string
+}
+
+// expr walks one arithmetic expression.
+func (c *arithCheck) expr(root syntax.Node) {
+	if c.why != "" || root == nil {
+		return
+	}
+	syntax.Walk(root, func(n syntax.Node) bool {
+		if c.why != "" {
 			return false
 		}
 		switch n := n.(type) {
-		case *syntax.ArithmExp:
-			check(n.X)
-		case *syntax.ArithmCmd:
-			check(n.X)
-		case *syntax.LetClause:
-			for _, e := range n.Exprs {
-				check(e)
+		case *syntax.BinaryArithm:
+			if w, ok := n.X.(*syntax.Word); ok && n.Op == syntax.Assgn && isName(w.Lit()) {
+				c.expr(n.Y) // "x = ..." sets x without reading its old value
+				return false
 			}
-		case *syntax.CStyleLoop:
-			check(n.Init)
-			check(n.Cond)
-			check(n.Post)
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			c.why = "arithmetic evaluates a command's output as an expression"
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			c.why = "arithmetic evaluates quoted text as an expression"
 		case *syntax.ParamExp:
-			if n.Index != nil {
-				check(n.Index)
-			}
-			if n.Slice != nil {
-				check(n.Slice.Offset)
-				check(n.Slice.Length)
-			}
-		case *syntax.BinaryTest:
-			switch n.Op {
-			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
-				check(n.X)
-				check(n.Y)
-			}
-		case *syntax.CallExpr:
-			if len(n.Args) > 1 && nameTakers[n.Args[0].Lit()] {
-				why = subscriptWord(n.Args[1:])
-			}
-		case *syntax.DeclClause:
-			for _, as := range n.Args {
-				if as.Name == nil && as.Value != nil {
-					why = subscriptWord([]*syntax.Word{as.Value})
-				} else if as.Index != nil {
-					check(as.Index)
-				}
+			c.param(n)
+			return false
+		case *syntax.Lit:
+			if strings.ContainsAny(n.Value, "$`") {
+				c.why = "arithmetic evaluates " + n.Value + " as an expression"
+			} else if isName(n.Value) {
+				c.name(n.Value)
 			}
 		}
-		return why == ""
+		return true
 	})
-	if why != "" {
-		a.find(false, RuleOpaqueCode, "%s, which can run commands the engine cannot see; it needs human approval", why)
+}
+
+// param judges a parameter expansion inside arithmetic: its value (not its length), then its
+// subscript, slice and default — not its name again, as a bare word.
+func (c *arithCheck) param(n *syntax.ParamExp) {
+	if !n.Length {
+		c.name(n.Param.Value)
+	}
+	for _, r := range arithmeticRoots(n) {
+		c.expr(r)
+	}
+	if n.Exp != nil && n.Exp.Word != nil {
+		c.expr(n.Exp.Word)
+	}
+}
+
+// name judges a variable whose value arithmetic evaluates.
+func (c *arithCheck) name(v string) {
+	if c.why == "" && !shellNumbers[v] && (!c.numeric[v] || c.other[v]) {
+		c.why = "arithmetic evaluates the value of " + v + ", which the line does not set to a number"
 	}
 }
 
@@ -177,13 +225,6 @@ func literalText(w *syntax.Word) (string, bool) {
 // command's output, from a builtin that assigns by name).
 func arithmeticAssignments(f *syntax.File) (numeric, other map[string]bool) {
 	numeric, other = map[string]bool{}, map[string]bool{}
-	target := func(x syntax.ArithmExpr) {
-		if w, ok := x.(*syntax.Word); ok {
-			if l := w.Lit(); isName(l) {
-				numeric[l] = true
-			}
-		}
-	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Assign:
@@ -195,25 +236,16 @@ func arithmeticAssignments(f *syntax.File) (numeric, other map[string]bool) {
 			} else {
 				other[n.Name.Value] = true
 			}
-		case *syntax.BinaryArithm:
-			switch n.Op {
-			case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
-				syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn, syntax.AndBoolAssgn,
-				syntax.OrBoolAssgn, syntax.XorBoolAssgn, syntax.PowAssgn:
-				target(n.X)
-			}
-		case *syntax.UnaryArithm:
-			if n.Op == syntax.Inc || n.Op == syntax.Dec {
-				target(n.X)
+		case *syntax.BinaryArithm, *syntax.UnaryArithm:
+			if name := arithmeticTarget(n); name != "" {
+				numeric[name] = true
 			}
 		case *syntax.ForClause:
 			if wi, ok := n.Loop.(*syntax.WordIter); ok {
-				for _, it := range wi.Items {
-					if !isNumber(it.Lit()) {
-						other[wi.Name.Value] = true
-					}
-				}
 				numeric[wi.Name.Value] = true
+				if slices.ContainsFunc(wi.Items, func(w *syntax.Word) bool { return !isNumber(w.Lit()) }) {
+					other[wi.Name.Value] = true
+				}
 			}
 		case *syntax.CallExpr:
 			if len(n.Args) > 1 && computedAssigners[n.Args[0].Lit()] {
@@ -225,6 +257,28 @@ func arithmeticAssignments(f *syntax.File) (numeric, other map[string]bool) {
 		return true
 	})
 	return numeric, other
+}
+
+// arithmeticTarget is the name an arithmetic assignment (x = 1, x += 1, x++) sets, or "".
+func arithmeticTarget(n syntax.Node) string {
+	var x syntax.ArithmExpr
+	switch n := n.(type) {
+	case *syntax.BinaryArithm:
+		switch n.Op {
+		case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn, syntax.RemAssgn,
+			syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn, syntax.AndBoolAssgn,
+			syntax.OrBoolAssgn, syntax.XorBoolAssgn, syntax.PowAssgn:
+			x = n.X
+		}
+	case *syntax.UnaryArithm:
+		if n.Op == syntax.Inc || n.Op == syntax.Dec {
+			x = n.X
+		}
+	}
+	if w, ok := x.(*syntax.Word); ok && isName(w.Lit()) {
+		return w.Lit()
+	}
+	return ""
 }
 
 // numericArray reports whether an array literal holds only numbers.

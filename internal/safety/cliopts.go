@@ -2,14 +2,14 @@ package safety
 
 import "strings"
 
-// lastOptionValue returns the value a program's option parser reads for one option, the last time it
+// kubectlOption returns the value kubectl's (pflag's) option parser reads for one option, the last time it
 // is given (pflag, Go's flag package and argparse all keep the last): "--long=v", "--long v",
 // "-sv", "-s v", "-s=v" and a short bundle whose letters before s take no value ("-Aojson" is -A
-// and -o json; valueShorts are the letters that take one, so "-nfoo" is -n foo, not -o). Scanning
+// and -o json; kubectlShortValues are the letters that take one, so "-nfoo" is -n foo). Scanning
 // stops at "--". found is false when the option is absent. A computed word that starts like an
 // option could be it, with any value: it is returned, dynamic. (optionValue, for getopt programs
 // whose first value is the one that matters, reads neither bundles nor computed words.)
-func lastOptionValue(s *segment, short byte, long, valueShorts string) (val word, found bool) {
+func kubectlOption(s *segment, short byte, long string) (val word, found bool) {
 	words := s.words[1:]
 	for i := 0; i < len(words); i++ {
 		w := words[i]
@@ -34,7 +34,7 @@ func lastOptionValue(s *segment, short byte, long, valueShorts string) (val word
 		case long != "" && strings.HasPrefix(v, long+"="):
 			val, found = w.with(v[len(long)+1:]), true
 		case short != 0 && len(v) > 1 && v[0] == '-' && v[1] != '-':
-			if rest, ok := shortOptionValue(v, short, valueShorts); ok {
+			if rest, ok := shortOptionValue(v, short); ok {
 				if rest == "" {
 					val = next()
 				} else {
@@ -50,13 +50,13 @@ func lastOptionValue(s *segment, short byte, long, valueShorts string) (val word
 // shortOptionValue reads a short option bundle as pflag and getopt do: letters without a value
 // until one that takes a value, whose value is the rest of the bundle (or, when nothing is left,
 // the next word). ok reports whether short is in the bundle; rest is its attached value.
-func shortOptionValue(v string, short byte, valueShorts string) (rest string, ok bool) {
+func shortOptionValue(v string, short byte) (rest string, ok bool) {
 	for i := 1; i < len(v); i++ {
 		c := v[i]
 		if c == short {
 			return v[i+1:], true
 		}
-		if strings.IndexByte(valueShorts, c) >= 0 {
+		if strings.IndexByte(kubectlShortValues, c) >= 0 {
 			return "", false // the rest of the bundle is another option's value
 		}
 	}

@@ -7,6 +7,9 @@ import (
 	"strings"
 )
 
+// subConfig is kubectl's config verb, which reads and writes the kubeconfig.
+const subConfig = "config"
+
 // builtinChecks are the predicates a rule names in Check. Each reads a program's words as its own
 // option parser would, where a regular expression over the text cannot: which operand is the
 // resource once every option and its value are skipped ("kubectl -n secrets get pods" names a
@@ -25,6 +28,8 @@ const kubectlShortValues = "nofklcsLpv"
 
 // kubectlValueOptions are kubectl's options whose value is the next word: neither an operand nor
 // the subcommand, so "kubectl get -v 9 secrets" has the resource secrets. oc shares them.
+//
+//nolint:goconst // option spellings in this table read best literally, next to their neighbours
 var kubectlValueOptions = []string{"--context", "--cluster", "--user", "-n", "--namespace", "--kubeconfig", "-s", "--server",
 	"--token", "--as", "--as-group", "--as-uid", "--certificate-authority", "--client-key", "--client-certificate",
 	"--request-timeout", "-l", "--selector", "-o", "--output", "-c", "--container", "--field-selector", "--cache-dir",
@@ -32,8 +37,10 @@ var kubectlValueOptions = []string{"--context", "--cluster", "--user", "-n", "--
 	"--template", "--sort-by", "-p", "--patch", "--duration", "--audience", "--from", "--for", "--timeout", "--kuberc"}
 
 // kubectlPrinters are the verbs that print the objects they act on with -o.
+//
+//nolint:goconst // verbs in this table read best literally, next to their neighbours
 var kubectlPrinters = map[string]bool{"get": true, "apply": true, "replace": true, "patch": true, "label": true,
-	"annotate": true, "wait": true, "edit": true, "scale": true, "set": true, "rollout": true, "debug": true,
+	"annotate": true, "wait": true, "edit": true, "scale": true, subSet: true, "rollout": true, "debug": true,
 	"expose": true, "autoscale": true, "taint": true, "run": true}
 
 // kubectlPrintsCredential reports whether a kubectl (or oc) command prints a credential: a
@@ -44,40 +51,53 @@ var kubectlPrinters = map[string]bool{"get": true, "apply": true, "replace": tru
 // the environment refers to), oc's own token printers. Objects given by file (-f, -k) or by a
 // computed operand may be Secrets; a computed output format may print data.
 func kubectlPrintsCredential(s *segment) bool {
-	if raw, ok := lastOptionValue(s, 0, "--raw", kubectlShortValues); ok && rawNamesCredential(raw) {
+	if raw, ok := kubectlOption(s, 0, "--raw"); ok && rawNamesCredential(raw) {
 		return true
 	}
 	if len(s.operands) == 0 {
 		return false
+	}
+	if s.operands[0].dynamic {
+		return true // which verb runs is not known (kubectl $V secrets)
 	}
 	verb, rest := strings.ToLower(s.operands[0].s), s.operands[1:]
 	sub := ""
 	if len(rest) > 0 {
 		sub = strings.ToLower(rest[0].s)
 	}
-	switch {
-	case s.operands[0].dynamic:
-		return true // which verb runs is not known (kubectl $V secrets)
-	case verb == "config":
-		return sub == "view" && (boolOption(s, "--raw") || boolOption(s, "--flatten"))
-	case verb == "create":
-		return sub == "token"
-	case verb == "describe", verb == "view-secret", verb == "edit":
-		return verb == "view-secret" || mayNameSecret(s, rest)
-	case verb == "apply" && (sub == "view-last-applied" || sub == "edit-last-applied"):
-		return mayNameSecret(s, rest[1:])
-	case verb == "set" && sub == "env" && boolOption(s, "--resolve"):
-		return true
-	case s.name == "oc" && ocPrintsToken(s, verb, sub, rest):
-		return true
+	if prints, decided := kubectlVerbPrints(s, verb, sub, rest); decided {
+		return prints
 	}
 	if verbosity(s) >= 8 && mayNameSecret(s, rest) {
 		return true // -v=8 and above log the response bodies: the Secret's data
 	}
-	if verb == "set" || verb == "rollout" {
+	if verb == subSet || verb == "rollout" {
 		rest = rest[min(1, len(rest)):] // set env RESOURCE, rollout status RESOURCE
 	}
 	return kubectlPrinters[verb] && printsData(s) && mayNameSecret(s, rest)
+}
+
+// kubectlVerbPrints decides the verbs that print a credential whatever their output format:
+// config view --raw, create token, describe, edit, view-last-applied, set env --resolve, oc's
+// printers. decided is false for the other verbs.
+func kubectlVerbPrints(s *segment, verb, sub string, rest []word) (prints, decided bool) {
+	switch {
+	case verb == subConfig:
+		return sub == "view" && (boolOption(s, "--raw") || boolOption(s, "--flatten")), true
+	case verb == subCreate:
+		return sub == "token", true
+	case verb == "view-secret":
+		return true, true
+	case verb == "describe", verb == "edit":
+		return mayNameSecret(s, rest), true
+	case verb == "apply" && (sub == "view-last-applied" || sub == "edit-last-applied"):
+		return mayNameSecret(s, rest[1:]), true
+	case verb == subSet && sub == cmdEnv && boolOption(s, "--resolve"):
+		return true, true
+	case s.name == cmdOC && ocPrintsToken(s, verb, sub, rest):
+		return true, true
+	}
+	return false, false
 }
 
 // ocPrintsToken covers OpenShift's own printers: whoami -t/--show-token, extract (a Secret's
@@ -100,10 +120,10 @@ func printsData(s *segment) bool {
 	if s.unknownFlags {
 		return true
 	}
-	if _, ok := lastOptionValue(s, 0, "--template", kubectlShortValues); ok {
+	if _, ok := kubectlOption(s, 0, "--template"); ok {
 		return true
 	}
-	out, ok := lastOptionValue(s, 'o', "--output", kubectlShortValues)
+	out, ok := kubectlOption(s, 'o', "--output")
 	if !ok {
 		return false
 	}
@@ -113,7 +133,7 @@ func printsData(s *segment) bool {
 
 // verbosity is kubectl's -v/--v level; a computed one counts as the highest.
 func verbosity(s *segment) int {
-	v, ok := lastOptionValue(s, 'v', "--v", kubectlShortValues)
+	v, ok := kubectlOption(s, 'v', "--v")
 	if !ok {
 		return 0
 	}
@@ -194,11 +214,11 @@ func rendersManifests(s *segment) bool {
 		return true
 	}
 	switch s.name {
-	case "kustomize":
+	case cmdKustomize:
 		return verb == "build"
-	case "kubectl", "oc":
-		return verb == "kustomize"
-	case "helm":
+	case cmdKubectl, cmdOC:
+		return verb == cmdKustomize
+	case cmdHelm:
 		switch verb {
 		case "template":
 			return true
@@ -213,6 +233,8 @@ func rendersManifests(s *segment) bool {
 
 // awsCredentialOps are, per aws service, the operations whose output is a credential: a secret's
 // value, temporary keys, a login password or token, decrypted plaintext, a new access key.
+//
+//nolint:goconst // service and operation names in this table read best literally
 var awsCredentialOps = map[string][]string{
 	"secretsmanager":   {"get-secret-value", "batch-get-secret-value"},
 	"sts":              {"get-session-token", "assume-role", "assume-role-with-saml", "assume-role-with-web-identity", "get-federation-token", "assume-root"},
@@ -325,6 +347,8 @@ func abbreviates(name, opt string, minLen int) bool {
 // login (unless -no-print)|kv get|token create|lookup|operator init; 1Password's op read|inject|
 // run|item get|document get|signin --raw; docker-credential-* get; pass and gopass show; macOS
 // security find-*-password -w|-g; secret-tool lookup. A computed subcommand could be any.
+//
+//nolint:goconst // subcommand names read best literally
 func storePrintsCredential(s *segment) bool {
 	if len(s.operands) == 0 {
 		return false
@@ -336,43 +360,13 @@ func storePrintsCredential(s *segment) bool {
 	if s.operands[0].dynamic || len(s.operands) > 1 && s.operands[1].dynamic {
 		return true
 	}
-	anyBool := func(opts ...string) bool {
-		return slices.ContainsFunc(opts, func(o string) bool { return boolOption(s, o) })
-	}
 	switch name := s.name; {
-	case name == "terraform" || name == "tofu":
-		switch sub {
-		case "state":
-			return next == "pull" || next == "show"
-		case "output":
-			return anyBool("-json", "--json", "-raw", "--raw")
-		case "show":
-			return anyBool("-json", "--json")
-		case "console":
-			return true
-		}
+	case name == cmdTerraform || name == "tofu":
+		return terraformPrints(s, sub, next)
 	case name == "vault":
-		switch sub {
-		case "read", "write", "unwrap", "print":
-			return true
-		case "login":
-			return !boolOption(s, "-no-print") && !boolOption(s, "--no-print")
-		case "kv":
-			return next == "get"
-		case "token":
-			return next == "create" || next == "lookup"
-		case "operator":
-			return next == "init"
-		}
+		return vaultPrints(s, sub, next)
 	case name == "op":
-		switch sub {
-		case "read", "inject", "run":
-			return true
-		case "item", "document":
-			return next == "get"
-		case "signin":
-			return boolOption(s, "--raw")
-		}
+		return onePasswordPrints(s, sub, next)
 	case strings.HasPrefix(name, "docker-credential-"):
 		return sub == "get"
 	case name == "pass" || name == "gopass":
@@ -385,12 +379,69 @@ func storePrintsCredential(s *segment) bool {
 	return false
 }
 
+// anyBoolOption reports whether one of the boolean options is on (boolOption).
+func anyBoolOption(s *segment, opts ...string) bool {
+	return slices.ContainsFunc(opts, func(o string) bool { return boolOption(s, o) })
+}
+
+// terraformPrints: state pull|show, output -json|-raw (sensitive values in plain text), show
+// -json, console. Go's flag package reads -json and --json alike.
+//
+//nolint:goconst // subcommand names read best literally
+func terraformPrints(s *segment, sub, next string) bool {
+	switch sub {
+	case "state":
+		return next == "pull" || next == "show"
+	case "output":
+		return anyBoolOption(s, "-json", "--json", "-raw", "--raw")
+	case "show":
+		return anyBoolOption(s, "-json", "--json")
+	case "console":
+		return true
+	}
+	return false
+}
+
+// vaultPrints: read, write (dynamic secrets, issued keys), unwrap, print token, login (unless
+// -no-print), kv get, token create|lookup, operator init (the unseal keys and root token).
+//
+//nolint:goconst // subcommand names read best literally
+func vaultPrints(s *segment, sub, next string) bool {
+	switch sub {
+	case "read", "write", "unwrap", "print":
+		return true
+	case "login":
+		return !anyBoolOption(s, "-no-print", "--no-print")
+	case "kv":
+		return next == "get"
+	case "token":
+		return next == subCreate || next == "lookup"
+	case "operator":
+		return next == "init"
+	}
+	return false
+}
+
+// onePasswordPrints: op read, inject, run (the secrets in a command's environment), item get,
+// document get, signin --raw (the session token).
+func onePasswordPrints(s *segment, sub, next string) bool {
+	switch sub {
+	case "read", "inject", subRun:
+		return true
+	case "item", "document":
+		return next == "get"
+	case "signin":
+		return boolOption(s, "--raw")
+	}
+	return false
+}
+
 // writesCredentialConfig reports whether a command changes the credentials or the cluster that
 // later commands use — for a person's commands too, long after the call: kubectl/oc config
 // set-credentials (whose --exec-command runs at the next kubectl), use-context (or use), set
 // users.*; aws configure set|import (aws's option prefixes read as in awsPrintsCredential).
 func writesCredentialConfig(s *segment) bool {
-	if s.name == "aws" {
+	if s.name == cmdAWS {
 		var ws []string
 		for _, w := range s.words[1:] {
 			if !strings.HasPrefix(w.s, "-") {
@@ -398,16 +449,16 @@ func writesCredentialConfig(s *segment) bool {
 			}
 		}
 		i := slices.Index(ws, "configure")
-		return i >= 0 && slices.ContainsFunc(ws[i+1:], func(v string) bool { return v == "set" || v == "import" })
+		return i >= 0 && slices.ContainsFunc(ws[i+1:], func(v string) bool { return v == subSet || v == "import" })
 	}
 	ops := s.operands
-	if len(ops) < 2 || strings.ToLower(ops[0].s) != "config" {
+	if len(ops) < 2 || !strings.EqualFold(ops[0].s, subConfig) {
 		return false
 	}
 	switch strings.ToLower(ops[1].s) {
 	case "set-credentials", "use-context", "use":
 		return true
-	case "set":
+	case subSet:
 		return len(ops) > 2 && strings.HasPrefix(strings.ToLower(ops[2].s), "users.")
 	}
 	return false

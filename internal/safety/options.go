@@ -80,9 +80,9 @@ var codeOptions = map[string][]string{
 	// A kubeconfig the caller names can run any program as an exec credential plugin, and a
 	// kuberc can set default options (an alias to get secrets -o yaml): credentials and code the
 	// engine cannot see.
-	"kubectl": {"--kubeconfig", "--kuberc"},
-	"oc":      {"--kubeconfig", "--kuberc"},
-	"git":     {"--exec-path", "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files-in-pager", "--sendmail-cmd", "--smtp-server"},
+	cmdKubectl: {"--kubeconfig", "--kuberc"},
+	cmdOC:      {"--kubeconfig", "--kuberc"},
+	"git":      {"--exec-path", "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files-in-pager", "--sendmail-cmd", "--smtp-server"},
 }
 
 // gitSubCodeOptions are, per git subcommand, its own options that run a command: rebase -x,
@@ -112,7 +112,7 @@ var codeEnvVars = map[string]bool{
 	// Credential configuration the caller points at: a kubeconfig's exec plugin and an AWS
 	// profile's credential_process run any program, and either names credentials the engine has
 	// not seen (the zero-access .kube/ and .aws/ are the ones it guards).
-	"KUBECONFIG": true, "KUBERC": true, "AWS_CONFIG_FILE": true, "AWS_SHARED_CREDENTIALS_FILE": true,
+	envKubeconfig: true, "KUBERC": true, "AWS_CONFIG_FILE": true, "AWS_SHARED_CREDENTIALS_FILE": true,
 }
 
 // expansionEnvVars change what the shell makes of the words after them: HOME is what ~ and a bare
@@ -407,8 +407,8 @@ func awkCode(s *segment) string {
 //
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var valueOptions = map[string][]string{
-	"kubectl":   kubectlValueOptions,
-	"oc":        kubectlValueOptions,
+	cmdKubectl:  kubectlValueOptions,
+	cmdOC:       kubectlValueOptions,
 	"helm":      {"--kube-context", "-n", "--namespace", "--kubeconfig", "--kube-apiserver", "--kube-token", "--kube-as-user", "--registry-config", "--repository-config", "--repository-cache"},
 	"docker":    {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},
 	"podman":    {"--connection", "-c", "--url", "--root", "--runroot", "--log-level"},
@@ -442,8 +442,8 @@ var gitValueOptions = map[string][]string{
 // envOptions are environment variables that stand for a program's global option: a rule written
 // for "kubectl --kubeconfig ..." also sees "KUBECONFIG=... kubectl ...".
 var envOptions = map[string]map[string]string{
-	"kubectl":   {"KUBECONFIG": "--kubeconfig"},
-	"helm":      {"KUBECONFIG": "--kubeconfig", "HELM_KUBECONTEXT": "--kube-context", "HELM_NAMESPACE": "--namespace"},
+	"kubectl":   {envKubeconfig: "--kubeconfig"},
+	"helm":      {envKubeconfig: "--kubeconfig", "HELM_KUBECONTEXT": "--kube-context", "HELM_NAMESPACE": "--namespace"},
 	"docker":    {"DOCKER_HOST": "--host", "DOCKER_CONTEXT": "--context", "DOCKER_CONFIG": "--config"},
 	"git":       {"GIT_DIR": gitDirOption, envGitWorkTree: gitWorkTreeOption},
 	"aws":       {"AWS_PROFILE": "--profile", "AWS_REGION": "--region", "AWS_DEFAULT_REGION": "--region"},
@@ -595,3 +595,7 @@ func unresolvedWord(s *segment) string {
 	}
 	return ""
 }
+
+// envKubeconfig names the kubeconfig kubectl and helm read: --kubeconfig to a rule, code to run
+// to the engine (codeEnvVars).
+const envKubeconfig = "KUBECONFIG"

@@ -41,6 +41,22 @@ const (
 	cmdGawk   = "gawk"
 	cmdPf     = "printf"
 	rootDir   = "/root"
+
+	// Programs that print credentials, run commands elsewhere or mount host paths.
+	cmdKubectl   = "kubectl" // exec runs a command in a pod; cp copies from one
+	cmdOC        = "oc"      // OpenShift's kubectl
+	cmdDocker    = "docker"  // exec runs a command in a container; run mounts host paths
+	cmdPodman    = "podman"
+	cmdNerdctl   = "nerdctl"
+	cmdHelm      = "helm"
+	cmdAWS       = "aws"
+	cmdTerraform = "terraform"
+	cmdKustomize = "kustomize"
+	cmdRsync     = "rsync"
+	subRun       = "run"
+	subCreate    = "create"
+	subExec      = "exec"
+	subSet       = "set"
 )
 
 // optFile names a file holding the pattern or program (grep, sed, awk) or the archive (tar).
@@ -124,7 +140,7 @@ var argSpecs = map[string]argSpec{
 
 	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
 	"go":   {skip: 1, valueOps: map[string]pathOp{"-o": opWrite, "--o": opWrite}, noBundles: true}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1}, "cargo": {skip: 1},
-	"make": {noPaths: true}, "kubectl": kubectlArgs, "oc": kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
+	"make": {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
 }
 
 // kubectlArgs reads kubectl's (and oc's) operands after the verb, and the files -f and -k name.
@@ -187,8 +203,6 @@ func (a *analyzer) argPaths(idx int) {
 	}
 	a.operandPaths(remoteOperands(seg, ops), op, spec)
 	switch seg.name {
-	case "docker", "podman", "nerdctl":
-		a.containerMounts(seg)
 	case "ln":
 		a.symlinkTargets(seg)
 	case "go":
@@ -478,7 +492,7 @@ func (a *analyzer) madeFiles(seg *segment, ops []word) {
 	case seg.name == "ln", seg.name == "cp" && (seg.hasFlag("-s") || seg.hasFlag("--symbolic-link")):
 		a.madeLink = true
 	case seg.name == "cp" && slices.ContainsFunc([]string{"-P", "-d", "-a", "--no-dereference", "--archive"}, seg.hasFlag),
-		seg.name == "rsync" && slices.ContainsFunc([]string{"-l", "-a", "--links", "--archive"}, seg.hasFlag):
+		seg.name == cmdRsync && slices.ContainsFunc([]string{"-l", "-a", "--links", "--archive"}, seg.hasFlag):
 		a.madeLink = a.madeLink || slices.ContainsFunc(ops, func(w word) bool { return w.dynamic || a.namesSystemLink(w.s) })
 	}
 }

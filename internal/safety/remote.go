@@ -19,7 +19,7 @@ var dockerExecValues = map[string]bool{"-e": true, "--env": true, "--env-file": 
 // remoteCommand analyses the command a segment runs elsewhere: ssh's remote command (a script
 // for the remote login shell, from the remote home), the command after "--" of kubectl/oc
 // exec, run and debug, and docker/podman/nerdctl exec's (in the container, from a directory the
-// engine does not know unless -w names it).
+// engine does not know unless -w names it); and the host paths a new container mounts.
 func (a *analyzer) remoteCommand(idx, depth int) {
 	seg := a.out.segments[idx]
 	saved := a.cwd
@@ -30,7 +30,7 @@ func (a *analyzer) remoteCommand(idx, depth int) {
 			a.cwd = "~"
 			a.script(joinWords(cmd), depth+1)
 		}
-	case "kubectl", "oc":
+	case cmdKubectl, cmdOC:
 		if len(seg.operands) == 0 || !podCommandVerbs[seg.operands[0].s] {
 			return
 		}
@@ -41,8 +41,9 @@ func (a *analyzer) remoteCommand(idx, depth int) {
 				return
 			}
 		}
-	case "docker", "podman", "nerdctl":
-		if len(seg.operands) == 0 || seg.operands[0].s != "exec" {
+	case cmdDocker, cmdPodman, cmdNerdctl:
+		if len(seg.operands) == 0 || seg.operands[0].s != subExec {
+			a.containerMounts(&seg)
 			return
 		}
 		if cmd, dir := containerExecCommand(seg.words); len(cmd) > 0 {
@@ -57,7 +58,7 @@ func (a *analyzer) remoteCommand(idx, depth int) {
 }
 
 // podCommandVerbs are kubectl's verbs that run the command after "--" in a pod.
-var podCommandVerbs = map[string]bool{"exec": true, "run": true, "debug": true}
+var podCommandVerbs = map[string]bool{subExec: true, subRun: true, "debug": true}
 
 // sshRemoteCommand returns the words of ssh's remote command: after the options (getopt bundles,
 // a value letter taking the rest of the word or the next one) and the host. Options after the
@@ -94,7 +95,7 @@ func sshRemoteCommand(words []word) []word {
 // the directory -w/--workdir gives it, if any.
 func containerExecCommand(words []word) (cmd []word, dir *word) {
 	i := 1
-	for i < len(words) && words[i].s != "exec" {
+	for i < len(words) && words[i].s != subExec {
 		i++
 	}
 	container := false
@@ -131,14 +132,14 @@ func containerExecCommand(words []word) (cmd []word, dir *word) {
 func remoteOperands(seg *segment, ops []word) []word {
 	base := ""
 	switch seg.name {
-	case cmdScp, "rsync", "cp", "sftp":
+	case cmdScp, cmdRsync, "cp", cmdSFTP:
 		base = "~/"
-	case "docker", "podman", "nerdctl":
+	case cmdDocker, cmdPodman, cmdNerdctl:
 		if len(seg.operands) == 0 || seg.operands[0].s != "cp" {
 			return ops
 		}
 		base = "/"
-	case "kubectl", "oc":
+	case cmdKubectl, cmdOC:
 		if len(seg.operands) == 0 || seg.operands[0].s != "cp" {
 			return ops
 		}
@@ -191,39 +192,17 @@ func remotePath(w word, base string) (word, bool) {
 // unless the mount is read-only, writes there: "-v /:/host" reads /etc/shadow, "-v ~/.aws:/a"
 // the credentials. A named volume (no slash) is not a host path.
 func (a *analyzer) containerMounts(seg *segment) {
-	if len(seg.operands) == 0 {
-		return
-	}
-	switch sub := seg.operands[0].s; {
-	case sub == "run" || sub == "create":
-	case sub == "container" && len(seg.operands) > 1 && (seg.operands[1].s == "run" || seg.operands[1].s == "create"):
-	default:
+	if !runsContainer(seg) {
 		return
 	}
 	words := seg.words
 	for i := 1; i < len(words); i++ {
-		name, val, hasVal := strings.Cut(words[i].s, "=")
-		if words[i].dynamic && strings.HasPrefix(words[i].s, "$") {
-			continue // a computed word: docker's operands are read as paths, which asks for it
-		}
-		var spec word
-		switch {
-		case name == "-v" || name == "--volume" || name == "--mount":
-			if !hasVal {
-				if i+1 >= len(words) {
-					return
-				}
-				i++
-				spec = words[i]
-			} else {
-				spec = words[i].with(val)
-			}
-		case strings.HasPrefix(name, "-v") && len(name) > 2 && !strings.HasPrefix(name, "--"):
-			spec = words[i].with(words[i].s[2:])
-		default:
+		spec, isMount, next, ok := mountSpec(words, i)
+		i = next
+		if !ok {
 			continue
 		}
-		src, ro := volumeSource(spec.s, name == "--mount")
+		src, ro := volumeSource(spec.s, isMount)
 		if src == "" {
 			continue
 		}
@@ -236,8 +215,48 @@ func (a *analyzer) containerMounts(seg *segment) {
 	}
 }
 
+// runsContainer reports whether a docker/podman/nerdctl command makes a container: run, create,
+// container run|create.
+func runsContainer(seg *segment) bool {
+	ops := seg.operands
+	switch {
+	case len(ops) == 0:
+		return false
+	case ops[0].s == subRun || ops[0].s == subCreate:
+		return true
+	}
+	return ops[0].s == "container" && len(ops) > 1 && (ops[1].s == subRun || ops[1].s == subCreate)
+}
+
+// mountSpec reads the mount option at words[i], if it is one (-v SPEC, -vSPEC, --volume=SPEC,
+// --mount SPEC), returning its spec, whether it is --mount's key=value form, and the index of its
+// last word.
+func mountSpec(words []word, i int) (spec word, isMount bool, last int, ok bool) {
+	w := words[i]
+	if w.dynamic && strings.HasPrefix(w.s, "$") {
+		return word{}, false, i, false // a computed word: docker's operands are read as paths, which asks for it
+	}
+	name, val, hasVal := strings.Cut(w.s, "=")
+	isMount = name == "--mount"
+	switch {
+	case name == "-v" || name == "--volume" || isMount:
+		if hasVal {
+			return w.with(val), isMount, i, true
+		}
+		if i+1 >= len(words) {
+			return word{}, false, i, false
+		}
+		return words[i+1], isMount, i + 1, true
+	case strings.HasPrefix(name, "-v") && len(name) > 2 && !strings.HasPrefix(name, "--"):
+		return w.with(w.s[2:]), false, i, true
+	}
+	return word{}, false, i, false
+}
+
 // volumeSource is the host path of a -v or --mount spec and whether it is mounted read-only; ""
 // for a named volume or a mount of another type.
+//
+//nolint:goconst // --mount's keys read best literally
 func volumeSource(spec string, mount bool) (src string, ro bool) {
 	if mount {
 		for f := range strings.SplitSeq(spec, ",") {
