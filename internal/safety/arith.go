@@ -44,64 +44,17 @@ func (a *analyzer) arithmeticCode(f *syntax.File, src string) {
 	if !mayEvaluateArithmetic(src) {
 		return
 	}
-	c := &arithCheck{}
-	c.numeric, c.other = arithmeticAssignments(f)
+	c := &arithCheck{file: f}
+	c.visit = c.node
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if c.why == "" {
 			c.why = nameOperands(n)
 		}
-		for _, r := range arithmeticRoots(n) {
-			c.expr(r)
-		}
-		return c.why == ""
+		return c.context(n) && c.why == ""
 	})
 	if c.why != "" {
 		a.find(false, RuleOpaqueCode, "%s, which can run commands the engine cannot see; it needs human approval", c.why)
 	}
-}
-
-// arithmeticRoots are the expressions a node evaluates as arithmetic: $(( )), (( )), let, a C-style
-// loop's three parts, a subscript, a slice's offset and length, the operands of [[ -eq ]] and its
-// kin, an array assignment's index.
-func arithmeticRoots(n syntax.Node) []syntax.Node {
-	var roots []syntax.Node
-	add := func(xs ...syntax.ArithmExpr) {
-		for _, x := range xs {
-			if x != nil {
-				roots = append(roots, x)
-			}
-		}
-	}
-	addTest := func(xs ...syntax.TestExpr) {
-		for _, x := range xs {
-			if x != nil {
-				roots = append(roots, x)
-			}
-		}
-	}
-	switch n := n.(type) {
-	case *syntax.ArithmExp:
-		add(n.X)
-	case *syntax.ArithmCmd:
-		add(n.X)
-	case *syntax.LetClause:
-		add(n.Exprs...)
-	case *syntax.CStyleLoop:
-		add(n.Init, n.Cond, n.Post)
-	case *syntax.ParamExp:
-		add(n.Index)
-		if n.Slice != nil {
-			add(n.Slice.Offset, n.Slice.Length)
-		}
-	case *syntax.Assign:
-		add(n.Index)
-	case *syntax.BinaryTest:
-		switch n.Op {
-		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
-			addTest(n.X, n.Y)
-		}
-	}
-	return roots
 }
 
 // nameOperands returns why a builtin that takes variable names is given one with a subscript
@@ -124,63 +77,134 @@ func nameOperands(n syntax.Node) string {
 	return ""
 }
 
-// arithCheck judges arithmetic expressions against the names the script sets to numbers; why is
-// the first reason found.
+// arithCheck judges arithmetic expressions against the names the script sets to numbers
+// (arithmeticAssignments, computed at the first name); why is the first reason found.
 type arithCheck struct {
+	file           *syntax.File
 	numeric, other map[string]bool
 	why            string
+	visit          func(syntax.Node) bool // node, made once: a method value per walk would allocate
 }
 
-// expr walks one arithmetic expression.
+// context judges the expressions a node evaluates as arithmetic: $(( )), (( )), let, a C-style
+// loop's three parts, a subscript, a slice's offset and length, the operands of [[ -eq ]] and its
+// kin, an assignment's index. It reports whether the walk should descend into the node: not into
+// an arithmetic expression, which expr has walked whole.
+func (c *arithCheck) context(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.ArithmExp:
+		c.expr(n.X)
+		return false
+	case *syntax.ArithmCmd:
+		c.expr(n.X)
+		return false
+	case *syntax.LetClause:
+		for _, e := range n.Exprs {
+			c.expr(e)
+		}
+		return false
+	case *syntax.CStyleLoop:
+		c.expr(n.Init)
+		c.expr(n.Cond)
+		c.expr(n.Post)
+		return false
+	case *syntax.ParamExp:
+		c.subscripts(n)
+	case *syntax.Assign:
+		c.expr(n.Index)
+	case *syntax.BinaryTest:
+		switch n.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			c.expr(n.X)
+			c.expr(n.Y)
+		}
+	}
+	return true
+}
+
+// subscripts judges a parameter expansion's subscript and slice, which are arithmetic.
+func (c *arithCheck) subscripts(n *syntax.ParamExp) {
+	c.expr(n.Index)
+	if n.Slice != nil {
+		c.expr(n.Slice.Offset)
+		c.expr(n.Slice.Length)
+	}
+}
+
+// expr walks one arithmetic expression (nil: an absent one, such as a loop without a condition).
 func (c *arithCheck) expr(root syntax.Node) {
 	if c.why != "" || root == nil {
 		return
 	}
-	syntax.Walk(root, func(n syntax.Node) bool {
-		if c.why != "" {
-			return false
-		}
-		switch n := n.(type) {
-		case *syntax.BinaryArithm:
-			if w, ok := n.X.(*syntax.Word); ok && n.Op == syntax.Assgn && isName(w.Lit()) {
-				c.expr(n.Y) // "x = ..." sets x without reading its old value
-				return false
-			}
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			c.why = "arithmetic evaluates a command's output as an expression"
-		case *syntax.SglQuoted, *syntax.DblQuoted:
-			c.why = "arithmetic evaluates quoted text as an expression"
-		case *syntax.ParamExp:
-			c.param(n)
-			return false
-		case *syntax.Lit:
-			if strings.ContainsAny(n.Value, "$`") {
-				c.why = "arithmetic evaluates " + n.Value + " as an expression"
-			} else if isName(n.Value) {
-				c.name(n.Value)
-			}
-		}
-		return true
-	})
+	syntax.Walk(root, c.visit)
 }
 
-// param judges a parameter expansion inside arithmetic: its value (not its length), then its
-// subscript, slice and default — not its name again, as a bare word.
-func (c *arithCheck) param(n *syntax.ParamExp) {
-	if !n.Length {
-		c.name(n.Param.Value)
+// node judges one node of an arithmetic expression.
+func (c *arithCheck) node(n syntax.Node) bool {
+	if c.why != "" {
+		return false
 	}
-	for _, r := range arithmeticRoots(n) {
-		c.expr(r)
+	switch n := n.(type) {
+	case *syntax.BinaryArithm:
+		if w, ok := n.X.(*syntax.Word); ok && n.Op == syntax.Assgn && isName(w.Lit()) {
+			c.expr(n.Y) // "x = ..." sets x without reading its old value
+			return false
+		}
+	case *syntax.CmdSubst, *syntax.ProcSubst:
+		c.why = "arithmetic evaluates a command's output as an expression"
+	case *syntax.SglQuoted:
+		c.text(n.Value)
+	case *syntax.ParamExp:
+		// Its value (not its length), then its subscript, slice and default — not its name
+		// again, as a bare word.
+		if !n.Length {
+			c.name(n.Param.Value)
+		}
+		c.subscripts(n)
+		if n.Exp != nil && n.Exp.Word != nil {
+			c.expr(n.Exp.Word)
+		}
+		return false
+	case *syntax.Lit:
+		c.text(n.Value)
 	}
-	if n.Exp != nil && n.Exp.Word != nil {
-		c.expr(n.Exp.Word)
+	return true
+}
+
+// text judges literal text arithmetic evaluates: a token of $(( )), or a whole word of [[ -eq ]]
+// or let, quoted or not ("x+y", "a[1]"). Every name in it is a value evaluated in turn; an
+// expansion in it ("a[\$(id)]") runs when the subscript is expanded.
+func (c *arithCheck) text(v string) {
+	if strings.ContainsAny(v, "$`") {
+		c.why = "arithmetic evaluates " + v + " as an expression"
+		return
+	}
+	for i := 0; i < len(v) && c.why == ""; i++ {
+		if !isNameStart(v[i]) || i > 0 && (isNameChar(v[i-1]) || v[i-1] == '#') {
+			continue // not a name, or a digit of 0x1f or 16#ff
+		}
+		j := i + 1
+		for j < len(v) && isNameChar(v[j]) {
+			j++
+		}
+		c.name(v[i:j])
+		i = j
 	}
 }
+
+func isNameStart(b byte) bool { return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+func isNameChar(b byte) bool { return isNameStart(b) || b >= '0' && b <= '9' }
 
 // name judges a variable whose value arithmetic evaluates.
 func (c *arithCheck) name(v string) {
-	if c.why == "" && !shellNumbers[v] && (!c.numeric[v] || c.other[v]) {
+	if c.why != "" || shellNumbers[v] {
+		return
+	}
+	if c.numeric == nil {
+		c.numeric, c.other = arithmeticAssignments(c.file)
+	}
+	if !c.numeric[v] || c.other[v] {
 		c.why = "arithmetic evaluates the value of " + v + ", which the line does not set to a number"
 	}
 }

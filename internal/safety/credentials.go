@@ -36,6 +36,9 @@ var kubectlValueOptions = []string{"--context", "--cluster", "--user", "-n", "--
 	"--tls-server-name", "-f", "--filename", "-k", "--kustomize", "-v", "--v", "-L", "--label-columns", "--raw",
 	"--template", "--sort-by", "-p", "--patch", "--duration", "--audience", "--from", "--for", "--timeout", "--kuberc"}
 
+// rawVerbs are kubectl's verbs that take --raw.
+var rawVerbs = map[string]bool{"get": true, subCreate: true, "delete": true, "replace": true, "apply": true}
+
 // kubectlPrinters are the verbs that print the objects they act on with -o.
 //
 //nolint:goconst // verbs in this table read best literally, next to their neighbours
@@ -51,11 +54,12 @@ var kubectlPrinters = map[string]bool{"get": true, "apply": true, "replace": tru
 // the environment refers to), oc's own token printers. Objects given by file (-f, -k) or by a
 // computed operand may be Secrets; a computed output format may print data.
 func kubectlPrintsCredential(s *segment) bool {
-	if raw, ok := kubectlOption(s, 0, "--raw"); ok && rawNamesCredential(raw) {
-		return true
-	}
 	if len(s.operands) == 0 {
 		return false
+	}
+	if raw, ok := kubectlOption(s, 0, "--raw"); ok && rawNamesCredential(raw) && (!raw.dynamic || rawVerbs[strings.ToLower(s.operands[0].s)]) {
+		// A computed word could be --raw=PATH only where the verb takes --raw.
+		return true
 	}
 	if s.operands[0].dynamic {
 		return true // which verb runs is not known (kubectl $V secrets)
@@ -68,13 +72,14 @@ func kubectlPrintsCredential(s *segment) bool {
 	if prints, decided := kubectlVerbPrints(s, verb, sub, rest); decided {
 		return prints
 	}
-	if verbosity(s) >= 8 && mayNameSecret(s, rest) {
-		return true // -v=8 and above log the response bodies: the Secret's data
-	}
 	if verb == subSet || verb == "rollout" {
 		rest = rest[min(1, len(rest)):] // set env RESOURCE, rollout status RESOURCE
 	}
-	return kubectlPrinters[verb] && printsData(s) && mayNameSecret(s, rest)
+	if !kubectlPrinters[verb] && verb != "delete" || !mayNameSecret(s, rest) {
+		return false
+	}
+	// -v=8 and above log the response bodies, the Secret's data, whatever the output format.
+	return printsData(s) || verbosity(s) >= 8
 }
 
 // kubectlVerbPrints decides the verbs that print a credential whatever their output format:

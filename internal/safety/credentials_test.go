@@ -51,6 +51,8 @@ func TestKubectlPrintsCredentials(t *testing.T) {
 		{"--raw doubly percent-encoded", `kubectl get --raw=/api/v1/namespaces/x/%2573ecrets`, k},
 		{"--raw delete returns the object", `kubectl delete --raw /api/v1/namespaces/x/secrets/db`, k},
 		{"--raw TokenRequest", `kubectl create --raw /api/v1/namespaces/x/serviceaccounts/d/token -f req.json`, k},
+		{"a computed word where --raw cannot go", `kubectl logs "$POD"`, asked(RuleDynamicPath)},
+		{"a computed word where --raw can go", `kubectl get $ARGS`, k},
 		{"--raw to pods", `kubectl get --raw /api/v1/namespaces/x/pods`, outcome{}},
 		{"create token", `kubectl create token builder`, k},
 		{"create token after options", `kubectl -n ci create --duration 1h token builder`, k},

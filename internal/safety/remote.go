@@ -26,9 +26,17 @@ func (a *analyzer) remoteCommand(idx, depth int) {
 	defer func() { a.cwd = saved }()
 	switch seg.name {
 	case cmdSSH:
+		a.cwd = "~"
 		if cmd := sshRemoteCommand(seg.words); len(cmd) > 0 {
-			a.cwd = "~"
 			a.script(joinWords(cmd), depth+1)
+		}
+		for _, w := range seg.words[1:] {
+			// -o RemoteCommand=CMD (or "RemoteCommand CMD") runs CMD there as the command would.
+			if k, v, ok := strings.Cut(strings.TrimPrefix(w.s, "-o"), "="); ok && strings.EqualFold(strings.TrimSpace(k), "remotecommand") {
+				a.script(v, depth+1)
+			} else if k, v, ok := strings.Cut(strings.TrimSpace(strings.TrimPrefix(w.s, "-o")), " "); ok && strings.EqualFold(k, "remotecommand") {
+				a.script(v, depth+1)
+			}
 		}
 	case cmdKubectl, cmdOC:
 		if len(seg.operands) == 0 || !podCommandVerbs[seg.operands[0].s] {

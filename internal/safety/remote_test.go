@@ -12,6 +12,8 @@ func TestCommandsRunElsewhere(t *testing.T) {
 		{"ssh's remote command, quoted", `ssh -p 2222 host 'cat ~/.ssh/id_rsa'`, zeroD},
 		{"ssh's remote command after options and a bundle", `ssh -tl deploy host -- printenv`, asked(dc + "print-environment")},
 		{"ssh -o before the host", `ssh -o ConnectTimeout=5 host env`, env},
+		{"ssh -o RemoteCommand=", `ssh -o RemoteCommand='cat .aws/credentials' host`, zeroD},
+		{"ssh -oRemoteCommand=, attached", `ssh -oRemoteCommand=env host`, env},
 		{"ssh's remote command, harmless", `ssh -p 2222 host uptime`, outcome{}},
 		{"ssh without a command", `ssh -N -L 8080:localhost:80 host`, outcome{}},
 		{"kubectl exec env", `kubectl exec web -- env`, env},
