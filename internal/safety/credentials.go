@@ -7,8 +7,11 @@ import (
 	"strings"
 )
 
-// subConfig is kubectl's config verb, which reads and writes the kubeconfig.
-const subConfig = "config"
+// kubectl verbs named in more than one check.
+const (
+	subConfig = "config" // reads and writes the kubeconfig
+	subApply  = "apply"  // view-last-applied prints the last applied object
+)
 
 // builtinChecks are the predicates a rule names in Check. Each reads a program's words as its own
 // option parser would, where a regular expression over the text cannot: which operand is the
@@ -37,6 +40,8 @@ var kubectlValueOptions = []string{"--context", "--cluster", "--user", "-n", "--
 	"--template", "--sort-by", "-p", "--patch", "--duration", "--audience", "--from", "--for", "--timeout", "--kuberc"}
 
 // rawVerbs are kubectl's verbs that take --raw.
+//
+//nolint:goconst // verbs in this table read best literally, next to their neighbours
 var rawVerbs = map[string]bool{"get": true, subCreate: true, "delete": true, "replace": true, "apply": true}
 
 // kubectlPrinters are the verbs that print the objects they act on with -o.
@@ -75,7 +80,7 @@ func kubectlPrintsCredential(s *segment) bool {
 	if verb == subSet || verb == "rollout" {
 		rest = rest[min(1, len(rest)):] // set env RESOURCE, rollout status RESOURCE
 	}
-	if !kubectlPrinters[verb] && verb != "delete" || !mayNameSecret(s, rest) {
+	if !kubectlPrinters[verb] && !rawVerbs[verb] || !mayNameSecret(s, rest) {
 		return false
 	}
 	// -v=8 and above log the response bodies, the Secret's data, whatever the output format.
@@ -95,7 +100,7 @@ func kubectlVerbPrints(s *segment, verb, sub string, rest []word) (prints, decid
 		return true, true
 	case verb == "describe", verb == "edit":
 		return mayNameSecret(s, rest), true
-	case verb == "apply" && (sub == "view-last-applied" || sub == "edit-last-applied"):
+	case verb == subApply && (sub == "view-last-applied" || sub == "edit-last-applied"):
 		return mayNameSecret(s, rest[1:]), true
 	case verb == subSet && sub == cmdEnv && boolOption(s, "--resolve"):
 		return true, true
