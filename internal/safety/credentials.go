@@ -36,7 +36,7 @@ const kubectlShortValues = "nofklcsLpv"
 var kubectlValueOptions = []string{"--context", "--cluster", "--user", "-n", "--namespace", "--kubeconfig", "-s", "--server",
 	"--token", "--as", "--as-group", "--as-uid", "--certificate-authority", "--client-key", "--client-certificate",
 	"--request-timeout", "-l", "--selector", "-o", "--output", "-c", "--container", "--field-selector", "--cache-dir",
-	"--tls-server-name", "-f", "--filename", "-k", "--kustomize", "-v", "--v", "-L", "--label-columns", "--raw",
+	"--tls-server-name", "-f", optFilename, "-k", "--kustomize", "-v", "--v", "-L", "--label-columns", "--raw",
 	"--template", "--sort-by", "-p", "--patch", "--duration", "--audience", "--from", "--for", "--timeout", "--kuberc"}
 
 // rawVerbs are kubectl's verbs that take --raw.
@@ -162,7 +162,7 @@ func verbosity(s *segment) int {
 // operand is of type secret, the objects come from files (-f, -k, whose contents the engine does
 // not read), or an operand the type could be in is computed or a glob.
 func mayNameSecret(s *segment, ops []word) bool {
-	if s.hasFlag("-f") || s.hasFlag("--filename") || s.hasFlag("-k") || s.hasFlag("--kustomize") {
+	if s.hasFlag("-f") || s.hasFlag(optFilename) || s.hasFlag("-k") || s.hasFlag("--kustomize") {
 		return true
 	}
 	for i, o := range ops {

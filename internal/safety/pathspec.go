@@ -62,6 +62,9 @@ const (
 // optFile names a file holding the pattern or program (grep, sed, awk) or the archive (tar).
 const optFile = "--file"
 
+// optFilename names the files kubectl and oc read objects from.
+const optFilename = "--filename"
+
 // Option sets several commands share.
 var (
 	// targetDirOps name the destination directory of mv, cp, install and ln.
@@ -144,7 +147,7 @@ var argSpecs = map[string]argSpec{
 }
 
 // kubectlArgs reads kubectl's (and oc's) operands after the verb, and the files -f and -k name.
-var kubectlArgs = argSpec{skip: 1, valueOps: map[string]pathOp{"-f": opRead, "--filename": opRead, "-k": opRead, "--kustomize": opRead}}
+var kubectlArgs = argSpec{skip: 1, valueOps: map[string]pathOp{"-f": opRead, optFilename: opRead, "-k": opRead, "--kustomize": opRead}}
 
 // argPaths records the paths a segment's arguments name.
 func (a *analyzer) argPaths(idx int) {

@@ -27,40 +27,63 @@ func (a *analyzer) remoteCommand(idx, depth int) {
 	switch seg.name {
 	case cmdSSH:
 		a.cwd = "~"
-		if cmd := sshRemoteCommand(seg.words); len(cmd) > 0 {
-			a.script(joinWords(cmd), depth+1)
-		}
-		for _, w := range seg.words[1:] {
-			// -o RemoteCommand=CMD (or "RemoteCommand CMD") runs CMD there as the command would.
-			if k, v, ok := strings.Cut(strings.TrimPrefix(w.s, "-o"), "="); ok && strings.EqualFold(strings.TrimSpace(k), "remotecommand") {
-				a.script(v, depth+1)
-			} else if k, v, ok := strings.Cut(strings.TrimSpace(strings.TrimPrefix(w.s, "-o")), " "); ok && strings.EqualFold(k, "remotecommand") {
-				a.script(v, depth+1)
-			}
-		}
+		a.sshRemote(&seg, depth)
 	case cmdKubectl, cmdOC:
-		if len(seg.operands) == 0 || !podCommandVerbs[seg.operands[0].s] {
-			return
-		}
-		for i, w := range seg.words {
-			if w.s == "--" && !w.dynamic && i+1 < len(seg.words) {
-				a.cwd = cwdUnknown
-				a.command(seg.words[i+1:], nil, seg.pipeFrom, depth+1)
-				return
-			}
-		}
+		a.cwd = cwdUnknown
+		a.podCommand(&seg, depth)
 	case cmdDocker, cmdPodman, cmdNerdctl:
 		if len(seg.operands) == 0 || seg.operands[0].s != subExec {
 			a.containerMounts(&seg)
 			return
 		}
-		if cmd, dir := containerExecCommand(seg.words); len(cmd) > 0 {
+		if cmd, dir := containerExecCommand(seg.words, subExec, dockerExecValues); len(cmd) > 0 {
 			a.cwd = cwdUnknown
 			if dir != nil {
 				a.cwd = "/"
 				a.chdir(*dir)
 			}
 			a.command(cmd, nil, seg.pipeFrom, depth+1)
+		}
+	}
+}
+
+// sshRemote analyses ssh's remote command and -o RemoteCommand=CMD (or "RemoteCommand CMD"), which
+// runs there as the command would.
+func (a *analyzer) sshRemote(seg *segment, depth int) {
+	if cmd := sshRemoteCommand(seg.words); len(cmd) > 0 {
+		a.script(joinWords(cmd), depth+1)
+	}
+	for _, w := range seg.words[1:] {
+		opt := strings.TrimSpace(strings.TrimPrefix(w.s, "-o"))
+		k, v, ok := strings.Cut(opt, "=")
+		if !ok {
+			k, v, ok = strings.Cut(opt, " ")
+		}
+		if ok && strings.EqualFold(strings.TrimSpace(k), "remotecommand") {
+			a.script(v, depth+1)
+		}
+	}
+}
+
+// podCommand analyses the command kubectl/oc exec, run and debug run after "--", and oc rsh's
+// (which takes none) after the pod.
+func (a *analyzer) podCommand(seg *segment, depth int) {
+	if len(seg.operands) == 0 {
+		return
+	}
+	if seg.name == cmdOC && seg.operands[0].s == "rsh" {
+		if cmd, _ := containerExecCommand(seg.words, "rsh", ocRshValues); len(cmd) > 0 {
+			a.command(cmd, nil, seg.pipeFrom, depth+1)
+		}
+		return
+	}
+	if !podCommandVerbs[seg.operands[0].s] {
+		return
+	}
+	for i, w := range seg.words {
+		if w.s == "--" && !w.dynamic && i+1 < len(seg.words) {
+			a.command(seg.words[i+1:], nil, seg.pipeFrom, depth+1)
+			return
 		}
 	}
 }
@@ -99,11 +122,15 @@ func sshRemoteCommand(words []word) []word {
 	return nil
 }
 
-// containerExecCommand returns docker exec's command (after its options and the container) and
-// the directory -w/--workdir gives it, if any.
-func containerExecCommand(words []word) (cmd []word, dir *word) {
+// ocRshValues are oc rsh's options that take a value.
+var ocRshValues = map[string]bool{"-c": true, "--container": true, "--shell": true, "-f": true, optFilename: true, "--timeout": true}
+
+// containerExecCommand returns the command of docker exec (or oc rsh: verb), after the verb's
+// options (values: those that take a value) and the container, and the directory -w/--workdir
+// gives it, if any.
+func containerExecCommand(words []word, verb string, values map[string]bool) (cmd []word, dir *word) {
 	i := 1
-	for i < len(words) && words[i].s != subExec {
+	for i < len(words) && words[i].s != verb {
 		i++
 	}
 	container := false
@@ -115,7 +142,7 @@ func containerExecCommand(words []word) (cmd []word, dir *word) {
 			return words[i:], dir
 		case w.s == "--" && !w.dynamic:
 		case strings.HasPrefix(w.s, "-") && !w.dynamic:
-			if dockerExecValues[name] && !hasVal && i+1 < len(words) {
+			if values[name] && !hasVal && i+1 < len(words) {
 				i++
 				val = words[i].s
 				w = words[i]

@@ -21,6 +21,8 @@ func TestCommandsRunElsewhere(t *testing.T) {
 		{"kubectl exec reads the pod's token", `kubectl exec web -- cat /var/run/secrets/kubernetes.io/serviceaccount/token`, zeroD},
 		{"kubectl exec sh -c", `kubectl exec web -- sh -c 'cat /run/secrets/db'`, zeroD},
 		{"kubectl run prints its pod's token", `kubectl run t --rm -i --image=busybox -- cat /var/run/secrets/kubernetes.io/serviceaccount/token`, zeroD},
+		{"oc rsh POD CMD", `oc rsh -c app web env`, env},
+		{"oc rsh, harmless", `oc rsh web ls /app`, outcome{}},
 		{"kubectl exec, harmless", `kubectl exec web -- ls /app`, outcome{}},
 		{"docker exec env", `docker exec -it web env`, env},
 		{"docker exec with -w", `docker exec -w /root web cat .aws/credentials`, zeroD},
