@@ -49,6 +49,11 @@ func TestBuild(t *testing.T) {
 			want: safetyv1alpha1.ToolArguments{Paths: []string{"a.go"}}},
 		{name: "a repeated key", args: `{"path": "README.md", "path": ".env"}`, wantErr: `repeat the key "path"`},
 		{name: "a repeated unmapped key", args: `{"amount": 1, "amount": 100000}`, wantErr: `repeat the key "amount"`},
+		// An upstream server in JavaScript that merges its arguments would pollute Object.prototype.
+		{name: "a __proto__ key", args: `{"path": "a.go", "opts": {"__proto__": {"shell": true}}}`,
+			wantErr: `key "__proto__" (at opts.__proto__) reaches a JavaScript object's prototype`},
+		{name: "a constructor.prototype path", args: `{"constructor": {"prototype": {"shell": true}}}`,
+			wantErr: `key "prototype" (at constructor.prototype)`},
 		{name: "a respelled mapped key", args: `{"Path": ".env"}`, wantErr: `"Path" is a respelling of "path"`},
 		{name: "a full-width mapped key", args: `{"ｐａｔｈ": ".env"}`, wantErr: "NFKC"},
 		{name: "a list of paths with a non-string", args: `{"paths": ["a", 1]}`,
