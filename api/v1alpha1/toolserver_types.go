@@ -30,6 +30,7 @@ const ToolServerTransportStreamableHTTP ToolServerTransport = "StreamableHTTP"
 
 // ToolArgumentMap names the keys of an MCP tool's JSON arguments that toolgate's command and path
 // rules check. Keys not named here are passed to the upstream server unchecked.
+// +kubebuilder:validation:XValidation:rule="!has(self.command) || !has(self.treePaths)",message="command and treePaths cannot both be set: a call has one command, and a tool that searches trees gets it from treePaths",fieldPath=".treePaths",reason=FieldValueForbidden
 type ToolArgumentMap struct {
 	// command is the key of a string argument holding a shell command.
 	// +kubebuilder:validation:MaxLength=128
@@ -42,6 +43,20 @@ type ToolArgumentMap struct {
 	// +kubebuilder:validation:items:MaxLength=128
 	// +optional
 	Paths []string `json:"paths,omitempty"`
+
+	// treePaths are keys of arguments holding a directory (a string) or directories (an array
+	// of strings) that the tool searches recursively, reading every file below them (a grep or
+	// a find over a tree). The engine judges such a call as the search command
+	// `grep -r -e '' -- ROOT...`, the one toolgate-hook gives a coding agent's Grep, so its path
+	// and command rules apply to every file of the tree: a search of the project reads its .env,
+	// one of /etc reads /etc/shadow. Each root is also checked as a path. An absent or empty
+	// root is the call's working directory. A map with treePaths sets no command: the search is
+	// the call's command.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=128
+	// +optional
+	TreePaths []string `json:"treePaths,omitempty"`
 
 	// cwd is the key of a string argument holding the working directory.
 	// +kubebuilder:validation:MaxLength=128

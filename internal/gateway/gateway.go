@@ -566,7 +566,7 @@ func unserved(tool string) error {
 }
 
 func argumentMap(m safetyv1alpha1.ToolArgumentMap) toolcall.ArgumentMap {
-	return toolcall.ArgumentMap{Command: m.Command, Paths: m.Paths, Cwd: m.Cwd}
+	return toolcall.ArgumentMap{Command: m.Command, Paths: m.Paths, TreePaths: m.TreePaths, Cwd: m.Cwd}
 }
 
 func metaString(m mcp.Meta, key string) string {

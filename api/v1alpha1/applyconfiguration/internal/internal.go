@@ -1067,6 +1067,12 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: string
           elementRelationship: associative
+    - name: treePaths
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
     - name: workingDirectory
       type:
         scalar: string
