@@ -1126,12 +1126,18 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: numeric
       default: 80
+- name: com.github.toolgate.toolgate.api.v1alpha1.ToolServerSessionScope
+  scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.ToolServerSpec
   map:
     fields:
     - name: service
       type:
         namedType: com.github.toolgate.toolgate.api.v1alpha1.ToolServerService
+    - name: sessionScope
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.ToolServerSessionScope
+      default: Shared
     - name: tools
       type:
         list:
