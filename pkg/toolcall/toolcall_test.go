@@ -55,6 +55,8 @@ func TestBuild(t *testing.T) {
 		{name: "a constructor.prototype path", args: `{"constructor": {"prototype": {"shell": true}}}`,
 			wantErr: `key "prototype" (at constructor.prototype)`},
 		{name: "a respelled mapped key", args: `{"Path": ".env"}`, wantErr: `"Path" is a respelling of "path"`},
+		{name: "a separator added", args: `{"pa_th": ".env"}`, wantErr: `"pa_th" is a respelling of "path"`},
+		{name: "an omitted key respelled", args: `{"con-tent": ".env"}`, wantErr: `"con-tent" is a respelling of "content"`},
 		{name: "a full-width mapped key", args: `{"ｐａｔｈ": ".env"}`, wantErr: "NFKC"},
 		{name: "a list of paths with a non-string", args: `{"paths": ["a", 1]}`,
 			wantErr: `argument "paths" must be a string or an array of strings`},
