@@ -402,7 +402,22 @@ func (u *upstreams) close() {
 }
 
 // end ends the session of one call (sessionScope Call) in the background: the call is answered
-// at once, while ending it sends the server a DELETE, which the SDK bounds (5 s).
+// at once, while ending it sends the server a DELETE, which the SDK bounds (5 s). Once close has
+// begun (it waits for ending) the session is ended here instead: a WaitGroup may not gain work
+// from zero while it is waited for.
 func (u *upstreams) end(session *mcp.ClientSession) {
-	u.ending.Go(func() { _ = session.Close() })
+	u.mu.Lock()
+	closing := u.closed
+	if !closing {
+		u.ending.Add(1)
+	}
+	u.mu.Unlock()
+	if closing {
+		_ = session.Close()
+		return
+	}
+	go func() {
+		defer u.ending.Done()
+		_ = session.Close()
+	}()
 }
