@@ -28,8 +28,21 @@ type ToolServerTransport string
 // ToolServerTransportStreamableHTTP is MCP's Streamable HTTP transport.
 const ToolServerTransportStreamableHTTP ToolServerTransport = "StreamableHTTP"
 
+// ToolServerSessionScope says which calls share an MCP session with an upstream server.
+// +kubebuilder:validation:Enum=Call;Shared
+type ToolServerSessionScope string
+
+const (
+	// ToolServerSessionScopeShared sends the calls of every plan on a small pool of sessions the
+	// gateway keeps open.
+	ToolServerSessionScopeShared ToolServerSessionScope = "Shared"
+	// ToolServerSessionScopeCall opens a session for each call and ends it after the call's answer.
+	ToolServerSessionScopeCall ToolServerSessionScope = "Call"
+)
+
 // ToolArgumentMap names the keys of an MCP tool's JSON arguments that toolgate's command and path
 // rules check. Keys not named here are passed to the upstream server unchecked.
+// +kubebuilder:validation:XValidation:rule="!has(self.command) || !has(self.treePaths)",message="command and treePaths cannot both be set: a call has one command, and a tool that searches trees gets it from treePaths",fieldPath=".treePaths",reason=FieldValueForbidden
 type ToolArgumentMap struct {
 	// command is the key of a string argument holding a shell command.
 	// +kubebuilder:validation:MaxLength=128
@@ -42,6 +55,20 @@ type ToolArgumentMap struct {
 	// +kubebuilder:validation:items:MaxLength=128
 	// +optional
 	Paths []string `json:"paths,omitempty"`
+
+	// treePaths are keys of arguments holding a directory (a string) or directories (an array
+	// of strings) that the tool searches recursively, reading every file below them (a grep or
+	// a find over a tree). The engine judges such a call as the search command
+	// `grep -r -e '' -- ROOT...`, the one toolgate-hook gives a coding agent's Grep, so its path
+	// and command rules apply to every file of the tree: a search of the project reads its .env,
+	// one of /etc reads /etc/shadow. Each root is also checked as a path. An absent or empty
+	// root is the call's working directory. A map with treePaths sets no command: the search is
+	// the call's command.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=128
+	// +optional
+	TreePaths []string `json:"treePaths,omitempty"`
 
 	// cwd is the key of a string argument holding the working directory.
 	// +kubebuilder:validation:MaxLength=128
@@ -141,6 +168,19 @@ type ToolServerSpec struct {
 	// +optional
 	Transport ToolServerTransport `json:"transport,omitempty"`
 
+	// sessionScope says which calls share an MCP session with the upstream server. Shared, the
+	// default (what the gateway did before this field existed, and the cheaper), sends every
+	// admitted call, whatever its plan, on a small pool of sessions the gateway keeps open:
+	// right for a server that keeps no state per session. Call opens a new session for each
+	// call and ends it once the call is answered, so that nothing a server keeps per session (a
+	// directory one call changed to, an open transaction, a logged-in browser page, a
+	// remembered value) carries from one plan's call into another plan's, nor from one call
+	// into the next: set it for any server whose tools keep session state. Each call then also
+	// pays the session's handshake (initialize, and the DELETE that ends it).
+	// +kubebuilder:default=Shared
+	// +optional
+	SessionScope ToolServerSessionScope `json:"sessionScope,omitempty"`
+
 	// tools are the registered AgentTools this server serves. The gateway lists and forwards
 	// only these; any other tool the upstream server offers stays hidden.
 	// +listType=map
@@ -156,6 +196,7 @@ type ToolServerSpec struct {
 // +kubebuilder:printcolumn:name="URL",type=string,JSONPath=`.spec.url`
 // +kubebuilder:printcolumn:name="Service",type=string,JSONPath=`.spec.service.name`
 // +kubebuilder:printcolumn:name="Transport",type=string,JSONPath=`.spec.transport`
+// +kubebuilder:printcolumn:name="Sessions",type=string,JSONPath=`.spec.sessionScope`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 
 // ToolServer is an upstream MCP server that toolgate-gateway fronts: every tools/call for one of

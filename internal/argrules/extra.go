@@ -72,7 +72,7 @@ func ParseObject(raw []byte, maxCanonical int) (map[string]any, error) {
 	if tok != json.Delim('{') {
 		return nil, extraErr("extra arguments must be a JSON object")
 	}
-	obj, err := p.object(1, "")
+	obj, err := p.object(1, "", "")
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,8 @@ func (p *parser) count(path string) error {
 
 var folder = cases.Fold()
 
-func (p *parser) object(depth int, path string) (map[string]any, error) {
+// object decodes an object, the value of the key parent ("" at the top level and in an array).
+func (p *parser) object(depth int, path, parent string) (map[string]any, error) {
 	if depth > MaxDepth {
 		return nil, extraErr("extra arguments nest deeper than %d levels (at %s)", MaxDepth, pathOr(path))
 	}
@@ -137,6 +138,11 @@ func (p *parser) object(depth int, path string) (map[string]any, error) {
 		if err := checkKey(key, keyPath); err != nil {
 			return nil, err
 		}
+		if prototypeKey(parent, key) {
+			return nil, extraErr("extra argument key %s (at %s) reaches a JavaScript object's prototype "+
+				"(__proto__, constructor.prototype); a JavaScript tool merging it would change every object it has",
+				strconv.Quote(key), pathOr(keyPath))
+		}
 		if _, dup := obj[key]; dup {
 			return nil, extraErr("extra arguments repeat the key %s", strconv.Quote(keyPath[1:]))
 		}
@@ -145,7 +151,7 @@ func (p *parser) object(depth int, path string) (map[string]any, error) {
 			return nil, extraErr("extra arguments hold the keys %q and %q, which differ only in case or form", other, key)
 		}
 		folded[f] = key
-		v, err := p.value(depth, keyPath)
+		v, err := p.value(depth, keyPath, key)
 		if err != nil {
 			return nil, err
 		}
@@ -166,7 +172,7 @@ func (p *parser) array(depth int, path string) ([]any, error) {
 	}
 	arr := []any{}
 	for p.dec.More() {
-		v, err := p.value(depth, fmt.Sprintf("%s[%d]", path, len(arr)))
+		v, err := p.value(depth, fmt.Sprintf("%s[%d]", path, len(arr)), "")
 		if err != nil {
 			return nil, err
 		}
@@ -178,8 +184,8 @@ func (p *parser) array(depth int, path string) ([]any, error) {
 	return arr, nil
 }
 
-// value decodes the value after a key or inside an array; depth is its container's.
-func (p *parser) value(depth int, path string) (any, error) {
+// value decodes the value of key, or ("") one inside an array; depth is its container's.
+func (p *parser) value(depth int, path, key string) (any, error) {
 	tok, err := p.dec.Token()
 	if err != nil {
 		return nil, extraErr("extra arguments are not JSON: %v", err)
@@ -187,7 +193,7 @@ func (p *parser) value(depth int, path string) (any, error) {
 	switch t := tok.(type) {
 	case json.Delim:
 		if t == '{' {
-			return p.object(depth+1, path)
+			return p.object(depth+1, path, key)
 		}
 		return p.array(depth+1, path)
 	case json.Number:

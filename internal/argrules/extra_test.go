@@ -66,6 +66,18 @@ func TestParseExtra(t *testing.T) {
 		{name: "invalid UTF-8", raw: "{\"a\": \"\xff\"}", wantErr: "not valid UTF-8"},
 		{name: "a number beyond float64", raw: `{"a": 1e400}`, wantErr: "out of range"},
 		{name: "a Cyrillic key is another key", raw: `{"аmount": 1}`, want: map[string]any{"аmount": int64(1)}},
+		// Keys a JavaScript tool would follow to Object.prototype (prototype pollution).
+		{name: "__proto__", raw: `{"__proto__": {"isAdmin": true}}`, wantErr: `key "__proto__" (at __proto__) reaches a JavaScript object's prototype`},
+		{name: "a nested __proto__", raw: `{"a": [{"b": {"__proto__": {}}}]}`, wantErr: `key "__proto__" (at a[0].b.__proto__)`},
+		{name: "constructor.prototype", raw: `{"constructor": {"prototype": {"isAdmin": true}}}`, wantErr: `key "prototype" (at constructor.prototype)`},
+		{name: "a nested constructor.prototype", raw: `{"opts": {"constructor": {"prototype": 1}}}`, wantErr: `key "prototype"`},
+		{name: "a dotted path through __proto__", raw: `{"a.__proto__.isAdmin": true}`, wantErr: `key "a.__proto__.isAdmin"`},
+		{name: "a dotted constructor.prototype", raw: `{"constructor.prototype.isAdmin": true}`, wantErr: `key "constructor.prototype.isAdmin"`},
+		{name: "a bracketed path", raw: `{"x": {"constructor[\"prototype\"]": 1}}`, wantErr: `reaches a JavaScript object's prototype`},
+		{name: "a path split across keys", raw: `{"a.constructor": {"prototype": 1}}`, wantErr: `key "prototype"`},
+		{name: "constructor and prototype alone are ordinary keys",
+			raw:  `{"constructor": "Foo", "prototype": {"constructor": 1}, "c": [{"prototype": 2}], "proto": 3, "__PROTO__": 4}`,
+			want: map[string]any{"constructor": "Foo", "prototype": map[string]any{"constructor": int64(1)}, "c": []any{map[string]any{"prototype": int64(2)}}, "proto": int64(3), "__PROTO__": int64(4)}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -382,6 +382,9 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 		timing.sent()
 		out, callErr = session.CallTool(withDelivery(callCtx, d), &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
 		timing.upstreamDone()
+		if rt.server.Spec.SessionScope == safetyv1alpha1.ToolServerSessionScopeCall {
+			g.upstreams.end(session) // the call's own: no other call may see what it left in it
+		}
 		if callErr == nil {
 			break
 		}
@@ -498,16 +501,17 @@ func (g *Gateway) admittedSession(ctx context.Context, rt *route) (*route, *upst
 	return current, up, session, err
 }
 
-// session returns a session with rt's upstream. An upstream closed since it was fetched (replaced,
-// or forgotten by another call) hands out no session: the ToolServer's current one is fetched
-// once more.
+// session returns a session with rt's upstream for one call: a pooled one, or one of the call's
+// own when its ToolServer's sessionScope is Call (upstream.sessionFor), which the caller ends. An
+// upstream closed since it was fetched (replaced, or forgotten by another call) hands out no
+// session: the ToolServer's current one is fetched once more.
 func (g *Gateway) session(ctx context.Context, rt *route) (*upstream, *mcp.ClientSession, error) {
 	for try := 0; ; try++ {
 		up, err := g.upstreams.get(ctx, rt.server, 0)
 		if err != nil {
 			return nil, nil, err
 		}
-		session, err := up.session()
+		session, err := up.sessionFor(rt.server.Spec.SessionScope)
 		switch {
 		case errors.Is(err, errUpstreamClosed) && try == 0:
 			continue
@@ -566,7 +570,7 @@ func unserved(tool string) error {
 }
 
 func argumentMap(m safetyv1alpha1.ToolArgumentMap) toolcall.ArgumentMap {
-	return toolcall.ArgumentMap{Command: m.Command, Paths: m.Paths, Cwd: m.Cwd}
+	return toolcall.ArgumentMap{Command: m.Command, Paths: m.Paths, TreePaths: m.TreePaths, Cwd: m.Cwd}
 }
 
 func metaString(m mcp.Meta, key string) string {

@@ -13,12 +13,21 @@ import (
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
-// planRules are the engine's checks that depend on the tool and the locked plan alone (they run
-// first, so a call they refuse is refused whatever its arguments): a tool they refuse is one the
-// caller's plan can never use.
+// planRules are the engine's checks that depend on the tool (its pinned capabilities) and the
+// locked plan alone: steps 1 to 5 of its order (safety.Evaluate), which run before any check of
+// what a call carries, so a call they refuse is refused whatever its sandbox, approval, cost,
+// step or arguments. A tool they refuse is one the caller's plan can never use: a writer in a
+// read-only plan or under a read-only profile, a tool on the deny-list or off the allow-list, a
+// writer that cannot checkpoint where checkpoints are required (by the profile or the plan), an
+// unsafe tool where the profile forbids them, and a tool whose skill category (or lack of one)
+// the profile excludes. The later checks (sandbox, approval, cost, retries, arguments, loops)
+// depend on the call or on usage that changes, so a tool they refuse now may be used later.
 var planRules = map[string]bool{
 	safety.RuleReadOnlyPlan: true, safety.RuleReadOnlyProfile: true,
 	safety.RuleDenyList: true, safety.RuleAllowList: true,
+	safety.RuleRequireCheckpoints: true,
+	safety.RuleUnsafeTool:         true,
+	safety.RuleSkillCategory:      true, safety.RuleNoSkillCategory: true,
 }
 
 // plannedTools filters a tools/list answer down to the tools the caller's plan could use, by the

@@ -14,7 +14,10 @@ var _ = Describe("tools/list through toolgate-gateway", Ordered, func() {
 	var (
 		w              *world
 		hidden, writer string
-		upstream       *recordingServer
+		// unsafe, otherCategory and uncategorized are readers the profile excludes; uncheckpointed
+		// a writer that cannot checkpoint.
+		unsafe, otherCategory, uncategorized, uncheckpointed string
+		upstream                                             *recordingServer
 	)
 
 	BeforeAll(func() {
@@ -24,17 +27,31 @@ var _ = Describe("tools/list through toolgate-gateway", Ordered, func() {
 		w = newWorld("gw-list-", upstream.URL, "read_file", func(o *worldObjects) {
 			read := o.tools[0].Name
 			hidden, writer = read+"-denied", read+"-writer"
+			unsafe, otherCategory, uncategorized = read+"-unsafe", read+"-network", read+"-uncategorized"
+			uncheckpointed = read + "-uncheckpointed"
 			o.profile.Spec.DeniedTools = []string{"*-denied"}
+			o.profile.Spec.AllowedSkillCategories = []string{"files"}
 			o.plan.Spec.ReadOnly = true
-			o.tools = append(o.tools,
-				&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: hidden},
-					Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}},
+			o.tools[0].Spec.SkillCategory = "files"
+			reader := func(name, category string, unsafe bool) *safetyv1alpha1.AgentTool {
+				return &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: name},
+					Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead, SkillCategory: category,
+						Unsafe: unsafe}}
+			}
+			o.tools = append(o.tools, reader(hidden, "files", false), reader(unsafe, "files", true),
+				reader(otherCategory, "network", false), reader(uncategorized, "", false),
 				&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: writer},
 					Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassWrite, Writes: true,
-						Checkpointable: true}})
+						Checkpointable: true, SkillCategory: "files"}},
+				&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: uncheckpointed},
+					Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassWrite, Writes: true,
+						SkillCategory: "files"}})
+			for _, t := range []string{hidden, unsafe, otherCategory, uncategorized} {
+				o.server.Spec.Tools = append(o.server.Spec.Tools, safetyv1alpha1.ServedTool{AgentTool: t, UpstreamName: "read_file"})
+			}
 			o.server.Spec.Tools = append(o.server.Spec.Tools,
-				safetyv1alpha1.ServedTool{AgentTool: hidden, UpstreamName: "read_file"},
-				safetyv1alpha1.ServedTool{AgentTool: writer, UpstreamName: "delete_everything"})
+				safetyv1alpha1.ServedTool{AgentTool: writer, UpstreamName: "delete_everything"},
+				safetyv1alpha1.ServedTool{AgentTool: uncheckpointed, UpstreamName: "delete_everything"})
 		})
 	})
 
@@ -42,14 +59,32 @@ var _ = Describe("tools/list through toolgate-gateway", Ordered, func() {
 		res, err := w.session.ListTools(ctx, nil)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.Tools).To(ConsistOf(HaveField("Name", w.readTool)),
-			"the deny-listed tool and, in a read-only plan, the writing tool are hidden")
+			"the deny-listed tool, the unsafe one, the ones of another category or none and, in a read-only plan, "+
+				"the writing tools are hidden")
+	})
+
+	It("hides from a plan that requires checkpoints the writers that cannot checkpoint, and only those", func() {
+		s := connectedTo(gatewayURL, w.agent("checkpointing", func(p *safetyv1alpha1.AgentPlan) {
+			p.Spec.RequireCheckpoints = true
+		}))
+		res, err := s.ListTools(ctx, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Tools).To(ConsistOf(HaveField("Name", w.readTool), HaveField("Name", writer)))
+		By("and a plan that does not require them sees both writers")
+		s = connectedTo(gatewayURL, w.agent("writing"))
+		res, err = s.ListTools(ctx, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Tools).To(ConsistOf(HaveField("Name", w.readTool), HaveField("Name", writer),
+			HaveField("Name", uncheckpointed)))
 	})
 
 	It("still refuses a hidden tool with the engine's reason when it is called anyway", func() {
-		for _, tool := range []string{hidden, writer} {
+		for tool, reason := range map[string]string{hidden: "ToolAccessDenied", writer: "ToolAccessDenied",
+			uncheckpointed: "ToolAccessDenied", unsafe: "ToolSafetyViolation", otherCategory: "ToolSafetyViolation",
+			uncategorized: "ToolSafetyViolation"} {
 			res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"path": "x"}})
 			Expect(err).NotTo(HaveOccurred())
-			Expect(reasonIn(res)).To(Equal("ToolAccessDenied"), tool)
+			Expect(reasonIn(res)).To(Equal(reason), tool)
 		}
 		Expect(upstream.Calls()).To(BeEmpty())
 	})

@@ -94,6 +94,19 @@ func (up *upstream) session() (*mcp.ClientSession, error) {
 	return session, nil
 }
 
+// sessionFor is a session for one call to a ToolServer of sessionScope scope: one of the pool's
+// (Shared), or one of the call's own (Call), connected now, which the caller ends once the call
+// is answered (upstreams.end), so that no state the server keeps per session reaches another call.
+func (up *upstream) sessionFor(scope safetyv1alpha1.ToolServerSessionScope) (*mcp.ClientSession, error) {
+	if scope != safetyv1alpha1.ToolServerSessionScopeCall {
+		return up.session()
+	}
+	if up.closed.Load() {
+		return nil, errUpstreamClosed
+	}
+	return up.connect()
+}
+
 // watch empties s of session once the SDK has ended it, so that the slot connects a new session
 // on next use; the pool's other sessions, and the calls in flight on them, are left alone.
 //
@@ -157,6 +170,8 @@ type upstreams struct {
 	byName     map[string]*upstream
 	attempts   map[string]*attempt
 	closed     bool
+	// ending are the calls' own sessions (sessionScope Call) being ended; close waits for them.
+	ending sync.WaitGroup
 }
 
 // attempt is a connect to one ToolServer at one spec: in progress until done is closed, then
@@ -383,4 +398,26 @@ func (u *upstreams) close() {
 	for _, up := range ups {
 		up.close()
 	}
+	u.ending.Wait()
+}
+
+// end ends the session of one call (sessionScope Call) in the background: the call is answered
+// at once, while ending it sends the server a DELETE, which the SDK bounds (5 s). Once close has
+// begun (it waits for ending) the session is ended here instead: a WaitGroup may not gain work
+// from zero while it is waited for.
+func (u *upstreams) end(session *mcp.ClientSession) {
+	u.mu.Lock()
+	closing := u.closed
+	if !closing {
+		u.ending.Add(1)
+	}
+	u.mu.Unlock()
+	if closing {
+		_ = session.Close()
+		return
+	}
+	go func() {
+		defer u.ending.Done()
+		_ = session.Close()
+	}()
 }

@@ -29,9 +29,10 @@ var builtins = map[string]tool{
 	"NotebookEdit": {"notebookedit", toolcall.ArgumentMap{Paths: []string{"notebook_path"}, Omit: []string{"new_source"}}},
 	// Glob's pattern is judged where Glob resolves it, below its path (globPatternKey).
 	"Glob": {"glob", toolcall.ArgumentMap{Paths: []string{"path", globPatternKey}}},
-	// Grep's path and glob are judged inside the search command the hook adds (search.go); its
-	// path is mapped too, so that it must be a string, as the command takes it to be.
-	"Grep": {"grep", toolcall.ArgumentMap{Command: searchCommandKey, Paths: []string{"path"}}},
+	// Grep reads every file below its path (the session's working directory when it names none),
+	// so its path is a tree: the engine judges it as toolcall.SearchCommand's grep -r, the
+	// command the gateway gives a ToolServer's treePaths, and as the same search through Bash.
+	"Grep": {"grep", toolcall.ArgumentMap{TreePaths: []string{"path"}, SearchPattern: "pattern", SearchInclude: "glob"}},
 }
 
 // builtinNamed is the built-in tool name is, or respells: a tool whose name folds to a
@@ -72,10 +73,7 @@ func Invocation(in Input, namespace, plan string) toolcall.Invocation {
 	if ok {
 		inv.Map = t.args
 	}
-	switch key {
-	case "Grep":
-		inv.Arguments = withSearchCommand(in.ToolInput)
-	case "Glob":
+	if key == "Glob" {
 		inv.Arguments = withGlobPattern(in.ToolInput)
 	}
 	return inv

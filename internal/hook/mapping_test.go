@@ -114,3 +114,17 @@ func TestInvocationRefusesAPathThatIsNotAString(t *testing.T) {
 		}
 	}
 }
+
+// A file tool's path key respelled as another decoder may take it (camelCase, a dash) is refused:
+// the engine would check the one spelled exactly, and the tool might read the other.
+func TestInvocationRefusesARespelledPath(t *testing.T) {
+	for _, input := range []string{
+		`{"file_path": "/w/a.go", "filePath": "/w/.env"}`,
+		`{"file-path": "/w/.env"}`,
+	} {
+		_, err := toolcall.Build(hook.Invocation(hook.Input{ToolName: "Read", ToolInput: []byte(input), Cwd: "/w"}, "ns", "p"))
+		if err == nil || !strings.Contains(err.Error(), `is a respelling of "file_path"`) {
+			t.Errorf("Read %s: error %v, want one naming the respelling", input, err)
+		}
+	}
+}

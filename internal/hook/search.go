@@ -5,41 +5,8 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/argrules"
-	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
-
-// searchCommandKey is the argument the hook adds to a Grep call: the shell command that reads
-// what Grep reads, which the engine judges.
-const searchCommandKey = "command"
-
-// withSearchCommand gives a Grep call the equivalent shell command. Grep reads every file under
-// its path (the session's working directory when it names none), filtered by its glob; as a
-// path argument alone that tree would be one file to the engine, whose path policy then never
-// sees the protected files inside it (/etc/shadow under /etc, .env under the project). As
-// `grep -r` the engine knows it reads the whole tree, as it does for the same search through
-// Bash. Input that is not a strict JSON object is left as it is, for toolcall.Build to refuse.
-func withSearchCommand(input json.RawMessage) json.RawMessage {
-	args, err := argrules.ParseObject(input, toolcall.MaxArgumentBytes)
-	roots, ok := pathRoots(args)
-	if err != nil || args == nil || !ok {
-		return input // refused by toolcall.Build: path is mapped, and must be a string or strings
-	}
-	words := []string{"grep", "-r"}
-	if g, ok := args["glob"].(string); ok && g != "" {
-		words = append(words, "--include="+policy.ShellQuote(g))
-	}
-	pattern, _ := args["pattern"].(string)
-	if len(roots) == 0 {
-		roots = []string{"."}
-	}
-	words = append(words, "-e", policy.ShellQuote(pattern), "--")
-	for _, root := range roots {
-		words = append(words, policy.ShellQuote(root))
-	}
-	args[searchCommandKey] = strings.Join(words, " ")
-	return marshalOr(args, input)
-}
 
 // globPatternKey is the argument the hook adds to a Glob call: its pattern as Glob resolves it,
 // below its path when it names one (pattern "secrets/**" under path "/var/run" is

@@ -35,6 +35,16 @@ type ArgumentMap struct {
 	Paths []string `json:"paths,omitempty"`
 	// Cwd is the key of a string holding the working directory.
 	Cwd string `json:"cwd,omitempty"`
+	// TreePaths are keys of a string or an array of strings holding directory roots the tool
+	// searches recursively (every file below them). The call's command is then their
+	// SearchCommand, which the engine judges as the whole trees read, and the roots are among its
+	// paths too. A map with TreePaths names no Command: a call has one command.
+	TreePaths []string `json:"treePaths,omitempty"`
+	// SearchPattern and SearchInclude are the keys of the strings a search of TreePaths looks
+	// for and narrows its files by (Search); absent, it looks for anything in every file. They
+	// stay in spec.arguments.extra, for argument rules.
+	SearchPattern string `json:"searchPattern,omitempty"`
+	SearchInclude string `json:"searchInclude,omitempty"`
 	// Omit are keys carried neither to the engine nor in spec.arguments.extra: bulk content such
 	// as a file's new text, which the path rules already cover and which would make every call
 	// too large for the extra arguments' bound. Every other key goes to spec.arguments.extra.
@@ -142,6 +152,15 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 		}
 		ta.Paths = append(ta.Paths, paths...)
 	}
+	if len(inv.Map.TreePaths) > 0 {
+		if ta.Command, err = searchArgs(args, inv.Map); err != nil {
+			return nil, err
+		}
+		for _, key := range inv.Map.TreePaths {
+			roots, _ := PathsArgument(args, key) // searchArgs has checked them
+			ta.Paths = append(ta.Paths, roots...)
+		}
+	}
 	if ta.Extra, err = extraArgs(args, inv.Map); err != nil {
 		return nil, err
 	}
@@ -198,23 +217,62 @@ func withoutOmitted(raw json.RawMessage, omit []string) (json.RawMessage, error)
 	return append(out, '}'), nil
 }
 
-// mapped is every key the map names.
+// mapped is every key the map takes out of spec.arguments.extra.
 func (m ArgumentMap) mapped() []string {
 	keys := append([]string{m.Command, m.Cwd}, m.Paths...)
+	keys = append(keys, m.TreePaths...)
 	return append(keys, m.Omit...)
 }
 
+// searchArgs is the SearchCommand of a call whose map names TreePaths: the roots its TreePaths
+// name, searched for its SearchPattern, narrowed by its SearchInclude.
+func searchArgs(args map[string]any, m ArgumentMap) (string, error) {
+	if m.Command != "" {
+		return "", bad("the argument map names both a command (%q) and tree paths %q; a call has one command",
+			m.Command, m.TreePaths)
+	}
+	var s Search
+	for _, key := range m.TreePaths {
+		roots, err := PathsArgument(args, key)
+		if err != nil {
+			return "", err
+		}
+		s.Roots = append(s.Roots, roots...)
+	}
+	var err error
+	if s.Pattern, err = stringArg(args, m.SearchPattern); err != nil {
+		return "", err
+	}
+	if s.Include, err = stringArg(args, m.SearchInclude); err != nil {
+		return "", err
+	}
+	return SearchCommand(s), nil
+}
+
 // respelledKeys refuses a key that folds to a mapped key without being it ("Path" or "PATH" when
-// the map names "path"): the engine would not check it, and a lenient tool might read it.
+// the map names "path", "filePath" or "file-path" when it names "file_path"): the engine would
+// not check it, and a lenient tool might read it. Go's encoding/json matches keys regardless of
+// case, and Python servers commonly take a field's camelCase alias as well as its name
+// (pydantic's populate_by_name), so case and the separators '_' and '-' are what is folded.
 func respelledKeys(args map[string]any, m ArgumentMap) error {
 	for key := range args {
 		for _, want := range m.mapped() {
-			if want != "" && key != want && strings.EqualFold(key, want) {
+			if want != "" && key != want && strings.EqualFold(unseparated(key), unseparated(want)) {
 				return bad("argument %q is a respelling of %q; spell it exactly", key, want)
 			}
 		}
 	}
 	return nil
+}
+
+// unseparated is key without the separators a tool's decoder may ignore or add.
+func unseparated(key string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' {
+			return -1
+		}
+		return r
+	}, key)
 }
 
 // extraArgs is the canonical JSON of the arguments the map does not name, nil when there are none.

@@ -49,7 +49,14 @@ func TestBuild(t *testing.T) {
 			want: safetyv1alpha1.ToolArguments{Paths: []string{"a.go"}}},
 		{name: "a repeated key", args: `{"path": "README.md", "path": ".env"}`, wantErr: `repeat the key "path"`},
 		{name: "a repeated unmapped key", args: `{"amount": 1, "amount": 100000}`, wantErr: `repeat the key "amount"`},
+		// An upstream server in JavaScript that merges its arguments would pollute Object.prototype.
+		{name: "a __proto__ key", args: `{"path": "a.go", "opts": {"__proto__": {"shell": true}}}`,
+			wantErr: `key "__proto__" (at opts.__proto__) reaches a JavaScript object's prototype`},
+		{name: "a constructor.prototype path", args: `{"constructor": {"prototype": {"shell": true}}}`,
+			wantErr: `key "prototype" (at constructor.prototype)`},
 		{name: "a respelled mapped key", args: `{"Path": ".env"}`, wantErr: `"Path" is a respelling of "path"`},
+		{name: "a separator added", args: `{"pa_th": ".env"}`, wantErr: `"pa_th" is a respelling of "path"`},
+		{name: "an omitted key respelled", args: `{"con-tent": ".env"}`, wantErr: `"con-tent" is a respelling of "content"`},
 		{name: "a full-width mapped key", args: `{"ｐａｔｈ": ".env"}`, wantErr: "NFKC"},
 		{name: "a list of paths with a non-string", args: `{"paths": ["a", 1]}`,
 			wantErr: `argument "paths" must be a string or an array of strings`},
@@ -168,4 +175,56 @@ func FuzzBuild(f *testing.F) {
 			t.Fatal("admitted invocation without a step")
 		}
 	})
+}
+
+// A map's tree paths become the call's search command, each root a path too; the pattern and
+// include keys it names stay in extra, for argument rules.
+func TestBuildTreePaths(t *testing.T) {
+	m := toolcall.ArgumentMap{TreePaths: []string{"root", "roots"}, SearchPattern: "q", SearchInclude: "files"}
+	cases := []struct {
+		name, args, wantErr string
+		want                safetyv1alpha1.ToolArguments
+	}{
+		{name: "one root", args: `{"root": "/etc", "q": "root:"}`,
+			want: safetyv1alpha1.ToolArguments{Command: "grep -r -e root: -- /etc", Paths: []string{"/etc"},
+				Extra: &runtime.RawExtension{Raw: []byte(`{"q":"root:"}`)}}},
+		{name: "several roots, a glob and a pattern that needs quoting",
+			args: `{"roots": ["src", "a b"], "q": "it's", "files": "*.env"}`,
+			want: safetyv1alpha1.ToolArguments{Command: `grep -r --include='*.env' -e 'it'\''s' -- src 'a b'`,
+				Paths: []string{"src", "a b"},
+				Extra: &runtime.RawExtension{Raw: []byte(`{"files":"*.env","q":"it's"}`)}}},
+		{name: "no root: the working directory", args: `{}`,
+			want: safetyv1alpha1.ToolArguments{Command: "grep -r -e '' -- ."}},
+		{name: "an empty root: the working directory", args: `{"root": ""}`,
+			want: safetyv1alpha1.ToolArguments{Command: "grep -r -e '' -- .", Paths: []string{""}}},
+		{name: "a root that reads like an option", args: `{"root": "-f/etc/shadow"}`,
+			want: safetyv1alpha1.ToolArguments{Command: "grep -r -e '' -- -f/etc/shadow", Paths: []string{"-f/etc/shadow"}}},
+		{name: "a root that is not a string", args: `{"root": 7}`,
+			wantErr: `argument "root" must be a string or an array of strings`},
+		{name: "a pattern that is not a string", args: `{"root": "src", "q": ["x"]}`,
+			wantErr: `argument "q" must be a string`},
+		{name: "a respelled root", args: `{"Root": "/etc"}`, wantErr: `"Root" is a respelling of "root"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			call, err := toolcall.Build(toolcall.Invocation{Tool: "search", Arguments: []byte(tc.args), Map: m})
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("Build() error = %v, want one containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Build() error = %v", err)
+			}
+			if diff := cmp.Diff(tc.want, call.Spec.Arguments); diff != "" {
+				t.Errorf("arguments (-want +got):\n%s", diff)
+			}
+		})
+	}
+	both := toolcall.ArgumentMap{Command: "cmd", TreePaths: []string{"root"}}
+	_, err := toolcall.Build(toolcall.Invocation{Tool: "search", Arguments: []byte(`{"root": "."}`), Map: both})
+	if err == nil || !strings.Contains(err.Error(), "both a command") {
+		t.Errorf("a map with a command and tree paths: error %v, want one saying it names both", err)
+	}
 }

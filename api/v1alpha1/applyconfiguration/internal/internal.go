@@ -1067,6 +1067,12 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: string
           elementRelationship: associative
+    - name: treePaths
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
     - name: workingDirectory
       type:
         scalar: string
@@ -1120,12 +1126,18 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         scalar: numeric
       default: 80
+- name: com.github.toolgate.toolgate.api.v1alpha1.ToolServerSessionScope
+  scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.ToolServerSpec
   map:
     fields:
     - name: service
       type:
         namedType: com.github.toolgate.toolgate.api.v1alpha1.ToolServerService
+    - name: sessionScope
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.ToolServerSessionScope
+      default: Shared
     - name: tools
       type:
         list:

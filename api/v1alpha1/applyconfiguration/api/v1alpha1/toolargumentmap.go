@@ -27,6 +27,15 @@ type ToolArgumentMapApplyConfiguration struct {
 	Command *string `json:"command,omitempty"`
 	// paths are keys of arguments holding a path (a string) or paths (an array of strings).
 	Paths []string `json:"paths,omitempty"`
+	// treePaths are keys of arguments holding a directory (a string) or directories (an array
+	// of strings) that the tool searches recursively, reading every file below them (a grep or
+	// a find over a tree). The engine judges such a call as the search command
+	// `grep -r -e ” -- ROOT...`, the one toolgate-hook gives a coding agent's Grep, so its path
+	// and command rules apply to every file of the tree: a search of the project reads its .env,
+	// one of /etc reads /etc/shadow. Each root is also checked as a path. An absent or empty
+	// root is the call's working directory. A map with treePaths sets no command: the search is
+	// the call's command.
+	TreePaths []string `json:"treePaths,omitempty"`
 	// cwd is the key of a string argument holding the working directory.
 	Cwd *string `json:"cwd,omitempty"`
 	// workingDirectory is the absolute directory the upstream server resolves a relative path
@@ -58,6 +67,16 @@ func (b *ToolArgumentMapApplyConfiguration) WithCommand(value string) *ToolArgum
 func (b *ToolArgumentMapApplyConfiguration) WithPaths(values ...string) *ToolArgumentMapApplyConfiguration {
 	for i := range values {
 		b.Paths = append(b.Paths, values[i])
+	}
+	return b
+}
+
+// WithTreePaths adds the given value to the TreePaths field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the TreePaths field.
+func (b *ToolArgumentMapApplyConfiguration) WithTreePaths(values ...string) *ToolArgumentMapApplyConfiguration {
+	for i := range values {
+		b.TreePaths = append(b.TreePaths, values[i])
 	}
 	return b
 }

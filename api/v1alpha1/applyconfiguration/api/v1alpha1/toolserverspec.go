@@ -34,6 +34,16 @@ type ToolServerSpecApplyConfiguration struct {
 	Service *ToolServerServiceApplyConfiguration `json:"service,omitempty"`
 	// transport is the MCP transport the upstream server speaks. Defaults to StreamableHTTP.
 	Transport *apiv1alpha1.ToolServerTransport `json:"transport,omitempty"`
+	// sessionScope says which calls share an MCP session with the upstream server. Shared, the
+	// default (what the gateway did before this field existed, and the cheaper), sends every
+	// admitted call, whatever its plan, on a small pool of sessions the gateway keeps open:
+	// right for a server that keeps no state per session. Call opens a new session for each
+	// call and ends it once the call is answered, so that nothing a server keeps per session (a
+	// directory one call changed to, an open transaction, a logged-in browser page, a
+	// remembered value) carries from one plan's call into another plan's, nor from one call
+	// into the next: set it for any server whose tools keep session state. Each call then also
+	// pays the session's handshake (initialize, and the DELETE that ends it).
+	SessionScope *apiv1alpha1.ToolServerSessionScope `json:"sessionScope,omitempty"`
 	// tools are the registered AgentTools this server serves. The gateway lists and forwards
 	// only these; any other tool the upstream server offers stays hidden.
 	Tools []ServedToolApplyConfiguration `json:"tools,omitempty"`
@@ -66,6 +76,14 @@ func (b *ToolServerSpecApplyConfiguration) WithService(value *ToolServerServiceA
 // If called multiple times, the Transport field is set to the value of the last call.
 func (b *ToolServerSpecApplyConfiguration) WithTransport(value apiv1alpha1.ToolServerTransport) *ToolServerSpecApplyConfiguration {
 	b.Transport = &value
+	return b
+}
+
+// WithSessionScope sets the SessionScope field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the SessionScope field is set to the value of the last call.
+func (b *ToolServerSpecApplyConfiguration) WithSessionScope(value apiv1alpha1.ToolServerSessionScope) *ToolServerSpecApplyConfiguration {
+	b.SessionScope = &value
 	return b
 }
 
