@@ -16,6 +16,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/safety"
 	"github.com/toolgate/toolgate/internal/testenv"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
@@ -115,6 +117,29 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "build", "/etc/shadow")), "ToolAccessDenied")
 		// The stranger's refusals were counted (if at all) before the agent's, so once the agent's
 		// shows, theirs would too.
+		plan := &safetyv1alpha1.AgentPlan{}
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+			g.Expect(plan.Status.Usage.Denials).To(BeNumerically(">=", 1))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+		Expect(plan.Status.Usage.Denials).To(Equal(int64(1)))
+	})
+
+	It("does not count a stranger's refused calls in the plan's denials when their records fail", func() {
+		p := newProject(nil)
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		stranger := p.newAgent("stranger")
+		broken, err := ledger.Open(audit.Config(nil, GinkgoT().TempDir(), "broken", nil))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(broken.Close()).To(Succeed())
+		healthy := decisions.use(&audit.Log{Journal: broken})
+		for i := range 3 {
+			mustDeny(submit(stranger, p.call(planName, p.tools[reader], "build", fmt.Sprintf("src/%d.go", i))),
+				webhookv1alpha1.ReasonLedgerUnavailable)
+		}
+		By("the near miss: the plan's own agent's refusal, also unrecorded, is counted")
+		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "build", "/etc/shadow")), webhookv1alpha1.ReasonLedgerUnavailable)
+		decisions.use(healthy)
 		plan := &safetyv1alpha1.AgentPlan{}
 		Eventually(func(g Gomega) {
 			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
