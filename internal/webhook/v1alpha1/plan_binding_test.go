@@ -174,7 +174,13 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 		mustDeny(submit(bound.Client, p.call("shared", p.tools[writer], "build", "src/a.go")),
 			webhookv1alpha1.ReasonAgentIdentityMismatch, "pod bound-pod has its own plan own")
 		mustAdmit(submit(bound.Client, p.call("own", p.tools[reader], "build", "src/a.go")))
-		mustAdmit(submit(free.Client, p.call("shared", p.tools[writer], "build", "src/b.go")))
+		shared := p.call("shared", p.tools[writer], "build", "src/b.go")
+		mustAdmit(submit(free.Client, shared))
+
+		By("refusing the bound pod's report on the pod-less plan's call, as its create was refused")
+		mustDeny(report(bound.Client, shared, safetyv1alpha1.CallPhaseFailed, ""),
+			webhookv1alpha1.ReasonAgentIdentityMismatch, "pod bound-pod has its own plan own")
+		Expect(report(free.Client, shared, safetyv1alpha1.CallPhaseSucceeded, "")).To(Succeed())
 	})
 
 	It("refuses a second active pod-less plan of one ServiceAccount, PlanConflict", func() {

@@ -40,10 +40,11 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, req admission.
 		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
 			"only the plan's ServiceAccount or its cost reporter may report on call %s, not %s", call.Name, user)}, nil
 	}
-	// The plan's ServiceAccount reports from the plan's pod, as it creates from it: another pod
-	// of the same ServiceAccount may not end this pod's calls.
+	// The plan's ServiceAccount reports with a token the plan takes, as it creates (tokenBinding,
+	// one check for both): another pod of the same ServiceAccount may not end this pod's calls,
+	// nor a pod with a plan of its own those of its ServiceAccount's pod-less plan.
 	if user == agent {
-		return podMismatch(req, plan), nil
+		return h.tokenBinding(ctx, req, plan)
 	}
 	return nil, nil
 }
