@@ -3,6 +3,7 @@ package v1alpha1_test
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -146,6 +147,29 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 			g.Expect(plan.Status.Usage.Denials).To(BeNumerically(">=", 1))
 		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
 		Expect(plan.Status.Usage.Denials).To(Equal(int64(1)))
+	})
+
+	It("takes no report on a call of an earlier plan of the same name", func() {
+		p := newProject(nil)
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		old := p.call(planName, p.tools[reader], "build", "src/a.go")
+		mustAdmit(submit(p.agent, old))
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(old), old)).To(Succeed())
+
+		By("deleting the plan and making it again under its name, in a later second than the call")
+		Expect(k8sClient.Delete(ctx, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: planName}})).To(Succeed())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, &safetyv1alpha1.AgentPlan{}))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeTrue())
+		Eventually(func() bool { return time.Now().Truncate(time.Second).After(old.CreationTimestamp.Time) }).Should(BeTrue())
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		mustDeny(report(p.agent, old, safetyv1alpha1.CallPhaseFailed, ""),
+			webhookv1alpha1.ReasonAgentIdentityMismatch, "belongs to an earlier plan")
+
+		By("the near miss: a call of the new plan")
+		mine := p.call(planName, p.tools[reader], "build", "src/b.go")
+		mustAdmit(submit(p.agent, mine))
+		Expect(report(p.agent, mine, safetyv1alpha1.CallPhaseFailed, "")).To(Succeed())
 	})
 
 	It("does not take a pod recreated under the plan's pod name for the plan's pod", func() {

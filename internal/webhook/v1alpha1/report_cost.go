@@ -26,6 +26,12 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, req admission.
 	} else if err != nil {
 		return nil, fmt.Errorf("reading plan %s of call %s: %w", call.Spec.Plan, call.Name, err)
 	}
+	// A call of an earlier plan of the same name is no call of this one: its reporter and agent may
+	// not move it (its spend was settled with that plan), whoever the new plan trusts.
+	if strings.HasPrefix(user, "system:serviceaccount:") && !callOfPlan(plan, call) {
+		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
+			"call %s belongs to an earlier plan named %s, which was deleted; no one reports on it for the plan of that name now", call.Name, plan.Name)}, nil
+	}
 	reporter := policy.CostReporterUser(plan)
 	if !sameCost(old, call) && user != reporter {
 		if reporter == "" {
