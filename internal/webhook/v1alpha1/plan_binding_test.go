@@ -334,6 +334,28 @@ var _ = Describe("Plan provenance and ceilings", func() {
 			HaveKeyWithValue("operation", "relock"), HaveKeyWithValue("decision", "allow"), HaveKeyWithValue("relock", "admin-1"))))
 	})
 
+	It("refuses anyone but the operator removing a plan's project-total finalizer", func() {
+		p := newProject(nil)
+		agent, _ := p.planWriters()
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		plan := &safetyv1alpha1.AgentPlan{}
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+			g.Expect(plan.Finalizers).To(ContainElement(safetyv1alpha1.PlanFinalizer))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+		patch := client.MergeFrom(plan.DeepCopy())
+		plan.Finalizers = nil
+		err := agent.Patch(ctx, plan.DeepCopy(), patch)
+		Expect(err).To(HaveOccurred())
+		Expect(err.Error()).To(ContainSubstring("may remove " + safetyv1alpha1.PlanFinalizer))
+
+		By("the near miss: the agent's other update of the plan is admitted")
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+		patch = client.MergeFrom(plan.DeepCopy())
+		plan.Labels = map[string]string{"example.com/note": "mine"}
+		Expect(agent.Patch(ctx, plan, patch)).To(Succeed())
+	})
+
 	It("caps what a plan names with the project's allowedProfiles, whoever writes it", func() {
 		p := newProject(nil)
 		_, asOrchestrator := p.planWriters()
