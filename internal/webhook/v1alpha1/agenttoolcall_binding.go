@@ -16,8 +16,8 @@ import (
 // tokenBinding refuses a token of the plan's ServiceAccount that the plan does not take, so the
 // caller may not choose its plan. A plan that names a pod takes only a token bound to that pod,
 // with the pod UID the plan recorded when it locked (a pod recreated under the same name is
-// another pod). A plan that names no pod takes a pod-bound token only while no active plan is
-// bound to that pod: the pod's own plan is then the only one it may use.
+// another pod). A plan that names no pod takes a pod-bound token only while no plan holds that pod
+// (policy.BindsPod, ended ones too, until deleted): the pod's own plan is the only one it may use.
 func (h *AgentToolCallHandler) tokenBinding(ctx context.Context, req admission.Request, plan *safetyv1alpha1.AgentPlan) (*denial, error) {
 	pod, _ := tokenPod(req)
 	if plan.Spec.PodName != "" {
@@ -30,9 +30,8 @@ func (h *AgentToolCallHandler) tokenBinding(ctx context.Context, req admission.R
 	if err := h.Reader.List(ctx, &bound, client.InNamespace(plan.Namespace), client.MatchingFields{controller.PlanPodIndex: pod}); err != nil {
 		return nil, fmt.Errorf("finding the plans of pod %s: %w", pod, err)
 	}
-	now := h.Clock.Now()
 	for i := range bound.Items {
-		if o := &bound.Items[i]; o.Spec.ServiceAccountName == plan.Spec.ServiceAccountName && policy.PlanActive(o, now) {
+		if o := &bound.Items[i]; policy.BindsPod(o, plan.Spec.ServiceAccountName, pod) {
 			return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
 				"pod %s has its own plan %s; its calls must name that plan, not %s", pod, o.Name, plan.Name)}, nil
 		}

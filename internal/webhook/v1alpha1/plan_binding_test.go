@@ -207,6 +207,22 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 		Expect(report(free.Client, shared, safetyv1alpha1.CallPhaseSucceeded, "")).To(Succeed())
 	})
 
+	It("holds a pod to its own plan after that plan ends, until it is deleted", func() {
+		p := newProject(nil)
+		p.plan("shared", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		bound := p.agentPod("bound-pod")
+		p.unlockedPlan("own", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted, PodName: "bound-pod", ActiveDeadlineSeconds: new(int64(1))})
+		condition(p.ns, "own", safetyv1alpha1.AgentPlanActiveCondition, metav1.ConditionFalse, safetyv1alpha1.AgentPlanDeadlineExceededReason)
+		mustDeny(submit(bound.Client, p.call("shared", p.tools[reader], "build", "src/a.go")),
+			webhookv1alpha1.ReasonAgentIdentityMismatch, "pod bound-pod has its own plan own")
+
+		By("the near miss: once the ended plan is deleted, the pod takes its ServiceAccount's pod-less plan")
+		Expect(k8sClient.Delete(ctx, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "own"}})).To(Succeed())
+		Eventually(func() error {
+			return submit(bound.Client, p.call("shared", p.tools[reader], "build", "src/b.go"))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+	})
+
 	It("refuses a second active pod-less plan of one ServiceAccount, PlanConflict", func() {
 		p := newProject(nil)
 		p.plan("first", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
