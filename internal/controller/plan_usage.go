@@ -2,12 +2,15 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
@@ -69,7 +72,12 @@ func (r *AgentPlanReconciler) settle(ctx context.Context, cached *safetyv1alpha1
 	if plan.UID != cached.UID || !controllerutil.ContainsFinalizer(plan, safetyv1alpha1.PlanFinalizer) {
 		return nil
 	}
-	if err := settleIntoProject(ctx, r.Client, r.APIReader, plan); err != nil {
+	if err := settleIntoProject(ctx, r.Client, r.APIReader, plan); errors.Is(err, errNamespaceTerminating) {
+		// The namespace goes, and its project's total with it: there is nowhere to settle into, and
+		// holding the plan would block the namespace's deletion. Its counters are sealed and stored
+		// (nothing more is counted), so releasing it unsettled counts nothing twice.
+		ctrl.LoggerFrom(ctx).Info("Releasing the plan unsettled: its namespace is being deleted")
+	} else if err != nil {
 		return err
 	}
 	before := plan.DeepCopy()
@@ -79,6 +87,10 @@ func (r *AgentPlanReconciler) settle(ctx context.Context, cached *safetyv1alpha1
 	}
 	return nil
 }
+
+// errNamespaceTerminating says a plan's spend cannot be settled: its namespace, which would hold the
+// ProjectPolicy, is being deleted.
+var errNamespaceTerminating = errors.New("the namespace is being deleted")
 
 // settleIntoProject adds a plan's spend to its namespace's ProjectPolicy status.settled, unless
 // its UID shows it there already. A namespace without a ProjectPolicy gets an empty one to hold
@@ -92,6 +104,9 @@ func settleIntoProject(ctx context.Context, c client.Client, live client.Reader,
 		err = c.Create(ctx, pp)
 		if apierrors.IsAlreadyExists(err) {
 			err = live.Get(ctx, key, pp)
+		}
+		if apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause) {
+			return errNamespaceTerminating
 		}
 	}
 	if err != nil {

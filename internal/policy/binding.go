@@ -132,23 +132,32 @@ func ToolAsPinned(plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool
 	return t
 }
 
+// BindsPod says plan holds pod's calls of ServiceAccount serviceAccount: it names that pod, and it
+// has not been deleted. It holds the pod after it ends (its deadline) too, until it is deleted: a
+// pod whose plan ended must not hop to another active plan of its ServiceAccount.
+func BindsPod(plan *safetyv1alpha1.AgentPlan, serviceAccount, pod string) bool {
+	return pod != "" && plan.Spec.PodName == pod && plan.Spec.ServiceAccountName == serviceAccount && plan.DeletionTimestamp == nil
+}
+
 // CallerPlan is the plan a caller's calls belong to, by the binding rule: the active plan bound to
 // the caller's pod, else the one active pod-less plan of its ServiceAccount. plans are the
 // namespace's plans. It returns "" and why when no plan, or more than one, fits: an agent never
 // chooses between plans.
 func CallerPlan(plans []safetyv1alpha1.AgentPlan, serviceAccount, pod string, now time.Time) (string, string) {
-	var bound, podless []string
+	var bound, podless, ended []string
 	for i := range plans {
 		p := &plans[i]
-		if p.Spec.ServiceAccountName != serviceAccount || !PlanActive(p, now) {
-			continue
-		}
 		switch {
-		case pod != "" && p.Spec.PodName == pod:
+		case BindsPod(p, serviceAccount, pod) && PlanActive(p, now):
 			bound = append(bound, p.Name)
-		case p.Spec.PodName == "":
+		case BindsPod(p, serviceAccount, pod):
+			ended = append(ended, p.Name)
+		case p.Spec.ServiceAccountName == serviceAccount && p.Spec.PodName == "" && PlanActive(p, now):
 			podless = append(podless, p.Name)
 		}
+	}
+	if len(bound) == 0 && len(ended) > 0 {
+		return "", fmt.Sprintf("the plan of pod %s (%s) has ended; the pod takes no other plan until it is deleted", pod, strings.Join(ended, ", "))
 	}
 	for _, names := range [][]string{bound, podless} {
 		switch len(names) {

@@ -114,3 +114,23 @@ func TestProfileAllowed(t *testing.T) {
 		t.Errorf("fields = %v, want [spec.profileRef spec.actions[1].profileRef]", fields)
 	}
 }
+
+func TestCallerPlanHoldsAPodToItsEndedPlan(t *testing.T) {
+	now := time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+	mk := func(name, pod string, deadline int64) safetyv1alpha1.AgentPlan {
+		return safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Name: name, CreationTimestamp: metav1.NewTime(now.Add(-time.Hour))},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "sa", PodName: pod, ActiveDeadlineSeconds: new(deadline)}}
+	}
+	ended, shared := mk("own", "p1", 60), mk("shared", "", 86400)
+	if got, why := CallerPlan([]safetyv1alpha1.AgentPlan{ended, shared}, "sa", "p1", now); got != "" || why == "" {
+		t.Errorf("CallerPlan = %q, %q; want none: the pod's plan ended", got, why)
+	}
+	if got, _ := CallerPlan([]safetyv1alpha1.AgentPlan{ended, shared}, "sa", "p2", now); got != "shared" {
+		t.Errorf("CallerPlan for another pod = %q, want shared", got)
+	}
+	deleted := ended.DeepCopy()
+	deleted.DeletionTimestamp = new(metav1.NewTime(now))
+	if got, _ := CallerPlan([]safetyv1alpha1.AgentPlan{*deleted, shared}, "sa", "p1", now); got != "shared" {
+		t.Errorf("CallerPlan after the pod's plan is deleted = %q, want shared", got)
+	}
+}

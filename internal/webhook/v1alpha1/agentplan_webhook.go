@@ -38,6 +38,9 @@ type AgentPlanHandler struct {
 	Ledger  audit.PlanLog
 	// Configs records every admitted create, update and delete as a config record; nil records none.
 	Configs audit.ConfigLog
+	// Operator is the username the operator acts as; only it may remove a plan's project-total
+	// finalizer. Empty leaves that to RBAC.
+	Operator string
 }
 
 // Handle answers one AgentPlan admission request.
@@ -66,6 +69,9 @@ func (h *AgentPlanHandler) Handle(ctx context.Context, req admission.Request) ad
 			return denial{ReasonBadRequest, "", "cannot decode the old AgentPlan: " + err.Error()}.response()
 		}
 		old, configOp = prev, audit.ConfigUpdate
+		if d := finalizerRemoved(req, h.Operator, prev, plan); d != nil {
+			return respond(d)
+		}
 		// Only a new relock value asks for a re-lock; removing the annotation asks for nothing.
 		token := plan.Annotations[safetyv1alpha1.RelockAnnotation]
 		if token == "" || token == prev.Annotations[safetyv1alpha1.RelockAnnotation] {

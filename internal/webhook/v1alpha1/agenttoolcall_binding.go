@@ -13,37 +13,42 @@ import (
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
-// binding checks that the caller may not choose its plan. The caller's ServiceAccount is already
-// the plan's. A plan that names a pod admits only a token bound to that pod, with the pod UID the
-// plan recorded when it locked (a pod recreated under the same name is another pod). A plan that
-// names no pod admits a pod-bound token only while no active plan is bound to that pod: the pod's
-// own plan is then the only one it may use. A plan past its deadline admits nothing.
-func (h *AgentToolCallHandler) binding(ctx context.Context, req admission.Request, plan *safetyv1alpha1.AgentPlan, now time.Time) (*denial, error) {
+// tokenBinding refuses a token of the plan's ServiceAccount that the plan does not take, so the
+// caller may not choose its plan. A plan that names a pod takes only a token bound to that pod,
+// with the pod UID the plan recorded when it locked (a pod recreated under the same name is
+// another pod). A plan that names no pod takes a pod-bound token only while no plan holds that pod
+// (policy.BindsPod, ended ones too, until deleted): the pod's own plan is the only one it may use.
+func (h *AgentToolCallHandler) tokenBinding(ctx context.Context, req admission.Request, plan *safetyv1alpha1.AgentPlan) (*denial, error) {
 	pod, _ := tokenPod(req)
 	if plan.Spec.PodName != "" {
-		if d := podMismatch(req, plan); d != nil {
-			return d, nil
-		}
-	} else if pod != "" {
-		var bound safetyv1alpha1.AgentPlanList
-		if err := h.Reader.List(ctx, &bound, client.InNamespace(plan.Namespace), client.MatchingFields{controller.PlanPodIndex: pod}); err != nil {
-			return nil, fmt.Errorf("finding the plans of pod %s: %w", pod, err)
-		}
-		for i := range bound.Items {
-			if o := &bound.Items[i]; o.Spec.ServiceAccountName == plan.Spec.ServiceAccountName && policy.PlanActive(o, now) {
-				return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
-					"pod %s has its own plan %s; its calls must name that plan, not %s", pod, o.Name, plan.Name)}, nil
-			}
+		return podMismatch(req, plan), nil
+	}
+	if pod == "" {
+		return nil, nil
+	}
+	var bound safetyv1alpha1.AgentPlanList
+	if err := h.Reader.List(ctx, &bound, client.InNamespace(plan.Namespace), client.MatchingFields{controller.PlanPodIndex: pod}); err != nil {
+		return nil, fmt.Errorf("finding the plans of pod %s: %w", pod, err)
+	}
+	for i := range bound.Items {
+		if o := &bound.Items[i]; policy.BindsPod(o, plan.Spec.ServiceAccountName, pod) {
+			return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
+				"pod %s has its own plan %s; its calls must name that plan, not %s", pod, o.Name, plan.Name)}, nil
 		}
 	}
+	return nil, nil
+}
+
+// planOpen refuses a call of a plan being deleted or past its deadline.
+func planOpen(plan *safetyv1alpha1.AgentPlan, now time.Time) *denial {
 	if plan.DeletionTimestamp != nil {
-		return &denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %s is being deleted", plan.Name)}, nil
+		return &denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %s is being deleted", plan.Name)}
 	}
 	if !policy.PlanActive(plan, now) {
 		return &denial{ReasonPlanExpired, fieldPlan, fmt.Sprintf(
-			"plan %s ended at %s (activeDeadlineSeconds); start a new plan", plan.Name, policy.PlanDeadline(plan).UTC().Format(time.RFC3339))}, nil
+			"plan %s ended at %s (activeDeadlineSeconds); start a new plan", plan.Name, policy.PlanDeadline(plan).UTC().Format(time.RFC3339))}
 	}
-	return nil, nil
+	return nil
 }
 
 // podMismatch refuses a request whose token is not bound to the pod plan is bound to (its name,

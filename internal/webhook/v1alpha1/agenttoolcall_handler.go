@@ -87,6 +87,10 @@ type outcome struct {
 	class string
 	tool  *audit.ToolPin
 	facts *audit.Facts
+	// plansAgent says the requester passed the identity checks (integrity): it is the plan's own
+	// agent, so a denial counts against the plan. Set once and kept through finish's rewrites
+	// (flood, ledger), so a stranger never moves the plan's counters whatever becomes of its answer.
+	plansAgent bool
 }
 
 // Handle answers one admission request.
@@ -130,8 +134,19 @@ func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request
 		return outcome{}, err
 	}
 	if d != nil {
-		return deny(*d), nil
+		out := deny(d.denial)
+		out.plansAgent = d.plansAgent
+		return out, nil
 	}
+	out, err := h.decideFor(ctx, req, call, plan, tool)
+	out.plansAgent = true
+	return out, err
+}
+
+// decideFor decides a call of the plan's own agent: the arguments, then the engine against the
+// plan's locked snapshot and its counters.
+func (h *AgentToolCallHandler) decideFor(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall,
+	plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool) (outcome, error) {
 	in, err := policy.ArgumentRuleInput(call)
 	if err != nil {
 		return deny(denial{ReasonBadRequest, policy.FieldExtra, err.Error()}), nil
@@ -166,7 +181,9 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 		if err != nil {
 			metrics.LedgerFailures.Inc()
 			if audit.FailurePolicyOf(ctx, h.Reader) != safetyv1alpha1.LedgerFailurePolicyIgnore {
+				agent := out.plansAgent // whose request it was does not change with its answer
 				out = deny(denial{ReasonLedgerUnavailable, "", "the decision could not be recorded durably, so it is not given: " + err.Error()})
+				out.plansAgent = agent
 			}
 		}
 	}
@@ -178,64 +195,98 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 			Traceparent: call.Annotations[tracing.TraceparentAnnotation],
 		})
 	}
-	if out.decision == decisionDeny && h.denials != nil && !isDryRun(req) && req.Operation == admissionv1.Create &&
-		!notThePlansAgent[out.reason] {
+	// Only the plan's own agent's denials count: a refusal of another requester (another
+	// ServiceAccount, a pod the plan is not bound to), of a plan that does not exist, or of a call
+	// that could not be read is not counted in the plan's denials, which another agent could
+	// otherwise raise at will. The ledger records them with their requester.
+	if out.decision == decisionDeny && out.plansAgent && h.denials != nil && !isDryRun(req) && req.Operation == admissionv1.Create {
 		h.denials.add(types.NamespacedName{Namespace: req.Namespace, Name: call.Spec.Plan})
 	}
 	return out.resp
 }
 
-// notThePlansAgent are the refusals of a requester who is not the plan's agent (another
-// ServiceAccount, a pod the plan is not bound to) or of a plan that does not exist: they are not
-// counted in the plan's denials, which another agent could otherwise raise at will. The ledger
-// records them with their requester.
-var notThePlansAgent = map[string]bool{ReasonAgentIdentityMismatch: true, ReasonPlanNotFound: true}
+// refusal is integrity's denial, and whether the requester had passed the identity checks by then.
+type refusal struct {
+	denial
+	plansAgent bool
+}
 
-// integrity checks what must hold before the engine runs: the call's metadata is the agent's to
-// set, the plan exists, the requester is the plan's ServiceAccount (and pod, see binding), the
-// plan is active and locked, the tool is registered; the tool is then seen as the plan pinned it.
+// integrity checks what must hold before the engine runs: first who is asking (identify), then
+// what the plan's own agent may ask (admissible). A refusal says which of the two refused.
 func (h *AgentToolCallHandler) integrity(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) (
-	*safetyv1alpha1.AgentPlan, *safetyv1alpha1.AgentTool, *denial, error) {
+	*safetyv1alpha1.AgentPlan, *safetyv1alpha1.AgentTool, *refusal, error) {
+	plan, d, err := h.identify(ctx, req, call)
+	if d != nil || err != nil {
+		return nil, nil, refused(d, false), err
+	}
+	tool, d, err := h.admissible(ctx, req, call, plan)
+	if d != nil || err != nil {
+		return nil, nil, refused(d, true), err
+	}
+	return plan, tool, nil, nil
+}
+
+func refused(d *denial, plansAgent bool) *refusal {
+	if d == nil {
+		return nil
+	}
+	return &refusal{*d, plansAgent}
+}
+
+// identify reads the call's plan and refuses a requester who is not its agent: not the plan's
+// ServiceAccount, or a token the plan does not take (tokenBinding). Nothing of the plan is
+// counted for a request it refuses.
+func (h *AgentToolCallHandler) identify(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) (
+	*safetyv1alpha1.AgentPlan, *denial, error) {
 	plan := &safetyv1alpha1.AgentPlan{}
 	if err := h.get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: call.Spec.Plan}, plan, isUnlocked); err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, nil, &denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %q does not exist in namespace %s", call.Spec.Plan, req.Namespace)}, nil
+			return nil, &denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %q does not exist in namespace %s", call.Spec.Plan, req.Namespace)}, nil
 		}
-		return nil, nil, nil, fmt.Errorf("reading plan %s: %w", call.Spec.Plan, err)
+		return nil, nil, fmt.Errorf("reading plan %s: %w", call.Spec.Plan, err)
 	}
 	if want := serviceAccountUser(plan.Namespace, plan.Spec.ServiceAccountName); req.UserInfo.Username != want {
-		return nil, nil, &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
+		return nil, &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
 			"plan %s accepts calls only from %s, not from %s", plan.Name, want, req.UserInfo.Username)}, nil
 	}
-	if d, err := h.binding(ctx, req, plan, h.Clock.Now()); d != nil || err != nil {
-		return nil, nil, d, err
+	if d, err := h.tokenBinding(ctx, req, plan); d != nil || err != nil {
+		return nil, d, err
 	}
-	// After the identity checks, so that what is counted against the plan below (finish) is its
-	// own agent's.
+	return plan, nil, nil
+}
+
+// admissible checks, for the plan's own agent, what must hold before the engine runs: the plan is
+// open (not being deleted, within its deadline) and locked, the call's metadata is the agent's to
+// set, the tool is registered; the tool is then seen as the plan pinned it.
+func (h *AgentToolCallHandler) admissible(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall,
+	plan *safetyv1alpha1.AgentPlan) (*safetyv1alpha1.AgentTool, *denial, error) {
+	if d := planOpen(plan, h.Clock.Now()); d != nil {
+		return nil, d, nil
+	}
 	if d := createMetadata(call); d != nil {
-		return nil, nil, d, nil
+		return nil, d, nil
 	}
 	if plan.Status.Snapshot == nil {
-		return nil, nil, &denial{ReasonPlanNotLocked, fieldPlan, fmt.Sprintf(
+		return nil, &denial{ReasonPlanNotLocked, fieldPlan, fmt.Sprintf(
 			"plan %s is not locked yet; retry shortly (%s)", plan.Name, lockMessage(plan))}, nil
 	}
 	tool := &safetyv1alpha1.AgentTool{}
 	if err := h.get(ctx, client.ObjectKey{Name: call.Spec.Tool}, tool, nil); err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, nil, &denial{ReasonToolNotRegistered, fieldTool, fmt.Sprintf("tool %q is not a registered AgentTool", call.Spec.Tool)}, nil
+			return nil, &denial{ReasonToolNotRegistered, fieldTool, fmt.Sprintf("tool %q is not a registered AgentTool", call.Spec.Tool)}, nil
 		}
-		return nil, nil, nil, fmt.Errorf("reading tool %s: %w", call.Spec.Tool, err)
+		return nil, nil, fmt.Errorf("reading tool %s: %w", call.Spec.Tool, err)
 	}
 	tool, err := h.toolView(ctx, plan, tool, isDryRun(req))
 	if errors.Is(err, errToolReplaced) {
-		return nil, nil, &denial{ReasonToolNotRegistered, fieldTool, fmt.Sprintf(
+		return nil, &denial{ReasonToolNotRegistered, fieldTool, fmt.Sprintf(
 			"tool %q was deleted and registered again since plan %s first used it; re-lock the plan to use the new one",
 			call.Spec.Tool, plan.Name)}, nil
 	}
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return plan, tool, nil, nil
+	return tool, nil, nil
 }
 
 // get reads obj from the cache, and from the API server when the cache does not have it or stale

@@ -118,8 +118,8 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 		p.plan(planName, spec)
 		mustAdmit(submit(p.agent, p.call(planName, tool, "b", "src/b.go")))
 
-		By("the reporter's final report of the earlier plan's call: neither its cost nor a release counts")
-		Expect(report(meter, old, safetyv1alpha1.CallPhaseSucceeded, "5")).To(Succeed())
+		By("the reporter's final report of the earlier plan's call: refused, and neither its cost nor a release counts")
+		mustDeny(report(meter, old, safetyv1alpha1.CallPhaseSucceeded, "5"), "AgentIdentityMismatch", "earlier plan")
 		Expect(storedPlan(counters, p.ns, planName).Status.Usage.AccumulatedCost).To(Equal("0.1"))
 		mustAdmit(submit(p.agent, p.call(planName, tool, "c", "src/c.go")))
 		mustDeny(submit(p.agent, p.call(planName, tool, "d", "src/d.go")), safety.ReasonToolCostLimitExceeded,

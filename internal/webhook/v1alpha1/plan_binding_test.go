@@ -3,6 +3,7 @@ package v1alpha1_test
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -16,6 +17,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/safety"
 	"github.com/toolgate/toolgate/internal/testenv"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
@@ -123,6 +126,52 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 		Expect(plan.Status.Usage.Denials).To(Equal(int64(1)))
 	})
 
+	It("does not count a stranger's refused calls in the plan's denials when their records fail", func() {
+		p := newProject(nil)
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		stranger := p.newAgent("stranger")
+		broken, err := ledger.Open(audit.Config(nil, GinkgoT().TempDir(), "broken", nil))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(broken.Close()).To(Succeed())
+		healthy := decisions.use(&audit.Log{Journal: broken})
+		for i := range 3 {
+			mustDeny(submit(stranger, p.call(planName, p.tools[reader], "build", fmt.Sprintf("src/%d.go", i))),
+				webhookv1alpha1.ReasonLedgerUnavailable)
+		}
+		By("the near miss: the plan's own agent's refusal, also unrecorded, is counted")
+		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "build", "/etc/shadow")), webhookv1alpha1.ReasonLedgerUnavailable)
+		decisions.use(healthy)
+		plan := &safetyv1alpha1.AgentPlan{}
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+			g.Expect(plan.Status.Usage.Denials).To(BeNumerically(">=", 1))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+		Expect(plan.Status.Usage.Denials).To(Equal(int64(1)))
+	})
+
+	It("takes no report on a call of an earlier plan of the same name", func() {
+		p := newProject(nil)
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		old := p.call(planName, p.tools[reader], "build", "src/a.go")
+		mustAdmit(submit(p.agent, old))
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(old), old)).To(Succeed())
+
+		By("deleting the plan and making it again under its name, in a later second than the call")
+		Expect(k8sClient.Delete(ctx, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: planName}})).To(Succeed())
+		Eventually(func() bool {
+			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, &safetyv1alpha1.AgentPlan{}))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeTrue())
+		Eventually(func() bool { return time.Now().Truncate(time.Second).After(old.CreationTimestamp.Time) }).Should(BeTrue())
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		mustDeny(report(p.agent, old, safetyv1alpha1.CallPhaseFailed, ""),
+			webhookv1alpha1.ReasonAgentIdentityMismatch, "belongs to an earlier plan")
+
+		By("the near miss: a call of the new plan")
+		mine := p.call(planName, p.tools[reader], "build", "src/b.go")
+		mustAdmit(submit(p.agent, mine))
+		Expect(report(p.agent, mine, safetyv1alpha1.CallPhaseFailed, "")).To(Succeed())
+	})
+
 	It("does not take a pod recreated under the plan's pod name for the plan's pod", func() {
 		p := newProject(nil)
 		first := p.agentPod("agent-pod")
@@ -149,7 +198,29 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 		mustDeny(submit(bound.Client, p.call("shared", p.tools[writer], "build", "src/a.go")),
 			webhookv1alpha1.ReasonAgentIdentityMismatch, "pod bound-pod has its own plan own")
 		mustAdmit(submit(bound.Client, p.call("own", p.tools[reader], "build", "src/a.go")))
-		mustAdmit(submit(free.Client, p.call("shared", p.tools[writer], "build", "src/b.go")))
+		shared := p.call("shared", p.tools[writer], "build", "src/b.go")
+		mustAdmit(submit(free.Client, shared))
+
+		By("refusing the bound pod's report on the pod-less plan's call, as its create was refused")
+		mustDeny(report(bound.Client, shared, safetyv1alpha1.CallPhaseFailed, ""),
+			webhookv1alpha1.ReasonAgentIdentityMismatch, "pod bound-pod has its own plan own")
+		Expect(report(free.Client, shared, safetyv1alpha1.CallPhaseSucceeded, "")).To(Succeed())
+	})
+
+	It("holds a pod to its own plan after that plan ends, until it is deleted", func() {
+		p := newProject(nil)
+		p.plan("shared", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		bound := p.agentPod("bound-pod")
+		p.unlockedPlan("own", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted, PodName: "bound-pod", ActiveDeadlineSeconds: new(int64(1))})
+		condition(p.ns, "own", safetyv1alpha1.AgentPlanActiveCondition, metav1.ConditionFalse, safetyv1alpha1.AgentPlanDeadlineExceededReason)
+		mustDeny(submit(bound.Client, p.call("shared", p.tools[reader], "build", "src/a.go")),
+			webhookv1alpha1.ReasonAgentIdentityMismatch, "pod bound-pod has its own plan own")
+
+		By("the near miss: once the ended plan is deleted, the pod takes its ServiceAccount's pod-less plan")
+		Expect(k8sClient.Delete(ctx, &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "own"}})).To(Succeed())
+		Eventually(func() error {
+			return submit(bound.Client, p.call("shared", p.tools[reader], "build", "src/b.go"))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
 	})
 
 	It("refuses a second active pod-less plan of one ServiceAccount, PlanConflict", func() {
@@ -277,6 +348,28 @@ var _ = Describe("Plan provenance and ceilings", func() {
 		Expect(relock(k8sClient, "admin-1")).To(Succeed())
 		Expect(ledgerRecords("plan", p.ns)).To(ContainElement(And(HaveKeyWithValue("plan", planName),
 			HaveKeyWithValue("operation", "relock"), HaveKeyWithValue("decision", "allow"), HaveKeyWithValue("relock", "admin-1"))))
+	})
+
+	It("refuses anyone but the operator removing a plan's project-total finalizer", func() {
+		p := newProject(nil)
+		agent, _ := p.planWriters()
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		plan := &safetyv1alpha1.AgentPlan{}
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+			g.Expect(plan.Finalizers).To(ContainElement(safetyv1alpha1.PlanFinalizer))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+		patch := client.MergeFrom(plan.DeepCopy())
+		plan.Finalizers = nil
+		err := agent.Patch(ctx, plan.DeepCopy(), patch)
+		Expect(err).To(HaveOccurred())
+		Expect(err.Error()).To(ContainSubstring("may remove " + safetyv1alpha1.PlanFinalizer))
+
+		By("the near miss: the agent's other update of the plan is admitted")
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+		patch = client.MergeFrom(plan.DeepCopy())
+		plan.Labels = map[string]string{"example.com/note": "mine"}
+		Expect(agent.Patch(ctx, plan, patch)).To(Succeed())
 	})
 
 	It("caps what a plan names with the project's allowedProfiles, whoever writes it", func() {

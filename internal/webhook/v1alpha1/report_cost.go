@@ -26,6 +26,12 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, req admission.
 	} else if err != nil {
 		return nil, fmt.Errorf("reading plan %s of call %s: %w", call.Spec.Plan, call.Name, err)
 	}
+	// A call of an earlier plan of the same name is no call of this one: its reporter and agent may
+	// not move it (its spend was settled with that plan), whoever the new plan trusts.
+	if strings.HasPrefix(user, "system:serviceaccount:") && !callOfPlan(plan, call) {
+		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
+			"call %s belongs to an earlier plan named %s, which was deleted; no one reports on it for the plan of that name now", call.Name, plan.Name)}, nil
+	}
 	reporter := policy.CostReporterUser(plan)
 	if !sameCost(old, call) && user != reporter {
 		if reporter == "" {
@@ -40,10 +46,11 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, req admission.
 		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
 			"only the plan's ServiceAccount or its cost reporter may report on call %s, not %s", call.Name, user)}, nil
 	}
-	// The plan's ServiceAccount reports from the plan's pod, as it creates from it: another pod
-	// of the same ServiceAccount may not end this pod's calls.
+	// The plan's ServiceAccount reports with a token the plan takes, as it creates (tokenBinding,
+	// one check for both): another pod of the same ServiceAccount may not end this pod's calls,
+	// nor a pod with a plan of its own those of its ServiceAccount's pod-less plan.
 	if user == agent {
-		return podMismatch(req, plan), nil
+		return h.tokenBinding(ctx, req, plan)
 	}
 	return nil, nil
 }

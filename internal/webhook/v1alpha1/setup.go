@@ -131,7 +131,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	}
 	mgr.GetWebhookServer().Register(ToolApprovalPath, &webhook.Admission{Handler: approvals})
 
-	plans := &AgentPlanHandler{Reader: mgr.GetAPIReader(), Decoder: handler.Decoder, Clock: opts.Clock}
+	plans := &AgentPlanHandler{Reader: mgr.GetAPIReader(), Decoder: handler.Decoder, Clock: opts.Clock, Operator: operator}
 	if l, ok := opts.Ledger.(audit.PlanLog); ok {
 		plans.Ledger = l
 	}
