@@ -128,6 +128,9 @@ func Open(cfg Config) (*Journal, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("ledger: creating %s: %w", dir, err)
 	}
+	if err := refuseSymlink(dir); err != nil {
+		return nil, err
+	}
 	lock, err := lockWriter(dir, cfg.Writer)
 	if err != nil {
 		return nil, err
@@ -182,6 +185,12 @@ func (j *Journal) Append(ctx context.Context, r Record) (Receipt, error) {
 	fields, err := j.red.Load().encodePooled(r)
 	if err != nil {
 		return Receipt{}, err
+	}
+	if len(fields.b) > maxFieldsBytes {
+		n := len(fields.b)
+		fields.release()
+		return Receipt{}, fmt.Errorf("ledger: record of kind %q is %d bytes encoded, more than the %d a ledger line holds (MaxLineBytes); it was not written",
+			r.Kind, n, maxFieldsBytes)
 	}
 	at := r.Time
 	if at.IsZero() {

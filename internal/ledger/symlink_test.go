@@ -1,0 +1,66 @@
+package ledger
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A segment replaced by a symbolic link (to a copy of itself, here) is refused and named by
+// Open and Verify: a link lets anyone who can write the volume splice in a file from elsewhere.
+func TestSymlinkedSegmentIsRefused(t *testing.T) {
+	cfg, dir, segs := closedChain(t, 2048, 40)
+	victim := filepath.Join(dir, segs[0])
+	elsewhere := filepath.Join(t.TempDir(), segs[0])
+	writeFile(t, elsewhere, readFile(t, victim))
+	if err := os.Remove(victim); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, victim); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify(cfg.Dir); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("Verify: got %v, want ErrSymlink", err)
+	}
+	if _, err := Open(cfg); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("Open: got %v, want ErrSymlink", err)
+	}
+}
+
+// A writer's directory that is a link to another chain is refused, not followed or skipped.
+func TestSymlinkedWriterDirectoryIsRefused(t *testing.T) {
+	cfg, _, _ := closedChain(t, 0, 3)
+	forged := filepath.Join(cfg.Dir, "webhook-1")
+	if err := os.Symlink(chainDirOf(cfg), forged); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify(cfg.Dir); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("Verify: got %v, want ErrSymlink", err)
+	}
+	cfg.Writer = "webhook-1"
+	if _, err := Open(cfg); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("Open of a linked writer directory: got %v, want ErrSymlink", err)
+	}
+}
+
+// The head file and the lock are opened without following links: a link there would make the
+// journal write its head (or take its lock) on a file outside the chain.
+func TestSymlinkedHeadFileIsRefused(t *testing.T) {
+	cfg, dir, _ := closedChain(t, 0, 3)
+	head := filepath.Join(dir, headFile)
+	target := filepath.Join(t.TempDir(), "head")
+	writeFile(t, target, readFile(t, head))
+	if err := os.Remove(head); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, head); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(cfg); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("Open: got %v, want ErrSymlink", err)
+	}
+	if _, err := Verify(cfg.Dir); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("Verify: got %v, want ErrSymlink", err)
+	}
+}
