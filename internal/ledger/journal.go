@@ -43,8 +43,11 @@ type Journal struct {
 	prevName  string // the newest sealed segment, which the next segment's header names
 	dirty     error  // a failed write may have left bytes past live.size; cut before writing again
 
-	smu   sync.Mutex // guards stats, so Stats never waits behind an fsync
+	smu   sync.Mutex // guards stats and retained, so Stats never waits behind an fsync
 	stats statsState
+	// retained names the segments this process's retention deleted: the only missing segments
+	// Holds excuses (a file missing for any other reason proves nothing was retention).
+	retained map[string]bool
 
 	lost atomic.Uint64
 

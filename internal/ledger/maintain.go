@@ -150,6 +150,7 @@ func (j *Journal) retain(now time.Time, sealed []segment, keepNewest bool) ([]st
 		// The signature goes with its segment; the retention record excuses both.
 		_ = os.Remove(filepath.Join(j.dir, s.name+sigExt))
 		deleted = append(deleted, s.file())
+		j.noteRetained(s.name)
 	}
 	return deleted, syncDir(j.dir)
 }
