@@ -119,8 +119,14 @@ func (w *directWriter) value(v any) bool {
 		}
 		w.buf = append(w.buf, x...)
 	case []string:
+		if w.red.values && argvHasSecret(x) {
+			return false // the tree path hides the option's value (redactArgv)
+		}
 		return writeList(w, x, (*directWriter).str)
 	case []any:
+		if w.red.values && argvHasSecret(x) {
+			return false
+		}
 		return writeList(w, x, (*directWriter).value)
 	case map[string]string:
 		return writeMap(w, x, &w.strs, (*directWriter).str)
@@ -138,6 +144,9 @@ func (w *directWriter) str(s string) bool {
 	// RedactSecrets leaves short and hex-like strings (UIDs, digests) as they are, so they need
 	// no scan for its keywords.
 	redact := w.red.values && len(s) >= 8 && !hexLike(s)
+	if redact && looksLikeJSON(s) {
+		return false // a JSON document in a string is redacted as fields (redactString)
+	}
 	var rules *keywordSet
 	if redact {
 		rules = ruleKeywords
@@ -188,8 +197,8 @@ func writeMap[V any](w *directWriter, m map[string]V, ents *[]entry2[V], write f
 		w.order = w.order[:obase]
 	}()
 	for k, v := range m {
-		if len(k) > w.red.max {
-			return false // a cut key may collide with another; the tree path numbers them
+		if len(k) > w.red.max || w.red.values && keyHidesSecret(k) {
+			return false // a cut or redacted key may collide with another; the tree path numbers them
 		}
 		*ents = append(*ents, entry2[V]{k, v})
 	}

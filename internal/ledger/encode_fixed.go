@@ -69,6 +69,10 @@ func (w *FieldWriter) key(k string) (write, secret bool) {
 		w.d.buf = append(w.d.buf, ',')
 	}
 	secret, ok := w.d.cachedKey(k)
+	if !ok && w.d.red.values && keyHidesSecret(k) {
+		w.failed = true // the tree path redacts and numbers it
+		return false, false
+	}
 	if ok {
 		w.d.buf = append(w.d.buf, '"')
 		w.d.buf = append(w.d.buf, k...)
