@@ -14,13 +14,26 @@ import (
 var ErrSymlink = errors.New("ledger file is a symbolic link")
 
 // openNoFollow is os.OpenFile with O_NOFOLLOW: a symlink as the last path element fails with
-// ErrSymlink rather than being followed.
+// ErrSymlink rather than being followed. O_NONBLOCK and the check after it refuse what is neither
+// a regular file nor a directory: a FIFO planted as the head file would otherwise block Open
+// forever (O_NONBLOCK changes nothing for regular files).
 func openNoFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW, perm)
+	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, perm)
 	if err != nil && errors.Is(err, syscall.ELOOP) {
 		return nil, fmt.Errorf("%w: %s", ErrSymlink, path)
 	}
-	return f, err
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() && !info.IsDir() {
+		err = fmt.Errorf("ledger: %s is a %s, not a regular file", path, info.Mode().Type())
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // refuseSymlink returns ErrSymlink when path itself is a symbolic link: a writer's directory

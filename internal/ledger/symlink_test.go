@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -62,5 +64,24 @@ func TestSymlinkedHeadFileIsRefused(t *testing.T) {
 	}
 	if _, err := Verify(cfg.Dir); !errors.Is(err, ErrSymlink) {
 		t.Fatalf("Verify: got %v, want ErrSymlink", err)
+	}
+}
+
+// A FIFO planted as the head file would block Open forever on its open; it is refused as not a
+// regular file, and reported (the head is unreadable).
+func TestFIFOHeadFileDoesNotBlockOpen(t *testing.T) {
+	cfg, dir, _ := closedChain(t, 0, 3)
+	head := filepath.Join(dir, headFile)
+	if err := os.Remove(head); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(head, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readSmallFile(head); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("reading a FIFO head file: %v, want it refused as not a regular file", err)
+	}
+	if _, err := Open(cfg); err == nil {
+		t.Fatal("Open wrote its head through a FIFO")
 	}
 }
