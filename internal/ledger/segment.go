@@ -104,7 +104,7 @@ func listSegments(dir string) ([]segment, error) {
 		case !seen:
 			byIndex[index] = &segment{name: name, index: index, day: day, gz: gz, size: info.Size()}
 		case s.name != name:
-			return nil, fmt.Errorf("two segments with index %d: %s and %s", index, s.name, name)
+			return nil, fmt.Errorf("%w: two segments with index %d: %s and %s", ErrCorrupt, index, s.name, name)
 		default:
 			s.plainLeftover = true
 			if gz {

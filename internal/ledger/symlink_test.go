@@ -85,3 +85,21 @@ func TestFIFOHeadFileDoesNotBlockOpen(t *testing.T) {
 		t.Fatal("Open wrote its head through a FIFO")
 	}
 }
+
+// A chain with two segments of one index and no head file was skipped by Verify as no chain at
+// all; it is reported.
+func TestChainWithADuplicateIndexIsReportedNotSkipped(t *testing.T) {
+	cfg, dir, segs := closedChain(t, 0, 3)
+	other, _, _ := closedChain(t, 0, 3)
+	if err := os.Remove(filepath.Join(dir, headFile)); err != nil {
+		t.Fatal(err)
+	}
+	twin := "2026-01-01" + strings.TrimPrefix(segs[0], "2026-11-30")
+	writeFile(t, filepath.Join(dir, twin), readFile(t, filepath.Join(dir, segs[0])))
+	if err := os.Rename(dir, filepath.Join(other.Dir, cfg.Writer+"-x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Verify(other.Dir); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "two segments with index") {
+		t.Fatalf("Verify: got %v, want the chain with two segments of one index reported", err)
+	}
+}

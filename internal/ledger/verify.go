@@ -210,11 +210,13 @@ func chainDirs(dir string) ([]chainDir, error) {
 	return out, nil
 }
 
-// isChain reports whether dir holds a chain; a symbolic link in it is an error, not "no chain",
-// so a chain whose files were replaced by links is reported instead of passed over.
+// isChain reports whether dir holds a chain; a symbolic link in it, or two segments with one
+// index, is an error, not "no chain", so a chain so altered is reported instead of passed over
+// (with its head file removed it was skipped). A directory that cannot be read (a volume's
+// lost+found) is no chain.
 func isChain(dir string) (bool, error) {
 	segs, err := listSegments(dir)
-	if errors.Is(err, ErrSymlink) {
+	if errors.Is(err, ErrSymlink) || errors.Is(err, ErrCorrupt) {
 		return false, fmt.Errorf("ledger: %w", err)
 	}
 	if err == nil && len(segs) > 0 {
