@@ -3,6 +3,7 @@ package ledger
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -50,6 +51,21 @@ var toolPasswordOptions = func() map[string][]toolOption {
 // commandWrappers run the command that follows their options: its options are not theirs.
 var commandWrappers = map[string]bool{"sshpass": true}
 
+// toolFlags are the options of toolPasswordOptions, for a quick look before a string is split.
+var toolFlags = func() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, opts := range toolPasswordOptions {
+		for _, o := range opts {
+			if !seen[o.flag] {
+				seen[o.flag] = true
+				out = append(out, o.flag)
+			}
+		}
+	}
+	return out
+}()
+
 // toolWords are the tool names, for the keyword scan that lets a string without any skip the
 // word-by-word pass.
 var toolWords = func() []string {
@@ -73,7 +89,7 @@ func credentialOptionName(name string) bool { return credentialOption.MatchStrin
 func argvSecrets(n int, word func(int) (string, bool), generic bool, hide func(i, from int)) {
 	var tool string
 	var opts []toolOption
-	sawAfter := map[string]bool{}
+	var sawAfter []string   // words after the tool that an option needs (toolOption.after)
 	var pending *toolOption // the option before takes this word as its value
 	pendingAny := false
 	for i := range n {
@@ -95,21 +111,18 @@ func argvSecrets(n int, word func(int) (string, bool), generic bool, hide func(i
 		}
 		switch w {
 		case "|", "||", "&&", ";", "&":
-			tool, opts = "", nil
-			clear(sawAfter)
+			tool, opts, sawAfter = "", nil, sawAfter[:0]
 			continue
 		}
 		if base := path.Base(w); toolPasswordOptions[base] != nil {
-			tool, opts = base, toolPasswordOptions[base]
-			clear(sawAfter)
+			tool, opts, sawAfter = base, toolPasswordOptions[base], sawAfter[:0]
 			continue
 		}
 		if len(w) < 2 || w[0] != '-' {
 			if commandWrappers[tool] {
-				tool, opts = "", nil // sshpass -p x ssh -p 22: ssh's options are ssh's
-				clear(sawAfter)
-			} else if tool != "" {
-				sawAfter[w] = true
+				tool, opts, sawAfter = "", nil, sawAfter[:0] // sshpass -p x ssh -p 22: ssh's options are ssh's
+			} else if tool != "" && slices.ContainsFunc(opts, func(o toolOption) bool { return o.after == w }) {
+				sawAfter = append(sawAfter, w)
 			}
 			continue
 		}
@@ -139,10 +152,10 @@ func argvSecrets(n int, word func(int) (string, bool), generic bool, hide func(i
 
 // toolOptionOf finds w among the tool's password options: from is where its value starts in w,
 // or -1 when the value is the next word.
-func toolOptionOf(w string, opts []toolOption, sawAfter map[string]bool) (*toolOption, int, bool) {
+func toolOptionOf(w string, opts []toolOption, sawAfter []string) (*toolOption, int, bool) {
 	for k := range opts {
 		o := &opts[k]
-		if o.after != "" && !sawAfter[o.after] {
+		if o.after != "" && !slices.Contains(sawAfter, o.after) {
 			continue
 		}
 		switch {
@@ -170,6 +183,9 @@ func userPassFrom(w string) int {
 // redactCommandLine hides the credentials argvSecrets finds in s, split into words at spaces,
 // as "[REDACTED:cli-password]". Quotes around a value are kept outside the marker.
 func redactCommandLine(s string) (string, bool) {
+	if !containsAny(s, toolFlags) {
+		return s, false // no password option of any tool: most strings that name a tool
+	}
 	type span struct{ start, end int }
 	var words []span
 	for i := 0; i < len(s); {
