@@ -197,8 +197,8 @@ func writeMap[V any](w *directWriter, m map[string]V, ents *[]entry2[V], write f
 		w.order = w.order[:obase]
 	}()
 	for k, v := range m {
-		if len(k) > w.red.max || w.red.values && keyHidesSecret(k) {
-			return false // a cut or redacted key may collide with another; the tree path numbers them
+		if len(k) > w.red.max {
+			return false // a cut key may collide with another; the tree path numbers them
 		}
 		*ents = append(*ents, entry2[V]{k, v})
 	}
@@ -222,9 +222,13 @@ func writeMap[V any](w *directWriter, m map[string]V, ents *[]entry2[V], write f
 		if !ascii && !utf8.ValidString(e.k) {
 			return false
 		}
+		if w.red.values && len(e.k) >= 8 && (!ascii && keyHidesSecret(e.k) ||
+			ascii && mask&anyRuleKeyword != 0 && !hexLike(e.k) && redactScanned(e.k, mask) != e.k) {
+			return false // a key holding a credential is redacted, and numbered, by the tree path
+		}
 		w.buf = append(w.buf, ':')
 		// The key's scan is redaction by key name; secret decides for non-ASCII keys.
-		if ascii && mask != 0 || !ascii && w.red.secret(e.k) {
+		if ascii && mask&keyNameBit != 0 || !ascii && w.red.secret(e.k) {
 			if !plainValue(e.v) {
 				return false // the tree path rejects it (or round-trips the whole record)
 			}

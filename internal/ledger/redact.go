@@ -38,10 +38,15 @@ func newRedactor(extra []string, maxLen int) redactor {
 	}
 	bits := make([]uint64, len(keys))
 	for i := range bits {
-		bits[i] = 1
+		bits[i] = keyNameBit
 	}
-	return redactor{keys: keys, keySet: newKeywordSet(keys, bits), max: maxLen, values: true}
+	rw, rb, _ := ruleWords()
+	return redactor{keys: keys, keySet: newKeywordSet(slices.Concat(keys, rw), slices.Concat(bits, rb)), max: maxLen, values: true}
 }
+
+// keyNameBit is the bit of the redactor's key set that says a key names a secret; the others
+// are the redaction rules' (ruleWords), for keys that hold a credential.
+const keyNameBit = 1 << 63
 
 // encode turns caller fields into canonical JSON, redacted and truncated. The direct encoder
 // (encode_direct.go) writes the values webhooks and controllers send; encodeTree defines the
@@ -92,7 +97,7 @@ func (r redactor) secret(key string) bool {
 		return false
 	}
 	if mask, ascii := r.keySet.scan(key); ascii {
-		return mask != 0
+		return mask&keyNameBit != 0
 	}
 	k := strings.ToLower(key)
 	for _, s := range r.keys {
@@ -199,22 +204,32 @@ func (r redactor) redactString(s string) string {
 // name nor a credential shape of the text rules is seen.
 // An array must start like one too: "[ToolSafetyViolation] …", a denial message, does not.
 func looksLikeJSON(s string) bool {
-	s = strings.TrimLeft(s, " \t\n\r")
-	switch {
-	case strings.HasPrefix(s, "{"):
+	// Every string of a record comes here: a byte loop, not strings.TrimLeft, which builds its
+	// cut set on each call.
+	i := skipJSONSpace(s, 0)
+	if i == len(s) || s[i] != '{' && s[i] != '[' {
+		return false
+	}
+	if s[i] == '{' {
 		return true
-	case !strings.HasPrefix(s, "["):
+	}
+	i = skipJSONSpace(s, i+1)
+	if i == len(s) {
 		return false
 	}
-	s = strings.TrimLeft(s[1:], " \t\n\r")
-	if s == "" {
-		return false
-	}
-	switch c := s[0]; {
+	switch c := s[i]; {
 	case c == '"' || c == '{' || c == '[' || c == ']' || c == '-' || '0' <= c && c <= '9':
 		return true
 	}
-	return strings.HasPrefix(s, "true") || strings.HasPrefix(s, "false") || strings.HasPrefix(s, "null")
+	rest := s[i:]
+	return strings.HasPrefix(rest, "true") || strings.HasPrefix(rest, "false") || strings.HasPrefix(rest, "null")
+}
+
+func skipJSONSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // redactJSONText redacts the JSON document s as a record's fields and returns it re-encoded

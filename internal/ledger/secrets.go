@@ -120,12 +120,16 @@ func redactSecretsLowered(s string) string {
 var ruleKeywords, anyRuleKeyword = compileRuleKeywords()
 
 func compileRuleKeywords() (*keywordSet, uint64) {
-	if 2*len(secretRules) > 64 {
+	words, bits, all := ruleWords()
+	return newKeywordSet(words, bits), all
+}
+
+// ruleWords are the rules' keywords and requires strings with their bits; a redactor's key set
+// holds them too (keyNameBit apart), so one scan of a key answers both questions.
+func ruleWords() (words []string, bits []uint64, all uint64) {
+	if 2*len(secretRules) > 63 {
 		panic("ledger: more secret rules than keyword bits")
 	}
-	var words []string
-	var bits []uint64
-	var all uint64
 	for i, r := range secretRules {
 		for _, w := range r.keywords {
 			words, bits = append(words, w), append(bits, 1<<(2*i))
@@ -135,7 +139,7 @@ func compileRuleKeywords() (*keywordSet, uint64) {
 			words, bits = append(words, r.requires), append(bits, 1<<(2*i+1))
 		}
 	}
-	return newKeywordSet(words, bits), all
+	return words, bits, all
 }
 
 // ruleTriggered reports whether rule i runs on a string with scan mask mask: one of its keywords
