@@ -71,7 +71,9 @@ func TestOpenRefusesAHugeUnterminatedTailWithoutReadingIt(t *testing.T) {
 	if !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("Open over a %d-byte unterminated tail: got %v, want ErrCorrupt", tail, err)
 	}
-	if read := after.TotalAlloc - before.TotalAlloc; read > 3*MaxLineBytes {
+	// Reading the tail whole allocates at least its 8 MaxLineBytes; the bound leaves room for
+	// whatever else runs meanwhile.
+	if read := after.TotalAlloc - before.TotalAlloc; read > 4*MaxLineBytes {
 		t.Fatalf("Open allocated %d bytes for a %d-byte tail: it read the tail whole", read, tail)
 	}
 	if _, err := Verify(cfg.Dir); !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrBroken) {
