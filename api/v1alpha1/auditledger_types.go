@@ -175,9 +175,11 @@ type AuditLedgerSpec struct {
 
 // LedgerSignedHead is a writer's newest record, signed with the operator's ledger key. Published
 // here, outside the ledger's volume, it lets verify detect records cut from the end of a chain and
-// a chain re-hashed as a whole.
+// a chain re-hashed as a whole. Once marked notOnChainSince an entry is frozen whole (self ==
+// oldSelf): with only its seq and mark held, a writer could re-sign it, or move its segment,
+// hash's signature or time, and the evidence would no longer be what was published.
 // +kubebuilder:validation:XValidation:rule="self.seq > oldSelf.seq || (self.seq == oldSelf.seq && self.hash == oldSelf.hash)",message="a writer's published head never goes back: its seq only grows (a rolled-back ledger volume must not replace the evidence; remove the entry to accept a new chain)"
-// +kubebuilder:validation:XValidation:rule="!has(oldSelf.notOnChainSince) || (has(self.notOnChainSince) && self.seq == oldSelf.seq)",message="a head marked notOnChainSince stays as it is: it is the evidence that the writer's volume was rolled back or rewritten; remove the entry to accept the volume as it is"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.notOnChainSince) || self == oldSelf",message="a head marked notOnChainSince stays as it is: it is the evidence that the writer's volume was rolled back or rewritten; remove the entry to accept the volume as it is"
 type LedgerSignedHead struct {
 	// writer is the chain (a webhook pod's name).
 	// +kubebuilder:validation:MinLength=1

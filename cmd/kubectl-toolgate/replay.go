@@ -15,8 +15,8 @@ ledger's configuration history as each plan's lock saw it, with the candidate Sa
 AutomationProfiles, ProjectPolicies and AgentPlans in the files in place of the recorded ones.
 No cluster is needed.
 
-Exit status: 0 nothing flips, 1 something flips, 2 usage error, or the ledger or a file cannot
-be read.`
+Exit status: 0 nothing flips, 1 something flips, 2 usage error, the ledger or a file cannot
+be read, or the ledger does not verify.`
 
 func newReplayCommand(c *cli) *cobra.Command {
 	var opts replay.Options

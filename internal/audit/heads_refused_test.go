@@ -2,8 +2,6 @@ package audit
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +27,7 @@ func TestARefusedHeadStaysRefusedAfterRetentionAndRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config(nil, dir, "toolgate-0", clocktesting.NewFakeClock(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
-	cfg.SigningKey, cfg.MaxSegmentBytes = key, 2048
+	cfg.SigningKey, cfg.MaxSegmentBytes, cfg.MaxSegments = key, 2048, 2 // Maintain, called below, keeps two
 	j, err := ledger.Open(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -40,10 +38,10 @@ func TestARefusedHeadStaysRefusedAfterRetentionAndRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// The published head names a segment this chain never had, newer than its oldest: a head of
-	// the chain before the volume was rolled back.
+	// The published head names a segment this chain has, with another record at its seq: a head
+	// of the chain before the volume was rolled back.
 	published := safetyv1alpha1.LedgerSignedHead{Writer: "toolgate-0", Seq: 5, Hash: strings.Repeat("ab", 32),
-		Segment: "2026-11-30.00000004.jsonl", SignedAt: metav1.NewTime(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)),
+		Segment: "2026-12-01.00000001.jsonl", SignedAt: metav1.NewTime(time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)),
 		KeyID: "0123456789abcdef", Signature: "c2ln"}
 	scheme := runtime.NewScheme()
 	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {
@@ -68,23 +66,13 @@ func TestARefusedHeadStaysRefusedAfterRetentionAndRestart(t *testing.T) {
 			al.Status.SignedHeads, marked)
 	}
 
-	chain := filepath.Join(dir, "toolgate-0")
-	ents, err := os.ReadDir(chain)
+	res, err := j.Maintain(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)) // the process's own retention
 	if err != nil {
 		t.Fatal(err)
 	}
-	removed := 0
-	for _, e := range ents { // as retention does: the oldest sealed segments go
-		if strings.HasPrefix(e.Name(), "2026-12-01.0000000") && e.Name() < "2026-12-01.00000006" {
-			if err := os.Remove(filepath.Join(chain, e.Name())); err != nil {
-				t.Fatal(err)
-			}
-			removed++
-		}
-	}
 	held, err := j.Holds(ledger.SignedHead{Writer: published.Writer, Seq: uint64(published.Seq), Hash: published.Hash, Segment: published.Segment})
-	if err != nil || !held || removed == 0 {
-		t.Fatalf("fixture: after removing %d segments Holds = %v, %v; want true (the head's segment now older than all left)", removed, held, err)
+	if err != nil || !held || len(res.Deleted) == 0 {
+		t.Fatalf("fixture: after retention deleted %v Holds = %v, %v; want true (retention deleted the head's segment)", res.Deleted, held, err)
 	}
 	if err := p.checkPublished(t.Context()); err == nil || !strings.Contains(err.Error(), "no longer holds") {
 		t.Fatalf("after retention: %v, want the head still refused", err)

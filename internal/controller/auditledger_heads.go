@@ -13,6 +13,7 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/ledger"
 )
 
 // pruneHeads removes the published heads signed longer ago than the ledger's retention: the
@@ -22,7 +23,8 @@ import (
 // as its head moves. With retention 0 (keep forever) nothing is pruned. The patch carries the
 // resourceVersion it read: a writer publishing meanwhile makes it conflict, and the next pass
 // tries again, instead of losing that writer's new head. A head marked notOnChainSince is kept
-// whatever its age: it is the evidence that a writer's volume was rolled back, not a head.
+// whatever its age: it is the evidence that a writer's volume was rolled back, not a head. So is
+// a head whose segment is still on the volume (Dir): it still anchors records there.
 func (r *AuditLedgerReconciler) pruneHeads(ctx context.Context, al *safetyv1alpha1.AuditLedger, now time.Time) error {
 	retention := audit.Retention(&al.Spec)
 	if retention == 0 {
@@ -31,7 +33,18 @@ func (r *AuditLedgerReconciler) pruneHeads(ctx context.Context, al *safetyv1alph
 	horizon := now.Add(-retention)
 	kept := make([]safetyv1alpha1.LedgerSignedHead, 0, len(al.Status.SignedHeads))
 	for _, h := range al.Status.SignedHeads {
-		if h.NotOnChainSince != nil || !h.SignedAt.Time.Before(horizon) {
+		keep := h.NotOnChainSince != nil || !h.SignedAt.Time.Before(horizon)
+		if !keep && r.Dir != "" {
+			// The records it names are still on the volume (retention has not reached them, or
+			// was changed since): the head still anchors them, and removing it would let a
+			// rewrite of them pass verify.
+			on, err := ledger.HasSegment(r.Dir, h.Writer, h.Segment)
+			if err != nil {
+				return fmt.Errorf("checking whether the segment of the published head of writer %s is on the volume: %w", h.Writer, err)
+			}
+			keep = on
+		}
+		if keep {
 			kept = append(kept, h)
 		}
 	}

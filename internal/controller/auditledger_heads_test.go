@@ -2,6 +2,8 @@ package controller_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -54,5 +56,32 @@ var _ = Describe("Published heads of writers long gone", func() {
 		Expect(publish("toolgate-controller-manager-7c9f-00003", now)).To(Succeed())
 		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
 		Expect(al.Status.SignedHeads).To(HaveLen(2))
+	})
+
+	It("keep an old entry whose segment is still on the volume: it anchors the records there", func() {
+		now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+		clk := clocktesting.NewFakeClock(now)
+		al := &safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: audit.LedgerName},
+			Spec: safetyv1alpha1.AuditLedgerSpec{Retention: safetyv1alpha1.LedgerRetention{MaxAgeDays: new(int32(30))}}}
+		create(al)
+		dir := GinkgoT().TempDir()
+		const segment = "2026-10-01.00000001.jsonl"
+		Expect(os.MkdirAll(filepath.Join(dir, "writer-on-volume"), 0o750)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, "writer-on-volume", segment), []byte("{}\n"), 0o640)).To(Succeed())
+		for _, writer := range []string{"writer-on-volume", "writer-gone"} {
+			h := ledger.SignedHead{Writer: writer, Seq: 7, Hash: fmt.Sprintf("%064x", 7), Segment: segment,
+				SignedAt: now.Add(-40 * 24 * time.Hour), KeyID: "0123456789abcdef", Signature: "c2lnbmF0dXJl"}
+			obj := ac.AuditLedger(audit.LedgerName).WithStatus(ac.AuditLedgerStatus().WithSignedHeads(audit.SignedHeadApply(h)))
+			Expect(k8sClient.Status().Apply(ctx, obj, client.FieldOwner("toolgate-ledger-"+writer), client.ForceOwnership)).To(Succeed())
+		}
+		j, err := ledger.Open(audit.Config(nil, dir, "test", clk))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(j.Close)
+		r := &controller.AuditLedgerReconciler{Client: k8sClient, Clock: clk, Journal: j, Dir: dir}
+		_, err = r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(al)})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
+		Expect(al.Status.SignedHeads).To(HaveLen(1))
+		Expect(al.Status.SignedHeads[0].Writer).To(Equal("writer-on-volume"))
 	})
 })

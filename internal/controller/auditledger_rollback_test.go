@@ -105,10 +105,19 @@ var _ = Describe("A published head after the ledger volume is rolled back", func
 		Expect(cond.Reason).To(Equal(safetyv1alpha1.AuditLedgerHeadNotOnChainReason))
 		Expect(cond.Message).To(ContainSubstring("toolgate-0 (seq %d", published.Seq))
 
-		By("no status write clears the mark or moves the marked head")
+		By("no status write clears the mark, moves the marked head or edits any of its fields")
 		for _, change := range []func(*ac.LedgerSignedHeadApplyConfiguration){
 			func(e *ac.LedgerSignedHeadApplyConfiguration) { e.NotOnChainSince = nil },
 			func(e *ac.LedgerSignedHeadApplyConfiguration) { e.WithSeq(published.Seq + 5) },
+			func(e *ac.LedgerSignedHeadApplyConfiguration) { e.WithSignature("b3RoZXI=") },
+			func(e *ac.LedgerSignedHeadApplyConfiguration) { e.WithKeyID("fedcba9876543210") },
+			func(e *ac.LedgerSignedHeadApplyConfiguration) { e.WithSegment("2026-01-01.00000001.jsonl") },
+			func(e *ac.LedgerSignedHeadApplyConfiguration) {
+				e.WithSignedAt(metav1.NewTime(marked.SignedAt.Add(time.Hour)))
+			},
+			func(e *ac.LedgerSignedHeadApplyConfiguration) {
+				e.WithNotOnChainSince(metav1.NewTime(marked.NotOnChainSince.Add(time.Hour)))
+			},
 		} {
 			e := ac.LedgerSignedHead().WithWriter(marked.Writer).WithSeq(marked.Seq).WithHash(marked.Hash).
 				WithSegment(marked.Segment).WithSignedAt(marked.SignedAt).WithKeyID(marked.KeyID).

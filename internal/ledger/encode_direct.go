@@ -119,8 +119,14 @@ func (w *directWriter) value(v any) bool {
 		}
 		w.buf = append(w.buf, x...)
 	case []string:
+		if w.red.values && argvHasSecret(x) {
+			return false // the tree path hides the option's value (redactArgv)
+		}
 		return writeList(w, x, (*directWriter).str)
 	case []any:
+		if w.red.values && argvHasSecret(x) {
+			return false
+		}
 		return writeList(w, x, (*directWriter).value)
 	case map[string]string:
 		return writeMap(w, x, &w.strs, (*directWriter).str)
@@ -138,6 +144,9 @@ func (w *directWriter) str(s string) bool {
 	// RedactSecrets leaves short and hex-like strings (UIDs, digests) as they are, so they need
 	// no scan for its keywords.
 	redact := w.red.values && len(s) >= 8 && !hexLike(s)
+	if redact && looksLikeJSON(s) {
+		return false // a JSON document in a string is redacted as fields (redactString)
+	}
 	var rules *keywordSet
 	if redact {
 		rules = ruleKeywords
@@ -213,9 +222,13 @@ func writeMap[V any](w *directWriter, m map[string]V, ents *[]entry2[V], write f
 		if !ascii && !utf8.ValidString(e.k) {
 			return false
 		}
+		if w.red.values && len(e.k) >= 8 && (!ascii && keyHidesSecret(e.k) ||
+			ascii && mask&anyRuleKeyword != 0 && !hexLike(e.k) && redactScanned(e.k, mask) != e.k) {
+			return false // a key holding a credential is redacted, and numbered, by the tree path
+		}
 		w.buf = append(w.buf, ':')
 		// The key's scan is redaction by key name; secret decides for non-ASCII keys.
-		if ascii && mask != 0 || !ascii && w.red.secret(e.k) {
+		if ascii && mask&keyNameBit != 0 || !ascii && w.red.secret(e.k) {
 			if !plainValue(e.v) {
 				return false // the tree path rejects it (or round-trips the whole record)
 			}

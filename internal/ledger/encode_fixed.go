@@ -69,6 +69,10 @@ func (w *FieldWriter) key(k string) (write, secret bool) {
 		w.d.buf = append(w.d.buf, ',')
 	}
 	secret, ok := w.d.cachedKey(k)
+	if !ok && w.d.red.values && keyHidesSecret(k) {
+		w.failed = true // the tree path redacts and numbers it
+		return false, false
+	}
 	if ok {
 		w.d.buf = append(w.d.buf, '"')
 		w.d.buf = append(w.d.buf, k...)
@@ -82,7 +86,7 @@ func (w *FieldWriter) key(k string) (write, secret bool) {
 			w.failed = true
 			return false, false
 		}
-		secret = ascii && mask != 0 || !ascii && w.d.red.secret(k)
+		secret = ascii && mask&keyNameBit != 0 || !ascii && w.d.red.secret(k)
 		if ascii && len(w.d.buf)-start == len(k)+2 {
 			w.d.keys[keySlot(k)] = keyMemo{k: k, secret: secret, set: true}
 		}

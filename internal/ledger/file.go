@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // file is the part of *os.File the journal writes segments through, plus Datasync. It is an
@@ -28,7 +29,7 @@ type osFile struct{ *os.File }
 func (f osFile) Datasync() error { return datasync(f.File) }
 
 func openOSFile(name string, flag int, perm os.FileMode) (file, error) {
-	f, err := os.OpenFile(name, flag, perm)
+	f, err := openNoFollow(name, flag, perm)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +38,7 @@ func openOSFile(name string, flag int, perm os.FileMode) (file, error) {
 
 // syncDir makes a directory's entries (a created, renamed or removed file) durable.
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
+	d, err := openNoFollow(dir, os.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		return err
 	}
@@ -52,7 +53,7 @@ func syncDir(dir string) error {
 // leaves either the old file or the new one.
 func writeFileAtomic(path string, data []byte) error {
 	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o640)
+	f, err := openNoFollow(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o640)
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ type headWriter struct {
 }
 
 func openHead(dir string) (*headWriter, error) {
-	f, err := os.OpenFile(filepath.Join(dir, headFile), os.O_RDWR|os.O_CREATE, 0o640)
+	f, err := openNoFollow(filepath.Join(dir, headFile), os.O_RDWR|os.O_CREATE, 0o640)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (h *headWriter) close() error { return h.f.Close() }
 
 // readHead returns the head file's content; ok is false when there is none.
 func readHead(dir string) (h headState, ok bool, err error) {
-	b, err := os.ReadFile(filepath.Join(dir, headFile))
+	b, err := readSmallFile(filepath.Join(dir, headFile))
 	if os.IsNotExist(err) || err == nil && len(bytes.TrimSpace(b)) == 0 {
 		return headState{}, false, nil
 	}

@@ -3,6 +3,7 @@ package ledger
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -45,11 +46,61 @@ func TestHoldsFindsAPublishedHeadOnTheChain(t *testing.T) {
 		}
 	}
 	segs, _ := listSegments(j.dir)
-	if err := os.Remove(filepath.Join(j.dir, segs[0].file())); err != nil { // as retention does
+	if err := os.Remove(filepath.Join(j.dir, segs[0].file())); err != nil { // by hand, not by retention
 		t.Fatal(err)
 	}
+	if got, err := j.Holds(early); err != nil || got {
+		t.Errorf("a head in a segment deleted by hand, older than every one left: Holds = %v, %v; want false (only retention excuses)", got, err)
+	}
+}
+
+// A head whose segment this process's retention deleted is held: retention proves nothing
+// either way. The same head after a restart, or with the segment deleted by anyone else, is not.
+func TestHoldsExcusesOnlyWhatItsOwnRetentionDeleted(t *testing.T) {
+	cfg := testConfig(t, newFakeClock(day0))
+	cfg.MaxSegmentBytes = 2048
+	cfg.MaxSegments = 2 // Maintain, which only the test calls, deletes all but two
+	cfg.SigningKey = testKey(1)
+	j := mustOpen(t, cfg)
+	appendN(t, j, 5)
+	early, ok, err := j.SignHead()
+	if err != nil || !ok {
+		t.Fatalf("SignHead: %v %v", ok, err)
+	}
+	appendN(t, j, 40)
+	res, err := j.Maintain(day0)
+	if err != nil || len(res.Deleted) == 0 {
+		t.Fatalf("fixture: Maintain deleted %v, %v; want the early segments", res.Deleted, err)
+	}
+	if ok, err := HasSegment(cfg.Dir, cfg.Writer, early.Segment); err != nil || ok {
+		t.Fatalf("fixture: HasSegment(%s) = %v, %v after retention", early.Segment, ok, err)
+	}
 	if got, err := j.Holds(early); err != nil || !got {
-		t.Errorf("a head in a segment retention deleted, older than every one left: Holds = %v, %v; want true (it proves nothing)", got, err)
+		t.Errorf("a head in a segment this process's retention deleted: Holds = %v, %v; want true", got, err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	j = mustOpen(t, cfg)
+	if got, err := j.Holds(early); err != nil || got {
+		t.Errorf("the same head after a restart: Holds = %v, %v; want false (another process's deletion proves nothing)", got, err)
+	}
+}
+
+// HasSegment answers from the volume, plain or compressed, and refuses names that are no
+// segment's or writer's.
+func TestHasSegment(t *testing.T) {
+	cfg, _, segs := closedChain(t, 2048, 40)
+	if ok, err := HasSegment(cfg.Dir, cfg.Writer, strings.TrimSuffix(segs[0], gzipExt)); err != nil || !ok {
+		t.Errorf("HasSegment(%s) = %v, %v; want true", segs[0], ok, err)
+	}
+	if ok, err := HasSegment(cfg.Dir, cfg.Writer, "2026-11-30.00009999.jsonl"); err != nil || ok {
+		t.Errorf("HasSegment of a missing segment = %v, %v; want false", ok, err)
+	}
+	for _, bad := range [][2]string{{cfg.Writer, "../x.jsonl"}, {"../etc", segs[0]}, {cfg.Writer, segs[0] + gzipExt}} {
+		if _, err := HasSegment(cfg.Dir, bad[0], bad[1]); err == nil {
+			t.Errorf("HasSegment(%q, %q): no error", bad[0], bad[1])
+		}
 	}
 }
 

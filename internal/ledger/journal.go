@@ -43,8 +43,11 @@ type Journal struct {
 	prevName  string // the newest sealed segment, which the next segment's header names
 	dirty     error  // a failed write may have left bytes past live.size; cut before writing again
 
-	smu   sync.Mutex // guards stats, so Stats never waits behind an fsync
+	smu   sync.Mutex // guards stats and retained, so Stats never waits behind an fsync
 	stats statsState
+	// retained names the segments this process's retention deleted: the only missing segments
+	// Holds excuses (a file missing for any other reason proves nothing was retention).
+	retained map[string]bool
 
 	lost atomic.Uint64
 
@@ -128,6 +131,9 @@ func Open(cfg Config) (*Journal, error) {
 	if err := os.MkdirAll(dir, 0o750); err != nil {
 		return nil, fmt.Errorf("ledger: creating %s: %w", dir, err)
 	}
+	if err := refuseSymlink(dir); err != nil {
+		return nil, err
+	}
 	lock, err := lockWriter(dir, cfg.Writer)
 	if err != nil {
 		return nil, err
@@ -182,6 +188,12 @@ func (j *Journal) Append(ctx context.Context, r Record) (Receipt, error) {
 	fields, err := j.red.Load().encodePooled(r)
 	if err != nil {
 		return Receipt{}, err
+	}
+	if len(fields.b) > maxFieldsBytes {
+		n := len(fields.b)
+		fields.release()
+		return Receipt{}, fmt.Errorf("ledger: record of kind %q is %d bytes encoded, more than the %d a ledger line holds (MaxLineBytes); it was not written",
+			r.Kind, n, maxFieldsBytes)
 	}
 	at := r.Time
 	if at.IsZero() {

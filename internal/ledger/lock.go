@@ -15,7 +15,7 @@ var ErrWriterInUse = errors.New("ledger writer is in use by another journal")
 // name, or a second Open in one process) can never interleave records on one chain. The kernel
 // drops the lock when the process dies, so a crash never leaves the chain locked.
 func lockWriter(dir, writer string) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o640)
+	f, err := openNoFollow(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o640)
 	if err != nil {
 		return nil, err
 	}

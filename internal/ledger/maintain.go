@@ -150,6 +150,7 @@ func (j *Journal) retain(now time.Time, sealed []segment, keepNewest bool) ([]st
 		// The signature goes with its segment; the retention record excuses both.
 		_ = os.Remove(filepath.Join(j.dir, s.name+sigExt))
 		deleted = append(deleted, s.file())
+		j.noteRetained(s.name)
 	}
 	return deleted, syncDir(j.dir)
 }
@@ -158,7 +159,7 @@ func (j *Journal) retain(now time.Time, sealed []segment, keepNewest bool) ([]st
 // compressing, so age checks need not decompress), else the seal record's time.
 func sealTime(dir string, s segment) (time.Time, error) {
 	if s.gz {
-		f, err := os.Open(filepath.Join(dir, s.file()))
+		f, err := openNoFollow(filepath.Join(dir, s.file()), os.O_RDONLY, 0)
 		if err != nil {
 			return time.Time{}, err
 		}
@@ -201,7 +202,7 @@ func compress(dir string, s segment) (err error) {
 		return err
 	}
 	defer func() { _ = in.Close() }()
-	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o640)
+	out, err := openNoFollow(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o640)
 	if err != nil {
 		return err
 	}
@@ -243,7 +244,7 @@ func compress(dir string, s segment) (err error) {
 }
 
 func gunzipDigest(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := openNoFollow(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -230,7 +230,7 @@ type liveScan struct {
 // ErrCorrupt rather than cut away evidence.
 func scanLive(path string, headSeq uint64) (liveScan, error) {
 	name := filepath.Base(path)
-	f, err := os.Open(path)
+	f, err := openNoFollow(path, os.O_RDONLY, 0)
 	if err != nil {
 		return liveScan{}, fmt.Errorf("ledger: %w", err)
 	}
@@ -283,9 +283,15 @@ func scanLive(path string, headSeq uint64) (liveScan, error) {
 	if _, err := f.Seek(sc.good, io.SeekStart); err != nil {
 		return liveScan{}, fmt.Errorf("ledger: reading %s: %w", name, err)
 	}
-	rest, err := io.ReadAll(dataReader(f))
+	rest, err := io.ReadAll(io.LimitReader(dataReader(f), maxTornTail+1))
 	if err != nil {
 		return liveScan{}, fmt.Errorf("ledger: reading %s: %w", name, err)
+	}
+	if len(rest) > maxTornTail {
+		// A crash tears one write at most: more than that after the last good record is not a
+		// torn tail, and is not read into memory to be kept in a side file.
+		return liveScan{}, fmt.Errorf("%w: %s line %d: %v; more than %d bytes follow it, more than one write: "+
+			"see docs/ledger.md (recovery) before writing to this chain again", ErrCorrupt, name, badLine, sc.tornErr, maxTornTail)
 	}
 	if err := tornOnly(rest, name, badLine, sc.tornErr, headSeq); err != nil {
 		return liveScan{}, err
@@ -336,7 +342,7 @@ func tornBatch(rest []byte, firstValid int) bool {
 const tornSlack = 64 << 10
 
 func truncateSync(path string, size int64) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	f, err := openNoFollow(path, os.O_WRONLY, 0)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -15,7 +16,10 @@ import (
 const Redacted = "[REDACTED]"
 
 // defaultRedactKeys are the key substrings that always redact, matched case-insensitively.
-var defaultRedactKeys = []string{"password", wordToken, "secret", "key", "auth", "credential"}
+// passwd, passphrase and cookie are not covered by the others ("pass" alone would hide
+// "passthrough" and "bypass"); a header map's Cookie and Set-Cookie values are credentials as
+// much as its Authorization.
+var defaultRedactKeys = []string{"password", "passwd", "passphrase", wordToken, "secret", "key", "auth", "credential", "cookie"}
 
 // redactor hides secret-looking values and shortens long strings before a record is written.
 type redactor struct {
@@ -34,10 +38,15 @@ func newRedactor(extra []string, maxLen int) redactor {
 	}
 	bits := make([]uint64, len(keys))
 	for i := range bits {
-		bits[i] = 1
+		bits[i] = keyNameBit
 	}
-	return redactor{keys: keys, keySet: newKeywordSet(keys, bits), max: maxLen, values: true}
+	rw, rb, _ := ruleWords()
+	return redactor{keys: keys, keySet: newKeywordSet(slices.Concat(keys, rw), slices.Concat(bits, rb)), max: maxLen, values: true}
 }
+
+// keyNameBit is the bit of the redactor's key set that says a key names a secret; the others
+// are the redaction rules' (ruleWords), for keys that hold a credential.
+const keyNameBit = 1 << 63
 
 // encode turns caller fields into canonical JSON, redacted and truncated. The direct encoder
 // (encode_direct.go) writes the values webhooks and controllers send; encodeTree defines the
@@ -88,7 +97,7 @@ func (r redactor) secret(key string) bool {
 		return false
 	}
 	if mask, ascii := r.keySet.scan(key); ascii {
-		return mask != 0
+		return mask&keyNameBit != 0
 	}
 	k := strings.ToLower(key)
 	for _, s := range r.keys {
@@ -103,16 +112,19 @@ func (r redactor) value(v any) any {
 	switch x := v.(type) {
 	case string:
 		if r.values {
-			x = RedactSecrets(x) // before truncation, so a cut never leaves half a secret readable
+			x = r.redactString(x) // before truncation, so a cut never leaves half a secret readable
 		}
 		return r.truncate(x)
 	case []any:
+		if r.values {
+			redactArgv(x) // ["--password", "x"]: the option's value is the next element
+		}
 		for i := range x {
 			x[i] = r.value(x[i])
 		}
 		return x
 	case map[string]any:
-		if !r.anyLongKey(x) {
+		if !r.anyKeyRewritten(x) {
 			// No key is cut, so none can collide: redact in place. The tree is the encoder's own
 			// copy (plainTree or the round trip made it), never the caller's map; a new map per
 			// level cost a rich decision four map allocations (docs/benchmarks-ledger.md).
@@ -136,14 +148,14 @@ func (r redactor) value(v any) any {
 			} else {
 				e = r.value(e)
 			}
-			nk := r.truncate(k)
-			// Two long keys that share their first max bytes would collide once truncated;
-			// number the later ones rather than silently drop a value.
+			nk := r.rewriteKey(k)
+			// Two long keys that share their first max bytes would collide once truncated, two
+			// credentials once redacted; number the later ones rather than silently drop a value.
 			for i := 2; ; i++ {
 				if _, taken := out[nk]; !taken {
 					break
 				}
-				nk = fmt.Sprintf("%s#%d", r.truncate(k), i)
+				nk = fmt.Sprintf("%s#%d", r.rewriteKey(k), i)
 			}
 			out[nk] = e
 		}
@@ -153,13 +165,95 @@ func (r redactor) value(v any) any {
 	}
 }
 
-func (r redactor) anyLongKey(m map[string]any) bool {
+// anyKeyRewritten reports whether a key of m is not written as it is: cut, or holding a
+// credential ({"ghp_…": "alice"}, a map keyed by tokens).
+func (r redactor) anyKeyRewritten(m map[string]any) bool {
 	for k := range m {
-		if len(k) > r.max {
+		if len(k) > r.max || r.values && keyHidesSecret(k) {
 			return true
 		}
 	}
 	return false
+}
+
+// rewriteKey is what a key is written as: its credentials redacted (by value, as a string is),
+// then cut.
+func (r redactor) rewriteKey(k string) string {
+	if r.values {
+		k = RedactSecrets(k)
+	}
+	return r.truncate(k)
+}
+
+// keyHidesSecret reports whether RedactSecrets changes key k.
+func keyHidesSecret(k string) bool { return len(k) >= 8 && !hexLike(k) && RedactSecrets(k) != k }
+
+// redactString is a string value redacted: a JSON document in it as the record's own fields
+// are (keys and values, at any depth), then credential shapes in the text.
+func (r redactor) redactString(s string) string {
+	if looksLikeJSON(s) {
+		if out, ok := r.redactJSONText(s); ok {
+			s = out
+		}
+	}
+	return RedactSecrets(s)
+}
+
+// looksLikeJSON reports whether s starts, after white space, as a JSON object or array: a
+// document an MCP client passed as a string argument ({"password": "x"}), where neither a key
+// name nor a credential shape of the text rules is seen.
+// An array must start like one too: "[ToolSafetyViolation] …", a denial message, does not.
+func looksLikeJSON(s string) bool {
+	// Every string of a record comes here: a byte loop, not strings.TrimLeft, which builds its
+	// cut set on each call.
+	i := skipJSONSpace(s, 0)
+	if i == len(s) || s[i] != '{' && s[i] != '[' {
+		return false
+	}
+	if s[i] == '{' {
+		return true
+	}
+	i = skipJSONSpace(s, i+1)
+	if i == len(s) {
+		return false
+	}
+	switch c := s[i]; {
+	case c == '"' || c == '{' || c == '[' || c == ']' || c == '-' || '0' <= c && c <= '9':
+		return true
+	}
+	rest := s[i:]
+	return strings.HasPrefix(rest, "true") || strings.HasPrefix(rest, "false") || strings.HasPrefix(rest, "null")
+}
+
+func skipJSONSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// redactJSONText redacts the JSON document s as a record's fields and returns it re-encoded
+// canonically, if that changed anything; a string that is not one JSON document is left to
+// the text rules (ok false).
+func (r redactor) redactJSONText(s string) (string, bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return "", false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return "", false // more after the document: not one
+	}
+	before, err := appendCanonical(nil, tree)
+	if err != nil {
+		return "", false
+	}
+	after, err := appendCanonical(nil, r.value(tree))
+	if err != nil || bytes.Equal(before, after) {
+		return "", false
+	}
+	return string(after), true
 }
 
 // truncate cuts s to at most max bytes on a rune boundary and appends a marker saying how many

@@ -38,6 +38,35 @@ func TestRedaction(t *testing.T) {
 			want:  `{"Set-Cookie":"[REDACTED]","decision":"allow","sessionId":"[REDACTED]"}`,
 		},
 		{
+			name: "passwd, passphrase and cookie keys; header maps",
+			in: map[string]any{"db_passwd": "p", "gpgPassphrase": "q", "headers": map[string]any{"Cookie": "sid=1", "Set-Cookie": "sid=2",
+				"Authorization": "Basic x", "Accept": "text/html"}},
+			want: `{"db_passwd":"[REDACTED]","gpgPassphrase":"[REDACTED]","headers":{"Accept":"text/html","Authorization":"[REDACTED]",` +
+				`"Cookie":"[REDACTED]","Set-Cookie":"[REDACTED]"}}`,
+		},
+		{
+			name: "a JSON document in a string argument is redacted as fields",
+			in:   map[string]any{"body": `{"user": "alice", "password": "hunter2", "nested": [{"apiKey": "k"}]}`, "plain": `{"user":"bob"}`},
+			want: `{"body":"{\"nested\":[{\"apiKey\":\"[REDACTED]\"}],\"password\":\"[REDACTED]\",\"user\":\"alice\"}","plain":"{\"user\":\"bob\"}"}`,
+		},
+		{
+			name: "an option's value in the next list element",
+			in: map[string]any{"args": []any{"--user", "bob", "--password", "hunter2", "--token=abc", "--client-secret", "s",
+				"--cli-password", "c", "--no-password", "keep"}, "argv": []string{"mysql", "-h", "db", "-pS3cret", "x"},
+				"ssh": []string{"sshpass", "-p", "hunter2", "ssh", "-p", "22", "host"}, "curl": []string{"curl", "-u", "al:pw", "https://x"},
+				"run": []string{"docker", "run", "-p", "8080:80", "nginx"}},
+			want: `{"args":["--user","bob","--password","[REDACTED]","--token=[REDACTED]","--client-secret","[REDACTED]",` +
+				`"--cli-password","[REDACTED]","--no-password","keep"],"argv":["mysql","-h","db","-p[REDACTED]","x"],` +
+				`"curl":["curl","-u","al:[REDACTED]","https://x"],"run":["docker","run","-p","8080:80","nginx"],` +
+				`"ssh":["sshpass","-p","[REDACTED]","ssh","-p","22","host"]}`,
+		},
+		{
+			name: "a map whose keys are credentials",
+			in: map[string]any{"users": map[string]any{"ghp_" + strings.Repeat("a1B2", 9): "alice", "ghp_" + strings.Repeat("c3D4", 9): "bob",
+				"plain": "carol"}},
+			want: `{"users":{"[REDACTED:github-pat]":"alice","[REDACTED:github-pat]#2":"bob","plain":"carol"}}`,
+		},
+		{
 			name: "a credential word in prose is not a credential (values are redacted by shape, see secrets_test.go)",
 			in:   map[string]any{"message": "password is hunter2"},
 			want: `{"message":"password is hunter2"}`,

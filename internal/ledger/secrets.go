@@ -23,39 +23,47 @@ type secretRule struct {
 	requires string   // and, when set, only if this occurs too
 	re       *regexp.Regexp
 	group    int // the submatch that is the secret; 0 is the whole match
+	// redact, when set, is the rule instead of re: for what a regular expression cannot say
+	// (which tool an option belongs to).
+	redact func(string) (string, bool)
 }
 
 var secretRules = []secretRule{
 	{"private-key", []string{"private key"}, "",
-		regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)`), 0},
-	{"jwt", []string{"eyj"}, "", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0},
-	{"aws-access-token", []string{"akia", "asia", "abia", "acca", "a3t"}, "", regexp.MustCompile(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), 0},
+		regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)`), 0, nil},
+	{"jwt", []string{"eyj"}, "", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0, nil},
+	{"aws-access-token", []string{"akia", "asia", "abia", "acca", "a3t"}, "", regexp.MustCompile(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), 0, nil},
 	{"github-pat", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, "",
-		regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{60,255})\b`), 0},
-	{"gitlab-pat", []string{"glpat-"}, "", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), 0},
-	{"slack-token", []string{"xox"}, "", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0},
-	{"slack-webhook-url", []string{"hooks.slack.com"}, "", regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/_-]{20,}`), 0},
-	{"stripe-access-token", []string{"sk_", "rk_"}, "", regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`), 0},
-	{"gcp-api-key", []string{"aiza"}, "", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), 0},
-	{"openai-api-key", []string{"sk-"}, "", regexp.MustCompile(`\bsk-(?:proj-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{20,}`), 0},
-	{"npm-access-token", []string{"npm_"}, "", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0},
+		regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{60,255})\b`), 0, nil},
+	{"gitlab-pat", []string{"glpat-"}, "", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), 0, nil},
+	{"slack-token", []string{"xox"}, "", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0, nil},
+	{"slack-webhook-url", []string{"hooks.slack.com"}, "", regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/_-]{20,}`), 0, nil},
+	{"stripe-access-token", []string{"sk_", "rk_"}, "", regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`), 0, nil},
+	{"gcp-api-key", []string{"aiza"}, "", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), 0, nil},
+	{"openai-api-key", []string{"sk-"}, "", regexp.MustCompile(`\bsk-(?:proj-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{20,}`), 0, nil},
+	{"npm-access-token", []string{"npm_"}, "", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0, nil},
 	// "Authorization: Bearer x", "Authorization: token x", "bearer x".
 	{authorizationRule, authorizationWords, "",
-		regexp.MustCompile(`(?i)(?:\bauthorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*|\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})`), 1},
+		regexp.MustCompile(`(?i)(?:\bauthorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*|\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})`), 1, nil},
+	// "Cookie: a=b; c=d" (and Set-Cookie), a header in a command line or a message: the whole value.
+	{"cookie-header", []string{"cookie"}, "", regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
+	// mysql -pSECRET, sshpass -p x, curl -u user:pass: a known tool's password options
+	// (credentials.go), which mean other things for other tools.
+	{cliPasswordRule, toolWords, "", nil, 0, redactCommandLine},
 	// https://user:password@host
-	{"basic-auth-url", []string{"://"}, "@", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:([^/\s@]+)@`), 1},
+	{"basic-auth-url", []string{"://"}, "@", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:([^/\s@]+)@`), 1, nil},
 	// --password=x, --api-key x, -token=x: an option, so the value may follow a space.
 	{"credential-option", credentialKeywords, "",
-		regexp.MustCompile(`(?i)(?:^|[\s"'(])--?[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|\s+)("[^"]*"|'[^']*'|[^\s"']+)`), 1},
+		regexp.MustCompile(`(?i)(?:^|[\s"'(])--?[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|\s+)("[^"]*"|'[^']*'|[^\s"']+)`), 1, nil},
 	// PASSWORD=x, client_secret: x: an assignment needs = or :, so prose ("the token expired") stays.
 	{"credential-assignment", credentialKeywords, "",
-		regexp.MustCompile(`(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|:\s*)("[^"]*"|'[^']*'|[^\s"']+)`), 1},
+		regexp.MustCompile(`(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|:\s*)("[^"]*"|'[^']*'|[^\s"']+)`), 1, nil},
 }
 
 // The names an option or assignment of a credential has.
-const credentialNames = `(?:password|passwd|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)`
+const credentialNames = `(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|cookie)`
 
-var credentialKeywords = []string{"pass", "pwd", wordToken, "secret", "key", "cred"}
+var credentialKeywords = []string{"pass", "pwd", wordToken, "secret", "key", "cred", "cookie"}
 
 // wordToken is a keyword of several rules and a default redaction key.
 const wordToken = "token"
@@ -112,12 +120,16 @@ func redactSecretsLowered(s string) string {
 var ruleKeywords, anyRuleKeyword = compileRuleKeywords()
 
 func compileRuleKeywords() (*keywordSet, uint64) {
-	if 2*len(secretRules) > 64 {
+	words, bits, all := ruleWords()
+	return newKeywordSet(words, bits), all
+}
+
+// ruleWords are the rules' keywords and requires strings with their bits; a redactor's key set
+// holds them too (keyNameBit apart), so one scan of a key answers both questions.
+func ruleWords() (words []string, bits []uint64, all uint64) {
+	if 2*len(secretRules) > 63 {
 		panic("ledger: more secret rules than keyword bits")
 	}
-	var words []string
-	var bits []uint64
-	var all uint64
 	for i, r := range secretRules {
 		for _, w := range r.keywords {
 			words, bits = append(words, w), append(bits, 1<<(2*i))
@@ -127,7 +139,7 @@ func compileRuleKeywords() (*keywordSet, uint64) {
 			words, bits = append(words, r.requires), append(bits, 1<<(2*i+1))
 		}
 	}
-	return newKeywordSet(words, bits), all
+	return words, bits, all
 }
 
 // ruleTriggered reports whether rule i runs on a string with scan mask mask: one of its keywords
@@ -137,6 +149,9 @@ func ruleTriggered(mask uint64, i int) bool {
 }
 
 func (r secretRule) apply(s string) (string, bool) {
+	if r.redact != nil {
+		return r.redact(s)
+	}
 	locs := r.locate(s)
 	if locs == nil {
 		return s, false

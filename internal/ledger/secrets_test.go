@@ -43,6 +43,24 @@ func TestRedactSecrets(t *testing.T) {
 		{"private key block", "key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\ndone",
 			"key:\n[REDACTED:private-key]\ndone"},
 		{"private key cut short", "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA", "[REDACTED:private-key]"},
+		// A known tool's password options, which the generic option rule does not know.
+		{"mysql -p attached", `mysql -uroot -pS3cretPw db`, `mysql -uroot -p[REDACTED:cli-password] db`},
+		{"mysql in a pipeline", `cat dump.sql | sudo /usr/bin/mysql -h db -phunter22`, `cat dump.sql | sudo /usr/bin/mysql -h db -p[REDACTED:cli-password]`},
+		{"mysql -p prompts", `mysql -u root -p mydb`, `mysql -u root -p mydb`},
+		{"sshpass -p", `sshpass -p 'hunter22' ssh deploy@host`, `sshpass -p '[REDACTED:cli-password]' ssh deploy@host`},
+		{"curl -u", `curl -u alice:s3cretpw https://api.example.com`, `curl -u alice:[REDACTED:cli-password] https://api.example.com`},
+		{"curl --user quoted", `curl --user "alice:s3cret pw" https://x`, `curl --user "alice:[REDACTED:cli-password] pw" https://x`},
+		{"docker login -p", `docker login -u bot -p s3cretpw registry.example.com`, `docker login -u bot -p [REDACTED:cli-password] registry.example.com`},
+		{"docker run -p is a port", `docker run -p 8080:80 nginx`, `docker run -p 8080:80 nginx`},
+		{"ssh -p is a port", `ssh -p 2222 deploy@host`, `ssh -p 2222 deploy@host`},
+		{"redis-cli -a", `redis-cli -h cache -a s3cretpw PING`, `redis-cli -h cache -a [REDACTED:cli-password] PING`},
+		{"--cli-password", `tool --cli-password s3cretpw --verbose`, `tool --cli-password [REDACTED:credential-option] --verbose`},
+		{"--client-secret", `az login --client-secret abcdef123 --tenant t`, `az login --client-secret [REDACTED:credential-option] --tenant t`},
+		{"--passphrase", `gpg --batch --passphrase hunter22 -d f.gpg`, `gpg --batch --passphrase [REDACTED:credential-option] -d f.gpg`},
+		{"curl --cookie", `curl --cookie session=abc123def https://x`, `curl --cookie [REDACTED:credential-option] https://x`},
+		// Cookie headers: the whole value, every cookie in it.
+		{"cookie header", `curl -H "Cookie: session=abc123; csrf=def456" https://x`, `curl -H "Cookie: [REDACTED:cookie-header]" https://x`},
+		{"set-cookie line", "HTTP/1.1 200 OK\r\nSet-Cookie: sid=abcdef0123; HttpOnly\r\n", "HTTP/1.1 200 OK\r\nSet-Cookie: [REDACTED:cookie-header]\r\n"},
 		// What must stay readable: ordinary commands, paths, digests.
 		{"plain command", `git push origin main`, `git push origin main`},
 		{"sha256 digest", `sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08`,
@@ -156,6 +174,8 @@ func directEncoderCases() []map[string]any {
 		{"Authorization": map[string]any{"f": 1, "l": []any{"x", true}}, "Sandbox": []string{"s"}, "nested": []any{map[string]any{"Secret": nil}, map[string]string{"tokenX": "t", "y": "Bearer abcdefgh12345"}}},
 		{"long": strings.Repeat("é", 40) + "--password=hunter22", "k": "-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY-----"},
 		{"empty": map[string]any{}, "": ""},
+		{"argv": []string{"mysql", "-pS3cret", "--token", "t"}, "l": []any{"sshpass", "-p", "x", "ssh", 1}, "body": `{"password":"x","n":1.5}`,
+			"m": map[string]any{"ghp_" + strings.Repeat("b", 36): "v", "Cookie: a=b": "c"}, "msg": "[Denied] curl -u a:b -H 'Cookie: s=1'"},
 	}
 }
 

@@ -75,7 +75,8 @@ func parseSegmentName(n string) (index uint64, day string, gz, ok bool) {
 }
 
 // listSegments returns a chain's segments ordered by index. Other files (head, lock, temporary
-// and torn-tail files) are ignored.
+// and torn-tail files) are ignored; a symbolic link of any name is ErrSymlink, as nothing a
+// journal writes is one and skipping it would let a spliced file pass as a missing one.
 func listSegments(dir string) ([]segment, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -83,6 +84,9 @@ func listSegments(dir string) ([]segment, error) {
 	}
 	byIndex := map[uint64]*segment{}
 	for _, e := range ents {
+		if e.Type()&os.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%w: %s", ErrSymlink, filepath.Join(dir, e.Name()))
+		}
 		if !e.Type().IsRegular() {
 			continue
 		}
@@ -100,7 +104,7 @@ func listSegments(dir string) ([]segment, error) {
 		case !seen:
 			byIndex[index] = &segment{name: name, index: index, day: day, gz: gz, size: info.Size()}
 		case s.name != name:
-			return nil, fmt.Errorf("two segments with index %d: %s and %s", index, s.name, name)
+			return nil, fmt.Errorf("%w: two segments with index %d: %s and %s", ErrCorrupt, index, s.name, name)
 		default:
 			s.plainLeftover = true
 			if gz {
@@ -119,7 +123,7 @@ func listSegments(dir string) ([]segment, error) {
 // openSegment returns a reader over a segment's data: its decompressed bytes up to the
 // unwritten (zero) space at its end, if it has any (see dataReader).
 func openSegment(dir string, s segment) (io.ReadCloser, error) {
-	f, err := os.Open(filepath.Join(dir, s.file()))
+	f, err := openNoFollow(filepath.Join(dir, s.file()), os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -166,9 +170,35 @@ func newLineReader(r io.Reader) *lineReader {
 }
 
 // Next returns the next line without its newline. At the end it returns io.EOF, or errTorn with
-// the unterminated bytes when the data does not end in a newline.
+// the unterminated bytes when the data does not end in a newline. A line longer than
+// MaxLineBytes (terminated or not) is errLineTooLong, found after reading at most that much: no
+// journal writes one, so it is damage or a planted file, and its memory is bounded.
 func (lr *lineReader) Next() ([]byte, error) {
-	b, err := lr.r.ReadBytes('\n')
+	var b []byte
+	var err error
+	for {
+		var frag []byte
+		frag, err = lr.r.ReadSlice('\n')
+		n := len(b) + len(frag)
+		if err == nil {
+			n-- // the newline
+		}
+		if n > MaxLineBytes {
+			lr.offset = lr.next
+			return nil, fmt.Errorf("line %d: %w", lr.line+1, errLineTooLong)
+		}
+		if len(b)+len(frag) > cap(b) && b != nil {
+			// Grow by doubling, capped at the limit: append's gentler growth for large slices
+			// allocated four times a long line's size on the way to refusing it.
+			nb := make([]byte, len(b), min(max(2*cap(b), len(b)+len(frag)), MaxLineBytes+1))
+			copy(nb, b)
+			b = nb
+		}
+		b = append(b, frag...) // a copy, as ReadBytes returns: callers keep lines
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			break
+		}
+	}
 	lr.offset = lr.next
 	lr.next += int64(len(b))
 	if errors.Is(err, io.EOF) {
@@ -186,6 +216,9 @@ func (lr *lineReader) Next() ([]byte, error) {
 }
 
 var errTorn = errors.New("unterminated final line")
+
+// errLineTooLong is a line no journal writes; it is ErrCorrupt.
+var errLineTooLong = fmt.Errorf("%w: line longer than %d bytes (MaxLineBytes)", ErrCorrupt, MaxLineBytes)
 
 // firstRecord and lastRecord read a segment's first and last records.
 func firstRecord(dir string, s segment) (parsed, error) {
@@ -241,7 +274,7 @@ func lastRecord(dir string, s segment) (parsed, error) {
 // not by the file: the unwritten space after the data (a live segment's zeros, or a multi-GB
 // sparse run someone planted) is skipped one fixed window at a time.
 func lastRecordPlain(path string) (parsed, error) {
-	f, err := os.Open(path)
+	f, err := openNoFollow(path, os.O_RDONLY, 0)
 	if err != nil {
 		return parsed{}, err
 	}

@@ -114,7 +114,7 @@ func writeSignature(dir, name string, h SignedHead) error {
 		return err
 	}
 	tmp := filepath.Join(dir, name+".tmp")
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o640)
+	f, err := openNoFollow(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o640)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func writeSignature(dir, name string, h SignedHead) error {
 
 // readSignature reads a signed head; ok is false when the file does not exist.
 func readSignature(path string) (h SignedHead, ok bool, err error) {
-	b, err := os.ReadFile(path)
+	b, err := readSmallFile(path)
 	if os.IsNotExist(err) {
 		return SignedHead{}, false, nil
 	}

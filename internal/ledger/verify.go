@@ -176,7 +176,9 @@ type chainDir struct{ dir, writer string }
 // chainDirs finds the chains under dir: subdirectories holding segments or a head file (a
 // volume's lost+found is not one), or dir itself when it is a writer's directory.
 func chainDirs(dir string) ([]chainDir, error) {
-	if isChain(dir) {
+	if ok, err := isChain(dir); err != nil {
+		return nil, err
+	} else if ok {
 		return []chainDir{{dir: dir, writer: filepath.Base(filepath.Clean(dir))}}, nil
 	}
 	ents, err := os.ReadDir(dir)
@@ -185,7 +187,20 @@ func chainDirs(dir string) ([]chainDir, error) {
 	}
 	var out []chainDir
 	for _, e := range ents {
-		if sub := filepath.Join(dir, e.Name()); e.IsDir() && isChain(sub) {
+		sub := filepath.Join(dir, e.Name())
+		if e.Type()&os.ModeSymlink != 0 {
+			// A writer's directory linked in from elsewhere is a chain no writer of this volume
+			// wrote (or one of them twice): refuse it by name rather than skip or follow it.
+			return nil, fmt.Errorf("ledger: %w: %s", ErrSymlink, sub)
+		}
+		if !e.IsDir() {
+			continue
+		}
+		ok, err := isChain(sub)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			out = append(out, chainDir{dir: sub, writer: e.Name()})
 		}
 	}
@@ -195,12 +210,20 @@ func chainDirs(dir string) ([]chainDir, error) {
 	return out, nil
 }
 
-func isChain(dir string) bool {
-	if _, err := os.Stat(filepath.Join(dir, headFile)); err == nil {
-		return true
-	}
+// isChain reports whether dir holds a chain; a symbolic link in it, or two segments with one
+// index, is an error, not "no chain", so a chain so altered is reported instead of passed over
+// (with its head file removed it was skipped). A directory that cannot be read (a volume's
+// lost+found) is no chain.
+func isChain(dir string) (bool, error) {
 	segs, err := listSegments(dir)
-	return err == nil && len(segs) > 0
+	if errors.Is(err, ErrSymlink) || errors.Is(err, ErrCorrupt) {
+		return false, fmt.Errorf("ledger: %w", err)
+	}
+	if err == nil && len(segs) > 0 {
+		return true, nil
+	}
+	_, err = os.Lstat(filepath.Join(dir, headFile))
+	return err == nil, nil
 }
 
 // claim is what a retention record says it deleted.

@@ -26,6 +26,8 @@ type Report struct {
 	// Verified says whether the ledger verified (ledger.Verify); VerifySummary is its summary.
 	Verified      bool   `json:"verified"`
 	VerifySummary string `json:"verifySummary"`
+	// VerifyError is why the ledger does not verify (the first break), when it does not.
+	VerifyError string `json:"verifyError,omitempty"`
 	// Candidates says what the decisions were replayed under: "recorded snapshots", or the
 	// candidate objects.
 	Candidates []string `json:"candidates"`
@@ -109,6 +111,12 @@ func Replay(ctx context.Context, ledgerDir string, candidates []client.Object) (
 	rep := Report{Ledger: ledgerDir, ByRule: map[string]RuleCount{}, UnreplayableByWhy: map[string]int{}}
 	vr, verr := ledger.Verify(ledgerDir)
 	rep.Verified, rep.VerifySummary = verr == nil && vr.OK(), vr.Summary()
+	switch {
+	case verr != nil:
+		rep.VerifyError = verr.Error()
+	case !rep.Verified:
+		rep.VerifyError = vr.Summary()
+	}
 	if verr != nil && !errors.Is(verr, ledger.ErrBroken) {
 		return rep, verr
 	}

@@ -1,7 +1,11 @@
 package replay
 
 import (
+	"bytes"
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -147,5 +151,39 @@ func TestReplayReproducesRecordedDecisionsAndSaysWhatItCannotReplay(t *testing.T
 	// A candidate that is not a policy kind is refused, naming it.
 	if _, err := Replay(context.Background(), f.dir, []client.Object{&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: "t"}}}); err == nil {
 		t.Error("an AgentTool candidate was accepted")
+	}
+}
+
+// Run exits ExitError, naming why, when the ledger does not verify: a replay of altered records
+// must not pass for a clean "nothing flips".
+func TestRunFailsOnALedgerThatDoesNotVerify(t *testing.T) {
+	f := newFixture(t)
+	f.decide("read-src", true, safetyv1alpha1.ToolArguments{Paths: []string{"src/a.go"}})
+	var out, errOut bytes.Buffer
+	if code := Run(context.Background(), Options{Ledger: f.dir}, &out, &errOut); code != ExitNoFlips {
+		t.Fatalf("clean ledger: exit %d, want %d\n%s%s", code, ExitNoFlips, out.String(), errOut.String())
+	}
+	segs, err := filepath.Glob(filepath.Join(f.dir, "w", "*.jsonl"))
+	if err != nil || len(segs) == 0 {
+		t.Fatalf("fixture: segments %v, %v", segs, err)
+	}
+	data, err := os.ReadFile(segs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	altered := bytes.Replace(data, []byte(`"src/a.go"`), []byte(`"src/b.go"`), 1)
+	if bytes.Equal(altered, data) {
+		t.Fatal("fixture: no recorded path to alter")
+	}
+	if err := os.WriteFile(segs[0], altered, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := Run(context.Background(), Options{Ledger: f.dir}, &out, &errOut); code != ExitError {
+		t.Fatalf("altered ledger: exit %d, want %d\n%s%s", code, ExitError, out.String(), errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "does not verify") || !strings.Contains(errOut.String(), "hash mismatch") {
+		t.Errorf("altered ledger: stderr %q, want it to say the ledger does not verify and why", errOut.String())
 	}
 }

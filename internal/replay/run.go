@@ -32,7 +32,9 @@ type Options struct {
 	JSON bool
 }
 
-// Exit codes of Run, like diff(1): nothing flips, something flips, replay failed.
+// Exit codes of Run, like diff(1): nothing flips, something flips, replay failed. A ledger that
+// does not verify is a failure, whatever the replay found: its decisions may not be the ones
+// made, so "nothing flips" from it would be a clean bill the ledger cannot give.
 const (
 	ExitNoFlips = 0
 	ExitFlips   = 1
@@ -65,6 +67,10 @@ func Run(ctx context.Context, opts Options, out, errOut io.Writer) int {
 		}
 	} else {
 		WriteHuman(out, rep)
+	}
+	if !rep.Verified {
+		printf(errOut, "error: the ledger does not verify, so what it replays may not be what was decided: %s\n", rep.VerifyError)
+		return ExitError
 	}
 	if len(rep.Flips) > 0 {
 		return ExitFlips

@@ -26,7 +26,9 @@ import (
 //
 // LedgerSignedHead is a writer's newest record, signed with the operator's ledger key. Published
 // here, outside the ledger's volume, it lets verify detect records cut from the end of a chain and
-// a chain re-hashed as a whole.
+// a chain re-hashed as a whole. Once marked notOnChainSince an entry is frozen whole (self ==
+// oldSelf): with only its seq and mark held, a writer could re-sign it, or move its segment,
+// hash's signature or time, and the evidence would no longer be what was published.
 type LedgerSignedHeadApplyConfiguration struct {
 	// writer is the chain (a webhook pod's name).
 	Writer *string `json:"writer,omitempty"`

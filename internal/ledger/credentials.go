@@ -1,0 +1,283 @@
+package ledger
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Redaction of credentials given on a command line, as a list of words (["mysql", "-pSECRET"],
+// ["--password", "x"]) or as one string ("sshpass -p x ssh host"). One classifier decides for
+// both forms: an option is a credential's when its name (without dashes) is a credential name
+// (credentialOptionName: the names the credential-option rule of RedactSecrets matches in text,
+// "--password=x", "--client-secret x", "--cli-password x"), or when it is one of the short options
+// a known tool takes a password with (toolPasswordOptions). Key names are broader ("key", "auth"
+// as substrings): as option names they would hide the word after "--sort-keys" or "--author".
+
+// toolOption is a short option a tool takes a credential with.
+type toolOption struct {
+	flag     string // with its dash: "-p"
+	attached bool   // -pSECRET
+	separate bool   // -p SECRET
+	userPass bool   // the value is user:password, and only the password is secret
+	after    string // the option means a password only after this word (docker login -p)
+}
+
+// toolPasswordOptions are the tools whose short options take a password. Elsewhere the same
+// letters mean something else (docker run -p is a port, ssh -p too), so they count only here.
+var toolPasswordOptions = func() map[string][]toolOption {
+	m := map[string][]toolOption{}
+	add := func(opts []toolOption, tools ...string) {
+		for _, t := range tools {
+			m[t] = append(m[t], opts...)
+		}
+	}
+	add([]toolOption{{flag: "-p", attached: true}}, "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlcheck",
+		"mysqlshow", "mysqlpump", "mariadb", "mariadb-dump", "mariadb-admin", "7z", "7za", "7zz")
+	add([]toolOption{{flag: "-p", attached: true, separate: true}}, "sshpass", "mongo", "mongosh", "mongodump",
+		"mongorestore", "mongoexport", "mongoimport")
+	add([]toolOption{{flag: "-p", attached: true, separate: true, after: "login"}}, "docker", "podman", "buildah",
+		"skopeo", "nerdctl", "helm", "oras", "crane")
+	add([]toolOption{{flag: "-a", attached: true, separate: true}}, "redis-cli", "valkey-cli")
+	add([]toolOption{{flag: "-P", separate: true}}, "zip", "unzip")
+	add([]toolOption{{flag: "-P", attached: true, separate: true}}, "sqlcmd")
+	add([]toolOption{{flag: "-u", attached: true, separate: true, userPass: true},
+		{flag: "--user", separate: true, userPass: true}, {flag: "-U", attached: true, separate: true, userPass: true},
+		{flag: "--proxy-user", separate: true, userPass: true}}, "curl")
+	return m
+}()
+
+// commandWrappers run the command that follows their options: its options are not theirs.
+var commandWrappers = map[string]bool{"sshpass": true}
+
+// toolFlags are the options of toolPasswordOptions, for a quick look before a string is split.
+var toolFlags = func() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, opts := range toolPasswordOptions {
+		for _, o := range opts {
+			if !seen[o.flag] {
+				seen[o.flag] = true
+				out = append(out, o.flag)
+			}
+		}
+	}
+	return out
+}()
+
+// toolWords are the tool names, for the keyword scan that lets a string without any skip the
+// word-by-word pass.
+var toolWords = func() []string {
+	var out []string
+	for t := range toolPasswordOptions {
+		out = append(out, strings.ToLower(t))
+	}
+	return out
+}()
+
+// credentialOption matches an option name (without its dashes) that names a credential.
+var credentialOption = regexp.MustCompile(`(?i)^[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*$`)
+
+// credentialOptionName is the classifier of option names, for lists and (through the
+// credential-option rule, built from the same credentialNames) for text.
+func credentialOptionName(name string) bool { return credentialOption.MatchString(name) }
+
+// argvSecrets calls hide(i, from) for every word of argv that holds a credential, from the byte
+// where the credential starts (0: the whole word). generic says whether options named by
+// credentialOptionName count too (in text the credential-option rule finds those).
+func argvSecrets(n int, word func(int) (string, bool), generic bool, hide func(i, from int)) {
+	var tool string
+	var opts []toolOption
+	var sawAfter []string   // words after the tool that an option needs (toolOption.after)
+	var pending *toolOption // the option before takes this word as its value
+	pendingAny := false
+	for i := range n {
+		w, ok := word(i)
+		if !ok {
+			pending, pendingAny = nil, false
+			continue
+		}
+		if pendingAny {
+			from := 0
+			if pending != nil && pending.userPass {
+				from = userPassFrom(w)
+			}
+			if from >= 0 {
+				hide(i, from)
+			}
+			pending, pendingAny = nil, false
+			continue
+		}
+		switch w {
+		case "|", "||", "&&", ";", "&":
+			tool, opts, sawAfter = "", nil, sawAfter[:0]
+			continue
+		}
+		if base := path.Base(w); toolPasswordOptions[base] != nil {
+			tool, opts, sawAfter = base, toolPasswordOptions[base], sawAfter[:0]
+			continue
+		}
+		if len(w) < 2 || w[0] != '-' {
+			if commandWrappers[tool] {
+				tool, opts, sawAfter = "", nil, sawAfter[:0] // sshpass -p x ssh -p 22: ssh's options are ssh's
+			} else if tool != "" && slices.ContainsFunc(opts, func(o toolOption) bool { return o.after == w }) {
+				sawAfter = append(sawAfter, w)
+			}
+			continue
+		}
+		if o, from, matched := toolOptionOf(w, opts, sawAfter); matched {
+			if from < 0 {
+				pending, pendingAny = o, true
+			} else if o.userPass {
+				if f := userPassFrom(w[from:]); f >= 0 {
+					hide(i, from+f)
+				}
+			} else {
+				hide(i, from)
+			}
+			continue
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
+		if !generic || name == "" || strings.HasPrefix(name, "no-") || !credentialOptionName(name) {
+			continue
+		}
+		if hasValue {
+			hide(i, strings.IndexByte(w, '=')+1)
+		} else {
+			pending, pendingAny = nil, true
+		}
+	}
+}
+
+// toolOptionOf finds w among the tool's password options: from is where its value starts in w,
+// or -1 when the value is the next word.
+func toolOptionOf(w string, opts []toolOption, sawAfter []string) (*toolOption, int, bool) {
+	for k := range opts {
+		o := &opts[k]
+		if o.after != "" && !slices.Contains(sawAfter, o.after) {
+			continue
+		}
+		switch {
+		case w == o.flag && o.separate:
+			return o, -1, true
+		case strings.HasPrefix(w, o.flag+"=") && len(o.flag) > 2:
+			return o, len(o.flag) + 1, true
+		case strings.HasPrefix(w, o.flag) && len(w) > len(o.flag) && o.attached && len(o.flag) == 2:
+			return o, len(o.flag), true
+		}
+	}
+	return nil, 0, false
+}
+
+// userPassFrom is where the password starts in user:password, or -1 when there is none (curl
+// then asks for it).
+func userPassFrom(w string) int {
+	i := strings.IndexByte(w, ':')
+	if i < 0 || i == len(w)-1 {
+		return -1
+	}
+	return i + 1
+}
+
+// redactCommandLine hides the credentials argvSecrets finds in s, split into words at spaces,
+// as "[REDACTED:cli-password]". Quotes around a value are kept outside the marker.
+func redactCommandLine(s string) (string, bool) {
+	if !containsAny(s, toolFlags) {
+		return s, false // no password option of any tool: most strings that name a tool
+	}
+	type span struct{ start, end int }
+	var words []span
+	for i := 0; i < len(s); {
+		for i < len(s) && isSpace(s[i]) {
+			i++
+		}
+		j := i
+		for j < len(s) && !isSpace(s[j]) {
+			j++
+		}
+		if j > i {
+			words = append(words, span{i, j})
+		}
+		i = j
+	}
+	unquote := func(w string) string { return strings.Trim(w, `"'`) }
+	var cuts []span
+	argvSecrets(len(words), func(k int) (string, bool) { return unquote(s[words[k].start:words[k].end]), true },
+		false, func(k, from int) {
+			w := s[words[k].start:words[k].end]
+			lead := len(w) - len(strings.TrimLeft(w, `"'`))
+			end := words[k].end - (len(w) - len(strings.TrimRight(w, `"'`)))
+			if start := words[k].start + lead + from; start < end {
+				cuts = append(cuts, span{start, end})
+			}
+		})
+	if len(cuts) == 0 {
+		return s, false
+	}
+	var b strings.Builder
+	last := 0
+	for _, c := range cuts {
+		if strings.HasPrefix(s[c.start:c.end], "[REDACTED") {
+			continue
+		}
+		b.WriteString(s[last:c.start])
+		b.WriteString("[REDACTED:" + cliPasswordRule + "]")
+		last = c.end
+	}
+	if last == 0 {
+		return s, false
+	}
+	b.WriteString(s[last:])
+	return b.String(), true
+}
+
+const cliPasswordRule = "cli-password"
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// redactArgv hides, in a list of values, the string elements argvSecrets finds: the element
+// (or its part after = or the user's colon) becomes Redacted. It reports whether it changed any.
+func redactArgv(list []any) bool {
+	changed := false
+	argvSecrets(len(list), func(i int) (string, bool) { s, ok := list[i].(string); return s, ok }, true,
+		func(i, from int) {
+			s := list[i].(string)
+			if s[from:] != Redacted {
+				list[i], changed = s[:from]+Redacted, true
+			}
+		})
+	return changed
+}
+
+// argvHasSecret reports whether redactArgv would change a list, for the direct encoder, which
+// leaves such lists to the tree path.
+func argvHasSecret[V any](list []V) bool {
+	// Only a word that is an option or a known tool can start a credential: most lists (paths,
+	// ids) have neither, and skip the pass.
+	candidate := false
+	for _, v := range list {
+		if s, ok := any2string(v); ok && (len(s) > 1 && s[0] == '-' || toolPasswordOptions[path.Base(s)] != nil) {
+			candidate = true
+			break
+		}
+	}
+	if !candidate {
+		return false
+	}
+	found := false
+	argvSecrets(len(list), func(i int) (string, bool) { return any2string(list[i]) }, true,
+		func(i, from int) {
+			if s, _ := any2string(list[i]); s[from:] != Redacted {
+				found = true
+			}
+		})
+	return found
+}
+
+func any2string[V any](v V) (string, bool) {
+	s, ok := any(v).(string)
+	return s, ok
+}
