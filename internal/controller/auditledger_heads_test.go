@@ -42,13 +42,7 @@ var _ = Describe("Published heads of writers long gone", func() {
 		Expect(publish("toolgate-controller-manager-7c9f-live", now.Add(-time.Hour))).To(Succeed())
 
 		dir := GinkgoT().TempDir()
-		j, err := ledger.Open(audit.Config(nil, dir, "test", clk))
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(j.Close)
-		r := &controller.AuditLedgerReconciler{Client: k8sClient, Clock: clk, Journal: j, Dir: dir}
-		_, err = r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(al)})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
+		reconcileHeads(al, dir, clk)
 		Expect(al.Status.SignedHeads).To(HaveLen(1))
 		Expect(al.Status.SignedHeads[0].Writer).To(Equal("toolgate-controller-manager-7c9f-live"))
 
@@ -74,14 +68,20 @@ var _ = Describe("Published heads of writers long gone", func() {
 			obj := ac.AuditLedger(audit.LedgerName).WithStatus(ac.AuditLedgerStatus().WithSignedHeads(audit.SignedHeadApply(h)))
 			Expect(k8sClient.Status().Apply(ctx, obj, client.FieldOwner("toolgate-ledger-"+writer), client.ForceOwnership)).To(Succeed())
 		}
-		j, err := ledger.Open(audit.Config(nil, dir, "test", clk))
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(j.Close)
-		r := &controller.AuditLedgerReconciler{Client: k8sClient, Clock: clk, Journal: j, Dir: dir}
-		_, err = r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(al)})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
+		reconcileHeads(al, dir, clk)
 		Expect(al.Status.SignedHeads).To(HaveLen(1))
 		Expect(al.Status.SignedHeads[0].Writer).To(Equal("writer-on-volume"))
 	})
 })
+
+// reconcileHeads runs the AuditLedger reconciler once with a journal in dir, and reads al back.
+func reconcileHeads(al *safetyv1alpha1.AuditLedger, dir string, clk *clocktesting.FakeClock) {
+	GinkgoHelper()
+	j, err := ledger.Open(audit.Config(nil, dir, "test", clk))
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(j.Close)
+	r := &controller.AuditLedgerReconciler{Client: k8sClient, Clock: clk, Journal: j, Dir: dir}
+	_, err = r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(al)})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(al), al)).To(Succeed())
+}

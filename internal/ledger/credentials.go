@@ -69,7 +69,7 @@ var toolFlags = func() []string {
 // toolWords are the tool names, for the keyword scan that lets a string without any skip the
 // word-by-word pass.
 var toolWords = func() []string {
-	var out []string
+	out := make([]string, 0, len(toolPasswordOptions))
 	for t := range toolPasswordOptions {
 		out = append(out, strings.ToLower(t))
 	}
@@ -87,66 +87,88 @@ func credentialOptionName(name string) bool { return credentialOption.MatchStrin
 // where the credential starts (0: the whole word). generic says whether options named by
 // credentialOptionName count too (in text the credential-option rule finds those).
 func argvSecrets(n int, word func(int) (string, bool), generic bool, hide func(i, from int)) {
-	var tool string
-	var opts []toolOption
-	var sawAfter []string   // words after the tool that an option needs (toolOption.after)
-	var pending *toolOption // the option before takes this word as its value
-	pendingAny := false
+	s := argvScan{generic: generic, hide: hide}
 	for i := range n {
 		w, ok := word(i)
 		if !ok {
-			pending, pendingAny = nil, false
+			s.pending, s.pendingAny = nil, false
 			continue
 		}
-		if pendingAny {
-			from := 0
-			if pending != nil && pending.userPass {
-				from = userPassFrom(w)
+		s.word(i, w)
+	}
+}
+
+// argvScan is argvSecrets' state from one word to the next.
+type argvScan struct {
+	generic    bool
+	hide       func(i, from int)
+	tool       string
+	opts       []toolOption
+	sawAfter   []string    // words after the tool that an option needs (toolOption.after)
+	pending    *toolOption // the option before takes this word as its value
+	pendingAny bool
+}
+
+func (s *argvScan) setTool(tool string) {
+	s.tool, s.opts, s.sawAfter = tool, toolPasswordOptions[tool], s.sawAfter[:0]
+}
+
+func (s *argvScan) word(i int, w string) {
+	if s.pendingAny {
+		from := 0
+		if s.pending != nil && s.pending.userPass {
+			from = userPassFrom(w)
+		}
+		if from >= 0 {
+			s.hide(i, from)
+		}
+		s.pending, s.pendingAny = nil, false
+		return
+	}
+	switch w {
+	case "|", "||", "&&", ";", "&":
+		s.setTool("")
+		return
+	}
+	if base := path.Base(w); toolPasswordOptions[base] != nil {
+		s.setTool(base)
+		return
+	}
+	if len(w) < 2 || w[0] != '-' {
+		if commandWrappers[s.tool] {
+			s.setTool("") // sshpass -p x ssh -p 22: ssh's options are ssh's
+		} else if s.tool != "" && slices.ContainsFunc(s.opts, func(o toolOption) bool { return o.after == w }) {
+			s.sawAfter = append(s.sawAfter, w)
+		}
+		return
+	}
+	s.option(i, w)
+}
+
+// option handles a word that starts with a dash: a tool's password option, or (generic) an
+// option named like a credential.
+func (s *argvScan) option(i int, w string) {
+	if o, from, matched := toolOptionOf(w, s.opts, s.sawAfter); matched {
+		switch {
+		case from < 0:
+			s.pending, s.pendingAny = o, true
+		case o.userPass:
+			if f := userPassFrom(w[from:]); f >= 0 {
+				s.hide(i, from+f)
 			}
-			if from >= 0 {
-				hide(i, from)
-			}
-			pending, pendingAny = nil, false
-			continue
+		default:
+			s.hide(i, from)
 		}
-		switch w {
-		case "|", "||", "&&", ";", "&":
-			tool, opts, sawAfter = "", nil, sawAfter[:0]
-			continue
-		}
-		if base := path.Base(w); toolPasswordOptions[base] != nil {
-			tool, opts, sawAfter = base, toolPasswordOptions[base], sawAfter[:0]
-			continue
-		}
-		if len(w) < 2 || w[0] != '-' {
-			if commandWrappers[tool] {
-				tool, opts, sawAfter = "", nil, sawAfter[:0] // sshpass -p x ssh -p 22: ssh's options are ssh's
-			} else if tool != "" && slices.ContainsFunc(opts, func(o toolOption) bool { return o.after == w }) {
-				sawAfter = append(sawAfter, w)
-			}
-			continue
-		}
-		if o, from, matched := toolOptionOf(w, opts, sawAfter); matched {
-			if from < 0 {
-				pending, pendingAny = o, true
-			} else if o.userPass {
-				if f := userPassFrom(w[from:]); f >= 0 {
-					hide(i, from+f)
-				}
-			} else {
-				hide(i, from)
-			}
-			continue
-		}
-		name, _, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
-		if !generic || name == "" || strings.HasPrefix(name, "no-") || !credentialOptionName(name) {
-			continue
-		}
-		if hasValue {
-			hide(i, strings.IndexByte(w, '=')+1)
-		} else {
-			pending, pendingAny = nil, true
-		}
+		return
+	}
+	name, _, hasValue := strings.Cut(strings.TrimLeft(w, "-"), "=")
+	if !s.generic || name == "" || strings.HasPrefix(name, "no-") || !credentialOptionName(name) {
+		return
+	}
+	if hasValue {
+		s.hide(i, strings.IndexByte(w, '=')+1)
+	} else {
+		s.pending, s.pendingAny = nil, true
 	}
 }
 

@@ -212,33 +212,40 @@ func writeMap[V any](w *directWriter, m map[string]V, ents *[]entry2[V], write f
 	sortOrder(order, mine)
 	w.buf = append(w.buf, '{')
 	for i, o := range order {
-		e := &mine[o]
 		if i > 0 {
 			w.buf = append(w.buf, ',')
 		}
-		var mask uint64
-		var ascii bool
-		w.buf, mask, ascii = appendScanned(w.buf, e.k, w.red.keySet)
-		if !ascii && !utf8.ValidString(e.k) {
-			return false
-		}
-		if w.red.values && len(e.k) >= 8 && (!ascii && keyHidesSecret(e.k) ||
-			ascii && mask&anyRuleKeyword != 0 && !hexLike(e.k) && redactScanned(e.k, mask) != e.k) {
-			return false // a key holding a credential is redacted, and numbered, by the tree path
-		}
-		w.buf = append(w.buf, ':')
-		// The key's scan is redaction by key name; secret decides for non-ASCII keys.
-		if ascii && mask&keyNameBit != 0 || !ascii && w.red.secret(e.k) {
-			if !plainValue(e.v) {
-				return false // the tree path rejects it (or round-trips the whole record)
-			}
-			w.buf = append(w.buf, `"`+Redacted+`"`...)
-		} else if !write(w, e.v) {
+		if !writeEntry(w, &mine[o], write) {
 			return false
 		}
 	}
 	w.buf = append(w.buf, '}')
 	return true
+}
+
+// writeEntry writes one "key":value of a map, the value redacted when the key names a secret;
+// false sends the record to the tree path (a key that holds a credential, a value it must check).
+func writeEntry[V any](w *directWriter, e *entry2[V], write func(*directWriter, V) bool) bool {
+	var mask uint64
+	var ascii bool
+	w.buf, mask, ascii = appendScanned(w.buf, e.k, w.red.keySet)
+	if !ascii && !utf8.ValidString(e.k) {
+		return false
+	}
+	if w.red.values && len(e.k) >= 8 && (!ascii && keyHidesSecret(e.k) ||
+		ascii && mask&anyRuleKeyword != 0 && !hexLike(e.k) && redactScanned(e.k, mask) != e.k) {
+		return false // a key holding a credential is redacted, and numbered, by the tree path
+	}
+	w.buf = append(w.buf, ':')
+	// The key's scan is redaction by key name; secret decides for non-ASCII keys.
+	if ascii && mask&keyNameBit != 0 || !ascii && w.red.secret(e.k) {
+		if !plainValue(e.v) {
+			return false // the tree path rejects it (or round-trips the whole record)
+		}
+		w.buf = append(w.buf, `"`+Redacted+`"`...)
+		return true
+	}
+	return write(w, e.v)
 }
 
 // plainValue reports whether plainTree accepts v, for a value the encoder replaces by Redacted

@@ -19,7 +19,7 @@ const Redacted = "[REDACTED]"
 // passwd, passphrase and cookie are not covered by the others ("pass" alone would hide
 // "passthrough" and "bypass"); a header map's Cookie and Set-Cookie values are credentials as
 // much as its Authorization.
-var defaultRedactKeys = []string{"password", "passwd", "passphrase", wordToken, "secret", "key", "auth", "credential", "cookie"}
+var defaultRedactKeys = []string{"password", "passwd", "passphrase", wordToken, "secret", "key", "auth", "credential", wordCookie}
 
 // redactor hides secret-looking values and shortens long strings before a record is written.
 type redactor struct {

@@ -46,7 +46,7 @@ var secretRules = []secretRule{
 	{authorizationRule, authorizationWords, "",
 		regexp.MustCompile(`(?i)(?:\bauthorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*|\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})`), 1, nil},
 	// "Cookie: a=b; c=d" (and Set-Cookie), a header in a command line or a message: the whole value.
-	{"cookie-header", []string{"cookie"}, "", regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
+	{"cookie-header", []string{wordCookie}, "", regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
 	// mysql -pSECRET, sshpass -p x, curl -u user:pass: a known tool's password options
 	// (credentials.go), which mean other things for other tools.
 	{cliPasswordRule, toolWords, "", nil, 0, redactCommandLine},
@@ -63,10 +63,13 @@ var secretRules = []secretRule{
 // The names an option or assignment of a credential has.
 const credentialNames = `(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|cookie)`
 
-var credentialKeywords = []string{"pass", "pwd", wordToken, "secret", "key", "cred", "cookie"}
+var credentialKeywords = []string{"pass", "pwd", wordToken, "secret", "key", "cred", wordCookie}
 
 // wordToken is a keyword of several rules and a default redaction key.
-const wordToken = "token"
+const (
+	wordToken  = "token"
+	wordCookie = "cookie"
+)
 
 // RedactSecrets replaces every credential-shaped part of s by "[REDACTED:<rule>]". The
 // webhook applies it to denial messages and approval hints; the journal applies it to every

@@ -208,17 +208,26 @@ func rawNamesCredential(raw word) bool {
 	return strings.Contains(p, "secret") || strings.Contains(p, "token")
 }
 
+// firstOperands are a segment's first two operands in lower case (a subcommand and the next
+// word), "" for one that is missing; ok is false when there is none.
+func firstOperands(s *segment) (first, second string, ok bool) {
+	if len(s.operands) == 0 {
+		return "", "", false
+	}
+	if len(s.operands) > 1 {
+		second = strings.ToLower(s.operands[1].s)
+	}
+	return strings.ToLower(s.operands[0].s), second, true
+}
+
 // rendersManifests reports whether a command renders manifests that may hold Secrets with their
 // data, or the values a release was installed with: kustomize build (and kubectl kustomize), helm
 // template, helm get all|manifest|values, helm install/upgrade --dry-run. The engine cannot see
 // what the chart or the kustomization generates.
 func rendersManifests(s *segment) bool {
-	if len(s.operands) == 0 {
+	verb, sub, ok := firstOperands(s)
+	if !ok {
 		return false
-	}
-	verb, sub := strings.ToLower(s.operands[0].s), ""
-	if len(s.operands) > 1 {
-		sub = strings.ToLower(s.operands[1].s)
 	}
 	if s.operands[0].dynamic {
 		return true
@@ -360,12 +369,9 @@ func abbreviates(name, opt string, minLen int) bool {
 //
 //nolint:goconst // subcommand names read best literally
 func storePrintsCredential(s *segment) bool {
-	if len(s.operands) == 0 {
+	sub, next, ok := firstOperands(s)
+	if !ok {
 		return false
-	}
-	sub, next := strings.ToLower(s.operands[0].s), ""
-	if len(s.operands) > 1 {
-		next = strings.ToLower(s.operands[1].s)
 	}
 	if s.operands[0].dynamic || len(s.operands) > 1 && s.operands[1].dynamic {
 		return true

@@ -3,11 +3,14 @@ package testenv
 import (
 	"context"
 	"fmt"
+	"time"
 
+	authorizationv1 "k8s.io/api/authorization/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -53,11 +56,32 @@ func Person(ctx context.Context, env *envtest.Environment, scheme *runtime.Schem
 		return nil, fmt.Errorf("binding %s to %s: %w", role.Name, name, err)
 	}
 	cfg := user.Config()
+	if err := awaitApprover(ctx, cfg); err != nil {
+		return nil, fmt.Errorf("waiting for %s to be an approver: %w", name, err)
+	}
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
 	if err != nil {
 		return nil, err
 	}
 	return &Human{Name: name, Client: c, Config: cfg, Kubeconfig: kubeconfig}, nil
+}
+
+// awaitApprover waits until the API server's authorizer, which reads RBAC from its own cache,
+// lets the user of cfg create ToolApprovals: a binding just created is not always in force at once.
+func awaitApprover(ctx context.Context, cfg *rest.Config) error {
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	review := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
+		ResourceAttributes: &authorizationv1.ResourceAttributes{Verb: "create", Group: "safety.toolgate.dev", Resource: "toolapprovals"}}}
+	return wait.PollUntilContextTimeout(ctx, 20*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		got, err := cs.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, review, metav1.CreateOptions{})
+		if err != nil {
+			return false, err
+		}
+		return got.Status.Allowed, nil
+	})
 }
 
 // EnsureApproverRole creates the shipped approver ClusterRole unless it exists, and returns it.

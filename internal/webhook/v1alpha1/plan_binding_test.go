@@ -62,6 +62,19 @@ func mustRefusePlan(err error, reason, field string, phrases ...string) {
 }
 
 // condition waits for a plan's condition to have status and reason.
+// onlyTheAgentsDenial waits for the plan's agent's one refusal to be counted and expects no other:
+// strangers' refusals were counted (if at all) before the agent's, so once the agent's shows,
+// theirs would too.
+func onlyTheAgentsDenial(ns, name string) {
+	GinkgoHelper()
+	plan := &safetyv1alpha1.AgentPlan{}
+	Eventually(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, plan)).To(Succeed())
+		g.Expect(plan.Status.Usage.Denials).To(BeNumerically(">=", 1))
+	}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+	Expect(plan.Status.Usage.Denials).To(Equal(int64(1)))
+}
+
 func condition(ns, name, typ string, status metav1.ConditionStatus, reason string) {
 	GinkgoHelper()
 	Eventually(func(g Gomega) {
@@ -116,14 +129,7 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 		}
 		By("the near miss: the plan's own agent's refusal is counted")
 		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "build", "/etc/shadow")), "ToolAccessDenied")
-		// The stranger's refusals were counted (if at all) before the agent's, so once the agent's
-		// shows, theirs would too.
-		plan := &safetyv1alpha1.AgentPlan{}
-		Eventually(func(g Gomega) {
-			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
-			g.Expect(plan.Status.Usage.Denials).To(BeNumerically(">=", 1))
-		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
-		Expect(plan.Status.Usage.Denials).To(Equal(int64(1)))
+		onlyTheAgentsDenial(p.ns, planName)
 	})
 
 	It("does not count a stranger's refused calls in the plan's denials when their records fail", func() {
@@ -141,12 +147,7 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 		By("the near miss: the plan's own agent's refusal, also unrecorded, is counted")
 		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "build", "/etc/shadow")), webhookv1alpha1.ReasonLedgerUnavailable)
 		decisions.use(healthy)
-		plan := &safetyv1alpha1.AgentPlan{}
-		Eventually(func(g Gomega) {
-			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
-			g.Expect(plan.Status.Usage.Denials).To(BeNumerically(">=", 1))
-		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
-		Expect(plan.Status.Usage.Denials).To(Equal(int64(1)))
+		onlyTheAgentsDenial(p.ns, planName)
 	})
 
 	It("takes no report on a call of an earlier plan of the same name", func() {
