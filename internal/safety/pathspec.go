@@ -149,6 +149,19 @@ var argSpecs = map[string]argSpec{
 // kubectlArgs reads kubectl's (and oc's) operands after the verb, and the files -f and -k name.
 var kubectlArgs = argSpec{skip: 1, valueOps: map[string]pathOp{"-f": opRead, optFilename: opRead, "-k": opRead, "--kustomize": opRead}}
 
+// argSpecOf is the argSpec of a segment's command: kubectl cp SRC DST and docker cp SRC DST
+// (oc, podman, nerdctl) also write their destination, here or in the pod or container.
+func argSpecOf(seg *segment) argSpec {
+	spec := argSpecs[seg.name]
+	switch seg.name {
+	case cmdKubectl, cmdOC, cmdDocker, cmdPodman, cmdNerdctl:
+		if len(seg.operands) > 0 && seg.operands[0].s == "cp" {
+			spec.lastOp, spec.restOp = opWrite, opRead
+		}
+	}
+	return spec
+}
+
 // argPaths records the paths a segment's arguments name.
 func (a *analyzer) argPaths(idx int) {
 	seg := &a.out.segments[idx]
@@ -156,7 +169,7 @@ func (a *analyzer) argPaths(idx int) {
 		// A wrapper's own words are mostly the wrapped command, analysed as its own segment.
 		return
 	}
-	spec := argSpecs[seg.name]
+	spec := argSpecOf(seg)
 	a.optionValues(seg, spec)
 	if nameList(seg) {
 		a.touch(word{s: placeholderXargs, dynamic: true}, opRead)

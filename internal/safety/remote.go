@@ -2,6 +2,8 @@ package safety
 
 import (
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Commands that run elsewhere — on another host, in a container or a pod — are judged as the
@@ -19,17 +21,20 @@ var dockerExecValues = map[string]bool{"-e": true, "--env": true, "--env-file": 
 // remoteCommand analyses the command a segment runs elsewhere: ssh's remote command (a script
 // for the remote login shell, from the remote home), the command after "--" of kubectl/oc
 // exec, run and debug, and docker/podman/nerdctl exec's (in the container, from a directory the
-// engine does not know unless -w names it); and the host paths a new container mounts.
-func (a *analyzer) remoteCommand(idx, depth int) {
+// engine does not know unless -w names it); and the host paths a new container mounts. What the
+// segment is fed on standard input (redirs, its pipe) is the remote command's standard input.
+func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) {
 	seg := a.out.segments[idx]
 	saved := a.cwd
 	defer func() { a.cwd = saved }()
 	switch seg.name {
 	case cmdSSH:
 		a.cwd = "~"
+		defer a.feeding(&seg, redirs)()
 		a.sshRemote(&seg, depth)
 	case cmdKubectl, cmdOC:
 		a.cwd = cwdUnknown
+		defer a.feeding(&seg, redirs)()
 		a.podCommand(&seg, depth)
 	case cmdDocker, cmdPodman, cmdNerdctl:
 		if len(seg.operands) == 0 || seg.operands[0].s != subExec {
@@ -42,8 +47,42 @@ func (a *analyzer) remoteCommand(idx, depth int) {
 				a.cwd = "/"
 				a.chdir(*dir)
 			}
+			defer a.feeding(&seg, redirs)()
 			a.command(cmd, nil, seg.pipeFrom, depth+1)
 		}
+	}
+}
+
+// stdinFeed is what feeds a command that runs elsewhere: the redirects of its ssh (or kubectl
+// exec -i) that feed standard input, and the pipeline stages before it.
+type stdinFeed struct {
+	redirs   []*syntax.Redirect
+	pipeFrom []int
+}
+
+// feeding makes what seg is fed the feed of the commands analysed until the returned function
+// runs: "ssh host bash < x.sh" runs x.sh there, as "bash < x.sh" does here, and a here-document
+// fed to ssh is the script of the shell that reads it.
+func (a *analyzer) feeding(seg *segment, redirs []*syntax.Redirect) func() {
+	saved := a.feed
+	a.feed = nil
+	var in []*syntax.Redirect
+	for _, r := range redirs {
+		if readsStdin(r) {
+			in = append(in, r)
+		}
+	}
+	if len(in) > 0 || len(seg.pipeFrom) > 0 {
+		a.feed = &stdinFeed{redirs: in, pipeFrom: seg.pipeFrom}
+	}
+	return func() { a.feed = saved }
+}
+
+// loginShell stands for the shell that runs what it is fed when ssh or oc rsh is given no
+// command: the remote login shell.
+func (a *analyzer) loginShell(depth int) {
+	if a.feed != nil {
+		a.command([]word{{s: "sh"}}, nil, nil, depth+1)
 	}
 }
 
@@ -52,6 +91,8 @@ func (a *analyzer) remoteCommand(idx, depth int) {
 func (a *analyzer) sshRemote(seg *segment, depth int) {
 	if cmd := sshRemoteCommand(seg.words); len(cmd) > 0 {
 		a.script(joinWords(cmd), depth+1)
+	} else if !sshRunsNoCommand(seg) {
+		a.loginShell(depth)
 	}
 	for _, w := range seg.words[1:] {
 		opt := strings.TrimSpace(strings.TrimPrefix(w.s, "-o"))
@@ -74,6 +115,8 @@ func (a *analyzer) podCommand(seg *segment, depth int) {
 	if seg.name == cmdOC && seg.operands[0].s == "rsh" {
 		if cmd, _ := containerExecCommand(seg.words, "rsh", ocRshValues); len(cmd) > 0 {
 			a.command(cmd, nil, seg.pipeFrom, depth+1)
+		} else {
+			a.loginShell(depth)
 		}
 		return
 	}
@@ -320,4 +363,10 @@ func volumeSource(spec string, mount bool) (src string, ro bool) {
 		return "", false // a named volume
 	}
 	return src, ro
+}
+
+// sshRunsNoCommand says whether ssh runs no shell at all: -N forwards ports only, -W forwards
+// its standard input to a host's port, -O talks to a control master.
+func sshRunsNoCommand(seg *segment) bool {
+	return seg.hasFlag("-N") || seg.hasFlag("-W") || seg.hasFlag("-O")
 }

@@ -46,3 +46,47 @@ func TestCommandsRunElsewhere(t *testing.T) {
 		{"docker run with a named volume", `docker run -v cache:/root/.cache img`, outcome{}},
 	})
 }
+
+// What ssh, kubectl exec -i, docker exec -i and oc rsh are fed on standard input is the remote
+// command's: a script fed to a shell there is judged as one fed to a shell here (its here-document
+// read as the script, a file or a pipe unseen), and with no command the remote login shell reads it.
+func TestCommandsRunElsewhereReadTheirInput(t *testing.T) {
+	zeroD, opaque := denied(zero), asked(RuleOpaqueCode)
+	pipe := denied(dc + "pipe-into-shell")
+	testCredentialCases(t, []credentialCase{
+		{"a here-document to ssh's login shell", "ssh host <<EOF\ncat ~/.aws/credentials\nEOF", zeroD},
+		{"a here-string to ssh's login shell", `ssh host <<< 'cat ~/.aws/credentials'`, zeroD},
+		{"a here-document to a remote bash", "ssh host bash <<EOF\ncat .aws/credentials\nEOF", zeroD},
+		{"a here-document to a pod's shell", "kubectl exec -i web -- sh <<EOF\ncat /run/secrets/db\nEOF", zeroD},
+		{"a script file to ssh's login shell", `ssh host < deploy.sh`, opaque},
+		{"a script file to a remote bash -s", `ssh host 'bash -s' < deploy.sh`, opaque},
+		{"a script file to a remote interpreter", `ssh host python3 < job.py`, opaque},
+		{"a script file to a remote interpreter inside sh -c", `ssh host sh -c python3 < job.py`, opaque},
+		{"a script file to a pod's shell", `kubectl exec -i web -- sh < deploy.sh`, opaque},
+		{"a script file to a container's shell", `docker exec -i web sh < deploy.sh`, opaque},
+		{"a script file to oc rsh's shell", `oc rsh web < deploy.sh`, opaque},
+		{"a script file through two hops", `ssh bastion ssh host < deploy.sh`, opaque},
+		{"a pipe into ssh's login shell", `echo 'cat .aws/credentials' | ssh host`, pipe},
+		{"a pipe into a pod's shell", `cat deploy.sh | kubectl exec -i web -- sh`, pipe},
+		{"harmless: a here-document of harmless commands to ssh", "ssh host <<EOF\nuptime\nls -la\nEOF", outcome{}},
+		{"harmless: a file fed to a remote cat", `ssh host 'cat > notes.txt' < notes.txt`, outcome{}},
+		{"harmless: a pipe into a remote tar", `tar c src | ssh host tar x -C /srv`, outcome{}},
+		{"harmless: a diff piped to a remote file", `git diff | ssh host 'cat > /tmp/p'`, outcome{}},
+		{"harmless: ssh -N with its input from /dev/null", `ssh -fN -L 8080:db:5432 host < /dev/null`, outcome{}},
+		{"harmless: data fed to a pod's shell command", `kubectl exec -i web -- sh -c 'cat > /tmp/x' < notes.txt`, outcome{}},
+	})
+}
+
+// kubectl cp and docker cp write their destination, here or in the pod or container.
+func TestContainerCopiesWriteTheirDestination(t *testing.T) {
+	noWriteD := denied(RulePrefixPathPolicy + "noWrite")
+	testCredentialCases(t, []credentialCase{
+		{"kubectl cp into the shell's startup file", `kubectl cp web:/tmp/x ~/.bashrc`, noWriteD},
+		{"kubectl cp with -n before cp into a git hook", `kubectl -n prod cp web:/tmp/x .git/hooks/pre-commit`, noWriteD},
+		{"oc cp into the shell's startup file", `oc cp web:/tmp/x ~/.bashrc`, noWriteD},
+		{"docker cp into the shell's startup file", `docker cp web:/tmp/x ~/.bashrc`, noWriteD},
+		{"podman cp into the shell's startup file", `podman cp web:/tmp/x ~/.profile`, noWriteD},
+		{"harmless: kubectl cp of a log out of a pod", `kubectl cp web:/tmp/out.log ./out.log`, outcome{}},
+		{"harmless: kubectl cp of a file into a pod", `kubectl cp ./build.tar web:/tmp/build.tar`, outcome{}},
+	})
+}

@@ -255,11 +255,12 @@ type analyzer struct {
 	bodies    map[string][]funcBody // the bodies of the functions defined so far, by lower-cased name
 	traps     []pendingTrap         // the traps set by the scripts being analysed
 	err       *analysisError
-	work      int      // units of work spent so far (maxWork)
-	env       []string // assignments for the next recorded command
-	recursive bool     // the operands being recorded are acted on recursively
-	unrolled  int      // how many times the loops around the code being analysed run its body (1 outside loops)
-	madeLink  bool     // a command before made or copied a link (madeFiles): a ".." may climb out of it
+	work      int        // units of work spent so far (maxWork)
+	env       []string   // assignments for the next recorded command
+	recursive bool       // the operands being recorded are acted on recursively
+	unrolled  int        // how many times the loops around the code being analysed run its body (1 outside loops)
+	madeLink  bool       // a command before made or copied a link (madeFiles): a ".." may climb out of it
+	feed      *stdinFeed // what feeds the commands being analysed that run elsewhere (remote.go)
 }
 
 // climbs says whether a path has a ".." component.
@@ -932,6 +933,10 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 	}
 	if !a.spend(segmentCost) {
 		return
+	}
+	if f := a.feed; f != nil && len(pipeFrom) == 0 {
+		// A command run elsewhere reads what its ssh or kubectl exec -i is fed.
+		pipeFrom, redirs = f.pipeFrom, append(slices.Clip(redirs), f.redirs...)
 	}
 	seg := segment{words: words, cwd: a.cwd, pipeFrom: pipeFrom, env: a.env}
 	a.env = nil

@@ -137,7 +137,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 			a.interpreter(idx, opts, redirs)
 		}
 	}
-	a.remoteCommand(idx, depth)
+	a.remoteCommand(idx, redirs, depth)
 	if why := codeOption(&a.out.segments[idx]); why != "" {
 		a.opaque(idx, why)
 	}
