@@ -217,3 +217,50 @@ func TestAnEndedHoldCountsForOthersUntilChargedAndIsSettledWithItsPlan(t *testin
 	}
 	assertStored(t, api, plan, policy.Usage{Calls: 1, Steps: map[string]int32{"a": 1}, Reserved: reserve, Accumulated: safety.MustParseMoney("1")})
 }
+
+// A plan whose calls hold part of its budget stays in memory while idle, for its next decision to
+// charge what ends unreported; once the plan is deleted no decision of it comes, and its counters
+// are forgotten with the holds (its spend was settled when it was sealed).
+func TestADeletedPlanIsForgottenWithItsHolds(t *testing.T) {
+	committer := heldWorld(t)
+	clk := &termClock{now: time.Now()}
+	committer.nowFunc = clk.Now
+	ctx := context.Background()
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := committer.live.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
+		t.Fatal(err)
+	}
+	reserve := safety.MustParseMoney("0.1")
+	if _, err := committer.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
+		p.u.Admit("a", reserve)
+		p.held.hold("running", heldCall{amount: safety.MustParseMoney("0.9"), reserve: reserve, until: clk.Now().Add(holdTTL)})
+		return outcome{}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	store := &CounterStore{}
+	store.attach(committer)
+	if err := store.Store(ctx, client.ObjectKeyFromObject(plan)); err != nil {
+		t.Fatal(err)
+	}
+	kept := func() bool {
+		clk.idle()
+		committer.counters(types.NamespacedName{Namespace: "other", Name: fmt.Sprint(clk.Now().UnixNano())}) // sweeps
+		committer.mu.Lock()
+		defer committer.mu.Unlock()
+		_, ok := committer.plans[client.ObjectKeyFromObject(plan)]
+		return ok
+	}
+	if !kept() {
+		t.Fatal("an idle plan with a call in flight was forgotten: its hold would never be charged")
+	}
+	committer.planDeleted(plan)
+	if kept() {
+		t.Fatal("a deleted plan's counters stayed in memory for a hold no decision will ever end")
+	}
+	committer.mu.Lock()
+	defer committer.mu.Unlock()
+	if len(committer.deleted) != 0 {
+		t.Fatalf("the deleted plan is still noted once forgotten: %v", committer.deleted)
+	}
+}

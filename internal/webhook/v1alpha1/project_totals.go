@@ -243,14 +243,20 @@ func (t *projectTotals) handler(now func() time.Time) toolscache.ResourceEventHa
 				t.observe(p)
 			}
 		},
-		DeleteFunc: func(obj any) {
-			if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
-				obj = tomb.Obj
-			}
-			if p, ok := obj.(*safetyv1alpha1.AgentPlan); ok {
-				t.forget(p.Namespace, p.UID, now())
-			}
-		},
+		DeleteFunc: onDeletedPlan(func(p *safetyv1alpha1.AgentPlan) { t.forget(p.Namespace, p.UID, now()) }),
+	}
+}
+
+// onDeletedPlan is an informer's DeleteFunc that calls f with the plan deleted, also when the
+// informer missed the deletion and holds only its last known state.
+func onDeletedPlan(f func(*safetyv1alpha1.AgentPlan)) func(obj any) {
+	return func(obj any) {
+		if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+			obj = tomb.Obj
+		}
+		if p, ok := obj.(*safetyv1alpha1.AgentPlan); ok {
+			f(p)
+		}
 	}
 }
 
@@ -266,6 +272,9 @@ func (h *AgentToolCallHandler) watchTotals(mgr ctrl.Manager) error {
 		return fmt.Errorf("watching plans for the project totals: %w", err)
 	}
 	h.totals.synced = reg.HasSynced
+	if _, err := inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{DeleteFunc: onDeletedPlan(h.usage.planDeleted)}); err != nil {
+		return fmt.Errorf("watching plans for the usage counters: %w", err)
+	}
 	h.usage.live = mgr.GetAPIReader()
 	return nil
 }

@@ -43,6 +43,11 @@ type usageCommitter struct {
 	// replica's decisions in which they were stored: loaded again in the same term, their stored
 	// counters are exact and need no recount. c.mu guards it.
 	trusted map[types.UID]uint64
+	// deleted are the plans the plan informer saw deleted while their counters were in memory,
+	// by UID: their spend is settled and their calls in flight hold nothing more
+	// (projectTotals.forget), so sweep forgets them even with holds left, which no decision of
+	// theirs will ever expire. c.mu guards it.
+	deleted map[types.UID]types.NamespacedName
 	// term names the current unbroken run of this replica's decisions (LeaseOwner.Term); nil is
 	// one run for the process's life (one replica, no leader election).
 	term func() uint64
@@ -113,7 +118,7 @@ func (p *planCounters) reset(uid types.UID) {
 
 func newUsageCommitter(live client.Reader, writer client.StatusClient, totals *projectTotals, now func() time.Time) *usageCommitter {
 	return &usageCommitter{live: live, writer: writer, totals: totals, plans: map[types.NamespacedName]*planCounters{},
-		trusted: map[types.UID]uint64{}, recounts: make(chan struct{}, maxRecounts),
+		trusted: map[types.UID]uint64{}, deleted: map[types.UID]types.NamespacedName{}, recounts: make(chan struct{}, maxRecounts),
 		nowFunc: now, flushInterval: DefaultUsageFlushInterval, maxFlushInterval: DefaultUsageFlushMaxInterval, stopped: make(chan struct{})}
 }
 
@@ -339,8 +344,9 @@ func (c *usageCommitter) sweep() {
 			continue // deciding or being written: in use
 		}
 		// A plan whose calls hold part of its budget stays: the holds are in memory only, and
-		// those that end unreported are charged at its next decision.
-		if !p.dirty && !p.flushing && p.recounting == nil && now.Sub(p.used) > idlePlanTTL && len(p.held.byCall) == 0 {
+		// those that end unreported are charged at its next decision. A deleted plan has none.
+		_, deleted := c.deleted[p.uid]
+		if !p.dirty && !p.flushing && p.recounting == nil && now.Sub(p.used) > idlePlanTTL && (len(p.held.byCall) == 0 || deleted || p.gone) {
 			delete(c.plans, key)
 			if p.loaded && !p.gone && !c.untrusting && p.term == c.currentTerm() {
 				if len(c.trusted) >= maxTrusted {
@@ -350,5 +356,20 @@ func (c *usageCommitter) sweep() {
 			}
 		}
 		p.mu.Unlock()
+	}
+	for uid, key := range c.deleted {
+		if p := c.plans[key]; p == nil {
+			delete(c.deleted, uid)
+		}
+	}
+}
+
+// planDeleted notes that the plan informer saw plan deleted, for sweep.
+func (c *usageCommitter) planDeleted(plan *safetyv1alpha1.AgentPlan) {
+	key := client.ObjectKeyFromObject(plan)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.plans[key]; ok {
+		c.deleted[plan.UID] = key
 	}
 }
