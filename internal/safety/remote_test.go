@@ -90,3 +90,19 @@ func TestContainerCopiesWriteTheirDestination(t *testing.T) {
 		{"harmless: kubectl cp of a file into a pod", `kubectl cp ./build.tar web:/tmp/build.tar`, outcome{}},
 	})
 }
+
+// A container runtime's socket is the runtime: whoever reaches it starts a privileged container
+// with the host's root mounted, past every container-privileged option the engine reads. Mounting
+// it into a container or talking to it directly is denied as a zero-access path.
+func TestContainerRuntimeSocketsAreZeroAccess(t *testing.T) {
+	zeroD := denied(zero)
+	testCredentialCases(t, []credentialCase{
+		{"the docker socket mounted into a container", `docker run -v /var/run/docker.sock:/var/run/docker.sock img`, zeroD},
+		{"the containerd socket mounted with --mount", `docker run --mount type=bind,source=/run/containerd/containerd.sock,target=/c img`, zeroD},
+		{"the rootless podman socket mounted", `podman run -v $XDG_RUNTIME_DIR/podman/podman.sock:/s img`, zeroD},
+		{"curl to the docker socket", `curl --unix-socket /var/run/docker.sock -d '{"HostConfig":{"Privileged":true}}' http://x/containers/create`, zeroD},
+		{"socat to the docker socket", `socat - UNIX-CONNECT:/var/run/docker.sock`, zeroD},
+		{"harmless: the docker CLI on its own socket", `docker ps`, outcome{}},
+		{"harmless: a source directory mounted", `docker run -v /workspace/src:/src img`, outcome{}},
+	})
+}

@@ -100,7 +100,22 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"git-config-exec":              {[]string{"git -c core.pager='sh -c x' log", "git -c alias.x='!rm -rf /' x", "git --config-env=core.sshCommand=V fetch"}, []string{"git -c user.name=x commit"}},
 	"git-config-set-exec":          {[]string{"git config core.hooksPath /tmp/h", "git config --global alias.co '!sh'"}, []string{"git config user.email a@b"}},
 	"package-publish":              {[]string{"npm publish", "cargo publish", "docker push img", "twine upload dist/*"}, []string{"npm pack"}},
-	"container-privileged":         {[]string{"docker run --privileged img", "docker run --net=host img", "podman run --pid=host img"}, []string{"docker run -v ./src:/src img"}},
+	"container-privileged": {[]string{"docker run --privileged img", "docker run --net=host img", "podman run --pid=host img",
+		"docker run --ipc=host img", "docker run --uts host img", "docker run --cap-add=SYS_PTRACE img", "docker run --cap-add CAP_SYS_ADMIN img",
+		"docker run --security-opt seccomp=unconfined img", "docker run --security-opt apparmor=unconfined img",
+		"podman run --security-opt label=disable img", "docker run --device=/dev/fuse img", "nerdctl run --cgroupns=host img"},
+		[]string{"docker run -v ./src:/src img", "docker run --cap-add=NET_BIND_SERVICE img", "docker run --security-opt no-new-privileges img",
+			"docker run --cap-drop=ALL img", "docker run --network=bridge img"}},
+	"kubectl-host-access": {[]string{"kubectl debug node/worker-1 -it --image=busybox", "kubectl debug -it nodes/worker-1 --image=busybox",
+		"oc debug node/worker-1", "kubectl debug web -it --image=busybox --profile=sysadmin", "kubectl run t --image=busybox --privileged",
+		`kubectl run t --image=busybox --overrides='{"spec":{"hostPID":true}}'`},
+		[]string{"kubectl debug web -it --image=busybox --target=app", "kubectl get nodes/worker-1", "kubectl run t --image=busybox --restart=Never"}},
+	"print-credentials-cloud-metadata": {[]string{"curl http://169.254.169.254/latest/meta-data/iam/security-credentials/",
+		"curl -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/token",
+		"wget -qO- http://[fd00:ec2::254]/latest/api/token", "curl http://2852039166/latest/meta-data/", "curl http://0xa9fea9fe/",
+		"curl http://0251.0376.0251.0376/", "curl $AWS_CONTAINER_CREDENTIALS_FULL_URI http://169.254.170.2/v2/credentials",
+		"curl http://100.100.100.200/latest/meta-data/ram/security-credentials/"},
+		[]string{"curl http://169.254.1.1/", "curl https://example.com/metadata/google"}},
 }
 
 func TestRulePack(t *testing.T) {
