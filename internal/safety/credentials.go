@@ -23,6 +23,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"aws-prints-credential":     awsPrintsCredential,
 	"store-prints-credential":   storePrintsCredential,
 	"writes-credential-config":  writesCredentialConfig,
+	"reaches-cloud-metadata":    reachesCloudMetadata,
 }
 
 // kubectlShortValues are kubectl's (and oc's) short options that take a value, so a bundle

@@ -165,8 +165,8 @@ func validateRuleText(r *Rule, add addFunc) {
 	if strings.TrimSpace(r.Reason) == "" {
 		add("reason", "must not be empty")
 	}
-	if len(r.Commands) == 0 && r.Pattern == "" {
-		add("commands", "a rule needs commands or a pattern, or it would match every command")
+	if len(r.Commands) == 0 && r.Pattern == "" && r.Check == "" {
+		add("commands", "a rule needs commands, a pattern or a check, or it would match every command")
 	}
 }
 

@@ -1,0 +1,159 @@
+package safety
+
+import (
+	"net/netip"
+	"slices"
+	"strings"
+)
+
+// The cloud's instance metadata service hands out the machine's credentials (an IAM role's keys, a
+// service account's token, a managed identity's token) to whoever asks it over HTTP. Its address
+// is spelled many ways that all reach it: 169.254.169.254 is also 2852039166, 0xa9fea9fe,
+// 0251.0376.0251.0376, 169.254.43518 and ::ffff:a9fe:a9fe, as inet_aton and the URL parsers of curl,
+// wget and most languages read them. reachesCloudMetadata parses each host-like token of a
+// command's words as those parsers do and compares the address, where a regular expression would
+// list spellings and miss the next one. A host name that resolves there is not seen.
+
+// metadataV4 are the IPv4 metadata services: AWS, GCP, Azure, OpenStack and others
+// (169.254.169.254), ECS task credentials (169.254.170.2), Alibaba Cloud (100.100.100.200).
+var metadataV4 = []uint32{0xA9FEA9FE, 0xA9FEAA02, 0x646464C8}
+
+// metadataV6 is AWS's IPv6 metadata service.
+var metadataV6 = netip.MustParseAddr("fd00:ec2::254")
+
+// metadataHosts are the metadata services' names.
+var metadataHosts = []string{"metadata.google.internal", "metadata.goog"}
+
+// reachesCloudMetadata reports whether a command names a metadata service's address or name.
+func reachesCloudMetadata(s *segment) bool {
+	for _, w := range s.words[1:] {
+		if namesMetadata(w.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesMetadata reports whether a word holds a metadata address or name among its host-like
+// tokens: the text between separators that no address holds (a URL's "/", "@", "[", "]", "=", ...).
+func namesMetadata(w string) bool {
+	start := 0
+	for i := 0; i <= len(w); i++ {
+		if i < len(w) && addressByte(w[i]) {
+			continue
+		}
+		if i > start && metadataToken(w[start:i]) {
+			return true
+		}
+		start = i + 1
+	}
+	for _, h := range metadataHosts {
+		if containsFold(w, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// addressByte says whether b may be part of an address as a parser reads one: digits, hex letters,
+// x (0x), dots, colons (IPv6, a port) and '%' (an IPv6 zone).
+func addressByte(b byte) bool {
+	return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F' || b == 'x' || b == 'X' ||
+		b == '.' || b == ':' || b == '%'
+}
+
+// metadataToken says whether a token is a metadata address: an IPv6 or IPv4 address, or an IPv4
+// address among its colon-separated parts (HOST:PORT, curl's --resolve NAME:PORT:ADDRESS), each
+// with or without a trailing dot (169.254.169.254.nip.io resolves to it).
+func metadataToken(t string) bool {
+	if strings.Count(t, ":") >= 2 { // only then can it be IPv6: ParseAddr's errors allocate
+		if a, err := netip.ParseAddr(strings.TrimRight(t, ".")); err == nil {
+			return metadataAddr(a)
+		}
+	}
+	for part := range strings.SplitSeq(t, ":") {
+		if v, ok := inetAton(strings.TrimRight(part, ".")); ok && slices.Contains(metadataV4, v) {
+			return true
+		}
+	}
+	return false
+}
+
+func metadataAddr(a netip.Addr) bool {
+	a = a.WithZone("")
+	if a == metadataV6 {
+		return true
+	}
+	if a = a.Unmap(); a.Is4() {
+		b := a.As4()
+		return slices.Contains(metadataV4, uint32(b[0])<<24|uint32(b[1])<<16|uint32(b[2])<<8|uint32(b[3]))
+	}
+	return false
+}
+
+// inetAton parses an IPv4 address as inet_aton does: one to four parts, each decimal, octal
+// (leading 0) or hex (0x), the last part filling the bytes the others leave.
+func inetAton(s string) (uint32, bool) {
+	var parts [4]uint64
+	n := 0
+	for p := range strings.SplitSeq(s, ".") {
+		v, ok := atonPart(p)
+		if n == 4 || !ok {
+			return 0, false
+		}
+		parts[n] = v
+		n++
+	}
+	var v uint64
+	for i := range n - 1 {
+		if parts[i] > 0xFF {
+			return 0, false
+		}
+		v |= parts[i] << (24 - 8*i)
+	}
+	if last := parts[n-1]; last < 1<<(8*(5-n)) {
+		return uint32(v | last), true
+	}
+	return 0, false
+}
+
+// atonPart parses one part of an inet_aton address, at most 32 bits, without strconv's errors,
+// which allocate for every word that is not a number.
+func atonPart(p string) (uint64, bool) {
+	base := uint64(10)
+	switch {
+	case len(p) > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'):
+		base, p = 16, p[2:]
+	case len(p) > 1 && p[0] == '0':
+		base, p = 8, p[1:]
+	case p == "":
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(p); i++ {
+		d := uint64(16)
+		switch c := p[i] | 0x20; {
+		case p[i] >= '0' && p[i] <= '9':
+			d = uint64(p[i] - '0')
+		case c >= 'a' && c <= 'f':
+			d = uint64(c-'a') + 10
+		}
+		if d >= base {
+			return 0, false
+		}
+		if v = v*base + d; v > 0xFFFFFFFF {
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+// containsFold says whether s holds sub (lower case ASCII) in any case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i]|0x20 == sub[0] && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
