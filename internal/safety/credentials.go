@@ -38,7 +38,8 @@ var kubectlValueOptions = []string{"--context", "--cluster", "--user", "-n", "--
 	"--token", "--as", "--as-group", "--as-uid", "--certificate-authority", "--client-key", "--client-certificate",
 	"--request-timeout", "-l", "--selector", "-o", "--output", "-c", "--container", "--field-selector", "--cache-dir",
 	"--tls-server-name", "-f", optFilename, "-k", "--kustomize", "-v", "--v", "-L", "--label-columns", "--raw",
-	"--template", "--sort-by", "-p", "--patch", "--duration", "--audience", "--from", "--for", "--timeout", "--kuberc"}
+	"--template", "--sort-by", "-p", "--patch", "--duration", "--audience", "--from", "--for", "--timeout", "--kuberc",
+	"--retries", "--image", "--profile", "--custom", "--overrides", "--target"}
 
 // rawVerbs are kubectl's verbs that take --raw.
 //

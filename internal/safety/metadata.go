@@ -2,8 +2,12 @@ package safety
 
 import (
 	"net/netip"
+	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // The cloud's instance metadata service hands out the machine's credentials (an IAM role's keys, a
@@ -24,25 +28,53 @@ var metadataV6 = netip.MustParseAddr("fd00:ec2::254")
 // metadataHosts are the metadata services' names.
 var metadataHosts = []string{"metadata.google.internal", "metadata.goog"}
 
-// reachesCloudMetadata reports whether a command names a metadata service's address or name.
+// reachesCloudMetadata reports whether a command names a metadata service's address or name, in
+// its words or its environment (http_proxy=169.254.169.254:80 curl http://x/ asks it through the
+// proxy).
 func reachesCloudMetadata(s *segment) bool {
+	bare := networkClients[s.name]
 	for _, w := range s.words[1:] {
-		if namesMetadata(w.s) {
+		if namesMetadata(w.s, bare) {
+			return true
+		}
+	}
+	for _, e := range s.env {
+		if _, v, ok := strings.Cut(e, "="); ok && namesMetadata(v, true) {
 			return true
 		}
 	}
 	return false
 }
 
+// networkClients take a bare host as an operand: for them a lone number is an address
+// (curl 2852039166/); elsewhere it is one only in a URL's host (gh run view 2852039166 is a run).
+var networkClients = map[string]bool{cmdCurl: true, "wget": true, "nc": true, "ncat": true, "netcat": true, "socat": true,
+	"telnet": true, "http": true, "https": true, "xh": true, "xhs": true, "aria2c": true, "lynx": true, "w3m": true,
+	"links": true, "ping": true, "fetch": true, "lwp-request": true}
+
 // namesMetadata reports whether a word holds a metadata address or name among its host-like
-// tokens: the text between separators that no address holds (a URL's "/", "@", "[", "]", "=", ...).
-func namesMetadata(w string) bool {
+// tokens: the text between separators that no address holds (a URL's "/", "@", "[", "]", "=", ...),
+// once as written and once with its percent-escapes decoded and its Unicode folded (%31%36%39,
+// fullwidth digits and ideographic full stops reach the same host). bare says a token that is a
+// lone number counts anywhere; otherwise only where a host is (after "//" or "@", or before "/"
+// or ":").
+func namesMetadata(w string, bare bool) bool {
+	if metadataTokens(w, bare) {
+		return true
+	}
+	if d := decodedHost(w); d != w && metadataTokens(d, bare) {
+		return true
+	}
+	return false
+}
+
+func metadataTokens(w string, bare bool) bool {
 	start := 0
 	for i := 0; i <= len(w); i++ {
 		if i < len(w) && addressByte(w[i]) {
 			continue
 		}
-		if i > start && metadataToken(w[start:i]) {
+		if t := w[start:i]; t != "" && (bare || hostPosition(w, start, i) || strings.ContainsAny(t, ".:")) && metadataToken(t) {
 			return true
 		}
 		start = i + 1
@@ -54,6 +86,31 @@ func namesMetadata(w string) bool {
 	}
 	return false
 }
+
+// hostPosition says whether w[start:end] stands where a URL's host does.
+func hostPosition(w string, start, end int) bool {
+	return strings.HasSuffix(w[:start], "//") || start > 1 && w[start-1] == '@' || // user@host, not date's @seconds
+		end < len(w) && (w[end] == '/' || w[end] == ':')
+}
+
+// decodedHost is w with its percent-escapes decoded and, when it is not ASCII, folded by NFKC
+// with the ideographic full stops that IDNA maps to '.'.
+func decodedHost(w string) string {
+	if strings.IndexByte(w, '%') >= 0 {
+		if d, err := url.PathUnescape(w); err == nil {
+			w = d
+		}
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return idnaDots.Replace(norm.NFKC.String(w))
+		}
+	}
+	return w
+}
+
+// idnaDots are the full stops IDNA maps to '.' that NFKC leaves.
+var idnaDots = strings.NewReplacer("\u3002", ".", "\uff61", ".")
 
 // addressByte says whether b may be part of an address as a parser reads one: digits, hex letters,
 // x (0x), dots, colons (IPv6, a port) and '%' (an IPv6 zone).

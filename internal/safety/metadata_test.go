@@ -18,7 +18,7 @@ func TestNamesMetadata(t *testing.T) {
 		"http://METADATA.google.internal/computeMetadata/v1/", "http://metadata.goog/", "--resolve=x:80:169.254.169.254",
 		"http://169.254.169.254.nip.io/", "url=http://169.254.169.254",
 	} {
-		if !namesMetadata(w) {
+		if !namesMetadata(w, false) {
 			t.Errorf("%q: the metadata service not seen", w)
 		}
 	}
@@ -27,7 +27,7 @@ func TestNamesMetadata(t *testing.T) {
 		"0xa9fea9ff", "http://[fd00:ec2::255]/", "2852039167", "https://example.com/metadata/google",
 		"169.254.169.254.1", "0o251.0376.0251.0376", "1_69.254.169.254", "", ".", ":::",
 	} {
-		if namesMetadata(w) {
+		if namesMetadata(w, false) {
 			t.Errorf("%q: taken for the metadata service", w)
 		}
 	}

@@ -29,7 +29,7 @@ func (s *segment) hasFlag(f string) bool {
 // --checkpoint-action, curl --cookie not --cookie-jar).
 //
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
-var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}, "curl": {"--cookie", "--output"}}
+var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}, cmdCurl: {"--cookie", "--output"}}
 
 // expandLong returns the one option of opts that name abbreviates (or equals), or name itself
 // when it abbreviates none or several.

@@ -56,6 +56,8 @@ const (
 	subRun       = "run"
 	subCreate    = "create"
 	subExec      = "exec"
+	subCp        = "cp"
+	cmdCurl      = "curl"
 	subSet       = "set"
 )
 
@@ -134,7 +136,7 @@ var argSpecs = map[string]argSpec{
 	"lz4": {op: opDelete, lastOp: opWrite, restOp: opRead}, // lz4 IN OUT
 
 	"dd":    {valueOps: map[string]pathOp{"of": opWrite, "if": opRead}},
-	"curl":  {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-T": opRead, "--upload-file": opRead, "-K": opRead, "--config": opRead, "-c": opWrite, "--cookie-jar": opWrite, "-D": opWrite, "--dump-header": opWrite}},
+	cmdCurl: {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-T": opRead, "--upload-file": opRead, "-K": opRead, "--config": opRead, "-c": opWrite, "--cookie-jar": opWrite, "-D": opWrite, "--dump-header": opWrite}},
 	"wget":  {valueOps: map[string]pathOp{"-O": opWrite, "--output-document": opWrite, "-o": opWrite, "--output-file": opWrite, "-P": opWrite, "--directory-prefix": opWrite, "-i": opRead, "--post-file": opRead}},
 	"tar":   {valueOps: map[string]pathOp{"-f": opWrite, optFile: opWrite, "-C": opWrite, "--directory": opWrite}},
 	"unzip": {valueOps: map[string]pathOp{"-d": opWrite}},
@@ -155,8 +157,11 @@ func argSpecOf(seg *segment) argSpec {
 	spec := argSpecs[seg.name]
 	switch seg.name {
 	case cmdKubectl, cmdOC, cmdDocker, cmdPodman, cmdNerdctl:
-		if len(seg.operands) > 0 && seg.operands[0].s == "cp" {
+		if containerVerb(seg) == subCp {
 			spec.lastOp, spec.restOp = opWrite, opRead
+			if spec.skip = 1; seg.operands[0].s == "container" {
+				spec.skip = 2 // docker container cp
+			}
 		}
 	}
 	return spec
@@ -214,7 +219,7 @@ func (a *analyzer) argPaths(idx int) {
 		}
 		a.gitObjectPaths(seg)
 		a.gitWrites(seg)
-	case "curl":
+	case cmdCurl:
 		a.curlURLEncoded(seg)
 	}
 	a.operandPaths(remoteOperands(seg, ops), op, spec)

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"encoding/csv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -30,14 +31,18 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 	switch seg.name {
 	case cmdSSH:
 		a.cwd = "~"
+		cmd, flags := sshParse(seg.words)
+		if strings.ContainsAny(flags, "nf") {
+			redirs, seg.pipeFrom = nil, nil // -n (and -f) read /dev/null, not what ssh is fed
+		}
 		defer a.feeding(&seg, redirs)()
-		a.sshRemote(&seg, depth)
+		a.sshRemote(&seg, cmd, flags, depth)
 	case cmdKubectl, cmdOC:
 		a.cwd = cwdUnknown
 		defer a.feeding(&seg, redirs)()
 		a.podCommand(&seg, depth)
 	case cmdDocker, cmdPodman, cmdNerdctl:
-		if len(seg.operands) == 0 || seg.operands[0].s != subExec {
+		if containerVerb(&seg) != subExec {
 			a.containerMounts(&seg)
 			return
 		}
@@ -68,7 +73,7 @@ func (a *analyzer) feeding(seg *segment, redirs []*syntax.Redirect) func() {
 	a.feed = nil
 	var in []*syntax.Redirect
 	for _, r := range redirs {
-		if readsStdin(r) {
+		if readsStdin(r) && (r.Word == nil || r.Word.Lit() != "/dev/null") {
 			in = append(in, r)
 		}
 	}
@@ -88,10 +93,12 @@ func (a *analyzer) loginShell(depth int) {
 
 // sshRemote analyses ssh's remote command and -o RemoteCommand=CMD (or "RemoteCommand CMD"), which
 // runs there as the command would.
-func (a *analyzer) sshRemote(seg *segment, depth int) {
-	if cmd := sshRemoteCommand(seg.words); len(cmd) > 0 {
+func (a *analyzer) sshRemote(seg *segment, cmd []word, flags string, depth int) {
+	if len(cmd) > 0 {
 		a.script(joinWords(cmd), depth+1)
-	} else if !sshRunsNoCommand(seg) {
+	} else if !strings.ContainsAny(flags, "NWO") {
+		// -N forwards ports only, -W forwards its input to a host's port, -O talks to a control
+		// master: otherwise the remote login shell reads what ssh is fed.
 		a.loginShell(depth)
 	}
 	for _, w := range seg.words[1:] {
@@ -129,26 +136,32 @@ func (a *analyzer) podCommand(seg *segment, depth int) {
 			return
 		}
 	}
+	if seg.operands[0].s == subExec && len(seg.operands) > 2 {
+		// kubectl exec POD CMD, the form before "--": older kubectl runs CMD.
+		a.command(seg.operands[2:], nil, seg.pipeFrom, depth+1)
+	}
 }
 
 // podCommandVerbs are kubectl's verbs that run the command after "--" in a pod.
 var podCommandVerbs = map[string]bool{subExec: true, subRun: true, "debug": true}
 
-// sshRemoteCommand returns the words of ssh's remote command: after the options (getopt bundles,
-// a value letter taking the rest of the word or the next one) and the host. Options after the
-// host are ssh's too, as OpenSSH reorders them, until the first other word.
-func sshRemoteCommand(words []word) []word {
+// sshParse returns the words of ssh's remote command, after the options (getopt bundles, a value
+// letter taking the rest of the word or the next one) and the host, and the option letters given
+// (not their values: "-lNadia" is -l, not -N). Options after the host are ssh's too, as OpenSSH
+// reorders them, until the first other word.
+func sshParse(words []word) (cmd []word, flags string) {
 	host := false
 	for i := 1; i < len(words); i++ {
 		v := words[i].s
 		switch {
 		case v == "--" && !words[i].dynamic && !host:
 			if i+1 < len(words) {
-				return words[i+2:] // the host, then the command
+				return words[i+2:], flags // the host, then the command
 			}
-			return nil
+			return nil, flags
 		case len(v) > 1 && v[0] == '-' && !words[i].dynamic:
 			for k := 1; k < len(v); k++ {
+				flags += v[k : k+1]
 				if strings.IndexByte(sshValueShorts, v[k]) >= 0 {
 					if k == len(v)-1 {
 						i++
@@ -159,10 +172,10 @@ func sshRemoteCommand(words []word) []word {
 		case !host:
 			host = true
 		default:
-			return words[i:]
+			return words[i:], flags
 		}
 	}
-	return nil
+	return nil, flags
 }
 
 // ocRshValues are oc rsh's options that take a value.
@@ -213,12 +226,12 @@ func remoteOperands(seg *segment, ops []word) []word {
 	case cmdScp, cmdRsync, "cp", cmdSFTP:
 		base = "~/"
 	case cmdDocker, cmdPodman, cmdNerdctl:
-		if len(seg.operands) == 0 || seg.operands[0].s != "cp" {
+		if containerVerb(seg) != subCp {
 			return ops
 		}
 		base = "/"
 	case cmdKubectl, cmdOC:
-		if len(seg.operands) == 0 || seg.operands[0].s != "cp" {
+		if containerVerb(seg) != subCp {
 			return ops
 		}
 	default:
@@ -293,17 +306,24 @@ func (a *analyzer) containerMounts(seg *segment) {
 	}
 }
 
+// containerVerb is a container CLI's verb, also when spelled "container VERB" (docker container
+// exec, podman container cp).
+func containerVerb(seg *segment) string {
+	ops := seg.operands
+	if len(ops) > 1 && ops[0].s == "container" {
+		return ops[1].s
+	}
+	if len(ops) > 0 {
+		return ops[0].s
+	}
+	return ""
+}
+
 // runsContainer reports whether a docker/podman/nerdctl command makes a container: run, create,
 // container run|create.
 func runsContainer(seg *segment) bool {
-	ops := seg.operands
-	switch {
-	case len(ops) == 0:
-		return false
-	case ops[0].s == subRun || ops[0].s == subCreate:
-		return true
-	}
-	return ops[0].s == "container" && len(ops) > 1 && (ops[1].s == subRun || ops[1].s == subCreate)
+	v := containerVerb(seg)
+	return v == subRun || v == subCreate
 }
 
 // mountSpec reads the mount option at words[i], if it is one (-v SPEC, -vSPEC, --volume=SPEC,
@@ -325,30 +345,64 @@ func mountSpec(words []word, i int) (spec word, isMount bool, last int, ok bool)
 			return word{}, false, i, false
 		}
 		return words[i+1], isMount, i + 1, true
-	case strings.HasPrefix(name, "-v") && len(name) > 2 && !strings.HasPrefix(name, "--"):
-		return w.with(w.s[2:]), false, i, true
+	case len(w.s) > 2 && w.s[0] == '-' && w.s[1] != '-':
+		// A short bundle: -vSPEC, -itv SPEC, -itvSPEC (docker run's flags without a value first).
+		for k := 1; k < len(w.s); k++ {
+			switch c := w.s[k]; {
+			case c == 'v' && k+1 < len(w.s):
+				return w.with(w.s[k+1:]), false, i, true
+			case c == 'v' && i+1 < len(words):
+				return words[i+1], false, i + 1, true
+			case !strings.ContainsRune(dockerRunBooleans, rune(c)):
+				return word{}, false, i, false
+			}
+		}
 	}
 	return word{}, false, i, false
 }
 
-// volumeSource is the host path of a -v or --mount spec and whether it is mounted read-only; ""
-// for a named volume or a mount of another type.
+// dockerRunBooleans are docker run's short options that take no value, so a bundle may go on to -v.
+const dockerRunBooleans = "ditPq"
+
+// mountSource reads a --mount spec: its host path, whether it is read-only, and whether it mounts
+// a host path at all (a bind, or a volume the local driver binds to one with volume-opt=device).
 //
 //nolint:goconst // --mount's keys read best literally
+func mountSource(spec string) (src string, ro, host bool) {
+	// docker reads --mount as one CSV record: a field may be quoted ("src=/a,b").
+	fields, err := csv.NewReader(strings.NewReader(spec)).Read()
+	if err != nil {
+		fields = strings.Split(spec, ",")
+	}
+	bind, device := false, ""
+	for _, f := range fields {
+		k, v, _ := strings.Cut(f, "=")
+		switch strings.ToLower(k) {
+		case "source", "src":
+			src = v
+		case "readonly", "ro":
+			ro = v == "" || v == "true" || v == "1"
+		case "type":
+			bind = strings.EqualFold(v, "bind")
+		case "volume-opt":
+			if o, path, ok := strings.Cut(v, "="); ok && strings.EqualFold(o, "device") {
+				device = path
+			}
+		}
+	}
+	if device != "" {
+		return device, ro, true
+	}
+	return src, ro, bind
+}
+
+// volumeSource is the host path of a -v or --mount spec and whether it is mounted read-only; ""
+// for a named volume or a mount of another type.
 func volumeSource(spec string, mount bool) (src string, ro bool) {
 	if mount {
-		for f := range strings.SplitSeq(spec, ",") {
-			k, v, _ := strings.Cut(f, "=")
-			switch strings.ToLower(k) {
-			case "source", "src":
-				src = v
-			case "readonly", "ro":
-				ro = v == "" || v == "true" || v == "1"
-			case "type":
-				if v != "bind" {
-					return "", false
-				}
-			}
+		var ok bool
+		if src, ro, ok = mountSource(spec); !ok {
+			return "", false
 		}
 	} else {
 		parts := strings.Split(spec, ":")
@@ -363,10 +417,4 @@ func volumeSource(spec string, mount bool) (src string, ro bool) {
 		return "", false // a named volume
 	}
 	return src, ro
-}
-
-// sshRunsNoCommand says whether ssh runs no shell at all: -N forwards ports only, -W forwards
-// its standard input to a host's port, -O talks to a control master.
-func sshRunsNoCommand(seg *segment) bool {
-	return seg.hasFlag("-N") || seg.hasFlag("-W") || seg.hasFlag("-O")
 }

@@ -600,10 +600,22 @@ func (a *analyzer) interpreter(idx int, opts string, redirs []*syntax.Redirect) 
 	}
 }
 
-// readsStdin says whether a redirect feeds standard input: a file, a here-document or a
-// here-string.
+// readsStdin says whether a redirect feeds standard input: a file (also opened for reading and
+// writing), another descriptor, a here-document or a here-string.
 func readsStdin(r *syntax.Redirect) bool {
-	return stdinBody(r) != nil || r.Op == syntax.RdrIn && (r.N == nil || r.N.Value == "0")
+	if stdinBody(r) != nil {
+		return true
+	}
+	if r.N != nil && r.N.Value != "0" {
+		return false
+	}
+	switch r.Op {
+	case syntax.RdrIn, syntax.RdrInOut: // < FILE, <> FILE
+		return true
+	case syntax.DplIn: // <&N: another descriptor's input, unless <&- closes it
+		return r.Word == nil || r.Word.Lit() != "-"
+	}
+	return false
 }
 
 // runsCode returns why a program runs code given to it in a way the engine does not follow, or
