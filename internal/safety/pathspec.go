@@ -246,6 +246,25 @@ func (a *analyzer) operandPaths(ops []word, op pathOp, spec argSpec) {
 		}
 		a.operandPath(w, o)
 	}
+	if spec.lastOp == opWrite && len(ops) > 1 {
+		a.intoDirectory(ops[:len(ops)-1], ops[len(ops)-1])
+	}
+}
+
+// intoDirectory records the files a copy or move writes when its destination is a directory:
+// DEST/NAME for each source's NAME ("cp /tmp/x/.bashrc ~" writes ~/.bashrc, which DEST alone
+// does not name). Whether DEST is a directory is not known, so both are judged.
+func (a *analyzer) intoDirectory(sources []word, dest word) {
+	if dest.dynamic || dest.s == "" {
+		return // a computed destination is judged, and asked for, as itself
+	}
+	for _, src := range sources {
+		name := path.Base(strings.TrimRight(src.s, "/"))
+		if src.dynamic || name == "." || name == ".." || name == "/" || strings.HasPrefix(src.s, "-") {
+			continue
+		}
+		a.operandPath(dest.with(strings.TrimRight(dest.s, "/")+"/"+name), opWrite)
+	}
 }
 
 // symlinkTargets records the targets of a symbolic link as the kernel reads them: a relative
