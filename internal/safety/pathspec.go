@@ -223,6 +223,7 @@ func (a *analyzer) argPaths(idx int) {
 		a.curlURLEncoded(seg)
 	}
 	a.operandPaths(remoteOperands(seg, ops), op, spec)
+	a.targetDirectory(seg, ops, spec)
 	switch seg.name {
 	case "ln":
 		a.symlinkTargets(seg)
@@ -251,9 +252,21 @@ func (a *analyzer) operandPaths(ops []word, op pathOp, spec argSpec) {
 	}
 }
 
+// targetDirectory records what a copy or move with -t DIR (--target-directory) writes: DIR/NAME
+// for each operand's NAME, all of them sources.
+func (a *analyzer) targetDirectory(seg *segment, ops []word, spec argSpec) {
+	if _, ok := spec.valueOps["-t"]; !ok || len(ops) == 0 {
+		return
+	}
+	if dir, ok := optionValue(seg, "-t", optTargetDirectory); ok {
+		a.intoDirectory(ops, dir)
+	}
+}
+
 // intoDirectory records the files a copy or move writes when its destination is a directory:
 // DEST/NAME for each source's NAME ("cp /tmp/x/.bashrc ~" writes ~/.bashrc, which DEST alone
-// does not name). Whether DEST is a directory is not known, so both are judged.
+// does not name). Whether DEST is a directory is not known, so both are judged (with -t it is:
+// targetDirectory).
 func (a *analyzer) intoDirectory(sources []word, dest word) {
 	if dest.dynamic || dest.s == "" {
 		return // a computed destination is judged, and asked for, as itself
