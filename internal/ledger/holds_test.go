@@ -13,13 +13,7 @@ func TestHoldsFindsAPublishedHeadOnTheChain(t *testing.T) {
 	cfg := testConfig(t, newFakeClock(day0))
 	cfg.Compress = true
 	cfg.MaxSegmentBytes = 2048
-	cfg.SigningKey = testKey(1)
-	j := mustOpen(t, cfg)
-	appendN(t, j, 5)
-	early, ok, err := j.SignHead()
-	if err != nil || !ok {
-		t.Fatalf("SignHead: %v %v", ok, err)
-	}
+	j, early := openWithEarlyHead(t, cfg)
 	appendN(t, j, 20)                           // past MaxSegmentBytes: the early head's segment is sealed
 	if _, err := j.Maintain(day0); err != nil { // and compressed
 		t.Fatal(err)
@@ -60,13 +54,7 @@ func TestHoldsExcusesOnlyWhatItsOwnRetentionDeleted(t *testing.T) {
 	cfg := testConfig(t, newFakeClock(day0))
 	cfg.MaxSegmentBytes = 2048
 	cfg.MaxSegments = 2 // Maintain, which only the test calls, deletes all but two
-	cfg.SigningKey = testKey(1)
-	j := mustOpen(t, cfg)
-	appendN(t, j, 5)
-	early, ok, err := j.SignHead()
-	if err != nil || !ok {
-		t.Fatalf("SignHead: %v %v", ok, err)
-	}
+	j, early := openWithEarlyHead(t, cfg)
 	appendN(t, j, 40)
 	res, err := j.Maintain(day0)
 	if err != nil || len(res.Deleted) == 0 {
@@ -151,4 +139,17 @@ func TestHoldsRefusesAChainRebuiltPastThePublishedHead(t *testing.T) {
 	if got, err := j.Holds(published); err != nil || got {
 		t.Errorf("Holds = %v, %v for a head the rolled-back chain never had; want false", got, err)
 	}
+}
+
+// openWithEarlyHead opens a signing journal with cfg, appends five records and signs its head.
+func openWithEarlyHead(t *testing.T, cfg Config) (*Journal, SignedHead) {
+	t.Helper()
+	cfg.SigningKey = testKey(1)
+	j := mustOpen(t, cfg)
+	appendN(t, j, 5)
+	early, ok, err := j.SignHead()
+	if err != nil || !ok {
+		t.Fatalf("SignHead: %v %v", ok, err)
+	}
+	return j, early
 }
