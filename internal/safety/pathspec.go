@@ -155,13 +155,10 @@ var kubectlArgs = argSpec{skip: 1, valueOps: map[string]pathOp{"-f": opRead, opt
 // (oc, podman, nerdctl) also write their destination, here or in the pod or container.
 func argSpecOf(seg *segment) argSpec {
 	spec := argSpecs[seg.name]
-	switch seg.name {
-	case cmdKubectl, cmdOC, cmdDocker, cmdPodman, cmdNerdctl:
-		if containerVerb(seg) == subCp {
-			spec.lastOp, spec.restOp = opWrite, opRead
-			if spec.skip = 1; seg.operands[0].s == "container" {
-				spec.skip = 2 // docker container cp
-			}
+	if containerCopy(seg) {
+		spec.lastOp, spec.restOp = opWrite, opRead
+		if spec.skip = 1; seg.operands[0].s == "container" {
+			spec.skip = 2 // docker container cp
 		}
 	}
 	return spec

@@ -53,13 +53,14 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 				a.chdir(*dir)
 			}
 			defer a.feeding(&seg, redirs)()
-			a.command(cmd, nil, seg.pipeFrom, depth+1)
+			a.command(cmd, nil, nil, depth+1)
 		}
 	}
 }
 
 // stdinFeed is what feeds a command that runs elsewhere: the redirects of its ssh (or kubectl
-// exec -i) that feed standard input, and the pipeline stages before it.
+// exec -i) that feed standard input, and the pipeline stages before it. The remote command gets
+// both from the feed alone (command), not the pipe a second way.
 type stdinFeed struct {
 	redirs   []*syntax.Redirect
 	pipeFrom []int
@@ -121,7 +122,7 @@ func (a *analyzer) podCommand(seg *segment, depth int) {
 	}
 	if seg.name == cmdOC && seg.operands[0].s == "rsh" {
 		if cmd, _ := containerExecCommand(seg.words, "rsh", ocRshValues); len(cmd) > 0 {
-			a.command(cmd, nil, seg.pipeFrom, depth+1)
+			a.command(cmd, nil, nil, depth+1)
 		} else {
 			a.loginShell(depth)
 		}
@@ -132,13 +133,13 @@ func (a *analyzer) podCommand(seg *segment, depth int) {
 	}
 	for i, w := range seg.words {
 		if w.s == "--" && !w.dynamic && i+1 < len(seg.words) {
-			a.command(seg.words[i+1:], nil, seg.pipeFrom, depth+1)
+			a.command(seg.words[i+1:], nil, nil, depth+1)
 			return
 		}
 	}
 	if seg.operands[0].s == subExec && len(seg.operands) > 2 {
 		// kubectl exec POD CMD, the form before "--": older kubectl runs CMD.
-		a.command(seg.operands[2:], nil, seg.pipeFrom, depth+1)
+		a.command(seg.operands[2:], nil, nil, depth+1)
 	}
 }
 
@@ -222,20 +223,13 @@ func containerExecCommand(words []word, verb string, values map[string]bool) (cm
 // judging it as a remote path too only refuses more.
 func remoteOperands(seg *segment, ops []word) []word {
 	base := ""
-	switch seg.name {
-	case cmdScp, cmdRsync, "cp", cmdSFTP:
+	switch {
+	case seg.name == cmdScp || seg.name == cmdRsync || seg.name == "cp" || seg.name == cmdSFTP:
 		base = "~/"
-	case cmdDocker, cmdPodman, cmdNerdctl:
-		if containerVerb(seg) != subCp {
-			return ops
-		}
-		base = "/"
-	case cmdKubectl, cmdOC:
-		if containerVerb(seg) != subCp {
-			return ops
-		}
-	default:
+	case !containerCopy(seg):
 		return ops
+	case seg.name != cmdKubectl && seg.name != cmdOC:
+		base = "/" // a container's root; a pod's working directory is not known
 	}
 	var out []word
 	for i, w := range ops {
@@ -317,6 +311,16 @@ func containerVerb(seg *segment) string {
 		return ops[0].s
 	}
 	return ""
+}
+
+// containerCopy says whether a segment copies into or out of a pod or container: kubectl, oc,
+// docker, podman or nerdctl [container] cp.
+func containerCopy(seg *segment) bool {
+	switch seg.name {
+	case cmdKubectl, cmdOC, cmdDocker, cmdPodman, cmdNerdctl:
+		return containerVerb(seg) == subCp
+	}
+	return false
 }
 
 // runsContainer reports whether a docker/podman/nerdctl command makes a container: run, create,
