@@ -26,14 +26,9 @@ var _ = Describe("Published heads of writers long gone", func() {
 	It("leave room for every new writer: entries older than the retention are removed, newer ones kept", func() {
 		now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 		clk := clocktesting.NewFakeClock(now)
-		al := &safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: audit.LedgerName},
-			Spec: safetyv1alpha1.AuditLedgerSpec{Retention: safetyv1alpha1.LedgerRetention{MaxAgeDays: new(int32(30))}}}
-		create(al)
+		al := ledgerWith30DayRetention()
 		publish := func(writer string, signedAt time.Time) error {
-			h := ledger.SignedHead{Writer: writer, Seq: 7, Hash: fmt.Sprintf("%064x", 7), Segment: "2026-11-01.00000001.jsonl",
-				SignedAt: signedAt, KeyID: "0123456789abcdef", Signature: "c2lnbmF0dXJl"}
-			obj := ac.AuditLedger(audit.LedgerName).WithStatus(ac.AuditLedgerStatus().WithSignedHeads(audit.SignedHeadApply(h)))
-			return k8sClient.Status().Apply(ctx, obj, client.FieldOwner("toolgate-ledger-"+writer), client.ForceOwnership)
+			return publishHead(writer, "2026-11-01.00000001.jsonl", signedAt)
 		}
 		By("more writers than the list used to hold, each publishing")
 		for i := range 70 {
@@ -55,24 +50,36 @@ var _ = Describe("Published heads of writers long gone", func() {
 	It("keep an old entry whose segment is still on the volume: it anchors the records there", func() {
 		now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 		clk := clocktesting.NewFakeClock(now)
-		al := &safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: audit.LedgerName},
-			Spec: safetyv1alpha1.AuditLedgerSpec{Retention: safetyv1alpha1.LedgerRetention{MaxAgeDays: new(int32(30))}}}
-		create(al)
+		al := ledgerWith30DayRetention()
 		dir := GinkgoT().TempDir()
 		const segment = "2026-10-01.00000001.jsonl"
 		Expect(os.MkdirAll(filepath.Join(dir, "writer-on-volume"), 0o750)).To(Succeed())
 		Expect(os.WriteFile(filepath.Join(dir, "writer-on-volume", segment), []byte("{}\n"), 0o640)).To(Succeed())
 		for _, writer := range []string{"writer-on-volume", "writer-gone"} {
-			h := ledger.SignedHead{Writer: writer, Seq: 7, Hash: fmt.Sprintf("%064x", 7), Segment: segment,
-				SignedAt: now.Add(-40 * 24 * time.Hour), KeyID: "0123456789abcdef", Signature: "c2lnbmF0dXJl"}
-			obj := ac.AuditLedger(audit.LedgerName).WithStatus(ac.AuditLedgerStatus().WithSignedHeads(audit.SignedHeadApply(h)))
-			Expect(k8sClient.Status().Apply(ctx, obj, client.FieldOwner("toolgate-ledger-"+writer), client.ForceOwnership)).To(Succeed())
+			Expect(publishHead(writer, segment, now.Add(-40*24*time.Hour))).To(Succeed())
 		}
 		reconcileHeads(al, dir, clk)
 		Expect(al.Status.SignedHeads).To(HaveLen(1))
 		Expect(al.Status.SignedHeads[0].Writer).To(Equal("writer-on-volume"))
 	})
 })
+
+// ledgerWith30DayRetention creates the AuditLedger with a retention of 30 days.
+func ledgerWith30DayRetention() *safetyv1alpha1.AuditLedger {
+	GinkgoHelper()
+	al := &safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: audit.LedgerName},
+		Spec: safetyv1alpha1.AuditLedgerSpec{Retention: safetyv1alpha1.LedgerRetention{MaxAgeDays: new(int32(30))}}}
+	create(al)
+	return al
+}
+
+// publishHead applies writer's signed head naming segment, as that writer's field manager does.
+func publishHead(writer, segment string, signedAt time.Time) error {
+	h := ledger.SignedHead{Writer: writer, Seq: 7, Hash: fmt.Sprintf("%064x", 7), Segment: segment,
+		SignedAt: signedAt, KeyID: "0123456789abcdef", Signature: "c2lnbmF0dXJl"}
+	obj := ac.AuditLedger(audit.LedgerName).WithStatus(ac.AuditLedgerStatus().WithSignedHeads(audit.SignedHeadApply(h)))
+	return k8sClient.Status().Apply(ctx, obj, client.FieldOwner("toolgate-ledger-"+writer), client.ForceOwnership)
+}
 
 // reconcileHeads runs the AuditLedger reconciler once with a journal in dir, and reads al back.
 func reconcileHeads(al *safetyv1alpha1.AuditLedger, dir string, clk *clocktesting.FakeClock) {
