@@ -153,13 +153,11 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 		ta.Paths = append(ta.Paths, paths...)
 	}
 	if len(inv.Map.TreePaths) > 0 {
-		if ta.Command, err = searchArgs(args, inv.Map); err != nil {
+		var roots []string
+		if ta.Command, roots, err = searchArgs(args, inv.Map); err != nil {
 			return nil, err
 		}
-		for _, key := range inv.Map.TreePaths {
-			roots, _ := PathsArgument(args, key) // searchArgs has checked them
-			ta.Paths = append(ta.Paths, roots...)
-		}
+		ta.Paths = append(ta.Paths, roots...)
 	}
 	if ta.Extra, err = extraArgs(args, inv.Map); err != nil {
 		return nil, err
@@ -224,29 +222,29 @@ func (m ArgumentMap) mapped() []string {
 	return append(keys, m.Omit...)
 }
 
-// searchArgs is the SearchCommand of a call whose map names TreePaths: the roots its TreePaths
-// name, searched for its SearchPattern, narrowed by its SearchInclude.
-func searchArgs(args map[string]any, m ArgumentMap) (string, error) {
+// searchArgs is the SearchCommand of a call whose map names TreePaths, and the roots it searches:
+// those its TreePaths name, searched for its SearchPattern, narrowed by its SearchInclude.
+func searchArgs(args map[string]any, m ArgumentMap) (string, []string, error) {
 	if m.Command != "" {
-		return "", bad("the argument map names both a command (%q) and tree paths %q; a call has one command",
+		return "", nil, bad("the argument map names both a command (%q) and tree paths %q; a call has one command",
 			m.Command, m.TreePaths)
 	}
 	var s Search
 	for _, key := range m.TreePaths {
 		roots, err := PathsArgument(args, key)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		s.Roots = append(s.Roots, roots...)
 	}
 	var err error
 	if s.Pattern, err = stringArg(args, m.SearchPattern); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if s.Include, err = stringArg(args, m.SearchInclude); err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return SearchCommand(s), nil
+	return SearchCommand(s), s.Roots, nil
 }
 
 // respelledKeys refuses a key that folds to a mapped key without being it ("Path" or "PATH" when
