@@ -272,11 +272,19 @@ func remotePath(w word, base string) (word, bool) {
 	return w.with(base + rest), true
 }
 
-// containerMounts records the host paths docker/podman/nerdctl run and create mount: -v/--volume
-// SRC:DST and --mount source=SRC (or src=). The container reads everything below the source and,
-// unless the mount is read-only, writes there: "-v /:/host" reads /etc/shadow, "-v ~/.aws:/a"
-// the credentials. A named volume (no slash) is not a host path.
+// containerMounts records the host paths a container CLI mounts: docker/podman/nerdctl run and
+// create's -v/--volume SRC:DST and --mount source=SRC (or src=), docker service create's --mount
+// and service update's --mount-add, and the host path a local volume binds (volume create -o
+// device=PATH), which a later "-v NAME:/h" mounts by name. The container reads everything below
+// the source and, unless the mount is read-only, writes there: "-v /:/host" reads /etc/shadow,
+// "-v ~/.aws:/a" the credentials. A named volume (no slash) is not a host path.
 func (a *analyzer) containerMounts(seg *segment) {
+	if createsVolume(seg) {
+		if dev, ro := volumeDevice(seg.words); dev.s != "" {
+			a.mountHost(dev, ro)
+		}
+		return
+	}
 	if !runsContainer(seg) {
 		return
 	}
@@ -287,17 +295,64 @@ func (a *analyzer) containerMounts(seg *segment) {
 		if !ok {
 			continue
 		}
-		src, ro := volumeSource(spec.s, isMount)
-		if src == "" {
-			continue
-		}
-		a.recursive = true
-		a.touch(spec.with(src), opRead)
-		a.recursive = false
-		if !ro {
-			a.touch(spec.with(src), opWrite)
+		if src, ro := volumeSource(spec.s, isMount); src != "" {
+			a.mountHost(spec.with(src), ro)
 		}
 	}
+}
+
+// mountHost records a host path a container mounts: everything below it is read, and written
+// unless the mount is read-only.
+func (a *analyzer) mountHost(src word, ro bool) {
+	a.recursive = true
+	a.touch(src, opRead)
+	a.recursive = false
+	if !ro {
+		a.touch(src, opWrite)
+	}
+}
+
+// createsVolume reports whether a segment is [docker|podman|nerdctl] volume create.
+func createsVolume(seg *segment) bool {
+	ops := seg.operands
+	return len(ops) > 1 && ops[0].s == "volume" && ops[1].s == subCreate
+}
+
+// volumeDevice reads volume create's driver options (-o KEY=VALUE, -oKEY=VALUE, --opt KEY=VALUE,
+// --opt=KEY=VALUE): the device a local volume mounts when it is a path (type=none with o=bind
+// binds a host directory; a device such as /dev/sda1 is the host's disk; an NFS ":/export" is
+// not on this host), and whether its mount options say ro.
+func volumeDevice(words []word) (dev word, ro bool) {
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		var opt word
+		switch {
+		case w.s == "-o" || w.s == "--opt":
+			if i+1 >= len(words) {
+				return dev, ro
+			}
+			i++
+			opt = words[i]
+		case strings.HasPrefix(w.s, "--opt="):
+			opt = w.with(w.s[len("--opt="):])
+		case strings.HasPrefix(w.s, "-o") && !strings.HasPrefix(w.s, "--"):
+			opt = w.with(w.s[2:])
+		default:
+			continue
+		}
+		k, v, _ := strings.Cut(opt.s, "=")
+		switch strings.ToLower(k) {
+		case "device":
+			if strings.ContainsAny(v, "/~$") && !strings.HasPrefix(v, ":") {
+				dev = opt.with(v)
+			}
+		case "o":
+			for o := range strings.SplitSeq(v, ",") {
+				ro = ro || o == "ro"
+			}
+		}
+	}
+	return dev, ro
 }
 
 // containerVerb is a container CLI's verb, also when spelled "container VERB" (docker container
@@ -324,8 +379,11 @@ func containerCopy(seg *segment) bool {
 }
 
 // runsContainer reports whether a docker/podman/nerdctl command makes a container: run, create,
-// container run|create.
+// container run|create, and docker service create|update (a swarm service's tasks mount too).
 func runsContainer(seg *segment) bool {
+	if ops := seg.operands; len(ops) > 1 && ops[0].s == "service" {
+		return ops[1].s == subCreate || ops[1].s == "update"
+	}
 	v := containerVerb(seg)
 	return v == subRun || v == subCreate
 }
@@ -339,7 +397,7 @@ func mountSpec(words []word, i int) (spec word, isMount bool, last int, ok bool)
 		return word{}, false, i, false // a computed word: docker's operands are read as paths, which asks for it
 	}
 	name, val, hasVal := strings.Cut(w.s, "=")
-	isMount = name == "--mount"
+	isMount = name == "--mount" || name == "--mount-add" // docker service create --mount, service update --mount-add
 	switch {
 	case name == "-v" || name == "--volume" || isMount:
 		if hasVal {

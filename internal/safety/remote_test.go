@@ -119,6 +119,28 @@ func TestContainerCopiesWriteTheirDestination(t *testing.T) {
 	})
 }
 
+// A host path reaches a container by other ways than run's -v: a local volume bound to it (volume
+// create -o device=PATH, which "-v NAME:/h" mounts later, in a call the engine judges alone) and a
+// swarm service's mounts. Each is judged as the mount it makes, in the call that names the path.
+func TestHostPathsMountedByVolumesAndServices(t *testing.T) {
+	zeroD := denied(zero)
+	testCredentialCases(t, []credentialCase{
+		{"a local volume bound to the host's root", `docker volume create --driver local --opt type=none --opt o=bind --opt device=/ hostroot`, zeroD},
+		{"a volume bound to /etc, -o", `docker volume create -o type=none -o o=bind -o device=/etc v`, zeroD},
+		{"a volume option attached to -o", `docker volume create -odevice=/ -otype=none -oo=bind x`, zeroD},
+		{"a read-only volume of /root still reads it", `docker volume create --opt=device=/root -o o=bind,ro -o type=none r`, zeroD},
+		{"podman: a volume bound to the agent's keys", `podman volume create -o device=$HOME/.ssh -o type=none -o o=bind s`, zeroD},
+		{"a volume bound into .git/hooks", `docker volume create -o device=.git/hooks -o type=none -o o=bind h`, denied(RulePrefixPathPolicy + "noWrite")},
+		{"a service's bind mount", `docker service create --mount type=bind,source=/,target=/h img`, zeroD},
+		{"a service's bind mount, added later", `docker service update --mount-add type=bind,src=/etc,dst=/e web`, zeroD},
+		{"harmless: a volume bound to a build directory", `docker volume create -o device=/workspace/build -o type=none -o o=bind b`, outcome{}},
+		{"harmless: a read-only volume of the docs", `docker volume create -o device=/workspace/docs -o type=none -o o=bind,ro d`, outcome{}},
+		{"harmless: an NFS volume (its device is not on this host)", `docker volume create -o type=nfs -o o=addr=10.0.0.1 -o device=:/export n`, outcome{}},
+		{"harmless: a plain named volume", `docker volume create cache`, outcome{}},
+		{"harmless: a service with a named volume", `docker service create --mount type=volume,src=cache,dst=/c img`, outcome{}},
+	})
+}
+
 // A container runtime's socket is the runtime: whoever reaches it starts a privileged container
 // with the host's root mounted, past every container-privileged option the engine reads. Mounting
 // it into a container or talking to it directly is denied as a zero-access path.
