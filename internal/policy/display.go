@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -130,4 +131,55 @@ func writeHex(b *strings.Builder, prefix string, v uint32, digits int) {
 	for shift := 4 * (digits - 1); shift >= 0; shift -= 4 {
 		b.WriteByte(hex[v>>uint(shift)&0xf])
 	}
+}
+
+// VisibleJSON returns a compact JSON document (one line, such as a ledger record, with at most a
+// final newline) with every character that would not show as itself written
+// as a JSON escape: \u00XX for a control character or DEL, \uXXXX (a surrogate pair above U+FFFF)
+// for a C1 control, a bidi override, a zero-width or other format character, a non-ASCII space or
+// a line separator, and \uFFFD for a byte that is not UTF-8 (what a JSON decoder reads it as). In
+// compact JSON such characters occur only inside strings, so the result decodes to the same values.
+// It returns b itself when nothing needs escaping. encoding/json escapes the controls below 0x20,
+// but not DEL, the C1 controls or the bidi and zero-width characters.
+func VisibleJSON(b []byte) []byte {
+	if plainlyVisibleJSON(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			out = append(out, `\uFFFD`...)
+		case visibleRune(r) || r == '\n' && i == len(b)-1:
+			out = append(out, b[i:i+size]...)
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			out = appendJSONEscape(appendJSONEscape(out, r1), r2)
+		default:
+			out = appendJSONEscape(out, r)
+		}
+		i += size
+	}
+	return out
+}
+
+// plainlyVisibleJSON is plainlyVisible for a JSON line, which may end in a newline.
+func plainlyVisibleJSON(b []byte) bool {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	for i, c := range b {
+		if c >= utf8.RuneSelf {
+			return plainlyVisibleRunes(string(b[i:]))
+		} else if c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func appendJSONEscape(out []byte, r rune) []byte {
+	const hex = "0123456789ABCDEF"
+	return append(out, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }
