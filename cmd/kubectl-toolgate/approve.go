@@ -123,14 +123,15 @@ func runApprove(ctx context.Context, c *cli, opts *approveOptions, pos []string)
 	err = cl.Get(ctx, client.ObjectKey{Namespace: ns, Name: plan}, &safetyv1alpha1.AgentPlan{})
 	switch {
 	case apierrors.IsNotFound(err):
-		sayf(stderr, "error: AgentPlan %s/%s does not exist\n", ns, plan)
+		// The plan's name came from the agent's denial (any text, until the API server looks it up).
+		sayf(stderr, "error: AgentPlan %s/%s does not exist\n", ns, policy.ShellQuote(plan))
 		return exitUsage
 	case apierrors.IsForbidden(err):
 		sayf(stderr, "approval refused: %s may not read AgentPlan %s/%s: %v\n",
-			review.Status.UserInfo.Username, ns, plan, err)
+			review.Status.UserInfo.Username, ns, policy.ShellQuote(plan), policy.Visible(err.Error()))
 		return exitFailed
 	case err != nil:
-		sayf(stderr, "error: reading AgentPlan %s/%s: %v\n", ns, plan, err)
+		sayf(stderr, "error: reading AgentPlan %s/%s: %v\n", ns, policy.ShellQuote(plan), policy.Visible(err.Error()))
 		return exitUsage
 	}
 	a := opts.approval(ns, plan, review.Status.UserInfo.Username)
@@ -216,7 +217,7 @@ func printApproval(w io.Writer, a *safetyv1alpha1.ToolApproval, dryRun bool) {
 	sayf(w, "ToolApproval %s/%s %s\n", a.Namespace, name, what)
 	var b strings.Builder
 	fmt.Fprintf(&b, "  %s approves %d call(s) of plan %s running tool %s", a.Spec.Approver, policy.ApprovalUses(a),
-		a.Spec.Plan, a.Spec.Tool)
+		policy.ShellQuote(a.Spec.Plan), policy.ShellQuote(a.Spec.Tool))
 	if a.Spec.Step != "" {
 		b.WriteString(" for step " + policy.ShellQuote(a.Spec.Step))
 	}

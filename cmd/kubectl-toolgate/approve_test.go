@@ -178,13 +178,16 @@ func writeFile(t *testing.T, name string, data []byte) string {
 	return p
 }
 
-// shellWords splits a command line the way the person's shell does (a real sh), so the test runs
-// exactly what a person pasting the denial's command would.
+// shellWords splits a command line the way the person's shell does (a real bash: a value with
+// characters that do not show as themselves is a $'...' word, which dash does not read), so the
+// test runs exactly what a person pasting the denial's command would.
 func shellWords(t *testing.T, line string) []string {
 	t.Helper()
-	out, err := exec.Command("sh", "-c", "for w in "+line+`; do printf '%s\0' "$w"; done`).Output()
+	sh := exec.Command("bash", "-c", "for w in "+line+`; do printf '%s\0' "$w"; done`)
+	sh.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
+	out, err := sh.Output()
 	if err != nil {
-		t.Fatalf("sh could not read %q: %v", line, err)
+		t.Fatalf("bash could not read %q: %v", line, err)
 	}
 	return strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 }

@@ -337,7 +337,7 @@ func (ex *explanation) print(w io.Writer) {
 	if !ex.Locked {
 		sayf(w, "AgentPlan %s/%s is not locked", ex.Namespace, ex.Plan)
 		if ex.Condition != nil {
-			sayf(w, ": [%s] %s\n", ex.Condition.Reason, ex.Condition.Message)
+			sayf(w, ": [%s] %s\n", policy.Visible(ex.Condition.Reason), policy.Visible(ex.Condition.Message))
 		} else {
 			sayln(w, ": the operator has not reconciled it yet")
 		}

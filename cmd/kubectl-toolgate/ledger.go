@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/policy"
 )
 
 const ledgerLong = `Verify and read the audit ledger: the directory of the ledger volume (or one writer's directory),
@@ -143,7 +144,9 @@ func ledgerTail(ctx context.Context, dir string, n int, follow bool, interval ti
 		return exitUsage
 	}
 	emit := func(line json.RawMessage) error {
-		_, err := fmt.Fprintf(stdout, "%s\n", line)
+		// A record holds the agent's text, and encoding/json leaves DEL, C1 controls and bidi and
+		// zero-width characters as they are: they are written as JSON escapes, the same values.
+		_, err := fmt.Fprintf(stdout, "%s\n", policy.VisibleJSON(line))
 		return err
 	}
 	var err error

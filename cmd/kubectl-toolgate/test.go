@@ -367,22 +367,24 @@ func newResult(d safety.Decision, call *safetyv1alpha1.AgentToolCall, snap *safe
 	return r
 }
 
-// print writes the result for a person: the decision first, as the webhook words it.
+// print writes the result for a person: the decision first, as the webhook words it. The call and
+// the message hold the agent's text, written visibly as the webhook writes it (policy.Visible).
 func (r *testResult) print(w io.Writer) {
+	v := policy.Visible
 	switch r.Decision {
 	case decisionDeny:
-		sayf(w, "deny: [%s] %s\n", r.Reason, r.Message)
+		sayf(w, "deny: [%s] %s\n", r.Reason, v(r.Message))
 	case decisionWouldDeny:
 		how := "silently, recording would_deny in the ledger"
 		if r.Mode == string(safety.ModeWarn) {
 			how = "with this admission warning"
 		}
-		sayf(w, "would_deny: [%s] %s\n  (mode %s: the webhook admits the call %s)\n", r.Reason, r.Message, r.Mode, how)
+		sayf(w, "would_deny: [%s] %s\n  (mode %s: the webhook admits the call %s)\n", r.Reason, v(r.Message), r.Mode, how)
 	default:
 		sayln(w, "allow: every check passed")
 	}
 	c := r.Call
-	sayf(w, "  call:      %s/%s (plan %s, tool %s, step %s)\n", c.Namespace, c.Name, c.Plan, c.Tool, c.Step)
+	sayf(w, "  call:      %s/%s (plan %s, tool %s, step %s)\n", v(c.Namespace), v(c.Name), v(c.Plan), v(c.Tool), v(c.Step))
 	profile := "the specification's default profile"
 	if r.Profile.Name != "" {
 		profile = fmt.Sprintf("%s %q", r.Profile.Kind, r.Profile.Name)
@@ -399,7 +401,7 @@ func (r *testResult) print(w io.Writer) {
 		approval = "granted (" + f.Approval + ")"
 	}
 	sayf(w, "  facts:     accumulated cost %s, total cost %s, earlier attempts of step %s %d, "+
-		"repeats %s, human approval %s\n", f.AccumulatedCost, f.TotalCost, c.Step, f.EarlierAttempts, repeats, approval)
+		"repeats %s, human approval %s\n", f.AccumulatedCost, f.TotalCost, v(c.Step), f.EarlierAttempts, repeats, v(approval))
 }
 
 // evaluateSnapshot compiles the plan's locked snapshot and runs the engine, then the snapshot's

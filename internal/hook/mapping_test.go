@@ -88,6 +88,11 @@ func TestAnswer(t *testing.T) {
 		{"a denial", hook.Deny, "[ToolAccessDenied] no", &agent.ToolAccessDeniedError{Violation: safety.Violation{Message: "no"}}},
 		{"a request denial", hook.Deny, "[ToolNotRegistered] not registered", &agent.RequestError{Reason: "ToolNotRegistered", Message: "not registered"}},
 		{"a transport error", hook.Deny, "toolgate could not decide the call of bash, so it is denied: dial tcp: refused", errors.New("dial tcp: refused")},
+		// Claude Code shows the reason in a terminal: the agent's text in it shows as escapes.
+		{"a denial with hidden text", hook.Deny, `[ToolAccessDenied] rm -rf ~\x1B[2K\rls \u202E`,
+			&agent.ToolAccessDeniedError{Violation: safety.Violation{Message: "rm -rf ~\x1b[2K\rls \u202e"}}},
+		{"an error with hidden text", hook.Deny, `toolgate could not decide the call of bash, so it is denied: no \x1B]0;title\x07 \u0085`,
+			errors.New("no \x1b]0;title\x07 \u0085")},
 	}
 	for _, tc := range cases {
 		got := hook.Answer("bash", tc.err).HookSpecificOutput
@@ -95,6 +100,10 @@ func TestAnswer(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
+	}
+	got := hook.Answer("Bash\x1b[8m", nil).HookSpecificOutput.PermissionDecisionReason
+	if want := `toolgate admitted the call of Bash\x1B[8m`; got != want {
+		t.Errorf("a tool name with hidden text: reason %q, want %q", got, want)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/toolgate/toolgate/internal/policy"
 )
 
 // EventPreToolUse is the one hook event this hook answers.
@@ -52,8 +54,11 @@ type SpecificOutput struct {
 }
 
 func answer(decision, reason string) Output {
+	// Claude Code shows the reason in the person's terminal, and it holds the agent's text (the
+	// tool's name, the denial, the command that approves the call): every character that would
+	// not show as itself is written as an escape.
 	return Output{HookSpecificOutput: SpecificOutput{HookEventName: EventPreToolUse,
-		PermissionDecision: decision, PermissionDecisionReason: reason}}
+		PermissionDecision: decision, PermissionDecisionReason: policy.Visible(reason)}}
 }
 
 // ParseInput decodes a payload strictly enough that the tool the agent sees run is the tool

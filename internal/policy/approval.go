@@ -114,13 +114,26 @@ func ApprovalCommand(call *safetyv1alpha1.AgentToolCall) string {
 // shellSafe are the words a POSIX shell reads literally.
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9._:/@%+=,-]+$`)
 
-// ShellQuote returns s as one literal word for a POSIX shell: unchanged when it is plainly safe,
-// otherwise in single quotes (inside which nothing is special but the quote itself).
+// ShellQuote returns s as one literal word for a shell, written so that a person reads what it is:
+// unchanged when it is plainly safe; in single quotes (inside which nothing is special but the
+// quote itself) when every character shows as itself; otherwise as one ANSI-C quoted word $'...'
+// in which each character that does not show as itself is an escape (\e, \r, \xHH, \u202E...),
+// so that no escape sequence, carriage return, bidi override or invisible character in the agent's
+// text can make the word look like another. bash, zsh, ksh93, mksh, busybox ash and a POSIX.1-2024
+// sh read $'...' (\u and \U in a UTF-8 locale); dash does not.
 func ShellQuote(s string) string {
 	if shellSafe.MatchString(s) {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	if plainlyVisible(s) {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	b.WriteString("$'")
+	writeEscaped(&b, s, true)
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // sameArguments reports whether two calls' arguments are the same (no paths and empty paths are).

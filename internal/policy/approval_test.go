@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -12,15 +13,17 @@ import (
 )
 
 // The approval command is pasted into a person's shell, and its step and arguments come from the
-// agent: a real sh must read every value back as one literal word, whatever the agent put in it.
+// agent: a real shell must read every value back as one literal word, whatever the agent put in
+// it. A value with characters that do not show as themselves is written $'...', which bash reads
+// and dash (the sh of Debian) does not, so the test runs bash.
 func TestApprovalCommandIsInertInAShell(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh on this machine")
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash on this machine")
 	}
-	hostile := []string{
+	hostile := append([]string{
 		"release #", "x$(touch /tmp/pwned)", "`id`", "a'b", `a"b\c`, "semi;colon", "new\nline", "$HOME",
 		"--arguments-digest", "*", "~", "", " lead", "tab\there", "ünïcode", "-n",
-	}
+	}, hiddenText...)
 	for _, v := range hostile {
 		call := &safetyv1alpha1.AgentToolCall{
 			ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "c"},
@@ -29,9 +32,11 @@ func TestApprovalCommandIsInertInAShell(t *testing.T) {
 		}
 		cmd := ApprovalCommand(call)
 		script := "for w in " + strings.TrimPrefix(cmd, "kubectl toolgate approve ") + `; do printf '%s\0' "$w"; done`
-		out, err := exec.Command("sh", "-c", script).Output()
+		sh := exec.Command("bash", "-c", script)
+		sh.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
+		out, err := sh.Output()
 		if err != nil {
-			t.Fatalf("%q: sh: %v", v, err)
+			t.Fatalf("%q: bash: %v", v, err)
 		}
 		got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
 		want := []string{"-n", "ns", "p", "--tool", "shell", "--step", v, "--command", v, "--path", v, "--path", "ok", "--cwd", v}

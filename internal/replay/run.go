@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
 )
 
 // Options are what `kubectl toolgate replay` takes.
@@ -130,21 +131,25 @@ func WriteHuman(out io.Writer, rep Report) {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	if len(rep.Flips) > 0 {
 		printf(w, "\nFLIP\tNAMESPACE\tPLAN\tCALL\tTOOL\tRECORDED\tNOW\tRECORD\n")
+		// The plan, call and tool are what the call named (the agent's text, recorded even when the
+		// call was denied for naming no plan or tool): they are written visibly, and a tab in them
+		// would break the table too.
+		v := policy.Visible
 		for _, f := range rep.Flips {
-			printf(w, "%s→%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s/%d\n", f.From, f.To, f.Namespace, f.Plan, f.Call, f.Tool,
-				orDash(f.RecordedRule), orDash(f.Rule), f.Writer, f.Seq)
+			printf(w, "%s→%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s/%d\n", f.From, f.To, v(f.Namespace), v(f.Plan), v(f.Call), v(f.Tool),
+				v(orDash(f.RecordedRule)), v(orDash(f.Rule)), v(f.Writer), f.Seq)
 		}
 	}
 	if len(rep.ByRule) > 0 {
 		printf(w, "\nRULE\tREPLAYED\tFLIPPED\n")
 		for _, rule := range slices.Sorted(maps.Keys(rep.ByRule)) {
-			printf(w, "%s\t%d\t%d\n", orDash(rule), rep.ByRule[rule].Replayed, rep.ByRule[rule].Flipped)
+			printf(w, "%s\t%d\t%d\n", policy.Visible(orDash(rule)), rep.ByRule[rule].Replayed, rep.ByRule[rule].Flipped)
 		}
 	}
 	if len(rep.UnreplayableByWhy) > 0 {
 		printf(w, "\nNOT REPLAYABLE\tCOUNT\n")
 		for _, why := range slices.Sorted(maps.Keys(rep.UnreplayableByWhy)) {
-			printf(w, "%s\t%d\n", why, rep.UnreplayableByWhy[why])
+			printf(w, "%s\t%d\n", policy.Visible(why), rep.UnreplayableByWhy[why])
 		}
 	}
 	_ = w.Flush()

@@ -19,6 +19,7 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/argrules"
+	"github.com/toolgate/toolgate/internal/policy"
 )
 
 // MaxArgumentBytes bounds the JSON arguments of one invocation. Larger arguments are refused
@@ -341,12 +342,15 @@ type Result struct {
 	Message string `json:"message,omitempty"`
 }
 
-// Text is the denial as toolgate words it everywhere: "[Reason] message".
+// Text is the denial as toolgate words it everywhere: "[Reason] message". A model reads it, and so
+// does a person in the terminal that shows the model's tool results: the message may hold the
+// agent's text, so every character in it that would not show as itself is written as an escape
+// (policy.Visible).
 func (r Result) Text() string {
 	if r.Allowed {
 		return "admitted"
 	}
-	return "[" + r.Reason + "] " + r.Message
+	return "[" + policy.Visible(r.Reason) + "] " + policy.Visible(r.Message)
 }
 
 // Denial extracts a toolgate denial from an API error: the 403 the admission webhook returns,
