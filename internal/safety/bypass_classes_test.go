@@ -692,6 +692,11 @@ func classCatalogue() []classCase {
 		{code, "ssh's SecurityKeyProvider", sh(`ssh -oSecurityKeyProvider=./x.so h`), opaque, sh(`echo SecurityKeyProvider`), false},
 		{code, "ssh-add -s, a PKCS#11 library", sh(`ssh-add -s ./x.so`), opaque, sh(`echo ssh-add -s`), false},
 		{code, "ssh-keygen -w, a security key library", sh(`ssh-keygen -w ./x.so -t ed25519-sk`), opaque, sh(`echo ssh-keygen -w`), false},
+		// Found by the second engine review. Go's flag package reads "--name" as "-name".
+		{code, "go's -toolexec spelt with two dashes", sh(`go test --toolexec ./x ./...`), opaque, sh(`go test --run TestX ./...`), false},
+		{code, "go vet's -vettool spelt with two dashes", sh(`go vet --vettool=./x ./...`), opaque, sh(`go vet --tags=integration ./...`), false},
+		{code, "GOFLAGS with a two-dash -toolexec", sh(`GOFLAGS=--toolexec=./x go test ./...`), opaque, sh(`GOFLAGS=--mod=mod go test ./...`), false},
+		{abbrev, "terraform's -auto-approve spelt with two dashes", sh(`terraform apply --auto-approve`), denied(dc + "terraform-auto-approve"), sh(`terraform plan --out=tfplan`), false},
 	}
 }
 

@@ -144,6 +144,9 @@ func codeEnvReason(name, val string) string {
 			if len(f) > 1 && f[0] == '-' {
 				n, _, _ := strings.Cut(f, "=")
 				s.flags = append(s.flags, n)
+				if goFlagPrograms[prog] && len(n) > 3 && n[1] == '-' {
+					s.flags = append(s.flags, n[1:]) // GOFLAGS=--toolexec=x is -toolexec
+				}
 			} else if prog == "make" && isAssignment(f) {
 				return "setting " + name + " passes make a variable assignment, which can change what its recipes run"
 			}

@@ -1039,6 +1039,11 @@ func (s *segment) addFlag(v string, values []string) bool {
 		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && slices.Contains(values, "-"+v[len(v)-1:]))
 	}
 	s.flags = append(s.flags, name)
+	if goFlagPrograms[s.name] && len(name) > 3 && name[1] == '-' {
+		// Go's flag package reads --toolexec as -toolexec: the single-dash spelling is the one
+		// rules and code options name.
+		s.flags = append(s.flags, name[1:])
+	}
 	if v[1] != '-' && len(name) > 2 {
 		for i := 1; i < len(name); i++ {
 			if c := name[i]; c < 128 {
@@ -1048,6 +1053,12 @@ func (s *segment) addFlag(v string, values []string) bool {
 	}
 	return takesNext
 }
+
+// goFlagPrograms parse their options with Go's flag package, for which "--name" and "-name" are
+// one option (and which takes no abbreviations).
+//
+//nolint:goconst // program names read best literally
+var goFlagPrograms = map[string]bool{"go": true, "gofmt": true, "terraform": true, "tofu": true, "vault": true, "packer": true, "consul": true, "nomad": true}
 
 // globalsLast is a second text for pattern rules of programs with subcommands: the program, the
 // words from its subcommand on, then the global options before it and the options its environment
