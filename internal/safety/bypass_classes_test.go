@@ -696,6 +696,11 @@ func classCatalogue() []classCase {
 		{code, "go's -toolexec spelt with two dashes", sh(`go test --toolexec ./x ./...`), opaque, sh(`go test --run TestX ./...`), false},
 		{code, "go vet's -vettool spelt with two dashes", sh(`go vet --vettool=./x ./...`), opaque, sh(`go vet --tags=integration ./...`), false},
 		{code, "GOFLAGS with a two-dash -toolexec", sh(`GOFLAGS=--toolexec=./x go test ./...`), opaque, sh(`GOFLAGS=--mod=mod go test ./...`), false},
+		{global, "git -c interactive.diffFilter runs a command", sh(`git -c interactive.diffFilter='cat .e""nv' add -p`), denied(dc + "git-config-exec"), sh(`git -c color.ui=never add -p`), false},
+		{global, "git -c difftool.NAME.path names the program", sh(`git -c difftool.x.path=./x difftool --tool=x`), denied(dc + "git-config-exec"), sh(`git -c difftool.prompt=false difftool --tool=vimdiff`), false},
+		{global, "git -c protocol.allow=always lets ext:: run its command", sh(`git -c protocol.allow=always clone 'ext::sh -c id' x`), denied(dc + "git-config-exec"), sh(`git -c protocol.file.allow=always submodule update --init`), false},
+		{code, "GIT_ALLOW_PROTOCOL with ext", sh(`GIT_ALLOW_PROTOCOL=ext git ls-remote 'ext::sh -c id'`), opaque, sh(`GIT_ALLOW_PROTOCOL=https:ssh git ls-remote https://example.com/r.git`), false},
+		{runtime, "LESSCLOSE is a command", sh(`LESSCLOSE='cat .e""nv %s' less README.md`), zeroD, sh(`LESSCLOSE= git log -1`), false},
 		{abbrev, "terraform's -auto-approve spelt with two dashes", sh(`terraform apply --auto-approve`), denied(dc + "terraform-auto-approve"), sh(`terraform plan --out=tfplan`), false},
 	}
 }

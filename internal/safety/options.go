@@ -135,6 +135,10 @@ func codeEnvReason(name, val string) string {
 	if codeEnvVars[name] || strings.HasPrefix(name, "TF_CLI_ARGS") {
 		return "setting " + name + " makes programs run code or options the engine cannot see"
 	}
+	if name == "GIT_ALLOW_PROTOCOL" && slices.Contains(strings.Split(strings.ToLower(val), ":"), "ext") {
+		// git's ext:: transport runs the command its URL names ("ext::sh -c id").
+		return "setting " + name + " to allow the ext transport makes git run the command a URL names"
+	}
 	if expansionEnvVars[name] && (name != envIFS || strings.Trim(val, " \t\n") != "") {
 		return "setting " + name + " changes what the shell expands (~ and cd, word splitting, globs) in ways the engine does not follow"
 	}

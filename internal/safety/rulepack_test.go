@@ -97,7 +97,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"git-reflog-expire":            {[]string{"git reflog expire --expire=now --all"}, []string{"git reflog"}},
 	"git-gc-prune":                 {[]string{"git gc --prune=now"}, []string{"git gc"}},
 	"git-update-ref-delete":        {[]string{"git update-ref -d refs/heads/x"}, nil},
-	"git-config-exec":              {[]string{"git -c core.pager='sh -c x' log", "git -c alias.x='!rm -rf /' x", "git --config-env=core.sshCommand=V fetch"}, []string{"git -c user.name=x commit"}},
+	"git-config-exec":              {[]string{"git -c core.pager='sh -c x' log", "git -c alias.x='!rm -rf /' x", "git --config-env=core.sshCommand=V fetch", "git -c interactive.diffFilter=./x add -p", "git -c difftool.x.path=./x difftool --tool=x", "git -c imap.tunnel=./x imap-send", "git -c protocol.allow=always clone ext::x"}, []string{"git -c user.name=x commit", "git -c protocol.file.allow=always submodule update", "git -c difftool.prompt=false difftool"}},
 	"git-config-set-exec":          {[]string{"git config core.hooksPath /tmp/h", "git config --global alias.co '!sh'"}, []string{"git config user.email a@b"}},
 	"package-publish":              {[]string{"npm publish", "cargo publish", "docker push img", "twine upload dist/*"}, []string{"npm pack"}},
 	"container-privileged": {[]string{"docker run --privileged img", "docker run --net=host img", "podman run --pid=host img",

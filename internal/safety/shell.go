@@ -692,7 +692,7 @@ var commandEnvVars = map[string]bool{
 	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_PROXY_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true,
 	"GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "PAGER": true,
 	"EDITOR": true, "VISUAL": true, "ENV": true, "PROMPT_COMMAND": true,
-	"MANPAGER": true, "LESSOPEN": true, "BROWSER": true,
+	"MANPAGER": true, "LESSOPEN": true, "LESSCLOSE": true, "BROWSER": true,
 	// Other programs' editors and pagers: kubectl edit, sudoedit, systemctl edit, gh, aws, psql, fc.
 	"KUBE_EDITOR": true, "SUDO_EDITOR": true, "SYSTEMD_EDITOR": true, "SYSTEMD_PAGER": true, "GH_PAGER": true,
 	"GH_EDITOR": true, "GH_BROWSER": true, "AWS_PAGER": true, "PSQL_PAGER": true, "PSQL_EDITOR": true, "FCEDIT": true,
