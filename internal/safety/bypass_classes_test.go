@@ -701,6 +701,15 @@ func classCatalogue() []classCase {
 		{global, "git -c protocol.allow=always lets ext:: run its command", sh(`git -c protocol.allow=always clone 'ext::sh -c id' x`), denied(dc + "git-config-exec"), sh(`git -c protocol.file.allow=always submodule update --init`), false},
 		{code, "GIT_ALLOW_PROTOCOL with ext", sh(`GIT_ALLOW_PROTOCOL=ext git ls-remote 'ext::sh -c id'`), opaque, sh(`GIT_ALLOW_PROTOCOL=https:ssh git ls-remote https://example.com/r.git`), false},
 		{runtime, "LESSCLOSE is a command", sh(`LESSCLOSE='cat .e""nv %s' less README.md`), zeroD, sh(`LESSCLOSE= git log -1`), false},
+		// Variables that make a build tool, compiler or JVM load or run code the caller chooses.
+		{code, "a JVM agent in _JAVA_OPTIONS", sh(`_JAVA_OPTIONS=-javaagent:./x.jar mvn test`), opaque, sh(`MAVEN_OPTS=-Xmx2g mvn test`), false},
+		{code, "cargo's runner from the environment", sh(`CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=./x cargo test`), opaque, sh(`CARGO_TARGET_DIR=/tmp/t cargo test`), false},
+		{code, "another linker in RUSTFLAGS", sh(`RUSTFLAGS='-C linker=./x' cargo test`), opaque, sh(`RUSTFLAGS='-D warnings' cargo test`), false},
+		{code, "cargo's rustc from the environment", sh(`CARGO_BUILD_RUSTC=./x cargo test`), opaque, sh(`RUSTUP_TOOLCHAIN=nightly cargo test`), false},
+		{code, "GOENV, a go env file that can set GOFLAGS", sh(`GOENV=./x go test ./...`), opaque, sh(`GOWORK=off go test ./...`), false},
+		{code, "a compiler plugin in CGO_CFLAGS", sh(`CGO_CFLAGS=-fplugin=./x.so go test ./...`), opaque, sh(`CGO_ENABLED=0 go test ./...`), false},
+		{code, "ZDOTDIR, where zsh reads its start-up files", sh(`ZDOTDIR=. zsh -c 'ls'`), opaque, sh(`zsh -c 'ls'`), false},
+		{code, "GCONV_PATH, glibc's charset modules", sh(`GCONV_PATH=. git log -1`), denied(RuleLibraryInjection), sh(`LC_ALL=C git log -1`), false},
 		{abbrev, "terraform's -auto-approve spelt with two dashes", sh(`terraform apply --auto-approve`), denied(dc + "terraform-auto-approve"), sh(`terraform plan --out=tfplan`), false},
 	}
 }

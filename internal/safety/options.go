@@ -100,7 +100,9 @@ var codeEnvVars = map[string]bool{
 	"NODE_PATH": true, "MAKEFILES": true, "RSYNC_RSH": true, "GIT_EXEC_PATH": true, "GIT_CONFIG_PARAMETERS": true,
 	"GIT_CONFIG_COUNT": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true, "GIT_CONFIG": true,
 	"GIT_TEMPLATE_DIR": true, "RUSTC_WRAPPER": true, "RUSTC": true, "CARGO_BUILD_RUSTC_WRAPPER": true,
-	"CC": true, "CXX": true, "LD": true, "GOTOOLCHAIN": true, "TF_CLI_ARGS": true, "TF_CLI_CONFIG_FILE": true,
+	"CC": true, "CXX": true, "LD": true, "GOTOOLCHAIN": true, "GOENV": true, "GOROOT": true,
+	"RUSTC_WORKSPACE_WRAPPER": true, "RUSTDOC": true, "CARGO_BUILD_RUSTC": true, "CARGO_BUILD_RUSTDOC": true,
+	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER": true, "CARGO_HOME": true, "RUSTUP_HOME": true, "ZDOTDIR": true, "TF_CLI_ARGS": true, "TF_CLI_CONFIG_FILE": true,
 	"KUBECTL_EXTERNAL_DIFF": true, "NPM_CONFIG_SCRIPT_SHELL": true, "npm_config_script_shell": true,
 	// A file every non-interactive bash sources first, whose code the engine cannot see.
 	"BASH_ENV": true,
@@ -126,6 +128,26 @@ const (
 	envGlobIgnore = "GLOBIGNORE"
 )
 
+// codeFlagEnvVars carry options for a compiler, linker or JVM: a value holding one of the
+// spellings listed loads or runs code the caller chooses (a JVM agent, a compiler plugin or
+// wrapper, another linker, an options file), or is computed ("$"). Other values ("-Xmx2g",
+// "-D warnings", "-O2") are admitted.
+var codeFlagEnvVars = func() map[string][]string {
+	jvm := []string{"agent", "-XX:On", "-XX:+On", "@", "$"}
+	cc := []string{"plugin", "wrapper", "-B", "specs", "fuse-ld", "--ld-path", "-load", "@", "$"}
+	rust := []string{"link", "-Z", "backend", "plugin", "@", "$"}
+	return map[string][]string{
+		"JAVA_TOOL_OPTIONS": jvm, "_JAVA_OPTIONS": jvm, "JDK_JAVA_OPTIONS": jvm, "JAVA_OPTS": jvm, "MAVEN_OPTS": jvm,
+		"GRADLE_OPTS": jvm, "SBT_OPTS": jvm,
+		"CFLAGS": cc, "CXXFLAGS": cc, "CPPFLAGS": cc, "LDFLAGS": cc, "CGO_CFLAGS": cc, "CGO_CXXFLAGS": cc,
+		"CGO_CPPFLAGS": cc, "CGO_FFLAGS": cc, "CGO_LDFLAGS": cc,
+		"RUSTFLAGS": rust, "RUSTDOCFLAGS": rust, "CARGO_ENCODED_RUSTFLAGS": rust, "CARGO_ENCODED_RUSTDOCFLAGS": rust,
+		"CARGO_BUILD_RUSTFLAGS": rust, "CARGO_BUILD_RUSTDOCFLAGS": rust,
+		// A toolchain named by path (not by channel, "nightly") is that directory's cargo and rustc.
+		"RUSTUP_TOOLCHAIN": {"/", "$"},
+	}
+}()
+
 // flagEnvVars carry options for one program: their words count as that program's flags.
 var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip"}
 
@@ -134,6 +156,17 @@ var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAG
 func codeEnvReason(name, val string) string {
 	if codeEnvVars[name] || strings.HasPrefix(name, "TF_CLI_ARGS") {
 		return "setting " + name + " makes programs run code or options the engine cannot see"
+	}
+	if strings.HasPrefix(name, "CARGO_TARGET_") && name != "CARGO_TARGET_DIR" {
+		// CARGO_TARGET_<TRIPLE>_RUNNER runs cargo test's binaries, _LINKER links them.
+		return "setting " + name + " names a program or flags cargo runs its builds with"
+	}
+	if needles, ok := codeFlagEnvVars[name]; ok {
+		for _, n := range needles {
+			if strings.Contains(val, n) {
+				return "setting " + name + " to " + val + " gives a compiler, linker or JVM an option that loads or runs code the caller chooses (" + n + ")"
+			}
+		}
 	}
 	if name == "GIT_ALLOW_PROTOCOL" && slices.Contains(strings.Split(strings.ToLower(val), ":"), "ext") {
 		// git's ext:: transport runs the command its URL names ("ext::sh -c id").

@@ -702,7 +702,7 @@ var commandEnvVars = map[string]bool{
 var injectionEnvVars = map[string]bool{
 	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true, "DYLD_INSERT_LIBRARIES": true,
 	"DYLD_LIBRARY_PATH": true, "PYTHONSTARTUP": true, "PERL5OPT": true, "NODE_OPTIONS": true,
-	"RUBYOPT": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true,
+	"RUBYOPT": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "GCONV_PATH": true,
 }
 
 func (a *analyzer) assign(as *syntax.Assign, depth int, prefix bool) {
