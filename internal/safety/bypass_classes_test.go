@@ -701,6 +701,9 @@ func classCatalogue() []classCase {
 		{global, "git -c protocol.allow=always lets ext:: run its command", sh(`git -c protocol.allow=always clone 'ext::sh -c id' x`), denied(dc + "git-config-exec"), sh(`git -c protocol.file.allow=always submodule update --init`), false},
 		{code, "GIT_ALLOW_PROTOCOL with ext", sh(`GIT_ALLOW_PROTOCOL=ext git ls-remote 'ext::sh -c id'`), opaque, sh(`GIT_ALLOW_PROTOCOL=https:ssh git ls-remote https://example.com/r.git`), false},
 		{runtime, "LESSCLOSE is a command", sh(`LESSCLOSE='cat .e""nv %s' less README.md`), zeroD, sh(`LESSCLOSE= git log -1`), false},
+		// A "[" that no "]" closes is no glob: "[" is the test builtin, not a computed program.
+		{runtime, "a bracket glob still names .env after the test builtin", sh(`[ -f go.mod ] && cat .[e]nv`), zeroD, sh(`[ -f go.mod ] && echo yes`), false},
+		{runtime, "a bracket glob still names .env in an if", sh(`if [ -n "$CI" ]; then cat .e[n]v; fi`), zeroD, sh(`if [ -n "$CI" ]; then echo ci; fi`), false},
 		// Variables that make a build tool, compiler or JVM load or run code the caller chooses.
 		{code, "a JVM agent in _JAVA_OPTIONS", sh(`_JAVA_OPTIONS=-javaagent:./x.jar mvn test`), opaque, sh(`MAVEN_OPTS=-Xmx2g mvn test`), false},
 		{code, "cargo's runner from the environment", sh(`CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=./x cargo test`), opaque, sh(`CARGO_TARGET_DIR=/tmp/t cargo test`), false},
