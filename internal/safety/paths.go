@@ -573,12 +573,13 @@ func (e *pathEntry) matches(p string) bool {
 // globs do not match a leading dot, and a bare wildcard ("*", "*.*") names nothing in particular:
 // it is outside what a path policy over named paths can judge. A glob that starts with a literal
 // dot (".*", ".??*", "*/.*") does name the dotfiles it expands to.
-func (e *pathEntry) globMayName(glob string) bool {
+func (e *pathEntry) globMayName(g *agentGlob) bool {
 	if e.negate || e.example == "" {
 		return false
 	}
+	glob := g.glob
 	if e.anchored {
-		return doublestar.MatchUnvalidated(glob, e.example) || e.matches(exampleOf(glob)) || segmentsMeet(glob, e.globs[0])
+		return doublestar.MatchUnvalidated(glob, e.example) || e.matches(g.exampleOf()) || segmentsMeet(g.parts(), e.globs[0])
 	}
 	gbase := glob
 	if i := strings.LastIndexByte(glob, '/'); i >= 0 {
@@ -607,12 +608,37 @@ func (e *pathEntry) globMayName(glob string) bool {
 	return e.base != "" && !strings.HasPrefix(gbase, "*") && globsMeet(gbase, e.base)
 }
 
-// segmentsMeet reports whether an agent's glob and an anchored pattern, compared part by part
-// between slashes, can name the same path: "/proc/1/enviro?" and "/proc/*/environ" both name
-// /proc/1/environ, though neither's example matches the other. The pattern's parts must all be
-// met; a glob with fewer parts names a directory above the protected path, not the path.
-func segmentsMeet(glob, pattern string) bool {
-	gs, ps := strings.Split(glob, "/"), strings.Split(pattern, "/")
+// agentGlob is an agent's glob with what its check against each anchored entry derives from it,
+// computed once for all entries: its example and its parts between slashes (a 16 KiB glob made
+// them again for every anchored pattern).
+type agentGlob struct {
+	glob      string
+	example   string
+	split     []string
+	haveEx    bool
+	haveSplit bool
+}
+
+func (g *agentGlob) exampleOf() string {
+	if !g.haveEx {
+		g.example, g.haveEx = exampleOf(g.glob), true
+	}
+	return g.example
+}
+
+func (g *agentGlob) parts() []string {
+	if !g.haveSplit {
+		g.split, g.haveSplit = strings.Split(g.glob, "/"), true
+	}
+	return g.split
+}
+
+// segmentsMeet reports whether an agent's glob (its parts between slashes) and an anchored
+// pattern, compared part by part, can name the same path: "/proc/1/enviro?" and "/proc/*/environ"
+// both name /proc/1/environ, though neither's example matches the other. The pattern's parts must
+// all be met; a glob with fewer parts names a directory above the protected path, not the path.
+func segmentsMeet(gs []string, pattern string) bool {
+	ps := strings.Split(pattern, "/")
 	if len(gs) < len(ps) {
 		return false
 	}
@@ -808,13 +834,14 @@ func (c *pathPolicy) kindMatches(k PathKind, cands []string, glob bool) (string,
 	ki := &c.kinds[k]
 	for _, p := range cands {
 		if glob {
+			// A literal directory above the glob may itself be protected ("~/.ssh/*").
+			d, g := literalDir(p), agentGlob{glob: p}
 			for i := range ki.entries {
 				e := &ki.entries[i]
 				if e.negate {
 					continue
 				}
-				// A literal directory above the glob may itself be protected ("~/.ssh/*").
-				if d := literalDir(p); (d != "" && e.matches(d)) || e.globMayName(p) {
+				if (d != "" && e.matches(d)) || e.globMayName(&g) {
 					return e.pattern, true
 				}
 			}
