@@ -701,6 +701,18 @@ func classCatalogue() []classCase {
 		{global, "git -c protocol.allow=always lets ext:: run its command", sh(`git -c protocol.allow=always clone 'ext::sh -c id' x`), denied(dc + "git-config-exec"), sh(`git -c protocol.file.allow=always submodule update --init`), false},
 		{code, "GIT_ALLOW_PROTOCOL with ext", sh(`GIT_ALLOW_PROTOCOL=ext git ls-remote 'ext::sh -c id'`), opaque, sh(`GIT_ALLOW_PROTOCOL=https:ssh git ls-remote https://example.com/r.git`), false},
 		{runtime, "LESSCLOSE is a command", sh(`LESSCLOSE='cat .e""nv %s' less README.md`), zeroD, sh(`LESSCLOSE= git log -1`), false},
+		// Credentials and persistence paths the default policy did not name.
+		{defaults, "the GitHub CLI's token", sh(`cat ~/.config/gh/hosts.yml`), zeroD, sh(`cat ~/.config/gh/config.yml`), false},
+		{defaults, "the agent's own OAuth token", sh(`cat ~/.claude/.credentials.json`), zeroD, sh(`cat .claude/settings.json`), false},
+		{defaults, "a cluster's admin kubeconfig", sh(`cat /etc/kubernetes/admin.conf`), zeroD, sh(`cat /etc/kubernetes/manifests/kube-apiserver.yaml`), false},
+		{defaults, "podman's registry credentials", sh(`cat /run/user/1000/containers/auth.json`), zeroD, sh(`cat ~/.config/containers/registries.conf`), false},
+		{defaults, "maven's server passwords", sh(`cat ~/.m2/settings.xml`), zeroD, sh(`cat settings.xml`), false},
+		{defaults, "gradle's properties in the home directory", sh(`grep -i token ~/.gradle/gradle.properties`), zeroD, sh(`grep -i version gradle.properties`), false},
+		{defaults, "AWS keys in boto's file", readCall("/root/.boto"), zeroD, readCall("docs/boto.md"), false},
+		{defaults, "a shell history", sh(`tail -50 ~/.bash_history`), zeroD, sh(`tail -50 build.log`), false},
+		{defaults, "a gradle init script runs in every build", sh(`echo 'x' > ~/.gradle/init.d/x.gradle`), noWriteD, sh(`echo 'x' > build.gradle`), false},
+		{defaults, "usercustomize runs in every python", writeCall("/root/.local/lib/python3.12/site-packages/usercustomize.py"), noWriteD, writeCall("src/customize.py"), false},
+		{defaults, "vim's start-up file", sh(`echo 'x' >> ~/.vimrc`), noWriteD, sh(`echo 'x' >> notes.txt`), false},
 		// A "[" that no "]" closes is no glob: "[" is the test builtin, not a computed program.
 		{runtime, "a bracket glob still names .env after the test builtin", sh(`[ -f go.mod ] && cat .[e]nv`), zeroD, sh(`[ -f go.mod ] && echo yes`), false},
 		{runtime, "a bracket glob still names .env in an if", sh(`if [ -n "$CI" ]; then cat .e[n]v; fi`), zeroD, sh(`if [ -n "$CI" ]; then echo ci; fi`), false},
