@@ -701,6 +701,14 @@ func classCatalogue() []classCase {
 		{global, "git -c protocol.allow=always lets ext:: run its command", sh(`git -c protocol.allow=always clone 'ext::sh -c id' x`), denied(dc + "git-config-exec"), sh(`git -c protocol.file.allow=always submodule update --init`), false},
 		{code, "GIT_ALLOW_PROTOCOL with ext", sh(`GIT_ALLOW_PROTOCOL=ext git ls-remote 'ext::sh -c id'`), opaque, sh(`GIT_ALLOW_PROTOCOL=https:ssh git ls-remote https://example.com/r.git`), false},
 		{runtime, "LESSCLOSE is a command", sh(`LESSCLOSE='cat .e""nv %s' less README.md`), zeroD, sh(`LESSCLOSE= git log -1`), false},
+		// git matches its pathspecs itself: a quoted glob is a glob to git, across directories, and
+		// ":/", ":(top)" and exclusions name the whole tree.
+		{contain, "git rm of the tree's top", sh(`git rm -r ':/'`), noDeleteD, sh(`git rm -r --cached ':/'`), false},
+		{contain, "git rm of an exclusion", sh(`git rm -r ':!src'`), noDeleteD, sh(`git rm -r src/old`), false},
+		{contain, "git rm of a quoted glob, which git expands", sh(`git rm '*.md'`), noDeleteD, sh(`git rm 'build/*.o'`), false},
+		{contain, "git rm of a quoted *, every tracked file", sh(`git rm -q '*'`), noDeleteD, sh(`git rm --cached '*'`), false},
+		{contain, "git rm with icase magic", sh(`git rm ':(icase)readme.md'`), noDeleteD, sh(`git rm ':(literal)*.md'`), false},
+		{toolPath, "git show of a pathspec glob", sh(`git log -p -- ':(glob).e*'`), zeroD, sh(`git archive -o /tmp/src.tar HEAD ':(exclude).env'`), false},
 		// Credentials and persistence paths the default policy did not name.
 		{defaults, "the GitHub CLI's token", sh(`cat ~/.config/gh/hosts.yml`), zeroD, sh(`cat ~/.config/gh/config.yml`), false},
 		{defaults, "the agent's own OAuth token", sh(`cat ~/.claude/.credentials.json`), zeroD, sh(`cat .claude/settings.json`), false},

@@ -205,6 +205,13 @@ func (a *analyzer) argPaths(idx int) {
 	ops := seg.operands
 	op := operandOp(seg, spec)
 	ops = ops[operandSkip(seg, spec):]
+	if seg.name == cmdGit && len(seg.operands) > 0 && gitPathspecSubs[seg.operands[0].s] {
+		var anywhere bool
+		ops, anywhere = gitPathspecs(ops)
+		// git rm's glob matches across directories ("*" is every file in the tree), and ":/" or
+		// an exclusion names the whole tree: as rm -r does on the directory.
+		a.recursive = a.recursive || anywhere && op == opDelete && !seg.hasFlag("--cached")
+	}
 	if search && len(ops) == 0 {
 		// grep -r, rg, ag and ack without a path search the working directory.
 		a.touch(word{s: "."}, opRead)
@@ -404,6 +411,9 @@ func (a *analyzer) gitObjectPaths(s *segment) {
 		rev, p, ok := strings.Cut(w.s, ":")
 		if !ok || strings.HasPrefix(w.s, "-") || strings.Contains(w.s, "://") {
 			continue
+		}
+		if rev == "" && p != "" && strings.IndexByte("(!^", p[0]) >= 0 {
+			continue // pathspec magic (":(exclude).env", ":!vendor"), which gitPathspecs reads
 		}
 		if rev == "" && len(p) > 1 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' {
 			p = p[2:] // :0:path, a stage of the index
@@ -746,6 +756,72 @@ func presenceCheck(s *segment) bool {
 		}
 	}
 	return true
+}
+
+// gitPathspecSubs are git's subcommands whose operands (after the subcommand) are pathspecs,
+// which git matches itself: a quoted "*.md" is a glob to git, and ":/", ":(top)", ":!x" are magic.
+var gitPathspecSubs = map[string]bool{"rm": true, "checkout": true, "restore": true, "add": true, "diff": true,
+	"log": true, "show": true, "ls-files": true, "stash": true, "reset": true, "archive": true, "blame": true}
+
+// gitPathspecs returns git operands as the paths they name: a pathspec's magic prefix is removed
+// (":/x", ":(top,icase)x" and ":x" name x; the tree's top is taken for the working directory,
+// which is at or below it), an exclusion (":!x", ":^x", ":(exclude)x") or an empty pathspec names
+// the whole tree ".", and glob characters are globs, quoted or not, unless ":(literal)" says
+// otherwise. It reports whether one names more than its own words: a glob, which git matches
+// across directories, or the whole tree.
+func gitPathspecs(ops []word) ([]word, bool) {
+	var out []word
+	anywhere := false
+	for i, w := range ops {
+		v, literal, magic, exclude := w.s, false, false, false
+		if len(v) > 1 && v[0] == ':' && !w.dynamic {
+			magic, v = true, v[1:]
+			if v[0] == '(' {
+				end := strings.IndexByte(v, ')')
+				if end < 0 {
+					continue // git refuses an unterminated magic
+				}
+				for m := range strings.SplitSeq(strings.ToLower(v[1:end]), ",") {
+					switch m = strings.TrimSpace(m); {
+					case m == "literal":
+						literal = true
+					case m == "exclude":
+						exclude = true
+					}
+				}
+				v = v[end+1:]
+			} else {
+				j := 0
+				for j < len(v) && strings.IndexByte("/!^", v[j]) >= 0 {
+					exclude = exclude || v[j] != '/'
+					j++
+				}
+				if j < len(v) && v[j] == ':' {
+					j++
+				}
+				v = v[j:]
+			}
+		}
+		glob := !literal && strings.ContainsAny(v, "*?[")
+		if !magic && !glob {
+			if out != nil {
+				out = append(out, w)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]word, 0, len(ops)), ops[:i]...)
+		}
+		if exclude || v == "" {
+			v, glob = ".", false
+		}
+		anywhere = anywhere || glob || v == "."
+		out = append(out, word{s: v, dynamic: w.dynamic, glob: w.glob || glob})
+	}
+	if out == nil {
+		return ops, false
+	}
+	return out, anywhere
 }
 
 // recursiveOp reports whether a command acts on its operands recursively: rm -r deletes, cp -r,
