@@ -701,6 +701,11 @@ func classCatalogue() []classCase {
 		{global, "git -c protocol.allow=always lets ext:: run its command", sh(`git -c protocol.allow=always clone 'ext::sh -c id' x`), denied(dc + "git-config-exec"), sh(`git -c protocol.file.allow=always submodule update --init`), false},
 		{code, "GIT_ALLOW_PROTOCOL with ext", sh(`GIT_ALLOW_PROTOCOL=ext git ls-remote 'ext::sh -c id'`), opaque, sh(`GIT_ALLOW_PROTOCOL=https:ssh git ls-remote https://example.com/r.git`), false},
 		{runtime, "LESSCLOSE is a command", sh(`LESSCLOSE='cat .e""nv %s' less README.md`), zeroD, sh(`LESSCLOSE= git log -1`), false},
+		// Destructive git the rules did not name.
+		{global, "git prune, gc --prune=now's plumbing", sh(`git prune --expire=now`), denied(dc + "git-prune"), sh(`git prune --dry-run`), false},
+		{global, "git read-tree -u --reset discards the working tree", sh(`git read-tree -u --reset HEAD`), denied(dc + "git-worktree-overwrite"), sh(`git read-tree --reset HEAD`), false},
+		{global, "git checkout-index --force overwrites files", sh(`git checkout-index -a -f`), denied(dc + "git-worktree-overwrite"), sh(`git checkout-index -a --prefix=build/export/`), false},
+		{global, "git worktree remove --force", sh(`git worktree remove --force ../wt`), denied(dc + "git-worktree-remove-force"), sh(`git worktree remove ../wt`), false},
 		// git matches its pathspecs itself: a quoted glob is a glob to git, across directories, and
 		// ":/", ":(top)" and exclusions name the whole tree.
 		{contain, "git rm of the tree's top", sh(`git rm -r ':/'`), noDeleteD, sh(`git rm -r --cached ':/'`), false},
