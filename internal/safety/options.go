@@ -83,7 +83,69 @@ var codeOptions = map[string][]string{
 	cmdKubectl: {"--kubeconfig", "--kuberc"},
 	cmdOC:      {"--kubeconfig", "--kuberc"},
 	"git":      {"--exec-path", "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files-in-pager", "--sendmail-cmd", "--smtp-server"},
+	// A config file of curl's or wget's options can name any URL (file:///etc/shadow), upload any
+	// file and write any output; wget -e runs one such command.
+	cmdCurl: {"-K", "--config"},
+	"wget":  {"-e", "--execute", "--config"},
+	// A jq program file; a module search path.
+	"jq": {"-f", "--from-file", "-L"},
+	// yq -s writes a file for each document, named by an expression.
+	"yq": {"-s", "--split-exp", "--from-file"},
+	// Editors, pagers and man run commands their options name (vim -c '!id', man -P id).
+	"vim": vimCodeOptions, "vi": vimCodeOptions, "nvim": vimCodeOptions, "view": vimCodeOptions, "vimdiff": vimCodeOptions,
+	"gvim": vimCodeOptions, "ex": vimCodeOptions, "rvim": vimCodeOptions,
+	"man":     {"-P", "--pager", "-H", "--html"},
+	"emacs":   {"--eval", "-l", "--load", "-f", "--funcall", "--script"},
+	"sqlite3": {"-cmd", "-init"},
 }
+
+// sqliteCode returns the dot-command at the start of a line of an operand that runs a program or
+// reads or writes a file, or the SQL function that does (readfile, writefile, load_extension,
+// edit).
+func sqliteCode(s *segment) string {
+	for _, w := range s.operands {
+		t := strings.ToLower(w.s)
+		for line := range strings.SplitSeq(t, "\n") {
+			line = strings.TrimSpace(line)
+			for _, c := range sqliteShellCommands {
+				if strings.HasPrefix(line, c) {
+					return "the dot-command " + c
+				}
+			}
+		}
+		for _, f := range []string{"readfile(", "writefile(", "load_extension(", "edit("} {
+			if strings.Contains(t, f) {
+				return "the SQL function " + f + ")"
+			}
+		}
+	}
+	return ""
+}
+
+// vimCodeOptions run Ex commands (which run shell commands: "!id") or read a script or vimrc.
+var vimCodeOptions = []string{"-c", "--cmd", "-S", "-u", "-U"}
+
+// plusCommands are the programs for which an operand "+CMD" is a command run at start-up (vim
+// +'!id', less +'!id'); "+N" (a line number) is not.
+var plusCommands = map[string]bool{"vim": true, "vi": true, "nvim": true, "view": true, "vimdiff": true, "gvim": true,
+	"ex": true, "rvim": true, "less": true, "more": true, "most": true}
+
+// plainPlusCommand reports whether a "+CMD" start-up command only moves: a line number, less's
+// G, g and F, or a search (/pattern, ?pattern) with no "!" or "|" in it, which could run a shell
+// command or end the search and start another command.
+func plainPlusCommand(c string) bool {
+	switch {
+	case strings.Trim(c, "0123456789") == "", c == "G", c == "g", c == "F":
+		return true
+	case c[0] == '/' || c[0] == '?':
+		return !strings.ContainsAny(c, "!|")
+	}
+	return false
+}
+
+// sqliteShellCommands are sqlite3's dot-commands that run a program or read or write a file the
+// engine does not follow; given as an operand (or -cmd) they run before any SQL.
+var sqliteShellCommands = []string{".shell", ".system", ".sh", ".read", ".output", ".once", ".import", ".load", ".excel", ".save", ".backup", ".restore", ".open", ".log", ".cd"}
 
 // gitSubCodeOptions are, per git subcommand, its own options that run a command: rebase -x,
 // difftool -x, grep -O, clone -u; and init's and clone's --template, whose directory's hooks the
@@ -102,7 +164,7 @@ var codeEnvVars = map[string]bool{
 	"GIT_TEMPLATE_DIR": true, "RUSTC_WRAPPER": true, "RUSTC": true, "CARGO_BUILD_RUSTC_WRAPPER": true,
 	"CC": true, "CXX": true, "LD": true, "GOTOOLCHAIN": true, "GOENV": true, "GOROOT": true,
 	"RUSTC_WORKSPACE_WRAPPER": true, "RUSTDOC": true, "CARGO_BUILD_RUSTC": true, "CARGO_BUILD_RUSTDOC": true,
-	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER": true, "CARGO_HOME": true, "RUSTUP_HOME": true, "ZDOTDIR": true, "TF_CLI_ARGS": true, "TF_CLI_CONFIG_FILE": true,
+	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER": true, "CURL_HOME": true, "WGETRC": true, "CARGO_HOME": true, "RUSTUP_HOME": true, "ZDOTDIR": true, "TF_CLI_ARGS": true, "TF_CLI_CONFIG_FILE": true,
 	"KUBECTL_EXTERNAL_DIFF": true, "NPM_CONFIG_SCRIPT_SHELL": true, "npm_config_script_shell": true,
 	// A file every non-interactive bash sources first, whose code the engine cannot see.
 	"BASH_ENV": true,
@@ -208,6 +270,13 @@ func codeOption(s *segment) string {
 			return o
 		}
 	}
+	if plusCommands[s.name] {
+		for _, w := range s.operands {
+			if len(w.s) > 1 && w.s[0] == '+' && !plainPlusCommand(w.s[1:]) {
+				return "the start-up command " + w.s
+			}
+		}
+	}
 	switch s.name {
 	case "make":
 		for _, w := range s.operands {
@@ -223,6 +292,8 @@ func codeOption(s *segment) string {
 		}
 	case cmdSed:
 		return sedCode(s)
+	case "sqlite3":
+		return sqliteCode(s)
 	case cmdAwk, cmdGawk, "mawk", "nawk":
 		return awkCode(s)
 	}

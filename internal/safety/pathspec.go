@@ -135,9 +135,15 @@ var argSpecs = map[string]argSpec{
 	"compress": {op: opDelete}, "uncompress": {op: opDelete}, "lzip": {op: opDelete},
 	"lz4": {op: opDelete, lastOp: opWrite, restOp: opRead}, // lz4 IN OUT
 
-	"dd":    {valueOps: map[string]pathOp{"of": opWrite, "if": opRead}},
-	cmdCurl: {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-T": opRead, "--upload-file": opRead, "-K": opRead, "--config": opRead, "-c": opWrite, "--cookie-jar": opWrite, "-D": opWrite, "--dump-header": opWrite}},
-	"wget":  {valueOps: map[string]pathOp{"-O": opWrite, "--output-document": opWrite, "-o": opWrite, "--output-file": opWrite, "-P": opWrite, "--directory-prefix": opWrite, "-i": opRead, "--post-file": opRead}},
+	"dd": {valueOps: map[string]pathOp{"of": opWrite, "if": opRead}},
+	cmdCurl: {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-T": opRead, "--upload-file": opRead, "-K": opRead, "--config": opRead, "-c": opWrite, "--cookie-jar": opWrite, "-D": opWrite, "--dump-header": opWrite,
+		"--output-dir": opWrite, "--trace": opWrite, "--trace-ascii": opWrite, "--stderr": opWrite, "--libcurl": opWrite, "--etag-save": opWrite, "--hsts": opWrite, "--alt-svc": opWrite}},
+	"wget": {valueOps: map[string]pathOp{"-O": opWrite, "--output-document": opWrite, "-o": opWrite, "--output-file": opWrite, "-P": opWrite, "--directory-prefix": opWrite, "-i": opRead, "--post-file": opRead,
+		"-a": opWrite, "--append-output": opWrite, "--save-cookies": opWrite, "--load-cookies": opRead, "--body-file": opRead, "--config": opRead, "--warc-file": opWrite}},
+	// jq's and yq's first operand is the program (".env" is a key, not a file), unless a file holds it.
+	"jq":    {skip: 1, skipUnless: []string{"-f", "--from-file"}, valueOps: map[string]pathOp{"-f": opRead, "--from-file": opRead}},
+	"yq":    {skip: 1, skipUnless: []string{"--from-file"}, inPlace: []string{"-i", "--inplace"}, valueOps: map[string]pathOp{"--from-file": opRead}},
+	"less":  {valueOps: map[string]pathOp{"-o": opWrite, "--log-file": opWrite, "-O": opWrite, "--LOG-FILE": opWrite}},
 	"tar":   {valueOps: map[string]pathOp{"-f": opWrite, optFile: opWrite, "-C": opWrite, "--directory": opWrite}},
 	"unzip": {valueOps: map[string]pathOp{"-d": opWrite}},
 	"zip":   {},
@@ -225,6 +231,9 @@ func (a *analyzer) argPaths(idx int) {
 		a.gitWrites(seg)
 	case cmdCurl:
 		a.curlURLEncoded(seg)
+		a.downloadNames(seg)
+	case "wget":
+		a.downloadNames(seg)
 	}
 	a.operandPaths(remoteOperands(seg, ops), op, spec)
 	a.targetDirectory(seg, ops, spec)
@@ -460,8 +469,14 @@ func operandSkip(s *segment, spec argSpec) int {
 			skip = 0
 		}
 	}
+	if s.name == "yq" && skip > 0 && len(s.operands) > 0 && yqSubcommands[s.operands[0].s] {
+		skip++ // yq eval EXPR FILE...
+	}
 	return min(skip, len(s.operands))
 }
+
+// yqSubcommands come before yq's expression.
+var yqSubcommands = map[string]bool{"e": true, "eval": true, "ea": true, "eval-all": true}
 
 // operandOp returns what a command does to its operands: its spec's operation, a write when an
 // in-place option is given (sed -i), or its subcommand's (git rm).
@@ -620,6 +635,43 @@ func (a *analyzer) splitPieces(seg *segment) {
 	}
 	p := operands[1]
 	a.touch(word{s: p.s + strings.Repeat("[a-z0-9]", n) + extra, glob: true, dynamic: p.dynamic}, opWrite)
+}
+
+// downloadNames records the files a download names after its URL: curl -O (--remote-name,
+// --remote-name-all) and wget without -O write the URL's last part into --output-dir or -P, or
+// the working directory (curl -O https://x/.bashrc --output-dir ~ writes ~/.bashrc).
+func (a *analyzer) downloadNames(s *segment) {
+	var dirOpt, dirLong string
+	if s.name == cmdCurl {
+		if !s.hasFlag("-O") && !s.hasFlag("--remote-name") && !s.hasFlag("--remote-name-all") {
+			return
+		}
+		dirOpt, dirLong = "--output-dir", "--output-dir"
+	} else {
+		if s.hasFlag("-O") || s.hasFlag("--output-document") || s.hasFlag("--spider") {
+			return
+		}
+		dirOpt, dirLong = "-P", "--directory-prefix"
+	}
+	dir, ok := optionValue(s, dirOpt, dirLong)
+	if !ok {
+		dir = word{s: "."}
+	}
+	var names []word
+	for _, w := range s.operands {
+		i := strings.Index(w.s, "://")
+		if i <= 0 {
+			continue
+		}
+		u := w.s[i+3:]
+		if j := strings.IndexAny(u, "?#"); j >= 0 {
+			u = u[:j]
+		}
+		if j := strings.IndexByte(u, '/'); j >= 0 && j < len(u)-1 {
+			names = append(names, w.with(u[j:]))
+		}
+	}
+	a.intoDirectory(names, dir)
 }
 
 // curlURLEncoded reads the file of curl's --data-urlencode NAME@FILE (curl sends FILE's content).

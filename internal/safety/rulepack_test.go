@@ -96,6 +96,8 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"git-history-rewrite":          {[]string{"git filter-branch --tree-filter x HEAD", "git filter-repo --path x"}, nil},
 	"git-reflog-expire":            {[]string{"git reflog expire --expire=now --all"}, []string{"git reflog"}},
 	"git-gc-prune":                 {[]string{"git gc --prune=now"}, []string{"git gc"}},
+	"print-environment-jq":         {[]string{"jq -n env", "jq -n '$ENV'", "jq -n 'env.AWS_SECRET_ACCESS_KEY'", "jq -r '$ENV.TOKEN' x.json"}, []string{"jq .env package.json", "jq '.a.env' x.json", "jq -r '.environment' x.json"}},
+	"print-environment-yq":         {[]string{"yq -n 'env(HOME)'", "yq '.a = strenv(TOKEN)' x.yaml", "yq '.a | envsubst' x.yaml"}, []string{"yq '.env' values.yaml", "yq e '.spec.env[0]' deploy.yaml"}},
 	"git-prune":                    {[]string{"git prune", "git prune --expire=now", "git prune -v"}, []string{"git prune -n", "git prune --dry-run", "git prune-packed"}},
 	"git-worktree-overwrite":       {[]string{"git read-tree -u --reset HEAD", "git read-tree --reset -u HEAD", "git checkout-index -a -f", "git checkout-index --force -- src/x.go"}, []string{"git read-tree HEAD", "git read-tree --reset HEAD", "git checkout-index -a --prefix=build/"}},
 	"git-worktree-remove-force":    {[]string{"git worktree remove --force ../wt", "git worktree remove -f ../wt"}, []string{"git worktree remove ../wt", "git worktree add -f ../wt"}},
