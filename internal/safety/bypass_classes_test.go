@@ -717,6 +717,9 @@ func classCatalogue() []classCase {
 		{code, "man's pager", sh(`man -P 'cat .e""nv' ls`), opaque, sh(`echo man ls`), false},
 		{code, "sqlite3's .shell", sh(`sqlite3 x.db '.shell cat .e""nv'`), opaque, sh(`echo sqlite3 x.db`), false},
 		{defaults, "curl's start-up options file", sh(`echo 'output=~/.bashrc' > ~/.curlrc`), noWriteD, sh(`echo x > /tmp/curl.cfg`), false},
+		{contain, "rm * in the project directory deletes its README.md", sh(`rm -f *`), noDeleteD, sh(`cd build && rm -f *`), false},
+		{contain, "rm *.* in the project directory", sh(`rm -- ./*.*`), noDeleteD, sh(`rm -f build/*.*`), false},
+		{contain, "git rm --cached untracks, the false positive", sh(`git rm -r ':/'`), noDeleteD, sh(`git rm --cached .env README.md`), false},
 		// Destructive git the rules did not name.
 		{global, "git prune, gc --prune=now's plumbing", sh(`git prune --expire=now`), denied(dc + "git-prune"), sh(`git prune --dry-run`), false},
 		{global, "git read-tree -u --reset discards the working tree", sh(`git read-tree -u --reset HEAD`), denied(dc + "git-worktree-overwrite"), sh(`git read-tree --reset HEAD`), false},

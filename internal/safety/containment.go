@@ -21,6 +21,11 @@ const homesDir = "/home"
 // zero-access file such as .env with it, which the engine cannot rule out, so it asks.
 func (p *Policy) containmentFailure(targets []target, cwd string, approved bool) *failure {
 	for _, t := range targets {
+		if !t.recursive && !t.dynamic && t.glob && t.op == opDelete {
+			if f := p.wildcardDelete(t, cwd); f != nil {
+				return f
+			}
+		}
 		if !t.recursive || t.dynamic {
 			continue
 		}
@@ -32,6 +37,29 @@ func (p *Policy) containmentFailure(targets []target, cwd string, approved bool)
 			if f := p.containedFailure(t, base, cwd, approved); f != nil {
 				return f
 			}
+		}
+	}
+	return nil
+}
+
+// wildcardDelete judges a delete of a bare wildcard ("rm *", "rm -f ./*.*") in a project
+// directory: without -r it deletes the files directly inside, the project's README.md and
+// LICENSE among them, which a bare wildcard names no more than any other file.
+func (p *Policy) wildcardDelete(t target, cwd string) *failure {
+	base := containerOf(t.path, cwd)
+	if base == "" || base == t.path || !p.isProjectRoot(base, cwd) {
+		return nil
+	}
+	entries := p.paths.kinds[PathNoDelete].entries
+	for i := range entries {
+		e := &entries[i]
+		if e.negate || e.anchored || e.example == "" || strings.HasSuffix(e.pattern, "/") || strings.HasPrefix(e.example, ".") {
+			continue // a bare wildcard matches no dotfile, and rm without -r deletes no directory
+		}
+		inside := strings.TrimSuffix(base, "/") + "/" + e.example
+		if v, ok := p.paths.check(inside, opDelete, false); ok && v.kind == PathNoDelete {
+			return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
+				msg: fmt.Sprintf("delete of %q deletes every file in the project directory %s, %q among them, which the %s path policy protects (pattern %q)", t.raw, base, inside, v.kind, v.pattern)}
 		}
 	}
 	return nil

@@ -217,6 +217,11 @@ func (a *analyzer) argPaths(idx int) {
 		// git rm's glob matches across directories ("*" is every file in the tree), and ":/" or
 		// an exclusion names the whole tree: as rm -r does on the directory.
 		a.recursive = a.recursive || anywhere && op == opDelete && !seg.hasFlag("--cached")
+		if seg.operands[0].s == "rm" && seg.hasExactFlag("--cached") {
+			// git rm --cached only stops tracking its paths (git rm --cached .env after adding it to
+			// .gitignore): it neither reads nor deletes the files.
+			ops = ops[:0]
+		}
 	}
 	if search && len(ops) == 0 {
 		// grep -r, rg, ag and ack without a path search the working directory.
