@@ -720,6 +720,8 @@ func classCatalogue() []classCase {
 		{contain, "rm * in the project directory deletes its README.md", sh(`rm -f *`), noDeleteD, sh(`cd build && rm -f *`), false},
 		{contain, "rm *.* in the project directory", sh(`rm -- ./*.*`), noDeleteD, sh(`rm -f build/*.*`), false},
 		{contain, "git rm --cached untracks, the false positive", sh(`git rm -r ':/'`), noDeleteD, sh(`git rm --cached .env README.md`), false},
+		{decl, "echo of a credential's variable", sh(`echo "$AWS_SECRET_ACCESS_KEY"`), asked(dc + "print-environment-secret"), sh(`echo "$GOPATH"`), false},
+		{decl, "declare -p of a credential's variable", sh(`declare -p GITHUB_TOKEN`), asked(dc + "print-environment-secret"), sh(`declare -a ids=(1 2)`), false},
 		// Destructive git the rules did not name.
 		{global, "git prune, gc --prune=now's plumbing", sh(`git prune --expire=now`), denied(dc + "git-prune"), sh(`git prune --dry-run`), false},
 		{global, "git read-tree -u --reset discards the working tree", sh(`git read-tree -u --reset HEAD`), denied(dc + "git-worktree-overwrite"), sh(`git read-tree --reset HEAD`), false},
