@@ -747,6 +747,10 @@ func classCatalogue() []classCase {
 		{defaults, "a gradle init script runs in every build", sh(`echo 'x' > ~/.gradle/init.d/x.gradle`), noWriteD, sh(`echo 'x' > build.gradle`), false},
 		{defaults, "usercustomize runs in every python", writeCall("/root/.local/lib/python3.12/site-packages/usercustomize.py"), noWriteD, writeCall("src/customize.py"), false},
 		{defaults, "vim's start-up file", sh(`echo 'x' >> ~/.vimrc`), noWriteD, sh(`echo 'x' >> notes.txt`), false},
+		{defaults, "Debian's backup of /etc/shadow", sh(`cat /var/backups/shadow.bak`), zeroD, sh(`ls /var/backups`), false},
+		{defaults, "an editor's backup of .env", sh(`cat .env~`), zeroD, sh(`cat .env.example`), false},
+		{defaults, "wrangler's local secrets", sh(`cat .dev.vars`), zeroD, sh(`cat wrangler.toml`), false},
+		{defaults, "a secrets file", readCall("deploy/secrets.yaml"), zeroD, readCall("deploy/values.yaml"), false},
 		// A "[" that no "]" closes is no glob: "[" is the test builtin, not a computed program.
 		{runtime, "a bracket glob still names .env after the test builtin", sh(`[ -f go.mod ] && cat .[e]nv`), zeroD, sh(`[ -f go.mod ] && echo yes`), false},
 		{runtime, "a bracket glob still names .env in an if", sh(`if [ -n "$CI" ]; then cat .e[n]v; fi`), zeroD, sh(`if [ -n "$CI" ]; then echo ci; fi`), false},
