@@ -722,6 +722,8 @@ func classCatalogue() []classCase {
 		{contain, "git rm --cached untracks, the false positive", sh(`git rm -r ':/'`), noDeleteD, sh(`git rm --cached .env README.md`), false},
 		{decl, "echo of a credential's variable", sh(`echo "$AWS_SECRET_ACCESS_KEY"`), asked(dc + "print-environment-secret"), sh(`echo "$GOPATH"`), false},
 		{decl, "declare -p of a credential's variable", sh(`declare -p GITHUB_TOKEN`), asked(dc + "print-environment-secret"), sh(`declare -a ids=(1 2)`), false},
+		{global, "a project pattern written with a space, spelt with =", sh(`helm list --kube-context=prod`), asked(dc + "helm-prod"), sh(`helm list --kube-context=staging`), false},
+		{global, "the same, before the subcommand", sh(`helm --kube-context=prod list`), asked(dc + "helm-prod"), sh(`helm list --max=5 --kube-context=dev`), false},
 		// Destructive git the rules did not name.
 		{global, "git prune, gc --prune=now's plumbing", sh(`git prune --expire=now`), denied(dc + "git-prune"), sh(`git prune --dry-run`), false},
 		{global, "git read-tree -u --reset discards the working tree", sh(`git read-tree -u --reset HEAD`), denied(dc + "git-worktree-overwrite"), sh(`git read-tree --reset HEAD`), false},
