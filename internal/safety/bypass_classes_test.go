@@ -724,6 +724,11 @@ func classCatalogue() []classCase {
 		{decl, "declare -p of a credential's variable", sh(`declare -p GITHUB_TOKEN`), asked(dc + "print-environment-secret"), sh(`declare -a ids=(1 2)`), false},
 		{global, "a project pattern written with a space, spelt with =", sh(`helm list --kube-context=prod`), asked(dc + "helm-prod"), sh(`helm list --kube-context=staging`), false},
 		{global, "the same, before the subcommand", sh(`helm --kube-context=prod list`), asked(dc + "helm-prod"), sh(`helm list --max=5 --kube-context=dev`), false},
+		// find's patterns, unlike bash's globs, match a leading dot.
+		{contain, "find -name '*' matches .env too", sh(`find . -name '*' -exec cat {} +`), zeroD, sh(`find . -name '*.go' -exec grep -l TODO {} +`), false},
+		{contain, "find -name '?env' matches .env", sh(`find . -type f -name '?env' -exec cat {} \;`), zeroD, sh(`find . -name '*_test.go' -exec wc -l {} +`), false},
+		{contain, "find -name '*' piped to xargs", sh(`find . -name '*' | xargs cat`), zeroD, sh(`find . -name '*.go' | xargs gofmt -l`), false},
+		{contain, "rg's -g chooses the files", sh(`rg -g '.env' KEY src`), zeroD, sh(`rg -g '*.go' -g '!vendor' TODO src`), false},
 		// Destructive git the rules did not name.
 		{global, "git prune, gc --prune=now's plumbing", sh(`git prune --expire=now`), denied(dc + "git-prune"), sh(`git prune --dry-run`), false},
 		{global, "git read-tree -u --reset discards the working tree", sh(`git read-tree -u --reset HEAD`), denied(dc + "git-worktree-overwrite"), sh(`git read-tree --reset HEAD`), false},

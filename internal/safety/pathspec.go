@@ -239,6 +239,8 @@ func (a *analyzer) argPaths(idx int) {
 		a.downloadNames(seg)
 	case "wget":
 		a.downloadNames(seg)
+	case "rg":
+		a.searchGlobs(seg)
 	}
 	a.operandPaths(remoteOperands(seg, ops), op, spec)
 	a.targetDirectory(seg, ops, spec)
@@ -640,6 +642,29 @@ func (a *analyzer) splitPieces(seg *segment) {
 	}
 	p := operands[1]
 	a.touch(word{s: p.s + strings.Repeat("[a-z0-9]", n) + extra, glob: true, dynamic: p.dynamic}, opWrite)
+}
+
+// searchGlobs reads the files rg's -g/--glob/--iglob patterns choose below its roots (rg -g .env
+// KEY src reads src/**/.env): each is a glob whether quoted or not; an exclusion ("!x") reads
+// nothing.
+func (a *analyzer) searchGlobs(s *segment) {
+	for i := 1; i < len(s.words); i++ {
+		v, val := s.words[i].s, ""
+		switch {
+		case (v == "-g" || v == "--glob" || v == "--iglob") && i+1 < len(s.words):
+			i++
+			val = s.words[i].s
+		case strings.HasPrefix(v, "--glob=") || strings.HasPrefix(v, "--iglob="):
+			_, val, _ = strings.Cut(v, "=")
+		case strings.HasPrefix(v, "-g") && len(v) > 2 && v[1] != '-':
+			val = v[2:]
+		case v == "--":
+			return
+		}
+		if val != "" && val[0] != '!' {
+			a.touch(word{s: val, dynamic: s.words[i].dynamic, glob: hasGlobMeta(val)}, opRead)
+		}
+	}
 }
 
 // downloadNames records the files a download names after its URL: curl -O (--remote-name,
