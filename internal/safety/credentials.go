@@ -24,6 +24,75 @@ var builtinChecks = map[string]func(*segment) bool{
 	"store-prints-credential":   storePrintsCredential,
 	"writes-credential-config":  writesCredentialConfig,
 	"reaches-cloud-metadata":    reachesCloudMetadata,
+	"git-clean-deletes":         gitCleanDeletes,
+}
+
+// gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive (which
+// deletes what its input picks: echo c | git clean -i), or clean.requireForce turned off by -c; and no -n/--dry-run as git clean's parser reads it: -e/--exclude takes a value, so
+// in "-e -n" and "-fen" the n is a pattern, not the dry run. A computed word could be anything.
+func gitCleanDeletes(s *segment) bool {
+	force, dry := false, false
+	for _, kv := range gitConfigValues(s) {
+		if k, v, _ := strings.Cut(kv, "="); strings.EqualFold(k, "clean.requireForce") && !gitTrue(v) {
+			force = true
+		}
+	}
+	args := gitSubArgs(s)
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.s
+		switch {
+		case w.dynamic:
+			return true
+		case v == "--":
+			i = len(args)
+		case v == "-e" || v == "--exclude" || len(v) > 2 && strings.HasPrefix("--exclude", v) && !strings.Contains(v, "="):
+			i++
+		case strings.HasPrefix(v, "--"):
+			name, _, _ := strings.Cut(v, "=")
+			force = force || len(name) > 2 && (strings.HasPrefix("--force", name) || strings.HasPrefix("--interactive", name))
+			dry = dry || len(name) > 2 && strings.HasPrefix("--dry-run", name)
+		case len(v) > 1 && v[0] == '-':
+			for j := 1; j < len(v); j++ {
+				if v[j] == 'e' {
+					if j == len(v)-1 {
+						i++ // -fe PATTERN
+					}
+					break // -fePATTERN
+				}
+				force = force || v[j] == 'f' || v[j] == 'i' // -i deletes what its input chooses
+				dry = dry || v[j] == 'n'
+			}
+		}
+	}
+	return force && !dry
+}
+
+// gitConfigValues returns the KEY=VALUE settings of git's -c options before its subcommand.
+func gitConfigValues(s *segment) []string {
+	var out []string
+	for i := 1; i+1 < len(s.words); i++ {
+		v := s.words[i].s
+		if !strings.HasPrefix(v, "-") {
+			break
+		}
+		if v == "-c" {
+			out = append(out, s.words[i+1].s)
+			i++
+		} else if gitGlobalsWithValue[v] {
+			i++
+		}
+	}
+	return out
+}
+
+// gitTrue reads a git boolean: a bare key, true, yes, on or a non-zero number.
+func gitTrue(v string) bool {
+	switch strings.ToLower(v) {
+	case "", "true", "yes", "on", "1":
+		return true
+	}
+	return false
 }
 
 // kubectlShortValues are kubectl's (and oc's) short options that take a value, so a bundle
