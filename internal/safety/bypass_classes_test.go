@@ -731,6 +731,7 @@ func classCatalogue() []classCase {
 		{contain, "rg's -g chooses the files", sh(`rg -g '.env' KEY src`), zeroD, sh(`rg -g '*.go' -g '!vendor' TODO src`), false},
 		{global, "git clean -e takes -n as its pattern", sh(`git clean -fd -e -n`), denied(dc + "git-clean-force"), sh(`git clean -fdn`), false},
 		{global, "git clean without -f once clean.requireForce is off", sh(`git -c clean.requireForce=false clean -dx`), denied(dc + "git-clean-force"), sh(`git clean -fdx --dry-run`), false},
+		{runtime, "a loop reading lines, the false positive", sh(`while read -r f; do cat "$f"; done < list.txt`), dyn, sh(`while read -r line; do echo "$line"; done < list.txt`), false},
 		// Destructive git the rules did not name.
 		{global, "git prune, gc --prune=now's plumbing", sh(`git prune --expire=now`), denied(dc + "git-prune"), sh(`git prune --dry-run`), false},
 		{global, "git read-tree -u --reset discards the working tree", sh(`git read-tree -u --reset HEAD`), denied(dc + "git-worktree-overwrite"), sh(`git read-tree --reset HEAD`), false},
