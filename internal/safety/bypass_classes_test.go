@@ -732,6 +732,16 @@ func classCatalogue() []classCase {
 		{global, "git clean -e takes -n as its pattern", sh(`git clean -fd -e -n`), denied(dc + "git-clean-force"), sh(`git clean -fdn`), false},
 		{global, "git clean without -f once clean.requireForce is off", sh(`git -c clean.requireForce=false clean -dx`), denied(dc + "git-clean-force"), sh(`git clean -fdx --dry-run`), false},
 		{runtime, "a loop reading lines, the false positive", sh(`while read -r f; do cat "$f"; done < list.txt`), dyn, sh(`while read -r line; do echo "$line"; done < list.txt`), false},
+		// Recognised build and test tools that write (or delete) where an option says.
+		{toolPath, "pytest --basetemp deletes its directory first", sh(`pytest --basetemp=.`), noDeleteD, sh(`pytest --basetemp=/tmp/pt -q`), false},
+		{toolPath, "python -m pytest --basetemp", sh(`python3 -m pytest --basetemp /workspace/app`), noDeleteD, sh(`python3 -m pytest -x`), false},
+		{toolPath, "pytest --junitxml", sh(`pytest --junitxml=.git/hooks/pre-commit`), noWriteD, sh(`pytest --junitxml=build/report.xml`), false},
+		{toolPath, "go test -cpuprofile", sh(`go test -cpuprofile ~/.bashrc ./...`), noWriteD, sh(`go test -cpuprofile cpu.out ./...`), false},
+		{toolPath, "go test -outputdir with a profile", sh(`go test -outputdir .git/hooks -memprofile pre-commit ./...`), noWriteD, sh(`go test -outputdir build -memprofile mem.out ./...`), false},
+		{toolPath, "cargo --target-dir", sh(`cargo build --target-dir .git/hooks`), noWriteD, sh(`cargo build --target-dir=/tmp/target`), false},
+		{toolPath, "tree -o", sh(`tree -o ~/.bashrc`), noWriteD, sh(`tree -L 2 src`), false},
+		{toolPath, "jest --outputFile", sh(`jest --outputFile=.git/hooks/pre-commit`), noWriteD, sh(`jest --outputFile=build/jest.json`), false},
+		{code, "fd -x runs a command on what it finds", sh(`fd -H -x cat`), opaque, sh(`fd -e go`), false},
 		// Destructive git the rules did not name.
 		{global, "git prune, gc --prune=now's plumbing", sh(`git prune --expire=now`), denied(dc + "git-prune"), sh(`git prune --dry-run`), false},
 		{global, "git read-tree -u --reset discards the working tree", sh(`git read-tree -u --reset HEAD`), denied(dc + "git-worktree-overwrite"), sh(`git read-tree --reset HEAD`), false},

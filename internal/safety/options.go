@@ -87,6 +87,8 @@ var codeOptions = map[string][]string{
 	// file and write any output; wget -e runs one such command.
 	cmdCurl: {"-K", "--config"},
 	"wget":  {"-e", "--execute", "--config"},
+	// fd runs a command on every file it finds (hidden ones with -H: .env among them).
+	"fd": {"-x", "--exec", "-X", "--exec-batch"},
 	// A jq program file; a module search path.
 	"jq": {"-f", "--from-file", "-L"},
 	// yq -s writes a file for each document, named by an expression.

@@ -150,9 +150,35 @@ var argSpecs = map[string]argSpec{
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
 
 	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
-	"go":   {skip: 1, valueOps: map[string]pathOp{"-o": opWrite, "--o": opWrite}, noBundles: true}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1}, "cargo": {skip: 1},
-	"make": {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
+	"go":   {skip: 1, valueOps: goValueOps, noBundles: true}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1},
+	"cargo": {skip: 1, valueOps: map[string]pathOp{"--target-dir": opWrite, "--artifact-dir": opWrite, "--out-dir": opWrite, "--logfile": opWrite}},
+	// Test runners' and tree's reports.
+	"tree":   {valueOps: map[string]pathOp{"-o": opWrite}},
+	"jest":   {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverageDirectory": opWrite, "--cacheDirectory": opWrite}},
+	"vitest": {valueOps: map[string]pathOp{"--outputFile": opWrite}},
+	"node":   {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite}},
+	"make":   {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
 }
+
+// goProfiles are go test's options that write a file (below -outputdir when it is given).
+var goProfiles = []string{"-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-coverprofile"}
+
+// goValueOps are go's options that name a file, in both of the spellings Go's flag package takes.
+var goValueOps = func() map[string]pathOp {
+	m := map[string]pathOp{"-o": opWrite, "-outputdir": opWrite}
+	for _, o := range goProfiles {
+		m[o] = opWrite
+	}
+	for k, v := range m {
+		m["-"+k] = v
+	}
+	return m
+}()
+
+// pytestOutputs are pytest's options that write a file; --basetemp's directory is deleted first
+// (pytest removes it if it exists), with everything below it.
+var pytestOutputs = map[string]pathOp{"--junitxml": opWrite, "--junit-xml": opWrite, "--log-file": opWrite,
+	"--result-log": opWrite, "--report-log": opWrite, "--json-report-file": opWrite, "--html": opWrite, "--basetemp": opDelete}
 
 // kubectlArgs reads kubectl's (and oc's) operands after the verb, and the files -f and -k name.
 var kubectlArgs = argSpec{skip: 1, valueOps: map[string]pathOp{"-f": opRead, optFilename: opRead, "-k": opRead, "--kustomize": opRead}}
@@ -249,6 +275,13 @@ func (a *analyzer) argPaths(idx int) {
 		a.symlinkTargets(seg)
 	case "go":
 		a.goBinary(seg)
+		a.goOutputDir(seg)
+	case "pytest", "py.test":
+		a.pytestPaths(seg.words[1:])
+	default:
+		if strings.HasPrefix(seg.name, "python") && len(seg.words) > 2 && seg.words[1].s == "-m" && seg.words[2].s == "pytest" {
+			a.pytestPaths(seg.words[3:])
+		}
 	}
 	a.madeFiles(seg, ops)
 }
@@ -1140,6 +1173,61 @@ func (a *analyzer) goBinary(s *segment) {
 		dir = d
 	}
 	a.touch(dir, opWrite)
+}
+
+// goOutputDir records go test's profiles written below -outputdir (go test -outputdir DIR
+// -cpuprofile NAME writes DIR/NAME).
+func (a *analyzer) goOutputDir(s *segment) {
+	dir, ok := optionValue(s, "-outputdir", "-outputdir")
+	if !ok {
+		if dir, ok = optionValue(s, "--outputdir", "--outputdir"); !ok {
+			return
+		}
+	}
+	for _, o := range goProfiles {
+		for _, spelling := range []string{o, "-" + o} {
+			if v, ok := optionValue(s, spelling, spelling); ok && !v.dynamic && !dir.dynamic && !strings.HasPrefix(v.s, "/") {
+				a.touch(dir.with(strings.TrimRight(dir.s, "/")+"/"+v.s), opWrite)
+			}
+		}
+	}
+}
+
+// pytestPaths records the files pytest's options write, and the --basetemp directory it deletes
+// recursively before the run (pytest --basetemp=. deletes the project).
+func (a *analyzer) pytestPaths(words []word) {
+	for i := 0; i < len(words); i++ {
+		name, val, hasVal := strings.Cut(words[i].s, "=")
+		if name == "-o" || name == "--override-ini" || name == "--cov-report" {
+			// -o cache_dir=DIR writes the cache there; --cov-report=html:DIR its report.
+			v := val
+			if !hasVal && i+1 < len(words) {
+				i++
+				v = words[i].s
+			}
+			if k, dir, ok := strings.Cut(v, "="); ok && strings.TrimSpace(k) == "cache_dir" {
+				a.touch(words[i].with(dir), opWrite)
+			} else if _, dir, ok := strings.Cut(v, ":"); ok && name == "--cov-report" && dir != "" {
+				a.touch(words[i].with(dir), opWrite)
+			}
+			continue
+		}
+		op, ok := pytestOutputs[name]
+		if !ok {
+			continue
+		}
+		w := words[i].with(val)
+		if !hasVal {
+			if i+1 >= len(words) {
+				return
+			}
+			i++
+			w = words[i]
+		}
+		a.recursive = op == opDelete
+		a.touch(w, op)
+		a.recursive = false
+	}
 }
 
 // namesGoOutput says whether a go command has -o, in either of the spellings Go's flag package
