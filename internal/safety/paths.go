@@ -731,13 +731,14 @@ type pathPolicy struct {
 // for the common patterns (".env", "id_rsa", "*.pem") instead of a scan over every entry.
 type kindIndex struct {
 	entries []pathEntry
-	lit     map[string]int // literal single-component pattern -> entry
-	ext     map[string]int // "*.<ext>" pattern -> entry, keyed by ".<ext>"
-	rest    []int          // every other positive entry
+	lit     map[string]int   // literal single-component pattern -> entry
+	ext     map[string]int   // "*.<ext>" pattern -> entry, keyed by ".<ext>"
+	tail    map[string][]int // literal multi-component pattern -> entries, keyed by its last component
+	rest    []int            // every other positive entry
 }
 
 func (ki *kindIndex) reindex() {
-	ki.lit, ki.ext, ki.rest = map[string]int{}, map[string]int{}, nil
+	ki.lit, ki.ext, ki.tail, ki.rest = map[string]int{}, map[string]int{}, map[string][]int{}, nil
 	for i := range ki.entries {
 		e := &ki.entries[i]
 		switch {
@@ -747,9 +748,25 @@ func (ki *kindIndex) reindex() {
 		case e.suffix != "" && strings.Count(e.suffix, ".") == 1 && strings.HasPrefix(e.suffix, "."):
 			ki.ext[e.suffix] = i
 		default:
-			ki.rest = append(ki.rest, i)
+			if key, ok := literalTail(e.pattern); ok {
+				// A path the pattern covers has the pattern's last part as one of its components
+				// (".config/gh/hosts.yml", "/etc/kubernetes/admin.conf", "/run/secrets/" below it).
+				ki.tail[key] = append(ki.tail[key], i)
+			} else {
+				ki.rest = append(ki.rest, i)
+			}
 		}
 	}
+}
+
+// literalTail returns the last component of a pattern without glob characters or escapes.
+func literalTail(pattern string) (string, bool) {
+	s := strings.TrimRight(foldName(strings.TrimSpace(pattern)), "/")
+	if s == "" || strings.ContainsAny(s, "*?[{\\!") {
+		return "", false
+	}
+	key := s[strings.LastIndexByte(s, '/')+1:]
+	return key, key != "" && key != "~" && key != "." && key != ".."
 }
 
 // PathPolicy lists path patterns per kind.
@@ -856,6 +873,11 @@ func (c *pathPolicy) kindMatches(k PathKind, cands []string, glob bool) (string,
 			}
 			if i, ok := ki.lit[comp]; ok && !c.exempt(k, p) {
 				return ki.entries[i].pattern, true
+			}
+			for _, i := range ki.tail[comp] {
+				if e := &ki.entries[i]; e.matches(p) && !c.exempt(k, p) {
+					return e.pattern, true
+				}
 			}
 			if dot := strings.LastIndexByte(comp, '.'); dot >= 0 {
 				if i, ok := ki.ext[comp[dot:]]; ok && !c.exempt(k, p) {
