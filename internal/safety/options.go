@@ -86,7 +86,7 @@ var codeOptions = map[string][]string{
 	// A config file of curl's or wget's options can name any URL (file:///etc/shadow), upload any
 	// file and write any output; wget -e runs one such command.
 	cmdCurl: {"-K", "--config"},
-	"wget":  {"-e", "--execute", "--config"},
+	cmdWget: {"-e", "--execute", "--config"},
 	// fd runs a command on every file it finds (hidden ones with -H: .env among them).
 	"fd": {"-x", "--exec", "-X", "--exec-batch"},
 	// A jq program file; a module search path.
@@ -94,7 +94,7 @@ var codeOptions = map[string][]string{
 	// yq -s writes a file for each document, named by an expression.
 	"yq": {"-s", "--split-exp", "--from-file"},
 	// Editors, pagers and man run commands their options name (vim -c '!id', man -P id).
-	"vim": vimCodeOptions, "vi": vimCodeOptions, "nvim": vimCodeOptions, "view": vimCodeOptions, "vimdiff": vimCodeOptions,
+	"vim": vimCodeOptions, "vi": vimCodeOptions, "nvim": vimCodeOptions, cmdView: vimCodeOptions, "vimdiff": vimCodeOptions,
 	"gvim": vimCodeOptions, "ex": vimCodeOptions, "rvim": vimCodeOptions,
 	"man":     {"-P", "--pager", "-H", "--html"},
 	"emacs":   {"--eval", "-l", "--load", "-f", "--funcall", "--script"},
@@ -129,8 +129,21 @@ var vimCodeOptions = []string{"-c", "--cmd", "-S", "-u", "-U"}
 
 // plusCommands are the programs for which an operand "+CMD" is a command run at start-up (vim
 // +'!id', less +'!id'); "+N" (a line number) is not.
-var plusCommands = map[string]bool{"vim": true, "vi": true, "nvim": true, "view": true, "vimdiff": true, "gvim": true,
+var plusCommands = map[string]bool{"vim": true, "vi": true, "nvim": true, cmdView: true, "vimdiff": true, "gvim": true,
 	"ex": true, "rvim": true, "less": true, "more": true, "most": true}
+
+// plusCommand returns the "+CMD" start-up command of vim or less that does more than move.
+func plusCommand(s *segment) string {
+	if !plusCommands[s.name] {
+		return ""
+	}
+	for _, w := range s.operands {
+		if len(w.s) > 1 && w.s[0] == '+' && !plainPlusCommand(w.s[1:]) {
+			return "the start-up command " + w.s
+		}
+	}
+	return ""
+}
 
 // plainPlusCommand reports whether a "+CMD" start-up command only moves: a line number, less's
 // G, g and F, or a search (/pattern, ?pattern) with no "!" or "|" in it, which could run a shell
@@ -215,26 +228,33 @@ var codeFlagEnvVars = func() map[string][]string {
 // flagEnvVars carry options for one program: their words count as that program's flags.
 var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip"}
 
+// buildEnvReason reports why a variable makes a build tool, compiler, JVM or git's transport run
+// code the caller chooses, or "" when it does not.
+func buildEnvReason(name, val string) string {
+	if strings.HasPrefix(name, "CARGO_TARGET_") && name != "CARGO_TARGET_DIR" {
+		// CARGO_TARGET_<TRIPLE>_RUNNER runs cargo test's binaries, _LINKER links them.
+		return "setting " + name + " names a program or flags cargo runs its builds with"
+	}
+	for _, n := range codeFlagEnvVars[name] {
+		if strings.Contains(val, n) {
+			return "setting " + name + " to " + val + " gives a compiler, linker or JVM an option that loads or runs code the caller chooses (" + n + ")"
+		}
+	}
+	if name == "GIT_ALLOW_PROTOCOL" && slices.Contains(strings.Split(strings.ToLower(val), ":"), "ext") {
+		// git's ext:: transport runs the command its URL names ("ext::sh -c id").
+		return "setting " + name + " to allow the ext transport makes git run the command a URL names"
+	}
+	return ""
+}
+
 // codeEnvFailure reports why an environment assignment makes programs run caller-chosen code, or
 // "" when it does not.
 func codeEnvReason(name, val string) string {
 	if codeEnvVars[name] || strings.HasPrefix(name, "TF_CLI_ARGS") {
 		return "setting " + name + " makes programs run code or options the engine cannot see"
 	}
-	if strings.HasPrefix(name, "CARGO_TARGET_") && name != "CARGO_TARGET_DIR" {
-		// CARGO_TARGET_<TRIPLE>_RUNNER runs cargo test's binaries, _LINKER links them.
-		return "setting " + name + " names a program or flags cargo runs its builds with"
-	}
-	if needles, ok := codeFlagEnvVars[name]; ok {
-		for _, n := range needles {
-			if strings.Contains(val, n) {
-				return "setting " + name + " to " + val + " gives a compiler, linker or JVM an option that loads or runs code the caller chooses (" + n + ")"
-			}
-		}
-	}
-	if name == "GIT_ALLOW_PROTOCOL" && slices.Contains(strings.Split(strings.ToLower(val), ":"), "ext") {
-		// git's ext:: transport runs the command its URL names ("ext::sh -c id").
-		return "setting " + name + " to allow the ext transport makes git run the command a URL names"
+	if why := buildEnvReason(name, val); why != "" {
+		return why
 	}
 	if expansionEnvVars[name] && (name != envIFS || strings.Trim(val, " \t\n") != "") {
 		return "setting " + name + " changes what the shell expands (~ and cd, word splitting, globs) in ways the engine does not follow"
@@ -272,12 +292,8 @@ func codeOption(s *segment) string {
 			return o
 		}
 	}
-	if plusCommands[s.name] {
-		for _, w := range s.operands {
-			if len(w.s) > 1 && w.s[0] == '+' && !plainPlusCommand(w.s[1:]) {
-				return "the start-up command " + w.s
-			}
-		}
+	if why := plusCommand(s); why != "" {
+		return why
 	}
 	switch s.name {
 	case "make":

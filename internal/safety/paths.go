@@ -864,30 +864,40 @@ func (c *pathPolicy) kindMatches(k PathKind, cands []string, glob bool) (string,
 			}
 			// A glob is also a literal name: "[id].tsx" may be a real file.
 		}
-		for rest := p; rest != ""; {
-			comp := rest
-			if i := strings.IndexByte(rest, '/'); i >= 0 {
-				comp, rest = rest[:i], rest[i+1:]
-			} else {
-				rest = ""
-			}
-			if i, ok := ki.lit[comp]; ok && !c.exempt(k, p) {
-				return ki.entries[i].pattern, true
-			}
-			for _, i := range ki.tail[comp] {
-				if e := &ki.entries[i]; e.matches(p) && !c.exempt(k, p) {
-					return e.pattern, true
-				}
-			}
-			if dot := strings.LastIndexByte(comp, '.'); dot >= 0 {
-				if i, ok := ki.ext[comp[dot:]]; ok && !c.exempt(k, p) {
-					return ki.entries[i].pattern, true
-				}
-			}
+		if pat, ok := c.componentMatches(k, p); ok {
+			return pat, true
 		}
 		for _, i := range ki.rest {
 			if e := &ki.entries[i]; e.matches(p) && !c.exempt(k, p) {
 				return e.pattern, true
+			}
+		}
+	}
+	return "", false
+}
+
+// componentMatches looks each component of p up among the kind's indexed entries: a literal
+// name, an extension, or the last part of a literal multi-part pattern.
+func (c *pathPolicy) componentMatches(k PathKind, p string) (string, bool) {
+	ki := &c.kinds[k]
+	for rest := p; rest != ""; {
+		comp := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			comp, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		if i, ok := ki.lit[comp]; ok && !c.exempt(k, p) {
+			return ki.entries[i].pattern, true
+		}
+		for _, i := range ki.tail[comp] {
+			if e := &ki.entries[i]; e.matches(p) && !c.exempt(k, p) {
+				return e.pattern, true
+			}
+		}
+		if dot := strings.LastIndexByte(comp, '.'); dot >= 0 {
+			if i, ok := ki.ext[comp[dot:]]; ok && !c.exempt(k, p) {
+				return ki.entries[i].pattern, true
 			}
 		}
 	}

@@ -138,7 +138,7 @@ var argSpecs = map[string]argSpec{
 	"dd": {valueOps: map[string]pathOp{"of": opWrite, "if": opRead}},
 	cmdCurl: {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-T": opRead, "--upload-file": opRead, "-K": opRead, "--config": opRead, "-c": opWrite, "--cookie-jar": opWrite, "-D": opWrite, "--dump-header": opWrite,
 		"--output-dir": opWrite, "--trace": opWrite, "--trace-ascii": opWrite, "--stderr": opWrite, "--libcurl": opWrite, "--etag-save": opWrite, "--hsts": opWrite, "--alt-svc": opWrite}},
-	"wget": {valueOps: map[string]pathOp{"-O": opWrite, "--output-document": opWrite, "-o": opWrite, "--output-file": opWrite, "-P": opWrite, "--directory-prefix": opWrite, "-i": opRead, "--post-file": opRead,
+	cmdWget: {valueOps: map[string]pathOp{"-O": opWrite, "--output-document": opWrite, "-o": opWrite, "--output-file": opWrite, "-P": opWrite, "--directory-prefix": opWrite, "-i": opRead, "--post-file": opRead,
 		"-a": opWrite, "--append-output": opWrite, "--save-cookies": opWrite, "--load-cookies": opRead, "--body-file": opRead, "--config": opRead, "--warc-file": opWrite}},
 	// jq's and yq's first operand is the program (".env" is a key, not a file), unless a file holds it.
 	"jq":    {skip: 1, skipUnless: []string{"-f", "--from-file"}, valueOps: map[string]pathOp{"-f": opRead, "--from-file": opRead}},
@@ -156,7 +156,7 @@ var argSpecs = map[string]argSpec{
 	"tree":   {valueOps: map[string]pathOp{"-o": opWrite}},
 	"jest":   {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverageDirectory": opWrite, "--cacheDirectory": opWrite}},
 	"vitest": {valueOps: map[string]pathOp{"--outputFile": opWrite}},
-	"node":   {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite}},
+	cmdNode:  {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite}},
 	"make":   {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
 }
 
@@ -237,22 +237,38 @@ func (a *analyzer) argPaths(idx int) {
 	ops := seg.operands
 	op := operandOp(seg, spec)
 	ops = ops[operandSkip(seg, spec):]
-	if seg.name == cmdGit && len(seg.operands) > 0 && gitPathspecSubs[seg.operands[0].s] {
-		var anywhere bool
-		ops, anywhere = gitPathspecs(ops)
-		// git rm's glob matches across directories ("*" is every file in the tree), and ":/" or
-		// an exclusion names the whole tree: as rm -r does on the directory.
-		a.recursive = a.recursive || anywhere && op == opDelete && !seg.hasFlag("--cached")
-		if seg.operands[0].s == "rm" && seg.hasExactFlag("--cached") {
-			// git rm --cached only stops tracking its paths (git rm --cached .env after adding it to
-			// .gitignore): it neither reads nor deletes the files.
-			ops = ops[:0]
-		}
+	if seg.name == cmdGit {
+		ops = a.gitOperands(seg, ops, op)
 	}
 	if search && len(ops) == 0 {
 		// grep -r, rg, ag and ack without a path search the working directory.
 		a.touch(word{s: "."}, opRead)
 	}
+	a.programPaths(seg)
+	a.operandPaths(remoteOperands(seg, ops), op, spec)
+	a.targetDirectory(seg, ops, spec)
+	a.programOutputs(seg)
+	a.madeFiles(seg, ops)
+}
+
+// gitOperands returns git's operands as the paths they name (gitPathspecs), and none for git rm
+// --cached, which only stops tracking its paths (git rm --cached .env after adding it to
+// .gitignore) and neither reads nor deletes the files. git rm's glob matches across directories
+// ("*" is every file in the tree), and ":/" or an exclusion names the whole tree: as rm -r does.
+func (a *analyzer) gitOperands(seg *segment, ops []word, op pathOp) []word {
+	if len(seg.operands) == 0 || !gitPathspecSubs[seg.operands[0].s] {
+		return ops
+	}
+	ops, anywhere := gitPathspecs(ops)
+	a.recursive = a.recursive || anywhere && op == opDelete && !seg.hasFlag("--cached")
+	if seg.operands[0].s == "rm" && seg.hasExactFlag("--cached") {
+		return ops[:0]
+	}
+	return ops
+}
+
+// programPaths records the paths a program's own words name beyond its operands.
+func (a *analyzer) programPaths(seg *segment) {
 	switch seg.name {
 	case cmdGit:
 		if len(seg.operands) > 0 && seg.operands[0].s == "grep" {
@@ -263,13 +279,16 @@ func (a *analyzer) argPaths(idx int) {
 	case cmdCurl:
 		a.curlURLEncoded(seg)
 		a.downloadNames(seg)
-	case "wget":
+	case cmdWget:
 		a.downloadNames(seg)
 	case "rg":
 		a.searchGlobs(seg)
 	}
-	a.operandPaths(remoteOperands(seg, ops), op, spec)
-	a.targetDirectory(seg, ops, spec)
+}
+
+// programOutputs records what a program makes besides its operands: links, go's binary and
+// profiles, pytest's reports and the directory it deletes.
+func (a *analyzer) programOutputs(seg *segment) {
 	switch seg.name {
 	case "ln":
 		a.symlinkTargets(seg)
@@ -283,7 +302,6 @@ func (a *analyzer) argPaths(idx int) {
 			a.pytestPaths(seg.words[3:])
 		}
 	}
-	a.madeFiles(seg, ops)
 }
 
 // operandPaths records each operand as a path with op, or, for a command that writes its last
@@ -516,7 +534,7 @@ func operandSkip(s *segment, spec argSpec) int {
 }
 
 // yqSubcommands come before yq's expression.
-var yqSubcommands = map[string]bool{"e": true, "eval": true, "ea": true, "eval-all": true}
+var yqSubcommands = map[string]bool{"e": true, cmdEval: true, "ea": true, "eval-all": true}
 
 // operandOp returns what a command does to its operands: its spec's operation, a write when an
 // in-place option is given (sed -i), or its subcommand's (git rm).
@@ -875,8 +893,20 @@ func presenceCheck(s *segment) bool {
 
 // gitPathspecSubs are git's subcommands whose operands (after the subcommand) are pathspecs,
 // which git matches itself: a quoted "*.md" is a glob to git, and ":/", ":(top)", ":!x" are magic.
-var gitPathspecSubs = map[string]bool{"rm": true, "checkout": true, "restore": true, "add": true, "diff": true,
-	"log": true, "show": true, "ls-files": true, "stash": true, "reset": true, "archive": true, "blame": true}
+var gitPathspecSubs = map[string]bool{"rm": true, "checkout": true, "restore": true, "add": true, gitDiff: true,
+	"log": true, gitShow: true, "ls-files": true, "stash": true, "reset": true, "archive": true, "blame": true}
+
+// Program and subcommand names the review's tables share.
+const (
+	cmdWget  = "wget"
+	cmdNode  = "node"
+	cmdView  = "view"
+	cmdTofu  = "tofu"
+	cmdVault = "vault"
+	cmdEval  = "eval"
+	gitDiff  = "diff"
+	gitShow  = "show"
+)
 
 // gitPathspecs returns git operands as the paths they name: a pathspec's magic prefix is removed
 // (":/x", ":(top,icase)x" and ":x" name x; the tree's top is taken for the working directory,
@@ -890,32 +920,11 @@ func gitPathspecs(ops []word) ([]word, bool) {
 	for i, w := range ops {
 		v, literal, magic, exclude := w.s, false, false, false
 		if len(v) > 1 && v[0] == ':' && !w.dynamic {
-			magic, v = true, v[1:]
-			if v[0] == '(' {
-				end := strings.IndexByte(v, ')')
-				if end < 0 {
-					continue // git refuses an unterminated magic
-				}
-				for m := range strings.SplitSeq(strings.ToLower(v[1:end]), ",") {
-					switch m = strings.TrimSpace(m); {
-					case m == "literal":
-						literal = true
-					case m == "exclude":
-						exclude = true
-					}
-				}
-				v = v[end+1:]
-			} else {
-				j := 0
-				for j < len(v) && strings.IndexByte("/!^", v[j]) >= 0 {
-					exclude = exclude || v[j] != '/'
-					j++
-				}
-				if j < len(v) && v[j] == ':' {
-					j++
-				}
-				v = v[j:]
+			var ok bool
+			if v, literal, exclude, ok = pathspecMagic(v[1:]); !ok {
+				continue // git refuses an unterminated magic
 			}
+			magic = true
 		}
 		glob := !literal && strings.ContainsAny(v, "*?[")
 		if !magic && !glob {
@@ -937,6 +946,36 @@ func gitPathspecs(ops []word) ([]word, bool) {
 		return ops, false
 	}
 	return out, anywhere
+}
+
+// pathspecMagic reads the magic after a pathspec's leading colon: long ("(top,literal)x") or
+// short ("/x", "!x", "^x", with an optional ":" ending it). It returns the pattern, whether it is
+// literal or an exclusion, and false for an unterminated long magic.
+func pathspecMagic(v string) (rest string, literal, exclude, ok bool) {
+	if v[0] == '(' {
+		end := strings.IndexByte(v, ')')
+		if end < 0 {
+			return "", false, false, false
+		}
+		for m := range strings.SplitSeq(strings.ToLower(v[1:end]), ",") {
+			switch strings.TrimSpace(m) {
+			case "literal":
+				literal = true
+			case "exclude":
+				exclude = true
+			}
+		}
+		return v[end+1:], literal, exclude, true
+	}
+	j := 0
+	for j < len(v) && strings.IndexByte("/!^", v[j]) >= 0 {
+		exclude = exclude || v[j] != '/'
+		j++
+	}
+	if j < len(v) && v[j] == ':' {
+		j++
+	}
+	return v[j:], false, exclude, true
 }
 
 // recursiveOp reports whether a command acts on its operands recursively: rm -r deletes, cp -r,

@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -327,11 +328,8 @@ func splitLongValues(t string) string {
 // boolLiteral is a value Go's and pflag's boolean options take ("--privileged=false"): spelt
 // "--privileged false" it would be the option on, followed by an operand.
 func boolLiteral(v string) bool {
-	switch strings.ToLower(v) {
-	case "1", "0", "t", "f", "true", "false":
-		return true
-	}
-	return false
+	_, err := strconv.ParseBool(strings.ToLower(v))
+	return err == nil
 }
 
 // matchesFlagSets reports whether the segment has every flag of at least one flag set.

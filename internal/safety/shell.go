@@ -1056,9 +1056,7 @@ func (s *segment) addFlag(v string, values []string) bool {
 
 // goFlagPrograms parse their options with Go's flag package, for which "--name" and "-name" are
 // one option (and which takes no abbreviations).
-//
-//nolint:goconst // program names read best literally
-var goFlagPrograms = map[string]bool{"go": true, "gofmt": true, "terraform": true, "tofu": true, "vault": true, "packer": true, "consul": true, "nomad": true}
+var goFlagPrograms = map[string]bool{"go": true, "gofmt": true, cmdTerraform: true, cmdTofu: true, cmdVault: true, "packer": true, "consul": true, "nomad": true}
 
 // globalsLast is a second text for pattern rules of programs with subcommands: the program, the
 // words from its subcommand on, then the global options before it and the options its environment
