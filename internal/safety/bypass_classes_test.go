@@ -771,6 +771,10 @@ func classCatalogue() []classCase {
 		{defaults, "an editor's backup of .env", sh(`cat .env~`), zeroD, sh(`cat .env.example`), false},
 		{defaults, "wrangler's local secrets", sh(`cat .dev.vars`), zeroD, sh(`cat wrangler.toml`), false},
 		{defaults, "a secrets file", readCall("deploy/secrets.yaml"), zeroD, readCall("deploy/values.yaml"), false},
+		// A directory that holds an entry of several parts: a recursive copy of it, or a bare wildcard in it.
+		{contain, "a recursive copy of ~/.config holds gh/hosts.yml", sh(`cp -r ~/.config /tmp/c`), zeroD, sh(`cp -r ~/.m2/repository /tmp/r`), false},
+		{contain, "a bare wildcard in ~/.docker names config.json", sh(`cat ~/.docker/*`), zeroD, sh(`cat src/*`), false},
+		{contain, "a bare wildcard in ~/.config/gh names hosts.yml", sh(`head ~/.config/gh/*`), zeroD, sh(`head ~/.config/gh/config.yml`), false},
 		// A "[" that no "]" closes is no glob: "[" is the test builtin, not a computed program.
 		{runtime, "a bracket glob still names .env after the test builtin", sh(`[ -f go.mod ] && cat .[e]nv`), zeroD, sh(`[ -f go.mod ] && echo yes`), false},
 		{runtime, "a bracket glob still names .env in an if", sh(`if [ -n "$CI" ]; then cat .e[n]v; fi`), zeroD, sh(`if [ -n "$CI" ]; then echo ci; fi`), false},

@@ -164,6 +164,9 @@ func (c *pathPolicy) containedVerdict(dir string, op pathOp) (pathVerdict, strin
 			return pathVerdict{kind: k, pattern: e.pattern, path: lit}, lit, true
 		}
 	}
+	if v, inside, ok := c.nestedVerdict(dir, op); ok {
+		return v, inside, true
+	}
 	if dir == "~" || dir == "/" || dir == homesDir || dir == rootDir || strings.HasPrefix(dir, "/home/") && strings.Count(dir, "/") == 2 {
 		// Prefer the home directory's protected directories (.ssh, .aws) in the message.
 		if v, inside, ok := c.insideVerdict("~", op, numPathKinds, true); ok {
@@ -172,6 +175,38 @@ func (c *pathPolicy) containedVerdict(dir string, op pathOp) (pathVerdict, strin
 		return c.insideVerdict("~", op, numPathKinds, false)
 	}
 	return pathVerdict{}, "", false
+}
+
+// nestedVerdict finds an unanchored entry of several parts whose leading parts name dir's last
+// parts: dir ~/.config holds .config/gh/hosts.yml's gh/hosts.yml, dir x/.docker holds
+// .docker/config.json's config.json. The entry is then below dir wherever dir is.
+func (c *pathPolicy) nestedVerdict(dir string, op pathOp) (pathVerdict, string, bool) {
+	d := foldName(strings.TrimSuffix(dir, "/"))
+	for k := range numPathKinds {
+		if !k.blocks(op) {
+			continue
+		}
+		for _, i := range c.kinds[k].nested {
+			pat := strings.TrimRight(foldName(c.kinds[k].entries[i].pattern), "/")
+			for j := strings.IndexByte(pat, '/'); j > 0; j = nextSlash(pat, j) {
+				if head := pat[:j]; d == head || strings.HasSuffix(d, "/"+head) {
+					inside := dir + pat[j:]
+					if v, ok := c.check(inside, op, false); ok && v.kind == k {
+						return v, inside, true
+					}
+				}
+			}
+		}
+	}
+	return pathVerdict{}, "", false
+}
+
+// nextSlash returns the index of the next "/" in s after i, or -1.
+func nextSlash(s string, i int) int {
+	if j := strings.IndexByte(s[i+1:], '/'); j >= 0 {
+		return i + 1 + j
+	}
+	return -1
 }
 
 // globContainedVerdict finds an anchored entry a recursive operation on the glob g may reach: g

@@ -734,11 +734,12 @@ type kindIndex struct {
 	lit     map[string]int   // literal single-component pattern -> entry
 	ext     map[string]int   // "*.<ext>" pattern -> entry, keyed by ".<ext>"
 	tail    map[string][]int // literal multi-component pattern -> entries, keyed by its last component
+	nested  []int            // the unanchored ones among them, in order (".config/gh/hosts.yml")
 	rest    []int            // every other positive entry
 }
 
 func (ki *kindIndex) reindex() {
-	ki.lit, ki.ext, ki.tail, ki.rest = map[string]int{}, map[string]int{}, map[string][]int{}, nil
+	ki.lit, ki.ext, ki.tail, ki.nested, ki.rest = map[string]int{}, map[string]int{}, map[string][]int{}, nil, nil
 	for i := range ki.entries {
 		e := &ki.entries[i]
 		switch {
@@ -752,6 +753,9 @@ func (ki *kindIndex) reindex() {
 				// A path the pattern covers has the pattern's last part as one of its components
 				// (".config/gh/hosts.yml", "/etc/kubernetes/admin.conf", "/run/secrets/" below it).
 				ki.tail[key] = append(ki.tail[key], i)
+				if !e.anchored {
+					ki.nested = append(ki.nested, i)
+				}
 			} else {
 				ki.rest = append(ki.rest, i)
 			}
@@ -862,6 +866,9 @@ func (c *pathPolicy) kindMatches(k PathKind, cands []string, glob bool) (string,
 					return e.pattern, true
 				}
 			}
+			if pat, ok := c.wildcardChild(k, p); ok {
+				return pat, true
+			}
 			// A glob is also a literal name: "[id].tsx" may be a real file.
 		}
 		if pat, ok := c.componentMatches(k, p); ok {
@@ -870,6 +877,29 @@ func (c *pathPolicy) kindMatches(k PathKind, cands []string, glob bool) (string,
 		for _, i := range ki.rest {
 			if e := &ki.entries[i]; e.matches(p) && !c.exempt(k, p) {
 				return e.pattern, true
+			}
+		}
+	}
+	return "", false
+}
+
+// wildcardChild finds, for a glob whose last part is a bare wildcard ("~/.config/gh/*"), an
+// unanchored entry of several parts that names a file directly in the glob's literal directory
+// (".config/gh/hosts.yml"): the wildcard expands to it. Other bare wildcards name nothing in
+// particular.
+func (c *pathPolicy) wildcardChild(k PathKind, p string) (string, bool) {
+	i := strings.LastIndexByte(p, '/')
+	if i <= 0 || strings.Trim(p[i+1:], "*?") != "" || strings.ContainsAny(p[:i], "*?[{") {
+		return "", false
+	}
+	d := p[:i]
+	ki := &c.kinds[k]
+	for _, n := range ki.nested {
+		pat := strings.TrimRight(foldName(ki.entries[n].pattern), "/")
+		j := strings.LastIndexByte(pat, '/')
+		if head := pat[:j]; j > 0 && (d == head || strings.HasSuffix(d, "/"+head)) && !strings.HasPrefix(pat[j+1:], ".") {
+			if v, ok := c.check(d+pat[j:], opRead, false); ok && v.kind == k {
+				return v.pattern, true
 			}
 		}
 	}
