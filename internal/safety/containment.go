@@ -21,6 +21,11 @@ const homesDir = "/home"
 // zero-access file such as .env with it, which the engine cannot rule out, so it asks.
 func (p *Policy) containmentFailure(targets []target, cwd string, approved bool) *failure {
 	for _, t := range targets {
+		if !t.recursive && !t.dynamic && t.glob && t.op == opDelete {
+			if f := p.wildcardDelete(t, cwd); f != nil {
+				return f
+			}
+		}
 		if !t.recursive || t.dynamic {
 			continue
 		}
@@ -32,6 +37,29 @@ func (p *Policy) containmentFailure(targets []target, cwd string, approved bool)
 			if f := p.containedFailure(t, base, cwd, approved); f != nil {
 				return f
 			}
+		}
+	}
+	return nil
+}
+
+// wildcardDelete judges a delete of a bare wildcard ("rm *", "rm -f ./*.*") in a project
+// directory: without -r it deletes the files directly inside, the project's README.md and
+// LICENSE among them, which a bare wildcard names no more than any other file.
+func (p *Policy) wildcardDelete(t target, cwd string) *failure {
+	base := containerOf(t.path, cwd)
+	if base == "" || base == t.path || !p.isProjectRoot(base, cwd) {
+		return nil
+	}
+	entries := p.paths.kinds[PathNoDelete].entries
+	for i := range entries {
+		e := &entries[i]
+		if e.negate || e.anchored || e.example == "" || strings.HasSuffix(e.pattern, "/") || strings.HasPrefix(e.example, ".") {
+			continue // a bare wildcard matches no dotfile, and rm without -r deletes no directory
+		}
+		inside := strings.TrimSuffix(base, "/") + "/" + e.example
+		if v, ok := p.paths.check(inside, opDelete, false); ok && v.kind == PathNoDelete {
+			return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
+				msg: fmt.Sprintf("delete of %q deletes every file in the project directory %s, %q among them, which the %s path policy protects (pattern %q)", t.raw, base, inside, v.kind, v.pattern)}
 		}
 	}
 	return nil
@@ -136,6 +164,9 @@ func (c *pathPolicy) containedVerdict(dir string, op pathOp) (pathVerdict, strin
 			return pathVerdict{kind: k, pattern: e.pattern, path: lit}, lit, true
 		}
 	}
+	if v, inside, ok := c.nestedVerdict(dir, op); ok {
+		return v, inside, true
+	}
 	if dir == "~" || dir == "/" || dir == homesDir || dir == rootDir || strings.HasPrefix(dir, "/home/") && strings.Count(dir, "/") == 2 {
 		// Prefer the home directory's protected directories (.ssh, .aws) in the message.
 		if v, inside, ok := c.insideVerdict("~", op, numPathKinds, true); ok {
@@ -144,6 +175,38 @@ func (c *pathPolicy) containedVerdict(dir string, op pathOp) (pathVerdict, strin
 		return c.insideVerdict("~", op, numPathKinds, false)
 	}
 	return pathVerdict{}, "", false
+}
+
+// nestedVerdict finds an unanchored entry of several parts whose leading parts name dir's last
+// parts: dir ~/.config holds .config/gh/hosts.yml's gh/hosts.yml, dir x/.docker holds
+// .docker/config.json's config.json. The entry is then below dir wherever dir is.
+func (c *pathPolicy) nestedVerdict(dir string, op pathOp) (pathVerdict, string, bool) {
+	d := foldName(strings.TrimSuffix(dir, "/"))
+	for k := range numPathKinds {
+		if !k.blocks(op) {
+			continue
+		}
+		for _, i := range c.kinds[k].nested {
+			pat := strings.TrimRight(foldName(c.kinds[k].entries[i].pattern), "/")
+			for j := strings.IndexByte(pat, '/'); j > 0; j = nextSlash(pat, j) {
+				if head := pat[:j]; d == head || strings.HasSuffix(d, "/"+head) {
+					inside := dir + pat[j:]
+					if v, ok := c.check(inside, op, false); ok && v.kind == k {
+						return v, inside, true
+					}
+				}
+			}
+		}
+	}
+	return pathVerdict{}, "", false
+}
+
+// nextSlash returns the index of the next "/" in s after i, or -1.
+func nextSlash(s string, i int) int {
+	if j := strings.IndexByte(s[i+1:], '/'); j >= 0 {
+		return i + 1 + j
+	}
+	return -1
 }
 
 // globContainedVerdict finds an anchored entry a recursive operation on the glob g may reach: g

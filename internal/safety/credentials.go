@@ -24,6 +24,95 @@ var builtinChecks = map[string]func(*segment) bool{
 	"store-prints-credential":   storePrintsCredential,
 	"writes-credential-config":  writesCredentialConfig,
 	"reaches-cloud-metadata":    reachesCloudMetadata,
+	"git-clean-deletes":         gitCleanDeletes,
+}
+
+// gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or
+// clean.requireForce turned off by -c; and no -n/--dry-run as git clean's parser reads it: -e/--exclude takes a value, so
+// in "-e -n" and "-fen" the n is a pattern, not the dry run. A computed word could be anything.
+func gitCleanDeletes(s *segment) bool {
+	force, dry := cleanForceOff(s), false
+	args := gitSubArgs(s)
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch v := w.s; {
+		case w.dynamic:
+			return true
+		case v == "--":
+			i = len(args)
+		case v == "-e" || v == "--exclude" || len(v) > 2 && strings.HasPrefix("--exclude", v) && !strings.Contains(v, "="):
+			i++
+		case strings.HasPrefix(v, "--"):
+			name, _, _ := strings.Cut(v, "=")
+			abbreviates := func(long string) bool { return len(name) > 2 && strings.HasPrefix(long, name) }
+			force = force || abbreviates("--force") || abbreviates("--interactive")
+			dry = dry || abbreviates("--dry-run")
+		case len(v) > 1 && v[0] == '-':
+			f, d, takesNext := gitCleanBundle(v)
+			force, dry = force || f, dry || d
+			if takesNext {
+				i++
+			}
+		}
+	}
+	return force && !dry
+}
+
+// cleanForceOff reports whether git's -c turns clean.requireForce off, so clean needs no -f.
+func cleanForceOff(s *segment) bool {
+	for _, kv := range gitConfigValues(s) {
+		if k, v, _ := strings.Cut(kv, "="); strings.EqualFold(k, "clean.requireForce") && !gitTrue(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitCleanBundle reads a bundle of git clean's short options: f (or i, which deletes what its
+// input picks: echo c | git clean -i) forces, n is the dry run, and e takes the rest of the
+// bundle, or the next word when it ends the bundle, as a pattern.
+func gitCleanBundle(v string) (force, dry, takesNext bool) {
+	for j := 1; j < len(v); j++ {
+		switch v[j] {
+		case 'e':
+			return force, dry, j == len(v)-1
+		case 'f', 'i':
+			force = true
+		case 'n':
+			dry = true
+		}
+	}
+	return force, dry, false
+}
+
+// gitConfigValues returns the KEY=VALUE settings of git's -c options before its subcommand.
+func gitConfigValues(s *segment) []string {
+	var out []string
+	for i := 1; i+1 < len(s.words); i++ {
+		v := s.words[i].s
+		if !strings.HasPrefix(v, "-") {
+			break
+		}
+		if v == "-c" {
+			out = append(out, s.words[i+1].s)
+			i++
+		} else if gitGlobalsWithValue[v] {
+			i++
+		}
+	}
+	return out
+}
+
+// gitTrue reads a git boolean: a bare key, true, yes, on or a non-zero number.
+func gitTrue(v string) bool {
+	if b, err := strconv.ParseBool(strings.ToLower(v)); err == nil {
+		return b
+	}
+	switch strings.ToLower(v) {
+	case "", "yes", "on":
+		return true
+	}
+	return false
 }
 
 // kubectlShortValues are kubectl's (and oc's) short options that take a value, so a bundle

@@ -83,7 +83,84 @@ var codeOptions = map[string][]string{
 	cmdKubectl: {"--kubeconfig", "--kuberc"},
 	cmdOC:      {"--kubeconfig", "--kuberc"},
 	"git":      {"--exec-path", "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files-in-pager", "--sendmail-cmd", "--smtp-server"},
+	// A config file of curl's or wget's options can name any URL (file:///etc/shadow), upload any
+	// file and write any output; wget -e runs one such command.
+	cmdCurl: {"-K", "--config"},
+	cmdWget: {"-e", "--execute", "--config"},
+	// fd runs a command on every file it finds (hidden ones with -H: .env among them).
+	"fd": {"-x", "--exec", "-X", "--exec-batch"},
+	// A jq program file; a module search path.
+	"jq": {"-f", "--from-file", "-L"},
+	// yq -s writes a file for each document, named by an expression.
+	"yq": {"-s", "--split-exp", "--from-file"},
+	// Editors, pagers and man run commands their options name (vim -c '!id', man -P id).
+	"vim": vimCodeOptions, "vi": vimCodeOptions, "nvim": vimCodeOptions, cmdView: vimCodeOptions, "vimdiff": vimCodeOptions,
+	"gvim": vimCodeOptions, "ex": vimCodeOptions, "rvim": vimCodeOptions,
+	"man":     {"-P", "--pager", "-H", "--html"},
+	"emacs":   {"--eval", "-l", "--load", "-f", "--funcall", "--script"},
+	"sqlite3": {"-cmd", "-init"},
 }
+
+// sqliteCode returns the dot-command at the start of a line of an operand that runs a program or
+// reads or writes a file, or the SQL function that does (readfile, writefile, load_extension,
+// edit).
+func sqliteCode(s *segment) string {
+	for _, w := range s.operands {
+		t := strings.ToLower(w.s)
+		for line := range strings.SplitSeq(t, "\n") {
+			line = strings.TrimSpace(line)
+			for _, c := range sqliteShellCommands {
+				if strings.HasPrefix(line, c) {
+					return "the dot-command " + c
+				}
+			}
+		}
+		for _, f := range []string{"readfile(", "writefile(", "load_extension(", "edit("} {
+			if strings.Contains(t, f) {
+				return "the SQL function " + f + ")"
+			}
+		}
+	}
+	return ""
+}
+
+// vimCodeOptions run Ex commands (which run shell commands: "!id") or read a script or vimrc.
+var vimCodeOptions = []string{"-c", "--cmd", "-S", "-u", "-U"}
+
+// plusCommands are the programs for which an operand "+CMD" is a command run at start-up (vim
+// +'!id', less +'!id'); "+N" (a line number) is not.
+var plusCommands = map[string]bool{"vim": true, "vi": true, "nvim": true, cmdView: true, "vimdiff": true, "gvim": true,
+	"ex": true, "rvim": true, "less": true, "more": true, "most": true}
+
+// plusCommand returns the "+CMD" start-up command of vim or less that does more than move.
+func plusCommand(s *segment) string {
+	if !plusCommands[s.name] {
+		return ""
+	}
+	for _, w := range s.operands {
+		if len(w.s) > 1 && w.s[0] == '+' && !plainPlusCommand(w.s[1:]) {
+			return "the start-up command " + w.s
+		}
+	}
+	return ""
+}
+
+// plainPlusCommand reports whether a "+CMD" start-up command only moves: a line number, less's
+// G, g and F, or a search (/pattern, ?pattern) with no "!" or "|" in it, which could run a shell
+// command or end the search and start another command.
+func plainPlusCommand(c string) bool {
+	switch {
+	case strings.Trim(c, "0123456789") == "", c == "G", c == "g", c == "F":
+		return true
+	case c[0] == '/' || c[0] == '?':
+		return !strings.ContainsAny(c, "!|")
+	}
+	return false
+}
+
+// sqliteShellCommands are sqlite3's dot-commands that run a program or read or write a file the
+// engine does not follow; given as an operand (or -cmd) they run before any SQL.
+var sqliteShellCommands = []string{".shell", ".system", ".sh", ".read", ".output", ".once", ".import", ".load", ".excel", ".save", ".backup", ".restore", ".open", ".log", ".cd"}
 
 // gitSubCodeOptions are, per git subcommand, its own options that run a command: rebase -x,
 // difftool -x, grep -O, clone -u; and init's and clone's --template, whose directory's hooks the
@@ -100,7 +177,9 @@ var codeEnvVars = map[string]bool{
 	"NODE_PATH": true, "MAKEFILES": true, "RSYNC_RSH": true, "GIT_EXEC_PATH": true, "GIT_CONFIG_PARAMETERS": true,
 	"GIT_CONFIG_COUNT": true, "GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true, "GIT_CONFIG": true,
 	"GIT_TEMPLATE_DIR": true, "RUSTC_WRAPPER": true, "RUSTC": true, "CARGO_BUILD_RUSTC_WRAPPER": true,
-	"CC": true, "CXX": true, "LD": true, "GOTOOLCHAIN": true, "TF_CLI_ARGS": true, "TF_CLI_CONFIG_FILE": true,
+	"CC": true, "CXX": true, "LD": true, "GOTOOLCHAIN": true, "GOENV": true, "GOROOT": true,
+	"RUSTC_WORKSPACE_WRAPPER": true, "RUSTDOC": true, "CARGO_BUILD_RUSTC": true, "CARGO_BUILD_RUSTDOC": true,
+	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER": true, "CURL_HOME": true, "WGETRC": true, "CARGO_HOME": true, "RUSTUP_HOME": true, "ZDOTDIR": true, "TF_CLI_ARGS": true, "TF_CLI_CONFIG_FILE": true,
 	"KUBECTL_EXTERNAL_DIFF": true, "NPM_CONFIG_SCRIPT_SHELL": true, "npm_config_script_shell": true,
 	// A file every non-interactive bash sources first, whose code the engine cannot see.
 	"BASH_ENV": true,
@@ -126,14 +205,56 @@ const (
 	envGlobIgnore = "GLOBIGNORE"
 )
 
+// codeFlagEnvVars carry options for a compiler, linker or JVM: a value holding one of the
+// spellings listed loads or runs code the caller chooses (a JVM agent, a compiler plugin or
+// wrapper, another linker, an options file), or is computed ("$"). Other values ("-Xmx2g",
+// "-D warnings", "-O2") are admitted.
+var codeFlagEnvVars = func() map[string][]string {
+	jvm := []string{"agent", "-XX:On", "-XX:+On", "@", "$"}
+	cc := []string{"plugin", "wrapper", "-B", "specs", "fuse-ld", "--ld-path", "-load", "@", "$"}
+	rust := []string{"link", "-Z", "backend", "plugin", "@", "$"}
+	return map[string][]string{
+		"JAVA_TOOL_OPTIONS": jvm, "_JAVA_OPTIONS": jvm, "JDK_JAVA_OPTIONS": jvm, "JAVA_OPTS": jvm, "MAVEN_OPTS": jvm,
+		"GRADLE_OPTS": jvm, "SBT_OPTS": jvm,
+		"CFLAGS": cc, "CXXFLAGS": cc, "CPPFLAGS": cc, "LDFLAGS": cc, "CGO_CFLAGS": cc, "CGO_CXXFLAGS": cc,
+		"CGO_CPPFLAGS": cc, "CGO_FFLAGS": cc, "CGO_LDFLAGS": cc,
+		"RUSTFLAGS": rust, "RUSTDOCFLAGS": rust, "CARGO_ENCODED_RUSTFLAGS": rust, "CARGO_ENCODED_RUSTDOCFLAGS": rust,
+		"CARGO_BUILD_RUSTFLAGS": rust, "CARGO_BUILD_RUSTDOCFLAGS": rust,
+		// A toolchain named by path (not by channel, "nightly") is that directory's cargo and rustc.
+		"RUSTUP_TOOLCHAIN": {"/", "$"},
+	}
+}()
+
 // flagEnvVars carry options for one program: their words count as that program's flags.
 var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip"}
+
+// buildEnvReason reports why a variable makes a build tool, compiler, JVM or git's transport run
+// code the caller chooses, or "" when it does not.
+func buildEnvReason(name, val string) string {
+	if strings.HasPrefix(name, "CARGO_TARGET_") && name != "CARGO_TARGET_DIR" {
+		// CARGO_TARGET_<TRIPLE>_RUNNER runs cargo test's binaries, _LINKER links them.
+		return "setting " + name + " names a program or flags cargo runs its builds with"
+	}
+	for _, n := range codeFlagEnvVars[name] {
+		if strings.Contains(val, n) {
+			return "setting " + name + " to " + val + " gives a compiler, linker or JVM an option that loads or runs code the caller chooses (" + n + ")"
+		}
+	}
+	if name == "GIT_ALLOW_PROTOCOL" && slices.Contains(strings.Split(strings.ToLower(val), ":"), "ext") {
+		// git's ext:: transport runs the command its URL names ("ext::sh -c id").
+		return "setting " + name + " to allow the ext transport makes git run the command a URL names"
+	}
+	return ""
+}
 
 // codeEnvFailure reports why an environment assignment makes programs run caller-chosen code, or
 // "" when it does not.
 func codeEnvReason(name, val string) string {
 	if codeEnvVars[name] || strings.HasPrefix(name, "TF_CLI_ARGS") {
 		return "setting " + name + " makes programs run code or options the engine cannot see"
+	}
+	if why := buildEnvReason(name, val); why != "" {
+		return why
 	}
 	if expansionEnvVars[name] && (name != envIFS || strings.Trim(val, " \t\n") != "") {
 		return "setting " + name + " changes what the shell expands (~ and cd, word splitting, globs) in ways the engine does not follow"
@@ -144,6 +265,9 @@ func codeEnvReason(name, val string) string {
 			if len(f) > 1 && f[0] == '-' {
 				n, _, _ := strings.Cut(f, "=")
 				s.flags = append(s.flags, n)
+				if goFlagPrograms[prog] && len(n) > 3 && n[1] == '-' {
+					s.flags = append(s.flags, n[1:]) // GOFLAGS=--toolexec=x is -toolexec
+				}
 			} else if prog == "make" && isAssignment(f) {
 				return "setting " + name + " passes make a variable assignment, which can change what its recipes run"
 			}
@@ -168,6 +292,9 @@ func codeOption(s *segment) string {
 			return o
 		}
 	}
+	if why := plusCommand(s); why != "" {
+		return why
+	}
 	switch s.name {
 	case "make":
 		for _, w := range s.operands {
@@ -183,6 +310,8 @@ func codeOption(s *segment) string {
 		}
 	case cmdSed:
 		return sedCode(s)
+	case "sqlite3":
+		return sqliteCode(s)
 	case cmdAwk, cmdGawk, "mawk", "nawk":
 		return awkCode(s)
 	}

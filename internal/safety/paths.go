@@ -573,12 +573,13 @@ func (e *pathEntry) matches(p string) bool {
 // globs do not match a leading dot, and a bare wildcard ("*", "*.*") names nothing in particular:
 // it is outside what a path policy over named paths can judge. A glob that starts with a literal
 // dot (".*", ".??*", "*/.*") does name the dotfiles it expands to.
-func (e *pathEntry) globMayName(glob string) bool {
+func (e *pathEntry) globMayName(g *agentGlob) bool {
 	if e.negate || e.example == "" {
 		return false
 	}
+	glob := g.glob
 	if e.anchored {
-		return doublestar.MatchUnvalidated(glob, e.example) || e.matches(exampleOf(glob)) || segmentsMeet(glob, e.globs[0])
+		return doublestar.MatchUnvalidated(glob, e.example) || e.matches(g.exampleOf()) || segmentsMeet(g.parts(), e.globs[0])
 	}
 	gbase := glob
 	if i := strings.LastIndexByte(glob, '/'); i >= 0 {
@@ -607,12 +608,37 @@ func (e *pathEntry) globMayName(glob string) bool {
 	return e.base != "" && !strings.HasPrefix(gbase, "*") && globsMeet(gbase, e.base)
 }
 
-// segmentsMeet reports whether an agent's glob and an anchored pattern, compared part by part
-// between slashes, can name the same path: "/proc/1/enviro?" and "/proc/*/environ" both name
-// /proc/1/environ, though neither's example matches the other. The pattern's parts must all be
-// met; a glob with fewer parts names a directory above the protected path, not the path.
-func segmentsMeet(glob, pattern string) bool {
-	gs, ps := strings.Split(glob, "/"), strings.Split(pattern, "/")
+// agentGlob is an agent's glob with what its check against each anchored entry derives from it,
+// computed once for all entries: its example and its parts between slashes (a 16 KiB glob made
+// them again for every anchored pattern).
+type agentGlob struct {
+	glob      string
+	example   string
+	split     []string
+	haveEx    bool
+	haveSplit bool
+}
+
+func (g *agentGlob) exampleOf() string {
+	if !g.haveEx {
+		g.example, g.haveEx = exampleOf(g.glob), true
+	}
+	return g.example
+}
+
+func (g *agentGlob) parts() []string {
+	if !g.haveSplit {
+		g.split, g.haveSplit = strings.Split(g.glob, "/"), true
+	}
+	return g.split
+}
+
+// segmentsMeet reports whether an agent's glob (its parts between slashes) and an anchored
+// pattern, compared part by part, can name the same path: "/proc/1/enviro?" and "/proc/*/environ"
+// both name /proc/1/environ, though neither's example matches the other. The pattern's parts must
+// all be met; a glob with fewer parts names a directory above the protected path, not the path.
+func segmentsMeet(gs []string, pattern string) bool {
+	ps := strings.Split(pattern, "/")
 	if len(gs) < len(ps) {
 		return false
 	}
@@ -705,13 +731,15 @@ type pathPolicy struct {
 // for the common patterns (".env", "id_rsa", "*.pem") instead of a scan over every entry.
 type kindIndex struct {
 	entries []pathEntry
-	lit     map[string]int // literal single-component pattern -> entry
-	ext     map[string]int // "*.<ext>" pattern -> entry, keyed by ".<ext>"
-	rest    []int          // every other positive entry
+	lit     map[string]int   // literal single-component pattern -> entry
+	ext     map[string]int   // "*.<ext>" pattern -> entry, keyed by ".<ext>"
+	tail    map[string][]int // literal multi-component pattern -> entries, keyed by its last component
+	nested  []int            // the unanchored ones among them, in order (".config/gh/hosts.yml")
+	rest    []int            // every other positive entry
 }
 
 func (ki *kindIndex) reindex() {
-	ki.lit, ki.ext, ki.rest = map[string]int{}, map[string]int{}, nil
+	ki.lit, ki.ext, ki.tail, ki.nested, ki.rest = map[string]int{}, map[string]int{}, map[string][]int{}, nil, nil
 	for i := range ki.entries {
 		e := &ki.entries[i]
 		switch {
@@ -721,9 +749,28 @@ func (ki *kindIndex) reindex() {
 		case e.suffix != "" && strings.Count(e.suffix, ".") == 1 && strings.HasPrefix(e.suffix, "."):
 			ki.ext[e.suffix] = i
 		default:
-			ki.rest = append(ki.rest, i)
+			if key, ok := literalTail(e.pattern); ok {
+				// A path the pattern covers has the pattern's last part as one of its components
+				// (".config/gh/hosts.yml", "/etc/kubernetes/admin.conf", "/run/secrets/" below it).
+				ki.tail[key] = append(ki.tail[key], i)
+				if !e.anchored {
+					ki.nested = append(ki.nested, i)
+				}
+			} else {
+				ki.rest = append(ki.rest, i)
+			}
 		}
 	}
+}
+
+// literalTail returns the last component of a pattern without glob characters or escapes.
+func literalTail(pattern string) (string, bool) {
+	s := strings.TrimRight(foldName(strings.TrimSpace(pattern)), "/")
+	if s == "" || strings.ContainsAny(s, "*?[{\\!") {
+		return "", false
+	}
+	key := s[strings.LastIndexByte(s, '/')+1:]
+	return key, key != "" && key != "~" && key != "." && key != ".."
 }
 
 // PathPolicy lists path patterns per kind.
@@ -808,37 +855,79 @@ func (c *pathPolicy) kindMatches(k PathKind, cands []string, glob bool) (string,
 	ki := &c.kinds[k]
 	for _, p := range cands {
 		if glob {
+			// A literal directory above the glob may itself be protected ("~/.ssh/*").
+			d, g := literalDir(p), agentGlob{glob: p}
 			for i := range ki.entries {
 				e := &ki.entries[i]
 				if e.negate {
 					continue
 				}
-				// A literal directory above the glob may itself be protected ("~/.ssh/*").
-				if d := literalDir(p); (d != "" && e.matches(d)) || e.globMayName(p) {
+				if (d != "" && e.matches(d)) || e.globMayName(&g) {
 					return e.pattern, true
 				}
 			}
+			if pat, ok := c.wildcardChild(k, p); ok {
+				return pat, true
+			}
 			// A glob is also a literal name: "[id].tsx" may be a real file.
 		}
-		for rest := p; rest != ""; {
-			comp := rest
-			if i := strings.IndexByte(rest, '/'); i >= 0 {
-				comp, rest = rest[:i], rest[i+1:]
-			} else {
-				rest = ""
-			}
-			if i, ok := ki.lit[comp]; ok && !c.exempt(k, p) {
-				return ki.entries[i].pattern, true
-			}
-			if dot := strings.LastIndexByte(comp, '.'); dot >= 0 {
-				if i, ok := ki.ext[comp[dot:]]; ok && !c.exempt(k, p) {
-					return ki.entries[i].pattern, true
-				}
-			}
+		if pat, ok := c.componentMatches(k, p); ok {
+			return pat, true
 		}
 		for _, i := range ki.rest {
 			if e := &ki.entries[i]; e.matches(p) && !c.exempt(k, p) {
 				return e.pattern, true
+			}
+		}
+	}
+	return "", false
+}
+
+// wildcardChild finds, for a glob whose last part is a bare wildcard ("~/.config/gh/*"), an
+// unanchored entry of several parts that names a file directly in the glob's literal directory
+// (".config/gh/hosts.yml"): the wildcard expands to it. Other bare wildcards name nothing in
+// particular.
+func (c *pathPolicy) wildcardChild(k PathKind, p string) (string, bool) {
+	i := strings.LastIndexByte(p, '/')
+	if i <= 0 || strings.Trim(p[i+1:], "*?") != "" || strings.ContainsAny(p[:i], "*?[{") {
+		return "", false
+	}
+	d := p[:i]
+	ki := &c.kinds[k]
+	for _, n := range ki.nested {
+		pat := strings.TrimRight(foldName(ki.entries[n].pattern), "/")
+		j := strings.LastIndexByte(pat, '/')
+		if head := pat[:j]; j > 0 && (d == head || strings.HasSuffix(d, "/"+head)) && !strings.HasPrefix(pat[j+1:], ".") {
+			if v, ok := c.check(d+pat[j:], opRead, false); ok && v.kind == k {
+				return v.pattern, true
+			}
+		}
+	}
+	return "", false
+}
+
+// componentMatches looks each component of p up among the kind's indexed entries: a literal
+// name, an extension, or the last part of a literal multi-part pattern.
+func (c *pathPolicy) componentMatches(k PathKind, p string) (string, bool) {
+	ki := &c.kinds[k]
+	for rest := p; rest != ""; {
+		comp := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			comp, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		if i, ok := ki.lit[comp]; ok && !c.exempt(k, p) {
+			return ki.entries[i].pattern, true
+		}
+		for _, i := range ki.tail[comp] {
+			if e := &ki.entries[i]; e.matches(p) && !c.exempt(k, p) {
+				return e.pattern, true
+			}
+		}
+		if dot := strings.LastIndexByte(comp, '.'); dot >= 0 {
+			if i, ok := ki.ext[comp[dot:]]; ok && !c.exempt(k, p) {
+				return ki.entries[i].pattern, true
 			}
 		}
 	}

@@ -135,18 +135,50 @@ var argSpecs = map[string]argSpec{
 	"compress": {op: opDelete}, "uncompress": {op: opDelete}, "lzip": {op: opDelete},
 	"lz4": {op: opDelete, lastOp: opWrite, restOp: opRead}, // lz4 IN OUT
 
-	"dd":    {valueOps: map[string]pathOp{"of": opWrite, "if": opRead}},
-	cmdCurl: {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-T": opRead, "--upload-file": opRead, "-K": opRead, "--config": opRead, "-c": opWrite, "--cookie-jar": opWrite, "-D": opWrite, "--dump-header": opWrite}},
-	"wget":  {valueOps: map[string]pathOp{"-O": opWrite, "--output-document": opWrite, "-o": opWrite, "--output-file": opWrite, "-P": opWrite, "--directory-prefix": opWrite, "-i": opRead, "--post-file": opRead}},
+	"dd": {valueOps: map[string]pathOp{"of": opWrite, "if": opRead}},
+	cmdCurl: {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-T": opRead, "--upload-file": opRead, "-K": opRead, "--config": opRead, "-c": opWrite, "--cookie-jar": opWrite, "-D": opWrite, "--dump-header": opWrite,
+		"--output-dir": opWrite, "--trace": opWrite, "--trace-ascii": opWrite, "--stderr": opWrite, "--libcurl": opWrite, "--etag-save": opWrite, "--hsts": opWrite, "--alt-svc": opWrite}},
+	cmdWget: {valueOps: map[string]pathOp{"-O": opWrite, "--output-document": opWrite, "-o": opWrite, "--output-file": opWrite, "-P": opWrite, "--directory-prefix": opWrite, "-i": opRead, "--post-file": opRead,
+		"-a": opWrite, "--append-output": opWrite, "--save-cookies": opWrite, "--load-cookies": opRead, "--body-file": opRead, "--config": opRead, "--warc-file": opWrite}},
+	// jq's and yq's first operand is the program (".env" is a key, not a file), unless a file holds it.
+	"jq":    {skip: 1, skipUnless: []string{"-f", "--from-file"}, valueOps: map[string]pathOp{"-f": opRead, "--from-file": opRead}},
+	"yq":    {skip: 1, skipUnless: []string{"--from-file"}, inPlace: []string{"-i", "--inplace"}, valueOps: map[string]pathOp{"--from-file": opRead}},
+	"less":  {valueOps: map[string]pathOp{"-o": opWrite, "--log-file": opWrite, "-O": opWrite, "--LOG-FILE": opWrite}},
 	"tar":   {valueOps: map[string]pathOp{"-f": opWrite, optFile: opWrite, "-C": opWrite, "--directory": opWrite}},
 	"unzip": {valueOps: map[string]pathOp{"-d": opWrite}},
 	"zip":   {},
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
 
 	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
-	"go":   {skip: 1, valueOps: map[string]pathOp{"-o": opWrite, "--o": opWrite}, noBundles: true}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1}, "cargo": {skip: 1},
-	"make": {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
+	"go":   {skip: 1, valueOps: goValueOps, noBundles: true}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1},
+	"cargo": {skip: 1, valueOps: map[string]pathOp{"--target-dir": opWrite, "--artifact-dir": opWrite, "--out-dir": opWrite, "--logfile": opWrite}},
+	// Test runners' and tree's reports.
+	"tree":   {valueOps: map[string]pathOp{"-o": opWrite}},
+	"jest":   {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverageDirectory": opWrite, "--cacheDirectory": opWrite}},
+	"vitest": {valueOps: map[string]pathOp{"--outputFile": opWrite}},
+	cmdNode:  {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite}},
+	"make":   {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
 }
+
+// goProfiles are go test's options that write a file (below -outputdir when it is given).
+var goProfiles = []string{"-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-coverprofile"}
+
+// goValueOps are go's options that name a file, in both of the spellings Go's flag package takes.
+var goValueOps = func() map[string]pathOp {
+	m := map[string]pathOp{"-o": opWrite, "-outputdir": opWrite}
+	for _, o := range goProfiles {
+		m[o] = opWrite
+	}
+	for k, v := range m {
+		m["-"+k] = v
+	}
+	return m
+}()
+
+// pytestOutputs are pytest's options that write a file; --basetemp's directory is deleted first
+// (pytest removes it if it exists), with everything below it.
+var pytestOutputs = map[string]pathOp{"--junitxml": opWrite, "--junit-xml": opWrite, "--log-file": opWrite,
+	"--result-log": opWrite, "--report-log": opWrite, "--json-report-file": opWrite, "--html": opWrite, "--basetemp": opDelete}
 
 // kubectlArgs reads kubectl's (and oc's) operands after the verb, and the files -f and -k name.
 var kubectlArgs = argSpec{skip: 1, valueOps: map[string]pathOp{"-f": opRead, optFilename: opRead, "-k": opRead, "--kustomize": opRead}}
@@ -205,10 +237,38 @@ func (a *analyzer) argPaths(idx int) {
 	ops := seg.operands
 	op := operandOp(seg, spec)
 	ops = ops[operandSkip(seg, spec):]
+	if seg.name == cmdGit {
+		ops = a.gitOperands(seg, ops, op)
+	}
 	if search && len(ops) == 0 {
 		// grep -r, rg, ag and ack without a path search the working directory.
 		a.touch(word{s: "."}, opRead)
 	}
+	a.programPaths(seg)
+	a.operandPaths(remoteOperands(seg, ops), op, spec)
+	a.targetDirectory(seg, ops, spec)
+	a.programOutputs(seg)
+	a.madeFiles(seg, ops)
+}
+
+// gitOperands returns git's operands as the paths they name (gitPathspecs), and none for git rm
+// --cached, which only stops tracking its paths (git rm --cached .env after adding it to
+// .gitignore) and neither reads nor deletes the files. git rm's glob matches across directories
+// ("*" is every file in the tree), and ":/" or an exclusion names the whole tree: as rm -r does.
+func (a *analyzer) gitOperands(seg *segment, ops []word, op pathOp) []word {
+	if len(seg.operands) == 0 || !gitPathspecSubs[seg.operands[0].s] {
+		return ops
+	}
+	ops, anywhere := gitPathspecs(ops)
+	a.recursive = a.recursive || anywhere && op == opDelete && !seg.hasFlag("--cached")
+	if seg.operands[0].s == "rm" && seg.hasExactFlag("--cached") {
+		return ops[:0]
+	}
+	return ops
+}
+
+// programPaths records the paths a program's own words name beyond its operands.
+func (a *analyzer) programPaths(seg *segment) {
 	switch seg.name {
 	case cmdGit:
 		if len(seg.operands) > 0 && seg.operands[0].s == "grep" {
@@ -218,16 +278,30 @@ func (a *analyzer) argPaths(idx int) {
 		a.gitWrites(seg)
 	case cmdCurl:
 		a.curlURLEncoded(seg)
+		a.downloadNames(seg)
+	case cmdWget:
+		a.downloadNames(seg)
+	case "rg":
+		a.searchGlobs(seg)
 	}
-	a.operandPaths(remoteOperands(seg, ops), op, spec)
-	a.targetDirectory(seg, ops, spec)
+}
+
+// programOutputs records what a program makes besides its operands: links, go's binary and
+// profiles, pytest's reports and the directory it deletes.
+func (a *analyzer) programOutputs(seg *segment) {
 	switch seg.name {
 	case "ln":
 		a.symlinkTargets(seg)
 	case "go":
 		a.goBinary(seg)
+		a.goOutputDir(seg)
+	case "pytest", "py.test":
+		a.pytestPaths(seg.words[1:])
+	default:
+		if strings.HasPrefix(seg.name, "python") && len(seg.words) > 2 && seg.words[1].s == "-m" && seg.words[2].s == "pytest" {
+			a.pytestPaths(seg.words[3:])
+		}
 	}
-	a.madeFiles(seg, ops)
 }
 
 // operandPaths records each operand as a path with op, or, for a command that writes its last
@@ -405,6 +479,9 @@ func (a *analyzer) gitObjectPaths(s *segment) {
 		if !ok || strings.HasPrefix(w.s, "-") || strings.Contains(w.s, "://") {
 			continue
 		}
+		if rev == "" && p != "" && strings.IndexByte("(!^", p[0]) >= 0 {
+			continue // pathspec magic (":(exclude).env", ":!vendor"), which gitPathspecs reads
+		}
 		if rev == "" && len(p) > 1 && p[0] >= '0' && p[0] <= '3' && p[1] == ':' {
 			p = p[2:] // :0:path, a stage of the index
 		}
@@ -450,8 +527,14 @@ func operandSkip(s *segment, spec argSpec) int {
 			skip = 0
 		}
 	}
+	if s.name == "yq" && skip > 0 && len(s.operands) > 0 && yqSubcommands[s.operands[0].s] {
+		skip++ // yq eval EXPR FILE...
+	}
 	return min(skip, len(s.operands))
 }
+
+// yqSubcommands come before yq's expression.
+var yqSubcommands = map[string]bool{"e": true, cmdEval: true, "ea": true, "eval-all": true}
 
 // operandOp returns what a command does to its operands: its spec's operation, a write when an
 // in-place option is given (sed -i), or its subcommand's (git rm).
@@ -612,6 +695,66 @@ func (a *analyzer) splitPieces(seg *segment) {
 	a.touch(word{s: p.s + strings.Repeat("[a-z0-9]", n) + extra, glob: true, dynamic: p.dynamic}, opWrite)
 }
 
+// searchGlobs reads the files rg's -g/--glob/--iglob patterns choose below its roots (rg -g .env
+// KEY src reads src/**/.env): each is a glob whether quoted or not; an exclusion ("!x") reads
+// nothing.
+func (a *analyzer) searchGlobs(s *segment) {
+	for i := 1; i < len(s.words); i++ {
+		v, val := s.words[i].s, ""
+		switch {
+		case (v == "-g" || v == "--glob" || v == "--iglob") && i+1 < len(s.words):
+			i++
+			val = s.words[i].s
+		case strings.HasPrefix(v, "--glob=") || strings.HasPrefix(v, "--iglob="):
+			_, val, _ = strings.Cut(v, "=")
+		case strings.HasPrefix(v, "-g") && len(v) > 2 && v[1] != '-':
+			val = v[2:]
+		case v == "--":
+			return
+		}
+		if val != "" && val[0] != '!' {
+			a.touch(word{s: val, dynamic: s.words[i].dynamic, glob: hasGlobMeta(val)}, opRead)
+		}
+	}
+}
+
+// downloadNames records the files a download names after its URL: curl -O (--remote-name,
+// --remote-name-all) and wget without -O write the URL's last part into --output-dir or -P, or
+// the working directory (curl -O https://x/.bashrc --output-dir ~ writes ~/.bashrc).
+func (a *analyzer) downloadNames(s *segment) {
+	var dirOpt, dirLong string
+	if s.name == cmdCurl {
+		if !s.hasFlag("-O") && !s.hasFlag("--remote-name") && !s.hasFlag("--remote-name-all") {
+			return
+		}
+		dirOpt, dirLong = "--output-dir", "--output-dir"
+	} else {
+		if s.hasFlag("-O") || s.hasFlag("--output-document") || s.hasFlag("--spider") {
+			return
+		}
+		dirOpt, dirLong = "-P", "--directory-prefix"
+	}
+	dir, ok := optionValue(s, dirOpt, dirLong)
+	if !ok {
+		dir = word{s: "."}
+	}
+	var names []word
+	for _, w := range s.operands {
+		i := strings.Index(w.s, "://")
+		if i <= 0 {
+			continue
+		}
+		u := w.s[i+3:]
+		if j := strings.IndexAny(u, "?#"); j >= 0 {
+			u = u[:j]
+		}
+		if j := strings.IndexByte(u, '/'); j >= 0 && j < len(u)-1 {
+			names = append(names, w.with(u[j:]))
+		}
+	}
+	a.intoDirectory(names, dir)
+}
+
 // curlURLEncoded reads the file of curl's --data-urlencode NAME@FILE (curl sends FILE's content).
 func (a *analyzer) curlURLEncoded(s *segment) {
 	for i, w := range s.words {
@@ -746,6 +889,93 @@ func presenceCheck(s *segment) bool {
 		}
 	}
 	return true
+}
+
+// gitPathspecSubs are git's subcommands whose operands (after the subcommand) are pathspecs,
+// which git matches itself: a quoted "*.md" is a glob to git, and ":/", ":(top)", ":!x" are magic.
+var gitPathspecSubs = map[string]bool{"rm": true, "checkout": true, "restore": true, "add": true, gitDiff: true,
+	"log": true, gitShow: true, "ls-files": true, "stash": true, "reset": true, "archive": true, "blame": true}
+
+// Program and subcommand names the review's tables share.
+const (
+	cmdWget  = "wget"
+	cmdNode  = "node"
+	cmdView  = "view"
+	cmdTofu  = "tofu"
+	cmdVault = "vault"
+	cmdEval  = "eval"
+	gitDiff  = "diff"
+	gitShow  = "show"
+)
+
+// gitPathspecs returns git operands as the paths they name: a pathspec's magic prefix is removed
+// (":/x", ":(top,icase)x" and ":x" name x; the tree's top is taken for the working directory,
+// which is at or below it), an exclusion (":!x", ":^x", ":(exclude)x") or an empty pathspec names
+// the whole tree ".", and glob characters are globs, quoted or not, unless ":(literal)" says
+// otherwise. It reports whether one names more than its own words: a glob, which git matches
+// across directories, or the whole tree.
+func gitPathspecs(ops []word) ([]word, bool) {
+	var out []word
+	anywhere := false
+	for i, w := range ops {
+		v, literal, magic, exclude := w.s, false, false, false
+		if len(v) > 1 && v[0] == ':' && !w.dynamic {
+			var ok bool
+			if v, literal, exclude, ok = pathspecMagic(v[1:]); !ok {
+				continue // git refuses an unterminated magic
+			}
+			magic = true
+		}
+		glob := !literal && strings.ContainsAny(v, "*?[")
+		if !magic && !glob {
+			if out != nil {
+				out = append(out, w)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]word, 0, len(ops)), ops[:i]...)
+		}
+		if exclude || v == "" {
+			v, glob = ".", false
+		}
+		anywhere = anywhere || glob || v == "."
+		out = append(out, word{s: v, dynamic: w.dynamic, glob: w.glob || glob})
+	}
+	if out == nil {
+		return ops, false
+	}
+	return out, anywhere
+}
+
+// pathspecMagic reads the magic after a pathspec's leading colon: long ("(top,literal)x") or
+// short ("/x", "!x", "^x", with an optional ":" ending it). It returns the pattern, whether it is
+// literal or an exclusion, and false for an unterminated long magic.
+func pathspecMagic(v string) (rest string, literal, exclude, ok bool) {
+	if v[0] == '(' {
+		end := strings.IndexByte(v, ')')
+		if end < 0 {
+			return "", false, false, false
+		}
+		for m := range strings.SplitSeq(strings.ToLower(v[1:end]), ",") {
+			switch strings.TrimSpace(m) {
+			case "literal":
+				literal = true
+			case "exclude":
+				exclude = true
+			}
+		}
+		return v[end+1:], literal, exclude, true
+	}
+	j := 0
+	for j < len(v) && strings.IndexByte("/!^", v[j]) >= 0 {
+		exclude = exclude || v[j] != '/'
+		j++
+	}
+	if j < len(v) && v[j] == ':' {
+		j++
+	}
+	return v[j:], false, exclude, true
 }
 
 // recursiveOp reports whether a command acts on its operands recursively: rm -r deletes, cp -r,
@@ -982,6 +1212,61 @@ func (a *analyzer) goBinary(s *segment) {
 		dir = d
 	}
 	a.touch(dir, opWrite)
+}
+
+// goOutputDir records go test's profiles written below -outputdir (go test -outputdir DIR
+// -cpuprofile NAME writes DIR/NAME).
+func (a *analyzer) goOutputDir(s *segment) {
+	dir, ok := optionValue(s, "-outputdir", "-outputdir")
+	if !ok {
+		if dir, ok = optionValue(s, "--outputdir", "--outputdir"); !ok {
+			return
+		}
+	}
+	for _, o := range goProfiles {
+		for _, spelling := range []string{o, "-" + o} {
+			if v, ok := optionValue(s, spelling, spelling); ok && !v.dynamic && !dir.dynamic && !strings.HasPrefix(v.s, "/") {
+				a.touch(dir.with(strings.TrimRight(dir.s, "/")+"/"+v.s), opWrite)
+			}
+		}
+	}
+}
+
+// pytestPaths records the files pytest's options write, and the --basetemp directory it deletes
+// recursively before the run (pytest --basetemp=. deletes the project).
+func (a *analyzer) pytestPaths(words []word) {
+	for i := 0; i < len(words); i++ {
+		name, val, hasVal := strings.Cut(words[i].s, "=")
+		if name == "-o" || name == "--override-ini" || name == "--cov-report" {
+			// -o cache_dir=DIR writes the cache there; --cov-report=html:DIR its report.
+			v := val
+			if !hasVal && i+1 < len(words) {
+				i++
+				v = words[i].s
+			}
+			if k, dir, ok := strings.Cut(v, "="); ok && strings.TrimSpace(k) == "cache_dir" {
+				a.touch(words[i].with(dir), opWrite)
+			} else if _, dir, ok := strings.Cut(v, ":"); ok && name == "--cov-report" && dir != "" {
+				a.touch(words[i].with(dir), opWrite)
+			}
+			continue
+		}
+		op, ok := pytestOutputs[name]
+		if !ok {
+			continue
+		}
+		w := words[i].with(val)
+		if !hasVal {
+			if i+1 >= len(words) {
+				return
+			}
+			i++
+			w = words[i]
+		}
+		a.recursive = op == opDelete
+		a.touch(w, op)
+		a.recursive = false
+	}
 }
 
 // namesGoOutput says whether a go command has -o, in either of the spellings Go's flag package

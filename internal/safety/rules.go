@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -281,13 +282,54 @@ func (r *compiledRule) matches(an *analysis, s *segment) bool {
 	if r.operand != nil && !r.matchesOperand(s, ops) {
 		return false
 	}
-	if r.pattern != nil && !r.pattern.MatchString(s.text) && (s.alt == "" || !r.pattern.MatchString(s.alt)) {
+	if r.pattern != nil && !r.matchesPattern(s) {
 		return false
 	}
 	if len(r.pipeFrom) > 0 && !r.matchesPipeFrom(an, s) {
 		return false
 	}
 	return r.check == nil || r.check(s)
+}
+
+// matchesPattern matches the rule's pattern against the segment's text and its text with global
+// options last, and each again with "--name=value" spelt "--name value": a pattern written for one
+// spelling ("^helm .*--kube-context prod") also sees the other (helm list --kube-context=prod).
+func (r *compiledRule) matchesPattern(s *segment) bool {
+	if r.pattern.MatchString(s.text) || s.alt != "" && r.pattern.MatchString(s.alt) {
+		return true
+	}
+	for _, t := range [2]string{s.text, s.alt} {
+		if n := splitLongValues(t); n != t && r.pattern.MatchString(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitLongValues returns the normalised text with every "--name=value" word spelt "--name value"
+// (but a boolean's "--name=false").
+func splitLongValues(t string) string {
+	if !strings.Contains(t, " --") || !strings.Contains(t, "=") {
+		return t
+	}
+	words := strings.Split(t, " ")
+	changed := false
+	for i, w := range words {
+		if name, val, ok := strings.Cut(w, "="); ok && len(name) > 2 && strings.HasPrefix(name, "--") && !boolLiteral(val) {
+			words[i], changed = name+" "+val, true
+		}
+	}
+	if !changed {
+		return t
+	}
+	return strings.Join(words, " ")
+}
+
+// boolLiteral is a value Go's and pflag's boolean options take ("--privileged=false"): spelt
+// "--privileged false" it would be the option on, followed by an operand.
+func boolLiteral(v string) bool {
+	_, err := strconv.ParseBool(strings.ToLower(v))
+	return err == nil
 }
 
 // matchesFlagSets reports whether the segment has every flag of at least one flag set.

@@ -692,7 +692,7 @@ var commandEnvVars = map[string]bool{
 	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_PROXY_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true,
 	"GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "PAGER": true,
 	"EDITOR": true, "VISUAL": true, "ENV": true, "PROMPT_COMMAND": true,
-	"MANPAGER": true, "LESSOPEN": true, "BROWSER": true,
+	"MANPAGER": true, "LESSOPEN": true, "LESSCLOSE": true, "BROWSER": true,
 	// Other programs' editors and pagers: kubectl edit, sudoedit, systemctl edit, gh, aws, psql, fc.
 	"KUBE_EDITOR": true, "SUDO_EDITOR": true, "SYSTEMD_EDITOR": true, "SYSTEMD_PAGER": true, "GH_PAGER": true,
 	"GH_EDITOR": true, "GH_BROWSER": true, "AWS_PAGER": true, "PSQL_PAGER": true, "PSQL_EDITOR": true, "FCEDIT": true,
@@ -702,7 +702,7 @@ var commandEnvVars = map[string]bool{
 var injectionEnvVars = map[string]bool{
 	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true, "DYLD_INSERT_LIBRARIES": true,
 	"DYLD_LIBRARY_PATH": true, "PYTHONSTARTUP": true, "PERL5OPT": true, "NODE_OPTIONS": true,
-	"RUBYOPT": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true,
+	"RUBYOPT": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "GCONV_PATH": true,
 }
 
 func (a *analyzer) assign(as *syntax.Assign, depth int, prefix bool) {
@@ -1039,6 +1039,11 @@ func (s *segment) addFlag(v string, values []string) bool {
 		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && slices.Contains(values, "-"+v[len(v)-1:]))
 	}
 	s.flags = append(s.flags, name)
+	if goFlagPrograms[s.name] && len(name) > 3 && name[1] == '-' {
+		// Go's flag package reads --toolexec as -toolexec: the single-dash spelling is the one
+		// rules and code options name.
+		s.flags = append(s.flags, name[1:])
+	}
 	if v[1] != '-' && len(name) > 2 {
 		for i := 1; i < len(name); i++ {
 			if c := name[i]; c < 128 {
@@ -1048,6 +1053,10 @@ func (s *segment) addFlag(v string, values []string) bool {
 	}
 	return takesNext
 }
+
+// goFlagPrograms parse their options with Go's flag package, for which "--name" and "-name" are
+// one option (and which takes no abbreviations).
+var goFlagPrograms = map[string]bool{"go": true, "gofmt": true, cmdTerraform: true, cmdTofu: true, cmdVault: true, "packer": true, "consul": true, "nomad": true}
 
 // globalsLast is a second text for pattern rules of programs with subcommands: the program, the
 // words from its subcommand on, then the global options before it and the options its environment

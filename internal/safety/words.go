@@ -122,7 +122,7 @@ func renderWord(w *syntax.Word, vars *varScope) word {
 	if len(w.Parts) == 1 {
 		// The common case, a plain literal without escapes, needs no copy.
 		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\\x00") {
-			return word{s: l.Value, glob: strings.ContainsAny(l.Value, "*?[")}
+			return word{s: l.Value, glob: mayGlob(l.Value)}
 		}
 	}
 	r := renderer{vars: vars}
@@ -133,7 +133,18 @@ func renderWord(w *syntax.Word, vars *varScope) word {
 	if i := strings.IndexByte(s, 0); i >= 0 {
 		s = s[:i]
 	}
-	return word{s: s, dynamic: r.dynamic, glob: r.glob}
+	return word{s: s, dynamic: r.dynamic, glob: r.glob && (r.extglob || mayGlob(s))}
+}
+
+// mayGlob reports whether a word with unquoted glob characters can match anything but itself:
+// it has a * or ?, or a [ with a ] after it. A [ that no ] closes is an ordinary character to
+// bash, so "[ -f go.mod ]" runs the test builtin, not a glob.
+func mayGlob(s string) bool {
+	if strings.ContainsAny(s, "*?") {
+		return true
+	}
+	i := strings.IndexByte(s, '[')
+	return i >= 0 && strings.IndexByte(s[i+1:], ']') >= 0
 }
 
 type renderer struct {
@@ -141,6 +152,7 @@ type renderer struct {
 	vars    *varScope
 	dynamic bool
 	glob    bool
+	extglob bool
 }
 
 func (r *renderer) part(p syntax.WordPart, quoted bool) {
@@ -169,7 +181,7 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 		r.dynamic = true
 		r.b.WriteString(placeholderProcSubst)
 	case *syntax.ExtGlob:
-		r.glob = true
+		r.glob, r.extglob = true, true
 		r.b.WriteString(p.Op.String())
 		if p.Pattern != nil {
 			r.b.WriteString(p.Pattern.Value)

@@ -502,6 +502,9 @@ func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname":
 			for _, r := range roots {
 				names = append(names, path.Join(r.s, "**", words[i+1].s))
+				if d, ok := findDotVariant(words[i+1].s); ok {
+					names = append(names, path.Join(r.s, "**", d))
+				}
 			}
 		}
 	}
@@ -535,6 +538,40 @@ func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 		}
 		i = j
 	}
+}
+
+// findDotVariant returns the dotfiles a find pattern also matches: unlike bash's globs, find's
+// (fnmatch without FNM_PERIOD) match a leading dot with a wildcard, so "*" and "?env" match .env.
+// A last part that starts with a wildcard is also that part with the wildcard's first character a
+// dot: "*" also names ".*", "?env" ".env", "[.a]*" ".*", "*rc" ".*rc".
+func findDotVariant(p string) (string, bool) {
+	dir, base := "", p
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		dir, base = p[:i+1], p[i+1:]
+	}
+	rest := ""
+	switch {
+	case base == "":
+		return "", false
+	case base[0] == '*':
+		rest = base
+	case base[0] == '?':
+		rest = base[1:]
+	case base[0] == '[':
+		j := strings.IndexByte(base[1:], ']')
+		if j < 0 {
+			return "", false
+		}
+		rest = base[j+2:]
+	default:
+		return "", false
+	}
+	if strings.Contains(strings.TrimLeft(rest, "*"), ".") {
+		// "*.go" could match a dotfile ".env.go" too, but names nothing in particular: a pattern
+		// with an extension aims at that extension.
+		return "", false
+	}
+	return dir + "." + rest, true
 }
 
 // execWords are the words of a find -exec command with "{}" replaced by the files find yields
