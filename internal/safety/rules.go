@@ -298,12 +298,12 @@ func (r *compiledRule) matchesPattern(s *segment) bool {
 	if r.pattern.MatchString(s.text) || s.alt != "" && r.pattern.MatchString(s.alt) {
 		return true
 	}
-	for _, t := range [2]string{s.text, s.alt} {
-		if n := splitLongValues(t); n != t && r.pattern.MatchString(n) {
-			return true
-		}
+	if !s.speltMade {
+		s.spelt = [2]string{splitLongValues(s.text), splitLongValues(s.alt)}
+		s.speltMade = true
 	}
-	return false
+	return s.spelt[0] != s.text && r.pattern.MatchString(s.spelt[0]) ||
+		s.spelt[1] != s.alt && r.pattern.MatchString(s.spelt[1])
 }
 
 // splitLongValues returns the normalised text with every "--name=value" word spelt "--name value"
