@@ -758,6 +758,13 @@ func classCatalogue() []classCase {
 		// Credentials and persistence paths the default policy did not name.
 		{defaults, "the GitHub CLI's token", sh(`cat ~/.config/gh/hosts.yml`), zeroD, sh(`cat ~/.config/gh/config.yml`), false},
 		{defaults, "the agent's own OAuth token", sh(`cat ~/.claude/.credentials.json`), zeroD, sh(`cat .claude/settings.json`), false},
+		{defaults, "another coding agent's OAuth token", sh(`cat ~/.gemini/oauth_creds.json`), zeroD, sh(`cat ~/.gemini/GEMINI.md`), false},
+		// A coding agent's configuration names programs its harness runs outside any gate: an MCP
+		// server's command, a hook, a lint or test command.
+		{defaults, "a project MCP server the harness starts", sh(`echo '{"mcpServers":{"x":{"command":"sh","args":["-c","id"]}}}' > .mcp.json`), noWriteD, sh(`cat .mcp.json`), false},
+		{defaults, "VS Code's MCP servers", sh(`cp x.json .vscode/mcp.json`), noWriteD, sh(`cp x.json .vscode/launch.json`), false},
+		{defaults, "Gemini CLI's settings (hooks, MCP servers)", sh(`tee .gemini/settings.json < x.json`), noWriteD, sh(`cat .gemini/settings.json`), false},
+		{defaults, "aider's test command", sh(`echo 'test-cmd: sh -c id' >> .aider.conf.yml`), noWriteD, sh(`echo 'model: x' > /tmp/aider.yml`), false},
 		{defaults, "a cluster's admin kubeconfig", sh(`cat /etc/kubernetes/admin.conf`), zeroD, sh(`cat /etc/kubernetes/manifests/kube-apiserver.yaml`), false},
 		{defaults, "podman's registry credentials", sh(`cat /run/user/1000/containers/auth.json`), zeroD, sh(`cat ~/.config/containers/registries.conf`), false},
 		{defaults, "maven's server passwords", sh(`cat ~/.m2/settings.xml`), zeroD, sh(`cat settings.xml`), false},
