@@ -523,6 +523,14 @@ func exampleOf(s string) string {
 	return b.String()
 }
 
+// nextComponent splits p's first /-separated component off the rest (each "" where p has "//").
+func nextComponent(p string) (comp, rest string) {
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i+1:]
+	}
+	return p, ""
+}
+
 // matches reports whether a lower-cased resolved path is covered by the entry.
 func (e *pathEntry) matches(p string) bool {
 	if !strings.HasPrefix(p, e.anchor) || !strings.Contains(p, e.needle) {
@@ -530,12 +538,8 @@ func (e *pathEntry) matches(p string) bool {
 	}
 	if e.base != "" {
 		for rest := p; rest != ""; {
-			comp := rest
-			if i := strings.IndexByte(rest, '/'); i >= 0 {
-				comp, rest = rest[:i], rest[i+1:]
-			} else {
-				rest = ""
-			}
+			var comp string
+			comp, rest = nextComponent(rest)
 			if comp == "" {
 				continue
 			}
@@ -911,12 +915,8 @@ func (c *pathPolicy) wildcardChild(k PathKind, p string) (string, bool) {
 func (c *pathPolicy) componentMatches(k PathKind, p string) (string, bool) {
 	ki := &c.kinds[k]
 	for rest := p; rest != ""; {
-		comp := rest
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			comp, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = ""
-		}
+		var comp string
+		comp, rest = nextComponent(rest)
 		if i, ok := ki.lit[comp]; ok && !c.exempt(k, p) {
 			return ki.entries[i].pattern, true
 		}
