@@ -523,14 +523,6 @@ func exampleOf(s string) string {
 	return b.String()
 }
 
-// nextComponent splits p's first /-separated component off the rest (each "" where p has "//").
-func nextComponent(p string) (comp, rest string) {
-	if i := strings.IndexByte(p, '/'); i >= 0 {
-		return p[:i], p[i+1:]
-	}
-	return p, ""
-}
-
 // matches reports whether a lower-cased resolved path is covered by the entry.
 func (e *pathEntry) matches(p string) bool {
 	if !strings.HasPrefix(p, e.anchor) || !strings.Contains(p, e.needle) {
@@ -539,7 +531,7 @@ func (e *pathEntry) matches(p string) bool {
 	if e.base != "" {
 		for rest := p; rest != ""; {
 			var comp string
-			comp, rest = nextComponent(rest)
+			comp, rest, _ = strings.Cut(rest, "/")
 			if comp == "" {
 				continue
 			}
@@ -916,7 +908,7 @@ func (c *pathPolicy) componentMatches(k PathKind, p string) (string, bool) {
 	ki := &c.kinds[k]
 	for rest := p; rest != ""; {
 		var comp string
-		comp, rest = nextComponent(rest)
+		comp, rest, _ = strings.Cut(rest, "/")
 		if i, ok := ki.lit[comp]; ok && !c.exempt(k, p) {
 			return ki.entries[i].pattern, true
 		}
