@@ -298,12 +298,12 @@ func (r *compiledRule) matchesPattern(s *segment) bool {
 	if r.pattern.MatchString(s.text) || s.alt != "" && r.pattern.MatchString(s.alt) {
 		return true
 	}
-	if !s.speltMade {
-		s.spelt = [2]string{splitLongValues(s.text), splitLongValues(s.alt)}
-		s.speltMade = true
+	for _, t := range [2]string{s.text, s.alt} {
+		if n := splitLongValues(t); n != t && r.pattern.MatchString(n) {
+			return true
+		}
 	}
-	return s.spelt[0] != s.text && r.pattern.MatchString(s.spelt[0]) ||
-		s.spelt[1] != s.alt && r.pattern.MatchString(s.spelt[1])
+	return false
 }
 
 // splitLongValues returns the normalised text with every "--name=value" word spelt "--name value"

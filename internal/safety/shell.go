@@ -90,10 +90,6 @@ type segment struct {
 	localFunc    bool     // calls a function defined earlier in the same command line (already checked)
 	env          []string // NAME=VALUE assignments in the command's environment (prefix or env wrapper)
 	alt          string   // the text with global options after the subcommand, for pattern rules ("" = text)
-	// spelt are text and alt with "--name=value" spelt "--name value" (splitLongValues), made
-	// once for all the pattern rules that look at the segment.
-	spelt     [2]string
-	speltMade bool
 }
 
 // pathRef is a path a command touches.
