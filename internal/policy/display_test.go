@@ -60,11 +60,12 @@ func TestShellQuoteKeepsPlainTextAsItWas(t *testing.T) {
 	}
 }
 
-// showsItself reports whether every rune of s is printable ASCII or a rune unicode.IsPrint admits
-// that is not among the invisible ones visibleRune rejects.
+// showsItself reports whether s is valid UTF-8 and every rune of it is printable ASCII or a rune
+// unicode.IsPrint admits that is not among the invisible ones visibleRune rejects. A literal
+// U+FFFD shows itself (a byte that is not UTF-8 is what must not reach a terminal).
 func showsItself(s string) bool {
 	for _, r := range s {
-		if r == utf8.RuneError || !unicode.IsPrint(r) || r >= utf8.RuneSelf && !visibleRune(r) {
+		if !unicode.IsPrint(r) || r >= utf8.RuneSelf && !visibleRune(r) {
 			return false
 		}
 	}
