@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"iter"
 	"path"
 	"slices"
 	"strconv"
@@ -1108,21 +1109,39 @@ func isOldTarBundle(v string) bool {
 	return true
 }
 
-// optionValue returns the value of a short or long option ("-C dir", "-Cdir", "--directory=dir").
+// optionValue returns the value of a short or long option ("-C dir", "-Cdir", "--directory=dir"),
+// its first when it is given more than once.
 func optionValue(s *segment, short, long string) (word, bool) {
-	w := s.words
-	for i := 1; i < len(w); i++ {
-		v := w[i].s
-		switch {
-		case (v == short || v == long) && i+1 < len(w):
-			return w[i+1], true
-		case strings.HasPrefix(v, long+"="):
-			return w[i].with(v[len(long)+1:]), true
-		case len(v) > len(short) && strings.HasPrefix(v, short) && !strings.HasPrefix(v, "--"):
-			return w[i].with(v[len(short):]), true
-		}
+	for v := range optionValues(s, short, long) {
+		return v, true
 	}
 	return word{}, false
+}
+
+// optionValues yields every value of a short or long option, in optionValue's spellings, for
+// options that may be repeated ("-o device=/ -o o=bind").
+func optionValues(s *segment, short, long string) iter.Seq[word] {
+	return func(yield func(word) bool) {
+		w := s.words
+		for i := 1; i < len(w); i++ {
+			v := w[i].s
+			var val word
+			switch {
+			case (v == short || v == long) && i+1 < len(w):
+				i++
+				val = w[i]
+			case strings.HasPrefix(v, long+"="):
+				val = w[i].with(v[len(long)+1:])
+			case len(v) > len(short) && strings.HasPrefix(v, short) && !strings.HasPrefix(v, "--"):
+				val = w[i].with(v[len(short):])
+			default:
+				continue
+			}
+			if !yield(val) {
+				return
+			}
+		}
+	}
 }
 
 // zipPaths records zip's archive (its first operand, written) and the files it adds (read,

@@ -280,7 +280,7 @@ func remotePath(w word, base string) (word, bool) {
 // "-v ~/.aws:/a" the credentials. A named volume (no slash) is not a host path.
 func (a *analyzer) containerMounts(seg *segment) {
 	if createsVolume(seg) {
-		if dev, ro := volumeDevice(seg.words); dev.s != "" {
+		if dev, ro := volumeDevice(seg); dev.s != "" {
 			a.mountHost(dev, ro)
 		}
 		return
@@ -322,25 +322,10 @@ func createsVolume(seg *segment) bool {
 // --opt=KEY=VALUE): the device a local volume mounts when it is a path (type=none with o=bind
 // binds a host directory; a device such as /dev/sda1 is the host's disk; an NFS ":/export" is
 // not on this host), and whether its mount options say ro.
-func volumeDevice(words []word) (dev word, ro bool) {
-	for i := 1; i < len(words); i++ {
-		w := words[i]
-		var opt word
-		switch {
-		case w.s == "-o" || w.s == "--opt":
-			if i+1 >= len(words) {
-				return dev, ro
-			}
-			i++
-			opt = words[i]
-		case strings.HasPrefix(w.s, "--opt="):
-			opt = w.with(w.s[len("--opt="):])
-		case strings.HasPrefix(w.s, "-o") && !strings.HasPrefix(w.s, "--"):
-			opt = w.with(w.s[2:])
-		default:
-			continue
-		}
-		k, v, _ := strings.Cut(opt.s, "=")
+func volumeDevice(seg *segment) (dev word, ro bool) {
+	for opt := range optionValues(seg, "-o", "--opt") {
+		// pflag reads "-o=device=/" as "-o device=/".
+		k, v, _ := strings.Cut(strings.TrimPrefix(opt.s, "="), "=")
 		switch strings.ToLower(k) {
 		case "device":
 			if strings.ContainsAny(v, "/~$") && !strings.HasPrefix(v, ":") {
@@ -412,7 +397,7 @@ func mountSpec(words []word, i int) (spec word, isMount bool, last int, ok bool)
 		for k := 1; k < len(w.s); k++ {
 			switch c := w.s[k]; {
 			case c == 'v' && k+1 < len(w.s):
-				return w.with(w.s[k+1:]), false, i, true
+				return w.with(strings.TrimPrefix(w.s[k+1:], "=")), false, i, true // pflag reads -itv=/:/h as -itv /:/h
 			case c == 'v' && i+1 < len(words):
 				return words[i+1], false, i + 1, true
 			case !strings.ContainsRune(dockerRunBooleans, rune(c)):
