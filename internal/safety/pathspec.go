@@ -105,7 +105,7 @@ var argSpecs = map[string]argSpec{
 	cmdScp:    {op: opRead, lastOp: opWrite, restOp: opRead},
 
 	"tee": {op: opWrite}, "touch": {op: opWrite}, "mkdir": {op: opWrite}, "mkfifo": {op: opWrite},
-	"mknod": {op: opWrite}, "truncate": {op: opWrite}, "patch": {op: opWrite, valueOps: map[string]pathOp{"-o": opWrite}},
+	"mknod": {op: opWrite}, "truncate": {op: opWrite}, "patch": {op: opWrite, valueOps: map[string]pathOp{"-o": opWrite, "-d": opWrite, "--directory": opWrite}},
 	"vi": {op: opWrite}, "vim": {op: opWrite}, "nvim": {op: opWrite}, "nano": {op: opWrite},
 	"emacs": {op: opWrite}, "ed": {op: opWrite}, "code": {op: opWrite},
 
@@ -147,6 +147,8 @@ var argSpecs = map[string]argSpec{
 	"less":  {valueOps: map[string]pathOp{"-o": opWrite, "--log-file": opWrite, "-O": opWrite, "--LOG-FILE": opWrite}},
 	"tar":   {valueOps: map[string]pathOp{"-f": opWrite, optFile: opWrite, "-C": opWrite, "--directory": opWrite}},
 	"unzip": {valueOps: map[string]pathOp{"-d": opWrite}},
+	// cpio -i -D DIR extracts below DIR (cpio -p DIR: extractionPaths).
+	cmdCpio: {valueOps: map[string]pathOp{"-D": opWrite, "--directory": opWrite}},
 	"zip":   {},
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
 
@@ -212,8 +214,11 @@ func (a *analyzer) argPaths(idx int) {
 	if spec.noPaths {
 		return
 	}
+	if extracts(seg) {
+		a.extractionPaths(seg)
+	}
 	switch {
-	case seg.name == "tar":
+	case seg.name == cmdTar || seg.name == cmdBsdtar:
 		a.tarPaths(seg)
 		return
 	case seg.name == "zip":

@@ -1,0 +1,107 @@
+package safety
+
+import (
+	"slices"
+	"strings"
+)
+
+// placeholderMembers stands for the files an archive or patch writes where the command lets its
+// own names, not a directory the command gives, decide: an absolute or climbing member name, a
+// rewritten one.
+const placeholderMembers = "$MEMBERS"
+
+// Extraction programs whose options say where the members go.
+const (
+	cmdTar    = "tar"
+	cmdBsdtar = "bsdtar"
+	cmdUnzip  = "unzip"
+	cmdCpio   = "cpio"
+	cmdPatch  = "patch"
+)
+
+// anywhereMembers says why an extraction or a patch writes its members where their own names,
+// or a rewrite of them, lead rather than below the directory it is given, or "": tar's -P
+// (--absolute-names, bsdtar's --absolute-paths) keeps a member's leading "/" and its "..";
+// --transform (GNU tar) and -s (bsdtar) rewrite each name, so "s,^,.git/hooks/," puts every
+// member there; unzip -: keeps "../"; cpio copy-in keeps absolute names unless told
+// --no-absolute-filenames; git apply --unsafe-paths applies outside the work tree. What the names
+// are is inside the archive or patch, which the engine does not read.
+func anywhereMembers(s *segment) string {
+	switch s.name {
+	case cmdTar, cmdBsdtar:
+		if !tarExtracts(s) {
+			return ""
+		}
+		if s.hasFlag("-P") || s.hasFlag("--absolute-names") || s.hasFlag("--absolute-paths") || oldTarBundleHas(s, 'P') {
+			return "tar -P keeps members' absolute names and their \"..\""
+		}
+		if s.name == cmdTar && (s.hasFlag("--transform") || s.hasFlag("--xform")) || s.name == cmdBsdtar && s.hasFlag("-s") {
+			return "a rewrite of the member names puts them where it says"
+		}
+	case cmdUnzip:
+		if s.hasFlag("-:") {
+			return "unzip -: keeps members' \"../\""
+		}
+	case cmdCpio:
+		if (s.hasFlag("-i") || s.hasFlag("--extract")) && !s.hasFlag("--no-absolute-filenames") {
+			return "cpio copy-in keeps members' absolute names unless given --no-absolute-filenames"
+		}
+	case cmdGit:
+		if len(s.operands) > 0 && s.operands[0].s == "apply" && s.hasFlag("--unsafe-paths") {
+			return "git apply --unsafe-paths writes outside the work tree"
+		}
+	}
+	return ""
+}
+
+// tarExtracts says whether tar (or bsdtar) extracts, by an option or an old-style bundle.
+func tarExtracts(s *segment) bool {
+	_, extract := tarMode(s)
+	return extract || oldTarBundleHas(s, 'x')
+}
+
+// oldTarBundleHas says whether tar's first word is an old-style bundle ("xPf") holding c.
+func oldTarBundleHas(s *segment, c byte) bool {
+	return len(s.words) > 1 && !s.words[1].dynamic && !strings.HasPrefix(s.words[1].s, "-") &&
+		isOldTarBundle(s.words[1].s) && strings.IndexByte(s.words[1].s, c) >= 0
+}
+
+// extractionPaths records what an extraction or patch writes beyond the directory it is given:
+// members whose names decide where they go (anywhereMembers), which could be any path, asked
+// for as a computed write target; cpio's and patch's destination directories; 7-Zip's -oDIR.
+func (a *analyzer) extractionPaths(s *segment) {
+	if why := anywhereMembers(s); why != "" {
+		a.touch(word{s: placeholderMembers + " (" + why + ")", dynamic: true}, opWrite)
+	}
+	switch s.name {
+	case cmdCpio:
+		// cpio -p DIR copies the files it is told into DIR; -D DIR extracts below DIR.
+		if s.hasFlag("-p") || s.hasFlag("--pass-through") {
+			for _, w := range s.operands {
+				a.touch(w, opWrite)
+			}
+		}
+	case "7z", "7za", "7zr":
+		// 7z x ARCHIVE -oDIR: the output directory is attached to -o.
+		for _, w := range s.words[1:] {
+			if d, ok := strings.CutPrefix(w.s, "-o"); ok && d != "" {
+				a.touch(w.with(d), opWrite)
+			}
+		}
+	}
+}
+
+// extractionPrograms are the programs extractionPaths reads, beyond git.
+var extractionPrograms = []string{cmdTar, cmdBsdtar, cmdUnzip, cmdCpio, "7z", "7za", "7zr"}
+
+// extracts says whether extractionPaths has anything to read in s.
+func extracts(s *segment) bool {
+	return slices.Contains(extractionPrograms, s.name) || s.name == cmdGit && len(s.operands) > 0 && s.operands[0].s == "apply"
+}
+
+// bsdtar reads tar's options (and -s PATTERN, its rewrite of member names).
+func init() {
+	argSpecs[cmdBsdtar] = argSpecs[cmdTar]
+	valueOptions[cmdBsdtar] = append(slices.Clip(valueOptions[cmdTar]), "-s")
+	codeOptions[cmdBsdtar] = codeOptions[cmdTar]
+}
