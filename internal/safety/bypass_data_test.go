@@ -9,7 +9,9 @@ func dataCatalogue() []classCase {
 	sh := shCall
 	const (
 		extract = "extraction names its destination"
+		gitFile = "a git setting names a file"
 	)
+	zeroD := denied(zero)
 	return []classCase{
 		// An archive or patch whose command says where its members go: the names inside decide,
 		// or the directory given is a protected one.
@@ -26,5 +28,17 @@ func dataCatalogue() []classCase {
 		{extract, "git apply --unsafe-paths applies outside the work tree", sh(`git apply --unsafe-paths x.diff`), dynWrite, sh(`git apply --check x.diff`), false},
 		{extract, "patch -d into a protected directory", sh(`patch -d.git/hooks -p1 < x.diff`), noWriteD, sh(`git apply -p1 x.diff`), false},
 		{extract, "7-Zip's output directory", sh(`7z x x.7z -o.git/hooks`), noWriteD, sh(`tar -xf x.tar -C build`), false},
+		// A git setting or variable whose value is a file git reads or appends to.
+		{gitFile, "commit.template set for one command", sh(`git -c commit.template=.env commit`), zeroD, sh(`git -c commit.template=.gitmessage commit`), false},
+		{gitFile, "commit.template stored, any case", sh(`git config --local Commit.Template .env`), zeroD, sh(`git config commit.template .gitmessage`), false},
+		{gitFile, "an excludes file", sh(`git -c core.excludesFile=~/.aws/credentials status`), zeroD, sh(`git -c core.excludesFile=.gitignore.local status`), false},
+		{gitFile, "a cookie file sent to the server", sh(`git -c http.https://x.example.cookieFile=.env fetch`), zeroD, sh(`git -c http.https://x.example.sslVerify=false fetch`), false},
+		{gitFile, "GIT_TRACE appends to a start-up file", sh(`GIT_TRACE=/root/.bashrc git status`), noWriteD, sh(`GIT_TRACE=1 git status`), false},
+		{gitFile, "GIT_TRACE_PACKET exported first", sh(`export GIT_TRACE_PACKET=~/.profile; git fetch`), noWriteD, sh(`GIT_TRACE_PACKET=/tmp/packet.log git fetch`), false},
+		{gitFile, "GIT_TRACE2_EVENT through env", sh(`env GIT_TRACE2_EVENT=/etc/cron.d/x git status`), noWriteD, sh(`GIT_TRACE2_EVENT=2 git status`), false},
+		{gitFile, "a trace2 target for one command", sh(`git -c trace2.eventTarget=/root/.bashrc status`), noWriteD, sh(`git -c trace2.eventTarget=/tmp/t.json status`), false},
+		{gitFile, "a trace2 target stored globally", sh(`git config --global Trace2.PerfTarget /root/.config/systemd/user/x.service`), noWriteD, sh(`git config --global user.email a@example.com`), false},
+		{gitFile, "a trace2 target's unix socket", sh(`GIT_TRACE2=af_unix:stream:/var/run/docker.sock git status`), zeroD, sh(`GIT_TRACE2=af_unix:/tmp/trace.sock git status`), false},
+		{gitFile, "a trace2 target from a variable", sh(`git --config-env=trace2.normalTarget=T status`), dynWrite, sh(`git --config-env=user.name=NAME status`), false},
 	}
 }

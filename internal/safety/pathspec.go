@@ -282,6 +282,7 @@ func (a *analyzer) programPaths(seg *segment) {
 		}
 		a.gitObjectPaths(seg)
 		a.gitWrites(seg)
+		a.gitConfigFiles(seg)
 	case cmdCurl:
 		a.curlURLEncoded(seg)
 		a.downloadNames(seg)

@@ -751,6 +751,9 @@ func (a *analyzer) envVar(name, val string, depth int) {
 		// git checks files out below it, in any later git command that sees it (gitWrites).
 		a.touch(word{s: val}, opWrite)
 	}
+	if gitTraceVar(name) {
+		a.traceTarget(word{s: val}) // GIT_TRACE=/root/.bashrc appends git's trace to the file
+	}
 	name = strings.ToUpper(name)
 	switch {
 	case injectionEnvVars[name]:
