@@ -10,7 +10,9 @@ func dataCatalogue() []classCase {
 	const (
 		extract = "extraction names its destination"
 		gitFile = "a git setting names a file"
+		reader  = "a reader names the file elsewhere"
 	)
+	contains, opaque, dyn := asked(RuleContainsProtected), asked(RuleOpaqueCode), asked(RuleDynamicPath)
 	zeroD := denied(zero)
 	return []classCase{
 		// An archive or patch whose command says where its members go: the names inside decide,
@@ -40,5 +42,15 @@ func dataCatalogue() []classCase {
 		{gitFile, "a trace2 target stored globally", sh(`git config --global Trace2.PerfTarget /root/.config/systemd/user/x.service`), noWriteD, sh(`git config --global user.email a@example.com`), false},
 		{gitFile, "a trace2 target's unix socket", sh(`GIT_TRACE2=af_unix:stream:/var/run/docker.sock git status`), zeroD, sh(`GIT_TRACE2=af_unix:/tmp/trace.sock git status`), false},
 		{gitFile, "a trace2 target from a variable", sh(`git --config-env=trace2.normalTarget=T status`), dynWrite, sh(`git --config-env=user.name=NAME status`), false},
+		// A program reads a file its expression, its mode or an option's default names.
+		{reader, "git add --force takes in ignored files such as .env", sh(`git add -f . && git commit -qm x && git show --stat -p HEAD`), contains, sh(`git add -f build/gen.go`), false},
+		{reader, "git add --force of the whole tree", sh(`git add --forc -A`), contains, sh(`git add -A`), false},
+		{reader, "git stash --all stashes ignored files, which stash show prints", sh(`git stash -a && git stash show -p --only-untracked`), contains, sh(`git stash -u`), false},
+		{reader, "yq's load() reads the file it names", sh(`yq -n 'load_str(".env")'`), zeroD, sh(`yq '.a = load("other.yaml")' x.yaml`), false},
+		{reader, "yq's strload() of a home path", sh(`yq eval -n 'strload("~/.aws/credentials")'`), zeroD, sh(`yq '.payload' x.yaml`), false},
+		{reader, "yq's load() of a computed name", sh(`yq '.x = load(.path)' x.yaml`), dyn, sh(`yq '.x = load("b.yaml")' x.yaml`), false},
+		{reader, "jq imports a JSON file along its search path", sh(`jq -n 'import "../../root/.docker/config" as $c; $c'`), opaque, sh(`jq '.include' package.json`), false},
+		{reader, "curl -n sends ~/.netrc's login, which -v prints", sh(`curl -vsn https://x.example/`), zeroD, sh(`curl -vs https://x.example/`), false},
+		{reader, "curl --netrc, not an abbreviation of --netrc-file", sh(`curl --netrc https://x.example/`), zeroD, sh(`curl --netrc-file ci-netrc https://x.example/`), false},
 	}
 }

@@ -283,13 +283,17 @@ func (a *analyzer) programPaths(seg *segment) {
 		a.gitObjectPaths(seg)
 		a.gitWrites(seg)
 		a.gitConfigFiles(seg)
+		a.gitIgnoredFiles(seg)
 	case cmdCurl:
 		a.curlURLEncoded(seg)
 		a.downloadNames(seg)
+		a.curlNetrc(seg)
 	case cmdWget:
 		a.downloadNames(seg)
 	case "rg":
 		a.searchGlobs(seg)
+	case "yq":
+		a.yqLoads(seg)
 	}
 }
 
@@ -1006,7 +1010,9 @@ func recursiveOp(s *segment) bool {
 	case cmdGit:
 		// git rm --cached only changes the index; git diff --no-index compares directories whole.
 		return len(s.operands) > 0 && (s.operands[0].s == "rm" && s.hasFlag("-r") && !s.hasFlag("--cached") ||
-			s.operands[0].s == "diff" && s.hasFlag("--no-index"))
+			s.operands[0].s == "diff" && s.hasFlag("--no-index") ||
+			s.operands[0].s == "add" && (s.hasFlag("-f") || s.hasFlag("--force")) || // ignored files too: gitIgnoredFiles
+			s.operands[0].s == "stash" && (s.hasFlag("-a") || s.hasFlag("--all")))
 	}
 	return false
 }

@@ -1,0 +1,131 @@
+package safety
+
+import "strings"
+
+// Programs that read a file their expression, an option's default or a mode names, not an
+// operand.
+
+// jqModules returns why a jq program loads code or data from a file, or "": import and include
+// read a module (or, "import PATH as $x", a JSON file) found along the search path, whose
+// defaults ("~/.jq", "$ORIGIN/../lib") a relative path climbs out of
+// (import "../../root/.docker/config" as $c reads /root/.docker/config.json).
+func jqModules(s *segment) string {
+	for _, w := range s.operands {
+		if jqKeyword(w.s, "import") || jqKeyword(w.s, "include") {
+			return "a jq module imported from a file"
+		}
+	}
+	return ""
+}
+
+// jqKeyword says whether prog uses kw as a directive: the word alone, not part of a name or a
+// field (.include), followed by a string.
+func jqKeyword(prog, kw string) bool {
+	for i := 0; ; {
+		j := strings.Index(prog[i:], kw)
+		if j < 0 {
+			return false
+		}
+		j += i
+		i = j + len(kw)
+		if j > 0 && (identByte(prog[j-1]) || prog[j-1] == '.' || prog[j-1] == '$') || i < len(prog) && identByte(prog[i]) {
+			continue
+		}
+		if rest := strings.TrimLeft(prog[i:], " \t\n"); strings.HasPrefix(rest, `"`) {
+			return true
+		}
+	}
+}
+
+// identByte says whether c can be part of a jq or yq identifier.
+func identByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// yqLoads records the files a yq expression loads: load("f"), load_str, load_xml, load_props,
+// load_base64 (and strload) read the file their argument names, a string literal, or a file
+// computed from the document (ask).
+func (a *analyzer) yqLoads(s *segment) {
+	for _, w := range s.operands {
+		expr := w.s
+		for i := 0; ; {
+			j := strings.Index(expr[i:], "load")
+			if j < 0 {
+				break
+			}
+			j += i
+			i = j + len("load")
+			if j > 0 && identByte(expr[j-1]) && !strings.HasSuffix(expr[:j], "str") {
+				continue // "unload", a field .payload
+			}
+			for i < len(expr) && identByte(expr[i]) {
+				i++ // load_str, load_props, ...
+			}
+			rest := strings.TrimLeft(expr[i:], " \t\n")
+			if !strings.HasPrefix(rest, "(") {
+				continue
+			}
+			arg, _, closed := strings.Cut(rest[1:], ")")
+			arg = strings.TrimSpace(arg)
+			if f, ok := yqString(arg); ok && closed {
+				a.touch(w.with(f), opRead)
+			} else {
+				a.touch(word{s: "load(" + arg + ")", dynamic: true}, opRead)
+			}
+		}
+	}
+}
+
+// yqString returns the text of a yq string literal, "..." or '...' without escapes.
+func yqString(arg string) (string, bool) {
+	if len(arg) < 2 || arg[0] != arg[len(arg)-1] || arg[0] != '"' && arg[0] != '\'' {
+		return "", false
+	}
+	inner := arg[1 : len(arg)-1]
+	if strings.ContainsAny(inner, "\"'\\") {
+		return "", false
+	}
+	return inner, true
+}
+
+// curlNetrc records the file curl -n (--netrc, --netrc-optional) reads logins from and sends to
+// the server, ~/.netrc, as --netrc-file ~/.netrc names it; --netrc-file names another.
+func (a *analyzer) curlNetrc(s *segment) {
+	if (s.hasFlag("-n") || s.hasFlag("--netrc") || s.hasFlag("--netrc-optional")) && !s.hasFlag("--netrc-file") {
+		a.touch(word{s: "~/.netrc"}, opRead)
+	}
+}
+
+// gitIgnoredFiles records what git add --force and git stash --all take in besides the tracked
+// files: the ignored ones, .env among them, which a commit or the stash then holds and git log -p
+// or git stash show prints. git add -f -A (no pathspec) and git stash -a take the whole tree.
+func (a *analyzer) gitIgnoredFiles(s *segment) {
+	if len(s.operands) == 0 {
+		return
+	}
+	switch s.operands[0].s {
+	case "add":
+		if (s.hasFlag("-f") || s.hasFlag("--force")) && len(s.operands) == 1 && (s.hasFlag("-A") || s.hasFlag("--all")) {
+			a.touchTree()
+		}
+	case "stash":
+		if !s.hasFlag("-a") && !s.hasFlag("--all") {
+			return
+		}
+		ops := s.operands[1:]
+		if len(ops) > 0 && (ops[0].s == "push" || ops[0].s == "save") {
+			ops = ops[1:]
+		}
+		if len(ops) == 0 {
+			a.touchTree()
+		}
+	}
+}
+
+// touchTree records a recursive read of the working directory.
+func (a *analyzer) touchTree() {
+	saved := a.recursive
+	a.recursive = true
+	a.touch(word{s: "."}, opRead)
+	a.recursive = saved
+}
