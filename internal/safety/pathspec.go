@@ -294,6 +294,8 @@ func (a *analyzer) programPaths(seg *segment) {
 		a.searchGlobs(seg)
 	case "yq":
 		a.yqLoads(seg)
+	case cmdSocat:
+		a.socatPaths(seg)
 	}
 }
 

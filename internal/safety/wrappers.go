@@ -138,6 +138,9 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		}
 	}
 	a.remoteCommand(idx, redirs, depth)
+	if seg.name == cmdSFTP {
+		a.sftpBatch(idx, redirs, depth)
+	}
 	if why := codeOption(&a.out.segments[idx]); why != "" {
 		a.opaque(idx, why)
 	}
