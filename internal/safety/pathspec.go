@@ -250,6 +250,9 @@ func (a *analyzer) argPaths(idx int) {
 		// grep -r, rg, ag and ack without a path search the working directory.
 		a.touch(word{s: "."}, opRead)
 	}
+	if a.cloudCopyPaths(seg) {
+		return // its operands read as the program reads them, option values skipped
+	}
 	a.programPaths(seg)
 	a.operandPaths(remoteOperands(seg, ops), op, spec)
 	a.targetDirectory(seg, ops, spec)
