@@ -31,7 +31,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"mount":                        {[]string{"mount -t tmpfs none /mnt/x"}, nil},
 	"firewall":                     {[]string{"iptables -F"}, nil},
 	"user-management":              {[]string{"useradd eve", "passwd root"}, nil},
-	"scheduled-jobs":               {[]string{"crontab -e", "at now"}, nil},
+	"scheduled-jobs":               {[]string{"crontab -e", "at now", "crontab -", "crontab -r"}, []string{"crontab -l", "at -l"}},
 	"system-package-install":       {[]string{"apt-get install -y jq", "apt remove vim", "yum install x", "apk add curl", "brew install x"}, []string{"apt list --installed"}},
 	"system-package-install-flags": {[]string{"pacman -S vim", "dpkg -i x.deb", "rpm -U x.rpm"}, []string{"rpm -q bash"}},
 	"global-package-install":       {[]string{"npm install -g x", "npm i --global x", "pnpm add -g x"}, []string{"npm install", "npm install left-pad"}},
