@@ -291,6 +291,7 @@ func (a *analyzer) programPaths(seg *segment) {
 		a.curlURLEncoded(seg)
 		a.downloadNames(seg)
 		a.curlNetrc(seg)
+		a.curlUploadGlobs(seg)
 	case cmdWget:
 		a.downloadNames(seg)
 	case "rg":
@@ -299,6 +300,10 @@ func (a *analyzer) programPaths(seg *segment) {
 		a.yqLoads(seg)
 	case cmdSocat:
 		a.socatPaths(seg)
+	case cmdKubectl, cmdOC:
+		a.kubectlFromFile(seg)
+	default:
+		a.servedDirectory(seg)
 	}
 }
 
@@ -789,6 +794,9 @@ func (a *analyzer) curlURLEncoded(s *segment) {
 func (a *analyzer) formFile(w word, val string, op pathOp) {
 	p := strings.TrimLeft(val, "@<")
 	a.touch(w.with(p), op)
+	if q, ok := curlQuoted(p); ok {
+		a.touch(w.with(q), op) // @"name": curl's quoted file name
+	}
 	if before, _, ok := strings.Cut(p, ";"); ok && before != "" && p != val {
 		a.touch(w.with(before), op)
 	}

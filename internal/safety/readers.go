@@ -1,6 +1,9 @@
 package safety
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Programs that read a file their expression, an option's default or a mode names, not an
 // operand.
@@ -128,4 +131,77 @@ func (a *analyzer) touchTree() {
 	a.recursive = true
 	a.touch(word{s: "."}, opRead)
 	a.recursive = saved
+}
+
+// servedDirectory records the directory a file server publishes, read recursively: whoever
+// connects, the agent with curl among them, reads every file below it (python3 -m http.server
+// serves the working directory, .env with it; -d ~ the home). Its default is the working directory.
+func (a *analyzer) servedDirectory(s *segment) {
+	var dir word
+	found := false
+	switch {
+	case strings.HasPrefix(s.name, "python") || strings.HasPrefix(s.name, "pypy"):
+		if len(s.words) < 3 || s.words[1].s != "-m" || s.words[2].s != "http.server" && s.words[2].s != "SimpleHTTPServer" {
+			return
+		}
+		for _, long := range []string{"--directory", "--director", "--directo", "--direct", "--direc", "--dire", "--dir", "--di"} {
+			if dir, found = optionValue(s, "-d", long); found {
+				break
+			}
+		}
+	case s.name == "httpd": // busybox httpd -h DIR
+		dir, found = optionValue(s, "-h", "--home")
+	case s.name == "twistd":
+		dir, found = optionValue(s, "--path", "--path")
+	case s.name == "http-server" || s.name == "serve":
+		dir, found = firstPositional(s.words[1:])
+	case s.name == "npx" || s.name == "pnpx" || s.name == "bunx":
+		if len(s.operands) == 0 || s.operands[0].s != "http-server" && s.operands[0].s != "serve" {
+			return
+		}
+		at := slices.IndexFunc(s.words, func(w word) bool { return w.s == s.operands[0].s })
+		dir, found = firstPositional(s.words[at+1:])
+	default:
+		return
+	}
+	if !found {
+		dir = word{s: "."}
+	}
+	saved := a.recursive
+	a.recursive = true
+	a.touch(dir, opRead)
+	a.recursive = saved
+}
+
+// firstPositional returns the first word that is neither an option nor an option's value (the
+// word after an option without "=" is taken for its value).
+func firstPositional(words []word) (word, bool) {
+	for i := 0; i < len(words); i++ {
+		v := words[i].s
+		if strings.HasPrefix(v, "-") && !words[i].dynamic {
+			if !strings.Contains(v, "=") {
+				i++
+			}
+			continue
+		}
+		return words[i], true
+	}
+	return word{}, false
+}
+
+// kubectlFromFile records what kubectl create configmap|secret --from-file (and
+// --from-env-file) reads: a directory's files with it ("--from-file=." holds .env), which the
+// object then carries into the cluster and kubectl get -o yaml prints.
+func (a *analyzer) kubectlFromFile(s *segment) {
+	for _, long := range []string{"--from-file", "--from-env-file"} {
+		for v := range optionValues(s, long, long) {
+			if _, src, ok := strings.Cut(v.s, "="); ok {
+				v = v.with(src)
+			}
+			saved := a.recursive
+			a.recursive = true
+			a.touch(v, opRead)
+			a.recursive = saved
+		}
+	}
 }

@@ -178,3 +178,69 @@ func (a *analyzer) sftpCommand(line string, depth int) {
 		a.touch(word{s: args[0]}, opWrite)
 	}
 }
+
+// curlUploadGlobs records curl -T's value as the glob curl makes of it: curl expands "{a,b}" and
+// "[a-z]" in an upload's name itself, quoted or not (curl -T '.e[m-o]v' uploads .env).
+func (a *analyzer) curlUploadGlobs(s *segment) {
+	for v := range optionValues(s, "-T", "--upload-file") {
+		if !strings.ContainsAny(v.s, "{[") {
+			continue
+		}
+		names, ok := curlSets(v.s, 64)
+		if !ok {
+			a.touch(word{s: v.s, dynamic: true}, opRead)
+		}
+		for _, name := range names {
+			a.touch(word{s: name, dynamic: v.dynamic, glob: strings.Contains(name, "[")}, opRead)
+		}
+	}
+}
+
+// curlSets expands curl's "{a,b}" sets in a name (curl does not nest them), at most limit names;
+// past that, or with a set left open, it reports false.
+func curlSets(name string, limit int) ([]string, bool) {
+	out := []string{""}
+	for rest := name; rest != ""; {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			for i := range out {
+				out[i] += rest
+			}
+			break
+		}
+		end := strings.IndexByte(rest[open:], '}')
+		alts := strings.Split(rest[open+1:open+max(end, 1)], ",")
+		if end < 0 || len(out)*len(alts) > limit {
+			return nil, false
+		}
+		next := make([]string, 0, len(out)*len(alts))
+		for _, o := range out {
+			for _, alt := range alts {
+				next = append(next, o+rest[:open]+alt)
+			}
+		}
+		out, rest = next, rest[open+end+1:]
+	}
+	return out, true
+}
+
+// curlQuoted returns the file name of a curl form value written in double quotes
+// (-F 'f=@".env";type=text/plain'), with curl's backslash escapes removed.
+func curlQuoted(p string) (string, bool) {
+	if len(p) < 2 || p[0] != '"' {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 1; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\' && i+1 < len(p):
+			i++
+			b.WriteByte(p[i])
+		case c == '"':
+			return b.String(), true
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "", false
+}
