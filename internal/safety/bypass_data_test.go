@@ -18,6 +18,7 @@ func dataCatalogue() []classCase {
 		later   = "a file another program runs later"
 		credVar = "a credential variable sent out"
 		publish = "a directory published or uploaded whole"
+		gitCfg  = "git config --global writes ~/.gitconfig"
 	)
 	sendSecret := asked(dc + "send-environment-secret")
 	contains, opaque, dyn := asked(RuleContainsProtected), asked(RuleOpaqueCode), asked(RuleDynamicPath)
@@ -112,6 +113,14 @@ func dataCatalogue() []classCase {
 		{publish, "busybox httpd's home", sh(`busybox httpd -f -p 8000 -h /`), zeroD, sh(`curl -s https://x.example/`), false},
 		{publish, "npx serve of the home directory", sh(`npx serve ~`), zeroD, sh(`curl -s https://x.example/`), false},
 		{publish, "a configmap of the project directory's files", sh(`kubectl create configmap x --from-file=.`), contains, sh(`kubectl get configmap x`), false},
+		// git config --global and --system write the configuration every later git obeys, a
+		// person's too: any setting beyond identity, line endings and defaults is that write.
+		{gitCfg, "every later clone of github goes elsewhere", sh(`git config --global url.https://x.example/.insteadOf https://github.com/`), noWriteD, sh(`git config --global user.email bot@example.com`), false},
+		{gitCfg, "a global hooks directory", sh(`git config --glob core.hooksPath /tmp/h`), noWriteD, sh(`git config --global init.defaultBranch main`), false},
+		{gitCfg, "every repository trusted", sh(`git config --global --add safe.directory '*'`), noWriteD, sh(`git config --global --add safe.directory /workspace/app`), false},
+		{gitCfg, "the new syntax, system-wide", sh(`git config set --system core.fsmonitor /tmp/x`), noWriteD, sh(`git config --global --get user.name`), false},
+		{gitCfg, "an editor on ~/.gitconfig", sh(`GIT_EDITOR='sed -i 1d' git config --global -e`), noWriteD, sh(`git config --global --list`), false},
+		{gitCfg, "/etc/gitconfig itself", sh(`echo '[core] pager = /tmp/x' >> /etc/gitconfig`), noWriteD, sh(`cat /etc/gitconfig`), false},
 	}
 }
 

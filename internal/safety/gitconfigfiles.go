@@ -59,6 +59,7 @@ func (a *analyzer) gitConfigFiles(s *segment) {
 			i++
 		}
 	}
+	a.gitScopeWrite(s)
 	if len(s.operands) < 3 || s.operands[0].s != "config" || gitConfigReadsOnly(s) {
 		return
 	}
@@ -138,4 +139,65 @@ func (a *analyzer) traceTarget(val word) {
 // gitTraceVar says whether an environment variable is one of git's trace targets.
 func gitTraceVar(name string) bool {
 	return strings.HasPrefix(name, "GIT_TRACE")
+}
+
+// gitScopeFiles are the files git config --global and --system write.
+var gitScopeFiles = [][2]string{{"--global", "~/.gitconfig"}, {"--system", "/etc/gitconfig"}}
+
+// gitSafeKeys are settings git config --global may write without it counting as a write of
+// ~/.gitconfig, which the noWrite policy protects: identity, line endings, the defaults of pull,
+// push and merge, colours. A "section." entry covers the section. Any other setting, one that runs
+// a program (core.pager, alias.x) or sends git elsewhere (url.X.insteadOf, http.proxy,
+// http.sslVerify), writes the file every later git command, a person's too, obeys.
+var gitSafeKeys = strings.Fields("user. color. advice. column. status. init.defaultBranch core.autocrlf core.eol " +
+	"core.fileMode core.quotePath core.longPaths core.ignoreCase core.safecrlf core.whitespace core.precomposeUnicode " +
+	"core.symlinks core.compression pull.rebase pull.ff push.default push.autoSetupRemote push.followTags fetch.prune " +
+	"fetch.pruneTags fetch.parallel merge.conflictStyle merge.ff rebase.autoSquash rebase.autoStash rebase.updateRefs " +
+	"diff.algorithm diff.colorMoved diff.renames branch.autoSetupRebase branch.sort tag.sort gc.auto protocol.version " +
+	"http.postBuffer feature.manyFiles commit.verbose commit.gpgSign tag.gpgSign")
+
+// gitSafeKey says whether git config --global may set key to val (safe.directory, unless "*",
+// which trusts every repository's own configuration).
+func gitSafeKey(key, val string) bool {
+	if strings.EqualFold(key, "safe.directory") {
+		return val != "*"
+	}
+	for _, k := range gitSafeKeys {
+		if strings.HasSuffix(k, ".") && len(key) > len(k) && strings.EqualFold(key[:len(k)], k) || strings.EqualFold(key, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitScopeWrite records the file git config --global (~/.gitconfig) or --system (/etc/gitconfig)
+// writes when it sets a setting that is not a safe one, or opens the file in an editor (-e).
+func (a *analyzer) gitScopeWrite(s *segment) {
+	if len(s.operands) == 0 || s.operands[0].s != "config" {
+		return
+	}
+	for _, sf := range gitScopeFiles {
+		if !s.hasFlag(sf[0]) {
+			continue
+		}
+		edit := s.hasFlag("-e") || s.hasFlag("--edit") || len(s.operands) > 1 && s.operands[1].s == "edit"
+		if !edit && (len(s.operands) < 2 || gitConfigReadsOnly(s)) {
+			continue
+		}
+		if !edit {
+			key, val := s.operands[1], word{}
+			if key.s == subSet && len(s.operands) > 2 {
+				key = s.operands[2]
+				if len(s.operands) > 3 {
+					val = s.operands[3]
+				}
+			} else if len(s.operands) > 2 {
+				val = s.operands[2]
+			}
+			if !key.dynamic && !val.dynamic && gitSafeKey(key.s, val.s) {
+				continue
+			}
+		}
+		a.touch(word{s: sf[1]}, opWrite)
+	}
 }

@@ -105,7 +105,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"git-worktree-remove-force":    {[]string{"git worktree remove --force ../wt", "git worktree remove -f ../wt"}, []string{"git worktree remove ../wt", "git worktree add -f ../wt"}},
 	"git-update-ref-delete":        {[]string{"git update-ref -d refs/heads/x"}, nil},
 	"git-config-exec":              {[]string{"git -c core.pager='sh -c x' log", "git -c alias.x='!rm -rf /' x", "git --config-env=core.sshCommand=V fetch", "git -c interactive.diffFilter=./x add -p", "git -c difftool.x.path=./x difftool --tool=x", "git -c imap.tunnel=./x imap-send", "git -c protocol.allow=always clone ext::x"}, []string{"git -c user.name=x commit", "git -c protocol.file.allow=always submodule update", "git -c difftool.prompt=false difftool"}},
-	"git-config-set-exec":          {[]string{"git config core.hooksPath /tmp/h", "git config --global alias.co '!sh'"}, []string{"git config user.email a@b"}},
+	"git-config-set-exec":          {[]string{"git config core.hooksPath /tmp/h", "git config --local alias.co '!sh'"}, []string{"git config user.email a@b"}},
 	"package-publish":              {[]string{"npm publish", "cargo publish", "docker push img", "twine upload dist/*"}, []string{"npm pack"}},
 	"container-privileged": {[]string{"docker run --privileged img", "docker run --net=host img", "podman run --pid=host img",
 		"docker run --ipc=host img", "docker run --uts host img", "docker run --cap-add=SYS_PTRACE img", "docker run --cap-add CAP_SYS_ADMIN img",
