@@ -306,7 +306,7 @@ func classCatalogue() []classCase {
 		{abbrev, "sort --out", sh(`sort --out=/root/.bashrc payload`), noWriteD, sh(`sort --out=build/sorted.txt notes.txt`), false},
 		{abbrev, "sort --o", sh(`sort --o ~/.bashrc payload`), noWriteD, sh(`sort --reverse notes.txt`), false},
 		{abbrev, "cp --target-dir", sh(`cp --target-dir=/etc/cron.d payload`), noWriteD, sh(`cp --target-dir=build notes.txt`), false},
-		{abbrev, "tar --dir", sh(`tar -xf a.tar --dir=/etc`), asked(RulePrefixAutonomy + "system_modify"), sh(`tar -xf a.tar --dir=build`), true},
+		{abbrev, "tar --dir", sh(`tar -xf a.tar --dir=/opt/a`), asked(RulePrefixAutonomy + "system_modify"), sh(`tar -xf a.tar --dir=build`), true},
 		{abbrev, "git show --output", sh(`git show --output=/root/.bashrc HEAD:payload`), noWriteD, sh(`git log --output=build/log.txt`), false},
 
 		// Programs that write where the engine took them to read.

@@ -39,6 +39,13 @@ func dataCatalogue() []classCase {
 		{extract, "git apply --unsafe-paths applies outside the work tree", sh(`git apply --unsafe-paths x.diff`), dynWrite, sh(`git apply --check x.diff`), false},
 		{extract, "patch -d into a protected directory", sh(`patch -d.git/hooks -p1 < x.diff`), noWriteD, sh(`git apply -p1 x.diff`), false},
 		{extract, "7-Zip's output directory", sh(`7z x x.7z -o.git/hooks`), noWriteD, sh(`tar -xf x.tar -C build`), false},
+		// An extraction into a directory that holds protected files writes them if the archive
+		// has members of their names, which only the archive says: the home, /, /etc.
+		{extract, "tar into the home directory", sh(`tar -xf x.tar -C ~`), dynWrite, sh(`tar -xf x.tar -C /tmp/x`), false},
+		{extract, "tar --dir, abbreviated, into /", sh(`tar -xzf x.tgz --dir=/`), dynWrite, sh(`tar -xzf x.tgz --dir=vendor`), false},
+		{extract, "unzip in the home directory after cd", sh(`cd ~ && unzip -o x.zip`), dynWrite, sh(`unzip -o x.zip`), false},
+		{extract, "bsdtar into ~/.config", sh(`bsdtar -xf x.tar -C ~/.config`), dynWrite, sh(`tar -xf x.tar -C ..`), false},
+		{extract, "patch -d into the home directory", sh(`patch -d ~ -p1 < x.diff`), dynWrite, sh(`git apply x.diff`), false},
 		// A git setting or variable whose value is a file git reads or appends to.
 		{gitFile, "commit.template set for one command", sh(`git -c commit.template=.env commit`), zeroD, sh(`git -c commit.template=.gitmessage commit`), false},
 		{gitFile, "commit.template stored, any case", sh(`git config --local Commit.Template .env`), zeroD, sh(`git config commit.template .gitmessage`), false},

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -73,6 +74,7 @@ func (a *analyzer) extractionPaths(s *segment) {
 	if why := anywhereMembers(s); why != "" {
 		a.touch(word{s: placeholderMembers + " (" + why + ")", dynamic: true}, opWrite)
 	}
+	defer a.extractionDir(s)
 	switch s.name {
 	case cmdCpio:
 		// cpio -p DIR copies the files it is told into DIR; -D DIR extracts below DIR.
@@ -92,7 +94,7 @@ func (a *analyzer) extractionPaths(s *segment) {
 }
 
 // extractionPrograms are the programs extractionPaths reads, beyond git.
-var extractionPrograms = []string{cmdTar, cmdBsdtar, cmdUnzip, cmdCpio, "7z", "7za", "7zr"}
+var extractionPrograms = []string{cmdTar, cmdBsdtar, cmdUnzip, cmdCpio, cmdPatch, "7z", "7za", "7zr"}
 
 // extracts says whether extractionPaths has anything to read in s.
 func extracts(s *segment) bool {
@@ -104,4 +106,80 @@ func init() {
 	argSpecs[cmdBsdtar] = argSpecs[cmdTar]
 	valueOptions[cmdBsdtar] = append(slices.Clip(valueOptions[cmdTar]), "-s")
 	codeOptions[cmdBsdtar] = codeOptions[cmdTar]
+}
+
+// extractInto asks about an extraction (or a patch) into a directory that holds a path the policy
+// protects against writing, other than a project directory's own (.git is there, and archives
+// and patches are extracted and applied in projects all the time): tar -xf x.tar -C ~ writes
+// ~/.bashrc when the archive has a member of that name, which only the archive says.
+func (p *Policy) extractInto(t target, cwd string) *failure {
+	dir := containerOf(t.path, cwd)
+	if dir == "" || dir == "." || p.workspace != "" && under(dir, p.workspace) || cwd != "" && under(dir, cwd) {
+		return nil // the project's own directories; / and the directories above it are judged
+	}
+	v, inside, ok := p.paths.containedVerdict(dir, opWrite)
+	if !ok {
+		return nil
+	}
+	return &failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleDynamicWriteTarget,
+		msg: fmt.Sprintf("extraction into %q writes whatever names the archive or patch holds, and the directory holds %q, which the %s path policy protects (pattern %q); the engine cannot see the names, so it needs human approval", t.raw, inside, v.kind, v.pattern)}
+}
+
+// extractionDir records the directory an extraction or patch writes its members below, the
+// working directory unless an option names another, for extractInto.
+func (a *analyzer) extractionDir(s *segment) {
+	var dir word
+	found := false
+	switch s.name {
+	case cmdTar, cmdBsdtar:
+		if !tarExtracts(s) {
+			return
+		}
+		dir, found = optionValueAbbrev(s, "-C", "--directory", len("--di"))
+	case cmdUnzip:
+		dir, found = optionValue(s, "-d", "-d")
+	case cmdCpio:
+		switch {
+		case (s.hasFlag("-p") || s.hasFlag("--pass-through")) && len(s.operands) > 0:
+			dir, found = s.operands[0], true
+		case s.hasFlag("-i") || s.hasFlag("--extract"):
+			dir, found = optionValueAbbrev(s, "-D", "--directory", len("--di"))
+		default:
+			return
+		}
+	case cmdPatch:
+		dir, found = optionValueAbbrev(s, "-d", "--directory", len("--di"))
+	case "7z", "7za", "7zr":
+		for _, w := range s.words[1:] {
+			if d, ok := strings.CutPrefix(w.s, "-o"); ok && d != "" {
+				dir, found = w.with(d), true
+			}
+		}
+	default:
+		return
+	}
+	if !found {
+		dir = word{s: "."}
+	}
+	// The directory an option names is recorded as a write already: mark it.
+	for i := len(a.out.paths) - 1; i >= 0 && found; i-- {
+		if r := &a.out.paths[i]; r.raw == dir.s && r.op == opWrite {
+			r.members = true
+			return
+		}
+	}
+	a.members = true
+	a.touch(dir, opWrite)
+	a.members = false
+}
+
+// optionValueAbbrev is optionValue with the long option also taken by any prefix of it at least
+// minLen long, as getopt_long takes it (tar --dir=DIR).
+func optionValueAbbrev(s *segment, short, long string, minLen int) (word, bool) {
+	for n := len(long); n >= minLen; n-- {
+		if v, ok := optionValue(s, short, long[:n]); ok {
+			return v, true
+		}
+	}
+	return word{}, false
 }
