@@ -210,6 +210,7 @@ func (a *analyzer) argPaths(idx int) {
 	a.optionValues(seg, spec)
 	if nameList(seg) {
 		a.touch(word{s: placeholderXargs, dynamic: true}, opRead)
+		a.listFiles(seg)
 	}
 	if spec.noPaths {
 		return
@@ -302,6 +303,8 @@ func (a *analyzer) programPaths(seg *segment) {
 		a.socatPaths(seg)
 	case cmdKubectl, cmdOC:
 		a.kubectlFromFile(seg)
+	case "npm", "pnpm", "yarn", "pip", "pip3", "gh":
+		a.configSetWrites(seg)
 	default:
 		a.servedDirectory(seg)
 	}

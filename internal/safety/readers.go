@@ -205,3 +205,48 @@ func (a *analyzer) kubectlFromFile(s *segment) {
 		}
 	}
 }
+
+// shellStartupFile records the file an interactive bash runs first (--rcfile FILE, --init-file
+// FILE): it is read, and its code runs where the engine cannot see it (bash --rcfile .env -ixc
+// exit traces every assignment in .env).
+func (a *analyzer) shellStartupFile(idx int) {
+	words := a.out.segments[idx].words
+	for i := 1; i+1 < len(words); i++ {
+		if v := words[i].s; v == "--rcfile" || v == "--init-file" {
+			a.touch(words[i+1], opRead)
+			a.opaque(idx, "a start-up file ("+v+")")
+			return
+		}
+		if !strings.HasPrefix(words[i].s, "-") {
+			return
+		}
+	}
+}
+
+// listFiles records the file a command reads its list of names from, which it reads like any
+// other (tar -T .env prints each line in an error): tar -T/--files-from FILE, rsync --files-from
+// FILE, spelt apart (the "=" forms are read as any option's value).
+func (a *analyzer) listFiles(s *segment) {
+	short, long := "", ""
+	switch s.name {
+	case cmdTar, cmdBsdtar:
+		short, long = "-T", "--files-from"
+	case cmdRsync:
+		long = "--files-from"
+	default:
+		for _, o := range nameListOptions[s.name] {
+			if strings.HasPrefix(o, "--files0") || o == "--files" {
+				short, long = o, o
+			}
+		}
+	}
+	if long == "" {
+		return
+	}
+	if short == "" {
+		short = long
+	}
+	if v, ok := optionValue(s, short, long); ok && v.s != "-" {
+		a.touch(v, opRead)
+	}
+}
