@@ -29,6 +29,8 @@ var rcloneVerb = cloudCopyVerb{recursive: true, valued: strings.Fields("--includ
 	"--stats --retries --timeout --contimeout --max-depth --order-by")}
 
 // cloudCopyVerbs are keyed by the program and its subcommand words.
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var cloudCopyVerbs = map[string]cloudCopyVerb{
 	"aws s3 cp":            {recursives: []string{"--recursive"}},
 	"aws s3 mv":            {recursives: []string{"--recursive"}},
@@ -59,7 +61,7 @@ var awsBooleans = strings.Fields("--recursive --dryrun --quiet --delete --no-pro
 	"--no-guess-mime-type --guess-mime-type --debug --no-verify-ssl --no-paginate --no-sign-request --no-cli-pager")
 
 // cloudCopyPrograms are the programs of cloudCopyVerbs.
-var cloudCopyPrograms = []string{cmdAWS, "gsutil", "gcloud", "rclone", "azcopy", "az"}
+var cloudCopyPrograms = strings.Fields("aws gsutil gcloud rclone azcopy az")
 
 // cloudCopyPaths records the local paths a cloud storage copy reads and writes, and reports
 // whether they are all its operands name (az's other options are read as any command's).
@@ -68,12 +70,14 @@ func (a *analyzer) cloudCopyPaths(s *segment) bool {
 		return false
 	}
 	ops := s.operands
-	key := s.name
+	var key strings.Builder
+	key.WriteString(s.name)
 	var verb cloudCopyVerb
 	found, last := false, ""
 	for i := 0; i < len(ops) && i < 3 && !found; i++ {
-		key += " " + ops[i].s
-		verb, found = cloudCopyVerbs[key]
+		key.WriteByte(' ')
+		key.WriteString(ops[i].s)
+		verb, found = cloudCopyVerbs[key.String()]
 		last = ops[i].s
 	}
 	if !found {

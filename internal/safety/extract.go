@@ -30,15 +30,7 @@ const (
 func anywhereMembers(s *segment) string {
 	switch s.name {
 	case cmdTar, cmdBsdtar:
-		if !tarExtracts(s) {
-			return ""
-		}
-		if s.hasFlag("-P") || s.hasFlag("--absolute-names") || s.hasFlag("--absolute-paths") || oldTarBundleHas(s, 'P') {
-			return "tar -P keeps members' absolute names and their \"..\""
-		}
-		if s.name == cmdTar && (s.hasFlag("--transform") || s.hasFlag("--xform")) || s.name == cmdBsdtar && s.hasFlag("-s") {
-			return "a rewrite of the member names puts them where it says"
-		}
+		return tarAnywhere(s)
 	case cmdUnzip:
 		if s.hasFlag("-:") {
 			return "unzip -: keeps members' \"../\""
@@ -48,9 +40,22 @@ func anywhereMembers(s *segment) string {
 			return "cpio copy-in keeps members' absolute names unless given --no-absolute-filenames"
 		}
 	case cmdGit:
-		if len(s.operands) > 0 && s.operands[0].s == "apply" && s.hasFlag("--unsafe-paths") {
+		if len(s.operands) > 0 && s.operands[0].s == subApply && s.hasFlag("--unsafe-paths") {
 			return "git apply --unsafe-paths writes outside the work tree"
 		}
+	}
+	return ""
+}
+
+// tarAnywhere is anywhereMembers for tar and bsdtar.
+func tarAnywhere(s *segment) string {
+	switch {
+	case !tarExtracts(s):
+		return ""
+	case s.hasFlag("-P") || s.hasFlag("--absolute-names") || s.hasFlag("--absolute-paths") || oldTarBundleHas(s, 'P'):
+		return "tar -P keeps members' absolute names and their \"..\""
+	case s.name == cmdTar && (s.hasFlag("--transform") || s.hasFlag("--xform")) || s.name == cmdBsdtar && s.hasFlag("-s"):
+		return "a rewrite of the member names puts them where it says"
 	}
 	return ""
 }
@@ -94,11 +99,11 @@ func (a *analyzer) extractionPaths(s *segment) {
 }
 
 // extractionPrograms are the programs extractionPaths reads, beyond git.
-var extractionPrograms = []string{cmdTar, cmdBsdtar, cmdUnzip, cmdCpio, cmdPatch, "7z", "7za", "7zr"}
+var extractionPrograms = strings.Fields("tar bsdtar unzip cpio patch 7z 7za 7zr")
 
 // extracts says whether extractionPaths has anything to read in s.
 func extracts(s *segment) bool {
-	return slices.Contains(extractionPrograms, s.name) || s.name == cmdGit && len(s.operands) > 0 && s.operands[0].s == "apply"
+	return slices.Contains(extractionPrograms, s.name) || s.name == cmdGit && len(s.operands) > 0 && s.operands[0].s == subApply
 }
 
 // bsdtar reads tar's options (and -s PATTERN, its rewrite of member names).

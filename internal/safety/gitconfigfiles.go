@@ -1,6 +1,12 @@
 package safety
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
+
+// gitConfigEnv is git's option that takes a setting's value from a variable.
+const gitConfigEnv = "--config-env"
 
 // Git settings whose value names a file git reads or writes. Set for one command (git -c
 // KEY=VALUE) or stored for later ones (git config KEY VALUE), the file is touched as if the
@@ -50,17 +56,17 @@ func (a *analyzer) gitConfigFiles(s *segment) {
 	for i := 1; i < len(w) && strings.HasPrefix(w[i].s, "-") && !w[i].dynamic; i++ {
 		v := w[i].s
 		switch {
-		case (v == "-c" || v == "--config-env") && i+1 < len(w):
+		case (v == "-c" || v == gitConfigEnv) && i+1 < len(w):
 			i++
-			a.gitConfigFile(w[i], v == "--config-env")
-		case strings.HasPrefix(v, "--config-env="):
-			a.gitConfigFile(w[i].with(v[len("--config-env="):]), true)
+			a.gitConfigFile(w[i], v == gitConfigEnv)
+		case strings.HasPrefix(v, gitConfigEnv+"="):
+			a.gitConfigFile(w[i].with(v[len(gitConfigEnv)+1:]), true)
 		case gitGlobalsWithValue[v]:
 			i++
 		}
 	}
 	a.gitScopeWrite(s)
-	if len(s.operands) < 3 || s.operands[0].s != "config" || gitConfigReadsOnly(s) {
+	if len(s.operands) < 3 || s.operands[0].s != subConfig || gitConfigReadsOnly(s) {
 		return
 	}
 	key, val := s.operands[1], s.operands[2]
@@ -74,17 +80,12 @@ func (a *analyzer) gitConfigFiles(s *segment) {
 
 // gitConfigReadsOnly says whether git config only reads, lists or removes settings.
 func gitConfigReadsOnly(s *segment) bool {
-	for _, f := range gitConfigReads {
-		if s.hasFlag(f) {
-			return true
-		}
-	}
-	switch s.operands[1].s {
-	case "get", "list", "unset", "remove-section", "rename-section", "edit":
-		return true
-	}
-	return s.hasFlag("--unset") || s.hasFlag("--unset-all")
+	return slices.ContainsFunc(gitConfigReads, s.hasFlag) || slices.Contains(gitConfigReadVerbs, s.operands[1].s) ||
+		s.hasFlag("--unset") || s.hasFlag("--unset-all")
 }
+
+// gitConfigReadVerbs are git config's subcommands (the new syntax) that set nothing.
+var gitConfigReadVerbs = strings.Fields("get list unset remove-section rename-section edit")
 
 // gitConfigFile records the file one "KEY=VALUE" setting names; fromEnv: the value is a
 // variable's, not known here.
@@ -173,14 +174,14 @@ func gitSafeKey(key, val string) bool {
 // gitScopeWrite records the file git config --global (~/.gitconfig) or --system (/etc/gitconfig)
 // writes when it sets a setting that is not a safe one, or opens the file in an editor (-e).
 func (a *analyzer) gitScopeWrite(s *segment) {
-	if len(s.operands) == 0 || s.operands[0].s != "config" {
+	if len(s.operands) == 0 || s.operands[0].s != subConfig {
 		return
 	}
 	for _, sf := range gitScopeFiles {
 		if !s.hasFlag(sf[0]) {
 			continue
 		}
-		edit := s.hasFlag("-e") || s.hasFlag("--edit") || len(s.operands) > 1 && s.operands[1].s == "edit"
+		edit := s.hasFlag("-e") || s.hasFlag("--edit") || len(s.operands) > 1 && s.operands[1].s == gitConfigReadVerbs[5]
 		if !edit && (len(s.operands) < 2 || gitConfigReadsOnly(s)) {
 			continue
 		}

@@ -239,7 +239,7 @@ func (a *analyzer) argPaths(idx int) {
 		a.gitGlobalPaths(seg)
 	}
 	search := recursiveSearch(seg)
-	a.recursive = recursiveOp(seg) || search
+	a.recursive = recursiveOp(seg) || search || gitTakesIgnored(seg)
 	defer func() { a.recursive = false }()
 	ops := seg.operands
 	op := operandOp(seg, spec)
@@ -303,10 +303,9 @@ func (a *analyzer) programPaths(seg *segment) {
 		a.socatPaths(seg)
 	case cmdKubectl, cmdOC:
 		a.kubectlFromFile(seg)
-	case "npm", "pnpm", "yarn", "pip", "pip3", "gh":
-		a.configSetWrites(seg)
 	default:
 		a.servedDirectory(seg)
+		a.configSetWrites(seg)
 	}
 }
 
@@ -1026,9 +1025,7 @@ func recursiveOp(s *segment) bool {
 	case cmdGit:
 		// git rm --cached only changes the index; git diff --no-index compares directories whole.
 		return len(s.operands) > 0 && (s.operands[0].s == "rm" && s.hasFlag("-r") && !s.hasFlag("--cached") ||
-			s.operands[0].s == "diff" && s.hasFlag("--no-index") ||
-			s.operands[0].s == "add" && (s.hasFlag("-f") || s.hasFlag("--force")) || // ignored files too: gitIgnoredFiles
-			s.operands[0].s == "stash" && (s.hasFlag("-a") || s.hasFlag("--all")))
+			s.operands[0].s == "diff" && s.hasFlag("--no-index"))
 	}
 	return false
 }

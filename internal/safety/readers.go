@@ -99,22 +99,40 @@ func (a *analyzer) curlNetrc(s *segment) {
 	}
 }
 
+// git's subcommands that take in ignored files when told to.
+const (
+	gitSubAdd   = "add"
+	gitSubStash = "stash"
+)
+
+// gitTakesIgnored says whether git add --force or git stash --all takes in ignored files too,
+// read recursively below their pathspecs (gitIgnoredFiles).
+func gitTakesIgnored(s *segment) bool {
+	if s.name != cmdGit || len(s.operands) == 0 {
+		return false
+	}
+	switch s.operands[0].s {
+	case gitSubAdd:
+		return s.hasFlag("-f") || s.hasFlag("--force")
+	case gitSubStash:
+		return s.hasFlag("-a") || s.hasFlag("--all")
+	}
+	return false
+}
+
 // gitIgnoredFiles records what git add --force and git stash --all take in besides the tracked
 // files: the ignored ones, .env among them, which a commit or the stash then holds and git log -p
 // or git stash show prints. git add -f -A (no pathspec) and git stash -a take the whole tree.
 func (a *analyzer) gitIgnoredFiles(s *segment) {
-	if len(s.operands) == 0 {
+	if !gitTakesIgnored(s) {
 		return
 	}
 	switch s.operands[0].s {
-	case "add":
-		if (s.hasFlag("-f") || s.hasFlag("--force")) && len(s.operands) == 1 && (s.hasFlag("-A") || s.hasFlag("--all")) {
+	case gitSubAdd:
+		if len(s.operands) == 1 && (s.hasFlag("-A") || s.hasFlag("--all")) {
 			a.touchTree()
 		}
-	case "stash":
-		if !s.hasFlag("-a") && !s.hasFlag("--all") {
-			return
-		}
+	case gitSubStash:
 		ops := s.operands[1:]
 		if len(ops) > 0 && (ops[0].s == "push" || ops[0].s == "save") {
 			ops = ops[1:]
@@ -136,6 +154,8 @@ func (a *analyzer) touchTree() {
 // servedDirectory records the directory a file server publishes, read recursively: whoever
 // connects, the agent with curl among them, reads every file below it (python3 -m http.server
 // serves the working directory, .env with it; -d ~ the home). Its default is the working directory.
+//
+//nolint:goconst // option spellings and program names read best literally, next to their neighbours
 func (a *analyzer) servedDirectory(s *segment) {
 	var dir word
 	found := false
@@ -192,6 +212,8 @@ func firstPositional(words []word) (word, bool) {
 // kubectlFromFile records what kubectl create configmap|secret --from-file (and
 // --from-env-file) reads: a directory's files with it ("--from-file=." holds .env), which the
 // object then carries into the cluster and kubectl get -o yaml prints.
+//
+//nolint:goconst // option spellings read best literally
 func (a *analyzer) kubectlFromFile(s *segment) {
 	for _, long := range []string{"--from-file", "--from-env-file"} {
 		for v := range optionValues(s, long, long) {
@@ -226,6 +248,8 @@ func (a *analyzer) shellStartupFile(idx int) {
 // listFiles records the file a command reads its list of names from, which it reads like any
 // other (tar -T .env prints each line in an error): tar -T/--files-from FILE, rsync --files-from
 // FILE, spelt apart (the "=" forms are read as any option's value).
+//
+//nolint:goconst // option spellings read best literally
 func (a *analyzer) listFiles(s *segment) {
 	short, long := "", ""
 	switch s.name {

@@ -55,7 +55,7 @@ func (a *analyzer) socatPaths(s *segment) {
 		case s.hasFlag("-U"):
 			reads, writes = n != 1, n == 1
 		}
-		for _, addr := range strings.Split(v, "!!") {
+		for addr := range strings.SplitSeq(v, "!!") {
 			a.socatAddress(w[i].with(addr), reads, writes)
 		}
 	}
@@ -102,6 +102,9 @@ func (a *analyzer) socatFile(f word, reads, writes bool) {
 // code the engine cannot see.
 func (a *analyzer) sftpBatch(idx int, redirs []*syntax.Redirect, depth int) {
 	seg := &a.out.segments[idx]
+	if seg.name != cmdSFTP {
+		return
+	}
 	b, hasB := optionValue(seg, "-b", "-b")
 	if hasB && b.s != "-" {
 		a.opaque(idx, "an sftp batch file, whose commands read and write local files and run local commands")
@@ -128,7 +131,7 @@ func (a *analyzer) sftpBatch(idx int, redirs []*syntax.Redirect, depth int) {
 	}
 	saved := a.cwd
 	defer func() { a.cwd = saved }()
-	for _, line := range strings.Split(text.s, "\n") {
+	for line := range strings.SplitSeq(text.s, "\n") {
 		a.sftpCommand(strings.TrimLeft(strings.TrimSpace(line), "-@"), depth)
 	}
 }
@@ -136,6 +139,8 @@ func (a *analyzer) sftpBatch(idx int, redirs []*syntax.Redirect, depth int) {
 // sftpCommand records what one sftp batch command does here: the local side of put (read) and get
 // (written: the name given, or the remote file's base name), lcd, and a local shell command.
 // The remote side is judged as scp's is, below the remote home.
+//
+//nolint:goconst // sftp's commands read best literally
 func (a *analyzer) sftpCommand(line string, depth int) {
 	if cmd, ok := strings.CutPrefix(line, "!"); ok {
 		if strings.TrimSpace(cmd) != "" {

@@ -138,9 +138,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		}
 	}
 	a.remoteCommand(idx, redirs, depth)
-	if seg.name == cmdSFTP {
-		a.sftpBatch(idx, redirs, depth)
-	}
+	a.sftpBatch(idx, redirs, depth)
 	if why := codeOption(&a.out.segments[idx]); why != "" {
 		a.opaque(idx, why)
 	}
