@@ -13,8 +13,8 @@ import (
 // is written (aws s3 cp s3://b/x ~/.bashrc).
 
 // cloudCopyVerb is a copying subcommand: the words that name it, whether it always copies
-// directories, the options that make it do so, and its options that take a value (aws takes
-// every option but its booleans to take one: awsBooleans).
+// directories, the options that make it do so, and its options that take a value (aws's are
+// awsValued).
 type cloudCopyVerb struct {
 	recursive  bool
 	recursives []string
@@ -55,10 +55,15 @@ var cloudCopyVerbs = map[string]cloudCopyVerb{
 	"az storage fs":        {},
 }
 
-// awsBooleans are aws s3's options that take no value (aws takes a unique prefix of one).
-var awsBooleans = strings.Fields("--recursive --dryrun --quiet --delete --no-progress --only-show-errors --follow-symlinks " +
-	"--no-follow-symlinks --exact-timestamps --size-only --force-glacier-transfer --ignore-glacier-warnings " +
-	"--no-guess-mime-type --guess-mime-type --debug --no-verify-ssl --no-paginate --no-sign-request --no-cli-pager")
+// awsValued are aws s3 cp|mv|sync's options, and aws's own, that take a value (aws takes a unique
+// prefix of one). Any other option is taken to take none, so the word after it is judged as a
+// path too: an option the list misses can only add a path, never hide one.
+var awsValued = strings.Fields("--exclude --include --acl --sse --sse-c --sse-c-key --sse-kms-key-id " +
+	"--sse-c-copy-source --sse-c-copy-source-key --storage-class --grants --website-redirect --content-type " +
+	"--cache-control --content-disposition --content-encoding --content-language --expires --metadata " +
+	"--metadata-directive --copy-props --expected-size --request-payer --source-region --region --profile " +
+	"--endpoint-url --output --query --color --ca-bundle --cli-read-timeout --cli-connect-timeout " +
+	"--cli-binary-format --page-size --checksum-mode --checksum-algorithm")
 
 // cloudCopyPrograms are the programs of cloudCopyVerbs.
 var cloudCopyPrograms = strings.Fields("aws gsutil gcloud rclone azcopy az")
@@ -121,7 +126,7 @@ func (a *analyzer) cloudCopyPaths(s *segment) bool {
 // cloudTakesValue says whether a cloud copy's option takes the next word.
 func cloudTakesValue(prog, opt string, verb cloudCopyVerb) bool {
 	if prog == cmdAWS {
-		return strings.HasPrefix(opt, "--") && !slices.ContainsFunc(awsBooleans, func(b string) bool { return len(opt) > 3 && strings.HasPrefix(b, opt) })
+		return len(opt) > 3 && slices.ContainsFunc(awsValued, func(b string) bool { return strings.HasPrefix(b, opt) })
 	}
 	if slices.Contains(verb.valued, opt) {
 		return true

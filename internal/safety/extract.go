@@ -140,7 +140,7 @@ func (a *analyzer) extractionDir(s *segment) {
 		if !tarExtracts(s) {
 			return
 		}
-		dir, found = optionValueAbbrev(s, "-C", "--directory", len("--di"))
+		dir, found = directoryOption(s, "-C")
 	case cmdUnzip:
 		dir, found = optionValue(s, "-d", "-d")
 	case cmdCpio:
@@ -148,12 +148,12 @@ func (a *analyzer) extractionDir(s *segment) {
 		case (s.hasFlag("-p") || s.hasFlag("--pass-through")) && len(s.operands) > 0:
 			dir, found = s.operands[0], true
 		case s.hasFlag("-i") || s.hasFlag("--extract"):
-			dir, found = optionValueAbbrev(s, "-D", "--directory", len("--di"))
+			dir, found = directoryOption(s, "-D")
 		default:
 			return
 		}
 	case cmdPatch:
-		dir, found = optionValueAbbrev(s, "-d", "--directory", len("--di"))
+		dir, found = directoryOption(s, "-d")
 	case "7z", "7za", "7zr":
 		for _, w := range s.words[1:] {
 			if d, ok := strings.CutPrefix(w.s, "-o"); ok && d != "" {
@@ -178,10 +178,23 @@ func (a *analyzer) extractionDir(s *segment) {
 	a.members = false
 }
 
-// optionValueAbbrev is optionValue with the long option also taken by any prefix of it at least
-// minLen long, as getopt_long takes it (tar --dir=DIR).
-func optionValueAbbrev(s *segment, short, long string, minLen int) (word, bool) {
-	for n := len(long); n >= minLen; n-- {
+// gitApplyInto records the directory git apply writes below outside a repository: the working
+// directory (after git -C), as patch does (cd ~ && git apply x.diff writes ~/.bashrc when the
+// patch names it). Inside the project extractInto leaves it alone.
+func (a *analyzer) gitApplyInto(s *segment) {
+	if len(s.operands) == 0 || s.operands[0].s != subApply || s.hasFlag("--check") || s.hasFlag("--stat") || s.hasFlag("--numstat") {
+		return
+	}
+	a.members = true
+	a.touch(word{s: "."}, opWrite)
+	a.members = false
+}
+
+// directoryOption is the value of a program's directory option, short or --directory, the long one
+// also by any prefix of it down to --di, as getopt_long takes it (tar --dir=DIR).
+func directoryOption(s *segment, short string) (word, bool) {
+	const long = "--directory"
+	for n := len(long); n >= len("--di"); n-- {
 		if v, ok := optionValue(s, short, long[:n]); ok {
 			return v, true
 		}

@@ -304,7 +304,7 @@ func codeOption(s *segment) string {
 		}
 	case cmdGit:
 		return gitCode(s)
-	case "jq":
+	case "jq", "gojq", "jaq":
 		return jqModules(s)
 	case "go":
 		if len(s.operands) > 0 && s.operands[0].s == cmdEnv && (s.hasFlag("-w") || s.hasFlag("-u")) {

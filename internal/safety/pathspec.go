@@ -287,6 +287,7 @@ func (a *analyzer) programPaths(seg *segment) {
 		a.gitObjectPaths(seg)
 		a.gitWrites(seg)
 		a.gitConfigFiles(seg)
+		a.gitApplyInto(seg)
 		a.gitIgnoredFiles(seg)
 	case cmdCurl:
 		a.curlURLEncoded(seg)

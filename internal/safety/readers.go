@@ -154,34 +154,9 @@ func (a *analyzer) touchTree() {
 // servedDirectory records the directory a file server publishes, read recursively: whoever
 // connects, the agent with curl among them, reads every file below it (python3 -m http.server
 // serves the working directory, .env with it; -d ~ the home). Its default is the working directory.
-//
-//nolint:goconst // option spellings and program names read best literally, next to their neighbours
 func (a *analyzer) servedDirectory(s *segment) {
-	var dir word
-	found := false
-	switch {
-	case strings.HasPrefix(s.name, "python") || strings.HasPrefix(s.name, "pypy"):
-		if len(s.words) < 3 || s.words[1].s != "-m" || s.words[2].s != "http.server" && s.words[2].s != "SimpleHTTPServer" {
-			return
-		}
-		for _, long := range []string{"--directory", "--director", "--directo", "--direct", "--direc", "--dire", "--dir", "--di"} {
-			if dir, found = optionValue(s, "-d", long); found {
-				break
-			}
-		}
-	case s.name == "httpd": // busybox httpd -h DIR
-		dir, found = optionValue(s, "-h", "--home")
-	case s.name == "twistd":
-		dir, found = optionValue(s, "--path", "--path")
-	case s.name == "http-server" || s.name == "serve":
-		dir, found = firstPositional(s.words[1:])
-	case s.name == "npx" || s.name == "pnpx" || s.name == "bunx":
-		if len(s.operands) == 0 || s.operands[0].s != "http-server" && s.operands[0].s != "serve" {
-			return
-		}
-		at := slices.IndexFunc(s.words, func(w word) bool { return w.s == s.operands[0].s })
-		dir, found = firstPositional(s.words[at+1:])
-	default:
+	dir, found, serves := servedDir(s)
+	if !serves {
 		return
 	}
 	if !found {
@@ -192,6 +167,45 @@ func (a *analyzer) servedDirectory(s *segment) {
 	a.touch(dir, opRead)
 	a.recursive = saved
 }
+
+// dirServers serve the directory of their first operand.
+var dirServers = strings.Fields("http-server serve miniserve darkhttpd")
+
+// servedDir returns the directory a file server publishes, whether the command names it, and
+// whether the command is a file server at all.
+func servedDir(s *segment) (dir word, found, serves bool) {
+	switch {
+	case strings.HasPrefix(s.name, "python") || strings.HasPrefix(s.name, "pypy"):
+		if len(s.words) < 3 || s.words[1].s != "-m" || !slices.Contains(pythonServers, s.words[2].s) {
+			return word{}, false, false
+		}
+		dir, found = directoryOption(s, "-d")
+	case s.name == "httpd": // busybox httpd -h DIR
+		dir, found = optionValue(s, "-h", "--home")
+	case s.name == "twistd":
+		dir, found = optionValue(s, "--path", "--path")
+	case slices.Contains(dirServers, s.name):
+		dir, found = firstPositional(s.words[1:])
+	case s.name == "caddy":
+		if len(s.operands) == 0 || s.operands[0].s != "file-server" {
+			return word{}, false, false
+		}
+		dir, found = optionValue(s, "-r", "--root")
+	case s.name == "npx" || s.name == "pnpx" || s.name == "bunx":
+		if len(s.operands) == 0 || !slices.Contains(dirServers, s.operands[0].s) {
+			return word{}, false, false
+		}
+		at := slices.IndexFunc(s.words, func(w word) bool { return w.s == s.operands[0].s })
+		dir, found = firstPositional(s.words[at+1:])
+	default:
+		return word{}, false, false
+	}
+	return dir, found, true
+}
+
+// pythonServers are the modules that serve the working directory (uploadserver also writes
+// what is uploaded into it).
+var pythonServers = strings.Fields("http.server SimpleHTTPServer uploadserver")
 
 // firstPositional returns the first word that is neither an option nor an option's value (the
 // word after an option without "=" is taken for its value).

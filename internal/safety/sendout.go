@@ -132,8 +132,48 @@ func (a *analyzer) sftpBatch(idx int, redirs []*syntax.Redirect, depth int) {
 	saved := a.cwd
 	defer func() { a.cwd = saved }()
 	for line := range strings.SplitSeq(text.s, "\n") {
-		a.sftpCommand(strings.TrimLeft(strings.TrimSpace(line), "-@"), depth)
+		line = strings.TrimLeft(strings.TrimSpace(line), "-@")
+		if line == "!" {
+			// A shell of its own, which reads the rest of the batch as its commands.
+			a.opaque(idx, "an sftp batch that starts a local shell")
+			return
+		}
+		a.sftpCommand(line, depth)
 	}
+}
+
+// sftpWords splits an sftp command line as sftp does: blanks separate words, single and double
+// quotes group them, a backslash escapes the next character.
+func sftpWords(line string) []string {
+	var out []string
+	var b strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == '\\' && i+1 < len(line) && quote != '\'':
+			i++
+			b.WriteByte(line[i])
+			in = true
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == '"' || c == '\''):
+			quote, in = c, true
+		case quote == 0 && (c == ' ' || c == '\t'):
+			if in {
+				out = append(out, b.String())
+				b.Reset()
+				in = false
+			}
+		default:
+			b.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, b.String())
+	}
+	return out
 }
 
 // sftpCommand records what one sftp batch command does here: the local side of put (read) and get
@@ -148,16 +188,22 @@ func (a *analyzer) sftpCommand(line string, depth int) {
 		}
 		return
 	}
-	f := strings.Fields(line)
+	f := sftpWords(line)
 	var args []string
+	recursive := false
 	for _, x := range f[min(1, len(f)):] {
 		if !strings.HasPrefix(x, "-") {
 			args = append(args, x)
+		} else if strings.ContainsAny(x, "rR") {
+			recursive = true // put -r, get -R: a directory and everything below it
 		}
 	}
 	if len(f) == 0 || len(args) == 0 {
 		return
 	}
+	saved := a.recursive
+	defer func() { a.recursive = saved }()
+	a.recursive = recursive
 	remote := func(p string) word {
 		if !strings.HasPrefix(p, "/") {
 			p = "~/" + p
@@ -176,7 +222,9 @@ func (a *analyzer) sftpCommand(line string, depth int) {
 		if len(args) > 1 {
 			local = args[1]
 		}
+		a.members = recursive // get -r DIR LOCAL writes the remote tree's names below LOCAL
 		a.touch(word{s: local, glob: strings.ContainsAny(local, "*?[")}, opWrite)
+		a.members = false
 	case "lcd":
 		a.chdir(word{s: args[0]})
 	case "lmkdir":
@@ -187,10 +235,12 @@ func (a *analyzer) sftpCommand(line string, depth int) {
 // curlUploadGlobs records curl -T's value as the glob curl makes of it: curl expands "{a,b}" and
 // "[a-z]" in an upload's name itself, quoted or not (curl -T '.e[m-o]v' uploads .env).
 func (a *analyzer) curlUploadGlobs(s *segment) {
-	for v := range optionValues(s, "-T", "--upload-file") {
-		if !strings.ContainsAny(v.s, "{[") {
+	for i, w := range s.words {
+		v, ok := curlUploadValue(s, i)
+		if !ok || !strings.ContainsAny(v.s, "{[") {
 			continue
 		}
+		v.dynamic = v.dynamic || w.dynamic
 		names, ok := curlSets(v.s, 64)
 		if !ok {
 			a.touch(word{s: v.s, dynamic: true}, opRead)
@@ -199,6 +249,29 @@ func (a *analyzer) curlUploadGlobs(s *segment) {
 			a.touch(word{s: name, dynamic: v.dynamic, glob: strings.Contains(name, "[")}, opRead)
 		}
 	}
+}
+
+// curlUploadValue returns the value of the upload option at word i: -T FILE, -TFILE, a bundle
+// ending in T, --upload-file FILE or =FILE, or a prefix of it curl takes for it (--upload).
+func curlUploadValue(s *segment, i int) (word, bool) {
+	v := s.words[i].s
+	name, val, hasVal := strings.Cut(v, "=")
+	switch {
+	case len(name) >= len("--up") && strings.HasPrefix("--upload-file", name):
+		if hasVal {
+			return s.words[i].with(val), true
+		}
+	case len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.Contains(v, "T"):
+		if j := strings.IndexByte(v, 'T'); j < len(v)-1 {
+			return s.words[i].with(v[j+1:]), true // -TFILE, -sTFILE
+		}
+	default:
+		return word{}, false
+	}
+	if i+1 < len(s.words) {
+		return s.words[i+1], true
+	}
+	return word{}, false
 }
 
 // curlSets expands curl's "{a,b}" sets in a name (curl does not nest them), at most limit names;
