@@ -32,6 +32,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"firewall":                     {[]string{"iptables -F"}, nil},
 	"user-management":              {[]string{"useradd eve", "passwd root"}, nil},
 	"scheduled-jobs":               {[]string{"crontab -e", "at now", "crontab -", "crontab -r"}, []string{"crontab -l", "at -l"}},
+	"scheduled-jobs-timer":         {[]string{"systemd-run --user --on-calendar=hourly /tmp/x", "systemd-run --on-active 1h true", "systemd-run --on-cal daily x"}, []string{"systemd-run --user --scope make test"}},
 	"system-package-install":       {[]string{"apt-get install -y jq", "apt remove vim", "yum install x", "apk add curl", "brew install x"}, []string{"apt list --installed"}},
 	"system-package-install-flags": {[]string{"pacman -S vim", "dpkg -i x.deb", "rpm -U x.rpm"}, []string{"rpm -q bash"}},
 	"global-package-install":       {[]string{"npm install -g x", "npm i --global x", "pnpm add -g x"}, []string{"npm install", "npm install left-pad"}},
