@@ -19,6 +19,7 @@ type target struct {
 	dynamic   bool
 	glob      bool
 	recursive bool
+	members   bool // an extraction's destination: what it holds may be written (extractInto)
 }
 
 // ruleMatch is the outcome of matching the rule pack against every segment.
@@ -295,7 +296,7 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 	if an != nil {
 		for _, r := range an.paths {
 			resolved, known := resolveTarget(r.cwd, r.raw)
-			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive})
+			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members})
 		}
 	}
 	return out, nil

@@ -95,7 +95,7 @@ func classCatalogue() []classCase {
 		c.Args.Cwd = dir
 		return c
 	}
-	return []classCase{
+	return append([]classCase{
 		// Links reach a file under another name: those the kernel makes under /proc are followed, as
 		// the kernel follows them, before the path policy is consulted; one the agent makes is a
 		// read of everything below its target.
@@ -306,7 +306,7 @@ func classCatalogue() []classCase {
 		{abbrev, "sort --out", sh(`sort --out=/root/.bashrc payload`), noWriteD, sh(`sort --out=build/sorted.txt notes.txt`), false},
 		{abbrev, "sort --o", sh(`sort --o ~/.bashrc payload`), noWriteD, sh(`sort --reverse notes.txt`), false},
 		{abbrev, "cp --target-dir", sh(`cp --target-dir=/etc/cron.d payload`), noWriteD, sh(`cp --target-dir=build notes.txt`), false},
-		{abbrev, "tar --dir", sh(`tar -xf a.tar --dir=/etc`), asked(RulePrefixAutonomy + "system_modify"), sh(`tar -xf a.tar --dir=build`), true},
+		{abbrev, "tar --dir", sh(`tar -xf a.tar --dir=/opt/a`), asked(RulePrefixAutonomy + "system_modify"), sh(`tar -xf a.tar --dir=build`), true},
 		{abbrev, "git show --output", sh(`git show --output=/root/.bashrc HEAD:payload`), noWriteD, sh(`git log --output=build/log.txt`), false},
 
 		// Programs that write where the engine took them to read.
@@ -795,7 +795,7 @@ func classCatalogue() []classCase {
 		{code, "ZDOTDIR, where zsh reads its start-up files", sh(`ZDOTDIR=. zsh -c 'ls'`), opaque, sh(`zsh -c 'ls'`), false},
 		{code, "GCONV_PATH, glibc's charset modules", sh(`GCONV_PATH=. git log -1`), denied(RuleLibraryInjection), sh(`LC_ALL=C git log -1`), false},
 		{abbrev, "terraform's -auto-approve spelt with two dashes", sh(`terraform apply --auto-approve`), denied(dc + "terraform-auto-approve"), sh(`terraform plan --out=tfplan`), false},
-	}
+	}, dataCatalogue()...)
 }
 
 func TestBypassClasses(t *testing.T) {

@@ -21,6 +21,11 @@ const homesDir = "/home"
 // zero-access file such as .env with it, which the engine cannot rule out, so it asks.
 func (p *Policy) containmentFailure(targets []target, cwd string, approved bool) *failure {
 	for _, t := range targets {
+		if t.members && !t.dynamic && !approved {
+			if f := p.extractInto(t, cwd); f != nil {
+				return f
+			}
+		}
 		if !t.recursive && !t.dynamic && t.glob && t.op == opDelete {
 			if f := p.wildcardDelete(t, cwd); f != nil {
 				return f

@@ -20,6 +20,10 @@ var gitSubValueOps = map[string]map[string]pathOp{
 	"fast-import":    {"--export-marks": opWrite, "--import-marks": opRead, "--import-marks-if-exists": opRead},
 	"fast-export":    {"--export-marks": opWrite, "--import-marks": opRead},
 	"config":         {"-f": opWrite, "--file": opWrite},
+	// git apply --directory=ROOT and git am --directory=ROOT put ROOT before every path in the
+	// patch: it is written below ROOT.
+	"apply": {"--directory": opWrite},
+	"am":    {"--directory": opWrite},
 }
 
 // gitConfigReads are git config's options that only read the file it names.

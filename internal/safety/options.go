@@ -29,7 +29,7 @@ func (s *segment) hasFlag(f string) bool {
 // --checkpoint-action, curl --cookie not --cookie-jar).
 //
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
-var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}, cmdCurl: {"--cookie", "--output"}}
+var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}, cmdCurl: {"--cookie", "--output", "--netrc"}}
 
 // expandLong returns the one option of opts that name abbreviates (or equals), or name itself
 // when it abbreviates none or several.
@@ -304,6 +304,8 @@ func codeOption(s *segment) string {
 		}
 	case cmdGit:
 		return gitCode(s)
+	case "jq", "gojq", "jaq":
+		return jqModules(s)
 	case "go":
 		if len(s.operands) > 0 && s.operands[0].s == cmdEnv && (s.hasFlag("-w") || s.hasFlag("-u")) {
 			return "env -w (it changes the go command's settings for later calls)"

@@ -105,7 +105,7 @@ var argSpecs = map[string]argSpec{
 	cmdScp:    {op: opRead, lastOp: opWrite, restOp: opRead},
 
 	"tee": {op: opWrite}, "touch": {op: opWrite}, "mkdir": {op: opWrite}, "mkfifo": {op: opWrite},
-	"mknod": {op: opWrite}, "truncate": {op: opWrite}, "patch": {op: opWrite, valueOps: map[string]pathOp{"-o": opWrite}},
+	"mknod": {op: opWrite}, "truncate": {op: opWrite}, "patch": {op: opWrite, valueOps: map[string]pathOp{"-o": opWrite, "-d": opWrite, "--directory": opWrite}},
 	"vi": {op: opWrite}, "vim": {op: opWrite}, "nvim": {op: opWrite}, "nano": {op: opWrite},
 	"emacs": {op: opWrite}, "ed": {op: opWrite}, "code": {op: opWrite},
 
@@ -147,6 +147,8 @@ var argSpecs = map[string]argSpec{
 	"less":  {valueOps: map[string]pathOp{"-o": opWrite, "--log-file": opWrite, "-O": opWrite, "--LOG-FILE": opWrite}},
 	"tar":   {valueOps: map[string]pathOp{"-f": opWrite, optFile: opWrite, "-C": opWrite, "--directory": opWrite}},
 	"unzip": {valueOps: map[string]pathOp{"-d": opWrite}},
+	// cpio -i -D DIR extracts below DIR (cpio -p DIR: extractionPaths).
+	cmdCpio: {valueOps: map[string]pathOp{"-D": opWrite, "--directory": opWrite}},
 	"zip":   {},
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
 
@@ -208,12 +210,16 @@ func (a *analyzer) argPaths(idx int) {
 	a.optionValues(seg, spec)
 	if nameList(seg) {
 		a.touch(word{s: placeholderXargs, dynamic: true}, opRead)
+		a.listFiles(seg)
 	}
 	if spec.noPaths {
 		return
 	}
+	if extracts(seg) {
+		a.extractionPaths(seg)
+	}
 	switch {
-	case seg.name == "tar":
+	case seg.name == cmdTar || seg.name == cmdBsdtar:
 		a.tarPaths(seg)
 		return
 	case seg.name == "zip":
@@ -233,7 +239,7 @@ func (a *analyzer) argPaths(idx int) {
 		a.gitGlobalPaths(seg)
 	}
 	search := recursiveSearch(seg)
-	a.recursive = recursiveOp(seg) || search
+	a.recursive = recursiveOp(seg) || search || gitTakesIgnored(seg)
 	defer func() { a.recursive = false }()
 	ops := seg.operands
 	op := operandOp(seg, spec)
@@ -244,6 +250,9 @@ func (a *analyzer) argPaths(idx int) {
 	if search && len(ops) == 0 {
 		// grep -r, rg, ag and ack without a path search the working directory.
 		a.touch(word{s: "."}, opRead)
+	}
+	if a.cloudCopyPaths(seg) {
+		return // its operands read as the program reads them, option values skipped
 	}
 	a.programPaths(seg)
 	a.operandPaths(remoteOperands(seg, ops), op, spec)
@@ -277,13 +286,27 @@ func (a *analyzer) programPaths(seg *segment) {
 		}
 		a.gitObjectPaths(seg)
 		a.gitWrites(seg)
+		a.gitConfigFiles(seg)
+		a.gitApplyInto(seg)
+		a.gitIgnoredFiles(seg)
 	case cmdCurl:
 		a.curlURLEncoded(seg)
 		a.downloadNames(seg)
+		a.curlNetrc(seg)
+		a.curlUploadGlobs(seg)
 	case cmdWget:
 		a.downloadNames(seg)
 	case "rg":
 		a.searchGlobs(seg)
+	case "yq":
+		a.yqLoads(seg)
+	case cmdSocat:
+		a.socatPaths(seg)
+	case cmdKubectl, cmdOC:
+		a.kubectlFromFile(seg)
+	default:
+		a.servedDirectory(seg)
+		a.configSetWrites(seg)
 	}
 }
 
@@ -774,6 +797,9 @@ func (a *analyzer) curlURLEncoded(s *segment) {
 func (a *analyzer) formFile(w word, val string, op pathOp) {
 	p := strings.TrimLeft(val, "@<")
 	a.touch(w.with(p), op)
+	if q, ok := curlQuoted(p); ok {
+		a.touch(w.with(q), op) // @"name": curl's quoted file name
+	}
 	if before, _, ok := strings.Cut(p, ";"); ok && before != "" && p != val {
 		a.touch(w.with(before), op)
 	}

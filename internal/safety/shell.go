@@ -100,6 +100,7 @@ type pathRef struct {
 	dynamic   bool
 	glob      bool
 	recursive bool // the operation covers everything below the path (rm -r, cp -r, tar c)
+	members   bool // a directory an extraction writes members into, by names the engine does not see
 }
 
 // finding is a structural verdict on a command (not from a rule pack).
@@ -258,6 +259,7 @@ type analyzer struct {
 	work      int        // units of work spent so far (maxWork)
 	env       []string   // assignments for the next recorded command
 	recursive bool       // the operands being recorded are acted on recursively
+	members   bool       // the write being recorded is an extraction's destination directory
 	unrolled  int        // how many times the loops around the code being analysed run its body (1 outside loops)
 	madeLink  bool       // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	feed      *stdinFeed // what feeds the commands being analysed that run elsewhere (remote.go)
@@ -751,6 +753,9 @@ func (a *analyzer) envVar(name, val string, depth int) {
 		// git checks files out below it, in any later git command that sees it (gitWrites).
 		a.touch(word{s: val}, opWrite)
 	}
+	if gitTraceVar(name) {
+		a.traceTarget(word{s: val}) // GIT_TRACE=/root/.bashrc appends git's trace to the file
+	}
 	name = strings.ToUpper(name)
 	switch {
 	case injectionEnvVars[name]:
@@ -915,7 +920,7 @@ func (a *analyzer) touch(w word, op pathOp) {
 		// Below a computed directory only absolute and home paths are known.
 		cwd, dynamic = "", dynamic || !isAbsOrHome(expandHome(w.s))
 	}
-	a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: cwd, op: op, dynamic: dynamic, glob: w.glob, recursive: a.recursive && op != opWrite})
+	a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: cwd, op: op, dynamic: dynamic, glob: w.glob, recursive: a.recursive && op != opWrite, members: a.members && op == opWrite})
 }
 
 // command records one simple command and follows whatever it runs in turn.

@@ -138,6 +138,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		}
 	}
 	a.remoteCommand(idx, redirs, depth)
+	a.sftpBatch(idx, redirs, depth)
 	if why := codeOption(&a.out.segments[idx]); why != "" {
 		a.opaque(idx, why)
 	}
@@ -434,6 +435,7 @@ func xargsTransforms(opts []word) bool {
 // shell analyses what a shell runs: the -c script, a here-document or here-string on stdin, or a
 // script file (opaque).
 func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
+	a.shellStartupFile(idx)
 	words := a.out.segments[idx].words
 	i, hasC := shellOptions(words)
 	switch {

@@ -1,0 +1,172 @@
+package safety
+
+import (
+	"slices"
+	"strings"
+)
+
+// Cloud storage CLIs copy local files to a bucket and back, file by file or a whole directory:
+// aws s3 cp|mv|sync, gsutil cp|mv|rsync, gcloud storage cp|mv|rsync, rclone
+// copy|sync|move|copyto|moveto|bisync, azcopy copy|sync, az storage blob|file
+// upload-batch|download-batch|download. Their local sources are read, recursively when the
+// command copies directories (aws s3 sync ~ s3://b uploads ~/.ssh), and their local destination
+// is written (aws s3 cp s3://b/x ~/.bashrc).
+
+// cloudCopyVerb is a copying subcommand: the words that name it, whether it always copies
+// directories, the options that make it do so, and its options that take a value (aws's are
+// awsValued).
+type cloudCopyVerb struct {
+	recursive  bool
+	recursives []string
+	valued     []string
+}
+
+var gsutilVerb = cloudCopyVerb{recursives: []string{"-r", "-R"}, valued: strings.Fields("-a -z -j -x -L -s -h -o -p -u")}
+
+var rcloneVerb = cloudCopyVerb{recursive: true, valued: strings.Fields("--include --exclude --filter --filter-from " +
+	"--include-from --exclude-from --files-from --config --log-file --transfers --checkers --bwlimit --max-age " +
+	"--min-age --max-size --min-size --backup-dir --suffix --compare-dest --copy-dest --max-transfer --log-level " +
+	"--stats --retries --timeout --contimeout --max-depth --order-by")}
+
+// cloudCopyVerbs are keyed by the program and its subcommand words.
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
+var cloudCopyVerbs = map[string]cloudCopyVerb{
+	"aws s3 cp":            {recursives: []string{"--recursive"}},
+	"aws s3 mv":            {recursives: []string{"--recursive"}},
+	"aws s3 sync":          {recursive: true},
+	"gsutil cp":            gsutilVerb,
+	"gsutil mv":            gsutilVerb,
+	"gsutil rsync":         gsutilVerb,
+	"gcloud storage cp":    {recursives: []string{"-r", "-R", "--recursive"}},
+	"gcloud storage mv":    {recursives: []string{"-r", "-R", "--recursive"}},
+	"gcloud storage rsync": {recursive: true},
+	"rclone copy":          rcloneVerb,
+	"rclone sync":          rcloneVerb,
+	"rclone move":          rcloneVerb,
+	"rclone copyto":        rcloneVerb,
+	"rclone moveto":        rcloneVerb,
+	"rclone bisync":        rcloneVerb,
+	"azcopy copy":          {recursives: []string{"--recursive"}},
+	"azcopy cp":            {recursives: []string{"--recursive"}},
+	"azcopy sync":          {recursive: true},
+	"az storage blob":      {},
+	"az storage file":      {},
+	"az storage fs":        {},
+}
+
+// awsValued are aws s3 cp|mv|sync's options, and aws's own, that take a value (aws takes a unique
+// prefix of one). Any other option is taken to take none, so the word after it is judged as a
+// path too: an option the list misses can only add a path, never hide one.
+var awsValued = strings.Fields("--exclude --include --acl --sse --sse-c --sse-c-key --sse-kms-key-id " +
+	"--sse-c-copy-source --sse-c-copy-source-key --storage-class --grants --website-redirect --content-type " +
+	"--cache-control --content-disposition --content-encoding --content-language --expires --metadata " +
+	"--metadata-directive --copy-props --expected-size --request-payer --source-region --region --profile " +
+	"--endpoint-url --output --query --color --ca-bundle --cli-read-timeout --cli-connect-timeout " +
+	"--cli-binary-format --page-size --checksum-mode --checksum-algorithm")
+
+// cloudCopyPrograms are the programs of cloudCopyVerbs.
+var cloudCopyPrograms = strings.Fields("aws gsutil gcloud rclone azcopy az")
+
+// cloudCopyPaths records the local paths a cloud storage copy reads and writes, and reports
+// whether they are all its operands name (az's other options are read as any command's).
+func (a *analyzer) cloudCopyPaths(s *segment) bool {
+	if !slices.Contains(cloudCopyPrograms, s.name) {
+		return false
+	}
+	ops := s.operands
+	var key strings.Builder
+	key.WriteString(s.name)
+	var verb cloudCopyVerb
+	found, last := false, ""
+	for i := 0; i < len(ops) && i < 3 && !found; i++ {
+		key.WriteByte(' ')
+		key.WriteString(ops[i].s)
+		verb, found = cloudCopyVerbs[key.String()]
+		last = ops[i].s
+	}
+	if !found {
+		return false
+	}
+	if s.name == "az" {
+		a.azStoragePaths(s)
+		return false
+	}
+	// The verb is the first word that spells it: the paths follow it.
+	at := slices.IndexFunc(s.words[1:], func(w word) bool { return w.s == last }) + 1
+	var paths []word
+	for i := at + 1; i < len(s.words); i++ {
+		v := s.words[i].s
+		if len(v) > 1 && v[0] == '-' && !s.words[i].dynamic {
+			if !strings.Contains(v, "=") && cloudTakesValue(s.name, v, verb) {
+				i++
+			}
+			continue
+		}
+		paths = append(paths, s.words[i])
+	}
+	recursive := verb.recursive || slices.ContainsFunc(verb.recursives, s.hasFlag)
+	saved := a.recursive
+	defer func() { a.recursive = saved }()
+	for i, w := range paths {
+		if !cloudLocal(s.name, w.s) {
+			continue
+		}
+		if i == len(paths)-1 && len(paths) > 1 {
+			a.touch(w, opWrite)
+			continue
+		}
+		a.recursive = recursive
+		a.touch(w, opRead)
+		a.recursive = saved
+	}
+	return true
+}
+
+// cloudTakesValue says whether a cloud copy's option takes the next word.
+func cloudTakesValue(prog, opt string, verb cloudCopyVerb) bool {
+	if prog == cmdAWS {
+		return len(opt) > 3 && slices.ContainsFunc(awsValued, func(b string) bool { return strings.HasPrefix(b, opt) })
+	}
+	if slices.Contains(verb.valued, opt) {
+		return true
+	}
+	return false
+}
+
+// cloudLocal says whether a copy operand is a local path: not a URL (s3://, gs://, https://), not
+// stdin, and for rclone not a remote ("name:path", a colon before any slash).
+func cloudLocal(prog, v string) bool {
+	if v == "" || v == "-" || strings.Contains(v, "://") {
+		return false
+	}
+	if prog == "rclone" {
+		if i := strings.IndexByte(v, ':'); i >= 0 && !strings.Contains(v[:i], "/") {
+			return false
+		}
+	}
+	return true
+}
+
+// azStoragePaths records what az storage's batch commands read and write: upload-batch's
+// --source (-s) directory, recursively, download-batch's --destination (-d) and download's
+// --file (-f), written.
+func (a *analyzer) azStoragePaths(s *segment) {
+	switch {
+	case slices.ContainsFunc(s.operands, func(w word) bool { return w.s == "upload-batch" }):
+		if src, ok := optionValue(s, "-s", "--source"); ok {
+			saved := a.recursive
+			a.recursive = true
+			a.touch(src, opRead)
+			a.recursive = saved
+		}
+	case slices.ContainsFunc(s.operands, func(w word) bool { return w.s == "download-batch" }):
+		if dst, ok := optionValue(s, "-d", "--destination"); ok {
+			a.touch(dst, opWrite)
+		}
+	case slices.ContainsFunc(s.operands, func(w word) bool { return w.s == "download" }):
+		if dst, ok := optionValue(s, "-f", "--file"); ok {
+			a.touch(dst, opWrite)
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package safety
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// placeholderMembers stands for the files an archive or patch writes where the command lets its
+// own names, not a directory the command gives, decide: an absolute or climbing member name, a
+// rewritten one.
+const placeholderMembers = "$MEMBERS"
+
+// Extraction programs whose options say where the members go.
+const (
+	cmdTar    = "tar"
+	cmdBsdtar = "bsdtar"
+	cmdUnzip  = "unzip"
+	cmdCpio   = "cpio"
+	cmdPatch  = "patch"
+)
+
+// anywhereMembers says why an extraction or a patch writes its members where their own names,
+// or a rewrite of them, lead rather than below the directory it is given, or "": tar's -P
+// (--absolute-names, bsdtar's --absolute-paths) keeps a member's leading "/" and its "..";
+// --transform (GNU tar) and -s (bsdtar) rewrite each name, so "s,^,.git/hooks/," puts every
+// member there; unzip -: keeps "../"; cpio copy-in keeps absolute names unless told
+// --no-absolute-filenames; git apply --unsafe-paths applies outside the work tree. What the names
+// are is inside the archive or patch, which the engine does not read.
+func anywhereMembers(s *segment) string {
+	switch s.name {
+	case cmdTar, cmdBsdtar:
+		return tarAnywhere(s)
+	case cmdUnzip:
+		if s.hasFlag("-:") {
+			return "unzip -: keeps members' \"../\""
+		}
+	case cmdCpio:
+		if (s.hasFlag("-i") || s.hasFlag("--extract")) && !s.hasFlag("--no-absolute-filenames") {
+			return "cpio copy-in keeps members' absolute names unless given --no-absolute-filenames"
+		}
+	case cmdGit:
+		if len(s.operands) > 0 && s.operands[0].s == subApply && s.hasFlag("--unsafe-paths") {
+			return "git apply --unsafe-paths writes outside the work tree"
+		}
+	}
+	return ""
+}
+
+// tarAnywhere is anywhereMembers for tar and bsdtar.
+func tarAnywhere(s *segment) string {
+	switch {
+	case !tarExtracts(s):
+		return ""
+	case s.hasFlag("-P") || s.hasFlag("--absolute-names") || s.hasFlag("--absolute-paths") || oldTarBundleHas(s, 'P'):
+		return "tar -P keeps members' absolute names and their \"..\""
+	case s.name == cmdTar && (s.hasFlag("--transform") || s.hasFlag("--xform")) || s.name == cmdBsdtar && s.hasFlag("-s"):
+		return "a rewrite of the member names puts them where it says"
+	}
+	return ""
+}
+
+// tarExtracts says whether tar (or bsdtar) extracts, by an option or an old-style bundle.
+func tarExtracts(s *segment) bool {
+	_, extract := tarMode(s)
+	return extract || oldTarBundleHas(s, 'x')
+}
+
+// oldTarBundleHas says whether tar's first word is an old-style bundle ("xPf") holding c.
+func oldTarBundleHas(s *segment, c byte) bool {
+	return len(s.words) > 1 && !s.words[1].dynamic && !strings.HasPrefix(s.words[1].s, "-") &&
+		isOldTarBundle(s.words[1].s) && strings.IndexByte(s.words[1].s, c) >= 0
+}
+
+// extractionPaths records what an extraction or patch writes beyond the directory it is given:
+// members whose names decide where they go (anywhereMembers), which could be any path, asked
+// for as a computed write target; cpio's and patch's destination directories; 7-Zip's -oDIR.
+func (a *analyzer) extractionPaths(s *segment) {
+	if why := anywhereMembers(s); why != "" {
+		a.touch(word{s: placeholderMembers + " (" + why + ")", dynamic: true}, opWrite)
+	}
+	defer a.extractionDir(s)
+	switch s.name {
+	case cmdCpio:
+		// cpio -p DIR copies the files it is told into DIR; -D DIR extracts below DIR.
+		if s.hasFlag("-p") || s.hasFlag("--pass-through") {
+			for _, w := range s.operands {
+				a.touch(w, opWrite)
+			}
+		}
+	case "7z", "7za", "7zr":
+		// 7z x ARCHIVE -oDIR: the output directory is attached to -o.
+		for _, w := range s.words[1:] {
+			if d, ok := strings.CutPrefix(w.s, "-o"); ok && d != "" {
+				a.touch(w.with(d), opWrite)
+			}
+		}
+	}
+}
+
+// extractionPrograms are the programs extractionPaths reads, beyond git.
+var extractionPrograms = strings.Fields("tar bsdtar unzip cpio patch 7z 7za 7zr")
+
+// extracts says whether extractionPaths has anything to read in s.
+func extracts(s *segment) bool {
+	return slices.Contains(extractionPrograms, s.name) || s.name == cmdGit && len(s.operands) > 0 && s.operands[0].s == subApply
+}
+
+// bsdtar reads tar's options (and -s PATTERN, its rewrite of member names).
+func init() {
+	argSpecs[cmdBsdtar] = argSpecs[cmdTar]
+	valueOptions[cmdBsdtar] = append(slices.Clip(valueOptions[cmdTar]), "-s")
+	codeOptions[cmdBsdtar] = codeOptions[cmdTar]
+}
+
+// extractInto asks about an extraction (or a patch) into a directory that holds a path the policy
+// protects against writing, other than a project directory's own (.git is there, and archives
+// and patches are extracted and applied in projects all the time): tar -xf x.tar -C ~ writes
+// ~/.bashrc when the archive has a member of that name, which only the archive says.
+func (p *Policy) extractInto(t target, cwd string) *failure {
+	dir := containerOf(t.path, cwd)
+	if dir == "" || dir == "." || p.workspace != "" && under(dir, p.workspace) || cwd != "" && under(dir, cwd) {
+		return nil // the project's own directories; / and the directories above it are judged
+	}
+	v, inside, ok := p.paths.containedVerdict(dir, opWrite)
+	if !ok {
+		return nil
+	}
+	return &failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleDynamicWriteTarget,
+		msg: fmt.Sprintf("extraction into %q writes whatever names the archive or patch holds, and the directory holds %q, which the %s path policy protects (pattern %q); the engine cannot see the names, so it needs human approval", t.raw, inside, v.kind, v.pattern)}
+}
+
+// extractionDir records the directory an extraction or patch writes its members below, the
+// working directory unless an option names another, for extractInto.
+func (a *analyzer) extractionDir(s *segment) {
+	var dir word
+	found := false
+	switch s.name {
+	case cmdTar, cmdBsdtar:
+		if !tarExtracts(s) {
+			return
+		}
+		dir, found = directoryOption(s, "-C")
+	case cmdUnzip:
+		dir, found = optionValue(s, "-d", "-d")
+	case cmdCpio:
+		switch {
+		case (s.hasFlag("-p") || s.hasFlag("--pass-through")) && len(s.operands) > 0:
+			dir, found = s.operands[0], true
+		case s.hasFlag("-i") || s.hasFlag("--extract"):
+			dir, found = directoryOption(s, "-D")
+		default:
+			return
+		}
+	case cmdPatch:
+		dir, found = directoryOption(s, "-d")
+	case "7z", "7za", "7zr":
+		for _, w := range s.words[1:] {
+			if d, ok := strings.CutPrefix(w.s, "-o"); ok && d != "" {
+				dir, found = w.with(d), true
+			}
+		}
+	default:
+		return
+	}
+	if !found {
+		dir = word{s: "."}
+	}
+	// The directory an option names is recorded as a write already: mark it.
+	for i := len(a.out.paths) - 1; i >= 0 && found; i-- {
+		if r := &a.out.paths[i]; r.raw == dir.s && r.op == opWrite {
+			r.members = true
+			return
+		}
+	}
+	a.members = true
+	a.touch(dir, opWrite)
+	a.members = false
+}
+
+// gitApplyInto records the directory git apply writes below outside a repository: the working
+// directory (after git -C), as patch does (cd ~ && git apply x.diff writes ~/.bashrc when the
+// patch names it). Inside the project extractInto leaves it alone.
+func (a *analyzer) gitApplyInto(s *segment) {
+	if len(s.operands) == 0 || s.operands[0].s != subApply || s.hasFlag("--check") || s.hasFlag("--stat") || s.hasFlag("--numstat") {
+		return
+	}
+	a.members = true
+	a.touch(word{s: "."}, opWrite)
+	a.members = false
+}
+
+// directoryOption is the value of a program's directory option, short or --directory, the long one
+// also by any prefix of it down to --di, as getopt_long takes it (tar --dir=DIR).
+func directoryOption(s *segment, short string) (word, bool) {
+	const long = "--directory"
+	for n := len(long); n >= len("--di"); n-- {
+		if v, ok := optionValue(s, short, long[:n]); ok {
+			return v, true
+		}
+	}
+	return word{}, false
+}

@@ -1,0 +1,290 @@
+package safety
+
+import (
+	"slices"
+	"strings"
+)
+
+// Programs that read a file their expression, an option's default or a mode names, not an
+// operand.
+
+// jqModules returns why a jq program loads code or data from a file, or "": import and include
+// read a module (or, "import PATH as $x", a JSON file) found along the search path, whose
+// defaults ("~/.jq", "$ORIGIN/../lib") a relative path climbs out of
+// (import "../../root/.docker/config" as $c reads /root/.docker/config.json).
+func jqModules(s *segment) string {
+	for _, w := range s.operands {
+		if jqKeyword(w.s, "import") || jqKeyword(w.s, "include") {
+			return "a jq module imported from a file"
+		}
+	}
+	return ""
+}
+
+// jqKeyword says whether prog uses kw as a directive: the word alone, not part of a name or a
+// field (.include), followed by a string.
+func jqKeyword(prog, kw string) bool {
+	for i := 0; ; {
+		j := strings.Index(prog[i:], kw)
+		if j < 0 {
+			return false
+		}
+		j += i
+		i = j + len(kw)
+		if j > 0 && (identByte(prog[j-1]) || prog[j-1] == '.' || prog[j-1] == '$') || i < len(prog) && identByte(prog[i]) {
+			continue
+		}
+		if rest := strings.TrimLeft(prog[i:], " \t\n"); strings.HasPrefix(rest, `"`) {
+			return true
+		}
+	}
+}
+
+// identByte says whether c can be part of a jq or yq identifier.
+func identByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// yqLoads records the files a yq expression loads: load("f"), load_str, load_xml, load_props,
+// load_base64 (and strload) read the file their argument names, a string literal, or a file
+// computed from the document (ask).
+func (a *analyzer) yqLoads(s *segment) {
+	for _, w := range s.operands {
+		expr := w.s
+		for i := 0; ; {
+			j := strings.Index(expr[i:], "load")
+			if j < 0 {
+				break
+			}
+			j += i
+			i = j + len("load")
+			if j > 0 && identByte(expr[j-1]) && !strings.HasSuffix(expr[:j], "str") {
+				continue // "unload", a field .payload
+			}
+			for i < len(expr) && identByte(expr[i]) {
+				i++ // load_str, load_props, ...
+			}
+			rest := strings.TrimLeft(expr[i:], " \t\n")
+			if !strings.HasPrefix(rest, "(") {
+				continue
+			}
+			arg, _, closed := strings.Cut(rest[1:], ")")
+			arg = strings.TrimSpace(arg)
+			if f, ok := yqString(arg); ok && closed {
+				a.touch(w.with(f), opRead)
+			} else {
+				a.touch(word{s: "load(" + arg + ")", dynamic: true}, opRead)
+			}
+		}
+	}
+}
+
+// yqString returns the text of a yq string literal, "..." or '...' without escapes.
+func yqString(arg string) (string, bool) {
+	if len(arg) < 2 || arg[0] != arg[len(arg)-1] || arg[0] != '"' && arg[0] != '\'' {
+		return "", false
+	}
+	inner := arg[1 : len(arg)-1]
+	if strings.ContainsAny(inner, "\"'\\") {
+		return "", false
+	}
+	return inner, true
+}
+
+// curlNetrc records the file curl -n (--netrc, --netrc-optional) reads logins from and sends to
+// the server, ~/.netrc, as --netrc-file ~/.netrc names it; --netrc-file names another.
+func (a *analyzer) curlNetrc(s *segment) {
+	if (s.hasFlag("-n") || s.hasFlag("--netrc") || s.hasFlag("--netrc-optional")) && !s.hasFlag("--netrc-file") {
+		a.touch(word{s: "~/.netrc"}, opRead)
+	}
+}
+
+// git's subcommands that take in ignored files when told to.
+const (
+	gitSubAdd   = "add"
+	gitSubStash = "stash"
+)
+
+// gitTakesIgnored says whether git add --force or git stash --all takes in ignored files too,
+// read recursively below their pathspecs (gitIgnoredFiles).
+func gitTakesIgnored(s *segment) bool {
+	if s.name != cmdGit || len(s.operands) == 0 {
+		return false
+	}
+	switch s.operands[0].s {
+	case gitSubAdd:
+		return s.hasFlag("-f") || s.hasFlag("--force")
+	case gitSubStash:
+		return s.hasFlag("-a") || s.hasFlag("--all")
+	}
+	return false
+}
+
+// gitIgnoredFiles records what git add --force and git stash --all take in besides the tracked
+// files: the ignored ones, .env among them, which a commit or the stash then holds and git log -p
+// or git stash show prints. git add -f -A (no pathspec) and git stash -a take the whole tree.
+func (a *analyzer) gitIgnoredFiles(s *segment) {
+	if !gitTakesIgnored(s) {
+		return
+	}
+	switch s.operands[0].s {
+	case gitSubAdd:
+		if len(s.operands) == 1 && (s.hasFlag("-A") || s.hasFlag("--all")) {
+			a.touchTree()
+		}
+	case gitSubStash:
+		ops := s.operands[1:]
+		if len(ops) > 0 && (ops[0].s == "push" || ops[0].s == "save") {
+			ops = ops[1:]
+		}
+		if len(ops) == 0 {
+			a.touchTree()
+		}
+	}
+}
+
+// touchTree records a recursive read of the working directory.
+func (a *analyzer) touchTree() {
+	saved := a.recursive
+	a.recursive = true
+	a.touch(word{s: "."}, opRead)
+	a.recursive = saved
+}
+
+// servedDirectory records the directory a file server publishes, read recursively: whoever
+// connects, the agent with curl among them, reads every file below it (python3 -m http.server
+// serves the working directory, .env with it; -d ~ the home). Its default is the working directory.
+func (a *analyzer) servedDirectory(s *segment) {
+	dir, found, serves := servedDir(s)
+	if !serves {
+		return
+	}
+	if !found {
+		dir = word{s: "."}
+	}
+	saved := a.recursive
+	a.recursive = true
+	a.touch(dir, opRead)
+	a.recursive = saved
+}
+
+// dirServers serve the directory of their first operand.
+var dirServers = strings.Fields("http-server serve miniserve darkhttpd")
+
+// servedDir returns the directory a file server publishes, whether the command names it, and
+// whether the command is a file server at all.
+func servedDir(s *segment) (dir word, found, serves bool) {
+	switch {
+	case strings.HasPrefix(s.name, "python") || strings.HasPrefix(s.name, "pypy"):
+		if len(s.words) < 3 || s.words[1].s != "-m" || !slices.Contains(pythonServers, s.words[2].s) {
+			return word{}, false, false
+		}
+		dir, found = directoryOption(s, "-d")
+	case s.name == "httpd": // busybox httpd -h DIR
+		dir, found = optionValue(s, "-h", "--home")
+	case s.name == "twistd":
+		dir, found = optionValue(s, "--path", "--path")
+	case slices.Contains(dirServers, s.name):
+		dir, found = firstPositional(s.words[1:])
+	case s.name == "caddy":
+		if len(s.operands) == 0 || s.operands[0].s != "file-server" {
+			return word{}, false, false
+		}
+		dir, found = optionValue(s, "-r", "--root")
+	case s.name == "npx" || s.name == "pnpx" || s.name == "bunx":
+		if len(s.operands) == 0 || !slices.Contains(dirServers, s.operands[0].s) {
+			return word{}, false, false
+		}
+		at := slices.IndexFunc(s.words, func(w word) bool { return w.s == s.operands[0].s })
+		dir, found = firstPositional(s.words[at+1:])
+	default:
+		return word{}, false, false
+	}
+	return dir, found, true
+}
+
+// pythonServers are the modules that serve the working directory (uploadserver also writes
+// what is uploaded into it).
+var pythonServers = strings.Fields("http.server SimpleHTTPServer uploadserver")
+
+// firstPositional returns the first word that is neither an option nor an option's value (the
+// word after an option without "=" is taken for its value).
+func firstPositional(words []word) (word, bool) {
+	for i := 0; i < len(words); i++ {
+		v := words[i].s
+		if strings.HasPrefix(v, "-") && !words[i].dynamic {
+			if !strings.Contains(v, "=") {
+				i++
+			}
+			continue
+		}
+		return words[i], true
+	}
+	return word{}, false
+}
+
+// kubectlFromFile records what kubectl create configmap|secret --from-file (and
+// --from-env-file) reads: a directory's files with it ("--from-file=." holds .env), which the
+// object then carries into the cluster and kubectl get -o yaml prints.
+//
+//nolint:goconst // option spellings read best literally
+func (a *analyzer) kubectlFromFile(s *segment) {
+	for _, long := range []string{"--from-file", "--from-env-file"} {
+		for v := range optionValues(s, long, long) {
+			if _, src, ok := strings.Cut(v.s, "="); ok {
+				v = v.with(src)
+			}
+			saved := a.recursive
+			a.recursive = true
+			a.touch(v, opRead)
+			a.recursive = saved
+		}
+	}
+}
+
+// shellStartupFile records the file an interactive bash runs first (--rcfile FILE, --init-file
+// FILE): it is read, and its code runs where the engine cannot see it (bash --rcfile .env -ixc
+// exit traces every assignment in .env).
+func (a *analyzer) shellStartupFile(idx int) {
+	words := a.out.segments[idx].words
+	for i := 1; i+1 < len(words); i++ {
+		if v := words[i].s; v == "--rcfile" || v == "--init-file" {
+			a.touch(words[i+1], opRead)
+			a.opaque(idx, "a start-up file ("+v+")")
+			return
+		}
+		if !strings.HasPrefix(words[i].s, "-") {
+			return
+		}
+	}
+}
+
+// listFiles records the file a command reads its list of names from, which it reads like any
+// other (tar -T .env prints each line in an error): tar -T/--files-from FILE, rsync --files-from
+// FILE, spelt apart (the "=" forms are read as any option's value).
+//
+//nolint:goconst // option spellings read best literally
+func (a *analyzer) listFiles(s *segment) {
+	short, long := "", ""
+	switch s.name {
+	case cmdTar, cmdBsdtar:
+		short, long = "-T", "--files-from"
+	case cmdRsync:
+		long = "--files-from"
+	default:
+		for _, o := range nameListOptions[s.name] {
+			if strings.HasPrefix(o, "--files0") || o == "--files" {
+				short, long = o, o
+			}
+		}
+	}
+	if long == "" {
+		return
+	}
+	if short == "" {
+		short = long
+	}
+	if v, ok := optionValue(s, short, long); ok && v.s != "-" {
+		a.touch(v, opRead)
+	}
+}

@@ -1,0 +1,324 @@
+package safety
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Programs that move data between a file and the network, read as their own parsers read
+// their words: socat's addresses, sftp's batch of commands.
+
+const cmdSocat = "socat"
+
+// socatFileTypes are socat's address types whose first parameter is a local file or socket
+// (FILE is OPEN's old name); a bare address with a "/" is GOPEN.
+var socatFileTypes = map[string]bool{"OPEN": true, "FILE": true, "GOPEN": true, "CREATE": true, "CREAT": true,
+	"PIPE": true, "UNIX-CONNECT": true, "UNIX-LISTEN": true, "UNIX-SENDTO": true, "UNIX-RECVFROM": true,
+	"UNIX-RECV": true, "UNIX-CLIENT": true, "UNIX": true, "LOCAL": true}
+
+// socatFileOptions are address options whose value is a file: read (certificates, keys, a
+// readline history, which is also written) or written (a lock file, a link to a pty).
+var socatFileOptions = map[string]pathOp{"cert": opRead, "key": opRead, "cafile": opRead, "capath": opRead,
+	"dhparam": opRead, "dhparams": opRead, "history": opWrite, "history-file": opWrite, "lockfile": opWrite,
+	"waitlock": opWrite, "link": opWrite, "symbolic-link": opWrite}
+
+// socatValued are socat's options that take the next word; -lf, -r and -R name files it writes
+// (its log, and dumps of what passes each way), -L and -W lock files.
+var socatValued = map[string]pathOp{"-b": 0, "-t": 0, "-T": 0, "-lp": 0, "-L": opWrite, "-W": opWrite,
+	"-lf": opWrite, "-r": opWrite, "-R": opWrite}
+
+// socatPaths records the files socat's two addresses name (each may be a pair, "A!!B"), and
+// those its options write. With -u data flows from the first address to the second, with -U the
+// other way; otherwise both ways, so a file address is read and written. CREATE only writes.
+func (a *analyzer) socatPaths(s *segment) {
+	w := s.words
+	n := 0
+	for i := 1; i < len(w); i++ {
+		v := w[i].s
+		if op, ok := socatValued[v]; ok && i+1 < len(w) {
+			i++
+			if op != 0 {
+				a.touch(w[i], op)
+			}
+			continue
+		}
+		if len(v) > 1 && v[0] == '-' && !w[i].dynamic {
+			continue
+		}
+		n++
+		reads, writes := true, true
+		switch {
+		case s.hasFlag("-u"):
+			reads, writes = n == 1, n != 1
+		case s.hasFlag("-U"):
+			reads, writes = n != 1, n == 1
+		}
+		for addr := range strings.SplitSeq(v, "!!") {
+			a.socatAddress(w[i].with(addr), reads, writes)
+		}
+	}
+}
+
+// socatAddress records the files one address names.
+func (a *analyzer) socatAddress(addr word, reads, writes bool) {
+	head, opts, _ := strings.Cut(addr.s, ",")
+	typ, param, hasParam := strings.Cut(head, ":")
+	switch {
+	case addr.dynamic:
+		a.touch(addr, opRead)
+	case hasParam && socatFileTypes[strings.ToUpper(typ)]:
+		if strings.EqualFold(typ, "CREATE") || strings.EqualFold(typ, "CREAT") {
+			reads, writes = false, true
+		}
+		a.socatFile(addr.with(param), reads, writes)
+	case !hasParam && strings.Contains(head, "/"):
+		a.socatFile(addr.with(head), reads, writes)
+	}
+	for opts != "" {
+		var opt string
+		opt, opts, _ = strings.Cut(opts, ",")
+		if k, v, ok := strings.Cut(opt, "="); ok && v != "" {
+			if op, ok := socatFileOptions[strings.ToLower(k)]; ok {
+				a.touch(addr.with(v), op)
+			}
+		}
+	}
+}
+
+func (a *analyzer) socatFile(f word, reads, writes bool) {
+	if reads {
+		a.touch(f, opRead)
+	}
+	if writes {
+		a.touch(f, opWrite)
+	}
+}
+
+// sftpBatch reads what sftp is told to do when it runs a batch of commands: a here-document's or
+// here-string's text is read line by line (put reads a local file, get writes one, lcd moves,
+// "!CMD" runs CMD in a local shell); a batch file (-b FILE) or one fed from a file or a pipe is
+// code the engine cannot see.
+func (a *analyzer) sftpBatch(idx int, redirs []*syntax.Redirect, depth int) {
+	seg := &a.out.segments[idx]
+	if seg.name != cmdSFTP {
+		return
+	}
+	b, hasB := optionValue(seg, "-b", "-b")
+	if hasB && b.s != "-" {
+		a.opaque(idx, "an sftp batch file, whose commands read and write local files and run local commands")
+		return
+	}
+	var body *syntax.Word
+	fed := len(seg.pipeFrom) > 0
+	for _, r := range redirs {
+		if readsStdin(r) {
+			fed, body = true, stdinBody(r)
+		}
+	}
+	switch {
+	case !fed:
+		return
+	case body == nil:
+		a.opaque(idx, "sftp commands on standard input, which read and write local files and run local commands")
+		return
+	}
+	text := a.render(body)
+	if text.dynamic {
+		a.opaque(idx, "sftp commands computed at run time")
+		return
+	}
+	saved := a.cwd
+	defer func() { a.cwd = saved }()
+	for line := range strings.SplitSeq(text.s, "\n") {
+		line = strings.TrimLeft(strings.TrimSpace(line), "-@")
+		if line == "!" {
+			// A shell of its own, which reads the rest of the batch as its commands.
+			a.opaque(idx, "an sftp batch that starts a local shell")
+			return
+		}
+		a.sftpCommand(line, depth)
+	}
+}
+
+// sftpWords splits an sftp command line as sftp does: blanks separate words, single and double
+// quotes group them, a backslash escapes the next character.
+func sftpWords(line string) []string {
+	var out []string
+	var b strings.Builder
+	in, quote := false, byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == '\\' && i+1 < len(line) && quote != '\'':
+			i++
+			b.WriteByte(line[i])
+			in = true
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == '"' || c == '\''):
+			quote, in = c, true
+		case quote == 0 && (c == ' ' || c == '\t'):
+			if in {
+				out = append(out, b.String())
+				b.Reset()
+				in = false
+			}
+		default:
+			b.WriteByte(c)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// sftpCommand records what one sftp batch command does here: the local side of put (read) and get
+// (written: the name given, or the remote file's base name), lcd, and a local shell command.
+// The remote side is judged as scp's is, below the remote home.
+//
+//nolint:goconst // sftp's commands read best literally
+func (a *analyzer) sftpCommand(line string, depth int) {
+	if cmd, ok := strings.CutPrefix(line, "!"); ok {
+		if strings.TrimSpace(cmd) != "" {
+			a.script(cmd, depth+1)
+		}
+		return
+	}
+	f := sftpWords(line)
+	var args []string
+	recursive := false
+	for _, x := range f[min(1, len(f)):] {
+		if !strings.HasPrefix(x, "-") {
+			args = append(args, x)
+		} else if strings.ContainsAny(x, "rR") {
+			recursive = true // put -r, get -R: a directory and everything below it
+		}
+	}
+	if len(f) == 0 || len(args) == 0 {
+		return
+	}
+	saved := a.recursive
+	defer func() { a.recursive = saved }()
+	a.recursive = recursive
+	remote := func(p string) word {
+		if !strings.HasPrefix(p, "/") {
+			p = "~/" + p
+		}
+		return word{s: p}
+	}
+	switch strings.ToLower(f[0]) {
+	case "put", "mput", "reput":
+		a.touch(word{s: args[0], glob: strings.ContainsAny(args[0], "*?[")}, opRead)
+		if len(args) > 1 {
+			a.touch(remote(args[1]), opWrite)
+		}
+	case "get", "mget", "reget":
+		a.touch(remote(args[0]), opRead)
+		local := path.Base(args[0])
+		if len(args) > 1 {
+			local = args[1]
+		}
+		a.members = recursive // get -r DIR LOCAL writes the remote tree's names below LOCAL
+		a.touch(word{s: local, glob: strings.ContainsAny(local, "*?[")}, opWrite)
+		a.members = false
+	case "lcd":
+		a.chdir(word{s: args[0]})
+	case "lmkdir":
+		a.touch(word{s: args[0]}, opWrite)
+	}
+}
+
+// curlUploadGlobs records curl -T's value as the glob curl makes of it: curl expands "{a,b}" and
+// "[a-z]" in an upload's name itself, quoted or not (curl -T '.e[m-o]v' uploads .env).
+func (a *analyzer) curlUploadGlobs(s *segment) {
+	for i, w := range s.words {
+		v, ok := curlUploadValue(s, i)
+		if !ok || !strings.ContainsAny(v.s, "{[") {
+			continue
+		}
+		v.dynamic = v.dynamic || w.dynamic
+		names, ok := curlSets(v.s, 64)
+		if !ok {
+			a.touch(word{s: v.s, dynamic: true}, opRead)
+		}
+		for _, name := range names {
+			a.touch(word{s: name, dynamic: v.dynamic, glob: strings.Contains(name, "[")}, opRead)
+		}
+	}
+}
+
+// curlUploadValue returns the value of the upload option at word i: -T FILE, -TFILE, a bundle
+// ending in T, --upload-file FILE or =FILE, or a prefix of it curl takes for it (--upload).
+func curlUploadValue(s *segment, i int) (word, bool) {
+	v := s.words[i].s
+	name, val, hasVal := strings.Cut(v, "=")
+	switch {
+	case len(name) >= len("--up") && strings.HasPrefix("--upload-file", name):
+		if hasVal {
+			return s.words[i].with(val), true
+		}
+	case len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.Contains(v, "T"):
+		if j := strings.IndexByte(v, 'T'); j < len(v)-1 {
+			return s.words[i].with(v[j+1:]), true // -TFILE, -sTFILE
+		}
+	default:
+		return word{}, false
+	}
+	if i+1 < len(s.words) {
+		return s.words[i+1], true
+	}
+	return word{}, false
+}
+
+// curlSets expands curl's "{a,b}" sets in a name (curl does not nest them), at most limit names;
+// past that, or with a set left open, it reports false.
+func curlSets(name string, limit int) ([]string, bool) {
+	out := []string{""}
+	for rest := name; rest != ""; {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			for i := range out {
+				out[i] += rest
+			}
+			break
+		}
+		end := strings.IndexByte(rest[open:], '}')
+		alts := strings.Split(rest[open+1:open+max(end, 1)], ",")
+		if end < 0 || len(out)*len(alts) > limit {
+			return nil, false
+		}
+		next := make([]string, 0, len(out)*len(alts))
+		for _, o := range out {
+			for _, alt := range alts {
+				next = append(next, o+rest[:open]+alt)
+			}
+		}
+		out, rest = next, rest[open+end+1:]
+	}
+	return out, true
+}
+
+// curlQuoted returns the file name of a curl form value written in double quotes
+// (-F 'f=@".env";type=text/plain'), with curl's backslash escapes removed.
+func curlQuoted(p string) (string, bool) {
+	if len(p) < 2 || p[0] != '"' {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 1; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\' && i+1 < len(p):
+			i++
+			b.WriteByte(p[i])
+		case c == '"':
+			return b.String(), true
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "", false
+}
