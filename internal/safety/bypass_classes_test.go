@@ -17,7 +17,7 @@ import (
 // classRules is bypassRules plus the project commands and rules the global-option class needs.
 var classRules = ProjectRules{
 	Workspace: "/workspace",
-	Commands: append(append([]ProjectCommand(nil), bypassRules.Commands...),
+	Commands: append(append(append([]ProjectCommand(nil), bypassRules.Commands...), runCommands...),
 		ProjectCommand{ID: "test", Command: "make test"}, ProjectCommand{ID: "lint", Command: "make lint"},
 		ProjectCommand{ID: "deploy", Command: "make deploy", RequireConfirmation: true},
 		ProjectCommand{ID: "apply", Command: "terraform apply", RequireConfirmation: true},
@@ -95,7 +95,7 @@ func classCatalogue() []classCase {
 		c.Args.Cwd = dir
 		return c
 	}
-	return []classCase{
+	return append([]classCase{
 		// Links reach a file under another name: those the kernel makes under /proc are followed, as
 		// the kernel follows them, before the path policy is consulted; one the agent makes is a
 		// read of everything below its target.
@@ -795,7 +795,7 @@ func classCatalogue() []classCase {
 		{code, "ZDOTDIR, where zsh reads its start-up files", sh(`ZDOTDIR=. zsh -c 'ls'`), opaque, sh(`zsh -c 'ls'`), false},
 		{code, "GCONV_PATH, glibc's charset modules", sh(`GCONV_PATH=. git log -1`), denied(RuleLibraryInjection), sh(`LC_ALL=C git log -1`), false},
 		{abbrev, "terraform's -auto-approve spelt with two dashes", sh(`terraform apply --auto-approve`), denied(dc + "terraform-auto-approve"), sh(`terraform plan --out=tfplan`), false},
-	}
+	}, runCatalogue()...)
 }
 
 func TestBypassClasses(t *testing.T) {

@@ -44,22 +44,25 @@ const (
 	rootDir   = "/root"
 
 	// Programs that print credentials, run commands elsewhere or mount host paths.
-	cmdKubectl   = "kubectl" // exec runs a command in a pod; cp copies from one
-	cmdOC        = "oc"      // OpenShift's kubectl
-	cmdDocker    = "docker"  // exec runs a command in a container; run mounts host paths
-	cmdPodman    = "podman"
-	cmdNerdctl   = "nerdctl"
-	cmdHelm      = "helm"
-	cmdAWS       = "aws"
-	cmdTerraform = "terraform"
-	cmdKustomize = "kustomize"
-	cmdRsync     = "rsync"
-	subRun       = "run"
-	subCreate    = "create"
-	subExec      = "exec"
-	subCp        = "cp"
-	cmdCurl      = "curl"
-	subSet       = "set"
+	cmdKubectl = "kubectl" // exec runs a command in a pod; cp copies from one
+	cmdOC      = "oc"      // OpenShift's kubectl
+	cmdDocker  = "docker"  // exec runs a command in a container; run mounts host paths
+	cmdPodman  = "podman"
+	cmdNerdctl = "nerdctl"
+	// docker-compose and podman-compose run mount -v/--volume like docker run.
+	cmdDockerCompose = "docker-compose"
+	cmdPodmanCompose = "podman-compose"
+	cmdHelm          = "helm"
+	cmdAWS           = "aws"
+	cmdTerraform     = "terraform"
+	cmdKustomize     = "kustomize"
+	cmdRsync         = "rsync"
+	subRun           = "run"
+	subCreate        = "create"
+	subExec          = "exec"
+	subCp            = "cp"
+	cmdCurl          = "curl"
+	subSet           = "set"
 )
 
 // optFile names a file holding the pattern or program (grep, sed, awk) or the archive (tar).

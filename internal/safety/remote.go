@@ -41,6 +41,8 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 		a.cwd = cwdUnknown
 		defer a.feeding(&seg, redirs)()
 		a.podCommand(&seg, depth)
+	case cmdDockerCompose, cmdPodmanCompose:
+		a.containerMounts(&seg)
 	case cmdDocker, cmdPodman, cmdNerdctl:
 		if containerVerb(&seg) != subExec {
 			a.containerMounts(&seg)
@@ -280,12 +282,17 @@ func remotePath(w word, base string) (word, bool) {
 // "-v ~/.aws:/a" the credentials. A named volume (no slash) is not a host path.
 func (a *analyzer) containerMounts(seg *segment) {
 	if createsVolume(seg) {
-		if dev, ro := volumeDevice(seg); dev.s != "" {
+		devs, ro := volumeDevice(seg)
+		for _, dev := range devs {
 			a.mountHost(dev, ro)
 		}
 		return
 	}
-	if !runsContainer(seg) {
+	if buildsImage(seg) {
+		a.buildReads(seg)
+		return
+	}
+	if !runsContainer(seg) && !makesPod(seg) && !composeRun(seg) {
 		return
 	}
 	words := seg.words
@@ -322,22 +329,34 @@ func createsVolume(seg *segment) bool {
 // --opt=KEY=VALUE): the device a local volume mounts when it is a path (type=none with o=bind
 // binds a host directory; a device such as /dev/sda1 is the host's disk; an NFS ":/export" is
 // not on this host), and whether its mount options say ro.
-func volumeDevice(seg *segment) (dev word, ro bool) {
+//
+// A bind's device without a slash ("device=etc") is a path too, relative to the directory of the
+// process that mounts it: dockerd's, which is "/", or podman's, the command's. It is read as both.
+func volumeDevice(seg *segment) (dev []word, ro bool) {
+	var device word
+	bind, hasDevice := false, false
 	for opt := range optionValues(seg, "-o", "--opt") {
 		// pflag reads "-o=device=/" as "-o device=/".
 		k, v, _ := strings.Cut(strings.TrimPrefix(opt.s, "="), "=")
 		switch strings.ToLower(k) {
 		case "device":
-			if strings.ContainsAny(v, "/~$") && !strings.HasPrefix(v, ":") {
-				dev = opt.with(v)
-			}
+			device, hasDevice = opt.with(v), true
 		case "o":
 			for o := range strings.SplitSeq(v, ",") {
 				ro = ro || o == "ro"
+				bind = bind || o == "bind" || o == "rbind"
 			}
 		}
 	}
-	return dev, ro
+	switch v := device.s; {
+	case !hasDevice || v == "" || strings.HasPrefix(v, ":"):
+		return nil, ro
+	case strings.ContainsAny(v, "/~$"):
+		return []word{device}, ro
+	case bind:
+		return []word{device, device.with("/" + v)}, ro
+	}
+	return nil, ro
 }
 
 // containerVerb is a container CLI's verb, also when spelled "container VERB" (docker container
@@ -430,7 +449,8 @@ func mountSource(spec string) (src string, ro, host bool) {
 		case "readonly", "ro":
 			ro = v == "" || v == "true" || v == "1"
 		case "type":
-			bind = strings.EqualFold(v, "bind")
+			// podman's type=glob binds every host file its source matches.
+			bind = strings.EqualFold(v, "bind") || strings.EqualFold(v, "glob")
 		case "volume-opt":
 			if o, path, ok := strings.Cut(v, "="); ok && strings.EqualFold(o, "device") {
 				device = path
