@@ -310,8 +310,14 @@ func codeOption(s *segment) string {
 		}
 	case cmdSed:
 		return sedCode(s)
-	case "sqlite3":
+	case "sqlite3", "duckdb":
 		return sqliteCode(s)
+	case "psql", "mysql", "mariadb", "mongo", "mongosh":
+		return dbClientCode(s)
+	case cmdPodman:
+		if kubePlay(s) {
+			return "kube play's YAML (its pods' hostPath volumes and commands)"
+		}
 	case cmdAwk, cmdGawk, "mawk", "nawk":
 		return awkCode(s)
 	}

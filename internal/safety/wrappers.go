@@ -131,6 +131,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		if why := runsCode(&a.out.segments[idx]); why != "" {
 			a.opaque(idx, why)
 		}
+		a.dbClientInput(idx, redirs)
 		if spec, ok := wrappers[name]; ok {
 			a.unwrap(idx, spec, redirs, depth)
 		} else if opts, ok := interpreters[name]; ok {
