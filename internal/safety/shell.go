@@ -261,6 +261,7 @@ type analyzer struct {
 	unrolled  int        // how many times the loops around the code being analysed run its body (1 outside loops)
 	madeLink  bool       // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	feed      *stdinFeed // what feeds the commands being analysed that run elsewhere (remote.go)
+	procIn    []int      // segments of the <(...) substitutions in the statement being analysed, which feed its command
 }
 
 // climbs says whether a path has a ".." component.
@@ -389,6 +390,9 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	if a.err != nil || s == nil {
 		return
 	}
+	savedProc := a.procIn
+	a.procIn = nil
+	defer func() { a.procIn = savedProc }()
 	for _, r := range s.Redirs {
 		a.redirect(r, depth)
 	}
@@ -653,7 +657,15 @@ func (a *analyzer) nested(n syntax.Node, depth int) {
 			a.sub(n.Stmts, depth)
 			return false
 		case *syntax.ProcSubst:
+			first := len(a.out.segments)
 			a.sub(n.Stmts, depth)
+			if n.Op == syntax.CmdIn {
+				// What <(...) prints, the command reads as a file: a script given to an
+				// interpreter, or standard input with "< <(...)" — as if it were piped in.
+				for i := first; i < len(a.out.segments); i++ {
+					a.procIn = append(a.procIn, i)
+				}
+			}
 			return false
 		}
 		return true
@@ -797,6 +809,10 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 		return
 	}
 	a.env = env
+	if len(a.procIn) > 0 {
+		pipeFrom = append(pipeFrom[:len(pipeFrom):len(pipeFrom)], a.procIn...)
+		a.procIn = nil
+	}
 	a.command(words, redirs, pipeFrom, depth)
 	if assignsByName(words) {
 		// Its own arguments were resolved before it ran; nothing after it is.
