@@ -262,6 +262,7 @@ type analyzer struct {
 	madeLink  bool       // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	feed      *stdinFeed // what feeds the commands being analysed that run elsewhere (remote.go)
 	procIn    []int      // segments of the <(...) substitutions in the statement being analysed, which feed its command
+	procOut   []int      // segments of its >(...) substitutions, which its command feeds
 }
 
 // climbs says whether a path has a ".." component.
@@ -390,9 +391,9 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	if a.err != nil || s == nil {
 		return
 	}
-	savedProc := a.procIn
-	a.procIn = nil
-	defer func() { a.procIn = savedProc }()
+	savedIn, savedOut := a.procIn, a.procOut
+	a.procIn, a.procOut = nil, nil
+	defer func() { a.procIn, a.procOut = savedIn, savedOut }()
 	for _, r := range s.Redirs {
 		a.redirect(r, depth)
 	}
@@ -659,11 +660,14 @@ func (a *analyzer) nested(n syntax.Node, depth int) {
 		case *syntax.ProcSubst:
 			first := len(a.out.segments)
 			a.sub(n.Stmts, depth)
-			if n.Op == syntax.CmdIn {
-				// What <(...) prints, the command reads as a file: a script given to an
-				// interpreter, or standard input with "< <(...)" — as if it were piped in.
-				for i := first; i < len(a.out.segments); i++ {
+			// What <(...) prints, the command reads as a file: a script given to an
+			// interpreter, or standard input with "< <(...)" — as if it were piped in. What the
+			// command writes to >(...) is the standard input of the commands there (tee >(sh)).
+			for i := first; i < len(a.out.segments); i++ {
+				if n.Op == syntax.CmdIn {
 					a.procIn = append(a.procIn, i)
+				} else {
+					a.procOut = append(a.procOut, i)
 				}
 			}
 			return false
@@ -813,7 +817,16 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 		pipeFrom = append(pipeFrom[:len(pipeFrom):len(pipeFrom)], a.procIn...)
 		a.procIn = nil
 	}
+	outer := len(a.out.segments)
 	a.command(words, redirs, pipeFrom, depth)
+	if len(a.procOut) > 0 && outer < len(a.out.segments) {
+		// The command (and what feeds it) feeds its >(...) substitutions' commands.
+		feed := append(pipeFrom[:len(pipeFrom):len(pipeFrom)], outer)
+		for _, i := range a.procOut {
+			a.out.segments[i].pipeFrom = append(a.out.segments[i].pipeFrom, feed...)
+		}
+		a.procOut = nil
+	}
 	if assignsByName(words) {
 		// Its own arguments were resolved before it ran; nothing after it is.
 		a.vars.poison()
