@@ -263,6 +263,7 @@ type analyzer struct {
 	feed      *stdinFeed // what feeds the commands being analysed that run elsewhere (remote.go)
 	procIn    []int      // segments of the <(...) substitutions in the statement being analysed, which feed its command
 	procOut   []int      // segments of its >(...) substitutions, which its command feeds
+	fetched   []string   // files curl and wget wrote earlier on the line (downloads.go)
 }
 
 // climbs says whether a path has a ".." component.
