@@ -7,7 +7,7 @@ package safety
 // project that builds and runs containers declares them.
 var runCommands = []ProjectCommand{
 	{ID: "docker-build", Command: "docker build ..."}, {ID: "docker-buildx", Command: "docker buildx build ..."},
-	{ID: "docker-run", Command: "docker run ..."}, {ID: "podman-run", Command: "podman run ..."},
+	{ID: "docker-run", Command: "docker run ..."}, {ID: "docker-save", Command: "docker save ..."}, {ID: "docker-export", Command: "docker export ..."}, {ID: "podman-run", Command: "podman run ..."},
 	{ID: "docker-volume", Command: "docker volume create ..."}, {ID: "podman-pod", Command: "podman pod create ..."},
 	{ID: "compose-run", Command: "docker compose run ..."}, {ID: "docker-compose-run", Command: "docker-compose run ..."},
 	{ID: "psql", Command: "psql ..."}, {ID: "mysql", Command: "mysql ..."}, {ID: "mongosh", Command: "mongosh ..."},
@@ -40,6 +40,11 @@ func runCatalogue() []classCase {
 		{mount, "a build context of the home directory", sh(`docker build -f Dockerfile ~`), zeroD, sh(`docker build -f docker/Dockerfile docker/`), false},
 		{mount, "a named build context of /", sh(`docker buildx build --build-context host=/ .`), zeroD, sh(`docker buildx build --build-context base=docker-image://alpine:3 .`), false},
 		{mount, "a named build context, =-attached", sh(`docker build --build-context=k=/home .`), zeroD, sh(`docker build --build-context=assets=./assets .`), false},
+		{mount, "a --mount volume whose local driver binds a relative device", sh(`docker run --mount type=volume,src=x,dst=/h,volume-opt=type=none,volume-opt=o=bind,volume-opt=device=etc alpine`), zeroD, sh(`docker run --mount type=volume,src=x,dst=/h,volume-opt=type=tmpfs,volume-opt=device=tmpfs alpine`), false},
+		{mount, "docker save into a git hook", sh(`docker save -o .git/hooks/pre-commit img`), denied(RulePrefixPathPolicy + "noWrite"), sh(`docker save -o img.tar img`), false},
+		{mount, "a container's file system exported over a start-up file", sh(`docker container export --output ~/.profile c`), denied(RulePrefixPathPolicy + "noWrite"), sh(`docker export -o rootfs.tar c`), false},
+		{mount, "a build's result written into .git/hooks", sh(`docker buildx build -o type=tar,dest=.git/hooks/post-checkout .`), denied(RulePrefixPathPolicy + "noWrite"), sh(`docker buildx build --output type=local,dest=dist .`), false},
+		{mount, "a build's image id file in .git/hooks", sh(`docker build --iidfile .git/hooks/pre-push .`), denied(RulePrefixPathPolicy + "noWrite"), sh(`docker build --iidfile build/iid .`), false},
 		{mount, "a build secret's source", sh(`docker build --secret id=aws,src=$HOME/.aws/credentials .`), zeroD, sh(`docker build --secret id=npm,env=NPM_TOKEN .`), false},
 		{mount, "a build's ssh key file", sh(`docker buildx build --ssh default=~/.ssh/id_ed25519 .`), zeroD, sh(`docker buildx build --ssh default .`), false},
 		// A database client's own commands that run a program or touch a file here are opaque, as

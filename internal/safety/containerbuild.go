@@ -61,6 +61,27 @@ func (a *analyzer) buildReads(seg *segment) {
 			a.mountHost(v.with(p), true)
 		}
 	}
+	// What the build writes: its result (-o DIR, --output type=local,dest=DIR, a tar's dest) and
+	// the image id and metadata files.
+	for v := range optionValues(seg, "-o", "--output") {
+		dest := v.s
+		if strings.Contains(dest, "=") {
+			dest = ""
+			for f := range strings.SplitSeq(v.s, ",") {
+				if k, p, _ := strings.Cut(f, "="); k == "dest" {
+					dest = p
+				}
+			}
+		}
+		if dest != "" && dest != "-" {
+			a.touch(v.with(dest), opWrite)
+		}
+	}
+	for _, o := range []string{"--iidfile", "--metadata-file"} {
+		for v := range optionValues(seg, o, o) {
+			a.touch(v, opWrite)
+		}
+	}
 	for v := range optionValues(seg, "--secret", "--secret") {
 		for f := range strings.SplitSeq(v.s, ",") {
 			if k, p, _ := strings.Cut(f, "="); k == "src" || k == "source" {
@@ -74,5 +95,24 @@ func (a *analyzer) buildReads(seg *segment) {
 				a.touch(v.with(f), opRead)
 			}
 		}
+	}
+}
+
+// savesImage reports whether a segment writes an image or a container's file system to a file
+// with -o/--output: save, image save, export, container export.
+func savesImage(seg *segment) bool {
+	switch v := containerVerb(seg); {
+	case v == "save" || v == "export":
+		return true
+	case v == "image":
+		return len(seg.operands) > 1 && seg.operands[1].s == "save"
+	}
+	return false
+}
+
+// imageOutputs records the file save or export writes (-o FILE, --output=FILE, -oFILE).
+func (a *analyzer) imageOutputs(seg *segment) {
+	for v := range optionValues(seg, "-o", "--output") {
+		a.touch(v, opWrite)
 	}
 }

@@ -292,6 +292,10 @@ func (a *analyzer) containerMounts(seg *segment) {
 		a.buildReads(seg)
 		return
 	}
+	if savesImage(seg) {
+		a.imageOutputs(seg)
+		return
+	}
 	if !runsContainer(seg) && !makesPod(seg) && !composeRun(seg) {
 		return
 	}
@@ -302,8 +306,14 @@ func (a *analyzer) containerMounts(seg *segment) {
 		if !ok {
 			continue
 		}
-		if src, ro := volumeSource(spec.s, isMount); src != "" {
-			a.mountHost(spec.with(src), ro)
+		src, ro, device := volumeSource(spec.s, isMount)
+		if src == "" {
+			continue
+		}
+		a.mountHost(spec.with(src), ro)
+		if device && !strings.ContainsAny(src[:1], "/~$:") {
+			// A relative device is read from dockerd's working directory, "/", too.
+			a.mountHost(spec.with("/"+src), ro)
 		}
 	}
 }
@@ -434,13 +444,13 @@ const dockerRunBooleans = "ditPq"
 // a host path at all (a bind, or a volume the local driver binds to one with volume-opt=device).
 //
 //nolint:goconst // --mount's keys read best literally
-func mountSource(spec string) (src string, ro, host bool) {
+func mountSource(spec string) (src string, ro, host, isDevice bool) {
 	// docker reads --mount as one CSV record: a field may be quoted ("src=/a,b").
 	fields, err := csv.NewReader(strings.NewReader(spec)).Read()
 	if err != nil {
 		fields = strings.Split(spec, ",")
 	}
-	bind, device := false, ""
+	bind, bindOpt, device := false, false, ""
 	for _, f := range fields {
 		k, v, _ := strings.Cut(f, "=")
 		switch strings.ToLower(k) {
@@ -452,36 +462,46 @@ func mountSource(spec string) (src string, ro, host bool) {
 			// podman's type=glob binds every host file its source matches.
 			bind = strings.EqualFold(v, "bind") || strings.EqualFold(v, "glob")
 		case "volume-opt":
-			if o, path, ok := strings.Cut(v, "="); ok && strings.EqualFold(o, "device") {
-				device = path
+			o, val, _ := strings.Cut(v, "=")
+			switch strings.ToLower(o) {
+			case "device":
+				device = val
+			case "o":
+				for opt := range strings.SplitSeq(val, ",") {
+					bindOpt = bindOpt || opt == "bind" || opt == "rbind"
+				}
 			}
 		}
 	}
-	if device != "" {
-		return device, ro, true
+	// A device is a host path when it looks like one, or when the local driver binds it.
+	if device != "" && (strings.ContainsAny(device, "/~$") || bindOpt) {
+		return device, ro, true, true
 	}
-	return src, ro, bind
+	return src, ro, bind, false
 }
 
 // volumeSource is the host path of a -v or --mount spec and whether it is mounted read-only; ""
 // for a named volume or a mount of another type.
-func volumeSource(spec string, mount bool) (src string, ro bool) {
+//
+// A --mount bind's source, or a device the local driver binds, is a path even without a slash
+// ("src=etc" from the working directory; device reports the latter, which dockerd reads).
+func volumeSource(spec string, mount bool) (src string, ro, device bool) {
 	if mount {
 		var ok bool
-		if src, ro, ok = mountSource(spec); !ok {
-			return "", false
+		if src, ro, ok, device = mountSource(spec); !ok || src == "" {
+			return "", false, false
 		}
-	} else {
-		parts := strings.Split(spec, ":")
-		src = parts[0]
-		if len(parts) > 2 {
-			for o := range strings.SplitSeq(parts[len(parts)-1], ",") {
-				ro = ro || o == "ro" || o == "readonly"
-			}
+		return src, ro, device
+	}
+	parts := strings.Split(spec, ":")
+	src = parts[0]
+	if len(parts) > 2 {
+		for o := range strings.SplitSeq(parts[len(parts)-1], ",") {
+			ro = ro || o == "ro" || o == "readonly"
 		}
 	}
 	if !strings.ContainsAny(src, "/~$") && src != "." && src != ".." {
-		return "", false // a named volume
+		return "", false, false // a named volume
 	}
-	return src, ro
+	return src, ro, false
 }
