@@ -83,6 +83,11 @@ func runCatalogue() []classCase {
 		{destroy, "pkill of every process", sh(`pkill -9 .`), denied(dc + "kill-all-matching"), sh(`pkill -f 'node server.js'`), false},
 		{destroy, "pkill of every process, -f '.*'", sh(`pkill --signal KILL -f '.*'`), denied(dc + "kill-all-matching"), sh(`pkill -9 -f vite`), false},
 		{destroy, "a ref deleted by updating it to the zero id", sh(`git update-ref refs/heads/main 0000000000000000000000000000000000000000`), denied(dc + "git-update-ref-delete-oid"), sh(`git update-ref refs/heads/x HEAD`), false},
+		// A push made to force, delete or mirror by configuration rather than by push's options.
+		{destroy, "a force refspec set with git -c", sh(`git -c remote.origin.push=+refs/heads/*:refs/heads/* push`), denied(dc + "git-config-push-refspec"), sh(`git -c push.default=current push`), false},
+		{destroy, "a mirror push set with git -c, after -C", sh(`git -C . -c Remote.Origin.Mirror=1 push origin`), denied(dc + "git-config-push-refspec"), sh(`git -C . push origin main`), false},
+		{destroy, "a force refspec configured, then a plain push", sh(`git config remote.origin.push '+refs/heads/*:refs/heads/*' && git push`), asked(dc + "git-config-set-push-refspec"), sh(`git config push.autoSetupRemote true && git push`), false},
+		{destroy, "submodule deinit --force", sh(`git submodule deinit -f --all`), denied(dc + "git-submodule-force"), sh(`git submodule update --init --recursive`), false},
 		{destroy, "ref updates on standard input", sh(`git update-ref --stdin <<< 'delete refs/heads/main'`), asked(dc + "git-update-ref-stdin"), sh(`git rev-parse HEAD`), false},
 		// A package that is not the project's, fetched and run: asked at every level, as pip install is.
 		{fetched, "npx -y", sh(`npx -y evil-pkg`), asked(dc + "package-fetch-run"), sh(`npx tsc --noEmit`), false},
@@ -155,4 +160,18 @@ func init() {
 	rulePackExamples["git-update-ref-stdin"] = struct{ hits, misses []string }{
 		[]string{"git update-ref --stdin <<< 'delete refs/heads/main'", "git update-ref -z --stdin < refs.txt"},
 		[]string{"git update-ref refs/heads/x HEAD"}}
+}
+
+func init() {
+	rulePackExamples["git-config-push-refspec"] = struct{ hits, misses []string }{
+		[]string{"git -c remote.origin.push=+refs/heads/*:refs/heads/* push", "git -c remote.origin.mirror=true push origin",
+			"git -c remote.origin.push=:main push", "git --config-env=remote.origin.push=R push"},
+		[]string{"git -c push.default=current push", "git -c remote.origin.url=x fetch"}}
+	rulePackExamples["git-config-set-push-refspec"] = struct{ hits, misses []string }{
+		[]string{"git config remote.origin.push '+refs/heads/*:refs/heads/*'", "git config --local remote.origin.mirror true",
+			"git config set remote.origin.push :main"},
+		[]string{"git config remote.origin.url https://x/y.git", "git config push.autoSetupRemote true"}}
+	rulePackExamples["git-submodule-force"] = struct{ hits, misses []string }{
+		[]string{"git submodule deinit -f --all", "git submodule update --init --force", "git submodule --quiet deinit --force lib"},
+		[]string{"git submodule update --init --recursive", "git submodule deinit lib", "git submodule foreach -q git status"}}
 }
