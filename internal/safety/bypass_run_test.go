@@ -22,10 +22,11 @@ func runCatalogue() []classCase {
 	sh := shCall
 	opaque := asked(RuleOpaqueCode)
 	const (
-		mount   = "container mount"
-		escape  = "database client's shell escape"
-		destroy = "destructive operation"
-		fetched = "code fetched and run"
+		mount     = "container mount"
+		escape    = "database client's shell escape"
+		destroy   = "destructive operation"
+		fetched   = "code fetched and run"
+		respelled = "respelled program name"
 	)
 	return []classCase{
 		// What a container command reads from the host, beyond run's -v and --mount.
@@ -89,6 +90,12 @@ func runCatalogue() []classCase {
 		{destroy, "a force refspec configured, then a plain push", sh(`git config remote.origin.push '+refs/heads/*:refs/heads/*' && git push`), asked(dc + "git-config-set-push-refspec"), sh(`git config push.autoSetupRemote true && git push`), false},
 		{destroy, "submodule deinit --force", sh(`git submodule deinit -f --all`), denied(dc + "git-submodule-force"), sh(`git submodule update --init --recursive`), false},
 		{destroy, "ref updates on standard input", sh(`git update-ref --stdin <<< 'delete refs/heads/main'`), asked(dc + "git-update-ref-stdin"), sh(`git rev-parse HEAD`), false},
+		// An alias the line defines runs its text where a later command names it (in a shell that
+		// expands aliases, on a later line); each use is analysed as the text plus its arguments.
+		{respelled, "an alias for rm -rf /", sh("alias x='rm -rf /'\nx"), denied(dc + "rm-recursive-root"), sh(`rm -rf build`), false},
+		{respelled, "an alias for the program, the options at the use", sh("alias g=git\ng push -f origin main"), denied(dc + "git-push-force"), sh(`git push origin main`), false},
+		{respelled, "an alias for another alias", sh("alias a=b b='rm -rf ~'\na"), denied(dc + "rm-recursive-root"), sh(`rm -rf ./tmp`), false},
+		{respelled, "an alias whose text is computed", sh("alias x=\"$(echo rm) -rf /\"\nx"), opaque, sh(`echo rm`), false},
 		// A package that is not the project's, fetched and run: asked at every level, as pip install is.
 		{fetched, "npx -y", sh(`npx -y evil-pkg`), asked(dc + "package-fetch-run"), sh(`npx tsc --noEmit`), false},
 		{fetched, "npx of a pinned version", sh(`npx evil-pkg@latest`), asked(dc + "package-fetch-run"), sh(`npx @scope/tool --fix`), false},

@@ -255,15 +255,16 @@ type analyzer struct {
 	bodies    map[string][]funcBody // the bodies of the functions defined so far, by lower-cased name
 	traps     []pendingTrap         // the traps set by the scripts being analysed
 	err       *analysisError
-	work      int        // units of work spent so far (maxWork)
-	env       []string   // assignments for the next recorded command
-	recursive bool       // the operands being recorded are acted on recursively
-	unrolled  int        // how many times the loops around the code being analysed run its body (1 outside loops)
-	madeLink  bool       // a command before made or copied a link (madeFiles): a ".." may climb out of it
-	feed      *stdinFeed // what feeds the commands being analysed that run elsewhere (remote.go)
-	procIn    []int      // segments of the <(...) substitutions in the statement being analysed, which feed its command
-	procOut   []int      // segments of its >(...) substitutions, which its command feeds
-	fetched   []string   // files curl and wget wrote earlier on the line (downloads.go)
+	work      int             // units of work spent so far (maxWork)
+	env       []string        // assignments for the next recorded command
+	recursive bool            // the operands being recorded are acted on recursively
+	unrolled  int             // how many times the loops around the code being analysed run its body (1 outside loops)
+	madeLink  bool            // a command before made or copied a link (madeFiles): a ".." may climb out of it
+	feed      *stdinFeed      // what feeds the commands being analysed that run elsewhere (remote.go)
+	procIn    []int           // segments of the <(...) substitutions in the statement being analysed, which feed its command
+	procOut   []int           // segments of its >(...) substitutions, which its command feeds
+	fetched   []string        // files curl and wget wrote earlier on the line (downloads.go)
+	aliasText map[string]word // the aliases the line defined, by name (aliases.go)
 }
 
 // climbs says whether a path has a ".." component.

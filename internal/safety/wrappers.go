@@ -96,6 +96,7 @@ var interpreters = map[string]string{
 // follow analyses what a recorded segment runs in turn and the paths it touches.
 func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 	a.downloads(idx, redirs)
+	a.aliases(idx, depth)
 	seg := a.out.segments[idx]
 	switch name := seg.name; {
 	case name == "":
