@@ -57,8 +57,9 @@ func dbClientCode(s *segment) string {
 			return s.name + " " + f + " reads a script, or writes or pipes its output where the engine does not follow"
 		}
 	}
-	for _, w := range s.words[1:] {
-		if w.dynamic {
+	for i, w := range s.words[1:] {
+		// A computed connection string or name is data; computed command text is not known.
+		if w.dynamic && (commandTextOption(s.words[i].s) || commandTextOption(w.s)) {
 			return s.name + " is given commands computed at run time"
 		}
 		if m := re.FindString(w.s); m != "" {
@@ -112,4 +113,16 @@ func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 			a.opaque(idx, seg.name+" is fed a client command that runs a program or reads or writes a file here")
 		}
 	}
+}
+
+// commandTextOption reports whether a psql or mysql word is an option whose value is command
+// text (-c, --command, -e, --execute), given alone or with its value attached.
+func commandTextOption(v string) bool {
+	switch {
+	case v == "-c" || v == "-e" || v == "--command" || v == "--execute":
+		return true
+	case strings.HasPrefix(v, "--command=") || strings.HasPrefix(v, "--execute="):
+		return true
+	}
+	return len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v[len(v)-1:], "ce")
 }
