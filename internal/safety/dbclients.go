@@ -36,7 +36,8 @@ func dbClientCode(s *segment) string {
 	case "psql":
 		re, files = psqlClientCommand, []string{"-f", "--file", "-o", "--output", "-L", "--log-file"}
 	case "mysql", "mariadb":
-		re, files = mysqlClientCommand, []string{"--pager", "--tee", "--local-infile"}
+		// An option file can set pager= (a program) and a plugin is a library the client loads.
+		re, files = mysqlClientCommand, []string{"--pager", "--tee", "--local-infile", "--defaults-file", "--defaults-extra-file", "--plugin-dir", "--default-auth"}
 	case "mongo", "mongosh":
 		for _, f := range []string{"--eval", "-f", "--file"} {
 			if s.hasFlag(f) {

@@ -192,6 +192,9 @@ var codeEnvVars = map[string]bool{
 	// profile's credential_process run any program, and either names credentials the engine has
 	// not seen (the zero-access .kube/ and .aws/ are the ones it guards).
 	envKubeconfig: true, "KUBERC": true, "AWS_CONFIG_FILE": true, "AWS_SHARED_CREDENTIALS_FILE": true,
+	// psql's start-up file and mysql's option-file directory, which can run shell commands (\!,
+	// pager=).
+	"PSQLRC": true, "MYSQL_HOME": true,
 }
 
 // expansionEnvVars change what the shell makes of the words after them: HOME is what ~ and a bare
