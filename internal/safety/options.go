@@ -586,7 +586,14 @@ var envOptions = map[string]map[string]string{
 	"git":       {"GIT_DIR": gitDirOption, envGitWorkTree: gitWorkTreeOption},
 	"aws":       {"AWS_PROFILE": "--profile", "AWS_REGION": "--region", "AWS_DEFAULT_REGION": "--region"},
 	"terraform": {"TF_WORKSPACE": "-workspace"},
+	// npm reads its configuration from npm_config_* in any case: a global install spelt there.
+	"npm":  npmGlobalEnv,
+	"pnpm": npmGlobalEnv,
 }
+
+// npmGlobalEnv are the variables that make npm's and pnpm's install global (location=global).
+var npmGlobalEnv = map[string]string{"npm_config_global": "--global", "NPM_CONFIG_GLOBAL": "--global",
+	"npm_config_location": "--global", "NPM_CONFIG_LOCATION": "--global"}
 
 // envFlags adds the options a segment's environment gives its program: the global options that
 // environment variables stand for, and the words of GOFLAGS-style variables.
