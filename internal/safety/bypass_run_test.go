@@ -13,8 +13,8 @@ var runCommands = []ProjectCommand{
 	{ID: "psql", Command: "psql ..."}, {ID: "mysql", Command: "mysql ..."}, {ID: "mongosh", Command: "mongosh ..."},
 	{ID: "duckdb", Command: "duckdb ..."}, {ID: "podman-kube-down", Command: "podman kube down ..."},
 	{ID: "aws", Command: "aws ..."}, {ID: "gcloud", Command: "gcloud ..."}, {ID: "compose", Command: "docker compose ..."},
-	{ID: "redis", Command: "redis-cli ..."}, {ID: "pkill", Command: "pkill ..."}, {ID: "npx", Command: "npx ..."},
-	{ID: "go-run", Command: "go run ..."}, {ID: "wget", Command: "wget ..."}, {ID: "pnpm-exec", Command: "pnpm exec ..."}, {ID: "uv-run", Command: "uv run ..."},
+	{ID: "redis", Command: "redis-cli ..."}, {ID: "pkill", Command: "pkill ..."},
+	{ID: "go-run", Command: "go run ..."}, {ID: "wget", Command: "wget ..."},
 }
 
 func runCatalogue() []classCase {
@@ -100,10 +100,26 @@ func runCatalogue() []classCase {
 		{respelled, "an alias for the program, the options at the use", sh("alias g=git\ng push -f origin main"), denied(dc + "git-push-force"), sh(`git push origin main`), false},
 		{respelled, "an alias for another alias", sh("alias a=b b='rm -rf ~'\na"), denied(dc + "rm-recursive-root"), sh(`rm -rf ./tmp`), false},
 		{respelled, "an alias whose text is computed", sh("alias x=\"$(echo rm) -rf /\"\nx"), opaque, sh(`echo rm`), false},
+		// Runners run the command their arguments give, after a subcommand, an option or "--":
+		// the command is analysed as any wrapped command is.
+		{respelled, "uv run", sh(`uv run rm -rf /`), denied(dc + "rm-recursive-root"), sh(`uv run pytest -q`), false},
+		{respelled, "uv run after its own options", sh(`uv run --python 3.12 --with-editable . bash -c 'cat .env'`), zeroD, sh(`uv run --python 3.12 pytest`), false},
+		{respelled, "poetry run", sh(`poetry run git push --force`), denied(dc + "git-push-force"), sh(`poetry run pytest`), false},
+		{respelled, "npm exec --", sh(`npm exec -- rm -rf ~`), denied(dc + "rm-recursive-root"), sh(`npm test`), false},
+		{respelled, "npx -c", sh(`npx -c 'cat ~/.ssh/id_rsa'`), zeroD, sh(`npm ci`), false},
+		{respelled, "pnpm exec", sh(`pnpm exec kubectl delete ns prod`), asked(dc + "cluster-resource-delete"), sh(`pnpm exec vitest run`), false},
+		{respelled, "conda run -n", sh(`conda run -n base cat /etc/shadow`), zeroD, sh(`conda run -n env pytest`), false},
+		{respelled, "mise exec after --", sh(`mise exec node@20 -- rm -rf /`), denied(dc + "rm-recursive-root"), sh(`yarn exec jest`), false},
+		{respelled, "nix shell -c", sh(`nix shell nixpkgs#coreutils -c rm -rf /`), denied(dc + "rm-recursive-root"), sh(`nix shell nixpkgs#jq -c jq . x.json`), false},
+		{respelled, "systemd-run", sh(`systemd-run --user --scope -p MemoryMax=1G rm -rf ~`), denied(dc + "rm-recursive-root"), sh(`xvfb-run -a npm test`), false},
+		{respelled, "run0, systemd's sudo", sh(`run0 ls`), denied(dc + "privilege-escalation"), sh(`ls`), false},
+		{respelled, "xterm -e", sh(`xterm -e rm -rf /`), opaque, sh(`ls -la`), false},
+		{respelled, "nix-shell --run", sh(`nix-shell --run 'rm -rf /'`), opaque, sh(`nix shell nixpkgs#go -c go test ./...`), false},
+		{respelled, "direnv exec runs the .envrc", sh(`direnv exec . make test`), opaque, sh(`make test`), false},
 		// A package that is not the project's, fetched and run: asked at every level, as pip install is.
-		{fetched, "npx -y", sh(`npx -y evil-pkg`), asked(dc + "package-fetch-run"), sh(`npx tsc --noEmit`), false},
-		{fetched, "npx of a pinned version", sh(`npx evil-pkg@latest`), asked(dc + "package-fetch-run"), sh(`npx @scope/tool --fix`), false},
-		{fetched, "pnpm dlx", sh(`pnpm dlx evil-pkg`), asked(dc + "package-fetch-run"), sh(`pnpm exec vitest`), false},
+		{fetched, "npx -y", sh(`npx -y evil-pkg`), asked(dc + "package-fetch-run"), sh(`npm test`), false},
+		{fetched, "npx of a pinned version", sh(`npx evil-pkg@latest`), asked(dc + "package-fetch-run"), sh(`npm ci`), false},
+		{fetched, "pnpm dlx", sh(`pnpm dlx evil-pkg`), asked(dc + "package-fetch-run"), sh(`pnpm test`), false},
 		{fetched, "go run of a remote module", sh(`go run github.com/x/y@latest`), asked(dc + "package-fetch-run"), sh(`go run ./cmd/x`), false},
 		// A download read through a process substitution is a download piped in: a script the
 		// interpreter runs (python3 <(curl ...)), or its standard input (bash < <(curl ...)).
@@ -128,7 +144,7 @@ func runCatalogue() []classCase {
 		{fetched, "pip run by python -mpip, attached", sh(`python3 -mpip install evil-pkg`), asked(dc + "python-pip-install"), sh(`python3 -m pytest -q`), false},
 		{fetched, "gem's i", sh(`gem i evil-pkg`), asked(dc + "language-package-install"), sh(`go test ./...`), false},
 		{fetched, "nix run", sh(`nix run github:x/evil`), asked(dc + "package-fetch-run"), sh(`go vet ./...`), false},
-		{fetched, "uv run --with", sh(`uv run --with evil python x.py`), asked(dc + "package-fetch-run"), sh(`uv run pytest`), false},
+		{fetched, "uv run --with", sh(`uv run --with evil pytest`), asked(dc + "package-fetch-run"), sh(`pytest -q`), false},
 	}
 }
 
@@ -162,7 +178,7 @@ func init() {
 			[]string{"pkill -f 'node server.js'", "killall node", "pkill -9 python3"}},
 		"package-fetch-run": {[]string{"npx -y evil", "npx --yes create-x", "npx evil@latest", "npx @scope/evil@1.0.0", "npx -p evil bin",
 			"npx github:x/y", "npm exec --yes evil", "npm x -y -- evil", "pnpm dlx evil", "yarn dlx evil", "bunx evil@1", "uvx evil",
-			"uv tool run evil", "uv run --with evil python x.py", "uv pip install evil", "pipx run evil",
+			"uv tool run evil", "uv run --with evil pytest", "uv pip install evil", "pipx run evil",
 			"go run github.com/x/y@latest", "go install github.com/x/y@v1.2.3", "go run -mod=mod example.com/x@latest",
 			"go run -tags foo github.com/x/y@latest", "npx -q -y evil"},
 			[]string{"npx tsc --noEmit", "npx tsc -p .", "npx eslint .", "npx @scope/tool --fix", "npm exec eslint", "npm exec -- tsc -p .",

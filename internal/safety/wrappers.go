@@ -27,6 +27,7 @@ type wrapSpec struct {
 	longChdir  string   // long option for the same (env --chdir)
 	optArgOpts string   // short options whose value is optional: attached only (nsenter -w/etc)
 	longOpt    []string // long options whose value is optional: after "=" only (nsenter --wd=/etc)
+	cmdAfter   []string // the command is what follows the first of these words (nix shell -c, mise exec --)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -136,6 +137,8 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.dbClientInput(idx, redirs)
 		if spec, ok := wrappers[name]; ok {
 			a.unwrap(idx, spec, redirs, depth)
+		} else if spec, ok := runnerSpec(&a.out.segments[idx]); ok {
+			a.unwrap(idx, spec, redirs, depth)
 		} else if opts, ok := interpreters[name]; ok {
 			a.interpreter(idx, opts, redirs)
 		}
@@ -205,6 +208,9 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	words := a.out.segments[idx].words
 	opts := a.wrapperOptions(words, spec, depth)
 	i := opts.next
+	if len(spec.cmdAfter) > 0 && !opts.hasScript {
+		i = commandAfter(words, spec)
+	}
 	own := words[1:min(i, len(words))] // the wrapper's own options and operands
 	a.out.segments[idx].wrapper = true
 	for _, r := range opts.reads {
@@ -678,6 +684,28 @@ func runsCode(s *segment) string {
 	case "chroot":
 		if len(s.operands) == 0 || s.operands[0].dynamic || resolvePath("", s.operands[0].s) != "/" {
 			return "chroot runs the command below another root, where its paths name other files"
+		}
+	case "start-stop-daemon", "bwrap":
+		return s.name + " runs the program its options name"
+	case "xterm", "uxterm", "urxvt", "rxvt", "gnome-terminal", "konsole", "alacritty", "kitty", "wezterm", "foot", "xfce4-terminal", "tilix", "terminator":
+		if len(s.words) > 2 {
+			return s.name + " runs a command in a new terminal"
+		}
+	case "nix-shell":
+		if s.hasFlag("--run") || s.hasFlag("--command") {
+			return "nix-shell runs the shell command its --run or --command gives"
+		}
+	case "direnv":
+		if len(s.operands) > 0 && s.operands[0].s == "exec" {
+			return "direnv exec runs the .envrc of the directory it names first"
+		}
+	case "nix":
+		if len(s.operands) > 0 && s.operands[0].s == "develop" {
+			return "nix develop runs the flake's shellHook first"
+		}
+	case "machinectl":
+		if len(s.operands) > 0 && s.operands[0].s == "shell" {
+			return "machinectl shell runs a command in a machine, as the user it names"
 		}
 	case "unshare", "nsenter":
 		root := "-R" // unshare's; its -r maps the user to root

@@ -1,0 +1,110 @@
+package safety
+
+import "slices"
+
+// Runners run the command given as their arguments, as the wrappers do, but after a subcommand
+// (uv run, poetry run, npm exec, pnpm exec, bundle exec, conda run, direnv exec DIR, mise exec
+// ... --, nix shell ... -c, perf record) or after an option (xterm -e): "uv run rm -rf /" is
+// rm -rf /. The wrapped command is analysed as a segment of its own, so the rules and the path
+// policy see it; a runner's own value-taking options are listed so their values are not taken
+// for the command.
+
+// cmdAfterDashes marks a runner whose command follows "--" (mise exec TOOL@VERSION -- CMD).
+const cmdAfterDashes = "--"
+
+// runnerWrappers are runners known by their name alone.
+//
+//nolint:goconst // option spellings in this table read best literally, next to their neighbours
+var runnerWrappers = map[string]wrapSpec{
+	// npx PKG ARGS runs PKG's bin; -c runs a shell command; -p names the package.
+	"npx":  {argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call"},
+	"pnpx": {argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call"},
+	"bunx": {argOpts: "p", longArgs: []string{"package"}},
+	"systemd-run": {argOpts: "upEHMG", longArgs: []string{"unit", "property", "description", "slice", "setenv", "host",
+		"machine", "uid", "gid", "nice", "working-directory", "service-type", "on-active", "on-boot", "on-startup",
+		"on-unit-active", "on-unit-inactive", "on-calendar", "on-timezone-change", "on-clock-change", "timer-property",
+		"path-property", "socket-property", "slice-inherit", "background", "expand-environment"}, longChdir: "working-directory"},
+	"run0": {argOpts: "ugD", longArgs: []string{"user", "group", "nice", "chdir", "setenv", "unit", "property", "description",
+		"slice", "background", "machine"}, chdir: 'D', longChdir: "chdir"},
+	"chpst":     {argOpts: "ugUebenlamdofcpr"},
+	"fakeroot":  {argOpts: "is", longArgs: []string{"lib", "faked"}},
+	"valgrind":  {},
+	"xvfb-run":  {argOpts: "nsfpe", longArgs: []string{"server-num", "server-args", "auth-file", "xauth-protocol", "error-file"}},
+	"ssh-agent": {argOpts: "aEOPt"},
+	"rlwrap": {argOpts: "bCDefFgHlOPqsStwz", optArgOpts: "ap", longArgs: []string{"break-chars", "command-name", "history-no-dupes",
+		"extra-char-after-completion", "file", "history-format", "forget-matching", "history-filename", "logfile",
+		"one-shot", "only-cook", "pass-sigint-as-sigterm", "set-term-name", "polling", "histsize", "substitute-prompt",
+		"wait-before-prompt", "filter", "prompt-colour", "pre-given"}},
+	"dtach": {argOpts: "nNcAerz"},
+	"proot": {argOpts: "rbmwkq", longArgs: []string{"rootfs", "bind", "mount", "cwd", "kernel-release", "qemu", "verbose"},
+		chdir: 'w', longChdir: "cwd"},
+}
+
+// subcommandRunners are runners whose command follows a subcommand, by program and subcommand.
+//
+//nolint:goconst // option spellings in this table read best literally, next to their neighbours
+var subcommandRunners = map[string]map[string]wrapSpec{
+	"uv": {"run": {argOpts: "pm", longArgs: []string{"python", "with", "with-requirements", "with-editable", "project",
+		"directory", "env-file", "extra", "group", "only-group", "no-group", "package", "index", "default-index",
+		"index-url", "extra-index-url", "find-links", "config-file", "cache-dir", "module", "no-extra", "refresh-package",
+		"reinstall-package", "upgrade-package", "no-binary-package", "no-build-package", "prerelease", "resolution",
+		"index-strategy", "keyring-provider", "link-mode", "python-platform", "exclude-newer", "color", "allow-insecure-host"},
+		longChdir: "directory"}},
+	"poetry":     {"run": {argOpts: "PC", longArgs: []string{"project", "directory"}}},
+	"pipenv":     {"run": {}},
+	"pdm":        {"run": {argOpts: "pgL", longArgs: []string{"project", "venv", "lockfile"}}},
+	"hatch":      {"run": {}},
+	"rye":        {"run": {}},
+	"npm":        {"exec": npmExec, "x": npmExec},
+	"pnpm":       {"exec": {argOpts: "C", longArgs: []string{"dir", "filter", "workspace-concurrency"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
+	"yarn":       {"exec": {}, "dlx": {argOpts: "p", longArgs: []string{"package"}}},
+	"bundle":     {"exec": {longArgs: []string{"gemfile"}}},
+	"conda":      {"run": condaRun},
+	"mamba":      {"run": condaRun},
+	"micromamba": {"run": condaRun},
+	"direnv":     {"exec": {skip: 1}},
+	"mise":       {"exec": miseExec, "x": miseExec},
+	"rtx":        {"exec": miseExec, "x": miseExec},
+	"asdf":       {"exec": {}},
+	"nix":        {"shell": nixCommand, "develop": nixCommand},
+	"perf":       {"record": perfSpec, "stat": perfSpec, "trace": perfSpec},
+}
+
+var (
+	npmExec    = wrapSpec{argOpts: "pcw", longArgs: []string{"package", "call", "workspace", "prefix"}, script: 'c', longScript: "call"}
+	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{"name", "prefix", "cwd"}, longChdir: "cwd"}
+	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{"command", "cd", "jobs"}, script: 'c', longScript: "command", cmdAfter: []string{cmdAfterDashes}}
+	nixCommand = wrapSpec{cmdAfter: []string{"-c", "--command"}}
+	perfSpec   = wrapSpec{argOpts: "eoCpctGFmcgIrxj", longArgs: []string{"event", "output", "cpu", "pid", "tid", "cgroup", "freq",
+		"mmap-pages", "call-graph", "repeat", "delay", "field-separator", "post", "pre", "intr-regs", "user-regs"}}
+)
+
+// runnerSpec returns the wrapper spec of a runner segment and the number of words before the
+// runner's own options (1 for a runner known by name; a subcommand runner's options start after
+// its subcommand, counted by skip).
+func runnerSpec(seg *segment) (wrapSpec, bool) {
+	if spec, ok := runnerWrappers[seg.name]; ok {
+		return spec, true
+	}
+	subs, ok := subcommandRunners[seg.name]
+	if !ok || len(seg.operands) == 0 {
+		return wrapSpec{}, false
+	}
+	spec, ok := subs[seg.operands[0].s]
+	if !ok {
+		return wrapSpec{}, false
+	}
+	spec.skip++ // the subcommand itself
+	return spec, true
+}
+
+// commandAfter returns the index of the word after the first of spec's cmdAfter markers (nix
+// shell ... -c CMD), or len(words) when none is there: the command, if any, is what follows it.
+func commandAfter(words []word, spec wrapSpec) int {
+	for k := 1; k < len(words); k++ {
+		if slices.Contains(spec.cmdAfter, words[k].s) && !words[k].dynamic {
+			return k + 1
+		}
+	}
+	return len(words)
+}
