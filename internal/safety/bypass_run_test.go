@@ -14,7 +14,7 @@ var runCommands = []ProjectCommand{
 	{ID: "duckdb", Command: "duckdb ..."}, {ID: "podman-kube-down", Command: "podman kube down ..."},
 	{ID: "aws", Command: "aws ..."}, {ID: "gcloud", Command: "gcloud ..."}, {ID: "compose", Command: "docker compose ..."},
 	{ID: "redis", Command: "redis-cli ..."}, {ID: "pkill", Command: "pkill ..."},
-	{ID: "go-run", Command: "go run ..."}, {ID: "wget", Command: "wget ..."},
+	{ID: "go-run", Command: "go run ..."}, {ID: "wget", Command: "wget ..."}, {ID: "rsync", Command: "rsync ..."},
 }
 
 func runCatalogue() []classCase {
@@ -72,6 +72,12 @@ func runCatalogue() []classCase {
 		{escape, "duckdb's .shell", sh(`duckdb x.db '.shell id'`), opaque, sh(`duckdb x.db 'select 1'`), false},
 		{escape, "mongosh --eval runs JavaScript in Node.js", sh(`mongosh --eval 'require("child_process").execSync("id")'`), opaque, sh(`mongosh mydb`), false},
 		{mount, "podman kube play makes the pods a YAML describes", sh(`podman kube play pod.yaml`), opaque, sh(`podman kube down pod.yaml`), false},
+		// Copies and archivers that delete: rsync --delete empties the destination of what the
+		// source lacks, --remove-source-files, tar --remove-files and zip -m delete the sources.
+		{destroy, "rsync --delete from an empty directory into the home", sh(`rsync -a --delete /tmp/empty/ ~/`), zeroD, sh(`rsync -a --delete build/ dist/`), false},
+		{destroy, "rsync --del, abbreviated, into the project", sh(`rsync -a --del /tmp/empty/ /workspace/app/`), denied(RulePrefixPathPolicy + "noDelete"), sh(`rsync -av src/ /tmp/src/`), false},
+		{destroy, "tar --remove-files of .git", sh(`tar --remove-files -czf /tmp/g.tgz .git`), denied(RulePrefixPathPolicy + "noDelete"), sh(`tar -czf /tmp/g.tgz .git`), false},
+		{destroy, "zip -m of .git", sh(`zip -rm /tmp/g.zip .git`), denied(RulePrefixPathPolicy + "noDelete"), sh(`zip -m /tmp/logs.zip build.log`), false},
 		// Destructive operations of cloud, cluster, infrastructure, container and database CLIs were
 		// only unrecognised, admitted at Yolo: the rule pack holds them for a person at every level.
 		{destroy, "a recursive S3 delete after a global option", sh(`aws --profile prod s3 rm s3://b --recursive`), asked(dc + "cloud-resource-delete"), sh(`aws --profile prod s3 ls s3://b`), false},

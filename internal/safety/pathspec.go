@@ -253,6 +253,7 @@ func (a *analyzer) argPaths(idx int) {
 	a.targetDirectory(seg, ops, spec)
 	a.programOutputs(seg)
 	a.madeFiles(seg, ops)
+	a.syncDeletes(seg, remoteOperands(seg, ops))
 }
 
 // gitOperands returns git's operands as the paths they name (gitPathspecs), and none for git rm
@@ -990,7 +991,7 @@ func recursiveOp(s *segment) bool {
 	switch s.name {
 	case "ln":
 		return true
-	case "rm", "srm", "trash", "trash-put":
+	case "rm", "srm", "wipe", "trash", "trash-put":
 		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("--recursive")
 	case "cp", "rsync":
 		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("-a") || s.hasFlag("--recursive") || s.hasFlag("--archive")
@@ -1039,8 +1040,12 @@ func (a *analyzer) tarPaths(s *segment) {
 		op = opWrite
 	}
 	a.recursive = create && !s.hasFlag("--no-recursion")
+	remove := create && s.hasFlag("--remove-files") // deletes what it archived
 	for _, w := range ops {
 		a.operandPath(w, op)
+		if remove {
+			a.operandPath(w, opDelete)
+		}
 	}
 }
 
@@ -1163,8 +1168,12 @@ func (a *analyzer) zipPaths(s *segment) {
 	}
 	a.recursive = s.hasFlag("-r") || s.hasFlag("--recurse-paths")
 	defer func() { a.recursive = false }()
+	move := s.hasFlag("-m") || s.hasFlag("--move") // deletes what it archived
 	for _, w := range s.operands[1:] {
 		a.operandPath(w, opRead)
+		if move {
+			a.operandPath(w, opDelete)
+		}
 	}
 }
 
