@@ -14,6 +14,15 @@ import (
 // command is opaque, as sqlite3's dot-commands are. The mongo shells run JavaScript in Node.js
 // (mongosh) or a shell with run() (mongo): --eval or a script is opaque, as node -e is.
 
+// The database clients, the devices they read nothing from, and mongosh's code option.
+const (
+	cmdPsql    = "psql"
+	cmdMysql   = "mysql"
+	cmdMariadb = "mariadb"
+	devNull    = "/dev/null"
+	optEval    = "--eval"
+)
+
 // psqlClientCommand finds a psql backslash command that runs or reads or writes something on
 // this host: \! (shell), \o and \out, \g and \gx with a file or |pipe, \w, \i, \ir, \include,
 // \copy, \lo_import, \lo_export, \e, \ef, \ev, \s FILE, \cd, \setenv, \gexec is SQL only.
@@ -29,17 +38,19 @@ var serverProgram = regexp.MustCompile(`(?i)\bprogram\s+['"$]`)
 
 // dbClientCode returns why a database client's command runs code or touches files the engine
 // does not follow, or "".
+//
+//nolint:goconst // the clients' option spellings read best literally, next to their neighbours
 func dbClientCode(s *segment) string {
 	var re *regexp.Regexp
 	var files []string
 	switch s.name {
-	case "psql":
-		re, files = psqlClientCommand, []string{"-f", "--file", "-o", "--output", "-L", "--log-file"}
-	case "mysql", "mariadb":
+	case cmdPsql:
+		re, files = psqlClientCommand, []string{"-f", optFile, "-o", "--output", "-L", "--log-file"}
+	case cmdMysql, cmdMariadb:
 		// An option file can set pager= (a program) and a plugin is a library the client loads.
 		re, files = mysqlClientCommand, []string{"--pager", "--tee", "--local-infile", "--defaults-file", "--defaults-extra-file", "--plugin-dir", "--default-auth"}
 	case "mongo", "mongosh":
-		for _, f := range []string{"--eval", "-f", "--file"} {
+		for _, f := range []string{optEval, "-f", optFile} {
 			if s.hasFlag(f) {
 				return s.name + " " + f + " runs JavaScript, which can run programs"
 			}
@@ -87,9 +98,9 @@ func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 	seg := &a.out.segments[idx]
 	var re *regexp.Regexp
 	switch seg.name {
-	case "psql":
+	case cmdPsql:
 		re = psqlClientCommand
-	case "mysql", "mariadb":
+	case cmdMysql, cmdMariadb:
 		re = mysqlClientCommand
 	default:
 		return
@@ -100,7 +111,7 @@ func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 		}
 		body := stdinBody(r)
 		if body == nil {
-			if r.Word == nil || r.Word.Lit() != "/dev/null" {
+			if r.Word == nil || r.Word.Lit() != devNull {
 				a.opaque(idx, seg.name+" reads a script on standard input")
 			}
 			continue

@@ -71,52 +71,12 @@ func (a *analyzer) runsFile(seg *segment) (string, bool) {
 // wget's -O/--output-document, or without it the last part of its URLs' paths, below -P.
 func downloadedFiles(seg *segment) []string {
 	var out []string
-	words := seg.words
 	remote := false
-	for i := 1; i < len(words); i++ {
-		v := words[i].s
-		switch {
-		case v == "--":
-			i = len(words)
-		case seg.name == cmdCurl && (v == "--output" || v == "--remote-name" || v == "--remote-name-all" || strings.HasPrefix(v, "--output=")):
-			if val, ok := strings.CutPrefix(v, "--output="); ok {
-				out = append(out, val)
-			} else if v == "--output" && i+1 < len(words) {
-				i++
-				out = append(out, words[i].s)
-			} else {
-				remote = true
-			}
-		case seg.name == cmdWget && (v == "-O" || v == "--output-document" || strings.HasPrefix(v, "--output-document=")):
-			if val, ok := strings.CutPrefix(v, "--output-document="); ok {
-				out = append(out, val)
-			} else if i+1 < len(words) {
-				i++
-				out = append(out, words[i].s)
-			}
-		case seg.name == cmdCurl && len(v) > 1 && v[0] == '-' && v[1] != '-':
-			for k := 1; k < len(v); k++ {
-				if v[k] == 'O' {
-					remote = true
-					continue
-				}
-				if strings.IndexByte(curlValueShorts, v[k]) < 0 {
-					continue
-				}
-				val := v[k+1:]
-				if val == "" && i+1 < len(words) {
-					i++
-					val = words[i].s
-				}
-				if v[k] == 'o' {
-					out = append(out, val)
-				}
-				break
-			}
-		}
-	}
-	if seg.name == cmdWget && len(out) == 0 {
-		remote = true
+	if seg.name == cmdCurl {
+		out, remote = curlOutputs(seg.words)
+	} else {
+		out = wgetOutputs(seg.words)
+		remote = len(out) == 0
 	}
 	if !remote {
 		return out
@@ -136,6 +96,79 @@ func downloadedFiles(seg *segment) []string {
 		rest, _, _ = strings.Cut(rest, "#")
 		if _, p, ok := strings.Cut(rest, "/"); ok && p != "" && !strings.HasSuffix(p, "/") {
 			out = append(out, path.Join(dir, path.Base(p)))
+		}
+	}
+	return out
+}
+
+// curlOutputs reads curl's -o/--output values (also ending a short bundle: -sLo FILE) and whether
+// -O/--remote-name names a file after each URL.
+func curlOutputs(words []word) (out []string, remote bool) {
+	for i := 1; i < len(words); i++ {
+		v := words[i].s
+		switch {
+		case v == "--":
+			return out, remote
+		case v == optOutput && i+1 < len(words):
+			i++
+			out = append(out, words[i].s)
+		case strings.HasPrefix(v, optOutput+"="):
+			out = append(out, v[len(optOutput)+1:])
+		case v == "--remote-name" || v == "--remote-name-all":
+			remote = true
+		case len(v) > 1 && v[0] == '-' && v[1] != '-':
+			var o string
+			var took bool
+			o, took, remote = curlBundle(words, i, remote)
+			if o != "" {
+				out = append(out, o)
+			}
+			if took {
+				i++
+			}
+		}
+	}
+	return out, remote
+}
+
+// curlBundle reads a short-option bundle of curl's at words[i]: the -o value it ends with (and
+// whether that was the next word), and whether it holds -O.
+func curlBundle(words []word, i int, remote bool) (out string, tookNext, isRemote bool) {
+	v := words[i].s
+	for k := 1; k < len(v); k++ {
+		if v[k] == 'O' {
+			remote = true
+			continue
+		}
+		if strings.IndexByte(curlValueShorts, v[k]) < 0 {
+			continue
+		}
+		val := v[k+1:]
+		if val == "" && i+1 < len(words) {
+			val, tookNext = words[i+1].s, true
+		}
+		if v[k] == 'o' {
+			out = val
+		}
+		break
+	}
+	return out, tookNext, remote
+}
+
+// wgetOutputs reads wget's -O/--output-document values.
+func wgetOutputs(words []word) []string {
+	var out []string
+	for i := 1; i < len(words); i++ {
+		switch v := words[i].s; {
+		case v == "--":
+			return out
+		case (v == "-O" || v == "--output-document") && i+1 < len(words):
+			i++
+			out = append(out, words[i].s)
+		case strings.HasPrefix(v, "--output-document="):
+			out = append(out, v[len("--output-document="):])
+		case len(v) > 2 && strings.HasPrefix(v, "-O"):
+			out = append(out, v[2:])
 		}
 	}
 	return out

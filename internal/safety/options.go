@@ -315,7 +315,7 @@ func codeOption(s *segment) string {
 		return sedCode(s)
 	case "sqlite3", "duckdb":
 		return sqliteCode(s)
-	case "psql", "mysql", "mariadb", "mongo", "mongosh":
+	case cmdPsql, cmdMysql, cmdMariadb, "mongo", "mongosh":
 		return dbClientCode(s)
 	case cmdPodman:
 		if kubePlay(s) {
@@ -592,8 +592,11 @@ var envOptions = map[string]map[string]string{
 }
 
 // npmGlobalEnv are the variables that make npm's and pnpm's install global (location=global).
-var npmGlobalEnv = map[string]string{"npm_config_global": "--global", "NPM_CONFIG_GLOBAL": "--global",
-	"npm_config_location": "--global", "NPM_CONFIG_LOCATION": "--global"}
+var npmGlobalEnv = map[string]string{"npm_config_global": optGlobal, "NPM_CONFIG_GLOBAL": optGlobal,
+	"npm_config_location": optGlobal, "NPM_CONFIG_LOCATION": optGlobal}
+
+// optGlobal is npm's option for a global install.
+const optGlobal = "--global"
 
 // envFlags adds the options a segment's environment gives its program: the global options that
 // environment variables stand for, and the words of GOFLAGS-style variables.

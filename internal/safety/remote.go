@@ -354,7 +354,7 @@ func volumeDevice(seg *segment) (dev []word, ro bool) {
 		case "o":
 			for o := range strings.SplitSeq(v, ",") {
 				ro = ro || o == "ro"
-				bind = bind || o == "bind" || o == "rbind"
+				bind = bind || o == mountBind || o == "rbind"
 			}
 		}
 	}
@@ -436,6 +436,9 @@ func mountSpec(words []word, i int) (spec word, isMount bool, last int, ok bool)
 	}
 	return word{}, false, i, false
 }
+
+// mountBind is the bind mount type and mount option.
+const mountBind = "bind"
 
 // dockerRunBooleans are docker run's short options that take no value, so a bundle may go on to -v.
 const dockerRunBooleans = "ditPq"

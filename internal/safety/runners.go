@@ -44,24 +44,24 @@ var runnerWrappers = map[string]wrapSpec{
 //
 //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 var subcommandRunners = map[string]map[string]wrapSpec{
-	"uv": {"run": {argOpts: "pm", longArgs: []string{"python", "with", "with-requirements", "with-editable", "project",
+	"uv": {subRun: {argOpts: "pm", longArgs: []string{"python", "with", "with-requirements", "with-editable", "project",
 		"directory", "env-file", "extra", "group", "only-group", "no-group", "package", "index", "default-index",
 		"index-url", "extra-index-url", "find-links", "config-file", "cache-dir", "module", "no-extra", "refresh-package",
 		"reinstall-package", "upgrade-package", "no-binary-package", "no-build-package", "prerelease", "resolution",
 		"index-strategy", "keyring-provider", "link-mode", "python-platform", "exclude-newer", "color", "allow-insecure-host"},
 		longChdir: "directory"}},
-	"poetry":     {"run": {argOpts: "PC", longArgs: []string{"project", "directory"}}},
-	"pipenv":     {"run": {}},
-	"pdm":        {"run": {argOpts: "pgL", longArgs: []string{"project", "venv", "lockfile"}}},
-	"hatch":      {"run": {}},
-	"rye":        {"run": {}},
+	"poetry":     {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}}},
+	"pipenv":     {subRun: {}},
+	"pdm":        {subRun: {argOpts: "pgL", longArgs: []string{"project", "venv", "lockfile"}}},
+	"hatch":      {subRun: {}},
+	"rye":        {subRun: {}},
 	"npm":        {"exec": npmExec, "x": npmExec},
 	"pnpm":       {"exec": {argOpts: "C", longArgs: []string{"dir", "filter", "workspace-concurrency"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
 	"yarn":       {"exec": {}, "dlx": {argOpts: "p", longArgs: []string{"package"}}},
 	"bundle":     {"exec": {longArgs: []string{"gemfile"}}},
-	"conda":      {"run": condaRun},
-	"mamba":      {"run": condaRun},
-	"micromamba": {"run": condaRun},
+	"conda":      {subRun: condaRun},
+	"mamba":      {subRun: condaRun},
+	"micromamba": {subRun: condaRun},
 	"direnv":     {"exec": {skip: 1}},
 	"mise":       {"exec": miseExec, "x": miseExec},
 	"rtx":        {"exec": miseExec, "x": miseExec},
@@ -70,10 +70,11 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"perf":       {"record": perfSpec, "stat": perfSpec, "trace": perfSpec},
 }
 
+//nolint:goconst // option spellings in these specs read best literally, next to their neighbours
 var (
 	npmExec    = wrapSpec{argOpts: "pcw", longArgs: []string{"package", "call", "workspace", "prefix"}, script: 'c', longScript: "call"}
 	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{"name", "prefix", "cwd"}, longChdir: "cwd"}
-	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{"command", "cd", "jobs"}, script: 'c', longScript: "command", cmdAfter: []string{cmdAfterDashes}}
+	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{longOptCommand, "cd", "jobs"}, script: 'c', longScript: longOptCommand, cmdAfter: []string{cmdAfterDashes}}
 	nixCommand = wrapSpec{cmdAfter: []string{"-c", "--command"}}
 	perfSpec   = wrapSpec{argOpts: "eoCpctGFmcgIrxj", longArgs: []string{"event", "output", "cpu", "pid", "tid", "cgroup", "freq",
 		"mmap-pages", "call-graph", "repeat", "delay", "field-separator", "post", "pre", "intr-regs", "user-regs"}}
@@ -107,4 +108,47 @@ func commandAfter(words []word, spec wrapSpec) int {
 		}
 	}
 	return len(words)
+}
+
+// wrapSpecOf returns the wrapper spec of a segment: a wrapper's, or a runner's.
+func wrapSpecOf(seg *segment) (wrapSpec, bool) {
+	if spec, ok := wrappers[seg.name]; ok {
+		return spec, true
+	}
+	return runnerSpec(seg)
+}
+
+// runnerCode returns why a runner runs code the engine does not follow, or "": a terminal's
+// command (xterm -e), nix-shell's --run, what direnv exec and nix develop run first (.envrc, the
+// flake's shellHook), and the programs start-stop-daemon, bwrap and machinectl shell start.
+func runnerCode(s *segment) string {
+	sub := ""
+	if len(s.operands) > 0 {
+		sub = s.operands[0].s
+	}
+	switch s.name {
+	case "start-stop-daemon", "bwrap":
+		return s.name + " runs the program its options name"
+	case "xterm", "uxterm", "urxvt", "rxvt", "gnome-terminal", "konsole", "alacritty", "kitty", "wezterm", "foot", "xfce4-terminal", "tilix", "terminator":
+		if len(s.words) > 2 {
+			return s.name + " runs a command in a new terminal"
+		}
+	case "nix-shell":
+		if s.hasFlag("--run") || s.hasFlag("--command") {
+			return "nix-shell runs the shell command its --run or --command gives"
+		}
+	case "direnv":
+		if sub == "exec" {
+			return "direnv exec runs the .envrc of the directory it names first"
+		}
+	case "nix":
+		if sub == "develop" {
+			return "nix develop runs the flake's shellHook first"
+		}
+	case "machinectl":
+		if sub == "shell" {
+			return "machinectl shell runs a command in a machine, as the user it names"
+		}
+	}
+	return ""
 }

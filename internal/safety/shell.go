@@ -816,14 +816,14 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 	}
 	a.env = env
 	if len(a.procIn) > 0 {
-		pipeFrom = append(pipeFrom[:len(pipeFrom):len(pipeFrom)], a.procIn...)
+		pipeFrom = append(slices.Clip(pipeFrom), a.procIn...)
 		a.procIn = nil
 	}
 	outer := len(a.out.segments)
 	a.command(words, redirs, pipeFrom, depth)
 	if len(a.procOut) > 0 && outer < len(a.out.segments) {
 		// The command (and what feeds it) feeds its >(...) substitutions' commands.
-		feed := append(pipeFrom[:len(pipeFrom):len(pipeFrom)], outer)
+		feed := append(slices.Clip(pipeFrom), outer)
 		for _, i := range a.procOut {
 			a.out.segments[i].pipeFrom = append(a.out.segments[i].pipeFrom, feed...)
 		}

@@ -135,9 +135,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 			a.opaque(idx, why)
 		}
 		a.dbClientInput(idx, redirs)
-		if spec, ok := wrappers[name]; ok {
-			a.unwrap(idx, spec, redirs, depth)
-		} else if spec, ok := runnerSpec(&a.out.segments[idx]); ok {
+		if spec, ok := wrapSpecOf(&a.out.segments[idx]); ok {
 			a.unwrap(idx, spec, redirs, depth)
 		} else if opts, ok := interpreters[name]; ok {
 			a.interpreter(idx, opts, redirs)
@@ -685,28 +683,6 @@ func runsCode(s *segment) string {
 		if len(s.operands) == 0 || s.operands[0].dynamic || resolvePath("", s.operands[0].s) != "/" {
 			return "chroot runs the command below another root, where its paths name other files"
 		}
-	case "start-stop-daemon", "bwrap":
-		return s.name + " runs the program its options name"
-	case "xterm", "uxterm", "urxvt", "rxvt", "gnome-terminal", "konsole", "alacritty", "kitty", "wezterm", "foot", "xfce4-terminal", "tilix", "terminator":
-		if len(s.words) > 2 {
-			return s.name + " runs a command in a new terminal"
-		}
-	case "nix-shell":
-		if s.hasFlag("--run") || s.hasFlag("--command") {
-			return "nix-shell runs the shell command its --run or --command gives"
-		}
-	case "direnv":
-		if len(s.operands) > 0 && s.operands[0].s == "exec" {
-			return "direnv exec runs the .envrc of the directory it names first"
-		}
-	case "nix":
-		if len(s.operands) > 0 && s.operands[0].s == "develop" {
-			return "nix develop runs the flake's shellHook first"
-		}
-	case "machinectl":
-		if len(s.operands) > 0 && s.operands[0].s == "shell" {
-			return "machinectl shell runs a command in a machine, as the user it names"
-		}
 	case "unshare", "nsenter":
 		root := "-R" // unshare's; its -r maps the user to root
 		if s.name == "nsenter" {
@@ -716,7 +692,7 @@ func runsCode(s *segment) string {
 			return s.name + " runs the command below another root"
 		}
 	}
-	return ""
+	return runnerCode(s)
 }
 
 // skipsChdir says whether w is chroot's --skip-chdir, or an abbreviation of it.
