@@ -80,6 +80,10 @@ func runCatalogue() []classCase {
 		{destroy, "rsync --del, abbreviated, into the project", sh(`rsync -a --del /tmp/empty/ /workspace/app/`), denied(RulePrefixPathPolicy + "noDelete"), sh(`rsync -av src/ /tmp/src/`), false},
 		{destroy, "tar --remove-files of .git", sh(`tar --remove-files -czf /tmp/g.tgz .git`), denied(RulePrefixPathPolicy + "noDelete"), sh(`tar -czf /tmp/g.tgz .git`), false},
 		{destroy, "zip -m of .git", sh(`zip -rm /tmp/g.zip .git`), denied(RulePrefixPathPolicy + "noDelete"), sh(`zip -m /tmp/logs.zip build.log`), false},
+		// The machine's network and clock: asked as a firewall change is.
+		{destroy, "an interface taken down", sh(`ip link set eth0 down`), asked(dc + "network-change"), sh(`ls -la`), false},
+		{destroy, "the default route deleted, abbreviated", sh(`ip r del default`), asked(dc + "network-change"), sh(`date +%s`), false},
+		{destroy, "the system clock set by date -s", sh(`date -s '2020-01-01'`), asked(dc + "system-clock"), sh(`date -u -Iseconds`), false},
 		// Destructive operations of cloud, cluster, infrastructure, container and database CLIs were
 		// only unrecognised, admitted at Yolo: the rule pack holds them for a person at every level.
 		{destroy, "a recursive S3 delete after a global option", sh(`aws --profile prod s3 rm s3://b --recursive`), asked(dc + "cloud-resource-delete"), sh(`aws --profile prod s3 ls s3://b`), false},
@@ -235,4 +239,14 @@ func init() {
 		ex.hits = append(append([]string(nil), ex.hits...), hits...)
 		rulePackExamples[id] = ex
 	}
+}
+
+func init() {
+	maps.Copy(rulePackExamples, map[string]struct{ hits, misses []string }{
+		"network-change": {[]string{"ip link set eth0 down", "ip addr flush dev eth0", "ip route del default", "ip -6 r add ::/0 via fe80::1",
+			"ifconfig eth0 down", "ifdown eth0", "route del default", "nmcli networking off", "nmcli con down id x", "tc qdisc add dev eth0 root netem loss 100%"},
+			[]string{"ip a", "ip addr show", "ip -br link", "ip route get 1.1.1.1", "ifconfig", "ifconfig eth0", "route -n", "nmcli device status", "tc qdisc show"}},
+		"system-clock": {[]string{"date -s '2020-01-01'", "date --set=2020-01-01", "date -us 2020", "timedatectl set-time '2020-01-01'", "hwclock --systohc"},
+			[]string{"date", "date +%s", "date -d @1684301000", "date -u -Iseconds", "timedatectl status", "hwclock --show"}},
+	})
 }
