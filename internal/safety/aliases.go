@@ -20,17 +20,19 @@ func (a *analyzer) aliases(idx int, depth int) {
 			if !ok || name == "" {
 				continue
 			}
-			if a.aliasText == nil {
-				a.aliasText = map[string]word{}
+			ls := a.state()
+			if ls.aliasText == nil {
+				ls.aliasText = map[string]word{}
 			}
-			a.aliasText[name] = w.with(val)
+			ls.aliasText[name] = w.with(val)
 		}
 		return
 	}
-	if len(a.aliasText) == 0 || seg.words[0].dynamic {
+	if a.line == nil || len(a.line.aliasText) == 0 || seg.words[0].dynamic {
 		return
 	}
-	val, ok := a.aliasText[seg.words[0].s]
+	ls := a.line
+	val, ok := ls.aliasText[seg.words[0].s]
 	if !ok {
 		return
 	}
@@ -47,9 +49,9 @@ func (a *analyzer) aliases(idx int, depth int) {
 	}
 	// Bash expands the aliases its text starts with, but not the one being expanded again (alias
 	// ls='ls -la').
-	saved := a.aliasText
-	a.aliasText = maps.Clone(saved)
-	delete(a.aliasText, seg.words[0].s)
+	saved := ls.aliasText
+	ls.aliasText = maps.Clone(saved)
+	delete(ls.aliasText, seg.words[0].s)
 	a.script(b.String(), depth+1)
-	a.aliasText = saved
+	ls.aliasText = saved
 }

@@ -23,8 +23,8 @@ const curlValueShorts = "dHuXAebcDFKmrTwxYyzCEPQtUoh"
 // files a curl or wget segment writes.
 func (a *analyzer) downloads(idx int, redirs []*syntax.Redirect) {
 	seg := &a.out.segments[idx]
-	if len(a.fetched) > 0 {
-		if f, ok := a.runsFile(seg); ok && slices.Contains(a.fetched, a.fetchKey(f)) {
+	if a.line != nil && len(a.line.fetched) > 0 {
+		if f, ok := a.runsFile(seg); ok && slices.Contains(a.line.fetched, a.fetchKey(f)) {
 			a.find(true, RulePrefixDamageControl+"download-exec", "command %q runs %s, which this command line downloaded: code nobody reviewed", truncate(seg.text, 120), f)
 		}
 	}
@@ -32,12 +32,14 @@ func (a *analyzer) downloads(idx int, redirs []*syntax.Redirect) {
 		return
 	}
 	for _, f := range downloadedFiles(seg) {
-		a.fetched = append(a.fetched, a.fetchKey(f))
+		ls := a.state()
+		ls.fetched = append(ls.fetched, a.fetchKey(f))
 	}
 	for _, r := range redirs {
 		if (r.N == nil || r.N.Value == "1") && (r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrClob || r.Op == syntax.RdrAll || r.Op == syntax.AppAll) && r.Word != nil {
 			if t := a.render(r.Word); !t.dynamic {
-				a.fetched = append(a.fetched, a.fetchKey(t.s))
+				ls := a.state()
+				ls.fetched = append(ls.fetched, a.fetchKey(t.s))
 			}
 		}
 	}

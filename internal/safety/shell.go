@@ -255,16 +255,44 @@ type analyzer struct {
 	bodies    map[string][]funcBody // the bodies of the functions defined so far, by lower-cased name
 	traps     []pendingTrap         // the traps set by the scripts being analysed
 	err       *analysisError
-	work      int             // units of work spent so far (maxWork)
-	env       []string        // assignments for the next recorded command
-	recursive bool            // the operands being recorded are acted on recursively
-	unrolled  int             // how many times the loops around the code being analysed run its body (1 outside loops)
-	madeLink  bool            // a command before made or copied a link (madeFiles): a ".." may climb out of it
-	feed      *stdinFeed      // what feeds the commands being analysed that run elsewhere (remote.go)
+	work      int        // units of work spent so far (maxWork)
+	env       []string   // assignments for the next recorded command
+	recursive bool       // the operands being recorded are acted on recursively
+	unrolled  int        // how many times the loops around the code being analysed run its body (1 outside loops)
+	madeLink  bool       // a command before made or copied a link (madeFiles): a ".." may climb out of it
+	feed      *stdinFeed // what feeds the commands being analysed that run elsewhere (remote.go)
+	line      *lineState // what the line's process substitutions, downloads and aliases left, once there is any
+}
+
+// lineState is what a command line's process substitutions, downloads and aliases leave for the
+// commands after them; allocated at the first, so a line without any pays one pointer.
+type lineState struct {
 	procIn    []int           // segments of the <(...) substitutions in the statement being analysed, which feed its command
 	procOut   []int           // segments of its >(...) substitutions, which its command feeds
 	fetched   []string        // files curl and wget wrote earlier on the line (downloads.go)
 	aliasText map[string]word // the aliases the line defined, by name (aliases.go)
+}
+
+// state returns the line's state, allocating it at the first use.
+func (a *analyzer) state() *lineState {
+	if a.line == nil {
+		a.line = &lineState{}
+	}
+	return a.line
+}
+
+// procSubsts returns the statement's pending process substitutions, and sets them.
+func (a *analyzer) procSubsts() (in, out []int) {
+	if a.line == nil {
+		return nil, nil
+	}
+	return a.line.procIn, a.line.procOut
+}
+
+func (a *analyzer) setProcSubsts(in, out []int) {
+	if a.line != nil {
+		a.line.procIn, a.line.procOut = in, out
+	}
 }
 
 // climbs says whether a path has a ".." component.
@@ -393,9 +421,9 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	if a.err != nil || s == nil {
 		return
 	}
-	savedIn, savedOut := a.procIn, a.procOut
-	a.procIn, a.procOut = nil, nil
-	defer func() { a.procIn, a.procOut = savedIn, savedOut }()
+	savedIn, savedOut := a.procSubsts()
+	a.setProcSubsts(nil, nil)
+	defer a.setProcSubsts(savedIn, savedOut)
 	for _, r := range s.Redirs {
 		a.redirect(r, depth)
 	}
@@ -666,10 +694,10 @@ func (a *analyzer) nested(n syntax.Node, depth int) {
 			// interpreter, or standard input with "< <(...)" — as if it were piped in. What the
 			// command writes to >(...) is the standard input of the commands there (tee >(sh)).
 			for i := first; i < len(a.out.segments); i++ {
-				if n.Op == syntax.CmdIn {
-					a.procIn = append(a.procIn, i)
+				if ls := a.state(); n.Op == syntax.CmdIn {
+					ls.procIn = append(ls.procIn, i)
 				} else {
-					a.procOut = append(a.procOut, i)
+					ls.procOut = append(ls.procOut, i)
 				}
 			}
 			return false
@@ -815,19 +843,20 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 		return
 	}
 	a.env = env
-	if len(a.procIn) > 0 {
-		pipeFrom = append(slices.Clip(pipeFrom), a.procIn...)
-		a.procIn = nil
+	procIn, procOut := a.procSubsts()
+	if len(procIn) > 0 {
+		pipeFrom = append(slices.Clip(pipeFrom), procIn...)
+		a.line.procIn = nil
 	}
 	outer := len(a.out.segments)
 	a.command(words, redirs, pipeFrom, depth)
-	if len(a.procOut) > 0 && outer < len(a.out.segments) {
+	if len(procOut) > 0 && outer < len(a.out.segments) {
 		// The command (and what feeds it) feeds its >(...) substitutions' commands.
 		feed := append(slices.Clip(pipeFrom), outer)
-		for _, i := range a.procOut {
+		for _, i := range procOut {
 			a.out.segments[i].pipeFrom = append(a.out.segments[i].pipeFrom, feed...)
 		}
-		a.procOut = nil
+		a.line.procOut = nil
 	}
 	if assignsByName(words) {
 		// Its own arguments were resolved before it ran; nothing after it is.
