@@ -116,6 +116,7 @@ func runCatalogue() []classCase {
 		// the command is analysed as any wrapped command is.
 		{respelled, "uv run", sh(`uv run rm -rf /`), denied(dc + "rm-recursive-root"), sh(`uv run pytest -q`), false},
 		{respelled, "uv run after its own options", sh(`uv run --python 3.12 --with-editable . bash -c 'cat .env'`), zeroD, sh(`uv run --python 3.12 pytest`), false},
+		{respelled, "uv run --env-file reads the file", sh(`uv run --env-file .env pytest`), zeroD, sh(`uv run --env-file .env.example pytest`), false},
 		{respelled, "poetry run", sh(`poetry run git push --force`), denied(dc + "git-push-force"), sh(`poetry run pytest`), false},
 		{respelled, "npm exec --", sh(`npm exec -- rm -rf ~`), denied(dc + "rm-recursive-root"), sh(`npm test`), false},
 		{respelled, "npx -c", sh(`npx -c 'cat ~/.ssh/id_rsa'`), zeroD, sh(`npm ci`), false},

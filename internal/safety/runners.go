@@ -49,7 +49,7 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 		"index-url", "extra-index-url", "find-links", "config-file", "cache-dir", "module", "no-extra", "refresh-package",
 		"reinstall-package", "upgrade-package", "no-binary-package", "no-build-package", "prerelease", "resolution",
 		"index-strategy", "keyring-provider", "link-mode", "python-platform", "exclude-newer", "color", "allow-insecure-host"},
-		longChdir: "directory"}},
+		longChdir: "directory", longRead: "env-file"}},
 	"poetry":     {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}}},
 	"pipenv":     {subRun: {}},
 	"pdm":        {subRun: {argOpts: "pgL", longArgs: []string{"project", "venv", "lockfile"}}},
