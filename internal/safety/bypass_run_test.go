@@ -117,6 +117,12 @@ func runCatalogue() []classCase {
 		{respelled, "uv run", sh(`uv run rm -rf /`), denied(dc + "rm-recursive-root"), sh(`uv run pytest -q`), false},
 		{respelled, "uv run after its own options", sh(`uv run --python 3.12 --with-editable . bash -c 'cat .env'`), zeroD, sh(`uv run --python 3.12 pytest`), false},
 		{respelled, "uv run --env-file reads the file", sh(`uv run --env-file .env pytest`), zeroD, sh(`uv run --env-file .env.example pytest`), false},
+		// A runner's own options that name a file it writes, a directory it runs in, or another root.
+		{respelled, "perf record's output over a start-up file", sh(`perf record --output ~/.bashrc ls`), denied(RulePrefixPathPolicy + "noWrite"), sh(`ls -la`), false},
+		{respelled, "valgrind's log into a git hook", sh(`valgrind --log-file=.git/hooks/pre-commit ls`), denied(RulePrefixPathPolicy + "noWrite"), sh(`xvfb-run -a npm test`), false},
+		{respelled, "rlwrap's log over a start-up file", sh(`rlwrap -l ~/.bashrc cat`), denied(RulePrefixPathPolicy + "noWrite"), sh(`cat README.md`), false},
+		{respelled, "poetry run -C, another directory", sh(`poetry run -C /etc cat shadow`), zeroD, sh(`poetry run -C . pytest`), false},
+		{respelled, "systemd-run's output to a file", sh(`systemd-run -p StandardOutput=file:/root/.bashrc ls`), opaque, sh(`ls`), false},
 		{respelled, "poetry run", sh(`poetry run git push --force`), denied(dc + "git-push-force"), sh(`poetry run pytest`), false},
 		{respelled, "npm exec --", sh(`npm exec -- rm -rf ~`), denied(dc + "rm-recursive-root"), sh(`npm test`), false},
 		{respelled, "npx -c", sh(`npx -c 'cat ~/.ssh/id_rsa'`), zeroD, sh(`npm ci`), false},

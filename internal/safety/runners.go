@@ -1,6 +1,9 @@
 package safety
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Runners run the command given as their arguments, as the wrappers do, but after a subcommand
 // (uv run, poetry run, npm exec, pnpm exec, bundle exec, conda run, direnv exec DIR, mise exec
@@ -26,16 +29,17 @@ var runnerWrappers = map[string]wrapSpec{
 		"path-property", "socket-property", "slice-inherit", "background", "expand-environment"}, longChdir: "working-directory"},
 	"run0": {argOpts: "ugD", longArgs: []string{"user", "group", "nice", "chdir", "setenv", "unit", "property", "description",
 		"slice", "background", "machine"}, chdir: 'D', longChdir: "chdir"},
-	"chpst":     {argOpts: "ugUebenlamdofcpr"},
-	"fakeroot":  {argOpts: "is", longArgs: []string{"lib", "faked"}},
-	"valgrind":  {},
-	"xvfb-run":  {argOpts: "nsfpe", longArgs: []string{"server-num", "server-args", "auth-file", "xauth-protocol", "error-file"}},
-	"ssh-agent": {argOpts: "aEOPt"},
+	"chpst":    {argOpts: "ugUebenlamdofcpr", readOpts: "e"},
+	"fakeroot": {argOpts: "is", longArgs: []string{"lib", "faked"}, readOpts: "i", writeOpts: "s"},
+	"valgrind": {longArgs: []string{"log-file", "xml-file"}, longWrite: []string{"log-file", "xml-file"}},
+	"xvfb-run": {argOpts: "nsfpe", longArgs: []string{"server-num", "server-args", "auth-file", "xauth-protocol", "error-file"},
+		writeOpts: "fe", longWrite: []string{"auth-file", "error-file"}},
+	"ssh-agent": {argOpts: "aEOPt", writeOpts: "a"},
 	"rlwrap": {argOpts: "bCDefFgHlOPqsStwz", optArgOpts: "ap", longArgs: []string{"break-chars", "command-name", "history-no-dupes",
 		"extra-char-after-completion", "file", "history-format", "forget-matching", "history-filename", "logfile",
 		"one-shot", "only-cook", "pass-sigint-as-sigterm", "set-term-name", "polling", "histsize", "substitute-prompt",
-		"wait-before-prompt", "filter", "prompt-colour", "pre-given"}},
-	"dtach": {argOpts: "nNcAerz"},
+		"wait-before-prompt", "filter", "prompt-colour", "pre-given"}, writeOpts: "lH", longWrite: []string{"logfile", "history-filename"}},
+	"dtach": {argOpts: "nNcAerz", writeOpts: "nNcA"},
 	"proot": {argOpts: "rbmwkq", longArgs: []string{"rootfs", "bind", "mount", "cwd", "kernel-release", "qemu", "verbose"},
 		chdir: 'w', longChdir: "cwd"},
 }
@@ -50,7 +54,7 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 		"reinstall-package", "upgrade-package", "no-binary-package", "no-build-package", "prerelease", "resolution",
 		"index-strategy", "keyring-provider", "link-mode", "python-platform", "exclude-newer", "color", "allow-insecure-host"},
 		longChdir: "directory", longRead: "env-file"}},
-	"poetry":     {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}}},
+	"poetry":     {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}, chdir: 'C', longChdir: "directory"}},
 	"pipenv":     {subRun: {}},
 	"pdm":        {subRun: {argOpts: "pgL", longArgs: []string{"project", "venv", "lockfile"}}},
 	"hatch":      {subRun: {}},
@@ -74,10 +78,11 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 var (
 	npmExec    = wrapSpec{argOpts: "pcw", longArgs: []string{"package", "call", "workspace", "prefix"}, script: 'c', longScript: "call"}
 	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{"name", "prefix", "cwd"}, longChdir: "cwd"}
-	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{longOptCommand, "cd", "jobs"}, script: 'c', longScript: longOptCommand, cmdAfter: []string{cmdAfterDashes}}
+	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{longOptCommand, "cd", "jobs"}, script: 'c', longScript: longOptCommand, cmdAfter: []string{cmdAfterDashes}, chdir: 'C', longChdir: "cd"}
 	nixCommand = wrapSpec{cmdAfter: []string{"-c", "--command"}}
 	perfSpec   = wrapSpec{argOpts: "eoCpctGFmcgIrxj", longArgs: []string{"event", "output", "cpu", "pid", "tid", "cgroup", "freq",
-		"mmap-pages", "call-graph", "repeat", "delay", "field-separator", "post", "pre", "intr-regs", "user-regs"}}
+		"mmap-pages", "call-graph", "repeat", "delay", "field-separator", "post", "pre", "intr-regs", "user-regs"},
+		writeOpts: "o", longWrite: []string{"output"}}
 )
 
 // runnerSpec returns the wrapper spec of a runner segment and the number of words before the
@@ -118,21 +123,15 @@ func wrapSpecOf(seg *segment) (wrapSpec, bool) {
 	return runnerSpec(seg)
 }
 
-// runnerCode returns why a runner runs code the engine does not follow, or "": a terminal's
-// command (xterm -e), nix-shell's --run, what direnv exec and nix develop run first (.envrc, the
-// flake's shellHook), and the programs start-stop-daemon, bwrap and machinectl shell start.
+// runnerCode returns why a runner runs code the engine does not follow, or "": what direnv exec
+// and nix develop run first (.envrc, the flake's shellHook), nix-shell's --run, machinectl
+// shell's command, and the programs and roots of runnerStarts.
 func runnerCode(s *segment) string {
 	sub := ""
 	if len(s.operands) > 0 {
 		sub = s.operands[0].s
 	}
 	switch s.name {
-	case "start-stop-daemon", "bwrap":
-		return s.name + " runs the program its options name"
-	case "xterm", "uxterm", "urxvt", "rxvt", "gnome-terminal", "konsole", "alacritty", "kitty", "wezterm", "foot", "xfce4-terminal", "tilix", "terminator":
-		if len(s.words) > 2 {
-			return s.name + " runs a command in a new terminal"
-		}
 	case "nix-shell":
 		if s.hasFlag("--run") || s.hasFlag("--command") {
 			return "nix-shell runs the shell command its --run or --command gives"
@@ -148,6 +147,36 @@ func runnerCode(s *segment) string {
 	case "machinectl":
 		if sub == "shell" {
 			return "machinectl shell runs a command in a machine, as the user it names"
+		}
+	}
+	return runnerStarts(s)
+}
+
+// runnerStarts returns why a runner starts a program the engine does not follow, or "": a
+// terminal's command (xterm -e), start-stop-daemon's and bwrap's programs, another root (proot,
+// chpst -/), systemd-run's output sent to a file by a property.
+func runnerStarts(s *segment) string {
+	hasWord := func(f func(string) bool) bool {
+		return slices.ContainsFunc(s.words, func(w word) bool { return f(w.s) })
+	}
+	switch s.name {
+	case "start-stop-daemon", "bwrap":
+		return s.name + " runs the program its options name"
+	case "xterm", "uxterm", "urxvt", "rxvt", "gnome-terminal", "konsole", "alacritty", "kitty", "wezterm", "foot", "xfce4-terminal", "tilix", "terminator":
+		if len(s.words) > 2 {
+			return s.name + " runs a command in a new terminal"
+		}
+	case "proot":
+		return "proot runs the command below another root, with the host paths it binds"
+	case "chpst":
+		if hasWord(func(v string) bool { return strings.HasPrefix(v, "-/") }) {
+			return "chpst -/ runs the command below another root"
+		}
+	case "systemd-run":
+		if hasWord(func(v string) bool {
+			return strings.Contains(v, "file:") || strings.Contains(v, "append:") || strings.Contains(v, "truncate:")
+		}) {
+			return "systemd-run sends the command's output to a file its property names"
 		}
 	}
 	return ""

@@ -28,6 +28,7 @@ type wrapSpec struct {
 	optArgOpts string   // short options whose value is optional: attached only (nsenter -w/etc)
 	longOpt    []string // long options whose value is optional: after "=" only (nsenter --wd=/etc)
 	cmdAfter   []string // the command is what follows the first of these words (nix shell -c, mise exec --)
+	longWrite  []string // long options whose value is a file written (perf record --output, rlwrap --logfile)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -214,6 +215,9 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	for _, r := range opts.reads {
 		a.touch(r, opRead)
 	}
+	for _, w := range opts.writes {
+		a.touch(w, opWrite)
+	}
 	if opts.hasScript {
 		script := opts.script
 		if words[0].s != "" && commandName(words[0].s) == "env" && i < len(words) {
@@ -264,6 +268,7 @@ type wrapperOpts struct {
 	hasScript bool
 	env       []string // NAME=VALUE assignments for the wrapped command
 	reads     []word   // files option values name, read
+	writes    []word   // files long option values name, written
 	chdir     *word    // the wrapped command's working directory, when an option sets it
 }
 
@@ -319,7 +324,7 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 func (o *wrapperOpts) longOption(words []word, spec wrapSpec, opt string) {
 	name, val, hasVal := strings.Cut(opt, "=")
 	// The wrapper reads an abbreviated option as the one it abbreviates (env --chd=DIR).
-	name = expandLong(name, append(append([]string{spec.longScript, spec.longChdir, spec.longRead}, spec.longArgs...), spec.longOpt...)...)
+	name = expandLong(name, append(append(append([]string{spec.longScript, spec.longChdir, spec.longRead}, spec.longArgs...), spec.longOpt...), spec.longWrite...)...)
 	isScript := spec.longScript != "" && name == spec.longScript
 	takes := (slices.Contains(spec.longArgs, name) || isScript) && !slices.Contains(spec.longOpt, name)
 	valWord := words[o.next].with(val)
@@ -336,6 +341,9 @@ func (o *wrapperOpts) longOption(words []word, spec wrapSpec, opt string) {
 	}
 	if spec.longRead != "" && name == spec.longRead {
 		o.reads = append(o.reads, valWord)
+	}
+	if slices.Contains(spec.longWrite, name) {
+		o.writes = append(o.writes, valWord)
 	}
 	o.next++
 }
