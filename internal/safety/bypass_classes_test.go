@@ -17,7 +17,7 @@ import (
 // classRules is bypassRules plus the project commands and rules the global-option class needs.
 var classRules = ProjectRules{
 	Workspace: "/workspace",
-	Commands: append(append([]ProjectCommand(nil), bypassRules.Commands...),
+	Commands: append(append(append([]ProjectCommand(nil), bypassRules.Commands...), runCommands...),
 		ProjectCommand{ID: "test", Command: "make test"}, ProjectCommand{ID: "lint", Command: "make lint"},
 		ProjectCommand{ID: "deploy", Command: "make deploy", RequireConfirmation: true},
 		ProjectCommand{ID: "apply", Command: "terraform apply", RequireConfirmation: true},
@@ -544,16 +544,16 @@ func classCatalogue() []classCase {
 		{tool, "delete tool through traversal", deleteCall("docs/../LICENSE"), noDeleteD, deleteCall("docs/../NOTICE"), false},
 
 		// Project rules see past global options and environment assignments.
-		{global, "kubectl --context before the subcommand", sh(`kubectl --context prod delete pod x`), asked(dc + "kubectl-delete"), sh(`kubectl get pods`), false},
-		{global, "kubectl --context=", sh(`kubectl --context=prod delete pod x`), asked(dc + "kubectl-delete"), sh(`kubectl get pods -o wide`), false},
-		{global, "kubectl -n before the subcommand", sh(`kubectl -n kube-system delete pod x`), asked(dc + "kubectl-delete"), sh(`kubectl get pods -n kube-system`), false},
+		{global, "kubectl --context before the subcommand", sh(`kubectl --context prod delete pod x`), asked(dc + "cluster-resource-delete"), sh(`kubectl get pods`), false},
+		{global, "kubectl --context=", sh(`kubectl --context=prod delete pod x`), asked(dc + "cluster-resource-delete"), sh(`kubectl get pods -o wide`), false},
+		{global, "kubectl -n before the subcommand", sh(`kubectl -n kube-system delete pod x`), asked(dc + "cluster-resource-delete"), sh(`kubectl get pods -n kube-system`), false},
 		{global, "kubectl --cluster", sh(`kubectl --cluster prod get ns`), asked(dc + "kubectl-other-cluster"), sh(`kubectl get ns`), false},
 		{global, "KUBECONFIG names a config whose exec plugin runs code", sh(`KUBECONFIG=/tmp/prod kubectl get pods`), opaque, sh(`kubectl get pods`), false},
 		{global, "env KUBECONFIG", sh(`env KUBECONFIG=/tmp/prod kubectl get secrets`), opaque, sh(`kubectl get secrets`), false},
 		{global, "terraform -chdir before apply", sh(`terraform -chdir=infra apply -auto-approve`), denied(dc + "terraform-auto-approve"), sh(`terraform plan`), false},
 		{global, "terraform -chdir on a confirmed command", sh(`terraform -chdir=infra apply`), asked("project-command:apply"), sh(`terraform plan -out=x`), false},
 		{global, "TF_CLI_ARGS", sh(`TF_CLI_ARGS='-auto-approve' terraform apply`), opaque, sh(`terraform plan`), false},
-		{global, "helm --kube-context", sh(`helm --kube-context prod uninstall x`), asked(dc + "helm-uninstall"), sh(`helm list`), false},
+		{global, "helm --kube-context", sh(`helm --kube-context prod uninstall x`), asked(dc + "cluster-resource-delete"), sh(`helm list`), false},
 		{global, "pattern rule past -chdir", sh(`terraform -chdir=infra destroy`), denied(dc + "terraform-destroy"), sh(`terraform plan -destroy`), false},
 		{global, "pattern rule past a global -var", sh(`terraform -chdir=infra -no-color destroy -target=x`), denied(dc + "terraform-destroy"), sh(`terraform plan -no-color`), false},
 		{global, "pattern rule sees HELM_KUBECONTEXT", sh(`HELM_KUBECONTEXT=prod helm list`), asked(dc + "helm-prod"), sh(`helm list`), false},
@@ -795,7 +795,7 @@ func classCatalogue() []classCase {
 		{code, "ZDOTDIR, where zsh reads its start-up files", sh(`ZDOTDIR=. zsh -c 'ls'`), opaque, sh(`zsh -c 'ls'`), false},
 		{code, "GCONV_PATH, glibc's charset modules", sh(`GCONV_PATH=. git log -1`), denied(RuleLibraryInjection), sh(`LC_ALL=C git log -1`), false},
 		{abbrev, "terraform's -auto-approve spelt with two dashes", sh(`terraform apply --auto-approve`), denied(dc + "terraform-auto-approve"), sh(`terraform plan --out=tfplan`), false},
-	}, dataCatalogue()...)
+	}, append(dataCatalogue(), runCatalogue()...)...)
 }
 
 func TestBypassClasses(t *testing.T) {

@@ -192,6 +192,9 @@ var codeEnvVars = map[string]bool{
 	// profile's credential_process run any program, and either names credentials the engine has
 	// not seen (the zero-access .kube/ and .aws/ are the ones it guards).
 	envKubeconfig: true, "KUBERC": true, "AWS_CONFIG_FILE": true, "AWS_SHARED_CREDENTIALS_FILE": true,
+	// psql's start-up file and mysql's option-file directory, which can run shell commands (\!,
+	// pager=).
+	"PSQLRC": true, "MYSQL_HOME": true,
 }
 
 // expansionEnvVars change what the shell makes of the words after them: HOME is what ~ and a bare
@@ -312,8 +315,14 @@ func codeOption(s *segment) string {
 		}
 	case cmdSed:
 		return sedCode(s)
-	case "sqlite3":
+	case "sqlite3", "duckdb":
 		return sqliteCode(s)
+	case cmdPsql, cmdMysql, cmdMariadb, "mongo", "mongosh":
+		return dbClientCode(s)
+	case cmdPodman:
+		if kubePlay(s) {
+			return "kube play's YAML (its pods' hostPath volumes and commands)"
+		}
 	case cmdAwk, cmdGawk, "mawk", "nawk":
 		return awkCode(s)
 	}
@@ -579,7 +588,17 @@ var envOptions = map[string]map[string]string{
 	"git":       {"GIT_DIR": gitDirOption, envGitWorkTree: gitWorkTreeOption},
 	"aws":       {"AWS_PROFILE": "--profile", "AWS_REGION": "--region", "AWS_DEFAULT_REGION": "--region"},
 	"terraform": {"TF_WORKSPACE": "-workspace"},
+	// npm reads its configuration from npm_config_* in any case: a global install spelt there.
+	"npm":  npmGlobalEnv,
+	"pnpm": npmGlobalEnv,
 }
+
+// npmGlobalEnv are the variables that make npm's and pnpm's install global (location=global).
+var npmGlobalEnv = map[string]string{"npm_config_global": optGlobal, "NPM_CONFIG_GLOBAL": optGlobal,
+	"npm_config_location": optGlobal, "NPM_CONFIG_LOCATION": optGlobal}
+
+// optGlobal is npm's option for a global install.
+const optGlobal = "--global"
 
 // envFlags adds the options a segment's environment gives its program: the global options that
 // environment variables stand for, and the words of GOFLAGS-style variables.

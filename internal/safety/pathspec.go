@@ -44,22 +44,25 @@ const (
 	rootDir   = "/root"
 
 	// Programs that print credentials, run commands elsewhere or mount host paths.
-	cmdKubectl   = "kubectl" // exec runs a command in a pod; cp copies from one
-	cmdOC        = "oc"      // OpenShift's kubectl
-	cmdDocker    = "docker"  // exec runs a command in a container; run mounts host paths
-	cmdPodman    = "podman"
-	cmdNerdctl   = "nerdctl"
-	cmdHelm      = "helm"
-	cmdAWS       = "aws"
-	cmdTerraform = "terraform"
-	cmdKustomize = "kustomize"
-	cmdRsync     = "rsync"
-	subRun       = "run"
-	subCreate    = "create"
-	subExec      = "exec"
-	subCp        = "cp"
-	cmdCurl      = "curl"
-	subSet       = "set"
+	cmdKubectl = "kubectl" // exec runs a command in a pod; cp copies from one
+	cmdOC      = "oc"      // OpenShift's kubectl
+	cmdDocker  = "docker"  // exec runs a command in a container; run mounts host paths
+	cmdPodman  = "podman"
+	cmdNerdctl = "nerdctl"
+	// docker-compose and podman-compose run mount -v/--volume like docker run.
+	cmdDockerCompose = "docker-compose"
+	cmdPodmanCompose = "podman-compose"
+	cmdHelm          = "helm"
+	cmdAWS           = "aws"
+	cmdTerraform     = "terraform"
+	cmdKustomize     = "kustomize"
+	cmdRsync         = "rsync"
+	subRun           = "run"
+	subCreate        = "create"
+	subExec          = "exec"
+	subCp            = "cp"
+	cmdCurl          = "curl"
+	subSet           = "set"
 )
 
 // optFile names a file holding the pattern or program (grep, sed, awk) or the archive (tar).
@@ -259,6 +262,7 @@ func (a *analyzer) argPaths(idx int) {
 	a.targetDirectory(seg, ops, spec)
 	a.programOutputs(seg)
 	a.madeFiles(seg, ops)
+	a.syncDeletes(seg, remoteOperands(seg, ops))
 }
 
 // gitOperands returns git's operands as the paths they name (gitPathspecs), and none for git rm
@@ -1013,7 +1017,7 @@ func recursiveOp(s *segment) bool {
 	switch s.name {
 	case "ln":
 		return true
-	case "rm", "srm", "trash", "trash-put":
+	case "rm", "srm", "wipe", "trash", "trash-put":
 		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("--recursive")
 	case "cp", "rsync":
 		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("-a") || s.hasFlag("--recursive") || s.hasFlag("--archive")
@@ -1062,8 +1066,12 @@ func (a *analyzer) tarPaths(s *segment) {
 		op = opWrite
 	}
 	a.recursive = create && !s.hasFlag("--no-recursion")
+	remove := create && s.hasFlag("--remove-files") // deletes what it archived
 	for _, w := range ops {
 		a.operandPath(w, op)
+		if remove {
+			a.operandPath(w, opDelete)
+		}
 	}
 }
 
@@ -1186,8 +1194,12 @@ func (a *analyzer) zipPaths(s *segment) {
 	}
 	a.recursive = s.hasFlag("-r") || s.hasFlag("--recurse-paths")
 	defer func() { a.recursive = false }()
+	move := s.hasFlag("-m") || s.hasFlag("--move") // deletes what it archived
 	for _, w := range s.operands[1:] {
 		a.operandPath(w, opRead)
+		if move {
+			a.operandPath(w, opDelete)
+		}
 	}
 }
 

@@ -41,6 +41,8 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 		a.cwd = cwdUnknown
 		defer a.feeding(&seg, redirs)()
 		a.podCommand(&seg, depth)
+	case cmdDockerCompose, cmdPodmanCompose:
+		a.containerMounts(&seg)
 	case cmdDocker, cmdPodman, cmdNerdctl:
 		if containerVerb(&seg) != subExec {
 			a.containerMounts(&seg)
@@ -280,12 +282,21 @@ func remotePath(w word, base string) (word, bool) {
 // "-v ~/.aws:/a" the credentials. A named volume (no slash) is not a host path.
 func (a *analyzer) containerMounts(seg *segment) {
 	if createsVolume(seg) {
-		if dev, ro := volumeDevice(seg); dev.s != "" {
+		devs, ro := volumeDevice(seg)
+		for _, dev := range devs {
 			a.mountHost(dev, ro)
 		}
 		return
 	}
-	if !runsContainer(seg) {
+	if buildsImage(seg) {
+		a.buildReads(seg)
+		return
+	}
+	if savesImage(seg) {
+		a.imageOutputs(seg)
+		return
+	}
+	if !runsContainer(seg) && !makesPod(seg) && !composeRun(seg) {
 		return
 	}
 	words := seg.words
@@ -295,8 +306,14 @@ func (a *analyzer) containerMounts(seg *segment) {
 		if !ok {
 			continue
 		}
-		if src, ro := volumeSource(spec.s, isMount); src != "" {
-			a.mountHost(spec.with(src), ro)
+		src, ro, device := volumeSource(spec.s, isMount)
+		if src == "" {
+			continue
+		}
+		a.mountHost(spec.with(src), ro)
+		if device && !strings.ContainsAny(src[:1], "/~$:") {
+			// A relative device is read from dockerd's working directory, "/", too.
+			a.mountHost(spec.with("/"+src), ro)
 		}
 	}
 }
@@ -322,22 +339,34 @@ func createsVolume(seg *segment) bool {
 // --opt=KEY=VALUE): the device a local volume mounts when it is a path (type=none with o=bind
 // binds a host directory; a device such as /dev/sda1 is the host's disk; an NFS ":/export" is
 // not on this host), and whether its mount options say ro.
-func volumeDevice(seg *segment) (dev word, ro bool) {
+//
+// A bind's device without a slash ("device=etc") is a path too, relative to the directory of the
+// process that mounts it: dockerd's, which is "/", or podman's, the command's. It is read as both.
+func volumeDevice(seg *segment) (dev []word, ro bool) {
+	var device word
+	bind, hasDevice := false, false
 	for opt := range optionValues(seg, "-o", "--opt") {
 		// pflag reads "-o=device=/" as "-o device=/".
 		k, v, _ := strings.Cut(strings.TrimPrefix(opt.s, "="), "=")
 		switch strings.ToLower(k) {
 		case "device":
-			if strings.ContainsAny(v, "/~$") && !strings.HasPrefix(v, ":") {
-				dev = opt.with(v)
-			}
+			device, hasDevice = opt.with(v), true
 		case "o":
 			for o := range strings.SplitSeq(v, ",") {
 				ro = ro || o == "ro"
+				bind = bind || o == mountBind || o == "rbind"
 			}
 		}
 	}
-	return dev, ro
+	switch v := device.s; {
+	case !hasDevice || v == "" || strings.HasPrefix(v, ":"):
+		return nil, ro
+	case strings.ContainsAny(v, "/~$"):
+		return []word{device}, ro
+	case bind:
+		return []word{device, device.with("/" + v)}, ro
+	}
+	return nil, ro
 }
 
 // containerVerb is a container CLI's verb, also when spelled "container VERB" (docker container
@@ -408,6 +437,9 @@ func mountSpec(words []word, i int) (spec word, isMount bool, last int, ok bool)
 	return word{}, false, i, false
 }
 
+// mountBind is the bind mount type and mount option.
+const mountBind = "bind"
+
 // dockerRunBooleans are docker run's short options that take no value, so a bundle may go on to -v.
 const dockerRunBooleans = "ditPq"
 
@@ -415,13 +447,13 @@ const dockerRunBooleans = "ditPq"
 // a host path at all (a bind, or a volume the local driver binds to one with volume-opt=device).
 //
 //nolint:goconst // --mount's keys read best literally
-func mountSource(spec string) (src string, ro, host bool) {
+func mountSource(spec string) (src string, ro, host, isDevice bool) {
 	// docker reads --mount as one CSV record: a field may be quoted ("src=/a,b").
 	fields, err := csv.NewReader(strings.NewReader(spec)).Read()
 	if err != nil {
 		fields = strings.Split(spec, ",")
 	}
-	bind, device := false, ""
+	bind, bindOpt, device := false, false, ""
 	for _, f := range fields {
 		k, v, _ := strings.Cut(f, "=")
 		switch strings.ToLower(k) {
@@ -430,38 +462,49 @@ func mountSource(spec string) (src string, ro, host bool) {
 		case "readonly", "ro":
 			ro = v == "" || v == "true" || v == "1"
 		case "type":
-			bind = strings.EqualFold(v, "bind")
+			// podman's type=glob binds every host file its source matches.
+			bind = strings.EqualFold(v, "bind") || strings.EqualFold(v, "glob")
 		case "volume-opt":
-			if o, path, ok := strings.Cut(v, "="); ok && strings.EqualFold(o, "device") {
-				device = path
+			o, val, _ := strings.Cut(v, "=")
+			switch strings.ToLower(o) {
+			case "device":
+				device = val
+			case "o":
+				for opt := range strings.SplitSeq(val, ",") {
+					bindOpt = bindOpt || opt == "bind" || opt == "rbind"
+				}
 			}
 		}
 	}
-	if device != "" {
-		return device, ro, true
+	// A device is a host path when it looks like one, or when the local driver binds it.
+	if device != "" && (strings.ContainsAny(device, "/~$") || bindOpt) {
+		return device, ro, true, true
 	}
-	return src, ro, bind
+	return src, ro, bind, false
 }
 
 // volumeSource is the host path of a -v or --mount spec and whether it is mounted read-only; ""
 // for a named volume or a mount of another type.
-func volumeSource(spec string, mount bool) (src string, ro bool) {
+//
+// A --mount bind's source, or a device the local driver binds, is a path even without a slash
+// ("src=etc" from the working directory; device reports the latter, which dockerd reads).
+func volumeSource(spec string, mount bool) (src string, ro, device bool) {
 	if mount {
 		var ok bool
-		if src, ro, ok = mountSource(spec); !ok {
-			return "", false
+		if src, ro, ok, device = mountSource(spec); !ok || src == "" {
+			return "", false, false
 		}
-	} else {
-		parts := strings.Split(spec, ":")
-		src = parts[0]
-		if len(parts) > 2 {
-			for o := range strings.SplitSeq(parts[len(parts)-1], ",") {
-				ro = ro || o == "ro" || o == "readonly"
-			}
+		return src, ro, device
+	}
+	parts := strings.Split(spec, ":")
+	src = parts[0]
+	if len(parts) > 2 {
+		for o := range strings.SplitSeq(parts[len(parts)-1], ",") {
+			ro = ro || o == "ro" || o == "readonly"
 		}
 	}
 	if !strings.ContainsAny(src, "/~$") && src != "." && src != ".." {
-		return "", false // a named volume
+		return "", false, false // a named volume
 	}
-	return src, ro
+	return src, ro, false
 }

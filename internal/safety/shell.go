@@ -263,6 +263,38 @@ type analyzer struct {
 	unrolled  int        // how many times the loops around the code being analysed run its body (1 outside loops)
 	madeLink  bool       // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	feed      *stdinFeed // what feeds the commands being analysed that run elsewhere (remote.go)
+	line      *lineState // what the line's process substitutions, downloads and aliases left, once there is any
+}
+
+// lineState is what a command line's process substitutions, downloads and aliases leave for the
+// commands after them; allocated at the first, so a line without any pays one pointer.
+type lineState struct {
+	procIn    []int           // segments of the <(...) substitutions in the statement being analysed, which feed its command
+	procOut   []int           // segments of its >(...) substitutions, which its command feeds
+	fetched   []string        // files curl and wget wrote earlier on the line (downloads.go)
+	aliasText map[string]word // the aliases the line defined, by name (aliases.go)
+}
+
+// state returns the line's state, allocating it at the first use.
+func (a *analyzer) state() *lineState {
+	if a.line == nil {
+		a.line = &lineState{}
+	}
+	return a.line
+}
+
+// procSubsts returns the statement's pending process substitutions, and sets them.
+func (a *analyzer) procSubsts() (in, out []int) {
+	if a.line == nil {
+		return nil, nil
+	}
+	return a.line.procIn, a.line.procOut
+}
+
+func (a *analyzer) setProcSubsts(in, out []int) {
+	if a.line != nil {
+		a.line.procIn, a.line.procOut = in, out
+	}
 }
 
 // climbs says whether a path has a ".." component.
@@ -391,6 +423,9 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	if a.err != nil || s == nil {
 		return
 	}
+	savedIn, savedOut := a.procSubsts()
+	a.setProcSubsts(nil, nil)
+	defer a.setProcSubsts(savedIn, savedOut)
 	for _, r := range s.Redirs {
 		a.redirect(r, depth)
 	}
@@ -655,7 +690,18 @@ func (a *analyzer) nested(n syntax.Node, depth int) {
 			a.sub(n.Stmts, depth)
 			return false
 		case *syntax.ProcSubst:
+			first := len(a.out.segments)
 			a.sub(n.Stmts, depth)
+			// What <(...) prints, the command reads as a file: a script given to an
+			// interpreter, or standard input with "< <(...)" — as if it were piped in. What the
+			// command writes to >(...) is the standard input of the commands there (tee >(sh)).
+			for i := first; i < len(a.out.segments); i++ {
+				if ls := a.state(); n.Op == syntax.CmdIn {
+					ls.procIn = append(ls.procIn, i)
+				} else {
+					ls.procOut = append(ls.procOut, i)
+				}
+			}
 			return false
 		}
 		return true
@@ -802,7 +848,21 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 		return
 	}
 	a.env = env
+	procIn, procOut := a.procSubsts()
+	if len(procIn) > 0 {
+		pipeFrom = append(slices.Clip(pipeFrom), procIn...)
+		a.line.procIn = nil
+	}
+	outer := len(a.out.segments)
 	a.command(words, redirs, pipeFrom, depth)
+	if len(procOut) > 0 && outer < len(a.out.segments) {
+		// The command (and what feeds it) feeds its >(...) substitutions' commands.
+		feed := append(slices.Clip(pipeFrom), outer)
+		for _, i := range procOut {
+			a.out.segments[i].pipeFrom = append(a.out.segments[i].pipeFrom, feed...)
+		}
+		a.line.procOut = nil
+	}
 	if assignsByName(words) {
 		// Its own arguments were resolved before it ran; nothing after it is.
 		a.vars.poison()

@@ -133,7 +133,7 @@ func TestProjectRules(t *testing.T) {
 		Workspace: "/ws",
 		CommandRules: []Rule{
 			{ID: "no-terraform-destroy", Action: ActionBlock, Reason: "destroys infrastructure", Commands: []string{"terraform"}, Subcommands: []string{"destroy", "apply"}, Flags: []string{"-auto-approve"}},
-			{ID: "kubectl-delete", Action: ActionAsk, Class: ClassSystemModify, Reason: "deletes cluster objects", Commands: []string{"kubectl"}, Subcommands: []string{"delete"}},
+			{ID: "kubectl-rollout", Action: ActionAsk, Class: ClassSystemModify, Reason: "rolls workloads back or restarts them", Commands: []string{"kubectl"}, Subcommands: []string{"rollout"}},
 			{ID: "weaken-attempt", Action: ActionAsk, Reason: "tries to turn a block into an ask", Commands: []string{"sudo"}},
 		},
 		Commands: []ProjectCommand{{ID: "test", Command: "make test"}, {ID: "deploy", Command: "make deploy", RequireConfirmation: true}},
@@ -147,15 +147,15 @@ func TestProjectRules(t *testing.T) {
 		want outcome
 	}{
 		{"project block rule", sh("terraform destroy -auto-approve"), outcome{Verdict: VerdictDeny, Reason: ReasonToolSafetyViolation, RuleID: "damage-control:no-terraform-destroy"}},
-		{"project block rule needs all conditions", sh("terraform destroy"), outcome{Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "autonomy:execute-unrecognized"}},
-		{"project ask rule", sh("kubectl delete pod x"), outcome{Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "damage-control:kubectl-delete"}},
+		{"project block rule needs all conditions", sh("terraform destroy"), outcome{Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "damage-control:infrastructure-destroy"}},
+		{"project ask rule", sh("kubectl rollout undo deploy/x"), outcome{Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "damage-control:kubectl-rollout"}},
 		{"a project ask cannot weaken a default block", sh("sudo ls"), outcome{Verdict: VerdictDeny, Reason: ReasonToolSafetyViolation, RuleID: "damage-control:privilege-escalation"}},
 		{"project command is recognised", sh("make test"), outcome{Verdict: VerdictAllow}},
 		{"project command with a variable assignment runs other code", sh("make test V=1"), outcome{Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: RuleOpaqueCode}},
 		{"project command with an extra target is another command", sh("make test deploy"), outcome{Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "project-command:deploy"}},
 		{"project command with an extra target and no confirmation is unrecognised", sh("make test clean"), outcome{Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "autonomy:execute-unrecognized"}},
 		{"a confirmation survives options before the target", sh("make -k -j4 deploy"), outcome{Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "project-command:deploy"}},
-		{"a project rule matches past global options", sh("kubectl --context prod -n kube-system delete pod x"), outcome{Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "damage-control:kubectl-delete"}},
+		{"a project rule matches past global options", sh("kubectl --context prod -n kube-system rollout undo deploy/x"), outcome{Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "damage-control:kubectl-rollout"}},
 		{"a project rule matches past -chdir", sh("terraform -chdir=infra apply -auto-approve"), outcome{Verdict: VerdictDeny, Reason: ReasonToolSafetyViolation, RuleID: "damage-control:no-terraform-destroy"}},
 		{"project command matches whole words", sh("make testing"), outcome{Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "autonomy:execute-unrecognized"}},
 		{"project command requiring confirmation", sh("make deploy"), outcome{Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "project-command:deploy"}},

@@ -27,6 +27,8 @@ type wrapSpec struct {
 	longChdir  string   // long option for the same (env --chdir)
 	optArgOpts string   // short options whose value is optional: attached only (nsenter -w/etc)
 	longOpt    []string // long options whose value is optional: after "=" only (nsenter --wd=/etc)
+	cmdAfter   []string // the command is what follows the first of these words (nix shell -c, mise exec --)
+	longWrite  []string // long options whose value is a file written (perf record --output, rlwrap --logfile)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -95,6 +97,8 @@ var interpreters = map[string]string{
 
 // follow analyses what a recorded segment runs in turn and the paths it touches.
 func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
+	a.downloads(idx, redirs)
+	a.aliases(idx, depth)
 	seg := a.out.segments[idx]
 	switch name := seg.name; {
 	case name == "":
@@ -131,7 +135,8 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		if why := runsCode(&a.out.segments[idx]); why != "" {
 			a.opaque(idx, why)
 		}
-		if spec, ok := wrappers[name]; ok {
+		a.dbClientInput(idx, redirs)
+		if spec, ok := wrapSpecOf(&a.out.segments[idx]); ok {
 			a.unwrap(idx, spec, redirs, depth)
 		} else if opts, ok := interpreters[name]; ok {
 			a.interpreter(idx, opts, redirs)
@@ -203,10 +208,16 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	words := a.out.segments[idx].words
 	opts := a.wrapperOptions(words, spec, depth)
 	i := opts.next
+	if len(spec.cmdAfter) > 0 && !opts.hasScript {
+		i = commandAfter(words, spec)
+	}
 	own := words[1:min(i, len(words))] // the wrapper's own options and operands
 	a.out.segments[idx].wrapper = true
 	for _, r := range opts.reads {
 		a.touch(r, opRead)
+	}
+	for _, w := range opts.writes {
+		a.touch(w, opWrite)
 	}
 	if opts.hasScript {
 		script := opts.script
@@ -258,6 +269,7 @@ type wrapperOpts struct {
 	hasScript bool
 	env       []string // NAME=VALUE assignments for the wrapped command
 	reads     []word   // files option values name, read
+	writes    []word   // files long option values name, written
 	chdir     *word    // the wrapped command's working directory, when an option sets it
 }
 
@@ -313,7 +325,7 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 func (o *wrapperOpts) longOption(words []word, spec wrapSpec, opt string) {
 	name, val, hasVal := strings.Cut(opt, "=")
 	// The wrapper reads an abbreviated option as the one it abbreviates (env --chd=DIR).
-	name = expandLong(name, append(append([]string{spec.longScript, spec.longChdir, spec.longRead}, spec.longArgs...), spec.longOpt...)...)
+	name = expandLong(name, append(append(append([]string{spec.longScript, spec.longChdir, spec.longRead}, spec.longArgs...), spec.longOpt...), spec.longWrite...)...)
 	isScript := spec.longScript != "" && name == spec.longScript
 	takes := (slices.Contains(spec.longArgs, name) || isScript) && !slices.Contains(spec.longOpt, name)
 	valWord := words[o.next].with(val)
@@ -330,6 +342,9 @@ func (o *wrapperOpts) longOption(words []word, spec wrapSpec, opt string) {
 	}
 	if spec.longRead != "" && name == spec.longRead {
 		o.reads = append(o.reads, valWord)
+	}
+	if slices.Contains(spec.longWrite, name) {
+		o.writes = append(o.writes, valWord)
 	}
 	o.next++
 }
@@ -687,7 +702,7 @@ func runsCode(s *segment) string {
 			return s.name + " runs the command below another root"
 		}
 	}
-	return ""
+	return runnerCode(s)
 }
 
 // skipsChdir says whether w is chroot's --skip-chdir, or an abbreviation of it.

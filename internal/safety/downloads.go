@@ -1,0 +1,177 @@
+package safety
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A file a command line downloads and then runs is a download piped into an interpreter, one
+// step apart: curl -o /tmp/i x && chmod +x /tmp/i && /tmp/i, curl -O https://x/i.sh && sh i.sh,
+// wget https://x/i.sh; bash i.sh, curl x > i.py; python3 i.py. The files curl and wget write
+// (-o, --output, -O and wget's URL name, a redirect of their output) are remembered; a later
+// command that runs one — as its program, or as the script of a shell, an interpreter or
+// source — is blocked as download-exec is.
+
+// curlValueShorts are curl's short options that take a value: in a bundle ("-sLo f") the first
+// of them takes the rest of the word, or the next word.
+const curlValueShorts = "dHuXAebcDFKmrTwxYyzCEPQtUoh"
+
+// downloads checks whether a segment runs a file the command line downloaded, then records the
+// files a curl or wget segment writes.
+func (a *analyzer) downloads(idx int, redirs []*syntax.Redirect) {
+	seg := &a.out.segments[idx]
+	if a.line != nil && len(a.line.fetched) > 0 {
+		if f, ok := a.runsFile(seg); ok && slices.Contains(a.line.fetched, a.fetchKey(f)) {
+			a.find(true, RulePrefixDamageControl+"download-exec", "command %q runs %s, which this command line downloaded: code nobody reviewed", truncate(seg.text, 120), f)
+		}
+	}
+	if seg.name != cmdCurl && seg.name != cmdWget {
+		return
+	}
+	for _, f := range downloadedFiles(seg) {
+		ls := a.state()
+		ls.fetched = append(ls.fetched, a.fetchKey(f))
+	}
+	for _, r := range redirs {
+		if (r.N == nil || r.N.Value == "1") && (r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrClob || r.Op == syntax.RdrAll || r.Op == syntax.AppAll) && r.Word != nil {
+			if t := a.render(r.Word); !t.dynamic {
+				ls := a.state()
+				ls.fetched = append(ls.fetched, a.fetchKey(t.s))
+			}
+		}
+	}
+}
+
+// fetchKey is the form a downloaded file and a run file are compared in: resolved against the
+// working directory when it is known.
+func (a *analyzer) fetchKey(f string) string {
+	cwd := a.cwd
+	if cwd == cwdUnknown {
+		cwd = ""
+	}
+	return resolvePath(cwd, f)
+}
+
+// runsFile returns the file a segment runs: its program when it names a path ("./i", "/tmp/i"),
+// or the script operand of a shell, an interpreter or source.
+func (a *analyzer) runsFile(seg *segment) (string, bool) {
+	if w := seg.words[0]; strings.ContainsRune(w.s, '/') && !w.dynamic {
+		return w.s, true
+	}
+	_, interp := interpreters[seg.name]
+	if (shells[seg.name] || interp || seg.name == cmdSource || seg.name == ".") && len(seg.operands) > 0 && !seg.operands[0].dynamic {
+		return seg.operands[0].s, true
+	}
+	return "", false
+}
+
+// downloadedFiles are the files a curl or wget segment writes: curl's -o/--output values (also
+// at the end of a short bundle), and with -O/--remote-name the last part of its URLs' paths;
+// wget's -O/--output-document, or without it the last part of its URLs' paths, below -P.
+func downloadedFiles(seg *segment) []string {
+	var out []string
+	remote := false
+	if seg.name == cmdCurl {
+		out, remote = curlOutputs(seg.words)
+	} else {
+		out = wgetOutputs(seg.words)
+		remote = len(out) == 0
+	}
+	if !remote {
+		return out
+	}
+	dir := ""
+	if seg.name == cmdWget {
+		if p, ok := optionValue(seg, "-P", "--directory-prefix"); ok {
+			dir = p.s
+		}
+	}
+	for _, w := range seg.operands {
+		_, rest, ok := strings.Cut(w.s, "://")
+		if !ok {
+			continue
+		}
+		rest, _, _ = strings.Cut(rest, "?")
+		rest, _, _ = strings.Cut(rest, "#")
+		if _, p, ok := strings.Cut(rest, "/"); ok && p != "" && !strings.HasSuffix(p, "/") {
+			out = append(out, path.Join(dir, path.Base(p)))
+		}
+	}
+	return out
+}
+
+// curlOutputs reads curl's -o/--output values (also ending a short bundle: -sLo FILE) and whether
+// -O/--remote-name names a file after each URL.
+func curlOutputs(words []word) (out []string, remote bool) {
+	for i := 1; i < len(words); i++ {
+		v := words[i].s
+		switch {
+		case v == "--":
+			return out, remote
+		case v == optOutput && i+1 < len(words):
+			i++
+			out = append(out, words[i].s)
+		case strings.HasPrefix(v, optOutput+"="):
+			out = append(out, v[len(optOutput)+1:])
+		case v == "--remote-name" || v == "--remote-name-all":
+			remote = true
+		case len(v) > 1 && v[0] == '-' && v[1] != '-':
+			var o string
+			var took bool
+			o, took, remote = curlBundle(words, i, remote)
+			if o != "" {
+				out = append(out, o)
+			}
+			if took {
+				i++
+			}
+		}
+	}
+	return out, remote
+}
+
+// curlBundle reads a short-option bundle of curl's at words[i]: the -o value it ends with (and
+// whether that was the next word), and whether it holds -O.
+func curlBundle(words []word, i int, remote bool) (out string, tookNext, isRemote bool) {
+	v := words[i].s
+	for k := 1; k < len(v); k++ {
+		if v[k] == 'O' {
+			remote = true
+			continue
+		}
+		if strings.IndexByte(curlValueShorts, v[k]) < 0 {
+			continue
+		}
+		val := v[k+1:]
+		if val == "" && i+1 < len(words) {
+			val, tookNext = words[i+1].s, true
+		}
+		if v[k] == 'o' {
+			out = val
+		}
+		break
+	}
+	return out, tookNext, remote
+}
+
+// wgetOutputs reads wget's -O/--output-document values.
+func wgetOutputs(words []word) []string {
+	var out []string
+	for i := 1; i < len(words); i++ {
+		switch v := words[i].s; {
+		case v == "--":
+			return out
+		case (v == "-O" || v == "--output-document") && i+1 < len(words):
+			i++
+			out = append(out, words[i].s)
+		case strings.HasPrefix(v, "--output-document="):
+			out = append(out, v[len("--output-document="):])
+		case len(v) > 2 && strings.HasPrefix(v, "-O"):
+			out = append(out, v[2:])
+		}
+	}
+	return out
+}

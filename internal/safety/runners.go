@@ -1,0 +1,183 @@
+package safety
+
+import (
+	"slices"
+	"strings"
+)
+
+// Runners run the command given as their arguments, as the wrappers do, but after a subcommand
+// (uv run, poetry run, npm exec, pnpm exec, bundle exec, conda run, direnv exec DIR, mise exec
+// ... --, nix shell ... -c, perf record) or after an option (xterm -e): "uv run rm -rf /" is
+// rm -rf /. The wrapped command is analysed as a segment of its own, so the rules and the path
+// policy see it; a runner's own value-taking options are listed so their values are not taken
+// for the command.
+
+// cmdAfterDashes marks a runner whose command follows "--" (mise exec TOOL@VERSION -- CMD).
+const cmdAfterDashes = "--"
+
+// runnerWrappers are runners known by their name alone.
+//
+//nolint:goconst // option spellings in this table read best literally, next to their neighbours
+var runnerWrappers = map[string]wrapSpec{
+	// npx PKG ARGS runs PKG's bin; -c runs a shell command; -p names the package.
+	"npx":  {argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call"},
+	"pnpx": {argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call"},
+	"bunx": {argOpts: "p", longArgs: []string{"package"}},
+	"systemd-run": {argOpts: "upEHMG", longArgs: []string{"unit", "property", "description", "slice", "setenv", "host",
+		"machine", "uid", "gid", "nice", "working-directory", "service-type", "on-active", "on-boot", "on-startup",
+		"on-unit-active", "on-unit-inactive", "on-calendar", "on-timezone-change", "on-clock-change", "timer-property",
+		"path-property", "socket-property", "slice-inherit", "background", "expand-environment"}, longChdir: "working-directory"},
+	"run0": {argOpts: "ugD", longArgs: []string{"user", "group", "nice", "chdir", "setenv", "unit", "property", "description",
+		"slice", "background", "machine"}, chdir: 'D', longChdir: "chdir"},
+	"chpst":    {argOpts: "ugUebenlamdofcpr", readOpts: "e"},
+	"fakeroot": {argOpts: "is", longArgs: []string{"lib", "faked"}, readOpts: "i", writeOpts: "s"},
+	"valgrind": {longArgs: []string{"log-file", "xml-file"}, longWrite: []string{"log-file", "xml-file"}},
+	"xvfb-run": {argOpts: "nsfpe", longArgs: []string{"server-num", "server-args", "auth-file", "xauth-protocol", "error-file"},
+		writeOpts: "fe", longWrite: []string{"auth-file", "error-file"}},
+	"ssh-agent": {argOpts: "aEOPt", writeOpts: "a"},
+	"rlwrap": {argOpts: "bCDefFgHlOPqsStwz", optArgOpts: "ap", longArgs: []string{"break-chars", "command-name", "history-no-dupes",
+		"extra-char-after-completion", "file", "history-format", "forget-matching", "history-filename", "logfile",
+		"one-shot", "only-cook", "pass-sigint-as-sigterm", "set-term-name", "polling", "histsize", "substitute-prompt",
+		"wait-before-prompt", "filter", "prompt-colour", "pre-given"}, writeOpts: "lH", longWrite: []string{"logfile", "history-filename"}},
+	"dtach": {argOpts: "nNcAerz", writeOpts: "nNcA"},
+	"proot": {argOpts: "rbmwkq", longArgs: []string{"rootfs", "bind", "mount", "cwd", "kernel-release", "qemu", "verbose"},
+		chdir: 'w', longChdir: "cwd"},
+}
+
+// subcommandRunners are runners whose command follows a subcommand, by program and subcommand.
+//
+//nolint:goconst // option spellings in this table read best literally, next to their neighbours
+var subcommandRunners = map[string]map[string]wrapSpec{
+	"uv": {subRun: {argOpts: "pm", longArgs: []string{"python", "with", "with-requirements", "with-editable", "project",
+		"directory", "env-file", "extra", "group", "only-group", "no-group", "package", "index", "default-index",
+		"index-url", "extra-index-url", "find-links", "config-file", "cache-dir", "module", "no-extra", "refresh-package",
+		"reinstall-package", "upgrade-package", "no-binary-package", "no-build-package", "prerelease", "resolution",
+		"index-strategy", "keyring-provider", "link-mode", "python-platform", "exclude-newer", "color", "allow-insecure-host"},
+		longChdir: "directory", longRead: "env-file"}},
+	"poetry":     {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}, chdir: 'C', longChdir: "directory"}},
+	"pipenv":     {subRun: {}},
+	"pdm":        {subRun: {argOpts: "pgL", longArgs: []string{"project", "venv", "lockfile"}}},
+	"hatch":      {subRun: {}},
+	"rye":        {subRun: {}},
+	"npm":        {"exec": npmExec, "x": npmExec},
+	"pnpm":       {"exec": {argOpts: "C", longArgs: []string{"dir", "filter", "workspace-concurrency"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
+	"yarn":       {"exec": {}, "dlx": {argOpts: "p", longArgs: []string{"package"}}},
+	"bundle":     {"exec": {longArgs: []string{"gemfile"}}},
+	"conda":      {subRun: condaRun},
+	"mamba":      {subRun: condaRun},
+	"micromamba": {subRun: condaRun},
+	"direnv":     {"exec": {skip: 1}},
+	"mise":       {"exec": miseExec, "x": miseExec},
+	"rtx":        {"exec": miseExec, "x": miseExec},
+	"asdf":       {"exec": {}},
+	"nix":        {"shell": nixCommand, "develop": nixCommand},
+	"perf":       {"record": perfSpec, "stat": perfSpec, "trace": perfSpec},
+}
+
+//nolint:goconst // option spellings in these specs read best literally, next to their neighbours
+var (
+	npmExec    = wrapSpec{argOpts: "pcw", longArgs: []string{"package", "call", "workspace", "prefix"}, script: 'c', longScript: "call"}
+	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{"name", "prefix", "cwd"}, longChdir: "cwd"}
+	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{longOptCommand, "cd", "jobs"}, script: 'c', longScript: longOptCommand, cmdAfter: []string{cmdAfterDashes}, chdir: 'C', longChdir: "cd"}
+	nixCommand = wrapSpec{cmdAfter: []string{"-c", "--command"}}
+	perfSpec   = wrapSpec{argOpts: "eoCpctGFmcgIrxj", longArgs: []string{"event", "output", "cpu", "pid", "tid", "cgroup", "freq",
+		"mmap-pages", "call-graph", "repeat", "delay", "field-separator", "post", "pre", "intr-regs", "user-regs"},
+		writeOpts: "o", longWrite: []string{"output"}}
+)
+
+// runnerSpec returns the wrapper spec of a runner segment and the number of words before the
+// runner's own options (1 for a runner known by name; a subcommand runner's options start after
+// its subcommand, counted by skip).
+func runnerSpec(seg *segment) (wrapSpec, bool) {
+	if spec, ok := runnerWrappers[seg.name]; ok {
+		return spec, true
+	}
+	subs, ok := subcommandRunners[seg.name]
+	if !ok || len(seg.operands) == 0 {
+		return wrapSpec{}, false
+	}
+	spec, ok := subs[seg.operands[0].s]
+	if !ok {
+		return wrapSpec{}, false
+	}
+	spec.skip++ // the subcommand itself
+	return spec, true
+}
+
+// commandAfter returns the index of the word after the first of spec's cmdAfter markers (nix
+// shell ... -c CMD), or len(words) when none is there: the command, if any, is what follows it.
+func commandAfter(words []word, spec wrapSpec) int {
+	for k := 1; k < len(words); k++ {
+		if slices.Contains(spec.cmdAfter, words[k].s) && !words[k].dynamic {
+			return k + 1
+		}
+	}
+	return len(words)
+}
+
+// wrapSpecOf returns the wrapper spec of a segment: a wrapper's, or a runner's.
+func wrapSpecOf(seg *segment) (wrapSpec, bool) {
+	if spec, ok := wrappers[seg.name]; ok {
+		return spec, true
+	}
+	return runnerSpec(seg)
+}
+
+// runnerCode returns why a runner runs code the engine does not follow, or "": what direnv exec
+// and nix develop run first (.envrc, the flake's shellHook), nix-shell's --run, machinectl
+// shell's command, and the programs and roots of runnerStarts.
+func runnerCode(s *segment) string {
+	sub := ""
+	if len(s.operands) > 0 {
+		sub = s.operands[0].s
+	}
+	switch s.name {
+	case "nix-shell":
+		if s.hasFlag("--run") || s.hasFlag("--command") {
+			return "nix-shell runs the shell command its --run or --command gives"
+		}
+	case "direnv":
+		if sub == "exec" {
+			return "direnv exec runs the .envrc of the directory it names first"
+		}
+	case "nix":
+		if sub == "develop" {
+			return "nix develop runs the flake's shellHook first"
+		}
+	case "machinectl":
+		if sub == "shell" {
+			return "machinectl shell runs a command in a machine, as the user it names"
+		}
+	}
+	return runnerStarts(s)
+}
+
+// runnerStarts returns why a runner starts a program the engine does not follow, or "": a
+// terminal's command (xterm -e), start-stop-daemon's and bwrap's programs, another root (proot,
+// chpst -/), systemd-run's output sent to a file by a property.
+func runnerStarts(s *segment) string {
+	hasWord := func(f func(string) bool) bool {
+		return slices.ContainsFunc(s.words, func(w word) bool { return f(w.s) })
+	}
+	switch s.name {
+	case "start-stop-daemon", "bwrap":
+		return s.name + " runs the program its options name"
+	case "xterm", "uxterm", "urxvt", "rxvt", "gnome-terminal", "konsole", "alacritty", "kitty", "wezterm", "foot", "xfce4-terminal", "tilix", "terminator":
+		if len(s.words) > 2 {
+			return s.name + " runs a command in a new terminal"
+		}
+	case "proot":
+		return "proot runs the command below another root, with the host paths it binds"
+	case "chpst":
+		if hasWord(func(v string) bool { return strings.HasPrefix(v, "-/") }) {
+			return "chpst -/ runs the command below another root"
+		}
+	case "systemd-run":
+		if hasWord(func(v string) bool {
+			return strings.Contains(v, "file:") || strings.Contains(v, "append:") || strings.Contains(v, "truncate:")
+		}) {
+			return "systemd-run sends the command's output to a file its property names"
+		}
+	}
+	return ""
+}
