@@ -45,7 +45,7 @@ var _ = Describe("what the engine cannot see, it does not admit", Ordered, func(
 					{ID: "curl", Command: "curl ..."},
 				},
 				CommandRules: []safetyv1alpha1.CommandRule{
-					{ID: "kubectl-delete", Pattern: `^kubectl delete( |$)`, Action: safetyv1alpha1.RuleActionAsk, Reason: "deletes cluster objects"},
+					{ID: "kubectl-rollout", Pattern: `^kubectl rollout( |$)`, Action: safetyv1alpha1.RuleActionAsk, Reason: "rolls workloads back or restarts them"},
 					{ID: "terraform-destroy", Pattern: `^terraform destroy( |$)`, Action: safetyv1alpha1.RuleActionBlock, Reason: "destroys infrastructure"},
 				},
 			}}
@@ -79,7 +79,7 @@ var _ = Describe("what the engine cannot see, it does not admit", Ordered, func(
 		Entry("a declaration that prints the environment", `export -p`, safety.ReasonToolHumanApprovalRequired, "print-environment-declare", `export FOO=bar`),
 		Entry("a default-policy gap: *.env", `cat prod.env`, safety.ReasonToolAccessDenied, "zeroAccess path policy", `cat prod.env.example`),
 		Entry("a default-policy gap: a cron directory", `echo x > /etc/cron.d/x`, safety.ReasonToolAccessDenied, "noWrite path policy", `grep -q KEY .env`),
-		Entry("a global option before a project rule's subcommand", `kubectl --context prod delete pod x`, safety.ReasonToolHumanApprovalRequired, "kubectl-delete", `kubectl get pods`),
+		Entry("a global option before a project rule's subcommand", `kubectl --context prod rollout undo deploy/x`, safety.ReasonToolHumanApprovalRequired, "kubectl-rollout", `kubectl get pods`),
 		Entry("-chdir before a project pattern rule", `terraform -chdir=infra destroy`, safety.ReasonToolSafetyViolation, "terraform-destroy", `make test`),
 		Entry("-chdir before a confirmed project command", `terraform -chdir=infra apply`, safety.ReasonToolHumanApprovalRequired, "requires confirmation", `kubectl get ns`),
 		Entry("bounded work: 8 KiB (the schema's most) of brace expansions", "cat "+strings.Repeat("{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p} ", 8000/41), safety.ReasonToolSafetyViolation, "work budget", `cat {a,b}.md`),
