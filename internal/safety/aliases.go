@@ -11,10 +11,13 @@ import (
 // kubectl delete. Each use of an alias the line defined is analysed as its text followed by the
 // use's arguments, and an alias whose text is computed at run time is opaque.
 
+// cmdAlias is the builtin that defines aliases.
+const cmdAlias = "alias"
+
 // aliases records alias definitions and analyses the uses of the aliases defined before.
 func (a *analyzer) aliases(idx int, depth int) {
 	seg := &a.out.segments[idx]
-	if seg.name == "alias" {
+	if seg.name == cmdAlias {
 		for _, w := range seg.words[1:] {
 			name, val, ok := strings.Cut(w.s, "=")
 			if !ok || name == "" {

@@ -53,13 +53,16 @@ func configVerb(s *segment) string {
 	return ""
 }
 
+// locProject is npm's --location value for the project's own .npmrc.
+const locProject = "project"
+
 // npmConfigFile is the file npm config set (npm set) writes: ~/.npmrc, or the project's .npmrc
 // with --location=project.
 func npmConfigFile(s *segment) string {
 	if s.operands[0].s != subSet && !slices.Contains(npmWriters, configVerb(s)) {
 		return ""
 	}
-	if loc, ok := optionValue(s, "-L", "--location"); ok && loc.s == "project" {
+	if loc, ok := optionValue(s, "-L", "--location"); ok && loc.s == locProject {
 		return ".npmrc"
 	}
 	return "~/.npmrc"
@@ -88,7 +91,7 @@ func ghRunsLater(s *segment) bool {
 	switch ops[0].s {
 	case subConfig:
 		return len(ops) > 2 && ops[1].s == subSet && slices.Contains(ghPrograms, ops[2].s)
-	case "alias":
+	case cmdAlias:
 		return ops[1].s != subSet || s.hasFlag("-s") || s.hasFlag("--shell") || len(ops) > 3 && strings.HasPrefix(ops[3].s, "!")
 	}
 	return false

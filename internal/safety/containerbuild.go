@@ -118,16 +118,20 @@ func (a *analyzer) buildOutputs(seg *segment) {
 // with -o/--output: save, image save, export, container export.
 func savesImage(seg *segment) bool {
 	switch containerVerb(seg) {
-	case "save", subExport:
+	case subSave, subExport:
 		return true
 	case "image":
-		return len(seg.operands) > 1 && seg.operands[1].s == "save"
+		return len(seg.operands) > 1 && seg.operands[1].s == subSave
 	}
 	return false
 }
 
-// subExport is the container CLIs' verb that writes a container's file system to a tar.
-const subExport = "export"
+// The container CLIs' verbs that write an image (save) or a container's file system (export) to
+// a tar; save is also git stash's old spelling of push (readers.go).
+const (
+	subExport = "export"
+	subSave   = "save"
+)
 
 // imageOutputs records the file save or export writes (-o FILE, --output=FILE, -oFILE).
 func (a *analyzer) imageOutputs(seg *segment) {

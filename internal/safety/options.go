@@ -300,19 +300,13 @@ func codeOption(s *segment) string {
 	}
 	switch s.name {
 	case "make":
-		for _, w := range s.operands {
-			if isAssignment(w.s) || w.dynamic {
-				return "the variable assignment " + w.s
-			}
-		}
+		return makeAssignment(s)
 	case cmdGit:
 		return gitCode(s)
 	case "jq", "gojq", "jaq":
 		return jqModules(s)
 	case "go":
-		if len(s.operands) > 0 && s.operands[0].s == cmdEnv && (s.hasFlag("-w") || s.hasFlag("-u")) {
-			return "env -w (it changes the go command's settings for later calls)"
-		}
+		return goEnvWrite(s)
 	case cmdSed:
 		return sedCode(s)
 	case "sqlite3", "duckdb":
@@ -325,6 +319,25 @@ func codeOption(s *segment) string {
 		}
 	case cmdAwk, cmdGawk, "mawk", "nawk":
 		return awkCode(s)
+	}
+	return ""
+}
+
+// makeAssignment returns a make command's variable assignment: a variable can hold a recipe's
+// program (make CC=./x), which the engine cannot see.
+func makeAssignment(s *segment) string {
+	for _, w := range s.operands {
+		if isAssignment(w.s) || w.dynamic {
+			return "the variable assignment " + w.s
+		}
+	}
+	return ""
+}
+
+// goEnvWrite returns go env -w|-u, which changes the go command's settings for later calls.
+func goEnvWrite(s *segment) string {
+	if len(s.operands) > 0 && s.operands[0].s == cmdEnv && (s.hasFlag("-w") || s.hasFlag("-u")) {
+		return "env -w (it changes the go command's settings for later calls)"
 	}
 	return ""
 }

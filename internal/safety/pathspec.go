@@ -92,7 +92,7 @@ var argSpecs = map[string]argSpec{
 	"id":   {noPaths: true}, "whoami": {noPaths: true}, "uname": {noPaths: true}, "hostname": {noPaths: true},
 	"which": {noPaths: true}, "type": {noPaths: true}, "exit": {noPaths: true}, "return": {noPaths: true},
 	"test": {noPaths: true}, "[": {noPaths: true}, "[[": {noPaths: true}, "export": {noPaths: true},
-	"unset": {noPaths: true}, "alias": {noPaths: true}, "read": {noPaths: true}, "wait": {noPaths: true},
+	"unset": {noPaths: true}, cmdAlias: {noPaths: true}, "read": {noPaths: true}, "wait": {noPaths: true},
 	"set": {noPaths: true}, "shift": {noPaths: true}, "umask": {noPaths: true}, "ulimit": {noPaths: true},
 	"local": {noPaths: true}, ":": {noPaths: true}, "nproc": {noPaths: true}, "basename": {noPaths: true},
 	"dirname": {noPaths: true},
