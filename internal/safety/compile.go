@@ -283,10 +283,17 @@ func commandWords(cmd string) ([]string, []string, string) {
 	if aerr != nil {
 		return nil, nil, aerr.msg
 	}
-	if len(an.segments) != 1 || len(an.findings) > 0 {
+	segs := an.segments
+	if len(segs) == 2 && runsOne(&segs[0]) {
+		// A runner is read through as a wrapper is (runners.go): the call "uv run pytest" is judged
+		// by its pytest, so "uv run pytest" declares pytest, and a project that declared its test
+		// command with its runner before runners were read through keeps a valid policy.
+		segs = segs[1:]
+	}
+	if len(segs) != 1 || len(an.findings) > 0 {
 		return nil, nil, "must be one simple command without substitutions, environment assignments or options that run other code"
 	}
-	s := an.segments[0]
+	s := segs[0]
 	words := []string{s.name}
 	for _, w := range s.words[1:] {
 		if w.dynamic {

@@ -115,6 +115,17 @@ func commandAfter(words []word, spec wrapSpec) int {
 	return len(words)
 }
 
+// runsOne reports whether a segment is a runner (not another wrapper: env, sudo, nice, which a
+// declared command may not name) that wraps a command. The files its own options name
+// (uv run --env-file) are judged on every call like any other path.
+func runsOne(seg *segment) bool {
+	if _, ok := wrappers[seg.name]; ok || !seg.wrapper {
+		return false
+	}
+	_, ok := runnerSpec(seg)
+	return ok
+}
+
 // wrapSpecOf returns the wrapper spec of a segment: a wrapper's, or a runner's.
 func wrapSpecOf(seg *segment) (wrapSpec, bool) {
 	if spec, ok := wrappers[seg.name]; ok {

@@ -1,0 +1,41 @@
+package safety
+
+import (
+	"strings"
+	"testing"
+)
+
+// A project that declares its commands with the runner it uses ("uv run alembic check", as most
+// Python and Node projects write them) keeps a valid policy now that runners are read
+// through: the declaration names the command the runner runs, and the call is judged by it.
+func TestProjectCommandsThroughARunner(t *testing.T) {
+	rules := classRules
+	rules.Commands = []ProjectCommand{
+		{ID: "check", Command: "uv run alembic check"},
+		{ID: "migrate", Command: "poetry run alembic upgrade head", RequireConfirmation: true},
+		{ID: "lint", Command: "npx eslint ..."},
+	}
+	p := mustCompile(t, &Profile{}, rules)
+	for cmd, want := range map[string]outcome{
+		"uv run alembic check":                 {Verdict: VerdictAllow},
+		"alembic check":                        {Verdict: VerdictAllow},
+		"npx eslint src":                       {Verdict: VerdictAllow},
+		"uv run alembic downgrade base":        {Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "autonomy:execute-unrecognized"},
+		"poetry run alembic upgrade head":      {Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "project-command:migrate"},
+		"uv run --env-file .env alembic check": {Verdict: VerdictDeny, Reason: ReasonToolAccessDenied, RuleID: zero},
+	} {
+		if got := outcomeOf(Evaluate(p, shCall(cmd))); got != want {
+			t.Errorf("%q: got %+v, want %+v", cmd, got, want)
+		}
+	}
+	// A script is opaque through a runner as without one, so it cannot be declared either way;
+	// other wrappers stay out of declarations: what they change (the environment, the user, the
+	// priority) is not the project's command.
+	for _, cmd := range []string{"python manage.py test", "uv run python manage.py test", "env X=1 make test", "sudo make test", "nice make test"} {
+		r := classRules
+		r.Commands = []ProjectCommand{{ID: "t", Command: cmd}}
+		if _, err := Compile(&Profile{}, r); err == nil || !strings.Contains(err.Error(), "commands[0].command") {
+			t.Errorf("%q: Compile err = %v, want one naming commands[0].command", cmd, err)
+		}
+	}
+}
