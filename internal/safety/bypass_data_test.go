@@ -48,6 +48,17 @@ func dataCatalogue() []classCase {
 		{extract, "bsdtar into ~/.config", sh(`bsdtar -xf x.tar -C ~/.config`), dynWrite, sh(`tar -xf x.tar -C ..`), false},
 		{extract, "patch -d into the home directory", sh(`patch -d ~ -p1 < x.diff`), dynWrite, sh(`git apply x.diff`), false},
 		{extract, "git apply outside a repository, in the home directory", sh(`git -C ~ apply x.diff`), dynWrite, sh(`git apply --check x.diff`), false},
+		// The fourth review's: an extraction's options from the environment, from a second
+		// directory option, or from a name the engine did not know.
+		{extract, "unzip's options from UNZIP", sh(`UNZIP=-o: unzip x.zip`), dynWrite, sh(`UNZIP=-q unzip x.zip`), false},
+		{extract, "a second tar -C moves on from the first", sh(`tar -xf x.tar -C /tmp/ok -C ~`), dynWrite, sh(`tar -xf x.tar -C build -C sub`), false},
+		{extract, "a second patch -d moves on from the first", sh(`patch -d /tmp -d ~ -p1 < x.diff`), dynWrite, sh(`unzip -o x.zip -d build`), false},
+		{extract, "bsdtar --insecure keeps absolute names", sh(`bsdtar -xf x.tar --insecure`), dynWrite, sh(`tar -xf x.tar`), false},
+		{extract, "GNU tar as gtar", sh(`gtar -xPf x.tar`), dynWrite, sh(`gtar -xf x.tar -C build`), false},
+		{extract, "macOS tar is bsdtar: -s rewrites member names", sh(`tar -xf x.tar -s ',^,.git/hooks/,'`), dynWrite, sh(`tar -xsf x.tar`), false},
+		{extract, "7-Zip's -spf keeps absolute names", sh(`7z x -spf x.7z`), dynWrite, sh(`tar -xf x.tar -C build`), false},
+		{extract, "7-Zip's switches in any case, as 7zz", sh(`7zz x x.7z -O.git/hooks`), noWriteD, sh(`tar -xzf x.tgz -C vendor`), false},
+		{extract, "pax keeps absolute names on read", sh(`pax -r -f x.pax`), dynWrite, sh(`tar -cf x.tar src`), false},
 		// A git setting or variable whose value is a file git reads or appends to.
 		{gitFile, "commit.template set for one command", sh(`git -c commit.template=.env commit`), zeroD, sh(`git -c commit.template=.gitmessage commit`), false},
 		{gitFile, "commit.template stored, any case", sh(`git config --local Commit.Template .env`), zeroD, sh(`git config commit.template .gitmessage`), false},
