@@ -154,6 +154,9 @@ func dataCatalogue() []classCase {
 		{gitCfg, "the new syntax, system-wide", sh(`git config set --system core.fsmonitor /tmp/x`), noWriteD, sh(`git config --global --get user.name`), false},
 		{gitCfg, "an editor on ~/.gitconfig", sh(`GIT_EDITOR='sed -i 1d' git config --global -e`), noWriteD, sh(`git config --global --list`), false},
 		{gitCfg, "/etc/gitconfig itself", sh(`echo '[core] pager = /tmp/x' >> /etc/gitconfig`), noWriteD, sh(`cat /etc/gitconfig`), false},
+		{gitCfg, "a safe section renamed to core, globally", sh(`git config --global user.pager 'sh -c id' && git config --global rename-section user core`), noWriteD, sh(`git config --global user.name bot`), false},
+		{gitCfg, "a section renamed to core in the repository", sh(`git config user.pager 'sh -c id' && git config --rename-section user core`), noWriteD, sh(`git config --rename-section branch.old branch.new`), false},
+		{gitCfg, "every repository below / trusted", sh(`git config --global --add safe.directory '/*'`), noWriteD, sh(`git config --global --add safe.directory /workspace/app`), false},
 		// A program's "config set" writes the configuration file the path policy protects.
 		{setter, "npm config set writes ~/.npmrc", sh(`npm config set script-shell /tmp/x`), zeroD, sh(`npm test`), false},
 		{setter, "npm set, project location", sh(`npm set registry https://x.example/ --location=project`), zeroD, sh(`npm ci`), false},
