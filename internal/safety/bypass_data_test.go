@@ -1,6 +1,10 @@
 package safety
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 // The third attacker review's rows, for data read, data sent out and files written for later:
 // each attack is denied or held for a person at Default and at Yolo autonomy (unless marked), and
@@ -180,5 +184,20 @@ func TestCloudCopyOptionValues(t *testing.T) {
 		if d := Evaluate(p, shCall(cmd)); d.Verdict == VerdictDeny {
 			t.Errorf("%q: denied (%s): %s", cmd, d.RuleID, d.Message)
 		}
+	}
+}
+
+// curl's upload sets are expanded once per name: a line of 5,000 one-name sets after six
+// two-name ones built 64 names a set at a time (1.8 s for 16 KiB); past 64 KiB of names the
+// upload is a computed read.
+func TestCurlUploadSetsBounded(t *testing.T) {
+	long := "{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}" + strings.Repeat("{x}", 5400)
+	if names, ok := curlSets(long, 64); ok {
+		t.Fatalf("%d names of %d bytes expanded, want the bound to stop it", len(names), len(names[0]))
+	}
+	names, ok := curlSets("{README.md,.env}.{a,b}", 64)
+	slices.Sort(names)
+	if want := []string{".env.a", ".env.b", "README.md.a", "README.md.b"}; !ok || !slices.Equal(names, want) {
+		t.Fatalf("got %q %v, want %q", names, ok, want)
 	}
 }

@@ -274,30 +274,51 @@ func curlUploadValue(s *segment, i int) (word, bool) {
 	return word{}, false
 }
 
-// curlSets expands curl's "{a,b}" sets in a name (curl does not nest them), at most limit names;
-// past that, or with a set left open, it reports false.
+// curlSetsBytes bounds the text of the names curlSets builds: a path is at most 4096 bytes
+// (PATH_MAX), and 16 of them are as many as a real upload names.
+const curlSetsBytes = 16 * 4096
+
+// curlSets expands curl's "{a,b}" sets in a name (curl does not nest them), at most limit names
+// and curlSetsBytes of them; past that, or with a set left open, it reports false. Each name is
+// built once, from the name's parts, so the cost is the names' length, not the sets' count times
+// it.
 func curlSets(name string, limit int) ([]string, bool) {
-	out := []string{""}
-	for rest := name; rest != ""; {
+	type part struct {
+		lit  string
+		alts []string
+	}
+	var parts []part
+	count := 1
+	for rest := name; ; {
 		open := strings.IndexByte(rest, '{')
 		if open < 0 {
-			for i := range out {
-				out[i] += rest
-			}
+			parts = append(parts, part{lit: rest})
 			break
 		}
 		end := strings.IndexByte(rest[open:], '}')
-		alts := strings.Split(rest[open+1:open+max(end, 1)], ",")
-		if end < 0 || len(out)*len(alts) > limit {
+		if end < 0 {
 			return nil, false
 		}
-		next := make([]string, 0, len(out)*len(alts))
-		for _, o := range out {
-			for _, alt := range alts {
-				next = append(next, o+rest[:open]+alt)
+		alts := strings.Split(rest[open+1:open+end], ",")
+		if count *= len(alts); count > limit || count*len(name) > curlSetsBytes {
+			return nil, false
+		}
+		parts = append(parts, part{lit: rest[:open], alts: alts})
+		rest = rest[open+end+1:]
+	}
+	out := make([]string, 0, count)
+	var b strings.Builder
+	for i := range count {
+		b.Reset()
+		k := i
+		for _, p := range parts {
+			b.WriteString(p.lit)
+			if len(p.alts) > 0 {
+				b.WriteString(p.alts[k%len(p.alts)])
+				k /= len(p.alts)
 			}
 		}
-		out, rest = next, rest[open+end+1:]
+		out = append(out, b.String())
 	}
 	return out, true
 }
