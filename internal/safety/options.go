@@ -307,6 +307,8 @@ func codeOption(s *segment) string {
 		return gitCode(s)
 	case "jq", "gojq", "jaq":
 		return jqModules(s)
+	case "yq", "xq", "tomlq":
+		return yqCode(s)
 	case "go":
 		if len(s.operands) > 0 && s.operands[0].s == cmdEnv && (s.hasFlag("-w") || s.hasFlag("-u")) {
 			return "env -w (it changes the go command's settings for later calls)"

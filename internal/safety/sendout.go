@@ -29,6 +29,17 @@ var socatFileOptions = map[string]pathOp{"cert": opRead, "key": opRead, "cafile"
 var socatValued = map[string]pathOp{"-b": 0, "-t": 0, "-T": 0, "-lp": 0, "-L": opWrite, "-W": opWrite,
 	"-lf": opWrite, "-r": opWrite, "-R": opWrite}
 
+// socatAttached returns the value attached to one of socatValued's options ("-lfFILE", "-rFILE"),
+// as socat takes it, and what socat does to it.
+func socatAttached(v string) (pathOp, string) {
+	for opt, op := range socatValued {
+		if len(v) > len(opt) && strings.HasPrefix(v, opt) {
+			return op, v[len(opt):]
+		}
+	}
+	return 0, ""
+}
+
 // socatPaths records the files socat's two addresses name (each may be a pair, "A!!B"), and
 // those its options write. With -u data flows from the first address to the second, with -U the
 // other way; otherwise both ways, so a file address is read and written. CREATE only writes.
@@ -41,6 +52,12 @@ func (a *analyzer) socatPaths(s *segment) {
 			i++
 			if op != 0 {
 				a.touch(w[i], op)
+			}
+			continue
+		}
+		if op, val := socatAttached(v); val != "" {
+			if op != 0 {
+				a.touch(w[i].with(val), op) // -lf/root/.bashrc, -r/root/.bashrc
 			}
 			continue
 		}
