@@ -214,6 +214,15 @@ func servedDir(s *segment) (dir word, found, serves bool) {
 		dir, found = optionValue(s, "--path", "--path")
 	case slices.Contains(dirServers, s.name):
 		dir, found = firstPositional(s.words[1:])
+	case s.name == cmdRclone:
+		// rclone serve http|webdav|ftp|sftp|s3|dlna|nfs|restic DIR publishes DIR (or a remote).
+		if len(s.operands) < 3 || s.operands[0].s != "serve" {
+			return word{}, false, false
+		}
+		dir, found = rcloneLocal(s, s.operands[2])
+		if !found {
+			return word{}, false, false
+		}
 	case s.name == "caddy":
 		if len(s.operands) == 0 || s.operands[0].s != "file-server" {
 			return word{}, false, false
