@@ -33,6 +33,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"user-management":              {[]string{"useradd eve", "passwd root"}, nil},
 	"scheduled-jobs":               {[]string{"crontab -e", "at now", "crontab -", "crontab -r"}, []string{"crontab -l", "at -l"}},
 	"scheduled-jobs-timer":         {[]string{"systemd-run --user --on-calendar=hourly /tmp/x", "systemd-run --on-active 1h true", "systemd-run --on-cal daily x", "systemd-run --path-property=PathChanged=/tmp/t x", "systemd-run --socket-property ListenStream=9 x"}, []string{"systemd-run --user --scope make test"}},
+	"scheduled-jobs-launchd":       {[]string{"launchctl submit -l x -- /tmp/x", "launchctl load ~/Library/LaunchAgents/x.plist", "launchctl bootstrap gui/501 x.plist"}, []string{"launchctl list"}},
 	"scheduled-jobs-remove":        {[]string{"crontab -l -r", "crontab -lr", "crontab -l -e"}, []string{"crontab -l", "crontab -l -u bot"}},
 	"system-package-install":       {[]string{"apt-get install -y jq", "apt remove vim", "yum install x", "apk add curl", "brew install x"}, []string{"apt list --installed"}},
 	"system-package-install-flags": {[]string{"pacman -S vim", "dpkg -i x.deb", "rpm -U x.rpm"}, []string{"rpm -q bash"}},
