@@ -2,6 +2,7 @@ package safety
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -157,6 +158,28 @@ func (a *analyzer) sftpBatch(idx int, redirs []*syntax.Redirect, depth int) {
 		}
 		a.sftpCommand(line, depth)
 	}
+}
+
+// stdinText records the text of the here-documents and here-strings a command reads, for the
+// checks that read what it is fed (stdin-names-credential): curl -d @- URL <<< "$GITHUB_TOKEN"
+// sends the variable as curl -d "$GITHUB_TOKEN" does.
+func (a *analyzer) stdinText(idx int, redirs []*syntax.Redirect) {
+	for _, r := range redirs {
+		if body := stdinBody(r); body != nil {
+			seg := &a.out.segments[idx]
+			seg.stdin += a.render(body).s + "\n"
+		}
+	}
+}
+
+// credentialVar matches a variable named like a credential, as the rule pack's
+// send-environment-secret pattern does.
+var credentialVar = regexp.MustCompile(`(?i)\$\{?[a-z0-9_]*(token|secret|passw|api_?key|private_?key|credential|access_?key|auth_?(token|key))`)
+
+// stdinNamesCredential says whether a command is fed a here-document or here-string that names a
+// credential variable.
+func stdinNamesCredential(s *segment) bool {
+	return s.stdin != "" && credentialVar.MatchString(s.stdin)
 }
 
 // sftpWords splits an sftp command line as sftp does: blanks separate words, single and double

@@ -90,6 +90,7 @@ type segment struct {
 	localFunc    bool     // calls a function defined earlier in the same command line (already checked)
 	env          []string // NAME=VALUE assignments in the command's environment (prefix or env wrapper)
 	alt          string   // the text with global options after the subcommand, for pattern rules ("" = text)
+	stdin        string   // the text of the here-documents and here-strings fed to it, as written (a $VAR unexpanded)
 }
 
 // pathRef is a path a command touches.
