@@ -8,6 +8,10 @@ import (
 // gitConfigEnv is git's option that takes a setting's value from a variable.
 const gitConfigEnv = "--config-env"
 
+// gitTraceEnvVars is the setting that names variables git's trace2 output records with their
+// values.
+const gitTraceEnvVars = "trace2.envVars"
+
 // Git settings whose value names a file git reads or writes. Set for one command (git -c
 // KEY=VALUE) or stored for later ones (git config KEY VALUE), the file is touched as if the
 // command named it: git -c commit.template=.env commit puts .env into the message, which git log
@@ -74,9 +78,22 @@ func (a *analyzer) gitConfigFiles(s *segment) {
 	if key.s == subSet && len(s.operands) > 3 {
 		key, val = s.operands[2], s.operands[3]
 	}
+	if strings.EqualFold(key.s, gitTraceEnvVars) {
+		a.gitTracesEnvironment(val.s + " ")
+	}
 	if op, ok := gitConfigFileOp(key.s); ok {
 		a.gitConfigValue(val, op)
 	}
+}
+
+// gitTracesEnvironment records a finding for trace2.envVars (GIT_TRACE2_ENV_VARS): git's trace2
+// output then holds the values of the variables it names (def_param NAME=VALUE), a trace the
+// agent reads as it reads printenv's output.
+func (a *analyzer) gitTracesEnvironment(vars string) {
+	if strings.TrimSpace(vars) == "" {
+		return
+	}
+	a.find(false, RulePrefixDamageControl+"print-environment", "trace2.envVars (GIT_TRACE2_ENV_VARS) %q makes git print those variables' values in its trace, as printenv does; it needs human approval", vars)
 }
 
 // gitConfigReadsOnly says whether git config only reads, lists or removes settings.
@@ -144,6 +161,9 @@ func (a *analyzer) gitConfigFile(kv word, fromEnv bool) {
 	key, val, ok := strings.Cut(kv.s, "=")
 	if !ok {
 		return
+	}
+	if strings.EqualFold(key, gitTraceEnvVars) {
+		a.gitTracesEnvironment(val + " ")
 	}
 	op, ok := gitConfigFileOp(key)
 	if !ok {

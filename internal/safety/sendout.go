@@ -123,6 +123,7 @@ func (a *analyzer) sftpBatch(idx int, redirs []*syntax.Redirect, depth int) {
 	if seg.name != cmdSFTP {
 		return
 	}
+	a.sftpRetrieve(seg)
 	b, hasB := optionValue(seg, "-b", "-b")
 	if hasB && b.s != "-" {
 		a.opaque(idx, "an sftp batch file, whose commands read and write local files and run local commands")
@@ -180,6 +181,37 @@ var credentialVar = regexp.MustCompile(`(?i)\$\{?[a-z0-9_]*(token|secret|passw|a
 // credential variable.
 func stdinNamesCredential(s *segment) bool {
 	return s.stdin != "" && credentialVar.MatchString(s.stdin)
+}
+
+// sftpRetrieve records what sftp fetches without a batch: sftp [-r] HOST:PATH [LOCAL] runs
+// "get [-r] PATH [LOCAL]" (sftp x:.bashrc ~/.bashrc writes ~/.bashrc). The destination is the
+// last operand naming a host and a path; the operand after it is the local name. sftp builds the
+// command's text without quoting either, and splits it as a batch line: so does this.
+func (a *analyzer) sftpRetrieve(s *segment) {
+	ops := s.operands
+	for i := len(ops) - 1; i >= 0; i-- {
+		host, p, ok := strings.Cut(ops[i].s, ":")
+		if !ok || host == "" || strings.Contains(host, "/") || ops[i].dynamic {
+			continue
+		}
+		if p == "" || strings.HasSuffix(p, "/") && !s.hasFlag("-r") {
+			return // a directory to start in, not a file to fetch
+		}
+		line := "get"
+		if s.hasFlag("-r") {
+			line += " -r"
+		}
+		line += " " + p
+		if i+1 < len(ops) {
+			if ops[i+1].dynamic {
+				a.touch(ops[i+1], opWrite)
+				return
+			}
+			line += " " + ops[i+1].s
+		}
+		a.sftpCommand(line, 0)
+		return
+	}
 }
 
 // sftpWords splits an sftp command line as sftp does: blanks separate words, single and double
@@ -265,7 +297,7 @@ func (a *analyzer) sftpCommand(line string, depth int) {
 		a.members = recursive // get -r DIR LOCAL writes the remote tree's names below LOCAL
 		a.touch(word{s: local, glob: strings.ContainsAny(local, "*?[")}, opWrite)
 		a.members = false
-	case "lcd":
+	case "lcd", "lchdir":
 		a.chdir(word{s: args[0]})
 	case "lmkdir":
 		a.touch(word{s: args[0]}, opWrite)

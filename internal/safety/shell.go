@@ -757,6 +757,9 @@ func (a *analyzer) envVar(name, val string, depth int) {
 	if gitTraceVar(name) {
 		a.traceTarget(word{s: val}) // GIT_TRACE=/root/.bashrc appends git's trace to the file
 	}
+	if name == "GIT_TRACE2_ENV_VARS" {
+		a.gitTracesEnvironment(val)
+	}
 	name = strings.ToUpper(name)
 	switch {
 	case injectionEnvVars[name]:
