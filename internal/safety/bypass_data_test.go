@@ -63,6 +63,8 @@ func dataCatalogue() []classCase {
 		{extract, "7-Zip's -spf keeps absolute names", sh(`7z x -spf x.7z`), dynWrite, sh(`tar -xf x.tar -C build`), false},
 		{extract, "7-Zip's switches in any case, as 7zz", sh(`7zz x x.7z -O.git/hooks`), noWriteD, sh(`tar -xzf x.tgz -C vendor`), false},
 		{extract, "pax keeps absolute names on read", sh(`pax -r -f x.pax`), dynWrite, sh(`tar -cf x.tar src`), false},
+		{extract, "python's zipfile module into the home directory", sh(`python3 -m zipfile -e x.zip ~`), dynWrite, sh(`unzip -o x.zip -d build`), false},
+		{extract, "python's tarfile module, unfiltered", sh(`python3 -m tarfile -e x.tar`), dynWrite, sh(`tar -xf x.tar -C build`), false},
 		// A git setting or variable whose value is a file git reads or appends to.
 		{gitFile, "commit.template set for one command", sh(`git -c commit.template=.env commit`), zeroD, sh(`git -c commit.template=.gitmessage commit`), false},
 		{gitFile, "commit.template stored, any case", sh(`git config --local Commit.Template .env`), zeroD, sh(`git config commit.template .gitmessage`), false},

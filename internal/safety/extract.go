@@ -30,6 +30,9 @@ const (
 // --no-absolute-filenames; git apply --unsafe-paths applies outside the work tree. What the names
 // are is inside the archive or patch, which the engine does not read.
 func anywhereMembers(s *segment) string {
+	if mod, _, ok := pythonExtract(s); ok && mod == "tarfile" && !pythonTarFiltered(s) {
+		return "python -m tarfile -e without --filter data keeps members' absolute names and \"..\""
+	}
 	switch s.name {
 	case cmdTar, cmdBsdtar:
 		return tarAnywhere(s)
@@ -135,7 +138,50 @@ var extractionPrograms = strings.Fields("tar bsdtar unzip cpio patch 7z 7za 7zr 
 
 // extracts says whether extractionPaths has anything to read in s.
 func extracts(s *segment) bool {
+	if _, _, ok := pythonExtract(s); ok {
+		return true
+	}
 	return slices.Contains(extractionPrograms, s.name) || s.name == cmdGit && len(s.operands) > 0 && s.operands[0].s == subApply
+}
+
+// pythonExtract reads python -m zipfile|tarfile -e ARCHIVE [DIR] (--extract too): the module and
+// the destination, if one is given (the working directory otherwise).
+func pythonExtract(s *segment) (module string, dir []word, ok bool) {
+	w := s.words
+	if !strings.HasPrefix(s.name, "python") || len(w) < 5 || w[1].s != "-m" || w[2].s != "zipfile" && w[2].s != "tarfile" {
+		return "", nil, false
+	}
+	var ops []word
+	extract := false
+	for i := 3; i < len(w); i++ {
+		switch v := w[i].s; {
+		case v == "-e" || v == "--extract":
+			extract = true
+		case v == "--filter":
+			i++
+		case strings.HasPrefix(v, "-"):
+		default:
+			ops = append(ops, w[i])
+		}
+	}
+	if !extract {
+		return "", nil, false
+	}
+	if len(ops) > 1 {
+		dir = ops[1:2]
+	}
+	return w[2].s, dir, true
+}
+
+// pythonTarFiltered says whether python -m tarfile -e is told a filter that keeps members below
+// the destination (data or tar); without one it extracts as fully_trusted.
+func pythonTarFiltered(s *segment) bool {
+	for f := range optionValues(s, "--filter", "--filter") {
+		if f.s == "data" || f.s == "tar" {
+			return true
+		}
+	}
+	return false
 }
 
 // bsdtar reads tar's options (and -s PATTERN, its rewrite of member names).
@@ -197,7 +243,11 @@ func (a *analyzer) extractionDir(s *segment) {
 			}
 		}
 	default:
-		return
+		_, d, ok := pythonExtract(s)
+		if !ok {
+			return
+		}
+		dirs = d
 	}
 	if len(dirs) == 0 {
 		a.members = true
