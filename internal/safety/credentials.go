@@ -25,7 +25,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"writes-credential-config":  writesCredentialConfig,
 	"reaches-cloud-metadata":    reachesCloudMetadata,
 	"git-clean-deletes":         gitCleanDeletes,
-	"stdin-names-credential":    stdinNamesCredential,
+	"secret-sent-indirectly":    sendsCredentialIndirectly,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or

@@ -162,7 +162,7 @@ func (a *analyzer) sftpBatch(idx int, redirs []*syntax.Redirect, depth int) {
 }
 
 // stdinText records the text of the here-documents and here-strings a command reads, for the
-// checks that read what it is fed (stdin-names-credential): curl -d @- URL <<< "$GITHUB_TOKEN"
+// checks that read what it is fed (secret-sent-indirectly): curl -d @- URL <<< "$GITHUB_TOKEN"
 // sends the variable as curl -d "$GITHUB_TOKEN" does.
 func (a *analyzer) stdinText(idx int, redirs []*syntax.Redirect) {
 	for _, r := range redirs {
@@ -177,10 +177,10 @@ func (a *analyzer) stdinText(idx int, redirs []*syntax.Redirect) {
 // send-environment-secret pattern does.
 var credentialVar = regexp.MustCompile(`(?i)\$\{?[a-z0-9_]*(token|secret|passw|api_?key|private_?key|credential|access_?key|auth_?(token|key))`)
 
-// stdinNamesCredential says whether a command is fed a here-document or here-string that names a
-// credential variable.
-func stdinNamesCredential(s *segment) bool {
-	return s.stdin != "" && credentialVar.MatchString(s.stdin)
+// sendsCredentialIndirectly says whether a command is fed a here-document or here-string that
+// names a credential variable, or expands a copy of one (T=$GITHUB_TOKEN; curl "x/?q=$T").
+func sendsCredentialIndirectly(s *segment) bool {
+	return s.secretCopy || s.stdin != "" && credentialVar.MatchString(s.stdin)
 }
 
 // sftpRetrieve records what sftp fetches without a batch: sftp [-r] HOST:PATH [LOCAL] runs

@@ -91,6 +91,7 @@ type segment struct {
 	env          []string // NAME=VALUE assignments in the command's environment (prefix or env wrapper)
 	alt          string   // the text with global options after the subcommand, for pattern rules ("" = text)
 	stdin        string   // the text of the here-documents and here-strings fed to it, as written (a $VAR unexpanded)
+	secretCopy   bool     // a word expands a copy of a credential variable (T=$GITHUB_TOKEN ... "$T")
 }
 
 // pathRef is a path a command touches.
@@ -965,6 +966,7 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 		a.find(false, RuleUnresolvedWord, "%s: which program, subcommand or option runs is not known until then, so it needs human approval", why)
 	}
 	seg.text = segmentText(&seg)
+	seg.secretCopy = a.vars.refsSecret(seg.words)
 	idx := len(a.out.segments)
 	a.out.segments = append(a.out.segments, seg)
 	a.follow(idx, redirs, depth)
