@@ -66,7 +66,10 @@ var awsValued = strings.Fields("--exclude --include --acl --sse --sse-c --sse-c-
 	"--endpoint-url --output --query --color --ca-bundle --cli-read-timeout --cli-connect-timeout " +
 	"--cli-binary-format --page-size --checksum-mode --checksum-algorithm")
 
-const cmdRclone = "rclone"
+const (
+	cmdRclone = "rclone"
+	cmdGcloud = "gcloud"
+)
 
 // cloudCopyPrograms are the programs of cloudCopyVerbs.
 var cloudCopyPrograms = strings.Fields("aws gsutil gcloud rclone azcopy az")
@@ -132,16 +135,19 @@ func cloudVerb(s *segment) (cloudCopyVerb, int, bool) {
 	var idx []int
 	for i := 1; i < len(s.words); i++ {
 		w := s.words[i]
-		if strings.HasPrefix(w.s, "-") && !w.dynamic || s.name == "gcloud" && (w.s == "alpha" || w.s == "beta") {
+		if strings.HasPrefix(w.s, "-") && !w.dynamic || s.name == cmdGcloud && (w.s == "alpha" || w.s == "beta") {
 			continue
 		}
 		idx = append(idx, i)
 	}
+	var key strings.Builder
 	for k := range idx {
-		key := s.name
+		key.Reset()
+		key.WriteString(s.name)
 		for n := 0; n < 3 && k+n < len(idx); n++ {
-			key += " " + s.words[idx[k+n]].s
-			if verb, ok := cloudCopyVerbs[key]; ok {
+			key.WriteByte(' ')
+			key.WriteString(s.words[idx[k+n]].s)
+			if verb, ok := cloudCopyVerbs[key.String()]; ok {
 				return verb, idx[k+n], true
 			}
 		}

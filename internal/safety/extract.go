@@ -20,6 +20,9 @@ const (
 	cmdPatch  = "patch"
 	cmdPax    = "pax"
 	cmd7z     = "7z"
+	cmd7za    = "7za"
+	cmd7zr    = "7zr"
+	optFilter = "--filter"
 )
 
 // anywhereMembers says why an extraction or a patch writes its members where their own names,
@@ -30,9 +33,6 @@ const (
 // --no-absolute-filenames; git apply --unsafe-paths applies outside the work tree. What the names
 // are is inside the archive or patch, which the engine does not read.
 func anywhereMembers(s *segment) string {
-	if mod, _, ok := pythonExtract(s); ok && mod == "tarfile" && !pythonTarFiltered(s) {
-		return "python -m tarfile -e without --filter data keeps members' absolute names and \"..\""
-	}
 	switch s.name {
 	case cmdTar, cmdBsdtar:
 		return tarAnywhere(s)
@@ -52,7 +52,7 @@ func anywhereMembers(s *segment) string {
 		if s.hasFlag("-r") && !s.hasFlag("-w") {
 			return "pax -r keeps members' absolute names"
 		}
-	case cmd7z, "7za", "7zr":
+	case cmd7z, cmd7za, cmd7zr:
 		if slices.ContainsFunc(s.words[1:], func(w word) bool { return len(w.s) >= 4 && strings.EqualFold(w.s[:4], "-spf") }) {
 			return "7-Zip's -spf keeps members' absolute names"
 		}
@@ -102,7 +102,11 @@ func oldTarBundleHas(s *segment, c byte) bool {
 // members whose names decide where they go (anywhereMembers), which could be any path, asked
 // for as a computed write target; cpio's and patch's destination directories; 7-Zip's -oDIR.
 func (a *analyzer) extractionPaths(s *segment) {
-	if why := anywhereMembers(s); why != "" {
+	why := anywhereMembers(s)
+	if mod, _, ok := pythonExtract(s); ok && mod == "tarfile" && !pythonTarFiltered(s) {
+		why = "python -m tarfile -e without --filter data keeps members' absolute names and \"..\""
+	}
+	if why != "" {
 		a.touch(word{s: placeholderMembers + " (" + why + ")", dynamic: true}, opWrite)
 	}
 	defer a.extractionDir(s)
@@ -114,7 +118,7 @@ func (a *analyzer) extractionPaths(s *segment) {
 				a.touch(w, opWrite)
 			}
 		}
-	case cmd7z, "7za", "7zr":
+	case cmd7z, cmd7za, cmd7zr:
 		// 7z x ARCHIVE -oDIR: the output directory is attached to -o (-O: 7-Zip's switches
 		// are read in either case).
 		for _, w := range s.words[1:] {
@@ -157,7 +161,7 @@ func pythonExtract(s *segment) (module string, dir []word, ok bool) {
 		switch v := w[i].s; {
 		case v == "-e" || v == "--extract":
 			extract = true
-		case v == "--filter":
+		case v == optFilter:
 			i++
 		case strings.HasPrefix(v, "-"):
 		default:
@@ -176,8 +180,8 @@ func pythonExtract(s *segment) (module string, dir []word, ok bool) {
 // pythonTarFiltered says whether python -m tarfile -e is told a filter that keeps members below
 // the destination (data or tar); without one it extracts as fully_trusted.
 func pythonTarFiltered(s *segment) bool {
-	for f := range optionValues(s, "--filter", "--filter") {
-		if f.s == "data" || f.s == "tar" {
+	for f := range optionValues(s, optFilter, optFilter) {
+		if f.s == "data" || f.s == cmdTar { // the filters named data and tar
 			return true
 		}
 	}
@@ -236,7 +240,7 @@ func (a *analyzer) extractionDir(s *segment) {
 		}
 	case cmdPatch:
 		dirs = directoryOptions(s, "-d")
-	case cmd7z, "7za", "7zr":
+	case cmd7z, cmd7za, cmd7zr:
 		for _, w := range s.words[1:] {
 			if d, ok := sevenZipOutput(w); ok {
 				dirs = []word{d}

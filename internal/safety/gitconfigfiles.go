@@ -152,7 +152,7 @@ func (a *analyzer) gitRenameWrite(s *segment) {
 // gitRepoScope says whether git config writes the repository's own file (no --global, --system,
 // --file or --blob).
 func gitRepoScope(s *segment) bool {
-	return !slices.ContainsFunc([]string{"--global", "--system", "-f", "--file", "--blob"}, s.hasFlag)
+	return !slices.ContainsFunc([]string{"--global", "--system", "-f", optFile, "--blob"}, s.hasFlag)
 }
 
 // gitConfigFile records the file one "KEY=VALUE" setting names; fromEnv: the value is a

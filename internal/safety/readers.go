@@ -196,6 +196,16 @@ func (a *analyzer) servedDirectory(s *segment) {
 	a.recursive = saved
 }
 
+// rcloneServed is servedDir for rclone serve http|webdav|ftp|sftp|s3|dlna|nfs|restic DIR, which
+// publishes DIR when it is local (a remote is not the engine's to judge).
+func rcloneServed(s *segment) (word, bool, bool) {
+	if len(s.operands) < 3 || s.operands[0].s != "serve" {
+		return word{}, false, false
+	}
+	dir, local := rcloneLocal(s, s.operands[2])
+	return dir, local, local
+}
+
 // dirServers serve the directory of their first operand.
 var dirServers = strings.Fields("http-server serve miniserve darkhttpd")
 
@@ -215,14 +225,7 @@ func servedDir(s *segment) (dir word, found, serves bool) {
 	case slices.Contains(dirServers, s.name):
 		dir, found = firstPositional(s.words[1:])
 	case s.name == cmdRclone:
-		// rclone serve http|webdav|ftp|sftp|s3|dlna|nfs|restic DIR publishes DIR (or a remote).
-		if len(s.operands) < 3 || s.operands[0].s != "serve" {
-			return word{}, false, false
-		}
-		dir, found = rcloneLocal(s, s.operands[2])
-		if !found {
-			return word{}, false, false
-		}
+		return rcloneServed(s)
 	case s.name == "caddy":
 		if len(s.operands) == 0 || s.operands[0].s != "file-server" {
 			return word{}, false, false

@@ -3,6 +3,7 @@ package safety
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -11,7 +12,10 @@ import (
 // Programs that move data between a file and the network, read as their own parsers read
 // their words: socat's addresses, sftp's batch of commands.
 
-const cmdSocat = "socat"
+const (
+	cmdSocat = "socat"
+	sftpGet  = "get" // sftp's command that fetches a file
+)
 
 // socatFileTypes are socat's address types whose first parameter is a local file or socket
 // (FILE is OPEN's old name); a bare address with a "/" is GOPEN.
@@ -189,15 +193,15 @@ func sendsCredentialIndirectly(s *segment) bool {
 // command's text without quoting either, and splits it as a batch line: so does this.
 func (a *analyzer) sftpRetrieve(s *segment) {
 	ops := s.operands
-	for i := len(ops) - 1; i >= 0; i-- {
-		host, p, ok := strings.Cut(ops[i].s, ":")
-		if !ok || host == "" || strings.Contains(host, "/") || ops[i].dynamic {
+	for i, op := range slices.Backward(ops) {
+		host, p, ok := strings.Cut(op.s, ":")
+		if !ok || host == "" || strings.Contains(host, "/") || op.dynamic {
 			continue
 		}
 		if p == "" || strings.HasSuffix(p, "/") && !s.hasFlag("-r") {
 			return // a directory to start in, not a file to fetch
 		}
-		line := "get"
+		line := sftpGet
 		if s.hasFlag("-r") {
 			line += " -r"
 		}
@@ -251,8 +255,6 @@ func sftpWords(line string) []string {
 // sftpCommand records what one sftp batch command does here: the local side of put (read) and get
 // (written: the name given, or the remote file's base name), lcd, and a local shell command.
 // The remote side is judged as scp's is, below the remote home.
-//
-//nolint:goconst // sftp's commands read best literally
 func (a *analyzer) sftpCommand(line string, depth int) {
 	if cmd, ok := strings.CutPrefix(line, "!"); ok {
 		if strings.TrimSpace(cmd) != "" {
@@ -288,7 +290,7 @@ func (a *analyzer) sftpCommand(line string, depth int) {
 		if len(args) > 1 {
 			a.touch(remote(args[1]), opWrite)
 		}
-	case "get", "mget", "reget":
+	case sftpGet, "mget", "reget":
 		a.touch(remote(args[0]), opRead)
 		local := path.Base(args[0])
 		if len(args) > 1 {

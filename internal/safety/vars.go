@@ -50,11 +50,7 @@ func newVarScope(f *syntax.File) *varScope {
 		case *syntax.WordIter:
 			if n.Name != nil {
 				vs.assigned[n.Name.Value] += 2
-				for _, it := range n.Items {
-					if vs.namesSecret(it) {
-						vs.secrets[n.Name.Value] = true
-					}
-				}
+				vs.loopSecret(n)
 			}
 		case *syntax.CStyleLoop, *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.LetClause:
 			// Arithmetic can assign any name ((i++), x=1): resolve nothing.
@@ -72,6 +68,15 @@ func newVarScope(f *syntax.File) *varScope {
 		return true
 	})
 	return vs
+}
+
+// loopSecret marks a for loop's variable when it iterates over a credential variable or a copy.
+func (vs *varScope) loopSecret(n *syntax.WordIter) {
+	for _, it := range n.Items {
+		if vs.namesSecret(it) {
+			vs.secrets[n.Name.Value] = true
+		}
+	}
 }
 
 // namesSecret says whether a word expands a credential variable ($GITHUB_TOKEN) or a copy of one.

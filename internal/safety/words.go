@@ -385,4 +385,4 @@ func commandName(s string) string {
 
 // programAliases are other names of a program the engine reads by its usual one: GNU tar
 // installed as gtar (macOS, the BSDs), 7-Zip's own build as 7zz.
-var programAliases = map[string]string{"gtar": "tar", "7zz": "7z"}
+var programAliases = map[string]string{"gtar": cmdTar, "7zz": cmd7z}
