@@ -85,8 +85,9 @@ func (a *analyzer) socatPaths(s *segment) {
 
 // socatAddress records the files one address names.
 func (a *analyzer) socatAddress(addr word, reads, writes bool) {
-	head, opts, _ := strings.Cut(addr.s, ",")
-	typ, param, hasParam := strings.Cut(head, ":")
+	head, opts, _ := socatCut(addr.s, ',')
+	typ, param, hasParam := socatCut(head, ':')
+	typ, param, head = socatUnquote(typ), socatUnquote(param), socatUnquote(head)
 	switch {
 	case addr.dynamic:
 		a.touch(addr, opRead)
@@ -100,13 +101,62 @@ func (a *analyzer) socatAddress(addr word, reads, writes bool) {
 	}
 	for opts != "" {
 		var opt string
-		opt, opts, _ = strings.Cut(opts, ",")
-		if k, v, ok := strings.Cut(opt, "="); ok && v != "" {
-			if op, ok := socatFileOptions[strings.ToLower(k)]; ok {
-				a.touch(addr.with(v), op)
+		opt, opts, _ = socatCut(opts, ',')
+		if k, v, ok := socatCut(opt, '='); ok && v != "" {
+			if op, ok := socatFileOptions[strings.ToLower(socatUnquote(k))]; ok {
+				a.touch(addr.with(socatUnquote(v)), op)
 			}
 		}
 	}
+}
+
+// socatCut cuts an address at its first sep as socat's lexer reads it: not inside quotes ('...'
+// or "..."), not after a backslash, not inside brackets ((), [], {}).
+func socatCut(s string, sep byte) (before, after string, found bool) {
+	quote, depth := byte(0), 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case (c == ')' || c == ']' || c == '}') && depth > 0:
+			depth--
+		case c == sep && depth == 0:
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+// socatUnquote removes socat's quotes and backslash escapes from an address part
+// (OPEN:"/etc/shadow" and OPEN:/etc/sha\dow open /etc/shadow).
+func socatUnquote(s string) string {
+	if !strings.ContainsAny(s, "'\"\\") {
+		return s
+	}
+	var b strings.Builder
+	quote := byte(0)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s) && quote != '\'':
+			i++
+			b.WriteByte(s[i])
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote = c
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 func (a *analyzer) socatFile(f word, reads, writes bool) {
