@@ -258,13 +258,14 @@ type analyzer struct {
 	bodies    map[string][]funcBody // the bodies of the functions defined so far, by lower-cased name
 	traps     []pendingTrap         // the traps set by the scripts being analysed
 	err       *analysisError
-	work      int        // units of work spent so far (maxWork)
-	env       []string   // assignments for the next recorded command
-	recursive bool       // the operands being recorded are acted on recursively
-	members   bool       // the write being recorded is an extraction's destination directory
-	unrolled  int        // how many times the loops around the code being analysed run its body (1 outside loops)
-	madeLink  bool       // a command before made or copied a link (madeFiles): a ".." may climb out of it
-	feed      *stdinFeed // what feeds the commands being analysed that run elsewhere (remote.go)
+	work      int                // units of work spent so far (maxWork)
+	env       []string           // assignments for the next recorded command
+	recursive bool               // the operands being recorded are acted on recursively
+	members   bool               // the write being recorded is an extraction's destination directory
+	stdinIn   []*syntax.Redirect // the redirections of the compound command being analysed, when one feeds its standard input
+	unrolled  int                // how many times the loops around the code being analysed run its body (1 outside loops)
+	madeLink  bool               // a command before made or copied a link (madeFiles): a ".." may climb out of it
+	feed      *stdinFeed         // what feeds the commands being analysed that run elsewhere (remote.go)
 }
 
 // climbs says whether a path has a ".." component.
@@ -403,13 +404,23 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	switch c := s.Cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
-		a.call(c, s.Redirs, pipeFrom, depth)
+		redirs := s.Redirs
+		if len(a.stdinIn) > 0 && len(pipeFrom) == 0 && !slices.ContainsFunc(redirs, readsStdin) {
+			// { sftp x; } <<< 'put .env': the command reads what its compound is fed.
+			redirs = append(slices.Clip(a.stdinIn), redirs...)
+		}
+		a.call(c, redirs, pipeFrom, depth)
 	case *syntax.BinaryCmd:
 		a.binaryCmd(c, pipeFrom, depth)
 	default:
+		saved := a.stdinIn
+		if slices.ContainsFunc(s.Redirs, readsStdin) {
+			a.stdinIn = s.Redirs
+		}
 		if !a.compound(c, pipeFrom, depth) {
 			a.exprCmd(c, depth)
 		}
+		a.stdinIn = saved
 	}
 }
 
@@ -612,6 +623,24 @@ func (a *analyzer) callLocal(name string, pipeFrom []int, depth int) {
 			return
 		}
 		a.analyseBody(name, b.stmt, pipeFrom, depth+1)
+	}
+}
+
+// callLocalFed analyses a local function's bodies again with what its call feeds its standard
+// input, which the commands in them read.
+func (a *analyzer) callLocalFed(name string, redirs []*syntax.Redirect, depth int) {
+	if slices.Contains(a.funcs, name) {
+		return
+	}
+	saved := a.stdinIn
+	defer func() { a.stdinIn = saved }()
+	a.stdinIn = redirs
+	for _, b := range a.bodies[name] {
+		if depth > maxNesting {
+			a.fail(RuleCommandTooComplex, "command nests wrappers or scripts more than %d levels deep", maxNesting)
+			return
+		}
+		a.analyseBody(name, b.stmt, nil, depth+1)
 	}
 }
 
