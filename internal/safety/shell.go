@@ -404,6 +404,10 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	switch c := s.Cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
+		if len(c.Args) == 1 && c.Args[0].Lit() == "exec" && slices.ContainsFunc(s.Redirs, readsStdin) {
+			// exec <<< 'cat .env' feeds the shell's own input to every command after it.
+			a.stdinIn = s.Redirs
+		}
 		redirs := s.Redirs
 		if len(a.stdinIn) > 0 && len(pipeFrom) == 0 && !slices.ContainsFunc(redirs, readsStdin) {
 			// { sftp x; } <<< 'put .env': the command reads what its compound is fed.
