@@ -53,11 +53,17 @@ func anywhereMembers(s *segment) string {
 			return "pax -r keeps members' absolute names"
 		}
 	case cmd7z, cmd7za, cmd7zr:
-		// 7z x|e ARCHIVE -spf (the commands in either case; 7z a -spf stores full paths).
-		extract := len(s.operands) > 0 && (strings.EqualFold(s.operands[0].s, "x") || strings.EqualFold(s.operands[0].s, "e"))
-		if extract && slices.ContainsFunc(s.words[1:], func(w word) bool { return len(w.s) >= 4 && strings.EqualFold(w.s[:4], "-spf") }) {
-			return "7-Zip's -spf keeps members' absolute names"
-		}
+		return sevenZipAnywhere(s)
+	}
+	return ""
+}
+
+// sevenZipAnywhere is anywhereMembers for 7z x|e ARCHIVE -spf (the commands in either case; 7z a
+// -spf stores full paths in an archive it writes).
+func sevenZipAnywhere(s *segment) string {
+	extract := len(s.operands) > 0 && (strings.EqualFold(s.operands[0].s, "x") || strings.EqualFold(s.operands[0].s, "e"))
+	if extract && slices.ContainsFunc(s.words[1:], func(w word) bool { return len(w.s) >= 4 && strings.EqualFold(w.s[:4], "-spf") }) {
+		return "7-Zip's -spf keeps members' absolute names"
 	}
 	return ""
 }

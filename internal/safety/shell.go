@@ -631,9 +631,9 @@ func (a *analyzer) callLocal(name string, pipeFrom []int, depth int) {
 }
 
 // callLocalFed analyses a local function's bodies again with what its call feeds its standard
-// input, which the commands in them read.
+// input, if it feeds it, which the commands in them read.
 func (a *analyzer) callLocalFed(name string, redirs []*syntax.Redirect, depth int) {
-	if slices.Contains(a.funcs, name) {
+	if !slices.ContainsFunc(redirs, readsStdin) || slices.Contains(a.funcs, name) {
 		return
 	}
 	saved := a.stdinIn

@@ -112,9 +112,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.cwd = cwdUnknown
 	case seg.localFunc:
 		a.callLocal(name, seg.pipeFrom, depth)
-		if slices.ContainsFunc(redirs, readsStdin) {
-			a.callLocalFed(name, redirs, depth) // f <<< 'put .env': its body reads what f is fed
-		}
+		a.callLocalFed(name, redirs, depth) // f <<< 'put .env': its body reads what f is fed
 		if a.moves(name) {
 			a.cwd = cwdUnknown // its body changes the directory, from wherever it is called
 		}
