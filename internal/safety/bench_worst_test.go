@@ -51,6 +51,9 @@ func worstCases() map[string]string {
 		// One word of brace groups: refused by counting its words before any is built (0.38 s
 		// when the count came at the first word, whose walk copied its prefix at every group).
 		"brace-groups": fill("echo ", "{a,b}"),
+		// curl's own sets in an upload's name, 64 names as long as the line (1.8 s when each
+		// set copied every name built so far).
+		"curl-upload-sets": fill("curl -T '{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}", "{x}") + "'",
 	}
 }
 

@@ -53,6 +53,7 @@ var cloudCopyVerbs = map[string]cloudCopyVerb{
 	"az storage blob":      {},
 	"az storage file":      {},
 	"az storage fs":        {},
+	"az storage copy":      {},
 }
 
 // awsValued are aws s3 cp|mv|sync's options, and aws's own, that take a value (aws takes a unique
@@ -65,6 +66,11 @@ var awsValued = strings.Fields("--exclude --include --acl --sse --sse-c --sse-c-
 	"--endpoint-url --output --query --color --ca-bundle --cli-read-timeout --cli-connect-timeout " +
 	"--cli-binary-format --page-size --checksum-mode --checksum-algorithm")
 
+const (
+	cmdRclone = "rclone"
+	cmdGcloud = "gcloud"
+)
+
 // cloudCopyPrograms are the programs of cloudCopyVerbs.
 var cloudCopyPrograms = strings.Fields("aws gsutil gcloud rclone azcopy az")
 
@@ -74,17 +80,10 @@ func (a *analyzer) cloudCopyPaths(s *segment) bool {
 	if !slices.Contains(cloudCopyPrograms, s.name) {
 		return false
 	}
-	ops := s.operands
-	var key strings.Builder
-	key.WriteString(s.name)
-	var verb cloudCopyVerb
-	found, last := false, ""
-	for i := 0; i < len(ops) && i < 3 && !found; i++ {
-		key.WriteByte(' ')
-		key.WriteString(ops[i].s)
-		verb, found = cloudCopyVerbs[key.String()]
-		last = ops[i].s
+	if s.name == cmdAWS {
+		a.awsFileParams(s)
 	}
+	verb, at, found := cloudVerb(s)
 	if !found {
 		return false
 	}
@@ -92,8 +91,6 @@ func (a *analyzer) cloudCopyPaths(s *segment) bool {
 		a.azStoragePaths(s)
 		return false
 	}
-	// The verb is the first word that spells it: the paths follow it.
-	at := slices.IndexFunc(s.words[1:], func(w word) bool { return w.s == last }) + 1
 	var paths []word
 	for i := at + 1; i < len(s.words); i++ {
 		v := s.words[i].s
@@ -109,7 +106,12 @@ func (a *analyzer) cloudCopyPaths(s *segment) bool {
 	saved := a.recursive
 	defer func() { a.recursive = saved }()
 	for i, w := range paths {
-		if !cloudLocal(s.name, w.s) {
+		if s.name == cmdRclone {
+			var ok bool
+			if w, ok = rcloneLocal(s, w); !ok {
+				continue
+			}
+		} else if !cloudLocal(s.name, w.s) {
 			continue
 		}
 		if i == len(paths)-1 && len(paths) > 1 {
@@ -121,6 +123,87 @@ func (a *analyzer) cloudCopyPaths(s *segment) bool {
 		a.recursive = saved
 	}
 	return true
+}
+
+// cloudVerb finds a cloud copy's subcommand: the first run of words that spells one of
+// cloudCopyVerbs's keys, among the words that are not options. A global option's value is such a
+// word too (aws --cli-read-timeout 5 s3 sync, gsutil -h "Content-Type:x" cp, rclone --transfers 4
+// copy: the engine does not list every global option that takes one), and so are gcloud's
+// release tracks (gcloud alpha storage cp), which are skipped. It returns the verb and the index
+// in s.words of its last word.
+func cloudVerb(s *segment) (cloudCopyVerb, int, bool) {
+	var idx []int
+	for i := 1; i < len(s.words); i++ {
+		w := s.words[i]
+		if strings.HasPrefix(w.s, "-") && !w.dynamic || s.name == cmdGcloud && (w.s == "alpha" || w.s == "beta") {
+			continue
+		}
+		idx = append(idx, i)
+	}
+	var key strings.Builder
+	for k := range idx {
+		key.Reset()
+		key.WriteString(s.name)
+		for n := 0; n < 3 && k+n < len(idx); n++ {
+			key.WriteByte(' ')
+			key.WriteString(s.words[idx[k+n]].s)
+			if verb, ok := cloudCopyVerbs[key.String()]; ok {
+				return verb, idx[k+n], true
+			}
+		}
+	}
+	return cloudCopyVerb{}, 0, false
+}
+
+// awsFileParams records the files aws reads a parameter's value from: file://PATH (text) and
+// fileb://PATH (bytes), in any aws command, whose value it then sends (aws ssm put-parameter
+// --value file://.env stores .env where get-parameter prints it).
+func (a *analyzer) awsFileParams(s *segment) {
+	for _, w := range s.words[1:] {
+		v := w.s
+		if strings.HasPrefix(v, "-") {
+			_, v, _ = strings.Cut(v, "=")
+		}
+		for _, scheme := range []string{"file://", "fileb://"} {
+			if p, ok := strings.CutPrefix(v, scheme); ok && p != "" {
+				a.touch(w.with(p), opRead)
+			}
+		}
+	}
+}
+
+// rcloneLocal returns the local path an rclone operand names, if it names one: a plain path, the
+// on-the-fly local backend (":local:/root/.ssh", ":local,links:~"), or a remote the command's own
+// environment defines as local (RCLONE_CONFIG_X_TYPE=local rclone copy x:/root/.ssh ...). An
+// on-the-fly backend that wraps another path (:alias,remote=/root:, crypt, union, ...) is
+// computed.
+func rcloneLocal(s *segment, w word) (word, bool) {
+	v := w.s
+	if cloudLocal(cmdRclone, v) {
+		return w, true
+	}
+	if strings.Contains(v, "://") || v == "" || v == "-" {
+		return word{}, false
+	}
+	name, p, _ := strings.Cut(v, ":")
+	if name == "" { // ":backend,params:path"
+		var backend string
+		backend, p, _ = strings.Cut(p, ":")
+		typ, params, _ := strings.Cut(backend, ",")
+		switch {
+		case strings.EqualFold(typ, "local"):
+			return w.with(p), true
+		case strings.Contains(params, "remote=") || strings.Contains(params, "upstreams="):
+			return word{s: v, dynamic: true}, true
+		}
+		return word{}, false
+	}
+	for _, kv := range s.env {
+		if k, t, _ := strings.Cut(kv, "="); strings.EqualFold(k, "RCLONE_CONFIG_"+name+"_TYPE") && strings.EqualFold(t, "local") {
+			return w.with(p), true
+		}
+	}
+	return word{}, false
 }
 
 // cloudTakesValue says whether a cloud copy's option takes the next word.
@@ -148,12 +231,23 @@ func cloudLocal(prog, v string) bool {
 	return true
 }
 
-// azStoragePaths records what az storage's batch commands read and write: upload-batch's
-// --source (-s) directory, recursively, download-batch's --destination (-d) and download's
-// --file (-f), written.
+// azStoragePaths records what az storage's batch commands read and write: upload-batch's and
+// sync's --source (-s) directory, recursively, download-batch's --destination (-d) and download's
+// --file (-f), written, and az storage copy's local side.
 func (a *analyzer) azStoragePaths(s *segment) {
 	switch {
-	case slices.ContainsFunc(s.operands, func(w word) bool { return w.s == "upload-batch" }):
+	case slices.ContainsFunc(s.operands, func(w word) bool { return w.s == "copy" }):
+		// az storage copy -s SRC -d DST (azcopy's copy): either side may be local.
+		if src, ok := optionValue(s, "-s", "--source"); ok && cloudLocal("az", src.s) {
+			saved := a.recursive
+			a.recursive = true
+			a.touch(src, opRead)
+			a.recursive = saved
+		}
+		if dst, ok := optionValue(s, "-d", "--destination"); ok && cloudLocal("az", dst.s) {
+			a.touch(dst, opWrite)
+		}
+	case slices.ContainsFunc(s.operands, func(w word) bool { return w.s == "upload-batch" || w.s == "sync" }):
 		if src, ok := optionValue(s, "-s", "--source"); ok {
 			saved := a.recursive
 			a.recursive = true

@@ -29,25 +29,53 @@ func (a *analyzer) configSetWrites(s *segment) {
 	switch s.name {
 	case "npm", "pnpm":
 		file = npmConfigFile(s)
-	case "pip", "pip3":
-		file = pipConfigFile(s)
 	case "yarn":
-		if configVerb(s) == subSet && (s.hasFlag("-H") || s.hasFlag("--home")) {
+		switch {
+		case configVerb(s) != subSet:
+		case s.hasFlag("-H") || s.hasFlag("--home"):
 			file = "~/.yarnrc.yml"
+		case len(s.operands) > 2 && strings.ToLower(s.operands[2].s) == s.operands[2].s:
+			// yarn 1 (classic) writes ~/.yarnrc, whose keys are lower case (yarn-path,
+			// script-shell, registry); yarn 2+ writes the project's .yarnrc.yml, whose keys are
+			// camel case (nodeLinker, yarnPath).
+			file = "~/.yarnrc"
 		}
 	case "gh":
 		if ghRunsLater(s) {
 			file = "~/.config/gh/config.yml"
 		}
 	}
+	if ops, ok := pipOperands(s); ok {
+		file = pipConfigFile(s, ops)
+	}
 	if file != "" {
 		a.touch(word{s: file, dynamic: strings.HasPrefix(file, "$")}, opWrite)
 	}
 }
 
-// configVerb is the verb after a "config" subcommand, or "".
+// pipOperands returns pip's operands: pip's, pip3's, pip3.12's, or python -m pip's (the words
+// after "pip" that are not options).
+func pipOperands(s *segment) ([]word, bool) {
+	if strings.HasPrefix(s.name, "pip") && strings.Trim(s.name[len("pip"):], "0123456789.") == "" {
+		return s.operands, true
+	}
+	w := s.words
+	if !strings.HasPrefix(s.name, "python") || len(w) < 3 || w[1].s != "-m" || w[2].s != "pip" {
+		return nil, false
+	}
+	var ops []word
+	for _, x := range w[3:] {
+		if !strings.HasPrefix(x.s, "-") {
+			ops = append(ops, x)
+		}
+	}
+	return ops, true
+}
+
+// configVerb is the verb after a "config" subcommand, or "" (npm's and pnpm's "c", and npm's
+// unique abbreviations of "config", "con" to "confi", count as it).
 func configVerb(s *segment) string {
-	if len(s.operands) > 1 && s.operands[0].s == subConfig {
+	if len(s.operands) > 1 && (s.operands[0].s == subConfig || (s.name == "npm" || s.name == "pnpm") && npmConfigWord(s.operands[0].s)) {
 		return s.operands[1].s
 	}
 	return ""
@@ -55,6 +83,11 @@ func configVerb(s *segment) string {
 
 // locProject is npm's --location value for the project's own .npmrc.
 const locProject = "project"
+
+// npmConfigWord says whether npm reads w as its config command.
+func npmConfigWord(w string) bool {
+	return w == "c" || len(w) >= len("con") && strings.HasPrefix(subConfig, w)
+}
 
 // npmConfigFile is the file npm config set (npm set) writes: ~/.npmrc, or the project's .npmrc
 // with --location=project.
@@ -69,9 +102,9 @@ func npmConfigFile(s *segment) string {
 }
 
 // pipConfigFile is the pip.conf pip config set writes: the user's, --global's or --site's.
-func pipConfigFile(s *segment) string {
+func pipConfigFile(s *segment, ops []word) string {
 	switch {
-	case !slices.Contains(pipWriters, configVerb(s)):
+	case len(ops) < 2 || ops[0].s != subConfig || !slices.Contains(pipWriters, ops[1].s):
 		return ""
 	case s.hasFlag("--global"):
 		return "/etc/pip.conf"
@@ -90,6 +123,12 @@ func ghRunsLater(s *segment) bool {
 	}
 	switch ops[0].s {
 	case subConfig:
+		// gh config set -h HOST KEY VALUE: the host is not the key.
+		if host, ok := optionValue(s, "-h", "--host"); ok {
+			if i := slices.IndexFunc(ops[2:], func(w word) bool { return w.s == host.s }); i >= 0 {
+				ops = slices.Delete(slices.Clone(ops), i+2, i+3)
+			}
+		}
 		return len(ops) > 2 && ops[1].s == subSet && slices.Contains(ghPrograms, ops[2].s)
 	case cmdAlias:
 		return ops[1].s != subSet || s.hasFlag("-s") || s.hasFlag("--shell") || len(ops) > 3 && strings.HasPrefix(ops[3].s, "!")

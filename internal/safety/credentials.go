@@ -25,6 +25,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"writes-credential-config":  writesCredentialConfig,
 	"reaches-cloud-metadata":    reachesCloudMetadata,
 	"git-clean-deletes":         gitCleanDeletes,
+	"secret-sent-indirectly":    sendsCredentialIndirectly,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or

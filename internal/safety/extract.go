@@ -18,6 +18,11 @@ const (
 	cmdUnzip  = "unzip"
 	cmdCpio   = "cpio"
 	cmdPatch  = "patch"
+	cmdPax    = "pax"
+	cmd7z     = "7z"
+	cmd7za    = "7za"
+	cmd7zr    = "7zr"
+	optFilter = "--filter"
 )
 
 // anywhereMembers says why an extraction or a patch writes its members where their own names,
@@ -43,6 +48,22 @@ func anywhereMembers(s *segment) string {
 		if len(s.operands) > 0 && s.operands[0].s == subApply && s.hasFlag("--unsafe-paths") {
 			return "git apply --unsafe-paths writes outside the work tree"
 		}
+	case cmdPax:
+		if s.hasFlag("-r") && !s.hasFlag("-w") {
+			return "pax -r keeps members' absolute names"
+		}
+	case cmd7z, cmd7za, cmd7zr:
+		return sevenZipAnywhere(s)
+	}
+	return ""
+}
+
+// sevenZipAnywhere is anywhereMembers for 7z x|e ARCHIVE -spf (the commands in either case; 7z a
+// -spf stores full paths in an archive it writes).
+func sevenZipAnywhere(s *segment) string {
+	extract := len(s.operands) > 0 && (strings.EqualFold(s.operands[0].s, "x") || strings.EqualFold(s.operands[0].s, "e"))
+	if extract && slices.ContainsFunc(s.words[1:], func(w word) bool { return len(w.s) >= 4 && strings.EqualFold(w.s[:4], "-spf") }) {
+		return "7-Zip's -spf keeps members' absolute names"
 	}
 	return ""
 }
@@ -52,12 +73,25 @@ func tarAnywhere(s *segment) string {
 	switch {
 	case !tarExtracts(s):
 		return ""
-	case s.hasFlag("-P") || s.hasFlag("--absolute-names") || s.hasFlag("--absolute-paths") || oldTarBundleHas(s, 'P'):
+	case s.hasFlag("-P") || s.hasFlag("--absolute-names") || s.hasFlag("--absolute-paths") || s.hasFlag("--insecure") || oldTarBundleHas(s, 'P'):
 		return "tar -P keeps members' absolute names and their \"..\""
-	case s.name == cmdTar && (s.hasFlag("--transform") || s.hasFlag("--xform")) || s.name == cmdBsdtar && s.hasFlag("-s"):
+	case s.name == cmdTar && (s.hasFlag("--transform") || s.hasFlag("--xform")) || s.name == cmdBsdtar && s.hasFlag("-s") || bsdtarPattern(s):
 		return "a rewrite of the member names puts them where it says"
 	}
 	return ""
+}
+
+// bsdtarPattern says whether tar is given bsdtar's -s PATTERN, as macOS's tar (bsdtar) reads it:
+// "-s" with a word after it, or a pattern attached ("-s,^,x/,"). GNU tar's -s (--same-order)
+// comes in a bundle ("-xsf"), which this leaves alone.
+func bsdtarPattern(s *segment) bool {
+	for i, w := range s.words[1:] {
+		v := w.s
+		if v == "-s" && i+2 < len(s.words) || len(v) > 2 && strings.HasPrefix(v, "-s") && !identByte(v[2]) {
+			return true
+		}
+	}
+	return false
 }
 
 // tarExtracts says whether tar (or bsdtar) extracts, by an option or an old-style bundle.
@@ -76,7 +110,11 @@ func oldTarBundleHas(s *segment, c byte) bool {
 // members whose names decide where they go (anywhereMembers), which could be any path, asked
 // for as a computed write target; cpio's and patch's destination directories; 7-Zip's -oDIR.
 func (a *analyzer) extractionPaths(s *segment) {
-	if why := anywhereMembers(s); why != "" {
+	why := anywhereMembers(s)
+	if mod, _, ok := pythonExtract(s); ok && mod == "tarfile" && !pythonTarFiltered(s) {
+		why = "python -m tarfile -e without --filter data keeps members' absolute names and \"..\""
+	}
+	if why != "" {
 		a.touch(word{s: placeholderMembers + " (" + why + ")", dynamic: true}, opWrite)
 	}
 	defer a.extractionDir(s)
@@ -88,22 +126,74 @@ func (a *analyzer) extractionPaths(s *segment) {
 				a.touch(w, opWrite)
 			}
 		}
-	case "7z", "7za", "7zr":
-		// 7z x ARCHIVE -oDIR: the output directory is attached to -o.
+	case cmd7z, cmd7za, cmd7zr:
+		// 7z x ARCHIVE -oDIR: the output directory is attached to -o (-O: 7-Zip's switches
+		// are read in either case).
 		for _, w := range s.words[1:] {
-			if d, ok := strings.CutPrefix(w.s, "-o"); ok && d != "" {
-				a.touch(w.with(d), opWrite)
+			if d, ok := sevenZipOutput(w); ok {
+				a.touch(d, opWrite)
 			}
 		}
 	}
 }
 
+// sevenZipOutput returns 7-Zip's output directory if w is its -oDIR switch, in either case.
+func sevenZipOutput(w word) (word, bool) {
+	if len(w.s) > 2 && w.s[0] == '-' && (w.s[1] == 'o' || w.s[1] == 'O') {
+		return w.with(w.s[2:]), true
+	}
+	return word{}, false
+}
+
 // extractionPrograms are the programs extractionPaths reads, beyond git.
-var extractionPrograms = strings.Fields("tar bsdtar unzip cpio patch 7z 7za 7zr")
+var extractionPrograms = strings.Fields("tar bsdtar unzip cpio patch 7z 7za 7zr pax")
 
 // extracts says whether extractionPaths has anything to read in s.
 func extracts(s *segment) bool {
+	if _, _, ok := pythonExtract(s); ok {
+		return true
+	}
 	return slices.Contains(extractionPrograms, s.name) || s.name == cmdGit && len(s.operands) > 0 && s.operands[0].s == subApply
+}
+
+// pythonExtract reads python -m zipfile|tarfile -e ARCHIVE [DIR] (--extract too): the module and
+// the destination, if one is given (the working directory otherwise).
+func pythonExtract(s *segment) (module string, dir []word, ok bool) {
+	w := s.words
+	if !strings.HasPrefix(s.name, "python") || len(w) < 5 || w[1].s != "-m" || w[2].s != "zipfile" && w[2].s != "tarfile" {
+		return "", nil, false
+	}
+	var ops []word
+	extract := false
+	for i := 3; i < len(w); i++ {
+		switch v := w[i].s; {
+		case v == "-e" || v == "--extract":
+			extract = true
+		case v == optFilter:
+			i++
+		case strings.HasPrefix(v, "-"):
+		default:
+			ops = append(ops, w[i])
+		}
+	}
+	if !extract {
+		return "", nil, false
+	}
+	if len(ops) > 1 {
+		dir = ops[1:2]
+	}
+	return w[2].s, dir, true
+}
+
+// pythonTarFiltered says whether python -m tarfile -e is told a filter that keeps members below
+// the destination (data or tar); without one it extracts as fully_trusted.
+func pythonTarFiltered(s *segment) bool {
+	for f := range optionValues(s, optFilter, optFilter) {
+		if f.s == "data" || f.s == cmdTar { // the filters named data and tar
+			return true
+		}
+	}
+	return false
 }
 
 // bsdtar reads tar's options (and -s PATTERN, its rewrite of member names).
@@ -132,42 +222,60 @@ func (p *Policy) extractInto(t target, cwd string) *failure {
 
 // extractionDir records the directory an extraction or patch writes its members below, the
 // working directory unless an option names another, for extractInto.
+//
+// tar -C, patch -d and cpio -D change directory each time they are given (tar -C /tmp -C ~
+// extracts into ~), so every directory they name is one.
 func (a *analyzer) extractionDir(s *segment) {
-	var dir word
-	found := false
+	var dirs []word
 	switch s.name {
 	case cmdTar, cmdBsdtar:
 		if !tarExtracts(s) {
 			return
 		}
-		dir, found = directoryOption(s, "-C")
+		dirs = directoryOptions(s, "-C")
 	case cmdUnzip:
-		dir, found = optionValue(s, "-d", "-d")
+		if dir, ok := optionValue(s, "-d", "-d"); ok {
+			dirs = append(dirs, dir)
+		}
 	case cmdCpio:
 		switch {
 		case (s.hasFlag("-p") || s.hasFlag("--pass-through")) && len(s.operands) > 0:
-			dir, found = s.operands[0], true
+			dirs = append(dirs, s.operands[0])
 		case s.hasFlag("-i") || s.hasFlag("--extract"):
-			dir, found = directoryOption(s, "-D")
+			dirs = directoryOptions(s, "-D")
 		default:
 			return
 		}
 	case cmdPatch:
-		dir, found = directoryOption(s, "-d")
-	case "7z", "7za", "7zr":
+		dirs = directoryOptions(s, "-d")
+	case cmd7z, cmd7za, cmd7zr:
 		for _, w := range s.words[1:] {
-			if d, ok := strings.CutPrefix(w.s, "-o"); ok && d != "" {
-				dir, found = w.with(d), true
+			if d, ok := sevenZipOutput(w); ok {
+				dirs = []word{d}
 			}
 		}
 	default:
+		_, d, ok := pythonExtract(s)
+		if !ok {
+			return
+		}
+		dirs = d
+	}
+	if len(dirs) == 0 {
+		a.members = true
+		a.touch(word{s: "."}, opWrite)
+		a.members = false
 		return
 	}
-	if !found {
-		dir = word{s: "."}
+	for _, dir := range dirs {
+		a.markMembers(dir)
 	}
-	// The directory an option names is recorded as a write already: mark it.
-	for i := len(a.out.paths) - 1; i >= 0 && found; i-- {
+}
+
+// markMembers marks the write of an extraction's destination directory (recorded already when an
+// option names it) for extractInto.
+func (a *analyzer) markMembers(dir word) {
+	for i := len(a.out.paths) - 1; i >= 0; i-- {
 		if r := &a.out.paths[i]; r.raw == dir.s && r.op == opWrite {
 			r.members = true
 			return
@@ -200,4 +308,20 @@ func directoryOption(s *segment, short string) (word, bool) {
 		}
 	}
 	return word{}, false
+}
+
+// directoryOptions is every value of a directory option, in directoryOption's spellings.
+func directoryOptions(s *segment, short string) []word {
+	const long = "--directory"
+	var out []word
+	for n := len(long); n >= len("--di"); n-- {
+		sh := long[:n]
+		if n == len(long) {
+			sh = short
+		}
+		for v := range optionValues(s, sh, long[:n]) {
+			out = append(out, v)
+		}
+	}
+	return out
 }

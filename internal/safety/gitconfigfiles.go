@@ -8,6 +8,10 @@ import (
 // gitConfigEnv is git's option that takes a setting's value from a variable.
 const gitConfigEnv = "--config-env"
 
+// gitTraceEnvVars is the setting that names variables git's trace2 output records with their
+// values.
+const gitTraceEnvVars = "trace2.envVars"
+
 // Git settings whose value names a file git reads or writes. Set for one command (git -c
 // KEY=VALUE) or stored for later ones (git config KEY VALUE), the file is touched as if the
 // command named it: git -c commit.template=.env commit puts .env into the message, which git log
@@ -66,6 +70,7 @@ func (a *analyzer) gitConfigFiles(s *segment) {
 		}
 	}
 	a.gitScopeWrite(s)
+	a.gitRenameWrite(s)
 	if len(s.operands) < 3 || s.operands[0].s != subConfig || gitConfigReadsOnly(s) {
 		return
 	}
@@ -73,9 +78,22 @@ func (a *analyzer) gitConfigFiles(s *segment) {
 	if key.s == subSet && len(s.operands) > 3 {
 		key, val = s.operands[2], s.operands[3]
 	}
+	if strings.EqualFold(key.s, gitTraceEnvVars) {
+		a.gitTracesEnvironment(val.s + " ")
+	}
 	if op, ok := gitConfigFileOp(key.s); ok {
 		a.gitConfigValue(val, op)
 	}
+}
+
+// gitTracesEnvironment records a finding for trace2.envVars (GIT_TRACE2_ENV_VARS): git's trace2
+// output then holds the values of the variables it names (def_param NAME=VALUE), a trace the
+// agent reads as it reads printenv's output.
+func (a *analyzer) gitTracesEnvironment(vars string) {
+	if strings.TrimSpace(vars) == "" {
+		return
+	}
+	a.find(false, RulePrefixDamageControl+"print-environment", "trace2.envVars (GIT_TRACE2_ENV_VARS) %q makes git print those variables' values in its trace, as printenv does; it needs human approval", vars)
 }
 
 // gitConfigReadsOnly says whether git config only reads, lists or removes settings.
@@ -84,8 +102,58 @@ func gitConfigReadsOnly(s *segment) bool {
 		s.hasFlag("--unset") || s.hasFlag("--unset-all")
 }
 
-// gitConfigReadVerbs are git config's subcommands (the new syntax) that set nothing.
-var gitConfigReadVerbs = strings.Fields("get list unset remove-section rename-section edit")
+// gitConfigReadVerbs are git config's subcommands (the new syntax) that set nothing. Renaming a
+// section sets every key it holds under the new name (rename-section user core turns a
+// user.pager set before into core.pager): gitRenamedSection.
+var gitConfigReadVerbs = strings.Fields("get list unset remove-section edit")
+
+// gitConfigEdit is git config's subcommand that opens the file in an editor.
+const gitConfigEdit = "edit"
+
+// gitRenamedSection returns the section git config rename-section (or --rename-section) renames
+// to.
+func gitRenamedSection(s *segment) (string, bool) {
+	ops := s.operands
+	if len(ops) < 3 || ops[0].s != subConfig {
+		return "", false
+	}
+	if ops[1].s == "rename-section" && len(ops) > 3 || s.hasFlag("--rename-section") {
+		return ops[len(ops)-1].s, true
+	}
+	return "", false
+}
+
+// gitSafeSection says whether a section may receive any keys: a safe section of gitSafeKeys's
+// (user, color, ...) or a branch's.
+func gitSafeSection(name string) bool {
+	lower := strings.ToLower(name)
+	if strings.HasPrefix(lower, "branch.") {
+		return true
+	}
+	for _, k := range gitSafeKeys {
+		if strings.HasSuffix(k, ".") && strings.EqualFold(k, name+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// gitRenameWrite records the repository's configuration file as written when git config renames
+// a section there to one whose keys could run programs (the scopes --global and --system are
+// gitScopeWrite's, a --file's is its own write).
+func (a *analyzer) gitRenameWrite(s *segment) {
+	to, ok := gitRenamedSection(s)
+	if !ok || gitSafeSection(to) || !gitRepoScope(s) {
+		return
+	}
+	a.touch(word{s: ".git/config"}, opWrite)
+}
+
+// gitRepoScope says whether git config writes the repository's own file (no --global, --system,
+// --file or --blob).
+func gitRepoScope(s *segment) bool {
+	return !slices.ContainsFunc([]string{"--global", "--system", "-f", optFile, "--blob"}, s.hasFlag)
+}
 
 // gitConfigFile records the file one "KEY=VALUE" setting names; fromEnv: the value is a
 // variable's, not known here.
@@ -93,6 +161,9 @@ func (a *analyzer) gitConfigFile(kv word, fromEnv bool) {
 	key, val, ok := strings.Cut(kv.s, "=")
 	if !ok {
 		return
+	}
+	if strings.EqualFold(key, gitTraceEnvVars) {
+		a.gitTracesEnvironment(val + " ")
 	}
 	op, ok := gitConfigFileOp(key)
 	if !ok {
@@ -158,10 +229,11 @@ var gitSafeKeys = strings.Fields("user. color. advice. column. status. init.defa
 	"http.postBuffer feature.manyFiles commit.verbose commit.gpgSign tag.gpgSign")
 
 // gitSafeKey says whether git config --global may set key to val (safe.directory, unless "*",
-// which trusts every repository's own configuration).
+// which trusts every repository's own configuration, or "DIR/*", which since git 2.46 trusts every
+// one below DIR: "/*" is all of them).
 func gitSafeKey(key, val string) bool {
 	if strings.EqualFold(key, "safe.directory") {
-		return val != "*"
+		return !strings.HasSuffix(val, "*")
 	}
 	for _, k := range gitSafeKeys {
 		if strings.HasSuffix(k, ".") && len(key) > len(k) && strings.EqualFold(key[:len(k)], k) || strings.EqualFold(key, k) {
@@ -181,7 +253,7 @@ func (a *analyzer) gitScopeWrite(s *segment) {
 		if !s.hasFlag(sf[0]) {
 			continue
 		}
-		edit := s.hasFlag("-e") || s.hasFlag("--edit") || len(s.operands) > 1 && s.operands[1].s == gitConfigReadVerbs[5]
+		edit := s.hasFlag("-e") || s.hasFlag("--edit") || len(s.operands) > 1 && s.operands[1].s == gitConfigEdit
 		if !edit && (len(s.operands) < 2 || gitConfigReadsOnly(s)) {
 			continue
 		}

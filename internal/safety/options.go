@@ -229,7 +229,8 @@ var codeFlagEnvVars = func() map[string][]string {
 }()
 
 // flagEnvVars carry options for one program: their words count as that program's flags.
-var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip"}
+var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip",
+	"UNZIP": cmdUnzip, "UNZIPOPT": cmdUnzip}
 
 // buildEnvReason reports why a variable makes a build tool, compiler, JVM or git's transport run
 // code the caller chooses, or "" when it does not.
@@ -305,6 +306,8 @@ func codeOption(s *segment) string {
 		return gitCode(s)
 	case "jq", "gojq", "jaq":
 		return jqModules(s)
+	case "yq", "xq", "tomlq":
+		return yqCode(s)
 	case "go":
 		return goEnvWrite(s)
 	case cmdSed:
@@ -625,6 +628,12 @@ func envFlags(s *segment) {
 			for f := range strings.FieldsSeq(val) {
 				if n, _, _ := strings.Cut(f, "="); len(n) > 1 && n[0] == '-' {
 					s.flags = append(s.flags, n)
+					if s.name == cmdUnzip && n[1] != '-' {
+						// UNZIP=-o: is the bundle -o:, letter by letter as on the command line.
+						for _, c := range n[1:] {
+							s.flags = append(s.flags, "-"+string(c))
+						}
+					}
 				}
 			}
 		}

@@ -21,6 +21,32 @@ func jqModules(s *segment) string {
 	return ""
 }
 
+// yqCode returns why a yq expression runs code the engine cannot see, or "": eval() evaluates an
+// expression the document or the expression builds (eval("lo" + "ad(...)") loads a file), and
+// the python yq (with xq and tomlq) hands its program to jq, whose import and include load files.
+func yqCode(s *segment) string {
+	if why := jqModules(s); why != "" {
+		return why
+	}
+	for _, w := range s.operands {
+		for i := 0; ; {
+			j := strings.Index(w.s[i:], "eval")
+			if j < 0 {
+				break
+			}
+			j += i
+			i = j + len("eval")
+			if j > 0 && (identByte(w.s[j-1]) || w.s[j-1] == '.' || w.s[j-1] == '$') || i < len(w.s) && identByte(w.s[i]) {
+				continue
+			}
+			if strings.HasPrefix(strings.TrimLeft(w.s[i:], " \t\r\n"), "(") {
+				return "a yq expression evaluated from a string (eval)"
+			}
+		}
+	}
+	return ""
+}
+
 // jqKeyword says whether prog uses kw as a directive: the word alone, not part of a name or a
 // field (.include), followed by a string.
 func jqKeyword(prog, kw string) bool {
@@ -34,7 +60,9 @@ func jqKeyword(prog, kw string) bool {
 		if j > 0 && (identByte(prog[j-1]) || prog[j-1] == '.' || prog[j-1] == '$') || i < len(prog) && identByte(prog[i]) {
 			continue
 		}
-		if rest := strings.TrimLeft(prog[i:], " \t\n"); strings.HasPrefix(rest, `"`) {
+		// A comment may stand between the directive and its path ("import #x\n\"f\""): taken
+		// for the directive, as jq's lexer skips it.
+		if rest := strings.TrimLeft(prog[i:], " \t\r\n"); strings.HasPrefix(rest, `"`) || strings.HasPrefix(rest, "#") {
 			return true
 		}
 	}
@@ -168,6 +196,16 @@ func (a *analyzer) servedDirectory(s *segment) {
 	a.recursive = saved
 }
 
+// rcloneServed is servedDir for rclone serve http|webdav|ftp|sftp|s3|dlna|nfs|restic DIR, which
+// publishes DIR when it is local (a remote is not the engine's to judge).
+func rcloneServed(s *segment) (word, bool, bool) {
+	if len(s.operands) < 3 || s.operands[0].s != "serve" {
+		return word{}, false, false
+	}
+	dir, local := rcloneLocal(s, s.operands[2])
+	return dir, local, local
+}
+
 // dirServers serve the directory of their first operand.
 var dirServers = strings.Fields("http-server serve miniserve darkhttpd")
 
@@ -186,6 +224,8 @@ func servedDir(s *segment) (dir word, found, serves bool) {
 		dir, found = optionValue(s, "--path", "--path")
 	case slices.Contains(dirServers, s.name):
 		dir, found = firstPositional(s.words[1:])
+	case s.name == cmdRclone:
+		return rcloneServed(s)
 	case s.name == "caddy":
 		if len(s.operands) == 0 || s.operands[0].s != "file-server" {
 			return word{}, false, false

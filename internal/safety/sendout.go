@@ -2,6 +2,8 @@ package safety
 
 import (
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -10,7 +12,10 @@ import (
 // Programs that move data between a file and the network, read as their own parsers read
 // their words: socat's addresses, sftp's batch of commands.
 
-const cmdSocat = "socat"
+const (
+	cmdSocat = "socat"
+	sftpGet  = "get" // sftp's command that fetches a file
+)
 
 // socatFileTypes are socat's address types whose first parameter is a local file or socket
 // (FILE is OPEN's old name); a bare address with a "/" is GOPEN.
@@ -29,6 +34,17 @@ var socatFileOptions = map[string]pathOp{"cert": opRead, "key": opRead, "cafile"
 var socatValued = map[string]pathOp{"-b": 0, "-t": 0, "-T": 0, "-lp": 0, "-L": opWrite, "-W": opWrite,
 	"-lf": opWrite, "-r": opWrite, "-R": opWrite}
 
+// socatAttached returns the value attached to one of socatValued's options ("-lfFILE", "-rFILE"),
+// as socat takes it, and what socat does to it.
+func socatAttached(v string) (pathOp, string) {
+	for opt, op := range socatValued {
+		if len(v) > len(opt) && strings.HasPrefix(v, opt) {
+			return op, v[len(opt):]
+		}
+	}
+	return 0, ""
+}
+
 // socatPaths records the files socat's two addresses name (each may be a pair, "A!!B"), and
 // those its options write. With -u data flows from the first address to the second, with -U the
 // other way; otherwise both ways, so a file address is read and written. CREATE only writes.
@@ -41,6 +57,12 @@ func (a *analyzer) socatPaths(s *segment) {
 			i++
 			if op != 0 {
 				a.touch(w[i], op)
+			}
+			continue
+		}
+		if op, val := socatAttached(v); val != "" {
+			if op != 0 {
+				a.touch(w[i].with(val), op) // -lf/root/.bashrc, -r/root/.bashrc
 			}
 			continue
 		}
@@ -63,8 +85,9 @@ func (a *analyzer) socatPaths(s *segment) {
 
 // socatAddress records the files one address names.
 func (a *analyzer) socatAddress(addr word, reads, writes bool) {
-	head, opts, _ := strings.Cut(addr.s, ",")
-	typ, param, hasParam := strings.Cut(head, ":")
+	head, opts, _ := socatCut(addr.s, ',')
+	typ, param, hasParam := socatCut(head, ':')
+	typ, param, head = socatUnquote(typ), socatUnquote(param), socatUnquote(head)
 	switch {
 	case addr.dynamic:
 		a.touch(addr, opRead)
@@ -78,13 +101,62 @@ func (a *analyzer) socatAddress(addr word, reads, writes bool) {
 	}
 	for opts != "" {
 		var opt string
-		opt, opts, _ = strings.Cut(opts, ",")
-		if k, v, ok := strings.Cut(opt, "="); ok && v != "" {
-			if op, ok := socatFileOptions[strings.ToLower(k)]; ok {
-				a.touch(addr.with(v), op)
+		opt, opts, _ = socatCut(opts, ',')
+		if k, v, ok := socatCut(opt, '='); ok && v != "" {
+			if op, ok := socatFileOptions[strings.ToLower(socatUnquote(k))]; ok {
+				a.touch(addr.with(socatUnquote(v)), op)
 			}
 		}
 	}
+}
+
+// socatCut cuts an address at its first sep as socat's lexer reads it: not inside quotes ('...'
+// or "..."), not after a backslash, not inside brackets ((), [], {}).
+func socatCut(s string, sep byte) (before, after string, found bool) {
+	quote, depth := byte(0), 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case (c == ')' || c == ']' || c == '}') && depth > 0:
+			depth--
+		case c == sep && depth == 0:
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+// socatUnquote removes socat's quotes and backslash escapes from an address part
+// (OPEN:"/etc/shadow" and OPEN:/etc/sha\dow open /etc/shadow).
+func socatUnquote(s string) string {
+	if !strings.ContainsAny(s, "'\"\\") {
+		return s
+	}
+	var b strings.Builder
+	quote := byte(0)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < len(s) && quote != '\'':
+			i++
+			b.WriteByte(s[i])
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote = c
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 func (a *analyzer) socatFile(f word, reads, writes bool) {
@@ -105,6 +177,7 @@ func (a *analyzer) sftpBatch(idx int, redirs []*syntax.Redirect, depth int) {
 	if seg.name != cmdSFTP {
 		return
 	}
+	a.sftpRetrieve(seg)
 	b, hasB := optionValue(seg, "-b", "-b")
 	if hasB && b.s != "-" {
 		a.opaque(idx, "an sftp batch file, whose commands read and write local files and run local commands")
@@ -139,6 +212,59 @@ func (a *analyzer) sftpBatch(idx int, redirs []*syntax.Redirect, depth int) {
 			return
 		}
 		a.sftpCommand(line, depth)
+	}
+}
+
+// stdinText records the text of the here-documents and here-strings a command reads, for the
+// checks that read what it is fed (secret-sent-indirectly): curl -d @- URL <<< "$GITHUB_TOKEN"
+// sends the variable as curl -d "$GITHUB_TOKEN" does.
+func (a *analyzer) stdinText(idx int, redirs []*syntax.Redirect) {
+	for _, r := range redirs {
+		if body := stdinBody(r); body != nil {
+			seg := &a.out.segments[idx]
+			seg.stdin += a.render(body).s + "\n"
+		}
+	}
+}
+
+// credentialVar matches a variable named like a credential, as the rule pack's
+// send-environment-secret pattern does.
+var credentialVar = regexp.MustCompile(`(?i)\$\{?[a-z0-9_]*(token|secret|passw|api_?key|private_?key|credential|access_?key|auth_?(token|key))`)
+
+// sendsCredentialIndirectly says whether a command is fed a here-document or here-string that
+// names a credential variable, or expands a copy of one (T=$GITHUB_TOKEN; curl "x/?q=$T").
+func sendsCredentialIndirectly(s *segment) bool {
+	return s.secretCopy || s.stdin != "" && credentialVar.MatchString(s.stdin)
+}
+
+// sftpRetrieve records what sftp fetches without a batch: sftp [-r] HOST:PATH [LOCAL] runs
+// "get [-r] PATH [LOCAL]" (sftp x:.bashrc ~/.bashrc writes ~/.bashrc). The destination is the
+// last operand naming a host and a path; the operand after it is the local name. sftp builds the
+// command's text without quoting either, and splits it as a batch line: so does this.
+func (a *analyzer) sftpRetrieve(s *segment) {
+	ops := s.operands
+	for i, op := range slices.Backward(ops) {
+		host, p, ok := strings.Cut(op.s, ":")
+		if !ok || host == "" || strings.Contains(host, "/") || op.dynamic {
+			continue
+		}
+		if p == "" || strings.HasSuffix(p, "/") && !s.hasFlag("-r") {
+			return // a directory to start in, not a file to fetch
+		}
+		line := sftpGet
+		if s.hasFlag("-r") {
+			line += " -r"
+		}
+		line += " " + p
+		if i+1 < len(ops) {
+			if ops[i+1].dynamic {
+				a.touch(ops[i+1], opWrite)
+				return
+			}
+			line += " " + ops[i+1].s
+		}
+		a.sftpCommand(line, 0)
+		return
 	}
 }
 
@@ -179,8 +305,6 @@ func sftpWords(line string) []string {
 // sftpCommand records what one sftp batch command does here: the local side of put (read) and get
 // (written: the name given, or the remote file's base name), lcd, and a local shell command.
 // The remote side is judged as scp's is, below the remote home.
-//
-//nolint:goconst // sftp's commands read best literally
 func (a *analyzer) sftpCommand(line string, depth int) {
 	if cmd, ok := strings.CutPrefix(line, "!"); ok {
 		if strings.TrimSpace(cmd) != "" {
@@ -216,7 +340,7 @@ func (a *analyzer) sftpCommand(line string, depth int) {
 		if len(args) > 1 {
 			a.touch(remote(args[1]), opWrite)
 		}
-	case "get", "mget", "reget":
+	case sftpGet, "mget", "reget":
 		a.touch(remote(args[0]), opRead)
 		local := path.Base(args[0])
 		if len(args) > 1 {
@@ -225,7 +349,7 @@ func (a *analyzer) sftpCommand(line string, depth int) {
 		a.members = recursive // get -r DIR LOCAL writes the remote tree's names below LOCAL
 		a.touch(word{s: local, glob: strings.ContainsAny(local, "*?[")}, opWrite)
 		a.members = false
-	case "lcd":
+	case "lcd", "lchdir":
 		a.chdir(word{s: args[0]})
 	case "lmkdir":
 		a.touch(word{s: args[0]}, opWrite)
@@ -274,30 +398,51 @@ func curlUploadValue(s *segment, i int) (word, bool) {
 	return word{}, false
 }
 
-// curlSets expands curl's "{a,b}" sets in a name (curl does not nest them), at most limit names;
-// past that, or with a set left open, it reports false.
+// curlSetsBytes bounds the text of the names curlSets builds: a path is at most 4096 bytes
+// (PATH_MAX), and 16 of them are as many as a real upload names.
+const curlSetsBytes = 16 * 4096
+
+// curlSets expands curl's "{a,b}" sets in a name (curl does not nest them), at most limit names
+// and curlSetsBytes of them; past that, or with a set left open, it reports false. Each name is
+// built once, from the name's parts, so the cost is the names' length, not the sets' count times
+// it.
 func curlSets(name string, limit int) ([]string, bool) {
-	out := []string{""}
-	for rest := name; rest != ""; {
+	type part struct {
+		lit  string
+		alts []string
+	}
+	var parts []part
+	count := 1
+	for rest := name; ; {
 		open := strings.IndexByte(rest, '{')
 		if open < 0 {
-			for i := range out {
-				out[i] += rest
-			}
+			parts = append(parts, part{lit: rest})
 			break
 		}
 		end := strings.IndexByte(rest[open:], '}')
-		alts := strings.Split(rest[open+1:open+max(end, 1)], ",")
-		if end < 0 || len(out)*len(alts) > limit {
+		if end < 0 {
 			return nil, false
 		}
-		next := make([]string, 0, len(out)*len(alts))
-		for _, o := range out {
-			for _, alt := range alts {
-				next = append(next, o+rest[:open]+alt)
+		alts := strings.Split(rest[open+1:open+end], ",")
+		if count *= len(alts); count > limit || count*len(name) > curlSetsBytes {
+			return nil, false
+		}
+		parts = append(parts, part{lit: rest[:open], alts: alts})
+		rest = rest[open+end+1:]
+	}
+	out := make([]string, 0, count)
+	var b strings.Builder
+	for i := range count {
+		b.Reset()
+		k := i
+		for _, p := range parts {
+			b.WriteString(p.lit)
+			if len(p.alts) > 0 {
+				b.WriteString(p.alts[k%len(p.alts)])
+				k /= len(p.alts)
 			}
 		}
-		out, rest = next, rest[open+end+1:]
+		out = append(out, b.String())
 	}
 	return out, true
 }

@@ -90,6 +90,8 @@ type segment struct {
 	localFunc    bool     // calls a function defined earlier in the same command line (already checked)
 	env          []string // NAME=VALUE assignments in the command's environment (prefix or env wrapper)
 	alt          string   // the text with global options after the subcommand, for pattern rules ("" = text)
+	stdin        string   // the text of the here-documents and here-strings fed to it, as written (a $VAR unexpanded)
+	secretCopy   bool     // a word expands a copy of a credential variable (T=$GITHUB_TOKEN ... "$T")
 }
 
 // pathRef is a path a command touches.
@@ -256,14 +258,15 @@ type analyzer struct {
 	bodies    map[string][]funcBody // the bodies of the functions defined so far, by lower-cased name
 	traps     []pendingTrap         // the traps set by the scripts being analysed
 	err       *analysisError
-	work      int        // units of work spent so far (maxWork)
-	env       []string   // assignments for the next recorded command
-	recursive bool       // the operands being recorded are acted on recursively
-	members   bool       // the write being recorded is an extraction's destination directory
-	unrolled  int        // how many times the loops around the code being analysed run its body (1 outside loops)
-	madeLink  bool       // a command before made or copied a link (madeFiles): a ".." may climb out of it
-	feed      *stdinFeed // what feeds the commands being analysed that run elsewhere (remote.go)
-	line      *lineState // what the line's process substitutions, downloads and aliases left, once there is any
+	work      int                // units of work spent so far (maxWork)
+	env       []string           // assignments for the next recorded command
+	recursive bool               // the operands being recorded are acted on recursively
+	members   bool               // the write being recorded is an extraction's destination directory
+	stdinIn   []*syntax.Redirect // the redirections of the compound command being analysed, when one feeds its standard input
+	unrolled  int                // how many times the loops around the code being analysed run its body (1 outside loops)
+	madeLink  bool               // a command before made or copied a link (madeFiles): a ".." may climb out of it
+	feed      *stdinFeed         // what feeds the commands being analysed that run elsewhere (remote.go)
+	line      *lineState         // what the line's process substitutions, downloads and aliases left, once there is any
 }
 
 // lineState is what a command line's process substitutions, downloads and aliases leave for the
@@ -436,13 +439,27 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	switch c := s.Cmd.(type) {
 	case nil:
 	case *syntax.CallExpr:
-		a.call(c, s.Redirs, pipeFrom, depth)
+		if len(c.Args) == 1 && c.Args[0].Lit() == subExec && slices.ContainsFunc(s.Redirs, readsStdin) {
+			// exec <<< 'cat .env' feeds the shell's own input to every command after it.
+			a.stdinIn = s.Redirs
+		}
+		redirs := s.Redirs
+		if len(a.stdinIn) > 0 && len(pipeFrom) == 0 && !slices.ContainsFunc(redirs, readsStdin) {
+			// { sftp x; } <<< 'put .env': the command reads what its compound is fed.
+			redirs = append(slices.Clip(a.stdinIn), redirs...)
+		}
+		a.call(c, redirs, pipeFrom, depth)
 	case *syntax.BinaryCmd:
 		a.binaryCmd(c, pipeFrom, depth)
 	default:
+		saved := a.stdinIn
+		if slices.ContainsFunc(s.Redirs, readsStdin) {
+			a.stdinIn = s.Redirs
+		}
 		if !a.compound(c, pipeFrom, depth) {
 			a.exprCmd(c, depth)
 		}
+		a.stdinIn = saved
 	}
 }
 
@@ -648,6 +665,24 @@ func (a *analyzer) callLocal(name string, pipeFrom []int, depth int) {
 	}
 }
 
+// callLocalFed analyses a local function's bodies again with what its call feeds its standard
+// input, if it feeds it, which the commands in them read.
+func (a *analyzer) callLocalFed(name string, redirs []*syntax.Redirect, depth int) {
+	if !slices.ContainsFunc(redirs, readsStdin) || slices.Contains(a.funcs, name) {
+		return
+	}
+	saved := a.stdinIn
+	defer func() { a.stdinIn = saved }()
+	a.stdinIn = redirs
+	for _, b := range a.bodies[name] {
+		if depth > maxNesting {
+			a.fail(RuleCommandTooComplex, "command nests wrappers or scripts more than %d levels deep", maxNesting)
+			return
+		}
+		a.analyseBody(name, b.stmt, nil, depth+1)
+	}
+}
+
 // exprCmd analyses the commands made only of words and expressions (arithmetic, tests,
 // declarations, let) for substitutions; any other construct is refused.
 func (a *analyzer) exprCmd(c syntax.Command, depth int) {
@@ -801,6 +836,9 @@ func (a *analyzer) envVar(name, val string, depth int) {
 	}
 	if gitTraceVar(name) {
 		a.traceTarget(word{s: val}) // GIT_TRACE=/root/.bashrc appends git's trace to the file
+	}
+	if name == "GIT_TRACE2_ENV_VARS" {
+		a.gitTracesEnvironment(val)
 	}
 	name = strings.ToUpper(name)
 	switch {
@@ -1021,6 +1059,7 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 		a.find(false, RuleUnresolvedWord, "%s: which program, subcommand or option runs is not known until then, so it needs human approval", why)
 	}
 	seg.text = segmentText(&seg)
+	seg.secretCopy = a.vars.refsSecret(seg.words)
 	idx := len(a.out.segments)
 	a.out.segments = append(a.out.segments, seg)
 	a.follow(idx, redirs, depth)

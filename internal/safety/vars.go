@@ -15,6 +15,7 @@ type varScope struct {
 	assigned map[string]int    // assignments of each name anywhere in the script (pre-pass)
 	off      bool              // the script can assign by a computed name: nothing resolves
 	globs    map[string]bool   // resolved variables that hold a file name a glob expanded to
+	secrets  map[string]bool   // variables assigned a credential variable's value (T=$GITHUB_TOKEN), or one of these's
 }
 
 // computedAssigners are commands that assign variables in the current shell by a name or from
@@ -33,10 +34,13 @@ var computedAssigners = map[string]bool{
 // options turn resolution off for the whole script. A command that could assign by a name the
 // engine does not see (eval, source, read, ...) poisons the scope when the walk reaches it.
 func newVarScope(f *syntax.File) *varScope {
-	vs := &varScope{assigned: map[string]int{}}
+	vs := &varScope{assigned: map[string]int{}, secrets: map[string]bool{}}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Assign:
+			if n.Name != nil && n.Value != nil && vs.namesSecret(n.Value) {
+				vs.secrets[n.Name.Value] = true
+			}
 			if n.Name != nil {
 				vs.assigned[n.Name.Value]++
 				if n.Append || n.Index != nil || n.Array != nil {
@@ -46,6 +50,7 @@ func newVarScope(f *syntax.File) *varScope {
 		case *syntax.WordIter:
 			if n.Name != nil {
 				vs.assigned[n.Name.Value] += 2
+				vs.loopSecret(n)
 			}
 		case *syntax.CStyleLoop, *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.LetClause:
 			// Arithmetic can assign any name ((i++), x=1): resolve nothing.
@@ -63,6 +68,53 @@ func newVarScope(f *syntax.File) *varScope {
 		return true
 	})
 	return vs
+}
+
+// loopSecret marks a for loop's variable when it iterates over a credential variable or a copy.
+func (vs *varScope) loopSecret(n *syntax.WordIter) {
+	for _, it := range n.Items {
+		if vs.namesSecret(it) {
+			vs.secrets[n.Name.Value] = true
+		}
+	}
+}
+
+// namesSecret says whether a word expands a credential variable ($GITHUB_TOKEN) or a copy of one.
+func (vs *varScope) namesSecret(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && (vs.secrets[p.Param.Value] || credentialVar.MatchString("$"+p.Param.Value)) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// refsSecret says whether a command's words expand a copy of a credential variable ("$T" after
+// T=$GITHUB_TOKEN), as written.
+func (vs *varScope) refsSecret(words []word) bool {
+	if vs == nil || len(vs.secrets) == 0 {
+		return false
+	}
+	for _, w := range words {
+		for i := strings.IndexByte(w.s, '$'); i >= 0 && i+1 < len(w.s); {
+			rest := strings.TrimPrefix(w.s[i+1:], "{")
+			n := 0
+			for n < len(rest) && identByte(rest[n]) {
+				n++
+			}
+			if vs.secrets[rest[:n]] {
+				return true
+			}
+			j := strings.IndexByte(w.s[i+1:], '$')
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	return false
 }
 
 // assignsByName reports whether a simple command could assign a variable whose name the

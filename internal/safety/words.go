@@ -376,5 +376,13 @@ func commandName(s string) string {
 	if i := strings.LastIndexByte(s, '/'); i >= 0 {
 		s = s[i+1:]
 	}
-	return strings.ToLower(s)
+	s = strings.ToLower(s)
+	if alias, ok := programAliases[s]; ok {
+		return alias
+	}
+	return s
 }
+
+// programAliases are other names of a program the engine reads by its usual one: GNU tar
+// installed as gtar (macOS, the BSDs), 7-Zip's own build as 7zz.
+var programAliases = map[string]string{"gtar": cmdTar, "7zz": cmd7z}

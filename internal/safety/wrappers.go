@@ -116,6 +116,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.cwd = cwdUnknown
 	case seg.localFunc:
 		a.callLocal(name, seg.pipeFrom, depth)
+		a.callLocalFed(name, redirs, depth) // f <<< 'put .env': its body reads what f is fed
 		if a.moves(name) {
 			a.cwd = cwdUnknown // its body changes the directory, from wherever it is called
 		}
@@ -144,6 +145,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 	}
 	a.remoteCommand(idx, redirs, depth)
 	a.sftpBatch(idx, redirs, depth)
+	a.stdinText(idx, redirs)
 	if why := codeOption(&a.out.segments[idx]); why != "" {
 		a.opaque(idx, why)
 	}
