@@ -76,22 +76,24 @@ func (o pathOp) String() string {
 
 // segment is one simple command after quote removal and unwrapping.
 type segment struct {
-	name         string // base name of the command word, lower-cased; "" when computed at run time
-	words        []word // argv, words[0] is the command word
-	text         string // name and arguments joined by single spaces: what pattern rules see
-	flags        []string
-	operands     []word
-	unknownFlags bool     // a computed word could be any flag
-	cwd          string   // working directory the segment runs in ("" = unknown base)
-	pipeFrom     []int    // segments of earlier pipeline stages feeding this one
-	wrapper      bool     // wraps another command, analysed as its own segment
-	opaque       bool     // runs code the engine cannot see (a script file, inline interpreter code)
-	yields       []string // what the segment prints that xargs may turn into arguments
-	localFunc    bool     // calls a function defined earlier in the same command line (already checked)
-	env          []string // NAME=VALUE assignments in the command's environment (prefix or env wrapper)
-	alt          string   // the text with global options after the subcommand, for pattern rules ("" = text)
-	stdin        string   // the text of the here-documents and here-strings fed to it, as written (a $VAR unexpanded)
-	secretCopy   bool     // a word expands a copy of a credential variable (T=$GITHUB_TOKEN ... "$T")
+	name     string // base name of the command word, lower-cased; "" when computed at run time
+	words    []word // argv, words[0] is the command word
+	text     string // name and arguments joined by single spaces: what pattern rules see
+	flags    []string
+	operands []word
+	cwd      string   // working directory the segment runs in ("" = unknown base)
+	pipeFrom []int    // segments of earlier pipeline stages feeding this one
+	yields   []string // what the segment prints that xargs may turn into arguments
+	env      []string // NAME=VALUE assignments in the command's environment (prefix or env wrapper)
+	alt      string   // the text with global options after the subcommand, for pattern rules ("" = text)
+	stdin    string   // the text of the here-documents and here-strings fed to it, as written (a $VAR unexpanded)
+	// The flags last, side by side: one word for all of them, not one each between the fields
+	// above (a segment is made for every command of every call).
+	unknownFlags bool // a computed word could be any flag
+	wrapper      bool // wraps another command, analysed as its own segment
+	opaque       bool // runs code the engine cannot see (a script file, inline interpreter code)
+	localFunc    bool // calls a function defined earlier in the same command line (already checked)
+	secretCopy   bool // a word expands a copy of a credential variable (T=$GITHUB_TOKEN ... "$T")
 }
 
 // pathRef is a path a command touches.
@@ -260,13 +262,13 @@ type analyzer struct {
 	err       *analysisError
 	work      int                // units of work spent so far (maxWork)
 	env       []string           // assignments for the next recorded command
-	recursive bool               // the operands being recorded are acted on recursively
-	members   bool               // the write being recorded is an extraction's destination directory
 	stdinIn   []*syntax.Redirect // the redirections of the compound command being analysed, when one feeds its standard input
 	unrolled  int                // how many times the loops around the code being analysed run its body (1 outside loops)
-	madeLink  bool               // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	feed      *stdinFeed         // what feeds the commands being analysed that run elsewhere (remote.go)
 	line      *lineState         // what the line's process substitutions, downloads and aliases left, once there is any
+	madeLink  bool               // a command before made or copied a link (madeFiles): a ".." may climb out of it
+	recursive bool               // the operands being recorded are acted on recursively
+	members   bool               // the write being recorded is an extraction's destination directory
 }
 
 // lineState is what a command line's process substitutions, downloads and aliases leave for the
