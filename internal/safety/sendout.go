@@ -215,14 +215,16 @@ func (a *analyzer) sftpBatch(idx int, redirs []*syntax.Redirect, depth int) {
 	}
 }
 
-// stdinText records the text of the here-documents and here-strings a command reads, for the
-// checks that read what it is fed (secret-sent-indirectly): curl -d @- URL <<< "$GITHUB_TOKEN"
-// sends the variable as curl -d "$GITHUB_TOKEN" does.
+// stdinText records whether a here-document or here-string a command reads names a credential
+// variable, for the check that reads what it is fed (secret-sent-indirectly): curl -d @- URL
+// <<< "$GITHUB_TOKEN" sends the variable as curl -d "$GITHUB_TOKEN" does. The text itself is not
+// kept: that answer is all any check asks of it.
 func (a *analyzer) stdinText(idx int, redirs []*syntax.Redirect) {
 	for _, r := range redirs {
-		if body := stdinBody(r); body != nil {
-			seg := &a.out.segments[idx]
-			seg.stdin += a.render(body).s + "\n"
+		// Indexed after render, which may analyse substitutions and grow the segments.
+		if body := stdinBody(r); body != nil && credentialVar.MatchString(a.render(body).s) {
+			a.out.segments[idx].secretFed = true
+			return
 		}
 	}
 }
@@ -234,7 +236,7 @@ var credentialVar = regexp.MustCompile(`(?i)\$\{?[a-z0-9_]*(token|secret|passw|a
 // sendsCredentialIndirectly says whether a command is fed a here-document or here-string that
 // names a credential variable, or expands a copy of one (T=$GITHUB_TOKEN; curl "x/?q=$T").
 func sendsCredentialIndirectly(s *segment) bool {
-	return s.secretCopy || s.stdin != "" && credentialVar.MatchString(s.stdin)
+	return s.secretCopy || s.secretFed
 }
 
 // sftpRetrieve records what sftp fetches without a batch: sftp [-r] HOST:PATH [LOCAL] runs

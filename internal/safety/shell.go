@@ -86,7 +86,6 @@ type segment struct {
 	yields   []string // what the segment prints that xargs may turn into arguments
 	env      []string // NAME=VALUE assignments in the command's environment (prefix or env wrapper)
 	alt      string   // the text with global options after the subcommand, for pattern rules ("" = text)
-	stdin    string   // the text of the here-documents and here-strings fed to it, as written (a $VAR unexpanded)
 	// The flags last, side by side: one word for all of them, not one each between the fields
 	// above (a segment is made for every command of every call).
 	unknownFlags bool // a computed word could be any flag
@@ -94,6 +93,7 @@ type segment struct {
 	opaque       bool // runs code the engine cannot see (a script file, inline interpreter code)
 	localFunc    bool // calls a function defined earlier in the same command line (already checked)
 	secretCopy   bool // a word expands a copy of a credential variable (T=$GITHUB_TOKEN ... "$T")
+	secretFed    bool // a here-document or here-string fed to it names a credential variable
 }
 
 // pathRef is a path a command touches.
