@@ -298,29 +298,35 @@ func (a *analyzer) gitApplyInto(s *segment) {
 	a.members = false
 }
 
-// directoryOption is the value of a program's directory option, short or --directory, the long one
-// also by any prefix of it down to --di, as getopt_long takes it (tar --dir=DIR).
+// directoryOption is the value of a program's directory option, in directoryOptions' spellings;
+// given more than once, the last, as getopt_long and argparse take it (python3 -m http.server
+// --directory src --dir ~ serves ~).
 func directoryOption(s *segment, short string) (word, bool) {
-	const long = "--directory"
-	for n := len(long); n >= len("--di"); n-- {
-		if v, ok := optionValue(s, short, long[:n]); ok {
-			return v, true
-		}
+	dirs := directoryOptions(s, short)
+	if len(dirs) == 0 {
+		return word{}, false
 	}
-	return word{}, false
+	return dirs[len(dirs)-1], true
 }
 
-// directoryOptions is every value of a directory option, in directoryOption's spellings.
+// directoryOptions is every value of a program's directory option, in word order: short (as its
+// own word or with the value attached) or --directory, the long one also by any prefix of it
+// down to --di, as getopt_long takes it (tar --dir=DIR).
 func directoryOptions(s *segment, short string) []word {
-	const long = "--directory"
+	const long, shortest = "--directory", len("--di")
 	var out []word
-	for n := len(long); n >= len("--di"); n-- {
-		sh := long[:n]
-		if n == len(long) {
-			sh = short
-		}
-		for v := range optionValues(s, sh, long[:n]) {
-			out = append(out, v)
+	w := s.words
+	for i := 1; i < len(w); i++ {
+		v := w[i].s
+		name, val, hasVal := strings.Cut(v, "=")
+		switch {
+		case (v == short || abbreviates(v, long, shortest)) && i+1 < len(w):
+			i++
+			out = append(out, w[i])
+		case hasVal && abbreviates(name, long, shortest):
+			out = append(out, w[i].with(val))
+		case len(v) > len(short) && strings.HasPrefix(v, short) && !strings.HasPrefix(v, "--"):
+			out = append(out, w[i].with(v[len(short):]))
 		}
 	}
 	return out
