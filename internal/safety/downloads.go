@@ -89,15 +89,9 @@ func downloadedFiles(seg *segment) []string {
 			dir = p.s
 		}
 	}
-	for _, w := range seg.operands {
-		_, rest, ok := strings.Cut(w.s, "://")
-		if !ok {
-			continue
-		}
-		rest, _, _ = strings.Cut(rest, "?")
-		rest, _, _ = strings.Cut(rest, "#")
-		if _, p, ok := strings.Cut(rest, "/"); ok && p != "" && !strings.HasSuffix(p, "/") {
-			out = append(out, path.Join(dir, path.Base(p)))
+	for p := range urlPaths(seg.operands) {
+		if !strings.HasSuffix(p.s, "/") {
+			out = append(out, path.Join(dir, path.Base(p.s)))
 		}
 	}
 	return out
@@ -157,7 +151,8 @@ func curlBundle(words []word, i int, remote bool) (out string, tookNext, isRemot
 	return out, tookNext, remote
 }
 
-// wgetOutputs reads wget's -O/--output-document values.
+// wgetOutputs reads wget's -O/--output-document values, up to "--" (optionValues would read on:
+// a "-Ofoo" after it is a URL, and taking it for an output would hide the URL's own file name).
 func wgetOutputs(words []word) []string {
 	var out []string
 	for i := 1; i < len(words); i++ {

@@ -766,21 +766,28 @@ func (a *analyzer) downloadNames(s *segment) {
 	if !ok {
 		dir = word{s: "."}
 	}
-	var names []word
-	for _, w := range s.operands {
-		i := strings.Index(w.s, "://")
-		if i <= 0 {
-			continue
-		}
-		u := w.s[i+3:]
-		if j := strings.IndexAny(u, "?#"); j >= 0 {
-			u = u[:j]
-		}
-		if j := strings.IndexByte(u, '/'); j >= 0 && j < len(u)-1 {
-			names = append(names, w.with(u[j:]))
+	a.intoDirectory(slices.Collect(urlPaths(s.operands)), dir)
+}
+
+// urlPaths yields, for each operand that is a URL, its path from the "/" after the host, without
+// query or fragment, when there is anything after that "/": what a download names its file by
+// (https://x/a/.bashrc?v=1 is /a/.bashrc).
+func urlPaths(ops []word) iter.Seq[word] {
+	return func(yield func(word) bool) {
+		for _, w := range ops {
+			i := strings.Index(w.s, "://")
+			if i < 0 {
+				continue
+			}
+			u := w.s[i+3:]
+			if j := strings.IndexAny(u, "?#"); j >= 0 {
+				u = u[:j]
+			}
+			if j := strings.IndexByte(u, '/'); j >= 0 && j < len(u)-1 && !yield(w.with(u[j:])) {
+				return
+			}
 		}
 	}
-	a.intoDirectory(names, dir)
 }
 
 // curlURLEncoded reads the file of curl's --data-urlencode NAME@FILE (curl sends FILE's content).
