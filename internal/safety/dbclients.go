@@ -74,7 +74,11 @@ func dbClientCode(s *segment) string {
 		if w.dynamic && (commandTextOption(s.words[i].s) || commandTextOption(w.s)) {
 			return s.name + " is given commands computed at run time"
 		}
-		if m := re.FindString(w.s); m != "" {
+		m := re.FindString(w.s)
+		if text, ok := attachedText(w.s); ok && m == "" {
+			m = re.FindString(text) // --execute='system id', -e'system id': the text starts after the option
+		}
+		if m != "" {
 			return s.name + "'s client command " + strings.TrimSpace(m) + " runs a program or reads or writes a file here"
 		}
 		if serverProgram.MatchString(w.s) {
@@ -125,6 +129,20 @@ func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 			a.opaque(idx, seg.name+" is fed a client command that runs a program or reads or writes a file here")
 		}
 	}
+}
+
+// attachedText returns the value attached to an option word: after the "=" of a long option
+// (--execute=..., also abbreviated), or after a short option's letter (-e...). Command text given
+// so starts a statement as text given as its own word does.
+func attachedText(v string) (string, bool) {
+	switch {
+	case strings.HasPrefix(v, "--"):
+		_, val, ok := strings.Cut(v, "=")
+		return val, ok
+	case len(v) > 2 && v[0] == '-':
+		return v[2:], true
+	}
+	return "", false
 }
 
 // commandTextOption reports whether a psql or mysql word is an option whose value is command
