@@ -132,6 +132,7 @@ func runCatalogue() []classCase {
 		{respelled, "pnpm exec", sh(`pnpm exec kubectl delete ns prod`), asked(dc + "cluster-resource-delete"), sh(`pnpm exec vitest run`), false},
 		{respelled, "conda run -n", sh(`conda run -n base cat /etc/shadow`), zeroD, sh(`conda run -n env pytest`), false},
 		{respelled, "mise exec after --", sh(`mise exec node@20 -- rm -rf /`), denied(dc + "rm-recursive-root"), sh(`yarn exec jest`), false},
+		{respelled, "mise exec's -c after a tool", sh(`mise exec node@20 -c 'rm -rf /'`), denied(dc + "rm-recursive-root"), sh(`mise exec node@20 -c 'ls'`), false},
 		{respelled, "nix shell -c", sh(`nix shell nixpkgs#coreutils -c rm -rf /`), denied(dc + "rm-recursive-root"), sh(`nix shell nixpkgs#jq -c jq . x.json`), false},
 		{respelled, "systemd-run", sh(`systemd-run --user --scope -p MemoryMax=1G rm -rf ~`), denied(dc + "rm-recursive-root"), sh(`xvfb-run -a npm test`), false},
 		{respelled, "run0, systemd's sudo", sh(`run0 ls`), denied(dc + "privilege-escalation"), sh(`ls`), false},

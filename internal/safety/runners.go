@@ -116,14 +116,16 @@ func commandAfter(words []word, spec wrapSpec) int {
 }
 
 // runsOne reports whether a segment is a runner (not another wrapper: env, sudo, nice, which a
-// declared command may not name) that wraps a command. The files its own options name
-// (uv run --env-file) are judged on every call like any other path.
+// declared command may not name) that wraps a command, not a script of its own (npx -c, npm
+// exec --call, mise exec -c: their text is a script, and a declared command is not one). The
+// files its own options name (uv run --env-file) are judged on every call like any other path.
 func runsOne(seg *segment) bool {
 	if _, ok := wrappers[seg.name]; ok || !seg.wrapper {
 		return false
 	}
-	_, ok := runnerSpec(seg)
-	return ok
+	spec, ok := runnerSpec(seg)
+	script := spec.script != 0 && seg.hasFlag("-"+string(spec.script)) || spec.longScript != "" && seg.hasFlag("--"+spec.longScript)
+	return ok && !script
 }
 
 // wrapSpecOf returns the wrapper spec of a segment: a wrapper's, or a runner's.

@@ -28,10 +28,12 @@ func TestProjectCommandsThroughARunner(t *testing.T) {
 			t.Errorf("%q: got %+v, want %+v", cmd, got, want)
 		}
 	}
-	// A script is opaque through a runner as without one, so it cannot be declared either way;
+	// A script is opaque through a runner as without one, so it cannot be declared either way,
+	// nor can a runner's own script option (its text is a script, not the runner's command);
 	// other wrappers stay out of declarations: what they change (the environment, the user, the
 	// priority) is not the project's command.
-	for _, cmd := range []string{"python manage.py test", "uv run python manage.py test", "env X=1 make test", "sudo make test", "nice make test"} {
+	for _, cmd := range []string{"python manage.py test", "uv run python manage.py test", "npx -c 'rm -rf build'",
+		"npm exec --call 'make test'", "mise exec node@20 -c 'make test'", "env X=1 make test", "sudo make test", "nice make test"} {
 		r := classRules
 		r.Commands = []ProjectCommand{{ID: "t", Command: cmd}}
 		if _, err := Compile(&Profile{}, r); err == nil || !strings.Contains(err.Error(), "commands[0].command") {

@@ -315,6 +315,10 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 		case skip > 0:
 			skip--
 			o.next++
+		case len(spec.cmdAfter) > 0:
+			// A runner whose command follows a marker (mise exec TOOL@VERSION ... -- CMD) reads its
+			// own options among its operands up to it: mise exec node@20 -c CMD runs CMD.
+			o.next++
 		default:
 			return o
 		}
