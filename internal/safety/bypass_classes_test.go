@@ -201,7 +201,9 @@ func classCatalogue() []classCase {
 		{runtime, "nameref", sh(`declare -n r=x; x=.env; cat $r`), dyn, sh(`declare -a arr=(1 2); echo ok`), false},
 		{runtime, "arithmetic assigns", sh(`x=README.md; (( x=1 )); cat $x`), dyn, sh(`x=README.md; cat $x`), false},
 		{runtime, "assigning default", sh(`x=README.md; : ${x:=.env}; cat $x`), dyn, sh(`x=README.md; cat ${x}`), false},
-		{runtime, "indirect reference", sh(`n=F; cat ${!n}`), dyn, sh(`n=README.md; cat ${n}`), false},
+		{runtime, "indirect reference", sh(`n=F; ls ${!n}`), dyn, sh(`n=README.md; ls ${n}`), false},
+		// cat's error names the file it could not open: the value ${!n} expands, a credential's too.
+		{runtime, "indirect reference printed", sh(`n=F; cat ${!n}`), asked(dc + "print-secret-indirect"), sh(`n=README.md; cat ${n}`), false},
 		{runtime, "cd to a computed directory", sh(`cd "$D" && cat shadow`), dyn, sh(`cd docs && cat index.md`), false},
 		{runtime, "cd back to an unknown directory", sh(`cd - && cat shadow`), dyn, sh(`cd .. && cat app/README.md`), false},
 		{runtime, "popd to an unknown directory", sh(`popd && cat config.json`), dyn, sh(`cd docs && cat config.json`), false},

@@ -222,11 +222,16 @@ func (a *analyzer) sftpBatch(idx int, redirs []*syntax.Redirect, depth int) {
 func (a *analyzer) stdinText(idx int, redirs []*syntax.Redirect) {
 	for _, r := range redirs {
 		// Indexed after render, which may analyse substitutions and grow the segments.
-		if body := stdinBody(r); body != nil && credentialVar.MatchString(a.render(body).s) {
+		if body := stdinBody(r); body != nil && a.namesSecret(a.render(body)) {
 			a.out.segments[idx].secretFed = true
 			return
 		}
 	}
+}
+
+// namesSecret says whether rendered text expands a credential variable or a copy of one.
+func (a *analyzer) namesSecret(text word) bool {
+	return credentialVar.MatchString(text.s) || a.vars.refsSecret([]word{text})
 }
 
 // credentialVar matches a variable named like a credential, as the rule pack's

@@ -56,18 +56,32 @@ func newVarScope(f *syntax.File) *varScope {
 			// Arithmetic can assign any name ((i++), x=1): resolve nothing.
 			vs.off = true
 		case *syntax.ParamExp:
-			if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
-				vs.off = true
-			}
-			if n.Excl || n.Names != 0 {
-				vs.off = true // ${!ref}: an indirect reference
-			}
+			vs.param(n)
 		case *syntax.DeclClause:
 			vs.declaration(n)
+			vs.nameref(n)
+		case *syntax.Stmt:
+			vs.readsSecret(n)
 		}
 		return true
 	})
 	return vs
+}
+
+// param turns resolution off for ${x:=...} and indirect references, and marks the variable an
+// indirect reference reads its name from.
+func (vs *varScope) param(n *syntax.ParamExp) {
+	if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+		vs.off = true
+	}
+	if n.Excl || n.Names != 0 {
+		vs.off = true // ${!ref}: an indirect reference
+	}
+	// ${!ref} expands the variable that ref names, which could be a credential; it is
+	// rendered as $ref, so ref is marked. ${!prefix*} and ${!array[@]} list names and keys.
+	if n.Excl && n.Names == 0 && n.Index == nil && n.Param != nil {
+		vs.secrets[n.Param.Value] = true
+	}
 }
 
 // loopSecret marks a for loop's variable when it iterates over a credential variable or a copy.
@@ -89,6 +103,61 @@ func (vs *varScope) namesSecret(w *syntax.Word) bool {
 		return !found
 	})
 	return found
+}
+
+// readers are the builtins that assign what they read on standard input to variables.
+var readers = map[string]bool{"read": true, "mapfile": true, "readarray": true}
+
+// readsSecret marks the variables a read, mapfile or readarray assigns when the statement feeds
+// them a here-document or here-string that expands a credential variable or a copy (read T <<<
+// "$GITHUB_TOKEN"): every word of the reader that could be a name is marked, and REPLY and
+// MAPFILE, where they store without one; marking one too many only asks more. The reader may be
+// inside the statement (while read T; do ...; done <<< "$GITHUB_TOKEN").
+func (vs *varScope) readsSecret(st *syntax.Stmt) {
+	fed := false
+	for _, r := range st.Redirs {
+		if body := stdinBody(r); body != nil && vs.namesSecret(body) {
+			fed = true
+		}
+	}
+	if !fed || st.Cmd == nil {
+		return
+	}
+	syntax.Walk(st.Cmd, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || len(c.Args) == 0 || !readers[c.Args[0].Lit()] {
+			return true
+		}
+		vs.secrets["REPLY"], vs.secrets["MAPFILE"] = true, true
+		for _, w := range c.Args[1:] {
+			if name := w.Lit(); name != "" && !strings.HasPrefix(name, "-") {
+				vs.secrets[name] = true
+			}
+		}
+		return true
+	})
+}
+
+// nameref marks a name reference (declare -n R=GITHUB_TOKEN) to a credential variable, a copy
+// of one, or a name computed at run time: expanding $R expands the variable it names.
+func (vs *varScope) nameref(d *syntax.DeclClause) {
+	ref := d.Variant != nil && d.Variant.Value == "nameref"
+	for _, as := range d.Args {
+		if as.Name == nil && as.Value != nil {
+			o := as.Value.Lit()
+			ref = ref || strings.HasPrefix(o, "-") && strings.Contains(o, "n") || o == ""
+			continue
+		}
+		if !ref || as.Name == nil {
+			continue
+		}
+		// Declared without a target, it is given one later, by a name the pre-pass may not see.
+		if as.Value == nil {
+			vs.secrets[as.Name.Value] = true
+		} else if t := as.Value.Lit(); t == "" || vs.secrets[t] || credentialVar.MatchString("$"+t) {
+			vs.secrets[as.Name.Value] = true
+		}
+	}
 }
 
 // refsSecret says whether a command's words expand a copy of a credential variable ("$T" after
