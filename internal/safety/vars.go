@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -38,9 +39,7 @@ func newVarScope(f *syntax.File) *varScope {
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Assign:
-			if n.Name != nil && n.Value != nil && vs.namesSecret(n.Value) {
-				vs.secrets[n.Name.Value] = true
-			}
+			vs.assignSecret(n)
 			if n.Name != nil {
 				vs.assigned[n.Name.Value]++
 				if n.Append || n.Index != nil || n.Array != nil {
@@ -62,6 +61,8 @@ func newVarScope(f *syntax.File) *varScope {
 			vs.nameref(n)
 		case *syntax.Stmt:
 			vs.readsSecret(n)
+		case *syntax.CallExpr:
+			vs.positionalSecret(n)
 		}
 		return true
 	})
@@ -81,6 +82,38 @@ func (vs *varScope) param(n *syntax.ParamExp) {
 	// rendered as $ref, so ref is marked. ${!prefix*} and ${!array[@]} list names and keys.
 	if n.Excl && n.Names == 0 && n.Index == nil && n.Param != nil {
 		vs.secrets[n.Param.Value] = true
+	}
+}
+
+// assignSecret marks a variable or array assigned a credential variable's value or a copy's
+// (T=$GITHUB_TOKEN, A=("$GITHUB_TOKEN")).
+func (vs *varScope) assignSecret(n *syntax.Assign) {
+	if n.Name == nil {
+		return
+	}
+	if n.Value != nil && vs.namesSecret(n.Value) {
+		vs.secrets[n.Name.Value] = true
+	}
+	if n.Array != nil {
+		for _, e := range n.Array.Elems {
+			if e.Value != nil && vs.namesSecret(e.Value) {
+				vs.secrets[n.Name.Value] = true
+			}
+		}
+	}
+}
+
+// positionalParams are the names the positional parameters expand by: $1 to $9, $@ and $*.
+var positionalParams = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*"}
+
+// positionalSecret marks the positional parameters when a command is given a credential
+// variable or a copy: set -- "$GITHUB_TOKEN" makes it $1, and so does calling a function with
+// it. Marking them after any such command only asks more where $1 is expanded.
+func (vs *varScope) positionalSecret(c *syntax.CallExpr) {
+	if slices.ContainsFunc(c.Args[min(1, len(c.Args)):], vs.namesSecret) {
+		for _, p := range positionalParams {
+			vs.secrets[p] = true
+		}
 	}
 }
 
@@ -172,6 +205,9 @@ func (vs *varScope) refsSecret(words []word) bool {
 			n := 0
 			for n < len(rest) && identByte(rest[n]) {
 				n++
+			}
+			if rest != "" && (rest[0] >= '0' && rest[0] <= '9' || rest[0] == '@' || rest[0] == '*') {
+				n = 1 // a positional parameter: $1x is ${1}x
 			}
 			if vs.secrets[rest[:n]] {
 				return true
