@@ -11,6 +11,7 @@ import (
 const (
 	subConfig = "config" // reads and writes the kubeconfig
 	subApply  = "apply"  // view-last-applied prints the last applied object
+	subToken  = "token"  // kubectl create token, fly auth token, vault token
 )
 
 // builtinChecks are the predicates a rule names in Check. Each reads a program's words as its own
@@ -187,7 +188,7 @@ func kubectlVerbPrints(s *segment, verb, sub string, rest []word) (prints, decid
 	case verb == subConfig:
 		return sub == "view" && (boolOption(s, "--raw") || boolOption(s, "--flatten")), true
 	case verb == subCreate:
-		return sub == "token", true
+		return sub == subToken, true
 	case verb == "view-secret":
 		return true, true
 	case verb == "describe", verb == "edit":
@@ -457,9 +458,9 @@ func abbreviates(name, opt string, minLen int) bool {
 // tofu) state pull|show, output -json|-raw, show -json, console; vault read|write|unwrap|print|
 // login (unless -no-print)|kv get|token create|lookup|operator init; 1Password's op read|inject|
 // run|item get|document get|signin --raw; docker-credential-* get; pass and gopass show; macOS
-// security find-*-password -w|-g; secret-tool lookup. A computed subcommand could be any.
-//
-//nolint:goconst // subcommand names read best literally
+// security find-*-password -w|-g; secret-tool lookup; keyring get; LastPass's lpass show|export;
+// Bitwarden's bw get|export; heroku auth:token|config; fly auth token. A computed subcommand could be
+// any.
 func storePrintsCredential(s *segment) bool {
 	sub, next, ok := firstOperands(s)
 	if !ok {
@@ -468,21 +469,52 @@ func storePrintsCredential(s *segment) bool {
 	if s.operands[0].dynamic || len(s.operands) > 1 && s.operands[1].dynamic {
 		return true
 	}
-	switch name := s.name; {
-	case name == cmdTerraform || name == "tofu":
-		return terraformPrints(s, sub, next)
-	case name == "vault":
-		return vaultPrints(s, sub, next)
-	case name == "op":
-		return onePasswordPrints(s, sub, next)
-	case strings.HasPrefix(name, "docker-credential-"):
+	if strings.HasPrefix(s.name, "docker-credential-") {
 		return sub == "get"
-	case name == "pass" || name == "gopass":
-		return sub == "show"
-	case name == "security":
-		return (sub == "find-generic-password" || sub == "find-internet-password") && (s.hasFlag("-w") || s.hasFlag("-g"))
-	case name == "secret-tool":
-		return sub == "lookup"
+	}
+	if p, ok := storePrinters[s.name]; ok {
+		return p(s, sub, next)
+	}
+	if subs, ok := storePrintingSubs[s.name]; ok {
+		return slices.Contains(subs, sub)
+	}
+	return false
+}
+
+// storePrintingSubs are, per store whose every use of them prints a secret, the subcommands that
+// do: pass show, secret-tool lookup, keyring get, lpass show|export, heroku auth:token|config.
+//
+//nolint:goconst // subcommand names in this table read best literally
+var storePrintingSubs = map[string][]string{
+	"pass": {"show"}, "gopass": {"show"}, "secret-tool": {"lookup"}, "keyring": {"get"}, "lpass": {"show", "export"},
+	"heroku": {"auth:token", "config", "config:get", "pg:credentials:url"},
+}
+
+// storePrinters decide, per store, the subcommands that print a secret only with some options
+// or a second word.
+var storePrinters = map[string]func(s *segment, sub, next string) bool{
+	cmdTerraform: terraformPrints, "tofu": terraformPrints, "vault": vaultPrints, "op": onePasswordPrints,
+	"security": keychainPrints, "bw": bitwardenPrints, "fly": flyPrints, "flyctl": flyPrints,
+}
+
+// keychainPrints: macOS security find-generic-password|find-internet-password with -w or -g.
+func keychainPrints(s *segment, sub, _ string) bool {
+	return (sub == "find-generic-password" || sub == "find-internet-password") && (s.hasFlag("-w") || s.hasFlag("-g"))
+}
+
+// flyPrints: fly auth token, fly tokens create.
+func flyPrints(_ *segment, sub, next string) bool {
+	return sub == "auth" && next == subToken || sub == "tokens" && next == subCreate
+}
+
+// bitwardenPrints: bw get (a password, an item, its notes, a one-time code), export, and unlock
+// or login with --raw (the session key).
+func bitwardenPrints(s *segment, sub, _ string) bool {
+	switch sub {
+	case "get", "export":
+		return true
+	case "unlock", "login":
+		return boolOption(s, "--raw")
 	}
 	return false
 }
@@ -522,7 +554,7 @@ func vaultPrints(s *segment, sub, next string) bool {
 		return !anyBoolOption(s, "-no-print", "--no-print")
 	case "kv":
 		return next == "get"
-	case "token":
+	case subToken:
 		return next == subCreate || next == "lookup"
 	case "operator":
 		return next == "init"

@@ -137,6 +137,18 @@ func TestCloudAndStoreCredentials(t *testing.T) {
 		{"op item list", `op item list`, outcome{}},
 		{"docker-credential get", `echo https://index.docker.io/v1/ | docker-credential-desktop get`, st},
 		{"docker-credential list", `docker-credential-desktop list`, outcome{}},
+		{"keyring get", `keyring get system user`, st},
+		{"lpass show", `lpass show --password github`, st},
+		{"lpass ls", `lpass ls`, outcome{}},
+		{"bw get", `bw get password github`, st},
+		{"bw unlock --raw, the session key", `bw unlock --raw`, st},
+		{"bw list folders", `bw list folders`, outcome{}},
+		{"heroku auth:token", `heroku auth:token`, st},
+		{"heroku config", `heroku config -a web`, st},
+		{"heroku ps", `heroku ps -a web`, outcome{}},
+		{"fly auth token", `fly auth token`, st},
+		{"flyctl tokens create", `flyctl tokens create deploy`, st},
+		{"fly status", `fly status`, outcome{}},
 	})
 }
 
