@@ -368,6 +368,7 @@ const (
 	gitDirOption      = "--git-dir"
 	gitWorkTreeOption = "--work-tree"
 	envGitWorkTree    = "GIT_WORK_TREE"
+	envGitDir         = "GIT_DIR"
 )
 
 // sedExpression is sed's long option for a script.
@@ -601,7 +602,7 @@ var envOptions = map[string]map[string]string{
 	"kubectl":   {envKubeconfig: "--kubeconfig"},
 	"helm":      {envKubeconfig: "--kubeconfig", "HELM_KUBECONTEXT": "--kube-context", "HELM_NAMESPACE": "--namespace"},
 	"docker":    {"DOCKER_HOST": "--host", "DOCKER_CONTEXT": "--context", "DOCKER_CONFIG": "--config"},
-	"git":       {"GIT_DIR": gitDirOption, envGitWorkTree: gitWorkTreeOption},
+	"git":       {envGitDir: gitDirOption, envGitWorkTree: gitWorkTreeOption},
 	"aws":       {"AWS_PROFILE": "--profile", "AWS_REGION": "--region", "AWS_DEFAULT_REGION": "--region"},
 	"terraform": {"TF_WORKSPACE": "-workspace"},
 	// npm reads its configuration from npm_config_* in any case: a global install spelt there.

@@ -537,13 +537,31 @@ func (a *analyzer) gitGlobalPaths(s *segment) {
 				a.chdir(w[i])
 			case gitWorkTreeOption:
 				a.touch(w[i], opWrite)
+			case gitDirOption:
+				a.gitDir(w[i])
 			}
 		case strings.HasPrefix(v, gitWorkTreeOption+"="):
 			a.touch(w[i].with(v[len(gitWorkTreeOption)+1:]), opWrite)
+		case strings.HasPrefix(v, gitDirOption+"="):
+			a.gitDir(w[i].with(v[len(gitDirOption)+1:]))
+		case v == "--bare":
+			a.gitDir(word{s: "."})
 		case gitGlobalsWithValue[v]:
 			i++
 		}
 	}
+}
+
+// gitDir judges a repository directory git is pointed at (--git-dir, GIT_DIR, --bare's working
+// directory): git reads its config, which can run any command (core.fsmonitor, core.pager,
+// aliases), and runs its hooks. The path policy guards those below a .git directory, not in a
+// directory named otherwise, such as a bare repository the agent wrote itself, so any other is
+// code the engine cannot see.
+func (a *analyzer) gitDir(dir word) {
+	if !dir.dynamic && path.Base(path.Clean(dir.s)) == ".git" {
+		return
+	}
+	a.find(false, RuleOpaqueCode, "git run with the repository %q reads its config and runs its hooks, which can run any command and which the path policy guards only in a .git directory; it needs human approval", dir.s)
 }
 
 // operandSkip returns how many leading operands are not paths (a pattern, a mode), unless an

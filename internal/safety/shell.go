@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -832,6 +833,9 @@ func (a *analyzer) envVar(name, val string, depth int) {
 	if why := codeEnvReason(name, val); why != "" {
 		a.find(false, RuleOpaqueCode, "%s; it needs human approval", why)
 	}
+	if name == envGitDir && val != "" {
+		a.gitDir(word{s: val})
+	}
 	if name == envGitWorkTree && val != "" {
 		// git checks files out below it, in any later git command that sees it (gitWrites).
 		a.touch(word{s: val}, opWrite)
@@ -1061,6 +1065,10 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 		a.find(false, RuleUnresolvedWord, "%s: which program, subcommand or option runs is not known until then, so it needs human approval", why)
 	}
 	seg.text = segmentText(&seg)
+	if extra := gitCloneConfigText(&seg); extra != "" {
+		// For pattern rules only: a message quotes the command as written.
+		seg.alt = cmp.Or(seg.alt, seg.text) + extra
+	}
 	seg.secretCopy = a.vars.refsSecret(seg.words)
 	idx := len(a.out.segments)
 	a.out.segments = append(a.out.segments, seg)
