@@ -30,12 +30,21 @@ var nameTakers = map[string]bool{"read": true, "mapfile": true, "readarray": tru
 // when a builtin takes it for a name.
 var subscriptCode = regexp.MustCompile("^[A-Za-z_][A-Za-z0-9_]*\\[.*[$`]")
 
-// mayEvaluateArithmetic is a cheap test before the walk: no arithmetic context, no subscript.
+// mayEvaluateArithmetic is a cheap test before the walk: no arithmetic context, no subscript, no
+// name computed at run time given to a builtin or a declaration.
 func mayEvaluateArithmetic(src string) bool {
 	return strings.Contains(src, "((") || strings.Contains(src, "$[") || strings.Contains(src, "${") ||
 		strings.Contains(src, "let") || strings.Contains(src, "[[") || strings.Contains(src, "-eq") ||
-		strings.Contains(src, "[") && strings.ContainsAny(src, "$`")
+		strings.ContainsAny(src, "$`") && (strings.Contains(src, "[") || namesByValue.MatchString(src)) ||
+		strings.Contains(src, " -") && integerDeclaration.MatchString(src)
 }
+
+// integerDeclaration finds a declaration with the integer attribute, whose values are arithmetic.
+var integerDeclaration = regexp.MustCompile(`(declare|typeset|local|export|readonly) (.* )?-[a-zA-Z]*i`)
+
+// namesByValue finds, cheaply and loosely, a builtin or declaration that could take a variable
+// name (for a closer look by nameOperands).
+var namesByValue = regexp.MustCompile(`read|mapfile|printf|unset|getopts|wait|test|export|declare|typeset|local|readonly|-[vi]`)
 
 // arithmeticCode asks for a person when a script evaluates, as arithmetic or as a subscript, text
 // the engine does not see: a name without a numeric value from the line, a command's output,
@@ -58,12 +67,16 @@ func (a *analyzer) arithmeticCode(f *syntax.File, src string) {
 }
 
 // nameOperands returns why a builtin that takes variable names is given one with a subscript
-// holding an expansion, or "".
+// holding an expansion, or one computed at run time (which may hold such a subscript:
+// x='a[$(id)]'; read "$x"), or "".
 func nameOperands(n syntax.Node) string {
 	switch n := n.(type) {
 	case *syntax.CallExpr:
 		if len(n.Args) > 1 && nameTakers[n.Args[0].Lit()] {
-			return subscriptWord(n.Args[1:])
+			if why := subscriptWord(n.Args[1:]); why != "" {
+				return why
+			}
+			return computedName(builtinNames(n.Args[0].Lit(), n.Args[1:]))
 		}
 	case *syntax.DeclClause:
 		for _, as := range n.Args {
@@ -71,10 +84,84 @@ func nameOperands(n syntax.Node) string {
 				if why := subscriptWord([]*syntax.Word{as.Value}); why != "" {
 					return why
 				}
+				if _, ok := literalText(as.Value); !ok {
+					return "a declaration takes a name computed at run time, whose subscript it evaluates as code"
+				}
+			}
+		}
+	case *syntax.UnaryTest:
+		if n.Op == syntax.TsVarSet || n.Op == syntax.TsRefVar {
+			if w, ok := n.X.(*syntax.Word); ok {
+				if why := subscriptWord([]*syntax.Word{w}); why != "" {
+					return why
+				}
+				return computedName([]*syntax.Word{w})
 			}
 		}
 	}
 	return ""
+}
+
+// computedName returns why one of the words, each a variable name a builtin takes, is computed
+// at run time, or "".
+func computedName(names []*syntax.Word) string {
+	for _, w := range names {
+		if _, ok := literalText(w); !ok {
+			return "a builtin takes a variable name computed at run time, whose subscript it evaluates as code"
+		}
+	}
+	return ""
+}
+
+// builtinValueLetters are, per builtin, its short options that take a value; the value of those
+// in builtinNameLetters is a variable name.
+var (
+	builtinValueLetters = map[string]string{"read": "adinNptu", "mapfile": "dnOsuCc", "readarray": "dnOsuCc", cmdPf: "v", "wait": "p"}
+	builtinNameLetters  = map[string]string{"read": "a", cmdPf: "v", "wait": "p"}
+)
+
+// builtinNames returns the words a builtin takes for variable names: read's operands and -a,
+// mapfile's operand, printf -v, wait -p, unset's operands (not with -f), test's operand of -v,
+// getopts' second operand.
+func builtinNames(name string, args []*syntax.Word) []*syntax.Word {
+	switch name {
+	case "test", "[":
+		for i, w := range args[:len(args)-1] {
+			if l := w.Lit(); l == "-v" || l == "-R" {
+				return args[i+1 : i+2]
+			}
+		}
+		return nil
+	case "getopts":
+		return args[min(1, len(args)-1):min(2, len(args))]
+	case "unset":
+		if slices.ContainsFunc(args, func(w *syntax.Word) bool { return w.Lit() == "-f" }) {
+			return nil
+		}
+	}
+	var names []*syntax.Word
+	values, nameLetters := builtinValueLetters[name], builtinNameLetters[name]
+	for i := 0; i < len(args); i++ {
+		l := args[i].Lit()
+		if l == "--" || len(l) < 2 || l[0] != '-' {
+			if l == "--" {
+				i++
+			}
+			if name != cmdPf && name != "wait" { // their operands are a format and jobs
+				names = append(names, args[i:]...)
+			}
+			break
+		}
+		if j := strings.IndexAny(l[1:], values) + 1; j > 0 {
+			if j == len(l)-1 && i+1 < len(args) {
+				i++
+				if strings.IndexByte(nameLetters, l[j]) >= 0 {
+					names = append(names, args[i])
+				}
+			}
+		}
+	}
+	return names
 }
 
 // arithCheck judges arithmetic expressions against the names the script sets to numbers
@@ -110,8 +197,11 @@ func (c *arithCheck) context(n syntax.Node) bool {
 		return false
 	case *syntax.ParamExp:
 		c.subscripts(n)
+		c.expansionCode(n)
 	case *syntax.Assign:
 		c.expr(n.Index)
+	case *syntax.DeclClause:
+		c.integerValues(n)
 	case *syntax.BinaryTest:
 		switch n.Op {
 		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
@@ -120,6 +210,70 @@ func (c *arithCheck) context(n syntax.Node) bool {
 		}
 	}
 	return true
+}
+
+// integerValues judges the values a declaration with the integer attribute (declare -i y=x)
+// assigns, which bash evaluates as arithmetic.
+func (c *arithCheck) integerValues(d *syntax.DeclClause) {
+	integer := false
+	for _, as := range d.Args {
+		if as.Name == nil && as.Value != nil {
+			o := as.Value.Lit()
+			integer = integer || strings.HasPrefix(o, "-") && strings.Contains(o, "i")
+			continue
+		}
+		if !integer || as.Value == nil || c.why != "" {
+			continue
+		}
+		if t, ok := literalText(as.Value); ok {
+			c.text(t)
+		} else {
+			c.why = "declare -i evaluates the value it gives " + as.Name.Value + " as arithmetic"
+		}
+	}
+}
+
+// expansionCode judges the expansions that evaluate a variable's value as code: ${x@P} expands
+// it as a prompt, running the command substitutions in it, and ${!x} takes it for a name, whose
+// subscript is evaluated (x='a[$(id)]'). ${!x} is admitted when every assignment of x in the line
+// gives it a plain name (v=GITHUB_TOKEN) and nothing else sets it.
+func (c *arithCheck) expansionCode(n *syntax.ParamExp) {
+	switch {
+	case c.why != "" || n.Param == nil:
+	case n.Exp != nil && n.Exp.Op == syntax.OtherParamOps && n.Exp.Word != nil && strings.Contains(n.Exp.Word.Lit(), "P"):
+		c.why = "${" + n.Param.Value + "@P} expands the value of " + n.Param.Value + " as a prompt, running the commands in it"
+	case n.Excl && n.Names == 0 && n.Index == nil && !c.namesOnly(n.Param.Value):
+		c.why = "${!" + n.Param.Value + "} takes the value of " + n.Param.Value + ", which the line does not set to a plain name, for a variable name whose subscript it evaluates"
+	}
+}
+
+// namesOnly reports whether the script sets v only by assignments of plain variable names.
+func (c *arithCheck) namesOnly(v string) bool {
+	set := false
+	syntax.Walk(c.file, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name != nil && n.Name.Value == v {
+				set = true
+				if n.Value == nil || n.Array != nil || n.Index != nil || !isName(n.Value.Lit()) {
+					set, v = false, ""
+				}
+			}
+		case *syntax.WordIter:
+			if n.Name != nil && n.Name.Value == v {
+				set = true
+				if slices.ContainsFunc(n.Items, func(w *syntax.Word) bool { return !isName(w.Lit()) }) {
+					set, v = false, ""
+				}
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) > 1 && computedAssigners[n.Args[0].Lit()] {
+				set, v = false, ""
+			}
+		}
+		return v != ""
+	})
+	return set
 }
 
 // subscripts judges a parameter expansion's subscript and slice, which are arithmetic.

@@ -40,5 +40,23 @@ func TestShellTricks(t *testing.T) {
 		{"the argument count", `[[ $# -eq 0 ]] && echo none`, outcome{}},
 		{"a string's length", `s=abc; echo $(( ${#s} + 1 ))`, outcome{}},
 		{"a numeric array", `a=(1 2); echo $(( a[a[0]] ))`, outcome{}},
+		// Names a builtin takes, computed at run time: the value may hold a subscript with code.
+		{"test -v of a computed name", `x='a[$(id)]'; test -v "$x"`, code},
+		{"[[ -v ]] of a computed name", `x='a[$(id)]'; [[ -v $x ]] && echo y`, code},
+		{"[[ -v ]] of a quoted subscript", `[[ -v 'a[$(id)]' ]] && echo y`, code},
+		{"read into a computed name", `x='a[$(id)]'; read -r "$x" <<< 1`, code},
+		{"read -a into a computed name", `read -ra "$N" <<< 1`, code},
+		{"printf -v into a computed name", `printf -v "$N" %s 1`, code},
+		{"unset of a computed name", `unset "$N"`, code},
+		{"a declaration of a computed name", `export "$N"=1`, code},
+		{"declare -i evaluates its value", `x='a[$(id)]'; declare -i y=x`, code},
+		{"local -i of a computed value", `local -i y="$N"`, code},
+		{"indirect expansion of a name from outside", `echo "${!N}"`, code},
+		{"prompt expansion runs the commands in a value", `x='$(id)'; echo "${x@P}"`, code},
+		{"read with a computed prompt", `read -r -p "$P" line <<< 1`, outcome{}},
+		{"printf -v into a literal name", `printf -v out %s "$N"`, outcome{}},
+		{"test -v of a literal name", `[ -v HOME ] && echo y`, outcome{}},
+		{"declare -i of a number", `declare -i n=5; echo $n`, outcome{}},
+		{"indirect expansion of names the line sets", `for v in HOME PWD; do test -n "${!v}"; done`, outcome{}},
 	})
 }
