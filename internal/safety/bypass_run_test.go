@@ -22,7 +22,7 @@ var runCommands = []ProjectCommand{
 func runCatalogue() []classCase {
 	zeroD := denied(zero)
 	sh := shCall
-	opaque := asked(RuleOpaqueCode)
+	opaque, dyn := asked(RuleOpaqueCode), asked(RuleDynamicPath)
 	const (
 		mount     = "container mount"
 		escape    = "database client's shell escape"
@@ -30,6 +30,8 @@ func runCatalogue() []classCase {
 		fetched   = "code fetched and run"
 		respelled = "respelled program name"
 		gitRepo   = "git's repository and configuration"
+		cdFails   = "a cd that may fail"
+		builtins  = "a builtin that runs code"
 	)
 	return []classCase{
 		// What a container command reads from the host, beyond run's -v and --mount.
@@ -179,6 +181,22 @@ func runCatalogue() []classCase {
 		{gitRepo, "--git-dir naming a bare repository the agent wrote", sh(`git --git-dir=/tmp/r status`), opaque, sh(`git --git-dir=../other/.git status`), false},
 		{gitRepo, "GIT_DIR naming one", sh(`GIT_DIR=/tmp/r.git git log -1`), opaque, sh(`GIT_DIR=.git git log -1`), false},
 		{gitRepo, "--bare, the working directory as the repository", sh(`cd /tmp/r && git --bare log -1`), opaque, sh(`cd /tmp && git -C /workspace/app log -1`), false},
+		// A cd that fails leaves the shell where it was, and what does not depend on it runs there.
+		{cdFails, "a cd to a missing directory, then a climb", sh(`cd /nonexistent/a/b/c; cat ../../etc/shadow`), zeroD, sh(`cd /tmp/a/b/c && cat ../../etc/shadow`), false},
+		{cdFails, "a cd whose failure is ignored", sh(`cd /tmp/a/b/c || true; cat ../../etc/shadow`), zeroD, sh(`cd /tmp/a/b/c && cat ../x.log`), false},
+		{cdFails, "a relative cd after one that may have failed", sh(`cd /tmp/a/b/c; cd ..; cat ../etc/shadow`), zeroD, sh(`cd /tmp/a/b/c && cd .. && cat ../etc/shadow`), false},
+		{cdFails, "the else branch of if cd", sh(`if cd /tmp/a/b/c; then :; else cat ../../etc/shadow; fi`), zeroD, sh(`if cd /tmp/a/b/c; then cat ../../etc/shadow; fi`), false},
+		{cdFails, "a cd in a subshell", sh(`(cd /tmp/a/b/c; cat ../../etc/shadow)`), zeroD, sh(`(cd /tmp/a/b/c && cat ../../etc/shadow)`), false},
+		{cdFails, "a function named cd", sh(`cd() { :; }; cd /tmp/a/b/c && cat ../../etc/shadow`), zeroD, sh(`cd /tmp/a/b/c && cat ../../etc/shadow`), false},
+		{cdFails, "cd turned off by enable -n", sh(`enable -n cd; cd /tmp/a/b/c && cat ../../etc/shadow`), opaque, sh(`cd /tmp/a/b/c && cat ../../etc/shadow`), false},
+		// Builtins that run code: hash -p names the file a command runs, enable -f loads one,
+		// mapfile -C calls back, an interactive sh sources $ENV, xargs -I puts its input in a script.
+		{builtins, "hash -p", sh(`hash -p /tmp/x ls; ls`), opaque, sh(`ls`), false},
+		{builtins, "enable -f", sh(`enable -f /tmp/x.so x`), opaque, sh(`ls -la`), false},
+		{builtins, "mapfile -C", sh(`mapfile -t -C 'rm -rf ~' -c 1 a < README.md`), opaque, sh(`grep -c x README.md`), false},
+		{builtins, "ENV for an interactive sh", sh(`ENV=/tmp/x sh -i < /dev/null`), opaque, sh(`LC_ALL=C sh -c ls`), false},
+		{builtins, "xargs -I's input as a shell script", sh(`xargs -I{} sh -c '{}' <<< 'rm -rf ~'`), denied(RuleDynamicCommand), sh(`xargs -n1 echo <<< 'a b'`), false},
+		{builtins, "xargs -I's input as a file a script reads", sh(`xargs -I{} sh -c 'cat {}' <<< .env`), dyn, sh(`xargs -I{} echo {} <<< .env`), false},
 	}
 }
 

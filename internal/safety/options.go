@@ -181,8 +181,9 @@ var codeEnvVars = map[string]bool{
 	"RUSTC_WORKSPACE_WRAPPER": true, "RUSTDOC": true, "CARGO_BUILD_RUSTC": true, "CARGO_BUILD_RUSTDOC": true,
 	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER": true, "CURL_HOME": true, "WGETRC": true, "CARGO_HOME": true, "RUSTUP_HOME": true, "ZDOTDIR": true, "TF_CLI_ARGS": true, "TF_CLI_CONFIG_FILE": true,
 	"KUBECTL_EXTERNAL_DIFF": true, "NPM_CONFIG_SCRIPT_SHELL": true, "npm_config_script_shell": true,
-	// A file every non-interactive bash sources first, whose code the engine cannot see.
-	"BASH_ENV": true,
+	// A file every non-interactive bash sources first, and one an interactive sh sources, whose
+	// code the engine cannot see.
+	"BASH_ENV": true, "ENV": true,
 	// The security key library OpenSSH's tools load (as ssh-keygen -w does).
 	"SSH_SK_PROVIDER": true,
 	// Where programs read their configuration, which can name code to run (git's core.fsmonitor in

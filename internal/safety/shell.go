@@ -279,6 +279,7 @@ type lineState struct {
 	procOut   []int           // segments of its >(...) substitutions, which its command feeds
 	fetched   []string        // files curl and wget wrote earlier on the line (downloads.go)
 	aliasText map[string]word // the aliases the line defined, by name (aliases.go)
+	cd        cdState         // the directories a cd that may have failed left the shell in (cdfail.go)
 }
 
 // state returns the line's state, allocating it at the first use.
@@ -479,10 +480,7 @@ func (a *analyzer) compound(c syntax.Command, pipeFrom []int, depth int) bool {
 		a.stmts(c.Stmts, pipeFrom, depth)
 	case *syntax.IfClause:
 		a.cond++
-		for cl := c; cl != nil; cl = cl.Else {
-			a.stmts(cl.Cond, pipeFrom, depth)
-			a.stmts(cl.Then, pipeFrom, depth)
-		}
+		a.ifClause(c, pipeFrom, depth)
 		a.cond--
 	case *syntax.WhileClause:
 		if hasAssigner(c) {
@@ -581,10 +579,11 @@ func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, pipeFrom []int, depth int) {
 		return
 	}
 	// The left side of && and || always runs; the right side may not.
-	a.stmt(c.X, pipeFrom, depth)
-	a.cond++
-	a.stmt(c.Y, pipeFrom, depth)
-	a.cond--
+	if c.Op == syntax.AndStmt {
+		a.andThen(c, pipeFrom, depth)
+	} else {
+		a.orElse(c, pipeFrom, depth)
+	}
 }
 
 // caseClause analyses a case statement: its word, every pattern and every branch.
@@ -1019,12 +1018,14 @@ func (a *analyzer) touch(w word, op pathOp) {
 	if !a.spend(cost) {
 		return
 	}
-	cwd, dynamic := a.cwd, w.dynamic || a.madeLink && climbs(w.s)
+	base := w.dynamic || a.madeLink && climbs(w.s)
+	cwd, dynamic := a.cwd, base
 	if cwd == cwdUnknown {
 		// Below a computed directory only absolute and home paths are known.
 		cwd, dynamic = "", dynamic || !isAbsOrHome(expandHome(w.s))
 	}
 	a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: cwd, op: op, dynamic: dynamic, glob: w.glob, recursive: a.recursive && op != opWrite, members: a.members && op == opWrite})
+	a.touchFallbacks(w, op, base)
 }
 
 // command records one simple command and follows whatever it runs in turn.

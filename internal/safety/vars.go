@@ -230,7 +230,7 @@ func assignsByName(words []word) bool {
 	switch name {
 	case "shift":
 		return true // the positional parameters move
-	case "set":
+	case subSet:
 		return setsPositional(words[1:])
 	}
 	if name != cmdPf {

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -100,13 +101,21 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 	a.downloads(idx, redirs)
 	a.aliases(idx, depth)
 	seg := a.out.segments[idx]
+	a.setErrexit(&seg)
 	switch name := seg.name; {
 	case name == "":
 		return
+	case seg.localFunc:
+		// A function shadows a builtin of its name (cd() { :; } moves nowhere).
+		a.callLocal(name, seg.pipeFrom, depth)
+		a.callLocalFed(name, redirs, depth) // f <<< 'put .env': its body reads what f is fed
+		if a.moves(name) {
+			a.cwd = cwdUnknown // its body changes the directory, from wherever it is called
+		}
 	case name == "cd" || name == cmdPushd:
 		// The directory is resolved from where cd runs, before the working directory changes.
 		a.argPaths(idx)
-		a.cd(seg)
+		a.cdFrom(seg)
 		return
 	case name == cmdEcho && !seg.hasFlag("-e"):
 		// printf's format, and echo -e, turn the operands into other text (printf %s .e nv
@@ -114,12 +123,6 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.out.segments[idx].yields = literalOperands(seg)
 	case name == "popd":
 		a.cwd = cwdUnknown
-	case seg.localFunc:
-		a.callLocal(name, seg.pipeFrom, depth)
-		a.callLocalFed(name, redirs, depth) // f <<< 'put .env': its body reads what f is fed
-		if a.moves(name) {
-			a.cwd = cwdUnknown // its body changes the directory, from wherever it is called
-		}
 	case name == "shopt":
 		a.shopt(idx)
 	case name == cmdTrap:
@@ -408,6 +411,17 @@ func (a *analyzer) xargsInner(idx int, opts, rest []word, redirs []*syntax.Redir
 	if !ok || xargsTransforms(opts) {
 		known = false
 	}
+	if r, ok := xargsReplace(opts); ok {
+		// Each word holding the replace string is made of what xargs reads: sh -c '{}' runs it.
+		for i := range inner {
+			switch {
+			case r == "":
+				inner[i] = word{s: placeholderXargs, dynamic: true}
+			case strings.Contains(inner[i].s, r):
+				inner[i] = word{s: strings.ReplaceAll(inner[i].s, r, placeholderXargs), dynamic: true}
+			}
+		}
+	}
 	if !known || len(yields) == 0 {
 		inner = append(inner, word{s: placeholderXargs, dynamic: true})
 	}
@@ -428,6 +442,37 @@ func xargsSplit(text []string) ([]string, bool) {
 		out = append(out, strings.Fields(t)...)
 	}
 	return out, true
+}
+
+// xargsReplace returns the replace string of xargs -I R, -IR, -i[R] or --replace[=R] ("{}" when
+// -i or --replace gives none; "" when computed at run time, which could be in any word), and
+// whether there is one. In a bundle, the options before I or i take no value (-0I{}).
+func xargsReplace(opts []word) (string, bool) {
+	for i, w := range opts {
+		s := w.s
+		switch {
+		case w.dynamic:
+			return "", true
+		case strings.HasPrefix(s, "--"):
+			if name, val, _ := strings.Cut(s[2:], "="); len(name) >= 3 && strings.HasPrefix("replace", name) {
+				return cmp.Or(val, "{}"), true
+			}
+		case strings.HasPrefix(s, "-"):
+			j := strings.IndexAny(s, "EeLlnPsdaRIi")
+			switch {
+			case j < 0 || s[j] != 'I' && s[j] != 'i':
+			case j+1 < len(s):
+				return s[j+1:], true
+			case s[j] == 'i':
+				return "{}", true
+			case i+1 < len(opts) && opts[i+1].dynamic:
+				return "", true
+			case i+1 < len(opts):
+				return opts[i+1].s, true
+			}
+		}
+	}
+	return "", false
 }
 
 // xargsTransforms says whether xargs' options make it build arguments otherwise than by splitting
@@ -682,6 +727,9 @@ func readsStdin(r *syntax.Redirect) bool {
 // "": a terminal multiplexer's new window or keys, GNU parallel's command template, a debugger,
 // ssh's ProxyCommand or LocalCommand, go generate's directives, chroot into another root.
 func runsCode(s *segment) string {
+	if why := builtinCode(s); why != "" {
+		return why
+	}
 	switch s.name {
 	case "parallel", "gdb", "lldb":
 		return s.name + " runs the commands it is given"
