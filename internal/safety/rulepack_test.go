@@ -81,6 +81,8 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 		[]string{"terraform output", "vault status", "op item list", "docker-credential-pass list"}},
 	"print-environment-envsubst": {[]string{"envsubst", "envsubst < deploy.tmpl", "envsubst '$GITHUB_TOKEN' < t", "envsubst -- '${NPM_TOKEN}'"},
 		[]string{"envsubst '$HOME $USER' < t", "envsubst -v '$GITHUB_TOKEN'", "envsubst '${IMAGE}' < k8s.tmpl"}},
+	"trusted-for-later": {[]string{"direnv allow", "direnv allow .", "direnv permit sub", "mise trust", "mise trust --all", "rtx trust ."},
+		[]string{"direnv status", "direnv deny", "mise ls", "mise exec -- ls"}},
 	"print-credentials-package-manager": {[]string{"npm config get //registry.npmjs.org/:_authToken", "npm get _auth", "pnpm config get //npm.pkg.github.com/:_authToken",
 		"yarn config get npmAuthToken", `npm config get "$KEY"`}, []string{"npm config get registry", "yarn config get npmRegistryServer", "npm run build", "npm config set fund false"}},
 	"print-credentials-git": {[]string{"git credential fill", "git credential-store get", "git credential-cache get",
