@@ -35,16 +35,25 @@ var subscriptCode = regexp.MustCompile("^[A-Za-z_][A-Za-z0-9_]*\\[.*[$`]")
 func mayEvaluateArithmetic(src string) bool {
 	return strings.Contains(src, "((") || strings.Contains(src, "$[") || strings.Contains(src, "${") ||
 		strings.Contains(src, "let") || strings.Contains(src, "[[") || strings.Contains(src, "-eq") ||
-		strings.ContainsAny(src, "$`") && (strings.Contains(src, "[") || namesByValue.MatchString(src)) ||
-		strings.Contains(src, " -") && integerDeclaration.MatchString(src)
+		strings.ContainsAny(src, "$`") && (strings.Contains(src, "[") || containsAny(src, nameTakerWords) || containsAny(src, declarationWords)) ||
+		strings.Contains(src, " -") && containsAny(src, declarationWords) && integerDeclaration.MatchString(src)
+}
+
+// nameTakerWords and declarationWords find, cheaply and loosely, a builtin or declaration that
+// could take a variable name (for a closer look by nameOperands); a regular expression of the
+// alternatives would scan a long line far more slowly than these searches for each.
+var (
+	nameTakerWords   = []string{"read", "mapfile", "printf", "unset", "getopts", "wait", "test", "-v", "-i"}
+	declarationWords = []string{"export", "declare", "typeset", "local", "readonly"}
+)
+
+// containsAny reports whether s contains one of words.
+func containsAny(s string, words []string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(s, w) })
 }
 
 // integerDeclaration finds a declaration with the integer attribute, whose values are arithmetic.
 var integerDeclaration = regexp.MustCompile(`(declare|typeset|local|export|readonly) (.* )?-[a-zA-Z]*i`)
-
-// namesByValue finds, cheaply and loosely, a builtin or declaration that could take a variable
-// name (for a closer look by nameOperands).
-var namesByValue = regexp.MustCompile(`read|mapfile|printf|unset|getopts|wait|test|export|declare|typeset|local|readonly|-[vi]`)
 
 // arithmeticCode asks for a person when a script evaluates, as arithmetic or as a subscript, text
 // the engine does not see: a name without a numeric value from the line, a command's output,

@@ -82,11 +82,14 @@ func addDir(dirs []string, d, main string) []string {
 }
 
 // touchFallbacks records a relative path again from each directory a failed cd may have left the
-// shell in.
-func (a *analyzer) touchFallbacks(w word, op pathOp, dynamic bool) {
+// shell in, each at the path's cost in work.
+func (a *analyzer) touchFallbacks(w word, op pathOp, dynamic bool, cost int) {
 	for _, d := range a.cdFallbacks() {
 		if d == a.cwd || isAbsOrHome(expandHome(w.s)) {
 			continue
+		}
+		if !a.spend(cost) {
+			return
 		}
 		dyn := dynamic
 		if d == cwdUnknown {

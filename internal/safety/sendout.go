@@ -234,9 +234,16 @@ func (a *analyzer) namesSecret(text word) bool {
 	return credentialVar.MatchString(text.s) || a.vars.refsSecret([]word{text})
 }
 
-// credentialVar matches a variable named like a credential, as the rule pack's
-// send-environment-secret pattern does.
-var credentialVar = regexp.MustCompile(`(?i)\$\{?[a-z0-9_]*(token|secret|passw|api_?key|private_?key|credential|access_?key|auth_?(token|key))`)
+// credentialWords are the words a credential variable's name holds, as the rule pack's
+// send-environment-secret pattern spells them.
+const credentialWords = `(token|secret|passw|api_?key|private_?key|credential|access_?key|auth_?(token|key))`
+
+// credentialVar matches an expansion of a variable named like a credential in text;
+// credentialName matches such a name.
+var (
+	credentialVar  = regexp.MustCompile(`(?i)\$\{?[a-z0-9_]*` + credentialWords)
+	credentialName = regexp.MustCompile(`(?i)^[a-z0-9_]*` + credentialWords)
+)
 
 // sendsCredentialIndirectly says whether a command is fed a here-document or here-string that
 // names a credential variable, or expands a copy of one (T=$GITHUB_TOKEN; curl "x/?q=$T").

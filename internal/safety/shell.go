@@ -1025,7 +1025,7 @@ func (a *analyzer) touch(w word, op pathOp) {
 		cwd, dynamic = "", dynamic || !isAbsOrHome(expandHome(w.s))
 	}
 	a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: cwd, op: op, dynamic: dynamic, glob: w.glob, recursive: a.recursive && op != opWrite, members: a.members && op == opWrite})
-	a.touchFallbacks(w, op, base)
+	a.touchFallbacks(w, op, base, cost)
 }
 
 // command records one simple command and follows whatever it runs in turn.

@@ -12,11 +12,13 @@ import (
 // Everything else a variable could hold is unknown, and a path built from it is unresolved
 // (docs/engine.md, "Unknown is never allow").
 type varScope struct {
-	vals     map[string]string // name -> value, for variables resolved so far
-	assigned map[string]int    // assignments of each name anywhere in the script (pre-pass)
-	off      bool              // the script can assign by a computed name: nothing resolves
-	globs    map[string]bool   // resolved variables that hold a file name a glob expanded to
-	secrets  map[string]bool   // variables assigned a credential variable's value (T=$GITHUB_TOKEN), or one of these's
+	vals     map[string]string      // name -> value, for variables resolved so far
+	assigned map[string]int         // assignments of each name anywhere in the script (pre-pass)
+	off      bool                   // the script can assign by a computed name: nothing resolves
+	globs    map[string]bool        // resolved variables that hold a file name a glob expanded to
+	secrets  map[string]bool        // variables assigned a credential variable's value (T=$GITHUB_TOKEN), or one of these's
+	visit    func(syntax.Node) bool // namesSecret's walk, and what it found
+	found    bool
 }
 
 // computedAssigners are commands that assign variables in the current shell by a name or from
@@ -127,15 +129,42 @@ func (vs *varScope) loopSecret(n *syntax.WordIter) {
 }
 
 // namesSecret says whether a word expands a credential variable ($GITHUB_TOKEN) or a copy of one.
+// Literal parts and plain expansions ($x, the common case) are read without a walk.
 func (vs *varScope) namesSecret(w *syntax.Word) bool {
-	found := false
-	syntax.Walk(w, func(n syntax.Node) bool {
-		if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && (vs.secrets[p.Param.Value] || credentialVar.MatchString("$"+p.Param.Value)) {
-			found = true
+	return slices.ContainsFunc(w.Parts, vs.partNamesSecret)
+}
+
+func (vs *varScope) partNamesSecret(p syntax.WordPart) bool {
+	switch p := p.(type) {
+	case *syntax.Lit, *syntax.SglQuoted:
+		return false
+	case *syntax.DblQuoted:
+		return slices.ContainsFunc(p.Parts, vs.partNamesSecret)
+	case *syntax.ParamExp:
+		if p.Param != nil && vs.secretName(p.Param.Value) {
+			return true
 		}
-		return !found
-	})
-	return found
+		if p.Exp == nil && p.Index == nil && p.Slice == nil && p.Repl == nil {
+			return false
+		}
+	}
+	if vs.visit == nil {
+		// Made once: a closure per call would allocate for every word with a substitution.
+		vs.visit = func(n syntax.Node) bool {
+			if e, ok := n.(*syntax.ParamExp); ok && e.Param != nil && vs.secretName(e.Param.Value) {
+				vs.found = true
+			}
+			return !vs.found
+		}
+	}
+	vs.found = false
+	syntax.Walk(p, vs.visit)
+	return vs.found
+}
+
+// secretName says whether a variable is named like a credential or holds a copy of one.
+func (vs *varScope) secretName(name string) bool {
+	return vs.secrets[name] || credentialName.MatchString(name)
 }
 
 // readers are the builtins that assign what they read on standard input to variables.
