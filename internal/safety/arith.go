@@ -43,8 +43,8 @@ func mayEvaluateArithmetic(src string) bool {
 // could take a variable name (for a closer look by nameOperands); a regular expression of the
 // alternatives would scan a long line far more slowly than these searches for each.
 var (
-	nameTakerWords   = []string{"read", "mapfile", "printf", "unset", "getopts", "wait", "test", "-v", "-i"}
-	declarationWords = []string{"export", "declare", "typeset", "local", "readonly"}
+	nameTakerWords   = []string{"read", "mapfile", cmdPf, "unset", "getopts", "wait", "test", "-v", "-i"}
+	declarationWords = []string{subExport, "declare", "typeset", "local", "readonly"}
 )
 
 // containsAny reports whether s contains one of words.
