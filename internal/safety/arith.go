@@ -42,6 +42,8 @@ func mayEvaluateArithmetic(src string) bool {
 // nameTakerWords and declarationWords find, cheaply and loosely, a builtin or declaration that
 // could take a variable name (for a closer look by nameOperands); a regular expression of the
 // alternatives would scan a long line far more slowly than these searches for each.
+//
+//nolint:goconst // builtin names read best literally, next to their neighbours
 var (
 	nameTakerWords   = []string{"read", "mapfile", cmdPf, "unset", "getopts", "wait", "test", "-v", "-i"}
 	declarationWords = []string{subExport, "declare", "typeset", "local", "readonly"}
