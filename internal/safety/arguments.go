@@ -19,7 +19,8 @@ type target struct {
 	dynamic   bool
 	glob      bool
 	recursive bool
-	members   bool // an extraction's destination: what it holds may be written (extractInto)
+	members   bool  // an extraction's destination: what it holds may be written (extractInto)
+	seg       int16 // pathRef.seg
 }
 
 // ruleMatch is the outcome of matching the rule pack against every segment.
@@ -192,6 +193,9 @@ func (p *Policy) askFailure(an *analysis, m *ruleMatch, targets []target) *failu
 	if f := p.dynamicTargetFailure(targets); f != nil {
 		return f
 	}
+	if f := p.unknownWriterFailure(an, targets); f != nil {
+		return f
+	}
 	if pc := p.confirmCommand(an); pc != nil {
 		return &failure{kind: kindHumanApprovalRequired, ask: true, rule: "project-command:" + pc.id,
 			msg: fmt.Sprintf("project command %q requires confirmation", strings.Join(pc.words, " "))}
@@ -296,7 +300,7 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 	if an != nil {
 		for _, r := range an.paths {
 			resolved, known := resolveTarget(r.cwd, r.raw)
-			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members})
+			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members, seg: r.seg})
 		}
 	}
 	return out, nil

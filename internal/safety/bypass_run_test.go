@@ -24,14 +24,15 @@ func runCatalogue() []classCase {
 	sh := shCall
 	opaque, dyn := asked(RuleOpaqueCode), asked(RuleDynamicPath)
 	const (
-		mount     = "container mount"
-		escape    = "database client's shell escape"
-		destroy   = "destructive operation"
-		fetched   = "code fetched and run"
-		respelled = "respelled program name"
-		gitRepo   = "git's repository and configuration"
-		cdFails   = "a cd that may fail"
-		builtins  = "a builtin that runs code"
+		mount       = "container mount"
+		escape      = "database client's shell escape"
+		destroy     = "destructive operation"
+		fetched     = "code fetched and run"
+		respelled   = "respelled program name"
+		gitRepo     = "git's repository and configuration"
+		cdFails     = "a cd that may fail"
+		builtins    = "a builtin that runs code"
+		unknownProg = "an unrecognised program given a protected path"
 	)
 	return []classCase{
 		// What a container command reads from the host, beyond run's -v and --mount.
@@ -197,6 +198,11 @@ func runCatalogue() []classCase {
 		{builtins, "ENV for an interactive sh", sh(`ENV=/tmp/x sh -i < /dev/null`), opaque, sh(`LC_ALL=C sh -c ls`), false},
 		{builtins, "xargs -I's input as a shell script", sh(`xargs -I{} sh -c '{}' <<< 'rm -rf ~'`), denied(RuleDynamicCommand), sh(`xargs -n1 echo <<< 'a b'`), false},
 		{builtins, "xargs -I's input as a file a script reads", sh(`xargs -I{} sh -c 'cat {}' <<< .env`), dyn, sh(`xargs -I{} echo {} <<< .env`), false},
+		// A program the engine does not know, given a path it must not write: it may write it.
+		{unknownProg, "sponge over a start-up file", sh(`sort x | sponge ~/.bashrc`), asked(RuleUnknownWriter), sh(`sort x > out.txt`), false},
+		{unknownProg, "a compiler's output over a start-up file", sh(`gcc -o ~/.bashrc x.c`), asked(RuleUnknownWriter), sh(`cat x.c`), false},
+		{unknownProg, "a decryption into a git hook", sh(`gpg -o .git/hooks/pre-commit -d x.gpg`), asked(RuleUnknownWriter), sh(`ls .git/hooks`), false},
+		{unknownProg, "an option's value after =", sh(`openssl enc -d -in x --out=~/.profile`), asked(RuleUnknownWriter), sh(`head -c 10 x`), false},
 	}
 }
 

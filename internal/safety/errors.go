@@ -50,6 +50,7 @@ const (
 	RuleOpaqueCode          = "opaque-code"                // a command runs code the engine cannot see
 	RuleUnresolvedWord      = "unresolved-word"            // a glob or run-time value where the program, subcommand or an option goes
 	RuleContainsProtected   = "contains-protected"         // a recursive copy or archive of a project directory
+	RuleUnknownWriter       = "unknown-writer"             // an unrecognised program given a path noWrite, readOnly or noDelete protects
 	RuleForkBomb            = "fork-bomb"                  // a function that calls itself
 	RuleLibraryInjection    = "library-injection"          // LD_PRELOAD and similar loader or interpreter hooks
 	RuleWriteRoot           = "write-root"                 // a write outside the write roots

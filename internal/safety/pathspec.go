@@ -209,6 +209,7 @@ func (a *analyzer) argPaths(idx int) {
 		// A wrapper's own words are mostly the wrapped command, analysed as its own segment.
 		return
 	}
+	defer a.stampSegment(len(a.out.paths), idx)
 	spec := argSpecOf(seg)
 	a.optionValues(seg, spec)
 	if nameList(seg) {

@@ -104,8 +104,9 @@ type pathRef struct {
 	op        pathOp
 	dynamic   bool
 	glob      bool
-	recursive bool // the operation covers everything below the path (rm -r, cp -r, tar c)
-	members   bool // a directory an extraction writes members into, by names the engine does not see
+	recursive bool  // the operation covers everything below the path (rm -r, cp -r, tar c)
+	members   bool  // a directory an extraction writes members into, by names the engine does not see
+	seg       int16 // 1 + the index of the segment whose words name it; 0 for a redirection
 }
 
 // finding is a structural verdict on a command (not from a rule pack).
