@@ -95,7 +95,7 @@ func nameOperands(n syntax.Node) string {
 				if why := subscriptWord([]*syntax.Word{as.Value}); why != "" {
 					return why
 				}
-				if _, ok := literalText(as.Value); !ok {
+				if _, ok := literalText(as.Value); !ok && !literalName(as.Value) {
 					return "a declaration takes a name computed at run time, whose subscript it evaluates as code"
 				}
 			}
@@ -111,6 +111,27 @@ func nameOperands(n syntax.Node) string {
 		}
 	}
 	return ""
+}
+
+// literalName reports whether a declaration's word names its variable in literal text before an
+// "=" ("FOO=$HOME/x", quoted or not): only the value is computed.
+func literalName(w *syntax.Word) bool {
+	var b strings.Builder
+	parts := w.Parts
+	if len(parts) == 1 {
+		if q, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = q.Parts
+		}
+	}
+	for _, p := range parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			break
+		}
+		b.WriteString(l.Value)
+	}
+	name, _, found := strings.Cut(b.String(), "=")
+	return found && isName(strings.TrimSuffix(name, "+"))
 }
 
 // computedName returns why one of the words, each a variable name a builtin takes, is computed
