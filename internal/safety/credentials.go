@@ -26,6 +26,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"reaches-cloud-metadata":    reachesCloudMetadata,
 	"git-clean-deletes":         gitCleanDeletes,
 	"secret-sent-indirectly":    sendsCredentialIndirectly,
+	"drops-data":                dropsDatabase,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or

@@ -96,9 +96,9 @@ var codeOptions = map[string][]string{
 	// Editors, pagers and man run commands their options name (vim -c '!id', man -P id).
 	"vim": vimCodeOptions, "vi": vimCodeOptions, "nvim": vimCodeOptions, cmdView: vimCodeOptions, "vimdiff": vimCodeOptions,
 	"gvim": vimCodeOptions, "ex": vimCodeOptions, "rvim": vimCodeOptions,
-	"man":     {"-P", "--pager", "-H", "--html"},
-	"emacs":   {"--eval", "-l", "--load", "-f", "--funcall", "--script"},
-	"sqlite3": {"-cmd", "-init"},
+	"man":      {"-P", "--pager", "-H", "--html"},
+	"emacs":    {"--eval", "-l", "--load", "-f", "--funcall", "--script"},
+	cmdSqlite3: {"-cmd", "-init"},
 }
 
 // sqliteCode returns the dot-command at the start of a line of an operand that runs a program or
@@ -312,9 +312,9 @@ func codeOption(s *segment) string {
 		return goEnvWrite(s)
 	case cmdSed:
 		return sedCode(s)
-	case "sqlite3", "duckdb":
+	case cmdSqlite3, "duckdb":
 		return sqliteCode(s)
-	case cmdPsql, cmdMysql, cmdMariadb, "mongo", "mongosh":
+	case cmdPsql, cmdMysql, cmdMariadb, cmdMongo, cmdMongosh:
 		return dbClientCode(s)
 	case cmdPodman:
 		if kubePlay(s) {
