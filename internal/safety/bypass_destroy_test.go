@@ -9,6 +9,7 @@ func destroyCatalogue() []classCase {
 	sh := shCall
 	const destroy = "destructive operation"
 	dbDrop := asked(dc + "database-destroy")
+	killInit, killAll := denied(dc+"kill-init"), denied(dc+"kill-all-matching")
 	return []classCase{
 		// SQL is read as the server reads it: comments separate words, and what a client is fed on
 		// standard input runs as its -c does.
@@ -27,6 +28,19 @@ func destroyCatalogue() []classCase {
 		{destroy, "duckdb's DROP TABLE on a here-string", sh(`duckdb x.db <<< 'drop table t'`), dbDrop, sh(`duckdb x.db <<< 'select 42'`), false},
 		{destroy, "redis FLUSHALL piped from echo", sh(`echo FLUSHALL | redis-cli`), dbDrop, sh(`echo PING | redis-cli`), false},
 		{destroy, "redis FLUSHALL on a here-string", sh(`redis-cli -h db <<< flushall`), dbDrop, sh(`redis-cli -h db <<< 'GET k'`), false},
+		// Killing every process: kill's pid 0 is the caller's whole process group (the agent's shell),
+		// -1 every process; pkill or killall with a user and no pattern kill every process of that
+		// user; fuser -k of a file system (-m) or of / (every process's root) kills every process on it.
+		{destroy, "kill 0, the caller's process group", sh(`kill 0`), killInit, sh(`kill 1234`), false},
+		{destroy, "kill -9 0", sh(`kill -9 0`), killInit, sh(`kill -9 1234`), false},
+		{destroy, "kill -KILL -- 0 after the options", sh(`kill -KILL -- 0`), killInit, sh(`kill -KILL -- -1234`), false},
+		{destroy, "SIGHUP to every process, -s HUP", sh(`kill -s HUP -1`), killInit, sh(`kill -1 1234`), false},
+		{destroy, "pkill of every process of root", sh(`pkill -u root`), killAll, sh(`pkill -u root nginx`), false},
+		{destroy, "pkill of every process of uid 0", sh(`pkill -9 -U 0`), killAll, sh(`pkill -9 -U 0 -f 'node server.js'`), false},
+		{destroy, "killall of every process of a user", sh(`killall -u dev`), killAll, sh(`pkill -u dev -x vite`), false},
+		{destroy, "fuser -km /, every process on the root file system", sh(`fuser -km /`), killAll, sh(`pkill -f 'fuser -km'`), false},
+		{destroy, "fuser -k of a file system by a file on it", sh(`fuser -k -m /workspace/app`), killAll, sh(`kill %1`), false},
+		{destroy, "fuser -k /, every process's root", sh(`fuser -k -9 /`), killAll, sh(`pkill -HUP -x nginx`), false},
 	}
 }
 
@@ -34,11 +48,18 @@ func init() {
 	more := map[string][]string{
 		"database-destroy": {"psql -c 'DROP/**/DATABASE prod'", "psql -c 'DROP OWNED BY app'", "mysql -e 'delete from users;'",
 			"psql <<< 'drop database prod'", "echo 'drop table t' | sqlite3 app.db", "cockroach sql -e 'drop database x'", "echo FLUSHALL | redis-cli"},
+		"kill-init":         {"kill 0", "kill -9 0", "kill -KILL -- 0", "kill -HUP -1", "kill -1"},
+		"kill-all-matching": {"pkill -u root", "pkill -U 0", "killall -u dev", "fuser -km /", "fuser -k /", "fuser --kill --mount /home"},
+	}
+	misses := map[string][]string{
+		"database-destroy":  {"psql -c 'delete from t where id = 1'", "echo 'select 1' | psql", "mysqladmin status"},
+		"kill-init":         {"kill -1 1234", "kill -s 0 1234", "kill -0 1234", "kill -- -1234", "kill -l 9"},
+		"kill-all-matching": {"pkill -u dev vite", "killall -u dev node", "fuser -k 8080/tcp", "fuser -vm /", "pkill -F app.pid"},
 	}
 	for id, hits := range more {
 		ex := rulePackExamples[id]
 		ex.hits = append(append([]string(nil), ex.hits...), hits...)
-		ex.misses = append(append([]string(nil), ex.misses...), "psql -c 'delete from t where id = 1'", "echo 'select 1' | psql", "mysqladmin status")
+		ex.misses = append(append([]string(nil), ex.misses...), misses[id]...)
 		rulePackExamples[id] = ex
 	}
 }

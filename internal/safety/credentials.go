@@ -27,6 +27,8 @@ var builtinChecks = map[string]func(*segment) bool{
 	"git-clean-deletes":         gitCleanDeletes,
 	"secret-sent-indirectly":    sendsCredentialIndirectly,
 	"drops-data":                dropsDatabase,
+	"kill-targets-all":          killTargetsAll,
+	"kills-all-matching":        killsAllMatching,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or

@@ -580,6 +580,11 @@ var valueOptions = map[string][]string{
 	"awk":       {"-F", "-v", "--field-separator", "--assign"},
 	"sed":       {"-e", "--expression", "-f", "--file", "-l", "--line-length"},
 	"gawk":      {"-F", "-v", "--field-separator", "--assign"},
+	// kill's signal, and what selects pkill's and killall's processes, are not their patterns.
+	"kill":    {"-s", "-n"},
+	"pkill":   {"-u", "--euid", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-P", "--parent", "-s", "--session", "-t", "--terminal", "--ns", "--nslist", "--cgroup", "-O", "--older", "-F", "--pidfile", "--signal", "-q", "--queue"},
+	"killall": {"-u", optUser, "-o", "--older-than", "-y", "--younger-than", "-s", "--signal", "-n", "--ns", "-Z", "--context"},
+	"fuser":   {"-n", "--namespace"},
 }
 
 // gitValueOptions are, per git subcommand, options whose value is the next word (a message, an
