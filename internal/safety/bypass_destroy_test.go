@@ -9,6 +9,7 @@ func destroyCatalogue() []classCase {
 	sh := shCall
 	const destroy = "destructive operation"
 	dbDrop := asked(dc + "database-destroy")
+	dataDel := asked(dc + "container-data-delete")
 	killInit, killAll := denied(dc+"kill-init"), denied(dc+"kill-all-matching")
 	return []classCase{
 		// SQL is read as the server reads it: comments separate words, and what a client is fed on
@@ -41,6 +42,13 @@ func destroyCatalogue() []classCase {
 		{destroy, "fuser -km /, every process on the root file system", sh(`fuser -km /`), killAll, sh(`pkill -f 'fuser -km'`), false},
 		{destroy, "fuser -k of a file system by a file on it", sh(`fuser -k -m /workspace/app`), killAll, sh(`kill %1`), false},
 		{destroy, "fuser -k /, every process's root", sh(`fuser -k -9 /`), killAll, sh(`pkill -HUP -x nginx`), false},
+		// A container removed with its anonymous volumes (rm -v) loses their data, as compose down -v does.
+		{destroy, "compose rm -v", sh(`docker compose rm -v`), dataDel, sh(`docker compose rm -f`), false},
+		{destroy, "compose rm -fsv, bundled", sh(`docker compose -f dev.yml rm -fsv db`), dataDel, sh(`docker compose exec db rm -rv /tmp/x`), false},
+		{destroy, "docker-compose rm --volumes", sh(`docker-compose rm -f --volumes`), dataDel, sh(`docker-compose run --rm app rm -v x`), false},
+		{destroy, "docker-compose -f file down -v", sh(`docker-compose -f dev.yml down -v`), dataDel, sh(`docker compose -f dev.yml down`), false},
+		{destroy, "a container removed with its volumes", sh(`docker rm -fv db`), dataDel, sh(`docker run --rm alpine rm -v x`), false},
+		{destroy, "podman container rm --volumes", sh(`podman container rm --volumes db`), dataDel, sh(`podman run --rm alpine rm -v /tmp/x`), false},
 	}
 }
 
@@ -48,13 +56,16 @@ func init() {
 	more := map[string][]string{
 		"database-destroy": {"psql -c 'DROP/**/DATABASE prod'", "psql -c 'DROP OWNED BY app'", "mysql -e 'delete from users;'",
 			"psql <<< 'drop database prod'", "echo 'drop table t' | sqlite3 app.db", "cockroach sql -e 'drop database x'", "echo FLUSHALL | redis-cli"},
-		"kill-init":         {"kill 0", "kill -9 0", "kill -KILL -- 0", "kill -HUP -1", "kill -1"},
+		"kill-init": {"kill 0", "kill -9 0", "kill -KILL -- 0", "kill -HUP -1", "kill -1"},
+		"container-data-delete": {"docker compose rm -v", "docker compose rm -fsv", "docker-compose rm --volumes web", "docker rm -v db", "podman container rm -fv db",
+			"docker-compose -f dev.yml down -v"},
 		"kill-all-matching": {"pkill -u root", "pkill -U 0", "killall -u dev", "fuser -km /", "fuser -k /", "fuser --kill --mount /home"},
 	}
 	misses := map[string][]string{
-		"database-destroy":  {"psql -c 'delete from t where id = 1'", "echo 'select 1' | psql", "mysqladmin status"},
-		"kill-init":         {"kill -1 1234", "kill -s 0 1234", "kill -0 1234", "kill -- -1234", "kill -l 9"},
-		"kill-all-matching": {"pkill -u dev vite", "killall -u dev node", "fuser -k 8080/tcp", "fuser -vm /", "pkill -F app.pid"},
+		"database-destroy":      {"psql -c 'delete from t where id = 1'", "echo 'select 1' | psql", "mysqladmin status"},
+		"kill-init":             {"kill -1 1234", "kill -s 0 1234", "kill -0 1234", "kill -- -1234", "kill -l 9"},
+		"container-data-delete": {"docker compose rm -f", "docker rm -f db", "docker compose exec db rm -rv /tmp/x", "docker run --rm alpine rm -v x"},
+		"kill-all-matching":     {"pkill -u dev vite", "killall -u dev node", "fuser -k 8080/tcp", "fuser -vm /", "pkill -F app.pid"},
 	}
 	for id, hits := range more {
 		ex := rulePackExamples[id]

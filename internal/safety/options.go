@@ -585,7 +585,13 @@ var valueOptions = map[string][]string{
 	"pkill":   {"-u", "--euid", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-P", "--parent", "-s", "--session", "-t", "--terminal", "--ns", "--nslist", "--cgroup", "-O", "--older", "-F", "--pidfile", "--signal", "-q", "--queue"},
 	"killall": {"-u", optUser, "-o", "--older-than", "-y", "--younger-than", "-s", "--signal", "-n", "--ns", "-Z", "--context"},
 	"fuser":   {"-n", "--namespace"},
+	// Compose's global options, before its subcommand (docker-compose -f dev.yml down -v).
+	"docker-compose": composeValueOptions,
+	"podman-compose": composeValueOptions,
 }
+
+// composeValueOptions are compose's global options that take a value.
+var composeValueOptions = []string{"-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory", "--ansi", "--progress", "--parallel"}
 
 // gitValueOptions are, per git subcommand, options whose value is the next word (a message, an
 // author), so it is not taken for a path.
