@@ -9,7 +9,7 @@ func destroyCatalogue() []classCase {
 	sh := shCall
 	const destroy = "destructive operation"
 	dbDrop := asked(dc + "database-destroy")
-	dataDel := asked(dc + "container-data-delete")
+	dataDel, cloudDel := asked(dc+"container-data-delete"), asked(dc+"cloud-resource-delete")
 	killInit, killAll := denied(dc+"kill-init"), denied(dc+"kill-all-matching")
 	return []classCase{
 		// SQL is read as the server reads it: comments separate words, and what a client is fed on
@@ -49,6 +49,16 @@ func destroyCatalogue() []classCase {
 		{destroy, "docker-compose -f file down -v", sh(`docker-compose -f dev.yml down -v`), dataDel, sh(`docker compose -f dev.yml down`), false},
 		{destroy, "a container removed with its volumes", sh(`docker rm -fv db`), dataDel, sh(`docker run --rm alpine rm -v x`), false},
 		{destroy, "podman container rm --volumes", sh(`podman container rm --volumes db`), dataDel, sh(`podman run --rm alpine rm -v /tmp/x`), false},
+		// AWS operations that delete, spelt with the verb after a prefix (batch-, admin-, schedule-),
+		// and a group scaled to zero, which terminates its instances.
+		{destroy, "a KMS key scheduled for deletion", sh(`aws kms schedule-key-deletion --key-id k --pending-window-in-days 7`), cloudDel, sh(`aws kms describe-key --key-id k`), false},
+		{destroy, "ECR images deleted in a batch", sh(`aws ecr batch-delete-image --repository-name r --image-ids imageTag=v1`), cloudDel, sh(`aws ecr batch-get-image --repository-name r --image-ids imageTag=v1`), false},
+		{destroy, "a Cognito user deleted by an admin", sh(`aws --region eu-west-1 cognito-idp admin-delete-user --user-pool-id p --username u`), cloudDel, sh(`aws cognito-idp admin-get-user --user-pool-id p --username u`), false},
+		{destroy, "an auto-scaling group scaled to zero", sh(`aws autoscaling update-auto-scaling-group --auto-scaling-group-name g --min-size 0 --desired-capacity 0`), cloudDel, sh(`aws autoscaling update-auto-scaling-group --auto-scaling-group-name g --desired-capacity 10`), false},
+		{destroy, "set-desired-capacity to zero", sh(`aws autoscaling set-desired-capacity --auto-scaling-group-name g --desired-capacity=0`), cloudDel, sh(`aws autoscaling set-desired-capacity --auto-scaling-group-name g --desired-capacity 2`), false},
+		{destroy, "an ECS service scaled to zero", sh(`aws ecs update-service --cluster c --service s --desired-count 0`), cloudDel, sh(`aws ecs update-service --cluster c --service s --force-new-deployment`), false},
+		{destroy, "DynamoDB items deleted by batch-write-item", sh(`aws dynamodb batch-write-item --request-items '{"t":[{"DeleteRequest":{"Key":{"id":{"S":"1"}}}}]}'`), cloudDel, sh(`aws dynamodb batch-write-item --request-items '{"t":[{"PutRequest":{"Item":{"id":{"S":"1"}}}}]}'`), false},
+		{destroy, "an AWS account closed", sh(`aws organizations close-account --account-id 123456789012`), cloudDel, sh(`aws organizations describe-account --account-id 123456789012`), false},
 	}
 }
 
@@ -59,6 +69,10 @@ func init() {
 		"kill-init": {"kill 0", "kill -9 0", "kill -KILL -- 0", "kill -HUP -1", "kill -1"},
 		"container-data-delete": {"docker compose rm -v", "docker compose rm -fsv", "docker-compose rm --volumes web", "docker rm -v db", "podman container rm -fv db",
 			"docker-compose -f dev.yml down -v"},
+		"cloud-resource-delete": {"aws kms schedule-key-deletion --key-id k", "aws ecr batch-delete-image --repository-name r --image-ids imageTag=v1",
+			"aws glue batch-delete-table --database-name d --tables-to-delete t", "aws cognito-idp admin-delete-user --user-pool-id p --username u",
+			"aws autoscaling set-desired-capacity --auto-scaling-group-name g --desired-capacity 0", "aws ecs update-service --service s --desired-count=0",
+			"aws organizations close-account --account-id 1"},
 		"kill-all-matching": {"pkill -u root", "pkill -U 0", "killall -u dev", "fuser -km /", "fuser -k /", "fuser --kill --mount /home"},
 	}
 	misses := map[string][]string{
