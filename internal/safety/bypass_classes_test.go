@@ -17,7 +17,7 @@ import (
 // classRules is bypassRules plus the project commands and rules the global-option class needs.
 var classRules = ProjectRules{
 	Workspace: "/workspace",
-	Commands: append(append(append([]ProjectCommand(nil), bypassRules.Commands...), runCommands...),
+	Commands: append(append(append(append([]ProjectCommand(nil), bypassRules.Commands...), runCommands...), destroyCommands...),
 		ProjectCommand{ID: "test", Command: "make test"}, ProjectCommand{ID: "lint", Command: "make lint"},
 		ProjectCommand{ID: "deploy", Command: "make deploy", RequireConfirmation: true},
 		ProjectCommand{ID: "apply", Command: "terraform apply", RequireConfirmation: true},

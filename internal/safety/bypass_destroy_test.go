@@ -5,11 +5,20 @@ package safety
 // standard input), when the program was another spelling or another program (helm's aliases,
 // oc, terragrunt run-all) or when a global option came before the subcommand.
 
+// destroyCommands are the project commands the rows' near misses need to be admitted at Default.
+var destroyCommands = []ProjectCommand{
+	{ID: "pulumi", Command: "pulumi ..."}, {ID: "terragrunt", Command: "terragrunt ..."}, {ID: "sam", Command: "sam ..."},
+	{ID: "serverless", Command: "serverless ..."}, {ID: "sls", Command: "sls ..."}, {ID: "oc", Command: "oc ..."},
+	{ID: "microk8s", Command: "microk8s ..."}, {ID: "k3s", Command: "k3s ..."}, {ID: "fly", Command: "fly ..."},
+	{ID: "flyctl", Command: "flyctl ..."}, {ID: "heroku", Command: "heroku ..."}, {ID: "gh-repo-view", Command: "gh repo view ..."},
+}
+
 func destroyCatalogue() []classCase {
 	sh := shCall
 	const destroy = "destructive operation"
 	dbDrop := asked(dc + "database-destroy")
 	dataDel, cloudDel := asked(dc+"container-data-delete"), asked(dc+"cloud-resource-delete")
+	infra, cluster := asked(dc+"infrastructure-destroy"), asked(dc+"cluster-resource-delete")
 	killInit, killAll := denied(dc+"kill-init"), denied(dc+"kill-all-matching")
 	return []classCase{
 		// SQL is read as the server reads it: comments separate words, and what a client is fed on
@@ -59,6 +68,24 @@ func destroyCatalogue() []classCase {
 		{destroy, "an ECS service scaled to zero", sh(`aws ecs update-service --cluster c --service s --desired-count 0`), cloudDel, sh(`aws ecs update-service --cluster c --service s --force-new-deployment`), false},
 		{destroy, "DynamoDB items deleted by batch-write-item", sh(`aws dynamodb batch-write-item --request-items '{"t":[{"DeleteRequest":{"Key":{"id":{"S":"1"}}}}]}'`), cloudDel, sh(`aws dynamodb batch-write-item --request-items '{"t":[{"PutRequest":{"Item":{"id":{"S":"1"}}}}]}'`), false},
 		{destroy, "an AWS account closed", sh(`aws organizations close-account --account-id 123456789012`), cloudDel, sh(`aws organizations describe-account --account-id 123456789012`), false},
+		// Destroying commands behind a global option with a value, through another spelling of the
+		// program, or of a program the pack did not name.
+		{destroy, "pulumi destroy after -C", sh(`pulumi -C infra destroy`), infra, sh(`pulumi -C infra preview`), false},
+		{destroy, "pulumi destroy after --cwd", sh(`pulumi --cwd infra destroy -y`), infra, sh(`pulumi --cwd infra up --diff`), false},
+		{destroy, "terragrunt run-all destroy", sh(`terragrunt run-all destroy`), infra, sh(`terragrunt run-all plan`), false},
+		{destroy, "terragrunt destroy-all", sh(`terragrunt destroy-all --terragrunt-non-interactive`), infra, sh(`terragrunt plan-all`), false},
+		{destroy, "terragrunt run --all destroy", sh(`terragrunt run --all destroy`), infra, sh(`terragrunt run --all plan`), false},
+		{destroy, "sam delete, a CloudFormation stack", sh(`sam delete --stack-name app --no-prompts`), infra, sh(`sam deploy --stack-name app`), false},
+		{destroy, "serverless remove", sh(`serverless remove --stage prod`), infra, sh(`serverless deploy --stage dev`), false},
+		{destroy, "sls remove", sh(`sls remove`), infra, sh(`sls info`), false},
+		{destroy, "oc adm drain", sh(`oc adm drain node1 --ignore-daemonsets`), cluster, sh(`oc adm top nodes`), false},
+		{destroy, "microk8s kubectl delete", sh(`microk8s kubectl delete ns prod`), cluster, sh(`microk8s kubectl get pods`), false},
+		{destroy, "k3s kubectl delete", sh(`k3s kubectl delete deploy x`), cluster, sh(`k3s kubectl get nodes`), false},
+		{destroy, "fly apps destroy", sh(`fly apps destroy app -y`), cloudDel, sh(`fly apps list`), false},
+		{destroy, "flyctl machine destroy after -a", sh(`flyctl -a app machine destroy 1234 --force`), cloudDel, sh(`fly ssh console -C 'rm -rf /tmp/cache'`), false},
+		{destroy, "heroku apps:destroy", sh(`heroku apps:destroy -a app --confirm app`), cloudDel, sh(`heroku apps:info -a app`), false},
+		{destroy, "heroku pg:reset", sh(`heroku pg:reset DATABASE_URL -a app`), cloudDel, sh(`heroku run rm -rf tmp -a app`), false},
+		{destroy, "gh repo delete", sh(`gh repo delete o/r --yes`), cloudDel, sh(`gh repo view o/r`), false},
 	}
 }
 
@@ -72,8 +99,12 @@ func init() {
 		"cloud-resource-delete": {"aws kms schedule-key-deletion --key-id k", "aws ecr batch-delete-image --repository-name r --image-ids imageTag=v1",
 			"aws glue batch-delete-table --database-name d --tables-to-delete t", "aws cognito-idp admin-delete-user --user-pool-id p --username u",
 			"aws autoscaling set-desired-capacity --auto-scaling-group-name g --desired-capacity 0", "aws ecs update-service --service s --desired-count=0",
-			"aws organizations close-account --account-id 1"},
-		"kill-all-matching": {"pkill -u root", "pkill -U 0", "killall -u dev", "fuser -km /", "fuser -k /", "fuser --kill --mount /home"},
+			"aws organizations close-account --account-id 1", "fly apps destroy app -y", "flyctl -a app machine destroy 1234",
+			"heroku apps:destroy -a app", "heroku pg:reset DATABASE_URL", "gh repo delete o/r --yes", "gh -R o/r release delete v1"},
+		"infrastructure-destroy": {"pulumi -C infra destroy", "pulumi --cwd infra destroy -y", "terragrunt run-all destroy",
+			"terragrunt destroy-all", "terragrunt run --all destroy", "sam delete --no-prompts", "serverless remove", "sls remove --stage prod"},
+		"cluster-resource-delete": {"oc adm drain node1", "oc adm prune images --confirm", "microk8s kubectl delete ns x", "k3s kubectl delete pod x"},
+		"kill-all-matching":       {"pkill -u root", "pkill -U 0", "killall -u dev", "fuser -km /", "fuser -k /", "fuser --kill --mount /home"},
 	}
 	misses := map[string][]string{
 		"database-destroy":      {"psql -c 'delete from t where id = 1'", "echo 'select 1' | psql", "mysqladmin status"},

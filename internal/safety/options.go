@@ -569,6 +569,7 @@ var valueOptions = map[string][]string{
 	"docker":    {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},
 	"podman":    {"--connection", "-c", "--url", "--root", "--runroot", "--log-level"},
 	"terraform": {"-chdir"},
+	"pulumi":    {"-C", "--cwd", "--color", "--tracing", "--profiling", "--memprofilerate", "-v"},
 	"tar":       {"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "--exclude", "-b", "--blocking-factor", "-H", "--format", "-V", "--label"},
 	"make":      {"-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-o", "--old-file", "-W", "--what-if", "--assume-new"},
 	"go":        {"-C", "-run", "-bench", "-count", "-timeout", "-tags", "-p", "-ldflags", "-gcflags", "-asmflags", "-covermode", "-coverpkg", "-benchtime", "-parallel", "-skip", "-shuffle"},
