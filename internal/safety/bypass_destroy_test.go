@@ -1,5 +1,7 @@
 package safety
 
+import "testing"
+
 // The fourth attacker review's rows: destructive operations the rules read word by word, or by a
 // program's name, missed when the words were spelt otherwise (SQL comments, a statement fed on
 // standard input), when the program was another spelling or another program (helm's aliases,
@@ -86,6 +88,11 @@ func destroyCatalogue() []classCase {
 		{destroy, "heroku apps:destroy", sh(`heroku apps:destroy -a app --confirm app`), cloudDel, sh(`heroku apps:info -a app`), false},
 		{destroy, "heroku pg:reset", sh(`heroku pg:reset DATABASE_URL -a app`), cloudDel, sh(`heroku run rm -rf tmp -a app`), false},
 		{destroy, "gh repo delete", sh(`gh repo delete o/r --yes`), cloudDel, sh(`gh repo view o/r`), false},
+		// A dry run deletes nothing and is admitted; --dry-run=none, or a --dry-run that is another
+		// option's value, is a real delete.
+		{destroy, "oc delete with --dry-run=none, a real run", sh(`oc delete project x --dry-run=none`), cluster, sh(`oc delete project x --dry-run=client`), false},
+		{destroy, "a dry run overridden by a later --dry-run=none", sh(`oc delete -f x.yaml --dry-run=server --dry-run=none`), cluster, sh(`oc delete -f x.yaml --dry-run=server`), false},
+		{destroy, "--dry-run=client as the selector's value", sh(`oc delete pods --selector --dry-run=client`), cluster, sh(`oc delete pods --selector app=x --dry-run`), false},
 	}
 }
 
@@ -103,8 +110,9 @@ func init() {
 			"heroku apps:destroy -a app", "heroku pg:reset DATABASE_URL", "gh repo delete o/r --yes", "gh -R o/r release delete v1"},
 		"infrastructure-destroy": {"pulumi -C infra destroy", "pulumi --cwd infra destroy -y", "terragrunt run-all destroy",
 			"terragrunt destroy-all", "terragrunt run --all destroy", "sam delete --no-prompts", "serverless remove", "sls remove --stage prod"},
-		"cluster-resource-delete": {"oc adm drain node1", "oc adm prune images --confirm", "microk8s kubectl delete ns x", "k3s kubectl delete pod x"},
-		"kill-all-matching":       {"pkill -u root", "pkill -U 0", "killall -u dev", "fuser -km /", "fuser -k /", "fuser --kill --mount /home"},
+		"cluster-resource-delete": {"oc adm drain node1", "oc adm prune images --confirm", "microk8s kubectl delete ns x", "k3s kubectl delete pod x",
+			"kubectl delete -f x.yaml --dry-run=none", "kubectl delete ns x -l --dry-run=client", "helm uninstall x --dry-run=false"},
+		"kill-all-matching": {"pkill -u root", "pkill -U 0", "killall -u dev", "fuser -km /", "fuser -k /", "fuser --kill --mount /home"},
 	}
 	misses := map[string][]string{
 		"database-destroy":      {"psql -c 'delete from t where id = 1'", "echo 'select 1' | psql", "mysqladmin status"},
@@ -117,5 +125,27 @@ func init() {
 		ex.hits = append(append([]string(nil), ex.hits...), hits...)
 		ex.misses = append(append([]string(nil), ex.misses...), misses[id]...)
 		rulePackExamples[id] = ex
+	}
+}
+
+// A delete's dry run destroys nothing: kubectl's and oc's --dry-run (alone, client or server) and
+// helm uninstall --dry-run are admitted at Default; a real run, or a --dry-run word that is not
+// the option, is still held for a person.
+func TestDryRunDeleteAdmitted(t *testing.T) {
+	p := mustCompile(t, &Profile{}, ProjectRules{Workspace: "/workspace", Commands: []ProjectCommand{
+		{ID: "kubectl", Command: "kubectl ..."}, {ID: "helm", Command: "helm ..."}, {ID: "oc", Command: "oc ..."}}})
+	for _, cmd := range []string{"kubectl delete -f x.yaml --dry-run=client", "kubectl delete -f x.yaml --dry-run=server",
+		"kubectl delete -f x.yaml --dry-run", "kubectl --context prod delete ns x --dry-run=client -o yaml", "kubectl drain node1 --dry-run=server",
+		"helm uninstall x --dry-run", "helm del x --dry-run -n prod", "oc delete -f x.yaml --dry-run=client"} {
+		if d := Evaluate(p, shCall(cmd)); !d.Allowed() {
+			t.Errorf("%q: %s %s, want allowed", cmd, d.RuleID, d.Message)
+		}
+	}
+	for _, cmd := range []string{"kubectl delete -f x.yaml --dry-run=none", "kubectl delete -f x.yaml -l 'a=--dry-run=client'",
+		"kubectl delete ns x --dry-run=client --dry-run=none", "kubectl delete ns x -l --dry-run=client", "helm uninstall x --dry-run=false",
+		"kubectl delete ns x -- --dry-run=client", "bash -c 'kubectl delete ns x' --dry-run=client"} {
+		if d := Evaluate(p, shCall(cmd)); d.RuleID != dc+"cluster-resource-delete" {
+			t.Errorf("%q: %s %s, want cluster-resource-delete", cmd, d.RuleID, d.Message)
+		}
 	}
 }
