@@ -40,6 +40,7 @@ func destroyCatalogue() []classCase {
 		{destroy, "duckdb's DROP TABLE on a here-string", sh(`duckdb x.db <<< 'drop table t'`), dbDrop, sh(`duckdb x.db <<< 'select 42'`), false},
 		{destroy, "redis FLUSHALL piped from echo", sh(`echo FLUSHALL | redis-cli`), dbDrop, sh(`echo PING | redis-cli`), false},
 		{destroy, "redis FLUSHALL on a here-string", sh(`redis-cli -h db <<< flushall`), dbDrop, sh(`redis-cli -h db <<< 'GET k'`), false},
+		{destroy, "DROP DATABASE in a here-document cat passes on", sh("cat <<'SQL' | psql\nDROP DATABASE prod;\nSQL"), dbDrop, sh("cat <<'SQL' | psql\nselect 1;\nSQL"), false},
 		// Killing every process: kill's pid 0 is the caller's whole process group (the agent's shell),
 		// -1 every process; pkill or killall with a user and no pattern kill every process of that
 		// user; fuser -k of a file system (-m) or of / (every process's root) kills every process on it.

@@ -100,8 +100,8 @@ func kubePlay(s *segment) bool {
 }
 
 // dbClientInput judges what a database client reads on standard input: a here-document's or
-// here-string's text, and the text of the stages that pipe into it (echo '\! id' | psql), runs
-// as its -c does. Text that drops data marks the segment (drops-data); a psql or mysql client
+// here-string's text (read for a drop by stdinText), and the text of the stages that pipe into it
+// (echo '\! id' | psql), runs as its -c does. Text that drops data marks the segment (drops-data); a psql or mysql client
 // command in it is opaque, and so is a file fed with "<", a script the engine cannot see, as
 // psql -f is.
 func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
@@ -117,27 +117,25 @@ func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 		re = mysqlClientCommand
 	}
 	for _, r := range redirs {
-		if !readsStdin(r) {
-			continue
+		if re == nil || !readsStdin(r) {
+			continue // a drop in a here-document is read by stdinText, for every client
 		}
 		body := stdinBody(r)
 		if body == nil {
-			if re != nil && (r.Word == nil || r.Word.Lit() != devNull) {
+			if r.Word == nil || r.Word.Lit() != devNull {
 				a.opaque(idx, name+" reads a script on standard input")
 			}
 			continue
 		}
-		// Indexed after render, which may analyse substitutions and grow the segments.
-		t := a.render(body)
-		a.out.segments[idx].dropFed = a.out.segments[idx].dropFed || dropsData(t.s)
-		if re != nil && (t.dynamic || re.MatchString(t.s) || serverProgram.MatchString(t.s)) {
+		if t := a.render(body); t.dynamic || re.MatchString(t.s) || serverProgram.MatchString(t.s) {
 			a.opaque(idx, name+"'s standard input holds a client command that runs a program or reads or writes a file here")
 		}
 	}
 	seg := &a.out.segments[idx]
 	for _, from := range seg.pipeFrom {
+		// The stage's text (echo 'drop table t' | psql), or the here-document it passes on.
 		t := a.out.segments[from].text
-		seg.dropFed = seg.dropFed || dropsData(t)
+		seg.dropFed = seg.dropFed || a.out.segments[from].dropFed || dropsData(t)
 		if re != nil && (re.MatchString(t) || serverProgram.MatchString(t)) {
 			a.opaque(idx, name+" is fed a client command that runs a program or reads or writes a file here")
 		}
