@@ -13,6 +13,8 @@ var destroyCommands = []ProjectCommand{
 	{ID: "serverless", Command: "serverless ..."}, {ID: "sls", Command: "sls ..."}, {ID: "oc", Command: "oc ..."},
 	{ID: "microk8s", Command: "microk8s ..."}, {ID: "k3s", Command: "k3s ..."}, {ID: "fly", Command: "fly ..."},
 	{ID: "flyctl", Command: "flyctl ..."}, {ID: "heroku", Command: "heroku ..."}, {ID: "gh-repo-view", Command: "gh repo view ..."},
+	{ID: "bq", Command: "bq ..."}, {ID: "trino", Command: "trino ..."}, {ID: "beeline", Command: "beeline ..."}, {ID: "snowsql", Command: "snowsql ..."},
+	{ID: "loginctl", Command: "loginctl ..."},
 }
 
 func destroyCatalogue() []classCase {
@@ -41,6 +43,10 @@ func destroyCatalogue() []classCase {
 		{destroy, "redis FLUSHALL piped from echo", sh(`echo FLUSHALL | redis-cli`), dbDrop, sh(`echo PING | redis-cli`), false},
 		{destroy, "redis FLUSHALL on a here-string", sh(`redis-cli -h db <<< flushall`), dbDrop, sh(`redis-cli -h db <<< 'GET k'`), false},
 		{destroy, "DROP DATABASE in a here-document cat passes on", sh("cat <<'SQL' | psql\nDROP DATABASE prod;\nSQL"), dbDrop, sh("cat <<'SQL' | psql\nselect 1;\nSQL"), false},
+		{destroy, "BigQuery's DROP TABLE", sh(`bq query --nouse_legacy_sql 'DROP TABLE d.t'`), dbDrop, sh(`bq query --nouse_legacy_sql 'select 1'`), false},
+		{destroy, "trino's DROP SCHEMA", sh(`trino --execute 'DROP SCHEMA hive.s CASCADE'`), dbDrop, sh(`trino --execute 'show catalogs'`), false},
+		{destroy, "beeline's DROP DATABASE", sh(`beeline -u jdbc:hive2://h -e 'drop database d cascade'`), dbDrop, sh(`beeline -u jdbc:hive2://h -e 'show databases'`), false},
+		{destroy, "snowsql fed DROP TABLE", sh(`echo 'drop table t;' | snowsql -c prod`), dbDrop, sh(`echo 'select 1;' | snowsql -c prod`), false},
 		// Killing every process: kill's pid 0 is the caller's whole process group (the agent's shell),
 		// -1 every process; pkill or killall with a user and no pattern kill every process of that
 		// user; fuser -k of a file system (-m) or of / (every process's root) kills every process on it.
@@ -54,6 +60,8 @@ func destroyCatalogue() []classCase {
 		{destroy, "fuser -km /, every process on the root file system", sh(`fuser -km /`), killAll, sh(`pkill -f 'fuser -km'`), false},
 		{destroy, "fuser -k of a file system by a file on it", sh(`fuser -k -m /workspace/app`), killAll, sh(`kill %1`), false},
 		{destroy, "fuser -k /, every process's root", sh(`fuser -k -9 /`), killAll, sh(`pkill -HUP -x nginx`), false},
+		{destroy, "every process of a user ended by loginctl", sh(`loginctl terminate-user dev`), killAll, sh(`loginctl list-sessions`), false},
+		{destroy, "the agent's session killed by loginctl", sh(`loginctl kill-session 3`), killAll, sh(`loginctl show-session 3`), false},
 		// A container removed with its anonymous volumes (rm -v) loses their data, as compose down -v does.
 		{destroy, "compose rm -v", sh(`docker compose rm -v`), dataDel, sh(`docker compose rm -f`), false},
 		{destroy, "compose rm -fsv, bundled", sh(`docker compose -f dev.yml rm -fsv db`), dataDel, sh(`docker compose exec db rm -rv /tmp/x`), false},
@@ -89,6 +97,7 @@ func destroyCatalogue() []classCase {
 		{destroy, "heroku apps:destroy", sh(`heroku apps:destroy -a app --confirm app`), cloudDel, sh(`heroku apps:info -a app`), false},
 		{destroy, "heroku pg:reset", sh(`heroku pg:reset DATABASE_URL -a app`), cloudDel, sh(`heroku run rm -rf tmp -a app`), false},
 		{destroy, "gh repo delete", sh(`gh repo delete o/r --yes`), cloudDel, sh(`gh repo view o/r`), false},
+		{destroy, "a BigQuery dataset removed", sh(`bq rm -r -f -d proj:dataset`), cloudDel, sh(`bq ls proj:dataset`), false},
 		// A dry run deletes nothing and is admitted; --dry-run=none, or a --dry-run that is another
 		// option's value, is a real delete.
 		{destroy, "oc delete with --dry-run=none, a real run", sh(`oc delete project x --dry-run=none`), cluster, sh(`oc delete project x --dry-run=client`), false},
@@ -100,7 +109,8 @@ func destroyCatalogue() []classCase {
 func init() {
 	more := map[string][]string{
 		"database-destroy": {"psql -c 'DROP/**/DATABASE prod'", "psql -c 'DROP OWNED BY app'", "mysql -e 'delete from users;'",
-			"psql <<< 'drop database prod'", "echo 'drop table t' | sqlite3 app.db", "cockroach sql -e 'drop database x'", "echo FLUSHALL | redis-cli"},
+			"psql <<< 'drop database prod'", "echo 'drop table t' | sqlite3 app.db", "cockroach sql -e 'drop database x'", "echo FLUSHALL | redis-cli",
+			"bq query 'drop table d.t'", "trino --execute 'drop schema s'", "echo 'truncate t' | snowsql"},
 		"kill-init": {"kill 0", "kill -9 0", "kill -KILL -- 0", "kill -HUP -1", "kill -1"},
 		"container-data-delete": {"docker compose rm -v", "docker compose rm -fsv", "docker-compose rm --volumes web", "docker rm -v db", "podman container rm -fv db",
 			"docker-compose -f dev.yml down -v"},
@@ -108,18 +118,19 @@ func init() {
 			"aws glue batch-delete-table --database-name d --tables-to-delete t", "aws cognito-idp admin-delete-user --user-pool-id p --username u",
 			"aws autoscaling set-desired-capacity --auto-scaling-group-name g --desired-capacity 0", "aws ecs update-service --service s --desired-count=0",
 			"aws organizations close-account --account-id 1", "fly apps destroy app -y", "flyctl -a app machine destroy 1234",
-			"heroku apps:destroy -a app", "heroku pg:reset DATABASE_URL", "gh repo delete o/r --yes", "gh -R o/r release delete v1"},
+			"heroku apps:destroy -a app", "heroku pg:reset DATABASE_URL", "gh repo delete o/r --yes", "gh -R o/r release delete v1",
+			"bq rm -r -f -d proj:dataset"},
 		"infrastructure-destroy": {"pulumi -C infra destroy", "pulumi --cwd infra destroy -y", "terragrunt run-all destroy",
 			"terragrunt destroy-all", "terragrunt run --all destroy", "sam delete --no-prompts", "serverless remove", "sls remove --stage prod"},
 		"cluster-resource-delete": {"oc adm drain node1", "oc adm prune images --confirm", "microk8s kubectl delete ns x", "k3s kubectl delete pod x",
 			"kubectl delete -f x.yaml --dry-run=none", "kubectl delete ns x -l --dry-run=client", "helm uninstall x --dry-run=false"},
-		"kill-all-matching": {"pkill -u root", "pkill -U 0", "killall -u dev", "fuser -km /", "fuser -k /", "fuser --kill --mount /home"},
+		"kill-all-matching": {"pkill -u root", "pkill -U 0", "killall -u dev", "fuser -km /", "fuser -k /", "fuser --kill --mount /home", "loginctl terminate-user dev", "loginctl kill-session 3"},
 	}
 	misses := map[string][]string{
 		"database-destroy":      {"psql -c 'delete from t where id = 1'", "echo 'select 1' | psql", "mysqladmin status"},
 		"kill-init":             {"kill -1 1234", "kill -s 0 1234", "kill -0 1234", "kill -- -1234", "kill -l 9"},
 		"container-data-delete": {"docker compose rm -f", "docker rm -f db", "docker compose exec db rm -rv /tmp/x", "docker run --rm alpine rm -v x"},
-		"kill-all-matching":     {"pkill -u dev vite", "killall -u dev node", "fuser -k 8080/tcp", "fuser -vm /", "pkill -F app.pid"},
+		"kill-all-matching":     {"pkill -u dev vite", "killall -u dev node", "fuser -k 8080/tcp", "fuser -vm /", "pkill -F app.pid", "loginctl list-sessions"},
 	}
 	for id, hits := range more {
 		ex := rulePackExamples[id]

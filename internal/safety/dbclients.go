@@ -148,6 +148,8 @@ var sqlClients = map[string]bool{
 	cmdPsql: true, cmdMysql: true, cmdMariadb: true, cmdSqlite3: true, "duckdb": true, "redis-cli": true, "valkey-cli": true,
 	cmdMongo: true, cmdMongosh: true, "cqlsh": true, "clickhouse-client": true, "clickhouse": true, "cockroach": true,
 	"usql": true, "sqlcmd": true, "pgcli": true, "mycli": true, "litecli": true,
+	"bq": true, "snowsql": true, "trino": true, "presto": true, "spark-sql": true, "hive": true, "beeline": true,
+	"impala-shell": true, "sqlplus": true, "vsql": true, "influx": true,
 }
 
 // dropStatement finds a statement that drops or empties data: DROP of a database object (DROP

@@ -62,10 +62,18 @@ var processSelectors = map[string][]string{
 	"killall": {"-u", optUser, "-o", "--older-than", "-y", "--younger-than"},
 }
 
+// loginctl's commands that end every process of a user, a session (the agent's among them) or a
+// seat.
+var loginctlKills = map[string]bool{"terminate-user": true, "kill-user": true, "terminate-session": true, "kill-session": true, "terminate-seat": true}
+
 // killsAllMatching is kill-all-matching's check: pkill or killall given a pattern every process
 // matches, or a selector and no pattern; fuser -k given a file system (-m: every process using a
-// file on it) or / (every process's root directory).
+// file on it) or / (every process's root directory); loginctl ending a user's or a session's
+// processes.
 func killsAllMatching(s *segment) bool {
+	if s.name == "loginctl" {
+		return len(s.operands) > 0 && loginctlKills[s.operands[0].s]
+	}
 	if s.name == "fuser" {
 		if !s.hasFlag("-k") && !s.hasFlag("--kill") {
 			return false
