@@ -33,6 +33,7 @@ func destroyCatalogue() []classCase {
 		{destroy, "DROP OWNED, every object of a role", sh(`psql -c 'DROP OWNED BY app'`), dbDrop, sh(`psql -c 'select owner from t'`), false},
 		{destroy, "a column dropped", sh(`psql -c 'alter table users drop column email'`), dbDrop, sh(`psql -c 'alter table users add column email text'`), false},
 		{destroy, "a DELETE without WHERE", sh(`psql -c 'delete from users'`), dbDrop, sh(`psql -c 'delete from sessions where expires < now()'`), false},
+		{destroy, "a DELETE without WHERE, an option after it", sh(`psql -c 'delete from users' -d app`), dbDrop, sh(`psql -c 'delete from users where id = 7' -d app`), false},
 		{destroy, "DROP DATABASE on a here-string", sh(`psql <<< 'drop database prod'`), dbDrop, sh(`psql db <<< 'select 1'`), false},
 		{destroy, "DROP TABLE in a here-document", sh("psql <<SQL\nDROP TABLE users;\nSQL"), dbDrop, sh("psql <<SQL\nselect * from users;\nSQL"), false},
 		{destroy, "DROP DATABASE piped from echo", sh(`echo 'drop database prod' | psql`), dbDrop, sh(`echo 'select 1' | psql`), false},

@@ -188,7 +188,8 @@ func dropsDatabase(s *segment) bool {
 	case "mysqladmin":
 		return slices.ContainsFunc(s.operands, func(w word) bool { return strings.EqualFold(w.s, "drop") })
 	}
-	return s.dropFed || dropsData(s.text)
+	// Each word too: a statement ends its word (a DELETE without WHERE before -d app).
+	return s.dropFed || dropsData(s.text) || slices.ContainsFunc(s.words[1:], func(w word) bool { return dropsData(w.s) })
 }
 
 // attachedText returns the value attached to an option word: after the "=" of a long option
