@@ -589,10 +589,10 @@ func deletesForReal(s *segment) bool {
 	}
 	dry := false
 	for i, w := range s.words[1:] {
-		name, val, hasVal := strings.Cut(w.s, "=")
 		if w.s == "--" {
 			break
 		}
+		name, val, hasVal := strings.Cut(w.s, "=")
 		if name != "--dry-run" || strings.HasPrefix(s.words[i].s, "-") && !strings.Contains(s.words[i].s, "=") {
 			continue
 		}

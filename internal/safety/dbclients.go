@@ -99,11 +99,11 @@ func kubePlay(s *segment) bool {
 	return s.name == cmdPodman && len(ops) > 1 && (ops[0].s == "kube" && ops[1].s == "play" || ops[0].s == "play" && ops[1].s == "kube")
 }
 
-// dbClientInput judges what a database client reads on standard input: a here-document's or
-// here-string's text (read for a drop by stdinText), and the text of the stages that pipe into it
-// (echo '\! id' | psql), runs as its -c does. Text that drops data marks the segment (drops-data); a psql or mysql client
-// command in it is opaque, and so is a file fed with "<", a script the engine cannot see, as
-// psql -f is.
+// dbClientInput judges what a database client reads on standard input, which it runs as its -c:
+// the text of the stages that pipe into it (echo 'drop table t' | psql), or the here-document one
+// passes on, marks it when it drops data (drops-data; its own here-documents are read by
+// stdinText). For psql and mysql, a client command in that text or in a here-document is opaque,
+// and so is a file fed with "<", a script the engine cannot see, as psql -f is.
 func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 	name := a.out.segments[idx].name
 	if !sqlClients[name] {
@@ -143,7 +143,7 @@ func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 }
 
 // sqlClients are the programs that run the SQL (or redis, mongo, CQL) text they are given on a
-// database server: the database-destroy rule's clients.
+// database server: database-destroy's clients that are fed text.
 var sqlClients = map[string]bool{
 	cmdPsql: true, cmdMysql: true, cmdMariadb: true, cmdSqlite3: true, "duckdb": true, "redis-cli": true, "valkey-cli": true,
 	cmdMongo: true, cmdMongosh: true, "cqlsh": true, "clickhouse-client": true, "clickhouse": true, "cockroach": true,
