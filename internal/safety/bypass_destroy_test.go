@@ -131,7 +131,7 @@ func init() {
 		"database-destroy":      {"psql -c 'delete from t where id = 1'", "echo 'select 1' | psql", "mysqladmin status"},
 		"kill-init":             {"kill -1 1234", "kill -s 0 1234", "kill -0 1234", "kill -- -1234", "kill -l 9"},
 		"container-data-delete": {"docker compose rm -f", "docker rm -f db", "docker compose exec db rm -rv /tmp/x", "docker run --rm alpine rm -v x"},
-		"kill-all-matching":     {"pkill -u dev vite", "killall -u dev node", "fuser -k 8080/tcp", "fuser -vm /", "pkill -F app.pid", "loginctl list-sessions"},
+		"kill-all-matching":     {"pkill -u dev vite", "killall -u dev node", "fuser -k 8080/tcp", "fuser -vm /", "pkill -F app.pid", "pkill -P $$", "loginctl list-sessions"},
 	}
 	for id, hits := range more {
 		ex := rulePackExamples[id]

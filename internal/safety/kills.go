@@ -54,11 +54,12 @@ var everyPattern = regexp.MustCompile(`^(\^?\.[*+]?\$?|\^|\$|\^?\.\*\$?|\[\^?\]|
 
 // processSelectors are, per program, the options that select processes without a pattern: given
 // one and no pattern, pkill and killall kill every process it selects (pkill -u root, killall -u
-// dev). pkill -F reads pids from a file and is not one.
+// dev). pkill -F reads pids from a file and -P a process's children (pkill -P $$, a script's
+// clean-up): neither is one.
 //
 //nolint:goconst // option spellings read best literally, next to their neighbours
 var processSelectors = map[string][]string{
-	"pkill":   {"-u", "--euid", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-P", "--parent", "-s", "--session", "-t", "--terminal", "--ns", "--cgroup", "-O", "--older"},
+	"pkill":   {"-u", "--euid", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-s", "--session", "-t", "--terminal", "--ns", "--cgroup", "-O", "--older"},
 	"killall": {"-u", optUser, "-o", "--older-than", "-y", "--younger-than"},
 }
 
