@@ -123,7 +123,7 @@ func init() {
 			"bq rm -r -f -d proj:dataset"},
 		"infrastructure-destroy": {"pulumi -C infra destroy", "pulumi --cwd infra destroy -y", "terragrunt run-all destroy",
 			"terragrunt destroy-all", "terragrunt run --all destroy", "sam delete --no-prompts", "serverless remove", "sls remove --stage prod"},
-		"cluster-resource-delete": {"oc adm drain node1", "oc adm prune images --confirm", "microk8s kubectl delete ns x", "k3s kubectl delete pod x",
+		"cluster-resource-delete": {"oc adm drain node1", "oc adm prune images --confirm", "helm UNINSTALL x", "microk8s kubectl delete ns x", "k3s kubectl delete pod x",
 			"kubectl delete -f x.yaml --dry-run=none", "kubectl delete ns x -l --dry-run=client", "helm uninstall x --dry-run=false"},
 		"kill-all-matching": {"pkill -u root", "pkill -U 0", "killall -u dev", "fuser -km /", "fuser -k /", "fuser --kill --mount /home", "loginctl terminate-user dev", "loginctl kill-session 3"},
 	}
