@@ -14,7 +14,8 @@ var destroyCommands = []ProjectCommand{
 	{ID: "microk8s", Command: "microk8s ..."}, {ID: "k3s", Command: "k3s ..."}, {ID: "fly", Command: "fly ..."},
 	{ID: "flyctl", Command: "flyctl ..."}, {ID: "heroku", Command: "heroku ..."}, {ID: "gh-repo-view", Command: "gh repo view ..."},
 	{ID: "bq", Command: "bq ..."}, {ID: "trino", Command: "trino ..."}, {ID: "beeline", Command: "beeline ..."}, {ID: "snowsql", Command: "snowsql ..."},
-	{ID: "loginctl", Command: "loginctl ..."},
+	{ID: "loginctl", Command: "loginctl ..."}, {ID: "etcdctl", Command: "etcdctl ..."}, {ID: "consul", Command: "consul ..."},
+	{ID: "vault", Command: "vault ..."},
 }
 
 func destroyCatalogue() []classCase {
@@ -48,6 +49,12 @@ func destroyCatalogue() []classCase {
 		{destroy, "trino's DROP SCHEMA", sh(`trino --execute 'DROP SCHEMA hive.s CASCADE'`), dbDrop, sh(`trino --execute 'show catalogs'`), false},
 		{destroy, "beeline's DROP DATABASE", sh(`beeline -u jdbc:hive2://h -e 'drop database d cascade'`), dbDrop, sh(`beeline -u jdbc:hive2://h -e 'show databases'`), false},
 		{destroy, "snowsql fed DROP TABLE", sh(`echo 'drop table t;' | snowsql -c prod`), dbDrop, sh(`echo 'select 1;' | snowsql -c prod`), false},
+		// Key-value stores emptied: every key under a prefix, or a whole secrets engine.
+		{destroy, "every etcd key", sh(`etcdctl del "" --prefix`), dbDrop, sh(`etcdctl del /app/config/x`), false},
+		{destroy, "etcd keys from the first on", sh(`etcdctl del --from-key ''`), dbDrop, sh(`etcdctl get --prefix /app`), false},
+		{destroy, "every consul key", sh(`consul kv delete -recurse`), dbDrop, sh(`consul kv delete app/config/x`), false},
+		{destroy, "a vault secrets engine disabled with its secrets", sh(`vault secrets disable secret/`), dbDrop, sh(`vault secrets list`), false},
+		{destroy, "every version of a vault secret destroyed", sh(`vault kv metadata delete secret/app`), dbDrop, sh(`vault kv metadata get secret/app`), false},
 		// Killing every process: kill's pid 0 is the caller's whole process group (the agent's shell),
 		// -1 every process; pkill or killall with a user and no pattern kill every process of that
 		// user; fuser -k of a file system (-m) or of / (every process's root) kills every process on it.
@@ -111,7 +118,8 @@ func init() {
 	more := map[string][]string{
 		"database-destroy": {"psql -c 'DROP/**/DATABASE prod'", "psql -c 'DROP OWNED BY app'", "mysql -e 'delete from users;'",
 			"psql <<< 'drop database prod'", "echo 'drop table t' | sqlite3 app.db", "cockroach sql -e 'drop database x'", "echo FLUSHALL | redis-cli",
-			"bq query 'drop table d.t'", "trino --execute 'drop schema s'", "echo 'truncate t' | snowsql"},
+			"bq query 'drop table d.t'", "trino --execute 'drop schema s'", "echo 'truncate t' | snowsql",
+			"etcdctl del '' --prefix", "etcdctl del --prefix /", "consul kv delete -recurse", "vault secrets disable kv/", "vault kv destroy -versions=1 secret/x"},
 		"kill-init": {"kill 0", "kill -9 0", "kill -KILL -- 0", "kill -HUP -1", "kill -1"},
 		"container-data-delete": {"docker compose rm -v", "docker compose rm -fsv", "docker-compose rm --volumes web", "docker rm -v db", "podman container rm -fv db",
 			"docker-compose -f dev.yml down -v"},
@@ -128,7 +136,8 @@ func init() {
 		"kill-all-matching": {"pkill -u root", "pkill -U 0", "killall -u dev", "fuser -km /", "fuser -k /", "fuser --kill --mount /home", "loginctl terminate-user dev", "loginctl kill-session 3"},
 	}
 	misses := map[string][]string{
-		"database-destroy":      {"psql -c 'delete from t where id = 1'", "echo 'select 1' | psql", "mysqladmin status"},
+		"database-destroy": {"psql -c 'delete from t where id = 1'", "echo 'select 1' | psql", "mysqladmin status",
+			"etcdctl del --prefix /app/cache", "consul kv delete -recurse app/cache", "vault kv delete secret/x", "vault secrets list"},
 		"kill-init":             {"kill -1 1234", "kill -s 0 1234", "kill -0 1234", "kill -- -1234", "kill -l 9"},
 		"container-data-delete": {"docker compose rm -f", "docker rm -f db", "docker compose exec db rm -rv /tmp/x", "docker run --rm alpine rm -v x"},
 		"kill-all-matching":     {"pkill -u dev vite", "killall -u dev node", "fuser -k 8080/tcp", "fuser -vm /", "pkill -F app.pid", "pkill -P $$", "loginctl list-sessions"},

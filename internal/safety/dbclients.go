@@ -23,6 +23,9 @@ const (
 	cmdSqlite3 = "sqlite3"
 	cmdMongo   = "mongo"
 	cmdMongosh = "mongosh"
+	cmdEtcdctl = "etcdctl"
+	cmdConsul  = "consul"
+	subDelete  = "delete"
 	devNull    = "/dev/null"
 	optEval    = "--eval"
 )
@@ -187,9 +190,33 @@ func dropsDatabase(s *segment) bool {
 		return true
 	case "mysqladmin":
 		return slices.ContainsFunc(s.operands, func(w word) bool { return strings.EqualFold(w.s, "drop") })
+	case cmdEtcdctl, cmdConsul, cmdVault:
+		return emptiesKeyStore(s)
 	}
 	// Each word too: a statement ends its word (a DELETE without WHERE before -d app).
 	return s.dropFed || dropsData(s.text) || slices.ContainsFunc(s.words[1:], func(w word) bool { return dropsData(w.s) })
+}
+
+// emptiesKeyStore reports whether a key-value store's client deletes every key: etcdctl del
+// --from-key (every key from the one given on) or --prefix of "" or "/", consul kv delete -recurse
+// of no key, "" or "/"; or vault's secrets: secrets disable (every secret of the engine), kv
+// metadata delete and kv destroy (every or the given version, for good).
+func emptiesKeyStore(s *segment) bool {
+	op := func(i int) string {
+		if i < len(s.operands) {
+			return s.operands[i].s
+		}
+		return ""
+	}
+	// Every key: none given, or "" or "/", or one a computed word could hide.
+	all := func(i int) bool { return op(i) == "" || op(i) == "/" || s.unknownFlags }
+	switch s.name {
+	case cmdEtcdctl:
+		return op(0) == "del" && (s.hasFlag("--from-key") || s.hasFlag("--prefix") && all(1))
+	case cmdConsul:
+		return op(0) == "kv" && op(1) == subDelete && s.hasFlag("-recurse") && all(2)
+	}
+	return op(0) == "secrets" && op(1) == "disable" || op(0) == "kv" && (op(1) == "destroy" || op(1) == "metadata" && op(2) == subDelete)
 }
 
 // attachedText returns the value attached to an option word: after the "=" of a long option
