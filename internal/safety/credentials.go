@@ -27,6 +27,10 @@ var builtinChecks = map[string]func(*segment) bool{
 	"reaches-cloud-metadata":    reachesCloudMetadata,
 	"git-clean-deletes":         gitCleanDeletes,
 	"secret-sent-indirectly":    sendsCredentialIndirectly,
+	"drops-data":                dropsDatabase,
+	"kill-targets-all":          killTargetsAll,
+	"kills-all-matching":        killsAllMatching,
+	"deletes-for-real":          deletesForReal,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or
@@ -602,4 +606,30 @@ func writesCredentialConfig(s *segment) bool {
 		return len(ops) > 2 && strings.HasPrefix(strings.ToLower(ops[2].s), "users.")
 	}
 	return false
+}
+
+// deletesForReal is cluster-resource-delete's check: the delete is no dry run. kubectl's and oc's
+// --dry-run (alone, =client or =server) and helm's --dry-run send or print what would be deleted
+// and delete nothing. The option is read as their flag parser reads it: the last one counts
+// (--dry-run=none, =false run for real), -- ends the options, and a word right after an option
+// given without "=" may be that option's value (--selector --dry-run=client selects by it), so
+// it is not taken for a dry run; nor is any word when one is computed and could be an option
+// (boolOption reads such a word as the option on, which a rendering check needs and this must not).
+func deletesForReal(s *segment) bool {
+	if s.unknownFlags {
+		return true
+	}
+	dry := false
+	for i, w := range s.words[1:] {
+		if w.s == "--" {
+			break
+		}
+		name, val, hasVal := strings.Cut(w.s, "=")
+		if name != "--dry-run" || strings.HasPrefix(s.words[i].s, "-") && !strings.Contains(s.words[i].s, "=") {
+			continue
+		}
+		on, err := strconv.ParseBool(val) // helm's boolean; kubectl takes true for client, false for none
+		dry = !hasVal || val == "client" || val == "server" || err == nil && on
+	}
+	return !dry
 }

@@ -2,6 +2,7 @@ package safety
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -19,6 +20,12 @@ const (
 	cmdPsql    = "psql"
 	cmdMysql   = "mysql"
 	cmdMariadb = "mariadb"
+	cmdSqlite3 = "sqlite3"
+	cmdMongo   = "mongo"
+	cmdMongosh = "mongosh"
+	cmdEtcdctl = "etcdctl"
+	cmdConsul  = "consul"
+	subDelete  = "delete"
 	devNull    = "/dev/null"
 	optEval    = "--eval"
 )
@@ -49,7 +56,7 @@ func dbClientCode(s *segment) string {
 	case cmdMysql, cmdMariadb:
 		// An option file can set pager= (a program) and a plugin is a library the client loads.
 		re, files = mysqlClientCommand, []string{"--pager", "--tee", "--local-infile", "--defaults-file", "--defaults-extra-file", "--plugin-dir", "--default-auth"}
-	case "mongo", "mongosh":
+	case cmdMongo, cmdMongosh:
 		for _, f := range []string{optEval, "-f", optFile} {
 			if s.hasFlag(f) {
 				return s.name + " " + f + " runs JavaScript, which can run programs"
@@ -95,40 +102,121 @@ func kubePlay(s *segment) bool {
 	return s.name == cmdPodman && len(ops) > 1 && (ops[0].s == "kube" && ops[1].s == "play" || ops[0].s == "play" && ops[1].s == "kube")
 }
 
-// dbClientInput judges what a psql or mysql client reads on standard input: a here-document's or
-// here-string's client commands, and the text of the stages that pipe into it (echo '\! id' |
-// psql); a file fed with "<" is a script the engine cannot see, as psql -f is.
+// dbClientInput judges what a database client reads on standard input, which it runs as its -c:
+// the text of the stages that pipe into it (echo 'drop table t' | psql), or the here-document one
+// passes on, marks it when it drops data (drops-data; its own here-documents are read by
+// stdinText). For psql and mysql, a client command in that text or in a here-document is opaque,
+// and so is a file fed with "<", a script the engine cannot see, as psql -f is.
 func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
-	seg := &a.out.segments[idx]
+	name := a.out.segments[idx].name
+	if !sqlClients[name] {
+		return
+	}
 	var re *regexp.Regexp
-	switch seg.name {
+	switch name {
 	case cmdPsql:
 		re = psqlClientCommand
 	case cmdMysql, cmdMariadb:
 		re = mysqlClientCommand
-	default:
-		return
 	}
 	for _, r := range redirs {
-		if !readsStdin(r) {
-			continue
+		if re == nil || !readsStdin(r) {
+			continue // a drop in a here-document is read by stdinText, for every client
 		}
 		body := stdinBody(r)
 		if body == nil {
 			if r.Word == nil || r.Word.Lit() != devNull {
-				a.opaque(idx, seg.name+" reads a script on standard input")
+				a.opaque(idx, name+" reads a script on standard input")
 			}
 			continue
 		}
 		if t := a.render(body); t.dynamic || re.MatchString(t.s) || serverProgram.MatchString(t.s) {
-			a.opaque(idx, seg.name+"'s standard input holds a client command that runs a program or reads or writes a file here")
+			a.opaque(idx, name+"'s standard input holds a client command that runs a program or reads or writes a file here")
 		}
 	}
+	seg := &a.out.segments[idx]
 	for _, from := range seg.pipeFrom {
-		if t := a.out.segments[from].text; re.MatchString(t) || serverProgram.MatchString(t) {
-			a.opaque(idx, seg.name+" is fed a client command that runs a program or reads or writes a file here")
+		// The stage's text (echo 'drop table t' | psql), or the here-document it passes on.
+		t := a.out.segments[from].text
+		seg.dropFed = seg.dropFed || a.out.segments[from].dropFed || dropsData(t)
+		if re != nil && (re.MatchString(t) || serverProgram.MatchString(t)) {
+			a.opaque(idx, name+" is fed a client command that runs a program or reads or writes a file here")
 		}
 	}
+}
+
+// sqlClients are the programs that run the SQL (or redis, mongo, CQL) text they are given on a
+// database server: database-destroy's clients that are fed text.
+var sqlClients = map[string]bool{
+	cmdPsql: true, cmdMysql: true, cmdMariadb: true, cmdSqlite3: true, "duckdb": true, "redis-cli": true, "valkey-cli": true,
+	cmdMongo: true, cmdMongosh: true, "cqlsh": true, "clickhouse-client": true, "clickhouse": true, "cockroach": true,
+	"usql": true, "sqlcmd": true, "pgcli": true, "mycli": true, "litecli": true,
+	"bq": true, "snowsql": true, "trino": true, "presto": true, "spark-sql": true, "hive": true, "beeline": true,
+	"impala-shell": true, "sqlplus": true, "vsql": true, "influx": true,
+}
+
+// dropStatement finds a statement that drops or empties data: DROP of a database object (DROP
+// OWNED drops every object a role owns, DROP COLUMN a column's values), TRUNCATE, a DELETE without
+// WHERE, redis's FLUSHALL and FLUSHDB, mongo's dropDatabase(), drop(), and deleteMany({}) or
+// remove({}) with an empty filter.
+var dropStatement = regexp.MustCompile(`(?i)\b(drop\s+(table|database|schema|keyspace|collection|index|user|role|view|owned|column|materialized|tablespace|partition|sequence)|truncate\s+\w|delete\s+from\s+[^\s;]+\s*(;|$)|flushall|flushdb|dropdatabase\s*\(|\.drop\s*\(|(deletemany|\.remove)\s*\(\s*\{\s*\})`)
+
+// sqlComment is an SQL comment (a block, a -- line, mysql's # line); commentMark is a block
+// comment's delimiters, with mysql's /*!NNNNN, whose text mysql runs.
+var (
+	sqlComment  = regexp.MustCompile(`(?s)/\*.*?\*/|--[^\n]*|#[^\n]*`)
+	commentMark = regexp.MustCompile(`/\*!?[0-9]*|\*/`)
+)
+
+// dropsData reports whether text a database client runs drops or empties data. The server reads
+// a comment as a space between words (DROP/**/DATABASE): the text is read again without its
+// comments, and again without only their delimiters, since a quote the engine does not read can
+// start a comment's marker ('--'; DROP TABLE t) and mysql runs the text of /*! ... */.
+func dropsData(t string) bool {
+	if dropStatement.MatchString(t) {
+		return true
+	}
+	if !strings.Contains(t, "/*") && !strings.Contains(t, "--") && !strings.Contains(t, "#") {
+		return false
+	}
+	return dropStatement.MatchString(commentMark.ReplaceAllString(t, " ")) || dropStatement.MatchString(sqlComment.ReplaceAllString(t, " "))
+}
+
+// dropsDatabase is the database-destroy rule's check: a client's text or what it is fed drops
+// or empties data, or a program does (dropdb, dropuser, mysqladmin drop).
+func dropsDatabase(s *segment) bool {
+	switch s.name {
+	case "dropdb", "dropuser":
+		return true
+	case "mysqladmin":
+		return slices.ContainsFunc(s.operands, func(w word) bool { return strings.EqualFold(w.s, "drop") })
+	case cmdEtcdctl, cmdConsul, cmdVault:
+		return emptiesKeyStore(s)
+	}
+	// Each word too: a statement ends its word (a DELETE without WHERE before -d app).
+	return s.dropFed || dropsData(s.text) || slices.ContainsFunc(s.words[1:], func(w word) bool { return dropsData(w.s) })
+}
+
+// emptiesKeyStore reports whether a key-value store's client deletes every key: etcdctl del
+// --from-key (every key from the one given on) or --prefix of "" or "/", consul kv delete -recurse
+// of no key, "" or "/"; or vault's secrets: secrets disable (every secret of the engine), kv
+// metadata delete and kv destroy (every or the given version, for good).
+func emptiesKeyStore(s *segment) bool {
+	op := func(i int) string {
+		if i < len(s.operands) {
+			return s.operands[i].s
+		}
+		return ""
+	}
+	// Every key: none given, or "" or "/", or one a computed word could hide.
+	all := func(i int) bool { return op(i) == "" || op(i) == "/" || s.unknownFlags }
+	switch s.name {
+	case cmdEtcdctl:
+		return op(0) == "del" && (s.hasFlag("--from-key") || s.hasFlag("--prefix") && all(1))
+	case cmdConsul:
+		return op(0) == "kv" && op(1) == subDelete && s.hasFlag("-recurse") && all(2)
+	}
+	return op(0) == "secrets" && op(1) == "disable" || op(0) == "kv" && (op(1) == "destroy" || op(1) == "metadata" && op(2) == subDelete)
 }
 
 // attachedText returns the value attached to an option word: after the "=" of a long option

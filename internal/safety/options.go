@@ -96,9 +96,9 @@ var codeOptions = map[string][]string{
 	// Editors, pagers and man run commands their options name (vim -c '!id', man -P id).
 	"vim": vimCodeOptions, "vi": vimCodeOptions, "nvim": vimCodeOptions, cmdView: vimCodeOptions, "vimdiff": vimCodeOptions,
 	"gvim": vimCodeOptions, "ex": vimCodeOptions, "rvim": vimCodeOptions,
-	"man":     {"-P", "--pager", "-H", "--html"},
-	"emacs":   {"--eval", "-l", "--load", "-f", "--funcall", "--script"},
-	"sqlite3": {"-cmd", "-init"},
+	"man":      {"-P", "--pager", "-H", "--html"},
+	"emacs":    {"--eval", "-l", "--load", "-f", "--funcall", "--script"},
+	cmdSqlite3: {"-cmd", "-init"},
 }
 
 // sqliteCode returns the dot-command at the start of a line of an operand that runs a program or
@@ -313,9 +313,9 @@ func codeOption(s *segment) string {
 		return goEnvWrite(s)
 	case cmdSed:
 		return sedCode(s)
-	case "sqlite3", "duckdb":
+	case cmdSqlite3, "duckdb":
 		return sqliteCode(s)
-	case cmdPsql, cmdMysql, cmdMariadb, "mongo", "mongosh":
+	case cmdPsql, cmdMysql, cmdMariadb, cmdMongo, cmdMongosh:
 		return dbClientCode(s)
 	case cmdPodman:
 		if kubePlay(s) {
@@ -571,6 +571,7 @@ var valueOptions = map[string][]string{
 	"docker":    {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},
 	"podman":    {"--connection", "-c", "--url", "--root", "--runroot", "--log-level"},
 	"terraform": {"-chdir"},
+	"pulumi":    {"-C", "--cwd", "--color", "--tracing", "--profiling", "--memprofilerate", "-v"},
 	"tar":       {"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "--exclude", "-b", "--blocking-factor", "-H", "--format", "-V", "--label"},
 	"make":      {"-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-o", "--old-file", "-W", "--what-if", "--assume-new"},
 	"go":        {"-C", "-run", "-bench", "-count", "-timeout", "-tags", "-p", "-ldflags", "-gcflags", "-asmflags", "-covermode", "-coverpkg", "-benchtime", "-parallel", "-skip", "-shuffle"},
@@ -582,7 +583,18 @@ var valueOptions = map[string][]string{
 	"awk":       {"-F", "-v", "--field-separator", "--assign"},
 	"sed":       {"-e", "--expression", "-f", "--file", "-l", "--line-length"},
 	"gawk":      {"-F", "-v", "--field-separator", "--assign"},
+	// kill's signal, and what selects pkill's and killall's processes, are not their patterns.
+	"kill":    {"-s", "-n"},
+	"pkill":   {"-u", "--euid", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-P", "--parent", "-s", "--session", "-t", "--terminal", "--ns", "--nslist", "--cgroup", "-O", "--older", "-F", "--pidfile", "--signal", "-q", "--queue"},
+	"killall": {"-u", optUser, "-o", "--older-than", "-y", "--younger-than", "-s", "--signal", "-n", "--ns", "-Z", "--context"},
+	"fuser":   {"-n", "--namespace"},
+	// Compose's global options, before its subcommand (docker-compose -f dev.yml down -v).
+	"docker-compose": composeValueOptions,
+	"podman-compose": composeValueOptions,
 }
+
+// composeValueOptions are compose's global options that take a value.
+var composeValueOptions = []string{"-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory", "--ansi", "--progress", "--parallel"}
 
 // gitValueOptions are, per git subcommand, options whose value is the next word (a message, an
 // author), so it is not taken for a path.

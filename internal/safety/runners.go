@@ -72,6 +72,9 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"asdf":       {"exec": {}},
 	"nix":        {"shell": nixCommand, "develop": nixCommand},
 	"perf":       {"record": perfSpec, "stat": perfSpec, "trace": perfSpec},
+	// microk8s and k3s run the tool their subcommand names: microk8s kubectl delete ns x is kubectl's.
+	"microk8s": {cmdKubectl: toolSub, cmdHelm: toolSub, "helm3": toolSub, "ctr": toolSub},
+	"k3s":      {cmdKubectl: toolSub, "crictl": toolSub, "ctr": toolSub},
 }
 
 //nolint:goconst // option spellings in these specs read best literally, next to their neighbours
@@ -80,7 +83,9 @@ var (
 	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{"name", "prefix", "cwd"}, longChdir: "cwd"}
 	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{longOptCommand, "cd", "jobs"}, script: 'c', longScript: longOptCommand, cmdAfter: []string{cmdAfterDashes}, chdir: 'C', longChdir: "cd"}
 	nixCommand = wrapSpec{cmdAfter: []string{"-c", "--command"}}
-	perfSpec   = wrapSpec{argOpts: "eoCpctGFmcgIrxj", longArgs: []string{"event", "output", "cpu", "pid", "tid", "cgroup", "freq",
+	// toolSub is a subcommand that is itself the program run: runnerSpec's skip of it is undone.
+	toolSub  = wrapSpec{skip: -1}
+	perfSpec = wrapSpec{argOpts: "eoCpctGFmcgIrxj", longArgs: []string{"event", "output", "cpu", "pid", "tid", "cgroup", "freq",
 		"mmap-pages", "call-graph", "repeat", "delay", "field-separator", "post", "pre", "intr-regs", "user-regs"},
 		writeOpts: "o", longWrite: []string{"output"}}
 )

@@ -217,14 +217,17 @@ func (a *analyzer) sftpBatch(idx int, redirs []*syntax.Redirect, depth int) {
 
 // stdinText records whether a here-document or here-string a command reads names a credential
 // variable, for the check that reads what it is fed (secret-sent-indirectly): curl -d @- URL
-// <<< "$GITHUB_TOKEN" sends the variable as curl -d "$GITHUB_TOKEN" does. The text itself is not
-// kept: that answer is all any check asks of it.
+// <<< "$GITHUB_TOKEN" sends the variable as curl -d "$GITHUB_TOKEN" does; and whether it drops
+// data, for drops-data: psql <<< 'drop table t', and cat <<EOF | psql, whose cat passes it on.
+// The text itself is not kept: those answers are all any check asks of it.
 func (a *analyzer) stdinText(idx int, redirs []*syntax.Redirect) {
 	for _, r := range redirs {
-		// Indexed after render, which may analyse substitutions and grow the segments.
-		if body := stdinBody(r); body != nil && a.namesSecret(a.render(body)) {
-			a.out.segments[idx].secretFed = true
-			return
+		if body := stdinBody(r); body != nil {
+			// Indexed after render, which may analyse substitutions and grow the segments.
+			t := a.render(body)
+			seg := &a.out.segments[idx]
+			seg.secretFed = seg.secretFed || a.namesSecret(t)
+			seg.dropFed = seg.dropFed || dropsData(t.s)
 		}
 	}
 }

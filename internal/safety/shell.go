@@ -95,6 +95,7 @@ type segment struct {
 	localFunc    bool // calls a function defined earlier in the same command line (already checked)
 	secretCopy   bool // a word expands a copy of a credential variable (T=$GITHUB_TOKEN ... "$T")
 	secretFed    bool // a here-document or here-string fed to it names a credential variable
+	dropFed      bool // a database client is fed text that drops data (drops-data)
 }
 
 // pathRef is a path a command touches.

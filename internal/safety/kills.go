@@ -1,0 +1,89 @@
+package safety
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+)
+
+// The kill rules' checks: kill's pids are read after its options as bash reads them, and pkill,
+// killall and fuser by what selects their processes, so "every process" is seen however it is
+// spelt.
+
+// killTargetsAll is kill-init's check: kill signals init (pid 1), every process it may (-1) or
+// its own process group, the agent's shell with it (0). Options are read as bash's kill reads
+// them: -s and -n take the signal as the next word, -l and -L list signals, -- ends the options,
+// the first other -word is the signal and every word after the options is a pid, negative ones
+// too (kill -1 1234 sends SIGHUP to 1234, kill -9 -1 SIGKILL to every process). A lone -1, a
+// signal without a pid, is read as every process, as procps's kill may.
+func killTargetsAll(s *segment) bool {
+	opts, signal, pid := true, "", false
+	args := s.words[1:]
+	for i := 0; i < len(args); i++ {
+		v := args[i].s
+		if opts && !args[i].dynamic {
+			switch {
+			case v == "-l" || v == "-L":
+				return false
+			case v == "-s" || v == "-n":
+				signal, i = v, i+1
+				continue
+			case v == "--":
+				opts = false
+				continue
+			case len(v) > 1 && v[0] == '-' && signal == "":
+				signal = v
+				continue
+			}
+		}
+		opts = false
+		if n, err := strconv.Atoi(v); err == nil && !args[i].dynamic && n >= -1 && n <= 1 {
+			return true
+		}
+		pid = true
+	}
+	return !pid && signal == "-1"
+}
+
+// optUser is killall's option that selects a user's processes.
+const optUser = "--user"
+
+// everyPattern is a pkill or killall pattern every process name matches ("." "^" ".*" "").
+var everyPattern = regexp.MustCompile(`^(\^?\.[*+]?\$?|\^|\$|\^?\.\*\$?|\[\^?\]|)$`)
+
+// processSelectors are, per program, the options that select processes without a pattern: given
+// one and no pattern, pkill and killall kill every process it selects (pkill -u root, killall -u
+// dev). pkill -F reads pids from a file and -P a process's children (pkill -P $$, a script's
+// clean-up): neither is one.
+//
+//nolint:goconst // option spellings read best literally, next to their neighbours
+var processSelectors = map[string][]string{
+	"pkill":   {"-u", "--euid", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-s", "--session", "-t", "--terminal", "--ns", "--cgroup", "-O", "--older"},
+	"killall": {"-u", optUser, "-o", "--older-than", "-y", "--younger-than"},
+}
+
+// loginctl's commands that end every process of a user, a session (the agent's among them) or a
+// seat.
+var loginctlKills = map[string]bool{"terminate-user": true, "kill-user": true, "terminate-session": true, "kill-session": true, "terminate-seat": true}
+
+// killsAllMatching is kill-all-matching's check: pkill or killall given a pattern every process
+// matches, or a selector and no pattern; fuser -k given a file system (-m: every process using a
+// file on it) or / (every process's root directory); loginctl ending a user's or a session's
+// processes.
+func killsAllMatching(s *segment) bool {
+	if s.name == "loginctl" {
+		return len(s.operands) > 0 && loginctlKills[s.operands[0].s]
+	}
+	if s.name == "fuser" {
+		if !s.hasFlag("-k") && !s.hasFlag("--kill") {
+			return false
+		}
+		return len(s.operands) > 0 && (s.hasFlag("-m") || s.hasFlag("--mount")) ||
+			slices.ContainsFunc(s.operands, func(w word) bool { return path.Clean(w.s) == "/" })
+	}
+	if len(s.operands) == 0 {
+		return slices.ContainsFunc(processSelectors[s.name], s.hasFlag)
+	}
+	return slices.ContainsFunc(s.operands, func(w word) bool { return !w.dynamic && everyPattern.MatchString(w.s) })
+}
