@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -11,6 +12,9 @@ import (
 // rm -rf /. The wrapped command is analysed as a segment of its own, so the rules and the path
 // policy see it; a runner's own value-taking options are listed so their values are not taken
 // for the command.
+
+// optPython is the long option (without "--") that chooses the Python of uv run and pipenv.
+const optPython = "python"
 
 // cmdAfterDashes marks a runner whose command follows "--" (mise exec TOOL@VERSION -- CMD).
 const cmdAfterDashes = "--"
@@ -48,7 +52,7 @@ var runnerWrappers = map[string]wrapSpec{
 //
 //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 var subcommandRunners = map[string]map[string]wrapSpec{
-	"uv": {subRun: {argOpts: "pm", longArgs: []string{"python", "with", "with-requirements", "with-editable", "project",
+	"uv": {subRun: {argOpts: "pm", longArgs: []string{optPython, "with", "with-requirements", "with-editable", "project",
 		"directory", "env-file", "extra", "group", "only-group", "no-group", "package", "index", "default-index",
 		"index-url", "extra-index-url", "find-links", "config-file", "cache-dir", "module", "no-extra", "refresh-package",
 		"reinstall-package", "upgrade-package", "no-binary-package", "no-build-package", "prerelease", "resolution",
@@ -60,7 +64,7 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"hatch":      {subRun: {}},
 	"rye":        {subRun: {}},
 	"npm":        {"exec": npmExec, "x": npmExec},
-	"pnpm":       {"exec": {argOpts: "C", longArgs: []string{"dir", "filter", "workspace-concurrency"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
+	"pnpm":       {"exec": {}, "dlx": {longArgs: []string{"package", "allow-build"}}},
 	"yarn":       {"exec": {}, "dlx": {argOpts: "p", longArgs: []string{"package"}}},
 	"bundle":     {"exec": {longArgs: []string{"gemfile"}}},
 	"conda":      {subRun: condaRun},
@@ -84,6 +88,71 @@ var (
 		"mmap-pages", "call-graph", "repeat", "delay", "field-separator", "post", "pre", "intr-regs", "user-regs"},
 		writeOpts: "o", longWrite: []string{"output"}}
 )
+
+// runnerGlobals are the options a subcommand runner reads before its subcommand (and, for
+// most, after it) that take a value, and those that name the directory the command runs in:
+// "uv --directory / run rm -rf build" deletes /build. They are added to each of the runner's
+// subcommand specs and to valueOptions, so its subcommand is found after them and its command
+// after that. npm's --prefix names where its bins are found, not where the command runs.
+//
+//nolint:goconst // option spellings in this table read best literally, next to their neighbours
+var runnerGlobals = map[string]wrapSpec{
+	"uv": {longArgs: []string{"directory", "project", "config-file", "cache-dir", "color", "python-preference",
+		"python-fetch", "allow-insecure-host"}, longChdir: "directory"},
+	"poetry": {argOpts: "PC", longArgs: []string{"project", "directory"}, chdir: 'C', longChdir: "directory"},
+	"pdm":    {argOpts: "pc", longArgs: []string{"project", "config"}},
+	"hatch":  {argOpts: "ep", longArgs: []string{"env", "project", "color", "data-dir", "cache-dir", "config"}},
+	"pipenv": {longArgs: []string{optPython, "pypi-mirror"}},
+	"npm": {argOpts: "w", longArgs: []string{"prefix", "workspace", "loglevel", "registry", "userconfig", "globalconfig",
+		"cache", "include", "omit", "tag"}},
+	"pnpm": {argOpts: "CF", longArgs: []string{"dir", "filter", "workspace-concurrency", "reporter", "loglevel"},
+		chdir: 'C', longChdir: "dir"},
+	"yarn":   {longArgs: []string{"cwd", "modules-folder", "cache-folder", "mutex", "network-timeout", "registry"}, longChdir: "cwd"},
+	"bundle": {argOpts: "r", longArgs: []string{"retry"}},
+	"mise":   {argOpts: "CEj", longArgs: []string{"cd", "env", "jobs", "log-level"}, chdir: 'C', longChdir: "cd"},
+	"nix": {argOpts: "Ijf", longArgs: []string{"extra-experimental-features", "experimental-features", "option", "store",
+		"eval-store", "log-format", "max-jobs", "cores", "builders", "substituters", "extra-substituters", "trusted-public-keys", //nolint:misspell // nix's spelling
+		"extra-trusted-public-keys", "access-tokens", "include", "system", "extra-platforms", "inputs-from", "file", "expr"}},
+}
+
+func init() {
+	for prog, g := range runnerGlobals {
+		for sub, spec := range subcommandRunners[prog] {
+			spec.argOpts += g.argOpts
+			spec.longArgs = append(slices.Clip(spec.longArgs), g.longArgs...)
+			spec.chdir = cmp.Or(spec.chdir, g.chdir)
+			spec.longChdir = cmp.Or(spec.longChdir, g.longChdir)
+			subcommandRunners[prog][sub] = spec
+		}
+		for _, c := range g.argOpts {
+			valueOptions[prog] = append(valueOptions[prog], "-"+string(c))
+		}
+		for _, l := range g.longArgs {
+			valueOptions[prog] = append(valueOptions[prog], "--"+l)
+		}
+	}
+}
+
+// runnerSubcommandHidden returns why a subcommand runner's subcommand is not known, or "": an
+// option the engine does not know comes before its first operand, and a later operand is one
+// of its runner subcommands. The option may take the first operand as its value (nix --option
+// NAME VALUE, npm's configuration), so that subcommand may run a command the engine does not
+// read; it is not merely unrecognised.
+func runnerSubcommandHidden(s *segment) string {
+	subs, ok := subcommandRunners[s.name]
+	if !ok || len(s.operands) < 2 || !strings.HasPrefix(s.words[1].s, "-") {
+		return ""
+	}
+	if _, ok := subs[s.operands[0].s]; ok {
+		return ""
+	}
+	for _, o := range s.operands[1:min(3, len(s.operands))] {
+		if _, ok := subs[o.s]; ok {
+			return s.name + "'s options before " + o.s + " are not all known: one may take a value, so " + o.s + " may run a command the engine does not read"
+		}
+	}
+	return ""
+}
 
 // runnerSpec returns the wrapper spec of a runner segment and the number of words before the
 // runner's own options (1 for a runner known by name; a subcommand runner's options start after
@@ -161,6 +230,9 @@ func runnerCode(s *segment) string {
 		if sub == "shell" {
 			return "machinectl shell runs a command in a machine, as the user it names"
 		}
+	}
+	if why := runnerSubcommandHidden(s); why != "" {
+		return why
 	}
 	return runnerStarts(s)
 }
