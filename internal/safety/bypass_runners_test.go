@@ -8,7 +8,10 @@ func runnersCatalogue() []classCase {
 	rmRoot := denied(dc + "rm-recursive-root")
 	opaque := asked(RuleOpaqueCode)
 	sh := shCall
-	const globals = "a runner's options before its subcommand"
+	const (
+		globals = "a runner's options before its subcommand"
+		table   = "a runner's option table"
+	)
 	return []classCase{
 		// A runner's global options, with their values, come before its subcommand; those that name
 		// a directory move the command there, as cd does.
@@ -28,5 +31,26 @@ func runnersCatalogue() []classCase {
 		// An option the engine does not know may take the subcommand as its value: which command
 		// runs is then not known, and it is asked for at every level.
 		{globals, "nix --option takes two values", sh(`nix --option sandbox false shell nixpkgs#hello -c rm -rf /`), opaque, sh(`nix shell nixpkgs#jq -c jq . x.json`), false},
+		// A runner's or wrapper's options as its own parser reads them: a value-taking option missing
+		// from its table takes its value for the command, and a flag listed as taking a value takes
+		// the command for its value; either way the command was not read.
+		{table, "xvfb-run -w takes a value", sh(`xvfb-run -w 1 rm -rf /`), rmRoot, sh(`xvfb-run -w 1 npm test`), false},
+		{table, "xvfb-run --wait takes a value", sh(`xvfb-run --wait 1 rm -rf /`), rmRoot, sh(`xvfb-run -a -s '-screen 0 1x1x8' npm test`), false},
+		{table, "dtach -z is a flag", sh(`dtach -c /tmp/s -z rm -rf /`), rmRoot, sh(`dtach -n /tmp/s -Ez npm test`), false},
+		{table, "systemd-run -G is a flag", sh(`systemd-run -G rm -rf /`), rmRoot, sh(`systemd-run --user -G npm test`), false},
+		{table, "systemd-run --slice-inherit is a flag", sh(`systemd-run --slice-inherit rm -rf /`), rmRoot, sh(`systemd-run --user --slice-inherit npm test`), false},
+		{table, "chpst -L takes a lock file", sh(`chpst -L /tmp/l rm -rf /`), rmRoot, sh(`chpst -L /tmp/l npm test`), false},
+		{table, "fakeroot -b takes a descriptor", sh(`fakeroot -b 3 rm -rf /`), rmRoot, sh(`fakeroot -b 3 npm test`), false},
+		{table, "pdm run -g is a flag", sh(`pdm run -g rm -rf /`), rmRoot, sh(`pdm run -g pytest`), false},
+		{table, "perf record -g is a flag", sh(`perf record -g rm -rf /`), rmRoot, sh(`perf record -g npm test`), false},
+		{table, "perf record -I's registers are attached only", sh(`perf record -I rm -rf /`), rmRoot, sh(`perf stat -I 1000 npm test`), false},
+		{table, "uv run -P takes a package", sh(`uv run -P x rm -rf /`), rmRoot, sh(`uv run -P x pytest`), false},
+		{table, "rye run --pyproject takes a file", sh(`rye run --pyproject x rm -rf /`), rmRoot, sh(`rye run --pyproject x pytest`), false},
+		{table, "npx's npm configuration takes a value", sh(`npx --loglevel silent rm -rf /`), rmRoot, sh(`npx --loglevel silent make test`), false},
+		{table, "npx -w takes a workspace", sh(`npx -w x rm -rf /`), rmRoot, sh(`npx -w web make test`), false},
+		{table, "pnpm exec -c runs its words as a shell script", sh(`pnpm exec -c 'rm -rf /'`), rmRoot, sh(`pnpm exec -c 'npm test'`), false},
+		{table, "pnpm exec --shell-mode, the words joined", sh(`pnpm exec --shell-mode echo 'x; rm -rf /'`), rmRoot, sh(`pnpm exec --shell-mode npm test`), false},
+		{table, "flock -n is a flag", sh(`flock -n /tmp/l rm -rf /`), rmRoot, sh(`flock -n /tmp/l npm test`), false},
+		{table, "ltrace -L is a flag", sh(`ltrace -L rm -rf /`), rmRoot, sh(`ltrace -L npm test`), false},
 	}
 }

@@ -24,26 +24,26 @@ const cmdAfterDashes = "--"
 //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 var runnerWrappers = map[string]wrapSpec{
 	// npx PKG ARGS runs PKG's bin; -c runs a shell command; -p names the package.
-	"npx":  {argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call"},
-	"pnpx": {argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call"},
+	"npx":  npxSpec,
+	"pnpx": npxSpec,
 	"bunx": {argOpts: "p", longArgs: []string{"package"}},
-	"systemd-run": {argOpts: "upEHMG", longArgs: []string{"unit", "property", "description", "slice", "setenv", "host",
+	"systemd-run": {argOpts: "upEHMC", longArgs: []string{"unit", "property", "description", "slice", "setenv", "host",
 		"machine", "uid", "gid", "nice", "working-directory", "service-type", "on-active", "on-boot", "on-startup",
 		"on-unit-active", "on-unit-inactive", "on-calendar", "on-timezone-change", "on-clock-change", "timer-property",
-		"path-property", "socket-property", "slice-inherit", "background", "expand-environment"}, longChdir: "working-directory"},
+		"path-property", "socket-property", "background", "expand-environment", "capsule"}, longChdir: "working-directory"},
 	"run0": {argOpts: "ugD", longArgs: []string{"user", "group", "nice", "chdir", "setenv", "unit", "property", "description",
 		"slice", "background", "machine"}, chdir: 'D', longChdir: "chdir"},
-	"chpst":    {argOpts: "ugUebenlamdofcpr", readOpts: "e"},
-	"fakeroot": {argOpts: "is", longArgs: []string{"lib", "faked"}, readOpts: "i", writeOpts: "s"},
+	"chpst":    {argOpts: "ugUebenlLamdofcpr", readOpts: "e"},
+	"fakeroot": {argOpts: "isb", longArgs: []string{"lib", "faked"}, readOpts: "i", writeOpts: "s"},
 	"valgrind": {longArgs: []string{"log-file", "xml-file"}, longWrite: []string{"log-file", "xml-file"}},
-	"xvfb-run": {argOpts: "nsfpe", longArgs: []string{"server-num", "server-args", "auth-file", "xauth-protocol", "error-file"},
+	"xvfb-run": {argOpts: "nsfpew", longArgs: []string{"server-num", "server-args", "auth-file", "xauth-protocol", "error-file", "wait"},
 		writeOpts: "fe", longWrite: []string{"auth-file", "error-file"}},
 	"ssh-agent": {argOpts: "aEOPt", writeOpts: "a"},
 	"rlwrap": {argOpts: "bCDefFgHlOPqsStwz", optArgOpts: "ap", longArgs: []string{"break-chars", "command-name", "history-no-dupes",
 		"extra-char-after-completion", "file", "history-format", "forget-matching", "history-filename", "logfile",
 		"one-shot", "only-cook", "pass-sigint-as-sigterm", "set-term-name", "polling", "histsize", "substitute-prompt",
 		"wait-before-prompt", "filter", "prompt-colour", "pre-given"}, writeOpts: "lH", longWrite: []string{"logfile", "history-filename"}},
-	"dtach": {argOpts: "nNcAerz", writeOpts: "nNcA"},
+	"dtach": {argOpts: "nNcAer", writeOpts: "nNcA"},
 	"proot": {argOpts: "rbmwkq", longArgs: []string{"rootfs", "bind", "mount", "cwd", "kernel-release", "qemu", "verbose"},
 		chdir: 'w', longChdir: "cwd"},
 }
@@ -52,19 +52,20 @@ var runnerWrappers = map[string]wrapSpec{
 //
 //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 var subcommandRunners = map[string]map[string]wrapSpec{
-	"uv": {subRun: {argOpts: "pm", longArgs: []string{optPython, "with", "with-requirements", "with-editable", "project",
+	"uv": {subRun: {argOpts: "pmfPCi", longArgs: []string{optPython, "with", "with-requirements", "with-editable", "project",
 		"directory", "env-file", "extra", "group", "only-group", "no-group", "package", "index", "default-index",
 		"index-url", "extra-index-url", "find-links", "config-file", "cache-dir", "module", "no-extra", "refresh-package",
 		"reinstall-package", "upgrade-package", "no-binary-package", "no-build-package", "prerelease", "resolution",
+		"config-setting", "fork-strategy", "no-build-isolation-package", "exclude-newer-package",
 		"index-strategy", "keyring-provider", "link-mode", "python-platform", "exclude-newer", "color", "allow-insecure-host"},
 		longChdir: "directory", longRead: "env-file"}},
 	"poetry":     {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}, chdir: 'C', longChdir: "directory"}},
 	"pipenv":     {subRun: {}},
-	"pdm":        {subRun: {argOpts: "pgL", longArgs: []string{"project", "venv", "lockfile"}}},
+	"pdm":        {subRun: {argOpts: "pL", longArgs: []string{"project", "venv", "lockfile"}}},
 	"hatch":      {subRun: {}},
-	"rye":        {subRun: {}},
+	"rye":        {subRun: {longArgs: []string{"pyproject"}}},
 	"npm":        {"exec": npmExec, "x": npmExec},
-	"pnpm":       {"exec": {}, "dlx": {longArgs: []string{"package", "allow-build"}}},
+	"pnpm":       {"exec": {shellFlags: []string{"-c", "--shell-mode"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
 	"yarn":       {"exec": {}, "dlx": {argOpts: "p", longArgs: []string{"package"}}},
 	"bundle":     {"exec": {longArgs: []string{"gemfile"}}},
 	"conda":      {subRun: condaRun},
@@ -75,17 +76,21 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"rtx":        {"exec": miseExec, "x": miseExec},
 	"asdf":       {"exec": {}},
 	"nix":        {"shell": nixCommand, "develop": nixCommand},
-	"perf":       {"record": perfSpec, "stat": perfSpec, "trace": perfSpec},
+	"perf":       {"record": perfRecord, "stat": perfSpec, "trace": perfSpec},
 }
 
 //nolint:goconst // option spellings in these specs read best literally, next to their neighbours
 var (
-	npmExec    = wrapSpec{argOpts: "pcw", longArgs: []string{"package", "call", "workspace", "prefix"}, script: 'c', longScript: "call"}
+	npxSpec    = wrapSpec{argOpts: "pcw", longArgs: append([]string{"package", "call"}, npmConfig...), script: 'c', longScript: "call"}
+	npmExec    = wrapSpec{argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call"}
 	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{"name", "prefix", "cwd"}, longChdir: "cwd"}
 	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{longOptCommand, "cd", "jobs"}, script: 'c', longScript: longOptCommand, cmdAfter: []string{cmdAfterDashes}, chdir: 'C', longChdir: "cd"}
 	nixCommand = wrapSpec{cmdAfter: []string{"-c", "--command"}}
-	perfSpec   = wrapSpec{argOpts: "eoCpctGFmcgIrxj", longArgs: []string{"event", "output", "cpu", "pid", "tid", "cgroup", "freq",
-		"mmap-pages", "call-graph", "repeat", "delay", "field-separator", "post", "pre", "intr-regs", "user-regs"},
+	perfSpec   = wrapSpec{argOpts: "eoCptGFmcIrxj", longArgs: []string{"event", "output", "cpu", "pid", "tid", "cgroup", "freq",
+		"mmap-pages", "call-graph", "repeat", "delay", "field-separator", "post", "pre", "interval-print"},
+		writeOpts: "o", longWrite: []string{"output"}}
+	// perf record's -I and --intr-regs, --user-regs take their registers attached only; -g is a flag.
+	perfRecord = wrapSpec{argOpts: "eoCptGFmcrj", optArgOpts: "I", longArgs: perfSpec.longArgs, longOpt: []string{"intr-regs", "user-regs"},
 		writeOpts: "o", longWrite: []string{"output"}}
 )
 
@@ -103,8 +108,7 @@ var runnerGlobals = map[string]wrapSpec{
 	"pdm":    {argOpts: "pc", longArgs: []string{"project", "config"}},
 	"hatch":  {argOpts: "ep", longArgs: []string{"env", "project", "color", "data-dir", "cache-dir", "config"}},
 	"pipenv": {longArgs: []string{optPython, "pypi-mirror"}},
-	"npm": {argOpts: "w", longArgs: []string{"prefix", "workspace", "loglevel", "registry", "userconfig", "globalconfig",
-		"cache", "include", "omit", "tag"}},
+	"npm":    {argOpts: "w", longArgs: npmConfig},
 	"pnpm": {argOpts: "CF", longArgs: []string{"dir", "filter", "workspace-concurrency", "reporter", "loglevel"},
 		chdir: 'C', longChdir: "dir"},
 	"yarn":   {longArgs: []string{"cwd", "modules-folder", "cache-folder", "mutex", "network-timeout", "registry"}, longChdir: "cwd"},
@@ -114,6 +118,10 @@ var runnerGlobals = map[string]wrapSpec{
 		"eval-store", "log-format", "max-jobs", "cores", "builders", "substituters", "extra-substituters", "trusted-public-keys", //nolint:misspell // nix's spelling
 		"extra-trusted-public-keys", "access-tokens", "include", "system", "extra-platforms", "inputs-from", "file", "expr"}},
 }
+
+// npmConfig are npm's configuration options that take a value, read by npm and npx alike (npm's
+// parser takes an option it does not know for a flag).
+var npmConfig = []string{"prefix", "workspace", "loglevel", "registry", "userconfig", "globalconfig", "cache", "include", "omit", "tag"}
 
 func init() {
 	for prog, g := range runnerGlobals {
@@ -169,6 +177,9 @@ func runnerSpec(seg *segment) (wrapSpec, bool) {
 	if !ok {
 		return wrapSpec{}, false
 	}
+	if slices.ContainsFunc(spec.shellFlags, seg.hasFlag) {
+		spec.joinScript = true // pnpm exec -c: its words, joined, are a shell script
+	}
 	spec.skip++ // the subcommand itself
 	return spec, true
 }
@@ -193,7 +204,7 @@ func runsOne(seg *segment) bool {
 		return false
 	}
 	spec, ok := runnerSpec(seg)
-	script := spec.script != 0 && seg.hasFlag("-"+string(spec.script)) || spec.longScript != "" && seg.hasFlag("--"+spec.longScript)
+	script := spec.script != 0 && seg.hasFlag("-"+string(spec.script)) || spec.longScript != "" && seg.hasFlag("--"+spec.longScript) || spec.joinScript
 	return ok && !script
 }
 

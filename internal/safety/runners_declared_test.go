@@ -33,7 +33,7 @@ func TestProjectCommandsThroughARunner(t *testing.T) {
 	// other wrappers stay out of declarations: what they change (the environment, the user, the
 	// priority) is not the project's command.
 	for _, cmd := range []string{"python manage.py test", "uv run python manage.py test", "npx -c 'rm -rf build'",
-		"npm exec --call 'make test'", "mise exec node@20 -c 'make test'", "env X=1 make test", "sudo make test", "nice make test"} {
+		"npm exec --call 'make test'", "mise exec node@20 -c 'make test'", "pnpm exec -c 'make test'", "env X=1 make test", "sudo make test", "nice make test"} {
 		r := classRules
 		r.Commands = []ProjectCommand{{ID: "t", Command: cmd}}
 		if _, err := Compile(&Profile{}, r); err == nil || !strings.Contains(err.Error(), "commands[0].command") {

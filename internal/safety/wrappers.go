@@ -29,6 +29,7 @@ type wrapSpec struct {
 	longOpt    []string // long options whose value is optional: after "=" only (nsenter --wd=/etc)
 	cmdAfter   []string // the command is what follows the first of these words (nix shell -c, mise exec --)
 	longWrite  []string // long options whose value is a file written (perf record --output, rlwrap --logfile)
+	shellFlags []string // flags that make the words after the options one shell script (pnpm exec -c)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -60,14 +61,14 @@ var wrappers = map[string]wrapSpec{
 	"taskset":          {skip: 1},
 	"chrt":             {skip: 1},
 	"faketime":         {skip: 1},
-	"flock":            {argOpts: "wEn", skip: 1, script: 'c', longScript: longOptCommand},
+	"flock":            {argOpts: "wE", skip: 1, script: 'c', longScript: longOptCommand},
 	"unshare": {argOpts: "wRSG", longArgs: []string{"wd", "root", "propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups", "setuid", "setgid", "monotonic", "boottime"},
 		optArgOpts: "muinpUCT", longOpt: []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "kill-child", "mount-proc"}, chdir: 'w', longChdir: "wd"},
 	"nsenter": {argOpts: "tSGW", longArgs: []string{"target", "setuid", "setgid", "wdns"},
 		optArgOpts: "muinpCUTrw", longOpt: []string{"mount", "uts", "ipc", "net", "pid", "cgroup", "user", "time", "root", "wd"}, chdir: 'w', longChdir: "wd"},
 	"firejail": {},
 	"strace":   {argOpts: "eoOpPsSuIXabE", writeOpts: "o"},
-	"ltrace":   {argOpts: "eopsuanADFlL", writeOpts: "o"},
+	"ltrace":   {argOpts: "eopsuanADFlxw", writeOpts: "o"},
 	"env":      {argOpts: "uCa", longArgs: []string{"unset", "chdir", "argv0"}, assigns: true, script: 'S', longScript: "split-string", chdir: 'C', longChdir: "chdir"},
 	"sudo":     {argOpts: "ugpChrtTUDR", longArgs: []string{"user", "group", "prompt", "close-from", "host", "role", "type", "other-user", "chdir", "chroot"}, assigns: true, chdir: 'D', longChdir: "chdir"}, //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 	"doas":     {argOpts: "uC"},
