@@ -11,7 +11,9 @@ func runnersCatalogue() []classCase {
 	const (
 		globals = "a runner's options before its subcommand"
 		table   = "a runner's option table"
+		fetched = "code fetched and run"
 	)
+	fetchUV := asked(dc + "package-fetch-run-uv")
 	return []classCase{
 		// A runner's global options, with their values, come before its subcommand; those that name
 		// a directory move the command there, as cd does.
@@ -52,5 +54,20 @@ func runnersCatalogue() []classCase {
 		{table, "pnpm exec --shell-mode, the words joined", sh(`pnpm exec --shell-mode echo 'x; rm -rf /'`), rmRoot, sh(`pnpm exec --shell-mode npm test`), false},
 		{table, "flock -n is a flag", sh(`flock -n /tmp/l rm -rf /`), rmRoot, sh(`flock -n /tmp/l npm test`), false},
 		{table, "ltrace -L is a flag", sh(`ltrace -L rm -rf /`), rmRoot, sh(`ltrace -L npm test`), false},
+		// A runner told where to fetch packages from (another index or registry, a directory of
+		// links, extra requirements) runs what it fetches there, as uv run --with does.
+		{fetched, "uv run --index", sh(`uv run --index https://x.example/simple pytest`), fetchUV, sh(`uv run --python 3.12 pytest`), false},
+		{fetched, "uv run --extra-index-url", sh(`uv run --extra-index-url=https://x.example/simple pytest`), fetchUV, sh(`uv run --group dev pytest`), false},
+		{fetched, "uv run --default-index", sh(`uv run --default-index https://x.example/simple pytest`), fetchUV, sh(`uv run --frozen pytest`), false},
+		{fetched, "uv run --index-url", sh(`uv run --index-url https://x.example/simple pytest`), fetchUV, sh(`uv run --no-sync pytest`), false},
+		{fetched, "uv run --find-links", sh(`uv run --find-links https://x.example/wheels pytest`), fetchUV, sh(`uv run --extra test pytest`), false},
+		{fetched, "uv run -f after another option's value", sh(`uv run -p 3.12 -f https://x.example/wheels pytest`), fetchUV, sh(`uv run -p 3.12 pytest -f`), false},
+		{fetched, "uv run -f in a bundle", sh(`uv run -qf https://x.example/wheels pytest`), fetchUV, sh(`uv run -q pytest`), false},
+		{fetched, "uv run --with-requirements", sh(`uv run --with-requirements r.txt pytest`), fetchUV, sh(`uv run pytest --with x`), false},
+		{fetched, "uv's index from the environment", sh(`UV_INDEX_URL=https://x.example/simple uv run pytest`), fetchUV, sh(`UV_FROZEN=1 uv run pytest`), false},
+		{fetched, "uv --directory, then run --index", sh(`uv --directory app run --index https://x.example/simple pytest`), fetchUV, sh(`uv --directory app run pytest`), false},
+		{fetched, "npm exec --registry", sh(`npm exec --registry https://x.example/ -- make test`), asked(dc + "package-fetch-run-exec"), sh(`npm exec -- make test`), false},
+		{fetched, "npx --registry=", sh(`npx --registry=https://x.example/ make test`), asked(dc + "package-fetch-run"), sh(`npx --loglevel=silent make test`), false},
+		{fetched, "npx's registry from the environment", sh(`npm_config_registry=https://x.example/ npx make test`), asked(dc + "package-fetch-run"), sh(`npm_config_loglevel=silent npx make test`), false},
 	}
 }

@@ -30,6 +30,7 @@ type wrapSpec struct {
 	cmdAfter   []string // the command is what follows the first of these words (nix shell -c, mise exec --)
 	longWrite  []string // long options whose value is a file written (perf record --output, rlwrap --logfile)
 	shellFlags []string // flags that make the words after the options one shell script (pnpm exec -c)
+	fetch      *fetchSpec
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -210,6 +211,7 @@ func findAlternatives(words []word) bool {
 func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, depth int) {
 	words := a.out.segments[idx].words
 	opts := a.wrapperOptions(words, spec, depth)
+	a.runnerFetch(idx, spec.fetch, opts.fetch)
 	i := opts.next
 	if len(spec.cmdAfter) > 0 && !opts.hasScript {
 		i = commandAfter(words, spec)
@@ -274,6 +276,7 @@ type wrapperOpts struct {
 	reads     []word   // files option values name, read
 	writes    []word   // files long option values name, written
 	chdir     *word    // the wrapped command's working directory, when an option sets it
+	fetch     bool     // an option of spec.fetch was given
 }
 
 // wrapperOptions walks a wrapper's options, environment assignments and leading operands (recording
@@ -353,6 +356,7 @@ func (o *wrapperOpts) longOption(words []word, spec wrapSpec, opt string) {
 	if slices.Contains(spec.longWrite, name) {
 		o.writes = append(o.writes, valWord)
 	}
+	o.fetch = o.fetch || spec.fetch != nil && slices.Contains(spec.fetch.long, name)
 	o.next++
 }
 
@@ -362,6 +366,7 @@ func (a *analyzer) shortOptions(o *wrapperOpts, words []word, spec wrapSpec, v s
 	o.next++
 	for j := 1; j < len(v); j++ {
 		c := v[j]
+		o.fetch = o.fetch || spec.fetch != nil && strings.IndexByte(spec.fetch.short, c) >= 0
 		isScript := spec.script != 0 && c == spec.script
 		optional := strings.IndexByte(spec.optArgOpts, c) >= 0
 		if !isScript && !optional && strings.IndexByte(spec.argOpts, c) < 0 {
