@@ -12,6 +12,7 @@ func runnersCatalogue() []classCase {
 		globals = "a runner's options before its subcommand"
 		table   = "a runner's option table"
 		fetched = "code fetched and run"
+		alias   = "respelled program name"
 	)
 	fetchUV := asked(dc + "package-fetch-run-uv")
 	return []classCase{
@@ -68,6 +69,10 @@ func runnersCatalogue() []classCase {
 		{fetched, "uv --directory, then run --index", sh(`uv --directory app run --index https://x.example/simple pytest`), fetchUV, sh(`uv --directory app run pytest`), false},
 		{fetched, "npm exec --registry", sh(`npm exec --registry https://x.example/ -- make test`), asked(dc + "package-fetch-run-exec"), sh(`npm exec -- make test`), false},
 		{fetched, "npx --registry=", sh(`npx --registry=https://x.example/ make test`), asked(dc + "package-fetch-run"), sh(`npx --loglevel=silent make test`), false},
+		// An alias whose text ends in a blank has the next word alias-expanded too, in any position.
+		{alias, "an alias for git, then one for its subcommand", sh("alias g='git '\nalias p='push -f'\ng p origin main"), denied(dc + "git-push-force"), sh(`git push origin main`), false},
+		{alias, "a chain of three", sh("alias k='kubectl ' c='--context prod ' d='delete ns prod'\nk c d"), asked(dc + "cluster-resource-delete"), sh(`kubectl get pods`), false},
+		{alias, "a chain whose second text is computed", sh("alias g='git '\nalias p=\"$(echo push) -f\"\ng p origin"), opaque, sh(`git status`), false},
 		{fetched, "npx's registry from the environment", sh(`npm_config_registry=https://x.example/ npx make test`), asked(dc + "package-fetch-run"), sh(`npm_config_loglevel=silent npx make test`), false},
 	}
 }
