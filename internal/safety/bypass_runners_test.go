@@ -55,6 +55,8 @@ func runnersCatalogue() []classCase {
 		{table, "pnpm exec --shell-mode, the words joined", sh(`pnpm exec --shell-mode echo 'x; rm -rf /'`), rmRoot, sh(`pnpm exec --shell-mode npm test`), false},
 		{table, "flock -n is a flag", sh(`flock -n /tmp/l rm -rf /`), rmRoot, sh(`flock -n /tmp/l npm test`), false},
 		{table, "ltrace -L is a flag", sh(`ltrace -L rm -rf /`), rmRoot, sh(`ltrace -L npm test`), false},
+		{table, "hatch run's environment before a colon", sh(`hatch run x:rm -rf /`), rmRoot, sh(`hatch run test:pytest -q`), false},
+		{table, "hatch run's matrix filters before the command", sh(`hatch run +py=3.12 x:rm -rf /`), rmRoot, sh(`hatch run +py=3.12 pytest`), false},
 		// A runner told where to fetch packages from (another index or registry, a directory of
 		// links, extra requirements) runs what it fetches there, as uv run --with does.
 		{fetched, "uv run --index", sh(`uv run --index https://x.example/simple pytest`), fetchUV, sh(`uv run --python 3.12 pytest`), false},

@@ -64,7 +64,7 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"poetry":     {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}, chdir: 'C', longChdir: "directory"}},
 	"pipenv":     {subRun: {}},
 	"pdm":        {subRun: {argOpts: "pL", longArgs: []string{"project", "venv", "lockfile"}}},
-	"hatch":      {subRun: {}},
+	"hatch":      {subRun: {envPrefix: true}},
 	"rye":        {subRun: {longArgs: []string{"pyproject"}}},
 	"npm":        {"exec": npmExec, "x": npmExec},
 	"pnpm":       {"exec": {shellFlags: []string{"-c", "--shell-mode"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},

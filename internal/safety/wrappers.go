@@ -31,6 +31,7 @@ type wrapSpec struct {
 	longWrite  []string // long options whose value is a file written (perf record --output, rlwrap --logfile)
 	shellFlags []string // flags that make the words after the options one shell script (pnpm exec -c)
 	fetch      *fetchSpec
+	envPrefix  bool // the command may follow matrix filters and name an environment first (hatch run +py=3.12 test:pytest)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -241,6 +242,12 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		return
 	}
 	rest := words[i:]
+	if spec.envPrefix {
+		if rest = envCommand(rest); len(rest) == 0 {
+			a.out.segments[idx].wrapper = false
+			return
+		}
+	}
 	if a.out.segments[idx].name == "nsenter" && slices.ContainsFunc(own, nsenterTargetDir) {
 		opts.chdir = &word{s: placeholderCmdSubst, dynamic: true} // the target's directory, or one in its namespace
 	}
@@ -264,6 +271,24 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		a.env = opts.env
 		a.command(rest, redirs, a.out.segments[idx].pipeFrom, depth+1)
 	}
+}
+
+// envCommand returns the command hatch run runs: after its matrix filters (+py=3.12), the first
+// word without the environment named before a colon (test:pytest runs pytest in test).
+func envCommand(rest []word) []word {
+	for len(rest) > 0 && !rest[0].dynamic && strings.HasPrefix(rest[0].s, "+") {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 || rest[0].dynamic {
+		return rest
+	}
+	if _, cmd, ok := strings.Cut(rest[0].s, ":"); ok {
+		if cmd == "" {
+			return rest[1:]
+		}
+		return append([]word{rest[0].with(cmd)}, rest[1:]...)
+	}
+	return rest
 }
 
 // wrapperOpts is what a wrapper's own options say: where the wrapped command starts, and the shell
