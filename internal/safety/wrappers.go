@@ -248,19 +248,8 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 			return
 		}
 	}
-	if a.out.segments[idx].name == "nsenter" && slices.ContainsFunc(own, nsenterTargetDir) {
-		opts.chdir = &word{s: placeholderCmdSubst, dynamic: true} // the target's directory, or one in its namespace
-	}
-	if opts.chdir != nil || a.out.segments[idx].name == "chroot" && !slices.ContainsFunc(own, skipsChdir) {
-		// env -C DIR runs the command in DIR: its relative paths resolve there. chroot runs it
-		// in the new root's "/", and another root than "/" is opaque (runsCode).
-		saved := a.cwd
+	if saved, moved := a.runIn(a.out.segments[idx].name, opts.chdir, own); moved {
 		defer func() { a.cwd = saved }()
-		if opts.chdir != nil {
-			a.chdir(*opts.chdir)
-		} else {
-			a.cwd = "/"
-		}
 	}
 	switch {
 	case spec.joinScript:
@@ -271,6 +260,26 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		a.env = opts.env
 		a.command(rest, redirs, a.out.segments[idx].pipeFrom, depth+1)
 	}
+}
+
+// runIn moves to the directory a wrapper runs its command in, and returns the directory before
+// and whether it moved: env -C DIR runs the command in DIR, so its relative paths resolve there;
+// chroot runs it in the new root's "/" (another root than "/" is opaque, runsCode); nsenter -w
+// or -W in a directory the engine does not know.
+func (a *analyzer) runIn(name string, chdir *word, own []word) (string, bool) {
+	if name == "nsenter" && slices.ContainsFunc(own, nsenterTargetDir) {
+		chdir = &word{s: placeholderCmdSubst, dynamic: true} // the target's directory, or one in its namespace
+	}
+	saved := a.cwd
+	switch {
+	case chdir != nil:
+		a.chdir(*chdir)
+	case name == "chroot" && !slices.ContainsFunc(own, skipsChdir):
+		a.cwd = "/"
+	default:
+		return saved, false
+	}
+	return saved, true
 }
 
 // envCommand returns the command hatch run runs: after its matrix filters (+py=3.12), the first
