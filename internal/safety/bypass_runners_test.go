@@ -30,6 +30,7 @@ func runnersCatalogue() []classCase {
 		{globals, "pdm -p before run", sh(`pdm -p x run rm -rf /`), rmRoot, sh(`pdm -p . run pytest`), false},
 		{globals, "pipenv --python before run", sh(`pipenv --python 3.11 run rm -rf /`), rmRoot, sh(`pipenv --python 3.11 run pytest`), false},
 		{globals, "bundle -r before exec", sh(`bundle -r 3 exec rm -rf /`), rmRoot, sh(`bundle -r 3 exec make test`), false},
+		{globals, "rtx, mise's old name, --cd before exec", sh(`rtx --cd /etc exec node@20 -- cat shadow`), zeroD, sh(`rtx --cd web exec node@20 -- npm test`), false},
 		{globals, "mise --cd before exec", sh(`mise --cd /etc exec node@20 -- cat shadow`), zeroD, sh(`mise --cd web exec node@20 -- npm test`), false},
 		// An option the engine does not know may take the subcommand as its value: which command
 		// runs is then not known, and it is asked for at every level.
@@ -55,6 +56,11 @@ func runnersCatalogue() []classCase {
 		{table, "pnpm exec --shell-mode, the words joined", sh(`pnpm exec --shell-mode echo 'x; rm -rf /'`), rmRoot, sh(`pnpm exec --shell-mode npm test`), false},
 		{table, "flock -n is a flag", sh(`flock -n /tmp/l rm -rf /`), rmRoot, sh(`flock -n /tmp/l npm test`), false},
 		{table, "ltrace -L is a flag", sh(`ltrace -L rm -rf /`), rmRoot, sh(`ltrace -L npm test`), false},
+		{table, "strace's long options take values", sh(`strace --output /tmp/x rm -rf /`), rmRoot, sh(`strace --output /tmp/x -f npm test`), false},
+		{table, "strace -U takes columns", sh(`strace -c -U name rm -rf /`), rmRoot, sh(`strace -c -U name npm test`), false},
+		{table, "ltrace's long options take values", sh(`ltrace --output /tmp/x rm -rf /`), rmRoot, sh(`ltrace --library libc.so.6 npm test`), false},
+		{table, "ionice's long options take values", sh(`ionice --class 2 rm -rf /`), rmRoot, sh(`ionice --class 3 npm test`), false},
+		{table, "strace --output over a start-up file", sh(`strace --output ~/.bashrc ls`), denied(RulePrefixPathPolicy + "noWrite"), sh(`strace --output=/tmp/trace ls`), false},
 		{table, "hatch run's environment before a colon", sh(`hatch run x:rm -rf /`), rmRoot, sh(`hatch run test:pytest -q`), false},
 		{table, "hatch run's matrix filters before the command", sh(`hatch run +py=3.12 x:rm -rf /`), rmRoot, sh(`hatch run +py=3.12 pytest`), false},
 		// A runner told where to fetch packages from (another index or registry, a directory of

@@ -115,7 +115,8 @@ var runnerGlobals = map[string]wrapSpec{
 		chdir: 'C', longChdir: "dir"},
 	"yarn":   {longArgs: []string{"cwd", "modules-folder", "cache-folder", "mutex", "network-timeout", "registry"}, longChdir: "cwd"},
 	"bundle": {argOpts: "r", longArgs: []string{"retry"}},
-	"mise":   {argOpts: "CEj", longArgs: []string{"cd", "env", "jobs", "log-level"}, chdir: 'C', longChdir: "cd"},
+	"mise":   miseGlobals,
+	"rtx":    miseGlobals,
 	"nix": {argOpts: "Ijf", longArgs: []string{"extra-experimental-features", "experimental-features", "option", "store",
 		"eval-store", "log-format", "max-jobs", "cores", "builders", "substituters", "extra-substituters", "trusted-public-keys", //nolint:misspell // nix's spelling
 		"extra-trusted-public-keys", "access-tokens", "include", "system", "extra-platforms", "inputs-from", "file", "expr"}},
@@ -147,6 +148,9 @@ func (a *analyzer) runnerFetch(idx int, f *fetchSpec, given bool) {
 	}
 	a.find(false, RulePrefixDamageControl+f.rule, "command %q fetches packages from where its options or environment say and runs them: code that is not a project dependency; it needs human approval", truncate(seg.text, 120))
 }
+
+// miseGlobals are mise's global options that take a value (rtx was its name).
+var miseGlobals = wrapSpec{argOpts: "CEj", longArgs: []string{"cd", "env", "jobs", "log-level"}, chdir: 'C', longChdir: "cd"}
 
 // npmConfig are npm's configuration options that take a value, read by npm and npx alike (npm's
 // parser takes an option it does not know for a flag).
