@@ -81,6 +81,8 @@ func runnersCatalogue() []classCase {
 		{alias, "an alias for git, then one for its subcommand", sh("alias g='git '\nalias p='push -f'\ng p origin main"), denied(dc + "git-push-force"), sh(`git push origin main`), false},
 		{alias, "a chain of three", sh("alias k='kubectl ' c='--context prod ' d='delete ns prod'\nk c d"), asked(dc + "cluster-resource-delete"), sh(`kubectl get pods`), false},
 		{alias, "a chain whose second text is computed", sh("alias g='git '\nalias p=\"$(echo push) -f\"\ng p origin"), opaque, sh(`git status`), false},
+		{fetched, "uv's index exported before", sh(`export UV_INDEX_URL=https://x.example/simple; uv run pytest`), fetchUV, sh(`export UV_FROZEN=1; uv run pytest`), false},
+		{fetched, "npm's registry set before, already exported", sh(`npm_config_registry=https://x.example/; npx make test`), asked(dc + "package-fetch-run"), sh(`npm_config_loglevel=silent; npx make test`), false},
 		{fetched, "npx's registry from the environment", sh(`npm_config_registry=https://x.example/ npx make test`), asked(dc + "package-fetch-run"), sh(`npm_config_loglevel=silent npx make test`), false},
 	}
 }

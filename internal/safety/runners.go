@@ -59,8 +59,7 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 		"config-setting", "fork-strategy", "no-build-isolation-package", "exclude-newer-package",
 		"index-strategy", "keyring-provider", "link-mode", "python-platform", "exclude-newer", "color", "allow-insecure-host"},
 		longChdir: "directory", longRead: "env-file", fetch: &fetchSpec{"package-fetch-run-uv", "fi",
-			[]string{"with", "with-requirements", "with-editable", "index", "default-index", "index-url", "extra-index-url", "find-links"},
-			[]string{"UV_INDEX", "UV_DEFAULT_INDEX", "UV_INDEX_URL", "UV_EXTRA_INDEX_URL", "UV_FIND_LINKS"}}}},
+			[]string{"with", "with-requirements", "with-editable", "index", "default-index", "index-url", "extra-index-url", "find-links"}}}},
 	"poetry":     {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}, chdir: 'C', longChdir: "directory"}},
 	"pipenv":     {subRun: {}},
 	"pdm":        {subRun: {argOpts: "pL", longArgs: []string{"project", "venv", "lockfile"}}},
@@ -83,8 +82,8 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 
 //nolint:goconst // option spellings in these specs read best literally, next to their neighbours
 var (
-	npxSpec    = wrapSpec{argOpts: "pcw", longArgs: append([]string{"package", "call"}, npmConfig...), script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run", "", npmRegistry, npmRegistryEnv}}
-	npmExec    = wrapSpec{argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run-exec", "", npmRegistry, npmRegistryEnv}}
+	npxSpec    = wrapSpec{argOpts: "pcw", longArgs: append([]string{"package", "call"}, npmConfig...), script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run", "", npmRegistry}}
+	npmExec    = wrapSpec{argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run-exec", "", npmRegistry}}
 	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{"name", "prefix", "cwd"}, longChdir: "cwd"}
 	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{longOptCommand, "cd", "jobs"}, script: 'c', longScript: longOptCommand, cmdAfter: []string{cmdAfterDashes}, chdir: 'C', longChdir: "cd"}
 	nixCommand = wrapSpec{cmdAfter: []string{"-c", "--command"}}
@@ -122,31 +121,31 @@ var runnerGlobals = map[string]wrapSpec{
 		"extra-trusted-public-keys", "access-tokens", "include", "system", "extra-platforms", "inputs-from", "file", "expr"}},
 }
 
-// fetchSpec names a runner's options, and the variables standing for them, by which it fetches
-// packages from where the caller chooses (another index or registry, a directory of links,
-// requirements besides the project's) and runs them: "uv run --index URL pytest" may run a
-// pytest from that index. rule is the damage-control rule that asks for it, at every level.
+// fetchSpec names a runner's options by which it fetches packages from where the caller chooses
+// (another index or registry, a directory of links, requirements besides the project's) and runs
+// them: "uv run --index URL pytest" may run a pytest from that index. rule is the damage-control
+// rule that asks for it, at every level.
 type fetchSpec struct {
 	rule  string
 	short string
 	long  []string
-	env   []string
 }
 
-// npmRegistry and npmRegistryEnv name the registry npm exec and npx fetch a missing package from.
-var npmRegistry, npmRegistryEnv = []string{"registry"}, []string{"npm_config_registry", "NPM_CONFIG_REGISTRY"}
+// npmRegistry names the registry npm exec and npx fetch a missing package from.
+var npmRegistry = []string{"registry"}
 
-// runnerFetch asks for a runner that fetches what it runs from where the caller chooses: one of
-// its fetch options was given (given), or its environment sets one.
+// fetchEnvVars are the variables that stand for a runner's fetch options, upper case, and the rule
+// that asks for setting them: exported or set for a command, the runners that see them fetch from
+// there (uv reads UV_INDEX_URL, npm and npx npm_config_registry in any case).
+var fetchEnvVars = map[string]string{"UV_INDEX": "package-fetch-run-uv", "UV_DEFAULT_INDEX": "package-fetch-run-uv",
+	"UV_INDEX_URL": "package-fetch-run-uv", "UV_EXTRA_INDEX_URL": "package-fetch-run-uv", "UV_FIND_LINKS": "package-fetch-run-uv",
+	"NPM_CONFIG_REGISTRY": "package-fetch-run"}
+
+// runnerFetch asks for a runner given one of its fetch options.
 func (a *analyzer) runnerFetch(idx int, f *fetchSpec, given bool) {
-	seg := &a.out.segments[idx]
-	if f == nil || !given && !slices.ContainsFunc(seg.env, func(kv string) bool {
-		name, _, _ := strings.Cut(kv, "=")
-		return slices.Contains(f.env, name)
-	}) {
-		return
+	if f != nil && given {
+		a.find(false, RulePrefixDamageControl+f.rule, "command %q fetches packages from where its options say and runs them: code that is not a project dependency; it needs human approval", truncate(a.out.segments[idx].text, 120))
 	}
-	a.find(false, RulePrefixDamageControl+f.rule, "command %q fetches packages from where its options or environment say and runs them: code that is not a project dependency; it needs human approval", truncate(seg.text, 120))
 }
 
 // miseGlobals are mise's global options that take a value (rtx was its name).
