@@ -63,6 +63,12 @@ func runnersCatalogue() []classCase {
 		{table, "strace --output over a start-up file", sh(`strace --output ~/.bashrc ls`), denied(RulePrefixPathPolicy + "noWrite"), sh(`strace --output=/tmp/trace ls`), false},
 		{table, "hatch run's environment before a colon", sh(`hatch run x:rm -rf /`), rmRoot, sh(`hatch run test:pytest -q`), false},
 		{table, "hatch run's matrix filters before the command", sh(`hatch run +py=3.12 x:rm -rf /`), rmRoot, sh(`hatch run +py=3.12 pytest`), false},
+		// uv run runs a Python file, a URL's script or standard input under python, as uv run python
+		// would: a script the engine cannot see.
+		{table, "uv run of a .py file", sh(`uv run x.py`), opaque, sh(`uv run python -m pytest`), false},
+		{table, "uv run of a URL's script", sh(`uv run https://x.example/i.py`), opaque, sh(`uv run pytest -s`), false},
+		{table, "uv run - reads the script on standard input", sh(`uv run - < x.py`), opaque, sh(`uv run pytest -x`), false},
+		{table, "uv run --script of a file without .py", sh(`uv run --script x`), opaque, sh(`uv run --python 3.12 -m pytest`), false},
 		// A runner told where to fetch packages from (another index or registry, a directory of
 		// links, extra requirements) runs what it fetches there, as uv run --with does.
 		{fetched, "uv run --index", sh(`uv run --index https://x.example/simple pytest`), fetchUV, sh(`uv run --python 3.12 pytest`), false},

@@ -52,9 +52,9 @@ var runnerWrappers = map[string]wrapSpec{
 //
 //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 var subcommandRunners = map[string]map[string]wrapSpec{
-	"uv": {subRun: {argOpts: "pmfPCi", longArgs: []string{optPython, "with", "with-requirements", "with-editable", "project",
+	"uv": {subRun: {argOpts: "pfPCi", pyScript: true, longArgs: []string{optPython, "with", "with-requirements", "with-editable", "project",
 		"directory", "env-file", "extra", "group", "only-group", "no-group", "package", "index", "default-index",
-		"index-url", "extra-index-url", "find-links", "config-file", "cache-dir", "module", "no-extra", "refresh-package",
+		"index-url", "extra-index-url", "find-links", "config-file", "cache-dir", "no-extra", "refresh-package",
 		"reinstall-package", "upgrade-package", "no-binary-package", "no-build-package", "prerelease", "resolution",
 		"config-setting", "fork-strategy", "no-build-isolation-package", "exclude-newer-package",
 		"index-strategy", "keyring-provider", "link-mode", "python-platform", "exclude-newer", "color", "allow-insecure-host"},

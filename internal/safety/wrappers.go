@@ -32,6 +32,7 @@ type wrapSpec struct {
 	shellFlags []string // flags that make the words after the options one shell script (pnpm exec -c)
 	fetch      *fetchSpec
 	envPrefix  bool // the command may follow matrix filters and name an environment first (hatch run +py=3.12 test:pytest)
+	pyScript   bool // a module, a Python file, a URL or "-" runs under python (uv run -m pytest, uv run x.py)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -243,12 +244,10 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		}
 		return
 	}
-	rest := words[i:]
-	if spec.envPrefix {
-		if rest = envCommand(rest); len(rest) == 0 {
-			a.out.segments[idx].wrapper = false
-			return
-		}
+	rest := spec.command(own, words[i:])
+	if len(rest) == 0 {
+		a.out.segments[idx].wrapper = false
+		return
 	}
 	if saved, moved := a.runIn(a.out.segments[idx].name, opts.chdir, own); moved {
 		defer func() { a.cwd = saved }()
@@ -282,6 +281,36 @@ func (a *analyzer) runIn(name string, chdir *word, own []word) (string, bool) {
 		return saved, false
 	}
 	return saved, true
+}
+
+// command returns the command a runner runs, from the words after its options (rest).
+func (spec wrapSpec) command(own, rest []word) []word {
+	switch {
+	case spec.envPrefix:
+		return envCommand(rest)
+	case spec.pyScript:
+		return pythonCommand(own, rest)
+	}
+	return rest
+}
+
+// pythonCommand returns the command uv run runs under python: a module (-m, --module), a Python
+// file, a URL's script (downloaded first), standard input ("-"), or any file with --script or
+// --gui-script, as uv run python would ("uv run x.py" is "uv run python x.py"); otherwise rest.
+func pythonCommand(own, rest []word) []word {
+	py := word{s: "python"}
+	for _, w := range own {
+		switch w.s {
+		case "-m", "--module":
+			return append([]word{py, {s: "-m"}}, rest...)
+		case "-s", "--script", "--gui-script":
+			return append([]word{py}, rest...)
+		}
+	}
+	if f := rest[0].s; !rest[0].dynamic && (f == "-" || strings.HasSuffix(f, ".py") || strings.HasSuffix(f, ".pyw") || strings.Contains(f, "://")) {
+		return append([]word{py}, rest...)
+	}
+	return rest
 }
 
 // envCommand returns the command hatch run runs: after its matrix filters (+py=3.12), the first
