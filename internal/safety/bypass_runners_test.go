@@ -89,6 +89,9 @@ func runnersCatalogue() []classCase {
 		{alias, "a chain whose second text is computed", sh("alias g='git '\nalias p=\"$(echo push) -f\"\ng p origin"), opaque, sh(`git status`), false},
 		{fetched, "uv's index exported before", sh(`export UV_INDEX_URL=https://x.example/simple; uv run pytest`), fetchUV, sh(`export UV_FROZEN=1; uv run pytest`), false},
 		{fetched, "npm's registry set before, already exported", sh(`npm_config_registry=https://x.example/; npx make test`), asked(dc + "package-fetch-run"), sh(`npm_config_loglevel=silent; npx make test`), false},
+		{fetched, "uv's configuration file can name an index", sh(`uv --config-file /tmp/uv.toml run pytest`), fetchUV, sh(`uv --no-config run pytest`), false},
+		{fetched, "uv's configuration file from the environment", sh(`UV_CONFIG_FILE=/tmp/uv.toml uv run pytest`), fetchUV, sh(`UV_NO_CONFIG=1 uv run pytest`), false},
+		{fetched, "npx's configuration file can name a registry", sh(`npx --userconfig /tmp/npmrc make test`), asked(dc + "package-fetch-run"), sh(`npx --loglevel warn make test`), false},
 		{fetched, "npx's registry from the environment", sh(`npm_config_registry=https://x.example/ npx make test`), asked(dc + "package-fetch-run"), sh(`npm_config_loglevel=silent npx make test`), false},
 	}
 }

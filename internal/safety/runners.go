@@ -59,7 +59,8 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 		"config-setting", "fork-strategy", "no-build-isolation-package", "exclude-newer-package",
 		"index-strategy", "keyring-provider", "link-mode", "python-platform", "exclude-newer", "color", "allow-insecure-host"},
 		longChdir: "directory", longRead: "env-file", fetch: &fetchSpec{"package-fetch-run-uv", "fi",
-			[]string{"with", "with-requirements", "with-editable", "index", "default-index", "index-url", "extra-index-url", "find-links"}}}},
+			[]string{"with", "with-requirements", "with-editable", "index", "default-index", "index-url", "extra-index-url", "find-links",
+				"config-file"}}}},
 	"poetry":     {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}, chdir: 'C', longChdir: "directory"}},
 	"pipenv":     {subRun: {}},
 	"pdm":        {subRun: {argOpts: "pL", longArgs: []string{"project", "venv", "lockfile"}}},
@@ -122,7 +123,8 @@ var runnerGlobals = map[string]wrapSpec{
 }
 
 // fetchSpec names a runner's options by which it fetches packages from where the caller chooses
-// (another index or registry, a directory of links, requirements besides the project's) and runs
+// (another index or registry, a directory of links, requirements besides the project's, a
+// configuration file that can name an index or registry) and runs
 // them: "uv run --index URL pytest" may run a pytest from that index. rule is the damage-control
 // rule that asks for it, at every level.
 type fetchSpec struct {
@@ -131,15 +133,17 @@ type fetchSpec struct {
 	long  []string
 }
 
-// npmRegistry names the registry npm exec and npx fetch a missing package from.
-var npmRegistry = []string{"registry"}
+// npmRegistry names the registry npm exec and npx fetch a missing package from, or the
+// configuration file that can.
+var npmRegistry = []string{"registry", "userconfig", "globalconfig"}
 
 // fetchEnvVars are the variables that stand for a runner's fetch options, upper case, and the rule
 // that asks for setting them: exported or set for a command, the runners that see them fetch from
 // there (uv reads UV_INDEX_URL, npm and npx npm_config_registry in any case).
 var fetchEnvVars = map[string]string{"UV_INDEX": "package-fetch-run-uv", "UV_DEFAULT_INDEX": "package-fetch-run-uv",
 	"UV_INDEX_URL": "package-fetch-run-uv", "UV_EXTRA_INDEX_URL": "package-fetch-run-uv", "UV_FIND_LINKS": "package-fetch-run-uv",
-	"NPM_CONFIG_REGISTRY": "package-fetch-run"}
+	"UV_CONFIG_FILE": "package-fetch-run-uv", "NPM_CONFIG_REGISTRY": "package-fetch-run", "NPM_CONFIG_USERCONFIG": "package-fetch-run",
+	"NPM_CONFIG_GLOBALCONFIG": "package-fetch-run"}
 
 // runnerFetch asks for a runner given one of its fetch options.
 func (a *analyzer) runnerFetch(idx int, f *fetchSpec, given bool) {
