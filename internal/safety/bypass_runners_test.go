@@ -54,6 +54,7 @@ func runnersCatalogue() []classCase {
 		{table, "npx -w takes a workspace", sh(`npx -w x rm -rf /`), rmRoot, sh(`npx -w web make test`), false},
 		{table, "pnpm exec -c runs its words as a shell script", sh(`pnpm exec -c 'rm -rf /'`), rmRoot, sh(`pnpm exec -c 'npm test'`), false},
 		{table, "pnpm exec --shell-mode, the words joined", sh(`pnpm exec --shell-mode echo 'x; rm -rf /'`), rmRoot, sh(`pnpm exec --shell-mode npm test`), false},
+		{table, "pnpm exec -c after another option's value", sh(`pnpm exec --filter web -c 'rm -rf /'`), rmRoot, sh(`pnpm --filter web exec -c 'npm test'`), false},
 		{table, "flock -n is a flag", sh(`flock -n /tmp/l rm -rf /`), rmRoot, sh(`flock -n /tmp/l npm test`), false},
 		{table, "ltrace -L is a flag", sh(`ltrace -L rm -rf /`), rmRoot, sh(`ltrace -L npm test`), false},
 		{table, "strace's long options take values", sh(`strace --output /tmp/x rm -rf /`), rmRoot, sh(`strace --output /tmp/x -f npm test`), false},

@@ -213,11 +213,34 @@ func runnerSpec(seg *segment) (wrapSpec, bool) {
 	if !ok {
 		return wrapSpec{}, false
 	}
-	if slices.ContainsFunc(spec.shellFlags, seg.hasFlag) {
+	if len(spec.shellFlags) > 0 && ownFlag(seg, spec, spec.shellFlags) {
 		spec.joinScript = true // pnpm exec -c: its words, joined, are a shell script
 	}
 	spec.skip++ // the subcommand itself
 	return spec, true
+}
+
+// ownFlag says whether one of flags is among a subcommand runner's own options: those before its
+// subcommand and between it and its command, values skipped (pnpm exec -c CMD, not pnpm exec
+// vitest -c FILE).
+func ownFlag(seg *segment, spec wrapSpec, flags []string) bool {
+	operands := 0
+	for k := 1; k < len(seg.words); k++ {
+		v := seg.words[k].s
+		switch {
+		case seg.words[k].dynamic || v == "--":
+			return false
+		case slices.Contains(flags, v):
+			return true
+		case !strings.HasPrefix(v, "-"):
+			if operands++; operands > 1 {
+				return false
+			}
+		case !strings.Contains(v, "=") && (slices.Contains(spec.longArgs, strings.TrimPrefix(v, "--")) || len(v) == 2 && strings.IndexByte(spec.argOpts, v[1]) >= 0):
+			k++ // the option's value
+		}
+	}
+	return false
 }
 
 // commandAfter returns the index of the word after the first of spec's cmdAfter markers (nix
