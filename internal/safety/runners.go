@@ -213,27 +213,29 @@ func runnerSpec(seg *segment) (wrapSpec, bool) {
 	if !ok {
 		return wrapSpec{}, false
 	}
+	spec.skip++ // the subcommand itself
 	if len(spec.shellFlags) > 0 && ownFlag(seg, spec, spec.shellFlags) {
 		spec.joinScript = true // pnpm exec -c: its words, joined, are a shell script
 	}
-	spec.skip++ // the subcommand itself
 	return spec, true
 }
 
-// ownFlag says whether one of flags is among a subcommand runner's own options: those before its
-// subcommand and between it and its command, values skipped (pnpm exec -c CMD, not pnpm exec
-// vitest -c FILE).
+// ownFlag says whether one of flags ("--name=value" too) is among a runner's own options: those
+// before its command, among its subcommand and leading operands (spec.skip; any up to the marker
+// of a runner whose command follows one), values skipped: pnpm exec -c CMD and npx -c CMD, not
+// pnpm exec vitest -c FILE nor npx eslint -c FILE.
 func ownFlag(seg *segment, spec wrapSpec, flags []string) bool {
 	operands := 0
 	for k := 1; k < len(seg.words); k++ {
 		v := seg.words[k].s
+		name, _, _ := strings.Cut(v, "=")
 		switch {
 		case seg.words[k].dynamic || v == "--":
 			return false
-		case slices.Contains(flags, v):
+		case slices.Contains(flags, name):
 			return true
 		case !strings.HasPrefix(v, "-"):
-			if operands++; operands > 1 {
+			if operands++; operands > spec.skip && len(spec.cmdAfter) == 0 {
 				return false
 			}
 		case !strings.Contains(v, "=") && (slices.Contains(spec.longArgs, strings.TrimPrefix(v, "--")) || len(v) == 2 && strings.IndexByte(spec.argOpts, v[1]) >= 0):
@@ -263,7 +265,7 @@ func runsOne(seg *segment) bool {
 		return false
 	}
 	spec, ok := runnerSpec(seg)
-	script := spec.script != 0 && seg.hasFlag("-"+string(spec.script)) || spec.longScript != "" && seg.hasFlag("--"+spec.longScript) || spec.joinScript
+	script := spec.script != 0 && ownFlag(seg, spec, []string{"-" + string(spec.script), "--" + spec.longScript}) || spec.joinScript
 	return ok && !script
 }
 

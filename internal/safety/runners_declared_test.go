@@ -60,7 +60,7 @@ func TestProjectCommandsThatRunAnything(t *testing.T) {
 			t.Errorf("%q: Compile err = %v, want one naming commands[0].command and %q", cmd, err, problem)
 		}
 	}
-	for _, cmd := range []string{"uv run pytest", "python3 -m pytest", "make test", "npx eslint ...", "uv run --python 3.12 pytest", "go test ./...", "pnpm exec vitest -c vitest.config.ts"} {
+	for _, cmd := range []string{"uv run pytest", "python3 -m pytest", "make test", "npx eslint ...", "uv run --python 3.12 pytest", "go test ./...", "pnpm exec vitest -c vitest.config.ts", "npx eslint -c .eslintrc.json ."} {
 		r := classRules
 		r.Commands = []ProjectCommand{{ID: "t", Command: cmd}}
 		if _, err := Compile(&Profile{}, r); err != nil {
