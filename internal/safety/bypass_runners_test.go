@@ -64,6 +64,13 @@ func runnersCatalogue() []classCase {
 		{table, "strace --output over a start-up file", sh(`strace --output ~/.bashrc ls`), denied(RulePrefixPathPolicy + "noWrite"), sh(`strace --output=/tmp/trace ls`), false},
 		{table, "hatch run's environment before a colon", sh(`hatch run x:rm -rf /`), rmRoot, sh(`hatch run test:pytest -q`), false},
 		{table, "hatch run's matrix filters before the command", sh(`hatch run +py=3.12 x:rm -rf /`), rmRoot, sh(`hatch run +py=3.12 pytest`), false},
+		// More runners that run the command their arguments give.
+		{table, "tox exec runs its command after --", sh(`tox exec -e py312 -- rm -rf /`), rmRoot, sh(`tox exec -e py312 -- pytest`), false},
+		{table, "lerna exec runs its command in each package", sh(`lerna exec --scope web -- rm -rf /`), rmRoot, sh(`lerna exec --scope web -- npm test`), false},
+		{table, "nx exec runs its command after --", sh(`nx exec --projects web -- rm -rf /`), rmRoot, sh(`nx exec --projects web -- npm test`), false},
+		{table, "pixi run runs a task or a command", sh(`pixi run -e dev rm -rf /`), rmRoot, sh(`pixi run -e dev pytest`), false},
+		{table, "devbox run runs a script or a command", sh(`devbox run -c . rm -rf /`), rmRoot, sh(`devbox run pytest`), false},
+		{table, "corepack runs the package manager it names", sh(`corepack pnpm exec rm -rf /`), rmRoot, sh(`corepack pnpm exec make test`), false},
 		// uv run runs a Python file, a URL's script or standard input under python, as uv run python
 		// would: a script the engine cannot see.
 		{table, "uv run of a .py file", sh(`uv run x.py`), opaque, sh(`uv run python -m pytest`), false},

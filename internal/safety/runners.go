@@ -16,6 +16,12 @@ import (
 // optPython is the long option (without "--") that chooses the Python of uv run and pipenv.
 const optPython = "python"
 
+// cmdNpx and cmdPnpx are npm's and pnpm's runners of a package's bin.
+const (
+	cmdNpx  = "npx"
+	cmdPnpx = "pnpx"
+)
+
 // cmdAfterDashes marks a runner whose command follows "--" (mise exec TOOL@VERSION -- CMD).
 const cmdAfterDashes = "--"
 
@@ -24,9 +30,9 @@ const cmdAfterDashes = "--"
 //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 var runnerWrappers = map[string]wrapSpec{
 	// npx PKG ARGS runs PKG's bin; -c runs a shell command; -p names the package.
-	"npx":  npxSpec,
-	"pnpx": npxSpec,
-	"bunx": {argOpts: "p", longArgs: []string{"package"}},
+	cmdNpx:  npxSpec,
+	cmdPnpx: npxSpec,
+	"bunx":  {argOpts: "p", longArgs: []string{"package"}},
 	"systemd-run": {argOpts: "upEHMC", longArgs: []string{"unit", "property", "description", "slice", "setenv", "host",
 		"machine", "uid", "gid", "nice", "working-directory", "service-type", "on-active", "on-boot", "on-startup",
 		"on-unit-active", "on-unit-inactive", "on-calendar", "on-timezone-change", "on-clock-change", "timer-property",
@@ -79,7 +85,19 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"asdf":       {"exec": {}},
 	"nix":        {"shell": nixCommand, "develop": nixCommand},
 	"perf":       {"record": perfRecord, "stat": perfSpec, "trace": perfSpec},
+	"tox": {"exec": {argOpts: "ecx", longArgs: []string{"conf", "root", "workdir", "override", "colored", "installpkg", "hashseed",
+		"discover", "result-json", "runner", "skip-env", "exit-and-dump-after"}, cmdAfter: []string{cmdAfterDashes}}},
+	"lerna":    {"exec": {longArgs: []string{"scope", "ignore", "concurrency", "since", "loglevel", "profile-location"}}},
+	"nx":       {"exec": {longArgs: []string{"projects", "exclude", "nx-bail"}, cmdAfter: []string{cmdAfterDashes}}},
+	"pixi":     {subRun: {argOpts: "e", longArgs: []string{"environment", "manifest-path", "color", "concurrent-downloads", "concurrent-solves", "auth-file", "pypi-keyring-provider"}}},
+	"devbox":   {subRun: {argOpts: "ce", longArgs: []string{"config", "env", "env-file", "environment"}, longRead: "env-file"}},
+	"corepack": corepackRuns,
 }
+
+// corepackRuns are the package managers corepack runs, named as its first operand ("corepack
+// pnpm exec CMD" is pnpm exec CMD): the operand is the command, not a subcommand before it.
+var corepackRuns = map[string]wrapSpec{"npm": {skip: -1}, cmdNpx: {skip: -1}, "pnpm": {skip: -1}, cmdPnpx: {skip: -1},
+	"yarn": {skip: -1}, "yarnpkg": {skip: -1}}
 
 //nolint:goconst // option spellings in these specs read best literally, next to their neighbours
 var (
