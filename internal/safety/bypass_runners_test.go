@@ -71,6 +71,8 @@ func runnersCatalogue() []classCase {
 		{table, "pixi run runs a task or a command", sh(`pixi run -e dev rm -rf /`), rmRoot, sh(`pixi run -e dev pytest`), false},
 		{table, "devbox run runs a script or a command", sh(`devbox run -c . rm -rf /`), rmRoot, sh(`devbox run pytest`), false},
 		{table, "corepack runs the package manager it names", sh(`corepack pnpm exec rm -rf /`), rmRoot, sh(`corepack pnpm exec make test`), false},
+		{table, "yarn workspace runs a yarn command in a workspace", sh(`yarn workspace web exec rm -rf /`), rmRoot, sh(`yarn workspace web exec make test`), false},
+		{table, "yarn workspaces foreach runs a yarn command in each", sh(`yarn workspaces foreach -A --exclude root exec rm -rf /`), rmRoot, sh(`yarn workspaces foreach -A exec make test`), false},
 		// uv run runs a Python file, a URL's script or standard input under python, as uv run python
 		// would: a script the engine cannot see.
 		{table, "uv run of a .py file", sh(`uv run x.py`), opaque, sh(`uv run python -m pytest`), false},

@@ -16,6 +16,10 @@ import (
 // optPython is the long option (without "--") that chooses the Python of uv run and pipenv.
 const optPython = "python"
 
+// optExclude is the long option (without "--") by which nx exec and yarn workspaces foreach leave
+// projects out.
+const optExclude = "exclude"
+
 // cmdNpx and cmdPnpx are npm's and pnpm's runners of a package's bin.
 const (
 	cmdNpx  = "npx"
@@ -67,14 +71,17 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 		longChdir: "directory", longRead: "env-file", fetch: &fetchSpec{"package-fetch-run-uv", "fi",
 			[]string{"with", "with-requirements", "with-editable", "index", "default-index", "index-url", "extra-index-url", "find-links",
 				"config-file"}}}},
-	"poetry":     {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}, chdir: 'C', longChdir: "directory"}},
-	"pipenv":     {subRun: {}},
-	"pdm":        {subRun: {argOpts: "pL", longArgs: []string{"project", "venv", "lockfile"}}},
-	"hatch":      {subRun: {envPrefix: true}},
-	"rye":        {subRun: {longArgs: []string{"pyproject"}}},
-	"npm":        {"exec": npmExec, "x": npmExec},
-	"pnpm":       {"exec": {shellFlags: []string{"-c", "--shell-mode"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
-	"yarn":       {"exec": {}, "dlx": {argOpts: "p", longArgs: []string{"package"}}},
+	"poetry": {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}, chdir: 'C', longChdir: "directory"}},
+	"pipenv": {subRun: {}},
+	"pdm":    {subRun: {argOpts: "pL", longArgs: []string{"project", "venv", "lockfile"}}},
+	"hatch":  {subRun: {envPrefix: true}},
+	"rye":    {subRun: {longArgs: []string{"pyproject"}}},
+	"npm":    {"exec": npmExec, "x": npmExec},
+	"pnpm":   {"exec": {shellFlags: []string{"-c", "--shell-mode"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
+	"yarn": {"exec": {}, "dlx": {argOpts: "p", longArgs: []string{"package"}},
+		// yarn workspace NAME CMD and yarn workspaces foreach CMD run the yarn command CMD.
+		"workspace":  {skip: 1, again: true},
+		"workspaces": {skip: 1, again: true, argOpts: "j", longArgs: []string{"from", "include", optExclude, "jobs"}}},
 	"bundle":     {"exec": {longArgs: []string{"gemfile"}}},
 	"conda":      {subRun: condaRun},
 	"mamba":      {subRun: condaRun},
@@ -88,7 +95,7 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"tox": {"exec": {argOpts: "ecx", longArgs: []string{"conf", "root", "workdir", "override", "colored", "installpkg", "hashseed",
 		"discover", "result-json", "runner", "skip-env", "exit-and-dump-after"}, cmdAfter: []string{cmdAfterDashes}}},
 	"lerna":    {"exec": {longArgs: []string{"scope", "ignore", "concurrency", "since", "loglevel", "profile-location"}}},
-	"nx":       {"exec": {longArgs: []string{"projects", "exclude", "nx-bail"}, cmdAfter: []string{cmdAfterDashes}}},
+	"nx":       {"exec": {longArgs: []string{"projects", optExclude, "nx-bail"}, cmdAfter: []string{cmdAfterDashes}}},
 	"pixi":     {subRun: {argOpts: "e", longArgs: []string{"environment", "manifest-path", "color", "concurrent-downloads", "concurrent-solves", "auth-file", "pypi-keyring-provider"}}},
 	"devbox":   {subRun: {argOpts: "ce", longArgs: []string{"config", "env", "env-file", "environment"}, longRead: "env-file"}},
 	"corepack": corepackRuns,

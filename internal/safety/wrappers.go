@@ -33,6 +33,7 @@ type wrapSpec struct {
 	fetch      *fetchSpec // options by which a runner fetches what it runs from where the caller chooses (uv run --index)
 	envPrefix  bool       // the command may follow matrix filters and name an environment first (hatch run +py=3.12 test:pytest)
 	pyScript   bool       // a module, a Python file, a URL or "-" runs under python (uv run -m pytest, uv run x.py)
+	again      bool       // the command is the program's own (yarn workspace NAME exec CMD is yarn exec CMD)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -244,7 +245,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		}
 		return
 	}
-	rest := spec.command(own, words[i:])
+	rest := spec.command(words[0], own, words[i:])
 	if len(rest) == 0 {
 		a.out.segments[idx].wrapper = false
 		return
@@ -283,9 +284,11 @@ func (a *analyzer) runIn(name string, chdir *word, own []word) (string, bool) {
 	return saved, true
 }
 
-// command returns the command a runner runs, from the words after its options (rest).
-func (spec wrapSpec) command(own, rest []word) []word {
+// command returns the command a runner (prog) runs, from the words after its options (rest).
+func (spec wrapSpec) command(prog word, own, rest []word) []word {
 	switch {
+	case spec.again:
+		return append([]word{prog}, rest...)
 	case spec.envPrefix:
 		return envCommand(rest)
 	case spec.pyScript:
