@@ -45,7 +45,23 @@ func (a *analyzer) aliases(idx int, depth int) {
 	}
 	var b strings.Builder
 	b.WriteString(val.s)
-	for _, w := range seg.words[1:] {
+	rest := seg.words[1:]
+	// An alias whose text ends in a blank has the next word alias-expanded too, in any position,
+	// and so on while each text ends in one (alias g='git ' p='push -f': "g p" runs git push -f).
+	// Each step takes a word of the use, so the chain ends.
+	for text := val.s; len(rest) > 0 && !rest[0].dynamic && strings.TrimRight(text, " \t") != text; rest = rest[1:] {
+		next, ok := ls.aliasText[rest[0].s]
+		if !ok {
+			break
+		}
+		if next.dynamic {
+			a.opaque(idx, "the alias "+rest[0].s+", whose text is computed at run time")
+			return
+		}
+		b.WriteString(next.s)
+		text = next.s
+	}
+	for _, w := range rest {
 		b.WriteString(" '")
 		b.WriteString(strings.ReplaceAll(w.s, "'", `'\''`))
 		b.WriteByte('\'')

@@ -283,6 +283,11 @@ func commandWords(cmd string) ([]string, []string, string) {
 	if aerr != nil {
 		return nil, nil, aerr.msg
 	}
+	if fetches(an) {
+		// "uv run --with evil pytest" would declare pytest, and "npx -y eslint" eslint, while the
+		// call runs what was fetched: the fetch is not the project's command.
+		return nil, nil, "must not fetch the packages it runs (" + fetchRule + "): what runs is what was fetched, not a command of the project"
+	}
 	segs := an.segments
 	if len(segs) == 2 && runsOne(&segs[0]) {
 		// A runner is read through as a wrapper is (runners.go): the call "uv run pytest" is judged
@@ -294,6 +299,10 @@ func commandWords(cmd string) ([]string, []string, string) {
 		return nil, nil, "must be one simple command without substitutions, environment assignments or options that run other code"
 	}
 	s := segs[0]
+	if _, interp := interpreters[s.name]; (shells[s.name] || interp) && len(s.operands) == 0 && !s.hasFlag("-m") {
+		// "bash" or "uv run python3" runs whatever its standard input or a call's further words give.
+		return nil, nil, "must not be a shell or interpreter without a script or module: it runs whatever its standard input or further arguments give"
+	}
 	words := []string{s.name}
 	for _, w := range s.words[1:] {
 		if w.dynamic {
@@ -309,6 +318,29 @@ func commandWords(cmd string) ([]string, []string, string) {
 		operands = append(operands, o.s)
 	}
 	return words, operands, ""
+}
+
+// fetchRule begins the ids of the rules that ask for packages fetched and run (package-fetch-run,
+// -exec, -uv, -go), whether the pack's patterns or a runner's options (runnerFetch) find them.
+const fetchRule = "package-fetch-run"
+
+// fetches says whether an analysed declaration fetches the packages it runs.
+func fetches(an *analysis) bool {
+	if slices.ContainsFunc(an.findings, func(f finding) bool { return strings.HasPrefix(f.rule, RulePrefixDamageControl+fetchRule) }) {
+		return true
+	}
+	d, err := compiledDefaults()
+	if err != nil {
+		return false
+	}
+	for _, r := range d.rules {
+		for i := range an.segments {
+			if strings.HasPrefix(r.ID, fetchRule) && r.matches(an, &an.segments[i]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // globMatch matches a validated doublestar pattern: "*" stays within one "/"-separated part of a

@@ -145,7 +145,7 @@ var rawVerbs = map[string]bool{"get": true, subCreate: true, "delete": true, "re
 //
 //nolint:goconst // verbs in this table read best literally, next to their neighbours
 var kubectlPrinters = map[string]bool{"get": true, "apply": true, "replace": true, "patch": true, "label": true,
-	"annotate": true, "wait": true, "edit": true, "scale": true, subSet: true, "rollout": true, "debug": true,
+	"annotate": true, "wait": true, "edit": true, "scale": true, subSet: true, "rollout": true, subDebug: true,
 	"expose": true, "autoscale": true, "taint": true, "run": true}
 
 // kubectlPrintsCredential reports whether a kubectl (or oc) command prints a credential: a

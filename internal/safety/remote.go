@@ -145,8 +145,11 @@ func (a *analyzer) podCommand(seg *segment, depth int) {
 	}
 }
 
+// subDebug is kubectl debug, and ltrace's --debug.
+const subDebug = "debug"
+
 // podCommandVerbs are kubectl's verbs that run the command after "--" in a pod.
-var podCommandVerbs = map[string]bool{subExec: true, subRun: true, "debug": true}
+var podCommandVerbs = map[string]bool{subExec: true, subRun: true, subDebug: true}
 
 // sshParse returns the words of ssh's remote command, after the options (getopt bundles, a value
 // letter taking the rest of the word or the next one) and the host, and the option letters given

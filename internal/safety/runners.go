@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -12,6 +13,19 @@ import (
 // policy see it; a runner's own value-taking options are listed so their values are not taken
 // for the command.
 
+// optPython is the long option (without "--") that chooses the Python of uv run and pipenv.
+const optPython = "python"
+
+// optExclude is the long option (without "--") by which nx exec and yarn workspaces foreach leave
+// projects out.
+const optExclude = "exclude"
+
+// cmdNpx and cmdPnpx are npm's and pnpm's runners of a package's bin.
+const (
+	cmdNpx  = "npx"
+	cmdPnpx = "pnpx"
+)
+
 // cmdAfterDashes marks a runner whose command follows "--" (mise exec TOOL@VERSION -- CMD).
 const cmdAfterDashes = "--"
 
@@ -20,26 +34,26 @@ const cmdAfterDashes = "--"
 //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 var runnerWrappers = map[string]wrapSpec{
 	// npx PKG ARGS runs PKG's bin; -c runs a shell command; -p names the package.
-	"npx":  {argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call"},
-	"pnpx": {argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call"},
-	"bunx": {argOpts: "p", longArgs: []string{"package"}},
-	"systemd-run": {argOpts: "upEHMG", longArgs: []string{"unit", "property", "description", "slice", "setenv", "host",
+	cmdNpx:  npxSpec,
+	cmdPnpx: npxSpec,
+	"bunx":  {argOpts: "p", longArgs: []string{"package"}},
+	"systemd-run": {argOpts: "upEHMC", longArgs: []string{"unit", "property", "description", "slice", "setenv", "host",
 		"machine", "uid", "gid", "nice", "working-directory", "service-type", "on-active", "on-boot", "on-startup",
 		"on-unit-active", "on-unit-inactive", "on-calendar", "on-timezone-change", "on-clock-change", "timer-property",
-		"path-property", "socket-property", "slice-inherit", "background", "expand-environment"}, longChdir: "working-directory"},
+		"path-property", "socket-property", "background", "expand-environment", "capsule"}, longChdir: "working-directory"},
 	"run0": {argOpts: "ugD", longArgs: []string{"user", "group", "nice", "chdir", "setenv", "unit", "property", "description",
 		"slice", "background", "machine"}, chdir: 'D', longChdir: "chdir"},
-	"chpst":    {argOpts: "ugUebenlamdofcpr", readOpts: "e"},
-	"fakeroot": {argOpts: "is", longArgs: []string{"lib", "faked"}, readOpts: "i", writeOpts: "s"},
+	"chpst":    {argOpts: "ugUebenlLamdofcpr", readOpts: "e"},
+	"fakeroot": {argOpts: "isb", longArgs: []string{"lib", "faked"}, readOpts: "i", writeOpts: "s"},
 	"valgrind": {longArgs: []string{"log-file", "xml-file"}, longWrite: []string{"log-file", "xml-file"}},
-	"xvfb-run": {argOpts: "nsfpe", longArgs: []string{"server-num", "server-args", "auth-file", "xauth-protocol", "error-file"},
+	"xvfb-run": {argOpts: "nsfpew", longArgs: []string{"server-num", "server-args", "auth-file", "xauth-protocol", "error-file", "wait"},
 		writeOpts: "fe", longWrite: []string{"auth-file", "error-file"}},
 	"ssh-agent": {argOpts: "aEOPt", writeOpts: "a"},
 	"rlwrap": {argOpts: "bCDefFgHlOPqsStwz", optArgOpts: "ap", longArgs: []string{"break-chars", "command-name", "history-no-dupes",
 		"extra-char-after-completion", "file", "history-format", "forget-matching", "history-filename", "logfile",
 		"one-shot", "only-cook", "pass-sigint-as-sigterm", "set-term-name", "polling", "histsize", "substitute-prompt",
 		"wait-before-prompt", "filter", "prompt-colour", "pre-given"}, writeOpts: "lH", longWrite: []string{"logfile", "history-filename"}},
-	"dtach": {argOpts: "nNcAerz", writeOpts: "nNcA"},
+	"dtach": {argOpts: "nNcAer", writeOpts: "nNcA"},
 	"proot": {argOpts: "rbmwkq", longArgs: []string{"rootfs", "bind", "mount", "cwd", "kernel-release", "qemu", "verbose"},
 		chdir: 'w', longChdir: "cwd"},
 }
@@ -48,20 +62,26 @@ var runnerWrappers = map[string]wrapSpec{
 //
 //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 var subcommandRunners = map[string]map[string]wrapSpec{
-	"uv": {subRun: {argOpts: "pm", longArgs: []string{"python", "with", "with-requirements", "with-editable", "project",
+	"uv": {subRun: {argOpts: "pfPCi", pyScript: true, longArgs: []string{optPython, "with", "with-requirements", "with-editable", "project",
 		"directory", "env-file", "extra", "group", "only-group", "no-group", "package", "index", "default-index",
-		"index-url", "extra-index-url", "find-links", "config-file", "cache-dir", "module", "no-extra", "refresh-package",
+		"index-url", "extra-index-url", "find-links", "config-file", "cache-dir", "no-extra", "refresh-package",
 		"reinstall-package", "upgrade-package", "no-binary-package", "no-build-package", "prerelease", "resolution",
+		"config-setting", "fork-strategy", "no-build-isolation-package", "exclude-newer-package",
 		"index-strategy", "keyring-provider", "link-mode", "python-platform", "exclude-newer", "color", "allow-insecure-host"},
-		longChdir: "directory", longRead: "env-file"}},
-	"poetry":     {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}, chdir: 'C', longChdir: "directory"}},
-	"pipenv":     {subRun: {}},
-	"pdm":        {subRun: {argOpts: "pgL", longArgs: []string{"project", "venv", "lockfile"}}},
-	"hatch":      {subRun: {}},
-	"rye":        {subRun: {}},
-	"npm":        {"exec": npmExec, "x": npmExec},
-	"pnpm":       {"exec": {argOpts: "C", longArgs: []string{"dir", "filter", "workspace-concurrency"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
-	"yarn":       {"exec": {}, "dlx": {argOpts: "p", longArgs: []string{"package"}}},
+		longChdir: "directory", longRead: "env-file", fetch: &fetchSpec{"package-fetch-run-uv", "fi",
+			[]string{"with", "with-requirements", "with-editable", "index", "default-index", "index-url", "extra-index-url", "find-links",
+				"config-file"}}}},
+	"poetry": {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}, chdir: 'C', longChdir: "directory"}},
+	"pipenv": {subRun: {}},
+	"pdm":    {subRun: {argOpts: "pL", longArgs: []string{"project", "venv", "lockfile"}}},
+	"hatch":  {subRun: {envPrefix: true}},
+	"rye":    {subRun: {longArgs: []string{"pyproject"}}},
+	"npm":    {"exec": npmExec, "x": npmExec},
+	"pnpm":   {"exec": {shellFlags: []string{"-c", "--shell-mode"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
+	"yarn": {"exec": {}, "dlx": {argOpts: "p", longArgs: []string{"package"}},
+		// yarn workspace NAME CMD and yarn workspaces foreach CMD run the yarn command CMD.
+		"workspace":  {skip: 1, again: true},
+		"workspaces": {skip: 1, again: true, argOpts: "j", longArgs: []string{"from", "include", optExclude, "jobs"}}},
 	"bundle":     {"exec": {longArgs: []string{"gemfile"}}},
 	"conda":      {subRun: condaRun},
 	"mamba":      {subRun: condaRun},
@@ -71,24 +91,142 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"rtx":        {"exec": miseExec, "x": miseExec},
 	"asdf":       {"exec": {}},
 	"nix":        {"shell": nixCommand, "develop": nixCommand},
-	"perf":       {"record": perfSpec, "stat": perfSpec, "trace": perfSpec},
+	"perf":       {"record": perfRecord, "stat": perfSpec, "trace": perfSpec},
 	// microk8s and k3s run the tool their subcommand names: microk8s kubectl delete ns x is kubectl's.
 	"microk8s": {cmdKubectl: toolSub, cmdHelm: toolSub, "helm3": toolSub, "ctr": toolSub},
 	"k3s":      {cmdKubectl: toolSub, "crictl": toolSub, "ctr": toolSub},
+	"tox": {"exec": {argOpts: "ecx", longArgs: []string{"conf", "root", "workdir", "override", "colored", "installpkg", "hashseed",
+		"discover", "result-json", "runner", "skip-env", "exit-and-dump-after"}, cmdAfter: []string{cmdAfterDashes}}},
+	"lerna":    {"exec": {longArgs: []string{"scope", "ignore", "concurrency", "since", "loglevel", "profile-location"}}},
+	"nx":       {"exec": {longArgs: []string{"projects", optExclude, "nx-bail"}, cmdAfter: []string{cmdAfterDashes}}},
+	"pixi":     {subRun: {argOpts: "e", longArgs: []string{"environment", "manifest-path", "color", "concurrent-downloads", "concurrent-solves", "auth-file", "pypi-keyring-provider"}}},
+	"devbox":   {subRun: {argOpts: "ce", longArgs: []string{"config", "env", "env-file", "environment"}, longRead: "env-file"}},
+	"corepack": corepackRuns,
 }
+
+// corepackRuns are the package managers corepack runs, named as its first operand ("corepack
+// pnpm exec CMD" is pnpm exec CMD): the operand is the command, not a subcommand before it.
+var corepackRuns = map[string]wrapSpec{"npm": {skip: -1}, cmdNpx: {skip: -1}, "pnpm": {skip: -1}, cmdPnpx: {skip: -1},
+	"yarn": {skip: -1}, "yarnpkg": {skip: -1}}
 
 //nolint:goconst // option spellings in these specs read best literally, next to their neighbours
 var (
-	npmExec    = wrapSpec{argOpts: "pcw", longArgs: []string{"package", "call", "workspace", "prefix"}, script: 'c', longScript: "call"}
+	npxSpec    = wrapSpec{argOpts: "pcw", longArgs: append([]string{"package", "call"}, npmConfig...), script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run", "", npmRegistry}}
+	npmExec    = wrapSpec{argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run-exec", "", npmRegistry}}
 	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{"name", "prefix", "cwd"}, longChdir: "cwd"}
 	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{longOptCommand, "cd", "jobs"}, script: 'c', longScript: longOptCommand, cmdAfter: []string{cmdAfterDashes}, chdir: 'C', longChdir: "cd"}
 	nixCommand = wrapSpec{cmdAfter: []string{"-c", "--command"}}
 	// toolSub is a subcommand that is itself the program run: runnerSpec's skip of it is undone.
 	toolSub  = wrapSpec{skip: -1}
-	perfSpec = wrapSpec{argOpts: "eoCpctGFmcgIrxj", longArgs: []string{"event", "output", "cpu", "pid", "tid", "cgroup", "freq",
-		"mmap-pages", "call-graph", "repeat", "delay", "field-separator", "post", "pre", "intr-regs", "user-regs"},
+	perfSpec = wrapSpec{argOpts: "eoCptGFmcIrxj", longArgs: []string{"event", "output", "cpu", "pid", "tid", "cgroup", "freq",
+		"mmap-pages", "call-graph", "repeat", "delay", "field-separator", "post", "pre", "interval-print"},
+		writeOpts: "o", longWrite: []string{"output"}}
+	// perf record's -I and --intr-regs, --user-regs take their registers attached only; -g is a flag.
+	perfRecord = wrapSpec{argOpts: "eoCptGFmcrj", optArgOpts: "I", longArgs: perfSpec.longArgs, longOpt: []string{"intr-regs", "user-regs"},
 		writeOpts: "o", longWrite: []string{"output"}}
 )
+
+// runnerGlobals are the options a subcommand runner reads before its subcommand (and, for
+// most, after it) that take a value, and those that name the directory the command runs in:
+// "uv --directory / run rm -rf build" deletes /build. They are added to each of the runner's
+// subcommand specs and to valueOptions, so its subcommand is found after them and its command
+// after that. npm's --prefix names where its bins are found, not where the command runs.
+//
+//nolint:goconst // option spellings in this table read best literally, next to their neighbours
+var runnerGlobals = map[string]wrapSpec{
+	"uv": {longArgs: []string{"directory", "project", "config-file", "cache-dir", "color", "python-preference",
+		"python-fetch", "allow-insecure-host"}, longChdir: "directory"},
+	"poetry": {argOpts: "PC", longArgs: []string{"project", "directory"}, chdir: 'C', longChdir: "directory"},
+	"pdm":    {argOpts: "pc", longArgs: []string{"project", "config"}},
+	"hatch":  {argOpts: "ep", longArgs: []string{"env", "project", "color", "data-dir", "cache-dir", "config"}},
+	"pipenv": {longArgs: []string{optPython, "pypi-mirror"}},
+	"npm":    {argOpts: "w", longArgs: npmConfig},
+	"pnpm": {argOpts: "CF", longArgs: []string{"dir", "filter", "workspace-concurrency", "reporter", "loglevel"},
+		chdir: 'C', longChdir: "dir"},
+	"yarn":   {longArgs: []string{"cwd", "modules-folder", "cache-folder", "mutex", "network-timeout", "registry"}, longChdir: "cwd"},
+	"bundle": {argOpts: "r", longArgs: []string{"retry"}},
+	"mise":   miseGlobals,
+	"rtx":    miseGlobals,
+	"nix": {argOpts: "Ijf", longArgs: []string{"extra-experimental-features", "experimental-features", "option", "store",
+		"eval-store", "log-format", "max-jobs", "cores", "builders", "substituters", "extra-substituters", "trusted-public-keys", //nolint:misspell // nix's spelling
+		"extra-trusted-public-keys", "access-tokens", "include", "system", "extra-platforms", "inputs-from", "file", "expr"}},
+}
+
+// fetchSpec names a runner's options by which it fetches packages from where the caller chooses
+// (another index or registry, a directory of links, requirements besides the project's, a
+// configuration file that can name an index or registry) and runs
+// them: "uv run --index URL pytest" may run a pytest from that index. rule is the damage-control
+// rule that asks for it, at every level.
+type fetchSpec struct {
+	rule  string
+	short string
+	long  []string
+}
+
+// npmRegistry names the registry npm exec and npx fetch a missing package from, or the
+// configuration file that can.
+var npmRegistry = []string{"registry", "userconfig", "globalconfig"}
+
+// fetchEnvVars are the variables that stand for a runner's fetch options, upper case, and the rule
+// that asks for setting them: exported or set for a command, the runners that see them fetch from
+// there (uv reads UV_INDEX_URL, npm and npx npm_config_registry in any case).
+var fetchEnvVars = map[string]string{"UV_INDEX": "package-fetch-run-uv", "UV_DEFAULT_INDEX": "package-fetch-run-uv",
+	"UV_INDEX_URL": "package-fetch-run-uv", "UV_EXTRA_INDEX_URL": "package-fetch-run-uv", "UV_FIND_LINKS": "package-fetch-run-uv",
+	"UV_CONFIG_FILE": "package-fetch-run-uv", "NPM_CONFIG_REGISTRY": "package-fetch-run", "NPM_CONFIG_USERCONFIG": "package-fetch-run",
+	"NPM_CONFIG_GLOBALCONFIG": "package-fetch-run"}
+
+// runnerFetch asks for a runner given one of its fetch options.
+func (a *analyzer) runnerFetch(idx int, f *fetchSpec, given bool) {
+	if f != nil && given {
+		a.find(false, RulePrefixDamageControl+f.rule, "command %q fetches packages from where its options say and runs them: code that is not a project dependency; it needs human approval", truncate(a.out.segments[idx].text, 120))
+	}
+}
+
+// miseGlobals are mise's global options that take a value (rtx was its name).
+var miseGlobals = wrapSpec{argOpts: "CEj", longArgs: []string{"cd", "env", "jobs", "log-level"}, chdir: 'C', longChdir: "cd"}
+
+// npmConfig are npm's configuration options that take a value, read by npm and npx alike (npm's
+// parser takes an option it does not know for a flag).
+var npmConfig = []string{"prefix", "workspace", "loglevel", "registry", "userconfig", "globalconfig", "cache", "include", "omit", "tag"}
+
+func init() {
+	for prog, g := range runnerGlobals {
+		for sub, spec := range subcommandRunners[prog] {
+			spec.argOpts += g.argOpts
+			spec.longArgs = append(slices.Clip(spec.longArgs), g.longArgs...)
+			spec.chdir = cmp.Or(spec.chdir, g.chdir)
+			spec.longChdir = cmp.Or(spec.longChdir, g.longChdir)
+			subcommandRunners[prog][sub] = spec
+		}
+		for _, c := range g.argOpts {
+			valueOptions[prog] = append(valueOptions[prog], "-"+string(c))
+		}
+		for _, l := range g.longArgs {
+			valueOptions[prog] = append(valueOptions[prog], "--"+l)
+		}
+	}
+}
+
+// runnerSubcommandHidden returns why a subcommand runner's subcommand is not known, or "": an
+// option the engine does not know comes before its first operand, and a later operand is one
+// of its runner subcommands. The option may take the first operand as its value (nix --option
+// NAME VALUE, npm's configuration), so that subcommand may run a command the engine does not
+// read; it is not merely unrecognised.
+func runnerSubcommandHidden(s *segment) string {
+	subs, ok := subcommandRunners[s.name]
+	if !ok || len(s.operands) < 2 || !strings.HasPrefix(s.words[1].s, "-") {
+		return ""
+	}
+	if _, ok := subs[s.operands[0].s]; ok {
+		return ""
+	}
+	for _, o := range s.operands[1:min(3, len(s.operands))] {
+		if _, ok := subs[o.s]; ok {
+			return s.name + "'s options before " + o.s + " are not all known: one may take a value, so " + o.s + " may run a command the engine does not read"
+		}
+	}
+	return ""
+}
 
 // runnerSpec returns the wrapper spec of a runner segment and the number of words before the
 // runner's own options (1 for a runner known by name; a subcommand runner's options start after
@@ -106,7 +244,35 @@ func runnerSpec(seg *segment) (wrapSpec, bool) {
 		return wrapSpec{}, false
 	}
 	spec.skip++ // the subcommand itself
+	if len(spec.shellFlags) > 0 && ownFlag(seg, spec, spec.shellFlags) {
+		spec.joinScript = true // pnpm exec -c: its words, joined, are a shell script
+	}
 	return spec, true
+}
+
+// ownFlag says whether one of flags ("--name=value" too) is among a runner's own options: those
+// before its command, among its subcommand and leading operands (spec.skip; any up to the marker
+// of a runner whose command follows one), values skipped: pnpm exec -c CMD and npx -c CMD, not
+// pnpm exec vitest -c FILE nor npx eslint -c FILE.
+func ownFlag(seg *segment, spec wrapSpec, flags []string) bool {
+	operands := 0
+	for k := 1; k < len(seg.words); k++ {
+		v := seg.words[k].s
+		name, _, _ := strings.Cut(v, "=")
+		switch {
+		case seg.words[k].dynamic || v == "--":
+			return false
+		case slices.Contains(flags, name):
+			return true
+		case !strings.HasPrefix(v, "-"):
+			if operands++; operands > spec.skip && len(spec.cmdAfter) == 0 {
+				return false
+			}
+		case !strings.Contains(v, "=") && (slices.Contains(spec.longArgs, strings.TrimPrefix(v, "--")) || len(v) == 2 && strings.IndexByte(spec.argOpts, v[1]) >= 0):
+			k++ // the option's value
+		}
+	}
+	return false
 }
 
 // commandAfter returns the index of the word after the first of spec's cmdAfter markers (nix
@@ -129,7 +295,7 @@ func runsOne(seg *segment) bool {
 		return false
 	}
 	spec, ok := runnerSpec(seg)
-	script := spec.script != 0 && seg.hasFlag("-"+string(spec.script)) || spec.longScript != "" && seg.hasFlag("--"+spec.longScript)
+	script := spec.script != 0 && ownFlag(seg, spec, []string{"-" + string(spec.script), "--" + spec.longScript}) || spec.joinScript
 	return ok && !script
 }
 
@@ -166,6 +332,9 @@ func runnerCode(s *segment) string {
 		if sub == "shell" {
 			return "machinectl shell runs a command in a machine, as the user it names"
 		}
+	}
+	if why := runnerSubcommandHidden(s); why != "" {
+		return why
 	}
 	return runnerStarts(s)
 }

@@ -848,6 +848,9 @@ func (a *analyzer) envVar(name, val string, depth int) {
 		a.gitTracesEnvironment(val)
 	}
 	name = strings.ToUpper(name)
+	if rule, ok := fetchEnvVars[name]; ok && val != "" {
+		a.find(false, RulePrefixDamageControl+rule, "setting %s makes a runner fetch the packages it runs from where the caller chooses: code that is not a project dependency; it needs human approval", name)
+	}
 	switch {
 	case injectionEnvVars[name]:
 		a.find(true, RuleLibraryInjection, "setting %s makes programs load code chosen by the caller", name)

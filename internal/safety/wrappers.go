@@ -13,23 +13,28 @@ import (
 // command is analysed as a segment of its own, so "timeout 5 sudo rm -rf /" is seen as timeout,
 // sudo and rm.
 type wrapSpec struct {
-	argOpts    string   // short options that take a value
-	longArgs   []string // long options (without "--") that take a value
-	skip       int      // operands before the wrapped command, e.g. timeout's DURATION
-	assigns    bool     // NAME=VALUE words set the wrapped command's environment
-	script     byte     // short option whose value is a shell script (su -c)
-	longScript string   // long option whose value is a shell script (su --command)
-	writeOpts  string   // short options whose value is a file written (time -o)
-	joinScript bool     // the remaining words form one shell script (eval, watch)
-	xargs      bool     // stdin lines become extra arguments of the wrapped command
-	readOpts   string   // short options whose value is a file read (xargs -a)
-	longRead   string   // long option for the same (xargs --arg-file)
-	chdir      byte     // short option whose value is the wrapped command's working directory (env -C)
-	longChdir  string   // long option for the same (env --chdir)
-	optArgOpts string   // short options whose value is optional: attached only (nsenter -w/etc)
-	longOpt    []string // long options whose value is optional: after "=" only (nsenter --wd=/etc)
-	cmdAfter   []string // the command is what follows the first of these words (nix shell -c, mise exec --)
-	longWrite  []string // long options whose value is a file written (perf record --output, rlwrap --logfile)
+	argOpts    string     // short options that take a value
+	longArgs   []string   // long options (without "--") that take a value
+	skip       int        // operands before the wrapped command, e.g. timeout's DURATION
+	assigns    bool       // NAME=VALUE words set the wrapped command's environment
+	script     byte       // short option whose value is a shell script (su -c)
+	longScript string     // long option whose value is a shell script (su --command)
+	writeOpts  string     // short options whose value is a file written (time -o)
+	joinScript bool       // the remaining words form one shell script (eval, watch)
+	xargs      bool       // stdin lines become extra arguments of the wrapped command
+	readOpts   string     // short options whose value is a file read (xargs -a)
+	longRead   string     // long option for the same (xargs --arg-file)
+	chdir      byte       // short option whose value is the wrapped command's working directory (env -C)
+	longChdir  string     // long option for the same (env --chdir)
+	optArgOpts string     // short options whose value is optional: attached only (nsenter -w/etc)
+	longOpt    []string   // long options whose value is optional: after "=" only (nsenter --wd=/etc)
+	cmdAfter   []string   // the command is what follows the first of these words (nix shell -c, mise exec --)
+	longWrite  []string   // long options whose value is a file written (perf record --output, rlwrap --logfile)
+	shellFlags []string   // flags that make the words after the options one shell script (pnpm exec -c)
+	fetch      *fetchSpec // options by which a runner fetches what it runs from where the caller chooses (uv run --index)
+	envPrefix  bool       // the command may follow matrix filters and name an environment first (hatch run +py=3.12 test:pytest)
+	pyScript   bool       // a module, a Python file, a URL or "-" runs under python (uv run -m pytest, uv run x.py)
+	again      bool       // the command is the program's own (yarn workspace NAME exec CMD is yarn exec CMD)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -53,7 +58,7 @@ var wrappers = map[string]wrapSpec{
 	"proxychains4":     {argOpts: "f"},
 	"exec":             {argOpts: "a"},
 	"nice":             {argOpts: "n", longArgs: []string{"adjustment"}},
-	"ionice":           {argOpts: "cnp"},
+	"ionice":           {argOpts: "cnpPu", longArgs: []string{"class", "classdata", "pid", "pgid", "uid"}},
 	"stdbuf":           {argOpts: "ioe", longArgs: []string{"input", "output", "error"}},
 	"time":             {argOpts: "fo", longArgs: []string{"format", "output"}, writeOpts: "o"},
 	"timeout":          {argOpts: "sk", longArgs: []string{"signal", "kill-after"}, skip: 1},
@@ -61,25 +66,27 @@ var wrappers = map[string]wrapSpec{
 	"taskset":          {skip: 1},
 	"chrt":             {skip: 1},
 	"faketime":         {skip: 1},
-	"flock":            {argOpts: "wEn", skip: 1, script: 'c', longScript: longOptCommand},
+	"flock":            {argOpts: "wE", skip: 1, script: 'c', longScript: longOptCommand},
 	"unshare": {argOpts: "wRSG", longArgs: []string{"wd", "root", "propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups", "setuid", "setgid", "monotonic", "boottime"},
 		optArgOpts: "muinpUCT", longOpt: []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "kill-child", "mount-proc"}, chdir: 'w', longChdir: "wd"},
 	"nsenter": {argOpts: "tSGW", longArgs: []string{"target", "setuid", "setgid", "wdns"},
 		optArgOpts: "muinpCUTrw", longOpt: []string{"mount", "uts", "ipc", "net", "pid", "cgroup", "user", "time", "root", "wd"}, chdir: 'w', longChdir: "wd"},
 	"firejail": {},
-	"strace":   {argOpts: "eoOpPsSuIXabE", writeOpts: "o"},
-	"ltrace":   {argOpts: "eopsuanADFlL", writeOpts: "o"},
-	"env":      {argOpts: "uCa", longArgs: []string{"unset", "chdir", "argv0"}, assigns: true, script: 'S', longScript: "split-string", chdir: 'C', longChdir: "chdir"},
-	"sudo":     {argOpts: "ugpChrtTUDR", longArgs: []string{"user", "group", "prompt", "close-from", "host", "role", "type", "other-user", "chdir", "chroot"}, assigns: true, chdir: 'D', longChdir: "chdir"}, //nolint:goconst // option spellings in this table read best literally, next to their neighbours
-	"doas":     {argOpts: "uC"},
-	"pkexec":   {longArgs: []string{"user"}},
-	"runuser":  {argOpts: "ugGw", longArgs: []string{"user", "group", "supp-group", "whitelist-environment"}, script: 'c', longScript: longOptCommand},
-	"su":       {argOpts: "gGsw", longArgs: []string{"group", "supp-group", "shell", "whitelist-environment"}, script: 'c', longScript: longOptCommand},
-	"sg":       {skip: 1, joinScript: true},
-	"script":   {argOpts: "EIOTBm", script: 'c', longScript: longOptCommand},
-	"watch":    {argOpts: "nd", longArgs: []string{"interval"}, joinScript: true},
-	"eval":     {joinScript: true},
-	"xargs":    {argOpts: "EeIiLlnPsdaR", longArgs: []string{"eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"}, xargs: true, readOpts: "a", longRead: "arg-file"},
+	"strace": {argOpts: "eoOpPsSuIXabEU", longArgs: []string{"trace", "trace-path", "output", "signal", "status", "attach", "user", "env",
+		"string-limit", "columns", "summary-columns", "summary-sort-by", "argv0", "inject", "fault"}, writeOpts: "o", longWrite: []string{"output"}},
+	"ltrace": {argOpts: "eopsuanADFlxw", longArgs: []string{"align", subDebug, "config", "library", "indent", "output", "where"},
+		writeOpts: "o", longWrite: []string{"output"}},
+	"env":     {argOpts: "uCa", longArgs: []string{"unset", "chdir", "argv0"}, assigns: true, script: 'S', longScript: "split-string", chdir: 'C', longChdir: "chdir"},
+	"sudo":    {argOpts: "ugpChrtTUDR", longArgs: []string{"user", "group", "prompt", "close-from", "host", "role", "type", "other-user", "chdir", "chroot"}, assigns: true, chdir: 'D', longChdir: "chdir"}, //nolint:goconst // option spellings in this table read best literally, next to their neighbours
+	"doas":    {argOpts: "uC"},
+	"pkexec":  {longArgs: []string{"user"}},
+	"runuser": {argOpts: "ugGw", longArgs: []string{"user", "group", "supp-group", "whitelist-environment"}, script: 'c', longScript: longOptCommand},
+	"su":      {argOpts: "gGsw", longArgs: []string{"group", "supp-group", "shell", "whitelist-environment"}, script: 'c', longScript: longOptCommand},
+	"sg":      {skip: 1, joinScript: true},
+	"script":  {argOpts: "EIOTBm", script: 'c', longScript: longOptCommand},
+	"watch":   {argOpts: "nd", longArgs: []string{"interval"}, joinScript: true},
+	"eval":    {joinScript: true},
+	"xargs":   {argOpts: "EeIiLlnPsdaR", longArgs: []string{"eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"}, xargs: true, readOpts: "a", longRead: "arg-file"},
 }
 
 // shells run a script given with -c, a script file, or stdin.
@@ -212,6 +219,7 @@ func findAlternatives(words []word) bool {
 func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, depth int) {
 	words := a.out.segments[idx].words
 	opts := a.wrapperOptions(words, spec, depth)
+	a.runnerFetch(idx, spec.fetch, opts.fetch)
 	i := opts.next
 	if len(spec.cmdAfter) > 0 && !opts.hasScript {
 		i = commandAfter(words, spec)
@@ -240,20 +248,13 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		}
 		return
 	}
-	rest := words[i:]
-	if a.out.segments[idx].name == "nsenter" && slices.ContainsFunc(own, nsenterTargetDir) {
-		opts.chdir = &word{s: placeholderCmdSubst, dynamic: true} // the target's directory, or one in its namespace
+	rest := spec.command(words[0], own, words[i:])
+	if len(rest) == 0 {
+		a.out.segments[idx].wrapper = false
+		return
 	}
-	if opts.chdir != nil || a.out.segments[idx].name == "chroot" && !slices.ContainsFunc(own, skipsChdir) {
-		// env -C DIR runs the command in DIR: its relative paths resolve there. chroot runs it
-		// in the new root's "/", and another root than "/" is opaque (runsCode).
-		saved := a.cwd
+	if saved, moved := a.runIn(a.out.segments[idx].name, opts.chdir, own); moved {
 		defer func() { a.cwd = saved }()
-		if opts.chdir != nil {
-			a.chdir(*opts.chdir)
-		} else {
-			a.cwd = "/"
-		}
 	}
 	switch {
 	case spec.joinScript:
@@ -266,6 +267,76 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	}
 }
 
+// runIn moves to the directory a wrapper runs its command in, and returns the directory before
+// and whether it moved: env -C DIR runs the command in DIR, so its relative paths resolve there;
+// chroot runs it in the new root's "/" (another root than "/" is opaque, runsCode); nsenter -w
+// or -W in a directory the engine does not know.
+func (a *analyzer) runIn(name string, chdir *word, own []word) (string, bool) {
+	if name == "nsenter" && slices.ContainsFunc(own, nsenterTargetDir) {
+		chdir = &word{s: placeholderCmdSubst, dynamic: true} // the target's directory, or one in its namespace
+	}
+	saved := a.cwd
+	switch {
+	case chdir != nil:
+		a.chdir(*chdir)
+	case name == "chroot" && !slices.ContainsFunc(own, skipsChdir):
+		a.cwd = "/"
+	default:
+		return saved, false
+	}
+	return saved, true
+}
+
+// command returns the command a runner (prog) runs, from the words after its options (rest).
+func (spec wrapSpec) command(prog word, own, rest []word) []word {
+	switch {
+	case spec.again:
+		return append([]word{prog}, rest...)
+	case spec.envPrefix:
+		return envCommand(rest)
+	case spec.pyScript:
+		return pythonCommand(own, rest)
+	}
+	return rest
+}
+
+// pythonCommand returns the command uv run runs under python: a module (-m, --module), a Python
+// file, a URL's script (downloaded first), standard input ("-"), or any file with --script or
+// --gui-script, as uv run python would ("uv run x.py" is "uv run python x.py"); otherwise rest.
+func pythonCommand(own, rest []word) []word {
+	py := word{s: "python"}
+	for _, w := range own {
+		switch w.s {
+		case "-m", "--module":
+			return append([]word{py, {s: "-m"}}, rest...)
+		case "-s", "--script", "--gui-script":
+			return append([]word{py}, rest...)
+		}
+	}
+	if f := rest[0].s; !rest[0].dynamic && (f == "-" || strings.HasSuffix(f, ".py") || strings.HasSuffix(f, ".pyw") || strings.Contains(f, "://")) {
+		return append([]word{py}, rest...)
+	}
+	return rest
+}
+
+// envCommand returns the command hatch run runs: after its matrix filters (+py=3.12), the first
+// word without the environment named before a colon (test:pytest runs pytest in test).
+func envCommand(rest []word) []word {
+	for len(rest) > 0 && !rest[0].dynamic && strings.HasPrefix(rest[0].s, "+") {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 || rest[0].dynamic {
+		return rest
+	}
+	if _, cmd, ok := strings.Cut(rest[0].s, ":"); ok {
+		if cmd == "" {
+			return rest[1:]
+		}
+		return append([]word{rest[0].with(cmd)}, rest[1:]...)
+	}
+	return rest
+}
+
 // wrapperOpts is what a wrapper's own options say: where the wrapped command starts, and the shell
 // script an option gave, if any.
 type wrapperOpts struct {
@@ -276,6 +347,7 @@ type wrapperOpts struct {
 	reads     []word   // files option values name, read
 	writes    []word   // files long option values name, written
 	chdir     *word    // the wrapped command's working directory, when an option sets it
+	fetch     bool     // an option of spec.fetch was given
 }
 
 // wrapperOptions walks a wrapper's options, environment assignments and leading operands (recording
@@ -355,6 +427,7 @@ func (o *wrapperOpts) longOption(words []word, spec wrapSpec, opt string) {
 	if slices.Contains(spec.longWrite, name) {
 		o.writes = append(o.writes, valWord)
 	}
+	o.fetch = o.fetch || spec.fetch != nil && slices.Contains(spec.fetch.long, name)
 	o.next++
 }
 
@@ -364,6 +437,7 @@ func (a *analyzer) shortOptions(o *wrapperOpts, words []word, spec wrapSpec, v s
 	o.next++
 	for j := 1; j < len(v); j++ {
 		c := v[j]
+		o.fetch = o.fetch || spec.fetch != nil && strings.IndexByte(spec.fetch.short, c) >= 0
 		isScript := spec.script != 0 && c == spec.script
 		optional := strings.IndexByte(spec.optArgOpts, c) >= 0
 		if !isScript && !optional && strings.IndexByte(spec.argOpts, c) < 0 {
