@@ -72,6 +72,12 @@ var wrappers = map[string]wrapSpec{
 	"nsenter": {argOpts: "tSGW", longArgs: []string{"target", "setuid", "setgid", "wdns"},
 		optArgOpts: "muinpCUTrw", longOpt: []string{"mount", "uts", "ipc", "net", "pid", "cgroup", "user", "time", "root", "wd"}, chdir: 'w', longChdir: "wd"},
 	"firejail": {},
+	// moreutils' chronic and ifne, and entr, which runs its command (entr -s: a shell script) as
+	// the files it is fed change; libtool --mode=execute runs its command with the libraries found.
+	"chronic": {},
+	"ifne":    {},
+	"entr":    {script: 's'},
+	"libtool": {longArgs: []string{"mode", "tag", "config"}},
 	"strace": {argOpts: "eoOpPsSuIXabEU", longArgs: []string{"trace", "trace-path", "output", "signal", "status", "attach", "user", "env",
 		"string-limit", "columns", "summary-columns", "summary-sort-by", "argv0", "inject", "fault"}, writeOpts: "o", longWrite: []string{"output"}},
 	"ltrace": {argOpts: "eopsuanADFlxw", longArgs: []string{"align", subDebug, "config", "library", "indent", "output", "where"},
