@@ -77,7 +77,7 @@ var wrappers = map[string]wrapSpec{
 	"chronic": {},
 	"ifne":    {},
 	"entr":    {script: 's'},
-	"libtool": {longArgs: []string{"mode", "tag", "config"}},
+	"libtool": {longArgs: []string{"mode", "config"}},
 	"strace": {argOpts: "eoOpPsSuIXabEU", longArgs: []string{"trace", "trace-path", "output", "signal", "status", "attach", "user", "env",
 		"string-limit", "columns", "summary-columns", "summary-sort-by", "argv0", "inject", "fault"}, writeOpts: "o", longWrite: []string{"output"}},
 	"ltrace": {argOpts: "eopsuanADFlxw", longArgs: []string{"align", subDebug, "config", "library", "indent", "output", "where"},
