@@ -120,7 +120,7 @@ func init() {
 			"psql <<< 'drop database prod'", "echo 'drop table t' | sqlite3 app.db", "cockroach sql -e 'drop database x'", "echo FLUSHALL | redis-cli",
 			"bq query 'drop table d.t'", "trino --execute 'drop schema s'", "echo 'truncate t' | snowsql",
 			"etcdctl del '' --prefix", "etcdctl del --prefix /", "consul kv delete -recurse", "vault secrets disable kv/", "vault kv destroy -versions=1 secret/x"},
-		"kill-init": {"kill 0", "kill -9 0", "kill -KILL -- 0", "kill -HUP -1", "kill -1"},
+		"kill-init": {"kill 0", "kill -9 0", "kill -KILL -- 0", "kill -HUP -1", "kill -1", "kill -9 ' 0'", "kill -9 '0 '", "kill -9 ' -1'", "kill -9 -- ' -1'"},
 		"container-data-delete": {"docker compose rm -v", "docker compose rm -fsv", "docker-compose rm --volumes web", "docker rm -v db", "podman container rm -fv db",
 			"docker-compose -f dev.yml down -v", "docker container prune -f"},
 		"cloud-resource-delete": {"aws kms schedule-key-deletion --key-id k", "aws ecr batch-delete-image --repository-name r --image-ids imageTag=v1",
@@ -136,7 +136,8 @@ func init() {
 			"kubectl replace --force -f x.yaml", "oc replace -f x.yaml --force"},
 		"local-cluster-delete": {"kind delete cluster", "kind delete clusters --all", "k3d cluster delete dev", "k3d cluster rm dev",
 			"minikube delete", "minikube -p dev delete --all --purge", "microk8s reset"},
-		"kill-all-matching": {"pkill -u root", "pkill -U 0", "killall -u dev", "fuser -km /", "fuser -k /", "fuser --kill --mount /home", "loginctl terminate-user dev", "loginctl kill-session 3"},
+		"kill-all-matching": {"pkill -u root", "pkill -U 0", "killall -u dev", "fuser -km /", "fuser -k /", "fuser --kill --mount /home", "loginctl terminate-user dev", "loginctl kill-session 3",
+			"pkill -v zzzzzz", "pkill --inverse -x zzz", "pkill -f '[^x]'", "pkill '.?'", "pkill 'x*'", "pkill '|'", "pkill '()'", "pkill '[a-z]'", "pkill -P 1", "pkill -9 -P 0"},
 	}
 	misses := map[string][]string{
 		"database-destroy": {"psql -c 'delete from t where id = 1'", "echo 'select 1' | psql", "mysqladmin status",
@@ -145,7 +146,8 @@ func init() {
 		"container-data-delete": {"docker compose rm -f", "docker rm -f db", "docker compose exec db rm -rv /tmp/x", "docker run --rm alpine rm -v x", "docker container ls -a"},
 		"local-cluster-delete":  {"kind get clusters", "kind create cluster", "k3d cluster list", "minikube status", "microk8s status"},
 		"cloud-resource-delete": {"gh api repos/o/r", "gh api -X GET repos/o/r", "gh api --method POST repos/o/r/issues"},
-		"kill-all-matching":     {"pkill -u dev vite", "killall -u dev node", "fuser -k 8080/tcp", "fuser -vm /", "pkill -F app.pid", "pkill -P $$", "loginctl list-sessions"},
+		"kill-all-matching":     {"pkill -u dev vite", "killall -u dev node", "fuser -k 8080/tcp", "fuser -vm /", "pkill -F app.pid", "pkill -P $$", "loginctl list-sessions",
+			"pkill -f 'node server.js'", "pkill -x vite", "pkill -P 4321"},
 	}
 	for id, hits := range more {
 		ex := rulePackExamples[id]

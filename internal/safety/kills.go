@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // The kill rules' checks: kill's pids are read after its options as bash reads them, and pkill,
@@ -38,7 +39,8 @@ func killTargetsAll(s *segment) bool {
 			}
 		}
 		opts = false
-		if n, err := strconv.Atoi(v); err == nil && !args[i].dynamic && n >= -1 && n <= 1 {
+		// bash reads a pid as a number with blanks around it (kill -9 ' -1').
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && !args[i].dynamic && n >= -1 && n <= 1 {
 			return true
 		}
 		pid = true
@@ -82,8 +84,32 @@ func killsAllMatching(s *segment) bool {
 		return len(s.operands) > 0 && (s.hasFlag("-m") || s.hasFlag("--mount")) ||
 			slices.ContainsFunc(s.operands, func(w word) bool { return path.Clean(w.s) == "/" })
 	}
+	if s.name == "pkill" && (s.hasFlag("-v") || s.hasFlag("--inverse")) {
+		return true // every process but those the pattern matches
+	}
+	if v, ok := optionValue(s, "-P", "--parent"); ok && !v.dynamic && (strings.TrimSpace(v.s) == "1" || strings.TrimSpace(v.s) == "0") {
+		return true // the children of init (or of the kernel, init among them): every process
+	}
 	if len(s.operands) == 0 {
 		return slices.ContainsFunc(processSelectors[s.name], s.hasFlag)
 	}
-	return slices.ContainsFunc(s.operands, func(w word) bool { return !w.dynamic && everyPattern.MatchString(w.s) })
+	return slices.ContainsFunc(s.operands, func(w word) bool { return !w.dynamic && matchesEveryProcess(w.s) })
+}
+
+// processNames are names of processes every system runs, or could: a pattern that matches all of
+// them ([^x], .?, x*, a|, ()) matches every process.
+var processNames = []string{"systemd", "init", "bash", "sshd", "kthreadd", "node", "python3", "Xorg", "z"}
+
+// matchesEveryProcess reports whether a pkill or killall pattern matches every process: one of
+// the spellings of "anything" (everyPattern), or, read as a regular expression, every name of
+// processNames.
+func matchesEveryProcess(pattern string) bool {
+	if everyPattern.MatchString(pattern) {
+		return true
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return false // pkill refuses a pattern it cannot compile, and kills nothing
+	}
+	return !slices.ContainsFunc(processNames, func(n string) bool { return !re.MatchString(n) })
 }

@@ -229,7 +229,9 @@ func compileRuleRegexp(field, expr string, add addFunc) *regexp.Regexp {
 		add(field, "regex longer than 4096 characters")
 		return nil
 	}
-	re, err := regexp.Compile(expr)
+	// (?s): a word may hold a newline ('echo $'\n' "$GITHUB_TOKEN"'), and ".*" in "( .*)?" means
+	// any words, across it too.
+	re, err := regexp.Compile("(?s)" + expr)
 	if err != nil {
 		add(field, "invalid regex: %v", err)
 		return nil
