@@ -146,7 +146,7 @@ func init() {
 		"container-data-delete": {"docker compose rm -f", "docker rm -f db", "docker compose exec db rm -rv /tmp/x", "docker run --rm alpine rm -v x", "docker container ls -a"},
 		"local-cluster-delete":  {"kind get clusters", "kind create cluster", "k3d cluster list", "minikube status", "microk8s status"},
 		"cloud-resource-delete": {"gh api repos/o/r", "gh api -X GET repos/o/r", "gh api --method POST repos/o/r/issues"},
-		"kill-all-matching":     {"pkill -u dev vite", "killall -u dev node", "fuser -k 8080/tcp", "fuser -vm /", "pkill -F app.pid", "pkill -P $$", "loginctl list-sessions",
+		"kill-all-matching": {"pkill -u dev vite", "killall -u dev node", "fuser -k 8080/tcp", "fuser -vm /", "pkill -F app.pid", "pkill -P $$", "loginctl list-sessions",
 			"pkill -f 'node server.js'", "pkill -x vite", "pkill -P 4321"},
 	}
 	for id, hits := range more {
