@@ -104,7 +104,7 @@ var shells = map[string]bool{
 // interpreters run inline code (-c, -e) the engine cannot see into: such a segment is opaque.
 var interpreters = map[string]string{
 	"python": "c", "python2": "c", "python3": "c", "pypy": "c", "pypy3": "c", "perl": "eE",
-	"ruby": "e", "node": "ep", "nodejs": "ep", "deno": "", "bun": "e", "php": "r", "lua": "e",
+	"ruby": "e", cmdNode: "ep", "nodejs": "ep", "deno": "", "bun": "e", "php": "r", "lua": "e",
 	"rscript": "e", "osascript": "e", "pwsh": "c", "powershell": "c",
 	"tclsh": "", "expect": "c", "jshell": "", "irb": "", "julia": "e",
 }
