@@ -11,7 +11,10 @@ import (
 // ../../etc/shadow" cat reads /etc/shadow from the project when /tmp/a/b/c is missing. The
 // analysis keeps, beside cwd (where every cd succeeded), the other directories the shell may be
 // in, and judges each relative path from each. A cd known to have succeeded adds none: on the
-// right of "cd X &&", in the branch of "if cd X", after "cd X || exit", and after set -e.
+// right of "cd X &&", in the branch of "if cd X", and after "cd X || exit". set -e is not taken
+// for one: bash ignores it in too many places (either side of || and &&, after !, in a condition,
+// in a function called from one, in a command substitution) for a failing cd to be sure to end
+// the script.
 
 // maxCdFallbacks bounds the directories kept; past it, where the shell is is not known.
 const maxCdFallbacks = 8
@@ -22,7 +25,6 @@ type cdState struct {
 	fallbacks []string
 	succeeded []string
 	count     int
-	errexit   bool
 }
 
 // cdFallbacks returns the directories, other than cwd, the shell may be in.
@@ -59,10 +61,6 @@ func (a *analyzer) cdFrom(seg segment) {
 	st := &a.state().cd
 	st.count++
 	st.succeeded = succeeded
-	if st.errexit {
-		st.fallbacks = succeeded
-		return
-	}
 	st.fallbacks = succeeded
 	for _, d := range append(others, prev) {
 		st.fallbacks = addDir(st.fallbacks, d, main)
@@ -121,6 +119,9 @@ func (a *analyzer) succeededAfter(x *syntax.Stmt, analyse func()) []string {
 // isCd reports whether a statement is a cd or pushd, or an && list that ends with one (its
 // success is that cd's).
 func isCd(s *syntax.Stmt) bool {
+	if s.Negated || s.Background {
+		return false // ! cd X succeeds when cd fails; cd X & moves another shell
+	}
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.AndStmt {
 		return isCd(b.Y)
 	}
@@ -146,14 +147,14 @@ func (a *analyzer) andThen(c *syntax.BinaryCmd, pipeFrom []int, depth int) {
 	}
 }
 
-// orElse analyses "X || Y": when Y ends the script (exit, return, or a block that ends with one),
-// what follows the list runs only when X succeeded.
+// orElse analyses "X || Y": when Y ends the script (exit, or a block that ends with it), what
+// follows the list runs only when X succeeded.
 func (a *analyzer) orElse(c *syntax.BinaryCmd, pipeFrom []int, depth int) {
 	ok := a.succeededAfter(c.X, func() { a.stmt(c.X, pipeFrom, depth) })
 	a.cond++
 	a.stmt(c.Y, pipeFrom, depth)
 	a.cond--
-	if ends(c.Y) {
+	if ends(c.Y) && !a.defined("exit") {
 		a.setCdFallbacks(slices.Clone(ok))
 	}
 }
@@ -190,32 +191,17 @@ func (a *analyzer) ifBranch(cl *syntax.IfClause, pipeFrom []int, depth int) {
 	a.stmts(cl.Then, pipeFrom, depth)
 }
 
-// ends reports whether a statement always leaves the script: exit or return, or a block whose last
-// statement does.
+// ends reports whether a statement always leaves the script: exit, or a block whose last
+// statement does (return leaves only a function, and outside one fails and goes on).
 func ends(s *syntax.Stmt) bool {
+	if s.Negated || s.Background {
+		return false
+	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		if len(c.Args) > 0 {
-			n := c.Args[0].Lit()
-			return n == "exit" || n == "return"
-		}
+		return len(c.Args) > 0 && c.Args[0].Lit() == "exit"
 	case *syntax.Block:
 		return len(c.Stmts) > 0 && ends(c.Stmts[len(c.Stmts)-1])
 	}
 	return false
-}
-
-// setErrexit records set -e (or -o errexit): a failing cd then ends the script.
-func (a *analyzer) setErrexit(s *segment) {
-	if s.name != subSet {
-		return
-	}
-	for i, w := range s.words[1:] {
-		switch {
-		case len(w.s) > 1 && (w.s[0] == '-' || w.s[0] == '+') && w.s[1] != '-' && slices.Contains([]byte(w.s[1:]), 'e'):
-			a.state().cd.errexit = w.s[0] == '-'
-		case (w.s == "-o" || w.s == "+o") && i+2 < len(s.words) && s.words[i+2].s == "errexit":
-			a.state().cd.errexit = w.s == "-o"
-		}
-	}
 }

@@ -374,7 +374,7 @@ func (a *analyzer) scriptIn(src string, depth int, args []word, child bool) {
 	switch {
 	case child:
 		saved, savedCond := a.vars, a.cond
-		a.vars, a.cond = positional(f, args), 0
+		a.vars, a.cond = positional(f, args, saved), 0
 		a.stmts(f.Stmts, nil, depth)
 		a.exitTraps(traps)
 		a.vars, a.cond = saved, savedCond
@@ -441,6 +441,11 @@ func (a *analyzer) stmt(s *syntax.Stmt, pipeFrom []int, depth int) {
 	if s.Background || s.Negated {
 		a.cond++
 		defer func() { a.cond-- }()
+	}
+	if s.Background {
+		// An asynchronous list runs in a subshell: its cd moves another shell.
+		cwd, fallbacks := a.cwd, slices.Clone(a.cdFallbacks())
+		defer func() { a.cwd = cwd; a.setCdFallbacks(fallbacks) }()
 	}
 	switch c := s.Cmd.(type) {
 	case nil:

@@ -121,6 +121,9 @@ func (vs *varScope) positionalSecret(c *syntax.CallExpr) {
 
 // loopSecret marks a for loop's variable when it iterates over a credential variable or a copy.
 func (vs *varScope) loopSecret(n *syntax.WordIter) {
+	if len(n.Items) == 0 && vs.secrets["@"] {
+		vs.secrets[n.Name.Value] = true // "for a; do" iterates over "$@"
+	}
 	for _, it := range n.Items {
 		if vs.namesSecret(it) {
 			vs.secrets[n.Name.Value] = true
@@ -416,8 +419,21 @@ func (vs *varScope) restore(hidden map[string]string) {
 
 // positional returns a scope for a nested shell ("sh -c SCRIPT NAME ARG..."): a child process
 // sees none of the parent's unexported variables, only its positional parameters.
-func positional(f *syntax.File, args []word) *varScope {
+func positional(f *syntax.File, args []word, outer *varScope) *varScope {
 	vs := newVarScope(f)
+	// The child sees the credential copies its parent made (V=$GITHUB_TOKEN sh -c 'echo $V'),
+	// and its positional parameters hold what it was given (sh -c 'echo $1' _ "$GITHUB_TOKEN").
+	if outer != nil {
+		for name := range outer.secrets {
+			vs.secrets[name] = true
+		}
+	}
+	for i, a := range args {
+		if credentialVar.MatchString(a.s) || outer.refsSecret([]word{a}) {
+			vs.secrets[string(rune('0'+min(i, 9)))] = true
+			vs.secrets["@"], vs.secrets["*"] = true, true
+		}
+	}
 	for i, a := range args {
 		if i > 9 || a.dynamic {
 			break

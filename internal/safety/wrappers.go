@@ -114,7 +114,6 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 	a.downloads(idx, redirs)
 	a.aliases(idx, depth)
 	seg := a.out.segments[idx]
-	a.setErrexit(&seg)
 	switch name := seg.name; {
 	case name == "":
 		return
