@@ -181,6 +181,8 @@ func runCatalogue() []classCase {
 		// A repository git is pointed at outside a .git directory: its config and hooks are code.
 		{gitRepo, "--git-dir naming a bare repository the agent wrote", sh(`git --git-dir=/tmp/r status`), opaque, sh(`git --git-dir=../other/.git status`), false},
 		{gitRepo, "GIT_DIR naming one", sh(`GIT_DIR=/tmp/r.git git log -1`), opaque, sh(`GIT_DIR=.git git log -1`), false},
+		{gitRepo, "a separate git directory, where the repository's config and hooks go", sh(`git init --separate-git-dir /tmp/e /tmp/r`), opaque, sh(`git init /tmp/r`), false},
+		{gitRepo, "GIT_COMMON_DIR naming one", sh(`GIT_COMMON_DIR=/tmp/e git status`), opaque, sh(`GIT_PAGER=cat git status`), false},
 		{gitRepo, "--bare, the working directory as the repository", sh(`cd /tmp/r && git --bare log -1`), opaque, sh(`cd /tmp && git -C /workspace/app log -1`), false},
 		// A cd that fails leaves the shell where it was, and what does not depend on it runs there.
 		{cdFails, "a cd to a missing directory, then a climb", sh(`cd /nonexistent/a/b/c; cat ../../etc/shadow`), zeroD, sh(`cd /tmp/a/b/c && cat ../../etc/shadow`), false},

@@ -47,6 +47,13 @@ func (a *analyzer) gitWrites(s *segment) {
 	if w, ok := gitMadePath(sub, gitSubArgs(s)); ok {
 		a.operandPaths(w, opWrite, argSpec{})
 	}
+	if sub == "init" || sub == gitClone {
+		// The repository's config and hooks go where --separate-git-dir says, and every later
+		// git command in the work tree reads them there.
+		for v := range optionValues(s, "--separate-git-dir", "--separate-git-dir") {
+			a.gitDir(v)
+		}
+	}
 }
 
 // gitMadePath returns the operands a git subcommand makes a repository, work tree or file at:

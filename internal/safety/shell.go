@@ -839,8 +839,8 @@ func (a *analyzer) envVar(name, val string, depth int) {
 	if why := codeEnvReason(name, val); why != "" {
 		a.find(false, RuleOpaqueCode, "%s; it needs human approval", why)
 	}
-	if name == envGitDir && val != "" {
-		a.gitDir(word{s: val})
+	if (name == envGitDir || name == "GIT_COMMON_DIR") && val != "" {
+		a.gitDir(word{s: val}) // GIT_COMMON_DIR: where git reads config and hooks from
 	}
 	if name == envGitWorkTree && val != "" {
 		// git checks files out below it, in any later git command that sees it (gitWrites).
