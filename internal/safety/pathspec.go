@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"cmp"
 	"iter"
 	"path"
 	"slices"
@@ -399,6 +400,16 @@ func (a *analyzer) symlinkTargets(seg *segment) {
 		last := ln.operands[len(ln.operands)-1].s
 		targets = ln.operands[:len(ln.operands)-1]
 		bases = append(bases, last, path.Dir(last))
+		if len(targets) == 1 {
+			// ln -s T L makes L, or L/T's name when L is a directory.
+			a.recordLink(ln.operands[len(ln.operands)-1], targets[0])
+			a.recordLink(word{s: path.Join(last, path.Base(targets[0].s))}, targets[0])
+		}
+	}
+	if ln.targetDir != "" || len(ln.operands) == 1 {
+		for _, t := range targets {
+			a.recordLink(word{s: path.Join(cmp.Or(ln.targetDir, "."), path.Base(t.s))}, t)
+		}
 	}
 	saved := a.cwd
 	defer func() { a.cwd = saved }()

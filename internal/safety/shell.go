@@ -282,6 +282,7 @@ type lineState struct {
 	fetched   []string        // files curl and wget wrote earlier on the line (downloads.go)
 	aliasText map[string]word // the aliases the line defined, by name (aliases.go)
 	cd        cdState         // the directories a cd that may have failed left the shell in (cdfail.go)
+	links     []linkMade      // the symbolic links the line made (linksmade.go)
 }
 
 // state returns the line's state, allocating it at the first use.
@@ -1036,6 +1037,7 @@ func (a *analyzer) touch(w word, op pathOp) {
 	}
 	a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: cwd, op: op, dynamic: dynamic, glob: w.glob, recursive: a.recursive && op != opWrite, members: a.members && op == opWrite})
 	a.touchFallbacks(w, op, base, cost)
+	a.touchThroughLinks(w, op, cost)
 }
 
 // command records one simple command and follows whatever it runs in turn.
