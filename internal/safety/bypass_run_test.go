@@ -206,9 +206,9 @@ func runCatalogue() []classCase {
 		{builtins, "xargs -I's input as a shell script", sh(`xargs -I{} sh -c '{}' <<< 'rm -rf ~'`), denied(RuleDynamicCommand), sh(`xargs -n1 echo <<< 'a b'`), false},
 		{builtins, "xargs -I's input as a file a script reads", sh(`xargs -I{} sh -c 'cat {}' <<< .env`), dyn, sh(`xargs -I{} echo {} <<< .env`), false},
 		// A path below a link the line made is a path below the link's target too.
-		{linkMade, "a write through a link to .git/hooks", sh(`ln -s .git/hooks h; cp x h/pre-commit`), noWriteD, sh(`ln -s src s; cp x s/y.go`), false},
-		{linkMade, "a redirect through a link to the autostart directory", sh(`ln -s ~/.config/autostart a && echo x > a/y.desktop`), noWriteD, sh(`ln -s build b && echo x > b/y.txt`), false},
-		{linkMade, "a link made in a directory by its target's name", sh(`ln -s -t /tmp .git/hooks; tee /tmp/hooks/pre-commit < x`), noWriteD, sh(`ln -s -t /tmp src; cat /tmp/src/main.go`), false},
+		{linked, "a write through a link to .git/hooks", sh(`ln -s .git/hooks h; cp x h/pre-commit`), noWriteD, sh(`ln -s src s; cp x s/y.go`), false},
+		{linked, "a redirect through a link to the autostart directory", sh(`ln -s ~/.config/autostart a && echo x > a/y.desktop`), noWriteD, sh(`ln -s build b && echo x > b/y.txt`), false},
+		{linked, "a link made in a directory by its target's name", sh(`ln -s -t /tmp .git/hooks; tee /tmp/hooks/pre-commit < x`), noWriteD, sh(`ln -s -t /tmp src; cat /tmp/src/main.go`), false},
 		// A program the engine does not know, given a path it must not write: it may write it.
 		{unknownProg, "sponge over a start-up file", sh(`sort x | sponge ~/.bashrc`), asked(RuleUnknownWriter), sh(`sort x > out.txt`), false},
 		{unknownProg, "a compiler's output over a start-up file", sh(`gcc -o ~/.bashrc x.c`), asked(RuleUnknownWriter), sh(`cat x.c`), false},
