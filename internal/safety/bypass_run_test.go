@@ -31,6 +31,7 @@ func runCatalogue() []classCase {
 		respelled   = "respelled program name"
 		gitRepo     = "git's repository and configuration"
 		cdFails     = "a cd that may fail"
+		linked      = "a link the line made"
 		builtins    = "a builtin that runs code"
 		unknownProg = "an unrecognised program given a protected path"
 	)
