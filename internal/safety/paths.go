@@ -577,13 +577,20 @@ func (e *pathEntry) globMayName(g *agentGlob) bool {
 	if e.anchored {
 		return doublestar.MatchUnvalidated(glob, e.example) || e.matches(g.exampleOf()) || segmentsMeet(g.parts(), e.globs[0])
 	}
-	gbase := glob
-	if i := strings.LastIndexByte(glob, '/'); i >= 0 {
-		gbase = glob[i+1:]
-	}
 	ebase := e.example
 	if i := strings.LastIndexByte(ebase, '/'); i >= 0 {
 		ebase = ebase[i+1:]
+	}
+	// An entry covers what is below the name it protects, so a glob in a directory part may name
+	// it too: ".g*/hooks/pre-commit" is below ".git".
+	for _, c := range g.dirGlobs() {
+		if globNames(c, ebase, e) {
+			return true
+		}
+	}
+	gbase := glob
+	if i := strings.LastIndexByte(glob, '/'); i >= 0 {
+		gbase = glob[i+1:]
 	}
 	// A bare wildcard does not match a leading dot, so it names no dotfile; ".*" and ".??*" start
 	// with a literal dot and expand to every dotfile, ".env" among them.
@@ -604,6 +611,16 @@ func (e *pathEntry) globMayName(g *agentGlob) bool {
 	return e.base != "" && !strings.HasPrefix(gbase, "*") && globsMeet(gbase, e.base)
 }
 
+// globNames reports whether a glob component may name the name an unanchored entry protects
+// (ebase, the last part of its example): a bare wildcard names no dotfile, and only a component
+// the name matches counts.
+func globNames(c, ebase string, e *pathEntry) bool {
+	if strings.Trim(c, "*?.") == "" && !strings.HasPrefix(c, ".") || strings.HasPrefix(ebase, ".") && !strings.HasPrefix(c, ".") {
+		return false
+	}
+	return doublestar.MatchUnvalidated(c, ebase) && e.matches(ebase)
+}
+
 // agentGlob is an agent's glob with what its check against each anchored entry derives from it,
 // computed once for all entries: its example and its parts between slashes (a 16 KiB glob made
 // them again for every anchored pattern).
@@ -611,8 +628,34 @@ type agentGlob struct {
 	glob      string
 	example   string
 	split     []string
+	dirs      []string // its directory parts that are globs and may name a dotfile or a name
 	haveEx    bool
 	haveSplit bool
+	haveDirs  bool
+}
+
+// maxDirGlobs bounds the distinct wildcard directory parts a glob is checked by; past it, every
+// part is taken to name what it could ("*" alone), so the check stays linear in the entries.
+const maxDirGlobs = 16
+
+// dirGlobs returns the glob's distinct directory parts (all but the last) that hold a wildcard
+// and are not bare wildcards, which name nothing in particular: computed once for all entries.
+// More than maxDirGlobs of them are read as ".*", which may name any dotfile or name.
+func (g *agentGlob) dirGlobs() []string {
+	if !g.haveDirs {
+		g.haveDirs = true
+		parts := g.parts()
+		for _, c := range parts[:max(len(parts)-1, 0)] {
+			if strings.ContainsAny(c, "*?[") && (strings.Trim(c, "*?.") != "" || strings.HasPrefix(c, ".")) && !slices.Contains(g.dirs, c) {
+				if len(g.dirs) == maxDirGlobs {
+					g.dirs = []string{".*", "[!.]*"}
+					break
+				}
+				g.dirs = append(g.dirs, c)
+			}
+		}
+	}
+	return g.dirs
 }
 
 func (g *agentGlob) exampleOf() string {

@@ -213,6 +213,7 @@ func (a *analyzer) argPaths(idx int) {
 	defer a.stampSegment(len(a.out.paths), idx)
 	spec := argSpecOf(seg)
 	a.optionValues(seg, spec)
+	a.unknownAttachedValues(seg)
 	if nameList(seg) {
 		a.touch(word{s: placeholderXargs, dynamic: true}, opRead)
 		a.listFiles(seg)

@@ -1,6 +1,9 @@
 package safety
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // unknownWriterFailure asks for the first path an unrecognised program is given that noWrite,
 // readOnly or noDelete protects (RuleUnknownWriter): the engine reads such a program's operands as
@@ -12,7 +15,7 @@ func (p *Policy) unknownWriterFailure(an *analysis, targets []target) *failure {
 		return nil
 	}
 	for _, t := range targets {
-		if t.seg == 0 || t.op != opRead || t.dynamic {
+		if t.seg == 0 || t.op != opRead || t.dynamic && !t.glob {
 			continue
 		}
 		s := &an.segments[t.seg-1]
@@ -34,6 +37,25 @@ func (a *analyzer) stampSegment(start, idx int) {
 	for i := start; i < len(a.out.paths); i++ {
 		if a.out.paths[i].seg == 0 {
 			a.out.paths[i].seg = int16(idx + 1)
+		}
+	}
+}
+
+// unknownAttachedValues records, for a program the engine has no table for, the path a short
+// option carries attached (-o~/.bashrc, -o.git/hooks/pre-commit): a word that starts with a dash,
+// one letter and then text that reads as a path (it holds a "/" or starts with "~" or "."). Such a
+// program's options are not known, so a bundle of flags is told from a value only that way.
+func (a *analyzer) unknownAttachedValues(seg *segment) {
+	if _, known := argSpecs[seg.name]; known {
+		return
+	}
+	for _, w := range seg.words[1:] {
+		v := w.s
+		if w.dynamic || len(v) < 4 || v[0] != '-' || v[1] == '-' {
+			continue
+		}
+		if rest := v[2:]; strings.Contains(rest, "/") || rest[0] == '~' || rest[0] == '.' {
+			a.touch(w.with(rest), opRead)
 		}
 	}
 }
