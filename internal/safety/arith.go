@@ -201,6 +201,7 @@ func builtinNames(name string, args []*syntax.Word) []*syntax.Word {
 type arithCheck struct {
 	file           *syntax.File
 	numeric, other map[string]bool
+	integers       map[string]bool // the names declared -i so far
 	why            string
 	visit          func(syntax.Node) bool // node, made once: a method value per walk would allocate
 }
@@ -232,6 +233,9 @@ func (c *arithCheck) context(n syntax.Node) bool {
 		c.expansionCode(n)
 	case *syntax.Assign:
 		c.expr(n.Index)
+		c.integerTargets(n)
+	case *syntax.CallExpr:
+		c.integerTargets(n)
 	case *syntax.DeclClause:
 		c.integerValues(n)
 	case *syntax.BinaryTest:
@@ -244,23 +248,72 @@ func (c *arithCheck) context(n syntax.Node) bool {
 	return true
 }
 
+// declNameref is mksh's declaration of name references, which the parser keeps as a variant.
+const declNameref = "nameref"
+
 // integerValues judges the values a declaration with the integer attribute (declare -i y=x)
 // assigns, which bash evaluates as arithmetic.
+//
+// A name reference (declare -n r=TARGET) is code unless its target is a plain name: assigning r
+// assigns the variable the target names, subscript and all (declare -n r=$x; r=1).
 func (c *arithCheck) integerValues(d *syntax.DeclClause) {
-	integer := false
+	integer, ref := false, d.Variant != nil && d.Variant.Value == declNameref
 	for _, as := range d.Args {
 		if as.Name == nil && as.Value != nil {
 			o := as.Value.Lit()
 			integer = integer || strings.HasPrefix(o, "-") && strings.Contains(o, "i")
+			ref = ref || strings.HasPrefix(o, "-") && strings.Contains(o, "n")
 			continue
 		}
-		if !integer || as.Value == nil || c.why != "" {
+		if as.Name == nil || c.why != "" {
 			continue
 		}
-		if t, ok := literalText(as.Value); ok {
-			c.text(t)
-		} else {
-			c.why = "declare -i evaluates the value it gives " + as.Name.Value + " as arithmetic"
+		if integer {
+			if c.integers == nil {
+				c.integers = map[string]bool{}
+			}
+			c.integers[as.Name.Value] = true
+		}
+		if as.Value == nil {
+			continue
+		}
+		switch t, literal := literalText(as.Value); {
+		case ref && (!literal || !isName(t)):
+			c.why = "declare -n makes " + as.Name.Value + " a reference to a name that is computed or holds a subscript, which an assignment to it evaluates"
+		case integer:
+			c.integerValue(as.Name.Value, as.Value)
+		}
+	}
+}
+
+// integerValue judges a value given to a variable with the integer attribute: bash evaluates it as
+// arithmetic.
+func (c *arithCheck) integerValue(name string, v *syntax.Word) {
+	if t, ok := literalText(v); ok {
+		c.text(t)
+	} else if c.why == "" {
+		c.why = "a variable declared -i (" + name + ") evaluates the value it is given as arithmetic"
+	}
+}
+
+// integerTargets judges what a later assignment or a builtin gives a variable declared -i: read,
+// mapfile or printf -v into it evaluates their input as arithmetic.
+func (c *arithCheck) integerTargets(n syntax.Node) {
+	if len(c.integers) == 0 || c.why != "" {
+		return
+	}
+	switch n := n.(type) {
+	case *syntax.Assign:
+		if n.Name != nil && n.Value != nil && c.integers[n.Name.Value] {
+			c.integerValue(n.Name.Value, n.Value)
+		}
+	case *syntax.CallExpr:
+		if len(n.Args) > 1 && nameTakers[n.Args[0].Lit()] {
+			for _, w := range builtinNames(n.Args[0].Lit(), n.Args[1:]) {
+				if c.integers[w.Lit()] {
+					c.why = "a variable declared -i (" + w.Lit() + ") evaluates what " + n.Args[0].Lit() + " gives it as arithmetic"
+				}
+			}
 		}
 	}
 }

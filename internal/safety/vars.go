@@ -206,7 +206,7 @@ func (vs *varScope) readsSecret(st *syntax.Stmt) {
 // nameref marks a name reference (declare -n R=GITHUB_TOKEN) to a credential variable, a copy
 // of one, or a name computed at run time: expanding $R expands the variable it names.
 func (vs *varScope) nameref(d *syntax.DeclClause) {
-	ref := d.Variant != nil && d.Variant.Value == "nameref"
+	ref := d.Variant != nil && d.Variant.Value == declNameref
 	for _, as := range d.Args {
 		if as.Name == nil && as.Value != nil {
 			o := as.Value.Lit()
@@ -293,7 +293,7 @@ func callWords(c *syntax.CallExpr) []word {
 // declaration counts a declare/export/local/readonly: one with options other than -x/-r/-g, or a
 // computed argument, makes the names it sets unresolvable.
 func (vs *varScope) declaration(d *syntax.DeclClause) {
-	if d.Variant != nil && d.Variant.Value == "nameref" {
+	if d.Variant != nil && d.Variant.Value == declNameref {
 		vs.off = true
 		return
 	}
