@@ -119,7 +119,10 @@ func init() {
 		"database-destroy": {"psql -c 'DROP/**/DATABASE prod'", "psql -c 'DROP OWNED BY app'", "mysql -e 'delete from users;'",
 			"psql <<< 'drop database prod'", "echo 'drop table t' | sqlite3 app.db", "cockroach sql -e 'drop database x'", "echo FLUSHALL | redis-cli",
 			"bq query 'drop table d.t'", "trino --execute 'drop schema s'", "echo 'truncate t' | snowsql",
-			"etcdctl del '' --prefix", "etcdctl del --prefix /", "consul kv delete -recurse", "vault secrets disable kv/", "vault kv destroy -versions=1 secret/x"},
+			"etcdctl del '' --prefix", "etcdctl del --prefix /", "consul kv delete -recurse", "vault secrets disable kv/", "vault kv destroy -versions=1 secret/x",
+			"psql -c 'DELETE FROM users WHERE true'", "psql -c 'DELETE FROM users WHERE id = 1 OR 1=1'", "psql -c 'WITH d AS (DELETE FROM users) SELECT 1'",
+			"psql -c 'DELETE FROM users RETURNING *'", "mysql -e 'DELETE t FROM t'", "psql -c 'UPDATE users SET password = NULL'",
+			"psql -c 'DROP TYPE t CASCADE'", "psql -c 'DROP EXTENSION postgis'", "psql -c \"DO $$BEGIN EXECUTE 'DR'||'OP TABLE t'; END$$\""},
 		"kill-init": {"kill 0", "kill -9 0", "kill -KILL -- 0", "kill -HUP -1", "kill -1", "kill -9 ' 0'", "kill -9 '0 '", "kill -9 ' -1'", "kill -9 -- ' -1'"},
 		"container-data-delete": {"docker compose rm -v", "docker compose rm -fsv", "docker-compose rm --volumes web", "docker rm -v db", "podman container rm -fv db",
 			"docker-compose -f dev.yml down -v", "docker container prune -f"},
@@ -141,6 +144,7 @@ func init() {
 	}
 	misses := map[string][]string{
 		"database-destroy": {"psql -c 'delete from t where id = 1'", "echo 'select 1' | psql", "mysqladmin status",
+			"psql -c 'update users set name = 1 where id = 2'", "psql -c 'delete from t where id = 1 returning *'", "psql -c \"select * from t where a = 'x'\"",
 			"etcdctl del --prefix /app/cache", "consul kv delete -recurse app/cache", "vault kv delete secret/x", "vault secrets list"},
 		"kill-init":             {"kill -1 1234", "kill -s 0 1234", "kill -0 1234", "kill -- -1234", "kill -l 9"},
 		"container-data-delete": {"docker compose rm -f", "docker rm -f db", "docker compose exec db rm -rv /tmp/x", "docker run --rm alpine rm -v x", "docker container ls -a"},

@@ -159,7 +159,43 @@ var sqlClients = map[string]bool{
 // OWNED drops every object a role owns, DROP COLUMN a column's values), TRUNCATE, a DELETE without
 // WHERE, redis's FLUSHALL and FLUSHDB, mongo's dropDatabase(), drop(), and deleteMany({}) or
 // remove({}) with an empty filter.
-var dropStatement = regexp.MustCompile(`(?i)\b(drop\s+(table|database|schema|keyspace|collection|index|user|role|view|owned|column|materialized|tablespace|partition|sequence)|truncate\s+\w|delete\s+from\s+[^\s;]+\s*(;|$)|flushall|flushdb|dropdatabase\s*\(|\.drop\s*\(|(deletemany|\.remove)\s*\(\s*\{\s*\})`)
+var dropStatement = regexp.MustCompile(`(?i)\b(drop\s+\w|truncate\s+\w|delete\s+from\s+[^\s;]+\s*(;|$)|flushall|flushdb|dropdatabase\s*\(|\.drop\s*\(|(deletemany|\.remove)\s*\(\s*\{\s*\})`)
+
+// massChange finds, statement by statement, a DELETE or UPDATE that reaches every row: without a
+// WHERE, or with one that is always true (WHERE true, 1=1, 1), however the statement is wrapped
+// (a CTE, RETURNING, mysql's DELETE t FROM t); and code that builds its SQL at run time (DO
+// blocks, EXECUTE of a string), which could be any of them.
+var (
+	massDML     = regexp.MustCompile(`(?is)\b(delete\s+(\w+(\s*,\s*\w+)*\s+)?from|update\s+\S+(\s+\w+)?\s+set)\b`)
+	whereClause = regexp.MustCompile(`(?is)\bwhere\b`)
+	alwaysTrue  = regexp.MustCompile(`(?is)\b(where|or)\s+(true|not\s+false|1|'1')\s*(;|$|returning|\)|--|or\b|and\b)`)
+	equality    = regexp.MustCompile(`(?is)\b(where|or)\s+(\w+|'[^']*')\s*=\s*(\w+|'[^']*')`)
+	dynamicSQL  = regexp.MustCompile(`(?is)\bdo\s+(\$|')|\bexecute\s+(immediate\s+)?('|format\s*\(|\w+\s*\|\|)`)
+)
+
+// selfEqual reports whether a condition compares a thing with itself (WHERE 1=1, OR 'a'='a'),
+// which every row meets.
+func selfEqual(stmt string) bool {
+	for _, m := range equality.FindAllStringSubmatch(stmt, 8) {
+		if strings.EqualFold(m[2], m[3]) {
+			return true
+		}
+	}
+	return false
+}
+
+// massChange reports whether text holds such a statement.
+func massChange(t string) bool {
+	if dynamicSQL.MatchString(t) {
+		return true
+	}
+	for stmt := range strings.SplitSeq(t, ";") {
+		if massDML.MatchString(stmt) && (!whereClause.MatchString(stmt) || alwaysTrue.MatchString(stmt) || selfEqual(stmt)) {
+			return true
+		}
+	}
+	return false
+}
 
 // sqlComment is an SQL comment (a block, a -- line, mysql's # line); commentMark is a block
 // comment's delimiters, with mysql's /*!NNNNN, whose text mysql runs.
@@ -173,13 +209,14 @@ var (
 // comments, and again without only their delimiters, since a quote the engine does not read can
 // start a comment's marker ('--'; DROP TABLE t) and mysql runs the text of /*! ... */.
 func dropsData(t string) bool {
-	if dropStatement.MatchString(t) {
+	if dropStatement.MatchString(t) || massChange(t) {
 		return true
 	}
 	if !strings.Contains(t, "/*") && !strings.Contains(t, "--") && !strings.Contains(t, "#") {
 		return false
 	}
-	return dropStatement.MatchString(commentMark.ReplaceAllString(t, " ")) || dropStatement.MatchString(sqlComment.ReplaceAllString(t, " "))
+	marks, comments := commentMark.ReplaceAllString(t, " "), sqlComment.ReplaceAllString(t, " ")
+	return dropStatement.MatchString(marks) || dropStatement.MatchString(comments) || massChange(marks) || massChange(comments)
 }
 
 // dropsDatabase is the database-destroy rule's check: a client's text or what it is fed drops
