@@ -27,6 +27,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"reaches-cloud-metadata":    reachesCloudMetadata,
 	"git-clean-deletes":         gitCleanDeletes,
 	"secret-sent-indirectly":    sendsCredentialIndirectly,
+	"secret-in-arguments":       givesSecret,
 	"drops-data":                dropsDatabase,
 	"kill-targets-all":          killTargetsAll,
 	"kills-all-matching":        killsAllMatching,
