@@ -10,7 +10,9 @@ import (
 
 func fuzzSeeds() []string {
 	seeds := []string{"", "ls", ":(){ :|:& };:", "a=$(b) c <<EOF\n$(d)\nEOF", "find . -exec rm {} +", "echo {a,b}{c,d}",
-		"bash -c \"sh -c 'eval x'\"", "x | xargs -I{} sh -c 'rm {}'", "$'\\x00rm' -rf /", "cd - && rm -rf *", "[[ -f $(a) ]]"}
+		"bash -c \"sh -c 'eval x'\"", "x | xargs -I{} sh -c 'rm {}'", "$'\\x00rm' -rf /", "cd - && rm -rf *", "[[ -f $(a) ]]",
+		// A word brace-expanded once and walked again (a loop's body, a function called twice).
+		"for i in 1 2; do echo {a,b}\"${X:-$Y}\"; done", "f() { echo {a,b}$(x); }; f; f"}
 	for _, c := range bypassCatalogue() {
 		if len(c.attack.Args.Command) < 4096 {
 			seeds = append(seeds, c.attack.Args.Command, c.near.Args.Command)

@@ -272,6 +272,9 @@ type analyzer struct {
 	madeLink  bool               // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	recursive bool               // the operands being recorded are acted on recursively
 	members   bool               // the write being recorded is an extraction's destination directory
+	// hiddenSecret: the call being recorded expands a credential inside another expansion's
+	// operator (${X:-$GITHUB_TOKEN}), which its rendered words do not show (vars.hidesSecret).
+	hiddenSecret bool
 }
 
 // lineState is what a command line's process substitutions, downloads and aliases leave for the
@@ -726,7 +729,7 @@ func (a *analyzer) nested(n syntax.Node, depth int) {
 	if n == nil || a.err != nil {
 		return
 	}
-	syntax.Walk(n, func(n syntax.Node) bool {
+	walk(n, func(n syntax.Node) bool {
 		if a.err != nil {
 			return false
 		}
@@ -908,6 +911,7 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 		a.line.procIn = nil
 	}
 	outer := len(a.out.segments)
+	a.hiddenSecret = a.vars != nil && a.vars.hidden[c]
 	a.command(words, redirs, pipeFrom, depth)
 	if len(procOut) > 0 && outer < len(a.out.segments) {
 		// The command (and what feeds it) feeds its >(...) substitutions' commands.
@@ -1082,7 +1086,8 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 		// For pattern rules only: a message quotes the command as written.
 		seg.alt = cmp.Or(seg.alt, seg.text) + extra
 	}
-	seg.secretCopy = a.vars.refsSecret(seg.words)
+	seg.secretCopy = a.hiddenSecret || a.vars.refsSecret(seg.words)
+	a.hiddenSecret = false // the call's own segment only, not what it wraps
 	idx := len(a.out.segments)
 	a.out.segments = append(a.out.segments, seg)
 	a.follow(idx, redirs, depth)

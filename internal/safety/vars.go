@@ -12,12 +12,13 @@ import (
 // Everything else a variable could hold is unknown, and a path built from it is unresolved
 // (docs/engine.md, "Unknown is never allow").
 type varScope struct {
-	vals     map[string]string      // name -> value, for variables resolved so far
-	assigned map[string]int         // assignments of each name anywhere in the script (pre-pass)
-	off      bool                   // the script can assign by a computed name: nothing resolves
-	globs    map[string]bool        // resolved variables that hold a file name a glob expanded to
-	secrets  map[string]bool        // variables assigned a credential variable's value (T=$GITHUB_TOKEN), or one of these's
-	visit    func(syntax.Node) bool // namesSecret's walk, and what it found
+	vals     map[string]string         // name -> value, for variables resolved so far
+	assigned map[string]int            // assignments of each name anywhere in the script (pre-pass)
+	off      bool                      // the script can assign by a computed name: nothing resolves
+	globs    map[string]bool           // resolved variables that hold a file name a glob expanded to
+	secrets  map[string]bool           // variables assigned a credential variable's value (T=$GITHUB_TOKEN), or one of these's
+	hidden   map[*syntax.CallExpr]bool // calls that expand a credential inside an operator (hiddenSecrets)
+	visit    func(syntax.Node) bool    // namesSecret's walk, and what it found
 	found    bool
 }
 
@@ -65,6 +66,7 @@ func newVarScope(f *syntax.File) *varScope {
 			vs.readsSecret(n)
 		case *syntax.CallExpr:
 			vs.positionalSecret(n)
+			vs.hiddenSecrets(n)
 		}
 		return true
 	})
@@ -163,6 +165,34 @@ func (vs *varScope) partNamesSecret(p syntax.WordPart) bool {
 	vs.found = false
 	syntax.Walk(p, vs.visit)
 	return vs.found
+}
+
+// hiddenSecrets records a call that expands a credential variable inside another expansion's
+// operator, where its rendered words show only the outer name: ": ${NOPE:?$GITHUB_TOKEN}" prints
+// the token in its error, "${X:-$NPM_TOKEN}" is the token when X is unset. It runs in the
+// pre-pass, before brace expansion rewrites the words (syntax.Walk refuses what it leaves).
+func (vs *varScope) hiddenSecrets(c *syntax.CallExpr) {
+	if slices.ContainsFunc(c.Args, vs.hidesSecret) {
+		if vs.hidden == nil {
+			vs.hidden = map[*syntax.CallExpr]bool{}
+		}
+		vs.hidden[c] = true
+	}
+}
+
+// hidesSecret says whether a word expands a credential variable inside an expansion's operator.
+func (vs *varScope) hidesSecret(w *syntax.Word) bool {
+	if w.Lit() != "" {
+		return false
+	}
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.ParamExp); ok && p.Exp != nil && p.Exp.Word != nil && vs.namesSecret(p.Exp.Word) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // secretName says whether a variable is named like a credential or holds a copy of one.
@@ -323,7 +353,7 @@ func (vs *varScope) poison() {
 // iteration's assignment reaches the earlier commands of the body.
 func hasAssigner(n syntax.Node) bool {
 	found := false
-	syntax.Walk(n, func(n syntax.Node) bool {
+	walk(n, func(n syntax.Node) bool {
 		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 && assignsByName(callWords(c)) {
 			found = true
 		}
