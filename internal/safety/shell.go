@@ -275,6 +275,7 @@ type analyzer struct {
 	// hiddenSecret: the call being recorded expands a credential inside another expansion's
 	// operator (${X:-$GITHUB_TOKEN}), which its rendered words do not show (vars.hidesSecret).
 	hiddenSecret bool
+	braces       braceWalker // walk.go
 }
 
 // lineState is what a command line's process substitutions, downloads and aliases leave for the
@@ -494,7 +495,7 @@ func (a *analyzer) compound(c syntax.Command, pipeFrom []int, depth int) bool {
 		a.ifClause(c, pipeFrom, depth)
 		a.cond--
 	case *syntax.WhileClause:
-		if hasAssigner(c) {
+		if a.hasAssigner(c) {
 			a.vars.poison()
 		}
 		a.conditional(c.Cond, pipeFrom, depth)
@@ -532,7 +533,7 @@ const (
 // gofmt -l "$f"; done" is gofmt -l on *.go — and the variable is unresolved after the loop. Any
 // other loop runs its body once with the variable unresolved.
 func (a *analyzer) forLoop(c *syntax.ForClause, pipeFrom []int, depth int) {
-	if hasAssigner(c) {
+	if a.hasAssigner(c) {
 		a.vars.poison()
 	}
 	a.nested(c.Loop, depth)
@@ -729,7 +730,7 @@ func (a *analyzer) nested(n syntax.Node, depth int) {
 	if n == nil || a.err != nil {
 		return
 	}
-	walk(n, func(n syntax.Node) bool {
+	a.walk(n, func(n syntax.Node) bool {
 		if a.err != nil {
 			return false
 		}

@@ -172,27 +172,31 @@ func (vs *varScope) partNamesSecret(p syntax.WordPart) bool {
 // the token in its error, "${X:-$NPM_TOKEN}" is the token when X is unset. It runs in the
 // pre-pass, before brace expansion rewrites the words (syntax.Walk refuses what it leaves).
 func (vs *varScope) hiddenSecrets(c *syntax.CallExpr) {
-	if slices.ContainsFunc(c.Args, vs.hidesSecret) {
-		if vs.hidden == nil {
-			vs.hidden = map[*syntax.CallExpr]bool{}
+	for _, w := range c.Args {
+		if w.Lit() == "" && vs.hidesSecret(w) {
+			if vs.hidden == nil {
+				vs.hidden = map[*syntax.CallExpr]bool{}
+			}
+			vs.hidden[c] = true
+			return
 		}
-		vs.hidden[c] = true
 	}
 }
 
 // hidesSecret says whether a word expands a credential variable inside an expansion's operator.
+// A substitution's own commands are calls the pre-pass marks themselves.
 func (vs *varScope) hidesSecret(w *syntax.Word) bool {
-	if w.Lit() != "" {
-		return false
+	return slices.ContainsFunc(w.Parts, vs.partHidesSecret)
+}
+
+func (vs *varScope) partHidesSecret(p syntax.WordPart) bool {
+	switch p := p.(type) {
+	case *syntax.DblQuoted:
+		return slices.ContainsFunc(p.Parts, vs.partHidesSecret)
+	case *syntax.ParamExp:
+		return p.Exp != nil && p.Exp.Word != nil && vs.namesSecret(p.Exp.Word)
 	}
-	found := false
-	syntax.Walk(w, func(n syntax.Node) bool {
-		if p, ok := n.(*syntax.ParamExp); ok && p.Exp != nil && p.Exp.Word != nil && vs.namesSecret(p.Exp.Word) {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return false
 }
 
 // secretName says whether a variable is named like a credential or holds a copy of one.
@@ -351,9 +355,9 @@ func (vs *varScope) poison() {
 // hasAssigner reports whether a node contains a command that assigns by a name the engine does not
 // see. A loop containing one poisons the scope before its first iteration, since a later
 // iteration's assignment reaches the earlier commands of the body.
-func hasAssigner(n syntax.Node) bool {
+func (a *analyzer) hasAssigner(n syntax.Node) bool {
 	found := false
-	walk(n, func(n syntax.Node) bool {
+	a.walk(n, func(n syntax.Node) bool {
 		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 && assignsByName(callWords(c)) {
 			found = true
 		}
