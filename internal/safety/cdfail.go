@@ -61,7 +61,7 @@ func (a *analyzer) cdFrom(seg segment) {
 	st := &a.state().cd
 	st.count++
 	st.succeeded = succeeded
-	st.fallbacks = succeeded
+	st.fallbacks = slices.Clone(succeeded) // appended to below: not into succeeded's array
 	for _, d := range append(others, prev) {
 		st.fallbacks = addDir(st.fallbacks, d, main)
 	}
@@ -89,12 +89,7 @@ func (a *analyzer) touchFallbacks(w word, op pathOp, dynamic bool, cost int) {
 		if !a.spend(cost) {
 			return
 		}
-		dyn := dynamic
-		if d == cwdUnknown {
-			d, dyn = "", true
-		}
-		a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: d, op: op, dynamic: dyn, glob: w.glob,
-			recursive: a.recursive && op != opWrite, members: a.members && op == opWrite})
+		a.recordPath(w.s, d, op, dynamic, w.glob)
 	}
 }
 

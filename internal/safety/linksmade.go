@@ -48,7 +48,6 @@ func (a *analyzer) touchThroughLinks(w word, op pathOp, cost int) {
 		if !below && p != l.at || !a.spend(cost) {
 			continue
 		}
-		a.out.paths = append(a.out.paths, pathRef{raw: path.Join(l.target, rest), op: op, glob: w.glob,
-			recursive: a.recursive && op != opWrite, members: a.members && op == opWrite})
+		a.recordPath(path.Join(l.target, rest), "", op, false, w.glob)
 	}
 }

@@ -1034,15 +1034,21 @@ func (a *analyzer) touch(w word, op pathOp) {
 	if !a.spend(cost) {
 		return
 	}
-	base := w.dynamic || a.madeLink && climbs(w.s)
-	cwd, dynamic := a.cwd, base
-	if cwd == cwdUnknown {
-		// Below a computed directory only absolute and home paths are known.
-		cwd, dynamic = "", dynamic || !isAbsOrHome(expandHome(w.s))
-	}
-	a.out.paths = append(a.out.paths, pathRef{raw: w.s, cwd: cwd, op: op, dynamic: dynamic, glob: w.glob, recursive: a.recursive && op != opWrite, members: a.members && op == opWrite})
-	a.touchFallbacks(w, op, base, cost)
+	dynamic := w.dynamic || a.madeLink && climbs(w.s)
+	a.recordPath(w.s, a.cwd, op, dynamic, w.glob)
+	a.touchFallbacks(w, op, dynamic, cost)
 	a.touchThroughLinks(w, op, cost)
+}
+
+// recordPath appends a path the command touches, resolved later from cwd: below a computed directory
+// only absolute and home paths are known; the operation is recursive, or an extraction's
+// destination, as the analysis is recording it.
+func (a *analyzer) recordPath(raw, cwd string, op pathOp, dynamic, glob bool) {
+	if cwd == cwdUnknown {
+		cwd, dynamic = "", dynamic || !isAbsOrHome(expandHome(raw))
+	}
+	a.out.paths = append(a.out.paths, pathRef{raw: raw, cwd: cwd, op: op, dynamic: dynamic, glob: glob,
+		recursive: a.recursive && op != opWrite, members: a.members && op == opWrite})
 }
 
 // command records one simple command and follows whatever it runs in turn.
