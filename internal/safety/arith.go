@@ -39,9 +39,10 @@ func mayEvaluateArithmetic(src string) bool {
 		strings.Contains(src, " -") && containsAny(src, declarationWords) && integerDeclaration.MatchString(src)
 }
 
-// nameTakerWords and declarationWords find, cheaply and loosely, a builtin or declaration that
-// could take a variable name (for a closer look by nameOperands); a regular expression of the
-// alternatives would scan a long line far more slowly than these searches for each.
+// nameTakerWords and declarationWords (the declaration builtins, whose NAME=VALUE words assign)
+// find, cheaply and loosely, a builtin or declaration that could take a variable name (for a
+// closer look by nameOperands); a regular expression of the alternatives would scan a long line
+// far more slowly than these searches for each.
 //
 //nolint:goconst // builtin names read best literally, next to their neighbours
 var (
@@ -261,8 +262,8 @@ func (c *arithCheck) integerValues(d *syntax.DeclClause) {
 	for _, as := range d.Args {
 		if as.Name == nil && as.Value != nil {
 			o := as.Value.Lit()
-			integer = integer || strings.HasPrefix(o, "-") && strings.Contains(o, "i")
-			ref = ref || strings.HasPrefix(o, "-") && strings.Contains(o, "n")
+			integer = integer || declOption(o, 'i')
+			ref = ref || declOption(o, 'n')
 			continue
 		}
 		if as.Name == nil || c.why != "" {
@@ -284,6 +285,11 @@ func (c *arithCheck) integerValues(d *syntax.DeclClause) {
 			c.integerValue(as.Name.Value, as.Value)
 		}
 	}
+}
+
+// declOption reports whether a declaration's option word gives the letter (declare -rn: n).
+func declOption(o string, letter byte) bool {
+	return strings.HasPrefix(o, "-") && strings.IndexByte(o, letter) >= 0
 }
 
 // integerValue judges a value given to a variable with the integer attribute: bash evaluates it as

@@ -2,19 +2,20 @@ package safety
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
 // givesSecret is secret-in-arguments' check: a command is given a credential variable's value
 // (or a copy's) as an argument, which any program may print back, in an error message if nothing
 // else (cd "$GITHUB_TOKEN", type, kill, [ "$NPM_TOKEN" -gt 0 ], awk -v t="$API_KEY"). Presence
-// checks ([ -n "$X_TOKEN" ], test -z) and a declaration's NAME=VALUE (export GH_TOKEN=$X) do not
-// print it.
+// checks ([ -n "$X_TOKEN" ], test -z) and a declaration's NAME=VALUE (export GH_TOKEN=$X, one of
+// declarationWords) do not print it.
 func givesSecret(s *segment) bool {
 	if !strings.Contains(s.text, "$") && !s.secretCopy {
 		return false
 	}
-	declares := declarationBuiltins[s.name]
+	declares := slices.Contains(declarationWords, s.name)
 	for i, w := range s.words[1:] {
 		// Which word expands the copy is not kept: any word with an expansion may be it.
 		if !namesCredentialValue(w.s) && (!s.secretCopy || !strings.Contains(w.s, "$")) {
@@ -34,11 +35,6 @@ func givesSecret(s *segment) bool {
 //
 //nolint:goconst // builtin names read best literally, next to their neighbours
 var presenceTests = map[string]bool{"[": true, "test": true}
-
-// declarationBuiltins take NAME=VALUE words that assign rather than print.
-//
-//nolint:goconst // builtin names read best literally, next to their neighbours
-var declarationBuiltins = map[string]bool{subExport: true, "declare": true, "local": true, "readonly": true, "typeset": true}
 
 // credentialPointer matches the name of a variable that names where a credential is rather than
 // holding it (SECRET_FILE, TOKEN_PATH, API_KEY_NAME): given as an argument, it prints no secret.

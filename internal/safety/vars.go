@@ -244,7 +244,7 @@ func (vs *varScope) nameref(d *syntax.DeclClause) {
 	for _, as := range d.Args {
 		if as.Name == nil && as.Value != nil {
 			o := as.Value.Lit()
-			ref = ref || strings.HasPrefix(o, "-") && strings.Contains(o, "n") || o == ""
+			ref = ref || declOption(o, 'n') || o == ""
 			continue
 		}
 		if !ref || as.Name == nil {
@@ -253,7 +253,7 @@ func (vs *varScope) nameref(d *syntax.DeclClause) {
 		// Declared without a target, it is given one later, by a name the pre-pass may not see.
 		if as.Value == nil {
 			vs.secrets[as.Name.Value] = true
-		} else if t := as.Value.Lit(); t == "" || vs.secrets[t] || credentialVar.MatchString("$"+t) {
+		} else if t := as.Value.Lit(); t == "" || vs.secretName(t) {
 			vs.secrets[as.Name.Value] = true
 		}
 	}
