@@ -209,9 +209,9 @@ var readers = map[string]bool{"read": true, "mapfile": true, "readarray": true}
 
 // readsSecret marks the variables a read, mapfile or readarray assigns when the statement feeds
 // them a here-document or here-string that expands a credential variable or a copy (read T <<<
-// "$GITHUB_TOKEN"): every word of the reader that could be a name is marked, and REPLY and
-// MAPFILE, where they store without one; marking one too many only asks more. The reader may be
-// inside the statement (while read T; do ...; done <<< "$GITHUB_TOKEN").
+// "$GITHUB_TOKEN"): the names it is given, read as arith.go's builtinNames reads them, and REPLY
+// and MAPFILE, where they store without one. The reader may be inside the statement (while read
+// T; do ...; done <<< "$GITHUB_TOKEN").
 func (vs *varScope) readsSecret(st *syntax.Stmt) {
 	fed := false
 	for _, r := range st.Redirs {
@@ -228,8 +228,8 @@ func (vs *varScope) readsSecret(st *syntax.Stmt) {
 			return true
 		}
 		vs.secrets["REPLY"], vs.secrets["MAPFILE"] = true, true
-		for _, w := range c.Args[1:] {
-			if name := w.Lit(); name != "" && !strings.HasPrefix(name, "-") {
+		for _, w := range builtinNames(c.Args[0].Lit(), c.Args[1:]) {
+			if name := w.Lit(); name != "" {
 				vs.secrets[name] = true
 			}
 		}
