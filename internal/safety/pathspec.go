@@ -94,7 +94,7 @@ var argSpecs = map[string]argSpec{
 	"which": {noPaths: true}, "type": {noPaths: true}, "exit": {noPaths: true}, "return": {noPaths: true},
 	"test": {noPaths: true}, "[": {noPaths: true}, "[[": {noPaths: true}, "export": {noPaths: true},
 	"unset": {noPaths: true}, cmdAlias: {noPaths: true}, "read": {noPaths: true}, "wait": {noPaths: true},
-	"set": {noPaths: true}, "shift": {noPaths: true}, "umask": {noPaths: true}, "ulimit": {noPaths: true},
+	"set": {noPaths: true}, "shift": {noPaths: true}, "break": {noPaths: true}, "continue": {noPaths: true}, "umask": {noPaths: true}, "ulimit": {noPaths: true},
 	"local": {noPaths: true}, ":": {noPaths: true}, "nproc": {noPaths: true}, "basename": {noPaths: true},
 	"dirname": {noPaths: true},
 

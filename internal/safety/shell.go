@@ -537,6 +537,9 @@ func (a *analyzer) forLoop(c *syntax.ForClause, pipeFrom []int, depth int) {
 		a.vars.poison()
 	}
 	a.nested(c.Loop, depth)
+	if c.Select {
+		a.selectMenu(c, pipeFrom, depth)
+	}
 	name, items, ok := a.loopItems(c)
 	if !ok || a.unrolled*len(items) > maxLoopBodies {
 		// Loops inside loops multiply: the innermost body of four loops over 8 items each
@@ -552,6 +555,24 @@ func (a *analyzer) forLoop(c *syntax.ForClause, pipeFrom []int, depth int) {
 	}
 	a.unrolled /= len(items)
 	a.vars.forget(name)
+}
+
+// allPositional is "$@", the items of a select or for loop without "in".
+var allPositional = &syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{
+	&syntax.ParamExp{Param: &syntax.Lit{Value: "@"}}}}}}
+
+// selectMenu analyses what a select loop prints before it reads a choice: its items, numbered, on
+// standard error, as echo of them would (select t in "$GITHUB_TOKEN" prints the token).
+func (a *analyzer) selectMenu(c *syntax.ForClause, pipeFrom []int, depth int) {
+	words := []word{{s: cmdEcho}}
+	if it, ok := c.Loop.(*syntax.WordIter); ok && it.InPos.IsValid() {
+		for _, w := range it.Items {
+			words = a.expand(words, w)
+		}
+	} else {
+		words = a.expand(words, allPositional)
+	}
+	a.command(words, nil, pipeFrom, depth)
 }
 
 // loopItems returns a for loop's variable and items when they are known statically.
