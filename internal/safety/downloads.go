@@ -2,7 +2,6 @@ package safety
 
 import (
 	"path"
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -19,15 +18,15 @@ import (
 // of them takes the rest of the word, or the next word.
 const curlValueShorts = "dHuXAebcDFKmrTwxYyzCEPQtUoh"
 
-// downloads checks whether a segment runs a file the command line downloaded, then records the
-// files a curl or wget segment writes.
+// downloads checks whether a segment runs a file or tree the command line downloaded, then
+// records the files a curl or wget segment writes and the trees a segment fetches
+// (fetchedtrees.go).
 func (a *analyzer) downloads(idx int, redirs []*syntax.Redirect) {
 	seg := &a.out.segments[idx]
-	if a.line != nil && len(a.line.fetched) > 0 {
-		if f, ok := a.runsFile(seg); ok && slices.Contains(a.line.fetched, a.fetchKey(f)) {
-			a.find(true, RulePrefixDamageControl+"download-exec", "command %q runs %s, which this command line downloaded: code nobody reviewed", truncate(seg.text, 120), f)
-		}
+	if a.line != nil && len(a.line.fetched)+len(a.line.trees) > 0 {
+		a.runsFetched(seg)
 	}
+	a.fetchedTrees(idx)
 	if seg.name != cmdCurl && seg.name != cmdWget {
 		return
 	}

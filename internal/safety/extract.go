@@ -222,15 +222,33 @@ func (p *Policy) extractInto(t target, cwd string) *failure {
 
 // extractionDir records the directory an extraction or patch writes its members below, the
 // working directory unless an option names another, for extractInto.
+func (a *analyzer) extractionDir(s *segment) {
+	dirs, ok := extractionDirs(s)
+	if !ok {
+		return
+	}
+	if len(dirs) == 0 {
+		a.members = true
+		a.touch(word{s: "."}, opWrite)
+		a.members = false
+		return
+	}
+	for _, dir := range dirs {
+		a.markMembers(dir)
+	}
+}
+
+// extractionDirs returns the directories an extraction or patch writes its members below, none
+// for the working directory, and false when s extracts nothing.
 //
 // tar -C, patch -d and cpio -D change directory each time they are given (tar -C /tmp -C ~
 // extracts into ~), so every directory they name is one.
-func (a *analyzer) extractionDir(s *segment) {
+func extractionDirs(s *segment) ([]word, bool) {
 	var dirs []word
 	switch s.name {
 	case cmdTar, cmdBsdtar:
 		if !tarExtracts(s) {
-			return
+			return nil, false
 		}
 		dirs = directoryOptions(s, "-C")
 	case cmdUnzip:
@@ -244,7 +262,7 @@ func (a *analyzer) extractionDir(s *segment) {
 		case s.hasFlag("-i") || s.hasFlag("--extract"):
 			dirs = directoryOptions(s, "-D")
 		default:
-			return
+			return nil, false
 		}
 	case cmdPatch:
 		dirs = directoryOptions(s, "-d")
@@ -257,19 +275,11 @@ func (a *analyzer) extractionDir(s *segment) {
 	default:
 		_, d, ok := pythonExtract(s)
 		if !ok {
-			return
+			return nil, false
 		}
 		dirs = d
 	}
-	if len(dirs) == 0 {
-		a.members = true
-		a.touch(word{s: "."}, opWrite)
-		a.members = false
-		return
-	}
-	for _, dir := range dirs {
-		a.markMembers(dir)
-	}
+	return dirs, true
 }
 
 // markMembers marks the write of an extraction's destination directory (recorded already when an

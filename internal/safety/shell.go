@@ -284,6 +284,7 @@ type lineState struct {
 	procIn    []int           // segments of the <(...) substitutions in the statement being analysed, which feed its command
 	procOut   []int           // segments of its >(...) substitutions, which its command feeds
 	fetched   []string        // files curl and wget wrote earlier on the line (downloads.go)
+	trees     []string        // directories git clone made and downloads were extracted into (fetchedtrees.go)
 	aliasText map[string]word // the aliases the line defined, by name (aliases.go)
 	cd        cdState         // the directories a cd that may have failed left the shell in (cdfail.go)
 	links     []linkMade      // the symbolic links the line made (linksmade.go)
