@@ -91,18 +91,9 @@ func (a *analyzer) cloudCopyPaths(s *segment) bool {
 		a.azStoragePaths(s)
 		return false
 	}
-	var paths []word
-	for i := at + 1; i < len(s.words); i++ {
-		v := s.words[i].s
-		if len(v) > 1 && v[0] == '-' && !s.words[i].dynamic {
-			if !strings.Contains(v, "=") && cloudTakesValue(s.name, v, verb) {
-				i++
-			}
-			continue
-		}
-		paths = append(paths, s.words[i])
-	}
+	paths := cloudOperands(s, at, verb)
 	recursive := verb.recursive || slices.ContainsFunc(verb.recursives, s.hasFlag)
+	del, _, _ := cloudVerbIn(s, cloudDeleteVerbs)
 	saved := a.recursive
 	defer func() { a.recursive = saved }()
 	for i, w := range paths {
@@ -116,26 +107,60 @@ func (a *analyzer) cloudCopyPaths(s *segment) bool {
 		}
 		if i == len(paths)-1 && len(paths) > 1 {
 			a.touch(w, opWrite)
+			if del.side == deletesDest && cloudDeleting(s, del) {
+				// A sync's delete option deletes what the local destination holds that the source
+				// does not: everything below it, from an empty source (rsync --delete's case).
+				a.recursive = true
+				a.touch(w, opDelete)
+				a.recursive = saved
+			}
 			continue
 		}
 		a.recursive = recursive
 		a.touch(w, opRead)
+		if del.side == deletesSource {
+			a.touch(w, opDelete) // a move deletes its local source
+		}
 		a.recursive = saved
 	}
 	return true
 }
 
+// cloudOperands are a cloud copy's words after its subcommand (the word at index at) that are not
+// options or their values.
+func cloudOperands(s *segment, at int, verb cloudCopyVerb) []word {
+	var paths []word
+	for i := at + 1; i < len(s.words); i++ {
+		v := s.words[i].s
+		if len(v) > 1 && v[0] == '-' && !s.words[i].dynamic {
+			if !strings.Contains(v, "=") && cloudTakesValue(s.name, v, verb) {
+				i++
+			}
+			continue
+		}
+		paths = append(paths, s.words[i])
+	}
+	return paths
+}
+
 // cloudVerb finds a cloud copy's subcommand: the first run of words that spells one of
 // cloudCopyVerbs's keys, among the words that are not options. A global option's value is such a
 // word too (aws --cli-read-timeout 5 s3 sync, gsutil -h "Content-Type:x" cp, rclone --transfers 4
-// copy: the engine does not list every global option that takes one), and so are gcloud's
+// copy: the engine does not list every global option that takes one), but for aws's that
+// awsValued lists, which aws takes anywhere (aws s3 --region x mv); and so are gcloud's
 // release tracks (gcloud alpha storage cp), which are skipped. It returns the verb and the index
 // in s.words of its last word.
-func cloudVerb(s *segment) (cloudCopyVerb, int, bool) {
+func cloudVerb(s *segment) (cloudCopyVerb, int, bool) { return cloudVerbIn(s, cloudCopyVerbs) }
+
+// cloudVerbIn is cloudVerb over another table of subcommands keyed as cloudCopyVerbs is.
+func cloudVerbIn[T any](s *segment, verbs map[string]T) (T, int, bool) {
 	var idx []int
 	for i := 1; i < len(s.words); i++ {
 		w := s.words[i]
 		if strings.HasPrefix(w.s, "-") && !w.dynamic || s.name == cmdGcloud && (w.s == "alpha" || w.s == "beta") {
+			if s.name == cmdAWS && !strings.Contains(w.s, "=") && cloudTakesValue(cmdAWS, w.s, cloudCopyVerb{}) {
+				i++ // aws takes its global options anywhere: aws s3 --region x mv
+			}
 			continue
 		}
 		idx = append(idx, i)
@@ -147,12 +172,13 @@ func cloudVerb(s *segment) (cloudCopyVerb, int, bool) {
 		for n := 0; n < 3 && k+n < len(idx); n++ {
 			key.WriteByte(' ')
 			key.WriteString(s.words[idx[k+n]].s)
-			if verb, ok := cloudCopyVerbs[key.String()]; ok {
+			if verb, ok := verbs[key.String()]; ok {
 				return verb, idx[k+n], true
 			}
 		}
 	}
-	return cloudCopyVerb{}, 0, false
+	var none T
+	return none, 0, false
 }
 
 // awsFileParams records the files aws reads a parameter's value from: file://PATH (text) and

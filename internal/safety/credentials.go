@@ -32,6 +32,8 @@ var builtinChecks = map[string]func(*segment) bool{
 	"kill-targets-all":          killTargetsAll,
 	"kills-all-matching":        killsAllMatching,
 	"deletes-for-real":          deletesForReal,
+	"deletes-cloud-objects":     deletesCloudObjects,
+	"disables-recovery":         disablesRecovery,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or

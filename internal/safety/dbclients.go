@@ -21,10 +21,12 @@ const (
 	cmdMysql   = "mysql"
 	cmdMariadb = "mariadb"
 	cmdSqlite3 = "sqlite3"
+	cmdDuckdb  = "duckdb"
 	cmdMongo   = "mongo"
 	cmdMongosh = "mongosh"
 	cmdEtcdctl = "etcdctl"
 	cmdConsul  = "consul"
+	cmdCat     = "cat"
 	subDelete  = "delete"
 	devNull    = "/dev/null"
 	optEval    = "--eval"
@@ -105,8 +107,11 @@ func kubePlay(s *segment) bool {
 // dbClientInput judges what a database client reads on standard input, which it runs as its -c:
 // the text of the stages that pipe into it (echo 'drop table t' | psql), or the here-document one
 // passes on, marks it when it drops data (drops-data; its own here-documents are read by
-// stdinText). For psql and mysql, a client command in that text or in a here-document is opaque,
-// and so is a file fed with "<", a script the engine cannot see, as psql -f is.
+// stdinText). SQL the engine cannot read is code it cannot see, as a script is to a shell (sh
+// x.sh, bash < x.sh, cat x.py | python3): a file fed with "<" (psql -f's script), a here-document
+// computed at run time, or the output of a stage that prints anything but text the engine read
+// (cat drop.sql | sqlite3 db, echo "$Q" | psql, pg_dump a | psql b) makes the client opaque. For
+// psql and mysql, a client command in the text is opaque too.
 func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 	name := a.out.segments[idx].name
 	if !sqlClients[name] {
@@ -120,8 +125,8 @@ func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 		re = mysqlClientCommand
 	}
 	for _, r := range redirs {
-		if re == nil || !readsStdin(r) {
-			continue // a drop in a here-document is read by stdinText, for every client
+		if !readsStdin(r) {
+			continue
 		}
 		body := stdinBody(r)
 		if body == nil {
@@ -130,25 +135,65 @@ func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 			}
 			continue
 		}
-		if t := a.render(body); t.dynamic || re.MatchString(t.s) || serverProgram.MatchString(t.s) {
-			a.opaque(idx, name+"'s standard input holds a client command that runs a program or reads or writes a file here")
+		// A drop in a here-document is read by stdinText, for every client.
+		if t := a.render(body); t.dynamic || clientCommandIn(re, t.s, r) {
+			a.opaque(idx, name+"'s standard input is computed at run time or holds a client command that runs a program or reads or writes a file here")
 		}
 	}
 	seg := &a.out.segments[idx]
 	for _, from := range seg.pipeFrom {
 		// The stage's text (echo 'drop table t' | psql), or the here-document it passes on.
-		t := a.out.segments[from].text
-		seg.dropFed = seg.dropFed || a.out.segments[from].dropFed || dropsData(t)
+		stage := &a.out.segments[from]
+		t := stage.text
+		seg.dropFed = seg.dropFed || stage.dropFed || dropsData(t)
+		if !printsKnownText(stage) {
+			a.opaque(idx, name+" is fed the output of "+stage.name+", SQL the engine cannot read")
+		}
 		if re != nil && (re.MatchString(t) || serverProgram.MatchString(t)) {
 			a.opaque(idx, name+" is fed a client command that runs a program or reads or writes a file here")
 		}
 	}
 }
 
+// clientCommandIn reports whether text fed to a database client holds one of its client commands
+// (re, nil for a client without any) or SQL that runs a program. A here-document's body is read
+// as written too: the renderer drops a backslash as it would from a word, but bash leaves one
+// before any character but $, ` and \ in a here-document, so the client reads \! and \i there.
+func clientCommandIn(re *regexp.Regexp, text string, r *syntax.Redirect) bool {
+	if re != nil && re.MatchString(text) || serverProgram.MatchString(text) {
+		return true
+	}
+	if re == nil || r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc || r.Hdoc == nil {
+		return false
+	}
+	var raw strings.Builder
+	for _, p := range r.Hdoc.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			raw.WriteString(l.Value)
+		}
+	}
+	return re.MatchString(raw.String())
+}
+
+// printsKnownText reports whether a pipeline stage prints only text the engine read: echo or
+// printf of words known before the command runs, or cat of a here-document or here-string known
+// so (fedText). A wrapper's command is a stage of its own.
+func printsKnownText(s *segment) bool {
+	switch {
+	case s.wrapper:
+		return true
+	case s.name == cmdEcho || s.name == cmdPf:
+		return !slices.ContainsFunc(s.words, func(w word) bool { return w.dynamic })
+	case s.name == cmdCat:
+		return len(s.operands) == 0 && s.fedText
+	}
+	return false
+}
+
 // sqlClients are the programs that run the SQL (or redis, mongo, CQL) text they are given on a
 // database server: database-destroy's clients that are fed text.
 var sqlClients = map[string]bool{
-	cmdPsql: true, cmdMysql: true, cmdMariadb: true, cmdSqlite3: true, "duckdb": true, "redis-cli": true, "valkey-cli": true,
+	cmdPsql: true, cmdMysql: true, cmdMariadb: true, cmdSqlite3: true, cmdDuckdb: true, "redis-cli": true, "valkey-cli": true,
 	cmdMongo: true, cmdMongosh: true, "cqlsh": true, "clickhouse-client": true, "clickhouse": true, "cockroach": true,
 	"usql": true, "sqlcmd": true, "pgcli": true, "mycli": true, "litecli": true,
 	"bq": true, "snowsql": true, "trino": true, "presto": true, "spark-sql": true, "hive": true, "beeline": true,

@@ -12,8 +12,9 @@ import (
 // killall and fuser by what selects their processes, so "every process" is seen however it is
 // spelt.
 
-// killTargetsAll is kill-init's check: kill signals init (pid 1), every process it may (-1) or
-// its own process group, the agent's shell with it (0). Options are read as bash's kill reads
+// killTargetsAll is kill-init's check: kill signals init (pid 1), every process it may (-1), its
+// own process group, the agent's shell with it (0), the shell itself ($$, $BASHPID, or -$$, its
+// group) or the process that started it, the agent ($PPID). Options are read as bash's kill reads
 // them: -s and -n take the signal as the next word, -l and -L list signals, -- ends the options,
 // the first other -word is the signal and every word after the options is a pid, negative ones
 // too (kill -1 1234 sends SIGHUP to 1234, kill -9 -1 SIGKILL to every process). A lone -1, a
@@ -43,9 +44,21 @@ func killTargetsAll(s *segment) bool {
 		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && !args[i].dynamic && n >= -1 && n <= 1 {
 			return true
 		}
+		if args[i].dynamic && callerPid(strings.TrimPrefix(strings.TrimSpace(v), "-")) {
+			return true
+		}
 		pid = true
 	}
 	return !pid && signal == "-1"
+}
+
+// ppid is the shell's parameter for the pid of the process that started it: the agent.
+const ppid = "$PPID"
+
+// callerPid reports whether a pid word is the shell's own pid ($$, $BASHPID, a subshell's) or
+// its parent's ($PPID), as the renderer spells the parameter whole or braced ("${PPID}").
+func callerPid(v string) bool {
+	return v == "$$" || v == "$BASHPID" || v == ppid
 }
 
 // optUser is killall's option that selects a user's processes.
@@ -57,7 +70,8 @@ var everyPattern = regexp.MustCompile(`^(\^?\.[*+]?\$?|\^|\$|\^?\.\*\$?|\[\^?\]|
 // processSelectors are, per program, the options that select processes without a pattern: given
 // one and no pattern, pkill and killall kill every process it selects (pkill -u root, killall -u
 // dev). pkill -F reads pids from a file and -P a process's children (pkill -P $$, a script's
-// clean-up): neither is one.
+// clean-up of what this command line started): neither is one; -P $PPID, the agent's children, is
+// killsAllMatching's.
 //
 //nolint:goconst // option spellings read best literally, next to their neighbours
 var processSelectors = map[string][]string{
@@ -87,13 +101,21 @@ func killsAllMatching(s *segment) bool {
 	if s.name == "pkill" && (s.hasFlag("-v") || s.hasFlag("--inverse")) {
 		return true // every process but those the pattern matches
 	}
-	if v, ok := optionValue(s, "-P", "--parent"); ok && !v.dynamic && (strings.TrimSpace(v.s) == "1" || strings.TrimSpace(v.s) == "0") {
-		return true // the children of init (or of the kernel, init among them): every process
+	if v, ok := optionValue(s, "-P", "--parent"); ok && everyParent(v) {
+		return true
 	}
 	if len(s.operands) == 0 {
 		return slices.ContainsFunc(processSelectors[s.name], s.hasFlag)
 	}
 	return slices.ContainsFunc(s.operands, func(w word) bool { return !w.dynamic && matchesEveryProcess(w.s) })
+}
+
+// everyParent reports whether pkill -P's parent has every process, or every one that matters, as
+// its children: init (1) or the kernel (0), every process; the agent ($PPID), this shell and every
+// other tool it runs.
+func everyParent(v word) bool {
+	p := strings.TrimSpace(v.s)
+	return !v.dynamic && (p == "1" || p == "0") || v.dynamic && p == ppid
 }
 
 // processNames are names of processes every system runs, or could: a pattern that matches all of

@@ -99,6 +99,13 @@ var codeOptions = map[string][]string{
 	"man":      {"-P", "--pager", "-H", "--html"},
 	"emacs":    {"--eval", "-l", "--load", "-f", "--funcall", "--script"},
 	cmdSqlite3: {"-cmd", "-init"},
+	// Database clients' script files, SQL the engine cannot read, as a shell's script file is
+	// (psql -f is dbClientCode's); redis-cli --eval runs a Lua script on the server.
+	cmdDuckdb: {"-f", "-init"}, "snowsql": {"-f", "--filename"}, "trino": {"-f", "--file"}, "presto": {"-f", "--file"},
+	"cqlsh": {"-f", "--file"}, "clickhouse-client": {"--queries-file"}, "clickhouse": {"--queries-file"},
+	"cockroach": {"-f", "--file"}, "usql": {"-f", "--file"}, "sqlcmd": {"-i", "--input-file"}, "spark-sql": {"-f", "-i"},
+	"hive": {"-f", "-i"}, "beeline": {"-f", "-i", "--init"}, "impala-shell": {"-f", "--query_file"}, "vsql": {"-f", "--file"},
+	"redis-cli": {"--eval"}, "valkey-cli": {"--eval"},
 }
 
 // sqliteCode returns the dot-command at the start of a line of an operand that runs a program or
@@ -313,7 +320,7 @@ func codeOption(s *segment) string {
 		return goEnvWrite(s)
 	case cmdSed:
 		return sedCode(s)
-	case cmdSqlite3, "duckdb":
+	case cmdSqlite3, cmdDuckdb:
 		return sqliteCode(s)
 	case cmdPsql, cmdMysql, cmdMariadb, cmdMongo, cmdMongosh:
 		return dbClientCode(s)

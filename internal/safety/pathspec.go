@@ -245,7 +245,8 @@ func (a *analyzer) argPaths(idx int) {
 		a.gitGlobalPaths(seg)
 	}
 	search := recursiveSearch(seg)
-	a.recursive = recursiveOp(seg) || search || gitTakesIgnored(seg)
+	// kubectl cp and docker cp copy a directory whole, with no option to ask for it.
+	a.recursive = recursiveOp(seg) || containerCopy(seg) || search || gitTakesIgnored(seg)
 	defer func() { a.recursive = false }()
 	ops := seg.operands
 	op := operandOp(seg, spec)

@@ -210,7 +210,8 @@ func rcloneServed(s *segment) (word, bool, bool) {
 var dirServers = strings.Fields("http-server serve miniserve darkhttpd")
 
 // servedDir returns the directory a file server publishes, whether the command names it, and
-// whether the command is a file server at all.
+// whether the command is a file server at all; a tunnel serving a directory (ngrok) and a
+// transfer tool sending one (croc, wormhole) publish it as a server does.
 func servedDir(s *segment) (dir word, found, serves bool) {
 	switch {
 	case strings.HasPrefix(s.name, "python") || strings.HasPrefix(s.name, "pypy"):
@@ -238,9 +239,28 @@ func servedDir(s *segment) (dir word, found, serves bool) {
 		at := slices.IndexFunc(s.words, func(w word) bool { return w.s == s.operands[0].s })
 		dir, found = firstPositional(s.words[at+1:])
 	default:
-		return word{}, false, false
+		return sentDir(s)
 	}
 	return dir, found, true
+}
+
+// sentDir is servedDir for a tunnel that serves a directory, ngrok http file:///DIR, which
+// publishes DIR to the internet, and for croc send DIR and wormhole send DIR, which hand DIR,
+// whole, to whoever holds the code.
+func sentDir(s *segment) (dir word, found, serves bool) {
+	switch s.name {
+	case "ngrok":
+		for _, w := range s.operands {
+			if p, ok := strings.CutPrefix(w.s, "file://"); ok {
+				return w.with(p), true, true
+			}
+		}
+	case "croc", "wormhole":
+		if len(s.operands) > 1 && s.operands[0].s == "send" {
+			return s.operands[1], true, true
+		}
+	}
+	return word{}, false, false
 }
 
 // pythonServers are the modules that serve the working directory (uploadserver also writes

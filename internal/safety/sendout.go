@@ -228,6 +228,9 @@ func (a *analyzer) stdinText(idx int, redirs []*syntax.Redirect) {
 			seg := &a.out.segments[idx]
 			seg.secretFed = seg.secretFed || a.namesSecret(t)
 			seg.dropFed = seg.dropFed || dropsData(t.s)
+			seg.fedText = !t.dynamic && !clientCommandIn(psqlClientCommand, t.s, r) && !clientCommandIn(mysqlClientCommand, t.s, r)
+		} else if readsStdin(r) {
+			a.out.segments[idx].fedText = false // the last redirection of standard input is the one read
 		}
 	}
 }

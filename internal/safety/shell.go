@@ -96,6 +96,7 @@ type segment struct {
 	secretCopy   bool // a word expands a copy of a credential variable (T=$GITHUB_TOKEN ... "$T")
 	secretFed    bool // a here-document or here-string fed to it names a credential variable
 	dropFed      bool // a database client is fed text that drops data (drops-data)
+	fedText      bool // its standard input is a here-document or here-string known before it runs, with no database client command
 }
 
 // pathRef is a path a command touches.
