@@ -222,6 +222,10 @@ func classCatalogue() []classCase {
 		{runtime, "assigned pid in /proc", sh(`n=1; cat /proc/$n/environ`), zeroD, sh(`n=2; head -n $n README.md`), false},
 		{runtime, "sh -c positional argument", sh(`sh -c 'cat "$1"' _ .env`), zeroD, sh(`sh -c 'cat "$1"' _ README.md`), false},
 		{runtime, "bash -c $0", sh(`bash -c 'cat $0' .env`), zeroD, sh(`bash -c 'cat $0' README.md`), false},
+		// A glob given to a child shell is the names it matches, however the child quotes it.
+		{runtime, "sh -c positional glob, quoted in the child", sh(`sh -c 'cat "$1"' _ .e*`), zeroD, sh(`sh -c 'cat "$1"' _ *.go`), false},
+		{runtime, "bash -c's $0 a glob", sh(`bash -c 'cat "$0"' .e?v`), zeroD, sh(`bash -c 'cat "$0"' READ?E.md`), false},
+		{runtime, "find -exec's {} for a -name glob, given to a child shell", sh(`find . -name '.e*' -exec sh -c 'cat "$1"' _ {} \;`), zeroD, sh(`find . -name '*.go' -exec sh -c 'gofmt -l "$1"' _ {} \;`), false},
 		{runtime, "sh -c computed positional argument", sh(`sh -c 'cat "$1"' _ "$F"`), dyn, sh(`sh -c 'echo "$1"' _ "$F"`), false},
 		{runtime, "outer expansion into sh -c", sh(`x=.env; sh -c "cat $x"`), zeroD, sh(`x=README.md; sh -c "cat $x"`), false},
 		{runtime, "a child shell does not see the parent's variables", sh(`export x=README.md; sh -c 'cat $x'`), dyn, sh(`sh -c 'cat README.md'`), false},

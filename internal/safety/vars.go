@@ -472,7 +472,9 @@ func positional(f *syntax.File, args []word, outer *varScope) *varScope {
 		if i > 9 || a.dynamic {
 			break
 		}
-		vs.set(string(rune('0'+i)), a.s)
+		// A glob given as an argument (sh -c 'cat "$1"' _ .e*, or find -exec's {} for -name
+		// '.e*') is the names it matches, quoted or not where the child expands it.
+		vs.setItem(string(rune('0'+i)), a)
 	}
 	return vs
 }
