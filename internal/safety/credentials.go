@@ -34,6 +34,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"deletes-for-real":          deletesForReal,
 	"deletes-cloud-objects":     deletesCloudObjects,
 	"disables-recovery":         disablesRecovery,
+	"prints-dotenv":             printsDotenv,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or

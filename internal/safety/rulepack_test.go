@@ -67,6 +67,8 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 		[]string{"kubectl get secrets", "kubectl get secret db -o name", "kubectl get pods -l app=secret-store -o yaml", "kubectl config view", "kubectl create secret generic x",
 			"kubectl create secret generic db --from-literal=a=b --dry-run=client -o yaml", "kubectl create configmap token --from-literal=a=b",
 			"kubectl get -n secrets pods -o yaml", "kubectl get -An secrets pods -o yaml"}},
+	"print-environment-dotenv": {[]string{"docker compose config", "docker compose -f x.yml config --format json", "docker-compose config", "podman compose convert", "dotenv list", "dotenv get SECRET", "python3 -m dotenv list", "dotenvx decrypt", "dotenvx keypair"},
+		[]string{"docker compose config --services", "docker compose config -q", "docker compose up -d", "docker compose ps", "dotenv run -- go test ./...", "python3 -m pytest", "dotenvx encrypt"}},
 	"print-credentials-rendered": {[]string{"kustomize build .", "helm template x ./c", "helm get manifest x", "kubectl kustomize ."},
 		[]string{"helm list", "kustomize version", "helm install x ./c"}},
 	"print-credentials-cloud": {[]string{"gh auth token", "gh auth status --show-token", "gcloud auth print-access-token", "gcloud auth application-default print-access-token",

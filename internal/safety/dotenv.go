@@ -1,0 +1,52 @@
+package safety
+
+import (
+	"slices"
+	"strings"
+)
+
+// Some programs load the project's .env by themselves — no path on their command line for the
+// path policy to see — and print what they loaded: docker compose config prints the project's
+// configuration with .env's values interpolated, python-dotenv's dotenv list|get and dotenvx
+// get|decrypt|keypair print the values or the keys that decrypt them (print-environment-dotenv).
+
+// composeNamesOnly are docker compose config's options that print names, not the configuration:
+// with one of them nothing of .env is shown.
+var composeNamesOnly = []string{"--services", "--volumes", "--profiles", "--images", "--networks", "--hash", "-q", "--quiet"}
+
+// dotenvPrinters are the subcommands of the dotenv programs that print values or keys.
+var dotenvPrinters = map[string][]string{"dotenv": {"list", "get"}, "dotenvx": {"get", "decrypt", "keypair"}}
+
+// printsDotenv reports whether a program prints the .env it loads by itself: docker, podman or
+// nerdctl compose config (or convert, its old name), docker-compose and podman-compose config,
+// dotenv list|get (also as python -m dotenv), dotenvx get|decrypt|keypair. A computed operand
+// could be any of those subcommands.
+func printsDotenv(s *segment) bool {
+	ops := s.operands
+	switch {
+	case s.name == cmdDocker || s.name == "podman" || s.name == "nerdctl":
+		if len(ops) == 0 || ops[0].s != "compose" {
+			return false
+		}
+		return composePrintsConfig(s, ops[1:])
+	case s.name == "docker-compose" || s.name == "podman-compose":
+		return composePrintsConfig(s, ops)
+	case strings.HasPrefix(s.name, "python"):
+		i := slices.IndexFunc(s.words, func(w word) bool { return w.s == "-mdotenv" })
+		if k := slices.IndexFunc(s.words, func(w word) bool { return w.s == "-m" }); i < 0 && k >= 0 && k+1 < len(s.words) && s.words[k+1].s == "dotenv" {
+			i = k + 1
+		}
+		return i >= 0 && slices.ContainsFunc(s.words[i+1:], func(w word) bool { return w.dynamic || slices.Contains(dotenvPrinters["dotenv"], w.s) })
+	}
+	printers, ok := dotenvPrinters[s.name]
+	return ok && slices.ContainsFunc(ops, func(w word) bool { return w.dynamic || slices.Contains(printers, w.s) })
+}
+
+// composePrintsConfig says whether compose's operands after "compose" name config (or convert)
+// without an option that prints names only.
+func composePrintsConfig(s *segment, ops []word) bool {
+	if !slices.ContainsFunc(ops, func(w word) bool { return w.dynamic || w.s == "config" || w.s == "convert" }) {
+		return false
+	}
+	return !slices.ContainsFunc(composeNamesOnly, s.hasFlag)
+}
