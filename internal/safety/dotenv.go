@@ -12,10 +12,10 @@ import (
 
 // composeNamesOnly are docker compose config's options that print names, not the configuration:
 // with one of them nothing of .env is shown.
-var composeNamesOnly = []string{"--services", "--volumes", "--profiles", "--images", "--networks", "--hash", "-q", "--quiet"}
+var composeNamesOnly = strings.Fields("--services --volumes --profiles --images --networks --hash -q --quiet")
 
 // dotenvPrinters are the subcommands of the dotenv programs that print values or keys.
-var dotenvPrinters = map[string][]string{"dotenv": {"list", "get"}, "dotenvx": {"get", "decrypt", "keypair"}}
+var dotenvPrinters = map[string][]string{"dotenv": strings.Fields("list get"), "dotenvx": strings.Fields("get decrypt keypair")}
 
 // printsDotenv reports whether a program prints the .env it loads by itself: docker, podman or
 // nerdctl compose config (or convert, its old name), docker-compose and podman-compose config,
@@ -24,7 +24,7 @@ var dotenvPrinters = map[string][]string{"dotenv": {"list", "get"}, "dotenvx": {
 func printsDotenv(s *segment) bool {
 	ops := s.operands
 	switch {
-	case s.name == cmdDocker || s.name == "podman" || s.name == "nerdctl":
+	case s.name == cmdDocker || s.name == cmdPodman || s.name == "nerdctl":
 		if len(ops) == 0 || ops[0].s != "compose" {
 			return false
 		}
@@ -45,7 +45,7 @@ func printsDotenv(s *segment) bool {
 // composePrintsConfig says whether compose's operands after "compose" name config (or convert)
 // without an option that prints names only.
 func composePrintsConfig(s *segment, ops []word) bool {
-	if !slices.ContainsFunc(ops, func(w word) bool { return w.dynamic || w.s == "config" || w.s == "convert" }) {
+	if !slices.ContainsFunc(ops, func(w word) bool { return w.dynamic || w.s == subConfig || w.s == "convert" }) {
 		return false
 	}
 	return !slices.ContainsFunc(composeNamesOnly, s.hasFlag)
