@@ -237,7 +237,7 @@ func runCatalogue() []classCase {
 		// A program the engine does not know, given a path it must not write: it may write it.
 		{unknownProg, "sponge over a start-up file", sh(`sort x | sponge ~/.bashrc`), asked(RuleUnknownWriter), sh(`sort x > out.txt`), false},
 		{unknownProg, "a compiler's output over a start-up file", sh(`gcc -o ~/.bashrc x.c`), asked(RuleUnknownWriter), sh(`cat x.c`), false},
-		{unknownProg, "a decryption into a git hook", sh(`gpg -o .git/hooks/pre-commit -d x.gpg`), asked(RuleUnknownWriter), sh(`ls .git/hooks`), false},
+		{unknownProg, "a dearmored key into a git hook", sh(`gpg -o .git/hooks/pre-commit --dearmor x.asc`), asked(RuleUnknownWriter), sh(`ls .git/hooks`), false},
 		{unknownProg, "a value attached to a short option", sh(`foo -o~/.bashrc x`), asked(RuleUnknownWriter), sh(`head -n2 x.c`), false},
 		{unknownProg, "a value attached, into a git hook", sh(`foo -o.git/hooks/pre-commit x`), asked(RuleUnknownWriter), sh(`ls -la .git/hooks`), false},
 		{linked, "a glob in a directory part naming .git", sh(`cp x .gi?/hooks/pre-commit`), noWriteD, sh(`cp x sr?/main.go`), false},

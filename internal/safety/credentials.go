@@ -9,9 +9,11 @@ import (
 
 // kubectl verbs named in more than one check.
 const (
-	subConfig = "config" // reads and writes the kubeconfig
-	subApply  = "apply"  // view-last-applied prints the last applied object
-	subToken  = "token"  // kubectl create token, fly auth token, vault token
+	subConfig  = "config"  // reads and writes the kubeconfig
+	subApply   = "apply"   // view-last-applied prints the last applied object
+	subToken   = "token"   // kubectl create token, fly auth token, vault token
+	subAuth    = "auth"    // fly auth token, glab auth status, uv auth token
+	subSecrets = "secrets" // kubectl get secrets, doppler secrets, vault secrets disable
 )
 
 // builtinChecks are the predicates a rule names in Check. Each reads a program's words as its own
@@ -287,7 +289,7 @@ func mayNameSecret(s *segment, ops []word) bool {
 // "secrets.v1", "secret.", "Secret" (types are matched case-blind).
 func secretType(t string) bool {
 	name, _, _ := strings.Cut(t, ".")
-	return name == "secret" || name == "secrets"
+	return name == "secret" || name == subSecrets
 }
 
 // rawNamesCredential reports whether an API path given to --raw reaches Secrets or tokens: after
@@ -467,9 +469,14 @@ func abbreviates(name, opt string, minLen int) bool {
 // login (unless -no-print)|kv get|token create|lookup|operator init; 1Password's op read|inject|
 // run|item get|document get|signin --raw; docker-credential-* get; pass and gopass show; macOS
 // security find-*-password -w|-g; secret-tool lookup; keyring get; LastPass's lpass show|export;
-// Bitwarden's bw get|export; heroku auth:token|config; fly auth token. A computed subcommand could be
-// any.
+// Bitwarden's bw get|export; heroku auth:token|config; fly auth token; doppler secrets,
+// infisical secrets|export, chamber read|export, glab auth status -t, uv auth token; a decryption
+// by sops, age, gpg, ansible-vault view|decrypt or kubeseal --recovery-unseal (decrypts.go). A
+// computed subcommand could be any.
 func storePrintsCredential(s *segment) bool {
+	if decrypts(s) {
+		return true
+	}
 	sub, next, ok := firstOperands(s)
 	if !ok {
 		return false
@@ -496,6 +503,9 @@ func storePrintsCredential(s *segment) bool {
 var storePrintingSubs = map[string][]string{
 	"pass": {"show"}, "gopass": {"show"}, "secret-tool": {"lookup"}, "keyring": {"get"}, "lpass": {"show", "export"},
 	"heroku": {"auth:token", "config", "config:get", "pg:credentials:url"},
+	// Secret managers' and encrypted files' printers (doppler secrets lists the values too).
+	"doppler": {subSecrets}, "infisical": {subSecrets, "export"}, "chamber": {"read", "export"},
+	"ansible-vault": {"view", "decrypt"}, "sops": {"decrypt", "exec-env", "exec-file"},
 }
 
 // storePrinters decide, per store, the subcommands that print a secret only with some options
@@ -503,6 +513,7 @@ var storePrintingSubs = map[string][]string{
 var storePrinters = map[string]func(s *segment, sub, next string) bool{
 	cmdTerraform: terraformPrints, "tofu": terraformPrints, "vault": vaultPrints, "op": onePasswordPrints,
 	"security": keychainPrints, "bw": bitwardenPrints, "fly": flyPrints, "flyctl": flyPrints,
+	"glab": glabPrints, "uv": uvPrints,
 }
 
 // keychainPrints: macOS security find-generic-password|find-internet-password with -w or -g.
@@ -512,7 +523,7 @@ func keychainPrints(s *segment, sub, _ string) bool {
 
 // flyPrints: fly auth token, fly tokens create.
 func flyPrints(_ *segment, sub, next string) bool {
-	return sub == "auth" && next == subToken || sub == "tokens" && next == subCreate
+	return sub == subAuth && next == subToken || sub == "tokens" && next == subCreate
 }
 
 // bitwardenPrints: bw get (a password, an item, its notes, a one-time code), export, and unlock

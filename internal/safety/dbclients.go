@@ -298,7 +298,7 @@ func emptiesKeyStore(s *segment) bool {
 	case cmdConsul:
 		return op(0) == "kv" && op(1) == subDelete && s.hasFlag("-recurse") && all(2)
 	}
-	return op(0) == "secrets" && op(1) == "disable" || op(0) == "kv" && (op(1) == "destroy" || op(1) == "metadata" && op(2) == subDelete)
+	return op(0) == subSecrets && op(1) == "disable" || op(0) == "kv" && (op(1) == "destroy" || op(1) == "metadata" && op(2) == subDelete)
 }
 
 // attachedText returns the value attached to an option word: after the "=" of a long option
