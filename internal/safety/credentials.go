@@ -32,6 +32,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"kill-targets-all":          killTargetsAll,
 	"kills-all-matching":        killsAllMatching,
 	"deletes-for-real":          deletesForReal,
+	"runs-in-system-manager":    runsInSystemManager,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or
