@@ -691,7 +691,7 @@ func classCatalogue() []classCase {
 		{code, "GOFLAGS=-o", sh(`GOFLAGS=-o=.git/hooks/pre-commit go build ./cmd/hook`), opaque, sh(`GOFLAGS=-mod=mod go build ./...`), false},
 		// OpenSSH's programs that run a program or load a library the caller names.
 		{code, "scp -S", sh(`scp -S ./x a b:`), opaque, sh(`echo scp -S`), false},
-		{code, "scp -S in a bundle", sh(`scp -rS./x a b:`), opaque, sh(`echo scp -rS`), false},
+		{code, "scp -S in a bundle", sh(`scp -rS./x a b:dir`), opaque, sh(`echo scp -rS`), false},
 		{code, "sftp -D", sh(`sftp -D ./x`), opaque, sh(`echo sftp -D`), false},
 		{code, "ssh -I, a PKCS#11 library", sh(`ssh -I ./x.so h`), opaque, sh(`echo ssh -I`), false},
 		{code, "ssh's SecurityKeyProvider", sh(`ssh -oSecurityKeyProvider=./x.so h`), opaque, sh(`echo SecurityKeyProvider`), false},

