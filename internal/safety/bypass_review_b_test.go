@@ -69,5 +69,13 @@ func reviewBCatalogue() []classCase {
 		{copied, "cp -rT into ~/.config", sh(`cp -rT conf ~/.config`), dynWrite, sh(`cp -r src build/`), false},
 		{copied, "cp -r into /etc", sh(`cp -r etc/. /etc`), dynWrite, sh(`cp -r etc/. /tmp/etc`), false},
 		{copied, "scp -r from a host into the home", sh(`scp -r host:dotfiles/. ~`), dynWrite, sh(`cp -r src/. /tmp/bak`), false},
+
+		// Programs that install what runs later: a plugin or editor extension, git hooks.
+		{later, "a gh extension", sh(`gh extension install owner/gh-x`), dcAsk("plugin-install"), sh(`git config user.name x`), false},
+		{later, "a VS Code extension from a file", sh(`code --install-extension ./x.vsix`), dcAsk("plugin-install"), sh(`ls ~/.vscode/extensions`), false},
+		{later, "a helm plugin runs its install hook and later", sh(`helm plugin install https://x/y`), dcAsk("plugin-install"), sh(`helm list -A`), false},
+		{later, "pre-commit install writes .git/hooks/pre-commit", sh(`pre-commit install --hook-type pre-push`), dcAsk("git-hooks-install"), sh(`cat .pre-commit-config.yaml`), false},
+		{later, "husky points core.hooksPath at .husky", sh(`npx husky init`), dcAsk("git-hooks-install"), sh(`cat .husky/pre-commit`), false},
+		{later, "git config core.pager is a program", sh(`git config core.pager 'sh -c id'`), dcAsk("git-config-set-exec"), sh(`git config --get core.pager`), false},
 	}
 }
