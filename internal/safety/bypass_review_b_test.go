@@ -15,7 +15,9 @@ func reviewBCatalogue() []classCase {
 		later   = "code that runs later"
 		startup = "start-up file"
 		copied  = "copy into a directory of start-up files"
+		envCode = "environment naming code"
 	)
+	opaque := asked(RuleOpaqueCode)
 	return []classCase{
 		// chmod's symbolic mode is a comma-separated list of clauses, each with one or more
 		// operations: the setuid or setgid bit may be set by any of them, and an octal mode may
@@ -77,5 +79,14 @@ func reviewBCatalogue() []classCase {
 		{later, "pre-commit install writes .git/hooks/pre-commit", sh(`pre-commit install --hook-type pre-push`), dcAsk("git-hooks-install"), sh(`cat .pre-commit-config.yaml`), false},
 		{later, "husky points core.hooksPath at .husky", sh(`npx husky init`), dcAsk("git-hooks-install"), sh(`cat .husky/pre-commit`), false},
 		{later, "git config core.pager is a program", sh(`git config core.pager 'sh -c id'`), dcAsk("git-config-set-exec"), sh(`git config --get core.pager`), false},
+
+		// Variables that point a program at code or configuration it obeys, for this command and,
+		// in a shell that outlives the call, every later one.
+		{envCode, "python's user site, whose .pth files run at start", sh(`PYTHONUSERBASE=/tmp/u python3 -m pytest`), opaque, sh(`python3 -m pytest`), false},
+		{envCode, "npm's node-options setting from the environment", sh(`export npm_config_node_options='--require /tmp/x.js'; npm test`), opaque, sh(`npm_config_loglevel=silent npm test`), false},
+		{envCode, "npm reads its settings' variables in any case", sh(`Npm_Config_Script_Shell=/tmp/x npm test`), opaque, sh(`npm_config_loglevel=silent npm test`), false},
+		{envCode, "docker's configuration directory names plugins", sh(`DOCKER_CONFIG=/tmp/d docker build .`), opaque, sh(`LESS=-R git log`), false},
+		{envCode, "less's lesskey sets LESSOPEN", sh(`LESSKEYIN=/tmp/k git log`), opaque, sh(`LESS=-R git log`), false},
+		{envCode, "yarnPath from the environment", sh(`YARN_YARN_PATH=/tmp/x.js yarn test`), opaque, sh(`yarn test`), false},
 	}
 }
