@@ -395,8 +395,8 @@ func classCatalogue() []classCase {
 		// Found by a review of the fixes above.
 		{procLink, "a cd whose text names where an earlier cd failed", sh(`cd /var/etc; cd /var/run/../etc; cat shadow`), dyn, sh(`cd /var/tmp; cd /var/tmp/../log; cat x.log`), false},
 		{runtime, "IFS as the prefix of a function call", sh(`f=.env_x; g() { cat $f; }; IFS=_ g`), opaque, sh(`f=README.md; g() { cat $f; }; g`), false},
-		{code, "nsenter -W, a directory in the target's namespace", sh(`nsenter -W /etc cat shadow`), dyn, sh(`cat /etc/hostname.md`), false},
-		{code, "nsenter -w alone, the target's directory", sh(`nsenter -t 1 -w cat etc/shadow`), dyn, sh(`cat etc/hostname.md`), false},
+		{code, "nsenter -W, a directory in the target's namespace", sh(`nsenter -W /etc cat shadow`), asked(dc + "privilege-change"), sh(`cat /etc/hostname.md`), false},
+		{code, "nsenter -w alone, the target's directory", sh(`nsenter -t 1 -w cat etc/shadow`), asked(dc + "privilege-change"), sh(`cat etc/hostname.md`), false},
 		{runtime, "a function redefined in a subshell keeps its body", sh(`f() { cat shadow; }; (f() { :; }); cd /etc; f`), zeroD, sh(`f() { cat x.log; }; (f() { :; }); cd /tmp; f`), false},
 		{code, "chroot --skip, an abbreviation", sh(`cd /etc; chroot --skip / cat shadow`), zeroD, sh(`cd /etc; cat hostname.md`), false},
 		{abbrev, "gunzip -k writes the name too", sh(`gunzip -k .bashrc.gz`), noWriteD, sh(`gunzip -k build/x.log.gz`), false},
@@ -695,7 +695,7 @@ func classCatalogue() []classCase {
 		{code, "GOFLAGS=-o", sh(`GOFLAGS=-o=.git/hooks/pre-commit go build ./cmd/hook`), opaque, sh(`GOFLAGS=-mod=mod go build ./...`), false},
 		// OpenSSH's programs that run a program or load a library the caller names.
 		{code, "scp -S", sh(`scp -S ./x a b:`), opaque, sh(`echo scp -S`), false},
-		{code, "scp -S in a bundle", sh(`scp -rS./x a b:`), opaque, sh(`echo scp -rS`), false},
+		{code, "scp -S in a bundle", sh(`scp -rS./x a b:dir`), opaque, sh(`echo scp -rS`), false},
 		{code, "sftp -D", sh(`sftp -D ./x`), opaque, sh(`echo sftp -D`), false},
 		{code, "ssh -I, a PKCS#11 library", sh(`ssh -I ./x.so h`), opaque, sh(`echo ssh -I`), false},
 		{code, "ssh's SecurityKeyProvider", sh(`ssh -oSecurityKeyProvider=./x.so h`), opaque, sh(`echo SecurityKeyProvider`), false},
@@ -804,7 +804,7 @@ func classCatalogue() []classCase {
 		{code, "ZDOTDIR, where zsh reads its start-up files", sh(`ZDOTDIR=. zsh -c 'ls'`), opaque, sh(`zsh -c 'ls'`), false},
 		{code, "GCONV_PATH, glibc's charset modules", sh(`GCONV_PATH=. git log -1`), denied(RuleLibraryInjection), sh(`LC_ALL=C git log -1`), false},
 		{abbrev, "terraform's -auto-approve spelt with two dashes", sh(`terraform apply --auto-approve`), denied(dc + "terraform-auto-approve"), sh(`terraform plan --out=tfplan`), false},
-	}, append(append(append(append(dataCatalogue(), runCatalogue()...), destroyCatalogue()...), runnersCatalogue()...), reviewACatalogue()...)...)
+	}, append(append(append(append(append(dataCatalogue(), runCatalogue()...), destroyCatalogue()...), runnersCatalogue()...), reviewACatalogue()...), reviewBCatalogue()...)...)
 }
 
 func TestBypassClasses(t *testing.T) {

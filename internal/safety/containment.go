@@ -19,12 +19,14 @@ const homesDir = "/home"
 // directory, and every directory above them — is taken to hold the project's protected files
 // (.git, README.md, LICENSE): deleting it is denied. Copying or archiving one could take a
 // zero-access file such as .env with it, which the engine cannot rule out, so it asks.
+//
+// An extraction's or a copy's destination asks (extractInto), but a denial found for any target
+// comes first: rsync -a --delete empty/ ~/ is a recursive delete of the home directory.
 func (p *Policy) containmentFailure(targets []target, cwd string, approved bool) *failure {
+	var ask *failure
 	for _, t := range targets {
-		if t.members && !t.dynamic && !approved {
-			if f := p.extractInto(t, cwd); f != nil {
-				return f
-			}
+		if t.members && !t.dynamic && !approved && ask == nil {
+			ask = p.extractInto(t, cwd)
 		}
 		if !t.recursive && !t.dynamic && t.glob && t.op == opDelete {
 			if f := p.wildcardDelete(t, cwd); f != nil {
@@ -40,11 +42,16 @@ func (p *Policy) containmentFailure(targets []target, cwd string, approved bool)
 		}
 		for _, base := range p.containers(t.path, cwd) {
 			if f := p.containedFailure(t, base, cwd, approved); f != nil {
-				return f
+				if !f.ask {
+					return f
+				}
+				if ask == nil {
+					ask = f
+				}
 			}
 		}
 	}
-	return nil
+	return ask
 }
 
 // wildcardDelete judges a delete of a bare wildcard ("rm *", "rm -f ./*.*") in a project

@@ -37,6 +37,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"deletes-cloud-objects":     deletesCloudObjects,
 	"disables-recovery":         disablesRecovery,
 	"prints-dotenv":             printsDotenv,
+	"runs-in-system-manager":    runsInSystemManager,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or

@@ -217,7 +217,7 @@ func (p *Policy) extractInto(t target, cwd string) *failure {
 		return nil
 	}
 	return &failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleDynamicWriteTarget,
-		msg: fmt.Sprintf("extraction into %q writes whatever names the archive or patch holds, and the directory holds %q, which the %s path policy protects (pattern %q); the engine cannot see the names, so it needs human approval", t.raw, inside, v.kind, v.pattern)}
+		msg: fmt.Sprintf("extraction or copy into %q writes whatever names the archive, patch or copied directory holds, and the directory holds %q, which the %s path policy protects (pattern %q); the engine cannot see the names, so it needs human approval", t.raw, inside, v.kind, v.pattern)}
 }
 
 // extractionDir records the directory an extraction or patch writes its members below, the

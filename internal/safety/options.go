@@ -187,7 +187,7 @@ var codeEnvVars = map[string]bool{
 	"CC": true, "CXX": true, "LD": true, "GOTOOLCHAIN": true, "GOENV": true, "GOROOT": true,
 	"RUSTC_WORKSPACE_WRAPPER": true, "RUSTDOC": true, "CARGO_BUILD_RUSTC": true, "CARGO_BUILD_RUSTDOC": true,
 	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER": true, "CURL_HOME": true, "WGETRC": true, "CARGO_HOME": true, "RUSTUP_HOME": true, "ZDOTDIR": true, "TF_CLI_ARGS": true, "TF_CLI_CONFIG_FILE": true,
-	"KUBECTL_EXTERNAL_DIFF": true, "NPM_CONFIG_SCRIPT_SHELL": true, "npm_config_script_shell": true,
+	"KUBECTL_EXTERNAL_DIFF": true,
 	// A file every non-interactive bash sources first, and one an interactive sh sources, whose
 	// code the engine cannot see.
 	"BASH_ENV": true, "ENV": true,
@@ -203,6 +203,31 @@ var codeEnvVars = map[string]bool{
 	// psql's start-up file and mysql's option-file directory, which can run shell commands (\!,
 	// pager=).
 	"PSQLRC": true, "MYSQL_HOME": true,
+	// Where a program finds code or configuration it obeys: python's user site (its .pth files run
+	// at every start), ruby's gems, docker's configuration (credential helpers, CLI plugins, which
+	// docker build runs as buildx), less's lesskey (its #env sets LESSOPEN), yarn's rc file and
+	// yarnPath. Set in a shell that outlives the call, they reach every later command too.
+	"PYTHONUSERBASE": true, "GEM_HOME": true, "GEM_PATH": true, "DOCKER_CONFIG": true, "LESSKEYIN": true,
+	"LESSKEY": true, "LESSKEY_CONTENT": true, "YARN_RC_FILENAME": true, "YARN_YARN_PATH": true,
+}
+
+// npmCodeSettings are npm's settings that name a program or code it runs: the shell of its
+// scripts and the NODE_OPTIONS they get, its shell, editor, browser, git and node-gyp, and
+// npm init's module.
+//
+//nolint:goconst // setting names read best literally, next to their neighbours
+var npmCodeSettings = map[string]bool{"script-shell": true, "node-options": true, "shell": true, "editor": true,
+	"browser": true, "git": true, "node-gyp": true, "init-module": true}
+
+// npmConfigSetting returns the npm setting an environment variable sets: npm reads
+// npm_config_NAME in any case, with its underscores as dashes (NPM_CONFIG_NODE_OPTIONS is
+// node-options).
+func npmConfigSetting(name string) (string, bool) {
+	const prefix = "npm_config_"
+	if len(name) <= len(prefix) || !strings.EqualFold(name[:len(prefix)], prefix) {
+		return "", false
+	}
+	return strings.ReplaceAll(strings.ToLower(name[len(prefix):]), "_", "-"), true
 }
 
 // expansionEnvVars change what the shell makes of the words after them: HOME is what ~ and a bare
@@ -240,7 +265,7 @@ var codeFlagEnvVars = func() map[string][]string {
 var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip",
 	"UNZIP": cmdUnzip, "UNZIPOPT": cmdUnzip}
 
-// buildEnvReason reports why a variable makes a build tool, compiler, JVM or git's transport run
+// buildEnvReason reports why a variable makes a build tool, compiler, JVM, npm or git's transport run
 // code the caller chooses, or "" when it does not.
 func buildEnvReason(name, val string) string {
 	if strings.HasPrefix(name, "CARGO_TARGET_") && name != "CARGO_TARGET_DIR" {
@@ -251,6 +276,9 @@ func buildEnvReason(name, val string) string {
 		if strings.Contains(val, n) {
 			return "setting " + name + " to " + val + " gives a compiler, linker or JVM an option that loads or runs code the caller chooses (" + n + ")"
 		}
+	}
+	if k, ok := npmConfigSetting(name); ok && npmCodeSettings[k] {
+		return "setting " + name + " gives npm its " + k + " setting, which names code it runs"
 	}
 	if name == "GIT_ALLOW_PROTOCOL" && slices.Contains(strings.Split(strings.ToLower(val), ":"), "ext") {
 		// git's ext:: transport runs the command its URL names ("ext::sh -c id").

@@ -262,8 +262,10 @@ func (a *analyzer) argPaths(idx int) {
 		return // its operands read as the program reads them, option values skipped
 	}
 	a.programPaths(seg)
+	a.members = copiesTree(seg, a.recursive)
 	a.operandPaths(remoteOperands(seg, ops), op, spec)
 	a.targetDirectory(seg, ops, spec)
+	a.members = false
 	a.programOutputs(seg)
 	a.madeFiles(seg, ops)
 	a.syncDeletes(seg, remoteOperands(seg, ops))
