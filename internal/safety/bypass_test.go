@@ -105,6 +105,10 @@ func bypassCatalogue() []bypassCase {
 		{"loop variable as command", shCall(`for c in sudo; do $c ls; done`), ReasonToolSafetyViolation, dc + "privilege-escalation", shCall(`for f in a b; do echo $f; done`)},
 		{"loop over a computed list as command", shCall(`for c in $(cat cmds); do $c ls; done`), ReasonToolSafetyViolation, RuleDynamicCommand, shCall(`for f in $(ls); do echo $f; done`)},
 		{"fork bomb", shCall(`:(){ :|:& };:`), ReasonToolSafetyViolation, RuleForkBomb, shCall(`f(){ echo hi; }; f`)},
+		// command and builtin, or a path, run the program of that name, not the function again.
+		{"a wrapper function that calls itself", shCall(`ls(){ ls -la; }; ls`), ReasonToolSafetyViolation, RuleForkBomb, shCall(`ls(){ command ls -la; }; ls`)},
+		{"a function that calls itself in the background", shCall(`ls(){ ls & }; ls`), ReasonToolSafetyViolation, RuleForkBomb, shCall(`ls(){ /bin/ls -la; }; ls`)},
+		{"a cd function that calls itself", shCall(`cd(){ cd /tmp; }; cd`), ReasonToolSafetyViolation, RuleForkBomb, shCall(`cd(){ builtin cd /tmp && pwd; }; cd`)},
 		{"function body hides sudo", shCall(`f(){ sudo ls; }; f`), ReasonToolSafetyViolation, dc + "privilege-escalation", shCall(`f(){ ls; }; f`)},
 		{"command-valued environment variable", shCall(`GIT_SSH_COMMAND='rm -rf /' git fetch`), ReasonToolSafetyViolation, dc + "rm-recursive-root", shCall(`GIT_TRACE=1 git fetch`)},
 		{"library preloading", shCall(`LD_PRELOAD=./evil.so ls`), ReasonToolSafetyViolation, RuleLibraryInjection, shCall(`LANG=C ls`)},

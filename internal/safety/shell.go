@@ -261,6 +261,7 @@ type analyzer struct {
 	vars      *varScope             // the variables of the script being analysed
 	cond      int                   // > 0 inside code that may not run, or runs in a subshell: assignments there are not recorded
 	funcs     []string              // functions being defined (a call to one of them from its own body is a fork bomb)
+	noFunc    bool                  // the next command is run by command or builtin, which skip functions (one-shot)
 	bodies    map[string][]funcBody // the bodies of the functions defined so far, by lower-cased name
 	traps     []pendingTrap         // the traps set by the scripts being analysed
 	err       *analysisError
@@ -1101,8 +1102,12 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 	} else {
 		seg.name = commandName(words[0].s)
 	}
+	// A function's own name called from its body calls it again, unless command or builtin runs
+	// it, or a path names the program (git() { command git "$@"; } is a common wrapper).
+	callsFunc := !a.noFunc && !strings.ContainsRune(words[0].s, '/')
+	a.noFunc = false
 	for _, f := range a.funcs {
-		if seg.name != "" && f == seg.name {
+		if callsFunc && seg.name != "" && f == seg.name {
 			a.find(true, RuleForkBomb, "function %q calls itself (fork bomb pattern)", f)
 		}
 	}

@@ -268,6 +268,9 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		a.xargsInner(idx, own, rest, redirs, depth)
 	default:
 		a.env = opts.env
+		// command and builtin run the program or builtin of that name, never a function.
+		name := a.out.segments[idx].name
+		a.noFunc = name == "command" || name == "builtin"
 		a.command(rest, redirs, a.out.segments[idx].pipeFrom, depth+1)
 	}
 }
