@@ -194,7 +194,7 @@ var kubectlArgs = argSpec{skip: 1, valueOps: map[string]pathOp{"-f": opRead, opt
 // (oc, podman, nerdctl) also write their destination, here or in the pod or container.
 func argSpecOf(seg *segment) argSpec {
 	spec := argSpecs[seg.name]
-	if seg.name == "go" && len(seg.operands) > 0 && seg.operands[0].s == "env" {
+	if seg.name == "go" && len(seg.operands) > 0 && seg.operands[0].s == cmdEnv {
 		// go env's operands are settings (go env -w GOPRIVATE=*.corp.example.com), not files.
 		spec.noPaths = true
 	}
