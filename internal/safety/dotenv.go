@@ -10,6 +10,9 @@ import (
 // configuration with .env's values interpolated, python-dotenv's dotenv list|get and dotenvx
 // get|decrypt|keypair print the values or the keys that decrypt them (print-environment-dotenv).
 
+// subCompose is the compose subcommand of docker, podman and nerdctl.
+const subCompose = "compose"
+
 // composeNamesOnly are docker compose config's options that print names, not the configuration:
 // with one of them nothing of .env is shown.
 var composeNamesOnly = strings.Fields("--services --volumes --profiles --images --networks --hash -q --quiet")
@@ -24,8 +27,8 @@ var dotenvPrinters = map[string][]string{"dotenv": strings.Fields("list get"), "
 func printsDotenv(s *segment) bool {
 	ops := s.operands
 	switch {
-	case s.name == cmdDocker || s.name == cmdPodman || s.name == "nerdctl":
-		if len(ops) == 0 || ops[0].s != "compose" {
+	case s.name == cmdDocker || s.name == cmdPodman || s.name == cmdNerdctl:
+		if len(ops) == 0 || ops[0].s != subCompose {
 			return false
 		}
 		return composePrintsConfig(s, ops[1:])

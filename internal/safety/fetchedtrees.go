@@ -1,38 +1,48 @@
 package safety
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
 )
 
-// Code a command line fetches and then builds or tests is code nobody reviewed, as a download
-// piped into an interpreter is, a step further apart: git clone URL && cd y && make test, curl
-// -sL URL | tar xz && go test ./..., wget -O Makefile URL && make test. Beside the files curl and
-// wget write (downloads.go) the line remembers the trees it fetched: the directory git clone (or
-// gh repo clone) makes, and the directories an extraction of a download fills. A program run
-// from such a tree is blocked as download-exec is (downloads.go); a build or test tool started
-// where fetched code is — its directory inside a fetched tree, or holding a fetched file or tree
-// — runs that code (a Makefile, tests, build scripts, lifecycle scripts) and asks at every level
-// (RuleFetchedCodeRun).
+// Code a command line fetches and then builds, tests or runs is code nobody reviewed, as a
+// download piped into an interpreter is, a step further apart: git clone URL && cd y && make
+// test, curl -sL URL | tar xz && go test ./..., wget -O Makefile URL && make test, git clone URL
+// && bash y/install.sh. Beside the files curl and wget write (downloads.go) the line remembers
+// the trees it fetched: the directory git clone, gh repo clone|fork --clone, hg clone or svn
+// checkout makes, the working tree a git pull of a URL or a checkout of FETCH_HEAD fills, and
+// the directories an extraction of a download fills. A script run from such a tree, and a build
+// or test tool started where fetched code is, ask at every level (RuleFetchedCodeRun): a person
+// can approve what they have looked at, where a file the line downloaded and runs as it is stays
+// blocked (download-exec).
 
-// RuleFetchedCodeRun is a build or test tool run where the command line put fetched code.
+// cmdPytest is pytest, run as a program or as python -m pytest.
+const cmdPytest = "pytest"
+
+// RuleFetchedCodeRun is a build, test or script run where the command line put fetched code.
 const RuleFetchedCodeRun = RulePrefixDamageControl + "fetched-code-run"
 
-// buildTools run the code of the directory they start in: its Makefile, tests, build scripts or
-// package scripts, whatever their subcommand (go version reads go.mod's toolchain line too).
+// buildTools run the code of the directory they start in: its Makefile, tests, build scripts,
+// package scripts or compose file, whatever their subcommand (go version reads go.mod's toolchain
+// line too).
 var buildTools = strings.Fields("make gmake bmake just task rake go cargo npm pnpm yarn bun deno " +
 	"pytest py.test tox nox mvn gradle ant sbt ctest cmake meson ninja jest vitest mocha bundle " +
-	"bazel bazelisk dotnet mix composer swift zig pip pip3 uv poetry hatch pdm")
+	"bazel bazelisk dotnet mix composer swift zig pip pip3 uv poetry hatch pdm tsc eslint rspec " +
+	"phpunit pre-commit terraform tofu ansible-playbook vagrant devcontainer tilt skaffold cabal " +
+	"stack dune lein scons nx turbo invoke pants buck2 docker-compose podman-compose")
 
-// fetchedTrees records the trees a segment fetches: git clone's and gh repo clone's destination,
-// and the directories an extraction fills when it is fed a download (curl URL | tar xz) or
-// given a file the line downloaded (tar xzf a.tgz after curl -o a.tgz).
+// recursiveTools discover what they run in every directory below the one they start in: a tree
+// fetched below it is run too.
+var recursiveTools = strings.Fields("pytest py.test tox nox jest vitest mocha rspec phpunit")
+
+// fetchedTrees records the trees a segment fetches.
 func (a *analyzer) fetchedTrees(idx int) {
 	seg := &a.out.segments[idx]
 	var dirs []word
 	switch {
-	case seg.name == cmdGit || seg.name == "gh":
+	case seg.name == cmdGit || seg.name == "gh" || seg.name == "hg" || seg.name == "svn":
 		if d, ok := cloneDestination(seg); ok {
 			dirs = append(dirs, d)
 		}
@@ -63,25 +73,104 @@ func (a *analyzer) fedDownload(seg *segment) bool {
 	return slices.ContainsFunc(seg.words[1:], func(w word) bool { return slices.Contains(a.line.fetched, a.fetchKey(w.s)) })
 }
 
-// cloneDestination returns the directory git clone or gh repo clone makes: its second operand,
-// or the repository's last path element without ".git".
+// cloneDestination returns the directory a segment fills with fetched code.
 func cloneDestination(s *segment) (word, bool) {
-	var ops []word
 	switch s.name {
 	case cmdGit:
-		if sub, _, ok := firstOperands(s); !ok || sub != gitClone {
-			return word{}, false
+		return gitFetchedTree(s)
+	case "gh":
+		return ghClone(s)
+	case "hg": // hg clone SOURCE [DEST]
+		if ops := s.operands; len(ops) >= 2 && ops[0].s == gitClone {
+			return destOrName(ops[1:])
 		}
-		ops = positionals(gitSubArgs(s), gitValued[gitClone])
-	default: // gh repo clone REPO [DIR] [-- git clone's flags]
-		if len(s.operands) < 3 || s.operands[0].s != "repo" || s.operands[1].s != gitClone {
-			return word{}, false
-		}
-		ops = s.operands[2:]
-		if end := slices.IndexFunc(ops, func(w word) bool { return w.s == "--" }); end >= 0 {
-			ops = ops[:end]
+	case "svn": // svn checkout|co|export URL [PATH]
+		if ops := s.operands; len(ops) >= 2 && slices.Contains(strings.Fields("checkout co export"), ops[0].s) {
+			return destOrName(ops[1:])
 		}
 	}
+	return word{}, false
+}
+
+// gitFetchedTree reads git clone SOURCE [DEST] and git submodule add SOURCE [PATH] (below git -C
+// DIR), and git pull of a URL or a checkout, merge, reset or rebase to FETCH_HEAD, which fill the
+// working tree itself.
+func gitFetchedTree(s *segment) (word, bool) {
+	sub, next, ok := firstOperands(s)
+	if !ok {
+		return word{}, false
+	}
+	var d word
+	args := gitSubArgs(s)
+	switch {
+	case sub == gitClone:
+		if d, ok = destOrName(positionals(args, gitValued[gitClone])); !ok {
+			return word{}, false
+		}
+	case sub == "submodule" && next == "add":
+		ops := positionals(args, strings.Fields("-b --branch --name --reference --depth"))
+		if d, ok = destOrName(ops[min(1, len(ops)):]); !ok {
+			return word{}, false
+		}
+	case sub == "pull" && slices.ContainsFunc(s.operands[1:], func(w word) bool { return w.dynamic || remoteURL(w.s) }),
+		slices.Contains(strings.Fields("checkout switch merge reset rebase cherry-pick restore"), sub) &&
+			slices.ContainsFunc(s.operands[1:], func(w word) bool { return strings.HasPrefix(w.s, "FETCH_HEAD") }):
+		d = word{s: "."}
+	default:
+		return word{}, false
+	}
+	if c, ok := gitChdir(s); ok && !path.IsAbs(d.s) && !d.dynamic {
+		d = word{s: path.Join(c.s, d.s), dynamic: c.dynamic}
+	}
+	return d, true
+}
+
+// remoteURL says whether a git operand names a repository by URL rather than by a remote's name.
+func remoteURL(v string) bool {
+	return strings.Contains(v, "://") || strings.Contains(v, ":") && strings.Contains(v, "@") || strings.HasSuffix(v, ".git")
+}
+
+// gitChdir returns the directory git -C names (each -C relative to the one before).
+func gitChdir(s *segment) (word, bool) {
+	args := s.words[1:]
+	end := gitGlobalsEnd(args)
+	var dir word
+	found := false
+	for i := 0; i+1 < end; i++ {
+		if args[i].s == "-C" {
+			v := args[i+1]
+			if found && !path.IsAbs(v.s) {
+				v = word{s: path.Join(dir.s, v.s), dynamic: dir.dynamic || v.dynamic}
+			}
+			dir, found = v, true
+			i++
+		}
+	}
+	return dir, found
+}
+
+// ghClone reads gh repo clone REPO [DIR] [-- git's flags] and gh repo fork REPO --clone.
+func ghClone(s *segment) (word, bool) {
+	ops := s.operands
+	if len(ops) < 3 || ops[0].s != "repo" {
+		return word{}, false
+	}
+	switch {
+	case ops[1].s == gitClone:
+		// The words up to "--" are gh's; after it, git clone's flags.
+		if end := slices.IndexFunc(s.words, func(w word) bool { return w.s == "--" && !w.dynamic }); end >= 0 {
+			ops = slices.DeleteFunc(slices.Clone(ops), func(w word) bool { return !slices.ContainsFunc(s.words[:end], func(v word) bool { return v == w }) })
+		}
+		return destOrName(ops[2:])
+	case ops[1].s == "fork" && s.hasFlag("--clone"):
+		return destOrName(ops[2:3])
+	}
+	return word{}, false
+}
+
+// destOrName returns a clone's destination, its second operand, or else the repository's last
+// path element without ".git".
+func destOrName(ops []word) (word, bool) {
 	switch {
 	case len(ops) >= 2:
 		return ops[1], true
@@ -92,25 +181,41 @@ func cloneDestination(s *segment) (word, bool) {
 		if i := strings.LastIndexAny(repo, "/:"); i >= 0 {
 			repo = repo[i+1:]
 		}
-		return word{s: strings.TrimSuffix(repo, ".git")}, true
+		if repo = strings.TrimSuffix(repo, ".git"); repo == "" {
+			return word{}, false
+		}
+		return word{s: repo}, true
 	}
 	return word{}, false
 }
 
-// runsFetched checks a segment against what the line fetched before it: a program or script
-// inside a fetched tree (download-exec), and a build or test tool where fetched code is.
+// runsFetched checks a segment against what the line fetched before it: a file it downloaded, run
+// as it is (download-exec), a script inside a fetched tree, and a build or test tool where
+// fetched code is.
 func (a *analyzer) runsFetched(seg *segment) {
 	ls := a.line
-	if f, ok := a.runsFile(seg); ok && a.isFetched(a.fetchKey(f)) {
+	if f, ok := a.runsFile(seg); ok && slices.Contains(ls.fetched, a.fetchKey(f)) {
 		a.find(true, RulePrefixDamageControl+"download-exec", "command %q runs %s, which this command line downloaded: code nobody reviewed", truncate(seg.text, 120), f)
 		return
 	}
-	if len(ls.trees) == 0 && len(ls.fetched) == 0 || !slices.Contains(buildTools, seg.name) {
+	if f, ok := runsScript(seg); ok && slices.ContainsFunc(ls.trees, func(t string) bool { return t == cwdUnknown || below(a.fetchKey(f), t) }) {
+		a.find(false, RuleFetchedCodeRun, "command %q runs %s, from a tree this command line fetched: code nobody reviewed", truncate(seg.text, 120), f)
 		return
 	}
-	// The directories it builds in: where it starts, and those a -C or --directory names (make,
-	// go, npm); a word of it inside a fetched tree is a package or test path there (go test
-	// /tmp/y/..., pytest /tmp/y, cargo test --manifest-path=/tmp/y/Cargo.toml).
+	if f, ok := a.buildsFetched(seg); ok {
+		a.find(false, RuleFetchedCodeRun, "command %q runs the build or tests of %s, where this command line put code it fetched: code nobody reviewed", truncate(seg.text, 120), path.Clean(f))
+	}
+}
+
+// buildsFetched returns the fetched file or tree a build or test tool runs: one its directory (or
+// a -C/--directory it names) is inside, a file fetched into that directory (a Makefile, go.mod),
+// one a word of it names, and for a tool that runs what it finds below its directory (go ./...,
+// pytest, jest), one fetched anywhere below.
+func (a *analyzer) buildsFetched(seg *segment) (string, bool) {
+	if !buildsHere(seg) {
+		return "", false
+	}
+	ls := a.line
 	dirs := []string{a.fetchKey(".")}
 	if a.cwd == cwdUnknown {
 		dirs[0] = cwdUnknown
@@ -118,17 +223,122 @@ func (a *analyzer) runsFetched(seg *segment) {
 	for _, d := range directoryOptions(seg, "-C") {
 		dirs = append(dirs, a.wordKey(d))
 	}
-	for _, f := range slices.Concat(ls.trees, ls.fetched) {
-		near := f == cwdUnknown || slices.ContainsFunc(dirs, func(d string) bool { return d == cwdUnknown || below(d, f) || below(f, d) })
-		for _, w := range seg.words[1:] {
-			_, v, _ := strings.Cut(w.s, "=")
-			near = near || slices.Contains(ls.trees, f) && (below(a.wordKey(w), f) || v != "" && below(a.fetchKey(v), f))
+	roots := a.walkRoots(seg)
+	for i, f := range slices.Concat(ls.trees, ls.fetched) {
+		tree := i < len(ls.trees)
+		if f == cwdUnknown {
+			return f, true
 		}
-		if near {
-			a.find(false, RuleFetchedCodeRun, "command %q runs the build or tests of %s, where this command line put code it fetched: code nobody reviewed", truncate(seg.text, 120), path.Clean(f))
-			return
+		for _, d := range dirs {
+			if d == cwdUnknown || below(d, f) || !tree && path.Dir(f) == path.Clean(d) {
+				return f, true
+			}
+		}
+		if slices.ContainsFunc(roots, func(r string) bool { return r == cwdUnknown || below(f, r) }) {
+			return f, true
+		}
+		if !tree {
+			continue
+		}
+		for _, w := range seg.words[1:] {
+			if _, v, _ := strings.Cut(w.s, "="); below(a.wordKey(w), f) || v != "" && below(a.fetchKey(v), f) {
+				return f, true
+			}
 		}
 	}
+	return "", false
+}
+
+// walkRoots returns the directories below which a tool runs what it finds: go's package patterns
+// ending in "/..." (./... is the working directory), and the paths given to a test runner that
+// discovers tests (pytest, jest, ...), or its working directory when it is given none.
+func (a *analyzer) walkRoots(seg *segment) []string {
+	var roots []string
+	switch {
+	case seg.name == "go":
+		for _, w := range seg.operands {
+			if p, ok := strings.CutSuffix(w.s, "..."); ok {
+				roots = append(roots, a.wordKey(w.with(cmp.Or(strings.TrimSuffix(p, "/"), "."))))
+			}
+		}
+		return roots
+	case slices.Contains(recursiveTools, seg.name):
+		for _, w := range seg.operands {
+			roots = append(roots, a.wordKey(w))
+		}
+	case pythonModule(seg) == cmdPytest:
+		ops := seg.operands
+		if len(ops) > 0 && ops[0].s == cmdPytest {
+			ops = ops[1:]
+		}
+		for _, w := range ops {
+			roots = append(roots, a.wordKey(w))
+		}
+	default:
+		return nil
+	}
+	if len(roots) == 0 {
+		roots = append(roots, a.fetchKey("."))
+	}
+	return roots
+}
+
+// buildsHere says whether a segment builds, tests or runs the project of its directory:
+// buildTools, python -m (pytest, build, pip install .), node --test, and docker or podman compose
+// and build, which read the compose file or Dockerfile there (a compose file can mount the host).
+func buildsHere(seg *segment) bool {
+	switch {
+	case slices.Contains(buildTools, seg.name):
+		return true
+	case pythonModule(seg) != "":
+		return true
+	case seg.name == cmdNode:
+		return seg.hasFlag("--test")
+	case seg.name == cmdDocker || seg.name == cmdPodman || seg.name == cmdNerdctl:
+		return len(seg.operands) > 0 && slices.Contains(strings.Fields("compose build buildx"), seg.operands[0].s)
+	}
+	return false
+}
+
+// pythonModule returns the module python -m runs, or "".
+func pythonModule(seg *segment) string {
+	if !strings.HasPrefix(seg.name, "python") {
+		return ""
+	}
+	for i, w := range seg.words[1:] {
+		switch {
+		case w.s == "-m" && i+2 < len(seg.words):
+			return seg.words[i+2].s
+		case strings.HasPrefix(w.s, "-m") && len(w.s) > 2:
+			return w.s[2:]
+		case !strings.HasPrefix(w.s, "-"):
+			return ""
+		}
+	}
+	return ""
+}
+
+// runsScript returns the script file a segment runs: its program when a path names it, or the
+// first operand of a shell, an interpreter or source given no inline code (-c, -e) or module (-m).
+func runsScript(seg *segment) (string, bool) {
+	if w := seg.words[0]; strings.ContainsRune(w.s, '/') && !w.dynamic {
+		return w.s, true
+	}
+	inline, interp := interpreters[seg.name]
+	if shells[seg.name] {
+		inline = "c"
+	} else if !interp && seg.name != cmdSource && seg.name != "." {
+		return "", false
+	}
+	if len(seg.operands) == 0 || seg.operands[0].dynamic {
+		return "", false
+	}
+	for _, f := range seg.flags {
+		if len(f) == 2 && f[0] == '-' && strings.IndexByte(inline+"m", f[1]) >= 0 {
+			return "", false
+		}
+	}
+	return seg.operands[0].s, true
 }
 
 // wordKey is fetchKey of a word, cwdUnknown when the word is computed at run time.
@@ -137,11 +347,6 @@ func (a *analyzer) wordKey(w word) string {
 		return cwdUnknown
 	}
 	return a.fetchKey(w.s)
-}
-
-// isFetched says whether a resolved path is a file the line downloaded or below a tree it fetched.
-func (a *analyzer) isFetched(key string) bool {
-	return slices.Contains(a.line.fetched, key) || slices.ContainsFunc(a.line.trees, func(t string) bool { return t == cwdUnknown || below(key, t) })
 }
 
 // below says whether p is dir or a path below it. Without a known working directory both are
