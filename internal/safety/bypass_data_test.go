@@ -201,6 +201,7 @@ func dataCatalogue() []classCase {
 		{dotenv, "compose config interpolates .env", sh(`docker compose config`), asked(dc + "print-environment-dotenv"), sh(`docker compose config --services`), false},
 		{dotenv, "compose config after a file option", sh(`docker compose -f compose.yml config --format json`), asked(dc + "print-environment-dotenv"), sh(`docker compose -f compose.yml ps`), false},
 		{dotenv, "python-dotenv's list", sh(`python3 -m dotenv list`), asked(dc + "print-environment-dotenv"), sh(`python3 -m pytest -q`), false},
+		{dotenv, "compose --profile is not config --profiles", sh(`docker compose --profile dev config`), asked(dc + "print-environment-dotenv"), sh(`docker compose config --no-interpolate`), false},
 		{dotenv, "dotenvx decrypts", sh(`dotenvx decrypt --stdout`), asked(dc + "print-environment-dotenv"), sh(`go test ./...`), false},
 		// exec opens a descriptor on the here-string's text, which any later command reads back.
 		{credVar, "a credential variable kept on a descriptor exec opened", sh(`exec 3<<<"$GITHUB_TOKEN"; cat <&3`), asked(dc + "print-secret-indirect"), sh(`exec 3<<<"$HOME"; cat <&3`), false},

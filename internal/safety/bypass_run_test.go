@@ -255,7 +255,7 @@ func runCatalogue() []classCase {
 		{unknownProg, "a value attached to a short option", sh(`foo -o~/.bashrc x`), asked(RuleUnknownWriter), sh(`head -n2 x.c`), false},
 		{unknownProg, "a value attached, into a git hook", sh(`foo -o.git/hooks/pre-commit x`), asked(RuleUnknownWriter), sh(`ls -la .git/hooks`), false},
 		{linked, "a glob in a directory part naming .git", sh(`cp x .gi?/hooks/pre-commit`), noWriteD, sh(`cp x sr?/main.go`), false},
-		{unknownProg, "an option's value after =", sh(`openssl enc -d -in x --out=~/.profile`), asked(RuleUnknownWriter), sh(`head -c 10 x`), false},
+		{unknownProg, "an option's value after =", sh(`openssl enc -e -in x --out=~/.profile`), asked(RuleUnknownWriter), sh(`head -c 10 x`), false},
 	}
 }
 

@@ -492,7 +492,9 @@ func storePrintsCredential(s *segment) bool {
 		return p(s, sub, next)
 	}
 	if subs, ok := storePrintingSubs[s.name]; ok {
-		return slices.Contains(subs, sub)
+		// An option before the subcommand may take a value the engine reads as the first
+		// operand (doppler --project p secrets).
+		return slices.Contains(subs, sub) || slices.Contains(subs, next)
 	}
 	return false
 }

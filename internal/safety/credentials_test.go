@@ -170,6 +170,21 @@ func TestCloudAndStoreCredentials(t *testing.T) {
 		{"glab auth status -t", `glab auth status -t`, st},
 		{"glab auth status", `glab auth status`, outcome{}},
 		{"uv auth token", `uv auth token pypi`, st},
+		{"gpg's default action decrypts", `gpg secret.gpg`, st},
+		{"gpg's default action, to a file", `gpg -o plain.txt secret.gpg`, st},
+		{"gpg --decrypt-files", `gpg --decrypt-files secret.gpg`, st},
+		{"gpg --export, public keys", `gpg --armor --export me@example.com`, outcome{}},
+		{"gpg --encrypt", `gpg -e -r me@example.com notes.txt`, outcome{}},
+		{"gpgtar -d", `gpgtar -d backup.gpg`, st},
+		{"sq decrypt", `sq decrypt secret.pgp`, st},
+		{"sq key export", `sq key export me`, st},
+		{"openssl enc -d", `openssl enc -d -aes256 -in secret.enc`, st},
+		{"openssl's cipher command -d", `openssl aes-256-cbc -d -in secret.enc`, st},
+		{"openssl pkeyutl -decrypt", `openssl pkeyutl -decrypt -inkey k -in x`, st},
+		{"openssl enc encrypting", `openssl enc -aes256 -in x -out x.enc`, outcome{}},
+		{"openssl dgst", `openssl dgst -sha256 x`, outcome{}},
+		{"doppler, an option before secrets", `doppler --project web secrets`, st},
+		{"ansible-vault, an option before view", `ansible-vault --vault-password-file p view vars.yml`, st},
 	})
 }
 

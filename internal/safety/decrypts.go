@@ -1,6 +1,9 @@
 package safety
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // decryptOptions are, per encryption tool, the options that decrypt a file to the agent (or
 // export a private key): sops -d, age and rage -d, gpg -d and its secret-key exports, kubeseal's
@@ -11,13 +14,56 @@ import "slices"
 //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 var decryptOptions = map[string][]string{
 	"sops": {"-d", "--decrypt"}, "age": {"-d", "--decrypt"}, "rage": {"-d", "--decrypt"},
-	"gpg":      {"-d", "--decrypt", "--export-secret-keys", "--export-secret-subkeys", "--show-session-key"},
-	"gpg2":     {"-d", "--decrypt", "--export-secret-keys", "--export-secret-subkeys", "--show-session-key"},
+	"gpg":      {"-d", "--decrypt", "--decrypt-files", "--export-secret-keys", "--export-secret-subkeys", "--show-session-key"},
+	"gpg2":     {"-d", "--decrypt", "--decrypt-files", "--export-secret-keys", "--export-secret-subkeys", "--show-session-key"},
 	"kubeseal": {"--recovery-unseal"},
 }
 
-// decrypts reports whether an encryption tool is told to decrypt (decryptOptions).
+// subDecrypt is the decrypting subcommand of sops, sq and ansible-vault.
+const subDecrypt = "decrypt"
+
+// gpgActions are gpg's commands other than decryption: without one of them gpg decrypts (or
+// verifies) what it is given, its default action (gpg secret.gpg, gpg < secret.gpg, gpg -o plain
+// secret.gpg).
+var gpgActions = strings.Fields("-e --encrypt -s --sign --clearsign --clear-sign -b --detach-sign " +
+	"-c --symmetric --verify --verify-files -k --list-keys --list-public-keys -K --list-secret-keys " +
+	"--list-sigs --list-signatures --check-sigs --check-signatures --fingerprint --list-packets " +
+	"--import --export --send-keys --recv-keys --receive-keys --refresh-keys --search-keys " +
+	"--locate-keys --gen-key --generate-key --full-generate-key --full-gen-key --quick-gen-key " +
+	"--quick-generate-key --quick-add-key --quick-add-uid --quick-set-expire --edit-key --sign-key " +
+	"--lsign-key --quick-sign-key --delete-keys --delete-key --delete-secret-keys " +
+	"--delete-secret-and-public-key --gen-revoke --generate-revocation --version --help -h --dearmor " +
+	"--enarmor --print-md --print-mds --gen-random --card-status --card-edit --list-config " +
+	"--dump-options --import-ownertrust --export-ownertrust --update-trustdb --check-trustdb " +
+	"--fix-trustdb --list-trustdb --export-ssh-key --show-keys --import-options --export-options")
+
+// opensslDecrypts: openssl enc -d (or a cipher's own command, openssl aes-256-cbc -d), and
+// pkeyutl, rsautl, smime and cms -decrypt.
+func opensslDecrypts(s *segment) bool {
+	if s.hasFlag("-decrypt") {
+		return true
+	}
+	if len(s.operands) == 0 || !s.hasFlag("-d") {
+		return false
+	}
+	sub := s.operands[0].s
+	return sub == "enc" || slices.ContainsFunc(strings.Fields("aes aria bf blowfish camellia cast chacha des idea rc2 rc4 rc5 seed sm4"), func(c string) bool { return strings.HasPrefix(sub, c) })
+}
+
+// decrypts reports whether an encryption tool is told to decrypt (decryptOptions), gpg is given
+// no other command (gpgActions), gpgtar -d, Sequoia's sq decrypt or key export, or openssl decrypts.
 func decrypts(s *segment) bool {
+	switch s.name {
+	case "gpg", "gpg2":
+		return slices.ContainsFunc(decryptOptions[s.name], s.hasFlag) || !slices.ContainsFunc(gpgActions, s.hasFlag)
+	case "gpgtar":
+		return s.hasFlag("-d") || s.hasFlag("--decrypt")
+	case "sq":
+		sub, next, _ := firstOperands(s)
+		return sub == subDecrypt || sub == "key" && next == subExport
+	case "openssl":
+		return opensslDecrypts(s)
+	}
 	return slices.ContainsFunc(decryptOptions[s.name], s.hasFlag)
 }
 

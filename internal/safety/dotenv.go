@@ -15,7 +15,7 @@ const subCompose = "compose"
 
 // composeNamesOnly are docker compose config's options that print names, not the configuration:
 // with one of them nothing of .env is shown.
-var composeNamesOnly = strings.Fields("--services --volumes --profiles --images --networks --hash -q --quiet")
+var composeNamesOnly = strings.Fields("--services --volumes --profiles --images --networks --hash -q --quiet --no-interpolate")
 
 // dotenvPrinters are the subcommands of the dotenv programs that print values or keys.
 var dotenvPrinters = map[string][]string{"dotenv": strings.Fields("list get"), "dotenvx": strings.Fields("get decrypt keypair")}
@@ -32,7 +32,7 @@ func printsDotenv(s *segment) bool {
 			return false
 		}
 		return composePrintsConfig(s, ops[1:])
-	case s.name == "docker-compose" || s.name == "podman-compose":
+	case s.name == cmdDockerCompose || s.name == cmdPodmanCompose:
 		return composePrintsConfig(s, ops)
 	case strings.HasPrefix(s.name, "python"):
 		i := slices.IndexFunc(s.words, func(w word) bool { return w.s == "-mdotenv" })

@@ -29,7 +29,10 @@ func (s *segment) hasFlag(f string) bool {
 // --checkpoint-action, curl --cookie not --cookie-jar).
 //
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
-var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}, cmdCurl: {"--cookie", "--output", "--netrc"}}
+var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}, cmdCurl: {"--cookie", "--output", "--netrc"},
+	"gpg": {"--export", "--decrypt"}, "gpg2": {"--export", "--decrypt"},
+	// compose's --profile NAME is not an abbreviation of config --profiles.
+	cmdDocker: {"--profile"}, cmdPodman: {"--profile"}, cmdNerdctl: {"--profile"}, cmdDockerCompose: {"--profile"}, cmdPodmanCompose: {"--profile"}}
 
 // expandLong returns the one option of opts that name abbreviates (or equals), or name itself
 // when it abbreviates none or several.
