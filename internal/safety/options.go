@@ -30,7 +30,7 @@ func (s *segment) hasFlag(f string) bool {
 //
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}, cmdCurl: {"--cookie", "--output", "--netrc"},
-	"gpg": {"--export", "--decrypt"}, "gpg2": {"--export", "--decrypt"},
+	"gpg": {"--export", "--decrypt"}, "gpg2": {"--export", "--decrypt"}, cmdGit: {"--batch"},
 	// compose's --profile NAME is not an abbreviation of config --profiles.
 	cmdDocker: {"--profile"}, cmdPodman: {"--profile"}, cmdNerdctl: {"--profile"}, cmdDockerCompose: {"--profile"}, cmdPodmanCompose: {"--profile"}}
 

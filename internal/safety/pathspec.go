@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // argSpec says which arguments of a command are paths and what the command does to them.
@@ -538,6 +540,45 @@ func (a *analyzer) gitObjectPaths(s *segment) {
 			a.touch(w.with(p), opRead)
 		}
 	}
+}
+
+// gitBatchObjects reads the objects git cat-file --batch or --batch-command prints, named on its
+// standard input (echo HEAD:.env | git cat-file --batch): from a here-string or here-document, or
+// what an earlier stage prints, as gitObjectPaths reads them from its operands; from anything
+// else, or with --batch-all-objects (every object ever committed), a computed path.
+func (a *analyzer) gitBatchObjects(idx int, redirs []*syntax.Redirect) {
+	s := &a.out.segments[idx]
+	if sub, _, ok := firstOperands(s); !ok || sub != "cat-file" || !s.hasFlag("--batch") && !s.hasFlag("--batch-command") {
+		return
+	}
+	if s.hasFlag("--batch-all-objects") {
+		// Every object of the repository, whatever was ever committed.
+		a.touch(word{s: placeholderXargs, dynamic: true}, opRead)
+		return
+	}
+	names, known := a.hereStringYields(redirs)
+	if !known && len(s.pipeFrom) > 0 {
+		known = true
+		for _, p := range s.pipeFrom {
+			if a.out.segments[p].yields == nil && !a.out.segments[p].wrapper {
+				known = false // a stage whose output is unknown may name any object
+			}
+			names = append(names, a.out.segments[p].yields...)
+		}
+	}
+	if !known {
+		a.touch(word{s: placeholderXargs, dynamic: true}, opRead)
+		return
+	}
+	words := []word{{s: cmdGit}}
+	for _, n := range names {
+		if n == placeholderXargs {
+			a.touch(word{s: n, dynamic: true}, opRead)
+			continue
+		}
+		words = append(words, word{s: n})
+	}
+	a.gitObjectPaths(&segment{words: words})
 }
 
 // gitGlobalPaths reads the directories git's global options name, in either spelling ("-C dir",

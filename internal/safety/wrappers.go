@@ -147,6 +147,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.findExec(idx, redirs, depth)
 	case name == cmdGit:
 		a.gitScripts(seg, depth)
+		a.gitBatchObjects(idx, redirs)
 	default:
 		if why := runsCode(&a.out.segments[idx]); why != "" {
 			a.opaque(idx, why)
