@@ -107,6 +107,7 @@ var argSpecs = map[string]argSpec{
 	"ln":      {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: targetDirOps},
 	"rsync":   {op: opRead, lastOp: opWrite, restOp: opRead},
 	cmdScp:    {op: opRead, lastOp: opWrite, restOp: opRead},
+	cmdDitto:  {op: opRead, lastOp: opWrite, restOp: opRead},
 
 	"tee": {op: opWrite}, "touch": {op: opWrite}, "mkdir": {op: opWrite}, "mkfifo": {op: opWrite},
 	"mknod": {op: opWrite}, "truncate": {op: opWrite}, "patch": {op: opWrite, valueOps: map[string]pathOp{"-o": opWrite, "-d": opWrite, "--directory": opWrite}},
@@ -1060,7 +1061,7 @@ func pathspecMagic(v string) (rest string, literal, exclude, ok bool) {
 // /var/run/secrets: a later call through the link is judged by the link's name alone).
 func recursiveOp(s *segment) bool {
 	switch s.name {
-	case "ln":
+	case "ln", cmdDitto: // ditto copies a directory whole, with no option to ask for it
 		return true
 	case "rm", "srm", "wipe", "trash", "trash-put":
 		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("--recursive")
