@@ -1,5 +1,7 @@
 package safety
 
+import "testing"
+
 // Fix D's rows: a local directory uploaded by every cloud storage CLI (s3cmd and mc among them)
 // is read whole, as rclone copy's is; a recursive download into a directory that holds a
 // protected path writes names only the bucket knows, as cp -a dir/. ~ does.
@@ -10,9 +12,12 @@ var fixDCommands = []ProjectCommand{{ID: "ditto", Command: "ditto ..."}}
 func fixDCatalogue() []classCase {
 	sh := shCall
 	contains, zeroD, dynWrite := asked(RuleContainsProtected), denied(zero), asked(RuleDynamicWriteTarget)
+	killInit, recovery := denied(dc+"kill-init"), asked(dc+"recovery-disabled")
 	const (
 		upload   = "a local directory uploaded"
 		download = "a bucket copied into the home directory"
+		pidCopy  = "a copy of the agent's pid killed"
+		recOff   = "recovery turned off"
 	)
 	return []classCase{
 		// Every cloud CLI's recursive upload reads the directory whole: one holding .env asks, the
@@ -36,5 +41,36 @@ func fixDCatalogue() []classCase {
 		{download, "s3cmd sync into ~/", sh(`s3cmd sync s3://b/dotfiles ~/`), dynWrite, sh(`s3cmd get -r s3://b/data ./data`), false},
 		{download, "mc mirror into ~", sh(`mc mirror local/b/dotfiles ~`), dynWrite, sh(`mc cp -r local/b/data ./data`), false},
 		{download, "ditto into ~", sh(`ditto dotfiles ~`), dynWrite, sh(`ditto dotfiles out`), false},
+		// A variable assigned $PPID, $$ or $BASHPID (or a copy of one) is that pid to kill.
+		{pidCopy, "P=$PPID; kill $P", sh(`P=$PPID; kill $P`), killInit, sh(`P=1234; kill $P`), false},
+		{pidCopy, "P=$$; kill -9 $P", sh(`P=$$; kill -9 $P`), killInit, sh(`P=4321; kill -9 $P`), false},
+		{pidCopy, "a quoted copy of $BASHPID", sh(`P="$BASHPID"; kill "$P"`), killInit, sh(`P=99; kill "$P"`), false},
+		{pidCopy, "a copy of a copy, exported", sh(`export P=${PPID}; Q=$P; kill $Q`), killInit, sh(`Q=12; kill $Q`), false},
+		// Versioning, termination and drop protection turned off in the spellings the CLIs accept.
+		{recOff, "S3 versioning suspended in spaced JSON", sh(`aws s3api put-bucket-versioning --bucket b --versioning-configuration '{"Status": "Suspended"}'`), recovery, sh(`aws s3api put-bucket-versioning --bucket b --versioning-configuration '{"Status": "Enabled"}'`), false},
+		{recOff, "EC2 termination protection off in JSON", sh(`aws ec2 modify-instance-attribute --instance-id i --disable-api-termination '{"Value": false}'`), recovery, sh(`aws ec2 modify-instance-attribute --instance-id i --disable-api-termination '{"Value": true}'`), false},
+		{recOff, "EC2 termination protection off in shorthand", sh(`aws ec2 modify-instance-attribute --instance-id i --disable-api-termination Value=false`), recovery, sh(`aws ec2 modify-instance-attribute --instance-id i --disable-api-termination`), false},
+		{recOff, "EC2 termination protection off by --attribute", sh(`aws ec2 modify-instance-attribute --instance-id i --attribute disableApiTermination --value false`), recovery, sh(`aws ec2 modify-instance-attribute --instance-id i --attribute disableApiTermination --value true`), false},
+		{recOff, "Spanner drop protection off", sh(`gcloud spanner databases update d --instance i --no-enable-drop-protection`), recovery, sh(`gcloud spanner databases update d --instance i --enable-drop-protection`), false},
+		{recOff, "Firestore delete protection off", sh(`gcloud firestore databases update --delete-protection-state DELETE_PROTECTION_DISABLED`), recovery, sh(`gcloud firestore databases update --delete-protection-state DELETE_PROTECTION_ENABLED`), false},
+		{recOff, "RDS cluster deletion protection off", sh(`aws rds modify-db-cluster --db-cluster-identifier c --no-deletion-protection`), recovery, sh(`aws rds modify-db-cluster --db-cluster-identifier c --deletion-protection`), false},
+	}
+}
+
+// Signal 0 sends nothing: kill -0 only asks whether the process exists (a script's "is the agent
+// still there"), in every spelling kill accepts, and is not kill-init's; a real signal is.
+func TestKillSignalZero(t *testing.T) {
+	p := mustCompile(t, &Profile{}, classRules)
+	for _, c := range []string{`kill -0 $PPID`, `kill -0 $$`, `kill -s 0 $$`, `kill -n 0 $$`, `kill -s0 $$`,
+		`kill --signal 0 $$`, `kill --signal=0 $$`, `kill -SIG0 $$`, `kill -s SIG0 $PPID`, `kill -0 -$$`, `kill -0 1`,
+		`kill -9 -s 0 $$`, `P=$PPID; kill -0 $P`} {
+		if d := Evaluate(p, shCall(c)); d.Verdict == VerdictDeny {
+			t.Errorf("%q: %s %s, want no denial", c, d.Verdict, d.RuleID)
+		}
+	}
+	for _, c := range []string{`kill $$`, `kill -9 $PPID`, `kill -- -$$`, `kill -s 9 $$`, `kill -s 0 -s 9 $$`, `kill -0x $$`} {
+		if d := Evaluate(p, shCall(c)); d.RuleID != dc+"kill-init" {
+			t.Errorf("%q: %s %s, want kill-init", c, d.Verdict, d.RuleID)
+		}
 	}
 }
