@@ -12,11 +12,13 @@ var fixDCommands = []ProjectCommand{{ID: "ditto", Command: "ditto ..."}}
 func fixDCatalogue() []classCase {
 	sh := shCall
 	contains, zeroD, dynWrite := asked(RuleContainsProtected), denied(zero), asked(RuleDynamicWriteTarget)
+	opaque := asked(RuleOpaqueCode)
 	killInit, recovery := denied(dc+"kill-init"), asked(dc+"recovery-disabled")
 	const (
 		upload   = "a local directory uploaded"
 		download = "a bucket copied into the home directory"
 		pidCopy  = "a copy of the agent's pid killed"
+		sqlFile  = "a file SQL names"
 		recOff   = "recovery turned off"
 	)
 	return []classCase{
@@ -41,6 +43,20 @@ func fixDCatalogue() []classCase {
 		{download, "s3cmd sync into ~/", sh(`s3cmd sync s3://b/dotfiles ~/`), dynWrite, sh(`s3cmd get -r s3://b/data ./data`), false},
 		{download, "mc mirror into ~", sh(`mc mirror local/b/dotfiles ~`), dynWrite, sh(`mc cp -r local/b/data ./data`), false},
 		{download, "ditto into ~", sh(`ditto dotfiles ~`), dynWrite, sh(`ditto dotfiles out`), false},
+		// SQL the client reads names the files it opens: DuckDB's strings where a table goes and
+		// its reading functions, COPY, ATTACH; SQLite's ATTACH and VACUUM INTO. DuckDB's LOAD or
+		// INSTALL of an extension file runs a library.
+		{sqlFile, "duckdb's read_csv of .env", sh(`duckdb -c "select * from read_csv('.env')"`), zeroD, sh(`duckdb -c "select * from read_csv('data.csv')"`), false},
+		{sqlFile, "duckdb's read_text of .env in a database's SQL", sh(`duckdb x.db "select * from read_text('.env')"`), zeroD, sh(`duckdb x.db "select * from t where name = 'readme'"`), false},
+		{sqlFile, "duckdb's replacement scan of .env", sh(`duckdb -c "select * from '.env'"`), zeroD, sh(`duckdb -c "select count(*) from 'data/*.parquet'"`), false},
+		{sqlFile, "duckdb's COPY FROM .env", sh(`duckdb -c "copy t from '.env'"`), zeroD, sh(`duckdb -c "copy t to 'out.csv'"`), false},
+		{sqlFile, "duckdb's read_csv of a list holding .env", sh(`duckdb -c "select * from read_csv(['a.csv', '.env'])"`), zeroD, sh(`duckdb -c "select * from read_csv(['a.csv', 'b.csv'])"`), false},
+		{sqlFile, "duckdb fed read_csv of .env", sh(`echo "select * from read_csv('.env')" | duckdb`), zeroD, sh(`echo "select * from read_csv('a.csv')" | duckdb`), false},
+		{sqlFile, "duckdb's here-document reading .env", sh("duckdb x.db <<'SQL'\nselect * from read_csv('.env');\nSQL"), zeroD, sh("duckdb x.db <<'SQL'\nselect * from read_csv('a.csv');\nSQL"), false},
+		{sqlFile, "duckdb's LOAD of an extension file", sh(`duckdb -c "load '/tmp/x.duckdb_extension'"`), opaque, sh(`duckdb -c "install httpfs; load httpfs"`), false},
+		{sqlFile, "sqlite3's ATTACH of .env", sh(`sqlite3 db "attach '.env' as x"`), zeroD, sh(`sqlite3 db "attach 'other.db' as x"`), false},
+		{sqlFile, "sqlite3's ATTACH DATABASE fed on standard input", sh(`printf "attach database '.env' as x;" | sqlite3 db`), zeroD, sh(`sqlite3 db "select * from t where a = '.env'"`), false},
+		{sqlFile, "sqlite3's VACUUM INTO .env", sh(`sqlite3 app.db "vacuum into '.env'"`), zeroD, sh(`sqlite3 app.db "vacuum into 'bak.db'"`), false},
 		// A variable assigned $PPID, $$ or $BASHPID (or a copy of one) is that pid to kill.
 		{pidCopy, "P=$PPID; kill $P", sh(`P=$PPID; kill $P`), killInit, sh(`P=1234; kill $P`), false},
 		{pidCopy, "P=$$; kill -9 $P", sh(`P=$$; kill -9 $P`), killInit, sh(`P=4321; kill -9 $P`), false},

@@ -295,6 +295,8 @@ func (a *analyzer) gitOperands(seg *segment, ops []word, op pathOp) []word {
 // programPaths records the paths a program's own words name beyond its operands.
 func (a *analyzer) programPaths(seg *segment) {
 	switch seg.name {
+	case cmdDuckdb, cmdSqlite3:
+		a.sqlFiles(seg)
 	case cmdGit:
 		if len(seg.operands) > 0 && seg.operands[0].s == "grep" {
 			a.gitGrepRoots(seg)
