@@ -28,18 +28,33 @@ var rcloneVerb = cloudCopyVerb{recursive: true, valued: strings.Fields("--includ
 	"--min-age --max-size --min-size --backup-dir --suffix --compare-dest --copy-dest --max-transfer --log-level " +
 	"--stats --retries --timeout --contimeout --max-depth --order-by")}
 
+// optRecursive is the cloud CLIs' long option that copies a directory's files.
+const optRecursive = "--recursive"
+
+// s3cmdVerb is s3cmd put's and get's: -r copies a directory's files (sync always does).
+var s3cmdVerb = cloudCopyVerb{recursives: []string{"-r", optRecursive}, valued: strings.Fields("-c --config " +
+	"--access_key --secret_key --access_token --exclude --exclude-from --rexclude --rexclude-from --include " +
+	"--include-from --rinclude --rinclude-from --files-from --region --bucket-location --storage-class --mime-type " +
+	"-m --add-header --remove-header --encoding --host --host-bucket --limit-rate --multipart-chunk-size-mb " +
+	"--cache-file --acl-grant --acl-revoke --expiry-date --expiry-days --expiry-prefix --default-mime-type " +
+	"--server-side-encryption-kms-id --ca-certs --max-delete --add-encoding-exts --upload-id")}
+
+// mcVerb is MinIO's mc cp and mv: -r copies a directory's files (mirror always does). mc names a
+// bucket ALIAS/BUCKET, which reads as a relative path: every operand is judged as a local one.
+var mcVerb = cloudCopyVerb{recursives: []string{"-r", optRecursive}, valued: strings.Fields("--older-than " +
+	"--newer-than --storage-class --attr --tags --encrypt-key --limit-upload --limit-download " +
+	"--exclude --region --checksum --rewind --version-id --config-dir -C")}
+
 // cloudCopyVerbs are keyed by the program and its subcommand words.
-//
-//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var cloudCopyVerbs = map[string]cloudCopyVerb{
-	"aws s3 cp":            {recursives: []string{"--recursive"}},
-	"aws s3 mv":            {recursives: []string{"--recursive"}},
+	"aws s3 cp":            {recursives: []string{optRecursive}},
+	"aws s3 mv":            {recursives: []string{optRecursive}},
 	"aws s3 sync":          {recursive: true},
 	"gsutil cp":            gsutilVerb,
 	"gsutil mv":            gsutilVerb,
-	"gsutil rsync":         gsutilVerb,
-	"gcloud storage cp":    {recursives: []string{"-r", "-R", "--recursive"}},
-	"gcloud storage mv":    {recursives: []string{"-r", "-R", "--recursive"}},
+	"gsutil rsync":         {recursive: true, valued: gsutilVerb.valued}, // without -r, the directory's own files
+	"gcloud storage cp":    {recursives: []string{"-r", "-R", optRecursive}},
+	"gcloud storage mv":    {recursives: []string{"-r", "-R", optRecursive}},
 	"gcloud storage rsync": {recursive: true},
 	"rclone copy":          rcloneVerb,
 	"rclone sync":          rcloneVerb,
@@ -47,9 +62,15 @@ var cloudCopyVerbs = map[string]cloudCopyVerb{
 	"rclone copyto":        rcloneVerb,
 	"rclone moveto":        rcloneVerb,
 	"rclone bisync":        rcloneVerb,
-	"azcopy copy":          {recursives: []string{"--recursive"}},
-	"azcopy cp":            {recursives: []string{"--recursive"}},
+	"azcopy copy":          {recursives: []string{optRecursive}},
+	"azcopy cp":            {recursives: []string{optRecursive}},
 	"azcopy sync":          {recursive: true},
+	"s3cmd put":            s3cmdVerb,
+	"s3cmd get":            s3cmdVerb,
+	"s3cmd sync":           {recursive: true, valued: s3cmdVerb.valued},
+	"mc cp":                mcVerb,
+	"mc mv":                mcVerb,
+	"mc mirror":            {recursive: true, valued: mcVerb.valued},
 	"az storage blob":      {},
 	"az storage file":      {},
 	"az storage fs":        {},
@@ -72,7 +93,7 @@ const (
 )
 
 // cloudCopyPrograms are the programs of cloudCopyVerbs.
-var cloudCopyPrograms = strings.Fields("aws gsutil gcloud rclone azcopy az")
+var cloudCopyPrograms = strings.Fields("aws gsutil gcloud rclone azcopy az s3cmd mc")
 
 // cloudCopyPaths records the local paths a cloud storage copy reads and writes, and reports
 // whether they are all its operands name (az's other options are read as any command's).
@@ -106,7 +127,12 @@ func (a *analyzer) cloudCopyPaths(s *segment) bool {
 			continue
 		}
 		if i == len(paths)-1 && len(paths) > 1 {
+			// A recursive download writes whatever names the bucket holds below its destination
+			// (rclone copy remote:dotfiles ~ writes ~/.bashrc), as cp -a dir/. ~ does
+			// (copiesTree): a destination outside the project that holds a protected path asks.
+			a.members = recursive
 			a.touch(w, opWrite)
+			a.members = false
 			if del.side == deletesDest && cloudDeleting(s, del) {
 				// A sync's delete option deletes what the local destination holds that the source
 				// does not: everything below it, from an empty source (rsync --delete's case).
@@ -282,7 +308,9 @@ func (a *analyzer) azStoragePaths(s *segment) {
 		}
 	case slices.ContainsFunc(s.operands, func(w word) bool { return w.s == "download-batch" }):
 		if dst, ok := optionValue(s, "-d", "--destination"); ok {
+			a.members = true // whatever names the container holds (cloudCopyPaths)
 			a.touch(dst, opWrite)
+			a.members = false
 		}
 	case slices.ContainsFunc(s.operands, func(w word) bool { return w.s == "download" }):
 		if dst, ok := optionValue(s, "-f", "--file"); ok {

@@ -136,9 +136,11 @@ func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 			continue
 		}
 		// A drop in a here-document is read by stdinText, for every client.
-		if t := a.render(body); t.dynamic || clientCommandIn(re, t.s, r) {
+		t := a.render(body)
+		if t.dynamic || clientCommandIn(re, t.s, r) {
 			a.opaque(idx, name+"'s standard input is computed at run time or holds a client command that runs a program or reads or writes a file here")
 		}
+		a.sqlInputFiles(name, t)
 	}
 	seg := &a.out.segments[idx]
 	for _, from := range seg.pipeFrom {
@@ -146,6 +148,7 @@ func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 		stage := &a.out.segments[from]
 		t := stage.text
 		seg.dropFed = seg.dropFed || stage.dropFed || dropsData(t)
+		a.sqlInputFiles(name, word{s: t})
 		if !printsKnownText(stage) {
 			a.opaque(idx, name+" is fed the output of "+stage.name+", SQL the engine cannot read")
 		}

@@ -28,8 +28,12 @@ func killTargetsAll(s *segment) bool {
 			switch {
 			case v == "-l" || v == "-L":
 				return false
-			case v == "-s" || v == "-n":
-				signal, i = v, i+1
+			case v == "-s" || v == "-n" || v == optSignal:
+				signal = v
+				if i+1 < len(args) && !args[i+1].dynamic {
+					signal = args[i+1].s
+				}
+				i++
 				continue
 			case v == "--":
 				opts = false
@@ -40,16 +44,43 @@ func killTargetsAll(s *segment) bool {
 			}
 		}
 		opts = false
-		// bash reads a pid as a number with blanks around it (kill -9 ' -1').
-		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && !args[i].dynamic && n >= -1 && n <= 1 {
-			return true
+		if signal != "" && zeroSignal(signal) {
+			return false // signal 0 only asks whether the processes exist
 		}
-		if args[i].dynamic && callerPid(strings.TrimPrefix(strings.TrimSpace(v), "-")) {
+		if everyOrCaller(args[i]) {
 			return true
 		}
 		pid = true
 	}
 	return !pid && signal == "-1"
+}
+
+// everyOrCaller reports whether a kill pid word is init (1), every process (-1), the shell's group
+// (0), or the shell, its group or its parent (callerPid, -$$). bash reads a pid as a number with
+// blanks around it (kill -9 ' -1').
+func everyOrCaller(w word) bool {
+	v := strings.TrimSpace(w.s)
+	if w.dynamic {
+		return callerPid(strings.TrimPrefix(v, "-"))
+	}
+	n, err := strconv.Atoi(v)
+	return err == nil && n >= -1 && n <= 1
+}
+
+// optSignal is kill's long option for its signal.
+const optSignal = "--signal"
+
+// zeroSignal reports whether kill's signal is 0, which sends nothing and only checks that the
+// process exists (kill -0 $PPID, a script's "is the agent still there"): -0, -s 0, -n 0, -s0,
+// --signal 0, --signal=0, 00, SIG0 (bash reads -s0 as the unknown signal "s0": nothing is sent).
+// bash takes the last -s or -n given, and a -word after the first signal as a pid.
+func zeroSignal(v string) bool {
+	v = strings.TrimPrefix(strings.TrimPrefix(v, optSignal+"="), "-")
+	if v == "s0" || v == "n0" {
+		return true
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(v)), "SIG"))
+	return err == nil && n == 0
 }
 
 // ppid is the shell's parameter for the pid of the process that started it: the agent.

@@ -352,6 +352,9 @@ func codeOption(s *segment) string {
 	case cmdSed:
 		return sedCode(s)
 	case cmdSqlite3, cmdDuckdb:
+		if why := duckdbCode(s); s.name == cmdDuckdb && why != "" {
+			return why
+		}
 		return sqliteCode(s)
 	case cmdPsql, cmdMysql, cmdMariadb, cmdMongo, cmdMongosh:
 		return dbClientCode(s)

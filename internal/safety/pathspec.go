@@ -109,6 +109,7 @@ var argSpecs = map[string]argSpec{
 	"ln":      {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: targetDirOps},
 	"rsync":   {op: opRead, lastOp: opWrite, restOp: opRead},
 	cmdScp:    {op: opRead, lastOp: opWrite, restOp: opRead},
+	cmdDitto:  {op: opRead, lastOp: opWrite, restOp: opRead},
 
 	"tee": {op: opWrite}, "touch": {op: opWrite}, "mkdir": {op: opWrite}, "mkfifo": {op: opWrite},
 	"mknod": {op: opWrite}, "truncate": {op: opWrite}, "patch": {op: opWrite, valueOps: map[string]pathOp{"-o": opWrite, "-d": opWrite, "--directory": opWrite}},
@@ -296,6 +297,8 @@ func (a *analyzer) gitOperands(seg *segment, ops []word, op pathOp) []word {
 // programPaths records the paths a program's own words name beyond its operands.
 func (a *analyzer) programPaths(seg *segment) {
 	switch seg.name {
+	case cmdDuckdb, cmdSqlite3:
+		a.sqlFiles(seg)
 	case cmdGit:
 		if len(seg.operands) > 0 && seg.operands[0].s == "grep" {
 			a.gitGrepRoots(seg)
@@ -1101,7 +1104,7 @@ func pathspecMagic(v string) (rest string, literal, exclude, ok bool) {
 // /var/run/secrets: a later call through the link is judged by the link's name alone).
 func recursiveOp(s *segment) bool {
 	switch s.name {
-	case "ln":
+	case "ln", cmdDitto: // ditto copies a directory whole, with no option to ask for it
 		return true
 	case "rm", "srm", "wipe", "trash", "trash-put":
 		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("--recursive")

@@ -2,6 +2,7 @@ package safety
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -17,7 +18,7 @@ import (
 // --no-disable-api-termination, --no-enable-termination-protection, --no-backup,
 // --no-versioning, --no-enable-point-in-time-recovery).
 var protectionOffWords = []string{"deletion-protection", "termination-protection", "api-termination", "backup",
-	"versioning", "point-in-time-recovery"}
+	"versioning", "point-in-time-recovery", "drop-protection", "delete-protection"}
 
 // retentionOptions keep backups or deleted data for their value's time: 0 keeps none.
 var retentionOptions = []string{"--backup-retention-period", "--snapshot-retention-limit", "--retained-backups-count",
@@ -29,7 +30,7 @@ var azEnableOptions = []string{"--enable-versioning", "--enable-delete-retention
 // recoveryOffValues are texts of a parameter's value that turn recovery or protection off (lower
 // case): DynamoDB's point-in-time recovery, S3 versioning, a load balancer's deletion protection.
 var recoveryOffValues = []string{"pointintimerecoveryenabled=false", `"pointintimerecoveryenabled":false`, "status=suspended",
-	`"status":"suspended"`, "deletion_protection.enabled,value=false"}
+	`"status":"suspended"`, "deletion_protection.enabled,value=false", "delete_protection_disabled"}
 
 // recoveryOffCommands are subcommands that set what expires or is versioned from text the engine
 // does not judge: S3 and GCS lifecycle rules, GCS versioning set off, Azure backup protection
@@ -49,7 +50,12 @@ func disablesRecovery(s *segment) bool {
 		}
 	}
 	for i, w := range s.words[1:] {
+		// JSON may space its keys and values ('{"Status": "Suspended"}'): the values are read
+		// without blanks.
 		l := strings.ToLower(w.s)
+		if strings.ContainsAny(l, " \t\n") {
+			l = strings.Join(strings.Fields(l), "")
+		}
 		if slices.ContainsFunc(recoveryOffValues, func(v string) bool { return strings.Contains(l, v) }) || recoveryOffOption(s, i+1) {
 			return true
 		}
@@ -84,7 +90,31 @@ func recoveryOffOption(s *segment, i int) bool {
 	case name == "--versioning-configuration":
 		return strings.HasPrefix(val, "file") || dynamic // put-bucket-versioning from a file, which may suspend it
 	}
+	return terminationProtectionOff(s, name, val, hasVal, dynamic)
+}
+
+// terminationProtectionOff reports whether an aws ec2 modify-instance-attribute option turns
+// termination protection off: --disable-api-termination Value=false or '{"Value": false}' (given
+// alone, a boolean, it turns it on), or --attribute disableApiTermination --value false.
+func terminationProtectionOff(s *segment, name, val string, hasVal, dynamic bool) bool {
+	switch {
+	case name == "--disable-api-termination":
+		return hasVal && falseValue(val) || !hasVal && !strings.HasPrefix(val, "-") && (falseValue(val) || dynamic)
+	case name == "--value" && (falseValue(val) || dynamic):
+		attr, ok := optionValue(s, "--attribute", "--attribute")
+		return ok && (strings.EqualFold(attr.s, "disableApiTermination") || attr.dynamic)
+	}
 	return false
+}
+
+// falseValue says whether an option's value is false, or a shorthand or JSON structure whose
+// Value is false (Value=false, {"Value": false}).
+func falseValue(v string) bool {
+	l := strings.Join(strings.Fields(strings.ToLower(v)), "")
+	if b, err := strconv.ParseBool(l); err == nil {
+		return !b
+	}
+	return strings.Contains(l, "value=false") || strings.Contains(l, `"value":false`)
 }
 
 // hasOperandRun reports whether a segment's operands hold the words of seq one after another.

@@ -18,6 +18,7 @@ type varScope struct {
 	globs    map[string]bool           // resolved variables that hold a file name a glob expanded to
 	secrets  map[string]bool           // variables assigned a credential variable's value (T=$GITHUB_TOKEN), or one of these's
 	hidden   map[*syntax.CallExpr]bool // calls that expand a credential inside an operator (hiddenSecrets)
+	pids     map[string]string         // variables assigned the shell's or its parent's pid: name -> "$PPID" (callerCopy)
 	visit    func(syntax.Node) bool    // namesSecret's walk, and what it found
 	found    bool
 }
@@ -43,6 +44,7 @@ func newVarScope(f *syntax.File) *varScope {
 		switch n := n.(type) {
 		case *syntax.Assign:
 			vs.assignSecret(n)
+			vs.callerCopy(n)
 			if n.Name != nil {
 				vs.assigned[n.Name.Value]++
 				if n.Append || n.Index != nil || n.Array != nil {
@@ -105,6 +107,48 @@ func (vs *varScope) assignSecret(n *syntax.Assign) {
 			}
 		}
 	}
+}
+
+// callerCopy marks a variable assigned the shell's pid, a subshell's or its parent's, the
+// agent's ($$, $BASHPID, $PPID, quoted or braced), or a copy of such a variable: P=$PPID; kill $P
+// kills the agent as kill $PPID does. The variable renders as the parameter it copies (pidOf).
+func (vs *varScope) callerCopy(n *syntax.Assign) {
+	if n.Name == nil || n.Value == nil || len(n.Value.Parts) != 1 {
+		return
+	}
+	part := n.Value.Parts[0]
+	if q, ok := part.(*syntax.DblQuoted); ok && len(q.Parts) == 1 {
+		part = q.Parts[0]
+	}
+	p, ok := part.(*syntax.ParamExp)
+	if !ok || !simpleParam(p) || p.Exp != nil {
+		return
+	}
+	src := vs.pidOf(p.Param.Value)
+	if src == "" {
+		return
+	}
+	if vs.pids == nil {
+		vs.pids = map[string]string{}
+	}
+	vs.pids[n.Name.Value] = src
+}
+
+// pidOf returns the parameter a variable holds the value of when it holds a caller's pid (the
+// parameter itself, or a variable callerCopy marked), or "".
+func (vs *varScope) pidOf(name string) string {
+	switch name {
+	case "$":
+		return "$$"
+	case "BASHPID":
+		return "$BASHPID"
+	case "PPID":
+		return ppid
+	}
+	if vs == nil {
+		return ""
+	}
+	return vs.pids[name]
 }
 
 // positionalParams are the names the positional parameters expand by: $1 to $9, $@ and $*.

@@ -228,6 +228,12 @@ func (r *renderer) param(p *syntax.ParamExp, quoted bool) {
 		}
 	}
 	r.dynamic = true
+	if simpleParam(p) && p.Exp == nil {
+		if src := r.vars.pidOf(p.Param.Value); src != "" {
+			r.b.WriteString(src) // a copy of $PPID is $PPID to kill's check (callerCopy)
+			return
+		}
+	}
 	r.b.WriteString(paramPlaceholder(p))
 }
 
