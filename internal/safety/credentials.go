@@ -38,6 +38,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"disables-recovery":         disablesRecovery,
 	"prints-dotenv":             printsDotenv,
 	"runs-in-system-manager":    runsInSystemManager,
+	"adds-package":              addsPackage,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or
