@@ -10,10 +10,39 @@ func fixECatalogue() []classCase {
 	const (
 		later = "code that runs later"
 		adds  = "package added to the project"
+		env   = "secrets loaded into a command's environment"
 	)
+	printEnv, printEnvAll := dcAsk("print-environment"), dcAsk("print-environment-env")
+	stores, dotenvs := dcAsk("print-credentials-stores"), dcAsk("print-environment-dotenv")
 	addJS, add := dcAsk("package-add-js"), dcAsk("package-add")
 	plugin := dcAsk("plugin-install")
 	return []classCase{
+		// Secret managers and .env loaders run a command with what they load in its environment:
+		// the command is read as a runner's, so a print of the environment asks and a test does not.
+		{env, "doppler run -- env", sh(`doppler run -- env`), printEnvAll, sh(`doppler run -- go test ./...`), false},
+		{env, "doppler run -- printenv", sh(`doppler run -- printenv DB`), printEnv, sh(`doppler run -p web -c dev -- go test ./...`), false},
+		{env, "doppler run --command runs a script in the secrets", sh(`doppler run --command 'echo $DB'`), stores, sh(`doppler run -- go test ./...`), false},
+		{env, "infisical run -- env", sh(`infisical run -- env`), printEnvAll, sh(`infisical run --env dev -- go test ./...`), false},
+		{env, "chamber exec -- env", sh(`chamber exec svc -- env`), printEnvAll, sh(`chamber exec svc other -- go test ./...`), false},
+		{env, "aws-vault exec -- env", sh(`aws-vault exec prof -- env`), printEnvAll, sh(`aws-vault exec prof -- go test ./...`), false},
+		{env, "dotenv run printenv", sh(`dotenv run printenv`), printEnv, sh(`dotenv run go test ./...`), false},
+		{env, "dotenv run -- env", sh(`dotenv run -- env`), printEnvAll, sh(`dotenv -f .env.test run -- go test ./...`), false},
+		{env, "python -m dotenv run", sh(`python -m dotenv run env`), dotenvs, sh(`dotenv run go test ./...`), false},
+		{env, "dotenvx run -- env", sh(`dotenvx run -- env`), printEnvAll, sh(`dotenvx run -f .env.test -- go test ./...`), false},
+		{env, "foreman run env", sh(`foreman run env`), printEnvAll, sh(`foreman run go test ./...`), false},
+		{env, "honcho run env", sh(`honcho run env`), printEnvAll, sh(`honcho -e .env.test run go test ./...`), false},
+		{env, "railway run env", sh(`railway run env`), printEnvAll, sh(`railway run -s web go test ./...`), false},
+		{env, "heroku local:run env", sh(`heroku local:run env`), printEnvAll, sh(`heroku local:run go test ./...`), false},
+		{env, "docker compose run's command", sh(`docker compose run --rm web env`), printEnvAll, sh(`docker compose run --rm web go test ./...`), false},
+		{env, "docker compose exec's command", sh(`docker compose exec web env`), printEnvAll, sh(`docker compose exec web ls`), false},
+		{env, "compose's command after its file option", sh(`docker compose -f dev.yml exec -e X=1 web printenv DB`), printEnv, sh(`docker compose -f dev.yml exec web ls`), false},
+		{env, "docker-compose exec's command", sh(`docker-compose exec web env`), printEnvAll, sh(`docker compose exec web ls`), false},
+		{env, "chamber env prints a service's secrets", sh(`chamber env svc`), stores, sh(`doppler run -- go test ./...`), false},
+		{env, "chamber list -e prints the values", sh(`chamber list -e svc`), stores, sh(`doppler run -- go test ./...`), false},
+		{env, "glab config get token", sh(`glab config get token`), stores, sh(`doppler run -- go test ./...`), false},
+		{env, "direnv export prints what .envrc loads", sh(`direnv export bash`), dotenvs, sh(`doppler run -- go test ./...`), false},
+		{env, "mise env prints its configuration's environment", sh(`mise env`), dotenvs, sh(`mise exec -- go test ./...`), false},
+
 		// A package added to the project, however the program's subcommand is spelt or reached:
 		// its aliases and prefixes, a scope before it, global options (and their values) before it.
 		{adds, "npm it is install-test", sh(`npm it lodash`), addJS, sh(`npm ci`), false},

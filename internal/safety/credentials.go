@@ -505,8 +505,7 @@ func storePrintsCredential(s *segment) bool {
 var storePrintingSubs = map[string][]string{
 	"pass": {"show"}, "gopass": {"show"}, "secret-tool": {"lookup"}, "keyring": {"get"}, "lpass": {"show", "export"},
 	"heroku": {"auth:token", "config", "config:get", "pg:credentials:url"},
-	// Secret managers' and encrypted files' printers (doppler secrets lists the values too).
-	"doppler": {subSecrets}, "infisical": {subSecrets, "export"}, "chamber": {"read", "export"},
+	// Encrypted files' printers (doppler's, infisical's and chamber's are in storePrinters).
 	"ansible-vault": {"view", "decrypt"}, "sops": {"decrypt", "exec-env", "exec-file"},
 }
 
@@ -515,7 +514,8 @@ var storePrintingSubs = map[string][]string{
 var storePrinters = map[string]func(s *segment, sub, next string) bool{
 	cmdTerraform: terraformPrints, "tofu": terraformPrints, "vault": vaultPrints, "op": onePasswordPrints,
 	"security": keychainPrints, "bw": bitwardenPrints, "fly": flyPrints, "flyctl": flyPrints,
-	"glab": glabPrints, "uv": uvPrints,
+	"glab": glabPrints, "uv": uvPrints, "chamber": chamberPrints,
+	"doppler": secretRunPrints, cmdInfisical: secretRunPrints,
 }
 
 // keychainPrints: macOS security find-generic-password|find-internet-password with -w or -g.
