@@ -25,7 +25,8 @@ const (
 // packageAdder is how one program adds a package.
 type packageAdder struct {
 	// valued are the options (before the subcommand or after it) that take the next word as their
-	// value. An option that names a file of packages (pipenv install -r, conda install --file) is
+	// value. An abbreviation of one is read as it (takesNextWord), so none may start with the
+	// whole name of a flag: npm's --save-prefix would take --save's package for its value. An option that names a file of packages (pipenv install -r, conda install --file) is
 	// left out on purpose: its value is read as an operand, so the command adds.
 	valued []string
 	// always are the subcommands that add what they name: alone they are an error. A two-word
@@ -46,17 +47,17 @@ var npmInstall = []string{subInstall, "i", "in", "ins", "inst", "insta", "instal
 	"install-test", "it"}
 
 // condaAdder reads conda, mamba and micromamba install: -n and -p name the environment, -c a channel.
-var condaAdder = packageAdder{valued: []string{"-n", "--name", "-p", optPrefix, "-c", "--channel", "--override-channels-file",
+var condaAdder = packageAdder{valued: []string{"-n", "--name", "-p", optPrefix, "-c", "--channel",
 	"--repodata-fn", "--experimental-solver", "--solver", "--subdir"}, operand: []string{subInstall}}
 
 // packageAdders are, per program, how it adds a package.
 //
 //nolint:goconst // option and subcommand spellings in this table read best literally
 var packageAdders = map[string]packageAdder{
-	"npm": {valued: append([]string{"-w", "--save-prefix", "--install-strategy", "--before", "--otp", "--os", "--cpu", "--libc"},
+	"npm": {valued: append([]string{"-w", "--install-strategy", "--before", "--otp", "--os", "--cpu", "--libc"},
 		prefixed(npmConfig)...), operand: npmInstall},
 	"pnpm": {valued: []string{"-C", "--dir", "-F", optFilter, "--workspace-concurrency", "--reporter", "--loglevel", "--registry",
-		"--config", "--store-dir", "--virtual-store-dir", "--modules-dir", "--lockfile-dir", "--node-linker"},
+		"--store-dir", "--virtual-store-dir", "--modules-dir", "--lockfile-dir", "--node-linker"},
 		always: []string{subAdd}, operand: []string{subInstall, "i"}},
 	"yarn": {valued: []string{"--cwd", "--modules-folder", "--cache-folder", "--mutex", "--network-timeout", "--registry"},
 		always: []string{subAdd}, operand: []string{subInstall, "up", "upgrade"}},

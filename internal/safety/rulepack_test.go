@@ -42,7 +42,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"pip-install":                  {[]string{"pip install requests", "pip3 install -r requirements.txt", "pip install x"}, []string{"pip list"}},
 	"python-pip-install":           {[]string{"python3 -m pip install x", "python -m pip uninstall x"}, []string{"python3 -m pip list"}},
 	"package-add-js": {[]string{"npm install lodash", "npm i -D eslint", "pnpm add x", "yarn add x@1", "npm install https://x.example/x.tgz", "npm install --save-dev x",
-		"npm it lodash", "npm install-test lodash", "npm isntall x", "npm install --omit dev x", "yarn up x",
+		"npm it lodash", "npm install-test lodash", "npm install --save lodash", "npm isntall x", "npm install --omit dev x", "yarn up x",
 		"pnpm --filter web add x", "yarn --cwd web add x", "npm install -- x"},
 		[]string{"npm install", "npm ci", "yarn install --frozen-lockfile", "pnpm install", "npm run install", "npm install --omit=dev",
 			"npm install --omit dev", "npm i --include=dev", "npm install --prefix frontend", "npm --prefix frontend install", "pnpm install --filter web",
