@@ -64,6 +64,7 @@ func fixECatalogue() []classCase {
 		{adds, "dotnet package add", sh(`dotnet package add X`), add, sh(`go mod tidy`), false},
 		{adds, "swift package add-dependency", sh(`swift package add-dependency https://x.example/y`), add, sh(`go mod tidy`), false},
 		{adds, "go mod edit -require is go get", sh(`go mod edit -require=x.org/y@v1`), add, sh(`go mod edit -fmt`), false},
+		{adds, "go mod edit -replace with a module", sh(`go mod edit -replace=x.org/y=github.com/z/y@v1`), add, sh(`go mod edit -replace=x.org/y=../y`), false},
 		{adds, "go mod edit -require, value next", sh(`go mod edit -require x.org/y@v1`), add, sh(`go mod edit -droprequire=x.org/y`), false},
 
 		// Installers of code a tool runs later (or, pre-commit try-repo, at once) with the user's

@@ -158,16 +158,36 @@ func subcommandIs(prefixes bool, sub, name string) bool {
 	return prefixes && len(sub) >= least && strings.HasPrefix(name, sub)
 }
 
-// goModEditRequires says whether go mod edit is given -require (as go's flag package reads it,
-// with one dash or two, its value attached or next): it adds a requirement, as go get does.
+// goModReplace is go mod edit's -replace, without its dash.
+const goModReplace = "replace"
+
+// goModEditRequires says whether go mod edit is given -require, or -replace with a module (not a
+// directory) for the new side (as go's flag package reads them, with one dash or two, the value
+// attached or next): either adds code from a registry or repository, as go get does.
 func goModEditRequires(s *segment) bool {
-	for _, w := range s.words[1:] {
+	args := s.words[1:]
+	for i, w := range args {
 		if w.dynamic && strings.HasPrefix(w.s, "-") {
 			return true
 		}
-		name, _, _ := strings.Cut(strings.TrimPrefix(w.s, "-"), "=")
-		if name == "-require" || name == "require" {
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(w.s, "-"), "-"), "=")
+		if !strings.HasPrefix(w.s, "-") {
+			continue
+		}
+		switch name {
+		case "require":
 			return true
+		case goModReplace:
+			if !hasVal {
+				if i+1 >= len(args) {
+					return false
+				}
+				val, w = args[i+1].s, args[i+1]
+			}
+			_, repl, _ := strings.Cut(val, "=")
+			if w.dynamic || !strings.HasPrefix(repl, "./") && !strings.HasPrefix(repl, "../") && !strings.HasPrefix(repl, "/") {
+				return true
+			}
 		}
 	}
 	return false
