@@ -37,6 +37,8 @@ func fixECatalogue() []classCase {
 		{env, "docker compose exec's command", sh(`docker compose exec web env`), printEnvAll, sh(`docker compose exec web ls`), false},
 		{env, "compose's command after its file option", sh(`docker compose -f dev.yml exec -e X=1 web printenv DB`), printEnv, sh(`docker compose -f dev.yml exec web ls`), false},
 		{env, "docker-compose exec's command", sh(`docker-compose exec web env`), printEnvAll, sh(`docker compose exec web ls`), false},
+		{env, "a shell script expands a variable under doppler", sh(`doppler run -- sh -c 'echo $DB'`), dcAsk("print-environment-loaded"), sh(`doppler run -- sh -c 'go test ./...'`), false},
+		{env, "a shell script expands a variable in compose's service", sh(`docker compose exec web sh -c 'echo $DB'`), dcAsk("print-environment-loaded"), sh(`docker compose exec web sh -c 'ls'`), false},
 		{env, "chamber env prints a service's secrets", sh(`chamber env svc`), stores, sh(`doppler run -- go test ./...`), false},
 		{env, "chamber list -e prints the values", sh(`chamber list -e svc`), stores, sh(`doppler run -- go test ./...`), false},
 		{env, "glab config get token", sh(`glab config get token`), stores, sh(`doppler run -- go test ./...`), false},
