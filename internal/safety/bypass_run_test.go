@@ -42,7 +42,7 @@ func runCatalogue() []classCase {
 		{mount, "podman's glob mount", sh(`podman run --mount type=glob,src=/e*,dst=/x alpine`), zeroD, sh(`podman run --mount type=glob,src=/workspace/app/docs/*.md,dst=/docs,ro alpine`), false},
 		{mount, "a pod's volume", sh(`podman pod create -v /:/h`), zeroD, sh(`podman pod create -v cache:/cache`), false},
 		{mount, "a pod's --volume=", sh(`podman pod create --volume=/etc:/h --name p`), zeroD, sh(`podman pod create --name p -p 8080:80`), false},
-		{mount, "compose run's extra volume", sh(`docker compose run --rm -v /etc:/h app cat /h/shadow`), zeroD, sh(`docker compose run --rm -v /workspace/app/build:/out app make`), false},
+		{mount, "compose run's extra volume", sh(`docker compose run --rm -v /etc:/h app cat /h/shadow`), zeroD, sh(`docker compose run --rm -v /workspace/app/build:/out app go test ./...`), false},
 		{mount, "docker-compose run's extra volume", sh(`docker-compose run --volume ~/.ssh:/k app`), zeroD, sh(`docker-compose run --rm app go test ./...`), false},
 		{mount, "a build context of /", sh(`docker build -t x /`), zeroD, sh(`docker build -t x .`), false},
 		{mount, "a build context of the home directory", sh(`docker build -f Dockerfile ~`), zeroD, sh(`docker build -f docker/Dockerfile docker/`), false},

@@ -21,23 +21,25 @@ const (
 // resource once every option and its value are skipped ("kubectl -n secrets get pods" names a
 // namespace, not Secrets), a percent-encoded API path, an abbreviated option.
 var builtinChecks = map[string]func(*segment) bool{
-	"kubectl-prints-credential": kubectlPrintsCredential,
-	"renders-manifests":         rendersManifests,
-	"aws-prints-credential":     awsPrintsCredential,
-	"store-prints-credential":   storePrintsCredential,
-	"writes-credential-config":  writesCredentialConfig,
-	"reaches-cloud-metadata":    reachesCloudMetadata,
-	"git-clean-deletes":         gitCleanDeletes,
-	"secret-sent-indirectly":    sendsCredentialIndirectly,
-	"secret-in-arguments":       givesSecret,
-	"drops-data":                dropsDatabase,
-	"kill-targets-all":          killTargetsAll,
-	"kills-all-matching":        killsAllMatching,
-	"deletes-for-real":          deletesForReal,
-	"deletes-cloud-objects":     deletesCloudObjects,
-	"disables-recovery":         disablesRecovery,
-	"prints-dotenv":             printsDotenv,
-	"runs-in-system-manager":    runsInSystemManager,
+	"kubectl-prints-credential":     kubectlPrintsCredential,
+	"renders-manifests":             rendersManifests,
+	"aws-prints-credential":         awsPrintsCredential,
+	"store-prints-credential":       storePrintsCredential,
+	"writes-credential-config":      writesCredentialConfig,
+	"reaches-cloud-metadata":        reachesCloudMetadata,
+	"git-clean-deletes":             gitCleanDeletes,
+	"secret-sent-indirectly":        sendsCredentialIndirectly,
+	"secret-in-arguments":           givesSecret,
+	"drops-data":                    dropsDatabase,
+	"kill-targets-all":              killTargetsAll,
+	"kills-all-matching":            killsAllMatching,
+	"deletes-for-real":              deletesForReal,
+	"deletes-cloud-objects":         deletesCloudObjects,
+	"disables-recovery":             disablesRecovery,
+	"prints-dotenv":                 printsDotenv,
+	"runs-in-system-manager":        runsInSystemManager,
+	"adds-package":                  addsPackage,
+	"script-expands-loaded-secrets": loadedScriptExpands,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or
@@ -488,16 +490,31 @@ func storePrintsCredential(s *segment) bool {
 	if strings.HasPrefix(s.name, "docker-credential-") {
 		return sub == "get"
 	}
+	// An option before the subcommand may take a value the engine reads as the first operand
+	// (doppler --project p secrets, ansible-vault --vault-password-file p view x): the second
+	// is read as the subcommand too.
+	third := ""
+	if len(s.operands) > 2 {
+		third = s.operands[2].s
+	}
 	if p, ok := storePrinters[s.name]; ok {
-		return p(s, sub, next)
+		return p(s, sub, next) || optionFirst[s.name] && p(s, next, third)
 	}
 	if subs, ok := storePrintingSubs[s.name]; ok {
-		// An option before the subcommand may take a value the engine reads as the first
-		// operand (doppler --project p secrets).
-		return slices.Contains(subs, sub) || slices.Contains(subs, next)
+		return slices.Contains(subs, sub) || optionFirst[s.name] && slices.Contains(subs, next)
 	}
 	return false
 }
+
+// optionFirst are the stores whose own options, some taking a value, may come before the
+// subcommand.
+var optionFirst = func() map[string]bool {
+	m := map[string]bool{}
+	for n := range strings.FieldsSeq("doppler infisical chamber ansible-vault sops glab") {
+		m[n] = true
+	}
+	return m
+}()
 
 // storePrintingSubs are, per store whose every use of them prints a secret, the subcommands that
 // do: pass show, secret-tool lookup, keyring get, lpass show|export, heroku auth:token|config.
@@ -506,8 +523,7 @@ func storePrintsCredential(s *segment) bool {
 var storePrintingSubs = map[string][]string{
 	"pass": {"show"}, "gopass": {"show"}, "secret-tool": {"lookup"}, "keyring": {"get"}, "lpass": {"show", "export"},
 	"heroku": {"auth:token", "config", "config:get", "pg:credentials:url"},
-	// Secret managers' and encrypted files' printers (doppler secrets lists the values too).
-	"doppler": {subSecrets}, "infisical": {subSecrets, "export"}, "chamber": {"read", "export"},
+	// Encrypted files' printers (doppler's, infisical's and chamber's are in storePrinters).
 	"ansible-vault": {"view", "decrypt"}, "sops": {"decrypt", "exec-env", "exec-file"},
 }
 
@@ -516,7 +532,8 @@ var storePrintingSubs = map[string][]string{
 var storePrinters = map[string]func(s *segment, sub, next string) bool{
 	cmdTerraform: terraformPrints, "tofu": terraformPrints, "vault": vaultPrints, "op": onePasswordPrints,
 	"security": keychainPrints, "bw": bitwardenPrints, "fly": flyPrints, "flyctl": flyPrints,
-	"glab": glabPrints, "uv": uvPrints,
+	"glab": glabPrints, "uv": uvPrints, "chamber": chamberPrints,
+	"doppler": secretRunPrints, cmdInfisical: secretRunPrints,
 }
 
 // keychainPrints: macOS security find-generic-password|find-internet-password with -w or -g.

@@ -10,19 +10,32 @@ import (
 // configuration with .env's values interpolated, python-dotenv's dotenv list|get and dotenvx
 // get|decrypt|keypair print the values or the keys that decrypt them (print-environment-dotenv).
 
-// subCompose is the compose subcommand of docker, podman and nerdctl.
-const subCompose = "compose"
-
 // composeNamesOnly are docker compose config's options that print names, not the configuration:
 // with one of them nothing of .env is shown.
 var composeNamesOnly = strings.Fields("--services --volumes --profiles --images --networks --hash -q --quiet --no-interpolate")
 
+// cmdDotenv is python-dotenv's program, cmdDirenv direnv.
+const (
+	cmdDotenv = "dotenv"
+	cmdDirenv = "direnv"
+)
+
 // dotenvPrinters are the subcommands of the dotenv programs that print values or keys.
-var dotenvPrinters = map[string][]string{"dotenv": strings.Fields("list get"), "dotenvx": strings.Fields("get decrypt keypair")}
+// direnv export|dump and mise env (rtx was its name) print the environment .envrc and mise's
+// configuration load, secrets among it.
+var dotenvPrinters = map[string][]string{cmdDotenv: strings.Fields("list get"), "dotenvx": strings.Fields("get decrypt keypair"),
+	cmdDirenv: strings.Fields("export dump")}
+
+func init() {
+	// mise env, and rtx env under mise's old name.
+	for m := range strings.FieldsSeq("mise rtx") {
+		dotenvPrinters[m] = []string{cmdEnv}
+	}
+}
 
 // printsDotenv reports whether a program prints the .env it loads by itself: docker, podman or
 // nerdctl compose config (or convert, its old name), docker-compose and podman-compose config,
-// dotenv list|get (also as python -m dotenv), dotenvx get|decrypt|keypair. A computed operand
+// dotenv list|get (also as python -m dotenv, whose run is asked for too), dotenvx get|decrypt|keypair. A computed operand
 // could be any of those subcommands.
 func printsDotenv(s *segment) bool {
 	ops := s.operands
@@ -36,10 +49,14 @@ func printsDotenv(s *segment) bool {
 		return composePrintsConfig(s, ops)
 	case strings.HasPrefix(s.name, "python"):
 		i := slices.IndexFunc(s.words, func(w word) bool { return w.s == "-mdotenv" })
-		if k := slices.IndexFunc(s.words, func(w word) bool { return w.s == "-m" }); i < 0 && k >= 0 && k+1 < len(s.words) && s.words[k+1].s == "dotenv" {
+		if k := slices.IndexFunc(s.words, func(w word) bool { return w.s == "-m" }); i < 0 && k >= 0 && k+1 < len(s.words) && s.words[k+1].s == cmdDotenv {
 			i = k + 1
 		}
-		return i >= 0 && slices.ContainsFunc(s.words[i+1:], func(w word) bool { return w.dynamic || slices.Contains(dotenvPrinters["dotenv"], w.s) })
+		// python -m dotenv run CMD runs CMD with .env loaded, as dotenv run does; the engine does
+		// not read the command a module is given, so it asks as for a print (dotenv run env).
+		return i >= 0 && slices.ContainsFunc(s.words[i+1:], func(w word) bool {
+			return w.dynamic || w.s == subRun || slices.Contains(dotenvPrinters[cmdDotenv], w.s)
+		})
 	}
 	printers, ok := dotenvPrinters[s.name]
 	return ok && slices.ContainsFunc(ops, func(w word) bool { return w.dynamic || slices.Contains(printers, w.s) })

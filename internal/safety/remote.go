@@ -2,6 +2,8 @@ package safety
 
 import (
 	"encoding/csv"
+	"maps"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -43,9 +45,11 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 		a.podCommand(&seg, depth)
 	case cmdDockerCompose, cmdPodmanCompose:
 		a.containerMounts(&seg)
+		a.composeCommand(&seg, redirs, depth)
 	case cmdDocker, cmdPodman, cmdNerdctl:
 		if containerVerb(&seg) != subExec {
 			a.containerMounts(&seg)
+			a.composeCommand(&seg, redirs, depth)
 			return
 		}
 		if cmd, dir := containerExecCommand(seg.words, subExec, dockerExecValues); len(cmd) > 0 {
@@ -58,6 +62,61 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 			a.command(cmd, nil, nil, depth+1)
 		}
 	}
+}
+
+// composeValues are docker compose exec's and run's options that take a value (-w is the
+// command's directory).
+var composeValues = map[string]bool{}
+
+// subCompose is docker's (podman's, nerdctl's) compose subcommand.
+const subCompose = "compose"
+
+func init() {
+	for _, o := range append(strings.Fields("--env-from-file --index -l --label --name -p --publish -v --volume --entrypoint --cap-add --cap-drop --pull"), slices.Collect(maps.Keys(dockerExecValues))...) {
+		composeValues[o] = true
+	}
+}
+
+// composeCommand analyses the command docker compose (docker-compose, podman compose) exec and
+// run run in a service's container, as docker exec's is: the service's environment is compose's,
+// with what the project's .env and env_file set, so compose exec web env prints them. A service
+// is the project's, most often with the project mounted where it starts: its relative paths are
+// read from the directory compose runs in (a docker exec's container is anyone's: unknown).
+func (a *analyzer) composeCommand(seg *segment, redirs []*syntax.Redirect, depth int) {
+	words := seg.words[1:]
+	if seg.name != cmdDockerCompose && seg.name != cmdPodmanCompose {
+		k := slices.IndexFunc(words, func(w word) bool { return !strings.HasPrefix(w.s, "-") })
+		if k < 0 || words[k].s != subCompose {
+			return
+		}
+		words = words[k+1:]
+	}
+	verb := ""
+	for i := 0; i < len(words) && verb == ""; i++ {
+		switch v := words[i].s; {
+		case words[i].dynamic:
+			return
+		case len(v) > 1 && v[0] == '-':
+			if takesNextWord(v, composeValueOptions) {
+				i++
+			}
+		default:
+			verb = v
+		}
+	}
+	if verb != subExec && verb != subRun {
+		return
+	}
+	cmd, dir := containerExecCommand(seg.words, verb, composeValues)
+	if len(cmd) == 0 {
+		return
+	}
+	if dir != nil {
+		a.cwd = "/"
+		a.chdir(*dir)
+	}
+	defer a.feeding(seg, redirs)()
+	a.command(cmd, nil, nil, depth+1)
 }
 
 // stdinFeed is what feeds a command that runs elsewhere: the redirects of its ssh (or kubectl

@@ -86,7 +86,7 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"conda":      {subRun: condaRun},
 	"mamba":      {subRun: condaRun},
 	"micromamba": {subRun: condaRun},
-	"direnv":     {"exec": {skip: 1}},
+	cmdDirenv:    {"exec": {skip: 1}},
 	"mise":       {"exec": miseExec, "x": miseExec},
 	"rtx":        {"exec": miseExec, "x": miseExec},
 	"asdf":       {"exec": {}},
@@ -102,6 +102,22 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"pixi":     {subRun: {argOpts: "e", longArgs: []string{"environment", "manifest-path", "color", "concurrent-downloads", "concurrent-solves", "auth-file", "pypi-keyring-provider"}}},
 	"devbox":   {subRun: {argOpts: "ce", longArgs: []string{"config", "env", "env-file", "environment"}, longRead: "env-file"}},
 	"corepack": corepackRuns,
+	// Secret managers and .env loaders run a command with the secrets (or the .env) they load in
+	// its environment: doppler run -- env prints them all, as op run does.
+	"doppler": {subRun: {argOpts: "pc", longArgs: []string{"project", "config", "token", "fallback", "mount", "mount-format", "mount-template",
+		"mount-max-reads", "name-transformer", "only-secrets", "scope", "configuration", "api-host", "dashboard-host", "config-dir",
+		"fallback-passphrase", "passphrase"}, longScript: longOptCommand}},
+	cmdInfisical: {subRun: {longArgs: []string{"env", "path", "projectId", "token", "domain", "tags", "watch-interval", "project-config-dir"},
+		longScript: longOptCommand}},
+	"chamber":   {subExec: {cmdAfter: []string{cmdAfterDashes}}},
+	"aws-vault": {subExec: {skip: 1, argOpts: "dt", longArgs: []string{"duration", "mfa-token", "region", "prompt", "backend"}}},
+	cmdDotenv:   {subRun: {}},
+	"dotenvx": {subRun: {argOpts: "fe", longArgs: []string{"env-file", "env", "env-keys-file", "env-vault-file", "convention"},
+		cmdAfter: []string{cmdAfterDashes}}},
+	"foreman": {subRun: {argOpts: "efd", longArgs: []string{"env", "procfile", "root"}}},
+	"honcho":  {subRun: {}},
+	"railway": {subRun: {argOpts: "se", longArgs: []string{"service", "environment"}}},
+	"heroku":  {"local:run": {argOpts: "ep", longArgs: []string{"env", "port"}}},
 }
 
 // corepackRuns are the package managers corepack runs, named as its first operand ("corepack
@@ -143,10 +159,12 @@ var runnerGlobals = map[string]wrapSpec{
 	"npm":    {argOpts: "w", longArgs: npmConfig},
 	"pnpm": {argOpts: "CF", longArgs: []string{"dir", "filter", "workspace-concurrency", "reporter", "loglevel"},
 		chdir: 'C', longChdir: "dir"},
-	"yarn":   {longArgs: []string{"cwd", "modules-folder", "cache-folder", "mutex", "network-timeout", "registry"}, longChdir: "cwd"},
-	"bundle": {argOpts: "r", longArgs: []string{"retry"}},
-	"mise":   miseGlobals,
-	"rtx":    miseGlobals,
+	"yarn":    {longArgs: []string{"cwd", "modules-folder", "cache-folder", "mutex", "network-timeout", "registry"}, longChdir: "cwd"},
+	"bundle":  {argOpts: "r", longArgs: []string{"retry"}},
+	"mise":    miseGlobals,
+	"rtx":     miseGlobals,
+	cmdDotenv: {argOpts: "fqe", longArgs: []string{"file", "quote", "export"}},
+	"honcho":  {argOpts: "efd", longArgs: []string{"env", "procfile", "app-root"}},
 	"nix": {argOpts: "Ijf", longArgs: []string{"extra-experimental-features", "experimental-features", "option", "store",
 		"eval-store", "log-format", "max-jobs", "cores", "builders", "substituters", "extra-substituters", "trusted-public-keys", //nolint:misspell // nix's spelling
 		"extra-trusted-public-keys", "access-tokens", "include", "system", "extra-platforms", "inputs-from", "file", "expr"}},
@@ -320,7 +338,7 @@ func runnerCode(s *segment) string {
 		if s.hasFlag("--run") || s.hasFlag("--command") {
 			return "nix-shell runs the shell command its --run or --command gives"
 		}
-	case "direnv":
+	case cmdDirenv:
 		if sub == "exec" {
 			return "direnv exec runs the .envrc of the directory it names first"
 		}

@@ -1,0 +1,74 @@
+package safety
+
+import (
+	"path"
+	"strings"
+)
+
+// Secret managers and .env loaders (doppler run, chamber exec, dotenv run, docker compose exec,
+// …) run a command with what they load in its environment, and the command is analysed as a
+// runner's. A shell script among it is analysed too, but as any script is: "echo $DB" prints a
+// variable whose name says nothing, which outside such a loader is no secret. Under one, every
+// variable may be one of the secrets it loaded, so a shell script that expands a variable asks
+// as a print of them (print-environment-loaded).
+
+// secretLoaderRuns are, per loader, the subcommand by which it runs a command with its secrets
+// (LOADER:SUBCOMMAND).
+var secretLoaderRuns = map[string]string{}
+
+func init() {
+	for e := range strings.FieldsSeq("doppler:run infisical:run chamber:exec aws-vault:exec dotenv:run dotenvx:run foreman:run " +
+		"honcho:run railway:run heroku:local:run") {
+		name, sub, _ := strings.Cut(e, ":")
+		secretLoaderRuns[name] = sub
+	}
+}
+
+// loadedScriptExpands is print-environment-loaded's check: a secret loader's run (or compose's
+// exec or run, whose service has .env's values) runs a shell script that expands a variable,
+// or a script computed at run time.
+func loadedScriptExpands(s *segment) bool {
+	if !runsWithSecrets(s) {
+		return false
+	}
+	shell := false
+	for i, w := range s.words[1:] {
+		switch {
+		case w.dynamic && shell:
+			return true
+		case shells[path.Base(w.s)]:
+			shell = true
+		case shell && len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.ContainsRune(w.s, 'c'):
+			// The script is the word after the bundle that holds -c.
+			if i+2 < len(s.words) && (s.words[i+2].dynamic || strings.Contains(s.words[i+2].s, "$")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// runsWithSecrets says whether a segment is a secret loader's run of a command, or compose's
+// exec or run.
+func runsWithSecrets(s *segment) bool {
+	ops := s.operands
+	if sub, ok := secretLoaderRuns[s.name]; ok {
+		return len(ops) > 0 && ops[0].s == sub
+	}
+	switch s.name {
+	case cmdDocker, cmdPodman, cmdNerdctl:
+		if len(ops) == 0 || ops[0].s != subCompose {
+			return false
+		}
+		ops = ops[1:]
+	case cmdDockerCompose, cmdPodmanCompose:
+	default:
+		return false
+	}
+	for _, o := range ops[:min(3, len(ops))] {
+		if o.s == subExec || o.s == subRun {
+			return true
+		}
+	}
+	return false
+}
