@@ -406,7 +406,15 @@ func awsPrintsCredential(s *segment) bool {
 			ws = append(ws, word{s: strings.ToLower(w.s), dynamic: w.dynamic || w.glob})
 		}
 	}
+	// Each service word is paired with the words after it; a word that names no service the
+	// table knows (and is not computed) pairs with nothing, and a service already paired is not
+	// again: a command of 1,500 "--region x" is not 1,000,000 pairs.
+	var seen []string
 	for i, svc := range ws {
+		if _, known := awsCredentialOps[svc.s]; !known && !svc.dynamic && svc.s != "ssm" || slices.Contains(seen, svc.s) {
+			continue
+		}
+		seen = append(seen, svc.s)
 		for _, op := range ws[i+1:] {
 			if awsCredentialOp(s, svc, op) {
 				return true
