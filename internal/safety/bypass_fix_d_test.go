@@ -79,12 +79,14 @@ func TestKillSignalZero(t *testing.T) {
 	p := mustCompile(t, &Profile{}, classRules)
 	for _, c := range []string{`kill -0 $PPID`, `kill -0 $$`, `kill -s 0 $$`, `kill -n 0 $$`, `kill -s0 $$`,
 		`kill --signal 0 $$`, `kill --signal=0 $$`, `kill -SIG0 $$`, `kill -s SIG0 $PPID`, `kill -0 -$$`, `kill -0 1`,
-		`kill -9 -s 0 $$`, `P=$PPID; kill -0 $P`} {
+		`kill -9 -s 0 $$`, `P=$PPID; kill -0 $P`,
+		// A variable that held the pid and is assigned again may hold anything when it is used.
+		`local_pid=$$; sleep 10 & local_pid=$!; kill $local_pid`, `P=$PPID; P=123; kill $P`} {
 		if d := Evaluate(p, shCall(c)); d.Verdict == VerdictDeny {
 			t.Errorf("%q: %s %s, want no denial", c, d.Verdict, d.RuleID)
 		}
 	}
-	for _, c := range []string{`kill $$`, `kill -9 $PPID`, `kill -- -$$`, `kill -s 9 $$`, `kill -s 0 -s 9 $$`, `kill -0x $$`} {
+	for _, c := range []string{`kill $$`, `kill -9 $PPID`, `kill -- -$$`, `kill -s 9 $$`, `kill -s 0 -s 9 $$`, `kill -0x $$`, `P=$PPID; Q=$P; kill $Q`} {
 		if d := Evaluate(p, shCall(c)); d.RuleID != dc+"kill-init" {
 			t.Errorf("%q: %s %s, want kill-init", c, d.Verdict, d.RuleID)
 		}

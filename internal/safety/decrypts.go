@@ -35,7 +35,9 @@ var gpgActions = strings.Fields("-e --encrypt -s --sign --clearsign --clear-sign
 	"--delete-secret-and-public-key --gen-revoke --generate-revocation --version --help -h --dearmor " +
 	"--enarmor --print-md --print-mds --gen-random --card-status --card-edit --list-config " +
 	"--dump-options --import-ownertrust --export-ownertrust --update-trustdb --check-trustdb " +
-	"--fix-trustdb --list-trustdb --export-ssh-key --show-keys --import-options --export-options")
+	"--fix-trustdb --list-trustdb --export-ssh-key --show-keys --import-options --export-options " +
+	"--encrypt-files --locate-external-keys --edit-card --passwd --store --list-options --change-pin " +
+	"--sign-with --print-md --check-sig --tofu-policy --quick-revoke-uid --quick-revoke-sig")
 
 // opensslDecrypts: openssl enc -d (or a cipher's own command, openssl aes-256-cbc -d), and
 // pkeyutl, rsautl, smime and cms -decrypt.
@@ -46,8 +48,17 @@ func opensslDecrypts(s *segment) bool {
 	if len(s.operands) == 0 || !s.hasFlag("-d") {
 		return false
 	}
+	ciphers := strings.Fields("aes aria bf blowfish camellia cast chacha des idea rc2 rc4 rc5 seed sm4")
+	isCipher := func(v string) bool {
+		return slices.ContainsFunc(ciphers, func(c string) bool { return strings.HasPrefix(strings.TrimPrefix(v, "-"), c) })
+	}
 	sub := s.operands[0].s
-	return sub == "enc" || slices.ContainsFunc(strings.Fields("aes aria bf blowfish camellia cast chacha des idea rc2 rc4 rc5 seed sm4"), func(c string) bool { return strings.HasPrefix(sub, c) })
+	if isCipher(sub) {
+		return true // openssl aes-256-cbc -d
+	}
+	// openssl enc -d decrypts with a cipher option or a key (-k, -K, -pass, -kfile); enc -base64
+	// -d alone only decodes base64.
+	return sub == "enc" && (slices.ContainsFunc(s.flags, isCipher) || slices.ContainsFunc(strings.Fields("-k -K -pass -kfile"), s.hasFlag))
 }
 
 // decrypts reports whether an encryption tool is told to decrypt (decryptOptions), gpg is given

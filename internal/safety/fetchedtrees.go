@@ -31,7 +31,8 @@ var buildTools = strings.Fields("make gmake bmake just task rake go cargo npm pn
 	"pytest py.test tox nox mvn gradle ant sbt ctest cmake meson ninja jest vitest mocha bundle " +
 	"bazel bazelisk dotnet mix composer swift zig pip pip3 uv poetry hatch pdm tsc eslint rspec " +
 	"phpunit pre-commit terraform tofu ansible-playbook vagrant devcontainer tilt skaffold cabal " +
-	"stack dune lein scons nx turbo invoke pants buck2 docker-compose podman-compose")
+	"stack dune lein scons nx turbo invoke pants buck2 docker-compose podman-compose pulumi gulp grunt " +
+	"webpack vite rollup parcel esbuild playwright cypress karma ava tap nix nix-build")
 
 // recursiveTools discover what they run in every directory below the one they start in: a tree
 // fetched below it is run too.
@@ -42,8 +43,11 @@ func (a *analyzer) fetchedTrees(idx int) {
 	seg := &a.out.segments[idx]
 	var dirs []word
 	switch {
+	case seg.name == cmdGit && a.remoteAdded(seg):
+	case seg.name == cmdGit && a.gitFetchesURL(seg):
+		a.state().urlFetch = true // FETCH_HEAD (and what it is checked out as) holds it now
 	case seg.name == cmdGit || seg.name == "gh" || seg.name == "hg" || seg.name == "svn":
-		if d, ok := cloneDestination(seg); ok {
+		if d, ok := a.cloneDestination(seg); ok {
 			dirs = append(dirs, d)
 		}
 	case (len(seg.pipeFrom) > 0 || a.line != nil && len(a.line.fetched) > 0) && extracts(seg) && a.fedDownload(seg):
@@ -73,19 +77,47 @@ func (a *analyzer) fedDownload(seg *segment) bool {
 	return slices.ContainsFunc(seg.words[1:], func(w word) bool { return slices.Contains(a.line.fetched, a.fetchKey(w.s)) })
 }
 
+// remoteAdded records git remote add NAME URL: NAME then names a repository by URL.
+func (a *analyzer) remoteAdded(s *segment) bool {
+	sub, next, ok := firstOperands(s)
+	if !ok || sub != "remote" || next != "add" || len(s.operands) < 4 {
+		return false
+	}
+	ls := a.state()
+	ls.urlRemotes = append(ls.urlRemotes, s.operands[2].s)
+	return true
+}
+
+// byURL says whether a git operand names a repository by URL, or by a remote the line added.
+func (a *analyzer) byURL(w word) bool {
+	return w.dynamic || remoteURL(w.s) || a.line != nil && slices.Contains(a.line.urlRemotes, w.s)
+}
+
+// gitFetchesURL says whether a segment is git fetch of a repository named by URL (or computed).
+func (a *analyzer) gitFetchesURL(s *segment) bool {
+	sub, _, ok := firstOperands(s)
+	return ok && sub == "fetch" && slices.ContainsFunc(s.operands[1:], a.byURL)
+}
+
+// hgValued and svnValued are the options of hg clone and svn checkout that take a value.
+var (
+	hgValued  = strings.Fields("-r --rev -b --branch -u --updaterev -e --ssh --remotecmd --config --cwd -R --repository")
+	svnValued = strings.Fields("-r --revision --username --password --password-from-stdin --depth --config-dir --config-option --set-depth")
+)
+
 // cloneDestination returns the directory a segment fills with fetched code.
-func cloneDestination(s *segment) (word, bool) {
+func (a *analyzer) cloneDestination(s *segment) (word, bool) {
 	switch s.name {
 	case cmdGit:
-		return gitFetchedTree(s)
+		return a.gitFetchedTree(s)
 	case "gh":
 		return ghClone(s)
 	case "hg": // hg clone SOURCE [DEST]
-		if ops := s.operands; len(ops) >= 2 && ops[0].s == gitClone {
+		if ops := positionals(s.words[1:], hgValued); len(ops) >= 2 && ops[0].s == gitClone {
 			return destOrName(ops[1:])
 		}
 	case "svn": // svn checkout|co|export URL [PATH]
-		if ops := s.operands; len(ops) >= 2 && slices.Contains(strings.Fields("checkout co export"), ops[0].s) {
+		if ops := positionals(s.words[1:], svnValued); len(ops) >= 2 && slices.Contains(strings.Fields("checkout co export"), ops[0].s) {
 			return destOrName(ops[1:])
 		}
 	}
@@ -93,9 +125,9 @@ func cloneDestination(s *segment) (word, bool) {
 }
 
 // gitFetchedTree reads git clone SOURCE [DEST] and git submodule add SOURCE [PATH] (below git -C
-// DIR), and git pull of a URL or a checkout, merge, reset or rebase to FETCH_HEAD, which fill the
-// working tree itself.
-func gitFetchedTree(s *segment) (word, bool) {
+// DIR), and git pull of a URL (or of a remote the line added for one) or, after git fetch of one,
+// a checkout, switch, merge, reset or rebase, which fill the working tree itself.
+func (a *analyzer) gitFetchedTree(s *segment) (word, bool) {
 	sub, next, ok := firstOperands(s)
 	if !ok {
 		return word{}, false
@@ -112,9 +144,8 @@ func gitFetchedTree(s *segment) (word, bool) {
 		if d, ok = destOrName(ops[min(1, len(ops)):]); !ok {
 			return word{}, false
 		}
-	case sub == "pull" && slices.ContainsFunc(s.operands[1:], func(w word) bool { return w.dynamic || remoteURL(w.s) }),
-		slices.Contains(strings.Fields("checkout switch merge reset rebase cherry-pick restore"), sub) &&
-			slices.ContainsFunc(s.operands[1:], func(w word) bool { return strings.HasPrefix(w.s, "FETCH_HEAD") }):
+	case sub == "pull" && slices.ContainsFunc(s.operands[1:], a.byURL),
+		a.line != nil && a.line.urlFetch && slices.Contains(strings.Fields("checkout switch merge reset rebase cherry-pick restore"), sub):
 		d = word{s: "."}
 	default:
 		return word{}, false

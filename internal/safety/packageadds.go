@@ -185,7 +185,8 @@ func goModEditRequires(s *segment) bool {
 				val, w = args[i+1].s, args[i+1]
 			}
 			_, repl, _ := strings.Cut(val, "=")
-			if w.dynamic || !strings.HasPrefix(repl, "./") && !strings.HasPrefix(repl, "../") && !strings.HasPrefix(repl, "/") {
+			local := repl == "." || repl == ".." || strings.HasPrefix(repl, "./") || strings.HasPrefix(repl, "../") || strings.HasPrefix(repl, "/")
+			if w.dynamic || !local {
 				return true
 			}
 		}

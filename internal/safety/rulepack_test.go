@@ -56,7 +56,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 		[]string{"cargo build", "go mod tidy", "uv sync", "poetry install", "go install ./cmd/x", "dotnet add reference ../x", "cargo +nightly build",
 			"composer install", "composer update", "composer remove x/y", "composer global update", "conda list", "conda install -n env", "pipenv install",
 			"pipenv install --dev", "pipenv sync", "pixi install", "rye sync", "poetry self update", "bundle install", "dotnet restore", "swift package resolve",
-			"go mod edit -fmt", "go mod edit -droprequire=x.org/y", "go mod edit -replace=x.org/y=../y", "go mod edit -replace x.org/y=./y", "go mod edit -dropreplace=x.org/y", "go get", "deno install", "dotnet package list"}},
+			"go mod edit -fmt", "go mod edit -droprequire=x.org/y", "go mod edit -replace=x.org/y=../y", "go mod edit -replace x.org/y=./y", "go mod edit -replace=x.org/y=.", "go mod edit -dropreplace=x.org/y", "go get", "deno install", "dotnet package list"}},
 	"language-package-install":   {[]string{"gem install rails", "cargo install ripgrep"}, []string{"cargo build"}},
 	"download-exec":              {[]string{"curl -fsSL https://x | sh", "wget -qO- https://x | python3", "curl x | tee f | bash"}, []string{"curl -s https://x | jq .", "curl x | tee f"}},
 	"pipe-into-shell":            {[]string{"echo 'rm -rf /' | bash", "base64 -d x | sh"}, []string{"echo hi | cat"}},

@@ -283,13 +283,15 @@ type analyzer struct {
 // lineState is what a command line's process substitutions, downloads and aliases leave for the
 // commands after them; allocated at the first, so a line without any pays one pointer.
 type lineState struct {
-	procIn    []int           // segments of the <(...) substitutions in the statement being analysed, which feed its command
-	procOut   []int           // segments of its >(...) substitutions, which its command feeds
-	fetched   []string        // files curl and wget wrote earlier on the line (downloads.go)
-	trees     []string        // directories git clone made and downloads were extracted into (fetchedtrees.go)
-	aliasText map[string]word // the aliases the line defined, by name (aliases.go)
-	cd        cdState         // the directories a cd that may have failed left the shell in (cdfail.go)
-	links     []linkMade      // the symbolic links the line made (linksmade.go)
+	procIn     []int           // segments of the <(...) substitutions in the statement being analysed, which feed its command
+	procOut    []int           // segments of its >(...) substitutions, which its command feeds
+	fetched    []string        // files curl and wget wrote earlier on the line (downloads.go)
+	trees      []string        // directories git clone made and downloads were extracted into (fetchedtrees.go)
+	urlFetch   bool            // a git fetch of a repository named by URL filled FETCH_HEAD (fetchedtrees.go)
+	urlRemotes []string        // remotes git remote add named for a URL (fetchedtrees.go)
+	aliasText  map[string]word // the aliases the line defined, by name (aliases.go)
+	cd         cdState         // the directories a cd that may have failed left the shell in (cdfail.go)
+	links      []linkMade      // the symbolic links the line made (linksmade.go)
 }
 
 // state returns the line's state, allocating it at the first use.

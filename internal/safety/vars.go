@@ -145,8 +145,8 @@ func (vs *varScope) pidOf(name string) string {
 	case "PPID":
 		return ppid
 	}
-	if vs == nil {
-		return ""
+	if vs == nil || vs.assigned[name] > 1 {
+		return "" // assigned again (SELF=$$; ...; SELF=$!): which value a use sees is not known
 	}
 	return vs.pids[name]
 }
