@@ -80,7 +80,7 @@ func (a *analyzer) fedDownload(seg *segment) bool {
 // remoteAdded records git remote add NAME URL: NAME then names a repository by URL.
 func (a *analyzer) remoteAdded(s *segment) bool {
 	sub, next, ok := firstOperands(s)
-	if !ok || sub != "remote" || next != "add" || len(s.operands) < 4 {
+	if !ok || sub != "remote" || next != gitSubAdd || len(s.operands) < 4 {
 		return false
 	}
 	ls := a.state()
