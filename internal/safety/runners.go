@@ -117,8 +117,14 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"foreman": {subRun: {argOpts: "efd", longArgs: []string{"env", "procfile", "root"}}},
 	"honcho":  {subRun: {}},
 	"railway": {subRun: {argOpts: "se", longArgs: []string{"service", "environment"}}},
-	"heroku":  {"local:run": {argOpts: "ep", longArgs: []string{"env", "port"}}},
+	// heroku run runs its command on a dyno, with the app's config vars in its environment.
+	"heroku": {"local:run": {argOpts: "ep", longArgs: []string{"env", "port"}}, subRun: herokuRun, "run:detached": herokuRun},
 }
+
+// herokuRun is heroku run's (and run:detached's) options that take a value.
+//
+//nolint:goconst // option spellings read best literally
+var herokuRun = wrapSpec{argOpts: "arse", longArgs: []string{"app", "remote", "size", "env", "type"}}
 
 // corepackRuns are the package managers corepack runs, named as its first operand ("corepack
 // pnpm exec CMD" is pnpm exec CMD): the operand is the command, not a subcommand before it.
