@@ -130,7 +130,7 @@ func herokuPrints(_ *segment, sub, next string) bool {
 	if sub == subRun || sub == "run:detached" {
 		return next == "env" || next == "printenv" || next == "set" || next == "export" || next == "declare"
 	}
-	return slices.Contains(storePrintingSubs["heroku"], sub)
+	return slices.Contains(storePrintingSubs[cmdHeroku], sub)
 }
 
 // chamberPrinting are chamber's subcommands that print secrets whatever their options.

@@ -121,10 +121,11 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"heroku": {"local:run": {argOpts: "ep", longArgs: []string{"env", "port"}}, subRun: herokuRun, "run:detached": herokuRun},
 }
 
-// herokuRun is heroku run's (and run:detached's) options that take a value.
+// herokuRun is heroku run's (and run:detached's) spec: the options that take a value, and its
+// words joined are the script the dyno's shell runs (heroku run 'env | grep DB').
 //
 //nolint:goconst // option spellings read best literally
-var herokuRun = wrapSpec{argOpts: "arse", longArgs: []string{"app", "remote", "size", "env", "type"}}
+var herokuRun = wrapSpec{argOpts: "arse", longArgs: []string{"app", "remote", "size", "env", "type"}, joinScript: true}
 
 // corepackRuns are the package managers corepack runs, named as its first operand ("corepack
 // pnpm exec CMD" is pnpm exec CMD): the operand is the command, not a subcommand before it.

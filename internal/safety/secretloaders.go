@@ -32,18 +32,11 @@ func loadedScriptExpands(s *segment) bool {
 	if !runsWithSecrets(s) {
 		return false
 	}
-	// compose run's --entrypoint 'sh -c' (or --entrypoint=sh) is a shell and its option.
-	var words []word
-	for _, w := range s.words[1:] {
-		v := strings.TrimPrefix(w.s, "--entrypoint=")
-		if w.dynamic || !strings.Contains(v, " ") && v == w.s {
-			words = append(words, w)
-			continue
-		}
-		for f := range strings.FieldsSeq(v) {
-			words = append(words, w.with(f))
-		}
+	if s.name == cmdHeroku && s.operands[0].s != "local:run" {
+		// heroku run's words are a script for the dyno's shell: heroku run 'echo $DB'.
+		return slices.ContainsFunc(s.words, expands)
 	}
+	words := entrypointWords(s.words[1:])
 	shell := false
 	for i, w := range words {
 		switch {
@@ -54,12 +47,35 @@ func loadedScriptExpands(s *segment) bool {
 		case shell && len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.ContainsRune(w.s, 'c'):
 			// The script is the word after the bundle that holds -c, or after the service when
 			// compose run's --entrypoint holds it: any later word.
-			if slices.ContainsFunc(words[i+1:], func(w word) bool { return w.dynamic || strings.Contains(w.s, "$") }) {
+			if slices.ContainsFunc(words[i+1:], expands) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// cmdHeroku is Heroku's CLI.
+const cmdHeroku = "heroku"
+
+// expands says whether a word of a script may expand a variable.
+func expands(w word) bool { return w.dynamic || strings.Contains(w.s, "$") }
+
+// entrypointWords returns words with compose run's --entrypoint 'sh -c' (or --entrypoint=sh)
+// split into the shell and its option.
+func entrypointWords(in []word) []word {
+	var words []word
+	for _, w := range in {
+		v := strings.TrimPrefix(w.s, "--entrypoint=")
+		if w.dynamic || !strings.Contains(v, " ") && v == w.s {
+			words = append(words, w)
+			continue
+		}
+		for f := range strings.FieldsSeq(v) {
+			words = append(words, w.with(f))
+		}
+	}
+	return words
 }
 
 // runsWithSecrets says whether a segment is a secret loader's run of a command, or compose's
