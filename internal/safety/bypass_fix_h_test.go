@@ -38,6 +38,8 @@ func fixHCatalogue() []classCase {
 		{stores, "aws-vault exec --json", sh(`aws-vault exec --json prof`), printStores, sh(`aws-vault exec prof -- aws s3 ls`), false},
 		{stores, "aws-vault login --stdout", sh(`aws-vault login prof --stdout`), printStores, sh(`aws-vault exec prof -- ls`), false},
 		{stores, "heroku run env -a app", sh(`heroku run env -a app`), printStores, sh(`heroku run ls -a app`), false},
+		{stores, "aws-vault exec with no command: its subshell reads a here-string", sh(`aws-vault exec prof <<< 'env'`), printEnvAll, sh(`aws-vault exec prof -- go test ./...`), false},
+		{stores, "aws-vault exec with no command: its subshell reads a pipe", sh(`echo env | aws-vault exec prof`), denied(dc + "pipe-into-shell"), sh(`aws-vault exec prof -- go test ./...`), false},
 		{stores, "heroku run -a app env", sh(`heroku run -a app env`), printEnvAll, sh(`heroku logs -a app`), false},
 		{stores, "heroku run printenv", sh(`heroku run printenv`), printEnv, sh(`heroku ps -a app`), false},
 		{stores, "heroku run:detached env", sh(`heroku run:detached env -a app`), printStores, sh(`heroku run ls -a app`), false},

@@ -110,7 +110,7 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	cmdInfisical: {subRun: {longArgs: []string{"env", "path", "projectId", "token", "domain", "tags", "watch-interval", "project-config-dir"},
 		longScript: longOptCommand}},
 	"chamber":   {subExec: {cmdAfter: []string{cmdAfterDashes}}},
-	"aws-vault": {subExec: {skip: 1, argOpts: "dt", longArgs: []string{"duration", "mfa-token", "region", "prompt", "backend"}}},
+	"aws-vault": {subExec: {skip: 1, argOpts: "dt", longArgs: []string{"duration", "mfa-token", "region", "prompt", "backend"}, shellIfNone: true}},
 	cmdDotenv:   {subRun: {}},
 	"dotenvx": {subRun: {argOpts: "fe", longArgs: []string{"env-file", "env", "env-keys-file", "env-vault-file", "convention"},
 		cmdAfter: []string{cmdAfterDashes}}},
