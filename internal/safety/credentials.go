@@ -541,7 +541,7 @@ var storePrinters = map[string]func(s *segment, sub, next string) bool{
 	cmdTerraform: terraformPrints, "tofu": terraformPrints, "vault": vaultPrints, "op": onePasswordPrints,
 	"security": keychainPrints, "bw": bitwardenPrints, "fly": flyPrints, "flyctl": flyPrints,
 	"glab": glabPrints, "uv": uvPrints, "chamber": chamberPrints,
-	"doppler": secretRunPrints, cmdInfisical: secretRunPrints,
+	"doppler": secretRunPrints, cmdInfisical: secretRunPrints, "aws-vault": awsVaultPrints, cmdHeroku: herokuPrints,
 }
 
 // keychainPrints: macOS security find-generic-password|find-internet-password with -w or -g.

@@ -114,6 +114,36 @@ func chamberPrints(s *segment, sub, _ string) bool {
 	return slices.Contains(chamberPrinting, sub)
 }
 
+// subLogin is a store's login subcommand.
+const subLogin = "login"
+
+// awsVaultPrints: aws-vault export (the profile's keys, as env lines, ini or JSON), exec --json
+// (the credential process's JSON), and login -s/--stdout (a console sign-in URL whose token
+// opens the account).
+func awsVaultPrints(s *segment, sub, _ string) bool {
+	switch sub {
+	case subExport:
+		return true
+	case subExec:
+		return boolOption(s, "--json")
+	case subLogin:
+		return s.hasFlag("-s") || boolOption(s, "--stdout")
+	}
+	return false
+}
+
+// herokuPrints: heroku's store prints (storePrintingSubs), and heroku run (run:detached) of env,
+// printenv or set given after the command's first word, where heroku reads its own options
+// (heroku run env -a app): the dyno's environment is the app's config vars.
+//
+//nolint:goconst // program names read best literally
+func herokuPrints(_ *segment, sub, next string) bool {
+	if sub == subRun || sub == "run:detached" {
+		return next == "env" || next == "printenv" || next == "set" || next == "export" || next == "declare"
+	}
+	return slices.Contains(storePrintingSubs[cmdHeroku], sub)
+}
+
 // chamberPrinting are chamber's subcommands that print secrets whatever their options.
 var chamberPrinting = strings.Fields("read export env")
 

@@ -606,11 +606,16 @@ func awkCode(s *segment) string {
 //
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var valueOptions = map[string][]string{
-	cmdKubectl:  kubectlValueOptions,
-	cmdOC:       kubectlValueOptions,
-	"helm":      {"--kube-context", "-n", "--namespace", "--kubeconfig", "--kube-apiserver", "--kube-token", "--kube-as-user", "--registry-config", "--repository-config", "--repository-cache"},
-	"docker":    {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},
-	"podman":    {"--connection", "-c", "--url", "--root", "--runroot", "--log-level"},
+	cmdKubectl: kubectlValueOptions,
+	cmdOC:      kubectlValueOptions,
+	"helm":     {"--kube-context", "-n", "--namespace", "--kubeconfig", "--kube-apiserver", "--kube-token", "--kube-as-user", "--registry-config", "--repository-config", "--repository-cache"},
+	"docker":   {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"},
+	"podman": {"--connection", "-c", "--url", "--root", "--runroot", "--log-level", "--identity", "--storage-driver", "--storage-opt",
+		"--cgroup-manager", "--events-backend", "--cni-config-dir", "--conmon", "--hooks-dir", "--imagestore", "--network-cmd-path",
+		"--network-config-dir", "--module", "--runtime", "--runtime-flag", "--ssh", "--tmpdir", "--volumepath", "--registries-conf", "--out"},
+	"nerdctl": {"-n", "--namespace", "-a", "--address", "-H", "--host", "--snapshotter", "--storage-driver", "--cni-path",
+		"--cni-netconfpath", "--data-root", "--cgroup-manager", "--host-gateway-ip", "--hosts-dir", "--bridge-ip", "--global-dns",
+		"--global-dns-opts", "--global-dns-search"},
 	"terraform": {"-chdir"},
 	"pulumi":    {"-C", "--cwd", "--color", "--tracing", "--profiling", "--memprofilerate", "-v"},
 	"tar":       {"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from", "--exclude", "-b", "--blocking-factor", "-H", "--format", "-V", "--label"},

@@ -52,7 +52,15 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 			a.composeCommand(&seg, redirs, depth)
 			return
 		}
-		if cmd, dir := containerExecCommand(seg.words, subExec, dockerExecValues); len(cmd) > 0 {
+		// From the verb: a global option's value may be spelled like it (docker -c exec exec web env).
+		k := operandAt(seg.words, valueOptions[seg.name], 0)
+		if k < len(seg.words) && seg.words[k].s == subContainer {
+			k++
+		}
+		if k >= len(seg.words) {
+			return
+		}
+		if cmd, dir := containerExecCommand(seg.words[k-1:], subExec, dockerExecValues); len(cmd) > 0 {
 			a.cwd = cwdUnknown
 			if dir != nil {
 				a.cwd = "/"
@@ -68,8 +76,12 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 // command's directory).
 var composeValues = map[string]bool{}
 
-// subCompose is docker's (podman's, nerdctl's) compose subcommand.
-const subCompose = "compose"
+// subCompose is docker's (podman's, nerdctl's) compose subcommand; subContainer the one before
+// the verbs it also has (docker container exec).
+const (
+	subCompose   = "compose"
+	subContainer = "container"
+)
 
 func init() {
 	for _, o := range append(strings.Fields("--env-from-file --index -l --label --name -p --publish -v --volume --entrypoint --cap-add --cap-drop --pull"), slices.Collect(maps.Keys(dockerExecValues))...) {
@@ -83,16 +95,15 @@ func init() {
 // is the project's, most often with the project mounted where it starts: its relative paths are
 // read from the directory compose runs in (a docker exec's container is anyone's: unknown).
 func (a *analyzer) composeCommand(seg *segment, redirs []*syntax.Redirect, depth int) {
-	words := seg.words[1:]
+	words := seg.words
+	at := 0 // compose's own options follow words[at]
 	if seg.name != cmdDockerCompose && seg.name != cmdPodmanCompose {
-		k := slices.IndexFunc(words, func(w word) bool { return !strings.HasPrefix(w.s, "-") })
-		if k < 0 || words[k].s != subCompose {
+		if at = composeAt(seg); at < 0 {
 			return
 		}
-		words = words[k+1:]
 	}
-	verb := ""
-	for i := 0; i < len(words) && verb == ""; i++ {
+	verbAt := -1
+	for i := at + 1; i < len(words) && verbAt < 0; i++ {
 		switch v := words[i].s; {
 		case words[i].dynamic:
 			return
@@ -101,13 +112,19 @@ func (a *analyzer) composeCommand(seg *segment, redirs []*syntax.Redirect, depth
 				i++
 			}
 		default:
-			verb = v
+			verbAt = i
 		}
 	}
-	if verb != subExec && verb != subRun {
+	if verbAt < 0 || words[verbAt].s != subExec && words[verbAt].s != subRun {
 		return
 	}
-	cmd, dir := containerExecCommand(seg.words, verb, composeValues)
+	// From the verb on: an option's value before it may be spelled like it (compose -p run run).
+	cmd, dir := containerExecCommand(words[verbAt-1:], words[verbAt].s, composeValues)
+	if ep, ok := composeEntrypoint(words[verbAt+1:]); ok && words[verbAt].s == subRun {
+		// run --entrypoint X replaces the image's program: X, with the words after the service
+		// as its arguments, is what runs (--entrypoint env web prints the service's environment).
+		cmd = append(ep, cmd...)
+	}
 	if len(cmd) == 0 {
 		return
 	}
@@ -117,6 +134,75 @@ func (a *analyzer) composeCommand(seg *segment, redirs []*syntax.Redirect, depth
 	}
 	defer a.feeding(seg, redirs)()
 	a.command(cmd, nil, nil, depth+1)
+}
+
+// composeAt returns the index of docker's (podman's, nerdctl's) compose subcommand in seg's words,
+// or -1. Its global options that take a value are skipped (docker --context x compose); after one
+// the engine does not know, which may have taken the first operand as its value, compose may be
+// the second operand.
+func composeAt(seg *segment) int {
+	values := valueOptions[seg.name]
+	k := operandAt(seg.words, values, 0)
+	if k < len(seg.words) && seg.words[k].s == subCompose {
+		return k
+	}
+	if k2 := operandAt(seg.words, values, 1); k > 1 && k2 < len(seg.words) && seg.words[k2].s == subCompose {
+		return k2
+	}
+	return -1
+}
+
+// operandAt returns the index in words of the n-th word (from 0) after the program that is neither
+// an option nor the value of one of valued, or len(words).
+func operandAt(words []word, valued []string, n int) int {
+	for i := 1; i < len(words); i++ {
+		switch v := words[i].s; {
+		case len(v) > 1 && v[0] == '-' && !words[i].dynamic:
+			if takesNextWord(v, valued) {
+				i++
+			}
+		case n == 0:
+			return i
+		default:
+			n--
+		}
+	}
+	return len(words)
+}
+
+// composeEntrypoint returns the program compose run's --entrypoint (the last one, among the
+// options before the service) gives, split at blanks as compose splits it; quotes the engine
+// does not undo, or a value computed at run time, make it a program the engine cannot name. An
+// empty one is the image's: none (false).
+func composeEntrypoint(opts []word) (ep []word, ok bool) {
+	for i := 0; i < len(opts); i++ {
+		w := opts[i]
+		name, val, hasVal := strings.Cut(w.s, "=")
+		if !strings.HasPrefix(name, "-") {
+			break // the service
+		}
+		if composeValues[name] && !hasVal && i+1 < len(opts) {
+			i++
+			w, val = opts[i], opts[i].s
+		}
+		if name != "--entrypoint" {
+			continue
+		}
+		fields, known := xargsSplit([]string{val})
+		switch {
+		case w.dynamic || !known:
+			ep, ok = []word{w.with(val)}, true
+			ep[0].dynamic = true
+		case len(fields) == 0:
+			ep, ok = nil, false
+		default:
+			ep, ok = nil, true
+			for _, f := range fields {
+				ep = append(ep, w.with(f))
+			}
+		}
+	}
+	return ep, ok
 }
 
 // stdinFeed is what feeds a command that runs elsewhere: the redirects of its ssh (or kubectl

@@ -110,15 +110,22 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	cmdInfisical: {subRun: {longArgs: []string{"env", "path", "projectId", "token", "domain", "tags", "watch-interval", "project-config-dir"},
 		longScript: longOptCommand}},
 	"chamber":   {subExec: {cmdAfter: []string{cmdAfterDashes}}},
-	"aws-vault": {subExec: {skip: 1, argOpts: "dt", longArgs: []string{"duration", "mfa-token", "region", "prompt", "backend"}}},
+	"aws-vault": {subExec: {skip: 1, argOpts: "dt", longArgs: []string{"duration", "mfa-token", "region", "prompt", "backend"}, shellIfNone: true}},
 	cmdDotenv:   {subRun: {}},
 	"dotenvx": {subRun: {argOpts: "fe", longArgs: []string{"env-file", "env", "env-keys-file", "env-vault-file", "convention"},
 		cmdAfter: []string{cmdAfterDashes}}},
 	"foreman": {subRun: {argOpts: "efd", longArgs: []string{"env", "procfile", "root"}}},
 	"honcho":  {subRun: {}},
 	"railway": {subRun: {argOpts: "se", longArgs: []string{"service", "environment"}}},
-	"heroku":  {"local:run": {argOpts: "ep", longArgs: []string{"env", "port"}}},
+	// heroku run runs its command on a dyno, with the app's config vars in its environment.
+	"heroku": {"local:run": {argOpts: "ep", longArgs: []string{"env", "port"}}, subRun: herokuRun, "run:detached": herokuRun},
 }
+
+// herokuRun is heroku run's (and run:detached's) spec: the options that take a value, and its
+// words joined are the script the dyno's shell runs (heroku run 'env | grep DB').
+//
+//nolint:goconst // option spellings read best literally
+var herokuRun = wrapSpec{argOpts: "arse", longArgs: []string{"app", "remote", "size", "env", "type"}, joinScript: true}
 
 // corepackRuns are the package managers corepack runs, named as its first operand ("corepack
 // pnpm exec CMD" is pnpm exec CMD): the operand is the command, not a subcommand before it.

@@ -2,6 +2,7 @@ package safety
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -12,15 +13,15 @@ import (
 // variable may be one of the secrets it loaded, so a shell script that expands a variable asks
 // as a print of them (print-environment-loaded).
 
-// secretLoaderRuns are, per loader, the subcommand by which it runs a command with its secrets
-// (LOADER:SUBCOMMAND).
-var secretLoaderRuns = map[string]string{}
+// secretLoaderRuns are, per loader, the subcommands by which it runs a command with its secrets
+// (LOADER:SUBCOMMAND); heroku run's runs on a dyno with the app's config vars.
+var secretLoaderRuns = map[string][]string{}
 
 func init() {
 	for e := range strings.FieldsSeq("doppler:run infisical:run chamber:exec aws-vault:exec dotenv:run dotenvx:run foreman:run " +
-		"honcho:run railway:run heroku:local:run") {
+		"honcho:run railway:run heroku:local:run heroku:run heroku:run:detached") {
 		name, sub, _ := strings.Cut(e, ":")
-		secretLoaderRuns[name] = sub
+		secretLoaderRuns[name] = append(secretLoaderRuns[name], sub)
 	}
 }
 
@@ -31,16 +32,22 @@ func loadedScriptExpands(s *segment) bool {
 	if !runsWithSecrets(s) {
 		return false
 	}
+	if s.name == cmdHeroku && s.operands[0].s != "local:run" {
+		// heroku run's words are a script for the dyno's shell: heroku run 'echo $DB'.
+		return slices.ContainsFunc(s.words, expands)
+	}
+	words := entrypointWords(s.words[1:])
 	shell := false
-	for i, w := range s.words[1:] {
+	for i, w := range words {
 		switch {
 		case w.dynamic && shell:
 			return true
 		case shells[path.Base(w.s)]:
 			shell = true
 		case shell && len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.ContainsRune(w.s, 'c'):
-			// The script is the word after the bundle that holds -c.
-			if i+2 < len(s.words) && (s.words[i+2].dynamic || strings.Contains(s.words[i+2].s, "$")) {
+			// The script is the word after the bundle that holds -c, or after the service when
+			// compose run's --entrypoint holds it: any later word.
+			if slices.ContainsFunc(words[i+1:], expands) {
 				return true
 			}
 		}
@@ -48,19 +55,44 @@ func loadedScriptExpands(s *segment) bool {
 	return false
 }
 
+// cmdHeroku is Heroku's CLI.
+const cmdHeroku = "heroku"
+
+// expands says whether a word of a script may expand a variable.
+func expands(w word) bool { return w.dynamic || strings.Contains(w.s, "$") }
+
+// entrypointWords returns words with compose run's --entrypoint 'sh -c' (or --entrypoint=sh)
+// split into the shell and its option.
+func entrypointWords(in []word) []word {
+	var words []word
+	for _, w := range in {
+		v := strings.TrimPrefix(w.s, "--entrypoint=")
+		if w.dynamic || !strings.Contains(v, " ") && v == w.s {
+			words = append(words, w)
+			continue
+		}
+		for f := range strings.FieldsSeq(v) {
+			words = append(words, w.with(f))
+		}
+	}
+	return words
+}
+
 // runsWithSecrets says whether a segment is a secret loader's run of a command, or compose's
 // exec or run.
 func runsWithSecrets(s *segment) bool {
 	ops := s.operands
-	if sub, ok := secretLoaderRuns[s.name]; ok {
-		return len(ops) > 0 && ops[0].s == sub
+	if subs, ok := secretLoaderRuns[s.name]; ok {
+		return len(ops) > 0 && slices.Contains(subs, ops[0].s)
 	}
 	switch s.name {
 	case cmdDocker, cmdPodman, cmdNerdctl:
-		if len(ops) == 0 || ops[0].s != subCompose {
+		// compose may follow the value of a global option the engine does not know (composeAt).
+		k := slices.IndexFunc(ops[:min(2, len(ops))], func(o word) bool { return o.s == subCompose })
+		if k < 0 {
 			return false
 		}
-		ops = ops[1:]
+		ops = ops[k+1:]
 	case cmdDockerCompose, cmdPodmanCompose:
 	default:
 		return false

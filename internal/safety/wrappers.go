@@ -13,28 +13,29 @@ import (
 // command is analysed as a segment of its own, so "timeout 5 sudo rm -rf /" is seen as timeout,
 // sudo and rm.
 type wrapSpec struct {
-	argOpts    string     // short options that take a value
-	longArgs   []string   // long options (without "--") that take a value
-	skip       int        // operands before the wrapped command, e.g. timeout's DURATION
-	assigns    bool       // NAME=VALUE words set the wrapped command's environment
-	script     byte       // short option whose value is a shell script (su -c)
-	longScript string     // long option whose value is a shell script (su --command)
-	writeOpts  string     // short options whose value is a file written (time -o)
-	joinScript bool       // the remaining words form one shell script (eval, watch)
-	xargs      bool       // stdin lines become extra arguments of the wrapped command
-	readOpts   string     // short options whose value is a file read (xargs -a)
-	longRead   string     // long option for the same (xargs --arg-file)
-	chdir      byte       // short option whose value is the wrapped command's working directory (env -C)
-	longChdir  string     // long option for the same (env --chdir)
-	optArgOpts string     // short options whose value is optional: attached only (nsenter -w/etc)
-	longOpt    []string   // long options whose value is optional: after "=" only (nsenter --wd=/etc)
-	cmdAfter   []string   // the command is what follows the first of these words (nix shell -c, mise exec --)
-	longWrite  []string   // long options whose value is a file written (perf record --output, rlwrap --logfile)
-	shellFlags []string   // flags that make the words after the options one shell script (pnpm exec -c)
-	fetch      *fetchSpec // options by which a runner fetches what it runs from where the caller chooses (uv run --index)
-	envPrefix  bool       // the command may follow matrix filters and name an environment first (hatch run +py=3.12 test:pytest)
-	pyScript   bool       // a module, a Python file, a URL or "-" runs under python (uv run -m pytest, uv run x.py)
-	again      bool       // the command is the program's own (yarn workspace NAME exec CMD is yarn exec CMD)
+	argOpts     string     // short options that take a value
+	longArgs    []string   // long options (without "--") that take a value
+	skip        int        // operands before the wrapped command, e.g. timeout's DURATION
+	assigns     bool       // NAME=VALUE words set the wrapped command's environment
+	script      byte       // short option whose value is a shell script (su -c)
+	longScript  string     // long option whose value is a shell script (su --command)
+	writeOpts   string     // short options whose value is a file written (time -o)
+	joinScript  bool       // the remaining words form one shell script (eval, watch)
+	xargs       bool       // stdin lines become extra arguments of the wrapped command
+	readOpts    string     // short options whose value is a file read (xargs -a)
+	longRead    string     // long option for the same (xargs --arg-file)
+	chdir       byte       // short option whose value is the wrapped command's working directory (env -C)
+	longChdir   string     // long option for the same (env --chdir)
+	optArgOpts  string     // short options whose value is optional: attached only (nsenter -w/etc)
+	longOpt     []string   // long options whose value is optional: after "=" only (nsenter --wd=/etc)
+	cmdAfter    []string   // the command is what follows the first of these words (nix shell -c, mise exec --)
+	longWrite   []string   // long options whose value is a file written (perf record --output, rlwrap --logfile)
+	shellFlags  []string   // flags that make the words after the options one shell script (pnpm exec -c)
+	fetch       *fetchSpec // options by which a runner fetches what it runs from where the caller chooses (uv run --index)
+	envPrefix   bool       // the command may follow matrix filters and name an environment first (hatch run +py=3.12 test:pytest)
+	pyScript    bool       // a module, a Python file, a URL or "-" runs under python (uv run -m pytest, uv run x.py)
+	again       bool       // the command is the program's own (yarn workspace NAME exec CMD is yarn exec CMD)
+	shellIfNone bool       // given no command, it runs the user's shell, which reads what it is fed (aws-vault exec PROFILE)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -247,9 +248,13 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		return
 	}
 	if i >= len(words) {
-		if spec.xargs {
+		switch {
+		case spec.xargs:
 			a.xargsInner(idx, own, []word{{s: cmdEcho}}, redirs, depth)
-		} else {
+		case spec.shellIfNone:
+			// echo env | aws-vault exec prof: the subshell, with the credentials, runs env.
+			a.command([]word{{s: "sh"}}, redirs, a.out.segments[idx].pipeFrom, depth+1)
+		default:
 			a.out.segments[idx].wrapper = false
 		}
 		return
