@@ -14,6 +14,8 @@ func fixGCatalogue() []classCase {
 		computed = "a file SQL computes"
 		uri      = "a file: URI in SQL"
 		sqliteW  = "a file SQLite's SQL writes"
+		table    = "a file where DuckDB scans a table"
+		printed  = "a file in SQL printf computes"
 	)
 	return []classCase{
 		{data, "duckdb's read_text of .env beside a regex", sh(`duckdb -c "select * from read_text('.env')"`), zeroD, sh(`duckdb -c "select regexp_replace(name, '.*', '') from t"`), false},
@@ -42,5 +44,12 @@ func fixGCatalogue() []classCase {
 		{sqliteW, "sqlite3's ATTACH of a hook", sh(`sqlite3 app.db "attach '.git/hooks/pre-commit' as x"`), noWriteD, sh(`sqlite3 app.db "attach 'other.db' as x"`), false},
 		{sqliteW, "sqlite3's ATTACH behind a comment", sh(`sqlite3 app.db "attach/**/'.env' as x"`), zeroD, sh(`sqlite3 app.db "select * from t where name like '%.env'"`), false},
 		{sqliteW, "sqlite3's ATTACH of a double-quoted name", sh(`sqlite3 app.db 'attach ".env" as x'`), zeroD, sh(`sqlite3 app.db 'attach "other.db" as x'`), false},
+		{table, "duckdb's FROM list with .env after a comma", sh(`duckdb -c "select * from t, '.env'"`), zeroD, sh(`duckdb -c "select * from t, u where t.a = u.a order by a, 'b'"`), false},
+		{table, "duckdb's DESCRIBE of .env", sh(`duckdb -c "describe '.env'"`), zeroD, sh(`duckdb -c "describe t"`), false},
+		{table, "duckdb's SUMMARIZE of .env", sh(`duckdb -c "summarize '.env'"`), zeroD, sh(`duckdb -c "summarize select * from 'data.csv'"`), false},
+		{table, "duckdb's PIVOT of .env", sh(`duckdb -c "pivot '.env' on a using count(*)"`), zeroD, sh(`duckdb -c "pivot t on a using count(*)"`), false},
+		{table, "duckdb's DELETE USING .env", sh(`duckdb -c "delete from t using '.env' e where t.a = e.a"`), zeroD, sh(`duckdb -c "delete from t using u where t.a = u.a"`), false},
+		{printed, "printf's %s as the file sqlite3 attaches", sh(`printf "attach '%s' as x" .env | sqlite3 db`), opaque, sh(`printf "attach 'other.db' as x;\n" | sqlite3 db`), false},
+		{printed, "printf's escape in the file sqlite3 attaches", sh(`printf "attach '\x2eenv' as x" | sqlite3 db`), opaque, sh(`printf "select * from t where a = '%s';" x | sqlite3 db`), false},
 	}
 }

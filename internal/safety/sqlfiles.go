@@ -276,15 +276,52 @@ func (f *sqlFinds) duckdbWord(toks []sqlToken, i int) {
 			return
 		}
 		f.file(arg, opRead, t.s+"()")
-	case (t.s == "from" || t.s == "join") && next < len(toks):
-		switch toks[next].kind {
-		case sqlString, sqlQuoted:
-			f.files = append(f.files, sqlFile{toks[next].s, opRead})
-		case sqlCoded:
-			f.opaque("DuckDB's " + t.s + " names a file computed by an expression")
+	case slices.Contains(tableWords, t.s):
+		f.tableRef(toks, next, t.s)
+		if t.s == "from" {
+			f.duckdbFromList(toks, next)
 		}
 	}
 }
+
+// tableWords are the words a table (or a file DuckDB scans as one) follows: FROM, JOIN, USING
+// (DELETE ... USING, MERGE ... USING), DESCRIBE, SUMMARIZE, PIVOT, UNPIVOT.
+var tableWords = strings.Fields("from join using describe summarize pivot unpivot")
+
+// tableRef judges the token at toks[i] where a table goes: a string or quoted name is a file
+// read; a string the engine does not decode is a file computed.
+func (f *sqlFinds) tableRef(toks []sqlToken, i int, after string) {
+	if i >= len(toks) {
+		return
+	}
+	switch toks[i].kind {
+	case sqlString, sqlQuoted:
+		f.files = append(f.files, sqlFile{toks[i].s, opRead})
+	case sqlCoded:
+		f.opaque("DuckDB's " + strings.ToUpper(after) + " names a file computed by an expression")
+	}
+}
+
+// duckdbFromList judges the tables after the commas of a FROM list (from t, '.env'), up to the
+// clause that ends it.
+func (f *sqlFinds) duckdbFromList(toks []sqlToken, i int) {
+	d := 0
+	for j := i; j < len(toks) && d >= 0; j++ {
+		t := toks[j]
+		switch {
+		case d == 0 && t.kind == sqlPunct && t.s == ",":
+			f.tableRef(toks, j+1, "from")
+		case d == 0 && t.kind == sqlPunct && t.s == ";",
+			d == 0 && t.kind == sqlWord && slices.Contains(fromListEnds, t.s):
+			return
+		}
+		d = sqlDepth(d, t)
+	}
+}
+
+// fromListEnds are the words that end a FROM list.
+var fromListEnds = strings.Fields("where group having qualify window order limit offset union except intersect " +
+	"on using returning select set values")
 
 // duckdbStatement judges the statements that name a file by their first word: COPY ... TO,
 // ATTACH, EXPORT and IMPORT DATABASE, LOAD and INSTALL ... FROM of an extension file.
