@@ -199,19 +199,6 @@ func sqlDepth(d int, t sqlToken) int {
 	return d
 }
 
-// sqlArgument returns the tokens of the first argument of the call whose "(" is at toks[i].
-func sqlArgument(toks []sqlToken, i int) []sqlToken {
-	d := 0
-	for j := i + 1; j < len(toks); j++ {
-		t := toks[j]
-		if d == 0 && t.kind == sqlPunct && (t.s == "," || t.s == ")") {
-			return toks[i+1 : j]
-		}
-		d = sqlDepth(d, t)
-	}
-	return toks[i+1:]
-}
-
 // duckdbFileFunction reports whether DuckDB's function of this name reads the file its first
 // argument names: the core and extension readers (read_csv, read_json_objects, read_xlsx,
 // st_read, st_readosm, sqlite_scan, parquet_metadata, iceberg_scan, delta_scan, ...) and glob.
@@ -267,22 +254,50 @@ func (f *sqlFinds) duckdbWord(toks []sqlToken, i int) {
 	case call && (t.s == "query" || t.s == "query_table"):
 		f.opaque("DuckDB's " + t.s + "() runs SQL held in a string")
 	case call && duckdbFileFunction(t.s):
-		arg := sqlArgument(toks, next)
-		if n := len(arg); n >= 2 && arg[0].s == "[" && arg[n-1].s == "]" {
-			// A list of files: each element is one.
-			for _, el := range sqlElements(arg[1 : n-1]) {
-				f.file(el, opRead, t.s+"()")
-			}
-			return
-		}
-		f.file(arg, opRead, t.s+"()")
+		f.fileArgument(toks, next+1, t.s)
 	case slices.Contains(tableWords, t.s):
 		f.tableRef(toks, next, t.s)
-		if t.s == "from" {
+		if t.s == sqlFrom {
 			f.duckdbFromList(toks, next)
 		}
 	}
 }
+
+// fileArgument judges the first argument, at toks[i], of a call to a file-reading function: a
+// string, or a list of strings ['a.csv', 'b.csv'], is the files read; anything else is a file
+// computed. It reads no further than the literals, so nested calls cost no rescans.
+func (f *sqlFinds) fileArgument(toks []sqlToken, i int, name string) {
+	ends := func(j int) bool {
+		return j < len(toks) && (toks[j].s == "," || toks[j].s == ")") && toks[j].kind == sqlPunct
+	}
+	var lits []string
+	j := i
+	if j < len(toks) && toks[j].kind == sqlPunct && toks[j].s == "[" {
+		for j++; j < len(toks) && toks[j].kind == sqlString; j += 2 {
+			lits = append(lits, toks[j].s)
+			if j+1 < len(toks) && toks[j+1].kind == sqlPunct && toks[j+1].s == "]" {
+				j += 2
+				break
+			}
+			if j+1 >= len(toks) || toks[j+1].s != "," {
+				lits = nil // neither "," nor "]" after an element: computed
+				break
+			}
+		}
+	} else if j < len(toks) && toks[j].kind == sqlString {
+		lits, j = []string{toks[j].s}, j+1
+	}
+	if len(lits) == 0 || !ends(j) {
+		f.opaque("DuckDB's " + name + "() names a file computed by an expression")
+		return
+	}
+	for _, lit := range lits {
+		f.files = append(f.files, sqlFile{lit, opRead})
+	}
+}
+
+// sqlFrom is the word a FROM list starts with.
+const sqlFrom = "from"
 
 // tableWords are the words a table (or a file DuckDB scans as one) follows: FROM, JOIN, USING
 // (DELETE ... USING, MERGE ... USING), DESCRIBE, SUMMARIZE, PIVOT, UNPIVOT.
@@ -303,16 +318,17 @@ func (f *sqlFinds) tableRef(toks []sqlToken, i int, after string) {
 }
 
 // duckdbFromList judges the tables after the commas of a FROM list (from t, '.env'), up to the
-// clause that ends it.
+// clause that ends it or the next FROM (whose own list is judged for it, so no list is read
+// twice).
 func (f *sqlFinds) duckdbFromList(toks []sqlToken, i int) {
 	d := 0
 	for j := i; j < len(toks) && d >= 0; j++ {
 		t := toks[j]
 		switch {
 		case d == 0 && t.kind == sqlPunct && t.s == ",":
-			f.tableRef(toks, j+1, "from")
+			f.tableRef(toks, j+1, sqlFrom)
 		case d == 0 && t.kind == sqlPunct && t.s == ";",
-			d == 0 && t.kind == sqlWord && slices.Contains(fromListEnds, t.s):
+			d == 0 && t.kind == sqlWord && j > i && (t.s == sqlFrom || slices.Contains(fromListEnds, t.s)):
 			return
 		}
 		d = sqlDepth(d, t)
@@ -321,7 +337,7 @@ func (f *sqlFinds) duckdbFromList(toks []sqlToken, i int) {
 
 // fromListEnds are the words that end a FROM list.
 var fromListEnds = strings.Fields("where group having qualify window order limit offset union except intersect " +
-	"on using returning select set values")
+	"returning select set values")
 
 // duckdbStatement judges the statements that name a file by their first word: COPY ... TO,
 // ATTACH, EXPORT and IMPORT DATABASE, LOAD and INSTALL ... FROM of an extension file.
@@ -350,7 +366,7 @@ func (f *sqlFinds) duckdbStatement(st []sqlToken) {
 		}
 	case subInstall:
 		for j := range st {
-			if sqlIs(st, j, "from") && j+1 < len(st) && st[j+1].kind != sqlWord {
+			if sqlIs(st, j, sqlFrom) && j+1 < len(st) && st[j+1].kind != sqlWord {
 				f.opaque("DuckDB's INSTALL FROM runs an extension library from a file")
 			}
 		}
@@ -391,19 +407,6 @@ func (f *sqlFinds) duckdbCopyTo(st []sqlToken) {
 		}
 		d = sqlDepth(d, t)
 	}
-}
-
-// sqlElements splits a list's tokens at its top-level commas.
-func sqlElements(toks []sqlToken) [][]sqlToken {
-	var out [][]sqlToken
-	d, start := 0, 0
-	for i, t := range toks {
-		if d == 0 && t.kind == sqlPunct && t.s == "," {
-			out, start = append(out, toks[start:i]), i+1
-		}
-		d = sqlDepth(d, t)
-	}
-	return append(out, toks[start:])
 }
 
 // sqliteFiles returns the files SQLite's SQL names: ATTACH [DATABASE] expr AS name and VACUUM
