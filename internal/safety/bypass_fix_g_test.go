@@ -44,6 +44,7 @@ func fixGCatalogue() []classCase {
 		{sqliteW, "sqlite3's ATTACH of a hook", sh(`sqlite3 app.db "attach '.git/hooks/pre-commit' as x"`), noWriteD, sh(`sqlite3 app.db "attach 'other.db' as x"`), false},
 		{sqliteW, "sqlite3's ATTACH behind a comment", sh(`sqlite3 app.db "attach/**/'.env' as x"`), zeroD, sh(`sqlite3 app.db "select * from t where name like '%.env'"`), false},
 		{sqliteW, "sqlite3's ATTACH of a double-quoted name", sh(`sqlite3 app.db 'attach ".env" as x'`), zeroD, sh(`sqlite3 app.db 'attach "other.db" as x'`), false},
+		{table, "duckdb's reading function under a quoted name", sh(`duckdb -c 'select * from "READ_TEXT"('"'"'.env'"'"')'`), zeroD, sh(`duckdb -c 'select "upper"(name) from t'`), false},
 		{table, "duckdb's FROM list with .env after a comma", sh(`duckdb -c "select * from t, '.env'"`), zeroD, sh(`duckdb -c "select * from t, u where t.a = u.a order by a, 'b'"`), false},
 		{table, "duckdb's DESCRIBE of .env", sh(`duckdb -c "describe '.env'"`), zeroD, sh(`duckdb -c "describe t"`), false},
 		{table, "duckdb's SUMMARIZE of .env", sh(`duckdb -c "summarize '.env'"`), zeroD, sh(`duckdb -c "summarize select * from 'data.csv'"`), false},

@@ -235,7 +235,11 @@ func (f *sqlFinds) file(arg []sqlToken, op pathOp, what string) {
 func duckdbFiles(toks []sqlToken) ([]sqlFile, string) {
 	f := &sqlFinds{}
 	for i, t := range toks {
-		if t.kind == sqlWord {
+		if t.kind == sqlQuoted && i+1 < len(toks) && toks[i+1].s == "(" {
+			// "read_text"('.env'): a quoted name is a function's name too, in any case.
+			toks[i] = sqlToken{sqlWord, strings.ToLower(t.s)}
+		}
+		if toks[i].kind == sqlWord {
 			f.duckdbWord(toks, i)
 		}
 	}
