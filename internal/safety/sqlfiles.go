@@ -171,6 +171,20 @@ func sqlStatements(toks []sqlToken, f func([]sqlToken)) {
 	f(toks[start:])
 }
 
+// sqlStringKind reports whether a token is a string of any spelling.
+func sqlStringKind(t sqlToken) bool { return t.kind == sqlString || t.kind == sqlCoded }
+
+// sqlStringRun returns the token at toks[i] and the strings right after it: DuckDB joins strings
+// that only white space with a newline separates ('.e'
+// 'nv' is '.env'), so a file position holding two is a file computed.
+func sqlStringRun(toks []sqlToken, i int) []sqlToken {
+	j := i + 1
+	for j < len(toks) && sqlStringKind(toks[j]) {
+		j++
+	}
+	return toks[i:min(j, len(toks))]
+}
+
 // sqlIs reports whether toks[i] is the word w.
 func sqlIs(toks []sqlToken, i int, w string) bool {
 	return i < len(toks) && toks[i].kind == sqlWord && toks[i].s == w
@@ -315,6 +329,10 @@ func (f *sqlFinds) tableRef(toks []sqlToken, i int, after string) {
 	}
 	switch toks[i].kind {
 	case sqlString, sqlQuoted:
+		if run := sqlStringRun(toks, i); len(run) > 1 {
+			f.opaque("DuckDB's " + strings.ToUpper(after) + " names a file of strings it joins")
+			return
+		}
 		f.files = append(f.files, sqlFile{toks[i].s, opRead})
 	case sqlCoded:
 		f.opaque("DuckDB's " + strings.ToUpper(after) + " names a file computed by an expression")
@@ -360,7 +378,7 @@ func (f *sqlFinds) duckdbStatement(st []sqlToken) {
 			j++
 		}
 		if j < len(st) {
-			f.file(st[j:j+1], opWrite, "ATTACH")
+			f.file(sqlStringRun(st, j), opWrite, "ATTACH")
 		}
 	case subExport, subImport:
 		f.duckdbDatabaseDir(st)
@@ -390,7 +408,7 @@ func (f *sqlFinds) duckdbDatabaseDir(st []sqlToken) {
 		return
 	}
 	if st[0].s == subImport {
-		f.file(st[2:3], opRead, "IMPORT DATABASE")
+		f.file(sqlStringRun(st, 2), opRead, "IMPORT DATABASE")
 		f.opaque("DuckDB's IMPORT DATABASE runs the SQL a directory holds")
 		return
 	}
@@ -398,7 +416,11 @@ func (f *sqlFinds) duckdbDatabaseDir(st []sqlToken) {
 	if j < 0 {
 		j = len(st)
 	}
-	f.file(st[j-1:j], opWrite, "EXPORT DATABASE")
+	k := j - 1
+	for k > 2 && sqlStringKind(st[k-1]) {
+		k--
+	}
+	f.file(st[k:j], opWrite, "EXPORT DATABASE")
 }
 
 // duckdbCopyTo judges COPY t TO 'f' and COPY (query) TO 'f': the TO outside brackets, before
@@ -407,7 +429,7 @@ func (f *sqlFinds) duckdbCopyTo(st []sqlToken) {
 	d := 0
 	for j, t := range st {
 		if d == 0 && sqlIs(st, j, "to") && j+1 < len(st) && st[j+1].kind != sqlWord {
-			f.file(st[j+1:j+2], opWrite, "COPY TO")
+			f.file(sqlStringRun(st, j+1), opWrite, "COPY TO")
 		}
 		d = sqlDepth(d, t)
 	}
