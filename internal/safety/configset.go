@@ -118,7 +118,7 @@ func pipConfigFile(s *segment, ops []word) string {
 // pager or browser, an alias of shell code (alias set --shell, or an expansion starting with !).
 func ghRunsLater(s *segment) bool {
 	ops := s.operands
-	if len(ops) < 2 || ops[1].s != subSet && ops[1].s != "import" {
+	if len(ops) < 2 || ops[1].s != subSet && ops[1].s != subImport {
 		return false
 	}
 	switch ops[0].s {

@@ -349,7 +349,7 @@ func rendersManifests(s *segment) bool {
 			return true
 		case "get":
 			return sub == "all" || sub == "manifest" || sub == "values" || len(s.operands) > 1 && s.operands[1].dynamic
-		case "install", "upgrade":
+		case subInstall, "upgrade":
 			return boolOption(s, "--dry-run")
 		}
 	}
@@ -636,7 +636,7 @@ func writesCredentialConfig(s *segment) bool {
 			}
 		}
 		i := slices.Index(ws, "configure")
-		return i >= 0 && slices.ContainsFunc(ws[i+1:], func(v string) bool { return v == subSet || v == "import" })
+		return i >= 0 && slices.ContainsFunc(ws[i+1:], func(v string) bool { return v == subSet || v == subImport })
 	}
 	ops := s.operands
 	if len(ops) < 2 || !strings.EqualFold(ops[0].s, subConfig) {

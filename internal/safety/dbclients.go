@@ -140,7 +140,9 @@ func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 		if t.dynamic || clientCommandIn(re, t.s, r) {
 			a.opaque(idx, name+"'s standard input is computed at run time or holds a client command that runs a program or reads or writes a file here")
 		}
-		a.sqlInputFiles(name, t)
+		if why := a.sqlInputFiles(name, t); why != "" {
+			a.opaque(idx, why)
+		}
 	}
 	seg := &a.out.segments[idx]
 	for _, from := range seg.pipeFrom {
@@ -148,7 +150,9 @@ func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 		stage := &a.out.segments[from]
 		t := stage.text
 		seg.dropFed = seg.dropFed || stage.dropFed || dropsData(t)
-		a.sqlInputFiles(name, word{s: t})
+		if why := a.sqlStageFiles(name, stage); why != "" {
+			a.opaque(idx, why)
+		}
 		if !printsKnownText(stage) {
 			a.opaque(idx, name+" is fed the output of "+stage.name+", SQL the engine cannot read")
 		}

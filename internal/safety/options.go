@@ -352,7 +352,7 @@ func codeOption(s *segment) string {
 	case cmdSed:
 		return sedCode(s)
 	case cmdSqlite3, cmdDuckdb:
-		if why := duckdbCode(s); s.name == cmdDuckdb && why != "" {
+		if why := sqlFilesCode(s); why != "" {
 			return why
 		}
 		return sqliteCode(s)
