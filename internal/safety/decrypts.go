@@ -5,6 +5,9 @@ import (
 	"strings"
 )
 
+// gpgDecrypts are gpg's (and gpg2's) options that decrypt or export a secret key.
+var gpgDecrypts = strings.Fields("-d --decrypt --decrypt-files --export-secret-keys --export-secret-subkeys --show-session-key")
+
 // decryptOptions are, per encryption tool, the options that decrypt a file to the agent (or
 // export a private key): sops -d, age and rage -d, gpg -d and its secret-key exports, kubeseal's
 // recovery of a sealed secret. What a decryption prints is the secret the file was encrypted to
@@ -14,8 +17,8 @@ import (
 //nolint:goconst // option spellings in this table read best literally, next to their neighbours
 var decryptOptions = map[string][]string{
 	"sops": {"-d", "--decrypt"}, "age": {"-d", "--decrypt"}, "rage": {"-d", "--decrypt"},
-	"gpg":      {"-d", "--decrypt", "--decrypt-files", "--export-secret-keys", "--export-secret-subkeys", "--show-session-key"},
-	"gpg2":     {"-d", "--decrypt", "--decrypt-files", "--export-secret-keys", "--export-secret-subkeys", "--show-session-key"},
+	"gpg":      gpgDecrypts,
+	"gpg2":     gpgDecrypts,
 	"kubeseal": {"--recovery-unseal"},
 }
 

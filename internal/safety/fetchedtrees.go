@@ -229,7 +229,7 @@ func (a *analyzer) runsFetched(seg *segment) {
 		a.find(true, RulePrefixDamageControl+"download-exec", "command %q runs %s, which this command line downloaded: code nobody reviewed", truncate(seg.text, 120), f)
 		return
 	}
-	if f, ok := runsScript(seg); ok && slices.ContainsFunc(ls.trees, func(t string) bool { return t == cwdUnknown || below(a.fetchKey(f), t) }) {
+	if f, ok := a.runsScript(seg); ok && slices.ContainsFunc(ls.trees, func(t string) bool { return t == cwdUnknown || below(a.fetchKey(f), t) }) {
 		a.find(false, RuleFetchedCodeRun, "command %q runs %s, from a tree this command line fetched: code nobody reviewed", truncate(seg.text, 120), f)
 		return
 	}
@@ -349,27 +349,24 @@ func pythonModule(seg *segment) string {
 	return ""
 }
 
-// runsScript returns the script file a segment runs: its program when a path names it, or the
-// first operand of a shell, an interpreter or source given no inline code (-c, -e) or module (-m).
-func runsScript(seg *segment) (string, bool) {
-	if w := seg.words[0]; strings.ContainsRune(w.s, '/') && !w.dynamic {
-		return w.s, true
+// runsScript returns the script file a segment runs, as runsFile reads it, but not the operand
+// of a shell or interpreter given inline code (-c, -e) or a module (-m): that operand is code or
+// a module's name, not a file.
+func (a *analyzer) runsScript(seg *segment) (string, bool) {
+	f, ok := a.runsFile(seg)
+	if w := seg.words[0]; !ok || strings.ContainsRune(w.s, '/') && !w.dynamic {
+		return f, ok
 	}
-	inline, interp := interpreters[seg.name]
+	inline := interpreters[seg.name]
 	if shells[seg.name] {
 		inline = "c"
-	} else if !interp && seg.name != cmdSource && seg.name != "." {
-		return "", false
 	}
-	if len(seg.operands) == 0 || seg.operands[0].dynamic {
-		return "", false
-	}
-	for _, f := range seg.flags {
-		if len(f) == 2 && f[0] == '-' && strings.IndexByte(inline+"m", f[1]) >= 0 {
+	for _, fl := range seg.flags {
+		if len(fl) == 2 && fl[0] == '-' && strings.IndexByte(inline+"m", fl[1]) >= 0 {
 			return "", false
 		}
 	}
-	return seg.operands[0].s, true
+	return f, true
 }
 
 // wordKey is fetchKey of a word, cwdUnknown when the word is computed at run time.

@@ -559,16 +559,7 @@ func (a *analyzer) gitBatchObjects(idx int, redirs []*syntax.Redirect) {
 		a.touch(word{s: placeholderXargs, dynamic: true}, opRead)
 		return
 	}
-	names, known := a.hereStringYields(redirs)
-	if !known && len(s.pipeFrom) > 0 {
-		known = true
-		for _, p := range s.pipeFrom {
-			if a.out.segments[p].yields == nil && !a.out.segments[p].wrapper {
-				known = false // a stage whose output is unknown may name any object
-			}
-			names = append(names, a.out.segments[p].yields...)
-		}
-	}
+	names, known := a.stdinYields(idx, redirs)
 	if !known {
 		a.touch(word{s: placeholderXargs, dynamic: true}, opRead)
 		return

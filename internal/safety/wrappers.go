@@ -486,15 +486,7 @@ func (a *analyzer) shortOptions(o *wrapperOpts, words []word, spec wrapSpec, v s
 // earlier find or echo stage yields when they are known, a computed placeholder otherwise.
 func (a *analyzer) xargsInner(idx int, opts, rest []word, redirs []*syntax.Redirect, depth int) {
 	inner := append([]word(nil), rest...)
-	yields, known := a.hereStringYields(redirs)
-	known = known || len(a.out.segments[idx].pipeFrom) > 0
-	for _, p := range a.out.segments[idx].pipeFrom {
-		if a.out.segments[p].yields == nil && !a.out.segments[p].wrapper {
-			// A stage whose output is unknown may add any argument.
-			known = false
-		}
-		yields = append(yields, a.out.segments[p].yields...)
-	}
+	yields, known := a.stdinYields(idx, redirs)
 	yields, ok := xargsSplit(yields)
 	if !ok || xargsTransforms(opts) {
 		known = false
@@ -972,6 +964,22 @@ func isAssignment(v string) bool {
 }
 
 func hasGlobMeta(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// stdinYields returns the words a segment reads on standard input — from a here-string or
+// here-document, and what the pipeline stages before it print — and whether they are all known: a
+// stage whose output is unknown may add any word. xargs makes arguments of them, git cat-file
+// --batch object names.
+func (a *analyzer) stdinYields(idx int, redirs []*syntax.Redirect) ([]string, bool) {
+	yields, known := a.hereStringYields(redirs)
+	known = known || len(a.out.segments[idx].pipeFrom) > 0
+	for _, p := range a.out.segments[idx].pipeFrom {
+		if a.out.segments[p].yields == nil && !a.out.segments[p].wrapper {
+			known = false
+		}
+		yields = append(yields, a.out.segments[p].yields...)
+	}
+	return yields, known
+}
 
 // hereStringYields returns the words a here-string or here-document gives xargs on stdin, and
 // whether there is one. A computed body yields a computed argument.
