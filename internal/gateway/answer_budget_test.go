@@ -101,6 +101,11 @@ func answerBudgetSpecs(jsonResponse bool) {
 
 var _ = Describe("toolgate-gateway's budget for answers held at once, with an agent that does not read its answer", Ordered, func() {
 	const large = 12 << 20 // more than the connection's buffers hold: the gateway's write waits for the agent
+	// Two answers of 12 MiB, each encoded and decoded several times under the race detector, take
+	// about 18 s on an idle 2-core machine (most of it the detector's checks of the copies), and
+	// more than waitTimeout on a busy one. A write that never gave up would hold the budget until
+	// the connection closed, so a longer wait still tells a broken deadline from a slow machine.
+	const largeTimeout = 4 * waitTimeout
 	var (
 		w     *world
 		big   *bigServer
@@ -127,10 +132,10 @@ var _ = Describe("toolgate-gateway's budget for answers held at once, with an ag
 			"Accept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: %d\r\n\r\n%s",
 			w.token, len(body), body)
 		Expect(err).NotTo(HaveOccurred())
-		Eventually(big.answered.Load).WithTimeout(waitTimeout).Should(BeEquivalentTo(1), "the upstream answered the unread call")
+		Eventually(big.answered.Load).WithTimeout(largeTimeout).Should(BeEquivalentTo(1), "the upstream answered the unread call")
 
 		// Its answer holds all but 4 MiB of the budget until its write gives up; this one waits for it.
-		waiting, cancel := context.WithTimeout(ctx, waitTimeout)
+		waiting, cancel := context.WithTimeout(ctx, largeTimeout)
 		defer cancel()
 		res, err := other.CallTool(waiting, &mcp.CallToolParams{Name: w.readTool,
 			Arguments: map[string]any{"path": "read.txt", "size": large}})
