@@ -44,7 +44,9 @@ func (p *Policy) checkArguments(c *Call, class ActionClass) (*failure, ActionCla
 		return f, class
 	}
 	var m ruleMatch
-	p.matchRules(an, &m)
+	if f := p.matchRules(an, &m); f != nil {
+		return f, class
+	}
 	class = escalate(class, m.class)
 	class = escalate(class, p.pathClass(targets, cwd))
 
@@ -313,13 +315,14 @@ func truncate(s string, n int) string {
 	return s[:n] + "..."
 }
 
-// matchRules matches every rule against every segment into m. The earliest matching block rule
+// matchRules matches every rule against every segment into m; it fails when the patterns would
+// read more than maxPatternBytes, leaving the match incomplete. The earliest matching block rule
 // wins, then the earliest ask rule; every match escalates the class. It fills the caller's m
 // rather than returning the six-word struct, which the allow path paid for in a store-forwarding
 // stall even when there is no command to match.
-func (p *Policy) matchRules(an *analysis, m *ruleMatch) {
+func (p *Policy) matchRules(an *analysis, m *ruleMatch) *failure {
 	if an == nil {
-		return
+		return nil
 	}
 	blockIdx, askIdx := len(p.rules), len(p.rules)
 	try := func(ri, si int) {
@@ -347,6 +350,11 @@ func (p *Policy) matchRules(an *analysis, m *ruleMatch) {
 			try(ri, si)
 		}
 	}
+	if an.patternBytes > maxPatternBytes {
+		return &failure{kind: kindSafetyViolation, rule: RuleCommandTooComplex,
+			msg: fmt.Sprintf("command is denied because it cannot be checked: its commands are longer than the rule pack's patterns read (%d bytes)", maxPatternBytes)}
+	}
+	return nil
 }
 
 // pathClass escalates writes outside the working directory and workspace to system_modify:

@@ -57,6 +57,11 @@ func worstCases() map[string]string {
 		// One command as long as the line: every pattern rule written for its program reads all
 		// of it (22.9 ms when aws-prints-credential paired every two of its words).
 		"one-long-command": fill("aws", " --region x")[:16384-6] + " s3 ls",
+		// The same with words the slowest pattern's literal filter looks for, so the pattern must
+		// read it (each pass of it was 3.4 ms before the pattern budget), and one command of that
+		// program after another.
+		"one-long-command-matching": fill("aws", " delete-xxxxxxxxxxxxxxxxxxxx")[:16384-6] + " s3 ls",
+		"pattern-commands":          fill("", "az group delete -n x -y --no-wait --subscription s delete; "),
 	}
 }
 

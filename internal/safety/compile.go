@@ -340,7 +340,7 @@ func fetches(an *analysis) bool {
 			}
 		}
 	}
-	return false
+	return an.patternBytes > maxPatternBytes // a declaration too long to read whole is taken to fetch
 }
 
 // globMatch matches a validated doublestar pattern: "*" stays within one "/"-separated part of a

@@ -121,6 +121,7 @@ type compiledRule struct {
 	flagSets    [][]string
 	operand     *regexp.Regexp
 	pattern     *regexp.Regexp
+	filter      *literalFilter // literals every text pattern matches contains (patternfilter.go)
 	check       func(*segment) bool
 }
 
@@ -141,6 +142,9 @@ func compileRule(r Rule, prefix string) (*compiledRule, FieldErrors) {
 	cr.compileFlags(r.Flags, add)
 	cr.operand = compileRuleRegexp("operand", r.Operand, add)
 	cr.pattern = compileRuleRegexp("pattern", r.Pattern, add)
+	if cr.pattern != nil {
+		cr.filter = compileLiteralFilter(r.Pattern)
+	}
 	if r.Check != "" {
 		if cr.check = builtinChecks[r.Check]; cr.check == nil {
 			add("check", "unknown built-in check %q", r.Check)
@@ -284,7 +288,7 @@ func (r *compiledRule) matches(an *analysis, s *segment) bool {
 	if r.operand != nil && !r.matchesOperand(s, ops) {
 		return false
 	}
-	if r.pattern != nil && !r.matchesPattern(s) {
+	if r.pattern != nil && !r.matchesPattern(an, s) {
 		return false
 	}
 	if len(r.pipeFrom) > 0 && !r.matchesPipeFrom(an, s) {
@@ -296,12 +300,32 @@ func (r *compiledRule) matches(an *analysis, s *segment) bool {
 // matchesPattern matches the rule's pattern against the segment's text and its text with global
 // options last, and each again with "--name=value" spelt "--name value": a pattern written for one
 // spelling ("^helm .*--kube-context prod") also sees the other (helm list --kube-context=prod).
-func (r *compiledRule) matchesPattern(s *segment) bool {
-	if r.pattern.MatchString(s.text) || s.alt != "" && r.pattern.MatchString(s.alt) {
-		return true
-	}
-	for _, t := range [2]string{s.text, s.alt} {
-		if n := splitLongValues(t); n != t && r.pattern.MatchString(n) {
+// Each text the literal filter admits is charged to the call's pattern budget before the pattern
+// reads it; past the budget nothing more is read, and the call is denied (patternBudgetFailure).
+func (r *compiledRule) matchesPattern(an *analysis, s *segment) bool {
+	for i := range 4 {
+		var t string
+		switch i {
+		case 0:
+			t = s.text
+		case 1:
+			t = s.alt
+		case 2:
+			if t = splitLongValues(s.text); t == s.text {
+				continue
+			}
+		default:
+			if t = splitLongValues(s.alt); t == s.alt {
+				continue
+			}
+		}
+		if t == "" || !r.filter.admits(t) {
+			continue
+		}
+		if an.patternBytes += len(t); an.patternBytes > maxPatternBytes {
+			return false
+		}
+		if r.pattern.MatchString(t) {
 			return true
 		}
 	}

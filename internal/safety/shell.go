@@ -123,6 +123,8 @@ type analysis struct {
 	segments []segment
 	paths    []pathRef
 	findings []finding
+	// patternBytes counts the text pattern rules' regular expressions read (maxPatternBytes).
+	patternBytes int
 }
 
 var parserPool = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
