@@ -81,7 +81,10 @@ func TestKillSignalZero(t *testing.T) {
 		`kill --signal 0 $$`, `kill --signal=0 $$`, `kill -SIG0 $$`, `kill -s SIG0 $PPID`, `kill -0 -$$`, `kill -0 1`,
 		`kill -9 -s 0 $$`, `P=$PPID; kill -0 $P`,
 		// A variable that held the pid and is assigned again may hold anything when it is used.
-		`local_pid=$$; sleep 10 & local_pid=$!; kill $local_pid`, `P=$PPID; P=123; kill $P`} {
+		`local_pid=$$; sleep 10 & local_pid=$!; kill $local_pid`, `P=$PPID; P=123; kill $P`,
+		// Computed from it, with signal 0, assigned again, or only naming a file.
+		`kill -0 $((PPID))`, `kill -0 $(echo $$)`, `(( P = PPID )); (( P++ )); kill $P`, `(( P = PPID )); (( P = 5 )); kill -9 $P`,
+		`kill $(( $(cat /tmp/pid.$$) ))`, `kill -9 $(cat /tmp/pid.$$)`, `read P < server.pid; kill $P`, `printf -v P %s "$!"; kill $P`} {
 		if d := Evaluate(p, shCall(c)); d.Verdict == VerdictDeny {
 			t.Errorf("%q: %s %s, want no denial", c, d.Verdict, d.RuleID)
 		}

@@ -59,6 +59,8 @@ func newVarScope(f *syntax.File) *varScope {
 		case *syntax.CStyleLoop, *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.LetClause:
 			// Arithmetic can assign any name ((i++), x=1): resolve nothing.
 			vs.off = true
+		case *syntax.BinaryArithm, *syntax.UnaryArithm:
+			vs.callerAssigns(n)
 		case *syntax.ParamExp:
 			vs.param(n)
 		case *syntax.DeclClause:
@@ -66,6 +68,7 @@ func newVarScope(f *syntax.File) *varScope {
 			vs.nameref(n)
 		case *syntax.Stmt:
 			vs.readsSecret(n)
+			vs.callerAssigns(n)
 		case *syntax.CallExpr:
 			vs.positionalSecret(n)
 			vs.hiddenSecrets(n)
@@ -110,28 +113,16 @@ func (vs *varScope) assignSecret(n *syntax.Assign) {
 }
 
 // callerCopy marks a variable assigned the shell's pid, a subshell's or its parent's, the
-// agent's ($$, $BASHPID, $PPID, quoted or braced), or a copy of such a variable: P=$PPID; kill $P
-// kills the agent as kill $PPID does. The variable renders as the parameter it copies (pidOf).
+// agent's ($$, $BASHPID, $PPID, quoted or braced), a copy of such a variable, or a value computed
+// from one (callerDerived): P=$PPID; kill $P kills the agent as kill $PPID does. The variable
+// renders as the parameter it copies (pidOf).
 func (vs *varScope) callerCopy(n *syntax.Assign) {
-	if n.Name == nil || n.Value == nil || len(n.Value.Parts) != 1 {
+	if n.Name == nil {
 		return
 	}
-	part := n.Value.Parts[0]
-	if q, ok := part.(*syntax.DblQuoted); ok && len(q.Parts) == 1 {
-		part = q.Parts[0]
+	if src := vs.callerDerived(n.Value); src != "" {
+		vs.markPid(n.Name.Value, src)
 	}
-	p, ok := part.(*syntax.ParamExp)
-	if !ok || !simpleParam(p) || p.Exp != nil {
-		return
-	}
-	src := vs.pidOf(p.Param.Value)
-	if src == "" {
-		return
-	}
-	if vs.pids == nil {
-		vs.pids = map[string]string{}
-	}
-	vs.pids[n.Name.Value] = src
 }
 
 // pidOf returns the parameter a variable holds the value of when it holds a caller's pid (the

@@ -125,6 +125,9 @@ func renderWord(w *syntax.Word, vars *varScope) word {
 			return word{s: l.Value, glob: mayGlob(l.Value)}
 		}
 	}
+	if src := vars.callerDerived(w); src != "" {
+		return word{s: src, dynamic: true} // kill $((PPID)) is kill $PPID to kill's check
+	}
 	r := renderer{vars: vars}
 	for _, p := range w.Parts {
 		r.part(p, false)

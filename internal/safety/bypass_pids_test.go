@@ -1,0 +1,31 @@
+package safety
+
+// callerPidCatalogue: a pid computed from the agent's ($PPID) or the shell's own ($$, $BASHPID)
+// is still theirs: arithmetic, an operator, a command substitution that prints it, and the
+// assignments that keep such a value (arithmetic, read, printf -v). Each attack was admitted at
+// Yolo before callerpids.go; each near miss computes the same value and prints it. Ordinary kills
+// of other computed pids (a pid file named after $$, $!, a value assigned again) are in
+// TestKillSignalZero: they are asked at Default, as any computed pid is, and never denied.
+func callerPidCatalogue() []classCase {
+	sh := shCall
+	killInit := denied(dc + "kill-init")
+	const computed = "a pid computed from the agent's or the shell's"
+	return []classCase{
+		{computed, "arithmetic on $PPID's name", sh(`kill $((PPID))`), killInit, sh(`echo $((PPID))`), false},
+		{computed, "arithmetic that adds nothing", sh(`kill -9 $(( PPID + 0 ))`), killInit, sh(`echo $(( PPID + 0 ))`), false},
+		{computed, "old-style arithmetic on $$", sh(`kill $[$$]`), killInit, sh(`echo $[$$]`), false},
+		{computed, "quoted arithmetic", sh(`kill "$(( PPID ))"`), killInit, sh(`echo "$(( PPID ))"`), false},
+		{computed, "echo of $PPID substituted", sh(`kill $(echo $PPID)`), killInit, sh(`echo $(echo $PPID)`), false},
+		{computed, "backquoted echo of $PPID", sh("kill `echo \\$PPID`"), killInit, sh("echo `echo \\$PPID`"), false},
+		{computed, "nested substitutions", sh(`kill $(echo $(echo $$))`), killInit, sh(`echo $(echo $(echo $$))`), false},
+		{computed, "ps asked for the shell's parent", sh(`kill -9 $(ps -o ppid= -p $$)`), killInit, sh(`kill -9 4321`), false},
+		{computed, "the shell's /proc stat cut", sh(`kill $(cut -d' ' -f4 /proc/$$/stat)`), killInit, sh(`kill 1234`), false},
+		{computed, "a default on $PPID", sh(`P=${PPID:-1}; kill $P`), killInit, sh(`P=${PPID:-1}; echo $P`), false},
+		{computed, "a copy of arithmetic", sh(`P=$((PPID)); kill $P`), killInit, sh(`P=$((PPID)); echo $P`), false},
+		{computed, "a copy of a substitution", sh(`P=$(echo $$); Q=$P; kill "$Q"`), killInit, sh(`P=$(echo $$); Q=$P; echo "$Q"`), false},
+		{computed, "let", sh(`let P=PPID; kill $P`), killInit, sh(`let P=PPID; echo $P`), false},
+		{computed, "an arithmetic command", sh(`(( P = $$ )); kill -9 $P`), killInit, sh(`(( P = $$ )); echo $P`), false},
+		{computed, "read fed $PPID", sh(`read P <<< "$PPID"; kill $P`), killInit, sh(`read P <<< "$PPID"; echo $P`), false},
+		{computed, "printf -v of $PPID", sh(`printf -v P %s "$PPID"; kill $P`), killInit, sh(`printf -v P %s "$PPID"; echo $P`), false},
+	}
+}
