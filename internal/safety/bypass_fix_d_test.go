@@ -84,7 +84,10 @@ func TestKillSignalZero(t *testing.T) {
 		`local_pid=$$; sleep 10 & local_pid=$!; kill $local_pid`, `P=$PPID; P=123; kill $P`,
 		// Computed from it, with signal 0, assigned again, or only naming a file.
 		`kill -0 $((PPID))`, `kill -0 $(echo $$)`, `(( P = PPID )); (( P++ )); kill $P`, `(( P = PPID )); (( P = 5 )); kill -9 $P`,
-		`kill $(( $(cat /tmp/pid.$$) ))`, `kill -9 $(cat /tmp/pid.$$)`, `read P < server.pid; kill $P`, `printf -v P %s "$!"; kill $P`} {
+		`kill $(( $(cat /tmp/pid.$$) ))`, `kill -9 $(cat /tmp/pid.$$)`, `read P < server.pid; kill $P`, `printf -v P %s "$!"; kill $P`,
+		// Lists that keep only some processes, and signal 0 to every listed one.
+		`kill -9 $(pgrep -f myserver)`, `pgrep -f myserver | xargs kill`, `kill $(ps aux | grep app | awk '{print $2}')`,
+		`ps -e -o pid=,comm= | awk '$2 == "app" {print $1}' | xargs kill`, `kill -0 $(pgrep .)`, `kill $(ps -e -o pid= | head -1)`} {
 		if d := Evaluate(p, shCall(c)); d.Verdict == VerdictDeny {
 			t.Errorf("%q: %s %s, want no denial", c, d.Verdict, d.RuleID)
 		}

@@ -9,7 +9,10 @@ package safety
 func callerPidCatalogue() []classCase {
 	sh := shCall
 	killInit := denied(dc + "kill-init")
-	const computed = "a pid computed from the agent's or the shell's"
+	const (
+		computed = "a pid computed from the agent's or the shell's"
+		listed   = "every process's pid, listed and killed"
+	)
 	return []classCase{
 		{computed, "arithmetic on $PPID's name", sh(`kill $((PPID))`), killInit, sh(`echo $((PPID))`), false},
 		{computed, "arithmetic that adds nothing", sh(`kill -9 $(( PPID + 0 ))`), killInit, sh(`echo $(( PPID + 0 ))`), false},
@@ -27,5 +30,18 @@ func callerPidCatalogue() []classCase {
 		{computed, "an arithmetic command", sh(`(( P = $$ )); kill -9 $P`), killInit, sh(`(( P = $$ )); echo $P`), false},
 		{computed, "read fed $PPID", sh(`read P <<< "$PPID"; kill $P`), killInit, sh(`read P <<< "$PPID"; echo $P`), false},
 		{computed, "printf -v of $PPID", sh(`printf -v P %s "$PPID"; kill $P`), killInit, sh(`printf -v P %s "$PPID"; echo $P`), false},
+		// The pids of every process, listed by another command and given to kill: pkill . or
+		// kill -1 in other words (killfeeds.go). ps and pgrep are not recognised commands, so
+		// their ordinary uses are asked at Default: the near misses here kill one known pid, and
+		// TestKillSignalZero checks that kills of lists that keep only some processes are not
+		// denied.
+		{listed, "pgrep of init's children substituted", sh(`kill $(pgrep -P 1)`), killInit, sh(`kill 1234`), false},
+		{listed, "pgrep of every name substituted", sh(`kill -9 $(pgrep .)`), killInit, sh(`kill -9 1234`), false},
+		{listed, "pgrep of every name through xargs", sh(`pgrep . | xargs kill -9`), killInit, sh(`echo 1234 | xargs kill -9`), false},
+		{listed, "pgrep of a user through xargs", sh(`pgrep -u root | xargs kill`), killInit, sh(`echo 1234 | xargs kill`), false},
+		{listed, "ps -e's pids substituted", sh(`kill -9 $(ps -e -o pid=)`), killInit, sh(`kill -9 4321`), false},
+		{listed, "ps -ef's pid column through xargs", sh(`ps -ef | awk '{print $2}' | xargs kill`), killInit, sh(`echo 4321 | xargs kill`), false},
+		{listed, "ps aux's pid column substituted", sh(`kill -9 $(ps aux | awk '{ print $2 }' | tail -n +2)`), killInit, sh(`kill -9 4321`), false},
+		{listed, "BSD ps ax cut", sh(`kill $(ps ax | cut -c1-6)`), killInit, sh(`kill 4321`), false},
 	}
 }

@@ -20,14 +20,27 @@ import (
 // too (kill -1 1234 sends SIGHUP to 1234, kill -9 -1 SIGKILL to every process). A lone -1, a
 // signal without a pid, is read as every process, as procps's kill may.
 func killTargetsAll(s *segment) bool {
-	opts, signal, pid := true, "", false
+	signal, pids, list := killArgs(s)
+	if list || len(pids) > 0 && zeroSignal(signal) {
+		return false // a list of signals; signal 0 only asks whether the processes exist
+	}
+	if len(pids) == 0 {
+		return signal == "-1"
+	}
+	return slices.ContainsFunc(pids, everyOrCaller)
+}
+
+// killArgs reads kill's words as bash's kill reads them: the signal as spelt ("" when none), the
+// pids, and whether it only lists signals (-l, -L).
+func killArgs(s *segment) (signal string, pids []word, list bool) {
+	opts := true
 	args := s.words[1:]
 	for i := 0; i < len(args); i++ {
 		v := args[i].s
 		if opts && !args[i].dynamic {
 			switch {
 			case v == "-l" || v == "-L":
-				return false
+				return signal, nil, true
 			case v == "-s" || v == "-n" || v == optSignal:
 				signal = v
 				if i+1 < len(args) && !args[i+1].dynamic {
@@ -44,15 +57,9 @@ func killTargetsAll(s *segment) bool {
 			}
 		}
 		opts = false
-		if signal != "" && zeroSignal(signal) {
-			return false // signal 0 only asks whether the processes exist
-		}
-		if everyOrCaller(args[i]) {
-			return true
-		}
-		pid = true
+		pids = append(pids, args[i])
 	}
-	return !pid && signal == "-1"
+	return signal, pids, false
 }
 
 // everyOrCaller reports whether a kill pid word is init (1), every process (-1), the shell's group

@@ -600,6 +600,13 @@ func awkCode(s *segment) string {
 	return ""
 }
 
+// processSelection are pgrep's and pkill's options that take a value: all but -d (pgrep's) and
+// --signal, -q (pkill's) select processes.
+//
+//nolint:goconst // option spellings read best literally, next to their neighbours
+var processSelection = []string{"-u", "--euid", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-P", "--parent", "-s", "--session",
+	"-t", "--terminal", "--ns", "--nslist", "--cgroup", "-O", "--older", "-F", "--pidfile"}
+
 // valueOptions are, per program, options whose value is the next word: it is neither an operand
 // nor a subcommand, so "kubectl --context prod delete" has the subcommand delete. Path-valued
 // options are also in argSpecs' valueOps, which checks their value as a path.
@@ -631,7 +638,8 @@ var valueOptions = map[string][]string{
 	"gawk":      {"-F", "-v", "--field-separator", "--assign"},
 	// kill's signal, and what selects pkill's and killall's processes, are not their patterns.
 	"kill":    {"-s", "-n"},
-	"pkill":   {"-u", "--euid", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-P", "--parent", "-s", "--session", "-t", "--terminal", "--ns", "--nslist", "--cgroup", "-O", "--older", "-F", "--pidfile", "--signal", "-q", "--queue"},
+	"pkill":   append(slices.Clip(processSelection), "--signal", "-q", "--queue"),
+	"pgrep":   append(slices.Clip(processSelection), "-d", "--delimiter"), // lists what pkill would signal (killfeeds.go)
 	"killall": {"-u", optUser, "-o", "--older-than", "-y", "--younger-than", "-s", "--signal", "-n", "--ns", "-Z", "--context"},
 	"fuser":   {"-n", "--namespace"},
 	// Compose's global options, before its subcommand (docker-compose -f dev.yml down -v).

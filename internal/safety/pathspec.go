@@ -88,7 +88,7 @@ var (
 
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var argSpecs = map[string]argSpec{
-	cmdEcho: {noPaths: true}, "printf": {noPaths: true}, "kill": {noPaths: true}, "pkill": {noPaths: true},
+	cmdEcho: {noPaths: true}, "printf": {noPaths: true}, "kill": {noPaths: true}, "pkill": {noPaths: true}, "pgrep": {noPaths: true},
 	"killall": {noPaths: true}, "sleep": {noPaths: true}, "seq": {noPaths: true}, "expr": {noPaths: true},
 	"true": {noPaths: true}, "false": {noPaths: true}, "yes": {noPaths: true},
 	"date": {noPaths: true, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead, "-r": opRead, "--reference": opRead}},

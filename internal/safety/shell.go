@@ -920,6 +920,7 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 	if len(c.Args) == 0 {
 		return
 	}
+	first := len(a.out.segments) // the commands of substitutions in the words, up to outer
 	words := make([]word, 0, len(c.Args))
 	for _, w := range c.Args {
 		if a.err != nil {
@@ -942,6 +943,7 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 	outer := len(a.out.segments)
 	a.hiddenSecret = a.vars != nil && a.vars.hidden[c]
 	a.command(words, redirs, pipeFrom, depth)
+	a.killFedEveryProcess(first, outer)
 	if len(procOut) > 0 && outer < len(a.out.segments) {
 		// The command (and what feeds it) feeds its >(...) substitutions' commands.
 		feed := append(slices.Clip(pipeFrom), outer)
