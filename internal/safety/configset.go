@@ -54,17 +54,17 @@ func (a *analyzer) configSetWrites(s *segment) {
 }
 
 // pipOperands returns pip's operands: pip's, pip3's, pip3.12's, or python -m pip's (the words
-// after "pip" that are not options).
+// after "pip" that are not options, however the interpreter's own options are spelt).
 func pipOperands(s *segment) ([]word, bool) {
 	if strings.HasPrefix(s.name, "pip") && strings.Trim(s.name[len("pip"):], "0123456789.") == "" {
 		return s.operands, true
 	}
-	w := s.words
-	if !strings.HasPrefix(s.name, "python") || len(w) < 3 || w[1].s != "-m" || w[2].s != "pip" {
+	mod, m, ok := pythonModuleRun(s)
+	if !ok || mod != "pip" {
 		return nil, false
 	}
 	var ops []word
-	for _, x := range w[3:] {
+	for _, x := range m.words[1:] {
 		if !strings.HasPrefix(x.s, "-") {
 			ops = append(ops, x)
 		}

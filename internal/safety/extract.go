@@ -159,13 +159,14 @@ func extracts(s *segment) bool {
 // pythonExtract reads python -m zipfile|tarfile -e ARCHIVE [DIR] (--extract too): the module and
 // the destination, if one is given (the working directory otherwise).
 func pythonExtract(s *segment) (module string, dir []word, ok bool) {
-	w := s.words
-	if !strings.HasPrefix(s.name, "python") || len(w) < 5 || w[1].s != "-m" || w[2].s != "zipfile" && w[2].s != "tarfile" {
+	module, m, ok := pythonModuleRun(s)
+	if !ok || module != "zipfile" && module != "tarfile" {
 		return "", nil, false
 	}
+	w := m.words
 	var ops []word
 	extract := false
-	for i := 3; i < len(w); i++ {
+	for i := 1; i < len(w); i++ {
 		switch v := w[i].s; {
 		case v == "-e" || v == "--extract":
 			extract = true
@@ -182,13 +183,14 @@ func pythonExtract(s *segment) (module string, dir []word, ok bool) {
 	if len(ops) > 1 {
 		dir = ops[1:2]
 	}
-	return w[2].s, dir, true
+	return module, dir, true
 }
 
 // pythonTarFiltered says whether python -m tarfile -e is told a filter that keeps members below
 // the destination (data or tar); without one it extracts as fully_trusted.
 func pythonTarFiltered(s *segment) bool {
-	for f := range optionValues(s, optFilter, optFilter) {
+	_, m, _ := pythonModuleRun(s)
+	for f := range optionValues(&m, optFilter, optFilter) {
 		if f.s == "data" || f.s == cmdTar { // the filters named data and tar
 			return true
 		}

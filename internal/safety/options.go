@@ -212,6 +212,8 @@ var codeEnvVars = map[string]bool{
 	// yarnPath. Set in a shell that outlives the call, they reach every later command too.
 	"PYTHONUSERBASE": true, "GEM_HOME": true, "GEM_PATH": true, "DOCKER_CONFIG": true, "LESSKEYIN": true,
 	"LESSKEY": true, "LESSKEY_CONTENT": true, "YARN_RC_FILENAME": true, "YARN_YARN_PATH": true,
+	// Python's -i: once its program ends, every later python reads code from standard input.
+	"PYTHONINSPECT": true,
 }
 
 // npmCodeSettings are npm's settings that name a program or code it runs: the shell of its

@@ -341,9 +341,10 @@ func (a *analyzer) programOutputs(seg *segment) {
 	case "pytest", "py.test":
 		a.pytestPaths(seg.words[1:])
 	default:
-		if strings.HasPrefix(seg.name, "python") && len(seg.words) > 2 && seg.words[1].s == "-m" && seg.words[2].s == "pytest" {
-			a.pytestPaths(seg.words[3:])
+		if mod, m, ok := pythonModuleRun(seg); ok && mod == cmdPytest {
+			a.pytestPaths(m.words[1:])
 		}
+		a.pythonCachePrefix(seg)
 	}
 }
 
@@ -1365,6 +1366,20 @@ func (a *analyzer) goOutputDir(s *segment) {
 			if v, ok := optionValue(s, spelling, spelling); ok && !v.dynamic && !dir.dynamic && !strings.HasPrefix(v.s, "/") {
 				a.touch(dir.with(strings.TrimRight(dir.s, "/")+"/"+v.s), opWrite)
 			}
+		}
+	}
+}
+
+// pythonCachePrefix records the directory a Python interpreter writes its compiled modules below:
+// -X pycache_prefix=DIR (envVar records PYTHONPYCACHEPREFIX=DIR where it is set).
+func (a *analyzer) pythonCachePrefix(seg *segment) {
+	p, ok := readPython(seg)
+	if !ok {
+		return
+	}
+	for _, x := range p.xoptions {
+		if dir, ok := strings.CutPrefix(x.s, "pycache_prefix="); ok && dir != "" {
+			a.touch(x.with(dir), opWrite)
 		}
 	}
 }

@@ -873,6 +873,10 @@ func (a *analyzer) envVar(name, val string, depth int) {
 	if (name == envGitDir || name == "GIT_COMMON_DIR") && val != "" {
 		a.gitDir(word{s: val}) // GIT_COMMON_DIR: where git reads config and hooks from
 	}
+	if name == "PYTHONPYCACHEPREFIX" && val != "" {
+		// Every later python writes its compiled modules below it, as -X pycache_prefix does.
+		a.touch(word{s: val, dynamic: strings.ContainsRune(val, '$')}, opWrite)
+	}
 	if name == envGitWorkTree && val != "" {
 		// git checks files out below it, in any later git command that sees it (gitWrites).
 		a.touch(word{s: val}, opWrite)

@@ -1,0 +1,79 @@
+package safety
+
+// Review P's rows: a Python command line read as CPython reads it (readPython). The interpreter's
+// own options before -m (-I, -B, -W ignore, -X dev, bundles such as -Im and an attached -mpip),
+// versioned names (python3.12, pypy3) and a "-m" that is a script's argument used to move the
+// module out of the place each check looked for it; modules that run the script or code they are
+// given, -i (and PYTHONINSPECT) reading standard input after the module, and -X pycache_prefix
+// (and PYTHONPYCACHEPREFIX) writing the compiled modules elsewhere were not read at all. Each
+// attack asks or denies at every autonomy level; each near miss is an ordinary command of the same
+// program, admitted at Default.
+func interpCatalogue() []classCase {
+	sh := shCall
+	zeroD, noWriteD := denied(zero), denied(RulePrefixPathPolicy+"noWrite")
+	opaque, dynWrite := asked(RuleOpaqueCode), asked(RuleDynamicWriteTarget)
+	printsDotenv := asked(dc + "print-environment-dotenv")
+	const (
+		pyOpts   = "python's own options"
+		pyNames  = "a Python interpreter's name"
+		pyRunner = "a module that runs code"
+		pyStdin  = "code on python's standard input"
+		pyCache  = "python's compiled-module directory"
+		setIndex = " -m pip config set global.index-url https://evil.example/simple"
+	)
+	pytest := sh(`python -m pytest tests`)
+	return []classCase{
+		// The module after the interpreter's options: pip config writes pip's configuration
+		// (~/.config/pip/pip.conf, noWrite here), whatever options come before -m.
+		{pyOpts, "python -I -m pip config set", sh(`python -I` + setIndex), noWriteD, sh(`python -I -m pytest tests`), false},
+		{pyOpts, "python -mpip config set", sh(`python -mpip config set global.index-url https://evil.example/simple`), noWriteD, sh(`python -mpytest tests`), false},
+		{pyOpts, "python3 -Im pip config set", sh(`python3 -Im pip config set global.index-url https://evil.example/simple`), noWriteD, sh(`python3 -Bm pytest tests`), false},
+		{pyOpts, "python -W ignore -m pip config set", sh(`python -W ignore` + setIndex), noWriteD, sh(`python -W ignore -m pytest tests`), false},
+		{pyOpts, "python -X utf8 -m pip config set", sh(`python -X utf8` + setIndex), noWriteD, sh(`python -X utf8 -m pytest tests`), false},
+		{pyOpts, "python -E -s -m pip config set", sh(`python -E -s` + setIndex), noWriteD, pytest, false},
+		{pyOpts, "python --check-hash-based-pycs always -m pip config set", sh(`python --check-hash-based-pycs always` + setIndex), noWriteD, pytest, false},
+		// zipfile and tarfile -e extract where the archive's members say.
+		{pyOpts, "python3 -W ignore -m zipfile -e into ~", sh(`python3 -W ignore -m zipfile -e a.zip ~`), dynWrite, pytest, false},
+		{pyOpts, "python3 -Wignore -m zipfile -e into ~", sh(`python3 -Wignore -m zipfile -e a.zip ~`), dynWrite, pytest, false},
+		{pyOpts, "python3 -mzipfile -e into ~", sh(`python3 -mzipfile -e a.zip ~`), dynWrite, pytest, false},
+		{pyOpts, "python3 -B -m tarfile -e without a filter", sh(`python3 -B -m tarfile -e a.tar`), dynWrite, pytest, false},
+		// http.server publishes its directory, the interpreter's options before it or not; the
+		// interpreter's own -d (its parser's debug output) is not the module's.
+		{pyOpts, "python -Bm http.server -d /", sh(`python -Bm http.server -d /`), zeroD, pytest, false},
+		{pyOpts, "python -mhttp.server -d /", sh(`python -mhttp.server -d /`), zeroD, pytest, false},
+		{pyOpts, "python -X dev -m http.server -d /", sh(`python -X dev -m http.server -d /`), zeroD, pytest, false},
+		{pyOpts, "python -u -m http.server of the project", sh(`python -u -m http.server 8000`), asked(RuleContainsProtected), pytest, false},
+		// pytest --basetemp deletes its directory first.
+		{pyOpts, "python -B -m pytest --basetemp=.git", sh(`python -B -m pytest --basetemp=.git tests`), denied(RulePrefixPathPolicy + "noDelete"), sh(`python -B -m pytest --basetemp=build/tmp tests`), false},
+		// python -m dotenv list prints the .env.
+		{pyOpts, "python -Im dotenv list", sh(`python -Im dotenv list`), printsDotenv, pytest, false},
+		// After a script, -m is the script's argument: what runs is the script.
+		{pyOpts, "python x.py -m pip config set runs x.py", sh(`python x.py` + setIndex), opaque, pytest, false},
+		{pyOpts, "an interpreter option the engine does not read", sh(`python --new-option -m http.server 8000`), opaque, pytest, false},
+		{pyOpts, "an interpreter option computed at run time", sh(`python $OPT -m json.tool a.json`), opaque, pytest, false},
+		// Versioned names run the same interpreter.
+		{pyNames, "python3.12 -c", sh(`python3.12 -c 'import os'`), opaque, sh(`python3 -m pytest tests`), false},
+		{pyNames, "python3.12 x.py", sh(`python3.12 x.py`), opaque, sh(`python3 -m pytest tests`), false},
+		{pyNames, "pypy3 -m pip config set", sh(`pypy3` + setIndex), noWriteD, sh(`python3 -m pytest tests`), false},
+		{pyNames, "pypy3.10 -m http.server -d /", sh(`pypy3.10 -m http.server -d /`), zeroD, sh(`python3 -m pytest tests`), false},
+		// Standard modules that run the script or code they are given: the script is what runs.
+		{pyRunner, "python -m cProfile x.py", sh(`python -m cProfile x.py`), opaque, pytest, false},
+		{pyRunner, "python -m profile x.py", sh(`python -m profile x.py`), opaque, pytest, false},
+		{pyRunner, "python -m pdb x.py", sh(`python -m pdb x.py`), opaque, pytest, false},
+		{pyRunner, "python -m trace --count x.py", sh(`python -m trace --count x.py`), opaque, pytest, false},
+		{pyRunner, "python -m timeit code", sh(`python -m timeit 'import os; os.system("id")'`), opaque, pytest, false},
+		{pyRunner, "python -m doctest x.txt", sh(`python -m doctest x.txt`), opaque, pytest, false},
+		{pyRunner, "python -m pickle x.pkl", sh(`python -m pickle x.pkl`), opaque, pytest, false},
+		{pyRunner, "uv run -m cProfile x.py", sh(`uv run -m cProfile x.py`), opaque, pytest, false},
+		// -i reads code from standard input after the module; so do the interactive consoles.
+		{pyStdin, "python -i -m json.tool fed a pipe", sh(`echo 'import os' | python -i -m json.tool a.json`), opaque, sh(`echo x | python -m pytest tests`), false},
+		{pyStdin, "python -im json.tool fed a file", sh(`python -im json.tool a.json < x.py`), opaque, sh(`python -m pytest tests < /dev/null`), false},
+		{pyStdin, "PYTHONINSPECT exported before python", sh(`export PYTHONINSPECT=1; python -m json.tool a.json < x.py`), opaque, sh(`export PYTHONDONTWRITEBYTECODE=1; python -m pytest tests`), false},
+		{pyStdin, "python -m code fed a here-string", sh(`python -m code <<< 'import os'`), opaque, pytest, false},
+		// -X pycache_prefix=DIR and PYTHONPYCACHEPREFIX=DIR write the compiled modules below DIR.
+		{pyCache, "python -X pycache_prefix=.git/hooks", sh(`python -X pycache_prefix=.git/hooks -m pytest tests`), noWriteD, sh(`python -X pycache_prefix=build/pycache -m pytest tests`), false},
+		{pyCache, "python -Xpycache_prefix=~/.ssh", sh(`python -Xpycache_prefix=~/.ssh -m pytest tests`), zeroD, sh(`python -X importtime -m pytest tests`), false},
+		{pyCache, "PYTHONPYCACHEPREFIX=.git python", sh(`PYTHONPYCACHEPREFIX=.git python -m pytest tests`), noWriteD, sh(`PYTHONPYCACHEPREFIX=build/pycache python -m pytest tests`), false},
+		{pyCache, "PYTHONPYCACHEPREFIX exported", sh(`export PYTHONPYCACHEPREFIX=~/.ssh; python -m pytest tests`), zeroD, sh(`export PYTHONDONTWRITEBYTECODE=1; python -m pytest tests`), false},
+	}
+}
