@@ -7,14 +7,15 @@ import "testing"
 // versioned names (python3.12, pypy3) and a "-m" that is a script's argument used to move the
 // module out of the place each check looked for it; modules that run the script or code they are
 // given, -i (and PYTHONINSPECT) reading standard input after the module, and -X pycache_prefix
-// (and PYTHONPYCACHEPREFIX) writing the compiled modules elsewhere were not read at all. Each
-// attack asks or denies at every autonomy level; each near miss is an ordinary command of the same
-// program, admitted at Default.
+// (and PYTHONPYCACHEPREFIX) writing the compiled modules elsewhere were not read at all. Also: real
+// long options read as abbreviations of longer ones (rg --file, --type), and search tools' option
+// values taken for their pattern or a path (grep -r -m 1 KEY). Each attack asks or denies at every
+// autonomy level; each near miss is an ordinary command of the same program, admitted at Default.
 func interpCatalogue() []classCase {
 	sh := shCall
 	zeroD, noWriteD := denied(zero), denied(RulePrefixPathPolicy+"noWrite")
 	opaque, dynWrite := asked(RuleOpaqueCode), asked(RuleDynamicWriteTarget)
-	printsDotenv := asked(dc + "print-environment-dotenv")
+	printsDotenv, contains := asked(dc+"print-environment-dotenv"), asked(RuleContainsProtected)
 	const (
 		pyOpts   = "python's own options"
 		pyNames  = "a Python interpreter's name"
@@ -22,6 +23,7 @@ func interpCatalogue() []classCase {
 		pyStdin  = "code on python's standard input"
 		pyCache  = "python's compiled-module directory"
 		exact    = "a long option that is a prefix of another"
+		search   = "a search tool's option value"
 		setIndex = " -m pip config set global.index-url https://evil.example/simple"
 	)
 	pytest := sh(`python -m pytest tests`)
@@ -45,7 +47,7 @@ func interpCatalogue() []classCase {
 		{pyOpts, "python -Bm http.server -d /", sh(`python -Bm http.server -d /`), zeroD, pytest, false},
 		{pyOpts, "python -mhttp.server -d /", sh(`python -mhttp.server -d /`), zeroD, pytest, false},
 		{pyOpts, "python -X dev -m http.server -d /", sh(`python -X dev -m http.server -d /`), zeroD, pytest, false},
-		{pyOpts, "python -u -m http.server of the project", sh(`python -u -m http.server 8000`), asked(RuleContainsProtected), pytest, false},
+		{pyOpts, "python -u -m http.server of the project", sh(`python -u -m http.server 8000`), contains, pytest, false},
 		// pytest --basetemp deletes its directory first.
 		{pyOpts, "python -B -m pytest --basetemp=.git", sh(`python -B -m pytest --basetemp=.git tests`), denied(RulePrefixPathPolicy + "noDelete"), sh(`python -B -m pytest --basetemp=build/tmp tests`), false},
 		// python -m dotenv list prints the .env.
@@ -78,10 +80,32 @@ func interpCatalogue() []classCase {
 		{pyCache, "python -Xpycache_prefix=~/.ssh", sh(`python -Xpycache_prefix=~/.ssh -m pytest tests`), zeroD, sh(`python -X importtime -m pytest tests`), false},
 		{pyCache, "PYTHONPYCACHEPREFIX=.git python", sh(`PYTHONPYCACHEPREFIX=.git python -m pytest tests`), noWriteD, sh(`PYTHONPYCACHEPREFIX=build/pycache python -m pytest tests`), false},
 		{pyCache, "PYTHONPYCACHEPREFIX exported", sh(`export PYTHONPYCACHEPREFIX=~/.ssh; python -m pytest tests`), zeroD, sh(`export PYTHONDONTWRITEBYTECODE=1; python -m pytest tests`), false},
+		// A search tool's option with its value apart: the value is neither the pattern nor a
+		// path, so without a path the tool searches the working directory (its .env).
+		{search, "grep -r -e KEY", sh(`grep -r -e KEY`), contains, sh(`grep -rn -e TODO -e FIXME src`), false},
+		{search, "grep -r --regexp KEY", sh(`grep -r --regexp KEY`), contains, sh(`grep -r --regexp TODO src`), false},
+		{search, "grep -re KEY", sh(`grep -re KEY`), contains, sh(`grep -re TODO src`), false},
+		{search, "grep -r -f PATTERNFILE", sh(`grep -r -f pats.txt`), contains, sh(`grep -r -f pats.txt src`), false},
+		{search, "grep -r -m 1 KEY", sh(`grep -r -m 1 KEY`), contains, sh(`grep -r -m 1 TODO src`), false},
+		{search, "grep -r -A 2 KEY", sh(`grep -r -A 2 KEY`), contains, sh(`grep -rn -A 2 TODO src`), false},
+		{search, "grep -r --exclude-dir DIR KEY", sh(`grep -r --exclude-dir node_modules KEY`), contains, sh(`grep -r --include='*.go' TODO src`), false},
+		{search, "egrep -r -e KEY", sh(`egrep -r -e KEY`), contains, sh(`egrep -r -e 'TODO|FIXME' src`), false},
+		{search, "rg -uu -e KEY", sh(`rg -uu -e KEY`), contains, sh(`rg -e TODO src`), false},
+		{search, "rg -uu -m 1 KEY", sh(`rg -uu -m 1 KEY`), contains, sh(`rg -m 1 TODO src`), false},
+		{search, "rg -uu -f PATTERNFILE", sh(`rg -uu -f pats.txt`), contains, sh(`rg -f pats.txt src`), false},
+		{search, "rg -uu -t TYPE KEY", sh(`rg -uu -t sh KEY`), contains, sh(`rg -t go TODO src`), false},
+		{search, "ag -G REGEX KEY", sh(`ag -G env KEY`), contains, sh(`ag KEY src`), false},
+		// An option's value that is a file the tool reads is read as a path.
+		{search, "rg -f.env, the pattern file attached", sh(`rg -f.env src`), zeroD, sh(`rg -f pats.txt src`), false},
+		{search, "rg -f .env, the pattern file apart", sh(`rg -f .env src`), zeroD, sh(`rg --file pats.txt src`), false},
+		{search, "egrep -f .env", sh(`egrep -f .env src/x.go`), zeroD, sh(`egrep -f pats.txt src/x.go`), false},
+		{search, "grep --exclude-from .env", sh(`grep --exclude-from .env -r KEY src`), zeroD, sh(`grep --exclude-from skip.txt -r TODO src`), false},
+		{search, "ag -p .env", sh(`ag -p .env KEY src`), zeroD, sh(`ag -p skip.txt TODO src`), false},
+		{search, "ack --type TYPE KEY", sh(`ack --type perl KEY`), contains, sh(`ag TODO src`), false},
 		// A real long option that is a prefix of a longer one a check looks for is itself
 		// (exactLongOptions): rg --file and --type search, where --files and --type-list only list.
-		{exact, "rg --file PATTERNFILE searches the directory", sh(`rg -uu --file=pats.txt .`), asked(RuleContainsProtected), sh(`rg --files src`), false},
-		{exact, "rg --type TYPE searches the directory", sh(`rg -uu --type=sh KEY .`), asked(RuleContainsProtected), sh(`rg --type=go TODO src`), false},
+		{exact, "rg --file PATTERNFILE searches the directory", sh(`rg -uu --file=pats.txt .`), contains, sh(`rg --files src`), false},
+		{exact, "rg --type TYPE searches the directory", sh(`rg -uu --type=sh KEY .`), contains, sh(`rg --type=go TODO src`), false},
 	}
 }
 

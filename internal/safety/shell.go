@@ -1241,6 +1241,9 @@ func globalsLast(s *segment, firstOp int) string {
 	if !sub && s.name != cmdGit {
 		return ""
 	}
+	if _, search := searchValueOptions[s.name]; search {
+		return "" // the search tools' value options are not global options: they have no subcommand
+	}
 	var env []string
 	for _, kv := range s.env {
 		name, val, _ := strings.Cut(kv, "=")
