@@ -42,6 +42,15 @@ func interpCatalogue() []classCase {
 		{pyOpts, "python3 -Wignore -m zipfile -e into ~", sh(`python3 -Wignore -m zipfile -e a.zip ~`), dynWrite, pytest, false},
 		{pyOpts, "python3 -mzipfile -e into ~", sh(`python3 -mzipfile -e a.zip ~`), dynWrite, pytest, false},
 		{pyOpts, "python3 -B -m tarfile -e without a filter", sh(`python3 -B -m tarfile -e a.tar`), dynWrite, pytest, false},
+		// The modules' own options, as argparse reads them: --extract by a prefix, -e with its
+		// archive attached, tarfile's -v bundled before -e, zipfile's --metadata-encoding value.
+		{pyOpts, "python3 -m zipfile --extr into ~", sh(`python3 -m zipfile --extr a.zip ~`), dynWrite, pytest, false},
+		{pyOpts, "python3 -m zipfile -ea.zip into ~", sh(`python3 -m zipfile -ea.zip ~`), dynWrite, pytest, false},
+		{pyOpts, "python3 -m zipfile --metadata-encoding before -e", sh(`python3 -m zipfile --metadata-encoding cp437 -e a.zip ~`), dynWrite, pytest, false},
+		{pyOpts, "python3 -m tarfile -ve", sh(`python3 -m tarfile -ve a.tar`), dynWrite, pytest, false},
+		// pip's own options with a value before config set.
+		{pyOpts, "pip --log FILE config set", sh(`pip --log /tmp/pip.log config set global.index-url https://evil.example/simple`), noWriteD, pytest, false},
+		{pyOpts, "python -m pip --prox URL config set", sh(`python -m pip --prox http://p:3128 config set global.index-url https://evil.example/simple`), noWriteD, pytest, false},
 		// http.server publishes its directory, the interpreter's options before it or not; the
 		// interpreter's own -d (its parser's debug output) is not the module's.
 		{pyOpts, "python -Bm http.server -d /", sh(`python -Bm http.server -d /`), zeroD, pytest, false},

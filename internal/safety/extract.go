@@ -111,7 +111,7 @@ func oldTarBundleHas(s *segment, c byte) bool {
 // for as a computed write target; cpio's and patch's destination directories; 7-Zip's -oDIR.
 func (a *analyzer) extractionPaths(s *segment) {
 	why := anywhereMembers(s)
-	if mod, _, ok := pythonExtract(s); ok && mod == "tarfile" && !pythonTarFiltered(s) {
+	if mod, _, ok := pythonExtract(s); ok && mod == modTarfile && !pythonTarFiltered(s) {
 		why = "python -m tarfile -e without --filter data keeps members' absolute names and \"..\""
 	}
 	if why != "" {
@@ -156,21 +156,44 @@ func extracts(s *segment) bool {
 	return slices.Contains(extractionPrograms, s.name) || s.name == cmdGit && len(s.operands) > 0 && s.operands[0].s == subApply
 }
 
-// pythonExtract reads python -m zipfile|tarfile -e ARCHIVE [DIR] (--extract too): the module and
-// the destination, if one is given (the working directory otherwise).
+// Python's archive modules, which extract with -e.
+const (
+	modZipfile = "zipfile"
+	modTarfile = "tarfile"
+)
+
+// pythonExtract reads python -m zipfile|tarfile -e ARCHIVE [DIR]: the module and the destination,
+// if one is given (the working directory otherwise). Their options are read as argparse reads
+// them: --extract by any prefix down to --e, with its archive after "=" or attached to -e
+// (-ea.zip), tarfile's -v bundled before it (-ve), and the values of --filter and zipfile's
+// --metadata-encoding (abbreviated too) skipped.
 func pythonExtract(s *segment) (module string, dir []word, ok bool) {
 	module, m, ok := pythonModuleRun(s)
-	if !ok || module != "zipfile" && module != "tarfile" {
+	if !ok || module != modZipfile && module != modTarfile {
 		return "", nil, false
 	}
 	w := m.words
 	var ops []word
 	extract := false
+	valued := optFilter // the other option with a value apart
+	if module == modZipfile {
+		valued = "--metadata-encoding"
+	}
 	for i := 1; i < len(w); i++ {
-		switch v := w[i].s; {
-		case v == "-e" || v == "--extract":
+		v := w[i].s
+		name, val, hasVal := strings.Cut(v, "=")
+		switch {
+		case abbreviates(name, "--extract", len("--e")):
 			extract = true
-		case v == optFilter:
+			if hasVal {
+				ops = append(ops, w[i].with(val))
+			}
+		case len(v) > 1 && v[0] == '-' && v[1] != '-' && pythonExtractBundle(module, v[1:]) != "":
+			extract = true
+			if archive := pythonExtractBundle(module, v[1:])[1:]; archive != "" {
+				ops = append(ops, w[i].with(archive))
+			}
+		case !hasVal && abbreviates(name, valued, len("--x")):
 			i++
 		case strings.HasPrefix(v, "-"):
 		default:
@@ -184,6 +207,18 @@ func pythonExtract(s *segment) (module string, dir []word, ok bool) {
 		dir = ops[1:2]
 	}
 	return module, dir, true
+}
+
+// pythonExtractBundle returns the part of a short-option bundle (without its dash) from its -e on,
+// or "": tarfile's -v (store_true) may come first (-ve, -vve); what follows e is its archive.
+func pythonExtractBundle(module, b string) string {
+	if module == modTarfile {
+		b = strings.TrimLeft(b, "v")
+	}
+	if strings.HasPrefix(b, "e") {
+		return b
+	}
+	return ""
 }
 
 // pythonTarFiltered says whether python -m tarfile -e is told a filter that keeps members below
