@@ -33,6 +33,8 @@ var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}, cmdCurl: {"-
 	"gpg": {"--export", "--decrypt"}, "gpg2": {"--export", "--decrypt"}, cmdGit: {"--batch"},
 	// compose's --profile NAME is not an abbreviation of config --profiles.
 	cmdDocker: {"--profile"}, cmdPodman: {"--profile"}, cmdNerdctl: {"--profile"}, cmdDockerCompose: {"--profile"}, cmdPodmanCompose: {"--profile"},
+	// grep's --binary (no value) is not --binary-files.
+	"grep": {"--binary"}, "egrep": {"--binary"}, "fgrep": {"--binary"},
 	// rg --file PATTERNFILE and --type TYPE search as any rg does; they are not --files or
 	// --type-list, which only list names (rg takes no abbreviations at all). impala-shell's
 	// --query SQL is not --query_file.

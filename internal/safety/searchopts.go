@@ -1,6 +1,9 @@
 package safety
 
-import "maps"
+import (
+	"maps"
+	"slices"
+)
 
 // The search tools' options that take the next word as their value. Without them the value
 // was an operand: in "grep -r -m 1 KEY" the engine took 1 for the pattern and KEY for the path
@@ -12,6 +15,17 @@ func init() {
 	maps.Copy(valueOptions, searchValueOptions)
 }
 
+// abbreviatesSearchValue says whether v is a long option that a search tool parsing with
+// getopt_long or Getopt::Long (grep, ag, ack; not rg) reads as one of its value options by a
+// unique prefix ("grep -r --max 1 KEY" is --max-count 1), unless it is a real option of its own
+// (exactLongOptions).
+func abbreviatesSearchValue(name, v string, values []string) bool {
+	if len(v) < 4 || v[1] != '-' || !abbreviatingSearch[name] || slices.Contains(exactLongOptions[name], v) {
+		return false
+	}
+	return slices.Contains(values, expandLong(v, values...))
+}
+
 // Search options that other tables spell too.
 const (
 	optRegexp      = "--regexp"
@@ -21,6 +35,9 @@ const (
 
 //nolint:goconst // option spellings read best literally, next to their neighbours
 var (
+	// abbreviatingSearch are the search tools that take a long option by a unique prefix.
+	abbreviatingSearch = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "ag": true, "ack": true}
+
 	// searchValueOptions are the search tools' value options, by program. They have no
 	// subcommand, so globalsLast makes no second text for them as it does for valueOptions'.
 	searchValueOptions = map[string][]string{"grep": grepValueOptions, "egrep": grepValueOptions,
@@ -44,7 +61,8 @@ var (
 		"--type-clear", "--generate"}
 
 	// agValueOptions are the silver searcher's options with a required value.
-	agValueOptions = []string{"-A", "--after", "-B", "--before", "-G", "--file-search-regex", "-g", "--ignore",
+	// (--after, --before and --context take theirs only attached: it is optional.)
+	agValueOptions = []string{"-A", "-B", "-C", "-G", "--file-search-regex", "-g", "--ignore",
 		"--ignore-dir", "-m", "--max-count", "--depth", "-p", "--path-to-ignore", "--pager", "-W", "--width"}
 
 	// ackValueOptions are ack's options with a required value.

@@ -1209,7 +1209,8 @@ func (s *segment) addFlag(v string, values []string) bool {
 	if i := strings.IndexByte(v, '='); i > 0 {
 		name = v[:i]
 	} else {
-		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && slices.Contains(values, "-"+v[len(v)-1:]))
+		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && slices.Contains(values, "-"+v[len(v)-1:])) ||
+			abbreviatesSearchValue(s.name, v, values)
 	}
 	s.flags = append(s.flags, name)
 	if goFlagPrograms[s.name] && len(name) > 3 && name[1] == '-' {
