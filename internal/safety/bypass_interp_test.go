@@ -25,6 +25,7 @@ func interpCatalogue() []classCase {
 		exact    = "a long option that is a prefix of another"
 		search   = "a search tool's option value"
 		report   = "an option that only reports, undone"
+		nodeTest = "a module node's test runner loads"
 		setIndex = " -m pip config set global.index-url https://evil.example/simple"
 	)
 	pytest := sh(`python -m pytest tests`)
@@ -118,6 +119,12 @@ func interpCatalogue() []classCase {
 		{search, "grep --exclude-from .env", sh(`grep --exclude-from .env -r KEY src`), zeroD, sh(`grep --exclude-from skip.txt -r TODO src`), false},
 		{search, "ag -p .env", sh(`ag -p .env KEY src`), zeroD, sh(`ag -p skip.txt TODO src`), false},
 		{search, "ack --type TYPE KEY", sh(`ack --type perl KEY`), contains, sh(`ag TODO src`), false},
+		// node's test runner loads the reporter and global-setup modules it is told, as --import does.
+		{nodeTest, "node --test --test-reporter=./r.mjs", sh(`node --test --test-reporter=./r.mjs`), opaque, sh(`node --test --test-reporter=spec`), false},
+		{nodeTest, "node --test --test-reporter /tmp/r.mjs", sh(`node --test --test-reporter /tmp/r.mjs`), opaque, sh(`node --test --test-reporter dot`), false},
+		{nodeTest, "node --run, a package.json script", sh(`node --run build`), opaque, sh(`node --test --test-name-pattern parse`), false},
+		{nodeTest, "node --env-file .env, the file apart", sh(`node --env-file .env -v`), zeroD, sh(`node --test --test-concurrency 2`), false},
+		{nodeTest, "node --test --test-global-setup=./s.mjs", sh(`node --test --test-global-setup=./s.mjs`), opaque, sh(`node --test`), false},
 		// A real long option that is a prefix of a longer one a check looks for is itself
 		// (exactLongOptions): rg --file and --type search, where --files and --type-list only list.
 		{exact, "rg --file PATTERNFILE searches the directory", sh(`rg -uu --file=pats.txt .`), contains, sh(`rg --files src`), false},

@@ -83,7 +83,7 @@ var codeOptions = map[string][]string{
 	"pnpm":  {"--script-shell"},
 	"yarn":  {"--script-shell"},
 	"cargo": {"--config", "-Z"},
-	"node":  {"--require", "-r", "--import", "--loader", "--experimental-loader"},
+	"node":  {"--require", "-r", "--import", "--loader", "--experimental-loader", "--run"}, // --run: a package.json script
 	"rsync": {"-e", "--rsh", "--rsync-path"},
 	"helm":  {"--post-renderer", "--kubeconfig"},
 	// A kubeconfig the caller names can run any program as an exec credential plugin, and a
@@ -372,6 +372,8 @@ func codeOption(s *segment) string {
 		}
 	case cmdAwk, cmdGawk, "mawk", "nawk":
 		return awkCode(s)
+	case cmdNode:
+		return nodeTestModule(s)
 	}
 	return ""
 }

@@ -166,7 +166,7 @@ var argSpecs = map[string]argSpec{
 	"tree":   {valueOps: map[string]pathOp{"-o": opWrite}},
 	"jest":   {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverageDirectory": opWrite, "--cacheDirectory": opWrite}},
 	"vitest": {valueOps: map[string]pathOp{"--outputFile": opWrite}},
-	cmdNode:  {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite}},
+	cmdNode:  {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite, optEnvFileLong: opRead, "--env-file-if-exists": opRead}},
 	"make":   {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
 }
 

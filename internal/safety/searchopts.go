@@ -13,7 +13,14 @@ import (
 // after them is the pattern or a path.
 func init() {
 	maps.Copy(valueOptions, searchValueOptions)
+	for name := range searchValueOptions {
+		flatValuePrograms[name] = true
+	}
 }
+
+// flatValuePrograms are the programs with valueOptions but no subcommand (the search tools, node),
+// for which globalsLast makes no second text.
+var flatValuePrograms = map[string]bool{}
 
 // abbreviatesSearchValue says whether v is a long option that a search tool parsing with
 // getopt_long or Getopt::Long (grep, ag, ack; not rg) reads as one of its value options by a

@@ -1242,8 +1242,8 @@ func globalsLast(s *segment, firstOp int) string {
 	if !sub && s.name != cmdGit {
 		return ""
 	}
-	if _, search := searchValueOptions[s.name]; search {
-		return "" // the search tools' value options are not global options: they have no subcommand
+	if flatValuePrograms[s.name] {
+		return "" // the search tools' and node's value options are not global options: they have no subcommand
 	}
 	var env []string
 	for _, kv := range s.env {
