@@ -72,6 +72,9 @@ func interpCatalogue() []classCase {
 		{pyNames, "python3.12 x.py", sh(`python3.12 x.py`), opaque, sh(`python3 -m pytest tests`), false},
 		{pyNames, "pypy3 -m pip config set", sh(`pypy3` + setIndex), noWriteD, sh(`python3 -m pytest tests`), false},
 		{pyNames, "pypy3.10 -m http.server -d /", sh(`pypy3.10 -m http.server -d /`), zeroD, sh(`python3 -m pytest tests`), false},
+		{pyNames, "python3-dbg -c", sh(`python3-dbg -c 'import os'`), opaque, sh(`python3 -m pytest tests`), false},
+		{pyNames, "ipython -c", sh(`ipython -c 'import os'`), opaque, sh(`python3 -m pytest tests`), false},
+		{pyNames, "ipython3 x.py", sh(`ipython3 x.py`), opaque, sh(`python3 -m pytest tests`), false},
 		// Standard modules that run the script or code they are given: the script is what runs.
 		{pyRunner, "python -m cProfile x.py", sh(`python -m cProfile x.py`), opaque, pytest, false},
 		{pyRunner, "python -m profile x.py", sh(`python -m profile x.py`), opaque, pytest, false},

@@ -44,7 +44,7 @@ const pythonShortOptions = "bBc:dEhiIm:OPqRsStuvVW:xX:?"
 var pythonLongOptions = strings.Fields("--check-hash-based-pycs --help --version --help-env --help-xoptions --help-all")
 
 // isPython says whether a command name is a Python interpreter: python, python3, pypy3, and their
-// versioned names (python3.12, pypy3.10, the free-threaded python3.13t).
+// versioned names (python3.12, pypy3.10, the free-threaded python3.13t, Debian's python3-dbg).
 func isPython(name string) bool {
 	rest, ok := strings.CutPrefix(name, "python")
 	if !ok {
@@ -52,7 +52,7 @@ func isPython(name string) bool {
 			return false
 		}
 	}
-	rest = strings.TrimSuffix(rest, "t")
+	rest = strings.TrimSuffix(strings.TrimSuffix(rest, "-dbg"), "t")
 	return strings.Trim(rest, "0123456789.") == "" && (rest == "" || rest[0] >= '0' && rest[0] <= '9')
 }
 

@@ -56,7 +56,7 @@ func TestReadPython(t *testing.T) {
 			t.Errorf("isPython(%q) = true", name)
 		}
 	}
-	for _, name := range []string{"python", "python2", "python3", "python3.12", "python3.13t", "pypy", "pypy3", "pypy3.10"} {
+	for _, name := range []string{"python", "python2", "python3", "python3.12", "python3.13t", "pypy", "pypy3", "pypy3.10", "python3-dbg", "python3.12-dbg"} {
 		if !isPython(name) {
 			t.Errorf("isPython(%q) = false", name)
 		}

@@ -108,7 +108,7 @@ var interpreters = map[string]string{
 	"perl": "eE",
 	"ruby": "e", cmdNode: "ep", "nodejs": "ep", "deno": "", "bun": "e", "php": "r", "lua": "e",
 	"rscript": "e", "osascript": "e", "pwsh": "c", "powershell": "c",
-	"tclsh": "", "expect": "c", "jshell": "", "irb": "", "julia": "e",
+	"tclsh": "", "expect": "c", "jshell": "", "irb": "", "julia": "e", "ipython": "c", "ipython3": "c",
 }
 
 // follow analyses what a recorded segment runs in turn and the paths it touches.
