@@ -401,7 +401,7 @@ func (p *Policy) recognizedCommand(an *analysis) bool {
 
 func (p *Policy) recognizedSegment(s *segment) bool {
 	for _, r := range p.recognized[s.name] {
-		if prefixOf(r, s) {
+		if prefixOf(r, s) || pythonModuleOf(r, s) {
 			return true
 		}
 	}
@@ -483,6 +483,25 @@ func prefixOf(words []string, s *segment) bool {
 	}
 	for k := 1; k < len(words); k++ {
 		if s.words[k].dynamic || s.words[k].s != words[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// pythonModuleOf reports whether a recognised "python -m MODULE ..." is what a Python command line
+// runs, whatever interpreter options come before the module (python -B -m pytest, -mpytest), as
+// CPython reads them; not with -i, which reads more code from standard input after the module.
+func pythonModuleOf(words []string, s *segment) bool {
+	if len(words) < 3 || words[1] != "-m" {
+		return false
+	}
+	p, ok := readPython(s)
+	if !ok || p.kind != pyModule || p.inspect || p.target.dynamic || p.target.s != words[2] || len(p.words) < len(words)-2 {
+		return false
+	}
+	for k, w := range words[3:] {
+		if a := p.words[k+1]; a.dynamic || a.s != w {
 			return false
 		}
 	}

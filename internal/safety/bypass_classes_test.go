@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -287,7 +288,7 @@ func classCatalogue() []classCase {
 		{code, "awk --profile writes a file", sh(`awk --prof=/tmp/x '{print}' f`), opaque, sh(`awk --posix '{print}' f`), false},
 		{code, "split --filter", sh(`split --filter='sh -c id' README.md`), opaque, sh(`split -l 10 README.md /tmp/part`), false},
 		{code, "sort --compress-program", sh(`sort --compress-program=/tmp/x README.md`), opaque, sh(`sort -u README.md`), false},
-		{code, "rg --pre", sh(`rg --pre /tmp/x KEY`), opaque, sh(`rg KEY src`), false},
+		{code, "rg --pre", sh(`rg --pre /tmp/x KEY src`), opaque, sh(`rg KEY src`), false},
 		{code, "git rebase -x", sh(`git rebase -x 'sh -c id' main`), opaque, sh(`git rebase main`), false},
 		{code, "git rebase --exec", sh(`git rebase --exec='id' main`), opaque, sh(`git rebase --onto main x`), false},
 		{code, "git bisect run", sh(`git bisect run sh -c id`), opaque, sh(`git bisect good`), false},
@@ -804,7 +805,20 @@ func classCatalogue() []classCase {
 		{code, "ZDOTDIR, where zsh reads its start-up files", sh(`ZDOTDIR=. zsh -c 'ls'`), opaque, sh(`zsh -c 'ls'`), false},
 		{code, "GCONV_PATH, glibc's charset modules", sh(`GCONV_PATH=. git log -1`), denied(RuleLibraryInjection), sh(`LC_ALL=C git log -1`), false},
 		{abbrev, "terraform's -auto-approve spelt with two dashes", sh(`terraform apply --auto-approve`), denied(dc + "terraform-auto-approve"), sh(`terraform plan --out=tfplan`), false},
-	}, append(append(append(append(append(append(append(append(append(append(dataCatalogue(), runCatalogue()...), destroyCatalogue()...), runnersCatalogue()...), reviewACatalogue()...), reviewBCatalogue()...), fixDCatalogue()...), fixECatalogue()...), fixHCatalogue()...), fixGCatalogue()...), callerPidCatalogue()...)...)
+	}, slices.Concat(
+		dataCatalogue(),
+		runCatalogue(),
+		destroyCatalogue(),
+		runnersCatalogue(),
+		reviewACatalogue(),
+		reviewBCatalogue(),
+		fixDCatalogue(),
+		fixECatalogue(),
+		fixHCatalogue(),
+		fixGCatalogue(),
+		callerPidCatalogue(),
+		interpCatalogue(),
+	)...)
 }
 
 func TestBypassClasses(t *testing.T) {

@@ -299,7 +299,8 @@ func commandWords(cmd string) ([]string, []string, string) {
 		return nil, nil, "must be one simple command without substitutions, environment assignments or options that run other code"
 	}
 	s := segs[0]
-	if _, interp := interpreters[s.name]; (shells[s.name] || interp) && len(s.operands) == 0 && !s.hasFlag("-m") {
+	py, isPy := readPython(&s)
+	if _, interp := interpreters[s.name]; (shells[s.name] || interp) && len(s.operands) == 0 || isPy && py.kind == pyStdin {
 		// "bash" or "uv run python3" runs whatever its standard input or a call's further words give.
 		return nil, nil, "must not be a shell or interpreter without a script or module: it runs whatever its standard input or further arguments give"
 	}

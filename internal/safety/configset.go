@@ -54,23 +54,40 @@ func (a *analyzer) configSetWrites(s *segment) {
 }
 
 // pipOperands returns pip's operands: pip's, pip3's, pip3.12's, or python -m pip's (the words
-// after "pip" that are not options).
+// after "pip" that are neither options nor their values, however the interpreter's own options
+// are spelt).
 func pipOperands(s *segment) ([]word, bool) {
-	if strings.HasPrefix(s.name, "pip") && strings.Trim(s.name[len("pip"):], "0123456789.") == "" {
-		return s.operands, true
-	}
-	w := s.words
-	if !strings.HasPrefix(s.name, "python") || len(w) < 3 || w[1].s != "-m" || w[2].s != "pip" {
-		return nil, false
+	words := s.words
+	if !strings.HasPrefix(s.name, "pip") || strings.Trim(s.name[len("pip"):], "0123456789.") != "" {
+		mod, m, ok := pythonModuleRun(s)
+		if !ok || mod != "pip" {
+			return nil, false
+		}
+		words = m.words
 	}
 	var ops []word
-	for _, x := range w[3:] {
-		if !strings.HasPrefix(x.s, "-") {
+	for i := 1; i < len(words); i++ {
+		x := words[i]
+		switch {
+		case x.dynamic || !strings.HasPrefix(x.s, "-"):
 			ops = append(ops, x)
+		case !strings.Contains(x.s, "=") && slices.Contains(pipValueOptions, expandLong(x.s, pipValueOptions...)):
+			i++ // "pip --log FILE config set": FILE is --log's
 		}
 	}
 	return ops, true
 }
+
+// optTimeout is pip's network timeout (kubectl's and oc's spell it too).
+const optTimeout = "--timeout"
+
+// pipValueOptions are pip's options whose value is the next word: its general options, and
+// config's --editor. pip (optparse) takes a long option by a unique prefix too (--prox).
+//
+//nolint:goconst // option spellings read best literally, next to their neighbours
+var pipValueOptions = []string{"--log", "--log-file", "--local-log", "--proxy", "--retries", optTimeout,
+	"--exists-action", "--trusted-host", "--cert", "--client-cert", "--cache-dir", "--python", "--use-feature",
+	"--use-deprecated", "--keyring-provider", "--resume-retries", "--editor"}
 
 // configVerb is the verb after a "config" subcommand, or "" (npm's and pnpm's "c", and npm's
 // unique abbreviations of "config", "con" to "confi", count as it).

@@ -24,6 +24,7 @@ const (
 	cmdDuckdb  = "duckdb"
 	cmdMongo   = "mongo"
 	cmdMongosh = "mongosh"
+	cmdImpala  = "impala-shell"
 	cmdEtcdctl = "etcdctl"
 	cmdConsul  = "consul"
 	cmdCat     = "cat"
@@ -204,7 +205,7 @@ var sqlClients = map[string]bool{
 	cmdMongo: true, cmdMongosh: true, "cqlsh": true, "clickhouse-client": true, "clickhouse": true, "cockroach": true,
 	"usql": true, "sqlcmd": true, "pgcli": true, "mycli": true, "litecli": true,
 	"bq": true, "snowsql": true, "trino": true, "presto": true, "spark-sql": true, "hive": true, "beeline": true,
-	"impala-shell": true, "sqlplus": true, "vsql": true, "influx": true,
+	cmdImpala: true, "sqlplus": true, "vsql": true, "influx": true,
 }
 
 // dropStatement finds a statement that drops or empties data: DROP of a database object (DROP

@@ -47,14 +47,11 @@ func printsDotenv(s *segment) bool {
 		return composePrintsConfig(s, ops[1:])
 	case s.name == cmdDockerCompose || s.name == cmdPodmanCompose:
 		return composePrintsConfig(s, ops)
-	case strings.HasPrefix(s.name, "python"):
-		i := slices.IndexFunc(s.words, func(w word) bool { return w.s == "-mdotenv" })
-		if k := slices.IndexFunc(s.words, func(w word) bool { return w.s == "-m" }); i < 0 && k >= 0 && k+1 < len(s.words) && s.words[k+1].s == cmdDotenv {
-			i = k + 1
-		}
+	case isPython(s.name):
+		mod, m, ok := pythonModuleRun(s)
 		// python -m dotenv run CMD runs CMD with .env loaded, as dotenv run does; the engine does
 		// not read the command a module is given, so it asks as for a print (dotenv run env).
-		return i >= 0 && slices.ContainsFunc(s.words[i+1:], func(w word) bool {
+		return ok && mod == cmdDotenv && slices.ContainsFunc(m.words[1:], func(w word) bool {
 			return w.dynamic || w.s == subRun || slices.Contains(dotenvPrinters[cmdDotenv], w.s)
 		})
 	}

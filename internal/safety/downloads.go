@@ -55,10 +55,14 @@ func (a *analyzer) fetchKey(f string) string {
 }
 
 // runsFile returns the file a segment runs: its program when it names a path ("./i", "/tmp/i"),
-// or the script operand of a shell, an interpreter or source.
+// or the script operand of a shell, an interpreter or source (Python's as readPython reads it:
+// "python -W ignore x.py" runs x.py, not ignore).
 func (a *analyzer) runsFile(seg *segment) (string, bool) {
 	if w := seg.words[0]; strings.ContainsRune(w.s, '/') && !w.dynamic {
 		return w.s, true
+	}
+	if p, ok := readPython(seg); ok {
+		return p.target.s, p.kind == pyScript && !p.target.dynamic
 	}
 	_, interp := interpreters[seg.name]
 	if (shells[seg.name] || interp || seg.name == cmdSource || seg.name == ".") && len(seg.operands) > 0 && !seg.operands[0].dynamic {

@@ -111,7 +111,7 @@ func oldTarBundleHas(s *segment, c byte) bool {
 // for as a computed write target; cpio's and patch's destination directories; 7-Zip's -oDIR.
 func (a *analyzer) extractionPaths(s *segment) {
 	why := anywhereMembers(s)
-	if mod, _, ok := pythonExtract(s); ok && mod == "tarfile" && !pythonTarFiltered(s) {
+	if mod, _, ok := pythonExtract(s); ok && mod == modTarfile && !pythonTarFiltered(s) {
 		why = "python -m tarfile -e without --filter data keeps members' absolute names and \"..\""
 	}
 	if why != "" {
@@ -156,20 +156,44 @@ func extracts(s *segment) bool {
 	return slices.Contains(extractionPrograms, s.name) || s.name == cmdGit && len(s.operands) > 0 && s.operands[0].s == subApply
 }
 
-// pythonExtract reads python -m zipfile|tarfile -e ARCHIVE [DIR] (--extract too): the module and
-// the destination, if one is given (the working directory otherwise).
+// Python's archive modules, which extract with -e.
+const (
+	modZipfile = "zipfile"
+	modTarfile = "tarfile"
+)
+
+// pythonExtract reads python -m zipfile|tarfile -e ARCHIVE [DIR]: the module and the destination,
+// if one is given (the working directory otherwise). Their options are read as argparse reads
+// them: --extract by any prefix down to --e, with its archive after "=" or attached to -e
+// (-ea.zip), tarfile's -v bundled before it (-ve), and the values of --filter and zipfile's
+// --metadata-encoding (abbreviated too) skipped.
 func pythonExtract(s *segment) (module string, dir []word, ok bool) {
-	w := s.words
-	if !strings.HasPrefix(s.name, "python") || len(w) < 5 || w[1].s != "-m" || w[2].s != "zipfile" && w[2].s != "tarfile" {
+	module, m, ok := pythonModuleRun(s)
+	if !ok || module != modZipfile && module != modTarfile {
 		return "", nil, false
 	}
+	w := m.words
 	var ops []word
 	extract := false
-	for i := 3; i < len(w); i++ {
-		switch v := w[i].s; {
-		case v == "-e" || v == "--extract":
+	valued := optFilter // the other option with a value apart
+	if module == modZipfile {
+		valued = "--metadata-encoding"
+	}
+	for i := 1; i < len(w); i++ {
+		v := w[i].s
+		name, val, hasVal := strings.Cut(v, "=")
+		switch {
+		case abbreviates(name, "--extract", len("--e")):
 			extract = true
-		case v == optFilter:
+			if hasVal {
+				ops = append(ops, w[i].with(val))
+			}
+		case len(v) > 1 && v[0] == '-' && v[1] != '-' && pythonExtractBundle(module, v[1:]) != "":
+			extract = true
+			if archive := pythonExtractBundle(module, v[1:])[1:]; archive != "" {
+				ops = append(ops, w[i].with(archive))
+			}
+		case !hasVal && abbreviates(name, valued, len("--x")):
 			i++
 		case strings.HasPrefix(v, "-"):
 		default:
@@ -182,13 +206,26 @@ func pythonExtract(s *segment) (module string, dir []word, ok bool) {
 	if len(ops) > 1 {
 		dir = ops[1:2]
 	}
-	return w[2].s, dir, true
+	return module, dir, true
+}
+
+// pythonExtractBundle returns the part of a short-option bundle (without its dash) from its -e on,
+// or "": tarfile's -v (store_true) may come first (-ve, -vve); what follows e is its archive.
+func pythonExtractBundle(module, b string) string {
+	if module == modTarfile {
+		b = strings.TrimLeft(b, "v")
+	}
+	if strings.HasPrefix(b, "e") {
+		return b
+	}
+	return ""
 }
 
 // pythonTarFiltered says whether python -m tarfile -e is told a filter that keeps members below
 // the destination (data or tar); without one it extracts as fully_trusted.
 func pythonTarFiltered(s *segment) bool {
-	for f := range optionValues(s, optFilter, optFilter) {
+	_, m, _ := pythonModuleRun(s)
+	for f := range optionValues(&m, optFilter, optFilter) {
 		if f.s == "data" || f.s == cmdTar { // the filters named data and tar
 			return true
 		}
@@ -298,9 +335,11 @@ func (a *analyzer) markMembers(dir word) {
 
 // gitApplyInto records the directory git apply writes below outside a repository: the working
 // directory (after git -C), as patch does (cd ~ && git apply x.diff writes ~/.bashrc when the
-// patch names it). Inside the project extractInto leaves it alone.
+// patch names it). Inside the project extractInto leaves it alone. --check, --stat and --numstat
+// only report, unless --apply is given too.
 func (a *analyzer) gitApplyInto(s *segment) {
-	if len(s.operands) == 0 || s.operands[0].s != subApply || s.hasFlag("--check") || s.hasFlag("--stat") || s.hasFlag("--numstat") {
+	if len(s.operands) == 0 || s.operands[0].s != subApply ||
+		(s.hasFlag("--check") || s.hasFlag("--stat") || s.hasFlag("--numstat")) && !s.hasFlag("--apply") {
 		return
 	}
 	a.members = true

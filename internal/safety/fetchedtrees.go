@@ -297,13 +297,15 @@ func (a *analyzer) walkRoots(seg *segment) []string {
 		for _, w := range seg.operands {
 			roots = append(roots, a.wordKey(w))
 		}
-	case pythonModule(seg) == cmdPytest:
-		ops := seg.operands
-		if len(ops) > 0 && ops[0].s == cmdPytest {
-			ops = ops[1:]
+	case isPython(seg.name):
+		mod, m, ok := pythonModuleRun(seg)
+		if !ok || mod != cmdPytest {
+			return nil
 		}
-		for _, w := range ops {
-			roots = append(roots, a.wordKey(w))
+		for _, w := range m.words[1:] {
+			if !strings.HasPrefix(w.s, "-") || w.dynamic {
+				roots = append(roots, a.wordKey(w))
+			}
 		}
 	default:
 		return nil
@@ -321,8 +323,9 @@ func buildsHere(seg *segment) bool {
 	switch {
 	case slices.Contains(buildTools, seg.name):
 		return true
-	case pythonModule(seg) != "":
-		return true
+	case isPython(seg.name):
+		p, _ := readPython(seg)
+		return p.kind == pyModule
 	case seg.name == cmdNode:
 		return seg.hasFlag("--test")
 	case seg.name == cmdDocker || seg.name == cmdPodman || seg.name == cmdNerdctl:
@@ -331,30 +334,12 @@ func buildsHere(seg *segment) bool {
 	return false
 }
 
-// pythonModule returns the module python -m runs, or "".
-func pythonModule(seg *segment) string {
-	if !strings.HasPrefix(seg.name, "python") {
-		return ""
-	}
-	for i, w := range seg.words[1:] {
-		switch {
-		case w.s == "-m" && i+2 < len(seg.words):
-			return seg.words[i+2].s
-		case strings.HasPrefix(w.s, "-m") && len(w.s) > 2:
-			return w.s[2:]
-		case !strings.HasPrefix(w.s, "-"):
-			return ""
-		}
-	}
-	return ""
-}
-
 // runsScript returns the script file a segment runs, as runsFile reads it, but not the operand
 // of a shell or interpreter given inline code (-c, -e) or a module (-m): that operand is code or
-// a module's name, not a file.
+// a module's name, not a file (runsFile reads Python's own command line so already).
 func (a *analyzer) runsScript(seg *segment) (string, bool) {
 	f, ok := a.runsFile(seg)
-	if w := seg.words[0]; !ok || strings.ContainsRune(w.s, '/') && !w.dynamic {
+	if w := seg.words[0]; !ok || strings.ContainsRune(w.s, '/') && !w.dynamic || isPython(seg.name) {
 		return f, ok
 	}
 	inline := interpreters[seg.name]

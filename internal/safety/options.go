@@ -32,7 +32,13 @@ func (s *segment) hasFlag(f string) bool {
 var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}, cmdCurl: {"--cookie", "--output", "--netrc"},
 	"gpg": {"--export", "--decrypt"}, "gpg2": {"--export", "--decrypt"}, cmdGit: {"--batch"},
 	// compose's --profile NAME is not an abbreviation of config --profiles.
-	cmdDocker: {"--profile"}, cmdPodman: {"--profile"}, cmdNerdctl: {"--profile"}, cmdDockerCompose: {"--profile"}, cmdPodmanCompose: {"--profile"}}
+	cmdDocker: {"--profile"}, cmdPodman: {"--profile"}, cmdNerdctl: {"--profile"}, cmdDockerCompose: {"--profile"}, cmdPodmanCompose: {"--profile"},
+	// grep's --binary (no value) is not --binary-files.
+	"grep": {"--binary"}, "egrep": {"--binary"}, "fgrep": {"--binary"},
+	// rg --file PATTERNFILE and --type TYPE search as any rg does; they are not --files or
+	// --type-list, which only list names (rg takes no abbreviations at all). impala-shell's
+	// --query SQL is not --query_file.
+	"rg": {"--file", "--type"}, cmdImpala: {"--query"}}
 
 // expandLong returns the one option of opts that name abbreviates (or equals), or name itself
 // when it abbreviates none or several.
@@ -77,7 +83,7 @@ var codeOptions = map[string][]string{
 	"pnpm":  {"--script-shell"},
 	"yarn":  {"--script-shell"},
 	"cargo": {"--config", "-Z"},
-	"node":  {"--require", "-r", "--import", "--loader", "--experimental-loader"},
+	"node":  {"--require", "-r", "--import", "--loader", "--experimental-loader", "--run"}, // --run: a package.json script
 	"rsync": {"-e", "--rsh", "--rsync-path"},
 	"helm":  {"--post-renderer", "--kubeconfig"},
 	// A kubeconfig the caller names can run any program as an exec credential plugin, and a
@@ -107,7 +113,7 @@ var codeOptions = map[string][]string{
 	cmdDuckdb: {"-f", "-init"}, "snowsql": {"-f", "--filename"}, "trino": {"-f", "--file"}, "presto": {"-f", "--file"},
 	"cqlsh": {"-f", "--file"}, "clickhouse-client": {"--queries-file"}, "clickhouse": {"--queries-file"},
 	"cockroach": {"-f", "--file"}, "usql": {"-f", "--file"}, "sqlcmd": {"-i", "--input-file"}, "spark-sql": {"-f", "-i"},
-	"hive": {"-f", "-i"}, "beeline": {"-f", "-i", "--init"}, "impala-shell": {"-f", "--query_file"}, "vsql": {"-f", "--file"},
+	"hive": {"-f", "-i"}, "beeline": {"-f", "-i", "--init"}, cmdImpala: {"-f", "--query_file"}, "vsql": {"-f", "--file"},
 	"redis-cli": {"--eval"}, "valkey-cli": {"--eval"},
 }
 
@@ -212,6 +218,8 @@ var codeEnvVars = map[string]bool{
 	// yarnPath. Set in a shell that outlives the call, they reach every later command too.
 	"PYTHONUSERBASE": true, "GEM_HOME": true, "GEM_PATH": true, "DOCKER_CONFIG": true, "LESSKEYIN": true,
 	"LESSKEY": true, "LESSKEY_CONTENT": true, "YARN_RC_FILENAME": true, "YARN_YARN_PATH": true,
+	// Python's -i: once its program ends, every later python reads code from standard input.
+	"PYTHONINSPECT": true,
 }
 
 // npmCodeSettings are npm's settings that name a program or code it runs: the shell of its
@@ -364,6 +372,8 @@ func codeOption(s *segment) string {
 		}
 	case cmdAwk, cmdGawk, "mawk", "nawk":
 		return awkCode(s)
+	case cmdNode:
+		return nodeTestModule(s)
 	}
 	return ""
 }

@@ -124,11 +124,11 @@ var argSpecs = map[string]argSpec{
 
 	"sed":   {skip: 1, skipUnless: []string{"-e", "-f", "--expression", optFile}, op: opRead, inPlace: []string{"-i", "--in-place"}, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead}},
 	"perl":  {op: opRead, inPlace: []string{"-i"}},
-	"grep":  {skip: 1, skipUnless: grepPatternOpts, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead}},
-	"egrep": {skip: 1, skipUnless: grepPatternOpts},
-	"fgrep": {skip: 1, skipUnless: grepPatternOpts},
-	"rg":    {skip: 1, skipUnless: grepPatternOpts},
-	"ag":    {skip: 1},
+	"grep":  {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
+	"egrep": {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
+	"fgrep": {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
+	"rg":    {skip: 1, skipUnless: grepPatternOpts, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead, "--ignore-file": opRead}},
+	"ag":    {skip: 1, valueOps: map[string]pathOp{"-p": opRead, "--path-to-ignore": opRead}},
 	"ack":   {skip: 1},
 	"awk":   {skip: 1, skipUnless: awkProgramOpts},
 	"gawk":  {skip: 1, skipUnless: awkProgramOpts},
@@ -166,7 +166,7 @@ var argSpecs = map[string]argSpec{
 	"tree":   {valueOps: map[string]pathOp{"-o": opWrite}},
 	"jest":   {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverageDirectory": opWrite, "--cacheDirectory": opWrite}},
 	"vitest": {valueOps: map[string]pathOp{"--outputFile": opWrite}},
-	cmdNode:  {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite}},
+	cmdNode:  {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite, optEnvFileLong: opRead, "--env-file-if-exists": opRead}},
 	"make":   {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
 }
 
@@ -341,9 +341,10 @@ func (a *analyzer) programOutputs(seg *segment) {
 	case "pytest", "py.test":
 		a.pytestPaths(seg.words[1:])
 	default:
-		if strings.HasPrefix(seg.name, "python") && len(seg.words) > 2 && seg.words[1].s == "-m" && seg.words[2].s == "pytest" {
-			a.pytestPaths(seg.words[3:])
+		if mod, m, ok := pythonModuleRun(seg); ok && mod == cmdPytest {
+			a.pytestPaths(m.words[1:])
 		}
+		a.pythonCachePrefix(seg)
 	}
 }
 
@@ -1365,6 +1366,20 @@ func (a *analyzer) goOutputDir(s *segment) {
 			if v, ok := optionValue(s, spelling, spelling); ok && !v.dynamic && !dir.dynamic && !strings.HasPrefix(v.s, "/") {
 				a.touch(dir.with(strings.TrimRight(dir.s, "/")+"/"+v.s), opWrite)
 			}
+		}
+	}
+}
+
+// pythonCachePrefix records the directory a Python interpreter writes its compiled modules below:
+// -X pycache_prefix=DIR (envVar records PYTHONPYCACHEPREFIX=DIR where it is set).
+func (a *analyzer) pythonCachePrefix(seg *segment) {
+	p, ok := readPython(seg)
+	if !ok {
+		return
+	}
+	for _, x := range p.xoptions {
+		if dir, ok := strings.CutPrefix(x.s, "pycache_prefix="); ok && dir != "" {
+			a.touch(x.with(dir), opWrite)
 		}
 	}
 }

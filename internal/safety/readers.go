@@ -214,11 +214,12 @@ var dirServers = strings.Fields("http-server serve miniserve darkhttpd")
 // transfer tool sending one (croc, wormhole) publish it as a server does.
 func servedDir(s *segment) (dir word, found, serves bool) {
 	switch {
-	case strings.HasPrefix(s.name, "python") || strings.HasPrefix(s.name, "pypy"):
-		if len(s.words) < 3 || s.words[1].s != "-m" || !slices.Contains(pythonServers, s.words[2].s) {
+	case isPython(s.name):
+		mod, m, ok := pythonModuleRun(s)
+		if !ok || !slices.Contains(pythonServers, mod) {
 			return word{}, false, false
 		}
-		dir, found = directoryOption(s, "-d")
+		dir, found = directoryOption(&m, "-d") // the module's -d, not the interpreter's (python -d is its parser's debug output)
 	case s.name == "httpd": // busybox httpd -h DIR
 		dir, found = optionValue(s, "-h", "--home")
 	case s.name == "twistd":

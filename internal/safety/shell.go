@@ -875,6 +875,10 @@ func (a *analyzer) envVar(name, val string, depth int) {
 	if (name == envGitDir || name == "GIT_COMMON_DIR") && val != "" {
 		a.gitDir(word{s: val}) // GIT_COMMON_DIR: where git reads config and hooks from
 	}
+	if name == "PYTHONPYCACHEPREFIX" && val != "" {
+		// Every later python writes its compiled modules below it, as -X pycache_prefix does.
+		a.touch(word{s: val, dynamic: strings.ContainsRune(val, '$')}, opWrite)
+	}
 	if name == envGitWorkTree && val != "" {
 		// git checks files out below it, in any later git command that sees it (gitWrites).
 		a.touch(word{s: val}, opWrite)
@@ -1209,7 +1213,8 @@ func (s *segment) addFlag(v string, values []string) bool {
 	if i := strings.IndexByte(v, '='); i > 0 {
 		name = v[:i]
 	} else {
-		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && slices.Contains(values, "-"+v[len(v)-1:]))
+		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && slices.Contains(values, "-"+v[len(v)-1:])) ||
+			abbreviatesSearchValue(s.name, v, values)
 	}
 	s.flags = append(s.flags, name)
 	if goFlagPrograms[s.name] && len(name) > 3 && name[1] == '-' {
@@ -1240,6 +1245,9 @@ func globalsLast(s *segment, firstOp int) string {
 	_, sub := valueOptions[s.name]
 	if !sub && s.name != cmdGit {
 		return ""
+	}
+	if flatValuePrograms[s.name] {
+		return "" // the search tools' and node's value options are not global options: they have no subcommand
 	}
 	var env []string
 	for _, kv := range s.env {

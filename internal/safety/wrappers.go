@@ -103,11 +103,12 @@ var shells = map[string]bool{
 }
 
 // interpreters run inline code (-c, -e) the engine cannot see into: such a segment is opaque.
+// Python is not among them: readPython reads its command line as CPython does (a.python).
 var interpreters = map[string]string{
-	"python": "c", "python2": "c", "python3": "c", "pypy": "c", "pypy3": "c", "perl": "eE",
+	"perl": "eE",
 	"ruby": "e", cmdNode: "ep", "nodejs": "ep", "deno": "", "bun": "e", "php": "r", "lua": "e",
 	"rscript": "e", "osascript": "e", "pwsh": "c", "powershell": "c",
-	"tclsh": "", "expect": "c", "jshell": "", "irb": "", "julia": "e",
+	"tclsh": "", "expect": "c", "jshell": "", "irb": "", "julia": "e", "ipython": "c", "ipython3": "c",
 }
 
 // follow analyses what a recorded segment runs in turn and the paths it touches.
@@ -156,8 +157,8 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.dbClientInput(idx, redirs)
 		if spec, ok := wrapSpecOf(&a.out.segments[idx]); ok {
 			a.unwrap(idx, spec, redirs, depth)
-		} else if opts, ok := interpreters[name]; ok {
-			a.interpreter(idx, opts, redirs)
+		} else {
+			a.interpreter(idx, redirs)
 		}
 	}
 	a.remoteCommand(idx, redirs, depth)
@@ -760,9 +761,17 @@ func (a *analyzer) gitScripts(seg segment, depth int) {
 	}
 }
 
-// interpreter marks a segment that runs inline code as opaque.
-func (a *analyzer) interpreter(idx int, opts string, redirs []*syntax.Redirect) {
+// interpreter marks a segment of an interpreter that runs inline code as opaque.
+func (a *analyzer) interpreter(idx int, redirs []*syntax.Redirect) {
 	seg := &a.out.segments[idx]
+	if isPython(seg.name) {
+		a.python(idx, redirs)
+		return
+	}
+	opts, ok := interpreters[seg.name]
+	if !ok {
+		return
+	}
 	if opts == "" {
 		a.opaque(idx, "an interpreter")
 		return
@@ -776,14 +785,50 @@ func (a *analyzer) interpreter(idx int, opts string, redirs []*syntax.Redirect) 
 	switch {
 	case seg.hasFlag("--eval") || seg.hasFlag("--command") || seg.hasFlag("--print"):
 		a.opaque(idx, "inline code")
-	case seg.hasFlag("-m"):
-		// A module, installed or the project's: as a project's own commands, judged by name.
 	case len(seg.operands) > 0:
 		a.opaque(idx, "a script file")
 	case len(seg.pipeFrom) > 0 || slices.ContainsFunc(redirs, readsStdin):
 		a.opaque(idx, "a script on standard input")
 	}
 }
+
+// python marks a Python command line that runs code the engine cannot see as opaque: inline code,
+// a script, a program on standard input, or options it cannot read. A module (-m), installed or
+// the project's, is judged by name as a project's own commands are, and by the checks that read
+// the modules they know (pip, pytest, http.server, zipfile, tarfile, dotenv), unless it is one
+// that runs the script or code it is given (python -m cProfile x.py runs x.py).
+func (a *analyzer) python(idx int, redirs []*syntax.Redirect) {
+	seg := &a.out.segments[idx]
+	p, _ := readPython(seg)
+	fed := len(seg.pipeFrom) > 0 || slices.ContainsFunc(redirs, readsStdin)
+	switch {
+	case p.kind == pyCode:
+		a.opaque(idx, "inline code (-c)")
+	case p.kind == pyScript:
+		a.opaque(idx, "a script file")
+	case p.kind == pyUnread:
+		a.opaque(idx, "an interpreter option the engine does not read, or one computed at run time")
+	case p.kind == pyModule && p.target.dynamic:
+		a.opaque(idx, "a module named at run time")
+	case p.kind == pyModule && pythonCodeModules[p.target.s]:
+		a.opaque(idx, "module "+p.target.s+", which runs the script or code it is given")
+	case p.kind == pyStdin && (len(p.words) > 0 || fed):
+		a.opaque(idx, "a script on standard input")
+	case fed && (p.inspect || p.kind == pyModule && pythonStdinModules[p.target.s]):
+		// -i reads code from standard input once the module ends (PYTHONINSPECT is codeEnvVars').
+		a.opaque(idx, "code on standard input after the module (-i, or an interactive module)")
+	}
+}
+
+// pythonCodeModules are standard modules whose command line runs a script or code it is given:
+// profilers, debuggers and tracers run a script (or a module with -m), timeit runs statements,
+// doctest the examples in a file, idlelib a script with -r, pickle unpickles (runs) a file.
+var pythonCodeModules = map[string]bool{"cProfile": true, "profile": true, "pdb": true, "trace": true, "timeit": true,
+	"doctest": true, "idlelib": true, "idle": true, "pickle": true}
+
+// pythonStdinModules are standard modules that read Python code from standard input: the
+// interactive consoles.
+var pythonStdinModules = map[string]bool{"code": true, "asyncio": true}
 
 // readsStdin says whether a redirect feeds standard input: a file (also opened for reading and
 // writing), another descriptor, a here-document or a here-string.
