@@ -173,6 +173,8 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"git-config-exec":              {[]string{"git -c core.pager='sh -c x' log", "git -c alias.x='!rm -rf /' x", "git --config-env=core.sshCommand=V fetch", "git -c interactive.diffFilter=./x add -p", "git -c difftool.x.path=./x difftool --tool=x", "git -c imap.tunnel=./x imap-send", "git -c protocol.allow=always clone ext::x"}, []string{"git -c user.name=x commit", "git -c protocol.file.allow=always submodule update", "git -c difftool.prompt=false difftool"}},
 	"git-config-set-exec":          {[]string{"git config core.hooksPath /tmp/h", "git config --local alias.co '!sh'"}, []string{"git config user.email a@b"}},
 	"package-publish":              {[]string{"npm publish", "cargo publish", "docker push img", "twine upload dist/*"}, []string{"npm pack"}},
+	"container-host-secret": {[]string{"docker run -e GITHUB_TOKEN img", "podman run --env-host img", "docker compose run -e NPM_TOKEN web",
+		"nerdctl run --env=AWS_SECRET_ACCESS_KEY img", "docker run -ite API_KEY img sh"}, []string{"docker run -e FOO=bar img"}},
 	"container-privileged": {[]string{"docker run --privileged img", "docker run --net=host img", "podman run --pid=host img",
 		"docker run --ipc=host img", "docker run --uts host img", "docker run --cap-add=SYS_PTRACE img", "docker run --cap-add CAP_SYS_ADMIN img",
 		"docker run --security-opt seccomp=unconfined img", "docker run --security-opt apparmor=unconfined img",

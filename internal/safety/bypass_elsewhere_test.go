@@ -1,0 +1,55 @@
+package safety
+
+// Review Q's rows: commands that run in another environment — a container, a package runner's
+// or a version manager's environment, a development container, a toolbox — and what the host
+// brings into it. A container made with the host's variables (-e NAME without a value, podman
+// --env-host, --env-file) holds host values, so its command is judged as a host command; a
+// credential's variable copied in asks whatever the command. Each attack asks or denies at every
+// autonomy level; each near miss is an ordinary command of the same program, admitted at Default.
+func elsewhereCatalogue() []classCase {
+	sh := shCall
+	dcAsk := func(id string) outcome { return asked(dc + id) }
+	const (
+		hostEnv = "host environment in a container"
+		mount   = "host path in a container"
+	)
+	printEnv, printEnvAll := dcAsk("print-environment"), dcAsk("print-environment-env")
+	hostSecret := dcAsk("container-host-secret")
+	return []classCase{
+		// -e NAME with no value copies the host's NAME into the container: a credential's is the
+		// agent's secret, handed to the image's program whatever it is.
+		{hostEnv, "docker run -e a credential, then printenv", sh(`docker run --rm -e GITHUB_TOKEN img printenv`), printEnv, sh(`docker run --rm -e FOO=bar alpine echo hi`), false},
+		{hostEnv, "docker run -e a credential, the image's program", sh(`docker run --rm -e GITHUB_TOKEN img`), hostSecret, sh(`docker run -d --name db -e POSTGRES_PASSWORD=pw postgres:16`), false},
+		{hostEnv, "docker run --env a credential", sh(`docker run --env NPM_TOKEN img`), hostSecret, sh(`docker run --env NODE_ENV=test img`), false},
+		{hostEnv, "docker run --env= a credential", sh(`docker run --env=AWS_SECRET_ACCESS_KEY img`), hostSecret, sh(`docker run --env=AWS_REGION=eu-west-1 img`), false},
+		{hostEnv, "docker run -eNAME attached", sh(`docker run -eGITHUB_TOKEN img`), hostSecret, sh(`docker run -eDEBUG=1 img`), false},
+		{hostEnv, "docker run -ite NAME, a bundle ending in -e", sh(`docker run -ite API_KEY img sh`), hostSecret, sh(`docker run -it -e DEBUG=1 img sh`), false},
+		{hostEnv, "docker run -e with a computed name", sh(`docker run -e "$N" img`), hostSecret, sh(`docker run -e LANG=C.UTF-8 img`), false},
+		{hostEnv, "docker create -e a credential, started later", sh(`docker create -e GITHUB_TOKEN img`), hostSecret, sh(`docker run --rm --name web nginx`), false},
+		{hostEnv, "docker container run -e a credential", sh(`docker container run -e GITHUB_TOKEN img`), hostSecret, sh(`docker run --rm alpine echo hi`), false},
+		{hostEnv, "docker -H host run -e a credential", sh(`docker -H tcp://h:2375 run -e GITHUB_TOKEN img`), hostSecret, sh(`docker run --rm -e FOO=1 img`), false},
+		{hostEnv, "docker exec -e a credential", sh(`docker exec -e GITHUB_TOKEN web true`), hostSecret, sh(`docker compose exec web ls`), false},
+		{hostEnv, "podman run -e a credential", sh(`podman run --rm -e GITHUB_TOKEN img`), hostSecret, sh(`podman run --rm alpine echo hi`), false},
+		{hostEnv, "podman --env-host copies every host variable", sh(`podman run --rm --env-host img`), hostSecret, sh(`podman run --rm --env-host=false img`), false},
+		{hostEnv, "podman -e PREFIX* copies every match", sh(`podman run --rm -e 'GITHUB*' img`), hostSecret, sh(`podman run --rm -e 'PS1=*' img`), false},
+		{hostEnv, "nerdctl run -e a credential", sh(`nerdctl run -e GITHUB_TOKEN img`), hostSecret, sh(`docker run -p 8080:80 nginx`), false},
+		{hostEnv, "compose run -e a credential", sh(`docker compose run -e GITHUB_TOKEN web`), hostSecret, sh(`docker compose run -e DEBUG=1 web`), false},
+		{hostEnv, "docker-compose exec -e a credential", sh(`docker-compose exec -e NPM_TOKEN web true`), hostSecret, sh(`docker compose exec -e DEBUG=1 web ls`), false},
+		// With the host's variables brought in, the container's command prints them: judged as a
+		// host command, as compose run's is. Without, it prints the image's.
+		{hostEnv, "docker run -e NAME, then env", sh(`docker run --rm -e DB_URL img env`), printEnvAll, sh(`docker run --rm alpine env`), false},
+		{hostEnv, "docker run -e NAME, then printenv NAME", sh(`docker run --rm -e DB_URL img printenv DB_URL`), printEnv, sh(`docker run --rm -e DB_URL img make test`), false},
+		{hostEnv, "docker run --env-file, then env", sh(`docker run --rm --env-file vars.list img env`), printEnvAll, sh(`docker run --rm alpine printenv`), false},
+		{hostEnv, "docker run -e NAME --entrypoint env", sh(`docker run -e DB_URL --entrypoint env img`), printEnvAll, sh(`docker run --entrypoint env img`), false},
+		{hostEnv, "docker run -e NAME --entrypoint sh -c", sh(`docker run -e DB_URL --entrypoint sh img -c 'printenv'`), printEnv, sh(`docker run --entrypoint sh img -c 'printenv'`), false},
+		{hostEnv, "podman run -e NAME, -w, then env", sh(`podman run -e DB_URL -w /src img env`), printEnvAll, sh(`podman run -w /src img env`), false},
+		{hostEnv, "nerdctl run -e NAME then env", sh(`nerdctl run -e DB_URL img env`), printEnvAll, sh(`docker run -e DB_URL -w /src img go test ./...`), false},
+		// podman reads a mount's source that starts with "." as a host path; docker names no
+		// volume so.
+		{mount, "podman -v .env", sh(`podman run --rm -v .env:/x img cat /x`), zeroA(), sh(`podman run --rm -v data:/x img ls /x`), false},
+		{mount, "podman -v .git, a delete", sh(`podman run --rm -v .git:/x img rm -rf /x`), denied(RulePrefixPathPolicy + "noWrite"), sh(`podman run --rm -v cache:/x img rm -rf /x/tmp`), false},
+	}
+}
+
+// zeroD is the zero-access path policy's denial.
+func zeroA() outcome { return denied(zero) }
