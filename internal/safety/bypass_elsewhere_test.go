@@ -12,6 +12,7 @@ func elsewhereCatalogue() []classCase {
 	const (
 		hostEnv = "host environment in a container"
 		mount   = "host path in a container"
+		runner  = "runner's command"
 	)
 	printEnv, printEnvAll := dcAsk("print-environment"), dcAsk("print-environment-env")
 	hostSecret := dcAsk("container-host-secret")
@@ -48,8 +49,37 @@ func elsewhereCatalogue() []classCase {
 		// volume so.
 		{mount, "podman -v .env", sh(`podman run --rm -v .env:/x img cat /x`), zeroA(), sh(`podman run --rm -v data:/x img ls /x`), false},
 		{mount, "podman -v .git, a delete", sh(`podman run --rm -v .git:/x img rm -rf /x`), denied(RulePrefixPathPolicy + "noWrite"), sh(`podman run --rm -v cache:/x img rm -rf /x/tmp`), false},
+		// Runners whose command was not read: each runs it with the user's environment (a version
+		// manager's, a development container's or toolbox's that shares the home and the project,
+		// flatpak-spawn --host's on the host), so env there prints it as env here does.
+		{runner, "npm explore PKG -- env", sh(`npm explore pkg -- env`), printEnvAll, sh(`npm explore pkg -- ls`), false},
+		{runner, "npm explore PKG words, joined, a script", sh(`npm explore pkg printenv NPM_TOKEN`), printEnv, sh(`npm test`), false},
+		{runner, "npm explore with no command, fed a script", sh(`echo env | npm explore pkg`), denied(dc + "pipe-into-shell"), sh(`npm explore pkg -- ls`), false},
+		{runner, "npm explore runs in the package's directory", sh(`npm explore pkg -- cat ../../.git/config`), asked(RuleDynamicPath), sh(`npm explore pkg -- ls`), false},
+		{runner, "yarn env prints the environment", sh(`yarn env`), dcAsk("print-environment-npm-env"), sh(`yarn test`), false},
+		{runner, "yarn --cwd DIR env", sh(`yarn --cwd app env`), dcAsk("print-environment-npm-env"), sh(`yarn test`), false},
+		{runner, "yarn node runs node", sh(`yarn node -e 'console.log(process.env)'`), asked(RuleOpaqueCode), sh(`yarn test`), false},
+		{runner, "bundler exec, bundle's other name", sh(`bundler exec env`), printEnvAll, sh(`bundler exec go version`), false},
+		{runner, "rbenv exec", sh(`rbenv exec env`), printEnvAll, sh(`rbenv exec ls`), false},
+		{runner, "pyenv exec", sh(`pyenv exec printenv`), printEnv, sh(`pyenv exec pytest -q`), false},
+		{runner, "nodenv exec", sh(`nodenv exec env`), printEnvAll, sh(`nodenv exec npm test`), false},
+		{runner, "goenv exec", sh(`goenv exec env`), printEnvAll, sh(`goenv exec go test ./...`), false},
+		{runner, "fnm exec", sh(`fnm exec --using 20 -- env`), printEnvAll, sh(`fnm exec --using 20 npm test`), false},
+		{runner, "volta run", sh(`volta run --node 20 env`), printEnvAll, sh(`volta run --node 20 npm test`), false},
+		{runner, "nvm exec VERSION", sh(`nvm exec 20 env`), printEnvAll, sh(`nvm exec 20 npm test`), false},
+		{runner, "nvm exec with .nvmrc's version", sh(`nvm exec printenv`), printEnv, sh(`nvm exec npm test`), false},
+		{runner, "hatch env run is hatch run", sh(`hatch env run -e test -- env`), printEnvAll, sh(`hatch env run -e test -- pytest`), false},
+		{runner, "devcontainer exec", sh(`devcontainer exec --workspace-folder . env`), printEnvAll, sh(`devcontainer exec --workspace-folder . go test ./...`), false},
+		{runner, "devcontainer exec in a workspace folder", sh(`devcontainer exec --workspace-folder /etc cat shadow`), zeroA(), sh(`devcontainer exec --workspace-folder . ls`), false},
+		{runner, "distrobox enter NAME -- CMD", sh(`distrobox enter box -- env`), printEnvAll, sh(`distrobox enter box -- ls`), false},
+		{runner, "distrobox enter -n NAME -e CMD", sh(`distrobox enter -n box -e printenv`), printEnv, sh(`distrobox enter -n box -e ls`), false},
+		{runner, "distrobox-enter", sh(`distrobox-enter box -- env`), printEnvAll, sh(`distrobox enter box -- ls`), false},
+		{runner, "distrobox enter's login shell, fed a script", sh(`echo env | distrobox enter box`), denied(dc + "pipe-into-shell"), sh(`distrobox enter box -- ls`), false},
+		{runner, "toolbox run", sh(`toolbox run -c box env`), printEnvAll, sh(`toolbox run go test ./...`), false},
+		{runner, "flatpak-spawn --host", sh(`flatpak-spawn --host env`), printEnvAll, sh(`flatpak-spawn --host ls`), false},
+		{runner, "flatpak-spawn --directory", sh(`flatpak-spawn --host --directory=/etc cat shadow`), zeroA(), sh(`flatpak-spawn --host ls`), false},
 	}
 }
 
-// zeroD is the zero-access path policy's denial.
+// zeroA is the zero-access path policy's denial.
 func zeroA() outcome { return denied(zero) }
