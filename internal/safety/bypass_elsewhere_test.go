@@ -13,6 +13,7 @@ func elsewhereCatalogue() []classCase {
 		hostEnv = "host environment in a container"
 		mount   = "host path in a container"
 		runner  = "runner's command"
+		machine = "command on a machine"
 	)
 	printEnv, printEnvAll := dcAsk("print-environment"), dcAsk("print-environment-env")
 	hostSecret := dcAsk("container-host-secret")
@@ -78,6 +79,29 @@ func elsewhereCatalogue() []classCase {
 		{runner, "toolbox run", sh(`toolbox run -c box env`), printEnvAll, sh(`toolbox run go test ./...`), false},
 		{runner, "flatpak-spawn --host", sh(`flatpak-spawn --host env`), printEnvAll, sh(`flatpak-spawn --host ls`), false},
 		{runner, "flatpak-spawn --directory", sh(`flatpak-spawn --host --directory=/etc cat shadow`), zeroA(), sh(`flatpak-spawn --host ls`), false},
+		// Virtual machines and cloud machines run the command there, where the user's home (a
+		// local VM mounts it) or the machine's credentials are: judged as ssh's remote command.
+		{machine, "vagrant ssh -c", sh(`vagrant ssh -c env`), printEnvAll, sh(`vagrant ssh -c 'go test ./...'`), false},
+		{machine, "vagrant ssh NAME -- CMD", sh(`vagrant ssh default -- printenv`), printEnv, sh(`vagrant ssh -c ls`), false},
+		{machine, "minikube ssh's words, a script", sh(`minikube ssh 'cat ~/.aws/credentials'`), zeroA(), sh(`minikube ssh -- ls /var/lib`), false},
+		{machine, "colima ssh", sh(`colima ssh -- env`), printEnvAll, sh(`colima ssh -- ls`), false},
+		{machine, "limactl shell in a directory", sh(`limactl shell --workdir /etc default cat shadow`), zeroA(), sh(`limactl shell default ls`), false},
+		{machine, "lima", sh(`lima env`), printEnvAll, sh(`lima go test ./...`), false},
+		{machine, "multipass exec", sh(`multipass exec vm -- env`), printEnvAll, sh(`multipass exec vm -- ls`), false},
+		{machine, "orb -m MACHINE", sh(`orb -m ubuntu printenv`), printEnv, sh(`orbctl run ls`), false},
+		{machine, "wsl -e", sh(`wsl -d Ubuntu -e env`), printEnvAll, sh(`wsl -e ls`), false},
+		{machine, "gcloud compute ssh --command", sh(`gcloud compute ssh vm --zone z --command env`), printEnvAll, sh(`gcloud compute ssh vm --command 'ls'`), false},
+		{machine, "gcloud beta compute ssh --command=", sh(`gcloud beta compute ssh vm --command=printenv`), printEnv, sh(`gcloud compute instances list`), false},
+		{machine, "gcloud compute ssh -- ssh's command", sh(`gcloud compute ssh vm -- -L 8080:localhost:80 env`), printEnvAll, sh(`gcloud compute ssh vm -- -N -L 8080:localhost:80`), false},
+		{machine, "gcloud compute ssh fed a script", sh(`echo env | gcloud compute ssh vm`), denied(dc + "pipe-into-shell"), sh(`gcloud compute ssh vm < /dev/null`), false},
+		{machine, "gcloud cloud-shell ssh --command", sh(`gcloud cloud-shell ssh --command=env`), printEnvAll, sh(`gcloud compute ssh vm --command 'ls'`), false},
+		{machine, "gcloud tpu-vm ssh --command", sh(`gcloud compute tpus tpu-vm ssh t --command printenv`), printEnv, sh(`gcloud compute ssh vm --command 'ls'`), false},
+		{machine, "fly ssh console -C", sh(`fly ssh console -C env`), printEnvAll, sh(`fly ssh console -C ls`), false},
+		{machine, "flyctl ssh console --command", sh(`flyctl ssh console --command printenv`), printEnv, sh(`fly ssh console`), false},
+		{machine, "az ssh vm -- CMD", sh(`az ssh vm -n vm -- env`), printEnvAll, sh(`fly ssh console -C ls`), false},
+		{machine, "gh codespace ssh -- CMD", sh(`gh codespace ssh -c cs -- printenv`), printEnv, sh(`fly ssh console -C ls`), false},
+		{machine, "aws ssm send-command", sh(`aws ssm send-command --document-name AWS-RunShellScript --instance-ids i-1 --parameters commands=env`), dcAsk("cloud-run-command"), sh(`aws ssm get-parameter --name x`), false},
+		{machine, "az vm run-command invoke", sh(`az vm run-command invoke -g rg -n vm --command-id RunShellScript --scripts env`), dcAsk("cloud-run-command"), sh(`fly ssh console -C ls`), false},
 	}
 }
 

@@ -540,7 +540,7 @@ var storePrintingSubs = map[string][]string{
 // or a second word.
 var storePrinters = map[string]func(s *segment, sub, next string) bool{
 	cmdTerraform: terraformPrints, "tofu": terraformPrints, "vault": vaultPrints, "op": onePasswordPrints,
-	"security": keychainPrints, "bw": bitwardenPrints, "fly": flyPrints, "flyctl": flyPrints,
+	"security": keychainPrints, "bw": bitwardenPrints, cmdFly: flyPrints, cmdFlyctl: flyPrints,
 	"glab": glabPrints, "uv": uvPrints, "chamber": chamberPrints,
 	"doppler": secretRunPrints, cmdInfisical: secretRunPrints, "aws-vault": awsVaultPrints, cmdHeroku: herokuPrints,
 }

@@ -43,6 +43,8 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 		a.cwd = cwdUnknown
 		defer a.feeding(&seg, redirs)()
 		a.podCommand(&seg, depth)
+	case cmdGcloud, cmdFly, cmdFlyctl, "az", "gh":
+		a.cloudSSHCommand(&seg, redirs, depth)
 	case cmdDockerCompose, cmdPodmanCompose:
 		a.containerMounts(&seg)
 		a.composeCommand(&seg, redirs, depth)

@@ -62,6 +62,11 @@ var runnerWrappers = map[string]wrapSpec{
 		"wait-before-prompt", "filter", "prompt-colour", "pre-given"}, writeOpts: "lH", longWrite: []string{"logfile", "history-filename"}},
 	"dtach":           {argOpts: "nNcAer", writeOpts: "nNcA"},
 	"distrobox-enter": distroboxEnter,
+	"lima":            {shellIfNone: true},
+	"orb":             orbRun,
+	// wsl runs its command line in a Linux distribution that mounts the Windows drives.
+	"wsl":     wslSpec,
+	"wsl.exe": wslSpec,
 	// flatpak-spawn runs its command in a new sandbox of the app or, with --host, on the host.
 	"flatpak-spawn": {longArgs: []string{"forward-fd", "env", "unset-env", "app-path", "usr-path", "sandbox-expose", "sandbox-expose-ro",
 		"sandbox-expose-path", "sandbox-expose-path-ro", "sandbox-flag", "directory"}, longChdir: "directory"},
@@ -115,7 +120,16 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"devcontainer": {"exec": {longArgs: []string{"user-data-folder", "docker-path", "docker-compose-path", "container-data-folder",
 		"container-system-data-folder", "workspace-folder", "container-id", "id-label", "config", "override-config", "log-level",
 		"log-format", "terminal-rows", "terminal-columns", "default-user-env-probe", "remote-env"}, longChdir: "workspace-folder"}},
-	"distrobox":  {"enter": distroboxEnter},
+	"distrobox": {"enter": distroboxEnter},
+	// Local virtual machines run the command in a machine that mounts the user's home (lima's in
+	// the same directory as here), with what the agent can read there: vagrant ssh -c is a
+	// script, minikube ssh's words joined are one; with none, the login shell reads what it is fed.
+	"vagrant":    {"ssh": {skip: 1, script: 'c', longScript: longOptCommand, shellIfNone: true}},
+	"minikube":   {"ssh": {argOpts: "np", longArgs: []string{"node", "profile"}, joinScript: true, shellIfNone: true}},
+	"colima":     {"ssh": {argOpts: "p", longArgs: []string{"profile"}, shellIfNone: true}},
+	"limactl":    {"shell": {skip: 1, longArgs: []string{"workdir", "shell"}, longChdir: "workdir", shellIfNone: true}},
+	"multipass":  {"exec": {skip: 1, argOpts: "d", longArgs: []string{"working-directory"}}},
+	"orbctl":     {subRun: orbRun},
 	"toolbox":    {subRun: {argOpts: "cdr", longArgs: []string{subContainer, "distro", "release", "preserve-fds"}}},
 	"conda":      {subRun: condaRun},
 	"mamba":      {subRun: condaRun},
@@ -168,6 +182,12 @@ var herokuRun = wrapSpec{argOpts: "arse", longArgs: []string{"app", "remote", "s
 //nolint:goconst // option spellings read best literally
 var distroboxEnter = wrapSpec{argOpts: "na", longArgs: []string{optName, "additional-flags"}, cmdAfter: []string{cmdAfterDashes, "-e", "--exec"},
 	shellIfNone: true}
+
+// orbRun is OrbStack's (orb CMD, orbctl run CMD) spec: -m names the machine, -w the directory.
+var orbRun = wrapSpec{argOpts: "muw", longArgs: []string{"machine", "user", "workdir"}}
+
+// wslSpec is wsl's: -d names the distribution, -u the user; -e runs the command without a shell.
+var wslSpec = wrapSpec{argOpts: "du", longArgs: []string{"distribution", "user", "cd", "shell-type"}}
 
 // corepackRuns are the package managers corepack runs, named as its first operand ("corepack
 // pnpm exec CMD" is pnpm exec CMD): the operand is the command, not a subcommand before it.
