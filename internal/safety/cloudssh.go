@@ -90,3 +90,37 @@ const sshHostStandIn = "HOST"
 
 // optCommand is --command, the option of a cloud CLI's ssh whose value is the remote command.
 const optCommand = "--" + longOptCommand
+
+// svcSSM is AWS Systems Manager, which runs commands on instances and stores parameters.
+const svcSSM = "ssm"
+
+// cloudRunVerbs are, per cloud CLI, the words that in this order run a script on cloud machines:
+// a service or resource, then (for az) run-command, then the operation, each one of the words
+// listed.
+//
+//nolint:goconst // subcommand spellings read best literally
+var cloudRunVerbs = map[string][][]string{
+	"aws": {{svcSSM}, {"send-command", "start-session", "start-automation-execution"}},
+	"az":  {{"vm", "vmss", "connectedmachine"}, {"run-command"}, {"invoke", "create", "update"}},
+}
+
+// runsCloudCommand is cloud-run-command's check: aws ssm send-command (start-session,
+// start-automation-execution), az vm|vmss|connectedmachine run-command invoke|create|update, their
+// words found in order among the command's, past options and their values, as aws's prefixes of
+// long options leave no other way to skip them; a computed word may be any of them. One pass.
+func runsCloudCommand(s *segment) bool {
+	steps := cloudRunVerbs[s.name]
+	next := 0
+	for _, w := range s.words[1:] {
+		if next == len(steps) {
+			break
+		}
+		if strings.HasPrefix(w.s, "-") && !w.dynamic {
+			continue
+		}
+		if w.dynamic || slices.Contains(steps[next], strings.ToLower(w.s)) {
+			next++
+		}
+	}
+	return len(steps) > 0 && next == len(steps)
+}

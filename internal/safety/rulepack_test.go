@@ -175,7 +175,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"package-publish":              {[]string{"npm publish", "cargo publish", "docker push img", "twine upload dist/*"}, []string{"npm pack"}},
 	"container-host-secret": {[]string{"docker run -e GITHUB_TOKEN img", "podman run --env-host img", "docker compose run -e NPM_TOKEN web",
 		"nerdctl run --env=AWS_SECRET_ACCESS_KEY img", "docker run -ite API_KEY img sh"}, []string{"docker run -e FOO=bar img"}},
-	"cloud-run-command": {[]string{"aws ssm send-command --document-name AWS-RunShellScript --parameters commands=env", "aws --profile p ssm start-session --target i-1",
+	"cloud-run-command": {[]string{"aws ssm send-command --document-name AWS-RunShellScript --parameters commands=env", "aws --profile p ssm start-session --target i-1", "aws --region x ssm --output json send-command",
 		"az vm run-command invoke -g rg -n vm --command-id RunShellScript --scripts env", "az vmss run-command invoke -g rg -n s --instance-id 0 --scripts id"},
 		[]string{"aws ssm get-parameter --name x", "az vm list"}},
 	"container-privileged": {[]string{"docker run --privileged img", "docker run --net=host img", "podman run --pid=host img",
