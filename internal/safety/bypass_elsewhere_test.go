@@ -102,6 +102,15 @@ func elsewhereCatalogue() []classCase {
 		{machine, "gh codespace ssh -- CMD", sh(`gh codespace ssh -c cs -- printenv`), printEnv, sh(`fly ssh console -C ls`), false},
 		{machine, "aws ssm send-command", sh(`aws ssm send-command --document-name AWS-RunShellScript --instance-ids i-1 --parameters commands=env`), dcAsk("cloud-run-command"), sh(`aws ssm get-parameter --name x`), false},
 		{machine, "az vm run-command invoke", sh(`az vm run-command invoke -g rg -n vm --command-id RunShellScript --scripts env`), dcAsk("cloud-run-command"), sh(`fly ssh console -C ls`), false},
+		// --env-file loads variables by names the command line does not show: a shell script
+		// there that expands one may print any of them, as under a secret loader.
+		{hostEnv, "docker run --env-file, a script expands a variable", sh(`docker run --env-file vars.list img sh -c 'echo $DB'`), dcAsk("print-environment-loaded"), sh(`docker run --env-file vars.list img sh -c 'ls'`), false},
+		{hostEnv, "podman --env-host, a script expands a variable", sh(`podman run --env-host img sh -c 'echo $X'`), dcAsk("print-environment-loaded"), sh(`podman run img sh -c 'echo $HOME'`), false},
+		{hostEnv, "a credential's variable beside its file's", sh(`docker run -e GITHUB_TOKEN_FILE -e GITHUB_TOKEN img`), hostSecret, sh(`docker run -e GITHUB_TOKEN_FILE img`), false},
+		// flatpak run --command runs the command in the app's sandbox, with the user's environment.
+		{runner, "flatpak run --command=env", sh(`flatpak run --command=env org.x.App`), printEnvAll, sh(`flatpak-spawn --host ls`), false},
+		{runner, "flatpak run --command printenv APP NAME", sh(`flatpak run --branch stable --command printenv org.x.App GITHUB_TOKEN`), printEnv, sh(`flatpak-spawn --host ls`), false},
+		{runner, "flatpak run --command=sh APP -c", sh(`flatpak run --command=sh org.x.App -c 'env'`), printEnvAll, sh(`flatpak-spawn --host ls`), false},
 	}
 }
 

@@ -20,8 +20,12 @@ import (
 // credential's variable copied in is asked for whatever the command (container-host-secret):
 // the image's own program may print or send it, as any program given the value may.
 
-// optEnvFile is the option of docker, podman and compose that loads variables from a file.
-const optEnvFile = "--env-file"
+// optEnv and optEnvFile are the options of docker, podman and compose that set a variable (or
+// copy the host's) and load variables from a file.
+const (
+	optEnv     = "--env"
+	optEnvFile = "--env-file"
+)
 
 // containerRunValues are the options of docker's, podman's and nerdctl's run and create (and of
 // exec, compose run and compose exec) that take a value: the first other word is the image
@@ -82,16 +86,46 @@ func containerOption(v string) (name, val string, hasVal bool) {
 	return v, "", false
 }
 
+// loadsHostEnv says whether a docker, podman or nerdctl run or create loads variables by names
+// the command line does not show (--env-file, podman's --env-host or -e 'PREFIX*'): any
+// variable its shell script expands may be one of them (print-environment-loaded), as under a
+// secret loader.
+func loadsHostEnv(s *segment) bool {
+	k := containerVerbAt(s)
+	if k < 0 || s.words[k].s == subExec || composeAt(s) >= 0 {
+		return false
+	}
+	return hostEnvIn(s.words[k+1:]).unnamed
+}
+
+// hostEnv is what the options of a container's run, create or exec bring in of the host's
+// environment: passes, a variable or a file of them; secret, a variable named like a credential,
+// all of them (podman --env-host), a prefix's (-e 'GITHUB*'), or a name the engine cannot read;
+// unnamed, variables by names the command line does not show (a file's, all, a prefix's).
+type hostEnv struct{ passes, secret, unnamed bool }
+
+// variable reads one -e or --env value (w holds it): NAME=VALUE is a value of the command's,
+// judged where it is written; NAME alone copies the host's NAME, PREFIX* every one it matches.
+func (h *hostEnv) variable(w word, val string) {
+	varName, _, assigned := strings.Cut(val, "=")
+	computed := strings.ContainsAny(varName, "$`*")
+	if assigned && !computed {
+		return
+	}
+	named := credentialName.MatchString(varName) && !credentialPointer.MatchString("$"+varName) // not GITHUB_TOKEN_FILE
+	h.passes = true
+	h.secret = h.secret || w.dynamic || computed || named
+	h.unnamed = h.unnamed || strings.Contains(varName, "*")
+}
+
 // hostEnvIn reads the options of a container's run, create or exec (opts: the words after the
-// verb, up to the image, container or service) for what they bring in of the host's
-// environment: passes, a variable or a file of them; secret, a variable named like a
-// credential, all of them (podman --env-host), a prefix's (-e 'GITHUB*'), or a name the engine
-// cannot read.
-func hostEnvIn(opts []word) (passes, secret bool) {
+// verb, up to the image, container or service) for what they bring in of the host's environment.
+func hostEnvIn(opts []word) hostEnv {
+	var h hostEnv
 	for i := 0; i < len(opts); i++ {
 		w := opts[i]
 		if len(w.s) < 2 || w.s[0] != '-' || w.s == "--" {
-			return passes, secret // the image: its command's words are not these options
+			return h // the image: its command's words are not these options
 		}
 		name, val, hasVal := containerOption(w.s)
 		if !hasVal && containerRunValues[name] && i+1 < len(opts) {
@@ -99,22 +133,17 @@ func hostEnvIn(opts []word) (passes, secret bool) {
 			w, val = opts[i], opts[i].s
 		}
 		switch name {
-		case "-e", "--env":
-			varName, _, assigned := strings.Cut(val, "=")
-			if assigned && !strings.ContainsAny(varName, "$`*") {
-				continue // NAME=VALUE: a value of the command's, judged where it is written
-			}
-			passes = true
-			secret = secret || w.dynamic || strings.ContainsAny(varName, "$`*") || credentialName.MatchString(varName)
+		case "-e", optEnv:
+			h.variable(w, val)
 		case optEnvFile, "--env-from-file":
-			passes = true
+			h.passes, h.unnamed = true, true
 		case "--env-host":
 			if on, err := strconv.ParseBool(val); !hasVal || err == nil && on {
-				passes, secret = true, true
+				h.passes, h.secret, h.unnamed = true, true, true
 			}
 		}
 	}
-	return passes, secret
+	return h
 }
 
 // containerVerbAt returns the index in seg's words of the verb of a docker, podman or nerdctl
@@ -151,8 +180,7 @@ func takesHostSecret(s *segment) bool {
 	if k < 0 {
 		return false
 	}
-	_, secret := hostEnvIn(s.words[k+1:])
-	return secret
+	return hostEnvIn(s.words[k+1:]).secret
 }
 
 // containerRunCommand analyses the command a new container runs (docker, podman or nerdctl run
@@ -167,7 +195,7 @@ func (a *analyzer) containerRunCommand(seg *segment, redirs []*syntax.Redirect, 
 	if composeAt(seg) >= 0 {
 		return // compose run: composeCommand analyses it
 	}
-	if passes, _ := hostEnvIn(seg.words[k+1:]); !passes {
+	if !hostEnvIn(seg.words[k+1:]).passes {
 		return
 	}
 	cmd, dir := containerExecCommand(seg.words[k-1:], seg.words[k].s, containerRunValues)

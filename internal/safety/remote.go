@@ -18,7 +18,7 @@ import (
 const sshValueShorts = "BbcDEeFIiJLlmOoPpQRSWw"
 
 // dockerExecValues are docker exec's options that take a value (-w is the command's directory).
-var dockerExecValues = map[string]bool{"-e": true, "--env": true, optEnvFile: true, "-u": true, "--user": true,
+var dockerExecValues = map[string]bool{"-e": true, optEnv: true, optEnvFile: true, "-u": true, "--user": true,
 	"-w": true, "--workdir": true, "--detach-keys": true}
 
 // remoteCommand analyses the command a segment runs elsewhere: ssh's remote command (a script
@@ -45,6 +45,8 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 		a.podCommand(&seg, depth)
 	case cmdGcloud, cmdFly, cmdFlyctl, "az", "gh":
 		a.cloudSSHCommand(&seg, redirs, depth)
+	case "flatpak":
+		a.flatpakRun(&seg, depth)
 	case cmdDockerCompose, cmdPodmanCompose:
 		a.containerMounts(&seg)
 		a.composeCommand(&seg, redirs, depth)

@@ -106,7 +106,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 		[]string{"terraform output", "vault status", "op item list", "docker-credential-pass list",
 			"doppler setup", "sops -e x.yaml", "age -r age1x -o x.age x", "gpg --verify x.sig", "gpg --list-keys", "ansible-vault encrypt vault.yml", "kubeseal -o yaml < s.yaml", "glab auth status", "uv run pytest",
 			"chamber list svc", "glab config get host", "doppler run -- go test ./...", "infisical run -- go test ./...", "chamber exec svc -- go test ./..."}},
-	"print-environment-loaded": {[]string{"doppler run -- sh -c 'echo $DB'", "dotenv run bash -c 'echo \"$X\"'", "aws-vault exec p -- sh -ec 'echo $K'",
+	"print-environment-loaded": {[]string{"doppler run -- sh -c 'echo $DB'", "docker run --env-file vars.list img sh -c 'echo $DB'", "dotenv run bash -c 'echo \"$X\"'", "aws-vault exec p -- sh -ec 'echo $K'",
 		"docker compose exec web sh -c 'echo $DB'", "foreman run sh -c 'printf %s $X'"},
 		[]string{"doppler run -- sh -c 'go test ./...'", "doppler run -- go test ./...", "sh -c 'echo $HOME'", "docker compose exec web sh -c 'ls'", "heroku config:set X=1"}},
 	"print-environment-envsubst": {[]string{"envsubst", "envsubst < deploy.tmpl", "envsubst '$GITHUB_TOKEN' < t", "envsubst -- '${NPM_TOKEN}'"},
