@@ -12,7 +12,8 @@ import (
 // protects here. The command is a script for the remote login shell, from the remote home:
 // gcloud's (compute ssh, compute tpus tpu-vm ssh, cloud-shell ssh, workstations ssh) --command,
 // fly ssh console's -C/--command; and ssh's own arguments after "--" (gcloud compute ssh VM --
-// env, az ssh vm -- env, gh codespace ssh -- env), read as ssh reads what follows its host.
+// env, az ssh vm -- env; gh codespace ssh's from its first operand, gh codespace ssh -c cs env),
+// read as ssh reads what follows its host.
 
 // cloudSSHCommand analyses the command a cloud CLI's ssh runs on the machine.
 func (a *analyzer) cloudSSHCommand(seg *segment, redirs []*syntax.Redirect, depth int) {
@@ -30,10 +31,10 @@ func (a *analyzer) cloudSSHCommand(seg *segment, redirs []*syntax.Redirect, dept
 		}
 	}
 	flags := ""
-	if k := slices.IndexFunc(seg.words, func(w word) bool { return w.s == "--" && !w.dynamic }); v.dashes && k > 0 {
+	if k := sshArgsAt(seg, v); k > 0 {
 		// ssh's arguments after the host: its options, then the remote command.
 		var cmd []word
-		cmd, flags = sshParse(append([]word{{s: cmdSSH}, {s: sshHostStandIn}}, seg.words[k+1:]...))
+		cmd, flags = sshParse(append([]word{{s: cmdSSH}, {s: sshHostStandIn}}, seg.words[k:]...))
 		if len(cmd) > 0 {
 			a.script(joinWords(cmd), depth+1)
 			ran = true
@@ -42,6 +43,34 @@ func (a *analyzer) cloudSSHCommand(seg *segment, redirs []*syntax.Redirect, dept
 	if !ran && !strings.ContainsAny(flags, "NWOnf") {
 		a.loginShell(depth) // the remote login shell reads what it is fed
 	}
+}
+
+// sshArgsAt returns the index in seg's words where the arguments a cloud CLI gives ssh after the
+// host start, or -1: after "--", or (gh codespace ssh, whose own options are v.valued) at the
+// first word after the verb's options.
+func sshArgsAt(seg *segment, v sshVerb) int {
+	if !v.dashes {
+		return -1
+	}
+	if v.valued == nil {
+		if k := slices.IndexFunc(seg.words, func(w word) bool { return w.s == "--" && !w.dynamic }); k > 0 {
+			return k + 1
+		}
+		return -1
+	}
+	for i := operandAt(seg.words, nil, len(v.path)-1) + 1; i < len(seg.words); i++ {
+		switch w := seg.words[i]; {
+		case w.s == "--" && !w.dynamic:
+			return i + 1
+		case len(w.s) > 1 && w.s[0] == '-' && !w.dynamic:
+			if takesNextWord(w.s, v.valued) {
+				i++
+			}
+		default:
+			return i
+		}
+	}
+	return -1
 }
 
 // cmdFly and cmdFlyctl are Fly.io's CLI, by both its names.
@@ -57,19 +86,23 @@ type sshVerb struct {
 	path        []string
 	short, long string
 	dashes      bool
+	valued      []string // its own options that take a value, when its first other word starts ssh's arguments
 }
 
 // cloudSSHVerbs are, per program, its ssh subcommands.
 //
 //nolint:goconst // subcommand spellings read best literally
 var cloudSSHVerbs = map[string][]sshVerb{
-	cmdGcloud: {{[]string{"compute", "ssh"}, optCommand, optCommand, true}, {[]string{"compute", "tpus", "tpu-vm", "ssh"}, optCommand, optCommand, true},
-		{[]string{"cloud-shell", "ssh"}, optCommand, optCommand, true}, {[]string{"workstations", "ssh"}, optCommand, optCommand, true}},
-	cmdFly:    {{[]string{"ssh", "console"}, "-C", optCommand, false}},
-	cmdFlyctl: {{[]string{"ssh", "console"}, "-C", optCommand, false}},
+	cmdGcloud: {{[]string{"compute", "ssh"}, optCommand, optCommand, true, nil}, {[]string{"compute", "tpus", "tpu-vm", "ssh"}, optCommand, optCommand, true, nil},
+		{[]string{"cloud-shell", "ssh"}, optCommand, optCommand, true, nil}, {[]string{"workstations", "ssh"}, optCommand, optCommand, true, nil}},
+	cmdFly:    {{[]string{"ssh", "console"}, "-C", optCommand, false, nil}},
+	cmdFlyctl: {{[]string{"ssh", "console"}, "-C", optCommand, false, nil}},
 	"az":      {{path: []string{"ssh", "vm"}, dashes: true}, {path: []string{"ssh", "arc"}, dashes: true}},
-	"gh":      {{path: []string{"codespace", "ssh"}, dashes: true}, {path: []string{"cs", "ssh"}, dashes: true}},
+	"gh":      {{path: []string{"codespace", "ssh"}, dashes: true, valued: ghSSHValues}, {path: []string{"cs", "ssh"}, dashes: true, valued: ghSSHValues}},
 }
+
+// ghSSHValues are gh codespace ssh's options that take a value.
+var ghSSHValues = []string{"-c", "--codespace", "--debug-file", "--profile", "-R", "--repo", "--repo-owner", "--server-port"}
 
 // cloudSSH returns the ssh subcommand a cloud CLI's segment runs, if any.
 func cloudSSH(seg *segment) (sshVerb, bool) {
