@@ -102,6 +102,8 @@ var cloudSSHVerbs = map[string][]sshVerb{
 }
 
 // ghSSHValues are gh codespace ssh's options that take a value.
+//
+//nolint:goconst // option spellings read best literally
 var ghSSHValues = []string{"-c", "--codespace", "--debug-file", "--profile", "-R", "--repo", "--repo-owner", "--server-port"}
 
 // cloudSSH returns the ssh subcommand a cloud CLI's segment runs, if any.
