@@ -102,6 +102,10 @@ func elsewhereCatalogue() []classCase {
 		{machine, "gh codespace ssh -- CMD", sh(`gh codespace ssh -c cs -- printenv`), printEnv, sh(`fly ssh console -C ls`), false},
 		{machine, "gh codespace ssh's first operand starts ssh's arguments", sh(`gh codespace ssh -c cs env`), printEnvAll, sh(`fly ssh console -C ls`), false},
 		{machine, "gh codespace ssh fed a script", sh(`echo env | gh codespace ssh -c cs`), denied(dc + "pipe-into-shell"), sh(`fly ssh console -C ls`), false},
+		{machine, "devpod ssh --command", sh(`devpod ssh ws --command=printenv`), printEnv, sh(`fly ssh console -C ls`), false},
+		{machine, "lxc exec INSTANCE -- CMD", sh(`lxc exec web -- env`), printEnvAll, sh(`lxc exec web -- ls`), false},
+		{machine, "incus exec --env", sh(`incus exec web --env A=1 -- printenv`), printEnv, sh(`lxc exec web -- ls`), false},
+		{machine, "buildah run CONTAINER CMD", sh(`buildah run c env`), printEnvAll, sh(`buildah run c ls`), false},
 		{machine, "aws ssm send-command", sh(`aws ssm send-command --document-name AWS-RunShellScript --instance-ids i-1 --parameters commands=env`), dcAsk("cloud-run-command"), sh(`aws ssm get-parameter --name x`), false},
 		{machine, "az vm run-command invoke", sh(`az vm run-command invoke -g rg -n vm --command-id RunShellScript --scripts env`), dcAsk("cloud-run-command"), sh(`fly ssh console -C ls`), false},
 		// --env-file loads variables by names the command line does not show: a shell script

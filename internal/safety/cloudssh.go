@@ -11,7 +11,7 @@ import (
 // comes back to the agent, and the machine's home holds the credentials the path policy
 // protects here. The command is a script for the remote login shell, from the remote home:
 // gcloud's (compute ssh, compute tpus tpu-vm ssh, cloud-shell ssh, workstations ssh) --command,
-// fly ssh console's -C/--command; and ssh's own arguments after "--" (gcloud compute ssh VM --
+// fly ssh console's -C/--command, devpod ssh's --command; and ssh's own arguments after "--" (gcloud compute ssh VM --
 // env, az ssh vm -- env; gh codespace ssh's from its first operand, gh codespace ssh -c cs env),
 // read as ssh reads what follows its host.
 
@@ -98,6 +98,7 @@ var cloudSSHVerbs = map[string][]sshVerb{
 	cmdFly:    {{[]string{"ssh", "console"}, "-C", optCommand, false, nil}},
 	cmdFlyctl: {{[]string{"ssh", "console"}, "-C", optCommand, false, nil}},
 	"az":      {{path: []string{"ssh", "vm"}, dashes: true}, {path: []string{"ssh", "arc"}, dashes: true}},
+	"devpod":  {{[]string{"ssh"}, optCommand, optCommand, false, nil}},
 	"gh":      {{path: []string{"codespace", "ssh"}, dashes: true, valued: ghSSHValues}, {path: []string{"cs", "ssh"}, dashes: true, valued: ghSSHValues}},
 }
 

@@ -43,7 +43,7 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 		a.cwd = cwdUnknown
 		defer a.feeding(&seg, redirs)()
 		a.podCommand(&seg, depth)
-	case cmdGcloud, cmdFly, cmdFlyctl, "az", "gh":
+	case cmdGcloud, cmdFly, cmdFlyctl, "az", "gh", "devpod":
 		a.cloudSSHCommand(&seg, redirs, depth)
 	case "flatpak":
 		a.flatpakRun(&seg, depth)
@@ -511,7 +511,7 @@ func volumeDevice(seg *segment) (dev []word, ro bool) {
 		// pflag reads "-o=device=/" as "-o device=/".
 		k, v, _ := strings.Cut(strings.TrimPrefix(opt.s, "="), "=")
 		switch strings.ToLower(k) {
-		case "device":
+		case mountDevice:
 			device, hasDevice = opt.with(v), true
 		case "o":
 			for o := range strings.SplitSeq(v, ",") {
@@ -599,8 +599,12 @@ func mountSpec(words []word, i int) (spec word, isMount bool, last int, ok bool)
 	return word{}, false, i, false
 }
 
-// mountBind is the bind mount type and mount option.
-const mountBind = "bind"
+// mountBind is the bind mount type and mount option; mountDevice the volume option that names
+// what a volume mounts (and buildah run's option that adds a host device).
+const (
+	mountBind   = "bind"
+	mountDevice = "device"
+)
 
 // dockerRunBooleans are docker run's short options that take no value, so a bundle may go on to -v.
 const dockerRunBooleans = "ditPq"
@@ -629,7 +633,7 @@ func mountSource(spec string) (src string, ro, host, isDevice bool) {
 		case "volume-opt":
 			o, val, _ := strings.Cut(v, "=")
 			switch strings.ToLower(o) {
-			case "device":
+			case mountDevice:
 				device = val
 			case "o":
 				for opt := range strings.SplitSeq(val, ",") {

@@ -124,12 +124,18 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	// Local virtual machines run the command in a machine that mounts the user's home (lima's in
 	// the same directory as here), with what the agent can read there: vagrant ssh -c is a
 	// script, minikube ssh's words joined are one; with none, the login shell reads what it is fed.
-	"vagrant":    {"ssh": {skip: 1, script: 'c', longScript: longOptCommand, shellIfNone: true}},
-	"minikube":   {"ssh": {argOpts: "np", longArgs: []string{"node", "profile"}, joinScript: true, shellIfNone: true}},
-	"colima":     {"ssh": {argOpts: "p", longArgs: []string{"profile"}, shellIfNone: true}},
-	"limactl":    {"shell": {skip: 1, longArgs: []string{"workdir", "shell"}, longChdir: "workdir", shellIfNone: true}},
-	"multipass":  {"exec": {skip: 1, argOpts: "d", longArgs: []string{"working-directory"}}},
-	"orbctl":     {subRun: orbRun},
+	"vagrant":   {"ssh": {skip: 1, script: 'c', longScript: longOptCommand, shellIfNone: true}},
+	"minikube":  {"ssh": {argOpts: "np", longArgs: []string{"node", "profile"}, joinScript: true, shellIfNone: true}},
+	"colima":    {"ssh": {argOpts: "p", longArgs: []string{"profile"}, shellIfNone: true}},
+	"limactl":   {"shell": {skip: 1, longArgs: []string{"workdir", "shell"}, longChdir: "workdir", shellIfNone: true}},
+	"multipass": {"exec": {skip: 1, argOpts: "d", longArgs: []string{"working-directory"}}},
+	"orbctl":    {subRun: orbRun},
+	// buildah run runs the command in a build's working container, as docker exec does; lxc and
+	// incus exec in a system container.
+	"buildah": {subRun: {skip: 1, argOpts: "ev", longArgs: []string{"cap-add", "cap-drop", "cgroupns", "contextdir", mountDevice, "env",
+		"hostname", "ipc", "isolation", "mount", "network", "net", "pid", "runtime", "runtime-flag", "user", "uts", "volume", "workingdir"}}},
+	"lxc":        {"exec": lxcExec},
+	"incus":      {"exec": lxcExec},
 	"toolbox":    {subRun: {argOpts: "cdr", longArgs: []string{subContainer, "distro", "release", "preserve-fds"}}},
 	"conda":      {subRun: condaRun},
 	"mamba":      {subRun: condaRun},
@@ -182,6 +188,9 @@ var herokuRun = wrapSpec{argOpts: "arse", longArgs: []string{"app", "remote", "s
 //nolint:goconst // option spellings read best literally
 var distroboxEnter = wrapSpec{argOpts: "na", longArgs: []string{optName, "additional-flags"}, cmdAfter: []string{cmdAfterDashes, "-e", "--exec"},
 	shellIfNone: true}
+
+// lxcExec is lxc's and incus's exec: the instance, then the command (after "--", as a rule).
+var lxcExec = wrapSpec{skip: 1, longArgs: []string{"env", "cwd", "user", "group", "mode"}}
 
 // orbRun is OrbStack's (orb CMD, orbctl run CMD) spec: -m names the machine, -w the directory.
 var orbRun = wrapSpec{argOpts: "muw", longArgs: []string{"machine", "user", "workdir"}}
