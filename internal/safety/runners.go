@@ -113,7 +113,7 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"phpenv": {"exec": {}},
 	"fnm":    {"exec": {longArgs: []string{"using"}}},
 	"volta":  {subRun: {longArgs: []string{"node", "npm", "pnpm", "yarn", "env"}}},
-	"nvm":    {"exec": {versioned: true}, subRun: {versioned: true}},
+	"nvm":    {"exec": {versioned: true}},
 	// Development containers and toolboxes run the command in a container that shares the host's
 	// home and the project (devcontainer exec in the workspace folder's container, distrobox's and
 	// toolbox's in the user's home and directory), with the user's environment: a host command.
