@@ -37,6 +37,10 @@ func elsewhereCatalogue() []classCase {
 		{hostEnv, "nerdctl run -e a credential", sh(`nerdctl run -e GITHUB_TOKEN img`), hostSecret, sh(`docker run -p 8080:80 nginx`), false},
 		{hostEnv, "compose run -e a credential", sh(`docker compose run -e GITHUB_TOKEN web`), hostSecret, sh(`docker compose run -e DEBUG=1 web`), false},
 		{hostEnv, "docker-compose exec -e a credential", sh(`docker-compose exec -e NPM_TOKEN web true`), hostSecret, sh(`docker compose exec -e DEBUG=1 web ls`), false},
+		// An image build given a host credential as a build argument: the image's history keeps it.
+		{hostEnv, "docker build --build-arg NAME copies the host's", sh(`docker build --build-arg GITHUB_TOKEN -t app .`), hostSecret, sh(`docker build --build-arg VERSION=1.2 -t app .`), false},
+		{hostEnv, "podman build --build-arg= NAME", sh(`podman build --build-arg=NPM_TOKEN .`), hostSecret, sh(`docker build --secret id=npm,env=NPM_TOKEN .`), false},
+		{hostEnv, "podman secret create --env", sh(`podman secret create --env tok GITHUB_TOKEN`), hostSecret, sh(`podman run --rm alpine echo hi`), false},
 		// With the host's variables brought in, the container's command prints them: judged as a
 		// host command, as compose run's is. Without, it prints the image's.
 		{hostEnv, "docker run -e NAME, then env", sh(`docker run --rm -e DB_URL img env`), printEnvAll, sh(`docker run --rm alpine env`), false},

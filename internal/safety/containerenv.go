@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -174,13 +175,35 @@ func containerVerbAt(seg *segment) int {
 }
 
 // takesHostSecret is container-host-secret's check: a container is made or entered with a host
-// variable named like a credential, all the host's variables, or a name computed at run time.
+// variable named like a credential, all the host's variables, or a name computed at run time; an
+// image build is given one as a build argument (--build-arg NAME copies the host's NAME); podman
+// secret create --env stores one for a later run --secret, whose image may print it.
 func takesHostSecret(s *segment) bool {
-	k := containerVerbAt(s)
-	if k < 0 {
-		return false
+	switch k := containerVerbAt(s); {
+	case k >= 0:
+		return hostEnvIn(s.words[k+1:]).secret
+	case buildsImage(s):
+		return buildTakesHostSecret(s)
 	}
-	return hostEnvIn(s.words[k+1:]).secret
+	ops := s.operands
+	return len(ops) > 2 && ops[0].s == "secret" && ops[1].s == subCreate && slices.ContainsFunc(s.words, func(w word) bool {
+		return w.s == optEnv || w.s == "--env=true"
+	})
+}
+
+// buildTakesHostSecret says whether an image build copies a host variable named like a credential
+// (or by a computed name) with --build-arg NAME: the value is kept in the image's history
+// (docker history prints it) and its RUN steps may print it. A build secret (--secret env=NAME)
+// is the project's Dockerfile's to read, as the project's own build reads its variables, and is
+// not asked for.
+func buildTakesHostSecret(s *segment) bool {
+	for v := range optionValues(s, "--build-arg", "--build-arg") {
+		var h hostEnv
+		if h.variable(v, v.s); h.secret {
+			return true
+		}
+	}
+	return false
 }
 
 // containerRunCommand analyses the command a new container runs (docker, podman or nerdctl run
