@@ -110,6 +110,8 @@ func elsewhereCatalogue() []classCase {
 		{machine, "lxc exec INSTANCE -- CMD", sh(`lxc exec web -- env`), printEnvAll, sh(`lxc exec web -- ls`), false},
 		{machine, "incus exec --env", sh(`incus exec web --env A=1 -- printenv`), printEnv, sh(`lxc exec web -- ls`), false},
 		{machine, "buildah run CONTAINER CMD", sh(`buildah run c env`), printEnvAll, sh(`buildah run c ls`), false},
+		{machine, "crictl exec CONTAINER CMD", sh(`crictl exec -it c env`), printEnvAll, sh(`crictl exec c ls`), false},
+		{machine, "k3s crictl exec", sh(`k3s crictl exec c printenv`), printEnv, sh(`crictl exec c ls`), false},
 		{machine, "aws ssm send-command", sh(`aws ssm send-command --document-name AWS-RunShellScript --instance-ids i-1 --parameters commands=env`), dcAsk("cloud-run-command"), sh(`aws ssm get-parameter --name x`), false},
 		{machine, "az vm run-command invoke", sh(`az vm run-command invoke -g rg -n vm --command-id RunShellScript --scripts env`), dcAsk("cloud-run-command"), sh(`fly ssh console -C ls`), false},
 		// --env-file loads variables by names the command line does not show: a shell script

@@ -130,10 +130,11 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"limactl":   {"shell": {skip: 1, longArgs: []string{"workdir", "shell"}, longChdir: "workdir", shellIfNone: true}},
 	"multipass": {"exec": {skip: 1, argOpts: "d", longArgs: []string{"working-directory"}}},
 	"orbctl":    {subRun: orbRun},
-	// buildah run runs the command in a build's working container, as docker exec does; lxc and
-	// incus exec in a system container.
+	// buildah run runs the command in a build's working container, as docker exec does, and
+	// crictl exec in a Kubernetes node's; lxc and incus exec in a system container.
 	"buildah": {subRun: {skip: 1, argOpts: "ev", longArgs: []string{"cap-add", "cap-drop", "cgroupns", "contextdir", mountDevice, "env",
 		"hostname", "ipc", "isolation", "mount", "network", "net", "pid", "runtime", "runtime-flag", "user", "uts", "volume", "workingdir"}}},
+	"crictl":     {"exec": {skip: 1, longArgs: []string{"timeout"}}},
 	"lxc":        {"exec": lxcExec},
 	"incus":      {"exec": lxcExec},
 	"toolbox":    {subRun: {argOpts: "cdr", longArgs: []string{subContainer, "distro", "release", "preserve-fds"}}},
