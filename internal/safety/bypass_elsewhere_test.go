@@ -50,6 +50,9 @@ func elsewhereCatalogue() []classCase {
 		{hostEnv, "docker run -e NAME --entrypoint sh -c", sh(`docker run -e DB_URL --entrypoint sh img -c 'printenv'`), printEnv, sh(`docker run --entrypoint sh img -c 'printenv'`), false},
 		{hostEnv, "podman run -e NAME, -w, then env", sh(`podman run -e DB_URL -w /src img env`), printEnvAll, sh(`podman run -w /src img env`), false},
 		{hostEnv, "nerdctl run -e NAME then env", sh(`nerdctl run -e DB_URL img env`), printEnvAll, sh(`docker run -e DB_URL -w /src img go test ./...`), false},
+		// docker's parser reads -w's value attached (-w/etc) and at the end of a bundle (-itw /etc).
+		{hostEnv, "docker exec -wDIR attached", sh(`docker exec -w/etc web cat shadow`), zeroA(), sh(`docker compose exec web ls`), false},
+		{hostEnv, "docker exec -itw DIR", sh(`docker exec -itw /etc web cat shadow`), zeroA(), sh(`docker compose exec web ls`), false},
 		// podman reads a mount's source that starts with "." as a host path; docker names no
 		// volume so.
 		{mount, "podman -v .env", sh(`podman run --rm -v .env:/x img cat /x`), zeroA(), sh(`podman run --rm -v data:/x img ls /x`), false},

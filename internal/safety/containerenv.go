@@ -55,29 +55,16 @@ func init() {
 	}
 }
 
-// bundleTakesNext says whether a short-option bundle (-it, -ite NAME) ends in a letter that
-// takes a value, given as the next word: the first such letter is the last (-eNAME holds it).
-func bundleTakesNext(v string, values map[string]bool) bool {
-	if len(v) < 3 || v[0] != '-' || v[1] == '-' {
-		return false
-	}
-	for k := 1; k < len(v); k++ {
-		if values["-"+v[k:k+1]] {
-			return k == len(v)-1
-		}
-	}
-	return false
-}
-
-// containerOption splits one option word of a container's run, create or exec into its name and
-// attached value, as docker's flag parser reads it: --name=value, -eNAME, -e=NAME, -ite (a
-// bundle ending in a letter that takes a value: its name, with the value in the next word).
-func containerOption(v string) (name, val string, hasVal bool) {
+// containerOption splits one option word of a container CLI's verb into its name and attached
+// value, as docker's flag parser reads it (values: the verb's options that take one):
+// --name=value, -eNAME, -e=NAME, -ite (a bundle ending in a letter that takes a value: its
+// name, with the value in the next word).
+func containerOption(v string, values map[string]bool) (name, val string, hasVal bool) {
 	if strings.HasPrefix(v, "--") {
 		return strings.Cut(v, "=")
 	}
 	for k := 1; k < len(v); k++ {
-		if o := "-" + v[k:k+1]; containerRunValues[o] {
+		if o := "-" + v[k:k+1]; values[o] {
 			if k == len(v)-1 {
 				return o, "", false
 			}
@@ -128,7 +115,7 @@ func hostEnvIn(opts []word) hostEnv {
 		if len(w.s) < 2 || w.s[0] != '-' || w.s == "--" {
 			return h // the image: its command's words are not these options
 		}
-		name, val, hasVal := containerOption(w.s)
+		name, val, hasVal := containerOption(w.s, containerRunValues)
 		if !hasVal && containerRunValues[name] && i+1 < len(opts) {
 			i++
 			w, val = opts[i], opts[i].s

@@ -357,13 +357,13 @@ func containerExecCommand(words []word, verb string, values map[string]bool) (cm
 	container := false
 	for i++; i < len(words); i++ {
 		w := words[i]
-		name, val, hasVal := strings.Cut(w.s, "=")
+		name, val, hasVal := containerOption(w.s, values)
 		switch {
 		case container:
 			return words[i:], dir
 		case w.s == "--" && !w.dynamic:
 		case strings.HasPrefix(w.s, "-") && !w.dynamic:
-			if (values[name] || bundleTakesNext(w.s, values)) && !hasVal && i+1 < len(words) {
+			if values[name] && !hasVal && i+1 < len(words) {
 				i++
 				val = words[i].s
 				w = words[i]
