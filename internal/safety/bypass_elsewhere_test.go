@@ -97,6 +97,7 @@ func elsewhereCatalogue() []classCase {
 		{machine, "multipass exec", sh(`multipass exec vm -- env`), printEnvAll, sh(`multipass exec vm -- ls`), false},
 		{machine, "orb -m MACHINE", sh(`orb -m ubuntu printenv`), printEnv, sh(`orbctl run ls`), false},
 		{machine, "wsl -e", sh(`wsl -d Ubuntu -e env`), printEnvAll, sh(`wsl -e ls`), false},
+		{machine, "wsl --cd DIR", sh(`wsl --cd /etc cat shadow`), zeroA(), sh(`wsl --cd ~ ls`), false},
 		{machine, "gcloud compute ssh --command", sh(`gcloud compute ssh vm --zone z --command env`), printEnvAll, sh(`gcloud compute ssh vm --command 'ls'`), false},
 		{machine, "gcloud beta compute ssh --command=", sh(`gcloud beta compute ssh vm --command=printenv`), printEnv, sh(`gcloud compute instances list`), false},
 		{machine, "gcloud compute ssh -- ssh's command", sh(`gcloud compute ssh vm -- -L 8080:localhost:80 env`), printEnvAll, sh(`gcloud compute ssh vm -- -N -L 8080:localhost:80`), false},

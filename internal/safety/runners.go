@@ -196,8 +196,9 @@ var lxcExec = wrapSpec{skip: 1, longArgs: []string{"env", "cwd", "user", "group"
 // orbRun is OrbStack's (orb CMD, orbctl run CMD) spec: -m names the machine, -w the directory.
 var orbRun = wrapSpec{argOpts: "muw", longArgs: []string{"machine", "user", "workdir"}}
 
-// wslSpec is wsl's: -d names the distribution, -u the user; -e runs the command without a shell.
-var wslSpec = wrapSpec{argOpts: "du", longArgs: []string{"distribution", "user", "cd", "shell-type"}}
+// wslSpec is wsl's: -d names the distribution, -u the user, --cd the directory; -e runs the
+// command without a shell.
+var wslSpec = wrapSpec{argOpts: "du", longArgs: []string{"distribution", "user", "cd", "shell-type"}, longChdir: "cd"}
 
 // corepackRuns are the package managers corepack runs, named as its first operand ("corepack
 // pnpm exec CMD" is pnpm exec CMD): the operand is the command, not a subcommand before it.
