@@ -818,6 +818,7 @@ func classCatalogue() []classCase {
 		fixGCatalogue(),
 		callerPidCatalogue(),
 		interpCatalogue(),
+		elsewhereCatalogue(),
 	)...)
 }
 

@@ -40,6 +40,8 @@ var builtinChecks = map[string]func(*segment) bool{
 	"runs-in-system-manager":        runsInSystemManager,
 	"adds-package":                  addsPackage,
 	"script-expands-loaded-secrets": loadedScriptExpands,
+	"container-takes-host-secret":   takesHostSecret,
+	"runs-cloud-command":            runsCloudCommand,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or
@@ -411,7 +413,7 @@ func awsPrintsCredential(s *segment) bool {
 	// again: a command of 1,500 "--region x" is not 1,000,000 pairs.
 	var seen []string
 	for i, svc := range ws {
-		if _, known := awsCredentialOps[svc.s]; !known && !svc.dynamic && svc.s != "ssm" || slices.Contains(seen, svc.s) {
+		if _, known := awsCredentialOps[svc.s]; !known && !svc.dynamic && svc.s != svcSSM || slices.Contains(seen, svc.s) {
 			continue
 		}
 		seen = append(seen, svc.s)
@@ -432,7 +434,7 @@ func awsCredentialOp(s *segment, svc, op word) bool {
 		return true
 	case known && (op.dynamic || slices.Contains(ops, op.s)):
 		return true
-	case svc.s == "ssm" && (op.dynamic || awsDecryptingOps[op.s]) && awsDecrypts(s):
+	case svc.s == svcSSM && (op.dynamic || awsDecryptingOps[op.s]) && awsDecrypts(s):
 		return true
 	}
 	return false
@@ -539,7 +541,7 @@ var storePrintingSubs = map[string][]string{
 // or a second word.
 var storePrinters = map[string]func(s *segment, sub, next string) bool{
 	cmdTerraform: terraformPrints, "tofu": terraformPrints, "vault": vaultPrints, "op": onePasswordPrints,
-	"security": keychainPrints, "bw": bitwardenPrints, "fly": flyPrints, "flyctl": flyPrints,
+	"security": keychainPrints, "bw": bitwardenPrints, cmdFly: flyPrints, cmdFlyctl: flyPrints,
 	"glab": glabPrints, "uv": uvPrints, "chamber": chamberPrints,
 	"doppler": secretRunPrints, cmdInfisical: secretRunPrints, "aws-vault": awsVaultPrints, cmdHeroku: herokuPrints,
 }

@@ -658,7 +658,7 @@ var valueOptions = map[string][]string{
 }
 
 // composeValueOptions are compose's global options that take a value.
-var composeValueOptions = []string{"-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory", "--ansi", "--progress", "--parallel"}
+var composeValueOptions = []string{"-f", "--file", "-p", "--project-name", "--profile", optEnvFile, "--project-directory", "--ansi", "--progress", "--parallel"}
 
 // gitValueOptions are, per git subcommand, options whose value is the next word (a message, an
 // author), so it is not taken for a path.

@@ -18,7 +18,7 @@ import (
 const sshValueShorts = "BbcDEeFIiJLlmOoPpQRSWw"
 
 // dockerExecValues are docker exec's options that take a value (-w is the command's directory).
-var dockerExecValues = map[string]bool{"-e": true, "--env": true, "--env-file": true, "-u": true, "--user": true,
+var dockerExecValues = map[string]bool{"-e": true, optEnv: true, optEnvFile: true, "-u": true, "--user": true,
 	"-w": true, "--workdir": true, "--detach-keys": true}
 
 // remoteCommand analyses the command a segment runs elsewhere: ssh's remote command (a script
@@ -43,6 +43,10 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 		a.cwd = cwdUnknown
 		defer a.feeding(&seg, redirs)()
 		a.podCommand(&seg, depth)
+	case cmdGcloud, cmdFly, cmdFlyctl, "az", "gh", "devpod":
+		a.cloudSSHCommand(&seg, redirs, depth)
+	case "flatpak":
+		a.flatpakRun(&seg, depth)
 	case cmdDockerCompose, cmdPodmanCompose:
 		a.containerMounts(&seg)
 		a.composeCommand(&seg, redirs, depth)
@@ -50,6 +54,7 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 		if containerVerb(&seg) != subExec {
 			a.containerMounts(&seg)
 			a.composeCommand(&seg, redirs, depth)
+			a.containerRunCommand(&seg, redirs, depth)
 			return
 		}
 		// From the verb: a global option's value may be spelled like it (docker -c exec exec web env).
@@ -96,31 +101,13 @@ func init() {
 // read from the directory compose runs in (a docker exec's container is anyone's: unknown).
 func (a *analyzer) composeCommand(seg *segment, redirs []*syntax.Redirect, depth int) {
 	words := seg.words
-	at := 0 // compose's own options follow words[at]
-	if seg.name != cmdDockerCompose && seg.name != cmdPodmanCompose {
-		if at = composeAt(seg); at < 0 {
-			return
-		}
-	}
-	verbAt := -1
-	for i := at + 1; i < len(words) && verbAt < 0; i++ {
-		switch v := words[i].s; {
-		case words[i].dynamic:
-			return
-		case len(v) > 1 && v[0] == '-':
-			if takesNextWord(v, composeValueOptions) {
-				i++
-			}
-		default:
-			verbAt = i
-		}
-	}
-	if verbAt < 0 || words[verbAt].s != subExec && words[verbAt].s != subRun {
+	verbAt := composeVerbAt(seg)
+	if verbAt < 0 {
 		return
 	}
 	// From the verb on: an option's value before it may be spelled like it (compose -p run run).
 	cmd, dir := containerExecCommand(words[verbAt-1:], words[verbAt].s, composeValues)
-	if ep, ok := composeEntrypoint(words[verbAt+1:]); ok && words[verbAt].s == subRun {
+	if ep, ok := composeEntrypoint(words[verbAt+1:], composeValues); ok && words[verbAt].s == subRun {
 		// run --entrypoint X replaces the image's program: X, with the words after the service
 		// as its arguments, is what runs (--entrypoint env web prints the service's environment).
 		cmd = append(ep, cmd...)
@@ -134,6 +121,33 @@ func (a *analyzer) composeCommand(seg *segment, redirs []*syntax.Redirect, depth
 	}
 	defer a.feeding(seg, redirs)()
 	a.command(cmd, nil, nil, depth+1)
+}
+
+// composeVerbAt returns the index in seg's words of compose's exec or run verb (docker compose,
+// docker-compose, podman compose), after compose's own options, or -1.
+func composeVerbAt(seg *segment) int {
+	words := seg.words
+	at := 0 // compose's own options follow words[at]
+	if seg.name != cmdDockerCompose && seg.name != cmdPodmanCompose {
+		if at = composeAt(seg); at < 0 {
+			return -1
+		}
+	}
+	for i := at + 1; i < len(words); i++ {
+		switch v := words[i].s; {
+		case words[i].dynamic:
+			return -1
+		case len(v) > 1 && v[0] == '-':
+			if takesNextWord(v, composeValueOptions) {
+				i++
+			}
+		case v == subExec || v == subRun:
+			return i
+		default:
+			return -1
+		}
+	}
+	return -1
 }
 
 // composeAt returns the index of docker's (podman's, nerdctl's) compose subcommand in seg's words,
@@ -171,17 +185,17 @@ func operandAt(words []word, valued []string, n int) int {
 }
 
 // composeEntrypoint returns the program compose run's --entrypoint (the last one, among the
-// options before the service) gives, split at blanks as compose splits it; quotes the engine
+// options before the service; values: its options that take a value) gives, split at blanks as compose splits it; quotes the engine
 // does not undo, or a value computed at run time, make it a program the engine cannot name. An
 // empty one is the image's: none (false).
-func composeEntrypoint(opts []word) (ep []word, ok bool) {
+func composeEntrypoint(opts []word, values map[string]bool) (ep []word, ok bool) {
 	for i := 0; i < len(opts); i++ {
 		w := opts[i]
 		name, val, hasVal := strings.Cut(w.s, "=")
 		if !strings.HasPrefix(name, "-") {
 			break // the service
 		}
-		if composeValues[name] && !hasVal && i+1 < len(opts) {
+		if values[name] && !hasVal && i+1 < len(opts) {
 			i++
 			w, val = opts[i], opts[i].s
 		}
@@ -343,7 +357,7 @@ func containerExecCommand(words []word, verb string, values map[string]bool) (cm
 	container := false
 	for i++; i < len(words); i++ {
 		w := words[i]
-		name, val, hasVal := strings.Cut(w.s, "=")
+		name, val, hasVal := containerOption(w.s, values)
 		switch {
 		case container:
 			return words[i:], dir
@@ -497,7 +511,7 @@ func volumeDevice(seg *segment) (dev []word, ro bool) {
 		// pflag reads "-o=device=/" as "-o device=/".
 		k, v, _ := strings.Cut(strings.TrimPrefix(opt.s, "="), "=")
 		switch strings.ToLower(k) {
-		case "device":
+		case mountDevice:
 			device, hasDevice = opt.with(v), true
 		case "o":
 			for o := range strings.SplitSeq(v, ",") {
@@ -585,8 +599,12 @@ func mountSpec(words []word, i int) (spec word, isMount bool, last int, ok bool)
 	return word{}, false, i, false
 }
 
-// mountBind is the bind mount type and mount option.
-const mountBind = "bind"
+// mountBind is the bind mount type and mount option; mountDevice the volume option that names
+// what a volume mounts (and buildah run's option that adds a host device).
+const (
+	mountBind   = "bind"
+	mountDevice = "device"
+)
 
 // dockerRunBooleans are docker run's short options that take no value, so a bundle may go on to -v.
 const dockerRunBooleans = "ditPq"
@@ -615,7 +633,7 @@ func mountSource(spec string) (src string, ro, host, isDevice bool) {
 		case "volume-opt":
 			o, val, _ := strings.Cut(v, "=")
 			switch strings.ToLower(o) {
-			case "device":
+			case mountDevice:
 				device = val
 			case "o":
 				for opt := range strings.SplitSeq(val, ",") {
@@ -651,8 +669,10 @@ func volumeSource(spec string, mount bool) (src string, ro, device bool) {
 			ro = ro || o == "ro" || o == "readonly"
 		}
 	}
-	if !strings.ContainsAny(src, "/~$") && src != "." && src != ".." {
-		return "", false, false // a named volume
+	if !strings.ContainsAny(src, "/~$") && !strings.HasPrefix(src, ".") {
+		// A named volume. podman reads a source that starts with "." as a path (-v .env:/x); docker
+		// names no volume so.
+		return "", false, false
 	}
 	return src, ro, false
 }

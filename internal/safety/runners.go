@@ -16,6 +16,13 @@ import (
 // optPython is the long option (without "--") that chooses the Python of uv run and pipenv.
 const optPython = "python"
 
+// optName is the long option (without "--") that names the environment or container of conda
+// run and distrobox enter.
+const optName = "name"
+
+// cmdNpm is npm, whose explore runs its command in a package's directory.
+const cmdNpm = "npm"
+
 // optExclude is the long option (without "--") by which nx exec and yarn workspaces foreach leave
 // projects out.
 const optExclude = "exclude"
@@ -53,7 +60,16 @@ var runnerWrappers = map[string]wrapSpec{
 		"extra-char-after-completion", "file", "history-format", "forget-matching", "history-filename", "logfile",
 		"one-shot", "only-cook", "pass-sigint-as-sigterm", "set-term-name", "polling", "histsize", "substitute-prompt",
 		"wait-before-prompt", "filter", "prompt-colour", "pre-given"}, writeOpts: "lH", longWrite: []string{"logfile", "history-filename"}},
-	"dtach": {argOpts: "nNcAer", writeOpts: "nNcA"},
+	"dtach":           {argOpts: "nNcAer", writeOpts: "nNcA"},
+	"distrobox-enter": distroboxEnter,
+	"lima":            {shellIfNone: true},
+	"orb":             orbRun,
+	// wsl runs its command line in a Linux distribution that mounts the Windows drives.
+	"wsl":     wslSpec,
+	"wsl.exe": wslSpec,
+	// flatpak-spawn runs its command in a new sandbox of the app or, with --host, on the host.
+	"flatpak-spawn": {longArgs: []string{"forward-fd", "env", "unset-env", "app-path", "usr-path", "sandbox-expose", "sandbox-expose-ro",
+		"sandbox-expose-path", "sandbox-expose-path-ro", "sandbox-flag", "directory"}, longChdir: "directory"},
 	"proot": {argOpts: "rbmwkq", longArgs: []string{"rootfs", "bind", "mount", "cwd", "kernel-release", "qemu", "verbose"},
 		chdir: 'w', longChdir: "cwd"},
 }
@@ -74,15 +90,54 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"poetry": {subRun: {argOpts: "PC", longArgs: []string{"project", "directory"}, chdir: 'C', longChdir: "directory"}},
 	"pipenv": {subRun: {}},
 	"pdm":    {subRun: {argOpts: "pL", longArgs: []string{"project", "venv", "lockfile"}}},
-	"hatch":  {subRun: {envPrefix: true}},
-	"rye":    {subRun: {longArgs: []string{"pyproject"}}},
-	"npm":    {"exec": npmExec, "x": npmExec},
-	"pnpm":   {"exec": {shellFlags: []string{"-c", "--shell-mode"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
-	"yarn": {"exec": {}, "dlx": {argOpts: "p", longArgs: []string{"package"}},
+	// hatch env run ARGS is hatch run ARGS (hatch env's other verbs run nothing).
+	"hatch": {subRun: {envPrefix: true}, "env": {again: true}},
+	"rye":   {subRun: {longArgs: []string{"pyproject"}}},
+	// npm explore PKG [-- CMD]: the words after PKG, joined, are a script for npm's shell, run in
+	// node_modules/PKG (or that shell alone, reading what it is fed).
+	"npm":  {"exec": npmExec, "x": npmExec, "explore": {skip: 1, joinScript: true, shellIfNone: true}},
+	"pnpm": {"exec": {shellFlags: []string{"-c", "--shell-mode"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
+	"yarn": {"exec": {}, "dlx": {argOpts: "p", longArgs: []string{"package"}}, "node": toolSub,
 		// yarn workspace NAME CMD and yarn workspaces foreach CMD run the yarn command CMD.
 		"workspace":  {skip: 1, again: true},
 		"workspaces": {skip: 1, again: true, argOpts: "j", longArgs: []string{"from", "include", optExclude, "jobs"}}},
-	"bundle":     {"exec": {longArgs: []string{"gemfile"}}},
+	"bundle":  {"exec": {longArgs: []string{"gemfile"}}},
+	"bundler": {"exec": {longArgs: []string{"gemfile"}}},
+	// Version managers run the command with the version the directory (or the operand) selects.
+	"rbenv":  {"exec": {}},
+	"pyenv":  {"exec": {}},
+	"nodenv": {"exec": {}},
+	"goenv":  {"exec": {}},
+	"jenv":   {"exec": {}},
+	"plenv":  {"exec": {}},
+	"phpenv": {"exec": {}},
+	"fnm":    {"exec": {longArgs: []string{"using"}}},
+	"volta":  {subRun: {longArgs: []string{"node", "npm", "pnpm", "yarn", "env"}}},
+	"nvm":    {"exec": {versioned: true}},
+	// Development containers and toolboxes run the command in a container that shares the host's
+	// home and the project (devcontainer exec in the workspace folder's container, distrobox's and
+	// toolbox's in the user's home and directory), with the user's environment: a host command.
+	"devcontainer": {"exec": {longArgs: []string{"user-data-folder", "docker-path", "docker-compose-path", "container-data-folder",
+		"container-system-data-folder", "workspace-folder", "container-id", "id-label", "config", "override-config", "log-level",
+		"log-format", "terminal-rows", "terminal-columns", "default-user-env-probe", "remote-env"}, longChdir: "workspace-folder"}},
+	"distrobox": {"enter": distroboxEnter},
+	// Local virtual machines run the command in a machine that mounts the user's home (lima's in
+	// the same directory as here), with what the agent can read there: vagrant ssh -c is a
+	// script, minikube ssh's words joined are one; with none, the login shell reads what it is fed.
+	"vagrant":   {"ssh": {skip: 1, script: 'c', longScript: longOptCommand, shellIfNone: true}},
+	"minikube":  {"ssh": {argOpts: "np", longArgs: []string{"node", "profile"}, joinScript: true, shellIfNone: true}},
+	"colima":    {"ssh": {argOpts: "p", longArgs: []string{"profile"}, shellIfNone: true}},
+	"limactl":   {"shell": {skip: 1, longArgs: []string{"workdir", "shell"}, longChdir: "workdir", shellIfNone: true}},
+	"multipass": {"exec": {skip: 1, argOpts: "d", longArgs: []string{"working-directory"}}},
+	"orbctl":    {subRun: orbRun},
+	// buildah run runs the command in a build's working container, as docker exec does, and
+	// crictl exec in a Kubernetes node's; lxc and incus exec in a system container.
+	"buildah": {subRun: {skip: 1, argOpts: "ev", longArgs: []string{"cap-add", "cap-drop", "cgroupns", "contextdir", mountDevice, "env",
+		"hostname", "ipc", "isolation", "mount", "network", "net", "pid", "runtime", "runtime-flag", "user", "uts", "volume", "workingdir"}}},
+	"crictl":     {"exec": {skip: 1, longArgs: []string{"timeout"}}},
+	"lxc":        {"exec": lxcExec},
+	"incus":      {"exec": lxcExec},
+	"toolbox":    {subRun: {argOpts: "cdr", longArgs: []string{subContainer, "distro", "release", "preserve-fds"}}},
 	"conda":      {subRun: condaRun},
 	"mamba":      {subRun: condaRun},
 	"micromamba": {subRun: condaRun},
@@ -127,6 +182,24 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 //nolint:goconst // option spellings read best literally
 var herokuRun = wrapSpec{argOpts: "arse", longArgs: []string{"app", "remote", "size", "env", "type"}, joinScript: true}
 
+// distroboxEnter is distrobox enter's spec: its command follows -e, --exec or "--" (a word
+// before it names the container); with none it runs the user's login shell, which reads what it
+// is fed.
+//
+//nolint:goconst // option spellings read best literally
+var distroboxEnter = wrapSpec{argOpts: "na", longArgs: []string{optName, "additional-flags"}, cmdAfter: []string{cmdAfterDashes, "-e", "--exec"},
+	shellIfNone: true}
+
+// lxcExec is lxc's and incus's exec: the instance, then the command (after "--", as a rule).
+var lxcExec = wrapSpec{skip: 1, longArgs: []string{"env", "cwd", "user", "group", "mode"}}
+
+// orbRun is OrbStack's (orb CMD, orbctl run CMD) spec: -m names the machine, -w the directory.
+var orbRun = wrapSpec{argOpts: "muw", longArgs: []string{"machine", "user", "workdir"}}
+
+// wslSpec is wsl's: -d names the distribution, -u the user, --cd the directory; -e runs the
+// command without a shell.
+var wslSpec = wrapSpec{argOpts: "du", longArgs: []string{"distribution", "user", "cd", "shell-type"}, longChdir: "cd"}
+
 // corepackRuns are the package managers corepack runs, named as its first operand ("corepack
 // pnpm exec CMD" is pnpm exec CMD): the operand is the command, not a subcommand before it.
 var corepackRuns = map[string]wrapSpec{"npm": {skip: -1}, cmdNpx: {skip: -1}, "pnpm": {skip: -1}, cmdPnpx: {skip: -1},
@@ -136,7 +209,7 @@ var corepackRuns = map[string]wrapSpec{"npm": {skip: -1}, cmdNpx: {skip: -1}, "p
 var (
 	npxSpec    = wrapSpec{argOpts: "pcw", longArgs: append([]string{"package", "call"}, npmConfig...), script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run", "", npmRegistry}}
 	npmExec    = wrapSpec{argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run-exec", "", npmRegistry}}
-	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{"name", "prefix", "cwd"}, longChdir: "cwd"}
+	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{optName, "prefix", "cwd"}, longChdir: "cwd"}
 	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{longOptCommand, "cd", "jobs"}, script: 'c', longScript: longOptCommand, cmdAfter: []string{cmdAfterDashes}, chdir: 'C', longChdir: "cd"}
 	nixCommand = wrapSpec{cmdAfter: []string{"-c", "--command"}}
 	// toolSub is a subcommand that is itself the program run: runnerSpec's skip of it is undone.
@@ -168,6 +241,9 @@ var runnerGlobals = map[string]wrapSpec{
 		chdir: 'C', longChdir: "dir"},
 	"yarn":    {longArgs: []string{"cwd", "modules-folder", "cache-folder", "mutex", "network-timeout", "registry"}, longChdir: "cwd"},
 	"bundle":  {argOpts: "r", longArgs: []string{"retry"}},
+	"bundler": {argOpts: "r", longArgs: []string{"retry"}},
+	"fnm":     {longArgs: []string{"node-dist-mirror", "fnm-dir", "log-level", "arch", "version-file-strategy", "resolve-engines"}},
+	"toolbox": {longArgs: []string{"log-level"}},
 	"mise":    miseGlobals,
 	"rtx":     miseGlobals,
 	cmdDotenv: {argOpts: "fqe", longArgs: []string{"file", "quote", "export"}},

@@ -90,7 +90,7 @@ func runsWithSecrets(s *segment) bool {
 		// compose may follow the value of a global option the engine does not know (composeAt).
 		k := slices.IndexFunc(ops[:min(2, len(ops))], func(o word) bool { return o.s == subCompose })
 		if k < 0 {
-			return false
+			return loadsHostEnv(s) // run --env-file F: F's variables, by names not shown
 		}
 		ops = ops[k+1:]
 	case cmdDockerCompose, cmdPodmanCompose:

@@ -36,6 +36,7 @@ type wrapSpec struct {
 	pyScript    bool       // a module, a Python file, a URL or "-" runs under python (uv run -m pytest, uv run x.py)
 	again       bool       // the command is the program's own (yarn workspace NAME exec CMD is yarn exec CMD)
 	shellIfNone bool       // given no command, it runs the user's shell, which reads what it is fed (aws-vault exec PROFILE)
+	versioned   bool       // a version may come before the command (nvm exec 20 CMD; without one, .nvmrc's)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -287,8 +288,10 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 // chroot runs it in the new root's "/" (another root than "/" is opaque, runsCode); nsenter -w
 // or -W in a directory the engine does not know.
 func (a *analyzer) runIn(name string, chdir *word, own []word) (string, bool) {
-	if name == "nsenter" && slices.ContainsFunc(own, nsenterTargetDir) {
-		chdir = &word{s: placeholderCmdSubst, dynamic: true} // the target's directory, or one in its namespace
+	if name == "nsenter" && slices.ContainsFunc(own, nsenterTargetDir) || name == cmdNpm && slices.ContainsFunc(own, isExplore) {
+		// nsenter's target's directory, or one in its namespace; npm explore's package directory
+		// below a node_modules its options may move.
+		chdir = &word{s: placeholderCmdSubst, dynamic: true}
 	}
 	saved := a.cwd
 	switch {
@@ -302,6 +305,9 @@ func (a *analyzer) runIn(name string, chdir *word, own []word) (string, bool) {
 	return saved, true
 }
 
+// isExplore is npm's explore subcommand.
+func isExplore(w word) bool { return w.s == "explore" }
+
 // command returns the command a runner (prog) runs, from the words after its options (rest).
 func (spec wrapSpec) command(prog word, own, rest []word) []word {
 	switch {
@@ -311,8 +317,26 @@ func (spec wrapSpec) command(prog word, own, rest []word) []word {
 		return envCommand(rest)
 	case spec.pyScript:
 		return pythonCommand(own, rest)
+	case spec.versioned && len(rest) > 1 && isVersionWord(rest[0]):
+		return rest[1:]
 	}
 	return rest
+}
+
+// isVersionWord says whether a word names a Node version as nvm reads one first: a number
+// (20, v20.1), an LTS line (lts/*, lts/iron) or one of its aliases for the latest.
+func isVersionWord(w word) bool {
+	v := strings.TrimPrefix(w.s, "v")
+	return !w.dynamic && (v != "" && isDigit(v[0]) || strings.HasPrefix(w.s, "lts/") || nvmAliases[w.s])
+}
+
+// nvmAliases are nvm's built-in names of a Node version.
+var nvmAliases = map[string]bool{}
+
+func init() {
+	for a := range strings.FieldsSeq("node stable unstable iojs system default current") {
+		nvmAliases[a] = true
+	}
 }
 
 // pythonCommand returns the command uv run runs under python: a module (-m, --module), a Python
@@ -823,6 +847,8 @@ func (a *analyzer) python(idx int, redirs []*syntax.Redirect) {
 // pythonCodeModules are standard modules whose command line runs a script or code it is given:
 // profilers, debuggers and tracers run a script (or a module with -m), timeit runs statements,
 // doctest the examples in a file, idlelib a script with -r, pickle unpickles (runs) a file.
+//
+//nolint:goconst // module names read best literally, next to their neighbours
 var pythonCodeModules = map[string]bool{"cProfile": true, "profile": true, "pdb": true, "trace": true, "timeit": true,
 	"doctest": true, "idlelib": true, "idle": true, "pickle": true}
 
