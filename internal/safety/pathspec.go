@@ -299,6 +299,7 @@ func (a *analyzer) programPaths(seg *segment) {
 	switch seg.name {
 	case cmdDuckdb, cmdSqlite3:
 		a.sqlFiles(seg)
+		a.sqlDatabase(seg)
 	case cmdGit:
 		if len(seg.operands) > 0 && seg.operands[0].s == "grep" {
 			a.gitGrepRoots(seg)
