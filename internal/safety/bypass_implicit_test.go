@@ -6,9 +6,10 @@ package safety
 
 func implicitCatalogue() []classCase {
 	sh := shCall
-	zeroD, noWriteD := denied(zero), denied(RulePrefixPathPolicy+"noWrite")
+	zeroD, noWriteD, opaque := denied(zero), denied(RulePrefixPathPolicy+"noWrite"), asked(RuleOpaqueCode)
 	const (
 		dbFile = "the database file a SQL shell opens"
+		dotCmd = "a SQL shell's dot-command or file function"
 	)
 	return []classCase{
 		{dbFile, "sqlite3 creates a table in a hook", sh(`sqlite3 .git/hooks/pre-commit "create table t(a)"`), noWriteD, sh(`sqlite3 app.db "create table t(a)"`), false},
@@ -22,5 +23,24 @@ func implicitCatalogue() []classCase {
 		{dbFile, "duckdb writes its header", sh(`duckdb ~/.profile -c 'create table t(a int)'`), noWriteD, sh(`duckdb app.duckdb -c 'select 42'`), false},
 		{dbFile, "duckdb's database after -c", sh(`duckdb -c 'select 1' .git/hooks/pre-push`), noWriteD, sh(`duckdb -readonly .git/x.duckdb -c 'select 1'`), false},
 		{dbFile, "sqlite3 opens .env", sh(`sqlite3 -readonly .env 'select 1'`), zeroD, sh(`sqlite3 :memory: 'select 1'`), false},
+		{dotCmd, "sqlite3 echoed .output", sh(`echo ".output ~/.bashrc" | sqlite3 x.db`), opaque, sh(`echo '.tables' | sqlite3 app.db`), false},
+		{dotCmd, "sqlite3 printed .once on a line of its own", sh(`printf '.once ~/.bashrc\nselect 1;\n' | sqlite3 x.db`), opaque, sh(`printf '.mode csv\n.headers on\nselect * from t;\n' | sqlite3 app.db`), false},
+		{dotCmd, "sqlite3's here-string .save", sh(`sqlite3 x.db <<< ".save /workspace/app/.git/hooks/pre-commit"`), opaque, sh(`sqlite3 app.db <<< '.schema users'`), false},
+		{dotCmd, "sqlite3's here-document .backup", sh("sqlite3 x.db <<'SQL'\nselect 1;\n.backup main .git/hooks/pre-commit\nSQL"), opaque, sh("sqlite3 app.db <<'SQL'\n.headers on\nselect * from t;\nSQL"), false},
+		{dotCmd, "cat passes sqlite3 a here-document's .output", sh("cat <<'SQL' | sqlite3 x.db\n.output .bashrc\nselect 1;\nSQL"), opaque, sh("cat <<'SQL' | sqlite3 app.db\nselect count(*) from t;\nSQL"), false},
+		{dotCmd, "duckdb echoed .output", sh(`echo '.output .bashrc' | duckdb x.db`), opaque, sh(`echo 'select 42;' | duckdb app.duckdb`), false},
+		{dotCmd, "sqlite3's .output abbreviated", sh(`sqlite3 x.db '.o .bashrc'`), opaque, sh(`sqlite3 app.db .tables`), false},
+		{dotCmd, "sqlite3's .save abbreviated", sh(`sqlite3 x.db '.sa .bashrc'`), opaque, sh(`sqlite3 app.db .schema`), false},
+		{dotCmd, "sqlite3's .clone", sh(`sqlite3 x.db '.clone .bashrc'`), opaque, sh(`sqlite3 app.db .dump`), false},
+		{dotCmd, "sqlite3's .trace to a file", sh(`sqlite3 x.db '.trace .bashrc'`), opaque, sh(`sqlite3 app.db '.timer on' 'select 1'`), false},
+		{dotCmd, "sqlite3's archive extraction", sh(`sqlite3 x.db -A -x`), opaque, sh(`sqlite3 -bail app.db 'select 1'`), false},
+		{dotCmd, "sqlite3's .ar extraction", sh(`sqlite3 x.db '.ar -x'`), opaque, sh(`sqlite3 app.db '.indexes'`), false},
+		{dotCmd, "sqlite3 fed writefile() on standard input", sh(`sqlite3 x.db <<< "select writefile('.bashrc','x')"`), opaque, sh(`sqlite3 app.db <<< "select name from t"`), false},
+		{dotCmd, "sqlite3's writefile behind a comment", sh(`sqlite3 x.db "select writefile /**/ ('.bashrc','x')"`), opaque, sh(`sqlite3 app.db "update t set edited=1 where id=2"`), false},
+		{dotCmd, "sqlite3's fsdir reads a file's contents", sh(`sqlite3 x.db "select data from fsdir('.env')"`), opaque, sh(`sqlite3 app.db "select credit from t"`), false},
+		{dotCmd, "sqlite3's edit() behind a space", sh(`echo "select edit ('x','vim')" | sqlite3 x.db`), opaque, sh(`echo "select edited from t" | sqlite3 app.db`), false},
+		{dotCmd, "printf spells the dot with an escape", sh(`printf '\x2eonce .bashrc\n' | sqlite3 x.db`), opaque, sh(`printf 'select 1;\n' | sqlite3 app.db`), false},
+		{dotCmd, "printf completes the dot-command from its argument", sh(`printf '.%s .bashrc\n' once | sqlite3 x.db`), opaque, sh(`printf 'select %d;\n' 1 | sqlite3 app.db`), false},
+		{dotCmd, "printf passes .once as an argument", sh(`printf '%s\n' '.once .bashrc' | sqlite3 x.db`), opaque, sh(`printf '%s\n' 'select 1;' | sqlite3 app.db`), false},
 	}
 }
