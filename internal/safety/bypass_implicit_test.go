@@ -6,10 +6,11 @@ package safety
 
 func implicitCatalogue() []classCase {
 	sh := shCall
-	zeroD, noWriteD, opaque := denied(zero), denied(RulePrefixPathPolicy+"noWrite"), asked(RuleOpaqueCode)
+	zeroD, noWriteD, opaque, dyn := denied(zero), denied(RulePrefixPathPolicy+"noWrite"), asked(RuleOpaqueCode), asked(RuleDynamicPath)
 	const (
 		dbFile = "the database file a SQL shell opens"
 		dotCmd = "a SQL shell's dot-command or file function"
+		object = "a committed file read through git's objects"
 	)
 	return []classCase{
 		{dbFile, "sqlite3 creates a table in a hook", sh(`sqlite3 .git/hooks/pre-commit "create table t(a)"`), noWriteD, sh(`sqlite3 app.db "create table t(a)"`), false},
@@ -42,5 +43,9 @@ func implicitCatalogue() []classCase {
 		{dotCmd, "printf spells the dot with an escape", sh(`printf '\x2eonce .bashrc\n' | sqlite3 x.db`), opaque, sh(`printf 'select 1;\n' | sqlite3 app.db`), false},
 		{dotCmd, "printf completes the dot-command from its argument", sh(`printf '.%s .bashrc\n' once | sqlite3 x.db`), opaque, sh(`printf 'select %d;\n' 1 | sqlite3 app.db`), false},
 		{dotCmd, "printf passes .once as an argument", sh(`printf '%s\n' '.once .bashrc' | sqlite3 x.db`), opaque, sh(`printf '%s\n' 'select 1;' | sqlite3 app.db`), false},
+		{object, "cat-file follows a committed link", sh(`echo HEAD:link | git cat-file --batch --follow-symlinks`), dyn, sh(`echo HEAD:README.md | git cat-file --batch`), false},
+		{object, "cat-file follows a link named in a here-string", sh(`git cat-file --batch --follow-symlinks <<< HEAD:docs/link`), dyn, sh(`git cat-file --batch-check --follow-symlinks <<< HEAD:docs/link`), false},
+		{object, "git log -L's file, attached", sh(`git log -L1,5:.env`), zeroD, sh(`git log -L1,5:main.go`), false},
+		{object, "git log -L's file after a function name", sh(`git log -L :main:.env.local`), zeroD, sh(`git log -L :main:main.go`), false},
 	}
 }

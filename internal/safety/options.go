@@ -625,7 +625,7 @@ var gitValueOptions = map[string][]string{
 	"merge":  {"-m", "--message", "-s", "--strategy", "-X", "--strategy-option"},
 	"stash":  {"-m", "--message"},
 	"notes":  {"-m", "--message"},
-	"log":    {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
+	gitLog:   {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
 }
 
 // envOptions are environment variables that stand for a program's global option: a rule written

@@ -528,7 +528,11 @@ func (a *analyzer) gitGrepRoots(s *segment) {
 // git cat-file -p :0:.env, git diff main:config/prod.env): a file's content as committed, which
 // the path policy protects as it protects the file.
 func (a *analyzer) gitObjectPaths(s *segment) {
-	for _, w := range s.words[1:] {
+	for i, w := range s.words[1:] {
+		if f, ok := gitLineRangeFile(s, i+1); ok {
+			a.touch(w.with(f), opRead)
+			continue
+		}
 		rev, p, ok := strings.Cut(w.s, ":")
 		if !ok || strings.HasPrefix(w.s, "-") || strings.Contains(w.s, "://") {
 			continue
@@ -561,7 +565,9 @@ func (a *analyzer) gitBatchObjects(idx int, redirs []*syntax.Redirect) {
 		return
 	}
 	names, known := a.stdinYields(idx, redirs)
-	if !known {
+	if !known || s.hasFlag("--follow-symlinks") {
+		// --follow-symlinks reads, for a name that is a link in the tree, the file it points at,
+		// which only the repository knows (HEAD:link, committed as a link to .env).
 		a.touch(word{s: placeholderXargs, dynamic: true}, opRead)
 		return
 	}
@@ -1006,7 +1012,7 @@ func presenceCheck(s *segment) bool {
 // gitPathspecSubs are git's subcommands whose operands (after the subcommand) are pathspecs,
 // which git matches itself: a quoted "*.md" is a glob to git, and ":/", ":(top)", ":!x" are magic.
 var gitPathspecSubs = map[string]bool{"rm": true, "checkout": true, "restore": true, "add": true, gitDiff: true,
-	"log": true, gitShow: true, "ls-files": true, "stash": true, "reset": true, "archive": true, "blame": true}
+	gitLog: true, gitShow: true, "ls-files": true, "stash": true, "reset": true, "archive": true, "blame": true}
 
 // Program and subcommand names the review's tables share.
 const (
@@ -1018,6 +1024,7 @@ const (
 	cmdEval  = "eval"
 	gitDiff  = "diff"
 	gitShow  = "show"
+	gitLog   = "log"
 )
 
 // gitPathspecs returns git operands as the paths they name: a pathspec's magic prefix is removed
