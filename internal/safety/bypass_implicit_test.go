@@ -11,7 +11,14 @@ func implicitCatalogue() []classCase {
 		dbFile = "the database file a SQL shell opens"
 		dotCmd = "a SQL shell's dot-command or file function"
 		object = "a committed file read through git's objects"
+		repo   = "the repository git finds where it runs"
 	)
+	// A shell call whose working directory is dir.
+	shIn := func(dir, cmd string) Call {
+		c := sh(cmd)
+		c.Args.Cwd = dir
+		return c
+	}
 	return []classCase{
 		{dbFile, "sqlite3 creates a table in a hook", sh(`sqlite3 .git/hooks/pre-commit "create table t(a)"`), noWriteD, sh(`sqlite3 app.db "create table t(a)"`), false},
 		{dbFile, "sqlite3 writes a shell start-up file", sh(`sqlite3 ~/.bashrc 'create table t(a)'`), noWriteD, sh(`sqlite3 -readonly ~/.bashrc 'select 1'`), false},
@@ -47,5 +54,15 @@ func implicitCatalogue() []classCase {
 		{object, "cat-file follows a link named in a here-string", sh(`git cat-file --batch --follow-symlinks <<< HEAD:docs/link`), dyn, sh(`git cat-file --batch-check --follow-symlinks <<< HEAD:docs/link`), false},
 		{object, "git log -L's file, attached", sh(`git log -L1,5:.env`), zeroD, sh(`git log -L1,5:main.go`), false},
 		{object, "git log -L's file after a function name", sh(`git log -L :main:.env.local`), zeroD, sh(`git log -L :main:main.go`), false},
+		{repo, "cd into a bare repository outside the workspace", sh(`cd /tmp/e.git && git log`), opaque, sh(`cd src && git log -p`), false},
+		{repo, "git -C a directory outside the workspace", sh(`git -C /tmp/x show HEAD:README.md`), opaque, sh(`git -C /workspace/app log -p`), false},
+		{repo, "git -C home", sh(`git -C ~ log -p`), opaque, sh(`git -C ../app status`), false},
+		{repo, "cd / before git", sh(`cd / && git log -p`), opaque, sh(`cd .. && git log -p`), false},
+		{repo, "cd to a computed directory before git", sh(`cd "$D" && git log`), opaque, sh(`git clone https://x.example/y /tmp/y && cd /tmp/y && git log -p`), false},
+		{repo, "git -C a computed directory", sh(`git -C "$D" status`), opaque, sh(`git -C /tmp/q init && git -C /tmp/q status`), false},
+		{repo, "a call whose working directory is outside the workspace", shIn("/tmp/evil", `git status`), opaque, shIn("/workspace/app/src", `git status`), false},
+		{repo, "a subdirectory of a clone, which may hold a bare repository", sh(`git clone https://x.example/y /tmp/y && cd /tmp/y/sub && git status`), opaque, sh(`git clone https://x.example/y /tmp/y && git -C /tmp/y status`), false},
+		{repo, "git init --bare keeps the config it finds", sh(`cd /tmp/x && git init --bare && git log`), opaque, sh(`cd /tmp/x && git init && git add . && git commit -m x`), false},
+		{repo, "an extracted download is no repository the line made", sh(`curl -sL https://x.example/y.tgz | tar xz -C /tmp/t && git -C /tmp/t log`), opaque, sh(`git clone --bare https://x.example/y /tmp/b.git && git -C /tmp/b.git log`), false},
 	}
 }

@@ -97,6 +97,7 @@ type segment struct {
 	secretFed    bool // a here-document or here-string fed to it names a credential variable
 	dropFed      bool // a database client is fed text that drops data (drops-data)
 	fedText      bool // its standard input is a here-document or here-string known before it runs, with no database client command
+	repoMade     bool // git run in a directory the line made a repository in (gitrepository.go)
 }
 
 // pathRef is a path a command touches.
@@ -292,6 +293,7 @@ type lineState struct {
 	aliasText  map[string]word // the aliases the line defined, by name (aliases.go)
 	cd         cdState         // the directories a cd that may have failed left the shell in (cdfail.go)
 	links      []linkMade      // the symbolic links the line made (linksmade.go)
+	repos      []string        // directories git clone and git init made a repository in (gitrepository.go)
 }
 
 // state returns the line's state, allocating it at the first use.
