@@ -12,7 +12,9 @@ func implicitCatalogue() []classCase {
 		dotCmd = "a SQL shell's dot-command or file function"
 		object = "a committed file read through git's objects"
 		repo   = "the repository git finds where it runs"
+		cred   = "a credential git's config or helpers hold"
 	)
+	gitCred, gitHeader := asked(dc+"print-credentials-git"), asked(dc+"print-credentials-git-config")
 	// A shell call whose working directory is dir.
 	shIn := func(dir, cmd string) Call {
 		c := sh(cmd)
@@ -64,5 +66,13 @@ func implicitCatalogue() []classCase {
 		{repo, "a subdirectory of a clone, which may hold a bare repository", sh(`git clone https://x.example/y /tmp/y && cd /tmp/y/sub && git status`), opaque, sh(`git clone https://x.example/y /tmp/y && git -C /tmp/y status`), false},
 		{repo, "git init --bare keeps the config it finds", sh(`cd /tmp/x && git init --bare && git log`), opaque, sh(`cd /tmp/x && git init && git add . && git commit -m x`), false},
 		{repo, "an extracted download is no repository the line made", sh(`curl -sL https://x.example/y.tgz | tar xz -C /tmp/t && git -C /tmp/t log`), opaque, sh(`git clone --bare https://x.example/y /tmp/b.git && git -C /tmp/b.git log`), false},
+		{cred, "git config reads the extra header", sh(`git config --get http.extraheader`), gitHeader, sh(`git config --get remote.origin.url`), false},
+		{cred, "git config reads a URL's extra header by its name alone", sh(`git config http.https://github.com/.extraHeader`), gitHeader, sh(`git config user.email`), false},
+		{cred, "git config get of the extra header", sh(`git config get --all http.extraheader`), gitHeader, sh(`git config get user.name`), false},
+		{cred, "git config's http settings for a URL", sh(`git config --get-urlmatch http https://github.com`), gitHeader, sh(`git config --get-urlmatch user https://github.com`), false},
+		{cred, "git config's settings matching a pattern", sh(`git config --get-regexp '^http'`), gitHeader, sh(`git config --get-regexp '^remote'`), false},
+		{cred, "git config of a computed key", sh(`git config --get "$KEY"`), gitHeader, sh(`git remote -v`), false},
+		{cred, "git credential approve stores a credential", sh(`printf 'url=https://x.example\nusername=a\npassword=b\n' | git credential approve`), gitCred, sh(`git credential-cache exit`), false},
+		{cred, "a helper's store", sh(`git credential-store --file creds.txt store`), gitCred, sh(`git config --get credential.helper`), false},
 	}
 }

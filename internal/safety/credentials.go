@@ -40,6 +40,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"runs-in-system-manager":        runsInSystemManager,
 	"adds-package":                  addsPackage,
 	"script-expands-loaded-secrets": loadedScriptExpands,
+	"git-prints-credential-config":  gitPrintsCredentialConfig,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or
