@@ -305,6 +305,7 @@ func (a *analyzer) programPaths(seg *segment) {
 			a.gitGrepRoots(seg)
 		}
 		a.gitObjectPaths(seg)
+		a.gitBlobsByID(seg)
 		a.gitWrites(seg)
 		a.gitConfigFiles(seg)
 		a.gitApplyInto(seg)
@@ -573,8 +574,8 @@ func (a *analyzer) gitBatchObjects(idx int, redirs []*syntax.Redirect) {
 	}
 	words := []word{{s: cmdGit}}
 	for _, n := range names {
-		if n == placeholderXargs {
-			a.touch(word{s: n, dynamic: true}, opRead)
+		if n == placeholderXargs || gitObjectID(n) {
+			a.touch(word{s: n, dynamic: true}, opRead) // an id may name any committed file's blob
 			continue
 		}
 		words = append(words, word{s: n})
