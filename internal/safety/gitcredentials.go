@@ -28,7 +28,7 @@ func gitPrintsCredentialConfig(s *segment) bool {
 	if s.name != cmdGit {
 		return false
 	}
-	if sub, _, ok := firstOperands(s); !ok || sub != subConfig {
+	if gitSub(s) != subConfig {
 		return false
 	}
 	name, regex, urlmatch, ok := gitConfigRead(s)

@@ -10,7 +10,7 @@ import "strings"
 // whether it is one: the text after the value's last ":" (a function name or regular expression
 // before it may hold one too).
 func gitLineRangeFile(s *segment, i int) (string, bool) {
-	if sub, _, ok := firstOperands(s); !ok || sub != gitLog {
+	if gitSub(s) != gitLog {
 		return "", false
 	}
 	v := s.words[i].s
@@ -26,4 +26,13 @@ func gitLineRangeFile(s *segment, i int) (string, bool) {
 		return "", false
 	}
 	return strings.TrimPrefix(v[k+1:], "./"), true
+}
+
+// gitSub returns git's subcommand as written (git's are case-sensitive), or "": unlike
+// firstOperands, it copies nothing, for checks that run on every git command.
+func gitSub(s *segment) string {
+	if len(s.operands) == 0 {
+		return ""
+	}
+	return s.operands[0].s
 }

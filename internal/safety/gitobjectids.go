@@ -28,11 +28,8 @@ func gitObjectID(v string) bool {
 // gitBlobsByID records a read of a computed path for each object id whose content a git command
 // prints or writes: cat-file -p|blob|--textconv|--filters ID, unpack-file ID.
 func (a *analyzer) gitBlobsByID(s *segment) {
-	sub, next, ok := firstOperands(s)
-	switch {
-	case !ok:
-		return
-	case sub == "cat-file" && (slices.ContainsFunc(gitContentCatFile, s.hasFlag) || next == "blob"),
+	switch sub := gitSub(s); {
+	case sub == "cat-file" && (slices.ContainsFunc(gitContentCatFile, s.hasFlag) || len(s.operands) > 1 && s.operands[1].s == "blob"),
 		sub == "unpack-file":
 		for _, w := range s.operands[1:] {
 			if gitObjectID(w.s) {
@@ -46,7 +43,7 @@ func (a *analyzer) gitBlobsByID(s *segment) {
 // input (all of them computed when the input is not known).
 func (a *analyzer) gitStdinPaths(idx int, redirs []*syntax.Redirect) {
 	s := &a.out.segments[idx]
-	if sub, _, ok := firstOperands(s); !ok || sub != "hash-object" || !s.hasFlag("--stdin-paths") {
+	if gitSub(s) != "hash-object" || !s.hasFlag("--stdin-paths") {
 		return
 	}
 	names, known := a.stdinYields(idx, redirs)

@@ -39,7 +39,7 @@ func (p *Policy) gitRepositoryFindings(an *analysis) {
 			s.hasFlag(gitDirOption) || slices.ContainsFunc(s.env, func(kv string) bool { return strings.HasPrefix(kv, envGitDir+"=") }) {
 			continue
 		}
-		if sub, _, _ := firstOperands(s); s.repoMade || slices.Contains(gitRepositoryFree, sub) {
+		if slices.Contains(an.inRepos, i) || slices.Contains(gitRepositoryFree, gitSub(s)) {
 			continue
 		}
 		dir := gitRunDir(s)
@@ -86,21 +86,22 @@ func gitRunDir(s *segment) string {
 // gitRepositoryMade marks a git command run in a directory the line made a repository in, and
 // records the one a git clone or git init makes. git init --bare, or with --separate-git-dir,
 // keeps the config of a repository that is already there, so it makes none the engine knows.
-func (a *analyzer) gitRepositoryMade(seg *segment) {
+func (a *analyzer) gitRepositoryMade(idx int) {
+	seg := &a.out.segments[idx]
 	if seg.name != cmdGit {
 		return
 	}
 	if a.line != nil && slices.Contains(a.line.repos, gitRunDir(seg)) {
-		seg.repoMade = true
+		a.out.inRepos = append(a.out.inRepos, idx)
 	}
-	sub, _, ok := firstOperands(seg)
 	var d word
-	switch {
-	case ok && sub == gitClone:
+	switch sub := gitSub(seg); {
+	case sub == gitClone:
+		var ok bool
 		if d, ok = a.gitFetchedTree(seg); !ok {
 			return
 		}
-	case ok && sub == gitInit && !seg.hasFlag("--bare") && !seg.hasFlag("--separate-git-dir"):
+	case sub == gitInit && !seg.hasFlag("--bare") && !seg.hasFlag("--separate-git-dir"):
 		d = word{s: "."}
 		if ops := positionals(gitSubArgs(seg), gitValued[gitInit]); len(ops) > 0 {
 			d = ops[0]

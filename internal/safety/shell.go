@@ -97,7 +97,6 @@ type segment struct {
 	secretFed    bool // a here-document or here-string fed to it names a credential variable
 	dropFed      bool // a database client is fed text that drops data (drops-data)
 	fedText      bool // its standard input is a here-document or here-string known before it runs, with no database client command
-	repoMade     bool // git run in a directory the line made a repository in (gitrepository.go)
 }
 
 // pathRef is a path a command touches.
@@ -124,6 +123,7 @@ type analysis struct {
 	segments []segment
 	paths    []pathRef
 	findings []finding
+	inRepos  []int // segments that run git where the line made a repository (gitrepository.go)
 }
 
 var parserPool = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
