@@ -13,6 +13,7 @@ func implicitCatalogue() []classCase {
 		object = "a committed file read through git's objects"
 		repo   = "the repository git finds where it runs"
 		cred   = "a credential git's config or helpers hold"
+		rcFile = "a SQL shell's start-up file"
 	)
 	gitCred, gitHeader := asked(dc+"print-credentials-git"), asked(dc+"print-credentials-git-config")
 	// A shell call whose working directory is dir.
@@ -52,6 +53,10 @@ func implicitCatalogue() []classCase {
 		{dotCmd, "printf spells the dot with an escape", sh(`printf '\x2eonce .bashrc\n' | sqlite3 x.db`), opaque, sh(`printf 'select 1;\n' | sqlite3 app.db`), false},
 		{dotCmd, "printf completes the dot-command from its argument", sh(`printf '.%s .bashrc\n' once | sqlite3 x.db`), opaque, sh(`printf 'select %d;\n' 1 | sqlite3 app.db`), false},
 		{dotCmd, "printf passes .once as an argument", sh(`printf '%s\n' '.once .bashrc' | sqlite3 x.db`), opaque, sh(`printf '%s\n' 'select 1;' | sqlite3 app.db`), false},
+		{rcFile, "duckdb runs ~/.duckdbrc's dot-commands at every start", sh(`echo '.shell id' > ~/.duckdbrc`), noWriteD, sh(`echo '.mode csv' > sql/duckdbrc.sql`), false},
+		{rcFile, "psql reads its version's start-up file", sh(`echo '\! id' >> ~/.psqlrc-16`), noWriteD, sh(`cat ~/.psqlrc-16`), false},
+		{rcFile, "mongosh runs ~/.mongoshrc.js", sh(`echo 'require("child_process").execSync("id")' > ~/.mongoshrc.js`), noWriteD, sh(`echo 'db.t.find()' > scripts/query.js`), false},
+		{rcFile, "pgcli's config names its pager", sh(`printf '[main]\npager = sh -c id\n' > ~/.config/pgcli/config`), noWriteD, sh(`cat ~/.config/pgcli/config`), false},
 		{object, "cat-file follows a committed link", sh(`echo HEAD:link | git cat-file --batch --follow-symlinks`), dyn, sh(`echo HEAD:README.md | git cat-file --batch`), false},
 		{object, "cat-file follows a link named in a here-string", sh(`git cat-file --batch --follow-symlinks <<< HEAD:docs/link`), dyn, sh(`git cat-file --batch-check --follow-symlinks <<< HEAD:docs/link`), false},
 		{object, "git log -L's file, attached", sh(`git log -L1,5:.env`), zeroD, sh(`git log -L1,5:main.go`), false},
