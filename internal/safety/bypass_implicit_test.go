@@ -14,6 +14,7 @@ func implicitCatalogue() []classCase {
 		repo   = "the repository git finds where it runs"
 		cred   = "a credential git's config or helpers hold"
 		rcFile = "a SQL shell's start-up file"
+		dbCred = "a database client's password file or history"
 	)
 	gitCred, gitHeader := asked(dc+"print-credentials-git"), asked(dc+"print-credentials-git-config")
 	// A shell call whose working directory is dir.
@@ -57,6 +58,12 @@ func implicitCatalogue() []classCase {
 		{rcFile, "psql reads its version's start-up file", sh(`echo '\! id' >> ~/.psqlrc-16`), noWriteD, sh(`cat ~/.psqlrc-16`), false},
 		{rcFile, "mongosh runs ~/.mongoshrc.js", sh(`echo 'require("child_process").execSync("id")' > ~/.mongoshrc.js`), noWriteD, sh(`echo 'db.t.find()' > scripts/query.js`), false},
 		{rcFile, "pgcli's config names its pager", sh(`printf '[main]\npager = sh -c id\n' > ~/.config/pgcli/config`), noWriteD, sh(`cat ~/.config/pgcli/config`), false},
+		{dbCred, "libpq's service file holds passwords", sh(`cat ~/.pg_service.conf`), zeroD, sh(`cat config/pg_service.example.conf`), false},
+		{dbCred, "mysql_config_editor's login paths", sh(`base64 ~/.mylogin.cnf`), zeroD, sh(`cat docs/mylogin.md`), false},
+		{dbCred, "cqlsh's credentials", sh(`grep password ~/.cassandra/cqlshrc`), zeroD, sh(`grep keyspace config/cqlsh.example`), false},
+		{dbCred, "ODBC's data sources hold PWD", sh(`cat /etc/odbc.ini`), zeroD, sh(`cat config/odbc.ini`), false},
+		{dbCred, "psql's history of ALTER ROLE ... PASSWORD", sh(`tail -50 ~/.psql_history`), zeroD, sh(`tail -50 logs/app.log`), false},
+		{dbCred, "redis-cli's history of AUTH", sh(`cat ~/.rediscli_history`), zeroD, sh(`redis-cli ping`), false},
 		{object, "cat-file follows a committed link", sh(`echo HEAD:link | git cat-file --batch --follow-symlinks`), dyn, sh(`echo HEAD:README.md | git cat-file --batch`), false},
 		{object, "cat-file follows a link named in a here-string", sh(`git cat-file --batch --follow-symlinks <<< HEAD:docs/link`), dyn, sh(`git cat-file --batch-check --follow-symlinks <<< HEAD:docs/link`), false},
 		{object, "git log -L's file, attached", sh(`git log -L1,5:.env`), zeroD, sh(`git log -L1,5:main.go`), false},
