@@ -66,6 +66,7 @@ func (p *Policy) checkArguments(c *Call, class ActionClass) (*failure, ActionCla
 		return f, class
 	}
 	if !approved {
+		p.gitRepositoryFindings(an)
 		if f := p.askFailure(an, &m, targets); f != nil {
 			return f, class
 		}

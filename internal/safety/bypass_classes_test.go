@@ -819,6 +819,7 @@ func classCatalogue() []classCase {
 		callerPidCatalogue(),
 		interpCatalogue(),
 		elsewhereCatalogue(),
+		implicitCatalogue(),
 	)...)
 }
 

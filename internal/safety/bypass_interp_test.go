@@ -95,8 +95,8 @@ func interpCatalogue() []classCase {
 		{pyCache, "PYTHONPYCACHEPREFIX=.git python", sh(`PYTHONPYCACHEPREFIX=.git python -m pytest tests`), noWriteD, sh(`PYTHONPYCACHEPREFIX=build/pycache python -m pytest tests`), false},
 		{pyCache, "PYTHONPYCACHEPREFIX exported", sh(`export PYTHONPYCACHEPREFIX=~/.ssh; python -m pytest tests`), zeroD, sh(`export PYTHONDONTWRITEBYTECODE=1; python -m pytest tests`), false},
 		// git apply --stat (--check, --numstat) only reports, but with --apply it applies too.
-		{report, "git apply --stat --apply outside the project", sh(`cd ~ && git apply --stat --apply x.diff`), dynWrite, sh(`cd ~ && git apply --stat x.diff`), false},
-		{report, "git apply --check --ap outside the project", sh(`cd ~ && git apply --check --ap x.diff`), dynWrite, sh(`cd ~ && git apply --check x.diff`), false},
+		{report, "git apply --stat --apply outside the project", sh(`cd ~ && git apply --stat --apply x.diff`), dynWrite, sh(`cd src && git apply --stat x.diff`), false},
+		{report, "git apply --check --ap outside the project", sh(`cd ~ && git apply --check --ap x.diff`), dynWrite, sh(`cd src && git apply --check x.diff`), false},
 		// A search tool's option with its value apart: the value is neither the pattern nor a
 		// path, so without a path the tool searches the working directory (its .env).
 		{search, "grep -r -e KEY", sh(`grep -r -e KEY`), contains, sh(`grep -rn -e TODO -e FIXME src`), false},

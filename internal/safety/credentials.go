@@ -42,6 +42,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"script-expands-loaded-secrets": loadedScriptExpands,
 	"container-takes-host-secret":   takesHostSecret,
 	"runs-cloud-command":            runsCloudCommand,
+	"git-prints-credential-config":  gitPrintsCredentialConfig,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or

@@ -27,6 +27,7 @@ func (a *analyzer) downloads(idx int, redirs []*syntax.Redirect) {
 		a.runsFetched(seg)
 	}
 	a.fetchedTrees(idx)
+	a.gitRepositoryMade(idx)
 	if seg.name != cmdCurl && seg.name != cmdWget {
 		return
 	}

@@ -117,29 +117,6 @@ var codeOptions = map[string][]string{
 	"redis-cli": {"--eval"}, "valkey-cli": {"--eval"},
 }
 
-// sqliteCode returns the dot-command at the start of a line of an operand that runs a program or
-// reads or writes a file, or the SQL function that does (readfile, writefile, load_extension,
-// edit).
-func sqliteCode(s *segment) string {
-	for _, w := range s.operands {
-		t := strings.ToLower(w.s)
-		for line := range strings.SplitSeq(t, "\n") {
-			line = strings.TrimSpace(line)
-			for _, c := range sqliteShellCommands {
-				if strings.HasPrefix(line, c) {
-					return "the dot-command " + c
-				}
-			}
-		}
-		for _, f := range []string{"readfile(", "writefile(", "load_extension(", "edit("} {
-			if strings.Contains(t, f) {
-				return "the SQL function " + f + ")"
-			}
-		}
-	}
-	return ""
-}
-
 // vimCodeOptions run Ex commands (which run shell commands: "!id") or read a script or vimrc.
 var vimCodeOptions = []string{"-c", "--cmd", "-S", "-u", "-U"}
 
@@ -173,10 +150,6 @@ func plainPlusCommand(c string) bool {
 	}
 	return false
 }
-
-// sqliteShellCommands are sqlite3's dot-commands that run a program or read or write a file the
-// engine does not follow; given as an operand (or -cmd) they run before any SQL.
-var sqliteShellCommands = []string{".shell", ".system", ".sh", ".read", ".output", ".once", ".import", ".load", ".excel", ".save", ".backup", ".restore", ".open", ".log", ".cd"}
 
 // gitSubCodeOptions are, per git subcommand, its own options that run a command: rebase -x,
 // difftool -x, grep -O, clone -u; and init's and clone's --template, whose directory's hooks the
@@ -670,7 +643,7 @@ var gitValueOptions = map[string][]string{
 	"merge":  {"-m", "--message", "-s", "--strategy", "-X", "--strategy-option"},
 	"stash":  {"-m", "--message"},
 	"notes":  {"-m", "--message"},
-	"log":    {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
+	gitLog:   {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
 }
 
 // envOptions are environment variables that stand for a program's global option: a rule written

@@ -299,11 +299,13 @@ func (a *analyzer) programPaths(seg *segment) {
 	switch seg.name {
 	case cmdDuckdb, cmdSqlite3:
 		a.sqlFiles(seg)
+		a.sqlDatabase(seg)
 	case cmdGit:
 		if len(seg.operands) > 0 && seg.operands[0].s == "grep" {
 			a.gitGrepRoots(seg)
 		}
 		a.gitObjectPaths(seg)
+		a.gitBlobsByID(seg)
 		a.gitWrites(seg)
 		a.gitConfigFiles(seg)
 		a.gitApplyInto(seg)
@@ -528,7 +530,11 @@ func (a *analyzer) gitGrepRoots(s *segment) {
 // git cat-file -p :0:.env, git diff main:config/prod.env): a file's content as committed, which
 // the path policy protects as it protects the file.
 func (a *analyzer) gitObjectPaths(s *segment) {
-	for _, w := range s.words[1:] {
+	for i, w := range s.words[1:] {
+		if f, ok := gitLineRangeFile(s, i+1); ok {
+			a.touch(w.with(f), opRead)
+			continue
+		}
 		rev, p, ok := strings.Cut(w.s, ":")
 		if !ok || strings.HasPrefix(w.s, "-") || strings.Contains(w.s, "://") {
 			continue
@@ -561,14 +567,16 @@ func (a *analyzer) gitBatchObjects(idx int, redirs []*syntax.Redirect) {
 		return
 	}
 	names, known := a.stdinYields(idx, redirs)
-	if !known {
+	if !known || s.hasFlag("--follow-symlinks") {
+		// --follow-symlinks reads, for a name that is a link in the tree, the file it points at,
+		// which only the repository knows (HEAD:link, committed as a link to .env).
 		a.touch(word{s: placeholderXargs, dynamic: true}, opRead)
 		return
 	}
 	words := []word{{s: cmdGit}}
 	for _, n := range names {
-		if n == placeholderXargs {
-			a.touch(word{s: n, dynamic: true}, opRead)
+		if n == placeholderXargs || gitObjectID(n) {
+			a.touch(word{s: n, dynamic: true}, opRead) // an id may name any committed file's blob
 			continue
 		}
 		words = append(words, word{s: n})
@@ -1006,7 +1014,7 @@ func presenceCheck(s *segment) bool {
 // gitPathspecSubs are git's subcommands whose operands (after the subcommand) are pathspecs,
 // which git matches itself: a quoted "*.md" is a glob to git, and ":/", ":(top)", ":!x" are magic.
 var gitPathspecSubs = map[string]bool{"rm": true, "checkout": true, "restore": true, "add": true, gitDiff: true,
-	"log": true, gitShow: true, "ls-files": true, "stash": true, "reset": true, "archive": true, "blame": true}
+	gitLog: true, gitShow: true, "ls-files": true, "stash": true, "reset": true, "archive": true, "blame": true}
 
 // Program and subcommand names the review's tables share.
 const (
@@ -1018,6 +1026,7 @@ const (
 	cmdEval  = "eval"
 	gitDiff  = "diff"
 	gitShow  = "show"
+	gitLog   = "log"
 )
 
 // gitPathspecs returns git operands as the paths they name: a pathspec's magic prefix is removed

@@ -228,7 +228,9 @@ func (a *analyzer) stdinText(idx int, redirs []*syntax.Redirect) {
 			seg := &a.out.segments[idx]
 			seg.secretFed = seg.secretFed || a.namesSecret(t)
 			seg.dropFed = seg.dropFed || dropsData(t.s)
-			seg.fedText = !t.dynamic && !clientCommandIn(psqlClientCommand, t.s, r) && !clientCommandIn(mysqlClientCommand, t.s, r)
+			// cat <<EOF | sqlite3 x.db passes sqlite3 its dot-commands and file functions too.
+			seg.fedText = !t.dynamic && !clientCommandIn(psqlClientCommand, t.s, r) && !clientCommandIn(mysqlClientCommand, t.s, r) &&
+				sqliteCodeIn(t.s) == ""
 		} else if readsStdin(r) {
 			a.out.segments[idx].fedText = false // the last redirection of standard input is the one read
 		}

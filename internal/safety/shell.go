@@ -125,6 +125,7 @@ type analysis struct {
 	findings []finding
 	// patternBytes counts the text pattern rules' regular expressions read (maxPatternBytes).
 	patternBytes int
+	inRepos      []int // segments that run git where the line made a repository (gitrepository.go)
 }
 
 var parserPool = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
@@ -294,6 +295,7 @@ type lineState struct {
 	aliasText  map[string]word // the aliases the line defined, by name (aliases.go)
 	cd         cdState         // the directories a cd that may have failed left the shell in (cdfail.go)
 	links      []linkMade      // the symbolic links the line made (linksmade.go)
+	repos      []string        // directories git clone and git init made a repository in (gitrepository.go)
 }
 
 // state returns the line's state, allocating it at the first use.

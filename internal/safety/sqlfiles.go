@@ -534,18 +534,22 @@ func sqlFilesCode(s *segment) string {
 
 // sqlInputFiles records the files SQL fed on standard input names (echo "select * from
 // read_csv('.env')" | duckdb, a here-document), for the clients whose SQL sqlTextFiles reads,
-// and returns why that SQL is opaque.
+// and returns why that SQL is opaque, or runs a dot-command or file function (sqliteInputCode).
 func (a *analyzer) sqlInputFiles(prog string, text word) string {
 	if prog != cmdDuckdb && prog != cmdSqlite3 {
 		return ""
 	}
-	return a.sqlTextFiles(prog, text)
+	if why := a.sqlTextFiles(prog, text); why != "" {
+		return why
+	}
+	return sqliteInputCode(prog, text.s)
 }
 
 // sqlStageFiles records the files SQL printed by a stage piped into the client names: each word
 // echo or printf prints is SQL text (printf "attach '.env' as x;" | sqlite3 db), and so is the
 // stage's whole text. A file printed with an escape or a printf format (printf "attach '%s' as x"
-// .env, '\x2eenv') is one the printer computes: opaque. It returns why the SQL is opaque.
+// .env, '\x2eenv') is one the printer computes: opaque. It returns why the SQL is opaque, or
+// what it prints runs a dot-command or file function (sqlitePrintedCode).
 func (a *analyzer) sqlStageFiles(prog string, stage *segment) string {
 	if prog != cmdDuckdb && prog != cmdSqlite3 {
 		return ""
@@ -565,6 +569,9 @@ func (a *analyzer) sqlStageFiles(prog string, stage *segment) string {
 			}
 		}
 		a.sqlTextFiles(prog, w)
+	}
+	if why == "" {
+		why = sqlitePrintedCode(prog, stage)
 	}
 	return why
 }

@@ -151,6 +151,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 	case name == cmdGit:
 		a.gitScripts(seg, depth)
 		a.gitBatchObjects(idx, redirs)
+		a.gitStdinPaths(idx, redirs)
 	default:
 		if why := runsCode(&a.out.segments[idx]); why != "" {
 			a.opaque(idx, why)

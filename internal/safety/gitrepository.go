@@ -1,0 +1,116 @@
+package safety
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// git finds its repository from the directory it runs in: a .git there or in a parent, or the
+// directory itself when it holds HEAD, objects and refs (a bare repository, which git opens
+// without being asked). It then reads that repository's config, which can run any command
+// (core.fsmonitor, core.pager, diff.external, aliases), and its objects, which are not the
+// project's. The path policy guards config and hooks only inside a directory named .git; a bare
+// repository or a .git file pointing elsewhere that the agent wrote outside the project is not
+// guarded. So git run in a directory outside the workspace (cd /tmp/e.git && git log, git -C
+// ../other show HEAD:x, a call whose working directory is elsewhere), or in one the engine does
+// not know, opens a repository the engine cannot see: code it does not admit unasked. The
+// repository git is pointed at by --git-dir or GIT_DIR is judged as such (gitDir). One the line
+// made itself, with git clone or git init, is known: a fresh .git (or, cloned --bare, a fresh
+// config) is what git finds there, and only there (a clone's subdirectory may hold a bare
+// repository it committed).
+
+// gitRepositoryFree are the git subcommands that open no repository.
+var gitRepositoryFree = []string{"", "version", "help", gitClone, gitInit}
+
+// gitInit is git's subcommand that makes a repository.
+const gitInit = "init"
+
+// gitRepositoryFindings adds a finding for the first git command that opens a repository found
+// from a directory outside the workspace, or from one not known. Without a workspace there is no
+// boundary to judge by.
+func (p *Policy) gitRepositoryFindings(an *analysis) {
+	if an == nil || p.workspace == "" {
+		return
+	}
+	for i := range an.segments {
+		s := &an.segments[i]
+		if s.name != cmdGit || s.hasFlag("--version") || s.hasFlag("--help") || s.hasExactFlag("-h") ||
+			s.hasFlag(gitDirOption) || slices.ContainsFunc(s.env, func(kv string) bool { return strings.HasPrefix(kv, envGitDir+"=") }) {
+			continue
+		}
+		if slices.Contains(an.inRepos, i) || slices.Contains(gitRepositoryFree, gitSub(s)) {
+			continue
+		}
+		dir := gitRunDir(s)
+		if dir != cwdUnknown && under(dir, p.workspace) {
+			continue
+		}
+		where := fmt.Sprintf("the directory %q", dir)
+		if dir == cwdUnknown {
+			where = "a directory computed at run time"
+		}
+		an.findings = append(an.findings, finding{rule: RuleOpaqueCode, msg: fmt.Sprintf(
+			"command %q runs git in %s, outside the workspace %s: git opens the repository it finds there, whose config can run any command and which the path policy does not guard; it needs human approval",
+			truncate(s.text, 120), where, p.workspace)})
+		return
+	}
+}
+
+// gitRunDir returns the directory a git command runs in: the segment's, moved by each -C (an
+// empty one moves nothing), or cwdUnknown.
+func gitRunDir(s *segment) string {
+	dir := s.cwd
+	w := s.words
+	for i := 1; i < len(w) && strings.HasPrefix(w[i].s, "-") && !w[i].dynamic && dir != cwdUnknown; i++ {
+		v := w[i].s
+		switch {
+		case v == "-C" && i+1 < len(w):
+			i++
+			switch {
+			case w[i].dynamic:
+				dir = cwdUnknown
+			case w[i].s != "":
+				dir = resolvePath(dir, w[i].s)
+			}
+		case gitGlobalsWithValue[v]:
+			i++
+		}
+	}
+	if dir == "" || !strings.HasPrefix(dir, "/") {
+		return cwdUnknown
+	}
+	return dir
+}
+
+// gitRepositoryMade marks a git command run in a directory the line made a repository in, and
+// records the one a git clone or git init makes. git init --bare, or with --separate-git-dir,
+// keeps the config of a repository that is already there, so it makes none the engine knows.
+func (a *analyzer) gitRepositoryMade(idx int) {
+	seg := &a.out.segments[idx]
+	if seg.name != cmdGit {
+		return
+	}
+	if a.line != nil && slices.Contains(a.line.repos, gitRunDir(seg)) {
+		a.out.inRepos = append(a.out.inRepos, idx)
+	}
+	var d word
+	switch sub := gitSub(seg); {
+	case sub == gitClone:
+		var ok bool
+		if d, ok = a.gitFetchedTree(seg); !ok {
+			return
+		}
+	case sub == gitInit && !seg.hasFlag("--bare") && !seg.hasFlag("--separate-git-dir"):
+		d = word{s: "."}
+		if ops := positionals(gitSubArgs(seg), gitValued[gitInit]); len(ops) > 0 {
+			d = ops[0]
+		}
+	default:
+		return
+	}
+	if dir := gitRunDir(seg); !d.dynamic && dir != cwdUnknown {
+		ls := a.state()
+		ls.repos = append(ls.repos, resolvePath(dir, d.s))
+	}
+}
