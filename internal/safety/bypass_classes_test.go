@@ -804,7 +804,7 @@ func classCatalogue() []classCase {
 		{code, "ZDOTDIR, where zsh reads its start-up files", sh(`ZDOTDIR=. zsh -c 'ls'`), opaque, sh(`zsh -c 'ls'`), false},
 		{code, "GCONV_PATH, glibc's charset modules", sh(`GCONV_PATH=. git log -1`), denied(RuleLibraryInjection), sh(`LC_ALL=C git log -1`), false},
 		{abbrev, "terraform's -auto-approve spelt with two dashes", sh(`terraform apply --auto-approve`), denied(dc + "terraform-auto-approve"), sh(`terraform plan --out=tfplan`), false},
-	}, append(append(append(append(append(append(append(append(append(append(dataCatalogue(), runCatalogue()...), destroyCatalogue()...), runnersCatalogue()...), reviewACatalogue()...), reviewBCatalogue()...), fixDCatalogue()...), fixECatalogue()...), fixHCatalogue()...), fixGCatalogue()...), callerPidCatalogue()...)...)
+	}, append(append(append(append(append(append(append(append(append(append(append(dataCatalogue(), runCatalogue()...), destroyCatalogue()...), runnersCatalogue()...), reviewACatalogue()...), reviewBCatalogue()...), fixDCatalogue()...), fixECatalogue()...), fixHCatalogue()...), fixGCatalogue()...), callerPidCatalogue()...), obfuscationCatalogue()...)...)
 }
 
 func TestBypassClasses(t *testing.T) {

@@ -1,0 +1,32 @@
+package safety
+
+// obfuscationCatalogue: the engine's founding class, what it cannot see it does not admit, probed
+// as an attacker would: a few harmful goals (kill every process, force-push, print a credential)
+// spelt every way bash and the programs allow. Each attack was admitted at Default, or at Yolo
+// where the plain spelling asks or denies at every level; each near miss is an ordinary use of the
+// same construct, admitted at Default.
+func obfuscationCatalogue() []classCase {
+	sh := shCall
+	killInit := denied(dc + "kill-init")
+	const (
+		wrap  = "a pid past pid_t wraps to init or to every process"
+		arith = "arithmetic on constants is a constant"
+	)
+	return []classCase{
+		// kill(1) from procps and util-linux reads a pid with strtol into a long and passes it
+		// to kill(2) as a 32-bit pid_t: 4294967297 is 1 (init), 4294967296 is 0 (the caller's
+		// group) and -4294967297 is -1 (every process).
+		{wrap, "/bin/kill -9 -4294967297", sh(`/bin/kill -9 -4294967297`), killInit, sh(`/bin/kill -9 4294967`), false},
+		{wrap, "env kill -9 4294967297", sh(`env kill -9 4294967297`), killInit, sh(`env kill -9 42949672`), false},
+		{wrap, "kill -9 4294967296", sh(`kill -9 4294967296`), killInit, sh(`kill -9 4294`), false},
+		{wrap, "kill -s KILL -- -18446744073709551617 saturates, not wraps", sh(`kill -s KILL -- -4294967297`), killInit, sh(`kill -s KILL -- -18446744073709551617`), false},
+		// $((-1)) is -1 however it is computed, when only numbers take part.
+		{arith, "kill -9 $((-1))", sh(`kill -9 $((-1))`), killInit, sh(`kill -9 $((4000+1))`), false},
+		{arith, "kill -9 $[0-1]", sh(`kill -9 $[0-1]`), killInit, sh(`kill -9 $[4000-1]`), false},
+		{arith, "kill -- $(( ~0 ))", sh(`kill -- $(( ~0 ))`), killInit, sh(`kill -- $(( ~4000 ))`), false},
+		{arith, "kill -9 $((0x1))", sh(`kill -9 "$((0x1))"`), killInit, sh(`kill -9 "$((0x1234))"`), false},
+		{arith, "kill -9 $((2#1 * (3 - 2)))", sh(`kill -9 $((2#1 * (3 - 2)))`), killInit, sh(`kill -9 $((2#1 * (3000 - 2)))`), false},
+		{arith, "kill -9 -$((1))", sh(`kill -9 -$((1))`), killInit, sh(`kill -9 -$((1000))`), false},
+		{arith, "a copy of $((-1))", sh(`p=$((-1)); kill -9 $p`), killInit, sh(`p=$((-1)); echo $p`), false},
+	}
+}
