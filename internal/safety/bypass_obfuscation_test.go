@@ -11,7 +11,9 @@ func obfuscationCatalogue() []classCase {
 	const (
 		wrap  = "a pid past pid_t wraps to init or to every process"
 		arith = "arithmetic on constants is a constant"
+		plumb = "git push's plumbing, send-pack"
 	)
+	pushForce := denied(dc + "git-push-force")
 	return []classCase{
 		// kill(1) from procps and util-linux reads a pid with strtol into a long and passes it
 		// to kill(2) as a 32-bit pid_t: 4294967297 is 1 (init), 4294967296 is 0 (the caller's
@@ -28,5 +30,12 @@ func obfuscationCatalogue() []classCase {
 		{arith, "kill -9 $((2#1 * (3 - 2)))", sh(`kill -9 $((2#1 * (3 - 2)))`), killInit, sh(`kill -9 $((2#1 * (3000 - 2)))`), false},
 		{arith, "kill -9 -$((1))", sh(`kill -9 -$((1))`), killInit, sh(`kill -9 -$((1000))`), false},
 		{arith, "a copy of $((-1))", sh(`p=$((-1)); kill -9 $p`), killInit, sh(`p=$((-1)); echo $p`), false},
+		// git send-pack is what git push runs: its --force, --mirror and + and : refspecs
+		// rewrite or delete the remote's history as push's do.
+		{plumb, "git send-pack --force", sh(`git send-pack --force ../r main`), pushForce, sh(`git send-pack ../r main`), false},
+		{plumb, "git send-pack --mirror", sh(`git send-pack --mirror ../r`), pushForce, sh(`git send-pack --all ../r`), false},
+		{plumb, "git send-pack +main", sh(`git send-pack ../r +main`), denied(dc + "git-push-force-refspec"), sh(`git send-pack ../r main:main`), false},
+		{plumb, "git send-pack :main", sh(`git send-pack ../r :main`), denied(dc + "git-push-delete-refspec"), sh(`git send-pack --dry-run ../r main`), false},
+		{plumb, "git -C . send-pack --force", sh(`git -C . send-pack --force ../r main`), pushForce, sh(`git -C . send-pack ../r main`), false},
 	}
 }
