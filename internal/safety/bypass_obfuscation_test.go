@@ -9,10 +9,12 @@ func obfuscationCatalogue() []classCase {
 	sh := shCall
 	killInit := denied(dc + "kill-init")
 	const (
-		wrap  = "a pid past pid_t wraps to init or to every process"
-		arith = "arithmetic on constants is a constant"
-		plumb = "git push's plumbing, send-pack"
+		wrap   = "a pid past pid_t wraps to init or to every process"
+		arith  = "arithmetic on constants is a constant"
+		plumb  = "git push's plumbing, send-pack"
+		oracle = "a credential compared in shell syntax"
 	)
+	secretArg := asked(dc + "secret-in-arguments")
 	pushForce := denied(dc + "git-push-force")
 	return []classCase{
 		// kill(1) from procps and util-linux reads a pid with strtol into a long and passes it
@@ -37,5 +39,17 @@ func obfuscationCatalogue() []classCase {
 		{plumb, "git send-pack +main", sh(`git send-pack ../r +main`), denied(dc + "git-push-force-refspec"), sh(`git send-pack ../r main:main`), false},
 		{plumb, "git send-pack :main", sh(`git send-pack ../r :main`), denied(dc + "git-push-delete-refspec"), sh(`git send-pack --dry-run ../r main`), false},
 		{plumb, "git -C . send-pack --force", sh(`git -C . send-pack --force ../r main`), pushForce, sh(`git -C . send-pack ../r main`), false},
+		// [ "${T:0:1}" = a ] asked as secret-in-arguments; [[ ]] and case, shell syntax rather than
+		// a command, compared the same value unseen, and a loop of them prints it all.
+		{oracle, "[[ ]] a token's first letter", sh(`[[ ${GITHUB_TOKEN:0:1} == a ]] && echo a`), secretArg, sh(`[[ -n $GITHUB_TOKEN ]] && echo set`), false},
+		{oracle, "[[ ]] a token against a glob, letter by letter", sh(`for c in a b c; do [[ $GITHUB_TOKEN == ghp_$c* ]] && echo $c; done`), secretArg, sh(`for c in a b c; do [[ $MODE == $c* ]] && echo $c; done`), false},
+		{oracle, "[[ =~ ]] on a token", sh(`[[ $NPM_TOKEN =~ ^npm_a ]] && echo y`), secretArg, sh(`[[ -z "$NPM_TOKEN" ]] && echo unset`), false},
+		{oracle, "[[ < ]] bisects a token", sh(`[[ $API_KEY < m ]] && echo lower`), secretArg, sh(`[[ $API_KEY ]] && echo set`), false},
+		{oracle, "[[ ]] on the token's right", sh(`[[ ghp_a* == "$GITHUB_TOKEN" ]] || echo n`), secretArg, sh(`[[ -v GITHUB_TOKEN ]] || echo n`), false},
+		{oracle, "[[ ! ( ) ]] around it", sh(`[[ ! ( $GITHUB_TOKEN == a* ) ]] || echo y`), secretArg, sh(`[[ ! -n $GITHUB_TOKEN ]] || echo y`), false},
+		{oracle, "[[ ]] on a copy", sh(`t=$GITHUB_TOKEN; [[ $t == a* ]] && echo y`), secretArg, sh(`t=$MODE; [[ $t == a* ]] && echo y`), false},
+		{oracle, "[[ ]] on a default hiding the token", sh(`[[ ${X:-$GITHUB_TOKEN} == a* ]] && echo y`), secretArg, sh(`[[ ${X:-$MODE} == a* ]] && echo y`), false},
+		{oracle, "case on a token's letter", sh(`case ${GITHUB_TOKEN:4:1} in a) echo a;; b) echo b;; esac`), secretArg, sh(`case $MODE in a) echo a;; b) echo b;; esac`), false},
+		{oracle, "case on a token read into another name", sh(`read -r k <<< "$AWS_SECRET_ACCESS_KEY"; case $k in A*) echo A;; esac`), secretArg, sh(`read -r k <<< "$MODE"; case $k in A*) echo A;; esac`), false},
 	}
 }

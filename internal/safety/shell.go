@@ -630,6 +630,7 @@ func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, pipeFrom []int, depth int) {
 func (a *analyzer) caseClause(c *syntax.CaseClause, pipeFrom []int, depth int) {
 	a.cond++
 	defer func() { a.cond-- }()
+	a.secretCase(c)
 	a.nested(c.Word, depth)
 	for _, it := range c.Items {
 		for _, p := range it.Patterns {
@@ -732,6 +733,7 @@ func (a *analyzer) exprCmd(c syntax.Command, depth int) {
 	case *syntax.ArithmCmd:
 		a.nested(c.X, depth)
 	case *syntax.TestClause:
+		a.secretTest(c.X)
 		a.nested(c.X, depth)
 	case *syntax.DeclClause:
 		a.declClause(c, depth)
