@@ -32,6 +32,13 @@ func obfuscationCatalogue() []classCase {
 		{arith, "kill -9 $((2#1 * (3 - 2)))", sh(`kill -9 $((2#1 * (3 - 2)))`), killInit, sh(`kill -9 $((2#1 * (3000 - 2)))`), false},
 		{arith, "kill -9 -$((1))", sh(`kill -9 -$((1))`), killInit, sh(`kill -9 -$((1000))`), false},
 		{arith, "a copy of $((-1))", sh(`p=$((-1)); kill -9 $p`), killInit, sh(`p=$((-1)); echo $p`), false},
+		// Names assigned by arithmetic, read or printf -v were computed pids, asked at Default and
+		// admitted at Yolo, even when what they were given was -1, 0 or 1.
+		{arith, "let P=-1", sh(`let P=-1; kill -9 $P`), killInit, sh(`let P=4000; echo $P`), false},
+		{arith, "(( P = 0 ))", sh(`(( P = 0 )); kill $P`), killInit, sh(`(( P = 0 )); echo $P`), false},
+		{arith, "read P <<< -1", sh(`read -r P <<< "-1"; kill -9 $P`), killInit, sh(`read -r P <<< "-1"; echo $P`), false},
+		{arith, "printf -v P -- -1", sh(`printf -v P -- -1; kill -KILL $P`), killInit, sh(`printf -v P -- -1; echo $P`), false},
+		{arith, "let P=4294967297 for /bin/kill", sh(`let P=4294967297; /bin/kill -9 $P`), killInit, sh(`/bin/kill -9 42949`), false},
 		// git send-pack is what git push runs: its --force, --mirror and + and : refspecs
 		// rewrite or delete the remote's history as push's do.
 		{plumb, "git send-pack --force", sh(`git send-pack --force ../r main`), pushForce, sh(`git send-pack ../r main`), false},

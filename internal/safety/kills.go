@@ -62,12 +62,19 @@ func killTargetsAll(s *segment) bool {
 // count: 4294967297 is init and -4294967297 every process. A number past a long is refused.
 func everyOrCaller(w word) bool {
 	v := strings.TrimSpace(w.s)
-	if w.dynamic {
-		return callerPid(strings.TrimPrefix(v, "-"))
+	if w.dynamic && callerPid(strings.TrimPrefix(v, "-")) {
+		return true
 	}
+	// A dynamic word that is a number is a name the analysis followed to one (let P=-1; kill $P).
 	n, err := strconv.ParseInt(v, 10, 64)
+	return err == nil && everyPid(n)
+}
+
+// everyPid reports whether a pid, cut to kill(2)'s 32-bit pid_t, is init (1), every process (-1)
+// or the caller's group (0).
+func everyPid(n int64) bool {
 	pid := int32(n) //nolint:gosec // the truncation kill(2)'s pid_t makes is the point
-	return err == nil && pid >= -1 && pid <= 1
+	return pid >= -1 && pid <= 1
 }
 
 // optSignal is kill's long option for its signal.
