@@ -244,7 +244,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		if words[0].s != "" && commandName(words[0].s) == "env" && i < len(words) {
 			script += " " + joinWords(words[i:])
 		}
-		a.script(script, depth+1)
+		a.scriptFed(script, depth+1, a.out.segments[idx].pipeFrom)
 		return
 	}
 	if i >= len(words) {
@@ -269,7 +269,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	}
 	switch {
 	case spec.joinScript:
-		a.script(joinWords(rest), depth+1)
+		a.scriptFed(joinWords(rest), depth+1, a.out.segments[idx].pipeFrom)
 	case spec.xargs:
 		a.xargsInner(idx, own, rest, redirs, depth)
 	default:
@@ -589,7 +589,7 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 		a.out.segments[idx].wrapper = true
 		if i < len(words) {
 			// The words after the script are its $0, $1, ...
-			a.scriptIn(words[i].s, depth+1, words[i+1:], true)
+			a.scriptIn(words[i].s, depth+1, words[i+1:], true, a.out.segments[idx].pipeFrom)
 		}
 	case i < len(words):
 		a.opaque(idx, "a script file")
