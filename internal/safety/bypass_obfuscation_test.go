@@ -15,7 +15,9 @@ func obfuscationCatalogue() []classCase {
 		oracle    = "a credential compared in shell syntax"
 		fedScript = "a wrapper's script reads the wrapper's pipe"
 		printed   = "what echo and printf print, xargs passes on"
+		xtrace    = "xtrace prints a credential it expands"
 	)
+	printSecret := asked(dc + "print-environment-secret")
 	dlExec := denied(dc + "download-exec")
 	secretArg := asked(dc + "secret-in-arguments")
 	pushForce := denied(dc + "git-push-force")
@@ -78,5 +80,11 @@ func obfuscationCatalogue() []classCase {
 		{printed, "echo -f | xargs git push", sh(`echo -f origin main | xargs git push`), pushForce, sh(`echo origin main | xargs git push`), false},
 		{printed, "printf '%s\n' -1 | xargs kill -9", sh(`printf '%s\n' -1 | xargs kill -9`), killInit, sh(`printf '%s\n' 4321 | xargs kill -9`), false},
 		{printed, "printf -- '%s\t%s\n' -f origin | xargs git push", sh(`printf -- '%s\t%s\n' -f origin | xargs git push`), pushForce, sh(`printf '%s\n' build dist | xargs rm -rf`), false},
+		// set -x asked (as set alone prints the environment) but set -ex, set -vx and set -o xtrace
+		// did not, and under each bash prints a credential's value in the trace of any command
+		// or assignment that expands it.
+		{xtrace, "set -o xtrace; T=$NPM_TOKEN", sh(`set -o xtrace; T=$NPM_TOKEN`), printSecret, sh(`set -euo pipefail; T=$NPM_TOKEN`), false},
+		{xtrace, "set -ex; export GH=$GITHUB_TOKEN", sh(`set -ex; export GH=$GITHUB_TOKEN; gh repo view`), printSecret, sh(`set -e; export GH=$GITHUB_TOKEN; git status`), false},
+		{xtrace, "set -vx; [[ -n $API_KEY ]]", sh(`set -vx; [[ -n $API_KEY ]]`), printSecret, sh(`set -ve; [[ -n $API_KEY ]]`), false},
 	}
 }

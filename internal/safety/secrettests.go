@@ -1,6 +1,8 @@
 package safety
 
 import (
+	"strings"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -72,4 +74,35 @@ func (a *analyzer) expandsSecret(w *syntax.Word) bool {
 	}
 	r := a.render(w)
 	return namesCredentialValue(r.s) || a.vars.refsSecret([]word{r}) || a.vars != nil && a.vars.hidesSecret(w)
+}
+
+// xtraceSecret asks when the line turns on bash's xtrace and expands a credential variable: with
+// set -x (set -ex, set -vx, set -o xtrace) bash prints every command it runs with its words
+// expanded, assignments too, so set -ex; T=$NPM_TOKEN prints the token as echo "$NPM_TOKEN" does.
+func (a *analyzer) xtraceSecret(src string) {
+	for i := range a.out.segments {
+		s := &a.out.segments[i]
+		if s.name != subSet || !enablesXtrace(s.words[1:]) {
+			continue
+		}
+		if credentialVar.MatchString(src) {
+			a.find(false, RulePrefixDamageControl+"print-environment-secret",
+				"command %q turns on xtrace, which prints every later command with its words expanded, and the line expands a variable named like a credential: bash prints its value; it needs human approval", truncate(s.text, 80))
+		}
+		return
+	}
+}
+
+// enablesXtrace reports whether set's words turn xtrace on: -x alone or in a bundle (-ex), or
+// -o xtrace.
+func enablesXtrace(words []word) bool {
+	for i, w := range words {
+		switch {
+		case w.s == "-o" && i+1 < len(words) && words[i+1].s == "xtrace":
+			return true
+		case len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.IndexByte(w.s, 'x') > 0:
+			return true
+		}
+	}
+	return false
 }

@@ -148,6 +148,7 @@ func analyzeCommand(cmd, cwd string) (*analysis, *analysisError) {
 	if a.err != nil {
 		return nil, a.err
 	}
+	a.xtraceSecret(src)
 	return a.out, nil
 }
 
