@@ -71,6 +71,6 @@ func (a *analyzer) aliases(idx int, depth int) {
 	saved := ls.aliasText
 	ls.aliasText = maps.Clone(saved)
 	delete(ls.aliasText, seg.words[0].s)
-	a.script(b.String(), depth+1)
+	a.scriptFed(b.String(), depth+1, a.out.segments[idx].pipeFrom)
 	ls.aliasText = saved
 }

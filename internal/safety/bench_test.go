@@ -154,7 +154,7 @@ func TestWorstFuzzSeedIsBenchmarked(t *testing.T) {
 			continue
 		}
 		a := &analyzer{parser: parserPool.Get().(*syntax.Parser), cwd: "/workspace/app", out: &analysis{}}
-		a.scriptIn(src, 0, nil, false)
+		a.scriptIn(src, 0, nil, false, nil)
 		parserPool.Put(a.parser)
 		if a.work > most {
 			worst, most = s, a.work

@@ -820,6 +820,7 @@ func classCatalogue() []classCase {
 		interpCatalogue(),
 		elsewhereCatalogue(),
 		implicitCatalogue(),
+		obfuscationCatalogue(),
 	)...)
 }
 

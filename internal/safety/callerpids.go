@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -116,7 +117,7 @@ func (vs *varScope) callerAssigns(n syntax.Node) {
 	case *syntax.BinaryArithm:
 		if name := arithTarget(n.X); name != "" && isAssignOp(n.Op) {
 			vs.assigned[name]++
-			if src := vs.arithCaller(n.Y); src != "" && n.Op == syntax.Assgn {
+			if src := vs.arithPid(n.Y); src != "" && n.Op == syntax.Assgn {
 				vs.markPid(name, src)
 			}
 		}
@@ -146,7 +147,7 @@ func (vs *varScope) builtinCallerAssigns(st *syntax.Stmt) {
 		fed = c.Args[1:]
 	}
 	for _, w := range fed {
-		if src := vs.callerDerived(w); src != "" {
+		if src := vs.pidSource(w); src != "" {
 			for _, name := range builtinNames(c.Args[0].Lit(), c.Args[1:]) {
 				if l := name.Lit(); l != "" {
 					vs.markPid(l, src)
@@ -155,6 +156,37 @@ func (vs *varScope) builtinCallerAssigns(st *syntax.Stmt) {
 			return
 		}
 	}
+}
+
+// arithPid returns the caller's pid parameter an arithmetic assignment's value reads, or the
+// number it is when it is init, every process or the caller's group (let P=-1, (( P = 0 ))), or "".
+func (vs *varScope) arithPid(x syntax.ArithmExpr) string {
+	if src := vs.arithCaller(x); src != "" {
+		return src
+	}
+	if v, ok := constArith(x); ok && everyPid(v) {
+		return strconv.FormatInt(v, 10)
+	}
+	return ""
+}
+
+// pidSource returns the caller's pid parameter a word fed to read or printf -v is computed from,
+// or the number it is when it is init, every process or the caller's group (read P <<< -1), or
+// "". A plain assignment's literal (P=-1) is not one: it resolves as any variable does.
+func (vs *varScope) pidSource(w *syntax.Word) string {
+	if src := vs.callerDerived(w); src != "" || w == nil || len(w.Parts) == 0 {
+		return src
+	}
+	lit, _ := literalText(w)
+	if x, ok := w.Parts[0].(*syntax.ArithmExp); ok && len(w.Parts) == 1 {
+		if v, ok := constArith(x.X); ok {
+			lit = strconv.FormatInt(v, 10)
+		}
+	}
+	if v, err := strconv.ParseInt(strings.TrimSpace(lit), 10, 64); err == nil && everyPid(v) {
+		return strconv.FormatInt(v, 10)
+	}
+	return ""
 }
 
 // arithTarget is the variable an arithmetic assignment assigns, or "".

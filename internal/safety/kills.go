@@ -64,14 +64,24 @@ func killArgs(s *segment) (signal string, pids []word, list bool) {
 
 // everyOrCaller reports whether a kill pid word is init (1), every process (-1), the shell's group
 // (0), or the shell, its group or its parent (callerPid, -$$). bash reads a pid as a number with
-// blanks around it (kill -9 ' -1').
+// blanks around it (kill -9 ' -1'). kill(1) of procps and util-linux (/bin/kill, env kill) reads
+// it with strtol into a long and hands it to kill(2) as a 32-bit pid_t, so only the low 32 bits
+// count: 4294967297 is init and -4294967297 every process. A number past a long is refused.
 func everyOrCaller(w word) bool {
 	v := strings.TrimSpace(w.s)
-	if w.dynamic {
-		return callerPid(strings.TrimPrefix(v, "-"))
+	if w.dynamic && callerPid(strings.TrimPrefix(v, "-")) {
+		return true
 	}
-	n, err := strconv.Atoi(v)
-	return err == nil && n >= -1 && n <= 1
+	// A dynamic word that is a number is a name the analysis followed to one (let P=-1; kill $P).
+	n, err := strconv.ParseInt(v, 10, 64)
+	return err == nil && everyPid(n)
+}
+
+// everyPid reports whether a pid, cut to kill(2)'s 32-bit pid_t, is init (1), every process (-1)
+// or the caller's group (0).
+func everyPid(n int64) bool {
+	pid := int32(n) //nolint:gosec // the truncation kill(2)'s pid_t makes is the point
+	return pid >= -1 && pid <= 1
 }
 
 // optSignal is kill's long option for its signal.

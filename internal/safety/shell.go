@@ -145,10 +145,11 @@ func analyzeCommand(cmd, cwd string) (*analysis, *analysisError) {
 	p := parserPool.Get().(*syntax.Parser)
 	defer parserPool.Put(p)
 	a := &analyzer{parser: p, cwd: cwd, unrolled: 1, out: &analysis{segments: make([]segment, 0, 8), paths: make([]pathRef, 0, 8)}}
-	a.scriptIn(src, 0, nil, false)
+	a.scriptIn(src, 0, nil, false, nil)
 	if a.err != nil {
 		return nil, a.err
 	}
+	a.xtraceSecret(src)
 	return a.out, nil
 }
 
@@ -352,11 +353,19 @@ const cwdUnknown = "\x00"
 
 // script analyses shell source that a new shell process runs (bash -c, su -c, a here-document fed
 // to a shell, a command-valued variable): it sees none of this script's variables.
-func (a *analyzer) script(src string, depth int) { a.scriptIn(src, depth, nil, true) }
+func (a *analyzer) script(src string, depth int) { a.scriptIn(src, depth, nil, true, nil) }
+
+// scriptFed analyses a child shell's script whose standard input is what the segments pipeFrom
+// print: a wrapper's script (env -S, flock -c, script -c) or an alias's text reads the pipe the
+// wrapper or the alias was fed, so curl URL | env -S sh is curl URL | sh.
+func (a *analyzer) scriptFed(src string, depth int, pipeFrom []int) {
+	a.scriptIn(src, depth, nil, true, pipeFrom)
+}
 
 // scriptIn parses and analyses shell source. A child shell gets a scope of its own, with its
-// positional parameters args; eval runs in the current shell and shares its scope.
-func (a *analyzer) scriptIn(src string, depth int, args []word, child bool) {
+// positional parameters args; eval runs in the current shell and shares its scope. Its commands
+// read what the segments pipeFrom print on their standard input.
+func (a *analyzer) scriptIn(src string, depth int, args []word, child bool, pipeFrom []int) {
 	if a.err != nil {
 		return
 	}
@@ -389,7 +398,7 @@ func (a *analyzer) scriptIn(src string, depth int, args []word, child bool) {
 	case child:
 		saved, savedCond := a.vars, a.cond
 		a.vars, a.cond = positional(f, args, saved), 0
-		a.stmts(f.Stmts, nil, depth)
+		a.stmts(f.Stmts, pipeFrom, depth)
 		a.exitTraps(traps)
 		a.vars, a.cond = saved, savedCond
 	case a.vars == nil:
@@ -632,6 +641,7 @@ func (a *analyzer) binaryCmd(c *syntax.BinaryCmd, pipeFrom []int, depth int) {
 func (a *analyzer) caseClause(c *syntax.CaseClause, pipeFrom []int, depth int) {
 	a.cond++
 	defer func() { a.cond-- }()
+	a.secretCase(c)
 	a.nested(c.Word, depth)
 	for _, it := range c.Items {
 		for _, p := range it.Patterns {
@@ -734,6 +744,7 @@ func (a *analyzer) exprCmd(c syntax.Command, depth int) {
 	case *syntax.ArithmCmd:
 		a.nested(c.X, depth)
 	case *syntax.TestClause:
+		a.secretTest(c.X)
 		a.nested(c.X, depth)
 	case *syntax.DeclClause:
 		a.declClause(c, depth)

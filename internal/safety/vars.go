@@ -56,9 +56,14 @@ func newVarScope(f *syntax.File) *varScope {
 				vs.assigned[n.Name.Value] += 2
 				vs.loopSecret(n)
 			}
-		case *syntax.CStyleLoop, *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.LetClause:
+		case *syntax.CStyleLoop, *syntax.ArithmCmd, *syntax.LetClause:
 			// Arithmetic can assign any name ((i++), x=1): resolve nothing.
 			vs.off = true
+		case *syntax.ArithmExp:
+			// Only numbers ($((-1))) assign nothing.
+			if _, ok := constArith(n.X); !ok {
+				vs.off = true
+			}
 		case *syntax.BinaryArithm, *syntax.UnaryArithm:
 			vs.callerAssigns(n)
 		case *syntax.ParamExp:

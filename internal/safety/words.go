@@ -178,6 +178,10 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 		r.dynamic = true
 		r.b.WriteString(placeholderCmdSubst)
 	case *syntax.ArithmExp:
+		if v, ok := constArith(p.X); ok {
+			r.b.WriteString(strconv.FormatInt(v, 10)) // $((-1)) is -1 (constarith.go)
+			return
+		}
 		r.dynamic = true
 		r.b.WriteString(placeholderArith)
 	case *syntax.ProcSubst:

@@ -132,10 +132,8 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.argPaths(idx)
 		a.cdFrom(seg)
 		return
-	case name == cmdEcho && !seg.hasFlag("-e"):
-		// printf's format, and echo -e, turn the operands into other text (printf %s .e nv
-		// prints .env): only echo's are known.
-		a.out.segments[idx].yields = literalOperands(seg)
+	case name == cmdEcho || name == cmdPf:
+		a.out.segments[idx].yields = printedWords(seg)
 	case name == "popd":
 		a.cwd = cwdUnknown
 	case name == "shopt":
@@ -247,7 +245,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		if words[0].s != "" && commandName(words[0].s) == "env" && i < len(words) {
 			script += " " + joinWords(words[i:])
 		}
-		a.script(script, depth+1)
+		a.scriptFed(script, depth+1, a.out.segments[idx].pipeFrom)
 		return
 	}
 	if i >= len(words) {
@@ -272,7 +270,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	}
 	switch {
 	case spec.joinScript:
-		a.script(joinWords(rest), depth+1)
+		a.scriptFed(joinWords(rest), depth+1, a.out.segments[idx].pipeFrom)
 	case spec.xargs:
 		a.xargsInner(idx, own, rest, redirs, depth)
 	default:
@@ -615,7 +613,7 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 		a.out.segments[idx].wrapper = true
 		if i < len(words) {
 			// The words after the script are its $0, $1, ...
-			a.scriptIn(words[i].s, depth+1, words[i+1:], true)
+			a.scriptIn(words[i].s, depth+1, words[i+1:], true, a.out.segments[idx].pipeFrom)
 		}
 	case i < len(words):
 		a.opaque(idx, "a script file")
@@ -998,16 +996,80 @@ func (a *analyzer) opaque(idx int, why string) {
 	a.find(false, RuleOpaqueCode, "command %q runs code the engine cannot see (%s); it could read a path the zeroAccess policy protects or write anywhere, so it needs human approval", truncate(seg.text, 120), why)
 }
 
-// literalOperands returns the operands an echo prints, which a following xargs passes on.
+// literalOperands returns the words an echo prints, which a following xargs passes on: every
+// word after echo's own options (-n, -e, -E and their bundles). bash's echo takes no other option
+// and no --: it prints -1, -rf and -- as text, so echo -1 | xargs kill -9 is kill -9 -1.
 func literalOperands(seg segment) []string {
 	var out []string
-	for _, w := range seg.operands {
+	opts := true
+	for _, w := range seg.words[1:] {
 		if w.dynamic {
+			return nil
+		}
+		if opts && echoOption(w.s) {
+			continue
+		}
+		opts = false
+		out = append(out, w.s)
+	}
+	return out
+}
+
+// printedWords returns the words echo or printf prints, which a following xargs passes on, or nil
+// when they are not known. echo -e and printf's format turn the operands into other text (printf
+// %s%s .e nv prints .env): echo's are known without -e, printf's when its format only prints each
+// argument whole ('%s\n', '%s ', '%s\t%s\n'): printf '%s\n' -1 | xargs kill -9 is kill -9 -1.
+func printedWords(seg segment) []string {
+	if seg.name == cmdEcho {
+		if seg.hasFlag("-e") {
+			return nil
+		}
+		return literalOperands(seg)
+	}
+	args := seg.words[1:]
+	if len(args) > 0 && args[0].s == "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 || args[0].dynamic || !wholeWordsFormat(args[0].s) {
+		return nil
+	}
+	out := make([]string, 0, len(args)-1)
+	for _, w := range args[1:] {
+		if w.dynamic || strings.ContainsAny(w.s, " \t\n") {
 			return nil
 		}
 		out = append(out, w.s)
 	}
 	return out
+}
+
+// wholeWordsFormat reports whether a printf format is only %s conversions, each followed by a
+// blank or the escape of a newline or a tab, and such separators: '%s%s' would print two
+// arguments as one word.
+func wholeWordsFormat(f string) bool {
+	conv, sep := false, false
+	for f != "" {
+		switch {
+		case strings.HasPrefix(f, "%s") && !conv:
+			conv, f = true, f[2:]
+			continue
+		case f[0] == ' ':
+			f = f[1:]
+		case strings.HasPrefix(f, `\n`) || strings.HasPrefix(f, `\t`):
+			f = f[2:]
+		default:
+			return false
+		}
+		if conv {
+			conv, sep = false, true
+		}
+	}
+	return sep && !conv
+}
+
+// echoOption reports whether a word is one of bash's echo options: a dash and only n, e and E.
+func echoOption(s string) bool {
+	return len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "neE") == ""
 }
 
 func joinWords(ws []word) string {
