@@ -44,7 +44,7 @@ func fixHCatalogue() []classCase {
 		{stores, "heroku run printenv", sh(`heroku run printenv`), printEnv, sh(`heroku ps -a app`), false},
 		{stores, "heroku run:detached env", sh(`heroku run:detached env -a app`), printStores, sh(`heroku run ls -a app`), false},
 		{stores, "heroku run's words are a script for the dyno's shell", sh(`heroku run 'env | grep DB'`), printEnvAll, sh(`heroku run 'ls -la'`), false},
-		{stores, "heroku run of a script expanding a config var", sh(`heroku run 'echo $DATABASE_URL' -a app`), loaded, sh(`heroku run 'echo hello' -a app`), false},
+		{stores, "heroku run of a script expanding a config var", sh(`heroku run 'echo $REDIS_URL' -a app`), loaded, sh(`heroku run 'echo hello' -a app`), false},
 		// npm's built-in env script prints the environment, also under a secret loader.
 		{env, "npm run env", sh(`npm run env`), dcAsk("print-environment-npm-env"), sh(`npm test`), false},
 		{env, "doppler run -- npm run env", sh(`doppler run -- npm run env`), dcAsk("print-environment-npm-env"), sh(`doppler run -- npm test`), false},

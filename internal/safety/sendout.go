@@ -244,7 +244,7 @@ func (a *analyzer) namesSecret(text word) bool {
 
 // credentialWords are the words a credential variable's name holds, as the rule pack's
 // send-environment-secret pattern spells them.
-const credentialWords = `(token|secret|passw|api_?key|private_?key|credential|access_?key|auth_?(token|key))`
+const credentialWords = `(token|secret|passw|api_?key|private_?key|credential|access_?key|auth_?(token|key)|_pwd|_dsn|webhook_url)`
 
 // credentialVar matches an expansion of a variable named like a credential in text;
 // credentialName matches such a name.
