@@ -66,7 +66,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"print-environment":          {[]string{"printenv", "printenv AWS_SECRET_ACCESS_KEY", "compgen -v"}, nil},
 	"print-environment-env":      {[]string{"env", "env -0"}, []string{"env X=1 ls"}},
 	"print-environment-npm-env":  {[]string{"npm run env", "yarn run env", "pnpm run-script env", "npm --prefix x run env", "npm run --workspace x env", "npm run -w=x env", "yarn env", "yarn --cwd app env"}, []string{"npm run envs", "npm run test -- env", "yarn add env-cmd"}},
-	"print-environment-set":      {[]string{"set"}, []string{"set -e"}},
+	"print-environment-set":      {[]string{"set", "set -p"}, []string{"set -e", "set -x", "set -x; make build"}},
 	"print-environment-declare":  {[]string{"export -p", "export", "declare -x", "declare -px", "typeset -x", "readonly -p", "bash -c 'export -p'"}, []string{"export FOO=bar", "declare -a arr=(1 2)", "declare -p FOO"}},
 	"print-environment-ps":       {[]string{"ps e", "ps auxe", "ps eww 1"}, []string{"ps aux", "ps -ef"}},
 	"print-environment-systemd":  {[]string{"systemctl show-environment", "systemctl --user show-environment"}, []string{"systemctl status nginx"}},
