@@ -12,7 +12,9 @@ func callerPidCatalogue() []classCase {
 	const (
 		computed = "a pid computed from the agent's or the shell's"
 		listed   = "every process's pid, listed and killed"
+		unseen   = "a pid or pattern computed at run time, signalled"
 	)
+	killComputed := asked(dc + "kill-computed")
 	return []classCase{
 		{computed, "arithmetic on $PPID's name", sh(`kill $((PPID))`), killInit, sh(`echo $((PPID))`), false},
 		{computed, "arithmetic that adds nothing", sh(`kill -9 $(( PPID + 0 ))`), killInit, sh(`echo $(( PPID + 0 ))`), false},
@@ -42,6 +44,15 @@ func callerPidCatalogue() []classCase {
 		{listed, "ps -e's pids substituted", sh(`kill -9 $(ps -e -o pid=)`), killInit, sh(`kill -9 4321`), false},
 		{listed, "ps -ef's pid column through xargs", sh(`ps -ef | awk '{print $2}' | xargs kill`), killInit, sh(`echo 4321 | xargs kill`), false},
 		{listed, "ps aux's pid column substituted", sh(`kill -9 $(ps aux | awk '{ print $2 }' | tail -n +2)`), killInit, sh(`kill -9 4321`), false},
+		// A pid or a pattern computed at run time may be -1 or the agent's: asked at every level,
+		// as rm -rf of a computed path is refused (kill-computed). They were admitted at Yolo.
+		{unseen, "seq printing -1", sh(`kill -9 $(seq -1 -1)`), killComputed, sh(`sleep 5 & kill %1`), false},
+		{unseen, "a default of 1, negated", sh(`kill -9 -${X:-1}`), killComputed, sh(`kill -9 -1234`), false},
+		{unseen, "echo of -1", sh(`kill -9 $(echo -1)`), killComputed, sh(`kill -9 1234`), false},
+		{unseen, "an integer declaration", sh(`declare -i p=-1; kill -9 $p`), killComputed, sh(`declare -i p=1234; echo $p`), false},
+		{unseen, "a pid file", sh(`kill $(cat server.pid)`), killComputed, sh(`cat server.pid`), false},
+		{unseen, "a loop over pids", sh(`for p in $(cat pids); do kill $p; done`), killComputed, sh(`for p in 1234 4321; do kill $p; done`), false},
+		{unseen, "pkill of a computed pattern", sh(`pkill -f "$NAME"`), killComputed, sh(`pkill -f myserver`), false},
 		{listed, "BSD ps ax cut", sh(`kill $(ps ax | cut -c1-6)`), killInit, sh(`kill 4321`), false},
 	}
 }

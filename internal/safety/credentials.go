@@ -32,6 +32,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"secret-in-arguments":           givesSecret,
 	"drops-data":                    dropsDatabase,
 	"kill-targets-all":              killTargetsAll,
+	"kills-computed":                killsComputed,
 	"kills-all-matching":            killsAllMatching,
 	"deletes-for-real":              deletesForReal,
 	"deletes-cloud-objects":         deletesCloudObjects,

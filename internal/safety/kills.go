@@ -30,6 +30,28 @@ func killTargetsAll(s *segment) bool {
 	return slices.ContainsFunc(pids, everyOrCaller)
 }
 
+// killsComputed is kill-computed's check: kill given a pid computed at run time, or pkill or
+// killall a pattern computed at run time. The value may be any pid, -1 and the agent's among
+// them, which kill-init denies when it can see them; unseen, a person confirms it (as rm -rf of a
+// computed path is refused). A job this line started ($!, a copy of it, a %job) is its own child,
+// and signal 0 sends nothing.
+func killsComputed(s *segment) bool {
+	if s.name != cmdKill {
+		return s.unknownFlags || slices.ContainsFunc(s.operands, func(w word) bool { return w.dynamic })
+	}
+	signal, pids, list := killArgs(s)
+	if list || zeroSignal(signal) {
+		return false
+	}
+	return slices.ContainsFunc(pids, func(w word) bool {
+		v := strings.TrimSpace(w.s)
+		return w.dynamic && v != bgPid && !strings.HasPrefix(v, "%")
+	})
+}
+
+// bgPid is the parameter for the pid of the line's last background job.
+const bgPid = "$!"
+
 // killArgs reads kill's words as bash's kill reads them: the signal as spelt ("" when none), the
 // pids, and whether it only lists signals (-l, -L).
 func killArgs(s *segment) (signal string, pids []word, list bool) {

@@ -140,6 +140,8 @@ func (vs *varScope) pidOf(name string) string {
 		return "$BASHPID"
 	case "PPID":
 		return ppid
+	case "!":
+		return bgPid // not a caller's: a copy of it renders as $! for kill-computed (pid=$!; kill $pid)
 	}
 	if vs == nil || vs.assigned[name] > 1 {
 		return "" // assigned again (SELF=$$; ...; SELF=$!): which value a use sees is not known
