@@ -1,14 +1,17 @@
 package safety
 
+import "testing"
+
 // regressionsCatalogue: ordinary commands this session's engine changes turned from allowed (or
 // asked only as a computed pid) to asked or denied, found by evaluating about 2,300 everyday
 // commands on the session's base (2eb22ed) and on its head. Each attack is the one the change
 // closed and stays closed; each near miss is the everyday command the change had caught.
 func regressionsCatalogue() []classCase {
 	sh := shCall
-	opaque := asked(RuleOpaqueCode)
+	opaque, killInit := asked(RuleOpaqueCode), denied(dc+"kill-init")
 	const (
 		repo  = "the repository git finds where it runs"
+		pids  = "a pid computed from the agent's or the shell's"
 		wtAdd = "git worktree add /tmp/wt && "
 	)
 	return []classCase{
@@ -22,5 +25,36 @@ func regressionsCatalogue() []classCase {
 			sh(`git worktree add -b fix /tmp/wt main && cd /tmp/wt && go test ./... && git commit -am fix`), false},
 		{repo, "a worktree moved, not made", sh(`git worktree move /tmp/a /tmp/wt && cd /tmp/wt && git status`), opaque,
 			sh(`git worktree add -fb topic /tmp/wt && cd /tmp/wt && git log -1`), false},
+		// pgrep -P $$ lists the shell's children (its background jobs), never the shell or the
+		// agent; -P $PPID lists the agent's children, the shell among them. kill $(pgrep -P $$)
+		// itself is asked at Default as any computed pid is, so it is in
+		// TestRegressionsKillShellsChildren; the near misses here are kills of a job.
+		{pids, "pgrep of the agent's children", sh(`kill $(pgrep -P $PPID)`), killInit, sh(`kill %1`), false},
+		{pids, "pgrep --parent of the agent", sh(`kill -9 $(pgrep --parent $PPID)`), killInit, sh(`kill -9 %1`), false},
+	}
+}
+
+// TestRegressionsKillShellsChildren: kills of the shell's own children, which are asked at
+// Default as any computed pid is and admitted at Yolo, as pkill -P $$ and pgrep -P $$ | xargs
+// kill are, and never denied; a $$ given to pgrep as anything but -P's value stays the caller's.
+func TestRegressionsKillShellsChildren(t *testing.T) {
+	p := mustCompile(t, &Profile{}, classRules)
+	yr := classRules
+	yr.Autonomy = AutonomyYolo
+	y := mustCompile(t, &Profile{}, yr)
+	for _, c := range []string{`kill $(pgrep -P $$)`, `kill $(pgrep --parent $$)`, `kill -9 $(pgrep -P $$ -f server)`,
+		`kill $(pgrep -P "$$")`, `kill $(pgrep -P $BASHPID)`, `pkill -P $$`, `pgrep -P $$ | xargs kill`} {
+		if d := Evaluate(p, shCall(c)); d.Verdict == VerdictDeny {
+			t.Errorf("%q: %s %s, want no denial", c, d.Verdict, d.RuleID)
+		}
+		if d := Evaluate(y, shCall(c)); d.Verdict != VerdictAllow {
+			t.Errorf("%q at Yolo: %s %s, want allow", c, d.Verdict, d.RuleID)
+		}
+	}
+	for _, c := range []string{`kill $(pgrep -P $PPID)`, `kill $(pgrep -P $$; echo $$)`, `kill $(pgrep -f x $$)`,
+		`kill $(echo -P $$)`, `kill $(pgrep -P $$ $$)`} {
+		if d := Evaluate(p, shCall(c)); d.RuleID != dc+"kill-init" {
+			t.Errorf("%q: %s %s, want kill-init", c, d.Verdict, d.RuleID)
+		}
 	}
 }

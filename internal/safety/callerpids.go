@@ -81,9 +81,12 @@ func (vs *varScope) substCaller(stmts []*syntax.Stmt) string {
 			if !ok || src != "" {
 				return src == ""
 			}
-			for _, a := range c.Args[min(1, len(c.Args)):] {
+			for i, a := range c.Args[min(1, len(c.Args)):] {
 				if src = vs.callerDerived(a); src == "" {
 					src = vs.procOfCaller(a)
+				}
+				if src != "" && listsShellsChildren(c, i+1, src) {
+					src = ""
 				}
 				if src != "" {
 					break
@@ -212,4 +215,16 @@ func (vs *varScope) markPid(name, src string) {
 		vs.pids = map[string]string{}
 	}
 	vs.pids[name] = src
+}
+
+// listsShellsChildren reports whether the caller's pid src, the argument at i, is the parent pgrep
+// -P (--parent) lists the children of, and that parent is the shell ($$, $BASHPID): kill
+// $(pgrep -P $$) stops the line's own background jobs, as pkill -P $$ does, and never the shell
+// or the agent. -P $PPID lists the agent's children, the shell among them, and stays the caller's.
+func listsShellsChildren(c *syntax.CallExpr, i int, src string) bool {
+	if src == ppid || i < 2 || c.Args[0].Lit() != cmdPgrep {
+		return false
+	}
+	opt := c.Args[i-1].Lit()
+	return opt == "-P" || opt == "--parent"
 }
