@@ -25,34 +25,41 @@ func regressionsCatalogue() []classCase {
 			sh(`git worktree add -b fix /tmp/wt main && cd /tmp/wt && go test ./... && git commit -am fix`), false},
 		{repo, "a worktree moved, not made", sh(`git worktree move /tmp/a /tmp/wt && cd /tmp/wt && git status`), opaque,
 			sh(`git worktree add -fb topic /tmp/wt && cd /tmp/wt && git log -1`), false},
-		// pgrep -P $$ lists the shell's children (its background jobs), never the shell or the
-		// agent; -P $PPID lists the agent's children, the shell among them. kill $(pgrep -P $$)
+		// pgrep -P $$ and ps --ppid $$ list the shell's children (its background jobs), never the
+		// shell or the agent; -P $PPID lists the agent's children, the shell among them. kill $(pgrep -P $$)
 		// itself is asked at Default as any computed pid is, so it is in
 		// TestRegressionsKillShellsChildren; the near misses here are kills of a job.
 		{pids, "pgrep of the agent's children", sh(`kill $(pgrep -P $PPID)`), killInit, sh(`kill %1`), false},
 		{pids, "pgrep --parent of the agent", sh(`kill -9 $(pgrep --parent $PPID)`), killInit, sh(`kill -9 %1`), false},
+		{pids, "ps --ppid of the agent", sh(`kill $(ps -o pid= --ppid $PPID)`), killInit, sh(`kill -TERM %2`), false},
 	}
 }
 
-// TestRegressionsKillShellsChildren: kills of the shell's own children, which are asked at
-// Default as any computed pid is and admitted at Yolo, as pkill -P $$ and pgrep -P $$ | xargs
-// kill are, and never denied; a $$ given to pgrep as anything but -P's value stays the caller's.
+// TestRegressionsKillShellsChildren: kills of the shell's own children (pgrep -P $$, ps --ppid
+// $$) are never denied: pgrep's are asked at Default as any computed pid is and admitted at
+// Yolo, as pkill -P $$ and pgrep -P $$ | xargs kill are; ps's $$ is also read as a computed word
+// (dynamic-path at every level, as on the session's base). A $$ given as anything but the parent
+// whose children are listed stays the caller's.
 func TestRegressionsKillShellsChildren(t *testing.T) {
 	p := mustCompile(t, &Profile{}, classRules)
 	yr := classRules
 	yr.Autonomy = AutonomyYolo
 	y := mustCompile(t, &Profile{}, yr)
-	for _, c := range []string{`kill $(pgrep -P $$)`, `kill $(pgrep --parent $$)`, `kill -9 $(pgrep -P $$ -f server)`,
-		`kill $(pgrep -P "$$")`, `kill $(pgrep -P $BASHPID)`, `pkill -P $$`, `pgrep -P $$ | xargs kill`} {
+	yoloAllowed := []string{`kill $(pgrep -P $$)`, `kill $(pgrep --parent $$)`, `kill -9 $(pgrep -P $$ -f server)`,
+		`kill $(pgrep -P "$$")`, `kill $(pgrep -P $BASHPID)`, `pkill -P $$`, `pgrep -P $$ | xargs kill`}
+	for _, c := range append(yoloAllowed, `kill $(ps -o pid= --ppid $$)`, `ps -o pid= --ppid $$ | xargs -r kill`) {
 		if d := Evaluate(p, shCall(c)); d.Verdict == VerdictDeny {
 			t.Errorf("%q: %s %s, want no denial", c, d.Verdict, d.RuleID)
 		}
+	}
+	for _, c := range yoloAllowed {
 		if d := Evaluate(y, shCall(c)); d.Verdict != VerdictAllow {
 			t.Errorf("%q at Yolo: %s %s, want allow", c, d.Verdict, d.RuleID)
 		}
 	}
 	for _, c := range []string{`kill $(pgrep -P $PPID)`, `kill $(pgrep -P $$; echo $$)`, `kill $(pgrep -f x $$)`,
-		`kill $(echo -P $$)`, `kill $(pgrep -P $$ $$)`} {
+		`kill $(echo -P $$)`, `kill $(pgrep -P $$ $$)`, `kill $(ps -o pid= --ppid $PPID)`, `kill $(ps -o pid= --ppid $$ -p $$)`,
+		`kill $(ps -o ppid= -p $$)`} {
 		if d := Evaluate(p, shCall(c)); d.RuleID != dc+"kill-init" {
 			t.Errorf("%q: %s %s, want kill-init", c, d.Verdict, d.RuleID)
 		}

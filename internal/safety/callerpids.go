@@ -217,14 +217,21 @@ func (vs *varScope) markPid(name, src string) {
 	vs.pids[name] = src
 }
 
-// listsShellsChildren reports whether the caller's pid src, the argument at i, is the parent pgrep
-// -P (--parent) lists the children of, and that parent is the shell ($$, $BASHPID): kill
-// $(pgrep -P $$) stops the line's own background jobs, as pkill -P $$ does, and never the shell
-// or the agent. -P $PPID lists the agent's children, the shell among them, and stays the caller's.
+// listsShellsChildren reports whether the caller's pid src, the argument at i, is the parent whose
+// children pgrep -P (--parent) or ps --ppid lists, and that parent is the shell ($$, $BASHPID):
+// kill $(pgrep -P $$) and kill $(ps -o pid= --ppid $$) stop the line's own background jobs, as
+// pkill -P $$ does, and never the shell or the agent. -P $PPID lists the agent's children, the
+// shell among them, and stays the caller's; so does ps -p $$, the shell itself.
 func listsShellsChildren(c *syntax.CallExpr, i int, src string) bool {
-	if src == ppid || i < 2 || c.Args[0].Lit() != cmdPgrep {
+	if src == ppid || i < 2 {
 		return false
 	}
 	opt := c.Args[i-1].Lit()
-	return opt == "-P" || opt == "--parent"
+	switch c.Args[0].Lit() {
+	case cmdPgrep:
+		return opt == "-P" || opt == "--parent"
+	case "ps":
+		return opt == "--ppid"
+	}
+	return false
 }
