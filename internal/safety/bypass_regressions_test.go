@@ -1,6 +1,10 @@
 package safety
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode"
+)
 
 // regressionsCatalogue: ordinary commands this session's engine changes turned from allowed (or
 // asked only as a computed pid) to asked or denied, found by evaluating about 2,300 everyday
@@ -8,12 +12,18 @@ import "testing"
 // closed and stays closed; each near miss is the everyday command the change had caught.
 func regressionsCatalogue() []classCase {
 	sh := shCall
-	opaque, killInit := asked(RuleOpaqueCode), denied(dc+"kill-init")
+	opaque, killInit, tooLong := asked(RuleOpaqueCode), denied(dc+"kill-init"), denied(RuleCommandTooComplex)
 	const (
 		repo  = "the repository git finds where it runs"
 		pids  = "a pid computed from the agent's or the shell's"
 		wtAdd = "git worktree add /tmp/wt && "
+		long  = "a long command the rule pack's patterns must read"
 	)
+	// About 2.3 KiB of prose with an em dash and an accent: every non-ASCII text was admitted by
+	// every literal filter, so git's patterns read it past the 12 KiB budget. Only the runes
+	// (?i) folds to ASCII letters need that (the Kelvin sign for k, the long s for s).
+	prose := strings.Repeat("Refactor the parser so that options are read once \u2014 fixes the caf\u00e9 bug. ", 30)
+	kelvin := strings.Repeat("Refactor the parser so that options are read once \u212a fixes the caf\u00e9 bug. ", 30)
 	return []classCase{
 		// git worktree add DIR writes DIR/.git naming the project's repository: git run there
 		// reads the project's config, as git clone's and git init's directories are known.
@@ -25,6 +35,9 @@ func regressionsCatalogue() []classCase {
 			sh(`git worktree add -b fix /tmp/wt main && cd /tmp/wt && go test ./... && git commit -am fix`), false},
 		{repo, "a worktree moved, not made", sh(`git worktree move /tmp/a /tmp/wt && cd /tmp/wt && git status`), opaque,
 			sh(`git worktree add -fb topic /tmp/wt && cd /tmp/wt && git log -1`), false},
+		{long, "a commit message with a Kelvin sign, which (?i)k matches", sh(`git commit -m '` + kelvin + `'`), tooLong,
+			sh(`git commit -m 'parser: read options once' -m '` + prose + `'`), false},
+		{long, "echo of the same", sh(`echo '` + kelvin + kelvin + `' > notes.md`), tooLong, sh(`echo '` + prose + prose + `' > notes.md`), false},
 		// pgrep -P $$ and ps --ppid $$ list the shell's children (its background jobs), never the
 		// shell or the agent; -P $PPID lists the agent's children, the shell among them. kill $(pgrep -P $$)
 		// itself is asked at Default as any computed pid is, so it is in
@@ -63,5 +76,26 @@ func TestRegressionsKillShellsChildren(t *testing.T) {
 		if d := Evaluate(p, shCall(c)); d.RuleID != dc+"kill-init" {
 			t.Errorf("%q: %s %s, want kill-init", c, d.Verdict, d.RuleID)
 		}
+	}
+}
+
+// TestRegressionsASCIIFoldRunes: the literal filter admits whole only the texts holding a rune
+// that (?i) folds to an ASCII letter; asciiFoldRunes must be every such rune.
+func TestRegressionsASCIIFoldRunes(t *testing.T) {
+	var want []rune
+	for r := range rune(unicode.MaxASCII + 1) {
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			if f > unicode.MaxASCII && !strings.ContainsRune(string(want), f) {
+				want = append(want, f)
+			}
+		}
+	}
+	for _, r := range want {
+		if !strings.ContainsRune(asciiFoldRunes, r) {
+			t.Errorf("asciiFoldRunes lacks %U, which folds to an ASCII letter", r)
+		}
+	}
+	if got := len([]rune(asciiFoldRunes)); got != len(want) {
+		t.Errorf("asciiFoldRunes has %d runes, want %d (%q)", got, len(want), string(want))
 	}
 }

@@ -220,12 +220,22 @@ func joinFilters(and bool, subs []*literalFilter) *literalFilter {
 	return &literalFilter{and: and, subs: kept}
 }
 
-// admits reports whether text may match the filter's pattern. Go's case folding makes a few
-// non-ASCII runes match ASCII letters ("K", the Kelvin sign, matches (?i)k), so a text with any
-// non-ASCII byte is admitted whole.
+// admits reports whether text may match the filter's pattern. Go's case folding makes two
+// non-ASCII runes match ASCII letters (asciiFoldRunes: the Kelvin sign matches (?i)k, the long s
+// (?i)s), so a text holding one is admitted whole. Any other non-ASCII text is searched as an
+// ASCII one: no byte of a UTF-8 sequence is an ASCII byte, so it holds a literal only where the
+// literal is spelt. Admitting every non-ASCII text whole charged a commit message of 2 KiB with
+// an em dash or an accent to every pattern of git's rules, past the budget.
 func (f *literalFilter) admits(text string) bool {
-	return f == nil || !isASCII(text) || f.holds(text)
+	if f == nil || !isASCII(text) && strings.ContainsAny(text, asciiFoldRunes) {
+		return true
+	}
+	return f.holds(text)
 }
+
+// asciiFoldRunes are the runes outside ASCII that unicode.SimpleFold folds to an ASCII letter:
+// U+212A (K, Kelvin) to k and U+017F (long s) to s.
+const asciiFoldRunes = "\u212a\u017f"
 
 func (f *literalFilter) holds(text string) bool {
 	switch {

@@ -83,7 +83,7 @@ func FuzzLiteralFilter(f *testing.F) {
 	for _, expr := range []string{`(?i)^kubectl( .*)? (delete|drain|del)( |$)`, `a[bc]d(ef|eg)?h`, `(?i)x(yz)+w`, `^(ab|cd){2}ef`} {
 		res, filters = append(res, regexp.MustCompile("(?s)"+expr)), append(filters, compileLiteralFilter(expr))
 	}
-	for _, s := range []string{"aws s3 rm s3://b", "KUBECTL x DELETE", "acdegh", "xYZyzW", "abcdef", "kubectl dr\u212aain"} {
+	for _, s := range []string{"aws s3 rm s3://b", "KUBECTL x DELETE", "acdegh", "xYZyzW", "abcdef", "kubectl dr\u212aain", "git pu\u017fh --force \u2014 caf\u00e9", "caf\u00e9 aws s3 rm s3://b"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
