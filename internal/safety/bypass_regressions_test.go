@@ -23,6 +23,13 @@ func regressionsCatalogue() []classCase {
 	// every literal filter, so git's patterns read it past the 12 KiB budget. Only the runes
 	// (?i) folds to ASCII letters need that (the Kelvin sign for k, the long s for s).
 	prose := strings.Repeat("Refactor the parser so that options are read once \u2014 fixes the caf\u00e9 bug. ", 30)
+	// About 6.5 KiB of prose about tokens and a credential: send-environment-secret's filter
+	// looked for the words alone, and with print-credentials-git's read of the same text it went
+	// past the budget; its pattern needs a "$" before the word, which the filter now searches too.
+	auth := strings.Repeat("This change refactors the token refresh flow in the auth client: requests get the access token from a cache per tenant, and the refresh token is kept by the secret adapter. ", 36) +
+		"A revoked credential is covered by tests."
+	authDollar := strings.Repeat("This change refactors the token refresh flow in the auth client: requests get the access token ($GITHUB_TOKEN) from a cache per tenant. ", 48) +
+		"A revoked credential is covered by tests."
 	kelvin := strings.Repeat("Refactor the parser so that options are read once \u212a fixes the caf\u00e9 bug. ", 30)
 	return []classCase{
 		// git worktree add DIR writes DIR/.git naming the project's repository: git run there
@@ -38,6 +45,8 @@ func regressionsCatalogue() []classCase {
 		{long, "a commit message with a Kelvin sign, which (?i)k matches", sh(`git commit -m '` + kelvin + `'`), tooLong,
 			sh(`git commit -m 'parser: read options once' -m '` + prose + `'`), false},
 		{long, "echo of the same", sh(`echo '` + kelvin + kelvin + `' > notes.md`), tooLong, sh(`echo '` + prose + prose + `' > notes.md`), false},
+		{long, "the same prose naming $GITHUB_TOKEN, which send-environment-secret must read", sh(`git commit -m 'auth: tokens' -m '` + authDollar + `'`), tooLong,
+			sh(`git commit -m 'auth: refresh tokens before expiry' -m '` + auth + `'`), false},
 		// pgrep -P $$ and ps --ppid $$ list the shell's children (its background jobs), never the
 		// shell or the agent; -P $PPID lists the agent's children, the shell among them. kill $(pgrep -P $$)
 		// itself is asked at Default as any computed pid is, so it is in

@@ -23,9 +23,11 @@ import (
 // ordinary command fits many times over: the filter skips the texts that cannot match.
 const maxPatternBytes = 12 << 10
 
-// minFilterLiteral is the shortest literal the filter searches for: shorter ones are in nearly
-// every text, and cost a search for nothing.
-const minFilterLiteral = 2
+// minFilterLiteral is the shortest literal the filter searches for. One byte is enough: it is found
+// at once in most texts, costing little, and where a pattern needs it beside a word (the "$" of
+// \$\{?[a-z0-9_]*(token|secret|...)) it keeps prose that names the word (a commit message about
+// tokens) from being charged to the budget.
+const minFilterLiteral = 1
 
 // literalFilter is a condition every text a pattern matches satisfies: a literal it contains (in
 // any ASCII case), all of the subtrees (and), or one of them (or). A nil filter holds for every

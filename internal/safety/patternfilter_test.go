@@ -103,12 +103,13 @@ func TestLiteralFilterReadsFactoredAlternations(t *testing.T) {
 		// The parser factors delete|drain|del into d(el(ete)?|rain): the strings are rebuilt.
 		{`(?i)^kubectl( .*)? (delete|drain|del)( |$)`, []string{"kubectl delete pod x", "KUBECTL -n x DRAIN n"}, []string{"kubectl get pods", "kubectl describe d"}},
 		{`a[bc]d`, []string{"xabdx", "ACD"}, []string{"ad", "abx"}},
-		{`x(yz)+w`, []string{"xyzw", "a yz b"}, []string{"xw"}},
+		{`x(yz)+w`, []string{"xyzw", "x yz w"}, []string{"xw", "a yz b"}},
 		// A branch that needs nothing makes the alternation need nothing.
 		{`(foo|b*)bar`, []string{"bar", "zzbarzz"}, []string{"foo", "ba r"}},
 		{`(foo|b*)`, []string{"", "anything"}, nil},
-		// Too short to search for: every text is read.
-		{`^a( .*)?b`, []string{"c", "a x b"}, nil},
+		// One byte is searched for too: a pattern that needs "$" and a word skips prose without "$".
+		{`^a( .*)?b`, []string{"a x b", "b a"}, []string{"c", "a"}},
+		{`(?i)\$\{?[a-z0-9_]*(token|secret)`, []string{"$GH_TOKEN", "${A_SECRET}", "$ token"}, []string{"the token is refreshed"}},
 	}
 	for _, c := range cases {
 		f := compileLiteralFilter(c.expr)
