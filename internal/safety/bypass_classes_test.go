@@ -822,6 +822,7 @@ func classCatalogue() []classCase {
 		implicitCatalogue(),
 		obfuscationCatalogue(),
 		credentialNamesCatalogue(),
+		regressionsCatalogue(),
 	)...)
 }
 

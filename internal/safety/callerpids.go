@@ -68,7 +68,7 @@ func (vs *varScope) arithCaller(x syntax.ArithmExpr) string {
 // substCaller returns the caller's pid parameter a command substitution's commands are given,
 // whole or as its /proc directory, or "".
 func (vs *varScope) substCaller(stmts []*syntax.Stmt) string {
-	src := ""
+	src, children := "", false
 	for _, st := range stmts {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			switch n.(type) {
@@ -81,9 +81,12 @@ func (vs *varScope) substCaller(stmts []*syntax.Stmt) string {
 			if !ok || src != "" {
 				return src == ""
 			}
-			for _, a := range c.Args[min(1, len(c.Args)):] {
+			for i, a := range c.Args[min(1, len(c.Args)):] {
 				if src = vs.callerDerived(a); src == "" {
 					src = vs.procOfCaller(a)
+				}
+				if src != "" && listsShellsChildren(c, i+1, src) {
+					src, children = "", true
 				}
 				if src != "" {
 					break
@@ -91,6 +94,9 @@ func (vs *varScope) substCaller(stmts []*syntax.Stmt) string {
 			}
 			return src == ""
 		})
+	}
+	if src == "" && children {
+		return bgPid // the line's own jobs, as $! is: not asked by kill-computed
 	}
 	return src
 }
@@ -212,4 +218,23 @@ func (vs *varScope) markPid(name, src string) {
 		vs.pids = map[string]string{}
 	}
 	vs.pids[name] = src
+}
+
+// listsShellsChildren reports whether the caller's pid src, the argument at i, is the parent whose
+// children pgrep -P (--parent) or ps --ppid lists, and that parent is the shell ($$, $BASHPID):
+// kill $(pgrep -P $$) and kill $(ps -o pid= --ppid $$) stop the line's own background jobs, as
+// pkill -P $$ does, and never the shell or the agent. -P $PPID lists the agent's children, the
+// shell among them, and stays the caller's; so does ps -p $$, the shell itself.
+func listsShellsChildren(c *syntax.CallExpr, i int, src string) bool {
+	if src == ppid || i < 2 {
+		return false
+	}
+	opt := c.Args[i-1].Lit()
+	switch c.Args[0].Lit() {
+	case cmdPgrep:
+		return opt == "-P" || opt == "--parent"
+	case "ps":
+		return opt == "--ppid"
+	}
+	return false
 }

@@ -16,7 +16,7 @@ import (
 // ../other show HEAD:x, a call whose working directory is elsewhere), or in one the engine does
 // not know, opens a repository the engine cannot see: code it does not admit unasked. The
 // repository git is pointed at by --git-dir or GIT_DIR is judged as such (gitDir). One the line
-// made itself, with git clone or git init, is known: a fresh .git (or, cloned --bare, a fresh
+// made itself, with git clone, git init or git worktree add, is known: a fresh .git (or, cloned --bare, a fresh
 // config) is what git finds there, and only there (a clone's subdirectory may hold a bare
 // repository it committed).
 
@@ -25,6 +25,9 @@ var gitRepositoryFree = []string{"", "version", "help", gitClone, gitInit}
 
 // gitInit is git's subcommand that makes a repository.
 const gitInit = "init"
+
+// gitWorktree is git's subcommand that adds a work tree of the repository it runs in.
+const gitWorktree = "worktree"
 
 // gitRepositoryFindings adds a finding for the first git command that opens a repository found
 // from a directory outside the workspace, or from one not known. Without a workspace there is no
@@ -106,6 +109,20 @@ func (a *analyzer) gitRepositoryMade(idx int) {
 		if ops := positionals(gitSubArgs(seg), gitValued[gitInit]); len(ops) > 0 {
 			d = ops[0]
 		}
+	case sub == gitWorktree:
+		// git worktree add DIR writes DIR/.git, a file naming a directory in the repository the
+		// command runs in (its .git/worktrees/NAME), whose config is that repository's: git run
+		// in DIR reads what git run here reads, and the add itself is judged where it runs.
+		args := gitSubArgs(seg)
+		ops := positionals(args, nil)
+		if len(ops) == 0 || ops[0].s != gitSubAdd {
+			return
+		}
+		made, _ := gitMadePath(sub, args)
+		if len(made) == 0 {
+			return
+		}
+		d = made[0]
 	default:
 		return
 	}

@@ -23,9 +23,11 @@ import (
 // ordinary command fits many times over: the filter skips the texts that cannot match.
 const maxPatternBytes = 12 << 10
 
-// minFilterLiteral is the shortest literal the filter searches for: shorter ones are in nearly
-// every text, and cost a search for nothing.
-const minFilterLiteral = 2
+// minFilterLiteral is the shortest literal the filter searches for. One byte is enough: it is found
+// at once in most texts, costing little, and where a pattern needs it beside a word (the "$" of
+// \$\{?[a-z0-9_]*(token|secret|...)) it keeps prose that names the word (a commit message about
+// tokens) from being charged to the budget.
+const minFilterLiteral = 1
 
 // literalFilter is a condition every text a pattern matches satisfies: a literal it contains (in
 // any ASCII case), all of the subtrees (and), or one of them (or). A nil filter holds for every
@@ -220,12 +222,22 @@ func joinFilters(and bool, subs []*literalFilter) *literalFilter {
 	return &literalFilter{and: and, subs: kept}
 }
 
-// admits reports whether text may match the filter's pattern. Go's case folding makes a few
-// non-ASCII runes match ASCII letters ("K", the Kelvin sign, matches (?i)k), so a text with any
-// non-ASCII byte is admitted whole.
+// admits reports whether text may match the filter's pattern. Go's case folding makes two
+// non-ASCII runes match ASCII letters (asciiFoldRunes: the Kelvin sign matches (?i)k, the long s
+// (?i)s), so a text holding one is admitted whole. Any other non-ASCII text is searched as an
+// ASCII one: no byte of a UTF-8 sequence is an ASCII byte, so it holds a literal only where the
+// literal is spelt. Admitting every non-ASCII text whole charged a commit message of 2 KiB with
+// an em dash or an accent to every pattern of git's rules, past the budget.
 func (f *literalFilter) admits(text string) bool {
-	return f == nil || !isASCII(text) || f.holds(text)
+	if f == nil || !isASCII(text) && strings.ContainsAny(text, asciiFoldRunes) {
+		return true
+	}
+	return f.holds(text)
 }
+
+// asciiFoldRunes are the runes outside ASCII that unicode.SimpleFold folds to an ASCII letter:
+// U+212A (K, Kelvin) to k and U+017F (long s) to s.
+const asciiFoldRunes = "\u212a\u017f"
 
 func (f *literalFilter) holds(text string) bool {
 	switch {

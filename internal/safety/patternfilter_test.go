@@ -83,7 +83,7 @@ func FuzzLiteralFilter(f *testing.F) {
 	for _, expr := range []string{`(?i)^kubectl( .*)? (delete|drain|del)( |$)`, `a[bc]d(ef|eg)?h`, `(?i)x(yz)+w`, `^(ab|cd){2}ef`} {
 		res, filters = append(res, regexp.MustCompile("(?s)"+expr)), append(filters, compileLiteralFilter(expr))
 	}
-	for _, s := range []string{"aws s3 rm s3://b", "KUBECTL x DELETE", "acdegh", "xYZyzW", "abcdef", "kubectl dr\u212aain"} {
+	for _, s := range []string{"aws s3 rm s3://b", "KUBECTL x DELETE", "acdegh", "xYZyzW", "abcdef", "kubectl dr\u212aain", "git pu\u017fh --force \u2014 caf\u00e9", "caf\u00e9 aws s3 rm s3://b"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
@@ -103,12 +103,13 @@ func TestLiteralFilterReadsFactoredAlternations(t *testing.T) {
 		// The parser factors delete|drain|del into d(el(ete)?|rain): the strings are rebuilt.
 		{`(?i)^kubectl( .*)? (delete|drain|del)( |$)`, []string{"kubectl delete pod x", "KUBECTL -n x DRAIN n"}, []string{"kubectl get pods", "kubectl describe d"}},
 		{`a[bc]d`, []string{"xabdx", "ACD"}, []string{"ad", "abx"}},
-		{`x(yz)+w`, []string{"xyzw", "a yz b"}, []string{"xw"}},
+		{`x(yz)+w`, []string{"xyzw", "x yz w"}, []string{"xw", "a yz b"}},
 		// A branch that needs nothing makes the alternation need nothing.
 		{`(foo|b*)bar`, []string{"bar", "zzbarzz"}, []string{"foo", "ba r"}},
 		{`(foo|b*)`, []string{"", "anything"}, nil},
-		// Too short to search for: every text is read.
-		{`^a( .*)?b`, []string{"c", "a x b"}, nil},
+		// One byte is searched for too: a pattern that needs "$" and a word skips prose without "$".
+		{`^a( .*)?b`, []string{"a x b", "b a"}, []string{"c", "a"}},
+		{`(?i)\$\{?[a-z0-9_]*(token|secret)`, []string{"$GH_TOKEN", "${A_SECRET}", "$ token"}, []string{"the token is refreshed"}},
 	}
 	for _, c := range cases {
 		f := compileLiteralFilter(c.expr)
