@@ -823,6 +823,7 @@ func classCatalogue() []classCase {
 		obfuscationCatalogue(),
 		credentialNamesCatalogue(),
 		regressionsCatalogue(),
+		commitMessageCatalogue(),
 	)...)
 }
 

@@ -535,6 +535,9 @@ func (a *analyzer) gitObjectPaths(s *segment) {
 			a.touch(w.with(f), opRead)
 			continue
 		}
+		if gitOptionValue(s, i+1) {
+			continue // a message, an author or a pattern: git commit -m "fix: $(date)"
+		}
 		rev, p, ok := strings.Cut(w.s, ":")
 		if !ok || strings.HasPrefix(w.s, "-") || strings.Contains(w.s, "://") {
 			continue
@@ -550,6 +553,19 @@ func (a *analyzer) gitObjectPaths(s *segment) {
 			a.touch(w.with(p), opRead)
 		}
 	}
+}
+
+// gitOptionValue reports whether word i of a git segment is the value of its subcommand's value
+// option given apart (commit -m MSG, tag -m, log --grep), bundled ones included (-am MSG).
+func gitOptionValue(s *segment, i int) bool {
+	if i < 2 || len(s.operands) == 0 {
+		return false
+	}
+	prev, opts := s.words[i-1].s, gitValueOptions[s.operands[0].s]
+	if slices.Contains(opts, prev) {
+		return true
+	}
+	return len(prev) > 2 && prev[0] == '-' && prev[1] != '-' && slices.Contains(opts, "-"+prev[len(prev)-1:])
 }
 
 // gitBatchObjects reads the objects git cat-file --batch or --batch-command prints, named on its
