@@ -821,6 +821,7 @@ func classCatalogue() []classCase {
 		elsewhereCatalogue(),
 		implicitCatalogue(),
 		obfuscationCatalogue(),
+		holesCatalogue(),
 	)...)
 }
 

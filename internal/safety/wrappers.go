@@ -136,7 +136,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.out.segments[idx].yields = printedWords(seg)
 	case name == "popd":
 		a.cwd = cwdUnknown
-	case name == "shopt":
+	case name == cmdShopt:
 		a.shopt(idx)
 	case name == cmdTrap:
 		a.trap(idx, depth)

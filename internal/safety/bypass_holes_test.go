@@ -1,0 +1,30 @@
+package safety
+
+// holesCatalogue: spellings the session's new checks did not think of (an attacker's read of
+// secrettests.go and killfeeds.go). Each attack was admitted at Yolo (most at every level) before
+// its fix; each near miss is the ordinary command of the same shape, allowed at Default.
+func holesCatalogue() []classCase {
+	sh := shCall
+	compared := asked(dc + "secret-in-arguments")
+	traced := asked(dc + "print-environment-secret")
+	killInit := denied(dc + "kill-init")
+	const (
+		emptiness = "a credential's emptiness after an operator cut it"
+		xtrace    = "xtrace turned on by another spelling"
+		listed    = "every process's pid, listed and killed"
+	)
+	return []classCase{
+		{emptiness, "-z of a prefix removed", sh(`[[ -z ${GITHUB_TOKEN##a*} ]] && echo a`), compared, sh(`[[ -z $GITHUB_TOKEN ]] && echo unset`), false},
+		{emptiness, "-n of a prefix removed", sh(`[[ -n ${GITHUB_TOKEN##ghp_a*} ]] || echo a`), compared, sh(`[[ -n ${GITHUB_TOKEN:-} ]] || echo unset`), false},
+		{emptiness, "a lone word with a suffix removed", sh(`[[ ${NPM_TOKEN%%*z} ]] || echo z`), compared, sh(`[[ $NPM_TOKEN ]] || echo unset`), false},
+		{emptiness, "a replacement tested in an and", sh(`[[ -z "${API_KEY/#a/}" && 1 ]] && echo a`), compared, sh(`[[ -z "${VERSION/#v/}" && 1 ]] && echo no`), false},
+		{xtrace, "-o at the end of a bundle", sh(`set -eo xtrace; T=$NPM_TOKEN`), traced, sh(`set -euo pipefail; T=$NPM_TOKEN`), false},
+		{xtrace, "shopt -so", sh(`shopt -so xtrace; : "$NPM_TOKEN"`), traced, sh(`set -eo pipefail; T=$NPM_TOKEN`), false},
+		{xtrace, "shopt -s -o", sh(`shopt -s -o xtrace; T=$GITHUB_TOKEN`), traced, sh(`set -o pipefail; T=$GITHUB_TOKEN`), false},
+		{listed, "sorted first", sh(`ps -e -o pid= | sort -rn | xargs kill -9`), killInit, sh(`echo 4321 1234 | xargs kill -9`), false},
+		{listed, "duplicates dropped", sh(`kill -9 $(ps -e -o pid= | uniq)`), killInit, sh(`kill -9 4321 1234`), false},
+		{listed, "reversed", sh(`ps -A -o pid= | tac | xargs kill`), killInit, sh(`echo 4321 | xargs kill`), false},
+		{listed, "BSD's a and x apart", sh(`ps a x -o pid= | xargs kill -9`), killInit, sh(`echo 4321 | xargs kill -9`), false},
+		{listed, "every process but one", sh(`ps -N -p 1 -o pid= | xargs kill -9`), killInit, sh(`kill -9 4321`), false},
+	}
+}
