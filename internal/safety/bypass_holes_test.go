@@ -8,10 +8,12 @@ func holesCatalogue() []classCase {
 	compared := asked(dc + "secret-in-arguments")
 	traced := asked(dc + "print-environment-secret")
 	killInit := denied(dc + "kill-init")
+	cloudCmd := asked(dc + "cloud-run-command")
 	const (
 		emptiness = "a credential's emptiness after an operator cut it"
 		xtrace    = "xtrace turned on by another spelling"
 		listed    = "every process's pid, listed and killed"
+		cloudRun  = "a command run in a cloud machine or container"
 	)
 	return []classCase{
 		{emptiness, "-z of a prefix removed", sh(`[[ -z ${GITHUB_TOKEN##a*} ]] && echo a`), compared, sh(`[[ -z $GITHUB_TOKEN ]] && echo unset`), false},
@@ -26,5 +28,9 @@ func holesCatalogue() []classCase {
 		{listed, "reversed", sh(`ps -A -o pid= | tac | xargs kill`), killInit, sh(`echo 4321 | xargs kill`), false},
 		{listed, "BSD's a and x apart", sh(`ps a x -o pid= | xargs kill -9`), killInit, sh(`echo 4321 | xargs kill -9`), false},
 		{listed, "every process but one", sh(`ps -N -p 1 -o pid= | xargs kill -9`), killInit, sh(`kill -9 4321`), false},
+		{cloudRun, "aws ecs execute-command", sh(`aws ecs execute-command --cluster c --task t --interactive --command env`), cloudCmd, sh(`aws ecs describe-tasks --cluster c --tasks t`), false},
+		{cloudRun, "aws ec2-instance-connect ssh fed a script", sh(`echo env | aws ec2-instance-connect ssh --instance-id i-1`), cloudCmd, sh(`aws ec2 describe-instances --instance-ids i-1`), false},
+		{cloudRun, "fly machine exec", sh(`fly machine exec 148e1 env`), cloudCmd, sh(`fly machine list`), false},
+		{cloudRun, "flyctl m exec", sh(`flyctl m exec 148e1 'cat /proc/1/environ'`), cloudCmd, sh(`flyctl m status 148e1`), false},
 	}
 }
