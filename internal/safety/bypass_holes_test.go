@@ -9,11 +9,14 @@ func holesCatalogue() []classCase {
 	traced := asked(dc + "print-environment-secret")
 	killInit := denied(dc + "kill-init")
 	cloudCmd := asked(dc + "cloud-run-command")
+	opaque, noWrite := asked(RuleOpaqueCode), denied(RulePrefixPathPolicy+"noWrite")
 	const (
 		emptiness = "a credential's emptiness after an operator cut it"
 		xtrace    = "xtrace turned on by another spelling"
 		listed    = "every process's pid, listed and killed"
 		cloudRun  = "a command run in a cloud machine or container"
+		gitDirOut = "a repository outside the workspace named by its .git"
+		sqlFile   = "a database file SQLite opens for writing"
 	)
 	return []classCase{
 		{emptiness, "-z of a prefix removed", sh(`[[ -z ${GITHUB_TOKEN##a*} ]] && echo a`), compared, sh(`[[ -z $GITHUB_TOKEN ]] && echo unset`), false},
@@ -32,5 +35,12 @@ func holesCatalogue() []classCase {
 		{cloudRun, "aws ec2-instance-connect ssh fed a script", sh(`echo env | aws ec2-instance-connect ssh --instance-id i-1`), cloudCmd, sh(`aws ec2 describe-instances --instance-ids i-1`), false},
 		{cloudRun, "fly machine exec", sh(`fly machine exec 148e1 env`), cloudCmd, sh(`fly machine list`), false},
 		{cloudRun, "flyctl m exec", sh(`flyctl m exec 148e1 'cat /proc/1/environ'`), cloudCmd, sh(`flyctl m status 148e1`), false},
+		{gitDirOut, "--git-dir=", sh(`git --git-dir=/tmp/x/.git log`), opaque, sh(`git --git-dir=.git log`), false},
+		{gitDirOut, "--git-dir apart", sh(`git --git-dir /tmp/x/.git status`), opaque, sh(`git --git-dir ../.git status`), false},
+		{gitDirOut, "GIT_DIR", sh(`GIT_DIR=~/other/.git git log -p`), opaque, sh(`GIT_DIR=/workspace/app/.git git log -p`), false},
+		{gitDirOut, "after -C", sh(`git -C /tmp --git-dir=x/.git show HEAD:x`), opaque, sh(`git init /tmp/n && git --git-dir=/tmp/n/.git log`), false},
+		{sqlFile, "ATTACH with no space before the name", sh(`sqlite3 x.db "attach'.git/hooks/pre-commit'as a;create table a.t(x)"`), noWrite, sh(`sqlite3 x.db "attach'y.db'as a;create table a.t(x)"`), false},
+		{sqlFile, "VACUUM INTO with no space before the name", sh(`sqlite3 x.db "vacuum into'.git/hooks/pre-commit'"`), noWrite, sh(`sqlite3 x.db "vacuum into'backup.db'"`), false},
+		{sqlFile, "immutable given twice", sh(`sqlite3 'file:.git/hooks/x?immutable=0&immutable=1' 'create table t(a)'`), noWrite, sh(`sqlite3 'file:.git/hooks/x?immutable=1&immutable=0' 'select 1'`), false},
 	}
 }
