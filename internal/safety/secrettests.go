@@ -21,10 +21,41 @@ func (a *analyzer) secretTest(x syntax.TestExpr) {
 	}
 }
 
+// secretEmptinessTest asks when [ or test tests with -n or -z the emptiness of a credential cut
+// by an operator ([ -z "${GITHUB_TOKEN##a*}" ]): secret-in-arguments' check leaves -n and -z to
+// be presence checks, and the words it reads no longer show the operator.
+func (a *analyzer) secretEmptinessTest(c *syntax.CallExpr) {
+	if len(c.Args) < 3 || !presenceTests[c.Args[0].Lit()] {
+		return
+	}
+	for i, w := range c.Args[2:] {
+		if op := c.Args[i+1].Lit(); op != "-n" && op != "-z" {
+			continue
+		}
+		if e := a.emptinessTested(w); e != nil {
+			a.secretCompared(c.Args[0].Lit(), e)
+			return
+		}
+	}
+}
+
 // secretCase asks when a case statement matches a credential's value against its patterns.
 func (a *analyzer) secretCase(c *syntax.CaseClause) {
-	if len(c.Items) > 0 && a.expandsSecret(c.Word) {
+	if len(c.Items) == 0 {
+		return
+	}
+	if a.expandsSecret(c.Word) {
 		a.secretCompared("case", c.Word)
+		return
+	}
+	// A pattern is compared too: case a in ${GITHUB_TOKEN:0:1}) tells as much.
+	for _, item := range c.Items {
+		for _, pat := range item.Patterns {
+			if a.expandsSecret(pat) {
+				a.secretCompared("case", pat)
+				return
+			}
+		}
 	}
 }
 
@@ -82,32 +113,43 @@ func (a *analyzer) emptinessTested(x syntax.TestExpr) *syntax.Word {
 	return w
 }
 
-// wholeValue reports whether a word is one parameter expansion that is empty exactly when the
-// parameter (or a default given for it, itself no credential) is: $X, "${X}", ${X:-word},
-// ${X:+word}, ${X^^}. An operator that removes, replaces or cuts part of the value is not.
+// wholeValue reports whether a word is one parameter expansion that is empty exactly when a
+// credential (or a default given for it, itself no credential) is: $X, "${X}", ${X:-word},
+// ${X:+word}, ${X^^}, and a whole copy of one. An operator that removes, replaces or cuts part of
+// the value is not, nor a copy made with one (T=${GITHUB_TOKEN##a*}; [[ -z $T ]]).
 func (a *analyzer) wholeValue(w *syntax.Word) bool {
-	if len(w.Parts) != 1 {
+	p := wholeParam(w)
+	if p == nil || a.vars != nil && a.vars.cut[p.Param.Value] {
 		return false
+	}
+	return p.Exp == nil || p.Exp.Word == nil || !a.expandsSecret(p.Exp.Word)
+}
+
+// wholeParam returns the parameter expansion a word is when its emptiness is its parameter's (or
+// a default's): $X, "${X}", ${X:-w}, ${X:+w}, ${X:?}, ${X,,}; nil for any other word.
+func wholeParam(w *syntax.Word) *syntax.ParamExp {
+	if w == nil || len(w.Parts) != 1 {
+		return nil
 	}
 	part := w.Parts[0]
 	if q, ok := part.(*syntax.DblQuoted); ok && len(q.Parts) == 1 {
 		part = q.Parts[0]
 	}
 	p, ok := part.(*syntax.ParamExp)
-	if !ok || p.Excl || p.Slice != nil || p.Repl != nil || p.Index != nil || p.Names != 0 {
-		return false
+	// ${!v} is whole too: the value of the variable v names.
+	if !ok || p.Param == nil || p.Slice != nil || p.Repl != nil || p.Index != nil || p.Names != 0 {
+		return nil
 	}
 	if p.Exp == nil {
-		return true
+		return p
 	}
 	switch p.Exp.Op {
-	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
-		return true
-	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull, syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
+	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll,
+		syntax.AlternateUnset, syntax.AlternateUnsetOrNull, syntax.DefaultUnset, syntax.DefaultUnsetOrNull,
 		syntax.ErrorUnset, syntax.ErrorUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
-		return !a.expandsSecret(p.Exp.Word)
+		return p
 	}
-	return false
+	return nil
 }
 
 // expandsSecret reports whether a word expands a credential variable's value, a copy of one, or

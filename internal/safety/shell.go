@@ -937,6 +937,7 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 	if len(c.Args) == 0 {
 		return
 	}
+	a.secretEmptinessTest(c)
 	first := len(a.out.segments) // the commands of substitutions in the words, up to outer
 	words := make([]word, 0, len(c.Args))
 	for _, w := range c.Args {
