@@ -17,6 +17,7 @@ func holesCatalogue() []classCase {
 		cloudRun  = "a command run in a cloud machine or container"
 		gitDirOut = "a repository outside the workspace named by its .git"
 		sqlFile   = "a database file SQLite opens for writing"
+		constPid  = "every process's pid as a default or a constant expression"
 	)
 	return []classCase{
 		{emptiness, "-z of a prefix removed", sh(`[[ -z ${GITHUB_TOKEN##a*} ]] && echo a`), compared, sh(`[[ -z $GITHUB_TOKEN ]] && echo unset`), false},
@@ -46,5 +47,9 @@ func holesCatalogue() []classCase {
 		{sqlFile, "ATTACH with no space before the name", sh(`sqlite3 x.db "attach'.git/hooks/pre-commit'as a;create table a.t(x)"`), noWrite, sh(`sqlite3 x.db "attach'y.db'as a;create table a.t(x)"`), false},
 		{sqlFile, "VACUUM INTO with no space before the name", sh(`sqlite3 x.db "vacuum into'.git/hooks/pre-commit'"`), noWrite, sh(`sqlite3 x.db "vacuum into'backup.db'"`), false},
 		{sqlFile, "immutable given twice", sh(`sqlite3 'file:.git/hooks/x?immutable=0&immutable=1' 'create table t(a)'`), noWrite, sh(`sqlite3 'file:.git/hooks/x?immutable=1&immutable=0' 'select 1'`), false},
+		{constPid, "a default for an unset name", sh(`kill -9 ${P:--1}`), killInit, sh(`P=4321; kill -9 ${P:--1}`), false},
+		{constPid, "an assigning default", sh(`kill -9 "${UNSET:=0}"`), killInit, sh(`echo "${UNSET:=0}"`), false},
+		{constPid, "the ternary", sh(`kill -9 $(( 1 ? -1 : 2 ))`), killInit, sh(`kill -9 $(( 1 ? 4321 : -1 ))`), false},
+		{constPid, "the comma", sh(`kill -9 $(( (4321, -1) ))`), killInit, sh(`kill -9 $(( (-1, 4321) ))`), false},
 	}
 }
