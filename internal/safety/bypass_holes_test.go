@@ -18,6 +18,7 @@ func holesCatalogue() []classCase {
 		gitDirOut = "a repository outside the workspace named by its .git"
 		sqlFile   = "a database file SQLite opens for writing"
 		constPid  = "every process's pid as a default or a constant expression"
+		printed   = "every process's pid printed into xargs"
 	)
 	return []classCase{
 		{emptiness, "-z of a prefix removed", sh(`[[ -z ${GITHUB_TOKEN##a*} ]] && echo a`), compared, sh(`[[ -z $GITHUB_TOKEN ]] && echo unset`), false},
@@ -51,5 +52,8 @@ func holesCatalogue() []classCase {
 		{constPid, "an assigning default", sh(`kill -9 "${UNSET:=0}"`), killInit, sh(`echo "${UNSET:=0}"`), false},
 		{constPid, "the ternary", sh(`kill -9 $(( 1 ? -1 : 2 ))`), killInit, sh(`kill -9 $(( 1 ? 4321 : -1 ))`), false},
 		{constPid, "the comma", sh(`kill -9 $(( (4321, -1) ))`), killInit, sh(`kill -9 $(( (-1, 4321) ))`), false},
+		{printed, "echo -e", sh(`echo -e -1 | xargs kill -9`), killInit, sh(`echo -e 4321 | xargs kill -9`), false},
+		{printed, "printf's format alone", sh(`printf -- '-1\n' | xargs kill -9`), killInit, sh(`printf -- '4321\n' | xargs kill -9`), false},
+		{printed, "printf %d", sh(`printf '%d\n' -1 | xargs kill -9`), killInit, sh(`printf '%d\n' 4321 | xargs kill -9`), false},
 	}
 }

@@ -1021,21 +1021,27 @@ func literalOperands(seg segment) []string {
 // argument whole ('%s\n', '%s ', '%s\t%s\n'): printf '%s\n' -1 | xargs kill -9 is kill -9 -1.
 func printedWords(seg segment) []string {
 	if seg.name == cmdEcho {
-		if seg.hasFlag("-e") {
+		out := literalOperands(seg)
+		// -e changes only backslash sequences: echo -e -1 prints -1.
+		if seg.hasFlag("-e") && slices.ContainsFunc(out, func(w string) bool { return strings.ContainsRune(w, '\\') }) {
 			return nil
 		}
-		return literalOperands(seg)
+		return out
 	}
 	args := seg.words[1:]
 	if len(args) > 0 && args[0].s == "--" {
 		args = args[1:]
 	}
+	if len(args) == 1 && !args[0].dynamic {
+		return formatOnlyWords(args[0].s) // printf -- '-1\n' prints its format
+	}
 	if len(args) < 2 || args[0].dynamic || !wholeWordsFormat(args[0].s) {
 		return nil
 	}
+	numeric := strings.Contains(args[0].s, "%d") || strings.Contains(args[0].s, "%i")
 	out := make([]string, 0, len(args)-1)
 	for _, w := range args[1:] {
-		if w.dynamic || strings.ContainsAny(w.s, " \t\n") {
+		if w.dynamic || strings.ContainsAny(w.s, " \t\n") || numeric && !plainInteger(w.s) {
 			return nil
 		}
 		out = append(out, w.s)
@@ -1043,14 +1049,34 @@ func printedWords(seg segment) []string {
 	return out
 }
 
-// wholeWordsFormat reports whether a printf format is only %s conversions, each followed by a
+// formatOnlyWords returns the words a printf format given no argument prints, when it holds no
+// conversion and no escape but \n and \t; nil otherwise.
+func formatOnlyWords(f string) []string {
+	if strings.ContainsRune(f, '%') {
+		return nil
+	}
+	f = strings.NewReplacer(`\n`, " ", `\t`, " ").Replace(f)
+	if strings.ContainsRune(f, '\\') {
+		return nil
+	}
+	return strings.Fields(f)
+}
+
+// plainInteger reports whether printf's %d prints a word as it is: a decimal integer without a
+// leading zero (010 is octal to printf, 8).
+func plainInteger(s string) bool {
+	d := strings.TrimPrefix(s, "-")
+	return d != "" && strings.Trim(d, "0123456789") == "" && (d == "0" || d[0] != '0')
+}
+
+// wholeWordsFormat reports whether a printf format is only %s (or %d, %i) conversions, each followed by a
 // blank or the escape of a newline or a tab, and such separators: '%s%s' would print two
 // arguments as one word.
 func wholeWordsFormat(f string) bool {
 	conv, sep := false, false
 	for f != "" {
 		switch {
-		case strings.HasPrefix(f, "%s") && !conv:
+		case (strings.HasPrefix(f, "%s") || strings.HasPrefix(f, "%d") || strings.HasPrefix(f, "%i")) && !conv:
 			conv, f = true, f[2:]
 			continue
 		case f[0] == ' ':
