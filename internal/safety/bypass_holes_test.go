@@ -19,6 +19,7 @@ func holesCatalogue() []classCase {
 		sqlFile   = "a database file SQLite opens for writing"
 		constPid  = "every process's pid as a default or a constant expression"
 		printed   = "every process's pid printed into xargs"
+		hostCred  = "an image build given a host credential"
 	)
 	return []classCase{
 		{emptiness, "-z of a prefix removed", sh(`[[ -z ${GITHUB_TOKEN##a*} ]] && echo a`), compared, sh(`[[ -z $GITHUB_TOKEN ]] && echo unset`), false},
@@ -55,5 +56,6 @@ func holesCatalogue() []classCase {
 		{printed, "echo -e", sh(`echo -e -1 | xargs kill -9`), killInit, sh(`echo -e 4321 | xargs kill -9`), false},
 		{printed, "printf's format alone", sh(`printf -- '-1\n' | xargs kill -9`), killInit, sh(`printf -- '4321\n' | xargs kill -9`), false},
 		{printed, "printf %d", sh(`printf '%d\n' -1 | xargs kill -9`), killInit, sh(`printf '%d\n' 4321 | xargs kill -9`), false},
+		{hostCred, "buildah bud", sh(`buildah bud --build-arg GITHUB_TOKEN -t app .`), asked(dc + "container-host-secret"), sh(`docker build --build-arg VERSION=1 -t app .`), false},
 	}
 }
