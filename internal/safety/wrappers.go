@@ -66,9 +66,15 @@ var wrappers = map[string]wrapSpec{
 	"timeout":          {argOpts: "sk", longArgs: []string{"signal", "kill-after"}, skip: 1},
 	"chroot":           {longArgs: []string{"userspec", "groups"}, skip: 1},
 	"taskset":          {skip: 1},
-	"chrt":             {skip: 1},
-	"faketime":         {skip: 1},
-	"flock":            {argOpts: "wE", skip: 1, script: 'c', longScript: longOptCommand},
+	// numactl, cgexec and prlimit run their command with a memory policy, in a cgroup, or with
+	// resource limits (prlimit's limits attach with '=').
+	"numactl": {argOpts: "iNmCpPwbS", longArgs: []string{"interleave", "cpunodebind", "membind", "physcpubind", "preferred",
+		"preferred-many", "weighted-interleave", "balancing", "shmid", "offset", "length", "strict", "shmmode", "file"}},
+	"cgexec":   {argOpts: "g"},
+	"prlimit":  {argOpts: "po", longArgs: []string{"pid", "output"}},
+	"chrt":     {skip: 1},
+	"faketime": {skip: 1},
+	"flock":    {argOpts: "wE", skip: 1, script: 'c', longScript: longOptCommand},
 	"unshare": {argOpts: "wRSG", longArgs: []string{"wd", "root", "propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups", "setuid", "setgid", "monotonic", "boottime"},
 		optArgOpts: "muinpUCT", longOpt: []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "kill-child", "mount-proc"}, chdir: 'w', longChdir: "wd"},
 	"nsenter": {argOpts: "tSGW", longArgs: []string{"target", "setuid", "setgid", "wdns"},
