@@ -145,7 +145,7 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 		"git credential-manager-core get", "git credential-cache --timeout=10 get", "git credential-cache --timeout 10 get",
 		"git credential approve", "git credential reject", "git credential-store store", "git credential-store --file x erase"},
 		[]string{"git credential-cache exit", "git config --get user.name", "git config credential.helper store"}},
-	"print-credentials-git-config": {[]string{"git config --get http.extraheader", "git config http.https://github.com/.extraHeader",
+	"print-credentials-git-config": {[]string{"git config --get http.extraheader", "git config --get http.extraHeader", "git config http.https://github.com/.extraHeader",
 		"git config --get-all http.extraHeader", "git config get http.extraheader", "git config --get-urlmatch http https://github.com",
 		"git config get --url=https://github.com http", "git config --get-regexp extraheader", "git config --get-regexp .",
 		"git config get --all --regexp '^http'", `git config --get "$KEY"`, "git -C . config --file .git/config --get http.extraheader"},
