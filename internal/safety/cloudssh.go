@@ -107,12 +107,18 @@ var cloudSSHVerbs = map[string][]sshVerb{
 //nolint:goconst // option spellings read best literally
 var ghSSHValues = []string{"-c", "--codespace", "--debug-file", "--profile", "-R", "--repo", "--repo-owner", "--server-port"}
 
-// cloudSSH returns the ssh subcommand a cloud CLI's segment runs, if any.
-func cloudSSH(seg *segment) (sshVerb, bool) {
+// cliOperands returns a cloud CLI's operands, past gcloud's alpha or beta track.
+func cliOperands(seg *segment) []word {
 	ops := seg.operands
 	if seg.name == cmdGcloud && len(ops) > 0 && (ops[0].s == "alpha" || ops[0].s == "beta") {
 		ops = ops[1:]
 	}
+	return ops
+}
+
+// cloudSSH returns the ssh subcommand a cloud CLI's segment runs, if any.
+func cloudSSH(seg *segment) (sshVerb, bool) {
+	ops := cliOperands(seg)
 	for _, v := range cloudSSHVerbs[seg.name] {
 		if len(ops) >= len(v.path) && slices.EqualFunc(ops[:len(v.path)], v.path, func(w word, s string) bool { return !w.dynamic && w.s == s }) {
 			return v, true

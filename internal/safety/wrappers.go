@@ -895,6 +895,10 @@ func runsCode(s *segment) string {
 		}
 	case cmdSSH, cmdSFTP, cmdScp, "ssh-add", "ssh-keygen":
 		return sshLocalCommand(s)
+	case cmdGcloud, "az", "gh", cmdFly, cmdFlyctl, "vagrant", "minikube", "colima":
+		if cloudSSHClient(s) {
+			return sshOptionCode(s)
+		}
 	case "go":
 		if len(s.operands) > 0 && s.operands[0].s == "generate" {
 			return "go generate runs the commands its source files name"
@@ -939,6 +943,12 @@ func sshLocalCommand(s *segment) string {
 			return s.name + " " + f + " runs a program or loads a library the caller names"
 		}
 	}
+	return sshOptionCode(s)
+}
+
+// sshOptionCode returns why a command's words give ssh an option that runs a program or loads a
+// library locally (-o ProxyCommand=..., LocalCommand, ...), or "".
+func sshOptionCode(s *segment) string {
 	for _, w := range s.words[1:] {
 		l := strings.ToLower(w.s)
 		for _, opt := range []string{"proxycommand", "localcommand", "knownhostscommand", "pkcs11provider", "securitykeyprovider"} {
@@ -948,6 +958,21 @@ func sshLocalCommand(s *segment) string {
 		}
 	}
 	return ""
+}
+
+// gcloudCompute is gcloud's Compute Engine command group.
+const gcloudCompute = "compute"
+
+// cloudSSHClient says whether a cloud or VM CLI's command runs the local ssh (or scp) with
+// options it is given: after "--" (gcloud compute ssh VM -- -o ..., az ssh vm, gh codespace ssh,
+// vagrant ssh, minikube ssh) or in --ssh-flag and --scp-flag (gcloud compute ssh and scp).
+func cloudSSHClient(s *segment) bool {
+	if _, ok := cloudSSH(s); ok {
+		return true
+	}
+	ops := cliOperands(s)
+	return len(ops) > 0 && ops[0].s == cmdSSH || len(ops) > 1 && ops[0].s == gcloudCompute && ops[1].s == cmdScp ||
+		len(ops) > 1 && (ops[0].s == "codespace" || ops[0].s == "cs") && ops[1].s == "cp"
 }
 
 // sshCodeFlags are, per OpenSSH program, the options whose value is a program it runs or a
