@@ -69,6 +69,6 @@ func holesCatalogue() []classCase {
 		{sshLocal, "gcloud --ssh-flag", sh(`gcloud compute ssh vm --ssh-flag='-oProxyCommand=touch /tmp/pwn'`), opaque, sh(`gcloud compute ssh vm --ssh-flag='-oServerAliveInterval=30' --command ls`), false},
 		{sshLocal, "gcloud after --", sh(`gcloud compute ssh vm -- -o 'ProxyCommand=touch /tmp/pwn'`), opaque, sh(`gcloud compute ssh vm -- -o ServerAliveInterval=30 ls`), false},
 		{sshLocal, "gcloud scp --scp-flag", sh(`gcloud compute scp --scp-flag='-oProxyCommand=id' a vm:b`), opaque, sh(`gcloud compute scp --scp-flag='-C' a vm:b`), false},
-		{sshLocal, "fly ssh LocalCommand", sh(`fly ssh console -C ls -- -oLocalCommand=id`), opaque, sh(`fly ssh console -C ls`), false},
+		{sshLocal, "gcloud beta, LocalCommand", sh(`gcloud beta compute ssh vm -- -oLocalCommand=id -oPermitLocalCommand=yes`), opaque, sh(`gcloud beta compute ssh vm -- ls`), false},
 	}
 }

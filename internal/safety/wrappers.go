@@ -895,7 +895,7 @@ func runsCode(s *segment) string {
 		}
 	case cmdSSH, cmdSFTP, cmdScp, "ssh-add", "ssh-keygen":
 		return sshLocalCommand(s)
-	case cmdGcloud, "az", "gh", cmdFly, cmdFlyctl, "vagrant", "minikube", "colima":
+	case cmdGcloud, "az", "gh", "vagrant", "minikube", "colima":
 		if cloudSSHClient(s) {
 			return sshOptionCode(s)
 		}
