@@ -824,6 +824,7 @@ func classCatalogue() []classCase {
 		credentialNamesCatalogue(),
 		regressionsCatalogue(),
 		commitMessageCatalogue(),
+		holesCatalogue(),
 	)...)
 }
 

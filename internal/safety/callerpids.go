@@ -31,11 +31,36 @@ func (vs *varScope) callerDerived(w *syntax.Word) string {
 		if p.Param == nil || p.Length || p.Width || p.Excl {
 			return ""
 		}
-		return vs.pidOf(p.Param.Value)
+		if src := vs.pidOf(p.Param.Value); src != "" {
+			return src
+		}
+		return vs.defaultPid(p)
 	case *syntax.ArithmExp:
 		return vs.arithCaller(p.X)
 	case *syntax.CmdSubst:
 		return vs.substCaller(p.Stmts)
+	}
+	return ""
+}
+
+// defaultPid returns the number a parameter the line never assigns defaults to when it is init,
+// every process or the caller's group: kill -9 ${P:--1} is kill -9 -1 wherever P is unset, as it
+// is in the agent's environment unless the agent set it.
+func (vs *varScope) defaultPid(p *syntax.ParamExp) string {
+	if p.Exp == nil || p.Exp.Word == nil || p.Slice != nil || p.Repl != nil || p.Index != nil || vs != nil && vs.assigned[p.Param.Value] > 0 {
+		return ""
+	}
+	switch p.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+	default:
+		return ""
+	}
+	lit, ok := literalText(p.Exp.Word)
+	if !ok {
+		return ""
+	}
+	if v, err := strconv.ParseInt(strings.TrimSpace(lit), 10, 64); err == nil && everyPid(v) {
+		return strconv.FormatInt(v, 10)
 	}
 	return ""
 }

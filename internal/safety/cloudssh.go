@@ -107,12 +107,18 @@ var cloudSSHVerbs = map[string][]sshVerb{
 //nolint:goconst // option spellings read best literally
 var ghSSHValues = []string{"-c", "--codespace", "--debug-file", "--profile", "-R", "--repo", "--repo-owner", "--server-port"}
 
-// cloudSSH returns the ssh subcommand a cloud CLI's segment runs, if any.
-func cloudSSH(seg *segment) (sshVerb, bool) {
+// cliOperands returns a cloud CLI's operands, past gcloud's alpha or beta track.
+func cliOperands(seg *segment) []word {
 	ops := seg.operands
 	if seg.name == cmdGcloud && len(ops) > 0 && (ops[0].s == "alpha" || ops[0].s == "beta") {
 		ops = ops[1:]
 	}
+	return ops
+}
+
+// cloudSSH returns the ssh subcommand a cloud CLI's segment runs, if any.
+func cloudSSH(seg *segment) (sshVerb, bool) {
+	ops := cliOperands(seg)
 	for _, v := range cloudSSHVerbs[seg.name] {
 		if len(ops) >= len(v.path) && slices.EqualFunc(ops[:len(v.path)], v.path, func(w word, s string) bool { return !w.dynamic && w.s == s }) {
 			return v, true
@@ -130,22 +136,44 @@ const optCommand = "--" + longOptCommand
 // svcSSM is AWS Systems Manager, which runs commands on instances and stores parameters.
 const svcSSM = "ssm"
 
-// cloudRunVerbs are, per cloud CLI, the words that in this order run a script on cloud machines:
-// a service or resource, then (for az) run-command, then the operation, each one of the words
-// listed.
+// cloudRunVerbs are, per cloud CLI, the commands that run a script on cloud machines (or in
+// cloud containers) and give its output back: each a list of steps, the words that in this order
+// name it (a service or resource, then for az run-command, then the operation), each one of the
+// words listed.
 //
 //nolint:goconst // subcommand spellings read best literally
-var cloudRunVerbs = map[string][][]string{
-	"aws": {{svcSSM}, {"send-command", "start-session", "start-automation-execution"}},
-	"az":  {{"vm", "vmss", "connectedmachine"}, {"run-command"}, {"invoke", "create", "update"}},
+var cloudRunVerbs = map[string][][][]string{
+	"aws": {{{svcSSM}, {"send-command", "start-session", "start-automation-execution"}},
+		{{"ecs"}, {"execute-command"}},       // a command in a task's container
+		{{"ec2-instance-connect"}, {"ssh"}}}, // a login shell that reads what it is fed
+	"az": {{{"vm", "vmss", "connectedmachine"}, {"run-command"}, {"invoke", "create", "update"}},
+		{{"aks"}, {"command"}, {"invoke"}},          // a command in the cluster, with its credentials
+		{{subContainer, "containerapp"}, {"exec"}}}, // a command in a container instance or app
+	// fly machine exec ID CMD runs CMD on an app's machine, with the app's secrets in its environment.
+	cmdFly:    {flyMachineExec},
+	cmdFlyctl: {flyMachineExec},
 }
 
-// runsCloudCommand is cloud-run-command's check: aws ssm send-command (start-session,
-// start-automation-execution), az vm|vmss|connectedmachine run-command invoke|create|update, their
+//nolint:goconst // subcommand spellings read best literally
+var flyMachineExec = [][]string{{"machine", "machines", "m"}, {"exec"}}
+
+// runsCloudCommand is cloud-run-command's check: one of cloudRunVerbs' commands (aws ssm
+// send-command, aws ecs execute-command, az vm run-command invoke, fly machine exec, ...), its
 // words found in order among the command's, past options and their values, as aws's prefixes of
-// long options leave no other way to skip them; a computed word may be any of them. One pass.
+// long options leave no other way to skip them; a computed word may be any of them. One pass a
+// command.
 func runsCloudCommand(s *segment) bool {
-	steps := cloudRunVerbs[s.name]
+	for _, steps := range cloudRunVerbs[s.name] {
+		if wordsInOrder(s, steps) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordsInOrder reports whether the segment's words past the program, options skipped, hold one
+// word of each step in turn (a computed word may be any).
+func wordsInOrder(s *segment, steps [][]string) bool {
 	next := 0
 	for _, w := range s.words[1:] {
 		if next == len(steps) {

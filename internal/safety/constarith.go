@@ -43,6 +43,18 @@ func constArith(x syntax.ArithmExpr) (int64, bool) {
 		if !ok {
 			return 0, false
 		}
+		switch x.Op {
+		case syntax.Comma: // (1, -1) is its last value
+			return constArith(x.Y)
+		case syntax.TernQuest: // 1 ? -1 : 2 is the branch its condition picks
+			if c, ok := x.Y.(*syntax.BinaryArithm); ok && c.Op == syntax.TernColon {
+				if l != 0 {
+					return constArith(c.X)
+				}
+				return constArith(c.Y)
+			}
+			return 0, false
+		}
 		r, ok := constArith(x.Y)
 		if !ok {
 			return 0, false
@@ -53,7 +65,7 @@ func constArith(x syntax.ArithmExpr) (int64, bool) {
 }
 
 // binaryArith applies a binary arithmetic operator as bash does on its 64-bit integers, wrapping
-// on overflow; assignments, the comma and the ternary are not applied.
+// on overflow; assignments are not applied (constArith reads the comma and the ternary).
 func binaryArith(op syntax.BinAritOperator, l, r int64) (int64, bool) {
 	switch op {
 	case syntax.Add:

@@ -169,7 +169,7 @@ func takesHostSecret(s *segment) bool {
 	switch k := containerVerbAt(s); {
 	case k >= 0:
 		return hostEnvIn(s.words[k+1:]).secret
-	case buildsImage(s):
+	case buildsImage(s) || s.name == cmdBuildah && len(s.operands) > 0 && slices.Contains(buildahBuilds, s.operands[0].s):
 		return buildTakesHostSecret(s)
 	}
 	ops := s.operands
@@ -177,6 +177,11 @@ func takesHostSecret(s *segment) bool {
 		return w.s == optEnv || w.s == "--env=true"
 	})
 }
+
+// cmdBuildah builds images from a Dockerfile with its build verbs, as docker build does.
+const cmdBuildah = "buildah"
+
+var buildahBuilds = []string{subBuild, "bud", "build-using-dockerfile"}
 
 // buildTakesHostSecret says whether an image build copies a host variable named like a credential
 // (or by a computed name) with --build-arg NAME: the value is kept in the image's history

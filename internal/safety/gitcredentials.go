@@ -40,7 +40,11 @@ func gitPrintsCredentialConfig(s *segment) bool {
 	case regex:
 		re, err := regexp.Compile(name.s)
 		// A POSIX pattern the engine cannot read as RE2 could match it.
-		return err != nil || slices.ContainsFunc(gitExtraHeaderKeys, re.MatchString)
+		if err != nil || slices.ContainsFunc(gitExtraHeaderKeys, re.MatchString) {
+			return true
+		}
+		// Read as a key too: --get is also a prefix of --get-regexp to hasFlag, so git config
+		// --get http.extraHeader (as git's docs spell it) reaches here as a pattern.
 	}
 	low := strings.ToLower(name.s)
 	if urlmatch && low == "http" {

@@ -2,6 +2,7 @@ package safety
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -38,14 +39,16 @@ func (p *Policy) gitRepositoryFindings(an *analysis) {
 	}
 	for i := range an.segments {
 		s := &an.segments[i]
-		if s.name != cmdGit || s.hasFlag("--version") || s.hasFlag("--help") || s.hasExactFlag("-h") ||
-			s.hasFlag(gitDirOption) || slices.ContainsFunc(s.env, func(kv string) bool { return strings.HasPrefix(kv, envGitDir+"=") }) {
+		if s.name != cmdGit || s.hasFlag("--version") || s.hasFlag("--help") || s.hasExactFlag("-h") {
 			continue
 		}
 		if slices.Contains(an.inRepos, i) || slices.Contains(gitRepositoryFree, gitSub(s)) {
 			continue
 		}
-		dir := gitRunDir(s)
+		dir, judged := gitRepoDir(s)
+		if judged {
+			continue // a repository named otherwise than .git is gitDir's to ask for
+		}
 		if dir != cwdUnknown && under(dir, p.workspace) {
 			continue
 		}
@@ -58,6 +61,42 @@ func (p *Policy) gitRepositoryFindings(an *analysis) {
 			truncate(s.text, 120), where, p.workspace)})
 		return
 	}
+}
+
+// gitRepoDir returns the directory whose repository a git command opens: the one it runs in, or,
+// pointed at a .git by --git-dir or GIT_DIR (the option wins), the directory that holds it, as
+// if git had found it there (git --git-dir=/tmp/x/.git log opens what cd /tmp/x && git log
+// does, a .git file pointing elsewhere included). judged: the git directory is computed or named
+// otherwise than .git, which gitDir already asks for.
+func gitRepoDir(s *segment) (dir string, judged bool) {
+	gd, given := word{}, false
+	for _, kv := range s.env {
+		if v, ok := strings.CutPrefix(kv, envGitDir+"="); ok {
+			gd, given = word{s: v, dynamic: strings.ContainsRune(v, '$')}, true
+		}
+	}
+	w := s.words
+	for i := 1; i < len(w) && strings.HasPrefix(w[i].s, "-") && !w[i].dynamic; i++ {
+		switch v := w[i].s; {
+		case v == gitDirOption && i+1 < len(w):
+			i++
+			gd, given = w[i], true
+		case strings.HasPrefix(v, gitDirOption+"="):
+			gd, given = w[i].with(v[len(gitDirOption)+1:]), true
+		case gitGlobalsWithValue[v]:
+			i++
+		}
+	}
+	run := gitRunDir(s)
+	switch {
+	case !given:
+		return run, false
+	case gd.dynamic || path.Base(path.Clean(gd.s)) != ".git":
+		return "", true
+	case run == cwdUnknown:
+		return cwdUnknown, false
+	}
+	return path.Dir(resolvePath(run, gd.s)), false
 }
 
 // gitRunDir returns the directory a git command runs in: the segment's, moved by each -C (an
@@ -94,7 +133,7 @@ func (a *analyzer) gitRepositoryMade(idx int) {
 	if seg.name != cmdGit {
 		return
 	}
-	if a.line != nil && slices.Contains(a.line.repos, gitRunDir(seg)) {
+	if dir, _ := gitRepoDir(seg); a.line != nil && slices.Contains(a.line.repos, dir) {
 		a.out.inRepos = append(a.out.inRepos, idx)
 	}
 	var d word

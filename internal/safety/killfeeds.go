@@ -53,6 +53,17 @@ func everyProcessListed(segs []segment, feeders []int) string {
 	return lister
 }
 
+const (
+	optFormat = "--format"
+	optGroup  = "--group"
+	cmdSort   = "sort"
+)
+
+// psValueOptions are ps's options that take the next word as their value.
+var psValueOptions = []string{"-C", "-G", "-U", "-g", "-p", "-q", "-s", "-t", "-u", "-o", "-O", "-k",
+	"--sort", "--pid", "--ppid", optUser, "--User", optGroup, "--Group", "--sid", "--tty", optFormat,
+	"--cols", "--columns", "--rows", "--lines", "--quick-pid", "o", "O", "p", "t", "U"}
+
 // listsEveryProcess reports whether a command prints every process's pid: pgrep selecting as
 // pkill would select every process (kills.go), or ps with -e, -A, or BSD's a and x together
 // (ps aux, ps -ax).
@@ -63,15 +74,23 @@ func listsEveryProcess(s *segment) bool {
 		as.name = cmdPkill
 		return killsAllMatching(&as)
 	case "ps":
-		if s.hasFlag("-e") || s.hasFlag("-A") || s.hasFlag("--everyone") || s.hasFlag("-a") && s.hasFlag("-x") {
+		// -N and --deselect list every process but those the other options select.
+		if s.hasFlag("-e") || s.hasFlag("-A") || s.hasFlag("--everyone") || s.hasFlag("-a") && s.hasFlag("-x") ||
+			s.hasFlag("-N") || s.hasFlag("--deselect") {
 			return true
 		}
-		for _, w := range s.words[1:] {
-			if bsd := strings.TrimPrefix(w.s, "-"); !w.dynamic && strings.ContainsRune(bsd, 'a') && strings.ContainsRune(bsd, 'x') &&
-				strings.Trim(bsd, "auxwjlvfeo") == "" {
-				return true
+		// BSD's a and x, in one word or apart (ps aux, ps a x), not a value (ps -u alex).
+		var a, x bool
+		for i, w := range s.words[1:] {
+			if i > 0 && slices.Contains(psValueOptions, s.words[i].s) {
+				continue
+			}
+			if bsd := strings.TrimPrefix(w.s, "-"); !w.dynamic && strings.Trim(bsd, "auxwjlvfeo") == "" {
+				a = a || strings.ContainsRune(bsd, 'a')
+				x = x || strings.ContainsRune(bsd, 'x')
 			}
 		}
+		return a && x
 	}
 	return false
 }
@@ -90,8 +109,8 @@ var printsColumn = regexp.MustCompile(`^\s*\{\s*print\s+\$[0-9]+\s*;?\s*\}\s*$`)
 // header (tail -n +2, sed 1d).
 func picksColumns(s *segment) bool {
 	switch s.name {
-	case "cut", "tr":
-		return true
+	case "cut", "tr", cmdSort, "uniq", "tac":
+		return true // they reorder, reshape or drop repeats: every pid stays
 	case cmdAwk, cmdGawk, "mawk":
 		return len(s.operands) == 1 && !s.operands[0].dynamic && printsColumn.MatchString(s.operands[0].s)
 	case "tail":

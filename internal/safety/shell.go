@@ -702,13 +702,16 @@ func (a *analyzer) analyseBody(name string, body *syntax.Stmt, pipeFrom []int, d
 
 // callLocal analyses a call to a function defined earlier in the command from another directory
 // than the one its body was analysed from: its relative paths name other files from here
-// (f() { cat shadow; }; cd /etc; f reads /etc/shadow).
+// (f() { cat shadow; }; cd /etc; f reads /etc/shadow); and a call fed a pipe, which its body's
+// commands read.
 func (a *analyzer) callLocal(name string, pipeFrom []int, depth int) {
 	if slices.Contains(a.funcs, name) {
 		return
 	}
 	for _, b := range a.bodies[name] {
-		if b.cwd == a.cwd {
+		// Analysed again from here, or fed a pipe its commands read (curl URL | f, where f runs
+		// sh: the body was analysed where it was defined, fed nothing).
+		if b.cwd == a.cwd && len(pipeFrom) == 0 {
 			continue
 		}
 		if depth > maxNesting {
@@ -937,6 +940,7 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 	if len(c.Args) == 0 {
 		return
 	}
+	a.secretEmptinessTest(c)
 	first := len(a.out.segments) // the commands of substitutions in the words, up to outer
 	words := make([]word, 0, len(c.Args))
 	for _, w := range c.Args {

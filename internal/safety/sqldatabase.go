@@ -70,7 +70,7 @@ func (a *analyzer) sqlDatabaseFile(prog string, w word, op pathOp) {
 }
 
 // sqliteReadOnlyURI reports whether a file: URI opens its database read-only: its last mode
-// parameter is ro, or immutable is true. SQLite decodes %HH escapes in parameters too.
+// parameter is ro, or its first immutable is true. SQLite decodes %HH escapes in parameters too.
 func sqliteReadOnlyURI(v string) bool {
 	if !strings.HasPrefix(strings.ToLower(v), "file:") {
 		return false
@@ -80,7 +80,7 @@ func sqliteReadOnlyURI(v string) bool {
 		return false
 	}
 	query, _, _ = strings.Cut(query, "#")
-	readOnly := false
+	readOnly, immutable, seen := false, false, false
 	for param := range strings.SplitSeq(query, "&") {
 		if dec, err := url.PathUnescape(param); err == nil {
 			param = dec
@@ -89,12 +89,14 @@ func sqliteReadOnlyURI(v string) bool {
 		case uriMode:
 			readOnly = val == "ro"
 		case "immutable":
-			if slices.Contains(sqliteTrueWords, strings.ToLower(val)) {
-				return true
+			// sqlite3_uri_boolean reads the first immutable=, not the last (immutable=0&immutable=1
+			// is a write).
+			if !seen {
+				immutable, seen = slices.Contains(sqliteTrueWords, strings.ToLower(val)), true
 			}
 		}
 	}
-	return readOnly
+	return readOnly || immutable
 }
 
 // sqliteTrueWords are the spellings of true SQLite reads in a URI's boolean parameter (a number

@@ -92,7 +92,9 @@ func sqlNextToken(t string, i int) (sqlToken, int) {
 		return sqlToken{sqlNumber, t[i:end]}, end
 	case isIdentByte(c):
 		end := identEnd(t, i)
-		if end < len(t) && t[end] == '\'' { // E'\x2e', x'2e', r'...': a prefixed string
+		// E'\x2e', x'2e', r'...': a prefixed string. Only a one-letter prefix is one: a longer word
+		// is a keyword followed by a string (attach'x.db'as a, vacuum into'f').
+		if end == i+1 && end < len(t) && t[end] == '\'' {
 			_, end = sqlQuotedText(t, end)
 			return sqlToken{sqlCoded, t[i:end]}, end
 		}

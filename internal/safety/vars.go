@@ -17,6 +17,7 @@ type varScope struct {
 	off      bool                      // the script can assign by a computed name: nothing resolves
 	globs    map[string]bool           // resolved variables that hold a file name a glob expanded to
 	secrets  map[string]bool           // variables assigned a credential variable's value (T=$GITHUB_TOKEN), or one of these's
+	cut      map[string]bool           // those of secrets assigned part of the value (T=${GITHUB_TOKEN##a*}), or a copy of one
 	hidden   map[*syntax.CallExpr]bool // calls that expand a credential inside an operator (hiddenSecrets)
 	pids     map[string]string         // variables assigned the shell's or its parent's pid: name -> "$PPID" (callerCopy)
 	visit    func(syntax.Node) bool    // namesSecret's walk, and what it found
@@ -107,6 +108,14 @@ func (vs *varScope) assignSecret(n *syntax.Assign) {
 	}
 	if n.Value != nil && vs.namesSecret(n.Value) {
 		vs.secrets[n.Name.Value] = true
+		// Whether the copy is empty tells more than whether the credential is set when an
+		// operator cut it (secrettests.go).
+		if p := wholeParam(n.Value); p == nil || vs.cut[p.Param.Value] {
+			if vs.cut == nil {
+				vs.cut = map[string]bool{}
+			}
+			vs.cut[n.Name.Value] = true
+		}
 	}
 	if n.Array != nil {
 		for _, e := range n.Array.Elems {

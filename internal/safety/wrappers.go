@@ -66,9 +66,15 @@ var wrappers = map[string]wrapSpec{
 	"timeout":          {argOpts: "sk", longArgs: []string{"signal", "kill-after"}, skip: 1},
 	"chroot":           {longArgs: []string{"userspec", "groups"}, skip: 1},
 	"taskset":          {skip: 1},
-	"chrt":             {skip: 1},
-	"faketime":         {skip: 1},
-	"flock":            {argOpts: "wE", skip: 1, script: 'c', longScript: longOptCommand},
+	// numactl, cgexec and prlimit run their command with a memory policy, in a cgroup, or with
+	// resource limits (prlimit's limits attach with '=').
+	"numactl": {argOpts: "iNmCpPwbS", longArgs: []string{"interleave", "cpunodebind", "membind", "physcpubind", "preferred",
+		"preferred-many", "weighted-interleave", "balancing", "shmid", "offset", "length", "strict", "shmmode", "file"}},
+	"cgexec":   {argOpts: "g"},
+	"prlimit":  {argOpts: "po", longArgs: []string{"pid", "output"}},
+	"chrt":     {skip: 1},
+	"faketime": {skip: 1},
+	"flock":    {argOpts: "wE", skip: 1, script: 'c', longScript: longOptCommand},
 	"unshare": {argOpts: "wRSG", longArgs: []string{"wd", "root", "propagation", "setgroups", "map-user", "map-group", "map-users", "map-groups", "setuid", "setgid", "monotonic", "boottime"},
 		optArgOpts: "muinpUCT", longOpt: []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "kill-child", "mount-proc"}, chdir: 'w', longChdir: "wd"},
 	"nsenter": {argOpts: "tSGW", longArgs: []string{"target", "setuid", "setgid", "wdns"},
@@ -136,7 +142,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.out.segments[idx].yields = printedWords(seg)
 	case name == "popd":
 		a.cwd = cwdUnknown
-	case name == "shopt":
+	case name == cmdShopt:
 		a.shopt(idx)
 	case name == cmdTrap:
 		a.trap(idx, depth)
@@ -889,6 +895,10 @@ func runsCode(s *segment) string {
 		}
 	case cmdSSH, cmdSFTP, cmdScp, "ssh-add", "ssh-keygen":
 		return sshLocalCommand(s)
+	case cmdGcloud, "az", "gh", "vagrant", "minikube", "colima":
+		if cloudSSHClient(s) {
+			return sshOptionCode(s)
+		}
 	case "go":
 		if len(s.operands) > 0 && s.operands[0].s == "generate" {
 			return "go generate runs the commands its source files name"
@@ -933,6 +943,12 @@ func sshLocalCommand(s *segment) string {
 			return s.name + " " + f + " runs a program or loads a library the caller names"
 		}
 	}
+	return sshOptionCode(s)
+}
+
+// sshOptionCode returns why a command's words give ssh an option that runs a program or loads a
+// library locally (-o ProxyCommand=..., LocalCommand, ...), or "".
+func sshOptionCode(s *segment) string {
 	for _, w := range s.words[1:] {
 		l := strings.ToLower(w.s)
 		for _, opt := range []string{"proxycommand", "localcommand", "knownhostscommand", "pkcs11provider", "securitykeyprovider"} {
@@ -942,6 +958,21 @@ func sshLocalCommand(s *segment) string {
 		}
 	}
 	return ""
+}
+
+// gcloudCompute is gcloud's Compute Engine command group.
+const gcloudCompute = "compute"
+
+// cloudSSHClient says whether a cloud or VM CLI's command runs the local ssh (or scp) with
+// options it is given: after "--" (gcloud compute ssh VM -- -o ..., az ssh vm, gh codespace ssh,
+// vagrant ssh, minikube ssh) or in --ssh-flag and --scp-flag (gcloud compute ssh and scp).
+func cloudSSHClient(s *segment) bool {
+	if _, ok := cloudSSH(s); ok {
+		return true
+	}
+	ops := cliOperands(s)
+	return len(ops) > 0 && ops[0].s == cmdSSH || len(ops) > 1 && ops[0].s == gcloudCompute && ops[1].s == cmdScp ||
+		len(ops) > 1 && (ops[0].s == "codespace" || ops[0].s == "cs") && ops[1].s == "cp"
 }
 
 // sshCodeFlags are, per OpenSSH program, the options whose value is a program it runs or a
@@ -1021,21 +1052,27 @@ func literalOperands(seg segment) []string {
 // argument whole ('%s\n', '%s ', '%s\t%s\n'): printf '%s\n' -1 | xargs kill -9 is kill -9 -1.
 func printedWords(seg segment) []string {
 	if seg.name == cmdEcho {
-		if seg.hasFlag("-e") {
+		out := literalOperands(seg)
+		// -e changes only backslash sequences: echo -e -1 prints -1.
+		if seg.hasFlag("-e") && slices.ContainsFunc(out, func(w string) bool { return strings.ContainsRune(w, '\\') }) {
 			return nil
 		}
-		return literalOperands(seg)
+		return out
 	}
 	args := seg.words[1:]
 	if len(args) > 0 && args[0].s == "--" {
 		args = args[1:]
 	}
+	if len(args) == 1 && !args[0].dynamic {
+		return formatOnlyWords(args[0].s) // printf -- '-1\n' prints its format
+	}
 	if len(args) < 2 || args[0].dynamic || !wholeWordsFormat(args[0].s) {
 		return nil
 	}
+	numeric := strings.Contains(args[0].s, "%d") || strings.Contains(args[0].s, "%i")
 	out := make([]string, 0, len(args)-1)
 	for _, w := range args[1:] {
-		if w.dynamic || strings.ContainsAny(w.s, " \t\n") {
+		if w.dynamic || strings.ContainsAny(w.s, " \t\n") || numeric && !plainInteger(w.s) {
 			return nil
 		}
 		out = append(out, w.s)
@@ -1043,14 +1080,34 @@ func printedWords(seg segment) []string {
 	return out
 }
 
-// wholeWordsFormat reports whether a printf format is only %s conversions, each followed by a
+// formatOnlyWords returns the words a printf format given no argument prints, when it holds no
+// conversion and no escape but \n and \t; nil otherwise.
+func formatOnlyWords(f string) []string {
+	if strings.ContainsRune(f, '%') {
+		return nil
+	}
+	f = strings.NewReplacer(`\n`, " ", `\t`, " ").Replace(f)
+	if strings.ContainsRune(f, '\\') {
+		return nil
+	}
+	return strings.Fields(f)
+}
+
+// plainInteger reports whether printf's %d prints a word as it is: a decimal integer without a
+// leading zero (010 is octal to printf, 8).
+func plainInteger(s string) bool {
+	d := strings.TrimPrefix(s, "-")
+	return d != "" && strings.Trim(d, "0123456789") == "" && (d == "0" || d[0] != '0')
+}
+
+// wholeWordsFormat reports whether a printf format is only %s (or %d, %i) conversions, each followed by a
 // blank or the escape of a newline or a tab, and such separators: '%s%s' would print two
 // arguments as one word.
 func wholeWordsFormat(f string) bool {
 	conv, sep := false, false
 	for f != "" {
 		switch {
-		case strings.HasPrefix(f, "%s") && !conv:
+		case (strings.HasPrefix(f, "%s") || strings.HasPrefix(f, "%d") || strings.HasPrefix(f, "%i")) && !conv:
 			conv, f = true, f[2:]
 			continue
 		case f[0] == ' ':
