@@ -10,7 +10,7 @@ import (
 // $(ps -e -o pid=), pgrep -P 1 | xargs kill, ps aux | awk '{print $2}' | xargs kill -9. Each is
 // pkill . or kill -9 -1 in other words, so it is kill-init's, at every level. A list that keeps
 // only some processes (ps aux | grep app, pgrep -f myserver) is an ordinary kill of computed
-// pids, asked at Default as before.
+// pids, which kill-computed asks about.
 
 // killFedEveryProcess adds kill-init's finding for each kill among the segments from outer on
 // whose pids come from a list of every process: a command substitution in its words (the
@@ -22,8 +22,7 @@ func (a *analyzer) killFedEveryProcess(first, outer int) {
 		if s.name != cmdKill {
 			continue
 		}
-		signal, pids, list := killArgs(s)
-		if list || zeroSignal(signal) || !slices.ContainsFunc(pids, func(w word) bool { return w.dynamic }) {
+		if !slices.ContainsFunc(signalledPids(s), func(w word) bool { return w.dynamic }) {
 			continue
 		}
 		feeders := slices.Clip(s.pipeFrom)

@@ -39,14 +39,20 @@ func killsComputed(s *segment) bool {
 	if s.name != cmdKill {
 		return s.unknownFlags || slices.ContainsFunc(s.operands, func(w word) bool { return w.dynamic })
 	}
-	signal, pids, list := killArgs(s)
-	if list || zeroSignal(signal) {
-		return false
-	}
-	return slices.ContainsFunc(pids, func(w word) bool {
+	return slices.ContainsFunc(signalledPids(s), func(w word) bool {
 		v := strings.TrimSpace(w.s)
 		return w.dynamic && v != bgPid && !strings.HasPrefix(v, "%")
 	})
+}
+
+// signalledPids returns the pids kill sends a signal to: none when it lists signals or sends
+// signal 0, which only asks whether the processes exist.
+func signalledPids(s *segment) []word {
+	signal, pids, list := killArgs(s)
+	if list || zeroSignal(signal) {
+		return nil
+	}
+	return pids
 }
 
 // bgPid is the parameter for the pid of the line's last background job.
