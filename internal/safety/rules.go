@@ -301,7 +301,7 @@ func (r *compiledRule) matches(an *analysis, s *segment) bool {
 // options last, and each again with "--name=value" spelt "--name value": a pattern written for one
 // spelling ("^helm .*--kube-context prod") also sees the other (helm list --kube-context=prod).
 // Each text the literal filter admits is charged to the call's pattern budget before the pattern
-// reads it; past the budget nothing more is read, and the call is denied (patternBudgetFailure).
+// reads it; past the budget nothing more is read, and matchRules denies the call.
 func (r *compiledRule) matchesPattern(an *analysis, s *segment) bool {
 	for i := range 4 {
 		var t string
