@@ -693,7 +693,7 @@ func classCatalogue() []classCase {
 		{toolPath, "go build --o, Go's flags take two dashes", sh(`go build --o .git/hooks/pre-commit ./cmd/hook`), noWriteD, sh(`go build --o bin/hook ./cmd/hook`), false},
 		{toolPath, "go build's binary in the working directory", sh(`cd .git/hooks && go build /workspace/app/cmd/pre-commit`), noWriteD, sh(`cd build && go build /workspace/app/cmd/app`), false},
 		{toolPath, "go -C's directory", sh(`go -C .git/hooks build /workspace/app/cmd/pre-commit`), noWriteD, sh(`go build -o tools/gen ./cmd/gen`), false},
-		{code, "GOFLAGS=-o", sh(`GOFLAGS=-o=.git/hooks/pre-commit go build ./cmd/hook`), opaque, sh(`GOFLAGS=-mod=mod go build ./...`), false},
+		{toolPath, "GOFLAGS=-o, read where go reads it", sh(`GOFLAGS=-o=.git/hooks/pre-commit go build ./cmd/hook`), noWriteD, sh(`GOFLAGS=-mod=mod go build ./...`), false},
 		// OpenSSH's programs that run a program or load a library the caller names.
 		{code, "scp -S", sh(`scp -S ./x a b:`), opaque, sh(`echo scp -S`), false},
 		{code, "scp -S in a bundle", sh(`scp -rS./x a b:dir`), opaque, sh(`echo scp -rS`), false},
@@ -825,6 +825,7 @@ func classCatalogue() []classCase {
 		regressionsCatalogue(),
 		commitMessageCatalogue(),
 		holesCatalogue(),
+		envExportCatalogue(),
 	)...)
 }
 

@@ -296,6 +296,7 @@ type lineState struct {
 	aliasText  map[string]word // the aliases the line defined, by name (aliases.go)
 	cd         cdState         // the directories a cd that may have failed left the shell in (cdfail.go)
 	links      []linkMade      // the symbolic links the line made (linksmade.go)
+	exported   []string        // NAME=VALUE of variables the line set that later commands may see (exportedenv.go)
 	repos      []string        // directories git clone and git init made a repository in (gitrepository.go)
 }
 
@@ -929,6 +930,7 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 		a.assign(as, depth, prefix)
 		if len(c.Args) == 0 {
 			a.record(as)
+			a.exportAssign(as)
 		} else if as.Name != nil {
 			val := ""
 			if as.Value != nil {
@@ -1122,7 +1124,7 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 		// A command run elsewhere reads what its ssh or kubectl exec -i is fed.
 		pipeFrom, redirs = f.pipeFrom, append(slices.Clip(redirs), f.redirs...)
 	}
-	seg := segment{words: words, cwd: a.cwd, pipeFrom: pipeFrom, env: a.env}
+	seg := segment{words: words, cwd: a.cwd, pipeFrom: pipeFrom, env: a.segmentEnv()}
 	a.env = nil
 	if words[0].dynamic {
 		a.find(true, RuleDynamicCommand, "command name %q is computed at run time and cannot be checked", words[0].s)
@@ -1139,6 +1141,7 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 		}
 	}
 	seg.localFunc = seg.name != "" && a.defined(seg.name)
+	spliceEnvOptions(&seg)
 	splitArgs(&seg)
 	if why := unresolvedWord(&seg); why != "" {
 		a.find(false, RuleUnresolvedWord, "%s: which program, subcommand or option runs is not known until then, so it needs human approval", why)
@@ -1344,6 +1347,7 @@ func (a *analyzer) declClause(c *syntax.DeclClause, depth int) {
 			prints = false
 		case as.Name != nil:
 			a.record(as)
+			a.exportAssign(as)
 			prints = false
 		}
 	}

@@ -1,0 +1,32 @@
+package safety
+
+// envExportCatalogue: a variable that changes what a program opens, set for the rest of the line
+// (export, declare -x, or a standalone assignment to a variable the environment may already
+// export) rather than as the command's prefix; and a program's options held in the variable it
+// reads them from (TAR_OPTIONS, UNZIP, ZIPOPT, GOFLAGS), whose values were not read.
+func envExportCatalogue() []classCase {
+	sh := shCall
+	zero := denied(RulePrefixPathPolicy + "zeroAccess")
+	opaque, metadata := asked(RuleOpaqueCode), asked(dc+"print-credentials-cloud-metadata")
+	writeTarget := asked(RuleDynamicWriteTarget)
+	const (
+		exported = "a variable exported for the rest of the line"
+		options  = "a program's options held in its variable"
+	)
+	return []classCase{
+		{exported, "a proxy to the metadata service", sh(`export http_proxy=169.254.169.254:80; curl http://x/`), metadata, sh(`export FOO=169.254.169.254; curl http://x/`), false},
+		{exported, "a proxy to the metadata service, after &&", sh(`export HTTPS_PROXY=http://169.254.169.254 && curl https://x/`), metadata, sh(`export PROXY_HOST=169.254.169.254 && curl https://x/`), false},
+		{exported, "rclone's remote defined as local", sh(`export RCLONE_CONFIG_X_TYPE=local; rclone copy x:/etc/shadow .`), zero, sh(`export RCLONE_CONFIG_X_TYPE=local; echo x:/etc/shadow`), false},
+		{exported, "GIT_DIR outside the workspace", sh(`export GIT_DIR=/tmp/x/.git; git log`), opaque, sh(`export GIT_DIR=.git; git log`), false},
+		{exported, "GIT_DIR assigned alone, exported by the environment", sh(`GIT_DIR=/tmp/x/.git; git log`), opaque, sh(`GIT_PAGER=cat; git log`), false},
+		{exported, "GIT_DIR by declare -x", sh(`declare -x GIT_DIR=/tmp/x/.git; git log`), opaque, sh(`declare -x GIT_DIR=.git; git log`), false},
+		{exported, "GIT_DIR assigned, then exported by name", sh(`GIT_DIR=/tmp/x/.git; export GIT_DIR; git status`), opaque, sh(`GIT_DIR=.git; export GIT_DIR; git status`), false},
+		{exported, "npm's global location", sh(`export npm_config_global=true; npm i left-pad`), asked(dc + "global-package-install"), sh(`export npm_config_loglevel=warn; npm ci`), false},
+		{options, "TAR_OPTIONS's directory", sh(`TAR_OPTIONS=-C/etc tar xf a.tar`), writeTarget, sh(`TAR_OPTIONS=--no-same-owner tar xf a.tar`), false},
+		{options, "TAR_OPTIONS's long directory, exported", sh(`export TAR_OPTIONS=--directory=/etc; tar xf a.tar`), writeTarget, sh(`export TAR_OPTIONS=-v; tar xf a.tar`), false},
+		{options, "TAR_OPTIONS's list of files", sh(`TAR_OPTIONS=-T.env tar cf x.tar`), zero, sh(`TAR_OPTIONS=-v tar cf x.tar src`), false},
+		{options, "UNZIP's directory", sh(`UNZIP='-d /etc' unzip a.zip`), writeTarget, sh(`UNZIP=-q unzip a.zip`), false},
+		{options, "UNZIPOPT's directory, exported", sh(`export UNZIPOPT=-d/etc; unzip a.zip`), writeTarget, sh(`export UNZIPOPT=-qq; unzip a.zip`), false},
+		{options, "GOFLAGS's module file", sh(`GOFLAGS=-modfile=/etc/shadow go build`), zero, sh(`GOFLAGS='-mod=mod -trimpath' go build ./...`), false},
+	}
+}
