@@ -825,7 +825,7 @@ func classCatalogue() []classCase {
 		regressionsCatalogue(),
 		commitMessageCatalogue(),
 		holesCatalogue(),
-		envExportCatalogue(),
+		seventhCatalogue(),
 	)...)
 }
 

@@ -851,11 +851,13 @@ func (a *analyzer) python(idx int, redirs []*syntax.Redirect) {
 
 // pythonCodeModules are standard modules whose command line runs a script or code it is given:
 // profilers, debuggers and tracers run a script (or a module with -m), timeit runs statements,
-// doctest the examples in a file, idlelib a script with -r, pickle unpickles (runs) a file.
+// doctest the examples in a file, idlelib a script with -r, pickle unpickles (runs) a file,
+// runpy the module it names (python -m runpy pip install x is python -m pip install x, which the
+// rule pack's patterns would not see).
 //
 //nolint:goconst // module names read best literally, next to their neighbours
 var pythonCodeModules = map[string]bool{"cProfile": true, "profile": true, "pdb": true, "trace": true, "timeit": true,
-	"doctest": true, "idlelib": true, "idle": true, "pickle": true}
+	"doctest": true, "idlelib": true, "idle": true, "pickle": true, "runpy": true}
 
 // pythonStdinModules are standard modules that read Python code from standard input: the
 // interactive consoles.

@@ -1,10 +1,11 @@
 package safety
 
-// envExportCatalogue: a variable that changes what a program opens, set for the rest of the line
-// (export, declare -x, or a standalone assignment to a variable the environment may already
-// export) rather than as the command's prefix; and a program's options held in the variable it
-// reads them from (TAR_OPTIONS, UNZIP, ZIPOPT, GOFLAGS), whose values were not read.
-func envExportCatalogue() []classCase {
+// seventhCatalogue holds the seventh engine review's rows: a variable that changes what a program
+// opens, set for the rest of the line (export, declare -x, or a standalone assignment to a
+// variable the environment may already export) rather than as the command's prefix; a program's
+// options held in the variable it reads them from (TAR_OPTIONS, UNZIP, ZIPOPT, GOFLAGS), whose
+// values were not read; and more.
+func seventhCatalogue() []classCase {
 	sh := shCall
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
 	opaque, metadata := asked(RuleOpaqueCode), asked(dc+"print-credentials-cloud-metadata")
@@ -12,6 +13,7 @@ func envExportCatalogue() []classCase {
 	const (
 		exported = "a variable exported for the rest of the line"
 		options  = "a program's options held in its variable"
+		runsCode = "a module that runs another"
 	)
 	return []classCase{
 		{exported, "a proxy to the metadata service", sh(`export http_proxy=169.254.169.254:80; curl http://x/`), metadata, sh(`export FOO=169.254.169.254; curl http://x/`), false},
@@ -28,5 +30,7 @@ func envExportCatalogue() []classCase {
 		{options, "UNZIP's directory", sh(`UNZIP='-d /etc' unzip a.zip`), writeTarget, sh(`UNZIP=-q unzip a.zip`), false},
 		{options, "UNZIPOPT's directory, exported", sh(`export UNZIPOPT=-d/etc; unzip a.zip`), writeTarget, sh(`export UNZIPOPT=-qq; unzip a.zip`), false},
 		{options, "GOFLAGS's module file", sh(`GOFLAGS=-modfile=/etc/shadow go build`), zero, sh(`GOFLAGS='-mod=mod -trimpath' go build ./...`), false},
+		{runsCode, "runpy runs the module it names", sh(`python3 -m runpy pip install x`), opaque, sh(`python3 -m pytest -q`), false},
+		{runsCode, "runpy, attached", sh(`python -mrunpy http.server -d /`), opaque, sh(`python -m pytest -x`), false},
 	}
 }
