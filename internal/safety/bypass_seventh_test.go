@@ -14,6 +14,7 @@ func seventhCatalogue() []classCase {
 		exported = "a variable exported for the rest of the line"
 		options  = "a program's options held in its variable"
 		runsCode = "a module that runs another"
+		escapes  = "a calculator's or editor's shell escape"
 	)
 	return []classCase{
 		{exported, "a proxy to the metadata service", sh(`export http_proxy=169.254.169.254:80; curl http://x/`), metadata, sh(`export FOO=169.254.169.254; curl http://x/`), false},
@@ -31,6 +32,17 @@ func seventhCatalogue() []classCase {
 		{options, "UNZIPOPT's directory, exported", sh(`export UNZIPOPT=-d/etc; unzip a.zip`), writeTarget, sh(`export UNZIPOPT=-qq; unzip a.zip`), false},
 		{options, "GOFLAGS's module file", sh(`GOFLAGS=-modfile=/etc/shadow go build`), zero, sh(`GOFLAGS='-mod=mod -trimpath' go build ./...`), false},
 		{runsCode, "runpy runs the module it names", sh(`python3 -m runpy pip install x`), opaque, sh(`python3 -m pytest -q`), false},
+		{escapes, "dc's ! in a macro", sh(`dc -e '[!id]x'`), opaque, sh(`echo '[!id]x'`), false},
+		{escapes, "dc's ! on a pipe", sh(`echo '!cat .env' | dc`), opaque, sh(`echo '!cat .env' | wc -c`), false},
+		{escapes, "dc's ! in a here-string", sh(`dc <<< '!id'`), opaque, sh(`cat <<< '!id'`), false},
+		{escapes, "dc's long expression", sh(`dc --expression='!id'`), opaque, sh(`echo --expression='!id'`), false},
+		{escapes, "dc's script file", sh(`dc -f x.dc`), opaque, sh(`cat x.dc`), false},
+		{escapes, "ed's ! on a here-string", sh(`ed -s x.txt <<< '!cat .env'`), opaque, sh(`cat x.txt <<< '!cat .env'`), false},
+		{escapes, "ed's commands from a file", sh(`ed -s x.txt < cmds.ed`), opaque, sh(`wc -l < cmds.ed`), false},
+		{escapes, "ed's r ! on a pipe", sh(`printf 'r !cat .env\nw\nq\n' | ed -s x.txt`), opaque, sh(`printf 'r !cat .env\n' | wc -l`), false},
+		{escapes, "m4's syscmd", sh(`m4 <<< 'syscmd(id)'`), opaque, sh(`cat <<< 'syscmd(id)'`), false},
+		{escapes, "gnuplot's system", sh(`gnuplot -e 'system("id")'`), opaque, sh(`echo 'system("id")'`), false},
+		{escapes, "busybox's dc", sh(`busybox dc -e '!id'`), opaque, sh(`busybox echo '!id'`), false},
 		{runsCode, "runpy, attached", sh(`python -mrunpy http.server -d /`), opaque, sh(`python -m pytest -x`), false},
 	}
 }

@@ -116,6 +116,9 @@ var interpreters = map[string]string{
 	"ruby": "e", cmdNode: "ep", "nodejs": "ep", "deno": "", "bun": "e", "php": "r", "lua": "e",
 	"rscript": "e", "osascript": "e", "pwsh": "c", "powershell": "c",
 	"tclsh": "", "expect": "c", "jshell": "", "irb": "", "julia": "e", "ipython": "c", "ipython3": "c",
+	// m4 runs shell commands (syscmd, esyscmd) under names it can compute (indir, defn); gnuplot
+	// runs them with system, "!" and backquotes (shellescapes.go).
+	"m4": "", "gnuplot": "e",
 }
 
 // follow analyses what a recorded segment runs in turn and the paths it touches.
@@ -161,6 +164,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 			a.opaque(idx, why)
 		}
 		a.dbClientInput(idx, redirs)
+		a.shellEscapeInput(idx, redirs)
 		if spec, ok := wrapSpecOf(&a.out.segments[idx]); ok {
 			a.unwrap(idx, spec, redirs, depth)
 		} else {
