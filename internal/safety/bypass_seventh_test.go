@@ -15,6 +15,7 @@ func seventhCatalogue() []classCase {
 		options  = "a program's options held in its variable"
 		runsCode = "a module that runs another"
 		escapes  = "a calculator's or editor's shell escape"
+		clients  = "a file-transfer client given commands"
 	)
 	return []classCase{
 		{exported, "a proxy to the metadata service", sh(`export http_proxy=169.254.169.254:80; curl http://x/`), metadata, sh(`export FOO=169.254.169.254; curl http://x/`), false},
@@ -43,6 +44,12 @@ func seventhCatalogue() []classCase {
 		{escapes, "m4's syscmd", sh(`m4 <<< 'syscmd(id)'`), opaque, sh(`cat <<< 'syscmd(id)'`), false},
 		{escapes, "gnuplot's system", sh(`gnuplot -e 'system("id")'`), opaque, sh(`echo 'system("id")'`), false},
 		{escapes, "busybox's dc", sh(`busybox dc -e '!id'`), opaque, sh(`busybox echo '!id'`), false},
+		{clients, "ftp's ! on a pipe", sh(`echo '!id' | ftp host`), opaque, sh(`echo '!id' | wc -c`), false},
+		{clients, "ftp's commands from a file", sh(`ftp -n host < cmds`), opaque, sh(`wc -l < cmds`), false},
+		{clients, "lftp -c", sh(`lftp -c '!id'`), opaque, sh(`echo '!id'`), false},
+		{clients, "lftp -e before the host", sh(`lftp -e 'get x; quit' host`), opaque, sh(`echo 'get x; quit'`), false},
+		{clients, "smbclient -c", sh(`smbclient //h/s -c '!id'`), opaque, sh(`echo //h/s -c '!id'`), false},
+		{clients, "smbclient's commands on a here-string", sh(`smbclient //h/s <<< 'get x /tmp/y'`), opaque, sh(`cat <<< 'get x /tmp/y'`), false},
 		{runsCode, "runpy, attached", sh(`python -mrunpy http.server -d /`), opaque, sh(`python -m pytest -x`), false},
 	}
 }

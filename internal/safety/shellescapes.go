@@ -93,3 +93,32 @@ func dcScripts(s *segment) string {
 	}
 	return ""
 }
+
+// File-transfer clients run the commands they are given on this host as well as the server's:
+// ftp's and lftp's "!cmd", ftp's "get x |cmd", lftp's source -e, smbclient's "!", and their put
+// and get read and write local files the engine does not follow (echo 'put .env' | ftp host
+// sends .env). Given commands at all, on standard input or by an option (smbclient -c, lftp
+// -c/-e/-f), they are opaque; sftp's batch is read command by command (sendout.go).
+var commandClients = map[string][]string{"ftp": nil, "tnftp": nil, "lftp": {"-c", "-e", "-f"}, "smbclient": {"-c", "--command"}}
+
+// commandClientInput marks a file-transfer client given commands as opaque.
+func (a *analyzer) commandClientInput(idx int, redirs []*syntax.Redirect) {
+	seg := &a.out.segments[idx]
+	opts, ok := commandClients[seg.name]
+	if !ok {
+		return
+	}
+	for _, o := range opts {
+		if seg.hasFlag(o) {
+			a.opaque(idx, seg.name+" "+o+" runs commands that read and write local files and run local commands")
+			return
+		}
+	}
+	fed := len(seg.pipeFrom) > 0
+	for _, r := range redirs {
+		fed = fed || readsStdin(r) && (r.Word == nil || r.Word.Lit() != devNull)
+	}
+	if fed {
+		a.opaque(idx, seg.name+" reads commands on standard input, which read and write local files and run local commands")
+	}
+}

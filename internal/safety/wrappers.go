@@ -165,6 +165,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		}
 		a.dbClientInput(idx, redirs)
 		a.shellEscapeInput(idx, redirs)
+		a.commandClientInput(idx, redirs)
 		if spec, ok := wrapSpecOf(&a.out.segments[idx]); ok {
 			a.unwrap(idx, spec, redirs, depth)
 		} else {
