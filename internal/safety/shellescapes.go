@@ -99,7 +99,7 @@ func dcScripts(s *segment) string {
 // and get read and write local files the engine does not follow (echo 'put .env' | ftp host
 // sends .env). Given commands at all, on standard input or by an option (smbclient -c, lftp
 // -c/-e/-f), they are opaque; sftp's batch is read command by command (sendout.go).
-var commandClients = map[string][]string{"ftp": nil, "tnftp": nil, "lftp": {"-c", "-e", "-f"}, "smbclient": {"-c", "--command"}}
+var commandClients = map[string][]string{"ftp": nil, "tnftp": nil, "lftp": {"-c", "-e", "-f"}, "smbclient": {"-c", "--" + longOptCommand}}
 
 // commandClientInput marks a file-transfer client given commands as opaque.
 func (a *analyzer) commandClientInput(idx int, redirs []*syntax.Redirect) {
