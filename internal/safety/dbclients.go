@@ -126,12 +126,9 @@ func (a *analyzer) dbClientInput(idx int, redirs []*syntax.Redirect) {
 		re = mysqlClientCommand
 	}
 	for _, r := range redirs {
-		if !readsStdin(r) {
-			continue
-		}
 		body := stdinBody(r)
 		if body == nil {
-			if r.Word == nil || r.Word.Lit() != devNull {
+			if stdinUnread(r) {
 				a.opaque(idx, name+" reads a script on standard input")
 			}
 			continue

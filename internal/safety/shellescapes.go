@@ -33,12 +33,9 @@ func (a *analyzer) shellEscapeInput(idx int, redirs []*syntax.Redirect) {
 		}
 	}
 	for _, r := range redirs {
-		if !readsStdin(r) {
-			continue
-		}
 		body := stdinBody(r)
 		if body == nil {
-			if r.Word == nil || r.Word.Lit() != devNull {
+			if stdinUnread(r) {
 				a.opaque(idx, seg.name+" reads its commands from a file on standard input")
 			}
 			continue
@@ -116,7 +113,7 @@ func (a *analyzer) commandClientInput(idx int, redirs []*syntax.Redirect) {
 	}
 	fed := len(seg.pipeFrom) > 0
 	for _, r := range redirs {
-		fed = fed || readsStdin(r) && (r.Word == nil || r.Word.Lit() != devNull)
+		fed = fed || stdinBody(r) != nil || stdinUnread(r)
 	}
 	if fed {
 		a.opaque(idx, seg.name+" reads commands on standard input, which read and write local files and run local commands")

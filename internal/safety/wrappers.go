@@ -886,6 +886,12 @@ func readsStdin(r *syntax.Redirect) bool {
 	return false
 }
 
+// stdinUnread says whether a redirect feeds standard input with text the engine does not read: a
+// file other than /dev/null, or another descriptor (a here-document or here-string is read).
+func stdinUnread(r *syntax.Redirect) bool {
+	return readsStdin(r) && stdinBody(r) == nil && (r.Word == nil || r.Word.Lit() != devNull)
+}
+
 // runsCode returns why a program runs code given to it in a way the engine does not follow, or
 // "": a terminal multiplexer's new window or keys, GNU parallel's command template, a debugger,
 // ssh's ProxyCommand or LocalCommand, go generate's directives, chroot into another root.
