@@ -257,6 +257,7 @@ const MaxSettlingPlans = 1024
 // SettledPlans is the spend of a project's deleted plans. It only grows.
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.plans) || (has(self.plans) && self.plans >= oldSelf.plans)",message="settled plans never decrease",fieldPath=".plans",reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.cost) || (has(self.cost) && quantity(self.cost).compareTo(quantity(oldSelf.cost)) >= 0)",message="settled cost never decreases",fieldPath=".cost",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.calls) || (has(self.calls) && self.calls >= oldSelf.calls)",message="settled calls never decrease",fieldPath=".calls",reason=FieldValueForbidden
 type SettledPlans struct {
 	// cost is the exact sum of the accumulated cost of the deleted plans, in US dollars.
 	// +kubebuilder:validation:MaxLength=32

@@ -447,6 +447,8 @@ var _ = Describe("settled plans", func() {
 			}).Should(Succeed())
 		}
 		rejected(func(p *safetyv1alpha1.ProjectPolicy) { p.Status.Settled.Cost = "1" }, "settled cost never decreases")
+		rejected(func(p *safetyv1alpha1.ProjectPolicy) { p.Status.Settled.Plans = 0 }, "settled plans never decrease")
+		rejected(func(p *safetyv1alpha1.ProjectPolicy) { p.Status.Settled.Calls = 1 }, "settled calls never decrease")
 		rejected(func(p *safetyv1alpha1.ProjectPolicy) { p.Status.Settled = nil }, "settled spend never goes away")
 		rejected(func(p *safetyv1alpha1.ProjectPolicy) { p.Status = safetyv1alpha1.ProjectPolicyStatus{} }, "status never goes away")
 		Expect(projectSettled(ns)(Default).Cost).To(Equal("1.5"))
