@@ -289,6 +289,7 @@ const MaxStepsLimit = 1000
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.accumulatedCost) || (has(self.accumulatedCost) && quantity(self.accumulatedCost).compareTo(quantity(oldSelf.accumulatedCost)) >= 0)",message="accumulatedCost never decreases",fieldPath=".accumulatedCost",reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.reservedCost) || (has(self.reservedCost) && quantity(self.reservedCost).compareTo(quantity(oldSelf.reservedCost)) >= 0)",message="reservedCost never decreases",fieldPath=".reservedCost",reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.reportedCost) || (has(self.reportedCost) && quantity(self.reportedCost).compareTo(quantity(oldSelf.reportedCost)) >= 0)",message="reportedCost never decreases",fieldPath=".reportedCost",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.stepAttempts) || (has(self.stepAttempts) && oldSelf.stepAttempts.all(s, s in self.stepAttempts && self.stepAttempts[s] >= oldSelf.stepAttempts[s]))",message="a step's attempts never decrease",fieldPath=".stepAttempts",reason=FieldValueForbidden
 type PlanUsage struct {
 	// accumulatedCost is what the plan has spent, in US dollars, as a plain decimal ("10.01"): the
 	// sum over its calls of the larger of the call's reservation and its reported cost. It is what
@@ -318,8 +319,8 @@ type PlanUsage struct {
 	// stepAttempts counts the admitted attempts per step, by step name. A map rather than a list
 	// keyed by step: the API server's field tracking costs a keyed list several times what it
 	// costs a map on every write of the plan's status (13.0 against 6.7 ms for 100 steps, measured
-	// in docs/benchmarks.md), and the webhook writes it for every batch of admissions. It carries
-	// no CEL rule of its own for the same reason: only the operator writes it.
+	// in docs/benchmarks.md), and the webhook writes it for every batch of admissions. Like the
+	// other counters, no step's count may decrease nor a step go away (the rule on PlanUsage).
 	// +kubebuilder:validation:MaxProperties=1024
 	// +optional
 	StepAttempts map[string]int32 `json:"stepAttempts,omitempty"`
@@ -335,6 +336,7 @@ type PlanUsage struct {
 }
 
 // AgentPlanStatus is the observed state of an AgentPlan: its locked snapshot and its usage.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.usage) || has(self.usage)",message="usage never goes away: its counters only grow",fieldPath=".usage",reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.tools) || (has(self.snapshot) && has(oldSelf.snapshot) && self.snapshot.epoch != oldSelf.snapshot.epoch) || oldSelf.tools.all(t, has(self.tools) && self.tools.exists(u, u == t))",message="a pinned tool never changes or goes away until the plan is re-locked",fieldPath=".tools",reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.snapshot) || (has(self.snapshot) && (self.snapshot == oldSelf.snapshot || self.snapshot.epoch == oldSelf.snapshot.epoch + 1))",message="the locked snapshot is immutable; only an authorised re-lock may replace it",fieldPath=".snapshot",reason=FieldValueForbidden
 type AgentPlanStatus struct {
@@ -381,6 +383,7 @@ type AgentPlanStatus struct {
 // +kubebuilder:printcolumn:name="Calls",type=integer,JSONPath=`.status.usage.calls`
 // +kubebuilder:printcolumn:name="Denied",type=integer,JSONPath=`.status.usage.denials`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || has(self.status)",message="status never goes away: it holds the locked snapshot and counters that only grow",fieldPath=".status",reason=FieldValueForbidden
 
 // AgentPlan is a unit of agent work. When it starts, the operator resolves its profile (plan >
 // action > project > global) and locks the result into status.snapshot; later profile edits never

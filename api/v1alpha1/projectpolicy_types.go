@@ -220,6 +220,7 @@ type ProjectPolicySpec struct {
 }
 
 // ProjectPolicyStatus is the observed state of a ProjectPolicy.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.settled) || has(self.settled)",message="settled spend never goes away: deleting a plan never gives its budget back",fieldPath=".settled",reason=FieldValueForbidden
 type ProjectPolicyStatus struct {
 	// observedGeneration is the generation the controller last processed.
 	// +optional
@@ -256,6 +257,7 @@ const MaxSettlingPlans = 1024
 // SettledPlans is the spend of a project's deleted plans. It only grows.
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.plans) || (has(self.plans) && self.plans >= oldSelf.plans)",message="settled plans never decrease",fieldPath=".plans",reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.cost) || (has(self.cost) && quantity(self.cost).compareTo(quantity(oldSelf.cost)) >= 0)",message="settled cost never decreases",fieldPath=".cost",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.calls) || (has(self.calls) && self.calls >= oldSelf.calls)",message="settled calls never decrease",fieldPath=".calls",reason=FieldValueForbidden
 type SettledPlans struct {
 	// cost is the exact sum of the accumulated cost of the deleted plans, in US dollars.
 	// +kubebuilder:validation:MaxLength=32
@@ -287,6 +289,7 @@ type SettledPlans struct {
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:shortName=pp,categories=toolgate
 // +kubebuilder:validation:XValidation:rule="self.metadata.name == 'project'",message="a namespace holds one ProjectPolicy, and it must be named project",reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || has(self.status)",message="status never goes away: it holds the settled spend of deleted plans",fieldPath=".status",reason=FieldValueForbidden
 // +kubebuilder:printcolumn:name="Profile",type=string,JSONPath=`.spec.profileRef.name`
 // +kubebuilder:printcolumn:name="Plans",type=integer,JSONPath=`.status.plans`
 // +kubebuilder:printcolumn:name="Total-Cost",type=string,JSONPath=`.status.totalCost`

@@ -402,19 +402,55 @@ var _ = Describe("settled plans", func() {
 		ns, agent := lockedPlan("held")
 		submitCall(agent, ns, "held", "c", "s", safetyv1alpha1.CallPhaseSucceeded, "2", nil)
 		expectUsage(ns, "held", "2", 1, map[string]int32{"s": 1})
-		rejected := func(mutate func(*safetyv1alpha1.PlanUsage), message string) {
+		rejectedPlan := func(mutate func(*safetyv1alpha1.AgentPlan), message string) {
 			GinkgoHelper()
 			Eventually(func(g Gomega) {
 				p := getPlan(ns, "held")(g)
-				mutate(&p.Status.Usage)
+				mutate(p)
 				err := k8sClient.Status().Update(ctx, p)
 				g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v", err)
 				g.Expect(err.Error()).To(ContainSubstring(message))
 			}).Should(Succeed())
 		}
+		rejected := func(mutate func(*safetyv1alpha1.PlanUsage), message string) {
+			GinkgoHelper()
+			rejectedPlan(func(p *safetyv1alpha1.AgentPlan) { mutate(&p.Status.Usage) }, message)
+		}
 		rejected(func(u *safetyv1alpha1.PlanUsage) { u.Calls = 0 }, "calls never decrease")
 		rejected(func(u *safetyv1alpha1.PlanUsage) { u.AccumulatedCost = "1" }, "accumulatedCost never decreases")
 		rejected(func(u *safetyv1alpha1.PlanUsage) { u.ReportedCost = "" }, "reportedCost never decreases")
+		By("a step's attempts, and the counters taken away whole")
+		rejected(func(u *safetyv1alpha1.PlanUsage) { u.StepAttempts["s"] = 0 }, "a step's attempts never decrease")
+		rejected(func(u *safetyv1alpha1.PlanUsage) { u.StepAttempts = map[string]int32{"t": 5} }, "a step's attempts never decrease")
+		rejected(func(u *safetyv1alpha1.PlanUsage) { *u = safetyv1alpha1.PlanUsage{} }, "usage never goes away")
+		rejectedPlan(func(p *safetyv1alpha1.AgentPlan) { p.Status = safetyv1alpha1.AgentPlanStatus{} }, "status never goes away")
 		expectUsage(ns, "held", "2", 1, map[string]int32{"s": 1})
+	})
+
+	It("keep the settled spend of a ProjectPolicy: no status write takes it away", func() {
+		ns := newNamespace()
+		pp := &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: controller.ProjectPolicyName}}
+		Expect(k8sClient.Create(ctx, pp)).To(Succeed())
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(pp), pp)).To(Succeed())
+			pp.Status.Settled = &safetyv1alpha1.SettledPlans{Cost: "1.5", Plans: 1, Calls: 3}
+			g.Expect(k8sClient.Status().Update(ctx, pp)).To(Succeed())
+		}).Should(Succeed())
+		rejected := func(mutate func(*safetyv1alpha1.ProjectPolicy), message string) {
+			GinkgoHelper()
+			Eventually(func(g Gomega) {
+				g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(pp), pp)).To(Succeed())
+				mutate(pp)
+				err := k8sClient.Status().Update(ctx, pp)
+				g.Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v", err)
+				g.Expect(err.Error()).To(ContainSubstring(message))
+			}).Should(Succeed())
+		}
+		rejected(func(p *safetyv1alpha1.ProjectPolicy) { p.Status.Settled.Cost = "1" }, "settled cost never decreases")
+		rejected(func(p *safetyv1alpha1.ProjectPolicy) { p.Status.Settled.Plans = 0 }, "settled plans never decrease")
+		rejected(func(p *safetyv1alpha1.ProjectPolicy) { p.Status.Settled.Calls = 1 }, "settled calls never decrease")
+		rejected(func(p *safetyv1alpha1.ProjectPolicy) { p.Status.Settled = nil }, "settled spend never goes away")
+		rejected(func(p *safetyv1alpha1.ProjectPolicy) { p.Status = safetyv1alpha1.ProjectPolicyStatus{} }, "status never goes away")
+		Expect(projectSettled(ns)(Default).Cost).To(Equal("1.5"))
 	})
 })

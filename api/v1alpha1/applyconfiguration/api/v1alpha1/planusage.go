@@ -40,8 +40,8 @@ type PlanUsageApplyConfiguration struct {
 	// stepAttempts counts the admitted attempts per step, by step name. A map rather than a list
 	// keyed by step: the API server's field tracking costs a keyed list several times what it
 	// costs a map on every write of the plan's status (13.0 against 6.7 ms for 100 steps, measured
-	// in docs/benchmarks.md), and the webhook writes it for every batch of admissions. It carries
-	// no CEL rule of its own for the same reason: only the operator writes it.
+	// in docs/benchmarks.md), and the webhook writes it for every batch of admissions. Like the
+	// other counters, no step's count may decrease nor a step go away (the rule on PlanUsage).
 	StepAttempts map[string]int32 `json:"stepAttempts,omitempty"`
 	// steps is how plans locked before stepAttempts counted attempts. It is read, never written:
 	// the webhook's next write of the plan moves its counts into stepAttempts and clears it, so
