@@ -6,7 +6,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -160,45 +159,6 @@ var _ = Describe("AgentToolCall accounting: what the agent cannot choose", func(
 			other := p.newAgent("other")
 			p.plan("third", safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "other", ProfileRef: spRef(safety.BuiltinUnrestricted)})
 			mustAdmit(submit(other, p.call("third", tool, "a", "src/a.go")))
-		})
-
-		It("refuses to delete the ProjectPolicy that keeps deleted plans' spend, until its namespace goes", func() {
-			tool := costly("0.6")
-			ref := p.profile(profileWith(func(s *safetyv1alpha1.SafetyProfileSpec) { s.MaxTotalCost = money("1") }))
-			p.plan("first", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref})
-			mustAdmit(submit(p.agent, p.call("first", tool, "a", "src/a.go")))
-			mustAdmit(submit(p.agent, p.call("first", tool, "b", "src/b.go")))
-			first := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "first"}}
-			Expect(k8sClient.Delete(ctx, first)).To(Succeed())
-			awaitGone(first)
-			key := client.ObjectKey{Namespace: p.ns, Name: "project"}
-			pp := &safetyv1alpha1.ProjectPolicy{}
-			Expect(k8sClient.Get(ctx, key, pp)).To(Succeed())
-			Expect(pp.Status.Settled.Cost).To(Equal("1.2"))
-
-			By("deleting it, to make it again empty, is refused naming status.settled.cost, and changes nothing")
-			for _, opts := range [][]client.DeleteOption{{client.DryRunAll}, nil} {
-				err := k8sClient.Delete(ctx, pp, opts...)
-				Expect(apierrors.IsForbidden(err)).To(BeTrue(), "%v", err)
-				Expect(err.Error()).To(ContainSubstring("give that budget back"))
-				status := err.(apierrors.APIStatus).Status()
-				Expect(status.Details).NotTo(BeNil())
-				Expect(status.Details.Causes).To(ContainElement(HaveField("Field", "status.settled.cost")))
-			}
-			Expect(k8sClient.DeleteAllOf(ctx, &safetyv1alpha1.ProjectPolicy{}, client.InNamespace(p.ns))).NotTo(Succeed())
-			Expect(k8sClient.Get(ctx, key, pp)).To(Succeed())
-			Expect(pp.DeletionTimestamp).To(BeNil())
-			Expect(pp.Status.Settled.Cost).To(Equal("1.2"))
-			p.plan("second", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref})
-			mustDeny(submit(p.agent, p.call("second", tool, "a", "src/a.go")), safety.ReasonToolCostLimitExceeded, "max_total_cost")
-
-			By("the near misses: a ProjectPolicy that holds no spend goes, and this one goes with its namespace")
-			empty := newProject(nil)
-			bare := &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: empty.ns, Name: "project"}}
-			Expect(k8sClient.Create(ctx, bare)).To(Succeed())
-			Expect(k8sClient.Delete(ctx, bare)).To(Succeed())
-			Expect(k8sClient.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: p.ns}})).To(Succeed())
-			Expect(k8sClient.Delete(ctx, pp)).To(Succeed())
 		})
 
 		It("admits exactly the calls that fit the project's budget when two plans' calls arrive in parallel", func() {

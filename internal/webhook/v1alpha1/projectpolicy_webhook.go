@@ -5,7 +5,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -16,11 +15,7 @@ import (
 // +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-projectpolicy,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=safety.toolgate.dev,resources=projectpolicies,verbs=create;update;delete,versions=v1alpha1,name=vprojectpolicy-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
 
 // ProjectPolicyValidator compiles a project's regular expressions, globs and commands.
-type ProjectPolicyValidator struct {
-	// Reader reads the namespace of a ProjectPolicy being deleted (live: the manager caches no
-	// namespaces).
-	Reader client.Reader
-}
+type ProjectPolicyValidator struct{}
 
 // ValidateProjectPolicy returns one error per invalid field of a ProjectPolicy, including every
 // profile it names outside its own allowedProfiles.
@@ -39,15 +34,14 @@ func (ProjectPolicyValidator) ValidateUpdate(_ context.Context, _, pp *safetyv1a
 	return nil, invalid("ProjectPolicy", pp.Name, ValidateProjectPolicy(pp))
 }
 
-// ValidateDelete refuses to delete a ProjectPolicy that holds the spend of deleted plans, unless
-// its namespace is being deleted (projectSpendKept).
-func (v ProjectPolicyValidator) ValidateDelete(ctx context.Context, pp *safetyv1alpha1.ProjectPolicy) (admission.Warnings, error) {
-	return nil, projectSpendKept(ctx, v.Reader, pp)
+// ValidateDelete admits every deletion.
+func (ProjectPolicyValidator) ValidateDelete(context.Context, *safetyv1alpha1.ProjectPolicy) (admission.Warnings, error) {
+	return nil, nil
 }
 
 // SetupProjectPolicyWebhookWithManager registers the ProjectPolicy validator; log, when set, records every change it admits.
 func SetupProjectPolicyWebhookWithManager(mgr ctrl.Manager, log audit.ConfigLog) error {
 	return ctrl.NewWebhookManagedBy(mgr, &safetyv1alpha1.ProjectPolicy{}).
-		WithValidator(withConfigRecord[*safetyv1alpha1.ProjectPolicy](ProjectPolicyValidator{Reader: mgr.GetAPIReader()}, log, mgr.GetClient())).
+		WithValidator(withConfigRecord[*safetyv1alpha1.ProjectPolicy](ProjectPolicyValidator{}, log, mgr.GetClient())).
 		Complete()
 }
