@@ -110,6 +110,18 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		Entry("one file of the project", map[string]any{"pattern": "TODO", "path": "/workspace/app/src/main.go"}, hook.Allow),
 	)
 
+	It("refuses a built-in whose input names its target under a key the map does not know", func() {
+		for tool, input := range map[string]map[string]any{
+			"Read": {"path": "/workspace/app/.env"},
+			"Bash": {"cmd": "cat .env"},
+		} {
+			out := run(toolPayload(tool, input), args()...)
+			Expect(out.PermissionDecision).To(Equal(hook.Deny), "%s: %s", tool, out.PermissionDecisionReason)
+			Expect(out.PermissionDecisionReason).To(ContainSubstring("refused the tool input"))
+			Expect(out.PermissionDecisionReason).To(MatchRegexp(`argument "(file_path|command)" is required and missing`))
+		}
+	})
+
 	It("stores only the admitted calls, with the payload's arguments", func() {
 		var calls safetyv1alpha1.AgentToolCallList
 		Expect(k8sClient.List(ctx, &calls, client.InNamespace(ns))).To(Succeed())

@@ -137,3 +137,30 @@ func TestInvocationRefusesARespelledPath(t *testing.T) {
 		}
 	}
 }
+
+// A built-in's input without the key that names what it runs or touches is refused, naming the
+// key: judged, it would name nothing the engine checks, and the tool would read its target under
+// whatever key it does take (a field renamed in another version of the agent) unchecked.
+func TestInvocationRefusesABuiltinWithoutWhatItTouches(t *testing.T) {
+	for _, tc := range []struct{ tool, input, key string }{
+		{"Bash", `{}`, "command"},
+		{"Bash", `{"cmd": "cat .env"}`, "command"},
+		{"Bash", `{"command": ["cat", ".env"]}`, "command"},
+		{"Read", `{"path": "/w/.env"}`, "file_path"},
+		{"Read", `null`, "file_path"},
+		{"Read", ``, "file_path"},
+		{"Write", `{"path": "/w/.env", "content": "x"}`, "file_path"},
+		{"Edit", `{"filename": "/w/.env", "old_string": "a", "new_string": "b"}`, "file_path"},
+		{"MultiEdit", `{"edits": []}`, "file_path"},
+		{"NotebookEdit", `{"path": "/w/.env", "new_source": "x"}`, "notebook_path"},
+		{"Glob", `{"path": "/etc"}`, "pattern"},
+		{"Glob", `{"pattern": 7, "path": "/w"}`, "pattern"},
+		{"Grep", `{"path": "/etc"}`, "pattern"},
+		{"LS", `{"dir": "/etc"}`, "path"},
+	} {
+		_, err := toolcall.Build(hook.Invocation(hook.Input{ToolName: tc.tool, ToolInput: []byte(tc.input), Cwd: "/w"}, "ns", "p"))
+		if err == nil || !strings.Contains(err.Error(), `"`+tc.key+`"`) {
+			t.Errorf("%s %s: error %v, want one naming %q", tc.tool, tc.input, err, tc.key)
+		}
+	}
+}

@@ -46,6 +46,12 @@ type ArgumentMap struct {
 	// stay in spec.arguments.extra, for argument rules.
 	SearchPattern string `json:"searchPattern,omitempty"`
 	SearchInclude string `json:"searchInclude,omitempty"`
+	// Required are keys an invocation must name, each with a string: what the tool cannot run
+	// without and the engine judges (a shell tool's command, a file tool's path). Without it the
+	// call names nothing the engine checks, and a tool that takes its target under another key (a
+	// field renamed in another version of the tool) would run it unchecked; such an invocation is
+	// refused, naming the key.
+	Required []string `json:"required,omitempty"`
 	// Omit are keys carried neither to the engine nor in spec.arguments.extra: bulk content such
 	// as a file's new text, which the path rules already cover and which would make every call
 	// too large for the extra arguments' bound. Every other key goes to spec.arguments.extra.
@@ -136,6 +142,9 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 		return nil, bad("arguments: %v", err)
 	}
 	if err := respelledKeys(args, inv.Map); err != nil {
+		return nil, err
+	}
+	if err := requiredKeys(args, inv.Map.Required); err != nil {
 		return nil, err
 	}
 	var ta safetyv1alpha1.ToolArguments
@@ -259,6 +268,21 @@ func respelledKeys(args map[string]any, m ArgumentMap) error {
 			if want != "" && key != want && strings.EqualFold(unseparated(key), unseparated(want)) {
 				return bad("argument %q is a respelling of %q; spell it exactly", key, want)
 			}
+		}
+	}
+	return nil
+}
+
+// requiredKeys refuses arguments that lack one of the required keys, or hold it as anything but a
+// string.
+func requiredKeys(args map[string]any, required []string) error {
+	for _, key := range required {
+		v, ok := args[key]
+		if !ok {
+			return bad("argument %q is required and missing", key)
+		}
+		if _, isString := v.(string); !isString {
+			return bad("argument %q must be a string", key)
 		}
 	}
 	return nil
