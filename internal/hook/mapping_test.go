@@ -164,3 +164,22 @@ func TestInvocationRefusesABuiltinWithoutWhatItTouches(t *testing.T) {
 		}
 	}
 }
+
+// A payload that names one of its fields twice, or respells one by case (which Go's decoder
+// would take for it), is refused: which value the tool ran with would be a guess.
+func TestParseInputRefusesRepeatedOrRespelledFields(t *testing.T) {
+	for _, raw := range []string{
+		`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/w/.env"},"tool_input":{"file_path":"/w/a"}}`,
+		`{"hook_event_name":"PreToolUse","tool_name":"Read","TOOL_NAME":"Bash","tool_input":{"command":"cat /etc/shadow"}}`,
+		`{"hook_event_name":"PreToolUse","Tool_Input":{"file_path":"/w/.env"},"tool_name":"Read","tool_input":{"file_path":"/w/a"}}`,
+		`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/w/a"},"Cwd":"/"}`,
+	} {
+		if _, err := hook.ParseInput([]byte(raw)); err == nil || !strings.Contains(err.Error(), "field") {
+			t.Errorf("%s: error %v, want one naming the field", raw, err)
+		}
+	}
+	// Fields the hook does not read are the protocol's to add.
+	if _, err := hook.ParseInput([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{},"agent_id":"a","permission_mode":"plan"}`)); err != nil {
+		t.Errorf("a payload with a field the hook does not read: %v", err)
+	}
+}
