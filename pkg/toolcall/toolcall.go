@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -386,7 +387,9 @@ func Denial(err error) (Result, bool) {
 		return Result{}, false
 	}
 	st := status.Status()
-	if st.Details == nil || len(st.Details.Causes) == 0 {
+	// Only the webhook's denial is 403 with a cause: a schema error (422) quotes the agent's
+	// values, which may spell "[Reason]".
+	if st.Code != http.StatusForbidden || st.Details == nil || len(st.Details.Causes) == 0 {
 		return Result{}, false
 	}
 	cause := st.Details.Causes[0]
