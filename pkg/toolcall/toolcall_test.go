@@ -151,8 +151,9 @@ func TestDecide(t *testing.T) {
 		{name: "a schema error", err: schemaErr, wantErr: true},
 		// The API server quotes the agent's value in a schema error: a value spelling a
 		// "[Reason]" is still no denial (a program would act on a reason toolgate never gave).
-		{name: "a schema error quoting a reason", err: apierrors.NewInvalid(schema.GroupKind{Kind: "AgentToolCall"}, "x",
-			field.ErrorList{field.Invalid(field.NewPath("spec", "step"), "[FieldValueInvalid]", "must be a DNS label")}), wantErr: true},
+		{name: "a schema error quoting a reason", wantErr: true,
+			err: apierrors.NewInvalid(schema.GroupKind{Kind: "AgentToolCall"}, "x", field.ErrorList{
+				field.Invalid(field.NewPath("spec", "step"), "[FieldValueInvalid]", "must be a DNS label")})},
 		{name: "a transport error", err: errors.New("connection refused"), wantErr: true},
 	}
 	for _, tc := range cases {
