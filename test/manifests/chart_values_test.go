@@ -1,9 +1,13 @@
 package manifests
 
 import (
+	"fmt"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/toolgate/toolgate/internal/testenv"
 )
@@ -58,3 +62,32 @@ func TestChartRefusesBadValues(t *testing.T) {
 		t.Errorf("release other with fullnameOverride toolgate: %v: %.400s", err, out)
 	}
 }
+
+// The webhook's port is one value: the container listens on it, the Service sends to it, and the
+// NetworkPolicy lets the API server reach it. With the policy's port fixed at the default, another
+// port installed a webhook nothing could call.
+func TestChartWebhookPortIsOnePort(t *testing.T) {
+	var ports []string
+	for _, o := range renderChart(t, "--set", "webhook.port=10250") {
+		switch o.GetName() {
+		case "toolgate-webhook-service":
+			ps, _, _ := unstructured.NestedSlice(o.Object, "spec", "ports")
+			for _, p := range ps {
+				ports = append(ports, fmt.Sprintf("service %v", p.(map[string]any)["targetPort"]))
+			}
+		case "toolgate-webhook-from-apiserver":
+			rules, _, _ := unstructured.NestedSlice(o.Object, "spec", "ingress")
+			for _, r := range rules {
+				ps, _, _ := unstructured.NestedSlice(r.(map[string]any), "ports")
+				for _, p := range ps {
+					ports = append(ports, fmt.Sprintf("policy %v", p.(map[string]any)["port"]))
+				}
+			}
+		}
+	}
+	if want := []string{"policy 10250", "service 10250"}; !slices.Equal(sorted(ports), want) {
+		t.Errorf("webhook.port=10250: %q, want %q", ports, want)
+	}
+}
+
+func sorted(s []string) []string { slices.Sort(s); return s }
