@@ -208,6 +208,24 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		}
 	})
 
+	It("blocks, with nothing on stdout, when its command line asks for help or holds a stray argument", func() {
+		// Exit 0 with no answer is success to the agent, which would run every tool; and flags
+		// after a stray word are never read, so the hook would run on defaults the platform did
+		// not choose.
+		for _, argv := range [][]string{args("-h"), args("--help"), args("hook", "--plan", "coding"), args("--no-such-flag")} {
+			cmd := exec.Command(hookBinary, argv...)
+			cmd.Stdin = bytes.NewReader(payload("read.json"))
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			var exit *exec.ExitError
+			Expect(errors.As(err, &exit)).To(BeTrue(), "%q: %v, stdout %s", argv, err, out)
+			Expect(exit.ExitCode()).To(Equal(2), "%q: the protocol's block", argv)
+			Expect(out).To(BeEmpty())
+			Expect(stderr.String()).NotTo(BeEmpty())
+		}
+	})
+
 	It("denies a plan the pod is not bound to, named by flag", func() {
 		out := run(payload("read.json"), args("--plan", "someone-elses")...)
 		Expect(out.PermissionDecision).To(Equal(hook.Deny))
