@@ -50,6 +50,8 @@ func TestInvocationMapsTheBuiltins(t *testing.T) {
 			command: `grep -r -e x -- /var/run src`, paths: []string{"/var/run", "src"}, extra: `{"pattern":"x"}`},
 		{tool: "Glob", input: `{"pattern": "secrets/*", "path": ["/var/run", "src"]}`, agentTool: "glob",
 			paths: []string{"/var/run", "src", "/var/run/secrets/*", "src/secrets/*"}, extra: `{"pattern":"secrets/*"}`},
+		// LS (earlier versions) lists a directory: its path is judged, as Glob's is.
+		{tool: "LS", input: `{"path": "/etc", "ignore": ["*.log"]}`, agentTool: "ls", paths: []string{"/etc"}, extra: `{"ignore":["*.log"]}`},
 		// A name that folds to a built-in's AgentTool is mapped as that built-in.
 		{tool: "read", input: `{"file_path": "/w/.env"}`, agentTool: "read", paths: []string{"/w/.env"}},
 		{tool: "BASH", input: `{"command": "cat .env"}`, agentTool: "bash", command: "cat .env"},
