@@ -59,7 +59,7 @@ func main() {
 	defer cancel()
 	gate, err := newGate(cfg, plan)
 	if err != nil {
-		gate = &hook.Gate{Plan: func(context.Context) (string, error) { return "", err }}
+		gate = &hook.Gate{Broken: err}
 	}
 	gate.AskForApprovals = askForApprovals
 	if gatewayServer != "" {

@@ -162,6 +162,7 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		out = run(payload("read.json"), "--server", cluster.Config.Host, "--namespace", ns, "--token-file", "/nonexistent/token")
 		Expect(out.PermissionDecision).To(Equal(hook.Deny))
 		Expect(out.PermissionDecisionReason).To(ContainSubstring("reading the ServiceAccount token"))
+		Expect(out.PermissionDecisionReason).To(HavePrefix("toolgate-hook cannot ask toolgate"), "a setup error, not a missing plan")
 	})
 
 	It("leaves the tools of the MCP server named as toolgate's gateway to the gateway, and no other", func() {
