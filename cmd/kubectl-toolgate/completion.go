@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +17,31 @@ import (
 // script for the plugin run on its own (as kubectl-toolgate), and the hidden __complete command
 // answers both that script and kubectl, which runs kubectl_complete-toolgate (completionName,
 // main.go) for `kubectl toolgate <TAB>`.
+
+// completionShells are the shells cobra's completion command writes scripts for.
+const completionShells = "bash, zsh, fish or powershell"
+
+// strictCompletion adds cobra's completion command to root and makes it a usage error without a
+// shell or with one it has no script for: cobra prints its help and exits 0 for both, which a
+// script redirecting the output to a completion file takes for success.
+func strictCompletion(root *cobra.Command, c *cli) {
+	root.InitDefaultCompletionCmd()
+	for _, cmd := range root.Commands() {
+		if cmd.Name() != "completion" {
+			continue
+		}
+		cmd.Args = func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("unsupported shell %q: want %s", args[0], completionShells)
+			}
+			return nil
+		}
+		cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+			sayf(c.stderr, "completion: name a shell: %s\n%s", completionShells, cmd.UsageString())
+			return exitStatus(exitUsage)
+		}
+	}
+}
 
 // completionTimeout bounds what a <TAB> waits for a cluster that does not answer.
 const completionTimeout = 5 * time.Second

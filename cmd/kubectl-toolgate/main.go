@@ -72,6 +72,13 @@ func runWith(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	// cobra's own errors: an unknown command or flag, a flag's bad value, the wrong number of
 	// arguments. They are usage errors, exit 2, whatever cobra would make of them.
+	if cmd == root && strings.HasPrefix(err.Error(), "unknown command") {
+		// cobra takes the word after an unknown flag for its value ("--bogus explain p" is
+		// the command "p"): the unknown flag is the problem to name.
+		if flagErr := root.ParseFlags(args); flagErr != nil {
+			err = flagErr
+		}
+	}
 	sayf(stderr, "error: %v\nRun '%s --help' for usage.\n", err, cmd.CommandPath())
 	return exitUsage
 }

@@ -59,6 +59,7 @@ func newRootCommand(c *cli) *cobra.Command {
 	config.AddFlags(root.PersistentFlags())
 	c.kube = &kubeFlags{config: config}
 	root.AddCommand(commands(c)...)
+	strictCompletion(root, c)
 	return root
 }
 

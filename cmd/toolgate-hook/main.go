@@ -44,13 +44,22 @@ func main() {
 	flag.StringVar(&gatewayServer, "gateway-mcp-server", "",
 		"the name of the MCP server that is toolgate's gateway: its tools (mcp__NAME__*) are admitted without a call "+
 			"of their own, since the gateway gates them; name it only when managed-mcp.json fixes the agent's MCP servers")
-	flag.Parse()
+	// Exit 0 without an answer is success to the agent, which then runs the tool: help, a bad
+	// flag and a stray argument (after which no flag is read) exit 2, the protocol's block.
+	flag.CommandLine.Init(os.Args[0], flag.ContinueOnError)
+	if err := flag.CommandLine.Parse(os.Args[1:]); err != nil {
+		os.Exit(2) // the flag package has said what is wrong on stderr
+	}
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "toolgate-hook: unexpected argument %q: toolgate-hook takes flags only\n", flag.Arg(0))
+		os.Exit(2)
+	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	gate, err := newGate(cfg, plan)
 	if err != nil {
-		gate = &hook.Gate{Plan: func(context.Context) (string, error) { return "", err }}
+		gate = &hook.Gate{Broken: err}
 	}
 	gate.AskForApprovals = askForApprovals
 	if gatewayServer != "" {

@@ -3,6 +3,7 @@ package hook
 import (
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"strings"
 
@@ -39,6 +40,10 @@ func (c Config) REST() (*rest.Config, string, error) {
 			return nil, "", fmt.Errorf("no --server given and not in a cluster (KUBERNETES_SERVICE_HOST is unset)")
 		}
 		server = "https://" + net.JoinHostPort(host, port)
+	}
+	// Every request carries the pod's token: never in clear text.
+	if u, err := url.Parse(server); err != nil || u.Scheme != "https" || u.Host == "" {
+		return nil, "", fmt.Errorf("--server %q: want the API server's https:// URL (the hook sends the pod's token to it)", server)
 	}
 	if _, err := os.Stat(c.TokenFile); err != nil {
 		return nil, "", fmt.Errorf("reading the ServiceAccount token: %w", err)

@@ -26,6 +26,9 @@ type Gate struct {
 	// admitted AgentToolCall (the ledger holds only the denial). Off by default: a person
 	// approves with a ToolApproval, which the ledger records, and the agent retries.
 	AskForApprovals bool
+	// Broken, when set, is why the hook cannot ask toolgate at all (no token, no API server
+	// address): every call it would submit is denied with it.
+	Broken error
 	// GatewayServer names the MCP server that is toolgate's gateway in the agent's MCP
 	// configuration: its tools (mcp__NAME__TOOL) are admitted here without a call of their own,
 	// since the gateway gates each of them, with the command and path arguments its ToolServers
@@ -65,6 +68,9 @@ func (g *Gate) Decide(ctx context.Context, raw []byte) Output {
 	}
 	if g.GatedByGateway(in.ToolName) {
 		return answer(Allow, "toolgate's gateway (MCP server "+g.GatewayServer+") gates the call of "+in.ToolName+" itself")
+	}
+	if g.Broken != nil {
+		return answer(Deny, "toolgate-hook cannot ask toolgate, so no tool may run: "+g.Broken.Error())
 	}
 	plan, err := g.Plan(ctx)
 	if err != nil {

@@ -110,6 +110,18 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		Entry("one file of the project", map[string]any{"pattern": "TODO", "path": "/workspace/app/src/main.go"}, hook.Allow),
 	)
 
+	It("refuses a built-in whose input names its target under a key the map does not know", func() {
+		for tool, input := range map[string]map[string]any{
+			"Read": {"path": "/workspace/app/.env"},
+			"Bash": {"cmd": "cat .env"},
+		} {
+			out := run(toolPayload(tool, input), args()...)
+			Expect(out.PermissionDecision).To(Equal(hook.Deny), "%s: %s", tool, out.PermissionDecisionReason)
+			Expect(out.PermissionDecisionReason).To(ContainSubstring("refused the tool input"))
+			Expect(out.PermissionDecisionReason).To(MatchRegexp(`argument "(file_path|command)" is required and missing`))
+		}
+	})
+
 	It("stores only the admitted calls, with the payload's arguments", func() {
 		var calls safetyv1alpha1.AgentToolCallList
 		Expect(k8sClient.List(ctx, &calls, client.InNamespace(ns))).To(Succeed())
@@ -150,6 +162,7 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		out = run(payload("read.json"), "--server", cluster.Config.Host, "--namespace", ns, "--token-file", "/nonexistent/token")
 		Expect(out.PermissionDecision).To(Equal(hook.Deny))
 		Expect(out.PermissionDecisionReason).To(ContainSubstring("reading the ServiceAccount token"))
+		Expect(out.PermissionDecisionReason).To(HavePrefix("toolgate-hook cannot ask toolgate"), "a setup error, not a missing plan")
 	})
 
 	It("leaves the tools of the MCP server named as toolgate's gateway to the gateway, and no other", func() {
@@ -193,6 +206,24 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 			Expect(exit.ExitCode()).To(Equal(2), "the protocol's block")
 			Expect(stderr.String()).To(ContainSubstring("--gateway-mcp-server"))
 			Expect(out).To(BeEmpty())
+		}
+	})
+
+	It("blocks, with nothing on stdout, when its command line asks for help or holds a stray argument", func() {
+		// Exit 0 with no answer is success to the agent, which would run every tool; and flags
+		// after a stray word are never read, so the hook would run on defaults the platform did
+		// not choose.
+		for _, argv := range [][]string{args("-h"), args("--help"), args("hook", "--plan", "coding"), args("--no-such-flag")} {
+			cmd := exec.Command(hookBinary, argv...)
+			cmd.Stdin = bytes.NewReader(payload("read.json"))
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			var exit *exec.ExitError
+			Expect(errors.As(err, &exit)).To(BeTrue(), "%q: %v, stdout %s", argv, err, out)
+			Expect(exit.ExitCode()).To(Equal(2), "%q: the protocol's block", argv)
+			Expect(out).To(BeEmpty())
+			Expect(stderr.String()).NotTo(BeEmpty())
 		}
 	})
 

@@ -14,25 +14,38 @@ type tool struct {
 	args      toolcall.ArgumentMap
 }
 
-// filePath is the key of the file a file tool reads or writes.
-const filePath = "file_path"
+// filePath is the key of the file a file tool reads or writes; patternKey the key of what Glob
+// and Grep look for.
+const (
+	filePath   = "file_path"
+	patternKey = "pattern"
+)
 
 // builtins maps Claude Code's built-in tools. File paths are checked by the engine's path policy
 // whichever tool names them; bulk content (a file's new text, an edit's strings) is omitted from
 // the call, so a large write is not refused for its size: the path decides it.
 var builtins = map[string]tool{
-	"Bash":         {"bash", toolcall.ArgumentMap{Command: "command"}},
-	"Read":         {"read", toolcall.ArgumentMap{Paths: []string{filePath}}},
-	"Write":        {"write", toolcall.ArgumentMap{Paths: []string{filePath}, Omit: []string{"content"}}},
-	"Edit":         {"edit", toolcall.ArgumentMap{Paths: []string{filePath}, Omit: []string{"old_string", "new_string"}}},
-	"MultiEdit":    {"multiedit", toolcall.ArgumentMap{Paths: []string{filePath}, Omit: []string{"edits"}}},
-	"NotebookEdit": {"notebookedit", toolcall.ArgumentMap{Paths: []string{"notebook_path"}, Omit: []string{"new_source"}}},
+	"Bash":         {"bash", toolcall.ArgumentMap{Command: "command", Required: []string{"command"}}},
+	"Read":         {"read", fileTool(filePath)},
+	"Write":        {"write", fileTool(filePath, "content")},
+	"Edit":         {"edit", fileTool(filePath, "old_string", "new_string")},
+	"MultiEdit":    {"multiedit", fileTool(filePath, "edits")},
+	"NotebookEdit": {"notebookedit", fileTool("notebook_path", "new_source")},
+	// LS (earlier versions) lists a directory's names, as Glob does below its path.
+	"LS": {"ls", fileTool("path")},
 	// Glob's pattern is judged where Glob resolves it, below its path (globPatternKey).
-	"Glob": {"glob", toolcall.ArgumentMap{Paths: []string{"path", globPatternKey}}},
+	"Glob": {"glob", toolcall.ArgumentMap{Paths: []string{"path", globPatternKey}, Required: []string{patternKey}}},
 	// Grep reads every file below its path (the session's working directory when it names none),
 	// so its path is a tree: the engine judges it as toolcall.SearchCommand's grep -r, the
 	// command the gateway gives a ToolServer's treePaths, and as the same search through Bash.
-	"Grep": {"grep", toolcall.ArgumentMap{TreePaths: []string{"path"}, SearchPattern: "pattern", SearchInclude: "glob"}},
+	"Grep": {"grep", toolcall.ArgumentMap{TreePaths: []string{"path"}, SearchPattern: patternKey, SearchInclude: "glob",
+		Required: []string{patternKey}}},
+}
+
+// fileTool is the map of a tool that touches the one file (or directory) its required key names,
+// with the keys of its bulk content omitted.
+func fileTool(path string, omit ...string) toolcall.ArgumentMap {
+	return toolcall.ArgumentMap{Paths: []string{path}, Required: []string{path}, Omit: omit}
 }
 
 // builtinNamed is the built-in tool name is, or respells: a tool whose name folds to a

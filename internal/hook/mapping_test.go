@@ -50,6 +50,8 @@ func TestInvocationMapsTheBuiltins(t *testing.T) {
 			command: `grep -r -e x -- /var/run src`, paths: []string{"/var/run", "src"}, extra: `{"pattern":"x"}`},
 		{tool: "Glob", input: `{"pattern": "secrets/*", "path": ["/var/run", "src"]}`, agentTool: "glob",
 			paths: []string{"/var/run", "src", "/var/run/secrets/*", "src/secrets/*"}, extra: `{"pattern":"secrets/*"}`},
+		// LS (earlier versions) lists a directory: its path is judged, as Glob's is.
+		{tool: "LS", input: `{"path": "/etc", "ignore": ["*.log"]}`, agentTool: "ls", paths: []string{"/etc"}, extra: `{"ignore":["*.log"]}`},
 		// A name that folds to a built-in's AgentTool is mapped as that built-in.
 		{tool: "read", input: `{"file_path": "/w/.env"}`, agentTool: "read", paths: []string{"/w/.env"}},
 		{tool: "BASH", input: `{"command": "cat .env"}`, agentTool: "bash", command: "cat .env"},
@@ -135,5 +137,51 @@ func TestInvocationRefusesARespelledPath(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), `is a respelling of "file_path"`) {
 			t.Errorf("Read %s: error %v, want one naming the respelling", input, err)
 		}
+	}
+}
+
+// A built-in's input without the key that names what it runs or touches is refused, naming the
+// key: judged, it would name nothing the engine checks, and the tool would read its target under
+// whatever key it does take (a field renamed in another version of the agent) unchecked.
+func TestInvocationRefusesABuiltinWithoutWhatItTouches(t *testing.T) {
+	for _, tc := range []struct{ tool, input, key string }{
+		{"Bash", `{}`, "command"},
+		{"Bash", `{"cmd": "cat .env"}`, "command"},
+		{"Bash", `{"command": ["cat", ".env"]}`, "command"},
+		{"Read", `{"path": "/w/.env"}`, "file_path"},
+		{"Read", `null`, "file_path"},
+		{"Read", ``, "file_path"},
+		{"Write", `{"path": "/w/.env", "content": "x"}`, "file_path"},
+		{"Edit", `{"filename": "/w/.env", "old_string": "a", "new_string": "b"}`, "file_path"},
+		{"MultiEdit", `{"edits": []}`, "file_path"},
+		{"NotebookEdit", `{"path": "/w/.env", "new_source": "x"}`, "notebook_path"},
+		{"Glob", `{"path": "/etc"}`, "pattern"},
+		{"Glob", `{"pattern": 7, "path": "/w"}`, "pattern"},
+		{"Grep", `{"path": "/etc"}`, "pattern"},
+		{"LS", `{"dir": "/etc"}`, "path"},
+	} {
+		_, err := toolcall.Build(hook.Invocation(hook.Input{ToolName: tc.tool, ToolInput: []byte(tc.input), Cwd: "/w"}, "ns", "p"))
+		if err == nil || !strings.Contains(err.Error(), `"`+tc.key+`"`) {
+			t.Errorf("%s %s: error %v, want one naming %q", tc.tool, tc.input, err, tc.key)
+		}
+	}
+}
+
+// A payload that names one of its fields twice, or respells one by case (which Go's decoder
+// would take for it), is refused: which value the tool ran with would be a guess.
+func TestParseInputRefusesRepeatedOrRespelledFields(t *testing.T) {
+	for _, raw := range []string{
+		`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/w/.env"},"tool_input":{"file_path":"/w/a"}}`,
+		`{"hook_event_name":"PreToolUse","tool_name":"Read","TOOL_NAME":"Bash","tool_input":{"command":"cat /etc/shadow"}}`,
+		`{"hook_event_name":"PreToolUse","Tool_Input":{"file_path":"/w/.env"},"tool_name":"Read","tool_input":{"file_path":"/w/a"}}`,
+		`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/w/a"},"Cwd":"/"}`,
+	} {
+		if _, err := hook.ParseInput([]byte(raw)); err == nil || !strings.Contains(err.Error(), "field") {
+			t.Errorf("%s: error %v, want one naming the field", raw, err)
+		}
+	}
+	// Fields the hook does not read are the protocol's to add.
+	if _, err := hook.ParseInput([]byte(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{},"agent_id":"a","permission_mode":"plan"}`)); err != nil {
+		t.Errorf("a payload with a field the hook does not read: %v", err)
 	}
 }

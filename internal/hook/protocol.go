@@ -9,6 +9,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
 
 	"github.com/toolgate/toolgate/internal/policy"
 )
@@ -73,6 +75,9 @@ func ParseInput(raw []byte) (Input, error) {
 	if dec.More() {
 		return in, fmt.Errorf("the payload holds more than one JSON value")
 	}
+	if err := uniqueFields(raw); err != nil {
+		return in, err
+	}
 	if in.HookEventName != EventPreToolUse {
 		return in, fmt.Errorf("hook_event_name is %q; toolgate-hook answers only %s", in.HookEventName, EventPreToolUse)
 	}
@@ -83,4 +88,47 @@ func ParseInput(raw []byte) (Input, error) {
 		return in, fmt.Errorf("tool_input must be a JSON object")
 	}
 	return in, nil
+}
+
+// inputFields are the payload's keys the hook reads (Input's JSON names).
+var inputFields = func() []string {
+	t := reflect.TypeFor[Input]()
+	keys := make([]string, 0, t.NumField())
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		keys = append(keys, name)
+	}
+	return keys
+}()
+
+// uniqueFields refuses a payload (one JSON object, already decoded) that names a field twice or
+// respells one of the hook's fields by case: Go's decoder takes the last of them, and a key in
+// any case for the field, so the tool or input decided on could be another than the one run.
+func uniqueFields(raw []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // '{'
+		return fmt.Errorf("the payload is not a PreToolUse JSON object: %w", err)
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return fmt.Errorf("the payload is not a PreToolUse JSON object: %w", err)
+		}
+		key, _ := t.(string) // inside an object, a token before a value is its key
+		if seen[key] {
+			return fmt.Errorf("the payload repeats the field %q", key)
+		}
+		seen[key] = true
+		for _, field := range inputFields {
+			if key != field && strings.EqualFold(key, field) {
+				return fmt.Errorf("the payload's field %q respells %q; spell it exactly", key, field)
+			}
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return fmt.Errorf("the payload is not a PreToolUse JSON object: %w", err)
+		}
+	}
+	return nil
 }

@@ -23,7 +23,7 @@ func withGlobPattern(input json.RawMessage) json.RawMessage {
 	if err != nil || args == nil || !ok {
 		return input
 	}
-	pattern, ok := args["pattern"].(string)
+	pattern, ok := args[patternKey].(string)
 	if !ok {
 		return input
 	}

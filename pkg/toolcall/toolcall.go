@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"slices"
 	"strings"
 
@@ -46,6 +47,12 @@ type ArgumentMap struct {
 	// stay in spec.arguments.extra, for argument rules.
 	SearchPattern string `json:"searchPattern,omitempty"`
 	SearchInclude string `json:"searchInclude,omitempty"`
+	// Required are keys an invocation must name, each with a string: what the tool cannot run
+	// without and the engine judges (a shell tool's command, a file tool's path). Without it the
+	// call names nothing the engine checks, and a tool that takes its target under another key (a
+	// field renamed in another version of the tool) would run it unchecked; such an invocation is
+	// refused, naming the key.
+	Required []string `json:"required,omitempty"`
 	// Omit are keys carried neither to the engine nor in spec.arguments.extra: bulk content such
 	// as a file's new text, which the path rules already cover and which would make every call
 	// too large for the extra arguments' bound. Every other key goes to spec.arguments.extra.
@@ -136,6 +143,9 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 		return nil, bad("arguments: %v", err)
 	}
 	if err := respelledKeys(args, inv.Map); err != nil {
+		return nil, err
+	}
+	if err := requiredKeys(args, inv.Map.Required); err != nil {
 		return nil, err
 	}
 	var ta safetyv1alpha1.ToolArguments
@@ -264,6 +274,21 @@ func respelledKeys(args map[string]any, m ArgumentMap) error {
 	return nil
 }
 
+// requiredKeys refuses arguments that lack one of the required keys, or hold it as anything but a
+// string.
+func requiredKeys(args map[string]any, required []string) error {
+	for _, key := range required {
+		v, ok := args[key]
+		if !ok {
+			return bad("argument %q is required and missing", key)
+		}
+		if _, isString := v.(string); !isString {
+			return bad("argument %q must be a string", key)
+		}
+	}
+	return nil
+}
+
 // unseparated is key without the separators a tool's decoder may ignore or add.
 func unseparated(key string) string {
 	return strings.Map(func(r rune) rune {
@@ -362,7 +387,9 @@ func Denial(err error) (Result, bool) {
 		return Result{}, false
 	}
 	st := status.Status()
-	if st.Details == nil || len(st.Details.Causes) == 0 {
+	// Only the webhook's denial is 403 with a cause: a schema error (422) quotes the agent's
+	// values, which may spell "[Reason]".
+	if st.Code != http.StatusForbidden || st.Details == nil || len(st.Details.Causes) == 0 {
 		return Result{}, false
 	}
 	cause := st.Details.Causes[0]

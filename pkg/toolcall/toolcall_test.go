@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/pkg/toolcall"
@@ -148,6 +149,11 @@ func TestDecide(t *testing.T) {
 		{name: "a forbidden without toolgate's cause",
 			err: apierrors.NewForbidden(schema.GroupResource{}, "", errors.New("rbac")), wantErr: true},
 		{name: "a schema error", err: schemaErr, wantErr: true},
+		// The API server quotes the agent's value in a schema error: a value spelling a
+		// "[Reason]" is still no denial (a program would act on a reason toolgate never gave).
+		{name: "a schema error quoting a reason", wantErr: true,
+			err: apierrors.NewInvalid(schema.GroupKind{Kind: "AgentToolCall"}, "x", field.ErrorList{
+				field.Invalid(field.NewPath("spec", "step"), "[FieldValueInvalid]", "must be a DNS label")})},
 		{name: "a transport error", err: errors.New("connection refused"), wantErr: true},
 	}
 	for _, tc := range cases {

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Bad usage exits 2 naming what is wrong, and prints nothing a script would take for output:
+// a shell the completion does not know, a missing shell, an unknown flag before the command
+// (which cobra alone reported as an unknown command, the word after it).
+func TestUsageErrorsNameTheProblem(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"completion", "tcsh"}, `"tcsh"`},
+		{[]string{"completion"}, "bash, zsh, fish or powershell"},
+		{[]string{"--bogus", "explain", "p"}, "unknown flag: --bogus"},
+		{[]string{"--bogus", "approve", "p", "--tool", "x"}, "unknown flag: --bogus"},
+		{[]string{"nosuch", "p"}, `unknown command "nosuch"`},
+	} {
+		code, out, errOut := runCLI(t, tc.args...)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stdout %.80q, stderr %.300q; want exit 2, no output, %s", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}

@@ -1,0 +1,93 @@
+package manifests
+
+import (
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/toolgate/toolgate/internal/testenv"
+)
+
+// Values the chart cannot install as given fail `helm template` (and `helm lint`), naming the
+// value and what is wrong, rather than rendering objects the API server refuses at install time
+// or an operator that never becomes ready.
+func TestChartRefusesBadValues(t *testing.T) {
+	chart, err := testenv.Path("dist", "chart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	render := func(release, namespace string, args ...string) (string, error) {
+		base := []string{"template", release, chart, "--namespace", namespace}
+		out, err := exec.Command(helm(t), append(base, args...)...).CombinedOutput()
+		return string(out), err
+	}
+	for _, tc := range []struct {
+		set  string
+		want []string
+	}{
+		{"manager.replicas=abc", []string{"/manager/replicas", "integer"}},
+		{"manager.replicas=0", []string{"/manager/replicas", "minimum"}},
+		{"webhook.port=0", []string{"/webhook/port", "minimum"}},
+		{"metrics.port=70000", []string{"/metrics/port", "maximum"}},
+		{"manager.image.repository=", []string{"/manager/image/repository"}},
+		{"networkPolicy.enabled=maybe", []string{"/networkPolicy/enabled", "boolean"}},
+		{"manager.replicass=2", []string{"replicass", "additional properties"}},
+		{"gateway.replicas=-1", []string{"/gateway/replicas", "minimum"}},
+		{"manager.image.pullPolicy=Sometimes", []string{"/manager/image/pullPolicy"}},
+	} {
+		out, err := render("toolgate", operatorNamespace, "--set", tc.set)
+		if err == nil {
+			t.Errorf("--set %s rendered", tc.set)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("--set %s: the error does not name %q: %.400s", tc.set, w, out)
+			}
+		}
+	}
+	// The operator's certificate Secret, webhook configuration and RBAC are named for release
+	// toolgate in toolgate-system: elsewhere it would install and never serve.
+	for _, rn := range [][2]string{{"other", operatorNamespace}, {"toolgate", "foo"}} {
+		out, err := render(rn[0], rn[1])
+		if err == nil || !strings.Contains(out, "toolgate-system") || !strings.Contains(out, rn[0]+" in "+rn[1]) {
+			t.Errorf("release %s in %s: err %v, %.400s", rn[0], rn[1], err, out)
+		}
+	}
+	if out, err := render("other", operatorNamespace, "--set", "fullnameOverride=toolgate"); err != nil {
+		t.Errorf("release other with fullnameOverride toolgate: %v: %.400s", err, out)
+	}
+}
+
+// The webhook's port is one value: the container listens on it, the Service sends to it, and the
+// NetworkPolicy lets the API server reach it. With the policy's port fixed at the default, another
+// port installed a webhook nothing could call.
+func TestChartWebhookPortIsOnePort(t *testing.T) {
+	var ports []string
+	for _, o := range renderChart(t, "--set", "webhook.port=10250") {
+		switch o.GetName() {
+		case "toolgate-webhook-service":
+			ps, _, _ := unstructured.NestedSlice(o.Object, "spec", "ports")
+			for _, p := range ps {
+				ports = append(ports, fmt.Sprintf("service %v", p.(map[string]any)["targetPort"]))
+			}
+		case "toolgate-webhook-from-apiserver":
+			rules, _, _ := unstructured.NestedSlice(o.Object, "spec", "ingress")
+			for _, r := range rules {
+				ps, _, _ := unstructured.NestedSlice(r.(map[string]any), "ports")
+				for _, p := range ps {
+					ports = append(ports, fmt.Sprintf("policy %v", p.(map[string]any)["port"]))
+				}
+			}
+		}
+	}
+	if want := []string{"policy 10250", "service 10250"}; !slices.Equal(sorted(ports), want) {
+		t.Errorf("webhook.port=10250: %q, want %q", ports, want)
+	}
+}
+
+func sorted(s []string) []string { slices.Sort(s); return s }
