@@ -53,6 +53,9 @@ func TestChartRefusesBadValues(t *testing.T) {
 	// Another release name or namespace renders (tools render charts under names of their own:
 	// helm template's default "release-name", helm lint's); NOTES.txt warns that the operator's
 	// names are release toolgate's in toolgate-system.
+	if out, err := render("toolgate", operatorNamespace, "--set", "global.imageRegistry=r.example.com"); err != nil {
+		t.Errorf("a parent chart's global values: %v: %.400s", err, out) // Helm passes them to every subchart
+	}
 	for _, rn := range [][2]string{{"release-name", "default"}, {"other", operatorNamespace}, {"toolgate", "foo"}} {
 		if out, err := render(rn[0], rn[1]); err != nil {
 			t.Errorf("release %s in %s: %v: %.400s", rn[0], rn[1], err, out)
