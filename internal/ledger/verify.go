@@ -299,6 +299,9 @@ func (v *chainVerifier) brk(file string, line int, seq uint64, format string, ar
 func (v *chainVerifier) segment(s segment, newest bool) {
 	file := s.file()
 	if s.plainLeftover {
+		if err := checkLeftover(v.dir, s); err != nil {
+			v.brk(s.name, 0, 0, "%v", err)
+		}
 		v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("%s: an uncompressed copy is left beside it (compression was interrupted; Open removes it)", file))
 	}
 	rc, err := openSegment(v.dir, s)
