@@ -298,12 +298,7 @@ func (v *chainVerifier) brk(file string, line int, seq uint64, format string, ar
 
 func (v *chainVerifier) segment(s segment, newest bool) {
 	file := s.file()
-	if s.plainLeftover {
-		if err := checkLeftover(v.dir, s); err != nil {
-			v.brk(s.name, 0, 0, "%v", err)
-		}
-		v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("%s: an uncompressed copy is left beside it (compression was interrupted; Open removes it)", file))
-	}
+	v.leftover(s)
 	rc, err := openSegment(v.dir, s)
 	if err != nil {
 		v.brk(file, 0, 0, "cannot read: %v", err)
@@ -362,6 +357,18 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 	case lines > 0 && !sealed && !newest:
 		v.brk(file, lines+1, 0, "segment is not sealed but newer segments exist: its end (at least the seal) was cut off")
 	}
+}
+
+// leftover notes an uncompressed copy left beside a gzip segment, and breaks if it is not a
+// copy of the gzip's data.
+func (v *chainVerifier) leftover(s segment) {
+	if !s.plainLeftover {
+		return
+	}
+	if err := checkLeftover(v.dir, s); err != nil {
+		v.brk(s.name, 0, 0, "%v", err)
+	}
+	v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("%s: an uncompressed copy is left beside it (compression was interrupted; Open removes it)", s.file()))
 }
 
 // brkTorn reports an unterminated final line.
