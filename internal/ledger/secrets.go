@@ -54,11 +54,19 @@ var secretRules = []secretRule{
 	{"basic-auth-url", []string{"://"}, "@", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:([^/\s@]+)@`), 1, nil},
 	// --password=x, --api-key x, -token=x: an option, so the value may follow a space.
 	{"credential-option", credentialKeywords, "",
-		regexp.MustCompile(`(?i)(?:^|[\s"'(])--?[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|\s+)("[^"]*"|'[^']*'|[^\s"']+)`), 1, nil},
-	// PASSWORD=x, client_secret: x: an assignment needs = or :, so prose ("the token expired") stays.
+		regexp.MustCompile(`(?i)(?:^|[\s"'(])--?[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|\s+)` + credentialValue), 1, nil},
+	// PASSWORD=x, client_secret: x, "password":"x" (a JSON body, its quotes escaped or not),
+	// password = x (a config file), $env:TOKEN = "x": an assignment needs = or :, so prose ("the
+	// token expired") stays. Spaces around = stay on the line, so "x=" at a line's end does not
+	// take the next line.
 	{"credential-assignment", credentialKeywords, "",
-		regexp.MustCompile(`(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|:\s*)("[^"]*"|'[^']*'|[^\s"']+)`), 1, nil},
+		regexp.MustCompile(`(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:\\?["'])?(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue), 1, nil},
 }
+
+// credentialValue is the value of a credential option or assignment: a quoted string (its
+// quotes escaped with backslashes, as in JSON inside a double-quoted shell word, or not) or a
+// word. An escaped string is tried first: as a word its backslash alone would be the value.
+const credentialValue = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*'|[^\s"'=][^\s"']*)`
 
 // The names an option or assignment of a credential has.
 const credentialNames = `(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|cookie)`
@@ -164,7 +172,7 @@ func (r secretRule) apply(s string) (string, bool) {
 	last := 0
 	for _, m := range locs {
 		start, end := m[2*r.group], m[2*r.group+1]
-		if start < 0 || strings.HasPrefix(s[start:end], "[REDACTED") {
+		if start < 0 || alreadyRedacted(s[start:end]) {
 			continue
 		}
 		b.WriteString(s[last:start])
@@ -176,6 +184,12 @@ func (r secretRule) apply(s string) (string, bool) {
 	}
 	b.WriteString(s[last:])
 	return b.String(), true
+}
+
+// alreadyRedacted reports whether a match is a marker, bare or quoted ("password":"[REDACTED]"
+// from a JSON document redacted as fields): replacing it again would only lose its quotes.
+func alreadyRedacted(m string) bool {
+	return strings.HasPrefix(strings.TrimLeft(m, `\"'`), "[REDACTED")
 }
 
 // hexLike reports whether s is only hex digits and dashes (a UID, a digest, optionally after

@@ -43,6 +43,23 @@ func TestRedactSecrets(t *testing.T) {
 		{"private key block", "key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\ndone",
 			"key:\n[REDACTED:private-key]\ndone"},
 		{"private key cut short", "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA", "[REDACTED:private-key]"},
+		// Credential assignments in the syntaxes a command line carries them in: JSON bodies
+		// (quoted keys, escaped quotes inside a double-quoted argument), config files written
+		// by the command (spaces around =), PowerShell.
+		{"json body in single quotes", `curl -d '{"username":"a","password":"hunter22"}' https://x/login`,
+			`curl -d '{"username":"a","password":[REDACTED:credential-assignment]}' https://x/login`},
+		{"json body with escaped quotes", `curl -d "{\"user\":\"a\",\"password\": \"hunter22\"}" https://x`,
+			`curl -d "{\"user\":\"a\",\"password\": [REDACTED:credential-assignment]}" https://x`},
+		{"single-quoted key", `{'api_key': 'abc123def'}`, `{'api_key': [REDACTED:credential-assignment]}`},
+		{"escaped quoted value", `PASSWORD=\"hunter22\" ./run`, `PASSWORD=[REDACTED:credential-assignment] ./run`},
+		{"--password with escaped quotes", `sh -c "mysql --password=\"hunter22\" db"`, `sh -c "mysql --password=[REDACTED:credential-option] db"`},
+		{"config file, spaces around =", "printf '[pypi]\\nusername = __token__\\npassword = hunter22\\n' > ~/.pypirc",
+			"printf '[pypi]\\nusername = __token__\\npassword = [REDACTED:credential-assignment]' > ~/.pypirc"},
+		{"config file lines", "[pypi]\nusername = __token__\npassword = hunter22\n", "[pypi]\nusername = __token__\npassword = [REDACTED:credential-assignment]\n"},
+		{"toml", `token = "abc123def"`, `token = [REDACTED:credential-assignment]`},
+		{"powershell", `$env:API_TOKEN = "abc123def"`, `$env:API_TOKEN = [REDACTED:credential-assignment]`},
+		{"= then a space", `PASSWORD= hunter22 ./run`, `PASSWORD= [REDACTED:credential-assignment] ./run`},
+		{"= at a line's end does not take the next line", "PASSWORD=\nnext line", "PASSWORD=\nnext line"},
 		// A known tool's password options, which the generic option rule does not know.
 		{"mysql -p attached", `mysql -uroot -pS3cretPw db`, `mysql -uroot -p[REDACTED:cli-password] db`},
 		{"mysql in a pipeline", `cat dump.sql | sudo /usr/bin/mysql -h db -phunter22`, `cat dump.sql | sudo /usr/bin/mysql -h db -p[REDACTED:cli-password]`},
