@@ -50,8 +50,10 @@ var secretRules = []secretRule{
 	// mysql -pSECRET, sshpass -p x, curl -u user:pass: a known tool's password options
 	// (credentials.go), which mean other things for other tools.
 	{cliPasswordRule, toolWords, "", nil, 0, redactCommandLine},
-	// https://user:password@host
-	{"basic-auth-url", []string{"://"}, "@", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:([^/\s@]+)@`), 1, nil},
+	// https://user:password@host, redis://:password@host (no user), and a password with @ in
+	// it: URL parsers end the user information at the authority's last @, so the password runs
+	// to there (the authority ends at /, ?, # or a space).
+	{"basic-auth-url", []string{"://"}, "@", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@?#]*:([^/\s?#"']+)@`), 1, nil},
 	// --password=x, --api-key x, -token=x: an option, so the value may follow a space.
 	{"credential-option", credentialKeywords, "",
 		regexp.MustCompile(`(?i)(?:^|[\s"'(])--?[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|\s+)` + credentialValue), 1, nil},
