@@ -42,9 +42,10 @@ var secretRules = []secretRule{
 	{"gcp-api-key", []string{"aiza"}, "", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), 0, nil},
 	{"openai-api-key", []string{"sk-"}, "", regexp.MustCompile(`\bsk-(?:proj-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{20,}`), 0, nil},
 	{"npm-access-token", []string{"npm_"}, "", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0, nil},
-	// "Authorization: Bearer x", "Authorization: token x", "bearer x".
+	// "Authorization: Bearer x", "Authorization: ApiKey x" (any scheme word: SSWS, Negotiate, a
+	// vendor's own), "Authorization: x" (none), "bearer x".
 	{authorizationRule, authorizationWords, "",
-		regexp.MustCompile(`(?i)(?:\bauthorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*|\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})`), 1, nil},
+		regexp.MustCompile(`(?i)(?:\bauthorization\s*[:=]\s*(?:[a-z][a-z0-9-]*\s+)?|\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})`), 1, nil},
 	// "Cookie: a=b; c=d" (and Set-Cookie), a header in a command line or a message: the whole value.
 	{"cookie-header", []string{wordCookie}, "", regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
 	// mysql -pSECRET, sshpass -p x, curl -u user:pass: a known tool's password options

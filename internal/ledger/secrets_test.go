@@ -17,6 +17,12 @@ func TestRedactSecrets(t *testing.T) {
 			`curl -H "Authorization: Bearer [REDACTED:authorization]" https://api.example.com/v1`},
 		{"basic header", `Authorization: Basic dXNlcjpwYXNzd29yZA==`, `Authorization: Basic [REDACTED:authorization]`},
 		{"github token header", `-H "Authorization: token 0123456789abcdef0123"`, `-H "Authorization: token [REDACTED:authorization]"`},
+		// Any scheme: the credential follows the scheme word, whatever the scheme is called.
+		{"apikey scheme", `curl -H "Authorization: ApiKey s3cr3tvalue12345" https://x`, `curl -H "Authorization: ApiKey [REDACTED:authorization]" https://x`},
+		{"okta SSWS scheme", `curl -H 'Authorization: SSWS 00aBcDeFgHiJkLmNoP' https://x`, `curl -H 'Authorization: SSWS [REDACTED:authorization]' https://x`},
+		{"negotiate scheme", `Authorization: Negotiate YIIGhgYGKwYBBQUCoIIG`, `Authorization: Negotiate [REDACTED:authorization]`},
+		{"token without a scheme", `Authorization: s3cr3tvalue12345`, `Authorization: [REDACTED:authorization]`},
+		{"proxy authorization", `Proxy-Authorization: Basic dXNlcjpwYXNzd29yZA==`, `Proxy-Authorization: Basic [REDACTED:authorization]`},
 		{"basic-auth url", `git clone https://deploy:s3cr3tpass@git.example.com/repo.git`,
 			`git clone https://deploy:[REDACTED:basic-auth-url]@git.example.com/repo.git`},
 		{"url with an empty user", `redis-cli -u redis://:s3cr3tpass@cache:6379/0`, `redis-cli -u redis://:[REDACTED:basic-auth-url]@cache:6379/0`},
