@@ -80,15 +80,19 @@ func matchAuthorization(s string, q int) []int {
 
 // schemeWordEnd returns the end of the word [A-Za-z][A-Za-z0-9-]* at s[p:], or p when there is none.
 func schemeWordEnd(s string, p int) int {
-	if p == len(s) || !('a' <= s[p]|0x20 && s[p]|0x20 <= 'z') {
+	if p == len(s) || !isLetter(s[p]) {
 		return p
 	}
 	e := p + 1
-	for e < len(s) && ('a' <= s[e]|0x20 && s[e]|0x20 <= 'z' || '0' <= s[e] && s[e] <= '9' || s[e] == '-') {
+	for e < len(s) && (isLetter(s[e]) || '0' <= s[e] && s[e] <= '9' || s[e] == '-') {
 		e++
 	}
 	return e
 }
+
+// isLetter is [A-Za-z]: setting bit 5 maps each upper-case letter onto its lower case, and no
+// other byte into a-z.
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // skipSpace returns the index of the first byte at or after p that \s does not match.
 func skipSpace(s string, p int) int {
