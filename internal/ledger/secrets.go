@@ -35,7 +35,18 @@ var secretRules = []secretRule{
 	{"aws-access-token", []string{"akia", "asia", "abia", "acca", "a3t"}, "", regexp.MustCompile(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), 0, nil},
 	{"github-pat", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, "",
 		regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{60,255})\b`), 0, nil},
-	{"gitlab-pat", []string{"glpat-"}, "", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), 0, nil},
+	// Personal, deploy, runner, trigger, feed, incoming-mail, service-account, OAuth, CI-job,
+	// agent and SCIM tokens: one shape, one prefix each.
+	{"gitlab-pat", gitlabPrefixes, "", regexp.MustCompile(`\b(?:` + strings.Join(gitlabPrefixes, "|") + `)[A-Za-z0-9_-]{20,}`), 0, nil},
+	{"huggingface-access-token", []string{"hf_"}, "", regexp.MustCompile(`\bhf_[A-Za-z]{34}\b`), 0, nil},
+	{"pypi-upload-token", []string{"pypi-ageichlwas5vcmc"}, "", regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`), 0, nil},
+	{"docker-hub-pat", []string{"dckr_pat_"}, "", regexp.MustCompile(`\bdckr_pat_[A-Za-z0-9_-]{27,}`), 0, nil},
+	{"digitalocean-pat", []string{"dop_v1_", "doo_v1_", "dor_v1_"}, "", regexp.MustCompile(`\bdo[por]_v1_[a-f0-9]{64}\b`), 0, nil},
+	{"sendgrid-api-token", []string{"sg."}, "", regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`), 0, nil},
+	{"vault-service-token", []string{"hvs.", "hvb.", "hvr."}, "", regexp.MustCompile(`\bhv[sbr]\.[A-Za-z0-9_-]{24,}`), 0, nil},
+	// An OAuth access token (ya29.) and an OAuth client's secret (GOCSPX-).
+	{"gcp-oauth-token", []string{"ya29.", "gocspx-"}, "", regexp.MustCompile(`\b(?:ya29\.[A-Za-z0-9_-]{20,}|GOCSPX-[A-Za-z0-9_-]{28})`), 0, nil},
+	{"shopify-token", []string{"shpat_", "shpss_", "shpca_", "shppa_"}, "", regexp.MustCompile(`\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`), 0, nil},
 	{"slack-token", []string{"xox"}, "", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0, nil},
 	{"slack-webhook-url", []string{"hooks.slack.com"}, "", regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/_-]{20,}`), 0, nil},
 	{"stripe-access-token", []string{"sk_", "rk_"}, "", regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`), 0, nil},
@@ -71,8 +82,13 @@ var secretRules = []secretRule{
 // word. An escaped string is tried first: as a word its backslash alone would be the value.
 const credentialValue = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*'|[^\s"'=][^\s"']*)`
 
-// The names an option or assignment of a credential has.
-const credentialNames = `(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|cookie)`
+// gitlabPrefixes begin GitLab's tokens (its "token prefixes" documentation).
+var gitlabPrefixes = []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glsoat-", "gloas-", "glcbt-", "glagent-", "glsc-"}
+
+// The names an option or assignment of a credential has. Azure's storage AccountKey and API
+// Management's Subscription-Key are keys by name alone; "key" by itself is not (sort --key=2,
+// --key-file=path).
+const credentialNames = `(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|subscription[_-]?key|credentials?|cookie)`
 
 var credentialKeywords = []string{"pass", "pwd", wordToken, "secret", "key", "cred", wordCookie}
 
