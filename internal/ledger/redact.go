@@ -18,8 +18,22 @@ const Redacted = "[REDACTED]"
 // defaultRedactKeys are the key substrings that always redact, matched case-insensitively.
 // passwd, passphrase and cookie are not covered by the others ("pass" alone would hide
 // "passthrough" and "bypass"); a header map's Cookie and Set-Cookie values are credentials as
-// much as its Authorization.
-var defaultRedactKeys = []string{"password", "passwd", "passphrase", wordToken, "secret", "key", "auth", "credential", wordCookie}
+// much as its Authorization. Password and passphrase are also written as two words (Pass_Word,
+// pass-phrase, "PASS WORD"), with each separator a key name uses.
+var defaultRedactKeys = append([]string{"password", "passwd", "passphrase", wordToken, "secret", "key", "auth", "credential", wordCookie},
+	separatedSpellings("pass", "word", "phrase")...)
+
+// separatedSpellings are first+sep+second for each second word and each separator key names use.
+func separatedSpellings(first string, seconds ...string) []string {
+	seps := []string{"_", "-", ".", " "}
+	out := make([]string, 0, len(seps)*len(seconds))
+	for _, second := range seconds {
+		for _, sep := range seps {
+			out = append(out, first+sep+second)
+		}
+	}
+	return out
+}
 
 // redactor hides secret-looking values and shortens long strings before a record is written.
 type redactor struct {

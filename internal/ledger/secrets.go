@@ -88,7 +88,7 @@ var gitlabPrefixes = []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "gl
 // The names an option or assignment of a credential has. Azure's storage AccountKey and API
 // Management's Subscription-Key are keys by name alone; "key" by itself is not (sort --key=2,
 // --key-file=path).
-const credentialNames = `(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|subscription[_-]?key|credentials?|cookie)`
+const credentialNames = `(?:pass[_.-]?word|passwd|pass[_.-]?phrase|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|subscription[_-]?key|credentials?|cookie)`
 
 var credentialKeywords = []string{"pass", "pwd", wordToken, "secret", "key", "cred", wordCookie}
 
