@@ -18,6 +18,9 @@ import (
 // ErrBroken is wrapped by the error Verify returns when a chain does not verify.
 var ErrBroken = errors.New("ledger chain is broken")
 
+// errNoChains: a directory holds no writer's chain.
+var errNoChains = errors.New("no ledger chains")
+
 // Report is what Verify found.
 type Report struct {
 	Dir    string
@@ -154,7 +157,10 @@ func Verify(dir string) (Report, error) { return VerifyWith(dir, VerifyOptions{}
 func VerifyWith(dir string, o VerifyOptions) (Report, error) {
 	rep := Report{Dir: dir, Limits: o.limits()}
 	chains, err := chainDirs(dir)
-	if err != nil && len(o.Heads) == 0 {
+	// With published heads, a volume with no chain left is reported writer by writer (each
+	// directory was removed); anything else that stops the listing (a link, two segments of one
+	// index, a directory that cannot be read) is that error, named, not a removal.
+	if err != nil && (len(o.Heads) == 0 || !errors.Is(err, errNoChains)) {
 		return rep, err
 	}
 	seen := map[string]bool{}
@@ -205,7 +211,7 @@ func chainDirs(dir string) ([]chainDir, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("ledger: no ledger chains in %s", dir)
+		return nil, fmt.Errorf("ledger: %w in %s", errNoChains, dir)
 	}
 	return out, nil
 }
