@@ -69,18 +69,26 @@ var secretRules = []secretRule{
 	// --password=x, --api-key x, -token=x: an option, so the value may follow a space.
 	{"credential-option", credentialKeywords, "",
 		regexp.MustCompile(`(?i)(?:^|[\s"'(])--?[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|\s+)` + credentialValue), 1, nil},
-	// PASSWORD=x, client_secret: x, "password":"x" (a JSON body, its quotes escaped or not),
-	// password = x (a config file), $env:TOKEN = "x": an assignment needs = or :, so prose ("the
-	// token expired") stays. Spaces around = stay on the line, so "x=" at a line's end does not
-	// take the next line.
+	// PASSWORD=x, client_secret: x, password = x (a config file), $env:TOKEN = "x": an
+	// assignment needs = or :, so prose ("the token expired") stays. Spaces around = stay on the
+	// line, so "x=" at a line's end does not take the next line.
 	{"credential-assignment", credentialKeywords, "",
-		regexp.MustCompile(`(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:\\?["'])?(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue), 1, nil},
+		regexp.MustCompile(`(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue), 1, nil},
+	// "password":"x" and \"password\": \"x\" (a JSON body in a command, its quotes escaped or
+	// not), 'api_key': 'x': a quoted key takes a quoted value, so a quoted name followed by prose
+	// (damage-control rule "aws-prints-credential": it prints …) stays.
+	{"credential-assignment", credentialKeywords, "",
+		regexp.MustCompile(`(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*\\?["'][ \t]*[:=][ \t]*` + quotedValue), 1, nil},
 }
 
-// credentialValue is the value of a credential option or assignment: a quoted string (its
-// quotes escaped with backslashes, as in JSON inside a double-quoted shell word, or not) or a
-// word. An escaped string is tried first: as a word its backslash alone would be the value.
-const credentialValue = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*'|[^\s"'=][^\s"']*)`
+// quotedValue is a quoted string, its quotes escaped with backslashes (as in JSON inside a
+// double-quoted shell word) or not; credentialValue is that or a word: the value of a credential
+// option or assignment. An escaped string is tried first: as a word its backslash alone would be
+// the value.
+const (
+	quotedValue     = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*')`
+	credentialValue = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*'|[^\s"'=][^\s"']*)`
+)
 
 // gitlabPrefixes begin GitLab's tokens (its "token prefixes" documentation).
 var gitlabPrefixes = []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glsoat-", "gloas-", "glcbt-", "glagent-", "glsc-"}

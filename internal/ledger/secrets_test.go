@@ -121,6 +121,8 @@ func TestRedactSecrets(t *testing.T) {
 		{"keyword without a value", `rotate the password`, `rotate the password`},
 		{"prose about tokens", `[ToolSafetyViolationError] token budget exceeded: 12 of 10`, `[ToolSafetyViolationError] token budget exceeded: 12 of 10`},
 		{"gh auth login", `gh auth login --web`, `gh auth login --web`},
+		{"a quoted rule id in a denial message", `command "aws sts get-session-token" is blocked by damage-control rule "aws-prints-credential": it prints a credential`,
+			`command "aws sts get-session-token" is blocked by damage-control rule "aws-prints-credential": it prints a credential`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
