@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -113,13 +114,28 @@ func (r redactor) secret(key string) bool {
 	if mask, ascii := r.keySet.scan(key); ascii {
 		return mask&keyNameBit != 0
 	}
-	k := strings.ToLower(key)
+	k := foldKey(key)
 	for _, s := range r.keys {
 		if strings.Contains(k, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// foldKey is a non-ASCII key name as it reads: lower case, fullwidth letters and digits as
+// their ASCII selves (ＰＡＳＳＷＯＲＤ), and without the format characters that do not show
+// (a zero-width space, a soft hyphen: pass\u200bword reads "password").
+func foldKey(key string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case 0xFF01 <= r && r <= 0xFF5E:
+			r -= 0xFEE0
+		case unicode.Is(unicode.Cf, r):
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, key)
 }
 
 func (r redactor) value(v any) any {
