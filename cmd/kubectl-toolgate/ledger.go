@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -67,27 +68,27 @@ func newLedgerVerifyCommand(c *cli) *cobra.Command {
 func ledgerVerify(dir string, a *anchorFlags, verbose, asJSON bool, stdout, stderr io.Writer) int {
 	opts, err := a.options()
 	if err != nil {
-		sayln(stderr, "error:", err)
+		sayVisible(stderr, "error: "+err.Error())
 		return exitUsage
 	}
 	rep, err := ledger.VerifyWith(dir, opts)
 	if err != nil && !errors.Is(err, ledger.ErrBroken) {
-		sayln(stderr, "error:", err)
+		sayVisible(stderr, "error: "+err.Error())
 		return exitUsage
 	}
 	if asJSON {
 		if err := writeJSON(stdout, rep); err != nil {
-			sayln(stderr, "error:", err)
+			sayVisible(stderr, "error: "+err.Error())
 			return exitUsage
 		}
 	} else {
-		sayln(stdout, rep.Summary())
+		sayVisible(stdout, rep.Summary())
 		for _, l := range rep.Limits {
-			sayln(stdout, "cannot prove:", l)
+			sayVisible(stdout, "cannot prove: "+l)
 		}
 		if verbose {
 			for _, c := range rep.Chains {
-				sayln(stdout, c)
+				sayVisible(stdout, c.String())
 			}
 		}
 	}
@@ -163,7 +164,7 @@ func ledgerTail(ctx context.Context, dir string, n int, follow bool, interval ti
 		}
 	}
 	if err != nil {
-		sayln(stderr, "error:", err)
+		sayVisible(stderr, "error: "+err.Error())
 		return exitUsage
 	}
 	return exitOK
@@ -175,4 +176,14 @@ func oneDir(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("%s: want exactly one DIR, got %d arguments", cmd.CommandPath(), len(args))
 	}
 	return nil
+}
+
+// sayVisible writes the lines of s (a report, an error) each with policy.Visible: they name files,
+// writers and records of the volume, which whoever can write it names, and a carriage return or
+// an escape sequence in a writer directory's name would let a BROKEN line be overwritten by an
+// "ok" in the auditor's terminal.
+func sayVisible(w io.Writer, s string) {
+	for line := range strings.SplitSeq(s, "\n") {
+		sayln(w, policy.Visible(line))
+	}
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -57,3 +59,38 @@ func TestVisibleJSONKeepsValues(t *testing.T) {
 		t.Error("VisibleJSON copied a line that needed no escapes")
 	}
 }
+
+// What verify prints names files and writers from the volume, which whoever can write the volume
+// names: a writer directory called "\r\x1b[2Kok: …" printed as it is would overwrite the BROKEN
+// line in a terminal with an "ok". Every line verify prints (and its errors) shows such
+// characters as escapes.
+func TestLedgerVerifyShowsHiddenNames(t *testing.T) {
+	dir, j := writeLedger(t)
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	forged := "webhook-0\r\x1b[2Kok: 1 chains, 30 records in 3 segments\u202e"
+	if err := os.Rename(filepath.Join(dir, "webhook-0"), filepath.Join(dir, forged)); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"ledger", "verify", dir}, {"ledger", "verify", dir, "-v"}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != exitFailed || !strings.HasPrefix(out, "BROKEN: ") {
+			t.Fatalf("%v: exit %d\nstdout %q\nstderr %q", args, code, out, errOut)
+		}
+		if !shownAsIs(out) || !shownAsIs(errOut) {
+			t.Errorf("%v printed characters that do not show as themselves:\n%q", args, out)
+		}
+	}
+	// A symbolic link is refused by name, on stderr: that name too.
+	if err := os.Symlink("elsewhere", filepath.Join(dir, forged, "\x1b[8mhidden")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "ledger", "verify", dir)
+	if code != exitUsage || !shownAsIs(errOut) {
+		t.Errorf("verify with a symlink: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// shownAsIs reports whether every character of the lines of s shows as itself.
+func shownAsIs(s string) bool { return policy.Visible(s) == strings.ReplaceAll(s, "\n", `\n`) }

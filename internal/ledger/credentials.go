@@ -40,6 +40,12 @@ var toolPasswordOptions = func() map[string][]toolOption {
 	add([]toolOption{{flag: "-p", attached: true, separate: true, after: "login"}}, "docker", "podman", "buildah",
 		"skopeo", "nerdctl", "helm", "oras", "crane")
 	add([]toolOption{{flag: "-a", attached: true, separate: true}}, "redis-cli", "valkey-cli")
+	add([]toolOption{{flag: "-p", separate: true, after: "login"}}, "az")
+	// openssl's pass phrase arguments: pass:SECRET (env:VAR, file:PATH and stdin name where it
+	// is, and hide only their part after the colon); enc -k takes the secret itself.
+	add([]toolOption{{flag: "-pass", separate: true, userPass: true}, {flag: "-passin", separate: true, userPass: true},
+		{flag: "-passout", separate: true, userPass: true}, {flag: "-k", separate: true}}, "openssl")
+	add([]toolOption{{flag: "-N", attached: true, separate: true}, {flag: "-P", attached: true, separate: true}}, "ssh-keygen")
 	add([]toolOption{{flag: "-P", separate: true}}, "zip", "unzip")
 	add([]toolOption{{flag: "-P", attached: true, separate: true}}, "sqlcmd")
 	add([]toolOption{{flag: "-u", attached: true, separate: true, userPass: true},

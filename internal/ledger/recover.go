@@ -378,6 +378,9 @@ func finishCompression(dir string, segs []segment) error {
 	removed := false
 	for _, s := range segs {
 		if s.plainLeftover {
+			if err := checkLeftover(dir, s); err != nil {
+				return fmt.Errorf("ledger: %w", err)
+			}
 			if err := os.Remove(filepath.Join(dir, s.name)); err != nil {
 				return fmt.Errorf("ledger: removing %s after compression: %w", s.name, err)
 			}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -18,8 +19,22 @@ const Redacted = "[REDACTED]"
 // defaultRedactKeys are the key substrings that always redact, matched case-insensitively.
 // passwd, passphrase and cookie are not covered by the others ("pass" alone would hide
 // "passthrough" and "bypass"); a header map's Cookie and Set-Cookie values are credentials as
-// much as its Authorization.
-var defaultRedactKeys = []string{"password", "passwd", "passphrase", wordToken, "secret", "key", "auth", "credential", wordCookie}
+// much as its Authorization. Password and passphrase are also written as two words (Pass_Word,
+// pass-phrase, "PASS WORD"), with each separator a key name uses.
+var defaultRedactKeys = append([]string{"password", "passwd", "passphrase", wordToken, "secret", "key", "auth", "credential", wordCookie},
+	separatedSpellings("pass", "word", "phrase")...)
+
+// separatedSpellings are first+sep+second for each second word and each separator key names use.
+func separatedSpellings(first string, seconds ...string) []string {
+	seps := []string{"_", "-", ".", " "}
+	out := make([]string, 0, len(seps)*len(seconds))
+	for _, second := range seconds {
+		for _, sep := range seps {
+			out = append(out, first+sep+second)
+		}
+	}
+	return out
+}
 
 // redactor hides secret-looking values and shortens long strings before a record is written.
 type redactor struct {
@@ -99,13 +114,28 @@ func (r redactor) secret(key string) bool {
 	if mask, ascii := r.keySet.scan(key); ascii {
 		return mask&keyNameBit != 0
 	}
-	k := strings.ToLower(key)
+	k := foldKey(key)
 	for _, s := range r.keys {
 		if strings.Contains(k, s) {
 			return true
 		}
 	}
 	return false
+}
+
+// foldKey is a non-ASCII key name as it reads: lower case, fullwidth letters and digits as
+// their ASCII selves (ＰＡＳＳＷＯＲＤ), and without the format characters that do not show
+// (a zero-width space, a soft hyphen: pass\u200bword reads "password").
+func foldKey(key string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case 0xFF01 <= r && r <= 0xFF5E:
+			r -= 0xFEE0
+		case unicode.Is(unicode.Cf, r):
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, key)
 }
 
 func (r redactor) value(v any) any {

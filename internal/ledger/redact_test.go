@@ -45,6 +45,19 @@ func TestRedaction(t *testing.T) {
 				`"Cookie":"[REDACTED]","Set-Cookie":"[REDACTED]"}}`,
 		},
 		{
+			name: "password and passphrase spelled with a separator",
+			in: map[string]any{"Pass_Word": "p", "db-pass-word": "q", "pass.phrase": "r", "PASS WORD": "s", "passage": "keep",
+				"cmd": "PASS_WORD=hunter22 ./run --pass-phrase hunter23"},
+			want: `{"PASS WORD":"[REDACTED]","Pass_Word":"[REDACTED]","cmd":"PASS_WORD=[REDACTED:credential-assignment] ./run ` +
+				`--pass-phrase [REDACTED:credential-option]","db-pass-word":"[REDACTED]","pass.phrase":"[REDACTED]","passage":"keep"}`,
+		},
+		{
+			name: "key names in fullwidth letters or with invisible characters in them",
+			in:   map[string]any{"ＰＡＳＳＷＯＲＤ": "p", "pass\u200bword": "q", "api\u00adKey": "r", "to\u2060ken": "s", "café": "keep"},
+			want: "{\"api\u00adKey\":\"[REDACTED]\",\"café\":\"keep\",\"pass\u200bword\":\"[REDACTED]\",\"to\u2060ken\":\"[REDACTED]\"," +
+				"\"ＰＡＳＳＷＯＲＤ\":\"[REDACTED]\"}",
+		},
+		{
 			name: "a JSON document in a string argument is redacted as fields",
 			in:   map[string]any{"body": `{"user": "alice", "password": "hunter2", "nested": [{"apiKey": "k"}]}`, "plain": `{"user":"bob"}`},
 			want: `{"body":"{\"nested\":[{\"apiKey\":\"[REDACTED]\"}],\"password\":\"[REDACTED]\",\"user\":\"alice\"}","plain":"{\"user\":\"bob\"}"}`,

@@ -3,6 +3,7 @@ package ledger
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -208,4 +209,40 @@ func TestInterruptedCompressionIsFinished(t *testing.T) {
 		}
 	}
 	mustVerify(t, cfg.Dir)
+}
+
+// The uncompressed copy an interrupted compression leaves is the gzip's data exactly. One that
+// differs is not that copy: verify names it (an auditor reading the plain file would read other
+// records than the ones verified), and Open refuses rather than delete it.
+func TestLeftoverCopyThatDiffersFromItsGzipIsBroken(t *testing.T) {
+	cfg := testConfig(t, newFakeClock(day0))
+	cfg.MaxSegmentBytes = 2048
+	cfg.Compress = true
+	j := mustOpen(t, cfg)
+	appendN(t, j, 10)
+	dir := chainDirOf(cfg)
+	first := segmentFiles(t, dir)[0]
+	plain := readFile(t, filepath.Join(dir, first))
+	if _, err := j.Maintain(day0); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(plain, []byte(`"call-`))
+	plain[i+2] ^= 0x20
+	writeFile(t, filepath.Join(dir, first), plain)
+	rep, err := Verify(cfg.Dir)
+	if !errors.Is(err, ErrBroken) {
+		t.Fatalf("Verify passed a leftover copy that differs from its gzip: %v\n%s", err, dumpChains(rep))
+	}
+	if b := rep.FirstBreak(); b.File != first || !strings.Contains(b.What, "differs from") {
+		t.Fatalf("first break %s", b)
+	}
+	if _, err := Open(cfg); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), first) {
+		t.Fatalf("Open: %v, want ErrCorrupt naming %s", err, first)
+	}
+	if got := readFile(t, filepath.Join(dir, first)); !bytes.Equal(got, plain) {
+		t.Fatal("Open changed the leftover copy")
+	}
 }

@@ -35,33 +35,68 @@ var secretRules = []secretRule{
 	{"aws-access-token", []string{"akia", "asia", "abia", "acca", "a3t"}, "", regexp.MustCompile(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), 0, nil},
 	{"github-pat", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, "",
 		regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{60,255})\b`), 0, nil},
-	{"gitlab-pat", []string{"glpat-"}, "", regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), 0, nil},
+	// Personal, deploy, runner, trigger, feed, incoming-mail, service-account, OAuth, CI-job,
+	// agent and SCIM tokens: one shape, one prefix each.
+	{"gitlab-pat", gitlabPrefixes, "", regexp.MustCompile(`\b(?:` + strings.Join(gitlabPrefixes, "|") + `)[A-Za-z0-9_-]{20,}`), 0, nil},
+	{"huggingface-access-token", []string{"hf_"}, "", regexp.MustCompile(`\bhf_[A-Za-z]{34}\b`), 0, nil},
+	{"pypi-upload-token", []string{"pypi-ageichlwas5vcmc"}, "", regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`), 0, nil},
+	{"docker-hub-pat", []string{"dckr_pat_"}, "", regexp.MustCompile(`\bdckr_pat_[A-Za-z0-9_-]{27,}`), 0, nil},
+	{"digitalocean-pat", []string{"dop_v1_", "doo_v1_", "dor_v1_"}, "", regexp.MustCompile(`\bdo[por]_v1_[a-f0-9]{64}\b`), 0, nil},
+	{"sendgrid-api-token", []string{"sg."}, "", regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`), 0, nil},
+	{"vault-service-token", []string{"hvs.", "hvb.", "hvr."}, "", regexp.MustCompile(`\bhv[sbr]\.[A-Za-z0-9_-]{24,}`), 0, nil},
+	// An OAuth access token (ya29.) and an OAuth client's secret (GOCSPX-).
+	{"gcp-oauth-token", []string{"ya29.", "gocspx-"}, "", regexp.MustCompile(`\b(?:ya29\.[A-Za-z0-9_-]{20,}|GOCSPX-[A-Za-z0-9_-]{28})`), 0, nil},
+	{"shopify-token", []string{"shpat_", "shpss_", "shpca_", "shppa_"}, "", regexp.MustCompile(`\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`), 0, nil},
 	{"slack-token", []string{"xox"}, "", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0, nil},
 	{"slack-webhook-url", []string{"hooks.slack.com"}, "", regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/_-]{20,}`), 0, nil},
 	{"stripe-access-token", []string{"sk_", "rk_"}, "", regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`), 0, nil},
 	{"gcp-api-key", []string{"aiza"}, "", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), 0, nil},
 	{"openai-api-key", []string{"sk-"}, "", regexp.MustCompile(`\bsk-(?:proj-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{20,}`), 0, nil},
 	{"npm-access-token", []string{"npm_"}, "", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0, nil},
-	// "Authorization: Bearer x", "Authorization: token x", "bearer x".
+	// "Authorization: Bearer x", "Authorization: ApiKey x" (any scheme word: SSWS, Negotiate, a
+	// vendor's own), "Authorization: x" (none), "bearer x".
 	{authorizationRule, authorizationWords, "",
-		regexp.MustCompile(`(?i)(?:\bauthorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*|\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})`), 1, nil},
+		regexp.MustCompile(`(?i)(?:\bauthorization\s*[:=]\s*(?:[a-z][a-z0-9-]*\s+)?|\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})`), 1, nil},
 	// "Cookie: a=b; c=d" (and Set-Cookie), a header in a command line or a message: the whole value.
 	{"cookie-header", []string{wordCookie}, "", regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
 	// mysql -pSECRET, sshpass -p x, curl -u user:pass: a known tool's password options
 	// (credentials.go), which mean other things for other tools.
 	{cliPasswordRule, toolWords, "", nil, 0, redactCommandLine},
-	// https://user:password@host
-	{"basic-auth-url", []string{"://"}, "@", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:([^/\s@]+)@`), 1, nil},
+	// https://user:password@host, redis://:password@host (no user), and a password with @ in
+	// it: URL parsers end the user information at the authority's last @, so the password runs
+	// to there (the authority ends at /, ?, # or a space).
+	{"basic-auth-url", []string{"://"}, "@", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@?#]*:([^/\s?#"']+)@`), 1, nil},
 	// --password=x, --api-key x, -token=x: an option, so the value may follow a space.
 	{"credential-option", credentialKeywords, "",
-		regexp.MustCompile(`(?i)(?:^|[\s"'(])--?[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|\s+)("[^"]*"|'[^']*'|[^\s"']+)`), 1, nil},
-	// PASSWORD=x, client_secret: x: an assignment needs = or :, so prose ("the token expired") stays.
+		regexp.MustCompile(`(?i)(?:^|[\s"'(])--?[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|\s+)` + credentialValue), 1, nil},
+	// PASSWORD=x, client_secret: x, password = x (a config file), $env:TOKEN = "x": an
+	// assignment needs = or :, so prose ("the token expired") stays. Spaces around = stay on the
+	// line, so "x=" at a line's end does not take the next line.
 	{"credential-assignment", credentialKeywords, "",
-		regexp.MustCompile(`(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|:\s*)("[^"]*"|'[^']*'|[^\s"']+)`), 1, nil},
+		regexp.MustCompile(`(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue), 1, nil},
+	// "password":"x" and \"password\": \"x\" (a JSON body in a command, its quotes escaped or
+	// not), 'api_key': 'x': a quoted key takes a quoted value, so a quoted name followed by prose
+	// (damage-control rule "aws-prints-credential": it prints …) stays.
+	{"credential-assignment", credentialKeywords, "",
+		regexp.MustCompile(`(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*\\?["'][ \t]*[:=][ \t]*` + quotedValue), 1, nil},
 }
 
-// The names an option or assignment of a credential has.
-const credentialNames = `(?:password|passwd|passphrase|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|credentials?|cookie)`
+// quotedValue is a quoted string, its quotes escaped with backslashes (as in JSON inside a
+// double-quoted shell word) or not; credentialValue is that or a word: the value of a credential
+// option or assignment. An escaped string is tried first: as a word its backslash alone would be
+// the value.
+const (
+	quotedValue     = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*')`
+	credentialValue = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*'|[^\s"'=][^\s"']*)`
+)
+
+// gitlabPrefixes begin GitLab's tokens (its "token prefixes" documentation).
+var gitlabPrefixes = []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glsoat-", "gloas-", "glcbt-", "glagent-", "glsc-"}
+
+// The names an option or assignment of a credential has. Azure's storage AccountKey and API
+// Management's Subscription-Key are keys by name alone; "key" by itself is not (sort --key=2,
+// --key-file=path).
+const credentialNames = `(?:pass[_.-]?word|passwd|pass[_.-]?phrase|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|subscription[_-]?key|credentials?|cookie)`
 
 var credentialKeywords = []string{"pass", "pwd", wordToken, "secret", "key", "cred", wordCookie}
 
@@ -164,7 +199,7 @@ func (r secretRule) apply(s string) (string, bool) {
 	last := 0
 	for _, m := range locs {
 		start, end := m[2*r.group], m[2*r.group+1]
-		if start < 0 || strings.HasPrefix(s[start:end], "[REDACTED") {
+		if start < 0 || alreadyRedacted(s[start:end]) {
 			continue
 		}
 		b.WriteString(s[last:start])
@@ -176,6 +211,12 @@ func (r secretRule) apply(s string) (string, bool) {
 	}
 	b.WriteString(s[last:])
 	return b.String(), true
+}
+
+// alreadyRedacted reports whether a match is a marker, bare or quoted ("password":"[REDACTED]"
+// from a JSON document redacted as fields): replacing it again would only lose its quotes.
+func alreadyRedacted(m string) bool {
+	return strings.HasPrefix(strings.TrimLeft(m, `\"'`), "[REDACTED")
 }
 
 // hexLike reports whether s is only hex digits and dashes (a UID, a digest, optionally after

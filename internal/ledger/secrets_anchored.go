@@ -35,12 +35,13 @@ var anchoredRules = map[string]anchoredRule{
 
 // matchAuthorization is, for ASCII s,
 //
-//	(?i)^(?:authorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*|bearer\s+)([A-Za-z0-9._~+/=-]{8,})
+//	(?i)^(?:authorization\s*[:=]\s*(?:[a-z][a-z0-9-]*\s+)?|bearer\s+)([A-Za-z0-9._~+/=-]{8,})
 //
-// on s[q:], written out. The expression has one way to match at each choice: \s* and the token
-// are greedy and a token never starts with a space, so backtracking only ever drops the optional
-// scheme word (preferred when it leaves a token of 8 or more), and the two alternatives begin with
-// different words.
+// on s[q:], written out. The expression has one way to match at each choice: the scheme word,
+// \s and the token are greedy, a shorter scheme word is followed by a letter, digit or dash
+// rather than a space, and a token never starts with a space, so backtracking only ever drops the
+// optional scheme word (preferred when it leaves a token of 8 or more), and the two alternatives
+// begin with different words.
 func matchAuthorization(s string, q int) []int {
 	token := func(p int) []int {
 		n := 0
@@ -59,12 +60,11 @@ func matchAuthorization(s string, q int) []int {
 			return nil
 		}
 		p = skipSpace(s, p+1)
-		for _, scheme := range authorizationSchemes {
-			if hasWordAt(s, p, scheme[:]) {
-				if m := token(skipSpace(s, p+len(scheme[0]))); m != nil {
+		if w := schemeWordEnd(s, p); w > p {
+			if t := skipSpace(s, w); t > w {
+				if m := token(t); m != nil {
 					return m
 				}
-				break // the schemes differ in their first two letters: at most one is here
 			}
 		}
 		return token(p)
@@ -78,7 +78,21 @@ func matchAuthorization(s string, q int) []int {
 	return nil
 }
 
-var authorizationSchemes = [][1]string{{"bearer"}, {"basic"}, {wordToken}, {"digest"}}
+// schemeWordEnd returns the end of the word [A-Za-z][A-Za-z0-9-]* at s[p:], or p when there is none.
+func schemeWordEnd(s string, p int) int {
+	if p == len(s) || !isLetter(s[p]) {
+		return p
+	}
+	e := p + 1
+	for e < len(s) && (isLetter(s[e]) || '0' <= s[e] && s[e] <= '9' || s[e] == '-') {
+		e++
+	}
+	return e
+}
+
+// isLetter is [A-Za-z]: setting bit 5 maps each upper-case letter onto its lower case, and no
+// other byte into a-z.
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // skipSpace returns the index of the first byte at or after p that \s does not match.
 func skipSpace(s string, p int) int {

@@ -130,13 +130,14 @@ func openSegment(dir string, s segment) (io.ReadCloser, error) {
 	if !s.gz {
 		return dataCloser{Reader: dataReader(f), Closer: f}, nil
 	}
-	zr, err := gzip.NewReader(bufio.NewReader(f))
+	br := bufio.NewReader(f)
+	zr, err := gzip.NewReader(br)
 	if err != nil {
 		_ = f.Close()
 		return nil, fmt.Errorf("%s: %w", s.file(), err)
 	}
 	zr.Multistream(false)
-	return dataCloser{Reader: dataReader(zr), Closer: &gzipFile{Reader: zr, f: f}}, nil
+	return dataCloser{Reader: dataReader(oneMember{zr: zr, rest: br}), Closer: &gzipFile{Reader: zr, f: f}}, nil
 }
 
 type dataCloser struct {

@@ -103,3 +103,18 @@ func TestChainWithADuplicateIndexIsReportedNotSkipped(t *testing.T) {
 		t.Fatalf("Verify: got %v, want the chain with two segments of one index reported", err)
 	}
 }
+
+// With the published heads given, a link in a writer's directory is still refused by name. The
+// heads made Verify read a volume whose chains it could not list as one whose directories were
+// all removed: the report blamed a removal that did not happen and never named the link.
+func TestSymlinkIsNamedWithPublishedHeads(t *testing.T) {
+	f := newSignedFixture(t)
+	link := filepath.Join(f.dir, "2026-11-30.00000099.jsonl")
+	if err := os.Symlink(filepath.Join(t.TempDir(), "elsewhere"), link); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := VerifyWith(f.root, f.anchors())
+	if !errors.Is(err, ErrSymlink) || !strings.Contains(err.Error(), link) {
+		t.Fatalf("VerifyWith: got %v, want ErrSymlink naming %s\n%s", err, link, dumpChains(rep))
+	}
+}

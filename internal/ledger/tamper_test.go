@@ -195,6 +195,16 @@ func TestVerifyDetectsTampering(t *testing.T) {
 			writeFile(t, p, b[:len(b)*2/3])
 			return want{f.sealed[1], 0, "unexpected EOF"}
 		}},
+		{"sealed: a second gzip member appended", func(t *testing.T, f tamperFixture) want {
+			// gunzip and zcat read every member: an auditor reading the file with them would see
+			// these records, so a verify that reads only the first member must not pass it.
+			appendToFile(t, filepath.Join(f.dir, f.sealed[1]), gzipOf(t, f.lines(t, f.sealed[1])[1]))
+			return want{f.sealed[1], 0, "after the end of its compressed data"}
+		}},
+		{"sealed: bytes after the compressed data", func(t *testing.T, f tamperFixture) want {
+			appendToFile(t, filepath.Join(f.dir, f.sealed[1]), []byte("not gzip"))
+			return want{f.sealed[1], 0, "after the end of its compressed data"}
+		}},
 		{"sealed: records re-hashed, seal digest left", func(t *testing.T, f tamperFixture) want {
 			n := len(f.lines(t, f.sealed[1]))
 			f.edit(t, f.sealed[1], func(l [][]byte) [][]byte { return resignFrom(t, l, 1) })
@@ -240,5 +250,33 @@ func TestVerifyDetectsTampering(t *testing.T) {
 			}
 			t.Log(b)
 		})
+	}
+}
+
+// gzipOf is b as one gzip member.
+func gzipOf(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	if _, err := zw.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return z.Bytes()
+}
+
+func appendToFile(t *testing.T, path string, b []byte) {
+	t.Helper()
+	fh, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fh.Write(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := fh.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -18,6 +18,9 @@ import (
 // ErrBroken is wrapped by the error Verify returns when a chain does not verify.
 var ErrBroken = errors.New("ledger chain is broken")
 
+// errNoChains: a directory holds no writer's chain.
+var errNoChains = errors.New("no ledger chains")
+
 // Report is what Verify found.
 type Report struct {
 	Dir    string
@@ -154,7 +157,10 @@ func Verify(dir string) (Report, error) { return VerifyWith(dir, VerifyOptions{}
 func VerifyWith(dir string, o VerifyOptions) (Report, error) {
 	rep := Report{Dir: dir, Limits: o.limits()}
 	chains, err := chainDirs(dir)
-	if err != nil && len(o.Heads) == 0 {
+	// With published heads, a volume with no chain left is reported writer by writer (each
+	// directory was removed); anything else that stops the listing (a link, two segments of one
+	// index, a directory that cannot be read) is that error, named, not a removal.
+	if err != nil && (len(o.Heads) == 0 || !errors.Is(err, errNoChains)) {
 		return rep, err
 	}
 	seen := map[string]bool{}
@@ -205,7 +211,7 @@ func chainDirs(dir string) ([]chainDir, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("ledger: no ledger chains in %s", dir)
+		return nil, fmt.Errorf("ledger: %w in %s", errNoChains, dir)
 	}
 	return out, nil
 }
@@ -298,9 +304,7 @@ func (v *chainVerifier) brk(file string, line int, seq uint64, format string, ar
 
 func (v *chainVerifier) segment(s segment, newest bool) {
 	file := s.file()
-	if s.plainLeftover {
-		v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("%s: an uncompressed copy is left beside it (compression was interrupted; Open removes it)", file))
-	}
+	v.leftover(s)
 	rc, err := openSegment(v.dir, s)
 	if err != nil {
 		v.brk(file, 0, 0, "cannot read: %v", err)
@@ -359,6 +363,18 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 	case lines > 0 && !sealed && !newest:
 		v.brk(file, lines+1, 0, "segment is not sealed but newer segments exist: its end (at least the seal) was cut off")
 	}
+}
+
+// leftover notes an uncompressed copy left beside a gzip segment, and breaks if it is not a
+// copy of the gzip's data.
+func (v *chainVerifier) leftover(s segment) {
+	if !s.plainLeftover {
+		return
+	}
+	if err := checkLeftover(v.dir, s); err != nil {
+		v.brk(s.name, 0, 0, "%v", err)
+	}
+	v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("%s: an uncompressed copy is left beside it (compression was interrupted; Open removes it)", s.file()))
 }
 
 // brkTorn reports an unterminated final line.

@@ -187,3 +187,22 @@ func TestRunFailsOnALedgerThatDoesNotVerify(t *testing.T) {
 		t.Errorf("altered ledger: stderr %q, want it to say the ledger does not verify and why", errOut.String())
 	}
 }
+
+// The verdict names writers and files of the volume, which whoever writes the volume names: a
+// writer directory called "w\r\x1b[2K…" would overwrite "DOES NOT VERIFY" in a terminal.
+func TestRunShowsTheVerdictVisibly(t *testing.T) {
+	f := newFixture(t)
+	f.decide("read-src", true, safetyv1alpha1.ToolArguments{Paths: []string{"src/a.go"}})
+	if err := os.Rename(filepath.Join(f.dir, "w"), filepath.Join(f.dir, "w\r\x1b[2Kverified\u202e")); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := Run(context.Background(), Options{Ledger: f.dir}, &out, &errOut); code != ExitError {
+		t.Fatalf("renamed writer: exit %d, want %d\n%s%s", code, ExitError, out.String(), errOut.String())
+	}
+	for _, s := range []string{out.String(), errOut.String()} {
+		if strings.ContainsAny(s, "\r\x1b\u202e") {
+			t.Errorf("replay printed characters that do not show as themselves: %q", s)
+		}
+	}
+}

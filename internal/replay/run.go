@@ -56,7 +56,7 @@ func Run(ctx context.Context, opts Options, out, errOut io.Writer) int {
 	}
 	rep, err := Replay(ctx, opts.Ledger, candidates)
 	if err != nil {
-		printf(errOut, "error: %s\n", err)
+		printf(errOut, "error: %s\n", policy.Visible(err.Error()))
 		return ExitError
 	}
 	if opts.JSON {
@@ -70,7 +70,7 @@ func Run(ctx context.Context, opts Options, out, errOut io.Writer) int {
 		WriteHuman(out, rep)
 	}
 	if !rep.Verified {
-		printf(errOut, "error: the ledger does not verify, so what it replays may not be what was decided: %s\n", rep.VerifyError)
+		printf(errOut, "error: the ledger does not verify, so what it replays may not be what was decided: %s\n", policy.Visible(rep.VerifyError))
 		return ExitError
 	}
 	if len(rep.Flips) > 0 {
@@ -125,7 +125,8 @@ func WriteHuman(out io.Writer, rep Report) {
 	if !rep.Verified {
 		verified = "DOES NOT VERIFY"
 	}
-	printf(out, "ledger %s: %s (%s)\n", rep.Ledger, verified, rep.VerifySummary)
+	// The verdict names files and writers of the volume: written visibly, as verify writes them.
+	printf(out, "ledger %s: %s (%s)\n", policy.Visible(rep.Ledger), verified, policy.Visible(rep.VerifySummary))
 	printf(out, "replayed %d of %d decisions under %v: %d unchanged, %d flipped, %d not replayable\n",
 		rep.Replayed, rep.Decisions, rep.Candidates, rep.Unchanged, len(rep.Flips), rep.Decisions-rep.Replayed)
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
