@@ -13,6 +13,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -180,6 +181,43 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 			return reasonOf(bot.Create(ctx, p.approval(user, p.tools[reader], nil)))
 		}).WithTimeout(waitTimeout).Should(Equal(webhookv1alpha1.ReasonServiceAccountApprover))
 	})
+
+	// The API server names a ServiceAccount by its groups as well as by its username; an identity
+	// that carries a ServiceAccount's, a node's or an anonymous request's groups under another
+	// username (an impersonated or externally authenticated user) is no person either.
+	DescribeTable("refuses an approver that is a machine or nobody by its groups, whatever its username",
+		func(groups func(ns string) []string, reason string) {
+			p := approvalRequired(nil)
+			// A person with the approver role, whose requests are then made with the groups below.
+			h := newPerson()
+			cfg := rest.CopyConfig(cluster.Config)
+			cfg.Impersonate = rest.ImpersonationConfig{UserName: h.name, Groups: groups(p.ns)}
+			c, err := client.New(cfg, client.Options{Scheme: cluster.Scheme, Mapper: k8sClient.RESTMapper()})
+			Expect(err).NotTo(HaveOccurred())
+			err = c.Create(ctx, p.approval(h.name, p.tools[reader], nil))
+			Expect(reasonOf(err)).To(Equal(reason), "%v", err)
+			Expect(causeOf(err).Field).To(Equal("spec.approver"))
+			Expect(err.Error()).To(ContainSubstring(h.name))
+			mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "step-1")), safety.ReasonToolHumanApprovalRequired)
+
+			By("the near miss: the same user with a person's groups approves")
+			cfg.Impersonate.Groups = []string{"system:authenticated", "developers"}
+			c, err = client.New(cfg, client.Options{Scheme: cluster.Scheme, Mapper: k8sClient.RESTMapper()})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.Create(ctx, p.approval(h.name, p.tools[reader], nil))).To(Succeed())
+			mustAdmit(submit(p.agent, p.call(planName, p.tools[reader], "step-1")))
+		},
+		Entry("all ServiceAccounts' group", func(string) []string {
+			return []string{"system:serviceaccounts", "system:authenticated"}
+		}, webhookv1alpha1.ReasonServiceAccountApprover),
+		Entry("one namespace's ServiceAccounts' group", func(ns string) []string {
+			return []string{"system:serviceaccounts:" + ns, "system:authenticated"}
+		}, webhookv1alpha1.ReasonServiceAccountApprover),
+		Entry("the nodes' group", func(string) []string { return []string{"system:nodes", "system:authenticated"} },
+			webhookv1alpha1.ReasonApproverNotAPerson),
+		Entry("the unauthenticated group", func(string) []string { return []string{"system:unauthenticated"} },
+			webhookv1alpha1.ReasonApproverNotAPerson),
+	)
 
 	It("refuses an approval whose approver is not the identity creating it", func() {
 		p := approvalRequired(nil)
