@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -267,7 +268,7 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		Entry("another plan", func(_ *project, s *safetyv1alpha1.ToolApprovalSpec) { s.Plan = "other" }, ""),
 	)
 
-	It("an approval made for an earlier plan of the same name admits nothing", func() {
+	It("an approval made for an earlier plan of the same name admits nothing, even when the new plan is made in the same second", func() {
 		p := approvalRequired(nil)
 		alice := newPerson()
 		approval := p.approve(alice, p.tools[reader], nil)
@@ -277,11 +278,48 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		Eventually(func() bool {
 			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(old), &safetyv1alpha1.AgentPlan{}))
 		}).WithTimeout(waitTimeout).Should(BeTrue())
-		// Creation times have whole seconds: the new plan must be visibly younger than the approval.
-		time.Sleep(time.Until(approval.CreationTimestamp.Add(1100 * time.Millisecond)))
+
+		By("the plan was released only once its approvals were revoked")
+		err := k8sClient.Get(ctx, client.ObjectKeyFromObject(approval), &safetyv1alpha1.ToolApproval{})
+		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the deleted plan's approval is still there: %v", err)
+
+		By("a plan made again under the name at once (creation times have whole seconds) finds no approval")
 		p.plan(planName, old.Spec)
-		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "step-1")), safety.ReasonToolHumanApprovalRequired,
-			"it was made for an earlier plan of that name")
+		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "step-1")), safety.ReasonToolHumanApprovalRequired)
+		Expect(ledgerRecords("approval", p.ns)).To(ContainElement(HaveKeyWithValue("name", approval.Name)), "the ledger keeps it")
+	})
+
+	It("refuses an approval for a plan being deleted or ended, naming the field", func() {
+		p := approvalRequired(nil)
+		alice := newPerson()
+		plan := &safetyv1alpha1.AgentPlan{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+		const hold = "example.com/hold"
+		plan.Finalizers = append(plan.Finalizers, hold)
+		Expect(k8sClient.Update(ctx, plan)).To(Succeed())
+		Expect(k8sClient.Delete(ctx, plan)).To(Succeed())
+
+		err := alice.client.Create(ctx, p.approval(alice.name, p.tools[reader], nil))
+		Expect(reasonOf(err)).To(Equal(webhookv1alpha1.ReasonPlanNotFound), "%v", err)
+		Expect(causeOf(err).Field).To(Equal("spec.plan"))
+		Expect(err.Error()).To(ContainSubstring("is being deleted"))
+
+		Eventually(func() error {
+			held := &safetyv1alpha1.AgentPlan{}
+			if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), held); err != nil {
+				return err
+			}
+			held.Finalizers = slices.DeleteFunc(held.Finalizers, func(f string) bool { return f == hold })
+			return k8sClient.Update(ctx, held)
+		}).WithTimeout(waitTimeout).Should(Succeed())
+
+		By("an ended plan takes none either")
+		p.unlockedPlan("ended", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted"), ServiceAccountName: "other",
+			ActiveDeadlineSeconds: new(int64(1))})
+		condition(p.ns, "ended", safetyv1alpha1.AgentPlanActiveCondition, metav1.ConditionFalse, safetyv1alpha1.AgentPlanDeadlineExceededReason)
+		err = alice.client.Create(ctx, p.approval(alice.name, p.tools[reader], func(s *safetyv1alpha1.ToolApprovalSpec) { s.Plan = "ended" }))
+		Expect(reasonOf(err)).To(Equal(webhookv1alpha1.ReasonPlanExpired), "%v", err)
+		Expect(causeOf(err).Field).To(Equal("spec.plan"))
 	})
 
 	It("an expired approval admits nothing", func() {

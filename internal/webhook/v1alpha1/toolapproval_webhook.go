@@ -95,6 +95,12 @@ func (h *ToolApprovalHandler) check(ctx context.Context, req admission.Request, 
 		}
 		return nil, fmt.Errorf("reading plan %s: %w", a.Spec.Plan, err)
 	}
+	// A plan being deleted takes no approval: its approvals are revoked as it is released
+	// (controller.revokeApprovals), and one made after that would outlive it and could pass for an
+	// approval of the next plan of its name. An ended plan admits no call to approve.
+	if d := planOpen(plan, time.Now()); d != nil {
+		return d, nil
+	}
 	if user == serviceAccountUser(plan.Namespace, plan.Spec.ServiceAccountName) {
 		return &denial{ReasonSelfApproval, fieldApprover, fmt.Sprintf(
 			"%s is the agent of plan %s and cannot approve its own calls; ask a person", user, plan.Name)}, nil
