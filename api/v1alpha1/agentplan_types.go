@@ -335,6 +335,7 @@ type PlanUsage struct {
 }
 
 // AgentPlanStatus is the observed state of an AgentPlan: its locked snapshot and its usage.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.usage) || has(self.usage)",message="usage cannot be removed: its counters never decrease",fieldPath=".usage",reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.tools) || (has(self.snapshot) && has(oldSelf.snapshot) && self.snapshot.epoch != oldSelf.snapshot.epoch) || oldSelf.tools.all(t, has(self.tools) && self.tools.exists(u, u == t))",message="a pinned tool never changes or goes away until the plan is re-locked",fieldPath=".tools",reason=FieldValueForbidden
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.snapshot) || (has(self.snapshot) && (self.snapshot == oldSelf.snapshot || self.snapshot.epoch == oldSelf.snapshot.epoch + 1))",message="the locked snapshot is immutable; only an authorised re-lock may replace it",fieldPath=".snapshot",reason=FieldValueForbidden
 type AgentPlanStatus struct {
@@ -381,6 +382,7 @@ type AgentPlanStatus struct {
 // +kubebuilder:printcolumn:name="Calls",type=integer,JSONPath=`.status.usage.calls`
 // +kubebuilder:printcolumn:name="Denied",type=integer,JSONPath=`.status.usage.denials`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || has(self.status)",message="status cannot be removed: the locked snapshot and the counters only move forward",fieldPath=".status",reason=FieldValueForbidden
 
 // AgentPlan is a unit of agent work. When it starts, the operator resolves its profile (plan >
 // action > project > global) and locks the result into status.snapshot; later profile edits never

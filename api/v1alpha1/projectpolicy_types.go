@@ -220,6 +220,7 @@ type ProjectPolicySpec struct {
 }
 
 // ProjectPolicyStatus is the observed state of a ProjectPolicy.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.settled) || has(self.settled)",message="settled cannot be removed: the spend of deleted plans never decreases",fieldPath=".settled",reason=FieldValueForbidden
 type ProjectPolicyStatus struct {
 	// observedGeneration is the generation the controller last processed.
 	// +optional
@@ -287,6 +288,7 @@ type SettledPlans struct {
 // +kubebuilder:subresource:status
 // +kubebuilder:resource:shortName=pp,categories=toolgate
 // +kubebuilder:validation:XValidation:rule="self.metadata.name == 'project'",message="a namespace holds one ProjectPolicy, and it must be named project",reason=FieldValueInvalid
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || has(self.status)",message="status cannot be removed: the settled spend of deleted plans never decreases",fieldPath=".status",reason=FieldValueForbidden
 // +kubebuilder:printcolumn:name="Profile",type=string,JSONPath=`.spec.profileRef.name`
 // +kubebuilder:printcolumn:name="Plans",type=integer,JSONPath=`.status.plans`
 // +kubebuilder:printcolumn:name="Total-Cost",type=string,JSONPath=`.status.totalCost`

@@ -13,6 +13,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -426,6 +427,13 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		Expect(err.Error()).To(ContainSubstring("used never decreases"))
 
 		Expect(alice.client.Status().Update(ctx, reset)).NotTo(Succeed(), "approvers cannot write status")
+
+		By("nor by taking the whole status away, where a rule on the status itself is not evaluated")
+		err = k8sClient.Status().Patch(ctx, got.DeepCopy(), client.RawPatch(types.MergePatchType, []byte(`{"status":null}`)))
+		Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(ContainSubstring("used never decreases"))
+		Expect(approvalStatus(a).Used).To(Equal(int32(1)))
+		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "step-1")), safety.ReasonToolHumanApprovalRequired, "used 1 of 1 times")
 	})
 })
 
