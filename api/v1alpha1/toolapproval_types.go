@@ -127,6 +127,7 @@ type ToolApprovalStatus struct {
 // +kubebuilder:printcolumn:name="Expires-In",type=integer,JSONPath=`.spec.expirationSeconds`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="!has(self.status) || !has(self.status.used) || self.status.used <= self.spec.uses",message="status.used must not exceed spec.uses",fieldPath=".status.used"
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || has(self.status)",message="status cannot be removed: used never decreases",fieldPath=".status",reason=FieldValueForbidden
 
 // ToolApproval is a person's approval for tool calls that a profile or a rule says need human
 // approval. The webhook admits a matching call only while the approval is unexpired and has uses

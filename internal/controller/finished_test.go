@@ -398,6 +398,26 @@ var _ = Describe("settled plans", func() {
 		}).Should(Equal("0.75"))
 	})
 
+	It("keep their project's settled spend: neither it nor the project's status can be taken away", func() {
+		ns, agent := lockedPlan("gone")
+		submitCall(agent, ns, "gone", "done", "s", safetyv1alpha1.CallPhaseSucceeded, "0.5", nil)
+		expectUsage(ns, "gone", "0.5", 1, map[string]int32{"s": 1})
+		p := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "gone"}}
+		Eventually(func(g Gomega) []string { return getPlan(ns, "gone")(g).Finalizers }).Should(ContainElement(safetyv1alpha1.PlanFinalizer))
+		Expect(k8sClient.Delete(ctx, p)).To(Succeed())
+		Eventually(func(g Gomega) { g.Expect(projectSettled(ns)(g).Cost).To(Equal("0.5")) }).Should(Succeed())
+		for patch, message := range map[string]string{
+			`{"status":{"settled":null}}`: "settled spend never goes away",
+			`{"status":null}`:             "status never goes away",
+		} {
+			pp := &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: controller.ProjectPolicyName}}
+			err := k8sClient.Status().Patch(ctx, pp, client.RawPatch(types.MergePatchType, []byte(patch)))
+			Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%s: %v", patch, err)
+			Expect(err.Error()).To(ContainSubstring(message))
+		}
+		Expect(projectSettled(ns)(Default).Cost).To(Equal("0.5"))
+	})
+
 	It("are refused by the API server when an edit would lower a counter", func() {
 		ns, agent := lockedPlan("held")
 		submitCall(agent, ns, "held", "c", "s", safetyv1alpha1.CallPhaseSucceeded, "2", nil)
@@ -424,6 +444,18 @@ var _ = Describe("settled plans", func() {
 		rejected(func(u *safetyv1alpha1.PlanUsage) { u.StepAttempts = map[string]int32{"t": 5} }, "a step's attempts never decrease")
 		rejected(func(u *safetyv1alpha1.PlanUsage) { *u = safetyv1alpha1.PlanUsage{} }, "usage never goes away")
 		rejectedPlan(func(p *safetyv1alpha1.AgentPlan) { p.Status = safetyv1alpha1.AgentPlanStatus{} }, "status never goes away")
+
+		By("nor by taking the usage or the whole status away, where the rules on them are not evaluated")
+		for patch, message := range map[string]string{
+			`{"status":{"usage":null}}`: "usage never goes away",
+			`{"status":null}`:           "status never goes away",
+		} {
+			p := getPlan(ns, "held")(Default)
+			err := k8sClient.Status().Patch(ctx, p, client.RawPatch(types.MergePatchType, []byte(patch)))
+			Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%s: %v", patch, err)
+			Expect(err.Error()).To(ContainSubstring(message))
+		}
+		Expect(getPlan(ns, "held")(Default).Status.Snapshot).NotTo(BeNil(), "the locked snapshot stays")
 		expectUsage(ns, "held", "2", 1, map[string]int32{"s": 1})
 	})
 

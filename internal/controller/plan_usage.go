@@ -46,7 +46,8 @@ func (r *AgentPlanReconciler) holdSpend(ctx context.Context, plan *safetyv1alpha
 // fail does not hold the plan controller's worker.
 const sealTimeout = 10 * time.Second
 
-// settle moves a deleted plan's spend into its project's total, then releases the plan. Exactly
+// settle moves a deleted plan's spend into its project's total, revokes its approvals
+// (revokeApprovals), then releases the plan. Exactly
 // once: the plan's UID goes into the ProjectPolicy's status.settled.uids in the same write that
 // adds its cost, so a crash (or a conflict) before the finalizer is released finds it settled and
 // only releases it. The plan is read live once the webhook of this process (the leader, which
@@ -78,6 +79,9 @@ func (r *AgentPlanReconciler) settle(ctx context.Context, cached *safetyv1alpha1
 		// (nothing more is counted), so releasing it unsettled counts nothing twice.
 		ctrl.LoggerFrom(ctx).Info("Releasing the plan unsettled: its namespace is being deleted")
 	} else if err != nil {
+		return err
+	}
+	if err := revokeApprovals(ctx, r.Client, r.APIReader, plan); err != nil {
 		return err
 	}
 	before := plan.DeepCopy()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -12,7 +13,9 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -181,6 +184,43 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		}).WithTimeout(waitTimeout).Should(Equal(webhookv1alpha1.ReasonServiceAccountApprover))
 	})
 
+	// The API server names a ServiceAccount by its groups as well as by its username; an identity
+	// that carries a ServiceAccount's, a node's or an anonymous request's groups under another
+	// username (an impersonated or externally authenticated user) is no person either.
+	DescribeTable("refuses an approver that is a machine or nobody by its groups, whatever its username",
+		func(groups func(ns string) []string, reason string) {
+			p := approvalRequired(nil)
+			// A person with the approver role, whose requests are then made with the groups below.
+			h := newPerson()
+			cfg := rest.CopyConfig(cluster.Config)
+			cfg.Impersonate = rest.ImpersonationConfig{UserName: h.name, Groups: groups(p.ns)}
+			c, err := client.New(cfg, client.Options{Scheme: cluster.Scheme, Mapper: k8sClient.RESTMapper()})
+			Expect(err).NotTo(HaveOccurred())
+			err = c.Create(ctx, p.approval(h.name, p.tools[reader], nil))
+			Expect(reasonOf(err)).To(Equal(reason), "%v", err)
+			Expect(causeOf(err).Field).To(Equal("spec.approver"))
+			Expect(err.Error()).To(ContainSubstring(h.name))
+			mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "step-1")), safety.ReasonToolHumanApprovalRequired)
+
+			By("the near miss: the same user with a person's groups approves")
+			cfg.Impersonate.Groups = []string{"system:authenticated", "developers"}
+			c, err = client.New(cfg, client.Options{Scheme: cluster.Scheme, Mapper: k8sClient.RESTMapper()})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(c.Create(ctx, p.approval(h.name, p.tools[reader], nil))).To(Succeed())
+			mustAdmit(submit(p.agent, p.call(planName, p.tools[reader], "step-1")))
+		},
+		Entry("all ServiceAccounts' group", func(string) []string {
+			return []string{"system:serviceaccounts", "system:authenticated"}
+		}, webhookv1alpha1.ReasonServiceAccountApprover),
+		Entry("one namespace's ServiceAccounts' group", func(ns string) []string {
+			return []string{"system:serviceaccounts:" + ns, "system:authenticated"}
+		}, webhookv1alpha1.ReasonServiceAccountApprover),
+		Entry("the nodes' group", func(string) []string { return []string{"system:nodes", "system:authenticated"} },
+			webhookv1alpha1.ReasonApproverNotAPerson),
+		Entry("the unauthenticated group", func(string) []string { return []string{"system:unauthenticated"} },
+			webhookv1alpha1.ReasonApproverNotAPerson),
+	)
+
 	It("refuses an approval whose approver is not the identity creating it", func() {
 		p := approvalRequired(nil)
 		alice := newPerson()
@@ -229,7 +269,7 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		Entry("another plan", func(_ *project, s *safetyv1alpha1.ToolApprovalSpec) { s.Plan = "other" }, ""),
 	)
 
-	It("an approval made for an earlier plan of the same name admits nothing", func() {
+	It("an approval made for an earlier plan of the same name admits nothing, even when the new plan is made in the same second", func() {
 		p := approvalRequired(nil)
 		alice := newPerson()
 		approval := p.approve(alice, p.tools[reader], nil)
@@ -239,11 +279,48 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		Eventually(func() bool {
 			return apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(old), &safetyv1alpha1.AgentPlan{}))
 		}).WithTimeout(waitTimeout).Should(BeTrue())
-		// Creation times have whole seconds: the new plan must be visibly younger than the approval.
-		time.Sleep(time.Until(approval.CreationTimestamp.Add(1100 * time.Millisecond)))
+
+		By("the plan was released only once its approvals were revoked")
+		err := k8sClient.Get(ctx, client.ObjectKeyFromObject(approval), &safetyv1alpha1.ToolApproval{})
+		Expect(apierrors.IsNotFound(err)).To(BeTrue(), "the deleted plan's approval is still there: %v", err)
+
+		By("a plan made again under the name at once (creation times have whole seconds) finds no approval")
 		p.plan(planName, old.Spec)
-		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "step-1")), safety.ReasonToolHumanApprovalRequired,
-			"it was made for an earlier plan of that name")
+		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "step-1")), safety.ReasonToolHumanApprovalRequired)
+		Expect(ledgerRecords("approval", p.ns)).To(ContainElement(HaveKeyWithValue("name", approval.Name)), "the ledger keeps it")
+	})
+
+	It("refuses an approval for a plan being deleted or ended, naming the field", func() {
+		p := approvalRequired(nil)
+		alice := newPerson()
+		plan := &safetyv1alpha1.AgentPlan{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+		const hold = "example.com/hold"
+		plan.Finalizers = append(plan.Finalizers, hold)
+		Expect(k8sClient.Update(ctx, plan)).To(Succeed())
+		Expect(k8sClient.Delete(ctx, plan)).To(Succeed())
+
+		err := alice.client.Create(ctx, p.approval(alice.name, p.tools[reader], nil))
+		Expect(reasonOf(err)).To(Equal(webhookv1alpha1.ReasonPlanNotFound), "%v", err)
+		Expect(causeOf(err).Field).To(Equal("spec.plan"))
+		Expect(err.Error()).To(ContainSubstring("is being deleted"))
+
+		Eventually(func() error {
+			held := &safetyv1alpha1.AgentPlan{}
+			if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), held); err != nil {
+				return err
+			}
+			held.Finalizers = slices.DeleteFunc(held.Finalizers, func(f string) bool { return f == hold })
+			return k8sClient.Update(ctx, held)
+		}).WithTimeout(waitTimeout).Should(Succeed())
+
+		By("an ended plan takes none either")
+		p.unlockedPlan("ended", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted"), ServiceAccountName: "other",
+			ActiveDeadlineSeconds: new(int64(1))})
+		condition(p.ns, "ended", safetyv1alpha1.AgentPlanActiveCondition, metav1.ConditionFalse, safetyv1alpha1.AgentPlanDeadlineExceededReason)
+		err = alice.client.Create(ctx, p.approval(alice.name, p.tools[reader], func(s *safetyv1alpha1.ToolApprovalSpec) { s.Plan = "ended" }))
+		Expect(reasonOf(err)).To(Equal(webhookv1alpha1.ReasonPlanExpired), "%v", err)
+		Expect(causeOf(err).Field).To(Equal("spec.plan"))
 	})
 
 	It("an expired approval admits nothing", func() {
@@ -350,6 +427,13 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		Expect(err.Error()).To(ContainSubstring("used never decreases"))
 
 		Expect(alice.client.Status().Update(ctx, reset)).NotTo(Succeed(), "approvers cannot write status")
+
+		By("nor by taking the whole status away, where a rule on the status itself is not evaluated")
+		err = k8sClient.Status().Patch(ctx, got.DeepCopy(), client.RawPatch(types.MergePatchType, []byte(`{"status":null}`)))
+		Expect(apierrors.IsInvalid(err)).To(BeTrue(), "%v", err)
+		Expect(err.Error()).To(ContainSubstring("used never decreases"))
+		Expect(approvalStatus(a).Used).To(Equal(int32(1)))
+		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], "step-1")), safety.ReasonToolHumanApprovalRequired, "used 1 of 1 times")
 	})
 })
 

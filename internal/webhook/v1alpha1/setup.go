@@ -118,7 +118,8 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		return err
 	}
 
-	approvals := &ToolApprovalHandler{Reader: mgr.GetClient(), Decoder: handler.Decoder, ServiceAccountApprovers: map[string]bool{}}
+	// Live: approvals are rare, and a plan being deleted must be seen as such at once (check).
+	approvals := &ToolApprovalHandler{Reader: mgr.GetAPIReader(), Decoder: handler.Decoder, ServiceAccountApprovers: map[string]bool{}}
 	if l, ok := opts.Ledger.(audit.ApprovalLog); ok {
 		approvals.Ledger = l
 	}

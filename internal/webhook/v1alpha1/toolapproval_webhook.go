@@ -25,13 +25,15 @@ const (
 	ReasonApproverMismatch       = "ApproverMismatch"
 	ReasonSelfApproval           = "SelfApproval"
 	ReasonServiceAccountApprover = "ServiceAccountApprover"
+	ReasonApproverNotAPerson     = "ApproverNotAPerson"
 )
 
 const serviceAccountPrefix = "system:serviceaccount:"
 
 // ToolApprovalHandler decides who may approve: a person, recorded truthfully. The approver named in
 // the spec must be the identity creating the object; the plan's own ServiceAccount never may;
-// other ServiceAccounts only when the operator was told to trust them. Every creation, and every
+// other ServiceAccounts (by username or by group) only when the operator was told to trust them;
+// nodes and unauthenticated requests never. Every creation, and every
 // refusal, is recorded in the ledger before the answer.
 type ToolApprovalHandler struct {
 	Reader  client.Reader
@@ -93,13 +95,26 @@ func (h *ToolApprovalHandler) check(ctx context.Context, req admission.Request, 
 		}
 		return nil, fmt.Errorf("reading plan %s: %w", a.Spec.Plan, err)
 	}
+	// A plan being deleted takes no approval: its approvals are revoked as it is released
+	// (controller.revokeApprovals), and one made after that would outlive it and could pass for an
+	// approval of the next plan of its name. An ended plan admits no call to approve.
+	if d := planOpen(plan, time.Now()); d != nil {
+		return d, nil
+	}
 	if user == serviceAccountUser(plan.Namespace, plan.Spec.ServiceAccountName) {
 		return &denial{ReasonSelfApproval, fieldApprover, fmt.Sprintf(
 			"%s is the agent of plan %s and cannot approve its own calls; ask a person", user, plan.Name)}, nil
 	}
-	if strings.HasPrefix(user, serviceAccountPrefix) && !h.ServiceAccountApprovers[user] {
-		return &denial{ReasonServiceAccountApprover, fieldApprover, fmt.Sprintf(
-			"%s is a ServiceAccount; approvals come from people unless the operator trusts it with --allow-serviceaccount-approver", user)}, nil
+	switch policy.ApproverKind(user, req.UserInfo.Groups) {
+	case policy.ApproverServiceAccount:
+		if !h.ServiceAccountApprovers[user] {
+			return &denial{ReasonServiceAccountApprover, fieldApprover, fmt.Sprintf(
+				"%s is a ServiceAccount (by its username or groups %v); approvals come from people unless the operator trusts it with --allow-serviceaccount-approver",
+				user, req.UserInfo.Groups)}, nil
+		}
+	case policy.ApproverNotAPerson:
+		return &denial{ReasonApproverNotAPerson, fieldApprover, fmt.Sprintf(
+			"%s is a node or an unauthenticated request (groups %v); approvals come from authenticated people", user, req.UserInfo.Groups)}, nil
 	}
 	tool := &safetyv1alpha1.AgentTool{}
 	if err := h.Reader.Get(ctx, client.ObjectKey{Name: a.Spec.Tool}, tool); err != nil {
