@@ -262,6 +262,9 @@ func (g *Gateway) unofferedTools(routes map[string]route) mcp.Middleware {
 			if _, offered := routes[call.Params.Name]; offered {
 				return next(ctx, method, req)
 			}
+			if !objectName(call.Params.Name) { // no AgentTool's name: submitted, refused ToolNotRegistered (or, empty, by Build)
+				return g.callTool(ctx, call, nil)
+			}
 			switch err := g.opts.Reader.Get(ctx, client.ObjectKey{Name: call.Params.Name}, &safetyv1alpha1.AgentTool{}); {
 			case err == nil:
 				return nil, unserved(call.Params.Name)
@@ -299,8 +302,16 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	} else if err != nil {
 		return nil, err
 	}
+	step, err := metaClaim(req.Params.Meta, MetaStep)
+	if err != nil {
+		return nil, err
+	}
+	sandboxID, err := metaClaim(req.Params.Meta, MetaSandboxID)
+	if err != nil {
+		return nil, err
+	}
 	inv := toolcall.Invocation{Namespace: caller.Namespace, Plan: plan, Tool: req.Params.Name, Arguments: args,
-		Step: metaString(req.Params.Meta, MetaStep), SandboxID: metaString(req.Params.Meta, MetaSandboxID)}
+		Step: step, SandboxID: sandboxID}
 	if rt != nil {
 		inv.Map, inv.Cwd = argumentMap(rt.served.Arguments), rt.served.Arguments.WorkingDirectory
 	}
@@ -573,7 +584,17 @@ func argumentMap(m safetyv1alpha1.ToolArgumentMap) toolcall.ArgumentMap {
 	return toolcall.ArgumentMap{Command: m.Command, Paths: m.Paths, TreePaths: m.TreePaths, Cwd: m.Cwd}
 }
 
-func metaString(m mcp.Meta, key string) string {
-	s, _ := m[key].(string)
-	return s
+// metaClaim is the agent's claim _meta[key]: "" when absent (or null), an MCP error naming the
+// key when it is not a string. Taken as absent, a step of another type would silently become the
+// step the gateway derives, and the agent never learn why its steps were not its own.
+func metaClaim(m mcp.Meta, key string) (string, error) {
+	switch v := m[key].(type) {
+	case nil:
+		return "", nil
+	case string:
+		return v, nil
+	default:
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("_meta[%q] must be a string, not %s", key, jsonKind(v))}
+	}
 }
