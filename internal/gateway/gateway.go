@@ -89,6 +89,10 @@ type Options struct {
 	Mapper       meta.RESTMapper
 	// Audience is the audience a caller's token must carry.
 	Audience string
+	// Namespace, when set, is the only namespace whose agents the gateway serves (a gateway per
+	// namespace, whose Reader caches that namespace's plans alone); any other caller is refused
+	// with HTTP 403 (servedNamespace).
+	Namespace string
 	// ResolvePlan finds the caller's plan; CallerPlan when nil.
 	ResolvePlan PlanResolver
 	// Reporter writes, as the gateway's own ServiceAccount, the outcome (phase and cost) of the
@@ -245,7 +249,7 @@ func (g *Gateway) Handler() http.Handler {
 		mcpHandler.ServeHTTP(newDeadlineWriter(w, g.opts.AnswerWriteTimeout), r.WithContext(ctx))
 	})
 	// Timed from before the token's check, which may wait on a TokenReview, to the answer.
-	return timed(auth.RequireBearerToken(g.authn.verify, nil)(budgeted))
+	return timed(auth.RequireBearerToken(g.authn.verify, nil)(g.servedNamespace(budgeted)))
 }
 
 // unofferedTools handles a tools/call for a tool the gateway does not offer. An unregistered tool
