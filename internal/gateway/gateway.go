@@ -318,6 +318,9 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 		Step: step, SandboxID: sandboxID}
 	if rt != nil {
 		inv.Map, inv.Cwd = argumentMap(rt.served.Arguments), rt.served.Arguments.WorkingDirectory
+		// Judged, and sent, as the upstream takes them: with the defaults its schema fills in.
+		args = withDefaults(args, rt.upstream.defaults[rt.upstreamName()])
+		inv.Arguments = args
 	}
 	call, err := toolcall.Build(inv)
 	if err != nil {
