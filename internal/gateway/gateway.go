@@ -321,6 +321,9 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 		// Judged, and sent, as the upstream takes them: with the defaults its schema fills in.
 		args = withDefaults(args, rt.upstream.defaults[rt.upstreamName()])
 		inv.Arguments = args
+		if err := undeclared(args, rt.upstream.declared[rt.upstreamName()], req.Params.Name); err != nil {
+			return nil, err
+		}
 	}
 	call, err := toolcall.Build(inv)
 	if err != nil {
@@ -582,10 +585,6 @@ func denied(r toolcall.Result, rt *route) *mcp.CallToolResult {
 	return res
 }
 
-func unserved(tool string) error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-		Message: fmt.Sprintf("tool %q is registered but no ToolServer serves it", tool)}
-}
 
 func argumentMap(m safetyv1alpha1.ToolArgumentMap) toolcall.ArgumentMap {
 	return toolcall.ArgumentMap{Command: m.Command, Paths: m.Paths, TreePaths: m.TreePaths, Cwd: m.Cwd}
@@ -604,4 +603,9 @@ func metaClaim(m mcp.Meta, key string) (string, error) {
 		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 			Message: fmt.Sprintf("_meta[%q] must be a string, not %s", key, jsonKind(v))}
 	}
+}
+
+func unserved(tool string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+		Message: fmt.Sprintf("tool %q is registered but no ToolServer serves it", tool)}
 }

@@ -135,8 +135,6 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 			map[string]any{"path": strings.Repeat("a", 1025)}, nil, `argument "path" holds a path of 1025 characters`),
 		Entry("more paths than the CRD's 32", func() string { return readTool },
 			map[string]any{"path": strings.Split(strings.Repeat("a,", 32)+"a", ",")}, nil, "name 33 paths"),
-		Entry("more unmapped arguments than the CRD's 256", func() string { return readTool },
-			manyKeys(257), nil, "hold 257 keys, more than 256"),
 		Entry("a step that is no DNS label", func() string { return readTool }, map[string]any{"path": "notes.txt"},
 			mcp.Meta{gateway.MetaStep: "Step One"}, `step "Step One" is not a DNS label`),
 		Entry("a step that is not a string", func() string { return readTool }, map[string]any{"path": "notes.txt"},
@@ -426,15 +424,6 @@ func decisionsIn(ns string) []map[string]any {
 	recs, err := testenv.Decisions(ledgerDir, ns)
 	Expect(err).NotTo(HaveOccurred())
 	return recs
-}
-
-// manyKeys is arguments of n distinct keys.
-func manyKeys(n int) map[string]any {
-	args := make(map[string]any, n)
-	for i := range n {
-		args["k"+strconv.Itoa(i)] = i
-	}
-	return args
 }
 
 // rpcCode is the JSON-RPC error code err carries; 0 when it carries none.

@@ -38,6 +38,8 @@ type upstream struct {
 	tools      map[string]*mcp.Tool
 	// defaults are the defaults each tool's input schema gives its arguments (withDefaults).
 	defaults map[string][]schemaDefault
+	// declared are the argument keys each tool's input schema declares (undeclared).
+	declared map[string]map[string]bool
 	connect  func() (*mcp.ClientSession, error)
 	slots    []slot
 	next     atomic.Uint32
@@ -334,7 +336,7 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 		return session, nil
 	}
 	up := &upstream{id: u.ids.Add(1), uid: ts.UID, generation: ts.Generation, tools: map[string]*mcp.Tool{},
-		defaults: map[string][]schemaDefault{}, connect: connect, slots: make([]slot, u.sessions)}
+		defaults: map[string][]schemaDefault{}, declared: map[string]map[string]bool{}, connect: connect, slots: make([]slot, u.sessions)}
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
 	session, err := up.session()
@@ -348,6 +350,7 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 		}
 		up.tools[tool.Name] = tool
 		up.defaults[tool.Name] = schemaDefaults(tool.InputSchema)
+		up.declared[tool.Name] = schemaProperties(tool.InputSchema)
 	}
 	return up, nil
 }
