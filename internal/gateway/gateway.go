@@ -271,7 +271,7 @@ func (g *Gateway) unofferedTools(routes map[string]route) mcp.Middleware {
 			}
 			switch err := g.opts.Reader.Get(ctx, client.ObjectKey{Name: call.Params.Name}, &safetyv1alpha1.AgentTool{}); {
 			case err == nil:
-				return nil, unserved(call.Params.Name)
+				return nil, g.unserved(ctx, call.Params.Name)
 			case !apierrors.IsNotFound(err):
 				return nil, fmt.Errorf("reading AgentTool %s: %w", call.Params.Name, err)
 			}
@@ -585,7 +585,6 @@ func denied(r toolcall.Result, rt *route) *mcp.CallToolResult {
 	return res
 }
 
-
 func argumentMap(m safetyv1alpha1.ToolArgumentMap) toolcall.ArgumentMap {
 	return toolcall.ArgumentMap{Command: m.Command, Paths: m.Paths, TreePaths: m.TreePaths, Cwd: m.Cwd}
 }
@@ -603,9 +602,4 @@ func metaClaim(m mcp.Meta, key string) (string, error) {
 		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 			Message: fmt.Sprintf("_meta[%q] must be a string, not %s", key, jsonKind(v))}
 	}
-}
-
-func unserved(tool string) error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-		Message: fmt.Sprintf("tool %q is registered but no ToolServer serves it", tool)}
 }

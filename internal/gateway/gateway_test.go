@@ -110,6 +110,24 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInvalidParams)))
 	})
 
+	It("says why a registered tool its ToolServer names is not offered: the upstream offers no such tool", func() {
+		named := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: ns + "-misnamed"},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}}
+		Expect(k8sClient.Create(ctx, named)).To(Succeed())
+		DeferCleanup(func() { _ = k8sClient.Delete(ctx, named) })
+		server := &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: ns + "-misnamed"},
+			Spec: safetyv1alpha1.ToolServerSpec{URL: upstream.URL, Tools: []safetyv1alpha1.ServedTool{{
+				AgentTool: named.Name, UpstreamName: "no_such_tool"}}}}
+		Expect(k8sClient.Create(ctx, server)).To(Succeed())
+		DeferCleanup(func() { _ = k8sClient.Delete(ctx, server) })
+		Eventually(func(g Gomega) {
+			_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: named.Name, Arguments: map[string]any{"path": "notes.txt"}})
+			g.Expect(err).To(MatchError(ContainSubstring("tool %q is registered and ToolServer %s serves it, but the gateway "+
+				"cannot offer it now: its upstream offers no tool named \"no_such_tool\"", named.Name, server.Name)))
+			g.Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInternalError)))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+	})
+
 	It("refuses oversized arguments with an MCP error, before creating anything", func() {
 		_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: readTool,
 			Arguments: map[string]any{"path": strings.Repeat("a", toolcall.MaxArgumentBytes)}})
