@@ -163,6 +163,7 @@ func run() error {
 		Scheme:                  scheme,
 		Mapper:                  mgr.GetRESTMapper(),
 		Audience:                audience,
+		Namespace:               namespace,
 		Version:                 version,
 		UpstreamSessions:        upstreamSessions,
 		UpstreamCallTimeout:     upstreamCallTimeout,

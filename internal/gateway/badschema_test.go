@@ -79,8 +79,9 @@ var _ = Describe("an upstream tool whose schema the gateway cannot serve", Order
 		Expect(out.Content).To(ConsistOf(HaveField("Text", "read")))
 	})
 
-	It("is refused, as a registered tool no ToolServer serves, when called anyway", func() {
+	It("is refused when called anyway, saying its upstream's schema is what the gateway cannot serve", func() {
 		_, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: badTool, Arguments: map[string]any{"path": "a"}})
-		Expect(err).To(MatchError(ContainSubstring("registered but no ToolServer serves it")))
+		Expect(err).To(MatchError(ContainSubstring("but the gateway cannot offer it now: " +
+			"its upstream describes the tool with a schema the gateway cannot serve")))
 	})
 })

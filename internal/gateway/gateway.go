@@ -89,6 +89,10 @@ type Options struct {
 	Mapper       meta.RESTMapper
 	// Audience is the audience a caller's token must carry.
 	Audience string
+	// Namespace, when set, is the only namespace whose agents the gateway serves (a gateway per
+	// namespace, whose Reader caches that namespace's plans alone); any other caller is refused
+	// with HTTP 403 (servedNamespace).
+	Namespace string
 	// ResolvePlan finds the caller's plan; CallerPlan when nil.
 	ResolvePlan PlanResolver
 	// Reporter writes, as the gateway's own ServiceAccount, the outcome (phase and cost) of the
@@ -245,7 +249,7 @@ func (g *Gateway) Handler() http.Handler {
 		mcpHandler.ServeHTTP(newDeadlineWriter(w, g.opts.AnswerWriteTimeout), r.WithContext(ctx))
 	})
 	// Timed from before the token's check, which may wait on a TokenReview, to the answer.
-	return timed(auth.RequireBearerToken(g.authn.verify, nil)(budgeted))
+	return timed(auth.RequireBearerToken(g.authn.verify, nil)(g.servedNamespace(budgeted)))
 }
 
 // unofferedTools handles a tools/call for a tool the gateway does not offer. An unregistered tool
@@ -262,9 +266,12 @@ func (g *Gateway) unofferedTools(routes map[string]route) mcp.Middleware {
 			if _, offered := routes[call.Params.Name]; offered {
 				return next(ctx, method, req)
 			}
+			if !objectName(call.Params.Name) { // no AgentTool's name: submitted, refused ToolNotRegistered (or, empty, by Build)
+				return g.callTool(ctx, call, nil)
+			}
 			switch err := g.opts.Reader.Get(ctx, client.ObjectKey{Name: call.Params.Name}, &safetyv1alpha1.AgentTool{}); {
 			case err == nil:
-				return nil, unserved(call.Params.Name)
+				return nil, g.unserved(ctx, call.Params.Name)
 			case !apierrors.IsNotFound(err):
 				return nil, fmt.Errorf("reading AgentTool %s: %w", call.Params.Name, err)
 			}
@@ -299,10 +306,24 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	} else if err != nil {
 		return nil, err
 	}
+	step, err := metaClaim(req.Params.Meta, MetaStep)
+	if err != nil {
+		return nil, err
+	}
+	sandboxID, err := metaClaim(req.Params.Meta, MetaSandboxID)
+	if err != nil {
+		return nil, err
+	}
 	inv := toolcall.Invocation{Namespace: caller.Namespace, Plan: plan, Tool: req.Params.Name, Arguments: args,
-		Step: metaString(req.Params.Meta, MetaStep), SandboxID: metaString(req.Params.Meta, MetaSandboxID)}
+		Step: step, SandboxID: sandboxID}
 	if rt != nil {
 		inv.Map, inv.Cwd = argumentMap(rt.served.Arguments), rt.served.Arguments.WorkingDirectory
+		// Judged, and sent, as the upstream takes them: with the defaults its schema fills in.
+		args = withDefaults(args, rt.upstream.defaults[rt.upstreamName()])
+		inv.Arguments = args
+		if err := undeclared(args, rt.upstream.declared[rt.upstreamName()], req.Params.Name); err != nil {
+			return nil, err
+		}
 	}
 	call, err := toolcall.Build(inv)
 	if err != nil {
@@ -564,16 +585,21 @@ func denied(r toolcall.Result, rt *route) *mcp.CallToolResult {
 	return res
 }
 
-func unserved(tool string) error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-		Message: fmt.Sprintf("tool %q is registered but no ToolServer serves it", tool)}
-}
-
 func argumentMap(m safetyv1alpha1.ToolArgumentMap) toolcall.ArgumentMap {
 	return toolcall.ArgumentMap{Command: m.Command, Paths: m.Paths, TreePaths: m.TreePaths, Cwd: m.Cwd}
 }
 
-func metaString(m mcp.Meta, key string) string {
-	s, _ := m[key].(string)
-	return s
+// metaClaim is the agent's claim _meta[key]: "" when absent (or null), an MCP error naming the
+// key when it is not a string. Taken as absent, a step of another type would silently become the
+// step the gateway derives, and the agent never learn why its steps were not its own.
+func metaClaim(m mcp.Meta, key string) (string, error) {
+	switch v := m[key].(type) {
+	case nil:
+		return "", nil
+	case string:
+		return v, nil
+	default:
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("_meta[%q] must be a string, not %s", key, jsonKind(v))}
+	}
 }

@@ -110,6 +110,24 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInvalidParams)))
 	})
 
+	It("says why a registered tool its ToolServer names is not offered: the upstream offers no such tool", func() {
+		named := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: ns + "-misnamed"},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}}
+		Expect(k8sClient.Create(ctx, named)).To(Succeed())
+		DeferCleanup(func() { _ = k8sClient.Delete(ctx, named) })
+		server := &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: ns + "-misnamed"},
+			Spec: safetyv1alpha1.ToolServerSpec{URL: upstream.URL, Tools: []safetyv1alpha1.ServedTool{{
+				AgentTool: named.Name, UpstreamName: "no_such_tool"}}}}
+		Expect(k8sClient.Create(ctx, server)).To(Succeed())
+		DeferCleanup(func() { _ = k8sClient.Delete(ctx, server) })
+		Eventually(func(g Gomega) {
+			_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: named.Name, Arguments: map[string]any{"path": "notes.txt"}})
+			g.Expect(err).To(MatchError(ContainSubstring("tool %q is registered and ToolServer %s serves it, but the gateway "+
+				"cannot offer it now: its upstream offers no tool named \"no_such_tool\"", named.Name, server.Name)))
+			g.Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInternalError)))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+	})
+
 	It("refuses oversized arguments with an MCP error, before creating anything", func() {
 		_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: readTool,
 			Arguments: map[string]any{"path": strings.Repeat("a", toolcall.MaxArgumentBytes)}})
@@ -122,6 +140,46 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 			Arguments: map[string]any{"path": map[string]any{"nested": "notes.txt"}}})
 		Expect(err).To(MatchError(ContainSubstring(`argument "path" must be a string or an array of strings`)))
 		Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInvalidParams)))
+	})
+
+	DescribeTable("refuses, with an MCP error naming what is wrong and before creating anything, a call the API server "+
+		"would refuse as a schema error (it answered Internal error, naming spec fields the agent never sent)",
+		func(name func() string, args map[string]any, meta mcp.Meta, want string) {
+			_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name(), Arguments: args, Meta: meta})
+			Expect(err).To(MatchError(ContainSubstring(want)))
+			Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInvalidParams)))
+		},
+		Entry("a path over the CRD's 1024 characters", func() string { return readTool },
+			map[string]any{"path": strings.Repeat("a", 1025)}, nil, `argument "path" holds a path of 1025 characters`),
+		Entry("more paths than the CRD's 32", func() string { return readTool },
+			map[string]any{"path": strings.Split(strings.Repeat("a,", 32)+"a", ",")}, nil, "name 33 paths"),
+		Entry("a step that is no DNS label", func() string { return readTool }, map[string]any{"path": "notes.txt"},
+			mcp.Meta{gateway.MetaStep: "Step One"}, `step "Step One" is not a DNS label`),
+		Entry("a step that is not a string", func() string { return readTool }, map[string]any{"path": "notes.txt"},
+			mcp.Meta{gateway.MetaStep: 7}, `_meta["safety.toolgate.dev/step"] must be a string, not a number`),
+		Entry("a sandbox id that is not a string", func() string { return readTool }, map[string]any{"path": "notes.txt"},
+			mcp.Meta{gateway.MetaSandboxID: []any{"a"}}, `_meta["safety.toolgate.dev/sandbox-id"] must be a string, not an array`),
+		Entry("a sandbox id over the CRD's 253 characters", func() string { return readTool }, map[string]any{"path": "notes.txt"},
+			mcp.Meta{gateway.MetaSandboxID: strings.Repeat("s", 254)}, "the sandbox id is 254 characters"),
+		Entry("a tool name over the CRD's 253 characters", func() string { return strings.Repeat("t", 254) },
+			map[string]any{"path": "notes.txt"}, nil, "the tool's name is 254 characters"),
+	)
+
+	It("refuses a call that names no tool with an MCP error (it answered code 0: its read of an AgentTool named \"\" failed)", func() {
+		// Raw: the Go SDK's client refuses to send it.
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"","arguments":{"path":"notes.txt"}}}`))
+		Expect(err).NotTo(HaveOccurred())
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		Expect(err).NotTo(HaveOccurred())
+		defer func() { _ = resp.Body.Close() }()
+		var answer struct{ Error *jsonrpc.Error }
+		Expect(json.NewDecoder(resp.Body).Decode(&answer)).To(Succeed())
+		Expect(answer.Error).To(And(Not(BeNil()), HaveField("Code", int64(jsonrpc.CodeInvalidParams)),
+			HaveField("Message", ContainSubstring("no tool named"))))
 	})
 
 	It("holds every decision in the ledger, made as the agent itself", func() {

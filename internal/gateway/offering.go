@@ -101,7 +101,7 @@ func (g *Gateway) newServer(routes map[string]route) *mcp.Server {
 			delete(routes, name)
 		}
 	}
-	s.AddReceivingMiddleware(g.unofferedTools(routes), g.plannedTools(routes))
+	s.AddReceivingMiddleware(internalErrors, g.unofferedTools(routes), g.plannedTools(routes))
 	return s
 }
 

@@ -95,6 +95,11 @@ var _ = Describe("toolgate-gateway with a ToolServer that never answers", Ordere
 		}
 		Expect(w.session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": "a.txt"}})).
 			To(HaveField("IsError", BeFalse()), "a call to the answering ToolServer goes through")
+		By("a call of the tool it serves says so, rather than that no ToolServer serves it")
+		_, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: lostTool, Arguments: map[string]any{"path": "a.txt"}})
+		// Still connecting, unless the connect's 30 s ran out while the listings above waited.
+		Expect(err).To(MatchError(MatchRegexp(`ToolServer %s serves it, but the gateway cannot offer it now: `+
+			`(the gateway is still connecting to it|its last connect failed)`, server.Name)))
 	})
 })
 

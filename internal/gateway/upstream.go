@@ -36,9 +36,13 @@ type upstream struct {
 	uid        types.UID
 	generation int64
 	tools      map[string]*mcp.Tool
-	connect    func() (*mcp.ClientSession, error)
-	slots      []slot
-	next       atomic.Uint32
+	// defaults are the defaults each tool's input schema gives its arguments (withDefaults).
+	defaults map[string][]schemaDefault
+	// declared are the argument keys each tool's input schema declares (undeclared).
+	declared map[string]map[string]bool
+	connect  func() (*mcp.ClientSession, error)
+	slots    []slot
+	next     atomic.Uint32
 	// closed is set first thing by close; session reads it under a slot's lock, so that once
 	// close has emptied a slot no session is connected into it again.
 	closed atomic.Bool
@@ -332,7 +336,7 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 		return session, nil
 	}
 	up := &upstream{id: u.ids.Add(1), uid: ts.UID, generation: ts.Generation, tools: map[string]*mcp.Tool{},
-		connect: connect, slots: make([]slot, u.sessions)}
+		defaults: map[string][]schemaDefault{}, declared: map[string]map[string]bool{}, connect: connect, slots: make([]slot, u.sessions)}
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
 	session, err := up.session()
@@ -345,6 +349,8 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 			return nil, fmt.Errorf("listing the tools of ToolServer %s: %w", name, err)
 		}
 		up.tools[tool.Name] = tool
+		up.defaults[tool.Name] = schemaDefaults(tool.InputSchema)
+		up.declared[tool.Name] = schemaProperties(tool.InputSchema)
 	}
 	return up, nil
 }

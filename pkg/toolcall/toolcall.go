@@ -128,6 +128,9 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	if inv.Tool == "" {
 		return nil, bad("no tool named")
 	}
+	if err := checkClaims(inv); err != nil {
+		return nil, err
+	}
 	kept, err := withoutOmitted(inv.Arguments, inv.Map.Omit)
 	if err != nil {
 		return nil, err
@@ -152,6 +155,9 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	if ta.Command, err = stringArg(args, inv.Map.Command); err != nil {
 		return nil, err
 	}
+	if err := checkString(inv.Map.Command, "command", ta.Command, MaxCommandLength); err != nil {
+		return nil, err
+	}
 	if ta.Cwd, err = stringArg(args, inv.Map.Cwd); err != nil {
 		return nil, err
 	}
@@ -161,6 +167,9 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkPaths(key, len(ta.Paths), paths); err != nil {
+			return nil, err
+		}
 		ta.Paths = append(ta.Paths, paths...)
 	}
 	if len(inv.Map.TreePaths) > 0 {
@@ -168,7 +177,13 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 		if ta.Command, roots, err = searchArgs(args, inv.Map); err != nil {
 			return nil, err
 		}
+		if err := checkPaths(strings.Join(inv.Map.TreePaths, `", "`), len(ta.Paths), roots); err != nil {
+			return nil, err
+		}
 		ta.Paths = append(ta.Paths, roots...)
+	}
+	if err := checkArguments(&ta, inv.Map); err != nil {
+		return nil, err
 	}
 	if ta.Extra, err = extraArgs(args, inv.Map); err != nil {
 		return nil, err
@@ -309,6 +324,10 @@ func extraArgs(args map[string]any, m ArgumentMap) (*runtime.RawExtension, error
 	}
 	if len(rest) == 0 {
 		return nil, nil
+	}
+	if len(rest) > MaxExtraKeys {
+		return nil, bad("the arguments other than the command, paths and working directory hold %d keys, more than %d",
+			len(rest), MaxExtraKeys)
 	}
 	b := argrules.Canonical(rest)
 	if len(b) > argrules.MaxExtraBytes {

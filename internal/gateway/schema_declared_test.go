@@ -1,0 +1,84 @@
+package gateway_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// startAliasing is a real MCP server (the Go SDK's) whose read_aliased declares one argument,
+// "file", and reads "path" instead when it is given, as a Python server takes a field by its
+// name beside its alias (pydantic's populate_by_name): a key the schema does not declare that
+// the tool reads all the same.
+func startAliasing(dir string) *recordingServer {
+	GinkgoHelper()
+	rec := &recordingServer{}
+	s := mcp.NewServer(&mcp.Implementation{Name: "aliasing", Version: "test"}, nil)
+	s.AddTool(&mcp.Tool{Name: "read_aliased", Description: "Read a file",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"file":{"type":"string"}}}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct{ File, Path string }
+			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+				return nil, err
+			}
+			if in.Path != "" {
+				in.File = in.Path
+			}
+			rec.record("read_aliased", in.File)
+			data, err := os.ReadFile(filepath.Join(dir, filepath.Clean("/"+in.File)))
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil
+		})
+	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	DeferCleanup(server.Close)
+	rec.URL = server.URL
+	return rec
+}
+
+var _ = Describe("toolgate-gateway in front of a tool that reads an argument its schema does not declare", Ordered, func() {
+	var (
+		w        *world
+		upstream *recordingServer
+	)
+
+	BeforeAll(func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o600)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, ".env"), []byte("SECRET=1"), 0o600)).To(Succeed())
+		upstream = startAliasing(dir)
+		w = newWorld("gw-declared-", upstream.URL, "read_aliased", func(o *worldObjects) {
+			o.server.Spec.Tools[0].Arguments = safetyv1alpha1.ToolArgumentMap{Paths: []string{"file"}}
+		})
+	})
+
+	It("refuses an undeclared argument with an MCP error naming it, before creating anything, and never sends it", func() {
+		_, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool,
+			Arguments: map[string]any{"file": "notes.txt", "path": ".env"}})
+		Expect(err).To(MatchError(ContainSubstring(`does not declare the argument "path"; its input schema declares ["file"]`)))
+		Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInvalidParams)))
+		Expect(upstream.Calls()).To(BeEmpty(), "the upstream read .env by the key the engine never judged")
+		Expect(w.callStatuses()).To(BeEmpty())
+	})
+
+	It("forwards the declared arguments, and judges them", func() {
+		res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"file": "notes.txt"}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.IsError).To(BeFalse())
+		res, err = w.session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"file": ".env"}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(reasonIn(res)).To(Equal("ToolAccessDenied"))
+		Expect(upstream.Calls()).To(ConsistOf(upstreamCall{Tool: "read_aliased", Path: "notes.txt"}))
+	})
+})

@@ -1,0 +1,70 @@
+package gateway_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// startDefaulting is a real MCP server (the Go SDK's, which applies its tools' schema defaults to
+// the arguments, as pydantic does for a Python server's and zod for a TypeScript one's) whose
+// read_default reads "path", by default .env: what a tool reads when the agent leaves an
+// argument out.
+func startDefaulting(dir string) *recordingServer {
+	GinkgoHelper()
+	rec := &recordingServer{}
+	s := mcp.NewServer(&mcp.Implementation{Name: "defaulting", Version: "test"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "read_default", Description: "Read a file, .env unless told otherwise",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string","default":".env"}}}`)},
+		func(_ context.Context, _ *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
+			rec.record("read_default", in.Path)
+			data, err := os.ReadFile(filepath.Join(dir, filepath.Clean("/"+in.Path)))
+			if err != nil {
+				return nil, nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil, nil
+		})
+	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	DeferCleanup(server.Close)
+	rec.URL = server.URL
+	return rec
+}
+
+var _ = Describe("toolgate-gateway in front of a tool whose schema gives a mapped argument a default", Ordered, func() {
+	var (
+		w        *world
+		upstream *recordingServer
+	)
+
+	BeforeAll(func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o600)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, ".env"), []byte("SECRET=1"), 0o600)).To(Succeed())
+		upstream = startDefaulting(dir)
+		w = newWorld("gw-default-", upstream.URL, "read_default")
+	})
+
+	It("judges the default the upstream fills in for a path the agent leaves out: .env is refused and never read", func() {
+		res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.IsError).To(BeTrue(), "the upstream read its default, .env: %v", res.Content)
+		Expect(reasonIn(res)).To(Equal("ToolAccessDenied"))
+		Expect(upstream.Calls()).To(BeEmpty())
+	})
+
+	It("forwards a path the agent names, and the ledger holds the refusal of the default", func() {
+		res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": "notes.txt"}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.IsError).To(BeFalse())
+		Expect(upstream.Calls()).To(ConsistOf(upstreamCall{Tool: "read_default", Path: "notes.txt"}))
+		Expect(decisionsIn(w.ns)).To(ContainElement(And(HaveKeyWithValue("decision", "deny"),
+			HaveKeyWithValue("reason", "ToolAccessDenied"))))
+	})
+})

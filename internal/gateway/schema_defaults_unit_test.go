@@ -1,0 +1,42 @@
+package gateway
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestWithDefaultsWritesInWhatTheArgumentsLeaveOut: each default the schema declares is written
+// into arguments that leave its key out (none, null, {}, or other keys), never over a key they
+// name (spelled with escapes too, or null); arguments that are no single JSON object, and a schema
+// with no defaults, leave the arguments as they came.
+func TestWithDefaultsWritesInWhatTheArgumentsLeaveOut(t *testing.T) {
+	defaults := schemaDefaults(map[string]any{"type": "object", "properties": map[string]any{
+		"path":  map[string]any{"type": "string", "default": ".env"},
+		"cwd":   map[string]any{"type": "string", "default": "/"},
+		"other": map[string]any{"type": "string"},
+	}})
+	cases := []struct{ args, want string }{
+		{"", `{"cwd":"/","path":".env"}`},
+		{"null", `{"cwd":"/","path":".env"}`},
+		{" {} ", `{"cwd":"/","path":".env"}`},
+		{`{"other":"x"}`, `{"other":"x","cwd":"/","path":".env"}`},
+		{`{"path":"notes.txt"}`, `{"path":"notes.txt","cwd":"/"}`},
+		{`{"p\u0061th":"notes.txt","cwd":null}`, `{"p\u0061th":"notes.txt","cwd":null}`},
+		{`["a"]`, `["a"]`},
+		{`{"path":"a"} {"b":1}`, `{"path":"a"} {"b":1}`},
+		{`{"path":`, `{"path":`},
+	}
+	for _, c := range cases {
+		if got := string(withDefaults(json.RawMessage(c.args), defaults)); got != c.want {
+			t.Errorf("withDefaults(%s) = %s, want %s", c.args, got, c.want)
+		}
+		if got := string(withDefaults(json.RawMessage(c.args), nil)); got != c.args {
+			t.Errorf("withDefaults(%s) without defaults = %s, want it unchanged", c.args, got)
+		}
+	}
+	for _, schema := range []any{nil, "not a schema", map[string]any{"properties": []any{1}}} {
+		if d := schemaDefaults(schema); d != nil {
+			t.Errorf("schemaDefaults(%v) = %v, want none", schema, d)
+		}
+	}
+}
