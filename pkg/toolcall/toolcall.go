@@ -131,6 +131,29 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	if err := checkClaims(inv); err != nil {
 		return nil, err
 	}
+	args, err := decodeArguments(inv)
+	if err != nil {
+		return nil, err
+	}
+	ta, err := mappedArguments(args, inv)
+	if err != nil {
+		return nil, err
+	}
+	step := inv.Step
+	if step == "" {
+		step = StepFor(inv.Tool, inv.Arguments)
+	}
+	return &safetyv1alpha1.AgentToolCall{
+		ObjectMeta: metav1.ObjectMeta{Namespace: inv.Namespace, GenerateName: "call-"},
+		Spec: safetyv1alpha1.AgentToolCallSpec{
+			Plan: inv.Plan, Tool: inv.Tool, Step: step, SandboxID: inv.SandboxID, Arguments: ta,
+		},
+	}, nil
+}
+
+// decodeArguments decodes the invocation's arguments object (without its omitted keys), bounded,
+// and refuses one whose keys are respelled or that lacks a key its mapping requires.
+func decodeArguments(inv Invocation) (map[string]any, error) {
 	kept, err := withoutOmitted(inv.Arguments, inv.Map.Omit)
 	if err != nil {
 		return nil, err
@@ -151,53 +174,51 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	if err := requiredKeys(args, inv.Map.Required); err != nil {
 		return nil, err
 	}
+	return args, nil
+}
+
+// mappedArguments takes the command, working directory and paths from the arguments as the
+// mapping names them, each checked against the AgentToolCall's bounds, and the rest as extra.
+func mappedArguments(args map[string]any, inv Invocation) (safetyv1alpha1.ToolArguments, error) {
+	var err error
 	var ta safetyv1alpha1.ToolArguments
 	if ta.Command, err = stringArg(args, inv.Map.Command); err != nil {
-		return nil, err
+		return ta, err
 	}
 	if err := checkString(inv.Map.Command, "command", ta.Command, MaxCommandLength); err != nil {
-		return nil, err
+		return ta, err
 	}
 	if ta.Cwd, err = stringArg(args, inv.Map.Cwd); err != nil {
-		return nil, err
+		return ta, err
 	}
 	ta.Cwd = workingDirectory(ta.Cwd, inv.Cwd)
 	for _, key := range inv.Map.Paths {
 		paths, err := PathsArgument(args, key)
 		if err != nil {
-			return nil, err
+			return ta, err
 		}
 		if err := checkPaths(key, len(ta.Paths), paths); err != nil {
-			return nil, err
+			return ta, err
 		}
 		ta.Paths = append(ta.Paths, paths...)
 	}
 	if len(inv.Map.TreePaths) > 0 {
 		var roots []string
 		if ta.Command, roots, err = searchArgs(args, inv.Map); err != nil {
-			return nil, err
+			return ta, err
 		}
 		if err := checkPaths(strings.Join(inv.Map.TreePaths, `", "`), len(ta.Paths), roots); err != nil {
-			return nil, err
+			return ta, err
 		}
 		ta.Paths = append(ta.Paths, roots...)
 	}
 	if err := checkArguments(&ta, inv.Map); err != nil {
-		return nil, err
+		return ta, err
 	}
 	if ta.Extra, err = extraArgs(args, inv.Map); err != nil {
-		return nil, err
+		return ta, err
 	}
-	step := inv.Step
-	if step == "" {
-		step = StepFor(inv.Tool, inv.Arguments)
-	}
-	return &safetyv1alpha1.AgentToolCall{
-		ObjectMeta: metav1.ObjectMeta{Namespace: inv.Namespace, GenerateName: "call-"},
-		Spec: safetyv1alpha1.AgentToolCallSpec{
-			Plan: inv.Plan, Tool: inv.Tool, Step: step, SandboxID: inv.SandboxID, Arguments: ta,
-		},
-	}, nil
+	return ta, nil
 }
 
 // withoutOmitted is the arguments object without the values of its omitted keys, which are
