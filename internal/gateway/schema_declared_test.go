@@ -3,10 +3,6 @@ package gateway_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,16 +31,9 @@ func startAliasing(dir string) *recordingServer {
 				in.File = in.Path
 			}
 			rec.record("read_aliased", in.File)
-			data, err := os.ReadFile(filepath.Join(dir, filepath.Clean("/"+in.File)))
-			if err != nil {
-				return nil, err
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil
+			return fileContent(dir, in.File)
 		})
-	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	DeferCleanup(server.Close)
-	rec.URL = server.URL
-	return rec
+	return serveRecording(s, rec)
 }
 
 var _ = Describe("toolgate-gateway in front of a tool that reads an argument its schema does not declare", Ordered, func() {
@@ -54,9 +43,7 @@ var _ = Describe("toolgate-gateway in front of a tool that reads an argument its
 	)
 
 	BeforeAll(func() {
-		dir := GinkgoT().TempDir()
-		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o600)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(dir, ".env"), []byte("SECRET=1"), 0o600)).To(Succeed())
+		dir := notesAndEnv()
 		upstream = startAliasing(dir)
 		w = newWorld("gw-declared-", upstream.URL, "read_aliased", func(o *worldObjects) {
 			o.server.Spec.Tools[0].Arguments = safetyv1alpha1.ToolArgumentMap{Paths: []string{"file"}}

@@ -25,16 +25,10 @@ func startDefaulting(dir string) *recordingServer {
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string","default":".env"}}}`)},
 		func(_ context.Context, _ *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
 			rec.record("read_default", in.Path)
-			data, err := os.ReadFile(filepath.Join(dir, filepath.Clean("/"+in.Path)))
-			if err != nil {
-				return nil, nil, err
-			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil, nil
+			res, err := fileContent(dir, in.Path)
+			return res, nil, err
 		})
-	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	DeferCleanup(server.Close)
-	rec.URL = server.URL
-	return rec
+	return serveRecording(s, rec)
 }
 
 var _ = Describe("toolgate-gateway in front of a tool whose schema gives a mapped argument a default", Ordered, func() {
@@ -44,9 +38,7 @@ var _ = Describe("toolgate-gateway in front of a tool whose schema gives a mappe
 	)
 
 	BeforeAll(func() {
-		dir := GinkgoT().TempDir()
-		Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o600)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(dir, ".env"), []byte("SECRET=1"), 0o600)).To(Succeed())
+		dir := notesAndEnv()
 		upstream = startDefaulting(dir)
 		w = newWorld("gw-default-", upstream.URL, "read_default")
 	})
@@ -68,3 +60,29 @@ var _ = Describe("toolgate-gateway in front of a tool whose schema gives a mappe
 			HaveKeyWithValue("reason", "ToolAccessDenied"))))
 	})
 })
+
+// notesAndEnv makes a directory holding notes.txt and .env, for a test upstream to read from.
+func notesAndEnv() string {
+	GinkgoHelper()
+	dir := GinkgoT().TempDir()
+	Expect(os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("hello"), 0o600)).To(Succeed())
+	Expect(os.WriteFile(filepath.Join(dir, ".env"), []byte("SECRET=1"), 0o600)).To(Succeed())
+	return dir
+}
+
+// fileContent answers a test upstream's read of name below dir (never above it).
+func fileContent(dir, name string) (*mcp.CallToolResult, error) {
+	data, err := os.ReadFile(filepath.Join(dir, filepath.Clean("/"+name)))
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil
+}
+
+// serveRecording serves a test upstream over Streamable HTTP for the test's lifetime.
+func serveRecording(s *mcp.Server, rec *recordingServer) *recordingServer {
+	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	DeferCleanup(server.Close)
+	rec.URL = server.URL
+	return rec
+}

@@ -182,20 +182,7 @@ func mapValues(m map[string][]byte) [][]byte {
 // An interrupted compression leaves the gzip and the original side by side. The gzip is
 // complete (it was synced before its rename), so Verify uses it and Open removes the original.
 func TestInterruptedCompressionIsFinished(t *testing.T) {
-	cfg := testConfig(t, newFakeClock(day0))
-	cfg.MaxSegmentBytes = 2048
-	cfg.Compress = true
-	j := mustOpen(t, cfg)
-	appendN(t, j, 10)
-	dir := chainDirOf(cfg)
-	first := segmentFiles(t, dir)[0]
-	plain := readFile(t, filepath.Join(dir, first))
-	if _, err := j.Maintain(day0); err != nil {
-		t.Fatal(err)
-	}
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
+	cfg, dir, first, plain := compressedFirstSegment(t)
 	writeFile(t, filepath.Join(dir, first), plain)
 	writeFile(t, filepath.Join(dir, "2026-11-30.00000002.jsonl.gz.tmp"), []byte("half a gzip"))
 	rep := mustVerify(t, cfg.Dir)
@@ -215,20 +202,7 @@ func TestInterruptedCompressionIsFinished(t *testing.T) {
 // differs is not that copy: verify names it (an auditor reading the plain file would read other
 // records than the ones verified), and Open refuses rather than delete it.
 func TestLeftoverCopyThatDiffersFromItsGzipIsBroken(t *testing.T) {
-	cfg := testConfig(t, newFakeClock(day0))
-	cfg.MaxSegmentBytes = 2048
-	cfg.Compress = true
-	j := mustOpen(t, cfg)
-	appendN(t, j, 10)
-	dir := chainDirOf(cfg)
-	first := segmentFiles(t, dir)[0]
-	plain := readFile(t, filepath.Join(dir, first))
-	if _, err := j.Maintain(day0); err != nil {
-		t.Fatal(err)
-	}
-	if err := j.Close(); err != nil {
-		t.Fatal(err)
-	}
+	cfg, dir, first, plain := compressedFirstSegment(t)
 	i := bytes.Index(plain, []byte(`"call-`))
 	plain[i+2] ^= 0x20
 	writeFile(t, filepath.Join(dir, first), plain)
@@ -245,4 +219,25 @@ func TestLeftoverCopyThatDiffersFromItsGzipIsBroken(t *testing.T) {
 	if got := readFile(t, filepath.Join(dir, first)); !bytes.Equal(got, plain) {
 		t.Fatal("Open changed the leftover copy")
 	}
+}
+
+// compressedFirstSegment writes a journal whose first segment is sealed and compressed, closes
+// it, and returns the segment's directory, its uncompressed name and its bytes before compression.
+func compressedFirstSegment(t *testing.T) (cfg Config, dir, first string, plain []byte) {
+	t.Helper()
+	cfg = testConfig(t, newFakeClock(day0))
+	cfg.MaxSegmentBytes = 2048
+	cfg.Compress = true
+	j := mustOpen(t, cfg)
+	appendN(t, j, 10)
+	dir = chainDirOf(cfg)
+	first = segmentFiles(t, dir)[0]
+	plain = readFile(t, filepath.Join(dir, first))
+	if _, err := j.Maintain(day0); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, dir, first, plain
 }
