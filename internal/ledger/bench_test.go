@@ -242,3 +242,22 @@ func processCPU(b *testing.B) time.Duration {
 	}
 	return d
 }
+
+// BenchmarkRedactSecrets measures RedactSecrets on command text that names credentials: an 8 KiB
+// command line of ordinary shape, and 64 KiB (an AgentToolCall's argument bound) of the words
+// the credential rules key on, in three spellings, the worst case an agent can send per record.
+func BenchmarkRedactSecrets(b *testing.B) {
+	for _, tc := range []struct{ name, text string }{
+		{"command-8KiB", strings.Repeat("git commit -m 'fix: handle the token refresh when password = x fails' && curl -H 'Authorization: Bearer abc' https://example.com/api?x=1 ", 60)},
+		{"words-64KiB", strings.Repeat("password_token_secret ", 3000)},
+		{"quoted-64KiB", strings.Repeat(`"password" `, 6000)},
+		{"colons-64KiB", strings.Repeat(`password: `, 6500)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.text)))
+			for b.Loop() {
+				_ = RedactSecrets(tc.text)
+			}
+		})
+	}
+}
