@@ -33,7 +33,10 @@ func schemaDefaults(schema any) []schemaDefault {
 	}
 	var out []schemaDefault
 	for key, p := range s.Properties {
-		if len(p.Default) > 0 {
+		// A null default is no value: pydantic writes "default": null for every optional
+		// parameter (x: str | None = None), and the tool then runs as if the argument were
+		// absent, which is how the call is judged without it.
+		if len(p.Default) > 0 && !bytes.Equal(bytes.TrimSpace(p.Default), []byte("null")) {
 			out = append(out, schemaDefault{key: key, value: p.Default})
 		}
 	}

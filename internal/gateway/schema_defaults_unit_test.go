@@ -8,12 +8,14 @@ import (
 // TestWithDefaultsWritesInWhatTheArgumentsLeaveOut: each default the schema declares is written
 // into arguments that leave its key out (none, null, {}, or other keys), never over a key they
 // name (spelled with escapes too, or null); arguments that are no single JSON object, and a schema
-// with no defaults, leave the arguments as they came.
+// with no defaults, leave the arguments as they came. A null default is none.
 func TestWithDefaultsWritesInWhatTheArgumentsLeaveOut(t *testing.T) {
 	defaults := schemaDefaults(map[string]any{"type": "object", "properties": map[string]any{
 		"path":  map[string]any{"type": "string", "default": ".env"},
 		"cwd":   map[string]any{"type": "string", "default": "/"},
 		"other": map[string]any{"type": "string"},
+		// pydantic's optional parameter (x: str | None = None): no value to write in.
+		"optional": map[string]any{"anyOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "null"}}, "default": nil},
 	}})
 	cases := []struct{ args, want string }{
 		{"", `{"cwd":"/","path":".env"}`},
