@@ -424,7 +424,7 @@ func (pc *projectCommand) runs(s *segment) bool {
 	if open {
 		words = words[:len(words)-1]
 	}
-	if len(s.env) > 0 || s.name != words[0] || len(s.words) < len(words) || (!open && len(s.words) != len(words)) {
+	if len(s.env) > s.lineEnv || s.name != words[0] || len(s.words) < len(words) || (!open && len(s.words) != len(words)) {
 		return false
 	}
 	for k, w := range s.words[1:] {

@@ -19,6 +19,8 @@ func seventhCatalogue() []classCase {
 	)
 	return []classCase{
 		{exported, "a proxy to the metadata service", sh(`export http_proxy=169.254.169.254:80; curl http://x/`), metadata, sh(`export FOO=169.254.169.254; curl http://x/`), false},
+		{exported, "another proxy, the declared command still", sh(`export http_proxy=169.254.169.254:80; curl https://example.com/`), metadata, sh(`export HTTPS_PROXY=http://proxy.corp:3128; curl https://example.com/`), false},
+		{exported, "a code-running flag variable, exported", sh(`export GOFLAGS=-toolexec=/tmp/x; go build ./...`), opaque, sh(`export MAKEFLAGS=-j4; make test`), false},
 		{exported, "a proxy to the metadata service, after &&", sh(`export HTTPS_PROXY=http://169.254.169.254 && curl https://x/`), metadata, sh(`export PROXY_HOST=169.254.169.254 && curl https://x/`), false},
 		{exported, "rclone's remote defined as local", sh(`export RCLONE_CONFIG_X_TYPE=local; rclone copy x:/etc/shadow .`), zero, sh(`export RCLONE_CONFIG_X_TYPE=local; echo x:/etc/shadow`), false},
 		{exported, "GIT_DIR outside the workspace", sh(`export GIT_DIR=/tmp/x/.git; git log`), opaque, sh(`export GIT_DIR=.git; git log`), false},

@@ -32,12 +32,15 @@ func (a *analyzer) exportAssign(as *syntax.Assign) {
 }
 
 // segmentEnv is the environment the next recorded command sees: the line's kept variables, then
-// its own prefix assignments, which a reader taking the last one lets win.
-func (a *analyzer) segmentEnv() []string {
+// its own prefix assignments, which a reader taking the last one lets win; and how many of it are
+// the line's (a declared project command is matched without prefix assignments, as before, but a
+// variable the line exported earlier does not make "export MAKEFLAGS=-j4; make test" another
+// command: what it could run is judged where it is exported).
+func (a *analyzer) segmentEnv() (env []string, lineEnv int) {
 	if a.line == nil || len(a.line.exported) == 0 {
-		return a.env
+		return a.env, 0
 	}
-	return slices.Concat(a.line.exported, a.env)
+	return slices.Concat(a.line.exported, a.env), len(a.line.exported)
 }
 
 // lineEnvVar names the variables whose value a segment's environment is read for: the ones that

@@ -86,6 +86,7 @@ type segment struct {
 	pipeFrom []int    // segments of earlier pipeline stages feeding this one
 	yields   []string // what the segment prints that xargs may turn into arguments
 	env      []string // NAME=VALUE assignments in the command's environment (prefix or env wrapper)
+	lineEnv  int      // how many of env, first, the line exported before it rather than the command's own (exportedenv.go)
 	alt      string   // the text with global options after the subcommand, for pattern rules ("" = text)
 	// The flags last, side by side: one word for all of them, not one each between the fields
 	// above (a segment is made for every command of every call).
@@ -1124,7 +1125,8 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 		// A command run elsewhere reads what its ssh or kubectl exec -i is fed.
 		pipeFrom, redirs = f.pipeFrom, append(slices.Clip(redirs), f.redirs...)
 	}
-	seg := segment{words: words, cwd: a.cwd, pipeFrom: pipeFrom, env: a.segmentEnv()}
+	env, lineEnv := a.segmentEnv()
+	seg := segment{words: words, cwd: a.cwd, pipeFrom: pipeFrom, env: env, lineEnv: lineEnv}
 	a.env = nil
 	if words[0].dynamic {
 		a.find(true, RuleDynamicCommand, "command name %q is computed at run time and cannot be checked", words[0].s)
