@@ -49,7 +49,7 @@ func holesCatalogue() []classCase {
 		{gitDirOut, "--git-dir=", sh(`git --git-dir=/tmp/x/.git log`), opaque, sh(`git --git-dir=.git log`), false},
 		{gitDirOut, "--git-dir apart", sh(`git --git-dir /tmp/x/.git status`), opaque, sh(`git --git-dir ../.git status`), false},
 		{gitDirOut, "GIT_DIR", sh(`GIT_DIR=~/other/.git git log -p`), opaque, sh(`GIT_DIR=/workspace/app/.git git log -p`), false},
-		{gitDirOut, "after -C", sh(`git -C /tmp --git-dir=x/.git show HEAD:x`), opaque, sh(`git init /tmp/n && git --git-dir=/tmp/n/.git log`), false},
+		{gitDirOut, "after -C", sh(`git -C /tmp --git-dir=x/.git show HEAD:x`), opaque, sh(`git init build/n && git --git-dir=build/n/.git log`), false},
 		{sqlFile, "ATTACH with no space before the name", sh(`sqlite3 x.db "attach'.git/hooks/pre-commit'as a;create table a.t(x)"`), noWrite, sh(`sqlite3 x.db "attach'y.db'as a;create table a.t(x)"`), false},
 		{sqlFile, "VACUUM INTO with no space before the name", sh(`sqlite3 x.db "vacuum into'.git/hooks/pre-commit'"`), noWrite, sh(`sqlite3 x.db "vacuum into'backup.db'"`), false},
 		{sqlFile, "immutable given twice", sh(`sqlite3 'file:.git/hooks/x?immutable=0&immutable=1' 'create table t(a)'`), noWrite, sh(`sqlite3 'file:.git/hooks/x?immutable=1&immutable=0' 'select 1'`), false},

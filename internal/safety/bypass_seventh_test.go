@@ -16,6 +16,7 @@ func seventhCatalogue() []classCase {
 		runsCode = "a module that runs another"
 		escapes  = "a calculator's or editor's shell escape"
 		clients  = "a file-transfer client given commands"
+		reinit   = "a repository git init re-initialises, config kept"
 	)
 	return []classCase{
 		{exported, "a proxy to the metadata service", sh(`export http_proxy=169.254.169.254:80; curl http://x/`), metadata, sh(`export FOO=169.254.169.254; curl http://x/`), false},
@@ -52,6 +53,9 @@ func seventhCatalogue() []classCase {
 		{clients, "lftp -e before the host", sh(`lftp -e 'get x; quit' host`), opaque, sh(`echo 'get x; quit'`), false},
 		{clients, "smbclient -c", sh(`smbclient //h/s -c '!id'`), opaque, sh(`echo //h/s -c '!id'`), false},
 		{clients, "smbclient's commands on a here-string", sh(`smbclient //h/s <<< 'get x /tmp/y'`), opaque, sh(`cat <<< 'get x /tmp/y'`), false},
+		{reinit, "git init of a directory outside the workspace", sh(`git init /tmp/x && cd /tmp/x && git log`), opaque, sh(`git init build/x && cd build/x && git log`), false},
+		{reinit, "git init where the shell is", sh(`cd /tmp/x && git init && git add . && git commit -m x`), opaque, sh(`cd build/x && git init && git add . && git commit -m x`), false},
+		{reinit, "git -C DIR init", sh(`git -C /tmp/q init && git -C /tmp/q status`), opaque, sh(`git -C build/q init && git -C build/q status`), false},
 		{runsCode, "runpy, attached", sh(`python -mrunpy http.server -d /`), opaque, sh(`python -m pytest -x`), false},
 	}
 }

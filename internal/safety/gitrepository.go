@@ -126,8 +126,10 @@ func gitRunDir(s *segment) string {
 }
 
 // gitRepositoryMade marks a git command run in a directory the line made a repository in, and
-// records the one a git clone or git init makes. git init --bare, or with --separate-git-dir,
-// keeps the config of a repository that is already there, so it makes none the engine knows.
+// records the one a git clone or git worktree add makes. git init makes none the engine knows: run
+// where a repository already is (bare or not, or with --separate-git-dir) it re-initialises it and
+// keeps its config, so "git init /tmp/x && cd /tmp/x && git log" runs the pager a planted
+// /tmp/x/.git/config names, as "cd /tmp/x && git log" would.
 func (a *analyzer) gitRepositoryMade(idx int) {
 	seg := &a.out.segments[idx]
 	if seg.name != cmdGit {
@@ -142,11 +144,6 @@ func (a *analyzer) gitRepositoryMade(idx int) {
 		var ok bool
 		if d, ok = a.gitFetchedTree(seg); !ok {
 			return
-		}
-	case sub == gitInit && !seg.hasFlag("--bare") && !seg.hasFlag("--separate-git-dir"):
-		d = word{s: "."}
-		if ops := positionals(gitSubArgs(seg), gitValued[gitInit]); len(ops) > 0 {
-			d = ops[0]
 		}
 	case sub == gitWorktree:
 		// git worktree add DIR writes DIR/.git, a file naming a directory in the repository the
