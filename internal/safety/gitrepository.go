@@ -139,13 +139,13 @@ func (a *analyzer) gitRepositoryMade(idx int) {
 		a.out.inRepos = append(a.out.inRepos, idx)
 	}
 	var d word
-	switch sub := gitSub(seg); {
-	case sub == gitClone:
+	switch sub := gitSub(seg); sub {
+	case gitClone:
 		var ok bool
 		if d, ok = a.gitFetchedTree(seg); !ok {
 			return
 		}
-	case sub == gitWorktree:
+	case gitWorktree:
 		// git worktree add DIR writes DIR/.git, a file naming a directory in the repository the
 		// command runs in (its .git/worktrees/NAME), whose config is that repository's: git run
 		// in DIR reads what git run here reads, and the add itself is judged where it runs.
