@@ -53,7 +53,8 @@ func TestChartRefusesBadValues(t *testing.T) {
 	// Another release name or namespace renders (tools render charts under names of their own:
 	// helm template's default "release-name", helm lint's); NOTES.txt warns that the operator's
 	// names are release toolgate's in toolgate-system.
-	if out, err := render("toolgate", operatorNamespace, "--set", "manager.image.tag=20240101"); err != nil || !strings.Contains(out, ":20240101\"") {
+	out, err := render("toolgate", operatorNamespace, "--set", "manager.image.tag=20240101")
+	if err != nil || !strings.Contains(out, ":20240101\"") {
 		t.Errorf("a numeric image tag (--set reads it as a number): %v: %.400s", err, out)
 	}
 	if out, err := render("toolgate", operatorNamespace, "--set", "global.imageRegistry=r.example.com"); err != nil {
