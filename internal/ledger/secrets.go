@@ -68,17 +68,17 @@ var secretRules = []secretRule{
 	{"basic-auth-url", []string{"://"}, "@", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@?#]*:([^/\s?#"']+)@`), 1, nil},
 	// --password=x, --api-key x, -token=x: an option, so the value may follow a space.
 	{"credential-option", credentialKeywords, "",
-		regexp.MustCompile(`(?i)(?:^|[\s"'(])--?[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:=|\s+)` + credentialValue), 1, nil},
+		regexp.MustCompile(optionName + optionTail), 1, nil},
 	// PASSWORD=x, client_secret: x, password = x (a config file), $env:TOKEN = "x": an
 	// assignment needs = or :, so prose ("the token expired") stays. Spaces around = stay on the
 	// line, so "x=" at a line's end does not take the next line.
 	{"credential-assignment", credentialKeywords, "",
-		regexp.MustCompile(`(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue), 1, nil},
+		regexp.MustCompile(affixedName + assignmentTail), 1, nil},
 	// "password":"x" and \"password\": \"x\" (a JSON body in a command, its quotes escaped or
 	// not), 'api_key': 'x': a quoted key takes a quoted value, so a quoted name followed by prose
 	// (damage-control rule "aws-prints-credential": it prints …) stays.
 	{"credential-assignment", credentialKeywords, "",
-		regexp.MustCompile(`(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*\\?["'][ \t]*[:=][ \t]*` + quotedValue), 1, nil},
+		regexp.MustCompile(affixedName + quotedKeyTail), 1, nil},
 }
 
 // quotedValue is a quoted string, its quotes escaped with backslashes (as in JSON inside a
@@ -88,6 +88,17 @@ var secretRules = []secretRule{
 const (
 	quotedValue     = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*')`
 	credentialValue = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*'|[^\s"'=][^\s"']*)`
+)
+
+// What follows a credential's name in an option (= or spaces and a value) and in the two
+// credential-assignment forms: = or : and a value (PASSWORD=x, password = x, client_secret: x),
+// or a closing quote, = or : and a quoted value ("password":"x", \"password\": \"x\"). Each
+// begins with a byte no name holds, which is what lets affixedRule find the name's end without
+// the expression (secrets_affixed.go).
+const (
+	optionTail     = `(?:=|\s+)` + credentialValue
+	assignmentTail = `(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue
+	quotedKeyTail  = `\\?["'][ \t]*[:=][ \t]*` + quotedValue
 )
 
 // gitlabPrefixes begin GitLab's tokens (its "token prefixes" documentation).

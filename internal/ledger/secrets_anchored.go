@@ -110,6 +110,9 @@ func isTokenByte(c byte) bool {
 
 // locate is r.re.FindAllStringSubmatchIndex(s, -1).
 func (r secretRule) locate(s string) [][]int {
+	if a, ok := affixedRules[r.re]; ok && isASCII(s) {
+		return a.locate(s)
+	}
 	a, ok := anchoredRules[r.id]
 	if !ok || !isASCII(s) {
 		// (?i) folds a few non-ASCII runes onto ASCII letters (U+212A onto k); only for ASCII
