@@ -257,11 +257,23 @@ func (r redactor) encodePooled(rec Record) (encoded, error) {
 // (redacted by cfg.RedactKeys and by value, truncated to cfg.MaxStringLength): for tests and
 // tools that hold one way of building a record to another.
 func EncodeFields(cfg Config, r Record) ([]byte, error) {
+	return NewFieldEncoder(cfg).Encode(r)
+}
+
+// FieldEncoder is EncodeFields for many records under one cfg: its redactor's key automaton is
+// built once, as a journal builds it when opened, rather than per record.
+type FieldEncoder struct{ red redactor }
+
+// NewFieldEncoder returns a FieldEncoder for cfg.
+func NewFieldEncoder(cfg Config) FieldEncoder {
 	if cfg.MaxStringLength == 0 {
 		cfg.MaxStringLength = DefaultMaxStringLength
 	}
-	return newRedactor(cfg.RedactKeys, cfg.MaxStringLength).encodeRecord(r)
+	return FieldEncoder{red: newRedactor(cfg.RedactKeys, cfg.MaxStringLength)}
 }
+
+// Encode returns the fields of r exactly as a journal opened with the encoder's cfg writes them.
+func (e FieldEncoder) Encode(r Record) ([]byte, error) { return e.red.encodeRecord(r) }
 
 // encodeFixed encodes f through its FieldWriter, or through Fields when the writer gives up.
 func (r redactor) encodeFixed(f FixedFields) ([]byte, error) {
