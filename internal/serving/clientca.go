@@ -17,6 +17,8 @@ import (
 // updates the mounted file and the next handshake uses it.
 type clientCA struct {
 	path string
+	// now is the clock of handshakes and of the re-checks of open connections; nil is time.Now.
+	now func() time.Time
 
 	mu      sync.Mutex
 	pool    *x509.CertPool
@@ -29,10 +31,17 @@ const recheck = 5 * time.Second
 
 func loadClientCA(path string) (*clientCA, error) {
 	c := &clientCA{path: path}
-	if _, err := c.current(time.Now()); err != nil {
+	if _, err := c.current(c.clock()); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+func (c *clientCA) clock() time.Time {
+	if c.now != nil {
+		return c.now()
+	}
+	return time.Now()
 }
 
 // current returns the pool, re-reading the file at most every recheck. A file that became
@@ -68,12 +77,13 @@ func (c *clientCA) current(now time.Time) (*x509.CertPool, error) {
 func requireClientCert(cfg *tls.Config, c *clientCA, names []string) *tls.Config {
 	base := cfg.Clone()
 	base.ClientAuth = tls.RequireAndVerifyClientCert
+	base.Time = c.clock
 	if len(names) > 0 {
 		base.VerifyConnection = func(cs tls.ConnectionState) error { return clientNamed(cs, names) }
 	}
 	out := base.Clone()
 	out.GetConfigForClient = func(*tls.ClientHelloInfo) (*tls.Config, error) {
-		pool, err := c.current(time.Now())
+		pool, err := c.current(c.clock())
 		if err != nil {
 			return nil, err
 		}
@@ -81,7 +91,7 @@ func requireClientCert(cfg *tls.Config, c *clientCA, names []string) *tls.Config
 		perConn.ClientCAs = pool
 		return perConn, nil
 	}
-	pool, _ := c.current(time.Now())
+	pool, _ := c.current(c.clock())
 	out.ClientCAs = pool
 	return out
 }

@@ -123,7 +123,13 @@ func (s *WebhookServer) Start(ctx context.Context) error {
 	s.mu.Unlock()
 	logf.Log.WithName("webhook").Info("Serving webhook server", "address", lis.Addr().String(),
 		"clientCertificateRequired", s.opts.ClientCAFile != "")
-	return serve(ctx, s.opts.Limits.Server(ctx, s.mux), lis, time.Minute)
+	var handler http.Handler = s.mux
+	if s.clientCA != nil {
+		handler = s.clientCA.stillTrusted(handler, s.opts.ClientNames)
+	}
+	srv := s.opts.Limits.Server(ctx, handler)
+	srv.ConnContext = withConnTrust
+	return serve(ctx, srv, lis, time.Minute)
 }
 
 func (s *WebhookServer) tlsConfig(ctx context.Context) (*tls.Config, error) {

@@ -1,0 +1,187 @@
+package serving
+
+import (
+	"context"
+	"crypto/tls"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate/internal/testca"
+)
+
+// fakeClock is the clock of a webhook server's client verification, moved by the test.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// mtlsServer is a webhook server that requires a client certificate from the CA bundle at caPath,
+// answering "ok" on every path.
+type mtlsServer struct {
+	url    string
+	caPath string
+	clock  *fakeClock
+}
+
+func startMTLSServer(t *testing.T, bundle []byte, names ...string) *mtlsServer {
+	t.Helper()
+	m := &mtlsServer{caPath: filepath.Join(t.TempDir(), "ca.crt"), clock: &fakeClock{t: time.Now()}}
+	m.writeBundle(t, bundle)
+	s, err := NewWebhookServer(WebhookOptions{Host: "127.0.0.1", Port: 0,
+		CertDir: pairDir(t, "localhost"), ClientCAFile: m.caPath, ClientNames: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.clientCA.now = m.clock.now
+	s.Register("/", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") }))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Start(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for s.Addr() == "" {
+		if time.Now().After(deadline) {
+			t.Fatal("the webhook server did not start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	m.url = "https://" + s.Addr() + "/validate"
+	return m
+}
+
+func (m *mtlsServer) writeBundle(t *testing.T, bundle []byte) {
+	t.Helper()
+	if err := os.WriteFile(m.caPath, bundle, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rotate writes a new bundle and moves the clock past the interval it is re-read at.
+func (m *mtlsServer) rotate(t *testing.T, bundle []byte) {
+	t.Helper()
+	m.writeBundle(t, bundle)
+	m.clock.advance(recheck + time.Second)
+}
+
+// mtlsClient is an HTTP client presenting one certificate, keeping its connection alive.
+type mtlsClient struct {
+	hc *http.Client
+}
+
+func newMTLSClient(cert tls.Certificate) *mtlsClient {
+	return &mtlsClient{hc: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{
+		Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12,
+		InsecureSkipVerify: true, //nolint:gosec // the tests are about the server's check of the client
+	}}}}
+}
+
+// post sends a request; it returns the status (0 when the request failed) and whether it went over
+// a connection an earlier request opened.
+func (c *mtlsClient) post(t *testing.T, url string) (status int, reused bool) {
+	t.Helper()
+	trace := &httptrace.ClientTrace{GotConn: func(i httptrace.GotConnInfo) { reused = i.Reused }}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace),
+		http.MethodPost, url, http.NoBody)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return 0, reused
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	return resp.StatusCode, reused
+}
+
+func mustCA(t *testing.T, cn string) *testca.CA {
+	t.Helper()
+	ca, err := testca.New(cn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ca
+}
+
+func mustCert(t *testing.T, ca *testca.CA, c testca.Cert) tls.Certificate {
+	t.Helper()
+	cert, err := ca.TLSCert(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cert
+}
+
+// A client's kept-alive connection must not outlive the trust its handshake was given: rotating
+// its CA out of the bundle, or its certificate expiring, ends the next request on it too.
+func TestAnOpenConnectionLosesAccessWithItsCertificate(t *testing.T) {
+	old, next := mustCA(t, "old webhook client CA"), mustCA(t, "new webhook client CA")
+	apiServer := testca.Cert{CommonName: "kube-apiserver-webhook-client"}
+
+	check := func(t *testing.T, c *mtlsClient, url string, want int, wantReused bool) {
+		t.Helper()
+		status, reused := c.post(t, url)
+		if status != want || reused != wantReused {
+			t.Fatalf("status %d on a reused connection %v; want %d, reused %v", status, reused, want, wantReused)
+		}
+	}
+
+	t.Run("the CA rotated out of the bundle", func(t *testing.T) {
+		srv := startMTLSServer(t, old.PEM)
+		held := newMTLSClient(mustCert(t, old, apiServer))
+		check(t, held, srv.url, http.StatusOK, false)
+		srv.rotate(t, next.PEM)
+		check(t, held, srv.url, http.StatusForbidden, true)
+		check(t, held, srv.url, 0, false) // a new connection fails at the handshake, as before
+		check(t, newMTLSClient(mustCert(t, next, apiServer)), srv.url, http.StatusOK, false)
+	})
+
+	t.Run("near miss: the new CA added beside the old one", func(t *testing.T) {
+		srv := startMTLSServer(t, old.PEM)
+		held := newMTLSClient(mustCert(t, old, apiServer))
+		check(t, held, srv.url, http.StatusOK, false)
+		srv.rotate(t, append(append([]byte{}, old.PEM...), next.PEM...))
+		check(t, held, srv.url, http.StatusOK, true)
+	})
+
+	t.Run("the certificate expired since the handshake", func(t *testing.T) {
+		srv := startMTLSServer(t, old.PEM)
+		short := apiServer
+		short.NotAfter = time.Now().Add(time.Hour)
+		held := newMTLSClient(mustCert(t, old, short))
+		check(t, held, srv.url, http.StatusOK, false)
+		srv.clock.advance(2 * time.Hour)
+		check(t, held, srv.url, http.StatusForbidden, true)
+	})
+
+	t.Run("near miss: a certificate still valid after the same time", func(t *testing.T) {
+		srv := startMTLSServer(t, old.PEM)
+		held := newMTLSClient(mustCert(t, old, apiServer))
+		check(t, held, srv.url, http.StatusOK, false)
+		srv.clock.advance(2 * time.Hour)
+		check(t, held, srv.url, http.StatusOK, true)
+	})
+}
