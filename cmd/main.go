@@ -74,6 +74,7 @@ func main() {
 	var pprofAddr string
 	var usageFlushInterval, usageFlushMaxInterval time.Duration
 	var webhookHost, webhookClientCA, webhookClientNames string
+	var webhookAnyClient bool
 	var certRotation bool
 	var ledgerDir, ledgerWriter string
 	var certSecretNamespace, certSecretName, certDNSName, webhookConfigurationName string
@@ -95,7 +96,11 @@ func main() {
 	flag.StringVar(&webhookClientCA, "webhook-client-ca", "",
 		"PEM file of the CA that issued the API server's client certificate for webhooks (a mounted Secret). "+
 			"Set, a connection without a certificate it verifies is refused at the TLS handshake. "+
-			"Empty accepts any client: only where a NetworkPolicy admits nothing but the API server (docs/webhook.md).")
+			"Required, unless --webhook-any-client says otherwise.")
+	flag.BoolVar(&webhookAnyClient, "webhook-any-client", false,
+		"Answer admission reviews from any client that reaches the webhook port, without --webhook-client-ca: only "+
+			"where the API server presents no client certificate and a NetworkPolicy admits nothing but it "+
+			"(docs/webhook.md). Without either flag the manager does not start.")
 	flag.StringVar(&webhookClientNames, "webhook-client-name", "",
 		"Comma-separated names the API server's client certificate carries (subject common name or DNS name); with "+
 			"--webhook-client-ca, a certificate the CA verifies but naming none of them is refused too. Set it when the CA "+
@@ -183,6 +188,8 @@ func main() {
 	webhookServerOptions := serving.WebhookOptions{
 		Host: webhookHost, Port: webhookPort, TLSOpts: tlsOpts, ClientCAFile: webhookClientCA,
 		ClientNames: serving.SplitNames(webhookClientNames),
+		// With --disable-webhooks nothing is registered on the listener: there is nothing to guard.
+		AnyClient: webhookAnyClient || (disableWebhooks && webhookClientCA == ""),
 		CertDir:     filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs"),
 	}
 	if len(webhookCertPath) > 0 {
@@ -192,18 +199,15 @@ func main() {
 		webhookServerOptions.CertName = webhookCertName
 		webhookServerOptions.KeyName = webhookCertKey
 	}
-	if webhookClientCA == "" && webhookClientNames != "" {
-		setupLog.Error(nil, "--webhook-client-name needs --webhook-client-ca: without the CA no certificate is asked for")
-		os.Exit(1)
-	}
-	if webhookClientCA == "" {
-		setupLog.Info("WARNING: --webhook-client-ca is not set; any client that reaches the webhook port can send " +
-			"admission reviews. Set it, or admit only the API server with a NetworkPolicy (docs/webhook.md).")
-	}
 	webhookServer, err := serving.NewWebhookServer(webhookServerOptions)
 	if err != nil {
-		setupLog.Error(err, "Failed to configure the webhook server")
+		setupLog.Error(err, "Failed to configure the webhook server (--webhook-client-ca, --webhook-client-name, "+
+			"--webhook-any-client; docs/webhook.md)")
 		os.Exit(1)
+	}
+	if webhookServerOptions.AnyClient && !disableWebhooks {
+		setupLog.Info("WARNING: --webhook-any-client: any client that reaches the webhook port can send admission " +
+			"reviews. Admit only the API server with a NetworkPolicy (docs/webhook.md).")
 	}
 
 	// The metrics endpoint (enabled in config/default) is served by internal/serving rather than

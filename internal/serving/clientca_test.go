@@ -78,3 +78,30 @@ func TestAServerWithoutItsClientCAWillNotStart(t *testing.T) {
 		}
 	}
 }
+
+// A webhook server is told who may send it reviews: a configuration that lost its client CA (an
+// overridden argument list, a dropped patch) must not come up answering anyone.
+func TestAServerMustBeToldWhoMaySendReviews(t *testing.T) {
+	caFile := filepath.Join(t.TempDir(), "ca.crt")
+	if err := os.WriteFile(caFile, caPEM(t, "webhook client CA"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		opts WebhookOptions
+		ok   bool
+	}{
+		{"neither a client CA nor any client", WebhookOptions{}, false},
+		{"client names without the CA", WebhookOptions{ClientNames: []string{"kube-apiserver"}}, false},
+		{"names with any client", WebhookOptions{AnyClient: true, ClientNames: []string{"kube-apiserver"}}, false},
+		{"both the CA and any client", WebhookOptions{ClientCAFile: caFile, AnyClient: true}, false},
+		{"the client CA", WebhookOptions{ClientCAFile: caFile}, true},
+		{"the client CA and names", WebhookOptions{ClientCAFile: caFile, ClientNames: []string{"kube-apiserver"}}, true},
+		{"any client, asked for", WebhookOptions{AnyClient: true}, true},
+		{"no listener", WebhookOptions{Port: -1}, true},
+	} {
+		if _, err := NewWebhookServer(c.opts); (err == nil) != c.ok {
+			t.Errorf("%s: error %v, want accepted=%v", c.name, err, c.ok)
+		}
+	}
+}

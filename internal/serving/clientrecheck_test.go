@@ -3,6 +3,7 @@ package serving
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"io"
 	"net/http"
 	"net/http/httptrace"
@@ -92,8 +93,11 @@ type mtlsClient struct {
 }
 
 func newMTLSClient(cert tls.Certificate) *mtlsClient {
+	// GetClientCertificate presents cert whatever CAs the server names: Go's client would hold
+	// back a certificate of a CA the server does not list, and an attacker would not.
+	present := func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return &cert, nil }
 	return &mtlsClient{hc: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{
-		Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12,
+		GetClientCertificate: present, MinVersion: tls.VersionTLS12,
 		InsecureSkipVerify: true, //nolint:gosec // the tests are about the server's check of the client
 	}}}}
 }
@@ -184,4 +188,61 @@ func TestAnOpenConnectionLosesAccessWithItsCertificate(t *testing.T) {
 		srv.clock.advance(2 * time.Hour)
 		check(t, held, srv.url, http.StatusOK, true)
 	})
+}
+
+// Over real TLS, which certificates the webhook listener answers: the attacker's attempts, each
+// beside the legitimate shape it imitates.
+func TestOnlyAClientCertificateOfTheCAIsAnswered(t *testing.T) {
+	root, other := mustCA(t, "webhook client CA"), mustCA(t, "another CA")
+	intermediate, err := root.Intermediate("an intermediate of the webhook client CA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	strangers, err := other.Intermediate("an intermediate of another CA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	apiServer := testca.Cert{CommonName: "kube-apiserver-webhook-client"}
+	with := func(change func(*testca.Cert)) testca.Cert {
+		c := apiServer
+		change(&c)
+		return c
+	}
+	rootSelf, err := root.TLSSelf()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, names := range [][]string{nil, {"kube-apiserver-webhook-client"}} {
+		srv := startMTLSServer(t, root.PEM, names...)
+		for _, c := range []struct {
+			name string
+			cert tls.Certificate
+			ok   bool
+		}{
+			{"the API server's", mustCert(t, root, apiServer), true},
+			{"the same name from another CA", mustCert(t, other, apiServer), false},
+			{"issued by an intermediate of the CA, chain presented", mustCert(t, intermediate, apiServer), true},
+			{"issued by an intermediate of another CA", mustCert(t, strangers, apiServer), false},
+			{"for server authentication only", mustCert(t, root, with(func(c *testca.Cert) {
+				c.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
+			})), false},
+			{"for code signing only", mustCert(t, root, with(func(c *testca.Cert) {
+				c.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning}
+			})), false},
+			{"expired", mustCert(t, root, with(func(c *testca.Cert) {
+				c.NotBefore, c.NotAfter = time.Now().Add(-2*time.Hour), time.Now().Add(-time.Hour)
+			})), false},
+			{"not yet valid", mustCert(t, root, with(func(c *testca.Cert) {
+				c.NotBefore = time.Now().Add(time.Hour)
+			})), false},
+			// Whoever holds the CA's key can issue the API server's certificate anyway; with names
+			// set, the CA's own is refused like any other name.
+			{"the CA's own certificate", rootSelf, names == nil},
+			{"none", tls.Certificate{}, false},
+		} {
+			if status, _ := newMTLSClient(c.cert).post(t, srv.url); (status == http.StatusOK) != c.ok {
+				t.Errorf("names %v, %s: status %d, want answered=%v", names, c.name, status, c.ok)
+			}
+		}
+	}
 }
