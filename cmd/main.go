@@ -190,7 +190,7 @@ func main() {
 		ClientNames: serving.SplitNames(webhookClientNames),
 		// With --disable-webhooks nothing is registered on the listener: there is nothing to guard.
 		AnyClient: webhookAnyClient || (disableWebhooks && webhookClientCA == ""),
-		CertDir:     filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs"),
+		CertDir:   filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs"),
 	}
 	if len(webhookCertPath) > 0 {
 		setupLog.Info("Initializing webhook certificate watcher using provided certificates",
