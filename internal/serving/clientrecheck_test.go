@@ -90,16 +90,21 @@ func (m *mtlsServer) rotate(t *testing.T, bundle []byte) {
 // mtlsClient is an HTTP client presenting one certificate, keeping its connection alive.
 type mtlsClient struct {
 	hc *http.Client
+	// proto is the HTTP major version of the last response.
+	proto int
 }
 
-func newMTLSClient(cert tls.Certificate) *mtlsClient {
+func newMTLSClient(cert tls.Certificate) *mtlsClient { return newMTLSClientProto(cert, false) }
+
+// newMTLSClientProto is newMTLSClient speaking HTTP/2 when h2 is set.
+func newMTLSClientProto(cert tls.Certificate, h2 bool) *mtlsClient {
 	// GetClientCertificate presents cert whatever CAs the server names: Go's client would hold
 	// back a certificate of a CA the server does not list, and an attacker would not.
 	present := func(*tls.CertificateRequestInfo) (*tls.Certificate, error) { return &cert, nil }
 	return &mtlsClient{hc: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{
 		GetClientCertificate: present, MinVersion: tls.VersionTLS12,
 		InsecureSkipVerify: true, //nolint:gosec // the tests are about the server's check of the client
-	}}}}
+	}, ForceAttemptHTTP2: h2}}}
 }
 
 // post sends a request; it returns the status (0 when the request failed) and whether it went over
@@ -118,6 +123,7 @@ func (c *mtlsClient) post(t *testing.T, url string) (status int, reused bool) {
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
 	_ = resp.Body.Close()
+	c.proto = resp.ProtoMajor
 	return resp.StatusCode, reused
 }
 
@@ -161,6 +167,18 @@ func TestAnOpenConnectionLosesAccessWithItsCertificate(t *testing.T) {
 		check(t, held, srv.url, http.StatusForbidden, true)
 		check(t, held, srv.url, 0, false) // a new connection fails at the handshake, as before
 		check(t, newMTLSClient(mustCert(t, next, apiServer)), srv.url, http.StatusOK, false)
+	})
+
+	t.Run("the CA rotated out of the bundle, over HTTP/2", func(t *testing.T) {
+		srv := startMTLSServer(t, old.PEM)
+		held := newMTLSClientProto(mustCert(t, old, apiServer), true)
+		check(t, held, srv.url, http.StatusOK, false)
+		if held.proto != 2 {
+			t.Fatalf("the client spoke HTTP/%d", held.proto)
+		}
+		srv.rotate(t, next.PEM)
+		check(t, held, srv.url, http.StatusForbidden, true)
+		check(t, held, srv.url, 0, false)
 	})
 
 	t.Run("near miss: the new CA added beside the old one", func(t *testing.T) {
