@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,8 +39,11 @@ func (c *fakeClock) advance(d time.Duration) {
 // answering "ok" on every path.
 type mtlsServer struct {
 	url    string
+	addr   string
 	caPath string
 	clock  *fakeClock
+	// served counts the requests that reached the handler.
+	served atomic.Int64
 }
 
 func startMTLSServer(t *testing.T, bundle []byte, names ...string) *mtlsServer {
@@ -52,7 +56,10 @@ func startMTLSServer(t *testing.T, bundle []byte, names ...string) *mtlsServer {
 		t.Fatal(err)
 	}
 	s.clientCA.now = m.clock.now
-	s.Register("/", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") }))
+	s.Register("/", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		m.served.Add(1)
+		_, _ = io.WriteString(w, "ok")
+	}))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Start(ctx) }()
@@ -69,7 +76,8 @@ func startMTLSServer(t *testing.T, bundle []byte, names ...string) *mtlsServer {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	m.url = "https://" + s.Addr() + "/validate"
+	m.addr = s.Addr()
+	m.url = "https://" + m.addr + "/validate"
 	return m
 }
 
