@@ -32,6 +32,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -185,12 +186,15 @@ func main() {
 		tlsOpts = append(tlsOpts, disableHTTP2)
 	}
 
+	restConfig := ctrl.GetConfigOrDie()
 	webhookServerOptions := serving.WebhookOptions{
 		Host: webhookHost, Port: webhookPort, TLSOpts: tlsOpts, ClientCAFile: webhookClientCA,
 		ClientNames: serving.SplitNames(webhookClientNames),
 		// With --disable-webhooks nothing is registered on the listener: there is nothing to guard.
 		AnyClient: webhookAnyClient || (disableWebhooks && webhookClientCA == ""),
 		CertDir:   filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs"),
+		// The cluster's CA: a client CA bundle holding it needs --webhook-client-name.
+		ClusterCAs: clusterCAs(restConfig),
 	}
 	if len(webhookCertPath) > 0 {
 		setupLog.Info("Initializing webhook certificate watcher using provided certificates",
@@ -228,7 +232,6 @@ func main() {
 		setupLog.Error(err, "Invalid flag")
 		os.Exit(1)
 	}
-	restConfig := ctrl.GetConfigOrDie()
 	// With leader election the leader alone decides plans' counters and the others forward to it.
 	ownership := mustCounterOwnership(enableLeaderElection, !disableWebhooks, restConfig, leaderElectionNamespace,
 		peerAddress, peerPort, webhookServerOptions)
@@ -315,4 +318,21 @@ func setSoftMemoryLimit() {
 	if limit > 0 {
 		setupLog.Info("soft memory limit set from the container's limit", "bytes", limit)
 	}
+}
+
+// clusterCAs is the PEM the manager verifies the API server with (in a cluster, the ServiceAccount's
+// ca.crt), or nil when it has none to read.
+func clusterCAs(cfg *rest.Config) []byte {
+	if len(cfg.CAData) > 0 {
+		return cfg.CAData
+	}
+	if cfg.CAFile == "" {
+		return nil
+	}
+	data, err := os.ReadFile(cfg.CAFile)
+	if err != nil {
+		setupLog.Error(err, "Reading the cluster's CA, to check the webhook client CA against it")
+		return nil
+	}
+	return data
 }

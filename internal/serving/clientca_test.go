@@ -105,3 +105,38 @@ func TestAServerMustBeToldWhoMaySendReviews(t *testing.T) {
 		}
 	}
 }
+
+// The cluster's CA (kubeadm's signs kubelets' and administrators' client certificates as well as
+// the API server's serving one) as the webhook client CA admits all of those clients unless the
+// API server's certificate name is pinned; the manager must not start that way.
+func TestTheClusterCAAsClientCANeedsNames(t *testing.T) {
+	cluster, own := caPEM(t, "kubernetes"), caPEM(t, "webhook client CA")
+	write := func(bundle ...[]byte) string {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), "ca.crt")
+		var data []byte
+		for _, b := range bundle {
+			data = append(data, b...)
+		}
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	names := []string{"kube-apiserver-webhook-client"}
+	for _, c := range []struct {
+		name string
+		opts WebhookOptions
+		ok   bool
+	}{
+		{"the cluster CA, no names", WebhookOptions{ClientCAFile: write(cluster)}, false},
+		{"a bundle holding the cluster CA, no names", WebhookOptions{ClientCAFile: write(own, cluster)}, false},
+		{"the cluster CA, the API server's name pinned", WebhookOptions{ClientCAFile: write(cluster), ClientNames: names}, true},
+		{"a CA of the webhook client's own, no names", WebhookOptions{ClientCAFile: write(own)}, true},
+	} {
+		c.opts.ClusterCAs = cluster
+		if _, err := NewWebhookServer(c.opts); (err == nil) != c.ok {
+			t.Errorf("%s: error %v, want accepted=%v", c.name, err, c.ok)
+		}
+	}
+}

@@ -37,6 +37,10 @@ type WebhookOptions struct {
 	// subject's common name or a DNS name): the API server's, when its CA signs others' too.
 	// Empty accepts every certificate the CA verifies.
 	ClientNames []string
+	// ClusterCAs is the PEM of the CAs the API server's serving certificate is verified with (the
+	// manager's kubeconfig). A client CA bundle holding one of them, without ClientNames, is
+	// refused: that CA signs other clients' certificates too.
+	ClusterCAs []byte
 	// TLSOpts adjust the TLS configuration (for example to turn HTTP/2 off).
 	TLSOpts []func(*tls.Config)
 	// Limits bound each connection; the zero value means DefaultLimits.
@@ -72,6 +76,9 @@ func NewWebhookServer(o WebhookOptions) (*WebhookServer, error) {
 		var err error
 		if s.clientCA, err = loadClientCA(o.ClientCAFile); err != nil {
 			return nil, err
+		}
+		if shared := sharedCA(s.clientCA.data, o.ClusterCAs); shared != "" && len(o.ClientNames) == 0 {
+			return nil, errClusterCAWithoutNames(shared)
 		}
 	}
 	if s.mux == nil {
