@@ -57,7 +57,7 @@ func newCA(cn string, parent *CA) (*CA, error) {
 	if err != nil {
 		return nil, err
 	}
-	ca := &CA{cert: cert, key: key, PEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
+	ca := &CA{cert: cert, key: key, PEM: pem.EncodeToMemory(&pem.Block{Type: pemCertificate, Bytes: der})}
 	if parent != nil {
 		ca.chain = append([][]byte{der}, parent.chain...)
 	}
@@ -110,9 +110,9 @@ func (ca *CA) Issue(c Cert) (certPEM, keyPEM []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	certPEM = pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+	certPEM = pem.EncodeToMemory(&pem.Block{Type: pemCertificate, Bytes: der})
 	for _, der := range ca.chain {
-		certPEM = append(certPEM, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})...)
+		certPEM = append(certPEM, pem.EncodeToMemory(&pem.Block{Type: pemCertificate, Bytes: der})...)
 	}
 	return certPEM, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), nil
 }
@@ -140,6 +140,9 @@ func (ca *CA) TLSSelf() (tls.Certificate, error) {
 	}
 	return tls.X509KeyPair(ca.PEM, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}))
 }
+
+// pemCertificate is the PEM block type of a certificate.
+const pemCertificate = "CERTIFICATE"
 
 func serial() *big.Int {
 	n, _ := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 62))

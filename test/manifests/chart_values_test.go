@@ -127,7 +127,8 @@ func TestChartWebhookPolicyTakesTheClusterRanges(t *testing.T) {
 		{nil, "[map[ipBlock:map[cidr:0.0.0.0/0 except:[10.244.0.0/16]]]]"},
 		{[]string{"--set-json", `networkPolicy.webhookFrom.except=["10.42.0.0/16","10.43.0.0/16"]`},
 			"[map[ipBlock:map[cidr:0.0.0.0/0 except:[10.42.0.0/16 10.43.0.0/16]]]]"},
-		{[]string{"--set", "networkPolicy.webhookFrom.cidr=172.18.0.0/16", "--set-json", "networkPolicy.webhookFrom.except=[]"},
+		{[]string{"--set", "networkPolicy.webhookFrom.cidr=172.18.0.0/16",
+			"--set-json", "networkPolicy.webhookFrom.except=[]"},
 			"[map[ipBlock:map[cidr:172.18.0.0/16]]]"},
 	} {
 		if got := ipBlock(c.args...); got != c.want {
