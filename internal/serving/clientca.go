@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // clientCA is a CA bundle on disk (a mounted Secret) that verifies client certificates. It is
@@ -19,6 +21,8 @@ type clientCA struct {
 	path string
 	// now is the clock of handshakes and of the re-checks of open connections; nil is time.Now.
 	now func() time.Time
+	// check, when set, refuses a bundle (the cluster's CA without pinned client names).
+	check func([]byte) error
 
 	mu      sync.Mutex
 	pool    *x509.CertPool
@@ -29,8 +33,12 @@ type clientCA struct {
 // recheck bounds how often a handshake stats the file.
 const recheck = 5 * time.Second
 
-func loadClientCA(path string) (*clientCA, error) {
-	c := &clientCA{path: path}
+func loadClientCA(path string) (*clientCA, error) { return loadClientCAChecked(path, nil) }
+
+// loadClientCAChecked is loadClientCA with a check every bundle read must pass, at start (an
+// error) and when the file changes (the last good bundle stays).
+func loadClientCAChecked(path string, check func([]byte) error) (*clientCA, error) {
+	c := &clientCA{path: path, check: check}
 	if _, err := c.current(c.clock()); err != nil {
 		return nil, err
 	}
@@ -45,7 +53,8 @@ func (c *clientCA) clock() time.Time {
 }
 
 // current returns the pool, re-reading the file at most every recheck. A file that became
-// unreadable or empty keeps the last good pool: a half-written update must not open the door.
+// unreadable or empty, or that check refuses, keeps the last good pool: a half-written or
+// mistaken update must not open the door.
 func (c *clientCA) current(now time.Time) (*x509.CertPool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -61,8 +70,12 @@ func (c *clientCA) current(now time.Time) (*x509.CertPool, error) {
 	if err == nil && !pool.AppendCertsFromPEM(data) {
 		err = fmt.Errorf("%s holds no PEM certificate", c.path)
 	}
+	if err == nil && c.check != nil {
+		err = c.check(data)
+	}
 	if err != nil {
 		if c.pool != nil {
+			logf.Log.WithName("webhook").Error(err, "Keeping the last good webhook client CA bundle", "file", c.path)
 			return c.pool, nil
 		}
 		return nil, fmt.Errorf("reading the webhook client CA: %w", err)

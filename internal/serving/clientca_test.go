@@ -2,12 +2,15 @@ package serving
 
 import (
 	"crypto/x509"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	certutil "k8s.io/client-go/util/cert"
+
+	"github.com/toolgate/toolgate/internal/testca"
 )
 
 func caPEM(t *testing.T, host string) []byte {
@@ -138,5 +141,35 @@ func TestTheClusterCAAsClientCANeedsNames(t *testing.T) {
 		if _, err := NewWebhookServer(c.opts); (err == nil) != c.ok {
 			t.Errorf("%s: error %v, want accepted=%v", c.name, err, c.ok)
 		}
+	}
+}
+
+// The same rule holds when the mounted bundle changes: a bundle that adds the cluster's CA while no
+// name is pinned is not taken, and the last good one stays.
+func TestARotatedBundleMayNotAddTheClusterCAWithoutNames(t *testing.T) {
+	cluster, own := mustCA(t, "kubernetes"), mustCA(t, "webhook client CA")
+	kubelet := mustCert(t, cluster, testca.Cert{CommonName: "system:node:worker-1"})
+	apiServer := mustCert(t, own, testca.Cert{CommonName: "kube-apiserver-webhook-client"})
+	both := append(append([]byte{}, own.PEM...), cluster.PEM...)
+
+	srv := startMTLSServerWith(t, own.PEM, WebhookOptions{ClusterCAs: cluster.PEM})
+	srv.rotate(t, both)
+	if status, _ := newMTLSClient(kubelet).post(t, srv.url); status != 0 {
+		t.Errorf("a kubelet's certificate after the cluster CA was added: status %d, want refused", status)
+	}
+	if status, _ := newMTLSClient(apiServer).post(t, srv.url); status != http.StatusOK {
+		t.Errorf("the API server's certificate, the last good bundle kept: status %d", status)
+	}
+
+	// Near miss: with the API server's name pinned the bundle is taken, and still only that name answered.
+	named := startMTLSServerWith(t, own.PEM, WebhookOptions{ClusterCAs: cluster.PEM,
+		ClientNames: []string{"kube-apiserver-webhook-client"}})
+	named.rotate(t, both)
+	fromCluster := mustCert(t, cluster, testca.Cert{CommonName: "kube-apiserver-webhook-client"})
+	if status, _ := newMTLSClient(fromCluster).post(t, named.url); status != http.StatusOK {
+		t.Errorf("the API server's name from the added cluster CA: status %d", status)
+	}
+	if status, _ := newMTLSClient(kubelet).post(t, named.url); status != 0 {
+		t.Errorf("a kubelet's certificate with names pinned: status %d, want refused", status)
 	}
 }

@@ -48,10 +48,16 @@ type mtlsServer struct {
 
 func startMTLSServer(t *testing.T, bundle []byte, names ...string) *mtlsServer {
 	t.Helper()
+	return startMTLSServerWith(t, bundle, WebhookOptions{ClientNames: names})
+}
+
+// startMTLSServerWith is startMTLSServer with further options (client names, cluster CAs).
+func startMTLSServerWith(t *testing.T, bundle []byte, o WebhookOptions) *mtlsServer {
+	t.Helper()
 	m := &mtlsServer{caPath: filepath.Join(t.TempDir(), "ca.crt"), clock: &fakeClock{t: time.Now()}}
 	m.writeBundle(t, bundle)
-	s, err := NewWebhookServer(WebhookOptions{Host: "127.0.0.1", Port: 0,
-		CertDir: pairDir(t, "localhost"), ClientCAFile: m.caPath, ClientNames: names})
+	o.Host, o.Port, o.CertDir, o.ClientCAFile = "127.0.0.1", 0, pairDir(t, "localhost"), m.caPath
+	s, err := NewWebhookServer(o)
 	if err != nil {
 		t.Fatal(err)
 	}

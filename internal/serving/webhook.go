@@ -74,11 +74,17 @@ func NewWebhookServer(o WebhookOptions) (*WebhookServer, error) {
 	s := &WebhookServer{opts: o, mux: o.Mux}
 	if o.ClientCAFile != "" {
 		var err error
-		if s.clientCA, err = loadClientCA(o.ClientCAFile); err != nil {
-			return nil, err
+		var check func([]byte) error
+		if len(o.ClientNames) == 0 {
+			check = func(bundle []byte) error {
+				if shared := sharedCA(bundle, o.ClusterCAs); shared != "" {
+					return errClusterCAWithoutNames(shared)
+				}
+				return nil
+			}
 		}
-		if shared := sharedCA(s.clientCA.data, o.ClusterCAs); shared != "" && len(o.ClientNames) == 0 {
-			return nil, errClusterCAWithoutNames(shared)
+		if s.clientCA, err = loadClientCAChecked(o.ClientCAFile, check); err != nil {
+			return nil, err
 		}
 	}
 	if s.mux == nil {
