@@ -104,8 +104,10 @@ func (m *mtlsServer) rotate(t *testing.T, bundle []byte) {
 // mtlsClient is an HTTP client presenting one certificate, keeping its connection alive.
 type mtlsClient struct {
 	hc *http.Client
-	// proto is the HTTP major version of the last response.
-	proto int
+	// proto is the HTTP major version of the last response; resumed says whether its connection
+	// resumed an earlier TLS session.
+	proto   int
+	resumed bool
 }
 
 func newMTLSClient(cert tls.Certificate) *mtlsClient { return newMTLSClientProto(cert, false) }
@@ -138,6 +140,7 @@ func (c *mtlsClient) post(t *testing.T, url string) (status int, reused bool) {
 	_, _ = io.Copy(io.Discard, resp.Body)
 	_ = resp.Body.Close()
 	c.proto = resp.ProtoMajor
+	c.resumed = resp.TLS != nil && resp.TLS.DidResume
 	return resp.StatusCode, reused
 }
 
@@ -276,5 +279,40 @@ func TestOnlyAClientCertificateOfTheCAIsAnswered(t *testing.T) {
 				t.Errorf("names %v, %s: status %d, want answered=%v", names, c.name, status, c.ok)
 			}
 		}
+	}
+}
+
+// A TLS session resumed after the CA was rotated out is refused like a new one: resumption skips
+// the certificate exchange, so the server must check the session's certificate against the
+// bundle of now.
+func TestAResumedSessionLosesAccessWithItsCA(t *testing.T) {
+	old, next := mustCA(t, "old webhook client CA"), mustCA(t, "new webhook client CA")
+	cert := mustCert(t, old, testca.Cert{CommonName: "kube-apiserver-webhook-client"})
+	resuming := func() *mtlsClient {
+		c := newMTLSClient(cert)
+		c.hc.Transport.(*http.Transport).TLSClientConfig.ClientSessionCache = tls.NewLRUClientSessionCache(4)
+		return c
+	}
+
+	// The control: with the bundle unchanged, the second connection does resume.
+	srv := startMTLSServer(t, old.PEM)
+	c := resuming()
+	if status, _ := c.post(t, srv.url); status != http.StatusOK {
+		t.Fatalf("first connection: status %d", status)
+	}
+	c.hc.CloseIdleConnections()
+	if status, reused := c.post(t, srv.url); status != http.StatusOK || reused || !c.resumed {
+		t.Fatalf("a new connection with the session: status %d, reused %v, resumed %v", status, reused, c.resumed)
+	}
+
+	srv = startMTLSServer(t, old.PEM)
+	c = resuming()
+	if status, _ := c.post(t, srv.url); status != http.StatusOK {
+		t.Fatalf("first connection: status %d", status)
+	}
+	c.hc.CloseIdleConnections()
+	srv.rotate(t, next.PEM)
+	if status, _ := c.post(t, srv.url); status != 0 {
+		t.Errorf("a session resumed after its CA was rotated out: status %d (resumed %v), want refused", status, c.resumed)
 	}
 }
