@@ -66,6 +66,13 @@ func TestClientCAFollowsTheMountedSecret(t *testing.T) {
 			t.Errorf("%s file: the last good CA must stay (err %v)", name, err)
 		}
 	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(recheck + time.Second)
+	if got, err := ca.current(now); err != nil || !got.Equal(poolOf(t, second)) {
+		t.Errorf("removed file: the last good CA must stay (err %v)", err)
+	}
 }
 
 func TestAServerWithoutItsClientCAWillNotStart(t *testing.T) {
