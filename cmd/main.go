@@ -32,6 +32,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
@@ -74,6 +75,7 @@ func main() {
 	var pprofAddr string
 	var usageFlushInterval, usageFlushMaxInterval time.Duration
 	var webhookHost, webhookClientCA, webhookClientNames string
+	var webhookAnyClient bool
 	var certRotation bool
 	var ledgerDir, ledgerWriter string
 	var certSecretNamespace, certSecretName, certDNSName, webhookConfigurationName string
@@ -95,7 +97,11 @@ func main() {
 	flag.StringVar(&webhookClientCA, "webhook-client-ca", "",
 		"PEM file of the CA that issued the API server's client certificate for webhooks (a mounted Secret). "+
 			"Set, a connection without a certificate it verifies is refused at the TLS handshake. "+
-			"Empty accepts any client: only where a NetworkPolicy admits nothing but the API server (docs/webhook.md).")
+			"Required, unless --webhook-any-client says otherwise.")
+	flag.BoolVar(&webhookAnyClient, "webhook-any-client", false,
+		"Answer admission reviews from any client that reaches the webhook port, without --webhook-client-ca: only "+
+			"where the API server presents no client certificate and a NetworkPolicy admits nothing but it "+
+			"(docs/webhook.md). Without either flag the manager does not start.")
 	flag.StringVar(&webhookClientNames, "webhook-client-name", "",
 		"Comma-separated names the API server's client certificate carries (subject common name or DNS name); with "+
 			"--webhook-client-ca, a certificate the CA verifies but naming none of them is refused too. Set it when the CA "+
@@ -180,10 +186,15 @@ func main() {
 		tlsOpts = append(tlsOpts, disableHTTP2)
 	}
 
+	restConfig := ctrl.GetConfigOrDie()
 	webhookServerOptions := serving.WebhookOptions{
 		Host: webhookHost, Port: webhookPort, TLSOpts: tlsOpts, ClientCAFile: webhookClientCA,
 		ClientNames: serving.SplitNames(webhookClientNames),
-		CertDir:     filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs"),
+		// With --disable-webhooks nothing is registered on the listener: there is nothing to guard.
+		AnyClient: webhookAnyClient || (disableWebhooks && webhookClientCA == ""),
+		CertDir:   filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs"),
+		// The cluster's CA: a client CA bundle holding it needs --webhook-client-name.
+		ClusterCAs: clusterCAs(restConfig),
 	}
 	if len(webhookCertPath) > 0 {
 		setupLog.Info("Initializing webhook certificate watcher using provided certificates",
@@ -192,18 +203,15 @@ func main() {
 		webhookServerOptions.CertName = webhookCertName
 		webhookServerOptions.KeyName = webhookCertKey
 	}
-	if webhookClientCA == "" && webhookClientNames != "" {
-		setupLog.Error(nil, "--webhook-client-name needs --webhook-client-ca: without the CA no certificate is asked for")
-		os.Exit(1)
-	}
-	if webhookClientCA == "" {
-		setupLog.Info("WARNING: --webhook-client-ca is not set; any client that reaches the webhook port can send " +
-			"admission reviews. Set it, or admit only the API server with a NetworkPolicy (docs/webhook.md).")
-	}
 	webhookServer, err := serving.NewWebhookServer(webhookServerOptions)
 	if err != nil {
-		setupLog.Error(err, "Failed to configure the webhook server")
+		setupLog.Error(err, "Failed to configure the webhook server (--webhook-client-ca, --webhook-client-name, "+
+			"--webhook-any-client; docs/webhook.md)")
 		os.Exit(1)
+	}
+	if webhookServerOptions.AnyClient && !disableWebhooks {
+		setupLog.Info("WARNING: --webhook-any-client: any client that reaches the webhook port can send admission " +
+			"reviews. Admit only the API server with a NetworkPolicy (docs/webhook.md).")
 	}
 
 	// The metrics endpoint (enabled in config/default) is served by internal/serving rather than
@@ -224,7 +232,6 @@ func main() {
 		setupLog.Error(err, "Invalid flag")
 		os.Exit(1)
 	}
-	restConfig := ctrl.GetConfigOrDie()
 	// With leader election the leader alone decides plans' counters and the others forward to it.
 	ownership := mustCounterOwnership(enableLeaderElection, !disableWebhooks, restConfig, leaderElectionNamespace,
 		peerAddress, peerPort, webhookServerOptions)
@@ -311,4 +318,21 @@ func setSoftMemoryLimit() {
 	if limit > 0 {
 		setupLog.Info("soft memory limit set from the container's limit", "bytes", limit)
 	}
+}
+
+// clusterCAs is the PEM the manager verifies the API server with (in a cluster, the ServiceAccount's
+// ca.crt), or nil when it has none to read.
+func clusterCAs(cfg *rest.Config) []byte {
+	if len(cfg.CAData) > 0 {
+		return cfg.CAData
+	}
+	if cfg.CAFile == "" {
+		return nil
+	}
+	data, err := os.ReadFile(cfg.CAFile)
+	if err != nil {
+		setupLog.Error(err, "Reading the cluster's CA, to check the webhook client CA against it")
+		return nil
+	}
+	return data
 }

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	logf "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // clientCA is a CA bundle on disk (a mounted Secret) that verifies client certificates. It is
@@ -17,6 +19,10 @@ import (
 // updates the mounted file and the next handshake uses it.
 type clientCA struct {
 	path string
+	// now is the clock of handshakes and of the re-checks of open connections; nil is time.Now.
+	now func() time.Time
+	// check, when set, refuses a bundle (the cluster's CA without pinned client names).
+	check func([]byte) error
 
 	mu      sync.Mutex
 	pool    *x509.CertPool
@@ -27,16 +33,28 @@ type clientCA struct {
 // recheck bounds how often a handshake stats the file.
 const recheck = 5 * time.Second
 
-func loadClientCA(path string) (*clientCA, error) {
-	c := &clientCA{path: path}
-	if _, err := c.current(time.Now()); err != nil {
+func loadClientCA(path string) (*clientCA, error) { return loadClientCAChecked(path, nil) }
+
+// loadClientCAChecked is loadClientCA with a check every bundle read must pass, at start (an
+// error) and when the file changes (the last good bundle stays).
+func loadClientCAChecked(path string, check func([]byte) error) (*clientCA, error) {
+	c := &clientCA{path: path, check: check}
+	if _, err := c.current(c.clock()); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
+func (c *clientCA) clock() time.Time {
+	if c.now != nil {
+		return c.now()
+	}
+	return time.Now()
+}
+
 // current returns the pool, re-reading the file at most every recheck. A file that became
-// unreadable or empty keeps the last good pool: a half-written update must not open the door.
+// unreadable or empty, or that check refuses, keeps the last good pool: a half-written or
+// mistaken update must not open the door.
 func (c *clientCA) current(now time.Time) (*x509.CertPool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -52,8 +70,12 @@ func (c *clientCA) current(now time.Time) (*x509.CertPool, error) {
 	if err == nil && !pool.AppendCertsFromPEM(data) {
 		err = fmt.Errorf("%s holds no PEM certificate", c.path)
 	}
+	if err == nil && c.check != nil {
+		err = c.check(data)
+	}
 	if err != nil {
 		if c.pool != nil {
+			logf.Log.WithName("webhook").Error(err, "Keeping the last good webhook client CA bundle", "file", c.path)
 			return c.pool, nil
 		}
 		return nil, fmt.Errorf("reading the webhook client CA: %w", err)
@@ -68,12 +90,13 @@ func (c *clientCA) current(now time.Time) (*x509.CertPool, error) {
 func requireClientCert(cfg *tls.Config, c *clientCA, names []string) *tls.Config {
 	base := cfg.Clone()
 	base.ClientAuth = tls.RequireAndVerifyClientCert
+	base.Time = c.clock
 	if len(names) > 0 {
 		base.VerifyConnection = func(cs tls.ConnectionState) error { return clientNamed(cs, names) }
 	}
 	out := base.Clone()
 	out.GetConfigForClient = func(*tls.ClientHelloInfo) (*tls.Config, error) {
-		pool, err := c.current(time.Now())
+		pool, err := c.current(c.clock())
 		if err != nil {
 			return nil, err
 		}
@@ -81,7 +104,7 @@ func requireClientCert(cfg *tls.Config, c *clientCA, names []string) *tls.Config
 		perConn.ClientCAs = pool
 		return perConn, nil
 	}
-	pool, _ := c.current(time.Now())
+	pool, _ := c.current(c.clock())
 	out.ClientCAs = pool
 	return out
 }

@@ -30,7 +30,7 @@ func startTestServer(t *testing.T, limits Limits) string {
 			t.Fatal(err)
 		}
 	}
-	s, err := NewWebhookServer(WebhookOptions{Host: "127.0.0.1", Port: 0, CertDir: dir, Limits: limits})
+	s, err := NewWebhookServer(WebhookOptions{Host: "127.0.0.1", Port: 0, CertDir: dir, Limits: limits, AnyClient: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,7 +115,22 @@ func (p *Peers) Start(ctx context.Context) error {
 	p.addr = lis.Addr().String()
 	p.mu.Unlock()
 	logf.Log.WithName("peers").Info("Serving the replicas' peer listener", "address", lis.Addr().String())
-	return serve(ctx, p.opts.Limits.Server(ctx, p.mux), lis, time.Minute)
+	return serve(ctx, p.opts.Limits.Server(ctx, stillPeer(w, p.mux)), lis, time.Minute)
+}
+
+// stillPeer serves a request only while its connection's certificate is the one this replica
+// serves now: the handshake checked it once, and a kept-alive connection opened with a pair since
+// rotated out (a leaked key is the reason to rotate) would otherwise keep forwarding reviews.
+func stillPeer(w *certwatcher.CertWatcher, next http.Handler) http.Handler {
+	same := samePair(w)
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil || same(*r.TLS) != nil {
+			rw.Header().Set("Connection", "close")
+			http.Error(rw, errNotPeer.Error(), http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(rw, r)
+	})
 }
 
 // Client returns an HTTP client for other replicas' peer listeners: it presents the serving

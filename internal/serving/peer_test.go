@@ -1,6 +1,7 @@
 package serving
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"io"
@@ -121,5 +122,54 @@ func TestPeerClientRefusesAServerWithAnotherPair(t *testing.T) {
 	}
 	if body, err := get(c, url); err == nil {
 		t.Fatalf("the client talked to a server with another certificate: %q", body)
+	}
+}
+
+// A connection opened with the serving pair the operator has since rotated away from (a leaked
+// key is why one rotates) must not keep forwarding reviews on a kept-alive connection.
+func TestAPeerConnectionEndsWithTheRotatedPair(t *testing.T) {
+	dir := pairDir(t, "toolgate-webhook-service.toolgate-system.svc")
+	oldPair, err := tls.LoadX509KeyPair(filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, url := startPeers(t, dir)
+	held := newMTLSClient(oldPair)
+	if status, _ := held.post(t, url); status != http.StatusOK {
+		t.Fatalf("the replica holding the serving pair: status %d", status)
+	}
+
+	fresh := pairDir(t, "toolgate-webhook-service.toolgate-system.svc")
+	for _, name := range []string{"tls.crt", "tls.key"} {
+		data, err := os.ReadFile(filepath.Join(fresh, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := server.certificates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if own, err := w.GetCertificate(nil); err == nil && !bytes.Equal(own.Certificate[0], oldPair.Certificate[0]) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the listener did not load the rotated pair")
+		}
+	}
+
+	if status, reused := held.post(t, url); status != http.StatusForbidden || !reused {
+		t.Errorf("the rotated-out pair on its open connection: status %d (reused %v), want 403", status, reused)
+	}
+	rotated, err := NewPeers(PeerOptions{CertDir: dir}).Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body, err := get(rotated, url); err != nil || body != "ok" {
+		t.Errorf("a replica with the rotated pair: %q, %v; want ok", body, err)
 	}
 }

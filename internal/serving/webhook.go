@@ -26,12 +26,21 @@ type WebhookOptions struct {
 	CertDir, CertName, KeyName string
 	// ClientCAFile is a PEM bundle of the CA that issued the API server's client certificate for
 	// webhooks. Set, every connection must present a certificate it verifies, or the handshake
-	// fails before any request is read. Empty accepts any client (documented as unsafe).
+	// fails before any request is read. Either it or AnyClient must be set.
 	ClientCAFile string
+	// AnyClient, instead of ClientCAFile, answers every client that reaches the port (only behind
+	// a NetworkPolicy that admits the API server alone; docs/webhook.md). It must be asked for:
+	// a configuration that merely lost its client CA (an overridden argument list, a dropped
+	// patch) is refused, not served open.
+	AnyClient bool
 	// ClientNames, with ClientCAFile, are the names the client certificate must carry (its
 	// subject's common name or a DNS name): the API server's, when its CA signs others' too.
 	// Empty accepts every certificate the CA verifies.
 	ClientNames []string
+	// ClusterCAs is the PEM of the CAs the API server's serving certificate is verified with (the
+	// manager's kubeconfig). A client CA bundle holding one of them, without ClientNames, is
+	// refused: that CA signs other clients' certificates too.
+	ClusterCAs []byte
 	// TLSOpts adjust the TLS configuration (for example to turn HTTP/2 off).
 	TLSOpts []func(*tls.Config)
 	// Limits bound each connection; the zero value means DefaultLimits.
@@ -59,10 +68,22 @@ var _ webhook.Server = (*WebhookServer)(nil)
 // configured to make.
 func NewWebhookServer(o WebhookOptions) (*WebhookServer, error) {
 	o.CertName, o.KeyName, o.Limits = pairDefaults(o.CertName, o.KeyName, o.Limits)
+	if err := o.checkClients(); err != nil {
+		return nil, err
+	}
 	s := &WebhookServer{opts: o, mux: o.Mux}
 	if o.ClientCAFile != "" {
 		var err error
-		if s.clientCA, err = loadClientCA(o.ClientCAFile); err != nil {
+		var check func([]byte) error
+		if len(o.ClientNames) == 0 {
+			check = func(bundle []byte) error {
+				if shared := sharedCA(bundle, o.ClusterCAs); shared != "" {
+					return errClusterCAWithoutNames(shared)
+				}
+				return nil
+			}
+		}
+		if s.clientCA, err = loadClientCAChecked(o.ClientCAFile, check); err != nil {
 			return nil, err
 		}
 	}
@@ -70,6 +91,22 @@ func NewWebhookServer(o WebhookOptions) (*WebhookServer, error) {
 		s.mux = http.NewServeMux()
 	}
 	return s, nil
+}
+
+// checkClients refuses options that do not say who may send reviews, or say it twice.
+func (o WebhookOptions) checkClients() error {
+	switch {
+	case o.Port < 0:
+		return nil // no listener
+	case o.ClientCAFile != "" && o.AnyClient:
+		return errors.New("the webhook client CA and accepting any client contradict each other: set one")
+	case o.ClientCAFile == "" && len(o.ClientNames) > 0:
+		return errors.New("webhook client names need the webhook client CA: without it no certificate is asked for")
+	case o.ClientCAFile == "" && !o.AnyClient:
+		return errors.New("no webhook client CA: without one any client that reaches the port could send " +
+			"admission reviews; give the CA of the API server's client certificate, or accept any client explicitly")
+	}
+	return nil
 }
 
 // pairDefaults fills in the serving pair's file names and the connection limits left unset.
@@ -123,7 +160,13 @@ func (s *WebhookServer) Start(ctx context.Context) error {
 	s.mu.Unlock()
 	logf.Log.WithName("webhook").Info("Serving webhook server", "address", lis.Addr().String(),
 		"clientCertificateRequired", s.opts.ClientCAFile != "")
-	return serve(ctx, s.opts.Limits.Server(ctx, s.mux), lis, time.Minute)
+	var handler http.Handler = s.mux
+	if s.clientCA != nil {
+		handler = s.clientCA.stillTrusted(handler, s.opts.ClientNames)
+	}
+	srv := s.opts.Limits.Server(ctx, handler)
+	srv.ConnContext = withConnTrust
+	return serve(ctx, srv, lis, time.Minute)
 }
 
 func (s *WebhookServer) tlsConfig(ctx context.Context) (*tls.Config, error) {

@@ -20,10 +20,22 @@ type CA struct {
 	key  *ecdsa.PrivateKey
 	// PEM is the CA certificate, as a webhook server's client CA bundle holds it.
 	PEM []byte
+	// chain is the DER of this CA and the intermediates above it, for an intermediate; nil for a root.
+	chain [][]byte
 }
 
 // New makes a self-signed CA named cn.
 func New(cn string) (*CA, error) {
+	return newCA(cn, nil)
+}
+
+// Intermediate makes a CA named cn that ca signs. The certificates it issues carry it in their
+// chain, as a client that holds an intermediate's certificate presents it.
+func (ca *CA) Intermediate(cn string) (*CA, error) {
+	return newCA(cn, ca)
+}
+
+func newCA(cn string, parent *CA) (*CA, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, err
@@ -33,7 +45,11 @@ func New(cn string) (*CA, error) {
 		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
 		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature, BasicConstraintsValid: true, IsCA: true,
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	signer, signerKey := tmpl, key
+	if parent != nil {
+		signer, signerKey = parent.cert, parent.key
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, signer, &key.PublicKey, signerKey)
 	if err != nil {
 		return nil, err
 	}
@@ -41,20 +57,50 @@ func New(cn string) (*CA, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CA{cert: cert, key: key, PEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}, nil
+	ca := &CA{cert: cert, key: key, PEM: pem.EncodeToMemory(&pem.Block{Type: pemCertificate, Bytes: der})}
+	if parent != nil {
+		ca.chain = append([][]byte{der}, parent.chain...)
+	}
+	return ca, nil
+}
+
+// Cert describes a certificate to issue. The zero value of a field means the default: valid from
+// an hour ago for a day, for client authentication only.
+type Cert struct {
+	CommonName string
+	DNSNames   []string
+	NotBefore  time.Time
+	NotAfter   time.Time
+	// ExtKeyUsage is the certificate's extended key usages; nil means client authentication.
+	ExtKeyUsage []x509.ExtKeyUsage
 }
 
 // ClientCert issues a client-authentication certificate for cn (and dnsNames, if any); it returns
 // the pair as PEM.
 func (ca *CA) ClientCert(cn string, dnsNames ...string) (certPEM, keyPEM []byte, err error) {
+	return ca.Issue(Cert{CommonName: cn, DNSNames: dnsNames})
+}
+
+// Issue issues the certificate c describes; it returns the pair as PEM (the certificate first,
+// then the intermediates between it and the root, if ca is one).
+func (ca *CA) Issue(c Cert) (certPEM, keyPEM []byte, err error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, nil, err
 	}
+	if c.NotBefore.IsZero() {
+		c.NotBefore = time.Now().Add(-time.Hour)
+	}
+	if c.NotAfter.IsZero() {
+		c.NotAfter = time.Now().Add(24 * time.Hour)
+	}
+	if c.ExtKeyUsage == nil {
+		c.ExtKeyUsage = []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}
+	}
 	tmpl := &x509.Certificate{
-		SerialNumber: serial(), Subject: pkix.Name{CommonName: cn}, DNSNames: dnsNames,
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+		SerialNumber: serial(), Subject: pkix.Name{CommonName: c.CommonName}, DNSNames: c.DNSNames,
+		NotBefore: c.NotBefore, NotAfter: c.NotAfter,
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: c.ExtKeyUsage,
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
 	if err != nil {
@@ -64,18 +110,39 @@ func (ca *CA) ClientCert(cn string, dnsNames ...string) (certPEM, keyPEM []byte,
 	if err != nil {
 		return nil, nil, err
 	}
-	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), nil
+	certPEM = pem.EncodeToMemory(&pem.Block{Type: pemCertificate, Bytes: der})
+	for _, der := range ca.chain {
+		certPEM = append(certPEM, pem.EncodeToMemory(&pem.Block{Type: pemCertificate, Bytes: der})...)
+	}
+	return certPEM, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), nil
 }
 
 // TLSClientCert is ClientCert as a tls.Certificate, for a Go client.
 func (ca *CA) TLSClientCert(cn string, dnsNames ...string) (tls.Certificate, error) {
-	certPEM, keyPEM, err := ca.ClientCert(cn, dnsNames...)
+	return ca.TLSCert(Cert{CommonName: cn, DNSNames: dnsNames})
+}
+
+// TLSCert is Issue as a tls.Certificate, for a Go client.
+func (ca *CA) TLSCert(c Cert) (tls.Certificate, error) {
+	certPEM, keyPEM, err := ca.Issue(c)
 	if err != nil {
 		return tls.Certificate{}, err
 	}
 	return tls.X509KeyPair(certPEM, keyPEM)
 }
+
+// TLSSelf is the CA's own certificate and key as a client's pair: a CA certificate presented
+// as a client certificate.
+func (ca *CA) TLSSelf() (tls.Certificate, error) {
+	keyDER, err := x509.MarshalECPrivateKey(ca.key)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	return tls.X509KeyPair(ca.PEM, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}))
+}
+
+// pemCertificate is the PEM block type of a certificate.
+const pemCertificate = "CERTIFICATE"
 
 func serial() *big.Int {
 	n, _ := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 62))

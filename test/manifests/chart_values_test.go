@@ -98,3 +98,41 @@ func TestChartWebhookPortIsOnePort(t *testing.T) {
 }
 
 func sorted(s []string) []string { slices.Sort(s); return s }
+
+// The webhook port's NetworkPolicy admits the cluster's API servers by address; its range is a
+// value, as docs/webhook.md tells installers to set it. Fixed at kubeadm's pod network, every pod
+// of a cluster with another pod CIDR (k3s, Calico, a cloud's) could reach the port, and with
+// --webhook-any-client nothing else would stop them.
+func TestChartWebhookPolicyTakesTheClusterRanges(t *testing.T) {
+	ipBlock := func(args ...string) string {
+		t.Helper()
+		for _, o := range renderChart(t, args...) {
+			if o.GetName() != "toolgate-webhook-from-apiserver" {
+				continue
+			}
+			rules, _, _ := unstructured.NestedSlice(o.Object, "spec", "ingress")
+			if len(rules) != 1 {
+				t.Fatalf("%d ingress rules", len(rules))
+			}
+			from, _, _ := unstructured.NestedSlice(rules[0].(map[string]any), "from")
+			return fmt.Sprint(from)
+		}
+		t.Fatal("no webhook NetworkPolicy")
+		return ""
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "[map[ipBlock:map[cidr:0.0.0.0/0 except:[10.244.0.0/16]]]]"},
+		{[]string{"--set-json", `networkPolicy.webhookFrom.except=["10.42.0.0/16","10.43.0.0/16"]`},
+			"[map[ipBlock:map[cidr:0.0.0.0/0 except:[10.42.0.0/16 10.43.0.0/16]]]]"},
+		{[]string{"--set", "networkPolicy.webhookFrom.cidr=172.18.0.0/16",
+			"--set-json", "networkPolicy.webhookFrom.except=[]"},
+			"[map[ipBlock:map[cidr:172.18.0.0/16]]]"},
+	} {
+		if got := ipBlock(c.args...); got != c.want {
+			t.Errorf("%q: from %s, want %s", c.args, got, c.want)
+		}
+	}
+}

@@ -175,7 +175,7 @@ var _ = Describe("Only the API server can ask the gate (mutual TLS)", func() {
 		// A twin of the suite's webhook server: the same certificate and handlers, no client CA.
 		twin, err := serving.NewWebhookServer(serving.WebhookOptions{
 			Host: "127.0.0.1", Port: 0, CertDir: cluster.Env.WebhookInstallOptions.LocalServingCertDir,
-			Mux: cluster.Webhook.WebhookMux(),
+			Mux: cluster.Webhook.WebhookMux(), AnyClient: true,
 		})
 		Expect(err).NotTo(HaveOccurred())
 		twinCtx, stop := context.WithCancel(ctx)
