@@ -115,8 +115,9 @@ demo: ## Run toolgate locally: control plane on loopback, CRDs, the real manager
 	@go run ./hack/demo
 
 .PHONY: run
-run: manifests generate fmt vet ## Run a controller from your host.
-	go run ./cmd/main.go
+RUN_ARGS ?= --disable-webhooks
+run: manifests generate fmt vet ## Run a controller from your host (RUN_ARGS: the manager's flags; webhooks off, as the API server cannot reach a host).
+	go run ./cmd $(RUN_ARGS)
 
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 

@@ -186,10 +186,15 @@ func main() {
 		tlsOpts = append(tlsOpts, disableHTTP2)
 	}
 
+	clientNames, err := serving.SplitNames(webhookClientNames)
+	if err != nil {
+		setupLog.Error(err, "Invalid flag")
+		os.Exit(1)
+	}
 	restConfig := ctrl.GetConfigOrDie()
 	webhookServerOptions := serving.WebhookOptions{
 		Host: webhookHost, Port: webhookPort, TLSOpts: tlsOpts, ClientCAFile: webhookClientCA,
-		ClientNames: serving.SplitNames(webhookClientNames),
+		ClientNames: clientNames,
 		// With --disable-webhooks nothing is registered on the listener: there is nothing to guard.
 		AnyClient: webhookAnyClient || (disableWebhooks && webhookClientCA == ""),
 		CertDir:   filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs"),

@@ -87,7 +87,14 @@ func TestClientNamesAdmitOnlyTheAPIServersCertificate(t *testing.T) {
 }
 
 func TestSplitNames(t *testing.T) {
-	if got := SplitNames(" a, ,b,"); len(got) != 2 || got[0] != "a" || got[1] != "b" {
-		t.Errorf("SplitNames = %q", got)
+	if got, err := SplitNames(" a, ,b,"); err != nil || len(got) != 2 || got[0] != "a" || got[1] != "b" {
+		t.Errorf("SplitNames = %q, %v", got, err)
+	}
+	if got, err := SplitNames(""); err != nil || got != nil {
+		t.Errorf("SplitNames of nothing = %q, %v; want none and no error", got, err)
+	}
+	// Names given that pin none would answer any certificate the CA verifies.
+	if got, err := SplitNames(" , ,"); err == nil {
+		t.Errorf("SplitNames of blanks = %q; want an error", got)
 	}
 }

@@ -203,13 +203,18 @@ func (s *WebhookServer) StartedChecker() healthz.Checker {
 	}
 }
 
-// SplitNames splits a comma-separated flag value, dropping blanks.
-func SplitNames(v string) []string {
+// SplitNames splits a comma-separated flag value, dropping blanks. A value that is only blanks
+// and commas is an error: it reads as names given, yet pins none, so any certificate the CA
+// verifies would be answered.
+func SplitNames(v string) ([]string, error) {
 	var out []string
 	for n := range strings.SplitSeq(v, ",") {
 		if n = strings.TrimSpace(n); n != "" {
 			out = append(out, n)
 		}
 	}
-	return out
+	if v != "" && len(out) == 0 {
+		return nil, fmt.Errorf("--webhook-client-name %q names no certificate name", v)
+	}
+	return out, nil
 }
