@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/toolgate/toolgate/internal/jsonobject"
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
@@ -106,16 +107,16 @@ var inputFields = func() []string {
 // any case for the field, so the tool or input decided on could be another than the one run.
 func uniqueFields(raw []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil { // '{'
+	if t, err := dec.Token(); err != nil { // '{'
 		return fmt.Errorf("the payload is not a PreToolUse JSON object: %w", err)
+	} else if t != json.Delim('{') {
+		return nil // null: no fields, and no event, which ParseInput refuses next
 	}
 	seen := map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
+	for key, err := range jsonobject.Members(dec) {
 		if err != nil {
 			return fmt.Errorf("the payload is not a PreToolUse JSON object: %w", err)
 		}
-		key, _ := t.(string) // inside an object, a token before a value is its key
 		if seen[key] {
 			return fmt.Errorf("the payload repeats the field %q", key)
 		}
