@@ -124,10 +124,10 @@ var beyond = part{open: true, says: true}
 // the upstream applies whatever the call holds (the schema's properties, allOf branches, a $ref's
 // target); those of the alternatives are choices, applied per call (arguments).
 func (r *schemaReader) read(node any, depth int, refs []string) part {
-	r.nodes++
-	if r.nodes > maxSchemaNodes || depth > maxSchemaDepth {
-		return beyond
+	if r.nodes >= maxSchemaNodes || depth > maxSchemaDepth {
+		return beyond // and each further branch at once: the rest costs no more than its decoding did
 	}
+	r.nodes++
 	m, ok := node.(map[string]any)
 	if !ok {
 		if node == true {
