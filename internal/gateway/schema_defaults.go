@@ -112,8 +112,13 @@ func (c choice) defaultsFor(present map[string]json.RawMessage, tool string) ([]
 }
 
 // matches says whether a call holding present can match b: it gives none of b's consts another
-// value.
+// value, and holds b's when key (or, whenAbsent, does not).
 func (b branch) matches(present map[string]json.RawMessage) bool {
+	if b.when != "" {
+		if _, held := present[b.when]; held == b.whenAbsent {
+			return false
+		}
+	}
 	for key, c := range b.consts {
 		v, ok := present[key]
 		if !ok {

@@ -62,6 +62,10 @@ type branch struct {
 	// defaults are the defaults the branch gives, by key; a nil value is one it may or may not
 	// give, or gives more than one of (a choice within the branch).
 	defaults map[string]json.RawMessage
+	// when, if not empty, is the key whose presence in the call (or, with whenAbsent, absence)
+	// the branch applies by: a dependent schema's.
+	when       string
+	whenAbsent bool
 }
 
 // readToolSchema reads schema, a tool's input schema as its upstream lists it (decoded JSON, or
@@ -135,9 +139,18 @@ func (r *schemaReader) read(node any, depth int, refs []string) part {
 		}
 		return part{} // false takes nothing, and anything else is no schema: neither declares keys
 	}
+	p := ownPart(m)
+	r.compose(&p, m, depth, refs)
+	return p
+}
+
+// ownPart is what the schema m says of the object itself, without its composition.
+func ownPart(m map[string]any) part {
 	var p part
 	if props, ok := m["properties"].(map[string]any); ok {
-		p.says = true
+		// Listing none is saying nothing: pydantic writes "properties": {} for a tool without
+		// arguments, which takes any key as it always did; additionalProperties false closes it.
+		p.says = len(props) > 0
 		p.keys = make(map[string]bool, len(props))
 		for key, prop := range props {
 			p.keys[key] = true
@@ -164,6 +177,11 @@ func (r *schemaReader) read(node any, depth int, refs []string) part {
 	if _, ok := m["patternProperties"]; ok {
 		p.says, p.open = true, true
 	}
+	return p
+}
+
+// compose adds to p what the composition of m (depth levels below the top) says.
+func (r *schemaReader) compose(p *part, m map[string]any, depth int, refs []string) {
 	if ref, ok := m["$ref"].(string); ok {
 		p.merge(r.ref(ref, depth, refs))
 	}
@@ -174,21 +192,25 @@ func (r *schemaReader) read(node any, depth int, refs []string) part {
 	}
 	for _, kw := range []string{"anyOf", "oneOf"} {
 		if alts, ok := m[kw].([]any); ok {
-			p.alternatives(kw, r.branches(alts, depth, refs))
+			p.alternatives(kw, r.branches(alts, depth, refs), "")
 		}
 	}
 	// A condition's then applies when its if holds, its else when it does not: alternatives too.
 	// The if itself only tests the call, but the keys it names are ones the tool reads.
 	if _, ok := m["if"]; ok {
 		p.merge(r.read(m["if"], depth+1, refs).keysOnly())
-		p.alternatives("if/then/else", r.branches([]any{m["then"], m["else"]}, depth, refs))
+		p.alternatives("if/then/else", r.branches([]any{m["then"], m["else"]}, depth, refs), "")
 	}
-	if deps, ok := m["dependentSchemas"].(map[string]any); ok {
-		for _, key := range slices.Sorted(maps.Keys(deps)) { // each applies or not: with an empty alternative
-			p.alternatives("dependentSchemas", r.branches([]any{deps[key], nil}, depth, refs))
+	// Each of dependentSchemas (draft-07's dependencies, where a value is a schema and not a list
+	// of keys) applies or not, as the call holds its key: an alternative to an empty one.
+	for _, kw := range []string{"dependentSchemas", "dependencies"} {
+		deps, _ := m[kw].(map[string]any)
+		for _, key := range slices.Sorted(maps.Keys(deps)) {
+			if _, isList := deps[key].([]any); !isList {
+				p.alternatives(kw, r.branches([]any{deps[key], nil}, depth, refs), key)
+			}
 		}
 	}
-	return p
 }
 
 // ref reads the target of the $ref ref.
@@ -200,7 +222,7 @@ func (r *schemaReader) ref(ref string, depth int, refs []string) part {
 	if !ok {
 		return beyond // not within the schema: the gateway cannot see what it declares
 	}
-	return r.read(target, depth+1, append(refs[:len(refs):len(refs)], ref))
+	return r.read(target, depth+1, append(slices.Clip(refs), ref))
 }
 
 // resolve finds the target of ref, a JSON pointer into the schema itself ("#", "#/$defs/Name"),
@@ -218,7 +240,7 @@ func (r *schemaReader) resolve(ref string) (any, bool) {
 	if pointer == "" {
 		return node, true
 	}
-	for _, token := range strings.Split(pointer[1:], "/") {
+	for token := range strings.SplitSeq(pointer[1:], "/") {
 		token = strings.ReplaceAll(strings.ReplaceAll(token, "~1", "/"), "~0", "~")
 		switch n := node.(type) {
 		case map[string]any:
@@ -274,13 +296,14 @@ func (p *part) merge(q part) {
 func (p part) keysOnly() part { return part{keys: p.keys, open: p.open, says: p.says} }
 
 // alternatives adds alts, of which the upstream applies one (the call's match), to p: their keys
-// all, their defaults as a choice, when any gives one.
-func (p *part) alternatives(keyword string, alts []part) {
+// all, their defaults as a choice, when any gives one. With when, alts are a dependent schema
+// and an empty one: the first applies when the call holds the key when, the second when not.
+func (p *part) alternatives(keyword string, alts []part, when string) {
 	c := choice{keyword: keyword}
 	gives := false
-	for _, alt := range alts {
+	for i, alt := range alts {
 		p.merge(alt.keysOnly())
-		b := branch{consts: alt.consts, defaults: alt.defaults}
+		b := branch{consts: alt.consts, defaults: alt.defaults, when: when, whenAbsent: i > 0}
 		// A choice within the alternative: each key it gives a default is one the alternative
 		// may or may not take, unless every one of its branches takes the same.
 		for _, inner := range alt.choices {

@@ -99,6 +99,10 @@ func TestComposedSchemasAreReadWhole(t *testing.T) {
 			{args: `{"limit":null}`, want: `{"limit":null,"path":".env"}`},
 			{args: `{"x":1}`, refused: undeclared("x")},
 		}},
+		// It declares nothing: any key, as before.
+		{"fastmcp_no_arguments.json", nil, []call{
+			{args: `{"x":1}`, want: `{"x":1}`},
+		}},
 		// The model's own default is below the top level, where the gateway does not write.
 		{"fastmcp_model_parameter.json", []string{"opts"}, []call{
 			{args: `{"opts":{}}`, want: `{"opts":{}}`},
@@ -155,6 +159,10 @@ func TestComposedSchemaShapes(t *testing.T) {
 			[]string{"mode", "path"}, []call{{args: `{"mode":"x"}`, refused: `name "path"`}, {args: `{"mode":"x","path":"a"}`, want: `{"mode":"x","path":"a"}`}}},
 		{"dependentSchemas declare their keys", `{"type":"object","properties":{"a":{}},"dependentSchemas":{"a":{"properties":{"b":{}}}}}`,
 			[]string{"a", "b"}, nil},
+		{"draft-07 dependencies declare theirs, and give their defaults where their key is held",
+			`{"type":"object","properties":{"a":{}},"dependencies":{"a":{"properties":{"b":{"default":1}}},"b":["a"]}}`,
+			[]string{"a", "b"}, []call{{args: `{"a":1}`, want: `{"a":1,"b":1}`}, {args: `{}`, want: `{}`},
+				{args: `{"a":1,"b":2}`, want: `{"a":1,"b":2}`}}},
 		{"two allOf defaults alike are one", `{"type":"object","allOf":[{"properties":{"p":{"default":{"b":1,"a":2}}}},{"properties":{"p":{"default":{"a":2,"b":1}}}}]}`,
 			[]string{"p"}, []call{{args: `{}`, want: `{"p":{"a":2,"b":1}}`}}},
 		{"two allOf defaults that differ: the call must name the key", `{"type":"object","properties":{"p":{"default":"a"}},"allOf":[{"properties":{"p":{"default":"b"}}}]}`,

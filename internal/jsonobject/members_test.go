@@ -41,8 +41,8 @@ func TestFieldsYieldsEachMemberOfOneObject(t *testing.T) {
 			t.Errorf("Fields(%s): keys %q, error %v; want keys %q, ok %v", c.raw, keys, err, c.keys, c.ok)
 		}
 	}
-	for m := range Fields([]byte(`{"b":{"c" : 1}}`)) {
-		if string(m.Value) != `{"c" : 1}` {
+	for m, err := range Fields([]byte(`{"b":{"c" : 1}}`)) {
+		if err != nil || string(m.Value) != `{"c" : 1}` {
 			t.Errorf("value %s, want it as written", m.Value)
 		}
 	}
@@ -71,7 +71,10 @@ func TestMembersLeavesTheValuesToItsLoop(t *testing.T) {
 	}
 	dec = json.NewDecoder(bytes.NewReader([]byte(`{"a":1,"b":2}`)))
 	_, _ = dec.Token()
-	for range Members(dec) {
+	for _, err := range Members(dec) {
+		if err != nil {
+			t.Fatal(err)
+		}
 		break
 	}
 	if dec.InputOffset() != int64(len(`{"a"`)) {
