@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 
@@ -73,7 +74,7 @@ func ParseInput(raw []byte) (Input, error) {
 	if err := dec.Decode(&in); err != nil {
 		return in, fmt.Errorf("the payload is not a PreToolUse JSON object: %w", err)
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF { // not More: it sees no value before a stray '}' or ']'
 		return in, fmt.Errorf("the payload holds more than one JSON value")
 	}
 	if err := uniqueFields(raw); err != nil {
