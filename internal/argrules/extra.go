@@ -15,6 +15,8 @@ import (
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/toolgate/toolgate/internal/jsonobject"
 )
 
 // Bounds on the extra arguments of one call. They keep a call small in etcd and in the ledger,
@@ -128,12 +130,10 @@ func (p *parser) object(depth int, path, parent string) (map[string]any, error) 
 	}
 	obj := map[string]any{}
 	folded := map[string]string{}
-	for p.dec.More() {
-		tok, err := p.dec.Token()
+	for key, err := range jsonobject.Members(p.dec) { // the values, read here, and the closing brace
 		if err != nil {
 			return nil, extraErr("extra arguments are not JSON: %v", err)
 		}
-		key := tok.(string) // inside an object, the decoder yields keys as strings
 		keyPath := path + "." + key
 		if err := checkKey(key, keyPath); err != nil {
 			return nil, err
@@ -156,9 +156,6 @@ func (p *parser) object(depth int, path, parent string) (map[string]any, error) 
 			return nil, err
 		}
 		obj[key] = v
-	}
-	if _, err := p.dec.Token(); err != nil { // the closing brace
-		return nil, extraErr("extra arguments are not JSON: %v", err)
 	}
 	return obj, nil
 }

@@ -319,11 +319,11 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	if rt != nil {
 		inv.Map, inv.Cwd = argumentMap(rt.served.Arguments), rt.served.Arguments.WorkingDirectory
 		// Judged, and sent, as the upstream takes them: with the defaults its schema fills in.
-		args = withDefaults(args, rt.upstream.defaults[rt.upstreamName()])
-		inv.Arguments = args
-		if err := undeclared(args, rt.upstream.declared[rt.upstreamName()], req.Params.Name); err != nil {
+		schema := rt.upstream.schemas[rt.upstreamName()]
+		if args, err = schema.arguments(args, req.Params.Name); err != nil {
 			return nil, err
 		}
+		inv.Arguments = args
 	}
 	call, err := toolcall.Build(inv)
 	if err != nil {

@@ -16,13 +16,13 @@ func TestUndeclaredArgumentsAreRefusedWhereTheSchemaListsItsOwn(t *testing.T) {
 		}
 		return v
 	}
-	strict := schemaProperties(schema(`{"type":"object","properties":{"file":{},"mode":{}}}`))
+	strict := readToolSchema(schema(`{"type":"object","properties":{"file":{},"mode":{}}}`))
 	for args, refused := range map[string]bool{
 		`{"file":"a"}`: false, `{"file":"a","mode":"r"}`: false, `{}`: false, `null`: false, ``: false,
 		`{"file":"a","path":".env"}`: true, `{"File":"a"}`: true, `{"fil\u0065":"a","x":1}`: true,
 		`["a"]`: false, // no object: toolcall.Build refuses it
 	} {
-		if err := undeclared(json.RawMessage(args), strict, "t"); (err != nil) != refused {
+		if _, err := strict.arguments(json.RawMessage(args), "t"); (err != nil) != refused {
 			t.Errorf("undeclared(%s) = %v, want refused %v", args, err, refused)
 		}
 	}
@@ -32,11 +32,11 @@ func TestUndeclaredArgumentsAreRefusedWhereTheSchemaListsItsOwn(t *testing.T) {
 		`{"type":"object","properties":{"file":{}},"additionalProperties":{"type":"string"}}`,
 		`{"type":"object","properties":{"file":{}},"patternProperties":{"^x":{}}}`,
 	} {
-		if d := schemaProperties(schema(s)); d != nil {
+		if d := readToolSchema(schema(s)).declared; d != nil {
 			t.Errorf("schemaProperties(%s) = %v, want any key taken", s, d)
 		}
 	}
-	if d := schemaProperties(schema(`{"properties":{"file":{}},"additionalProperties":false}`)); !d["file"] || len(d) != 1 {
+	if d := readToolSchema(schema(`{"properties":{"file":{}},"additionalProperties":false}`)).declared; !d["file"] || len(d) != 1 {
 		t.Errorf("additionalProperties false: %v, want file alone", d)
 	}
 }

@@ -10,7 +10,7 @@ import (
 // name (spelled with escapes too, or null); arguments that are no single JSON object, and a schema
 // with no defaults, leave the arguments as they came. A null default is none.
 func TestWithDefaultsWritesInWhatTheArgumentsLeaveOut(t *testing.T) {
-	defaults := schemaDefaults(map[string]any{"type": "object", "properties": map[string]any{
+	defaults := readToolSchema(map[string]any{"type": "object", "properties": map[string]any{
 		"path":  map[string]any{"type": "string", "default": ".env"},
 		"cwd":   map[string]any{"type": "string", "default": "/"},
 		"other": map[string]any{"type": "string"},
@@ -29,16 +29,17 @@ func TestWithDefaultsWritesInWhatTheArgumentsLeaveOut(t *testing.T) {
 		{`{"path":`, `{"path":`},
 	}
 	for _, c := range cases {
-		if got := string(withDefaults(json.RawMessage(c.args), defaults)); got != c.want {
-			t.Errorf("withDefaults(%s) = %s, want %s", c.args, got, c.want)
+		if got, err := defaults.arguments(json.RawMessage(c.args), "t"); string(got) != c.want || err != nil {
+			t.Errorf("arguments(%s) = %s, %v; want %s", c.args, got, err, c.want)
 		}
-		if got := string(withDefaults(json.RawMessage(c.args), nil)); got != c.args {
-			t.Errorf("withDefaults(%s) without defaults = %s, want it unchanged", c.args, got)
+		none := readToolSchema(map[string]any{"type": "object"})
+		if got, err := none.arguments(json.RawMessage(c.args), "t"); string(got) != c.args || err != nil {
+			t.Errorf("arguments(%s) without defaults = %s, %v; want them unchanged", c.args, got, err)
 		}
 	}
 	for _, schema := range []any{nil, "not a schema", map[string]any{"properties": []any{1}}} {
-		if d := schemaDefaults(schema); d != nil {
-			t.Errorf("schemaDefaults(%v) = %v, want none", schema, d)
+		if d := readToolSchema(schema).defaults; d != nil {
+			t.Errorf("readToolSchema(%v).defaults = %v, want none", schema, d)
 		}
 	}
 }

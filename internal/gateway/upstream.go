@@ -36,13 +36,11 @@ type upstream struct {
 	uid        types.UID
 	generation int64
 	tools      map[string]*mcp.Tool
-	// defaults are the defaults each tool's input schema gives its arguments (withDefaults).
-	defaults map[string][]schemaDefault
-	// declared are the argument keys each tool's input schema declares (undeclared).
-	declared map[string]map[string]bool
-	connect  func() (*mcp.ClientSession, error)
-	slots    []slot
-	next     atomic.Uint32
+	// schemas are what each tool's input schema says of its arguments (toolSchema.arguments).
+	schemas map[string]*toolSchema
+	connect func() (*mcp.ClientSession, error)
+	slots   []slot
+	next    atomic.Uint32
 	// closed is set first thing by close; session reads it under a slot's lock, so that once
 	// close has emptied a slot no session is connected into it again.
 	closed atomic.Bool
@@ -336,7 +334,7 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 		return session, nil
 	}
 	up := &upstream{id: u.ids.Add(1), uid: ts.UID, generation: ts.Generation, tools: map[string]*mcp.Tool{},
-		defaults: map[string][]schemaDefault{}, declared: map[string]map[string]bool{}, connect: connect, slots: make([]slot, u.sessions)}
+		schemas: map[string]*toolSchema{}, connect: connect, slots: make([]slot, u.sessions)}
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
 	session, err := up.session()
@@ -349,8 +347,8 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 			return nil, fmt.Errorf("listing the tools of ToolServer %s: %w", name, err)
 		}
 		up.tools[tool.Name] = tool
-		up.defaults[tool.Name] = schemaDefaults(tool.InputSchema)
-		up.declared[tool.Name] = schemaProperties(tool.InputSchema)
+		schema := readToolSchema(tool.InputSchema)
+		up.schemas[tool.Name] = &schema
 	}
 	return up, nil
 }

@@ -185,3 +185,20 @@ func TestParseInputRefusesRepeatedOrRespelledFields(t *testing.T) {
 		t.Errorf("a payload with a field the hook does not read: %v", err)
 	}
 }
+
+// TestParseInputRefusesAnythingAfterThePayload: one JSON object and nothing after it but space. A
+// stray closing brace or bracket after it was taken (the decoder's More sees no further value
+// before one), where any other byte was refused.
+func TestParseInputRefusesAnythingAfterThePayload(t *testing.T) {
+	const payload = `{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/w/a"}}`
+	for _, tail := range []string{"}", "]", " }", "{}", "x", "null"} {
+		if _, err := hook.ParseInput([]byte(payload + tail)); err == nil || !strings.Contains(err.Error(), "more than one JSON value") {
+			t.Errorf("the payload followed by %q: error %v, want it refused", tail, err)
+		}
+	}
+	for _, tail := range []string{"", "\n", " \r\n\t"} {
+		if _, err := hook.ParseInput([]byte(payload + tail)); err != nil {
+			t.Errorf("the payload followed by %q: %v", tail, err)
+		}
+	}
+}

@@ -9,9 +9,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"reflect"
 	"strings"
 
+	"github.com/toolgate/toolgate/internal/jsonobject"
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
@@ -72,7 +74,7 @@ func ParseInput(raw []byte) (Input, error) {
 	if err := dec.Decode(&in); err != nil {
 		return in, fmt.Errorf("the payload is not a PreToolUse JSON object: %w", err)
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF { // not More: it sees no value before a stray '}' or ']'
 		return in, fmt.Errorf("the payload holds more than one JSON value")
 	}
 	if err := uniqueFields(raw); err != nil {
@@ -106,16 +108,16 @@ var inputFields = func() []string {
 // any case for the field, so the tool or input decided on could be another than the one run.
 func uniqueFields(raw []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil { // '{'
+	if t, err := dec.Token(); err != nil { // '{'
 		return fmt.Errorf("the payload is not a PreToolUse JSON object: %w", err)
+	} else if t != json.Delim('{') {
+		return nil // null: no fields, and no event, which ParseInput refuses next
 	}
 	seen := map[string]bool{}
-	for dec.More() {
-		t, err := dec.Token()
+	for key, err := range jsonobject.Members(dec) {
 		if err != nil {
 			return fmt.Errorf("the payload is not a PreToolUse JSON object: %w", err)
 		}
-		key, _ := t.(string) // inside an object, a token before a value is its key
 		if seen[key] {
 			return fmt.Errorf("the payload repeats the field %q", key)
 		}
