@@ -186,11 +186,7 @@ func main() {
 		tlsOpts = append(tlsOpts, disableHTTP2)
 	}
 
-	clientNames, err := serving.SplitNames(webhookClientNames)
-	if err != nil {
-		setupLog.Error(err, "Invalid flag")
-		os.Exit(1)
-	}
+	clientNames := mustClientNames(webhookClientNames)
 	restConfig := ctrl.GetConfigOrDie()
 	webhookServerOptions := serving.WebhookOptions{
 		Host: webhookHost, Port: webhookPort, TLSOpts: tlsOpts, ClientCAFile: webhookClientCA,
@@ -323,6 +319,16 @@ func setSoftMemoryLimit() {
 	if limit > 0 {
 		setupLog.Info("soft memory limit set from the container's limit", "bytes", limit)
 	}
+}
+
+// mustClientNames is --webhook-client-name's names, or the end of the process when it is blanks.
+func mustClientNames(flagValue string) []string {
+	names, err := serving.SplitNames(flagValue)
+	if err != nil {
+		setupLog.Error(err, "Invalid flag")
+		os.Exit(1)
+	}
+	return names
 }
 
 // clusterCAs is the PEM the manager verifies the API server with (in a cluster, the ServiceAccount's
