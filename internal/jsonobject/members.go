@@ -1,6 +1,7 @@
 // Package jsonobject walks the members of one JSON object, key by key, in the order they are
 // written. It is the one loop over an object's tokens that the front doors share: the gateway
-// (an MCP call's argument keys), toolgate-hook (a payload's fields) and argrules' strict parser.
+// (an MCP call's argument keys), toolgate-hook (a payload's fields), argrules' strict parser and
+// pkg/toolcall (the arguments a map omits).
 package jsonobject
 
 import (

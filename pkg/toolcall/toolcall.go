@@ -20,6 +20,7 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/argrules"
+	"github.com/toolgate/toolgate/internal/jsonobject"
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
@@ -234,12 +235,10 @@ func withoutOmitted(raw json.RawMessage, omit []string) (json.RawMessage, error)
 		return raw, nil // not an object: argrules.ParseObject says what it is
 	}
 	out := []byte{'{'}
-	for dec.More() {
-		t, err := dec.Token()
+	for key, err := range jsonobject.Members(dec) {
 		if err != nil {
 			return nil, bad("arguments: %v", err)
 		}
-		key, _ := t.(string) // inside an object, a token before a value is its key
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
 			return nil, bad("arguments: %v", err)
@@ -252,9 +251,6 @@ func withoutOmitted(raw json.RawMessage, omit []string) (json.RawMessage, error)
 		}
 		k, _ := json.Marshal(key)
 		out = append(append(append(out, k...), ':'), v...)
-	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
-		return nil, bad("arguments are not one JSON object")
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, bad("arguments are not one JSON object")
