@@ -56,6 +56,6 @@ func lineEnvVar(name string) bool {
 		}
 	}
 	upper := strings.ToUpper(name)
-	return name == envGitDir || name == envGitWorkTree || name == "GIT_COMMON_DIR" ||
+	return name == envGitDir || name == envGitWorkTree || name == envGitCommonDir ||
 		strings.HasPrefix(upper, "RCLONE_CONFIG_") || strings.HasSuffix(upper, "_PROXY")
 }

@@ -193,6 +193,9 @@ var codeEnvVars = map[string]bool{
 	"LESSKEY": true, "LESSKEY_CONTENT": true, "YARN_RC_FILENAME": true, "YARN_YARN_PATH": true,
 	// Python's -i: once its program ends, every later python reads code from standard input.
 	"PYTHONINSPECT": true,
+	// Bash's tables of where each command name's program is and of aliases: an assignment to an
+	// element (BASH_CMDS[ls]=/tmp/x) makes the name run another program, as hash -p does.
+	"BASH_CMDS": true, "BASH_ALIASES": true,
 }
 
 // npmCodeSettings are npm's settings that name a program or code it runs: the shell of its
@@ -264,7 +267,7 @@ func buildEnvReason(name, val string) string {
 	if k, ok := npmConfigSetting(name); ok && npmCodeSettings[k] {
 		return "setting " + name + " gives npm its " + k + " setting, which names code it runs"
 	}
-	if name == "GIT_ALLOW_PROTOCOL" && slices.Contains(strings.Split(strings.ToLower(val), ":"), "ext") {
+	if name == envGitAllowProto && slices.Contains(strings.Split(strings.ToLower(val), ":"), "ext") {
 		// git's ext:: transport runs the command its URL names ("ext::sh -c id").
 		return "setting " + name + " to allow the ext transport makes git run the command a URL names"
 	}
@@ -394,6 +397,8 @@ const (
 	gitWorkTreeOption = "--work-tree"
 	envGitWorkTree    = "GIT_WORK_TREE"
 	envGitDir         = "GIT_DIR"
+	envGitCommonDir   = "GIT_COMMON_DIR"
+	envGitAllowProto  = "GIT_ALLOW_PROTOCOL"
 )
 
 // sedExpression is sed's long option for a script.

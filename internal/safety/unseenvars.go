@@ -1,0 +1,176 @@
+package safety
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The engine judges what an assignment gives the variables that change what programs run, open or
+// fetch (PATH, BASH_ENV, EDITOR, GIT_DIR, http_proxy, MAKEFLAGS, ...: judgedVar). The shell sets a
+// variable in other ways too, with a value the engine does not see there: read, mapfile, printf
+// -v, getopts and wait -p store what they read or print, a for or select loop its items, arithmetic
+// (let, (( )), $(( )), a subscript) a number, ${V:=word} its word, and a name reference (declare -n
+// r=PATH; r=/tmp) whatever is assigned to it. Before, read PATH <<< /tmp; ls and for PATH in /tmp;
+// do ls; done ran /tmp/ls at every level, as did BASH_CMDS[ls]=/tmp/x; ls (bash's table of where
+// commands are, which an assignment edits). Any of these setting such a variable asks.
+
+// unseenSets asks when a script sets a judged variable other than by an assignment.
+func (a *analyzer) unseenSets(f *syntax.File, src string) {
+	if !maySetUnseen(src) {
+		return
+	}
+	u := unseenWalk{}
+	syntax.Walk(f, u.node)
+	if u.name != "" {
+		a.find(false, RuleOpaqueCode, "%s sets %s, which changes what programs run, open or fetch, to a value the engine does not see; it needs human approval", u.how, u.name)
+	}
+}
+
+// unseenSetWords find, cheaply and loosely, a construct that could set a variable other than by an
+// assignment, for a closer look by unseenWalk.
+//
+//nolint:goconst // builtin names read best literally, next to their neighbours
+var unseenSetWords = []string{"read", "mapfile", cmdPf, "getopts", "wait", "for", "select", "let", "((", "$[", "[",
+	"${", "-n", declNameref}
+
+// maySetUnseen is a cheap test before the walk.
+func maySetUnseen(src string) bool { return containsAny(src, unseenSetWords) }
+
+// unseenWalk finds the first judged variable a script sets to a value the engine does not see,
+// and how; refs are the name references declared to a judged variable so far (declare -n r=PATH),
+// which an assignment to r sets. A reference only read (declare -n r=HOME; echo "$r") sets nothing.
+type unseenWalk struct {
+	name, how string
+	refs      map[string]string
+	decls     map[*syntax.Assign]bool // the declarations' own r=PATH, which assign no value
+}
+
+func (u *unseenWalk) node(n syntax.Node) bool {
+	if u.name != "" {
+		return false
+	}
+	switch n := n.(type) {
+	case *syntax.CallExpr:
+		u.builtin(n)
+	case *syntax.WordIter:
+		if n.Name != nil {
+			u.set(n.Name.Value, "a loop")
+		}
+	case *syntax.BinaryArithm, *syntax.UnaryArithm:
+		u.set(arithmeticTarget(n), "arithmetic")
+	case *syntax.ParamExp:
+		if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) && n.Param != nil {
+			u.set(n.Param.Value, "${"+n.Param.Value+":=...}")
+		}
+	case *syntax.Assign:
+		if n.Name != nil && u.refs[n.Name.Value] != "" && !u.decls[n] {
+			u.set(u.refs[n.Name.Value], "an assignment to the name reference "+n.Name.Value)
+		}
+	case *syntax.DeclClause:
+		u.namerefs(n)
+	}
+	return u.name == ""
+}
+
+// builtin records the variables read, mapfile, printf -v, getopts or wait -p store into.
+func (u *unseenWalk) builtin(c *syntax.CallExpr) {
+	if len(c.Args) < 2 || !nameTakers[c.Args[0].Lit()] {
+		return
+	}
+	switch b := c.Args[0].Lit(); b {
+	case "unset", "test", "[": //nolint:goconst // builtin names read best literally
+		// They set nothing.
+	default:
+		for _, w := range builtinNames(b, c.Args[1:]) {
+			t, _ := literalText(w) // read 'BASH_CMDS[ls]' is read BASH_CMDS[ls]
+			u.set(baseName(t), b)
+		}
+	}
+}
+
+// set records a judged variable, or one a name reference to a judged variable stands for.
+func (u *unseenWalk) set(name, how string) {
+	if u.name != "" {
+		return
+	}
+	if t := u.refs[name]; t != "" {
+		name, how = t, how+" through the name reference "+name
+	}
+	if judgedVar(name) {
+		u.name, u.how = name, how
+	}
+}
+
+// namerefs keeps the name references a declaration makes to a judged variable (declare -n r=PATH).
+func (u *unseenWalk) namerefs(d *syntax.DeclClause) {
+	ref := d.Variant != nil && d.Variant.Value == declNameref
+	for _, as := range d.Args {
+		if as.Name == nil && as.Value != nil {
+			ref = ref || declOption(as.Value.Lit(), 'n')
+			continue
+		}
+		if !ref || as.Name == nil || as.Value == nil {
+			continue
+		}
+		if t, _ := literalText(as.Value); judgedVar(baseName(t)) {
+			if u.refs == nil {
+				u.refs, u.decls = map[string]string{}, map[*syntax.Assign]bool{}
+			}
+			u.refs[as.Name.Value], u.decls[as] = baseName(t), true
+		}
+	}
+}
+
+// baseName is a variable name without its subscript (BASH_CMDS[ls] is BASH_CMDS).
+func baseName(s string) string {
+	if i := strings.IndexByte(s, '['); i > 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// computedValue asks when an assignment gives a variable whose value is read as text where a
+// program runs (a proxy, a remote rclone defines, a program's options, git's repository or
+// allowed transports) a value computed at run time: MAKEFLAGS=$X make test could be
+// MAKEFLAGS=SHELL=/tmp/x, GIT_ALLOW_PROTOCOL=$(cat f) could allow ext::, http_proxy=$P could be
+// the metadata service. Before, those values were read as the text "$X", which names nothing.
+func (a *analyzer) computedValue(name string, w word) {
+	if w.dynamic && (lineEnvVar(name) || name == envGitAllowProto) {
+		a.find(false, RuleOpaqueCode, "%s is given a value computed at run time (%q), which decides what a program runs, opens or reaches; it needs human approval", name, w.s)
+	}
+}
+
+// historyFile records the file HISTFILE names: the history builtin reads it (history -r, -n) and
+// writes it (history -w, -a). Before, HISTFILE=.env; history -r; history printed the file, where
+// history -r .env is refused.
+func (a *analyzer) historyFile(name, val string) {
+	if name == "HISTFILE" && val != "" {
+		a.touch(word{s: val, dynamic: strings.ContainsRune(val, '$')}, opWrite)
+	}
+}
+
+// judgedVar reports whether the engine judges the value a line gives the variable: one that names
+// code or options a program runs, a file or repository it opens, a proxy or remote it reaches, or
+// changes what the shell expands.
+func judgedVar(name string) bool {
+	if name == "" {
+		return false
+	}
+	upper := strings.ToUpper(name)
+	if codeEnvVars[name] || injectionEnvVars[upper] || commandEnvVars[upper] || expansionEnvVars[name] ||
+		lineEnvVar(name) || gitTraceVar(name) || strings.HasPrefix(upper, "BASH_FUNC_") {
+		return true
+	}
+	if _, ok := fetchEnvVars[upper]; ok {
+		return true
+	}
+	if _, ok := codeFlagEnvVars[name]; ok {
+		return true
+	}
+	return codeEnvReason(name, "$") != "" || valueJudgedVars[name]
+}
+
+// valueJudgedVars are the other variables whose value the engine reads where a line assigns them.
+var valueJudgedVars = map[string]bool{envGitAllowProto: true, "PYTHONPYCACHEPREFIX": true,
+	"GIT_TRACE2_ENV_VARS": true, envGitCommonDir: true, "HISTFILE": true}
