@@ -826,6 +826,7 @@ func classCatalogue() []classCase {
 		commitMessageCatalogue(),
 		holesCatalogue(),
 		seventhCatalogue(),
+		eighthCatalogue(),
 	)...)
 }
 
