@@ -33,6 +33,7 @@ func eighthCatalogue() []classCase {
 		{unseen, "PATH by let", sh(`let PATH=1; ls`), opaque, sh(`let N=1; ls`), false},
 		{unseen, "PATH by (( ))", sh(`(( PATH = 1 )); ls`), opaque, sh(`(( N = 1 )); ls`), false},
 		{unseen, "PATH through a name reference", sh(`declare -n r=PATH; r=/tmp; ls`), opaque, sh(`declare -n r=P; r=/tmp; ls`), false},
+		{unseen, "PATH as the first value of a name reference without a target", sh(`declare -n r; r=PATH; r=/tmp; ls`), opaque, sh(`declare -n r; r=P; r=/tmp; ls`), false},
 		{unseen, "PATH read through a name reference", sh(`declare -n r=PATH; read r <<< /tmp; ls`), opaque, sh(`declare -n r=P; read r <<< /tmp; ls`), false},
 		{unseen, "GIT_DIR read", sh(`read GIT_DIR <<< /tmp/x/.git; export GIT_DIR; git log`), opaque, sh(`read D <<< /tmp/x/.git; git log`), false},
 		{unseen, "PAGER read from a file", sh(`read PAGER < /tmp/p; export PAGER; git log`), opaque, sh(`read P < /tmp/p; git log`), false},

@@ -64,9 +64,7 @@ func (u *unseenWalk) node(n syntax.Node) bool {
 			u.set(n.Param.Value, "${"+n.Param.Value+":=...}")
 		}
 	case *syntax.Assign:
-		if n.Name != nil && u.refs[n.Name.Value] != "" && !u.decls[n] {
-			u.set(u.refs[n.Name.Value], "an assignment to the name reference "+n.Name.Value)
-		}
+		u.assign(n)
 	case *syntax.DeclClause:
 		u.namerefs(n)
 	}
@@ -89,6 +87,29 @@ func (u *unseenWalk) builtin(c *syntax.CallExpr) {
 	}
 }
 
+// assign records an assignment through a name reference to a judged variable. A reference
+// declared without a target takes its first assignment's value as its target (declare -n r;
+// r=PATH; r=/tmp sets PATH).
+func (u *unseenWalk) assign(as *syntax.Assign) {
+	if as.Name == nil || u.decls[as] {
+		return
+	}
+	switch t := u.refs[as.Name.Value]; t {
+	case "":
+	case unboundRef:
+		if v, _ := literalText(as.Value); as.Value != nil && judgedVar(baseName(v)) {
+			u.refs[as.Name.Value] = baseName(v)
+		} else {
+			delete(u.refs, as.Name.Value)
+		}
+	default:
+		u.set(t, "an assignment to the name reference "+as.Name.Value)
+	}
+}
+
+// unboundRef marks a name reference declared without a target.
+const unboundRef = "\x00"
+
 // set records a judged variable, or one a name reference to a judged variable stands for.
 func (u *unseenWalk) set(name, how string) {
 	if u.name != "" {
@@ -110,15 +131,20 @@ func (u *unseenWalk) namerefs(d *syntax.DeclClause) {
 			ref = ref || declOption(as.Value.Lit(), 'n')
 			continue
 		}
-		if !ref || as.Name == nil || as.Value == nil {
+		if !ref || as.Name == nil {
 			continue
 		}
-		if t, _ := literalText(as.Value); judgedVar(baseName(t)) {
-			if u.refs == nil {
-				u.refs, u.decls = map[string]string{}, map[*syntax.Assign]bool{}
+		target := unboundRef
+		if as.Value != nil {
+			t, _ := literalText(as.Value)
+			if target = baseName(t); !judgedVar(target) {
+				continue
 			}
-			u.refs[as.Name.Value], u.decls[as] = baseName(t), true
 		}
+		if u.refs == nil {
+			u.refs, u.decls = map[string]string{}, map[*syntax.Assign]bool{}
+		}
+		u.refs[as.Name.Value], u.decls[as] = target, true
 	}
 }
 
