@@ -55,7 +55,8 @@ func lineEnvVar(name string) bool {
 			return true
 		}
 	}
-	upper := strings.ToUpper(name)
+	const rclone, proxy = "RCLONE_CONFIG_", "_PROXY"
 	return name == envGitDir || name == envGitWorkTree || name == envGitCommonDir ||
-		strings.HasPrefix(upper, "RCLONE_CONFIG_") || strings.HasSuffix(upper, "_PROXY")
+		len(name) >= len(rclone) && strings.EqualFold(name[:len(rclone)], rclone) ||
+		len(name) >= len(proxy) && strings.EqualFold(name[len(name)-len(proxy):], proxy)
 }

@@ -32,7 +32,7 @@ func (a *analyzer) unseenSets(f *syntax.File, src string) {
 //
 //nolint:goconst // builtin names read best literally, next to their neighbours
 var unseenSetWords = []string{"read", "mapfile", cmdPf, "getopts", "wait", "for", "select", "let", "((", "$[", "[",
-	"${", "-n", declNameref}
+	"${", "declare", "typeset", "local", declNameref}
 
 // maySetUnseen is a cheap test before the walk.
 func maySetUnseen(src string) bool { return containsAny(src, unseenSetWords) }
@@ -71,16 +71,25 @@ func (u *unseenWalk) node(n syntax.Node) bool {
 	return u.name == ""
 }
 
-// builtin records the variables read, mapfile, printf -v, getopts or wait -p store into.
+// builtin records the variables read, mapfile, printf -v, getopts or wait -p store into, also
+// spelled with quotes or escapes and run by builtin or command (builtin read PATH).
 func (u *unseenWalk) builtin(c *syntax.CallExpr) {
-	if len(c.Args) < 2 || !nameTakers[c.Args[0].Lit()] {
+	args := c.Args
+	if len(args) < 2 {
+		return // an assignment alone, or a builtin without operands
+	}
+	for len(args) > 1 && (commandWord(args[0]) == "builtin" || commandWord(args[0]) == longOptCommand) { //nolint:goconst // builtin names read best literally
+		args = args[1:]
+	}
+	b := commandWord(args[0])
+	if len(args) < 2 || !nameTakers[b] {
 		return
 	}
-	switch b := c.Args[0].Lit(); b {
+	switch b {
 	case "unset", "test", "[": //nolint:goconst // builtin names read best literally
 		// They set nothing.
 	default:
-		for _, w := range builtinNames(b, c.Args[1:]) {
+		for _, w := range builtinNames(b, args[1:]) {
 			t, _ := literalText(w) // read 'BASH_CMDS[ls]' is read BASH_CMDS[ls]
 			u.set(baseName(t), b)
 		}
@@ -109,6 +118,18 @@ func (u *unseenWalk) assign(as *syntax.Assign) {
 
 // unboundRef marks a name reference declared without a target.
 const unboundRef = "\x00"
+
+// commandWord is a command word's literal text without quotes or escapes ('read', \read), or "".
+func commandWord(w *syntax.Word) string {
+	if l := w.Lit(); l != "" && !strings.ContainsRune(l, '\\') {
+		return l
+	}
+	t, ok := literalText(w)
+	if !ok {
+		return ""
+	}
+	return strings.ReplaceAll(t, "\\", "")
+}
 
 // set records a judged variable, or one a name reference to a judged variable stands for.
 func (u *unseenWalk) set(name, how string) {
@@ -183,18 +204,34 @@ func judgedVar(name string) bool {
 	if name == "" {
 		return false
 	}
-	upper := strings.ToUpper(name)
-	if codeEnvVars[name] || injectionEnvVars[upper] || commandEnvVars[upper] || expansionEnvVars[name] ||
-		lineEnvVar(name) || gitTraceVar(name) || strings.HasPrefix(upper, "BASH_FUNC_") {
-		return true
-	}
-	if _, ok := fetchEnvVars[upper]; ok {
+	if codeEnvVars[name] || upperIn(injectionEnvVars, name) || upperIn(commandEnvVars, name) || expansionEnvVars[name] ||
+		lineEnvVar(name) || gitTraceVar(name) || len(name) > 10 && strings.EqualFold(name[:10], "BASH_FUNC_") ||
+		upperIn(fetchEnvVars, name) {
 		return true
 	}
 	if _, ok := codeFlagEnvVars[name]; ok {
 		return true
 	}
 	return codeEnvReason(name, "$") != "" || valueJudgedVars[name]
+}
+
+// upperIn looks a name up in a table of upper-case names as envVar does (strings.ToUpper), without
+// allocating: every loop variable is looked up.
+func upperIn[V any](m map[string]V, name string) bool {
+	var buf [64]byte
+	if len(name) > len(buf) {
+		_, ok := m[strings.ToUpper(name)]
+		return ok
+	}
+	for i := range len(name) {
+		c := name[i]
+		if c >= 'a' && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	_, ok := m[string(buf[:len(name)])]
+	return ok
 }
 
 // valueJudgedVars are the other variables whose value the engine reads where a line assigns them.

@@ -211,8 +211,8 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 
 // extGlobAsGlob is what an extended glob (@(a|b), ?(a), *(a), +(a), !(a)) may match, as a plain
 // glob: any name ("*"), or any dotfile (".*") when one of its patterns starts with a dot, since
-// bash's glob matches a leading dot only where the pattern spells it; !(a) matches dotfiles in
-// bash before 5.2 (macOS's is 3.2). Where a shell has extglob on (a user's shell options, an
+// bash's glob matches a leading dot only where the pattern spells it; whether !(a) matches dotfiles
+// has varied between bash versions, so it is taken to. Where a shell has extglob on (a user's shell options, an
 // inherited BASHOPTS), cat @(.env) reads .env; written out as "@(.env)" it named nothing the path
 // policy knows, and was admitted.
 func extGlobAsGlob(p *syntax.ExtGlob) string {
