@@ -17,6 +17,9 @@ func eighthCatalogue() []classCase {
 		history  = "the file the history builtin reads and writes"
 		extglob  = "an extended glob"
 		metaName = "a metadata service by another name or address"
+		written  = "a file a variable names, which programs write"
+		envCode  = "a variable naming a program's interpreter, configuration or options"
+		tildePWD = "~+, which is $PWD"
 	)
 	return []classCase{
 		{table, "an element of BASH_CMDS", sh(`BASH_CMDS[ls]=/bin/rm; ls -rf /`), opaque, sh(`CMDS[ls]=/bin/rm; ls -l`), false},
@@ -65,5 +68,16 @@ func eighthCatalogue() []classCase {
 		{metaName, "Tencent Cloud's name", sh(`curl http://metadata.tencentyun.com/latest/meta-data/`), metadata, sh(`curl https://tencentyun.com/`), false},
 		{metaName, "Oracle Cloud's legacy address", sh(`curl http://192.0.0.192/`), metadata, sh(`curl http://192.0.0.193/`), false},
 		{metaName, "a proxy by GCE's short name", sh(`http_proxy=http://metadata curl http://x/`), metadata, sh(`export HTTPS_PROXY=http://proxy.corp:3128; curl https://example.com/`), false},
+		{written, "git's index file", sh(`GIT_INDEX_FILE=.env git add x`), zero, sh(`GIT_INDEX_FILE=/tmp/idx git add x`), false},
+		{written, "the TLS key log", sh(`SSLKEYLOGFILE=.env curl https://example.com/`), zero, sh(`SSLKEYLOGFILE=/tmp/keys.log echo ok`), false},
+		{written, "go install's directory", sh(`GOBIN=.git/hooks go install ./cmd/pre-commit`), noWrite, sh(`GOBIN=/workspace/app/bin echo ok`), false},
+		{envCode, "xz's options in XZ_OPT", sh(`XZ_OPT=--files=.env xz`), zero, sh(`XZ_OPT=-9 xz big.tar`), false},
+		{envCode, "xz's options in XZ_DEFAULTS", sh(`XZ_DEFAULTS=--files=.env xz -d a.xz`), zero, sh(`XZ_DEFAULTS=-T0 xz -d a.xz`), false},
+		{envCode, "man's options in MANOPT", sh(`MANOPT='-P sh' man ls`), opaque, sh(`MANOPT=-a echo ok`), false},
+		{envCode, "the JVM a build runs", sh(`JAVA_HOME=/tmp/x mvn test`), opaque, sh(`MAVEN_OPTS=-Xmx2g mvn test`), false},
+		{envCode, "uv's interpreter by path", sh(`UV_PYTHON=/tmp/x uv run pytest`), opaque, sh(`UV_PYTHON=3.12 uv run pytest`), false},
+		{envCode, "svn's ssh command", sh(`SVN_SSH='sh /tmp/x' svn co svn+ssh://x/y`), opaque, sh(`echo SVN_SSH='sh /tmp/x'`), false},
+		{tildePWD, "PWD assigned", sh(`PWD=/etc; cat ~+/shadow`), opaque, sh(`cat ~+/README.md`), false},
+		{tildePWD, "PWD read", sh(`read PWD <<< /etc; cat ~+/shadow`), opaque, sh(`read D <<< /etc; cat ~+/README.md`), false},
 	}
 }

@@ -834,7 +834,7 @@ func mayHideCommands(parts []syntax.WordPart) bool {
 // commandEnvVars hold a command line that a program runs; their value is checked as a script.
 var commandEnvVars = map[string]bool{
 	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_PROXY_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true,
-	"GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "PAGER": true,
+	"GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "PAGER": true, "SVN_SSH": true,
 	"EDITOR": true, "VISUAL": true, "ENV": true, "PROMPT_COMMAND": true,
 	"MANPAGER": true, "LESSOPEN": true, "LESSCLOSE": true, "BROWSER": true,
 	// Other programs' editors and pagers: kubectl edit, sudoedit, systemctl edit, gh, aws, psql, fc.
@@ -900,7 +900,7 @@ func (a *analyzer) envVar(name, val string, depth int) {
 		// Every later python writes its compiled modules below it, as -X pycache_prefix does.
 		a.touch(word{s: val, dynamic: strings.ContainsRune(val, '$')}, opWrite)
 	}
-	a.historyFile(name, val)
+	a.writtenFile(name, val)
 	if name == envGitWorkTree && val != "" {
 		// git checks files out below it, in any later git command that sees it (gitWrites).
 		a.touch(word{s: val}, opWrite)

@@ -188,11 +188,17 @@ func (a *analyzer) computedValue(name string, w word) {
 	}
 }
 
-// historyFile records the file HISTFILE names: the history builtin reads it (history -r, -n) and
-// writes it (history -w, -a). Before, HISTFILE=.env; history -r; history printed the file, where
-// history -r .env is refused.
-func (a *analyzer) historyFile(name, val string) {
-	if name == "HISTFILE" && val != "" {
+// writtenFileVars name a file or directory that programs seeing them write: HISTFILE the history
+// builtin's (history -w, -a; history -r, -n read it), GIT_INDEX_FILE git's index (git add and
+// git status rewrite it), SSLKEYLOGFILE the TLS key log curl and python append to, GOBIN where go
+// install puts its programs. Before, HISTFILE=.env; history -r; history printed .env (history -r
+// .env is refused), GIT_INDEX_FILE=.env git add x overwrote it, and GOBIN=.git/hooks go install
+// ./cmd/pre-commit installed a hook.
+var writtenFileVars = map[string]bool{"HISTFILE": true, "GIT_INDEX_FILE": true, "SSLKEYLOGFILE": true, "GOBIN": true}
+
+// writtenFile records the file a writtenFileVars variable names, as a write.
+func (a *analyzer) writtenFile(name, val string) {
+	if writtenFileVars[name] && val != "" {
 		a.touch(word{s: val, dynamic: strings.ContainsRune(val, '$')}, opWrite)
 	}
 }
@@ -212,7 +218,7 @@ func judgedVar(name string) bool {
 	if _, ok := codeFlagEnvVars[name]; ok {
 		return true
 	}
-	return codeEnvReason(name, "$") != "" || valueJudgedVars[name]
+	return codeEnvReason(name, "$") != "" || valueJudgedVars[name] || writtenFileVars[name]
 }
 
 // upperIn looks a name up in a table of upper-case names as envVar does (strings.ToUpper), without
@@ -236,4 +242,4 @@ func upperIn[V any](m map[string]V, name string) bool {
 
 // valueJudgedVars are the other variables whose value the engine reads where a line assigns them.
 var valueJudgedVars = map[string]bool{envGitAllowProto: true, "PYTHONPYCACHEPREFIX": true,
-	"GIT_TRACE2_ENV_VARS": true, envGitCommonDir: true, "HISTFILE": true}
+	"GIT_TRACE2_ENV_VARS": true, envGitCommonDir: true}
