@@ -42,6 +42,7 @@ func eighthCatalogue() []classCase {
 		{unseen, "PATH read by an escaped read", sh(`\read PATH <<< /tmp; ls`), opaque, sh(`\read P <<< /tmp; ls`), false},
 		{unseen, "GIT_DIR read", sh(`read GIT_DIR <<< /tmp/x/.git; export GIT_DIR; git log`), opaque, sh(`read D <<< /tmp/x/.git; git log`), false},
 		{unseen, "PAGER read from a file", sh(`read PAGER < /tmp/p; export PAGER; git log`), opaque, sh(`read P < /tmp/p; git log`), false},
+		{unseen, "PAGER as a loop's variable, a lower-case one the near miss", sh(`for PAGER in /tmp/x; do git log; done`), opaque, sh(`for env in dev prod; do echo $env; done`), false},
 		{unseen, "LD_PRELOAD as a loop's variable", sh(`for LD_PRELOAD in /tmp/x.so; do ls; done`), opaque, sh(`for L in /tmp/x.so; do ls; done`), false},
 		{computed, "git's allowed transports", sh(`GIT_ALLOW_PROTOCOL=$P git clone 'ext::sh -c id' x`), opaque, sh(`GIT_ALLOW_PROTOCOL=https git clone https://github.com/a/b`), false},
 		{computed, "GIT_DIR below a computed directory", sh(`export GIT_DIR=$D/.git; git log`), opaque, sh(`export GIT_DIR=.git; git log`), false},

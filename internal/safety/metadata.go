@@ -28,7 +28,7 @@ var metadataV4 = []uint32{0xA9FEA9FE, 0xA9FEAA02, 0x646464C8, 0xA83F8110, 0xC000
 var metadataV6 = []netip.Addr{netip.MustParseAddr("fd00:ec2::254"), netip.MustParseAddr("fd20:ce::254")}
 
 // metadataHosts are the metadata services' names: GCP's, Tencent Cloud's, Equinix Metal's and
-// IBM Cloud's.
+// IBM Cloud's. Each holds "metadata", which metadataTokens searches for first.
 var metadataHosts = []string{"metadata.google.internal", "metadata.goog", "metadata.tencentyun.com",
 	"metadata.packet.net", "metadata.platformequinix.com", "api.metadata.cloud.ibm.com"}
 
@@ -90,22 +90,30 @@ func metadataTokens(w string, bare bool) bool {
 		}
 		start = i + 1
 	}
-	for _, h := range metadataHosts {
-		if containsFold(w, h) {
-			return true
+	if containsFoldASCII(w, "metadata") { // every metadataHosts name holds it: one fast search per word
+		for _, h := range metadataHosts {
+			if containsFold(w, h) {
+				return true
+			}
 		}
 	}
 	return shortMetadataHost(w, bare)
 }
 
 // shortMetadataHost reports whether w names a metadata service by its short name: after http://
-// or https:// (and any user@), or, bare, at its start followed by "/" or ":".
+// or https:// (and any user@), or, bare, at its start followed by "/" or ":". It runs for every
+// word: only a word with "//" is searched, and it is lower-cased only then.
 func shortMetadataHost(w string, bare bool) bool {
-	lw := strings.ToLower(w)
 	for _, h := range metadataShortHosts {
-		if bare && strings.HasPrefix(lw, h) && len(lw) > len(h) && (lw[len(h)] == '/' || lw[len(h)] == ':') {
+		if bare && len(w) > len(h) && (w[len(h)] == '/' || w[len(h)] == ':') && strings.EqualFold(w[:len(h)], h) {
 			return true
 		}
+	}
+	if !strings.Contains(w, "//") {
+		return false
+	}
+	lw := strings.ToLower(w)
+	for _, h := range metadataShortHosts {
 		for i := strings.Index(lw, h); i >= 0; {
 			if hostAfterScheme(lw[:i]) && hostEnds(lw[i+len(h):], h) {
 				return true

@@ -210,34 +210,19 @@ func judgedVar(name string) bool {
 	if name == "" {
 		return false
 	}
-	if codeEnvVars[name] || upperIn(injectionEnvVars, name) || upperIn(commandEnvVars, name) || expansionEnvVars[name] ||
-		lineEnvVar(name) || gitTraceVar(name) || len(name) > 10 && strings.EqualFold(name[:10], "BASH_FUNC_") ||
-		upperIn(fetchEnvVars, name) {
+	// A shell variable's name is case-sensitive, and so is the environment programs read: "env" in
+	// for env in dev prod is not ENV (envVar's upper-casing errs the other way, for assignments).
+	if codeEnvVars[name] || injectionEnvVars[name] || commandEnvVars[name] || expansionEnvVars[name] ||
+		lineEnvVar(name) || gitTraceVar(name) || strings.HasPrefix(name, "BASH_FUNC_") {
+		return true
+	}
+	if _, ok := fetchEnvVars[name]; ok {
 		return true
 	}
 	if _, ok := codeFlagEnvVars[name]; ok {
 		return true
 	}
 	return codeEnvReason(name, "$") != "" || valueJudgedVars[name] || writtenFileVars[name]
-}
-
-// upperIn looks a name up in a table of upper-case names as envVar does (strings.ToUpper), without
-// allocating: every loop variable is looked up.
-func upperIn[V any](m map[string]V, name string) bool {
-	var buf [64]byte
-	if len(name) > len(buf) {
-		_, ok := m[strings.ToUpper(name)]
-		return ok
-	}
-	for i := range len(name) {
-		c := name[i]
-		if c >= 'a' && c <= 'z' {
-			c -= 'a' - 'A'
-		}
-		buf[i] = c
-	}
-	_, ok := m[string(buf[:len(name)])]
-	return ok
 }
 
 // valueJudgedVars are the other variables whose value the engine reads where a line assigns them.
