@@ -212,18 +212,48 @@ func judgedVar(name string) bool {
 	}
 	// A shell variable's name is case-sensitive, and so is the environment programs read: "env" in
 	// for env in dev prod is not ENV (envVar's upper-casing errs the other way, for assignments).
-	if codeEnvVars[name] || injectionEnvVars[name] || commandEnvVars[name] || expansionEnvVars[name] ||
-		lineEnvVar(name) || gitTraceVar(name) || strings.HasPrefix(name, "BASH_FUNC_") {
+	if judgedNames[name] {
 		return true
 	}
-	if _, ok := fetchEnvVars[name]; ok {
+	// The families codeEnvReason, lineEnvVar and envVar judge by prefix or suffix.
+	const rclone, proxy = "RCLONE_CONFIG_", "_PROXY"
+	switch {
+	case len(name) >= len(rclone) && strings.EqualFold(name[:len(rclone)], rclone),
+		len(name) >= len(proxy) && strings.EqualFold(name[len(name)-len(proxy):], proxy),
+		gitTraceVar(name), strings.HasPrefix(name, "BASH_FUNC_"), strings.HasPrefix(name, "TF_CLI_ARGS"),
+		strings.HasPrefix(name, "CARGO_TARGET_") && name != "CARGO_TARGET_DIR":
 		return true
 	}
-	if _, ok := codeFlagEnvVars[name]; ok {
-		return true
-	}
-	return codeEnvReason(name, "$") != "" || valueJudgedVars[name] || writtenFileVars[name]
+	k, ok := npmConfigSetting(name)
+	return ok && npmCodeSettings[k]
 }
+
+// judgedNames are the names held by the tables codeEnvReason, lineEnvVar and envVar judge a
+// variable by, gathered once: every loop variable and every name read assigns is looked up.
+var judgedNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range []map[string]bool{codeEnvVars, injectionEnvVars, commandEnvVars, expansionEnvVars, valueJudgedVars, writtenFileVars} {
+		for k := range t {
+			m[k] = true
+		}
+	}
+	for k := range fetchEnvVars {
+		m[k] = true
+	}
+	for k := range flagEnvVars {
+		m[k] = true
+	}
+	for _, vars := range envOptions {
+		for k := range vars {
+			m[k] = true
+		}
+	}
+	m[envGitDir], m[envGitWorkTree], m[envGitCommonDir] = true, true, true
+	for k := range codeFlagEnvVars {
+		m[k] = true
+	}
+	return m
+}()
 
 // valueJudgedVars are the other variables whose value the engine reads where a line assigns them.
 var valueJudgedVars = map[string]bool{envGitAllowProto: true, "PYTHONPYCACHEPREFIX": true,
