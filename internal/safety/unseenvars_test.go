@@ -6,9 +6,10 @@ import "testing"
 // variable the checks it stands for judge (codeEnvReason, lineEnvVar, envVar's own), and no
 // ordinary loop variable.
 func TestJudgedVarCoversTheEnvChecks(t *testing.T) {
-	names := []string{"http_proxy", "HTTPS_PROXY", "RCLONE_CONFIG_X_TYPE", "GIT_TRACE2_EVENT", "TF_CLI_ARGS_plan",
+	names := make([]string, 0, 16+len(judgedNames))
+	names = append(names, "http_proxy", "HTTPS_PROXY", "RCLONE_CONFIG_X_TYPE", "GIT_TRACE2_EVENT", "TF_CLI_ARGS_plan",
 		"CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", "npm_config_script_shell", "NPM_CONFIG_NODE_OPTIONS",
-		"BASH_FUNC_ls%%", "GIT_INDEX_FILE", "HISTFILE", "BASH_CMDS", "PWD", "XZ_OPT", "KUBECONFIG"}
+		"BASH_FUNC_ls%%", "GIT_INDEX_FILE", "HISTFILE", "BASH_CMDS", "PWD", "XZ_OPT", "KUBECONFIG")
 	for n := range judgedNames {
 		names = append(names, n)
 	}
