@@ -40,6 +40,8 @@ func eighthCatalogue() []classCase {
 		{unseen, "PATH read through a name reference", sh(`declare -n r=PATH; read r <<< /tmp; ls`), opaque, sh(`declare -n r=P; read r <<< /tmp; ls`), false},
 		{unseen, "PATH read by builtin read", sh(`builtin read PATH <<< /tmp; ls`), opaque, sh(`builtin read P <<< /tmp; ls`), false},
 		{unseen, "PATH read by an escaped read", sh(`\read PATH <<< /tmp; ls`), opaque, sh(`\read P <<< /tmp; ls`), false},
+		{unseen, "PATH by printf -v with the name attached", sh(`printf -vPATH /tmp; ls`), opaque, sh(`printf -vP /tmp; ls`), false},
+		{unseen, "PATH by read -a, quoted and attached", sh(`read -a'PATH' <<< /tmp; ls`), opaque, sh(`read -a'P' <<< /tmp; ls`), false},
 		{unseen, "GIT_DIR read", sh(`read GIT_DIR <<< /tmp/x/.git; export GIT_DIR; git log`), opaque, sh(`read D <<< /tmp/x/.git; git log`), false},
 		{unseen, "PAGER read from a file", sh(`read PAGER < /tmp/p; export PAGER; git log`), opaque, sh(`read P < /tmp/p; git log`), false},
 		{unseen, "PAGER as a loop's variable, a lower-case one the near miss", sh(`for PAGER in /tmp/x; do git log; done`), opaque, sh(`for env in dev prod; do echo $env; done`), false},
