@@ -172,6 +172,12 @@ func builtinNames(name string, args []*syntax.Word) []*syntax.Word {
 			return nil
 		}
 	}
+	return optionNames(name, args)
+}
+
+// optionNames returns the names a builtin takes in its options' values (read -a, printf -v,
+// wait -p; attached, -vNAME, or the next word) and, for read, mapfile and unset, its operands.
+func optionNames(name string, args []*syntax.Word) []*syntax.Word {
 	var names []*syntax.Word
 	values, nameLetters := builtinValueLetters[name], builtinNameLetters[name]
 	for i := 0; i < len(args); i++ {
