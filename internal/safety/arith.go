@@ -172,10 +172,19 @@ func builtinNames(name string, args []*syntax.Word) []*syntax.Word {
 			return nil
 		}
 	}
+	return optionNames(name, args)
+}
+
+// optionNames returns the names a builtin takes in its options' values (read -a, printf -v,
+// wait -p; attached, -vNAME, or the next word) and, for read, mapfile and unset, its operands.
+func optionNames(name string, args []*syntax.Word) []*syntax.Word {
 	var names []*syntax.Word
 	values, nameLetters := builtinValueLetters[name], builtinNameLetters[name]
 	for i := 0; i < len(args); i++ {
 		l := args[i].Lit()
+		if l == "" {
+			l, _ = literalText(args[i]) // -a'PATH' is -aPATH
+		}
 		if l == "--" || len(l) < 2 || l[0] != '-' {
 			if l == "--" {
 				i++
@@ -186,7 +195,11 @@ func builtinNames(name string, args []*syntax.Word) []*syntax.Word {
 			break
 		}
 		if j := strings.IndexAny(l[1:], values) + 1; j > 0 {
-			if j == len(l)-1 && i+1 < len(args) {
+			switch {
+			case j < len(l)-1 && strings.IndexByte(nameLetters, l[j]) >= 0:
+				// The value attached: printf -vPATH, read -aPATH.
+				names = append(names, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: l[j+1:]}}})
+			case j == len(l)-1 && i+1 < len(args):
 				i++
 				if strings.IndexByte(nameLetters, l[j]) >= 0 {
 					names = append(names, args[i])

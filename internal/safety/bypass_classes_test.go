@@ -590,7 +590,7 @@ func classCatalogue() []classCase {
 		{runtime, "a non-blank IFS", sh(`IFS=_; f=.env_x; cat $f`), opaque, sh(`IFS=' '; f=README.md; cat $f`), false},
 		{runtime, "GLOBIGNORE, which makes * match dotfiles", sh(`GLOBIGNORE=x; cat *`), opaque, sh(`cat *.md`), false},
 		{runtime, "shopt -s dotglob", sh(`shopt -s dotglob; cat *`), opaque, sh(`cat *.go`), false},
-		{runtime, "shopt -s extglob", sh("shopt -s extglob\ncat @(.env)"), opaque, sh(`cat @(README).md`), false},
+		{runtime, "shopt -s extglob", sh("shopt -s extglob\ncat @(.env)"), zeroD, sh(`cat @(README).md`), false},
 		{runtime, "~+, the working directory", sh(`cd /etc; cat ~+/shadow`), zeroD, sh(`cat ~+/README.md`), false},
 		{runtime, "~-, the previous directory", sh(`cd /etc; cd /tmp; cat ~-/shadow`), dyn, sh(`cd /tmp; cd /workspace/app; cat README.md`), false},
 		{runtime, "a function that changes directory", sh(`f(){ cd /etc; }; cd /tmp; f; cat shadow`), dyn, sh(`f(){ ls; }; cd /tmp; f; cat x.log`), false},
@@ -826,6 +826,7 @@ func classCatalogue() []classCase {
 		commitMessageCatalogue(),
 		holesCatalogue(),
 		seventhCatalogue(),
+		eighthCatalogue(),
 	)...)
 }
 

@@ -6,7 +6,8 @@ import (
 )
 
 // Some programs read options from a variable as if they were on their command line: tar's
-// TAR_OPTIONS, zip's ZIPOPT, unzip's UNZIP and UNZIPOPT, go's GOFLAGS. Only the option names
+// TAR_OPTIONS, zip's ZIPOPT, unzip's UNZIP and UNZIPOPT, go's GOFLAGS (and xz's XZ_DEFAULTS and
+// XZ_OPT, man's MANOPT: XZ_OPT=--files=.env xz read .env, admitted at every level). Only the option names
 // were read (envFlags), so their values were not: TAR_OPTIONS=-C/etc tar xf a.tar extracted into
 // /etc, TAR_OPTIONS=-T.env tar cf x.tar read .env and UNZIP='-d /etc' unzip a.zip wrote there, all
 // admitted at every level. The variable's words are now placed among the command's own, where the
@@ -27,7 +28,8 @@ const (
 // envOptionPrograms are the programs whose options a variable may hold, and where they go.
 //
 //nolint:goconst // program names read best literally
-var envOptionPrograms = map[string]envOptionPlace{cmdTar: atEnd, "zip": afterName, cmdUnzip: afterName, "go": afterSubcommand}
+var envOptionPrograms = map[string]envOptionPlace{cmdTar: atEnd, "zip": afterName, cmdUnzip: afterName, "go": afterSubcommand,
+	"xz": afterName, "man": afterName}
 
 // spliceEnvOptions puts the words of the segment's option variables among its words. A value
 // the engine cannot split as the program does (quotes, escapes, an expansion) gives computed

@@ -55,7 +55,8 @@ func lineEnvVar(name string) bool {
 			return true
 		}
 	}
-	upper := strings.ToUpper(name)
-	return name == envGitDir || name == envGitWorkTree || name == "GIT_COMMON_DIR" ||
-		strings.HasPrefix(upper, "RCLONE_CONFIG_") || strings.HasSuffix(upper, "_PROXY")
+	const rclone, proxy = "RCLONE_CONFIG_", "_PROXY"
+	return name == envGitDir || name == envGitWorkTree || name == envGitCommonDir ||
+		len(name) >= len(rclone) && strings.EqualFold(name[:len(rclone)], rclone) ||
+		len(name) >= len(proxy) && strings.EqualFold(name[len(name)-len(proxy):], proxy)
 }

@@ -19,14 +19,25 @@ import (
 // list spellings and miss the next one. A host name that resolves there is not seen.
 
 // metadataV4 are the IPv4 metadata services: AWS, GCP, Azure, OpenStack and others
-// (169.254.169.254), ECS task credentials (169.254.170.2), Alibaba Cloud (100.100.100.200).
-var metadataV4 = []uint32{0xA9FEA9FE, 0xA9FEAA02, 0x646464C8}
+// (169.254.169.254), ECS task credentials (169.254.170.2), Alibaba Cloud (100.100.100.200),
+// Azure's WireServer, whose goal state holds the VM extensions' protected settings and the
+// certificates that decrypt them (168.63.129.16), and Oracle Cloud's legacy service (192.0.0.192).
+var metadataV4 = []uint32{0xA9FEA9FE, 0xA9FEAA02, 0x646464C8, 0xA83F8110, 0xC00000C0}
 
-// metadataV6 is AWS's IPv6 metadata service.
-var metadataV6 = netip.MustParseAddr("fd00:ec2::254")
+// metadataV6 are AWS's and GCP's IPv6 metadata services.
+var metadataV6 = []netip.Addr{netip.MustParseAddr("fd00:ec2::254"), netip.MustParseAddr("fd20:ce::254")}
 
-// metadataHosts are the metadata services' names.
-var metadataHosts = []string{"metadata.google.internal", "metadata.goog"}
+// metadataHosts are the metadata services' names: GCP's, Tencent Cloud's, Equinix Metal's and
+// IBM Cloud's. Each holds "metadata", which metadataTokens searches for first.
+var metadataHosts = []string{"metadata.google.internal", "metadata.goog", "metadata.tencentyun.com",
+	"metadata.packet.net", "metadata.platformequinix.com", "api.metadata.cloud.ibm.com"}
+
+// metadataShortHosts are the names a cloud's resolver gives its metadata service by the search
+// domain or a host entry, one word alone: GCE's "metadata" (http://metadata/computeMetadata/v1/)
+// and EC2's "instance-data" (and instance-data.ec2.internal). As words they mean much else
+// (.metadata.name, gs://metadata/), so they count only as an http(s) URL's or a proxy's host, or
+// as the host a network client's bare HOST/PATH or HOST:PORT operand names.
+var metadataShortHosts = []string{"metadata", "instance-data"}
 
 // reachesCloudMetadata reports whether a command names a metadata service's address or name, in
 // its words or its environment (http_proxy=169.254.169.254:80 curl http://x/ asks it through the
@@ -79,12 +90,60 @@ func metadataTokens(w string, bare bool) bool {
 		}
 		start = i + 1
 	}
-	for _, h := range metadataHosts {
-		if containsFold(w, h) {
+	if containsFoldASCII(w, "metadata") { // every metadataHosts name holds it: one fast search per word
+		for _, h := range metadataHosts {
+			if containsFold(w, h) {
+				return true
+			}
+		}
+	}
+	return shortMetadataHost(w, bare)
+}
+
+// shortMetadataHost reports whether w names a metadata service by its short name: after http://
+// or https:// (and any user@), or, bare, at its start followed by "/" or ":". It runs for every
+// word: only a word with "//" is searched, and it is lower-cased only then.
+func shortMetadataHost(w string, bare bool) bool {
+	for _, h := range metadataShortHosts {
+		if bare && len(w) > len(h) && (w[len(h)] == '/' || w[len(h)] == ':') && strings.EqualFold(w[:len(h)], h) {
 			return true
 		}
 	}
+	if !strings.Contains(w, "//") {
+		return false
+	}
+	lw := strings.ToLower(w)
+	for _, h := range metadataShortHosts {
+		for i := strings.Index(lw, h); i >= 0; {
+			if hostAfterScheme(lw[:i]) && hostEnds(lw[i+len(h):], h) {
+				return true
+			}
+			j := strings.Index(lw[i+1:], h)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
 	return false
+}
+
+// hostAfterScheme says whether the text before a host ends an http(s) URL's scheme, with or
+// without user information (http://u:p@HOST).
+func hostAfterScheme(before string) bool {
+	if at := strings.LastIndexByte(before, '@'); at >= 0 && !strings.Contains(before[at:], "/") {
+		before = before[:at+1]
+		if k := strings.LastIndex(before, "//"); k >= 0 && !strings.Contains(before[k+2:], "/") {
+			before = before[:k+2]
+		}
+	}
+	return strings.HasSuffix(before, "http://") || strings.HasSuffix(before, "https://")
+}
+
+// hostEnds says whether a short host name ends where the URL's host does: EC2's instance-data
+// also has longer names below it (instance-data.ec2.internal).
+func hostEnds(rest, h string) bool {
+	return rest == "" || strings.ContainsRune("/:?#", rune(rest[0])) || h == "instance-data" && rest[0] == '.'
 }
 
 // hostPosition says whether w[start:end] stands where a URL's host does.
@@ -138,7 +197,7 @@ func metadataToken(t string) bool {
 
 func metadataAddr(a netip.Addr) bool {
 	a = a.WithZone("")
-	if a == metadataV6 {
+	if slices.Contains(metadataV6, a) {
 		return true
 	}
 	if a = a.Unmap(); a.Is4() {

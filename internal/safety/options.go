@@ -193,6 +193,15 @@ var codeEnvVars = map[string]bool{
 	"LESSKEY": true, "LESSKEY_CONTENT": true, "YARN_RC_FILENAME": true, "YARN_YARN_PATH": true,
 	// Python's -i: once its program ends, every later python reads code from standard input.
 	"PYTHONINSPECT": true,
+	// Where a JVM build finds its java (JAVA_HOME=/tmp/x mvn test runs /tmp/x/bin/java), gradle its
+	// init scripts, bundler its Gemfile (ruby code), mercurial its configuration (hooks, aliases
+	// that run commands), ex and vim their start-up commands, ripgrep its arguments (--pre runs a
+	// program on every file).
+	"JAVA_HOME": true, "GRADLE_USER_HOME": true, "BUNDLE_GEMFILE": true, "HGRCPATH": true, "EXINIT": true,
+	"VIMINIT": true, "RIPGREP_CONFIG_PATH": true,
+	// Bash's tables of where each command name's program is and of aliases: an assignment to an
+	// element (BASH_CMDS[ls]=/tmp/x) makes the name run another program, as hash -p does.
+	"BASH_CMDS": true, "BASH_ALIASES": true,
 }
 
 // npmCodeSettings are npm's settings that name a program or code it runs: the shell of its
@@ -216,8 +225,10 @@ func npmConfigSetting(name string) (string, bool) {
 
 // expansionEnvVars change what the shell makes of the words after them: HOME is what ~ and a bare
 // cd name (and where programs read their configuration), CDPATH where cd goes, IFS how words
-// split (a non-blank one: "IFS=_; cat $f" splits ".env_x"), GLOBIGNORE that * matches dotfiles.
-var expansionEnvVars = map[string]bool{"HOME": true, "CDPATH": true, envIFS: true, envGlobIgnore: true}
+// split (a non-blank one: "IFS=_; cat $f" splits ".env_x"), GLOBIGNORE that * matches dotfiles,
+// PWD what ~+ is (PWD=/etc; cat ~+/shadow reads /etc/shadow; the engine takes ~+ for the working
+// directory).
+var expansionEnvVars = map[string]bool{"HOME": true, "CDPATH": true, envIFS: true, envGlobIgnore: true, "PWD": true}
 
 // The variables that change only what the shell itself expands.
 const (
@@ -242,12 +253,14 @@ var codeFlagEnvVars = func() map[string][]string {
 		"CARGO_BUILD_RUSTFLAGS": rust, "CARGO_BUILD_RUSTDOCFLAGS": rust,
 		// A toolchain named by path (not by channel, "nightly") is that directory's cargo and rustc.
 		"RUSTUP_TOOLCHAIN": {"/", "$"},
+		// So is uv's interpreter given as a path (not a version, "3.12").
+		"UV_PYTHON": {"/", "$"},
 	}
 }()
 
 // flagEnvVars carry options for one program: their words count as that program's flags.
 var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip",
-	"UNZIP": cmdUnzip, "UNZIPOPT": cmdUnzip}
+	"UNZIP": cmdUnzip, "UNZIPOPT": cmdUnzip, "XZ_DEFAULTS": "xz", "XZ_OPT": "xz", "MANOPT": "man"}
 
 // buildEnvReason reports why a variable makes a build tool, compiler, JVM, npm or git's transport run
 // code the caller chooses, or "" when it does not.
@@ -264,7 +277,7 @@ func buildEnvReason(name, val string) string {
 	if k, ok := npmConfigSetting(name); ok && npmCodeSettings[k] {
 		return "setting " + name + " gives npm its " + k + " setting, which names code it runs"
 	}
-	if name == "GIT_ALLOW_PROTOCOL" && slices.Contains(strings.Split(strings.ToLower(val), ":"), "ext") {
+	if name == envGitAllowProto && slices.Contains(strings.Split(strings.ToLower(val), ":"), "ext") {
 		// git's ext:: transport runs the command its URL names ("ext::sh -c id").
 		return "setting " + name + " to allow the ext transport makes git run the command a URL names"
 	}
@@ -394,6 +407,8 @@ const (
 	gitWorkTreeOption = "--work-tree"
 	envGitWorkTree    = "GIT_WORK_TREE"
 	envGitDir         = "GIT_DIR"
+	envGitCommonDir   = "GIT_COMMON_DIR"
+	envGitAllowProto  = "GIT_ALLOW_PROTOCOL"
 )
 
 // sedExpression is sed's long option for a script.

@@ -395,6 +395,7 @@ func (a *analyzer) scriptIn(src string, depth int, args []word, child bool, pipe
 		return
 	}
 	a.arithmeticCode(f, src)
+	a.unseenSets(f, src)
 	traps := len(a.traps)
 	switch {
 	case child:
@@ -833,7 +834,7 @@ func mayHideCommands(parts []syntax.WordPart) bool {
 // commandEnvVars hold a command line that a program runs; their value is checked as a script.
 var commandEnvVars = map[string]bool{
 	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_PROXY_COMMAND": true, "GIT_EXTERNAL_DIFF": true, "GIT_PAGER": true, "GIT_EDITOR": true,
-	"GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "PAGER": true,
+	"GIT_SEQUENCE_EDITOR": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "PAGER": true, "SVN_SSH": true,
 	"EDITOR": true, "VISUAL": true, "ENV": true, "PROMPT_COMMAND": true,
 	"MANPAGER": true, "LESSOPEN": true, "LESSCLOSE": true, "BROWSER": true,
 	// Other programs' editors and pagers: kubectl edit, sudoedit, systemctl edit, gh, aws, psql, fc.
@@ -858,7 +859,9 @@ func (a *analyzer) assign(as *syntax.Assign, depth int, prefix bool) {
 	}
 	val := ""
 	if as.Value != nil {
-		val = a.render(as.Value).s
+		w := a.render(as.Value)
+		val = w.s
+		a.computedValue(as.Name.Value, w)
 	}
 	if prefix && shellOnlyVars[as.Name.Value] {
 		return // "IFS=, read -r a b": the command's own setting, not the shell's splitting
@@ -890,13 +893,14 @@ func (a *analyzer) envVar(name, val string, depth int) {
 	if why := codeEnvReason(name, val); why != "" {
 		a.find(false, RuleOpaqueCode, "%s; it needs human approval", why)
 	}
-	if (name == envGitDir || name == "GIT_COMMON_DIR") && val != "" {
+	if (name == envGitDir || name == envGitCommonDir) && val != "" {
 		a.gitDir(word{s: val}) // GIT_COMMON_DIR: where git reads config and hooks from
 	}
 	if name == "PYTHONPYCACHEPREFIX" && val != "" {
 		// Every later python writes its compiled modules below it, as -X pycache_prefix does.
 		a.touch(word{s: val, dynamic: strings.ContainsRune(val, '$')}, opWrite)
 	}
+	a.writtenFile(name, val)
 	if name == envGitWorkTree && val != "" {
 		// git checks files out below it, in any later git command that sees it (gitWrites).
 		a.touch(word{s: val}, opWrite)

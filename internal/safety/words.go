@@ -189,11 +189,7 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 		r.b.WriteString(placeholderProcSubst)
 	case *syntax.ExtGlob:
 		r.glob, r.extglob = true, true
-		r.b.WriteString(p.Op.String())
-		if p.Pattern != nil {
-			r.b.WriteString(p.Pattern.Value)
-		}
-		r.b.WriteByte(')')
+		r.b.WriteString(extGlobAsGlob(p))
 	case *syntax.BraceExp:
 		// Only present when expansion was not possible; keep the text.
 		r.b.WriteByte('{')
@@ -211,6 +207,26 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 		}
 		r.b.WriteByte('}')
 	}
+}
+
+// extGlobAsGlob is what an extended glob (@(a|b), ?(a), *(a), +(a), !(a)) may match, as a plain
+// glob: any name ("*"), or any dotfile (".*") when one of its patterns starts with a dot, since
+// bash's glob matches a leading dot only where the pattern spells it; whether !(a) matches dotfiles
+// has varied between bash versions, so it is taken to. Where a shell has extglob on (a user's shell options, an
+// inherited BASHOPTS), cat @(.env) reads .env; written out as "@(.env)" it named nothing the path
+// policy knows, and was admitted.
+func extGlobAsGlob(p *syntax.ExtGlob) string {
+	if p.Op == syntax.GlobExcept {
+		return ".*"
+	}
+	if p.Pattern != nil {
+		for alt := range strings.SplitSeq(p.Pattern.Value, "|") {
+			if strings.HasPrefix(alt, ".") {
+				return ".*"
+			}
+		}
+	}
+	return "*"
 }
 
 // param writes a parameter expansion: the value of a resolved variable, "~" for an unassigned
