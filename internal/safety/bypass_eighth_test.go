@@ -20,6 +20,7 @@ func eighthCatalogue() []classCase {
 		written  = "a file a variable names, which programs write"
 		envCode  = "a variable naming a program's interpreter, configuration or options"
 		tildePWD = "~+, which is $PWD"
+		exact    = "a variable programs read by its exact name"
 	)
 	return []classCase{
 		{table, "an element of BASH_CMDS", sh(`BASH_CMDS[ls]=/bin/rm; ls -rf /`), opaque, sh(`CMDS[ls]=/bin/rm; ls -l`), false},
@@ -82,5 +83,9 @@ func eighthCatalogue() []classCase {
 		{envCode, "svn's ssh command", sh(`SVN_SSH='sh /tmp/x' svn co svn+ssh://x/y`), opaque, sh(`echo SVN_SSH='sh /tmp/x'`), false},
 		{tildePWD, "PWD assigned", sh(`PWD=/etc; cat ~+/shadow`), opaque, sh(`cat ~+/README.md`), false},
 		{tildePWD, "PWD read", sh(`read PWD <<< /etc; cat ~+/shadow`), opaque, sh(`read D <<< /etc; cat ~+/README.md`), false},
+		// The near misses asked before: names were upper-cased, so env was sh's ENV and its value a script.
+		{exact, "sh's start-up file", sh(`ENV=/tmp/evil.sh; sh -c true`), opaque, sh(`env=dev; echo "deploying to $env"`), false},
+		{exact, "sh's start-up file, exported", sh(`export ENV=/tmp/evil.sh; sh -c true`), opaque, sh(`export env=prod; make test`), false},
+		{exact, "the dynamic loader's preload", sh(`LD_PRELOAD=/tmp/x.so ls`), denied(RuleLibraryInjection), sh(`ld_preload=/tmp/x.so ls`), false},
 	}
 }

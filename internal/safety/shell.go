@@ -911,8 +911,9 @@ func (a *analyzer) envVar(name, val string, depth int) {
 	if name == "GIT_TRACE2_ENV_VARS" {
 		a.gitTracesEnvironment(val)
 	}
-	name = strings.ToUpper(name)
-	if rule, ok := fetchEnvVars[name]; ok && val != "" {
+	// npm reads its npm_config_* settings in any case; the loader, the shells and the programs
+	// below read their variables by the exact name, as bash compares names: env=dev is no ENV.
+	if rule, ok := fetchEnvVars[strings.ToUpper(name)]; ok && val != "" {
 		a.find(false, RulePrefixDamageControl+rule, "setting %s makes a runner fetch the packages it runs from where the caller chooses: code that is not a project dependency; it needs human approval", name)
 	}
 	switch {
