@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -46,7 +47,7 @@ func main() {
 func run() error {
 	var (
 		listen, audience, namespace, certFile, keyFile, probeAddr, metricsAddr, pprofAddr string
-		showVersion, secureMetrics                                                        bool
+		showVersion, secureMetrics, insecureHTTP                                          bool
 		upstreamSessions                                                                  int
 		upstreamCallTimeout, answerWriteTimeout                                           time.Duration
 		maxUpstreamMessage, gcPercent, maxCallsPerCaller                                  int
@@ -55,8 +56,12 @@ func run() error {
 	flag.StringVar(&listen, "listen", ":8443", "address the MCP endpoint listens on")
 	flag.StringVar(&audience, "audience", "toolgate-gateway", "audience callers' ServiceAccount tokens must carry")
 	flag.StringVar(&namespace, "namespace", "", "serve only this namespace's agents (a gateway per namespace)")
-	flag.StringVar(&certFile, "tls-cert-file", "", "serving certificate; without one the gateway serves plain HTTP")
+	flag.StringVar(&certFile, "tls-cert-file", "", "serving certificate (re-read when it changes); without one the "+
+		"gateway serves plain HTTP, which it does only on a loopback --listen or with --insecure-serve-http")
 	flag.StringVar(&keyFile, "tls-key-file", "", "serving certificate's key")
+	flag.BoolVar(&insecureHTTP, "insecure-serve-http", false, "serve plain HTTP, without --tls-cert-file, on an "+
+		"address other than loopback: agents' bearer tokens, which the API server also accepts, cross the network "+
+		"in the clear")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "address of /metrics (:8444, say); 0 disables it")
 	flag.BoolVar(&secureMetrics, "metrics-secure", true, "serve /metrics over HTTPS (a self-signed certificate) to "+
@@ -99,6 +104,9 @@ func run() error {
 	}
 	if gcPercent < gctuning.MinGCPercent {
 		return fmt.Errorf("--gc-percent is %d; it must be at least %d", gcPercent, gctuning.MinGCPercent)
+	}
+	if err := checkServing(listen, certFile, keyFile, insecureHTTP); err != nil {
+		return err
 	}
 	pprofBindAddress, err := pprofaddr.Check(pprofAddr)
 	if err != nil {
@@ -188,28 +196,47 @@ func run() error {
 	// and each write of an answer is bounded by --answer-write-timeout (the gateway's Handler).
 	server := &http.Server{Addr: listen, Handler: gw.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
-	if err := mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
-		go func() {
-			<-ctx.Done()
-			shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			_ = server.Shutdown(shutdown)
-		}()
-		log.Info("Serving MCP", "address", listen, "audience", audience, "tls", certFile != "", "costReporter", identity)
-		var err error
-		if certFile != "" {
-			err = server.ListenAndServeTLS(certFile, keyFile)
-		} else {
-			err = server.ListenAndServe()
+	serve := func(ctx context.Context) error {
+		lis, err := listenMCP(ctx, listen, certFile, keyFile, server.ReadHeaderTimeout)
+		if err != nil {
+			return err
 		}
-		if errors.Is(err, http.ErrServerClosed) {
-			return nil
-		}
-		return err
-	})); err != nil {
+		log.Info("Serving MCP", "address", lis.Addr().String(), "audience", audience, "tls", certFile != "",
+			"costReporter", identity)
+		return serveUntilDone(ctx, server, lis)
+	}
+	if err := mgr.Add(manager.RunnableFunc(serve)); err != nil {
 		return err
 	}
 	return mgr.Start(ctrl.SetupSignalHandler())
+}
+
+// serveUntilDone serves lis until ctx ends, then shuts server down within 10 s.
+func serveUntilDone(ctx context.Context, server *http.Server, lis net.Listener) error {
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = server.Shutdown(shutdown)
+	}()
+	if err := server.Serve(lis); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// listenMCP opens the MCP listener: TLS, when given a pair, with its handshakes bounded as every
+// toolgate listener's (at most serving.DefaultMaxPendingHandshakes at once, each for at most
+// handshakeTimeout, failures counted rather than each logged), HTTP/2 offered as net/http does;
+// plain HTTP otherwise (checkServing allowed it).
+func listenMCP(ctx context.Context, addr, certFile, keyFile string,
+	handshakeTimeout time.Duration) (net.Listener, error) {
+	if certFile == "" {
+		return net.Listen("tcp", addr)
+	}
+	return serving.ListenTLS(ctx, addr, certFile, keyFile,
+		serving.HandshakeOptions{Name: "gateway", Timeout: handshakeTimeout},
+		func(c *tls.Config) { c.NextProtos = []string{"h2", "http/1.1"} })
 }
 
 // metricsOptions are the metrics listener's: HTTP/1.1 only, as the manager's, and the gateway's

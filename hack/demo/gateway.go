@@ -55,7 +55,7 @@ func gatewayFlow(ctx context.Context, local *testenv.Local) error {
 	upstream, seen := startFiles(workspace)
 	defer upstream.Close()
 
-	gwURL, stop, err := startGateway(ctx, local, admin)
+	gwURL, gwTLS, stop, err := startGateway(ctx, local, admin)
 	if err != nil {
 		return err
 	}
@@ -74,7 +74,7 @@ func gatewayFlow(ctx context.Context, local *testenv.Local) error {
 	if err != nil {
 		return err
 	}
-	transport := &mcp.StreamableClientTransport{Endpoint: gwURL, HTTPClient: testenv.BearerClient(token),
+	transport := &mcp.StreamableClientTransport{Endpoint: gwURL, HTTPClient: testenv.BearerClientOver(gwTLS, token),
 		DisableStandaloneSSE: true}
 	session, err := mcp.NewClient(&mcp.Implementation{Name: "demo-agent", Version: "1"}, nil).Connect(ctx, transport, nil)
 	if err != nil {
@@ -142,36 +142,38 @@ func callAndShow(ctx context.Context, session *mcp.ClientSession, path string) e
 }
 
 // startGateway runs toolgate-gateway in this process as ServiceAccount toolgate-system/gateway
-// with the ClusterRole config/gateway ships.
-func startGateway(ctx context.Context, local *testenv.Local, admin client.Client) (string, func(), error) {
+// with the ClusterRole config/gateway ships, over HTTPS as deployed (agents send it their tokens);
+// it returns its URL and a transport that trusts its certificate.
+func startGateway(ctx context.Context, local *testenv.Local,
+	admin client.Client) (string, http.RoundTripper, func(), error) {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "toolgate-system"}}
 	if err := admin.Create(ctx, ns); err != nil && !apierrors.IsAlreadyExists(err) {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	cfg, err := testenv.Gateway(ctx, local.Admin, "toolgate-system", "gateway")
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	c, err := client.New(cfg, client.Options{Scheme: admin.Scheme()})
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	identity, err := gateway.Identity(ctx, cs.AuthenticationV1().SelfSubjectReviews())
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	gw, err := gateway.New(gateway.Options{Reader: c, Reporter: c, Identity: identity, APIServer: cfg,
 		TokenReviews: cs.AuthenticationV1().TokenReviews(), Scheme: admin.Scheme(), Mapper: c.RESTMapper(),
 		Audience: gatewayAudience, Version: "demo"})
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
-	server := httptest.NewServer(gw.Handler())
-	return server.URL, func() { server.Close(); gw.Close() }, nil
+	server := httptest.NewTLSServer(gw.Handler())
+	return server.URL, server.Client().Transport, func() { server.Close(); gw.Close() }, nil
 }
 
 // startFiles is an MCP server whose read_file serves dir and records every path it is asked for.

@@ -249,7 +249,9 @@ func (g *Gateway) Handler() http.Handler {
 		mcpHandler.ServeHTTP(newDeadlineWriter(w, g.opts.AnswerWriteTimeout), r.WithContext(ctx))
 	})
 	// Timed from before the token's check, which may wait on a TokenReview, to the answer.
-	return timed(auth.RequireBearerToken(g.authn.verify, nil)(g.servedNamespace(budgeted)))
+	// A request without a verified token closes its connection (unauthenticated_close.go).
+	return timed(closeUnlessAuthenticated(
+		auth.RequireBearerToken(g.authn.verify, nil)(keepAliveAuthenticated(g.servedNamespace(budgeted)))))
 }
 
 // unofferedTools handles a tools/call for a tool the gateway does not offer. An unregistered tool

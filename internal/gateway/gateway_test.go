@@ -216,6 +216,8 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 			Expect(err).NotTo(HaveOccurred())
 			defer func() { _ = resp.Body.Close() }()
 			Expect(resp.StatusCode).To(Equal(http.StatusUnauthorized))
+			// It was kept open for the idle timeout (2 minutes), for nothing.
+			Expect(resp.Close).To(BeTrue(), "the connection of a request refused 401 is not closed")
 		},
 		Entry("no token", func() string { return "" }),
 		Entry("a token that is no JWT", func() string { return "not-a-token" }),
@@ -225,6 +227,21 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 			return cfg.BearerToken
 		}),
 	)
+
+	It("keeps an authenticated caller's connection open for its next call (the near miss of closing a refused one's)",
+		func() {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(
+				`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+			Expect(err).NotTo(HaveOccurred())
+			req.Header.Set("Authorization", "Bearer "+token)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := http.DefaultClient.Do(req)
+			Expect(err).NotTo(HaveOccurred())
+			_ = resp.Body.Close()
+			Expect(resp.StatusCode).To(Equal(http.StatusOK))
+			Expect(resp.Close).To(BeFalse(), "an authenticated caller's connection is closed")
+		})
 
 	It("refuses a token that is no JWT, or larger than any ServiceAccount token, without asking the API server", func() {
 		reviews := func() float64 {

@@ -2,6 +2,7 @@ package serving
 
 import (
 	"context"
+	"crypto/tls"
 	"net"
 	"net/http"
 	"time"
@@ -22,6 +23,10 @@ type Limits struct {
 	MaxHeaderBytes int
 	// MaxBodyBytes caps the request body; a larger one is answered 413 without being read.
 	MaxBodyBytes int64
+	// MaxPendingHandshakes caps the connections in their TLS handshake at once (each for at most
+	// the least of the timeouts above); one more closes the oldest (handshakes.go). 0 means
+	// DefaultMaxPendingHandshakes.
+	MaxPendingHandshakes int
 }
 
 // DefaultLimits fit admission reviews: the API server stores objects of at most 1.5 MiB and an
@@ -33,6 +38,9 @@ var DefaultLimits = Limits{
 	IdleTimeout:       60 * time.Second,
 	MaxHeaderBytes:    64 << 10,
 	MaxBodyBytes:      4 << 20,
+	// The API server's connections to a webhook are few and finish their handshake in
+	// milliseconds; anyone else who reaches the port costs at most this many.
+	MaxPendingHandshakes: DefaultMaxPendingHandshakes,
 }
 
 // SmallLimits fit endpoints that take no body: metrics scrapes and health probes.
@@ -43,6 +51,8 @@ var SmallLimits = Limits{
 	IdleTimeout:       60 * time.Second,
 	MaxHeaderBytes:    16 << 10,
 	MaxBodyBytes:      64 << 10,
+	// A scraper or two.
+	MaxPendingHandshakes: 32,
 }
 
 // Server returns an http.Server for handler with these limits; its requests carry ctx.
@@ -59,6 +69,24 @@ func (l Limits) Server(ctx context.Context, handler http.Handler) *http.Server {
 		IdleTimeout:       l.IdleTimeout,
 		MaxHeaderBytes:    l.MaxHeaderBytes,
 	}
+}
+
+// tlsListener is lis with TLS by cfg, its handshakes bounded by l (handshakes.go).
+func (l Limits) tlsListener(lis net.Listener, cfg *tls.Config, name string) net.Listener {
+	return NewTLSListener(lis, cfg, HandshakeOptions{Name: name, MaxPending: l.MaxPendingHandshakes,
+		Timeout: l.handshakeTimeout()})
+}
+
+// handshakeTimeout is net/http's for a TLS handshake: the least of the read header, read and write
+// timeouts that are set.
+func (l Limits) handshakeTimeout() time.Duration {
+	var least time.Duration
+	for _, d := range []time.Duration{l.ReadHeaderTimeout, l.ReadTimeout, l.WriteTimeout} {
+		if d > 0 && (least == 0 || d < least) {
+			least = d
+		}
+	}
+	return least
 }
 
 // serve runs srv on lis until ctx ends, then shuts it down gracefully for up to grace.

@@ -93,7 +93,7 @@ func (m *MetricsServer) Start(ctx context.Context) error {
 			_ = lis.Close()
 			return err
 		}
-		lis = tls.NewListener(lis, cfg)
+		lis = m.opts.Limits.tlsListener(lis, cfg, "metrics")
 	}
 	logf.Log.WithName("metrics").Info("Serving metrics", "address", lis.Addr().String(), "secure", m.opts.Secure)
 	return serve(ctx, m.opts.Limits.Server(ctx, m.handler), lis, 10*time.Second)

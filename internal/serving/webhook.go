@@ -151,10 +151,11 @@ func (s *WebhookServer) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	lis, err := tls.Listen("tcp", net.JoinHostPort(s.opts.Host, strconv.Itoa(s.opts.Port)), cfg)
+	inner, err := net.Listen("tcp", net.JoinHostPort(s.opts.Host, strconv.Itoa(s.opts.Port)))
 	if err != nil {
 		return err
 	}
+	lis := s.opts.Limits.tlsListener(inner, cfg, "webhook")
 	s.mu.Lock()
 	s.started, s.addr = true, lis.Addr().String()
 	s.mu.Unlock()

@@ -18,7 +18,8 @@ const GatewayServiceAccount = "gateway"
 
 // GatewayProcess is the real toolgate-gateway binary running against a Local control plane.
 type GatewayProcess struct {
-	// URL is its MCP endpoint (plain HTTP on loopback).
+	// URL is its MCP endpoint: plain HTTP on loopback, which the gateway serves without
+	// --insecure-serve-http because its traffic, tokens included, never leaves the host.
 	URL string
 	// MetricsURL is its Prometheus metrics endpoint (--metrics-bind-address, on loopback): HTTPS
 	// with a self-signed certificate, for a token MetricsReader makes, unless PlainMetrics.
