@@ -167,14 +167,8 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 
 	It("refuses a call that names no tool with an MCP error (it answered code 0: its read of an AgentTool named \"\" failed)", func() {
 		// Raw: the Go SDK's client refuses to send it.
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(
-			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"","arguments":{"path":"notes.txt"}}}`))
-		Expect(err).NotTo(HaveOccurred())
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		resp, err := http.DefaultClient.Do(req)
-		Expect(err).NotTo(HaveOccurred())
+		resp := postMCP(ctx, gatewayURL, token, "application/json",
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"","arguments":{"path":"notes.txt"}}}`)
 		defer func() { _ = resp.Body.Close() }()
 		var answer struct{ Error *jsonrpc.Error }
 		Expect(json.NewDecoder(resp.Body).Decode(&answer)).To(Succeed())
@@ -204,16 +198,8 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 
 	DescribeTable("refuses a caller it cannot authenticate with HTTP 401",
 		func(tokenFor func() string) {
-			req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(
-				`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`))
-			Expect(err).NotTo(HaveOccurred())
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			if t := tokenFor(); t != "" {
-				req.Header.Set("Authorization", "Bearer "+t)
-			}
-			resp, err := http.DefaultClient.Do(req)
-			Expect(err).NotTo(HaveOccurred())
+			resp := postMCP(ctx, gatewayURL, tokenFor(), "application/json",
+				`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}`)
 			defer func() { _ = resp.Body.Close() }()
 			Expect(resp.StatusCode).To(Equal(http.StatusUnauthorized))
 			// It was kept open for the idle timeout (2 minutes), for nothing.
@@ -230,14 +216,7 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 
 	It("keeps an authenticated caller's connection open for its next call (the near miss of closing a refused one's)",
 		func() {
-			req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(
-				`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
-			Expect(err).NotTo(HaveOccurred())
-			req.Header.Set("Authorization", "Bearer "+token)
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			resp, err := http.DefaultClient.Do(req)
-			Expect(err).NotTo(HaveOccurred())
+			resp := postMCP(ctx, gatewayURL, token, "application/json", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 			_ = resp.Body.Close()
 			Expect(resp.StatusCode).To(Equal(http.StatusOK))
 			Expect(resp.Close).To(BeFalse(), "an authenticated caller's connection is closed")
@@ -262,13 +241,7 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		}
 		before := reviews()
 		for _, token := range []string{"not-a-token", strings.Repeat("a", 6<<10) + "." + strings.Repeat("b", 6<<10) + ".c"} {
-			req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(`{}`))
-			Expect(err).NotTo(HaveOccurred())
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			req.Header.Set("Authorization", "Bearer "+token)
-			resp, err := http.DefaultClient.Do(req)
-			Expect(err).NotTo(HaveOccurred())
+			resp := postMCP(ctx, gatewayURL, token, "application/json", `{}`)
 			_ = resp.Body.Close()
 			Expect(resp.StatusCode).To(Equal(http.StatusUnauthorized))
 		}
@@ -403,13 +376,7 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 
 	DescribeTable("answers a request that is not MCP, or too large, with an HTTP error",
 		func(contentType, body string, status int) {
-			req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(body))
-			Expect(err).NotTo(HaveOccurred())
-			req.Header.Set("Authorization", "Bearer "+token)
-			req.Header.Set("Content-Type", contentType)
-			req.Header.Set("Accept", "application/json, text/event-stream")
-			resp, err := http.DefaultClient.Do(req)
-			Expect(err).NotTo(HaveOccurred())
+			resp := postMCP(ctx, gatewayURL, token, contentType, body)
 			defer func() { _ = resp.Body.Close() }()
 			Expect(resp.StatusCode).To(Equal(status))
 		},

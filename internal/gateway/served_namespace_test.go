@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
@@ -29,14 +28,8 @@ var _ = Describe("a gateway per namespace", Ordered, func() {
 
 	It("refuses an agent of another namespace with HTTP 403 saying whose gateway it is, and creates nothing", func() {
 		url := startGateway(func(o *gateway.Options) { o.Namespace = "toolgate-system" })
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(
-			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+w.readTool+`","arguments":{"path":"notes.txt"}}}`))
-		Expect(err).NotTo(HaveOccurred())
-		req.Header.Set("Authorization", "Bearer "+w.token)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		resp, err := http.DefaultClient.Do(req)
-		Expect(err).NotTo(HaveOccurred())
+		resp := postMCP(ctx, url, w.token, "application/json",
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+w.readTool+`","arguments":{"path":"notes.txt"}}}`)
 		defer func() { _ = resp.Body.Close() }()
 		body, err := io.ReadAll(resp.Body)
 		Expect(err).NotTo(HaveOccurred())

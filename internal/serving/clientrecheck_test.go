@@ -66,23 +66,7 @@ func startMTLSServerWith(t *testing.T, bundle []byte, o WebhookOptions) *mtlsSer
 		m.served.Add(1)
 		_, _ = io.WriteString(w, "ok")
 	}))
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
-	deadline := time.Now().Add(10 * time.Second)
-	for s.Addr() == "" {
-		if time.Now().After(deadline) {
-			t.Fatal("the webhook server did not start")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	m.addr = s.Addr()
+	m.addr = runWebhookServer(t, s)
 	m.url = "https://" + m.addr + "/validate"
 	return m
 }

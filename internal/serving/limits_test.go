@@ -42,6 +42,12 @@ func startTestServer(t *testing.T, limits Limits) string {
 		}
 		_, _ = w.Write([]byte(strings.Repeat("x", int(n%10))))
 	}))
+	return runWebhookServer(t, s)
+}
+
+// runWebhookServer starts s until the test ends and returns its address once it listens.
+func runWebhookServer(t *testing.T, s *WebhookServer) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Start(ctx) }()
@@ -51,7 +57,11 @@ func startTestServer(t *testing.T, limits Limits) string {
 			t.Error(err)
 		}
 	})
+	deadline := time.Now().Add(10 * time.Second)
 	for s.Addr() == "" {
+		if time.Now().After(deadline) {
+			t.Fatal("the webhook server did not start")
+		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	return s.Addr()
