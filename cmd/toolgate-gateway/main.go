@@ -50,7 +50,7 @@ func run() error {
 		showVersion, secureMetrics, insecureHTTP                                          bool
 		upstreamSessions                                                                  int
 		upstreamCallTimeout, answerWriteTimeout                                           time.Duration
-		maxUpstreamMessage, gcPercent, maxCallsPerCaller                                  int
+		maxUpstreamMessage, gcPercent, maxCallsPerCaller, maxConnections                  int
 		maxAnswerBytesHeld                                                                int64
 	)
 	flag.StringVar(&listen, "listen", ":8443", "address the MCP endpoint listens on")
@@ -81,6 +81,10 @@ func run() error {
 	flag.IntVar(&maxCallsPerCaller, "max-calls-per-caller", gateway.DefaultMaxCallsPerCaller,
 		"tools/calls one caller (a ServiceAccount) may have in flight through this replica; one more is refused "+
 			"with an MCP error before anything is created")
+	flag.IntVar(&maxConnections, "max-connections", serving.DefaultMaxConnections,
+		"connections the MCP listener holds at once; at the cap the one idle or reading its headers longest is "+
+			"closed for a new one, and a new one is refused when every held one is serving a request; raise it "+
+			"when more agents than about a third of it hold a stream each")
 	flag.DurationVar(&answerWriteTimeout, "answer-write-timeout", gateway.DefaultAnswerWriteTimeout,
 		"how long one write of an answer may wait for the agent to take it before its request ends")
 	flag.IntVar(&gcPercent, "gc-percent", gateway.DefaultGCPercent,
@@ -94,6 +98,9 @@ func run() error {
 	if showVersion {
 		fmt.Println("toolgate-gateway", version)
 		return nil
+	}
+	if maxConnections < 1 {
+		return fmt.Errorf("--max-connections is %d; it must be at least 1", maxConnections)
 	}
 	if upstreamSessions < 1 {
 		return fmt.Errorf("--upstream-sessions is %d; it must be at least 1", upstreamSessions)
@@ -188,14 +195,7 @@ func run() error {
 	if err := addProbes(mgr); err != nil {
 		return err
 	}
-	// Bounds on what a caller holds before it is authenticated: the time and the bytes of the
-	// request line and headers (a bearer token is at most 8 KiB), and idle connections. No read
-	// or write timeout for the whole request: a net/http read deadline that passes while a
-	// handler runs ends the request's context, and an admitted call answers, on its SSE stream,
-	// when its upstream does (UpstreamCallTimeout); the body itself is at most MaxRequestBytes,
-	// and each write of an answer is bounded by --answer-write-timeout (the gateway's Handler).
-	server := &http.Server{Addr: listen, Handler: gw.Handler(), ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+	server := mcpServer(listen, gw.Handler(), maxConnections)
 	serve := func(ctx context.Context) error {
 		lis, err := listenMCP(ctx, listen, certFile, keyFile, server.ReadHeaderTimeout)
 		if err != nil {
