@@ -83,8 +83,8 @@ func run() error {
 			"with an MCP error before anything is created")
 	flag.IntVar(&maxConnections, "max-connections", serving.DefaultMaxConnections,
 		"connections the MCP listener holds at once; at the cap the one idle or reading its headers longest is "+
-			"closed for a new one, and a new one is refused when every held one is serving a request; raise it "+
-			"when more agents than about a third of it hold a stream each")
+			"closed for a new one, and a new one is refused when every held one is serving a request; an agent's "+
+			"MCP session holds one or two (its requests, a stream of notifications): raise it for more agents per replica")
 	flag.DurationVar(&answerWriteTimeout, "answer-write-timeout", gateway.DefaultAnswerWriteTimeout,
 		"how long one write of an answer may wait for the agent to take it before its request ends")
 	flag.IntVar(&gcPercent, "gc-percent", gateway.DefaultGCPercent,
