@@ -99,18 +99,10 @@ func run() error {
 		fmt.Println("toolgate-gateway", version)
 		return nil
 	}
-	if maxConnections < 1 {
-		return fmt.Errorf("--max-connections is %d; it must be at least 1", maxConnections)
-	}
-	if upstreamSessions < 1 {
-		return fmt.Errorf("--upstream-sessions is %d; it must be at least 1", upstreamSessions)
-	}
-	if maxUpstreamMessage < gateway.MinMaxUpstreamMessageBytes {
-		return fmt.Errorf("--max-upstream-message-bytes is %d; it must be at least %d (4 KiB)",
-			maxUpstreamMessage, gateway.MinMaxUpstreamMessageBytes)
-	}
-	if gcPercent < gctuning.MinGCPercent {
-		return fmt.Errorf("--gc-percent is %d; it must be at least %d", gcPercent, gctuning.MinGCPercent)
+	if err := atLeast(intFlag{"max-connections", maxConnections, 1}, intFlag{"upstream-sessions", upstreamSessions, 1},
+		intFlag{"max-upstream-message-bytes", maxUpstreamMessage, gateway.MinMaxUpstreamMessageBytes},
+		intFlag{"gc-percent", gcPercent, gctuning.MinGCPercent}); err != nil {
+		return err
 	}
 	if err := checkServing(listen, certFile, keyFile, insecureHTTP); err != nil {
 		return err
@@ -209,6 +201,22 @@ func run() error {
 		return err
 	}
 	return mgr.Start(ctrl.SetupSignalHandler())
+}
+
+// intFlag is an integer flag's name, value and least value.
+type intFlag struct {
+	name         string
+	value, least int
+}
+
+// atLeast is an error naming the first of flags below its least value.
+func atLeast(flags ...intFlag) error {
+	for _, f := range flags {
+		if f.value < f.least {
+			return fmt.Errorf("--%s is %d; it must be at least %d", f.name, f.value, f.least)
+		}
+	}
+	return nil
 }
 
 // serveUntilDone serves lis until ctx ends, then shuts server down within 10 s.

@@ -36,13 +36,13 @@ var connectionsClosedAtCap = prometheus.NewCounterVec(prometheus.CounterOpts{
 	Help: "Connections closed because the listener held its most connections at once, by listener and which: " +
 		"\"waiting\" (the one idle or reading its headers longest, closed for a new one) or \"new\" " +
 		"(refused, every held connection serving a request).",
-}, []string{"listener", "closed"})
+}, []string{listenerLabel, "closed"})
 
 var connectionsHeld = prometheus.NewGaugeVec(prometheus.GaugeOpts{
 	Name: "toolgate_connections_held",
 	Help: "Connections a listener holds past their handshake, by listener and state: \"serving\" a request, or " +
 		"\"waiting\" (idle between requests or reading one's headers, the ones closed first at the cap).",
-}, []string{"listener", "state"})
+}, []string{listenerLabel, "state"})
 
 func init() { ctrlmetrics.Registry.MustRegister(connectionsClosedAtCap, connectionsHeld) }
 
