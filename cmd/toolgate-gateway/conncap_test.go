@@ -133,3 +133,63 @@ func closedAtCap(t *testing.T) float64 {
 	}
 	return 0
 }
+
+// TestAnHTTP2ConnectionIsCappedByItsStreams: an agent's HTTP/2 connection counts as serving while
+// a stream on it is (an SSE answer, say), so a new connection at the cap is refused rather than
+// cutting it; once its streams end it waits idle and is the one closed for a new connection.
+func TestAnHTTP2ConnectionIsCappedByItsStreams(t *testing.T) {
+	certFile, keyFile, roots := servingPair(t)
+	lis, err := listenMCP(t.Context(), "127.0.0.1:0", certFile, keyFile, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	server := mcpServer("", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hold" {
+			entered <- struct{}{}
+			<-release
+		}
+		_, _ = io.WriteString(w, r.Proto)
+	}), 1)
+	go func() { _ = server.Serve(lis) }()
+	t.Cleanup(func() { _ = server.Close() })
+	url := "https://" + lis.Addr().String()
+	h2 := func() *http.Client {
+		return &http.Client{Timeout: time.Minute, Transport: &http.Transport{ForceAttemptHTTP2: true,
+			TLSClientConfig: &tls.Config{RootCAs: roots, ServerName: "localhost"}}}
+	}
+	agent := h2()
+	held := make(chan error, 1)
+	go func() {
+		resp, err := agent.Get(url + "/hold")
+		if err == nil {
+			proto, _ := io.ReadAll(resp.Body)
+			_ = resp.Body.Close()
+			if string(proto) != "HTTP/2.0" {
+				err = errors.New("served over " + string(proto))
+			}
+		}
+		held <- err
+	}()
+	<-entered
+	if _, err := h2().Get(url + "/"); err == nil {
+		t.Error("a new connection was answered at the cap while the only one served a stream")
+	}
+	close(release)
+	if err := <-held; err != nil {
+		t.Fatalf("the stream served while the cap was full: %v", err)
+	}
+	// Its stream ended, the agent's connection waits idle; a new one takes its place, at once or,
+	// if net/http has not marked it idle yet, on a retry.
+	for deadline := time.Now().Add(time.Minute); ; {
+		resp, err := h2().Get(url + "/")
+		if err == nil {
+			_ = resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a new connection, the agent's idle: %v", err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
