@@ -19,22 +19,7 @@ import (
 // (HTTP/2 and HTTP/1.1, as ListenAndServeTLS did) and a client that verifies it is answered;
 // a client speaking plain HTTP to it gets net/http's 400.
 func TestTheMCPListenerServesTLSWithBoundedHandshakes(t *testing.T) {
-	ca, err := testca.New("gateway test CA")
-	if err != nil {
-		t.Fatal(err)
-	}
-	certPEM, keyPEM, err := ca.Issue(testca.Cert{CommonName: "gateway", DNSNames: []string{"localhost"},
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	certFile, keyFile := filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key")
-	for name, data := range map[string][]byte{certFile: certPEM, keyFile: keyPEM} {
-		if err := os.WriteFile(name, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	certFile, keyFile, roots := servingPair(t)
 	lis, err := listenMCP(t.Context(), "127.0.0.1:0", certFile, keyFile, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -45,8 +30,6 @@ func TestTheMCPListenerServesTLSWithBoundedHandshakes(t *testing.T) {
 	t.Cleanup(func() { _ = server.Close() })
 	addr := lis.Addr().String()
 
-	roots := x509.NewCertPool()
-	roots.AppendCertsFromPEM(ca.PEM)
 	for _, h2 := range []bool{true, false} {
 		transport := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, ServerName: "localhost"},
 			ForceAttemptHTTP2: h2}
@@ -75,4 +58,29 @@ func TestTheMCPListenerServesTLSWithBoundedHandshakes(t *testing.T) {
 	if !strings.HasPrefix(string(answer), "HTTP/1.0 400 Bad Request") {
 		t.Errorf("plain HTTP to the TLS listener: answered %q", answer)
 	}
+}
+
+// servingPair writes a serving pair for localhost, issued by a new test CA, and returns its files
+// and a pool of that CA.
+func servingPair(t *testing.T) (certFile, keyFile string, roots *x509.CertPool) {
+	t.Helper()
+	ca, err := testca.New("gateway test CA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	certPEM, keyPEM, err := ca.Issue(testca.Cert{CommonName: "gateway", DNSNames: []string{"localhost"},
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "tls.crt"), filepath.Join(dir, "tls.key")
+	for name, data := range map[string][]byte{certFile: certPEM, keyFile: keyPEM} {
+		if err := os.WriteFile(name, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	roots = x509.NewCertPool()
+	roots.AppendCertsFromPEM(ca.PEM)
+	return certFile, keyFile, roots
 }

@@ -50,7 +50,7 @@ func run() error {
 		showVersion, secureMetrics, insecureHTTP                                          bool
 		upstreamSessions                                                                  int
 		upstreamCallTimeout, answerWriteTimeout                                           time.Duration
-		maxUpstreamMessage, gcPercent, maxCallsPerCaller                                  int
+		maxUpstreamMessage, gcPercent, maxCallsPerCaller, maxConnections                  int
 		maxAnswerBytesHeld                                                                int64
 	)
 	flag.StringVar(&listen, "listen", ":8443", "address the MCP endpoint listens on")
@@ -81,6 +81,10 @@ func run() error {
 	flag.IntVar(&maxCallsPerCaller, "max-calls-per-caller", gateway.DefaultMaxCallsPerCaller,
 		"tools/calls one caller (a ServiceAccount) may have in flight through this replica; one more is refused "+
 			"with an MCP error before anything is created")
+	flag.IntVar(&maxConnections, "max-connections", serving.DefaultMaxConnections,
+		"connections the MCP listener holds at once; at the cap the one idle or reading its headers longest is "+
+			"closed for a new one, and a new one is refused when every held one is serving a request; an agent's "+
+			"MCP session holds one or two (its requests, a stream of notifications): raise it for more agents per replica")
 	flag.DurationVar(&answerWriteTimeout, "answer-write-timeout", gateway.DefaultAnswerWriteTimeout,
 		"how long one write of an answer may wait for the agent to take it before its request ends")
 	flag.IntVar(&gcPercent, "gc-percent", gateway.DefaultGCPercent,
@@ -95,15 +99,10 @@ func run() error {
 		fmt.Println("toolgate-gateway", version)
 		return nil
 	}
-	if upstreamSessions < 1 {
-		return fmt.Errorf("--upstream-sessions is %d; it must be at least 1", upstreamSessions)
-	}
-	if maxUpstreamMessage < gateway.MinMaxUpstreamMessageBytes {
-		return fmt.Errorf("--max-upstream-message-bytes is %d; it must be at least %d (4 KiB)",
-			maxUpstreamMessage, gateway.MinMaxUpstreamMessageBytes)
-	}
-	if gcPercent < gctuning.MinGCPercent {
-		return fmt.Errorf("--gc-percent is %d; it must be at least %d", gcPercent, gctuning.MinGCPercent)
+	if err := atLeast(intFlag{"max-connections", maxConnections, 1}, intFlag{"upstream-sessions", upstreamSessions, 1},
+		intFlag{"max-upstream-message-bytes", maxUpstreamMessage, gateway.MinMaxUpstreamMessageBytes},
+		intFlag{"gc-percent", gcPercent, gctuning.MinGCPercent}); err != nil {
+		return err
 	}
 	if err := checkServing(listen, certFile, keyFile, insecureHTTP); err != nil {
 		return err
@@ -188,14 +187,7 @@ func run() error {
 	if err := addProbes(mgr); err != nil {
 		return err
 	}
-	// Bounds on what a caller holds before it is authenticated: the time and the bytes of the
-	// request line and headers (a bearer token is at most 8 KiB), and idle connections. No read
-	// or write timeout for the whole request: a net/http read deadline that passes while a
-	// handler runs ends the request's context, and an admitted call answers, on its SSE stream,
-	// when its upstream does (UpstreamCallTimeout); the body itself is at most MaxRequestBytes,
-	// and each write of an answer is bounded by --answer-write-timeout (the gateway's Handler).
-	server := &http.Server{Addr: listen, Handler: gw.Handler(), ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+	server := mcpServer(listen, gw.Handler(), maxConnections)
 	serve := func(ctx context.Context) error {
 		lis, err := listenMCP(ctx, listen, certFile, keyFile, server.ReadHeaderTimeout)
 		if err != nil {
@@ -209,6 +201,22 @@ func run() error {
 		return err
 	}
 	return mgr.Start(ctrl.SetupSignalHandler())
+}
+
+// intFlag is an integer flag's name, value and least value.
+type intFlag struct {
+	name         string
+	value, least int
+}
+
+// atLeast is an error naming the first of flags below its least value.
+func atLeast(flags ...intFlag) error {
+	for _, f := range flags {
+		if f.value < f.least {
+			return fmt.Errorf("--%s is %d; it must be at least %d", f.name, f.value, f.least)
+		}
+	}
+	return nil
 }
 
 // serveUntilDone serves lis until ctx ends, then shuts server down within 10 s.

@@ -28,16 +28,19 @@ import (
 // DefaultMaxPendingHandshakes is the cap on connections in their TLS handshake per listener.
 const DefaultMaxPendingHandshakes = 128
 
+// listenerLabel is the metrics' label naming the listener.
+const listenerLabel = "listener"
+
 var (
 	handshakeErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "toolgate_tls_handshake_errors_total",
 		Help: "TLS handshakes that failed (timed out, plain HTTP, no or an untrusted client certificate), by listener.",
-	}, []string{"listener"})
+	}, []string{listenerLabel})
 	handshakesDropped = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "toolgate_tls_handshakes_dropped_total",
 		Help: "Connections closed in their TLS handshake because the listener had its most in handshakes at once " +
 			"(the oldest is closed), by listener.",
-	}, []string{"listener"})
+	}, []string{listenerLabel})
 )
 
 func init() { ctrlmetrics.Registry.MustRegister(handshakeErrors, handshakesDropped) }

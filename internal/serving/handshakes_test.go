@@ -109,7 +109,7 @@ func TestFailedHandshakesAreCountedNotEachLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	lis := NewTLSListener(inner, selfSignedConfig(t), HandshakeOptions{Name: name, Log: log, now: clock})
-	srv := tight.Server(t.Context(), http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	srv := tight.Server(t.Context(), name, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	go func() { _ = srv.Serve(lis) }()
 	t.Cleanup(func() { _ = srv.Close() })
 	failures := handshakeErrors.WithLabelValues(name)

@@ -27,6 +27,10 @@ type Limits struct {
 	// the least of the timeouts above); one more closes the oldest (handshakes.go). 0 means
 	// DefaultMaxPendingHandshakes.
 	MaxPendingHandshakes int
+	// MaxConnections caps the connections held at once past their handshake; at the cap the one
+	// idle or reading its headers longest is closed for a new one, and a new one is refused when
+	// every held one is serving a request (conncap.go). 0 means DefaultMaxConnections.
+	MaxConnections int
 }
 
 // DefaultLimits fit admission reviews: the API server stores objects of at most 1.5 MiB and an
@@ -41,6 +45,9 @@ var DefaultLimits = Limits{
 	// The API server's connections to a webhook are few and finish their handshake in
 	// milliseconds; anyone else who reaches the port costs at most this many.
 	MaxPendingHandshakes: DefaultMaxPendingHandshakes,
+	// Over HTTP/1.1 the API server opens a connection per review in flight and keeps some idle;
+	// hundreds at once is a very busy cluster, and an idle one is closed first at the cap.
+	MaxConnections: DefaultMaxConnections,
 }
 
 // SmallLimits fit endpoints that take no body: metrics scrapes and health probes.
@@ -53,14 +60,16 @@ var SmallLimits = Limits{
 	MaxBodyBytes:      64 << 10,
 	// A scraper or two.
 	MaxPendingHandshakes: 32,
+	MaxConnections:       32,
 }
 
-// Server returns an http.Server for handler with these limits; its requests carry ctx.
-func (l Limits) Server(ctx context.Context, handler http.Handler) *http.Server {
+// Server returns an http.Server for handler with these limits, its connections capped under
+// name (conncap.go); its requests carry ctx.
+func (l Limits) Server(ctx context.Context, name string, handler http.Handler) *http.Server {
 	if l.MaxBodyBytes > 0 {
 		handler = http.MaxBytesHandler(handler, l.MaxBodyBytes)
 	}
-	return &http.Server{
+	srv := &http.Server{
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 		Handler:           handler,
 		ReadHeaderTimeout: l.ReadHeaderTimeout,
@@ -69,6 +78,8 @@ func (l Limits) Server(ctx context.Context, handler http.Handler) *http.Server {
 		IdleTimeout:       l.IdleTimeout,
 		MaxHeaderBytes:    l.MaxHeaderBytes,
 	}
+	CapConnections(srv, name, l.MaxConnections)
+	return srv
 }
 
 // tlsListener is lis with TLS by cfg, its handshakes bounded by l (handshakes.go).

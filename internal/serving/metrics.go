@@ -96,7 +96,7 @@ func (m *MetricsServer) Start(ctx context.Context) error {
 		lis = m.opts.Limits.tlsListener(lis, cfg, "metrics")
 	}
 	logf.Log.WithName("metrics").Info("Serving metrics", "address", lis.Addr().String(), "secure", m.opts.Secure)
-	return serve(ctx, m.opts.Limits.Server(ctx, m.handler), lis, 10*time.Second)
+	return serve(ctx, m.opts.Limits.Server(ctx, "metrics", m.handler), lis, 10*time.Second)
 }
 
 func (m *MetricsServer) tlsConfig(ctx context.Context) (*tls.Config, error) {

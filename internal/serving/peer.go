@@ -115,7 +115,7 @@ func (p *Peers) Start(ctx context.Context) error {
 	p.addr = lis.Addr().String()
 	p.mu.Unlock()
 	logf.Log.WithName("peers").Info("Serving the replicas' peer listener", "address", lis.Addr().String())
-	return serve(ctx, p.opts.Limits.Server(ctx, stillPeer(w, p.mux)), lis, time.Minute)
+	return serve(ctx, p.opts.Limits.Server(ctx, "peers", stillPeer(w, p.mux)), lis, time.Minute)
 }
 
 // stillPeer serves a request only while its connection's certificate is the one this replica

@@ -50,5 +50,5 @@ func (p *ProbeServer) Start(ctx context.Context) error {
 		mux.Handle(path+"/", http.StripPrefix(path, h))
 	}
 	logf.Log.WithName("probes").Info("Serving health probes", "address", lis.Addr().String())
-	return serve(ctx, p.limits.Server(ctx, mux), lis, 5*time.Second)
+	return serve(ctx, p.limits.Server(ctx, "probes", mux), lis, 5*time.Second)
 }

@@ -165,7 +165,7 @@ func (s *WebhookServer) Start(ctx context.Context) error {
 	if s.clientCA != nil {
 		handler = s.clientCA.stillTrusted(handler, s.opts.ClientNames)
 	}
-	srv := s.opts.Limits.Server(ctx, handler)
+	srv := s.opts.Limits.Server(ctx, "webhook", handler)
 	srv.ConnContext = withConnTrust
 	return serve(ctx, srv, lis, time.Minute)
 }

@@ -1,0 +1,184 @@
+package serving
+
+import (
+	"context"
+	"crypto/tls"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+)
+
+// startCappedServer serves handler over TLS on loopback with limits, as the webhook does, its
+// connections capped under name (one per test, so that its counters are the test's own).
+func startCappedServer(t *testing.T, limits Limits, name string, handler http.Handler) string {
+	t.Helper()
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lis := limits.tlsListener(inner, selfSignedConfig(t), name)
+	srv := limits.Server(context.Background(), name, handler)
+	go func() { _ = srv.Serve(lis) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return lis.Addr().String()
+}
+
+// waitForCount waits until c has risen by want since before, failing the test after a minute.
+func waitForCount(t *testing.T, what string, before, want float64, c prometheus.Counter) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for counterValue(c)-before < want {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s rose by %v in a minute, want %v", what, counterValue(c)-before, want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestTricklingConnectionsAreCappedAndAClientStillGetsThrough: connections past their handshake
+// that trickle a request's headers are held at most MaxConnections at once, however many are
+// opened (the header timeout is long here, so only the cap closes them): each one more closes
+// the one that has waited longest, and a client's request is answered while the newest ones stay
+// open, its connection taking the oldest's place.
+func TestTricklingConnectionsAreCappedAndAClientStillGetsThrough(t *testing.T) {
+	limits := tight
+	limits.ReadHeaderTimeout, limits.ReadTimeout, limits.WriteTimeout, limits.IdleTimeout =
+		10*time.Minute, 10*time.Minute, 10*time.Minute, 10*time.Minute
+	limits.MaxConnections = 4
+	const name = "test-trickling-connections"
+	addr := startCappedServer(t, limits, name, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	closed := connectionsClosedAtCap.WithLabelValues(name, "waiting")
+	before := counterValue(closed)
+
+	held := make([]net.Conn, 0, 3*limits.MaxConnections)
+	for i := range 3 * limits.MaxConnections {
+		held = append(held, sendTLS(t, addr, "POST / HTTP/1.1\r\nHost: x\r\n"))
+		if over := i + 1 - limits.MaxConnections; over > 0 {
+			// The server took this one in (closing one for it) before the next is opened.
+			waitForCount(t, "toolgate_connections_closed_at_cap_total{closed=waiting}", before, float64(over), closed)
+		}
+	}
+	for i, conn := range held[:2*limits.MaxConnections] {
+		if !closedWithin(conn, 30*time.Second) {
+			t.Fatalf("trickling connection %d of %d is still held with %d newer ones open (cap %d)",
+				i+1, len(held), len(held)-i-1, limits.MaxConnections)
+		}
+	}
+
+	hc := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // our own test server
+	resp, err := hc.Post("https://"+addr+"/", "application/json", strings.NewReader("small"))
+	if err != nil {
+		t.Fatalf("a client, with the cap full of trickling connections: %v", err)
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("a client: status %d, want 200", resp.StatusCode)
+	}
+	if !closedWithin(held[2*limits.MaxConnections], 30*time.Second) {
+		t.Error("the longest-waiting connection was not closed when the client's took its place")
+	}
+	for _, conn := range held[2*limits.MaxConnections+1:] {
+		if closedWithin(conn, 0) {
+			t.Error("a trickling connection within the cap was closed")
+		}
+	}
+	if got := counterValue(closed) - before; got != float64(2*limits.MaxConnections+1) {
+		t.Errorf("toolgate_connections_closed_at_cap_total{closed=waiting} rose by %v, want %d",
+			got, 2*limits.MaxConnections+1)
+	}
+}
+
+// TestAtTheCapServingConnectionsAreKeptAndANewOneRefused: with every held connection serving a
+// request, a new connection is closed at once and counted, and the requests being served are
+// answered; once they are, their connections wait idle, and a new client's connection takes the
+// place of one of them (the near miss: the cap refuses only while nothing can be closed).
+func TestAtTheCapServingConnectionsAreKeptAndANewOneRefused(t *testing.T) {
+	limits := tight
+	limits.ReadHeaderTimeout, limits.ReadTimeout, limits.WriteTimeout, limits.IdleTimeout =
+		10*time.Minute, 10*time.Minute, 10*time.Minute, 10*time.Minute
+	limits.MaxConnections = 2
+	const name = "test-serving-connections"
+	entered, release := make(chan struct{}), make(chan struct{})
+	addr := startCappedServer(t, limits, name, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hold" {
+			entered <- struct{}{}
+			<-release
+		}
+		_, _ = io.WriteString(w, "ok")
+	}))
+	refused := connectionsClosedAtCap.WithLabelValues(name, "new")
+	closedWaiting := connectionsClosedAtCap.WithLabelValues(name, "waiting")
+	refusedBefore, waitingBefore := counterValue(refused), counterValue(closedWaiting)
+
+	hc := &http.Client{Timeout: time.Minute, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // our own test server
+	answers := make(chan error, limits.MaxConnections)
+	for range limits.MaxConnections {
+		go func() {
+			resp, err := hc.Get("https://" + addr + "/hold")
+			if err == nil {
+				_, _ = io.Copy(io.Discard, resp.Body) // read to its end, so that the connection is kept
+				_ = resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					err = io.ErrUnexpectedEOF
+				}
+			}
+			answers <- err
+		}()
+		<-entered
+	}
+
+	conn := sendTLS(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+	if !closedWithin(conn, 30*time.Second) {
+		t.Fatal("a new connection was held with every connection at the cap serving a request")
+	}
+	waitForCount(t, "toolgate_connections_closed_at_cap_total{closed=new}", refusedBefore, 1, refused)
+
+	close(release)
+	for range limits.MaxConnections {
+		if err := <-answers; err != nil {
+			t.Errorf("a request served while the cap was full: %v", err)
+		}
+	}
+	// net/http marks a connection idle just after its answer is written: wait for both.
+	waiting := connectionsHeld.WithLabelValues(name, "waiting")
+	for deadline := time.Now().Add(time.Minute); gaugeValue(waiting) < float64(limits.MaxConnections); {
+		if time.Now().After(deadline) {
+			t.Fatalf("toolgate_connections_held{state=waiting} is %v a minute after the answers, want %d",
+				gaugeValue(waiting), limits.MaxConnections)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	other := &http.Client{Timeout: time.Minute, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // our own test server
+	resp, err := other.Get("https://" + addr + "/")
+	if err != nil {
+		t.Fatalf("a new client, the held connections idle: %v", err)
+	}
+	_ = resp.Body.Close()
+	if got := counterValue(closedWaiting) - waitingBefore; got != 1 {
+		t.Errorf("toolgate_connections_closed_at_cap_total{closed=waiting} rose by %v, want 1 (an idle one)", got)
+	}
+	if got := gaugeValue(connectionsHeld.WithLabelValues(name, "serving")); got != 0 {
+		t.Errorf("toolgate_connections_held{state=serving} is %v with every answer written, want 0", got)
+	}
+	if got := counterValue(refused) - refusedBefore; got != 1 {
+		t.Errorf("toolgate_connections_closed_at_cap_total{closed=new} rose by %v, want 1", got)
+	}
+}
+
+// gaugeValue is g's value.
+func gaugeValue(g prometheus.Gauge) float64 {
+	var m dto.Metric
+	if err := g.Write(&m); err != nil {
+		panic(err)
+	}
+	return m.GetGauge().GetValue()
+}
