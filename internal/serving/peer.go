@@ -107,10 +107,13 @@ func (p *Peers) Start(ctx context.Context) error {
 	cfg.GetCertificate = w.GetCertificate
 	cfg.ClientAuth = tls.RequireAnyClientCert
 	cfg.VerifyConnection = samePair(w)
-	lis, err := tls.Listen("tcp", net.JoinHostPort(p.opts.Host, strconv.Itoa(p.opts.Port)), cfg)
+	inner, err := net.Listen("tcp", net.JoinHostPort(p.opts.Host, strconv.Itoa(p.opts.Port)))
 	if err != nil {
 		return err
 	}
+	// Its handshakes bounded as every other TLS listener's (handshakes.go): anyone who reaches
+	// the port may start one, though only a replica's pair completes it.
+	lis := p.opts.Limits.tlsListener(inner, cfg, "peers")
 	p.mu.Lock()
 	p.addr = lis.Addr().String()
 	p.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/tls"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -34,8 +35,14 @@ func pairDir(t *testing.T, host string) string {
 // startPeers serves "ok" on /hello from a peer listener on loopback with the pair in dir.
 func startPeers(t *testing.T, dir string) (*Peers, string) {
 	t.Helper()
+	return startPeersWith(t, PeerOptions{Host: "127.0.0.1", Port: 0, CertDir: dir})
+}
+
+// startPeersWith is startPeers with o.
+func startPeersWith(t *testing.T, o PeerOptions) (*Peers, string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	p := NewPeers(PeerOptions{Host: "127.0.0.1", Port: 0, CertDir: dir})
+	p := NewPeers(o)
 	p.Mux().HandleFunc("/hello", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok") })
 	done := make(chan error, 1)
 	go func() { done <- p.Start(ctx) }()
@@ -171,5 +178,38 @@ func TestAPeerConnectionEndsWithTheRotatedPair(t *testing.T) {
 	}
 	if body, err := get(rotated, url); err != nil || body != "ok" {
 		t.Errorf("a replica with the rotated pair: %q, %v; want ok", body, err)
+	}
+}
+
+// TestThePeerListenersHandshakesAreBounded: anyone who reaches the peer port may start a TLS
+// handshake (only a replica's pair completes one), so its half-open connections are capped as
+// the webhook's are: with one more than the cap open, the oldest is closed.
+func TestThePeerListenersHandshakesAreBounded(t *testing.T) {
+	limits := DefaultLimits
+	limits.MaxPendingHandshakes = 2
+	// Only the cap may close a half-open connection here, not the handshake timeout.
+	limits.ReadHeaderTimeout, limits.ReadTimeout, limits.WriteTimeout = 10*time.Minute, 10*time.Minute, 10*time.Minute
+	p, _ := startPeersWith(t, PeerOptions{Host: "127.0.0.1", Port: 0, CertDir: pairDir(t, "replica"), Limits: limits})
+	dropped := handshakesDropped.WithLabelValues("peers")
+	before := counterValue(dropped)
+	held := make([]net.Conn, 0, limits.MaxPendingHandshakes+1)
+	for range limits.MaxPendingHandshakes + 1 {
+		conn, err := net.Dial("tcp", p.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = conn.Close() })
+		held = append(held, conn)
+	}
+	if !closedWithin(held[0], 30*time.Second) {
+		t.Fatalf("the oldest of %d half-open peer connections is still held (cap %d)", len(held), limits.MaxPendingHandshakes)
+	}
+	for _, conn := range held[1:] {
+		if closedWithin(conn, 0) {
+			t.Error("a half-open peer connection within the cap was closed")
+		}
+	}
+	if got := counterValue(dropped) - before; got != 1 {
+		t.Errorf("toolgate_tls_handshakes_dropped_total{listener=\"peers\"} rose by %v, want 1", got)
 	}
 }
