@@ -28,7 +28,7 @@ var buildDefinitions = strings.Fields("Makefile makefile GNUmakefile justfile Ju
 	"noxfile.py pom.xml build.gradle build.gradle.kts settings.gradle settings.gradle.kts gradle.properties " +
 	"init.gradle gradlew mvnw build.xml build.sbt CMakeLists.txt meson.build build.ninja BUILD BUILD.bazel " +
 	"WORKSPACE WORKSPACE.bazel MODULE.bazel .bazelrc Gemfile mix.exs composer.json Package.swift build.zig " +
-	".pre-commit-config.yaml Dockerfile Containerfile docker-compose.yml docker-compose.yaml compose.yml " +
+	"Dockerfile Containerfile docker-compose.yml docker-compose.yaml compose.yml " +
 	"compose.yaml Gruntfile.js gulpfile.js flake.nix default.nix shell.nix Pulumi.yaml Vagrantfile Tiltfile " +
 	"skaffold.yaml dune-project Setup.hs stack.yaml SConstruct tasks.py .mocharc.js .mocharc.cjs .mocharc.yml " +
 	"turbo.json nx.json")
@@ -42,13 +42,48 @@ var buildConfigPrefixes = strings.Fields("jest.config. vitest.config. vite.confi
 
 // buildConfigDirs are directories whose files configure a tool from the project (.cargo/config.toml,
 // .mvn/maven.config, .mvn/extensions.xml, gradle/wrapper/gradle-wrapper.properties).
-var buildConfigDirs = strings.Fields(".cargo .mvn .mvn/wrapper gradle/wrapper .husky")
+var buildConfigDirs = strings.Fields(".cargo .mvn .mvn/wrapper gradle/wrapper")
+
+// gitHookSubcommands run the repository's hooks (pre-commit, commit-msg, post-commit, pre-push,
+// post-checkout, post-merge, pre-rebase, applypatch-msg), --no-verify or not: it skips only some.
+var gitHookSubcommands = strings.Fields("commit push merge pull rebase am checkout switch cherry-pick revert worktree")
+
+// hookDefinitions are the base names of files that say what a hook manager the project installed
+// as git's hooks runs (pre-commit, lefthook, lint-staged); hookDirs hold the hooks themselves
+// where a project points core.hooksPath (husky's .husky, a .githooks directory).
+var (
+	hookDefinitions = strings.Fields(".pre-commit-config.yaml .pre-commit-config.yml lefthook.yml lefthook.yaml " +
+		".lefthook.yml .lefthook.yaml lefthook-local.yml .lefthook-local.yml .lintstagedrc .lintstagedrc.json " +
+		".lintstagedrc.yaml .lintstagedrc.yml .lintstagedrc.js .lintstagedrc.cjs .lintstagedrc.mjs " +
+		"lint-staged.config.js lint-staged.config.cjs lint-staged.config.mjs .simple-git-hooks.json .simple-git-hooks.js")
+	hookDirs = strings.Fields(".husky .githooks .hooks")
+)
+
+// runsGitHooks says whether a git segment runs the repository's hooks.
+func runsGitHooks(seg *segment) bool {
+	return seg.name == cmdGit && len(seg.operands) > 0 && slices.Contains(gitHookSubcommands, seg.operands[0].s)
+}
+
+// isHookDefinition says whether p, a resolved path, is a git hook or a hook manager's
+// configuration. Where the repository's root is, the engine does not know: any such file the line
+// wrote counts.
+func isHookDefinition(p string) bool {
+	if slices.Contains(hookDefinitions, path.Base(p)) {
+		return true
+	}
+	for _, d := range hookDirs {
+		if strings.HasPrefix(p, d+"/") || strings.Contains(p, "/"+d+"/") {
+			return true
+		}
+	}
+	return false
+}
 
 // isBuildDefinition says whether p, a resolved path, is a file a build or test tool reads what it
 // runs from.
 func isBuildDefinition(p string) bool {
 	base := path.Base(p)
-	if slices.Contains(buildDefinitions, base) {
+	if slices.Contains(buildDefinitions, base) || isHookDefinition(p) {
 		return true
 	}
 	for _, pre := range buildConfigPrefixes {
@@ -82,7 +117,14 @@ func (a *analyzer) buildsWritten(seg *segment) (string, bool) {
 		}
 	}
 	ls := a.line
-	if ls == nil || len(ls.definitions) == 0 || !buildsHere(seg) {
+	if ls == nil || len(ls.definitions) == 0 {
+		return "", false
+	}
+	if runsGitHooks(seg) {
+		i := slices.IndexFunc(ls.definitions, isHookDefinition)
+		return ls.definitions[max(i, 0)], i >= 0
+	}
+	if !buildsHere(seg) {
 		return "", false
 	}
 	dirs := a.buildDirs(seg)
