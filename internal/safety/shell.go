@@ -301,6 +301,7 @@ type lineState struct {
 	exported    []string        // NAME=VALUE of variables the line set that later commands may see (exportedenv.go)
 	repos       []string        // directories git clone and git init made a repository in (gitrepository.go)
 	definitions []string        // build definitions the line wrote (Makefile, package.json, conftest.py: writtenbuilds.go)
+	scripts     []string        // files the line wrote text into, which a later command may run (writtenbuilds.go)
 }
 
 // state returns the line's state, allocating it at the first use.

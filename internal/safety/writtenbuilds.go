@@ -115,14 +115,23 @@ func (a *analyzer) buildsWritten(seg *segment) (string, bool) {
 			ls = a.state()
 			ls.definitions = append(ls.definitions, f)
 		}
+		if ls := a.line; a.textWrite(r.seg) && (ls == nil || len(ls.scripts) < maxDefinitionsWritten) {
+			ls = a.state()
+			ls.scripts = append(ls.scripts, f)
+		}
 	}
 	ls := a.line
-	if ls == nil || len(ls.definitions) == 0 {
+	if ls == nil || len(ls.definitions)+len(ls.scripts) == 0 {
 		return "", false
 	}
+	if f, ok := a.runsFile(seg); ok && slices.Contains(ls.scripts, a.fetchKey(f)) {
+		return f, true
+	}
 	if runsGitHooks(seg) {
-		i := slices.IndexFunc(ls.definitions, isHookDefinition)
-		return ls.definitions[max(i, 0)], i >= 0
+		if i := slices.IndexFunc(ls.definitions, isHookDefinition); i >= 0 {
+			return ls.definitions[i], true
+		}
+		return "", false
 	}
 	if !buildsHere(seg) {
 		return "", false
@@ -167,6 +176,17 @@ func (a *analyzer) buildDirs(seg *segment) []string {
 		dirs = append(dirs, a.wordKey(d))
 	}
 	return append(dirs, a.walkRoots(seg)...)
+}
+
+// textWriters put text the command line chooses into the file they write: a copy, a move, a link,
+// an install, dd, tee, an edit in place. A compiler's or build tool's output (go build -o bin/app
+// && ./bin/app) is not one: it is built from the project's sources.
+var textWriters = strings.Fields("cp mv ln install dd tee sed perl rsync")
+
+// textWrite says whether the write a path records (see contentWrite) is a redirection's or a
+// textWriters program's.
+func (a *analyzer) textWrite(seg int16) bool {
+	return seg == 0 || slices.Contains(textWriters, a.out.segments[seg-1].name)
 }
 
 // contentWrite says whether the write a path records, by the segment whose words named it (0: a
