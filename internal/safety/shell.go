@@ -276,7 +276,7 @@ type analyzer struct {
 	unrolled  int                // how many times the loops around the code being analysed run its body (1 outside loops)
 	feed      *stdinFeed         // what feeds the commands being analysed that run elsewhere (remote.go)
 	line      *lineState         // what the line's process substitutions, downloads and aliases left, once there is any
-	pathsSeen int                // the paths buildsWritten has looked at (writtenbuilds.go)
+	written   writtenKept        // build definitions and files the line wrote text into (writtenbuilds.go)
 	madeLink  bool               // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	recursive bool               // the operands being recorded are acted on recursively
 	members   bool               // the write being recorded is an extraction's destination directory
@@ -289,19 +289,17 @@ type analyzer struct {
 // lineState is what a command line's process substitutions, downloads and aliases leave for the
 // commands after them; allocated at the first, so a line without any pays one pointer.
 type lineState struct {
-	procIn      []int           // segments of the <(...) substitutions in the statement being analysed, which feed its command
-	procOut     []int           // segments of its >(...) substitutions, which its command feeds
-	fetched     []string        // files curl and wget wrote earlier on the line (downloads.go)
-	trees       []string        // directories git clone made and downloads were extracted into (fetchedtrees.go)
-	urlFetch    bool            // a git fetch of a repository named by URL filled FETCH_HEAD (fetchedtrees.go)
-	urlRemotes  []string        // remotes git remote add named for a URL (fetchedtrees.go)
-	aliasText   map[string]word // the aliases the line defined, by name (aliases.go)
-	cd          cdState         // the directories a cd that may have failed left the shell in (cdfail.go)
-	links       []linkMade      // the symbolic links the line made (linksmade.go)
-	exported    []string        // NAME=VALUE of variables the line set that later commands may see (exportedenv.go)
-	repos       []string        // directories git clone and git init made a repository in (gitrepository.go)
-	definitions []string        // build definitions the line wrote (Makefile, package.json, conftest.py: writtenbuilds.go)
-	scripts     []string        // files the line wrote text into, which a later command may run (writtenbuilds.go)
+	procIn     []int           // segments of the <(...) substitutions in the statement being analysed, which feed its command
+	procOut    []int           // segments of its >(...) substitutions, which its command feeds
+	fetched    []string        // files curl and wget wrote earlier on the line (downloads.go)
+	trees      []string        // directories git clone made and downloads were extracted into (fetchedtrees.go)
+	urlFetch   bool            // a git fetch of a repository named by URL filled FETCH_HEAD (fetchedtrees.go)
+	urlRemotes []string        // remotes git remote add named for a URL (fetchedtrees.go)
+	aliasText  map[string]word // the aliases the line defined, by name (aliases.go)
+	cd         cdState         // the directories a cd that may have failed left the shell in (cdfail.go)
+	links      []linkMade      // the symbolic links the line made (linksmade.go)
+	exported   []string        // NAME=VALUE of variables the line set that later commands may see (exportedenv.go)
+	repos      []string        // directories git clone and git init made a repository in (gitrepository.go)
 }
 
 // state returns the line's state, allocating it at the first use.

@@ -95,55 +95,81 @@ func isBuildDefinition(p string) bool {
 	return slices.ContainsFunc(buildConfigDirs, func(d string) bool { return dir == d || strings.HasSuffix(dir, "/"+d) })
 }
 
-// maxDefinitionsWritten bounds the build definitions a line's state keeps.
-const maxDefinitionsWritten = 16
+// maxWrittenKept bounds the written paths the analysis keeps of each kind (writtenKept).
+const maxWrittenKept = 16
+
+// writtenKept holds indexes into the analysis's paths: the build definitions and the files a
+// command wrote text into, for the commands after it. Indexes, resolved only when a later command
+// could read one, so a line that writes and runs nothing of the kind pays no allocation.
+type writtenKept struct {
+	seen          int // the paths looked at so far
+	defs, texts   [maxWrittenKept]int32
+	nDefs, nTexts int8
+}
 
 // buildsWritten returns a build definition an earlier command of the line wrote where the build
-// or test tool seg starts reads it. The paths recorded since the last segment are scanned once,
-// and the definitions among them kept, so a long line is not scanned again for each command.
+// or test tool seg starts reads it, or the file seg runs by its path when the line wrote text
+// into it. The paths recorded since the last segment are looked at once.
 func (a *analyzer) buildsWritten(seg *segment) (string, bool) {
-	for ; a.pathsSeen < len(a.out.paths); a.pathsSeen++ {
-		r := &a.out.paths[a.pathsSeen]
+	w := &a.written
+	for ; w.seen < len(a.out.paths); w.seen++ {
+		r := &a.out.paths[w.seen]
 		if r.op != opWrite || r.dynamic || r.members || !a.contentWrite(r.seg) {
 			continue
 		}
-		f := r.raw
-		if r.cwd != "" {
-			f = resolvePath(r.cwd, r.raw)
+		if isBuildDefinition(r.raw) && w.nDefs < maxWrittenKept {
+			w.defs[w.nDefs] = int32(w.seen)
+			w.nDefs++
 		}
-		if ls := a.line; isBuildDefinition(f) && (ls == nil || len(ls.definitions) < maxDefinitionsWritten) {
-			ls = a.state()
-			ls.definitions = append(ls.definitions, f)
-		}
-		if ls := a.line; a.textWrite(r.seg) && (ls == nil || len(ls.scripts) < maxDefinitionsWritten) {
-			ls = a.state()
-			ls.scripts = append(ls.scripts, f)
+		if a.textWrite(r.seg) && !strings.HasPrefix(r.raw, "/dev/") && w.nTexts < maxWrittenKept {
+			w.texts[w.nTexts] = int32(w.seen)
+			w.nTexts++
 		}
 	}
-	ls := a.line
-	if ls == nil || len(ls.definitions)+len(ls.scripts) == 0 {
+	if w.nDefs+w.nTexts == 0 {
 		return "", false
 	}
-	if f, ok := a.runsFile(seg); ok && slices.Contains(ls.scripts, a.fetchKey(f)) {
-		return f, true
-	}
-	if runsGitHooks(seg) {
-		if i := slices.IndexFunc(ls.definitions, isHookDefinition); i >= 0 {
-			return ls.definitions[i], true
+	if f, ok := a.runsFile(seg); ok && w.nTexts > 0 {
+		var key string
+		for _, i := range w.texts[:w.nTexts] {
+			if r := &a.out.paths[i]; path.Base(r.raw) == path.Base(f) {
+				if key == "" {
+					key = a.fetchKey(f)
+				}
+				if a.pathKey(r) == key {
+					return f, true
+				}
+			}
 		}
+	}
+	if w.nDefs == 0 {
 		return "", false
 	}
-	if !buildsHere(seg) {
+	hooks := runsGitHooks(seg)
+	if !hooks && !buildsHere(seg) {
 		return "", false
 	}
-	dirs := a.buildDirs(seg)
-	for _, f := range ls.definitions {
+	var dirs []string
+	for _, i := range w.defs[:w.nDefs] {
+		f := a.pathKey(&a.out.paths[i])
+		if hooks {
+			if isHookDefinition(f) {
+				return f, true
+			}
+			continue
+		}
+		if dirs == nil {
+			dirs = a.buildDirs(seg)
+		}
 		if slices.ContainsFunc(dirs, func(d string) bool { return readsDefinition(f, d) }) {
 			return f, true
 		}
 	}
 	return "", false
 }
+
+// pathKey is a recorded path resolved as fetchKey resolves a run file.
+func (a *analyzer) pathKey(r *pathRef) string { return resolvePath(r.cwd, r.raw) }
 
 // readsDefinition says whether a tool working in dir (cwdUnknown: anywhere) reads the definition
 // f: one in dir, in a configuration directory below it, or one below it named conftest.py, which
