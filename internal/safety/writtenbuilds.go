@@ -105,6 +105,7 @@ type writtenKept struct {
 	seen          int // the paths looked at so far
 	defs, texts   [maxWrittenKept]int32
 	nDefs, nTexts int8
+	defKeys       [maxWrittenKept]string // defs resolved, once each
 }
 
 // buildsWritten returns a build definition an earlier command of the line wrote where the build
@@ -150,8 +151,11 @@ func (a *analyzer) buildsWritten(seg *segment) (string, bool) {
 		return "", false
 	}
 	var dirs []string
-	for _, i := range w.defs[:w.nDefs] {
-		f := a.pathKey(&a.out.paths[i])
+	for j, i := range w.defs[:w.nDefs] {
+		if w.defKeys[j] == "" {
+			w.defKeys[j] = a.pathKey(&a.out.paths[i])
+		}
+		f := w.defKeys[j]
 		if hooks {
 			if isHookDefinition(f) {
 				return f, true
