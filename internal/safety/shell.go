@@ -72,7 +72,7 @@ func (o pathOp) String() string {
 	case opDelete:
 		return "delete"
 	}
-	return "touch"
+	return cmdTouch
 }
 
 // segment is one simple command after quote removal and unwrapping.

@@ -95,6 +95,9 @@ func isBuildDefinition(p string) bool {
 	return slices.ContainsFunc(buildConfigDirs, func(d string) bool { return dir == d || strings.HasSuffix(dir, "/"+d) })
 }
 
+// cmdTouch creates an empty file or changes its times.
+const cmdTouch = "touch"
+
 // maxWrittenKept bounds the written paths the analysis keeps of each kind (writtenKept).
 const maxWrittenKept = 16
 
@@ -110,44 +113,18 @@ type writtenKept struct {
 
 // buildsWritten returns a build definition an earlier command of the line wrote where the build
 // or test tool seg starts reads it, or the file seg runs by its path when the line wrote text
-// into it. The paths recorded since the last segment are looked at once.
+// into it.
 func (a *analyzer) buildsWritten(seg *segment) (string, bool) {
 	w := &a.written
-	for ; w.seen < len(a.out.paths); w.seen++ {
-		r := &a.out.paths[w.seen]
-		if r.op != opWrite || r.dynamic || r.members || !a.contentWrite(r.seg) {
-			continue
-		}
-		if isBuildDefinition(r.raw) && w.nDefs < maxWrittenKept {
-			w.defs[w.nDefs] = int32(w.seen)
-			w.nDefs++
-		}
-		if a.textWrite(r.seg) && !strings.HasPrefix(r.raw, "/dev/") && w.nTexts < maxWrittenKept {
-			w.texts[w.nTexts] = int32(w.seen)
-			w.nTexts++
-		}
-	}
+	a.keepWritten()
 	if w.nDefs+w.nTexts == 0 {
 		return "", false
 	}
-	if f, ok := a.runsFile(seg); ok && w.nTexts > 0 {
-		var key string
-		for _, i := range w.texts[:w.nTexts] {
-			if r := &a.out.paths[i]; path.Base(r.raw) == path.Base(f) {
-				if key == "" {
-					key = a.fetchKey(f)
-				}
-				if a.pathKey(r) == key {
-					return f, true
-				}
-			}
-		}
-	}
-	if w.nDefs == 0 {
-		return "", false
+	if f, ok := a.runsWrittenText(seg); ok {
+		return f, true
 	}
 	hooks := runsGitHooks(seg)
-	if !hooks && !buildsHere(seg) {
+	if w.nDefs == 0 || !hooks && !buildsHere(seg) {
 		return "", false
 	}
 	var dirs []string
@@ -167,6 +144,50 @@ func (a *analyzer) buildsWritten(seg *segment) (string, bool) {
 		}
 		if slices.ContainsFunc(dirs, func(d string) bool { return readsDefinition(f, d) }) {
 			return f, true
+		}
+	}
+	return "", false
+}
+
+// keepWritten looks once at the paths recorded since the last segment, and keeps the build
+// definitions and the files written text into among them.
+func (a *analyzer) keepWritten() {
+	w := &a.written
+	for ; w.seen < len(a.out.paths); w.seen++ {
+		r := &a.out.paths[w.seen]
+		if r.op != opWrite || r.dynamic || r.members || !a.contentWrite(r.seg) {
+			continue
+		}
+		if isBuildDefinition(r.raw) && w.nDefs < maxWrittenKept {
+			w.defs[w.nDefs] = int32(w.seen)
+			w.nDefs++
+		}
+		if a.textWrite(r.seg) && !strings.HasPrefix(r.raw, "/dev/") && w.nTexts < maxWrittenKept {
+			w.texts[w.nTexts] = int32(w.seen)
+			w.nTexts++
+		}
+	}
+}
+
+// runsWrittenText returns the file seg runs by its path (runsFile) when the line wrote text into it.
+func (a *analyzer) runsWrittenText(seg *segment) (string, bool) {
+	w := &a.written
+	if w.nTexts == 0 {
+		return "", false
+	}
+	f, ok := a.runsFile(seg)
+	if !ok {
+		return "", false
+	}
+	var key string
+	for _, i := range w.texts[:w.nTexts] {
+		if r := &a.out.paths[i]; path.Base(r.raw) == path.Base(f) {
+			if key == "" {
+				key = a.fetchKey(f)
+			}
+			if a.pathKey(r) == key {
+				return f, true
+			}
 		}
 	}
 	return "", false
@@ -227,5 +248,5 @@ func (a *analyzer) contentWrite(seg int16) bool {
 		return true
 	}
 	n := a.out.segments[seg-1].name
-	return n != "touch" && n != cmdGit
+	return n != cmdTouch && n != cmdGit
 }
