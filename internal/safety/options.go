@@ -115,6 +115,10 @@ var codeOptions = map[string][]string{
 	"cockroach": {"-f", "--file"}, "usql": {"-f", "--file"}, "sqlcmd": {"-i", "--input-file"}, "spark-sql": {"-f", "-i"},
 	"hive": {"-f", "-i"}, "beeline": {"-f", "-i", "--init"}, cmdImpala: {"-f", "--query_file"}, "vsql": {"-f", "--file"},
 	"redis-cli": {"--eval"}, "valkey-cli": {"--eval"},
+	// Python code pylint runs before it starts, Ruby code rake runs, a Nix expression (which can read
+	// any file) given on the command line.
+	"pylint": {"--init-hook"}, "rake": {"-e", "--execute", "-E", "--execute-continue", "-p", "--execute-print"},
+	"nix": {"--expr"}, "nix-instantiate": {"-E", "--expr"}, "nix-build": {"-E", "--expr"},
 }
 
 // vimCodeOptions run Ex commands (which run shell commands: "!id") or read a script or vimrc.
