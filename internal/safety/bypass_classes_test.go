@@ -19,7 +19,7 @@ import (
 var classRules = ProjectRules{
 	Workspace: "/workspace",
 	Commands: append(append(append(append(append(append([]ProjectCommand(nil), bypassRules.Commands...), runCommands...), destroyCommands...), reviewACommands...), fixDCommands...),
-		ProjectCommand{ID: "test", Command: "make test"}, ProjectCommand{ID: "lint", Command: "make lint"},
+		ProjectCommand{ID: "test", Command: "make test"}, ProjectCommand{ID: "check", Command: "./scripts/check.sh"}, ProjectCommand{ID: "lint", Command: "make lint"},
 		ProjectCommand{ID: "deploy", Command: "make deploy", RequireConfirmation: true},
 		ProjectCommand{ID: "apply", Command: "terraform apply", RequireConfirmation: true},
 		ProjectCommand{ID: "plan", Command: "terraform plan ..."}, ProjectCommand{ID: "get", Command: "kubectl get ..."},
@@ -827,6 +827,7 @@ func classCatalogue() []classCase {
 		holesCatalogue(),
 		seventhCatalogue(),
 		eighthCatalogue(),
+		ninthCatalogue(),
 	)...)
 }
 

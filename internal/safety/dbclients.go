@@ -324,7 +324,7 @@ func attachedText(v string) (string, bool) {
 // text (-c, --command, -e, --execute), given alone or with its value attached.
 func commandTextOption(v string) bool {
 	switch {
-	case v == "-c" || v == "-e" || v == "--command" || v == "--execute":
+	case v == "-c" || v == "-e" || v == "--command" || v == optExecute:
 		return true
 	case strings.HasPrefix(v, "--command=") || strings.HasPrefix(v, "--execute="):
 		return true

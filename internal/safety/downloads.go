@@ -26,6 +26,9 @@ func (a *analyzer) downloads(idx int, redirs []*syntax.Redirect) {
 	if a.line != nil && len(a.line.fetched)+len(a.line.trees) > 0 {
 		a.runsFetched(seg)
 	}
+	if f, ok := a.buildsWritten(seg); ok {
+		a.opaque(idx, "it runs what "+f+" says, which this command line wrote before it")
+	}
 	a.fetchedTrees(idx)
 	a.gitRepositoryMade(idx)
 	if seg.name != cmdCurl && seg.name != cmdWget {

@@ -95,7 +95,7 @@ var codeOptions = map[string][]string{
 	// A config file of curl's or wget's options can name any URL (file:///etc/shadow), upload any
 	// file and write any output; wget -e runs one such command.
 	cmdCurl: {"-K", "--config"},
-	cmdWget: {"-e", "--execute", "--config"},
+	cmdWget: {"-e", optExecute, "--config"},
 	// fd runs a command on every file it finds (hidden ones with -H: .env among them).
 	"fd": {"-x", "--exec", "-X", "--exec-batch"},
 	// A jq program file; a module search path.
@@ -115,7 +115,14 @@ var codeOptions = map[string][]string{
 	"cockroach": {"-f", "--file"}, "usql": {"-f", "--file"}, "sqlcmd": {"-i", "--input-file"}, "spark-sql": {"-f", "-i"},
 	"hive": {"-f", "-i"}, "beeline": {"-f", "-i", "--init"}, cmdImpala: {"-f", "--query_file"}, "vsql": {"-f", "--file"},
 	"redis-cli": {"--eval"}, "valkey-cli": {"--eval"},
+	// Python code pylint runs before it starts, Ruby code rake runs, a Nix expression (which can read
+	// any file) given on the command line.
+	"pylint": {"--init-hook"}, "rake": {"-e", optExecute, "-E", "--execute-continue", "-p", "--execute-print"},
+	"nix": {"--expr"}, "nix-instantiate": {"-E", "--expr"}, "nix-build": {"-E", "--expr"},
 }
+
+// optExecute is the option of wget's, rake's and database clients' that runs what it is given.
+const optExecute = "--execute"
 
 // vimCodeOptions run Ex commands (which run shell commands: "!id") or read a script or vimrc.
 var vimCodeOptions = []string{"-c", "--cmd", "-S", "-u", "-U"}

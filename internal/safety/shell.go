@@ -72,7 +72,7 @@ func (o pathOp) String() string {
 	case opDelete:
 		return "delete"
 	}
-	return "touch"
+	return cmdTouch
 }
 
 // segment is one simple command after quote removal and unwrapping.
@@ -276,6 +276,7 @@ type analyzer struct {
 	unrolled  int                // how many times the loops around the code being analysed run its body (1 outside loops)
 	feed      *stdinFeed         // what feeds the commands being analysed that run elsewhere (remote.go)
 	line      *lineState         // what the line's process substitutions, downloads and aliases left, once there is any
+	written   writtenKept        // build definitions and files the line wrote text into (writtenbuilds.go)
 	madeLink  bool               // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	recursive bool               // the operands being recorded are acted on recursively
 	members   bool               // the write being recorded is an extraction's destination directory

