@@ -110,13 +110,16 @@ func isTokenByte(c byte) bool {
 
 // locate is r.re.FindAllStringSubmatchIndex(s, -1).
 func (r secretRule) locate(s string) [][]int {
-	if a, ok := affixedRules[r.re]; ok && isASCII(s) {
+	if !isASCII(s) {
+		// (?i) folds a few non-ASCII runes onto ASCII letters (U+212A onto k); only for ASCII
+		// text are the start words and the names exactly where matches begin.
+		return r.re.FindAllStringSubmatchIndex(s, -1)
+	}
+	if a, ok := affixedRules[r.re]; ok {
 		return a.locate(s)
 	}
 	a, ok := anchoredRules[r.id]
-	if !ok || !isASCII(s) {
-		// (?i) folds a few non-ASCII runes onto ASCII letters (U+212A onto k); only for ASCII
-		// text are the start words exactly where matches begin.
+	if !ok {
 		return r.re.FindAllStringSubmatchIndex(s, -1)
 	}
 	var locs [][]int
