@@ -87,7 +87,9 @@ var credentialOption = regexp.MustCompile(`(?i)^[a-z0-9_.-]*` + credentialNames 
 
 // credentialOptionName is the classifier of option names, for lists and (through the
 // credential-option rule, built from the same credentialNames) for text.
-func credentialOptionName(name string) bool { return credentialOption.MatchString(name) }
+func credentialOptionName(name string) bool {
+	return credentialOption.MatchString(name) && !notACredentialName(name)
+}
 
 // argvSecrets calls hide(i, from) for every word of argv that holds a credential, from the byte
 // where the credential starts (0: the whole word). generic says whether options named by

@@ -238,7 +238,7 @@ func writeEntry[V any](w *directWriter, e *entry2[V], write func(*directWriter, 
 	}
 	w.buf = append(w.buf, ':')
 	// The key's scan is redaction by key name; secret decides for non-ASCII keys.
-	if ascii && mask&keyNameBit != 0 || !ascii && w.red.secret(e.k) {
+	if w.red.secretScanned(e.k, mask, ascii) {
 		if !plainValue(e.v) {
 			return false // the tree path rejects it (or round-trips the whole record)
 		}

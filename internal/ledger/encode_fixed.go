@@ -86,7 +86,7 @@ func (w *FieldWriter) key(k string) (write, secret bool) {
 			w.failed = true
 			return false, false
 		}
-		secret = ascii && mask&keyNameBit != 0 || !ascii && w.d.red.secret(k)
+		secret = w.d.red.secretScanned(k, mask, ascii)
 		if ascii && len(w.d.buf)-start == len(k)+2 {
 			w.d.keys[keySlot(k)] = keyMemo{k: k, secret: secret, set: true}
 		}

@@ -21,7 +21,7 @@ const Redacted = "[REDACTED]"
 // "passthrough" and "bypass"); a header map's Cookie and Set-Cookie values are credentials as
 // much as its Authorization. Password and passphrase are also written as two words (Pass_Word,
 // pass-phrase, "PASS WORD"), with each separator a key name uses.
-var defaultRedactKeys = append([]string{"password", "passwd", "passphrase", wordToken, "secret", "key", "auth", "credential", wordCookie},
+var defaultRedactKeys = append([]string{"password", "passwd", "passphrase", wordToken, "secret", wordKey, "auth", "credential", wordCookie},
 	separatedSpellings("pass", "word", "phrase")...)
 
 // separatedSpellings are first+sep+second for each second word and each separator key names use.
@@ -54,14 +54,31 @@ func newRedactor(extra []string, maxLen int) redactor {
 	bits := make([]uint64, len(keys))
 	for i := range bits {
 		bits[i] = keyNameBit
+		if i >= len(defaultRedactKeys) {
+			bits[i] = extraKeyBit
+		}
 	}
 	rw, rb, _ := ruleWords()
 	return redactor{keys: keys, keySet: newKeywordSet(slices.Concat(keys, rw), slices.Concat(bits, rb)), max: maxLen, values: true}
 }
 
-// keyNameBit is the bit of the redactor's key set that says a key names a secret; the others
-// are the redaction rules' (ruleWords), for keys that hold a credential.
-const keyNameBit = 1 << 63
+// keyNameBit is the bit of the redactor's key set that says a key holds a default key word,
+// extraKeyBit that it holds a key the AuditLedger added; the others are the redaction rules'
+// (ruleWords), for keys that hold a credential.
+const (
+	keyNameBit  = 1 << 63
+	extraKeyBit = 1 << 62
+)
+
+// secretScanned is secret for a key whose scan of the key set gave mask and ascii. A default
+// key word names a secret unless the key, read by words, names none (notACredentialName: a
+// max_tokens, an author); a key the AuditLedger added is a substring, as configured.
+func (r redactor) secretScanned(key string, mask uint64, ascii bool) bool {
+	if !ascii {
+		return r.secret(key)
+	}
+	return mask&extraKeyBit != 0 || mask&keyNameBit != 0 && !notACredentialName(key)
+}
 
 // encode turns caller fields into canonical JSON, redacted and truncated. The direct encoder
 // (encode_direct.go) writes the values webhooks and controllers send; encodeTree defines the
@@ -112,11 +129,11 @@ func (r redactor) secret(key string) bool {
 		return false
 	}
 	if mask, ascii := r.keySet.scan(key); ascii {
-		return mask&keyNameBit != 0
+		return r.secretScanned(key, mask, true)
 	}
 	k := foldKey(key)
-	for _, s := range r.keys {
-		if strings.Contains(k, s) {
+	for i, s := range r.keys {
+		if strings.Contains(k, s) && (i >= len(defaultRedactKeys) || !notACredentialName(k)) {
 			return true
 		}
 	}

@@ -67,17 +67,17 @@ var secretRules = []secretRule{
 	// to there (the authority ends at /, ?, # or a space).
 	{"basic-auth-url", []string{"://"}, "@", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@?#]*:([^/\s?#"']+)@`), 1, nil},
 	// --password=x, --api-key x, -token=x: an option, so the value may follow a space.
-	{"credential-option", credentialKeywords, "",
+	{credentialOptionRule, credentialKeywords, "",
 		regexp.MustCompile(optionName + optionTail), 1, nil},
 	// PASSWORD=x, client_secret: x, password = x (a config file), $env:TOKEN = "x": an
 	// assignment needs = or :, so prose ("the token expired") stays. Spaces around = stay on the
 	// line, so "x=" at a line's end does not take the next line.
-	{"credential-assignment", credentialKeywords, "",
+	{credentialAssignmentRule, credentialKeywords, "",
 		regexp.MustCompile(affixedName + assignmentTail), 1, nil},
 	// "password":"x" and \"password\": \"x\" (a JSON body in a command, its quotes escaped or
 	// not), 'api_key': 'x': a quoted key takes a quoted value, so a quoted name followed by prose
 	// (damage-control rule "aws-prints-credential": it prints …) stays.
-	{"credential-assignment", credentialKeywords, "",
+	{credentialAssignmentRule, credentialKeywords, "",
 		regexp.MustCompile(affixedName + quotedKeyTail), 1, nil},
 }
 
@@ -109,12 +109,20 @@ var gitlabPrefixes = []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "gl
 // --key-file=path).
 const credentialNames = `(?:pass[_.-]?word|passwd|pass[_.-]?phrase|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|subscription[_-]?key|credentials?|cookie)`
 
-var credentialKeywords = []string{"pass", "pwd", wordToken, "secret", "key", "cred", wordCookie}
+var credentialKeywords = []string{"pass", wordPwd, wordToken, "secret", wordKey, "cred", wordCookie}
+
+// The rules that find a credential by its name.
+const (
+	credentialOptionRule     = "credential-option"
+	credentialAssignmentRule = "credential-assignment"
+)
 
 // wordToken is a keyword of several rules and a default redaction key.
 const (
 	wordToken  = "token"
 	wordCookie = "cookie"
+	wordKey    = "key"
+	wordPwd    = "pwd"
 )
 
 // RedactSecrets replaces every credential-shaped part of s by "[REDACTED:<rule>]". The
@@ -176,7 +184,7 @@ func compileRuleKeywords() (*keywordSet, uint64) {
 // ruleWords are the rules' keywords and requires strings with their bits; a redactor's key set
 // holds them too (keyNameBit apart), so one scan of a key answers both questions.
 func ruleWords() (words []string, bits []uint64, all uint64) {
-	if 2*len(secretRules) > 63 {
+	if 2*len(secretRules) > 62 { // bits 62 and 63 are the redactor's (keyNameBit, extraKeyBit)
 		panic("ledger: more secret rules than keyword bits")
 	}
 	for i, r := range secretRules {
@@ -213,6 +221,17 @@ func (r secretRule) apply(s string) (string, bool) {
 		if start < 0 || alreadyRedacted(s[start:end]) {
 			continue
 		}
+		if r.byName() && notACredentialName(nameAt(s[m[0]:start])) {
+			// max_tokens=1024, --token-file=/x: the value is not a credential, but it may hold
+			// one (max_tokens="PASSWORD=x") that this match, taking it whole, kept the rule from
+			// seeing.
+			if inner, changed := r.apply(s[start:end]); changed {
+				b.WriteString(s[last:start])
+				b.WriteString(inner)
+				last = end
+			}
+			continue
+		}
 		b.WriteString(s[last:start])
 		b.WriteString("[REDACTED:" + r.id + "]")
 		last = end
@@ -222,6 +241,12 @@ func (r secretRule) apply(s string) (string, bool) {
 	}
 	b.WriteString(s[last:])
 	return b.String(), true
+}
+
+// byName reports whether the rule finds a credential by the name before it (an option or an
+// assignment), which notACredentialName may overrule.
+func (r secretRule) byName() bool {
+	return r.id == credentialOptionRule || r.id == credentialAssignmentRule
 }
 
 // alreadyRedacted reports whether a match is a marker, bare or quoted ("password":"[REDACTED]"
