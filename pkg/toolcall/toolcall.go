@@ -101,11 +101,11 @@ func bad(format string, args ...any) error {
 	return &BadInvocationError{Message: fmt.Sprintf(format, args...)}
 }
 
-// StepFor is the step of an invocation that names none: the tool and a digest of its canonical
-// arguments, so that repeating the same call counts as a retry of the same step. A step is a DNS
+// StepFor is the step of an invocation that names none: the tool and a digest of its name and
+// canonical arguments, so that repeating the same call counts as a retry of the same step. A step is a DNS
 // label (63 characters, lower-case letters, digits and '-'), so the tool's name is folded into one.
 func StepFor(tool string, args json.RawMessage) string {
-	d := digest(args)
+	d := digest(tool, args)
 	prefix := strings.Trim(strings.Map(func(r rune) rune {
 		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
 			return r

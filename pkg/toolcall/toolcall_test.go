@@ -121,6 +121,16 @@ func TestStepForIgnoresKeyOrderAndSpacing(t *testing.T) {
 	if a != b || a == c {
 		t.Errorf("StepFor: %q, %q, %q; want the first two equal and the third different", a, b, c)
 	}
+	// Tools whose names fold to the same label are different steps for the same arguments: a
+	// call of one is no retry of the other.
+	for _, other := range []string{"T", "t_", "read_file"} {
+		if toolcall.StepFor(other, json.RawMessage(`{"a":1,"b":2}`)) == a {
+			t.Errorf("StepFor(%q) = StepFor(%q) for the same arguments", other, "t")
+		}
+	}
+	if toolcall.StepFor("read_file", nil) == toolcall.StepFor("read-file", nil) {
+		t.Error("read_file and read-file are one step")
+	}
 	if long := toolcall.StepFor(strings.Repeat("x", 253), nil); len(long) > 63 {
 		t.Errorf("StepFor of a long tool name is %d characters", len(long))
 	}
