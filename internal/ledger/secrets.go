@@ -218,7 +218,7 @@ func (r secretRule) apply(s string) (string, bool) {
 	last := 0
 	for _, m := range locs {
 		start, end := m[2*r.group], m[2*r.group+1]
-		if start < 0 || alreadyRedacted(s[start:end]) {
+		if start < 0 || alreadyRedacted(s[start:end]) || r.id == authorizationRule && schemeOfRedacted(s[end:]) {
 			continue
 		}
 		if r.byName() && notACredentialName(nameAt(s[m[0]:start])) {
@@ -247,6 +247,15 @@ func (r secretRule) apply(s string) (string, bool) {
 // assignment), which notACredentialName may overrule.
 func (r secretRule) byName() bool {
 	return r.id == credentialOptionRule || r.id == credentialAssignmentRule
+}
+
+// schemeOfRedacted reports whether what follows a match of the authorization rule is a space and
+// that rule's marker: the match is the scheme word of a value already redacted ("Authorization:
+// A0000000 [REDACTED:authorization]"), which the rule reads, once the value is no token, as a
+// token without a scheme; redacting it again made redaction depend on how often it ran.
+func schemeOfRedacted(after string) bool {
+	rest := strings.TrimLeft(after, " \t")
+	return len(rest) < len(after) && strings.HasPrefix(rest, "[REDACTED:"+authorizationRule+"]")
 }
 
 // alreadyRedacted reports whether a match is a marker, bare or quoted ("password":"[REDACTED]"
