@@ -38,8 +38,10 @@ type ToolApprovalSpec struct {
 	// +required
 	Tool string `json:"tool"`
 
-	// step, when set, limits the approval to calls for that plan step.
-	// +kubebuilder:validation:MaxLength=253
+	// step, when set, limits the approval to calls for that plan step. Like a call's spec.step it
+	// is a DNS label: an approval for a step no call can give would admit nothing.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="must be a DNS label, as a call's spec.step is: lower-case letters, digits and '-', starting and ending with a letter or digit"
 	// +optional
 	Step string `json:"step,omitempty"`
 

@@ -27,7 +27,8 @@ type ToolApprovalSpecApplyConfiguration struct {
 	Plan *string `json:"plan,omitempty"`
 	// tool is the AgentTool the approved call runs.
 	Tool *string `json:"tool,omitempty"`
-	// step, when set, limits the approval to calls for that plan step.
+	// step, when set, limits the approval to calls for that plan step. Like a call's spec.step it
+	// is a DNS label: an approval for a step no call can give would admit nothing.
 	Step *string `json:"step,omitempty"`
 	// arguments, when set, limits the approval to calls with exactly these arguments (command,
 	// paths and cwd; an empty object means a call without arguments). The approver sees what they
