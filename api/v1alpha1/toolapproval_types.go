@@ -60,8 +60,9 @@ type ToolApprovalSpec struct {
 
 	// approver is the user granting the approval. It must be the identity that creates the object
 	// (the admission webhook checks it against the request), so it is a record of who approved.
+	// A username, not an object name: a trusted ServiceAccount's is up to 339 characters.
 	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:MaxLength=512
 	// +required
 	Approver string `json:"approver"`
 
@@ -92,8 +93,9 @@ type ApprovalUse struct {
 	// +required
 	Call string `json:"call"`
 
-	// requester is the identity that submitted the call.
-	// +kubebuilder:validation:MaxLength=253
+	// requester is the identity that submitted the call: the plan's ServiceAccount, whose
+	// username (system:serviceaccount:NAMESPACE:NAME) is up to 339 characters long.
+	// +kubebuilder:validation:MaxLength=512
 	// +required
 	Requester string `json:"requester"`
 

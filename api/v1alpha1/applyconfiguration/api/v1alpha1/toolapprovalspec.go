@@ -40,6 +40,7 @@ type ToolApprovalSpecApplyConfiguration struct {
 	ArgumentsDigest *string `json:"argumentsDigest,omitempty"`
 	// approver is the user granting the approval. It must be the identity that creates the object
 	// (the admission webhook checks it against the request), so it is a record of who approved.
+	// A username, not an object name: a trusted ServiceAccount's is up to 339 characters.
 	Approver *string `json:"approver,omitempty"`
 	// reason says why the call is approved; it is written to the ledger.
 	Reason *string `json:"reason,omitempty"`
