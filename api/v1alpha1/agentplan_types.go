@@ -380,8 +380,11 @@ type AgentPlanStatus struct {
 // +kubebuilder:printcolumn:name="Provenance",type=string,JSONPath=`.status.snapshot.provenance`
 // +kubebuilder:printcolumn:name="Snapshot",type=string,JSONPath=`.status.snapshot.hash`,priority=1
 // +kubebuilder:printcolumn:name="Locked",type=string,JSONPath=`.status.conditions[?(@.type=="Locked")].status`
+// +kubebuilder:printcolumn:name="Lock-Reason",type=string,JSONPath=`.status.conditions[?(@.type=="Locked")].reason`,priority=1
 // +kubebuilder:printcolumn:name="Active",type=string,JSONPath=`.status.conditions[?(@.type=="Active")].status`
+// +kubebuilder:printcolumn:name="Agent",type=string,JSONPath=`.spec.serviceAccountName`,priority=1
 // +kubebuilder:printcolumn:name="Pod",type=string,JSONPath=`.spec.podName`,priority=1
+// +kubebuilder:printcolumn:name="Action",type=string,JSONPath=`.spec.action`,priority=1
 // +kubebuilder:printcolumn:name="Cost",type=string,JSONPath=`.status.usage.accumulatedCost`
 // +kubebuilder:printcolumn:name="Calls",type=integer,JSONPath=`.status.usage.calls`
 // +kubebuilder:printcolumn:name="Denied",type=integer,JSONPath=`.status.usage.denials`
