@@ -70,9 +70,11 @@ type AgentPlanSpec struct {
 
 	// activeDeadlineSeconds is how long the plan is active, counted from its creation (like a
 	// Job's): afterwards every call is denied PlanExpired and the Active condition is False.
-	// Default 86400 (one day).
+	// Default 86400 (one day), at most 31536000 (a year: unbounded, a value past 292 years
+	// overflowed the deadline into the past, or to any moment).
 	// +kubebuilder:default=86400
 	// +kubebuilder:validation:Minimum=1
+	// +kubebuilder:validation:Maximum=31536000
 	// +optional
 	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds,omitempty"`
 	// steps, when set, are the only step names the plan's calls may give in spec.step; a call
@@ -109,13 +111,14 @@ const (
 // CostReporter names the identity, as the API server authenticates it, that reports the cost of a
 // plan's calls.
 // +kubebuilder:validation:XValidation:rule="self.kind == 'ServiceAccount' || !has(self.__namespace__)",message="namespace is only for a ServiceAccount",fieldPath=".namespace",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="self.kind != 'ServiceAccount' || self.name.matches('^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$')",message="a ServiceAccount's name is lower-case letters, digits, '-' and '.': no ServiceAccount has this one, so no report would ever count",fieldPath=".name",reason=FieldValueInvalid
 type CostReporter struct {
 	// kind is ServiceAccount or User.
 	// +required
 	Kind CostReporterKind `json:"kind"`
 
-	// name is the ServiceAccount's name, or the user's name exactly as the API server
-	// authenticates it.
+	// name is the ServiceAccount's name (a DNS subdomain), or the user's name exactly as the
+	// API server authenticates it.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=253
 	// +required
@@ -377,8 +380,11 @@ type AgentPlanStatus struct {
 // +kubebuilder:printcolumn:name="Provenance",type=string,JSONPath=`.status.snapshot.provenance`
 // +kubebuilder:printcolumn:name="Snapshot",type=string,JSONPath=`.status.snapshot.hash`,priority=1
 // +kubebuilder:printcolumn:name="Locked",type=string,JSONPath=`.status.conditions[?(@.type=="Locked")].status`
+// +kubebuilder:printcolumn:name="Lock-Reason",type=string,JSONPath=`.status.conditions[?(@.type=="Locked")].reason`,priority=1
 // +kubebuilder:printcolumn:name="Active",type=string,JSONPath=`.status.conditions[?(@.type=="Active")].status`
+// +kubebuilder:printcolumn:name="Agent",type=string,JSONPath=`.spec.serviceAccountName`,priority=1
 // +kubebuilder:printcolumn:name="Pod",type=string,JSONPath=`.spec.podName`,priority=1
+// +kubebuilder:printcolumn:name="Action",type=string,JSONPath=`.spec.action`,priority=1
 // +kubebuilder:printcolumn:name="Cost",type=string,JSONPath=`.status.usage.accumulatedCost`
 // +kubebuilder:printcolumn:name="Calls",type=integer,JSONPath=`.status.usage.calls`
 // +kubebuilder:printcolumn:name="Denied",type=integer,JSONPath=`.status.usage.denials`

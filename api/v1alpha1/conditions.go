@@ -54,3 +54,7 @@ const (
 // status.snapshot.relockToken, the operator resolves the profile again, increments the epoch and
 // records an event. Who may set it is governed by RBAC on agentplans (update), which agents lack.
 const RelockAnnotation = "safety.toolgate.dev/relock"
+
+// MaxRelockTokenLength is the longest relock value a snapshot records (status.snapshot.relockToken's
+// MaxLength); the AgentPlan webhook refuses a longer one, which could never be locked.
+const MaxRelockTokenLength = 253

@@ -38,8 +38,10 @@ type ToolApprovalSpec struct {
 	// +required
 	Tool string `json:"tool"`
 
-	// step, when set, limits the approval to calls for that plan step.
-	// +kubebuilder:validation:MaxLength=253
+	// step, when set, limits the approval to calls for that plan step. Like a call's spec.step it
+	// is a DNS label: an approval for a step no call can give would admit nothing.
+	// +kubebuilder:validation:MaxLength=63
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="must be a DNS label, as a call's spec.step is: lower-case letters, digits and '-', starting and ending with a letter or digit"
 	// +optional
 	Step string `json:"step,omitempty"`
 
@@ -58,8 +60,9 @@ type ToolApprovalSpec struct {
 
 	// approver is the user granting the approval. It must be the identity that creates the object
 	// (the admission webhook checks it against the request), so it is a record of who approved.
+	// A username, not an object name: a trusted ServiceAccount's is up to 339 characters.
 	// +kubebuilder:validation:MinLength=1
-	// +kubebuilder:validation:MaxLength=253
+	// +kubebuilder:validation:MaxLength=512
 	// +required
 	Approver string `json:"approver"`
 
@@ -90,8 +93,9 @@ type ApprovalUse struct {
 	// +required
 	Call string `json:"call"`
 
-	// requester is the identity that submitted the call.
-	// +kubebuilder:validation:MaxLength=253
+	// requester is the identity that submitted the call: the plan's ServiceAccount, whose
+	// username (system:serviceaccount:NAMESPACE:NAME) is up to 339 characters long.
+	// +kubebuilder:validation:MaxLength=512
 	// +required
 	Requester string `json:"requester"`
 

@@ -90,9 +90,12 @@ type ToolArgumentMap struct {
 // ServedTool is one registered AgentTool that a ToolServer serves.
 type ServedTool struct {
 	// agentTool is the name of the AgentTool; the gateway offers the tool to agents under this name.
+	// It is an AgentTool's name, lower-case letters, digits, '-' and '.' (the upstream's own
+	// spelling, "read_file", goes in upstreamName): a name no AgentTool can have would never be
+	// offered.
 	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=128
-	// +kubebuilder:validation:Pattern=`^[A-Za-z0-9_.-]+$`
+	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`
 	// +required
 	AgentTool string `json:"agentTool"`
 

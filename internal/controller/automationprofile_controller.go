@@ -45,7 +45,7 @@ func (r *AutomationProfileReconciler) Reconcile(ctx context.Context, req ctrl.Re
 
 func (r *AutomationProfileReconciler) readiness(ctx context.Context, ap *safetyv1alpha1.AutomationProfile) (reason, msg string, err error) {
 	if ap.Spec.Safety != nil {
-		if _, errs := policy.ProfileFromSpec(ap.Spec.Safety, field.NewPath("spec", "safety")); len(errs) > 0 {
+		if _, errs := policy.CheckedProfileFromSpec(ap.Spec.Safety, field.NewPath("spec", "safety")); len(errs) > 0 {
 			return safetyv1alpha1.InvalidReason, errs.ToAggregate().Error(), nil
 		}
 	}

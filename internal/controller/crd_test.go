@@ -5,7 +5,9 @@ import (
 	. "github.com/onsi/gomega"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/discovery"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 )
@@ -28,6 +30,24 @@ var _ = Describe("toolgate CRDs on the pinned control plane", func() {
 			"SafetyProfile": true, "AutomationProfile": true, "AgentTool": true, "AuditLedger": true,
 			"ProjectPolicy": true, "AgentPlan": true, "AgentToolCall": true, "ToolApproval": true, "ToolServer": true,
 		}))
+	})
+
+	It("shows, in kubectl get -o wide, whose plan it is, its action and why it has not locked", func() {
+		crd := &unstructured.Unstructured{}
+		crd.SetAPIVersion("apiextensions.k8s.io/v1")
+		crd.SetKind("CustomResourceDefinition")
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Name: "agentplans." + safetyv1alpha1.GroupVersion.Group}, crd)).To(Succeed())
+		versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
+		Expect(versions).To(HaveLen(1))
+		columns, _, _ := unstructured.NestedSlice(versions[0].(map[string]any), "additionalPrinterColumns")
+		paths := map[string]string{}
+		for _, c := range columns {
+			col := c.(map[string]any)
+			paths[col["name"].(string)] = col["jsonPath"].(string)
+		}
+		Expect(paths).To(HaveKeyWithValue("Agent", ".spec.serviceAccountName"))
+		Expect(paths).To(HaveKeyWithValue("Action", ".spec.action"))
+		Expect(paths).To(HaveKeyWithValue("Lock-Reason", `.status.conditions[?(@.type=="Locked")].reason`))
 	})
 
 	It("fills in the specification's defaults for an empty SafetyProfile", func() {

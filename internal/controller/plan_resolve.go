@@ -190,7 +190,7 @@ func (r resolver) automationProfile(ctx context.Context, ap *safetyv1alpha1.Auto
 		}
 		lp.profile, lp.sources = sp.profile, append(lp.sources, sp.sources...)
 	case ap.Spec.Safety != nil:
-		p, errs := policy.ProfileFromSpec(ap.Spec.Safety, field.NewPath("spec", "safety"))
+		p, errs := policy.CheckedProfileFromSpec(ap.Spec.Safety, field.NewPath("spec", "safety"))
 		if len(errs) > 0 {
 			return nil, lockErrorf(safetyv1alpha1.AgentPlanProfileInvalidReason,
 				"AutomationProfile %q named by %s is invalid: %v", ap.Name, where, errs.ToAggregate())
@@ -207,7 +207,7 @@ func (r resolver) safetyProfile(ctx context.Context, name, where string) (*level
 	if err := r.reader.Get(ctx, client.ObjectKey{Name: name}, sp); err != nil {
 		return nil, notFoundOr(err, "SafetyProfile", name, where)
 	}
-	p, errs := policy.ProfileFromSpec(&sp.Spec, field.NewPath("spec"))
+	p, errs := policy.CheckedProfileFromSpec(&sp.Spec, field.NewPath("spec"))
 	if len(errs) > 0 {
 		return nil, lockErrorf(safetyv1alpha1.AgentPlanProfileInvalidReason,
 			"SafetyProfile %q named by %s is invalid: %v", name, where, errs.ToAggregate())

@@ -41,7 +41,7 @@ func (r *SafetyProfileReconciler) Reconcile(ctx context.Context, req ctrl.Reques
 	}
 	before := sp.DeepCopy()
 	reason, msg := safetyv1alpha1.ReadyReason, "The profile compiles"
-	if _, errs := policy.ProfileFromSpec(&sp.Spec, field.NewPath("spec")); len(errs) > 0 {
+	if _, errs := policy.CheckedProfileFromSpec(&sp.Spec, field.NewPath("spec")); len(errs) > 0 {
 		reason, msg = safetyv1alpha1.InvalidReason, errs.ToAggregate().Error()
 	}
 	readyCondition(&sp.Status.Conditions, sp.Generation, r.Clock, reason, msg)

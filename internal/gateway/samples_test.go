@@ -59,6 +59,10 @@ var _ = Describe("the ToolServer API", func() {
 		Entry("no tools", safetyv1alpha1.ToolServerSpec{URL: "http://x"}, "spec.tools"),
 		Entry("a tool name MCP cannot carry", safetyv1alpha1.ToolServerSpec{URL: "http://x",
 			Tools: []safetyv1alpha1.ServedTool{{AgentTool: "a tool"}}}, "spec.tools[0].agentTool"),
+		Entry("a tool no AgentTool can be named, its MCP spelling", safetyv1alpha1.ToolServerSpec{URL: "http://x",
+			Tools: []safetyv1alpha1.ServedTool{{AgentTool: "read_file"}}}, "spec.tools[0].agentTool"),
+		Entry("a tool no AgentTool can be named, in upper case", safetyv1alpha1.ToolServerSpec{URL: "http://x",
+			Tools: []safetyv1alpha1.ServedTool{{AgentTool: "Read-File"}}}, "spec.tools[0].agentTool"),
 		Entry("an unknown transport", safetyv1alpha1.ToolServerSpec{URL: "http://x", Transport: "stdio",
 			Tools: []safetyv1alpha1.ServedTool{{AgentTool: "t"}}}, "spec.transport"),
 		Entry("neither a URL nor a Service", safetyv1alpha1.ToolServerSpec{

@@ -3,9 +3,7 @@ package policy
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -46,9 +44,9 @@ func validateArgumentRules(spec *safetyv1alpha1.ProjectPolicySpec, path *field.P
 	// ("Bash" for the hook's "bash") would leave the rule silently applying to nothing.
 	for i, r := range spec.ArgumentRules {
 		for j, t := range r.Tools {
-			if problems := validation.IsDNS1123Subdomain(t); len(problems) > 0 {
+			if problem := toolNameProblem(t); problem != "" {
 				errs = append(errs, field.Invalid(path.Child("argumentRules").Index(i).Child("tools").Index(j), t,
-					"not a name an AgentTool can have ("+strings.Join(problems, "; ")+"); the rule would apply to no tool"))
+					problem+"; the rule would apply to no tool"))
 			}
 		}
 	}

@@ -52,6 +52,16 @@ func ProfileFromSpec(spec *safetyv1alpha1.SafetyProfileSpec, path *field.Path) (
 	return p, errs
 }
 
+// CheckedProfileFromSpec is ProfileFromSpec for a profile as a platform team writes it (admitted
+// by the webhooks, shown in Ready, resolved at a lock), with the checks that only such a profile
+// gets: every allowedTools and deniedTools entry must be able to match an AgentTool. A locked
+// snapshot is compiled with ProfileFromSpec alone, so a plan locked before a check existed is
+// judged, and replayed, by the rules it was locked under.
+func CheckedProfileFromSpec(spec *safetyv1alpha1.SafetyProfileSpec, path *field.Path) (*safety.Profile, field.ErrorList) {
+	p, errs := ProfileFromSpec(spec, path)
+	return p, append(errs, validateToolPatterns(spec.AllowedTools, spec.DeniedTools, path)...)
+}
+
 // SpecFromProfile converts an engine profile into a fully defaulted SafetyProfileSpec. The API has
 // no "unlimited" retries, so an engine profile without a retry limit gets the API's maximum.
 func SpecFromProfile(p *safety.Profile) safetyv1alpha1.SafetyProfileSpec {

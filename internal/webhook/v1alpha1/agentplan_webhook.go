@@ -77,7 +77,10 @@ func (h *AgentPlanHandler) Handle(ctx context.Context, req admission.Request) ad
 		if token == "" || token == prev.Annotations[safetyv1alpha1.RelockAnnotation] {
 			return respond(recordConfig(ctx, h.Configs, h.Reader, req, configOp, plan, old))
 		}
-		op, d = audit.PlanRelock, selfAuthored(req, plan, "metadata.annotations", "re-lock")
+		op, d = audit.PlanRelock, selfAuthored(req, plan, fieldAnnotations, "re-lock")
+		if d == nil {
+			d = relockTooLong(plan)
+		}
 	default:
 		return admission.Allowed("")
 	}
@@ -93,6 +96,9 @@ func (h *AgentPlanHandler) Handle(ctx context.Context, req admission.Request) ad
 // checkCreate returns the refusal of a new plan, or nil.
 func (h *AgentPlanHandler) checkCreate(ctx context.Context, req admission.Request, plan *safetyv1alpha1.AgentPlan) (*denial, error) {
 	if d := selfAuthored(req, plan, "spec.serviceAccountName", "create"); d != nil {
+		return d, nil
+	}
+	if d := relockTooLong(plan); d != nil {
 		return d, nil
 	}
 	pp := &safetyv1alpha1.ProjectPolicy{}
@@ -126,6 +132,18 @@ func selfAuthored(req admission.Request, plan *safetyv1alpha1.AgentPlan, field, 
 	}
 	return &denial{ReasonPlanAuthoredByAgent, field, fmt.Sprintf(
 		"%s is the agent of this plan and may not %s it; plans are written by an orchestrator or a person", req.UserInfo.Username, what)}
+}
+
+// relockTooLong refuses a relock value longer than a snapshot records: the lock that answers it
+// could never be written, so the plan would stay unlocked (or on its old snapshot) with nothing
+// but the operator's log saying why, while the request had been accepted.
+func relockTooLong(plan *safetyv1alpha1.AgentPlan) *denial {
+	token := plan.Annotations[safetyv1alpha1.RelockAnnotation]
+	if len(token) <= safetyv1alpha1.MaxRelockTokenLength {
+		return nil
+	}
+	return &denial{ReasonBadRequest, fieldAnnotations, fmt.Sprintf("annotation %s is %d bytes; a relock value may have at most %d",
+		safetyv1alpha1.RelockAnnotation, len(token), safetyv1alpha1.MaxRelockTokenLength)}
 }
 
 // record writes the ledger record of a decision and returns the answer to give: under the

@@ -22,7 +22,7 @@ func createMetadata(call *safetyv1alpha1.AgentToolCall) *denial {
 	}
 	for k := range call.Annotations {
 		if policy.IsOwnAnnotation(k) {
-			return &denial{ReasonBadRequest, "metadata.annotations", fmt.Sprintf("annotation %q is toolgate's own; only the operator writes it", k)}
+			return &denial{ReasonBadRequest, fieldAnnotations, fmt.Sprintf("annotation %q is toolgate's own; only the operator writes it", k)}
 		}
 	}
 	if n := growableValues(call); n > maxGrowableValues {

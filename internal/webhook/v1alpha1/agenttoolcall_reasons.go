@@ -18,10 +18,11 @@ const (
 
 // Fields denials point at.
 const (
-	fieldPlan       = "spec.plan"
-	fieldTool       = "spec.tool"
-	fieldApprover   = "spec.approver"
-	fieldFinalizers = "metadata.finalizers"
+	fieldPlan        = "spec.plan"
+	fieldTool        = "spec.tool"
+	fieldApprover    = "spec.approver"
+	fieldFinalizers  = "metadata.finalizers"
+	fieldAnnotations = "metadata.annotations"
 )
 
 // decisionDeny is the ledger's name for a refusal.

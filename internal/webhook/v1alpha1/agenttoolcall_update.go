@@ -118,7 +118,7 @@ func (h *AgentToolCallHandler) checkBookkeeping(user string, old, call *safetyv1
 	for _, m := range []map[string]string{old.Annotations, call.Annotations} {
 		for k := range m {
 			if policy.IsOwnAnnotation(k) && old.Annotations[k] != call.Annotations[k] {
-				return &denial{ReasonInvalidUpdate, "metadata.annotations", fmt.Sprintf(
+				return &denial{ReasonInvalidUpdate, fieldAnnotations, fmt.Sprintf(
 					"only the toolgate operator (%s) may write %s", h.Operator, k)}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -143,6 +144,23 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		Expect(ledgerRecords("decision", p.ns)).To(ContainElement(And(
 			HaveKeyWithValue("call", admitted.Name), HaveKeyWithValue("decision", "allow"),
 			HaveKeyWithValue("approval", p.ns+"/"+a.Name))))
+	})
+
+	It("admits an approved call of an agent whose ServiceAccount name is as long as Kubernetes allows", func() {
+		// Its username, system:serviceaccount:NS:NAME, is longer than a ServiceAccount's name: the
+		// approval's record of the use (status.usedBy[].requester) must hold it, or no approval of
+		// this agent could ever be used.
+		p := newProject(nil)
+		long := strings.Repeat("a", 253)
+		agent := p.newAgent(long)
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ServiceAccountName: long, ProfileRef: p.profile(profileWith(func(s *safetyv1alpha1.SafetyProfileSpec) {
+			s.RequireHumanApproval = new(true)
+		}))})
+		call := p.call(planName, p.tools[reader], "step-1")
+		mustDeny(submit(agent, call.DeepCopy()), safety.ReasonToolHumanApprovalRequired)
+		a := p.approve(newPerson(), p.tools[reader], nil)
+		mustAdmit(submit(agent, call.DeepCopy()))
+		Expect(approvalStatus(a).UsedBy).To(ConsistOf(HaveField("Requester", "system:serviceaccount:"+p.ns+":"+long)))
 	})
 
 	It("refuses an approval from the plan's own ServiceAccount, even when RBAC would let it create one", func() {

@@ -27,7 +27,7 @@ type AutomationProfileValidator struct {
 func ValidateAutomationProfile(ap *safetyv1alpha1.AutomationProfile, others []safetyv1alpha1.AutomationProfile) field.ErrorList {
 	var errs field.ErrorList
 	if ap.Spec.Safety != nil {
-		_, serrs := policy.ProfileFromSpec(ap.Spec.Safety, field.NewPath("spec", "safety"))
+		_, serrs := policy.CheckedProfileFromSpec(ap.Spec.Safety, field.NewPath("spec", "safety"))
 		errs = append(errs, serrs...)
 	}
 	annotation := field.NewPath("metadata", "annotations").Key(safetyv1alpha1.DefaultAutomationProfileAnnotation)

@@ -3,6 +3,7 @@ package v1alpha1_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -349,6 +350,37 @@ var _ = Describe("Plan provenance and ceilings", func() {
 		Expect(relock(k8sClient, "admin-1")).To(Succeed())
 		Expect(ledgerRecords("plan", p.ns)).To(ContainElement(And(HaveKeyWithValue("plan", planName),
 			HaveKeyWithValue("operation", "relock"), HaveKeyWithValue("decision", "allow"), HaveKeyWithValue("relock", "admin-1"))))
+	})
+
+	It("refuses a relock value the snapshot cannot record, on create and on update, and re-locks with one that fits", func() {
+		p := newProject(nil)
+		tooLong, longest := strings.Repeat("r", 254), strings.Repeat("r", 253)
+		By("refusing a plan created with it: it could never lock, and would say nothing")
+		born := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "born-relocked",
+			Annotations: map[string]string{safetyv1alpha1.RelockAnnotation: tooLong}},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA, ProfileRef: unrestricted}}
+		mustRefusePlan(k8sClient.Create(ctx, born), webhookv1alpha1.ReasonBadRequest, "metadata.annotations", "253")
+
+		By("refusing it as a re-lock request: the re-lock would fail, silently, forever")
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		relock := func(token string) error {
+			plan := &safetyv1alpha1.AgentPlan{}
+			Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+			patch := client.MergeFrom(plan.DeepCopy())
+			plan.Annotations = map[string]string{safetyv1alpha1.RelockAnnotation: token}
+			return k8sClient.Patch(ctx, plan, patch)
+		}
+		mustRefusePlan(relock(tooLong), webhookv1alpha1.ReasonBadRequest, "metadata.annotations", "253")
+
+		By("re-locking with the longest value that fits")
+		Expect(relock(longest)).To(Succeed())
+		Eventually(func(g Gomega) {
+			plan := &safetyv1alpha1.AgentPlan{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+			g.Expect(plan.Status.Snapshot).NotTo(BeNil())
+			g.Expect(plan.Status.Snapshot.Epoch).To(Equal(int32(2)))
+			g.Expect(plan.Status.Snapshot.RelockToken).To(Equal(longest))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
 	})
 
 	It("refuses anyone but the operator removing a plan's project-total finalizer", func() {

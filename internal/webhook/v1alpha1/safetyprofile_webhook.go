@@ -21,7 +21,7 @@ type SafetyProfileValidator struct{}
 
 // ValidateSafetyProfile returns one error per invalid field of a SafetyProfile.
 func ValidateSafetyProfile(sp *safetyv1alpha1.SafetyProfile) field.ErrorList {
-	_, errs := policy.ProfileFromSpec(&sp.Spec, field.NewPath("spec"))
+	_, errs := policy.CheckedProfileFromSpec(&sp.Spec, field.NewPath("spec"))
 	return errs
 }
 

@@ -156,15 +156,49 @@ spec: {}`, fields: []string{`metadata.annotations[safety.toolgate.dev/is-default
 		Entry("a declared step that is not a DNS label", badManifest{yaml: planSpec("steps: [build, Test]"), fields: []string{"spec.steps[1]"}}),
 		Entry("a cost reporter of an unknown kind", badManifest{yaml: planSpec("costReporter: {kind: Group, name: x}"), fields: []string{"spec.costReporter.kind", "Unsupported value"}}),
 		Entry("a user cost reporter with a namespace", badManifest{yaml: planSpec("costReporter: {kind: User, name: x, namespace: team}"), fields: []string{"spec.costReporter.namespace", "only for a ServiceAccount"}}),
+		Entry("a denied tool spelled in upper case", badManifest{yaml: sp(`deniedTools: [Shell]`), fields: []string{"spec.deniedTools[0]", "AgentTool", "would deny no tool"}}),
+		Entry("a denied tool spelled as its MCP name", badManifest{yaml: sp(`deniedTools: [write_file]`), fields: []string{"spec.deniedTools[0]", "AgentTool", "would deny no tool"}}),
+		Entry("a denied tool glob in upper case", badManifest{yaml: sp(`deniedTools: ["Deploy-*"]`), fields: []string{"spec.deniedTools[0]", "AgentTool", "would deny no tool"}}),
+		Entry("an allowed tool no AgentTool can be named", badManifest{yaml: sp(`allowedTools: ["read file"]`), fields: []string{"spec.allowedTools[0]", "AgentTool", "would allow no tool"}}),
+		Entry("an inline denied tool spelled as the hook's", badManifest{yaml: ap("safety: {deniedTools: [Bash]}"), fields: []string{"spec.safety.deniedTools[0]", "AgentTool", "would deny no tool"}}),
+		Entry("an activeDeadlineSeconds beyond a year", badManifest{yaml: planSpec("activeDeadlineSeconds: 9223372037"), fields: []string{"spec.activeDeadlineSeconds", "31536000"}}),
+		Entry("a cost reporter ServiceAccount that cannot exist", badManifest{yaml: planSpec("costReporter: {kind: ServiceAccount, name: 'gw:reporter'}"), fields: []string{"spec.costReporter.name", "ServiceAccount"}}),
+		Entry("an approval for a step no call can give", badManifest{yaml: approval("step: Build"), fields: []string{"spec.step", "DNS label"}}),
+		Entry("an approval for a step with a space", badManifest{yaml: approval("step: 'step 1'"), fields: []string{"spec.step", "DNS label"}}),
 		Entry("a changed AgentPlan spec", badManifest{
 			base: plan("false"), update: true, yaml: plan("true"), fields: []string{"spec", "immutable"},
 		}),
 	)
 })
 
+// Near misses of the bad manifests: ordinary spellings the same checks must keep admitting.
+var _ = Describe("ordinary manifests", func() {
+	DescribeTable("are accepted",
+		func(doc string) {
+			n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "ok-"}}
+			Expect(k8sClient.Create(ctx, n)).To(Succeed())
+			objs, err := testenv.DecodeYAML([]byte(doc))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(objs).To(HaveLen(1))
+			if isNamespaced(objs[0].GetKind()) {
+				objs[0].SetNamespace(n.Name)
+			}
+			Expect(k8sClient.Create(ctx, objs[0])).To(Succeed())
+			DeferCleanup(func() { _ = k8sClient.Delete(ctx, objs[0]) })
+		},
+		Entry("tool names and globs AgentTools can match", sp(`deniedTools: [shell, "deploy-*", "{edit,write}", "run-tests?", "[a-c]*", "mcp.fs.*"]`)),
+		Entry("allowed tools with a character class", sp(`allowedTools: ["read-*", "[!d]*", grep]`)),
+		Entry("inline denied tools", ap("safety: {deniedTools: [bash, \"write-*\"]}")),
+		Entry("a plan active for a year", planSpec("activeDeadlineSeconds: 31536000")),
+		Entry("a user cost reporter named as the authenticator names it", planSpec("costReporter: {kind: User, name: 'Alice@Example.com'}")),
+		Entry("a ServiceAccount cost reporter in another namespace",
+			planSpec("costReporter: {kind: ServiceAccount, name: toolgate-gateway, namespace: toolgate-system}")),
+	)
+})
+
 func isNamespaced(kind string) bool {
 	switch kind {
-	case "ProjectPolicy", "AgentPlan", "AgentToolCall":
+	case "ProjectPolicy", "AgentPlan", "AgentToolCall", "ToolApproval":
 		return true
 	}
 	return false
@@ -211,4 +245,9 @@ func call(spec string) string {
 
 func planSpec(spec string) string {
 	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: AgentPlan\nmetadata: {name: %s}\nspec:\n  serviceAccountName: agent\n  %s\n", uniqueName("bad-plan"), spec)
+}
+
+func approval(spec string) string {
+	return fmt.Sprintf("apiVersion: safety.toolgate.dev/v1alpha1\nkind: ToolApproval\nmetadata: {name: %s}\nspec:\n  plan: p\n  tool: t\n  approver: a\n  %s\n",
+		uniqueName("bad-approval"), spec)
 }

@@ -45,7 +45,8 @@ type AgentPlanSpecApplyConfiguration struct {
 	PodName *string `json:"podName,omitempty"`
 	// activeDeadlineSeconds is how long the plan is active, counted from its creation (like a
 	// Job's): afterwards every call is denied PlanExpired and the Active condition is False.
-	// Default 86400 (one day).
+	// Default 86400 (one day), at most 31536000 (a year: unbounded, a value past 292 years
+	// overflowed the deadline into the past, or to any moment).
 	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds,omitempty"`
 	// steps, when set, are the only step names the plan's calls may give in spec.step; a call
 	// naming any other step is denied StepNotInPlan. Unset, the plan may use at most its profile's

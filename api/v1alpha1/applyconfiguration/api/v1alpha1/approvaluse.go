@@ -28,7 +28,8 @@ import (
 type ApprovalUseApplyConfiguration struct {
 	// call is the name of the AgentToolCall admitted.
 	Call *string `json:"call,omitempty"`
-	// requester is the identity that submitted the call.
+	// requester is the identity that submitted the call: the plan's ServiceAccount, whose
+	// username (system:serviceaccount:NAMESPACE:NAME) is up to 339 characters long.
 	Requester *string `json:"requester,omitempty"`
 	// time is when the call was admitted.
 	Time *v1.Time `json:"time,omitempty"`

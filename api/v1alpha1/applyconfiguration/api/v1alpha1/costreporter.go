@@ -29,8 +29,8 @@ import (
 type CostReporterApplyConfiguration struct {
 	// kind is ServiceAccount or User.
 	Kind *apiv1alpha1.CostReporterKind `json:"kind,omitempty"`
-	// name is the ServiceAccount's name, or the user's name exactly as the API server
-	// authenticates it.
+	// name is the ServiceAccount's name (a DNS subdomain), or the user's name exactly as the
+	// API server authenticates it.
 	Name *string `json:"name,omitempty"`
 	// namespace is the ServiceAccount's namespace; it defaults to the plan's. Only for a
 	// ServiceAccount.

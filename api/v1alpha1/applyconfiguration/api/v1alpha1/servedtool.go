@@ -23,6 +23,9 @@ package v1alpha1
 // ServedTool is one registered AgentTool that a ToolServer serves.
 type ServedToolApplyConfiguration struct {
 	// agentTool is the name of the AgentTool; the gateway offers the tool to agents under this name.
+	// It is an AgentTool's name, lower-case letters, digits, '-' and '.' (the upstream's own
+	// spelling, "read_file", goes in upstreamName): a name no AgentTool can have would never be
+	// offered.
 	AgentTool *string `json:"agentTool,omitempty"`
 	// upstreamName is the tool's name on the upstream server. Defaults to agentTool.
 	UpstreamName *string `json:"upstreamName,omitempty"`

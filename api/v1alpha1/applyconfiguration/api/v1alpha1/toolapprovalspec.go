@@ -27,7 +27,8 @@ type ToolApprovalSpecApplyConfiguration struct {
 	Plan *string `json:"plan,omitempty"`
 	// tool is the AgentTool the approved call runs.
 	Tool *string `json:"tool,omitempty"`
-	// step, when set, limits the approval to calls for that plan step.
+	// step, when set, limits the approval to calls for that plan step. Like a call's spec.step it
+	// is a DNS label: an approval for a step no call can give would admit nothing.
 	Step *string `json:"step,omitempty"`
 	// arguments, when set, limits the approval to calls with exactly these arguments (command,
 	// paths and cwd; an empty object means a call without arguments). The approver sees what they
@@ -39,6 +40,7 @@ type ToolApprovalSpecApplyConfiguration struct {
 	ArgumentsDigest *string `json:"argumentsDigest,omitempty"`
 	// approver is the user granting the approval. It must be the identity that creates the object
 	// (the admission webhook checks it against the request), so it is a record of who approved.
+	// A username, not an object name: a trusted ServiceAccount's is up to 339 characters.
 	Approver *string `json:"approver,omitempty"`
 	// reason says why the call is approved; it is written to the ledger.
 	Reason *string `json:"reason,omitempty"`
