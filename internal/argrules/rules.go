@@ -56,6 +56,8 @@ type Set struct {
 type compiled struct {
 	Rule
 	prg cel.Program
+	// keys are the keys of args the rule names (argPaths): a call respelling one is refused.
+	keys [][]string
 }
 
 // newEnv is the one CEL environment rules compile in: the variables, the standard library with
@@ -94,13 +96,13 @@ func Compile(rules []Rule) (*Set, []FieldError) {
 			errs = append(errs, FieldError{i, "name", fmt.Sprintf("rule name %q is used twice", r.Name)})
 		}
 		seen[r.Name] = true
-		prg, detail := compileOne(env, r.Expression)
+		prg, keys, detail := compileOne(env, r.Expression)
 		if detail != "" {
 			errs = append(errs, FieldError{i, "expression", detail})
 			continue
 		}
 		r.Tools = slices.Clone(r.Tools)
-		set.rules = append(set.rules, compiled{Rule: r, prg: prg})
+		set.rules = append(set.rules, compiled{Rule: r, prg: prg, keys: keys})
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -108,30 +110,30 @@ func Compile(rules []Rule) (*Set, []FieldError) {
 	return set, nil
 }
 
-func compileOne(env *cel.Env, expr string) (cel.Program, string) {
+func compileOne(env *cel.Env, expr string) (cel.Program, [][]string, string) {
 	if len(expr) > MaxExpressionLength {
-		return nil, fmt.Sprintf("expression is %d characters, more than %d", len(expr), MaxExpressionLength)
+		return nil, nil, fmt.Sprintf("expression is %d characters, more than %d", len(expr), MaxExpressionLength)
 	}
 	ast, iss := env.Compile(expr)
 	if iss.Err() != nil {
-		return nil, "does not compile: " + iss.Err().Error()
+		return nil, nil, "does not compile: " + iss.Err().Error()
 	}
 	if t := ast.OutputType(); !t.IsExactType(cel.BoolType) && !t.IsExactType(cel.DynType) {
-		return nil, fmt.Sprintf("must evaluate to a bool, not %s", t)
+		return nil, nil, fmt.Sprintf("must evaluate to a bool, not %s", t)
 	}
 	est, err := env.EstimateCost(ast, sizeBounds{})
 	if err != nil {
-		return nil, "cannot estimate its cost: " + err.Error()
+		return nil, nil, "cannot estimate its cost: " + err.Error()
 	}
 	if est.Max > CostLimit {
-		return nil, fmt.Sprintf("its estimated cost %d exceeds the limit %d for arguments of the largest allowed size; "+
+		return nil, nil, fmt.Sprintf("its estimated cost %d exceeds the limit %d for arguments of the largest allowed size; "+
 			"bound the work (fewer nested comprehensions, smaller lists)", est.Max, CostLimit)
 	}
 	prg, err := env.Program(ast, cel.CostLimit(CostLimit), cel.EvalOptions(cel.OptOptimize))
 	if err != nil {
-		return nil, "cannot be planned: " + err.Error()
+		return nil, nil, "cannot be planned: " + err.Error()
 	}
-	return prg, ""
+	return prg, argPaths(ast.NativeRep().Expr()), ""
 }
 
 // sizeBounds tells the cost estimator how large the variables can be: no list or map holds more
