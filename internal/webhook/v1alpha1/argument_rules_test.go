@@ -40,6 +40,7 @@ var _ = Describe("argument rules", Ordered, func() {
 				{Name: "amount", Tools: []string{pay}, Expression: "args.amount < 400", Message: "payments stay below 400"},
 				{Name: "recipient", Tools: []string{pay}, Expression: "args.recipient.endsWith('@example.com')"},
 				{Name: "no-priority", Tools: []string{pay}, Expression: "!has(args.priority_send) || !args.priority_send"},
+				{Name: "reports", Tools: []string{pay}, Expression: "paths.all(f, f.startsWith('/tmp/reports/'))"},
 			}}}
 		Expect(k8sClient.Create(ctx, pp)).To(Succeed())
 		ref = p.profile(profileWith(nil))
@@ -92,6 +93,15 @@ var _ = Describe("argument rules", Ordered, func() {
 		Entry("a respelling of a key a rule reads", `{"amount": 1, "recipient": "ops@example.com", "prioritySend": true}`,
 			"argument rule no-priority", "prioritySend", "respells", "priority_send"),
 	)
+
+	It("judges the paths as the engine resolves them, not as the agent spelled them", func() {
+		c := payment(`{"amount": 1, "recipient": "ops@example.com"}`)
+		c.Spec.Arguments.Paths = []string{"/tmp/reports/../elsewhere/statement.pdf"}
+		mustDeny(submit(p.agent, c, client.DryRunAll), safety.ReasonToolArgumentRuleViolated, "argument rule reports")
+		c = payment(`{"amount": 1, "recipient": "ops@example.com"}`)
+		c.Spec.Arguments.Paths = []string{"/tmp/reports/2026/../statement.pdf", "file:///tmp/reports/x.pdf"}
+		mustAdmit(submit(p.agent, c, client.DryRunAll))
+	})
 
 	DescribeTable("refuses extra arguments beyond the bounds, naming spec.arguments.extra, before any rule runs",
 		func(extra, phrase string) {
