@@ -49,8 +49,8 @@ func (s *Set) Evaluate(in Input) *Violation {
 		if len(r.Tools) > 0 && !slices.Contains(r.Tools, in.Tool) {
 			continue
 		}
-		if key, want := respelled(extra, r.keys); key != "" {
-			return &Violation{Rule: r.Name, Index: i, Message: respellingMessage(r.Name, key, want)}
+		if key, want, how := respelled(extra, r.keys); key != "" {
+			return &Violation{Rule: r.Name, Index: i, Message: respellingMessage(r.Name, key, how, want)}
 		}
 		out, _, err := r.prg.Eval(vars)
 		if err != nil {

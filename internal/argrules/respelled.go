@@ -89,17 +89,23 @@ func constString(e ast.Expr) (string, bool) {
 	return string(s), ok
 }
 
-// respelled is the first key of args along one of paths that respells the key the path names
-// there, as "key", "want" (dotted from args), or "" when there is none. It follows each path
-// through the maps the arguments hold; where a path leaves them, there is nothing below to check.
-func respelled(args map[string]any, paths [][]string) (key, want string) {
+// respelled is the first key of args along one of paths that another decoder may read as the key
+// the path names there: a respelling of it (Respells), or a dotted or bracketed path through it
+// and the keys below ("opts.force", `opts["Force"]`), which a JavaScript tool setting options by
+// path follows. It is returned dotted from args with the key it stands for, and how ("respells"
+// or "is a path to"); "" when there is none. Each path is followed through the maps the
+// arguments hold; where it leaves them, there is nothing below to check.
+func respelled(args map[string]any, paths [][]string) (key, want, how string) {
 	for _, path := range paths {
 		m := args
 		for i, seg := range path {
+			prefix := strings.Join(path[:i], ".")
 			for k := range m {
 				if Respells(k, seg) {
-					prefix := strings.Join(path[:i], ".")
-					return dotted(prefix, k), dotted(prefix, seg)
+					return dotted(prefix, k), dotted(prefix, seg), "respells"
+				}
+				if n := pathThrough(k, path[i:]); n > 0 {
+					return dotted(prefix, k), dotted(prefix, strings.Join(path[i:i+n], ".")), "is a path to"
 				}
 			}
 			next, isMap := m[seg].(map[string]any)
@@ -109,7 +115,25 @@ func respelled(args map[string]any, paths [][]string) (key, want string) {
 			m = next
 		}
 	}
-	return "", ""
+	return "", "", ""
+}
+
+// pathThrough is how many keys of path the key k spells as a dotted or bracketed path of more
+// than one key, each the key or a respelling of it; 0 when it is not such a path.
+func pathThrough(k string, path []string) int {
+	if len(path) < 2 || !strings.ContainsAny(k, ".[") {
+		return 0
+	}
+	segs := pathSegments(k)
+	if len(segs) < 2 || len(segs) > len(path) {
+		return 0
+	}
+	for j, s := range segs {
+		if s != path[j] && !Respells(s, path[j]) {
+			return 0
+		}
+	}
+	return len(segs)
 }
 
 func dotted(prefix, key string) string {
@@ -120,7 +144,7 @@ func dotted(prefix, key string) string {
 }
 
 // respellingMessage is the denial of a call holding key where the rule reads want.
-func respellingMessage(rule, key, want string) string {
-	return "argument rule " + rule + ": " + strconv.Quote(key) + " respells " + strconv.Quote(want) +
+func respellingMessage(rule, key, how, want string) string {
+	return "argument rule " + rule + ": " + strconv.Quote(key) + " " + how + " " + strconv.Quote(want) +
 		", which the rule reads; a tool may take either for the other, so spell it exactly"
 }

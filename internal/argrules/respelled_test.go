@@ -17,6 +17,7 @@ func TestRespellingsOfTheKeysARuleReadsDeny(t *testing.T) {
 		{Name: "dry-run", Tools: []string{"deploy"}, Expression: "has(args.dry_run) ? args.dry_run : true"},
 		{Name: "nested", Tools: []string{"nest"}, Expression: "!has(args.opts) || !has(args.opts.force) || !args.opts.force"},
 		{Name: "indexed", Tools: []string{"index"}, Expression: "!('limit' in args) || args['limit'] <= 10"},
+		{Name: "deep", Tools: []string{"deep"}, Expression: "!has(args.a.b) || !has(args.a.b.c)"},
 		{Name: "in", Tools: []string{"opt"}, Expression: "!('max_items' in args.opts)"},
 	})
 	if errs != nil {
@@ -35,7 +36,14 @@ func TestRespellingsOfTheKeysARuleReadsDeny(t *testing.T) {
 		{name: "a respelled parent", tool: "nest", extra: `{"Opts": {"force": true}}`, want: `"Opts" respells "opts"`},
 		{name: "a respelling of an indexed key", tool: "index", extra: `{"Limit": 1000}`, want: `"Limit" respells "limit"`},
 		{name: "a respelling of a key tested with in", tool: "opt", extra: `{"opts": {"maxItems": 1000}}`, want: `"opts.maxItems" respells "opts.max_items"`},
+		// A JavaScript tool that sets its options by path (lodash's set, a config loader) reads a
+		// dotted or bracketed key as the nested one.
+		{name: "a dotted path to the nested key", tool: "nest", extra: `{"opts.force": true}`, want: `"opts.force" is a path to "opts.force"`},
+		{name: "a bracketed path beside the parent", tool: "nest", extra: `{"opts": {}, "opts[\"Force\"]": true}`, want: `"opts[\"Force\"]" is a path to "opts.force"`},
+		{name: "a dotted path below the parent", tool: "deep", extra: `{"a": {"b.c": true}}`, want: `"a.b.c" is a path to "a.b.c"`},
 		// Near misses: the exact key, other keys, and rules of other tools.
+		{name: "a dotted key to another option", tool: "nest", extra: `{"opts.verbose": true, "file.name": "x"}`},
+		{name: "a dotted key that only starts like it", tool: "nest", extra: `{"opts": {"force": false}, "opts_force.x": 1}`},
 		{name: "the exact key", tool: "push", extra: `{"force": false, "Remote": "origin"}`},
 		{name: "no key", tool: "push", extra: ``},
 		{name: "a longer key", tool: "push", extra: `{"forced": true, "force_push_allowed": true}`},
