@@ -4,10 +4,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/google/cel-go/common/ast"
-	"github.com/google/cel-go/common/operators"
-	"github.com/google/cel-go/common/types"
 )
 
 // Respells says whether key is another spelling of want that a tool's decoder may take for it:
@@ -17,8 +13,12 @@ import (
 // populate_by_name). pkg/toolcall refuses such keys for the keys a tool's map names; argument
 // rules refuse them for the keys a rule names.
 func Respells(key, want string) bool {
-	return key != want && strings.EqualFold(unseparated(key), unseparated(want))
+	return key != want && spelling(key) == spelling(want)
 }
+
+// spelling is the form two keys share when one respells the other: without separators, case
+// folded (fold).
+func spelling(key string) string { return fold(unseparated(key)) }
 
 // unseparated is key without the separators a tool's decoder may ignore or add.
 func unseparated(key string) string {
@@ -33,79 +33,91 @@ func unseparated(key string) string {
 	}, key)
 }
 
-// argPaths are the keys of args a rule names, each as the path from args to it: args.force is
-// [force], args.opts.force and args['opts']['force'] are [opts force], 'limit' in args.opts is
-// [opts limit]. Keys a rule reaches otherwise (by iterating, or with a computed index) are not
-// named, and a rule on them must itself require the key.
-func argPaths(e ast.Expr) [][]string {
-	var paths [][]string
-	add := func(p []string) {
-		if len(p) > 0 && !slices.ContainsFunc(paths, func(q []string) bool { return slices.Equal(p, q) }) {
-			paths = append(paths, p)
-		}
+// keyIndex is one object of the arguments indexed by spelling: a key of each spelling (and,
+// rarely, another key of the same spelling), and its keys that are dotted or bracketed paths by
+// the spelling of their first key. Built once per object a call's rules look into, so that
+// checking n named keys against an object of m keys costs n+m lookups, not n×m comparisons.
+type keyIndex struct {
+	bySpelling map[string]string
+	another    map[string]string // a second key of a spelling; two keys of one spelling differ
+	paths      map[string][]pathKey
+}
+
+// respelling is a key of the object, other than want, spelled as want is (sp), or "".
+func (idx *keyIndex) respelling(sp, want string) string {
+	if k, ok := idx.bySpelling[sp]; ok && k != want {
+		return k
 	}
-	ast.PreOrderVisit(e, ast.NewExprVisitor(func(e ast.Expr) {
-		if p, ok := argPath(e); ok {
-			add(p)
-		}
-		if e.Kind() != ast.CallKind || e.AsCall().FunctionName() != operators.In {
-			return
-		}
-		args := e.AsCall().Args()
-		if key, ok := constString(args[0]); ok {
-			if p, ok := argPath(args[1]); ok {
-				add(append(slices.Clone(p), key))
+	return idx.another[sp] // differs from the first, which is want
+}
+
+// pathKey is a key that is a path of several keys ("opts.force"), with their spellings.
+type pathKey struct {
+	key       string
+	spellings []string
+}
+
+func newKeyIndex(m map[string]any) *keyIndex {
+	idx := &keyIndex{bySpelling: make(map[string]string, len(m))}
+	for k := range m {
+		sp := spelling(k)
+		if _, ok := idx.bySpelling[sp]; !ok {
+			idx.bySpelling[sp] = k
+		} else {
+			if idx.another == nil {
+				idx.another = map[string]string{}
 			}
+			idx.another[sp] = k
 		}
-	}))
-	return paths
-}
-
-// argPath is the path from args that e names, and whether it names one.
-func argPath(e ast.Expr) ([]string, bool) {
-	switch e.Kind() {
-	case ast.IdentKind:
-		return nil, e.AsIdent() == VarArgs
-	case ast.SelectKind:
-		p, ok := argPath(e.AsSelect().Operand())
-		return append(p, e.AsSelect().FieldName()), ok
-	case ast.CallKind:
-		call := e.AsCall()
-		if call.FunctionName() != operators.Index || len(call.Args()) != 2 {
-			return nil, false
+		if !strings.ContainsAny(k, ".[") {
+			continue
 		}
-		key, isConst := constString(call.Args()[1])
-		p, ok := argPath(call.Args()[0])
-		return append(p, key), ok && isConst
+		if segs := pathSegments(k); len(segs) > 1 {
+			pk := pathKey{key: k, spellings: make([]string, len(segs))}
+			for i, seg := range segs {
+				pk.spellings[i] = spelling(seg)
+			}
+			if idx.paths == nil {
+				idx.paths = map[string][]pathKey{}
+			}
+			idx.paths[pk.spellings[0]] = append(idx.paths[pk.spellings[0]], pk)
+		}
 	}
-	return nil, false
+	return idx
 }
 
-func constString(e ast.Expr) (string, bool) {
-	if e.Kind() != ast.LiteralKind {
-		return "", false
+// keyIndexes are the indexes of the objects one call's rules look into, by their path from args
+// (its keys joined by NUL, which no key holds; "" for args itself): the named keys are followed
+// by exact key, so a path names one object.
+type keyIndexes map[string]*keyIndex
+
+func (x keyIndexes) of(prefix string, m map[string]any) *keyIndex {
+	idx, ok := x[prefix]
+	if !ok {
+		idx = newKeyIndex(m)
+		x[prefix] = idx
 	}
-	s, ok := e.AsLiteral().(types.String)
-	return string(s), ok
+	return idx
 }
 
-// respelled is the first key of args along one of paths that another decoder may read as the key
-// the path names there: a respelling of it (Respells), or a dotted or bracketed path through it
+// respelled is the first key of args along one of the named keys that another decoder may read
+// as the key named there: a respelling of it (Respells), or a dotted or bracketed path through it
 // and the keys below ("opts.force", `opts["Force"]`), which a JavaScript tool setting options by
 // path follows. It is returned dotted from args with the key it stands for, and how ("respells"
-// or "is a path to"); "" when there is none. Each path is followed through the maps the
+// or "is a path to"); "" when there is none. Each named key is followed through the maps the
 // arguments hold; where it leaves them, there is nothing below to check.
-func respelled(args map[string]any, paths [][]string) (key, want, how string) {
-	for _, path := range paths {
+func respelled(args map[string]any, named []namedKey, indexes keyIndexes) (key, want, how string) {
+	for _, nk := range named {
 		m := args
-		for i, seg := range path {
-			prefix := strings.Join(path[:i], ".")
-			for k := range m {
-				if Respells(k, seg) {
-					return dotted(prefix, k), dotted(prefix, seg), "respells"
-				}
-				if n := pathThrough(k, path[i:]); n > 0 {
-					return dotted(prefix, k), dotted(prefix, strings.Join(path[i:i+n], ".")), "is a path to"
+		for i, seg := range nk.path {
+			prefix := strings.Join(nk.path[:i], ".")
+			idx := indexes.of(strings.Join(nk.path[:i], "\x00"), m)
+			if k := idx.respelling(nk.spellings[i], seg); k != "" {
+				return dotted(prefix, k), dotted(prefix, seg), "respells"
+			}
+			for _, pk := range idx.paths[nk.spellings[i]] {
+				if n := len(pk.spellings); n <= len(nk.path)-i && slices.Equal(pk.spellings, nk.spellings[i:i+n]) {
+					return dotted(prefix, pk.key), dotted(prefix, strings.Join(nk.path[i:i+n], ".")), "is a path to"
 				}
 			}
 			next, isMap := m[seg].(map[string]any)
@@ -116,24 +128,6 @@ func respelled(args map[string]any, paths [][]string) (key, want, how string) {
 		}
 	}
 	return "", "", ""
-}
-
-// pathThrough is how many keys of path the key k spells as a dotted or bracketed path of more
-// than one key, each the key or a respelling of it; 0 when it is not such a path.
-func pathThrough(k string, path []string) int {
-	if len(path) < 2 || !strings.ContainsAny(k, ".[") {
-		return 0
-	}
-	segs := pathSegments(k)
-	if len(segs) < 2 || len(segs) > len(path) {
-		return 0
-	}
-	for j, s := range segs {
-		if s != path[j] && !Respells(s, path[j]) {
-			return 0
-		}
-	}
-	return len(segs)
 }
 
 func dotted(prefix, key string) string {

@@ -31,6 +31,7 @@ func TestRespellingsOfTheKeysARuleReadsDeny(t *testing.T) {
 		{name: "the key in upper case", tool: "push", extra: `{"FORCE": true, "remote": "origin"}`, want: `"FORCE" respells "force"`},
 		{name: "the key with a separator", tool: "push", extra: `{"for-ce": true}`, want: `"for-ce" respells "force"`},
 		{name: "a camelCase alias", tool: "deploy", extra: `{"dryRun": false}`, want: `dry-run: "dryRun" respells "dry_run"`},
+		{name: "the key beside its alias", tool: "deploy", extra: `{"dry_run": true, "dryRun": false}`, want: `dry-run: "dryRun" respells "dry_run"`},
 		{name: "a kebab-case alias", tool: "deploy", extra: `{"dry-run": false}`, want: `"dry-run" respells "dry_run"`},
 		{name: "a nested respelling", tool: "nest", extra: `{"opts": {"Force": true}}`, want: `"opts.Force" respells "opts.force"`},
 		{name: "a respelled parent", tool: "nest", extra: `{"Opts": {"force": true}}`, want: `"Opts" respells "opts"`},

@@ -57,7 +57,7 @@ type compiled struct {
 	Rule
 	prg cel.Program
 	// keys are the keys of args the rule names (argPaths): a call respelling one is refused.
-	keys [][]string
+	keys []namedKey
 }
 
 // newEnv is the one CEL environment rules compile in: the variables, the standard library with
@@ -110,7 +110,7 @@ func Compile(rules []Rule) (*Set, []FieldError) {
 	return set, nil
 }
 
-func compileOne(env *cel.Env, expr string) (cel.Program, [][]string, string) {
+func compileOne(env *cel.Env, expr string) (cel.Program, []namedKey, string) {
 	if len(expr) > MaxExpressionLength {
 		return nil, nil, fmt.Sprintf("expression is %d characters, more than %d", len(expr), MaxExpressionLength)
 	}
@@ -133,7 +133,11 @@ func compileOne(env *cel.Env, expr string) (cel.Program, [][]string, string) {
 	if err != nil {
 		return nil, nil, "cannot be planned: " + err.Error()
 	}
-	return prg, argPaths(ast.NativeRep().Expr()), ""
+	var keys []namedKey
+	for _, path := range argPaths(ast.NativeRep().Expr()) {
+		keys = append(keys, newNamedKey(path))
+	}
+	return prg, keys, ""
 }
 
 // sizeBounds tells the cost estimator how large the variables can be: no list or map holds more
