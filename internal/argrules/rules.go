@@ -152,6 +152,11 @@ func (sizeBounds) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 		return &checker.SizeEstimate{Min: 0, Max: MaxExtraBytes}
 	case cel.DynKind:
 		return &checker.SizeEstimate{Min: 0, Max: MaxExtraBytes}
+	case cel.TypeKind:
+		// A type value (list, string, type(args.to)) is one name: comparing two is constant.
+		// Unsized, the estimator takes it as unbounded, and type(args.to) == list, the way to
+		// name the type a rule relies on, was refused as too costly.
+		return &checker.SizeEstimate{Min: 1, Max: 1}
 	}
 	return nil
 }
