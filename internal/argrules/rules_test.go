@@ -154,6 +154,7 @@ func mustParse(raw string) map[string]any {
 // The forms docs/argument-rules.md teaches for naming a type refuse the other types an agent may
 // send, where the obvious forms admit them.
 func TestTheDocumentedTypedFormsRefuseOtherTypes(t *testing.T) {
+	const joinedTo = "args.to.join(',').matches('^[a-z0-9][a-z0-9._+-]*@example[.]com(,[a-z0-9][a-z0-9._+-]*@example[.]com)*$')"
 	cases := []struct {
 		expr, extra string
 		admit       bool
@@ -166,6 +167,11 @@ func TestTheDocumentedTypedFormsRefuseOtherTypes(t *testing.T) {
 		{expr: "size(args.to) <= 20", extra: `{"to": "a@x.io,b@x.io,c@x.io"}`, admit: true}, // evaded
 		{expr: "type(args.to) == list && size(args.to) <= 3", extra: `{"to": "a@x.io,b@x.io,c@x.io"}`},
 		{expr: "type(args.to) == list && size(args.to) <= 3", extra: `{"to": ["a@x.io", "b@x.io"]}`, admit: true},
+		{expr: joinedTo, extra: `{"to": ["a@example.com", "b.c+d@example.com"]}`, admit: true},
+		{expr: joinedTo, extra: `{"to": ["a@example.com", "x@evil.io,b@example.com"]}`},
+		{expr: joinedTo, extra: `{"to": ["a@example.com", 1]}`},
+		{expr: joinedTo, extra: `{"to": "a@example.com"}`},
+		{expr: joinedTo, extra: `{"to": []}`},
 	}
 	for _, tc := range cases {
 		set, errs := argrules.Compile([]argrules.Rule{{Name: "r", Expression: tc.expr}})
