@@ -3,6 +3,7 @@ package argrules
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
@@ -145,6 +146,14 @@ func compileOne(env *cel.Env, expr string) (cel.Program, []namedKey, string) {
 type sizeBounds struct{}
 
 func (sizeBounds) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
+	if inIteratedArgument(n.Path()) {
+		// An element of the arguments taken by a comprehension: the estimator counts its size
+		// once for every element of its container, and the arguments' sizes add up to
+		// MaxExtraBytes (and MaxValues values), so an element is priced at its share of them. The
+		// estimate of linear work per element is then the work over all the arguments, as it is;
+		// work that grows faster in one element alone is held by the runtime limit.
+		return elementShare(n.Type().Kind())
+	}
 	switch n.Type().Kind() {
 	case cel.ListKind, cel.MapKind:
 		return &checker.SizeEstimate{Min: 0, Max: MaxValues}
@@ -157,6 +166,33 @@ func (sizeBounds) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 		// Unsized, the estimator takes it as unbounded, and type(args.to) == list, the way to
 		// name the type a rule relies on, was refused as too costly.
 		return &checker.SizeEstimate{Min: 1, Max: 1}
+	}
+	return nil
+}
+
+// inIteratedArgument says whether a node's path (a variable, then fields and "@items", "@keys",
+// "@values", "@indices" for what a comprehension takes from a container) is, or is inside, an
+// element of args that a comprehension iterates over.
+func inIteratedArgument(path []string) bool {
+	if len(path) < 2 || path[0] != VarArgs {
+		return false
+	}
+	for _, p := range path[1:] {
+		if strings.HasPrefix(p, "@") {
+			return true
+		}
+	}
+	return false
+}
+
+// elementShare is the size of an element of the arguments as its share of their bounds: a string
+// MaxExtraBytes/MaxValues bytes, a list or map one entry (the values of all of them are MaxValues).
+func elementShare(kind cel.Kind) *checker.SizeEstimate {
+	switch kind {
+	case cel.ListKind, cel.MapKind:
+		return &checker.SizeEstimate{Min: 0, Max: 1}
+	case cel.StringKind, cel.BytesKind, cel.DynKind:
+		return &checker.SizeEstimate{Min: 0, Max: MaxExtraBytes / MaxValues}
 	}
 	return nil
 }
