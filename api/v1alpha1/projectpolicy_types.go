@@ -110,9 +110,10 @@ type ArgumentRule struct {
 	Tools []string `json:"tools,omitempty"`
 
 	// expression is a CEL expression that must evaluate to true, for example
-	// "args.amount < 400" or "args.recipient.endsWith('@example.com')". Its variables:
-	// args (map of spec.arguments.extra), command (string), paths (list of strings), cwd
-	// (string) and tool (string). An expression that does not compile, or whose estimated cost
+	// "args.amount > 0 && args.amount < 400" or
+	// "args.recipient.matches('^[a-z0-9._+-]+@example[.]com$')". Its variables: args (map of
+	// spec.arguments.extra), command (string), paths (list of strings) and cwd (string), both
+	// resolved as the engine resolves them, and tool (string). An expression that does not compile, or whose estimated cost
 	// exceeds the per-rule limit, is refused at admission. A missing key, a type mismatch or the
 	// runtime cost limit while evaluating denies the call: a rule never admits by failing.
 	// +kubebuilder:validation:MinLength=1

@@ -1,6 +1,8 @@
 package argrules_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/toolgate/toolgate/internal/argrules"
@@ -59,6 +61,33 @@ func BenchmarkCompileTwoRules(b *testing.B) {
 	for b.Loop() {
 		if _, errs := argrules.Compile(rules); errs != nil {
 			b.Fatal(errs)
+		}
+	}
+}
+
+// A rule naming as many keys as its length allows, against as many keys as the arguments may
+// hold: checking them for respellings is indexed, not every named key against every key.
+func BenchmarkEvaluateManyNamedKeys(b *testing.B) {
+	var names []string
+	keys := make([]string, 0, 256)
+	for i := 0; len(strings.Join(names, " || ")) < argrules.MaxExpressionLength-20; i++ {
+		names = append(names, fmt.Sprintf("has(args.k%d)", i))
+	}
+	for i := range 256 {
+		keys = append(keys, fmt.Sprintf(`"x_%d.k%d": 1`, i, i))
+	}
+	set, errs := argrules.Compile([]argrules.Rule{{Name: "many", Expression: strings.Join(names, " || ")}})
+	if errs != nil {
+		b.Fatal(errs)
+	}
+	extra, err := argrules.ParseExtra([]byte("{" + strings.Join(keys, ",") + "}"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := argrules.Input{Tool: "t", Extra: extra}
+	for b.Loop() {
+		if v := set.Evaluate(in); v == nil || v.Rule != "many" {
+			b.Fatal(v)
 		}
 	}
 }

@@ -45,9 +45,16 @@ func (s *Set) Evaluate(in Input) *Violation {
 		paths = []string{}
 	}
 	vars := map[string]any{VarArgs: extra, VarCommand: in.Command, VarPaths: paths, VarCwd: in.Cwd, VarTool: in.Tool}
+	var indexes keyIndexes // built when a rule names a key
 	for i, r := range s.rules {
 		if len(r.Tools) > 0 && !slices.Contains(r.Tools, in.Tool) {
 			continue
+		}
+		if len(r.keys) > 0 && indexes == nil {
+			indexes = keyIndexes{}
+		}
+		if key, want, how := respelled(extra, r.keys, indexes); key != "" {
+			return &Violation{Rule: r.Name, Index: i, Message: respellingMessage(r.Name, key, how, want)}
 		}
 		out, _, err := r.prg.Eval(vars)
 		if err != nil {

@@ -65,7 +65,7 @@ func ParseObject(raw []byte, maxCanonical int) (map[string]any, error) {
 	if !utf8.Valid(raw) {
 		return nil, extraErr("extra arguments are not valid UTF-8")
 	}
-	p := &parser{dec: json.NewDecoder(bytes.NewReader(raw))}
+	p := &parser{dec: json.NewDecoder(bytes.NewReader(raw)), raw: raw}
 	p.dec.UseNumber()
 	tok, err := p.dec.Token()
 	if err != nil {
@@ -107,6 +107,7 @@ func canonicalSize(v map[string]any) (int, error) {
 
 type parser struct {
 	dec    *json.Decoder
+	raw    []byte // what dec reads, for a string's text as written (checkString)
 	values int
 }
 
@@ -183,6 +184,7 @@ func (p *parser) array(depth int, path string) ([]any, error) {
 
 // value decodes the value of key, or ("") one inside an array; depth is its container's.
 func (p *parser) value(depth int, path, key string) (any, error) {
+	start := p.dec.InputOffset()
 	tok, err := p.dec.Token()
 	if err != nil {
 		return nil, extraErr("extra arguments are not JSON: %v", err)
@@ -198,7 +200,15 @@ func (p *parser) value(depth int, path, key string) (any, error) {
 			return nil, err
 		}
 		return number(t, path)
-	default: // string, bool, nil
+	case string:
+		if err := p.count(path); err != nil {
+			return nil, err
+		}
+		if err := checkString(t, p.raw[start:p.dec.InputOffset()], path); err != nil {
+			return nil, err
+		}
+		return t, nil
+	default: // bool, nil
 		if err := p.count(path); err != nil {
 			return nil, err
 		}

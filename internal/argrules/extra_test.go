@@ -65,6 +65,18 @@ func TestParseExtra(t *testing.T) {
 		{name: "an empty key", raw: `{"": 1}`, wantErr: "empty key"},
 		{name: "invalid UTF-8", raw: "{\"a\": \"\xff\"}", wantErr: "not valid UTF-8"},
 		{name: "a number beyond float64", raw: `{"a": 1e400}`, wantErr: "out of range"},
+		// A string value the rules would judge whole while the tool gets another: C (and so many a
+		// mail library, a syscall, a Python subprocess) ends a string at NUL, and JavaScript's
+		// JSON.parse and Python's json keep a lone surrogate that encoding/json reads as U+FFFD.
+		{name: "a NUL in a string value", raw: `{"to": "x@evil.com\u0000@example.com"}`, wantErr: `extra argument to holds a NUL character`},
+		{name: "a NUL in a nested string value", raw: `{"a": [{"b": "\u0000"}]}`, wantErr: `extra argument a[0].b holds a NUL character`},
+		{name: "a lone high surrogate", raw: `{"name": "admin\ud800"}`, wantErr: `extra argument name holds a lone UTF-16 surrogate escape`},
+		{name: "a lone low surrogate", raw: `{"a": ["x", "\uDC00y"]}`, wantErr: `extra argument a[1] holds a lone UTF-16 surrogate escape`},
+		{name: "surrogates in the wrong order", raw: `{"a": "\udc00\ud800"}`, wantErr: `lone UTF-16 surrogate`},
+		{name: "a high surrogate before an escaped backslash", raw: `{"a": "\ud800\\udc00"}`, wantErr: `lone UTF-16 surrogate`},
+		{name: "a surrogate pair, U+FFFD itself, escaped backslashes and other controls are ordinary",
+			raw:  `{"e": "\ud83d\ude00", "r": "\ufffd", "u": "�", "b": "\\ud800", "t": "a\tb\nc\u0001"}`,
+			want: map[string]any{"e": "😀", "r": "�", "u": "�", "b": `\ud800`, "t": "a\tb\nc\x01"}},
 		{name: "a Cyrillic key is another key", raw: `{"аmount": 1}`, want: map[string]any{"аmount": int64(1)}},
 		// Keys a JavaScript tool would follow to Object.prototype (prototype pollution).
 		{name: "__proto__", raw: `{"__proto__": {"isAdmin": true}}`, wantErr: `key "__proto__" (at __proto__) reaches a JavaScript object's prototype`},

@@ -3,6 +3,7 @@ package argrules
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/checker"
@@ -56,6 +57,8 @@ type Set struct {
 type compiled struct {
 	Rule
 	prg cel.Program
+	// keys are the keys of args the rule names (argPaths): a call respelling one is refused.
+	keys []namedKey
 }
 
 // newEnv is the one CEL environment rules compile in: the variables, the standard library with
@@ -94,13 +97,13 @@ func Compile(rules []Rule) (*Set, []FieldError) {
 			errs = append(errs, FieldError{i, "name", fmt.Sprintf("rule name %q is used twice", r.Name)})
 		}
 		seen[r.Name] = true
-		prg, detail := compileOne(env, r.Expression)
+		prg, keys, detail := compileOne(env, r.Expression)
 		if detail != "" {
 			errs = append(errs, FieldError{i, "expression", detail})
 			continue
 		}
 		r.Tools = slices.Clone(r.Tools)
-		set.rules = append(set.rules, compiled{Rule: r, prg: prg})
+		set.rules = append(set.rules, compiled{Rule: r, prg: prg, keys: keys})
 	}
 	if len(errs) > 0 {
 		return nil, errs
@@ -108,30 +111,34 @@ func Compile(rules []Rule) (*Set, []FieldError) {
 	return set, nil
 }
 
-func compileOne(env *cel.Env, expr string) (cel.Program, string) {
+func compileOne(env *cel.Env, expr string) (cel.Program, []namedKey, string) {
 	if len(expr) > MaxExpressionLength {
-		return nil, fmt.Sprintf("expression is %d characters, more than %d", len(expr), MaxExpressionLength)
+		return nil, nil, fmt.Sprintf("expression is %d characters, more than %d", len(expr), MaxExpressionLength)
 	}
 	ast, iss := env.Compile(expr)
 	if iss.Err() != nil {
-		return nil, "does not compile: " + iss.Err().Error()
+		return nil, nil, "does not compile: " + iss.Err().Error()
 	}
 	if t := ast.OutputType(); !t.IsExactType(cel.BoolType) && !t.IsExactType(cel.DynType) {
-		return nil, fmt.Sprintf("must evaluate to a bool, not %s", t)
+		return nil, nil, fmt.Sprintf("must evaluate to a bool, not %s", t)
 	}
 	est, err := env.EstimateCost(ast, sizeBounds{})
 	if err != nil {
-		return nil, "cannot estimate its cost: " + err.Error()
+		return nil, nil, "cannot estimate its cost: " + err.Error()
 	}
 	if est.Max > CostLimit {
-		return nil, fmt.Sprintf("its estimated cost %d exceeds the limit %d for arguments of the largest allowed size; "+
+		return nil, nil, fmt.Sprintf("its estimated cost %d exceeds the limit %d for arguments of the largest allowed size; "+
 			"bound the work (fewer nested comprehensions, smaller lists)", est.Max, CostLimit)
 	}
 	prg, err := env.Program(ast, cel.CostLimit(CostLimit), cel.EvalOptions(cel.OptOptimize))
 	if err != nil {
-		return nil, "cannot be planned: " + err.Error()
+		return nil, nil, "cannot be planned: " + err.Error()
 	}
-	return prg, ""
+	var keys []namedKey
+	for _, path := range argPaths(ast.NativeRep().Expr()) {
+		keys = append(keys, newNamedKey(path))
+	}
+	return prg, keys, ""
 }
 
 // sizeBounds tells the cost estimator how large the variables can be: no list or map holds more
@@ -139,6 +146,14 @@ func compileOne(env *cel.Env, expr string) (cel.Program, string) {
 type sizeBounds struct{}
 
 func (sizeBounds) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
+	if inIteratedArgument(n.Path()) {
+		// An element of the arguments taken by a comprehension: the estimator counts its size
+		// once for every element of its container, and the arguments' sizes add up to
+		// MaxExtraBytes (and MaxValues values), so an element is priced at its share of them. The
+		// estimate of linear work per element is then the work over all the arguments, as it is;
+		// work that grows faster in one element alone is held by the runtime limit.
+		return elementShare(n.Type().Kind())
+	}
 	switch n.Type().Kind() {
 	case cel.ListKind, cel.MapKind:
 		return &checker.SizeEstimate{Min: 0, Max: MaxValues}
@@ -146,6 +161,38 @@ func (sizeBounds) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
 		return &checker.SizeEstimate{Min: 0, Max: MaxExtraBytes}
 	case cel.DynKind:
 		return &checker.SizeEstimate{Min: 0, Max: MaxExtraBytes}
+	case cel.TypeKind:
+		// A type value (list, string, type(args.to)) is one name: comparing two is constant.
+		// Unsized, the estimator takes it as unbounded, and type(args.to) == list, the way to
+		// name the type a rule relies on, was refused as too costly.
+		return &checker.SizeEstimate{Min: 1, Max: 1}
+	}
+	return nil
+}
+
+// inIteratedArgument says whether a node's path (a variable, then fields and "@items", "@keys",
+// "@values", "@indices" for what a comprehension takes from a container) is, or is inside, an
+// element of args that a comprehension iterates over.
+func inIteratedArgument(path []string) bool {
+	if len(path) < 2 || path[0] != VarArgs {
+		return false
+	}
+	for _, p := range path[1:] {
+		if strings.HasPrefix(p, "@") {
+			return true
+		}
+	}
+	return false
+}
+
+// elementShare is the size of an element of the arguments as its share of their bounds: a string
+// MaxExtraBytes/MaxValues bytes, a list or map one entry (the values of all of them are MaxValues).
+func elementShare(kind cel.Kind) *checker.SizeEstimate {
+	switch kind {
+	case cel.ListKind, cel.MapKind:
+		return &checker.SizeEstimate{Min: 0, Max: 1}
+	case cel.StringKind, cel.BytesKind, cel.DynKind:
+		return &checker.SizeEstimate{Min: 0, Max: MaxExtraBytes / MaxValues}
 	}
 	return nil
 }

@@ -150,3 +150,36 @@ func mustParse(raw string) map[string]any {
 	}
 	return v
 }
+
+// The forms docs/argument-rules.md teaches for naming a type refuse the other types an agent may
+// send, where the obvious forms admit them.
+func TestTheDocumentedTypedFormsRefuseOtherTypes(t *testing.T) {
+	const joinedTo = "args.to.join(',').matches('^[a-z0-9][a-z0-9._+-]*@example[.]com(,[a-z0-9][a-z0-9._+-]*@example[.]com)*$')"
+	cases := []struct {
+		expr, extra string
+		admit       bool
+	}{
+		{expr: "args.force != true", extra: `{"force": "true"}`, admit: true}, // the obvious form, evaded
+		{expr: "args.force == false", extra: `{"force": "true"}`},
+		{expr: "args.force == false", extra: `{"force": "false"}`},
+		{expr: "args.force == false", extra: `{"force": [false]}`},
+		{expr: "args.force == false", extra: `{"force": false}`, admit: true},
+		{expr: "size(args.to) <= 20", extra: `{"to": "a@x.io,b@x.io,c@x.io"}`, admit: true}, // evaded
+		{expr: "type(args.to) == list && size(args.to) <= 3", extra: `{"to": "a@x.io,b@x.io,c@x.io"}`},
+		{expr: "type(args.to) == list && size(args.to) <= 3", extra: `{"to": ["a@x.io", "b@x.io"]}`, admit: true},
+		{expr: joinedTo, extra: `{"to": ["a@example.com", "b.c+d@example.com"]}`, admit: true},
+		{expr: joinedTo, extra: `{"to": ["a@example.com", "x@evil.io,b@example.com"]}`},
+		{expr: joinedTo, extra: `{"to": ["a@example.com", 1]}`},
+		{expr: joinedTo, extra: `{"to": "a@example.com"}`},
+		{expr: joinedTo, extra: `{"to": []}`},
+	}
+	for _, tc := range cases {
+		set, errs := argrules.Compile([]argrules.Rule{{Name: "r", Expression: tc.expr}})
+		if errs != nil {
+			t.Fatalf("Compile(%s) = %v", tc.expr, errs)
+		}
+		if v := set.Evaluate(argrules.Input{Tool: "t", Extra: mustParse(tc.extra)}); (v == nil) != tc.admit {
+			t.Errorf("%s over %s = %+v, want admitted %v", tc.expr, tc.extra, v, tc.admit)
+		}
+	}
+}

@@ -42,16 +42,19 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		Expect(os.WriteFile(tokenFile, []byte(agent.Config.BearerToken), 0o600)).To(Succeed())
 
 		for name, spec := range map[string]safetyv1alpha1.AgentToolSpec{
-			"bash":  {Writes: true, ActionClass: safetyv1alpha1.ActionClassExecute},
-			"read":  {ActionClass: safetyv1alpha1.ActionClassRead},
-			"write": {Writes: true, ActionClass: safetyv1alpha1.ActionClassWrite},
-			"edit":  {Writes: true, ActionClass: safetyv1alpha1.ActionClassWrite},
-			"grep":  {ActionClass: safetyv1alpha1.ActionClassRead},
+			"bash":              {Writes: true, ActionClass: safetyv1alpha1.ActionClassExecute},
+			"read":              {ActionClass: safetyv1alpha1.ActionClassRead},
+			"write":             {Writes: true, ActionClass: safetyv1alpha1.ActionClassWrite},
+			"edit":              {Writes: true, ActionClass: safetyv1alpha1.ActionClassWrite},
+			"grep":              {ActionClass: safetyv1alpha1.ActionClassRead},
+			"mcp--github--push": {ActionClass: safetyv1alpha1.ActionClassRead},
 		} {
 			Expect(k8sClient.Create(ctx, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec})).To(Succeed())
 		}
 		Expect(k8sClient.Create(ctx, &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"},
-			Spec: safetyv1alpha1.ProjectPolicySpec{Commands: []safetyv1alpha1.ProjectCommand{{ID: "test", Command: "make test"}}}})).To(Succeed())
+			Spec: safetyv1alpha1.ProjectPolicySpec{Commands: []safetyv1alpha1.ProjectCommand{{ID: "test", Command: "make test"}},
+				ArgumentRules: []safetyv1alpha1.ArgumentRule{{Name: "no-force", Tools: []string{"mcp--github--push"},
+					Expression: "!has(args.force) || !args.force"}}}})).To(Succeed())
 		profile := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: "hook-profile"},
 			Spec: safetyv1alpha1.SafetyProfileSpec{RequireSandbox: new(false), RequireCheckpoints: new(false),
 				RequireHumanApproval: new(false), MaxRetriesPerStep: new(int32(100))}}
@@ -94,6 +97,25 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		Entry("a tool nobody registered", "unknown-tool.json", hook.Deny, "[ToolNotRegistered]", `"webfetch"`),
 		Entry("a malformed payload", "malformed.json", hook.Deny, "refused the payload", "not a PreToolUse JSON object"),
 		Entry("another hook event", "wrong-event.json", hook.Deny, "answers only PreToolUse"),
+	)
+
+	// An MCP tool's whole input is its extra arguments, and only argument rules judge them: a key
+	// respelling one a rule reads (Go's encoding/json ignores case) and a NUL a C library would
+	// end a string at do not pass the rule.
+	DescribeTable("judges an MCP tool's input by the project's argument rules, as the tool would read it",
+		func(input map[string]any, decision string, phrases ...string) {
+			out := run(toolPayload("mcp__github__push", input), args()...)
+			Expect(out.PermissionDecision).To(Equal(decision), out.PermissionDecisionReason)
+			for _, p := range phrases {
+				Expect(out.PermissionDecisionReason).To(ContainSubstring(p))
+			}
+		},
+		Entry("force in another case", map[string]any{"branch": "main", "Force": true}, hook.Deny,
+			"[ToolArgumentRuleViolated]", "respells"),
+		Entry("force as a camelCase alias's kin", map[string]any{"branch": "main", "FORCE": true}, hook.Deny, "respells"),
+		Entry("a NUL in a value", map[string]any{"branch": "main\x00--force"}, hook.Deny, "NUL"),
+		Entry("force, false", map[string]any{"branch": "main", "force": false}, hook.Allow),
+		Entry("no force", map[string]any{"branch": "main"}, hook.Allow),
 	)
 
 	DescribeTable("judges a Grep by the tree it reads, as the same search through Bash",

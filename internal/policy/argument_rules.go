@@ -67,7 +67,10 @@ func CompileArgumentRules(snap *safetyv1alpha1.PlanSnapshot) (*argrules.Set, err
 // are refused (argrules.ParseExtra), to be reported against FieldExtra.
 func ArgumentRuleInput(call *safetyv1alpha1.AgentToolCall) (argrules.Input, error) {
 	args := call.Spec.Arguments
-	in := argrules.Input{Tool: call.Spec.Tool, Command: args.Command, Paths: args.Paths, Cwd: args.Cwd}
+	// The working directory and paths as the engine resolves them: "/workspace/../etc" is /etc
+	// to the tool, and so to a rule.
+	cwd, paths := safety.ResolvedArguments(args.Cwd, args.Paths)
+	in := argrules.Input{Tool: call.Spec.Tool, Command: args.Command, Paths: paths, Cwd: cwd}
 	if args.Extra != nil {
 		extra, err := argrules.ParseExtra(args.Extra.Raw)
 		if err != nil {

@@ -286,11 +286,10 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 			return nil, &failure{kind: kindSafetyViolation, rule: RulePathInvalid,
 				msg: fmt.Sprintf("path %q is longer than %d bytes or contains control characters", truncate(raw, 64), maxPathLength)}
 		}
-		v, _ := stripFileURL(strings.TrimPrefix(foldPath(raw), "@"))
+		v, resolved, known := callPath(cwd, raw)
 		if v == "" {
 			continue
 		}
-		resolved, known := resolveTarget(cwd, v)
 		out = append(out, target{raw: raw, path: resolved, op: op, dynamic: !known, glob: hasGlobMeta(v), recursive: deletes})
 		if v[0] == '~' || v[0] == '$' {
 			// A tool runs no shell on its arguments: to most, "~x/../shadow" and
@@ -307,6 +306,36 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 		}
 	}
 	return out, nil
+}
+
+// callPath is one of a call's own paths as the engine reads it: v, the path the tool is named
+// (invisible characters dropped, a leading "@" and a file: URL's scheme taken off), empty for
+// none, and v resolved from cwd, with whether that is known (resolveTarget).
+func callPath(cwd, raw string) (v, resolved string, known bool) {
+	v, _ = stripFileURL(strings.TrimPrefix(foldPath(raw), "@"))
+	if v == "" {
+		return "", "", true
+	}
+	resolved, known = resolveTarget(cwd, v)
+	return v, resolved, known
+}
+
+// ResolvedArguments are a call's working directory and own paths as the engine resolves them,
+// lexically ("..", ".", "//", a file: URL, the links under /proc; no symlinks): what the tool
+// opens, for argument rules to judge rather than the spelling the agent chose
+// ("/workspace/../etc" is /etc). The working directory is resolved on its own ("" stays ""),
+// each path from it; a path that names nothing (empty) is left out.
+func ResolvedArguments(cwd string, paths []string) (string, []string) {
+	if cwd != "" {
+		cwd = resolvePath("", cwd)
+	}
+	out := make([]string, 0, len(paths))
+	for _, raw := range paths {
+		if v, resolved, _ := callPath(cwd, raw); v != "" {
+			out = append(out, resolved)
+		}
+	}
+	return cwd, out
 }
 
 func truncate(s string, n int) string {

@@ -290,15 +290,13 @@ func searchArgs(args map[string]any, m ArgumentMap) (string, []string, error) {
 	return SearchCommand(s), s.Roots, nil
 }
 
-// respelledKeys refuses a key that folds to a mapped key without being it ("Path" or "PATH" when
-// the map names "path", "filePath" or "file-path" when it names "file_path"): the engine would
-// not check it, and a lenient tool might read it. Go's encoding/json matches keys regardless of
-// case, and Python servers commonly take a field's camelCase alias as well as its name
-// (pydantic's populate_by_name), so case and the separators '_' and '-' are what is folded.
+// respelledKeys refuses a key that respells a mapped key (argrules.Respells: "Path" or "PATH"
+// when the map names "path", "filePath" or "file-path" when it names "file_path"): the engine
+// would not check it, and a lenient tool might read it.
 func respelledKeys(args map[string]any, m ArgumentMap) error {
 	for key := range args {
 		for _, want := range m.mapped() {
-			if want != "" && key != want && strings.EqualFold(unseparated(key), unseparated(want)) {
+			if want != "" && argrules.Respells(key, want) {
 				return bad("argument %q is a respelling of %q; spell it exactly", key, want)
 			}
 		}
@@ -319,16 +317,6 @@ func requiredKeys(args map[string]any, required []string) error {
 		}
 	}
 	return nil
-}
-
-// unseparated is key without the separators a tool's decoder may ignore or add.
-func unseparated(key string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' {
-			return -1
-		}
-		return r
-	}, key)
 }
 
 // extraArgs is the canonical JSON of the arguments the map does not name, nil when there are none.

@@ -39,6 +39,8 @@ var _ = Describe("argument rules", Ordered, func() {
 			Spec: safetyv1alpha1.ProjectPolicySpec{ArgumentRules: []safetyv1alpha1.ArgumentRule{
 				{Name: "amount", Tools: []string{pay}, Expression: "args.amount < 400", Message: "payments stay below 400"},
 				{Name: "recipient", Tools: []string{pay}, Expression: "args.recipient.endsWith('@example.com')"},
+				{Name: "no-priority", Tools: []string{pay}, Expression: "!has(args.priority_send) || !args.priority_send"},
+				{Name: "reports", Tools: []string{pay}, Expression: "paths.all(f, f.startsWith('/tmp/reports/'))"},
 			}}}
 		Expect(k8sClient.Create(ctx, pp)).To(Succeed())
 		ref = p.profile(profileWith(nil))
@@ -86,7 +88,20 @@ var _ = Describe("argument rules", Ordered, func() {
 		Entry("no amount", `{"recipient": "ops@example.com"}`, "could not be evaluated", "no such key"),
 		Entry("a look-alike amount key", `{"аmount": 1, "recipient": "ops@example.com"}`, "could not be evaluated"),
 		Entry("no extra arguments at all", ``, "could not be evaluated"),
+		// The rule judges the key absent; a Go tool (any case) or a Python one (camelCase alias)
+		// would read the respelling as the key.
+		Entry("a respelling of a key a rule reads", `{"amount": 1, "recipient": "ops@example.com", "prioritySend": true}`,
+			"argument rule no-priority", "prioritySend", "respells", "priority_send"),
 	)
+
+	It("judges the paths as the engine resolves them, not as the agent spelled them", func() {
+		c := payment(`{"amount": 1, "recipient": "ops@example.com"}`)
+		c.Spec.Arguments.Paths = []string{"/tmp/reports/../elsewhere/statement.pdf"}
+		mustDeny(submit(p.agent, c, client.DryRunAll), safety.ReasonToolArgumentRuleViolated, "argument rule reports")
+		c = payment(`{"amount": 1, "recipient": "ops@example.com"}`)
+		c.Spec.Arguments.Paths = []string{"/tmp/reports/2026/../statement.pdf", "file:///tmp/reports/x.pdf"}
+		mustAdmit(submit(p.agent, c, client.DryRunAll))
+	})
 
 	DescribeTable("refuses extra arguments beyond the bounds, naming spec.arguments.extra, before any rule runs",
 		func(extra, phrase string) {
@@ -98,6 +113,8 @@ var _ = Describe("argument rules", Ordered, func() {
 		Entry("too deep", `{"amount": 1, "recipient": "ops@example.com", "memo": `+strings.Repeat(`{"a":`, 20)+"1"+strings.Repeat("}", 20)+`}`, "deeper than 16"),
 		Entry("a huge array", `{"amount": 1, "recipient": "ops@example.com", "memo": [`+strings.Repeat("0,", 1500)+`0]}`, "more than 1024 values"),
 		Entry("a full-width key", `{"ａｍｏｕｎｔ": 1, "amount": 1, "recipient": "ops@example.com"}`, "NFKC"),
+		Entry("a NUL a C library would end the recipient at", `{"amount": 1, "recipient": "x@evil.io\u0000@example.com"}`,
+			"recipient holds a NUL character"),
 		Entry("keys that differ only in case", `{"Amount": 100000, "amount": 1, "recipient": "ops@example.com"}`, "differ only in case"),
 	)
 

@@ -1,0 +1,144 @@
+package argrules
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Respells says whether key is another spelling of want that a tool's decoder may take for it:
+// equal but for case and the separators '_' and '-' ("Force" or "FORCE" for "force", "dryRun"
+// or "dry-run" for "dry_run"). Go's encoding/json matches keys regardless of case, and Python
+// servers commonly take a field's camelCase alias as well as its name (pydantic's
+// populate_by_name). pkg/toolcall refuses such keys for the keys a tool's map names; argument
+// rules refuse them for the keys a rule names.
+func Respells(key, want string) bool {
+	return key != want && spelling(key) == spelling(want)
+}
+
+// spelling is the form two keys share when one respells the other: without separators, case
+// folded (fold).
+func spelling(key string) string { return fold(unseparated(key)) }
+
+// unseparated is key without the separators a tool's decoder may ignore or add.
+func unseparated(key string) string {
+	if !strings.ContainsAny(key, "_-") {
+		return key
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' {
+			return -1
+		}
+		return r
+	}, key)
+}
+
+// keyIndex is one object of the arguments indexed by spelling: a key of each spelling (and,
+// rarely, another key of the same spelling), and its keys that are dotted or bracketed paths by
+// the spelling of their first key. Built once per object a call's rules look into, so that
+// checking n named keys against an object of m keys costs n+m lookups, not n×m comparisons.
+type keyIndex struct {
+	bySpelling map[string]string
+	another    map[string]string // a second key of a spelling; two keys of one spelling differ
+	paths      map[string][]pathKey
+}
+
+// respelling is a key of the object, other than want, spelled as want is (sp), or "".
+func (idx *keyIndex) respelling(sp, want string) string {
+	if k, ok := idx.bySpelling[sp]; ok && k != want {
+		return k
+	}
+	return idx.another[sp] // differs from the first, which is want
+}
+
+// pathKey is a key that is a path of several keys ("opts.force"), with their spellings.
+type pathKey struct {
+	key       string
+	spellings []string
+}
+
+func newKeyIndex(m map[string]any) *keyIndex {
+	idx := &keyIndex{bySpelling: make(map[string]string, len(m))}
+	for k := range m {
+		sp := spelling(k)
+		if _, ok := idx.bySpelling[sp]; !ok {
+			idx.bySpelling[sp] = k
+		} else {
+			if idx.another == nil {
+				idx.another = map[string]string{}
+			}
+			idx.another[sp] = k
+		}
+		if !strings.ContainsAny(k, ".[") {
+			continue
+		}
+		if segs := pathSegments(k); len(segs) > 1 {
+			pk := pathKey{key: k, spellings: make([]string, len(segs))}
+			for i, seg := range segs {
+				pk.spellings[i] = spelling(seg)
+			}
+			if idx.paths == nil {
+				idx.paths = map[string][]pathKey{}
+			}
+			idx.paths[pk.spellings[0]] = append(idx.paths[pk.spellings[0]], pk)
+		}
+	}
+	return idx
+}
+
+// keyIndexes are the indexes of the objects one call's rules look into, by their path from args
+// (its keys joined by NUL, which no key holds; "" for args itself): the named keys are followed
+// by exact key, so a path names one object.
+type keyIndexes map[string]*keyIndex
+
+func (x keyIndexes) of(prefix string, m map[string]any) *keyIndex {
+	idx, ok := x[prefix]
+	if !ok {
+		idx = newKeyIndex(m)
+		x[prefix] = idx
+	}
+	return idx
+}
+
+// respelled is the first key of args along one of the named keys that another decoder may read
+// as the key named there: a respelling of it (Respells), or a dotted or bracketed path through it
+// and the keys below ("opts.force", `opts["Force"]`), which a JavaScript tool setting options by
+// path follows. It is returned dotted from args with the key it stands for, and how ("respells"
+// or "is a path to"); "" when there is none. Each named key is followed through the maps the
+// arguments hold; where it leaves them, there is nothing below to check.
+func respelled(args map[string]any, named []namedKey, indexes keyIndexes) (key, want, how string) {
+	for _, nk := range named {
+		m := args
+		for i, seg := range nk.path {
+			prefix := strings.Join(nk.path[:i], ".")
+			idx := indexes.of(strings.Join(nk.path[:i], "\x00"), m)
+			if k := idx.respelling(nk.spellings[i], seg); k != "" {
+				return dotted(prefix, k), dotted(prefix, seg), "respells"
+			}
+			for _, pk := range idx.paths[nk.spellings[i]] {
+				if n := len(pk.spellings); n <= len(nk.path)-i && slices.Equal(pk.spellings, nk.spellings[i:i+n]) {
+					return dotted(prefix, pk.key), dotted(prefix, strings.Join(nk.path[i:i+n], ".")), "is a path to"
+				}
+			}
+			next, isMap := m[seg].(map[string]any)
+			if !isMap {
+				break
+			}
+			m = next
+		}
+	}
+	return "", "", ""
+}
+
+func dotted(prefix, key string) string {
+	if prefix == "" {
+		return key
+	}
+	return prefix + "." + key
+}
+
+// respellingMessage is the denial of a call holding key where the rule reads want.
+func respellingMessage(rule, key, how, want string) string {
+	return "argument rule " + rule + ": " + strconv.Quote(key) + " " + how + " " + strconv.Quote(want) +
+		", which the rule reads; a tool may take either for the other, so spell it exactly"
+}
