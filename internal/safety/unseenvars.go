@@ -232,7 +232,8 @@ func judgedVar(name string) bool {
 // variable by, gathered once: every loop variable and every name read assigns is looked up.
 var judgedNames = func() map[string]bool {
 	m := map[string]bool{}
-	for _, t := range []map[string]bool{codeEnvVars, injectionEnvVars, commandEnvVars, expansionEnvVars, valueJudgedVars, writtenFileVars} {
+	for _, t := range []map[string]bool{codeEnvVars, injectionEnvVars, commandEnvVars, expansionEnvVars, valueJudgedVars, writtenFileVars,
+		resolverEnvVars} {
 		for k := range t {
 			m[k] = true
 		}
