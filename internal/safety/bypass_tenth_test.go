@@ -2,7 +2,9 @@ package safety
 
 // tenthCatalogue holds the tenth engine review's rows: resolver variables that send a name where a
 // file or value the line chooses says (resolverEnvVars); name references whose target is read at
-// run time, chained, or given by a loop (namerefs.go).
+// run time, chained, or given by a loop (namerefs.go); a patch, archive or tree copied in from
+// elsewhere, whose file names the engine does not read, applied and then built, tested, run or
+// committed (appliedtrees.go), and a build definition checked out from a named revision.
 func tenthCatalogue() []classCase {
 	sh := shCall
 	meta := asked(RulePrefixDamageControl + "print-credentials-cloud-metadata")
@@ -10,6 +12,9 @@ func tenthCatalogue() []classCase {
 	const (
 		resolver = "a resolver variable that sends a name where the line says"
 		nameref  = "a name reference given its target at run time, chained or looped"
+		applied  = "a patch or archive applied, then built, tested, run or committed"
+		copied   = "a tree copied in from elsewhere, then built or tested"
+		revision = "a build definition checked out from a named revision, then built"
 	)
 	return []classCase{
 		{resolver, "HOSTALIASES aliases a short name", sh(`HOSTALIASES=/tmp/h curl http://foo/`), meta, sh(`curl http://foo/`), false},
@@ -36,5 +41,30 @@ func tenthCatalogue() []classCase {
 		{nameref, "a for loop over computed names", sh(`declare -n r; for r in "$@"; do r=/tmp; done; ls`), opaque, sh(`for r in "$@"; do echo "$r"; done`), false},
 		{nameref, "an array through a target read at run time", sh(`declare -n r; read r <<< BASH_CMDS; r[ls]=/tmp/x; ls`), opaque, sh(`declare -A m; m[ls]=/tmp/x; ls`), false},
 		{nameref, "an arithmetic store through a target read at run time", sh(`declare -n r; read r <<< PATH; (( r = 1 )); ls`), opaque, sh(`declare -n r=n; (( r = 1 )); ls`), false},
+
+		{applied, "git apply, then the declared make test", sh(`git apply /tmp/x.diff && make test`), opaque, sh(`git apply --check /tmp/x.diff && make test`), false},
+		{applied, "git apply after git -C, then make -C", sh(`git -C sub apply x.diff && make -C sub test`), opaque, sh(`git apply --stat x.diff && make test`), false},
+		{applied, "patch from standard input, then npm test", sh(`patch -p1 < x.diff; npm test`), opaque, sh(`git apply x.diff; git diff --stat`), false},
+		{applied, "patch -i, then pytest", sh(`patch -p1 -i /tmp/x.diff && pytest`), opaque, sh(`git diff > /tmp/x.diff && pytest`), false},
+		{applied, "git am, then cargo test", sh(`git am /tmp/x.patch && cargo test`), opaque, sh(`git am --abort && cargo test`), false},
+		{applied, "git am, then a commit that runs hooks", sh(`git am < /tmp/x.patch && git commit -m x`), opaque, sh(`git apply --cached x.diff && git commit -m x`), false},
+		{applied, "git apply, then git commit", sh(`git apply x.diff && git commit -am x`), opaque, sh(`git apply x.diff && git status`), false},
+		{applied, "tar x, then make", sh(`tar xf /tmp/x.tar && make test`), opaque, sh(`tar tf /tmp/x.tar && make test`), false},
+		{applied, "tar -C into a directory go test walks", sh(`tar -xzf x.tgz -C sub && go test ./...`), opaque, sh(`tar -xzf x.tgz -C /tmp/out && go test ./...`), false},
+		{applied, "tar x, then a declared script", sh(`tar -xzf /tmp/x.tgz && ./scripts/check.sh`), opaque, sh(`tar -czf /tmp/x.tgz src && ./scripts/check.sh`), false},
+		{applied, "bsdtar, then npm test", sh(`bsdtar -xf x.tar && npm test`), opaque, sh(`tar -tf x.tar && npm test`), false},
+		{applied, "unzip -o, then pytest", sh(`unzip -o x.zip && pytest`), opaque, sh(`unzip -l x.zip && pytest`), false},
+		{applied, "unzip -qo, then npm run", sh(`unzip -qo /tmp/x.zip && npm run build`), opaque, sh(`unzip -l /tmp/x.zip && npm test`), false},
+		{applied, "7z x, then make", sh(`7z x x.7z && make test`), opaque, sh(`make test && echo done`), false},
+		{applied, "python -m zipfile -e, then pytest", sh(`python3 -m zipfile -e x.zip . && pytest`), opaque, sh(`unzip -d /tmp/x x.zip && pytest`), false},
+		{applied, "tar x, then a script from it run by its path", sh(`tar -xf x.tar && ./install.sh`), opaque, sh(`tar -xf x.tar -C /tmp/x && ./scripts/check.sh`), false},
+		{copied, "cp -r of another directory's contents", sh(`cp -r /tmp/proj/. . && npm test`), opaque, sh(`cp -r fixtures/. tests/data && pytest`), false},
+		{copied, "cp -a from a sibling", sh(`cp -a ../other/. . && make test`), opaque, sh(`cp -a ../other/. /tmp/other && make test`), false},
+		{copied, "rsync -a from elsewhere", sh(`rsync -a /tmp/proj/ . && make test`), opaque, sh(`rsync -a src/ /tmp/backup/ && make test`), false},
+		{copied, "rsync from a remote host into a tree go walks", sh(`rsync -a host:proj/ sub/ && go test ./...`), opaque, sh(`rsync -a sub/ /tmp/sub/ && go test ./...`), false},
+		{revision, "git checkout REV -- Makefile", sh(`git checkout other -- Makefile && make test`), opaque, sh(`git checkout -- Makefile && make test`), false},
+		{revision, "git checkout of package.json from an old commit", sh(`git checkout HEAD~3 -- package.json && npm test`), opaque, sh(`git checkout other -- src/app.js && npm test`), false},
+		{revision, "git restore --source", sh(`git restore --source=other Makefile && make test`), opaque, sh(`git restore --staged Makefile && make test`), false},
+		{revision, "a hook checked out from a revision, then git commit", sh(`git checkout other -- .husky/pre-commit && git commit -m x`), opaque, sh(`git checkout main && git commit -m x`), false},
 	}
 }

@@ -243,10 +243,15 @@ func (a *analyzer) runsFetched(seg *segment) {
 // one a word of it names, and for a tool that runs what it finds below its directory (go ./...,
 // pytest, jest), one fetched anywhere below.
 func (a *analyzer) buildsFetched(seg *segment) (string, bool) {
+	return a.buildsIn(seg, a.line.trees, a.line.fetched)
+}
+
+// buildsIn returns the tree or file a build or test tool runs, among the trees and files given
+// (buildsFetched).
+func (a *analyzer) buildsIn(seg *segment, trees, files []string) (string, bool) {
 	if !buildsHere(seg) {
 		return "", false
 	}
-	ls := a.line
 	dirs := []string{a.fetchKey(".")}
 	if a.cwd == cwdUnknown {
 		dirs[0] = cwdUnknown
@@ -255,8 +260,8 @@ func (a *analyzer) buildsFetched(seg *segment) (string, bool) {
 		dirs = append(dirs, a.wordKey(d))
 	}
 	roots := a.walkRoots(seg)
-	for i, f := range slices.Concat(ls.trees, ls.fetched) {
-		tree := i < len(ls.trees)
+	for i, f := range slices.Concat(trees, files) {
+		tree := i < len(trees)
 		if f == cwdUnknown {
 			return f, true
 		}

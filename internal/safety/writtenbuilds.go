@@ -242,11 +242,45 @@ func (a *analyzer) textWrite(seg int16) bool {
 
 // contentWrite says whether the write a path records, by the segment whose words named it (0: a
 // redirection), can change what the file says: touch creates an empty file or changes a time, and
-// git puts back a version the project committed.
+// git checkout -- FILE or git restore FILE puts back the version the index holds. A file checked
+// out from a revision the line names (git checkout other -- Makefile, git restore --source=other
+// Makefile) is that revision's, which may be any the agent made or fetched: it counts.
 func (a *analyzer) contentWrite(seg int16) bool {
 	if seg == 0 {
 		return true
 	}
-	n := a.out.segments[seg-1].name
-	return n != cmdTouch && n != cmdGit
+	s := &a.out.segments[seg-1]
+	switch s.name {
+	case cmdTouch:
+		return false
+	case cmdGit:
+		return gitFromRevision(s)
+	}
+	return true
+}
+
+// git's subcommands that put files back in the working tree.
+const (
+	gitSubCheckout = "checkout"
+	gitSubRestore  = "restore"
+)
+
+// gitFromRevision says whether git checkout or restore puts files back from a revision it names:
+// checkout REV -- PATHS (an operand before "--"), restore -s/--source REV.
+func gitFromRevision(s *segment) bool {
+	sub, _, ok := firstOperands(s)
+	switch {
+	case !ok:
+		return false
+	case sub == gitSubRestore:
+		return s.hasFlag("-s") || s.hasFlag("--source")
+	case sub != gitSubCheckout:
+		return false
+	}
+	args := gitSubArgs(s)
+	dash := slices.IndexFunc(args, func(w word) bool { return w.s == "--" && !w.dynamic })
+	if dash < 0 {
+		return false
+	}
+	return slices.ContainsFunc(args[:dash], func(w word) bool { return !strings.HasPrefix(w.s, "-") && w.s != sub })
 }
