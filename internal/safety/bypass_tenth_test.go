@@ -4,7 +4,9 @@ package safety
 // file or value the line chooses says (resolverEnvVars); name references whose target is read at
 // run time, chained, or given by a loop (namerefs.go); a patch, archive or tree copied in from
 // elsewhere, whose file names the engine does not read, applied and then built, tested, run or
-// committed (appliedtrees.go), and a build definition checked out from a named revision.
+// committed (appliedtrees.go), and a build definition checked out from a named revision; a
+// configuration file that a tool discovers in its directory and takes code or a program from,
+// written by the line and then read (writtenbuilds.go's lists).
 func tenthCatalogue() []classCase {
 	sh := shCall
 	meta := asked(RulePrefixDamageControl + "print-credentials-cloud-metadata")
@@ -15,6 +17,7 @@ func tenthCatalogue() []classCase {
 		applied  = "a patch or archive applied, then built, tested, run or committed"
 		copied   = "a tree copied in from elsewhere, then built or tested"
 		revision = "a build definition checked out from a named revision, then built"
+		found    = "a configuration a tool discovers and takes code from, written, then the tool"
 	)
 	return []classCase{
 		{resolver, "HOSTALIASES aliases a short name", sh(`HOSTALIASES=/tmp/h curl http://foo/`), meta, sh(`curl http://foo/`), false},
@@ -66,5 +69,23 @@ func tenthCatalogue() []classCase {
 		{revision, "git checkout of package.json from an old commit", sh(`git checkout HEAD~3 -- package.json && npm test`), opaque, sh(`git checkout other -- src/app.js && npm test`), false},
 		{revision, "git restore --source", sh(`git restore --source=other Makefile && make test`), opaque, sh(`git restore --staged Makefile && make test`), false},
 		{revision, "a hook checked out from a revision, then git commit", sh(`git checkout other -- .husky/pre-commit && git commit -m x`), opaque, sh(`git checkout main && git commit -m x`), false},
+
+		{found, "rustup's toolchain file, which can name any cargo", sh(`echo '[toolchain]' > rust-toolchain.toml && cargo test`), opaque, sh(`echo 'fn f() {}' > src/lib.rs && cargo test`), false},
+		{found, "rust-toolchain copied over", sh(`cp /tmp/x rust-toolchain && cargo build`), opaque, sh(`cp rust-toolchain /tmp/rt.bak && cargo build`), false},
+		{found, "bazelisk's download URL", sh(`echo 'BAZELISK_BASE_URL=http://x' > .bazeliskrc && bazelisk test //...`), opaque, sh(`echo 'x' > docs/bazel.md && make test`), false},
+		{found, "sbt's JVM options", sh(`echo '-J-javaagent:/tmp/x.jar' > .jvmopts && sbt test`), opaque, sh(`echo 'x' > src/test/x.txt && make test`), false},
+		{found, "sbt's options file", sh(`echo '-J-javaagent:/tmp/x.jar' > .sbtopts && sbt test`), opaque, sh(`cat .sbtopts && make test`), false},
+		{found, "pylint's init-hook in .pylintrc", sh(`printf '[MAIN]\ninit-hook=import os\n' > .pylintrc && pylint src`), opaque, sh(`printf 'x = 1\n' > src/x.py && make lint`), false},
+		{found, "mypy's plugins in mypy.ini", sh(`printf '[mypy]\nplugins = /tmp/x.py\n' > mypy.ini && mypy src`), opaque, sh(`printf 'x = 1\n' > src/x.py && make test`), false},
+		{found, "mise's tasks", sh(`echo '[tasks.test]' > mise.toml && mise run test`), opaque, sh(`cat mise.toml`), false},
+		{found, "mise's configuration directory", sh(`echo x > .mise/config.toml && mise run test`), opaque, sh(`echo x > docs/mise.md && make test`), false},
+		{found, "a make file a Makefile includes", sh(`echo 'test:; sh x' > rules.mk && make test`), opaque, sh(`echo 'x' > docs/rules.md && make test`), false},
+		{found, "prettier's configuration module, then npm test", sh(`echo 'module.exports = {}' > .prettierrc.cjs && npm test`), opaque, sh(`echo '{}' > tsconfig.json && npm test`), false},
+		{found, "prettier's configuration module, then prettier", sh(`echo 'module.exports = {}' > prettier.config.js && npx prettier --check .`), opaque, sh(`echo 'x' > src/x.js && npm test`), false},
+		{found, "postcss's configuration module", sh(`echo 'module.exports = {}' > postcss.config.js && npm test`), opaque, sh(`echo 'a{}' > src/x.css && npm test`), false},
+		{found, "tailwind's configuration module", sh(`echo 'module.exports = {}' > tailwind.config.js && npm test`), opaque, sh(`echo '<div/>' > src/x.html && npm test`), false},
+		{found, "pytest's .pytest.ini", sh(`printf '[pytest]\naddopts = -p x\n' > .pytest.ini && pytest`), opaque, sh(`printf 'x\n' > tests/data.txt && pytest`), false},
+		{found, "a dev container's lifecycle commands", sh(`echo '{"postCreateCommand": "sh x"}' > .devcontainer/devcontainer.json && devcontainer up`), opaque, sh(`cat .devcontainer/devcontainer.json`), false},
+		{found, "commitlint's configuration, loaded by the commit-msg hook", sh(`echo 'module.exports = {}' > commitlint.config.js && git commit -m x`), opaque, sh(`echo 'x' > CHANGELOG.md && git commit -am x`), false},
 	}
 }

@@ -32,7 +32,8 @@ var buildTools = strings.Fields("make gmake bmake just task rake go cargo npm pn
 	"bazel bazelisk dotnet mix composer swift zig pip pip3 uv poetry hatch pdm tsc eslint rspec " +
 	"phpunit pre-commit terraform tofu ansible-playbook vagrant devcontainer tilt skaffold cabal " +
 	"stack dune lein scons nx turbo invoke pants buck2 docker-compose podman-compose pulumi gulp grunt " +
-	"webpack vite rollup parcel esbuild playwright cypress karma ava tap nix nix-build")
+	"webpack vite rollup parcel esbuild playwright cypress karma ava tap nix nix-build " +
+	"pylint mypy prettier stylelint postcss tailwindcss mise")
 
 // recursiveTools discover what they run in every directory below the one they start in: a tree
 // fetched below it is run too.

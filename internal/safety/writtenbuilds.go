@@ -31,18 +31,26 @@ var buildDefinitions = strings.Fields("Makefile makefile GNUmakefile justfile Ju
 	"Dockerfile Containerfile docker-compose.yml docker-compose.yaml compose.yml " +
 	"compose.yaml Gruntfile.js gulpfile.js flake.nix default.nix shell.nix Pulumi.yaml Vagrantfile Tiltfile " +
 	"skaffold.yaml dune-project Setup.hs stack.yaml SConstruct tasks.py .mocharc.js .mocharc.cjs .mocharc.yml " +
-	"turbo.json nx.json")
+	"turbo.json nx.json " +
+	// Read from the working directory by tools that take code or a program from them: rustup's
+	// toolchain (a path to any cargo), bazelisk's download URL, sbt's JVM options (-javaagent),
+	// pylint's init-hook, mypy's plugins, mise's tasks and hooks, pytest's newer files.
+	"rust-toolchain rust-toolchain.toml .bazeliskrc .bazelversion .jvmopts .sbtopts .pylintrc pylintrc " +
+	"mypy.ini .mypy.ini mise.toml .mise.toml mise.local.toml .mise.local.toml .pytest.ini pytest.toml .pytest.toml")
 
 // buildConfigPrefixes begin the names of JavaScript tools' configuration modules, which run as
-// code when the tool loads them (jest.config.ts, vite.config.mjs, eslint.config.js).
+// code when the tool loads them (jest.config.ts, vite.config.mjs, eslint.config.js,
+// prettier.config.js, postcss.config.js, which npm run build or npm test starts).
 var buildConfigPrefixes = strings.Fields("jest.config. vitest.config. vite.config. webpack.config. " +
 	"rollup.config. playwright.config. cypress.config. eslint.config. .eslintrc. karma.conf. " +
 	"babel.config. .babelrc. next.config. nuxt.config. svelte.config. astro.config. tsup.config. " +
-	"esbuild.config.")
+	"esbuild.config. prettier.config. .prettierrc. stylelint.config. .stylelintrc. postcss.config. " +
+	"tailwind.config. vue.config. metro.config. gatsby-config. gatsby-node. remix.config.")
 
 // buildConfigDirs are directories whose files configure a tool from the project (.cargo/config.toml,
-// .mvn/maven.config, .mvn/extensions.xml, gradle/wrapper/gradle-wrapper.properties).
-var buildConfigDirs = strings.Fields(".cargo .mvn .mvn/wrapper gradle/wrapper")
+// .mvn/maven.config, .mvn/extensions.xml, gradle/wrapper/gradle-wrapper.properties,
+// .mise/config.toml, .devcontainer/devcontainer.json's lifecycle commands, .storybook/main.js).
+var buildConfigDirs = strings.Fields(".cargo .mvn .mvn/wrapper gradle/wrapper .mise .config/mise .devcontainer .storybook")
 
 // gitHookSubcommands run the repository's hooks (pre-commit, commit-msg, post-commit, pre-push,
 // post-checkout, post-merge, pre-rebase, applypatch-msg), --no-verify or not: it skips only some.
@@ -55,7 +63,10 @@ var (
 	hookDefinitions = strings.Fields(".pre-commit-config.yaml .pre-commit-config.yml lefthook.yml lefthook.yaml " +
 		".lefthook.yml .lefthook.yaml lefthook-local.yml .lefthook-local.yml .lintstagedrc .lintstagedrc.json " +
 		".lintstagedrc.yaml .lintstagedrc.yml .lintstagedrc.js .lintstagedrc.cjs .lintstagedrc.mjs " +
-		"lint-staged.config.js lint-staged.config.cjs lint-staged.config.mjs .simple-git-hooks.json .simple-git-hooks.js")
+		"lint-staged.config.js lint-staged.config.cjs lint-staged.config.mjs .simple-git-hooks.json .simple-git-hooks.js " +
+		// commitlint's configuration is a module its commit-msg hook loads.
+		"commitlint.config.js commitlint.config.cjs commitlint.config.mjs commitlint.config.ts .commitlintrc.js " +
+		".commitlintrc.cjs .commitlintrc.mjs .commitlintrc.ts")
 	hookDirs = strings.Fields(".husky .githooks .hooks")
 )
 
@@ -83,7 +94,9 @@ func isHookDefinition(p string) bool {
 // runs from.
 func isBuildDefinition(p string) bool {
 	base := path.Base(p)
-	if slices.Contains(buildDefinitions, base) || isHookDefinition(p) {
+	// A .mk file is make's code, which a Makefile includes (include rules.mk) by a name the engine
+	// does not follow.
+	if slices.Contains(buildDefinitions, base) || isHookDefinition(p) || strings.HasSuffix(base, ".mk") {
 		return true
 	}
 	for _, pre := range buildConfigPrefixes {
