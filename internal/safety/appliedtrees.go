@@ -64,24 +64,38 @@ func (a *analyzer) appliedTrees(seg *segment) {
 }
 
 // appliesUnseenNames says whether a segment writes files a patch or archive names: an extraction
-// (tar, bsdtar, unzip, cpio -i, pax -r, 7z x|e, python -m zipfile|tarfile -e), patch, git apply to
-// the working tree, git am.
+// (extractsMembers), patch, git apply to the working tree, git am.
 func appliesUnseenNames(s *segment) bool {
+	switch s.name {
+	case cmdPatch:
+		return !s.hasFlag("--dry-run") && !s.hasFlag("-C") && !s.hasFlag("--check")
+	case cmdGit:
+		return gitAppliesPatch(s)
+	}
+	return extractsMembers(s)
+}
+
+// extractsMembers says whether a segment extracts an archive's members under their own names: tar,
+// bsdtar, unzip, cpio -i, pax -r, 7z x|e, jar x, ar x, uudecode, python -m zipfile|tarfile -e.
+func extractsMembers(s *segment) bool {
 	switch s.name {
 	case cmdTar, cmdBsdtar:
 		return tarExtracts(s) && !s.hasFlag("-O") && !s.hasFlag("--to-stdout")
 	case cmdUnzip:
 		return !slices.ContainsFunc(unzipReports, s.hasFlag)
-	case cmdPatch:
-		return !s.hasFlag("--dry-run") && !s.hasFlag("-C") && !s.hasFlag("--check")
 	case cmdCpio:
 		return s.hasFlag("-i") || s.hasFlag("--extract")
 	case cmdPax:
 		return s.hasFlag("-r")
 	case cmd7z, cmd7za, cmd7zr:
 		return len(s.operands) > 0 && (strings.EqualFold(s.operands[0].s, "x") || strings.EqualFold(s.operands[0].s, "e"))
-	case cmdGit:
-		return gitAppliesPatch(s)
+	case "jar", "ar":
+		// jar xf x.jar, jar -xf, jar --extract; ar x lib.a, ar -x: the mode is the first word's.
+		return len(s.words) > 1 && (strings.IndexByte(strings.TrimPrefix(s.words[1].s, "-"), 'x') >= 0 &&
+			!strings.HasPrefix(s.words[1].s, "--") || s.words[1].s == "--extract")
+	case "uudecode":
+		// It writes the name the encoded file's header gives, unless -o names one.
+		return !s.hasFlag("-o") && !s.hasFlag("--output-file")
 	}
 	_, _, ok := pythonExtract(s)
 	return ok

@@ -255,7 +255,8 @@ func runCatalogue() []classCase {
 		{linked, "a redirect through a link to the autostart directory", sh(`ln -s ~/.config/autostart a && echo x > a/y.desktop`), noWriteD, sh(`ln -s build b && echo x > b/y.txt`), false},
 		{linked, "a link made in a directory by its target's name", sh(`ln -s -t /tmp .git/hooks; tee /tmp/hooks/pre-commit < x`), noWriteD, sh(`ln -s -t /tmp src; cat /tmp/src/main.go`), false},
 		// A program the engine does not know, given a path it must not write: it may write it.
-		{unknownProg, "sponge over a start-up file", sh(`sort x | sponge ~/.bashrc`), asked(RuleUnknownWriter), sh(`sort x > out.txt`), false},
+		// sponge is read as the writer it is since the tenth review: its write is refused outright.
+		{unknownProg, "sponge over a start-up file", sh(`sort x | sponge ~/.bashrc`), noWriteD, sh(`sort x > out.txt`), false},
 		{unknownProg, "a compiler's output over a start-up file", sh(`gcc -o ~/.bashrc x.c`), asked(RuleUnknownWriter), sh(`cat x.c`), false},
 		{unknownProg, "a dearmored key into a git hook", sh(`gpg -o .git/hooks/pre-commit --dearmor x.asc`), asked(RuleUnknownWriter), sh(`ls .git/hooks`), false},
 		{unknownProg, "a value attached to a short option", sh(`foo -o~/.bashrc x`), asked(RuleUnknownWriter), sh(`head -n2 x.c`), false},

@@ -18,6 +18,7 @@ func tenthCatalogue() []classCase {
 		copied   = "a tree copied in from elsewhere, then built or tested"
 		revision = "a build definition checked out from a named revision, then built"
 		found    = "a configuration a tool discovers and takes code from, written, then the tool"
+		written  = "a build definition written by a program the engine did not read as a writer"
 	)
 	return []classCase{
 		{resolver, "HOSTALIASES aliases a short name", sh(`HOSTALIASES=/tmp/h curl http://foo/`), meta, sh(`curl http://foo/`), false},
@@ -87,5 +88,11 @@ func tenthCatalogue() []classCase {
 		{found, "pytest's .pytest.ini", sh(`printf '[pytest]\naddopts = -p x\n' > .pytest.ini && pytest`), opaque, sh(`printf 'x\n' > tests/data.txt && pytest`), false},
 		{found, "a dev container's lifecycle commands", sh(`echo '{"postCreateCommand": "sh x"}' > .devcontainer/devcontainer.json && devcontainer up`), opaque, sh(`cat .devcontainer/devcontainer.json`), false},
 		{found, "commitlint's configuration, loaded by the commit-msg hook", sh(`echo 'module.exports = {}' > commitlint.config.js && git commit -m x`), opaque, sh(`echo 'x' > CHANGELOG.md && git commit -am x`), false},
+
+		{applied, "jar xf, then mvn test", sh(`jar xf /tmp/x.jar && mvn test`), opaque, sh(`unzip -l /tmp/x.jar && mvn test`), false},
+		{applied, "jar --extract", sh(`jar --extract --file /tmp/x.jar && make test`), opaque, sh(`unzip -d /tmp/x /tmp/x.jar && make test`), false},
+		{applied, "ar x, then make", sh(`ar x /tmp/x.a && make test`), opaque, sh(`make test && echo ok`), false},
+		{applied, "uudecode writes the name its input says", sh(`uudecode /tmp/x.uu && make test`), opaque, sh(`make test; echo done`), false},
+		{written, "a Makefile by sponge", sh(`echo 'test:; sh x' | sponge Makefile && make test`), opaque, sh(`echo x | tee notes.txt && make test`), false},
 	}
 }

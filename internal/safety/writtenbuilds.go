@@ -243,9 +243,10 @@ func (a *analyzer) buildDirs(seg *segment) []string {
 }
 
 // textWriters put text the command line chooses into the file they write: a copy, a move, a link,
-// an install, dd, tee, an edit in place. A compiler's or build tool's output (go build -o bin/app
-// && ./bin/app) is not one: it is built from the project's sources.
-var textWriters = strings.Fields("cp mv ln install dd tee sed perl rsync")
+// an install, dd, tee, sponge (moreutils' tee that writes after reading it all), an edit in place.
+// A compiler's or build tool's output (go build -o bin/app && ./bin/app) is not one: it is built
+// from the project's sources.
+var textWriters = strings.Fields("cp mv ln install dd tee sponge sed perl rsync")
 
 // textWrite says whether the write a path records (see contentWrite) is a redirection's or a
 // textWriters program's.
