@@ -97,6 +97,9 @@ func extractsMembers(s *segment) bool {
 		// It writes the name the encoded file's header gives, unless -o names one.
 		return !s.hasFlag("-o") && !s.hasFlag("--output-file")
 	}
+	if !isPython(s.name) {
+		return false
+	}
 	_, _, ok := pythonExtract(s)
 	return ok
 }
