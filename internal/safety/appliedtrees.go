@@ -107,14 +107,15 @@ func extractsMembers(s *segment) bool {
 // gitAppliesPatch says whether git applies a patch to the working tree: apply (not one that only
 // reports or writes the index alone), am (not one that stops a series).
 func gitAppliesPatch(s *segment) bool {
-	sub, _, ok := firstOperands(s)
-	switch {
-	case !ok:
+	if len(s.operands) == 0 {
 		return false
-	case sub == subApply:
+	}
+	// git's subcommands are case-sensitive: no lower-casing (and no allocation) for each git command.
+	switch s.operands[0].s {
+	case subApply:
 		reports := s.hasFlag("--check") || s.hasFlag("--stat") || s.hasFlag("--numstat") || s.hasFlag("--summary")
 		return (!reports || s.hasFlag("--apply")) && !s.hasFlag("--cached")
-	case sub == "am":
+	case "am":
 		return !slices.ContainsFunc(gitAmStops, s.hasFlag)
 	}
 	return false

@@ -282,10 +282,12 @@ const (
 // gitFromRevision says whether git checkout or restore puts files back from a revision it names:
 // checkout REV -- PATHS (an operand before "--"), restore -s/--source REV.
 func gitFromRevision(s *segment) bool {
-	sub, _, ok := firstOperands(s)
-	switch {
-	case !ok:
+	if len(s.operands) == 0 {
 		return false
+	}
+	// git's subcommands are case-sensitive: no lower-casing (and no allocation) for each git write.
+	sub := s.operands[0].s
+	switch {
 	case sub == gitSubRestore:
 		return s.hasFlag("-s") || s.hasFlag("--source")
 	case sub != gitSubCheckout:
