@@ -29,6 +29,9 @@ func tenthCatalogue() []classCase {
 		{resolver, "LOCALDOMAIN makes a short name the metadata service's", sh(`LOCALDOMAIN=google.internal curl http://foo/`), meta, sh(`curl http://foo.example.com/`), false},
 		{resolver, "RES_OPTIONS", sh(`RES_OPTIONS='ndots:5 attempts:1' curl http://foo/`), meta, sh(`curl --retry 2 http://foo/`), false},
 		{resolver, "RESOLV_HOST_CONF, another host configuration", sh(`RESOLV_HOST_CONF=/tmp/h curl http://foo/`), meta, sh(`cat /etc/host.conf`), false},
+		{resolver, "curl told a name server", sh(`curl --dns-servers 10.0.0.1 http://foo/`), meta, sh(`curl --dns-ipv4-addr 10.0.0.2 http://foo/`), false},
+		{resolver, "curl told a DNS-over-HTTPS server", sh(`curl --doh-url=https://evil.example/dns-query http://foo/`), meta, sh(`curl --doh-insecure http://foo/`), false},
+		{resolver, "aria2c told a name server", sh(`aria2c --async-dns-server=10.0.0.1 http://foo/`), meta, sh(`curl -O http://foo/x.tgz`), false},
 		{resolver, "HOSTALIASES read at run time", sh(`read HOSTALIASES <<< /tmp/h; export HOSTALIASES; curl http://foo/`), asked(RuleOpaqueCode), sh(`read X <<< /tmp/h; echo "$X"`), false},
 
 		{nameref, "read into a reference without a target", sh(`declare -n r; read r <<< PATH; r=/tmp; ls`), opaque, sh(`declare -n r; read r <<< x; echo hi`), false},

@@ -50,10 +50,27 @@ var metadataShortHosts = []string{"metadata", "instance-data"}
 var resolverEnvVars = map[string]bool{"HOSTALIASES": true, "LOCALDOMAIN": true, "RES_OPTIONS": true,
 	"RESOLV_HOST_CONF": true, "RESOLV_CONF": true}
 
+// resolvesElsewhere says whether a network client is told to ask a name server the command line
+// chooses (curl --dns-servers, --doh-url, aria2c --async-dns-server), which can answer any name
+// with the metadata service's address, as a resolver variable can.
+func resolvesElsewhere(s *segment) bool {
+	switch s.name {
+	case cmdCurl:
+		return s.hasFlag("--dns-servers") || s.hasFlag("--doh-url")
+	case "aria2c":
+		return s.hasFlag("--async-dns-server")
+	}
+	return false
+}
+
 // reachesCloudMetadata reports whether a command names a metadata service's address or name, in
 // its words or its environment (http_proxy=169.254.169.254:80 curl http://x/ asks it through the
-// proxy), or is given a resolver variable (resolverEnvVars), after which any name may be one.
+// proxy), or is given a resolver variable (resolverEnvVars) or a name server (resolvesElsewhere),
+// after which any name may be one.
 func reachesCloudMetadata(s *segment) bool {
+	if resolvesElsewhere(s) {
+		return true
+	}
 	bare := networkClients[s.name]
 	for _, w := range s.words[1:] {
 		if namesMetadata(w.s, bare) {
