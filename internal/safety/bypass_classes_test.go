@@ -828,6 +828,7 @@ func classCatalogue() []classCase {
 		seventhCatalogue(),
 		eighthCatalogue(),
 		ninthCatalogue(),
+		tenthCatalogue(),
 	)...)
 }
 

@@ -29,7 +29,11 @@ func (a *analyzer) downloads(idx int, redirs []*syntax.Redirect) {
 	if f, ok := a.buildsWritten(seg); ok {
 		a.opaque(idx, "it runs what "+f+" says, which this command line wrote before it")
 	}
+	if a.line != nil && len(a.line.applied) > 0 {
+		a.runsApplied(idx)
+	}
 	a.fetchedTrees(idx)
+	a.appliedTrees(seg)
 	a.gitRepositoryMade(idx)
 	if seg.name != cmdCurl && seg.name != cmdWget {
 		return

@@ -45,9 +45,10 @@ func (a *analyzer) segmentEnv() (env []string, lineEnv int) {
 
 // lineEnvVar names the variables whose value a segment's environment is read for: the ones that
 // stand for a program's options (envOptions, flagEnvVars), git's repository and work tree, rclone's
-// remotes defined in the environment, and proxies (which send a request where they name).
+// remotes defined in the environment, proxies (which send a request where they name) and the
+// resolver's variables (which send a name where a file says).
 func lineEnvVar(name string) bool {
-	if _, ok := flagEnvVars[name]; ok {
+	if _, ok := flagEnvVars[name]; ok || resolverEnvVars[name] {
 		return true
 	}
 	for _, vars := range envOptions {

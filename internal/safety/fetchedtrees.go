@@ -32,7 +32,8 @@ var buildTools = strings.Fields("make gmake bmake just task rake go cargo npm pn
 	"bazel bazelisk dotnet mix composer swift zig pip pip3 uv poetry hatch pdm tsc eslint rspec " +
 	"phpunit pre-commit terraform tofu ansible-playbook vagrant devcontainer tilt skaffold cabal " +
 	"stack dune lein scons nx turbo invoke pants buck2 docker-compose podman-compose pulumi gulp grunt " +
-	"webpack vite rollup parcel esbuild playwright cypress karma ava tap nix nix-build")
+	"webpack vite rollup parcel esbuild playwright cypress karma ava tap nix nix-build " +
+	"pylint mypy prettier stylelint postcss tailwindcss mise")
 
 // recursiveTools discover what they run in every directory below the one they start in: a tree
 // fetched below it is run too.
@@ -243,10 +244,15 @@ func (a *analyzer) runsFetched(seg *segment) {
 // one a word of it names, and for a tool that runs what it finds below its directory (go ./...,
 // pytest, jest), one fetched anywhere below.
 func (a *analyzer) buildsFetched(seg *segment) (string, bool) {
+	return a.buildsIn(seg, a.line.trees, a.line.fetched)
+}
+
+// buildsIn returns the tree or file a build or test tool runs, among the trees and files given
+// (buildsFetched).
+func (a *analyzer) buildsIn(seg *segment, trees, files []string) (string, bool) {
 	if !buildsHere(seg) {
 		return "", false
 	}
-	ls := a.line
 	dirs := []string{a.fetchKey(".")}
 	if a.cwd == cwdUnknown {
 		dirs[0] = cwdUnknown
@@ -255,8 +261,8 @@ func (a *analyzer) buildsFetched(seg *segment) (string, bool) {
 		dirs = append(dirs, a.wordKey(d))
 	}
 	roots := a.walkRoots(seg)
-	for i, f := range slices.Concat(ls.trees, ls.fetched) {
-		tree := i < len(ls.trees)
+	for i, f := range slices.Concat(trees, files) {
+		tree := i < len(trees)
 		if f == cwdUnknown {
 			return f, true
 		}

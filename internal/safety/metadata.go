@@ -39,10 +39,38 @@ var metadataHosts = []string{"metadata.google.internal", "metadata.goog", "metad
 // as the host a network client's bare HOST/PATH or HOST:PORT operand names.
 var metadataShortHosts = []string{"metadata", "instance-data"}
 
+// resolverEnvVars redirect where the C library's resolver (and c-ares, which curl can use) sends a
+// name: HOSTALIASES a file of aliases for names without a dot (foo metadata.google.internal),
+// LOCALDOMAIN the search domains a short name is tried in, RES_OPTIONS its ndots and lookup
+// options, RESOLV_HOST_CONF and RESOLV_CONF another host or resolver configuration. Where a name
+// then resolves is in a file or value the command line chooses, which the engine does not read:
+// HOSTALIASES=/tmp/h curl http://foo/ can reach the metadata service by a name that is not one of
+// its names. A command given one of them asks as one naming the service does; no ordinary build
+// or test sets them.
+var resolverEnvVars = map[string]bool{"HOSTALIASES": true, "LOCALDOMAIN": true, "RES_OPTIONS": true,
+	"RESOLV_HOST_CONF": true, "RESOLV_CONF": true}
+
+// resolvesElsewhere says whether a network client is told to ask a name server the command line
+// chooses (curl --dns-servers, --doh-url, aria2c --async-dns-server), which can answer any name
+// with the metadata service's address, as a resolver variable can.
+func resolvesElsewhere(s *segment) bool {
+	switch s.name {
+	case cmdCurl:
+		return s.hasFlag("--dns-servers") || s.hasFlag("--doh-url")
+	case "aria2c":
+		return s.hasFlag("--async-dns-server")
+	}
+	return false
+}
+
 // reachesCloudMetadata reports whether a command names a metadata service's address or name, in
 // its words or its environment (http_proxy=169.254.169.254:80 curl http://x/ asks it through the
-// proxy).
+// proxy), or is given a resolver variable (resolverEnvVars) or a name server (resolvesElsewhere),
+// after which any name may be one.
 func reachesCloudMetadata(s *segment) bool {
+	if resolvesElsewhere(s) {
+		return true
+	}
 	bare := networkClients[s.name]
 	for _, w := range s.words[1:] {
 		if namesMetadata(w.s, bare) {
@@ -50,7 +78,7 @@ func reachesCloudMetadata(s *segment) bool {
 		}
 	}
 	for _, e := range s.env {
-		if _, v, ok := strings.Cut(e, "="); ok && namesMetadata(v, true) {
+		if n, v, ok := strings.Cut(e, "="); ok && (namesMetadata(v, true) || resolverEnvVars[n]) {
 			return true
 		}
 	}

@@ -111,7 +111,7 @@ var argSpecs = map[string]argSpec{
 	cmdScp:    {op: opRead, lastOp: opWrite, restOp: opRead},
 	cmdDitto:  {op: opRead, lastOp: opWrite, restOp: opRead},
 
-	"tee": {op: opWrite}, cmdTouch: {op: opWrite}, "mkdir": {op: opWrite}, "mkfifo": {op: opWrite},
+	"tee": {op: opWrite}, "sponge": {op: opWrite}, cmdTouch: {op: opWrite}, "mkdir": {op: opWrite}, "mkfifo": {op: opWrite},
 	"mknod": {op: opWrite}, "truncate": {op: opWrite}, "patch": {op: opWrite, valueOps: map[string]pathOp{"-o": opWrite, "-d": opWrite, "--directory": opWrite}},
 	"vi": {op: opWrite}, "vim": {op: opWrite}, "nvim": {op: opWrite}, "nano": {op: opWrite},
 	"emacs": {op: opWrite}, "ed": {op: opWrite}, "code": {op: opWrite},
@@ -159,7 +159,7 @@ var argSpecs = map[string]argSpec{
 	"zip":   {},
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
 
-	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, "checkout": opWrite, "restore": opWrite, "mv": opWrite, "apply": opRead}},
+	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, gitSubCheckout: opWrite, gitSubRestore: opWrite, "mv": opWrite, "apply": opRead}},
 	"go":   {skip: 1, valueOps: goValueOps, noBundles: true}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1},
 	"cargo": {skip: 1, valueOps: map[string]pathOp{"--target-dir": opWrite, "--artifact-dir": opWrite, "--out-dir": opWrite, "--logfile": opWrite}},
 	// Test runners' and tree's reports.
@@ -1029,7 +1029,7 @@ func presenceCheck(s *segment) bool {
 
 // gitPathspecSubs are git's subcommands whose operands (after the subcommand) are pathspecs,
 // which git matches itself: a quoted "*.md" is a glob to git, and ":/", ":(top)", ":!x" are magic.
-var gitPathspecSubs = map[string]bool{"rm": true, "checkout": true, "restore": true, "add": true, gitDiff: true,
+var gitPathspecSubs = map[string]bool{"rm": true, gitSubCheckout: true, gitSubRestore: true, "add": true, gitDiff: true,
 	gitLog: true, gitShow: true, "ls-files": true, "stash": true, "reset": true, "archive": true, "blame": true}
 
 // Program and subcommand names the review's tables share.

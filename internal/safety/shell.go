@@ -293,6 +293,7 @@ type lineState struct {
 	procOut    []int           // segments of its >(...) substitutions, which its command feeds
 	fetched    []string        // files curl and wget wrote earlier on the line (downloads.go)
 	trees      []string        // directories git clone made and downloads were extracted into (fetchedtrees.go)
+	applied    []string        // directories a patch or archive wrote the names it holds below (appliedtrees.go)
 	urlFetch   bool            // a git fetch of a repository named by URL filled FETCH_HEAD (fetchedtrees.go)
 	urlRemotes []string        // remotes git remote add named for a URL (fetchedtrees.go)
 	aliasText  map[string]word // the aliases the line defined, by name (aliases.go)

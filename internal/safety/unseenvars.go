@@ -22,7 +22,10 @@ func (a *analyzer) unseenSets(f *syntax.File, src string) {
 	}
 	u := unseenWalk{}
 	syntax.Walk(f, u.node)
-	if u.name != "" {
+	switch {
+	case u.unseen:
+		a.find(false, RuleOpaqueCode, "%s sets the variable the reference was given the name of at run time, which could be one that changes what programs run, open or fetch (PATH, BASH_ENV); it needs human approval", u.how)
+	case u.name != "":
 		a.find(false, RuleOpaqueCode, "%s sets %s, which changes what programs run, open or fetch, to a value the engine does not see; it needs human approval", u.how, u.name)
 	}
 }
@@ -38,10 +41,12 @@ var unseenSetWords = []string{"read", "mapfile", cmdPf, "getopts", "wait", "for"
 func maySetUnseen(src string) bool { return containsAny(src, unseenSetWords) }
 
 // unseenWalk finds the first judged variable a script sets to a value the engine does not see,
-// and how; refs are the name references declared to a judged variable so far (declare -n r=PATH),
-// which an assignment to r sets. A reference only read (declare -n r=HOME; echo "$r") sets nothing.
+// and how; refs are the name references declared so far (declare -n r=PATH), by name, with their
+// targets (namerefs.go), which an assignment to r sets. A reference only read (declare -n r=HOME;
+// echo "$r") sets nothing. unseen says the variable set is one a reference was given at run time.
 type unseenWalk struct {
 	name, how string
+	unseen    bool
 	refs      map[string]string
 	decls     map[*syntax.Assign]bool // the declarations' own r=PATH, which assign no value
 }
@@ -54,9 +59,7 @@ func (u *unseenWalk) node(n syntax.Node) bool {
 	case *syntax.CallExpr:
 		u.builtin(n)
 	case *syntax.WordIter:
-		if n.Name != nil {
-			u.set(n.Name.Value, "a loop")
-		}
+		u.loop(n)
 	case *syntax.BinaryArithm, *syntax.UnaryArithm:
 		u.set(arithmeticTarget(n), "arithmetic")
 	case *syntax.ParamExp:
@@ -96,29 +99,6 @@ func (u *unseenWalk) builtin(c *syntax.CallExpr) {
 	}
 }
 
-// assign records an assignment through a name reference to a judged variable. A reference
-// declared without a target takes its first assignment's value as its target (declare -n r;
-// r=PATH; r=/tmp sets PATH).
-func (u *unseenWalk) assign(as *syntax.Assign) {
-	if as.Name == nil || u.decls[as] {
-		return
-	}
-	switch t := u.refs[as.Name.Value]; t {
-	case "":
-	case unboundRef:
-		if v, _ := literalText(as.Value); as.Value != nil && judgedVar(baseName(v)) {
-			u.refs[as.Name.Value] = baseName(v)
-		} else {
-			delete(u.refs, as.Name.Value)
-		}
-	default:
-		u.set(t, "an assignment to the name reference "+as.Name.Value)
-	}
-}
-
-// unboundRef marks a name reference declared without a target.
-const unboundRef = "\x00"
-
 // commandWord is a command word's literal text without quotes or escapes ('read', \read), or "".
 func commandWord(w *syntax.Word) string {
 	if l := w.Lit(); l != "" && !strings.ContainsRune(l, '\\') {
@@ -129,44 +109,6 @@ func commandWord(w *syntax.Word) string {
 		return ""
 	}
 	return strings.ReplaceAll(t, "\\", "")
-}
-
-// set records a judged variable, or one a name reference to a judged variable stands for.
-func (u *unseenWalk) set(name, how string) {
-	if u.name != "" {
-		return
-	}
-	if t := u.refs[name]; t != "" {
-		name, how = t, how+" through the name reference "+name
-	}
-	if judgedVar(name) {
-		u.name, u.how = name, how
-	}
-}
-
-// namerefs keeps the name references a declaration makes to a judged variable (declare -n r=PATH).
-func (u *unseenWalk) namerefs(d *syntax.DeclClause) {
-	ref := d.Variant != nil && d.Variant.Value == declNameref
-	for _, as := range d.Args {
-		if as.Name == nil && as.Value != nil {
-			ref = ref || declOption(as.Value.Lit(), 'n')
-			continue
-		}
-		if !ref || as.Name == nil {
-			continue
-		}
-		target := unboundRef
-		if as.Value != nil {
-			t, _ := literalText(as.Value)
-			if target = baseName(t); !judgedVar(target) {
-				continue
-			}
-		}
-		if u.refs == nil {
-			u.refs, u.decls = map[string]string{}, map[*syntax.Assign]bool{}
-		}
-		u.refs[as.Name.Value], u.decls[as] = target, true
-	}
 }
 
 // baseName is a variable name without its subscript (BASH_CMDS[ls] is BASH_CMDS).
@@ -232,7 +174,8 @@ func judgedVar(name string) bool {
 // variable by, gathered once: every loop variable and every name read assigns is looked up.
 var judgedNames = func() map[string]bool {
 	m := map[string]bool{}
-	for _, t := range []map[string]bool{codeEnvVars, injectionEnvVars, commandEnvVars, expansionEnvVars, valueJudgedVars, writtenFileVars} {
+	for _, t := range []map[string]bool{codeEnvVars, injectionEnvVars, commandEnvVars, expansionEnvVars, valueJudgedVars, writtenFileVars,
+		resolverEnvVars} {
 		for k := range t {
 			m[k] = true
 		}

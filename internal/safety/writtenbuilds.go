@@ -31,18 +31,26 @@ var buildDefinitions = strings.Fields("Makefile makefile GNUmakefile justfile Ju
 	"Dockerfile Containerfile docker-compose.yml docker-compose.yaml compose.yml " +
 	"compose.yaml Gruntfile.js gulpfile.js flake.nix default.nix shell.nix Pulumi.yaml Vagrantfile Tiltfile " +
 	"skaffold.yaml dune-project Setup.hs stack.yaml SConstruct tasks.py .mocharc.js .mocharc.cjs .mocharc.yml " +
-	"turbo.json nx.json")
+	"turbo.json nx.json " +
+	// Read from the working directory by tools that take code or a program from them: rustup's
+	// toolchain (a path to any cargo), bazelisk's download URL, sbt's JVM options (-javaagent),
+	// pylint's init-hook, mypy's plugins, mise's tasks and hooks, pytest's newer files.
+	"rust-toolchain rust-toolchain.toml .bazeliskrc .bazelversion .jvmopts .sbtopts .pylintrc pylintrc " +
+	"mypy.ini .mypy.ini mise.toml .mise.toml mise.local.toml .mise.local.toml .pytest.ini pytest.toml .pytest.toml")
 
 // buildConfigPrefixes begin the names of JavaScript tools' configuration modules, which run as
-// code when the tool loads them (jest.config.ts, vite.config.mjs, eslint.config.js).
+// code when the tool loads them (jest.config.ts, vite.config.mjs, eslint.config.js,
+// prettier.config.js, postcss.config.js, which npm run build or npm test starts).
 var buildConfigPrefixes = strings.Fields("jest.config. vitest.config. vite.config. webpack.config. " +
 	"rollup.config. playwright.config. cypress.config. eslint.config. .eslintrc. karma.conf. " +
 	"babel.config. .babelrc. next.config. nuxt.config. svelte.config. astro.config. tsup.config. " +
-	"esbuild.config.")
+	"esbuild.config. prettier.config. .prettierrc. stylelint.config. .stylelintrc. postcss.config. " +
+	"tailwind.config. vue.config. metro.config. gatsby-config. gatsby-node. remix.config.")
 
 // buildConfigDirs are directories whose files configure a tool from the project (.cargo/config.toml,
-// .mvn/maven.config, .mvn/extensions.xml, gradle/wrapper/gradle-wrapper.properties).
-var buildConfigDirs = strings.Fields(".cargo .mvn .mvn/wrapper gradle/wrapper")
+// .mvn/maven.config, .mvn/extensions.xml, gradle/wrapper/gradle-wrapper.properties,
+// .mise/config.toml, .devcontainer/devcontainer.json's lifecycle commands, .storybook/main.js).
+var buildConfigDirs = strings.Fields(".cargo .mvn .mvn/wrapper gradle/wrapper .mise .config/mise .devcontainer .storybook")
 
 // gitHookSubcommands run the repository's hooks (pre-commit, commit-msg, post-commit, pre-push,
 // post-checkout, post-merge, pre-rebase, applypatch-msg), --no-verify or not: it skips only some.
@@ -55,7 +63,10 @@ var (
 	hookDefinitions = strings.Fields(".pre-commit-config.yaml .pre-commit-config.yml lefthook.yml lefthook.yaml " +
 		".lefthook.yml .lefthook.yaml lefthook-local.yml .lefthook-local.yml .lintstagedrc .lintstagedrc.json " +
 		".lintstagedrc.yaml .lintstagedrc.yml .lintstagedrc.js .lintstagedrc.cjs .lintstagedrc.mjs " +
-		"lint-staged.config.js lint-staged.config.cjs lint-staged.config.mjs .simple-git-hooks.json .simple-git-hooks.js")
+		"lint-staged.config.js lint-staged.config.cjs lint-staged.config.mjs .simple-git-hooks.json .simple-git-hooks.js " +
+		// commitlint's configuration is a module its commit-msg hook loads.
+		"commitlint.config.js commitlint.config.cjs commitlint.config.mjs commitlint.config.ts .commitlintrc.js " +
+		".commitlintrc.cjs .commitlintrc.mjs .commitlintrc.ts")
 	hookDirs = strings.Fields(".husky .githooks .hooks")
 )
 
@@ -83,7 +94,9 @@ func isHookDefinition(p string) bool {
 // runs from.
 func isBuildDefinition(p string) bool {
 	base := path.Base(p)
-	if slices.Contains(buildDefinitions, base) || isHookDefinition(p) {
+	// A .mk file is make's code, which a Makefile includes (include rules.mk) by a name the engine
+	// does not follow.
+	if slices.Contains(buildDefinitions, base) || isHookDefinition(p) || strings.HasSuffix(base, ".mk") {
 		return true
 	}
 	for _, pre := range buildConfigPrefixes {
@@ -230,9 +243,10 @@ func (a *analyzer) buildDirs(seg *segment) []string {
 }
 
 // textWriters put text the command line chooses into the file they write: a copy, a move, a link,
-// an install, dd, tee, an edit in place. A compiler's or build tool's output (go build -o bin/app
-// && ./bin/app) is not one: it is built from the project's sources.
-var textWriters = strings.Fields("cp mv ln install dd tee sed perl rsync")
+// an install, dd, tee, sponge (moreutils' tee that writes after reading it all), an edit in place.
+// A compiler's or build tool's output (go build -o bin/app && ./bin/app) is not one: it is built
+// from the project's sources.
+var textWriters = strings.Fields("cp mv ln install dd tee sponge sed perl rsync")
 
 // textWrite says whether the write a path records (see contentWrite) is a redirection's or a
 // textWriters program's.
@@ -242,11 +256,47 @@ func (a *analyzer) textWrite(seg int16) bool {
 
 // contentWrite says whether the write a path records, by the segment whose words named it (0: a
 // redirection), can change what the file says: touch creates an empty file or changes a time, and
-// git puts back a version the project committed.
+// git checkout -- FILE or git restore FILE puts back the version the index holds. A file checked
+// out from a revision the line names (git checkout other -- Makefile, git restore --source=other
+// Makefile) is that revision's, which may be any the agent made or fetched: it counts.
 func (a *analyzer) contentWrite(seg int16) bool {
 	if seg == 0 {
 		return true
 	}
-	n := a.out.segments[seg-1].name
-	return n != cmdTouch && n != cmdGit
+	s := &a.out.segments[seg-1]
+	switch s.name {
+	case cmdTouch:
+		return false
+	case cmdGit:
+		return gitFromRevision(s)
+	}
+	return true
+}
+
+// git's subcommands that put files back in the working tree.
+const (
+	gitSubCheckout = "checkout"
+	gitSubRestore  = "restore"
+)
+
+// gitFromRevision says whether git checkout or restore puts files back from a revision it names:
+// checkout REV -- PATHS (an operand before "--"), restore -s/--source REV.
+func gitFromRevision(s *segment) bool {
+	if len(s.operands) == 0 {
+		return false
+	}
+	// git's subcommands are case-sensitive: no lower-casing (and no allocation) for each git write.
+	sub := s.operands[0].s
+	switch {
+	case sub == gitSubRestore:
+		return s.hasFlag("-s") || s.hasFlag("--source")
+	case sub != gitSubCheckout:
+		return false
+	}
+	args := gitSubArgs(s)
+	dash := slices.IndexFunc(args, func(w word) bool { return w.s == "--" && !w.dynamic })
+	if dash < 0 {
+		return false
+	}
+	return slices.ContainsFunc(args[:dash], func(w word) bool { return !strings.HasPrefix(w.s, "-") && w.s != sub })
 }
