@@ -16,12 +16,13 @@ import (
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
-// gatewayURL is an in-cluster address in the operator's namespace, as samples and docs write the
-// gateway's MCP endpoint for an agent to call.
-var gatewayURL = regexp.MustCompile(`https://[a-z0-9-]+\.` + operatorNamespace + `\.svc[a-z.]*(:[0-9]+)?/`)
+// gatewayURL is an https address of a gateway Service in the operator's namespace, as samples and
+// docs write the gateway's MCP endpoint for an agent to call (the webhook's Service is not one).
+var gatewayURL = regexp.MustCompile(`https://[a-z0-9-]*gateway[a-z0-9-]*\.` + operatorNamespace +
+	`\.svc[a-z.]*(:[0-9]+)?/`)
 
-// TestGatewayURLsNameTheService finds every https address in the operator's namespace that the
-// samples, the docs and the chart's values give agents, and fails unless it names the Service
+// TestGatewayURLsNameTheService finds every https address of a gateway in the operator's namespace
+// that the samples, the docs and the chart's values give agents, and fails unless it names the Service
 // config/gateway renders at its mcp port (443 when none is written): an agent configured from a
 // sample that names another host or the container's port reaches no gateway at all.
 func TestGatewayURLsNameTheService(t *testing.T) {
