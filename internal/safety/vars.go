@@ -10,7 +10,7 @@ import (
 // varScope is what the engine knows statically about the shell variables of one script: the
 // values of variables assigned exactly once, unconditionally, to a literal, before their use.
 // Everything else a variable could hold is unknown, and a path built from it is unresolved
-// (docs/engine.md, "Unknown is never allow").
+// (docs/engine.md, "Command normalisation and parsing", step 5 "Variables").
 type varScope struct {
 	vals     map[string]string         // name -> value, for variables resolved so far
 	assigned map[string]int            // assignments of each name anywhere in the script (pre-pass)
