@@ -12,10 +12,12 @@ import (
 	authenticationv1 "k8s.io/api/authentication/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/argrules"
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
@@ -23,9 +25,10 @@ const approveLong = `Approve tool calls of an AgentPlan that need human approval
 namespace, recorded as approved by you (the identity your kubeconfig authenticates as, or the one
 --as impersonates, which the webhook checks). A call the webhook denies ToolHumanApprovalRequired
 names the exact command that approves it, with the call's arguments spelled out (and quoted for the
-shell), so you read what you approve; run that. The approval admits matching calls until it expires
-or is used up; delete it to withdraw it. Without --command, --path, --cwd, --no-arguments or
---arguments-digest the approval admits any arguments.
+shell), so you read what you approve; run that. An MCP tool's other arguments are spelled out as one
+JSON object (--extra) up to 1024 bytes, and pinned by --arguments-digest when longer. The approval
+admits matching calls until it expires or is used up; delete it to withdraw it. Without --command,
+--path, --cwd, --extra, --no-arguments or --arguments-digest the approval admits any arguments.
 
 The plan is in -n NAMESPACE, else the kubeconfig context's namespace. -o json, yaml, name,
 jsonpath=... and go-template=... print the ToolApproval as the API server created it.
@@ -46,6 +49,7 @@ type approveOptions struct {
 	command    string
 	paths      []string
 	cwd        string
+	extra      string
 	noArgs     bool
 	uses       int
 	expires    time.Duration
@@ -58,7 +62,7 @@ func newApproveCommand(c *cli) *cobra.Command {
 	opts := &approveOptions{}
 	cmd := &cobra.Command{
 		Use: "approve PLAN --tool TOOL [--step STEP] [--command CMD] [--path PATH ...] [--cwd DIR] " +
-			"[--no-arguments]",
+			"[--extra JSON] [--no-arguments]",
 		Short:             "approve, as yourself, tool calls that need human approval",
 		Long:              approveLong,
 		Example:           approveExample,
@@ -74,7 +78,9 @@ func newApproveCommand(c *cli) *cobra.Command {
 		"(with the paths and cwd given)")
 	f.StringArrayVar(&opts.paths, "path", nil, "only calls with exactly these paths, in order (repeat the `PATH`)")
 	f.StringVar(&opts.cwd, "cwd", "", "only calls with exactly this working directory `DIR`")
-	f.BoolVar(&opts.noArgs, "no-arguments", false, "only calls without a command, paths or cwd")
+	f.StringVar(&opts.extra, "extra", "", "only calls whose other arguments (an MCP tool's, beyond command, paths "+
+		"and cwd) are exactly this JSON object `JSON`, in any key order (with the command, paths and cwd given)")
+	f.BoolVar(&opts.noArgs, "no-arguments", false, "only calls without a command, paths, cwd or other arguments")
 	f.StringVar(&opts.digest, "arguments-digest", "", "only calls whose arguments have this `DIGEST` "+
 		"(instead of the above)")
 	f.IntVar(&opts.uses, "uses", 1, "how many calls the approval admits, `N` from 1 to 100")
@@ -171,12 +177,18 @@ func (o *approveOptions) check(pos []string) []string {
 		problems = append(problems, fmt.Sprintf("--arguments-digest %s: want sha256: and 64 hex digits, "+
 			"as the denial names it", o.digest))
 	}
-	pinned := o.command != "" || len(o.paths) > 0 || o.cwd != ""
+	if o.extra != "" {
+		if _, err := argrules.ParseExtra([]byte(o.extra)); err != nil {
+			problems = append(problems, fmt.Sprintf("--extra: %v", err))
+		}
+	}
+	pinned := o.command != "" || len(o.paths) > 0 || o.cwd != "" || o.extra != ""
 	if o.noArgs && pinned {
-		problems = append(problems, "--no-arguments contradicts --command, --path and --cwd")
+		problems = append(problems, "--no-arguments contradicts --command, --path, --cwd and --extra")
 	}
 	if o.digest != "" && (pinned || o.noArgs) {
-		problems = append(problems, "--arguments-digest and --command, --path, --cwd or --no-arguments exclude each other")
+		problems = append(problems, "--arguments-digest and --command, --path, --cwd, --extra or --no-arguments "+
+			"exclude each other")
 	}
 	if o.uses < 1 || o.uses > 100 {
 		problems = append(problems, fmt.Sprintf("--uses must be 1 to 100, not %d", o.uses))
@@ -199,10 +211,14 @@ func (o *approveOptions) approval(ns, plan, approver string) *safetyv1alpha1.Too
 
 // arguments are the exact arguments the approval pins; nil when it pins none.
 func (o *approveOptions) arguments() *safetyv1alpha1.ToolArguments {
-	if !o.noArgs && o.command == "" && len(o.paths) == 0 && o.cwd == "" {
+	if !o.noArgs && o.command == "" && len(o.paths) == 0 && o.cwd == "" && o.extra == "" {
 		return nil
 	}
-	return &safetyv1alpha1.ToolArguments{Command: o.command, Paths: o.paths, Cwd: o.cwd}
+	args := &safetyv1alpha1.ToolArguments{Command: o.command, Paths: o.paths, Cwd: o.cwd}
+	if extra, err := argrules.ParseExtra([]byte(o.extra)); err == nil && o.extra != "" {
+		args.Extra = &runtime.RawExtension{Raw: argrules.Canonical(extra)} // check refused any other
+	}
+	return args
 }
 
 func printApproval(w io.Writer, a *safetyv1alpha1.ToolApproval, dryRun bool) {
@@ -226,7 +242,7 @@ func printApproval(w io.Writer, a *safetyv1alpha1.ToolApproval, dryRun bool) {
 		b.WriteString(" with arguments " + a.Spec.ArgumentsDigest + "\n")
 	case args == nil:
 		b.WriteString(" with any arguments\n")
-	case args.Command == "" && len(args.Paths) == 0 && args.Cwd == "":
+	case args.Command == "" && len(args.Paths) == 0 && args.Cwd == "" && args.Extra == nil:
 		b.WriteString(" without arguments\n")
 	default:
 		b.WriteString(" with exactly these arguments:\n")
@@ -238,6 +254,9 @@ func printApproval(w io.Writer, a *safetyv1alpha1.ToolApproval, dryRun bool) {
 		}
 		if args.Cwd != "" {
 			b.WriteString("    cwd:     " + policy.ShellQuote(args.Cwd) + "\n")
+		}
+		if args.Extra != nil {
+			b.WriteString("    extra:   " + policy.ShellQuote(string(args.Extra.Raw)) + "\n")
 		}
 	}
 	say(w, b.String())

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -28,12 +29,6 @@ func TestApproveFlow(t *testing.T) {
 	ctx := context.Background()
 	ns := namespace(t, cl.Client, "approve-")
 	agent := approvalPlan(t, cl, ns)
-	alice, err := testenv.Person(ctx, cl.Env, cl.Scheme, "alice-"+ns+"@example.com")
-	if err != nil {
-		t.Fatal(err)
-	}
-	aliceConfig := writeFile(t, "alice.kubeconfig", alice.Kubeconfig)
-
 	call := func() *safetyv1alpha1.AgentToolCall {
 		return &safetyv1alpha1.AgentToolCall{
 			ObjectMeta: metav1.ObjectMeta{Namespace: ns, GenerateName: "call-"},
@@ -41,9 +36,74 @@ func TestApproveFlow(t *testing.T) {
 				Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"README.md"}}},
 		}
 	}
+	alice, out := approveAsDenialSays(t, cl, ns, agent, call())
+	want := alice + " approves 1 call(s) of plan p running tool " + ns + "-read for step s1 " +
+		"with exactly these arguments:\n    path:    README.md\n"
+	if !strings.Contains(out, want) {
+		t.Fatalf("approve said %q, want it to contain %q", out, want)
+	}
+
+	var list safetyv1alpha1.ToolApprovalList
+	if err := cl.Client.List(ctx, &list, client.InNamespace(ns)); err != nil || len(list.Items) != 1 {
+		t.Fatalf("want one ToolApproval, got %v (%v)", len(list.Items), err)
+	}
+	if a := list.Items[0].Spec; a.Approver != alice || a.Reason != "read-only, fine" || a.ExpirationSeconds != 3600 {
+		t.Fatalf("the approval is %+v", a)
+	}
+	admitted := call()
+	if err := agent.Create(ctx, admitted); err != nil {
+		t.Fatalf("the approved call was denied: %v", err)
+	}
+	if err := agent.Create(ctx, call()); err == nil || !strings.Contains(err.Error(), "used 1 of 1 times") {
+		t.Fatalf("a second call must be denied, the approval used up: %v", err)
+	}
+}
+
+// An MCP tool's call carries its other arguments (a payment's amount and recipient) in
+// spec.arguments.extra: the denial's command spells them out, so the person reads the amount
+// they approve, and the approval admits that call and no other amount.
+func TestApproveFlowSpellsOutExtraArguments(t *testing.T) {
+	cl := startCluster(t)
+	ctx := context.Background()
+	ns := namespace(t, cl.Client, "approve-extra-")
+	agent := approvalPlan(t, cl, ns)
+	call := func(extra string) *safetyv1alpha1.AgentToolCall {
+		return &safetyv1alpha1.AgentToolCall{
+			ObjectMeta: metav1.ObjectMeta{Namespace: ns, GenerateName: "call-"},
+			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "p", Tool: ns + "-read", Step: "pay-1",
+				Arguments: safetyv1alpha1.ToolArguments{Extra: &runtime.RawExtension{Raw: []byte(extra)}}},
+		}
+	}
+	alice, out := approveAsDenialSays(t, cl, ns, agent, call(`{"to": "bob@example.com", "amount": 300}`))
+	want := alice + " approves 1 call(s) of plan p running tool " + ns + "-read for step pay-1 " +
+		"with exactly these arguments:\n    extra:   '{\"amount\":300,\"to\":\"bob@example.com\"}'\n"
+	if !strings.Contains(out, want) {
+		t.Fatalf("approve said %q, want it to contain %q", out, want)
+	}
+	if err := agent.Create(ctx, call(`{"amount": 3000, "to": "bob@example.com"}`)); err == nil ||
+		!strings.Contains(err.Error(), "it is for other arguments") {
+		t.Fatalf("another amount must not be admitted by the approval: %v", err)
+	}
+	if err := agent.Create(ctx, call(`{"amount":300,"to":"bob@example.com"}`)); err != nil {
+		t.Fatalf("the approved call was denied: %v", err)
+	}
+}
+
+// approveAsDenialSays has the agent's call denied for want of approval and runs, as a person
+// (alice), exactly the approve command the denial names; it returns alice's name and what the
+// plugin printed.
+func approveAsDenialSays(t *testing.T, cl *testenv.Cluster, ns string, agent client.Client,
+	call *safetyv1alpha1.AgentToolCall) (string, string) {
+	t.Helper()
+	ctx := context.Background()
+	alice, err := testenv.Person(ctx, cl.Env, cl.Scheme, "alice-"+ns+"@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	aliceConfig := writeFile(t, "alice.kubeconfig", alice.Kubeconfig)
 	var denial string
 	eventually(t, "the agent is denied for want of approval", func() error {
-		err := agent.Create(ctx, call())
+		err := agent.Create(ctx, call.DeepCopy())
 		if err == nil {
 			t.Fatal("a call that needs approval was admitted without one")
 		}
@@ -63,26 +123,7 @@ func TestApproveFlow(t *testing.T) {
 		t.Fatalf("approve %v: exit %d\n%s%s", args, code, out, errOut)
 	}
 	t.Logf("the denial: %s\nkubectl toolgate %s\n%s", denial, strings.Join(args, " "), out)
-	want := alice.Name + " approves 1 call(s) of plan p running tool " + ns + "-read for step s1 " +
-		"with exactly these arguments:\n    path:    README.md\n"
-	if !strings.Contains(out, want) {
-		t.Fatalf("approve said %q, want it to contain %q", out, want)
-	}
-
-	var list safetyv1alpha1.ToolApprovalList
-	if err := cl.Client.List(ctx, &list, client.InNamespace(ns)); err != nil || len(list.Items) != 1 {
-		t.Fatalf("want one ToolApproval, got %v (%v)", len(list.Items), err)
-	}
-	if a := list.Items[0].Spec; a.Approver != alice.Name || a.Reason != "read-only, fine" || a.ExpirationSeconds != 3600 {
-		t.Fatalf("the approval is %+v", a)
-	}
-	admitted := call()
-	if err := agent.Create(ctx, admitted); err != nil {
-		t.Fatalf("the approved call was denied: %v", err)
-	}
-	if err := agent.Create(ctx, call()); err == nil || !strings.Contains(err.Error(), "used 1 of 1 times") {
-		t.Fatalf("a second call must be denied, the approval used up: %v", err)
-	}
+	return alice.Name, out
 }
 
 // TestApproveRefused: the plan's agent cannot approve with the plugin (RBAC refuses it), and the
@@ -120,6 +161,11 @@ func TestApproveUsage(t *testing.T) {
 		{[]string{"approve", "p", "q", "--tool", "t"}, "want one PLAN, got 2 arguments"},
 		{[]string{"approve", "p", "--tool", "t", "--no-arguments", "--path", "a"}, "--no-arguments contradicts"},
 		{[]string{"approve", "p", "--tool", "t", "--command", "ls",
+			"--arguments-digest", "sha256:" + strings.Repeat("0", 64)}, "exclude each other"},
+		{[]string{"approve", "p", "--tool", "t", "--extra", `{"a":1,"a":2}`}, "--extra: "},
+		{[]string{"approve", "p", "--tool", "t", "--extra", `[1]`}, "--extra: "},
+		{[]string{"approve", "p", "--tool", "t", "--no-arguments", "--extra", `{"a":1}`}, "--no-arguments contradicts"},
+		{[]string{"approve", "p", "--tool", "t", "--extra", `{"a":1}`,
 			"--arguments-digest", "sha256:" + strings.Repeat("0", 64)}, "exclude each other"},
 	} {
 		code, _, errOut := runCLI(t, tc.args...)

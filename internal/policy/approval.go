@@ -92,11 +92,16 @@ func ApprovalCommand(call *safetyv1alpha1.AgentToolCall) string {
 	words := []string{"kubectl", "toolgate", "approve", "-n", ShellQuote(call.Namespace), ShellQuote(call.Spec.Plan),
 		"--tool", ShellQuote(call.Spec.Tool), "--step", ShellQuote(call.Spec.Step)}
 	args := call.Spec.Arguments
+	var extra []byte
 	if args.Extra != nil {
-		// The flags cannot spell extra arguments, so the digest pins them all.
-		return strings.Join(append(words, "--arguments-digest", ArgumentsDigest(args)), " ")
+		// An MCP tool's other arguments (a payment's amount and recipient) are what a person
+		// approves: spelled out as one JSON word when they are short enough to read, pinned by
+		// their digest otherwise.
+		if extra = canonicalExtra(args); len(extra) > MaxReadableExtra {
+			return strings.Join(append(words, "--arguments-digest", ArgumentsDigest(args)), " ")
+		}
 	}
-	if args.Command == "" && len(args.Paths) == 0 && args.Cwd == "" {
+	if extra == nil && args.Command == "" && len(args.Paths) == 0 && args.Cwd == "" {
 		return strings.Join(append(words, "--no-arguments"), " ")
 	}
 	if args.Command != "" {
@@ -108,8 +113,14 @@ func ApprovalCommand(call *safetyv1alpha1.AgentToolCall) string {
 	if args.Cwd != "" {
 		words = append(words, "--cwd", ShellQuote(args.Cwd))
 	}
+	if extra != nil {
+		words = append(words, "--extra", ShellQuote(string(extra)))
+	}
 	return strings.Join(words, " ")
 }
+
+// MaxReadableExtra is the longest canonical extra arguments an approval command spells out.
+const MaxReadableExtra = 1024
 
 // shellSafe are the words a POSIX shell reads literally.
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9._:/@%+=,-]+$`)

@@ -43,8 +43,15 @@ func TestApprovalPinsExtraArguments(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", name, got, tc.want)
 		}
 	}
+	// The command spells the extra arguments out, in canonical form, for the person to read; past
+	// MaxReadableExtra it pins them by their digest.
 	cmd := ApprovalCommand(call)
-	if want := "--arguments-digest " + ArgumentsDigest(call.Spec.Arguments); !strings.HasSuffix(cmd, want) {
+	if want := ` --extra '{"amount":10,"to":"a@example.com"}'`; !strings.HasSuffix(cmd, want) {
+		t.Errorf("ApprovalCommand = %s, want it to end with %s", cmd, want)
+	}
+	long := call.DeepCopy()
+	long.Spec.Arguments.Extra = extra(`{"note": "` + strings.Repeat("x", MaxReadableExtra) + `"}`)
+	if cmd, want := ApprovalCommand(long), "--arguments-digest "+ArgumentsDigest(long.Spec.Arguments); !strings.HasSuffix(cmd, want) {
 		t.Errorf("ApprovalCommand = %s, want it to end with %s", cmd, want)
 	}
 }
