@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
@@ -96,8 +97,10 @@ func ApprovalCommand(call *safetyv1alpha1.AgentToolCall) string {
 	if args.Extra != nil {
 		// An MCP tool's other arguments (a payment's amount and recipient) are what a person
 		// approves: spelled out as one JSON word when they are short enough to read, pinned by
-		// their digest otherwise.
-		if extra = canonicalExtra(args); len(extra) > MaxReadableExtra {
+		// their digest otherwise, and when the denial's redaction would hide some of them (a
+		// command approving "[REDACTED…]" would approve other arguments than the call's).
+		extra = canonicalExtra(args)
+		if len(extra) > MaxReadableExtra || ledger.RedactSecrets(string(extra)) != string(extra) {
 			return strings.Join(append(words, "--arguments-digest", ArgumentsDigest(args)), " ")
 		}
 	}

@@ -49,9 +49,14 @@ func TestApprovalPinsExtraArguments(t *testing.T) {
 	if want := ` --extra '{"amount":10,"to":"a@example.com"}'`; !strings.HasSuffix(cmd, want) {
 		t.Errorf("ApprovalCommand = %s, want it to end with %s", cmd, want)
 	}
-	long := call.DeepCopy()
-	long.Spec.Arguments.Extra = extra(`{"note": "` + strings.Repeat("x", MaxReadableExtra) + `"}`)
-	if cmd, want := ApprovalCommand(long), "--arguments-digest "+ArgumentsDigest(long.Spec.Arguments); !strings.HasSuffix(cmd, want) {
-		t.Errorf("ApprovalCommand = %s, want it to end with %s", cmd, want)
+	// Past MaxReadableExtra, or when the denial's redaction would hide a value (so the command
+	// would approve other arguments), it pins them by their digest.
+	for _, raw := range []string{`{"note": "` + strings.Repeat("x", MaxReadableExtra) + `"}`,
+		`{"amount": 10, "password": "hunter2"}`} {
+		pinned := call.DeepCopy()
+		pinned.Spec.Arguments.Extra = extra(raw)
+		if cmd, want := ApprovalCommand(pinned), "--arguments-digest "+ArgumentsDigest(pinned.Spec.Arguments); !strings.HasSuffix(cmd, want) {
+			t.Errorf("ApprovalCommand = %s, want it to end with %s", cmd, want)
+		}
 	}
 }
