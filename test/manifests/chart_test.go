@@ -157,6 +157,15 @@ func TestChartRefusesReplicasWithoutLeaderElection(t *testing.T) {
 	if err == nil || !strings.Contains(out, "needs --leader-elect") {
 		t.Fatalf("3 replicas without --leader-elect rendered (err %v): %.300s", err, out)
 	}
+	for _, off := range []string{"--peer-port=-1", "--peer-port=0"} {
+		out, err := render("--set", "manager.replicas=2", "--set", "manager.args={--leader-elect,"+off+"}")
+		if err == nil || !strings.Contains(out, "needs the peer listener") {
+			t.Fatalf("2 replicas with %s rendered (err %v): %.300s", off, err, out)
+		}
+		if out, err := render("--set", "manager.args={--leader-elect,"+off+"}"); err != nil {
+			t.Fatalf("one replica with %s: %v: %.300s", off, err, out)
+		}
+	}
 	if out, err := render("--set", "manager.replicas=3"); err != nil {
 		t.Fatalf("3 replicas with the default args (--leader-elect): %v: %.300s", err, out)
 	}
