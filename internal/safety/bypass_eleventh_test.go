@@ -6,7 +6,9 @@ package safety
 // merely unrecognised while kubectl delete and helm uninstall ask; and credentials printed or
 // minted by the clients that keep them (rclone's and s3cmd's configuration, MinIO's aliases,
 // Consul's and Nomad's ACL tokens, Cloud Foundry's and Firebase's tokens, Azure's account keys,
-// a new Google service-account key, a Cloud SQL login token).
+// a new Google service-account key, a Cloud SQL login token); and interpreters no row listed (R,
+// Octave, ghc -e, escript, wish, QuickJS, GJS, Jython, GraalPy), whose code Yolo ran as merely
+// unrecognised while Rscript's, runghc's, tclsh's and python's asks.
 // eleventhCommands are the project's declared uses of the clients whose ordinary commands the
 // eleventh review's near misses run.
 var eleventhCommands = []ProjectCommand{
@@ -15,14 +17,33 @@ var eleventhCommands = []ProjectCommand{
 
 func eleventhCatalogue() []classCase {
 	sh := shCall
+	opaque := asked(RuleOpaqueCode)
 	deploy := asked(dc + "deploy-tool-delete")
 	cloudDel := asked(dc + "cloud-resource-delete")
 	cloud, stores := asked(dc+"print-credentials-cloud"), asked(dc+"print-credentials-stores")
 	const (
 		deployDel = "a deployment tool deletes what it deployed"
 		printed   = "a client prints or mints the credential it keeps"
+		interp    = "an interpreter the engine did not list runs the code it is given"
 	)
 	return []classCase{
+		{interp, "R -e", sh(`R -e 'cat(readLines(".env"))'`), opaque, sh(`ls -la *.R`), false},
+		{interp, "R --vanilla -e system()", sh(`R --vanilla -e 'system("rm -rf ~")'`), opaque, sh(`make test`), false},
+		{interp, "R -f a script", sh(`R -f analysis.R`), opaque, sh(`ls analysis.R`), false},
+		{interp, "R --file=", sh(`R --file=analysis.R`), opaque, sh(`cat analysis.R`), false},
+		{interp, "R CMD BATCH", sh(`R CMD BATCH analysis.R`), opaque, sh(`wc -l analysis.R`), false},
+		{interp, "R fed a script", sh(`R --no-save < analysis.R`), opaque, sh(`head analysis.R`), false},
+		{interp, "R fed by a pipe", sh(`echo 'system("id")' | R --no-save`), opaque, sh(`echo 'system("id")' | cat`), false},
+		{interp, "octave --eval", sh(`octave --eval 'system("id")'`), opaque, sh(`grep -r system src`), false},
+		{interp, "octave-cli a script", sh(`octave-cli run.m`), opaque, sh(`cat run.m`), false},
+		{interp, "ghc -e", sh(`ghc -e 'readFile ".env" >>= putStr'`), opaque, sh(`cat Main.hs`), false},
+		{interp, "escript", sh(`escript tool.erl`), opaque, sh(`cat tool.erl`), false},
+		{interp, "wish", sh(`wish gui.tcl`), opaque, sh(`cat gui.tcl`), false},
+		{interp, "qjs -e", sh(`qjs -e 'std.loadFile(".env")'`), opaque, sh(`grep -rn loadFile src`), false},
+		{interp, "gjs -c", sh(`gjs -c 'imports.gi.GLib.spawn_command_line_sync("id")'`), opaque, sh(`grep -rn loadFile src`), false},
+		{interp, "jython -c", sh(`jython -c 'import os; os.system("id")'`), opaque, sh(`python3 -m pytest`), false},
+		{interp, "graalpy -c", sh(`graalpy -c 'import os; os.system("id")'`), opaque, sh(`python3 -m pytest`), false},
+
 		{deployDel, "helmfile destroy", sh(`helmfile destroy`), deploy, sh(`helm list -A`), false},
 		{deployDel, "helmfile -e ENV delete", sh(`helmfile -e prod delete`), deploy, sh(`helm list -n prod`), false},
 		{deployDel, "helmfile with a file, destroy", sh(`helmfile --file helmfile.yaml destroy --skip-deps`), deploy, sh(`kubectl get pods`), false},
