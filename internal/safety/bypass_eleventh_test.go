@@ -18,6 +18,7 @@ var eleventhCommands = []ProjectCommand{
 func eleventhCatalogue() []classCase {
 	sh := shCall
 	opaque := asked(RuleOpaqueCode)
+	cluster, kubeCred := asked(dc+"cluster-resource-delete"), asked(dc+"print-credentials-kubectl")
 	deploy := asked(dc + "deploy-tool-delete")
 	cloudDel := asked(dc + "cloud-resource-delete")
 	cloud, stores := asked(dc+"print-credentials-cloud"), asked(dc+"print-credentials-stores")
@@ -25,8 +26,19 @@ func eleventhCatalogue() []classCase {
 		deployDel = "a deployment tool deletes what it deployed"
 		printed   = "a client prints or mints the credential it keeps"
 		interp    = "an interpreter the engine did not list runs the code it is given"
+		renamed   = "kubectl or helm under another name"
 	)
 	return []classCase{
+		{renamed, "kubecolor delete", sh(`kubecolor delete ns prod`), cluster, sh(`kubecolor get pods`), false},
+		{renamed, "kubecolor prints a Secret", sh(`kubecolor get secret db -o yaml`), kubeCred, sh(`kubecolor get secrets`), false},
+		{renamed, "the snap's microk8s.kubectl", sh(`microk8s.kubectl delete ns prod`), cluster, sh(`microk8s kubectl get pods`), false},
+		{renamed, "helm3 uninstall", sh(`helm3 uninstall prod`), cluster, sh(`helm3 list`), false},
+		{renamed, "microk8s helm3 uninstall", sh(`microk8s helm3 uninstall prod`), cluster, sh(`helm list`), false},
+		{renamed, "microk8s.helm3 uninstall", sh(`microk8s.helm3 uninstall prod`), cluster, sh(`helm list -A`), false},
+		{renamed, "helm3 template renders Secrets", sh(`helm3 template x ./chart`), asked(dc + "print-credentials-rendered"), sh(`helm3 list -A`), false},
+		{renamed, "k0s kubectl delete", sh(`k0s kubectl delete ns prod`), cluster, sh(`k0s kubectl get pods`), false},
+		{renamed, "k0s kubectl prints a Secret", sh(`k0s kubectl get secret db -o yaml`), kubeCred, sh(`kubectl get pods -A`), false},
+
 		{interp, "R -e", sh(`R -e 'cat(readLines(".env"))'`), opaque, sh(`ls -la *.R`), false},
 		{interp, "R --vanilla -e system()", sh(`R --vanilla -e 'system("rm -rf ~")'`), opaque, sh(`make test`), false},
 		{interp, "R -f a script", sh(`R -f analysis.R`), opaque, sh(`ls analysis.R`), false},
