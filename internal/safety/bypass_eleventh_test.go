@@ -8,7 +8,8 @@ package safety
 // Consul's and Nomad's ACL tokens, Cloud Foundry's and Firebase's tokens, Azure's account keys,
 // a new Google service-account key, a Cloud SQL login token); and interpreters no row listed (R,
 // Octave, ghc -e, escript, wish, QuickJS, GJS, Jython, GraalPy), whose code Yolo ran as merely
-// unrecognised while Rscript's, runghc's, tclsh's and python's asks.
+// unrecognised while Rscript's, runghc's, tclsh's and python's asks; and cmake -E's modes, read
+// as the file tools they are (cmaketools.go).
 // eleventhCommands are the project's declared uses of the clients whose ordinary commands the
 // eleventh review's near misses run.
 var eleventhCommands = []ProjectCommand{
@@ -17,7 +18,7 @@ var eleventhCommands = []ProjectCommand{
 
 func eleventhCatalogue() []classCase {
 	sh := shCall
-	opaque := asked(RuleOpaqueCode)
+	opaque, zeroD := asked(RuleOpaqueCode), denied(zero)
 	cluster, kubeCred := asked(dc+"cluster-resource-delete"), asked(dc+"print-credentials-kubectl")
 	deploy := asked(dc + "deploy-tool-delete")
 	cloudDel := asked(dc + "cloud-resource-delete")
@@ -27,8 +28,21 @@ func eleventhCatalogue() []classCase {
 		printed   = "a client prints or mints the credential it keeps"
 		interp    = "an interpreter the engine did not list runs the code it is given"
 		renamed   = "kubectl or helm under another name"
+		cmakeMode = "cmake -E, a file tool under another name"
 	)
 	return []classCase{
+		{cmakeMode, "cmake -E rm -rf of the home", sh(`cmake -E rm -rf ~`), denied(dc + "rm-recursive-root"), sh(`cmake -E rm -rf build`), false},
+		{cmakeMode, "cmake -E remove_directory of the workspace", sh(`cmake -E remove_directory /workspace`), denied(RulePrefixPathPolicy + "noDelete"), sh(`cmake -E remove_directory build`), false},
+		{cmakeMode, "cmake -E remove of a protected file", sh(`cmake -E remove -f LICENSE`), denied(RulePrefixPathPolicy + "noDelete"), sh(`cmake -E remove -f build/x.o`), false},
+		{cmakeMode, "cmake -E rename of .git", sh(`cmake -E rename .git /tmp/g`), denied(RulePrefixPathPolicy + "noDelete"), sh(`cmake -E rename build/a build/b`), false},
+		{cmakeMode, "cmake -E chdir, then a relative secret", sh(`cmake -E chdir / cat etc/shadow`), zeroD, sh(`cmake -E chdir build cat CMakeCache.txt`), false},
+		{cmakeMode, "cmake -E chdir, then rm -rf", sh(`cmake -E chdir / rm -rf home`), denied(dc + "rm-recursive-root"), sh(`cmake -E chdir build rm -rf CMakeFiles`), false},
+		{cmakeMode, "cmake -E environment prints it", sh(`cmake -E environment`), asked(dc + "print-environment-env"), sh(`cmake -E echo hi`), false},
+		{cmakeMode, "cmake -E touch a start-up file", sh(`cmake -E touch ~/.bashrc`), denied(RulePrefixPathPolicy + "noWrite"), sh(`cmake -E touch build/stamp`), false},
+		{cmakeMode, "cmake -E make_directory of a systemd unit directory", sh(`cmake -E make_directory ~/.config/systemd/user`), denied(RulePrefixPathPolicy + "noWrite"), sh(`cmake -E make_directory build/out`), false},
+		{cmakeMode, "cmake -E copy over a start-up file", sh(`cmake -E copy x ~/.bashrc`), denied(RulePrefixPathPolicy + "noWrite"), sh(`cmake -E copy x build/x`), false},
+		{cmakeMode, "cmake -E with a mode computed at run time", sh(`cmake -E "$M" ~`), opaque, sh(`cmake -E sha256sum build/x`), false},
+
 		{renamed, "kubecolor delete", sh(`kubecolor delete ns prod`), cluster, sh(`kubecolor get pods`), false},
 		{renamed, "kubecolor prints a Secret", sh(`kubecolor get secret db -o yaml`), kubeCred, sh(`kubecolor get secrets`), false},
 		{renamed, "the snap's microk8s.kubectl", sh(`microk8s.kubectl delete ns prod`), cluster, sh(`microk8s kubectl get pods`), false},

@@ -166,6 +166,8 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.shell(idx, redirs, depth)
 	case name == cmdFind:
 		a.findExec(idx, redirs, depth)
+	case name == "cmake":
+		a.cmakeCommand(idx, redirs, depth)
 	case name == cmdGit:
 		a.gitScripts(seg, depth)
 		a.gitBatchObjects(idx, redirs)
