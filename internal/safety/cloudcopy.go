@@ -288,7 +288,7 @@ func cloudLocal(prog, v string) bool {
 // --file (-f), written, and az storage copy's local side.
 func (a *analyzer) azStoragePaths(s *segment) {
 	switch {
-	case slices.ContainsFunc(s.operands, func(w word) bool { return w.s == "copy" }):
+	case slices.ContainsFunc(s.operands, func(w word) bool { return w.s == subCopy }):
 		// az storage copy -s SRC -d DST (azcopy's copy): either side may be local.
 		if src, ok := optionValue(s, "-s", "--source"); ok && cloudLocal("az", src.s) {
 			saved := a.recursive

@@ -489,14 +489,14 @@ func abbreviates(name, opt string, minLen int) bool {
 // by sops, age, gpg, ansible-vault view|decrypt or kubeseal --recovery-unseal (decrypts.go). A
 // computed subcommand could be any.
 func storePrintsCredential(s *segment) bool {
-	if decrypts(s) {
+	if decrypts(s) || clientPrintsCredential(s) {
 		return true
 	}
 	sub, next, ok := firstOperands(s)
 	if !ok {
 		return false
 	}
-	if s.operands[0].dynamic || len(s.operands) > 1 && s.operands[1].dynamic {
+	if (s.operands[0].dynamic || len(s.operands) > 1 && s.operands[1].dynamic) && !computedOperandsOrdinary[s.name] {
 		return true
 	}
 	if strings.HasPrefix(s.name, "docker-credential-") {
@@ -535,6 +535,8 @@ var optionFirst = func() map[string]bool {
 var storePrintingSubs = map[string][]string{
 	"pass": {"show"}, "gopass": {"show"}, "secret-tool": {"lookup"}, "keyring": {"get"}, "lpass": {"show", "export"},
 	"heroku": {"auth:token", "config", "config:get", "pg:credentials:url"},
+	// Platforms' CLIs that print a token they keep or mint.
+	"cf": {"oauth-token"}, "firebase": {"login:ci"},
 	// Encrypted files' printers (doppler's, infisical's and chamber's are in storePrinters).
 	"ansible-vault": {"view", "decrypt"}, "sops": {"decrypt", "exec-env", "exec-file"},
 }

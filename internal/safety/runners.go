@@ -147,9 +147,11 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"asdf":       {"exec": {}},
 	"nix":        {"shell": nixCommand, "develop": nixCommand},
 	"perf":       {"record": perfRecord, "stat": perfSpec, "trace": perfSpec},
-	// microk8s and k3s run the tool their subcommand names: microk8s kubectl delete ns x is kubectl's.
+	// microk8s, k3s and k0s run the tool their subcommand names: microk8s kubectl delete ns x is
+	// kubectl's.
 	"microk8s": {cmdKubectl: toolSub, cmdHelm: toolSub, "helm3": toolSub, "ctr": toolSub},
 	"k3s":      {cmdKubectl: toolSub, "crictl": toolSub, "ctr": toolSub},
+	"k0s":      {cmdKubectl: toolSub, "ctr": toolSub},
 	"tox": {"exec": {argOpts: "ecx", longArgs: []string{"conf", "root", "workdir", "override", "colored", "installpkg", "hashseed",
 		"discover", "result-json", "runner", "skip-env", "exit-and-dump-after"}, cmdAfter: []string{cmdAfterDashes}}},
 	"lerna":    {"exec": {longArgs: []string{"scope", "ignore", "concurrency", "since", "loglevel", "profile-location"}}},

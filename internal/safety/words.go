@@ -413,5 +413,8 @@ func commandName(s string) string {
 }
 
 // programAliases are other names of a program the engine reads by its usual one: GNU tar
-// installed as gtar (macOS, the BSDs), 7-Zip's own build as 7zz.
-var programAliases = map[string]string{"gtar": cmdTar, "7zz": cmd7z}
+// installed as gtar (macOS, the BSDs), 7-Zip's own build as 7zz; Helm 3 installed as helm3
+// (distributions' and CI images' name), kubecolor, which passes its arguments to kubectl
+// unchanged, and the snap's microk8s.kubectl and microk8s.helm(3).
+var programAliases = map[string]string{"gtar": cmdTar, "7zz": cmd7z, "helm3": cmdHelm, "kubecolor": cmdKubectl,
+	"microk8s.kubectl": cmdKubectl, "microk8s.helm": cmdHelm, "microk8s.helm3": cmdHelm}

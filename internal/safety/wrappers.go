@@ -124,6 +124,12 @@ var interpreters = map[string]string{
 	"tsx": "ep", "ts-node": "ep", "luajit": "e", "elixir": "e", "iex": "", "erl": "", "groovy": "e", "scala": "e",
 	"guile": "c", "racket": "e", "sbcl": "", "clojure": "e", "clj": "e", "bb": "e", "ghci": "e", "runghc": "",
 	"runhaskell": "",
+	// R (-e, -f, a script on standard input, R CMD BATCH's script), Octave (--eval, a script; it
+	// has no -e, so only the long option and a script count), GHC's -e, escript, Tk's wish,
+	// QuickJS, GJS, and the JVM's and GraalVM's Pythons, which Rscript's, runghc's, tclsh's and
+	// python's rows did not cover: each runs the code it is given.
+	"r": "ef", "octave": "e", "octave-cli": "e", "ghc": "e", "escript": "", "wish": "", "qjs": "e", "gjs": "c",
+	"jython": "c", "graalpy": "c",
 }
 
 // follow analyses what a recorded segment runs in turn and the paths it touches.
@@ -160,6 +166,8 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.shell(idx, redirs, depth)
 	case name == cmdFind:
 		a.findExec(idx, redirs, depth)
+	case name == "cmake":
+		a.cmakeCommand(idx, redirs, depth)
 	case name == cmdGit:
 		a.gitScripts(seg, depth)
 		a.gitBatchObjects(idx, redirs)
@@ -822,7 +830,7 @@ func (a *analyzer) interpreter(idx int, redirs []*syntax.Redirect) {
 		}
 	}
 	switch {
-	case seg.hasFlag("--eval") || seg.hasFlag("--command") || seg.hasFlag("--print"):
+	case seg.hasFlag("--eval") || seg.hasFlag("--command") || seg.hasFlag("--print") || seg.name == "r" && seg.hasFlag("--file"):
 		a.opaque(idx, "inline code")
 	case len(seg.operands) > 0:
 		a.opaque(idx, "a script file")
