@@ -5,17 +5,43 @@ package safety
 // railway variables, vercel env pull), a Key Vault secret downloaded rather than shown, and a
 // Lambda function's configuration, which holds its environment's values: each was unread, so
 // Yolo admitted it while heroku config, doppler secrets and gcloud secrets versions access ask.
+// Workloads scaled to zero by a patch of their replicas, or by --replicas in a spelling kubectl's
+// integer parser reads as 0 (-0, 0x0, 0_0), which Yolo admitted while kubectl scale --replicas=0
+// asks; and minikube kubectl [--] ARGS, which runs kubectl ARGS, read as kubectl.
 // twelfthCommands are the project's declared uses of the clients whose ordinary commands the
 // twelfth review's near misses run.
 var twelfthCommands = []ProjectCommand{
 	{ID: "netlify", Command: "netlify ..."}, {ID: "railway", Command: "railway ..."}, {ID: "vercel", Command: "vercel ..."},
+	{ID: "kubectl-patch", Command: "kubectl patch ..."}, {ID: "kubectl-scale", Command: "kubectl scale ..."},
 }
 
 func twelfthCatalogue() []classCase {
 	sh := shCall
 	cloud, stores, aws := asked(dc+"print-credentials-cloud"), asked(dc+"print-credentials-stores"), asked(dc+"print-credentials-aws")
-	const printed = "a client prints or downloads the secrets it manages"
+	stop, cluster, kubeCred := asked(dc+"cluster-workload-stop"), asked(dc+"cluster-resource-delete"), asked(dc+"print-credentials-kubectl")
+	const (
+		printed = "a client prints or downloads the secrets it manages"
+		zeroed  = "a workload scaled to zero"
+		renamed = "kubectl under another name"
+	)
 	return []classCase{
+		{zeroed, "a merge patch of replicas to 0", sh(`kubectl patch deploy web -p '{"spec":{"replicas":0}}'`), stop, sh(`kubectl patch deploy web -p '{"spec":{"replicas":3}}'`), false},
+		{zeroed, "a merge patch with spaces", sh(`kubectl patch deploy web --type merge -p '{"spec": {"replicas" : 0}}'`), stop, sh(`kubectl patch deploy web -p '{"spec":{"replicas":10}}'`), false},
+		{zeroed, "a YAML patch", sh(`kubectl patch sts db -p 'spec: {replicas: 0}'`), stop, sh(`kubectl patch svc web -p '{"spec":{"ports":[{"port":80}]}}'`), false},
+		{zeroed, "a YAML patch with single quotes", sh(`kubectl patch deploy web -p "{'spec':{'replicas':0}}"`), stop, sh(`kubectl patch deploy web -p '{"metadata":{"labels":{"tier":"0"}}}'`), false},
+		{zeroed, "a YAML patch in octal", sh(`kubectl patch deploy web -p 'spec: {replicas: 0o0}'`), stop, sh(`kubectl patch deploy web -p 'spec: {replicas: 2}'`), false},
+		{zeroed, "a JSON patch", sh(`kubectl patch deploy web --type json -p '[{"op":"replace","path":"/spec/replicas","value":0}]'`), stop, sh(`kubectl patch deploy web --type json -p '[{"op":"replace","path":"/spec/replicas","value":2}]'`), false},
+		{zeroed, "a JSON patch, value first", sh(`kubectl patch deploy web --type=json -p='[{"op":"replace","value":0,"path":"/spec/replicas"}]'`), stop, sh(`kubectl patch deploy web --type=json -p='[{"op":"add","path":"/metadata/labels/a","value":"b"}]'`), false},
+		{zeroed, "a JSON patch in YAML", sh(`kubectl patch deploy web --type json -p '- {op: replace, path: /spec/replicas, value: 0}'`), stop, sh(`kubectl patch deploy web --type json -p '- {op: replace, path: /spec/replicas, value: 4}'`), false},
+		{zeroed, "a patch whose key is escaped", sh(`kubectl patch deploy web -p '{"spec":{"repl\u0069cas":0}}'`), stop, sh(`kubectl patch deploy web -p '{"spec":{"replicas":1}}'`), false},
+		{zeroed, "--replicas=-0", sh(`kubectl scale deploy/web --replicas=-0`), stop, sh(`kubectl scale deploy/web --replicas=3`), false},
+		{zeroed, "--replicas in hexadecimal", sh(`kubectl scale deploy/web --replicas 0x0`), stop, sh(`kubectl scale deploy/web --replicas 10`), false},
+		{zeroed, "--replicas with an underscore", sh(`kubectl scale deploy/web --replicas=0_0`), stop, sh(`kubectl scale deploy/web --replicas=1`), false},
+		{renamed, "minikube kubectl -- delete", sh(`minikube kubectl -- delete deploy web`), cluster, sh(`minikube kubectl -- get pods`), false},
+		{renamed, "minikube kubectl -- prints a Secret", sh(`minikube kubectl -- get secret db -o yaml`), kubeCred, sh(`minikube kubectl -- get secrets`), false},
+		{renamed, "minikube kubectl with kubectl's options", sh(`minikube kubectl -- -n kube-system get secret x -o jsonpath='{.data}'`), kubeCred, sh(`minikube kubectl -- get pods -n kube-system`), false},
+		{renamed, "minikube -p kubectl", sh(`minikube -p dev kubectl -- create token default`), kubeCred, sh(`minikube -p dev kubectl -- get sa`), false},
+		{renamed, "minikube kubectl without --", sh(`minikube kubectl delete ns prod`), cluster, sh(`minikube kubectl get ns`), false},
 		{printed, "netlify env:list", sh(`netlify env:list`), stores, sh(`netlify status`), false},
 		{printed, "netlify env:list --plain", sh(`netlify env:list --plain --context production`), stores, sh(`netlify deploy --prod`), false},
 		{printed, "netlify env:get", sh(`netlify env:get API_KEY`), stores, sh(`netlify env:set LOG_LEVEL debug`), false},
