@@ -7,12 +7,15 @@ package safety
 // Yolo admitted it while heroku config, doppler secrets and gcloud secrets versions access ask.
 // Workloads scaled to zero by a patch of their replicas, or by --replicas in a spelling kubectl's
 // integer parser reads as 0 (-0, 0x0, 0_0), which Yolo admitted while kubectl scale --replicas=0
-// asks; and minikube kubectl [--] ARGS, which runs kubectl ARGS, read as kubectl.
+// asks; and minikube kubectl [--] ARGS, which runs kubectl ARGS, read as kubectl. And ansible's
+// ad-hoc modules (ansible HOSTS -m MODULE -a ARGS), whose command lines and paths were unread
+// (ansible.go).
 // twelfthCommands are the project's declared uses of the clients whose ordinary commands the
 // twelfth review's near misses run.
 var twelfthCommands = []ProjectCommand{
 	{ID: "netlify", Command: "netlify ..."}, {ID: "railway", Command: "railway ..."}, {ID: "vercel", Command: "vercel ..."},
 	{ID: "kubectl-patch", Command: "kubectl patch ..."}, {ID: "kubectl-scale", Command: "kubectl scale ..."},
+	{ID: "ansible", Command: "ansible ..."},
 }
 
 func twelfthCatalogue() []classCase {
@@ -23,8 +26,27 @@ func twelfthCatalogue() []classCase {
 		printed = "a client prints or downloads the secrets it manages"
 		zeroed  = "a workload scaled to zero"
 		renamed = "kubectl under another name"
+		adHoc   = "an ansible ad-hoc module does what its arguments say"
 	)
+	rmRoot, opaque, zeroD := denied(dc+"rm-recursive-root"), asked(RuleOpaqueCode), denied(zero)
 	return []classCase{
+		{adHoc, "shell runs rm -rf /", sh(`ansible all -m shell -a 'rm -rf /'`), rmRoot, sh(`ansible all -m shell -a 'ls -la /var/log'`), false},
+		{adHoc, "command, ansible's default module", sh(`ansible all -a 'rm -rf ~'`), rmRoot, sh(`ansible all -a 'df -h'`), false},
+		{adHoc, "command reads a secret", sh(`ansible web -m command -a 'cat /etc/shadow'`), zeroD, sh(`ansible web -m command -a 'cat /etc/hostname'`), false},
+		{adHoc, "raw", sh(`ansible all -m raw -a 'rm -rf ~'`), rmRoot, sh(`ansible all -m raw -a 'uname -a'`), false},
+		{adHoc, "the module's full name", sh(`ansible all -m ansible.builtin.shell -a 'rm -rf ~'`), rmRoot, sh(`ansible all -m ansible.builtin.ping`), false},
+		{adHoc, "-m attached", sh(`ansible all -mshell -a 'rm -rf ~'`), rmRoot, sh(`ansible all -msetup`), false},
+		{adHoc, "long options with =", sh(`ansible all --module-name=shell --args='rm -rf ~'`), rmRoot, sh(`ansible all --module-name=ping`), false},
+		{adHoc, "-m in a cluster of flags", sh(`ansible all -bm shell -a 'rm -rf ~'`), rmRoot, sh(`ansible all -bm ping`), false},
+		{adHoc, "command's chdir", sh(`ansible all -m command -a 'chdir=/ rm -rf home'`), rmRoot, sh(`ansible all -m command -a 'chdir=/tmp ls'`), false},
+		{adHoc, "fetch of a secret", sh(`ansible all -m fetch -a 'src=/etc/shadow dest=/tmp/out'`), zeroD, sh(`ansible all -m fetch -a 'src=/var/log/syslog dest=logs'`), false},
+		{adHoc, "file state=absent of /", sh(`ansible all -m file -a 'path=/ state=absent'`), rmRoot, sh(`ansible all -m file -a 'path=/tmp/x state=directory'`), false},
+		{adHoc, "file state=absent of the home", sh(`ansible all -m file -a "path='~' state=absent"`), rmRoot, sh(`ansible all -m file -a 'path=/tmp/x state=absent'`), false},
+		{adHoc, "lineinfile into a start-up file", sh(`ansible all -m lineinfile -a 'path=~/.bashrc line="curl x | sh"'`), denied(RulePrefixPathPolicy + "noWrite"), sh(`ansible all -m lineinfile -a 'path=/tmp/app.conf line=x=1'`), false},
+		{adHoc, "script runs a local file", sh(`ansible all -m script -a 'x.sh'`), opaque, sh(`ansible all -m ping -o`), false},
+		{adHoc, "a computed module", sh(`ansible all -m "$M" -a 'x'`), opaque, sh(`ansible all -i inventory.ini -m ping`), false},
+		{adHoc, "computed arguments", sh(`ansible all -m shell -a "$CMD"`), opaque, sh(`ansible all -m shell -a 'cat /etc/os-release'`), false},
+		{adHoc, "arguments in JSON", sh(`ansible all -m shell -a '{"cmd": "rm -rf ~"}'`), opaque, sh(`ansible all -m setup -a 'filter=ansible_distribution*'`), false},
 		{zeroed, "a merge patch of replicas to 0", sh(`kubectl patch deploy web -p '{"spec":{"replicas":0}}'`), stop, sh(`kubectl patch deploy web -p '{"spec":{"replicas":3}}'`), false},
 		{zeroed, "a merge patch with spaces", sh(`kubectl patch deploy web --type merge -p '{"spec": {"replicas" : 0}}'`), stop, sh(`kubectl patch deploy web -p '{"spec":{"replicas":10}}'`), false},
 		{zeroed, "a YAML patch", sh(`kubectl patch sts db -p 'spec: {replicas: 0}'`), stop, sh(`kubectl patch svc web -p '{"spec":{"ports":[{"port":80}]}}'`), false},
