@@ -9,7 +9,8 @@ package safety
 // integer parser reads as 0 (-0, 0x0, 0_0), which Yolo admitted while kubectl scale --replicas=0
 // asks; and minikube kubectl [--] ARGS, which runs kubectl ARGS, read as kubectl. And ansible's
 // ad-hoc modules (ansible HOSTS -m MODULE -a ARGS), whose command lines and paths were unread
-// (ansible.go).
+// (ansible.go). And pulumi dn, destroy's short alias, which the pattern that reads destroy and
+// down did not name.
 // twelfthCommands are the project's declared uses of the clients whose ordinary commands the
 // twelfth review's near misses run.
 var twelfthCommands = []ProjectCommand{
@@ -27,9 +28,12 @@ func twelfthCatalogue() []classCase {
 		zeroed  = "a workload scaled to zero"
 		renamed = "kubectl under another name"
 		adHoc   = "an ansible ad-hoc module does what its arguments say"
+		infra   = "infrastructure destroyed under another name"
 	)
 	rmRoot, opaque, zeroD := denied(dc+"rm-recursive-root"), asked(RuleOpaqueCode), denied(zero)
 	return []classCase{
+		{infra, "pulumi dn, destroy's short alias", sh(`pulumi dn --yes`), asked(dc + "infrastructure-destroy"), sh(`pulumi up --yes`), false},
+		{infra, "pulumi dn after --cwd", sh(`pulumi --cwd infra dn -y --skip-preview`), asked(dc + "infrastructure-destroy"), sh(`pulumi --cwd infra preview`), false},
 		{adHoc, "shell runs rm -rf /", sh(`ansible all -m shell -a 'rm -rf /'`), rmRoot, sh(`ansible all -m shell -a 'ls -la /var/log'`), false},
 		{adHoc, "command, ansible's default module", sh(`ansible all -a 'rm -rf ~'`), rmRoot, sh(`ansible all -a 'df -h'`), false},
 		{adHoc, "command reads a secret", sh(`ansible web -m command -a 'cat /etc/shadow'`), zeroD, sh(`ansible web -m command -a 'cat /etc/hostname'`), false},
