@@ -40,10 +40,11 @@ func wordSet(s string) map[string]bool {
 }
 
 // ansibleCommandModules take a command line; ansibleOpaqueModules run what the engine cannot read
-// (a local script, PowerShell, a command answering prompts).
+// (a local script, PowerShell, a command answering prompts, rsync both ways with its deletes, a
+// command scheduled to run later).
 var (
 	ansibleCommandModules = wordSet(ansibleDefaultModule + " shell raw")
-	ansibleOpaqueModules  = wordSet("script win_shell win_command expect psexec")
+	ansibleOpaqueModules  = wordSet("script win_shell win_command expect psexec synchronize cron at")
 )
 
 // ansibleAdHoc analyses the module an ansible ad-hoc command runs. Without -m ansible runs
@@ -74,12 +75,17 @@ func (a *analyzer) ansibleAdHoc(idx, depth int) {
 	}
 	mod := strings.ToLower(module.s)
 	mod = strings.TrimPrefix(strings.TrimPrefix(mod, "ansible.builtin."), "ansible.legacy.")
-	mod = strings.TrimPrefix(mod, "ansible.windows.")
+	mod = strings.TrimPrefix(strings.TrimPrefix(mod, "ansible.windows."), "ansible.posix.")
 	switch {
 	case ansibleOpaqueModules[mod]:
 		a.opaque(idx, "ansible's "+mod+" module runs what the engine cannot read")
 		return
 	case !hasArgs:
+		return
+	case strings.Contains(args.s, "{{") || strings.Contains(args.s, "{%"):
+		// Templates are rendered here, on the controller, before the module runs anywhere:
+		// lookup('pipe', CMD) runs CMD here, lookup('file'|'env', …) reads a file or a variable.
+		a.opaque(idx, "ansible renders the Jinja template in its arguments here, and a template can run commands and read files")
 		return
 	case args.dynamic || strings.HasPrefix(strings.TrimSpace(args.s), "{"):
 		if ansibleCommandModules[mod] || ansibleFileModules[mod] {
@@ -202,7 +208,7 @@ func ansibleKeyValues(s string) map[string]string {
 
 // ansibleFileModules are the modules whose key=value arguments name the paths they read, write
 // or delete.
-var ansibleFileModules = wordSet("fetch copy template file lineinfile blockinfile replace slurp")
+var ansibleFileModules = wordSet("fetch copy template file lineinfile blockinfile replace slurp get_url unarchive")
 
 // ansibleFileModule judges the paths a file module's arguments name: on the host (from the remote
 // home, as ssh's are) or, for fetch's dest and the source copy and template read, here (local,
@@ -220,6 +226,9 @@ func (a *analyzer) ansibleFileModule(mod string, kv map[string]string, local str
 		a.ansibleTouch("~", kv["dest"], opWrite)
 	case ansibleFileMod:
 		a.ansibleFile(kv, depth)
+	case "get_url", "unarchive":
+		// A download or an archive's members, written to dest there.
+		a.ansibleTouch("~", kv["dest"], opWrite)
 	default:
 		// lineinfile, blockinfile and replace write their path (dest and name are older names).
 		a.ansibleTouch("~", cmp.Or(kv["path"], kv["dest"], kv["name"]), opWrite)
