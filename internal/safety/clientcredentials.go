@@ -16,7 +16,10 @@ import (
 // show|dump (every remote's keys and tokens; config redacted does not), s3cmd --dump-config
 // (.s3cfg's keys), MinIO's mc alias list|ls|export and the older mc config host list|ls (each
 // alias's secret key), consul's and nomad's acl bootstrap and acl token read|self|info|create|
-// clone|update (a token's secret ID). Options before the subcommand may take a value the engine
+// clone|update (a token's secret ID), the hosting platforms' environment printers: netlify
+// env:list|env:get, railway variables without --set (a table of every variable's value), vercel
+// env pull (every value, into a file the engine cannot tell from any other; vercel env ls prints
+// names only). Options before the subcommand may take a value the engine
 // reads as an operand (rclone --config r.conf config show), so the subcommand is looked for
 // among the first two operands.
 func clientPrintsCredential(s *segment) bool {
@@ -31,6 +34,23 @@ func clientPrintsCredential(s *segment) bool {
 	case cmdConsul, cmdNomad:
 		return subcommandThen(s, []string{"acl"}, "bootstrap") ||
 			subcommandThen(s, []string{"acl", subToken}, "read", "self", "info", subCreate, "clone", "update")
+	case cmdNetlify, cmdNetlifyShort:
+		return leadingOperand(s, "env:list", "env:get")
+	case cmdRailway:
+		return leadingOperand(s, "variables", "variable", "vars", "var") && !s.hasFlag("--set")
+	case cmdVercel, cmdVercelShort:
+		return subcommandThen(s, []string{cmdEnv}, "pull")
+	}
+	return false
+}
+
+// leadingOperand reports whether the first or the second operand (an option before the
+// subcommand may take a value the engine reads as the first) is, literally, one of subs.
+func leadingOperand(s *segment, subs ...string) bool {
+	for i := 0; i < 2 && i < len(s.operands); i++ {
+		if op := s.operands[i]; !op.dynamic && slices.Contains(subs, strings.ToLower(op.s)) {
+			return true
+		}
 	}
 	return false
 }
@@ -43,6 +63,10 @@ const (
 	cmdS3cmd = "s3cmd"
 	cmdMinio = "mc"
 	cmdNomad = "nomad"
+	// The hosting platforms' CLIs and their short names.
+	cmdNetlify, cmdNetlifyShort = "netlify", "ntl"
+	cmdRailway                  = "railway"
+	cmdVercel, cmdVercelShort   = "vercel", "vc"
 )
 
 // subcommandThen reports whether the operands, from the first or the second on, are the words
@@ -72,4 +96,5 @@ func subcommandThen(s *segment, path []string, last ...string) bool {
 // computed operands for a printing subcommand (cf push "$APP" prints nothing).
 var computedOperandsOrdinary = map[string]bool{
 	cmdS3cmd: true, cmdRclone: true, cmdMinio: true, cmdConsul: true, cmdNomad: true, "cf": true, "firebase": true,
+	cmdNetlify: true, cmdNetlifyShort: true, cmdRailway: true, cmdVercel: true, cmdVercelShort: true,
 }

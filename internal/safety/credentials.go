@@ -379,6 +379,9 @@ var awsCredentialOps = map[string][]string{
 	"kms":              {"decrypt"},
 	"ec2":              {"get-password-data"},
 	"lightsail":        {"get-instance-access-details"},
+	// A function's configuration holds its environment's values, which is where Lambda's
+	// credentials are usually kept: each of these prints it.
+	"lambda": {"get-function-configuration", "get-function", "list-functions", "list-versions-by-function"},
 }
 
 // awsCredentialOpNames are the operations of awsCredentialOps, whatever their service: a computed

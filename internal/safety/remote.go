@@ -47,6 +47,8 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 		a.cloudSSHCommand(&seg, redirs, depth)
 	case "flatpak":
 		a.flatpakRun(&seg, depth)
+	case cmdAnsible:
+		a.ansibleAdHoc(idx, depth)
 	case cmdDockerCompose, cmdPodmanCompose:
 		a.containerMounts(&seg)
 		a.composeCommand(&seg, redirs, depth)

@@ -36,6 +36,9 @@ const (
 // cmdAfterDashes marks a runner whose command follows "--" (mise exec TOOL@VERSION -- CMD).
 const cmdAfterDashes = "--"
 
+// cmdMinikube is minikube, a runner of ssh's script and of its cluster's kubectl.
+const cmdMinikube = "minikube"
+
 // runnerWrappers are runners known by their name alone.
 //
 //nolint:goconst // option spellings in this table read best literally, next to their neighbours
@@ -124,8 +127,10 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	// Local virtual machines run the command in a machine that mounts the user's home (lima's in
 	// the same directory as here), with what the agent can read there: vagrant ssh -c is a
 	// script, minikube ssh's words joined are one; with none, the login shell reads what it is fed.
-	"vagrant":   {"ssh": {skip: 1, script: 'c', longScript: longOptCommand, shellIfNone: true}},
-	"minikube":  {"ssh": {argOpts: "np", longArgs: []string{"node", "profile"}, joinScript: true, shellIfNone: true}},
+	"vagrant": {"ssh": {skip: 1, script: 'c', longScript: longOptCommand, shellIfNone: true}},
+	cmdMinikube: {"ssh": {argOpts: "np", longArgs: []string{"node", "profile"}, joinScript: true, shellIfNone: true},
+		// minikube kubectl [--] ARGS runs the cluster's kubectl with ARGS.
+		cmdKubectl: {program: cmdKubectl}},
 	"colima":    {"ssh": {argOpts: "p", longArgs: []string{"profile"}, shellIfNone: true}},
 	"limactl":   {"shell": {skip: 1, longArgs: []string{"workdir", "shell"}, longChdir: "workdir", shellIfNone: true}},
 	"multipass": {"exec": {skip: 1, argOpts: "d", longArgs: []string{"working-directory"}}},
@@ -244,12 +249,14 @@ var runnerGlobals = map[string]wrapSpec{
 	"yarn":    {longArgs: []string{"cwd", "modules-folder", "cache-folder", "mutex", "network-timeout", "registry"}, longChdir: "cwd"},
 	"bundle":  {argOpts: "r", longArgs: []string{"retry"}},
 	"bundler": {argOpts: "r", longArgs: []string{"retry"}},
-	"fnm":     {longArgs: []string{"node-dist-mirror", "fnm-dir", "log-level", "arch", "version-file-strategy", "resolve-engines"}},
-	"toolbox": {longArgs: []string{"log-level"}},
-	"mise":    miseGlobals,
-	"rtx":     miseGlobals,
-	cmdDotenv: {argOpts: "fqe", longArgs: []string{"file", "quote", "export"}},
-	"honcho":  {argOpts: "efd", longArgs: []string{"env", "procfile", "app-root"}},
+	// minikube's profile names the cluster its subcommand (ssh, kubectl) talks to.
+	cmdMinikube: {argOpts: "p", longArgs: []string{"profile"}},
+	"fnm":       {longArgs: []string{"node-dist-mirror", "fnm-dir", "log-level", "arch", "version-file-strategy", "resolve-engines"}},
+	"toolbox":   {longArgs: []string{"log-level"}},
+	"mise":      miseGlobals,
+	"rtx":       miseGlobals,
+	cmdDotenv:   {argOpts: "fqe", longArgs: []string{"file", "quote", "export"}},
+	"honcho":    {argOpts: "efd", longArgs: []string{"env", "procfile", "app-root"}},
 	"nix": {argOpts: "Ijf", longArgs: []string{"extra-experimental-features", "experimental-features", "option", "store",
 		"eval-store", "log-format", "max-jobs", "cores", "builders", "substituters", "extra-substituters", "trusted-public-keys", //nolint:misspell // nix's spelling
 		"extra-trusted-public-keys", "access-tokens", "include", "system", "extra-platforms", "inputs-from", "file", "expr"}},

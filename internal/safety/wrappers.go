@@ -37,6 +37,7 @@ type wrapSpec struct {
 	again       bool       // the command is the program's own (yarn workspace NAME exec CMD is yarn exec CMD)
 	shellIfNone bool       // given no command, it runs the user's shell, which reads what it is fed (aws-vault exec PROFILE)
 	versioned   bool       // a version may come before the command (nvm exec 20 CMD; without one, .nvmrc's)
+	program     string     // the wrapped words are this program's arguments (minikube kubectl -- ARGS runs kubectl ARGS)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -336,6 +337,8 @@ func (spec wrapSpec) command(prog word, own, rest []word) []word {
 	switch {
 	case spec.again:
 		return append([]word{prog}, rest...)
+	case spec.program != "":
+		return append([]word{{s: spec.program}}, rest...)
 	case spec.envPrefix:
 		return envCommand(rest)
 	case spec.pyScript:
@@ -921,7 +924,7 @@ func runsCode(s *segment) string {
 		}
 	case cmdSSH, cmdSFTP, cmdScp, "ssh-add", "ssh-keygen":
 		return sshLocalCommand(s)
-	case cmdGcloud, "az", "gh", "vagrant", "minikube", "colima":
+	case cmdGcloud, "az", "gh", "vagrant", cmdMinikube, "colima":
 		if cloudSSHClient(s) {
 			return sshOptionCode(s)
 		}
