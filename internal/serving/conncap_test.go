@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -64,35 +63,8 @@ func TestTricklingConnectionsAreCappedAndAClientStillGetsThrough(t *testing.T) {
 			waitForCount(t, "toolgate_connections_closed_at_cap_total{closed=waiting}", before, float64(over), closed)
 		}
 	}
-	for i, conn := range held[:2*limits.MaxConnections] {
-		if !closedWithin(conn, 30*time.Second) {
-			t.Fatalf("trickling connection %d of %d is still held with %d newer ones open (cap %d)",
-				i+1, len(held), len(held)-i-1, limits.MaxConnections)
-		}
-	}
-
-	hc := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
-		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // our own test server
-	resp, err := hc.Post("https://"+addr+"/", "application/json", strings.NewReader("small"))
-	if err != nil {
-		t.Fatalf("a client, with the cap full of trickling connections: %v", err)
-	}
-	_ = resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Errorf("a client: status %d, want 200", resp.StatusCode)
-	}
-	if !closedWithin(held[2*limits.MaxConnections], 30*time.Second) {
-		t.Error("the longest-waiting connection was not closed when the client's took its place")
-	}
-	for _, conn := range held[2*limits.MaxConnections+1:] {
-		if closedWithin(conn, 0) {
-			t.Error("a trickling connection within the cap was closed")
-		}
-	}
-	if got := counterValue(closed) - before; got != float64(2*limits.MaxConnections+1) {
-		t.Errorf("toolgate_connections_closed_at_cap_total{closed=waiting} rose by %v, want %d",
-			got, 2*limits.MaxConnections+1)
-	}
+	expectOldestGiveWay(t, addr, held, limits.MaxConnections, "trickling connection",
+		closed, before, "toolgate_connections_closed_at_cap_total{closed=waiting}")
 }
 
 // TestAtTheCapServingConnectionsAreKeptAndANewOneRefused: with every held connection serving a

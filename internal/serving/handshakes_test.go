@@ -40,10 +40,21 @@ func TestHalfOpenConnectionsAreCappedAndAClientStillGetsThrough(t *testing.T) {
 		held = append(held, conn)
 	}
 	// The first 2×cap are closed by the server as later ones arrive; the last cap are held.
-	for i, conn := range held[:2*limits.MaxPendingHandshakes] {
+	expectOldestGiveWay(t, addr, held, limits.MaxPendingHandshakes, "half-open connection",
+		dropped, before, "toolgate_tls_handshakes_dropped_total")
+}
+
+// expectOldestGiveWay checks a capped server after held (3×capacity connections, opened oldest
+// first, none served) were opened: the first 2×capacity were closed by the server as later ones
+// arrived, a client's request is answered, its connection taking the oldest held one's place,
+// the newer ones stay open, and counter (named metric) rose by 2×capacity+1 since before.
+func expectOldestGiveWay(t *testing.T, addr string, held []net.Conn, capacity int, what string,
+	counter prometheus.Counter, before float64, metric string) {
+	t.Helper()
+	for i, conn := range held[:2*capacity] {
 		if !closedWithin(conn, 30*time.Second) {
-			t.Fatalf("half-open connection %d of %d is still held with %d newer ones open (cap %d)",
-				i+1, len(held), len(held)-i-1, limits.MaxPendingHandshakes)
+			t.Fatalf("%s %d of %d is still held with %d newer ones open (cap %d)",
+				what, i+1, len(held), len(held)-i-1, capacity)
 		}
 	}
 
@@ -51,23 +62,22 @@ func TestHalfOpenConnectionsAreCappedAndAClientStillGetsThrough(t *testing.T) {
 		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // our own test server
 	resp, err := hc.Post("https://"+addr+"/", "application/json", strings.NewReader("small"))
 	if err != nil {
-		t.Fatalf("a client that handshakes, with the cap full of half-open connections: %v", err)
+		t.Fatalf("a client, with the cap full of %ss: %v", what, err)
 	}
 	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		t.Errorf("a client that handshakes: status %d, want 200", resp.StatusCode)
+		t.Errorf("a client: status %d, want 200", resp.StatusCode)
 	}
-	// The client's connection took the oldest held one's place.
-	if !closedWithin(held[2*limits.MaxPendingHandshakes], 30*time.Second) {
-		t.Error("the oldest held connection was not closed when the client's took its place")
+	if !closedWithin(held[2*capacity], 30*time.Second) {
+		t.Errorf("the oldest held %s was not closed when the client's took its place", what)
 	}
-	for _, conn := range held[2*limits.MaxPendingHandshakes+1:] {
+	for _, conn := range held[2*capacity+1:] {
 		if closedWithin(conn, 0) {
-			t.Error("a held connection within the cap was closed")
+			t.Errorf("a %s within the cap was closed", what)
 		}
 	}
-	if got := counterValue(dropped) - before; got != float64(2*limits.MaxPendingHandshakes+1) {
-		t.Errorf("toolgate_tls_handshakes_dropped_total rose by %v, want %d", got, 2*limits.MaxPendingHandshakes+1)
+	if got := counterValue(counter) - before; got != float64(2*capacity+1) {
+		t.Errorf("%s rose by %v, want %d", metric, got, 2*capacity+1)
 	}
 }
 
