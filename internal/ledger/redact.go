@@ -132,12 +132,16 @@ func (r redactor) secret(key string) bool {
 		return r.secretScanned(key, mask, true)
 	}
 	k := foldKey(key)
+	defaultWord := false
 	for i, s := range r.keys {
-		if strings.Contains(k, s) && (i >= len(defaultRedactKeys) || !notACredentialName(k)) {
-			return true
+		if strings.Contains(k, s) {
+			if i >= len(defaultRedactKeys) {
+				return true
+			}
+			defaultWord = true
 		}
 	}
-	return false
+	return defaultWord && !notACredentialName(k)
 }
 
 // foldKey is a non-ASCII key name as it reads: lower case, fullwidth letters and digits as
