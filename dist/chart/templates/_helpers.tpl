@@ -80,3 +80,11 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 helm.sh/chart: {{ .Chart.Name }}-{{ .Chart.Version | replace "+" "_" }}
 {{- end }}
+
+{{/*
+Whether cert-manager issues the metrics certificate the manager serves: certManager.enabled, for
+a secure metrics endpoint. One condition for the Certificate, the manager's flag and its mount.
+*/}}
+{{- define "toolgate.metricsCertManaged" -}}
+{{- if and .Values.certManager.enabled .Values.metrics.enabled .Values.metrics.secure }}true{{ end }}
+{{- end }}
