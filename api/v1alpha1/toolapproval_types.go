@@ -112,6 +112,12 @@ type ToolApprovalStatus struct {
 	// +optional
 	Used int32 `json:"used,omitempty"`
 
+	// expiresAt is when the approval stops admitting calls (its creation plus
+	// spec.expirationSeconds), written by the operator for people reading it; the gate computes
+	// the same time from the object itself and never reads this field.
+	// +optional
+	ExpiresAt *metav1.Time `json:"expiresAt,omitempty"`
+
 	// usedBy lists the calls the approval admitted, oldest first.
 	// +listType=atomic
 	// +kubebuilder:validation:MaxItems=100
@@ -128,7 +134,7 @@ type ToolApprovalStatus struct {
 // +kubebuilder:printcolumn:name="Approver",type=string,JSONPath=`.spec.approver`
 // +kubebuilder:printcolumn:name="Uses",type=integer,JSONPath=`.spec.uses`
 // +kubebuilder:printcolumn:name="Used",type=integer,JSONPath=`.status.used`
-// +kubebuilder:printcolumn:name="Expires-In",type=integer,JSONPath=`.spec.expirationSeconds`,priority=1
+// +kubebuilder:printcolumn:name="Expires",type=string,JSONPath=`.status.expiresAt`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="!has(self.status) || !has(self.status.used) || self.status.used <= self.spec.uses",message="status.used must not exceed spec.uses",fieldPath=".status.used"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || has(self.status)",message="status cannot be removed: used never decreases",fieldPath=".status",reason=FieldValueForbidden

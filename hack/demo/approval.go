@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -95,6 +97,23 @@ func approvalFlow(ctx context.Context, local *testenv.Local, admin, coder client
 	fmt.Println("  " + agent.Describe(err))
 	if err != nil {
 		return errors.New("the approved call was not admitted")
+	}
+	// The operator writes an approval's expiry into its status just after it is created: wait
+	// for it, so that the listing shows it.
+	written := func(ctx context.Context) (bool, error) {
+		var list safetyv1alpha1.ToolApprovalList
+		if err := admin.List(ctx, &list, client.InNamespace(demoNamespace)); err != nil {
+			return false, err
+		}
+		for _, a := range list.Items {
+			if a.Status.ExpiresAt == nil {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, written); err != nil {
+		return fmt.Errorf("waiting for the operator to write the approval's expiry: %w", err)
 	}
 	step("kubectl get toolapprovals -n payments")
 	_, err = local.KubectlRun(ctx, os.Stdout, "get", "toolapprovals", "-n", demoNamespace)

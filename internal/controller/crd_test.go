@@ -32,11 +32,13 @@ var _ = Describe("toolgate CRDs on the pinned control plane", func() {
 		}))
 	})
 
-	It("shows, in kubectl get -o wide, whose plan it is, its action and why it has not locked", func() {
+	// printerColumns maps the names of the columns kubectl get shows for a resource to their paths.
+	printerColumns := func(resource string) map[string]string {
+		GinkgoHelper()
 		crd := &unstructured.Unstructured{}
 		crd.SetAPIVersion("apiextensions.k8s.io/v1")
 		crd.SetKind("CustomResourceDefinition")
-		Expect(k8sClient.Get(ctx, client.ObjectKey{Name: "agentplans." + safetyv1alpha1.GroupVersion.Group}, crd)).To(Succeed())
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Name: resource + "." + safetyv1alpha1.GroupVersion.Group}, crd)).To(Succeed())
 		versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
 		Expect(versions).To(HaveLen(1))
 		columns, _, _ := unstructured.NestedSlice(versions[0].(map[string]any), "additionalPrinterColumns")
@@ -45,9 +47,20 @@ var _ = Describe("toolgate CRDs on the pinned control plane", func() {
 			col := c.(map[string]any)
 			paths[col["name"].(string)] = col["jsonPath"].(string)
 		}
+		return paths
+	}
+
+	It("shows, in kubectl get -o wide, whose plan it is, its action and why it has not locked", func() {
+		paths := printerColumns("agentplans")
 		Expect(paths).To(HaveKeyWithValue("Agent", ".spec.serviceAccountName"))
 		Expect(paths).To(HaveKeyWithValue("Action", ".spec.action"))
 		Expect(paths).To(HaveKeyWithValue("Lock-Reason", `.status.conditions[?(@.type=="Locked")].reason`))
+	})
+
+	It("shows when an approval expires, not how many seconds it was given", func() {
+		paths := printerColumns("toolapprovals")
+		Expect(paths).To(HaveKeyWithValue("Expires", ".status.expiresAt"))
+		Expect(paths).NotTo(HaveKey("Expires-In"))
 	})
 
 	It("fills in the specification's defaults for an empty SafetyProfile", func() {

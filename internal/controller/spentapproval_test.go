@@ -64,4 +64,41 @@ var _ = Describe("spent ToolApprovals", func() {
 		Expect(exists(unused)).To(BeFalse())
 		Expect(reconcile(unused)).To(Equal(ctrl.Result{}), "a deleted approval is nothing to do")
 	})
+
+	It("carry status.expiresAt, their creation plus expirationSeconds, put right when written otherwise", func() {
+		ns := newNamespace()
+		registerReadFile()
+		create(plan(ns, "p", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")}))
+		alice, err := testenv.Person(ctx, cluster.Env, cluster.Scheme, "alice-"+ns+"@example.com")
+		Expect(err).NotTo(HaveOccurred())
+		a := &safetyv1alpha1.ToolApproval{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "a"},
+			Spec: safetyv1alpha1.ToolApprovalSpec{Plan: "p", Tool: "read-file", Approver: alice.Name,
+				ExpirationSeconds: 900, Uses: 3}}
+		Expect(alice.Client.Create(ctx, a)).To(Succeed())
+		want := a.CreationTimestamp.Add(900 * time.Second)
+		r := &controller.SpentApprovalReconciler{Client: k8sClient, Clock: clocktesting.NewFakeClock(a.CreationTimestamp.Time)}
+		reconcile := func() *safetyv1alpha1.ToolApproval {
+			GinkgoHelper()
+			_, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(a)})
+			Expect(err).NotTo(HaveOccurred())
+			got := &safetyv1alpha1.ToolApproval{}
+			Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(a), got)).To(Succeed())
+			return got
+		}
+
+		got := reconcile()
+		Expect(got.Status.ExpiresAt).NotTo(BeNil())
+		Expect(got.Status.ExpiresAt.Time).To(BeTemporally("==", want))
+
+		By("a use counted meanwhile is kept, and a wrong expiresAt is put right")
+		got.Status.Used = 1
+		got.Status.UsedBy = []safetyv1alpha1.ApprovalUse{{Call: "c1",
+			Requester: "system:serviceaccount:" + ns + ":agent", Time: metav1.NewTime(want.Add(-time.Minute))}}
+		got.Status.ExpiresAt = &metav1.Time{Time: want.Add(24 * time.Hour)}
+		Expect(k8sClient.Status().Update(ctx, got)).To(Succeed())
+		got = reconcile()
+		Expect(got.Status.ExpiresAt.Time).To(BeTemporally("==", want))
+		Expect(got.Status.Used).To(Equal(int32(1)))
+		Expect(got.Status.UsedBy).To(HaveLen(1))
+	})
 })

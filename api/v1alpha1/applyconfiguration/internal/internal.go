@@ -1043,6 +1043,9 @@ var schemaYAML = typed.YAMLObject(`types:
 - name: com.github.toolgate.toolgate.api.v1alpha1.ToolApprovalStatus
   map:
     fields:
+    - name: expiresAt
+      type:
+        namedType: io.k8s.apimachinery.pkg.apis.meta.v1.Time
     - name: used
       type:
         scalar: numeric

@@ -17,6 +17,10 @@ limitations under the License.
 
 package v1alpha1
 
+import (
+	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
 // ToolApprovalStatusApplyConfiguration represents a declarative configuration of the ToolApprovalStatus type for use
 // with apply.
 //
@@ -24,6 +28,10 @@ package v1alpha1
 type ToolApprovalStatusApplyConfiguration struct {
 	// used is the number of calls the approval has admitted. It never decreases.
 	Used *int32 `json:"used,omitempty"`
+	// expiresAt is when the approval stops admitting calls (its creation plus
+	// spec.expirationSeconds), written by the operator for people reading it; the gate computes
+	// the same time from the object itself and never reads this field.
+	ExpiresAt *v1.Time `json:"expiresAt,omitempty"`
 	// usedBy lists the calls the approval admitted, oldest first.
 	UsedBy []ApprovalUseApplyConfiguration `json:"usedBy,omitempty"`
 }
@@ -39,6 +47,14 @@ func ToolApprovalStatus() *ToolApprovalStatusApplyConfiguration {
 // If called multiple times, the Used field is set to the value of the last call.
 func (b *ToolApprovalStatusApplyConfiguration) WithUsed(value int32) *ToolApprovalStatusApplyConfiguration {
 	b.Used = &value
+	return b
+}
+
+// WithExpiresAt sets the ExpiresAt field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ExpiresAt field is set to the value of the last call.
+func (b *ToolApprovalStatusApplyConfiguration) WithExpiresAt(value v1.Time) *ToolApprovalStatusApplyConfiguration {
+	b.ExpiresAt = &value
 	return b
 }
 
