@@ -322,6 +322,9 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 		inv.Map, inv.Cwd = argumentMap(rt.served.Arguments), rt.served.Arguments.WorkingDirectory
 		// Judged, and sent, as the upstream takes them: with the defaults its schema fills in.
 		schema := rt.upstream.schemas[rt.upstreamName()]
+		if err := schema.judgedUndeclared(inv.Map, req.Params.Name, rt.server.Name); err != nil {
+			return nil, err
+		}
 		if args, err = schema.arguments(args, req.Params.Name); err != nil {
 			return nil, err
 		}

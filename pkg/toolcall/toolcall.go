@@ -258,12 +258,15 @@ func withoutOmitted(raw json.RawMessage, omit []string) (json.RawMessage, error)
 	return append(out, '}'), nil
 }
 
-// mapped is every key the map takes out of spec.arguments.extra.
-func (m ArgumentMap) mapped() []string {
+// Judged are the keys whose values the engine judges: the command, the working directory, the
+// paths and the tree paths (empty ones are in it too: no key).
+func (m ArgumentMap) Judged() []string {
 	keys := append([]string{m.Command, m.Cwd}, m.Paths...)
-	keys = append(keys, m.TreePaths...)
-	return append(keys, m.Omit...)
+	return append(keys, m.TreePaths...)
 }
+
+// mapped is every key the map takes out of spec.arguments.extra.
+func (m ArgumentMap) mapped() []string { return append(m.Judged(), m.Omit...) }
 
 // searchArgs is the SearchCommand of a call whose map names TreePaths, and the roots it searches:
 // those its TreePaths name, searched for its SearchPattern, narrowed by its SearchInclude.
