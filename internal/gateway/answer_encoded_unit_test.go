@@ -1,8 +1,12 @@
 package gateway
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -61,4 +65,42 @@ func jsonEscapes(s string) string {
 		out = append(out, s[i])
 	}
 	return string(out)
+}
+
+// TestGrowingAnswersDoNotWaitForEachOther gives two calls, each holding part of the budget for an
+// answer it has read, answers that grow past what is left as they are encoded: waiting for the
+// growth while holding their shares, each would wait for the other until its upstream timeout
+// (and every large answer behind them). A call that holds a share does not wait: it fails at once.
+func TestGrowingAnswersDoNotWaitForEachOther(t *testing.T) {
+	budget := newAnswerBudget(200 << 10)
+	markup := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("<", 12<<10)}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	errs := make(chan error, 2)
+	answered := make([]func(), 0, 2)
+	for range 2 {
+		hctx, done := withAnswerHold(ctx, budget)
+		answered = append(answered, done)
+		cctx := withAnswerShare(hctx)
+		if err := answerShareOf(cctx).take(cctx, 100<<10); err != nil { // the answer, read
+			t.Fatal(err)
+		}
+		go func() { errs <- holdEncoded(cctx, markup) }()
+	}
+	for range 2 {
+		err := <-errs
+		if err == nil || errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "grows to") {
+			t.Fatalf("holdEncoded: %v; want it to fail at once, saying the answer grows", err)
+		}
+	}
+	// Holding nothing, a call waits for its growth, and gets it once the budget has room.
+	for _, done := range answered {
+		done()
+	}
+	hctx, done := withAnswerHold(ctx, budget)
+	defer done()
+	cctx := withAnswerShare(hctx)
+	if err := holdEncoded(cctx, markup); err != nil {
+		t.Fatalf("holdEncoded of an answer read free: %v", err)
+	}
 }
