@@ -251,7 +251,7 @@ func (g *Gateway) Handler() http.Handler {
 	// Timed from before the token's check, which may wait on a TokenReview, to the answer.
 	// A request without a verified token closes its connection (unauthenticated_close.go).
 	return timed(closeUnlessAuthenticated(
-		auth.RequireBearerToken(g.authn.verify, nil)(keepAliveAuthenticated(g.servedNamespace(refuseBatches(budgeted))))))
+		auth.RequireBearerToken(g.authn.verify, nil)(keepAliveAuthenticated(g.servedNamespace(budgeted)))))
 }
 
 // unofferedTools handles a tools/call for a tool the gateway does not offer. An unregistered tool
