@@ -65,10 +65,11 @@ func growthOf(v any) int64 {
 }
 
 // holdEncoded makes the call's share of the answer budget cover its answer as the agent is sent
-// it, grown by encodedGrowth, before the SDK encodes it: uncounted, one 16 MiB answer of an HTML
-// file took about 100 MiB to encode, beyond the budget's measure, and one agent could have the
-// gateway killed with every other agent's calls. An answer that grows past the whole budget
-// fails its call, as one over the bound on a message does; one that fits waits for its share.
+// it, grown by encodedGrowth, before the SDK encodes it: uncounted, one 16 MiB answer of < took
+// 96 MiB to encode, beyond the budget's measure, and one agent could have the gateway killed with
+// every other agent's calls. An answer that grows past the whole budget fails its call, as one
+// over the bound on a message does; so does one whose call holds a share already when the budget
+// has no room for the growth now (take: it does not wait while holding).
 func holdEncoded(ctx context.Context, out *mcp.CallToolResult) error {
 	share, growth := answerShareOf(ctx), encodedGrowth(out)
 	if share == nil || growth == 0 {

@@ -50,7 +50,7 @@ func startRawMarkup() string {
 
 // The answer budget counts an answer's bytes as the upstream sends them; the SDK's server encodes
 // it again for the agent with encoding/json's HTML escaping, so each <, > and & grows from one
-// byte to six. Uncounted, one 16 MiB answer of an HTML file took about 100 MiB to encode (and
+// byte to six. Uncounted, one 16 MiB answer of < took 96 MiB to encode (and
 // allocated over 1 GiB), beyond the budget's measure, and one agent could have the gateway killed.
 var _ = Describe("toolgate-gateway and an answer that grows as it is encoded for the agent", Ordered, func() {
 	const budget = 1 << 20
