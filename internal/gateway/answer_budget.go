@@ -92,15 +92,18 @@ func answerShareOf(ctx context.Context) *answerShare {
 }
 
 // take makes the share at least n bytes of the budget, waiting for them until ctx ends. It does
-// not wait while another call of the same request holds a share (a batch): the request answers
-// all its calls together, so it would wait for itself; the call fails instead.
+// not wait while its request holds some of the budget already: another call's share (a batch,
+// which the request answers together, so it would wait for itself), or its own, when an answer
+// read grows as it is encoded (holdEncoded): two calls each holding part and waiting for more
+// would wait for each other. The call fails instead. A waiter so holds none, and waiting cannot
+// deadlock.
 func (s *answerShare) take(ctx context.Context, n int64) error {
 	h := s.hold
 	if n > h.budget.size {
 		return fmt.Errorf("an answer of up to %d bytes does not fit the gateway's budget of %d bytes for answers held at once", n, h.budget.size)
 	}
 	h.mu.Lock()
-	need, others := n-s.held, h.held-s.held > 0 || h.taking > 0
+	need, holding := n-s.held, h.held > 0 || h.taking > 0
 	if need > 0 {
 		h.taking++
 	}
@@ -113,9 +116,10 @@ func (s *answerShare) take(ctx context.Context, n int64) error {
 		h.taking--
 		h.mu.Unlock()
 	}()
-	if others {
+	if holding {
 		if !h.budget.sem.TryAcquire(need) {
-			return fmt.Errorf("the answers of this request's calls are over the gateway's budget of %d bytes for answers held at once", h.budget.size)
+			return fmt.Errorf("%d more bytes of the gateway's budget of %d bytes for answers held at once are not free now, "+
+				"and this request holds some of it already, so it cannot wait for them", need, h.budget.size)
 		}
 	} else if err := h.budget.sem.Acquire(ctx, need); err != nil {
 		return fmt.Errorf("waiting for %d bytes of the gateway's budget for answers held at once: %w", need, err)

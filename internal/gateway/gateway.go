@@ -322,6 +322,9 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 		inv.Map, inv.Cwd = argumentMap(rt.served.Arguments), rt.served.Arguments.WorkingDirectory
 		// Judged, and sent, as the upstream takes them: with the defaults its schema fills in.
 		schema := rt.upstream.schemas[rt.upstreamName()]
+		if err := schema.judgedUndeclared(inv.Map, req.Params.Name, rt.server.Name); err != nil {
+			return nil, err
+		}
 		if args, err = schema.arguments(args, req.Params.Name); err != nil {
 			return nil, err
 		}
@@ -420,7 +423,13 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 		g.opts.Log.V(1).Info("The upstream did not receive the call; sending it again on another session",
 			"call", call.Name, "namespace", call.Namespace, "toolServer", rt.server.Name, "error", callErr.Error())
 	}
-	g.report(ctx, call, rt, upstreamAnswer{out: out, err: callErr, mayHaveRun: d.mayHaveRun(callErr)}, turn)
+	mayHaveRun := d.mayHaveRun(callErr)
+	if callErr == nil {
+		// Its stated cost is still read (out is reported), and it ran: it fails as one answered
+		// over the bound does.
+		callErr, mayHaveRun = holdEncoded(callCtx, out), true
+	}
+	g.report(ctx, call, rt, upstreamAnswer{out: out, err: callErr, mayHaveRun: mayHaveRun}, turn)
 	if callErr != nil {
 		return nil, fmt.Errorf("ToolServer %s: %w", rt.server.Name, callErr)
 	}

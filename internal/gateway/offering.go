@@ -140,7 +140,11 @@ func encodedSchema(schema any) (any, error) {
 var noDeepCopy = client.UnsafeDisableDeepCopy
 
 // routes lists what the gateway offers, by AgentTool name. A ToolServer that cannot be reached
-// offers nothing; the others still do. Two ToolServers claiming one tool: the first by name wins.
+// offers nothing; the others still do. Two ToolServers naming one tool: the first by name serves
+// it (servingOrder), whether or not it can be offered now. Were the next one to take the tool
+// while the first is down (or its upstream lacks the tool), the call would be judged by that
+// one's argument map and charged by its reportsCost, which the agent cannot choose but can wait
+// for: a path the first maps would reach the second's upstream unjudged.
 func (g *Gateway) routes(ctx context.Context) (map[string]route, error) {
 	var servers safetyv1alpha1.ToolServerList
 	if err := g.opts.Reader.List(ctx, &servers, noDeepCopy); err != nil {
@@ -154,24 +158,37 @@ func (g *Gateway) routes(ctx context.Context) (map[string]route, error) {
 	for i := range tools.Items {
 		registered[tools.Items[i].Name] = true
 	}
-	slices.SortFunc(servers.Items, func(a, b safetyv1alpha1.ToolServer) int { return cmp.Compare(a.Name, b.Name) })
 	routes := map[string]route{}
-	for i := range servers.Items {
-		ts := &servers.Items[i]
+	claimed := map[string]bool{}
+	for _, ts := range servingOrder(servers.Items) {
 		up, err := g.upstreams.get(ctx, ts, routesPatience)
 		if err != nil {
 			g.opts.Log.Error(err, "ToolServer unreachable; its tools are not offered", "toolServer", ts.Name)
-			continue
 		}
 		for _, served := range ts.Spec.Tools {
-			r := route{server: ts, served: served, upstream: up}
-			tool, ok := up.tools[r.upstreamName()]
-			if _, taken := routes[served.AgentTool]; taken || !ok || !registered[served.AgentTool] {
+			if claimed[served.AgentTool] {
 				continue
 			}
-			r.tool = tool
-			routes[served.AgentTool] = r
+			claimed[served.AgentTool] = true
+			if err != nil || !registered[served.AgentTool] {
+				continue
+			}
+			r := route{server: ts, served: served, upstream: up}
+			if r.tool = up.tools[r.upstreamName()]; r.tool != nil {
+				routes[served.AgentTool] = r
+			}
 		}
 	}
 	return routes, nil
+}
+
+// servingOrder is the order in which ToolServers claim the tools they name: by name, so that
+// the first by name serves a tool several name.
+func servingOrder(servers []safetyv1alpha1.ToolServer) []*safetyv1alpha1.ToolServer {
+	out := make([]*safetyv1alpha1.ToolServer, len(servers))
+	for i := range servers {
+		out[i] = &servers[i]
+	}
+	slices.SortFunc(out, func(a, b *safetyv1alpha1.ToolServer) int { return cmp.Compare(a.Name, b.Name) })
+	return out
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
 // undeclared refuses arguments holding a top-level key (present) that the tool's schema does not
@@ -29,4 +31,25 @@ func (s *toolSchema) undeclared(present map[string]json.RawMessage, tool string)
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
 		"tool %q does not declare the argument %q; its input schema declares %q, and an undeclared argument is "+
 			"neither judged nor passed on", tool, first, s.known)}
+}
+
+// judgedUndeclared refuses every call of a tool whose ToolServer maps, as its command, a path, a
+// tree path or its working directory, a key the tool's schema does not declare (where it lists
+// the keys it takes). An agent can never send that key (undeclared refuses it), so the map judges
+// nothing, while the argument the tool does read its path or command from (the map's "file" for
+// a schema's "path", or a key nested in an object, "options.path") goes unjudged to the upstream.
+// It is the platform's mistake, and the gateway's to catch: -32603, naming the ToolServer.
+func (s *toolSchema) judgedUndeclared(m toolcall.ArgumentMap, tool, server string) error {
+	if s == nil || s.declared == nil {
+		return nil
+	}
+	for _, key := range m.Judged() {
+		if key != "" && !s.declared[key] {
+			return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(
+				"ToolServer %s maps the argument %q of tool %q, which the tool's input schema does not declare "+
+					"(it declares %q): the arguments the tool reads would go unjudged, so no call of it is sent; "+
+					"the ToolServer's arguments must name the tool's own keys", server, key, tool, s.known)}
+		}
+	}
+	return nil
 }

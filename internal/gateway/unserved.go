@@ -18,8 +18,7 @@ import (
 func (g *Gateway) unserved(ctx context.Context, tool string) error {
 	var servers safetyv1alpha1.ToolServerList
 	if err := g.opts.Reader.List(ctx, &servers, noDeepCopy); err == nil {
-		for i := range servers.Items {
-			ts := &servers.Items[i]
+		for _, ts := range servingOrder(servers.Items) { // the one that serves it
 			for _, served := range ts.Spec.Tools {
 				if served.AgentTool != tool {
 					continue

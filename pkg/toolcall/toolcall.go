@@ -192,6 +192,12 @@ func mappedArguments(args map[string]any, inv Invocation) (safetyv1alpha1.ToolAr
 	if ta.Cwd, err = stringArg(args, inv.Map.Cwd); err != nil {
 		return ta, err
 	}
+	if err := notJSONText(inv.Map.Command, ta.Command); err != nil {
+		return ta, err
+	}
+	if err := notJSONText(inv.Map.Cwd, ta.Cwd); err != nil {
+		return ta, err
+	}
 	ta.Cwd = workingDirectory(ta.Cwd, inv.Cwd)
 	for _, key := range inv.Map.Paths {
 		paths, err := PathsArgument(args, key)
@@ -258,12 +264,15 @@ func withoutOmitted(raw json.RawMessage, omit []string) (json.RawMessage, error)
 	return append(out, '}'), nil
 }
 
-// mapped is every key the map takes out of spec.arguments.extra.
-func (m ArgumentMap) mapped() []string {
+// Judged are the keys whose values the engine judges: the command, the working directory, the
+// paths and the tree paths (empty ones are in it too: no key).
+func (m ArgumentMap) Judged() []string {
 	keys := append([]string{m.Command, m.Cwd}, m.Paths...)
-	keys = append(keys, m.TreePaths...)
-	return append(keys, m.Omit...)
+	return append(keys, m.TreePaths...)
 }
+
+// mapped is every key the map takes out of spec.arguments.extra.
+func (m ArgumentMap) mapped() []string { return append(m.Judged(), m.Omit...) }
 
 // searchArgs is the SearchCommand of a call whose map names TreePaths, and the roots it searches:
 // those its TreePaths name, searched for its SearchPattern, narrowed by its SearchInclude.
@@ -355,14 +364,15 @@ func stringArg(args map[string]any, key string) (string, error) {
 }
 
 // PathsArgument is what args[key] names as paths: one (a string) or several (an array of
-// strings); none when key is empty or absent. Any other value is a BadInvocationError naming key.
+// strings), each string with the paths it holds as JSON text (textPaths); none when key is empty
+// or absent. Any other value is a BadInvocationError naming key.
 func PathsArgument(args map[string]any, key string) ([]string, error) {
 	v, ok := args[key]
 	if key == "" || !ok {
 		return nil, nil
 	}
 	if one, isString := v.(string); isString {
-		return []string{one}, nil
+		return textPaths(key, one)
 	}
 	many, isList := v.([]any)
 	if !isList {
@@ -374,7 +384,11 @@ func PathsArgument(args map[string]any, key string) ([]string, error) {
 		if !isString {
 			return nil, bad("argument %q must be a string or an array of strings", key)
 		}
-		paths = append(paths, s)
+		named, err := textPaths(key, s)
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, named...)
 	}
 	return paths, nil
 }

@@ -88,6 +88,30 @@ func TestBuild(t *testing.T) {
 			args:    `{"content": "` + big + `", "x": "` + strings.Repeat("a", toolcall.MaxArgumentBytes) + `"}`,
 			wantErr: "more than"},
 		{name: "a second object after the arguments", args: `{"content": "x"} {"path": ".env"}`, wantErr: "one JSON object"},
+		// JSON text inside a string, which a tool may decode and read in the string's place (the
+		// Python MCP SDK's servers do): a path's is judged both ways, a command's is refused.
+		{name: "a path holding JSON text of a list", args: `{"path": "[\".env\"]"}`,
+			want: safetyv1alpha1.ToolArguments{Paths: []string{`[".env"]`, ".env"}}},
+		{name: "a list of paths, one holding JSON text with space around it", args: `{"paths": ["a", " [\"b\", \"c\"]\n"]}`,
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"a", " [\"b\", \"c\"]\n", "b", "c"}}},
+		{name: "a path holding JSON text of an object", args: `{"path": "{\"p\": \".env\"}"}`,
+			wantErr: `argument "path" holds JSON text of an array or object`},
+		{name: "a path holding JSON text of a list of lists", args: `{"paths": ["[[\".env\"]]"]}`,
+			wantErr: `argument "paths" holds JSON text`},
+		{name: "a command holding JSON text of an argv", args: `{"cmd": "[\"cat\", \".env\"]"}`,
+			wantErr: `argument "cmd" holds JSON text`},
+		{name: "a directory holding JSON text", args: `{"dir": "[\"/etc\"]"}`, wantErr: `argument "dir" holds JSON text`},
+		// Strings that only look like JSON are themselves.
+		{name: "a path with brackets", args: `{"path": "[draft] notes.txt"}`,
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"[draft] notes.txt"}}},
+		{name: "a path with braces", args: `{"path": "{a,b}.txt"}`,
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"{a,b}.txt"}}},
+		{name: "a path that is a number's text", args: `{"path": "1"}`,
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"1"}}},
+		{name: "an empty list's text names no more", args: `{"path": "[]"}`,
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"[]"}}},
+		{name: "a shell test", args: `{"cmd": "[ -f x ] && cat x"}`,
+			want: safetyv1alpha1.ToolArguments{Command: "[ -f x ] && cat x"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -220,6 +244,12 @@ func TestBuildTreePaths(t *testing.T) {
 		{name: "a pattern that is not a string", args: `{"root": "src", "q": ["x"]}`,
 			wantErr: `argument "q" must be a string`},
 		{name: "a respelled root", args: `{"Root": "/etc"}`, wantErr: `"Root" is a respelling of "root"`},
+		{name: "a root holding JSON text of a list, searched both ways", args: `{"root": "[\"/etc\"]"}`,
+			want: safetyv1alpha1.ToolArguments{Command: `grep -r -e '' -- '["/etc"]' /etc`,
+				Paths: []string{`["/etc"]`, "/etc"}}},
+		{name: "a pattern that is JSON text is a pattern", args: `{"root": "src", "q": "[0]"}`,
+			want: safetyv1alpha1.ToolArguments{Command: "grep -r -e '[0]' -- src", Paths: []string{"src"},
+				Extra: &runtime.RawExtension{Raw: []byte(`{"q":"[0]"}`)}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

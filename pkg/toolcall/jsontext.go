@@ -1,0 +1,57 @@
+package toolcall
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// jsonText is the array or object that s holds as JSON text (space around it allowed), which a
+// tool may decode and take in the string's place: the Python MCP SDK's servers do, for any
+// argument not typed as a plain string (FuncMetadata.pre_parse_json, since models often send a
+// list as JSON text), and so do tools that json.loads what they are given. ok is false for any
+// other string, a scalar's text included ("1", "true", "\"x\""), which such a tool keeps as it is.
+func jsonText(s string) (v any, ok bool) {
+	t := strings.Trim(s, " \t\n\r")
+	if t == "" || (t[0] != '[' && t[0] != '{') {
+		return nil, false
+	}
+	return v, json.Unmarshal([]byte(t), &v) == nil
+}
+
+// textPaths are the paths one path argument's string names, judged both ways: the string itself,
+// as a tool that takes it as it is reads it, and, when it is JSON text of an array of strings,
+// each of those, as a tool that decodes it reads them. JSON text of anything else (an object, an
+// array holding a number or an array) names what the engine cannot judge as paths, and is refused.
+func textPaths(key, s string) ([]string, error) {
+	v, ok := jsonText(s)
+	if !ok {
+		return []string{s}, nil
+	}
+	list, isList := v.([]any)
+	if !isList {
+		return nil, jsonTextErr(key)
+	}
+	paths := append(make([]string, 0, 1+len(list)), s)
+	for _, one := range list {
+		p, isString := one.(string)
+		if !isString {
+			return nil, jsonTextErr(key)
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
+
+// notJSONText refuses a command or working directory that is JSON text of an array or object: a
+// tool that decodes it would run, or run in, what the engine never judged (an argv list).
+func notJSONText(key, s string) error {
+	if _, ok := jsonText(s); ok {
+		return jsonTextErr(key)
+	}
+	return nil
+}
+
+func jsonTextErr(key string) error {
+	return bad("argument %q holds JSON text of an array or object inside a string, which a tool may decode "+
+		"and read in its place; send the value itself (a path's list as an array of strings)", key)
+}
