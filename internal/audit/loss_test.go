@@ -172,9 +172,12 @@ func TestLossFlusherRecordsWithoutAnotherDecision(t *testing.T) {
 		t.Fatalf("while the volume is full: %+v", st)
 	}
 	free()
-	deadline := time.Now().Add(5 * time.Second)
-	for log.LossStats().LossRecords == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
+	// Wait for the flusher's record, however slow the machine: a fixed few seconds could end first
+	// and leave the check below reading a chain the flusher had not yet written to.
+	for deadline := time.Now().Add(time.Minute); log.LossStats().LossRecords == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the LossFlusher wrote no loss record in a minute after the volume was freed: %+v", log.LossStats())
+		}
 	}
 	cancel()
 	if err := <-done; err != nil {

@@ -117,7 +117,11 @@ var _ = Describe("toolgate-gateway's budget for answers held at once, with an ag
 		big = startBig(true)
 		w = newWorld("gw-slow-reader-", big.URL, "big")
 		otherToken := w.agent("other")
-		url = startGateway(func(o *gateway.Options) { o.AnswerWriteTimeout = time.Second })
+		// The deadline is also what the other agent's one write of its own 12 MiB answer must meet
+		// while it reads: about 60 ms on an idle machine, 120 ms beside two busy loops, under -race.
+		// One second left a loaded CI less margin than a GC pause or two; five cost four more
+		// seconds of waiting for the unread answer's write to give up.
+		url = startGateway(func(o *gateway.Options) { o.AnswerWriteTimeout = 5 * time.Second })
 		other = connectedTo(url, otherToken)
 	})
 

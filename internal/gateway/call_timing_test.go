@@ -98,7 +98,11 @@ var _ = Describe("where a call's time in the gateway goes (toolgate_gateway_call
 		Expect(d["report"].sum).To(BeZero(), "no report: the plan names no cost reporter")
 		Expect(d["own"].sum).To(BeNumerically(">", 0))
 		Expect(d["own"].sum).To(BeNumerically("~", ownOf(d), 1e-9), "own is what the waits leave of the total")
-		Expect(d["own"].sum).To(BeNumerically("<", upstreamDelay.Seconds()), "the upstream's wait is not the gateway's own")
+		// The upstream's wait is left out of the gateway's own: a bound relative to the total, as an
+		// absolute one (own under the upstream's delay) failed whenever a loaded machine stalled the
+		// gateway's own work for that long.
+		Expect(d["own"].sum).To(BeNumerically("<=", d["total"].sum-upstreamDelay.Seconds()),
+			"the upstream's wait is not the gateway's own")
 	})
 
 	It("times a denied call with no upstream part, and a call the gateway did not submit not at all", func() {

@@ -21,18 +21,24 @@ import (
 // whether the body is read to its end or closed before; the call's end closes what the SDK still
 // drains; a request outside a timed one is passed on untouched.
 func TestTheUpstreamWaitLastsUntilTheAnswersLastByteOrTheCallsEnd(t *testing.T) {
-	const late = 200 * time.Millisecond
-	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	// The upstream sends a request's last byte when the test says so (each request its own path and
+	// channel), not after a fixed delay: bounds measured around each step then hold however slow
+	// the machine is.
+	release := map[string]chan struct{}{"/read": make(chan struct{}), "/ended": make(chan struct{})}
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "first ")
 		w.(http.Flusher).Flush()
-		time.Sleep(late)
-		_, _ = io.WriteString(w, "last")
+		select {
+		case <-release[r.URL.Path]: // nil, so never, for the paths the test closes early
+			_, _ = io.WriteString(w, "last")
+		case <-r.Context().Done(): // the client closed the body before the end
+		}
 	}))
 	defer server.Close()
 	c := timeUpstream(server.Client())
-	get := func(ctx context.Context) *http.Response {
+	get := func(ctx context.Context, path string) *http.Response {
 		t.Helper()
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, server.URL, nil)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, server.URL+path, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,39 +54,56 @@ func TestTheUpstreamWaitLastsUntilTheAnswersLastByteOrTheCallsEnd(t *testing.T) 
 		return timing.waits[waitUpstream]
 	}
 
+	// The wait runs from within get (the round trip's start) to the last byte: at least from get's
+	// return to the release, at most from before get to the end of the read.
 	ctx, timing := withCallTiming(context.Background())
-	resp := get(ctx)
+	start := time.Now()
+	resp := get(ctx, "/read")
+	headers := time.Now()
+	time.Sleep(100 * time.Millisecond) // the last byte comes well after the headers
+	released := time.Since(headers)
+	close(release["/read"])
 	body, err := io.ReadAll(resp.Body)
 	if err != nil || string(body) != "first last" {
 		t.Fatalf("read %q, %v", body, err)
 	}
+	read, atEnd := time.Since(start), upstream(timing)
+	if atEnd < released || atEnd > read {
+		t.Errorf("upstream wait %s; the answer's last byte came %s after its headers and was read %s after the "+
+			"request began", atEnd, released, read)
+	}
 	_ = resp.Body.Close() // after the end: counted once
 	timing.upstreamDone() // nothing open any more: nothing added
-	if d := upstream(timing); d < late || d >= 2*late {
-		t.Errorf("upstream wait %s; the answer's last byte came %s after its first, and it counts once", d, late)
+	if d := upstream(timing); d != atEnd {
+		t.Errorf("upstream wait %s after the close and the call's end, %s at the body's end: it counts once", d, atEnd)
 	}
 
 	ctx, closedEarly := withCallTiming(context.Background())
-	resp = get(ctx)
+	start = time.Now()
+	resp = get(ctx, "/closed")
 	_ = resp.Body.Close()
 	_ = resp.Body.Close()
-	if d := upstream(closedEarly); d <= 0 || d >= late {
-		t.Errorf("a body closed before its end is waited for until then: %s", d)
+	closed, atClose := time.Since(start), upstream(closedEarly)
+	closedEarly.upstreamDone()
+	if d := upstream(closedEarly); atClose <= 0 || atClose > closed || d != atClose {
+		t.Errorf("a body closed before its end is waited for until then, once: %s at the close (%s after the "+
+			"request), %s after the call's end", atClose, closed, d)
 	}
 
 	ctx, ended := withCallTiming(context.Background())
-	resp = get(ctx)
+	resp = get(ctx, "/ended")
 	ended.upstreamDone() // the call has its answer; the SDK would drain the rest on its own
 	done := upstream(ended)
+	close(release["/ended"])
 	if _, err := io.ReadAll(resp.Body); err != nil {
 		t.Fatal(err)
 	}
 	_ = resp.Body.Close()
-	if d := upstream(ended); d != done || d >= late {
+	if d := upstream(ended); d != done || d <= 0 {
 		t.Errorf("the wait ends with the call: %s at its end, %s after the body's", done, d)
 	}
 
-	resp = get(context.Background())
+	resp = get(context.Background(), "/untimed")
 	if _, timed := resp.Body.(*timedBody); timed {
 		t.Error("a request outside a timed one is timed")
 	}

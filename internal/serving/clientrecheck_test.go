@@ -54,13 +54,18 @@ func startMTLSServer(t *testing.T, bundle []byte, names ...string) *mtlsServer {
 // startMTLSServerWith is startMTLSServer with further options (client names, cluster CAs).
 func startMTLSServerWith(t *testing.T, bundle []byte, o WebhookOptions) *mtlsServer {
 	t.Helper()
-	m := &mtlsServer{caPath: filepath.Join(t.TempDir(), "ca.crt"), clock: &fakeClock{t: time.Now()}}
+	m := &mtlsServer{caPath: filepath.Join(t.TempDir(), "ca.crt")}
 	m.writeBundle(t, bundle)
 	o.Host, o.Port, o.CertDir, o.ClientCAFile = "127.0.0.1", 0, pairDir(t, "localhost"), m.caPath
 	s, err := NewWebhookServer(o)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The fake clock starts after the server first read the bundle, on the real clock: started
+	// before, a slow start (the serving pair's key generation under -race on a loaded machine)
+	// left that read ahead of the fake clock, and rotate's step short of the recheck interval,
+	// so the rotated-out CA was still trusted (200 on the reused connection, want 403).
+	m.clock = &fakeClock{t: time.Now()}
 	s.clientCA.now = m.clock.now
 	s.Register("/", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		m.served.Add(1)

@@ -114,7 +114,11 @@ func TestSlowClientsAreCut(t *testing.T) {
 		closedByServer(t, sendTLS(t, addr, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\nabc"))
 	})
 	t.Run("an idle kept-alive connection", func(t *testing.T) {
-		conn := sendTLS(t, addr, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+		// Only the idle timeout is tight here: its request, which must be answered, would otherwise
+		// have tight's 200 ms for its handshake and headers, which a loaded machine can exceed.
+		idle := tight
+		idle.ReadHeaderTimeout, idle.ReadTimeout, idle.WriteTimeout = time.Minute, time.Minute, time.Minute
+		conn := sendTLS(t, startTestServer(t, idle), "GET / HTTP/1.1\r\nHost: x\r\n\r\n")
 		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -128,7 +132,12 @@ func TestSlowClientsAreCut(t *testing.T) {
 }
 
 func TestOversizedRequestsAreRefused(t *testing.T) {
-	addr := startTestServer(t, tight)
+	// The sizes are tight; the timeouts, which this test is not about, are not: with tight's
+	// 200 ms for a TLS handshake, a client stalled that long on a loaded -race machine failed here.
+	limits := tight
+	limits.ReadHeaderTimeout, limits.ReadTimeout, limits.WriteTimeout, limits.IdleTimeout =
+		time.Minute, time.Minute, time.Minute, time.Minute
+	addr := startTestServer(t, limits)
 	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
 		TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}} //nolint:gosec // our own test server
 

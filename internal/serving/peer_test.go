@@ -209,6 +209,8 @@ func TestThePeerListenersHandshakesAreBounded(t *testing.T) {
 			t.Error("a half-open peer connection within the cap was closed")
 		}
 	}
+	// The cap closes the oldest before it counts the drop: wait for the count, then check it is one.
+	waitForCount(t, "toolgate_tls_handshakes_dropped_total{listener=\"peers\"}", before, 1, dropped)
 	if got := counterValue(dropped) - before; got != 1 {
 		t.Errorf("toolgate_tls_handshakes_dropped_total{listener=\"peers\"} rose by %v, want 1", got)
 	}

@@ -1,8 +1,6 @@
 package v1alpha1_test
 
 import (
-	"time"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
@@ -153,7 +151,7 @@ var _ = Describe("configuration history", func() {
 				g.Expect(cur.Status.Snapshot.Epoch).To(Equal(epoch))
 			}
 		}
-		Eventually(locked(1)).WithTimeout(15 * time.Second).Should(Succeed())
+		Eventually(locked(1)).Should(Succeed())
 		Eventually(func() []map[string]any { return configRecords("AgentPlan", n.Name, "p") }).Should(HaveLen(2))
 
 		By("asking for a re-lock: the request is a config update, the re-lock the controller's")
@@ -162,7 +160,7 @@ var _ = Describe("configuration history", func() {
 			p.Annotations = map[string]string{safetyv1alpha1.RelockAnnotation: "r1"}
 			return k8sClient.Update(ctx, p)
 		})).To(Succeed())
-		Eventually(locked(2)).WithTimeout(15 * time.Second).Should(Succeed())
+		Eventually(locked(2)).Should(Succeed())
 		Eventually(func() []map[string]any { return configRecords("AgentPlan", n.Name, "p") }).Should(HaveLen(4))
 		Expect(k8sClient.Delete(ctx, p)).To(Succeed())
 		Eventually(func() []map[string]any { return configRecords("AgentPlan", n.Name, "p") }).Should(HaveLen(5))

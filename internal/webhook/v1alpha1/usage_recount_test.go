@@ -149,7 +149,10 @@ func (g gatedWriter) Update(ctx context.Context, obj client.Object, opts ...clie
 
 func assertStored(t *testing.T, c client.Client, plan *safetyv1alpha1.AgentPlan, want policy.Usage) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	// A minute: the flusher may wait out its real-time max interval (5 s in
+	// TestABusyPlansCountersAreWrittenAtTheMaxIntervalAndAfterAPause) before it writes, and a loaded
+	// CI stretches that wait's start too; 10 s left that little margin.
+	deadline := time.Now().Add(time.Minute)
 	for {
 		u := storedUsage(t, c, plan)
 		if u.Equal(want) {
