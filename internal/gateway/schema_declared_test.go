@@ -1,6 +1,7 @@
 package gateway_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 
@@ -18,20 +19,25 @@ import (
 // the tool reads all the same.
 func startAliasing(dir string) *recordingServer {
 	GinkgoHelper()
+	return startTwoKeyReader(dir, "aliasing", "read_aliased", `{"type":"object","properties":{"file":{"type":"string"}}}`,
+		func(file, path string) string { return cmp.Or(path, file) })
+}
+
+// startTwoKeyReader is a real MCP server (the Go SDK's) with one tool that reads the file pick
+// chooses from its "file" and "path" arguments, under the input schema given.
+func startTwoKeyReader(dir, server, tool, schema string, pick func(file, path string) string) *recordingServer {
+	GinkgoHelper()
 	rec := &recordingServer{}
-	s := mcp.NewServer(&mcp.Implementation{Name: "aliasing", Version: "test"}, nil)
-	s.AddTool(&mcp.Tool{Name: "read_aliased", Description: "Read a file",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"file":{"type":"string"}}}`)},
+	s := mcp.NewServer(&mcp.Implementation{Name: server, Version: "test"}, nil)
+	s.AddTool(&mcp.Tool{Name: tool, Description: "Read a file", InputSchema: json.RawMessage(schema)},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			var in struct{ File, Path string }
 			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
 				return nil, err
 			}
-			if in.Path != "" {
-				in.File = in.Path
-			}
-			rec.record("read_aliased", in.File)
-			return fileContent(dir, in.File)
+			read := pick(in.File, in.Path)
+			rec.record(tool, read)
+			return fileContent(dir, read)
 		})
 	return serveRecording(s, rec)
 }

@@ -1,8 +1,7 @@
 package gateway_test
 
 import (
-	"context"
-	"encoding/json"
+	"cmp"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,22 +15,9 @@ import (
 // any other key too (additionalProperties), reading its file from "file" when given.
 func startOpenSchema(dir string) *recordingServer {
 	GinkgoHelper()
-	rec := &recordingServer{}
-	s := mcp.NewServer(&mcp.Implementation{Name: "open", Version: "test"}, nil)
-	s.AddTool(&mcp.Tool{Name: "read_open", Description: "Read a file",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":true}`)},
-		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			var in struct{ File, Path string }
-			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
-				return nil, err
-			}
-			if in.File != "" {
-				in.Path = in.File
-			}
-			rec.record("read_open", in.Path)
-			return fileContent(dir, in.Path)
-		})
-	return serveRecording(s, rec)
+	return startTwoKeyReader(dir, "open", "read_open",
+		`{"type":"object","properties":{"path":{"type":"string"}},"additionalProperties":true}`,
+		func(file, path string) string { return cmp.Or(file, path) })
 }
 
 // A ToolServer's argument map names the keys the engine judges. One that names a key the tool's
