@@ -16,12 +16,20 @@ import (
 )
 
 var _ = Describe("spent ToolApprovals", func() {
-	It("are deleted the TTL after they expire or are used up, and never while they can still admit a call", func() {
+	// approverOfPlan makes a namespace with plan p (read-file registered) and a person, alice,
+	// who may approve its calls.
+	approverOfPlan := func() (string, *testenv.Human) {
+		GinkgoHelper()
 		ns := newNamespace()
 		registerReadFile()
 		create(plan(ns, "p", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")}))
 		alice, err := testenv.Person(ctx, cluster.Env, cluster.Scheme, "alice-"+ns+"@example.com")
 		Expect(err).NotTo(HaveOccurred())
+		return ns, alice
+	}
+
+	It("are deleted the TTL after they expire or are used up, and never while they can still admit a call", func() {
+		ns, alice := approverOfPlan()
 		approve := func(uses int32) *safetyv1alpha1.ToolApproval {
 			a := &safetyv1alpha1.ToolApproval{ObjectMeta: metav1.ObjectMeta{Namespace: ns, GenerateName: "a-"},
 				Spec: safetyv1alpha1.ToolApprovalSpec{Plan: "p", Tool: "read-file", Approver: alice.Name, Uses: uses}}
@@ -66,11 +74,7 @@ var _ = Describe("spent ToolApprovals", func() {
 	})
 
 	It("carry status.expiresAt, their creation plus expirationSeconds, put right when written otherwise", func() {
-		ns := newNamespace()
-		registerReadFile()
-		create(plan(ns, "p", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")}))
-		alice, err := testenv.Person(ctx, cluster.Env, cluster.Scheme, "alice-"+ns+"@example.com")
-		Expect(err).NotTo(HaveOccurred())
+		ns, alice := approverOfPlan()
 		a := &safetyv1alpha1.ToolApproval{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "a"},
 			Spec: safetyv1alpha1.ToolApprovalSpec{Plan: "p", Tool: "read-file", Approver: alice.Name,
 				ExpirationSeconds: 900, Uses: 3}}
