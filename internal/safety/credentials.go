@@ -35,6 +35,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"kills-computed":                killsComputed,
 	"kills-all-matching":            killsAllMatching,
 	"deletes-for-real":              deletesForReal,
+	"stops-workload":                stopsWorkload,
 	"deletes-cloud-objects":         deletesCloudObjects,
 	"disables-recovery":             disablesRecovery,
 	"prints-dotenv":                 printsDotenv,

@@ -189,6 +189,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 	a.remoteCommand(idx, redirs, depth)
 	a.sftpBatch(idx, redirs, depth)
 	a.stdinText(idx, redirs)
+	a.workloadInput(idx, redirs)
 	if why := codeOption(&a.out.segments[idx]); why != "" {
 		a.opaque(idx, why)
 	}
@@ -1026,6 +1027,9 @@ func (a *analyzer) trap(idx int, depth int) {
 	}
 }
 
+// stdinPaths are the paths a program opens to read its standard input.
+var stdinPaths = map[string]bool{"/dev/stdin": true, "/dev/fd/0": true, "/proc/self/fd/0": true}
+
 // source analyses what source (.) runs in this shell: a here-document's or here-string's body on
 // /dev/stdin, or a file whose content the engine cannot see (opaque).
 func (a *analyzer) source(idx int, redirs []*syntax.Redirect, depth int) {
@@ -1033,7 +1037,7 @@ func (a *analyzer) source(idx int, redirs []*syntax.Redirect, depth int) {
 	if len(seg.operands) == 0 {
 		return
 	}
-	if f := seg.operands[0].s; f == "/dev/stdin" || f == "/proc/self/fd/0" || f == "/dev/fd/0" {
+	if stdinPaths[seg.operands[0].s] {
 		for _, r := range redirs {
 			if body := stdinBody(r); body != nil {
 				a.script(a.render(body).s, depth+1)

@@ -1,0 +1,56 @@
+package safety
+
+// thirteenthCatalogue holds the thirteenth engine review's rows: the twelfth's leftovers. A
+// workload scaled to zero by a patch the inline reading did not see — a --patch-file the line
+// wrote or fed on standard input, a computed -p — or by a chart's replica count (helm upgrade|
+// install --set replicaCount=0, a values file the line wrote or fed), which Yolo admitted while
+// kubectl scale --replicas=0 asks.
+// thirteenthCommands are the project's declared uses of the clients whose ordinary commands the
+// thirteenth review's near misses run.
+var thirteenthCommands = []ProjectCommand{
+	{ID: "helm-upgrade", Command: "helm upgrade ..."}, {ID: "helm-install", Command: "helm install ..."},
+	{ID: "kubectl-apply", Command: "kubectl apply ..."},
+}
+
+func thirteenthCatalogue() []classCase {
+	sh := shCall
+	stop := asked(dc + "cluster-workload-stop")
+	const (
+		zeroed = "a workload scaled to zero by a patch or values the inline reading does not see"
+	)
+	return []classCase{
+		{zeroed, "a patch file on standard input, a here-document", sh("kubectl patch deploy web --patch-file=/dev/stdin <<'X'\n{\"spec\":{\"replicas\":0}}\nX"), stop,
+			sh("kubectl patch deploy web --patch-file=/dev/stdin <<'X'\n{\"spec\":{\"replicas\":3}}\nX"), false},
+		{zeroed, "a patch file on standard input, a here-string", sh(`kubectl patch deploy web --patch-file /dev/stdin <<< 'spec: {replicas: 0}'`), stop,
+			sh(`kubectl patch deploy web --patch-file /dev/stdin <<< 'spec: {replicas: 2}'`), false},
+		{zeroed, "a JSON patch on /dev/fd/0", sh("kubectl patch deploy web --type json --patch-file /dev/fd/0 <<'X'\n[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":0}]\nX"), stop,
+			sh("kubectl patch deploy web --type json --patch-file /dev/fd/0 <<'X'\n[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":5}]\nX"), false},
+		{zeroed, "a patch echoed into standard input", sh(`echo '{"spec":{"replicas":0}}' | kubectl patch deploy web --patch-file /dev/stdin`), stop,
+			sh(`echo '{"spec":{"replicas":2}}' | kubectl patch deploy web --patch-file /dev/stdin`), false},
+		{zeroed, "a patch file the line wrote by a here-document", sh("cat > p.yaml <<'X'\nspec: {replicas: 0}\nX\nkubectl patch deploy web --patch-file p.yaml"), stop,
+			sh(`kubectl patch deploy web --patch-file p.yaml`), false},
+		{zeroed, "a patch file the line echoed", sh(`echo '{"spec":{"replicas":0}}' > /tmp/p.json && kubectl patch deploy web --patch-file=/tmp/p.json`), stop,
+			sh(`echo done > /tmp/log.txt && kubectl patch deploy web --patch-file=/tmp/p.json`), false},
+		{zeroed, "a patch file the line copied", sh(`cp /tmp/zero.json p.json; kubectl patch sts db --patch-file p.json`), stop,
+			sh(`cp p.json /tmp/p.json.bak; kubectl patch sts db --patch-file p.json`), false},
+		{zeroed, "a computed patch file", sh(`kubectl patch deploy web --patch-file "$F"`), stop, sh(`kubectl patch deploy web --patch-file patches/web.yaml`), false},
+		{zeroed, "a patch read by a substitution", sh(`kubectl patch deploy web -p "$(cat p.json)"`), stop, sh(`kubectl patch deploy web -p '{"spec":{"replicas":2}}'`), false},
+		{zeroed, "a patch echoed by a substitution", sh(`kubectl patch deploy web --patch "$(echo '{"spec":{"replicas":0}}')"`), stop,
+			sh(`kubectl patch deploy web --patch '{"spec":{"template":{"metadata":{"labels":{"v":"2"}}}}}'`), false},
+		{zeroed, "a patch in a variable set elsewhere", sh(`kubectl patch deploy web -p "$PATCH"`), stop, sh(`P='{"spec":{"replicas":4}}'; kubectl patch deploy web -p "$P"`), false},
+		{zeroed, "a manifest applied from a here-document", sh("kubectl apply -f - <<'X'\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 0\nX"), stop,
+			sh("kubectl apply -f - <<'X'\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 2\nX"), false},
+		{zeroed, "helm --set replicaCount=0", sh(`helm upgrade web ./chart --set replicaCount=0`), stop, sh(`helm upgrade web ./chart --set replicaCount=3`), false},
+		{zeroed, "helm --set-string", sh(`helm install web ./chart --set-string replicaCount=0`), stop, sh(`helm install web ./chart --set-string image.tag=0`), false},
+		{zeroed, "helm --set with more than one value", sh(`helm upgrade --install web ./chart --set image.tag=v2,replicaCount=0`), stop,
+			sh(`helm upgrade --install web ./chart --set image.tag=v2,replicaCount=2`), false},
+		{zeroed, "helm --set of a subchart's replicas", sh(`helm upgrade web ./chart --set=api.replicas=00`), stop, sh(`helm upgrade web ./chart --set=api.replicas=10`), false},
+		{zeroed, "helm --set-json", sh(`helm upgrade web ./chart --set-json 'replicaCount=0'`), stop, sh(`helm upgrade web ./chart --set-json 'resources={"limits":{"cpu":"0"}}'`), false},
+		{zeroed, "helm behind its global options", sh(`helm --namespace prod upgrade web ./chart --set replicaCount=0`), stop, sh(`helm upgrade web ./chart --reuse-values --namespace prod`), false},
+		{zeroed, "helm --set of a computed replica count", sh(`helm upgrade web ./chart --set "replicaCount=$N"`), stop, sh(`helm upgrade web ./chart --set image.tag=v1.2.3`), false},
+		{zeroed, "helm values on standard input", sh("helm upgrade web ./chart -f - <<'X'\nreplicaCount: 0\nX"), stop, sh("helm upgrade web ./chart -f - <<'X'\nreplicaCount: 2\nX"), false},
+		{zeroed, "helm values the line wrote", sh(`echo 'replicaCount: 0' > /tmp/v.yaml && helm upgrade web ./chart -f /tmp/v.yaml`), stop, sh(`helm upgrade web ./chart -f values.yaml`), false},
+		{zeroed, "helm values among others the line wrote", sh(`printf 'replicaCount: 0\n' > z.yaml; helm upgrade web ./chart --values values.yaml,z.yaml`), stop,
+			sh(`helm upgrade web ./chart --values values.yaml,values-prod.yaml`), false},
+	}
+}

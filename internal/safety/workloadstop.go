@@ -1,0 +1,185 @@
+package safety
+
+import (
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A workload stopped by scaling it to zero (cluster-workload-stop, the stops-workload check).
+// kubectl scale --replicas=0 and a patch written on the line are read from the command's text. A
+// patch or a chart's values the text does not show are read where the engine can: a here-document
+// or here-string on standard input (--patch-file /dev/stdin, apply -f -, helm -f -), echo or
+// printf piped in, helm's --set, --set-string and --set-json pairs (replicaCount=0, a subchart's
+// api.replicas=0). A patch or values file the line itself wrote, a computed patch (-p "$(cat
+// p.json)", -p "$P" set elsewhere, --patch-file "$F") and a computed --set key or replica count are
+// what the engine cannot see: they ask. A file the line did not write is not read, as kubectl
+// apply -f is not (Known limits).
+
+// zeroNumber is a number kubectl's and YAML's integer parsers read as 0 (00, -0, +0, 0x0, 0o0,
+// 0b0, 0_0); zeroCount is one in quotes too.
+const (
+	zeroNumber = `[-+]?0[xXoObB]?[0_]*`
+	zeroCount  = `["']?` + zeroNumber
+)
+
+var (
+	// workloadStopText reads kubectl's and oc's text: --replicas of 0, apply --prune, and a patch
+	// that sets replicas to 0 (a merge or strategic patch in JSON or YAML, a JSON patch's value 0
+	// with a /replicas path in either order) or holds a \uXXXX escape, which could spell the key.
+	workloadStopText = regexp.MustCompile(`( |^)--replicas[ =]` + zeroNumber + `( |$)|( |^)--prune( |=|$)|(^| )patch .*(` +
+		zeroReplicasPattern + `)`)
+	// zeroReplicasText reads a patch, a manifest or a chart's values fed to the command.
+	zeroReplicasText = regexp.MustCompile(zeroReplicasPattern)
+	// zeroCountValue is a --set value read as 0.
+	zeroCountValue = regexp.MustCompile(`^` + zeroCount + `$`)
+)
+
+// zeroReplicasPattern matches replicas (or a chart's replicaCount) set to 0 in JSON or YAML, a JSON
+// patch's value 0 for a /replicas path, or any \uXXXX escape.
+const zeroReplicasPattern = `replica(s|Count)["']?\s*:\s*(!!int\s*)?` + zeroCount + `([^0-9.]|$)|/replica(s|Count)\b.*value["']?\s*:\s*(!!int\s*)?` +
+	zeroCount + `([^0-9.]|$)|value["']?\s*:\s*(!!int\s*)?` + zeroCount + `([^0-9.]|$).*/replica(s|Count)\b|\\u[0-9a-fA-F]{4}`
+
+// stopsWorkload is the stops-workload check.
+func stopsWorkload(s *segment) bool {
+	if s.stopsWorkload {
+		return true
+	}
+	if s.name != cmdKubectl && s.name != cmdOC || len(s.operands) == 0 {
+		return false
+	}
+	switch strings.ToLower(s.operands[0].s) {
+	case "scale", subApply, subPatch:
+		return workloadStopText.MatchString(s.text) || s.alt != "" && workloadStopText.MatchString(s.alt)
+	}
+	return false
+}
+
+// kubectl's and helm's subcommands read here.
+const (
+	subPatch   = "patch"
+	subUpgrade = "upgrade"
+	subReplace = "replace"
+)
+
+// workloadInput marks a kubectl, oc or helm segment that scales a workload to zero by what it is
+// fed or given in a file or value the command's text does not show.
+func (a *analyzer) workloadInput(idx int, redirs []*syntax.Redirect) {
+	s := &a.out.segments[idx]
+	if len(s.operands) == 0 {
+		return
+	}
+	verb := strings.ToLower(s.operands[0].s)
+	var stops bool
+	switch {
+	case (s.name == cmdKubectl || s.name == cmdOC) && verb == subPatch:
+		stops = a.patchStops(s, redirs)
+	case (s.name == cmdKubectl || s.name == cmdOC) && (verb == subApply || verb == subReplace || verb == subCreate):
+		stops = a.filesStop(s, optionValues(s, "-f", "--filename"), redirs, false)
+	case s.name == cmdHelm && (verb == subUpgrade || verb == subInstall):
+		stops = helmSetsZero(s) || a.filesStop(s, optionValues(s, "-f", "--values"), redirs, true)
+	}
+	a.out.segments[idx].stopsWorkload = stops
+}
+
+// patchStops reads kubectl patch's patch: a computed -p/--patch, or a --patch-file.
+func (a *analyzer) patchStops(s *segment, redirs []*syntax.Redirect) bool {
+	for v := range optionValues(s, "-p", "--patch") {
+		if v.dynamic {
+			return true
+		}
+	}
+	return a.filesStop(s, optionValues(s, "--patch-file", "--patch-file"), redirs, true)
+}
+
+// filesStop reads the files a command takes its objects, patch or values from: standard input's
+// text, and whether the line wrote or computed one (asked only when unseen counts, not for
+// apply -f, whose files hold whole objects the engine never reads).
+func (a *analyzer) filesStop(s *segment, files func(func(word) bool), redirs []*syntax.Redirect, unseen bool) bool {
+	for v := range files {
+		// helm's --values takes a comma-separated list.
+		for f := range strings.SplitSeq(v.s, ",") {
+			switch {
+			case f == "-" || stdinPaths[f]: // kubectl's and helm's "-" is standard input too
+				if a.stdinStops(s, redirs, unseen) {
+					return true
+				}
+			case !unseen:
+			case v.dynamic || a.lineWrote(f):
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stdinStops reads what a command is fed: the text of a here-document or here-string, or the
+// words echo or printf pipe in. Text computed at run time could be anything; another program's
+// output, or a file, is not read.
+func (a *analyzer) stdinStops(s *segment, redirs []*syntax.Redirect, unseen bool) bool {
+	for _, r := range redirs {
+		if body := stdinBody(r); body != nil {
+			t := a.render(body)
+			return t.dynamic && unseen || zeroReplicasText.MatchString(t.s)
+		}
+	}
+	for _, i := range s.pipeFrom {
+		if ys := a.out.segments[i].yields; zeroReplicasText.MatchString(strings.Join(ys, " ")) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineWrote says whether an earlier command of the line wrote text into the file f.
+func (a *analyzer) lineWrote(f string) bool {
+	key := a.fetchKey(f)
+	for i := range a.out.paths {
+		r := &a.out.paths[i]
+		if r.op == opWrite && !r.members && (r.dynamic || a.pathKey(r) == key) && a.contentWrite(r.seg) {
+			return true
+		}
+	}
+	return false
+}
+
+// helmSetsZero reads helm's --set, --set-string and --set-json pairs (comma-separated, a backslash
+// escaping a comma), and --set-file's: a chart's replicaCount, or a subchart's replicas, set to 0
+// or to a value computed at run time, or a key computed at run time.
+func helmSetsZero(s *segment) bool {
+	for _, opt := range []string{"--set", "--set-string", "--set-json", "--set-literal", "--set-file"} {
+		for v := range optionValues(s, opt, opt) {
+			for _, pair := range splitUnescaped(v.s, ',') {
+				key, val, _ := strings.Cut(pair, "=")
+				if v.dynamic && strings.ContainsAny(key, "$`") {
+					return true
+				}
+				last := strings.ToLower(key[strings.LastIndexByte(key, '.')+1:])
+				if last != "replicacount" && last != "replicas" {
+					continue
+				}
+				if opt == "--set-file" || v.dynamic && strings.ContainsAny(val, "$`") || zeroCountValue.MatchString(val) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// splitUnescaped splits s at each sep not preceded by a backslash.
+func splitUnescaped(s string, sep byte) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case sep:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
