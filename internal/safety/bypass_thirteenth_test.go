@@ -4,7 +4,11 @@ package safety
 // workload scaled to zero by a patch the inline reading did not see — a --patch-file the line
 // wrote or fed on standard input, a computed -p — or by a chart's replica count (helm upgrade|
 // install --set replicaCount=0, a values file the line wrote or fed), which Yolo admitted while
-// kubectl scale --replicas=0 asks.
+// kubectl scale --replicas=0 asks. A destroy plan saved to a file (terraform|tofu|terragrunt plan
+// -destroy -out p), which a later apply p runs without saying it destroys, and apply -destroy=1
+// (or =t, =T, =TRUE, =True: Go's boolean spellings), which the pattern read only as -destroy or
+// -destroy=true: tofu's were admitted at Yolo, and terraform's, a declared project command, asked
+// only for the apply's confirmation, not as terraform destroy.
 // thirteenthCommands are the project's declared uses of the clients whose ordinary commands the
 // thirteenth review's near misses run.
 var thirteenthCommands = []ProjectCommand{
@@ -14,9 +18,10 @@ var thirteenthCommands = []ProjectCommand{
 
 func thirteenthCatalogue() []classCase {
 	sh := shCall
-	stop := asked(dc + "cluster-workload-stop")
+	stop, infra := asked(dc+"cluster-workload-stop"), asked(dc+"infrastructure-destroy")
 	const (
-		zeroed = "a workload scaled to zero by a patch or values the inline reading does not see"
+		zeroed    = "a workload scaled to zero by a patch or values the inline reading does not see"
+		destroyed = "infrastructure destroyed by a saved plan or a boolean's other spelling"
 	)
 	return []classCase{
 		{zeroed, "a patch file on standard input, a here-document", sh("kubectl patch deploy web --patch-file=/dev/stdin <<'X'\n{\"spec\":{\"replicas\":0}}\nX"), stop,
@@ -52,5 +57,15 @@ func thirteenthCatalogue() []classCase {
 		{zeroed, "helm values the line wrote", sh(`echo 'replicaCount: 0' > /tmp/v.yaml && helm upgrade web ./chart -f /tmp/v.yaml`), stop, sh(`helm upgrade web ./chart -f values.yaml`), false},
 		{zeroed, "helm values among others the line wrote", sh(`printf 'replicaCount: 0\n' > z.yaml; helm upgrade web ./chart --values values.yaml,z.yaml`), stop,
 			sh(`helm upgrade web ./chart --values values.yaml,values-prod.yaml`), false},
+		{destroyed, "tofu applies a destroy plan", sh(`tofu plan -destroy -out p && tofu apply p`), infra, sh(`terraform plan -destroy`), false},
+		{destroyed, "terraform, a project command, applies a destroy plan", sh(`terraform plan -destroy -out=p && terraform apply p`), infra, sh(`terraform plan -out=tfplan`), false},
+		{destroyed, "a destroy plan saved for a later apply", sh(`terraform plan -destroy -out tfplan`), infra, sh(`terraform plan -out tfplan`), false},
+		{destroyed, "-out before -destroy=true", sh(`terraform plan -out=p -destroy=true`), infra, sh(`terraform plan -out=p -destroy=false`), false},
+		{destroyed, "a destroy plan behind -chdir", sh(`terraform -chdir=infra plan -destroy -out p`), infra, sh(`terraform plan -destroy -lock=false`), false},
+		{destroyed, "terragrunt applies a destroy plan", sh(`terragrunt plan -destroy -out p; terragrunt apply p`), infra, sh(`terraform plan -refresh=false -out p`), false},
+		{destroyed, "terragrunt run --all plans a destroy", sh(`terragrunt run --all plan -destroy -out=p`), infra, sh(`terraform plan -destroy -refresh=false`), false},
+		{destroyed, "apply -destroy=1", sh(`tofu apply -destroy=1`), infra, sh(`terraform plan -destroy=1`), false},
+		{destroyed, "apply -destroy=T, terraform declared", sh(`terraform apply -destroy=T`), infra, sh(`terraform plan -destroy=T`), false},
+		{destroyed, "apply --destroy=TRUE", sh(`tofu apply --destroy=TRUE`), infra, sh(`terraform plan --destroy=True`), false},
 	}
 }
