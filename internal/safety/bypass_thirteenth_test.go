@@ -8,20 +8,30 @@ package safety
 // -destroy -out p), which a later apply p runs without saying it destroys, and apply -destroy=1
 // (or =t, =T, =TRUE, =True: Go's boolean spellings), which the pattern read only as -destroy or
 // -destroy=true: tofu's were admitted at Yolo, and terraform's, a declared project command, asked
-// only for the apply's confirmation, not as terraform destroy.
+// only for the apply's confirmation, not as terraform destroy. Clients that print a service's
+// environment with its values: an ECS task definition, an App Runner service, an Elastic Beanstalk
+// environment's settings, a Batch job definition, an Amplify app or branch, a CodeBuild project,
+// a Cloud Run service, job or revision and a Cloud Function described, docker|podman inspect of a
+// container, systemctl show of a unit's Environment — as Lambda's configuration and az's
+// appsettings list already ask; their names-only lists stay admitted.
 // thirteenthCommands are the project's declared uses of the clients whose ordinary commands the
 // thirteenth review's near misses run.
 var thirteenthCommands = []ProjectCommand{
 	{ID: "helm-upgrade", Command: "helm upgrade ..."}, {ID: "helm-install", Command: "helm install ..."},
 	{ID: "kubectl-apply", Command: "kubectl apply ..."},
+	{ID: "docker-inspect", Command: "docker inspect ..."}, {ID: "docker-network-inspect", Command: "docker network inspect ..."},
+	{ID: "docker-service-ls", Command: "docker service ls"}, {ID: "podman-volume-inspect", Command: "podman volume inspect ..."},
+	{ID: "systemctl-show", Command: "systemctl show ..."},
 }
 
 func thirteenthCatalogue() []classCase {
 	sh := shCall
 	stop, infra := asked(dc+"cluster-workload-stop"), asked(dc+"infrastructure-destroy")
+	aws, cloud, envPrint := asked(dc+"print-credentials-aws"), asked(dc+"print-credentials-cloud"), asked(dc+"print-environment-service")
 	const (
 		zeroed    = "a workload scaled to zero by a patch or values the inline reading does not see"
 		destroyed = "infrastructure destroyed by a saved plan or a boolean's other spelling"
+		envValues = "a client prints a service's environment with its values"
 	)
 	return []classCase{
 		{zeroed, "a patch file on standard input, a here-document", sh("kubectl patch deploy web --patch-file=/dev/stdin <<'X'\n{\"spec\":{\"replicas\":0}}\nX"), stop,
@@ -67,5 +77,28 @@ func thirteenthCatalogue() []classCase {
 		{destroyed, "apply -destroy=1", sh(`tofu apply -destroy=1`), infra, sh(`terraform plan -destroy=1`), false},
 		{destroyed, "apply -destroy=T, terraform declared", sh(`terraform apply -destroy=T`), infra, sh(`terraform plan -destroy=T`), false},
 		{destroyed, "apply --destroy=TRUE", sh(`tofu apply --destroy=TRUE`), infra, sh(`terraform plan --destroy=True`), false},
+		{envValues, "aws ecs describe-task-definition", sh(`aws ecs describe-task-definition --task-definition web`), aws, sh(`aws ecs list-task-definitions`), false},
+		{envValues, "aws ecs describe-task-definition after --region", sh(`aws --region eu-west-1 ecs describe-task-definition --task-definition web:3`), aws, sh(`aws ecs describe-services --cluster c --services web`), false},
+		{envValues, "aws apprunner describe-service", sh(`aws apprunner describe-service --service-arn arn:x`), aws, sh(`aws apprunner list-services`), false},
+		{envValues, "aws elasticbeanstalk describe-configuration-settings", sh(`aws elasticbeanstalk describe-configuration-settings --application-name a --environment-name e`), aws, sh(`aws elasticbeanstalk describe-environments`), false},
+		{envValues, "aws batch describe-job-definitions", sh(`aws batch describe-job-definitions --job-definition-name j`), aws, sh(`aws batch list-jobs --job-queue q`), false},
+		{envValues, "aws amplify get-branch", sh(`aws amplify get-branch --app-id a --branch-name main`), aws, sh(`aws amplify list-jobs --app-id a --branch-name main`), false},
+		{envValues, "aws codebuild batch-get-projects", sh(`aws codebuild batch-get-projects --names p`), aws, sh(`aws codebuild list-projects`), false},
+		{envValues, "gcloud run services describe", sh(`gcloud run services describe api --region us-central1`), cloud, sh(`gcloud run services list --region us-central1`), false},
+		{envValues, "gcloud beta run jobs describe", sh(`gcloud beta run jobs describe nightly`), cloud, sh(`gcloud run jobs list`), false},
+		{envValues, "gcloud run revisions describe", sh(`gcloud --project p run revisions describe api-00042-abc`), cloud, sh(`gcloud run revisions list --service api`), false},
+		{envValues, "gcloud functions describe", sh(`gcloud functions describe fn --gen2`), cloud, sh(`gcloud functions list`), false},
+		{envValues, "gcloud app versions describe", sh(`gcloud app versions describe v1 --service default`), cloud, sh(`gcloud app versions list`), false},
+		{envValues, "gcloud run services list as JSON", sh(`gcloud run services list --format=json`), cloud, sh(`gcloud run services list --format='value(metadata.name)'`), false},
+		{envValues, "docker inspect", sh(`docker inspect web`), envPrint, sh(`docker inspect --format '{{.State.Status}}' web`), false},
+		{envValues, "docker inspect's environment", sh(`docker inspect -f '{{.Config.Env}}' web`), envPrint, sh(`docker inspect -f '{{range .Mounts}}{{.Source}} {{end}}' web`), false},
+		{envValues, "docker inspect as JSON", sh(`docker container inspect --format '{{json .}}' web`), envPrint, sh(`docker network inspect bridge`), false},
+		{envValues, "docker inspect of the whole configuration", sh(`docker inspect --format='{{json .Config}}' web`), envPrint, sh(`docker inspect --type volume data`), false},
+		{envValues, "podman inspect", sh(`podman container inspect db`), envPrint, sh(`podman volume inspect data`), false},
+		{envValues, "docker service inspect", sh(`docker service inspect --pretty api`), envPrint, sh(`docker service ls`), false},
+		{envValues, "docker inspect with a computed format", sh(`docker inspect --format "$F" web`), envPrint, sh(`docker inspect --format '{{.NetworkSettings.IPAddress}}' web`), false},
+		{envValues, "systemctl show of a unit", sh(`systemctl show nginx`), envPrint, sh(`systemctl show -p ActiveState nginx`), false},
+		{envValues, "systemctl show of its Environment", sh(`systemctl show --property=Environment,ActiveState nginx`), envPrint, sh(`systemctl show --property=ActiveState,SubState nginx`), false},
+		{envValues, "systemctl show -P Environment", sh(`systemctl show -P Environment api`), envPrint, sh(`systemctl show -P MainPID api`), false},
 	}
 }
