@@ -13,7 +13,10 @@ package safety
 // environment's settings, a Batch job definition, an Amplify app or branch, a CodeBuild project,
 // a Cloud Run service, job or revision and a Cloud Function described, docker|podman inspect of a
 // container, systemctl show of a unit's Environment — as Lambda's configuration and az's
-// appsettings list already ask; their names-only lists stay admitted.
+// appsettings list already ask; their names-only lists stay admitted. And ansible's extra vars
+// (-e), rendered as templates here and naming the programs it runs, its module path (-M), and the
+// modules its reading did not know (service, user, apt, authorized_key, reboot, k8s): ansible
+// being a declared project command, each was admitted at Default.
 // thirteenthCommands are the project's declared uses of the clients whose ordinary commands the
 // thirteenth review's near misses run.
 var thirteenthCommands = []ProjectCommand{
@@ -27,11 +30,13 @@ var thirteenthCommands = []ProjectCommand{
 func thirteenthCatalogue() []classCase {
 	sh := shCall
 	stop, infra := asked(dc+"cluster-workload-stop"), asked(dc+"infrastructure-destroy")
+	opaque := asked(RuleOpaqueCode)
 	aws, cloud, envPrint := asked(dc+"print-credentials-aws"), asked(dc+"print-credentials-cloud"), asked(dc+"print-environment-service")
 	const (
 		zeroed    = "a workload scaled to zero by a patch or values the inline reading does not see"
 		destroyed = "infrastructure destroyed by a saved plan or a boolean's other spelling"
 		envValues = "a client prints a service's environment with its values"
+		adHoc     = "an ansible ad-hoc command does what its extra vars or module say"
 	)
 	return []classCase{
 		{zeroed, "a patch file on standard input, a here-document", sh("kubectl patch deploy web --patch-file=/dev/stdin <<'X'\n{\"spec\":{\"replicas\":0}}\nX"), stop,
@@ -100,5 +105,25 @@ func thirteenthCatalogue() []classCase {
 		{envValues, "systemctl show of a unit", sh(`systemctl show nginx`), envPrint, sh(`systemctl show -p ActiveState nginx`), false},
 		{envValues, "systemctl show of its Environment", sh(`systemctl show --property=Environment,ActiveState nginx`), envPrint, sh(`systemctl show --property=ActiveState,SubState nginx`), false},
 		{envValues, "systemctl show -P Environment", sh(`systemctl show -P Environment api`), envPrint, sh(`systemctl show -P MainPID api`), false},
+		{adHoc, "a template in an extra var", sh(`ansible all -m ping -e 'ansible_python_interpreter={{ lookup("pipe","id") }}'`), opaque, sh(`ansible all -m ping -e 'env=prod'`), false},
+		{adHoc, "a template in --extra-vars", sh(`ansible all -m debug -a 'var=x' --extra-vars='x={{ lookup("file","/etc/shadow") }}'`), opaque,
+			sh(`ansible all -m debug -a 'var=inventory_hostname' --extra-vars 'x=1'`), false},
+		{adHoc, "extra vars from a file", sh(`ansible all -m ping -e @vars.yml`), opaque, sh(`ansible all -m ping -e '{"region": "eu"}'`), false},
+		{adHoc, "computed extra vars", sh(`ansible all -m ping -e "$VARS"`), opaque, sh(`ansible all -m ping -e region=eu`), false},
+		{adHoc, "an interpreter named by an extra var", sh(`ansible localhost -m ping -e ansible_python_interpreter=/tmp/x`), opaque,
+			sh(`ansible localhost -m ping -e ansible_python_interpreter=/usr/bin/python3`), false},
+		{adHoc, "ssh's arguments in an extra var", sh(`ansible all -m ping -e ansible_ssh_common_args='-o ProxyCommand=id'`), opaque, sh(`ansible all -m ping -e ansible_user=deploy`), false},
+		{adHoc, "a ProxyCommand in --ssh-common-args", sh(`ansible all -m ping --ssh-common-args='-o ProxyCommand="sh -c id"'`), opaque,
+			sh(`ansible all -m ping --ssh-common-args='-o StrictHostKeyChecking=no'`), false},
+		{adHoc, "a module path", sh(`ansible all -M ./library -m ping`), opaque, sh(`ansible all -i hosts -m ping`), false},
+		{adHoc, "service stops a service", sh(`ansible all -m service -a 'name=nginx state=stopped'`), opaque, sh(`ansible all -m service_facts`), false},
+		{adHoc, "user sets a password", sh(`ansible all -m user -a 'name=root password=x'`), opaque, sh(`ansible all -m getent -a 'database=passwd'`), false},
+		{adHoc, "authorized_key adds a key", sh(`ansible all -m ansible.posix.authorized_key -a 'user=root key="ssh-rsa AAA"'`), opaque, sh(`ansible all -m stat -a 'path=/etc/hosts'`), false},
+		{adHoc, "apt installs a package", sh(`ansible all -b -m apt -a 'name=x state=present'`), opaque, sh(`ansible all -m package_facts`), false},
+		{adHoc, "reboot", sh(`ansible all -m reboot`), opaque, sh(`ansible all -m ansible.builtin.ping`), false},
+		{adHoc, "k8s deletes a namespace", sh(`ansible localhost -m kubernetes.core.k8s -a 'state=absent kind=Namespace name=prod'`), opaque,
+			sh(`ansible localhost -m kubernetes.core.k8s_info -a 'kind=Pod namespace=prod'`), false},
+		{adHoc, "git clones over a directory", sh(`ansible all -m git -a 'repo=https://x/y dest=/srv/app force=yes'`), opaque, sh(`ansible all -m find -a 'paths=/var/log patterns=*.log'`), false},
+		{adHoc, "uri posts", sh(`ansible all -m uri -a 'url=https://x/ method=POST body=x'`), opaque, sh(`ansible all -m wait_for -a 'port=22 timeout=5'`), false},
 	}
 }
