@@ -21,7 +21,10 @@ package safety
 // hook run, or by a commit reading a file the reading did not count (husky's .huskyrc, overcommit's
 // .overcommit.yml). A downloaded file decompressed in place (gunzip i.gz writes i, zstd -d -o run,
 // lz4 -d IN OUT) and then run: the decompressor's output was not counted as downloaded, so Yolo
-// ran it while curl -o i && ./i is blocked.
+// ran it while curl -o i && ./i is blocked. And npx (bunx, pnpx, npm exec) of a package by a name
+// the engine does not know as a project's tool: without a version it is fetched from the registry
+// when it is not installed, and npx assumes --yes when its input is not a terminal, so Yolo ran
+// it while npx -y x and npx x@1 ask.
 // thirteenthCommands are the project's declared uses of the clients whose ordinary commands the
 // thirteenth review's near misses run.
 var thirteenthCommands = []ProjectCommand{
@@ -33,12 +36,14 @@ var thirteenthCommands = []ProjectCommand{
 	{ID: "lefthook", Command: "lefthook run ..."}, {ID: "lint-staged", Command: "npx lint-staged ..."},
 	{ID: "unxz", Command: "unxz ..."}, {ID: "zstd", Command: "zstd ..."}, {ID: "bunzip2", Command: "bunzip2 ..."},
 	{ID: "lz4", Command: "lz4 ..."}, {ID: "brotli", Command: "brotli ..."},
+	{ID: "npx-prettier", Command: "npx prettier ..."}, {ID: "npx-tsc", Command: "npx tsc ..."}, {ID: "npx-vitest", Command: "npx vitest ..."},
+	{ID: "bunx-eslint", Command: "bunx eslint ..."}, {ID: "npm-exec-jest", Command: "npm exec jest ..."},
 }
 
 func thirteenthCatalogue() []classCase {
 	sh := shCall
 	stop, infra := asked(dc+"cluster-workload-stop"), asked(dc+"infrastructure-destroy")
-	opaque, dlExec := asked(RuleOpaqueCode), denied(dc+"download-exec")
+	opaque, dlExec, fetched := asked(RuleOpaqueCode), denied(dc+"download-exec"), asked(dc+"package-fetch-run")
 	aws, cloud, envPrint := asked(dc+"print-credentials-aws"), asked(dc+"print-credentials-cloud"), asked(dc+"print-environment-service")
 	const (
 		zeroed    = "a workload scaled to zero by a patch or values the inline reading does not see"
@@ -47,6 +52,7 @@ func thirteenthCatalogue() []classCase {
 		adHoc     = "an ansible ad-hoc command does what its extra vars or module say"
 		hooks     = "a hook manager's configuration written by the line, then run"
 		unpacked  = "a downloaded file decompressed, then run"
+		fetchRun  = "a package fetched and run by a name the engine does not know"
 	)
 	return []classCase{
 		{zeroed, "a patch file on standard input, a here-document", sh("kubectl patch deploy web --patch-file=/dev/stdin <<'X'\n{\"spec\":{\"replicas\":0}}\nX"), stop,
@@ -150,5 +156,11 @@ func thirteenthCatalogue() []classCase {
 		{unpacked, "bunzip2 then chmod", sh(`wget https://x/tool.bz2 && bunzip2 tool.bz2 && chmod +x tool && ./tool --version`), dlExec, sh(`wget https://x/notes.bz2 && bunzip2 notes.bz2 && head notes`), false},
 		{unpacked, "lz4 -d IN OUT", sh(`curl -O https://x/i.lz4 && lz4 -d i.lz4 i && ./i`), dlExec, sh(`curl -O https://x/i.lz4 && lz4 -d i.lz4 i && file i`), false},
 		{unpacked, "brotli --decompress --output", sh(`curl -o a.br https://x/a.br && brotli --decompress --output=a.py a.br && python3 a.py`), dlExec, sh(`curl -o a.br https://x/a.br && brotli -d a.br && cat a`), false},
+		{fetchRun, "npx of an unknown name", sh(`npx cowsay hi`), fetched, sh(`npx prettier --check .`), false},
+		{fetchRun, "npx after its options", sh(`npx --quiet left-pad-cli x`), fetched, sh(`npx prettier --write src`), false},
+		{fetchRun, "npx of a scoped package", sh(`npx @evil/tool`), fetched, sh(`npx tsc --noEmit`), false},
+		{fetchRun, "bunx", sh(`bunx some-tool`), fetched, sh(`bunx eslint .`), false},
+		{fetchRun, "npm exec", sh(`npm exec some-tool -- --flag`), asked(dc + "package-fetch-run-exec"), sh(`npm exec jest -- --ci`), false},
+		{fetchRun, "npm exec behind --", sh(`npm exec -- some-tool`), asked(dc + "package-fetch-run-exec"), sh(`npm exec jest -- --watch=false`), false},
 	}
 }

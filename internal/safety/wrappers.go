@@ -291,6 +291,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		a.out.segments[idx].wrapper = false
 		return
 	}
+	a.runnerPackage(idx, spec, own, rest)
 	if saved, moved := a.runIn(a.out.segments[idx].name, opts.chdir, own); moved {
 		defer func() { a.cwd = saved }()
 	}
