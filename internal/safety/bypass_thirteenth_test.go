@@ -36,6 +36,7 @@ var thirteenthCommands = []ProjectCommand{
 	{ID: "lefthook", Command: "lefthook run ..."}, {ID: "lint-staged", Command: "npx lint-staged ..."},
 	{ID: "unxz", Command: "unxz ..."}, {ID: "zstd", Command: "zstd ..."}, {ID: "bunzip2", Command: "bunzip2 ..."},
 	{ID: "lz4", Command: "lz4 ..."}, {ID: "brotli", Command: "brotli ..."},
+	{ID: "helmfile", Command: "helmfile ..."},
 	{ID: "npx-prettier", Command: "npx prettier ..."}, {ID: "npx-tsc", Command: "npx tsc ..."}, {ID: "npx-vitest", Command: "npx vitest ..."},
 	{ID: "bunx-eslint", Command: "bunx eslint ..."}, {ID: "npm-exec-jest", Command: "npm exec jest ..."},
 }
@@ -162,5 +163,9 @@ func thirteenthCatalogue() []classCase {
 		{fetchRun, "bunx", sh(`bunx some-tool`), fetched, sh(`bunx eslint .`), false},
 		{fetchRun, "npm exec", sh(`npm exec some-tool -- --flag`), asked(dc + "package-fetch-run-exec"), sh(`npm exec jest -- --ci`), false},
 		{fetchRun, "npm exec behind --", sh(`npm exec -- some-tool`), asked(dc + "package-fetch-run-exec"), sh(`npm exec jest -- --watch=false`), false},
+		{zeroed, "helmfile --set", sh(`helmfile --set replicaCount=0 apply`), stop, sh(`helmfile --set replicaCount=2 apply`), false},
+		{zeroed, "helmfile sync --set after the verb", sh(`helmfile sync --set web.replicas=0`), stop, sh(`helmfile sync --set web.replicas=3`), false},
+		{envValues, "gcloud run services list of the environment", sh(`gcloud run services list --format='value(spec.template.spec.containers[0].env)'`), cloud,
+			sh(`gcloud run services list --format='value(status.url)'`), false},
 	}
 }

@@ -2,12 +2,15 @@ package safety
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // A workload stopped by scaling it to zero (cluster-workload-stop, the stops-workload check).
+// helmfile's --set is helm's. (A computed --replicas could be any option: print-credentials-kubectl
+// asks first.)
 // kubectl scale --replicas=0 and a patch written on the line are read from the command's text. A
 // patch or a chart's values the text does not show are read where the engine can: a here-document
 // or here-string on standard input (--patch-file /dev/stdin, apply -f -, helm -f -), echo or
@@ -56,6 +59,11 @@ func stopsWorkload(s *segment) bool {
 	return false
 }
 
+// helmfile, and its verbs that install or upgrade releases.
+const cmdHelmfile = "helmfile"
+
+var helmfileApplies = strings.Fields("apply sync deploy")
+
 // kubectl's and helm's subcommands read here.
 const (
 	subPatch   = "patch"
@@ -79,6 +87,9 @@ func (a *analyzer) workloadInput(idx int, redirs []*syntax.Redirect) {
 		stops = a.filesStop(s, optionValues(s, "-f", "--filename"), redirs, false)
 	case s.name == cmdHelm && (verb == subUpgrade || verb == subInstall):
 		stops = helmSetsZero(s) || a.filesStop(s, optionValues(s, "-f", "--values"), redirs, true)
+	case s.name == cmdHelmfile:
+		// helmfile's --set, a global option, is given to every release it applies or syncs.
+		stops = slices.ContainsFunc(s.operands, func(w word) bool { return slices.Contains(helmfileApplies, w.s) }) && helmSetsZero(s)
 	}
 	a.out.segments[idx].stopsWorkload = stops
 }
