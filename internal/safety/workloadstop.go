@@ -75,8 +75,8 @@ const (
 // fed or given in a file or value the command's text does not show.
 func (a *analyzer) workloadInput(idx int, redirs []*syntax.Redirect) {
 	s := &a.out.segments[idx]
-	if len(s.operands) == 0 {
-		return
+	if len(s.operands) == 0 || s.name != cmdKubectl && s.name != cmdOC && s.name != cmdHelm && s.name != cmdHelmfile {
+		return // before lower-casing the verb: no allocation for every other command
 	}
 	verb := strings.ToLower(s.operands[0].s)
 	var stops bool
