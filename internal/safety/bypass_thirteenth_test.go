@@ -167,5 +167,13 @@ func thirteenthCatalogue() []classCase {
 		{zeroed, "helmfile sync --set after the verb", sh(`helmfile sync --set web.replicas=0`), stop, sh(`helmfile sync --set web.replicas=3`), false},
 		{envValues, "gcloud run services list of the environment", sh(`gcloud run services list --format='value(spec.template.spec.containers[0].env)'`), cloud,
 			sh(`gcloud run services list --format='value(status.url)'`), false},
+		{zeroed, "a manifest the line wrote, applied", sh("cat > d.yaml <<'X'\nkind: Deployment\nspec:\n  replicas: 0\nX\nkubectl apply -f d.yaml"), stop,
+			sh("cat > d.yaml <<'X'\nkind: Deployment\nspec:\n  replicas: 2\nX\nkubectl apply -f d.yaml"), false},
+		{zeroed, "a manifest the line echoed, applied", sh(`echo 'spec: {replicas: 0}' > /tmp/d.yaml; kubectl apply -f /tmp/d.yaml`), stop,
+			sh(`echo 'spec: {replicas: 2}' > /tmp/p.yaml; kubectl patch deploy web --patch-file /tmp/p.yaml`), false},
+		{zeroed, "a patch file written, then edited", sh("cat > p.yaml <<'X'\nspec: {replicas: 3}\nX\nsed -i s/3/0/ p.yaml\nkubectl patch deploy web --patch-file p.yaml"), stop,
+			sh("cat > p.yaml <<'X'\nspec: {replicas: 3}\nX\nkubectl patch deploy web --patch-file p.yaml"), false},
+		{zeroed, "helm values written by a here-document", sh("cat > v.yaml <<'X'\nreplicaCount: 0\nX\nhelm upgrade web ./chart -f v.yaml"), stop,
+			sh("cat > v.yaml <<'X'\nreplicaCount: 2\nX\nhelm upgrade web ./chart -f v.yaml"), false},
 	}
 }

@@ -278,6 +278,7 @@ type analyzer struct {
 	feed      *stdinFeed         // what feeds the commands being analysed that run elsewhere (remote.go)
 	line      *lineState         // what the line's process substitutions, downloads and aliases left, once there is any
 	written   writtenKept        // build definitions and files the line wrote text into (writtenbuilds.go)
+	texts     keptTexts          // files written with text the line shows: cat > f <<EOF, echo … > f (workloadstop.go)
 	madeLink  bool               // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	recursive bool               // the operands being recorded are acted on recursively
 	members   bool               // the write being recorded is an extraction's destination directory

@@ -105,8 +105,9 @@ func (a *analyzer) patchStops(s *segment, redirs []*syntax.Redirect) bool {
 }
 
 // filesStop reads the files a command takes its objects, patch or values from: standard input's
-// text, and whether the line wrote or computed one (asked only when unseen counts, not for
-// apply -f, whose files hold whole objects the engine never reads).
+// text, the text the line wrote into one (cat > f <<EOF, echo … > f), and whether the line wrote
+// one otherwise or computed it (asked only when unseen counts, not for apply -f, whose files hold
+// whole objects the engine does not read unless the line shows them).
 func (a *analyzer) filesStop(s *segment, files func(func(word) bool), redirs []*syntax.Redirect, unseen bool) bool {
 	for v := range files {
 		// helm's --values takes a comma-separated list.
@@ -116,13 +117,101 @@ func (a *analyzer) filesStop(s *segment, files func(func(word) bool), redirs []*
 				if a.stdinStops(s, redirs, unseen) {
 					return true
 				}
-			case !unseen:
-			case v.dynamic || a.lineWrote(f):
-				return true
+			case v.dynamic:
+				if unseen {
+					return true
+				}
+			default:
+				if t, ok := a.textOf(f); ok {
+					if zeroReplicasText.MatchString(t) {
+						return true
+					}
+				} else if unseen && a.lineWrote(f) {
+					return true
+				}
 			}
 		}
 	}
 	return false
+}
+
+// maxKeptTexts bounds the files keptTexts remembers (the latest are the ones a patch follows).
+const maxKeptTexts = 4
+
+// keptTexts are the files the line wrote text it shows into: the segment, its redirection's
+// target word and the here-document it reads (nil: echo's or printf's words), and the number of
+// paths recorded then. Resolved only when a command reads one of them, so a line that writes
+// files and reads none pays nothing.
+type keptTexts struct {
+	n    int
+	kept [maxKeptTexts]struct {
+		seg, at   int
+		out, body *syntax.Word
+	}
+}
+
+// keepText keeps a cat of a here-document, or an echo or printf, whose standard output a
+// redirection writes into a file (not appends: the file's earlier text is not known).
+func (a *analyzer) keepText(idx int, redirs []*syntax.Redirect) {
+	s := &a.out.segments[idx]
+	var body *syntax.Word
+	switch {
+	case s.name == cmdCat && len(s.operands) == 0:
+		for _, r := range redirs {
+			if b := stdinBody(r); b != nil {
+				body = b
+			}
+		}
+		if body == nil {
+			return
+		}
+	case (s.name == cmdEcho || s.name == cmdPf) && s.yields != nil:
+	default:
+		return
+	}
+	var out *syntax.Word
+	for _, r := range redirs {
+		if r.Op == syntax.RdrOut || r.Op == syntax.RdrClob {
+			if r.N == nil || r.N.Value == "1" {
+				out = r.Word
+			}
+		}
+	}
+	if out == nil {
+		return
+	}
+	t := &a.texts
+	if t.n == maxKeptTexts {
+		copy(t.kept[:], t.kept[1:])
+		t.n--
+	}
+	k := &t.kept[t.n]
+	k.seg, k.at, k.out, k.body = idx, len(a.out.paths), out, body
+	t.n++
+}
+
+// textOf returns the text the line last wrote into f, when a kept write is the last write the
+// line made to it (nothing written to it, or to a computed path, since).
+func (a *analyzer) textOf(f string) (string, bool) {
+	key := a.fetchKey(f)
+	t := &a.texts
+	for i := t.n - 1; i >= 0; i-- {
+		k := &t.kept[i]
+		if w := a.render(k.out); w.dynamic || a.fetchKey(w.s) != key {
+			continue
+		}
+		for j := k.at; j < len(a.out.paths); j++ {
+			if r := &a.out.paths[j]; r.op == opWrite && (r.dynamic || a.pathKey(r) == key) {
+				return "", false
+			}
+		}
+		if k.body == nil {
+			return strings.Join(a.out.segments[k.seg].yields, " "), true
+		}
+		b := a.render(k.body)
+		return b.s, !b.dynamic
+	}
+	return "", false
 }
 
 // stdinStops reads what a command is fed: the text of a here-document or here-string, or the
