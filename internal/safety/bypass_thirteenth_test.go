@@ -175,5 +175,7 @@ func thirteenthCatalogue() []classCase {
 			sh("cat > p.yaml <<'X'\nspec: {replicas: 3}\nX\nkubectl patch deploy web --patch-file p.yaml"), false},
 		{zeroed, "helm values written by a here-document", sh("cat > v.yaml <<'X'\nreplicaCount: 0\nX\nhelm upgrade web ./chart -f v.yaml"), stop,
 			sh("cat > v.yaml <<'X'\nreplicaCount: 2\nX\nhelm upgrade web ./chart -f v.yaml"), false},
+		{zeroed, "a manifest written before four other files, applied", sh(`echo 'spec: {replicas: 0}' > d.yaml; echo a > a; echo b > b; echo c > c; echo e > e; kubectl apply -f d.yaml`), stop,
+			sh(`echo 'spec: {replicas: 1}' > d.yaml; echo a > a; echo b > b; echo c > c; kubectl apply -f d.yaml`), false},
 	}
 }

@@ -126,7 +126,7 @@ func (a *analyzer) filesStop(s *segment, files func(func(word) bool), redirs []*
 					if zeroReplicasText.MatchString(t) {
 						return true
 					}
-				} else if unseen && a.lineWrote(f) {
+				} else if (unseen || a.texts.dropped) && a.lineWrote(f) {
 					return true
 				}
 			}
@@ -143,8 +143,9 @@ const maxKeptTexts = 4
 // paths recorded then. Resolved only when a command reads one of them, so a line that writes
 // files and reads none pays nothing.
 type keptTexts struct {
-	n    int
-	kept [maxKeptTexts]struct {
+	n       int
+	dropped bool // more were kept than fit: a file written with text may be read as written otherwise, which asks
+	kept    [maxKeptTexts]struct {
 		seg, at   int
 		out, body *syntax.Word
 	}
@@ -183,7 +184,7 @@ func (a *analyzer) keepText(idx int, redirs []*syntax.Redirect) {
 	t := &a.texts
 	if t.n == maxKeptTexts {
 		copy(t.kept[:], t.kept[1:])
-		t.n--
+		t.n, t.dropped = t.n-1, true
 	}
 	k := &t.kept[t.n]
 	k.seg, k.at, k.out, k.body = idx, len(a.out.paths), out, body
