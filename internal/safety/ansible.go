@@ -124,6 +124,9 @@ func (a *analyzer) ansibleAdHoc(idx, depth int) {
 		// lookup('pipe', CMD) runs CMD here, lookup('file'|'env', …) reads a file or a variable.
 		a.opaque(idx, "ansible renders the Jinja template in its arguments here, and a template can run commands and read files")
 		return
+	case ansibleExpressionCalls(mod, args.s):
+		a.opaque(idx, "ansible evaluates "+mod+"'s expression as a Jinja template here, and a call in it (lookup, query) can run commands and read files")
+		return
 	case args.dynamic || strings.HasPrefix(strings.TrimSpace(args.s), "{"):
 		if ansibleCommandModules[mod] || ansibleFileModules[mod] {
 			a.opaque(idx, "ansible's "+mod+" module is given arguments the engine cannot read (computed at run time, or JSON)")
@@ -370,3 +373,30 @@ func ansibleExtraVarsCode(v word) string {
 	}
 	return ""
 }
+
+// ansibleExpressionKeys are, per module, the arguments ansible evaluates as a Jinja expression
+// without braces: debug's var, assert's that.
+var ansibleExpressionKeys = map[string]string{"debug": "var", "assert": "that"}
+
+// ansibleExpressionCalls says whether a module's expression argument calls a function (lookup,
+// query, q, or any other): a variable, a comparison or a filter calls none.
+func ansibleExpressionCalls(mod, args string) bool {
+	k, ok := ansibleExpressionKeys[mod]
+	return ok && strings.Contains(ansibleKeyValues(args)[k], "(")
+}
+
+// ansibleCodeVar says whether an ANSIBLE_* variable names code ansible loads or a program or
+// options it runs: a plugin, module, role or collection path, its configuration file, ssh's
+// program and arguments, an interpreter, a vault password script.
+func ansibleCodeVar(name string) bool {
+	rest, ok := strings.CutPrefix(name, "ANSIBLE_")
+	if !ok {
+		return false
+	}
+	return strings.HasSuffix(rest, "_PLUGINS") || strings.HasSuffix(rest, "_PATH") || strings.HasSuffix(rest, "_PATHS") ||
+		strings.HasSuffix(rest, "_ARGS") || strings.HasSuffix(rest, "_EXECUTABLE") || strings.HasSuffix(rest, "_EXE") ||
+		strings.HasSuffix(rest, "_INTERPRETER") || ansibleCodeVars[rest]
+}
+
+// ansibleCodeVars are the ANSIBLE_* names ansibleCodeVar reads whole.
+var ansibleCodeVars = wordSet("LIBRARY MODULE_UTILS CONFIG VAULT_PASSWORD_FILE VAULT_IDENTITY_LIST")

@@ -177,5 +177,11 @@ func thirteenthCatalogue() []classCase {
 			sh("cat > v.yaml <<'X'\nreplicaCount: 2\nX\nhelm upgrade web ./chart -f v.yaml"), false},
 		{zeroed, "a manifest written before four other files, applied", sh(`echo 'spec: {replicas: 0}' > d.yaml; echo a > a; echo b > b; echo c > c; echo e > e; kubectl apply -f d.yaml`), stop,
 			sh(`echo 'spec: {replicas: 1}' > d.yaml; echo a > a; echo b > b; echo c > c; kubectl apply -f d.yaml`), false},
+		{adHoc, "debug's var, a Jinja expression", sh(`ansible localhost -m debug -a "var=lookup('pipe','id')"`), opaque, sh(`ansible localhost -m debug -a 'var=inventory_hostname'`), false},
+		{adHoc, "assert's that, a Jinja expression", sh(`ansible localhost -m assert -a "that=query('file','/etc/shadow')"`), opaque,
+			sh(`ansible localhost -m assert -a 'that=ansible_version.major >= 2'`), false},
+		{adHoc, "ansible.cfg written, then ansible", sh(`printf '[defaults]\nlibrary = ./lib\n' > ansible.cfg && ansible all -m ping`), opaque, sh(`printf 'x\n' > notes.txt && ansible all -m ping`), false},
+		{adHoc, "ANSIBLE_LIBRARY", sh(`ANSIBLE_LIBRARY=./lib ansible all -m ping`), opaque, sh(`ansible all -m ping -f 10`), false},
+		{adHoc, "ANSIBLE_CALLBACK_PLUGINS exported", sh(`export ANSIBLE_CALLBACK_PLUGINS=./cb; ansible all -m ping`), opaque, sh(`export ANSIBLE_NOCOLOR=1; ansible all -m ping`), false},
 	}
 }

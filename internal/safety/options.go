@@ -291,10 +291,16 @@ func buildEnvReason(name, val string) string {
 	return ""
 }
 
+// codeEnvFamily says whether a variable is of a family that names code or options by its prefix:
+// terraform's TF_CLI_ARGS*, ansible's paths and programs (ansibleCodeVar).
+func codeEnvFamily(name string) bool {
+	return strings.HasPrefix(name, "TF_CLI_ARGS") || ansibleCodeVar(name)
+}
+
 // codeEnvFailure reports why an environment assignment makes programs run caller-chosen code, or
 // "" when it does not.
 func codeEnvReason(name, val string) string {
-	if codeEnvVars[name] || strings.HasPrefix(name, "TF_CLI_ARGS") {
+	if codeEnvVars[name] || codeEnvFamily(name) {
 		return "setting " + name + " makes programs run code or options the engine cannot see"
 	}
 	if why := buildEnvReason(name, val); why != "" {

@@ -36,7 +36,9 @@ var buildDefinitions = strings.Fields("Makefile makefile GNUmakefile justfile Ju
 	// toolchain (a path to any cargo), bazelisk's download URL, sbt's JVM options (-javaagent),
 	// pylint's init-hook, mypy's plugins, mise's tasks and hooks, pytest's newer files.
 	"rust-toolchain rust-toolchain.toml .bazeliskrc .bazelversion .jvmopts .sbtopts .pylintrc pylintrc " +
-	"mypy.ini .mypy.ini mise.toml .mise.toml mise.local.toml .mise.local.toml .pytest.ini pytest.toml .pytest.toml")
+	"mypy.ini .mypy.ini mise.toml .mise.toml mise.local.toml .mise.local.toml .pytest.ini pytest.toml .pytest.toml " +
+	// ansible's configuration names module, plugin and role paths and a vault password script.
+	"ansible.cfg")
 
 // buildConfigPrefixes begin the names of JavaScript tools' configuration modules, which run as
 // code when the tool loads them (jest.config.ts, vite.config.mjs, eslint.config.js,
