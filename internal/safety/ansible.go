@@ -2,6 +2,7 @@ package safety
 
 import (
 	"cmp"
+	"path/filepath"
 	"regexp"
 	"strings"
 )
@@ -59,6 +60,7 @@ var (
 type ansibleCall struct {
 	module, args word
 	hasArgs      bool
+	local        bool // runs here: a local connection, or a localhost inventory
 	why          string
 }
 
@@ -75,6 +77,10 @@ func ansibleOptions(words []word) ansibleCall {
 			c.module = val
 		case "a":
 			c.args, c.hasArgs = val, true
+		case "c", "connection":
+			c.local = c.local || val.s == ansibleLocal
+		case "i", "inventory":
+			c.local = c.local || namesLocalhost(val.s)
 		case "e":
 			if c.why = ansibleExtraVarsCode(val); c.why != "" {
 				return c
@@ -111,6 +117,9 @@ func (a *analyzer) ansibleAdHoc(idx, depth int) {
 	mod = strings.TrimPrefix(strings.TrimPrefix(mod, "ansible.builtin."), "ansible.legacy.")
 	mod = strings.TrimPrefix(strings.TrimPrefix(mod, "ansible.windows."), "ansible.posix.")
 	switch {
+	case ansibleLocalFacts(&seg, c, mod):
+		a.find(false, RulePrefixDamageControl+"print-environment", "command %q gathers this machine's facts, its environment (ansible_env) among them, and prints them", truncate(seg.text, 120))
+		return
 	case ansibleOpaqueModules[mod]:
 		a.opaque(idx, "ansible's "+mod+" module runs what the engine cannot read")
 		return
@@ -400,3 +409,37 @@ func ansibleCodeVar(name string) bool {
 
 // ansibleCodeVars are the ANSIBLE_* names ansibleCodeVar reads whole.
 var ansibleCodeVars = wordSet("LIBRARY MODULE_UTILS CONFIG VAULT_PASSWORD_FILE VAULT_IDENTITY_LIST")
+
+// ansibleLocal is ansible's connection that runs modules on this machine.
+const ansibleLocal = "local"
+
+// ansibleLocalFacts says whether setup or gather_facts gathers this machine's facts (a localhost
+// host pattern or inventory, or a local connection) with ansible_env among those it prints: the
+// agent's environment, as env prints it.
+func ansibleLocalFacts(seg *segment, c ansibleCall, mod string) bool {
+	if mod != "setup" && mod != "gather_facts" {
+		return false
+	}
+	local := c.local || len(seg.operands) > 0 && namesLocalhost(seg.operands[0].s)
+	return local && factsHoldEnv(c.args.s)
+}
+
+// namesLocalhost says whether a host pattern or inventory names this machine.
+func namesLocalhost(s string) bool {
+	return strings.Contains(s, "localhost") || strings.Contains(s, "127.0.0.1") || strings.Contains(s, "::1")
+}
+
+// factsHoldEnv says whether setup's arguments keep ansible_env among the facts it prints: no
+// filter, or one whose patterns (fnmatch, comma-separated) match it.
+func factsHoldEnv(args string) bool {
+	f, ok := ansibleKeyValues(args)["filter"]
+	if !ok {
+		return true
+	}
+	for p := range strings.SplitSeq(f, ",") {
+		if m, err := filepath.Match(strings.TrimSpace(p), "ansible_env"); m || err != nil {
+			return true
+		}
+	}
+	return false
+}

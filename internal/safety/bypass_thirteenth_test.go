@@ -183,5 +183,11 @@ func thirteenthCatalogue() []classCase {
 		{adHoc, "ansible.cfg written, then ansible", sh(`printf '[defaults]\nlibrary = ./lib\n' > ansible.cfg && ansible all -m ping`), opaque, sh(`printf 'x\n' > notes.txt && ansible all -m ping`), false},
 		{adHoc, "ANSIBLE_LIBRARY", sh(`ANSIBLE_LIBRARY=./lib ansible all -m ping`), opaque, sh(`ansible all -m ping -f 10`), false},
 		{adHoc, "ANSIBLE_CALLBACK_PLUGINS exported", sh(`export ANSIBLE_CALLBACK_PLUGINS=./cb; ansible all -m ping`), opaque, sh(`export ANSIBLE_NOCOLOR=1; ansible all -m ping`), false},
+		{adHoc, "setup prints this machine's environment", sh(`ansible localhost -m setup`), asked(dc + "print-environment"),
+			sh(`ansible localhost -m setup -a 'filter=ansible_distribution*'`), false},
+		{adHoc, "setup over a local connection", sh(`ansible all -c local -m ansible.builtin.setup -a 'filter=ansible_e*'`), asked(dc + "print-environment"),
+			sh(`ansible all -m setup`), false},
+		{adHoc, "gather_facts with a local inventory", sh(`ansible all -i 'localhost,' -m gather_facts`), asked(dc + "print-environment"),
+			sh(`ansible all -i 'web1,' -m gather_facts`), false},
 	}
 }
