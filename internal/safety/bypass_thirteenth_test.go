@@ -189,5 +189,13 @@ func thirteenthCatalogue() []classCase {
 			sh(`ansible all -m setup`), false},
 		{adHoc, "gather_facts with a local inventory", sh(`ansible all -i 'localhost,' -m gather_facts`), asked(dc + "print-environment"),
 			sh(`ansible all -i 'web1,' -m gather_facts`), false},
+		{zeroed, "a here-document piped in by cat", sh("cat <<'X' | kubectl patch deploy web --patch-file /dev/stdin\n{\"spec\":{\"replicas\":0}}\nX"), stop,
+			sh("cat <<'X' | kubectl patch deploy web --patch-file /dev/stdin\n{\"spec\":{\"replicas\":2}}\nX"), false},
+		{zeroed, "a patch piped in by another program", sh(`jq -n '{spec:{replicas:0}}' | kubectl patch deploy web --patch-file /dev/stdin`), stop,
+			sh(`cat k8s/deploy.yaml | kubectl apply -f -`), false},
+		{zeroed, "a patch file on standard input by <", sh(`echo '{"spec":{"replicas":0}}' > p.json; kubectl patch deploy web --patch-file /dev/stdin < p.json`), stop,
+			sh(`echo '{"spec":{"replicas":2}}' > p.json; kubectl patch deploy web --patch-file /dev/stdin < p.json`), false},
+		{zeroed, "a written patch file piped in by cat", sh(`echo '{"spec":{"replicas":0}}' > p.json; cat p.json | kubectl patch deploy web --patch-file /dev/stdin`), stop,
+			sh(`cat patches/web.json | kubectl patch deploy web --patch-file /dev/stdin`), false},
 	}
 }

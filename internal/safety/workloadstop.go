@@ -112,27 +112,28 @@ func (a *analyzer) filesStop(s *segment, files func(func(word) bool), redirs []*
 	for v := range files {
 		// helm's --values takes a comma-separated list.
 		for f := range strings.SplitSeq(v.s, ",") {
-			switch {
-			case f == "-" || stdinPaths[f]: // kubectl's and helm's "-" is standard input too
+			if f == "-" || stdinPaths[f] { // kubectl's and helm's "-" is standard input too
 				if a.stdinStops(s, redirs, unseen) {
 					return true
 				}
-			case v.dynamic:
-				if unseen {
-					return true
-				}
-			default:
-				if t, ok := a.textOf(f); ok {
-					if zeroReplicasText.MatchString(t) {
-						return true
-					}
-				} else if (unseen || a.texts.dropped) && a.lineWrote(f) {
-					return true
-				}
+			} else if a.fileStops(word{s: f, dynamic: v.dynamic}, unseen) {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// fileStops reads one file a command takes its objects, patch or values from: the text the line
+// wrote into it, or whether the line wrote it otherwise or computed its name.
+func (a *analyzer) fileStops(f word, unseen bool) bool {
+	if f.dynamic {
+		return unseen
+	}
+	if t, ok := a.textOf(f.s); ok {
+		return zeroReplicasText.MatchString(t)
+	}
+	return (unseen || a.texts.dropped) && a.lineWrote(f.s)
 }
 
 // maxKeptTexts bounds the files keptTexts remembers (the latest are the ones a patch follows).
@@ -152,7 +153,8 @@ type keptTexts struct {
 }
 
 // keepText keeps a cat of a here-document, or an echo or printf, whose standard output a
-// redirection writes into a file (not appends: the file's earlier text is not known).
+// redirection writes into a file (not appends: the file's earlier text is not known), and a cat
+// of a here-document piped on.
 func (a *analyzer) keepText(idx int, redirs []*syntax.Redirect) {
 	s := &a.out.segments[idx]
 	var body *syntax.Word
@@ -178,8 +180,8 @@ func (a *analyzer) keepText(idx int, redirs []*syntax.Redirect) {
 			}
 		}
 	}
-	if out == nil {
-		return
+	if out == nil && body == nil {
+		return // echo's words piped on are read from the segment (fedText)
 	}
 	t := &a.texts
 	if t.n == maxKeptTexts {
@@ -198,6 +200,9 @@ func (a *analyzer) textOf(f string) (string, bool) {
 	t := &a.texts
 	for i := t.n - 1; i >= 0; i-- {
 		k := &t.kept[i]
+		if k.out == nil {
+			continue // a cat piped on (fedText)
+		}
 		if w := a.render(k.out); w.dynamic || a.fetchKey(w.s) != key {
 			continue
 		}
@@ -215,22 +220,51 @@ func (a *analyzer) textOf(f string) (string, bool) {
 	return "", false
 }
 
-// stdinStops reads what a command is fed: the text of a here-document or here-string, or the
-// words echo or printf pipe in. Text computed at run time could be anything; another program's
-// output, or a file, is not read.
+// stdinStops reads what a command is fed: the text of a here-document or here-string, a file
+// redirected in (as fileStops reads it), or what earlier stages of its pipeline print: echo's or
+// printf's words, cat's here-document. Text computed at run time, and another program's output,
+// could be anything (asked only when unseen counts).
 func (a *analyzer) stdinStops(s *segment, redirs []*syntax.Redirect, unseen bool) bool {
-	for _, r := range redirs {
+	for _, r := range slices.Backward(redirs) {
 		if body := stdinBody(r); body != nil {
 			t := a.render(body)
 			return t.dynamic && unseen || zeroReplicasText.MatchString(t.s)
 		}
+		if r.Op == syntax.RdrIn && r.Word != nil {
+			return a.fileStops(a.render(r.Word), unseen)
+		}
 	}
 	for _, i := range s.pipeFrom {
-		if ys := a.out.segments[i].yields; zeroReplicasText.MatchString(strings.Join(ys, " ")) {
+		if f := &a.out.segments[i]; f.name == cmdCat && len(f.operands) == 1 {
+			// cat FILE | kubectl patch --patch-file /dev/stdin reads FILE, as --patch-file FILE does.
+			if a.fileStops(f.operands[0], unseen) {
+				return true
+			}
+			continue
+		}
+		t, ok := a.fedText(i)
+		if ok && zeroReplicasText.MatchString(t) || !ok && unseen {
 			return true
 		}
 	}
 	return false
+}
+
+// fedText returns what an earlier stage of a pipeline prints, when the line shows it: echo's or
+// printf's words, or the here-document a cat without operands passes on (keepText).
+func (a *analyzer) fedText(i int) (string, bool) {
+	f := &a.out.segments[i]
+	if (f.name == cmdEcho || f.name == cmdPf) && f.yields != nil {
+		return strings.Join(f.yields, " "), true
+	}
+	t := &a.texts
+	for j := t.n - 1; j >= 0; j-- {
+		if k := &t.kept[j]; k.seg == i && k.out == nil && k.body != nil {
+			b := a.render(k.body)
+			return b.s, !b.dynamic
+		}
+	}
+	return "", false
 }
 
 // lineWrote says whether an earlier command of the line wrote text into the file f.
