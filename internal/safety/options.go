@@ -125,7 +125,9 @@ var codeOptions = map[string][]string{
 const optExecute = "--execute"
 
 // vimCodeOptions run Ex commands (which run shell commands: "!id") or read a script or vimrc.
-var vimCodeOptions = []string{"-c", "--cmd", "-S", "-u", "-U"}
+// -s reads keystrokes from a file (":!id" among them), or in Ex mode (-e, -E, -es) is silent Ex
+// mode, which reads its commands from standard input, as -e and -E do.
+var vimCodeOptions = []string{"-c", "--cmd", "-S", "-u", "-U", "-s", "-e", "-E"}
 
 // plusCommands are the programs for which an operand "+CMD" is a command run at start-up (vim
 // +'!id', less +'!id'); "+N" (a line number) is not.

@@ -919,7 +919,7 @@ func runsCode(s *segment) string {
 		return why
 	}
 	switch s.name {
-	case "parallel", "gdb", "lldb":
+	case "parallel", "gdb", "lldb", "ex": // ex reads editor commands (":!id") from its standard input
 		return s.name + " runs the commands it is given"
 	case "tmux", "screen":
 		if len(s.operands) > 0 && !slices.Contains([]string{"ls", "list-sessions", "list-windows", "attach", "a", "attach-session", "kill-session", "kill-server", "has-session"}, s.operands[0].s) {
