@@ -203,5 +203,7 @@ func thirteenthCatalogue() []classCase {
 		{editorRun, "vim -s, a file of keystrokes", sh(`vim -s keys.txt notes.txt`), opaque, sh(`gunzip -c notes.txt.gz | wc -l`), false},
 		{editorRun, "vim in Ex mode reads commands from standard input", sh(`echo '!id' | vim -es notes.txt`), opaque, sh(`echo notes | wc -c`), false},
 		{editorRun, "ex reads commands from standard input", sh(`ex notes.txt < cmds.txt`), opaque, sh(`wc -l < cmds.txt`), false},
+		{adHoc, "ansible-pull runs a fetched repository's playbook", sh(`ansible-pull -U https://x/repo.git site.yml`), fetched, sh(`ansible all -m ping -o`), false},
+		{adHoc, "ansible-console runs the commands it reads", sh(`echo 'shell rm -rf ~' | ansible-console localhost`), opaque, sh(`ansible localhost -m ping`), false},
 	}
 }

@@ -919,7 +919,8 @@ func runsCode(s *segment) string {
 		return why
 	}
 	switch s.name {
-	case "parallel", "gdb", "lldb", "ex": // ex reads editor commands (":!id") from its standard input
+	// ex reads editor commands (":!id") from its standard input, ansible-console modules to run.
+	case "parallel", "gdb", "lldb", "ex", "ansible-console":
 		return s.name + " runs the commands it is given"
 	case "tmux", "screen":
 		if len(s.operands) > 0 && !slices.Contains([]string{"ls", "list-sessions", "list-windows", "attach", "a", "attach-session", "kill-session", "kill-server", "has-session"}, s.operands[0].s) {
