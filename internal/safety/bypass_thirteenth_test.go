@@ -205,5 +205,9 @@ func thirteenthCatalogue() []classCase {
 		{editorRun, "ex reads commands from standard input", sh(`ex notes.txt < cmds.txt`), opaque, sh(`wc -l < cmds.txt`), false},
 		{adHoc, "ansible-pull runs a fetched repository's playbook", sh(`ansible-pull -U https://x/repo.git site.yml`), fetched, sh(`ansible all -m ping -o`), false},
 		{adHoc, "ansible-console runs the commands it reads", sh(`echo 'shell rm -rf ~' | ansible-console localhost`), opaque, sh(`ansible localhost -m ping`), false},
+		{zeroed, "kubectl edit with an editor program", sh(`KUBE_EDITOR="sed -i s/replicas:.*/replicas: 0/" kubectl edit deploy web`), stop, sh(`kubectl get deploy web -o wide`), false},
+		{zeroed, "kubectl edit with an exported editor", sh(`export KUBE_EDITOR='sed -i s/replicas:.*/replicas:0/'; kubectl edit deploy/web`), stop,
+			sh(`export LOG_LEVEL=debug; kubectl get deploy web`), false},
+		{zeroed, "oc edit with EDITOR", sh(`EDITOR=ed oc edit dc/web`), stop, sh(`kubectl get dc web`), false},
 	}
 }

@@ -55,9 +55,18 @@ func stopsWorkload(s *segment) bool {
 	switch strings.ToLower(s.operands[0].s) {
 	case "scale", subApply, subPatch:
 		return workloadStopText.MatchString(s.text) || s.alt != "" && workloadStopText.MatchString(s.alt)
+	case subEdit:
+		// An editor the line names edits the objects unseen: KUBE_EDITOR="sed -i s/…/replicas: 0/".
+		return slices.ContainsFunc(s.env, func(e string) bool {
+			name, _, _ := strings.Cut(e, "=")
+			return editorVars[name]
+		})
 	}
 	return false
 }
+
+// editorVars name the editor kubectl edit (and git, crontab -e, …) runs.
+var editorVars = map[string]bool{"KUBE_EDITOR": true, "EDITOR": true, "VISUAL": true}
 
 // helmfile, and its verbs that install or upgrade releases.
 const cmdHelmfile = "helmfile"
