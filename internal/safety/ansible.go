@@ -2,6 +2,8 @@ package safety
 
 import (
 	"cmp"
+	"path/filepath"
+	"regexp"
 	"strings"
 )
 
@@ -11,7 +13,13 @@ import (
 // from the remote home); the file modules' are key=value pairs naming the paths they read,
 // write or delete, read as the commands that would (fetch's src as cat's, file state=absent's
 // path as rm -rf's). A module or arguments computed at run time, arguments in JSON, or a local
-// script (script) could do anything: it asks. Other modules are left as unrecognised.
+// script (script) could do anything: it asks. So does any other module that is not one of the
+// read-only ones (ping, setup, debug, stat, find, wait_for, a *_info or *_facts module): service,
+// user, apt, authorized_key, reboot, git, uri, kubernetes.core.k8s change a host in ways the
+// engine does not read. Extra vars (-e) are templates rendered here too, and ansible_* variables
+// name the programs it runs (an interpreter, the ssh it starts and its ProxyCommand): a template,
+// a vars file (-e @f), a computed value or such a variable asks, as a module path (-M) does, whose
+// modules can stand in for any module's name.
 
 // cmdAnsible is ansible's ad-hoc command; ansibleDefaultModule the module it runs without -m.
 const (
@@ -47,38 +55,76 @@ var (
 	ansibleOpaqueModules  = wordSet("script win_shell win_command expect psexec synchronize cron at")
 )
 
-// ansibleAdHoc analyses the module an ansible ad-hoc command runs. Without -m ansible runs
-// command, its default module.
-func (a *analyzer) ansibleAdHoc(idx, depth int) {
-	seg := a.out.segments[idx]
-	module, args := word{s: ansibleDefaultModule}, word{}
-	hasArgs := false
-	for k := 1; k < len(seg.words); k++ {
-		w := seg.words[k]
-		name, val, next := ansibleOption(seg.words, k)
+// ansibleCall is what an ad-hoc command's options say: its module and arguments, and why the
+// options alone make it run what the engine cannot see ("" when they do not).
+type ansibleCall struct {
+	module, args word
+	hasArgs      bool
+	local        bool // runs here: a local connection, or a localhost inventory
+	why          string
+}
+
+// ansibleOptions reads an ad-hoc command's options. Without -m ansible runs command, its default
+// module.
+func ansibleOptions(words []word) ansibleCall {
+	c := ansibleCall{module: word{s: ansibleDefaultModule}}
+	for k := 1; k < len(words); k++ {
+		w := words[k]
+		name, val, next := ansibleOption(words, k)
 		k = next
 		switch name {
 		case "m":
-			module = val
+			c.module = val
 		case "a":
-			args, hasArgs = val, true
+			c.args, c.hasArgs = val, true
+		case "c", "connection":
+			c.local = c.local || val.s == ansibleLocal
+		case "i", "inventory":
+			c.local = c.local || namesLocalhost(val.s)
+		case "e":
+			if c.why = ansibleExtraVarsCode(val); c.why != "" {
+				return c
+			}
+		case "M":
+			c.why = "ansible's module path holds modules the engine cannot read, which can stand in for any module"
+			return c
 		case "":
 			if w.dynamic && strings.HasPrefix(w.s, "-") {
-				a.opaque(idx, "an ansible option computed at run time may name its module or arguments")
-				return
+				c.why = "an ansible option computed at run time may name its module or arguments"
+				return c
 			}
 		}
 	}
-	if module.dynamic {
-		a.opaque(idx, "ansible's module is computed at run time")
+	if c.module.dynamic {
+		c.why = "ansible's module is computed at run time"
+	}
+	return c
+}
+
+// ansibleAdHoc analyses the module an ansible ad-hoc command runs.
+func (a *analyzer) ansibleAdHoc(idx, depth int) {
+	seg := a.out.segments[idx]
+	c := ansibleOptions(seg.words)
+	if c.why == "" {
+		c.why = sshOptionCode(&seg)
+	}
+	if c.why != "" {
+		a.opaque(idx, c.why)
 		return
 	}
+	module, args, hasArgs := c.module, c.args, c.hasArgs
 	mod := strings.ToLower(module.s)
 	mod = strings.TrimPrefix(strings.TrimPrefix(mod, "ansible.builtin."), "ansible.legacy.")
 	mod = strings.TrimPrefix(strings.TrimPrefix(mod, "ansible.windows."), "ansible.posix.")
 	switch {
+	case ansibleLocalFacts(&seg, c, mod):
+		a.find(false, RulePrefixDamageControl+"print-environment", "command %q gathers this machine's facts, its environment (ansible_env) among them, and prints them", truncate(seg.text, 120))
+		return
 	case ansibleOpaqueModules[mod]:
 		a.opaque(idx, "ansible's "+mod+" module runs what the engine cannot read")
+		return
+	case !ansibleCommandModules[mod] && !ansibleFileModules[mod] && !ansibleReadsOnly(mod):
+		a.opaque(idx, "ansible's "+mod+" module changes a host in ways the engine does not read")
 		return
 	case !hasArgs:
 		return
@@ -86,6 +132,9 @@ func (a *analyzer) ansibleAdHoc(idx, depth int) {
 		// Templates are rendered here, on the controller, before the module runs anywhere:
 		// lookup('pipe', CMD) runs CMD here, lookup('file'|'env', …) reads a file or a variable.
 		a.opaque(idx, "ansible renders the Jinja template in its arguments here, and a template can run commands and read files")
+		return
+	case ansibleExpressionCalls(mod, args.s):
+		a.opaque(idx, "ansible evaluates "+mod+"'s expression as a Jinja template here, and a call in it (lookup, query) can run commands and read files")
 		return
 	case args.dynamic || strings.HasPrefix(strings.TrimSpace(args.s), "{"):
 		if ansibleCommandModules[mod] || ansibleFileModules[mod] {
@@ -114,12 +163,9 @@ func ansibleOption(words []word, k int) (name string, val word, last int) {
 		return "", word{}, k
 	case strings.HasPrefix(v, "--"):
 		opt, attached, hasVal := strings.Cut(v[2:], "=")
-		switch {
-		case len(opt) >= 2 && strings.HasPrefix("args", opt):
-			opt = "a"
-		case len(opt) >= len("module-n") && strings.HasPrefix("module-name", opt):
-			opt = "m"
-		case !ansibleLongValues[opt]:
+		if short := ansibleShortName(opt); short != "" {
+			opt = short
+		} else if !ansibleLongValues[opt] {
 			return opt, word{}, k
 		}
 		if hasVal {
@@ -146,6 +192,24 @@ func ansibleOption(words []word, k int) (name string, val word, last int) {
 		return name, word{}, k
 	}
 	return "", word{}, k
+}
+
+// ansibleAbbreviated are the long options read here by the short name they stand for, with the
+// shortest prefix argparse takes for each.
+var ansibleAbbreviated = []struct {
+	full, short string
+	min         int
+}{{"args", "a", 2}, {"module-name", "m", len("module-n")}, {"module-path", "M", len("module-p")}, {"extra-vars", "e", 2}}
+
+// ansibleShortName returns the short name of the long option opt (given whole or abbreviated), or
+// "" for one not read here.
+func ansibleShortName(opt string) string {
+	for _, o := range ansibleAbbreviated {
+		if len(opt) >= o.min && strings.HasPrefix(o.full, opt) {
+			return o.short
+		}
+	}
+	return ""
 }
 
 // ansibleCommandParams are the command module's own key=value words, which may come before its
@@ -274,4 +338,108 @@ var ansibleTrues = wordSet("yes true on 1 y t")
 // ansibleTrue reads an ansible boolean.
 func ansibleTrue(v string) bool {
 	return ansibleTrues[strings.ToLower(v)]
+}
+
+// ansibleReadModules are modules that only read or report (ansible.builtin's, and ansible.windows'
+// win_ping and win_stat).
+var ansibleReadModules = wordSet("ping setup gather_facts debug stat find getent wait_for wait_for_connection " +
+	"assert fail meta set_fact win_ping win_stat")
+
+// ansibleReadsOnly says whether a module, by its name without ansible.builtin., only reads: one of
+// ansibleReadModules, or an *_info or *_facts module of any collection (k8s_info, package_facts),
+// which by ansible's convention changes nothing.
+func ansibleReadsOnly(mod string) bool {
+	short := mod[strings.LastIndexByte(mod, '.')+1:]
+	return ansibleReadModules[mod] || strings.HasSuffix(short, "_info") || strings.HasSuffix(short, "_facts")
+}
+
+// ansibleProgramVar matches an ansible_* variable that names a program ansible runs or the
+// options of the ssh it starts (ansible_python_interpreter, ansible_shell_executable,
+// ansible_become_exe, ansible_ssh_common_args).
+var ansibleProgramVar = regexp.MustCompile(`(?i)ansible_\w*(interpreter|executable|_exe|_args)\b`)
+
+// ansiblePlainPython is an interpreter named as the systems ship it, or ansible's discovery.
+var ansiblePlainPython = regexp.MustCompile(`^ansible_python_interpreter=(auto(_legacy)?(_silent)?|/usr(/local)?/bin/python[0-9.]*)$`)
+
+// ansibleExtraVarsCode returns why an -e/--extra-vars value makes ansible run what the engine
+// cannot see, or "": a template (rendered here when the variable is used), a vars file (@f), a
+// value computed at run time, or an ansible_* variable naming a program (but a plain python).
+func ansibleExtraVarsCode(v word) string {
+	switch t := strings.TrimSpace(v.s); {
+	case v.dynamic:
+		return "ansible's extra vars are computed at run time, and may hold a template or name a program"
+	case strings.HasPrefix(t, "@"):
+		return "ansible's extra vars come from a file the engine does not read, which may hold a template or name a program"
+	case strings.Contains(t, "{{") || strings.Contains(t, "{%"):
+		return "ansible renders the Jinja template in its extra vars here, and a template can run commands and read files"
+	}
+	for rest := strings.TrimSpace(v.s); rest != ""; rest = strings.TrimLeft(rest, " \t\n") {
+		var tok string
+		tok, rest = ansibleToken(rest)
+		if ansibleProgramVar.MatchString(tok) && !ansiblePlainPython.MatchString(tok) {
+			return "ansible's extra var " + tok + " names a program ansible runs, or its ssh's options"
+		}
+	}
+	return ""
+}
+
+// ansibleExpressionKeys are, per module, the arguments ansible evaluates as a Jinja expression
+// without braces: debug's var, assert's that.
+var ansibleExpressionKeys = map[string]string{"debug": "var", "assert": "that"}
+
+// ansibleExpressionCalls says whether a module's expression argument calls a function (lookup,
+// query, q, or any other): a variable, a comparison or a filter calls none.
+func ansibleExpressionCalls(mod, args string) bool {
+	k, ok := ansibleExpressionKeys[mod]
+	return ok && strings.Contains(ansibleKeyValues(args)[k], "(")
+}
+
+// ansibleCodeVar says whether an ANSIBLE_* variable names code ansible loads or a program or
+// options it runs: a plugin, module, role or collection path, its configuration file, ssh's
+// program and arguments, an interpreter, a vault password script.
+func ansibleCodeVar(name string) bool {
+	rest, ok := strings.CutPrefix(name, "ANSIBLE_")
+	if !ok {
+		return false
+	}
+	return strings.HasSuffix(rest, "_PLUGINS") || strings.HasSuffix(rest, "_PATH") || strings.HasSuffix(rest, "_PATHS") ||
+		strings.HasSuffix(rest, "_ARGS") || strings.HasSuffix(rest, "_EXECUTABLE") || strings.HasSuffix(rest, "_EXE") ||
+		strings.HasSuffix(rest, "_INTERPRETER") || ansibleCodeVars[rest]
+}
+
+// ansibleCodeVars are the ANSIBLE_* names ansibleCodeVar reads whole.
+var ansibleCodeVars = wordSet("LIBRARY MODULE_UTILS CONFIG VAULT_PASSWORD_FILE VAULT_IDENTITY_LIST")
+
+// ansibleLocal is ansible's connection that runs modules on this machine.
+const ansibleLocal = "local"
+
+// ansibleLocalFacts says whether setup or gather_facts gathers this machine's facts (a localhost
+// host pattern or inventory, or a local connection) with ansible_env among those it prints: the
+// agent's environment, as env prints it.
+func ansibleLocalFacts(seg *segment, c ansibleCall, mod string) bool {
+	if mod != "setup" && mod != "gather_facts" {
+		return false
+	}
+	local := c.local || len(seg.operands) > 0 && namesLocalhost(seg.operands[0].s)
+	return local && factsHoldEnv(c.args.s)
+}
+
+// namesLocalhost says whether a host pattern or inventory names this machine.
+func namesLocalhost(s string) bool {
+	return strings.Contains(s, "localhost") || strings.Contains(s, "127.0.0.1") || strings.Contains(s, "::1")
+}
+
+// factsHoldEnv says whether setup's arguments keep ansible_env among the facts it prints: no
+// filter, or one whose patterns (fnmatch, comma-separated) match it.
+func factsHoldEnv(args string) bool {
+	f, ok := ansibleKeyValues(args)["filter"]
+	if !ok {
+		return true
+	}
+	for p := range strings.SplitSeq(f, ",") {
+		if m, err := filepath.Match(strings.TrimSpace(p), "ansible_env"); m || err != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -35,6 +35,8 @@ var builtinChecks = map[string]func(*segment) bool{
 	"kills-computed":                killsComputed,
 	"kills-all-matching":            killsAllMatching,
 	"deletes-for-real":              deletesForReal,
+	"stops-workload":                stopsWorkload,
+	"prints-service-environment":    printsServiceEnvironment,
 	"deletes-cloud-objects":         deletesCloudObjects,
 	"disables-recovery":             disablesRecovery,
 	"prints-dotenv":                 printsDotenv,
@@ -382,6 +384,14 @@ var awsCredentialOps = map[string][]string{
 	// A function's configuration holds its environment's values, which is where Lambda's
 	// credentials are usually kept: each of these prints it.
 	"lambda": {"get-function-configuration", "get-function", "list-functions", "list-versions-by-function"},
+	// So do a task's, a service's or a job's definition, and an app's or a build project's
+	// configuration: each holds its environment's values.
+	"ecs":              {"describe-task-definition"},
+	"apprunner":        {"describe-service"},
+	"elasticbeanstalk": {"describe-configuration-settings"},
+	"batch":            {"describe-job-definitions"},
+	"amplify":          {"get-app", "get-branch", "list-apps", "list-branches"},
+	"codebuild":        {"batch-get-projects"},
 }
 
 // awsCredentialOpNames are the operations of awsCredentialOps, whatever their service: a computed

@@ -2,6 +2,7 @@ package safety
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -32,6 +33,7 @@ func (a *analyzer) downloads(idx int, redirs []*syntax.Redirect) {
 	if a.line != nil && len(a.line.applied) > 0 {
 		a.runsApplied(idx)
 	}
+	a.decompressedFetched(seg)
 	a.fetchedTrees(idx)
 	a.appliedTrees(seg)
 	a.gitRepositoryMade(idx)
@@ -180,4 +182,67 @@ func wgetOutputs(words []word) []string {
 		}
 	}
 	return out
+}
+
+// otherDecompressors decompress as the compressors of the path reading do (with -d or
+// --decompress, or by their un- name), but are not read there for the files they write or delete.
+var otherDecompressors = map[string]bool{"zstd": true, "pzstd": true, "unzstd": true, "brotli": true, "unbrotli": true,
+	"lzop": true, "pigz": true, "unpigz": true, "pbzip2": true, "lbzip2": true, "plzip": true, "lunzip": true, "unlz4": true}
+
+// fetchedSuffixes are the suffixes a decompressor takes off (decompressedSuffixes and the other
+// decompressors'); a tarball's short suffix leaves a .tar.
+var fetchedSuffixes = append(slices.Clip(decompressedSuffixes), ".zst", ".zstd", ".tzst", ".br", ".lzo", ".txz", ".tbz2", ".tbz")
+
+// decompressedFetched records the files a decompressor writes from a file the line downloaded as
+// downloaded too (curl -o i.xz URL && unxz i.xz && ./i runs what it fetched): the input's name
+// without its suffix, an -o/--output, or lz4's second operand.
+func (a *analyzer) decompressedFetched(seg *segment) {
+	if a.line == nil || len(a.line.fetched) == 0 || !decompresses(seg) {
+		return
+	}
+	var outs []string
+	for i, op := range seg.operands {
+		switch {
+		case op.dynamic:
+		case slices.Contains(a.line.fetched, a.fetchKey(op.s)):
+			if out, ok := decompressedName(op.s); ok {
+				outs = append(outs, out)
+			}
+		case i == 1 && len(outs) > 0 && strings.HasSuffix(seg.name, "lz4"):
+			outs = append(outs, op.s) // lz4 -d IN OUT
+		}
+	}
+	if len(outs) == 0 {
+		return
+	}
+	for o := range optionValues(seg, "-o", "--output") {
+		if !o.dynamic {
+			outs = append(outs, o.s)
+		}
+	}
+	for _, o := range outs {
+		a.line.fetched = append(a.line.fetched, a.fetchKey(o))
+	}
+}
+
+// decompresses says whether a segment decompresses the files it is given.
+func decompresses(seg *segment) bool {
+	if !compressors[seg.name] && !otherDecompressors[seg.name] {
+		return false
+	}
+	return decompressing(seg) || strings.HasPrefix(seg.name, "un") || seg.name == "lunzip"
+}
+
+// decompressedName is the name a decompressor gives the file it writes from f: f without its
+// suffix, a tarball's short suffix (.tgz, .taz, .txz, .tbz2, .tzst) leaving a .tar.
+func decompressedName(f string) (string, bool) {
+	for _, suf := range fetchedSuffixes {
+		if base, cut := strings.CutSuffix(f, suf); cut && base != "" && !strings.HasSuffix(base, "/") {
+			if len(suf) > 3 && suf[1] == 't' {
+				base += ".tar"
+			}
+			return base, true
+		}
+	}
+	return "", false
 }

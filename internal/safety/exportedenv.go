@@ -45,8 +45,8 @@ func (a *analyzer) segmentEnv() (env []string, lineEnv int) {
 
 // lineEnvVar names the variables whose value a segment's environment is read for: the ones that
 // stand for a program's options (envOptions, flagEnvVars), git's repository and work tree, rclone's
-// remotes defined in the environment, proxies (which send a request where they name) and the
-// resolver's variables (which send a name where a file says).
+// remotes defined in the environment, proxies (which send a request where they name), the
+// resolver's variables (which send a name where a file says) and the editor (kubectl edit).
 func lineEnvVar(name string) bool {
 	if _, ok := flagEnvVars[name]; ok || resolverEnvVars[name] {
 		return true
@@ -57,7 +57,7 @@ func lineEnvVar(name string) bool {
 		}
 	}
 	const rclone, proxy = "RCLONE_CONFIG_", "_PROXY"
-	return name == envGitDir || name == envGitWorkTree || name == envGitCommonDir ||
+	return name == envGitDir || name == envGitWorkTree || name == envGitCommonDir || editorVars[name] ||
 		len(name) >= len(rclone) && strings.EqualFold(name[:len(rclone)], rclone) ||
 		len(name) >= len(proxy) && strings.EqualFold(name[len(name)-len(proxy):], proxy)
 }

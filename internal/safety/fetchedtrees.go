@@ -33,7 +33,11 @@ var buildTools = strings.Fields("make gmake bmake just task rake go cargo npm pn
 	"phpunit pre-commit terraform tofu ansible-playbook vagrant devcontainer tilt skaffold cabal " +
 	"stack dune lein scons nx turbo invoke pants buck2 docker-compose podman-compose pulumi gulp grunt " +
 	"webpack vite rollup parcel esbuild playwright cypress karma ava tap nix nix-build " +
-	"pylint mypy prettier stylelint postcss tailwindcss mise")
+	"pylint mypy prettier stylelint postcss tailwindcss mise " +
+	// Hook managers run what their configuration (hookDefinitions) says when asked to directly.
+	"lefthook lint-staged husky husky-run simple-git-hooks overcommit commitlint " +
+	// ansible reads ansible.cfg from the directory it runs in.
+	"ansible")
 
 // recursiveTools discover what they run in every directory below the one they start in: a tree
 // fetched below it is run too.

@@ -125,7 +125,9 @@ var codeOptions = map[string][]string{
 const optExecute = "--execute"
 
 // vimCodeOptions run Ex commands (which run shell commands: "!id") or read a script or vimrc.
-var vimCodeOptions = []string{"-c", "--cmd", "-S", "-u", "-U"}
+// -s reads keystrokes from a file (":!id" among them), or in Ex mode (-e, -E, -es) is silent Ex
+// mode, which reads its commands from standard input, as -e and -E do.
+var vimCodeOptions = []string{"-c", "--cmd", "-S", "-u", "-U", "-s", "-e", "-E"}
 
 // plusCommands are the programs for which an operand "+CMD" is a command run at start-up (vim
 // +'!id', less +'!id'); "+N" (a line number) is not.
@@ -291,10 +293,16 @@ func buildEnvReason(name, val string) string {
 	return ""
 }
 
+// codeEnvFamily says whether a variable is of a family that names code or options by its prefix:
+// terraform's TF_CLI_ARGS*, ansible's paths and programs (ansibleCodeVar).
+func codeEnvFamily(name string) bool {
+	return strings.HasPrefix(name, "TF_CLI_ARGS") || ansibleCodeVar(name)
+}
+
 // codeEnvFailure reports why an environment assignment makes programs run caller-chosen code, or
 // "" when it does not.
 func codeEnvReason(name, val string) string {
-	if codeEnvVars[name] || strings.HasPrefix(name, "TF_CLI_ARGS") {
+	if codeEnvVars[name] || codeEnvFamily(name) {
 		return "setting " + name + " makes programs run code or options the engine cannot see"
 	}
 	if why := buildEnvReason(name, val); why != "" {

@@ -72,6 +72,8 @@ var rulePackExamples = map[string]struct{ hits, misses []string }{
 	"print-environment-declare":  {[]string{"export -p", "export", "declare -x", "declare -px", "typeset -x", "readonly -p", "bash -c 'export -p'"}, []string{"export FOO=bar", "declare -a arr=(1 2)", "declare -p FOO"}},
 	"print-environment-ps":       {[]string{"ps e", "ps auxe", "ps eww 1"}, []string{"ps aux", "ps -ef"}},
 	"print-environment-systemd":  {[]string{"systemctl show-environment", "systemctl --user show-environment"}, []string{"systemctl status nginx"}},
+	"print-environment-service": {[]string{"docker inspect web", "podman container inspect -f '{{.Config.Env}}' db", "systemctl show nginx", "systemctl show -p Environment nginx"},
+		[]string{"docker inspect -f '{{.State.Status}}' web", "docker network inspect bridge", "systemctl show -p ActiveState nginx"}},
 	"print-credentials-kubectl": {[]string{"kubectl get secret db -o yaml", "kubectl -n prod get secrets -ojson", "kubectl get -o jsonpath={.data} secret/db",
 		"kubectl get secrets.v1 -o go-template={{.data}}", "kubectl config view --raw", "kubectl config view --minify --flatten", "kubectl create token builder",
 		"kubectl get --raw /api/v1/namespaces/default/secrets/db", "kubectl get secret db --template={{.data.password}}",

@@ -90,14 +90,15 @@ type segment struct {
 	alt      string   // the text with global options after the subcommand, for pattern rules ("" = text)
 	// The flags last, side by side: one word for all of them, not one each between the fields
 	// above (a segment is made for every command of every call).
-	unknownFlags bool // a computed word could be any flag
-	wrapper      bool // wraps another command, analysed as its own segment
-	opaque       bool // runs code the engine cannot see (a script file, inline interpreter code)
-	localFunc    bool // calls a function defined earlier in the same command line (already checked)
-	secretCopy   bool // a word expands a copy of a credential variable (T=$GITHUB_TOKEN ... "$T")
-	secretFed    bool // a here-document or here-string fed to it names a credential variable
-	dropFed      bool // a database client is fed text that drops data (drops-data)
-	fedText      bool // its standard input is a here-document or here-string known before it runs, with no database client command
+	unknownFlags  bool // a computed word could be any flag
+	wrapper       bool // wraps another command, analysed as its own segment
+	opaque        bool // runs code the engine cannot see (a script file, inline interpreter code)
+	localFunc     bool // calls a function defined earlier in the same command line (already checked)
+	secretCopy    bool // a word expands a copy of a credential variable (T=$GITHUB_TOKEN ... "$T")
+	secretFed     bool // a here-document or here-string fed to it names a credential variable
+	dropFed       bool // a database client is fed text that drops data (drops-data)
+	stopsWorkload bool // scales a workload to zero by a patch or values its text does not show (workloadstop.go)
+	fedText       bool // its standard input is a here-document or here-string known before it runs, with no database client command
 }
 
 // pathRef is a path a command touches.
@@ -277,6 +278,7 @@ type analyzer struct {
 	feed      *stdinFeed         // what feeds the commands being analysed that run elsewhere (remote.go)
 	line      *lineState         // what the line's process substitutions, downloads and aliases left, once there is any
 	written   writtenKept        // build definitions and files the line wrote text into (writtenbuilds.go)
+	texts     keptTexts          // files written with text the line shows: cat > f <<EOF, echo … > f (workloadstop.go)
 	madeLink  bool               // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	recursive bool               // the operands being recorded are acted on recursively
 	members   bool               // the write being recorded is an extraction's destination directory

@@ -162,7 +162,7 @@ func judgedVar(name string) bool {
 	switch {
 	case len(name) >= len(rclone) && strings.EqualFold(name[:len(rclone)], rclone),
 		len(name) >= len(proxy) && strings.EqualFold(name[len(name)-len(proxy):], proxy),
-		gitTraceVar(name), strings.HasPrefix(name, "BASH_FUNC_"), strings.HasPrefix(name, "TF_CLI_ARGS"),
+		gitTraceVar(name), strings.HasPrefix(name, "BASH_FUNC_"), codeEnvFamily(name),
 		strings.HasPrefix(name, "CARGO_TARGET_") && name != "CARGO_TARGET_DIR":
 		return true
 	}

@@ -189,6 +189,8 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 	a.remoteCommand(idx, redirs, depth)
 	a.sftpBatch(idx, redirs, depth)
 	a.stdinText(idx, redirs)
+	a.keepText(idx, redirs)
+	a.workloadInput(idx, redirs)
 	if why := codeOption(&a.out.segments[idx]); why != "" {
 		a.opaque(idx, why)
 	}
@@ -290,6 +292,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		a.out.segments[idx].wrapper = false
 		return
 	}
+	a.runnerPackage(idx, spec, own, rest)
 	if saved, moved := a.runIn(a.out.segments[idx].name, opts.chdir, own); moved {
 		defer func() { a.cwd = saved }()
 	}
@@ -916,7 +919,8 @@ func runsCode(s *segment) string {
 		return why
 	}
 	switch s.name {
-	case "parallel", "gdb", "lldb":
+	// ex reads editor commands (":!id") from its standard input, ansible-console modules to run.
+	case "parallel", "gdb", "lldb", "ex", "ansible-console":
 		return s.name + " runs the commands it is given"
 	case "tmux", "screen":
 		if len(s.operands) > 0 && !slices.Contains([]string{"ls", "list-sessions", "list-windows", "attach", "a", "attach-session", "kill-session", "kill-server", "has-session"}, s.operands[0].s) {
@@ -1026,6 +1030,9 @@ func (a *analyzer) trap(idx int, depth int) {
 	}
 }
 
+// stdinPaths are the paths a program opens to read its standard input.
+var stdinPaths = map[string]bool{"/dev/stdin": true, "/dev/fd/0": true, "/proc/self/fd/0": true}
+
 // source analyses what source (.) runs in this shell: a here-document's or here-string's body on
 // /dev/stdin, or a file whose content the engine cannot see (opaque).
 func (a *analyzer) source(idx int, redirs []*syntax.Redirect, depth int) {
@@ -1033,7 +1040,7 @@ func (a *analyzer) source(idx int, redirs []*syntax.Redirect, depth int) {
 	if len(seg.operands) == 0 {
 		return
 	}
-	if f := seg.operands[0].s; f == "/dev/stdin" || f == "/proc/self/fd/0" || f == "/dev/fd/0" {
+	if stdinPaths[seg.operands[0].s] {
 		for _, r := range redirs {
 			if body := stdinBody(r); body != nil {
 				a.script(a.render(body).s, depth+1)

@@ -36,7 +36,9 @@ var buildDefinitions = strings.Fields("Makefile makefile GNUmakefile justfile Ju
 	// toolchain (a path to any cargo), bazelisk's download URL, sbt's JVM options (-javaagent),
 	// pylint's init-hook, mypy's plugins, mise's tasks and hooks, pytest's newer files.
 	"rust-toolchain rust-toolchain.toml .bazeliskrc .bazelversion .jvmopts .sbtopts .pylintrc pylintrc " +
-	"mypy.ini .mypy.ini mise.toml .mise.toml mise.local.toml .mise.local.toml .pytest.ini pytest.toml .pytest.toml")
+	"mypy.ini .mypy.ini mise.toml .mise.toml mise.local.toml .mise.local.toml .pytest.ini pytest.toml .pytest.toml " +
+	// ansible's configuration names module, plugin and role paths and a vault password script.
+	"ansible.cfg")
 
 // buildConfigPrefixes begin the names of JavaScript tools' configuration modules, which run as
 // code when the tool loads them (jest.config.ts, vite.config.mjs, eslint.config.js,
@@ -53,8 +55,9 @@ var buildConfigPrefixes = strings.Fields("jest.config. vitest.config. vite.confi
 var buildConfigDirs = strings.Fields(".cargo .mvn .mvn/wrapper gradle/wrapper .mise .config/mise .devcontainer .storybook")
 
 // gitHookSubcommands run the repository's hooks (pre-commit, commit-msg, post-commit, pre-push,
-// post-checkout, post-merge, pre-rebase, applypatch-msg), --no-verify or not: it skips only some.
-var gitHookSubcommands = strings.Fields("commit push merge pull rebase am checkout switch cherry-pick revert worktree")
+// post-checkout, post-merge, pre-rebase, applypatch-msg), --no-verify or not: it skips only some;
+// git hook run runs the one it names.
+var gitHookSubcommands = strings.Fields("commit push merge pull rebase am checkout switch cherry-pick revert worktree hook")
 
 // hookDefinitions are the base names of files that say what a hook manager the project installed
 // as git's hooks runs (pre-commit, lefthook, lint-staged); hookDirs hold the hooks themselves
@@ -63,10 +66,15 @@ var (
 	hookDefinitions = strings.Fields(".pre-commit-config.yaml .pre-commit-config.yml lefthook.yml lefthook.yaml " +
 		".lefthook.yml .lefthook.yaml lefthook-local.yml .lefthook-local.yml .lintstagedrc .lintstagedrc.json " +
 		".lintstagedrc.yaml .lintstagedrc.yml .lintstagedrc.js .lintstagedrc.cjs .lintstagedrc.mjs " +
-		"lint-staged.config.js lint-staged.config.cjs lint-staged.config.mjs .simple-git-hooks.json .simple-git-hooks.js " +
+		"lint-staged.config.js lint-staged.config.cjs lint-staged.config.mjs lint-staged.config.ts .lintstagedrc.ts " +
+		".simple-git-hooks.json .simple-git-hooks.js .simple-git-hooks.cjs .overcommit.yml " +
+		// husky 4's configuration. package.json, whose lint-staged, husky and simple-git-hooks keys
+		// configure the same managers, is not counted for a commit: editing it and committing (a
+		// version bump) is what agents do all day (Known limits).
+		".huskyrc .huskyrc.json .huskyrc.js .huskyrc.cjs .huskyrc.yaml .huskyrc.yml husky.config.js husky.config.cjs " +
 		// commitlint's configuration is a module its commit-msg hook loads.
 		"commitlint.config.js commitlint.config.cjs commitlint.config.mjs commitlint.config.ts .commitlintrc.js " +
-		".commitlintrc.cjs .commitlintrc.mjs .commitlintrc.ts")
+		".commitlintrc.cjs .commitlintrc.mjs .commitlintrc.ts .commitlintrc .commitlintrc.json .commitlintrc.yaml .commitlintrc.yml")
 	hookDirs = strings.Fields(".husky .githooks .hooks")
 )
 
