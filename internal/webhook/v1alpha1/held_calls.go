@@ -125,6 +125,20 @@ func (h *heldCalls) expire(now time.Time) safety.Money {
 	return ended
 }
 
+// endAll ends every hold at now, as expire ends those past their until, and returns what the plan
+// is charged for them: its spend is being settled (CounterStore.Seal), and no report of a call
+// still in flight counts in a deleted plan.
+func (h *heldCalls) endAll(now time.Time) safety.Money {
+	var ended safety.Money
+	for call, e := range h.byCall {
+		ended = ended.SaturatingAdd(e.charge())
+		h.rememberCharge(call, chargedHold{amount: e.amount, at: now})
+	}
+	clear(h.byCall)
+	h.order, h.sum = h.order[:0], 0
+	return ended
+}
+
 // held is what the plan's calls hold, as of the last expire.
 func (h *heldCalls) held() safety.Money { return safety.MoneyFromNanos(h.sum) }
 
