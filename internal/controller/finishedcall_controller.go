@@ -174,7 +174,8 @@ func reportedFinish(call *safetyv1alpha1.AgentToolCall) time.Time {
 	return call.Status.FinishedAt.Time
 }
 
-// expire deletes the call once its TTL has passed. Nothing about the call's usage is lost by
+// expire deletes the call once its TTL has passed, and the reporter's window (policy.ReportWindow)
+// since its creation. Nothing about the call's usage is lost by
 // deleting it: its attempt, its reservation and every trusted cost report were counted into its
 // plan's status when the webhook admitted them. The UID precondition makes sure a newer call of the
 // same name is never deleted.
@@ -183,7 +184,14 @@ func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if wait := m.FinishedAt.Add(ttl).Sub(r.Clock.Now()); wait > 0 {
+	due := m.FinishedAt.Add(ttl)
+	// Not before the reporter's window ends: the agent may mark its own call finished at once, and
+	// a short TTL would then delete it before the reporter's cost, which would find it gone and
+	// never be counted.
+	if reportable := call.CreationTimestamp.Add(policy.ReportWindow); reportable.After(due) {
+		due = reportable
+	}
+	if wait := due.Sub(r.Clock.Now()); wait > 0 {
 		return ctrl.Result{RequeueAfter: wait}, nil
 	}
 	err = r.Delete(ctx, call, client.Preconditions{UID: &call.UID})

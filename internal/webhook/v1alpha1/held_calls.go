@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
@@ -23,9 +24,8 @@ import (
 // replica that starts deciding the plan recounts the holds from the calls stored: each call
 // without a final report created less than holdTTL ago.
 const (
-	// holdTTL outlasts a gateway's call: its upstream timeout (10 minutes by default) and its
-	// report's retries.
-	holdTTL = 15 * time.Minute
+	// holdTTL is the reporter's window (policy.ReportWindow).
+	holdTTL = policy.ReportWindow
 	// maxHeldCalls bounds the table per plan; a call that would hold beyond it is refused.
 	maxHeldCalls = 4096
 )
