@@ -299,15 +299,23 @@ var _ = Describe("finished calls", func() {
 		ns, agent := lockedPlan("window")
 		By("the agent marks its own call finished at once, before the tool has run and its cost is reported")
 		early := submitCall(agent, ns, "window", "early", "a", safetyv1alpha1.CallPhaseFailed, "", nil)
-		Eventually(func() map[string][]map[string]any { return completions(dir, ns) }).Should(HaveKey(string(early.UID)))
+		abandoned := submitCall(agent, ns, "window", "abandoned", "c", safetyv1alpha1.CallPhaseFailed, "", nil)
+		Eventually(func() map[string][]map[string]any { return completions(dir, ns) }).Should(
+			And(HaveKey(string(early.UID)), HaveKey(string(abandoned.UID))))
 		Consistently(gone(early)).WithTimeout(2*time.Second).Should(BeFalse(), "deleted at a TTL of 0, before the reporter could report")
-		By("the reporter's cost (here the agent's: the plan trusts it) still finds the call")
+		By("the near miss: a call that carries its reporter's cost is deleted at the TTL of 0")
+		reported := submitCall(agent, ns, "window", "reported", "b", safetyv1alpha1.CallPhaseSucceeded, "0.2", nil)
+		Eventually(gone(reported)).Should(BeTrue())
+		By("the reporter's cost (here the agent's: the plan trusts it) still finds the call, which then goes")
 		reportStatus(agent, early, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseFailed, Cost: money("0.7")})
+		Eventually(gone(early)).Should(BeTrue())
+		expectUsage(ns, "window", "0.9", 3, map[string]int32{"a": 1, "b": 1, "c": 1})
 
-		By("the near miss: once the window has passed, the TTL of 0 deletes it")
+		By("once the window has passed, the TTL of 0 deletes a call never reported too")
+		Expect(gone(abandoned)()).To(BeFalse())
 		clk.Step(policy.ReportWindow + time.Second)
 		update(al, func(al *safetyv1alpha1.AuditLedger) { al.Spec.FinishedCallTTLSeconds = new(int64(1)) }) // re-times every finished call
-		Eventually(gone(early)).Should(BeTrue())
+		Eventually(gone(abandoned)).Should(BeTrue())
 	})
 
 	It("do not delete a call whose completion cannot be recorded", func() {
