@@ -22,6 +22,7 @@ import (
 	"github.com/toolgate/toolgate/internal/controller"
 	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/operator"
+	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/testenv"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
@@ -277,6 +278,44 @@ var _ = Describe("finished calls", func() {
 		Expect(gone(running)()).To(BeFalse())
 		Expect(completions(dir, ns)).To(HaveLen(3))
 		expectUsage(ns, "direct", "1", 4, map[string]int32{"a": 2, "b": 1, "c": 1})
+	})
+
+	It("wait out the reporter's window from their creation, however short the TTL, for the reporter's cost", func() {
+		// A minute ahead: the operator sees the call finished after its creation, well inside the window.
+		clk := clocktesting.NewFakeClock(time.Now().Add(time.Minute))
+		dir := GinkgoT().TempDir()
+		j, err := ledger.Open(audit.Config(nil, dir, "window", clk))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(j.Close)
+		Expect(cluster.RestartManager(func(mgr ctrl.Manager) error {
+			return operator.Setup(mgr, operator.Options{Controllers: controller.Options{Clock: clk, Journal: j, LedgerDir: dir}})
+		})).To(Succeed())
+		DeferCleanup(func() { Expect(cluster.RestartManager(defaultManager)).To(Succeed()) })
+		al := &safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: audit.LedgerName},
+			Spec: safetyv1alpha1.AuditLedgerSpec{FinishedCallTTLSeconds: new(int64(0))}}
+		create(al)
+		DeferCleanup(func() { Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, al))).To(Succeed()) })
+
+		ns, agent := lockedPlan("window")
+		By("the agent marks its own call finished at once, before the tool has run and its cost is reported")
+		early := submitCall(agent, ns, "window", "early", "a", safetyv1alpha1.CallPhaseFailed, "", nil)
+		abandoned := submitCall(agent, ns, "window", "abandoned", "c", safetyv1alpha1.CallPhaseFailed, "", nil)
+		Eventually(func() map[string][]map[string]any { return completions(dir, ns) }).Should(
+			And(HaveKey(string(early.UID)), HaveKey(string(abandoned.UID))))
+		Consistently(gone(early)).WithTimeout(2*time.Second).Should(BeFalse(), "deleted at a TTL of 0, before the reporter could report")
+		By("the near miss: a call that carries its reporter's cost is deleted at the TTL of 0")
+		reported := submitCall(agent, ns, "window", "reported", "b", safetyv1alpha1.CallPhaseSucceeded, "0.2", nil)
+		Eventually(gone(reported)).Should(BeTrue())
+		By("the reporter's cost (here the agent's: the plan trusts it) still finds the call, which then goes")
+		reportStatus(agent, early, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseFailed, Cost: money("0.7")})
+		Eventually(gone(early)).Should(BeTrue())
+		expectUsage(ns, "window", "0.9", 3, map[string]int32{"a": 1, "b": 1, "c": 1})
+
+		By("once the window has passed, the TTL of 0 deletes a call never reported too")
+		Expect(gone(abandoned)()).To(BeFalse())
+		clk.Step(policy.ReportWindow + time.Second)
+		update(al, func(al *safetyv1alpha1.AuditLedger) { al.Spec.FinishedCallTTLSeconds = new(int64(1)) }) // re-times every finished call
+		Eventually(gone(abandoned)).Should(BeTrue())
 	})
 
 	It("do not delete a call whose completion cannot be recorded", func() {

@@ -174,7 +174,8 @@ func reportedFinish(call *safetyv1alpha1.AgentToolCall) time.Time {
 	return call.Status.FinishedAt.Time
 }
 
-// expire deletes the call once its TTL has passed. Nothing about the call's usage is lost by
+// expire deletes the call once its TTL has passed, and, while it awaits its cost (awaitsReport),
+// the reporter's window (policy.ReportWindow) since its creation. Nothing about the call's usage is lost by
 // deleting it: its attempt, its reservation and every trusted cost report were counted into its
 // plan's status when the webhook admitted them. The UID precondition makes sure a newer call of the
 // same name is never deleted.
@@ -183,7 +184,18 @@ func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha
 	if err != nil {
 		return ctrl.Result{}, err
 	}
-	if wait := m.FinishedAt.Add(ttl).Sub(r.Clock.Now()); wait > 0 {
+	due := m.FinishedAt.Add(ttl)
+	// Not before the reporter's window ends while the call awaits its cost: the agent may mark its
+	// own call finished at once, and a short TTL would then delete it before the reporter's cost,
+	// which would find it gone and never be counted.
+	awaits, err := r.awaitsReport(ctx, call)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if reportable := call.CreationTimestamp.Add(policy.ReportWindow); awaits && reportable.After(due) {
+		due = reportable
+	}
+	if wait := due.Sub(r.Clock.Now()); wait > 0 {
 		return ctrl.Result{RequeueAfter: wait}, nil
 	}
 	err = r.Delete(ctx, call, client.Preconditions{UID: &call.UID})
@@ -196,6 +208,22 @@ func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha
 	r.forget(client.ObjectKeyFromObject(call))
 	ctrl.LoggerFrom(ctx).V(1).Info("Deleted finished AgentToolCall after its TTL", "ttl", ttl, "completionSeq", m.Seq)
 	return ctrl.Result{}, nil
+}
+
+// awaitsReport says a cost report may still come for call: it carries none (a cost is only ever
+// the reporter's to write), and its plan names a reporter.
+func (r *FinishedCallReconciler) awaitsReport(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (bool, error) {
+	if call.Status.Cost != nil {
+		return false, nil
+	}
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := r.Get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan); err != nil {
+		if apierrors.IsNotFound(err) {
+			return false, nil // a deleted plan's spend is settled: no report counts any more
+		}
+		return false, fmt.Errorf("reading plan %s of AgentToolCall %s/%s: %w", call.Spec.Plan, call.Namespace, call.Name, err)
+	}
+	return policy.CostReporterUser(plan) != "", nil
 }
 
 // ttl is the AuditLedger's finishedCallTTLSeconds, or the default without one.

@@ -2,12 +2,19 @@ package policy
 
 import (
 	"fmt"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/safety"
 )
+
+// ReportWindow is how long after a call's creation its cost reporter may still report it: it
+// outlasts a gateway's call, its upstream timeout (10 minutes by default), and its report's
+// retries. A call's hold lasts that long (the webhook's holdTTL), and a finished call is not
+// deleted before it ends (the finished-call TTL), or the reporter's report would find it gone.
+const ReportWindow = 15 * time.Minute
 
 // HoldFor is what a call of tool (as the plan pins it, ToolAsPinned) holds beyond its costPerCall
 // from its admission until the plan's cost reporter reports its final cost: the tool's

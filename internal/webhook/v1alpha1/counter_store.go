@@ -57,7 +57,9 @@ func (s *CounterStore) Store(ctx context.Context, key types.NamespacedName) erro
 
 // Seal refuses every further decision for plan, which is being deleted; loads its counters if this
 // replica holds none yet (after a takeover: the stored ones raised by the recount of its calls);
-// and returns once they are stored.
+// ends every hold of its calls, charged as a hold past its until is (a call still in flight can
+// report to a deleted plan no more, so its unknown cost is its ceiling); and returns once they
+// are stored.
 func (s *CounterStore) Seal(ctx context.Context, plan *safetyv1alpha1.AgentPlan) error {
 	c := s.committer()
 	if c == nil {
@@ -67,9 +69,9 @@ func (s *CounterStore) Seal(ctx context.Context, plan *safetyv1alpha1.AgentPlan)
 	p := c.lockCounters(key)
 	err := c.current(ctx, key, p, plan.UID)
 	if err == nil {
-		if !p.sealed {
-			c.chargeEnded(key, plan, p) // the holds past their until are spent: settled with the rest
-		}
+		// Also when a load found the plan being deleted and sealed it: the holds it recounted are
+		// charged here, or deleting the plan would give them back.
+		c.charge(key, plan, p, p.held.endAll(c.nowFunc()))
 		p.sealed = true
 	}
 	p.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
@@ -23,9 +24,8 @@ import (
 // replica that starts deciding the plan recounts the holds from the calls stored: each call
 // without a final report created less than holdTTL ago.
 const (
-	// holdTTL outlasts a gateway's call: its upstream timeout (10 minutes by default) and its
-	// report's retries.
-	holdTTL = 15 * time.Minute
+	// holdTTL is the reporter's window (policy.ReportWindow).
+	holdTTL = policy.ReportWindow
 	// maxHeldCalls bounds the table per plan; a call that would hold beyond it is refused.
 	maxHeldCalls = 4096
 )
@@ -122,6 +122,20 @@ func (h *heldCalls) expire(now time.Time) safety.Money {
 		}
 	}
 	h.compact()
+	return ended
+}
+
+// endAll ends every hold at now, as expire ends those past their until, and returns what the plan
+// is charged for them: its spend is being settled (CounterStore.Seal), and no report of a call
+// still in flight counts in a deleted plan.
+func (h *heldCalls) endAll(now time.Time) safety.Money {
+	var ended safety.Money
+	for call, e := range h.byCall {
+		ended = ended.SaturatingAdd(e.charge())
+		h.rememberCharge(call, chargedHold{amount: e.amount, at: now})
+	}
+	clear(h.byCall)
+	h.order, h.sum = h.order[:0], 0
 	return ended
 }
 

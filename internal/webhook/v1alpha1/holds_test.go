@@ -140,6 +140,33 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 			"accumulated cost 0.4, with 1.8 "+heldMessage)
 	})
 
+	It("settles a deleted plan's calls in flight at their ceiling, so deleting the plan gives no held budget back", func() {
+		meter := p.newAgent("meter")
+		tool := priced()
+		spec := safetyv1alpha1.AgentPlanSpec{ProfileRef: budget("", "2.5"), CostReporter: reportedByMeter}
+		p.plan("first", spec)
+		done, inFlight := p.call("first", tool, "a", "src/a.go"), p.call("first", tool, "b", "src/b.go")
+		mustAdmit(submit(p.agent, done))
+		mustAdmit(submit(p.agent, inFlight))
+		By("the near miss: a call finally reported before the deletion is settled at its reported cost")
+		Expect(report(meter, done, safetyv1alpha1.CallPhaseSucceeded, "0.2")).To(Succeed())
+
+		first := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "first"}}
+		Expect(k8sClient.Delete(ctx, first)).To(Succeed())
+		awaitGone(first)
+		By("the call still in flight is settled at its ceiling (1): its cost can no longer be reported to its plan")
+		mustDeny(report(meter, inFlight, safetyv1alpha1.CallPhaseSucceeded, "0.9"), "AgentIdentityMismatch", "does not exist")
+		pp := &safetyv1alpha1.ProjectPolicy{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: "project"}, pp)).To(Succeed())
+		Expect(pp.Status.Settled).NotTo(BeNil())
+		Expect(pp.Status.Settled.Cost).To(Equal("1.2"))
+
+		By("a new plan of the project sees that spend: 1.2 spent and one call's 1 leave room for one call, not two")
+		p.plan("second", spec)
+		mustAdmit(submit(p.agent, p.call("second", tool, "a", "src/a.go")))
+		mustDeny(submit(p.agent, p.call("second", tool, "b", "src/b.go")), safety.ReasonToolCostLimitExceeded, "max_total_cost 2.5")
+	})
+
 	It("holds nothing for a dry run, and a dry run changes nothing another plan sees", func() {
 		tool := priced()
 		other := twoPlans("2.5")

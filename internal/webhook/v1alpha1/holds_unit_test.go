@@ -264,3 +264,85 @@ func TestADeletedPlanIsForgottenWithItsHolds(t *testing.T) {
 		t.Fatalf("the deleted plan is still noted once forgotten: %v", committer.deleted)
 	}
 }
+
+// A replica that takes over a plan being deleted recounts the holds of its calls in flight, and
+// seals it with them charged: the load that finds the plan being deleted seals it too, and that
+// must not skip the charge, or deleting the plan gives back what its calls in flight held.
+func TestSealAfterATakeoverChargesTheRecountedHolds(t *testing.T) {
+	running := callOf("running", "capped", "a", "")
+	running.UID, running.CreationTimestamp = "running", metav1.NewTime(time.Now().Truncate(time.Second))
+	committer := heldWorld(t, running)
+	ctx := context.Background()
+	api := committer.live.(client.Client)
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := api.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
+		t.Fatal(err)
+	}
+	plan.Finalizers = append(plan.Finalizers, safetyv1alpha1.PlanFinalizer)
+	if err := api.Update(ctx, plan); err != nil {
+		t.Fatal(err)
+	}
+	if err := api.Delete(ctx, plan); err != nil {
+		t.Fatal(err)
+	}
+	if err := api.Get(ctx, client.ObjectKeyFromObject(plan), plan); err != nil || plan.DeletionTimestamp == nil {
+		t.Fatalf("the plan is not being deleted: %v", err)
+	}
+	store := &CounterStore{}
+	store.attach(committer)
+	if err := store.Seal(ctx, plan); err != nil {
+		t.Fatal(err)
+	}
+	reserve := safety.MustParseMoney("0.1")
+	assertStored(t, api, plan, policy.Usage{Calls: 1, Steps: map[string]int32{"a": 1}, Reserved: reserve, Accumulated: safety.MustParseMoney("1")})
+}
+
+// The reporter's final report of a call that reaches the webhook after its plan was deleted, but
+// before the plan is sealed, is counted: it releases the call's hold, so a report dropped as "the
+// plan's spend is final" would take the call's cost out of the spend settled into the project.
+func TestAFinalReportBeforeTheSealIsCountedInTheSettledSpend(t *testing.T) {
+	committer := heldWorld(t)
+	ctx := context.Background()
+	api := committer.live.(client.Client)
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := api.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
+		t.Fatal(err)
+	}
+	reserve := safety.MustParseMoney("0.1")
+	if _, err := committer.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
+		p.u.Admit("a", reserve)
+		p.held.hold("call", heldCall{amount: safety.MustParseMoney("0.9"), reserve: reserve, until: committer.nowFunc().Add(holdTTL)})
+		return outcome{}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	plan.Finalizers = append(plan.Finalizers, safetyv1alpha1.PlanFinalizer)
+	if err := api.Update(ctx, plan); err != nil {
+		t.Fatal(err)
+	}
+	if err := api.Delete(ctx, plan); err != nil {
+		t.Fatal(err)
+	}
+	if err := api.Get(ctx, client.ObjectKeyFromObject(plan), plan); err != nil || plan.DeletionTimestamp == nil {
+		t.Fatalf("the plan is not being deleted: %v", err)
+	}
+	call := callOf("call", "capped", "a", "")
+	call.UID = "call"
+	reported := call.DeepCopy()
+	reported.Status.Phase, reported.Status.Cost = safetyv1alpha1.CallPhaseSucceeded, quantity("0.8")
+	h := &AgentToolCallHandler{usage: committer, totals: committer.totals}
+	tool := policy.ToolAsPinned(plan, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: "capped"}})
+	if err := h.countReport(ctx, plan, tool, &call, reported); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.releaseHold(ctx, plan, tool, reported); err != nil {
+		t.Fatal(err)
+	}
+	store := &CounterStore{}
+	store.attach(committer)
+	if err := store.Seal(ctx, plan); err != nil {
+		t.Fatal(err)
+	}
+	assertStored(t, api, plan, policy.Usage{Calls: 1, Steps: map[string]int32{"a": 1}, Reserved: reserve,
+		Reported: safety.MustParseMoney("0.8"), Accumulated: safety.MustParseMoney("0.8")})
+}

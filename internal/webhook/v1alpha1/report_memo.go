@@ -37,13 +37,12 @@ type countedReport struct {
 }
 
 // submitReport counts a report moving call's cost from before, old's, to after, for a call that
-// reserved reserve, once for each stored cost of the call.
+// reserved reserve, once for each stored cost of the call. A plan being deleted still counts it
+// until it is sealed (submitWith then refuses, errPlanSealed): its spend is settled only after the
+// seal, and the report's release of the call's hold must not take the call's cost out of it.
 func (c *usageCommitter) submitReport(ctx context.Context, plan *safetyv1alpha1.AgentPlan, old *safetyv1alpha1.AgentToolCall,
 	reserve, before, after safety.Money) error {
 	_, err := c.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
-		if plan.DeletionTimestamp != nil {
-			return outcome{}, nil
-		}
 		from := before
 		p.held.noteReported(old.UID, after)
 		if charged, ok := p.held.chargedFor(old.UID); ok {

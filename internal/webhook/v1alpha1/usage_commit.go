@@ -13,6 +13,7 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/policy"
+	"github.com/toolgate/toolgate/internal/safety"
 )
 
 // idlePlanTTL is how long a plan's counters stay in memory after its last admission, once they
@@ -178,7 +179,11 @@ func (c *usageCommitter) submitWith(ctx context.Context, plan *safetyv1alpha1.Ag
 // accumulatedCost (held_calls.go): before the decision, so that a decision that fails keeps the
 // charge of holds it has ended. p.mu is held.
 func (c *usageCommitter) chargeEnded(key types.NamespacedName, plan *safetyv1alpha1.AgentPlan, p *planCounters) {
-	charged := p.held.expire(c.nowFunc())
+	c.charge(key, plan, p, p.held.expire(c.nowFunc()))
+}
+
+// charge adds what ended holds are charged to the plan's accumulatedCost. p.mu is held.
+func (c *usageCommitter) charge(key types.NamespacedName, plan *safetyv1alpha1.AgentPlan, p *planCounters, charged safety.Money) {
 	if charged.IsZero() {
 		return
 	}
