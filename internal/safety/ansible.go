@@ -61,6 +61,7 @@ type ansibleCall struct {
 	module, args word
 	hasArgs      bool
 	local        bool // runs here: a local connection, or a localhost inventory
+	inventories  []word
 	why          string
 }
 
@@ -81,6 +82,7 @@ func ansibleOptions(words []word) ansibleCall {
 			c.local = c.local || val.s == ansibleLocal
 		case "i", "inventory":
 			c.local = c.local || namesLocalhost(val.s)
+			c.inventories = append(c.inventories, val)
 		case "e":
 			if c.why = ansibleExtraVarsCode(val); c.why != "" {
 				return c
@@ -107,6 +109,11 @@ func (a *analyzer) ansibleAdHoc(idx, depth int) {
 	c := ansibleOptions(seg.words)
 	if c.why == "" {
 		c.why = sshOptionCode(&seg)
+	}
+	for _, inv := range c.inventories {
+		if c.why == "" {
+			c.why = a.ansibleInventoryCode(inv)
+		}
 	}
 	if c.why != "" {
 		a.opaque(idx, c.why)
@@ -422,6 +429,29 @@ func ansibleLocalFacts(seg *segment, c ansibleCall, mod string) bool {
 	}
 	local := c.local || len(seg.operands) > 0 && namesLocalhost(seg.operands[0].s)
 	return local && factsHoldEnv(c.args.s)
+}
+
+// ansibleScriptSuffixes are the suffixes of inventory files ansible runs, on this machine, to list
+// their hosts (the script inventory plugin runs any executable file; these are the ones whose name
+// says so).
+var ansibleScriptSuffixes = wordSet(".py .sh .bash .zsh .pl .rb .js .mjs .php .ps1 .exe .bin .lua .tcl")
+
+// ansibleInventoryCode says why an inventory is code the engine cannot read: ansible runs an
+// inventory script here, on the controller, before any module (as python inv.py runs it), so one
+// the line wrote, one named as a script, or one computed at run time asks. A host list
+// (web1,web2,) and a static file (INI, YAML, JSON) are data.
+func (a *analyzer) ansibleInventoryCode(inv word) string {
+	switch {
+	case inv.dynamic:
+		return "ansible's inventory is computed at run time, and ansible runs an inventory script here"
+	case strings.Contains(inv.s, ","):
+		return ""
+	case ansibleScriptSuffixes[strings.ToLower(filepath.Ext(inv.s))]:
+		return "ansible runs the inventory script " + inv.s + " here to list its hosts, code the engine cannot read"
+	case a.lineWrote(inv.s):
+		return "ansible reads or runs the inventory " + inv.s + ", which the line wrote, here"
+	}
+	return ""
 }
 
 // namesLocalhost says whether a host pattern or inventory names this machine.

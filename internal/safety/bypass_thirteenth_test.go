@@ -134,6 +134,14 @@ func thirteenthCatalogue() []classCase {
 		{adHoc, "a ProxyCommand in --ssh-common-args", sh(`ansible all -m ping --ssh-common-args='-o ProxyCommand="sh -c id"'`), opaque,
 			sh(`ansible all -m ping --ssh-common-args='-o StrictHostKeyChecking=no'`), false},
 		{adHoc, "a module path", sh(`ansible all -M ./library -m ping`), opaque, sh(`ansible all -i hosts -m ping`), false},
+		// An inventory script is run here, on the controller, to list the hosts: code the engine
+		// cannot read, as python inv.py is. Static inventories (INI, YAML, JSON, host lists) are not.
+		{adHoc, "an inventory script", sh(`ansible all -i inv.py -m ping`), opaque, sh(`ansible all -i inventory.yml -m ping`), false},
+		{adHoc, "an inventory script the line wrote", sh(`echo 'import os; os.system("id")' > inv.py && ansible all -i inv.py -m ping`), opaque,
+			sh(`ansible all -i inventory/hosts.ini -m ping`), false},
+		{adHoc, "a shell inventory script by --inventory=", sh(`ansible all --inventory=./hosts.sh -m ping`), opaque,
+			sh(`ansible all --inventory=web1,web2, -m ping`), false},
+		{adHoc, "a computed inventory", sh(`ansible all -i "$INV" -m ping`), opaque, sh(`ansible all -i hosts -m ping`), false},
 		{adHoc, "service stops a service", sh(`ansible all -m service -a 'name=nginx state=stopped'`), opaque, sh(`ansible all -m service_facts`), false},
 		{adHoc, "user sets a password", sh(`ansible all -m user -a 'name=root password=x'`), opaque, sh(`ansible all -m getent -a 'database=passwd'`), false},
 		{adHoc, "authorized_key adds a key", sh(`ansible all -m ansible.posix.authorized_key -a 'user=root key="ssh-rsa AAA"'`), opaque, sh(`ansible all -m stat -a 'path=/etc/hosts'`), false},
