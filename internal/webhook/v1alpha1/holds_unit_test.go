@@ -274,20 +274,7 @@ func TestSealAfterATakeoverChargesTheRecountedHolds(t *testing.T) {
 	committer := heldWorld(t, running)
 	ctx := context.Background()
 	api := committer.live.(client.Client)
-	plan := &safetyv1alpha1.AgentPlan{}
-	if err := api.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
-		t.Fatal(err)
-	}
-	plan.Finalizers = append(plan.Finalizers, safetyv1alpha1.PlanFinalizer)
-	if err := api.Update(ctx, plan); err != nil {
-		t.Fatal(err)
-	}
-	if err := api.Delete(ctx, plan); err != nil {
-		t.Fatal(err)
-	}
-	if err := api.Get(ctx, client.ObjectKeyFromObject(plan), plan); err != nil || plan.DeletionTimestamp == nil {
-		t.Fatalf("the plan is not being deleted: %v", err)
-	}
+	plan := deletePlan(t, api)
 	store := &CounterStore{}
 	store.attach(committer)
 	if err := store.Seal(ctx, plan); err != nil {
@@ -316,16 +303,7 @@ func TestAFinalReportBeforeTheSealIsCountedInTheSettledSpend(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	plan.Finalizers = append(plan.Finalizers, safetyv1alpha1.PlanFinalizer)
-	if err := api.Update(ctx, plan); err != nil {
-		t.Fatal(err)
-	}
-	if err := api.Delete(ctx, plan); err != nil {
-		t.Fatal(err)
-	}
-	if err := api.Get(ctx, client.ObjectKeyFromObject(plan), plan); err != nil || plan.DeletionTimestamp == nil {
-		t.Fatalf("the plan is not being deleted: %v", err)
-	}
+	plan = deletePlan(t, api)
 	call := callOf("call", "capped", "a", "")
 	call.UID = "call"
 	reported := call.DeepCopy()
@@ -345,4 +323,26 @@ func TestAFinalReportBeforeTheSealIsCountedInTheSettledSpend(t *testing.T) {
 	}
 	assertStored(t, api, plan, policy.Usage{Calls: 1, Steps: map[string]int32{"a": 1}, Reserved: reserve,
 		Reported: safety.MustParseMoney("0.8"), Accumulated: safety.MustParseMoney("0.8")})
+}
+
+// deletePlan starts the deletion of plan ns/p, which its finalizer holds, and returns it as stored
+// then (its deletionTimestamp set).
+func deletePlan(t *testing.T, api client.Client) *safetyv1alpha1.AgentPlan {
+	t.Helper()
+	ctx := context.Background()
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := api.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
+		t.Fatal(err)
+	}
+	plan.Finalizers = append(plan.Finalizers, safetyv1alpha1.PlanFinalizer)
+	if err := api.Update(ctx, plan); err != nil {
+		t.Fatal(err)
+	}
+	if err := api.Delete(ctx, plan); err != nil {
+		t.Fatal(err)
+	}
+	if err := api.Get(ctx, client.ObjectKeyFromObject(plan), plan); err != nil || plan.DeletionTimestamp == nil {
+		t.Fatalf("the plan is not being deleted: %v", err)
+	}
+	return plan
 }
