@@ -334,8 +334,11 @@ func deletePlan(t *testing.T, api client.Client) *safetyv1alpha1.AgentPlan {
 	if err := api.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
 		t.Fatal(err)
 	}
+	// A patch, not an update: the committer's flusher may store the plan's counters meanwhile,
+	// and an update of the plan as read would then conflict.
+	base := plan.DeepCopy()
 	plan.Finalizers = append(plan.Finalizers, safetyv1alpha1.PlanFinalizer)
-	if err := api.Update(ctx, plan); err != nil {
+	if err := api.Patch(ctx, plan, client.MergeFrom(base)); err != nil {
 		t.Fatal(err)
 	}
 	if err := api.Delete(ctx, plan); err != nil {
