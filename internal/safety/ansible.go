@@ -38,15 +38,6 @@ var ansibleLongValues = wordSet("args module-name module-path inventory inventor
 	"connection timeout background poll tree private-key key-file become-method become-user vault-id vault-password-file " +
 	"vault-pass-file ssh-common-args sftp-extra-args scp-extra-args ssh-extra-args playbook-dir task-timeout")
 
-// wordSet is the set of the blank-separated words of s.
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for w := range strings.FieldsSeq(s) {
-		m[w] = true
-	}
-	return m
-}
-
 // ansibleCommandModules take a command line; ansibleOpaqueModules run what the engine cannot read
 // (a local script, PowerShell, a command answering prompts, rsync both ways with its deletes, a
 // command scheduled to run later).

@@ -533,13 +533,7 @@ func storePrintsCredential(s *segment) bool {
 
 // optionFirst are the stores whose own options, some taking a value, may come before the
 // subcommand.
-var optionFirst = func() map[string]bool {
-	m := map[string]bool{}
-	for n := range strings.FieldsSeq("doppler infisical chamber ansible-vault sops glab") {
-		m[n] = true
-	}
-	return m
-}()
+var optionFirst = wordSet("doppler infisical chamber ansible-vault sops glab")
 
 // storePrintingSubs are, per store whose every use of them prints a secret, the subcommands that
 // do: pass show, secret-tool lookup, keyring get, lpass show|export, heroku auth:token|config.

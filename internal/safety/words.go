@@ -418,3 +418,12 @@ func commandName(s string) string {
 // unchanged, and the snap's microk8s.kubectl and microk8s.helm(3).
 var programAliases = map[string]string{"gtar": cmdTar, "7zz": cmd7z, "helm3": cmdHelm, "kubecolor": cmdKubectl,
 	"microk8s.kubectl": cmdKubectl, "microk8s.helm": cmdHelm, "microk8s.helm3": cmdHelm}
+
+// wordSet is the set of the blank-separated words of s.
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for w := range strings.FieldsSeq(s) {
+		m[w] = true
+	}
+	return m
+}

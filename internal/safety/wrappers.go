@@ -360,13 +360,7 @@ func isVersionWord(w word) bool {
 }
 
 // nvmAliases are nvm's built-in names of a Node version.
-var nvmAliases = map[string]bool{}
-
-func init() {
-	for a := range strings.FieldsSeq("node stable unstable iojs system default current") {
-		nvmAliases[a] = true
-	}
-}
+var nvmAliases = wordSet("node stable unstable iojs system default current")
 
 // pythonCommand returns the command uv run runs under python: a module (-m, --module), a Python
 // file, a URL's script (downloaded first), standard input ("-"), or any file with --script or
