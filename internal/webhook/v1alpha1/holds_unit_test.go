@@ -100,10 +100,7 @@ func TestARecountHoldsForTheCallsNotFinallyReported(t *testing.T) {
 		}
 	}
 	committer := heldWorld(t, calls...)
-	plan := &safetyv1alpha1.AgentPlan{}
-	if err := committer.live.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
-		t.Fatal(err)
-	}
+	plan := planP(t, committer.live)
 	countersOf(t, committer, plan)
 	held := committer.plans[client.ObjectKeyFromObject(plan)].held
 	if got, want := held.held(), safety.MustParseMoney("2.7"); got != want {
@@ -139,10 +136,7 @@ func TestAHoldThatEndsUnreportedIsChargedOnce(t *testing.T) {
 	committer := heldWorld(t)
 	clk := clocktesting.NewFakePassiveClock(time.Now()) // read by the flusher too
 	committer.nowFunc = clk.Now
-	plan := &safetyv1alpha1.AgentPlan{}
-	if err := committer.live.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
-		t.Fatal(err)
-	}
+	plan := planP(t, committer.live)
 	reserve := safety.MustParseMoney("0.1")
 	if _, err := committer.submitWith(context.Background(), plan, func(p *planCounters) (outcome, error) {
 		p.u.Admit("a", reserve)
@@ -189,10 +183,7 @@ func TestAnEndedHoldCountsForOthersUntilChargedAndIsSettledWithItsPlan(t *testin
 	committer.nowFunc = clk.Now
 	ctx := context.Background()
 	api := committer.live.(client.Client)
-	plan := &safetyv1alpha1.AgentPlan{}
-	if err := api.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
-		t.Fatal(err)
-	}
+	plan := planP(t, api)
 	reserve := safety.MustParseMoney("0.1")
 	if _, err := committer.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
 		p.u.Admit("a", reserve)
@@ -226,10 +217,7 @@ func TestADeletedPlanIsForgottenWithItsHolds(t *testing.T) {
 	clk := &termClock{now: time.Now()}
 	committer.nowFunc = clk.Now
 	ctx := context.Background()
-	plan := &safetyv1alpha1.AgentPlan{}
-	if err := committer.live.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
-		t.Fatal(err)
-	}
+	plan := planP(t, committer.live)
 	reserve := safety.MustParseMoney("0.1")
 	if _, err := committer.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
 		p.u.Admit("a", reserve)
@@ -291,10 +279,7 @@ func TestAFinalReportBeforeTheSealIsCountedInTheSettledSpend(t *testing.T) {
 	committer := heldWorld(t)
 	ctx := context.Background()
 	api := committer.live.(client.Client)
-	plan := &safetyv1alpha1.AgentPlan{}
-	if err := api.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
-		t.Fatal(err)
-	}
+	plan := planP(t, api)
 	reserve := safety.MustParseMoney("0.1")
 	if _, err := committer.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
 		p.u.Admit("a", reserve)
@@ -330,10 +315,7 @@ func TestAFinalReportBeforeTheSealIsCountedInTheSettledSpend(t *testing.T) {
 func deletePlan(t *testing.T, api client.Client) *safetyv1alpha1.AgentPlan {
 	t.Helper()
 	ctx := context.Background()
-	plan := &safetyv1alpha1.AgentPlan{}
-	if err := api.Get(ctx, client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
-		t.Fatal(err)
-	}
+	plan := planP(t, api)
 	// A patch, not an update: the committer's flusher may store the plan's counters meanwhile,
 	// and an update of the plan as read would then conflict.
 	base := plan.DeepCopy()
@@ -346,6 +328,16 @@ func deletePlan(t *testing.T, api client.Client) *safetyv1alpha1.AgentPlan {
 	}
 	if err := api.Get(ctx, client.ObjectKeyFromObject(plan), plan); err != nil || plan.DeletionTimestamp == nil {
 		t.Fatalf("the plan is not being deleted: %v", err)
+	}
+	return plan
+}
+
+// planP is plan ns/p as r reads it.
+func planP(t *testing.T, r client.Reader) *safetyv1alpha1.AgentPlan {
+	t.Helper()
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := r.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
+		t.Fatal(err)
 	}
 	return plan
 }

@@ -9,7 +9,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
-	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
@@ -19,10 +18,7 @@ import (
 func TestNewStepBeyondTheLimitIsRefused(t *testing.T) {
 	h, _ := newBenchAgentToolCallHandler(t)
 	c := h.Reader.(client.Client)
-	plan := &safetyv1alpha1.AgentPlan{}
-	if err := c.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
-		t.Fatal(err)
-	}
+	plan := planP(t, c)
 	plan.Status.Snapshot.Safety.MaxStepsPerPlan = new(safety.DefaultMaxStepsPerPlan)
 	plan.Status.Usage.StepAttempts = map[string]int32{}
 	for i := range safety.DefaultMaxStepsPerPlan - 1 {
