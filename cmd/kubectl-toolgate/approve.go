@@ -50,6 +50,7 @@ type approveOptions struct {
 	paths      []string
 	cwd        string
 	extra      string
+	extraJSON  []byte // --extra in canonical form, once check has parsed it
 	noArgs     bool
 	uses       int
 	expires    time.Duration
@@ -178,8 +179,10 @@ func (o *approveOptions) check(pos []string) []string {
 			"as the denial names it", o.digest))
 	}
 	if o.extra != "" {
-		if _, err := argrules.ParseExtra([]byte(o.extra)); err != nil {
+		if extra, err := argrules.ParseExtra([]byte(o.extra)); err != nil {
 			problems = append(problems, fmt.Sprintf("--extra: %v", err))
+		} else {
+			o.extraJSON = argrules.Canonical(extra)
 		}
 	}
 	pinned := o.command != "" || len(o.paths) > 0 || o.cwd != "" || o.extra != ""
@@ -209,14 +212,15 @@ func (o *approveOptions) approval(ns, plan, approver string) *safetyv1alpha1.Too
 	}
 }
 
-// arguments are the exact arguments the approval pins; nil when it pins none.
+// arguments are the exact arguments the approval pins (--extra as check parsed it); nil when it
+// pins none.
 func (o *approveOptions) arguments() *safetyv1alpha1.ToolArguments {
 	if !o.noArgs && o.command == "" && len(o.paths) == 0 && o.cwd == "" && o.extra == "" {
 		return nil
 	}
 	args := &safetyv1alpha1.ToolArguments{Command: o.command, Paths: o.paths, Cwd: o.cwd}
-	if extra, err := argrules.ParseExtra([]byte(o.extra)); err == nil && o.extra != "" {
-		args.Extra = &runtime.RawExtension{Raw: argrules.Canonical(extra)} // check refused any other
+	if o.extraJSON != nil {
+		args.Extra = &runtime.RawExtension{Raw: o.extraJSON}
 	}
 	return args
 }
