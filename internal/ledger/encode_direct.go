@@ -190,6 +190,9 @@ func writeList[V any](w *directWriter, list []V, write func(*directWriter, V) bo
 }
 
 func writeMap[V any](w *directWriter, m map[string]V, ents *[]entry2[V], write func(*directWriter, V) bool) bool {
+	if _, paired := pairValueKey(w.red, m); paired {
+		return false // the tree path hides a named credential's value (pairValueKey)
+	}
 	base, obase := len(*ents), len(w.order)
 	defer func() {
 		clear((*ents)[base:]) // the pool must not keep the caller's values alive
