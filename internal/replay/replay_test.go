@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -34,7 +36,10 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	dir := t.TempDir()
-	j, err := ledger.Open(audit.Config(nil, dir, "w", nil))
+	// The ledger's clock, not the wall clock: the journal seals its segment at UTC midnight, and a
+	// run that crossed it split the fixture's records over two segments (the tamper test below
+	// then found no decision to alter in the first).
+	j, err := ledger.Open(audit.Config(nil, dir, "w", &stepClock{t: fixtureDay}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,4 +210,21 @@ func TestRunShowsTheVerdictVisibly(t *testing.T) {
 			t.Errorf("replay printed characters that do not show as themselves: %q", s)
 		}
 	}
+}
+
+// fixtureDay is when the fixture's records are written: noon, so that no run's records span two
+// UTC days, however many of them a test writes (a microsecond each).
+var fixtureDay = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+// stepClock moves a microsecond on every reading, so records keep their order in time.
+type stepClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *stepClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Microsecond)
+	return c.t
 }
