@@ -431,6 +431,17 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		awaitDecision(p.agent, next, safety.ReasonToolCostLimitExceeded)
 		mustDeny(submit(p.agent, next), safety.ReasonToolCostLimitExceeded)
 		Expect(approvalStatus(a).Used).To(Equal(int32(1)))
+
+		By("its record says it was decided with the approval applied, naming none used: the facts the rule decided on")
+		var denied []map[string]any
+		for _, r := range ledgerRecords("decision", p.ns) {
+			if r["step"] == "step-2" {
+				denied = append(denied, r)
+			}
+		}
+		Expect(denied).NotTo(BeEmpty())
+		Expect(denied).To(HaveEach(And(HaveKeyWithValue("decision", "deny"), HaveKeyWithValue("ruleId", "max-cost-per-plan"),
+			Not(HaveKey("approval")), HaveKeyWithValue("facts", HaveKeyWithValue("humanApproved", true)))))
 	})
 
 	It("turns a rule's \"ask\" into an admission for exactly the approved command", func() {
