@@ -228,3 +228,35 @@ func (c *stepClock) Now() time.Time {
 	c.t = c.t.Add(time.Microsecond)
 	return c.t
 }
+
+// A denial whose record names another rule than its recorded facts and snapshot give (the record
+// does not hold what its rule decided on) is reported, though its verdict is the same.
+func TestReplayReportsADenialWhoseRuleItsRecordDoesNotReproduce(t *testing.T) {
+	f := newFixture(t)
+	f.decide("read-env", true, safetyv1alpha1.ToolArguments{Paths: []string{".env"}})
+	args := safetyv1alpha1.ToolArguments{Paths: []string{".env"}}
+	d := audit.Decision{Decision: "deny", Reason: safety.ReasonToolCostLimitExceeded, RuleID: "max-cost-per-plan", Namespace: "ns",
+		Plan: "p", Call: "misrecorded", Tool: "read", SnapshotHash: f.snap.Hash,
+		Request:   &audit.CallRequest{UID: "misrecorded-uid", Arguments: args},
+		AgentTool: &audit.ToolPin{UID: "tool-uid", Generation: 1, ActionClass: "read"},
+		Facts:     audit.FactsOf(safety.Call{Tool: safety.Tool{Name: "read", ActionClass: safety.ClassRead}}, false)}
+	if err := f.log.RecordDecision(context.Background(), d); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Replay(context.Background(), f.dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Flips) != 0 || rep.Unchanged != 2 {
+		t.Fatalf("flips %+v, unchanged %d: the verdicts are the recorded ones", rep.Flips, rep.Unchanged)
+	}
+	if len(rep.RuleChanged) != 1 || rep.RuleChanged[0].Call != "misrecorded" || rep.RuleChanged[0].RecordedRule != "max-cost-per-plan" ||
+		rep.RuleChanged[0].Rule == "max-cost-per-plan" {
+		t.Fatalf("rule changed: %+v, want only the misrecorded denial", rep.RuleChanged)
+	}
+	var out bytes.Buffer
+	WriteHuman(&out, rep)
+	if !strings.Contains(out.String(), "SAME VERDICT, OTHER RULE") || !strings.Contains(out.String(), "misrecorded") {
+		t.Errorf("human output does not list it:\n%s", out.String())
+	}
+}
