@@ -25,7 +25,8 @@ const (
 	LimitNoKey = "no public key: signatures are not checked, so a forger who rewrites every record, " +
 		"hash, seal and the head file consistently is not detected"
 	LimitNoHeads = "no published heads: records cut from the end of a chain (with the head file rewritten " +
-		"to match) and newest segments deleted are detected only by a head.sig left on the volume"
+		"to match) and newest segments deleted are detected only by a newer head.sig left on the volume, " +
+		"not when it was removed or replaced by a head.sig the writer signed earlier"
 	LimitHeadsUnsigned = "published heads are compared without a public key: they prove truncation and " +
 		"re-hashing only as far as the place they were read from is trusted"
 )
