@@ -190,9 +190,6 @@ func writeList[V any](w *directWriter, list []V, write func(*directWriter, V) bo
 }
 
 func writeMap[V any](w *directWriter, m map[string]V, ents *[]entry2[V], write func(*directWriter, V) bool) bool {
-	if _, paired := pairValueKey(w.red, m); paired {
-		return false // the tree path hides a named credential's value (pairValueKey)
-	}
 	base, obase := len(*ents), len(w.order)
 	defer func() {
 		clear((*ents)[base:]) // the pool must not keep the caller's values alive
@@ -208,6 +205,9 @@ func writeMap[V any](w *directWriter, m map[string]V, ents *[]entry2[V], write f
 	// mine and order stay valid when a nested map grows *ents or w.order: they keep the old
 	// arrays, which nothing else writes.
 	mine := (*ents)[base:]
+	if hasPairedSecret(w.red, mine) {
+		return false // the tree path hides a named credential's value (pairValueKey)
+	}
 	for i := range mine {
 		w.order = append(w.order, int32(i))
 	}
