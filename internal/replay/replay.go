@@ -288,7 +288,7 @@ func (r *replayer) decide(ctx context.Context, d audit.DecisionFields) (safety.D
 		return safety.Decision{}, WhyUnknownTool + ": " + d.Tool
 	case d.Arguments == nil:
 		return safety.Decision{}, WhyNoArguments
-	case policy.ArgumentsDigest(*d.Arguments) != d.ArgumentsDigest || altered(d.SandboxID):
+	case policy.ArgumentsDigest(*d.Arguments) != d.ArgumentsDigest || sandboxUnknown(d.SandboxID):
 		return safety.Decision{}, WhyArgsAltered
 	}
 	p, why := r.policyFor(ctx, d)
@@ -304,9 +304,14 @@ func (r *replayer) decide(ctx context.Context, d audit.DecisionFields) (safety.D
 	return p.Decide(engineCall(d), in), ""
 }
 
-// altered says whether the journal redacted or cut a recorded string.
-func altered(s string) bool {
-	return strings.Contains(s, "[REDACTED") || strings.Contains(s, "…[truncated ")
+// sandboxUnknown says whether the record cannot tell what the engine read of the sandbox id: only
+// whether it is blank (safety's require-sandbox check). Redaction replaces non-blank text by a
+// marker and a cut keeps a prefix, so only a cut whose kept part is blank hides it. Looking for
+// markers instead let an agent make all its calls unreplayable by naming its sandbox
+// "sbx-[REDACTED:jwt]", which no digest tells from a redaction.
+func sandboxUnknown(s string) bool {
+	kept, _, cut := strings.Cut(s, "…[truncated ")
+	return cut && strings.TrimSpace(kept) == ""
 }
 
 // engineCall is the engine's input as the record gives it: the same fields policy.EngineCall

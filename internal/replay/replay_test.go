@@ -260,3 +260,35 @@ func TestReplayReportsADenialWhoseRuleItsRecordDoesNotReproduce(t *testing.T) {
 		t.Errorf("human output does not list it:\n%s", out.String())
 	}
 }
+
+// The engine reads of a sandbox id only whether it is blank. An agent that names its sandbox like
+// a redaction marker ("sbx-[REDACTED:jwt]") must not make its calls unreplayable: only a cut
+// whose kept part is blank hides what the engine read.
+func TestReplayReadsOfTheSandboxIDOnlyWhatTheEngineDoes(t *testing.T) {
+	f := newFixture(t)
+	record := func(call, sandbox string) {
+		args := safetyv1alpha1.ToolArguments{Paths: []string{"src/a.go"}}
+		c := safety.Call{Tool: safety.Tool{Name: "read", ActionClass: safety.ClassRead}, Args: safety.Arguments{Paths: args.Paths},
+			Context: safety.Context{SandboxID: sandbox}}
+		got := safety.Evaluate(f.pol, c)
+		d := audit.Decision{Decision: verdict(got), Reason: got.Reason, RuleID: got.RuleID, Namespace: "ns", Plan: "p", Call: call,
+			Tool: "read", SnapshotHash: f.snap.Hash, Request: &audit.CallRequest{UID: call + "-uid", Arguments: args, SandboxID: sandbox},
+			AgentTool: &audit.ToolPin{UID: "tool-uid", Generation: 1, ActionClass: "read"}, Facts: audit.FactsOf(c, false)}
+		if err := f.log.RecordDecision(context.Background(), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	record("marker-like", "sbx-[REDACTED:jwt]")
+	record("cut-but-named", "sbx-"+strings.Repeat("a", 2000)) // cut by the journal, still not blank
+	record("cut-blank", strings.Repeat(" ", 2000))            // cut: was it blank? the record cannot say
+	rep, err := Replay(context.Background(), f.dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Replayed != 2 || rep.Unchanged != 2 || len(rep.Flips) != 0 {
+		t.Fatalf("replayed %d, unchanged %d, flips %+v, unreplayable %+v", rep.Replayed, rep.Unchanged, rep.Flips, rep.Unreplayable)
+	}
+	if len(rep.Unreplayable) != 1 || rep.Unreplayable[0].Call != "cut-blank" || rep.Unreplayable[0].Why != WhyArgsAltered {
+		t.Fatalf("unreplayable %+v, want only the blank sandbox id that was cut", rep.Unreplayable)
+	}
+}
