@@ -22,6 +22,7 @@ const KindFlood = "flood"
 const (
 	floodFieldReason    = "reason"
 	floodFieldRequester = "requester"
+	floodFieldPod       = "pod"
 )
 
 // Flood control defaults, as the AuditLedger CRD defaults them.
@@ -73,11 +74,16 @@ func FloodSettingsFrom(r client.Reader) func(context.Context) FloodSettings {
 type DeniedCall struct {
 	Namespace string
 	Requester string
-	Call      string
-	Reason    string
+	// Pod is the pod the requester's token is bound to (its pod-name claim), empty for a token
+	// bound to none: agents that share a ServiceAccount, each in its own pod (and plan), are
+	// limited one by one, so one's flood never turns another's denials into RateLimited (which
+	// would take their reason, their approval hint and their record).
+	Pod    string
+	Call   string
+	Reason string
 }
 
-// FloodControl bounds what denied calls cost the ledger. Per requester and namespace, the
+// FloodControl bounds what denied calls cost the ledger. Per requester (and its token's pod) and namespace, the
 // first DeniedPerWindow denials of a window are recorded one by one as usual; later ones are
 // refused RateLimited and counted in one "flood" record per window (count, first and last call,
 // reasons), written once the window ends. So a flood costs bytes in proportion to windows, not
@@ -96,7 +102,7 @@ type FloodControl struct {
 	ended   []*floodWindow
 }
 
-type floodKey struct{ namespace, requester string }
+type floodKey struct{ namespace, requester, pod string }
 
 type floodWindow struct {
 	key         floodKey
@@ -124,7 +130,7 @@ func (f *FloodControl) Refuse(ctx context.Context, d DeniedCall) bool {
 	if f.windows == nil {
 		f.windows = map[floodKey]*floodWindow{}
 	}
-	k := floodKey{d.Namespace, d.Requester}
+	k := floodKey{d.Namespace, d.Requester, d.Pod}
 	w := f.windows[k]
 	if w != nil && !now.Before(w.end) {
 		f.retire(w)
@@ -212,6 +218,9 @@ func (f *FloodControl) record(ctx context.Context, w *floodWindow) error {
 		"reasons": reasons,
 	}
 	ident := map[string]any{fieldNamespace: w.key.namespace, floodFieldRequester: w.key.requester, "refused": w.refused}
+	if w.key.pod != "" {
+		fields[floodFieldPod], ident[floodFieldPod] = w.key.pod, w.key.pod
+	}
 	if err := f.Log.append(ctx, ledger.Record{Kind: KindFlood, Time: w.end, Fields: fields}, identMap(ident)); err != nil {
 		return fmt.Errorf("recording %d rate-limited denials of %s in %s: %w", w.refused, w.key.requester, w.key.namespace, err)
 	}

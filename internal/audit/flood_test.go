@@ -180,3 +180,31 @@ func stringify(v any) map[string]any {
 	}
 	return out
 }
+
+// Agents sharing a ServiceAccount, each in its own pod, have a window each; requests of the same
+// pod, or of tokens bound to no pod, share theirs.
+func TestFloodWindowIsPerPod(t *testing.T) {
+	f, _, _ := floodFixture(t, 2)
+	ctx := context.Background()
+	const sa = "system:serviceaccount:ns:shared"
+	refuse := func(pod string) bool {
+		return f.Refuse(ctx, DeniedCall{Namespace: "ns", Requester: sa, Pod: pod, Call: "c", Reason: "PathDenied"})
+	}
+	for range 2 {
+		if refuse("agent-a") {
+			t.Fatal("refused within the rate")
+		}
+	}
+	if !refuse("agent-a") {
+		t.Error("the flooding pod was not refused past the rate")
+	}
+	if refuse("agent-b") {
+		t.Error("another pod of the same ServiceAccount was refused for the first pod's flood")
+	}
+	for range 2 {
+		_ = refuse("")
+	}
+	if !refuse("") {
+		t.Error("tokens bound to no pod do not share their ServiceAccount's window")
+	}
+}

@@ -39,7 +39,7 @@ var toolPasswordOptions = func() map[string][]toolOption {
 		"mongorestore", "mongoexport", "mongoimport")
 	add([]toolOption{{flag: "-p", attached: true, separate: true, after: "login"}}, "docker", "podman", "buildah",
 		"skopeo", "nerdctl", "helm", "oras", "crane")
-	add([]toolOption{{flag: "-a", attached: true, separate: true}}, "redis-cli", "valkey-cli")
+	add([]toolOption{{flag: "-a", attached: true, separate: true}, {flag: "--pass", separate: true}}, "redis-cli", "valkey-cli")
 	add([]toolOption{{flag: "-p", separate: true, after: "login"}}, "az")
 	// openssl's pass phrase arguments: pass:SECRET (env:VAR, file:PATH and stdin name where it
 	// is, and hide only their part after the colon); enc -k takes the secret itself.

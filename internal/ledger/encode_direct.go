@@ -205,6 +205,9 @@ func writeMap[V any](w *directWriter, m map[string]V, ents *[]entry2[V], write f
 	// mine and order stay valid when a nested map grows *ents or w.order: they keep the old
 	// arrays, which nothing else writes.
 	mine := (*ents)[base:]
+	if hasPairedSecret(w.red, mine) {
+		return false // the tree path hides a named credential's value (pairValueKey)
+	}
 	for i := range mine {
 		w.order = append(w.order, int32(i))
 	}

@@ -96,13 +96,9 @@ func (j *Journal) retain(now time.Time, sealed []segment, keepNewest bool) ([]st
 	var byCount, byAge bool
 	for i, s := range candidates {
 		tooMany := j.cfg.MaxSegments > 0 && len(sealed)-i > j.cfg.MaxSegments
-		tooOld := false
-		if j.cfg.MaxAge > 0 {
-			at, err := sealTime(j.dir, s)
-			if err != nil {
-				return nil, err
-			}
-			tooOld = now.Sub(at) > j.cfg.MaxAge
+		tooOld, err := j.tooOld(now, s)
+		if err != nil {
+			return nil, err
 		}
 		if !tooMany && !tooOld {
 			break
@@ -174,6 +170,42 @@ func sealTime(dir string, s segment) (time.Time, error) {
 		return time.Time{}, err
 	}
 	return seal.time(), nil
+}
+
+// tooOld reports whether s was sealed longer than MaxAge before now.
+func (j *Journal) tooOld(now time.Time, s segment) (bool, error) {
+	if j.cfg.MaxAge <= 0 {
+		return false, nil
+	}
+	at, err := sealTime(j.dir, s)
+	if err != nil || now.Sub(at) <= j.cfg.MaxAge {
+		return false, err
+	}
+	if s.gz {
+		// The header is outside the chain: before deleting on its word, read the seal.
+		if err := headerMatchesSeal(j.dir, s, at); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// headerMatchesSeal checks a gzip segment's header time, at, against its seal record's time, which
+// the chain's hashes cover (the header holds it to the second). Nothing else covers the header:
+// whoever can write the volume could backdate recent segments and have retention delete them
+// with a genuine retention record, so a header that disagrees is ErrCorrupt, and nothing is
+// deleted on its word. Retention reads the seal only of segments it is about to delete.
+func headerMatchesSeal(dir string, s segment, at time.Time) error {
+	seal, err := sealOf(dir, s)
+	if err != nil {
+		return err
+	}
+	if sealed := seal.time(); sealed.Unix() != at.Unix() {
+		return fmt.Errorf("%w: the gzip header of %s says it was sealed at %s, its seal record at %s: "+
+			"the header was altered, and retention deletes nothing on its word", ErrCorrupt, s.file(),
+			at.UTC().Format(time.RFC3339), sealed.UTC().Format(time.RFC3339))
+	}
+	return nil
 }
 
 // compress replaces a sealed segment by its gzip: written to a temporary file, synced, read back

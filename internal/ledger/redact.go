@@ -175,12 +175,13 @@ func (r redactor) value(v any) any {
 		}
 		return x
 	case map[string]any:
+		pair, paired := pairValueKey(r, x) // {"name": "DB_PASSWORD", "value": "x"}: hide the value
 		if !r.anyKeyRewritten(x) {
 			// No key is cut, so none can collide: redact in place. The tree is the encoder's own
 			// copy (plainTree or the round trip made it), never the caller's map; a new map per
 			// level cost a rich decision four map allocations (docs/benchmarks-ledger.md).
 			for k, e := range x {
-				if r.secret(k) {
+				if r.secret(k) || paired && k == pair {
 					x[k] = Redacted
 				} else {
 					x[k] = r.value(e)
@@ -194,7 +195,7 @@ func (r redactor) value(v any) any {
 		keys := slices.Values(slices.Sorted(maps.Keys(x)))
 		for k := range keys {
 			e := x[k]
-			if r.secret(k) {
+			if r.secret(k) || paired && k == pair {
 				e = Redacted
 			} else {
 				e = r.value(e)

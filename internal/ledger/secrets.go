@@ -53,6 +53,11 @@ var secretRules = []secretRule{
 	{"gcp-api-key", []string{"aiza"}, "", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), 0, nil},
 	{"openai-api-key", []string{"sk-"}, "", regexp.MustCompile(`\bsk-(?:proj-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{20,}`), 0, nil},
 	{"npm-access-token", []string{"npm_"}, "", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0, nil},
+	{"databricks-api-token", []string{"dapi"}, "", regexp.MustCompile(`\bdapi[a-f0-9]{32}(?:-\d)?\b`), 0, nil},
+	// aws configure set aws_secret_access_key X (or a profile's, profile.ci.aws_session_token X):
+	// the AWS CLI stores a secret given as a plain word after its setting's name.
+	{"aws-configure-set", awsSecretSettings, "configure", regexp.MustCompile(`(?i)\bconfigure\s+set\s+(?:[A-Za-z0-9_.-]*\.)?(?:` +
+		strings.Join(awsSecretSettings, "|") + `)\s+("[^"]*"|'[^']*'|[^\s"';&|]+)`), 1, nil},
 	// "Authorization: Bearer x", "Authorization: ApiKey x" (any scheme word: SSWS, Negotiate, a
 	// vendor's own), "Authorization: x" (none), "bearer x".
 	{authorizationRule, authorizationWords, "",
@@ -100,6 +105,9 @@ const (
 	assignmentTail = `(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue
 	quotedKeyTail  = `\\?["'][ \t]*[:=][ \t]*` + quotedValue
 )
+
+// awsSecretSettings are the AWS CLI's settings that hold a secret.
+var awsSecretSettings = []string{"aws_secret_access_key", "aws_session_token", "aws_security_token"}
 
 // gitlabPrefixes begin GitLab's tokens (its "token prefixes" documentation).
 var gitlabPrefixes = []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glsoat-", "gloas-", "glcbt-", "glagent-", "glsc-"}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // ErrBroken is wrapped by the error Verify returns when a chain does not verify.
@@ -315,6 +316,7 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 	digest := sha256.New()
 	var size int64
 	sealed := false
+	var seal sealAt
 	lines := 0
 	for {
 		line, err := lr.Next()
@@ -347,7 +349,7 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 		v.rep.LastSeq = p.Seq
 		v.record(recordAt{seg: s, file: file, line: lr.line, p: p, afterSeal: sealed, digest: digest, size: size})
 		if p.Kind == KindSeal {
-			sealed = true
+			sealed, seal = true, sealAt{line: lr.line, seq: p.Seq, time: p.time()}
 		}
 		digest.Write(line)
 		digest.Write([]byte{'\n'})
@@ -355,6 +357,13 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 		v.prev, v.started = p.position(), true
 	}
 	v.prevSeg = s.name
+	v.segmentEnd(s, rc, lines, seal, newest)
+}
+
+// segmentEnd checks how a segment of lines records ends: in its seal, unless it is the newest
+// plain one, and a compressed one with the seal time its gzip header carries.
+func (v *chainVerifier) segmentEnd(s segment, rc io.ReadCloser, lines int, seal sealAt, newest bool) {
+	file, sealed := s.file(), seal.line > 0
 	switch {
 	case lines == 0 && (!newest || s.gz):
 		v.brk(file, 0, 0, "empty segment")
@@ -362,7 +371,30 @@ func (v *chainVerifier) segment(s segment, newest bool) {
 		v.brk(file, lines+1, 0, "compressed segment does not end in its seal: it was truncated")
 	case lines > 0 && !sealed && !newest:
 		v.brk(file, lines+1, 0, "segment is not sealed but newer segments exist: its end (at least the seal) was cut off")
+	case sealed && s.gz:
+		if at := gzipHeaderTime(rc); !at.IsZero() && at.Unix() != seal.time.Unix() {
+			v.brk(file, seal.line, seal.seq, "the gzip header says the segment was sealed at %s, its seal record at %s: "+
+				"the header, which no hash covers and retention reads, was altered", at.UTC().Format(time.RFC3339), seal.time.UTC().Format(time.RFC3339))
+		}
 	}
+}
+
+// sealAt is where a segment's seal is, and its time.
+type sealAt struct {
+	line int
+	seq  uint64
+	time time.Time
+}
+
+// gzipHeaderTime is the seal time a compressed segment's gzip header carries (compress sets it);
+// zero for a plain segment or a header without one.
+func gzipHeaderTime(rc io.ReadCloser) time.Time {
+	if dc, ok := rc.(dataCloser); ok {
+		if g, ok := dc.Closer.(*gzipFile); ok {
+			return g.ModTime
+		}
+	}
+	return time.Time{}
 }
 
 // leftover notes an uncompressed copy left beside a gzip segment, and breaks if it is not a

@@ -25,7 +25,8 @@ const (
 	LimitNoKey = "no public key: signatures are not checked, so a forger who rewrites every record, " +
 		"hash, seal and the head file consistently is not detected"
 	LimitNoHeads = "no published heads: records cut from the end of a chain (with the head file rewritten " +
-		"to match) and newest segments deleted are detected only by a head.sig left on the volume"
+		"to match) and newest segments deleted are detected only by a newer head.sig left on the volume, " +
+		"not when it was removed or replaced by a head.sig the writer signed earlier"
 	LimitHeadsUnsigned = "published heads are compared without a public key: they prove truncation and " +
 		"re-hashing only as far as the place they were read from is trusted"
 )
@@ -216,7 +217,8 @@ func (v *chainVerifier) checkAnchors(o VerifyOptions) {
 		}
 	}
 	if v.key != nil && v.rep.LastSeq > signed {
-		v.rep.Unsigned = v.rep.LastSeq - signed
+		// Counted from the chain's first retained record at most: retention deleted the rest.
+		v.rep.Unsigned = v.rep.LastSeq - max(signed, v.rep.FirstSeq-1)
 	}
 	v.rep.Unpublished = len(o.Heads) > 0 && !published
 	for _, a := range v.anchors {
@@ -230,6 +232,10 @@ func (v *chainVerifier) checkAnchors(o VerifyOptions) {
 			}
 			v.brk(file, line, v.rep.LastSeq+1, "the chain ends at seq %d, but the %s signed %s records seq %d (segment %s): records were cut from the end",
 				v.rep.LastSeq, a.source, a.SignedAt.UTC().Format(time.RFC3339), a.Seq, a.Segment)
+		case !a.seen && a.Seq < v.rep.FirstSeq && v.key != nil && signed == 0 && a.source == sourcePublished:
+			v.brk(v.firstFile, 1, v.rep.FirstSeq, "the published head signed %s records seq %d, before this chain's first record, and no valid signature "+
+				"proves any record of the chain: every record the writer wrote after its published head chains back through it, so the "+
+				"chain was replaced (its retention record claiming the rest was deleted is unsigned)", a.SignedAt.UTC().Format(time.RFC3339), a.Seq)
 		case !a.seen && a.Seq < v.rep.FirstSeq:
 			v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("the %s names seq %d, which retention has deleted: it proves nothing about the retained records", a.source, a.Seq))
 		}

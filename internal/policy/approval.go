@@ -97,12 +97,11 @@ func ApprovalCommand(call *safetyv1alpha1.AgentToolCall) string {
 	if args.Extra != nil {
 		// An MCP tool's other arguments (a payment's amount and recipient) are what a person
 		// approves: spelled out as one JSON word when they are short enough to read, pinned by
-		// their digest otherwise, and when the denial's redaction would hide some of them (a
-		// command approving "[REDACTED…]" would approve other arguments than the call's).
+		// their digest otherwise.
 		extra = canonicalExtra(args)
-		if len(extra) > MaxReadableExtra || ledger.RedactSecrets(string(extra)) != string(extra) {
-			return strings.Join(append(words, "--arguments-digest", ArgumentsDigest(args)), " ")
-		}
+	}
+	if len(extra) > MaxReadableExtra || redactedInRecords(args) {
+		return strings.Join(append(words, "--arguments-digest", ArgumentsDigest(args)), " ")
 	}
 	if extra == nil && args.Command == "" && len(args.Paths) == 0 && args.Cwd == "" {
 		return strings.Join(append(words, "--no-arguments"), " ")
@@ -120,6 +119,16 @@ func ApprovalCommand(call *safetyv1alpha1.AgentToolCall) string {
 		words = append(words, "--extra", ShellQuote(string(extra)))
 	}
 	return strings.Join(words, " ")
+}
+
+// redactedInRecords reports whether the ledger's record of the call would hide some of its
+// arguments. Then they are pinned by their digest: spelled out, the secret would be in the denial's
+// message, which is text (the text rules miss a key name, a named entry, a list under a
+// credential key) and which approvers read and the ledger records; and where the message's
+// redaction does hide it, the command would approve "[REDACTED…]", other arguments than the call's.
+func redactedInRecords(args safetyv1alpha1.ToolArguments) bool {
+	hidden, err := ledger.WouldRedact(map[string]any{"arguments": args})
+	return hidden || err != nil
 }
 
 // MaxReadableExtra is the longest canonical extra arguments an approval command spells out.

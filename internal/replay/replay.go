@@ -39,6 +39,11 @@ type Report struct {
 	// Flips are the decisions that came out differently: deny→allow first, then allow→deny, then
 	// the rest (would_deny), each group in ledger order.
 	Flips []Flip `json:"flips"`
+	// RuleChanged are the denials (and would_deny) that came out with the recorded verdict but
+	// another reason or rule, in ledger order (at most MaxUnreplayableListed). Under the recorded
+	// snapshots there are none: one means the record does not hold the facts its rule decided on.
+	// They are not flips (the answer is the same), and do not change Run's exit status.
+	RuleChanged []Flip `json:"ruleChanged,omitempty"`
 	// ByRule counts replayed decisions and flips by the rule that decided: the replay's rule, or
 	// the recorded one when the replay admitted the call; "" is a call every check admitted.
 	ByRule map[string]RuleCount `json:"byRule"`
@@ -129,7 +134,7 @@ func Replay(ctx context.Context, ledgerDir string, candidates []client.Object) (
 		return rep, err
 	}
 	rep.Candidates = r.describe()
-	var toAllow, toDeny, other []Flip
+	var flips flipGroups
 	for _, l := range lines {
 		if l.Kind != audit.KindDecision {
 			if err := r.hist.apply(l); err != nil {
@@ -149,34 +154,50 @@ func Replay(ctx context.Context, ledgerDir string, candidates []client.Object) (
 			rep.skip(ref, why)
 			continue
 		}
-		rep.Replayed++
-		to := verdict(got)
-		rule := got.RuleID
-		if got.Allowed() && !got.WouldDeny {
-			rule = d.RuleID
-		}
-		c := rep.ByRule[rule]
-		c.Replayed++
-		if to == d.Decision {
-			rep.Unchanged++
-			rep.ByRule[rule] = c
-			continue
-		}
-		c.Flipped++
-		rep.ByRule[rule] = c
-		f := Flip{Ref: ref, From: d.Decision, To: to, RecordedReason: d.Reason, RecordedRule: d.RuleID,
-			Reason: got.Reason, Rule: got.RuleID, Message: audit.RedactSecrets(got.Message)}
-		switch {
-		case d.Decision == decisionDeny && to != decisionDeny:
-			toAllow = append(toAllow, f)
-		case to == decisionDeny:
-			toDeny = append(toDeny, f)
-		default:
-			other = append(other, f)
-		}
+		rep.tally(ref, d, got, &flips)
 	}
-	rep.Flips = slices.Concat(toAllow, toDeny, other)
+	rep.Flips = slices.Concat(flips.toAllow, flips.toDeny, flips.other)
 	return rep, nil
+}
+
+// flipGroups are the flips in the order the report lists them: deny→allow, allow→deny, the rest.
+type flipGroups struct{ toAllow, toDeny, other []Flip }
+
+// tally counts one replayed decision: unchanged (noting a denial now made by another rule), or a
+// flip in its group.
+func (rep *Report) tally(ref Ref, d audit.DecisionFields, got safety.Decision, flips *flipGroups) {
+	rep.Replayed++
+	to := verdict(got)
+	rule := got.RuleID
+	if got.Allowed() && !got.WouldDeny {
+		rule = d.RuleID
+	}
+	c := rep.ByRule[rule]
+	c.Replayed++
+	if to == d.Decision {
+		if to != decisionAllow && (got.Reason != d.Reason || got.RuleID != d.RuleID) && len(rep.RuleChanged) < MaxUnreplayableListed {
+			rep.RuleChanged = append(rep.RuleChanged, flipOf(ref, d, got, to))
+		}
+		rep.Unchanged++
+		rep.ByRule[rule] = c
+		return
+	}
+	c.Flipped++
+	rep.ByRule[rule] = c
+	f := flipOf(ref, d, got, to)
+	switch {
+	case d.Decision == decisionDeny && to != decisionDeny:
+		flips.toAllow = append(flips.toAllow, f)
+	case to == decisionDeny:
+		flips.toDeny = append(flips.toDeny, f)
+	default:
+		flips.other = append(flips.other, f)
+	}
+}
+
+func flipOf(ref Ref, d audit.DecisionFields, got safety.Decision, to string) Flip {
+	return Flip{Ref: ref, From: d.Decision, To: to, RecordedReason: d.Reason, RecordedRule: d.RuleID,
+		Reason: got.Reason, Rule: got.RuleID, Message: audit.RedactSecrets(got.Message)}
 }
 
 func (rep *Report) skip(ref Ref, why string) {
@@ -267,7 +288,7 @@ func (r *replayer) decide(ctx context.Context, d audit.DecisionFields) (safety.D
 		return safety.Decision{}, WhyUnknownTool + ": " + d.Tool
 	case d.Arguments == nil:
 		return safety.Decision{}, WhyNoArguments
-	case policy.ArgumentsDigest(*d.Arguments) != d.ArgumentsDigest || altered(d.SandboxID):
+	case policy.ArgumentsDigest(*d.Arguments) != d.ArgumentsDigest || sandboxUnknown(d.SandboxID):
 		return safety.Decision{}, WhyArgsAltered
 	}
 	p, why := r.policyFor(ctx, d)
@@ -283,9 +304,14 @@ func (r *replayer) decide(ctx context.Context, d audit.DecisionFields) (safety.D
 	return p.Decide(engineCall(d), in), ""
 }
 
-// altered says whether the journal redacted or cut a recorded string.
-func altered(s string) bool {
-	return strings.Contains(s, "[REDACTED") || strings.Contains(s, "…[truncated ")
+// sandboxUnknown says whether the record cannot tell what the engine read of the sandbox id: only
+// whether it is blank (safety's require-sandbox check). Redaction replaces non-blank text by a
+// marker and a cut keeps a prefix, so only a cut whose kept part is blank hides it. Looking for
+// markers instead let an agent make all its calls unreplayable by naming its sandbox
+// "sbx-[REDACTED:jwt]", which no digest tells from a redaction.
+func sandboxUnknown(s string) bool {
+	kept, _, cut := strings.Cut(s, "…[truncated ")
+	return cut && strings.TrimSpace(kept) == ""
 }
 
 // engineCall is the engine's input as the record gives it: the same fields policy.EngineCall

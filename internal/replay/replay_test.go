@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -34,7 +36,10 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	dir := t.TempDir()
-	j, err := ledger.Open(audit.Config(nil, dir, "w", nil))
+	// The ledger's clock, not the wall clock: the journal seals its segment at UTC midnight, and a
+	// run that crossed it split the fixture's records over two segments (the tamper test below
+	// then found no decision to alter in the first).
+	j, err := ledger.Open(audit.Config(nil, dir, "w", &stepClock{t: fixtureDay}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,5 +209,86 @@ func TestRunShowsTheVerdictVisibly(t *testing.T) {
 		if strings.ContainsAny(s, "\r\x1b\u202e") {
 			t.Errorf("replay printed characters that do not show as themselves: %q", s)
 		}
+	}
+}
+
+// fixtureDay is when the fixture's records are written: noon, so that no run's records span two
+// UTC days, however many of them a test writes (a microsecond each).
+var fixtureDay = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+
+// stepClock moves a microsecond on every reading, so records keep their order in time.
+type stepClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *stepClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Microsecond)
+	return c.t
+}
+
+// A denial whose record names another rule than its recorded facts and snapshot give (the record
+// does not hold what its rule decided on) is reported, though its verdict is the same.
+func TestReplayReportsADenialWhoseRuleItsRecordDoesNotReproduce(t *testing.T) {
+	f := newFixture(t)
+	f.decide("read-env", true, safetyv1alpha1.ToolArguments{Paths: []string{".env"}})
+	args := safetyv1alpha1.ToolArguments{Paths: []string{".env"}}
+	d := audit.Decision{Decision: "deny", Reason: safety.ReasonToolCostLimitExceeded, RuleID: "max-cost-per-plan", Namespace: "ns",
+		Plan: "p", Call: "misrecorded", Tool: "read", SnapshotHash: f.snap.Hash,
+		Request:   &audit.CallRequest{UID: "misrecorded-uid", Arguments: args},
+		AgentTool: &audit.ToolPin{UID: "tool-uid", Generation: 1, ActionClass: "read"},
+		Facts:     audit.FactsOf(safety.Call{Tool: safety.Tool{Name: "read", ActionClass: safety.ClassRead}}, false)}
+	if err := f.log.RecordDecision(context.Background(), d); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Replay(context.Background(), f.dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Flips) != 0 || rep.Unchanged != 2 {
+		t.Fatalf("flips %+v, unchanged %d: the verdicts are the recorded ones", rep.Flips, rep.Unchanged)
+	}
+	if len(rep.RuleChanged) != 1 || rep.RuleChanged[0].Call != "misrecorded" || rep.RuleChanged[0].RecordedRule != "max-cost-per-plan" ||
+		rep.RuleChanged[0].Rule == "max-cost-per-plan" {
+		t.Fatalf("rule changed: %+v, want only the misrecorded denial", rep.RuleChanged)
+	}
+	var out bytes.Buffer
+	WriteHuman(&out, rep)
+	if !strings.Contains(out.String(), "SAME VERDICT, OTHER RULE") || !strings.Contains(out.String(), "misrecorded") {
+		t.Errorf("human output does not list it:\n%s", out.String())
+	}
+}
+
+// The engine reads of a sandbox id only whether it is blank. An agent that names its sandbox like
+// a redaction marker ("sbx-[REDACTED:jwt]") must not make its calls unreplayable: only a cut
+// whose kept part is blank hides what the engine read.
+func TestReplayReadsOfTheSandboxIDOnlyWhatTheEngineDoes(t *testing.T) {
+	f := newFixture(t)
+	record := func(call, sandbox string) {
+		args := safetyv1alpha1.ToolArguments{Paths: []string{"src/a.go"}}
+		c := safety.Call{Tool: safety.Tool{Name: "read", ActionClass: safety.ClassRead}, Args: safety.Arguments{Paths: args.Paths},
+			Context: safety.Context{SandboxID: sandbox}}
+		got := safety.Evaluate(f.pol, c)
+		d := audit.Decision{Decision: verdict(got), Reason: got.Reason, RuleID: got.RuleID, Namespace: "ns", Plan: "p", Call: call,
+			Tool: "read", SnapshotHash: f.snap.Hash, Request: &audit.CallRequest{UID: call + "-uid", Arguments: args, SandboxID: sandbox},
+			AgentTool: &audit.ToolPin{UID: "tool-uid", Generation: 1, ActionClass: "read"}, Facts: audit.FactsOf(c, false)}
+		if err := f.log.RecordDecision(context.Background(), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	record("marker-like", "sbx-[REDACTED:jwt]")
+	record("cut-but-named", "sbx-"+strings.Repeat("a", 2000)) // cut by the journal, still not blank
+	record("cut-blank", strings.Repeat(" ", 2000))            // cut: was it blank? the record cannot say
+	rep, err := Replay(context.Background(), f.dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Replayed != 2 || rep.Unchanged != 2 || len(rep.Flips) != 0 {
+		t.Fatalf("replayed %d, unchanged %d, flips %+v, unreplayable %+v", rep.Replayed, rep.Unchanged, rep.Flips, rep.Unreplayable)
+	}
+	if len(rep.Unreplayable) != 1 || rep.Unreplayable[0].Call != "cut-blank" || rep.Unreplayable[0].Why != WhyArgsAltered {
+		t.Fatalf("unreplayable %+v, want only the blank sandbox id that was cut", rep.Unreplayable)
 	}
 }

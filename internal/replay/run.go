@@ -141,6 +141,14 @@ func WriteHuman(out io.Writer, rep Report) {
 				v(orDash(f.RecordedRule)), v(orDash(f.Rule)), v(f.Writer), f.Seq)
 		}
 	}
+	if len(rep.RuleChanged) > 0 {
+		printf(w, "\nSAME VERDICT, OTHER RULE\tNAMESPACE\tPLAN\tCALL\tRECORDED\tNOW\tRECORD\n")
+		v := policy.Visible
+		for _, f := range rep.RuleChanged {
+			printf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s/%d\n", f.To, v(f.Namespace), v(f.Plan), v(f.Call),
+				v(orDash(f.RecordedRule)), v(orDash(f.Rule)), v(f.Writer), f.Seq)
+		}
+	}
 	if len(rep.ByRule) > 0 {
 		printf(w, "\nRULE\tREPLAYED\tFLIPPED\n")
 		for _, rule := range slices.Sorted(maps.Keys(rep.ByRule)) {

@@ -81,6 +81,12 @@ func tokenPod(req admission.Request) (string, string) {
 	return first(policy.PodNameExtra), first(policy.PodUIDExtra)
 }
 
+// tokenPodName is the name of the pod the request's token is bound to; empty when none.
+func tokenPodName(req admission.Request) string {
+	name, _ := tokenPod(req)
+	return name
+}
+
 func tokenOf(pod string) string {
 	if pod == "" {
 		return "a token bound to no pod"

@@ -106,15 +106,15 @@ func (h *AgentToolCallHandler) evaluate(ctx context.Context, req admission.Reque
 	evalStart := time.Now()
 	decision := policy.WithArgumentRules(safety.Evaluate(compiled, facts), args.rules, args.in, compiled.Mode())
 	metrics.EvaluationSeconds.Observe(time.Since(evalStart).Seconds())
-	approval := ""
+	approval, applied := "", false
 	if decision.Reason == safety.ReasonToolHumanApprovalRequired && h.approvals != nil {
 		a, err := h.approvals.admit(ctx, call, plan, req.UserInfo.Username, compiled, facts, decision, h.Clock.Now(), dryRun)
 		if err != nil {
 			return outcome{}, err
 		}
-		decision, approval = a.decision, a.approval
+		decision, approval, applied = a.decision, a.approval, a.applied
 	}
-	recorded := audit.FactsOf(facts, approval != "")
+	recorded := audit.FactsOf(facts, applied)
 	if !decision.Allowed() {
 		d := deny(denial{decision.Reason, causeField(decision.Reason), decision.Message}) // deny redacts
 		d.mode, d.snapshot = string(decision.Mode), plan.Status.Snapshot.Hash

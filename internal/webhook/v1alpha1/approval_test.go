@@ -14,6 +14,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -144,6 +145,35 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		Expect(ledgerRecords("decision", p.ns)).To(ContainElement(And(
 			HaveKeyWithValue("call", admitted.Name), HaveKeyWithValue("decision", "allow"),
 			HaveKeyWithValue("approval", p.ns+"/"+a.Name))))
+	})
+
+	It("never spells out in the hint what the record hides: such arguments are pinned by digest, and the pin approves them", func() {
+		const secret = "hunter2-db-pass-0xC0FFEE"
+		p := approvalRequired(nil)
+		alice := newPerson()
+		call := p.call(planName, p.tools[reader], "step-1", "src/main.go")
+		call.Spec.Arguments.Extra = &runtime.RawExtension{Raw: []byte(`{"env":[{"name":"DB_PASSWORD","value":"` + secret + `"}]}`)}
+
+		By("the denial, which the agent and approvers read, pins the arguments by digest instead of spelling the secret out")
+		digest := policy.ArgumentsDigest(call.Spec.Arguments)
+		msg := mustDeny(submit(p.agent, call.DeepCopy()), safety.ReasonToolHumanApprovalRequired, "--arguments-digest "+digest)
+		Expect(msg).NotTo(ContainSubstring(secret))
+
+		By("the ledger's decision record holds the secret nowhere, message included")
+		var denied []map[string]any
+		for _, r := range ledgerRecords("decision", p.ns) {
+			if r["decision"] == "deny" && r["step"] == "step-1" {
+				denied = append(denied, r)
+			}
+		}
+		Expect(denied).NotTo(BeEmpty())
+		for _, r := range denied {
+			Expect(fmt.Sprint(r)).NotTo(ContainSubstring(secret))
+		}
+
+		By("the command the hint gives admits the call")
+		p.approve(alice, p.tools[reader], func(s *safetyv1alpha1.ToolApprovalSpec) { s.Step, s.ArgumentsDigest = "step-1", digest })
+		mustAdmit(submit(p.agent, call.DeepCopy()))
 	})
 
 	It("admits an approved call of an agent whose ServiceAccount name is as long as Kubernetes allows", func() {
@@ -401,6 +431,17 @@ var _ = Describe("Human approvals: granted by people, never by the agent", func(
 		awaitDecision(p.agent, next, safety.ReasonToolCostLimitExceeded)
 		mustDeny(submit(p.agent, next), safety.ReasonToolCostLimitExceeded)
 		Expect(approvalStatus(a).Used).To(Equal(int32(1)))
+
+		By("its record says it was decided with the approval applied, naming none used: the facts the rule decided on")
+		var denied []map[string]any
+		for _, r := range ledgerRecords("decision", p.ns) {
+			if r["step"] == "step-2" {
+				denied = append(denied, r)
+			}
+		}
+		Expect(denied).NotTo(BeEmpty())
+		Expect(denied).To(HaveEach(And(HaveKeyWithValue("decision", "deny"), HaveKeyWithValue("ruleId", "max-cost-per-plan"),
+			Not(HaveKey("approval")), HaveKeyWithValue("facts", HaveKeyWithValue("humanApproved", true)))))
 	})
 
 	It("turns a rule's \"ask\" into an admission for exactly the approved command", func() {

@@ -35,6 +35,10 @@ type approvalGate struct {
 type admitted struct {
 	decision safety.Decision
 	approval string // namespace/name of the ToolApproval used; empty when none was
+	// applied says decision was made with a person's approval applied (facts.HumanApproved):
+	// a matching approval a later check then denied uses nothing, but its record must say on
+	// which facts that check decided, or its rule cannot be replayed.
+	applied bool
 }
 
 // admit re-decides a call the engine denied for want of human approval. It uses an approval only
@@ -50,7 +54,7 @@ func (g *approvalGate) admit(ctx context.Context, call *safetyv1alpha1.AgentTool
 	}
 	approved, clean := policy.DecideWithApproval(compiled, facts)
 	if !clean {
-		return admitted{decision: approved}, nil
+		return admitted{decision: approved, applied: true}, nil
 	}
 	for i := range candidates {
 		a := &candidates[i]
@@ -61,7 +65,7 @@ func (g *approvalGate) admit(ctx context.Context, call *safetyv1alpha1.AgentTool
 			}
 		}
 		if used {
-			return admitted{decision: approved, approval: a.Namespace + "/" + a.Name}, nil
+			return admitted{decision: approved, approval: a.Namespace + "/" + a.Name, applied: true}, nil
 		}
 	}
 	return admitted{decision: withApprovalHint(first, call, []string{"every matching approval was used up just now"})}, nil

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clocktesting "k8s.io/utils/clock/testing"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/audit"
@@ -147,5 +148,34 @@ var _ = Describe("a flood of denied calls through the API server", Ordered, func
 		report, err := ledger.Verify(dir)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(report.OK()).To(BeTrue(), report.Summary())
+	})
+
+	It("keeps one agent's window its own when two agents share a ServiceAccount, each in its pod", func() {
+		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "flood-pods-"}}
+		Expect(k8sClient.Create(ctx, n)).To(Succeed())
+		flooder, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, n.Name, "shared", "agent-a")
+		Expect(err).NotTo(HaveOccurred())
+		other, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, n.Name, "shared", "agent-b")
+		Expect(err).NotTo(HaveOccurred())
+		deny := func(c client.Client, i int) string {
+			call := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: n.Name, Name: fmt.Sprintf("c-%d", i)},
+				Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "nope", Tool: "t", Step: "s"}}
+			return agent.ReasonOf(agent.FromError(c.Create(ctx, call), "t"))
+		}
+		By("one agent's denials fill its window")
+		for i := range perWindow {
+			Expect(deny(flooder.Client, i)).To(Equal("PlanNotFound"))
+		}
+		Expect(deny(flooder.Client, perWindow)).To(Equal(safetyv1alpha1.AuditLedgerRateLimitedReason))
+
+		By("the other agent, same ServiceAccount, another pod: its denial keeps its reason and its record")
+		Expect(deny(other.Client, perWindow+1)).To(Equal("PlanNotFound"))
+		Expect(recordsOf(dir, audit.KindDecision, n.Name)).To(ContainElement(HaveKeyWithValue("call", fmt.Sprintf("c-%d", perWindow+1))))
+
+		By("the flooder's window's record names its pod")
+		clk.Step(time.Hour)
+		Eventually(func() []map[string]any { return recordsOf(dir, audit.KindFlood, n.Name) }).Should(ConsistOf(And(
+			HaveKeyWithValue("refused", float64(1)), HaveKeyWithValue("pod", "agent-a"),
+			HaveKeyWithValue("requester", "system:serviceaccount:"+n.Name+":shared"))))
 	})
 })

@@ -30,6 +30,7 @@ func replaySuiteLedger() {
 	GinkgoWriter.Println(human.String())
 	Expect(rep.Flips).To(BeEmpty(), "replaying the suite's own decisions under their own snapshots")
 	Expect(rep.Unchanged).To(Equal(rep.Replayed))
+	Expect(rep.RuleChanged).To(BeEmpty(), "every denial's record holds the facts its rule decided on")
 }
 
 func flipsIn(rep replay.Report, ns string) []replay.Flip {
