@@ -38,6 +38,8 @@ func TestChartRefusesBadValues(t *testing.T) {
 		{"manager.replicass=2", []string{"replicass", "additional properties"}},
 		{"gateway.replicas=-1", []string{"/gateway/replicas", "minimum"}},
 		{"manager.image.pullPolicy=Sometimes", []string{"/manager/image/pullPolicy"}},
+		{"ledger.size=lots", []string{"/ledger/size"}},
+		{"ledger.existingClaim=true", []string{"/ledger/existingClaim", "string"}},
 	} {
 		out, err := render("toolgate", operatorNamespace, "--set", tc.set)
 		if err == nil {
@@ -51,8 +53,8 @@ func TestChartRefusesBadValues(t *testing.T) {
 		}
 	}
 	// Another release name or namespace renders (tools render charts under names of their own:
-	// helm template's default "release-name", helm lint's); NOTES.txt warns that the operator's
-	// names are release toolgate's in toolgate-system.
+	// helm template's default "release-name", helm lint's); TestChartObjectsReferToEachOther
+	// checks that what they render still fits together.
 	out, err := render("toolgate", operatorNamespace, "--set", "manager.image.tag=20240101")
 	if err != nil || !strings.Contains(out, ":20240101\"") {
 		t.Errorf("a numeric image tag (--set reads it as a number): %v: %.400s", err, out)
