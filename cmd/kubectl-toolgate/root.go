@@ -60,6 +60,7 @@ func newRootCommand(c *cli) *cobra.Command {
 	c.kube = &kubeFlags{config: config}
 	root.AddCommand(commands(c)...)
 	strictCompletion(root, c)
+	c.completeConnectionFlags(root)
 	return root
 }
 
