@@ -3,12 +3,15 @@ package image
 import (
 	"archive/tar"
 	"context"
+	"debug/buildinfo"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,6 +40,15 @@ func TestImages(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkImage(t, img, tc.binary, tc.ref, tc.version)
+			// The same source gives the same image: a digest pins a commit's build.
+			again, err := Build(context.Background(), Spec{Package: tc.pkg, Dir: repo, Binary: tc.binary,
+				Version: "v0.0.0-test", Arch: runtime.GOARCH})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := digest(t, img), digest(t, again); a != b {
+				t.Errorf("two builds of the same source: %s and %s", a, b)
+			}
 		})
 	}
 }
@@ -106,6 +118,27 @@ func checkImage(t *testing.T, img v1.Image, binary, ref, version string) {
 	if !strings.HasPrefix(string(out), version) {
 		t.Errorf("--version printed %q, want it to start with %q", out, version)
 	}
+	// The image has no /etc/ssl/certs: without roots of its own the binary verifies no public
+	// certificate, so an https ToolServer upstream or OTLP collector fails x509 verification.
+	info, err := buildinfo.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(info.Deps, func(m *debug.Module) bool { return m.Path == fallbackRoots }) {
+		t.Errorf("/%s does not link %s: it trusts no CA in an image without /etc/ssl/certs", binary, fallbackRoots)
+	}
+}
+
+// fallbackRoots is the module whose import gives a binary Mozilla's roots when the system has none.
+const fallbackRoots = "golang.org/x/crypto/x509roots/fallback"
+
+func digest(t *testing.T, img v1.Image) string {
+	t.Helper()
+	d, err := img.Digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.String()
 }
 
 // readFiles returns the headers of every file in img's layers, and the content of binary.
