@@ -1,7 +1,7 @@
-// Command image builds toolgate's images without a container engine (`make image`): the manager
-// and toolgate-gateway, each an OCI image layout in bin/image/<binary> and a tarball
-// bin/image/<binary>.tar for `docker load` or `crane push`, and, with --push, pushes them to a
-// registry with the credentials docker and crane use.
+// Command image builds toolgate's images without a container engine (`make image`): the manager,
+// toolgate-gateway and toolgate-hook (for agents' images to copy the hook from), each an OCI image
+// layout in bin/image/<binary> and a tarball bin/image/<binary>.tar for `docker load` or `crane
+// push`, and, with --push, pushes them to a registry with the credentials docker and crane use.
 package main
 
 import (
@@ -23,6 +23,8 @@ import (
 func main() {
 	ref := flag.String("image", "controller:latest", "The manager's image reference to tag (and push with --push).")
 	gatewayRef := flag.String("gateway-image", "gateway:latest", "toolgate-gateway's image reference to tag (and push).")
+	hookRef := flag.String("hook-image", "toolgate-hook:latest",
+		"toolgate-hook's image reference (agents' images copy /toolgate-hook from it; docs/hook.md).")
 	out := flag.String("out", "bin/image", "Directory for the OCI layouts and the tarballs.")
 	arch := flag.String("arch", runtime.GOARCH, "Target architecture (linux/<arch>).")
 	version := flag.String("version", "dev", "Version stamped into the binaries and the images' labels.")
@@ -31,6 +33,7 @@ func main() {
 	for _, img := range []struct{ ref, pkg, binary string }{
 		{*ref, "./cmd", "manager"},
 		{*gatewayRef, "./cmd/toolgate-gateway", "toolgate-gateway"},
+		{*hookRef, "./cmd/toolgate-hook", "toolgate-hook"},
 	} {
 		if err := run(img.ref, img.pkg, img.binary, *out, *arch, *version, *push); err != nil {
 			fmt.Fprintln(os.Stderr, "image:", err)
