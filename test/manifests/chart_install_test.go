@@ -45,6 +45,7 @@ func TestChartInstallsUnderAnotherRelease(t *testing.T) {
 	}
 	objs := renderRelease(t, "acme", ns, "--set", "manager.replicas=3", "--set", "gateway.enabled=true",
 		"--set", "gateway.toolServerNamespaces={tools}", "--set", "ledger.storageClass=fast",
+		"--set", "ledger.accessMode=ReadWriteMany",
 		"--set", "ledger.size=50Gi", "--set", "manager.imagePullSecrets[0].name=regcred",
 		"--set", "manager.nodeSelector.pool=system", "--set", "manager.tolerations[0].operator=Exists",
 		"--set", "manager.podSecurityContext.runAsUser=1000")

@@ -138,3 +138,47 @@ func TestChartWebhookPolicyTakesTheClusterRanges(t *testing.T) {
 		}
 	}
 }
+
+// Several manager replicas share the ledger's claim, and the scheduler places them on different
+// nodes, where a ReadWriteOnce volume attaches to one node only: the other replicas never start
+// (Multi-Attach error). The chart refuses the combination, naming the values that fix it, and
+// renders the claim with the access mode asked for.
+func TestChartLedgerClaimFitsTheReplicas(t *testing.T) {
+	chart, err := testenv.Path("dist", "chart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	render := func(args ...string) (string, error) {
+		base := []string{"template", "toolgate", chart, "--namespace", operatorNamespace}
+		out, err := exec.Command(helm(t), append(base, args...)...).CombinedOutput()
+		return string(out), err
+	}
+	out, err := render("--set", "manager.replicas=2")
+	if err == nil || !strings.Contains(out, "ledger.accessMode") || !strings.Contains(out, "ledger.existingClaim") {
+		t.Errorf("2 replicas on a ReadWriteOnce ledger claim rendered (err %v): %.400s", err, out)
+	}
+	accessModes := func(args ...string) []string {
+		t.Helper()
+		var modes []string
+		for _, o := range renderChart(t, args...) {
+			if o.GetKind() == "PersistentVolumeClaim" {
+				modes, _, _ = unstructured.NestedStringSlice(o.Object, "spec", "accessModes")
+			}
+		}
+		return modes
+	}
+	got := accessModes("--set", "manager.replicas=3", "--set", "ledger.accessMode=ReadWriteMany")
+	if !slices.Equal(got, []string{"ReadWriteMany"}) {
+		t.Errorf("3 replicas on ReadWriteMany: the claim's access modes are %v", got)
+	}
+	if got := accessModes(); !slices.Equal(got, []string{"ReadWriteOnce"}) {
+		t.Errorf("one replica: the claim's access modes are %v, want ReadWriteOnce", got)
+	}
+	if out, err := render("--set", "manager.replicas=2", "--set", "ledger.existingClaim=mine"); err != nil {
+		t.Errorf("2 replicas on a claim of the user's own: %v: %.400s", err, out)
+	}
+	out, err = render("--set", "ledger.accessMode=ReadWriteSometimes")
+	if err == nil || !strings.Contains(out, "/ledger/accessMode") {
+		t.Errorf("an access mode that does not exist rendered (err %v): %.300s", err, out)
+	}
+}
