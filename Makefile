@@ -120,13 +120,14 @@ run: manifests generate fmt vet ## Run a controller from your host (RUN_ARGS: th
 	go run ./cmd $(RUN_ARGS)
 
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
 
 GATEWAY_IMG ?= gateway:latest
 HOOK_IMG ?= toolgate-hook:latest
 
 .PHONY: image
 image: ## Build the manager's, toolgate-gateway's and toolgate-hook's OCI images without a container engine (bin/image/{manager,toolgate-gateway,toolgate-hook}[.tar]); PUSH=1 pushes IMG, GATEWAY_IMG and HOOK_IMG.
-	go run ./hack/image --image $(IMG) --gateway-image $(GATEWAY_IMG) --hook-image $(HOOK_IMG) --version $(VERSION) $(if $(PUSH),--push)
+	go run ./hack/image --image $(IMG) --gateway-image $(GATEWAY_IMG) --hook-image $(HOOK_IMG) --version $(VERSION) --revision "$(REVISION)" $(if $(PUSH),--push)
 
 # If you wish to build the manager image targeting other platforms you can use the --platform flag.
 # (i.e. docker build --platform linux/arm64). However, you must enable docker buildKit for it.

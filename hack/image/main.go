@@ -28,6 +28,7 @@ func main() {
 	out := flag.String("out", "bin/image", "Directory for the OCI layouts and the tarballs.")
 	arch := flag.String("arch", runtime.GOARCH, "Target architecture (linux/<arch>).")
 	version := flag.String("version", "dev", "Version stamped into the binaries and the images' labels.")
+	revision := flag.String("revision", "", "The commit built, for the org.opencontainers.image.revision label.")
 	push := flag.Bool("push", false, "Push to the registries named by --image and --gateway-image.")
 	flag.Parse()
 	for _, img := range []struct{ ref, pkg, binary string }{
@@ -35,23 +36,23 @@ func main() {
 		{*gatewayRef, "./cmd/toolgate-gateway", "toolgate-gateway"},
 		{*hookRef, "./cmd/toolgate-hook", "toolgate-hook"},
 	} {
-		if err := run(img.ref, img.pkg, img.binary, *out, *arch, *version, *push); err != nil {
+		spec := image.Spec{Package: img.pkg, Dir: ".", Binary: img.binary, Version: *version, Arch: *arch,
+			Source: "https://github.com/toolgate/toolgate", Revision: *revision}
+		if err := run(img.ref, spec, *out, *push); err != nil {
 			fmt.Fprintln(os.Stderr, "image:", err)
 			os.Exit(1)
 		}
 	}
 }
 
-func run(ref, pkg, binary, out, arch, version string, push bool) error {
+func run(ref string, spec image.Spec, out string, push bool) error {
 	tag, err := name.NewTag(ref)
 	if err != nil {
 		return fmt.Errorf("image reference %q: %w", ref, err)
 	}
-	fmt.Printf("building %s for linux/%s (version %s)\n", binary, arch, version)
-	img, err := image.Build(context.Background(), image.Spec{
-		Package: pkg, Dir: ".", Binary: binary, Version: version, Arch: arch,
-		Source: "https://github.com/toolgate/toolgate",
-	})
+	binary := spec.Binary
+	fmt.Printf("building %s for linux/%s (version %s)\n", binary, spec.Arch, spec.Version)
+	img, err := image.Build(context.Background(), spec)
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,8 @@ type Spec struct {
 	Arch string
 	// Source is the org.opencontainers.image.source label.
 	Source string
+	// Revision is the commit built, the org.opencontainers.image.revision label ("" for none).
+	Revision string
 }
 
 // Build compiles the binary statically for linux/Arch and returns the image.
@@ -84,6 +86,9 @@ func Build(ctx context.Context, s Spec) (v1.Image, error) {
 		"org.opencontainers.image.title":   "toolgate " + s.Binary,
 		"org.opencontainers.image.version": s.Version,
 		"org.opencontainers.image.source":  s.Source,
+	}
+	if s.Revision != "" {
+		cfg.Config.Labels["org.opencontainers.image.revision"] = s.Revision
 	}
 	return mutate.ConfigFile(img, cfg)
 }

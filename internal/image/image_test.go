@@ -42,7 +42,7 @@ func TestImages(t *testing.T) {
 	} {
 		t.Run(tc.binary, func(t *testing.T) {
 			img, err := Build(context.Background(), Spec{Package: tc.pkg, Dir: repo, Binary: tc.binary,
-				Version: "v0.0.0-test", Arch: runtime.GOARCH})
+				Version: "v0.0.0-test", Arch: runtime.GOARCH, Revision: testRevision})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,7 +52,7 @@ func TestImages(t *testing.T) {
 			}
 			// The same source gives the same image: a digest pins a commit's build.
 			again, err := Build(context.Background(), Spec{Package: tc.pkg, Dir: repo, Binary: tc.binary,
-				Version: "v0.0.0-test", Arch: runtime.GOARCH})
+				Version: "v0.0.0-test", Arch: runtime.GOARCH, Revision: testRevision})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -130,6 +130,10 @@ func checkImage(t *testing.T, img v1.Image, binary, ref string, starts func(t *t
 	if cfg.Config.Labels["org.opencontainers.image.version"] != "v0.0.0-test" {
 		t.Errorf("labels %v", cfg.Config.Labels)
 	}
+	// Which commit the image was built from, as registries, scanners and attestations read it.
+	if got := cfg.Config.Labels["org.opencontainers.image.revision"]; got != testRevision {
+		t.Errorf("org.opencontainers.image.revision %q, want %q", got, testRevision)
+	}
 
 	files, executable := readFiles(t, read, binary)
 	if len(files) != 1 || files[binary] == nil {
@@ -168,6 +172,9 @@ func checkRoots(t *testing.T, bin, binary string) {
 		t.Errorf("/%s does not link %s: it trusts no CA in an image without /etc/ssl/certs", binary, fallbackRoots)
 	}
 }
+
+// testRevision is the commit the test's images claim to be built from.
+const testRevision = "576665c0d5cc1d1e36f3b5b0e2a9c8b7a6d5e4f3"
 
 // fallbackRoots is the module whose import gives a binary Mozilla's roots when the system has none.
 const fallbackRoots = "golang.org/x/crypto/x509roots/fallback"
