@@ -129,6 +129,10 @@ HOOK_IMG ?= toolgate-hook:latest
 image: ## Build the manager's, toolgate-gateway's and toolgate-hook's OCI images without a container engine (bin/image/{manager,toolgate-gateway,toolgate-hook}[.tar]); PUSH=1 pushes IMG, GATEWAY_IMG and HOOK_IMG.
 	go run ./hack/image --image $(IMG) --gateway-image $(GATEWAY_IMG) --hook-image $(HOOK_IMG) --version $(VERSION) --revision "$(REVISION)" $(if $(PUSH),--push)
 
+.PHONY: plugin-archives
+plugin-archives: ## Build the kubectl plugin's release archives for krew (bin/release; VERSION must be a tag such as v0.1.0).
+	go run ./hack/plugin-archives --version $(VERSION)
+
 # If you wish to build the manager image targeting other platforms you can use the --platform flag.
 # (i.e. docker build --platform linux/arm64). However, you must enable docker buildKit for it.
 # More info: https://docs.docker.com/develop/develop-images/build_enhancements/
