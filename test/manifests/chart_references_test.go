@@ -40,6 +40,7 @@ func TestChartObjectsReferToEachOther(t *testing.T) {
 		{"acme", "agents-gate", []string{"gateway.enabled=true", "gateway.toolServerNamespaces={tools}"}},
 		{"acme", "agents-gate", []string{"ledger.storageClass=fast", "ledger.size=50Gi"}},
 		{"acme", "agents-gate", []string{"ledger.existingClaim=audit-pvc"}},
+		{"acme", "agents-gate", []string{"webhook.enabled=false"}},
 	} {
 		t.Run(tc.release+"/"+tc.namespace+"/"+strings.Join(tc.set, ","), func(t *testing.T) {
 			var args []string
@@ -149,13 +150,8 @@ func (r *references) checkManager(t *testing.T, set []string) {
 	if ns != r.namespace {
 		t.Errorf("the manager keeps its certificate and signing key in namespace %q, not the release's %q", ns, r.namespace)
 	}
-	certSecret := managerFlag(args, "cert-secret-name", testenv.CertSecretName)
-	vwc := managerFlag(args, "webhook-configuration-name", testenv.WebhookConfigurationName)
-	dns := managerFlag(args, "cert-dns-name", "toolgate-webhook-service.toolgate-system.svc")
-	for _, s := range []string{certSecret, audit.SigningSecretName} {
-		if !r.has("Secret", s) {
-			t.Errorf("the manager reads Secret %q, which is not rendered (it may not create it)", s)
-		}
+	if !r.has("Secret", audit.SigningSecretName) {
+		t.Errorf("the manager reads Secret %q, which is not rendered (it may not create it)", audit.SigningSecretName)
 	}
 	// The audit record outlives the release: helm uninstall leaves the ledger and its key.
 	for _, o := range r.objs {
@@ -163,6 +159,23 @@ func (r *references) checkManager(t *testing.T, set []string) {
 		if record && o.GetAnnotations()["helm.sh/resource-policy"] != "keep" {
 			t.Errorf("helm uninstall deletes %s %s", o.GetKind(), o.GetName())
 		}
+	}
+	webhooks := slices.ContainsFunc(r.objs, func(o *unstructured.Unstructured) bool {
+		return o.GetKind() == "ValidatingWebhookConfiguration"
+	})
+	if disabled := slices.Contains(args, any("--disable-webhooks")); disabled || !webhooks {
+		// Without a webhook configuration the manager must not wait for one: it would rotate a
+		// certificate into a configuration that does not exist and never become ready.
+		if !disabled {
+			t.Errorf("no webhook configuration is rendered, but the manager runs its webhooks (no --disable-webhooks)")
+		}
+		return
+	}
+	certSecret := managerFlag(args, "cert-secret-name", testenv.CertSecretName)
+	vwc := managerFlag(args, "webhook-configuration-name", testenv.WebhookConfigurationName)
+	dns := managerFlag(args, "cert-dns-name", "toolgate-webhook-service.toolgate-system.svc")
+	if !r.has("Secret", certSecret) {
+		t.Errorf("the manager reads Secret %q, which is not rendered (it may not create it)", certSecret)
 	}
 	if !r.has("ValidatingWebhookConfiguration", vwc) {
 		t.Errorf("the manager injects its CA into webhook configuration %q, which is not rendered", vwc)
