@@ -1,5 +1,6 @@
 # The manager's image for those who build with Docker. `make image` builds the same image without
-# a container engine (internal/image): one static binary on an empty base, user 65532, no shell.
+# a container engine (internal/image): one static binary on an empty base, user 65532, no shell
+# (CA roots compiled in: cmd/roots.go).
 # Override BASE_IMAGE to build from another registry, e.g. docker.io/library/golang:1.26
 ARG BASE_IMAGE=golang:1.26
 FROM ${BASE_IMAGE} AS builder

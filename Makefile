@@ -106,7 +106,7 @@ build: manifests generate fmt vet ## Build manager binary.
 
 .PHONY: build-hook
 build-hook: fmt vet ## Build toolgate-hook, the coding agents' PreToolUse hook (docs/hook.md).
-	go build -o bin/toolgate-hook ./cmd/toolgate-hook
+	CGO_ENABLED=0 go build -trimpath -o bin/toolgate-hook ./cmd/toolgate-hook # static: any agent image's C library
 
 .PHONY: demo
 demo: ## Run toolgate locally: control plane on loopback, CRDs, the real manager binary (the README's first command).
@@ -120,12 +120,18 @@ run: manifests generate fmt vet ## Run a controller from your host (RUN_ARGS: th
 	go run ./cmd $(RUN_ARGS)
 
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
 
 GATEWAY_IMG ?= gateway:latest
+HOOK_IMG ?= toolgate-hook:latest
 
 .PHONY: image
-image: ## Build the manager's and toolgate-gateway's OCI images without a container engine (bin/image/{manager,toolgate-gateway}[.tar]); PUSH=1 pushes IMG and GATEWAY_IMG.
-	go run ./hack/image --image $(IMG) --gateway-image $(GATEWAY_IMG) --version $(VERSION) $(if $(PUSH),--push)
+image: ## Build the manager's, toolgate-gateway's and toolgate-hook's OCI images without a container engine (bin/image/{manager,toolgate-gateway,toolgate-hook}[.tar]); PUSH=1 pushes IMG, GATEWAY_IMG and HOOK_IMG.
+	go run ./hack/image --image $(IMG) --gateway-image $(GATEWAY_IMG) --hook-image $(HOOK_IMG) --version $(VERSION) --revision "$(REVISION)" $(if $(PUSH),--push)
+
+.PHONY: plugin-archives
+plugin-archives: ## Build the kubectl plugin's release archives for krew (bin/release; VERSION must be a tag such as v0.1.0).
+	go run ./hack/plugin-archives --version $(VERSION)
 
 # If you wish to build the manager image targeting other platforms you can use the --platform flag.
 # (i.e. docker build --platform linux/arm64). However, you must enable docker buildKit for it.

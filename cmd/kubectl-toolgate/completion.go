@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	corev1 "k8s.io/api/core/v1"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -41,6 +43,57 @@ func strictCompletion(root *cobra.Command, c *cli) {
 			return exitStatus(exitUsage)
 		}
 	}
+}
+
+// completeConnectionFlags completes the values of kubectl's connection flags on root (and so on
+// every command) as kubectl does: -n with the namespaces of the cluster the line's other flags
+// reach, --context, --cluster and --user with the kubeconfig's names. Without it the shell offered
+// file names for them.
+func (c *cli) completeConnectionFlags(root *cobra.Command) {
+	_ = root.RegisterFlagCompletionFunc("namespace", c.completeNamespaces)
+	kubeconfigNames := map[string]func(clientcmdapi.Config) []string{
+		"context": func(cfg clientcmdapi.Config) []string { return keys(cfg.Contexts) },
+		"cluster": func(cfg clientcmdapi.Config) []string { return keys(cfg.Clusters) },
+		"user":    func(cfg clientcmdapi.Config) []string { return keys(cfg.AuthInfos) },
+	}
+	for flag, names := range kubeconfigNames {
+		_ = root.RegisterFlagCompletionFunc(flag,
+			func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+				cfg, err := c.kube.config.ToRawKubeConfigLoader().RawConfig()
+				if err != nil {
+					return nil, cobra.ShellCompDirectiveNoFileComp
+				}
+				return completions(names(cfg), toComplete)
+			})
+	}
+}
+
+// keys are a kubeconfig map's names.
+func keys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// completeNamespaces completes -n with the cluster's namespaces; nothing when it cannot be read.
+func (c *cli) completeNamespaces(cmd *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
+	cl, _, err := c.kube.client()
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), completionTimeout)
+	defer cancel()
+	var namespaces corev1.NamespaceList
+	if err := cl.List(ctx, &namespaces); err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	names := make([]string, 0, len(namespaces.Items))
+	for _, n := range namespaces.Items {
+		names = append(names, n.Name)
+	}
+	return completions(names, typed)
 }
 
 // completionTimeout bounds what a <TAB> waits for a cluster that does not answer.

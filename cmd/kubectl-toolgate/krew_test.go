@@ -1,12 +1,19 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +22,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/toolgate/toolgate/internal/image"
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
@@ -50,6 +58,14 @@ type krewPlatform struct {
 // renderKrew renders the manifest template as krew-release-bot does for tag, with each archive's
 // checksum made up (the sha256 of its URL).
 func renderKrew(t *testing.T, tag string) []byte {
+	return renderKrewWith(t, tag, func(url string) string {
+		sum := sha256.Sum256([]byte(url))
+		return hex.EncodeToString(sum[:])
+	})
+}
+
+// renderKrewWith renders the manifest for tag with each archive's checksum from sha256Of(url).
+func renderKrewWith(t *testing.T, tag string, sha256Of func(url string) string) []byte {
 	t.Helper()
 	path, err := testenv.Path("plugins", "toolgate.yaml")
 	if err != nil {
@@ -62,8 +78,7 @@ func renderKrew(t *testing.T, tag string) []byte {
 	tmpl, err := template.New("krew").Funcs(template.FuncMap{
 		"addURIAndSha": func(url, tag string) string {
 			url = strings.ReplaceAll(url, "{{ .TagName }}", tag)
-			sum := sha256.Sum256([]byte(url))
-			return fmt.Sprintf("uri: %s\n    sha256: %s", url, hex.EncodeToString(sum[:]))
+			return fmt.Sprintf("uri: %s\n    sha256: %s", url, sha256Of(url))
 		},
 	}).Parse(string(text))
 	if err != nil {
@@ -129,5 +144,89 @@ func TestKrewManifest(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("platforms %v, want each of %v once", got, want)
+	}
+}
+
+// TestReleaseArchiveInstallsWithKrew: the archive `make plugin-archives` builds for this platform
+// is the one the rendered manifest names and pins, and holds what the manifest installs: the one
+// static binary at its root, which runs and reports the release. Before, nothing built the
+// archives the manifest points at.
+func TestReleaseArchiveInstallsWithKrew(t *testing.T) {
+	const tag = "v1.2.3"
+	repo, err := testenv.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary := "kubectl-" + "toolgate"
+	path, sum, err := image.Archive(context.Background(), image.Spec{Package: "./cmd/kubectl-toolgate", Dir: repo,
+		Binary: binary, Version: tag, Arch: runtime.GOARCH}, runtime.GOOS, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p krewPlugin
+	rendered := renderKrewWith(t, tag, func(url string) string {
+		if filepath.Base(url) == filepath.Base(path) {
+			return sum
+		}
+		return strings.Repeat("0", 64)
+	})
+	if err := yaml.UnmarshalStrict(rendered, &p); err != nil {
+		t.Fatal(err)
+	}
+	var platform *krewPlatform
+	for i, pl := range p.Spec.Platforms {
+		if pl.Selector.MatchLabels["os"] == runtime.GOOS && pl.Selector.MatchLabels["arch"] == runtime.GOARCH {
+			platform = &p.Spec.Platforms[i]
+		}
+	}
+	if platform == nil {
+		t.Skipf("the manifest has no %s/%s build", runtime.GOOS, runtime.GOARCH)
+	}
+	if filepath.Base(platform.URI) != filepath.Base(path) || platform.Sha256 != sum {
+		t.Fatalf("the manifest installs %s (sha256 %s); the release built %s (sha256 %s)",
+			platform.URI, platform.Sha256, filepath.Base(path), sum)
+	}
+	files := untar(t, path)
+	if len(files) != 1 || files[platform.Files[0].From] == nil {
+		t.Fatalf("the archive holds %d files; the manifest installs %s from its root", len(files), platform.Files[0].From)
+	}
+	bin := filepath.Join(t.TempDir(), platform.Bin)
+	if err := os.WriteFile(bin, files[platform.Files[0].From], 0o755); err != nil { //nolint:gosec // run below
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "version").CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != binary+" "+tag {
+		t.Errorf("the installed plugin's version: %v: %q", err, out)
+	}
+}
+
+// untar returns the regular files of the gzipped tar at path by name, checking each is executable.
+func untar(t *testing.T, path string) map[string][]byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(gz)
+	files := map[string][]byte{}
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return files
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.Mode&0o111 == 0 {
+			t.Errorf("%s in the archive is not executable (mode %o)", h.Name, h.Mode)
+		}
+		if files[h.Name], err = io.ReadAll(tr); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/client-go/rest"
@@ -46,6 +47,9 @@ func (k *kubeFlags) connect() (client.Client, *rest.Config, string, error) {
 	}
 	scheme := runtime.NewScheme()
 	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {
+		return nil, nil, "", err
+	}
+	if err := corev1.AddToScheme(scheme); err != nil { // namespaces, for -n's completion
 		return nil, nil, "", err
 	}
 	c, err := client.New(cfg, client.Options{Scheme: scheme})

@@ -29,6 +29,11 @@ func addObjectOutput(cmd *cobra.Command, operation string) *objectOutput {
 	o.flags.AddFlags(cmd)
 	cmd.Flags().Lookup("output").Usage = "Output `FORMAT`: text (the default, for a person) or one of: " +
 		strings.Join(o.flags.AllowedFormats(), ", ") + "."
+	// As kubectl completes -o: the formats, never file names.
+	_ = cmd.RegisterFlagCompletionFunc("output",
+		func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			return completions(append([]string{outputText}, o.flags.AllowedFormats()...), toComplete)
+		})
 	return o
 }
 

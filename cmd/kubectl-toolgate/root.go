@@ -23,6 +23,7 @@ func commands(c *cli) []*cobra.Command {
 		newReplayCommand(c),
 		newApproveCommand(c),
 		newOptionsCommand(),
+		newVersionCommand(),
 	}
 }
 
@@ -44,7 +45,8 @@ func newRootCommand(c *cli) *cobra.Command {
 		Long:  rootLong,
 		// Shown as kubectl shows a plugin's commands: "kubectl toolgate explain".
 		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl toolgate"},
-		SilenceErrors: true, // runWith says what went wrong, and maps it to an exit status
+		Version:       pluginVersion(), // --version, as the version command
+		SilenceErrors: true,            // runWith says what went wrong, and maps it to an exit status
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			say(c.stderr, cmd.UsageString())
@@ -60,6 +62,7 @@ func newRootCommand(c *cli) *cobra.Command {
 	c.kube = &kubeFlags{config: config}
 	root.AddCommand(commands(c)...)
 	strictCompletion(root, c)
+	c.completeConnectionFlags(root)
 	return root
 }
 

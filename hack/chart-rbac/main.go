@@ -6,6 +6,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -34,6 +35,19 @@ metadata:
     {{- include "toolgate.gatewayLabels" . | nindent 4 }}
   name: {{ include "toolgate.resourceName" (dict "suffix" "gateway-role" "context" $) }}
 `
+
+// releaseNames are the names config/default gives the objects the manager reads by name, each
+// with the chart's name for it: the chart's release names them (the chart passes the same names
+// to the manager's flags), so the roles grant the objects of the release they belong to.
+var releaseNames = map[string]string{
+	testenv.CertSecretName:           releaseName("webhook-server-cert"),
+	testenv.WebhookConfigurationName: releaseName("validating-webhook-configuration"),
+}
+
+// releaseName is the chart's expression for its release's object with that suffix.
+func releaseName(suffix string) string {
+	return `{{ include "toolgate.resourceName" (dict "suffix" "` + suffix + `" "context" $) }}`
+}
 
 const namespacedMeta = apiVersion + `kind: Role
 metadata:
@@ -97,6 +111,9 @@ func write(rel string, where func(kind string) (file, meta, end string)) error {
 		rules, err := yaml.Marshal(map[string]any{"rules": role.Rules})
 		if err != nil {
 			return err
+		}
+		for name, chart := range releaseNames {
+			rules = bytes.ReplaceAll(rules, []byte("- "+name+"\n"), []byte("- "+chart+"\n"))
 		}
 		file, meta, end := where(o.GetKind())
 		content := []byte(fmt.Sprintf(header, rel) + meta + string(rules) + end)

@@ -1,7 +1,7 @@
-// Command image builds toolgate's images without a container engine (`make image`): the manager
-// and toolgate-gateway, each an OCI image layout in bin/image/<binary> and a tarball
-// bin/image/<binary>.tar for `docker load` or `crane push`, and, with --push, pushes them to a
-// registry with the credentials docker and crane use.
+// Command image builds toolgate's images without a container engine (`make image`): the manager,
+// toolgate-gateway and toolgate-hook (for agents' images to copy the hook from), each an OCI image
+// layout in bin/image/<binary> and a tarball bin/image/<binary>.tar for `docker load` or `crane
+// push`, and, with --push, pushes them to a registry with the credentials docker and crane use.
 package main
 
 import (
@@ -23,32 +23,36 @@ import (
 func main() {
 	ref := flag.String("image", "controller:latest", "The manager's image reference to tag (and push with --push).")
 	gatewayRef := flag.String("gateway-image", "gateway:latest", "toolgate-gateway's image reference to tag (and push).")
+	hookRef := flag.String("hook-image", "toolgate-hook:latest",
+		"toolgate-hook's image reference (agents' images copy /toolgate-hook from it; docs/hook.md).")
 	out := flag.String("out", "bin/image", "Directory for the OCI layouts and the tarballs.")
 	arch := flag.String("arch", runtime.GOARCH, "Target architecture (linux/<arch>).")
 	version := flag.String("version", "dev", "Version stamped into the binaries and the images' labels.")
+	revision := flag.String("revision", "", "The commit built, for the org.opencontainers.image.revision label.")
 	push := flag.Bool("push", false, "Push to the registries named by --image and --gateway-image.")
 	flag.Parse()
 	for _, img := range []struct{ ref, pkg, binary string }{
 		{*ref, "./cmd", "manager"},
 		{*gatewayRef, "./cmd/toolgate-gateway", "toolgate-gateway"},
+		{*hookRef, "./cmd/toolgate-hook", "toolgate-hook"},
 	} {
-		if err := run(img.ref, img.pkg, img.binary, *out, *arch, *version, *push); err != nil {
+		spec := image.Spec{Package: img.pkg, Dir: ".", Binary: img.binary, Version: *version, Arch: *arch,
+			Source: "https://github.com/toolgate/toolgate", Revision: *revision}
+		if err := run(img.ref, spec, *out, *push); err != nil {
 			fmt.Fprintln(os.Stderr, "image:", err)
 			os.Exit(1)
 		}
 	}
 }
 
-func run(ref, pkg, binary, out, arch, version string, push bool) error {
+func run(ref string, spec image.Spec, out string, push bool) error {
 	tag, err := name.NewTag(ref)
 	if err != nil {
 		return fmt.Errorf("image reference %q: %w", ref, err)
 	}
-	fmt.Printf("building %s for linux/%s (version %s)\n", binary, arch, version)
-	img, err := image.Build(context.Background(), image.Spec{
-		Package: pkg, Dir: ".", Binary: binary, Version: version, Arch: arch,
-		Source: "https://github.com/toolgate/toolgate",
-	})
+	binary := spec.Binary
+	fmt.Printf("building %s for linux/%s (version %s)\n", binary, spec.Arch, spec.Version)
+	img, err := image.Build(context.Background(), spec)
 	if err != nil {
 		return err
 	}

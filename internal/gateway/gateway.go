@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/pkg/agent"
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
@@ -37,6 +38,9 @@ const (
 	MetaStep = "safety.toolgate.dev/step"
 	// MetaSandboxID names the sandbox the tool runs in.
 	MetaSandboxID = "safety.toolgate.dev/sandbox-id"
+	// MetaTraceparent is the MCP client's W3C trace context (the OpenTelemetry conventions for
+	// MCP): carried to the call, so the decision's span joins the client's trace; never decides.
+	MetaTraceparent = "traceparent"
 	// MetaDenial is the key of a denied call's result _meta that holds the Denied.
 	MetaDenial = "safety.toolgate.dev/denial"
 )
@@ -333,6 +337,9 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	call, err := toolcall.Build(inv)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+	}
+	if traceparent, ok := req.Params.Meta[MetaTraceparent].(string); ok {
+		agent.LinkTrace(call, traceparent)
 	}
 	as, err := g.asCaller(caller)
 	if err != nil {

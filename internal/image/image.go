@@ -40,24 +40,13 @@ type Spec struct {
 	Arch string
 	// Source is the org.opencontainers.image.source label.
 	Source string
+	// Revision is the commit built, the org.opencontainers.image.revision label ("" for none).
+	Revision string
 }
 
 // Build compiles the binary statically for linux/Arch and returns the image.
 func Build(ctx context.Context, s Spec) (v1.Image, error) {
-	tmp, err := os.MkdirTemp("", "toolgate-image-")
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = os.RemoveAll(tmp) }()
-	out := filepath.Join(tmp, s.Binary)
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath",
-		"-ldflags", "-s -w -X main.version="+s.Version, "-o", out, s.Package)
-	cmd.Dir = s.Dir
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH="+s.Arch)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go build %s for linux/%s: %w: %s", s.Package, s.Arch, err, msg)
-	}
-	bin, err := os.ReadFile(out)
+	bin, err := compile(ctx, s, "linux")
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +74,29 @@ func Build(ctx context.Context, s Spec) (v1.Image, error) {
 		"org.opencontainers.image.version": s.Version,
 		"org.opencontainers.image.source":  s.Source,
 	}
+	if s.Revision != "" {
+		cfg.Config.Labels["org.opencontainers.image.revision"] = s.Revision
+	}
 	return mutate.ConfigFile(img, cfg)
+}
+
+// compile builds s's binary statically for goos/s.Arch, trimmed, stripped and stamped with
+// s.Version, the same way for every image and archive, and returns it.
+func compile(ctx context.Context, s Spec, goos string) ([]byte, error) {
+	tmp, err := os.MkdirTemp("", "toolgate-build-")
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = os.RemoveAll(tmp) }()
+	out := filepath.Join(tmp, s.Binary)
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath",
+		"-ldflags", "-s -w -X main.version="+s.Version, "-o", out, s.Package)
+	cmd.Dir = s.Dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+s.Arch)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go build %s for %s/%s: %w: %s", s.Package, goos, s.Arch, err, msg)
+	}
+	return os.ReadFile(out)
 }
 
 // binaryLayer is one layer holding /<name>, executable by everyone and owned by root, so the

@@ -3,12 +3,15 @@ package image
 import (
 	"archive/tar"
 	"context"
+	"debug/buildinfo"
 	"errors"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,24 +29,70 @@ func TestImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ pkg, binary, ref, version string }{
-		{"./cmd", "manager", "controller:test", "toolgate manager v0.0.0-test "},
-		{"./cmd/toolgate-gateway", "toolgate-gateway", "gateway:test", "toolgate-gateway v0.0.0-test\n"},
+	for _, tc := range []struct {
+		pkg, binary, ref string
+		starts           func(t *testing.T, bin string)
+		// dialsAnyone: it verifies servers of any CA (https upstreams, OTLP collectors), so it
+		// carries roots; the hook talks to the API server alone, with the CA it is given.
+		dialsAnyone bool
+	}{
+		{"./cmd", "manager", "controller:test", printsVersion("toolgate manager v0.0.0-test "), true},
+		{"./cmd/toolgate-gateway", "toolgate-gateway", "gateway:test", printsVersion("toolgate-gateway v0.0.0-test\n"), true},
+		{"./cmd/toolgate-hook", "toolgate-hook", "toolgate-hook:test", hookDenies, false},
 	} {
 		t.Run(tc.binary, func(t *testing.T) {
 			img, err := Build(context.Background(), Spec{Package: tc.pkg, Dir: repo, Binary: tc.binary,
-				Version: "v0.0.0-test", Arch: runtime.GOARCH})
+				Version: "v0.0.0-test", Arch: runtime.GOARCH, Revision: testRevision})
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkImage(t, img, tc.binary, tc.ref, tc.version)
+			bin := checkImage(t, img, tc.binary, tc.ref, tc.starts)
+			if tc.dialsAnyone {
+				checkRoots(t, bin, tc.binary)
+			}
+			// The same source gives the same image: a digest pins a commit's build.
+			again, err := Build(context.Background(), Spec{Package: tc.pkg, Dir: repo, Binary: tc.binary,
+				Version: "v0.0.0-test", Arch: runtime.GOARCH, Revision: testRevision})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a, b := digest(t, img), digest(t, again); a != b {
+				t.Errorf("two builds of the same source: %s and %s", a, b)
+			}
 		})
 	}
 }
 
+// printsVersion checks that the binary starts and prints a --version starting with version.
+func printsVersion(version string) func(t *testing.T, bin string) {
+	return func(t *testing.T, bin string) {
+		t.Helper()
+		out, err := exec.Command(bin, "--version").CombinedOutput()
+		if err != nil {
+			t.Fatalf("the image's binary does not start: %v: %s", err, out)
+		}
+		if !strings.HasPrefix(string(out), version) {
+			t.Errorf("--version printed %q, want it to start with %q", out, version)
+		}
+	}
+}
+
+// hookDenies checks that toolgate-hook starts and answers a tool use it cannot ask toolgate about
+// (no token) with a denial, exit 0: the hook has no --version, since a settings line that ran one
+// would exit 0 without an answer, which the agent takes for success.
+func hookDenies(t *testing.T, bin string) {
+	t.Helper()
+	cmd := exec.Command(bin, "--token-file", filepath.Join(t.TempDir(), "none"), "--namespace", "ns")
+	cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"a"}}`)
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), `"permissionDecision":"deny"`) {
+		t.Errorf("toolgate-hook without a token: %v: %s, want a denial", err, out)
+	}
+}
+
 // checkImage writes img as a layout tagged ref, reads it back and checks it runs binary alone,
-// whose --version output starts with version.
-func checkImage(t *testing.T, img v1.Image, binary, ref, version string) {
+// a static executable that starts (starts checks it).
+func checkImage(t *testing.T, img v1.Image, binary, ref string, starts func(t *testing.T, bin string)) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), binary)
 	if err := WriteLayout(dir, ref, img); err != nil {
@@ -81,6 +130,10 @@ func checkImage(t *testing.T, img v1.Image, binary, ref, version string) {
 	if cfg.Config.Labels["org.opencontainers.image.version"] != "v0.0.0-test" {
 		t.Errorf("labels %v", cfg.Config.Labels)
 	}
+	// Which commit the image was built from, as registries, scanners and attestations read it.
+	if got := cfg.Config.Labels["org.opencontainers.image.revision"]; got != testRevision {
+		t.Errorf("org.opencontainers.image.revision %q, want %q", got, testRevision)
+	}
 
 	files, executable := readFiles(t, read, binary)
 	if len(files) != 1 || files[binary] == nil {
@@ -99,13 +152,40 @@ func checkImage(t *testing.T, img v1.Image, binary, ref, version string) {
 	if err := os.WriteFile(bin, executable, 0o755); err != nil { //nolint:gosec // an executable we run below
 		t.Fatal(err)
 	}
-	out, err := exec.Command(bin, "--version").CombinedOutput()
+	if needs := dynamicLinking(t, bin); needs != "" {
+		t.Errorf("/%s needs %s, which the image does not hold", binary, needs)
+	}
+	starts(t, bin)
+	return bin
+}
+
+// checkRoots checks that the executable at bin carries CA roots: the image has no
+// /etc/ssl/certs, and without roots of its own the binary verifies no public certificate, so an
+// https ToolServer upstream or OTLP collector fails x509 verification.
+func checkRoots(t *testing.T, bin, binary string) {
+	t.Helper()
+	info, err := buildinfo.ReadFile(bin)
 	if err != nil {
-		t.Fatalf("the image's binary does not start: %v: %s", err, out)
+		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(out), version) {
-		t.Errorf("--version printed %q, want it to start with %q", out, version)
+	if !slices.ContainsFunc(info.Deps, func(m *debug.Module) bool { return m.Path == fallbackRoots }) {
+		t.Errorf("/%s does not link %s: it trusts no CA in an image without /etc/ssl/certs", binary, fallbackRoots)
 	}
+}
+
+// testRevision is the commit the test's images claim to be built from.
+const testRevision = "576665c0d5cc1d1e36f3b5b0e2a9c8b7a6d5e4f3"
+
+// fallbackRoots is the module whose import gives a binary Mozilla's roots when the system has none.
+const fallbackRoots = "golang.org/x/crypto/x509roots/fallback"
+
+func digest(t *testing.T, img v1.Image) string {
+	t.Helper()
+	d, err := img.Digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.String()
 }
 
 // readFiles returns the headers of every file in img's layers, and the content of binary.

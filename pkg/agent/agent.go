@@ -105,6 +105,15 @@ func Submit(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentTool
 // decision span joins the agent's trace (internal/tracing reads it).
 const TraceparentAnnotation = "toolgate.dev/traceparent"
 
+// LinkTrace puts a W3C traceparent received from the agent (an MCP request's
+// _meta["traceparent"]) on call, re-encoded from the span context it names, so the annotation is
+// at most the canonical 55 characters; one that names none (it does not parse, or is all zeros)
+// is dropped: it only links spans and must not fail or change the call.
+func LinkTrace(call *safetyv1alpha1.AgentToolCall, traceparent string) {
+	ctx := propagation.TraceContext{}.Extract(context.Background(), propagation.MapCarrier{"traceparent": traceparent})
+	withTraceContext(ctx, call)
+}
+
 // withTraceContext puts ctx's span context, if it has one, on call.
 func withTraceContext(ctx context.Context, call *safetyv1alpha1.AgentToolCall) {
 	carrier := propagation.MapCarrier{}

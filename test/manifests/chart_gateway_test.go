@@ -3,7 +3,9 @@ package manifests
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -131,5 +133,40 @@ func TestChartGatewayNetworkPolicies(t *testing.T) {
 		if o.GetKind() == "NetworkPolicy" {
 			t.Errorf("networkPolicy.enabled=false still renders %s/%s", o.GetNamespace(), o.GetName())
 		}
+	}
+}
+
+// The gateway's image comes from the registry the manager's does (README: push both, then
+// install): it pulls with gateway.imagePullSecrets, else with manager.imagePullSecrets. Before,
+// the gateway had no pull secrets at all and gateway.imagePullSecrets was refused by the schema,
+// so a private registry served the manager and left the gateway in ImagePullBackOff.
+func TestChartGatewayPullsWithTheSecrets(t *testing.T) {
+	pullSecrets := func(args ...string) []any {
+		t.Helper()
+		for _, o := range renderChart(t, append([]string{"--set", "gateway.enabled=true"}, args...)...) {
+			if o.GetKind() == "Deployment" && strings.HasSuffix(o.GetName(), "-gateway") {
+				s, _, _ := unstructured.NestedSlice(o.Object, "spec", "template", "spec", "imagePullSecrets")
+				return s
+			}
+		}
+		t.Fatal("no gateway Deployment rendered")
+		return nil
+	}
+	name := func(s []any) string {
+		if len(s) != 1 {
+			return fmt.Sprint(s)
+		}
+		return fmt.Sprint(s[0].(map[string]any)["name"])
+	}
+	if got := name(pullSecrets("--set", "manager.imagePullSecrets[0].name=regcred")); got != "regcred" {
+		t.Errorf("the manager's pull secrets: the gateway pulls with %s", got)
+	}
+	got := name(pullSecrets("--set", "manager.imagePullSecrets[0].name=regcred",
+		"--set", "gateway.imagePullSecrets[0].name=gw"))
+	if got != "gw" {
+		t.Errorf("the gateway's own pull secrets: it pulls with %s", got)
+	}
+	if got := pullSecrets(); len(got) != 0 {
+		t.Errorf("no pull secrets given: the gateway pulls with %v", got)
 	}
 }

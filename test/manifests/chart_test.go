@@ -153,12 +153,14 @@ func TestChartRefusesReplicasWithoutLeaderElection(t *testing.T) {
 		out, err := exec.Command(helm(t), append(base, args...)...).CombinedOutput()
 		return string(out), err
 	}
-	out, err := render("--set", "manager.replicas=3", "--set", "manager.args={--health-probe-bind-address=:8081}")
+	out, err := render("--set", "manager.replicas=3", "--set", "manager.args={--health-probe-bind-address=:8081}",
+		"--set", "ledger.accessMode=ReadWriteMany")
 	if err == nil || !strings.Contains(out, "needs --leader-elect") {
 		t.Fatalf("3 replicas without --leader-elect rendered (err %v): %.300s", err, out)
 	}
 	for _, off := range []string{"--peer-port=-1", "--peer-port=0"} {
-		out, err := render("--set", "manager.replicas=2", "--set", "manager.args={--leader-elect,"+off+"}")
+		out, err := render("--set", "manager.replicas=2", "--set", "manager.args={--leader-elect,"+off+"}",
+			"--set", "ledger.accessMode=ReadWriteMany")
 		if err == nil || !strings.Contains(out, "needs the peer listener") {
 			t.Fatalf("2 replicas with %s rendered (err %v): %.300s", off, err, out)
 		}
@@ -166,7 +168,7 @@ func TestChartRefusesReplicasWithoutLeaderElection(t *testing.T) {
 			t.Fatalf("one replica with %s: %v: %.300s", off, err, out)
 		}
 	}
-	if out, err := render("--set", "manager.replicas=3"); err != nil {
+	if out, err := render("--set", "manager.replicas=3", "--set", "ledger.accessMode=ReadWriteMany"); err != nil {
 		t.Fatalf("3 replicas with the default args (--leader-elect): %v: %.300s", err, out)
 	}
 	if out, err := render("--set", "manager.args={--health-probe-bind-address=:8081}"); err != nil {

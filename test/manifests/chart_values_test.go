@@ -38,6 +38,8 @@ func TestChartRefusesBadValues(t *testing.T) {
 		{"manager.replicass=2", []string{"replicass", "additional properties"}},
 		{"gateway.replicas=-1", []string{"/gateway/replicas", "minimum"}},
 		{"manager.image.pullPolicy=Sometimes", []string{"/manager/image/pullPolicy"}},
+		{"ledger.size=lots", []string{"/ledger/size"}},
+		{"ledger.existingClaim=true", []string{"/ledger/existingClaim", "string"}},
 	} {
 		out, err := render("toolgate", operatorNamespace, "--set", tc.set)
 		if err == nil {
@@ -51,8 +53,8 @@ func TestChartRefusesBadValues(t *testing.T) {
 		}
 	}
 	// Another release name or namespace renders (tools render charts under names of their own:
-	// helm template's default "release-name", helm lint's); NOTES.txt warns that the operator's
-	// names are release toolgate's in toolgate-system.
+	// helm template's default "release-name", helm lint's); TestChartObjectsReferToEachOther
+	// checks that what they render still fits together.
 	out, err := render("toolgate", operatorNamespace, "--set", "manager.image.tag=20240101")
 	if err != nil || !strings.Contains(out, ":20240101\"") {
 		t.Errorf("a numeric image tag (--set reads it as a number): %v: %.400s", err, out)
@@ -134,5 +136,49 @@ func TestChartWebhookPolicyTakesTheClusterRanges(t *testing.T) {
 		if got := ipBlock(c.args...); got != c.want {
 			t.Errorf("%q: from %s, want %s", c.args, got, c.want)
 		}
+	}
+}
+
+// Several manager replicas share the ledger's claim, and the scheduler places them on different
+// nodes, where a ReadWriteOnce volume attaches to one node only: the other replicas never start
+// (Multi-Attach error). The chart refuses the combination, naming the values that fix it, and
+// renders the claim with the access mode asked for.
+func TestChartLedgerClaimFitsTheReplicas(t *testing.T) {
+	chart, err := testenv.Path("dist", "chart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	render := func(args ...string) (string, error) {
+		base := []string{"template", "toolgate", chart, "--namespace", operatorNamespace}
+		out, err := exec.Command(helm(t), append(base, args...)...).CombinedOutput()
+		return string(out), err
+	}
+	out, err := render("--set", "manager.replicas=2")
+	if err == nil || !strings.Contains(out, "ledger.accessMode") || !strings.Contains(out, "ledger.existingClaim") {
+		t.Errorf("2 replicas on a ReadWriteOnce ledger claim rendered (err %v): %.400s", err, out)
+	}
+	accessModes := func(args ...string) []string {
+		t.Helper()
+		var modes []string
+		for _, o := range renderChart(t, args...) {
+			if o.GetKind() == "PersistentVolumeClaim" {
+				modes, _, _ = unstructured.NestedStringSlice(o.Object, "spec", "accessModes")
+			}
+		}
+		return modes
+	}
+	got := accessModes("--set", "manager.replicas=3", "--set", "ledger.accessMode=ReadWriteMany")
+	if !slices.Equal(got, []string{"ReadWriteMany"}) {
+		t.Errorf("3 replicas on ReadWriteMany: the claim's access modes are %v", got)
+	}
+	if got := accessModes(); !slices.Equal(got, []string{"ReadWriteOnce"}) {
+		t.Errorf("one replica: the claim's access modes are %v, want ReadWriteOnce", got)
+	}
+	if out, err := render("--set", "manager.replicas=2", "--set", "ledger.existingClaim=mine"); err != nil {
+		t.Errorf("2 replicas on a claim of the user's own: %v: %.400s", err, out)
+	}
+	out, err = render("--set", "ledger.accessMode=ReadWriteSometimes")
+	if err == nil || !strings.Contains(out, "/ledger/accessMode") {
+		t.Errorf("an access mode that does not exist rendered (err %v): %.300s", err, out)
 	}
 }

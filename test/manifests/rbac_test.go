@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/toolgate/toolgate/internal/audit"
@@ -105,6 +106,17 @@ func operatorRules(t *testing.T) []boundRule {
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := boundRules(t, objs, operatorSA, operatorNamespace)
+	if len(out) == 0 {
+		t.Fatal("config/default binds no rule to the operator's ServiceAccount")
+	}
+	return out
+}
+
+// boundRules returns every rule that objs bind to ServiceAccount namespace/name, with where it
+// applies; a binding of it to a role objs do not hold fails the test.
+func boundRules(t *testing.T, objs []*unstructured.Unstructured, name, namespace string) []boundRule {
+	t.Helper()
 	roles := map[string][]rbacv1.PolicyRule{}
 	var bindings []struct {
 		ns  string
@@ -134,7 +146,7 @@ func operatorRules(t *testing.T) []boundRule {
 	var out []boundRule
 	for _, b := range bindings {
 		if !slices.ContainsFunc(b.sub, func(s rbacv1.Subject) bool {
-			return s.Kind == "ServiceAccount" && s.Name == operatorSA && s.Namespace == operatorNamespace
+			return s.Kind == "ServiceAccount" && s.Name == name && s.Namespace == namespace
 		}) {
 			continue
 		}
@@ -145,14 +157,11 @@ func operatorRules(t *testing.T) []boundRule {
 		key := b.ref.Kind + "/" + ns + "/" + b.ref.Name
 		rules, ok := roles[key]
 		if !ok {
-			t.Fatalf("a binding of the operator refers to %s, which config/default does not ship", key)
+			t.Fatalf("a binding of %s/%s refers to %s, which is not installed", namespace, name, key)
 		}
 		for _, r := range rules {
 			out = append(out, boundRule{rule: r, namespace: b.ns, role: key})
 		}
-	}
-	if len(out) == 0 {
-		t.Fatal("config/default binds no rule to the operator's ServiceAccount")
 	}
 	return out
 }

@@ -192,7 +192,7 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 		tracing.Record(ctx, tracing.Decision{
 			Namespace: req.Namespace, Plan: call.Spec.Plan, Call: call.Name, CallUID: string(call.UID), Tool: call.Spec.Tool,
 			Step: call.Spec.Step, Decision: out.decision, Reason: out.reason, Mode: out.mode, Snapshot: out.snapshot,
-			Traceparent: call.Annotations[tracing.TraceparentAnnotation],
+			Rule: out.rule, Traceparent: call.Annotations[tracing.TraceparentAnnotation],
 		})
 	}
 	// Only the plan's own agent's denials count: a refusal of another requester (another

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"net"
+	"strings"
 	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -99,6 +100,19 @@ var _ = Describe("Decision traces (OpenTelemetry)", func() {
 		allowed := p.call(planName, p.tools[reader], "read", "src/main.go")
 		allowed.GenerateName, allowed.Name = "", "read-main"
 		mustAdmit(submit(p.agent, allowed))
+		By("a traceparent the agent mangles, inflates or flags changes no decision and fails nothing")
+		mangled := map[string]string{
+			"tp-garbage":   "not a traceparent",
+			"tp-zero-id":   "00-00000000000000000000000000000000-" + parentID + "-01",
+			"tp-flags":     "00-" + traceID + "-" + parentID + "-ff", // reserved bits: invalid in version 00
+			"tp-oversized": "00-" + traceID + "-" + parentID + "-01-" + strings.Repeat("x", 100_000),
+		}
+		for name, tp := range mangled {
+			c := p.call(planName, p.tools[reader], name, ".env")
+			c.GenerateName, c.Name = "", name
+			c.Annotations = map[string]string{tracing.TraceparentAnnotation: tp}
+			mustDeny(submit(p.agent, c), safety.ReasonToolAccessDenied)
+		}
 
 		Expect(shutdown(ctx)).To(Succeed(), "flushing the batch to the receiver")
 		spans := receiver.spansOf("peek-at-env")
@@ -117,6 +131,13 @@ var _ = Describe("Decision traces (OpenTelemetry)", func() {
 		Expect(a).To(HaveKeyWithValue("toolgate.mode", "Enforce"))
 		Expect(a).To(HaveKeyWithValue("toolgate.snapshot", HavePrefix("sha256:")))
 		Expect(a).To(HaveKeyWithValue("k8s.namespace.name", p.ns))
+		Expect(a).To(HaveKeyWithValue("toolgate.rule", "path-policy:zeroAccess"), "the deciding rule")
+		for name := range mangled {
+			spans := receiver.spansOf(name)
+			Expect(spans).To(HaveLen(1), name)
+			Expect(spans[0].ParentSpanId).To(BeEmpty(), name+": an invalid parent links nothing")
+			Expect(attrs(spans[0])).To(HaveKeyWithValue("toolgate.reason", safety.ReasonToolAccessDenied), name)
+		}
 
 		Expect(receiver.spansOf("peek-unsampled")).To(HaveLen(1), "a not-sampled parent does not hide the decision")
 
