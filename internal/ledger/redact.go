@@ -108,6 +108,16 @@ func (r redactor) encodeTree(fields map[string]any) ([]byte, error) {
 
 // encodeRoundTrip is encode for any fields: through encoding/json and back.
 func (r redactor) encodeRoundTrip(fields map[string]any) ([]byte, error) {
+	tree, err := jsonTree(fields)
+	if err != nil {
+		return nil, err
+	}
+	return appendCanonical(nil, r.value(tree))
+}
+
+// jsonTree is fields as encoding/json reads them back (maps, slices, strings, json.Number, bools
+// and nils): the only shapes the redactor and appendCanonical walk.
+func jsonTree(fields map[string]any) (any, error) {
 	raw, err := json.Marshal(fields)
 	if err != nil {
 		return nil, fmt.Errorf("encoding record fields: %w", err)
@@ -118,7 +128,7 @@ func (r redactor) encodeRoundTrip(fields map[string]any) ([]byte, error) {
 	if err := dec.Decode(&tree); err != nil {
 		return nil, fmt.Errorf("decoding record fields: %w", err)
 	}
-	return appendCanonical(nil, r.value(tree))
+	return tree, nil
 }
 
 // secret reports whether a key names a secret: it holds one of r.keys, ignoring case. ASCII keys

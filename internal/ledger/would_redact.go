@@ -2,8 +2,6 @@ package ledger
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
 	"math"
 	"sync"
 )
@@ -16,15 +14,9 @@ var defaultRedactor = sync.OnceValue(func() redactor { return newRedactor(nil, m
 // A caller that shows fields as text, where only RedactSecrets' text rules reach them, asks it
 // first: the approval command pins such arguments by their digest rather than spell them out.
 func WouldRedact(fields map[string]any) (bool, error) {
-	raw, err := json.Marshal(fields)
+	tree, err := jsonTree(fields)
 	if err != nil {
-		return false, fmt.Errorf("encoding fields: %w", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var tree any
-	if err := dec.Decode(&tree); err != nil {
-		return false, fmt.Errorf("decoding fields: %w", err)
+		return false, err
 	}
 	plain, err := appendCanonical(nil, tree)
 	if err != nil {

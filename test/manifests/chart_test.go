@@ -28,6 +28,19 @@ func helm(t *testing.T) string {
 	return strings.TrimSpace(string(out))
 }
 
+// helmTemplate runs helm template of dist/chart as release in namespace with helm's further
+// arguments, and returns what it printed, errors included: a refusal's message is what a test reads.
+func helmTemplate(t *testing.T, release, namespace string, args ...string) (string, error) {
+	t.Helper()
+	chart, err := testenv.Path("dist", "chart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"template", release, chart, "--namespace", namespace}
+	out, err := exec.Command(helm(t), append(base, args...)...).CombinedOutput()
+	return string(out), err
+}
+
 // RenderChart renders dist/chart as release "toolgate" in toolgate-system, the install the
 // operator's names (certificate Secret, webhook configuration) are made for, with helm's further
 // arguments (--set ...).
@@ -144,15 +157,7 @@ func TestChartMatchesKustomize(t *testing.T) {
 // Several replicas without leader election would each decide plans' counters on their own; the
 // chart refuses to render them (Helm replaces lists, so overriding manager.args can drop it).
 func TestChartRefusesReplicasWithoutLeaderElection(t *testing.T) {
-	chart, err := testenv.Path("dist", "chart")
-	if err != nil {
-		t.Fatal(err)
-	}
-	render := func(args ...string) (string, error) {
-		base := []string{"template", "toolgate", chart, "--namespace", operatorNamespace}
-		out, err := exec.Command(helm(t), append(base, args...)...).CombinedOutput()
-		return string(out), err
-	}
+	render := func(args ...string) (string, error) { return helmTemplate(t, "toolgate", operatorNamespace, args...) }
 	out, err := render("--set", "manager.replicas=3", "--set", "manager.args={--health-probe-bind-address=:8081}",
 		"--set", "ledger.accessMode=ReadWriteMany")
 	if err == nil || !strings.Contains(out, "needs --leader-elect") {

@@ -2,28 +2,19 @@ package manifests
 
 import (
 	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
-	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 // Values the chart cannot install as given fail `helm template` (and `helm lint`), naming the
 // value and what is wrong, rather than rendering objects the API server refuses at install time
 // or an operator that never becomes ready.
 func TestChartRefusesBadValues(t *testing.T) {
-	chart, err := testenv.Path("dist", "chart")
-	if err != nil {
-		t.Fatal(err)
-	}
 	render := func(release, namespace string, args ...string) (string, error) {
-		base := []string{"template", release, chart, "--namespace", namespace}
-		out, err := exec.Command(helm(t), append(base, args...)...).CombinedOutput()
-		return string(out), err
+		return helmTemplate(t, release, namespace, args...)
 	}
 	for _, tc := range []struct {
 		set  string
@@ -144,15 +135,7 @@ func TestChartWebhookPolicyTakesTheClusterRanges(t *testing.T) {
 // (Multi-Attach error). The chart refuses the combination, naming the values that fix it, and
 // renders the claim with the access mode asked for.
 func TestChartLedgerClaimFitsTheReplicas(t *testing.T) {
-	chart, err := testenv.Path("dist", "chart")
-	if err != nil {
-		t.Fatal(err)
-	}
-	render := func(args ...string) (string, error) {
-		base := []string{"template", "toolgate", chart, "--namespace", operatorNamespace}
-		out, err := exec.Command(helm(t), append(base, args...)...).CombinedOutput()
-		return string(out), err
-	}
+	render := func(args ...string) (string, error) { return helmTemplate(t, "toolgate", operatorNamespace, args...) }
 	out, err := render("--set", "manager.replicas=2")
 	if err == nil || !strings.Contains(out, "ledger.accessMode") || !strings.Contains(out, "ledger.existingClaim") {
 		t.Errorf("2 replicas on a ReadWriteOnce ledger claim rendered (err %v): %.400s", err, out)
