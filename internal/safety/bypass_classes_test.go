@@ -829,7 +829,7 @@ func classCatalogue() []classCase {
 		eighthCatalogue(),
 		ninthCatalogue(),
 		tenthCatalogue(),
-		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(),
+		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
 	)...)
 }
 
