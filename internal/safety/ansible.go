@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -101,7 +102,7 @@ func (a *analyzer) ansibleAdHoc(idx, depth int) {
 	if c.why == "" {
 		c.why = sshOptionCode(&seg)
 	}
-	for _, inv := range c.inventories {
+	for _, inv := range slices.Concat(c.inventories, ansibleEnvInventories(&seg)) {
 		if c.why == "" {
 			c.why = a.ansibleInventoryCode(inv)
 		}
@@ -197,7 +198,8 @@ func ansibleOption(words []word, k int) (name string, val word, last int) {
 var ansibleAbbreviated = []struct {
 	full, short string
 	min         int
-}{{"args", "a", 2}, {"module-name", "m", len("module-n")}, {"module-path", "M", len("module-p")}, {"extra-vars", "e", 2}}
+}{{"args", "a", 2}, {"module-name", "m", len("module-n")}, {"module-path", "M", len("module-p")}, {"extra-vars", "e", 2},
+	{"inventory-file", "i", len("inv")}}
 
 // ansibleShortName returns the short name of the long option opt (given whole or abbreviated), or
 // "" for one not read here.
@@ -441,8 +443,34 @@ func (a *analyzer) ansibleInventoryCode(inv word) string {
 		return "ansible runs the inventory script " + inv.s + " here to list its hosts, code the engine cannot read"
 	case a.lineWrote(inv.s):
 		return "ansible reads or runs the inventory " + inv.s + ", which the line wrote, here"
+	case a.lineWroteBelow(inv.s):
+		// A directory inventory is every file in it: each executable one is run as a script, each
+		// other one parsed by the plugin it names.
+		return "ansible reads or runs every file of the inventory directory " + inv.s + ", into which the line wrote, here"
 	}
 	return ""
+}
+
+// ansibleInventoryVars name inventories as -i does, a comma-separated list of paths (HOSTS is
+// the name older releases read).
+var ansibleInventoryVars = wordSet("ANSIBLE_INVENTORY ANSIBLE_HOSTS")
+
+// ansibleEnvInventories returns the inventories the command's environment names, prefixed or
+// exported earlier on the line: each judged as -i's.
+func ansibleEnvInventories(s *segment) []word {
+	var out []word
+	for _, kv := range s.env {
+		name, val, _ := strings.Cut(kv, "=")
+		if !ansibleInventoryVars[name] {
+			continue
+		}
+		for p := range strings.SplitSeq(val, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, word{s: p, dynamic: strings.ContainsAny(p, "$`")})
+			}
+		}
+	}
+	return out
 }
 
 // namesLocalhost says whether a host pattern or inventory names this machine.

@@ -5,12 +5,18 @@ package safety
 // revision's, a job's or a job execution's), az container show|list and az spring app
 // [deployment] show|list print each container's env, a value beside every name not kept as a
 // secret, as docker inspect does; -o table and a --query that selects fields holding no
-// environment stay admitted.
+// environment stay admitted. Ansible inventories that run as scripts where the reading did not
+// look: a directory inventory into which the line wrote a file (each executable file in it is run,
+// each other one parsed by the plugin it names), an inventory named by ANSIBLE_INVENTORY (or the
+// older ANSIBLE_HOSTS), prefixed or exported, and -i's long spelling --inventory-file and its
+// abbreviations (--inven), which the reading did not know as -i.
 func fourteenthCatalogue() []classCase {
 	sh := shCall
 	envPrint := asked(dc + "print-environment-service")
+	opaque := asked(RuleOpaqueCode)
 	const (
-		azEnv = "an Azure client prints an app's environment with its values"
+		azEnv     = "an Azure client prints an app's environment with its values"
+		inventory = "an ansible inventory runs code the reading did not see"
 	)
 	return []classCase{
 		{azEnv, "az containerapp show", sh(`az containerapp show -n web -g rg`), envPrint, sh(`az containerapp show -n web -g rg -o table`), false},
@@ -41,5 +47,20 @@ func fourteenthCatalogue() []classCase {
 			sh(`az containerapp show -n web -g rg --output=table`), false},
 		{azEnv, "a names-only table, then the environment", sh(`az containerapp list -o table && az containerapp show -n web -g rg -o json`), envPrint,
 			sh(`az containerapp list -o table && az containerapp secret list -n web -g rg`), false},
+		{inventory, "a script written into an inventory directory", sh(`echo 'import os; os.system("id")' > inventory/x.py && ansible all -i inventory/ -m ping`), opaque,
+			sh(`echo 'import os' > tools/x.py && ansible all -i inventory/ -m ping`), false},
+		{inventory, "a directory inventory named without its slash", sh(`printf '#!/bin/sh\nid\n' > inventory/hosts && chmod +x inventory/hosts; ansible all -i inventory -m ping`), opaque,
+			sh(`mkdir -p inventory && ansible all -i inventory -m ping`), false},
+		{inventory, "a file written from inside the inventory directory", sh(`cd inventory && echo x > gen && cd .. && ansible all -i inventory -m ping`), opaque,
+			sh(`echo x > inventory.bak && ansible all -i inventory -m ping`), false},
+		{inventory, "a script inventory by ANSIBLE_INVENTORY", sh(`ANSIBLE_INVENTORY=./inv.py ansible all -m ping`), opaque,
+			sh(`export ANSIBLE_INVENTORY=inventory/hosts.yml; ansible all -m ping`), false},
+		{inventory, "a script inventory by an exported ANSIBLE_INVENTORY", sh(`export ANSIBLE_INVENTORY=hosts.yml,inv.sh; ansible all -m ping`), opaque,
+			sh(`export ANSIBLE_INVENTORY=hosts.yml,prod.ini; ansible all -m ping`), false},
+		{inventory, "a written inventory by ANSIBLE_HOSTS", sh(`echo x > h && export ANSIBLE_HOSTS=h; ansible all -m ping`), opaque,
+			sh(`export ANSIBLE_HOSTS=hosts; ansible all -m ping`), false},
+		{inventory, "a computed ANSIBLE_INVENTORY", sh(`export ANSIBLE_INVENTORY="$INV"; ansible all -m ping`), opaque, sh(`export ANSIBLE_FORKS=10; ansible all -m ping`), false},
+		{inventory, "--inventory-file", sh(`ansible all --inventory-file=inv.py -m ping`), opaque, sh(`ansible all --inventory-file inventory.ini -m ping`), false},
+		{inventory, "--inven, an abbreviation", sh(`ansible all --inven ./hosts.sh -m ping`), opaque, sh(`ansible all --inven hosts.yml -m ping`), false},
 	}
 }

@@ -117,7 +117,10 @@ func isBuildDefinition(p string) bool {
 }
 
 // cmdTouch creates an empty file or changes its times.
-const cmdTouch = "touch"
+const (
+	cmdTouch = "touch"
+	cmdMkdir = "mkdir"
+)
 
 // maxWrittenKept bounds the written paths the analysis keeps of each kind (writtenKept).
 const maxWrittenKept = 16
@@ -263,17 +266,18 @@ func (a *analyzer) textWrite(seg int16) bool {
 }
 
 // contentWrite says whether the write a path records, by the segment whose words named it (0: a
-// redirection), can change what the file says: touch creates an empty file or changes a time, and
-// git checkout -- FILE or git restore FILE puts back the version the index holds. A file checked
-// out from a revision the line names (git checkout other -- Makefile, git restore --source=other
-// Makefile) is that revision's, which may be any the agent made or fetched: it counts.
+// redirection), can change what the file says: touch creates an empty file or changes a time,
+// mkdir makes an empty directory, and git checkout -- FILE or git restore FILE puts back the
+// version the index holds. A file checked out from a revision the line names (git checkout other
+// -- Makefile, git restore --source=other Makefile) is that revision's, which may be any the agent
+// made or fetched: it counts.
 func (a *analyzer) contentWrite(seg int16) bool {
 	if seg == 0 {
 		return true
 	}
 	s := &a.out.segments[seg-1]
 	switch s.name {
-	case cmdTouch:
+	case cmdTouch, cmdMkdir:
 		return false
 	case cmdGit:
 		return gitFromRevision(s)
