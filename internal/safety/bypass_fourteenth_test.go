@@ -9,7 +9,21 @@ package safety
 // look: a directory inventory into which the line wrote a file (each executable file in it is run,
 // each other one parsed by the plugin it names), an inventory named by ANSIBLE_INVENTORY (or the
 // older ANSIBLE_HOSTS), prefixed or exported, and -i's long spelling --inventory-file and its
-// abbreviations (--inven), which the reading did not know as -i.
+// abbreviations (--inven), which the reading did not know as -i. A build or test tool told
+// where its definition is — cargo --manifest-path, docker compose -f and --project-directory,
+// docker build's context and -f, tox -c, just --justfile and -d, task -t, rake -f, gradle
+// --init-script and -p, mvn -f, nox -f, ninja -f, npm --prefix, yarn --cwd, uv run --project,
+// composer -d, bundle --gemfile, pytest -c — runs what that file or that directory's definitions
+// say: one the line wrote, or fed on standard input, was admitted (at Default for cargo, compose,
+// docker build, tox, pytest) while echo ... > Makefile && make asks. And just --command runs any
+// command line, --shell the program its recipes run in.
+// fourteenthCommands are the project's declared uses of the tools whose ordinary commands the
+// fourteenth review's near misses run.
+var fourteenthCommands = []ProjectCommand{
+	{ID: "just", Command: "just ..."}, {ID: "npm-prefix", Command: "npm --prefix web run build"},
+	{ID: "rake", Command: "rake ..."}, {ID: "composer", Command: "composer ..."},
+}
+
 func fourteenthCatalogue() []classCase {
 	sh := shCall
 	envPrint := asked(dc + "print-environment-service")
@@ -17,6 +31,7 @@ func fourteenthCatalogue() []classCase {
 	const (
 		azEnv     = "an Azure client prints an app's environment with its values"
 		inventory = "an ansible inventory runs code the reading did not see"
+		defined   = "a build tool runs a definition the line wrote or fed, named by an option"
 	)
 	return []classCase{
 		{azEnv, "az containerapp show", sh(`az containerapp show -n web -g rg`), envPrint, sh(`az containerapp show -n web -g rg -o table`), false},
@@ -62,5 +77,40 @@ func fourteenthCatalogue() []classCase {
 		{inventory, "a computed ANSIBLE_INVENTORY", sh(`export ANSIBLE_INVENTORY="$INV"; ansible all -m ping`), opaque, sh(`export ANSIBLE_FORKS=10; ansible all -m ping`), false},
 		{inventory, "--inventory-file", sh(`ansible all --inventory-file=inv.py -m ping`), opaque, sh(`ansible all --inventory-file inventory.ini -m ping`), false},
 		{inventory, "--inven, an abbreviation", sh(`ansible all --inven ./hosts.sh -m ping`), opaque, sh(`ansible all --inven hosts.yml -m ping`), false},
+		{defined, "cargo --manifest-path of a written manifest", sh(`echo '[package]' > /tmp/x/Cargo.toml && cargo build --manifest-path /tmp/x/Cargo.toml`), opaque,
+			sh(`cargo build --manifest-path crates/x/Cargo.toml`), false},
+		{defined, "cargo --manifest-path beside a written build.rs", sh(`echo 'fn main(){}' > /tmp/x/build.rs && cargo build --manifest-path=/tmp/x/Cargo.toml`), opaque,
+			sh(`echo x > src/main.rs && cargo build --manifest-path crates/x/Cargo.toml`), false},
+		{defined, "docker compose -f of a written file", sh(`echo 'services: {x: {image: alpine, volumes: ["/:/h"]}}' > /tmp/c.yml && docker compose -f /tmp/c.yml up`), opaque,
+			sh(`docker compose -f compose.dev.yml up -d`), false},
+		{defined, "docker compose -f on standard input", sh(`docker compose -f - up <<< 'services: {x: {image: alpine, privileged: true}}'`), opaque,
+			sh(`docker compose logs -f web`), false},
+		{defined, "docker compose --project-directory", sh(`echo x > /tmp/x/compose.yaml && docker compose --project-directory /tmp/x up`), opaque,
+			sh(`docker compose -f docker-compose.yml -f docker-compose.override.yml config --services`), false},
+		{defined, "docker build of a written context", sh(`echo 'FROM alpine' > /tmp/x/Dockerfile && docker build -t app:1 /tmp/x`), opaque,
+			sh(`echo x > notes.md && docker build -t app:1 .`), false},
+		{defined, "docker build -f of a written Dockerfile", sh(`echo 'FROM alpine' > /tmp/D && docker build -f /tmp/D .`), opaque,
+			sh(`echo x > app.py && docker build -f docker/Dockerfile .`), false},
+		{defined, "tox -c of a written file", sh(`printf '[testenv]\ncommands = sh -c id\n' > /tmp/t.ini && tox -c /tmp/t.ini`), opaque,
+			sh(`tox -c tox.ini -e py312`), false},
+		{defined, "pytest -c of a written file", sh(`printf '[pytest]\naddopts = -p evil\n' > /tmp/p.ini && pytest -c /tmp/p.ini`), opaque,
+			sh(`echo x > tests/test_a.py && pytest -c setup.cfg`), false},
+		{defined, "just --justfile of a written file", sh(`printf 'x:\n\trm -rf ~\n' > /tmp/j && just --justfile /tmp/j x`), opaque, sh(`just --justfile ci.just test`), false},
+		{defined, "just --justfile on standard input", sh("just --justfile /dev/stdin x <<'X'\nx:\n\trm -rf ~\nX"), opaque, sh(`just --list`), false},
+		{defined, "just -d of a directory with a written justfile", sh(`printf 'x:\n\tid\n' > /tmp/x/justfile && just -d /tmp/x x`), opaque, sh(`just -d . test`), false},
+		{defined, "just --command", sh(`just --command 'rm -rf ~'`), opaque, sh(`just test`), false},
+		{defined, "task --taskfile of a written file", sh(`echo 'x' > /tmp/T.yml && task --taskfile /tmp/T.yml x`), opaque, sh(`cargo test`), false},
+		{defined, "rake -f of a written file", sh(`echo 'task(:x) { sh "id" }' > /tmp/R && rake -f /tmp/R x`), opaque, sh(`rake -f Rakefile test`), false},
+		{defined, "gradle --init-script of a written file", sh(`echo x > /tmp/i.gradle && gradle --init-script /tmp/i.gradle build`), opaque, sh(`gradle test`), false},
+		{defined, "gradle -p of a directory with a written build", sh(`echo x > /tmp/x/build.gradle && gradle -p /tmp/x build`), opaque, sh(`mvn test`), false},
+		{defined, "mvn -f of a written POM's directory", sh(`echo x > /tmp/x/pom.xml && mvn -f /tmp/x package`), opaque, sh(`echo x > src/A.java && mvn test`), false},
+		{defined, "npm --prefix of a written package.json", sh(`echo '{"scripts":{"build":"id"}}' > /tmp/x/package.json && npm --prefix /tmp/x run build`), opaque,
+			sh(`echo x > web/src/app.ts && npm --prefix web run build`), false},
+		{defined, "yarn --cwd", sh(`echo x > /tmp/x/package.json && yarn --cwd /tmp/x test`), opaque, sh(`yarn test`), false},
+		{defined, "uv run --project", sh(`echo x > /tmp/x/pyproject.toml && uv run --project /tmp/x x`), opaque, sh(`uv run pytest`), false},
+		{defined, "composer --working-dir", sh(`echo x > /tmp/x/composer.json && composer --working-dir=/tmp/x run-script x`), opaque, sh(`composer install`), false},
+		{defined, "bundle --gemfile", sh(`echo x > /tmp/x/Gemfile && bundle exec --gemfile /tmp/x/Gemfile rake`), opaque, sh(`rake test`), false},
+		{defined, "nox -f of a written file", sh(`echo x > /tmp/n.py && nox -f /tmp/n.py`), opaque, sh(`pdm run pytest`), false},
+		{defined, "ninja -f of a written file", sh(`echo x > /tmp/b.ninja && ninja -f /tmp/b.ninja`), opaque, sh(`npm test`), false},
 	}
 }

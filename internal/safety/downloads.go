@@ -29,6 +29,8 @@ func (a *analyzer) downloads(idx int, redirs []*syntax.Redirect) {
 	}
 	if f, ok := a.buildsWritten(seg); ok {
 		a.opaque(idx, "it runs what "+f+" says, which this command line wrote before it")
+	} else if why := a.unseenDefinition(seg); why != "" {
+		a.opaque(idx, why)
 	}
 	if a.line != nil && len(a.line.applied) > 0 {
 		a.runsApplied(idx)

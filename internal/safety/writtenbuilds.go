@@ -241,16 +241,20 @@ func readsDefinition(f, dir string) bool {
 }
 
 // buildDirs are the directories a build or test tool reads its definitions in: its working
-// directory, its -C/--directory values, and the roots a test runner walks (walkRoots).
+// directory, its -C/--directory values, the ones its options name as its definition's
+// (definitionDirs), and the roots a test runner walks (walkRoots).
 func (a *analyzer) buildDirs(seg *segment) []string {
-	dirs := []string{a.fetchKey(".")}
+	here := a.fetchKey(".")
 	if a.cwd == cwdUnknown {
-		dirs[0] = cwdUnknown
+		here = cwdUnknown
 	}
-	for _, d := range directoryOptions(seg, "-C") {
+	named := directoryOptions(seg, "-C")
+	dirs := make([]string, 1, 1+len(named))
+	dirs[0] = here
+	for _, d := range named {
 		dirs = append(dirs, a.wordKey(d))
 	}
-	return append(dirs, a.walkRoots(seg)...)
+	return slices.Concat(dirs, a.definitionDirs(seg), a.walkRoots(seg))
 }
 
 // textWriters put text the command line chooses into the file they write: a copy, a move, a link,
