@@ -16,7 +16,12 @@ package safety
 // composer -d, bundle --gemfile, pytest -c — runs what that file or that directory's definitions
 // say: one the line wrote, or fed on standard input, was admitted (at Default for cargo, compose,
 // docker build, tox, pytest) while echo ... > Makefile && make asks. And just --command runs any
-// command line, --shell the program its recipes run in.
+// command line, --shell the program its recipes run in. Definitions the reading did not know by
+// their name: compose's override file, which it merges into the one named (admitted at Default),
+// go-task's lower-case Taskfile, rake's rakefile.rb (a declared rake ran it at Default), bundler's
+// gems.rb, and those of task and process runners the reading did not count as build tools: pixi,
+// devbox, a Procfile (honcho, foreman), an Earthfile, a Brewfile (Ruby, which brew bundle runs),
+// Leiningen's project.clj, the Clojure CLI's deps.edn, babel's configuration module.
 // fourteenthCommands are the project's declared uses of the tools whose ordinary commands the
 // fourteenth review's near misses run.
 var fourteenthCommands = []ProjectCommand{
@@ -32,6 +37,7 @@ func fourteenthCatalogue() []classCase {
 		azEnv     = "an Azure client prints an app's environment with its values"
 		inventory = "an ansible inventory runs code the reading did not see"
 		defined   = "a build tool runs a definition the line wrote or fed, named by an option"
+		named     = "a build tool runs a definition the line wrote, by a name the reading did not know"
 	)
 	return []classCase{
 		{azEnv, "az containerapp show", sh(`az containerapp show -n web -g rg`), envPrint, sh(`az containerapp show -n web -g rg -o table`), false},
@@ -112,5 +118,19 @@ func fourteenthCatalogue() []classCase {
 		{defined, "bundle --gemfile", sh(`echo x > /tmp/x/Gemfile && bundle exec --gemfile /tmp/x/Gemfile rake`), opaque, sh(`rake test`), false},
 		{defined, "nox -f of a written file", sh(`echo x > /tmp/n.py && nox -f /tmp/n.py`), opaque, sh(`pdm run pytest`), false},
 		{defined, "ninja -f of a written file", sh(`echo x > /tmp/b.ninja && ninja -f /tmp/b.ninja`), opaque, sh(`npm test`), false},
+		{named, "compose's override file", sh(`echo 'services: {web: {volumes: ["/:/h"]}}' > docker-compose.override.yml && docker compose up -d`), opaque,
+			sh(`echo x > app.py && docker compose up -d`), false},
+		{named, "compose.override.yaml", sh(`cp /tmp/o.yaml compose.override.yaml; docker compose up`), opaque, sh(`cp compose.yaml /tmp/compose.bak; docker compose up`), false},
+		{named, "go-task's lower-case taskfile", sh(`printf 'tasks: {x: {cmds: [id]}}' > taskfile.yml && task x`), opaque, sh(`npm test`), false},
+		{named, "rake's rakefile.rb, rake declared", sh(`echo 'task(:default) { sh "id" }' > rakefile.rb && rake`), opaque, sh(`echo x > lib/a.rb && rake test`), false},
+		{named, "bundler's gems.rb", sh(`echo 'system("id")' > gems.rb && bundle exec rspec`), opaque, sh(`cargo test`), false},
+		{named, "pixi's tasks", sh(`printf '[tasks]\nx = "id"\n' > pixi.toml && pixi run x`), opaque, sh(`yarn test`), false},
+		{named, "devbox's scripts", sh(`echo '{"shell":{"scripts":{"x":"id"}}}' > devbox.json && devbox run x`), opaque, sh(`uv run pytest`), false},
+		{named, "a Procfile, honcho", sh(`echo 'web: sh -c id' > Procfile && honcho start`), opaque, sh(`gradle test`), false},
+		{named, "an Earthfile", sh(`printf 'x:\n  LOCALLY\n  RUN id\n' > Earthfile && earthly +x`), opaque, sh(`mvn test`), false},
+		{named, "a Brewfile, brew bundle", sh(`echo 'system "id"' > Brewfile && brew bundle`), opaque, sh(`pdm run pytest`), false},
+		{named, "Leiningen's project.clj", sh(`echo '(do (clojure.java.shell/sh "id"))' > project.clj && lein test`), opaque, sh(`echo x > src/a.clj && just test`), false},
+		{named, "the Clojure CLI's deps.edn", sh(`echo '{:aliases {:x {:main-opts ["-e" "(x)"]}}}' > deps.edn && clj -M:x`), opaque, sh(`composer install`), false},
+		{named, "babel's configuration module", sh(`echo 'require("child_process").execSync("id")' > babel.config.js && npx babel src`), opaque, sh(`npx tsc --noEmit`), false},
 	}
 }

@@ -38,7 +38,15 @@ var buildDefinitions = strings.Fields("Makefile makefile GNUmakefile justfile Ju
 	"rust-toolchain rust-toolchain.toml .bazeliskrc .bazelversion .jvmopts .sbtopts .pylintrc pylintrc " +
 	"mypy.ini .mypy.ini mise.toml .mise.toml mise.local.toml .mise.local.toml .pytest.ini pytest.toml .pytest.toml " +
 	// ansible's configuration names module, plugin and role paths and a vault password script.
-	"ansible.cfg")
+	"ansible.cfg " +
+	// The other names the same tools read (compose merges its override file into the one named;
+	// go-task's lower-case names; bundler's gems.rb), and the definitions of tools whose tasks or
+	// processes run commands: pixi's tasks, devbox's scripts, a Procfile's processes (honcho,
+	// foreman, overmind), an Earthfile's targets, a Dagger module, a Brewfile (Ruby), Leiningen's
+	// project.clj and the Clojure CLI's deps.edn aliases.
+	"docker-compose.override.yml docker-compose.override.yaml compose.override.yml compose.override.yaml " +
+	"taskfile.yml taskfile.yaml Taskfile.dist.yaml taskfile.dist.yml taskfile.dist.yaml rakefile.rb gems.rb " +
+	"pixi.toml devbox.json Procfile Earthfile dagger.json Brewfile project.clj deps.edn")
 
 // buildConfigPrefixes begin the names of JavaScript tools' configuration modules, which run as
 // code when the tool loads them (jest.config.ts, vite.config.mjs, eslint.config.js,
