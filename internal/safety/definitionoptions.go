@@ -33,7 +33,7 @@ var (
 		"ninja":   {{"-f", "-f"}},
 		"scons":   {{"-f", "--sconstruct"}, {"--file", "--makefile"}},
 		"cargo":   {{"--manifest-path", "--manifest-path"}},
-		"bundle":  {{"--gemfile", "--gemfile"}},
+		cmdBundle: {{"--gemfile", "--gemfile"}},
 		"cmake":   {{"-C", "-C"}},
 		"pytest":  {{"-c", "--config-file"}},
 		cmdDocker: {{"-f", "--file"}}, cmdPodman: {{"-f", "--file"}}, cmdNerdctl: {{"-f", "--file"}},

@@ -18,8 +18,12 @@ import (
 // can approve what they have looked at, where a file the line downloaded and runs as it is stays
 // blocked (download-exec).
 
-// cmdPytest is pytest, run as a program or as python -m pytest.
-const cmdPytest = "pytest"
+// cmdPytest is pytest, run as a program or as python -m pytest; cmdBundle, Ruby's bundler (and
+// brew's subcommand that reads a Brewfile).
+const (
+	cmdPytest = "pytest"
+	cmdBundle = "bundle"
+)
 
 // RuleFetchedCodeRun is a build, test or script run where the command line put fetched code.
 const RuleFetchedCodeRun = RulePrefixDamageControl + "fetched-code-run"
@@ -344,7 +348,7 @@ func buildsHere(seg *segment) bool {
 		return len(seg.operands) > 0 && slices.Contains(strings.Fields("compose build buildx"), seg.operands[0].s)
 	case seg.name == "brew":
 		// brew bundle runs the Brewfile, Ruby; brew's other commands read no project file.
-		return len(seg.operands) > 0 && seg.operands[0].s == "bundle"
+		return len(seg.operands) > 0 && seg.operands[0].s == cmdBundle
 	}
 	return false
 }
