@@ -21,7 +21,9 @@ package safety
 // go-task's lower-case Taskfile, rake's rakefile.rb (a declared rake ran it at Default), bundler's
 // gems.rb, and those of task and process runners the reading did not count as build tools: pixi,
 // devbox, a Procfile (honcho, foreman), an Earthfile, a Brewfile (Ruby, which brew bundle runs),
-// Leiningen's project.clj, the Clojure CLI's deps.edn, babel's configuration module.
+// Leiningen's project.clj, the Clojure CLI's deps.edn, babel's configuration module. And pytest's
+// plugin modules (-p, PYTEST_PLUGINS) and options (PYTEST_ADDOPTS): a module the line wrote is
+// imported before collection, as conftest.py is, and was admitted at Default.
 // fourteenthCommands are the project's declared uses of the tools whose ordinary commands the
 // fourteenth review's near misses run.
 var fourteenthCommands = []ProjectCommand{
@@ -38,6 +40,7 @@ func fourteenthCatalogue() []classCase {
 		inventory = "an ansible inventory runs code the reading did not see"
 		defined   = "a build tool runs a definition the line wrote or fed, named by an option"
 		named     = "a build tool runs a definition the line wrote, by a name the reading did not know"
+		plugin    = "pytest loads a plugin module or configuration the line wrote"
 	)
 	return []classCase{
 		{azEnv, "az containerapp show", sh(`az containerapp show -n web -g rg`), envPrint, sh(`az containerapp show -n web -g rg -o table`), false},
@@ -132,5 +135,13 @@ func fourteenthCatalogue() []classCase {
 		{named, "Leiningen's project.clj", sh(`echo '(do (clojure.java.shell/sh "id"))' > project.clj && lein test`), opaque, sh(`echo x > src/a.clj && just test`), false},
 		{named, "the Clojure CLI's deps.edn", sh(`echo '{:aliases {:x {:main-opts ["-e" "(x)"]}}}' > deps.edn && clj -M:x`), opaque, sh(`composer install`), false},
 		{named, "babel's configuration module", sh(`echo 'require("child_process").execSync("id")' > babel.config.js && npx babel src`), opaque, sh(`npx tsc --noEmit`), false},
+		{plugin, "python -m pytest -p of a written module", sh(`echo 'import os; os.system("id")' > c.py && python -m pytest -p c`), opaque,
+			sh(`echo x > tests/test_c.py && pytest -p pytest_cov tests`), false},
+		{plugin, "pytest -p attached", sh(`echo x > c.py && pytest -pc`), opaque, sh(`echo x > c.py && pytest -p no:c`), false},
+		{plugin, "a written package by its dotted name", sh(`echo x > plug/x.py && python3 -m pytest -p plug.x`), opaque, sh(`pytest -p no:cacheprovider`), false},
+		{plugin, "PYTEST_PLUGINS", sh(`echo x > c.py && PYTEST_PLUGINS=c python -m pytest`), opaque, sh(`export PYTEST_PLUGINS=pytest_cov; python -m pytest`), false},
+		{plugin, "PYTEST_PLUGINS exported", sh(`echo x > c.py && export PYTEST_PLUGINS=a,c; pytest`), opaque, sh(`export PYTEST_PLUGINS=a,b; echo x > c.py; pytest`), false},
+		{plugin, "PYTEST_ADDOPTS' -p", sh(`echo x > c.py && PYTEST_ADDOPTS='-p c' pytest`), opaque, sh(`PYTEST_ADDOPTS='-x -q' pytest`), false},
+		{plugin, "PYTEST_ADDOPTS' -c", sh(`echo x > /tmp/p.ini && PYTEST_ADDOPTS='-c /tmp/p.ini' python -m pytest`), opaque, sh(`PYTEST_ADDOPTS='-c pytest.ini' python -m pytest`), false},
 	}
 }
