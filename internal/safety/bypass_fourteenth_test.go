@@ -23,7 +23,10 @@ package safety
 // devbox, a Procfile (honcho, foreman), an Earthfile, a Brewfile (Ruby, which brew bundle runs),
 // Leiningen's project.clj, the Clojure CLI's deps.edn, babel's configuration module. And pytest's
 // plugin modules (-p, PYTEST_PLUGINS) and options (PYTEST_ADDOPTS): a module the line wrote is
-// imported before collection, as conftest.py is, and was admitted at Default.
+// imported before collection, as conftest.py is, and was admitted at Default. rclone's removals
+// of a local path (rclone purge ~, delete /, rmdirs, deletefile): a plain path is a local remote,
+// and only the removals' remotes were read (cloud-storage-delete), so rclone purge ~ was admitted
+// at Default; the local paths are now deletes the path policy judges, as rm -r's are.
 // fourteenthCommands are the project's declared uses of the tools whose ordinary commands the
 // fourteenth review's near misses run.
 var fourteenthCommands = []ProjectCommand{
@@ -41,6 +44,7 @@ func fourteenthCatalogue() []classCase {
 		defined   = "a build tool runs a definition the line wrote or fed, named by an option"
 		named     = "a build tool runs a definition the line wrote, by a name the reading did not know"
 		plugin    = "pytest loads a plugin module or configuration the line wrote"
+		rcloneDel = "rclone removes a local path"
 	)
 	return []classCase{
 		{azEnv, "az containerapp show", sh(`az containerapp show -n web -g rg`), envPrint, sh(`az containerapp show -n web -g rg -o table`), false},
@@ -143,5 +147,10 @@ func fourteenthCatalogue() []classCase {
 		{plugin, "PYTEST_PLUGINS exported", sh(`echo x > c.py && export PYTEST_PLUGINS=a,c; pytest`), opaque, sh(`export PYTEST_PLUGINS=a,b; echo x > c.py; pytest`), false},
 		{plugin, "PYTEST_ADDOPTS' -p", sh(`echo x > c.py && PYTEST_ADDOPTS='-p c' pytest`), opaque, sh(`PYTEST_ADDOPTS='-x -q' pytest`), false},
 		{plugin, "PYTEST_ADDOPTS' -c", sh(`echo x > /tmp/p.ini && PYTEST_ADDOPTS='-c /tmp/p.ini' python -m pytest`), opaque, sh(`PYTEST_ADDOPTS='-c pytest.ini' python -m pytest`), false},
+		{rcloneDel, "rclone purge ~", sh(`rclone purge ~`), denied(zero), sh(`rclone purge ./build`), false},
+		{rcloneDel, "rclone delete /", sh(`rclone delete /`), denied(zero), sh(`rclone ls ~`), false},
+		{rcloneDel, "rclone rmdirs of the home directory", sh(`rclone rmdirs ~/`), denied(zero), sh(`rclone lsd remote:`), false},
+		{rcloneDel, "rclone purge behind a global option", sh(`rclone --config r.conf purge /etc`), denied(zero), sh(`rclone --config r.conf lsd remote:`), false},
+		{rcloneDel, "rclone purge of .git", sh(`rclone purge .git`), denied(RulePrefixPathPolicy + "noDelete"), sh(`rclone purge /workspace/app/build`), false},
 	}
 }
