@@ -26,12 +26,22 @@ package safety
 // imported before collection, as conftest.py is, and was admitted at Default. rclone's removals
 // of a local path (rclone purge ~, delete /, rmdirs, deletefile): a plain path is a local remote,
 // and only the removals' remotes were read (cloud-storage-delete), so rclone purge ~ was admitted
-// at Default; the local paths are now deletes the path policy judges, as rm -r's are.
+// at Default; the local paths are now deletes the path policy judges, as rm -r's are. Hosting
+// and cloud clients' deletes cloud-resource-delete did not list (vercel rm, netlify sites:delete
+// and firebase firestore:delete were admitted at Default; wrangler, linode-cli, oci, sst,
+// glab, scw, railway and supabase at Yolo), and a database dropped or reset by an
+// application framework's or migration tool's own command (rails db:drop, prisma migrate reset,
+// alembic downgrade base, flyway clean, mix ecto.reset, ...), which runs the DROP the engine's
+// database-destroy reads in a client's text: a declared rake ran rake db:drop at Default.
 // fourteenthCommands are the project's declared uses of the tools whose ordinary commands the
 // fourteenth review's near misses run.
 var fourteenthCommands = []ProjectCommand{
 	{ID: "just", Command: "just ..."}, {ID: "npm-prefix", Command: "npm --prefix web run build"},
 	{ID: "rake", Command: "rake ..."}, {ID: "composer", Command: "composer ..."},
+	{ID: "rails-migrate", Command: "rails db:migrate"}, {ID: "prisma-migrate", Command: "npx prisma migrate dev"},
+	{ID: "alembic-upgrade", Command: "alembic upgrade head"}, {ID: "ecto-migrate", Command: "mix ecto.migrate"},
+	{ID: "ef-update", Command: "dotnet ef database update"}, {ID: "supabase-reset", Command: "supabase db reset"},
+	{ID: "flyway-migrate", Command: "flyway migrate"}, {ID: "sqlx-migrate", Command: "sqlx migrate run"},
 }
 
 func fourteenthCatalogue() []classCase {
@@ -45,7 +55,10 @@ func fourteenthCatalogue() []classCase {
 		named     = "a build tool runs a definition the line wrote, by a name the reading did not know"
 		plugin    = "pytest loads a plugin module or configuration the line wrote"
 		rcloneDel = "rclone removes a local path"
+		cloudDel  = "a hosting or cloud client deletes what it hosts"
+		dbReset   = "a framework's command drops or resets a database"
 	)
+	gone, reset := asked(dc+"cloud-resource-delete"), asked(dc+"database-reset-framework")
 	return []classCase{
 		{azEnv, "az containerapp show", sh(`az containerapp show -n web -g rg`), envPrint, sh(`az containerapp show -n web -g rg -o table`), false},
 		{azEnv, "az containerapp list", sh(`az containerapp list -g rg`), envPrint, sh(`az containerapp list -g rg --query '[].name' -o tsv`), false},
@@ -152,5 +165,59 @@ func fourteenthCatalogue() []classCase {
 		{rcloneDel, "rclone rmdirs of the home directory", sh(`rclone rmdirs ~/`), denied(zero), sh(`rclone lsd remote:`), false},
 		{rcloneDel, "rclone purge behind a global option", sh(`rclone --config r.conf purge /etc`), denied(zero), sh(`rclone --config r.conf lsd remote:`), false},
 		{rcloneDel, "rclone purge of .git", sh(`rclone purge .git`), denied(RulePrefixPathPolicy + "noDelete"), sh(`rclone purge /workspace/app/build`), false},
+		{cloudDel, "vercel rm", sh(`vercel rm my-app --yes`), gone, sh(`vercel deploy --prod`), false},
+		{cloudDel, "vercel remove behind a global option", sh(`vercel --token t remove my-app --safe`), gone, sh(`vercel ls`), false},
+		{cloudDel, "netlify sites:delete", sh(`netlify sites:delete x --force`), gone, sh(`netlify deploy --prod`), false},
+		{cloudDel, "ntl env:unset", sh(`ntl env:unset API_URL`), gone, sh(`netlify status`), false},
+		{cloudDel, "firebase firestore:delete", sh(`firebase firestore:delete --all-collections -f`), gone, sh(`firebase deploy --only hosting`), false},
+		{cloudDel, "firebase database:remove", sh(`firebase database:remove / -f`), gone, sh(`firebase emulators:start`), false},
+		{cloudDel, "wrangler r2 bucket delete", sh(`wrangler r2 bucket delete assets`), gone, sh(`firebase firestore:indexes`), false},
+		{cloudDel, "linode-cli delete", sh(`linode-cli linodes delete 123`), gone, sh(`vercel env ls`), false},
+		{cloudDel, "oci terminate", sh(`oci compute instance terminate --instance-id x --force`), gone, sh(`serverless deploy`), false},
+		{cloudDel, "sst remove", sh(`sst remove --stage prod`), gone, sh(`railway up`), false},
+		{cloudDel, "glab repo delete", sh(`glab repo delete o/r --yes`), gone, sh(`gh repo view`), false},
+		{cloudDel, "railway down", sh(`railway down -y`), gone, sh(`railway up --detach`), false},
+		{cloudDel, "supabase projects delete", sh(`supabase projects delete abcd`), gone, sh(`supabase db reset`), false},
+		{dbReset, "rails db:drop", sh(`bin/rails db:drop`), reset, sh(`rails db:migrate`), false},
+		{dbReset, "rake db:drop, rake declared", sh(`rake db:drop`), reset, sh(`rake test`), false},
+		{dbReset, "rails db:reset in production", sh(`RAILS_ENV=production bundle exec rails db:reset`), reset, sh(`rails db:migrate`), false},
+		{dbReset, "rails db:schema:load", sh(`bundle exec rake db:schema:load`), reset, sh(`rake db:migrate`), false},
+		{dbReset, "prisma migrate reset", sh(`npx prisma migrate reset --force`), reset, sh(`npx prisma migrate dev`), false},
+		{dbReset, "prisma db push --accept-data-loss", sh(`npx prisma db push --accept-data-loss`), reset, sh(`npx prisma migrate dev`), false},
+		{dbReset, "typeorm schema:drop", sh(`npx typeorm schema:drop -d src/ds.ts`), reset, sh(`rails db:migrate`), false},
+		{dbReset, "alembic downgrade base", sh(`alembic -c alembic.ini downgrade base`), reset, sh(`alembic upgrade head`), false},
+		{dbReset, "flyway clean", sh(`flyway -url=jdbc:postgresql://db/app clean`), reset, sh(`flyway migrate`), false},
+		{dbReset, "liquibase dropAll", sh(`liquibase dropAll`), reset, sh(`flyway migrate`), false},
+		{dbReset, "mix ecto.reset", sh(`mix ecto.reset`), reset, sh(`mix ecto.migrate`), false},
+		{dbReset, "dotnet ef database drop", sh(`dotnet ef database drop -f`), reset, sh(`dotnet ef database update`), false},
+		{dbReset, "sqlx database reset", sh(`sqlx database reset -y`), reset, sh(`sqlx migrate run`), false},
+		{dbReset, "golang-migrate drop", sh(`migrate -path db/migrations -database "$DB" drop -f`), reset, sh(`sqlx migrate run`), false},
+		{dbReset, "knex migrate:rollback --all", sh(`npx knex migrate:rollback --all`), reset, sh(`alembic upgrade head`), false},
+		{dbReset, "supabase db reset of the linked project", sh(`supabase db reset --linked`), reset, sh(`supabase db reset`), false},
+	}
+}
+
+// database-reset-framework's examples, and the hosting clients cloud-resource-delete now reads.
+func init() {
+	more := map[string][2][]string{
+		"database-reset-framework": {
+			{"rails db:drop", "bin/rails db:reset", "rake db:purge", "npx prisma migrate reset", "prisma db push --force-reset",
+				"sequelize db:drop", "typeorm schema:drop", "alembic downgrade base", "flyway clean", "liquibase drop-all", "mix ecto.drop",
+				"dotnet ef database drop", "diesel database reset", "sqlx database drop", "dbmate drop", "goose sqlite3 x.db reset",
+				"migrate -database x down -all", "atlas schema clean -u x", "knex migrate:rollback --all", "supabase db reset --db-url=x"},
+			{"rails db:migrate", "rails db:seed", "npx prisma migrate dev", "prisma db push", "alembic upgrade head", "alembic downgrade -1",
+				"flyway migrate", "mix ecto.migrate", "dotnet ef database update", "sqlx migrate run", "supabase db reset", "knex migrate:rollback"},
+		},
+		"cloud-resource-delete": {
+			{"vercel rm x --yes", "netlify sites:delete x", "firebase firestore:delete -r /c", "wrangler delete", "linode-cli linodes delete 1",
+				"oci os bucket delete --name b", "sst remove", "glab repo delete o/r", "scw instance server delete x", "railway down", "supabase secrets unset K"},
+			{"vercel deploy", "netlify deploy", "firebase deploy", "wrangler deploy", "sst deploy", "glab mr list", "railway up", "supabase start"},
+		},
+	}
+	for id, ex := range more {
+		e := rulePackExamples[id]
+		e.hits = append(append([]string(nil), e.hits...), ex[0]...)
+		e.misses = append(append([]string(nil), e.misses...), ex[1]...)
+		rulePackExamples[id] = e
 	}
 }
