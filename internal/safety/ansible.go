@@ -37,7 +37,9 @@ const ansibleShortValues = "aBcefilMmPtTu"
 
 var ansibleLongValues = wordSet("args module-name module-path inventory inventory-file extra-vars forks user limit " +
 	"connection timeout background poll tree private-key key-file become-method become-user vault-id vault-password-file " +
-	"vault-pass-file ssh-common-args sftp-extra-args scp-extra-args ssh-extra-args playbook-dir task-timeout")
+	"vault-pass-file ssh-common-args sftp-extra-args scp-extra-args ssh-extra-args playbook-dir task-timeout " +
+	// ansible-playbook's own.
+	"tags skip-tags start-at-task")
 
 // ansibleCommandModules take a command line; ansibleOpaqueModules run what the engine cannot read
 // (a local script, PowerShell, a command answering prompts, rsync both ways with its deletes, a

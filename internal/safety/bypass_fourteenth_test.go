@@ -32,7 +32,10 @@ package safety
 // glab, scw, railway and supabase at Yolo), and a database dropped or reset by an
 // application framework's or migration tool's own command (rails db:drop, prisma migrate reset,
 // alembic downgrade base, flyway clean, mix ecto.reset, ...), which runs the DROP the engine's
-// database-destroy reads in a client's text: a declared rake ran rake db:drop at Default.
+// database-destroy reads in a client's text: a declared rake ran rake db:drop at Default. And a
+// declared ansible-playbook ran what it was given whatever it was: a playbook the line wrote, fed
+// or computed, and the inventory scripts, extra-vars templates and module paths the ad-hoc
+// command's reading asks for, all admitted at Default.
 // fourteenthCommands are the project's declared uses of the tools whose ordinary commands the
 // fourteenth review's near misses run.
 var fourteenthCommands = []ProjectCommand{
@@ -42,6 +45,7 @@ var fourteenthCommands = []ProjectCommand{
 	{ID: "alembic-upgrade", Command: "alembic upgrade head"}, {ID: "ecto-migrate", Command: "mix ecto.migrate"},
 	{ID: "ef-update", Command: "dotnet ef database update"}, {ID: "supabase-reset", Command: "supabase db reset"},
 	{ID: "flyway-migrate", Command: "flyway migrate"}, {ID: "sqlx-migrate", Command: "sqlx migrate run"},
+	{ID: "playbook", Command: "ansible-playbook ..."},
 }
 
 func fourteenthCatalogue() []classCase {
@@ -57,6 +61,7 @@ func fourteenthCatalogue() []classCase {
 		rcloneDel = "rclone removes a local path"
 		cloudDel  = "a hosting or cloud client deletes what it hosts"
 		dbReset   = "a framework's command drops or resets a database"
+		playbook  = "a declared ansible-playbook runs what the line wrote or what ansible reads besides"
 	)
 	gone, reset := asked(dc+"cloud-resource-delete"), asked(dc+"database-reset-framework")
 	return []classCase{
@@ -194,6 +199,19 @@ func fourteenthCatalogue() []classCase {
 		{dbReset, "golang-migrate drop", sh(`migrate -path db/migrations -database "$DB" drop -f`), reset, sh(`sqlx migrate run`), false},
 		{dbReset, "knex migrate:rollback --all", sh(`npx knex migrate:rollback --all`), reset, sh(`alembic upgrade head`), false},
 		{dbReset, "supabase db reset of the linked project", sh(`supabase db reset --linked`), reset, sh(`supabase db reset`), false},
+		{playbook, "a playbook the line wrote", sh(`printf -- '- hosts: localhost\n  tasks: [{shell: id}]\n' > site.yml && ansible-playbook site.yml`), opaque,
+			sh(`echo x > roles/web/tasks/main.yml && ansible-playbook -i inventory site.yml`), false},
+		{playbook, "a playbook on standard input", sh("ansible-playbook /dev/stdin <<'X'\n- hosts: localhost\n  tasks: [{shell: id}]\nX"), opaque,
+			sh(`ansible-playbook --check --diff site.yml`), false},
+		{playbook, "a computed playbook", sh(`ansible-playbook -i inventory "$PLAYBOOK"`), opaque, sh(`ansible-playbook -i inventory site.yml deploy.yml`), false},
+		{playbook, "an inventory script", sh(`ansible-playbook -i inv.py site.yml`), opaque, sh(`ansible-playbook -i inventory.yml site.yml`), false},
+		{playbook, "an inventory directory the line wrote into", sh(`echo x > inventory/x.py && ansible-playbook -i inventory site.yml`), opaque,
+			sh(`echo x > notes.txt && ansible-playbook -i inventory site.yml`), false},
+		{playbook, "ANSIBLE_INVENTORY", sh(`ANSIBLE_INVENTORY=inv.py ansible-playbook site.yml`), opaque, sh(`ansible-playbook --limit web site.yml`), false},
+		{playbook, "a template in extra vars", sh(`ansible-playbook -e 'x={{ lookup("pipe","id") }}' site.yml`), opaque, sh(`ansible-playbook -e env=prod site.yml`), false},
+		{playbook, "a module path", sh(`ansible-playbook -M ./lib site.yml`), opaque, sh(`ansible-playbook --tags deploy site.yml`), false},
+		{playbook, "a ProxyCommand", sh(`ansible-playbook --ssh-common-args='-o ProxyCommand=id' site.yml`), opaque,
+			sh(`ansible-playbook -i inventory --start-at-task deploy site.yml`), false},
 	}
 }
 
