@@ -35,7 +35,10 @@ package safety
 // database-destroy reads in a client's text: a declared rake ran rake db:drop at Default. And a
 // declared ansible-playbook ran what it was given whatever it was: a playbook the line wrote, fed
 // or computed, and the inventory scripts, extra-vars templates and module paths the ad-hoc
-// command's reading asks for, all admitted at Default.
+// command's reading asks for, all admitted at Default. git rebase -i with a sequence editor the
+// line names (GIT_SEQUENCE_EDITOR='sed -i s/pick/exec id/'), which rewrites the todo list into
+// exec lines that run commands, as rebase -x's do: admitted at Default. And compose's
+// COMPOSE_FILE, read as its -f is.
 // fourteenthCommands are the project's declared uses of the tools whose ordinary commands the
 // fourteenth review's near misses run.
 var fourteenthCommands = []ProjectCommand{
@@ -62,6 +65,7 @@ func fourteenthCatalogue() []classCase {
 		cloudDel  = "a hosting or cloud client deletes what it hosts"
 		dbReset   = "a framework's command drops or resets a database"
 		playbook  = "a declared ansible-playbook runs what the line wrote or what ansible reads besides"
+		todo      = "git rebase -i runs a todo list an editor the line names rewrote"
 	)
 	gone, reset := asked(dc+"cloud-resource-delete"), asked(dc+"database-reset-framework")
 	return []classCase{
@@ -212,6 +216,18 @@ func fourteenthCatalogue() []classCase {
 		{playbook, "a module path", sh(`ansible-playbook -M ./lib site.yml`), opaque, sh(`ansible-playbook --tags deploy site.yml`), false},
 		{playbook, "a ProxyCommand", sh(`ansible-playbook --ssh-common-args='-o ProxyCommand=id' site.yml`), opaque,
 			sh(`ansible-playbook -i inventory --start-at-task deploy site.yml`), false},
+		{todo, "GIT_SEQUENCE_EDITOR", sh(`GIT_SEQUENCE_EDITOR='sed -i s/pick/exec\ id/' git rebase -i HEAD~2`), opaque,
+			sh(`GIT_SEQUENCE_EDITOR=true git rebase -i --autosquash main`), false},
+		{todo, "EDITOR for the todo list", sh(`EDITOR='sed -i 1iexec\ id' git rebase --interactive HEAD~3`), opaque, sh(`GIT_SEQUENCE_EDITOR=: git rebase -i main`), false},
+		{todo, "an exported sequence editor", sh(`export GIT_SEQUENCE_EDITOR="sed -i 's/^pick/exec id #/'"; git rebase -i HEAD~2`), opaque,
+			sh(`export GIT_SEQUENCE_EDITOR="sed -i 's/^pick/exec id #/'"; git rebase --continue`), false},
+		{todo, "-i in a bundle", sh(`GIT_SEQUENCE_EDITOR='sed -i s/pick/exec\ id/' git rebase -ir HEAD~2`), opaque,
+			sh(`GIT_SEQUENCE_EDITOR='sed -i s/pick/exec\ id/' git rebase -Xignore-all-space main`), false},
+		{todo, "--edit-todo", sh(`GIT_SEQUENCE_EDITOR='sed -i s/pick/exec\ id/' git rebase --edit-todo`), opaque, sh(`git rebase -i HEAD~2`), false},
+		{defined, "COMPOSE_FILE of a written file", sh(`echo x > /tmp/c.yml && COMPOSE_FILE=/tmp/c.yml docker compose up`), opaque,
+			sh(`export COMPOSE_FILE=compose.yml:compose.prod.yml; docker compose ps`), false},
+		{defined, "an exported COMPOSE_FILE", sh(`echo x > /tmp/c.yml && export COMPOSE_FILE=compose.yml:/tmp/c.yml; docker compose up -d`), opaque,
+			sh(`echo x > /tmp/c.yml && export COMPOSE_FILE=compose.yml; docker compose up -d`), false},
 	}
 }
 

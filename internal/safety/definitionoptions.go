@@ -56,6 +56,35 @@ var (
 	}
 )
 
+// defFileEnvs name, per build tool, the variables whose value lists its definition files as its
+// -f does: compose's COMPOSE_FILE, separated by ':' (or ';', COMPOSE_PATH_SEPARATOR's other
+// usual value).
+var defFileEnvs = map[string]string{cmdDocker: envComposeFile, cmdPodman: envComposeFile, cmdNerdctl: envComposeFile,
+	"docker-compose": envComposeFile, "podman-compose": envComposeFile}
+
+// envComposeFile is compose's list of its files.
+const envComposeFile = "COMPOSE_FILE"
+
+// definitionFiles returns the definition files a build tool's options and environment name.
+func definitionFiles(seg *segment) []word {
+	var files []word
+	for _, opt := range defFileOptions[seg.name] {
+		for v := range optionValues(seg, opt[0], opt[1]) {
+			files = append(files, v)
+		}
+	}
+	if name := defFileEnvs[seg.name]; name != "" {
+		for _, kv := range seg.env {
+			if val, ok := strings.CutPrefix(kv, name+"="); ok {
+				for f := range strings.FieldsFuncSeq(val, func(r rune) bool { return r == ':' || r == ';' }) {
+					files = append(files, word{s: f, dynamic: strings.ContainsAny(f, "$`")})
+				}
+			}
+		}
+	}
+	return files
+}
+
 // optProjectDir is compose's directory of its files; cmdCmake, CMake.
 const (
 	optProjectDir = "--project-directory"
@@ -70,11 +99,9 @@ var stdinNames = strings.Fields("- /dev/stdin /dev/fd/0 /proc/self/fd/0")
 // docker build's context, its last operand, where it finds the Dockerfile.
 func (a *analyzer) definitionDirs(seg *segment) []string {
 	var dirs []string
-	for _, opt := range defFileOptions[seg.name] {
-		for v := range optionValues(seg, opt[0], opt[1]) {
-			// The value may be the directory itself (mvn -f DIR, tox -c DIR).
-			dirs = append(dirs, a.wordKey(v.with(path.Dir(v.s))), a.wordKey(v))
-		}
+	for _, v := range definitionFiles(seg) {
+		// The value may be the directory itself (mvn -f DIR, tox -c DIR).
+		dirs = append(dirs, a.wordKey(v.with(path.Dir(v.s))), a.wordKey(v))
 	}
 	for _, opt := range defDirOptions[seg.name] {
 		for v := range optionValues(seg, opt[0], opt[1]) {
@@ -96,21 +123,20 @@ func dockerBuilds(seg *segment) bool {
 	return slices.ContainsFunc(seg.operands[:min(2, len(seg.operands))], func(w word) bool { return w.s == subBuild })
 }
 
-// unseenDefinition says why a build or test tool's definition file, named by an option, is one
-// the engine cannot see: fed on standard input, or written by the line ("" when neither).
+// unseenDefinition says why a build or test tool's definition file, named by an option or its
+// environment (COMPOSE_FILE), is one the engine cannot see: fed on standard input, or
+// written by the line ("" when neither).
 func (a *analyzer) unseenDefinition(seg *segment) string {
 	if !buildsHere(seg) {
 		return ""
 	}
-	for _, opt := range defFileOptions[seg.name] {
-		for v := range optionValues(seg, opt[0], opt[1]) {
-			switch {
-			case v.dynamic:
-			case slices.Contains(stdinNames, v.s):
-				return "it runs the definition " + v.s + " names, fed on its standard input"
-			case a.lineWrote(v.s):
-				return "it runs what " + v.s + " says, which this command line wrote before it"
-			}
+	for _, v := range definitionFiles(seg) {
+		switch {
+		case v.dynamic:
+		case slices.Contains(stdinNames, v.s):
+			return "it runs the definition " + v.s + " names, fed on its standard input"
+		case a.lineWrote(v.s):
+			return "it runs what " + v.s + " says, which this command line wrote before it"
 		}
 	}
 	return ""

@@ -415,7 +415,7 @@ func gitCode(s *segment) string {
 	if sub == "bisect" && len(s.operands) > 1 && s.operands[1].s == "run" {
 		return "bisect run"
 	}
-	return ""
+	return rebaseTodoEdited(s)
 }
 
 // git's global options that name its repository and work tree, and the work tree's variable.
