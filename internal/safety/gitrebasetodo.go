@@ -13,8 +13,8 @@ import (
 // git rebase --edit-todo hands it over again mid-rebase. true and : keep the list as it is (GIT_SEQUENCE_EDITOR=true git rebase -i --autosquash) and
 // stay admitted. git -c sequence.editor is git-config-exec's.
 
-// todoKept are the editors that leave the todo list as it is: true, :, none.
-var todoKept = map[string]bool{"true": true, ":": true, "": true}
+// todoKept are the editors that leave the todo list as it is (and none, an empty value).
+var todoKept = wordSet("true :")
 
 // gitTodoEditors are the variables git rebase -i takes its sequence editor from.
 var gitTodoEditors = wordSet("GIT_SEQUENCE_EDITOR GIT_EDITOR VISUAL EDITOR")
@@ -27,7 +27,7 @@ func rebaseTodoEdited(s *segment) string {
 	}
 	for _, kv := range s.env {
 		name, val, _ := strings.Cut(kv, "=")
-		if v := strings.TrimSpace(val); gitTodoEditors[name] && !todoKept[v] {
+		if v := strings.TrimSpace(val); gitTodoEditors[name] && v != "" && !todoKept[v] {
 			return "-i with " + name + "=" + val + ", an editor that rewrites the todo list, whose exec lines run commands"
 		}
 	}
