@@ -10,7 +10,9 @@ import (
 // Azure's clients that print an app's or a container's environment with its plain values (part
 // of print-environment-service): a Container App's, revision's or job's template holds each
 // container's env, a value beside every name not kept as a secret; a container instance's
-// environmentVariables, a Spring app deployment's environmentVariables likewise. The default
+// environmentVariables, a Spring app deployment's environmentVariables, an Azure ML
+// deployment's or job's environment_variables likewise (az container export writes them to a
+// file, whatever its output options). The default
 // output is the whole object as JSON; -o table prints a summary without them, and a --query that
 // selects fields that hold no environment (--query '[].name') prints only those. As docker
 // inspect --format is read, a query that may reach the environment asks: one naming it, one
@@ -28,7 +30,13 @@ var azEnvPaths = [][][]string{
 	{{subContainer}, azShowList},
 	{{"spring"}, {"app"}, azShowList},
 	{{"spring"}, {"app"}, {"deployment"}, azShowList},
+	// Azure Machine Learning's deployments and jobs hold their environment_variables.
+	{{"ml"}, {"online-deployment", "batch-deployment", "job"}, azShowList},
 }
+
+// azEnvExports are az commands that write such an object, environment and all, to a file the
+// agent reads next, whatever -o or --query say: az container export -f out.yaml.
+var azEnvExports = [][][]string{{{subContainer}, {subExport}}}
 
 // azShowList are the verbs that print one object or a list of them; azQuery and azOutput, the
 // options that say what of it is printed and how.
@@ -48,13 +56,12 @@ var azEnvQuery = regexp.MustCompile(`(?i)^\s*$|env|\\|\*|@|` +
 // words that are not options (a computed word may be any), unless it prints a table or nothing,
 // or a --query that cannot reach the environment.
 func azPrintsEnvironment(s *segment) bool {
-	var path []word
-	for _, w := range s.words[1:] {
-		if w.dynamic || !strings.HasPrefix(w.s, "-") {
-			path = append(path, w)
-		}
+	words := s.words[1:]
+	among := func(steps [][]string) bool { return pathAmong(words, steps) }
+	if slices.ContainsFunc(azEnvExports, among) {
+		return true
 	}
-	if !slices.ContainsFunc(azEnvPaths, func(steps [][]string) bool { return pathAmong(path, steps) }) {
+	if !slices.ContainsFunc(azEnvPaths, among) {
 		return false
 	}
 	named := false
@@ -73,13 +80,25 @@ func azPrintsEnvironment(s *segment) bool {
 	return true
 }
 
-// pathAmong says whether words holds, side by side, one word of each step in turn (a computed
-// word may be any).
+// pathAmong says whether words, options passed over, hold side by side one word of each step in
+// turn (a computed word may be any). It allocates nothing: every az command is read.
 func pathAmong(words []word, steps [][]string) bool {
-	for i := 0; i+len(steps) <= len(words); i++ {
-		if slices.EqualFunc(words[i:i+len(steps)], steps, func(w word, step []string) bool {
-			return w.dynamic || slices.Contains(step, strings.ToLower(w.s))
-		}) {
+	option := func(w word) bool { return !w.dynamic && strings.HasPrefix(w.s, "-") }
+	for i := range words {
+		if option(words[i]) {
+			continue
+		}
+		k := 0
+		for j := i; j < len(words) && k < len(steps); j++ {
+			switch w := words[j]; {
+			case option(w):
+			case w.dynamic || slices.ContainsFunc(steps[k], func(st string) bool { return strings.EqualFold(st, w.s) }):
+				k++
+			default:
+				j = len(words)
+			}
+		}
+		if k == len(steps) {
 			return true
 		}
 	}

@@ -2,8 +2,9 @@ package safety
 
 // fourteenthCatalogue holds the fourteenth engine review's rows. Azure's clients that print an
 // app's or a container's environment with its plain values: az containerapp show|list (and a
-// revision's, a job's or a job execution's), az container show|list and az spring app
-// [deployment] show|list print each container's env, a value beside every name not kept as a
+// revision's, a job's or a job execution's), az container show|list, az spring app [deployment]
+// show|list and az ml online-deployment|batch-deployment|job show|list print each container's
+// env (az container export writes it to a file), a value beside every name not kept as a
 // secret, as docker inspect does; -o table and a --query that selects fields holding no
 // environment stay admitted. Ansible inventories that run as scripts where the reading did not
 // look: a directory inventory into which the line wrote a file (each executable file in it is run,
@@ -97,6 +98,10 @@ func fourteenthCatalogue() []classCase {
 			sh(`az containerapp show -n web -g rg --output=table`), false},
 		{azEnv, "a names-only table, then the environment", sh(`az containerapp list -o table && az containerapp show -n web -g rg -o json`), envPrint,
 			sh(`az containerapp list -o table && az containerapp secret list -n web -g rg`), false},
+		{azEnv, "az ml online-deployment show", sh(`az ml online-deployment show -n blue -e ep -g rg -w ws`), envPrint,
+			sh(`az ml online-deployment list -e ep -g rg -w ws -o table`), false},
+		{azEnv, "az ml job show", sh(`az ml job show -n run-1 -g rg -w ws`), envPrint, sh(`az ml job show -n run-1 -g rg -w ws --query status`), false},
+		{azEnv, "az container export to a file", sh(`az container export -g rg -n web -f web.yaml -o none`), envPrint, sh(`az container list -g rg -o table`), false},
 		{inventory, "a script written into an inventory directory", sh(`echo 'import os; os.system("id")' > inventory/x.py && ansible all -i inventory/ -m ping`), opaque,
 			sh(`echo 'import os' > tools/x.py && ansible all -i inventory/ -m ping`), false},
 		{inventory, "a directory inventory named without its slash", sh(`printf '#!/bin/sh\nid\n' > inventory/hosts && chmod +x inventory/hosts; ansible all -i inventory -m ping`), opaque,

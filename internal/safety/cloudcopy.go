@@ -156,8 +156,11 @@ func (a *analyzer) cloudCopyPaths(s *segment) bool {
 // the home directory: a plain path is a local remote), judged by the path policy as rm -r's
 // are, and reports whether it read one of them; their remotes are cloud-storage-delete's.
 func (a *analyzer) rcloneRemovalPaths(s *segment) bool {
+	if s.name != cmdRclone {
+		return false
+	}
 	del, at, ok := cloudVerbIn(s, cloudDeleteVerbs)
-	if s.name != cmdRclone || !ok || del.side != deletesAll {
+	if !ok || del.side != deletesAll {
 		return false
 	}
 	saved := a.recursive

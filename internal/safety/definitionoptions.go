@@ -127,7 +127,8 @@ func dockerBuilds(seg *segment) bool {
 // environment (COMPOSE_FILE), is one the engine cannot see: fed on standard input, or
 // written by the line ("" when neither).
 func (a *analyzer) unseenDefinition(seg *segment) string {
-	if !buildsHere(seg) {
+	// The maps first: buildsHere reads a long list, and this runs for every command.
+	if _, ok := defFileOptions[seg.name]; !ok && defFileEnvs[seg.name] == "" || !buildsHere(seg) {
 		return ""
 	}
 	for _, v := range definitionFiles(seg) {
