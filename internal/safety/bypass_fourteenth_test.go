@@ -39,7 +39,10 @@ package safety
 // command's reading asks for, all admitted at Default. git rebase -i with a sequence editor the
 // line names (GIT_SEQUENCE_EDITOR='sed -i s/pick/exec id/'), which rewrites the todo list into
 // exec lines that run commands, as rebase -x's do: admitted at Default. And compose's
-// COMPOSE_FILE, read as its -f is.
+// COMPOSE_FILE, read as its -f is. A definition written by a name the engine does not see: cp or
+// mv of a glob into the tool's directory (cp /tmp/x/* . && make test: the glob's names may be
+// Makefile's), and npm pkg set of a script (or set-script), which npm writes into package.json
+// itself; both admitted at Default or Yolo while echo ... > Makefile && make asks.
 // fourteenthCommands are the project's declared uses of the tools whose ordinary commands the
 // fourteenth review's near misses run.
 var fourteenthCommands = []ProjectCommand{
@@ -67,6 +70,7 @@ func fourteenthCatalogue() []classCase {
 		dbReset   = "a framework's command drops or resets a database"
 		playbook  = "a declared ansible-playbook runs what the line wrote or what ansible reads besides"
 		todo      = "git rebase -i runs a todo list an editor the line names rewrote"
+		unnamed   = "a build definition written by a name the reading does not see"
 	)
 	gone, reset := asked(dc+"cloud-resource-delete"), asked(dc+"database-reset-framework")
 	return []classCase{
@@ -233,6 +237,13 @@ func fourteenthCatalogue() []classCase {
 			sh(`export COMPOSE_FILE=compose.yml:compose.prod.yml; docker compose ps`), false},
 		{defined, "an exported COMPOSE_FILE", sh(`echo x > /tmp/c.yml && export COMPOSE_FILE=compose.yml:/tmp/c.yml; docker compose up -d`), opaque,
 			sh(`echo x > /tmp/c.yml && export COMPOSE_FILE=compose.yml; docker compose up -d`), false},
+		{unnamed, "cp of a glob into the build's directory", sh(`cp /tmp/evil/* . && make test`), opaque, sh(`cp docs/*.md site/ && make test`), false},
+		{unnamed, "mv of a glob into the build's directory", sh(`mv /tmp/evil/* ./ && make test`), opaque, sh(`mv src/*.go pkg/ && make test`), false},
+		{unnamed, "cp -t of a glob", sh(`cp -t . /tmp/evil/* && npm test`), opaque, sh(`cp /tmp/evil/* /tmp/other/ && make test`), false},
+		{unnamed, "npm pkg set of a script", sh(`npm pkg set scripts.test='rm -rf ~' && npm test`), opaque, sh(`echo x > src/a.js && npm test`), false},
+		{unnamed, "npm pkg set of scripts as JSON", sh(`npm pkg set --json 'scripts={"test":"id"}' && npm test`), opaque, sh(`npm test`), false},
+		{unnamed, "npm set-script", sh(`npm set-script test id && npm test`), opaque, sh(`yarn test`), false},
+		{unnamed, "pnpm pkg set", sh(`pnpm pkg set scripts.build=id && pnpm build`), opaque, sh(`cargo test`), false},
 	}
 }
 

@@ -124,6 +124,33 @@ func isBuildDefinition(p string) bool {
 	return slices.ContainsFunc(buildConfigDirs, func(d string) bool { return dir == d || strings.HasSuffix(dir, "/"+d) })
 }
 
+// mayBeDefinition says whether a write may be of a build definition: one by its name, or a glob
+// whose base name may match one (cp /tmp/x/* . writes ./*, by names the engine does not see).
+// Matching a glob against every definition's name costs, so past maxWrittenKept globs on a line
+// each is taken for one.
+func (a *analyzer) mayBeDefinition(r *pathRef) bool {
+	base := path.Base(r.raw)
+	if !hasGlobMeta(base) {
+		return isBuildDefinition(r.raw)
+	}
+	if w := &a.written; w.globs < maxWrittenKept {
+		w.globs++
+		return globNamesDefinition(base)
+	}
+	return true
+}
+
+// globNamesDefinition says whether a glob base name may name a build definition or a hook
+// manager's file.
+func globNamesDefinition(base string) bool {
+	match := func(name string) bool { m, err := path.Match(base, name); return m || err != nil }
+	if slices.ContainsFunc(buildDefinitions, match) || slices.ContainsFunc(hookDefinitions, match) || match("x.mk") {
+		return true
+	}
+	// A configuration module by its prefix: jest.config.* is matched by jest.config.js's glob.
+	return slices.ContainsFunc(buildConfigPrefixes, func(pre string) bool { return match(pre + "js") })
+}
+
 // cmdTouch creates an empty file or changes its times.
 const (
 	cmdTouch = "touch"
@@ -138,6 +165,7 @@ const maxWrittenKept = 16
 // could read one, so a line that writes and runs nothing of the kind pays no allocation.
 type writtenKept struct {
 	seen          int // the paths looked at so far
+	globs         int // the glob writes matched against the definitions' names (mayBeDefinition)
 	defs, texts   [maxWrittenKept]int32
 	nDefs, nTexts int8
 	defKeys       [maxWrittenKept]string // defs resolved, once each
@@ -190,7 +218,7 @@ func (a *analyzer) keepWritten() {
 		if r.op != opWrite || r.dynamic || r.members || !a.contentWrite(r.seg) {
 			continue
 		}
-		if isBuildDefinition(r.raw) && w.nDefs < maxWrittenKept {
+		if w.nDefs < maxWrittenKept && a.mayBeDefinition(r) {
 			w.defs[w.nDefs] = int32(w.seen)
 			w.nDefs++
 		}
