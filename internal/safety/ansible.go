@@ -29,6 +29,7 @@ const (
 	ansibleChdir         = "chdir"
 	ansibleFetch         = "fetch"
 	ansibleFileMod       = "file"
+	ansibleVaultPrompt   = "prompt" // --vault-id's source that asks for the password
 )
 
 // ansibleShortValues are ansible's short options that take a value; ansibleLongValues its long
@@ -56,6 +57,7 @@ type ansibleCall struct {
 	hasArgs      bool
 	local        bool // runs here: a local connection, or a localhost inventory
 	inventories  []word
+	vaults       []word // vault password files: ansible runs an executable one
 	why          string
 }
 
@@ -77,6 +79,17 @@ func ansibleOptions(words []word) ansibleCall {
 		case "i", "inventory":
 			c.local = c.local || namesLocalhost(val.s)
 			c.inventories = append(c.inventories, val)
+		case "vault-password-file", "vault-pass-file":
+			c.vaults = append(c.vaults, val)
+		case "vault-id":
+			// LABEL@SOURCE, or SOURCE alone; prompt asks for the password, no file.
+			_, src, labelled := strings.Cut(val.s, "@")
+			if !labelled {
+				src = val.s
+			}
+			if src != ansibleVaultPrompt || val.dynamic {
+				c.vaults = append(c.vaults, val.with(src))
+			}
 		case "e":
 			if c.why = ansibleExtraVarsCode(val); c.why != "" {
 				return c
@@ -109,6 +122,7 @@ func (a *analyzer) ansibleAdHoc(idx, depth int) {
 			c.why = a.ansibleInventoryCode(inv)
 		}
 	}
+	c.why = cmp.Or(c.why, a.ansibleVaultCode(c.vaults))
 	if c.why != "" {
 		a.opaque(idx, c.why)
 		return
@@ -473,6 +487,23 @@ func ansibleEnvInventories(s *segment) []word {
 		}
 	}
 	return out
+}
+
+// ansibleVaultCode says why a vault password file is code the engine cannot read: ansible runs
+// an executable one here to get the password (a -client script for a --vault-id), so one named
+// as a script, one the line wrote, or one computed at run time asks, as an inventory script does.
+func (a *analyzer) ansibleVaultCode(files []word) string {
+	for _, f := range files {
+		switch {
+		case f.dynamic:
+			return "ansible's vault password file is computed at run time, and ansible runs an executable one here"
+		case ansibleScriptSuffixes[strings.ToLower(filepath.Ext(f.s))]:
+			return "ansible runs the vault password script " + f.s + " here, code the engine cannot read"
+		case a.lineWrote(f.s):
+			return "ansible runs or reads the vault password file " + f.s + ", which the line wrote, here"
+		}
+	}
+	return ""
 }
 
 // namesLocalhost says whether a host pattern or inventory names this machine.

@@ -42,7 +42,10 @@ package safety
 // COMPOSE_FILE, read as its -f is. A definition written by a name the engine does not see: cp or
 // mv of a glob into the tool's directory (cp /tmp/x/* . && make test: the glob's names may be
 // Makefile's), and npm pkg set of a script (or set-script), which npm writes into package.json
-// itself; both admitted at Default or Yolo while echo ... > Makefile && make asks.
+// itself; both admitted at Default or Yolo while echo ... > Makefile && make asks. And ansible's
+// vault password file (--vault-password-file, --vault-pass-file, --vault-id LABEL@SOURCE), which
+// ansible runs when it is executable: a script, one the line wrote or a computed one was admitted
+// at Default, while ANSIBLE_VAULT_PASSWORD_FILE asks.
 // fourteenthCommands are the project's declared uses of the tools whose ordinary commands the
 // fourteenth review's near misses run.
 var fourteenthCommands = []ProjectCommand{
@@ -71,6 +74,7 @@ func fourteenthCatalogue() []classCase {
 		playbook  = "a declared ansible-playbook runs what the line wrote or what ansible reads besides"
 		todo      = "git rebase -i runs a todo list an editor the line names rewrote"
 		unnamed   = "a build definition written by a name the reading does not see"
+		vault     = "ansible runs a vault password script"
 	)
 	gone, reset := asked(dc+"cloud-resource-delete"), asked(dc+"database-reset-framework")
 	return []classCase{
@@ -244,6 +248,13 @@ func fourteenthCatalogue() []classCase {
 		{unnamed, "npm pkg set of scripts as JSON", sh(`npm pkg set --json 'scripts={"test":"id"}' && npm test`), opaque, sh(`npm test`), false},
 		{unnamed, "npm set-script", sh(`npm set-script test id && npm test`), opaque, sh(`yarn test`), false},
 		{unnamed, "pnpm pkg set", sh(`pnpm pkg set scripts.build=id && pnpm build`), opaque, sh(`cargo test`), false},
+		{vault, "--vault-password-file of a script", sh(`ansible all -m ping --vault-password-file ./pass.sh`), opaque,
+			sh(`ansible all -m ping --vault-password-file ~/.vault_pass.txt`), false},
+		{vault, "--vault-pass-file=", sh(`ansible all -m ping --vault-pass-file=pass.py`), opaque, sh(`ansible all -m ping --vault-id dev@prompt`), false},
+		{vault, "--vault-id LABEL@script", sh(`ansible-playbook --vault-id dev@./pass.py site.yml`), opaque, sh(`ansible-playbook --vault-id prod@prompt site.yml`), false},
+		{vault, "a vault password file the line wrote", sh(`echo id > pass && chmod +x pass && ansible all -m ping --vault-password-file pass`), opaque,
+			sh(`ansible-playbook --vault-password-file .vault_pass site.yml`), false},
+		{vault, "a computed vault password file", sh(`ansible-playbook --vault-password-file "$P" site.yml`), opaque, sh(`ansible-playbook --check site.yml`), false},
 	}
 }
 
