@@ -74,10 +74,12 @@ func azPrintsEnvironment(s *segment) bool {
 	if named {
 		return false
 	}
+	// The last -o wins, as argparse keeps it: -o table -o json prints JSON.
+	printsAll := true
 	for o := range azOptionValues(s, azOutput) {
-		return o.dynamic || o.s != "table" && o.s != "none"
+		printsAll = o.dynamic || o.s != "table" && o.s != "none"
 	}
-	return true
+	return printsAll
 }
 
 // pathAmong says whether words, options passed over, hold side by side one word of each step in

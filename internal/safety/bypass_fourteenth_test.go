@@ -110,6 +110,8 @@ func fourteenthCatalogue() []classCase {
 			sh(`az ml online-deployment list -e ep -g rg -w ws -o table`), false},
 		{azEnv, "az ml job show", sh(`az ml job show -n run-1 -g rg -w ws`), envPrint, sh(`az ml job show -n run-1 -g rg -w ws --query status`), false},
 		{azEnv, "az container export to a file", sh(`az container export -g rg -n web -f web.yaml -o none`), envPrint, sh(`az container list -g rg -o table`), false},
+		{azEnv, "a table, then JSON, the last output winning", sh(`az containerapp show -n web -g rg -o table -o json`), envPrint,
+			sh(`az containerapp show -n web -g rg -o json -o table`), false},
 		{inventory, "a script written into an inventory directory", sh(`echo 'import os; os.system("id")' > inventory/x.py && ansible all -i inventory/ -m ping`), opaque,
 			sh(`echo 'import os' > tools/x.py && ansible all -i inventory/ -m ping`), false},
 		{inventory, "a directory inventory named without its slash", sh(`printf '#!/bin/sh\nid\n' > inventory/hosts && chmod +x inventory/hosts; ansible all -i inventory -m ping`), opaque,
