@@ -36,7 +36,7 @@ func (a *analyzer) pytestWritten(seg *segment) string {
 	}
 	opts := segment{words: args}
 	for v := range optionValues(&opts, "-p", "-p") {
-		plugins = append(plugins, v.s)
+		plugins = append(plugins, strings.TrimPrefix(v.s, "=")) // argparse reads -p=NAME as NAME
 	}
 	for _, p := range plugins {
 		p = strings.TrimSpace(p)
