@@ -57,6 +57,9 @@ var azEnvQuery = regexp.MustCompile(`(?i)^\s*$|env|\\|\*|@|` +
 // or a --query that cannot reach the environment.
 func azPrintsEnvironment(s *segment) bool {
 	words := s.words[1:]
+	if !slices.ContainsFunc(words, azEnvGroup) {
+		return false // most az commands: one pass, no path tried
+	}
 	among := func(steps [][]string) bool { return pathAmong(words, steps) }
 	if slices.ContainsFunc(azEnvExports, among) {
 		return true
@@ -80,6 +83,12 @@ func azPrintsEnvironment(s *segment) bool {
 		printsAll = o.dynamic || o.s != "table" && o.s != "none"
 	}
 	return printsAll
+}
+
+// azEnvGroup says whether a word may begin one of azEnvPaths or azEnvExports.
+func azEnvGroup(w word) bool {
+	return w.dynamic || strings.EqualFold(w.s, "containerapp") || strings.EqualFold(w.s, subContainer) ||
+		strings.EqualFold(w.s, "spring") || strings.EqualFold(w.s, "ml")
 }
 
 // pathAmong says whether words, options passed over, hold side by side one word of each step in

@@ -30,7 +30,8 @@ package safety
 // at Default; the local paths are now deletes the path policy judges, as rm -r's are. Hosting
 // and cloud clients' deletes cloud-resource-delete did not list (vercel rm, netlify sites:delete
 // and firebase firestore:delete were admitted at Default; wrangler, linode-cli, oci, sst,
-// glab, scw, railway and supabase at Yolo), and a database dropped or reset by an
+// glab, scw, railway and supabase at Yolo), now hosting-resource-delete, a rule of its own so
+// that aws, gcloud and az commands do not pay for its pattern, and a database dropped or reset by an
 // application framework's or migration tool's own command (rails db:drop, prisma migrate reset,
 // alembic downgrade base, flyway clean, mix ecto.reset, ...), which runs the DROP the engine's
 // database-destroy reads in a client's text: a declared rake ran rake db:drop at Default. And a
@@ -76,7 +77,7 @@ func fourteenthCatalogue() []classCase {
 		unnamed   = "a build definition written by a name the reading does not see"
 		vault     = "ansible runs a vault password script"
 	)
-	gone, reset := asked(dc+"cloud-resource-delete"), asked(dc+"database-reset-framework")
+	gone, reset := asked(dc+"hosting-resource-delete"), asked(dc+"database-reset-framework")
 	return []classCase{
 		{azEnv, "az containerapp show", sh(`az containerapp show -n web -g rg`), envPrint, sh(`az containerapp show -n web -g rg -o table`), false},
 		{azEnv, "az containerapp list", sh(`az containerapp list -g rg`), envPrint, sh(`az containerapp list -g rg --query '[].name' -o tsv`), false},
@@ -260,7 +261,7 @@ func fourteenthCatalogue() []classCase {
 	}
 }
 
-// database-reset-framework's examples, and the hosting clients cloud-resource-delete now reads.
+// database-reset-framework's and hosting-resource-delete's examples.
 func init() {
 	more := map[string][2][]string{
 		"database-reset-framework": {
@@ -271,7 +272,7 @@ func init() {
 			{"rails db:migrate", "rails db:seed", "npx prisma migrate dev", "prisma db push", "alembic upgrade head", "alembic downgrade -1",
 				"flyway migrate", "mix ecto.migrate", "dotnet ef database update", "sqlx migrate run", "supabase db reset", "knex migrate:rollback"},
 		},
-		"cloud-resource-delete": {
+		"hosting-resource-delete": {
 			{"vercel rm x --yes", "netlify sites:delete x", "firebase firestore:delete -r /c", "wrangler delete", "linode-cli linodes delete 1",
 				"oci os bucket delete --name b", "sst remove", "glab repo delete o/r", "scw instance server delete x", "railway down", "supabase secrets unset K"},
 			{"vercel deploy", "netlify deploy", "firebase deploy", "wrangler deploy", "sst deploy", "glab mr list", "railway up", "supabase start"},
