@@ -22,7 +22,8 @@ package safety
 // go-task's lower-case Taskfile, rake's rakefile.rb (a declared rake ran it at Default), bundler's
 // gems.rb, and those of task and process runners the reading did not count as build tools: pixi,
 // devbox, a Procfile (honcho, foreman), an Earthfile, a Brewfile (Ruby, which brew bundle runs),
-// Leiningen's project.clj, the Clojure CLI's deps.edn, babel's configuration module. And pytest's
+// Leiningen's project.clj, the Clojure CLI's deps.edn, babel's configuration module, docker buildx
+// bake's file. And pytest's
 // plugin modules (-p, PYTEST_PLUGINS) and options (PYTEST_ADDOPTS): a module the line wrote is
 // imported before collection, as conftest.py is, and was admitted at Default. rclone's removals
 // of a local path (rclone purge ~, delete /, rmdirs, deletefile): a plain path is a local remote,
@@ -169,6 +170,8 @@ func fourteenthCatalogue() []classCase {
 		{named, "go-task's lower-case taskfile", sh(`printf 'tasks: {x: {cmds: [id]}}' > taskfile.yml && task x`), opaque, sh(`npm test`), false},
 		{named, "rake's rakefile.rb, rake declared", sh(`echo 'task(:default) { sh "id" }' > rakefile.rb && rake`), opaque, sh(`echo x > lib/a.rb && rake test`), false},
 		{named, "bundler's gems.rb", sh(`echo 'system("id")' > gems.rb && bundle exec rspec`), opaque, sh(`cargo test`), false},
+		{named, "docker buildx bake's file", sh(`echo 'target "x" { dockerfile-inline = "FROM alpine" }' > docker-bake.hcl && docker buildx bake`), opaque,
+			sh(`echo x > app.py && docker build -t app .`), false},
 		{named, "pixi's tasks", sh(`printf '[tasks]\nx = "id"\n' > pixi.toml && pixi run x`), opaque, sh(`yarn test`), false},
 		{named, "devbox's scripts", sh(`echo '{"shell":{"scripts":{"x":"id"}}}' > devbox.json && devbox run x`), opaque, sh(`uv run pytest`), false},
 		{named, "a Procfile, honcho", sh(`echo 'web: sh -c id' > Procfile && honcho start`), opaque, sh(`gradle test`), false},

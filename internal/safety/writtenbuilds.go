@@ -46,7 +46,9 @@ var buildDefinitions = strings.Fields("Makefile makefile GNUmakefile justfile Ju
 	// project.clj and the Clojure CLI's deps.edn aliases.
 	"docker-compose.override.yml docker-compose.override.yaml compose.override.yml compose.override.yaml " +
 	"taskfile.yml taskfile.yaml Taskfile.dist.yaml taskfile.dist.yml taskfile.dist.yaml rakefile.rb gems.rb " +
-	"pixi.toml devbox.json Procfile Earthfile dagger.json Brewfile project.clj deps.edn")
+	"pixi.toml devbox.json Procfile Earthfile dagger.json Brewfile project.clj deps.edn " +
+	// docker buildx bake's targets, each a build as a Dockerfile's.
+	"docker-bake.hcl docker-bake.json docker-bake.override.hcl docker-bake.override.json")
 
 // buildConfigPrefixes begin the names of JavaScript tools' configuration modules, which run as
 // code when the tool loads them (jest.config.ts, vite.config.mjs, eslint.config.js,
