@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -28,6 +29,7 @@ const (
 	ansibleChdir         = "chdir"
 	ansibleFetch         = "fetch"
 	ansibleFileMod       = "file"
+	ansibleVaultPrompt   = "prompt" // --vault-id's source that asks for the password
 )
 
 // ansibleShortValues are ansible's short options that take a value; ansibleLongValues its long
@@ -36,7 +38,9 @@ const ansibleShortValues = "aBcefilMmPtTu"
 
 var ansibleLongValues = wordSet("args module-name module-path inventory inventory-file extra-vars forks user limit " +
 	"connection timeout background poll tree private-key key-file become-method become-user vault-id vault-password-file " +
-	"vault-pass-file ssh-common-args sftp-extra-args scp-extra-args ssh-extra-args playbook-dir task-timeout")
+	"vault-pass-file ssh-common-args sftp-extra-args scp-extra-args ssh-extra-args playbook-dir task-timeout " +
+	// ansible-playbook's own.
+	"tags skip-tags start-at-task")
 
 // ansibleCommandModules take a command line; ansibleOpaqueModules run what the engine cannot read
 // (a local script, PowerShell, a command answering prompts, rsync both ways with its deletes, a
@@ -53,6 +57,7 @@ type ansibleCall struct {
 	hasArgs      bool
 	local        bool // runs here: a local connection, or a localhost inventory
 	inventories  []word
+	vaults       []word // vault password files: ansible runs an executable one
 	why          string
 }
 
@@ -74,6 +79,17 @@ func ansibleOptions(words []word) ansibleCall {
 		case "i", "inventory":
 			c.local = c.local || namesLocalhost(val.s)
 			c.inventories = append(c.inventories, val)
+		case "vault-password-file", "vault-pass-file":
+			c.vaults = append(c.vaults, val)
+		case "vault-id":
+			// LABEL@SOURCE, or SOURCE alone; prompt asks for the password, no file.
+			_, src, labelled := strings.Cut(val.s, "@")
+			if !labelled {
+				src = val.s
+			}
+			if src != ansibleVaultPrompt || val.dynamic {
+				c.vaults = append(c.vaults, val.with(src))
+			}
 		case "e":
 			if c.why = ansibleExtraVarsCode(val); c.why != "" {
 				return c
@@ -101,11 +117,12 @@ func (a *analyzer) ansibleAdHoc(idx, depth int) {
 	if c.why == "" {
 		c.why = sshOptionCode(&seg)
 	}
-	for _, inv := range c.inventories {
+	for _, inv := range slices.Concat(c.inventories, ansibleEnvInventories(&seg)) {
 		if c.why == "" {
 			c.why = a.ansibleInventoryCode(inv)
 		}
 	}
+	c.why = cmp.Or(c.why, a.ansibleVaultCode(c.vaults))
 	if c.why != "" {
 		a.opaque(idx, c.why)
 		return
@@ -197,7 +214,8 @@ func ansibleOption(words []word, k int) (name string, val word, last int) {
 var ansibleAbbreviated = []struct {
 	full, short string
 	min         int
-}{{"args", "a", 2}, {"module-name", "m", len("module-n")}, {"module-path", "M", len("module-p")}, {"extra-vars", "e", 2}}
+}{{"args", "a", 2}, {"module-name", "m", len("module-n")}, {"module-path", "M", len("module-p")}, {"extra-vars", "e", 2},
+	{"inventory-file", "i", len("inv")}}
 
 // ansibleShortName returns the short name of the long option opt (given whole or abbreviated), or
 // "" for one not read here.
@@ -441,6 +459,49 @@ func (a *analyzer) ansibleInventoryCode(inv word) string {
 		return "ansible runs the inventory script " + inv.s + " here to list its hosts, code the engine cannot read"
 	case a.lineWrote(inv.s):
 		return "ansible reads or runs the inventory " + inv.s + ", which the line wrote, here"
+	case a.lineWroteBelow(inv.s):
+		// A directory inventory is every file in it: each executable one is run as a script, each
+		// other one parsed by the plugin it names.
+		return "ansible reads or runs every file of the inventory directory " + inv.s + ", into which the line wrote, here"
+	}
+	return ""
+}
+
+// ansibleInventoryVars name inventories as -i does, a comma-separated list of paths (HOSTS is
+// the name older releases read).
+var ansibleInventoryVars = wordSet("ANSIBLE_INVENTORY ANSIBLE_HOSTS")
+
+// ansibleEnvInventories returns the inventories the command's environment names, prefixed or
+// exported earlier on the line: each judged as -i's.
+func ansibleEnvInventories(s *segment) []word {
+	var out []word
+	for _, kv := range s.env {
+		name, val, _ := strings.Cut(kv, "=")
+		if !ansibleInventoryVars[name] {
+			continue
+		}
+		for p := range strings.SplitSeq(val, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, word{s: p, dynamic: strings.ContainsAny(p, "$`")})
+			}
+		}
+	}
+	return out
+}
+
+// ansibleVaultCode says why a vault password file is code the engine cannot read: ansible runs
+// an executable one here to get the password (a -client script for a --vault-id), so one named
+// as a script, one the line wrote, or one computed at run time asks, as an inventory script does.
+func (a *analyzer) ansibleVaultCode(files []word) string {
+	for _, f := range files {
+		switch {
+		case f.dynamic:
+			return "ansible's vault password file is computed at run time, and ansible runs an executable one here"
+		case ansibleScriptSuffixes[strings.ToLower(filepath.Ext(f.s))]:
+			return "ansible runs the vault password script " + f.s + " here, code the engine cannot read"
+		case a.lineWrote(f.s):
+			return "ansible runs or reads the vault password file " + f.s + ", which the line wrote, here"
+		}
 	}
 	return ""
 }

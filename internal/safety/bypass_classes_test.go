@@ -18,7 +18,7 @@ import (
 // classRules is bypassRules plus the project commands and rules the global-option class needs.
 var classRules = ProjectRules{
 	Workspace: "/workspace",
-	Commands: append(append(append(append(append(append(append(append(append([]ProjectCommand(nil), bypassRules.Commands...), runCommands...), destroyCommands...), reviewACommands...), fixDCommands...), eleventhCommands...), twelfthCommands...), thirteenthCommands...),
+	Commands: append(append(append(append(append(append(append(append(append(append([]ProjectCommand(nil), bypassRules.Commands...), runCommands...), destroyCommands...), reviewACommands...), fixDCommands...), eleventhCommands...), twelfthCommands...), thirteenthCommands...), fourteenthCommands...),
 		ProjectCommand{ID: "test", Command: "make test"}, ProjectCommand{ID: "check", Command: "./scripts/check.sh"}, ProjectCommand{ID: "lint", Command: "make lint"},
 		ProjectCommand{ID: "deploy", Command: "make deploy", RequireConfirmation: true},
 		ProjectCommand{ID: "apply", Command: "terraform apply", RequireConfirmation: true},
@@ -829,7 +829,7 @@ func classCatalogue() []classCase {
 		eighthCatalogue(),
 		ninthCatalogue(),
 		tenthCatalogue(),
-		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(),
+		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
 	)...)
 }
 

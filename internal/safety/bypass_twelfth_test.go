@@ -90,7 +90,7 @@ func twelfthCatalogue() []classCase {
 		{printed, "az webapp config connection-string list", sh(`az webapp config connection-string list -n app -g rg`), cloud, sh(`az webapp show -n app -g rg`), false},
 		{printed, "az staticwebapp appsettings list", sh(`az staticwebapp appsettings list -n site`), cloud, sh(`az staticwebapp list`), false},
 		{printed, "az containerapp secret show", sh(`az containerapp secret show -n app -g rg --secret-name db`), cloud, sh(`az containerapp secret list -n app -g rg`), false},
-		{printed, "az containerapp secret list --show-values", sh(`az containerapp secret list -n app -g rg --show-values`), cloud, sh(`az containerapp list -g rg`), false},
+		{printed, "az containerapp secret list --show-values", sh(`az containerapp secret list -n app -g rg --show-values`), cloud, sh(`az containerapp secret list -n app -g rg`), false},
 		{printed, "aws lambda get-function-configuration", sh(`aws lambda get-function-configuration --function-name api`), aws, sh(`aws lambda list-aliases --function-name api`), false},
 		{printed, "aws lambda get-function", sh(`aws lambda get-function --function-name api --query Configuration.Environment`), aws, sh(`aws lambda get-policy --function-name api`), false},
 		{printed, "aws lambda list-functions", sh(`aws --region eu-west-1 lambda list-functions`), aws, sh(`aws lambda list-layers`), false},

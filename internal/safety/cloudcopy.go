@@ -106,7 +106,7 @@ func (a *analyzer) cloudCopyPaths(s *segment) bool {
 	}
 	verb, at, found := cloudVerb(s)
 	if !found {
-		return false
+		return a.rcloneRemovalPaths(s)
 	}
 	if s.name == "az" {
 		a.azStoragePaths(s)
@@ -149,6 +149,29 @@ func (a *analyzer) cloudCopyPaths(s *segment) bool {
 		}
 		a.recursive = saved
 	}
+	return true
+}
+
+// rcloneRemovalPaths records the local paths rclone's removals delete (rclone purge ~ deletes
+// the home directory: a plain path is a local remote), judged by the path policy as rm -r's
+// are, and reports whether it read one of them; their remotes are cloud-storage-delete's.
+func (a *analyzer) rcloneRemovalPaths(s *segment) bool {
+	if s.name != cmdRclone {
+		return false
+	}
+	del, at, ok := cloudVerbIn(s, cloudDeleteVerbs)
+	if !ok || del.side != deletesAll {
+		return false
+	}
+	saved := a.recursive
+	// deletefile removes one file; the others what is below the path too.
+	a.recursive = s.words[at].s != "deletefile"
+	for _, w := range cloudOperands(s, at, rcloneVerb) {
+		if w, ok := rcloneLocal(s, w); ok {
+			a.touch(w, opDelete)
+		}
+	}
+	a.recursive = saved
 	return true
 }
 

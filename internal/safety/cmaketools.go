@@ -16,7 +16,7 @@ var cmakeTools = map[string][]string{
 	"rm": {"rm"}, "remove": {"rm"}, "remove_directory": {"rm", "-r", "-f", "--"},
 	"rename": {"mv", "--"}, subCopy: {"cp"}, "copy_if_different": {"cp"},
 	"copy_directory": {"cp", "-r"}, "copy_directory_if_different": {"cp", "-r"},
-	"make_directory": {"mkdir", "-p", "--"}, "touch": {"touch", "--"}, "touch_nocreate": {"touch", "-c", "--"},
+	"make_directory": {cmdMkdir, "-p", "--"}, "touch": {"touch", "--"}, "touch_nocreate": {"touch", "-c", "--"},
 	"create_symlink": {"ln", "-s", "--"}, "create_hardlink": {"ln", "--"},
 	"cat": {"cat"}, "tar": {"tar"}, "env": {"env"}, "time": {"time"}, "chdir": {"env", "-C"},
 	"environment": {"env"}, "compare_files": {"cmp"}, "echo": {"echo"}, "echo_append": {"echo"},

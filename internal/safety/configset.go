@@ -1,6 +1,8 @@
 package safety
 
 import (
+	"cmp"
+	"path"
 	"slices"
 	"strings"
 )
@@ -28,7 +30,7 @@ func (a *analyzer) configSetWrites(s *segment) {
 	var file string
 	switch s.name {
 	case "npm", "pnpm":
-		file = npmConfigFile(s)
+		file = cmp.Or(npmConfigFile(s), npmPackageFile(s))
 	case "yarn":
 		switch {
 		case configVerb(s) != subSet:
@@ -116,6 +118,29 @@ func npmConfigFile(s *segment) string {
 		return ".npmrc"
 	}
 	return "~/.npmrc"
+}
+
+// npmPackageFile is the package.json npm set-script, and npm pkg set (pnpm's too) of a script or
+// of the config its scripts read (npm_package_config_*), write: its scripts are what npm test and
+// npm run run next (writtenbuilds.go). Setting another key (a version bump) is not counted.
+func npmPackageFile(s *segment) string {
+	ops := s.operands
+	setsScript := ops[0].s == "set-script" || ops[0].s == "pkg" && len(ops) > 2 && ops[1].s == subSet &&
+		slices.ContainsFunc(ops[2:], setsScripts)
+	if !setsScript {
+		return ""
+	}
+	if p, ok := optionValue(s, "--prefix", "--prefix"); ok && !p.dynamic {
+		return path.Join(p.s, "package.json")
+	}
+	return "package.json"
+}
+
+// setsScripts says whether an npm pkg set KEY=VALUE operand may set a script or the config the
+// scripts read: its key begins scripts or config, or is computed.
+func setsScripts(w word) bool {
+	key, _, _ := strings.Cut(w.s, "=")
+	return w.dynamic || strings.HasPrefix(key, "scripts") || strings.HasPrefix(key, "config")
 }
 
 // pipConfigFile is the pip.conf pip config set writes: the user's, --global's or --site's.

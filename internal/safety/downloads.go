@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -29,6 +30,8 @@ func (a *analyzer) downloads(idx int, redirs []*syntax.Redirect) {
 	}
 	if f, ok := a.buildsWritten(seg); ok {
 		a.opaque(idx, "it runs what "+f+" says, which this command line wrote before it")
+	} else if why := cmp.Or(a.unseenDefinition(seg), a.pytestWritten(seg)); why != "" {
+		a.opaque(idx, why)
 	}
 	if a.line != nil && len(a.line.applied) > 0 {
 		a.runsApplied(idx)

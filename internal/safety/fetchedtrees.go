@@ -18,8 +18,12 @@ import (
 // can approve what they have looked at, where a file the line downloaded and runs as it is stays
 // blocked (download-exec).
 
-// cmdPytest is pytest, run as a program or as python -m pytest.
-const cmdPytest = "pytest"
+// cmdPytest is pytest, run as a program or as python -m pytest; cmdBundle, Ruby's bundler (and
+// brew's subcommand that reads a Brewfile).
+const (
+	cmdPytest = "pytest"
+	cmdBundle = "bundle"
+)
 
 // RuleFetchedCodeRun is a build, test or script run where the command line put fetched code.
 const RuleFetchedCodeRun = RulePrefixDamageControl + "fetched-code-run"
@@ -37,7 +41,9 @@ var buildTools = strings.Fields("make gmake bmake just task rake go cargo npm pn
 	// Hook managers run what their configuration (hookDefinitions) says when asked to directly.
 	"lefthook lint-staged husky husky-run simple-git-hooks overcommit commitlint " +
 	// ansible reads ansible.cfg from the directory it runs in.
-	"ansible")
+	"ansible " +
+	// Task and process runners, and tools that load their configuration as code.
+	"pixi devbox honcho foreman overmind hivemind earthly dagger clojure clj babel")
 
 // recursiveTools discover what they run in every directory below the one they start in: a tree
 // fetched below it is run too.
@@ -340,6 +346,9 @@ func buildsHere(seg *segment) bool {
 		return seg.hasFlag("--test")
 	case seg.name == cmdDocker || seg.name == cmdPodman || seg.name == cmdNerdctl:
 		return len(seg.operands) > 0 && slices.Contains(strings.Fields("compose build buildx"), seg.operands[0].s)
+	case seg.name == "brew":
+		// brew bundle runs the Brewfile, Ruby; brew's other commands read no project file.
+		return len(seg.operands) > 0 && seg.operands[0].s == cmdBundle
 	}
 	return false
 }

@@ -72,7 +72,9 @@ func (s *segment) hasExactFlag(f string) bool { return slices.Contains(s.flags, 
 //
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var codeOptions = map[string][]string{
-	"make":  {"--eval", "-E", "-f", "--file", "--makefile", "--include-dir", "-I"},
+	"make": {"--eval", "-E", "-f", "--file", "--makefile", "--include-dir", "-I"},
+	// just --command runs any command line, --shell the program its recipes run in.
+	"just":  {"-c", optCommand, "--shell"},
 	"go":    {"-exec", "-toolexec", "-vettool", "-overlay"},
 	"tar":   {"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "--info-script", "--new-volume-script", "-F", "--rsh-command", "--rmt-command"},
 	"zip":   {"-TT", "--unzip-command"},
@@ -413,7 +415,7 @@ func gitCode(s *segment) string {
 	if sub == "bisect" && len(s.operands) > 1 && s.operands[1].s == "run" {
 		return "bisect run"
 	}
-	return ""
+	return rebaseTodoEdited(s)
 }
 
 // git's global options that name its repository and work tree, and the work tree's variable.
@@ -661,7 +663,7 @@ var valueOptions = map[string][]string{
 }
 
 // composeValueOptions are compose's global options that take a value.
-var composeValueOptions = []string{"-f", "--file", "-p", "--project-name", "--profile", optEnvFile, "--project-directory", "--ansi", "--progress", "--parallel"}
+var composeValueOptions = []string{"-f", "--file", "-p", "--project-name", "--profile", optEnvFile, optProjectDir, "--ansi", "--progress", "--parallel"}
 
 // gitValueOptions are, per git subcommand, options whose value is the next word (a message, an
 // author), so it is not taken for a path.

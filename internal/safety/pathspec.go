@@ -111,7 +111,7 @@ var argSpecs = map[string]argSpec{
 	cmdScp:    {op: opRead, lastOp: opWrite, restOp: opRead},
 	cmdDitto:  {op: opRead, lastOp: opWrite, restOp: opRead},
 
-	"tee": {op: opWrite}, "sponge": {op: opWrite}, cmdTouch: {op: opWrite}, "mkdir": {op: opWrite}, "mkfifo": {op: opWrite},
+	"tee": {op: opWrite}, "sponge": {op: opWrite}, cmdTouch: {op: opWrite}, cmdMkdir: {op: opWrite}, "mkfifo": {op: opWrite},
 	"mknod": {op: opWrite}, "truncate": {op: opWrite}, "patch": {op: opWrite, valueOps: map[string]pathOp{"-o": opWrite, "-d": opWrite, "--directory": opWrite}},
 	"vi": {op: opWrite}, "vim": {op: opWrite}, "nvim": {op: opWrite}, "nano": {op: opWrite},
 	"emacs": {op: opWrite}, "ed": {op: opWrite}, "code": {op: opWrite},

@@ -49,6 +49,8 @@ func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) 
 		a.flatpakRun(&seg, depth)
 	case cmdAnsible:
 		a.ansibleAdHoc(idx, depth)
+	case cmdAnsiblePlaybook:
+		a.ansiblePlaybook(idx)
 	case cmdDockerCompose, cmdPodmanCompose:
 		a.containerMounts(&seg)
 		a.composeCommand(&seg, redirs, depth)

@@ -104,7 +104,7 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 		// yarn workspace NAME CMD and yarn workspaces foreach CMD run the yarn command CMD.
 		"workspace":  {skip: 1, again: true},
 		"workspaces": {skip: 1, again: true, argOpts: "j", longArgs: []string{"from", "include", optExclude, "jobs"}}},
-	"bundle":  {"exec": {longArgs: []string{"gemfile"}}},
+	cmdBundle: {"exec": {longArgs: []string{"gemfile"}}},
 	"bundler": {"exec": {longArgs: []string{"gemfile"}}},
 	// Version managers run the command with the version the directory (or the operand) selects.
 	"rbenv":  {"exec": {}},
@@ -247,7 +247,7 @@ var runnerGlobals = map[string]wrapSpec{
 	"pnpm": {argOpts: "CF", longArgs: []string{"dir", "filter", "workspace-concurrency", "reporter", "loglevel"},
 		chdir: 'C', longChdir: "dir"},
 	"yarn":    {longArgs: []string{"cwd", "modules-folder", "cache-folder", "mutex", "network-timeout", "registry"}, longChdir: "cwd"},
-	"bundle":  {argOpts: "r", longArgs: []string{"retry"}},
+	cmdBundle: {argOpts: "r", longArgs: []string{"retry"}},
 	"bundler": {argOpts: "r", longArgs: []string{"retry"}},
 	// minikube's profile names the cluster its subcommand (ssh, kubectl) talks to.
 	cmdMinikube: {argOpts: "p", longArgs: []string{"profile"}},

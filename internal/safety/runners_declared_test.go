@@ -20,7 +20,8 @@ func TestProjectCommandsThroughARunner(t *testing.T) {
 		"uv run alembic check":                 {Verdict: VerdictAllow},
 		"alembic check":                        {Verdict: VerdictAllow},
 		"npx eslint src":                       {Verdict: VerdictAllow},
-		"uv run alembic downgrade base":        {Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "autonomy:execute-unrecognized"},
+		"uv run alembic downgrade base":        {Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: dc + "database-reset-framework"},
+		"uv run alembic history":               {Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "autonomy:execute-unrecognized"},
 		"poetry run alembic upgrade head":      {Verdict: VerdictAsk, Reason: ReasonToolHumanApprovalRequired, RuleID: "project-command:migrate"},
 		"uv run --env-file .env alembic check": {Verdict: VerdictDeny, Reason: ReasonToolAccessDenied, RuleID: zero},
 	} {

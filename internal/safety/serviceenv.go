@@ -33,6 +33,8 @@ func printsServiceEnvironment(s *segment) bool {
 		return inspectsEnvironment(s)
 	case cmdSystemctl:
 		return showsEnvironment(s)
+	case cmdAz:
+		return azPrintsEnvironment(s)
 	}
 	return false
 }
@@ -41,6 +43,7 @@ func printsServiceEnvironment(s *segment) bool {
 const (
 	cmdSystemctl = "systemctl"
 	subShow      = "show"
+	cmdAz        = "az"
 )
 
 // inspectsEnvironment reads docker|podman|nerdctl [container|image|service] inspect.

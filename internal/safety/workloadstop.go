@@ -277,11 +277,22 @@ func (a *analyzer) fedText(i int) (string, bool) {
 }
 
 // lineWrote says whether an earlier command of the line wrote text into the file f.
-func (a *analyzer) lineWrote(f string) bool {
+func (a *analyzer) lineWrote(f string) bool { return a.lineWroteAt(f, false) }
+
+// lineWroteBelow says whether an earlier command of the line wrote text into a file below the
+// directory dir, or copied or unpacked a tree that may hold one.
+func (a *analyzer) lineWroteBelow(dir string) bool { return a.lineWroteAt(dir, true) }
+
+// lineWroteAt is lineWrote, and with below lineWroteBelow.
+func (a *analyzer) lineWroteAt(f string, below bool) bool {
 	key := a.fetchKey(f)
 	for i := range a.out.paths {
 		r := &a.out.paths[i]
-		if r.op == opWrite && !r.members && (r.dynamic || a.pathKey(r) == key) && a.contentWrite(r.seg) {
+		if r.op != opWrite || r.members && !below || !a.contentWrite(r.seg) {
+			continue
+		}
+		k := a.pathKey(r)
+		if r.dynamic || k == key || below && (under(k, key) || r.members && under(key, k)) {
 			return true
 		}
 	}

@@ -167,7 +167,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.shell(idx, redirs, depth)
 	case name == cmdFind:
 		a.findExec(idx, redirs, depth)
-	case name == "cmake":
+	case name == cmdCmake:
 		a.cmakeCommand(idx, redirs, depth)
 	case name == cmdGit:
 		a.gitScripts(seg, depth)

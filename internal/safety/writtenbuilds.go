@@ -38,7 +38,17 @@ var buildDefinitions = strings.Fields("Makefile makefile GNUmakefile justfile Ju
 	"rust-toolchain rust-toolchain.toml .bazeliskrc .bazelversion .jvmopts .sbtopts .pylintrc pylintrc " +
 	"mypy.ini .mypy.ini mise.toml .mise.toml mise.local.toml .mise.local.toml .pytest.ini pytest.toml .pytest.toml " +
 	// ansible's configuration names module, plugin and role paths and a vault password script.
-	"ansible.cfg")
+	"ansible.cfg " +
+	// The other names the same tools read (compose merges its override file into the one named;
+	// go-task's lower-case names; bundler's gems.rb), and the definitions of tools whose tasks or
+	// processes run commands: pixi's tasks, devbox's scripts, a Procfile's processes (honcho,
+	// foreman, overmind), an Earthfile's targets, a Dagger module, a Brewfile (Ruby), Leiningen's
+	// project.clj and the Clojure CLI's deps.edn aliases.
+	"docker-compose.override.yml docker-compose.override.yaml compose.override.yml compose.override.yaml " +
+	"taskfile.yml taskfile.yaml Taskfile.dist.yaml taskfile.dist.yml taskfile.dist.yaml rakefile.rb gems.rb " +
+	"pixi.toml devbox.json Procfile Earthfile dagger.json Brewfile project.clj deps.edn " +
+	// docker buildx bake's targets, each a build as a Dockerfile's.
+	"docker-bake.hcl docker-bake.json docker-bake.override.hcl docker-bake.override.json")
 
 // buildConfigPrefixes begin the names of JavaScript tools' configuration modules, which run as
 // code when the tool loads them (jest.config.ts, vite.config.mjs, eslint.config.js,
@@ -116,8 +126,38 @@ func isBuildDefinition(p string) bool {
 	return slices.ContainsFunc(buildConfigDirs, func(d string) bool { return dir == d || strings.HasSuffix(dir, "/"+d) })
 }
 
+// mayBeDefinition says whether a write may be of a build definition: one by its name, or a glob
+// whose base name may match one (cp /tmp/x/* . writes ./*, by names the engine does not see).
+// Matching a glob against every definition's name costs, so past maxWrittenKept globs on a line
+// each is taken for one.
+func (a *analyzer) mayBeDefinition(r *pathRef) bool {
+	base := path.Base(r.raw)
+	if !hasGlobMeta(base) {
+		return isBuildDefinition(r.raw)
+	}
+	if w := &a.written; w.globs < maxWrittenKept {
+		w.globs++
+		return globNamesDefinition(base)
+	}
+	return true
+}
+
+// globNamesDefinition says whether a glob base name may name a build definition or a hook
+// manager's file.
+func globNamesDefinition(base string) bool {
+	match := func(name string) bool { m, err := path.Match(base, name); return m || err != nil }
+	if slices.ContainsFunc(buildDefinitions, match) || slices.ContainsFunc(hookDefinitions, match) || match("x.mk") {
+		return true
+	}
+	// A configuration module by its prefix: jest.config.* is matched by jest.config.js's glob.
+	return slices.ContainsFunc(buildConfigPrefixes, func(pre string) bool { return match(pre + "js") })
+}
+
 // cmdTouch creates an empty file or changes its times.
-const cmdTouch = "touch"
+const (
+	cmdTouch = "touch"
+	cmdMkdir = "mkdir"
+)
 
 // maxWrittenKept bounds the written paths the analysis keeps of each kind (writtenKept).
 const maxWrittenKept = 16
@@ -127,6 +167,7 @@ const maxWrittenKept = 16
 // could read one, so a line that writes and runs nothing of the kind pays no allocation.
 type writtenKept struct {
 	seen          int // the paths looked at so far
+	globs         int // the glob writes matched against the definitions' names (mayBeDefinition)
 	defs, texts   [maxWrittenKept]int32
 	nDefs, nTexts int8
 	defKeys       [maxWrittenKept]string // defs resolved, once each
@@ -179,7 +220,7 @@ func (a *analyzer) keepWritten() {
 		if r.op != opWrite || r.dynamic || r.members || !a.contentWrite(r.seg) {
 			continue
 		}
-		if isBuildDefinition(r.raw) && w.nDefs < maxWrittenKept {
+		if w.nDefs < maxWrittenKept && a.mayBeDefinition(r) {
 			w.defs[w.nDefs] = int32(w.seen)
 			w.nDefs++
 		}
@@ -238,16 +279,20 @@ func readsDefinition(f, dir string) bool {
 }
 
 // buildDirs are the directories a build or test tool reads its definitions in: its working
-// directory, its -C/--directory values, and the roots a test runner walks (walkRoots).
+// directory, its -C/--directory values, the ones its options name as its definition's
+// (definitionDirs), and the roots a test runner walks (walkRoots).
 func (a *analyzer) buildDirs(seg *segment) []string {
-	dirs := []string{a.fetchKey(".")}
+	here := a.fetchKey(".")
 	if a.cwd == cwdUnknown {
-		dirs[0] = cwdUnknown
+		here = cwdUnknown
 	}
-	for _, d := range directoryOptions(seg, "-C") {
+	named := directoryOptions(seg, "-C")
+	dirs := make([]string, 1, 1+len(named))
+	dirs[0] = here
+	for _, d := range named {
 		dirs = append(dirs, a.wordKey(d))
 	}
-	return append(dirs, a.walkRoots(seg)...)
+	return slices.Concat(dirs, a.definitionDirs(seg), a.walkRoots(seg))
 }
 
 // textWriters put text the command line chooses into the file they write: a copy, a move, a link,
@@ -263,17 +308,18 @@ func (a *analyzer) textWrite(seg int16) bool {
 }
 
 // contentWrite says whether the write a path records, by the segment whose words named it (0: a
-// redirection), can change what the file says: touch creates an empty file or changes a time, and
-// git checkout -- FILE or git restore FILE puts back the version the index holds. A file checked
-// out from a revision the line names (git checkout other -- Makefile, git restore --source=other
-// Makefile) is that revision's, which may be any the agent made or fetched: it counts.
+// redirection), can change what the file says: touch creates an empty file or changes a time,
+// mkdir makes an empty directory, and git checkout -- FILE or git restore FILE puts back the
+// version the index holds. A file checked out from a revision the line names (git checkout other
+// -- Makefile, git restore --source=other Makefile) is that revision's, which may be any the agent
+// made or fetched: it counts.
 func (a *analyzer) contentWrite(seg int16) bool {
 	if seg == 0 {
 		return true
 	}
 	s := &a.out.segments[seg-1]
 	switch s.name {
-	case cmdTouch:
+	case cmdTouch, cmdMkdir:
 		return false
 	case cmdGit:
 		return gitFromRevision(s)
