@@ -3,11 +3,17 @@ package safety
 // fifteenthCatalogue holds the fifteenth engine review's rows. kubectl set env --list (and oc's),
 // which prints a workload's environment with its plain values, as docker inspect does, was
 // unrecognised and so admitted at Yolo; so was its -o yaml|json, which prints the changed object.
+// npm's dotenv-cli, installed as dotenv as python-dotenv is but with no subcommand (dotenv [-e
+// FILE] [--] CMD), loads .env into the command it runs: dotenv -- env printed it, and dotenv -p
+// NAME prints one value; only python-dotenv's dotenv run CMD was read. And dotenvx run CMD
+// without "--", whose command was not read.
 func fifteenthCatalogue() []classCase {
 	sh := shCall
 	envPrint := asked(dc + "print-environment-service")
+	printed, dotenvPrint := asked(dc+"print-environment"), asked(dc+"print-environment-dotenv")
 	const (
 		kubeEnv = "kubectl set env prints a workload's environment with its values"
+		cli     = "dotenv-cli or dotenvx loads .env into a command that prints it"
 	)
 	return []classCase{
 		{kubeEnv, "kubectl set env --list", sh(`kubectl set env deploy/web --list`), envPrint, sh(`kubectl get deploy web -o name`), false},
@@ -18,6 +24,18 @@ func fifteenthCatalogue() []classCase {
 		{kubeEnv, "the changed object printed", sh(`kubectl set env deploy/web -e X=1 --dry-run=client -o yaml`), envPrint, sh(`kubectl get deploy web -o wide`), false},
 		{kubeEnv, "--env and a template", sh(`kubectl set env deploy/web --env=X=1 --dry-run=server -o jsonpath='{..env}'`), envPrint,
 			sh(`kubectl get deploy web -o jsonpath='{.spec.replicas}'`), false},
+		{cli, "dotenv -- env", sh(`dotenv -- env`), asked(dc + "print-environment-env"), sh(`dotenv -- make test`), false},
+		{cli, "dotenv -e FILE -- printenv", sh(`dotenv -e .env.prod -- printenv`), printed, sh(`dotenv -e .env.test -- make test`), false},
+		{cli, "without --", sh(`dotenv printenv`), printed, sh(`dotenv run make test`), false},
+		{cli, "without --, after a file", sh(`dotenv -e .env printenv`), printed, sh(`dotenv -f .env.prod run make test`), false},
+		{cli, "-c's environment", sh(`dotenv -c production -- printenv`), printed, sh(`dotenv -v NODE_ENV=test -- make test`), false},
+		{cli, "-c with no environment, then -e", sh(`dotenv -c -e .env -- printenv`), printed, sh(`dotenv -e "$ENV_FILE" -- make test`), false},
+		{cli, "the command before --", sh(`dotenv printenv -- PATH`), printed, sh(`dotenv -- npm test`), false},
+		{cli, "flags that take no value", sh(`dotenv --no-expand -o printenv`), printed, sh(`dotenv -e .env --no-expand -- make lint`), false},
+		{cli, "-p prints a value", sh(`dotenv -p DB_PASSWORD`), dotenvPrint, sh(`dotenv -v CI=1 -- make test`), false},
+		{cli, "a command the path policy judges", sh(`dotenv -- rm -rf /`), denied(dc + "rm-recursive-root"), sh(`dotenv -- rm -rf build`), false},
+		{cli, "dotenvx run without --", sh(`dotenvx run printenv`), printed, sh(`dotenvx run -- make test`), false},
+		{cli, "dotenvx run --quiet without --", sh(`dotenvx run --quiet printenv`), printed, sh(`dotenvx run make test`), false},
 		{kubeEnv, "oc set env --list", sh(`oc set env dc/web --list`), envPrint, sh(`kubectl get pods -l app=web`), false},
 	}
 }
