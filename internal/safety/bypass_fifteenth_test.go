@@ -6,14 +6,18 @@ package safety
 // npm's dotenv-cli, installed as dotenv as python-dotenv is but with no subcommand (dotenv [-e
 // FILE] [--] CMD), loads .env into the command it runs: dotenv -- env printed it, and dotenv -p
 // NAME prints one value; only python-dotenv's dotenv run CMD was read. And dotenvx run CMD
-// without "--", whose command was not read.
+// without "--", whose command was not read. And 7-Zip's a|u -sdel, which deletes the files it
+// archived as zip -m does: 7-Zip was unrecognised, its operands read as plain files, so
+// 7z a -sdel /tmp/h.7z ~ (or 7z a /tmp/h.7z ~, which reads ~/.ssh) was admitted at Yolo.
 func fifteenthCatalogue() []classCase {
 	sh := shCall
 	envPrint := asked(dc + "print-environment-service")
+	zero, keep := denied(RulePrefixPathPolicy+"zeroAccess"), denied(RulePrefixPathPolicy+"noDelete")
 	printed, dotenvPrint := asked(dc+"print-environment"), asked(dc+"print-environment-dotenv")
 	const (
 		kubeEnv = "kubectl set env prints a workload's environment with its values"
 		cli     = "dotenv-cli or dotenvx loads .env into a command that prints it"
+		sdel    = "7-Zip deletes what it archived, or archives a tree"
 	)
 	return []classCase{
 		{kubeEnv, "kubectl set env --list", sh(`kubectl set env deploy/web --list`), envPrint, sh(`kubectl get deploy web -o name`), false},
@@ -36,6 +40,13 @@ func fifteenthCatalogue() []classCase {
 		{cli, "a command the path policy judges", sh(`dotenv -- rm -rf /`), denied(dc + "rm-recursive-root"), sh(`dotenv -- rm -rf build`), false},
 		{cli, "dotenvx run without --", sh(`dotenvx run printenv`), printed, sh(`dotenvx run -- make test`), false},
 		{cli, "dotenvx run --quiet without --", sh(`dotenvx run --quiet printenv`), printed, sh(`dotenvx run make test`), false},
+		{sdel, "7z a -sdel of the home directory", sh(`7z a -sdel /tmp/h.7z ~`), zero, sh(`zip -rm /tmp/b.zip build`), false},
+		{sdel, "-sdel of .git", sh(`7z a -sdel /tmp/g.7z .git`), keep, sh(`tar --remove-files -cf /tmp/b.tar build`), false},
+		{sdel, "-SDEL in capitals, of /etc", sh(`7z a -SDEL /tmp/e.7z /etc`), zero, sh(`zip -r /tmp/b.zip build`), false},
+		{sdel, "7zz u, after --", sh(`7zz u -sdel -- /tmp/x.7z .git/hooks`), keep, sh(`zip -m /tmp/x.zip build/a.o`), false},
+		{sdel, "no inputs: the working directory", sh(`7za a -sdel /tmp/w.7z`), keep, sh(`tar -cf /tmp/b.tar build`), false},
+		{sdel, "a computed command letter", sh(`7z "$C" -sdel /tmp/x.7z .git`), keep, sh(`zip -r /tmp/s.zip src`), false},
+		{sdel, "7z a of the home directory reads ~/.ssh", sh(`7z a /tmp/h.7z ~`), zero, sh(`zip -r /tmp/d.zip docs`), false},
 		{kubeEnv, "oc set env --list", sh(`oc set env dc/web --list`), envPrint, sh(`kubectl get pods -l app=web`), false},
 	}
 }
