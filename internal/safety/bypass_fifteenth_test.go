@@ -9,15 +9,22 @@ package safety
 // without "--", whose command was not read. And 7-Zip's a|u -sdel, which deletes the files it
 // archived as zip -m does: 7-Zip was unrecognised, its operands read as plain files, so
 // 7z a -sdel /tmp/h.7z ~ (or 7z a /tmp/h.7z ~, which reads ~/.ssh) was admitted at Yolo.
+// And a build definition put back from elsewhere than the project's index, by spellings the
+// reading did not count as written: git checkout REV Makefile without "--" (git checkout REV --
+// Makefile asked), and git checkout -- Makefile or git restore Makefile after the line set the
+// index's Makefile (update-index --cacheinfo, read-tree, reset REV, apply --cached, restore
+// --staged -s REV). Whole-tree checkouts, switches, pulls and stash pops stay admitted (a choice).
 func fifteenthCatalogue() []classCase {
 	sh := shCall
 	envPrint := asked(dc + "print-environment-service")
+	opaque := asked(RuleOpaqueCode)
 	zero, keep := denied(RulePrefixPathPolicy+"zeroAccess"), denied(RulePrefixPathPolicy+"noDelete")
 	printed, dotenvPrint := asked(dc+"print-environment"), asked(dc+"print-environment-dotenv")
 	const (
 		kubeEnv = "kubectl set env prints a workload's environment with its values"
 		cli     = "dotenv-cli or dotenvx loads .env into a command that prints it"
 		sdel    = "7-Zip deletes what it archived, or archives a tree"
+		index   = "git puts back a build definition from a revision or an index the line set"
 	)
 	return []classCase{
 		{kubeEnv, "kubectl set env --list", sh(`kubectl set env deploy/web --list`), envPrint, sh(`kubectl get deploy web -o name`), false},
@@ -47,6 +54,26 @@ func fifteenthCatalogue() []classCase {
 		{sdel, "no inputs: the working directory", sh(`7za a -sdel /tmp/w.7z`), keep, sh(`tar -cf /tmp/b.tar build`), false},
 		{sdel, "a computed command letter", sh(`7z "$C" -sdel /tmp/x.7z .git`), keep, sh(`zip -r /tmp/s.zip src`), false},
 		{sdel, "7z a of the home directory reads ~/.ssh", sh(`7z a /tmp/h.7z ~`), zero, sh(`zip -r /tmp/d.zip docs`), false},
+		{index, "git checkout REV FILE without --", sh(`git checkout other Makefile && make test`), opaque,
+			sh(`git checkout Makefile && make test`), false},
+		{index, "package.json from a revision", sh(`git checkout evil package.json && npm test`), opaque, sh(`git checkout -b feat origin/feat && npm test`), false},
+		{index, "an index entry set by --cacheinfo", sh(`git update-index --cacheinfo 100644,e69de29,Makefile && git checkout -- Makefile && make test`), opaque,
+			sh(`git update-index --refresh && git checkout -- Makefile && make test`), false},
+		{index, "--cacheinfo in three words, then restore", sh(`git update-index --add --cacheinfo 100644 e69de29 Makefile && git restore Makefile && make`), opaque,
+			sh(`git restore --staged Makefile && git restore Makefile && make test`), false},
+		{index, "the index read from a tree", sh(`git read-tree evil && git checkout -- Makefile && make test`), opaque, sh(`git checkout -- Makefile && make test`), false},
+		{index, "the index reset from a revision", sh(`git reset evil -- Makefile && git checkout -- Makefile && make test`), opaque,
+			sh(`git reset HEAD -- Makefile && git checkout -- Makefile && make test`), false},
+		{index, "a patch applied to the index", sh(`git apply --cached x.diff && git checkout -- Makefile && make test`), opaque,
+			sh(`git apply --check x.diff && make test`), false},
+		{index, "the whole index reset to a revision", sh(`git reset evil && git checkout -- Makefile && make test`), opaque,
+			sh(`git reset -- Makefile && git checkout -- Makefile && make test`), false},
+		{index, "a conftest.py from a revision; a whole-tree checkout stays admitted", sh(`git checkout evil tests/conftest.py && pytest`), opaque,
+			sh(`git checkout feature && make test`), false},
+		{index, "two files from a revision; a pull stays admitted", sh(`git checkout origin/evil src/a.go Makefile && make test`), opaque,
+			sh(`git pull && make test`), false},
+		{index, "under -C; a switch stays admitted", sh(`git -C app checkout evil Makefile && make -C app test`), opaque, sh(`git switch main && make test`), false},
+		{index, "an older revision; a stash pop stays admitted", sh(`git checkout HEAD~3 Makefile && make test`), opaque, sh(`git stash pop && make test`), false},
 		{kubeEnv, "oc set env --list", sh(`oc set env dc/web --list`), envPrint, sh(`kubectl get pods -l app=web`), false},
 	}
 }
