@@ -67,7 +67,7 @@ func TestKubectlPrintsCredentials(t *testing.T) {
 		{"a computed option", `kubectl get secret db $OPTS`, k},
 		{"a computed resource with data", `kubectl get "$R" -o yaml`, k},
 		{"set env --resolve", `kubectl set env deploy/web --list --resolve`, k},
-		{"set env --list", `kubectl set env deploy/web --list`, outcome{}},
+		{"set env --list, the plain values only", `kubectl set env deploy/web --list`, asked(dc + "print-environment-service")},
 		{"verbose logging of a Secret", `kubectl get secret db -v=9`, k},
 		{"verbose logging in two words", `kubectl get -v 8 secrets`, k},
 		{"low verbosity", `kubectl get secret db -v=4`, outcome{}},

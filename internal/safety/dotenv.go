@@ -55,6 +55,9 @@ func printsDotenv(s *segment) bool {
 			return w.dynamic || w.s == subRun || slices.Contains(dotenvPrinters[cmdDotenv], w.s)
 		})
 	}
+	if _, prints, ok := dotenvCLI(s); ok {
+		return prints // dotenv-cli's -p NAME
+	}
 	printers, ok := dotenvPrinters[s.name]
 	return ok && slices.ContainsFunc(ops, func(w word) bool { return w.dynamic || slices.Contains(printers, w.s) })
 }

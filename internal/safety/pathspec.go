@@ -231,19 +231,9 @@ func (a *analyzer) argPaths(idx int) {
 	if extracts(seg) {
 		a.extractionPaths(seg)
 	}
-	switch {
-	case seg.name == cmdTar || seg.name == cmdBsdtar:
-		a.tarPaths(seg)
-		return
-	case seg.name == "zip":
-		a.zipPaths(seg)
-		return
-	case seg.name == cmdFind:
-		a.findPaths(seg)
-		return
-	case presenceCheck(seg):
-		// grep -q NAME FILE answers only whether FILE defines NAME: the reference's safe protocol
-		// for checking a secret exists without reading it.
+	// grep -q NAME FILE answers only whether FILE defines NAME: the reference's safe protocol
+	// for checking a secret exists without reading it.
+	if a.ownOperandPaths(seg) || presenceCheck(seg) {
 		return
 	}
 	if seg.name == cmdGit {
@@ -1307,6 +1297,22 @@ func (a *analyzer) zipPaths(s *segment) {
 			a.operandPath(w, opDelete)
 		}
 	}
+}
+
+// ownOperandPaths records the paths of the programs whose operands have a reading of their own
+// (archivers, find), and reports whether it did.
+func (a *analyzer) ownOperandPaths(seg *segment) bool {
+	switch seg.name {
+	case cmdTar, cmdBsdtar:
+		a.tarPaths(seg)
+	case "zip":
+		a.zipPaths(seg)
+	case cmdFind:
+		a.findPaths(seg)
+	default:
+		return a.sevenZipPaths(seg)
+	}
+	return true
 }
 
 // findPaths records find's roots. With -delete and only name filters, what it deletes is every

@@ -175,7 +175,7 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"aws-vault": {subExec: {skip: 1, argOpts: "dt", longArgs: []string{"duration", "mfa-token", "region", "prompt", "backend"}, shellIfNone: true}},
 	cmdDotenv:   {subRun: {}},
 	"dotenvx": {subRun: {argOpts: "fe", longArgs: []string{"env-file", "env", "env-keys-file", "env-vault-file", "convention"},
-		cmdAfter: []string{cmdAfterDashes}}},
+		cmdAfter: []string{cmdAfterDashes}, dashesOpt: true}},
 	"foreman": {subRun: {argOpts: "efd", longArgs: []string{"env", "procfile", "root"}}},
 	"honcho":  {subRun: {}},
 	"railway": {subRun: {argOpts: "se", longArgs: []string{"service", "environment"}}},
@@ -345,6 +345,9 @@ func runnerSpec(seg *segment) (wrapSpec, bool) {
 	if spec, ok := runnerWrappers[seg.name]; ok {
 		return spec, true
 	}
+	if at, _, ok := dotenvCLI(seg); ok {
+		return wrapSpec{cmdAt: at}, true
+	}
 	subs, ok := subcommandRunners[seg.name]
 	if !ok || len(seg.operands) == 0 {
 		return wrapSpec{}, false
@@ -354,6 +357,9 @@ func runnerSpec(seg *segment) (wrapSpec, bool) {
 		return wrapSpec{}, false
 	}
 	spec.skip++ // the subcommand itself
+	if spec.dashesOpt && commandAfter(seg.words, spec) == len(seg.words) {
+		spec.cmdAfter = nil
+	}
 	if len(spec.shellFlags) > 0 && ownFlag(seg, spec, spec.shellFlags) {
 		spec.joinScript = true // pnpm exec -c: its words, joined, are a shell script
 	}

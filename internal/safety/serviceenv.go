@@ -35,6 +35,8 @@ func printsServiceEnvironment(s *segment) bool {
 		return showsEnvironment(s)
 	case cmdAz:
 		return azPrintsEnvironment(s)
+	case cmdKubectl, cmdOC:
+		return kubectlListsEnvironment(s)
 	}
 	return false
 }

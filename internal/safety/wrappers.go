@@ -38,6 +38,8 @@ type wrapSpec struct {
 	shellIfNone bool       // given no command, it runs the user's shell, which reads what it is fed (aws-vault exec PROFILE)
 	versioned   bool       // a version may come before the command (nvm exec 20 CMD; without one, .nvmrc's)
 	program     string     // the wrapped words are this program's arguments (minikube kubectl -- ARGS runs kubectl ARGS)
+	cmdAt       int        // the command's word index, found by the runner's own reading (dotenv-cli's minimist)
+	dashesOpt   bool       // with no "--" to follow, the command is the first operand after the options (dotenvx run CMD)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -258,6 +260,9 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	i := opts.next
 	if len(spec.cmdAfter) > 0 && !opts.hasScript {
 		i = commandAfter(words, spec)
+	}
+	if spec.cmdAt > 0 {
+		i = spec.cmdAt
 	}
 	own := words[1:min(i, len(words))] // the wrapper's own options and operands
 	a.out.segments[idx].wrapper = true

@@ -312,7 +312,7 @@ func (a *analyzer) textWrite(seg int16) bool {
 // mkdir makes an empty directory, and git checkout -- FILE or git restore FILE puts back the
 // version the index holds. A file checked out from a revision the line names (git checkout other
 // -- Makefile, git restore --source=other Makefile) is that revision's, which may be any the agent
-// made or fetched: it counts.
+// made or fetched: it counts; so does the index's version when the line set it (indexRewritten).
 func (a *analyzer) contentWrite(seg int16) bool {
 	if seg == 0 {
 		return true
@@ -322,7 +322,7 @@ func (a *analyzer) contentWrite(seg int16) bool {
 	case cmdTouch, cmdMkdir:
 		return false
 	case cmdGit:
-		return gitFromRevision(s)
+		return gitFromRevision(s) || a.indexRewritten(seg-1)
 	}
 	return true
 }
@@ -333,8 +333,12 @@ const (
 	gitSubRestore  = "restore"
 )
 
+// gitCheckoutValued are git checkout's options that take the next word.
+var gitCheckoutValued = []string{"-b", "-B", "--orphan", "--conflict", "--pathspec-from-file"}
+
 // gitFromRevision says whether git checkout or restore puts files back from a revision it names:
-// checkout REV -- PATHS (an operand before "--"), restore -s/--source REV.
+// checkout REV -- PATHS (an operand before "--"), checkout REV PATHS (without "--", git takes the
+// first of two operands or more for a revision when it names one), restore -s/--source REV.
 func gitFromRevision(s *segment) bool {
 	if len(s.operands) == 0 {
 		return false
@@ -350,7 +354,59 @@ func gitFromRevision(s *segment) bool {
 	args := gitSubArgs(s)
 	dash := slices.IndexFunc(args, func(w word) bool { return w.s == "--" && !w.dynamic })
 	if dash < 0 {
-		return false
+		return len(positionals(args, gitCheckoutValued)) > 1 // REV PATH
 	}
 	return slices.ContainsFunc(args[:dash], func(w word) bool { return !strings.HasPrefix(w.s, "-") && w.s != sub })
+}
+
+// indexRewriters are git's subcommands that set what the index holds for a path from elsewhere
+// than the working tree: an object or a list the line names (update-index --cacheinfo|--index-info),
+// a tree (read-tree), a revision (reset REV -- PATH), a patch (apply --cached|--index).
+var indexRewriters = strings.Fields("update-index read-tree reset apply restore")
+
+// indexRewritten says whether a git command before segment idx set the index's version of a path
+// from elsewhere, so that git checkout -- FILE or git restore FILE after it puts back what that
+// command chose, not the project's version: git update-index --cacheinfo 100644,SHA,Makefile &&
+// git checkout -- Makefile is git checkout SHA's content. git reset and restore --staged without
+// a revision put back HEAD's, and apply without --cached or --index leaves the index alone.
+func (a *analyzer) indexRewritten(idx int16) bool {
+	for i := range a.out.segments[:idx] {
+		s := &a.out.segments[i]
+		if s.name != cmdGit || len(s.operands) == 0 || !slices.Contains(indexRewriters, s.operands[0].s) {
+			continue
+		}
+		switch s.operands[0].s {
+		case "reset":
+			if resetsFromRevision(s) {
+				return true
+			}
+		case "update-index":
+			if s.hasFlag("--cacheinfo") || s.hasFlag("--index-info") {
+				return true
+			}
+		case subApply:
+			if s.hasFlag("--cached") || s.hasFlag("--index") {
+				return true
+			}
+		case gitSubRestore:
+			if gitFromRevision(s) {
+				return true
+			}
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// resetsFromRevision says whether git reset sets the index from a revision other than HEAD: its
+// first operand before "--", or with no "--" any first operand (git reset other; git reset FILE,
+// which git reads as a revision when one is named so, counts too).
+func resetsFromRevision(s *segment) bool {
+	args := gitSubArgs(s)
+	if dash := slices.IndexFunc(args, func(w word) bool { return w.s == "--" && !w.dynamic }); dash >= 0 {
+		args = args[:dash]
+	}
+	pos := positionals(args, nil)
+	return len(pos) > 0 && pos[0].s != "HEAD" && pos[0].s != "@"
 }
