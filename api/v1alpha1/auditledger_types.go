@@ -98,8 +98,11 @@ type LedgerRedaction struct {
 	// +optional
 	ExtraKeys []string `json:"extraKeys,omitempty"`
 
-	// maxStringLength truncates longer strings, with a marker. Default 1024.
-	// +kubebuilder:default=1024
+	// maxStringLength truncates longer strings (in bytes), with a marker. Default 32768: the longest
+	// argument a call can carry (an 8192-character command), so every admitted call's recorded
+	// arguments are whole and its decision can be replayed. A lower value cuts longer arguments,
+	// and replay reports those decisions as not replayable.
+	// +kubebuilder:default=32768
 	// +kubebuilder:validation:Minimum=64
 	// +kubebuilder:validation:Maximum=65536
 	// +optional

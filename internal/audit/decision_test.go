@@ -75,7 +75,7 @@ func TestDecisionRecordReadsBack(t *testing.T) {
 func TestDecisionArgumentsRedactedAndTruncatedAgainstTheirDigest(t *testing.T) {
 	for name, cmd := range map[string]string{
 		"bearer token": `curl -H "Authorization: Bearer abcdefghijklmnop0123456789" https://api.example.com`,
-		"long":         "echo " + strings.Repeat("x", 5000),
+		"long":         "echo " + strings.Repeat("x", ledger.DefaultMaxStringLength), // longer than any admitted one
 	} {
 		t.Run(name, func(t *testing.T) {
 			args := safetyv1alpha1.ToolArguments{Command: cmd}

@@ -20,7 +20,11 @@ func (realClock) Now() time.Time { return time.Now() }
 // Defaults applied by Open to zero-valued Config fields.
 const (
 	DefaultMaxSegmentBytes = 64 << 20
-	DefaultMaxStringLength = 1024
+	// DefaultMaxStringLength is the longest argument an AgentToolCall can carry, in bytes: a
+	// command of 8192 characters of up to 4 bytes each (paths and cwd are 1024 characters, extra's
+	// strings at most 16 KiB). Below it an agent could pad a command past the cut and so choose
+	// which of its decisions no longer hash to argumentsDigest and cannot be replayed.
+	DefaultMaxStringLength = 32 << 10
 )
 
 // Config configures a Journal. Dir and Writer are required.
@@ -44,7 +48,7 @@ type Config struct {
 	// RedactKeys are key substrings redacted besides password, token, secret, key, auth and
 	// credential. Matching is case-insensitive.
 	RedactKeys []string
-	// MaxStringLength truncates longer strings, with a marker. Default 1024.
+	// MaxStringLength truncates longer strings, with a marker. Default DefaultMaxStringLength.
 	MaxStringLength int
 	// Clock is the time source; nil means the wall clock.
 	Clock Clock

@@ -119,12 +119,12 @@ func (w *directWriter) value(v any) bool {
 		}
 		w.buf = append(w.buf, x...)
 	case []string:
-		if w.red.values && argvHasSecret(x) {
-			return false // the tree path hides the option's value (redactArgv)
+		if w.red.values && argvHasSecret(x) || isCredentialPair(w.red, x) {
+			return false // the tree path hides the option's value (redactArgv) or the pair's (isCredentialPair)
 		}
 		return writeList(w, x, (*directWriter).str)
 	case []any:
-		if w.red.values && argvHasSecret(x) {
+		if w.red.values && argvHasSecret(x) || isCredentialPair(w.red, x) {
 			return false
 		}
 		return writeList(w, x, (*directWriter).value)

@@ -78,3 +78,40 @@ func isPairValue(k string) bool {
 	}
 	return false
 }
+
+// A header list as fetch's Headers init, undici, and curl-like or HAR-ish MCP tools write it
+// holds each header as a [name, value] pair: [["Authorization", "Basic x"], ["Accept", "*/*"]].
+// The value has no key of its own; the pair's first string names it, read as a key is (so
+// ["token_count", "5"], ["key", "k"] and an argument vector such as ["ls", "-la"] stay).
+
+// isCredentialPair reports whether list is such a pair: exactly two strings, the first naming a
+// credential, the second not hidden yet. The name must be written as a header or a variable is
+// (letters, digits, '-' and '_'): two paths (["auth/login.go", "auth/login_test.go"]) are no pair.
+// Key-name redaction, not value redaction: it applies whatever r.values says, as pairValueKey does.
+func isCredentialPair[V any](r redactor, list []V) bool {
+	if len(list) != 2 {
+		return false
+	}
+	name, ok := any2string(list[0])
+	if !ok || !isHeaderLikeName(name) {
+		return false
+	}
+	value, ok := any2string(list[1])
+	return ok && value != Redacted && r.secret(name)
+}
+
+// isHeaderLikeName reports whether s could be a header or variable name: 1 to 128 ASCII letters,
+// digits, '-' and '_'.
+func isHeaderLikeName(s string) bool {
+	if s == "" || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		letter := 'a' <= s[i]|0x20 && s[i]|0x20 <= 'z'
+		digit := '0' <= s[i] && s[i] <= '9'
+		if !letter && !digit && s[i] != '-' && s[i] != '_' {
+			return false
+		}
+	}
+	return true
+}

@@ -39,6 +39,25 @@ func TestRedactsTheValueOfANamedCredentialPair(t *testing.T) {
 				`"params":[{"ParameterKey":"[REDACTED]","ParameterValue":"[REDACTED]"}]}`,
 		},
 		{
+			// fetch/undici's Headers init, curl-like MCP tools and HAR-ish tools: [name, value] pairs.
+			name: "header pairs as two-string lists, in a list of lists or alone, []string too",
+			in: map[string]any{"headers": []any{[]any{"Authorization", "Basic dXNlcjpwYXNz"}, []any{"Accept", "*/*"},
+				[]any{"x-api-key", "abcdefghijklmn"}, []string{"Cookie", "sid=abc"}},
+				"one": []string{"DB_PASSWORD", "hunter2"}},
+			want: `{"headers":[["Authorization","[REDACTED]"],["Accept","*/*"],["x-api-key","[REDACTED]"],["Cookie","[REDACTED]"]],` +
+				`"one":["DB_PASSWORD","[REDACTED]"]}`,
+		},
+		{
+			name: "near misses of pairs: an argument vector, names the key test reads as no credential, not two strings",
+			in: map[string]any{"argv": []string{"ls", "-la"}, "usage": []any{"token_count", "5"}, "kv": []any{"key", "user:42"},
+				"max": []any{"MAX_TOKENS", "1024"}, "three": []any{"Authorization", "a", "b"}, "num": []any{"Authorization", 5},
+				"one": []any{"Authorization"}, "who": []any{"author", "alice"},
+				"paths": []string{"auth/login.go", "auth/login_test.go"}, "files": []any{"secrets/db.txt", "token.go"}},
+			want: `{"argv":["ls","-la"],"files":["secrets/db.txt","token.go"],"kv":["key","user:42"],"max":["MAX_TOKENS","1024"],` +
+				`"num":["Authorization",5],"one":["Authorization"],"paths":["auth/login.go","auth/login_test.go"],` +
+				`"three":["Authorization","a","b"],"usage":["token_count","5"],"who":["author","alice"]}`,
+		},
+		{
 			name: "near misses: names that are not credentials, a name without a value, a value without a name",
 			in: map[string]any{"env": []any{map[string]any{"name": "MAX_TOKENS", "value": "1024"},
 				map[string]any{"name": "TOKEN_FILE", "value": "/run/t"}, map[string]any{"name": "key", "value": "user:42"},

@@ -180,6 +180,9 @@ func (r redactor) value(v any) any {
 		if r.values {
 			redactArgv(x) // ["--password", "x"]: the option's value is the next element
 		}
+		if isCredentialPair(r, x) {
+			x[1] = Redacted // ["Authorization", "Basic x"]: a header as a [name, value] pair
+		}
 		for i := range x {
 			x[i] = r.value(x[i])
 		}

@@ -179,3 +179,30 @@ func mustCanonical(t *testing.T, v map[string]any) []byte {
 	}
 	return b
 }
+
+// Under the default limit every argument a call can carry is recorded whole (so it still hashes
+// to argumentsDigest and its decision can be replayed: an 8192-character command of four-byte
+// runes), through both encoders; a longer string, which no argument can be, is still cut, so a
+// record's size stays bounded.
+func TestDefaultLimitKeepsEveryAdmissibleArgument(t *testing.T) {
+	command := strings.Repeat("𝔭", 8192) // the schema's 8192 characters, each of the most bytes
+	if len(command) != DefaultMaxStringLength {
+		t.Fatalf("the test's command is %d bytes, want the bound %d", len(command), DefaultMaxStringLength)
+	}
+	over := strings.Repeat("x", DefaultMaxStringLength+10)
+	fields := map[string]any{"arguments": map[string]any{"command": command, "extra": map[string]any{"note": over}}}
+	want := `{"arguments":{"command":"` + command + `","extra":{"note":"` + over[:DefaultMaxStringLength] +
+		`…[truncated 10 bytes]"}}}`
+	for name, encode := range map[string]func(map[string]any) ([]byte, error){
+		"direct":     newRedactor(nil, DefaultMaxStringLength).encode,
+		"round trip": newRedactor(nil, DefaultMaxStringLength).encodeRoundTrip,
+	} {
+		got, err := encode(fields)
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		if string(got) != want {
+			t.Fatalf("%s: the command was not kept whole or the long note not cut (%d bytes)", name, len(got))
+		}
+	}
+}

@@ -279,8 +279,8 @@ func TestReplayReadsOfTheSandboxIDOnlyWhatTheEngineDoes(t *testing.T) {
 		}
 	}
 	record("marker-like", "sbx-[REDACTED:jwt]")
-	record("cut-but-named", "sbx-"+strings.Repeat("a", 2000)) // cut by the journal, still not blank
-	record("cut-blank", strings.Repeat(" ", 2000))            // cut: was it blank? the record cannot say
+	record("cut-but-named", "sbx-"+strings.Repeat("a", ledger.DefaultMaxStringLength)) // cut by the journal, still not blank
+	record("cut-blank", strings.Repeat(" ", ledger.DefaultMaxStringLength+1))          // cut: was it blank? the record cannot say
 	rep, err := Replay(context.Background(), f.dir, nil)
 	if err != nil {
 		t.Fatal(err)

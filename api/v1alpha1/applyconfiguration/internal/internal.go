@@ -487,7 +487,7 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: maxStringLength
       type:
         scalar: numeric
-      default: 1024
+      default: 32768
 - name: com.github.toolgate.toolgate.api.v1alpha1.LedgerRetention
   map:
     fields:

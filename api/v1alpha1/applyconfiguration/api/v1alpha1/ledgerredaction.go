@@ -24,7 +24,10 @@ package v1alpha1
 type LedgerRedactionApplyConfiguration struct {
 	// extraKeys are further key substrings to redact, besides password, token, secret, key, auth and credential.
 	ExtraKeys []string `json:"extraKeys,omitempty"`
-	// maxStringLength truncates longer strings, with a marker. Default 1024.
+	// maxStringLength truncates longer strings (in bytes), with a marker. Default 32768: the longest
+	// argument a call can carry (an 8192-character command), so every admitted call's recorded
+	// arguments are whole and its decision can be replayed. A lower value cuts longer arguments,
+	// and replay reports those decisions as not replayable.
 	MaxStringLength *int32 `json:"maxStringLength,omitempty"`
 }
 
