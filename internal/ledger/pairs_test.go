@@ -58,6 +58,14 @@ func TestRedactsTheValueOfANamedCredentialPair(t *testing.T) {
 				`"three":["Authorization","a","b"],"usage":["token_count","5"],"who":["author","alice"]}`,
 		},
 		{
+			// A call's paths are files, whatever they are named: hiding the second of two would
+			// lose what the call touched and make its decision unreplayable.
+			name: "near misses: two paths under a paths key, at any depth",
+			in: map[string]any{"paths": []string{"auth", "status"},
+				"arguments": map[string]any{"paths": []any{"secrets", "src"}}},
+			want: `{"arguments":{"paths":["secrets","src"]},"paths":["auth","status"]}`,
+		},
+		{
 			name: "near misses: names that are not credentials, a name without a value, a value without a name",
 			in: map[string]any{"env": []any{map[string]any{"name": "MAX_TOKENS", "value": "1024"},
 				map[string]any{"name": "TOKEN_FILE", "value": "/run/t"}, map[string]any{"name": "key", "value": "user:42"},

@@ -177,16 +177,7 @@ func (r redactor) value(v any) any {
 		}
 		return r.truncate(x)
 	case []any:
-		if r.values {
-			redactArgv(x) // ["--password", "x"]: the option's value is the next element
-		}
-		if isCredentialPair(r, x) {
-			x[1] = Redacted // ["Authorization", "Basic x"]: a header as a [name, value] pair
-		}
-		for i := range x {
-			x[i] = r.value(x[i])
-		}
-		return x
+		return r.list(x, true)
 	case map[string]any:
 		pair, paired := pairValueKey(r, x) // {"name": "DB_PASSWORD", "value": "x"}: hide the value
 		if !r.anyKeyRewritten(x) {
@@ -197,7 +188,7 @@ func (r redactor) value(v any) any {
 				if r.secret(k) || paired && k == pair {
 					x[k] = Redacted
 				} else {
-					x[k] = r.value(e)
+					x[k] = r.member(k, e)
 				}
 			}
 			return x
@@ -211,7 +202,7 @@ func (r redactor) value(v any) any {
 			if r.secret(k) || paired && k == pair {
 				e = Redacted
 			} else {
-				e = r.value(e)
+				e = r.member(k, e)
 			}
 			nk := r.rewriteKey(k)
 			// Two long keys that share their first max bytes would collide once truncated, two
@@ -228,6 +219,30 @@ func (r redactor) value(v any) any {
 	default:
 		return v
 	}
+}
+
+// list redacts x in place; pairs says whether x may be a header's [name, value] pair.
+func (r redactor) list(x []any, pairs bool) []any {
+	if r.values {
+		redactArgv(x) // ["--password", "x"]: the option's value is the next element
+	}
+	if pairs && isCredentialPair(r, x) {
+		x[1] = Redacted // ["Authorization", "Basic x"]: a header as a [name, value] pair
+	}
+	for i := range x {
+		x[i] = r.value(x[i])
+	}
+	return x
+}
+
+// member is the redaction of a map's member k, e. A list under "paths" (a call's, or an MCP
+// tool's argument of that name) holds files, never a header pair: ["auth", "status"] are two of
+// them, and hiding the second would lose what the call touched and make its decision unreplayable.
+func (r redactor) member(k string, e any) any {
+	if l, ok := e.([]any); ok && k == "paths" {
+		return r.list(l, false)
+	}
+	return r.value(e)
 }
 
 // anyKeyRewritten reports whether a key of m is not written as it is: cut, or holding a
