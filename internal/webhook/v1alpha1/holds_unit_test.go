@@ -130,6 +130,22 @@ func heldWorld(t *testing.T, calls ...safetyv1alpha1.AgentToolCall) *usageCommit
 	return newUsageCommitter(c, c, newProjectTotals(c), time.Now)
 }
 
+// admitHeld admits a call of step "a" at the capped tool's reservation (0.1) and has it hold the
+// rest of its ceiling (0.9) until holdTTL from the committer's now, as an admission does
+// (agenttoolcall_facts.go): the namespace's totals see the hold too.
+func admitHeld(t *testing.T, committer *usageCommitter, plan *safetyv1alpha1.AgentPlan, call types.UID) {
+	t.Helper()
+	reserve := safety.MustParseMoney("0.1")
+	if _, err := committer.submitWith(context.Background(), plan, func(p *planCounters) (outcome, error) {
+		p.u.Admit("a", reserve)
+		p.held.hold(call, heldCall{amount: safety.MustParseMoney("0.9"), reserve: reserve, until: committer.nowFunc().Add(holdTTL)})
+		committer.totals.observeHeld(plan, p.held.held())
+		return outcome{}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A hold that ends unreported is charged: the call costs its ceiling (what its reports added so
 // far included, not on top), and a late report counts only what it states beyond it.
 func TestAHoldThatEndsUnreportedIsChargedOnce(t *testing.T) {
@@ -138,13 +154,7 @@ func TestAHoldThatEndsUnreportedIsChargedOnce(t *testing.T) {
 	committer.nowFunc = clk.Now
 	plan := planP(t, committer.live)
 	reserve := safety.MustParseMoney("0.1")
-	if _, err := committer.submitWith(context.Background(), plan, func(p *planCounters) (outcome, error) {
-		p.u.Admit("a", reserve)
-		p.held.hold("late", heldCall{amount: safety.MustParseMoney("0.9"), reserve: reserve, until: clk.Now().Add(holdTTL)})
-		return outcome{}, nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	admitHeld(t, committer, plan, "late")
 	late := callOf("late", "capped", "a", "")
 	late.UID = "late"
 	for _, step := range []struct {
@@ -185,14 +195,7 @@ func TestAnEndedHoldCountsForOthersUntilChargedAndIsSettledWithItsPlan(t *testin
 	api := committer.live.(client.Client)
 	plan := planP(t, api)
 	reserve := safety.MustParseMoney("0.1")
-	if _, err := committer.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
-		p.u.Admit("a", reserve)
-		p.held.hold("idle", heldCall{amount: safety.MustParseMoney("0.9"), reserve: reserve, until: clk.Now().Add(holdTTL)})
-		committer.totals.observeHeld(plan, p.held.held())
-		return outcome{}, nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	admitHeld(t, committer, plan, "idle")
 	clk.SetTime(clk.Now().Add(2 * holdTTL)) // the plan makes no decision meanwhile
 	total, err := committer.totals.total(ctx, "ns", "another-plan", safety.Money{}, clk.Now())
 	if err != nil {
@@ -218,14 +221,7 @@ func TestADeletedPlanIsForgottenWithItsHolds(t *testing.T) {
 	committer.nowFunc = clk.Now
 	ctx := context.Background()
 	plan := planP(t, committer.live)
-	reserve := safety.MustParseMoney("0.1")
-	if _, err := committer.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
-		p.u.Admit("a", reserve)
-		p.held.hold("running", heldCall{amount: safety.MustParseMoney("0.9"), reserve: reserve, until: clk.Now().Add(holdTTL)})
-		return outcome{}, nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	admitHeld(t, committer, plan, "running")
 	store := &CounterStore{}
 	store.attach(committer)
 	if err := store.Store(ctx, client.ObjectKeyFromObject(plan)); err != nil {
@@ -281,13 +277,7 @@ func TestAFinalReportBeforeTheSealIsCountedInTheSettledSpend(t *testing.T) {
 	api := committer.live.(client.Client)
 	plan := planP(t, api)
 	reserve := safety.MustParseMoney("0.1")
-	if _, err := committer.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
-		p.u.Admit("a", reserve)
-		p.held.hold("call", heldCall{amount: safety.MustParseMoney("0.9"), reserve: reserve, until: committer.nowFunc().Add(holdTTL)})
-		return outcome{}, nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	admitHeld(t, committer, plan, "call")
 	plan = deletePlan(t, api)
 	call := callOf("call", "capped", "a", "")
 	call.UID = "call"
