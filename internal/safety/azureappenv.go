@@ -126,7 +126,7 @@ func azOptionValues(s *segment, long string) iter.Seq[word] {
 			var val word
 			name, attached, hasVal := strings.Cut(strings.TrimPrefix(v, "--"), "=")
 			switch {
-			case strings.HasPrefix(v, "--") && len(name) >= 2 && strings.HasPrefix(long, name):
+			case strings.HasPrefix(v, "--") && abbreviates(name, long, 2):
 				if !hasVal {
 					if i+1 >= len(w) {
 						continue
