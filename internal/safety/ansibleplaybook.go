@@ -41,7 +41,7 @@ func (a *analyzer) playbookCode(w word) string {
 	switch {
 	case w.dynamic:
 		return "ansible-playbook's playbook is computed at run time"
-	case slices.Contains(stdinNames, w.s):
+	case namesStdin(w.s):
 		return "ansible-playbook runs the playbook fed on its standard input"
 	case a.lineWrote(w.s):
 		return "ansible-playbook runs the playbook " + w.s + ", which this command line wrote before it"

@@ -91,9 +91,6 @@ const (
 	cmdCmake      = "cmake"
 )
 
-// stdinNames are the paths that name a command's standard input.
-var stdinNames = strings.Fields("- /dev/stdin /dev/fd/0 /proc/self/fd/0")
-
 // definitionDirs returns the directories a build or test tool reads definitions in by its
 // options (cwdUnknown for a computed one): each definition file's, each directory named, and
 // docker build's context, its last operand, where it finds the Dockerfile.
@@ -134,7 +131,7 @@ func (a *analyzer) unseenDefinition(seg *segment) string {
 	for _, v := range definitionFiles(seg) {
 		switch {
 		case v.dynamic:
-		case slices.Contains(stdinNames, v.s):
+		case namesStdin(v.s):
 			return "it runs the definition " + v.s + " names, fed on its standard input"
 		case a.lineWrote(v.s):
 			return "it runs what " + v.s + " says, which this command line wrote before it"

@@ -121,7 +121,7 @@ func (a *analyzer) filesStop(s *segment, files func(func(word) bool), redirs []*
 	for v := range files {
 		// helm's --values takes a comma-separated list.
 		for f := range strings.SplitSeq(v.s, ",") {
-			if f == "-" || stdinPaths[f] { // kubectl's and helm's "-" is standard input too
+			if namesStdin(f) {
 				if a.stdinStops(s, redirs, unseen) {
 					return true
 				}

@@ -1032,6 +1032,11 @@ func (a *analyzer) trap(idx int, depth int) {
 // stdinPaths are the paths a program opens to read its standard input.
 var stdinPaths = map[string]bool{"/dev/stdin": true, "/dev/fd/0": true, "/proc/self/fd/0": true}
 
+// namesStdin says whether a program's file operand or option value f names its standard input:
+// "-", as most programs (kubectl, helm, compose, ansible-playbook, just) read it, or a stdinPaths
+// path. (source takes no "-": it reads stdinPaths alone.)
+func namesStdin(f string) bool { return f == "-" || stdinPaths[f] }
+
 // source analyses what source (.) runs in this shell: a here-document's or here-string's body on
 // /dev/stdin, or a file whose content the engine cannot see (opaque).
 func (a *analyzer) source(idx int, redirs []*syntax.Redirect, depth int) {
