@@ -48,7 +48,8 @@ Exit status: 0 the ledger verifies, 1 it does not (the first bad record is named
 or DIR cannot be read.`
 
 func newLedgerVerifyCommand(c *cli) *cobra.Command {
-	var verbose, asJSON bool
+	var verbose bool
+	var out *reportOutput
 	a := anchorFlags{kube: c.kube}
 	cmd := &cobra.Command{
 		Use:   "verify DIR",
@@ -56,11 +57,15 @@ func newLedgerVerifyCommand(c *cli) *cobra.Command {
 		Long:  ledgerVerifyLong,
 		Args:  oneDir,
 		RunE: func(_ *cobra.Command, args []string) error {
+			asJSON, err := out.asJSON(c.stderr)
+			if err != nil {
+				return err
+			}
 			return status(ledgerVerify(args[0], &a, verbose, asJSON, c.stdout, c.stderr))
 		},
 	}
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "list every chain with its gaps and notes")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the full report as JSON instead of the summary")
+	out = addReportOutput(cmd)
 	a.register(cmd.Flags())
 	return cmd
 }

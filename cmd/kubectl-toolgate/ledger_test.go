@@ -72,10 +72,16 @@ func TestLedgerVerify(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "writer webhook-0:") {
 		t.Fatalf("verify -v: exit %d %q", code, out)
 	}
+	// -o json, as kubectl spells it, and --json, the first spelling, print the same report.
 	code, out, _ = runCLI(t, "ledger", "verify", "--json", dir)
 	var rep ledger.Report
 	if code != exitOK || json.Unmarshal([]byte(out), &rep) != nil || len(rep.Chains) != 1 || rep.Chains[0].Records == 0 {
 		t.Fatalf("verify --json: exit %d %q", code, out)
+	}
+	for _, o := range [][]string{{"-o", "json"}, {"-ojson"}, {"--output=json"}, {"--json", "-o", "json"}} {
+		if code, same, _ := runCLI(t, append([]string{"ledger", "verify", dir}, o...)...); code != exitOK || same != out {
+			t.Fatalf("verify %q: exit %d, output differs from --json's:\n%s", o, code, same)
+		}
 	}
 
 	// One changed byte in the live segment: exit 1, and the summary names the file and line.

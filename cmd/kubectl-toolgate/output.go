@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/printers"
 )
@@ -60,4 +62,57 @@ func (o *objectOutput) printer() (printers.ResourcePrinter, error) {
 		return nil, fmt.Errorf("-o %s: %w", o.format(), err)
 	}
 	return p, nil
+}
+
+// reportOutput is -o for a command that prints a report rather than an object (ledger verify,
+// replay): text, the summary for a person, or json, the whole report. --json, those commands'
+// first spelling, stays as another way to say -o json, so scripts written for it keep working.
+type reportOutput struct {
+	format string
+	json   bool
+	flags  *pflag.FlagSet
+}
+
+// addReportOutput registers -o and --json on cmd, and completes -o with its two formats.
+func addReportOutput(cmd *cobra.Command) *reportOutput {
+	r := &reportOutput{flags: cmd.Flags()}
+	r.flags.StringVarP(&r.format, "output", "o", outputText,
+		"output `FORMAT`: text (the summary) or json (the full report)")
+	r.flags.BoolVar(&r.json, "json", false, "the same as -o json")
+	_ = cmd.RegisterFlagCompletionFunc("output",
+		func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			return completions([]string{outputText, outputJSON}, toComplete)
+		})
+	return r
+}
+
+// wantJSON says whether the report is printed as JSON. An unknown format, or --json beside an
+// explicit -o text, is a usage error naming the flag, found before the command reads anything.
+func (r *reportOutput) wantJSON() (bool, error) {
+	if err := checkReportFormat(r.format); err != nil {
+		return false, err
+	}
+	if r.json && r.format == outputText && r.flags.Changed("output") {
+		return false, fmt.Errorf("--json and -o text disagree: give one of them")
+	}
+	return r.json || r.format == outputJSON, nil
+}
+
+// asJSON is wantJSON for a command's RunE: a usage error is said on stderr and returned as the
+// command's exit status.
+func (r *reportOutput) asJSON(stderr io.Writer) (bool, error) {
+	j, err := r.wantJSON()
+	if err != nil {
+		sayVisible(stderr, "error: "+err.Error())
+		return false, status(exitUsage)
+	}
+	return j, nil
+}
+
+// checkReportFormat is the one check of a report's -o (test's too).
+func checkReportFormat(format string) error {
+	if format != outputText && format != outputJSON {
+		return fmt.Errorf("-o %s: want text or json", format)
+	}
+	return nil
 }

@@ -20,19 +20,25 @@ be read, or the ledger does not verify.`
 
 func newReplayCommand(c *cli) *cobra.Command {
 	var opts replay.Options
+	var out *reportOutput
 	cmd := &cobra.Command{
 		Use:   "replay --ledger DIR [-f CANDIDATE.yaml]...",
 		Short: "re-decide the ledger's decisions under candidate policies and report what would flip",
 		Long:  replayLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			asJSON, err := out.asJSON(c.stderr)
+			if err != nil {
+				return err
+			}
+			opts.JSON = asJSON
 			return status(replay.Run(cmd.Context(), opts, c.stdout, c.stderr))
 		},
 	}
+	out = addReportOutput(cmd)
 	f := cmd.Flags()
 	f.StringVar(&opts.Ledger, "ledger", "", "the ledger's `DIR` (a copy of the volume, or one writer's directory)")
 	f.StringArrayVarP(&opts.Files, "filename", "f", nil, "a `FILE` of candidate policy objects (YAML or JSON); repeatable")
-	f.BoolVar(&opts.JSON, "json", false, "print the full report as JSON instead of the summary")
 	_ = cmd.MarkFlagRequired("ledger")
 	return cmd
 }

@@ -122,8 +122,8 @@ func checkTestOptions(opts *testOptions, pos []string, stderr io.Writer) bool {
 	if len(opts.files) == 0 && len(opts.approvalFiles) == 0 {
 		problems = append(problems, "no files: give at least one -f FILE")
 	}
-	if opts.output != outputText && opts.output != outputJSON {
-		problems = append(problems, fmt.Sprintf("-o %s: want text or json", opts.output))
+	if err := checkReportFormat(opts.output); err != nil {
+		problems = append(problems, err.Error())
 	}
 	if opts.repeats < 0 {
 		problems = append(problems, "--repeats must not be negative")

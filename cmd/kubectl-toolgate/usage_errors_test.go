@@ -18,6 +18,11 @@ func TestUsageErrorsNameTheProblem(t *testing.T) {
 		{[]string{"--bogus", "explain", "p"}, "unknown flag: --bogus"},
 		{[]string{"--bogus", "approve", "p", "--tool", "x"}, "unknown flag: --bogus"},
 		{[]string{"nosuch", "p"}, `unknown command "nosuch"`},
+		// The reports' -o takes text or json only, and one answer: found before any file is read.
+		{[]string{"ledger", "verify", "-o", "yaml", "/nonexistent"}, "-o yaml: want text or json"},
+		{[]string{"ledger", "verify", "--json", "-o", "text", "/nonexistent"}, "--json and -o text disagree"},
+		{[]string{"replay", "--ledger", "/nonexistent", "-o", "wide"}, "-o wide: want text or json"},
+		{[]string{"test", "-f", "/nonexistent", "-o", "yaml"}, "-o yaml: want text or json"},
 	} {
 		code, out, errOut := runCLI(t, tc.args...)
 		if code != exitUsage || out != "" || !strings.Contains(errOut, tc.want) {

@@ -32,7 +32,7 @@ var _ = Describe("kubectl toolgate replay, on the manager's own ledger", func() 
 		kc := pluginKubeconfig()
 		report := func(args ...string) (replay.Report, int) {
 			GinkgoHelper()
-			line := append([]string{"toolgate", "replay", "--ledger", local.LedgerDir, "--json"}, args...)
+			line := append([]string{"toolgate", "replay", "--ledger", local.LedgerDir, "-o", "json"}, args...)
 			out, errOut, code := kubectlPlugin(kc, line...)
 			var rep replay.Report
 			Expect(json.Unmarshal([]byte(out), &rep)).To(Succeed(), errOut)
