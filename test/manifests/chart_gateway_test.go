@@ -74,9 +74,10 @@ func TestChartGatewayMatchesKustomize(t *testing.T) {
 			t.Errorf("%s differs:\n  chart:     %s\n  kustomize: %s", key(k), a, b)
 		}
 	}
-	// With networkPolicy.enabled (the chart's default) it adds the policy that only agents reach it.
+	// With networkPolicy.enabled (the chart's default) it adds the policy that only agents reach it,
+	// and a PodDisruptionBudget (TestChartDisruptionBudgetsCoverEachDeployment).
 	for k, o := range chart {
-		if o.GetKind() != "NetworkPolicy" {
+		if o.GetKind() != "NetworkPolicy" && o.GetKind() != "PodDisruptionBudget" {
 			t.Errorf("the chart with gateway.enabled installs %s, which config/gateway does not", k)
 		}
 	}

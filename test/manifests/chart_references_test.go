@@ -43,10 +43,7 @@ func TestChartObjectsReferToEachOther(t *testing.T) {
 		{"acme", "agents-gate", []string{"webhook.enabled=false"}},
 	} {
 		t.Run(tc.release+"/"+tc.namespace+"/"+strings.Join(tc.set, ","), func(t *testing.T) {
-			var args []string
-			for _, s := range tc.set {
-				args = append(args, "--set", s)
-			}
+			args := setFlags(tc.set)
 			objs := renderRelease(t, tc.release, tc.namespace, args...)
 			refs := newReferences(t, objs, tc.namespace)
 			refs.checkManager(t, tc.set)
@@ -258,6 +255,8 @@ func (r *references) checkSelectors(t *testing.T) {
 			if len(selector) == 0 {
 				continue // a policy for another namespace's pods (the tool servers')
 			}
+		case "PodDisruptionBudget":
+			selector, _, _ = unstructured.NestedStringMap(o.Object, "spec", "selector", "matchLabels")
 		case "ClusterRoleBinding", "RoleBinding":
 			subjects, _, _ := unstructured.NestedSlice(o.Object, "subjects")
 			for _, s := range subjects {

@@ -28,6 +28,15 @@ func helm(t *testing.T) string {
 	return strings.TrimSpace(string(out))
 }
 
+// setFlags turns values ("key=value") into helm's --set flags.
+func setFlags(values []string) []string {
+	args := make([]string, 0, 2*len(values))
+	for _, v := range values {
+		args = append(args, "--set", v)
+	}
+	return args
+}
+
 // helmTemplate runs helm template of dist/chart as release in namespace with helm's further
 // arguments, and returns what it printed, errors included: a refusal's message is what a test reads.
 func helmTemplate(t *testing.T, release, namespace string, args ...string) (string, error) {

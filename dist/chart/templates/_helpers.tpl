@@ -88,3 +88,43 @@ a secure metrics endpoint. One condition for the Certificate, the manager's flag
 {{- define "toolgate.metricsCertManaged" -}}
 {{- if and .Values.certManager.enabled .Values.metrics.enabled .Values.metrics.secure }}true{{ end }}
 {{- end }}
+
+{{/*
+A PodDisruptionBudget for a Deployment's pods (dict: name, what (its values' key), replicas, pdb
+(its podDisruptionBudget values), selector (its pods' selector, YAML), labels (YAML), context).
+At most one of minAvailable and maxUnavailable, maxUnavailable 1 when neither is given; the chart
+refuses a budget that lets no pod be evicted, which would leave every node drain waiting for ever.
+*/}}
+{{- define "toolgate.podDisruptionBudget" -}}
+{{- $pdb := .pdb }}
+{{- $has := dict "min" (and (hasKey $pdb "minAvailable") (ne (toString $pdb.minAvailable) "")) "max" (and (hasKey $pdb "maxUnavailable") (ne (toString $pdb.maxUnavailable) "")) }}
+{{- if and $has.min $has.max }}
+{{- fail (printf "%s.podDisruptionBudget: give minAvailable or maxUnavailable, not both" .what) }}
+{{- end }}
+{{- if not (or $has.min $has.max) }}
+{{- $pdb = dict "maxUnavailable" 1 }}
+{{- $_ := set $has "max" true }}
+{{- end }}
+{{- if and $has.max (or (eq (toString $pdb.maxUnavailable) "0") (eq (toString $pdb.maxUnavailable) "0%")) }}
+{{- fail (printf "%s.podDisruptionBudget.maxUnavailable is %v: no pod could ever be evicted, so every node drain would wait for ever" .what $pdb.maxUnavailable) }}
+{{- end }}
+{{- if and $has.min (or (eq (toString $pdb.minAvailable) "100%") (and (not (kindIs "string" $pdb.minAvailable)) (ge (int $pdb.minAvailable) (int .replicas)))) }}
+{{- fail (printf "%s.podDisruptionBudget.minAvailable is %v with %s.replicas %v: no pod could ever be evicted, so every node drain would wait for ever" .what $pdb.minAvailable .what .replicas) }}
+{{- end }}
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  labels:
+    {{- .labels | nindent 4 }}
+  name: {{ .name }}
+  namespace: {{ .context.Release.Namespace }}
+spec:
+  {{- if $has.min }}
+  minAvailable: {{ $pdb.minAvailable }}
+  {{- else }}
+  maxUnavailable: {{ $pdb.maxUnavailable }}
+  {{- end }}
+  selector:
+    matchLabels:
+      {{- .selector | nindent 6 }}
+{{- end }}
