@@ -44,6 +44,12 @@ const (
 	AuditLedgerHeadsOnChainCondition = "HeadsOnChain"
 	AuditLedgerHeadsOnChainReason    = "HeadsOnChain"
 	AuditLedgerHeadNotOnChainReason  = "HeadNotOnChain"
+	// AuditLedgerArgumentsWholeCondition is False while spec.redaction.maxStringLength is below the
+	// longest argument a call can carry: longer arguments are recorded cut, and replay cannot
+	// re-decide those calls. (AuditLedgers created before its default was raised keep 1024.)
+	AuditLedgerArgumentsWholeCondition = "ArgumentsWhole"
+	AuditLedgerArgumentsWholeReason    = "ArgumentsWhole"
+	AuditLedgerArgumentsCutReason      = "ArgumentsCut"
 	// AuditLedgerRateLimitedReason is the denial reason of a call refused by flood control.
 	AuditLedgerRateLimitedReason = "RateLimited"
 )

@@ -89,6 +89,7 @@ func (r *AuditLedgerReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 	readyCondition(&al.Status.Conditions, al.Generation, r.Clock, reason, msg)
 	r.setVolumeCondition(al, now)
 	r.setHeadsCondition(al, now)
+	meta.SetStatusCondition(&al.Status.Conditions, argumentsWholeCondition(&al.Spec, al.Generation, now))
 	st := r.Journal.Stats()
 	al.Status.Records, al.Status.Segments, al.Status.Bytes, al.Status.HeadHash = int64(st.Records), int32(st.Segments), st.Bytes, st.HeadHash
 	if !st.LastRotation.IsZero() {

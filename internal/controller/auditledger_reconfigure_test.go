@@ -170,4 +170,33 @@ var _ = Describe("AuditLedger settings on the running journal", func() {
 		Expect(j.Settings().MaxSegmentBytes).To(Equal(int64(ledger.DefaultMaxSegmentBytes)))
 		Expect(j.Settings().RedactKeys).To(BeEmpty())
 	})
+
+	It("says while spec.redaction.maxStringLength cuts arguments a call can carry, naming the field and the value to set", func() {
+		whole := func() *metav1.Condition {
+			GinkgoHelper()
+			c := meta.FindStatusCondition(reconcile().Status.Conditions, safetyv1alpha1.AuditLedgerArgumentsWholeCondition)
+			Expect(c).NotTo(BeNil())
+			return c
+		}
+		Expect(whole().Status).To(Equal(metav1.ConditionTrue), "the default records every argument whole")
+
+		By("a ledger keeping the old default, 1024, as one made before it was raised does")
+		edit(func(s *safetyv1alpha1.AuditLedgerSpec) { s.Redaction.MaxStringLength = 1024 })
+		c := whole()
+		Expect(c.Status).To(Equal(metav1.ConditionFalse))
+		Expect(c.Reason).To(Equal(safetyv1alpha1.AuditLedgerArgumentsCutReason))
+		Expect(c.Message).To(HavePrefix("spec.redaction.maxStringLength is 1024, below the longest argument a call can carry (32768 bytes)"))
+		Expect(c.Message).To(HaveSuffix("set it to 32768"))
+		Expect(j.Settings().MaxStringLength).To(Equal(1024), "the setting still applies: the condition only reports it")
+
+		By("one byte short is still short; the longest argument and above are whole")
+		edit(func(s *safetyv1alpha1.AuditLedgerSpec) {
+			s.Redaction.MaxStringLength = ledger.DefaultMaxStringLength - 1
+		})
+		Expect(whole().Status).To(Equal(metav1.ConditionFalse))
+		edit(func(s *safetyv1alpha1.AuditLedgerSpec) { s.Redaction.MaxStringLength = 65536 })
+		c = whole()
+		Expect(c.Status).To(Equal(metav1.ConditionTrue))
+		Expect(c.Reason).To(Equal(safetyv1alpha1.AuditLedgerArgumentsWholeReason))
+	})
 })
