@@ -10,14 +10,13 @@ import (
 // startTracing exports decision spans over OTLP when the standard OTEL_* variables name an
 // endpoint, and returns what flushes them at exit (a no-op when tracing is off).
 func startTracing() func() {
-	if !tracing.Configured() {
-		return func() {}
-	}
-	shutdown, err := tracing.Start(context.Background(), "toolgate-manager", version)
+	stop, on, err := tracing.FromEnvironment(context.Background(), "toolgate-manager", version)
 	if err != nil {
 		setupLog.Error(err, "Failed to set up tracing")
 		os.Exit(1)
 	}
-	setupLog.Info("Tracing decisions over OTLP")
-	return func() { _ = shutdown(context.Background()) }
+	if on {
+		setupLog.Info("Tracing decisions over OTLP")
+	}
+	return stop
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/toolgate/toolgate/internal/metrics"
 	"github.com/toolgate/toolgate/internal/pprofaddr"
 	"github.com/toolgate/toolgate/internal/serving"
+	"github.com/toolgate/toolgate/internal/tracing"
 )
 
 // version is set at build time (-ldflags "-X main.version=…").
@@ -124,6 +125,15 @@ func run() error {
 	}
 	gogc, fromEnv := gctuning.ApplyGCPercent(os.Getenv, gcPercent)
 	log.Info("Garbage collector", "gogc", gogc, "gogcFromEnvironment", fromEnv, "softMemoryLimitBytes", memoryLimit)
+	// Spans of the calls it serves, as the manager's of its decisions: when OTEL_* names an endpoint.
+	stopTracing, traced, err := tracing.FromEnvironment(context.Background(), "toolgate-gateway", version)
+	if err != nil {
+		return fmt.Errorf("setting up tracing: %w", err)
+	}
+	defer stopTracing()
+	if traced {
+		log.Info("Tracing calls over OTLP")
+	}
 
 	scheme := runtime.NewScheme()
 	utilruntime.Must(clientgoscheme.AddToScheme(scheme))

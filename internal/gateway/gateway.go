@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/trace"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -27,7 +28,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
-	"github.com/toolgate/toolgate/pkg/agent"
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
@@ -138,8 +138,10 @@ type Options struct {
 	// MaxCallsPerCaller bounds the tools/calls one caller has in flight (callsInFlight); 0 means
 	// DefaultMaxCallsPerCaller.
 	MaxCallsPerCaller int
-	Version           string
-	Log               logr.Logger
+	// TracerProvider makes the gateway's spans (callSpans); nil means OpenTelemetry's global one.
+	TracerProvider trace.TracerProvider
+	Version        string
+	Log            logr.Logger
 }
 
 // Gateway serves MCP to agents.
@@ -152,6 +154,7 @@ type Gateway struct {
 	offerings offerings
 	metered   meteredTurns
 	inFlight  *callsInFlight
+	spans     callSpans
 	// held are the metered calls' reports still tried in the background (Gateway.report);
 	// stopHeld ends them when the gateway closes.
 	held     sync.WaitGroup
@@ -219,6 +222,7 @@ func New(opts Options) (*Gateway, error) {
 		reporter: reporter,
 		answers:  newAnswerBudget(opts.MaxAnswerBytesHeld),
 		inFlight: newCallsInFlight(opts.MaxCallsPerCaller),
+		spans:    newCallSpans(opts.TracerProvider),
 		heldCtx:  heldCtx, stopHeld: stopHeld,
 		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
 			cache: newReviewCache(opts.Clock, opts.ReviewTTL, maxCachedReviews)},
@@ -289,7 +293,14 @@ func (g *Gateway) unofferedTools(routes map[string]route) mcp.Middleware {
 // callTool gates one call and, when admitted, forwards it to rt's upstream server. rt is nil for
 // a tool the gateway does not offer: the call is still submitted, so the decision is recorded,
 // and an admitted one is reported failed, unsent.
-func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *route) (*mcp.CallToolResult, error) {
+func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *route) (res *mcp.CallToolResult, err error) {
+	ctx, span := g.spans.call(ctx, req, rt)
+	defer func() { endCallSpan(span, res, err) }()
+	return g.gate(ctx, req, rt)
+}
+
+// gate is callTool inside its span.
+func (g *Gateway) gate(ctx context.Context, req *mcp.CallToolRequest, rt *route) (*mcp.CallToolResult, error) {
 	defer timingOf(ctx).begun()()
 	log := g.opts.Log.WithValues("tool", req.Params.Name)
 	caller, ok := callerOf(req.Extra.TokenInfo)
@@ -338,9 +349,6 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
-	if traceparent, ok := req.Params.Meta[MetaTraceparent].(string); ok {
-		agent.LinkTrace(call, traceparent)
-	}
 	as, err := g.asCaller(caller)
 	if err != nil {
 		return nil, err
@@ -355,8 +363,10 @@ func (g *Gateway) callTool(ctx context.Context, req *mcp.CallToolRequest, rt *ro
 	createCtx, cancelCreate := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
 	defer cancelCreate()
 	timing, created := timingOf(ctx), time.Now()
+	createSpan := g.spans.create(ctx, call)
 	result, err := toolcall.Decide(as.Create(createCtx, call))
 	timing.since(waitAPIServer, created)
+	decided(ctx, createSpan, call, result, err)
 	if err != nil {
 		log.Error(err, "Creating the AgentToolCall as the caller failed", "caller", caller.Username)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
@@ -412,9 +422,12 @@ func (g *Gateway) forward(ctx context.Context, rt *route, call *safetyv1alpha1.A
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
 		rt, d = current, &delivery{}
+		span, traceMeta := g.spans.upstream(ctx, rt)
 		timing.sent()
-		out, callErr = session.CallTool(withDelivery(callCtx, d), &mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args})
+		out, callErr = session.CallTool(withDelivery(callCtx, d),
+			&mcp.CallToolParams{Name: rt.upstreamName(), Arguments: args, Meta: traceMeta})
 		timing.upstreamDone()
+		endCallSpan(span, out, callErr)
 		if rt.server.Spec.SessionScope == safetyv1alpha1.ToolServerSessionScopeCall {
 			g.upstreams.end(session) // the call's own: no other call may see what it left in it
 		}

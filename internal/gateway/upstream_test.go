@@ -20,6 +20,8 @@ type recordingServer struct {
 	calls []upstreamCall
 	// sessions counts the MCP sessions clients have initialized with it.
 	sessions atomic.Int32
+	// traceparents are the _meta["traceparent"] of the read_file calls it received, "" for none.
+	traceparents []string
 }
 
 type upstreamCall struct {
@@ -36,8 +38,12 @@ func startUpstream(dir string) (*recordingServer, func()) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "files", Version: "test"}, &mcp.ServerOptions{
 		InitializedHandler: func(context.Context, *mcp.InitializedRequest) { rec.sessions.Add(1) }})
 	mcp.AddTool(s, &mcp.Tool{Name: "read_file", Description: "Read a file"},
-		func(_ context.Context, _ *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
+		func(_ context.Context, req *mcp.CallToolRequest, in pathArgs) (*mcp.CallToolResult, any, error) {
 			rec.record("read_file", in.Path)
+			tp, _ := req.Params.Meta["traceparent"].(string)
+			rec.mu.Lock()
+			rec.traceparents = append(rec.traceparents, tp)
+			rec.mu.Unlock()
 			data, err := os.ReadFile(filepath.Join(dir, filepath.Clean("/"+in.Path)))
 			if err != nil {
 				return nil, nil, err

@@ -36,6 +36,19 @@ func Configured() bool {
 	return os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
 }
 
+// FromEnvironment starts exporting spans when the environment names an OTLP endpoint
+// (Configured), and returns whether it did and what flushes the spans at exit (a no-op when off).
+func FromEnvironment(ctx context.Context, service, version string) (stop func(), on bool, err error) {
+	if !Configured() {
+		return func() {}, false, nil
+	}
+	shutdown, err := Start(ctx, service, version)
+	if err != nil {
+		return nil, false, err
+	}
+	return func() { _ = shutdown(context.WithoutCancel(ctx)) }, true, nil
+}
+
 // Start installs a global tracer provider that exports over OTLP/gRPC with opts (from the
 // environment when opts is empty) and returns its shutdown, which flushes what is buffered.
 func Start(ctx context.Context, service, version string, opts ...otlptracegrpc.Option) (func(context.Context) error, error) {

@@ -81,7 +81,7 @@ var RetryFor = 45 * time.Second
 // A plan not locked yet is waited for, resubmitting with backoff for up to RetryFor: that refusal
 // comes before anything is counted, so resubmitting is free. Other refusals are returned.
 func Submit(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentToolCall) error {
-	withTraceContext(ctx, call)
+	LinkContext(ctx, call)
 	deadline := time.Now().Add(RetryFor)
 	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
 		attempt := call.DeepCopy() // a failed create must not leave server fields on call
@@ -105,17 +105,16 @@ func Submit(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentTool
 // decision span joins the agent's trace (internal/tracing reads it).
 const TraceparentAnnotation = "toolgate.dev/traceparent"
 
-// LinkTrace puts a W3C traceparent received from the agent (an MCP request's
-// _meta["traceparent"]) on call, re-encoded from the span context it names, so the annotation is
-// at most the canonical 55 characters; one that names none (it does not parse, or is all zeros)
-// is dropped: it only links spans and must not fail or change the call.
-func LinkTrace(call *safetyv1alpha1.AgentToolCall, traceparent string) {
-	ctx := propagation.TraceContext{}.Extract(context.Background(), propagation.MapCarrier{"traceparent": traceparent})
-	withTraceContext(ctx, call)
+// ContextWithTraceparent returns ctx in the trace a W3C traceparent received from the agent
+// names (an MCP request's _meta["traceparent"]); one that names none (it does not parse, or is
+// all zeros) leaves ctx as it is: it only links spans and must not fail or change the call.
+func ContextWithTraceparent(ctx context.Context, traceparent string) context.Context {
+	return propagation.TraceContext{}.Extract(ctx, propagation.MapCarrier{"traceparent": traceparent})
 }
 
-// withTraceContext puts ctx's span context, if it has one, on call.
-func withTraceContext(ctx context.Context, call *safetyv1alpha1.AgentToolCall) {
+// LinkContext puts ctx's span context, if it has one, on call, re-encoded, so the annotation is
+// at most the canonical 55 characters.
+func LinkContext(ctx context.Context, call *safetyv1alpha1.AgentToolCall) {
 	carrier := propagation.MapCarrier{}
 	propagation.TraceContext{}.Inject(ctx, carrier)
 	if tp := carrier.Get("traceparent"); tp != "" {
