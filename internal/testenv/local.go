@@ -40,6 +40,8 @@ type Local struct {
 	// WebhookClientCA issued kube-apiserver's client certificate for webhooks; the manager is
 	// started with --webhook-client-ca naming it, so it accepts reviews from the API server only.
 	WebhookClientCA *CA
+	// ManagerEnv are environment variables (KEY=value) StartManager adds to this process's.
+	ManagerEnv []string
 
 	manager   *exec.Cmd
 	startedAt time.Time
@@ -135,6 +137,7 @@ func (l *Local) StartManager(ctx context.Context, extraArgs ...string) error {
 	l.startedAt = time.Now()
 	l.manager = exec.Command(binary, append(args, extraArgs...)...)
 	l.manager.Stdout, l.manager.Stderr = l.log, l.log
+	l.manager.Env = append(os.Environ(), l.ManagerEnv...)
 	if err := l.manager.Start(); err != nil {
 		return fmt.Errorf("starting the manager: %w", err)
 	}

@@ -28,6 +28,8 @@ var (
 	cancel    context.CancelFunc
 	local     *testenv.Local
 	k8sClient client.Client
+	// traces receives the spans of the manager and the gateway, as a platform's collector would.
+	traces *testenv.OTLPReceiver
 )
 
 func TestE2E(t *testing.T) {
@@ -51,7 +53,12 @@ var _ = BeforeSuite(func() {
 	k8sClient, err = client.New(local.Admin, client.Options{Scheme: scheme})
 	Expect(err).NotTo(HaveOccurred())
 
-	By("building and starting the real manager binary")
+	By("building and starting the real manager binary, exporting its spans to an OTLP receiver")
+	var stopTraces func()
+	traces, stopTraces, err = testenv.ListenOTLP()
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(stopTraces)
+	local.ManagerEnv = traces.ExportEnv()
 	Expect(local.StartManager(ctx)).To(Succeed())
 })
 

@@ -3,7 +3,9 @@
 package e2e
 
 import (
+	"crypto/rand"
 	"crypto/tls"
+	"encoding/hex"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,6 +16,7 @@ import (
 	. "github.com/onsi/gomega"
 	"github.com/onsi/gomega/types"
 	dto "github.com/prometheus/client_model/go"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -35,7 +38,7 @@ func runningGateway() *testenv.GatewayProcess {
 	GinkgoHelper()
 	if gatewayProcess == nil {
 		By("building and starting the real toolgate-gateway binary as its own ServiceAccount")
-		g, err := local.StartGateway(ctx, gatewayAudience)
+		g, err := local.StartGatewayWith(ctx, gatewayAudience, testenv.GatewayExtras{Env: traces.ExportEnv()})
 		Expect(err).NotTo(HaveOccurred())
 		gatewayProcess = g
 	}
@@ -192,6 +195,36 @@ var _ = Describe("toolgate-gateway, the real binary, in front of server-filesyst
 			a.readOf("notes.txt", "allow"),
 			And(a.readOf(".env", "deny"), HaveKeyWithValue("reason", "ToolAccessDenied"),
 				HaveKeyWithValue("ruleId", HavePrefix("path-policy:")))))
+	})
+
+	It("puts the agent's call, the gateway's create and upstream call and the manager's decision in one trace", func() {
+		a := newMCPAgent(map[string]string{"notes.txt": "traced"}, nil, nil)
+		traceID, parentID := make([]byte, 16), make([]byte, 8)
+		_, _ = rand.Read(traceID)
+		_, _ = rand.Read(parentID)
+		traceparent := "00-" + hex.EncodeToString(traceID) + "-" + hex.EncodeToString(parentID) + "-01"
+		res, err := a.session.CallTool(ctx, &mcp.CallToolParams{Name: a.readTool,
+			Arguments: map[string]any{"path": "notes.txt"}, Meta: mcp.Meta{"traceparent": traceparent}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res).To(answered("traced"))
+
+		// Each process exports in batches: wait for the four spans, from two processes.
+		one := func(g Gomega, name string) *tracepb.Span {
+			spans := traces.InTrace(traceID, name)
+			g.Expect(spans).To(HaveLen(1), "spans named %q in the agent's trace", name)
+			return spans[0]
+		}
+		Eventually(func(g Gomega) {
+			server := one(g, "tools/call "+a.readTool) // the gateway's
+			g.Expect(server.ParentSpanId).To(Equal(parentID), "a child of the agent's span")
+			create := one(g, "create AgentToolCall") // the gateway's
+			g.Expect(create.ParentSpanId).To(Equal(server.SpanId))
+			decision := one(g, "execute_tool "+a.readTool) // the manager's
+			g.Expect(decision.ParentSpanId).To(Equal(create.SpanId), "the webhook's decision is the create's child")
+			g.Expect(testenv.SpanAttrs(decision)).To(HaveKeyWithValue("toolgate.decision", "allow"))
+			sent := one(g, "tools/call read_text_file") // the gateway's call to server-filesystem
+			g.Expect(sent.ParentSpanId).To(Equal(server.SpanId))
+		}).Should(Succeed())
 	})
 
 	It("serves where each call's time went to a scraper allowed GET /metrics, over HTTPS, and to no agent", func() {

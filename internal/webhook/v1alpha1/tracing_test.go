@@ -1,11 +1,8 @@
 package v1alpha1_test
 
 import (
-	"context"
 	"encoding/hex"
-	"net"
 	"strings"
-	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -13,68 +10,23 @@ import (
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
-	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
-	"google.golang.org/grpc"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/safety"
+	"github.com/toolgate/toolgate/internal/testenv"
 	"github.com/toolgate/toolgate/internal/tracing"
 	"github.com/toolgate/toolgate/pkg/agent"
 )
 
-// otlpReceiver is an OTLP/gRPC trace collector in the test process: what a platform's collector
-// receives from toolgate.
-type otlpReceiver struct {
-	coltracepb.UnimplementedTraceServiceServer
-	mu    sync.Mutex
-	spans []*tracepb.Span
-}
-
-func (r *otlpReceiver) Export(_ context.Context, req *coltracepb.ExportTraceServiceRequest) (*coltracepb.ExportTraceServiceResponse, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, rs := range req.ResourceSpans {
-		for _, ss := range rs.ScopeSpans {
-			r.spans = append(r.spans, ss.Spans...)
-		}
-	}
-	return &coltracepb.ExportTraceServiceResponse{}, nil
-}
-
-// spansOf returns the received spans whose toolgate.call attribute is call, as attribute maps.
-func (r *otlpReceiver) spansOf(call string) []*tracepb.Span {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	var out []*tracepb.Span
-	for _, s := range r.spans {
-		if attrs(s)["toolgate.call"] == call {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func attrs(s *tracepb.Span) map[string]string {
-	m := map[string]string{}
-	for _, kv := range s.Attributes {
-		m[kv.Key] = kv.Value.GetStringValue()
-	}
-	return m
-}
-
 var _ = Describe("Decision traces (OpenTelemetry)", func() {
 	It("emits one execute_tool span per decision, in the agent's trace, with the verdict as attributes", func() {
-		lis, err := net.Listen("tcp", "127.0.0.1:0")
+		receiver, stop, err := testenv.ListenOTLP()
 		Expect(err).NotTo(HaveOccurred())
-		receiver := &otlpReceiver{}
-		server := grpc.NewServer()
-		coltracepb.RegisterTraceServiceServer(server, receiver)
-		go func() { _ = server.Serve(lis) }()
-		DeferCleanup(server.Stop)
+		DeferCleanup(stop)
 
 		shutdown, err := tracing.Start(ctx, "toolgate-test", "test",
-			otlptracegrpc.WithEndpoint(lis.Addr().String()), otlptracegrpc.WithInsecure())
+			otlptracegrpc.WithEndpoint(receiver.Addr), otlptracegrpc.WithInsecure())
 		Expect(err).NotTo(HaveOccurred())
 		DeferCleanup(func() { otel.SetTracerProvider(noop.NewTracerProvider()) })
 
@@ -115,14 +67,14 @@ var _ = Describe("Decision traces (OpenTelemetry)", func() {
 		}
 
 		Expect(shutdown(ctx)).To(Succeed(), "flushing the batch to the receiver")
-		spans := receiver.spansOf("peek-at-env")
+		spans := receiver.Where("toolgate.call", "peek-at-env")
 		Expect(spans).To(HaveLen(1), "one span per decision")
 		s := spans[0]
 		Expect(s.Name).To(Equal("execute_tool " + p.tools[reader]))
 		Expect(hex.EncodeToString(s.TraceId)).To(Equal(traceID), "the decision joins the agent's trace")
 		Expect(hex.EncodeToString(s.ParentSpanId)).To(Equal(parentID))
 		Expect(s.Status.GetCode()).To(Equal(tracepb.Status_STATUS_CODE_ERROR))
-		a := attrs(s)
+		a := testenv.SpanAttrs(s)
 		Expect(a).To(HaveKeyWithValue("gen_ai.operation.name", "execute_tool"))
 		Expect(a).To(HaveKeyWithValue("gen_ai.tool.name", p.tools[reader]))
 		Expect(a).To(HaveKeyWithValue("toolgate.decision", "deny"))
@@ -133,18 +85,18 @@ var _ = Describe("Decision traces (OpenTelemetry)", func() {
 		Expect(a).To(HaveKeyWithValue("k8s.namespace.name", p.ns))
 		Expect(a).To(HaveKeyWithValue("toolgate.rule", "path-policy:zeroAccess"), "the deciding rule")
 		for name := range mangled {
-			spans := receiver.spansOf(name)
+			spans := receiver.Where("toolgate.call", name)
 			Expect(spans).To(HaveLen(1), name)
 			Expect(spans[0].ParentSpanId).To(BeEmpty(), name+": an invalid parent links nothing")
-			Expect(attrs(spans[0])).To(HaveKeyWithValue("toolgate.reason", safety.ReasonToolAccessDenied), name)
+			Expect(testenv.SpanAttrs(spans[0])).To(HaveKeyWithValue("toolgate.reason", safety.ReasonToolAccessDenied), name)
 		}
 
-		Expect(receiver.spansOf("peek-unsampled")).To(HaveLen(1), "a not-sampled parent does not hide the decision")
+		Expect(receiver.Where("toolgate.call", "peek-unsampled")).To(HaveLen(1), "a not-sampled parent does not hide the decision")
 
 		By("a call without trace context gets a root span of its own")
-		spans = receiver.spansOf("read-main")
+		spans = receiver.Where("toolgate.call", "read-main")
 		Expect(spans).To(HaveLen(1))
 		Expect(spans[0].ParentSpanId).To(BeEmpty())
-		Expect(attrs(spans[0])).To(HaveKeyWithValue("toolgate.decision", "allow"))
+		Expect(testenv.SpanAttrs(spans[0])).To(HaveKeyWithValue("toolgate.decision", "allow"))
 	})
 })
