@@ -140,9 +140,9 @@ const (
 )
 
 // LoopDetector counts identical calls within a sliding window. It is safe for concurrent use and
-// its memory is bounded: per namespace (the key's partition) at most maxKeys calls, the least
-// recently seen evicted first, each with at most a fixed number of timestamps, and at most
-// maxLoopPartitions namespaces.
+// its memory is bounded: per namespace (the key's partition) at most maxKeys calls, the expired
+// and the least repeated evicted first (loopPartition.evict), each with at most a fixed number of
+// timestamps, and at most maxLoopPartitions namespaces.
 type LoopDetector struct {
 	mu      sync.Mutex
 	clock   Clock
@@ -161,6 +161,36 @@ type loopPartition struct {
 type loopEntry struct {
 	key    CallKey
 	stamps []int64 // unix nanoseconds, oldest first
+	window int64   // the window it was last observed with, in nanoseconds
+}
+
+// live is how many of the entry's stamps fall within its window ending at now.
+func (e *loopEntry) live(now int64) int {
+	first, _ := slices.BinarySearch(e.stamps, now-e.window+1) // the first stamp with now-stamp < window
+	return len(e.stamps) - first
+}
+
+// evict forgets one call of a full partition: one whose stamps have all left its window if there
+// is one, else the one with the fewest stamps within its window, the least recently seen of those.
+// A repeating call is what loop detection exists for: evicting by recency alone let an agent
+// forget its own loop by sending enough distinct calls in between, each free to it (refused
+// before anything is counted). Now it must repeat every one of them as often as the loop it
+// hides, within the window. The scan is bounded by the partition's size and runs only when it is
+// full.
+func (lp *loopPartition) evict(now int64) {
+	var victim *list.Element
+	fewest := 0
+	for el := lp.order.Back(); el != nil; el = el.Prev() {
+		n := el.Value.(*loopEntry).live(now)
+		if victim == nil || n < fewest {
+			victim, fewest = el, n
+		}
+		if n == 0 {
+			break
+		}
+	}
+	lp.order.Remove(victim)
+	delete(lp.entries, victim.Value.(*loopEntry).key)
 }
 
 // NewLoopDetector returns a detector reading time from clock and remembering at most maxKeys
@@ -206,13 +236,12 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 		e = el.Value.(*loopEntry)
 	} else {
 		if lp.order.Len() >= d.maxKeys {
-			oldest := lp.order.Back()
-			lp.order.Remove(oldest)
-			delete(lp.entries, oldest.Value.(*loopEntry).key)
+			lp.evict(now)
 		}
 		e = &loopEntry{key: key}
 		lp.entries[key] = lp.order.PushFront(e)
 	}
+	e.window = int64(window)
 	// Drop timestamps outside the window; a clock that went backwards keeps them (conservative).
 	cut := 0
 	for cut < len(e.stamps) && now-e.stamps[cut] >= int64(window) {

@@ -184,11 +184,62 @@ func TestLoopDetectorMemoryIsPerNamespace(t *testing.T) {
 	if got := d.Len(); got != 11 {
 		t.Fatalf("detector holds %d keys, want 10 for the noisy namespace and 1 for the victim", got)
 	}
-	// Within a namespace the least recently seen call is still evicted first.
+	// Within a namespace the victim's own calls evict its oldest keys, but not the repeating one
+	// (TestLoopDetectorKeepsARepeatingCall).
+	oldest := NewCallKey("victim/plan", shCall("echo oldest"))
+	d.Observe(oldest, time.Hour)
 	for i := range 20 {
 		d.Observe(NewCallKey("victim/other-plan", shCall("echo "+strconv.Itoa(i))), time.Hour)
 	}
-	if n := d.Observe(victim, time.Hour); n != 1 {
+	if n := d.Observe(oldest, time.Hour); n != 1 {
 		t.Fatalf("the victim's own calls did not evict its oldest key: count %d", n)
+	}
+	if n := d.Observe(victim, time.Hour); n != 5 {
+		t.Fatalf("the victim's own single calls evicted its repeating call: count %d, want 5", n)
+	}
+}
+
+// An agent cannot make the detector forget its loop by sending enough distinct calls in between
+// (each free to it: refused before anything is counted). Before, the least recently seen call was
+// evicted whatever its count, so maxKeys distinct calls reset a loop at its threshold. Calls
+// whose stamps have left their window go first, then the least repeated; a loop is forgotten only
+// once every call remembered repeats as often within its window.
+func TestLoopDetectorKeepsARepeatingCall(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(0, 0)}
+	d := NewLoopDetector(clk, 50)
+	loop := NewCallKey("ns/plan", shCall("curl https://example.com/poll"))
+	for range 6 {
+		d.Observe(loop, time.Minute)
+	}
+	for i := range 500 {
+		d.Observe(NewCallKey("ns/plan", shCall("cat src/evict-"+strconv.Itoa(i)+".go")), time.Minute)
+	}
+	if n := d.Observe(loop, time.Minute); n != 7 {
+		t.Fatalf("500 distinct calls made the detector forget a loop: count %d, want 7", n)
+	}
+	// Distinct calls repeated, but less often than the loop, still leave it.
+	for i := range 200 {
+		k := NewCallKey("ns/plan", shCall("cat src/pair-"+strconv.Itoa(i)+".go"))
+		d.Observe(k, time.Minute)
+		d.Observe(k, time.Minute)
+	}
+	if n := d.Observe(loop, time.Minute); n != 8 {
+		t.Fatalf("distinct calls seen twice made the detector forget a loop: count %d, want 8", n)
+	}
+	// A call whose window has passed is forgotten before any live one, however often it repeated.
+	old := NewCallKey("ns/plan", shCall("make test"))
+	for range 10 {
+		d.Observe(old, time.Second)
+	}
+	clk.t = clk.t.Add(2 * time.Second)
+	d.Observe(NewCallKey("ns/plan", shCall("cat src/after.go")), time.Minute)
+	if n := d.Observe(old, time.Second); n != 1 {
+		t.Fatalf("a call outside its window outlived live ones: count %d, want 1", n)
+	}
+	if n := d.Observe(loop, time.Minute); n != 9 {
+		t.Fatalf("the live loop was evicted: count %d, want 9", n)
+	}
+	if d.Len() > 50 {
+		t.Fatalf("detector holds %d keys, bound is 50", d.Len())
 	}
 }

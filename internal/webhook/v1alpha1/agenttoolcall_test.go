@@ -18,6 +18,7 @@ import (
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/controller"
+	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
@@ -409,6 +410,35 @@ var _ = Describe("AgentToolCall admission: request integrity and attacks", func(
 
 		By("a call that differs only in its path is not the same call")
 		mustAdmit(submit(p.agent, p.call(planName, p.tools[reader], stepUnderTest, "src/other.go")))
+	})
+
+	// The detector remembers at most DefaultLoopKeys calls per namespace. Before, the least
+	// recently seen was forgotten first, so an agent denied for a loop sent that many distinct
+	// calls, each refused before anything is counted (a step not in its plan), and its loop was
+	// admitted again.
+	It("keeps a loop denied after the agent floods the detector with distinct calls refused for free", func() {
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinUnrestricted), Steps: []string{stepUnderTest}})
+		for range 5 {
+			mustAdmit(submit(p.agent, p.call(planName, p.tools[reader], stepUnderTest, "src/same.go")))
+		}
+		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], stepUnderTest, "src/same.go")), safety.ReasonToolLoopDetected)
+		jobs := make(chan int)
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				for i := range jobs {
+					err := submit(p.agent, p.call(planName, p.tools[reader], "undeclared", fmt.Sprintf("src/evict-%d.go", i)))
+					Expect(reasonOf(err)).To(Equal(policy.ReasonStepNotInPlan))
+				}
+			})
+		}
+		for i := range safety.DefaultLoopKeys + 100 {
+			jobs <- i
+		}
+		close(jobs)
+		wg.Wait()
+		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], stepUnderTest, "src/same.go")), safety.ReasonToolLoopDetected)
 	})
 })
 
