@@ -20,8 +20,8 @@ import (
 // An outside tester's cases of issues 8 and 15 with three webhook replicas behind one API server:
 // what replicas_test.go holds for one step and one plan's budget, for a person's single-use
 // approval, for the project's budget shared by two plans, and across a change of the replica that
-// decides (the leader stopped as a rollout stops a pod). The last spec stops the leader, so it
-// runs last.
+// decides (the leader stopped as a rollout stops a pod). The last two specs each stop the leader,
+// so they run last.
 var _ = Describe("AgentToolCall admission with three replicas: approvals, the project's budget, a new leader", Ordered, func() {
 	const replicas = 3
 	var (
@@ -138,6 +138,30 @@ var _ = Describe("AgentToolCall admission with three replicas: approvals, the pr
 		errs := burst(12, func(i int) error { return answer(p.Agent, mk(2+i)) })
 		Expect(admittedAmong(errs, safety.ReasonToolRetryLimitExceeded, "max_retries_per_step 3")).To(Equal(2),
 			"the first attempt and 3 retries in all, two of them before the change")
+		Expect(storedCalls(p.Namespace)).To(Equal(4))
+	})
+
+	It("issue 15: admits exactly maxRetriesPerStep+1 attempts when the deciding replica stops in the middle of a burst", func() {
+		p := world("", func(s *safetyv1alpha1.SafetyProfileSpec) { s.MaxRetriesPerStep = new(int32(3)) })
+		leader := r.Leader()
+		Expect(leader).NotTo(Equal(-1))
+		first := make(chan struct{})
+		var once sync.Once
+		stopped := make(chan error, 1)
+		go func() {
+			<-first
+			stopped <- r.StopReplica(leader)
+		}()
+		errs := burst(24, func(i int) error {
+			err := answer(p.Agent, func() *safetyv1alpha1.AgentToolCall { return call(p.Namespace, planName, p.Tool, stepUnderTest, i) })
+			if err == nil {
+				once.Do(func() { close(first) }) // the leader stops while the others are in flight
+			}
+			return err
+		})
+		Expect(<-stopped).To(Succeed())
+		Expect(r.Leader()).NotTo(Equal(leader))
+		Expect(admittedAmong(errs, safety.ReasonToolRetryLimitExceeded, "max_retries_per_step 3")).To(Equal(4))
 		Expect(storedCalls(p.Namespace)).To(Equal(4))
 	})
 })
