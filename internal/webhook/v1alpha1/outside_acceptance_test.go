@@ -124,6 +124,27 @@ var _ = Describe("Outside acceptance: respellings and races of the issues' examp
 		Expect(storedPlan(counters, p.ns, planName).Status.Usage.AccumulatedCost).To(Equal("1.2"))
 	})
 
+	It("issue 6: a dry-run report is judged like a report and changes no counter", func() {
+		meter := p.newAgent("meter")
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted,
+			CostReporter: &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount, Name: "meter"}})
+		call := p.call(planName, p.tools[reader], "a", "src/a.go")
+		mustAdmit(submit(p.agent, call))
+		dryReport := func(c client.Client, cost string) error {
+			got := &safetyv1alpha1.AgentToolCall{}
+			Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(call), got)).To(Succeed())
+			got.Status.Phase, got.Status.Cost = safetyv1alpha1.CallPhaseSucceeded, money(cost)
+			return c.Status().Update(ctx, got, client.DryRunAll)
+		}
+		mustDeny(dryReport(p.agent, "5"), webhookv1alpha1.ReasonInvalidUpdate, "only plan "+planName+"'s cost reporter")
+		Expect(dryReport(meter, "5")).To(Succeed())
+		Expect(storedPlan(counters, p.ns, planName).Status.Usage.AccumulatedCost).To(BeElementOf("", "0"))
+
+		By("the near miss: the same report, not dry, counts once")
+		Expect(report(meter, call, safetyv1alpha1.CallPhaseSucceeded, "5")).To(Succeed())
+		Expect(storedPlan(counters, p.ns, planName).Status.Usage.AccumulatedCost).To(Equal("5"))
+	})
+
 	DescribeTable("issue 14: allowedProfiles caps the profile's kind as well as its name",
 		func(kind safetyv1alpha1.ProfileKind) {
 			name := p.ns + "-loose"
