@@ -145,6 +145,23 @@ var _ = Describe("Outside acceptance: respellings and races of the issues' examp
 		Expect(storedPlan(counters, p.ns, planName).Status.Usage.AccumulatedCost).To(Equal("5"))
 	})
 
+	DescribeTable("issue 6: Warn and Audit soften the engine's verdicts, never who may ask, which plan or which tool",
+		func(mode safetyv1alpha1.EnforcementMode) {
+			ref := p.profile(profileWith(func(s *safetyv1alpha1.SafetyProfileSpec) { s.EnforcementMode = mode }))
+			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: ref})
+			stranger := p.newAgent("stranger")
+			mustDeny(submit(stranger, p.call(planName, p.tools[reader], "build", "src/a.go")), webhookv1alpha1.ReasonAgentIdentityMismatch)
+			mustDeny(submit(p.agent, p.call(planName, p.ns+"-unregistered", "build", "src/a.go")), webhookv1alpha1.ReasonToolNotRegistered)
+			mustDeny(submit(p.agent, p.call("no-such-plan", p.tools[reader], "build", "src/a.go")), webhookv1alpha1.ReasonPlanNotFound)
+			Expect(p.storedCalls()).To(BeEmpty())
+
+			By("the near miss: the engine's verdict on the plan's own agent is softened")
+			mustAdmit(submit(p.agent, p.call(planName, p.tools[unsafeTool], "build", "src/a.go")))
+		},
+		Entry("Warn", safetyv1alpha1.EnforcementModeWarn),
+		Entry("Audit", safetyv1alpha1.EnforcementModeAudit),
+	)
+
 	DescribeTable("issue 14: allowedProfiles caps the profile's kind as well as its name",
 		func(kind safetyv1alpha1.ProfileKind) {
 			name := p.ns + "-loose"
