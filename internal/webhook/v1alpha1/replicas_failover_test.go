@@ -118,7 +118,8 @@ var _ = Describe("AgentToolCall admission with three replicas: approvals, the pr
 		Expect(storedCalls(p.Namespace)).To(Equal(4))
 	})
 
-	It("issue 15: admits exactly maxRetriesPerStep+1 attempts of a step across a change of the deciding replica", func() {
+	It("issue 15: admits exactly maxRetriesPerStep+1 attempts of a step across a change of the deciding replica, "+
+		"even with the earlier attempts deleted", func() {
 		p := world("", func(s *safetyv1alpha1.SafetyProfileSpec) { s.MaxRetriesPerStep = new(int32(3)) })
 		mk := func(i int) func() *safetyv1alpha1.AgentToolCall {
 			return func() *safetyv1alpha1.AgentToolCall { return call(p.Namespace, planName, p.Tool, stepUnderTest, i) }
@@ -127,6 +128,9 @@ var _ = Describe("AgentToolCall admission with three replicas: approvals, the pr
 		for i := range 2 {
 			mustAdmit(answer(p.Agent, mk(i)))
 		}
+		By("an administrator deleting them: deleting calls gives no attempt back")
+		Expect(admin.DeleteAllOf(ctx, &safetyv1alpha1.AgentToolCall{}, client.InNamespace(p.Namespace))).To(Succeed())
+		Eventually(func() int { return storedCalls(p.Namespace) }).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeZero())
 		leader := r.Leader()
 		Expect(leader).NotTo(Equal(-1))
 		By(fmt.Sprintf("stopping the leader, replica %d, as a rollout stops its pod", leader))
@@ -138,7 +142,7 @@ var _ = Describe("AgentToolCall admission with three replicas: approvals, the pr
 		errs := burst(12, func(i int) error { return answer(p.Agent, mk(2+i)) })
 		Expect(admittedAmong(errs, safety.ReasonToolRetryLimitExceeded, "max_retries_per_step 3")).To(Equal(2),
 			"the first attempt and 3 retries in all, two of them before the change")
-		Expect(storedCalls(p.Namespace)).To(Equal(4))
+		Expect(storedCalls(p.Namespace)).To(Equal(2), "the two deleted and the two the new leader admitted")
 	})
 
 	It("issue 15: admits exactly maxRetriesPerStep+1 attempts when the deciding replica stops in the middle of a burst", func() {
