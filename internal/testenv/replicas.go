@@ -51,8 +51,10 @@ type Replicas struct {
 	// managers do with --leader-elect: the leader runs the controllers and decides counters.
 	Peers      []*serving.Peers
 	Identities []string
-	managers   []ctrl.Manager
-	renewals   []*webhookv1alpha1.RenewalTracker
+	// stopped marks the replicas StopReplica stopped: the proxy hands them no more connections.
+	stopped  []atomic.Bool
+	managers []ctrl.Manager
+	renewals []*webhookv1alpha1.RenewalTracker
 
 	proxy    net.Listener
 	cancels  []context.CancelFunc
@@ -75,7 +77,7 @@ func StartReplicas(n int, setup func(r *Replicas, i int, mgr ctrl.Manager) error
 	if err != nil {
 		return nil, err
 	}
-	r := &Replicas{Cluster: *c, Connections: make([]atomic.Int64, n), shutdown: make(chan struct{})}
+	r := &Replicas{Cluster: *c, Connections: make([]atomic.Int64, n), stopped: make([]atomic.Bool, n), shutdown: make(chan struct{})}
 	cfg := r.Config
 	if err := clientgoscheme.AddToScheme(r.Scheme); err != nil {
 		return nil, errors.Join(err, env.Stop())
@@ -174,9 +176,13 @@ func (r *Replicas) startReplica(i, port int, setup func(*Replicas, int, ctrl.Man
 	return nil
 }
 
-// Leader is the replica that holds the leader Lease, or -1 while none does.
+// Leader is the running replica that holds the leader Lease, or -1 while none does. (A stopped
+// manager's Elected channel stays closed.)
 func (r *Replicas) Leader() int {
 	for i, mgr := range r.managers {
+		if r.stopped[i].Load() {
+			continue
+		}
 		select {
 		case <-mgr.Elected():
 			return i
@@ -215,8 +221,26 @@ func (r *Replicas) serveProxy(addrs []string) {
 		if r.Sticky.Load() {
 			return 0
 		}
+		for k := range addrs { // a stopped replica is a pod the Service no longer sends to
+			if i := (next + k) % len(addrs); !r.stopped[i].Load() {
+				return i
+			}
+		}
 		return next
 	}, r.Connections, &r.proxyWG, r.shutdown)
+}
+
+// StopReplica stops replica i as a rollout or a drain stops a pod (its manager's context is
+// cancelled, so it releases the leader Lease if it holds it), and the proxy sends it nothing
+// more. It returns the manager's error; Stop does not report it again.
+func (r *Replicas) StopReplica(i int) error {
+	if r.stopped[i].Swap(true) {
+		return nil
+	}
+	r.cancels[i]()
+	err := <-r.done[i]
+	r.done[i] <- nil // for Stop, which waits for every replica
+	return err
 }
 
 // roundRobin hands each connection lis accepts to addrs[pick(n)] for the n-th connection modulo

@@ -21,6 +21,32 @@ import (
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
 
+// startDeciders starts len(stores) managers serving the webhooks for one leader Lease, as
+// main.go's --leader-elect replicas do, with replica i's counters in stores[i]; it waits until one
+// of them leads, and stops them all when the container ends.
+func startDeciders(stores []*webhookv1alpha1.CounterStore) *testenv.Replicas {
+	GinkgoHelper()
+	dir := GinkgoT().TempDir()
+	j, err := ledger.Open(audit.Config(nil, dir, "replica-0", nil))
+	Expect(err).NotTo(HaveOccurred())
+	r, err := testenv.StartReplicas(len(stores), func(r *testenv.Replicas, i int, mgr ctrl.Manager) error {
+		owner, err := r.Owner(i)
+		if err != nil {
+			return err
+		}
+		stores[i] = &webhookv1alpha1.CounterStore{}
+		return operator.Setup(mgr, operator.Options{Controllers: controller.Options{Journal: j, LedgerDir: dir},
+			Owner: owner, Peers: r.Peers[i], Counters: stores[i]})
+	})
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(func() {
+		Expect(r.Stop()).To(Succeed())
+		Expect(j.Close()).To(Succeed())
+	})
+	Eventually(r.Leader).WithTimeout(waitTimeout).WithPolling(waitInterval).ShouldNot(Equal(-1))
+	return r
+}
+
 // Three webhook replicas behind one API server, each a manager of its own with its own cache,
 // reached through a round-robin proxy that sends each admission to the next replica. As with
 // main.go's --leader-elect, they run for one leader Lease: the leader runs the controllers and
@@ -34,25 +60,8 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 		stores [replicas]*webhookv1alpha1.CounterStore
 	)
 	BeforeAll(func() {
-		dir := GinkgoT().TempDir()
-		j, err := ledger.Open(audit.Config(nil, dir, "replica-0", nil))
-		Expect(err).NotTo(HaveOccurred())
-		r, err = testenv.StartReplicas(replicas, func(r *testenv.Replicas, i int, mgr ctrl.Manager) error {
-			owner, err := r.Owner(i)
-			if err != nil {
-				return err
-			}
-			stores[i] = &webhookv1alpha1.CounterStore{}
-			return operator.Setup(mgr, operator.Options{Controllers: controller.Options{Journal: j, LedgerDir: dir},
-				Owner: owner, Peers: r.Peers[i], Counters: stores[i]})
-		})
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(func() {
-			Expect(r.Stop()).To(Succeed())
-			Expect(j.Close()).To(Succeed())
-		})
+		r = startDeciders(stores[:])
 		admin = r.Client
-		Eventually(r.Leader).WithTimeout(waitTimeout).WithPolling(waitInterval).ShouldNot(Equal(-1))
 	})
 	// stored reads a plan once every replica has written the counters it decided for it.
 	stored := func(ns, name string) *safetyv1alpha1.AgentPlan {
