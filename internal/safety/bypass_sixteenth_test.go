@@ -15,6 +15,7 @@ func sixteenthCatalogue() []classCase {
 		bundle = "a path option's value attached after options that take none"
 		dotenv = "dotenv-cli's attached option values read as minimist reads them"
 		stores = "a tool's token or key file missing from the default zeroAccess list"
+		subOpt = "a project pattern rule stepped around with an option before the operand"
 	)
 	return []classCase{
 		{bundle, "tar -cf.env writes .env", sh(`tar -cf.env src`), zero, sh(`tar -czfdist/x.tgz src`), false},
@@ -84,5 +85,13 @@ func sixteenthCatalogue() []classCase {
 		{stores, "python's REPL history", sh(`cat ~/.python_history`), zero, sh(`cat .python-version`), false},
 		{stores, "node's REPL history", sh(`tail ~/.node_repl_history`), zero, sh(`tail .nvmrc`), false},
 		{stores, "irb's history", sh(`cat ~/.irb_history`), zero, sh(`cat .ruby-version`), false},
+		{subOpt, "git push -u prod", sh(`git push -u prod main`), asked(dc + "git-push-prod"), sh(`git push -u origin main`), false},
+		{subOpt, "--set-upstream", sh(`git push --set-upstream prod feature`), asked(dc + "git-push-prod"), sh(`git push --set-upstream origin feature`), false},
+		{subOpt, "-q and no refspec", sh(`git push -q prod`), asked(dc + "git-push-prod"), sh(`git push -q`), false},
+		{subOpt, "past git -C and --no-verify", sh(`git -C ../deploy push --no-verify prod main`), asked(dc + "git-push-prod"),
+			sh(`git -C ../deploy push origin main`), false},
+		{subOpt, "--atomic with two refs", sh(`git push --atomic prod main v1`), asked(dc + "git-push-prod"), sh(`git push --atomic origin main v1`), false},
+		{subOpt, "--tags", sh(`git push --tags prod`), asked(dc + "git-push-prod"), sh(`git push --tags origin`), false},
+		{subOpt, "-v --dry-run", sh(`git push -v --dry-run prod main`), asked(dc + "git-push-prod"), sh(`git push -v --dry-run origin main`), false},
 	}
 }
