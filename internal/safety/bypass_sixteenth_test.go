@@ -10,12 +10,15 @@ package safety
 // engine read its letters as options, found a p and asked as for dotenv -p NAME.
 func sixteenthCatalogue() []classCase {
 	sh := shCall
+	opaque := asked(RuleOpaqueCode)
 	zero, noWrite := denied(RulePrefixPathPolicy+"zeroAccess"), denied(RulePrefixPathPolicy+"noWrite")
 	const (
 		bundle = "a path option's value attached after options that take none"
 		dotenv = "dotenv-cli's attached option values read as minimist reads them"
 		stores = "a tool's token or key file missing from the default zeroAccess list"
 		subOpt = "a project pattern rule stepped around with an option before the operand"
+		code   = "an option of a recognised program that runs a program the caller names"
+		outRT  = "a wrapper's output file named at run time"
 	)
 	return []classCase{
 		{bundle, "tar -cf.env writes .env", sh(`tar -cf.env src`), zero, sh(`tar -czfdist/x.tgz src`), false},
@@ -93,5 +96,13 @@ func sixteenthCatalogue() []classCase {
 		{subOpt, "--atomic with two refs", sh(`git push --atomic prod main v1`), asked(dc + "git-push-prod"), sh(`git push --atomic origin main v1`), false},
 		{subOpt, "--tags", sh(`git push --tags prod`), asked(dc + "git-push-prod"), sh(`git push --tags origin`), false},
 		{subOpt, "-v --dry-run", sh(`git push -v --dry-run prod main`), asked(dc + "git-push-prod"), sh(`git push -v --dry-run origin main`), false},
+		{code, "strace -o '|CMD' runs CMD with sh -c", sh(`strace -o '|rm -rf ~' ls`), denied(dc + "rm-recursive-root"), sh(`strace -o /tmp/trace.txt ls`), false},
+		{code, "strace -o'!CMD' attached", sh(`strace -fo'!rm -rf ~' make test`), denied(dc + "rm-recursive-root"), sh(`strace -fo trace.txt make test`), false},
+		{code, "wget --use-askpass runs its program", sh(`wget --use-askpass=./pw.sh https://x.example/a.tgz`), opaque,
+			sh(`wget -q https://x.example/a.tgz`), false},
+		{code, "--use-askpass abbreviated, its value apart", sh(`wget --use-ask ./pw.sh https://x.example/a.tgz`), opaque,
+			sh(`wget --user-agent=x https://x.example/a.tgz`), false},
+		{outRT, "strace -o \"$F\"", sh(`strace -o "$F" ls`), asked(RuleDynamicWriteTarget), sh(`strace -o trace.txt ls`), false},
+		{outRT, "fakeroot -s \"$F\"", sh(`fakeroot -s "$F" ls`), asked(RuleDynamicWriteTarget), sh(`fakeroot -s /tmp/fr.state ls`), false},
 	}
 }

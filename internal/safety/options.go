@@ -97,7 +97,7 @@ var codeOptions = map[string][]string{
 	// A config file of curl's or wget's options can name any URL (file:///etc/shadow), upload any
 	// file and write any output; wget -e runs one such command.
 	cmdCurl: {"-K", "--config"},
-	cmdWget: {"-e", optExecute, "--config"},
+	cmdWget: {"-e", optExecute, "--config", "--use-askpass"}, // --use-askpass runs a program for the password
 	// fd runs a command on every file it finds (hidden ones with -H: .env among them).
 	"fd": {"-x", "--exec", "-X", "--exec-batch"},
 	// A jq program file; a module search path.
