@@ -19,6 +19,7 @@ func sixteenthCatalogue() []classCase {
 		subOpt = "a project pattern rule stepped around with an option before the operand"
 		code   = "an option of a recognised program that runs a program the caller names"
 		outRT  = "a wrapper's output file named at run time"
+		jqEnv  = "python's yq, xq and tomlq pass their filter to jq, whose env prints the environment"
 	)
 	return []classCase{
 		{bundle, "tar -cf.env writes .env", sh(`tar -cf.env src`), zero, sh(`tar -czfdist/x.tgz src`), false},
@@ -104,5 +105,12 @@ func sixteenthCatalogue() []classCase {
 			sh(`wget --user-agent=x https://x.example/a.tgz`), false},
 		{outRT, "strace -o \"$F\"", sh(`strace -o "$F" ls`), asked(RuleDynamicWriteTarget), sh(`strace -o trace.txt ls`), false},
 		{outRT, "fakeroot -s \"$F\"", sh(`fakeroot -s "$F" ls`), asked(RuleDynamicWriteTarget), sh(`fakeroot -s /tmp/fr.state ls`), false},
+		{jqEnv, "yq -n env", sh(`yq -n env`), asked(dc + "print-environment-yq"), sh(`yq '.env' docker-compose.yml`), false},
+		{jqEnv, "yq's $ENV", sh(`yq -n '$ENV'`), asked(dc + "print-environment-yq"), sh(`yq '.ENV' x.yaml`), false},
+		{jqEnv, "one variable, $ENV.NAME", sh(`yq -n '$ENV.GITHUB_TOKEN'`), asked(dc + "print-environment-yq"), sh(`yq '.a' env.yaml`), false},
+		{jqEnv, "one variable, env.NAME", sh(`yq -n 'env.AWS_SECRET_ACCESS_KEY'`), asked(dc + "print-environment-yq"), sh(`yq '.spec.env[0]' pod.yaml`), false},
+		{jqEnv, "env in a pipe", sh(`yq -n 'env | to_entries'`), asked(dc + "print-environment-yq"), sh(`yq . config/env/prod.yaml`), false},
+		{jqEnv, "xq -n env", sh(`xq -n env`), asked(dc + "print-environment-jq"), sh(`yq -r '.jobs.build.env' .github/workflows/ci.yml`), false},
+		{jqEnv, "tomlq's $ENV", sh(`tomlq -n '$ENV'`), asked(dc + "print-environment-jq"), sh(`yq '.x | select(.name == "env")' x.yaml`), false},
 	}
 }
