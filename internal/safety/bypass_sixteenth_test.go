@@ -20,6 +20,7 @@ func sixteenthCatalogue() []classCase {
 		code   = "an option of a recognised program that runs a program the caller names"
 		outRT  = "a wrapper's output file named at run time"
 		jqEnv  = "python's yq, xq and tomlq pass their filter to jq, whose env prints the environment"
+		procWC = "a wildcard that ends a path below /proc/PID names environ, not only the cwd or root link"
 	)
 	return []classCase{
 		{bundle, "tar -cf.env writes .env", sh(`tar -cf.env src`), zero, sh(`tar -czfdist/x.tgz src`), false},
@@ -112,5 +113,10 @@ func sixteenthCatalogue() []classCase {
 		{jqEnv, "env in a pipe", sh(`yq -n 'env | to_entries'`), asked(dc + "print-environment-yq"), sh(`yq . config/env/prod.yaml`), false},
 		{jqEnv, "xq -n env", sh(`xq -n env`), asked(dc + "print-environment-jq"), sh(`yq -r '.jobs.build.env' .github/workflows/ci.yml`), false},
 		{jqEnv, "tomlq's $ENV", sh(`tomlq -n '$ENV'`), asked(dc + "print-environment-jq"), sh(`yq '.x | select(.name == "env")' x.yaml`), false},
+		{procWC, "cat /proc/self/*", sh(`cat /proc/self/*`), zero, sh(`cat /proc/self/status`), false},
+		{procWC, "another process's", sh(`cat /proc/1/*`), zero, sh(`cat /proc/cpuinfo`), false},
+		{procWC, "from inside the directory", sh(`cd /proc/self && cat *`), zero, sh(`ls /proc/self/`), false},
+		{procWC, "a thread's entries", sh(`head -c 4096 /proc/self/task/1/*`), zero, sh(`ls /proc/self/cwd`), false},
+		{procWC, "grep -a over them", sh(`grep -a TOKEN /proc/self/*`), zero, sh(`grep -a Name /proc/self/status`), false},
 	}
 }
