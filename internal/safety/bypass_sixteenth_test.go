@@ -21,6 +21,7 @@ func sixteenthCatalogue() []classCase {
 		outRT  = "a wrapper's output file named at run time"
 		jqEnv  = "python's yq, xq and tomlq pass their filter to jq, whose env prints the environment"
 		procWC = "a wildcard that ends a path below /proc/PID names environ, not only the cwd or root link"
+		braced = "a file tool's path spelt ${HOME}, read as $HOME is"
 	)
 	return []classCase{
 		{bundle, "tar -cf.env writes .env", sh(`tar -cf.env src`), zero, sh(`tar -czfdist/x.tgz src`), false},
@@ -118,5 +119,8 @@ func sixteenthCatalogue() []classCase {
 		{procWC, "from inside the directory", sh(`cd /proc/self && cat *`), zero, sh(`ls /proc/self/`), false},
 		{procWC, "a thread's entries", sh(`head -c 4096 /proc/self/task/1/*`), zero, sh(`ls /proc/self/cwd`), false},
 		{procWC, "grep -a over them", sh(`grep -a TOKEN /proc/self/*`), zero, sh(`grep -a Name /proc/self/status`), false},
+		{braced, "delete of ${HOME}", deleteCall("${HOME}"), zero, deleteCall("build/out"), false},
+		{braced, "delete of ${HOME}/.", deleteCall("${HOME}/."), zero, deleteCall("${HOME_DIR}/notes.txt"), false},
+		{braced, "delete of ${HOME}/ among others", deleteCall("build", "${HOME}/"), zero, deleteCall("build", "dist"), false},
 	}
 }

@@ -277,6 +277,9 @@ func expandHome(p string) string {
 	if strings.HasPrefix(p, "$HOME") && (len(p) == 5 || p[5] == '/') {
 		return "~" + p[5:]
 	}
+	if strings.HasPrefix(p, "${HOME}") {
+		return expandHome("$HOME" + p[7:]) // the braced spelling a tool that expands variables reads alike
+	}
 	return p
 }
 
