@@ -20,6 +20,7 @@ type target struct {
 	glob      bool
 	recursive bool
 	members   bool  // an extraction's destination: what it holds may be written (extractInto)
+	entered   bool  // the call's working directory, which its command starts in
 	seg       int16 // pathRef.seg
 }
 
@@ -233,7 +234,9 @@ func (p *Policy) readsOutsideWorkspace(class ActionClass, targets []target) bool
 		return false
 	}
 	for _, t := range targets {
-		if isAbsOrHome(t.path) && !under(t.path, p.workspace) && !isDeviceSink(t.path) {
+		// Starting in a directory is judged by the path policy only: what a command reads
+		// there it names (ls, cat x), and a build run from /tmp/build is no read outside.
+		if isAbsOrHome(t.path) && !under(t.path, p.workspace) && !isDeviceSink(t.path) && !t.entered {
 			return true
 		}
 	}
@@ -256,8 +259,14 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 			msg: fmt.Sprintf("the call names %d paths, more than the %d the engine checks", len(args.Paths), maxCallPaths)}
 	}
 	n := len(args.Paths)
+	// A command starts in the call's working directory, which the agent names: as "cd DIR && ls"
+	// reads DIR, so does "ls" run there (a Cwd of ~/.ssh lists the keys' names).
+	enters := an != nil && args.Cwd != "" && cwd != p.workspace
 	if an != nil {
 		n += len(an.paths)
+	}
+	if enters {
+		n++
 	}
 	if n == 0 {
 		return nil, nil // nothing to check, and no call into makeslice for an empty list
@@ -298,6 +307,9 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 			literal, known := resolveTarget(cwd, "./"+v)
 			out = append(out, target{raw: raw, path: literal, op: op, dynamic: !known, glob: hasGlobMeta(v), recursive: deletes})
 		}
+	}
+	if enters {
+		out = append(out, target{raw: args.Cwd, path: cwd, op: opRead, entered: true})
 	}
 	if an != nil {
 		for _, r := range an.paths {

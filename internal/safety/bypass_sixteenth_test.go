@@ -22,6 +22,7 @@ func sixteenthCatalogue() []classCase {
 		jqEnv  = "python's yq, xq and tomlq pass their filter to jq, whose env prints the environment"
 		procWC = "a wildcard that ends a path below /proc/PID names environ, not only the cwd or root link"
 		braced = "a file tool's path spelt ${HOME}, read as $HOME is"
+		inCwd  = "a command started in a protected directory the call names as its working directory"
 	)
 	return []classCase{
 		{bundle, "tar -cf.env writes .env", sh(`tar -cf.env src`), zero, sh(`tar -czfdist/x.tgz src`), false},
@@ -122,5 +123,15 @@ func sixteenthCatalogue() []classCase {
 		{braced, "delete of ${HOME}", deleteCall("${HOME}"), zero, deleteCall("build/out"), false},
 		{braced, "delete of ${HOME}/.", deleteCall("${HOME}/."), zero, deleteCall("${HOME_DIR}/notes.txt"), false},
 		{braced, "delete of ${HOME}/ among others", deleteCall("build", "${HOME}/"), zero, deleteCall("build", "dist"), false},
+		{inCwd, "ls in ~/.ssh", shIn(`ls -la`, "~/.ssh"), zero, shIn(`ls -la`, "/workspace/app/src"), false},
+		{inCwd, "ls -R in /root/.kube", shIn(`ls -R`, "/root/.kube"), zero, shIn(`ls -R`, "/tmp/build"), false},
+		{inCwd, "du in ~/.gnupg", shIn(`du -a`, "$HOME/.gnupg"), zero, shIn(`du -a`, "/workspace"), false},
 	}
+}
+
+// shIn is shCall run in the working directory cwd.
+func shIn(cmd, cwd string) Call {
+	c := shCall(cmd)
+	c.Args.Cwd = cwd
+	return c
 }
