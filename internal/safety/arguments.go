@@ -271,15 +271,8 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 	if n == 0 {
 		return nil, nil // nothing to check, and no call into makeslice for an empty list
 	}
-	work := 0
-	for _, raw := range args.Paths {
-		if work++; hasGlobMeta(raw) {
-			work += globWork(raw) - 1
-		}
-	}
-	if work > maxWork {
-		return nil, &failure{kind: kindSafetyViolation, rule: RuleCommandTooComplex,
-			msg: fmt.Sprintf("the call's paths are more than the engine checks (work budget %d, a glob costing %d)", maxWork, globCost)}
+	if f := pathsWorkFailure(args.Paths); f != nil {
+		return nil, f
 	}
 	out := make([]target, 0, n)
 	op := opRead
@@ -318,6 +311,22 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 		}
 	}
 	return out, nil
+}
+
+// pathsWorkFailure refuses a call whose own paths cost more than the work budget (a glob costing
+// what checking it does).
+func pathsWorkFailure(paths []string) *failure {
+	work := 0
+	for _, raw := range paths {
+		if work++; hasGlobMeta(raw) {
+			work += globWork(raw) - 1
+		}
+	}
+	if work > maxWork {
+		return &failure{kind: kindSafetyViolation, rule: RuleCommandTooComplex,
+			msg: fmt.Sprintf("the call's paths are more than the engine checks (work budget %d, a glob costing %d)", maxWork, globCost)}
+	}
+	return nil
 }
 
 // callPath is one of a call's own paths as the engine reads it: v, the path the tool is named
