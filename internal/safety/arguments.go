@@ -283,7 +283,25 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 	if deletes {
 		op = opDelete
 	}
-	for _, raw := range args.Paths {
+	out, f := ownTargets(out, args.Paths, cwd, op, deletes)
+	if f != nil {
+		return nil, f
+	}
+	if enters {
+		out = append(out, target{raw: args.Cwd, path: cwd, op: opRead, entered: true})
+	}
+	if an != nil {
+		for _, r := range an.paths {
+			resolved, known := resolveTarget(r.cwd, r.raw)
+			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members, seg: r.seg})
+		}
+	}
+	return out, nil
+}
+
+// ownTargets appends the call's own paths to out, each with op (recursive for a deleting tool).
+func ownTargets(out []target, paths []string, cwd string, op pathOp, deletes bool) ([]target, *failure) {
+	for _, raw := range paths {
 		if len(raw) > maxPathLength || strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 			return nil, &failure{kind: kindSafetyViolation, rule: RulePathInvalid,
 				msg: fmt.Sprintf("path %q is longer than %d bytes or contains control characters", truncate(raw, 64), maxPathLength)}
@@ -299,15 +317,6 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 			// climbs out of them (a few expand "~/" as a shell does). Judged both ways.
 			literal, known := resolveTarget(cwd, "./"+v)
 			out = append(out, target{raw: raw, path: literal, op: op, dynamic: !known, glob: hasGlobMeta(v), recursive: deletes})
-		}
-	}
-	if enters {
-		out = append(out, target{raw: args.Cwd, path: cwd, op: opRead, entered: true})
-	}
-	if an != nil {
-		for _, r := range an.paths {
-			resolved, known := resolveTarget(r.cwd, r.raw)
-			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members, seg: r.seg})
 		}
 	}
 	return out, nil
