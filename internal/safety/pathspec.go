@@ -3,6 +3,7 @@ package safety
 import (
 	"cmp"
 	"iter"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -193,10 +194,24 @@ var pytestOutputs = map[string]pathOp{"--junitxml": opWrite, "--junit-xml": opWr
 // kubectlArgs reads kubectl's (and oc's) operands after the verb, and the files -f and -k name.
 var kubectlArgs = argSpec{skip: 1, valueOps: map[string]pathOp{"-f": opRead, optFilename: opRead, "-k": opRead, "--kustomize": opRead}}
 
+// gitMessageFileSubs are git's subcommands whose -F/--file names a file holding the message.
+var gitMessageFileSubs = strings.Fields("commit tag merge notes")
+
+// gitMessageFileOps are git's valueOps with the message file those subcommands read.
+var gitMessageFileOps = func() map[string]pathOp {
+	m := map[string]pathOp{"-F": opRead, optFile: opRead}
+	maps.Copy(m, argSpecs[cmdGit].valueOps)
+	return m
+}()
+
 // argSpecOf is the argSpec of a segment's command: kubectl cp SRC DST and docker cp SRC DST
 // (oc, podman, nerdctl) also write their destination, here or in the pod or container.
 func argSpecOf(seg *segment) argSpec {
 	spec := argSpecs[seg.name]
+	if seg.name == cmdGit && slices.Contains(gitMessageFileSubs, gitSub(seg)) {
+		// Their -F FILE (--file) is the message, read: "git commit -qF.env" bundles it.
+		spec.valueOps = gitMessageFileOps
+	}
 	if seg.name == "go" && len(seg.operands) > 0 && seg.operands[0].s == cmdEnv {
 		// go env's operands are settings (go env -w GOPRIVATE=*.corp.example.com), not files.
 		spec.noPaths = true
