@@ -1292,9 +1292,15 @@ func (s *segment) addFlag(v string, values []string) bool {
 		s.flags = append(s.flags, name[1:])
 	}
 	if v[1] != '-' && len(name) > 2 {
+		spec := argSpecs[s.name]
 		for i := 1; i < len(name); i++ {
-			if c := name[i]; c < 128 {
-				s.flags = append(s.flags, shortFlags[c])
+			c := name[i]
+			if c >= 128 {
+				continue
+			}
+			s.flags = append(s.flags, shortFlags[c])
+			if isASCIILetter(c) && takesShortValue(s.name, spec, shortFlags[c]) {
+				break // the rest of the word is its value, as getopt reads it: curl -so.netrc is no -n
 			}
 		}
 	}
