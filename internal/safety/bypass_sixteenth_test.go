@@ -2,12 +2,17 @@ package safety
 
 // sixteenthCatalogue holds the sixteenth engine review's rows. A short option that takes a path,
 // bundled after options that take none, had its value attached read only when the option opened
-// the word: tar -cf.env, tar -cvf/etc/passwd, cp -vt.git/hooks, sort -uo.env, curl -fsSLo.git/…,
-// grep -hf.env and kubectl apply -Rf.env were admitted while the same option with its value in
-// the next word was judged. getopt reads a bundle letter by letter, and the first letter whose
-// option takes a value takes the rest of the word (or the next word): the path reading does the
-// same now. dotenv-cli's minimist reads "-e.env.prod" as -e with the value .env.prod, but the
-// engine read its letters as options, found a p and asked as for dotenv -p NAME.
+// the word: tar -cf.env, tar -cvf/etc/passwd, cp -vt.git/hooks, sort -uo.env, curl
+// -fsSLo.git/..., grep -hf.env, kubectl apply -Rf.env and git commit -aF.env were admitted while
+// the value apart was judged; getopt reads a bundle letter by letter, the first letter whose option
+// takes a value taking the rest of the word, and so do the path reading and the flag count now
+// (curl -sSLoout.bin is no -n). dotenv-cli's minimist reads -e.env.prod as -e .env.prod, which the
+// engine took for a -p. Other rows: token and key files of common tools missing from the default
+// zeroAccess list; a project pattern rule stepped around by an option before its operand (git push
+// -u prod); strace -o '|CMD', wget --use-askpass and go -ldflags -extld running a program the
+// caller names; a wrapper's short output option losing its run-time mark; python's yq, xq and
+// tomlq passing env to jq; a wildcard ending a /proc/PID path taken for the cwd or root link;
+// ${HOME} in a file tool's path; and a command started in a protected Cwd.
 func sixteenthCatalogue() []classCase {
 	sh := shCall
 	opaque := asked(RuleOpaqueCode)
