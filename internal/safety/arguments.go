@@ -20,6 +20,7 @@ type target struct {
 	glob      bool
 	recursive bool
 	members   bool  // an extraction's destination: what it holds may be written (extractInto)
+	entered   bool  // the call's working directory, which its command starts in
 	seg       int16 // pathRef.seg
 }
 
@@ -233,7 +234,9 @@ func (p *Policy) readsOutsideWorkspace(class ActionClass, targets []target) bool
 		return false
 	}
 	for _, t := range targets {
-		if isAbsOrHome(t.path) && !under(t.path, p.workspace) && !isDeviceSink(t.path) {
+		// Starting in a directory is judged by the path policy only: what a command reads
+		// there it names (ls, cat x), and a build run from /tmp/build is no read outside.
+		if isAbsOrHome(t.path) && !under(t.path, p.workspace) && !isDeviceSink(t.path) && !t.entered {
 			return true
 		}
 	}
@@ -256,21 +259,20 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 			msg: fmt.Sprintf("the call names %d paths, more than the %d the engine checks", len(args.Paths), maxCallPaths)}
 	}
 	n := len(args.Paths)
+	// A command starts in the call's working directory, which the agent names: as "cd DIR && ls"
+	// reads DIR, so does "ls" run there (a Cwd of ~/.ssh lists the keys' names).
+	enters := an != nil && args.Cwd != "" && cwd != p.workspace
 	if an != nil {
 		n += len(an.paths)
+	}
+	if enters {
+		n++
 	}
 	if n == 0 {
 		return nil, nil // nothing to check, and no call into makeslice for an empty list
 	}
-	work := 0
-	for _, raw := range args.Paths {
-		if work++; hasGlobMeta(raw) {
-			work += globWork(raw) - 1
-		}
-	}
-	if work > maxWork {
-		return nil, &failure{kind: kindSafetyViolation, rule: RuleCommandTooComplex,
-			msg: fmt.Sprintf("the call's paths are more than the engine checks (work budget %d, a glob costing %d)", maxWork, globCost)}
+	if f := pathsWorkFailure(args.Paths); f != nil {
+		return nil, f
 	}
 	out := make([]target, 0, n)
 	op := opRead
@@ -281,7 +283,25 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 	if deletes {
 		op = opDelete
 	}
-	for _, raw := range args.Paths {
+	out, f := ownTargets(out, args.Paths, cwd, op, deletes)
+	if f != nil {
+		return nil, f
+	}
+	if enters {
+		out = append(out, target{raw: args.Cwd, path: cwd, op: opRead, entered: true})
+	}
+	if an != nil {
+		for _, r := range an.paths {
+			resolved, known := resolveTarget(r.cwd, r.raw)
+			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members, seg: r.seg})
+		}
+	}
+	return out, nil
+}
+
+// ownTargets appends the call's own paths to out, each with op (recursive for a deleting tool).
+func ownTargets(out []target, paths []string, cwd string, op pathOp, deletes bool) ([]target, *failure) {
+	for _, raw := range paths {
 		if len(raw) > maxPathLength || strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
 			return nil, &failure{kind: kindSafetyViolation, rule: RulePathInvalid,
 				msg: fmt.Sprintf("path %q is longer than %d bytes or contains control characters", truncate(raw, 64), maxPathLength)}
@@ -299,13 +319,23 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 			out = append(out, target{raw: raw, path: literal, op: op, dynamic: !known, glob: hasGlobMeta(v), recursive: deletes})
 		}
 	}
-	if an != nil {
-		for _, r := range an.paths {
-			resolved, known := resolveTarget(r.cwd, r.raw)
-			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members, seg: r.seg})
+	return out, nil
+}
+
+// pathsWorkFailure refuses a call whose own paths cost more than the work budget (a glob costing
+// what checking it does).
+func pathsWorkFailure(paths []string) *failure {
+	work := 0
+	for _, raw := range paths {
+		if work++; hasGlobMeta(raw) {
+			work += globWork(raw) - 1
 		}
 	}
-	return out, nil
+	if work > maxWork {
+		return &failure{kind: kindSafetyViolation, rule: RuleCommandTooComplex,
+			msg: fmt.Sprintf("the call's paths are more than the engine checks (work budget %d, a glob costing %d)", maxWork, globCost)}
+	}
+	return nil
 }
 
 // callPath is one of a call's own paths as the engine reads it: v, the path the tool is named

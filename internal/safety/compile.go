@@ -173,6 +173,7 @@ func (p *Policy) compileCommandRules(defaultRules []*compiledRule, rules []Rule,
 	for i, rule := range rules {
 		prefix := fmt.Sprintf("commandRules[%d]", i)
 		cr, fe := compileRule(rule, prefix)
+		cr.project = true
 		*errs = append(*errs, fe...)
 		if rule.ID != "" && ids[rule.ID] {
 			errs.add(prefix+".id", "duplicate rule id %q (ids must be unique, including the default pack's)", rule.ID)

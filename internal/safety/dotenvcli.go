@@ -23,9 +23,9 @@ var optionLike = regexp.MustCompile(`^--?[^-]`)
 // the next word; reading that word as the command instead can only read more.
 var dotenvCLIFlags = strings.Fields("o override debug q quiet h help")
 
-// letterBundle matches a bundle of short options with no value attached (-e, -ce): minimist gives
-// its last option the next word.
-var letterBundle = regexp.MustCompile(`^-[A-Za-z]+$`)
+// endsInNumber is minimist's test for a number attached to a short option (-n5, -x1.5e3): it is
+// not anchored at the start, so any rest of a bundle that ends in a digit is the option's value.
+var endsInNumber = regexp.MustCompile(`-?\d+(\.\d*)?(e-?\d+)?$`)
 
 // dotenvCLI reports whether a dotenv segment is dotenv-cli's, and the index of the word that
 // begins the command it runs (len(words) for none) and whether -p prints a value. It reads the
@@ -65,6 +65,30 @@ func dotenvCLIOption(v string) (prints, takes bool) {
 	if strings.HasPrefix(v, "--") {
 		return name == "p", !attached && !strings.HasPrefix(name, "no-") && !slices.Contains(dotenvCLIFlags, name)
 	}
-	prints = strings.ContainsRune(name, 'p')
-	return prints, letterBundle.MatchString(v) && !slices.Contains(dotenvCLIFlags, name[len(name)-1:])
+	letters, attached := minimistBundle(v)
+	return strings.ContainsRune(letters, 'p'), !attached && !slices.Contains(dotenvCLIFlags, letters[len(letters)-1:])
+}
+
+// minimistBundle reads a bundle of short options ("-ce", "-e.env") as minimist does: each
+// character is an option until a letter is followed by "=" or by a rest that ends in a number, or
+// the next character (not the last) is no word character; the rest of the word is then that
+// option's value, so -e.env is -e .env. It returns the options and whether the last of them has
+// its value attached; otherwise minimist gives the last one the next word.
+func minimistBundle(v string) (options string, attached bool) {
+	b := v[1:]
+	for j := 0; j+1 < len(b); j++ {
+		next := b[j+1:]
+		if next == "-" {
+			continue
+		}
+		if isASCIILetter(b[j]) && (next[0] == '=' || endsInNumber.MatchString(next)) || j+2 < len(b) && !isWordByte(b[j+1]) {
+			return b[:j+1], true
+		}
+	}
+	return b, false
+}
+
+// isWordByte says whether c is a word character as a regular expression's \w reads it.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || isASCIILetter(c)
 }

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -97,7 +98,7 @@ var codeOptions = map[string][]string{
 	// A config file of curl's or wget's options can name any URL (file:///etc/shadow), upload any
 	// file and write any output; wget -e runs one such command.
 	cmdCurl: {"-K", "--config"},
-	cmdWget: {"-e", optExecute, "--config"},
+	cmdWget: {"-e", optExecute, "--config", "--use-askpass"}, // --use-askpass runs a program for the password
 	// fd runs a command on every file it finds (hidden ones with -H: .env among them).
 	"fd": {"-x", "--exec", "-X", "--exec-batch"},
 	// A jq program file; a module search path.
@@ -359,6 +360,9 @@ func codeOption(s *segment) string {
 	case "yq", "xq", "tomlq":
 		return yqCode(s)
 	case "go":
+		if why := goLinker(s); why != "" {
+			return why
+		}
 		return goEnvWrite(s)
 	case cmdSed:
 		return sedCode(s)
@@ -391,6 +395,28 @@ func makeAssignment(s *segment) string {
 	}
 	return ""
 }
+
+// goLinker returns go's -ldflags when they name the external linker (-extld PROG), or give it
+// an option that loads or runs code (-extldflags with a plugin, -B, -fuse-ld: codeFlagEnvVars'
+// list for the linker's flags): go build and test run that program.
+func goLinker(s *segment) string {
+	for _, spelling := range [2]string{"-ldflags", "--ldflags"} {
+		for v := range optionValues(s, spelling, spelling) {
+			if extld.MatchString(v.s) {
+				return "-ldflags naming the external linker (-extld)"
+			}
+			if _, flags, ok := strings.Cut(v.s, "-extldflags"); ok {
+				if why := buildEnvReason("CGO_LDFLAGS", flags); why != "" {
+					return "-ldflags giving the external linker an option that loads or runs code (-extldflags)"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// extld matches the go linker's -extld option (not -extldflags) in a -ldflags value.
+var extld = regexp.MustCompile(`-extld([= ]|$)`)
 
 // goEnvWrite returns go env -w|-u, which changes the go command's settings for later calls.
 func goEnvWrite(s *segment) string {

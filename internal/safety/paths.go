@@ -91,7 +91,10 @@ func procLinks(cwd, p string, links int) (string, bool) {
 	segs := strings.Split(p, "/")
 	w := procWalk{out: make([]string, 0, len(segs)), known: true}
 	for i, seg := range segs {
-		if !w.step(seg) || !procEntry(w.out, "cwd") {
+		// A glob that ends the path ("/proc/self/*", "/proc/1/*") names the cwd and root links
+		// and every entry beside them (environ, mem): it is judged as written, not as a link.
+		w.last = i == len(segs)-1 && hasGlobMeta(seg)
+		if !w.step(seg) || !procEntry(w.out, "cwd") || w.last {
 			continue
 		}
 		rest := strings.Join(segs[i+1:], "/")
@@ -110,6 +113,7 @@ func procLinks(cwd, p string, links int) (string, bool) {
 type procWalk struct {
 	out            []string
 	guessed, known bool
+	last           bool // the segment stepped is a glob that ends the path
 }
 
 // step takes one segment of the path, following /proc/thread-self and /proc/PID/root, and says
@@ -144,7 +148,7 @@ func (w *procWalk) step(seg string) bool {
 		// A glob that may match thread-self (or any process: /proc/*/...) keeps its place, the
 		// wider of the two; a climb after it goes where the match decides.
 		w.guessed = true
-	case procEntry(w.out, "root"):
+	case procEntry(w.out, "root") && !w.last:
 		w.guessed = w.guessed || !literal(w.out)
 		w.out = w.out[:0]
 	}
@@ -272,6 +276,9 @@ func mayName(seg, name string) bool {
 func expandHome(p string) string {
 	if strings.HasPrefix(p, "$HOME") && (len(p) == 5 || p[5] == '/') {
 		return "~" + p[5:]
+	}
+	if strings.HasPrefix(p, "${HOME}") {
+		return expandHome("$HOME" + p[7:]) // the braced spelling a tool that expands variables reads alike
 	}
 	return p
 }

@@ -3,6 +3,7 @@ package safety
 import (
 	"cmp"
 	"iter"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -193,10 +194,24 @@ var pytestOutputs = map[string]pathOp{"--junitxml": opWrite, "--junit-xml": opWr
 // kubectlArgs reads kubectl's (and oc's) operands after the verb, and the files -f and -k name.
 var kubectlArgs = argSpec{skip: 1, valueOps: map[string]pathOp{"-f": opRead, optFilename: opRead, "-k": opRead, "--kustomize": opRead}}
 
+// gitMessageFileSubs are git's subcommands whose -F/--file names a file holding the message.
+var gitMessageFileSubs = strings.Fields("commit tag merge notes")
+
+// gitMessageFileOps are git's valueOps with the message file those subcommands read.
+var gitMessageFileOps = func() map[string]pathOp {
+	m := map[string]pathOp{"-F": opRead, optFile: opRead}
+	maps.Copy(m, argSpecs[cmdGit].valueOps)
+	return m
+}()
+
 // argSpecOf is the argSpec of a segment's command: kubectl cp SRC DST and docker cp SRC DST
 // (oc, podman, nerdctl) also write their destination, here or in the pod or container.
 func argSpecOf(seg *segment) argSpec {
 	spec := argSpecs[seg.name]
+	if seg.name == cmdGit && slices.Contains(gitMessageFileSubs, gitSub(seg)) {
+		// Their -F FILE (--file) is the message, read: "git commit -qF.env" bundles it.
+		spec.valueOps = gitMessageFileOps
+	}
 	if seg.name == "go" && len(seg.operands) > 0 && seg.operands[0].s == cmdEnv {
 		// go env's operands are settings (go env -w GOPRIVATE=*.corp.example.com), not files.
 		spec.noPaths = true
@@ -936,15 +951,59 @@ func (a *analyzer) optionValues(seg *segment, spec argSpec) {
 		case hasVal && longOption(name) && val != "" && !spec.noPaths:
 			a.touch(words[i].with(strings.TrimPrefix(val, "@")), opRead)
 		case !hasVal && len(v) > 2 && v[0] == '-' && v[1] != '-' && !spec.noBundles:
-			if op, ok := spec.valueOps[v[:2]]; ok {
-				// "-ofile": a listed short option with its value attached.
-				a.touch(words[i].with(v[2:]), op)
-			} else if op, ok := spec.valueOps["-"+v[len(v)-1:]]; ok && i+1 < len(words) {
-				// "-xzf file": a bundle ending in a listed option takes the next word.
-				a.touch(words[i+1], op)
+			// "-ofile", "-cf.env" (the value attached) and "-xzf file" (the next word) alike.
+			opt, val, _, ok := bundledValue(words, i, func(opt string) bool { return takesShortValue(seg.name, spec, opt) })
+			if op, listed := spec.valueOps[opt]; ok && listed {
+				a.touch(val, op)
 			}
 		}
 	}
+}
+
+// bundleValueAt is where the first option that takes a value stands in a bundle of short options
+// ("-cvf", "-sft.git/hooks"), as getopt reads the bundle: the letters before it are options
+// without a value, and its value is the rest of the word or, when it ends the word, the next word.
+// 0 when no letter's option takes one (takes says which do). A character that is no letter ends
+// the search: it begins the value of an option the engine does not know takes one (-m755).
+func bundleValueAt(v string, takes func(opt string) bool) int {
+	for k := 1; k < len(v); k++ {
+		if !isASCIILetter(v[k]) {
+			return 0
+		}
+		if takes("-" + v[k:k+1]) {
+			return k
+		}
+	}
+	return 0
+}
+
+// bundledValue reads the bundle of short options words[i] (bundleValueAt): the option that takes
+// a value ("-f"), the value, and the index of the last word read (i+1 when the value is the next
+// word). False when no option of the bundle takes a value, or its value is missing.
+func bundledValue(words []word, i int, takes func(opt string) bool) (opt string, val word, last int, ok bool) {
+	v := words[i].s
+	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return "", word{}, i, false
+	}
+	k := bundleValueAt(v, takes)
+	switch {
+	case k == 0:
+		return "", word{}, i, false
+	case k+1 < len(v):
+		return "-" + v[k:k+1], words[i].with(v[k+1:]), i, true
+	case i+1 < len(words):
+		return "-" + v[k:k+1], words[i+1], i + 1, true
+	}
+	return "", word{}, i, false
+}
+
+// takesShortValue says whether a program's short option opt takes a value: one whose value is a
+// path (spec.valueOps) or another value (valueOptions, curl's).
+func takesShortValue(name string, spec argSpec, opt string) bool {
+	if _, ok := spec.valueOps[opt]; ok {
+		return true
+	}
+	return slices.Contains(valueOptions[name], opt) || name == cmdCurl && strings.Contains(curlValueShorts, opt[1:])
 }
 
 // longOption says whether name is a long option: "--name", or a word option spelled with one
@@ -1251,6 +1310,8 @@ func optionValue(s *segment, short, long string) (word, bool) {
 // optionValues yields every value of a short or long option, in optionValue's spellings, for
 // options that may be repeated ("-o device=/ -o o=bind").
 func optionValues(s *segment, short, long string) iter.Seq[word] {
+	spec := argSpecs[s.name]
+	takes := func(opt string) bool { return opt == short || takesShortValue(s.name, spec, opt) }
 	return func(yield func(word) bool) {
 		w := s.words
 		for i := 1; i < len(w); i++ {
@@ -1264,6 +1325,13 @@ func optionValues(s *segment, short, long string) iter.Seq[word] {
 				val = w[i].with(v[len(long)+1:])
 			case len(v) > len(short) && strings.HasPrefix(v, short) && !strings.HasPrefix(v, "--"):
 				val = w[i].with(v[len(short):])
+			case len(short) == 2 && len(v) > 2:
+				// Options without a value bundled before short: "-xvC dir", "-rt.git/hooks".
+				opt, bv, last, ok := bundledValue(w, i, takes)
+				if !ok || opt != short {
+					continue
+				}
+				val, i = bv, last
 			default:
 				continue
 			}

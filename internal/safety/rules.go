@@ -123,6 +123,7 @@ type compiledRule struct {
 	pattern     *regexp.Regexp
 	filter      *literalFilter // literals every text pattern matches contains (patternfilter.go)
 	check       func(*segment) bool
+	project     bool // a project's rule, written for the plain spelling: it also sees the operands-first text
 }
 
 // addFunc records a field error: field is relative to the rule, the detail is format applied to
@@ -297,25 +298,26 @@ func (r *compiledRule) matches(an *analysis, s *segment) bool {
 	return r.check == nil || r.check(s)
 }
 
-// matchesPattern matches the rule's pattern against the segment's text and its text with global
-// options last, and each again with "--name=value" spelt "--name value": a pattern written for one
-// spelling ("^helm .*--kube-context prod") also sees the other (helm list --kube-context=prod).
-// Each text the literal filter admits is charged to the call's pattern budget before the pattern
-// reads it; past the budget nothing more is read, and matchRules denies the call.
+// matchesPattern matches the rule's pattern against the segment's text, its text with global
+// options last and, for a project's rule, its text with the operands first, and each again with
+// "--name=value" spelt "--name value": a pattern written for one spelling ("^helm .*--kube-context
+// prod") also sees the other (helm list --kube-context=prod). The default pack's patterns are
+// written for every order of their own programs' words, and an option's value the parse takes for
+// an operand (aws ssm get-parameter --name delete-me) must not move next to the subcommand for
+// them. Each text the literal filter admits is charged to the call's pattern budget before the
+// pattern reads it; past the budget nothing more is read, and matchRules denies the call.
 func (r *compiledRule) matchesPattern(an *analysis, s *segment) bool {
-	for i := range 4 {
+	opsFirst := ""
+	if r.project {
+		opsFirst = s.opsFirst
+	}
+	for i := range 6 {
 		var t string
-		switch i {
-		case 0:
-			t = s.text
-		case 1:
-			t = s.alt
-		case 2:
-			if t = splitLongValues(s.text); t == s.text {
-				continue
-			}
+		switch base := [3]string{s.text, s.alt, opsFirst}[i%3]; {
+		case i < 3:
+			t = base
 		default:
-			if t = splitLongValues(s.alt); t == s.alt {
+			if t = splitLongValues(base); t == base {
 				continue
 			}
 		}

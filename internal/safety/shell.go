@@ -88,6 +88,7 @@ type segment struct {
 	env      []string // NAME=VALUE assignments in the command's environment (prefix or env wrapper)
 	lineEnv  int      // how many of env, first, the line exported before it rather than the command's own (exportedenv.go)
 	alt      string   // the text with global options after the subcommand, for pattern rules ("" = text)
+	opsFirst string   // the text with the operands before every option, for pattern rules ("" = none)
 	// The flags last, side by side: one word for all of them, not one each between the fields
 	// above (a segment is made for every command of every call).
 	unknownFlags  bool // a computed word could be any flag
@@ -1207,11 +1208,13 @@ func splitArgs(s *segment) {
 		values = gitValueOptions[args[0].s]
 	}
 	end, skipNext := false, false
-	base, firstOp := len(s.words)-len(args), 0
+	base, firstOp, optionFirst := len(s.words)-len(args), 0, false
 	operand := func(i int, w word) {
 		if firstOp == 0 {
 			firstOp = base + i
 		}
+		// An option (or a value) before this operand: the operands-first text differs.
+		optionFirst = optionFirst || base+i > len(s.operands)+1
 		s.operands = append(s.operands, w)
 	}
 	for i, w := range args {
@@ -1234,6 +1237,41 @@ func splitArgs(s *segment) {
 		}
 	}
 	s.alt = globalsLast(s, firstOp)
+	if optionFirst {
+		s.opsFirst = operandsFirst(s)
+	}
+}
+
+// operandsFirst is another text for pattern rules of programs with subcommands: the program, its
+// operands (the subcommand first), then the other words, options with their values, in order. A
+// project rule written as "^git push prod( |$)" then also matches "git push -u prod main" and
+// "git -C ../deploy push --force-with-lease prod", as one written as "^make deploy" matches
+// "make -s deploy". Empty when the program has no subcommands.
+func operandsFirst(s *segment) string {
+	if !hasSubcommands(s.name) {
+		return ""
+	}
+	parts := make([]string, 0, len(s.words))
+	parts = append(parts, s.name)
+	for _, o := range s.operands {
+		parts = append(parts, o.s)
+	}
+	k := 0 // operands are s.words' in order: the words that are not operands follow them
+	for _, w := range s.words[1:] {
+		if k < len(s.operands) && w == s.operands[k] {
+			k++
+			continue
+		}
+		parts = append(parts, w.s)
+	}
+	return strings.Join(parts, " ")
+}
+
+// hasSubcommands says whether pattern rules see a program's global options after its subcommand
+// (globalsLast) and its operands before its options (operandsFirst).
+func hasSubcommands(name string) bool {
+	_, sub := valueOptions[name]
+	return (sub || name == cmdGit) && !flatValuePrograms[name]
 }
 
 // addFlag records an option word: "--name=value" as "--name", a short bundle whole and letter by
@@ -1254,9 +1292,15 @@ func (s *segment) addFlag(v string, values []string) bool {
 		s.flags = append(s.flags, name[1:])
 	}
 	if v[1] != '-' && len(name) > 2 {
+		spec := argSpecs[s.name]
 		for i := 1; i < len(name); i++ {
-			if c := name[i]; c < 128 {
-				s.flags = append(s.flags, shortFlags[c])
+			c := name[i]
+			if c >= 128 {
+				continue
+			}
+			s.flags = append(s.flags, shortFlags[c])
+			if isASCIILetter(c) && takesShortValue(s.name, spec, shortFlags[c]) {
+				break // the rest of the word is its value, as getopt reads it: curl -so.netrc is no -n
 			}
 		}
 	}
@@ -1273,11 +1317,7 @@ var goFlagPrograms = map[string]bool{"go": true, "gofmt": true, cmdTerraform: tr
 // "kubectl --context prod delete" and "KUBECONFIG=x kubectl delete". Empty when it would equal
 // the text.
 func globalsLast(s *segment, firstOp int) string {
-	_, sub := valueOptions[s.name]
-	if !sub && s.name != cmdGit {
-		return ""
-	}
-	if flatValuePrograms[s.name] {
+	if !hasSubcommands(s.name) {
 		return "" // the search tools' and node's value options are not global options: they have no subcommand
 	}
 	var env []string

@@ -38,6 +38,7 @@ type wrapSpec struct {
 	shellIfNone bool       // given no command, it runs the user's shell, which reads what it is fed (aws-vault exec PROFILE)
 	versioned   bool       // a version may come before the command (nvm exec 20 CMD; without one, .nvmrc's)
 	program     string     // the wrapped words are this program's arguments (minikube kubectl -- ARGS runs kubectl ARGS)
+	pipeWrites  bool       // a written file's name that starts with "|" or "!" is a command it runs (strace -o '|cmd')
 	cmdAt       int        // the command's word index, found by the runner's own reading (dotenv-cli's minimist)
 	dashesOpt   bool       // with no "--" to follow, the command is the first operand after the options (dotenvx run CMD)
 }
@@ -90,7 +91,7 @@ var wrappers = map[string]wrapSpec{
 	"entr":    {script: 's'},
 	"libtool": {longArgs: []string{"mode", "config"}},
 	"strace": {argOpts: "eoOpPsSuIXabEU", longArgs: []string{"trace", "trace-path", "output", "signal", "status", "attach", "user", "env",
-		"string-limit", "columns", "summary-columns", "summary-sort-by", "argv0", "inject", "fault"}, writeOpts: "o", longWrite: []string{"output"}},
+		"string-limit", "columns", "summary-columns", "summary-sort-by", "argv0", "inject", "fault"}, writeOpts: "o", longWrite: []string{"output"}, pipeWrites: true},
 	"ltrace": {argOpts: "eopsuanADFlxw", longArgs: []string{"align", subDebug, "config", "library", "indent", "output", "where"},
 		writeOpts: "o", longWrite: []string{"output"}},
 	"env":     {argOpts: "uCa", longArgs: []string{"unset", "chdir", "argv0"}, assigns: true, script: 'S', longScript: "split-string", chdir: 'C', longChdir: "chdir"},
@@ -269,9 +270,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	for _, r := range opts.reads {
 		a.touch(r, opRead)
 	}
-	for _, w := range opts.writes {
-		a.touch(w, opWrite)
-	}
+	a.wrapperWrites(idx, spec, opts.writes, depth)
 	if opts.hasScript {
 		script := opts.script
 		if words[0].s != "" && commandName(words[0].s) == "env" && i < len(words) {
@@ -412,7 +411,7 @@ type wrapperOpts struct {
 	hasScript bool
 	env       []string // NAME=VALUE assignments for the wrapped command
 	reads     []word   // files option values name, read
-	writes    []word   // files long option values name, written
+	writes    []word   // files option values name, written
 	chdir     *word    // the wrapped command's working directory, when an option sets it
 	fetch     bool     // an option of spec.fetch was given
 }
@@ -466,6 +465,18 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 		}
 	}
 	return o
+}
+
+// wrapperWrites records the files a wrapper's options write; for strace, an output file named
+// "|CMD" or "!CMD" is CMD, which it runs with sh -c, so it is read as a script.
+func (a *analyzer) wrapperWrites(idx int, spec wrapSpec, writes []word, depth int) {
+	for _, w := range writes {
+		if spec.pipeWrites && (strings.HasPrefix(w.s, "|") || strings.HasPrefix(w.s, "!")) {
+			a.scriptFed(w.s[1:], depth+1, a.out.segments[idx].pipeFrom)
+			continue
+		}
+		a.touch(w, opWrite)
+	}
 }
 
 // longOption consumes "--name" or "--name=value" (opt is without the dashes) and, when the option
@@ -529,7 +540,7 @@ func (a *analyzer) shortOptions(o *wrapperOpts, words []word, spec wrapSpec, v s
 		if isScript {
 			o.script, o.hasScript = val, true
 		} else if strings.IndexByte(spec.writeOpts, c) >= 0 {
-			a.touch(word{s: val}, opWrite)
+			o.writes = append(o.writes, valWord) // a computed name stays computed: strace -o "$F"
 		}
 		return
 	}

@@ -47,6 +47,7 @@ var _ = Describe("what the engine cannot see, it does not admit", Ordered, func(
 				CommandRules: []safetyv1alpha1.CommandRule{
 					{ID: "kubectl-rollout", Pattern: `^kubectl rollout( |$)`, Action: safetyv1alpha1.RuleActionAsk, Reason: "rolls workloads back or restarts them"},
 					{ID: "terraform-destroy", Pattern: `^terraform destroy( |$)`, Action: safetyv1alpha1.RuleActionBlock, Reason: "destroys infrastructure"},
+					{ID: "git-push-prod", Pattern: `^git push prod( |$)`, Action: safetyv1alpha1.RuleActionAsk, Reason: "pushes to production"},
 				},
 			}}
 		Expect(k8sClient.Create(ctx, pp)).To(Succeed())
@@ -82,6 +83,13 @@ var _ = Describe("what the engine cannot see, it does not admit", Ordered, func(
 		Entry("a global option before a project rule's subcommand", `kubectl --context prod rollout undo deploy/x`, safety.ReasonToolHumanApprovalRequired, "kubectl-rollout", `kubectl get pods`),
 		Entry("-chdir before a project pattern rule", `terraform -chdir=infra destroy`, safety.ReasonToolSafetyViolation, "terraform-destroy", `make test`),
 		Entry("-chdir before a confirmed project command", `terraform -chdir=infra apply`, safety.ReasonToolHumanApprovalRequired, "requires confirmation", `kubectl get ns`),
+		// The sixteenth review's classes (internal/safety/bypass_sixteenth_test.go).
+		Entry("a path option's value attached after options that take none", `tar -czf.git/config src`, safety.ReasonToolAccessDenied, "noWrite path policy", `tar -czfdist/x.tgz src`),
+		Entry("an option between a project pattern rule's subcommand and operand", `git push -u prod main`, safety.ReasonToolHumanApprovalRequired, "git-push-prod", `git push -u origin main`),
+		Entry("a default-policy gap: a cloud CLI's token", `cat ~/.databrickscfg`, safety.ReasonToolAccessDenied, "zeroAccess path policy", `cat databricks.yml`),
+		Entry("a wildcard ending a /proc/PID path", `cat /proc/self/*`, safety.ReasonToolAccessDenied, "zeroAccess path policy", `cat /proc/self/status`),
+		Entry("strace's output piped to a command", `strace -o '|rm -rf ~' ls`, safety.ReasonToolSafetyViolation, "rm-recursive-root", `strace -o /tmp/trace.txt ls`),
+		Entry("python's yq printing the environment", `yq -n env`, safety.ReasonToolHumanApprovalRequired, "print-environment-yq", `yq '.env' docker-compose.yml`),
 		Entry("bounded work: 8 KiB (the schema's most) of brace expansions", "cat "+strings.Repeat("{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p} ", 8000/41), safety.ReasonToolSafetyViolation, "work budget", `cat {a,b}.md`),
 	)
 
