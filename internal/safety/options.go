@@ -602,14 +602,44 @@ func awkCode(s *segment) string {
 	if len(progs) == 0 && len(operands) > 0 {
 		progs = operands[:1]
 	}
+	texts := make([]string, 0, len(progs))
 	for _, prog := range progs {
 		if prog.dynamic {
 			return "a program computed at run time"
 		}
-		for _, k := range []string{"system", "|", ">", "getline", "ENVIRON", "PROCINFO", "@", "close", "fflush", "ARGV", "ARGC"} {
+		for _, k := range []string{"system", "getline", "ENVIRON", "PROCINFO", "@", "close", "fflush", "ARGV", "ARGC"} {
 			if strings.Contains(prog.s, k) {
 				return "a program using " + k
 			}
+		}
+		texts = append(texts, prog.s)
+	}
+	// gawk runs its -e programs as one text: a print in one may be redirected in the next.
+	if k := awkRedirection(strings.Join(texts, "\n")); k != "" {
+		return "a program using " + k
+	}
+	return ""
+}
+
+// awkRedirection returns the ">" or "|" that may redirect a print or printf of an awk program, or "".
+// Only a print or printf writes to a file or a command ("|" into getline is a read, judged as
+// getline); before the program's first "print" (a substring, so printf and sprintf too) a ">" is
+// a comparison (NR>1, $3 > 100, if (n >= 5)) and a "|" half of a logical or. From there on every
+// one counts: telling a redirection from a comparison inside parentheses would take regular
+// expression literals, whose parentheses need not balance. A line continued inside the program
+// (backslash, newline) could split the keyword, so then every one counts.
+func awkRedirection(prog string) string {
+	rest := prog
+	if !strings.Contains(prog, "\\\n") {
+		i := strings.Index(prog, "print")
+		if i < 0 {
+			return ""
+		}
+		rest = prog[i:]
+	}
+	for _, k := range []string{"|", ">"} {
+		if strings.Contains(rest, k) {
+			return k
 		}
 	}
 	return ""
