@@ -18,6 +18,9 @@ func ordinaryCatalogue() []classCase {
 		recog    = "everyday build, cluster and container work is recognised"
 		nodeMods = "node_modules may be deleted, not written"
 		sample   = "ordinary work that was already admitted"
+		lookup   = "command -v looks a name up and runs nothing"
+		nodeOpts = "NODE_OPTIONS that only size or tune node"
+		counter  = "a counter set by arithmetic stays a number"
 	)
 	return []classCase{
 		{awkCmp, "a pattern NR>1, a sum printed at the end", sh(`awk -F, 'NR>1 {print > "/tmp/x"}' data.csv`), opaque,
@@ -83,6 +86,25 @@ func ordinaryCatalogue() []classCase {
 		{nodeMods, "a cache below it; a link made there", sh(`ln -s /tmp/x node_modules/foo`), noWriteD, sh(`rm -rf node_modules/.cache`), false},
 		{nodeMods, "a nested project's; another tree moved into place", sh(`rm -rf node_modules && mv /tmp/evil node_modules`), noWriteD,
 			sh(`rm -rf frontend/node_modules package-lock.json`), false},
+		{lookup, "command -v of an unrecognised program; an option it lacks", sh(`command -x rm -rf /`), denied(dc + "rm-recursive-root"),
+			sh(`command -v docker`), false},
+		{lookup, "command -V; a computed option", sh(`command $X rm -rf /`), denied(RuleDynamicCommand), sh(`command -V kubectl || echo missing`), false},
+		{lookup, "versions and limits; command without -v runs", sh(`command rm -rf /`), denied(dc + "rm-recursive-root"),
+			sh(`python3 --version && node -v && npm --version && ulimit -n && groups`), false},
+		{nodeOpts, "a heap size for a build; --require", sh(`NODE_OPTIONS="--require ./x.js" npm test`), denied(RuleLibraryInjection),
+			sh(`export NODE_OPTIONS=--max-old-space-size=4096 && npm run build`), false},
+		{nodeOpts, "two runtime options; -r after one", sh(`NODE_OPTIONS="--max-old-space-size=4096 -r ./x.js" npm test`), denied(RuleLibraryInjection),
+			sh(`NODE_OPTIONS="--max-old-space-size=4096 --enable-source-maps" npm run build`), false},
+		{nodeOpts, "ESM for jest under env; --env-file loads .env", sh(`NODE_OPTIONS=--env-file=.env npm test`), denied(RuleLibraryInjection),
+			sh(`env NODE_OPTIONS=--experimental-vm-modules npx jest`), false},
+		{nodeOpts, "a quoted value node would split; --no-warnings", sh(`NODE_OPTIONS="--max-old-space-size=\"4096 --require=./x\"" npm test`),
+			denied(RuleLibraryInjection), sh(`NODE_OPTIONS=--no-warnings node --test`), false},
+		{nodeOpts, "a computed value", sh(`NODE_OPTIONS=$X npm test`), denied(RuleLibraryInjection), sh(`NODE_OPTIONS=--trace-warnings npm test`), false},
+		{counter, "a retry counter; text read as arithmetic", sh(`x=README.md; x=$((x+1)); cat $x`), opaque,
+			sh(`n=0; until curl -sf localhost:8080/healthz; do n=$((n+1)); sleep 1; done`), false},
+		{counter, "a while counter; a copy of a subscript", sh(`y="a[\$(id)]"; i=$((y)); echo $((i+1))`), opaque,
+			sh(`i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done`), false},
+		{counter, "a quoted expansion; set to text afterwards", sh(`i=$((1)); i=foo; echo $((i))`), opaque, sh(`i="$((1+1))"; echo $((i*2))`), false},
 		{sample, "a commit message naming .env, rm -rf, a password", sh(`git add .env`), zeroD,
 			sh(`git commit -m 'chore: add .env to .gitignore; drop rm -rf build from Makefile, no password or token here'`), false},
 		{sample, "the presence check", sh(`grep KEY .env`), zeroD, sh(`grep -q KEY .env`), false},

@@ -252,9 +252,35 @@ func findAlternatives(words []word) bool {
 	})
 }
 
+// commandLookup reports whether words are the command builtin's lookup (command -v, -V, -pv): the
+// options before the first operand, literal, hold v or V. A computed option word could be
+// anything, so it is no lookup.
+func commandLookup(words []word) bool {
+	if len(words) < 2 || commandName(words[0].s) != "command" {
+		return false
+	}
+	lookup := false
+	for _, w := range words[1:] {
+		if w.dynamic {
+			return false
+		}
+		if w.s == "--" || len(w.s) < 2 || w.s[0] != '-' {
+			break
+		}
+		if strings.Trim(w.s[1:], "pvV") != "" {
+			return false // an option command does not have: bash refuses it, the engine reads on
+		}
+		lookup = lookup || strings.ContainsAny(w.s, "vV")
+	}
+	return lookup
+}
+
 // unwrap finds the wrapped command (or script) of a wrapper and analyses it.
 func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, depth int) {
 	words := a.out.segments[idx].words
+	if commandLookup(words) {
+		return // command -v NAME prints what NAME is, as type does, and runs nothing
+	}
 	opts := a.wrapperOptions(words, spec, depth)
 	a.runnerFetch(idx, spec.fetch, opts.fetch)
 	i := opts.next
