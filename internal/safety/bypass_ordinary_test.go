@@ -21,6 +21,7 @@ func ordinaryCatalogue() []classCase {
 		lookup   = "command -v looks a name up and runs nothing"
 		nodeOpts = "NODE_OPTIONS that only size or tune node"
 		counter  = "a counter set by arithmetic stays a number"
+		runtime  = "a JavaScript runtime's test and package commands run no script"
 	)
 	return []classCase{
 		{awkCmp, "a pattern NR>1, a sum printed at the end", sh(`awk -F, 'NR>1 {print > "/tmp/x"}' data.csv`), opaque,
@@ -105,6 +106,23 @@ func ordinaryCatalogue() []classCase {
 		{counter, "a while counter; a copy of a subscript", sh(`y="a[\$(id)]"; i=$((y)); echo $((i+1))`), opaque,
 			sh(`i=0; while [ $i -lt 3 ]; do echo $i; i=$((i+1)); done`), false},
 		{counter, "a quoted expansion; set to text afterwards", sh(`i=$((1)); i=foo; echo $((i))`), opaque, sh(`i="$((1+1))"; echo $((i*2))`), false},
+		{runtime, "bun test; bun FILE", sh(`bun x.ts`), opaque, sh(`bun test`), false},
+		{runtime, "bun install and run NAME; bun run FILE", sh(`bun run ./x.ts`), opaque, sh(`bun install && bun run build`), false},
+		{runtime, "bun test; inline code beside it", sh(`bun test -e 'require("fs").readFileSync(".env")'`), opaque, sh(`bun test --coverage`), false},
+		{runtime, "deno fmt, lint and test; deno run", sh(`deno run -A x.ts`), opaque, sh(`deno fmt --check && deno lint && deno test`), false},
+		{runtime, "deno task; deno eval", sh(`deno eval 'Deno.readTextFileSync(".env")'`), opaque, sh(`deno task build`), false},
+		{runtime, "bun run of a computed name", sh(`bun run $X`), opaque, sh(`bun run lint`), false},
+		{recog, "kubectl rollout restart and scale; scaled to zero", sh(`kubectl scale deploy/web --replicas=0`), asked(dc + "cluster-workload-stop"),
+			sh(`kubectl rollout restart deploy/web && kubectl -n prod scale deploy/web --replicas=3`), false},
+		{recog, "a patch applied in the project; into the home directory", sh(`patch -p1 -d ~ < x.patch`), asked(RuleDynamicWriteTarget),
+			sh(`patch -p1 < fix.patch`), false},
+		{recog, "a log truncated; git's config truncated", sh(`truncate -s 0 .git/config`), noWriteD, sh(`truncate -s 0 logs/app.log`), false},
+		{recog, "random bytes to stdout; into the hooks", sh(`openssl rand -out .git/hooks/x 8`), asked(RuleUnknownWriter), sh(`openssl rand -hex 16`), false},
+		{recog, "base64 of text; of .env", sh(`base64 .env`), zeroD, sh(`base64 -d <<< aGVsbG8=`), false},
+		{recog, "terraform init, state list; destroy", sh(`terraform destroy`), denied(dc + "terraform-destroy"), sh(`terraform init && terraform state list`), false},
+		{recog, "who and where the cloud CLIs are; a token printed", sh(`gcloud auth print-access-token`), asked(dc + "print-credentials-cloud"),
+			sh(`aws sts get-caller-identity && gcloud config list && az account show`), false},
+		{recog, "ports in use; the environment of processes", sh(`ps eww`), asked(dc + "print-environment-ps"), sh(`lsof -i :8080 && ss -ltnp`), false},
 		{sample, "a commit message naming .env, rm -rf, a password", sh(`git add .env`), zeroD,
 			sh(`git commit -m 'chore: add .env to .gitignore; drop rm -rf build from Makefile, no password or token here'`), false},
 		{sample, "the presence check", sh(`grep KEY .env`), zeroD, sh(`grep -q KEY .env`), false},

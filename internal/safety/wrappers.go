@@ -116,7 +116,7 @@ var shells = map[string]bool{
 // Python is not among them: readPython reads its command line as CPython does (a.python).
 var interpreters = map[string]string{
 	"perl": "eE",
-	"ruby": "e", cmdNode: "ep", "nodejs": "ep", "deno": "", "bun": "e", "php": "r", "lua": "e",
+	"ruby": "e", cmdNode: "ep", "nodejs": "ep", cmdDeno: "", cmdBun: "e", "php": "r", "lua": "e",
 	"rscript": "e", "osascript": "e", "pwsh": "c", "powershell": "c",
 	"tclsh": "", "expect": "c", "jshell": "", "irb": "", "julia": "e", "ipython": "c", "ipython3": "c",
 	// m4 runs shell commands (syscmd, esyscmd) under names it can compute (indir, defn); gnuplot
@@ -850,7 +850,8 @@ func (a *analyzer) interpreter(idx int, redirs []*syntax.Redirect) {
 	if !ok {
 		return
 	}
-	if opts == "" {
+	sub := runtimeSubcommand(seg)
+	if opts == "" && !sub {
 		a.opaque(idx, "an interpreter")
 		return
 	}
@@ -863,6 +864,8 @@ func (a *analyzer) interpreter(idx int, redirs []*syntax.Redirect) {
 	switch {
 	case seg.hasFlag("--eval") || seg.hasFlag("--command") || seg.hasFlag("--print") || seg.name == "r" && seg.hasFlag("--file"):
 		a.opaque(idx, "inline code")
+	case sub:
+		// a test, install or tooling command, or a package.json script run by name
 	case len(seg.operands) > 0:
 		a.opaque(idx, "a script file")
 	case len(seg.pipeFrom) > 0 || slices.ContainsFunc(redirs, readsStdin):
