@@ -22,6 +22,7 @@ func ordinaryCatalogue() []classCase {
 		nodeOpts = "NODE_OPTIONS that only size or tune node"
 		counter  = "a counter set by arithmetic stays a number"
 		runtime  = "a JavaScript runtime's test and package commands run no script"
+		srcPath  = "a module search path below the working directory is the project's"
 	)
 	return []classCase{
 		{awkCmp, "a pattern NR>1, a sum printed at the end", sh(`awk -F, 'NR>1 {print > "/tmp/x"}' data.csv`), opaque,
@@ -123,6 +124,12 @@ func ordinaryCatalogue() []classCase {
 		{recog, "who and where the cloud CLIs are; a token printed", sh(`gcloud auth print-access-token`), asked(dc + "print-credentials-cloud"),
 			sh(`aws sts get-caller-identity && gcloud config list && az account show`), false},
 		{recog, "ports in use; the environment of processes", sh(`ps eww`), asked(dc + "print-environment-ps"), sh(`lsof -i :8080 && ss -ltnp`), false},
+		{srcPath, "PYTHONPATH=src; /tmp", sh(`PYTHONPATH=/tmp pytest`), opaque, sh(`PYTHONPATH=src pytest`), false},
+		{srcPath, "two entries; one climbing out", sh(`PYTHONPATH=src:../x pytest`), opaque, sh(`PYTHONPATH=src:tests python -m pytest -q`), false},
+		{srcPath, "exported, the working directory; a computed one", sh(`export PYTHONPATH=$HOME && pytest`), opaque,
+			sh(`export PYTHONPATH=. && pytest`), false},
+		{srcPath, "NODE_PATH=src; a home directory's", sh(`NODE_PATH=~/x node --test`), opaque, sh(`NODE_PATH=src node --test`), false},
+		{srcPath, "a script still runs code", sh(`PYTHONPATH=src python x.py`), opaque, sh(`PYTHONPATH=src python -m pytest tests/test_api.py`), false},
 		{sample, "a commit message naming .env, rm -rf, a password", sh(`git add .env`), zeroD,
 			sh(`git commit -m 'chore: add .env to .gitignore; drop rm -rf build from Makefile, no password or token here'`), false},
 		{sample, "the presence check", sh(`grep KEY .env`), zeroD, sh(`grep -q KEY .env`), false},

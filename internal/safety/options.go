@@ -295,6 +295,31 @@ func buildEnvReason(name, val string) string {
 	return ""
 }
 
+// searchesCode reports whether the variable names code or options programs take up (codeEnvVars,
+// codeEnvFamily), a module search path below the working directory aside.
+func searchesCode(name, val string) bool {
+	return codeEnvVars[name] && !searchPathBelow(name, val) || codeEnvFamily(name)
+}
+
+// moduleSearchPathVars are the module search paths whose entries, relative ones, only add the
+// project's own code: PYTHONPATH=src pytest imports what pytest run there imports anyway.
+var moduleSearchPathVars = map[string]bool{"PYTHONPATH": true, "NODE_PATH": true}
+
+// searchPathBelow reports whether val, a moduleSearchPathVars value, names only directories below
+// the working directory: each entry relative, literal, with no "..", "~" or "$" (an empty entry is
+// the working directory itself). PYTHONPATH=/tmp, PYTHONPATH=../x and computed values are not.
+func searchPathBelow(name, val string) bool {
+	if !moduleSearchPathVars[name] || strings.ContainsAny(val, "$`~\\\"'*?[") {
+		return false
+	}
+	for e := range strings.SplitSeq(val, ":") {
+		if strings.HasPrefix(e, "/") || slices.Contains(strings.Split(e, "/"), "..") {
+			return false
+		}
+	}
+	return true
+}
+
 // codeEnvFamily says whether a variable is of a family that names code or options by its prefix:
 // terraform's TF_CLI_ARGS*, ansible's paths and programs (ansibleCodeVar).
 func codeEnvFamily(name string) bool {
@@ -304,7 +329,7 @@ func codeEnvFamily(name string) bool {
 // codeEnvFailure reports why an environment assignment makes programs run caller-chosen code, or
 // "" when it does not.
 func codeEnvReason(name, val string) string {
-	if codeEnvVars[name] || codeEnvFamily(name) {
+	if searchesCode(name, val) {
 		return "setting " + name + " makes programs run code or options the engine cannot see"
 	}
 	if why := buildEnvReason(name, val); why != "" {
