@@ -23,6 +23,7 @@ func ordinaryCatalogue() []classCase {
 		counter  = "a counter set by arithmetic stays a number"
 		runtime  = "a JavaScript runtime's test and package commands run no script"
 		srcPath  = "a module search path below the working directory is the project's"
+		globVal  = "an unquoted glob in a long option's value leaves the option known"
 	)
 	return []classCase{
 		{awkCmp, "a pattern NR>1, a sum printed at the end", sh(`awk -F, 'NR>1 {print > "/tmp/x"}' data.csv`), opaque,
@@ -130,6 +131,12 @@ func ordinaryCatalogue() []classCase {
 			sh(`export PYTHONPATH=. && pytest`), false},
 		{srcPath, "NODE_PATH=src; a home directory's", sh(`NODE_PATH=~/x node --test`), opaque, sh(`NODE_PATH=src node --test`), false},
 		{srcPath, "a script still runs code", sh(`PYTHONPATH=src python x.py`), opaque, sh(`PYTHONPATH=src python -m pytest tests/test_api.py`), false},
+		{globVal, "grep --include=*.ts; a glob in the option's name", sh(`rm --[r]ecursive=x build`), asked(RuleUnresolvedWord),
+			sh(`grep -rn TODO src --include=*.ts`), false},
+		{globVal, "--exclude-dir and --include of a brace; an include of *.env", sh(`grep -r KEY src --include=*.env`), zeroD,
+			sh(`grep -rn TODO src --exclude-dir=node_modules --include=*.{ts,tsx}`), false},
+		{globVal, "tar --exclude=*.o; a forced push's lease", sh(`git push --force-with-lease=*`), denied(dc + "git-push-force"),
+			sh(`tar --exclude=*.o -czf /tmp/src.tgz src`), false},
 		{sample, "a commit message naming .env, rm -rf, a password", sh(`git add .env`), zeroD,
 			sh(`git commit -m 'chore: add .env to .gitignore; drop rm -rf build from Makefile, no password or token here'`), false},
 		{sample, "the presence check", sh(`grep KEY .env`), zeroD, sh(`grep -q KEY .env`), false},

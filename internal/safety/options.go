@@ -896,7 +896,7 @@ func unresolvedWord(s *segment) string {
 		if w.s == "--" && !w.dynamic {
 			break
 		}
-		if w.glob && strings.HasPrefix(w.s, "-") {
+		if w.glob && strings.HasPrefix(w.s, "-") && !globbedValue(w.s) {
 			return "the option " + w.s + " is a glob"
 		}
 	}
@@ -904,6 +904,14 @@ func unresolvedWord(s *segment) string {
 		return "the subcommand " + s.operands[0].s + " of " + s.name + " is a glob or computed at run time"
 	}
 	return ""
+}
+
+// globbedValue reports whether a long option word's glob lies only in its value
+// (--include=*.ts): whatever files it matches, every word it becomes is the same option, and the
+// value is judged as the glob it is.
+func globbedValue(w string) bool {
+	i := strings.IndexByte(w, '=')
+	return strings.HasPrefix(w, "--") && i > 2 && !hasGlobMeta(w[:i])
 }
 
 // envKubeconfig names the kubeconfig kubectl and helm read: --kubeconfig to a rule, code to run
