@@ -24,6 +24,7 @@ func ordinaryCatalogue() []classCase {
 		runtime  = "a JavaScript runtime's test and package commands run no script"
 		srcPath  = "a module search path below the working directory is the project's"
 		globVal  = "an unquoted glob in a long option's value leaves the option known"
+		pwd      = "$PWD is the working directory"
 	)
 	return []classCase{
 		{awkCmp, "a pattern NR>1, a sum printed at the end", sh(`awk -F, 'NR>1 {print > "/tmp/x"}' data.csv`), opaque,
@@ -137,6 +138,13 @@ func ordinaryCatalogue() []classCase {
 			sh(`grep -rn TODO src --exclude-dir=node_modules --include=*.{ts,tsx}`), false},
 		{globVal, "tar --exclude=*.o; a forced push's lease", sh(`git push --force-with-lease=*`), denied(dc + "git-push-force"),
 			sh(`tar --exclude=*.o -czf /tmp/src.tgz src`), false},
+		{pwd, "a file below it; after cd /etc", sh(`cd /etc && cat $PWD/shadow`), zeroD, sh(`cat "$PWD/go.mod"`), false},
+		{pwd, "after cd src; PWD set on the line", sh(`PWD=/etc; cat $PWD/shadow`), zeroD, sh(`cd src && ls $PWD`), false},
+		{pwd, "a build directory deleted; the directory itself", sh(`rm -rf $PWD`), denied(dc + "rm-recursive-root"), sh(`rm -rf "$PWD/build"`), false},
+		{pwd, "a subdirectory mounted; the project mounted", sh(`docker run --rm -v "$PWD":/app -w /app node:20 npm test`), asked(RuleContainsProtected),
+			sh(`docker run --rm -v "$PWD/src":/src node:20 ls /src`), false},
+		{pwd, "braced; with a default", sh(`cat ${PWD:-/etc}/shadow`), asked(RuleDynamicPath), sh(`cat ${PWD}/README.md`), false},
+		{pwd, "after cd to a computed directory", sh(`cd "$D" && cat $PWD/x`), asked(RuleDynamicPath), sh(`cd $PWD/src && go test ./...`), false},
 		{sample, "a commit message naming .env, rm -rf, a password", sh(`git add .env`), zeroD,
 			sh(`git commit -m 'chore: add .env to .gitignore; drop rm -rf build from Makefile, no password or token here'`), false},
 		{sample, "the presence check", sh(`grep KEY .env`), zeroD, sh(`grep -q KEY .env`), false},

@@ -239,12 +239,13 @@ func npmConfigSetting(name string) (string, bool) {
 // split (a non-blank one: "IFS=_; cat $f" splits ".env_x"), GLOBIGNORE that * matches dotfiles,
 // PWD what ~+ is (PWD=/etc; cat ~+/shadow reads /etc/shadow; the engine takes ~+ for the working
 // directory).
-var expansionEnvVars = map[string]bool{"HOME": true, "CDPATH": true, envIFS: true, envGlobIgnore: true, "PWD": true}
+var expansionEnvVars = map[string]bool{"HOME": true, "CDPATH": true, envIFS: true, envGlobIgnore: true, envPWD: true}
 
 // The variables that change only what the shell itself expands.
 const (
 	envIFS        = "IFS"
 	envGlobIgnore = "GLOBIGNORE"
+	envPWD        = "PWD"
 )
 
 // codeFlagEnvVars carry options for a compiler, linker or JVM: a value holding one of the
