@@ -68,10 +68,11 @@ type RulePack struct {
 	Paths PathPolicy `json:"paths"`
 	// Recognized are command prefixes (argv words) the autonomy mapping treats as recognised.
 	Recognized []string `json:"recognized"`
-	// Ordinary are command prefixes of everyday build, lint, cluster and container work the autonomy
-	// mapping also treats as recognised. The engine does not model which files they write, so an
-	// operand that noWrite, readOnly or noDelete protects still asks (unknown-writer), as for an
-	// unrecognised program: recognising one changes Default's answer to what Yolo's already was.
+	// Ordinary are command prefixes of linters, formatters, type checkers, test runners and validating
+	// builds the autonomy mapping also treats as recognised. The engine does not model which files
+	// they write, so an operand that noWrite, readOnly or noDelete protects still asks
+	// (unknown-writer), as for an unrecognised program. Project scripts, installs and changes to a
+	// cluster are neither: they ask at Default unless the project declares them.
 	Ordinary []string `json:"ordinary"`
 }
 
