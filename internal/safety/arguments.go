@@ -460,17 +460,18 @@ func (p *Policy) recognizedCommand(an *analysis) bool {
 }
 
 func (p *Policy) recognizedSegment(s *segment) bool {
-	for _, r := range p.recognized[s.name] {
-		if prefixOf(r, s) || pythonModuleOf(r, s) {
-			return true
-		}
-	}
+	return p.knownWriter(s) || !sendsCredentialsElsewhere(s) && matchesPrefix(p.ordinary[s.name], s)
+}
+
+// knownWriter reports whether the segment is a recognised command whose writes the engine models,
+// or a project command; an ordinary one (RulePack.Ordinary) is not.
+func (p *Policy) knownWriter(s *segment) bool {
 	for i := range p.commands {
 		if p.commands[i].runs(s) {
 			return true
 		}
 	}
-	return false
+	return !sendsCredentialsElsewhere(s) && matchesPrefix(p.recognized[s.name], s)
 }
 
 // runs reports whether a segment is exactly the declared project command: the same program and

@@ -513,7 +513,7 @@ func arithmeticAssignments(f *syntax.File) (numeric, other map[string]bool) {
 			if n.Name == nil {
 				break
 			}
-			if n.Array == nil && (n.Value == nil || isNumber(n.Value.Lit())) || n.Array != nil && numericArray(n.Array) {
+			if n.Array == nil && (n.Value == nil || isNumber(n.Value.Lit()) || arithmeticValue(n.Value)) || n.Array != nil && numericArray(n.Array) {
 				numeric[n.Name.Value] = true
 			} else {
 				other[n.Name.Value] = true
@@ -539,6 +539,21 @@ func arithmeticAssignments(f *syntax.File) (numeric, other map[string]bool) {
 		return true
 	})
 	return numeric, other
+}
+
+// arithmeticValue reports whether a word is one arithmetic expansion, $((...)) or $[...], quoted
+// or not: its value is an integer, whatever the names it reads hold (each is judged where it is
+// read). So n=0; ...; n=$((n+1)) keeps n a number.
+func arithmeticValue(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	part := w.Parts[0]
+	if q, ok := part.(*syntax.DblQuoted); ok && len(q.Parts) == 1 {
+		part = q.Parts[0]
+	}
+	_, ok := part.(*syntax.ArithmExp)
+	return ok
 }
 
 // arithmeticTarget is the name an arithmetic assignment (x = 1, x += 1, x++) sets, or "".

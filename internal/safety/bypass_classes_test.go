@@ -831,6 +831,7 @@ func classCatalogue() []classCase {
 		tenthCatalogue(),
 		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
 		fifteenthCatalogue(), sixteenthCatalogue(),
+		ordinaryCatalogue(),
 	)...)
 }
 

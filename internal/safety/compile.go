@@ -77,6 +77,7 @@ type Policy struct {
 	generic    []int
 	paths      pathPolicy
 	recognized map[string][][]string // recognised command prefixes by command name
+	ordinary   map[string][][]string // recognised prefixes whose writes the engine does not model
 	commands   []projectCommand
 	writeRoots []string
 	workspace  string
@@ -142,7 +143,7 @@ func compileRules(r ProjectRules) (*Policy, FieldErrors) {
 		return nil, FieldErrors{{Field: "rulePack", Detail: err.Error()}}
 	}
 	var errs FieldErrors
-	p := &Policy{autonomy: r.Autonomy, recognized: d.recognized, byName: map[string][]int{}}
+	p := &Policy{autonomy: r.Autonomy, recognized: d.recognized, ordinary: d.ordinary, byName: map[string][]int{}}
 	if p.autonomy == "" {
 		p.autonomy = AutonomyDefault
 	}

@@ -240,12 +240,13 @@ func npmConfigSetting(name string) (string, bool) {
 // split (a non-blank one: "IFS=_; cat $f" splits ".env_x"), GLOBIGNORE that * matches dotfiles,
 // PWD what ~+ is (PWD=/etc; cat ~+/shadow reads /etc/shadow; the engine takes ~+ for the working
 // directory).
-var expansionEnvVars = map[string]bool{"HOME": true, "CDPATH": true, envIFS: true, envGlobIgnore: true, "PWD": true}
+var expansionEnvVars = map[string]bool{"HOME": true, "CDPATH": true, envIFS: true, envGlobIgnore: true, envPWD: true}
 
 // The variables that change only what the shell itself expands.
 const (
 	envIFS        = "IFS"
 	envGlobIgnore = "GLOBIGNORE"
+	envPWD        = "PWD"
 )
 
 // codeFlagEnvVars carry options for a compiler, linker or JVM: a value holding one of the
@@ -296,6 +297,31 @@ func buildEnvReason(name, val string) string {
 	return ""
 }
 
+// searchesCode reports whether the variable names code or options programs take up (codeEnvVars,
+// codeEnvFamily), a module search path below the working directory aside.
+func searchesCode(name, val string) bool {
+	return codeEnvVars[name] && !searchPathBelow(name, val) || codeEnvFamily(name)
+}
+
+// moduleSearchPathVars are the module search paths whose entries, relative ones, only add the
+// project's own code: PYTHONPATH=src pytest imports what pytest run there imports anyway.
+var moduleSearchPathVars = map[string]bool{"PYTHONPATH": true, "NODE_PATH": true}
+
+// searchPathBelow reports whether val, a moduleSearchPathVars value, names only directories below
+// the working directory: each entry relative, literal, with no "..", "~" or "$" (an empty entry is
+// the working directory itself). PYTHONPATH=/tmp, PYTHONPATH=../x and computed values are not.
+func searchPathBelow(name, val string) bool {
+	if !moduleSearchPathVars[name] || strings.ContainsAny(val, "$`~\\\"'*?[") {
+		return false
+	}
+	for e := range strings.SplitSeq(val, ":") {
+		if strings.HasPrefix(e, "/") || slices.Contains(strings.Split(e, "/"), "..") {
+			return false
+		}
+	}
+	return true
+}
+
 // codeEnvFamily says whether a variable is of a family that names code or options by its prefix:
 // terraform's TF_CLI_ARGS*, ansible's paths and programs (ansibleCodeVar).
 func codeEnvFamily(name string) bool {
@@ -305,7 +331,7 @@ func codeEnvFamily(name string) bool {
 // codeEnvFailure reports why an environment assignment makes programs run caller-chosen code, or
 // "" when it does not.
 func codeEnvReason(name, val string) string {
-	if codeEnvVars[name] || codeEnvFamily(name) {
+	if searchesCode(name, val) {
 		return "setting " + name + " makes programs run code or options the engine cannot see"
 	}
 	if why := buildEnvReason(name, val); why != "" {
@@ -628,14 +654,44 @@ func awkCode(s *segment) string {
 	if len(progs) == 0 && len(operands) > 0 {
 		progs = operands[:1]
 	}
+	texts := make([]string, 0, len(progs))
 	for _, prog := range progs {
 		if prog.dynamic {
 			return "a program computed at run time"
 		}
-		for _, k := range []string{"system", "|", ">", "getline", "ENVIRON", "PROCINFO", "@", "close", "fflush", "ARGV", "ARGC"} {
+		for _, k := range []string{"system", "getline", "ENVIRON", "PROCINFO", "@", "close", "fflush", "ARGV", "ARGC"} {
 			if strings.Contains(prog.s, k) {
 				return "a program using " + k
 			}
+		}
+		texts = append(texts, prog.s)
+	}
+	// gawk runs its -e programs as one text: a print in one may be redirected in the next.
+	if k := awkRedirection(strings.Join(texts, "\n")); k != "" {
+		return "a program using " + k
+	}
+	return ""
+}
+
+// awkRedirection returns the ">" or "|" that may redirect a print or printf of an awk program, or "".
+// Only a print or printf writes to a file or a command ("|" into getline is a read, judged as
+// getline); before the program's first "print" (a substring, so printf and sprintf too) a ">" is
+// a comparison (NR>1, $3 > 100, if (n >= 5)) and a "|" half of a logical or. From there on every
+// one counts: telling a redirection from a comparison inside parentheses would take regular
+// expression literals, whose parentheses need not balance. A line continued inside the program
+// (backslash, newline) could split the keyword, so then every one counts.
+func awkRedirection(prog string) string {
+	rest := prog
+	if !strings.Contains(prog, "\\\n") {
+		i := strings.Index(prog, "print")
+		if i < 0 {
+			return ""
+		}
+		rest = prog[i:]
+	}
+	for _, k := range []string{"|", ">"} {
+		if strings.Contains(rest, k) {
+			return k
 		}
 	}
 	return ""
@@ -867,7 +923,7 @@ func unresolvedWord(s *segment) string {
 		if w.s == "--" && !w.dynamic {
 			break
 		}
-		if w.glob && strings.HasPrefix(w.s, "-") {
+		if w.glob && strings.HasPrefix(w.s, "-") && !globbedValue(w.s) {
 			return "the option " + w.s + " is a glob"
 		}
 	}
@@ -875,6 +931,14 @@ func unresolvedWord(s *segment) string {
 		return "the subcommand " + s.operands[0].s + " of " + s.name + " is a glob or computed at run time"
 	}
 	return ""
+}
+
+// globbedValue reports whether a long option word's glob lies only in its value
+// (--include=*.ts): whatever files it matches, every word it becomes is the same option, and the
+// value is judged as the glob it is.
+func globbedValue(w string) bool {
+	i := strings.IndexByte(w, '=')
+	return strings.HasPrefix(w, "--") && i > 2 && !hasGlobMeta(w[:i])
 }
 
 // envKubeconfig names the kubeconfig kubectl and helm read: --kubeconfig to a rule, code to run

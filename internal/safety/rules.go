@@ -68,6 +68,12 @@ type RulePack struct {
 	Paths PathPolicy `json:"paths"`
 	// Recognized are command prefixes (argv words) the autonomy mapping treats as recognised.
 	Recognized []string `json:"recognized"`
+	// Ordinary are command prefixes of linters, formatters, type checkers, test runners and validating
+	// builds the autonomy mapping also treats as recognised. The engine does not model which files
+	// they write, so an operand that noWrite, readOnly or noDelete protects still asks
+	// (unknown-writer), as for an unrecognised program. Project scripts, installs and changes to a
+	// cluster are neither: they ask at Default unless the project declares them.
+	Ordinary []string `json:"ordinary"`
 }
 
 //go:embed rulepack.json
@@ -94,12 +100,7 @@ var compiledDefaults = sync.OnceValues(func() (*defaults, error) {
 		d.rules = append(d.rules, cr)
 	}
 	d.paths = rp.Paths
-	d.recognized = map[string][][]string{}
-	for _, r := range rp.Recognized {
-		if words := strings.Fields(r); len(words) > 0 {
-			d.recognized[words[0]] = append(d.recognized[words[0]], words)
-		}
-	}
+	d.recognized, d.ordinary = prefixesByName(rp.Recognized), prefixesByName(rp.Ordinary)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -110,6 +111,18 @@ type defaults struct {
 	rules      []*compiledRule
 	paths      PathPolicy
 	recognized map[string][][]string
+	ordinary   map[string][][]string
+}
+
+// prefixesByName splits each command prefix into its words and indexes it by its program.
+func prefixesByName(prefixes []string) map[string][][]string {
+	out := map[string][][]string{}
+	for _, r := range prefixes {
+		if words := strings.Fields(r); len(words) > 0 {
+			out[words[0]] = append(out[words[0]], words)
+		}
+	}
+	return out
 }
 
 type compiledRule struct {

@@ -850,7 +850,7 @@ var commandEnvVars = map[string]bool{
 // injectionEnvVars make the dynamic loader or an interpreter run code chosen by the caller.
 var injectionEnvVars = map[string]bool{
 	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true, "DYLD_INSERT_LIBRARIES": true,
-	"DYLD_LIBRARY_PATH": true, "PYTHONSTARTUP": true, "PERL5OPT": true, "NODE_OPTIONS": true,
+	"DYLD_LIBRARY_PATH": true, "PYTHONSTARTUP": true, "PERL5OPT": true, envNodeOptions: true,
 	"RUBYOPT": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "GCONV_PATH": true,
 }
 
@@ -922,7 +922,7 @@ func (a *analyzer) envVar(name, val string, depth int) {
 		a.find(false, RulePrefixDamageControl+rule, "setting %s makes a runner fetch the packages it runs from where the caller chooses: code that is not a project dependency; it needs human approval", name)
 	}
 	switch {
-	case injectionEnvVars[name]:
+	case injects(name, val):
 		a.find(true, RuleLibraryInjection, "setting %s makes programs load code chosen by the caller", name)
 	case strings.HasPrefix(name, "BASH_FUNC_"):
 		// bash imports BASH_FUNC_NAME%%=() { ...; } as a function NAME: "ls" then runs its body.

@@ -301,7 +301,8 @@ func TestPathPolicyDefaults(t *testing.T) {
 		{"/var/run/secrets/kubernetes.io/serviceaccount/token", opRead, false, "zeroAccess"},
 		{"/proc/1/environ", opRead, false, "zeroAccess"},
 		{"node_modules/x/index.js", opRead, false, ""},
-		{"node_modules/x/index.js", opWrite, false, "readOnly"},
+		{"node_modules/x/index.js", opWrite, false, "noWrite"},
+		{"node_modules", opDelete, false, ""}, // npm ci deletes it too: a clean install starts there
 		{".git/config", opRead, false, ""},
 		{".git/config", opWrite, false, "noWrite"},
 		{".git", opDelete, false, "noDelete"},

@@ -229,8 +229,8 @@ func extGlobAsGlob(p *syntax.ExtGlob) string {
 	return "*"
 }
 
-// param writes a parameter expansion: the value of a resolved variable, "~" for an unassigned
-// $HOME that starts the word, a "$NAME" placeholder otherwise.
+// param writes a parameter expansion: the value of a resolved variable, "~" or "~+" for an
+// unassigned $HOME or $PWD that starts the word (startDirectory), a "$NAME" placeholder otherwise.
 func (r *renderer) param(p *syntax.ParamExp, quoted bool) {
 	if simpleParam(p) {
 		name := p.Param.Value
@@ -245,8 +245,8 @@ func (r *renderer) param(p *syntax.ParamExp, quoted bool) {
 				return
 			}
 		}
-		if name == "HOME" && p.Exp == nil && r.b.Len() == 0 && (r.vars == nil || r.vars.assigned["HOME"] == 0) {
-			r.b.WriteByte('~')
+		if dir, ok := r.startDirectory(p); ok {
+			r.b.WriteString(dir)
 			return
 		}
 	}
@@ -258,6 +258,23 @@ func (r *renderer) param(p *syntax.ParamExp, quoted bool) {
 		}
 	}
 	r.b.WriteString(paramPlaceholder(p))
+}
+
+// startDirectory renders an unassigned $HOME or $PWD that starts a word as ~ or ~+, the names the
+// path policy knows those directories by.
+func (r *renderer) startDirectory(p *syntax.ParamExp) (string, bool) {
+	if p.Exp != nil || r.b.Len() > 0 {
+		return "", false
+	}
+	switch name := p.Param.Value; {
+	case name == "HOME" && (r.vars == nil || r.vars.assigned["HOME"] == 0):
+		return "~", true
+	case name == envPWD && r.vars != nil && !r.vars.off && r.vars.assigned[envPWD] == 0:
+		// The shell keeps $PWD the working directory, which ~+ names (cd moves both); a line that
+		// sets PWD, or may by a name the engine does not see, leaves it computed.
+		return "~+", true
+	}
+	return "", false
 }
 
 // lit removes backslash escapes: outside quotes every backslash escapes the next byte; inside

@@ -117,7 +117,7 @@ var shells = map[string]bool{
 // Python is not among them: readPython reads its command line as CPython does (a.python).
 var interpreters = map[string]string{
 	"perl": "eE",
-	"ruby": "e", cmdNode: "ep", "nodejs": "ep", "deno": "", "bun": "e", "php": "r", "lua": "e",
+	"ruby": "e", cmdNode: "ep", "nodejs": "ep", cmdDeno: "", cmdBun: "e", "php": "r", "lua": "e",
 	"rscript": "e", "osascript": "e", "pwsh": "c", "powershell": "c",
 	"tclsh": "", "expect": "c", "jshell": "", "irb": "", "julia": "e", "ipython": "c", "ipython3": "c",
 	// m4 runs shell commands (syscmd, esyscmd) under names it can compute (indir, defn); gnuplot
@@ -253,9 +253,35 @@ func findAlternatives(words []word) bool {
 	})
 }
 
+// commandLookup reports whether words are the command builtin's lookup (command -v, -V, -pv): the
+// options before the first operand, literal, hold v or V. A computed option word could be
+// anything, so it is no lookup.
+func commandLookup(words []word) bool {
+	if len(words) < 2 || commandName(words[0].s) != "command" {
+		return false
+	}
+	lookup := false
+	for _, w := range words[1:] {
+		if w.dynamic {
+			return false
+		}
+		if w.s == "--" || len(w.s) < 2 || w.s[0] != '-' {
+			break
+		}
+		if strings.Trim(w.s[1:], "pvV") != "" {
+			return false // an option command does not have: bash refuses it, the engine reads on
+		}
+		lookup = lookup || strings.ContainsAny(w.s, "vV")
+	}
+	return lookup
+}
+
 // unwrap finds the wrapped command (or script) of a wrapper and analyses it.
 func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, depth int) {
 	words := a.out.segments[idx].words
+	if commandLookup(words) {
+		return // command -v NAME prints what NAME is, as type does, and runs nothing
+	}
 	opts := a.wrapperOptions(words, spec, depth)
 	a.runnerFetch(idx, spec.fetch, opts.fetch)
 	i := opts.next
@@ -835,7 +861,8 @@ func (a *analyzer) interpreter(idx int, redirs []*syntax.Redirect) {
 	if !ok {
 		return
 	}
-	if opts == "" {
+	sub := runtimeSubcommand(seg)
+	if opts == "" && !sub {
 		a.opaque(idx, "an interpreter")
 		return
 	}
@@ -848,6 +875,8 @@ func (a *analyzer) interpreter(idx int, redirs []*syntax.Redirect) {
 	switch {
 	case seg.hasFlag("--eval") || seg.hasFlag("--command") || seg.hasFlag("--print") || seg.name == "r" && seg.hasFlag("--file"):
 		a.opaque(idx, "inline code")
+	case sub:
+		// a test, install or tooling command, or a package.json script run by name
 	case len(seg.operands) > 0:
 		a.opaque(idx, "a script file")
 	case len(seg.pipeFrom) > 0 || slices.ContainsFunc(redirs, readsStdin):
