@@ -385,9 +385,9 @@ func (p *Policy) matchRules(an *analysis, m *ruleMatch) *failure {
 		return nil
 	}
 	blockIdx, askIdx := len(p.rules), len(p.rules)
-	try := func(ri, si int) {
+	try := func(ri, si int, named bool) {
 		r := p.rules[ri]
-		if !r.matches(an, &an.segments[si]) {
+		if named && !r.matchesNamed(an, &an.segments[si]) || !named && !r.matches(an, &an.segments[si]) {
 			return
 		}
 		m.class = escalate(m.class, r.Class)
@@ -404,10 +404,10 @@ func (p *Policy) matchRules(an *analysis, m *ruleMatch) *failure {
 			continue
 		}
 		for _, ri := range p.byName[name] {
-			try(ri, si)
+			try(ri, si, true)
 		}
 		for _, ri := range p.generic {
-			try(ri, si)
+			try(ri, si, false)
 		}
 	}
 	if an.patternBytes > maxPatternBytes {

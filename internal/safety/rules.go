@@ -283,9 +283,12 @@ func (r *compiledRule) matchesGlobName(name string) bool {
 
 // matches reports whether the rule matches a segment of an analysis.
 func (r *compiledRule) matches(an *analysis, s *segment) bool {
-	if s.name == "" || !r.matchesName(s.name) {
-		return false
-	}
+	return s.name != "" && r.matchesName(s.name) && r.matchesNamed(an, s)
+}
+
+// matchesNamed is matches for a segment whose name the rule names: matchRules's index by literal
+// name already knows it does, so the name is not looked up again for each of the program's rules.
+func (r *compiledRule) matchesNamed(an *analysis, s *segment) bool {
 	ops := s.operands
 	if len(r.Subcommands) > 0 {
 		if len(ops) == 0 || !slices.Contains(r.Subcommands, strings.ToLower(ops[0].s)) {
