@@ -26,9 +26,10 @@ import (
 const OperatorServiceAccount = "toolgate-controller-manager"
 
 // rbacKinds are the objects of config/default that give the operator (and the people and agents
-// around it) their rights.
+// around it) their rights, and the admission policies that limit them.
 var rbacKinds = map[string]bool{
 	"ServiceAccount": true, "Role": true, "ClusterRole": true, "RoleBinding": true, "ClusterRoleBinding": true,
+	"ValidatingAdmissionPolicy": true, "ValidatingAdmissionPolicyBinding": true,
 }
 
 // RenderDefault renders config/default with the pinned kubectl's kustomize, as `kubectl apply -k`

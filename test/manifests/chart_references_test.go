@@ -48,6 +48,7 @@ func TestChartObjectsReferToEachOther(t *testing.T) {
 			refs := newReferences(t, objs, tc.namespace)
 			refs.checkManager(t, tc.set)
 			refs.checkSelectors(t)
+			refs.checkPlanStatusWriters(t)
 		})
 	}
 }
@@ -274,6 +275,34 @@ func (r *references) checkSelectors(t *testing.T) {
 		if !selects(selector) {
 			t.Errorf("%s %s selects %v, which no rendered Deployment's pods carry", o.GetKind(), o.GetName(), selector)
 		}
+	}
+}
+
+// checkPlanStatusWriters: the admission policy that lets only the operator write AgentPlan status
+// names the rendered manager's ServiceAccount in the release's namespace, and its binding names it.
+func (r *references) checkPlanStatusWriters(t *testing.T) {
+	t.Helper()
+	deploy, _ := r.manager(t)
+	sa, _, _ := unstructured.NestedString(deploy.Object, "spec", "template", "spec", "serviceAccountName")
+	var policy, binding *unstructured.Unstructured
+	for _, o := range r.objs {
+		switch o.GetKind() {
+		case "ValidatingAdmissionPolicy":
+			policy = o
+		case "ValidatingAdmissionPolicyBinding":
+			binding = o
+		}
+	}
+	if policy == nil || binding == nil {
+		t.Fatalf("no ValidatingAdmissionPolicy and binding for AgentPlan status writers")
+	}
+	validations, _, _ := unstructured.NestedSlice(policy.Object, "spec", "validations")
+	want := fmt.Sprintf(`"system:serviceaccount:%s:%s"`, r.namespace, sa)
+	if len(validations) != 1 || !strings.Contains(fmt.Sprint(validations[0].(map[string]any)["expression"]), want) {
+		t.Errorf("policy %s does not admit the manager's ServiceAccount %s: %v", policy.GetName(), want, validations)
+	}
+	if name, _, _ := unstructured.NestedString(binding.Object, "spec", "policyName"); name != policy.GetName() {
+		t.Errorf("binding %s names policy %q, not %q", binding.GetName(), name, policy.GetName())
 	}
 }
 
