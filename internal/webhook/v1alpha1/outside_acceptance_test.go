@@ -183,29 +183,6 @@ var _ = Describe("Outside acceptance: respellings and races of the issues' examp
 		Entry("the kind left to its default", safetyv1alpha1.ProfileKind("")),
 	)
 
-	DescribeTable("issue 14: a call created with toolgate's own metadata is denied BadRequest naming the field",
-		func(field string, mutate func(*safetyv1alpha1.AgentToolCall)) {
-			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
-			call := p.call(planName, p.tools[reader], "build", "src/a.go")
-			mutate(call)
-			err := submit(p.agent, call)
-			mustDeny(err, webhookv1alpha1.ReasonBadRequest)
-			Expect(causeOf(err).Field).To(Equal(field))
-			Expect(p.storedCalls()).To(BeEmpty())
-		},
-		Entry("toolgate's own finalizer", "metadata.finalizers", func(c *safetyv1alpha1.AgentToolCall) {
-			c.Finalizers = []string{"safety.toolgate.dev/usage"}
-		}),
-		Entry("the relock annotation", "metadata.annotations", func(c *safetyv1alpha1.AgentToolCall) {
-			c.Annotations = map[string]string{"example.com/note": "mine", safetyv1alpha1.RelockAnnotation: "1"}
-		}),
-		Entry("an owner reference among its labels' neighbours", "metadata.ownerReferences", func(c *safetyv1alpha1.AgentToolCall) {
-			c.Labels = map[string]string{"app": "agent"}
-			c.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: "agent-pod",
-				UID: "0c0ffee0-0000-0000-0000-000000000001"}}
-		}),
-	)
-
 	It("issue 6: a status report cannot change the spec, and a report's spec change is refused as immutable", func() {
 		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
 		call := p.call(planName, p.tools[reader], "build", "src/a.go")

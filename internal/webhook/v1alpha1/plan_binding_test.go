@@ -464,6 +464,7 @@ var _ = Describe("Create-time metadata of a call", func() {
 			err := submit(p.agent, call)
 			mustDeny(err, webhookv1alpha1.ReasonBadRequest)
 			Expect(causeOf(err).Field).To(Equal(field))
+			Expect(p.storedCalls()).To(BeEmpty())
 
 			By("admitting the near miss: a call with only the agent's own annotation")
 			ok := p.call(planName, p.tools[reader], "build", "src/b.go")
@@ -478,6 +479,17 @@ var _ = Describe("Create-time metadata of a call", func() {
 		}),
 		Entry("toolgate's completion annotation", "metadata.annotations", func(c *safetyv1alpha1.AgentToolCall) {
 			c.Annotations = map[string]string{"safety.toolgate.dev/completion-record": "forged"}
+		}),
+		Entry("toolgate's own finalizer", "metadata.finalizers", func(c *safetyv1alpha1.AgentToolCall) {
+			c.Finalizers = []string{"safety.toolgate.dev/usage"}
+		}),
+		Entry("the relock annotation beside one of the agent's", "metadata.annotations", func(c *safetyv1alpha1.AgentToolCall) {
+			c.Annotations = map[string]string{"example.com/note": "mine", safetyv1alpha1.RelockAnnotation: "1"}
+		}),
+		Entry("an owner reference beside labels", "metadata.ownerReferences", func(c *safetyv1alpha1.AgentToolCall) {
+			c.Labels = map[string]string{"app": "agent"}
+			c.OwnerReferences = []metav1.OwnerReference{{APIVersion: "v1", Kind: "Pod", Name: "agent-pod",
+				UID: "0c0ffee0-0000-0000-0000-000000000001"}}
 		}),
 	)
 })
