@@ -1237,7 +1237,7 @@ func splitArgs(s *segment) {
 		}
 	}
 	s.alt = globalsLast(s, firstOp)
-	if optionFirst {
+	if optionFirst || gitPushRepos(s) != nil {
 		s.opsFirst = operandsFirst(s)
 	}
 }
@@ -1246,15 +1246,19 @@ func splitArgs(s *segment) {
 // operands (the subcommand first), then the other words, options with their values, in order. A
 // project rule written as "^git push prod( |$)" then also matches "git push -u prod main" and
 // "git -C ../deploy push --force-with-lease prod", as one written as "^make deploy" matches
-// "make -s deploy". Empty when the program has no subcommands.
+// "make -s deploy"; git push's --repo=prod is its remote too (gitPushRepos). Empty when the
+// program has no subcommands.
 func operandsFirst(s *segment) string {
 	if !hasSubcommands(s.name) {
 		return ""
 	}
 	parts := make([]string, 0, len(s.words))
 	parts = append(parts, s.name)
-	for _, o := range s.operands {
+	for i, o := range s.operands {
 		parts = append(parts, o.s)
+		if i == 0 {
+			parts = append(parts, gitPushRepos(s)...)
+		}
 	}
 	k := 0 // operands are s.words' in order: the words that are not operands follow them
 	for _, w := range s.words[1:] {
