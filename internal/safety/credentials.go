@@ -37,6 +37,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"deletes-for-real":              deletesForReal,
 	"stops-workload":                stopsWorkload,
 	"prints-service-environment":    printsServiceEnvironment,
+	"jq-filter-names-environment":   jqFilterNamesEnvironment,
 	"deletes-cloud-objects":         deletesCloudObjects,
 	"disables-recovery":             disablesRecovery,
 	"prints-dotenv":                 printsDotenv,
