@@ -8,7 +8,9 @@ func seventeenthCatalogue() []classCase {
 	const (
 		pushRepo = "git push's --repo names the remote, as its operand does"
 		jqEnv    = "jq's env and $ENV in its filter, not a file path under a directory named env"
+		kubeEnv  = "kubectl get of a pod or a workload prints its containers' plain env, as set env --list does"
 	)
+	envPrint := asked(dc + "print-environment-service")
 	jqAsk, yqAsk := asked(dc+"print-environment-jq"), asked(dc+"print-environment-yq")
 	return []classCase{
 		{pushRepo, "--repo=prod", sh(`git push --repo=prod`), pushProd, sh(`git push --repo=origin`), false},
@@ -31,5 +33,33 @@ func seventeenthCatalogue() []classCase {
 		{jqEnv, "xq's width abbreviated", sh(`xq --wid 80 env`), jqAsk, sh(`jq -c . env/a.json | head`), false},
 		{jqEnv, "yq -n env", sh(`yq -n env`), yqAsk, sh(`yq . env/a.yaml`), false},
 		{jqEnv, "yq's env in a pipe", sh(`yq -n 'env | keys'`), yqAsk, sh(`yq -r '.image' env/dev/values.yaml`), false},
+		{kubeEnv, "a pod as YAML", sh(`kubectl get pod web-0 -o yaml`), envPrint, sh(`kubectl get pods`), false},
+		{kubeEnv, "a pod as JSON", sh(`kubectl get pod web-0 -o json`), envPrint, sh(`kubectl get pods -o wide`), false},
+		{kubeEnv, "the env by jsonpath", sh(`kubectl get pod x -o jsonpath='{.spec.containers[*].env}'`), envPrint,
+			sh(`kubectl get pod x -o jsonpath='{.spec.containers[*].image}'`), false},
+		{kubeEnv, "a deployment's, -ojson attached", sh(`kubectl get deploy web -ojson`), envPrint, sh(`kubectl get deploy -o name`), false},
+		{kubeEnv, "every deployment", sh(`kubectl get deploy -o yaml`), envPrint, sh(`kubectl get deploy web -o jsonpath='{.status.readyReplicas}'`), false},
+		{kubeEnv, "a statefulset, TYPE/NAME", sh(`kubectl get sts/db -o yaml`), envPrint, sh(`kubectl get sts/db`), false},
+		{kubeEnv, "a daemonset in another namespace", sh(`kubectl -n kube-system get ds kube-proxy -o yaml`), envPrint,
+			sh(`kubectl -n kube-system get ds`), false},
+		{kubeEnv, "a job", sh(`kubectl get job migrate -o json`), envPrint, sh(`kubectl get jobs -w`), false},
+		{kubeEnv, "a cronjob", sh(`kubectl get cronjob.batch nightly -o yaml`), envPrint, sh(`kubectl get cronjobs`), false},
+		{kubeEnv, "the pod spec whole", sh(`kubectl get pod x -o jsonpath='{.spec}'`), envPrint,
+			sh(`kubectl get pods -o jsonpath='{range .items[*]}{.metadata.name}{"\n"}{end}'`), false},
+		{kubeEnv, "the containers whole, in a range", sh(`kubectl get pods -o jsonpath='{range .items[*]}{.spec.containers}{end}'`), envPrint,
+			sh(`kubectl get pods -o jsonpath='{.items[*].status.phase}'`), false},
+		{kubeEnv, "a recursive descent", sh(`kubectl get deploy web -o jsonpath='{..value}'`), envPrint,
+			sh(`kubectl get deploy web -o jsonpath='{.spec.template.spec.containers[0].image}'`), false},
+		{kubeEnv, "a go-template of the whole object", sh(`kubectl get pod x -o go-template='{{.}}'`), envPrint,
+			sh(`kubectl get pod x -o go-template='{{.status.podIP}}'`), false},
+		{kubeEnv, "custom columns of the containers", sh(`kubectl get pods -o custom-columns=N:.metadata.name,C:.spec.containers`), envPrint,
+			sh(`kubectl get pods -o custom-columns=N:.metadata.name,S:.status.phase`), false},
+		{kubeEnv, "--template apart", sh(`kubectl get pod x -o go-template --template='{{index .spec "containers"}}'`), envPrint,
+			sh(`kubectl get pod x -o go-template --template='{{.metadata.uid}}'`), false},
+		{kubeEnv, "a template from a file", sh(`kubectl get pod x -o go-template-file=t.tmpl`), envPrint, sh(`kubectl get svc -o yaml`), false},
+		{kubeEnv, "all", sh(`kubectl get all -o yaml`), envPrint, sh(`kubectl get all`), false},
+		{kubeEnv, "a pod among other kinds", sh(`kubectl get svc,po -o json`), envPrint, sh(`kubectl get cm app-config -o yaml`), false},
+		{kubeEnv, "verbose logging prints the bodies", sh(`kubectl get pods -v=8`), envPrint, sh(`kubectl get pods -v=4`), false},
+		{kubeEnv, "oc's deployment config", sh(`oc get dc/web -o yaml`), envPrint, sh(`oc get dc`), false},
 	}
 }

@@ -275,6 +275,12 @@ func verbosity(s *segment) int {
 // operand is of type secret, the objects come from files (-f, -k, whose contents the engine does
 // not read), or an operand the type could be in is computed or a glob.
 func mayNameSecret(s *segment, ops []word) bool {
+	return mayNameType(s, ops, secretType)
+}
+
+// mayNameType is mayNameSecret for any kind isType names: a resource list's type, TYPE/NAME, a
+// file or kustomization (-f, -k), or a computed or globbed type.
+func mayNameType(s *segment, ops []word, isType func(string) bool) bool {
 	if s.hasFlag("-f") || s.hasFlag(optFilename) || s.hasFlag("-k") || s.hasFlag("--kustomize") {
 		return true
 	}
@@ -287,7 +293,7 @@ func mayNameSecret(s *segment, ops []word) bool {
 		}
 		for t := range strings.SplitSeq(strings.ToLower(o.s), ",") {
 			typ, _, named := strings.Cut(t, "/")
-			if (i == 0 || named) && secretType(typ) {
+			if (i == 0 || named) && isType(typ) {
 				return true
 			}
 		}
