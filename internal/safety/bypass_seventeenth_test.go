@@ -9,7 +9,9 @@ func seventeenthCatalogue() []classCase {
 		pushRepo = "git push's --repo names the remote, as its operand does"
 		jqEnv    = "jq's env and $ENV in its filter, not a file path under a directory named env"
 		kubeEnv  = "kubectl get of a pod or a workload prints its containers' plain env, as set env --list does"
+		attached = "a short option's value attached, ending in a letter that is itself an option with a value"
 	)
+	kubeCred := asked(dc + "print-credentials-kubectl")
 	envPrint := asked(dc + "print-environment-service")
 	jqAsk, yqAsk := asked(dc+"print-environment-jq"), asked(dc+"print-environment-yq")
 	return []classCase{
@@ -61,5 +63,10 @@ func seventeenthCatalogue() []classCase {
 		{kubeEnv, "a pod among other kinds", sh(`kubectl get svc,po -o json`), envPrint, sh(`kubectl get cm app-config -o yaml`), false},
 		{kubeEnv, "verbose logging prints the bodies", sh(`kubectl get pods -v=8`), envPrint, sh(`kubectl get pods -v=4`), false},
 		{kubeEnv, "oc's deployment config", sh(`oc get dc/web -o yaml`), envPrint, sh(`oc get dc`), false},
+		{attached, "-nops: ops is -n's, not -s taking secret", sh(`kubectl get -nops secret db -o yaml`), kubeCred,
+			sh(`kubectl get -nops pods`), false},
+		{attached, "-nops before the verb", sh(`kubectl -nops get secrets -o json`), kubeCred, sh(`kubectl -nops get svc`), false},
+		{attached, "-ncerts", sh(`kubectl get -ncerts secret tls -o jsonpath={.data}`), kubeCred, sh(`kubectl get -ncerts certificates`), false},
+		{attached, "a pod's env after -nops", sh(`kubectl get -nops pods -o yaml`), envPrint, sh(`kubectl get -nops deploy -o name`), false},
 	}
 }

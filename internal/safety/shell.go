@@ -1286,7 +1286,7 @@ func (s *segment) addFlag(v string, values []string) bool {
 	if i := strings.IndexByte(v, '='); i > 0 {
 		name = v[:i]
 	} else {
-		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && slices.Contains(values, "-"+v[len(v)-1:])) ||
+		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && bundleEndsInValueOption(v, values)) ||
 			abbreviatesSearchValue(s.name, v, values)
 	}
 	s.flags = append(s.flags, name)
@@ -1309,6 +1309,19 @@ func (s *segment) addFlag(v string, values []string) bool {
 		}
 	}
 	return takesNext
+}
+
+// bundleEndsInValueOption says whether a short bundle's last letter is an option that takes the
+// next word ("-xzf a.tgz"), as getopt reads it: the first letter whose option takes a value takes
+// the rest of the word, so in kubectl's "-nops secrets" ops is -n's value and the s no -s
+// (--server) taking the next word.
+func bundleEndsInValueOption(v string, values []string) bool {
+	for i := 1; i < len(v); i++ {
+		if slices.Contains(values, "-"+v[i:i+1]) {
+			return i == len(v)-1
+		}
+	}
+	return false
 }
 
 // goFlagPrograms parse their options with Go's flag package, for which "--name" and "-name" are
