@@ -10,7 +10,10 @@ func seventeenthCatalogue() []classCase {
 		jqEnv    = "jq's env and $ENV in its filter, not a file path under a directory named env"
 		kubeEnv  = "kubectl get of a pod or a workload prints its containers' plain env, as set env --list does"
 		attached = "a short option's value attached, ending in a letter that is itself an option with a value"
+		listing  = "a recursive listing of a directory that holds a zero-access directory lists its names, as ls ~/.ssh does"
+		folded   = "a recursive operation on a directory spelt in capitals above an anchored protected path"
 	)
+	zero := denied(RulePrefixPathPolicy + "zeroAccess")
 	kubeCred := asked(dc + "print-credentials-kubectl")
 	envPrint := asked(dc + "print-environment-service")
 	jqAsk, yqAsk := asked(dc+"print-environment-jq"), asked(dc+"print-environment-yq")
@@ -68,5 +71,21 @@ func seventeenthCatalogue() []classCase {
 		{attached, "-nops before the verb", sh(`kubectl -nops get secrets -o json`), kubeCred, sh(`kubectl -nops get svc`), false},
 		{attached, "-ncerts", sh(`kubectl get -ncerts secret tls -o jsonpath={.data}`), kubeCred, sh(`kubectl get -ncerts certificates`), false},
 		{attached, "a pod's env after -nops", sh(`kubectl get -nops pods -o yaml`), envPrint, sh(`kubectl get -nops deploy -o name`), false},
+		{listing, "ls -R ~", sh(`ls -R ~`), zero, sh(`ls -la ~`), false},
+		{listing, "ls -aR $HOME", sh(`ls -aR $HOME`), zero, sh(`ls -R src`), false},
+		{listing, "find ~ -name '*.pem'", sh(`find ~ -name '*.pem'`), zero, sh(`find . -name '*.pem'`), false},
+		{listing, "find ~ bare", sh(`find ~`), zero, sh(`find ~ -maxdepth 1 -name '.*rc'`), false},
+		{listing, "find ~ -maxdepth 2 reaches ~/.ssh's entries", sh(`find ~ -maxdepth 2 -type f`), zero, sh(`find ~/go/pkg -name '*.mod'`), false},
+		{listing, "find in the home directory's parent", sh(`find /home -name id_ed25519`), zero, sh(`find /usr/lib -name 'libssl*'`), false},
+		{listing, "find from the root", sh(`find / -name id_rsa 2>/dev/null`), zero, sh(`find /usr /opt -name 'libssl*' 2>/dev/null`), false},
+		{listing, "tree of /root, the home directory", sh(`tree /root`), zero, sh(`tree src`), false},
+		{listing, "tree -a ~", sh(`tree -a ~`), zero, sh(`tree -L 1 ~`), false},
+		{listing, "du -a ~", sh(`du -a ~`), zero, sh(`du -sh ~`), false},
+		{listing, "from inside the home directory", sh(`cd ~ && ls -R`), zero, sh(`cd ~ && ls -la`), false},
+		{listing, "find . from inside the home directory", sh(`cd ~ && find . -name '*.pem'`), zero, sh(`ls -R`), false},
+		{listing, "~/.config holds a zero-access directory", sh(`ls -R ~/.config`), zero, sh(`du -ah ~/.cache/pip`), false},
+		{listing, "a protected directory under /etc", sh(`ls -R /etc/NetworkManager`), zero, sh(`ls -R /etc/apt`), false},
+		{folded, "grep -r over NetworkManager's connections", sh(`grep -r psk /etc/NetworkManager`), zero, sh(`grep -r dns /etc/NetworkManager/conf.d`), false},
+		{folded, "a copy of them", sh(`cp -r /etc/NetworkManager /tmp/nm`), zero, sh(`cp -r /etc/apt /tmp/apt`), false},
 	}
 }

@@ -256,18 +256,19 @@ func (a *analyzer) argPaths(idx int) {
 		defer func() { a.cwd = saved }()
 		a.gitGlobalPaths(seg)
 	}
-	search := recursiveSearch(seg)
+	search, listing := recursiveSearch(seg), listsTree(seg)
 	// kubectl cp and docker cp copy a directory whole, with no option to ask for it.
-	a.recursive = recursiveOp(seg) || containerCopy(seg) || search || gitTakesIgnored(seg)
-	defer func() { a.recursive = false }()
+	a.recursive = recursiveOp(seg) || containerCopy(seg) || search || listing || gitTakesIgnored(seg)
+	a.listing = listing && !search
+	defer func() { a.recursive, a.listing = false, false }()
 	ops := seg.operands
 	op := operandOp(seg, spec)
 	ops = ops[operandSkip(seg, spec):]
 	if seg.name == cmdGit {
 		ops = a.gitOperands(seg, ops, op)
 	}
-	if search && len(ops) == 0 {
-		// grep -r, rg, ag and ack without a path search the working directory.
+	if (search || listing) && len(ops) == 0 {
+		// grep -r, rg, ag and ack without a path search the working directory; ls -R lists it.
 		a.touch(word{s: "."}, opRead)
 	}
 	if a.cloudCopyPaths(seg) {
@@ -1391,6 +1392,9 @@ func (a *analyzer) findPaths(s *segment) {
 	if len(roots) == 0 {
 		roots = []word{{s: "."}}
 	}
+	a.recursive = listsTree(s) // the names below the roots are listed
+	a.listing = a.recursive
+	defer func() { a.recursive, a.listing = false, false }()
 	if !s.hasFlag("-delete") {
 		for _, r := range roots {
 			a.operandPath(r, opRead)
@@ -1415,8 +1419,7 @@ func (a *analyzer) findPaths(s *segment) {
 		}
 		return
 	}
-	a.recursive = true
-	defer func() { a.recursive = false }()
+	a.recursive, a.listing = true, false
 	for _, r := range roots {
 		a.operandPath(r, opDelete)
 	}

@@ -111,6 +111,7 @@ type pathRef struct {
 	glob      bool
 	recursive bool  // the operation covers everything below the path (rm -r, cp -r, tar c)
 	members   bool  // a directory an extraction writes members into, by names the engine does not see
+	listing   bool  // recursive, but only the names below are read (ls -R, find): listedFailure
 	seg       int16 // 1 + the index of the segment whose words name it; 0 for a redirection
 }
 
@@ -282,6 +283,7 @@ type analyzer struct {
 	texts     keptTexts          // files written with text the line shows: cat > f <<EOF, echo … > f (workloadstop.go)
 	madeLink  bool               // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	recursive bool               // the operands being recorded are acted on recursively
+	listing   bool               // ... and only their names below are read (listsTree)
 	members   bool               // the write being recorded is an extraction's destination directory
 	// hiddenSecret: the call being recorded expands a credential inside another expansion's
 	// operator (${X:-$GITHUB_TOKEN}), which its rendered words do not show (vars.hidesSecret).
@@ -1112,7 +1114,7 @@ func (a *analyzer) recordPath(raw, cwd string, op pathOp, dynamic, glob bool) {
 		cwd, dynamic = "", dynamic || !isAbsOrHome(expandHome(raw))
 	}
 	a.out.paths = append(a.out.paths, pathRef{raw: raw, cwd: cwd, op: op, dynamic: dynamic, glob: glob,
-		recursive: a.recursive && op != opWrite, members: a.members && op == opWrite})
+		recursive: a.recursive && op != opWrite, members: a.members && op == opWrite, listing: a.listing && op == opRead})
 }
 
 // command records one simple command and follows whatever it runs in turn.
