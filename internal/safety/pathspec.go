@@ -1426,15 +1426,36 @@ func (a *analyzer) findPaths(s *segment) {
 }
 
 // findRoots returns find's starting points: the operands before the first expression word.
+// GNU and BSD find take -H, -L, -P (and -D DEBUG, -OLEVEL, BSD's -E, -X, -d, -s, -x, -f PATH)
+// before them: "find -L ~ -name x" starts at ~, not in the working directory.
 func findRoots(seg *segment) []word {
 	var roots []word
-	for _, w := range seg.words[1:] {
+	words := seg.words[1:]
+	for len(words) > 0 && !words[0].dynamic && findLeadingOption(words[0].s) {
+		if words[0].s == "-D" || words[0].s == "-f" {
+			if words[0].s == "-f" && len(words) > 1 {
+				roots = append(roots, words[1]) // BSD find -f PATH names a starting point
+			}
+			words = words[min(1, len(words)-1):]
+		}
+		words = words[1:]
+	}
+	for _, w := range words {
 		if strings.HasPrefix(w.s, "-") || w.s == "(" || w.s == "!" || w.s == "\\(" {
 			break
 		}
 		roots = append(roots, w)
 	}
 	return roots
+}
+
+// findLeadingOption says whether a word is one of find's options before its starting points.
+func findLeadingOption(v string) bool {
+	switch v {
+	case "-H", "-L", "-P", "-D", "-E", "-X", "-d", "-s", "-x", "-f":
+		return true
+	}
+	return len(v) > 2 && strings.HasPrefix(v, "-O") && v[2] >= '0' && v[2] <= '9'
 }
 
 // goBinary records where go build (and go test -c) writes when no -o names the file: its working
