@@ -315,7 +315,13 @@ func rawNamesCredential(raw word) bool {
 	if raw.dynamic {
 		return true
 	}
-	p := raw.s
+	p := decodedRawPath(raw.s)
+	return strings.Contains(p, "secret") || strings.Contains(p, "token")
+}
+
+// decodedRawPath is an API path given to --raw as the API server reads it: percent-decoded until
+// stable (at most four times), in lower case.
+func decodedRawPath(p string) string {
 	for range 4 {
 		d, err := url.PathUnescape(p)
 		if err != nil || d == p {
@@ -323,8 +329,7 @@ func rawNamesCredential(raw word) bool {
 		}
 		p = d
 	}
-	p = strings.ToLower(p)
-	return strings.Contains(p, "secret") || strings.Contains(p, "token")
+	return strings.ToLower(p)
 }
 
 // firstOperands are a segment's first two operands in lower case (a subcommand and the next

@@ -53,7 +53,7 @@ func TestKubectlPrintsCredentials(t *testing.T) {
 		{"--raw TokenRequest", `kubectl create --raw /api/v1/namespaces/x/serviceaccounts/d/token -f req.json`, k},
 		{"a computed word where --raw cannot go", `kubectl logs "$POD"`, asked(RuleDynamicPath)},
 		{"a computed word where --raw can go", `kubectl get $ARGS`, k},
-		{"--raw to pods", `kubectl get --raw /api/v1/namespaces/x/pods`, outcome{}},
+		{"--raw to ConfigMaps", `kubectl get --raw /api/v1/namespaces/x/configmaps`, outcome{}},
 		{"create token", `kubectl create token builder`, k},
 		{"create token after options", `kubectl -n ci create --duration 1h token builder`, k},
 		{"create secret from literals", `kubectl create secret generic x --from-literal=a=b --dry-run=client -o yaml`, outcome{}},

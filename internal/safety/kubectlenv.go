@@ -37,8 +37,14 @@ func kubectlListsEnvironment(s *segment) bool {
 // table, -o wide and -o name print no env; nor does a template that selects other fields
 // ({.status.phase}, {range .items[*]}{.metadata.name}{end}).
 func kubectlGetsEnvironment(s *segment, ops []word) bool {
-	if !mayNameType(s, ops, workloadType) || kubectlPrintsCredential(s) {
+	if kubectlPrintsCredential(s) {
 		return false // a Secret's data is print-credentials-kubectl's, the stronger reason
+	}
+	if raw, ok := kubectlOption(s, 0, "--raw"); ok {
+		return raw.dynamic || rawReachesWorkload(decodedRawPath(raw.s))
+	}
+	if !mayNameType(s, ops, workloadType) {
+		return false
 	}
 	if verbosity(s) >= 8 || s.unknownFlags {
 		return true
@@ -75,6 +81,21 @@ func templateReachesEnv(t word) bool {
 	return t.dynamic || kubeEnvTemplate.MatchString(rangeClause.ReplaceAllString(t.s, ""))
 }
 
+// rawReachesWorkload says whether an API path (decoded, lower case) reads pods or workloads, whose
+// JSON holds the containers' env: a path part that is one of workloadTypes' plural names
+// (/api/v1/namespaces/x/pods, /apis/apps/v1/deployments), unless it asks for a pod's log.
+func rawReachesWorkload(p string) bool {
+	if strings.HasSuffix(strings.TrimRight(p, "/"), "/log") {
+		return false
+	}
+	for part := range strings.SplitSeq(strings.Split(p, "?")[0], "/") {
+		if len(part) > 2 && strings.HasSuffix(part, "s") && workloadType(part) {
+			return true
+		}
+	}
+	return false
+}
+
 // workloadType says whether a kubectl|oc resource type's objects hold containers with env: pods,
 // pod templates and the workloads that carry one, "all", and OpenShift's deployment and build
 // configs (types are matched case-blind, with or without a version or group suffix).
@@ -91,10 +112,11 @@ var workloadTypes = strings.Fields(`all pod pods po podtemplate podtemplates dep
 
 // kubeEnvTemplate matches a kubectl jsonpath, go-template or custom-columns expression that may
 // print a container's env: one naming it, a recursive descent (..), the whole object (., @, $ or
-// a variable), or a field that holds it printed whole (spec, template, containers, items, ...)
-// at the end of a path, bracket indexes and all.
+// a variable), a wildcard child (.*), or a field that holds it printed whole (spec, template,
+// containers, items, ..., also as a quoted key ['spec']) at the end of a path, bracket indexes and all.
 var kubeEnvTemplate = regexp.MustCompile(`(?i)^\s*$|env|\.\.|@|\$|(^|[{(\s,:])\.\s*($|[}\s,)|])|` +
-	`(spec|template|containers|initcontainers|ephemeralcontainers|jobtemplate|items)\s*(\[[^\]]*\]\s*)*($|[}\s,)|])`)
+	`(spec|template|containers|initcontainers|ephemeralcontainers|jobtemplate|items)['"]?\s*\]?\s*(\[[^\]]*\]\s*)*($|[}\s,)|])|` +
+	`\.\s*\*`)
 
 // rangeClause is a jsonpath or go-template range (or with) over a list: it sets what the paths
 // after it are relative to and prints nothing itself.
