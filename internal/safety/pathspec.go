@@ -1392,13 +1392,16 @@ func (a *analyzer) findPaths(s *segment) {
 	if len(roots) == 0 {
 		roots = []word{{s: "."}}
 	}
-	a.recursive = listsTree(s) // the names below the roots are listed
-	a.listing = a.recursive
 	defer func() { a.recursive, a.listing = false, false }()
-	if !s.hasFlag("-delete") {
+	readRoots := func() {
+		a.recursive = listsTree(s) // the names below the roots are listed
+		a.listing = a.recursive
 		for _, r := range roots {
 			a.operandPath(r, opRead)
 		}
+	}
+	if !s.hasFlag("-delete") {
+		readRoots()
 		return
 	}
 	filtered := len(s.yields) > 0
@@ -1414,12 +1417,10 @@ func (a *analyzer) findPaths(s *segment) {
 		for _, y := range s.yields {
 			a.touch(word{s: y, glob: true}, opDelete)
 		}
-		for _, r := range roots {
-			a.operandPath(r, opRead)
-		}
+		readRoots()
 		return
 	}
-	a.recursive, a.listing = true, false
+	a.recursive = true
 	for _, r := range roots {
 		a.operandPath(r, opDelete)
 	}
