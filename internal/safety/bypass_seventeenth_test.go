@@ -107,6 +107,10 @@ func seventeenthCatalogue() []classCase {
 		{listing, "find . from inside the home directory", sh(`cd ~ && find . -name '*.pem'`), zero, sh(`ls -R`), false},
 		{listing, "~/.config holds a zero-access directory", sh(`ls -R ~/.config`), zero, sh(`du -ah ~/.cache/pip`), false},
 		{listing, "a protected directory under /etc", sh(`ls -R /etc/NetworkManager`), zero, sh(`ls -R /etc/apt`), false},
+		{listing, "echo ~/.ssh/*: the shell lists the directory for echo", sh(`echo ~/.ssh/*`), zero, sh(`echo src/*`), false},
+		{listing, "printf of a glob in /root/.aws", sh(`printf '%s\n' /root/.aws/*`), zero, sh(`printf '%s\n' docs/*.md`), false},
+		{listing, "a for loop over the keys", sh(`for f in ~/.ssh/*; do echo "$f"; done`), zero, sh(`for f in src/*.go; do echo "$f"; done`), false},
+		{listing, "a test of a glob", sh(`[ -e ~/.ssh/id_* ] && echo y`), zero, sh(`[ -e ~/go/bin/* ] && echo y`), false},
 		{folded, "grep -r over NetworkManager's connections", sh(`grep -r psk /etc/NetworkManager`), zero, sh(`grep -r dns /etc/NetworkManager/conf.d`), false},
 		{folded, "a copy of them", sh(`cp -r /etc/NetworkManager /tmp/nm`), zero, sh(`cp -r /etc/apt /tmp/apt`), false},
 	}

@@ -1,6 +1,9 @@
 package safety
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+)
 
 // listsTree reports whether a command lists the names below its path operands, not only the
 // operands' own entries: ls -R, tree (unless -L 1), du -a and find (unless -maxdepth 0 or 1).
@@ -34,4 +37,23 @@ func depthAtMost1(s *segment, opt string) bool {
 		}
 	}
 	return false
+}
+
+// globNames records the names an unquoted glob in a directory expands to as a read of them,
+// whatever the program: the shell lists the directory, so "echo ~/.ssh/*" shows what
+// "ls ~/.ssh/*" does and is judged as it is. A glob without a directory part is left to the
+// program's own reading: an argument such as GONOSUMDB=* or a pattern the shell leaves as it is
+// when nothing matches (kubectl g*t) is no path, and the project's own names are no secret; nor
+// is a URL or a remote path (http://[fd00::1]/x, host:dir/*), which the local shell matches
+// against no directory of its own.
+func (a *analyzer) globNames(seg *segment) {
+	saved := a.recursive
+	a.recursive = false
+	for _, w := range seg.words[1:] {
+		slash := strings.IndexByte(w.s, '/')
+		if w.glob && !w.dynamic && slash >= 0 && !strings.Contains(w.s[:slash], ":") {
+			a.touch(w, opRead)
+		}
+	}
+	a.recursive = saved
 }

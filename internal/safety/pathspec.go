@@ -236,6 +236,7 @@ func (a *analyzer) argPaths(idx int) {
 	spec := argSpecOf(seg)
 	a.optionValues(seg, spec)
 	a.unknownAttachedValues(seg)
+	a.globNames(seg)
 	if nameList(seg) {
 		a.touch(word{s: placeholderXargs, dynamic: true}, opRead)
 		a.listFiles(seg)
