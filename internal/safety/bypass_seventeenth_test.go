@@ -35,6 +35,8 @@ func seventeenthCatalogue() []classCase {
 			sh(`git -c push.autoSetupRemote=true push`), false},
 		{pushRepo, "git -c branch.main.remote=prod", sh(`git -c branch.main.remote=prod push`), pushProd,
 			sh(`git -c branch.main.remote=origin push`), false},
+		{pushRepo, "--config-env with the variable set on the command", sh(`P=prod git --config-env=remote.pushDefault=P push`), pushProd,
+			sh(`git -c remote.pushDefault=prod push origin`), false},
 		{pushRepo, "a remote whose name starts with prod is another", sh(`git push --repo=prod main`), pushProd,
 			sh(`git push --repo=production-mirror main`), false},
 		{jqEnv, "jq -n env", sh(`jq -n env`), jqAsk, sh(`jq . env/prod.json`), false},

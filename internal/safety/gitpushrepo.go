@@ -3,25 +3,34 @@ package safety
 import "strings"
 
 // gitPushRepos returns the remotes a git push names other than by its <repository> operand:
-// --repo=REMOTE (or an abbreviation git's parse-options takes, --rep=), and the configuration
-// git -c gives it, remote.pushDefault, branch.NAME.pushRemote and branch.NAME.remote, which a push
-// without an operand pushes to. The operands-first text puts them where a project rule written
-// as "^git push prod( |$)" looks. "--repo prod" apart needs nothing: the parse already takes prod
-// for an operand.
+// --repo=REMOTE (or an abbreviation git's parse-options takes, --rep=), and, for a push without
+// an operand, the configuration git -c (or --config-env=KEY=VAR, with VAR set on the command)
+// gives it: remote.pushDefault, branch.NAME.pushRemote and branch.NAME.remote. The operands-first
+// text puts them where a project rule written as "^git push prod( |$)" looks. "--repo prod" apart
+// needs nothing: the parse already takes prod for an operand.
 func gitPushRepos(s *segment) []string {
 	if s.name != cmdGit || len(s.operands) == 0 || s.operands[0].s != "push" {
 		return nil
 	}
 	var repos []string
-	for i, w := range s.words[1:] {
+	for _, w := range s.words[1:] {
 		name, val, ok := strings.Cut(w.s, "=")
 		if ok && !w.dynamic && abbreviates(name, "--repo", len("--rep")) {
 			repos = append(repos, val)
 		}
-		if w.s == "-c" && i+2 < len(s.words) {
-			key, val, _ := strings.Cut(s.words[i+2].s, "=")
-			if pushRemoteKey(strings.ToLower(key)) {
-				repos = append(repos, val)
+	}
+	if len(s.operands) > 1 {
+		return repos // the operand is the remote, whatever the configuration says
+	}
+	for _, kv := range gitConfigValues(s) {
+		if key, val, _ := strings.Cut(kv, "="); pushRemoteKey(strings.ToLower(key)) {
+			repos = append(repos, val)
+		}
+	}
+	for _, w := range s.words[1:] {
+		if kv, ok := strings.CutPrefix(w.s, "--config-env="); ok {
+			if key, envVar, _ := strings.Cut(kv, "="); pushRemoteKey(strings.ToLower(key)) {
+				repos = append(repos, envValue(s, envVar))
 			}
 		}
 	}
@@ -36,4 +45,14 @@ func pushRemoteKey(key string) bool {
 	}
 	rest, ok := strings.CutPrefix(key, "branch.")
 	return ok && (strings.HasSuffix(rest, ".pushremote") || strings.HasSuffix(rest, ".remote"))
+}
+
+// envValue is the value a segment's own assignment gives a variable ("P=prod git ..."), or "".
+func envValue(s *segment, name string) string {
+	for _, kv := range s.env {
+		if n, v, _ := strings.Cut(kv, "="); n == name {
+			return v
+		}
+	}
+	return ""
 }
