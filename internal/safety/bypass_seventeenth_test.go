@@ -5,8 +5,10 @@ package safety
 // a file path under a directory named env (near misses); kubectl get of a pod or a workload
 // printing its containers' plain env, as set env --list does; a short bundle whose attached value
 // ends in a letter that is itself a value option (kubectl get -nops secret) hiding the operand
-// after it; recursive name listings of a directory holding a zero-access directory (ls -R ~); and
-// containment missing anchored entries spelt in capitals (/etc/NetworkManager).
+// after it; recursive name listings of a directory holding a zero-access directory (ls -R ~,
+// find -L ~, whose leading options hid its starting points) and globs the shell lists for any
+// program (echo ~/.ssh/*); and containment missing anchored entries spelt in capitals
+// (/etc/NetworkManager).
 func seventeenthCatalogue() []classCase {
 	sh := shCall
 	pushProd := asked(dc + "git-push-prod")
