@@ -20,6 +20,7 @@ type target struct {
 	glob      bool
 	recursive bool
 	members   bool  // an extraction's destination: what it holds may be written (extractInto)
+	listing   bool  // a recursive listing of names (listedFailure)
 	entered   bool  // the call's working directory, which its command starts in
 	seg       int16 // pathRef.seg
 }
@@ -293,7 +294,7 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 	if an != nil {
 		for _, r := range an.paths {
 			resolved, known := resolveTarget(r.cwd, r.raw)
-			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members, seg: r.seg})
+			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members, listing: r.listing, seg: r.seg})
 		}
 	}
 	return out, nil

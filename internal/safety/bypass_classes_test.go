@@ -662,7 +662,7 @@ func classCatalogue() []classCase {
 		{runtime, "GH_PAGER is a command", sh(`GH_PAGER='cat .e""nv' git log`), zeroD, sh(`GH_PAGER=cat git log`), false},
 		// Programs that print a credential, as printing the environment does: asked at every level.
 		{defaults, "a Secret's data", sh(`kubectl get secret db -o yaml`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get secrets`), false},
-		{defaults, "a Secret's data, -o first", sh(`kubectl get -ojsonpath={.data} secrets/db`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get pods -l app=secret-store -o yaml`), false},
+		{defaults, "a Secret's data, -o first", sh(`kubectl get -ojsonpath={.data} secrets/db`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get cm -l app=secret-store -o yaml`), false},
 		{defaults, "a Secret among other kinds", sh(`kubectl get cm,secret -o json`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get cm,secret -o name`), false},
 		{defaults, "the kubeconfig's keys", sh(`kubectl config view --raw`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get nodes`), false},
 		{defaults, "a new ServiceAccount token", sh(`kubectl create token default`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get sa default`), false},
@@ -681,7 +681,7 @@ func classCatalogue() []classCase {
 		{global, "env -- before its assignments", sh(`env -- GIT_WORK_TREE=.git/hooks git checkout HEAD -- pre-commit`), noWriteD, sh(`env -- GIT_TRACE=1 git checkout HEAD -- README.md`), false},
 		{global, "env's lone dash", sh(`env - LD_PRELOAD=./x.so git status`), denied(RuleLibraryInjection), sh(`env - LANG=C git status`), false},
 		{code, "SSH_SK_PROVIDER", sh(`SSH_SK_PROVIDER=./x.so ssh-keygen -t ed25519-sk`), opaque, sh(`echo SSH_SK_PROVIDER`), false},
-		{defaults, "a Secret printed by --template", sh(`kubectl get secret db --template='{{.data.password}}'`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get pods --template='{{.items}}'`), false},
+		{defaults, "a Secret printed by --template", sh(`kubectl get secret db --template='{{.data.password}}'`), asked(dc + "print-credentials-kubectl"), sh(`kubectl get svc --template='{{.items}}'`), false},
 		// Found by a review of those fixes.
 		{abbrev, "git worktree add's -b in a bundle", sh(`git worktree add -fb topic .git/hooks/x`), noWriteD, sh(`git worktree add -fb topic ../wt`), false},
 		{abbrev, "git clone's -b in a bundle after the operands", sh(`git clone https://example.com/r.git .git/hooks/x -qb main`), noWriteD, sh(`git clone https://example.com/r.git vendor/r -qb main`), false},
@@ -830,7 +830,7 @@ func classCatalogue() []classCase {
 		ninthCatalogue(),
 		tenthCatalogue(),
 		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
-		fifteenthCatalogue(), sixteenthCatalogue(),
+		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(),
 		ordinaryCatalogue(),
 	)...)
 }

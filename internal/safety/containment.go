@@ -36,6 +36,12 @@ func (p *Policy) containmentFailure(targets []target, cwd string, approved bool)
 		if !t.recursive || t.dynamic {
 			continue
 		}
+		if t.listing {
+			if f := p.listedFailure(t, cwd); f != nil {
+				return f
+			}
+			continue
+		}
 		if v, inside, ok := p.paths.globContainedVerdict(t.path, t.op); ok {
 			return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
 				msg: fmt.Sprintf("recursive %s of %q may reach %q, which the %s path policy protects (pattern %q)", t.op, t.raw, inside, v.kind, v.pattern)}
@@ -77,6 +83,20 @@ func (p *Policy) wildcardDelete(t target, cwd string) *failure {
 	return nil
 }
 
+// listedFailure judges a recursive listing of names (ls -R, find, tree, du -a): as "ls ~/.ssh"
+// reads ~/.ssh, a listing of a directory that holds a zero-access directory lists what is in it.
+// A zero-access file's own name is no read ("ls ~" shows .netrc, "ls" shows .env), so only
+// directory patterns count, and a project directory is not taken to hold one.
+func (p *Policy) listedFailure(t target, cwd string) *failure {
+	for _, base := range p.containers(t.path, cwd) {
+		if v, inside, ok := p.paths.containedVerdict(base, opRead, true); ok {
+			return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
+				msg: fmt.Sprintf("recursive listing of %q lists the names in %q, which the %s path policy protects (pattern %q)", t.raw, inside, v.kind, v.pattern)}
+		}
+	}
+	return nil
+}
+
 // containers are the directories a recursive operation on the resolved path covers
 // (containerOf), each under the forms the path policy checks (candidates: a climb above an
 // unknown base may be from /, "../../etc" may be /etc); for a glob that names something, the
@@ -106,7 +126,7 @@ func (p *Policy) containers(resolved, cwd string) []string {
 // containedFailure is the path policy's answer to a recursive operation t on the directory base:
 // a protected path inside it, or the project files a project root is taken to hold.
 func (p *Policy) containedFailure(t target, base, cwd string, approved bool) *failure {
-	if v, inside, ok := p.paths.containedVerdict(base, t.op); ok {
+	if v, inside, ok := p.paths.containedVerdict(base, t.op, false); ok {
 		return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
 			msg: fmt.Sprintf("recursive %s of %q reaches %q, which the %s path policy protects (pattern %q)", t.op, t.raw, inside, v.kind, v.pattern)}
 	}
@@ -168,21 +188,26 @@ func (p *Policy) isProjectRoot(dir, cwd string) bool {
 
 // containedVerdict finds a path the policy protects against op that lies inside dir: an anchored
 // entry below it, or, when dir is the home directory or above it, a protected name in the home
-// directory. It returns the verdict and the protected path.
-func (c *pathPolicy) containedVerdict(dir string, op pathOp) (pathVerdict, string, bool) {
+// directory. It returns the verdict and the protected path. dirs limits it to directory patterns
+// (".ssh/"), whose names a recursive listing shows (listedFailure).
+func (c *pathPolicy) containedVerdict(dir string, op pathOp, dirs bool) (pathVerdict, string, bool) {
+	fd := foldName(dir) // entries are folded: /etc/NetworkManager holds .../system-connections
 	for k, e := range c.anchoredEntries(op) {
 		lit, globbed := e.literalPath()
-		if (globbed || lit != dir) && under(lit, dir) {
+		if dirs && !strings.HasSuffix(e.pattern, "/") {
+			continue
+		}
+		if (globbed || lit != fd) && under(lit, fd) {
 			return pathVerdict{kind: k, pattern: e.pattern, path: lit}, lit, true
 		}
 	}
-	if v, inside, ok := c.nestedVerdict(dir, op); ok {
+	if v, inside, ok := c.nestedVerdict(dir, op, dirs); ok {
 		return v, inside, true
 	}
 	if dir == "~" || dir == "/" || dir == homesDir || dir == rootDir || strings.HasPrefix(dir, "/home/") && strings.Count(dir, "/") == 2 {
 		// Prefer the home directory's protected directories (.ssh, .aws) in the message.
-		if v, inside, ok := c.insideVerdict("~", op, numPathKinds, true); ok {
-			return v, inside, true
+		if v, inside, ok := c.insideVerdict("~", op, numPathKinds, true); ok || dirs {
+			return v, inside, ok
 		}
 		return c.insideVerdict("~", op, numPathKinds, false)
 	}
@@ -191,14 +216,18 @@ func (c *pathPolicy) containedVerdict(dir string, op pathOp) (pathVerdict, strin
 
 // nestedVerdict finds an unanchored entry of several parts whose leading parts name dir's last
 // parts: dir ~/.config holds .config/gh/hosts.yml's gh/hosts.yml, dir x/.docker holds
-// .docker/config.json's config.json. The entry is then below dir wherever dir is.
-func (c *pathPolicy) nestedVerdict(dir string, op pathOp) (pathVerdict, string, bool) {
+// .docker/config.json's config.json. The entry is then below dir wherever dir is. dirs limits it
+// to directory patterns.
+func (c *pathPolicy) nestedVerdict(dir string, op pathOp, dirs bool) (pathVerdict, string, bool) {
 	d := foldName(strings.TrimSuffix(dir, "/"))
 	for k := range numPathKinds {
 		if !k.blocks(op) {
 			continue
 		}
 		for _, i := range c.kinds[k].nested {
+			if dirs && !strings.HasSuffix(c.kinds[k].entries[i].pattern, "/") {
+				continue
+			}
 			pat := strings.TrimRight(foldName(c.kinds[k].entries[i].pattern), "/")
 			for j := strings.IndexByte(pat, '/'); j > 0; j = nextSlash(pat, j) {
 				if head := pat[:j]; d == head || strings.HasSuffix(d, "/"+head) {

@@ -37,6 +37,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"deletes-for-real":              deletesForReal,
 	"stops-workload":                stopsWorkload,
 	"prints-service-environment":    printsServiceEnvironment,
+	"jq-filter-names-environment":   jqFilterNamesEnvironment,
 	"deletes-cloud-objects":         deletesCloudObjects,
 	"disables-recovery":             disablesRecovery,
 	"prints-dotenv":                 printsDotenv,
@@ -274,6 +275,12 @@ func verbosity(s *segment) int {
 // operand is of type secret, the objects come from files (-f, -k, whose contents the engine does
 // not read), or an operand the type could be in is computed or a glob.
 func mayNameSecret(s *segment, ops []word) bool {
+	return mayNameType(s, ops, secretType)
+}
+
+// mayNameType is mayNameSecret for any kind isType names: a resource list's type, TYPE/NAME, a
+// file or kustomization (-f, -k), or a computed or globbed type.
+func mayNameType(s *segment, ops []word, isType func(string) bool) bool {
 	if s.hasFlag("-f") || s.hasFlag(optFilename) || s.hasFlag("-k") || s.hasFlag("--kustomize") {
 		return true
 	}
@@ -286,7 +293,7 @@ func mayNameSecret(s *segment, ops []word) bool {
 		}
 		for t := range strings.SplitSeq(strings.ToLower(o.s), ",") {
 			typ, _, named := strings.Cut(t, "/")
-			if (i == 0 || named) && secretType(typ) {
+			if (i == 0 || named) && isType(typ) {
 				return true
 			}
 		}
@@ -308,7 +315,13 @@ func rawNamesCredential(raw word) bool {
 	if raw.dynamic {
 		return true
 	}
-	p := raw.s
+	p := decodedRawPath(raw.s)
+	return strings.Contains(p, "secret") || strings.Contains(p, "token")
+}
+
+// decodedRawPath is an API path given to --raw as the API server reads it: percent-decoded until
+// stable (at most four times), in lower case.
+func decodedRawPath(p string) string {
 	for range 4 {
 		d, err := url.PathUnescape(p)
 		if err != nil || d == p {
@@ -316,8 +329,7 @@ func rawNamesCredential(raw word) bool {
 		}
 		p = d
 	}
-	p = strings.ToLower(p)
-	return strings.Contains(p, "secret") || strings.Contains(p, "token")
+	return strings.ToLower(p)
 }
 
 // firstOperands are a segment's first two operands in lower case (a subcommand and the next

@@ -249,7 +249,7 @@ func (p *Policy) extractInto(t target, cwd string) *failure {
 	if dir == "" || dir == "." || p.workspace != "" && under(dir, p.workspace) || cwd != "" && under(dir, cwd) {
 		return nil // the project's own directories; / and the directories above it are judged
 	}
-	v, inside, ok := p.paths.containedVerdict(dir, opWrite)
+	v, inside, ok := p.paths.containedVerdict(dir, opWrite, false)
 	if !ok {
 		return nil
 	}

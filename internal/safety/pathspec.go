@@ -236,6 +236,7 @@ func (a *analyzer) argPaths(idx int) {
 	spec := argSpecOf(seg)
 	a.optionValues(seg, spec)
 	a.unknownAttachedValues(seg)
+	a.globNames(seg)
 	if nameList(seg) {
 		a.touch(word{s: placeholderXargs, dynamic: true}, opRead)
 		a.listFiles(seg)
@@ -256,18 +257,19 @@ func (a *analyzer) argPaths(idx int) {
 		defer func() { a.cwd = saved }()
 		a.gitGlobalPaths(seg)
 	}
-	search := recursiveSearch(seg)
+	search, listing := recursiveSearch(seg), listsTree(seg)
 	// kubectl cp and docker cp copy a directory whole, with no option to ask for it.
-	a.recursive = recursiveOp(seg) || containerCopy(seg) || search || gitTakesIgnored(seg)
-	defer func() { a.recursive = false }()
+	a.recursive = recursiveOp(seg) || containerCopy(seg) || search || listing || gitTakesIgnored(seg)
+	a.listing = listing && !search
+	defer func() { a.recursive, a.listing = false, false }()
 	ops := seg.operands
 	op := operandOp(seg, spec)
 	ops = ops[operandSkip(seg, spec):]
 	if seg.name == cmdGit {
 		ops = a.gitOperands(seg, ops, op)
 	}
-	if search && len(ops) == 0 {
-		// grep -r, rg, ag and ack without a path search the working directory.
+	if (search || listing) && len(ops) == 0 {
+		// grep -r, rg, ag and ack without a path search the working directory; ls -R lists it.
 		a.touch(word{s: "."}, opRead)
 	}
 	if a.cloudCopyPaths(seg) {
@@ -1391,10 +1393,16 @@ func (a *analyzer) findPaths(s *segment) {
 	if len(roots) == 0 {
 		roots = []word{{s: "."}}
 	}
-	if !s.hasFlag("-delete") {
+	defer func() { a.recursive, a.listing = false, false }()
+	readRoots := func() {
+		a.recursive = listsTree(s) // the names below the roots are listed
+		a.listing = a.recursive
 		for _, r := range roots {
 			a.operandPath(r, opRead)
 		}
+	}
+	if !s.hasFlag("-delete") {
+		readRoots()
 		return
 	}
 	filtered := len(s.yields) > 0
@@ -1410,28 +1418,46 @@ func (a *analyzer) findPaths(s *segment) {
 		for _, y := range s.yields {
 			a.touch(word{s: y, glob: true}, opDelete)
 		}
-		for _, r := range roots {
-			a.operandPath(r, opRead)
-		}
+		readRoots()
 		return
 	}
 	a.recursive = true
-	defer func() { a.recursive = false }()
 	for _, r := range roots {
 		a.operandPath(r, opDelete)
 	}
 }
 
 // findRoots returns find's starting points: the operands before the first expression word.
+// GNU and BSD find take -H, -L, -P (and -D DEBUG, -OLEVEL, BSD's -E, -X, -d, -s, -x, -f PATH)
+// before them: "find -L ~ -name x" starts at ~, not in the working directory.
 func findRoots(seg *segment) []word {
 	var roots []word
-	for _, w := range seg.words[1:] {
+	words := seg.words[1:]
+	for len(words) > 0 && !words[0].dynamic && findLeadingOption(words[0].s) {
+		if words[0].s == "-D" || words[0].s == "-f" {
+			if words[0].s == "-f" && len(words) > 1 {
+				roots = append(roots, words[1]) // BSD find -f PATH names a starting point
+			}
+			words = words[min(1, len(words)-1):]
+		}
+		words = words[1:]
+	}
+	for _, w := range words {
 		if strings.HasPrefix(w.s, "-") || w.s == "(" || w.s == "!" || w.s == "\\(" {
 			break
 		}
 		roots = append(roots, w)
 	}
 	return roots
+}
+
+// findLeadingOption says whether a word is one of find's options before its starting points.
+func findLeadingOption(v string) bool {
+	switch v {
+	case "-H", "-L", "-P", "-D", "-E", "-X", "-d", "-s", "-x", "-f":
+		return true
+	}
+	return len(v) > 2 && strings.HasPrefix(v, "-O") && v[2] >= '0' && v[2] <= '9'
 }
 
 // goBinary records where go build (and go test -c) writes when no -o names the file: its working

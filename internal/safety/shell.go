@@ -111,6 +111,7 @@ type pathRef struct {
 	glob      bool
 	recursive bool  // the operation covers everything below the path (rm -r, cp -r, tar c)
 	members   bool  // a directory an extraction writes members into, by names the engine does not see
+	listing   bool  // recursive, but only the names below are read (ls -R, find): listedFailure
 	seg       int16 // 1 + the index of the segment whose words name it; 0 for a redirection
 }
 
@@ -282,6 +283,7 @@ type analyzer struct {
 	texts     keptTexts          // files written with text the line shows: cat > f <<EOF, echo … > f (workloadstop.go)
 	madeLink  bool               // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	recursive bool               // the operands being recorded are acted on recursively
+	listing   bool               // ... and only their names below are read (listsTree)
 	members   bool               // the write being recorded is an extraction's destination directory
 	// hiddenSecret: the call being recorded expands a credential inside another expansion's
 	// operator (${X:-$GITHUB_TOKEN}), which its rendered words do not show (vars.hidesSecret).
@@ -1112,7 +1114,7 @@ func (a *analyzer) recordPath(raw, cwd string, op pathOp, dynamic, glob bool) {
 		cwd, dynamic = "", dynamic || !isAbsOrHome(expandHome(raw))
 	}
 	a.out.paths = append(a.out.paths, pathRef{raw: raw, cwd: cwd, op: op, dynamic: dynamic, glob: glob,
-		recursive: a.recursive && op != opWrite, members: a.members && op == opWrite})
+		recursive: a.recursive && op != opWrite, members: a.members && op == opWrite, listing: a.listing && op == opRead})
 }
 
 // command records one simple command and follows whatever it runs in turn.
@@ -1237,7 +1239,7 @@ func splitArgs(s *segment) {
 		}
 	}
 	s.alt = globalsLast(s, firstOp)
-	if optionFirst {
+	if optionFirst || gitPushRepos(s) != nil {
 		s.opsFirst = operandsFirst(s)
 	}
 }
@@ -1246,15 +1248,19 @@ func splitArgs(s *segment) {
 // operands (the subcommand first), then the other words, options with their values, in order. A
 // project rule written as "^git push prod( |$)" then also matches "git push -u prod main" and
 // "git -C ../deploy push --force-with-lease prod", as one written as "^make deploy" matches
-// "make -s deploy". Empty when the program has no subcommands.
+// "make -s deploy"; git push's --repo=prod is its remote too (gitPushRepos). Empty when the
+// program has no subcommands.
 func operandsFirst(s *segment) string {
 	if !hasSubcommands(s.name) {
 		return ""
 	}
 	parts := make([]string, 0, len(s.words))
 	parts = append(parts, s.name)
-	for _, o := range s.operands {
+	for i, o := range s.operands {
 		parts = append(parts, o.s)
+		if i == 0 {
+			parts = append(parts, gitPushRepos(s)...)
+		}
 	}
 	k := 0 // operands are s.words' in order: the words that are not operands follow them
 	for _, w := range s.words[1:] {
@@ -1282,7 +1288,7 @@ func (s *segment) addFlag(v string, values []string) bool {
 	if i := strings.IndexByte(v, '='); i > 0 {
 		name = v[:i]
 	} else {
-		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && slices.Contains(values, "-"+v[len(v)-1:])) ||
+		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && bundleEndsInValueOption(v, values)) ||
 			abbreviatesSearchValue(s.name, v, values)
 	}
 	s.flags = append(s.flags, name)
@@ -1305,6 +1311,19 @@ func (s *segment) addFlag(v string, values []string) bool {
 		}
 	}
 	return takesNext
+}
+
+// bundleEndsInValueOption says whether a short bundle's last letter is an option that takes the
+// next word ("-xzf a.tgz"), as getopt reads it: the first letter whose option takes a value takes
+// the rest of the word, so in kubectl's "-nops secrets" ops is -n's value and the s no -s
+// (--server) taking the next word.
+func bundleEndsInValueOption(v string, values []string) bool {
+	for i := 1; i < len(v); i++ {
+		if slices.Contains(values, "-"+v[i:i+1]) {
+			return i == len(v)-1
+		}
+	}
+	return false
 }
 
 // goFlagPrograms parse their options with Go's flag package, for which "--name" and "-name" are
