@@ -17,10 +17,11 @@ func seventeenthCatalogue() []classCase {
 		jqEnv    = "jq's env and $ENV in its filter, not a file path under a directory named env"
 		kubeEnv  = "kubectl get of a pod or a workload prints its containers' plain env, as set env --list does"
 		attached = "a short option's value attached, ending in a letter that is itself an option with a value"
-		listing  = "a recursive listing of a directory that holds a zero-access directory lists its names, as ls ~/.ssh does"
+		listing  = "a recursive listing of a directory that holds a zero-access directory lists its names, as ls ~/.ssh does: asked"
 		folded   = "a recursive operation on a directory spelt in capitals above an anchored protected path"
 	)
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
+	contains := asked(RuleContainsProtected)
 	kubeCred := asked(dc + "print-credentials-kubectl")
 	envPrint := asked(dc + "print-environment-service")
 	jqAsk, yqAsk := asked(dc+"print-environment-jq"), asked(dc+"print-environment-yq")
@@ -94,23 +95,23 @@ func seventeenthCatalogue() []classCase {
 		{attached, "-nops before the verb", sh(`kubectl -nops get secrets -o json`), kubeCred, sh(`kubectl -nops get svc`), false},
 		{attached, "-ncerts", sh(`kubectl get -ncerts secret tls -o jsonpath={.data}`), kubeCred, sh(`kubectl get -ncerts certificates`), false},
 		{attached, "a pod's env after -nops", sh(`kubectl get -nops pods -o yaml`), envPrint, sh(`kubectl get -nops deploy -o name`), false},
-		{listing, "find -L ~: its options before the starting points", sh(`find -L ~ -name '*.pem'`), zero, sh(`find -L . -name '*.go'`), false},
+		{listing, "find -L ~: its options before the starting points", sh(`find -L ~ -name '*.pem'`), contains, sh(`find -L . -name '*.go'`), false},
 		{listing, "find -P ~/.ssh lists the keys", sh(`find -P ~/.ssh -type f`), zero, sh(`find -P src -type f`), false},
-		{listing, "find -H /home", sh(`find -H /home -name id_rsa`), zero, sh(`find -H /usr/share -name '*.pc'`), false},
-		{listing, "ls -R ~", sh(`ls -R ~`), zero, sh(`ls -la ~`), false},
-		{listing, "ls -aR $HOME", sh(`ls -aR $HOME`), zero, sh(`ls -R src`), false},
-		{listing, "find ~ -name '*.pem'", sh(`find ~ -name '*.pem'`), zero, sh(`find . -name '*.pem'`), false},
-		{listing, "find ~ bare", sh(`find ~`), zero, sh(`find ~ -maxdepth 1 -name '.*rc'`), false},
-		{listing, "find ~ -maxdepth 2 reaches ~/.ssh's entries", sh(`find ~ -maxdepth 2 -type f`), zero, sh(`find ~/go/pkg -name '*.mod'`), false},
-		{listing, "find in the home directory's parent", sh(`find /home -name id_ed25519`), zero, sh(`find /usr/lib -name 'libssl*'`), false},
-		{listing, "find from the root", sh(`find / -name id_rsa 2>/dev/null`), zero, sh(`find /usr /opt -name 'libssl*' 2>/dev/null`), false},
-		{listing, "tree of /root, the home directory", sh(`tree /root`), zero, sh(`tree src`), false},
-		{listing, "tree -a ~", sh(`tree -a ~`), zero, sh(`tree -L 1 ~`), false},
-		{listing, "du -a ~", sh(`du -a ~`), zero, sh(`du -sh ~`), false},
-		{listing, "from inside the home directory", sh(`cd ~ && ls -R`), zero, sh(`cd ~ && ls -la`), false},
-		{listing, "find . from inside the home directory", sh(`cd ~ && find . -name '*.pem'`), zero, sh(`ls -R`), false},
-		{listing, "~/.config holds a zero-access directory", sh(`ls -R ~/.config`), zero, sh(`du -ah ~/.cache/pip`), false},
-		{listing, "a protected directory under /etc", sh(`ls -R /etc/NetworkManager`), zero, sh(`ls -R /etc/apt`), false},
+		{listing, "find -H /home", sh(`find -H /home -name id_rsa`), contains, sh(`find -H /usr/share -name '*.pc'`), false},
+		{listing, "ls -R ~", sh(`ls -R ~`), contains, sh(`ls -la ~`), false},
+		{listing, "ls -aR $HOME", sh(`ls -aR $HOME`), contains, sh(`ls -R src`), false},
+		{listing, "find ~ -name '*.pem'", sh(`find ~ -name '*.pem'`), contains, sh(`find . -name '*.pem'`), false},
+		{listing, "find ~ bare", sh(`find ~`), contains, sh(`find ~ -maxdepth 1 -name '.*rc'`), false},
+		{listing, "find ~ -maxdepth 2 reaches ~/.ssh's entries", sh(`find ~ -maxdepth 2 -type f`), contains, sh(`find ~/go/pkg -name '*.mod'`), false},
+		{listing, "find in the home directory's parent", sh(`find /home -name id_ed25519`), contains, sh(`find /usr/lib -name 'libssl*'`), false},
+		{listing, "find from the root", sh(`find / -name id_rsa 2>/dev/null`), contains, sh(`find /usr /opt -name 'libssl*' 2>/dev/null`), false},
+		{listing, "tree of /root, the home directory", sh(`tree /root`), contains, sh(`tree src`), false},
+		{listing, "tree -a ~", sh(`tree -a ~`), contains, sh(`tree -L 1 ~`), false},
+		{listing, "du -a ~", sh(`du -a ~`), contains, sh(`du -sh ~`), false},
+		{listing, "from inside the home directory", sh(`cd ~ && ls -R`), contains, sh(`cd ~ && ls -la`), false},
+		{listing, "find . from inside the home directory", sh(`cd ~ && find . -name '*.pem'`), contains, sh(`ls -R`), false},
+		{listing, "~/.config holds a zero-access directory", sh(`ls -R ~/.config`), contains, sh(`du -ah ~/.cache/pip`), false},
+		{listing, "a protected directory under /etc", sh(`ls -R /etc/NetworkManager`), contains, sh(`ls -R /etc/apt`), false},
 		{listing, "echo ~/.ssh/*: the shell lists the directory for echo", sh(`echo ~/.ssh/*`), zero, sh(`echo src/*`), false},
 		{listing, "printf of a glob in /root/.aws", sh(`printf '%s\n' /root/.aws/*`), zero, sh(`printf '%s\n' docs/*.md`), false},
 		{listing, "a for loop over the keys", sh(`for f in ~/.ssh/*; do echo "$f"; done`), zero, sh(`for f in src/*.go; do echo "$f"; done`), false},

@@ -37,7 +37,7 @@ func (p *Policy) containmentFailure(targets []target, cwd string, approved bool)
 			continue
 		}
 		if t.listing {
-			if f := p.listedFailure(t, cwd); f != nil {
+			if f := p.listedFailure(t, cwd, approved); f != nil {
 				return f
 			}
 			continue
@@ -85,13 +85,20 @@ func (p *Policy) wildcardDelete(t target, cwd string) *failure {
 
 // listedFailure judges a recursive listing of names (ls -R, find, tree, du -a): as "ls ~/.ssh"
 // reads ~/.ssh, a listing of a directory that holds a zero-access directory lists what is in it.
-// A zero-access file's own name is no read ("ls ~" shows .netrc, "ls" shows .env), so only
-// directory patterns count, and a project directory is not taken to hold one.
-func (p *Policy) listedFailure(t target, cwd string) *failure {
+// It asks rather than denies: the listing names the protected directory's entries only on its
+// way through a larger one (find / -name libssl.so, tree ~), and a person may let it; a listing of
+// the protected directory itself is a read the path policy denies. A zero-access file's own name
+// is no read ("ls ~" shows .netrc, "ls" shows .env), so only directory patterns count, and a
+// project directory is not taken to hold one.
+func (p *Policy) listedFailure(t target, cwd string, approved bool) *failure {
+	if approved {
+		return nil
+	}
 	for _, base := range p.containers(t.path, cwd) {
 		if v, inside, ok := p.paths.containedVerdict(base, opRead, true); ok {
-			return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
-				msg: fmt.Sprintf("recursive listing of %q lists the names in %q, which the %s path policy protects (pattern %q)", t.raw, inside, v.kind, v.pattern)}
+			return &failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleContainsProtected,
+				msg: fmt.Sprintf("recursive listing of %q would list the names in %q, which the %s path policy protects "+
+					"(pattern %q), so it needs human approval", t.raw, inside, v.kind, v.pattern)}
 		}
 	}
 	return nil
