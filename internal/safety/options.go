@@ -214,15 +214,24 @@ var codeEnvVars = map[string]bool{
 	// Bash's tables of where each command name's program is and of aliases: an assignment to an
 	// element (BASH_CMDS[ls]=/tmp/x) makes the name run another program, as hash -p does.
 	"BASH_CMDS": true, "BASH_ALIASES": true,
+	// Read-only clients' plugins, interpreters and configuration (which names more of them): gh's
+	// and glab's config (pager, browser, editor), helm's plugins (downloaders),
+	// terraform's data directory (its providers, which validate runs), tflint's plugins and config,
+	// gcloud's python, az's extensions, pip's config and interpreter, rspec's options (--require),
+	// mix's project file, coverage's rcfile (plugins).
+	"GH_CONFIG_DIR": true, "GLAB_CONFIG_DIR": true, "HELM_PLUGINS": true, "TF_DATA_DIR": true,
+	"TFLINT_PLUGIN_DIR": true, "TFLINT_CONFIG_FILE": true, "CLOUDSDK_PYTHON": true, "AZURE_EXTENSION_DIR": true,
+	"AZURE_CONFIG_DIR": true, "PIP_CONFIG_FILE": true, "PIP_PYTHON": true, "SPEC_OPTS": true, "MIX_EXS": true,
+	"COVERAGE_RCFILE": true,
 }
 
 // npmCodeSettings are npm's settings that name a program or code it runs: the shell of its
-// scripts and the NODE_OPTIONS they get, its shell, editor, browser, git and node-gyp, and
-// npm init's module.
+// scripts and the NODE_OPTIONS they get, its shell, editor, browser, git and node-gyp, npm
+// init's module, and another npmrc (which can set any of them).
 //
 //nolint:goconst // setting names read best literally, next to their neighbours
 var npmCodeSettings = map[string]bool{"script-shell": true, "node-options": true, "shell": true, "editor": true,
-	"browser": true, "git": true, "node-gyp": true, "init-module": true}
+	"browser": true, "git": true, "node-gyp": true, "init-module": true, npmUserconfig: true, npmGlobalconfig: true}
 
 // npmConfigSetting returns the npm setting an environment variable sets: npm reads
 // npm_config_NAME in any case, with its underscores as dashes (NPM_CONFIG_NODE_OPTIONS is
@@ -311,15 +320,7 @@ var moduleSearchPathVars = map[string]bool{"PYTHONPATH": true, "NODE_PATH": true
 // the working directory: each entry relative, literal, with no "..", "~" or "$" (an empty entry is
 // the working directory itself). PYTHONPATH=/tmp, PYTHONPATH=../x and computed values are not.
 func searchPathBelow(name, val string) bool {
-	if !moduleSearchPathVars[name] || strings.ContainsAny(val, "$`~\\\"'*?[") {
-		return false
-	}
-	for e := range strings.SplitSeq(val, ":") {
-		if strings.HasPrefix(e, "/") || slices.Contains(strings.Split(e, "/"), "..") {
-			return false
-		}
-	}
-	return true
+	return moduleSearchPathVars[name] && entriesBelow(val, ":")
 }
 
 // codeEnvFamily says whether a variable is of a family that names code or options by its prefix:
@@ -408,7 +409,7 @@ func codeOption(s *segment) string {
 	case cmdNode:
 		return nodeTestModule(s)
 	}
-	return ""
+	return outsideCode(s)
 }
 
 // makeAssignment returns a make command's variable assignment: a variable can hold a recipe's
@@ -727,7 +728,7 @@ var valueOptions = map[string][]string{
 	"go":        {"-C", "-run", "-bench", "-count", "-timeout", "-tags", "-p", "-ldflags", "-gcflags", "-asmflags", "-covermode", "-coverpkg", "-benchtime", "-parallel", "-skip", "-shuffle"},
 	"npm":       {"--prefix", "-w", "--workspace"},
 	"systemctl": {"-H", "--host", "-M", "--machine"},
-	"aws":       {"--profile", "--region", "--endpoint-url", "--output"},
+	"aws":       {"--profile", "--region", optEndpointURL, "--output"},
 	"gcloud":    {"--project", "--account", "--configuration", "--region", "--zone"},
 	"az":        {"--subscription", "-g", "--resource-group"},
 	"awk":       {"-F", "-v", "--field-separator", "--assign"},
@@ -767,12 +768,18 @@ var envOptions = map[string]map[string]string{
 	"helm":      {envKubeconfig: "--kubeconfig", "HELM_KUBECONTEXT": "--kube-context", "HELM_NAMESPACE": "--namespace"},
 	"docker":    {"DOCKER_HOST": "--host", "DOCKER_CONTEXT": "--context", "DOCKER_CONFIG": "--config"},
 	"git":       {envGitDir: gitDirOption, envGitWorkTree: gitWorkTreeOption},
-	"aws":       {"AWS_PROFILE": "--profile", "AWS_REGION": "--region", "AWS_DEFAULT_REGION": "--region"},
+	"aws":       awsEnvOptions,
 	"terraform": {"TF_WORKSPACE": "-workspace"},
 	// npm reads its configuration from npm_config_* in any case: a global install spelt there.
 	"npm":  npmGlobalEnv,
 	"pnpm": npmGlobalEnv,
+	// gh's and glab's host: their token goes to the host the variable names.
+	"gh": {"GH_HOST": optHostname}, cmdGlab: {"GITLAB_HOST": optHostname, "GL_HOST": optHostname, "GITLAB_URI": optHostname},
 }
+
+// awsEnvOptions are aws' variables for its profile, region, endpoint and CA bundle.
+var awsEnvOptions = map[string]string{"AWS_PROFILE": "--profile", "AWS_REGION": "--region", "AWS_DEFAULT_REGION": "--region",
+	"AWS_ENDPOINT_URL": optEndpointURL, "AWS_ENDPOINT_URL_STS": optEndpointURL, "AWS_CA_BUNDLE": "--ca-bundle"}
 
 // npmGlobalEnv are the variables that make npm's and pnpm's install global (location=global).
 var npmGlobalEnv = map[string]string{"npm_config_global": optGlobal, "NPM_CONFIG_GLOBAL": optGlobal,

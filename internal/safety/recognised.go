@@ -18,11 +18,22 @@ import (
 //nolint:goconst // option spellings read best literally, next to their neighbours
 var credentialTargets = map[string][]string{
 	cmdKubectl: {"-s", "--server", "--kubeconfig", "--token", "--certificate-authority", "--insecure-skip-tls-verify", optUser,
-		"--as", "--as-group", "--as-uid"},
+		"--as", "--as-group", "--as-uid", "--client-certificate", "--client-key", "--username", "--password"},
 	cmdHelm: {"--kube-apiserver", "--kubeconfig", "--kube-token", "--kube-as-user", "--kube-as-group", "--kube-ca-file",
 		"--kube-insecure-skip-tls-verify"},
 	"docker": {"-H", "--host", "--config"},
+	// aws signs its request (a signed sts get-caller-identity is a credential: EKS tokens and
+	// Vault's AWS login are such requests) for the endpoint it is given; gh and glab send their
+	// token to the host their variable names (optHostname stands for GH_HOST, GITLAB_HOST).
+	cmdAWS: {optEndpointURL, "--ca-bundle", "--no-verify-ssl"},
+	"gh":   {optHostname}, cmdGlab: {optHostname},
 }
+
+// optEndpointURL is aws's option for the endpoint it sends its signed requests to.
+const optEndpointURL = "--endpoint-url"
+
+// optHostname stands for the variables that name gh's and glab's host (envOptions).
+const optHostname = "--hostname"
 
 // sendsCredentialsElsewhere reports whether the segment carries one of its program's credentialTargets,
 // as an option or as the variable that stands for it (envOptions: KUBECONFIG, DOCKER_HOST).
@@ -39,6 +50,41 @@ func sendsCredentialsElsewhere(s *segment) bool {
 	for _, kv := range s.env {
 		name, _, _ := strings.Cut(kv, "=")
 		if f, ok := envOptions[s.name][name]; ok && slices.Contains(targets, f) {
+			return true
+		}
+	}
+	return repoOnAnotherHost(s)
+}
+
+// repoOnAnotherHost reports whether gh's or glab's -R/--repo names its host (HOST/OWNER/REPO or a
+// URL), where their token goes. A GitLab group may nest (group/sub/project): for glab the first
+// part is a host when it holds a dot, as a host name does.
+func repoOnAnotherHost(s *segment) bool {
+	if s.name != "gh" && s.name != cmdGlab {
+		return false
+	}
+	for v := range optionValues(s, "-R", "--repo") {
+		first, rest, _ := strings.Cut(v.s, "/")
+		hosted := strings.Contains(rest, "/") && (s.name == "gh" || strings.Contains(first, "."))
+		if v.dynamic || hosted || strings.Contains(v.s, ":") {
+			return true
+		}
+	}
+	return false
+}
+
+// beyondQuery reports whether a segment that starts as a recognised read-only query does more:
+// it sends its credentials elsewhere, or kubectl get --raw reaches a service or a node through
+// the API server's proxy, where a GET can act (or a value the engine cannot read may).
+func beyondQuery(s *segment) bool {
+	if sendsCredentialsElsewhere(s) {
+		return true
+	}
+	if s.name != cmdKubectl && s.name != cmdOC {
+		return false
+	}
+	for v := range optionValues(s, "--raw", "--raw") {
+		if v.dynamic || strings.Contains(strings.ToLower(v.s), "proxy") || strings.Contains(v.s, "%") {
 			return true
 		}
 	}

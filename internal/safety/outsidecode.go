@@ -1,0 +1,139 @@
+package safety
+
+import (
+	"slices"
+	"strings"
+)
+
+// Options of recognised and ordinary programs (linters, formatters, test runners) that name code
+// the program loads, or configuration that names such code: a plugin, formatter, reporter, rules
+// directory, init script, preload module, interpreter or config file. Given the project's own
+// (a path below the working directory, or a bare name the program resolves among the project's
+// dependencies) they run the project's code, as the program does without them; given a file from
+// elsewhere (/tmp/x.js, ~/x, ../x, a URL, a value computed at run time) they run code the engine
+// has not seen, so the segment is opaque.
+
+// Names the tables of several files share.
+const (
+	cmdPip          = "pip"
+	cmdGlab         = "glab"
+	optRcfile       = "--rcfile"
+	optCacheDir     = "--cache-dir"
+	npmGlobalconfig = "globalconfig"
+	npmUserconfig   = "userconfig"
+)
+
+// outsideCodeOptions are, per program, such options as {short, long} ("" when there is none).
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
+var outsideCodeOptions = map[string][][2]string{
+	// eslint's config is JavaScript; its formatter, rules and plugins are modules.
+	"eslint": {{"-c", "--config"}, {"-f", "--format"}, {"", "--rulesdir"}, {"", "--resolve-plugins-relative-to"}, {"", "--plugin"}},
+	// prettier's plugins are modules, its config may be JavaScript.
+	"prettier": {{"", "--plugin"}, {"", "--config"}, {"", "--plugin-search-dir"}},
+	// flake8's local-plugins and mypy's plugins are named in their config; mypy runs the
+	// interpreter --python-executable names to find its packages.
+	"flake8": {{"", "--config"}, {"", "--append-config"}},
+	"mypy":   {{"", "--config-file"}, {"", "--python-executable"}},
+	"pylint": {{"", optRcfile}}, // its init-hook
+	// tflint's config enables plugins, buf's names lint plugins, markdownlint's rules are modules
+	// and its config may be JavaScript, coverage's rcfile names plugins.
+	"tflint": {{"-c", "--config"}}, "buf": {{"", "--config"}}, "markdownlint": {{"-r", "--rules"}, {"-c", "--config"}},
+	"coverage": {{"", optRcfile}},
+	// gradle's init scripts (and those of another user home's init.d) are Groovy or Kotlin code.
+	"gradle": {{"-I", "--init-script"}, {"-g", "--gradle-user-home"}},
+	// playwright's config is TypeScript; a reporter is a built-in name or a module.
+	"playwright": {{"-c", "--config"}, {"", "--reporter"}},
+	// dotnet test loads test adapters from a path, or from the one a runsettings file names.
+	"dotnet": {{"-a", "--test-adapter-path"}, {"-s", "--settings"}},
+	// rspec requires files, adds load paths and reads options files.
+	"rspec": {{"-r", "--require"}, {"-I", "-I"}, {"-O", "--options"}},
+	"mix":   {{"", "--dot-formatter"}}, // the formatter file is evaluated Elixir
+	// bun's preload modules and config (which names more); deno's config and import map.
+	"bun":  {{"-r", "--preload"}, {"-c", "--config"}},
+	"deno": {{"-c", "--config"}, {"", "--import-map"}, {"", "--preload"}},
+	// pip runs the interpreter --python names; pnpm runs a pnpmfile's hooks; npm obeys another
+	// npmrc's script-shell; nextest runs the setup scripts of a tool config.
+	cmdPip: {{"", "--python"}}, "pnpm": {{"", "--pnpmfile"}, {"", "--global-pnpmfile"}},
+	"npm": {{"", "--userconfig"}, {"", "--globalconfig"}}, "cargo": {{"", "--tool-config-file"}},
+}
+
+// outsideCode returns the option of outsideCodeOptions whose value names code from outside the
+// project, or "" when there is none; python -m mypy and python -m pip are read as mypy and pip.
+// deno also runs a module a URL names as its operand.
+func outsideCode(s *segment) string {
+	if p, ok := readPython(s); ok && p.kind == pyModule && !p.target.dynamic {
+		s = &segment{name: p.target.s, words: p.words}
+	}
+	if why := jvmPropertyCode(s); why != "" {
+		return why
+	}
+	for _, o := range outsideCodeOptions[s.name] {
+		short := o[0]
+		if short == "" {
+			short = o[1]
+		}
+		for v := range optionValues(s, short, o[1]) {
+			if v.dynamic || !entriesBelow(v.s, ",") {
+				return o[1] + " " + v.s
+			}
+		}
+	}
+	if s.name == "deno" {
+		for _, w := range s.operands {
+			if strings.Contains(w.s, ":") {
+				return "the module " + w.s
+			}
+		}
+	}
+	return ""
+}
+
+// entriesBelow reports whether every sep-separated entry of val is a literal relative path below
+// the working directory (or a bare name): no "/" or "~" first, no "..", no "$", quote, glob or
+// ":" (a URL or a scheme, npm:x). An empty entry is the working directory.
+func entriesBelow(val, sep string) bool {
+	if strings.ContainsAny(val, "$`~\\\"'*?[") {
+		return false
+	}
+	for e := range strings.SplitSeq(val, sep) {
+		if strings.HasPrefix(e, "/") || strings.Contains(e, ":") || slices.Contains(strings.Split(e, "/"), "..") {
+			return false
+		}
+	}
+	return true
+}
+
+// jvmPropertyCode returns a system property of gradle's or maven's (-DNAME=VALUE) that runs code
+// from outside the project: another JVM (org.gradle.java.home), JVM options that load an agent
+// (org.gradle.jvmargs, judged as JAVA_TOOL_OPTIONS is), or maven's extension classpath.
+func jvmPropertyCode(s *segment) string {
+	if s.name != "gradle" && s.name != "mvn" {
+		return ""
+	}
+	for i := 1; i < len(s.words); i++ {
+		w := s.words[i]
+		if w.s == "-D" && i+1 < len(s.words) {
+			i++
+			w = s.words[i].with("-D" + s.words[i].s)
+		}
+		prop, ok := strings.CutPrefix(w.s, "-D")
+		if !ok {
+			continue
+		}
+		name, val, _ := strings.Cut(prop, "=")
+		switch {
+		case w.dynamic:
+			return "the property " + w.s
+		case name == "org.gradle.jvmargs" && buildEnvReason("JAVA_TOOL_OPTIONS", val) != "":
+			return "the property " + w.s
+		case jvmCodePaths[name] && !entriesBelow(val, ":"):
+			return "the property " + w.s
+		}
+	}
+	return ""
+}
+
+// jvmCodePaths are the properties that name a JVM or a classpath whose code gradle or maven runs.
+var jvmCodePaths = map[string]bool{"org.gradle.java.home": true, "org.gradle.java.installations.paths": true,
+	"maven.ext.class.path": true}
