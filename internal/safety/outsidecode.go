@@ -62,8 +62,8 @@ var outsideCodeOptions = map[string][][2]string{
 // project, or "" when there is none; python -m mypy and python -m pip are read as mypy and pip.
 // deno also runs a module a URL names as its operand.
 func outsideCode(s *segment) string {
-	if p, ok := readPython(s); ok && p.kind == pyModule && !p.target.dynamic {
-		s = &segment{name: p.target.s, words: p.words}
+	if _, m, ok := pythonModuleRun(s); ok {
+		s = &m
 	}
 	if why := jvmPropertyCode(s); why != "" {
 		return why
@@ -77,6 +77,9 @@ func outsideCode(s *segment) string {
 			if v.dynamic || !entriesBelow(v.s, ",") {
 				return o[1] + " " + v.s
 			}
+		}
+		if why := dotnetColonValue(s, o[1]); why != "" {
+			return why
 		}
 	}
 	if s.name == "deno" {
@@ -137,3 +140,17 @@ func jvmPropertyCode(s *segment) string {
 // jvmCodePaths are the properties that name a JVM or a classpath whose code gradle or maven runs.
 var jvmCodePaths = map[string]bool{"org.gradle.java.home": true, "org.gradle.java.installations.paths": true,
 	"maven.ext.class.path": true}
+
+// dotnetColonValue returns dotnet's option spelt with its value after a colon, as
+// System.CommandLine also reads it (--test-adapter-path:/tmp/x), when the value is from elsewhere.
+func dotnetColonValue(s *segment, long string) string {
+	if s.name != "dotnet" {
+		return ""
+	}
+	for _, w := range s.words[1:] {
+		if v, ok := strings.CutPrefix(w.s, long+":"); ok && (w.dynamic || !entriesBelow(v, ",")) {
+			return w.s
+		}
+	}
+	return ""
+}

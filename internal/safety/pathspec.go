@@ -359,6 +359,8 @@ func (a *analyzer) programOutputs(seg *segment) {
 	default:
 		if mod, m, ok := pythonModuleRun(seg); ok && mod == cmdPytest {
 			a.pytestPaths(m.words[1:])
+		} else if ok && mod == cmdPip {
+			a.optionValues(&m, pipArgs) // python -m pip --log FILE, as pip's
 		}
 		a.pythonCachePrefix(seg)
 	}
