@@ -118,9 +118,9 @@ var codeOptions = map[string][]string{
 	"cockroach": {"-f", "--file"}, "usql": {"-f", "--file"}, "sqlcmd": {"-i", "--input-file"}, "spark-sql": {"-f", "-i"},
 	"hive": {"-f", "-i"}, "beeline": {"-f", "-i", "--init"}, cmdImpala: {"-f", "--query_file"}, "vsql": {"-f", "--file"},
 	"redis-cli": {"--eval"}, "valkey-cli": {"--eval"},
-	// Python code pylint runs before it starts, Ruby code rake runs, a Nix expression (which can read
-	// any file) given on the command line.
-	"pylint": {"--init-hook"}, "rake": {"-e", optExecute, "-E", "--execute-continue", "-p", "--execute-print"},
+	// Python code pylint runs before it starts, eslint's config inspector (npx fetches and runs
+	// it), Ruby code rake runs, a Nix expression (which can read any file) given on the command line.
+	"pylint": {"--init-hook"}, "eslint": {"--inspect-config"}, "rake": {"-e", optExecute, "-E", "--execute-continue", "-p", "--execute-print"},
 	"nix": {"--expr"}, "nix-instantiate": {"-E", "--expr"}, "nix-build": {"-E", "--expr"},
 }
 
@@ -407,7 +407,9 @@ func codeOption(s *segment) string {
 	case cmdAwk, cmdGawk, "mawk", "nawk":
 		return awkCode(s)
 	case cmdNode:
-		return nodeTestModule(s)
+		if why := nodeTestModule(s); why != "" {
+			return why
+		}
 	}
 	return outsideCode(s)
 }

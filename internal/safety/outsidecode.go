@@ -21,16 +21,18 @@ const (
 	optCacheDir     = "--cache-dir"
 	npmGlobalconfig = "globalconfig"
 	npmUserconfig   = "userconfig"
+	optParser       = "--parser"
 )
 
 // outsideCodeOptions are, per program, such options as {short, long} ("" when there is none).
 //
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var outsideCodeOptions = map[string][][2]string{
-	// eslint's config is JavaScript; its formatter, rules and plugins are modules.
-	"eslint": {{"-c", "--config"}, {"-f", "--format"}, {"", "--rulesdir"}, {"", "--resolve-plugins-relative-to"}, {"", "--plugin"}},
-	// prettier's plugins are modules, its config may be JavaScript.
-	"prettier": {{"", "--plugin"}, {"", "--config"}, {"", "--plugin-search-dir"}},
+	// eslint's config is JavaScript; its formatter, rules, parser and plugins are modules.
+	"eslint": {{"-c", "--config"}, {"-f", "--format"}, {"", "--rulesdir"}, {"", "--resolve-plugins-relative-to"}, {"", "--plugin"},
+		{"", optParser}},
+	// prettier's plugins and (before 3) parser are modules, its config may be JavaScript.
+	"prettier": {{"", "--plugin"}, {"", "--config"}, {"", "--plugin-search-dir"}, {"", optParser}},
 	// flake8's local-plugins and mypy's plugins are named in their config; mypy runs the
 	// interpreter --python-executable names to find its packages.
 	"flake8": {{"", "--config"}, {"", "--append-config"}},
@@ -41,7 +43,12 @@ var outsideCodeOptions = map[string][][2]string{
 	"tflint": {{"-c", "--config"}}, "buf": {{"", "--config"}}, "markdownlint": {{"-r", "--rules"}, {"-c", "--config"}},
 	"coverage": {{"", optRcfile}},
 	// gradle's init scripts (and those of another user home's init.d) are Groovy or Kotlin code.
-	"gradle": {{"-I", "--init-script"}, {"-g", "--gradle-user-home"}},
+	// An included build's build logic runs too.
+	"gradle": {{"-I", "--init-script"}, {"-g", "--gradle-user-home"}, {"", "--include-build"}},
+	// maven's settings can activate a profile whose properties set argLine or jvm (below).
+	"mvn": {{"-s", "--settings"}, {"-gs", "--global-settings"}},
+	// A toolset names the compiler and linker swift test runs.
+	"swift": {{"", "--toolset"}},
 	// playwright's config is TypeScript; a reporter is a built-in name or a module.
 	"playwright": {{"-c", "--config"}, {"", "--reporter"}},
 	// dotnet test loads test adapters from a path, or from the one a runsettings file names.
@@ -66,6 +73,12 @@ func outsideCode(s *segment) string {
 		s = &m
 	}
 	if why := jvmPropertyCode(s); why != "" {
+		return why
+	}
+	if why := swiftCompilerFlags(s); why != "" {
+		return why
+	}
+	if why := openInspector(s); why != "" {
 		return why
 	}
 	for _, o := range outsideCodeOptions[s.name] {
@@ -128,7 +141,7 @@ func jvmPropertyCode(s *segment) string {
 		switch {
 		case w.dynamic:
 			return "the property " + w.s
-		case name == "org.gradle.jvmargs" && buildEnvReason("JAVA_TOOL_OPTIONS", val) != "":
+		case jvmOptionProps[name] && buildEnvReason("JAVA_TOOL_OPTIONS", val) != "":
 			return "the property " + w.s
 		case jvmCodePaths[name] && !entriesBelow(val, ":"):
 			return "the property " + w.s
@@ -137,20 +150,85 @@ func jvmPropertyCode(s *segment) string {
 	return ""
 }
 
-// jvmCodePaths are the properties that name a JVM or a classpath whose code gradle or maven runs.
+// jvmCodePaths are the properties that name a JVM, a compiler or a classpath whose code gradle or
+// maven runs: surefire's jvm, the compiler plugin's forked javac.
 var jvmCodePaths = map[string]bool{"org.gradle.java.home": true, "org.gradle.java.installations.paths": true,
-	"maven.ext.class.path": true}
+	"maven.ext.class.path": true, "jvm": true, "maven.compiler.executable": true}
+
+// jvmOptionProps are the properties holding options for a JVM: gradle's daemon's and surefire's
+// forked test JVM's (argLine).
+var jvmOptionProps = map[string]bool{"org.gradle.jvmargs": true, "argLine": true}
 
 // dotnetColonValue returns dotnet's option spelt with its value after a colon, as
-// System.CommandLine also reads it (--test-adapter-path:/tmp/x), when the value is from elsewhere.
+// System.CommandLine also reads it (--test-adapter-path:/tmp/x), when the value is from elsewhere;
+// or a run setting after "--" (RunConfiguration.TestAdaptersPaths=/tmp/x, DotNetHostPath) naming
+// a path from elsewhere.
 func dotnetColonValue(s *segment, long string) string {
 	if s.name != "dotnet" {
 		return ""
 	}
+	settings := false
 	for _, w := range s.words[1:] {
+		_, v, isSetting := strings.Cut(w.s, "=")
+		switch {
+		case w.s == "--":
+			settings = true
+		case settings && isSetting && (w.dynamic || !entriesBelow(v, ";")):
+			return "the run setting " + w.s
+		}
 		if v, ok := strings.CutPrefix(w.s, long+":"); ok && (w.dynamic || !entriesBelow(v, ",")) {
 			return w.s
 		}
 	}
 	return ""
+}
+
+// swiftCompilerFlags returns a flag swift test passes its compiler or linker (-Xswiftc, -Xcc,
+// -Xcxx, -Xlinker) that loads or runs code, judged as CFLAGS' are (a plugin, -load, -B, fuse-ld).
+func swiftCompilerFlags(s *segment) string {
+	if s.name != "swift" {
+		return ""
+	}
+	for _, o := range []string{"-Xswiftc", "-Xcc", "-Xcxx", "-Xlinker"} {
+		for v := range optionValues(s, o, o) {
+			if why := buildEnvReason("CFLAGS", v.s); why != "" || v.dynamic {
+				return o + " " + v.s
+			}
+		}
+	}
+	return ""
+}
+
+// inspectorOptions open a JavaScript runtime's debugger, or playwright's UI, on an address: on one
+// other than the loopback interface, anyone who reaches it runs code in the process.
+var inspectorOptions = map[string][]string{cmdNode: jsInspectors, "deno": jsInspectors, "bun": jsInspectors,
+	"playwright": {"--ui-host"}}
+
+// jsInspectors are node's, deno's and bun's debugger options.
+var jsInspectors = []string{"--inspect", "--inspect-brk", "--inspect-wait"}
+
+// openInspector returns the option of inspectorOptions bound beyond the loopback interface.
+func openInspector(s *segment) string {
+	for _, o := range inspectorOptions[s.name] {
+		for _, w := range s.words[1:] {
+			v, ok := strings.CutPrefix(w.s, o+"=")
+			if !ok {
+				continue
+			}
+			host := v
+			if i := strings.LastIndex(v, ":"); i >= 0 {
+				host = v[:i]
+			}
+			if w.dynamic || strings.Trim(v, "0123456789") != "" && !loopbackHost(host) {
+				return w.s
+			}
+		}
+	}
+	return ""
+}
+
+// loopbackHost reports whether a debugger's host is the loopback interface.
+func loopbackHost(h string) bool {
+	h = strings.TrimPrefix(strings.TrimPrefix(strings.TrimSuffix(h, "]"), "["), "ws://")
+	return h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.")
 }
