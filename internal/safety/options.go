@@ -237,11 +237,12 @@ var npmCodeSettings = map[string]bool{"script-shell": true, "node-options": true
 // npm_config_NAME in any case, with its underscores as dashes (NPM_CONFIG_NODE_OPTIONS is
 // node-options).
 func npmConfigSetting(name string) (string, bool) {
-	const prefix = "npm_config_"
-	if len(name) <= len(prefix) || !strings.EqualFold(name[:len(prefix)], prefix) {
-		return "", false
+	for _, prefix := range []string{"npm_config_", "pnpm_config_"} { // pnpm reads both
+		if len(name) > len(prefix) && strings.EqualFold(name[:len(prefix)], prefix) {
+			return strings.ReplaceAll(strings.ToLower(name[len(prefix):]), "_", "-"), true
+		}
 	}
-	return strings.ReplaceAll(strings.ToLower(name[len(prefix):]), "_", "-"), true
+	return "", false
 }
 
 // expansionEnvVars change what the shell makes of the words after them: HOME is what ~ and a bare
@@ -767,7 +768,7 @@ var gitValueOptions = map[string][]string{
 // for "kubectl --kubeconfig ..." also sees "KUBECONFIG=... kubectl ...".
 var envOptions = map[string]map[string]string{
 	"kubectl":   {envKubeconfig: "--kubeconfig"},
-	"helm":      {envKubeconfig: "--kubeconfig", "HELM_KUBECONTEXT": "--kube-context", "HELM_NAMESPACE": "--namespace"},
+	"helm":      helmEnvOptions,
 	"docker":    {"DOCKER_HOST": "--host", "DOCKER_CONTEXT": "--context", "DOCKER_CONFIG": "--config"},
 	"git":       {envGitDir: gitDirOption, envGitWorkTree: gitWorkTreeOption},
 	"aws":       awsEnvOptions,
@@ -778,6 +779,13 @@ var envOptions = map[string]map[string]string{
 	// gh's and glab's host: their token goes to the host the variable names.
 	"gh": {"GH_HOST": optHostname}, cmdGlab: {"GITLAB_HOST": optHostname, "GL_HOST": optHostname, "GITLAB_URI": optHostname},
 }
+
+// helmEnvOptions are helm's variables for its global options: the API server, token, identity and
+// CA its kubeconfig's credentials go with.
+var helmEnvOptions = map[string]string{envKubeconfig: "--kubeconfig", "HELM_KUBECONTEXT": "--kube-context",
+	"HELM_NAMESPACE": "--namespace", "HELM_KUBEAPISERVER": "--kube-apiserver", "HELM_KUBETOKEN": "--kube-token",
+	"HELM_KUBEASUSER": "--kube-as-user", "HELM_KUBEASGROUPS": "--kube-as-group", "HELM_KUBECAFILE": "--kube-ca-file",
+	"HELM_KUBEINSECURE_SKIP_TLS_VERIFY": "--kube-insecure-skip-tls-verify", "HELM_KUBETLS_SERVER_NAME": "--kube-tls-server-name"}
 
 // awsEnvOptions are aws' variables for its profile, region, endpoint and CA bundle.
 var awsEnvOptions = map[string]string{"AWS_PROFILE": "--profile", "AWS_REGION": "--region", "AWS_DEFAULT_REGION": "--region",

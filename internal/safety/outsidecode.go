@@ -81,6 +81,9 @@ func outsideCode(s *segment) string {
 	if why := openInspector(s); why != "" {
 		return why
 	}
+	if why := pnpmConfigOption(s); why != "" {
+		return why
+	}
 	for _, o := range outsideCodeOptions[s.name] {
 		short := o[0]
 		if short == "" {
@@ -177,6 +180,22 @@ func dotnetColonValue(s *segment, long string) string {
 			return "the run setting " + w.s
 		}
 		if v, ok := strings.CutPrefix(w.s, long+":"); ok && (w.dynamic || !entriesBelow(v, ",")) {
+			return w.s
+		}
+	}
+	return ""
+}
+
+// pnpmConfigOption returns pnpm's --config.KEY=VALUE that sets one of npmCodeSettings
+// (--config.script-shell=/tmp/x runs every script in that program).
+func pnpmConfigOption(s *segment) string {
+	if s.name != "pnpm" {
+		return ""
+	}
+	for _, w := range s.words[1:] {
+		key, ok := strings.CutPrefix(w.s, "--config.")
+		key, _, _ = strings.Cut(key, "=")
+		if ok && (w.dynamic || npmCodeSettings[strings.ToLower(key)]) {
 			return w.s
 		}
 	}

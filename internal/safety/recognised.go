@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -57,7 +58,7 @@ func sendsCredentialsElsewhere(s *segment) bool {
 }
 
 // repoOnAnotherHost reports whether gh's or glab's -R/--repo names its host (HOST/OWNER/REPO or a
-// URL), where their token goes. A GitLab group may nest (group/sub/project): for glab the first
+// URL), or an operand is a URL on another host than theirs, where their token goes. A GitLab group may nest (group/sub/project): for glab the first
 // part is a host when it holds a dot, as a host name does.
 func repoOnAnotherHost(s *segment) bool {
 	if s.name != "gh" && s.name != cmdGlab {
@@ -67,6 +68,14 @@ func repoOnAnotherHost(s *segment) bool {
 		first, rest, _ := strings.Cut(v.s, "/")
 		hosted := strings.Contains(rest, "/") && (s.name == "gh" || strings.Contains(first, "."))
 		if v.dynamic || hosted || strings.Contains(v.s, ":") {
+			return true
+		}
+	}
+	// A pull request's or merge request's URL names its host too (gh pr view https://HOST/o/r/pull/1).
+	home := map[string]string{"gh": "github.com", cmdGlab: "gitlab.com"}[s.name]
+	for _, w := range s.operands {
+		u, err := url.Parse(w.s)
+		if err == nil && strings.HasPrefix(u.Scheme, "http") && strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") != home {
 			return true
 		}
 	}
