@@ -30,6 +30,7 @@ func recognisedCatalogue() []classCase {
 		cred  = "a recognised client sending its credentials elsewhere or given others"
 		act   = "kubectl get --raw through the API server's proxy"
 		ps    = "ps printing the environment through a BSD fallback"
+		ghJq  = "gh's --jq, gojq with the environment loaded"
 	)
 	return []classCase{
 		{write, "kubectl's profile written to a hook", sh(`kubectl get pods --profile=cpu --profile-output=.git/hooks/pre-commit`), noWrite,
@@ -150,6 +151,14 @@ func recognisedCatalogue() []classCase {
 			sh(`kubectl get --raw /readyz`), true},
 		{act, "the proxy spelt with an escape", sh(`kubectl -n web get --raw /api/v1/nodes/n1/%70roxy/logs/`), unrec,
 			sh(`kubectl get --raw /api/v1/namespaces/default/pods`), true},
+		{ghJq, "gh --jq '$ENV'", sh(`gh pr list --json number --jq '$ENV'`), asked(dc + "print-environment-gh-jq"),
+			sh(`gh pr list --json number --jq '.[].number'`), false},
+		{ghJq, "env.GH_TOKEN", sh(`gh pr view 1 --json body --jq 'env.GH_TOKEN'`), asked(dc + "print-environment-gh-jq"),
+			sh(`gh pr view 1 --json body --jq .body`), false},
+		{ghJq, "-q glued to $ENV", sh(`gh run list --json status -q$ENV.GITHUB_TOKEN`), asked(dc + "print-environment-gh-jq"),
+			sh(`gh run list --json status,name -q '.[] | select(.status == "completed") | .name'`), false},
+		{ghJq, "env inside a string interpolation", sh(`gh pr list --json title --jq '"\(env)"'`), asked(dc + "print-environment-gh-jq"),
+			sh(`gh pr list --json headRefName --jq '.[].headRefName' --label env`), false},
 		{ps, "ps -axe", sh(`ps -axe`), asked(dc + "print-environment-ps"), sh(`ps -ef`), false},
 		{ps, "ps -ex", sh(`ps -ex`), asked(dc + "print-environment-ps"), sh(`ps -eLf`), false},
 		{ps, "ps -auxe", sh(`ps -auxe`), asked(dc + "print-environment-ps"), sh(`ps aux`), false},
