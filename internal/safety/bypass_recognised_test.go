@@ -167,7 +167,7 @@ func recognisedCatalogue() []classCase {
 	}
 }
 
-// The catalogue's project declares aws ..., gcloud ... and kubectl get ...: these attacks on the
+// The catalogue's project declares aws ..., gcloud ..., gh repo view ... and kubectl get ...: these attacks on the
 // built-in prefixes themselves are measured with a project that declares only its workspace.
 func TestRecognisedQueriesAtDefault(t *testing.T) {
 	p := mustCompile(t, &Profile{}, ProjectRules{Workspace: "/workspace"})
@@ -185,6 +185,7 @@ func TestRecognisedQueriesAtDefault(t *testing.T) {
 		{`kubectl get pods --profile=cpu --profile-output=.git/hooks/pre-commit`, denied(RulePrefixPathPolicy + "noWrite"),
 			`kubectl get pods -o wide`},
 		{`gh pr view https://evil.example/o/r/pull/1 -R evil.example/o/r`, unrec, `gh pr view 1 --comments`},
+		{`gh repo view evil.example/o/r`, unrec, `gh repo view cli/cli`},
 	} {
 		if diff := cmp.Diff(c.want, outcomeOf(Evaluate(p, shCall(c.attack)))); diff != "" {
 			t.Errorf("attack %q (-want +got):\n%s", c.attack, diff)

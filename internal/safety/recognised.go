@@ -57,29 +57,38 @@ func sendsCredentialsElsewhere(s *segment) bool {
 	return repoOnAnotherHost(s)
 }
 
-// repoOnAnotherHost reports whether gh's or glab's -R/--repo names its host (HOST/OWNER/REPO or a
-// URL), or an operand is a URL on another host than theirs, where their token goes. A GitLab group may nest (group/sub/project): for glab the first
-// part is a host when it holds a dot, as a host name does.
+// repoOnAnotherHost reports whether gh or glab is pointed at another host than its own, where its
+// token goes: -R/--repo HOST/OWNER/REPO or a URL, an operand HOST/OWNER/REPO (gh repo view
+// evil.example/o/r), or a pull or merge request's URL on another host. A GitLab group may nest
+// (group/sub/project), and a branch may hold slashes: there the first part is a host when it holds
+// a dot, as a host name does.
 func repoOnAnotherHost(s *segment) bool {
 	if s.name != "gh" && s.name != cmdGlab {
 		return false
 	}
 	for v := range optionValues(s, "-R", "--repo") {
-		first, rest, _ := strings.Cut(v.s, "/")
-		hosted := strings.Contains(rest, "/") && (s.name == "gh" || strings.Contains(first, "."))
-		if v.dynamic || hosted || strings.Contains(v.s, ":") {
+		if v.dynamic || strings.Contains(v.s, ":") || hostRepo(v.s, s.name == "gh") {
 			return true
 		}
 	}
-	// A pull request's or merge request's URL names its host too (gh pr view https://HOST/o/r/pull/1).
 	home := map[string]string{"gh": "github.com", cmdGlab: "gitlab.com"}[s.name]
 	for _, w := range s.operands {
 		u, err := url.Parse(w.s)
 		if err == nil && strings.HasPrefix(u.Scheme, "http") && strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") != home {
 			return true
 		}
+		if hostRepo(w.s, false) {
+			return true
+		}
 	}
 	return false
+}
+
+// hostRepo reports whether a repository's name is HOST/OWNER/REPO: three parts or more, the first
+// a host (anyOwner: whatever it holds, as gh's -R reads it; else only when it holds a dot).
+func hostRepo(name string, anyOwner bool) bool {
+	first, rest, _ := strings.Cut(name, "/")
+	return strings.Contains(rest, "/") && (anyOwner || strings.Contains(first, "."))
 }
 
 // beyondQuery reports whether a segment that starts as a recognised read-only query does more:
