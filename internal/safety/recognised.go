@@ -19,9 +19,13 @@ import (
 //nolint:goconst // option spellings read best literally, next to their neighbours
 var credentialTargets = map[string][]string{
 	cmdKubectl: {"-s", "--server", "--kubeconfig", "--token", "--certificate-authority", "--insecure-skip-tls-verify", optUser,
-		"--as", "--as-group", "--as-uid", "--client-certificate", "--client-key", "--username", "--password"},
+		"--as", "--as-group", "--as-uid", "--client-certificate", "--client-key", "--username", "--password",
+		// A proxy the line names, and the name the server's certificate is checked against: with
+		// both, whoever holds a certificate the cluster's CA signed for that name (a node's
+		// kubelet) reads the token.
+		"--proxy-url", "--tls-server-name"},
 	cmdHelm: {"--kube-apiserver", "--kubeconfig", "--kube-token", "--kube-as-user", "--kube-as-group", "--kube-ca-file",
-		"--kube-insecure-skip-tls-verify"},
+		"--kube-insecure-skip-tls-verify", "--kube-tls-server-name"},
 	"docker": {"-H", "--host", "--config"},
 	// aws signs its request (a signed sts get-caller-identity is a credential: EKS tokens and
 	// Vault's AWS login are such requests) for the endpoint it is given; gh and glab send their
