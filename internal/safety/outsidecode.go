@@ -22,6 +22,7 @@ const (
 	npmGlobalconfig = "globalconfig"
 	npmUserconfig   = "userconfig"
 	optParser       = "--parser"
+	optCert         = "--cert"
 )
 
 // outsideCodeOptions are, per program, such options as {short, long} ("" when there is none).

@@ -41,12 +41,13 @@ const optEndpointURL = "--endpoint-url"
 const optHostname = "--hostname"
 
 // sendsCredentialsElsewhere reports whether the segment carries one of its program's credentialTargets,
-// as an option or as the variable that stands for it (envOptions: KUBECONFIG, DOCKER_HOST).
+// as an option or as the variable that stands for it (envOptions: KUBECONFIG, DOCKER_HOST), changes
+// what its program trusts (trustChanged), or points gh or glab at another host.
 func sendsCredentialsElsewhere(s *segment) bool {
-	targets := credentialTargets[s.name]
-	if len(targets) == 0 {
-		return false
+	if trustChanged(s) || repoOnAnotherHost(s) {
+		return true
 	}
+	targets := credentialTargets[s.name]
 	for _, f := range s.flags {
 		if slices.Contains(targets, f) {
 			return true
@@ -58,8 +59,38 @@ func sendsCredentialsElsewhere(s *segment) bool {
 			return true
 		}
 	}
-	return repoOnAnotherHost(s)
+	return false
 }
+
+// trustVars change which certificates a client trusts, or turn the check off: with one, whoever is
+// on the path (a proxy the line names, HTTPS_PROXY) reads the token or key the client sends.
+var trustVars = map[string]bool{"SSL_CERT_FILE": true, "SSL_CERT_DIR": true, "NODE_EXTRA_CA_CERTS": true,
+	"NODE_TLS_REJECT_UNAUTHORIZED": true, "REQUESTS_CA_BUNDLE": true, "CURL_CA_BUNDLE": true, "GIT_SSL_CAINFO": true,
+	"GIT_SSL_CAPATH": true, "GIT_SSL_NO_VERIFY": true, "PIP_CERT": true, "PIP_TRUSTED_HOST": true, "PYTHONHTTPSVERIFY": true}
+
+// npmTrustSettings are npm's settings for the same (npm_config_cafile, --strict-ssl=false).
+var npmTrustSettings = map[string]bool{"strict-ssl": true, "cafile": true, "ca": true}
+
+// trustChanged reports whether the segment's environment or npm's or pip's options change what
+// its program trusts.
+func trustChanged(s *segment) bool {
+	for _, kv := range s.env {
+		name, _, _ := strings.Cut(kv, "=")
+		if k, ok := npmConfigSetting(name); trustVars[name] || ok && npmTrustSettings[k] {
+			return true
+		}
+	}
+	return slices.ContainsFunc(trustOptions[s.name], s.hasFlag)
+}
+
+// trustOptions are the options that change what npm, pnpm, yarn and pip trust.
+//
+//nolint:goconst // program names read best literally, next to their neighbours
+var trustOptions = map[string][]string{cmdNpm: npmTrustOptions, "pnpm": npmTrustOptions, "yarn": npmTrustOptions,
+	cmdPip: {"--trusted-host", optCert}}
+
+// npmTrustOptions are npm's --strict-ssl (=false), --cafile and --ca.
+var npmTrustOptions = []string{"--strict-ssl", "--cafile", "--ca"}
 
 // repoOnAnotherHost reports whether gh or glab is pointed at another host than its own, where its
 // token goes: -R/--repo HOST/OWNER/REPO or a URL, an operand HOST/OWNER/REPO (gh repo view
