@@ -461,7 +461,7 @@ func (p *Policy) recognizedCommand(an *analysis) bool {
 }
 
 func (p *Policy) recognizedSegment(s *segment) bool {
-	return p.knownWriter(s) || !sendsCredentialsElsewhere(s) && matchesPrefix(p.ordinary[s.name], s)
+	return p.knownWriter(s) || !beyondQuery(s) && matchesPrefix(p.ordinary[s.name], s)
 }
 
 // knownWriter reports whether the segment is a recognised command whose writes the engine models,
@@ -472,7 +472,7 @@ func (p *Policy) knownWriter(s *segment) bool {
 			return true
 		}
 	}
-	return !sendsCredentialsElsewhere(s) && matchesPrefix(p.recognized[s.name], s)
+	return !beyondQuery(s) && matchesPrefix(p.recognized[s.name], s)
 }
 
 // runs reports whether a segment is exactly the declared project command: the same program and

@@ -832,6 +832,7 @@ func classCatalogue() []classCase {
 		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
 		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(),
 		ordinaryCatalogue(),
+		recognisedCatalogue(),
 	)...)
 }
 

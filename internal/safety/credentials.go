@@ -47,6 +47,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"container-takes-host-secret":   takesHostSecret,
 	"runs-cloud-command":            runsCloudCommand,
 	"git-prints-credential-config":  gitPrintsCredentialConfig,
+	"gh-jq-prints-environment":      ghJqPrintsEnvironment,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or

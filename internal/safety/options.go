@@ -118,9 +118,9 @@ var codeOptions = map[string][]string{
 	"cockroach": {"-f", "--file"}, "usql": {"-f", "--file"}, "sqlcmd": {"-i", "--input-file"}, "spark-sql": {"-f", "-i"},
 	"hive": {"-f", "-i"}, "beeline": {"-f", "-i", "--init"}, cmdImpala: {"-f", "--query_file"}, "vsql": {"-f", "--file"},
 	"redis-cli": {"--eval"}, "valkey-cli": {"--eval"},
-	// Python code pylint runs before it starts, Ruby code rake runs, a Nix expression (which can read
-	// any file) given on the command line.
-	"pylint": {"--init-hook"}, "rake": {"-e", optExecute, "-E", "--execute-continue", "-p", "--execute-print"},
+	// Python code pylint runs before it starts, eslint's config inspector (npx fetches and runs
+	// it), Ruby code rake runs, a Nix expression (which can read any file) given on the command line.
+	"pylint": {"--init-hook"}, "eslint": {"--inspect-config"}, "rake": {"-e", optExecute, "-E", "--execute-continue", "-p", "--execute-print"},
 	"nix": {"--expr"}, "nix-instantiate": {"-E", "--expr"}, "nix-build": {"-E", "--expr"},
 }
 
@@ -214,25 +214,35 @@ var codeEnvVars = map[string]bool{
 	// Bash's tables of where each command name's program is and of aliases: an assignment to an
 	// element (BASH_CMDS[ls]=/tmp/x) makes the name run another program, as hash -p does.
 	"BASH_CMDS": true, "BASH_ALIASES": true,
+	// Read-only clients' plugins, interpreters and configuration (which names more of them): gh's
+	// and glab's config (pager, browser, editor), helm's plugins (downloaders),
+	// terraform's data directory (its providers, which validate runs), tflint's plugins and config,
+	// gcloud's python, az's extensions, pip's config and interpreter, rspec's options (--require),
+	// mix's project file, coverage's rcfile (plugins).
+	"GH_CONFIG_DIR": true, "GLAB_CONFIG_DIR": true, "HELM_PLUGINS": true, "TF_DATA_DIR": true,
+	"TFLINT_PLUGIN_DIR": true, "TFLINT_CONFIG_FILE": true, "CLOUDSDK_PYTHON": true, "AZURE_EXTENSION_DIR": true,
+	"AZURE_CONFIG_DIR": true, "PIP_CONFIG_FILE": true, "PIP_PYTHON": true, "SPEC_OPTS": true, "MIX_EXS": true,
+	"COVERAGE_RCFILE": true,
 }
 
 // npmCodeSettings are npm's settings that name a program or code it runs: the shell of its
-// scripts and the NODE_OPTIONS they get, its shell, editor, browser, git and node-gyp, and
-// npm init's module.
+// scripts and the NODE_OPTIONS they get, its shell, editor, browser, git and node-gyp, npm
+// init's module, and another npmrc (which can set any of them).
 //
 //nolint:goconst // setting names read best literally, next to their neighbours
 var npmCodeSettings = map[string]bool{"script-shell": true, "node-options": true, "shell": true, "editor": true,
-	"browser": true, "git": true, "node-gyp": true, "init-module": true}
+	"browser": true, "git": true, "node-gyp": true, "init-module": true, npmUserconfig: true, npmGlobalconfig: true}
 
 // npmConfigSetting returns the npm setting an environment variable sets: npm reads
 // npm_config_NAME in any case, with its underscores as dashes (NPM_CONFIG_NODE_OPTIONS is
 // node-options).
 func npmConfigSetting(name string) (string, bool) {
-	const prefix = "npm_config_"
-	if len(name) <= len(prefix) || !strings.EqualFold(name[:len(prefix)], prefix) {
-		return "", false
+	for _, prefix := range []string{"npm_config_", "pnpm_config_"} { // pnpm reads both
+		if len(name) > len(prefix) && strings.EqualFold(name[:len(prefix)], prefix) {
+			return strings.ReplaceAll(strings.ToLower(name[len(prefix):]), "_", "-"), true
+		}
 	}
-	return strings.ReplaceAll(strings.ToLower(name[len(prefix):]), "_", "-"), true
+	return "", false
 }
 
 // expansionEnvVars change what the shell makes of the words after them: HOME is what ~ and a bare
@@ -311,15 +321,7 @@ var moduleSearchPathVars = map[string]bool{"PYTHONPATH": true, "NODE_PATH": true
 // the working directory: each entry relative, literal, with no "..", "~" or "$" (an empty entry is
 // the working directory itself). PYTHONPATH=/tmp, PYTHONPATH=../x and computed values are not.
 func searchPathBelow(name, val string) bool {
-	if !moduleSearchPathVars[name] || strings.ContainsAny(val, "$`~\\\"'*?[") {
-		return false
-	}
-	for e := range strings.SplitSeq(val, ":") {
-		if strings.HasPrefix(e, "/") || slices.Contains(strings.Split(e, "/"), "..") {
-			return false
-		}
-	}
-	return true
+	return moduleSearchPathVars[name] && entriesBelow(val, ":")
 }
 
 // codeEnvFamily says whether a variable is of a family that names code or options by its prefix:
@@ -406,9 +408,11 @@ func codeOption(s *segment) string {
 	case cmdAwk, cmdGawk, "mawk", "nawk":
 		return awkCode(s)
 	case cmdNode:
-		return nodeTestModule(s)
+		if why := nodeTestModule(s); why != "" {
+			return why
+		}
 	}
-	return ""
+	return outsideCode(s)
 }
 
 // makeAssignment returns a make command's variable assignment: a variable can hold a recipe's
@@ -727,7 +731,7 @@ var valueOptions = map[string][]string{
 	"go":        {"-C", "-run", "-bench", "-count", "-timeout", "-tags", "-p", "-ldflags", "-gcflags", "-asmflags", "-covermode", "-coverpkg", "-benchtime", "-parallel", "-skip", "-shuffle"},
 	"npm":       {"--prefix", "-w", "--workspace"},
 	"systemctl": {"-H", "--host", "-M", "--machine"},
-	"aws":       {"--profile", "--region", "--endpoint-url", "--output"},
+	"aws":       {"--profile", "--region", optEndpointURL, "--output"},
 	"gcloud":    {"--project", "--account", "--configuration", "--region", "--zone"},
 	"az":        {"--subscription", "-g", "--resource-group"},
 	"awk":       {"-F", "-v", "--field-separator", "--assign"},
@@ -764,15 +768,28 @@ var gitValueOptions = map[string][]string{
 // for "kubectl --kubeconfig ..." also sees "KUBECONFIG=... kubectl ...".
 var envOptions = map[string]map[string]string{
 	"kubectl":   {envKubeconfig: "--kubeconfig"},
-	"helm":      {envKubeconfig: "--kubeconfig", "HELM_KUBECONTEXT": "--kube-context", "HELM_NAMESPACE": "--namespace"},
+	"helm":      helmEnvOptions,
 	"docker":    {"DOCKER_HOST": "--host", "DOCKER_CONTEXT": "--context", "DOCKER_CONFIG": "--config"},
 	"git":       {envGitDir: gitDirOption, envGitWorkTree: gitWorkTreeOption},
-	"aws":       {"AWS_PROFILE": "--profile", "AWS_REGION": "--region", "AWS_DEFAULT_REGION": "--region"},
+	"aws":       awsEnvOptions,
 	"terraform": {"TF_WORKSPACE": "-workspace"},
 	// npm reads its configuration from npm_config_* in any case: a global install spelt there.
 	"npm":  npmGlobalEnv,
 	"pnpm": npmGlobalEnv,
+	// gh's and glab's host: their token goes to the host the variable names.
+	"gh": {"GH_HOST": optHostname}, cmdGlab: {"GITLAB_HOST": optHostname, "GL_HOST": optHostname, "GITLAB_URI": optHostname},
 }
+
+// helmEnvOptions are helm's variables for its global options: the API server, token, identity and
+// CA its kubeconfig's credentials go with.
+var helmEnvOptions = map[string]string{envKubeconfig: "--kubeconfig", "HELM_KUBECONTEXT": "--kube-context",
+	"HELM_NAMESPACE": "--namespace", "HELM_KUBEAPISERVER": "--kube-apiserver", "HELM_KUBETOKEN": "--kube-token",
+	"HELM_KUBEASUSER": "--kube-as-user", "HELM_KUBEASGROUPS": "--kube-as-group", "HELM_KUBECAFILE": "--kube-ca-file",
+	"HELM_KUBEINSECURE_SKIP_TLS_VERIFY": "--kube-insecure-skip-tls-verify", "HELM_KUBETLS_SERVER_NAME": "--kube-tls-server-name"}
+
+// awsEnvOptions are aws' variables for its profile, region, endpoint and CA bundle.
+var awsEnvOptions = map[string]string{"AWS_PROFILE": "--profile", "AWS_REGION": "--region", "AWS_DEFAULT_REGION": "--region",
+	"AWS_ENDPOINT_URL": optEndpointURL, "AWS_ENDPOINT_URL_STS": optEndpointURL, "AWS_CA_BUNDLE": "--ca-bundle"}
 
 // npmGlobalEnv are the variables that make npm's and pnpm's install global (location=global).
 var npmGlobalEnv = map[string]string{"npm_config_global": optGlobal, "NPM_CONFIG_GLOBAL": optGlobal,

@@ -169,6 +169,9 @@ var argSpecs = map[string]argSpec{
 	"vitest": {valueOps: map[string]pathOp{"--outputFile": opWrite}},
 	cmdNode:  {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite, optEnvFileLong: opRead, "--env-file-if-exists": opRead}},
 	"make":   {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
+	// BSD base64 (macOS) writes -o's file; pip appends its log to --log's and caches below --cache-dir.
+	"base64": {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-i": opRead, "--input": opRead}},
+	cmdPip:   pipArgs,
 }
 
 // goProfiles are go test's options that write a file (below -outputdir when it is given).
@@ -192,7 +195,13 @@ var pytestOutputs = map[string]pathOp{"--junitxml": opWrite, "--junit-xml": opWr
 	"--result-log": opWrite, "--report-log": opWrite, "--json-report-file": opWrite, "--html": opWrite, "--basetemp": opDelete}
 
 // kubectlArgs reads kubectl's (and oc's) operands after the verb, and the files -f and -k name.
-var kubectlArgs = argSpec{skip: 1, valueOps: map[string]pathOp{"-f": opRead, optFilename: opRead, "-k": opRead, "--kustomize": opRead}}
+// --profile-output (the profile a global --profile writes), --cache-dir (a tree of discovery and
+// HTTP caches) and cluster-info dump's --output-directory (a tree of JSON and logs) are writes.
+var kubectlArgs = argSpec{skip: 1, valueOps: map[string]pathOp{"-f": opRead, optFilename: opRead, "-k": opRead, "--kustomize": opRead,
+	"--profile-output": opWrite, optCacheDir: opWrite, "--output-directory": opWrite}}
+
+// pipArgs are pip's files: the log --log and --log-file append to, the cache below --cache-dir.
+var pipArgs = argSpec{valueOps: map[string]pathOp{"--log": opWrite, "--log-file": opWrite, optCacheDir: opWrite}}
 
 // gitMessageFileSubs are git's subcommands whose -F/--file names a file holding the message.
 var gitMessageFileSubs = strings.Fields("commit tag merge notes")
@@ -352,6 +361,8 @@ func (a *analyzer) programOutputs(seg *segment) {
 	default:
 		if mod, m, ok := pythonModuleRun(seg); ok && mod == cmdPytest {
 			a.pytestPaths(m.words[1:])
+		} else if ok && mod == cmdPip {
+			a.optionValues(&m, pipArgs) // python -m pip --log FILE, as pip's
 		}
 		a.pythonCachePrefix(seg)
 	}

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -18,19 +19,35 @@ import (
 //nolint:goconst // option spellings read best literally, next to their neighbours
 var credentialTargets = map[string][]string{
 	cmdKubectl: {"-s", "--server", "--kubeconfig", "--token", "--certificate-authority", "--insecure-skip-tls-verify", optUser,
-		"--as", "--as-group", "--as-uid"},
+		"--as", "--as-group", "--as-uid", "--client-certificate", "--client-key", "--username", "--password",
+		// A proxy the line names, and the name the server's certificate is checked against: with
+		// both, whoever holds a certificate the cluster's CA signed for that name (a node's
+		// kubelet) reads the token.
+		"--proxy-url", "--tls-server-name"},
 	cmdHelm: {"--kube-apiserver", "--kubeconfig", "--kube-token", "--kube-as-user", "--kube-as-group", "--kube-ca-file",
-		"--kube-insecure-skip-tls-verify"},
+		"--kube-insecure-skip-tls-verify", "--kube-tls-server-name"},
 	"docker": {"-H", "--host", "--config"},
+	// aws signs its request (a signed sts get-caller-identity is a credential: EKS tokens and
+	// Vault's AWS login are such requests) for the endpoint it is given; gh and glab send their
+	// token to the host their variable names (optHostname stands for GH_HOST, GITLAB_HOST).
+	cmdAWS: {optEndpointURL, "--ca-bundle", "--no-verify-ssl"},
+	"gh":   {optHostname}, cmdGlab: {optHostname},
 }
 
+// optEndpointURL is aws's option for the endpoint it sends its signed requests to.
+const optEndpointURL = "--endpoint-url"
+
+// optHostname stands for the variables that name gh's and glab's host (envOptions).
+const optHostname = "--hostname"
+
 // sendsCredentialsElsewhere reports whether the segment carries one of its program's credentialTargets,
-// as an option or as the variable that stands for it (envOptions: KUBECONFIG, DOCKER_HOST).
+// as an option or as the variable that stands for it (envOptions: KUBECONFIG, DOCKER_HOST), changes
+// what its program trusts (trustChanged), or points gh or glab at another host.
 func sendsCredentialsElsewhere(s *segment) bool {
-	targets := credentialTargets[s.name]
-	if len(targets) == 0 {
-		return false
+	if trustChanged(s) || repoOnAnotherHost(s) {
+		return true
 	}
+	targets := credentialTargets[s.name]
 	for _, f := range s.flags {
 		if slices.Contains(targets, f) {
 			return true
@@ -39,6 +56,88 @@ func sendsCredentialsElsewhere(s *segment) bool {
 	for _, kv := range s.env {
 		name, _, _ := strings.Cut(kv, "=")
 		if f, ok := envOptions[s.name][name]; ok && slices.Contains(targets, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// trustVars change which certificates a client trusts, or turn the check off: with one, whoever is
+// on the path (a proxy the line names, HTTPS_PROXY) reads the token or key the client sends.
+var trustVars = map[string]bool{"SSL_CERT_FILE": true, "SSL_CERT_DIR": true, "NODE_EXTRA_CA_CERTS": true,
+	"NODE_TLS_REJECT_UNAUTHORIZED": true, "REQUESTS_CA_BUNDLE": true, "CURL_CA_BUNDLE": true, "GIT_SSL_CAINFO": true,
+	"GIT_SSL_CAPATH": true, "GIT_SSL_NO_VERIFY": true, "PIP_CERT": true, "PIP_TRUSTED_HOST": true, "PYTHONHTTPSVERIFY": true}
+
+// npmTrustSettings are npm's settings for the same (npm_config_cafile, --strict-ssl=false).
+var npmTrustSettings = map[string]bool{"strict-ssl": true, "cafile": true, "ca": true}
+
+// trustChanged reports whether the segment's environment or npm's or pip's options change what
+// its program trusts.
+func trustChanged(s *segment) bool {
+	for _, kv := range s.env {
+		name, _, _ := strings.Cut(kv, "=")
+		if k, ok := npmConfigSetting(name); trustVars[name] || ok && npmTrustSettings[k] {
+			return true
+		}
+	}
+	return slices.ContainsFunc(trustOptions[s.name], s.hasFlag)
+}
+
+// trustOptions are the options that change what npm, pnpm, yarn and pip trust.
+//
+//nolint:goconst // program names read best literally, next to their neighbours
+var trustOptions = map[string][]string{cmdNpm: npmTrustOptions, "pnpm": npmTrustOptions, "yarn": npmTrustOptions,
+	cmdPip: {"--trusted-host", optCert}}
+
+// npmTrustOptions are npm's --strict-ssl (=false), --cafile and --ca.
+var npmTrustOptions = []string{"--strict-ssl", "--cafile", "--ca"}
+
+// repoOnAnotherHost reports whether gh or glab is pointed at another host than its own, where its
+// token goes: -R/--repo HOST/OWNER/REPO or a URL, an operand HOST/OWNER/REPO (gh repo view
+// evil.example/o/r), or a pull or merge request's URL on another host. A GitLab group may nest
+// (group/sub/project), and a branch may hold slashes: there the first part is a host when it holds
+// a dot, as a host name does.
+func repoOnAnotherHost(s *segment) bool {
+	if s.name != "gh" && s.name != cmdGlab {
+		return false
+	}
+	for v := range optionValues(s, "-R", "--repo") {
+		if v.dynamic || strings.Contains(v.s, ":") || hostRepo(v.s, s.name == "gh") {
+			return true
+		}
+	}
+	home := map[string]string{"gh": "github.com", cmdGlab: "gitlab.com"}[s.name]
+	for _, w := range s.operands {
+		u, err := url.Parse(w.s)
+		if err == nil && strings.HasPrefix(u.Scheme, "http") && strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") != home {
+			return true
+		}
+		if hostRepo(w.s, false) {
+			return true
+		}
+	}
+	return false
+}
+
+// hostRepo reports whether a repository's name is HOST/OWNER/REPO: three parts or more, the first
+// a host (anyOwner: whatever it holds, as gh's -R reads it; else only when it holds a dot).
+func hostRepo(name string, anyOwner bool) bool {
+	first, rest, _ := strings.Cut(name, "/")
+	return strings.Contains(rest, "/") && (anyOwner || strings.Contains(first, "."))
+}
+
+// beyondQuery reports whether a segment that starts as a recognised read-only query does more:
+// it sends its credentials elsewhere, or kubectl get --raw reaches a service or a node through
+// the API server's proxy, where a GET can act (or a value the engine cannot read may).
+func beyondQuery(s *segment) bool {
+	if sendsCredentialsElsewhere(s) {
+		return true
+	}
+	if s.name != cmdKubectl && s.name != cmdOC {
+		return false
+	}
+	for v := range optionValues(s, "--raw", "--raw") {
+		if v.dynamic || strings.Contains(strings.ToLower(v.s), "proxy") || strings.Contains(v.s, "%") {
 			return true
 		}
 	}

@@ -135,8 +135,10 @@ func (a *analyzer) computedValue(name string, w word) {
 // git status rewrite it), SSLKEYLOGFILE the TLS key log curl and python append to, GOBIN where go
 // install puts its programs. Before, HISTFILE=.env; history -r; history printed .env (history -r
 // .env is refused), GIT_INDEX_FILE=.env git add x overwrote it, and GOBIN=.git/hooks go install
-// ./cmd/pre-commit installed a hook.
-var writtenFileVars = map[string]bool{"HISTFILE": true, "GIT_INDEX_FILE": true, "SSLKEYLOGFILE": true, "GOBIN": true}
+// ./cmd/pre-commit installed a hook. KUBECACHEDIR is kubectl's --cache-dir, PIP_LOG and
+// PIP_CACHE_DIR pip's --log and --cache-dir (KUBECACHEDIR=.git/hooks kubectl get pods wrote there).
+var writtenFileVars = map[string]bool{"HISTFILE": true, "GIT_INDEX_FILE": true, "SSLKEYLOGFILE": true, "GOBIN": true,
+	"KUBECACHEDIR": true, "PIP_LOG": true, "PIP_LOG_FILE": true, "PIP_CACHE_DIR": true}
 
 // writtenFile records the file a writtenFileVars variable names, as a write.
 func (a *analyzer) writtenFile(name, val string) {

@@ -1,0 +1,254 @@
+package safety
+
+import (
+	"slices"
+	"strings"
+)
+
+// Options of recognised and ordinary programs (linters, formatters, test runners) that name code
+// the program loads, or configuration that names such code: a plugin, formatter, reporter, rules
+// directory, init script, preload module, interpreter or config file. Given the project's own
+// (a path below the working directory, or a bare name the program resolves among the project's
+// dependencies) they run the project's code, as the program does without them; given a file from
+// elsewhere (/tmp/x.js, ~/x, ../x, a URL, a value computed at run time) they run code the engine
+// has not seen, so the segment is opaque.
+
+// Names the tables of several files share.
+const (
+	cmdPip          = "pip"
+	cmdGlab         = "glab"
+	optRcfile       = "--rcfile"
+	optCacheDir     = "--cache-dir"
+	npmGlobalconfig = "globalconfig"
+	npmUserconfig   = "userconfig"
+	optParser       = "--parser"
+	optCert         = "--cert"
+)
+
+// outsideCodeOptions are, per program, such options as {short, long} ("" when there is none).
+//
+//nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
+var outsideCodeOptions = map[string][][2]string{
+	// eslint's config is JavaScript; its formatter, rules, parser and plugins are modules.
+	"eslint": {{"-c", "--config"}, {"-f", "--format"}, {"", "--rulesdir"}, {"", "--resolve-plugins-relative-to"}, {"", "--plugin"},
+		{"", optParser}},
+	// prettier's plugins and (before 3) parser are modules, its config may be JavaScript.
+	"prettier": {{"", "--plugin"}, {"", "--config"}, {"", "--plugin-search-dir"}, {"", optParser}},
+	// flake8's local-plugins and mypy's plugins are named in their config; mypy runs the
+	// interpreter --python-executable names to find its packages.
+	"flake8": {{"", "--config"}, {"", "--append-config"}},
+	"mypy":   {{"", "--config-file"}, {"", "--python-executable"}},
+	"pylint": {{"", optRcfile}}, // its init-hook
+	// tflint's config enables plugins, buf's names lint plugins, markdownlint's rules are modules
+	// and its config may be JavaScript, coverage's rcfile names plugins.
+	"tflint": {{"-c", "--config"}}, "buf": {{"", "--config"}}, "markdownlint": {{"-r", "--rules"}, {"-c", "--config"}},
+	"coverage": {{"", optRcfile}},
+	// gradle's init scripts (and those of another user home's init.d) are Groovy or Kotlin code.
+	// An included build's build logic runs too.
+	"gradle": {{"-I", "--init-script"}, {"-g", "--gradle-user-home"}, {"", "--include-build"}},
+	// maven's settings can activate a profile whose properties set argLine or jvm (below).
+	"mvn": {{"-s", "--settings"}, {"-gs", "--global-settings"}},
+	// A toolset names the compiler and linker swift test runs.
+	"swift": {{"", "--toolset"}},
+	// playwright's config is TypeScript; a reporter is a built-in name or a module.
+	"playwright": {{"-c", "--config"}, {"", "--reporter"}},
+	// dotnet test loads test adapters from a path, or from the one a runsettings file names.
+	"dotnet": {{"-a", "--test-adapter-path"}, {"-s", "--settings"}},
+	// rspec requires files, adds load paths and reads options files.
+	"rspec": {{"-r", "--require"}, {"-I", "-I"}, {"-O", "--options"}},
+	"mix":   {{"", "--dot-formatter"}}, // the formatter file is evaluated Elixir
+	// bun's preload modules and config (which names more); deno's config and import map.
+	"bun":  {{"-r", "--preload"}, {"-c", "--config"}},
+	"deno": {{"-c", "--config"}, {"", "--import-map"}, {"", "--preload"}},
+	// pip runs the interpreter --python names; pnpm runs a pnpmfile's hooks; npm obeys another
+	// npmrc's script-shell; nextest runs the setup scripts of a tool config.
+	cmdPip: {{"", "--python"}}, "pnpm": {{"", "--pnpmfile"}, {"", "--global-pnpmfile"}},
+	"npm": {{"", "--userconfig"}, {"", "--globalconfig"}}, "cargo": {{"", "--tool-config-file"}},
+}
+
+// outsideCode returns the option of outsideCodeOptions whose value names code from outside the
+// project, or "" when there is none; python -m mypy and python -m pip are read as mypy and pip.
+// deno also runs a module a URL names as its operand.
+func outsideCode(s *segment) string {
+	if _, m, ok := pythonModuleRun(s); ok {
+		s = &m
+	}
+	if why := jvmPropertyCode(s); why != "" {
+		return why
+	}
+	if why := swiftCompilerFlags(s); why != "" {
+		return why
+	}
+	if why := openInspector(s); why != "" {
+		return why
+	}
+	if why := pnpmConfigOption(s); why != "" {
+		return why
+	}
+	for _, o := range outsideCodeOptions[s.name] {
+		short := o[0]
+		if short == "" {
+			short = o[1]
+		}
+		for v := range optionValues(s, short, o[1]) {
+			if v.dynamic || !entriesBelow(v.s, ",") {
+				return o[1] + " " + v.s
+			}
+		}
+		if why := dotnetColonValue(s, o[1]); why != "" {
+			return why
+		}
+	}
+	if s.name == "deno" {
+		for _, w := range s.operands {
+			if strings.Contains(w.s, ":") {
+				return "the module " + w.s
+			}
+		}
+	}
+	return ""
+}
+
+// entriesBelow reports whether every sep-separated entry of val is a literal relative path below
+// the working directory (or a bare name): no "/" or "~" first, no "..", no "$", quote, glob or
+// ":" (a URL or a scheme, npm:x). An empty entry is the working directory.
+func entriesBelow(val, sep string) bool {
+	if strings.ContainsAny(val, "$`~\\\"'*?[") {
+		return false
+	}
+	for e := range strings.SplitSeq(val, sep) {
+		if strings.HasPrefix(e, "/") || strings.Contains(e, ":") || slices.Contains(strings.Split(e, "/"), "..") {
+			return false
+		}
+	}
+	return true
+}
+
+// jvmPropertyCode returns a system property of gradle's or maven's (-DNAME=VALUE) that runs code
+// from outside the project: another JVM (org.gradle.java.home), JVM options that load an agent
+// (org.gradle.jvmargs, judged as JAVA_TOOL_OPTIONS is), or maven's extension classpath.
+func jvmPropertyCode(s *segment) string {
+	if s.name != "gradle" && s.name != "mvn" {
+		return ""
+	}
+	for i := 1; i < len(s.words); i++ {
+		w := s.words[i]
+		if w.s == "-D" && i+1 < len(s.words) {
+			i++
+			w = s.words[i].with("-D" + s.words[i].s)
+		}
+		prop, ok := strings.CutPrefix(w.s, "-D")
+		if !ok {
+			continue
+		}
+		name, val, _ := strings.Cut(prop, "=")
+		switch {
+		case w.dynamic:
+			return "the property " + w.s
+		case jvmOptionProps[name] && buildEnvReason("JAVA_TOOL_OPTIONS", val) != "":
+			return "the property " + w.s
+		case jvmCodePaths[name] && !entriesBelow(val, ":"):
+			return "the property " + w.s
+		}
+	}
+	return ""
+}
+
+// jvmCodePaths are the properties that name a JVM, a compiler or a classpath whose code gradle or
+// maven runs: surefire's jvm, the compiler plugin's forked javac.
+var jvmCodePaths = map[string]bool{"org.gradle.java.home": true, "org.gradle.java.installations.paths": true,
+	"maven.ext.class.path": true, "jvm": true, "maven.compiler.executable": true}
+
+// jvmOptionProps are the properties holding options for a JVM: gradle's daemon's and surefire's
+// forked test JVM's (argLine).
+var jvmOptionProps = map[string]bool{"org.gradle.jvmargs": true, "argLine": true}
+
+// dotnetColonValue returns dotnet's option spelt with its value after a colon, as
+// System.CommandLine also reads it (--test-adapter-path:/tmp/x), when the value is from elsewhere;
+// or a run setting after "--" (RunConfiguration.TestAdaptersPaths=/tmp/x, DotNetHostPath) naming
+// a path from elsewhere.
+func dotnetColonValue(s *segment, long string) string {
+	if s.name != "dotnet" {
+		return ""
+	}
+	settings := false
+	for _, w := range s.words[1:] {
+		_, v, isSetting := strings.Cut(w.s, "=")
+		switch {
+		case w.s == "--":
+			settings = true
+		case settings && isSetting && (w.dynamic || !entriesBelow(v, ";")):
+			return "the run setting " + w.s
+		}
+		if v, ok := strings.CutPrefix(w.s, long+":"); ok && (w.dynamic || !entriesBelow(v, ",")) {
+			return w.s
+		}
+	}
+	return ""
+}
+
+// pnpmConfigOption returns pnpm's --config.KEY=VALUE that sets one of npmCodeSettings
+// (--config.script-shell=/tmp/x runs every script in that program).
+func pnpmConfigOption(s *segment) string {
+	if s.name != "pnpm" {
+		return ""
+	}
+	for _, w := range s.words[1:] {
+		key, ok := strings.CutPrefix(w.s, "--config.")
+		key, _, _ = strings.Cut(key, "=")
+		if ok && (w.dynamic || npmCodeSettings[strings.ToLower(key)]) {
+			return w.s
+		}
+	}
+	return ""
+}
+
+// swiftCompilerFlags returns a flag swift test passes its compiler or linker (-Xswiftc, -Xcc,
+// -Xcxx, -Xlinker) that loads or runs code, judged as CFLAGS' are (a plugin, -load, -B, fuse-ld).
+func swiftCompilerFlags(s *segment) string {
+	if s.name != "swift" {
+		return ""
+	}
+	for _, o := range []string{"-Xswiftc", "-Xcc", "-Xcxx", "-Xlinker"} {
+		for v := range optionValues(s, o, o) {
+			if why := buildEnvReason("CFLAGS", v.s); why != "" || v.dynamic {
+				return o + " " + v.s
+			}
+		}
+	}
+	return ""
+}
+
+// inspectorOptions open a JavaScript runtime's debugger, or playwright's UI, on an address: on one
+// other than the loopback interface, anyone who reaches it runs code in the process.
+var inspectorOptions = map[string][]string{cmdNode: jsInspectors, "deno": jsInspectors, "bun": jsInspectors,
+	"playwright": {"--ui-host"}}
+
+// jsInspectors are node's, deno's and bun's debugger options.
+var jsInspectors = []string{"--inspect", "--inspect-brk", "--inspect-wait"}
+
+// openInspector returns the option of inspectorOptions bound beyond the loopback interface.
+func openInspector(s *segment) string {
+	for _, o := range inspectorOptions[s.name] {
+		for _, w := range s.words[1:] {
+			v, ok := strings.CutPrefix(w.s, o+"=")
+			if !ok {
+				continue
+			}
+			host := v
+			if i := strings.LastIndex(v, ":"); i >= 0 {
+				host = v[:i]
+			}
+			if w.dynamic || strings.Trim(v, "0123456789") != "" && !loopbackHost(host) {
+				return w.s
+			}
+		}
+	}
+	return ""
+}
+
+// loopbackHost reports whether a debugger's host is the loopback interface.
+func loopbackHost(h string) bool {
+	h = strings.TrimPrefix(strings.TrimPrefix(strings.TrimSuffix(h, "]"), "["), "ws://")
+	return h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.")
+}
