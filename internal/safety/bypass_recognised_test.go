@@ -166,7 +166,7 @@ func recognisedCatalogue() []classCase {
 		{act, "a service's endpoint through the proxy", sh(`kubectl -n web get --raw /api/v1/namespaces/web/services/web:80/proxy/admin/reset`), unrec,
 			sh(`kubectl get --raw /readyz`), true},
 		{act, "the proxy spelt with an escape", sh(`kubectl -n web get --raw /api/v1/nodes/n1/%70roxy/logs/`), unrec,
-			sh(`kubectl get --raw /api/v1/namespaces/default/pods`), true},
+			sh(`kubectl get --raw /api/v1/namespaces/default/services`), true},
 		{ghJq, "gh --jq '$ENV'", sh(`gh pr list --json number --jq '$ENV'`), asked(dc + "print-environment-gh-jq"),
 			sh(`gh pr list --json number --jq '.[].number'`), false},
 		{ghJq, "env.GH_TOKEN", sh(`gh pr view 1 --json body --jq 'env.GH_TOKEN'`), asked(dc + "print-environment-gh-jq"),
