@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 	corev1 "k8s.io/api/core/v1"
+	apimeta "k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -77,68 +79,56 @@ func keys[V any](m map[string]V) []string {
 	return out
 }
 
-// completeNamespaces completes -n with the cluster's namespaces; nothing when it cannot be read.
+// completeNamespaces completes -n with the cluster's namespaces.
 func (c *cli) completeNamespaces(cmd *cobra.Command, _ []string, typed string) ([]string, cobra.ShellCompDirective) {
-	cl, _, err := c.kube.client()
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), completionTimeout)
-	defer cancel()
-	var namespaces corev1.NamespaceList
-	if err := cl.List(ctx, &namespaces); err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	names := make([]string, 0, len(namespaces.Items))
-	for _, n := range namespaces.Items {
-		names = append(names, n.Name)
-	}
-	return completions(names, typed)
+	return c.completeNames(cmd, typed, &corev1.NamespaceList{}, false)
 }
 
 // completionTimeout bounds what a <TAB> waits for a cluster that does not answer.
 const completionTimeout = 5 * time.Second
 
 // completePlans completes a PLAN argument with the AgentPlans in the namespace the connection
-// flags name; it completes nothing when the cluster cannot be read.
+// flags name.
 func (c *cli) completePlans(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
+	return c.completeNames(cmd, toComplete, &safetyv1alpha1.AgentPlanList{}, true)
+}
+
+// completeTools completes --tool with the registered AgentTools.
+func (c *cli) completeTools(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	return c.completeNames(cmd, toComplete, &safetyv1alpha1.AgentToolList{}, false)
+}
+
+// completeNames completes with the names of the objects the cluster lists into list (in the
+// namespace the connection flags name, when inNamespace); nothing when it cannot be read.
+func (c *cli) completeNames(cmd *cobra.Command, typed string, list client.ObjectList,
+	inNamespace bool) ([]string, cobra.ShellCompDirective) {
 	cl, ns, err := c.kube.client()
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), completionTimeout)
 	defer cancel()
-	var plans safetyv1alpha1.AgentPlanList
-	if err := cl.List(ctx, &plans, client.InNamespace(ns)); err != nil {
+	var opts []client.ListOption
+	if inNamespace {
+		opts = append(opts, client.InNamespace(ns))
+	}
+	if err := cl.List(ctx, list, opts...); err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	names := make([]string, 0, len(plans.Items))
-	for _, p := range plans.Items {
-		names = append(names, p.Name)
-	}
-	return completions(names, toComplete)
-}
-
-// completeTools completes --tool with the registered AgentTools.
-func (c *cli) completeTools(cmd *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	cl, _, err := c.kube.client()
+	items, err := apimeta.ExtractList(list)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), completionTimeout)
-	defer cancel()
-	var tools safetyv1alpha1.AgentToolList
-	if err := cl.List(ctx, &tools); err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
+	names := make([]string, 0, len(items))
+	for _, o := range items {
+		if m, ok := o.(metav1.Object); ok {
+			names = append(names, m.GetName())
+		}
 	}
-	names := make([]string, 0, len(tools.Items))
-	for _, t := range tools.Items {
-		names = append(names, t.Name)
-	}
-	return completions(names, toComplete)
+	return completions(names, typed)
 }
 
 // completions are the names that start with what was typed, sorted; never file names.

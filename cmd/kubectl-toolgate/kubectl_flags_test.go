@@ -151,6 +151,15 @@ func TestCompletion(t *testing.T) {
 	if want := "fix-bug\nfix-docs\n:4\n"; code != exitOK || out != want {
 		t.Errorf("__complete explain fix: exit %d, %q, want %q", code, out, want)
 	}
+	// --tool completes with the registered AgentTools, cluster-scoped.
+	for _, name := range []string{ns + "-read", ns + "-run", "elsewhere-" + ns} {
+		create(t, cl.Client, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: name},
+			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}})
+	}
+	code, out, _ = runCLI(t, "__complete", "approve", "--kubeconfig", kc, "-n", ns, "fix-bug", "--tool", ns+"-r")
+	if want := ns + "-read\n" + ns + "-run\n:4\n"; code != exitOK || out != want {
+		t.Errorf("__complete approve --tool: exit %d, %q, want %q", code, out, want)
+	}
 }
 
 // twoContexts rewrites the kubeconfig at path so that its current context points nowhere and its
