@@ -23,17 +23,16 @@ import (
 // the gateway's work, toolgate's verdict and the tool's run. Without a configured exporter the
 // global tracer's spans only carry the client's context through, as before.
 type callSpans struct {
-	provider trace.TracerProvider // nil: the global one, looked up for each span (it may be set later)
+	tracer trace.Tracer
 }
 
-func newCallSpans(provider trace.TracerProvider) callSpans { return callSpans{provider: provider} }
-
-func (c callSpans) tracer() trace.Tracer {
-	provider := c.provider
+// newCallSpans takes the gateway's tracer once, from provider or, nil, the global one: a tracer
+// taken from the global provider before an exporter is installed follows the first one installed.
+func newCallSpans(provider trace.TracerProvider) callSpans {
 	if provider == nil {
 		provider = otel.GetTracerProvider()
 	}
-	return provider.Tracer("github.com/toolgate/toolgate/internal/gateway")
+	return callSpans{tracer: provider.Tracer("github.com/toolgate/toolgate/internal/gateway")}
 }
 
 const methodCallTool = "tools/call"
@@ -54,7 +53,7 @@ func (c callSpans) call(ctx context.Context, req *mcp.CallToolRequest, rt *route
 		attrs = append(attrs, attribute.String("gen_ai.tool.name", req.Params.Name),
 			attribute.String("toolgate.tool_server", rt.server.Name))
 	}
-	return c.tracer().Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+	return c.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
 }
 
 // endCallSpan ends a tools/call's span, the gateway's or an upstream's, with how the call ended:
@@ -80,7 +79,7 @@ func endCallSpan(span trace.Span, res *mcp.CallToolResult, err error) {
 // create starts the client span of the AgentToolCall's create and puts its context on
 // call, so the webhook's decision span is its child.
 func (c callSpans) create(ctx context.Context, call *safetyv1alpha1.AgentToolCall) trace.Span {
-	ctx, span := c.tracer().Start(ctx, "create AgentToolCall", trace.WithSpanKind(trace.SpanKindClient),
+	ctx, span := c.tracer.Start(ctx, "create AgentToolCall", trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithAttributes(attribute.String("k8s.namespace.name", call.Namespace),
 			attribute.String("toolgate.plan", call.Spec.Plan)))
 	agent.LinkContext(ctx, call)
@@ -110,7 +109,7 @@ func decided(ctx context.Context, create trace.Span, call *safetyv1alpha1.AgentT
 // upstream starts the client span of one call sent to rt's upstream, and returns the
 // _meta that carries its context to the upstream (nil when there is none to carry).
 func (c callSpans) upstream(ctx context.Context, rt *route) (trace.Span, mcp.Meta) {
-	ctx, span := c.tracer().Start(ctx, methodCallTool+" "+rt.upstreamName(), trace.WithSpanKind(trace.SpanKindClient),
+	ctx, span := c.tracer.Start(ctx, methodCallTool+" "+rt.upstreamName(), trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithAttributes(attribute.String("mcp.method.name", methodCallTool),
 			attribute.String("gen_ai.tool.name", rt.upstreamName()),
 			attribute.String("toolgate.tool_server", rt.server.Name)))

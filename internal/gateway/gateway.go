@@ -138,7 +138,8 @@ type Options struct {
 	// MaxCallsPerCaller bounds the tools/calls one caller has in flight (callsInFlight); 0 means
 	// DefaultMaxCallsPerCaller.
 	MaxCallsPerCaller int
-	// TracerProvider makes the gateway's spans (callSpans); nil means OpenTelemetry's global one.
+	// TracerProvider makes the gateway's spans (callSpans); nil means OpenTelemetry's global one,
+	// as it is when New runs.
 	TracerProvider trace.TracerProvider
 	Version        string
 	Log            logr.Logger
