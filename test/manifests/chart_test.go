@@ -80,7 +80,7 @@ func comparable(t *testing.T, o *unstructured.Unstructured) string {
 		v = normaliseRules(o.Object["rules"])
 	case "ClusterRoleBinding", "RoleBinding":
 		v = map[string]any{"roleRef": o.Object["roleRef"], "subjects": o.Object["subjects"]}
-	case "CustomResourceDefinition":
+	case "CustomResourceDefinition", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding":
 		v = o.Object["spec"]
 	case "ValidatingWebhookConfiguration":
 		hooks, _ := o.Object["webhooks"].([]any)
@@ -124,20 +124,27 @@ func normaliseRules(rules any) []string {
 }
 
 // TestChartMatchesKustomize renders the Helm chart and config/default and fails where their RBAC,
-// webhook configuration or CRDs differ: the two ways to install toolgate must grant the same
-// rights, gate the same requests and serve the same API.
+// webhook configuration, admission policies or CRDs differ: the two ways to install toolgate must
+// grant the same rights, gate the same requests and serve the same API.
 func TestChartMatchesKustomize(t *testing.T) {
 	kustomized, _, err := testenv.RenderDefault(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	kinds := map[string]bool{"ClusterRole": true, "Role": true, "ClusterRoleBinding": true, "RoleBinding": true,
-		"ValidatingWebhookConfiguration": true, "CustomResourceDefinition": true}
+		"ValidatingWebhookConfiguration": true, "CustomResourceDefinition": true,
+		"ValidatingAdmissionPolicy": true, "ValidatingAdmissionPolicyBinding": true}
+	// Cluster-scoped kinds kustomize does not know get its namespace, which the API server drops.
+	clusterScoped := map[string]bool{"ValidatingAdmissionPolicy": true, "ValidatingAdmissionPolicyBinding": true}
 	index := func(objs []*unstructured.Unstructured) map[string]*unstructured.Unstructured {
 		m := map[string]*unstructured.Unstructured{}
 		for _, o := range objs {
 			if kinds[o.GetKind()] {
-				m[o.GetKind()+" "+o.GetNamespace()+"/"+o.GetName()] = o
+				ns := o.GetNamespace()
+				if clusterScoped[o.GetKind()] {
+					ns = ""
+				}
+				m[o.GetKind()+" "+ns+"/"+o.GetName()] = o
 			}
 		}
 		return m
