@@ -106,7 +106,10 @@ func repoOnAnotherHost(s *segment) bool {
 			return true
 		}
 	}
-	home := map[string]string{"gh": "github.com", cmdGlab: "gitlab.com"}[s.name]
+	home := "github.com"
+	if s.name == cmdGlab {
+		home = "gitlab.com"
+	}
 	for _, w := range s.operands {
 		u, err := url.Parse(w.s)
 		if err == nil && strings.HasPrefix(u.Scheme, "http") && strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.") != home {
