@@ -86,27 +86,19 @@ func addReportOutput(cmd *cobra.Command) *reportOutput {
 	return r
 }
 
-// wantJSON says whether the report is printed as JSON. An unknown format, or --json beside an
-// explicit -o text, is a usage error naming the flag, found before the command reads anything.
-func (r *reportOutput) wantJSON() (bool, error) {
-	if err := checkReportFormat(r.format); err != nil {
-		return false, err
-	}
-	if r.json && r.format == outputText && r.flags.Changed("output") {
-		return false, fmt.Errorf("--json and -o text disagree: give one of them")
-	}
-	return r.json || r.format == outputJSON, nil
-}
-
-// asJSON is wantJSON for a command's RunE: a usage error is said on stderr and returned as the
-// command's exit status.
+// asJSON says whether the report is printed as JSON. An unknown format, or --json beside an
+// explicit -o text, is a usage error naming the flag, found before the command reads anything:
+// said on stderr and returned as the command's exit status.
 func (r *reportOutput) asJSON(stderr io.Writer) (bool, error) {
-	j, err := r.wantJSON()
+	err := checkReportFormat(r.format)
+	if err == nil && r.json && r.format == outputText && r.flags.Changed("output") {
+		err = fmt.Errorf("--json and -o text disagree: give one of them")
+	}
 	if err != nil {
 		sayVisible(stderr, "error: "+err.Error())
 		return false, status(exitUsage)
 	}
-	return j, nil
+	return r.json || r.format == outputJSON, nil
 }
 
 // checkReportFormat is the one check of a report's -o (test's too).
