@@ -63,7 +63,9 @@ func endCallSpan(span trace.Span, res *mcp.CallToolResult, err error) {
 	switch {
 	case err != nil:
 		span.SetAttributes(attribute.String("error.type", "mcp_error"))
-		span.SetStatus(codes.Error, err.Error())
+		// Shortened: an error may quote what the agent sent (an undeclared argument's name), and the
+		// SDK bounds no status, so a long one would fill the exporter's batch with other calls' spans.
+		span.SetStatus(codes.Error, toolcall.Shortened(err.Error()))
 	case res != nil && res.IsError:
 		span.SetAttributes(attribute.String("error.type", "tool_error"))
 		if d, denial := res.Meta[MetaDenial].(Denied); denial { // the webhook's, or the gateway's own (no plan)
@@ -90,7 +92,7 @@ func (c callSpans) create(ctx context.Context, call *safetyv1alpha1.AgentToolCal
 // status endCallSpan sets); err is the create's failure to be decided at all.
 func decided(ctx context.Context, create trace.Span, call *safetyv1alpha1.AgentToolCall, r toolcall.Result, err error) {
 	if err != nil {
-		create.SetStatus(codes.Error, err.Error())
+		create.SetStatus(codes.Error, toolcall.Shortened(err.Error()))
 		create.End()
 		return
 	}

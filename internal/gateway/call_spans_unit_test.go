@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,6 +31,8 @@ func TestEndCallSpanMarksHowTheCallEnded(t *testing.T) {
 			codes.Error, ReasonPlanNotFound, "tool_error"},
 		{"upstream tool error", &mcp.CallToolResult{IsError: true}, nil, codes.Error, "the tool's answer is an error", "tool_error"},
 		{"mcp error", nil, errors.New("boom"), codes.Error, "boom", "mcp_error"},
+		{"an mcp error quoting 60 KB the agent sent", nil, errors.New(strings.Repeat("\u0080", 30_000)), codes.Error,
+			strings.Repeat("\u0080", 40) + "...", "mcp_error"},
 		{"answered", &mcp.CallToolResult{}, nil, codes.Unset, "", ""},
 	} {
 		_, span := spans.call(t.Context(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "x"}}, nil)

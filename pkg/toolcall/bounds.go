@@ -37,7 +37,7 @@ func checkClaims(inv Invocation) error {
 	}
 	if inv.Step != "" && (len(inv.Step) > MaxStepLength || !stepPattern.MatchString(inv.Step)) {
 		return bad("step %q is not a DNS label (at most %d lower-case letters, digits and '-', "+
-			"starting and ending with a letter or digit)", shortened(inv.Step), MaxStepLength)
+			"starting and ending with a letter or digit)", Shortened(inv.Step), MaxStepLength)
 	}
 	if n := utf8.RuneCountInString(inv.SandboxID); n > MaxSandboxIDLength {
 		return bad("the sandbox id is %d characters, more than %d", n, MaxSandboxIDLength)
@@ -87,8 +87,9 @@ func checkArguments(ta *safetyv1alpha1.ToolArguments, m ArgumentMap) error {
 	return nil
 }
 
-// shortened is s cut to a length a message can quote.
-func shortened(s string) string {
+// Shortened is s cut to a length a message can quote (80 bytes, on a character's boundary, then
+// "..."), for text the agent chose.
+func Shortened(s string) string {
 	if len(s) <= 80 {
 		return s
 	}
