@@ -44,6 +44,7 @@ import (
 	"github.com/toolgate/toolgate/internal/gctuning"
 	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/pprofaddr"
+	"github.com/toolgate/toolgate/internal/safety"
 	"github.com/toolgate/toolgate/internal/serving"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 	// +kubebuilder:scaffold:imports
@@ -74,6 +75,7 @@ func main() {
 	var disableWebhooks bool
 	var pprofAddr string
 	var usageFlushInterval, usageFlushMaxInterval time.Duration
+	var loopMemory int
 	var webhookHost, webhookClientCA, webhookClientNames string
 	var webhookAnyClient bool
 	var certRotation bool
@@ -157,6 +159,10 @@ func main() {
 		"The longest a write of a plan's usage counters waits for a pause in its decisions: a plan admitting calls "+
 			"without a pause has its status written once per this interval. A replica that is killed (not stopped) "+
 			"loses up to this long of decisions it had not stored (docs/webhook.md).")
+	flag.IntVar(&loopMemory, "loop-memory", safety.DefaultLoopKeys,
+		"How many distinct calls per namespace the loop detector remembers. A namespace making more distinct calls "+
+			"within its loop window than this over-counts its new calls (docs/engine.md, Loop detection): raise it for "+
+			"busy namespaces with long windows; each new call beyond it costs a scan of this many.")
 	showVersion := flag.Bool("version", false, "Print the version and exit.")
 	opts := zap.Options{
 		Development: true,
@@ -276,7 +282,7 @@ func main() {
 	}
 	webhookOptions := webhookv1alpha1.Options{Ledger: decisionLog, Flood: flood,
 		ServiceAccountApprovers: serviceAccountApprovers, Counters: counters, UsageFlushInterval: usageFlushInterval,
-		UsageFlushMaxInterval: usageFlushMaxInterval}
+		UsageFlushMaxInterval: usageFlushMaxInterval, LoopMemory: loopMemory}
 	ownership.wire(mgr, &webhookOptions)
 	webhooksReady, err := setupWebhooks(mgr, disableWebhooks, certRotation, certs.Options{
 		SecretNamespace: certSecretNamespace, SecretName: certSecretName, CertDir: webhookServerOptions.CertDir,

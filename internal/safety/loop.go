@@ -140,19 +140,21 @@ const (
 )
 
 // LoopDetector counts identical calls within a sliding window. It is safe for concurrent use and
-// its memory is bounded: per namespace (the key's partition) at most maxKeys calls, the expired
-// and the least repeated evicted first (loopPartition.evict), each with at most a fixed number of
-// timestamps, and at most maxLoopPartitions namespaces.
+// its memory is bounded: per namespace (the key's partition) at most maxKeys calls, each with at
+// most a fixed number of timestamps, and at most maxLoopPartitions namespaces. A namespace full of
+// live calls over-counts rather than forgets (loopPartition.evict): counts err high, never low.
 type LoopDetector struct {
-	mu      sync.Mutex
+	mu      sync.Mutex // guards order and parts; each partition has its own lock
 	clock   Clock
 	maxKeys int
 	order   *list.List // of *loopPartition, most recently seen first
 	parts   map[uint64]*list.Element
 }
 
-// loopPartition is one namespace's memory.
+// loopPartition is one namespace's memory. Its own lock keeps one namespace's flood (a scan of
+// its full memory for each new call) from delaying another namespace's calls.
 type loopPartition struct {
+	mu      sync.Mutex
 	part    uint64
 	order   *list.List // of *loopEntry, most recently seen first
 	entries map[CallKey]*list.Element
@@ -166,18 +168,30 @@ type loopEntry struct {
 
 // live is how many of the entry's stamps fall within its window ending at now.
 func (e *loopEntry) live(now int64) int {
-	first, _ := slices.BinarySearch(e.stamps, now-e.window+1) // the first stamp with now-stamp < window
-	return len(e.stamps) - first
+	return len(e.stamps) - e.firstLive(now)
 }
 
-// evict forgets one call of a full partition: one whose stamps have all left its window if there
-// is one, else the one with the fewest stamps within its window, the least recently seen of those.
-// A repeating call is what loop detection exists for: evicting by recency alone let an agent
+// firstLive is the index of the entry's first stamp within its window ending at now.
+func (e *loopEntry) firstLive(now int64) int {
+	first, _ := slices.BinarySearch(e.stamps, now-e.window+1) // the first stamp with now-stamp < window
+	return first
+}
+
+// evict forgets one call of a full partition and returns it: one whose stamps have all left its
+// window if there is one, else the one with the fewest stamps within its window, the least
+// recently seen of those. The new call that takes its place inherits those live stamps (Observe):
+// the Space-Saving algorithm (Metwally, Agrawal and El Abbadi, 2005) over a sliding window.
+//
+// A repeating call is what loop detection exists for. Evicting by recency alone let an agent
 // forget its own loop by sending enough distinct calls in between, each free to it (refused
-// before anything is counted). Now it must repeat every one of them as often as the loop it
-// hides, within the window. The scan is bounded by the partition's size and runs only when it is
-// full.
-func (lp *loopPartition) evict(now int64) {
+// before anything is counted); evicting the least repeated alone still let it, by keeping the
+// partition full of calls seen twice and alternating its loop with one other call, each evicting
+// the other. With the inheritance a call evicted and seen again counts at least what the least
+// repeated call held, so a loop is never counted lower than it is. The price is over-counting
+// when a namespace makes more distinct calls within its window than the detector remembers: a new
+// call then starts at the fewest live repeats of any remembered call. The scan is bounded by the
+// partition's size and runs only when it is full.
+func (lp *loopPartition) evict(now int64) *loopEntry {
 	var victim *list.Element
 	fewest := 0
 	for el := lp.order.Back(); el != nil; el = el.Prev() {
@@ -189,8 +203,9 @@ func (lp *loopPartition) evict(now int64) {
 			break
 		}
 	}
-	lp.order.Remove(victim)
-	delete(lp.entries, victim.Value.(*loopEntry).key)
+	e := lp.order.Remove(victim).(*loopEntry)
+	delete(lp.entries, e.key)
+	return e
 }
 
 // NewLoopDetector returns a detector reading time from clock and remembering at most maxKeys
@@ -206,8 +221,10 @@ func NewLoopDetector(clock Clock, maxKeys int) *LoopDetector {
 }
 
 // partition returns the key's namespace memory, creating it (and forgetting the least recently
-// seen namespace beyond the bound) when needed. d.mu is held.
+// seen namespace beyond the bound) when needed.
 func (d *LoopDetector) partition(part uint64) *loopPartition {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if el, ok := d.parts[part]; ok {
 		d.order.MoveToFront(el)
 		return el.Value.(*loopPartition)
@@ -227,18 +244,21 @@ func (d *LoopDetector) partition(part uint64) *loopPartition {
 // calling Evaluate. A non-positive window counts only this occurrence.
 func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 	now := d.clock.Now().UnixNano()
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	lp := d.partition(key.part)
+	lp.mu.Lock()
+	defer lp.mu.Unlock()
 	var e *loopEntry
 	if el, ok := lp.entries[key]; ok {
 		lp.order.MoveToFront(el)
 		e = el.Value.(*loopEntry)
 	} else {
+		e = &loopEntry{}
 		if lp.order.Len() >= d.maxKeys {
-			lp.evict(now)
+			// The new call inherits the forgotten call's live stamps (evict says why).
+			e = lp.evict(now)
+			e.stamps = append(e.stamps[:0], e.stamps[e.firstLive(now):]...)
 		}
-		e = &loopEntry{key: key}
+		e.key = key
 		lp.entries[key] = lp.order.PushFront(e)
 	}
 	e.window = int64(window)
@@ -258,10 +278,16 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 // Len returns the number of distinct calls remembered, over every namespace.
 func (d *LoopDetector) Len() int {
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	n := 0
+	parts := make([]*loopPartition, 0, d.order.Len())
 	for el := d.order.Front(); el != nil; el = el.Next() {
-		n += el.Value.(*loopPartition).order.Len()
+		parts = append(parts, el.Value.(*loopPartition))
+	}
+	d.mu.Unlock()
+	n := 0
+	for _, lp := range parts {
+		lp.mu.Lock()
+		n += lp.order.Len()
+		lp.mu.Unlock()
 	}
 	return n
 }

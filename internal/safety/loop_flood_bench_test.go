@@ -25,3 +25,37 @@ func BenchmarkLoopObserveFlood(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkLoopObserveBesideAFlood is one namespace's repeated call while another namespace
+// floods the detector with distinct calls (BenchmarkLoopObserveFlood's case, in a goroutine of
+// its own): what one tenant's flood costs another's calls.
+func BenchmarkLoopObserveBesideAFlood(b *testing.B) {
+	d := NewLoopDetector(RealClock{}, 0)
+	keys := make([]CallKey, 4*DefaultLoopKeys)
+	for i := range keys {
+		keys[i] = NewCallKey("flood/plan", shCall("cat src/f"+strconv.Itoa(i)+".go"))
+	}
+	for _, k := range keys[:DefaultLoopKeys] {
+		d.Observe(k, time.Minute)
+	}
+	stop := make(chan struct{})
+	flooded := make(chan struct{})
+	go func() {
+		defer close(flooded)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+				d.Observe(keys[i%len(keys)], time.Minute)
+			}
+		}
+	}()
+	mine := NewCallKey("quiet/plan", shCall("go test ./..."))
+	b.ReportAllocs()
+	for b.Loop() {
+		d.Observe(mine, time.Minute)
+	}
+	close(stop)
+	<-flooded
+}

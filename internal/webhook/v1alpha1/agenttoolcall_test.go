@@ -440,6 +440,45 @@ var _ = Describe("AgentToolCall admission: request integrity and attacks", func(
 		wg.Wait()
 		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], stepUnderTest, "src/same.go")), safety.ReasonToolLoopDetected)
 	})
+
+	// Forgetting the least repeated call first still let an agent hide a loop: it filled the
+	// namespace's memory with calls seen twice (refused for free), then alternated its loop with
+	// one other call, each new when it came and so evicting the other, the loop counted once
+	// forever. A call forgotten now leaves its live stamps to the one taking its place.
+	It("denies a loop alternating with one other call after the agent filled the detector with calls seen twice", func() {
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinUnrestricted), Steps: []string{stepUnderTest}})
+		refused := func(path string) {
+			Expect(reasonOf(submit(p.agent, p.call(planName, p.tools[reader], "undeclared", path)))).To(Equal(policy.ReasonStepNotInPlan))
+		}
+		jobs := make(chan int)
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				defer GinkgoRecover()
+				for i := range jobs {
+					refused(fmt.Sprintf("src/pair-%d.go", i))
+					refused(fmt.Sprintf("src/pair-%d.go", i))
+				}
+			})
+		}
+		for i := range safety.DefaultLoopKeys - 1 {
+			jobs <- i
+		}
+		close(jobs)
+		wg.Wait()
+		// Counts err high in a namespace this full (each call inherits a forgotten call's two live
+		// stamps), so the loop may be denied before its sixth run, never after it.
+		var runs int
+		for runs = 1; runs <= 6; runs++ {
+			err := submit(p.agent, p.call(planName, p.tools[reader], stepUnderTest, "src/same.go"))
+			if err != nil {
+				Expect(reasonOf(err)).To(Equal(safety.ReasonToolLoopDetected))
+				break
+			}
+			refused("src/filler.go")
+		}
+		Expect(runs).To(BeNumerically("<=", 6), "the loop ran 6 times, alternating with one call, and was admitted each time")
+	})
 })
 
 // unstructuredCall is an AgentToolCall of the project's main plan written as an agent could write

@@ -21,6 +21,7 @@ import (
 
 	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/metrics"
+	"github.com/toolgate/toolgate/internal/safety"
 	"github.com/toolgate/toolgate/internal/serving"
 )
 
@@ -51,6 +52,9 @@ type Options struct {
 	// a write waits for that pause. 0 means DefaultUsageFlushInterval and
 	// DefaultUsageFlushMaxInterval.
 	UsageFlushInterval, UsageFlushMaxInterval time.Duration
+	// LoopMemory is how many distinct calls per namespace the loop detector remembers; 0 means
+	// safety.DefaultLoopKeys.
+	LoopMemory int
 }
 
 // AgentToolCallPath is where the API server sends AgentToolCall admission reviews.
@@ -84,6 +88,11 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	metrics.Register()
 	handler := NewAgentToolCallHandler(mgr.GetClient(), admission.NewDecoder(mgr.GetScheme()), opts.Clock)
 	handler.Ledger = opts.Ledger
+	if opts.LoopMemory < 0 {
+		return fmt.Errorf("the loop detector's memory is %d calls per namespace; it must be positive, or 0 for %d",
+			opts.LoopMemory, safety.DefaultLoopKeys)
+	}
+	handler.loops = safety.NewLoopDetector(opts.Clock, opts.LoopMemory)
 	if err := handler.watchTotals(mgr); err != nil {
 		return err
 	}
