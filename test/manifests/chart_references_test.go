@@ -2,7 +2,6 @@ package manifests
 
 import (
 	"fmt"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -56,16 +55,11 @@ func TestChartObjectsReferToEachOther(t *testing.T) {
 // renderRelease renders dist/chart as release in namespace, with helm's further arguments.
 func renderRelease(t *testing.T, release, namespace string, args ...string) []*unstructured.Unstructured {
 	t.Helper()
-	chart, err := testenv.Path("dist", "chart")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := []string{"template", release, chart, "--namespace", namespace}
-	out, err := exec.Command(helm(t), append(base, args...)...).CombinedOutput()
+	out, err := helmTemplate(t, release, namespace, args...)
 	if err != nil {
 		t.Fatalf("helm template: %v: %s", err, out)
 	}
-	objs, err := testenv.DecodeYAML(out)
+	objs, err := testenv.DecodeYAML([]byte(out))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,20 +55,7 @@ func helmTemplate(t *testing.T, release, namespace string, args ...string) (stri
 // arguments (--set ...).
 func renderChart(t *testing.T, args ...string) []*unstructured.Unstructured {
 	t.Helper()
-	chart, err := testenv.Path("dist", "chart")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := []string{"template", "toolgate", chart, "--namespace", operatorNamespace}
-	out, err := exec.Command(helm(t), append(base, args...)...).Output()
-	if err != nil {
-		t.Fatalf("helm template: %v", err)
-	}
-	objs, err := testenv.DecodeYAML(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return objs
+	return renderRelease(t, "toolgate", operatorNamespace, args...)
 }
 
 // comparable is the part of an object both renderings must agree on, as canonical JSON.
