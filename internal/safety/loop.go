@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"crypto/sha256"
 	"encoding/binary"
+	"math"
 	"path"
 	"slices"
 	"strconv"
@@ -158,6 +159,10 @@ type loopPartition struct {
 	part    uint64
 	order   *list.List // of *loopEntry, most recently seen first
 	entries map[CallKey]*list.Element
+	// floor covers every call forgotten while it had live stamps: its k-th newest stamp is the
+	// newest of their k-th newest (oldest first, as stamps). A call not remembered may be one of
+	// them, so it starts from the floor.
+	floor []int64
 }
 
 type loopEntry struct {
@@ -166,42 +171,82 @@ type loopEntry struct {
 	window int64   // the window it was last observed with, in nanoseconds
 }
 
-// live is how many of the entry's stamps fall within its window ending at now.
-func (e *loopEntry) live(now int64) int {
-	return len(e.stamps) - e.firstLive(now)
-}
-
 // firstLive is the index of the entry's first stamp within its window ending at now.
 func (e *loopEntry) firstLive(now int64) int {
 	first, _ := slices.BinarySearch(e.stamps, now-e.window+1) // the first stamp with now-stamp < window
 	return first
 }
 
-// evict forgets one call of a full partition and returns it: one whose stamps have all left its
-// window if there is one, else the one with the fewest stamps within its window, the least
-// recently seen of those. The new call that takes its place inherits those live stamps (Observe):
-// the Space-Saving algorithm (Metwally, Agrawal and El Abbadi, 2005) over a sliding window.
+// covers says whether floor holds, rank for rank from the newest, a stamp at least as new as
+// each of stamps: forgetting a call with those stamps would leave the floor as it is.
+func covers(floor, stamps []int64) bool {
+	if len(stamps) > len(floor) {
+		return false
+	}
+	for k := 1; k <= len(stamps); k++ {
+		if stamps[len(stamps)-k] > floor[len(floor)-k] {
+			return false
+		}
+	}
+	return true
+}
+
+// raise makes the floor cover stamps too: rank for rank from the newest, the newer of the two.
+// It forgets what no window can count any more, and keeps at most loopStamps.
+func (lp *loopPartition) raise(stamps []int64, now int64) {
+	n := min(max(len(lp.floor), len(stamps)), loopStamps)
+	raised := make([]int64, n)
+	for k := 1; k <= n; k++ {
+		s := int64(math.MinInt64)
+		if k <= len(lp.floor) {
+			s = lp.floor[len(lp.floor)-k]
+		}
+		if k <= len(stamps) {
+			s = max(s, stamps[len(stamps)-k])
+		}
+		raised[n-k] = s
+	}
+	first, _ := slices.BinarySearch(raised, now-int64(maxLoopWindow)+1)
+	lp.floor = raised[first:]
+}
+
+// evict forgets one call of a full partition and returns it, for the new call to reuse: one whose
+// stamps have all left its window if there is one, else one the floor already covers, else the
+// one with the fewest stamps within its window, whose live stamps then raise the floor; the least
+// recently seen of each kind. A new call starts from the floor (Observe), so a call forgotten and
+// seen again is never counted lower than it ran: the floor holds at least its live stamps.
 //
 // A repeating call is what loop detection exists for. Evicting by recency alone let an agent
 // forget its own loop by sending enough distinct calls in between, each free to it (refused
 // before anything is counted); evicting the least repeated alone still let it, by keeping the
-// partition full of calls seen twice and alternating its loop with one other call, each evicting
-// the other. With the inheritance a call evicted and seen again counts at least what the least
-// repeated call held, so a loop is never counted lower than it is. The price is over-counting
-// when a namespace makes more distinct calls within its window than the detector remembers: a new
-// call then starts at the fewest live repeats of any remembered call. The scan is bounded by the
-// partition's size and runs only when it is full.
+// memory full of calls seen twice and alternating its loop with one other call, each evicting the
+// other; and a new call inheriting only its victim's stamps let it hide the loop in the slot of a
+// call that had just expired. The price of a floor is over-counting in a namespace with more
+// distinct live calls than the detector remembers: a new call starts at the most live repeats of
+// any call forgotten while live, and the calls so forgotten are the least repeated. The scan is
+// bounded by the partition's size and runs only when it is full.
 func (lp *loopPartition) evict(now int64) *loopEntry {
-	var victim *list.Element
-	fewest := 0
+	var covered, fewest *list.Element
+	least := 0
 	for el := lp.order.Back(); el != nil; el = el.Prev() {
-		n := el.Value.(*loopEntry).live(now)
-		if victim == nil || n < fewest {
-			victim, fewest = el, n
-		}
-		if n == 0 {
+		e := el.Value.(*loopEntry)
+		live := e.stamps[e.firstLive(now):]
+		if len(live) == 0 {
+			covered = el
 			break
 		}
+		if covered == nil && covers(lp.floor, live) {
+			covered = el
+		}
+		if fewest == nil || len(live) < least {
+			fewest, least = el, len(live)
+		}
+	}
+	victim := covered
+	if victim == nil {
+		victim = fewest
+		e := victim.Value.(*loopEntry)
+		lp.raise(e.stamps[e.firstLive(now):], now)
 	}
 	e := lp.order.Remove(victim).(*loopEntry)
 	delete(lp.entries, e.key)
@@ -254,11 +299,10 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 	} else {
 		e = &loopEntry{}
 		if lp.order.Len() >= d.maxKeys {
-			// The new call inherits the forgotten call's live stamps (evict says why).
 			e = lp.evict(now)
-			e.stamps = append(e.stamps[:0], e.stamps[e.firstLive(now):]...)
 		}
-		e.key = key
+		// It may be a call forgotten while live: it starts from the floor (evict says why).
+		e.key, e.stamps = key, append(e.stamps[:0], lp.floor...)
 		lp.entries[key] = lp.order.PushFront(e)
 	}
 	e.window = int64(window)
@@ -270,6 +314,11 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 	e.stamps = append(e.stamps[:0], e.stamps[cut:]...)
 	if len(e.stamps) >= loopStamps {
 		e.stamps = append(e.stamps[:0], e.stamps[1:]...)
+	}
+	// Never below the newest stamp: a clock that went backwards would unsort them, and the binary
+	// searches over them would miss live ones.
+	if len(e.stamps) > 0 {
+		now = max(now, e.stamps[len(e.stamps)-1])
 	}
 	e.stamps = append(e.stamps, now)
 	return len(e.stamps)

@@ -204,7 +204,8 @@ func TestLoopDetectorMemoryIsPerNamespace(t *testing.T) {
 // (each free to it: refused before anything is counted). Before, the least recently seen call was
 // evicted whatever its count, so maxKeys distinct calls reset a loop at its threshold. Calls
 // whose stamps have left their window go first, then the least repeated; a call forgotten and
-// seen again inherits the live stamps of the call it replaces, so its count errs high, never low.
+// seen again starts from the namespace's floor, which covers its live stamps, so its count errs
+// high, never low (TestLoopDetectorNeverCountsLow).
 func TestLoopDetectorKeepsARepeatingCall(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(0, 0)}
 	d := NewLoopDetector(clk, 50)
@@ -219,7 +220,7 @@ func TestLoopDetectorKeepsARepeatingCall(t *testing.T) {
 		t.Fatalf("500 distinct calls made the detector forget a loop: count %d, want at least 7", n)
 	}
 	// A call whose window has passed is forgotten before any live one, however often it repeated,
-	// and the call taking its place inherits nothing.
+	// and raises no floor.
 	d = NewLoopDetector(clk, 3)
 	old := NewCallKey("ns/plan", shCall("make test"))
 	for range 10 {
@@ -243,7 +244,8 @@ func TestLoopDetectorKeepsARepeatingCall(t *testing.T) {
 // The attack the least-repeated eviction alone allowed: the agent fills its namespace with calls
 // seen twice (refused for free), then alternates its loop with one other call. Each was new when
 // it came, so each evicted the other (the only calls seen once) and the loop counted 1 forever.
-// Now each inherits the other's stamps: the loop's count grows with every round, as it should.
+// Now the one forgotten raises the namespace's floor, which the other starts from: the loop's
+// count grows with every round, as it should.
 func TestLoopDetectorCountsALoopAlternatingWithAFiller(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(0, 0)}
 	const keys = 20
@@ -264,9 +266,10 @@ func TestLoopDetectorCountsALoopAlternatingWithAFiller(t *testing.T) {
 	}
 }
 
-// The price of never counting low: when every remembered call is live, a new call starts at the
-// fewest live repeats of any of them, which is at most the calls observed over the calls
-// remembered. While some remembered call has left its window, counts are exact.
+// The price of never counting low: when every remembered call is live, a new call starts from the
+// floor, as many live repeats as the most repeated call forgotten while live, and those forgotten
+// are the least repeated; here at most the calls observed over the calls remembered. While some
+// remembered call has left its window, nothing raises the floor and counts are exact.
 func TestLoopDetectorOverCountIsBounded(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(0, 0)}
 	const keys, calls = 100, 1000

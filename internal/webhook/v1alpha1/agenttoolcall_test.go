@@ -444,7 +444,7 @@ var _ = Describe("AgentToolCall admission: request integrity and attacks", func(
 	// Forgetting the least repeated call first still let an agent hide a loop: it filled the
 	// namespace's memory with calls seen twice (refused for free), then alternated its loop with
 	// one other call, each new when it came and so evicting the other, the loop counted once
-	// forever. A call forgotten now leaves its live stamps to the one taking its place.
+	// forever. A call forgotten now raises the namespace's floor, which a new call starts from.
 	It("denies a loop alternating with one other call after the agent filled the detector with calls seen twice", func() {
 		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinUnrestricted), Steps: []string{stepUnderTest}})
 		refused := func(path string) {
@@ -466,8 +466,8 @@ var _ = Describe("AgentToolCall admission: request integrity and attacks", func(
 		}
 		close(jobs)
 		wg.Wait()
-		// Counts err high in a namespace this full (each call inherits a forgotten call's two live
-		// stamps), so the loop may be denied before its sixth run, never after it.
+		// Counts err high in a namespace this full (a new call starts from the floor the forgotten
+		// calls seen twice raised), so the loop may be denied before its sixth run, never after it.
 		var runs int
 		for runs = 1; runs <= 6; runs++ {
 			err := submit(p.agent, p.call(planName, p.tools[reader], stepUnderTest, "src/same.go"))
