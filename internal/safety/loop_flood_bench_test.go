@@ -10,14 +10,7 @@ import (
 // partition full (DefaultLoopKeys calls, each seen once within the window), so each new call
 // scans it for the call to forget (loopPartition.evict), while holding the detector's lock.
 func BenchmarkLoopObserveFlood(b *testing.B) {
-	d := NewLoopDetector(RealClock{}, 0)
-	keys := make([]CallKey, 4*DefaultLoopKeys)
-	for i := range keys {
-		keys[i] = NewCallKey("ns/plan", shCall("cat src/f"+strconv.Itoa(i)+".go"))
-	}
-	for _, k := range keys[:DefaultLoopKeys] {
-		d.Observe(k, time.Minute)
-	}
+	d, keys := floodedDetector("ns/plan")
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -30,14 +23,7 @@ func BenchmarkLoopObserveFlood(b *testing.B) {
 // floods the detector with distinct calls (BenchmarkLoopObserveFlood's case, in a goroutine of
 // its own): what one tenant's flood costs another's calls.
 func BenchmarkLoopObserveBesideAFlood(b *testing.B) {
-	d := NewLoopDetector(RealClock{}, 0)
-	keys := make([]CallKey, 4*DefaultLoopKeys)
-	for i := range keys {
-		keys[i] = NewCallKey("flood/plan", shCall("cat src/f"+strconv.Itoa(i)+".go"))
-	}
-	for _, k := range keys[:DefaultLoopKeys] {
-		d.Observe(k, time.Minute)
-	}
+	d, keys := floodedDetector("flood/plan")
 	stop := make(chan struct{})
 	flooded := make(chan struct{})
 	go func() {
@@ -58,4 +44,19 @@ func BenchmarkLoopObserveBesideAFlood(b *testing.B) {
 	}
 	close(stop)
 	<-flooded
+}
+
+// floodedDetector is a detector whose namespace of scope is full of calls seen once within the
+// minute, and the keys of four times as many distinct calls in that scope, the first of them
+// those remembered.
+func floodedDetector(scope string) (*LoopDetector, []CallKey) {
+	d := NewLoopDetector(RealClock{}, 0)
+	keys := make([]CallKey, 4*DefaultLoopKeys)
+	for i := range keys {
+		keys[i] = NewCallKey(scope, shCall("cat src/f"+strconv.Itoa(i)+".go"))
+	}
+	for _, k := range keys[:DefaultLoopKeys] {
+		d.Observe(k, time.Minute)
+	}
+	return d, keys
 }

@@ -422,22 +422,7 @@ var _ = Describe("AgentToolCall admission: request integrity and attacks", func(
 			mustAdmit(submit(p.agent, p.call(planName, p.tools[reader], stepUnderTest, "src/same.go")))
 		}
 		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], stepUnderTest, "src/same.go")), safety.ReasonToolLoopDetected)
-		jobs := make(chan int)
-		var wg sync.WaitGroup
-		for range 8 {
-			wg.Go(func() {
-				defer GinkgoRecover()
-				for i := range jobs {
-					err := submit(p.agent, p.call(planName, p.tools[reader], "undeclared", fmt.Sprintf("src/evict-%d.go", i)))
-					Expect(reasonOf(err)).To(Equal(policy.ReasonStepNotInPlan))
-				}
-			})
-		}
-		for i := range safety.DefaultLoopKeys + 100 {
-			jobs <- i
-		}
-		close(jobs)
-		wg.Wait()
+		p.refusedForFree(safety.DefaultLoopKeys+100, func(i int) []string { return []string{fmt.Sprintf("src/evict-%d.go", i)} })
 		mustDeny(submit(p.agent, p.call(planName, p.tools[reader], stepUnderTest, "src/same.go")), safety.ReasonToolLoopDetected)
 	})
 
@@ -447,25 +432,9 @@ var _ = Describe("AgentToolCall admission: request integrity and attacks", func(
 	// forever. A call forgotten now raises the namespace's floor, which a new call starts from.
 	It("denies a loop alternating with one other call after the agent filled the detector with calls seen twice", func() {
 		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinUnrestricted), Steps: []string{stepUnderTest}})
-		refused := func(path string) {
-			Expect(reasonOf(submit(p.agent, p.call(planName, p.tools[reader], "undeclared", path)))).To(Equal(policy.ReasonStepNotInPlan))
-		}
-		jobs := make(chan int)
-		var wg sync.WaitGroup
-		for range 8 {
-			wg.Go(func() {
-				defer GinkgoRecover()
-				for i := range jobs {
-					refused(fmt.Sprintf("src/pair-%d.go", i))
-					refused(fmt.Sprintf("src/pair-%d.go", i))
-				}
-			})
-		}
-		for i := range safety.DefaultLoopKeys - 1 {
-			jobs <- i
-		}
-		close(jobs)
-		wg.Wait()
+		p.refusedForFree(safety.DefaultLoopKeys-1, func(i int) []string {
+			return []string{fmt.Sprintf("src/pair-%d.go", i), fmt.Sprintf("src/pair-%d.go", i)}
+		})
 		// Counts err high in a namespace this full (a new call starts from the floor the forgotten
 		// calls seen twice raised), so the loop may be denied before its sixth run, never after it.
 		var runs int
@@ -475,7 +444,7 @@ var _ = Describe("AgentToolCall admission: request integrity and attacks", func(
 				Expect(reasonOf(err)).To(Equal(safety.ReasonToolLoopDetected))
 				break
 			}
-			refused("src/filler.go")
+			p.refusedForFree(1, func(int) []string { return []string{"src/filler.go"} })
 		}
 		Expect(runs).To(BeNumerically("<=", 6), "the loop ran 6 times, alternating with one call, and was admitted each time")
 	})
@@ -714,4 +683,29 @@ func retryReport(p *project, call *safetyv1alpha1.AgentToolCall, mutate func(*sa
 		mutate(latest)
 		return p.agent.Status().Update(ctx, latest)
 	})
+}
+
+// refusedForFree submits, eight at a time, the calls of the main plan reading paths(i) for i
+// below n, in a step the plan does not declare: each is refused before anything is counted
+// against the plan, so they cost its agent nothing, and the loop detector still observes each.
+func (p *project) refusedForFree(n int, paths func(i int) []string) {
+	GinkgoHelper()
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			defer GinkgoRecover()
+			for i := range jobs {
+				for _, path := range paths(i) {
+					err := submit(p.agent, p.call(planName, p.tools[reader], "undeclared", path))
+					Expect(reasonOf(err)).To(Equal(policy.ReasonStepNotInPlan))
+				}
+			}
+		})
+	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
 }
