@@ -138,6 +138,8 @@ const (
 	// loopStamps is how many timestamps a detector keeps per call: counts saturate there, above
 	// the largest MaxRepeats a policy may set (1000).
 	loopStamps = 1024
+	// coverBudget is how many stamps one eviction compares with its namespace's floor at most.
+	coverBudget = 4 * loopStamps
 )
 
 // LoopDetector counts identical calls within a sliding window. It is safe for concurrent use and
@@ -145,8 +147,12 @@ const (
 // most a fixed number of timestamps, and at most maxLoopPartitions namespaces. A namespace full of
 // live calls over-counts rather than forgets (loopPartition.evict): counts err high, never low.
 type LoopDetector struct {
-	mu      sync.Mutex // guards order and parts; each partition has its own lock
-	clock   Clock
+	mu    sync.Mutex // guards order and parts; each partition has its own lock
+	clock Clock
+	// start is when the detector was made. Stamps are times since then, which Go measures on the
+	// monotonic clock when both readings carry it (time.Now's do): a step of the wall clock (an NTP
+	// correction) neither forgets live stamps nor holds old ones in the window.
+	start   time.Time
 	maxKeys int
 	order   *list.List // of *loopPartition, most recently seen first
 	parts   map[uint64]*list.Element
@@ -167,7 +173,7 @@ type loopPartition struct {
 
 type loopEntry struct {
 	key    CallKey
-	stamps []int64 // unix nanoseconds, oldest first
+	stamps []int64 // nanoseconds since the detector's start, oldest first
 	window int64   // the window it was last observed with, in nanoseconds
 }
 
@@ -195,22 +201,27 @@ func covers(floor, stamps []int64) bool {
 // It forgets what no window can count any more, and keeps at most loopStamps.
 func (lp *loopPartition) raise(stamps []int64, now int64) {
 	n := min(max(len(lp.floor), len(stamps)), loopStamps)
-	raised := make([]int64, n)
-	for k := 1; k <= n; k++ {
-		s := int64(math.MinInt64)
-		if k <= len(lp.floor) {
-			s = lp.floor[len(lp.floor)-k]
+	raised := lp.floor
+	if n > len(raised) {
+		if n > cap(raised) {
+			raised = make([]int64, n, loopStamps)
+		} else {
+			raised = raised[:n]
 		}
-		if k <= len(stamps) {
-			s = max(s, stamps[len(stamps)-k])
+		copy(raised[n-len(lp.floor):], lp.floor) // newest at the end; overlapping copy is a memmove
+		for i := range n - len(lp.floor) {
+			raised[i] = math.MinInt64
 		}
-		raised[n-k] = s
+	}
+	for k := 1; k <= len(stamps) && k <= n; k++ {
+		raised[n-k] = max(raised[n-k], stamps[len(stamps)-k])
 	}
 	first, _ := slices.BinarySearch(raised, now-int64(maxLoopWindow)+1)
-	lp.floor = raised[first:]
+	lp.floor = append(raised[:0], raised[first:]...)
 }
 
-// evict forgets one call of a full partition and returns it, for the new call to reuse: one whose
+// evict forgets one call of a full partition and returns its element, left in the order for the
+// new call to take over (no allocation while a namespace is flooded): one whose
 // stamps have all left its window if there is one, else one the floor already covers, else the
 // one with the fewest stamps within its window, whose live stamps then raise the floor; the least
 // recently seen of each kind. A new call starts from the floor (Observe), so a call forgotten and
@@ -224,10 +235,13 @@ func (lp *loopPartition) raise(stamps []int64, now int64) {
 // call that had just expired. The price of a floor is over-counting in a namespace with more
 // distinct live calls than the detector remembers: a new call starts at the most live repeats of
 // any call forgotten while live, and the calls so forgotten are the least repeated. The scan is
-// bounded by the partition's size and runs only when it is full.
-func (lp *loopPartition) evict(now int64) *loopEntry {
+// bounded by the partition's size and runs only when it is full; the stamps it compares with the
+// floor, by coverBudget (either choice of victim keeps counts from going low, so a check skipped
+// costs at most a raise of the floor, and calls holding 1024 live stamps each cannot make every
+// new call compare two million).
+func (lp *loopPartition) evict(now int64) *list.Element {
 	var covered, fewest *list.Element
-	least := 0
+	least, budget := 0, coverBudget
 	for el := lp.order.Back(); el != nil; el = el.Prev() {
 		e := el.Value.(*loopEntry)
 		live := e.stamps[e.firstLive(now):]
@@ -235,8 +249,11 @@ func (lp *loopPartition) evict(now int64) *loopEntry {
 			covered = el
 			break
 		}
-		if covered == nil && covers(lp.floor, live) {
-			covered = el
+		if covered == nil && budget > 0 {
+			budget -= len(live)
+			if covers(lp.floor, live) {
+				covered = el
+			}
 		}
 		if fewest == nil || len(live) < least {
 			fewest, least = el, len(live)
@@ -248,9 +265,8 @@ func (lp *loopPartition) evict(now int64) *loopEntry {
 		e := victim.Value.(*loopEntry)
 		lp.raise(e.stamps[e.firstLive(now):], now)
 	}
-	e := lp.order.Remove(victim).(*loopEntry)
-	delete(lp.entries, e.key)
-	return e
+	delete(lp.entries, victim.Value.(*loopEntry).key)
+	return victim
 }
 
 // NewLoopDetector returns a detector reading time from clock and remembering at most maxKeys
@@ -262,7 +278,7 @@ func NewLoopDetector(clock Clock, maxKeys int) *LoopDetector {
 	if maxKeys <= 0 {
 		maxKeys = DefaultLoopKeys
 	}
-	return &LoopDetector{clock: clock, maxKeys: maxKeys, order: list.New(), parts: map[uint64]*list.Element{}}
+	return &LoopDetector{clock: clock, start: clock.Now(), maxKeys: maxKeys, order: list.New(), parts: map[uint64]*list.Element{}}
 }
 
 // partition returns the key's namespace memory, creating it (and forgetting the least recently
@@ -288,7 +304,7 @@ func (d *LoopDetector) partition(part uint64) *loopPartition {
 // window ending now, this one included. The webhook stores the count in Context.Repeats before
 // calling Evaluate. A non-positive window counts only this occurrence.
 func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
-	now := d.clock.Now().UnixNano()
+	now := int64(d.clock.Now().Sub(d.start))
 	lp := d.partition(key.part)
 	lp.mu.Lock()
 	defer lp.mu.Unlock()
@@ -297,13 +313,18 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 		lp.order.MoveToFront(el)
 		e = el.Value.(*loopEntry)
 	} else {
-		e = &loopEntry{}
+		var el *list.Element
 		if lp.order.Len() >= d.maxKeys {
-			e = lp.evict(now)
+			el = lp.evict(now)
+			lp.order.MoveToFront(el)
+			e = el.Value.(*loopEntry)
+		} else {
+			e = &loopEntry{}
+			el = lp.order.PushFront(e)
 		}
 		// It may be a call forgotten while live: it starts from the floor (evict says why).
 		e.key, e.stamps = key, append(e.stamps[:0], lp.floor...)
-		lp.entries[key] = lp.order.PushFront(e)
+		lp.entries[key] = el
 	}
 	e.window = int64(window)
 	// Drop timestamps outside the window; a clock that went backwards keeps them (conservative).

@@ -8,39 +8,89 @@ import (
 )
 
 // The agent chooses the calls, their order and their timing: whatever it does, a call's count is
-// never lower than the times it really ran within its window. Random sequences over small
-// memories, with windows mixed in one namespace, against an exact count kept beside the detector;
-// now and then the clock goes back (a replica's time corrected), and what ran within the window
-// of the latest time the clock told still counts.
+// never lower than the times it really ran within its window (up to the 1024 stamps a call
+// keeps). Random sequences against an exact count kept beside the detector: memories of one to
+// six calls, one or two namespaces, a window per call from a millisecond to a day, bursts at one
+// instant, long gaps, and a clock that jumps both ways by up to 30 hours (a fake clock's steps are
+// the wall clock's; what ran within the window of the latest time it told still counts).
 func TestLoopDetectorNeverCountsLow(t *testing.T) {
-	windows := []time.Duration{time.Second, 5 * time.Second, time.Minute}
-	for seed := range uint64(300) {
-		rng := rand.New(rand.NewPCG(seed, 1))
-		clk := &fakeClock{t: time.Unix(0, 0)}
-		d := NewLoopDetector(clk, 1+rng.IntN(8))
-		keys := 2 + rng.IntN(20)
-		ran := make([][]time.Time, keys)
-		var latest int64 // the clock's latest time: what left the window then may be forgotten
-		for range 400 {
-			step := time.Duration(rng.IntN(1500)) * time.Millisecond
-			if rng.IntN(20) == 0 {
-				step = -3 * step
+	windows := []time.Duration{time.Millisecond, time.Second, 5 * time.Second, time.Minute, time.Hour, 24 * time.Hour}
+	for seed := range uint64(3000) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		clk := &fakeClock{t: time.Unix(1_000_000, 0)}
+		d := NewLoopDetector(clk, 1+rng.IntN(6))
+		namespaces := 1 + rng.IntN(2)
+		calls := namespaces * (2 + rng.IntN(30))
+		keys := make([]CallKey, calls)
+		window := make([]time.Duration, calls)
+		for i := range keys {
+			keys[i] = NewCallKey("ns"+strconv.Itoa(i%namespaces)+"/plan", shCall("echo "+strconv.Itoa(i)))
+			window[i] = windows[rng.IntN(len(windows))]
+		}
+		ran := make([][]time.Time, calls)
+		var latest time.Time
+		for range 600 {
+			clk.Step(randomStep(rng))
+			i, repeats := rng.IntN(calls), 1
+			if rng.IntN(10) == 0 {
+				repeats = 1 + rng.IntN(20)
 			}
-			clk.Step(step)
-			i := rng.IntN(keys)
-			window := windows[i%len(windows)]
-			ran[i] = append(ran[i], clk.Now())
-			want := 0
-			latest = max(latest, clk.Now().UnixNano())
-			for _, at := range ran[i] {
-				if latest-at.UnixNano() < int64(window) {
-					want++
+			for range repeats {
+				if clk.Now().After(latest) {
+					latest = clk.Now()
+				}
+				ran[i] = append(ran[i], clk.Now())
+				want := 0
+				for _, at := range ran[i] {
+					if latest.Sub(at) < window[i] {
+						want++
+					}
+				}
+				if got := d.Observe(keys[i], window[i]); got < min(want, loopStamps) {
+					t.Fatalf("seed %d: call %d ran %d times within %s and is counted %d", seed, i, want, window[i], got)
 				}
 			}
-			if got := d.Observe(NewCallKey("ns/plan", shCall("echo "+strconv.Itoa(i))), window); got < want {
-				t.Fatalf("seed %d: call %d ran %d times within %s and is counted %d", seed, i, want, window, got)
-			}
 		}
+	}
+}
+
+// randomStep is how far the clock moves between two observations: often not at all (calls at
+// one instant), mostly up to 1.5 s, sometimes minutes or hours, now and then backwards.
+func randomStep(rng *rand.Rand) time.Duration {
+	switch r := rng.IntN(100); {
+	case r < 30:
+		return 0
+	case r < 80:
+		return time.Duration(rng.IntN(1500)) * time.Millisecond
+	case r < 90:
+		return time.Duration(rng.IntN(120)) * time.Second
+	case r < 95:
+		return -time.Duration(rng.IntN(5000)) * time.Millisecond
+	case r < 98:
+		return time.Duration(rng.IntN(30)) * time.Hour
+	default:
+		return -time.Duration(rng.IntN(30)) * time.Hour
+	}
+}
+
+// A loop forgotten every round and learned again from the floor is still counted as often as it
+// ran, up to the 1024 stamps a call keeps: the floor keeps as many.
+func TestLoopDetectorCountsASaturatedLoopThroughTheFloor(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(0, 0)}
+	d := NewLoopDetector(clk, 3)
+	loop := NewCallKey("ns/plan", shCall("curl https://example.com/poll"))
+	fillers := make([]CallKey, 8)
+	for i := range fillers {
+		fillers[i] = NewCallKey("ns/plan", shCall("cat src/f"+strconv.Itoa(i)+".go"))
+	}
+	for run := 1; run <= 1100; run++ {
+		if n := d.Observe(loop, time.Hour); n < min(run, loopStamps) {
+			t.Fatalf("run %d of the loop is counted %d", run, n)
+		}
+		for j := range 4 { // enough to forget the loop
+			d.Observe(fillers[(run+j)%len(fillers)], time.Second)
+		}
+		clk.Step(time.Millisecond)
 	}
 }
 
