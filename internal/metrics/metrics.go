@@ -44,6 +44,14 @@ var (
 	LedgerCommittedRecords = counter("toolgate_ledger_committed_records_total",
 		"Records the decision ledger made durable.")
 
+	// LoopForgottenLive counts calls the loop detector forgot while they still counted
+	// (docs/engine.md, Loop detection): rising, a namespace makes more distinct calls a minute than
+	// --loop-memory, and its new calls start counting from what those had.
+	LoopForgottenLive = counter("toolgate_loop_forgotten_live_total",
+		"Calls the loop detector forgot while they still had runs within the loop window, because their namespace made more "+
+			"distinct calls within it than --loop-memory; new calls there start counting from what those had, and past about "+
+			"--loop-memory x 5 distinct calls a minute they are denied ToolLoopDetected.")
+
 	registerOnce sync.Once
 )
 
@@ -67,7 +75,7 @@ func ObserveLedgerCommit(records int, took time.Duration) {
 func Register() {
 	registerOnce.Do(func() {
 		ctrlmetrics.Registry.MustRegister(Decisions, EvaluationSeconds, HandlingSeconds, LedgerFailures,
-			LedgerCommitSeconds, LedgerCommittedRecords)
+			LedgerCommitSeconds, LedgerCommittedRecords, LoopForgottenLive)
 	})
 }
 

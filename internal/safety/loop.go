@@ -152,10 +152,15 @@ type LoopDetector struct {
 	// start is when the detector was made. Stamps are times since then, which Go measures on the
 	// monotonic clock when both readings carry it (time.Now's do): a step of the wall clock (an NTP
 	// correction) neither forgets live stamps nor holds old ones in the window.
-	start   time.Time
-	maxKeys int
-	order   *list.List // of *loopPartition, most recently seen first
-	parts   map[uint64]*list.Element
+	start time.Time
+	// ForgotLive, when set before the detector is used, is called each time a namespace forgets a
+	// call that still had stamps within its window, raising its floor (evict): the sign that the
+	// namespace makes more distinct calls within the window than the detector remembers, and its
+	// new calls start counting above zero. It runs under the namespace's lock.
+	ForgotLive func()
+	maxKeys    int
+	order      *list.List // of *loopPartition, most recently seen first
+	parts      map[uint64]*list.Element
 }
 
 // loopPartition is one namespace's memory. Its own lock keeps one namespace's flood (a scan of
@@ -239,7 +244,7 @@ func (lp *loopPartition) raise(stamps []int64, now int64) {
 // floor, by coverBudget (either choice of victim keeps counts from going low, so a check skipped
 // costs at most a raise of the floor, and calls holding 1024 live stamps each cannot make every
 // new call compare two million).
-func (lp *loopPartition) evict(now int64) *list.Element {
+func (lp *loopPartition) evict(now int64, forgotLive func()) *list.Element {
 	var covered, fewest *list.Element
 	least, budget := 0, coverBudget
 	for el := lp.order.Back(); el != nil; el = el.Prev() {
@@ -264,6 +269,9 @@ func (lp *loopPartition) evict(now int64) *list.Element {
 		victim = fewest
 		e := victim.Value.(*loopEntry)
 		lp.raise(e.stamps[e.firstLive(now):], now)
+		if forgotLive != nil {
+			forgotLive()
+		}
 	}
 	delete(lp.entries, victim.Value.(*loopEntry).key)
 	return victim
@@ -315,7 +323,7 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 	} else {
 		var el *list.Element
 		if lp.order.Len() >= d.maxKeys {
-			el = lp.evict(now)
+			el = lp.evict(now, d.ForgotLive)
 			lp.order.MoveToFront(el)
 			e = el.Value.(*loopEntry)
 		} else {

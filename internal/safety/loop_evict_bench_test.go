@@ -30,7 +30,7 @@ func BenchmarkLoopEvictWorstCase(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		lp.floor = append(lp.floor[:0], floor...)
-		el := lp.evict(now)
+		el := lp.evict(now, nil)
 		lp.entries[el.Value.(*loopEntry).key] = el
 	}
 }

@@ -289,3 +289,30 @@ func TestLoopDetectorOverCountIsBounded(t *testing.T) {
 		clk.Step(time.Hour) // so each call expires before the next
 	}
 }
+
+// The detector says when it forgets a call that still counted (the manager counts it in
+// toolgate_loop_forgotten_live_total), and only then: forgetting an expired call, or one the floor
+// already covers, changes no count.
+func TestLoopDetectorSaysWhenItForgetsALiveCall(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(0, 0)}
+	d := NewLoopDetector(clk, 2)
+	forgot := 0
+	d.ForgotLive = func() { forgot++ }
+	key := func(s string) CallKey { return NewCallKey("ns/plan", shCall("cat "+s)) }
+	d.Observe(key("a"), time.Second)
+	d.Observe(key("b"), time.Second)
+	clk.Step(2 * time.Second)
+	d.Observe(key("c"), time.Minute)
+	d.Observe(key("d"), time.Minute)
+	if forgot != 0 {
+		t.Fatalf("forgetting two expired calls was reported %d times", forgot)
+	}
+	d.Observe(key("e"), time.Minute) // c and d live: c goes, and raises the floor
+	if forgot != 1 {
+		t.Fatalf("forgetting a live call was reported %d times, want 1", forgot)
+	}
+	d.Observe(key("f"), time.Minute) // d, seen when c was, is covered by the floor c raised
+	if forgot != 1 {
+		t.Fatalf("forgetting a call the floor covers was reported: %d times in all, want 1", forgot)
+	}
+}

@@ -93,6 +93,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 			opts.LoopMemory, safety.DefaultLoopKeys)
 	}
 	handler.loops = safety.NewLoopDetector(opts.Clock, opts.LoopMemory)
+	handler.loops.ForgotLive = metrics.LoopForgottenLive.Inc
 	if err := handler.watchTotals(mgr); err != nil {
 		return err
 	}
