@@ -70,6 +70,10 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
+	if opts.LoopMemory < 0 {
+		return fmt.Errorf("--loop-memory is %d: the loop detector's memory must be a positive number of calls per "+
+			"namespace, or 0 for the default %d", opts.LoopMemory, safety.DefaultLoopKeys)
+	}
 	operator, err := whoAmI(mgr.GetConfig())
 	if err != nil {
 		return fmt.Errorf("asking the API server which user the operator is: %w", err)
@@ -88,10 +92,6 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	metrics.Register()
 	handler := NewAgentToolCallHandler(mgr.GetClient(), admission.NewDecoder(mgr.GetScheme()), opts.Clock)
 	handler.Ledger = opts.Ledger
-	if opts.LoopMemory < 0 {
-		return fmt.Errorf("the loop detector's memory is %d calls per namespace; it must be positive, or 0 for %d",
-			opts.LoopMemory, safety.DefaultLoopKeys)
-	}
 	handler.loops = safety.NewLoopDetector(opts.Clock, opts.LoopMemory)
 	handler.loops.ForgotLive = metrics.LoopForgottenLive.Inc
 	if err := handler.watchTotals(mgr); err != nil {
