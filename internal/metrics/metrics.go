@@ -49,8 +49,8 @@ var (
 	// --loop-memory, and its new calls start counting from what those had.
 	LoopForgottenLive = counter("toolgate_loop_forgotten_live_total",
 		"Calls the loop detector forgot while they still had runs within the loop window, because their namespace made more "+
-			"distinct calls within it than --loop-memory; new calls there start counting from what those had, and past about "+
-			"--loop-memory x 5 distinct calls a minute they are denied ToolLoopDetected.")
+			"distinct calls within it than --loop-memory; new calls there start counting from what those had, and a share "+
+			"growing with the rate is denied ToolLoopDetected (docs/engine.md, Loop detection).")
 
 	registerOnce sync.Once
 )

@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"crypto/sha256"
 	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"path"
 	"slices"
@@ -138,8 +139,12 @@ const (
 	// loopStamps is how many timestamps a detector keeps per call: counts saturate there, above
 	// the largest MaxRepeats a policy may set (1000).
 	loopStamps = 1024
-	// coverBudget is how many stamps one eviction compares with its namespace's floor at most.
+	// coverBudget is how many stamps one eviction compares with the floors at most.
 	coverBudget = 4 * loopStamps
+	// floorsPerKey is how many floors a namespace keeps per call it remembers, once it has
+	// forgotten a live call: the more floors, the fewer forgotten calls each covers, and the later
+	// a busy namespace's counts climb (evict).
+	floorsPerKey = 8
 )
 
 // LoopDetector counts identical calls within a sliding window. It is safe for concurrent use and
@@ -153,6 +158,9 @@ type LoopDetector struct {
 	// monotonic clock when both readings carry it (time.Now's do): a step of the wall clock (an NTP
 	// correction) neither forgets live stamps nor holds old ones in the window.
 	start time.Time
+	// seed picks each call's floor. It is secret and made anew with each detector, so an agent
+	// cannot choose calls that share a floor with another plan's.
+	seed maphash.Seed
 	// ForgotLive, when set before the detector is used, is called each time a namespace forgets a
 	// call that still had stamps within its window, raising its floor (evict): the sign that the
 	// namespace makes more distinct calls within the window than the detector remembers, and its
@@ -170,14 +178,16 @@ type loopPartition struct {
 	part    uint64
 	order   *list.List // of *loopEntry, most recently seen first
 	entries map[CallKey]*list.Element
-	// floor covers every call forgotten while it had live stamps: its k-th newest stamp is the
-	// newest of their k-th newest (oldest first, as stamps). A call not remembered may be one of
-	// them, so it starts from the floor.
-	floor []int64
+	// floors cover the calls forgotten while they had live stamps, each call by the floor its key
+	// picks (LoopDetector.seed): a floor's k-th newest stamp is the newest of the k-th newest of
+	// the calls it covers (oldest first, as stamps). A call not remembered may be one of them, so
+	// it starts from its floor. Made when the namespace first forgets a live call.
+	floors [][]int64
 }
 
 type loopEntry struct {
 	key    CallKey
+	floor  int     // the index of its key's floor
 	stamps []int64 // nanoseconds since the detector's start, oldest first
 	window int64   // the window it was last observed with, in nanoseconds
 }
@@ -202,49 +212,57 @@ func covers(floor, stamps []int64) bool {
 	return true
 }
 
-// raise makes the floor cover stamps too: rank for rank from the newest, the newer of the two.
-// It forgets what no window can count any more, and keeps at most loopStamps.
-func (lp *loopPartition) raise(stamps []int64, now int64) {
-	n := min(max(len(lp.floor), len(stamps)), loopStamps)
-	raised := lp.floor
-	if n > len(raised) {
-		if n > cap(raised) {
-			raised = make([]int64, n, loopStamps)
-		} else {
-			raised = raised[:n]
-		}
-		copy(raised[n-len(lp.floor):], lp.floor) // newest at the end; overlapping copy is a memmove
-		for i := range n - len(lp.floor) {
-			raised[i] = math.MinInt64
+// floor is the floor of the entry's key; nil before the namespace forgot any live call.
+func (lp *loopPartition) floor(e *loopEntry) []int64 {
+	if lp.floors == nil {
+		return nil
+	}
+	return lp.floors[e.floor]
+}
+
+// raise makes the entry's floor cover its stamps too: rank for rank from the newest, the newer of
+// the two. It forgets what no window can count any more, and keeps at most loopStamps.
+func (lp *loopPartition) raise(e *loopEntry, stamps []int64, now int64, floors int) {
+	if lp.floors == nil {
+		lp.floors = make([][]int64, floors)
+	}
+	floor := lp.floors[e.floor]
+	n := min(max(len(floor), len(stamps)), loopStamps)
+	if old := len(floor); n > old {
+		floor = slices.Grow(floor, n-old)[:n]
+		copy(floor[n-old:], floor[:old]) // newest at the end; overlapping copy is a memmove
+		for i := range n - old {
+			floor[i] = math.MinInt64
 		}
 	}
 	for k := 1; k <= len(stamps) && k <= n; k++ {
-		raised[n-k] = max(raised[n-k], stamps[len(stamps)-k])
+		floor[n-k] = max(floor[n-k], stamps[len(stamps)-k])
 	}
-	first, _ := slices.BinarySearch(raised, now-int64(maxLoopWindow)+1)
-	lp.floor = append(raised[:0], raised[first:]...)
+	first, _ := slices.BinarySearch(floor, now-int64(maxLoopWindow)+1)
+	lp.floors[e.floor] = append(floor[:0], floor[first:]...)
 }
 
 // evict forgets one call of a full partition and returns its element, left in the order for the
-// new call to take over (no allocation while a namespace is flooded): one whose
-// stamps have all left its window if there is one, else one the floor already covers, else the
-// one with the fewest stamps within its window, whose live stamps then raise the floor; the least
-// recently seen of each kind. A new call starts from the floor (Observe), so a call forgotten and
-// seen again is never counted lower than it ran: the floor holds at least its live stamps.
+// new call to take over (no allocation while a namespace is flooded): one whose stamps have all
+// left its window if there is one, else one its floor already covers, else the one with the fewest
+// stamps within its window, whose live stamps then raise its floor; the least recently seen of
+// each kind. A new call starts from its floor (Observe), so a call forgotten and seen again is
+// never counted lower than it ran: its floor holds at least its live stamps.
 //
 // A repeating call is what loop detection exists for. Evicting by recency alone let an agent
 // forget its own loop by sending enough distinct calls in between, each free to it (refused
 // before anything is counted); evicting the least repeated alone still let it, by keeping the
 // memory full of calls seen twice and alternating its loop with one other call, each evicting the
 // other; and a new call inheriting only its victim's stamps let it hide the loop in the slot of a
-// call that had just expired. The price of a floor is over-counting in a namespace with more
-// distinct live calls than the detector remembers: a new call starts at the most live repeats of
-// any call forgotten while live, and the calls so forgotten are the least repeated. The scan is
-// bounded by the partition's size and runs only when it is full; the stamps it compares with the
-// floor, by coverBudget (either choice of victim keeps counts from going low, so a check skipped
-// costs at most a raise of the floor, and calls holding 1024 live stamps each cannot make every
-// new call compare two million).
-func (lp *loopPartition) evict(now int64, forgotLive func()) *list.Element {
+// call that had just expired. The price of floors is over-counting in a namespace with more
+// distinct live calls than the detector remembers: a floor's level grows with the calls forgotten
+// from it within the window, which is why there are floorsPerKey floors per call remembered and
+// not one (one made it a cliff: every new call denied past about 15,000 distinct calls a minute).
+// The scan is bounded by the partition's size and runs only when it is full; the stamps it
+// compares with the floors, by coverBudget (either choice of victim keeps counts from going low,
+// so a check skipped costs at most a raise of a floor, and calls holding 1024 live stamps each
+// cannot make every new call compare two million).
+func (lp *loopPartition) evict(now int64, floors int, forgotLive func()) *list.Element {
 	var covered, fewest *list.Element
 	least, budget := 0, coverBudget
 	for el := lp.order.Back(); el != nil; el = el.Prev() {
@@ -256,7 +274,7 @@ func (lp *loopPartition) evict(now int64, forgotLive func()) *list.Element {
 		}
 		if covered == nil && budget > 0 {
 			budget -= len(live)
-			if covers(lp.floor, live) {
+			if covers(lp.floor(e), live) {
 				covered = el
 			}
 		}
@@ -268,7 +286,7 @@ func (lp *loopPartition) evict(now int64, forgotLive func()) *list.Element {
 	if victim == nil {
 		victim = fewest
 		e := victim.Value.(*loopEntry)
-		lp.raise(e.stamps[e.firstLive(now):], now)
+		lp.raise(e, e.stamps[e.firstLive(now):], now, floors)
 		if forgotLive != nil {
 			forgotLive()
 		}
@@ -286,7 +304,7 @@ func NewLoopDetector(clock Clock, maxKeys int) *LoopDetector {
 	if maxKeys <= 0 {
 		maxKeys = DefaultLoopKeys
 	}
-	return &LoopDetector{clock: clock, start: clock.Now(), maxKeys: maxKeys, order: list.New(), parts: map[uint64]*list.Element{}}
+	return &LoopDetector{clock: clock, start: clock.Now(), seed: maphash.MakeSeed(), maxKeys: maxKeys, order: list.New(), parts: map[uint64]*list.Element{}}
 }
 
 // partition returns the key's namespace memory, creating it (and forgetting the least recently
@@ -323,15 +341,16 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 	} else {
 		var el *list.Element
 		if lp.order.Len() >= d.maxKeys {
-			el = lp.evict(now, d.ForgotLive)
+			el = lp.evict(now, d.maxKeys*floorsPerKey, d.ForgotLive)
 			lp.order.MoveToFront(el)
 			e = el.Value.(*loopEntry)
 		} else {
 			e = &loopEntry{}
 			el = lp.order.PushFront(e)
 		}
-		// It may be a call forgotten while live: it starts from the floor (evict says why).
-		e.key, e.stamps = key, append(e.stamps[:0], lp.floor...)
+		// It may be a call forgotten while live: it starts from its floor (evict says why).
+		e.key, e.floor = key, int(maphash.Comparable(d.seed, key.sum)%uint64(d.maxKeys*floorsPerKey))
+		e.stamps = append(e.stamps[:0], lp.floor(e)...)
 		lp.entries[key] = el
 	}
 	e.window = int64(window)

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"hash/maphash"
 	"strconv"
 	"sync"
 	"testing"
@@ -204,7 +205,7 @@ func TestLoopDetectorMemoryIsPerNamespace(t *testing.T) {
 // (each free to it: refused before anything is counted). Before, the least recently seen call was
 // evicted whatever its count, so maxKeys distinct calls reset a loop at its threshold. Calls
 // whose stamps have left their window go first, then the least repeated; a call forgotten and
-// seen again starts from the namespace's floor, which covers its live stamps, so its count errs
+// seen again starts from its floor, which covers its live stamps, so its count errs
 // high, never low (TestLoopDetectorNeverCountsLow).
 func TestLoopDetectorKeepsARepeatingCall(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(0, 0)}
@@ -244,7 +245,7 @@ func TestLoopDetectorKeepsARepeatingCall(t *testing.T) {
 // The attack the least-repeated eviction alone allowed: the agent fills its namespace with calls
 // seen twice (refused for free), then alternates its loop with one other call. Each was new when
 // it came, so each evicted the other (the only calls seen once) and the loop counted 1 forever.
-// Now the one forgotten raises the namespace's floor, which the other starts from: the loop's
+// Now the one forgotten raises its floor, and starts from it again when it comes back: the loop's
 // count grows with every round, as it should.
 func TestLoopDetectorCountsALoopAlternatingWithAFiller(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(0, 0)}
@@ -267,9 +268,9 @@ func TestLoopDetectorCountsALoopAlternatingWithAFiller(t *testing.T) {
 }
 
 // The price of never counting low: when every remembered call is live, a new call starts from the
-// floor, as many live repeats as the most repeated call forgotten while live, and those forgotten
-// are the least repeated; here at most the calls observed over the calls remembered. While some
-// remembered call has left its window, nothing raises the floor and counts are exact.
+// floor it picks, as many live repeats as the most repeated call forgotten from it while live, and
+// those forgotten are the least repeated; here at most the calls observed over the calls
+// remembered. While some remembered call has left its window, no floor rises and counts are exact.
 func TestLoopDetectorOverCountIsBounded(t *testing.T) {
 	clk := &fakeClock{t: time.Unix(0, 0)}
 	const keys, calls = 100, 1000
@@ -299,20 +300,26 @@ func TestLoopDetectorSaysWhenItForgetsALiveCall(t *testing.T) {
 	forgot := 0
 	d.ForgotLive = func() { forgot++ }
 	key := func(s string) CallKey { return NewCallKey("ns/plan", shCall("cat "+s)) }
+	// c and d share a floor (among the 16 of a memory of 2), so forgetting one covers the other.
+	floorOf := func(k CallKey) uint64 { return maphash.Comparable(d.seed, k.sum) % (2 * floorsPerKey) }
+	c, other := key("c"), key("")
+	for i := 0; floorOf(other) != floorOf(c); i++ {
+		other = key("d" + strconv.Itoa(i))
+	}
 	d.Observe(key("a"), time.Second)
 	d.Observe(key("b"), time.Second)
 	clk.Step(2 * time.Second)
-	d.Observe(key("c"), time.Minute)
-	d.Observe(key("d"), time.Minute)
+	d.Observe(c, time.Minute)
+	d.Observe(other, time.Minute)
 	if forgot != 0 {
 		t.Fatalf("forgetting two expired calls was reported %d times", forgot)
 	}
-	d.Observe(key("e"), time.Minute) // c and d live: c goes, and raises the floor
+	d.Observe(key("e"), time.Minute) // c and the other live: c goes, and raises their floor
 	if forgot != 1 {
 		t.Fatalf("forgetting a live call was reported %d times, want 1", forgot)
 	}
-	d.Observe(key("f"), time.Minute) // d, seen when c was, is covered by the floor c raised
+	d.Observe(key("f"), time.Minute) // the other, seen when c was, is covered by the floor c raised
 	if forgot != 1 {
-		t.Fatalf("forgetting a call the floor covers was reported: %d times in all, want 1", forgot)
+		t.Fatalf("forgetting a call its floor covers was reported: %d times in all, want 1", forgot)
 	}
 }

@@ -435,7 +435,7 @@ var _ = Describe("AgentToolCall admission: request integrity and attacks", func(
 		p.refusedForFree(safety.DefaultLoopKeys-1, func(i int) []string {
 			return []string{fmt.Sprintf("src/pair-%d.go", i), fmt.Sprintf("src/pair-%d.go", i)}
 		})
-		// Counts err high in a namespace this full (a new call starts from the floor the forgotten
+		// Counts may err high in a namespace this full (a new call starts from a floor the forgotten
 		// calls seen twice raised), so the loop may be denied before its sixth run, never after it.
 		var runs int
 		for runs = 1; runs <= 6; runs++ {
