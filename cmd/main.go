@@ -160,10 +160,10 @@ func main() {
 			"without a pause has its status written once per this interval. A replica that is killed (not stopped) "+
 			"loses up to this long of decisions it had not stored (docs/webhook.md).")
 	flag.IntVar(&loopMemory, "loop-memory", safety.DefaultLoopKeys,
-		"How many distinct calls per namespace the loop detector remembers (0: the default). A namespace making more "+
-			"distinct calls within the loop window (a minute) than this over-counts its new calls, never under-counts "+
-			"(docs/engine.md, Loop detection): raise it for busy namespaces. Each new call in a full namespace scans this "+
-			"many, and each call remembered holds up to 1024 timestamps.")
+		"How many distinct calls per namespace the loop detector remembers (0: the default; at most 1048576). "+
+			"A namespace making more distinct calls within the loop window (a minute) than this may over-count its new "+
+			"calls, never under-count them (docs/engine.md, Loop detection): raise it for busy namespaces. Each new call "+
+			"in a full namespace scans this many, and each call remembered holds up to 1024 timestamps.")
 	showVersion := flag.Bool("version", false, "Print the version and exit.")
 	opts := zap.Options{
 		Development: true,

@@ -132,6 +132,9 @@ const (
 	// DefaultLoopKeys is the number of distinct calls a detector remembers per namespace by
 	// default.
 	DefaultLoopKeys = 2000
+	// MaxLoopKeys is the most distinct calls per namespace a detector may remember: the floors
+	// (floorsPerKey per call) and the stamps they may hold grow with it.
+	MaxLoopKeys = 1 << 20
 	// maxLoopPartitions is the number of namespaces a detector remembers, the least recently seen
 	// forgotten first: one tenant's calls never evict another's, only a namespace idle for longer
 	// than the others can lose its history.
@@ -149,7 +152,8 @@ const (
 
 // LoopDetector counts identical calls within a sliding window. It is safe for concurrent use and
 // its memory is bounded: per namespace (the key's partition) at most maxKeys calls, each with at
-// most a fixed number of timestamps, and at most maxLoopPartitions namespaces. A namespace full of
+// most a fixed number of timestamps, floors holding at most as many timestamps again (and one
+// shared floor), and at most maxLoopPartitions namespaces. A namespace full of
 // live calls over-counts rather than forgets (loopPartition.evict): counts err high, never low.
 type LoopDetector struct {
 	mu    sync.Mutex // guards order and parts; each partition has its own lock
@@ -167,8 +171,11 @@ type LoopDetector struct {
 	// new calls start counting above zero. It runs under the namespace's lock.
 	ForgotLive func()
 	maxKeys    int
-	order      *list.List // of *loopPartition, most recently seen first
-	parts      map[uint64]*list.Element
+	// floorBudget is how many stamps a namespace's own floors may hold: as many as its calls may
+	// (maxKeys x loopStamps). Past it, forgotten calls raise the shared floor.
+	floorBudget int
+	order       *list.List // of *loopPartition, most recently seen first
+	parts       map[uint64]*list.Element
 }
 
 // loopPartition is one namespace's memory. Its own lock keeps one namespace's flood (a scan of
@@ -183,6 +190,10 @@ type loopPartition struct {
 	// the calls it covers (oldest first, as stamps). A call not remembered may be one of them, so
 	// it starts from its floor. Made when the namespace first forgets a live call.
 	floors [][]int64
+	// shared covers the calls forgotten once the floors held as many stamps as the calls
+	// remembered may (maxKeys x loopStamps, counted in floorStamps); every call starts from it too.
+	shared      []int64
+	floorStamps int
 }
 
 type loopEntry struct {
@@ -198,35 +209,60 @@ func (e *loopEntry) firstLive(now int64) int {
 	return first
 }
 
-// covers says whether floor holds, rank for rank from the newest, a stamp at least as new as
-// each of stamps: forgetting a call with those stamps would leave the floor as it is.
-func covers(floor, stamps []int64) bool {
-	if len(stamps) > len(floor) {
+// covers says whether floor or shared holds, rank for rank from the newest, a stamp at least as
+// new as each of stamps: forgetting a call with those stamps would leave what it starts from as
+// it is.
+func covers(floor, shared, stamps []int64) bool {
+	if len(stamps) > max(len(floor), len(shared)) {
 		return false
 	}
 	for k := 1; k <= len(stamps); k++ {
-		if stamps[len(stamps)-k] > floor[len(floor)-k] {
+		if s := stamps[len(stamps)-k]; s > rank(floor, k) && s > rank(shared, k) {
 			return false
 		}
 	}
 	return true
 }
 
-// floor is the floor of the entry's key; nil before the namespace forgot any live call.
-func (lp *loopPartition) floor(e *loopEntry) []int64 {
-	if lp.floors == nil {
-		return nil
+// rank is the k-th newest of stamps, or the oldest time there is when it holds fewer.
+func rank(stamps []int64, k int) int64 {
+	if k > len(stamps) {
+		return math.MinInt64
 	}
-	return lp.floors[e.floor]
+	return stamps[len(stamps)-k]
 }
 
-// raise makes the entry's floor cover its stamps too: rank for rank from the newest, the newer of
-// the two. It forgets what no window can count any more, and keeps at most loopStamps.
-func (lp *loopPartition) raise(e *loopEntry, stamps []int64, now int64, floors int) {
+// floor is the floor of the entry's key, merged into dst: rank for rank the newer of its own
+// floor and the shared one. Empty before the namespace forgot any live call.
+func (lp *loopPartition) floor(dst []int64, e *loopEntry) []int64 {
+	var own []int64
+	if lp.floors != nil {
+		own = lp.floors[e.floor]
+	}
+	return raised(append(dst[:0], own...), lp.shared, math.MinInt64)
+}
+
+// raise makes the entry's floor cover its stamps too. While the namespace's floors hold fewer
+// stamps than its calls may (floorBudget), that is the entry's own floor; past it, the shared one
+// every call also starts from, so the floors' memory stays within the calls' own bound whatever
+// the agent sends (each new call can lengthen its floor by one).
+func (lp *loopPartition) raise(e *loopEntry, stamps []int64, now int64, floors, budget int) {
 	if lp.floors == nil {
 		lp.floors = make([][]int64, floors)
 	}
-	floor := lp.floors[e.floor]
+	own := lp.floors[e.floor]
+	if grow := min(len(stamps), loopStamps) - len(own); grow <= 0 || lp.floorStamps+grow <= budget {
+		lp.floors[e.floor] = raised(own, stamps, now-int64(maxLoopWindow)+1)
+		lp.floorStamps += len(lp.floors[e.floor]) - len(own)
+		return
+	}
+	lp.shared = raised(lp.shared, stamps, now-int64(maxLoopWindow)+1)
+}
+
+// raised is floor made to cover stamps too, in place where it can: rank for rank from the newest,
+// the newer of the two, at most loopStamps, and none older than since (what no window can count
+// any more).
+func raised(floor, stamps []int64, since int64) []int64 {
 	n := min(max(len(floor), len(stamps)), loopStamps)
 	if old := len(floor); n > old {
 		floor = slices.Grow(floor, n-old)[:n]
@@ -238,12 +274,12 @@ func (lp *loopPartition) raise(e *loopEntry, stamps []int64, now int64, floors i
 	for k := 1; k <= len(stamps) && k <= n; k++ {
 		floor[n-k] = max(floor[n-k], stamps[len(stamps)-k])
 	}
-	first, _ := slices.BinarySearch(floor, now-int64(maxLoopWindow)+1)
-	lp.floors[e.floor] = append(floor[:0], floor[first:]...)
+	first, _ := slices.BinarySearch(floor, since)
+	return append(floor[:0], floor[first:]...)
 }
 
 // evict forgets one call of a full partition and returns its element, left in the order for the
-// new call to take over (no allocation while a namespace is flooded): one whose stamps have all
+// new call to take over (no allocation for it once the floors have grown): one whose stamps have all
 // left its window if there is one, else one its floor already covers, else the one with the fewest
 // stamps within its window, whose live stamps then raise its floor; the least recently seen of
 // each kind. A new call starts from its floor (Observe), so a call forgotten and seen again is
@@ -262,9 +298,9 @@ func (lp *loopPartition) raise(e *loopEntry, stamps []int64, now int64, floors i
 // compares with the floors, by coverBudget (either choice of victim keeps counts from going low,
 // so a check skipped costs at most a raise of a floor, and calls holding 1024 live stamps each
 // cannot make every new call compare two million).
-func (lp *loopPartition) evict(now int64, floors int, forgotLive func()) *list.Element {
+func (lp *loopPartition) evict(now int64, floors, floorBudget int, forgotLive func()) *list.Element {
 	var covered, fewest *list.Element
-	least, budget := 0, coverBudget
+	least, compare := 0, coverBudget
 	for el := lp.order.Back(); el != nil; el = el.Prev() {
 		e := el.Value.(*loopEntry)
 		live := e.stamps[e.firstLive(now):]
@@ -272,9 +308,13 @@ func (lp *loopPartition) evict(now int64, floors int, forgotLive func()) *list.E
 			covered = el
 			break
 		}
-		if covered == nil && budget > 0 {
-			budget -= len(live)
-			if covers(lp.floor(e), live) {
+		if covered == nil && compare > 0 {
+			compare -= len(live)
+			var own []int64
+			if lp.floors != nil {
+				own = lp.floors[e.floor]
+			}
+			if covers(own, lp.shared, live) {
 				covered = el
 			}
 		}
@@ -286,7 +326,7 @@ func (lp *loopPartition) evict(now int64, floors int, forgotLive func()) *list.E
 	if victim == nil {
 		victim = fewest
 		e := victim.Value.(*loopEntry)
-		lp.raise(e, e.stamps[e.firstLive(now):], now, floors)
+		lp.raise(e, e.stamps[e.firstLive(now):], now, floors, floorBudget)
 		if forgotLive != nil {
 			forgotLive()
 		}
@@ -304,7 +344,8 @@ func NewLoopDetector(clock Clock, maxKeys int) *LoopDetector {
 	if maxKeys <= 0 {
 		maxKeys = DefaultLoopKeys
 	}
-	return &LoopDetector{clock: clock, start: clock.Now(), seed: maphash.MakeSeed(), maxKeys: maxKeys, order: list.New(), parts: map[uint64]*list.Element{}}
+	maxKeys = min(maxKeys, MaxLoopKeys)
+	return &LoopDetector{clock: clock, start: clock.Now(), seed: maphash.MakeSeed(), floorBudget: maxKeys * loopStamps, maxKeys: maxKeys, order: list.New(), parts: map[uint64]*list.Element{}}
 }
 
 // partition returns the key's namespace memory, creating it (and forgetting the least recently
@@ -341,7 +382,7 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 	} else {
 		var el *list.Element
 		if lp.order.Len() >= d.maxKeys {
-			el = lp.evict(now, d.maxKeys*floorsPerKey, d.ForgotLive)
+			el = lp.evict(now, d.maxKeys*floorsPerKey, d.floorBudget, d.ForgotLive)
 			lp.order.MoveToFront(el)
 			e = el.Value.(*loopEntry)
 		} else {
@@ -350,7 +391,7 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 		}
 		// It may be a call forgotten while live: it starts from its floor (evict says why).
 		e.key, e.floor = key, int(maphash.Comparable(d.seed, key.sum)%uint64(d.maxKeys*floorsPerKey))
-		e.stamps = append(e.stamps[:0], lp.floor(e)...)
+		e.stamps = lp.floor(e.stamps, e)
 		lp.entries[key] = el
 	}
 	e.window = int64(window)

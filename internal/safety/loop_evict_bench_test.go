@@ -31,7 +31,7 @@ func BenchmarkLoopEvictWorstCase(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		lp.floors[0] = append(lp.floors[0][:0], floor...)
-		el := lp.evict(now, 1, nil)
+		el := lp.evict(now, 1, DefaultLoopKeys*loopStamps, nil)
 		lp.entries[el.Value.(*loopEntry).key] = el
 	}
 }

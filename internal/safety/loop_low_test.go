@@ -10,7 +10,8 @@ import (
 // The agent chooses the calls, their order and their timing: whatever it does, a call's count is
 // never lower than the times it really ran within its window (up to the 1024 stamps a call
 // keeps). Random sequences against an exact count kept beside the detector: memories of one to
-// six calls, one or two namespaces, a window per call from a millisecond to a day, bursts at one
+// six calls, half of them with the floors' budget spent at once (the shared floor), one or two
+// namespaces, a window per call from a millisecond to a day, bursts at one
 // instant, long gaps, and a clock that jumps both ways by up to 30 hours (a fake clock's steps are
 // the wall clock's; what ran within the window of the latest time it told still counts).
 func TestLoopDetectorNeverCountsLow(t *testing.T) {
@@ -19,6 +20,9 @@ func TestLoopDetectorNeverCountsLow(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		clk := &fakeClock{t: time.Unix(1_000_000, 0)}
 		d := NewLoopDetector(clk, 1+rng.IntN(6))
+		if seed%2 == 1 {
+			d.floorBudget = rng.IntN(8) // the shared floor from the first few forgotten calls on
+		}
 		namespaces := 1 + rng.IntN(2)
 		calls := namespaces * (2 + rng.IntN(30))
 		keys := make([]CallKey, calls)

@@ -323,3 +323,38 @@ func TestLoopDetectorSaysWhenItForgetsALiveCall(t *testing.T) {
 		t.Fatalf("forgetting a call its floor covers was reported: %d times in all, want 1", forgot)
 	}
 }
+
+// Each new call can lengthen its floor by one stamp, so an agent with a long window could grow
+// every floor to 1024 stamps, eight times what the calls remembered may hold. The floors hold no
+// more than the calls may; past that, forgotten calls raise the shared floor every call starts
+// from.
+func TestLoopDetectorFloorsHoldNoMoreThanTheCalls(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(0, 0)}
+	const keys = 4
+	d := NewLoopDetector(clk, keys)
+	for i := range uint64(400_000) {
+		clk.Step(time.Millisecond)
+		d.Observe(simulatedKey(i), 24*time.Hour)
+	}
+	lp := d.order.Front().Value.(*loopPartition)
+	held := len(lp.shared)
+	for _, f := range lp.floors {
+		held += len(f)
+	}
+	if held > keys*loopStamps+loopStamps {
+		t.Fatalf("the floors hold %d stamps, more than the %d calls remembered may (%d) and the shared floor's %d",
+			held, keys, keys*loopStamps, loopStamps)
+	}
+	if len(lp.shared) == 0 {
+		t.Fatal("400,000 distinct calls within the window raised no shared floor")
+	}
+}
+
+// A detector asked to remember more calls than MaxLoopKeys remembers that many: the floors' count
+// (floorsPerKey per call) would overflow, and the first call divide by zero.
+func TestLoopDetectorMemoryIsCapped(t *testing.T) {
+	d := NewLoopDetector(&fakeClock{t: time.Unix(0, 0)}, 1<<61)
+	if n := d.Observe(NewCallKey("ns/plan", shCall("ls")), time.Minute); n != 1 || d.maxKeys != MaxLoopKeys {
+		t.Fatalf("count %d, memory %d calls, want 1 and %d", n, d.maxKeys, MaxLoopKeys)
+	}
+}

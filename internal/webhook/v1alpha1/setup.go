@@ -70,9 +70,9 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
-	if opts.LoopMemory < 0 {
-		return fmt.Errorf("--loop-memory is %d: the loop detector's memory must be a positive number of calls per "+
-			"namespace, or 0 for the default %d", opts.LoopMemory, safety.DefaultLoopKeys)
+	if opts.LoopMemory < 0 || opts.LoopMemory > safety.MaxLoopKeys {
+		return fmt.Errorf("--loop-memory is %d: the loop detector's memory must be a number of calls per namespace "+
+			"from 1 to %d, or 0 for the default %d", opts.LoopMemory, safety.MaxLoopKeys, safety.DefaultLoopKeys)
 	}
 	operator, err := whoAmI(mgr.GetConfig())
 	if err != nil {

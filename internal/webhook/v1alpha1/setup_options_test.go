@@ -1,23 +1,29 @@
 package v1alpha1
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/toolgate/toolgate/internal/safety"
 )
 
-// A negative --loop-memory is refused by name before the manager asks the API server anything
-// (the config here reaches no server): the detector would otherwise fall back to its default
-// silently, and the platform would believe its namespaces had the memory it asked for.
-func TestSetupRefusesANegativeLoopMemory(t *testing.T) {
+// A --loop-memory out of range is refused by name before the manager asks the API server
+// anything (the config here reaches no server): a negative one would fall back to the default
+// silently, and a huge one would make the floors' count overflow (a division by zero at the
+// first call) or their memory unbounded.
+func TestSetupRefusesALoopMemoryOutOfRange(t *testing.T) {
 	mgr, err := ctrl.NewManager(&rest.Config{Host: "https://127.0.0.1:1"}, ctrl.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = SetupWithManager(mgr, Options{LoopMemory: -1})
-	if err == nil || !strings.Contains(err.Error(), "--loop-memory is -1") {
-		t.Fatalf("setup with a negative loop memory: %v", err)
+	for _, memory := range []int{-1, safety.MaxLoopKeys + 1, 1 << 61} {
+		err = SetupWithManager(mgr, Options{LoopMemory: memory})
+		if err == nil || !strings.Contains(err.Error(), "--loop-memory is "+strconv.Itoa(memory)) {
+			t.Errorf("setup with a loop memory of %d: %v", memory, err)
+		}
 	}
 }
