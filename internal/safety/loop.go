@@ -174,8 +174,10 @@ type LoopDetector struct {
 	// floorBudget is how many stamps a namespace's own floors may hold: as many as its calls may
 	// (maxKeys x loopStamps). Past it, forgotten calls raise the shared floor.
 	floorBudget int
-	order       *list.List // of *loopPartition, most recently seen first
-	parts       map[uint64]*list.Element
+	// floorCount is how many floors a namespace keeps: floorsPerKey per call it remembers.
+	floorCount int
+	order      *list.List // of *loopPartition, most recently seen first
+	parts      map[uint64]*list.Element
 }
 
 // loopPartition is one namespace's memory. Its own lock keeps one namespace's flood (a scan of
@@ -235,11 +237,16 @@ func rank(stamps []int64, k int) int64 {
 // floor is the floor of the entry's key, merged into dst: rank for rank the newer of its own
 // floor and the shared one. Empty before the namespace forgot any live call.
 func (lp *loopPartition) floor(dst []int64, e *loopEntry) []int64 {
-	var own []int64
-	if lp.floors != nil {
-		own = lp.floors[e.floor]
+	return raised(append(dst[:0], lp.ownFloor(e)...), lp.shared, math.MinInt64)
+}
+
+// ownFloor is the floor the entry's key picks, without the shared one; nil before the namespace
+// forgot any live call.
+func (lp *loopPartition) ownFloor(e *loopEntry) []int64 {
+	if lp.floors == nil {
+		return nil
 	}
-	return raised(append(dst[:0], own...), lp.shared, math.MinInt64)
+	return lp.floors[e.floor]
 }
 
 // raise makes the entry's floor cover its stamps too. While the namespace's floors hold fewer
@@ -298,9 +305,10 @@ func raised(floor, stamps []int64, since int64) []int64 {
 // compares with the floors, by coverBudget (either choice of victim keeps counts from going low,
 // so a check skipped costs at most a raise of a floor, and calls holding 1024 live stamps each
 // cannot make every new call compare two million).
-func (lp *loopPartition) evict(now int64, floors, floorBudget int, forgotLive func()) *list.Element {
+func (lp *loopPartition) evict(now int64, d *LoopDetector) *list.Element {
 	var covered, fewest *list.Element
-	least, compare := 0, coverBudget
+	var fewestLive []int64
+	compare := coverBudget
 	for el := lp.order.Back(); el != nil; el = el.Prev() {
 		e := el.Value.(*loopEntry)
 		live := e.stamps[e.firstLive(now):]
@@ -310,25 +318,20 @@ func (lp *loopPartition) evict(now int64, floors, floorBudget int, forgotLive fu
 		}
 		if covered == nil && compare > 0 {
 			compare -= len(live)
-			var own []int64
-			if lp.floors != nil {
-				own = lp.floors[e.floor]
-			}
-			if covers(own, lp.shared, live) {
+			if covers(lp.ownFloor(e), lp.shared, live) {
 				covered = el
 			}
 		}
-		if fewest == nil || len(live) < least {
-			fewest, least = el, len(live)
+		if fewest == nil || len(live) < len(fewestLive) {
+			fewest, fewestLive = el, live
 		}
 	}
 	victim := covered
 	if victim == nil {
 		victim = fewest
-		e := victim.Value.(*loopEntry)
-		lp.raise(e, e.stamps[e.firstLive(now):], now, floors, floorBudget)
-		if forgotLive != nil {
-			forgotLive()
+		lp.raise(victim.Value.(*loopEntry), fewestLive, now, d.floorCount, d.floorBudget)
+		if d.ForgotLive != nil {
+			d.ForgotLive()
 		}
 	}
 	delete(lp.entries, victim.Value.(*loopEntry).key)
@@ -345,7 +348,8 @@ func NewLoopDetector(clock Clock, maxKeys int) *LoopDetector {
 		maxKeys = DefaultLoopKeys
 	}
 	maxKeys = min(maxKeys, MaxLoopKeys)
-	return &LoopDetector{clock: clock, start: clock.Now(), seed: maphash.MakeSeed(), floorBudget: maxKeys * loopStamps, maxKeys: maxKeys, order: list.New(), parts: map[uint64]*list.Element{}}
+	return &LoopDetector{clock: clock, start: clock.Now(), seed: maphash.MakeSeed(), floorBudget: maxKeys * loopStamps,
+		floorCount: maxKeys * floorsPerKey, maxKeys: maxKeys, order: list.New(), parts: map[uint64]*list.Element{}}
 }
 
 // partition returns the key's namespace memory, creating it (and forgetting the least recently
@@ -382,7 +386,7 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 	} else {
 		var el *list.Element
 		if lp.order.Len() >= d.maxKeys {
-			el = lp.evict(now, d.maxKeys*floorsPerKey, d.floorBudget, d.ForgotLive)
+			el = lp.evict(now, d)
 			lp.order.MoveToFront(el)
 			e = el.Value.(*loopEntry)
 		} else {
@@ -390,17 +394,13 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 			el = lp.order.PushFront(e)
 		}
 		// It may be a call forgotten while live: it starts from its floor (evict says why).
-		e.key, e.floor = key, int(maphash.Comparable(d.seed, key.sum)%uint64(d.maxKeys*floorsPerKey))
+		e.key, e.floor = key, int(maphash.Comparable(d.seed, key.sum)%uint64(d.floorCount))
 		e.stamps = lp.floor(e.stamps, e)
 		lp.entries[key] = el
 	}
 	e.window = int64(window)
 	// Drop timestamps outside the window; a clock that went backwards keeps them (conservative).
-	cut := 0
-	for cut < len(e.stamps) && now-e.stamps[cut] >= int64(window) {
-		cut++
-	}
-	e.stamps = append(e.stamps[:0], e.stamps[cut:]...)
+	e.stamps = append(e.stamps[:0], e.stamps[e.firstLive(now):]...)
 	if len(e.stamps) >= loopStamps {
 		e.stamps = append(e.stamps[:0], e.stamps[1:]...)
 	}

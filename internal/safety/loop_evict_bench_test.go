@@ -26,12 +26,12 @@ func BenchmarkLoopEvictWorstCase(b *testing.B) {
 	for j := range floor {
 		floor[j] = now - int64(loopStamps-j)*int64(time.Millisecond)
 	}
-	floor[0] = 0                   // older than every call's oldest stamp: no call is covered
-	lp.floors = make([][]int64, 1) // every call's floor is this one (their floor index is 0)
+	floor[0] = 0                                    // older than every call's oldest stamp: no call is covered
+	lp.floors, d.floorCount = make([][]int64, 1), 1 // every call's floor is this one (their floor index is 0)
 	b.ReportAllocs()
 	for b.Loop() {
 		lp.floors[0] = append(lp.floors[0][:0], floor...)
-		el := lp.evict(now, 1, DefaultLoopKeys*loopStamps, nil)
+		el := lp.evict(now, d)
 		lp.entries[el.Value.(*loopEntry).key] = el
 	}
 }
