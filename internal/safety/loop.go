@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -153,8 +154,10 @@ const (
 // LoopDetector counts identical calls within a sliding window. It is safe for concurrent use and
 // its memory is bounded: per namespace (the key's partition) at most maxKeys calls, each with at
 // most a fixed number of timestamps, floors holding at most as many timestamps again (and one
-// shared floor), and at most maxLoopPartitions namespaces. A namespace full of
-// live calls over-counts rather than forgets (loopPartition.evict): counts err high, never low.
+// shared floor), and at most maxLoopPartitions namespaces; over every namespace, by its memory
+// budget (loop_memory.go). A namespace full of live calls, or the largest one when the budget is
+// spent, over-counts rather than forgets (loopPartition.evict, compact): counts err high, never
+// low.
 type LoopDetector struct {
 	mu    sync.Mutex // guards order and parts; each partition has its own lock
 	clock Clock
@@ -178,6 +181,11 @@ type LoopDetector struct {
 	floorCount int
 	order      *list.List // of *loopPartition, most recently seen first
 	parts      map[uint64]*list.Element
+	// budget is how many bytes of stamps and calls all namespaces may hold (loop_memory.go);
+	// held is how many they do, reclaiming lets one caller at a time bring it back down.
+	budget     int64
+	held       atomic.Int64
+	reclaiming sync.Mutex
 }
 
 // loopPartition is one namespace's memory. Its own lock keeps one namespace's flood (a scan of
@@ -196,6 +204,11 @@ type loopPartition struct {
 	// remembered may (maxKeys x loopStamps, counted in floorStamps); every call starts from it too.
 	shared      []int64
 	floorStamps int
+	// held is the bytes of calls and stamps the partition holds, written under mu, read by the
+	// detector choosing whom to compact without it. dropped is set, under mu, when the detector
+	// forgets the partition: a caller that found it before then looks it up again.
+	held    atomic.Int64
+	dropped bool
 }
 
 type loopEntry struct {
@@ -253,17 +266,19 @@ func (lp *loopPartition) ownFloor(e *loopEntry) []int64 {
 // stamps than its calls may (floorBudget), that is the entry's own floor; past it, the shared one
 // every call also starts from, so the floors' memory stays within the calls' own bound whatever
 // the agent sends (each new call can lengthen its floor by one).
-func (lp *loopPartition) raise(e *loopEntry, stamps []int64, now int64, floors, budget int) {
+func (lp *loopPartition) raise(e *loopEntry, stamps []int64, now int64, d *LoopDetector) {
 	if lp.floors == nil {
-		lp.floors = make([][]int64, floors)
+		lp.floors = make([][]int64, d.floorCount)
+		lp.account(d, int64(d.floorCount)*floorHeaderBytes)
 	}
 	own := lp.floors[e.floor]
-	if grow := min(len(stamps), loopStamps) - len(own); grow <= 0 || lp.floorStamps+grow <= budget {
+	if grow := min(len(stamps), loopStamps) - len(own); grow <= 0 || lp.floorStamps+grow <= d.floorBudget {
 		lp.floors[e.floor] = raised(own, stamps, now-int64(maxLoopWindow)+1)
 		lp.floorStamps += len(lp.floors[e.floor]) - len(own)
+		lp.account(d, stampBytes(lp.floors[e.floor])-stampBytes(own))
 		return
 	}
-	lp.shared = raised(lp.shared, stamps, now-int64(maxLoopWindow)+1)
+	lp.raiseShared(d, stamps, now)
 }
 
 // raised is floor made to cover stamps too, in place where it can: rank for rank from the newest,
@@ -329,7 +344,7 @@ func (lp *loopPartition) evict(now int64, d *LoopDetector) *list.Element {
 	victim := covered
 	if victim == nil {
 		victim = fewest
-		lp.raise(victim.Value.(*loopEntry), fewestLive, now, d.floorCount, d.floorBudget)
+		lp.raise(victim.Value.(*loopEntry), fewestLive, now, d)
 		if d.ForgotLive != nil {
 			d.ForgotLive()
 		}
@@ -349,7 +364,8 @@ func NewLoopDetector(clock Clock, maxKeys int) *LoopDetector {
 	}
 	maxKeys = min(maxKeys, MaxLoopKeys)
 	return &LoopDetector{clock: clock, start: clock.Now(), seed: maphash.MakeSeed(), floorBudget: maxKeys * loopStamps,
-		floorCount: maxKeys * floorsPerKey, maxKeys: maxKeys, order: list.New(), parts: map[uint64]*list.Element{}}
+		floorCount: maxKeys * floorsPerKey, maxKeys: maxKeys, order: list.New(), parts: map[uint64]*list.Element{},
+		budget: DefaultLoopMemoryBytes}
 }
 
 // partition returns the key's namespace memory, creating it (and forgetting the least recently
@@ -362,9 +378,7 @@ func (d *LoopDetector) partition(part uint64) *loopPartition {
 		return el.Value.(*loopPartition)
 	}
 	if d.order.Len() >= maxLoopPartitions {
-		oldest := d.order.Back()
-		d.order.Remove(oldest)
-		delete(d.parts, oldest.Value.(*loopPartition).part)
+		d.drop(d.order.Back())
 	}
 	lp := &loopPartition{part: part, order: list.New(), entries: map[CallKey]*list.Element{}}
 	d.parts[part] = d.order.PushFront(lp)
@@ -375,23 +389,40 @@ func (d *LoopDetector) partition(part uint64) *loopPartition {
 // window ending now, this one included. The webhook stores the count in Context.Repeats before
 // calling Evaluate. A non-positive window counts only this occurrence.
 func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
-	now := int64(d.clock.Now().Sub(d.start))
+	n := d.observe(key, window)
+	if d.held.Load() > d.budget {
+		d.reclaim()
+	}
+	return n
+}
+
+func (d *LoopDetector) observe(key CallKey, window time.Duration) int {
 	lp := d.partition(key.part)
+	now := int64(d.now())
 	lp.mu.Lock()
+	for lp.dropped { // forgotten between the lookup and the lock: counted in its successor
+		lp.mu.Unlock()
+		lp = d.partition(key.part)
+		lp.mu.Lock()
+	}
 	defer lp.mu.Unlock()
 	var e *loopEntry
+	var held int64 // the bytes of e's stamps before, or 0 for a call new to memory
 	if el, ok := lp.entries[key]; ok {
 		lp.order.MoveToFront(el)
 		e = el.Value.(*loopEntry)
+		held = stampBytes(e.stamps)
 	} else {
 		var el *list.Element
 		if lp.order.Len() >= d.maxKeys {
 			el = lp.evict(now, d)
 			lp.order.MoveToFront(el)
 			e = el.Value.(*loopEntry)
+			held = stampBytes(e.stamps)
 		} else {
 			e = &loopEntry{}
 			el = lp.order.PushFront(e)
+			lp.account(d, loopEntryBytes)
 		}
 		// It may be a call forgotten while live: it starts from its floor (evict says why).
 		e.key, e.floor = key, int(maphash.Comparable(d.seed, key.sum)%uint64(d.floorCount))
@@ -410,6 +441,7 @@ func (d *LoopDetector) Observe(key CallKey, window time.Duration) int {
 		now = max(now, e.stamps[len(e.stamps)-1])
 	}
 	e.stamps = append(e.stamps, now)
+	lp.account(d, stampBytes(e.stamps)-held)
 	return len(e.stamps)
 }
 

@@ -10,7 +10,8 @@ import (
 // The agent chooses the calls, their order and their timing: whatever it does, a call's count is
 // never lower than the times it really ran within its window (up to the 1024 stamps a call
 // keeps). Random sequences against an exact count kept beside the detector: memories of one to
-// six calls, half of them with the floors' budget spent at once (the shared floor), one or two
+// six calls, half of them with the floors' budget spent at once (the shared floor), a third
+// with a memory budget so small the namespaces are compacted on almost every call, one or two
 // namespaces, a window per call from a millisecond to a day, bursts at one
 // instant, long gaps, and a clock that jumps both ways by up to 30 hours (a fake clock's steps are
 // the wall clock's; what ran within the window of the latest time it told still counts).
@@ -22,6 +23,9 @@ func TestLoopDetectorNeverCountsLow(t *testing.T) {
 		d := NewLoopDetector(clk, 1+rng.IntN(6))
 		if seed%2 == 1 {
 			d.floorBudget = rng.IntN(8) // the shared floor from the first few forgotten calls on
+		}
+		if seed%3 == 2 {
+			d.budget = int64(rng.IntN(6 * loopEntryBytes)) // compacted all the time (loop_memory.go)
 		}
 		namespaces := 1 + rng.IntN(2)
 		calls := namespaces * (2 + rng.IntN(30))
@@ -52,6 +56,9 @@ func TestLoopDetectorNeverCountsLow(t *testing.T) {
 				}
 				if got := d.Observe(keys[i], window[i]); got < min(want, loopStamps) {
 					t.Fatalf("seed %d: call %d ran %d times within %s and is counted %d", seed, i, want, window[i], got)
+				}
+				if held, walked := d.MemoryHeld(), heldByWalk(d); held != walked {
+					t.Fatalf("seed %d: the detector says it holds %d bytes; it holds %d", seed, held, walked)
 				}
 			}
 		}
