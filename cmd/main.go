@@ -29,6 +29,7 @@ import (
 	// to ensure that exec-entrypoint and run can make use of them.
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
 
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -76,6 +77,8 @@ func main() {
 	var pprofAddr string
 	var usageFlushInterval, usageFlushMaxInterval time.Duration
 	var loopMemory int
+	loopMemoryTotal := resource.QuantityValue{
+		Quantity: *resource.NewQuantity(safety.DefaultLoopMemoryBytes, resource.BinarySI)}
 	var webhookHost, webhookClientCA, webhookClientNames string
 	var webhookAnyClient bool
 	var certRotation bool
@@ -164,6 +167,10 @@ func main() {
 			"A namespace making more distinct calls within the loop window (a minute) than this may over-count its new "+
 			"calls, never under-count them (docs/engine.md, Loop detection): raise it for busy namespaces. Each new call "+
 			"in a full namespace scans this many, and each call remembered holds up to 1024 timestamps.")
+	flag.Var(&loopMemoryTotal, "loop-memory-total",
+		"How much memory the loop detector's calls and timestamps may hold over every namespace, as a quantity "+
+			"such as 64Mi. Past it the namespace holding the most gives memory back, over-counting its new calls rather than "+
+			"under-counting any (docs/engine.md, Loop detection). At least 1Mi, at most 1Ti.")
 	showVersion := flag.Bool("version", false, "Print the version and exit.")
 	opts := zap.Options{
 		Development: true,
@@ -283,7 +290,8 @@ func main() {
 	}
 	webhookOptions := webhookv1alpha1.Options{Ledger: decisionLog, Flood: flood,
 		ServiceAccountApprovers: serviceAccountApprovers, Counters: counters, UsageFlushInterval: usageFlushInterval,
-		UsageFlushMaxInterval: usageFlushMaxInterval, LoopMemory: loopMemory}
+		UsageFlushMaxInterval: usageFlushMaxInterval, LoopMemory: loopMemory,
+		LoopMemoryTotal: loopMemoryTotal.Value()}
 	ownership.wire(mgr, &webhookOptions)
 	webhooksReady, err := setupWebhooks(mgr, disableWebhooks, certRotation, certs.Options{
 		SecretNamespace: certSecretNamespace, SecretName: certSecretName, CertDir: webhookServerOptions.CertDir,

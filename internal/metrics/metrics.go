@@ -52,6 +52,12 @@ var (
 			"distinct calls within it than --loop-memory; new calls there start counting from what those had, and a share "+
 			"growing with the rate is denied ToolLoopDetected (docs/engine.md, Loop detection).")
 
+	// LoopMemoryBytes is what the loop detector holds over every namespace, against
+	// --loop-memory-total.
+	LoopMemoryBytes = prometheus.NewGauge(prometheus.GaugeOpts{Name: "toolgate_loop_memory_bytes",
+		Help: "Bytes the loop detector's calls and timestamps hold over every namespace; past --loop-memory-total the " +
+			"namespace holding the most gives memory back and over-counts its new calls (docs/engine.md, Loop detection)."})
+
 	registerOnce sync.Once
 )
 
@@ -75,7 +81,7 @@ func ObserveLedgerCommit(records int, took time.Duration) {
 func Register() {
 	registerOnce.Do(func() {
 		ctrlmetrics.Registry.MustRegister(Decisions, EvaluationSeconds, HandlingSeconds, LedgerFailures,
-			LedgerCommitSeconds, LedgerCommittedRecords, LoopForgottenLive)
+			LedgerCommitSeconds, LedgerCommittedRecords, LoopForgottenLive, LoopMemoryBytes)
 	})
 }
 

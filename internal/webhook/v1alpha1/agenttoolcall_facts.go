@@ -38,6 +38,7 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 	repeats := -1
 	if loop := compiled.Loop(); loop.MaxRepeats >= 0 && !dryRun {
 		repeats = h.loops.Observe(safety.NewCallKey(plan.Namespace+"/"+plan.Name, policy.EngineCall(call, plan, tool, policy.CallFacts{})), loop.Window)
+		metrics.LoopMemoryBytes.Set(float64(h.loops.MemoryHeld()))
 	}
 	decide := func(p *planCounters) (outcome, error) {
 		u, now := &p.u, h.Clock.Now()

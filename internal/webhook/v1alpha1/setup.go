@@ -53,9 +53,14 @@ type Options struct {
 	// DefaultUsageFlushMaxInterval.
 	UsageFlushInterval, UsageFlushMaxInterval time.Duration
 	// LoopMemory is how many distinct calls per namespace the loop detector remembers; 0 means
-	// safety.DefaultLoopKeys.
-	LoopMemory int
+	// safety.DefaultLoopKeys. LoopMemoryTotal is how many bytes its calls and stamps may hold over
+	// every namespace; 0 means safety.DefaultLoopMemoryBytes.
+	LoopMemory      int
+	LoopMemoryTotal int64
 }
+
+// MaxLoopMemoryTotal is the largest --loop-memory-total: 1 TiB, beyond any manager's memory.
+const MaxLoopMemoryTotal = 1 << 40
 
 // AgentToolCallPath is where the API server sends AgentToolCall admission reviews.
 const AgentToolCallPath = "/validate-safety-toolgate-dev-v1alpha1-agenttoolcall"
@@ -70,9 +75,9 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	if opts.Clock == nil {
 		opts.Clock = clock.RealClock{}
 	}
-	if opts.LoopMemory < 0 || opts.LoopMemory > safety.MaxLoopKeys {
-		return fmt.Errorf("--loop-memory is %d: the loop detector's memory must be a number of calls per namespace "+
-			"from 1 to %d, or 0 for the default %d", opts.LoopMemory, safety.MaxLoopKeys, safety.DefaultLoopKeys)
+	loops, err := loopDetector(opts)
+	if err != nil {
+		return err
 	}
 	operator, err := whoAmI(mgr.GetConfig())
 	if err != nil {
@@ -92,8 +97,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 	metrics.Register()
 	handler := NewAgentToolCallHandler(mgr.GetClient(), admission.NewDecoder(mgr.GetScheme()), opts.Clock)
 	handler.Ledger = opts.Ledger
-	handler.loops = safety.NewLoopDetector(opts.Clock, opts.LoopMemory)
-	handler.loops.ForgotLive = metrics.LoopForgottenLive.Inc
+	handler.loops = loops
 	if err := handler.watchTotals(mgr); err != nil {
 		return err
 	}
@@ -211,4 +215,25 @@ func whoAmI(cfg *rest.Config) (string, error) {
 		return "", errors.Join(err, last)
 	}
 	return name, nil
+}
+
+// loopDetector is the loop detector the options ask for, or an error naming the flag that is out
+// of range: a negative --loop-memory would fall back to the default silently, a huge one overflow
+// the floors' count.
+func loopDetector(opts Options) (*safety.LoopDetector, error) {
+	if opts.LoopMemory < 0 || opts.LoopMemory > safety.MaxLoopKeys {
+		return nil, fmt.Errorf("--loop-memory is %d: the loop detector's memory must be a number of calls per namespace "+
+			"from 1 to %d, or 0 for the default %d", opts.LoopMemory, safety.MaxLoopKeys, safety.DefaultLoopKeys)
+	}
+	total := opts.LoopMemoryTotal
+	if total != 0 && (total < safety.MinLoopMemoryBytes || total > MaxLoopMemoryTotal) {
+		return nil, fmt.Errorf("--loop-memory-total is %d bytes: the loop detector's memory over every namespace must be "+
+			"from 1Mi to 1Ti (default 32Mi)", total)
+	}
+	loops := safety.NewLoopDetector(opts.Clock, opts.LoopMemory)
+	loops.ForgotLive = metrics.LoopForgottenLive.Inc
+	if total != 0 {
+		loops.SetMemoryBudget(total)
+	}
+	return loops, nil
 }
