@@ -164,7 +164,7 @@ func (lp *loopPartition) trimExpired(d *LoopDetector, now int64) {
 		e := el.Value.(*loopEntry)
 		if first := e.firstLive(now); first == len(e.stamps) {
 			lp.forget(d, el)
-		} else {
+		} else if first > 0 || cap(e.stamps) > len(e.stamps) {
 			lp.account(d, -stampBytes(e.stamps))
 			e.stamps = slices.Clone(e.stamps[first:])
 			lp.account(d, stampBytes(e.stamps))
@@ -184,12 +184,15 @@ func (lp *loopPartition) trimExpired(d *LoopDetector, now int64) {
 	lp.account(d, stampBytes(lp.shared))
 }
 
-// clipped is a copy of stamps (oldest first) without those older than since, holding no more room
-// than it needs; nil when none is left.
+// clipped is stamps (oldest first) without those older than since, holding no more room than it
+// needs (a copy when it held more); nil when none is left.
 func clipped(stamps []int64, since int64) []int64 {
 	first, _ := slices.BinarySearch(stamps, since)
-	if first == len(stamps) {
+	switch {
+	case first == len(stamps):
 		return nil
+	case first == 0 && cap(stamps) == len(stamps):
+		return stamps
 	}
 	return slices.Clone(stamps[first:])
 }
