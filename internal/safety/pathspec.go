@@ -234,14 +234,25 @@ func argSpecOf(seg *segment) argSpec {
 	return spec
 }
 
+// ownWordsPaths says whether a segment's own words are read for paths: not a wrapper's, mostly
+// the wrapped command, analysed as its own segment; nor dotenv-cli's, options minimist reads
+// (-e.env and --e=.env are -e .env), whose only paths are the files it loads (dotenvFiles).
+func ownWordsPaths(seg *segment) bool {
+	if seg.name == "" || seg.wrapper && seg.name != cmdFind {
+		return false
+	}
+	_, cli := dotenvCLI(seg)
+	return !cli
+}
+
 // argPaths records the paths a segment's arguments name.
 func (a *analyzer) argPaths(idx int) {
 	seg := &a.out.segments[idx]
-	if seg.name == "" || seg.wrapper && seg.name != cmdFind {
-		// A wrapper's own words are mostly the wrapped command, analysed as its own segment.
+	defer a.stampSegment(len(a.out.paths), idx)
+	a.dotenvFiles(seg) // a loader's own options, whether it runs a command (a wrapper) or not
+	if !ownWordsPaths(seg) {
 		return
 	}
-	defer a.stampSegment(len(a.out.paths), idx)
 	spec := argSpecOf(seg)
 	a.optionValues(seg, spec)
 	a.unknownAttachedValues(seg)

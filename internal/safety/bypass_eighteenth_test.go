@@ -1,0 +1,41 @@
+package safety
+
+// eighteenthCatalogue holds the eighteenth engine review's rows. dotenv-cli's -e FILE decided by
+// its spelling: -e.env -p NAME was denied as a read of .env (the attached value read as an unknown
+// program's is) while -e .env -p NAME, --e=.env and -e=.env asked as a print, and a file outside
+// the project's own .env files was loaded into the command's environment unjudged in every
+// spelling (dotenv -e ~/.aws/credentials -- make test, python-dotenv's -f, dotenvx's -f FILE...,
+// foreman's and honcho's -e LIST), where uv run --env-file and node --env-file are judged. Now
+// the project's own .env files (.env, .env.NAME, which the loaders load by themselves) are
+// admitted in every spelling, what the command prints judged, and any other file is a read.
+func eighteenthCatalogue() []classCase {
+	sh := shCall
+	zero := denied(RulePrefixPathPolicy + "zeroAccess")
+	dotenvPrint := asked(dc + "print-environment-dotenv")
+	const (
+		loaded = "a .env loader's file option, judged alike in every spelling"
+	)
+	return []classCase{
+		{loaded, "-e.env -p: the attached value as the apart one", sh(`dotenv -e.env -p DB_PASSWORD`), dotenvPrint, sh(`dotenv -e.env -- make test`), false},
+		{loaded, "--e=.env, minimist's long spelling of -e", sh(`dotenv --e=.env -p DB_PASSWORD`), dotenvPrint, sh(`dotenv --e=.env -- make test`), false},
+		{loaded, "--e .env apart", sh(`dotenv --e .env -p DB_PASSWORD`), dotenvPrint, sh(`dotenv --e .env.test -- make test`), false},
+		{loaded, "-e=.env", sh(`dotenv -e=.env -p DB_PASSWORD`), dotenvPrint, sh(`dotenv -e=.env.local -- make test`), false},
+		{loaded, "the AWS keys loaded into a command", sh(`dotenv -e ~/.aws/credentials -- make test`), zero, sh(`dotenv -e .env -- make test`), false},
+		{loaded, "attached", sh(`dotenv -e~/.aws/credentials -- make test`), zero, sh(`dotenv -e./.env.test -- make test`), false},
+		{loaded, "-e= attached", sh(`dotenv -e=/root/.aws/credentials -- make test`), zero, sh(`dotenv -e=.env -- make test`), false},
+		{loaded, "--e=", sh(`dotenv --e=/root/.aws/credentials -- npm test`), zero, sh(`dotenv --e=.env.production -- npm test`), false},
+		{loaded, "bundled after -c", sh(`dotenv -ce ~/.aws/credentials -- make test`), zero, sh(`dotenv -c -e .env -- make test`), false},
+		{loaded, "the second of two", sh(`dotenv -e .env -e ~/.aws/credentials -- make test`), zero, sh(`dotenv -e .env -e .env.local -- make test`), false},
+		{loaded, "another directory's .env", sh(`dotenv -e ../api/.env -- make test`), zero, sh(`dotenv -e .env.ci -- make test`), false},
+		{loaded, "a name computed at run time", sh(`dotenv -e "$ENV_FILE" -- make test`), asked(RuleDynamicPath), sh(`dotenv -e .env.test -- make test`), false},
+		{loaded, "python-dotenv's -f", sh(`dotenv -f ~/.aws/credentials run make test`), zero, sh(`dotenv -f .env.prod run make test`), false},
+		{loaded, "python-dotenv's --file=", sh(`dotenv --file=/root/.aws/credentials run make test`), zero, sh(`dotenv --file=.env run make test`), false},
+		{loaded, "python-dotenv's -f attached, printed", sh(`dotenv -f.env list`), dotenvPrint, sh(`dotenv -f.env run make test`), false},
+		{loaded, "dotenvx's -f", sh(`dotenvx run -f ~/.aws/credentials -- make test`), zero, sh(`dotenvx run -f .env.test -- make test`), false},
+		{loaded, "dotenvx's -f takes the words after its value too", sh(`dotenvx run -f .env ~/.aws/credentials -- make test`), zero,
+			sh(`dotenvx run -f .env .env.local -- make test`), false},
+		{loaded, "dotenvx's --env-file=", sh(`dotenvx run --env-file=/root/.aws/credentials -- make test`), zero, sh(`dotenvx run --env-file=.env.ci -- make test`), false},
+		{loaded, "foreman's -e list", sh(`foreman run -e .env,/root/.aws/credentials make test`), zero, sh(`foreman run -e .env,.env.test make test`), false},
+		{loaded, "honcho's -e", sh(`honcho -e ~/.aws/credentials run make test`), zero, sh(`honcho -e .env run make test`), false},
+	}
+}
