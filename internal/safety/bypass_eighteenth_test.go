@@ -8,12 +8,16 @@ package safety
 // foreman's and honcho's -e LIST), where uv run --env-file and node --env-file are judged. Now
 // the project's own .env files (.env, .env.NAME, which the loaders load by themselves) are
 // admitted in every spelling, what the command prints judged, and any other file is a read.
+// git submodule foreach CMD ARGS was read from the segment's operands, which leave out options:
+// git submodule foreach git reset --hard ran as "git reset" (as git clean -fdx and git push
+// --force did), admitted; only the quoted script was read whole.
 func eighteenthCatalogue() []classCase {
 	sh := shCall
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
 	dotenvPrint := asked(dc + "print-environment-dotenv")
 	const (
-		loaded = "a .env loader's file option, judged alike in every spelling"
+		loaded  = "a .env loader's file option, judged alike in every spelling"
+		foreach = "git submodule foreach's command, its options with it"
 	)
 	return []classCase{
 		{loaded, "-e.env -p: the attached value as the apart one", sh(`dotenv -e.env -p DB_PASSWORD`), dotenvPrint, sh(`dotenv -e.env -- make test`), false},
@@ -37,5 +41,17 @@ func eighteenthCatalogue() []classCase {
 		{loaded, "dotenvx's --env-file=", sh(`dotenvx run --env-file=/root/.aws/credentials -- make test`), zero, sh(`dotenvx run --env-file=.env.ci -- make test`), false},
 		{loaded, "foreman's -e list", sh(`foreman run -e .env,/root/.aws/credentials make test`), zero, sh(`foreman run -e .env,.env.test make test`), false},
 		{loaded, "honcho's -e", sh(`honcho -e ~/.aws/credentials run make test`), zero, sh(`honcho -e .env run make test`), false},
+		{foreach, "git reset --hard in every submodule", sh(`git submodule foreach git reset --hard`), denied(dc + "git-reset-hard"),
+			sh(`git submodule foreach git status --short`), false},
+		{foreach, "git clean -fdx after --recursive", sh(`git submodule foreach --recursive git clean -fdx`), denied(dc + "git-clean-force"),
+			sh(`git submodule foreach --recursive git fetch --tags`), false},
+		{foreach, "git push --force", sh(`git submodule foreach git push --force`), denied(dc + "git-push-force"),
+			sh(`git submodule foreach git push origin HEAD`), false},
+		{foreach, "after submodule's -q", sh(`git submodule -q foreach git checkout -f main`), denied(dc + "git-checkout-force"),
+			sh(`git submodule -q foreach -- git checkout main`), false},
+		{foreach, "past git -C", sh(`git -C vendor submodule foreach git reset --hard origin/main`), denied(dc + "git-reset-hard"),
+			sh(`git -C vendor submodule foreach git log -1 --oneline`), false},
+		{foreach, "rm -rf with its options", sh(`git submodule foreach rm -rf /`), denied(dc + "rm-recursive-root"),
+			sh(`git submodule foreach rm -rf node_modules`), false},
 	}
 }
