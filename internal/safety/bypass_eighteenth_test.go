@@ -10,7 +10,9 @@ package safety
 // admitted in every spelling, what the command prints judged, and any other file is a read.
 // git submodule foreach CMD ARGS was read from the segment's operands, which leave out options:
 // git submodule foreach git reset --hard ran as "git reset" (as git clean -fdx and git push
-// --force did), admitted; only the quoted script was read whole.
+// --force did), admitted; only the quoted script was read whole. find's "--", which ends only its
+// leading options, ended every option: find -- / -delete had no -delete and find -- ~ no
+// starting point, both admitted.
 func eighteenthCatalogue() []classCase {
 	sh := shCall
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
@@ -18,8 +20,16 @@ func eighteenthCatalogue() []classCase {
 	const (
 		loaded  = "a .env loader's file option, judged alike in every spelling"
 		foreach = "git submodule foreach's command, its options with it"
+		findEnd = "find's -- ends its leading options only"
 	)
+	contains := asked(RuleContainsProtected)
 	return []classCase{
+		{findEnd, "find -- / -delete", sh(`find -- / -delete`), denied(dc + "find-delete-root"), sh(`find -- build -name '*.o' -delete`), false},
+		{findEnd, "find -- . -delete deletes .git", sh(`find -- . -delete`), denied(RulePrefixPathPolicy + "noDelete"), sh(`find -- . -name '*.pyc' -delete`), false},
+		{findEnd, "find -- .git -delete", sh(`find -- .git -delete`), denied(RulePrefixPathPolicy + "noDelete"), sh(`find -- dist -type f -delete`), false},
+		{findEnd, "find -- ~ lists the home directory", sh(`find -- ~ -name '*.pem'`), contains, sh(`find -- . -name '*.pem'`), false},
+		{findEnd, "after -L", sh(`find -L -- ~/.ssh -type f`), zero, sh(`find -L -- src -type f`), false},
+		{findEnd, "-exec cat of the keys", sh(`find -- ~/.ssh -type f -exec cat {} +`), zero, sh(`find -- . -name '*.go' -exec gofmt -l {} +`), false},
 		{loaded, "-e.env -p: the attached value as the apart one", sh(`dotenv -e.env -p DB_PASSWORD`), dotenvPrint, sh(`dotenv -e.env -- make test`), false},
 		{loaded, "--e=.env, minimist's long spelling of -e", sh(`dotenv --e=.env -p DB_PASSWORD`), dotenvPrint, sh(`dotenv --e=.env -- make test`), false},
 		{loaded, "--e .env apart", sh(`dotenv --e .env -p DB_PASSWORD`), dotenvPrint, sh(`dotenv --e .env.test -- make test`), false},

@@ -1451,11 +1451,16 @@ func (a *analyzer) findPaths(s *segment) {
 
 // findRoots returns find's starting points: the operands before the first expression word.
 // GNU and BSD find take -H, -L, -P (and -D DEBUG, -OLEVEL, BSD's -E, -X, -d, -s, -x, -f PATH)
-// before them: "find -L ~ -name x" starts at ~, not in the working directory.
+// before them: "find -L ~ -name x" starts at ~, not in the working directory. "--" ends them:
+// "find -- ~" starts at ~ too.
 func findRoots(seg *segment) []word {
 	var roots []word
 	words := seg.words[1:]
 	for len(words) > 0 && !words[0].dynamic && findLeadingOption(words[0].s) {
+		if words[0].s == "--" {
+			words = words[1:]
+			break
+		}
 		if words[0].s == "-D" || words[0].s == "-f" {
 			if words[0].s == "-f" && len(words) > 1 {
 				roots = append(roots, words[1]) // BSD find -f PATH names a starting point
@@ -1476,7 +1481,7 @@ func findRoots(seg *segment) []word {
 // findLeadingOption says whether a word is one of find's options before its starting points.
 func findLeadingOption(v string) bool {
 	switch v {
-	case "-H", "-L", "-P", "-D", "-E", "-X", "-d", "-s", "-x", "-f":
+	case "-H", "-L", "-P", "-D", "-E", "-X", "-d", "-s", "-x", "-f", "--":
 		return true
 	}
 	return len(v) > 2 && strings.HasPrefix(v, "-O") && v[2] >= '0' && v[2] <= '9'

@@ -1228,7 +1228,9 @@ func splitArgs(s *segment) {
 		case end:
 			operand(i, w)
 		case v == "--" && !w.dynamic:
-			end = true
+			// find's "--" ends only its leading options (-H, -L, -P): the expression after its
+			// starting points is still options (find -- / -delete deletes).
+			end = s.name != cmdFind
 		case w.dynamic && (strings.HasPrefix(v, "$") || strings.HasPrefix(v, "-")):
 			s.unknownFlags = true
 			operand(i, w)
