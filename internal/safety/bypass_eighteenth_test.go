@@ -12,7 +12,9 @@ package safety
 // git submodule foreach git reset --hard ran as "git reset" (as git clean -fdx and git push
 // --force did), admitted; only the quoted script was read whole. find's "--", which ends only its
 // leading options, ended every option: find -- / -delete had no -delete and find -- ~ no
-// starting point, both admitted.
+// starting point, both admitted. rsync -d (--dirs) copies a directory's entries one level down,
+// and --delete with it deletes the destination's extra entries: it was taken for no recursive
+// copy, so rsync -d ~/ /tmp/h copied ~/.netrc and rsync -d --delete empty/ . deleted .git.
 func eighteenthCatalogue() []classCase {
 	sh := shCall
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
@@ -21,9 +23,16 @@ func eighteenthCatalogue() []classCase {
 		loaded  = "a .env loader's file option, judged alike in every spelling"
 		foreach = "git submodule foreach's command, its options with it"
 		findEnd = "find's -- ends its leading options only"
+		dirs    = "rsync -d copies and deletes a directory's entries"
 	)
 	contains := asked(RuleContainsProtected)
 	return []classCase{
+		{dirs, "rsync -d --delete from an empty directory deletes .git", sh(`rsync -d --delete empty/ .`), denied(RulePrefixPathPolicy + "noDelete"),
+			sh(`rsync -d --delete docs/ build/docs/`), false},
+		{dirs, "--dirs spelt out", sh(`rsync --dirs --delete empty/ ./`), denied(RulePrefixPathPolicy + "noDelete"), sh(`rsync --dirs src/ /tmp/src/`), false},
+		{dirs, "bundled", sh(`rsync -dv --del /tmp/empty/ /workspace/app/`), denied(RulePrefixPathPolicy + "noDelete"), sh(`rsync -dv docs/ /tmp/docs/`), false},
+		{dirs, "the home directory's files copied", sh(`rsync -d ~/ /tmp/h/`), zero, sh(`rsync -d ~/go/bin/ /tmp/bin/`), false},
+		{dirs, "the project's .env copied", sh(`rsync -d ./ /tmp/app/`), contains, sh(`rsync -d src/ /tmp/app/src/`), false},
 		{findEnd, "find -- / -delete", sh(`find -- / -delete`), denied(dc + "find-delete-root"), sh(`find -- build -name '*.o' -delete`), false},
 		{findEnd, "find -- . -delete deletes .git", sh(`find -- . -delete`), denied(RulePrefixPathPolicy + "noDelete"), sh(`find -- . -name '*.pyc' -delete`), false},
 		{findEnd, "find -- .git -delete", sh(`find -- .git -delete`), denied(RulePrefixPathPolicy + "noDelete"), sh(`find -- dist -type f -delete`), false},

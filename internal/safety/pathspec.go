@@ -1198,8 +1198,14 @@ func recursiveOp(s *segment) bool {
 		return true
 	case "rm", "srm", "wipe", "trash", "trash-put":
 		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("--recursive")
-	case "cp", "rsync":
-		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("-a") || s.hasFlag("--recursive") || s.hasFlag("--archive")
+	case "cp":
+		return slices.ContainsFunc(cpRecursive, s.hasFlag)
+	case cmdRsync:
+		// rsync -d (--dirs) copies a directory's entries without recursing, and --delete with it
+		// deletes the destination's extra entries, directories whole: rsync -d ~/ /tmp/h copies
+		// ~/.netrc, rsync -d --delete empty/ . deletes .env and .git. Taken as recursive, as a
+		// tree copied in takes it (rsyncRecursive).
+		return slices.ContainsFunc(rsyncRecursive, s.hasFlag)
 	case cmdScp:
 		return s.hasFlag("-r")
 	case "mv":
