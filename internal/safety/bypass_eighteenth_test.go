@@ -15,6 +15,9 @@ package safety
 // starting point, both admitted. rsync -d (--dirs) copies a directory's entries one level down,
 // and --delete with it deletes the destination's extra entries: it was taken for no recursive
 // copy, so rsync -d ~/ /tmp/h copied ~/.netrc and rsync -d --delete empty/ . deleted .git.
+// git push's value options apart (-o ci.skip, --push-option, --recurse-submodules check) left
+// their value for the remote operand, so a project rule written for "git push prod" missed git
+// push -o ci.skip prod; git's abbreviations of them (--push-opt) are read as git reads them.
 func eighteenthCatalogue() []classCase {
 	sh := shCall
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
@@ -24,9 +27,19 @@ func eighteenthCatalogue() []classCase {
 		foreach = "git submodule foreach's command, its options with it"
 		findEnd = "find's -- ends its leading options only"
 		dirs    = "rsync -d copies and deletes a directory's entries"
+		pushOpt = "git push's value options apart, before the remote a project rule names"
 	)
 	contains := asked(RuleContainsProtected)
+	pushProd := asked(dc + "git-push-prod")
 	return []classCase{
+		{pushOpt, "-o ci.skip prod", sh(`git push -o ci.skip prod`), pushProd, sh(`git push -o ci.skip origin`), false},
+		{pushOpt, "--push-option apart", sh(`git push --push-option ci.skip prod main`), pushProd, sh(`git push --push-option ci.skip origin main`), false},
+		{pushOpt, "--push-opt, abbreviated", sh(`git push --push-opt ci.skip prod`), pushProd, sh(`git push --push-opt ci.skip origin`), false},
+		{pushOpt, "-u then -o bundled", sh(`git push -uo ci.skip prod main`), pushProd, sh(`git push -uo ci.skip origin main`), false},
+		{pushOpt, "two -o", sh(`git push -o ci.skip -o merge_request.create prod feature`), pushProd,
+			sh(`git push -o ci.skip -o merge_request.create origin feature`), false},
+		{pushOpt, "--recurse-submodules check apart", sh(`git push --recurse-submodules check prod`), pushProd,
+			sh(`git push --recurse-submodules check origin`), false},
 		{dirs, "rsync -d --delete from an empty directory deletes .git", sh(`rsync -d --delete empty/ .`), denied(RulePrefixPathPolicy + "noDelete"),
 			sh(`rsync -d --delete docs/ build/docs/`), false},
 		{dirs, "--dirs spelt out", sh(`rsync --dirs --delete empty/ ./`), denied(RulePrefixPathPolicy + "noDelete"), sh(`rsync --dirs src/ /tmp/src/`), false},

@@ -2,6 +2,9 @@ package safety
 
 import "strings"
 
+// subPush is git's push (and git stash's).
+const subPush = "push"
+
 // gitPushRepos returns the remotes a git push names other than by its <repository> operand:
 // --repo=REMOTE (or an abbreviation git's parse-options takes, --rep=), and, for a push without
 // an operand, the configuration git -c (or --config-env=KEY=VAR, with VAR set on the command)
@@ -9,7 +12,7 @@ import "strings"
 // text puts them where a project rule written as "^git push prod( |$)" looks. "--repo prod" apart
 // needs nothing: the parse already takes prod for an operand.
 func gitPushRepos(s *segment) []string {
-	if s.name != cmdGit || len(s.operands) == 0 || s.operands[0].s != "push" {
+	if s.name != cmdGit || len(s.operands) == 0 || s.operands[0].s != subPush {
 		return nil
 	}
 	var repos []string

@@ -762,6 +762,9 @@ var gitValueOptions = map[string][]string{
 	"stash":  {"-m", "--message"},
 	"notes":  {"-m", "--message"},
 	gitLog:   {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
+	// git push -o ci.skip prod: ci.skip is -o's, prod the remote a project rule names. --repo
+	// is left out: its value apart is read as the remote operand it stands for (gitPushRepos).
+	subPush: {"-o", "--push-option", "--receive-pack", "--exec", "--recurse-submodules"},
 }
 
 // envOptions are environment variables that stand for a program's global option: a rule written

@@ -162,7 +162,7 @@ func (a *analyzer) gitIgnoredFiles(s *segment) {
 		}
 	case gitSubStash:
 		ops := s.operands[1:]
-		if len(ops) > 0 && (ops[0].s == "push" || ops[0].s == subSave) {
+		if len(ops) > 0 && (ops[0].s == subPush || ops[0].s == subSave) {
 			ops = ops[1:]
 		}
 		if len(ops) == 0 {

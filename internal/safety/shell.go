@@ -1291,7 +1291,7 @@ func (s *segment) addFlag(v string, values []string) bool {
 		name = v[:i]
 	} else {
 		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && bundleEndsInValueOption(v, values)) ||
-			abbreviatesSearchValue(s.name, v, values)
+			abbreviatesValue(s.name, v, values)
 	}
 	s.flags = append(s.flags, name)
 	if goFlagPrograms[s.name] && len(name) > 3 && name[1] == '-' {
