@@ -18,6 +18,9 @@ package safety
 // git push's value options apart (-o ci.skip, --push-option, --recurse-submodules check) left
 // their value for the remote operand, so a project rule written for "git push prod" missed git
 // push -o ci.skip prod; git's abbreviations of them (--push-opt) are read as git reads them.
+// rg --files took its first operand for a pattern, so rg --files ~/.ssh listed the keys unread,
+// and neither it nor fd (which lists names below its paths, hidden ones with -H) was a recursive
+// listing: rg --files ~ and fd -H . ~ listed ~/.ssh's names, as ls -R ~ (asked) does.
 func eighteenthCatalogue() []classCase {
 	sh := shCall
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
@@ -28,10 +31,19 @@ func eighteenthCatalogue() []classCase {
 		findEnd = "find's -- ends its leading options only"
 		dirs    = "rsync -d copies and deletes a directory's entries"
 		pushOpt = "git push's value options apart, before the remote a project rule names"
+		listed  = "rg --files and fd list the names below their paths"
 	)
 	contains := asked(RuleContainsProtected)
 	pushProd := asked(dc + "git-push-prod")
 	return []classCase{
+		{listed, "rg --files ~/.ssh: no pattern, its operand a path", sh(`rg --files ~/.ssh`), zero, sh(`rg --files src`), false},
+		{listed, "rg -uu --files /root/.aws", sh(`rg -uu --files /root/.aws`), zero, sh(`rg -uu --files docs`), false},
+		{listed, "rg --files ~ lists ~/.ssh's names", sh(`rg --files -uu ~`), contains, sh(`rg --files -g '*.go'`), false},
+		{listed, "fd -H . ~", sh(`fd -H . ~`), contains, sh(`fd -e go . src`), false},
+		{listed, "fd in /root, hidden and ignored", sh(`fd --hidden --no-ignore . /root`), contains, sh(`fd -H -d 1 . ~`), false},
+		{listed, "fd's --search-path", sh(`fd -H -e pem . --search-path ~`), contains, sh(`fd -tf main`), false},
+		{listed, "fd from its --base-directory", sh(`fd -H . --base-directory ~`), contains, sh(`fd -H . --base-directory src internal`), false},
+		{listed, "fdfind, Debian's name", sh(`fdfind -H . ~`), contains, sh(`fd`), false},
 		{pushOpt, "-o ci.skip prod", sh(`git push -o ci.skip prod`), pushProd, sh(`git push -o ci.skip origin`), false},
 		{pushOpt, "--push-option apart", sh(`git push --push-option ci.skip prod main`), pushProd, sh(`git push --push-option ci.skip origin main`), false},
 		{pushOpt, "--push-opt, abbreviated", sh(`git push --push-opt ci.skip prod`), pushProd, sh(`git push --push-opt ci.skip origin`), false},

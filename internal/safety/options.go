@@ -100,7 +100,7 @@ var codeOptions = map[string][]string{
 	cmdCurl: {"-K", "--config"},
 	cmdWget: {"-e", optExecute, "--config", "--use-askpass"}, // --use-askpass runs a program for the password
 	// fd runs a command on every file it finds (hidden ones with -H: .env among them).
-	"fd": {"-x", "--exec", "-X", "--exec-batch"},
+	cmdFd: {"-x", "--exec", "-X", "--exec-batch"}, cmdFdfind: {"-x", "--exec", "-X", "--exec-batch"},
 	// A jq program file; a module search path.
 	"jq": {"-f", "--from-file", "-L"},
 	// yq -s writes a file for each document, named by an expression.

@@ -83,6 +83,10 @@ var (
 	referenceOpts = []string{"--reference"}
 	// grepPatternOpts give grep's pattern as an option, so the first operand is a path.
 	grepPatternOpts = []string{"-e", "-f", "--regexp", optFile}
+	// rgNoPatternOpts are rg's options with which its first operand is no pattern: a pattern
+	// given by an option, or --files, which lists the files it would search, its operands all
+	// paths (rg --files ~/.ssh lists the keys).
+	rgNoPatternOpts = append(slices.Clip(grepPatternOpts), "--files")
 	// awkProgramOpts give awk's program as a file, so the first operand is a path.
 	awkProgramOpts = []string{"-f", optFile}
 )
@@ -128,7 +132,7 @@ var argSpecs = map[string]argSpec{
 	"grep":  {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
 	"egrep": {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
 	"fgrep": {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
-	"rg":    {skip: 1, skipUnless: grepPatternOpts, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead, "--ignore-file": opRead}},
+	"rg":    {skip: 1, skipUnless: rgNoPatternOpts, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead, "--ignore-file": opRead}},
 	"ag":    {skip: 1, valueOps: map[string]pathOp{"-p": opRead, "--path-to-ignore": opRead}},
 	"ack":   {skip: 1},
 	"awk":   {skip: 1, skipUnless: awkProgramOpts},
@@ -1407,6 +1411,8 @@ func (a *analyzer) ownOperandPaths(seg *segment) bool {
 		a.zipPaths(seg)
 	case cmdFind:
 		a.findPaths(seg)
+	case cmdFd, cmdFdfind:
+		a.fdPaths(seg)
 	default:
 		return a.sevenZipPaths(seg)
 	}
