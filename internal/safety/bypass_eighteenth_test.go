@@ -20,22 +20,33 @@ package safety
 // push -o ci.skip prod; git's abbreviations of them (--push-opt) are read as git reads them.
 // rg --files took its first operand for a pattern, so rg --files ~/.ssh listed the keys unread,
 // and neither it nor fd (which lists names below its paths, hidden ones with -H) was a recursive
-// listing: rg --files ~ and fd -H . ~ listed ~/.ssh's names, as ls -R ~ (asked) does.
+// listing: rg --files ~ and fd -H . ~ listed ~/.ssh's names, as ls -R ~ (asked) does. curl's
+// write-out %output{NAME} (curl 8.3) writes the rest of the write-out to NAME: curl -w
+// '%output{.git/hooks/pre-commit}...' URL wrote a hook, admitted, where -o .git/hooks/x is denied.
 func eighteenthCatalogue() []classCase {
 	sh := shCall
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
 	dotenvPrint := asked(dc + "print-environment-dotenv")
 	const (
-		loaded  = "a .env loader's file option, judged alike in every spelling"
-		foreach = "git submodule foreach's command, its options with it"
-		findEnd = "find's -- ends its leading options only"
-		dirs    = "rsync -d copies and deletes a directory's entries"
-		pushOpt = "git push's value options apart, before the remote a project rule names"
-		listed  = "rg --files and fd list the names below their paths"
+		loaded   = "a .env loader's file option, judged alike in every spelling"
+		foreach  = "git submodule foreach's command, its options with it"
+		findEnd  = "find's -- ends its leading options only"
+		dirs     = "rsync -d copies and deletes a directory's entries"
+		pushOpt  = "git push's value options apart, before the remote a project rule names"
+		listed   = "rg --files and fd list the names below their paths"
+		writeOut = "curl's write-out writes the file its %output{NAME} names"
 	)
 	contains := asked(RuleContainsProtected)
 	pushProd := asked(dc + "git-push-prod")
+	noWrite := denied(RulePrefixPathPolicy + "noWrite")
 	return []classCase{
+		{writeOut, "a hook written by %output", sh(`curl -s -o /dev/null -w '%output{.git/hooks/pre-commit}#!/bin/sh' https://x.example`), noWrite,
+			sh(`curl -s -o /dev/null -w '%output{/tmp/timing.txt}%{time_total}' https://x.example`), false},
+		{writeOut, "appended with >>, --write-out=", sh(`curl --write-out='%output{>>.git/hooks/pre-push}x' https://x.example`), noWrite,
+			sh(`curl --write-out='%{http_code}' https://x.example`), false},
+		{writeOut, "bundled after -s", sh(`curl -sw '%output{~/.bashrc}alias ls=x' https://x.example`), noWrite, sh(`curl -sw '%%output{~/.bashrc}' https://x.example`), false},
+		{writeOut, "a format read from a file", sh(`curl -w @fmt.txt https://x.example`), asked(RuleDynamicWriteTarget), sh(`curl -w '%{json}' https://x.example`), false},
+		{writeOut, "a format computed at run time", sh(`curl -w "$FMT" https://x.example`), asked(RuleDynamicWriteTarget), sh(`curl -w '%{http_code}\n' https://x.example`), false},
 		{listed, "rg --files ~/.ssh: no pattern, its operand a path", sh(`rg --files ~/.ssh`), zero, sh(`rg --files src`), false},
 		{listed, "rg -uu --files /root/.aws", sh(`rg -uu --files /root/.aws`), zero, sh(`rg -uu --files docs`), false},
 		{listed, "rg --files ~ lists ~/.ssh's names", sh(`rg --files -uu ~`), contains, sh(`rg --files -g '*.go'`), false},

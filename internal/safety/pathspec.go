@@ -346,6 +346,7 @@ func (a *analyzer) programPaths(seg *segment) {
 		a.downloadNames(seg)
 		a.curlNetrc(seg)
 		a.curlUploadGlobs(seg)
+		a.curlWriteOut(seg)
 	case cmdWget:
 		a.downloadNames(seg)
 	case "rg":
