@@ -23,6 +23,11 @@ package safety
 // listing: rg --files ~ and fd -H . ~ listed ~/.ssh's names, as ls -R ~ (asked) does. curl's
 // write-out %output{NAME} (curl 8.3) writes the rest of the write-out to NAME: curl -w
 // '%output{.git/hooks/pre-commit}...' URL wrote a hook, admitted, where -o .git/hooks/x is denied.
+// terragrunt, which runs terraform's subcommands, printed terraform's sensitive outputs and state
+// (terragrunt output -json, run-all state pull, run -- output -json) where terraform's ask; pulumi's
+// secrets printed (stack output --show-secrets, config get) were not a store's print; az ad sp|app
+// credential reset and az ad sp create-for-rbac print the password they mint, as gcloud iam
+// service-accounts keys create (asked) prints a key.
 func eighteenthCatalogue() []classCase {
 	sh := shCall
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
@@ -35,11 +40,24 @@ func eighteenthCatalogue() []classCase {
 		pushOpt  = "git push's value options apart, before the remote a project rule names"
 		listed   = "rg --files and fd list the names below their paths"
 		writeOut = "curl's write-out writes the file its %output{NAME} names"
+		stores   = "terraform's siblings and az print the secrets they hold or mint"
 	)
 	contains := asked(RuleContainsProtected)
 	pushProd := asked(dc + "git-push-prod")
 	noWrite := denied(RulePrefixPathPolicy + "noWrite")
+	storePrint, cloudPrint := asked(dc+"print-credentials-stores"), asked(dc+"print-credentials-cloud")
 	return []classCase{
+		{stores, "terragrunt output -json", sh(`terragrunt output -json`), storePrint, sh(`terragrunt output`), false},
+		{stores, "terragrunt run-all state pull", sh(`terragrunt run-all state pull`), storePrint, sh(`terragrunt run-all plan`), false},
+		{stores, "terragrunt run -- output -raw", sh(`terragrunt run -- output -raw db_password`), storePrint, sh(`terragrunt run -- plan -out tfplan`), false},
+		{stores, "terragrunt console", sh(`terragrunt console`), storePrint, sh(`terragrunt validate`), false},
+		{stores, "pulumi stack output --show-secrets", sh(`pulumi stack output --show-secrets`), storePrint, sh(`pulumi stack output`), false},
+		{stores, "pulumi stack export --show-secrets", sh(`pulumi stack export --show-secrets`), storePrint, sh(`pulumi preview`), false},
+		{stores, "pulumi config get decrypts", sh(`pulumi config get dbPassword`), storePrint, sh(`pulumi config set aws:region eu-west-1`), false},
+		{stores, "pulumi config --show-secrets", sh(`pulumi config --show-secrets`), storePrint, sh(`pulumi config`), false},
+		{stores, "az ad sp credential reset", sh(`az ad sp credential reset --id app`), cloudPrint, sh(`az ad sp credential list --id app`), false},
+		{stores, "az ad app credential reset", sh(`az ad app credential reset --id app --append`), cloudPrint, sh(`az ad app show --id app`), false},
+		{stores, "az ad sp create-for-rbac", sh(`az ad sp create-for-rbac --name ci --role reader`), cloudPrint, sh(`az ad sp list --display-name ci`), false},
 		{writeOut, "a hook written by %output", sh(`curl -s -o /dev/null -w '%output{.git/hooks/pre-commit}#!/bin/sh' https://x.example`), noWrite,
 			sh(`curl -s -o /dev/null -w '%output{/tmp/timing.txt}%{time_total}' https://x.example`), false},
 		{writeOut, "appended with >>, --write-out=", sh(`curl --write-out='%output{>>.git/hooks/pre-push}x' https://x.example`), noWrite,

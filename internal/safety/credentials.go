@@ -564,7 +564,7 @@ var storePrintingSubs = map[string][]string{
 // storePrinters decide, per store, the subcommands that print a secret only with some options
 // or a second word.
 var storePrinters = map[string]func(s *segment, sub, next string) bool{
-	cmdTerraform: terraformPrints, "tofu": terraformPrints, "vault": vaultPrints, "op": onePasswordPrints,
+	cmdTerraform: terraformPrints, "tofu": terraformPrints, cmdTerragrunt: terragruntPrints, cmdPulumi: pulumiPrints, "vault": vaultPrints, "op": onePasswordPrints,
 	"security": keychainPrints, "bw": bitwardenPrints, cmdFly: flyPrints, cmdFlyctl: flyPrints,
 	"glab": glabPrints, "uv": uvPrints, "chamber": chamberPrints,
 	"doppler": secretRunPrints, cmdInfisical: secretRunPrints, "aws-vault": awsVaultPrints, cmdHeroku: herokuPrints,
@@ -611,6 +611,48 @@ func terraformPrints(s *segment, sub, next string) bool {
 		return anyBoolOption(s, "-json", "--json")
 	case "console":
 		return true
+	}
+	return false
+}
+
+// The infrastructure tools beside terraform whose outputs and configuration hold secrets.
+const (
+	cmdTerragrunt = "terragrunt"
+	cmdPulumi     = "pulumi"
+)
+
+// terragruntPrints: terraform's subcommands, which terragrunt runs as terraform does (terragrunt
+// output -json), in every module with run-all, or after run and "--" (terragrunt run -- output
+// -json).
+func terragruntPrints(s *segment, _, _ string) bool {
+	if i := slices.IndexFunc(s.words, func(w word) bool { return w.s == "--" && !w.dynamic }); i >= 0 {
+		// terraform's words after "--", its options among them, read as terraform's own line.
+		tf := segment{name: cmdTerraform, words: append([]word{{s: cmdTerraform}}, s.words[i+1:]...)}
+		splitArgs(&tf)
+		s = &tf
+	}
+	ops := s.operands
+	for len(ops) > 0 && (ops[0].s == "run-all" || ops[0].s == subRun || ops[0].s == "--") {
+		ops = ops[1:]
+	}
+	switch len(ops) {
+	case 0:
+		return false
+	case 1:
+		return terraformPrints(s, ops[0].s, "")
+	}
+	return terraformPrints(s, ops[0].s, ops[1].s)
+}
+
+// pulumiPrints: a stack's outputs or its export with --show-secrets, the configuration with
+// --show-secrets, and config get, which prints a secret value decrypted.
+func pulumiPrints(s *segment, sub, next string) bool {
+	showSecrets := anyBoolOption(s, "--show-secrets")
+	switch sub {
+	case "stack":
+		return (next == "output" || next == "export") && showSecrets
+	case "config":
+		return next == subGet || showSecrets && next == ""
 	}
 	return false
 }
