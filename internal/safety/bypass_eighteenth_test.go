@@ -27,7 +27,10 @@ package safety
 // (terragrunt output -json, run-all state pull, run -- output -json) where terraform's ask; pulumi's
 // secrets printed (stack output --show-secrets, config get) were not a store's print; az ad sp|app
 // credential reset and az ad sp create-for-rbac print the password they mint, as gcloud iam
-// service-accounts keys create (asked) prints a key.
+// service-accounts keys create (asked) prints a key. git clean without -f deletes when
+// clean.requireForce is off: git -c clean.requireForce=false clean -dx was denied, but the setting
+// by --config-env=KEY=VAR (VAR set on the command, or from the environment) and a -c of a computed
+// word were not read, admitted.
 func eighteenthCatalogue() []classCase {
 	sh := shCall
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
@@ -41,12 +44,20 @@ func eighteenthCatalogue() []classCase {
 		listed   = "rg --files and fd list the names below their paths"
 		writeOut = "curl's write-out writes the file its %output{NAME} names"
 		stores   = "terraform's siblings and az print the secrets they hold or mint"
+		cleanOff = "git clean's clean.requireForce turned off by any git setting"
 	)
 	contains := asked(RuleContainsProtected)
 	pushProd := asked(dc + "git-push-prod")
 	noWrite := denied(RulePrefixPathPolicy + "noWrite")
 	storePrint, cloudPrint := asked(dc+"print-credentials-stores"), asked(dc+"print-credentials-cloud")
+	cleanForce := denied(dc + "git-clean-force")
 	return []classCase{
+		{cleanOff, "--config-env with the variable set false on the command", sh(`V=false git --config-env=clean.requireForce=V clean -dx`), cleanForce,
+			sh(`V=true git --config-env=clean.requireForce=V clean -dx`), false},
+		{cleanOff, "--config-env with the variable from the environment", sh(`git --config-env=clean.requireForce=X clean -dx`), cleanForce,
+			sh(`git --config-env=color.ui=C clean -dx`), false},
+		{cleanOff, "--config-env apart", sh(`git --config-env clean.requireForce=X clean -d`), cleanForce, sh(`git --config-env clean.requireForce=X clean -dn`), false},
+		{cleanOff, "a computed -c setting", sh(`git -c "$KV" clean -dx`), cleanForce, sh(`git -c color.ui="$V" clean -dx`), false},
 		{stores, "terragrunt output -json", sh(`terragrunt output -json`), storePrint, sh(`terragrunt output`), false},
 		{stores, "terragrunt run-all state pull", sh(`terragrunt run-all state pull`), storePrint, sh(`terragrunt run-all plan`), false},
 		{stores, "terragrunt run -- output -raw", sh(`terragrunt run -- output -raw db_password`), storePrint, sh(`terragrunt run -- plan -out tfplan`), false},

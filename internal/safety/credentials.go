@@ -81,10 +81,12 @@ func gitCleanDeletes(s *segment) bool {
 	return force && !dry
 }
 
-// cleanForceOff reports whether git's -c turns clean.requireForce off, so clean needs no -f.
+// cleanForceOff reports whether git's -c (or --config-env) turns clean.requireForce off, so clean
+// needs no -f; a setting computed at run time could.
 func cleanForceOff(s *segment) bool {
 	for _, kv := range gitConfigValues(s) {
-		if k, v, _ := strings.Cut(kv, "="); strings.EqualFold(k, "clean.requireForce") && !gitTrue(v) {
+		// A computed value is no known true: "$V" reads as false.
+		if k, v, _ := strings.Cut(kv.s, "="); kv.dynamic && strings.ContainsAny(k, "$`") || strings.EqualFold(k, "clean.requireForce") && !gitTrue(v) {
 			return true
 		}
 	}
@@ -108,23 +110,45 @@ func gitCleanBundle(v string) (force, dry, takesNext bool) {
 	return force, dry, false
 }
 
-// gitConfigValues returns the KEY=VALUE settings of git's -c options before its subcommand.
-func gitConfigValues(s *segment) []string {
-	var out []string
+// gitConfigValues returns the KEY=VALUE settings of git's -c and --config-env options before its
+// subcommand. --config-env=KEY=VAR takes VAR's value: the one the command's own assignment gives
+// it (V=false git --config-env=clean.requireForce=V clean), or else one from the environment,
+// which the engine does not know: the value is then computed ("$VAR", dynamic), as a -c of a
+// computed word's is.
+func gitConfigValues(s *segment) []word {
+	var out []word
 	for i := 1; i+1 < len(s.words); i++ {
-		v := s.words[i].s
+		w := s.words[i]
+		v := w.s
 		if !strings.HasPrefix(v, "-") {
 			break
 		}
-		if v == "-c" {
-			out = append(out, s.words[i+1].s)
+		switch {
+		case v == "-c":
+			out = append(out, s.words[i+1])
 			i++
-		} else if gitGlobalsWithValue[v] {
+		case v == optConfigEnv || strings.HasPrefix(v, optConfigEnv+"="):
+			if v == optConfigEnv {
+				i++
+				w = s.words[i]
+			} else {
+				w = w.with(v[len(optConfigEnv)+1:])
+			}
+			key, envVar, _ := strings.Cut(w.s, "=")
+			val, set := envValueOf(s, envVar)
+			if !set {
+				val = "$" + envVar
+			}
+			out = append(out, word{s: key + "=" + val, dynamic: w.dynamic || !set})
+		case gitGlobalsWithValue[v]:
 			i++
 		}
 	}
 	return out
 }
+
+// optConfigEnv is git's --config-env=KEY=VAR, a setting whose value is VAR's.
+const optConfigEnv = "--config-env"
 
 // gitTrue reads a git boolean: a bare key, true, yes, on or a non-zero number.
 func gitTrue(v string) bool {

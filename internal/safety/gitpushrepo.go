@@ -26,15 +26,8 @@ func gitPushRepos(s *segment) []string {
 		return repos // the operand is the remote, whatever the configuration says
 	}
 	for _, kv := range gitConfigValues(s) {
-		if key, val, _ := strings.Cut(kv, "="); pushRemoteKey(strings.ToLower(key)) {
+		if key, val, _ := strings.Cut(kv.s, "="); pushRemoteKey(strings.ToLower(key)) {
 			repos = append(repos, val)
-		}
-	}
-	for _, w := range s.words[1:] {
-		if kv, ok := strings.CutPrefix(w.s, "--config-env="); ok {
-			if key, envVar, _ := strings.Cut(kv, "="); pushRemoteKey(strings.ToLower(key)) {
-				repos = append(repos, envValue(s, envVar))
-			}
 		}
 	}
 	return repos
@@ -50,12 +43,13 @@ func pushRemoteKey(key string) bool {
 	return ok && (strings.HasSuffix(rest, ".pushremote") || strings.HasSuffix(rest, ".remote"))
 }
 
-// envValue is the value a segment's own assignment gives a variable ("P=prod git ..."), or "".
-func envValue(s *segment, name string) string {
+// envValueOf is the value a segment's own assignment gives a variable ("P=prod git ..."), and
+// whether it gives one.
+func envValueOf(s *segment, name string) (string, bool) {
 	for _, kv := range s.env {
 		if n, v, _ := strings.Cut(kv, "="); n == name {
-			return v
+			return v, true
 		}
 	}
-	return ""
+	return "", false
 }
