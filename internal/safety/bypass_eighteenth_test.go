@@ -30,7 +30,8 @@ package safety
 // service-accounts keys create (asked) prints a key. git clean without -f deletes when
 // clean.requireForce is off: git -c clean.requireForce=false clean -dx was denied, but the setting
 // by --config-env=KEY=VAR (VAR set on the command, or from the environment) and a -c of a computed
-// word were not read, admitted.
+// word were not read, admitted. A -c setting whose key is computed could be core.pager or
+// alias.*, which run a command: git -c "$KV" log was admitted.
 func eighteenthCatalogue() []classCase {
 	sh := shCall
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
@@ -58,6 +59,8 @@ func eighteenthCatalogue() []classCase {
 			sh(`git --config-env=color.ui=C clean -dx`), false},
 		{cleanOff, "--config-env apart", sh(`git --config-env clean.requireForce=X clean -d`), cleanForce, sh(`git --config-env clean.requireForce=X clean -dn`), false},
 		{cleanOff, "a computed -c setting", sh(`git -c "$KV" clean -dx`), cleanForce, sh(`git -c color.ui="$V" clean -dx`), false},
+		{cleanOff, "a computed -c setting may run a pager", sh(`git -c "$KV" log`), asked(RuleOpaqueCode), sh(`git -c user.name="$NAME" commit -m x`), false},
+		{cleanOff, "a computed key with its value", sh(`git -c "$(cat cfg)" status`), asked(RuleOpaqueCode), sh(`git -c color.ui="$C" status`), false},
 		{stores, "terragrunt output -json", sh(`terragrunt output -json`), storePrint, sh(`terragrunt output`), false},
 		{stores, "terragrunt run-all state pull", sh(`terragrunt run-all state pull`), storePrint, sh(`terragrunt run-all plan`), false},
 		{stores, "terragrunt run -- output -raw", sh(`terragrunt run -- output -raw db_password`), storePrint, sh(`terragrunt run -- plan -out tfplan`), false},

@@ -84,13 +84,25 @@ func gitCleanDeletes(s *segment) bool {
 // cleanForceOff reports whether git's -c (or --config-env) turns clean.requireForce off, so clean
 // needs no -f; a setting computed at run time could.
 func cleanForceOff(s *segment) bool {
+	if gitComputedSetting(s) {
+		return true
+	}
 	for _, kv := range gitConfigValues(s) {
 		// A computed value is no known true: "$V" reads as false.
-		if k, v, _ := strings.Cut(kv.s, "="); kv.dynamic && strings.ContainsAny(k, "$`") || strings.EqualFold(k, "clean.requireForce") && !gitTrue(v) {
+		if k, v, _ := strings.Cut(kv.s, "="); strings.EqualFold(k, "clean.requireForce") && !gitTrue(v) {
 			return true
 		}
 	}
 	return false
+}
+
+// gitComputedSetting reports whether one of git's -c settings has a key computed at run time
+// (git -c "$KV" log): it could be any setting, clean.requireForce or one that runs a command.
+func gitComputedSetting(s *segment) bool {
+	return slices.ContainsFunc(gitConfigValues(s), func(kv word) bool {
+		k, _, _ := strings.Cut(kv.s, "=")
+		return kv.dynamic && strings.ContainsAny(k, "$`")
+	})
 }
 
 // gitCleanBundle reads a bundle of git clean's short options: f (or i, which deletes what its

@@ -457,7 +457,7 @@ func goEnvWrite(s *segment) string {
 }
 
 // gitCode returns the git subcommand option that runs a command (rebase -x, init --template),
-// or bisect run.
+// bisect run, or a -c setting computed at run time.
 func gitCode(s *segment) string {
 	if len(s.operands) == 0 {
 		return ""
@@ -470,6 +470,9 @@ func gitCode(s *segment) string {
 	}
 	if sub == "bisect" && len(s.operands) > 1 && s.operands[1].s == "run" {
 		return "bisect run"
+	}
+	if gitComputedSetting(s) {
+		return "a -c setting computed at run time (core.pager, alias.*, core.fsmonitor run commands)"
 	}
 	return rebaseTodoEdited(s)
 }
