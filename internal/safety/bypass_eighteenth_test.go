@@ -31,7 +31,9 @@ package safety
 // clean.requireForce is off: git -c clean.requireForce=false clean -dx was denied, but the setting
 // by --config-env=KEY=VAR (VAR set on the command, or from the environment) and a -c of a computed
 // word were not read, admitted. A -c setting whose key is computed could be core.pager or
-// alias.*, which run a command: git -c "$KV" log was admitted.
+// alias.*, which run a command: git -c "$KV" log was admitted. The variables that stand for a
+// loader's file option (UV_ENV_FILE for uv run --env-file, PIPENV_DOTENV_LOCATION,
+// DOTENV_CONFIG_PATH, COMPOSE_ENV_FILES) named a file put in the command's environment unjudged.
 func eighteenthCatalogue() []classCase {
 	sh := shCall
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
@@ -46,6 +48,7 @@ func eighteenthCatalogue() []classCase {
 		writeOut = "curl's write-out writes the file its %output{NAME} names"
 		stores   = "terraform's siblings and az print the secrets they hold or mint"
 		cleanOff = "git clean's clean.requireForce turned off by any git setting"
+		envVars  = "a variable that stands for a loader's file option"
 	)
 	contains := asked(RuleContainsProtected)
 	pushProd := asked(dc + "git-push-prod")
@@ -53,6 +56,14 @@ func eighteenthCatalogue() []classCase {
 	storePrint, cloudPrint := asked(dc+"print-credentials-stores"), asked(dc+"print-credentials-cloud")
 	cleanForce := denied(dc + "git-clean-force")
 	return []classCase{
+		{envVars, "UV_ENV_FILE, uv run's --env-file", sh(`UV_ENV_FILE=~/.aws/credentials uv run make test`), zero, sh(`UV_ENV_FILE=.env.example uv run make test`), false},
+		{envVars, "exported first", sh(`export UV_ENV_FILE=/root/.aws/credentials; uv run pytest`), zero, sh(`export UV_NO_SYNC=1; uv run pytest`), false},
+		{envVars, "pipenv's .env location", sh(`PIPENV_DOTENV_LOCATION=~/.aws/credentials pipenv run make test`), zero, sh(`PIPENV_VERBOSITY=-1 pipenv run make test`), false},
+		{envVars, "node's dotenv/config path", sh(`DOTENV_CONFIG_PATH=/root/.aws/credentials npm test`), zero,
+			sh(`DOTENV_CONFIG_PATH=.env.example npm test`), false},
+		{envVars, "compose's env files, a list", sh(`COMPOSE_ENV_FILES=.env.example,/root/.aws/credentials docker compose ps`), zero,
+			sh(`COMPOSE_ENV_FILES=.env.example docker compose ps`), false},
+		{envVars, "computed", sh(`UV_ENV_FILE="$F" uv run pytest`), asked(RuleDynamicPath), sh(`UV_ENV_FILE=.env.example uv run pytest -q`), false},
 		{cleanOff, "--config-env with the variable set false on the command", sh(`V=false git --config-env=clean.requireForce=V clean -dx`), cleanForce,
 			sh(`V=true git --config-env=clean.requireForce=V clean -dx`), false},
 		{cleanOff, "--config-env with the variable from the environment", sh(`git --config-env=clean.requireForce=X clean -dx`), cleanForce,
