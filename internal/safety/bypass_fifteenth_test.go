@@ -40,7 +40,7 @@ func fifteenthCatalogue() []classCase {
 		{cli, "without --", sh(`dotenv printenv`), printed, sh(`dotenv run make test`), false},
 		{cli, "without --, after a file", sh(`dotenv -e .env printenv`), printed, sh(`dotenv -f .env.prod run make test`), false},
 		{cli, "-c's environment", sh(`dotenv -c production -- printenv`), printed, sh(`dotenv -v NODE_ENV=test -- make test`), false},
-		{cli, "-c with no environment, then -e", sh(`dotenv -c -e .env -- printenv`), printed, sh(`dotenv -e "$ENV_FILE" -- make test`), false},
+		{cli, "-c with no environment, then -e", sh(`dotenv -c -e .env -- printenv`), printed, sh(`dotenv -e .env.ci -- make test`), false},
 		{cli, "the command before --", sh(`dotenv printenv -- PATH`), printed, sh(`dotenv -- npm test`), false},
 		{cli, "flags that take no value", sh(`dotenv --no-expand -o printenv`), printed, sh(`dotenv -e .env --no-expand -- make lint`), false},
 		{cli, "-p prints a value", sh(`dotenv -p DB_PASSWORD`), dotenvPrint, sh(`dotenv -v CI=1 -- make test`), false},

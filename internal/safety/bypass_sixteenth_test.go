@@ -53,7 +53,7 @@ func sixteenthCatalogue() []classCase {
 		{bundle, "git merge -qF.env", sh(`git merge --no-ff -qF.env feature`), zero, sh(`git commit -qF - <<< 'fix: typo'`), false},
 		{bundle, "curl -n reads ~/.netrc; a value's letter n is no -n", sh(`curl -nsSLo x https://x.example`), zero, sh(`curl -sSLoout.bin https://x.example`), false},
 		{bundle, "the same after -o's value apart", sh(`curl -sSLn -o x https://x.example`), zero, sh(`curl -fsSLonightly.tgz https://x.example`), false},
-		{dotenv, "-e.env.prod is -e .env.prod, not -p", sh(`dotenv -e.env.prod -p DB_PASSWORD`), zero, sh(`dotenv -e.env.prod -- make test`), false},
+		{dotenv, "-e.env.prod is -e .env.prod, not -p", sh(`dotenv -e.env.prod -p DB_PASSWORD`), asked(dc + "print-environment-dotenv"), sh(`dotenv -e.env.prod -- make test`), false},
 		{dotenv, "-e.env.production before a command that prints", sh(`dotenv -e.env.production -- env`), asked(dc + "print-environment-env"),
 			sh(`dotenv -e.env.production -- npm test`), false},
 		{stores, "GitLab's glab token", sh(`cat ~/.config/glab-cli/config.yml`), zero, sh(`cat .gitlab-ci.yml`), false},

@@ -81,14 +81,28 @@ func gitCleanDeletes(s *segment) bool {
 	return force && !dry
 }
 
-// cleanForceOff reports whether git's -c turns clean.requireForce off, so clean needs no -f.
+// cleanForceOff reports whether git's -c (or --config-env) turns clean.requireForce off, so clean
+// needs no -f; a setting computed at run time could.
 func cleanForceOff(s *segment) bool {
+	if gitComputedSetting(s) {
+		return true
+	}
 	for _, kv := range gitConfigValues(s) {
-		if k, v, _ := strings.Cut(kv, "="); strings.EqualFold(k, "clean.requireForce") && !gitTrue(v) {
+		// A computed value is no known true: "$V" reads as false.
+		if k, v, _ := strings.Cut(kv.s, "="); strings.EqualFold(k, "clean.requireForce") && !gitTrue(v) {
 			return true
 		}
 	}
 	return false
+}
+
+// gitComputedSetting reports whether one of git's -c settings has a key computed at run time
+// (git -c "$KV" log): it could be any setting, clean.requireForce or one that runs a command.
+func gitComputedSetting(s *segment) bool {
+	return slices.ContainsFunc(gitConfigValues(s), func(kv word) bool {
+		k, _, _ := strings.Cut(kv.s, "=")
+		return kv.dynamic && strings.ContainsAny(k, "$`")
+	})
 }
 
 // gitCleanBundle reads a bundle of git clean's short options: f (or i, which deletes what its
@@ -108,23 +122,45 @@ func gitCleanBundle(v string) (force, dry, takesNext bool) {
 	return force, dry, false
 }
 
-// gitConfigValues returns the KEY=VALUE settings of git's -c options before its subcommand.
-func gitConfigValues(s *segment) []string {
-	var out []string
+// gitConfigValues returns the KEY=VALUE settings of git's -c and --config-env options before its
+// subcommand. --config-env=KEY=VAR takes VAR's value: the one the command's own assignment gives
+// it (V=false git --config-env=clean.requireForce=V clean), or else one from the environment,
+// which the engine does not know: the value is then computed ("$VAR", dynamic), as a -c of a
+// computed word's is.
+func gitConfigValues(s *segment) []word {
+	var out []word
 	for i := 1; i+1 < len(s.words); i++ {
-		v := s.words[i].s
+		w := s.words[i]
+		v := w.s
 		if !strings.HasPrefix(v, "-") {
 			break
 		}
-		if v == "-c" {
-			out = append(out, s.words[i+1].s)
+		switch {
+		case v == "-c":
+			out = append(out, s.words[i+1])
 			i++
-		} else if gitGlobalsWithValue[v] {
+		case v == optConfigEnv || strings.HasPrefix(v, optConfigEnv+"="):
+			if v == optConfigEnv {
+				i++
+				w = s.words[i]
+			} else {
+				w = w.with(v[len(optConfigEnv)+1:])
+			}
+			key, envVar, _ := strings.Cut(w.s, "=")
+			val, set := envValueOf(s, envVar)
+			if !set {
+				val = "$" + envVar
+			}
+			out = append(out, word{s: key + "=" + val, dynamic: w.dynamic || !set})
+		case gitGlobalsWithValue[v]:
 			i++
 		}
 	}
 	return out
 }
+
+// optConfigEnv is git's --config-env=KEY=VAR, a setting whose value is VAR's.
+const optConfigEnv = "--config-env"
 
 // gitTrue reads a git boolean: a bare key, true, yes, on or a non-zero number.
 func gitTrue(v string) bool {
@@ -564,7 +600,7 @@ var storePrintingSubs = map[string][]string{
 // storePrinters decide, per store, the subcommands that print a secret only with some options
 // or a second word.
 var storePrinters = map[string]func(s *segment, sub, next string) bool{
-	cmdTerraform: terraformPrints, "tofu": terraformPrints, "vault": vaultPrints, "op": onePasswordPrints,
+	cmdTerraform: terraformPrints, "tofu": terraformPrints, cmdTerragrunt: terragruntPrints, cmdPulumi: pulumiPrints, "vault": vaultPrints, "op": onePasswordPrints,
 	"security": keychainPrints, "bw": bitwardenPrints, cmdFly: flyPrints, cmdFlyctl: flyPrints,
 	"glab": glabPrints, "uv": uvPrints, "chamber": chamberPrints,
 	"doppler": secretRunPrints, cmdInfisical: secretRunPrints, "aws-vault": awsVaultPrints, cmdHeroku: herokuPrints,
@@ -611,6 +647,48 @@ func terraformPrints(s *segment, sub, next string) bool {
 		return anyBoolOption(s, "-json", "--json")
 	case "console":
 		return true
+	}
+	return false
+}
+
+// The infrastructure tools beside terraform whose outputs and configuration hold secrets.
+const (
+	cmdTerragrunt = "terragrunt"
+	cmdPulumi     = "pulumi"
+)
+
+// terragruntPrints: terraform's subcommands, which terragrunt runs as terraform does (terragrunt
+// output -json), in every module with run-all, or after run and "--" (terragrunt run -- output
+// -json).
+func terragruntPrints(s *segment, _, _ string) bool {
+	if i := slices.IndexFunc(s.words, func(w word) bool { return w.s == "--" && !w.dynamic }); i >= 0 {
+		// terraform's words after "--", its options among them, read as terraform's own line.
+		tf := segment{name: cmdTerraform, words: append([]word{{s: cmdTerraform}}, s.words[i+1:]...)}
+		splitArgs(&tf)
+		s = &tf
+	}
+	ops := s.operands
+	for len(ops) > 0 && (ops[0].s == "run-all" || ops[0].s == subRun || ops[0].s == "--") {
+		ops = ops[1:]
+	}
+	switch len(ops) {
+	case 0:
+		return false
+	case 1:
+		return terraformPrints(s, ops[0].s, "")
+	}
+	return terraformPrints(s, ops[0].s, ops[1].s)
+}
+
+// pulumiPrints: a stack's outputs or its export with --show-secrets, the configuration with
+// --show-secrets, and config get, which prints a secret value decrypted.
+func pulumiPrints(s *segment, sub, next string) bool {
+	showSecrets := anyBoolOption(s, "--show-secrets")
+	switch sub {
+	case "stack":
+		return (next == "output" || next == "export") && showSecrets
+	case "config":
+		return next == subGet || showSecrets && next == ""
 	}
 	return false
 }

@@ -27,46 +27,78 @@ var dotenvCLIFlags = strings.Fields("o override debug q quiet h help")
 // not anchored at the start, so any rest of a bundle that ends in a digit is the option's value.
 var endsInNumber = regexp.MustCompile(`-?\d+(\.\d*)?(e-?\d+)?$`)
 
-// dotenvCLI reports whether a dotenv segment is dotenv-cli's, and the index of the word that
-// begins the command it runs (len(words) for none) and whether -p prints a value. It reads the
-// words as minimist does: every option without an attached value (--x=1, -e.env) takes the next
-// word unless that word looks like an option; everything after "--" is the command; the first
-// other word begins it. A computed word where an option or the command may stand is taken for the
-// command's beginning, so the command is computed.
-func dotenvCLI(s *segment) (cmdAt int, prints, ok bool) {
+// dotenvCLIReading is what dotenvCLI reads of a dotenv-cli command line.
+type dotenvCLIReading struct {
+	cmdAt  int    // the index of the word that begins the command it runs (len(words) for none)
+	prints bool   // -p NAME prints a value
+	files  []word // the files -e names, which it loads instead of .env
+}
+
+// dotenvCLI reports whether a dotenv segment is dotenv-cli's, and what it reads (dotenvCLIReading).
+// It reads the words as minimist does: every option without an attached value (--x=1, -e.env)
+// takes the next word unless that word looks like an option; everything after "--" is the
+// command; the first other word begins it. A computed word where an option or the command may
+// stand is taken for the command's beginning, so the command is computed. minimist sets an option
+// by its name whatever its dashes, so --e FILE, --e=FILE, -e=FILE and -ce FILE name a file as -e
+// FILE does: each spelling gives the same files.
+func dotenvCLI(s *segment) (dotenvCLIReading, bool) {
 	if s.name != cmdDotenv || len(s.operands) > 0 && !s.operands[0].dynamic && slices.Contains(pythonDotenvSubs, s.operands[0].s) {
-		return 0, false, false
+		return dotenvCLIReading{}, false
 	}
+	r := dotenvCLIReading{cmdAt: len(s.words)}
 	words := s.words
 	for k := 1; k < len(words); k++ {
 		w := words[k]
 		switch {
 		case w.dynamic:
-			return k, prints, true
+			r.cmdAt = k
+			return r, true
 		case w.s == "--":
-			return k + 1, prints, true
+			r.cmdAt = k + 1
+			return r, true
 		case len(w.s) < 2 || w.s[0] != '-':
-			return k, prints, true
+			r.cmdAt = k
+			return r, true
 		}
-		p, takes := dotenvCLIOption(w.s)
-		prints = prints || p
+		o := dotenvCLIOption(w.s)
+		r.prints = r.prints || o.prints
+		if o.attached && o.last == "e" {
+			r.files = append(r.files, w.with(o.value))
+		}
 		// A computed value is taken for the option's, as the other runners' readings take it.
-		if takes && k+1 < len(words) && (words[k+1].dynamic || words[k+1].s != "--" && !optionLike.MatchString(words[k+1].s)) {
+		if o.takes && k+1 < len(words) && (words[k+1].dynamic || words[k+1].s != "--" && !optionLike.MatchString(words[k+1].s)) {
 			k++
+			if o.last == "e" {
+				r.files = append(r.files, words[k])
+			}
 		}
 	}
-	return len(words), prints, true
+	return r, true
 }
 
-// dotenvCLIOption reads one of dotenv-cli's option words: whether it sets -p (so prints a value)
-// and whether minimist gives it the next word (none attached, not a flag).
-func dotenvCLIOption(v string) (prints, takes bool) {
-	name, _, attached := strings.Cut(strings.TrimLeft(v, "-"), "=")
+// dotenvCLIWord is one of dotenv-cli's option words as minimist reads it.
+type dotenvCLIWord struct {
+	prints   bool   // it sets -p, so prints a value
+	takes    bool   // minimist gives its last option the next word (none attached, not a flag)
+	last     string // the name of its last option, which a value attached or the next word is given to
+	attached bool   // the last option's value is in the word (value)
+	value    string
+}
+
+// dotenvCLIOption reads one of dotenv-cli's option words (dotenvCLIWord).
+func dotenvCLIOption(v string) dotenvCLIWord {
 	if strings.HasPrefix(v, "--") {
-		return name == "p", !attached && !strings.HasPrefix(name, "no-") && !slices.Contains(dotenvCLIFlags, name)
+		name, val, attached := strings.Cut(v[2:], "=")
+		return dotenvCLIWord{prints: name == "p", takes: !attached && !strings.HasPrefix(name, "no-") && !slices.Contains(dotenvCLIFlags, name),
+			last: name, attached: attached, value: val}
 	}
 	letters, attached := minimistBundle(v)
-	return strings.ContainsRune(letters, 'p'), !attached && !slices.Contains(dotenvCLIFlags, letters[len(letters)-1:])
+	last := letters[len(letters)-1:]
+	o := dotenvCLIWord{prints: strings.ContainsRune(letters, 'p'), takes: !attached && !slices.Contains(dotenvCLIFlags, last), last: last, attached: attached}
+	if attached {
+		o.value = strings.TrimPrefix(v[1+len(letters):], "=") // minimist drops the "=" of -e=FILE
+	}
+	return o
 }
 
 // minimistBundle reads a bundle of short options ("-ce", "-e.env") as minimist does: each

@@ -2,6 +2,9 @@ package safety
 
 import "strings"
 
+// subPush is git's push (and git stash's).
+const subPush = "push"
+
 // gitPushRepos returns the remotes a git push names other than by its <repository> operand:
 // --repo=REMOTE (or an abbreviation git's parse-options takes, --rep=), and, for a push without
 // an operand, the configuration git -c (or --config-env=KEY=VAR, with VAR set on the command)
@@ -9,7 +12,7 @@ import "strings"
 // text puts them where a project rule written as "^git push prod( |$)" looks. "--repo prod" apart
 // needs nothing: the parse already takes prod for an operand.
 func gitPushRepos(s *segment) []string {
-	if s.name != cmdGit || len(s.operands) == 0 || s.operands[0].s != "push" {
+	if s.name != cmdGit || len(s.operands) == 0 || s.operands[0].s != subPush {
 		return nil
 	}
 	var repos []string
@@ -23,15 +26,8 @@ func gitPushRepos(s *segment) []string {
 		return repos // the operand is the remote, whatever the configuration says
 	}
 	for _, kv := range gitConfigValues(s) {
-		if key, val, _ := strings.Cut(kv, "="); pushRemoteKey(strings.ToLower(key)) {
+		if key, val, _ := strings.Cut(kv.s, "="); pushRemoteKey(strings.ToLower(key)) {
 			repos = append(repos, val)
-		}
-	}
-	for _, w := range s.words[1:] {
-		if kv, ok := strings.CutPrefix(w.s, "--config-env="); ok {
-			if key, envVar, _ := strings.Cut(kv, "="); pushRemoteKey(strings.ToLower(key)) {
-				repos = append(repos, envValue(s, envVar))
-			}
 		}
 	}
 	return repos
@@ -47,12 +43,13 @@ func pushRemoteKey(key string) bool {
 	return ok && (strings.HasSuffix(rest, ".pushremote") || strings.HasSuffix(rest, ".remote"))
 }
 
-// envValue is the value a segment's own assignment gives a variable ("P=prod git ..."), or "".
-func envValue(s *segment, name string) string {
+// envValueOf is the value a segment's own assignment gives a variable ("P=prod git ..."), and
+// whether it gives one.
+func envValueOf(s *segment, name string) (string, bool) {
 	for _, kv := range s.env {
 		if n, v, _ := strings.Cut(kv, "="); n == name {
-			return v
+			return v, true
 		}
 	}
-	return ""
+	return "", false
 }

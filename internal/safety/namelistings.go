@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,8 +23,53 @@ func listsTree(s *segment) bool {
 		return s.hasFlag("-a") || s.hasFlag("--all")
 	case cmdFind:
 		return !depthAtMost1(s, "-maxdepth")
+	case "rg":
+		return s.hasFlag("--files") // the files it would search, listed by name
+	case cmdFd, cmdFdfind:
+		return !depthAtMost1(s, "-d") && !depthAtMost1(s, "--max-depth") && !depthAtMost1(s, "--exact-depth")
 	}
 	return false
+}
+
+// fd (fdfind on Debian) lists the names below its search paths that its pattern matches, hidden
+// ones with -H: fd [OPTIONS] [PATTERN] [PATH...], its paths also given by --search-path, the
+// working directory with none. Its pattern is no path; its option values are not operands.
+const (
+	cmdFd     = "fd"
+	cmdFdfind = "fdfind"
+)
+
+// fdValueOptions are fd's options that take the next word as their value.
+var fdValueOptions = strings.Fields("-e --extension -t --type -d --max-depth --min-depth --exact-depth -E --exclude -S --size " +
+	"-j --threads -c --color --changed-within --changed-before --change-newer-than --change-older-than -o --owner " +
+	"--base-directory --search-path --max-results --max-buffer-time --path-separator --batch-size --format --ignore-file " +
+	"-x --exec -X --exec-batch")
+
+func init() {
+	valueOptions[cmdFd] = fdValueOptions
+	valueOptions[cmdFdfind] = fdValueOptions
+	flatValuePrograms[cmdFd], flatValuePrograms[cmdFdfind] = true, true
+}
+
+// fdPaths records the directories fd lists below (listsTree), by its --base-directory.
+func (a *analyzer) fdPaths(s *segment) {
+	roots := slices.Collect(optionValues(s, "--search-path", "--search-path"))
+	if len(s.operands) > 1 {
+		roots = append(roots, s.operands[1:]...)
+	}
+	if len(roots) == 0 {
+		roots = []word{{s: "."}}
+	}
+	saved := a.cwd
+	defer func() { a.cwd, a.recursive, a.listing = saved, false, false }()
+	if dir, ok := optionValue(s, "--base-directory", "--base-directory"); ok {
+		a.chdir(dir)
+	}
+	a.recursive = listsTree(s)
+	a.listing = a.recursive
+	for _, r := range roots {
+		a.operandPath(r, opRead)
+	}
 }
 
 // depthAtMost1 says whether a depth option (tree -L, find -maxdepth) limits a listing to its

@@ -100,7 +100,7 @@ var codeOptions = map[string][]string{
 	cmdCurl: {"-K", "--config"},
 	cmdWget: {"-e", optExecute, "--config", "--use-askpass"}, // --use-askpass runs a program for the password
 	// fd runs a command on every file it finds (hidden ones with -H: .env among them).
-	"fd": {"-x", "--exec", "-X", "--exec-batch"},
+	cmdFd: {"-x", "--exec", "-X", "--exec-batch"}, cmdFdfind: {"-x", "--exec", "-X", "--exec-batch"},
 	// A jq program file; a module search path.
 	"jq": {"-f", "--from-file", "-L"},
 	// yq -s writes a file for each document, named by an expression.
@@ -457,7 +457,7 @@ func goEnvWrite(s *segment) string {
 }
 
 // gitCode returns the git subcommand option that runs a command (rebase -x, init --template),
-// or bisect run.
+// bisect run, or a -c setting computed at run time.
 func gitCode(s *segment) string {
 	if len(s.operands) == 0 {
 		return ""
@@ -470,6 +470,9 @@ func gitCode(s *segment) string {
 	}
 	if sub == "bisect" && len(s.operands) > 1 && s.operands[1].s == "run" {
 		return "bisect run"
+	}
+	if gitComputedSetting(s) {
+		return "a -c setting computed at run time (core.pager, alias.*, core.fsmonitor run commands)"
 	}
 	return rebaseTodoEdited(s)
 }
@@ -762,6 +765,9 @@ var gitValueOptions = map[string][]string{
 	"stash":  {"-m", "--message"},
 	"notes":  {"-m", "--message"},
 	gitLog:   {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
+	// git push -o ci.skip prod: ci.skip is -o's, prod the remote a project rule names. --repo
+	// is left out: its value apart is read as the remote operand it stands for (gitPushRepos).
+	subPush: {"-o", "--push-option", "--receive-pack", "--exec", "--recurse-submodules"},
 }
 
 // envOptions are environment variables that stand for a program's global option: a rule written

@@ -83,6 +83,10 @@ var (
 	referenceOpts = []string{"--reference"}
 	// grepPatternOpts give grep's pattern as an option, so the first operand is a path.
 	grepPatternOpts = []string{"-e", "-f", "--regexp", optFile}
+	// rgNoPatternOpts are rg's options with which its first operand is no pattern: a pattern
+	// given by an option, or --files, which lists the files it would search, its operands all
+	// paths (rg --files ~/.ssh lists the keys).
+	rgNoPatternOpts = append(slices.Clip(grepPatternOpts), "--files")
 	// awkProgramOpts give awk's program as a file, so the first operand is a path.
 	awkProgramOpts = []string{"-f", optFile}
 )
@@ -128,7 +132,7 @@ var argSpecs = map[string]argSpec{
 	"grep":  {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
 	"egrep": {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
 	"fgrep": {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
-	"rg":    {skip: 1, skipUnless: grepPatternOpts, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead, "--ignore-file": opRead}},
+	"rg":    {skip: 1, skipUnless: rgNoPatternOpts, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead, "--ignore-file": opRead}},
 	"ag":    {skip: 1, valueOps: map[string]pathOp{"-p": opRead, "--path-to-ignore": opRead}},
 	"ack":   {skip: 1},
 	"awk":   {skip: 1, skipUnless: awkProgramOpts},
@@ -234,14 +238,25 @@ func argSpecOf(seg *segment) argSpec {
 	return spec
 }
 
+// ownWordsPaths says whether a segment's own words are read for paths: not a wrapper's, mostly
+// the wrapped command, analysed as its own segment; nor dotenv-cli's, options minimist reads
+// (-e.env and --e=.env are -e .env), whose only paths are the files it loads (dotenvFiles).
+func ownWordsPaths(seg *segment) bool {
+	if seg.name == "" || seg.wrapper && seg.name != cmdFind {
+		return false
+	}
+	_, cli := dotenvCLI(seg)
+	return !cli
+}
+
 // argPaths records the paths a segment's arguments name.
 func (a *analyzer) argPaths(idx int) {
 	seg := &a.out.segments[idx]
-	if seg.name == "" || seg.wrapper && seg.name != cmdFind {
-		// A wrapper's own words are mostly the wrapped command, analysed as its own segment.
+	defer a.stampSegment(len(a.out.paths), idx)
+	a.dotenvFiles(seg) // a loader's own options, whether it runs a command (a wrapper) or not
+	if !ownWordsPaths(seg) {
 		return
 	}
-	defer a.stampSegment(len(a.out.paths), idx)
 	spec := argSpecOf(seg)
 	a.optionValues(seg, spec)
 	a.unknownAttachedValues(seg)
@@ -331,6 +346,7 @@ func (a *analyzer) programPaths(seg *segment) {
 		a.downloadNames(seg)
 		a.curlNetrc(seg)
 		a.curlUploadGlobs(seg)
+		a.curlWriteOut(seg)
 	case cmdWget:
 		a.downloadNames(seg)
 	case "rg":
@@ -1187,8 +1203,14 @@ func recursiveOp(s *segment) bool {
 		return true
 	case "rm", "srm", "wipe", "trash", "trash-put":
 		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("--recursive")
-	case "cp", "rsync":
-		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("-a") || s.hasFlag("--recursive") || s.hasFlag("--archive")
+	case "cp":
+		return slices.ContainsFunc(cpRecursive, s.hasFlag)
+	case cmdRsync:
+		// rsync -d (--dirs) copies a directory's entries without recursing, and --delete with it
+		// deletes the destination's extra entries, directories whole: rsync -d ~/ /tmp/h copies
+		// ~/.netrc, rsync -d --delete empty/ . deletes .env and .git. Taken as recursive, as a
+		// tree copied in takes it (rsyncRecursive).
+		return slices.ContainsFunc(rsyncRecursive, s.hasFlag)
 	case cmdScp:
 		return s.hasFlag("-r")
 	case "mv":
@@ -1390,6 +1412,8 @@ func (a *analyzer) ownOperandPaths(seg *segment) bool {
 		a.zipPaths(seg)
 	case cmdFind:
 		a.findPaths(seg)
+	case cmdFd, cmdFdfind:
+		a.fdPaths(seg)
 	default:
 		return a.sevenZipPaths(seg)
 	}
@@ -1440,11 +1464,16 @@ func (a *analyzer) findPaths(s *segment) {
 
 // findRoots returns find's starting points: the operands before the first expression word.
 // GNU and BSD find take -H, -L, -P (and -D DEBUG, -OLEVEL, BSD's -E, -X, -d, -s, -x, -f PATH)
-// before them: "find -L ~ -name x" starts at ~, not in the working directory.
+// before them: "find -L ~ -name x" starts at ~, not in the working directory. "--" ends them:
+// "find -- ~" starts at ~ too.
 func findRoots(seg *segment) []word {
 	var roots []word
 	words := seg.words[1:]
 	for len(words) > 0 && !words[0].dynamic && findLeadingOption(words[0].s) {
+		if words[0].s == "--" {
+			words = words[1:]
+			break
+		}
 		if words[0].s == "-D" || words[0].s == "-f" {
 			if words[0].s == "-f" && len(words) > 1 {
 				roots = append(roots, words[1]) // BSD find -f PATH names a starting point
@@ -1465,7 +1494,7 @@ func findRoots(seg *segment) []word {
 // findLeadingOption says whether a word is one of find's options before its starting points.
 func findLeadingOption(v string) bool {
 	switch v {
-	case "-H", "-L", "-P", "-D", "-E", "-X", "-d", "-s", "-x", "-f":
+	case "-H", "-L", "-P", "-D", "-E", "-X", "-d", "-s", "-x", "-f", "--":
 		return true
 	}
 	return len(v) > 2 && strings.HasPrefix(v, "-O") && v[2] >= '0' && v[2] <= '9'

@@ -127,6 +127,41 @@ func (a *analyzer) curlNetrc(s *segment) {
 	}
 }
 
+// curlWriteOut records the files curl's write-out (-w, --write-out) writes: since curl 8.3 its
+// format's %output{NAME} (or %output{>>NAME}, appending) sends the rest of the write-out to NAME,
+// so curl -w '%output{.git/hooks/pre-commit}...' URL writes a hook. A format read from a file
+// (-w @FILE, @- standard input) or computed at run time could hold one the engine does not see:
+// a write to a name it cannot see, asked about; the file is read.
+func (a *analyzer) curlWriteOut(s *segment) {
+	for v := range optionValues(s, "-w", "--write-out") {
+		if file, ok := strings.CutPrefix(v.s, "@"); ok || v.dynamic {
+			if ok && file != "-" {
+				a.touch(v.with(file), opRead)
+			}
+			a.touch(word{s: "%output{" + v.s + "}", dynamic: true}, opWrite)
+			continue
+		}
+		for rest := v.s; ; {
+			i := strings.Index(rest, "%")
+			if i < 0 || i+1 >= len(rest) {
+				break
+			}
+			if rest[i+1] == '%' {
+				rest = rest[i+2:] // "%%" is a literal "%"
+				continue
+			}
+			name, ok := strings.CutPrefix(rest[i+1:], "output{")
+			rest = rest[i+1:]
+			if !ok {
+				continue
+			}
+			if file, _, closed := strings.Cut(name, "}"); closed {
+				a.touch(v.with(strings.TrimPrefix(file, ">>")), opWrite)
+			}
+		}
+	}
+}
+
 // git's subcommands that take in ignored files when told to.
 const (
 	gitSubAdd   = "add"
@@ -162,7 +197,7 @@ func (a *analyzer) gitIgnoredFiles(s *segment) {
 		}
 	case gitSubStash:
 		ops := s.operands[1:]
-		if len(ops) > 0 && (ops[0].s == "push" || ops[0].s == subSave) {
+		if len(ops) > 0 && (ops[0].s == subPush || ops[0].s == subSave) {
 			ops = ops[1:]
 		}
 		if len(ops) == 0 {

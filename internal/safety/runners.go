@@ -174,10 +174,10 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"chamber":   {subExec: {cmdAfter: []string{cmdAfterDashes}}},
 	"aws-vault": {subExec: {skip: 1, argOpts: "dt", longArgs: []string{"duration", "mfa-token", "region", "prompt", "backend"}, shellIfNone: true}},
 	cmdDotenv:   {subRun: {}},
-	"dotenvx": {subRun: {argOpts: "fe", longArgs: []string{"env-file", "env", "env-keys-file", "env-vault-file", "convention"},
+	cmdDotenvx: {subRun: {argOpts: "fe", longArgs: []string{"env-file", "env", "env-keys-file", "env-vault-file", "convention"},
 		cmdAfter: []string{cmdAfterDashes}, dashesOpt: true}},
 	"foreman": {subRun: {argOpts: "efd", longArgs: []string{"env", "procfile", "root"}}},
-	"honcho":  {subRun: {}},
+	cmdHoncho: {subRun: {}},
 	"railway": {subRun: {argOpts: "se", longArgs: []string{"service", "environment"}}},
 	// heroku run runs its command on a dyno, with the app's config vars in its environment.
 	"heroku": {"local:run": {argOpts: "ep", longArgs: []string{"env", "port"}}, subRun: herokuRun, "run:detached": herokuRun},
@@ -256,7 +256,7 @@ var runnerGlobals = map[string]wrapSpec{
 	"mise":      miseGlobals,
 	"rtx":       miseGlobals,
 	cmdDotenv:   {argOpts: "fqe", longArgs: []string{"file", "quote", "export"}},
-	"honcho":    {argOpts: "efd", longArgs: []string{"env", "procfile", "app-root"}},
+	cmdHoncho:   {argOpts: "efd", longArgs: []string{"env", "procfile", "app-root"}},
 	"nix": {argOpts: "Ijf", longArgs: []string{"extra-experimental-features", "experimental-features", "option", "store",
 		"eval-store", "log-format", "max-jobs", "cores", "builders", "substituters", "extra-substituters", "trusted-public-keys", //nolint:misspell // nix's spelling
 		"extra-trusted-public-keys", "access-tokens", "include", "system", "extra-platforms", "inputs-from", "file", "expr"}},
@@ -345,8 +345,8 @@ func runnerSpec(seg *segment) (wrapSpec, bool) {
 	if spec, ok := runnerWrappers[seg.name]; ok {
 		return spec, true
 	}
-	if at, _, ok := dotenvCLI(seg); ok {
-		return wrapSpec{cmdAt: at}, true
+	if r, ok := dotenvCLI(seg); ok {
+		return wrapSpec{cmdAt: r.cmdAt}, true
 	}
 	subs, ok := subcommandRunners[seg.name]
 	if !ok || len(seg.operands) == 0 {

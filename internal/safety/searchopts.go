@@ -22,12 +22,12 @@ func init() {
 // for which globalsLast makes no second text.
 var flatValuePrograms = map[string]bool{}
 
-// abbreviatesSearchValue says whether v is a long option that a search tool parsing with
-// getopt_long or Getopt::Long (grep, ag, ack; not rg) reads as one of its value options by a
-// unique prefix ("grep -r --max 1 KEY" is --max-count 1), unless it is a real option of its own
-// (exactLongOptions).
-func abbreviatesSearchValue(name, v string, values []string) bool {
-	if len(v) < 4 || v[1] != '-' || !abbreviatingSearch[name] || slices.Contains(exactLongOptions[name], v) {
+// abbreviatesValue says whether v is a long option that a program parsing with getopt_long or
+// Getopt::Long (grep, ag, ack; not rg) or git's parse-options reads as one of its value options by
+// a unique prefix ("grep -r --max 1 KEY" is --max-count 1, "git push --push-opt ci.skip prod" is
+// --push-option ci.skip), unless it is a real option of its own (exactLongOptions).
+func abbreviatesValue(name, v string, values []string) bool {
+	if len(v) < 4 || v[1] != '-' || !abbreviatingLong[name] || slices.Contains(exactLongOptions[name], v) {
 		return false
 	}
 	return slices.Contains(values, expandLong(v, values...))
@@ -42,8 +42,9 @@ const (
 
 //nolint:goconst // option spellings read best literally, next to their neighbours
 var (
-	// abbreviatingSearch are the search tools that take a long option by a unique prefix.
-	abbreviatingSearch = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "ag": true, "ack": true}
+	// abbreviatingLong are the programs whose value options valueOptions (or gitValueOptions)
+	// lists that take a long option by a unique prefix: the search tools, and git.
+	abbreviatingLong = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "ag": true, "ack": true, cmdGit: true}
 
 	// searchValueOptions are the search tools' value options, by program. They have no
 	// subcommand, so globalsLast makes no second text for them as it does for valueOptions'.

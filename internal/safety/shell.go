@@ -1228,7 +1228,9 @@ func splitArgs(s *segment) {
 		case end:
 			operand(i, w)
 		case v == "--" && !w.dynamic:
-			end = true
+			// find's "--" ends only its leading options (-H, -L, -P): the expression after its
+			// starting points is still options (find -- / -delete deletes).
+			end = s.name != cmdFind
 		case w.dynamic && (strings.HasPrefix(v, "$") || strings.HasPrefix(v, "-")):
 			s.unknownFlags = true
 			operand(i, w)
@@ -1289,7 +1291,7 @@ func (s *segment) addFlag(v string, values []string) bool {
 		name = v[:i]
 	} else {
 		takesNext = slices.Contains(values, v) || (v[1] != '-' && len(v) > 2 && bundleEndsInValueOption(v, values)) ||
-			abbreviatesSearchValue(s.name, v, values)
+			abbreviatesValue(s.name, v, values)
 	}
 	s.flags = append(s.flags, name)
 	if goFlagPrograms[s.name] && len(name) > 3 && name[1] == '-' {

@@ -49,9 +49,11 @@ func (a *analyzer) unknownAttachedValues(seg *segment) {
 	if _, known := argSpecs[seg.name]; known {
 		return
 	}
+	loader, isLoader := dotenvFileOptions[seg.name]
 	for _, w := range seg.words[1:] {
 		v := w.s
-		if w.dynamic || len(v) < 4 || v[0] != '-' || v[1] == '-' {
+		if w.dynamic || len(v) < 4 || v[0] != '-' || v[1] == '-' || isLoader && strings.HasPrefix(v, loader.short) {
+			// A loader's file (-f.env) is judged by dotenvFiles, as its other spellings are.
 			continue
 		}
 		if rest := v[2:]; strings.Contains(rest, "/") || rest[0] == '~' || rest[0] == '.' {

@@ -140,10 +140,24 @@ func (a *analyzer) computedValue(name string, w word) {
 var writtenFileVars = map[string]bool{"HISTFILE": true, "GIT_INDEX_FILE": true, "SSLKEYLOGFILE": true, "GOBIN": true,
 	"KUBECACHEDIR": true, "PIP_LOG": true, "PIP_LOG_FILE": true, "PIP_CACHE_DIR": true}
 
-// writtenFile records the file a writtenFileVars variable names, as a write.
+// loadedFileVars name a file a program loads into a command's environment, as the option they
+// stand for does: UV_ENV_FILE uv run's --env-file, PIPENV_DOTENV_LOCATION the .env pipenv run
+// loads, DOTENV_CONFIG_PATH the file node -r dotenv/config loads, COMPOSE_ENV_FILES compose's
+// --env-file (a comma-separated list). Before, UV_ENV_FILE=~/.aws/credentials uv run make test put
+// the keys in the command's environment, admitted, where uv run --env-file names them denied.
+var loadedFileVars = map[string]bool{"UV_ENV_FILE": true, "PIPENV_DOTENV_LOCATION": true, "DOTENV_CONFIG_PATH": true, "COMPOSE_ENV_FILES": true}
+
+// writtenFile records the file a writtenFileVars variable names, as a write, and the files a
+// loadedFileVars one names, as reads.
 func (a *analyzer) writtenFile(name, val string) {
-	if writtenFileVars[name] && val != "" {
+	switch {
+	case val == "":
+	case writtenFileVars[name]:
 		a.touch(word{s: val, dynamic: strings.ContainsRune(val, '$')}, opWrite)
+	case loadedFileVars[name]:
+		for f := range strings.SplitSeq(val, ",") {
+			a.touch(word{s: f, dynamic: strings.ContainsRune(f, '$')}, opRead)
+		}
 	}
 }
 
@@ -177,7 +191,7 @@ func judgedVar(name string) bool {
 var judgedNames = func() map[string]bool {
 	m := map[string]bool{}
 	for _, t := range []map[string]bool{codeEnvVars, injectionEnvVars, commandEnvVars, expansionEnvVars, valueJudgedVars, writtenFileVars,
-		resolverEnvVars} {
+		loadedFileVars, resolverEnvVars} {
 		for k := range t {
 			m[k] = true
 		}

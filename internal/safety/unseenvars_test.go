@@ -15,7 +15,7 @@ func TestJudgedVarCoversTheEnvChecks(t *testing.T) {
 	}
 	for _, n := range names {
 		slow := codeEnvReason(n, "$") != "" || lineEnvVar(n) || injectionEnvVars[n] || commandEnvVars[n] ||
-			writtenFileVars[n] || valueJudgedVars[n] || gitTraceVar(n)
+			writtenFileVars[n] || loadedFileVars[n] || valueJudgedVars[n] || gitTraceVar(n)
 		if slow && !judgedVar(n) {
 			t.Errorf("judgedVar(%q) = false, but the environment checks judge it", n)
 		}

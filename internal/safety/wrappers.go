@@ -836,17 +836,31 @@ func (a *analyzer) execWords(cmd []word, names []string, inDir bool) []word {
 	return inner
 }
 
-// gitScripts analyses scripts git runs for the caller: "git submodule foreach CMD".
+// gitScripts analyses scripts git runs for the caller: "git submodule foreach CMD". Its command
+// is every word after foreach and foreach's own options (-q, --quiet, --recursive, up to "--"),
+// options among them: read from the words, not the operands, which leave the options out (git
+// submodule foreach git reset --hard is not git reset). One word is a script git's shell runs;
+// several are the command and its arguments.
 func (a *analyzer) gitScripts(seg segment, depth int) {
 	ops := seg.operands
-	if len(ops) >= 3 && ops[0].s == "submodule" && ops[1].s == "foreach" {
-		rest := ops[2:]
-		for len(rest) > 0 && strings.HasPrefix(rest[0].s, "-") {
-			rest = rest[1:]
+	if len(ops) < 3 || ops[0].s != "submodule" || ops[1].s != "foreach" {
+		return
+	}
+	args := gitSubArgs(&seg)
+	at := slices.IndexFunc(args, func(w word) bool { return w.s == "foreach" })
+	rest := args[at+1:]
+	for len(rest) > 0 && strings.HasPrefix(rest[0].s, "-") && !rest[0].dynamic {
+		end := rest[0].s == "--"
+		rest = rest[1:]
+		if end {
+			break
 		}
-		if len(rest) > 0 {
-			a.script(joinWords(rest), depth+1)
-		}
+	}
+	switch {
+	case len(rest) == 1:
+		a.script(rest[0].s, depth+1)
+	case len(rest) > 1:
+		a.command(rest, nil, nil, depth+1)
 	}
 }
 
