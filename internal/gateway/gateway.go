@@ -336,8 +336,10 @@ func (g *Gateway) gate(ctx context.Context, req *mcp.CallToolRequest, rt *route)
 		Step: step, SandboxID: sandboxID}
 	if rt != nil {
 		inv.Map, inv.Cwd = argumentMap(rt.served.Arguments), rt.served.Arguments.WorkingDirectory
-		// Judged, and sent, as the upstream takes them: with the defaults its schema fills in.
+		// Judged, and sent, as the upstream takes them: with the defaults its schema fills in, and
+		// only with every key it requires.
 		schema := rt.upstream.schemas[rt.upstreamName()]
+		inv.Map.Present = schema.requiredKeys()
 		if err := schema.judgedUndeclared(inv.Map, req.Params.Name, rt.server.Name); err != nil {
 			return nil, err
 		}

@@ -138,6 +138,32 @@ func TestBuild(t *testing.T) {
 	}
 }
 
+// Present keys (what a tool's input schema requires, for the gateway) must be named, with a value
+// of any type; Required ones (the hook's built-ins) with a string.
+func TestBuildRefusesAMissingPresentKey(t *testing.T) {
+	m := toolcall.ArgumentMap{Paths: []string{"path"}, Present: []string{"path", "edits"}}
+	cases := []struct{ args, wantErr string }{
+		{args: `{"path": "a.go", "edits": [{"old": "a"}]}`},
+		{args: `{"path": ["a.go"], "edits": null}`},
+		{args: `{"edits": []}`, wantErr: `argument "path" is required and missing`},
+		{args: `{"path": "a.go"}`, wantErr: `argument "edits" is required and missing`},
+		{args: `{}`, wantErr: `argument "path" is required and missing`},
+		{args: `null`, wantErr: `argument "path" is required and missing`},
+		{args: ``, wantErr: `argument "path" is required and missing`},
+	}
+	for _, tc := range cases {
+		_, err := toolcall.Build(toolcall.Invocation{Namespace: "ns", Plan: "p", Tool: "edit",
+			Arguments: json.RawMessage(tc.args), Map: m})
+		var bad *toolcall.BadInvocationError
+		switch {
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("Build(%s) error = %v", tc.args, err)
+		case tc.wantErr != "" && (!errors.As(err, &bad) || !strings.Contains(err.Error(), tc.wantErr)):
+			t.Errorf("Build(%s) error = %v, want a BadInvocationError containing %q", tc.args, err, tc.wantErr)
+		}
+	}
+}
+
 func TestStepForIgnoresKeyOrderAndSpacing(t *testing.T) {
 	a := toolcall.StepFor("t", json.RawMessage(`{"a":1,"b":2}`))
 	b := toolcall.StepFor("t", json.RawMessage(` { "b": 2, "a": 1 }`))
