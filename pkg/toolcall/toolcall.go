@@ -169,10 +169,7 @@ func decodeArguments(inv Invocation) (map[string]any, error) {
 	}
 	args, err := argrules.ParseObject(kept, MaxArgumentBytes)
 	if err != nil {
-		if ee, ok := errors.AsType[*argrules.ExtraError](err); ok {
-			return nil, bad("arguments: %s", strings.TrimPrefix(ee.Message, "extra arguments "))
-		}
-		return nil, bad("arguments: %v", err)
+		return nil, bad("%v", err) // "argument path holds a NUL character ...", "arguments repeat the key ..."
 	}
 	if err := respelledKeys(args, inv.Map); err != nil {
 		return nil, err
