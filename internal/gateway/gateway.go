@@ -138,6 +138,9 @@ type Options struct {
 	// MaxCallsPerCaller bounds the tools/calls one caller has in flight (callsInFlight); 0 means
 	// DefaultMaxCallsPerCaller.
 	MaxCallsPerCaller int
+	// BodyReadTimeout bounds how long a request's body takes to arrive (bodyDeadline); 0 means
+	// DefaultBodyReadTimeout.
+	BodyReadTimeout time.Duration
 	// TracerProvider makes the gateway's spans (callSpans); nil means OpenTelemetry's global one,
 	// as it is when New runs.
 	TracerProvider trace.TracerProvider
@@ -166,9 +169,9 @@ type Gateway struct {
 // sized checks the sizes, counts and durations of o, and puts the defaults in place of zeros.
 func (o *Options) sized() error {
 	if o.UpstreamSessions < 0 || o.UpstreamCallTimeout < 0 || o.MaxUpstreamMessageBytes < 0 || o.ReportTimeout < 0 ||
-		o.MaxAnswerBytesHeld < 0 || o.AnswerWriteTimeout < 0 || o.MaxCallsPerCaller < 0 {
+		o.MaxAnswerBytesHeld < 0 || o.AnswerWriteTimeout < 0 || o.MaxCallsPerCaller < 0 || o.BodyReadTimeout < 0 {
 		return errors.New("gateway: UpstreamSessions, UpstreamCallTimeout, MaxUpstreamMessageBytes, MaxAnswerBytesHeld, " +
-			"ReportTimeout, AnswerWriteTimeout and MaxCallsPerCaller cannot be negative")
+			"ReportTimeout, AnswerWriteTimeout, MaxCallsPerCaller and BodyReadTimeout cannot be negative")
 	}
 	o.MaxCallsPerCaller = cmp.Or(o.MaxCallsPerCaller, DefaultMaxCallsPerCaller)
 	o.MaxUpstreamMessageBytes = cmp.Or(o.MaxUpstreamMessageBytes, DefaultMaxUpstreamMessageBytes)
@@ -187,6 +190,7 @@ func (o *Options) sized() error {
 	o.ReviewTTL = cmp.Or(o.ReviewTTL, DefaultReviewTTL)
 	o.ReportTimeout = cmp.Or(o.ReportTimeout, DefaultReportTimeout)
 	o.AnswerWriteTimeout = cmp.Or(o.AnswerWriteTimeout, DefaultAnswerWriteTimeout)
+	o.BodyReadTimeout = cmp.Or(o.BodyReadTimeout, DefaultBodyReadTimeout)
 	return nil
 }
 
@@ -258,9 +262,11 @@ func (g *Gateway) Handler() http.Handler {
 		mcpHandler.ServeHTTP(newDeadlineWriter(w, g.opts.AnswerWriteTimeout), r.WithContext(ctx))
 	})
 	// Timed from before the token's check, which may wait on a TokenReview, to the answer.
-	// A request without a verified token closes its connection (unauthenticated_close.go).
-	return timed(closeUnlessAuthenticated(
-		auth.RequireBearerToken(g.authn.verify, nil)(keepAliveAuthenticated(g.servedNamespace(budgeted)))))
+	// A request without a verified token closes its connection (unauthenticated_close.go), and
+	// every request's body, read or not, arrives in time (body_read.go).
+	return bodyDeadline(timed(closeUnlessAuthenticated(
+		auth.RequireBearerToken(g.authn.verify, nil)(keepAliveAuthenticated(g.servedNamespace(budgeted))))),
+		g.opts.BodyReadTimeout)
 }
 
 // unofferedTools handles a tools/call for a tool the gateway does not offer. An unregistered tool
