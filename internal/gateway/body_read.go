@@ -23,16 +23,23 @@ const DefaultBodyReadTimeout = 10 * time.Second
 // serving a request, had every other agent's new connection refused. A body read to its end
 // clears the deadline: the call's answer then comes when its upstream answers (a read deadline
 // passing while the handler runs would end the request's context). A request without a body gets
-// no deadline, for the same reason.
+// no deadline, for the same reason. An answer that closes its connection (a caller without a
+// verified token's: unauthenticated_close.go) reads no more of its body: its deadline is moved to
+// now, so that the connection is closed once the answer is written, not when the body's time is up.
 func bodyDeadline(next http.Handler, timeout time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Body != nil && r.Body != http.NoBody {
-			rc := http.NewResponseController(w)
-			if rc.SetReadDeadline(time.Now().Add(timeout)) == nil {
-				r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc, timeout: timeout}
-			}
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rc := http.NewResponseController(w)
+		if rc.SetReadDeadline(time.Now().Add(timeout)) == nil {
+			r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc, timeout: timeout}
 		}
 		next.ServeHTTP(w, r)
+		if w.Header().Get("Connection") == "close" {
+			_ = rc.SetReadDeadline(time.Now())
+		}
 	})
 }
 
