@@ -37,12 +37,8 @@ var _ = Describe("a request whose body does not arrive", Ordered, func() {
 	// returns what the gateway answers before it closes the connection, and how long that took.
 	trickle := func(token string) (string, time.Duration) {
 		GinkgoHelper()
-		conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
-		Expect(err).NotTo(HaveOccurred())
+		conn := trickling(url, token)
 		defer func() { _ = conn.Close() }()
-		_, err = fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer %s\r\n"+
-			"Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{", token)
-		Expect(err).NotTo(HaveOccurred())
 		start := time.Now()
 		Expect(conn.SetReadDeadline(time.Now().Add(10 * time.Second))).To(Succeed())
 		answer, err := io.ReadAll(conn)
@@ -64,6 +60,25 @@ var _ = Describe("a request whose body does not arrive", Ordered, func() {
 		Expect(answer).To(HavePrefix("HTTP/1.1 401"))
 	})
 
+	It("refuses, with HTTP 429 and at once, an agent's request while as many of its bodies are arriving as it may "+
+		"have calls in flight", func() {
+		url := startGateway(func(o *gateway.Options) { o.MaxCallsPerCaller = 2; o.BodyReadTimeout = time.Minute })
+		// Each request not answered within a second is being read, and holds one of the two slots
+		// until the spec ends; the third is refused.
+		tries := 0
+		Eventually(func(g Gomega) {
+			tries++
+			conn := trickling(url, w.token)
+			DeferCleanup(conn.Close)
+			Expect(conn.SetReadDeadline(time.Now().Add(time.Second))).To(Succeed())
+			answer, err := io.ReadAll(conn)
+			g.Expect(err).NotTo(HaveOccurred(), "no answer within a second: %q", answer)
+			g.Expect(string(answer)).To(And(HavePrefix("HTTP/1.1 429"),
+				ContainSubstring("system:serviceaccount:%s:agent has 2 requests whose body is still arriving", w.ns)))
+		}).WithTimeout(waitTimeout).Should(Succeed())
+		Expect(tries).To(Equal(3), "the first two requests are read, the third refused")
+	})
+
 	It("bounds the body alone: a call whose upstream answers after the timeout is answered", func() {
 		session := connectedTo(url, w.token)
 		time.AfterFunc(4*timeout, func() { close(release) })
@@ -73,3 +88,15 @@ var _ = Describe("a request whose body does not arrive", Ordered, func() {
 		Expect(res.Content[0].(*mcp.TextContent).Text).To(Equal("answer about notes.txt"))
 	})
 })
+
+// trickling opens a connection to the gateway at url and sends a request declaring a body of 1000
+// bytes with token, and one byte of the body.
+func trickling(url, token string) net.Conn {
+	GinkgoHelper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	Expect(err).NotTo(HaveOccurred())
+	_, err = fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: gateway\r\nAuthorization: Bearer %s\r\n"+
+		"Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{", token)
+	Expect(err).NotTo(HaveOccurred())
+	return conn
+}

@@ -135,8 +135,8 @@ type Options struct {
 	// AnswerWriteTimeout bounds each write of an answer to an agent (deadlineWriter); 0 means
 	// DefaultAnswerWriteTimeout.
 	AnswerWriteTimeout time.Duration
-	// MaxCallsPerCaller bounds the tools/calls one caller has in flight (callsInFlight); 0 means
-	// DefaultMaxCallsPerCaller.
+	// MaxCallsPerCaller bounds the tools/calls one caller has in flight (callsInFlight), and its
+	// requests whose body is still arriving (bodiesArriving); 0 means DefaultMaxCallsPerCaller.
 	MaxCallsPerCaller int
 	// BodyReadTimeout bounds how long a request's body takes to arrive (bodyDeadline); 0 means
 	// DefaultBodyReadTimeout.
@@ -158,6 +158,7 @@ type Gateway struct {
 	offerings offerings
 	metered   meteredTurns
 	inFlight  *callsInFlight
+	arriving  *callsInFlight // requests whose body is arriving, by caller (bodiesArriving)
 	spans     callSpans
 	// held are the metered calls' reports still tried in the background (Gateway.report);
 	// stopHeld ends them when the gateway closes.
@@ -227,6 +228,7 @@ func New(opts Options) (*Gateway, error) {
 		reporter: reporter,
 		answers:  newAnswerBudget(opts.MaxAnswerBytesHeld),
 		inFlight: newCallsInFlight(opts.MaxCallsPerCaller),
+		arriving: newBodiesArriving(opts.MaxCallsPerCaller),
 		spans:    newCallSpans(opts.TracerProvider),
 		heldCtx:  heldCtx, stopHeld: stopHeld,
 		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
@@ -265,7 +267,7 @@ func (g *Gateway) Handler() http.Handler {
 	// A request without a verified token closes its connection (unauthenticated_close.go), and
 	// every request's body, read or not, arrives in time (body_read.go).
 	return bodyDeadline(timed(closeUnlessAuthenticated(
-		auth.RequireBearerToken(g.authn.verify, nil)(keepAliveAuthenticated(g.servedNamespace(budgeted))))),
+		auth.RequireBearerToken(g.authn.verify, nil)(keepAliveAuthenticated(g.servedNamespace(g.bodiesArriving(budgeted)))))),
 		g.opts.BodyReadTimeout)
 }
 
