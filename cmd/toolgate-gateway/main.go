@@ -81,7 +81,8 @@ func run() error {
 			"for its share; 0 means --max-upstream-message-bytes, its least; each byte held costs about 7 in memory")
 	flag.IntVar(&maxCallsPerCaller, "max-calls-per-caller", gateway.DefaultMaxCallsPerCaller,
 		"tools/calls one caller (a ServiceAccount) may have in flight through this replica; one more is refused "+
-			"with an MCP error before anything is created")
+			"with an MCP error before anything is created (and requests whose body is still arriving; one more is "+
+			"refused with HTTP 429)")
 	flag.IntVar(&maxConnections, "max-connections", serving.DefaultMaxConnections,
 		"connections the MCP listener holds at once; at the cap the one idle or reading its headers longest is "+
 			"closed for a new one, and a new one is refused when every held one is serving a request; an agent's "+

@@ -48,13 +48,24 @@ func extraErr(format string, args ...any) error {
 // "ａｍｏｕｎｔ" is not "amount"), a key with control or invisible format characters, invalid UTF-8
 // and numbers beyond float64.
 func ParseExtra(raw []byte) (map[string]any, error) {
-	return ParseObject(raw, MaxExtraBytes)
+	return parseObject(raw, MaxExtraBytes)
 }
 
 // ParseObject is ParseExtra with another bound on the canonical size: a front door decodes a
 // tool's whole arguments with it (pkg/toolcall), before splitting off the command, paths and
-// working directory, so that what the engine checks is exactly what the tool is sent.
+// working directory, so that what the engine checks is exactly what the tool is sent. Its
+// refusals speak of the tool's arguments ("argument path holds a NUL character"), not of extra
+// arguments: the value refused may be a path or the command.
 func ParseObject(raw []byte, maxCanonical int) (map[string]any, error) {
+	obj, err := parseObject(raw, maxCanonical)
+	if ee, ok := errors.AsType[*ExtraError](err); ok {
+		// Every message starts with "extra argument", the package's own words, never the agent's.
+		return nil, &ExtraError{Message: strings.TrimPrefix(ee.Message, "extra ")}
+	}
+	return obj, err
+}
+
+func parseObject(raw []byte, maxCanonical int) (map[string]any, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return nil, nil

@@ -17,15 +17,22 @@ const DefaultMaxCallsPerCaller = 64
 // MaxCallsPerCaller calls in flight: a server error of the implementation-defined range.
 const CodeTooManyCalls = -32029
 
-// callsInFlight counts each caller's calls in flight; a caller with none has no entry.
+// callsInFlight counts each caller's calls in flight (or, for bodiesArriving, its requests whose
+// body is still arriving); a caller with none has no entry.
 type callsInFlight struct {
 	limit int
-	mu    sync.Mutex
-	by    map[string]int
+	// refusal is the error of a caller that has limit already.
+	refusal func(caller string, limit int) error
+	mu      sync.Mutex
+	by      map[string]int
 }
 
 func newCallsInFlight(limit int) *callsInFlight {
-	return &callsInFlight{limit: limit, by: map[string]int{}}
+	return &callsInFlight{limit: limit, by: map[string]int{}, refusal: func(caller string, limit int) error {
+		return &jsonrpc.Error{Code: CodeTooManyCalls, Message: fmt.Sprintf(
+			"%s has %d calls in flight through this gateway, its limit: call again once one has been answered",
+			caller, limit)}
+	}}
 }
 
 // acquire takes one of caller's slots, or refuses the call when all are taken; release gives it
@@ -34,9 +41,7 @@ func (c *callsInFlight) acquire(caller string) (release func(), err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.by[caller] >= c.limit {
-		return nil, &jsonrpc.Error{Code: CodeTooManyCalls, Message: fmt.Sprintf(
-			"%s has %d calls in flight through this gateway, its limit: call again once one has been answered",
-			caller, c.limit)}
+		return nil, c.refusal(caller, c.limit)
 	}
 	c.by[caller]++
 	var once sync.Once

@@ -135,9 +135,12 @@ type Options struct {
 	// AnswerWriteTimeout bounds each write of an answer to an agent (deadlineWriter); 0 means
 	// DefaultAnswerWriteTimeout.
 	AnswerWriteTimeout time.Duration
-	// MaxCallsPerCaller bounds the tools/calls one caller has in flight (callsInFlight); 0 means
-	// DefaultMaxCallsPerCaller.
+	// MaxCallsPerCaller bounds the tools/calls one caller has in flight (callsInFlight), and its
+	// requests whose body is still arriving (bodiesArriving); 0 means DefaultMaxCallsPerCaller.
 	MaxCallsPerCaller int
+	// BodyReadTimeout bounds how long a request's body takes to arrive (bodyDeadline); 0 means
+	// DefaultBodyReadTimeout.
+	BodyReadTimeout time.Duration
 	// TracerProvider makes the gateway's spans (callSpans); nil means OpenTelemetry's global one,
 	// as it is when New runs.
 	TracerProvider trace.TracerProvider
@@ -155,6 +158,7 @@ type Gateway struct {
 	offerings offerings
 	metered   meteredTurns
 	inFlight  *callsInFlight
+	arriving  *callsInFlight // requests whose body is arriving, by caller (bodiesArriving)
 	spans     callSpans
 	// held are the metered calls' reports still tried in the background (Gateway.report);
 	// stopHeld ends them when the gateway closes.
@@ -166,9 +170,9 @@ type Gateway struct {
 // sized checks the sizes, counts and durations of o, and puts the defaults in place of zeros.
 func (o *Options) sized() error {
 	if o.UpstreamSessions < 0 || o.UpstreamCallTimeout < 0 || o.MaxUpstreamMessageBytes < 0 || o.ReportTimeout < 0 ||
-		o.MaxAnswerBytesHeld < 0 || o.AnswerWriteTimeout < 0 || o.MaxCallsPerCaller < 0 {
+		o.MaxAnswerBytesHeld < 0 || o.AnswerWriteTimeout < 0 || o.MaxCallsPerCaller < 0 || o.BodyReadTimeout < 0 {
 		return errors.New("gateway: UpstreamSessions, UpstreamCallTimeout, MaxUpstreamMessageBytes, MaxAnswerBytesHeld, " +
-			"ReportTimeout, AnswerWriteTimeout and MaxCallsPerCaller cannot be negative")
+			"ReportTimeout, AnswerWriteTimeout, MaxCallsPerCaller and BodyReadTimeout cannot be negative")
 	}
 	o.MaxCallsPerCaller = cmp.Or(o.MaxCallsPerCaller, DefaultMaxCallsPerCaller)
 	o.MaxUpstreamMessageBytes = cmp.Or(o.MaxUpstreamMessageBytes, DefaultMaxUpstreamMessageBytes)
@@ -187,6 +191,7 @@ func (o *Options) sized() error {
 	o.ReviewTTL = cmp.Or(o.ReviewTTL, DefaultReviewTTL)
 	o.ReportTimeout = cmp.Or(o.ReportTimeout, DefaultReportTimeout)
 	o.AnswerWriteTimeout = cmp.Or(o.AnswerWriteTimeout, DefaultAnswerWriteTimeout)
+	o.BodyReadTimeout = cmp.Or(o.BodyReadTimeout, DefaultBodyReadTimeout)
 	return nil
 }
 
@@ -223,6 +228,7 @@ func New(opts Options) (*Gateway, error) {
 		reporter: reporter,
 		answers:  newAnswerBudget(opts.MaxAnswerBytesHeld),
 		inFlight: newCallsInFlight(opts.MaxCallsPerCaller),
+		arriving: newBodiesArriving(opts.MaxCallsPerCaller),
 		spans:    newCallSpans(opts.TracerProvider),
 		heldCtx:  heldCtx, stopHeld: stopHeld,
 		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
@@ -258,9 +264,11 @@ func (g *Gateway) Handler() http.Handler {
 		mcpHandler.ServeHTTP(newDeadlineWriter(w, g.opts.AnswerWriteTimeout), r.WithContext(ctx))
 	})
 	// Timed from before the token's check, which may wait on a TokenReview, to the answer.
-	// A request without a verified token closes its connection (unauthenticated_close.go).
-	return timed(closeUnlessAuthenticated(
-		auth.RequireBearerToken(g.authn.verify, nil)(keepAliveAuthenticated(g.servedNamespace(budgeted)))))
+	// A request without a verified token closes its connection (unauthenticated_close.go), and
+	// every request's body, read or not, arrives in time (body_read.go).
+	return bodyDeadline(timed(closeUnlessAuthenticated(
+		auth.RequireBearerToken(g.authn.verify, nil)(keepAliveAuthenticated(g.servedNamespace(g.bodiesArriving(budgeted)))))),
+		g.opts.BodyReadTimeout)
 }
 
 // unofferedTools handles a tools/call for a tool the gateway does not offer. An unregistered tool
@@ -336,8 +344,10 @@ func (g *Gateway) gate(ctx context.Context, req *mcp.CallToolRequest, rt *route)
 		Step: step, SandboxID: sandboxID}
 	if rt != nil {
 		inv.Map, inv.Cwd = argumentMap(rt.served.Arguments), rt.served.Arguments.WorkingDirectory
-		// Judged, and sent, as the upstream takes them: with the defaults its schema fills in.
+		// Judged, and sent, as the upstream takes them: with the defaults its schema fills in, and
+		// only with every key it requires.
 		schema := rt.upstream.schemas[rt.upstreamName()]
+		inv.Map.Present = schema.requiredKeys()
 		if err := schema.judgedUndeclared(inv.Map, req.Params.Name, rt.server.Name); err != nil {
 			return nil, err
 		}

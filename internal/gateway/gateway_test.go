@@ -142,6 +142,22 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInvalidParams)))
 	})
 
+	It("refuses a call that leaves out an argument the tool's input schema requires, with an MCP error naming it, "+
+		"before creating anything (it was admitted, stored and sent, and the upstream refused it)", func() {
+		_, err := session.CallTool(ctx, &mcp.CallToolParams{Name: readTool, Arguments: map[string]any{}})
+		Expect(err).To(MatchError(ContainSubstring(`argument "path" is required and missing`)))
+		Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInvalidParams)))
+		for _, args := range []string{`,"arguments":null`, ""} { // raw: the Go SDK's client sends {}
+			resp := postMCP(ctx, gatewayURL, token, "application/json",
+				`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+readTool+`"`+args+`}}`)
+			var answer struct{ Error *jsonrpc.Error }
+			Expect(json.NewDecoder(resp.Body).Decode(&answer)).To(Succeed())
+			_ = resp.Body.Close()
+			Expect(answer.Error).To(And(Not(BeNil()), HaveField("Code", int64(jsonrpc.CodeInvalidParams)),
+				HaveField("Message", ContainSubstring(`argument "path" is required and missing`))), "arguments %q", args)
+		}
+	})
+
 	DescribeTable("refuses, with an MCP error naming what is wrong and before creating anything, a call the API server "+
 		"would refuse as a schema error (it answered Internal error, naming spec fields the agent never sent)",
 		func(name func() string, args map[string]any, meta mcp.Meta, want string) {

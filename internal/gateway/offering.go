@@ -91,7 +91,16 @@ func routesKey(routes map[string]route) string {
 // declared a schema that is not a JSON object) is left out, and logged, rather than taking every
 // other tool down with it. routes loses the tools left out.
 func (g *Gateway) newServer(routes map[string]route) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "toolgate-gateway", Version: g.opts.Version}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "toolgate-gateway", Version: g.opts.Version}, &mcp.ServerOptions{
+		// Tools whose list never changes to a session's knowledge: the gateway is stateless, a
+		// change of what it offers is a new server, and no server sends notifications/
+		// tools/list_changed. Advertised as changing (the SDK's default), it had every
+		// subscriptions/listen for it (protocol 2026-07-28) held open until the agent hung up,
+		// for a notification never sent: an agent could so hold every one of --max-connections,
+		// serving a request no bound on its calls counts. No logging either (the SDK's default
+		// when it is given none): the gateway sends an agent no log messages.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+	})
 	for name, rt := range routes {
 		if err := addTool(s, name, &rt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return g.callTool(ctx, req, &rt)

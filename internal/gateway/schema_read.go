@@ -37,6 +37,18 @@ type toolSchema struct {
 	// choices are the anyOf and oneOf (and if/then/else) of the schema whose branches give defaults:
 	// which of them the upstream applies depends on the branch the call matches.
 	choices []choice
+	// required are the top-level keys the parts the upstream applies whatever the call holds
+	// (the schema itself, allOf branches, a $ref's target) require, sorted: a call without one
+	// the upstream refuses, once admitted and sent (toolcall.ArgumentMap.Present).
+	required []string
+}
+
+// requiredKeys are the keys s requires of every call; none for no schema.
+func (s *toolSchema) requiredKeys() []string {
+	if s == nil {
+		return nil
+	}
+	return s.required
 }
 
 // schemaDefault is one top-level argument an upstream tool's input schema gives a default: what
@@ -93,6 +105,7 @@ func readToolSchema(schema any) toolSchema {
 		s.defaults = append(s.defaults, schemaDefault{key: key, value: p.defaults[key]})
 	}
 	s.choices = p.choices
+	s.required = slices.Sorted(maps.Keys(p.required))
 	return s
 }
 
@@ -110,6 +123,7 @@ type part struct {
 	consts   map[string]string
 	defaults map[string]json.RawMessage
 	choices  []choice
+	required map[string]bool
 }
 
 // beyond is what a schema past the bounds is read as: taking any key, giving no default the
@@ -165,6 +179,13 @@ func ownPart(m map[string]any) part {
 				p.addConst(key, string(canonical(c)))
 			} else if e, ok := pm["enum"].([]any); ok && len(e) == 1 {
 				p.addConst(key, string(canonical(e[0])))
+			}
+		}
+	}
+	if required, ok := m["required"].([]any); ok {
+		for _, key := range required {
+			if key, isString := key.(string); isString {
+				p.require(key)
 			}
 		}
 	}
@@ -289,10 +310,14 @@ func (p *part) merge(q part) {
 	for key, d := range q.defaults {
 		p.addDefault(key, d)
 	}
+	for key := range q.required {
+		p.require(key)
+	}
 	p.choices = append(p.choices, q.choices...)
 }
 
-// keysOnly is p without its defaults and consts.
+// keysOnly is p without its defaults, consts and required keys: what an alternative, which may
+// not apply, adds to the whole.
 func (p part) keysOnly() part { return part{keys: p.keys, open: p.open, says: p.says} }
 
 // alternatives adds alts, of which the upstream applies one (the call's match), to p: their keys
@@ -361,6 +386,13 @@ func (p *part) addDefault(key string, d json.RawMessage) {
 		d = nil // two parts that both apply give two values: which one the upstream takes is unknown
 	}
 	p.defaults[key] = d
+}
+
+func (p *part) require(key string) {
+	if p.required == nil {
+		p.required = map[string]bool{}
+	}
+	p.required[key] = true
 }
 
 func (p *part) addConst(key, c string) {

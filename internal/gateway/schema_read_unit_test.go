@@ -237,3 +237,49 @@ func TestSchemaReadingIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestRequiredKeysAreThoseEveryCallNeeds: the keys a schema requires of every call are those its
+// own required lists and those of the parts that always apply (allOf, a $ref's target); an
+// alternative's, a condition's and a nested object's apply to some calls only, or to another
+// object, and are not among them (a call is refused without one: toolcall.ArgumentMap.Present).
+func TestRequiredKeysAreThoseEveryCallNeeds(t *testing.T) {
+	for _, c := range []struct {
+		name, schema string
+		required     []string
+	}{
+		{"its own", `{"type":"object","properties":{"path":{},"n":{}},"required":["path"]}`, []string{"path"}},
+		{"none", `{"type":"object","properties":{"path":{}}}`, []string{}},
+		{"allOf's and a $ref's", `{"type":"object","$ref":"#/$defs/a","allOf":[{"required":["b"]}],` +
+			`"$defs":{"a":{"properties":{"a":{},"b":{}},"required":["a"]}}}`, []string{"a", "b"}},
+		{"not an alternative's", `{"type":"object","anyOf":[{"required":["a"]},{"required":["b"]}],"oneOf":[{"required":["c"]}]}`,
+			[]string{}},
+		{"not a condition's", `{"type":"object","if":{"required":["a"]},"then":{"required":["b"]},"else":{"required":["c"]}}`,
+			[]string{}},
+		{"not a dependent schema's", `{"type":"object","dependentSchemas":{"a":{"required":["b"]}}}`, []string{}},
+		{"not a nested object's", `{"type":"object","properties":{"opts":{"type":"object","required":["path"]}}}`, []string{}},
+		{"not what is no key", `{"type":"object","required":["a",1,null]}`, []string{"a"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := readToolSchema(decodedSchema(t, c.schema))
+			if got := s.requiredKeys(); !slices.Equal(append([]string{}, got...), c.required) {
+				t.Errorf("required %q, want %q", got, c.required)
+			}
+		})
+	}
+	for file, required := range map[string][]string{
+		"fastmcp_model_parameter.json": {"opts"}, "go_jsonschema_for.json": {}, "pydantic_union.json": {},
+		"zod_discriminated_union.json": {},
+	} {
+		text, err := os.ReadFile(filepath.Join("testdata", "schemas", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := readToolSchema(decodedSchema(t, string(text)))
+		if got := s.requiredKeys(); !slices.Equal(append([]string{}, got...), required) {
+			t.Errorf("%s: required %q, want %q", file, got, required)
+		}
+	}
+	if (*toolSchema)(nil).requiredKeys() != nil {
+		t.Error("no schema requires keys")
+	}
+}

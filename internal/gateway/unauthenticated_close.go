@@ -6,7 +6,7 @@ import "net/http"
 // certificate); its HTTP server then keeps a connection whose request was refused 401 open for
 // IdleTimeout (2 minutes), for nothing. So a request is answered with "Connection: close" until
 // its token is verified: a caller without a valid token holds a connection for one request
-// (bounded by ReadHeaderTimeout and MaxRequestBytes) and not the idle time after it, while an
+// (bounded by ReadHeaderTimeout, MaxRequestBytes and BodyReadTimeout) and not the idle time after it, while an
 // authenticated agent's connection stays open for its next call. Over HTTP/2, net/http takes
 // the header as a graceful GOAWAY.
 

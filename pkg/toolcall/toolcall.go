@@ -54,6 +54,11 @@ type ArgumentMap struct {
 	// field renamed in another version of the tool) would run it unchecked; such an invocation is
 	// refused, naming the key.
 	Required []string `json:"required,omitempty"`
+	// Present are keys an invocation must name, with a value of any type: those a tool's input
+	// schema requires (the gateway reads them from the upstream's schema). Without one the tool
+	// refuses the call, but only after it was admitted, stored and sent, with the plan's budget
+	// and a step attempt spent on it; such an invocation is refused first, naming the key.
+	Present []string `json:"present,omitempty"`
 	// Omit are keys carried neither to the engine nor in spec.arguments.extra: bulk content such
 	// as a file's new text, which the path rules already cover and which would make every call
 	// too large for the extra arguments' bound. Every other key goes to spec.arguments.extra.
@@ -164,15 +169,12 @@ func decodeArguments(inv Invocation) (map[string]any, error) {
 	}
 	args, err := argrules.ParseObject(kept, MaxArgumentBytes)
 	if err != nil {
-		if ee, ok := errors.AsType[*argrules.ExtraError](err); ok {
-			return nil, bad("arguments: %s", strings.TrimPrefix(ee.Message, "extra arguments "))
-		}
-		return nil, bad("arguments: %v", err)
+		return nil, bad("%v", err) // "argument path holds a NUL character ...", "arguments repeat the key ..."
 	}
 	if err := respelledKeys(args, inv.Map); err != nil {
 		return nil, err
 	}
-	if err := requiredKeys(args, inv.Map.Required); err != nil {
+	if err := requiredKeys(args, inv.Map); err != nil {
 		return nil, err
 	}
 	return args, nil
@@ -313,15 +315,16 @@ func respelledKeys(args map[string]any, m ArgumentMap) error {
 	return nil
 }
 
-// requiredKeys refuses arguments that lack one of the required keys, or hold it as anything but a
-// string.
-func requiredKeys(args map[string]any, required []string) error {
-	for _, key := range required {
-		v, ok := args[key]
-		if !ok {
+// requiredKeys refuses arguments that lack one of the map's required or present keys, or hold a
+// required one as anything but a string.
+func requiredKeys(args map[string]any, m ArgumentMap) error {
+	for _, key := range append(slices.Clip(m.Required), m.Present...) {
+		if _, ok := args[key]; !ok {
 			return bad("argument %q is required and missing", key)
 		}
-		if _, isString := v.(string); !isString {
+	}
+	for _, key := range m.Required {
+		if _, isString := args[key].(string); !isString {
 			return bad("argument %q must be a string", key)
 		}
 	}

@@ -138,6 +138,54 @@ func TestBuild(t *testing.T) {
 	}
 }
 
+// Present keys (what a tool's input schema requires, for the gateway) must be named, with a value
+// of any type; Required ones (the hook's built-ins) with a string.
+func TestBuildRefusesAMissingPresentKey(t *testing.T) {
+	m := toolcall.ArgumentMap{Paths: []string{"path"}, Present: []string{"path", "edits"}}
+	cases := []struct{ args, wantErr string }{
+		{args: `{"path": "a.go", "edits": [{"old": "a"}]}`},
+		{args: `{"path": ["a.go"], "edits": null}`},
+		{args: `{"edits": []}`, wantErr: `argument "path" is required and missing`},
+		{args: `{"path": "a.go"}`, wantErr: `argument "edits" is required and missing`},
+		{args: `{}`, wantErr: `argument "path" is required and missing`},
+		{args: `null`, wantErr: `argument "path" is required and missing`},
+		{args: ``, wantErr: `argument "path" is required and missing`},
+	}
+	for _, tc := range cases {
+		_, err := toolcall.Build(toolcall.Invocation{Namespace: "ns", Plan: "p", Tool: "edit",
+			Arguments: json.RawMessage(tc.args), Map: m})
+		var bad *toolcall.BadInvocationError
+		switch {
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("Build(%s) error = %v", tc.args, err)
+		case tc.wantErr != "" && (!errors.As(err, &bad) || !strings.Contains(err.Error(), tc.wantErr)):
+			t.Errorf("Build(%s) error = %v, want a BadInvocationError containing %q", tc.args, err, tc.wantErr)
+		}
+	}
+}
+
+// A refusal of the strict decoding names the tool's argument as what it is: "argument path", not
+// the "extra argument path" of spec.arguments.extra's own decoding, which sent the agent looking
+// for an extra argument where its path or command was refused.
+func TestBuildNamesTheArgumentsDecodingRefuses(t *testing.T) {
+	m := toolcall.ArgumentMap{Command: "cmd", Paths: []string{"path"}}
+	for args, want := range map[string]string{
+		`{"path": "a\u0000.env"}`:               `invalid tool invocation: argument path holds a NUL character`,
+		`{"cmd": "cat \ud800"}`:                 `invalid tool invocation: argument cmd holds a lone UTF-16 surrogate`,
+		`{"path": "a", "n": 1e400}`:             `invalid tool invocation: argument n is a number out of range`,
+		`{"path": "a", "path": "b"}`:            `invalid tool invocation: arguments repeat the key "path"`,
+		`{"path": "a", "o": {"__proto__": {}}}`: `invalid tool invocation: argument key "__proto__" (at o.__proto__)`,
+		`[1]`:                                   `invalid tool invocation: arguments must be a JSON object`,
+		`{"path": "a"} {}`:                      `invalid tool invocation: arguments hold more than one JSON value`,
+	} {
+		_, err := toolcall.Build(toolcall.Invocation{Namespace: "ns", Plan: "p", Tool: "t",
+			Arguments: json.RawMessage(args), Map: m})
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "extra") {
+			t.Errorf("Build(%s) error = %v, want it to start %q and not speak of extra arguments", args, err, want)
+		}
+	}
+}
+
 func TestStepForIgnoresKeyOrderAndSpacing(t *testing.T) {
 	a := toolcall.StepFor("t", json.RawMessage(`{"a":1,"b":2}`))
 	b := toolcall.StepFor("t", json.RawMessage(` { "b": 2, "a": 1 }`))
