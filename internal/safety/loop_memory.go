@@ -23,8 +23,12 @@ const (
 	// windows. A namespace at its own bounds holds up to about 33 MB (DefaultLoopKeys calls of
 	// 1,024 stamps and floors as large); the manager's container limit is 192 MiB.
 	DefaultLoopMemoryBytes = 32 << 20
-	// MinLoopMemoryBytes is the smallest budget: one namespace's calls, each with a few stamps.
-	MinLoopMemoryBytes = 1 << 20
+	// MinLoopMemoryBytes is the smallest budget (16 MiB): twice what no compaction gives back, the
+	// shared floors of every namespace (up to loopStamps stamps each, for the longest window). With
+	// less, those floors could fill the three quarters reclaim brings the total down to, and every
+	// call over the budget would compact every namespace down to its shared floor, over-counting
+	// all of their new calls.
+	MinLoopMemoryBytes = 2 * maxLoopPartitions * loopStamps * stampSize
 	// loopEntryBytes is what a remembered call holds besides its stamps: its entry, its list
 	// element and its share of the namespace's map: BenchmarkLoopMemory measured 243 on the heap
 	// (251 with a stamp), and this errs above it.

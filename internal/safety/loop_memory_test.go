@@ -61,7 +61,7 @@ func TestLoopDetectorHoldsNoMoreThanItsBudget(t *testing.T) {
 	}
 
 	d := NewLoopDetector(&fakeClock{t: time.Unix(0, 0)}, 200)
-	d.SetMemoryBudget(budget)
+	d.budget = budget // below the least a manager may set, to flood it quickly
 	calls := 0
 	flood(d, func() {
 		if calls++; calls%997 == 0 { // a walk per call would take minutes
@@ -176,7 +176,7 @@ func TestLoopDetectorMemoryBudgetHasAFloor(t *testing.T) {
 func TestLoopDetectorHeapIsWhatItCounts(t *testing.T) {
 	const budget = 2 << 20
 	d := NewLoopDetector(&fakeClock{t: time.Unix(0, 0)}, 0)
-	d.SetMemoryBudget(budget)
+	d.budget = budget
 	keys := make([]CallKey, DefaultLoopKeys)
 	heap := heapDelta(func() {
 		for ns := range 100 {
@@ -206,4 +206,37 @@ func TestLoopDetectorHeapIsWhatItCounts(t *testing.T) {
 		t.Errorf("a namespace evicting 200,000 calls holds %d bytes of heap; the detector counts %d", heap, held)
 	}
 	runtime.KeepAlive(d)
+}
+
+// What no compaction can give back is the shared floors: a namespace's forgotten calls' stamps,
+// kept for the longest window (24 h) whatever window counted them, up to 1,024 of them (8 KiB) in
+// each of the 1,024 namespaces. Under a budget whose three quarters they filled, every call over
+// it paid for compactions that could give back little, of the namespaces holding the most, whose
+// new calls then started from their forgotten ones: agents sending a call 1,024
+// times (refused for free) in each of the other namespaces under the least budget (1 MiB, now 16)
+// held 8 MiB, every call past it compacting (the same calls took 4 times as long), and the first
+// run of a call in an innocent namespace of 40 calls (so the largest) was counted 2: its
+// namespace had been forgotten into its shared floor.
+func TestLoopDetectorLeastBudgetHoldsEveryNamespacesSharedFloor(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(0, 0)}
+	d := NewLoopDetector(clk, 0)
+	d.SetMemoryBudget(0) // the least
+	for ns := range maxLoopPartitions - 1 {
+		for range loopStamps {
+			d.Observe(NewCallKey("attacker"+strconv.Itoa(ns)+"/plan", shCall("make test")), time.Minute)
+		}
+	}
+	for i := range 40 {
+		d.Observe(NewCallKey("innocent/plan", shCall("ls d"+strconv.Itoa(i))), time.Hour)
+	}
+	for range 6 {
+		clk.Step(time.Second)
+		d.Observe(NewCallKey("innocent/plan", shCall("cat f")), time.Minute)
+	}
+	if n := d.Observe(NewCallKey("innocent/plan", shCall("cat g")), time.Minute); n != 1 {
+		t.Fatalf("the innocent namespace's first run of a call is counted %d", n)
+	}
+	if held := d.MemoryHeld(); held > d.budget {
+		t.Fatalf("the detector holds %d bytes, over its least budget of %d", held, d.budget)
+	}
 }
