@@ -170,7 +170,7 @@ func main() {
 	flag.Var(&loopMemoryTotal, "loop-memory-total",
 		"How much memory the loop detector's calls and timestamps may hold over every namespace, as a quantity "+
 			"such as 64Mi. Past it the namespace holding the most gives memory back, over-counting its new calls rather than "+
-			"under-counting any (docs/engine.md, Loop detection). At least 1Mi, at most 1Ti.")
+			"under-counting any (docs/engine.md, Loop detection). At least 16Mi, at most 1Ti.")
 	showVersion := flag.Bool("version", false, "Print the version and exit.")
 	opts := zap.Options{
 		Development: true,

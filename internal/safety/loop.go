@@ -209,6 +209,8 @@ type loopPartition struct {
 	// forgets the partition: a caller that found it before then looks it up again.
 	held    atomic.Int64
 	dropped bool
+	// inserted is how many keys entries took in since it was made (remap).
+	inserted int
 }
 
 type loopEntry struct {
@@ -428,6 +430,8 @@ func (d *LoopDetector) observe(key CallKey, window time.Duration) int {
 		e.key, e.floor = key, int(maphash.Comparable(d.seed, key.sum)%uint64(d.floorCount))
 		e.stamps = lp.floor(e.stamps, e)
 		lp.entries[key] = el
+		lp.inserted++
+		lp.remap()
 	}
 	e.window = int64(window)
 	// Drop timestamps outside the window; a clock that went backwards keeps them (conservative).

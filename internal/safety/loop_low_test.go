@@ -1,8 +1,11 @@
 package safety
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 )
@@ -149,5 +152,74 @@ func TestLoopDetectorKeepsALongWindowAcrossShortOnes(t *testing.T) {
 			d.Observe(NewCallKey("ns/plan", shCall("cat src/f"+strconv.Itoa(run*4+i)+".go")), time.Minute)
 		}
 		clk.Step(2 * time.Minute)
+	}
+}
+
+// The same from several agents at once, each with its own calls, in shared namespaces compacted
+// all the time, while the clock moves on (forwards only, as the monotonic clock does): a call is
+// counted at least as often as it ran within its window ending when its count came back, and the
+// bytes the detector says it holds are what it holds once they are done (run with -race).
+func TestLoopDetectorNeverCountsLowConcurrently(t *testing.T) {
+	windows := []time.Duration{time.Millisecond, time.Second, 5 * time.Second, time.Minute, time.Hour, 24 * time.Hour}
+	for seed := range uint64(8) {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		clk := &fakeClock{t: time.Unix(1_000_000, 0)}
+		d := NewLoopDetector(clk, 1+rng.IntN(8))
+		if seed%2 == 1 {
+			d.floorBudget = rng.IntN(8)
+		}
+		d.budget = int64(rng.IntN(40 * loopEntryBytes))
+		namespaces := 1 + rng.IntN(4)
+		done := make(chan struct{})
+		var ticker, agents sync.WaitGroup
+		ticker.Go(func() {
+			for r := rand.New(rand.NewPCG(seed, 1)); ; {
+				select {
+				case <-done:
+					return
+				default:
+					clk.Step(time.Duration(r.IntN(300)) * time.Millisecond)
+					runtime.Gosched()
+				}
+			}
+		})
+		errs := make(chan string, 4)
+		for g := range 4 {
+			agents.Go(func() {
+				r := rand.New(rand.NewPCG(seed, uint64(g)+100))
+				calls := 2 + r.IntN(12)
+				keys, window := make([]CallKey, calls), make([]time.Duration, calls)
+				for i := range keys {
+					keys[i] = NewCallKey("ns"+strconv.Itoa(r.IntN(namespaces))+"/agent"+strconv.Itoa(g), shCall("echo "+strconv.Itoa(i)))
+					window[i] = windows[r.IntN(len(windows))]
+				}
+				ran := make([][]time.Time, calls)
+				for range 1500 {
+					i := r.IntN(calls)
+					ran[i] = append(ran[i], clk.Now())
+					got := d.Observe(keys[i], window[i])
+					want, after := 0, clk.Now()
+					for _, at := range ran[i] {
+						if after.Sub(at) < window[i] {
+							want++
+						}
+					}
+					if got < min(want, loopStamps) {
+						errs <- fmt.Sprintf("seed %d: agent %d's call %d ran %d times within %s and is counted %d", seed, g, i, want, window[i], got)
+						return
+					}
+				}
+			})
+		}
+		agents.Wait()
+		close(done)
+		ticker.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		if held, walked := d.MemoryHeld(), heldByWalk(d); held != walked {
+			t.Fatalf("seed %d: the detector says it holds %d bytes; it holds %d", seed, held, walked)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package safety
 
 import (
 	"container/list"
+	"maps"
 	"slices"
 	"time"
 )
@@ -22,8 +23,12 @@ const (
 	// windows. A namespace at its own bounds holds up to about 33 MB (DefaultLoopKeys calls of
 	// 1,024 stamps and floors as large); the manager's container limit is 192 MiB.
 	DefaultLoopMemoryBytes = 32 << 20
-	// MinLoopMemoryBytes is the smallest budget: one namespace's calls, each with a few stamps.
-	MinLoopMemoryBytes = 1 << 20
+	// MinLoopMemoryBytes is the smallest budget (16 MiB): twice what no compaction gives back, the
+	// shared floors of every namespace (up to loopStamps stamps each, for the longest window). With
+	// less, those floors could fill the three quarters reclaim brings the total down to, and every
+	// call over the budget would compact every namespace down to its shared floor, over-counting
+	// all of their new calls.
+	MinLoopMemoryBytes = 2 * maxLoopPartitions * loopStamps * stampSize
 	// loopEntryBytes is what a remembered call holds besides its stamps: its entry, its list
 	// element and its share of the namespace's map: BenchmarkLoopMemory measured 243 on the heap
 	// (251 with a stamp), and this errs above it.
@@ -154,7 +159,22 @@ func (lp *loopPartition) compact(d *LoopDetector, need int64) int64 {
 		}
 		el = prev
 	}
+	lp.remap()
 	return gave()
+}
+
+// remap makes the namespace's map anew once it has taken in more than twice the keys it holds: a
+// Go map never shrinks, and deletes then inserts grow it further (their tombstones). Without it a
+// namespace compacted from 2,000 calls to none kept ~200 KB of map that no byte count saw (1,024
+// such namespaces: 200 MiB beyond the budget), and one evicting call after call grew its map to
+// 4 times its size. Amortised, a key copied per key taken in. Under lp.mu.
+func (lp *loopPartition) remap() {
+	if lp.inserted <= 2*len(lp.entries)+16 {
+		return
+	}
+	m := make(map[CallKey]*list.Element, len(lp.entries)) // not maps.Clone: it keeps the old map's size
+	maps.Copy(m, lp.entries)
+	lp.entries, lp.inserted = m, len(m)
 }
 
 // trimExpired gives back what no window counts any more (compact's first step). Under lp.mu.

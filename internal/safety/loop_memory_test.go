@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
@@ -60,7 +61,7 @@ func TestLoopDetectorHoldsNoMoreThanItsBudget(t *testing.T) {
 	}
 
 	d := NewLoopDetector(&fakeClock{t: time.Unix(0, 0)}, 200)
-	d.SetMemoryBudget(budget)
+	d.budget = budget // below the least a manager may set, to flood it quickly
 	calls := 0
 	flood(d, func() {
 		if calls++; calls%997 == 0 { // a walk per call would take minutes
@@ -164,5 +165,78 @@ func TestLoopDetectorMemoryBudgetHasAFloor(t *testing.T) {
 	d.SetMemoryBudget(10)
 	if d.budget != MinLoopMemoryBytes {
 		t.Fatalf("a budget of 10 bytes is %d, not the least one, %d", d.budget, MinLoopMemoryBytes)
+	}
+}
+
+// What the detector says it holds is what the heap holds for it, after namespaces are compacted
+// and while a full one evicts call after call: a Go map never shrinks, and deletes then inserts
+// grow it (their tombstones), so the map of a namespace compacted from 2,000 calls kept its size
+// (100 namespaces held 21 MiB of heap under a budget of 2 MiB, 1,024 of them 239 MiB under the
+// default 32 MiB), and one evicting expired calls for 200,000 new ones held 1.4 times its count.
+func TestLoopDetectorHeapIsWhatItCounts(t *testing.T) {
+	const budget = 2 << 20
+	d := NewLoopDetector(&fakeClock{t: time.Unix(0, 0)}, 0)
+	d.budget = budget
+	keys := make([]CallKey, DefaultLoopKeys)
+	heap := heapDelta(func() {
+		for ns := range 100 {
+			for i := range keys {
+				keys[i] = NewCallKey("ns"+strconv.Itoa(ns)+"/plan", shCall("cat f"+strconv.Itoa(i)))
+			}
+			for _, k := range keys {
+				d.Observe(k, time.Minute)
+			}
+		}
+	})
+	if heap > budget*5/4 {
+		t.Errorf("100 namespaces compacted hold %d bytes of heap under a budget of %d; the detector counts %d",
+			heap, budget, d.MemoryHeld())
+	}
+	runtime.KeepAlive(d)
+
+	clk := &fakeClock{t: time.Unix(0, 0)}
+	d = NewLoopDetector(clk, 0)
+	heap = heapDelta(func() {
+		for i := range 100 * DefaultLoopKeys {
+			d.Observe(NewCallKey("ns/plan", shCall("cat f"+strconv.Itoa(i))), time.Millisecond)
+			clk.Step(time.Millisecond) // each call evicts one that has left its window
+		}
+	})
+	if held := d.MemoryHeld(); heap > held*5/4 {
+		t.Errorf("a namespace evicting 200,000 calls holds %d bytes of heap; the detector counts %d", heap, held)
+	}
+	runtime.KeepAlive(d)
+}
+
+// What no compaction can give back is the shared floors: a namespace's forgotten calls' stamps,
+// kept for the longest window (24 h) whatever window counted them, up to 1,024 of them (8 KiB) in
+// each of the 1,024 namespaces. Under a budget whose three quarters they filled, every call over
+// it paid for compactions that could give back little, of the namespaces holding the most, whose
+// new calls then started from their forgotten ones: agents sending a call 1,024
+// times (refused for free) in each of the other namespaces under the least budget (1 MiB, now 16)
+// held 8 MiB, every call past it compacting (the same calls took 4 times as long), and the first
+// run of a call in an innocent namespace of 40 calls (so the largest) was counted 2: its
+// namespace had been forgotten into its shared floor.
+func TestLoopDetectorLeastBudgetHoldsEveryNamespacesSharedFloor(t *testing.T) {
+	clk := &fakeClock{t: time.Unix(0, 0)}
+	d := NewLoopDetector(clk, 0)
+	d.SetMemoryBudget(0) // the least
+	for ns := range maxLoopPartitions - 1 {
+		for range loopStamps {
+			d.Observe(NewCallKey("attacker"+strconv.Itoa(ns)+"/plan", shCall("make test")), time.Minute)
+		}
+	}
+	for i := range 40 {
+		d.Observe(NewCallKey("innocent/plan", shCall("ls d"+strconv.Itoa(i))), time.Hour)
+	}
+	for range 6 {
+		clk.Step(time.Second)
+		d.Observe(NewCallKey("innocent/plan", shCall("cat f")), time.Minute)
+	}
+	if n := d.Observe(NewCallKey("innocent/plan", shCall("cat g")), time.Minute); n != 1 {
+		t.Fatalf("the innocent namespace's first run of a call is counted %d", n)
+	}
+	if held := d.MemoryHeld(); held > d.budget {
+		t.Fatalf("the detector holds %d bytes, over its least budget of %d", held, d.budget)
 	}
 }

@@ -228,7 +228,7 @@ func loopDetector(opts Options) (*safety.LoopDetector, error) {
 	total := opts.LoopMemoryTotal
 	if total != 0 && (total < safety.MinLoopMemoryBytes || total > MaxLoopMemoryTotal) {
 		return nil, fmt.Errorf("--loop-memory-total is %d bytes: the loop detector's memory over every namespace must be "+
-			"from 1Mi to 1Ti (default 32Mi)", total)
+			"from 16Mi to 1Ti (default 32Mi)", total)
 	}
 	loops := safety.NewLoopDetector(opts.Clock, opts.LoopMemory)
 	loops.ForgotLive = metrics.LoopForgottenLive.Inc
