@@ -10,6 +10,21 @@ import (
 	"time"
 )
 
+// loopWindows are the windows the random tests give their calls: from a millisecond to a day.
+var loopWindows = []time.Duration{time.Millisecond, time.Second, 5 * time.Second, time.Minute, time.Hour, 24 * time.Hour}
+
+// randomDetector is a detector on a fake clock remembering from one to keys calls per namespace,
+// with the floors' budget spent at once in odd seeds (the shared floor from the first few
+// forgotten calls on).
+func randomDetector(seed uint64, rng *rand.Rand, keys int) (*fakeClock, *LoopDetector) {
+	clk := &fakeClock{t: time.Unix(1_000_000, 0)}
+	d := NewLoopDetector(clk, 1+rng.IntN(keys))
+	if seed%2 == 1 {
+		d.floorBudget = rng.IntN(8)
+	}
+	return clk, d
+}
+
 // The agent chooses the calls, their order and their timing: whatever it does, a call's count is
 // never lower than the times it really ran within its window (up to the 1024 stamps a call
 // keeps). Random sequences against an exact count kept beside the detector: memories of one to
@@ -19,14 +34,9 @@ import (
 // instant, long gaps, and a clock that jumps both ways by up to 30 hours (a fake clock's steps are
 // the wall clock's; what ran within the window of the latest time it told still counts).
 func TestLoopDetectorNeverCountsLow(t *testing.T) {
-	windows := []time.Duration{time.Millisecond, time.Second, 5 * time.Second, time.Minute, time.Hour, 24 * time.Hour}
 	for seed := range uint64(3000) {
 		rng := rand.New(rand.NewPCG(seed, 7))
-		clk := &fakeClock{t: time.Unix(1_000_000, 0)}
-		d := NewLoopDetector(clk, 1+rng.IntN(6))
-		if seed%2 == 1 {
-			d.floorBudget = rng.IntN(8) // the shared floor from the first few forgotten calls on
-		}
+		clk, d := randomDetector(seed, rng, 6)
 		if seed%3 == 2 {
 			d.budget = int64(rng.IntN(6 * loopEntryBytes)) // compacted all the time (loop_memory.go)
 		}
@@ -36,7 +46,7 @@ func TestLoopDetectorNeverCountsLow(t *testing.T) {
 		window := make([]time.Duration, calls)
 		for i := range keys {
 			keys[i] = NewCallKey("ns"+strconv.Itoa(i%namespaces)+"/plan", shCall("echo "+strconv.Itoa(i)))
-			window[i] = windows[rng.IntN(len(windows))]
+			window[i] = loopWindows[rng.IntN(len(loopWindows))]
 		}
 		ran := make([][]time.Time, calls)
 		var latest time.Time
@@ -160,14 +170,9 @@ func TestLoopDetectorKeepsALongWindowAcrossShortOnes(t *testing.T) {
 // counted at least as often as it ran within its window ending when its count came back, and the
 // bytes the detector says it holds are what it holds once they are done (run with -race).
 func TestLoopDetectorNeverCountsLowConcurrently(t *testing.T) {
-	windows := []time.Duration{time.Millisecond, time.Second, 5 * time.Second, time.Minute, time.Hour, 24 * time.Hour}
 	for seed := range uint64(8) {
 		rng := rand.New(rand.NewPCG(seed, 9))
-		clk := &fakeClock{t: time.Unix(1_000_000, 0)}
-		d := NewLoopDetector(clk, 1+rng.IntN(8))
-		if seed%2 == 1 {
-			d.floorBudget = rng.IntN(8)
-		}
+		clk, d := randomDetector(seed, rng, 8)
 		d.budget = int64(rng.IntN(40 * loopEntryBytes))
 		namespaces := 1 + rng.IntN(4)
 		done := make(chan struct{})
@@ -191,7 +196,7 @@ func TestLoopDetectorNeverCountsLowConcurrently(t *testing.T) {
 				keys, window := make([]CallKey, calls), make([]time.Duration, calls)
 				for i := range keys {
 					keys[i] = NewCallKey("ns"+strconv.Itoa(r.IntN(namespaces))+"/agent"+strconv.Itoa(g), shCall("echo "+strconv.Itoa(i)))
-					window[i] = windows[r.IntN(len(windows))]
+					window[i] = loopWindows[r.IntN(len(loopWindows))]
 				}
 				ran := make([][]time.Time, calls)
 				for range 1500 {
