@@ -64,7 +64,9 @@ vet: ## Run go vet against code.
 
 .PHONY: test
 test: manifests generate fmt vet control-plane ## Run unit and envtest suites (race detector on) against the pinned control plane.
-	KUBEBUILDER_ASSETS="$(K8S_ASSETS)" go test -race -count=1 $$(go list ./... | grep -v /test/e2e) -coverprofile cover.out
+	KUBEBUILDER_ASSETS="$(K8S_ASSETS)" go test -race -count=1 -timeout 20m $$(go list ./... | grep -v /test/e2e) -coverprofile cover.out
+	# The loop detector's random tests run a fifth of their rounds under the race detector (20x slower there).
+	go test -count=1 -run 'TestLoopDetector' ./internal/safety/
 
 .PHONY: test-e2e
 test-e2e: control-plane ## Run the e2e suite: the real manager binary against a local kube-apiserver and etcd.

@@ -40,7 +40,7 @@ func TestLoopDetectorHoldsNoMoreThanItsBudget(t *testing.T) {
 	const namespaces, budget = 24, 2 << 20
 	flood := func(d *LoopDetector, check func()) {
 		clk := d.clock.(*fakeClock)
-		for round := range 60 {
+		for round := range 30 {
 			for ns := range namespaces {
 				for c := range 40 {
 					k := NewCallKey("ns"+strconv.Itoa(ns)+"/plan", shCall("cat f"+strconv.Itoa(round*40+c)))
@@ -222,8 +222,9 @@ func TestLoopDetectorLeastBudgetHoldsEveryNamespacesSharedFloor(t *testing.T) {
 	d := NewLoopDetector(clk, 0)
 	d.SetMemoryBudget(0) // the least
 	for ns := range maxLoopPartitions - 1 {
+		k := NewCallKey("attacker"+strconv.Itoa(ns)+"/plan", shCall("make test"))
 		for range loopStamps {
-			d.Observe(NewCallKey("attacker"+strconv.Itoa(ns)+"/plan", shCall("make test")), time.Minute)
+			d.Observe(k, time.Minute)
 		}
 	}
 	for i := range 40 {
