@@ -275,9 +275,8 @@ func (lp *loopPartition) raise(e *loopEntry, stamps []int64, now int64, d *LoopD
 	}
 	own := lp.floors[e.floor]
 	if grow := min(len(stamps), loopStamps) - len(own); grow <= 0 || lp.floorStamps+grow <= d.floorBudget {
-		lp.floors[e.floor] = raised(own, stamps, now-int64(maxLoopWindow)+1)
+		lp.store(d, &lp.floors[e.floor], raised(own, stamps, countedSince(now)))
 		lp.floorStamps += len(lp.floors[e.floor]) - len(own)
-		lp.account(d, stampBytes(lp.floors[e.floor])-stampBytes(own))
 		return
 	}
 	lp.raiseShared(d, stamps, now)

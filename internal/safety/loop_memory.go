@@ -54,6 +54,17 @@ func (d *LoopDetector) now() time.Duration { return d.clock.Now().Sub(d.start) }
 
 func stampBytes(stamps []int64) int64 { return int64(cap(stamps)) * stampSize }
 
+// countedSince is the oldest stamp some window ending at now may still count (the longest a
+// policy may set, maxLoopWindow): floors keep nothing older.
+func countedSince(now int64) int64 { return now - int64(maxLoopWindow) + 1 }
+
+// store sets *slot, one of the partition's stamps slices, to stamps, counting the change in the
+// room they hold. Under lp.mu.
+func (lp *loopPartition) store(d *LoopDetector, slot *[]int64, stamps []int64) {
+	lp.account(d, stampBytes(stamps)-stampBytes(*slot))
+	*slot = stamps
+}
+
 // account adds delta bytes to what the partition and the detector hold. Under lp.mu.
 func (lp *loopPartition) account(d *LoopDetector, delta int64) {
 	if delta != 0 {
@@ -65,9 +76,7 @@ func (lp *loopPartition) account(d *LoopDetector, delta int64) {
 // raiseShared makes the shared floor, which every call of the namespace starts from, cover
 // stamps too. Under lp.mu.
 func (lp *loopPartition) raiseShared(d *LoopDetector, stamps []int64, now int64) {
-	before := stampBytes(lp.shared)
-	lp.shared = raised(lp.shared, stamps, now-int64(maxLoopWindow)+1)
-	lp.account(d, stampBytes(lp.shared)-before)
+	lp.store(d, &lp.shared, raised(lp.shared, stamps, countedSince(now)))
 }
 
 // forget removes a remembered call. Its live stamps must be covered already (compact). Under lp.mu.
@@ -184,30 +193,28 @@ func (lp *loopPartition) trimExpired(d *LoopDetector, now int64) {
 		e := el.Value.(*loopEntry)
 		if first := e.firstLive(now); first == len(e.stamps) {
 			lp.forget(d, el)
-		} else if first > 0 || cap(e.stamps) > len(e.stamps) {
-			lp.account(d, -stampBytes(e.stamps))
-			e.stamps = slices.Clone(e.stamps[first:])
-			lp.account(d, stampBytes(e.stamps))
+		} else {
+			lp.store(d, &e.stamps, tight(e.stamps, first))
 		}
 		el = prev
 	}
-	since := now - int64(maxLoopWindow) + 1
+	since := countedSince(now)
 	for i, f := range lp.floors {
-		lp.floorStamps -= len(f)
-		lp.account(d, -stampBytes(f))
-		lp.floors[i] = clipped(f, since)
-		lp.floorStamps += len(lp.floors[i])
-		lp.account(d, stampBytes(lp.floors[i]))
+		lp.store(d, &lp.floors[i], clipped(f, since))
+		lp.floorStamps += len(lp.floors[i]) - len(f)
 	}
-	lp.account(d, -stampBytes(lp.shared))
-	lp.shared = clipped(lp.shared, since)
-	lp.account(d, stampBytes(lp.shared))
+	lp.store(d, &lp.shared, clipped(lp.shared, since))
 }
 
-// clipped is stamps (oldest first) without those older than since, holding no more room than it
-// needs (a copy when it held more); nil when none is left.
+// clipped is stamps (oldest first) without those older than since, as tight keeps them.
 func clipped(stamps []int64, since int64) []int64 {
 	first, _ := slices.BinarySearch(stamps, since)
+	return tight(stamps, first)
+}
+
+// tight is stamps[first:] holding no more room than it needs: stamps itself when it already
+// does, else a copy; nil when nothing is left.
+func tight(stamps []int64, first int) []int64 {
 	switch {
 	case first == len(stamps):
 		return nil
