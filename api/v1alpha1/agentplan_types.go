@@ -62,7 +62,7 @@ type AgentPlanSpec struct {
 	// the Pod's name and UID), and the plan locks only once the Pod exists and runs as
 	// serviceAccountName. The Pod's UID is recorded when the plan locks (status.snapshot.podUID),
 	// so a Pod recreated under the same name is not the plan's. A plan without podName is the
-	// only active pod-less plan its ServiceAccount may have in the namespace.
+	// only active plan its ServiceAccount may have in the namespace, pod-bound or not.
 	// +kubebuilder:validation:MaxLength=253
 	// +kubebuilder:validation:Pattern=`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`
 	// +optional

@@ -401,7 +401,7 @@ func (ex *explanation) printBinding(w io.Writer) {
 	case ex.Pod != "":
 		sayf(w, "  pod:         %s: calls only from a token bound to it, once the plan locks\n", ex.Pod)
 	default:
-		sayln(w, "  pod:         none: the only active pod-less plan of its ServiceAccount")
+		sayln(w, "  pod:         none: the only active plan of its ServiceAccount")
 	}
 	if len(ex.Tools) == 0 {
 		sayln(w, "  tools:       none pinned yet (each is pinned at the plan's first call of it)")

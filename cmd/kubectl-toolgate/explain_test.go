@@ -187,7 +187,7 @@ func TestExplain(t *testing.T) {
 		want := fmt.Sprintf("AgentPlan %s/stuck is not locked: [ProfileNotFound] SafetyProfile %q named by spec.profileRef "+
 			"of the plan does not exist\nEvery call of the plan is denied PlanNotLocked until it is.\n", ns, ns+"-missing") +
 			"  active:      yes, until " + planDeadline(t, c, ns, "stuck") + "\n" +
-			"  pod:         none: the only active pod-less plan of its ServiceAccount\n" +
+			"  pod:         none: the only active plan of its ServiceAccount\n" +
 			"  tools:       none pinned yet (each is pinned at the plan's first call of it)\n"
 		eventually(t, "explain shows the Locked condition", func() error {
 			code, out, _ := runCLI(t, "explain", "stuck", "--kubeconfig", kc)

@@ -24,10 +24,11 @@ const podRetry = 2 * time.Second
 
 // binding decides what a plan is bound to before it locks. A plan naming a Pod binds to that
 // Pod's UID, read live, and waits (PodNotFound) until the Pod exists; a Pod running as another
-// ServiceAccount is refused (PodMismatch). Both are retried every podRetry. A first lock of a pod-less plan is refused
-// (PlanConflict) while another active pod-less plan of the same ServiceAccount is locked: the
-// admission webhook refuses such a second plan, and this is the backstop for two creations that
-// raced past it on different replicas. The leader's reconciles of plans are serial and read the
+// ServiceAccount is refused (PodMismatch). Both are retried every podRetry. A first lock is refused (PlanConflict)
+// while a locked active plan of the same ServiceAccount may not stand beside it
+// (policy.BindingConflict: a pod-less plan beside any other, two plans of one pod): the admission
+// webhook refuses such a plan, and this is the backstop for creations that raced past it on
+// different replicas. The leader's reconciles of plans are serial and read the
 // API server, so of such racing plans exactly the first to be reconciled locks. It returns the
 // Pod's UID, or a *lockError.
 func (r *AgentPlanReconciler) binding(ctx context.Context, plan *safetyv1alpha1.AgentPlan, first bool) (string, error) {
@@ -36,10 +37,8 @@ func (r *AgentPlanReconciler) binding(ctx context.Context, plan *safetyv1alpha1.
 		if err := r.APIReader.List(ctx, &plans, client.InNamespace(plan.Namespace)); err != nil {
 			return "", fmt.Errorf("listing the plans of namespace %s: %w", plan.Namespace, err)
 		}
-		if other := policy.BindingConflict(plan, plans.Items, r.Clock.Now(), true); other != "" {
-			return "", lockErrorf(safetyv1alpha1.AgentPlanConflictReason,
-				"plan %s is already the active plan of ServiceAccount %s bound the same way (pod %q); delete this plan",
-				other, plan.Spec.ServiceAccountName, plan.Spec.PodName)
+		if other := policy.BindingConflict(plan, plans.Items, r.Clock.Now(), true); other != nil {
+			return "", lockErrorf(safetyv1alpha1.AgentPlanConflictReason, "%s", policy.BindingConflictMessage(plan, other))
 		}
 	}
 	if plan.Spec.PodName == "" {

@@ -55,12 +55,16 @@ var _ = Describe("locking a plan bound to a pod", func() {
 })
 
 var _ = Describe("the PlanConflict backstop", func() {
-	It("locks one of two pod-less plans of a ServiceAccount that raced past the webhook, and refuses the other", func() {
+	DescribeTable("locks one of two plans of a ServiceAccount that raced past the webhook, and refuses the other", func(podOfB string) {
 		ns := newNamespace()
+		if podOfB != "" {
+			_, err := testenv.AgentPod(ctx, cfg, cluster.Scheme, ns, "agent", podOfB)
+			Expect(err).NotTo(HaveOccurred())
+		}
 		By("letting the two creations past the AgentPlan webhook, as two replicas racing might")
 		bypass(ns)
 		a := plan(ns, "a", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
-		b := plan(ns, "b", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted")})
+		b := plan(ns, "b", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef("unrestricted"), PodName: podOfB})
 		create(a)
 		create(b)
 		var locked, refused int
@@ -91,7 +95,10 @@ var _ = Describe("the PlanConflict backstop", func() {
 			}
 			return n
 		}).WithTimeout(2 * time.Second).Should(Equal(1))
-	})
+	},
+		Entry("both bound to no pod", ""),
+		Entry("one bound to no pod, one to a pod: a pod-less plan stands alone", "agent-pod"),
+	)
 })
 
 // bypass exempts namespace ns from the AgentPlan webhook until the test ends, by a namespace

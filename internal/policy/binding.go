@@ -38,23 +38,46 @@ func PlanActive(plan *safetyv1alpha1.AgentPlan, now time.Time) bool {
 	return plan.DeletionTimestamp == nil && now.Before(PlanDeadline(plan))
 }
 
-// BindingConflict returns the name of another plan in plans that is, like plan, an active plan of
-// the same ServiceAccount bound the same way — to the same pod, or to none: the plan an agent could
-// otherwise choose instead. Only locked ones count when lockedOnly is set. plan itself (by UID, or
-// by name before it has one) is skipped. "" when there is none.
-func BindingConflict(plan *safetyv1alpha1.AgentPlan, plans []safetyv1alpha1.AgentPlan, now time.Time, lockedOnly bool) string {
+// BindingConflict returns another active plan of plan's ServiceAccount that plan may
+// not stand beside: any, when either of the two names no pod (a plan bound to no pod is the only
+// active plan its ServiceAccount may have, so that a token bound to no pod, or to a pod without a
+// plan, never finds a plan to choose), else one bound to the same pod. Only locked ones count when
+// lockedOnly is set. plan itself (by UID, or by name before it has one) is skipped. nil when there
+// is none.
+func BindingConflict(plan *safetyv1alpha1.AgentPlan, plans []safetyv1alpha1.AgentPlan, now time.Time, lockedOnly bool) *safetyv1alpha1.AgentPlan {
 	for i := range plans {
 		o := &plans[i]
 		same := o.Name == plan.Name || (plan.UID != "" && o.UID == plan.UID)
-		if same || o.Spec.PodName != plan.Spec.PodName || o.Spec.ServiceAccountName != plan.Spec.ServiceAccountName || !PlanActive(o, now) {
+		if same || o.Spec.ServiceAccountName != plan.Spec.ServiceAccountName || !PlanActive(o, now) {
 			continue
+		}
+		if o.Spec.PodName != plan.Spec.PodName && o.Spec.PodName != "" && plan.Spec.PodName != "" {
+			continue // two pods' own plans
 		}
 		if lockedOnly && o.Status.Snapshot == nil {
 			continue
 		}
-		return o.Name
+		return o
 	}
-	return ""
+	return nil
+}
+
+// BindingConflictMessage explains why plan may not stand beside other, the plan BindingConflict
+// named, for the admission webhook and the lock alike.
+func BindingConflictMessage(plan, other *safetyv1alpha1.AgentPlan) string {
+	sa := plan.Spec.ServiceAccountName
+	switch {
+	case other.Spec.PodName == "":
+		return fmt.Sprintf("plan %s is already the active plan of ServiceAccount %s, bound to no pod, and a plan bound to no pod "+
+			"must be its ServiceAccount's only active plan (an agent never chooses between plans): wait until %s ends, or delete it", other.Name, sa, other.Name)
+	case plan.Spec.PodName == "":
+		return fmt.Sprintf("plan %s is an active plan of ServiceAccount %s, bound to pod %s, and a plan bound to no pod must be "+
+			"its ServiceAccount's only active plan (an agent never chooses between plans): name the agent's pod in spec.podName, "+
+			"or wait until the ServiceAccount's pod-bound plans end", other.Name, sa, other.Spec.PodName)
+	default:
+		return fmt.Sprintf("plan %s is already the active plan of ServiceAccount %s of pod %s, and an agent never chooses between plans: "+
+			"name another pod in spec.podName, or wait until %s ends (or delete it)", other.Name, sa, other.Spec.PodName, other.Name)
+	}
 }
 
 // profileKind is a reference's kind with the API default applied.

@@ -64,14 +64,20 @@ func TestBindingConflict(t *testing.T) {
 		{"a locked one counts for the controller", newPlan, []safetyv1alpha1.AgentPlan{mk("old", "agent", "", true, time.Hour)}, true, "old"},
 		{"itself", newPlan, []safetyv1alpha1.AgentPlan{newPlan}, false, ""},
 		{"an expired plan", newPlan, []safetyv1alpha1.AgentPlan{mk("old", "agent", "", true, 25*time.Hour)}, false, ""},
-		{"a pod-bound plan", newPlan, []safetyv1alpha1.AgentPlan{mk("old", "agent", "pod", true, time.Hour)}, false, ""},
+		{"a pod-bound plan: a pod-less plan stands alone", newPlan, []safetyv1alpha1.AgentPlan{mk("old", "agent", "pod", true, time.Hour)}, false, "old"},
+		{"an ended pod-bound plan", newPlan, []safetyv1alpha1.AgentPlan{mk("old", "agent", "pod", true, 25*time.Hour)}, false, ""},
 		{"another ServiceAccount's", newPlan, []safetyv1alpha1.AgentPlan{mk("old", "other", "", true, time.Hour)}, false, ""},
-		{"the new plan names a pod", mk("new", "agent", "pod", false, 0), []safetyv1alpha1.AgentPlan{mk("old", "agent", "", true, time.Hour)}, false, ""},
+		{"the new plan names a pod beside a pod-less one", mk("new", "agent", "pod", false, 0), []safetyv1alpha1.AgentPlan{mk("old", "agent", "", true, time.Hour)}, false, "old"},
+		{"the new plan names a pod beside another ServiceAccount's pod-less one", mk("new", "agent", "pod", false, 0), []safetyv1alpha1.AgentPlan{mk("old", "other", "", true, time.Hour)}, false, ""},
 		{"another active plan of the same pod", mk("new", "agent", "pod", false, 0), []safetyv1alpha1.AgentPlan{mk("old", "agent", "pod", false, time.Hour)}, false, "old"},
 		{"a plan of another pod", mk("new", "agent", "pod", false, 0), []safetyv1alpha1.AgentPlan{mk("old", "agent", "pod-2", true, time.Hour)}, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := BindingConflict(&tc.plan, tc.others, now, tc.lockedOnly); got != tc.want {
+			got := ""
+			if other := BindingConflict(&tc.plan, tc.others, now, tc.lockedOnly); other != nil {
+				got = other.Name
+			}
+			if got != tc.want {
 				t.Errorf("BindingConflict = %q, want %q", got, tc.want)
 			}
 		})

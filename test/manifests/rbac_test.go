@@ -30,7 +30,9 @@ var needed = map[string]string{
 	"coordination.k8s.io/leases:get,create,update (ns)": "cmd/main.go",
 	"/events:create,patch (ns)":                         "cmd/main.go",
 	// A pod-bound plan records its Pod's UID when it locks.
-	"/pods:get":                ctrl + "plan_binding.go",
+	"/pods:get": ctrl + "plan_binding.go",
+	// A ProjectPolicy holding settled spend is deleted only with its namespace.
+	"/namespaces:get":          "internal/webhook/v1alpha1/projectpolicy_delete.go",
 	"/secrets:list,watch (ns)": certs,
 	"/secrets:get,update (ns) names=toolgate-webhook-server-cert":             certs,
 	"/secrets:get,update (ns) names=toolgate-ledger-signing-key":              ctrl + "auditledger_controller.go",

@@ -14,6 +14,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
+	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
 )
 
 // The attacks of issue 14 on steps, cost and budgets, each through the real API server with the
@@ -149,6 +150,8 @@ var _ = Describe("AgentToolCall accounting: what the agent cannot choose", func(
 			Expect(pp.Status.Settled).NotTo(BeNil())
 			Expect(pp.Status.Settled.Cost).To(Equal("1.2"))
 			Expect(pp.Status.Settled.Plans).To(Equal(int64(1)))
+			By("deleting the ProjectPolicy that holds it is refused too")
+			mustRefusePlan(k8sClient.Delete(ctx, pp), webhookv1alpha1.ReasonSettledSpendHeld, "status.settled", "cost 1.2")
 
 			By("a new plan of the same project is still over the project's budget")
 			p.plan("second", safetyv1alpha1.AgentPlanSpec{ProfileRef: ref})

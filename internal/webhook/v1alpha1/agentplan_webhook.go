@@ -113,14 +113,8 @@ func (h *AgentPlanHandler) checkCreate(ctx context.Context, req admission.Reques
 	if err := h.Reader.List(ctx, &plans, client.InNamespace(req.Namespace)); err != nil {
 		return nil, fmt.Errorf("listing the plans of %s: %w", req.Namespace, err)
 	}
-	if other := policy.BindingConflict(plan, plans.Items, h.Clock.Now(), false); other != "" {
-		bound := "without a pod"
-		if plan.Spec.PodName != "" {
-			bound = "of pod " + plan.Spec.PodName
-		}
-		return &denial{ReasonPlanConflict, "spec.podName", fmt.Sprintf(
-			"plan %s is already the active plan of ServiceAccount %s %s, and an agent must never choose between plans: "+
-				"name another pod in spec.podName, or wait until %s ends (or delete it)", other, plan.Spec.ServiceAccountName, bound, other)}, nil
+	if other := policy.BindingConflict(plan, plans.Items, h.Clock.Now(), false); other != nil {
+		return &denial{ReasonPlanConflict, "spec.podName", policy.BindingConflictMessage(plan, other)}, nil
 	}
 	return nil, nil
 }

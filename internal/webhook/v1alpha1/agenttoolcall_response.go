@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	admissionv1 "k8s.io/api/admission/v1"
-
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
@@ -34,6 +34,11 @@ func (d denial) response() admission.Response {
 			Type: metav1.CauseType(d.Reason), Field: d.Field, Message: msg,
 		}}},
 	}}}
+}
+
+// statusError is the denial as a typed validator returns it: the API status response renders.
+func (d denial) statusError() error {
+	return &apierrors.StatusError{ErrStatus: *d.response().Result}
 }
 
 // warning is the admission warning a Warn-mode profile attaches to a call it would have denied;

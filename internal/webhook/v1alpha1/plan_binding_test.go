@@ -8,6 +8,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	authenticationv1 "k8s.io/api/authentication/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -32,6 +33,35 @@ func (p *project) agentPod(pod string) *testenv.PodAgent {
 	a, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, p.ns, agentSA, pod)
 	Expect(err).NotTo(HaveOccurred())
 	return a
+}
+
+// tokenBoundToNoPod gives the agent of pod a what the `edit` role would (creating its
+// ServiceAccount's tokens) and returns a client with a token it asked for bound to no pod: how an
+// agent in a pod would try to pass for an agent without one.
+func (p *project) tokenBoundToNoPod(a *testenv.PodAgent) client.Client {
+	GinkgoHelper()
+	cs, err := kubernetes.NewForConfig(cluster.Config)
+	Expect(err).NotTo(HaveOccurred())
+	_, err = cs.RbacV1().Roles(p.ns).Create(ctx, &rbacv1.Role{ObjectMeta: metav1.ObjectMeta{Name: "own-token"},
+		Rules: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"serviceaccounts/token"}, Verbs: []string{"create"}, ResourceNames: []string{agentSA}}}},
+		metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	_, err = cs.RbacV1().RoleBindings(p.ns).Create(ctx, &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "own-token"},
+		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "Role", Name: "own-token"},
+		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: p.ns, Name: agentSA}}}, metav1.CreateOptions{})
+	Expect(err).NotTo(HaveOccurred())
+	agentCS, err := kubernetes.NewForConfig(a.Config)
+	Expect(err).NotTo(HaveOccurred())
+	var tr *authenticationv1.TokenRequest
+	Eventually(func() error { // until the RoleBinding is in the authorizer's cache
+		tr, err = agentCS.CoreV1().ServiceAccounts(p.ns).CreateToken(ctx, agentSA, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
+		return err
+	}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+	cfg := rest.AnonymousClientConfig(a.Config)
+	cfg.BearerToken = tr.Status.Token
+	c, err := client.New(cfg, client.Options{Scheme: cluster.Scheme})
+	Expect(err).NotTo(HaveOccurred())
+	return c
 }
 
 // planFor creates a plan and waits until it is locked and the webhook's cache shows it (and every
@@ -191,30 +221,34 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 			webhookv1alpha1.ReasonAgentIdentityMismatch, "was recreated")
 	})
 
-	It("denies a pod-bound token a pod-less plan while the pod has its own plan", func() {
+	It("refuses a pod-less plan beside its ServiceAccount's pod-bound plan, so a token bound to no pod finds no plan", func() {
 		p := newProject(nil)
-		p.plan("shared", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
-		bound, free := p.agentPod("bound-pod"), p.agentPod("free-pod")
+		bound := p.agentPod("bound-pod")
 		p.planFor(bound.Client, "own", safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinReadOnly), PodName: "bound-pod"})
+		shared := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "shared"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA, ProfileRef: unrestricted}}
+		mustRefusePlan(k8sClient.Create(ctx, shared.DeepCopy()), webhookv1alpha1.ReasonPlanConflict, "spec.podName",
+			"plan own is an active plan of ServiceAccount "+agentSA+", bound to pod bound-pod", "bound to no pod must be its ServiceAccount's only active plan")
 
-		mustDeny(submit(bound.Client, p.call("shared", p.tools[writer], "build", "src/a.go")),
-			webhookv1alpha1.ReasonAgentIdentityMismatch, "pod bound-pod has its own plan own")
-		mustAdmit(submit(bound.Client, p.call("own", p.tools[reader], "build", "src/a.go")))
-		shared := p.call("shared", p.tools[writer], "build", "src/b.go")
-		mustAdmit(submit(free.Client, shared))
+		By("the pod's agent, given the right to mint its ServiceAccount's tokens, asks for one bound to no pod: no plan takes it")
+		podless := p.tokenBoundToNoPod(bound)
+		mustDeny(submit(podless, p.call("own", p.tools[reader], "build", "src/a.go")),
+			webhookv1alpha1.ReasonAgentIdentityMismatch, "accepts calls only from a token bound to pod bound-pod, not a token bound to no pod")
+		mustAdmit(submit(bound.Client, p.call("own", p.tools[reader], "build", "src/b.go")))
 
-		By("refusing the bound pod's report on the pod-less plan's call, as its create was refused")
-		mustDeny(report(bound.Client, shared, safetyv1alpha1.CallPhaseFailed, ""),
-			webhookv1alpha1.ReasonAgentIdentityMismatch, "pod bound-pod has its own plan own")
-		Expect(report(free.Client, shared, safetyv1alpha1.CallPhaseSucceeded, "")).To(Succeed())
+		By("the near miss: a pod-less plan of another ServiceAccount")
+		other := shared.DeepCopy()
+		other.Name, other.Spec.ServiceAccountName = "others", "other"
+		Expect(k8sClient.Create(ctx, other)).To(Succeed())
 	})
 
 	It("holds a pod to its own plan after that plan ends, until it is deleted", func() {
 		p := newProject(nil)
-		p.plan("shared", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
 		bound := p.agentPod("bound-pod")
 		p.unlockedPlan("own", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted, PodName: "bound-pod", ActiveDeadlineSeconds: new(int64(1))})
 		condition(p.ns, "own", safetyv1alpha1.AgentPlanActiveCondition, metav1.ConditionFalse, safetyv1alpha1.AgentPlanDeadlineExceededReason)
+		By("a pod-less plan of the ServiceAccount, admitted once the pod's plan has ended")
+		p.plan("shared", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
 		mustDeny(submit(bound.Client, p.call("shared", p.tools[reader], "build", "src/a.go")),
 			webhookv1alpha1.ReasonAgentIdentityMismatch, "pod bound-pod has its own plan own")
 
@@ -225,30 +259,36 @@ var _ = Describe("Plan binding: the agent never chooses its plan", func() {
 		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
 	})
 
-	It("refuses a second active pod-less plan of one ServiceAccount, PlanConflict", func() {
+	It("refuses a second active plan beside a pod-less plan of one ServiceAccount, PlanConflict", func() {
 		p := newProject(nil)
 		p.plan("first", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
 		second := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "second"},
 			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA, ProfileRef: spRef(safety.BuiltinReadOnly)}}
 		mustRefusePlan(k8sClient.Create(ctx, second.DeepCopy()), webhookv1alpha1.ReasonPlanConflict, "spec.podName",
-			"plan first is already the active plan of ServiceAccount "+agentSA)
-		Expect(apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(second), &safetyv1alpha1.AgentPlan{}))).To(BeTrue())
-
-		By("admitting the near misses: a plan naming a pod, and a plan of another ServiceAccount")
+			"plan first is already the active plan of ServiceAccount "+agentSA+", bound to no pod")
 		withPod := second.DeepCopy()
 		withPod.Spec.PodName = "some-pod"
-		Expect(k8sClient.Create(ctx, withPod)).To(Succeed())
+		mustRefusePlan(k8sClient.Create(ctx, withPod), webhookv1alpha1.ReasonPlanConflict, "spec.podName",
+			"plan first is already the active plan of ServiceAccount "+agentSA+", bound to no pod")
+		Expect(apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKeyFromObject(second), &safetyv1alpha1.AgentPlan{}))).To(BeTrue())
+
+		By("admitting the near miss: a plan of another ServiceAccount")
 		other := second.DeepCopy()
 		other.Name, other.Spec.ServiceAccountName = "others", "other"
 		Expect(k8sClient.Create(ctx, other)).To(Succeed())
+	})
 
-		By("refusing a second active plan bound to the same pod: the pod's agent would choose between them")
-		samePod := second.DeepCopy()
-		samePod.Name, samePod.Spec.ProfileRef, samePod.Spec.PodName = "loose", unrestricted, "some-pod"
-		mustRefusePlan(k8sClient.Create(ctx, samePod), webhookv1alpha1.ReasonPlanConflict, "spec.podName",
-			"plan second is already the active plan of ServiceAccount "+agentSA+" of pod some-pod")
-		otherPod := second.DeepCopy()
-		otherPod.Name, otherPod.Spec.PodName = "loose", "another-pod"
+	It("refuses a second active plan bound to the same pod, and takes one per pod", func() {
+		p := newProject(nil)
+		p.unlockedPlan("first", safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted, PodName: "some-pod"})
+		samePod := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: "loose"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: agentSA, ProfileRef: unrestricted, PodName: "some-pod"}}
+		mustRefusePlan(k8sClient.Create(ctx, samePod.DeepCopy()), webhookv1alpha1.ReasonPlanConflict, "spec.podName",
+			"plan first is already the active plan of ServiceAccount "+agentSA+" of pod some-pod")
+
+		By("admitting the near miss: a plan of another pod of the ServiceAccount")
+		otherPod := samePod.DeepCopy()
+		otherPod.Spec.PodName = "another-pod"
 		Expect(k8sClient.Create(ctx, otherPod)).To(Succeed())
 	})
 

@@ -7,7 +7,8 @@ import safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 const (
 	// ReasonPlanExpired: the call's plan is past its activeDeadlineSeconds.
 	ReasonPlanExpired = "PlanExpired"
-	// ReasonPlanConflict: the ServiceAccount already has an active plan without a pod.
+	// ReasonPlanConflict: the plan may not stand beside an active plan of its ServiceAccount (one
+	// without a pod, or one of the same pod).
 	ReasonPlanConflict = safetyv1alpha1.AgentPlanConflictReason
 	// ReasonPlanAuthoredByAgent: the plan's own ServiceAccount tried to create or re-lock it.
 	ReasonPlanAuthoredByAgent = "PlanAuthoredByAgent"

@@ -41,7 +41,7 @@ type AgentPlanSpecApplyConfiguration struct {
 	// the Pod's name and UID), and the plan locks only once the Pod exists and runs as
 	// serviceAccountName. The Pod's UID is recorded when the plan locks (status.snapshot.podUID),
 	// so a Pod recreated under the same name is not the plan's. A plan without podName is the
-	// only active pod-less plan its ServiceAccount may have in the namespace.
+	// only active plan its ServiceAccount may have in the namespace, pod-bound or not.
 	PodName *string `json:"podName,omitempty"`
 	// activeDeadlineSeconds is how long the plan is active, counted from its creation (like a
 	// Job's): afterwards every call is denied PlanExpired and the Active condition is False.
