@@ -129,6 +129,8 @@ type AgentToolStatus struct {
 // +kubebuilder:printcolumn:name="Unsafe",type=boolean,JSONPath=`.spec.unsafe`
 // +kubebuilder:printcolumn:name="Checkpointable",type=boolean,JSONPath=`.spec.checkpointable`
 // +kubebuilder:printcolumn:name="Category",type=string,JSONPath=`.spec.skillCategory`
+// +kubebuilder:printcolumn:name="Cost",type=string,JSONPath=`.spec.costPerCall`
+// +kubebuilder:printcolumn:name="Max-Cost",type=string,JSONPath=`.spec.maxCostPerCall`,priority=1
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 
 // AgentTool registers a tool agents may ask to run, with its capabilities. A call for a tool that

@@ -57,6 +57,12 @@ var _ = Describe("toolgate CRDs on the pinned control plane", func() {
 		Expect(paths).To(HaveKeyWithValue("Lock-Reason", `.status.conditions[?(@.type=="Locked")].reason`))
 	})
 
+	It("shows what a tool costs per call, the figure budgets reserve", func() {
+		paths := printerColumns("agenttools")
+		Expect(paths).To(HaveKeyWithValue("Cost", ".spec.costPerCall"))
+		Expect(paths).To(HaveKeyWithValue("Max-Cost", ".spec.maxCostPerCall"))
+	})
+
 	It("shows when an approval expires, not how many seconds it was given", func() {
 		paths := printerColumns("toolapprovals")
 		Expect(paths).To(HaveKeyWithValue("Expires", ".status.expiresAt"))

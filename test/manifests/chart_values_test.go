@@ -130,6 +130,35 @@ func TestChartWebhookPolicyTakesTheClusterRanges(t *testing.T) {
 	}
 }
 
+// The manager's metrics port is admitted from the namespace Prometheus runs in, which is a value:
+// fixed at "monitoring", a cluster whose Prometheus runs elsewhere could not scrape it without
+// editing the chart.
+func TestChartMetricsPolicyTakesThePrometheusNamespace(t *testing.T) {
+	from := func(args ...string) string {
+		t.Helper()
+		for _, o := range renderChart(t, args...) {
+			if o.GetName() != "toolgate-allow-metrics-traffic" {
+				continue
+			}
+			rules, _, _ := unstructured.NestedSlice(o.Object, "spec", "ingress")
+			if len(rules) != 1 {
+				t.Fatalf("%d ingress rules", len(rules))
+			}
+			f, _, _ := unstructured.NestedSlice(rules[0].(map[string]any), "from")
+			return fmt.Sprint(f)
+		}
+		t.Fatal("no metrics NetworkPolicy")
+		return ""
+	}
+	if got, want := from(), "[map[namespaceSelector:map[matchLabels:map[kubernetes.io/metadata.name:monitoring]]]]"; got != want {
+		t.Errorf("default: from %s, want %s", got, want)
+	}
+	if got, want := from("--set", "networkPolicy.metricsNamespace=observability"),
+		"[map[namespaceSelector:map[matchLabels:map[kubernetes.io/metadata.name:observability]]]]"; got != want {
+		t.Errorf("metricsNamespace=observability: from %s, want %s", got, want)
+	}
+}
+
 // Several manager replicas share the ledger's claim, and the scheduler places them on different
 // nodes, where a ReadWriteOnce volume attaches to one node only: the other replicas never start
 // (Multi-Attach error). The chart refuses the combination, naming the values that fix it, and
