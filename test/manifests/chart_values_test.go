@@ -150,11 +150,14 @@ func TestChartMetricsPolicyTakesThePrometheusNamespace(t *testing.T) {
 		t.Fatal("no metrics NetworkPolicy")
 		return ""
 	}
-	if got, want := from(), "[map[namespaceSelector:map[matchLabels:map[kubernetes.io/metadata.name:monitoring]]]]"; got != want {
+	selecting := func(ns string) string {
+		return "[map[namespaceSelector:map[matchLabels:map[kubernetes.io/metadata.name:" + ns + "]]]]"
+	}
+	if got, want := from(), selecting("monitoring"); got != want {
 		t.Errorf("default: from %s, want %s", got, want)
 	}
-	if got, want := from("--set", "networkPolicy.metricsNamespace=observability"),
-		"[map[namespaceSelector:map[matchLabels:map[kubernetes.io/metadata.name:observability]]]]"; got != want {
+	got, want := from("--set", "networkPolicy.metricsNamespace=observability"), selecting("observability")
+	if got != want {
 		t.Errorf("metricsNamespace=observability: from %s, want %s", got, want)
 	}
 }
