@@ -26,21 +26,19 @@ type Options struct {
 	WebhookConfiguration string
 }
 
-// The rotator's cache lists and watches Secrets in the operator's namespace only, and reads and
-// updates only the certificate Secret and toolgate's own webhook configuration: resourceNames
-// cannot narrow list and watch, so those stay (namespaced for Secrets). The names are the ones
-// config/default gives (its namePrefix is toolgate-); a renamed install must change them here.
-// +kubebuilder:rbac:groups="",namespace=toolgate-system,resources=secrets,verbs=list;watch
-// +kubebuilder:rbac:groups="",namespace=toolgate-system,resources=secrets,resourceNames=toolgate-webhook-server-cert,verbs=get;update
-// +kubebuilder:rbac:groups=admissionregistration.k8s.io,resources=validatingwebhookconfigurations,verbs=list;watch
-// +kubebuilder:rbac:groups=admissionregistration.k8s.io,resources=validatingwebhookconfigurations,resourceNames=toolgate-validating-webhook-configuration,verbs=get;update
+// The rotator reads, lists, watches and updates only the certificate Secret and toolgate's own
+// webhook configuration (narrow.go: its lists and watches select those names, which the API server
+// authorizes by resourceNames). The names are the ones config/default gives (its namePrefix is
+// toolgate-); a renamed install must change them here.
+// +kubebuilder:rbac:groups="",namespace=toolgate-system,resources=secrets,resourceNames=toolgate-webhook-server-cert,verbs=get;list;watch;update
+// +kubebuilder:rbac:groups=admissionregistration.k8s.io,resources=validatingwebhookconfigurations,resourceNames=toolgate-validating-webhook-configuration,verbs=get;list;watch;update
 
 // AddRotator adds the certificate rotator to mgr and returns a channel closed once the serving
 // certificate is on disk and the CA is injected. Every replica runs it (no leader election): each
 // needs the certificate, and they converge on the one Secret.
 func AddRotator(mgr ctrl.Manager, o Options) (<-chan struct{}, error) {
 	ready := make(chan struct{})
-	err := rotator.AddRotator(mgr, &rotator.CertRotator{
+	err := rotator.AddRotator(narrowTo(mgr, collectionPaths(o)), &rotator.CertRotator{
 		SecretKey:             types.NamespacedName{Namespace: o.SecretNamespace, Name: o.SecretName},
 		CertDir:               o.CertDir,
 		CAName:                "toolgate-ca",
