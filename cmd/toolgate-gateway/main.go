@@ -86,7 +86,9 @@ func run() error {
 	flag.IntVar(&maxConnections, "max-connections", serving.DefaultMaxConnections,
 		"connections the MCP listener holds at once; at the cap the one idle or reading its headers longest is "+
 			"closed for a new one, and a new one is refused when every held one is serving a request; an agent's "+
-			"MCP session holds one or two (its requests, a stream of notifications): raise it for more agents per replica")
+			"MCP session holds one or two (its requests, a stream of notifications): raise it for more agents per replica; "+
+			"seven eighths of it are the requests of authenticated agents served at once, shared equally among the "+
+			"agents that want them")
 	flag.IntVar(&maxTokenReviews, "max-token-reviews", gateway.DefaultMaxTokenReviews,
 		"TokenReviews in flight at once for bearer tokens never verified before (a quarter of them per source "+
 			"address), and apart for tokens verified before; a request past either is refused with HTTP 429")
@@ -194,7 +196,10 @@ func run() error {
 		AnswerWriteTimeout:      answerWriteTimeout,
 		MaxCallsPerCaller:       maxCallsPerCaller,
 		MaxTokenReviews:         maxTokenReviews,
-		Log:                     log,
+		// An eighth of the connections are left to those still authenticating and to new agents,
+		// so that callers holding their shares never fill the listener (fairShares).
+		MaxRequestsServed: max(1, maxConnections-maxConnections/8),
+		Log:               log,
 	})
 	if err != nil {
 		return err
