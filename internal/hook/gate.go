@@ -80,6 +80,9 @@ func (g *Gate) Decide(ctx context.Context, raw []byte) Output {
 	if err != nil {
 		return answer(Deny, "toolgate-hook refused the tool input: "+err.Error())
 	}
+	if err := withLinkTargets(call, in.Cwd); err != nil {
+		return answer(Deny, "toolgate-hook refused the tool input: "+err.Error())
+	}
 	out := Answer(call.Spec.Tool, agent.Submit(ctx, g.Client, call))
 	if !g.AskForApprovals && out.HookSpecificOutput.PermissionDecision == Ask {
 		out.HookSpecificOutput.PermissionDecision = Deny
