@@ -26,11 +26,12 @@ const shareWaitMemory = 10 * time.Second
 // closed every other agent's new connection before reading a byte: locked out, without a word.
 //
 // So the requests served at once are at most max, below the listener's cap so that a new agent's
-// connection is always taken in and its token checked; and a caller may hold another only while
-// it holds fewer than its share, max divided among the callers holding any or refused within
-// shareWaitMemory (at least 1). A caller alone may use all of it; as others come, each request
-// that ends frees room that only a caller under its share may take, so the replica converges to
-// equal shares without ending anyone's request. A request refused gets HTTP 429 with
+// connection is always taken in and its token checked; and while a caller refused for want of
+// room waits (within shareWaitMemory), a caller may take another only while it holds fewer than
+// its share, max divided among the callers holding any or waiting (at least 1). A caller may use
+// any room no one else asks for; as others come, each request that ends frees room that only a
+// caller under its share may take while one waits, so the replica converges to equal shares
+// without ending anyone's request. A request refused gets HTTP 429 with
 // Retry-After and its connection closed. What is left: a caller over its share keeps what it
 // holds until those requests end (a body within BodyReadTimeout, a call when its upstream
 // answers or UpstreamCallTimeout), so a new agent may be refused until then; and as many
@@ -67,7 +68,8 @@ func (f *fairShares) acquire(caller string) (release func(), err error) {
 	defer f.mu.Unlock()
 	now := f.clock.Now()
 	held := f.by[caller]
-	if share := max(1, f.max/f.sharing(caller, now)); f.total >= f.max || held >= share {
+	share := max(1, f.max/f.sharing(caller, now))
+	if f.total >= f.max || held >= share && f.waitingUnder(caller, share) {
 		if len(f.waiting) >= f.max { // every caller that shares is within max of them; what is older goes
 			clear(f.waiting)
 		}
@@ -106,6 +108,18 @@ func (f *fairShares) sharing(caller string, now time.Time) int {
 		}
 	}
 	return n
+}
+
+// waitingUnder is whether a caller other than caller, refused within shareWaitMemory, holds
+// fewer than share: room given back is then its, not that of a caller at or over its share. While
+// none waits, a caller may go past its share into room no one asks for (up to its own bound).
+func (f *fairShares) waitingUnder(caller string, share int) bool {
+	for c := range f.waiting { // sharing has just dropped the expired
+		if c != caller && f.by[c] < share {
+			return true
+		}
+	}
+	return false
 }
 
 // shared holds each authenticated request's place among the requests the replica serves at once

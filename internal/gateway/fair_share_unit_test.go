@@ -45,4 +45,18 @@ func TestFairShares(t *testing.T) {
 	if f.total != 1 || len(f.by) != 1 {
 		t.Errorf("released all but one, fairShares counts %d, %v", f.total, f.by)
 	}
+
+	// Room no one asks for is anyone's: three callers (share 2) with room left and none waiting.
+	f = newFairShares(clk, 6)
+	for _, c := range []string{"a", "b", "c", "a", "a"} {
+		if _, ok := take(c); !ok {
+			t.Fatalf("%s was refused room no one else asks for", c)
+		}
+	}
+	if _, ok := take("d"); !ok { // the sixth
+		t.Fatal("d was refused the last room")
+	}
+	if _, ok := take("b"); ok {
+		t.Fatal("a request past the bound was taken")
+	}
 }
