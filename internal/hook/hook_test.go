@@ -166,8 +166,16 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 			Expect(out.PermissionDecision).To(Equal(hook.Deny), "%s: %s", path, out.PermissionDecisionReason)
 			Expect(out.PermissionDecisionReason).To(And(ContainSubstring("[ToolAccessDenied]"), ContainSubstring(".env")), path)
 		}
+		By("a tree Grep searches through a link is judged as the tree it leads to")
+		Expect(os.Symlink("/etc", filepath.Join(dir, "conf"))).To(Succeed())
+		out := run(in("Grep", map[string]any{"pattern": "TODO", "path": filepath.Join(dir, "README.md")}), args()...)
+		Expect(out.PermissionDecision).To(Equal(hook.Allow), out.PermissionDecisionReason)
+		out = run(in("Grep", map[string]any{"pattern": "root:", "path": filepath.Join(dir, "conf")}), args()...)
+		Expect(out.PermissionDecision).To(Equal(hook.Deny), out.PermissionDecisionReason)
+		Expect(out.PermissionDecisionReason).To(ContainSubstring("[ToolAccessDenied]"))
+
 		By("a new file below a linked directory is judged where it will be written")
-		out := run(in("Write", map[string]any{"file_path": filepath.Join(dir, "here", ".env"), "content": "x"}), args()...)
+		out = run(in("Write", map[string]any{"file_path": filepath.Join(dir, "here", ".env"), "content": "x"}), args()...)
 		Expect(out.PermissionDecision).To(Equal(hook.Deny), out.PermissionDecisionReason)
 		Expect(run(in("Write", map[string]any{"file_path": filepath.Join(dir, "here", "new.txt"), "content": "x"}), args()...).
 			PermissionDecision).To(Equal(hook.Allow), "a write the link leads back into the project")

@@ -1,6 +1,8 @@
 package hook
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +10,7 @@ import (
 	"strings"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/jsonobject"
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
@@ -26,28 +29,9 @@ import (
 // sandbox, where there is one, is the backstop for that.
 func withLinkTargets(call *safetyv1alpha1.AgentToolCall, cwd string) error {
 	a := &call.Spec.Arguments
-	root, rootErr := filepath.EvalSymlinks(cwd)
 	var targets []string
 	for _, p := range a.Paths {
-		named := p
-		if !filepath.IsAbs(p) {
-			if cwd == "" || !filepath.IsAbs(cwd) {
-				continue // the engine judges it from the project's workspace; nothing here to follow
-			}
-			named = cwd + string(filepath.Separator) + p
-		}
-		target, ok := followed(named)
-		if !ok {
-			continue
-		}
-		if rootErr == nil && cwd != "" {
-			if rest, inside := strings.CutPrefix(target, root+string(filepath.Separator)); inside {
-				target = filepath.Join(cwd, rest)
-			} else if target == root {
-				target = filepath.Clean(cwd)
-			}
-		}
-		if target != filepath.Clean(named) && !slices.Contains(a.Paths, target) && !slices.Contains(targets, target) {
+		if target, ok := linkTarget(p, cwd); ok && !slices.Contains(a.Paths, target) && !slices.Contains(targets, target) {
 			targets = append(targets, target)
 		}
 	}
@@ -60,6 +44,74 @@ func withLinkTargets(call *safetyv1alpha1.AgentToolCall, cwd string) error {
 	}
 	a.Paths = append(a.Paths, targets...)
 	return nil
+}
+
+// withTreeLinkTargets is a tool input whose tree paths (keys, the directories a search reads
+// whole: Grep's path) that lead through a symbolic link name the link's target too, as a list:
+// the engine judges a tree path as the search command that reads it (toolcall.SearchCommand), so
+// the target must be a root of that command, not only one more path (a Grep of conf, a link to
+// /etc, was judged as a search of conf). The other members keep their bytes, a repeated key
+// included, for toolcall.Build to refuse.
+func withTreeLinkTargets(raw json.RawMessage, keys []string, cwd string) (json.RawMessage, error) {
+	if len(keys) == 0 || len(bytes.TrimSpace(raw)) == 0 {
+		return raw, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return raw, nil // not an object: toolcall.Build says what it is
+	}
+	out, changed := []byte{'{'}, false
+	for key, err := range jsonobject.Members(dec) {
+		if err != nil {
+			return raw, nil
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return raw, nil
+		}
+		var root string
+		if slices.Contains(keys, key) && json.Unmarshal(v, &root) == nil && root != "" {
+			if target, ok := linkTarget(root, cwd); ok {
+				if v, err = json.Marshal([]string{root, target}); err != nil {
+					return nil, err
+				}
+				changed = true
+			}
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		k, _ := json.Marshal(key)
+		out = append(append(append(out, k...), ':'), v...)
+	}
+	if !changed {
+		return raw, nil
+	}
+	return append(out, '}'), nil
+}
+
+// linkTarget is where p (relative ones from cwd) leads with its links followed, when that is not
+// p as written; a target inside cwd's own resolution is written below cwd as named.
+func linkTarget(p, cwd string) (string, bool) {
+	named := p
+	if !filepath.IsAbs(p) {
+		if cwd == "" || !filepath.IsAbs(cwd) {
+			return "", false // the engine judges it from the project's workspace; nothing here to follow
+		}
+		named = cwd + string(filepath.Separator) + p
+	}
+	target, ok := followed(named)
+	if !ok {
+		return "", false
+	}
+	if root, err := filepath.EvalSymlinks(cwd); err == nil && cwd != "" {
+		if rest, inside := strings.CutPrefix(target, root+string(filepath.Separator)); inside {
+			target = filepath.Join(cwd, rest)
+		} else if target == root {
+			target = filepath.Clean(cwd)
+		}
+	}
+	return target, target != filepath.Clean(named)
 }
 
 // followed is p with every symbolic link in it followed: of its longest part that exists, with

@@ -52,3 +52,27 @@ func TestWithLinkTargets(t *testing.T) {
 		}
 	}
 }
+
+func TestWithTreeLinkTargets(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc", filepath.Join(dir, "conf")); err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"path"}
+	for in, want := range map[string]string{
+		`{"pattern":"x","path":"conf"}`:                 `{"pattern":"x","path":["conf","/etc"]}`,
+		`{"pattern":"x","path":"` + dir + `/conf/ssl"}`: `{"pattern":"x","path":["` + dir + `/conf/ssl","/etc/ssl"]}`,
+		`{"pattern":"x","path":"src"}`:                  `{"pattern":"x","path":"src"}`,
+		`{"pattern":"x"}`:                               `{"pattern":"x"}`,
+		// a repeated key keeps its bytes, and both members, for toolcall.Build to refuse
+		`{"path":"src","path":"conf"}`: `{"path":"src","path":["conf","/etc"]}`,
+	} {
+		got, err := withTreeLinkTargets([]byte(in), keys, dir)
+		if err != nil || string(got) != want {
+			t.Errorf("withTreeLinkTargets(%s) = %s, %v; want %s", in, got, err, want)
+		}
+	}
+}
