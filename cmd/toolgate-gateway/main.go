@@ -51,7 +51,7 @@ func run() error {
 		showVersion, secureMetrics, insecureHTTP                                          bool
 		upstreamSessions                                                                  int
 		upstreamCallTimeout, answerWriteTimeout                                           time.Duration
-		maxUpstreamMessage, gcPercent, maxCallsPerCaller, maxConnections                  int
+		maxUpstreamMessage, gcPercent, maxCallsPerCaller, maxConnections, maxTokenReviews int
 		maxAnswerBytesHeld                                                                int64
 	)
 	flag.StringVar(&listen, "listen", ":8443", "address the MCP endpoint listens on")
@@ -86,7 +86,12 @@ func run() error {
 	flag.IntVar(&maxConnections, "max-connections", serving.DefaultMaxConnections,
 		"connections the MCP listener holds at once; at the cap the one idle or reading its headers longest is "+
 			"closed for a new one, and a new one is refused when every held one is serving a request; an agent's "+
-			"MCP session holds one or two (its requests, a stream of notifications): raise it for more agents per replica")
+			"MCP session holds one or two (its requests, a stream of notifications): raise it for more agents per replica; "+
+			"seven eighths of it are the requests of authenticated agents served at once, shared equally among the "+
+			"agents that want them")
+	flag.IntVar(&maxTokenReviews, "max-token-reviews", gateway.DefaultMaxTokenReviews,
+		"TokenReviews in flight at once for bearer tokens never verified before (a quarter of them per source "+
+			"address), and apart for tokens verified before; a request past either is refused with HTTP 429")
 	flag.DurationVar(&answerWriteTimeout, "answer-write-timeout", gateway.DefaultAnswerWriteTimeout,
 		"how long one write of an answer may wait for the agent to take it before its request ends")
 	flag.IntVar(&gcPercent, "gc-percent", gateway.DefaultGCPercent,
@@ -102,6 +107,7 @@ func run() error {
 		return nil
 	}
 	if err := atLeast(intFlag{"max-connections", maxConnections, 1}, intFlag{"upstream-sessions", upstreamSessions, 1},
+		intFlag{"max-token-reviews", maxTokenReviews, 1},
 		intFlag{"max-upstream-message-bytes", maxUpstreamMessage, gateway.MinMaxUpstreamMessageBytes},
 		intFlag{"gc-percent", gcPercent, gctuning.MinGCPercent}); err != nil {
 		return err
@@ -189,7 +195,11 @@ func run() error {
 		MaxAnswerBytesHeld:      maxAnswerBytesHeld,
 		AnswerWriteTimeout:      answerWriteTimeout,
 		MaxCallsPerCaller:       maxCallsPerCaller,
-		Log:                     log,
+		MaxTokenReviews:         maxTokenReviews,
+		// An eighth of the connections are left to those still authenticating and to new agents,
+		// so that callers holding their shares never fill the listener (fairShares).
+		MaxRequestsServed: max(1, maxConnections-maxConnections/8),
+		Log:               log,
 	})
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -57,6 +58,41 @@ type authenticator struct {
 	reviews  authenticationv1client.TokenReviewInterface
 	audience string
 	cache    *reviewCache
+	gate     *reviewGate
+}
+
+// verifiedKey is the context key of a request's verified token (authenticate).
+type verifiedKey struct{}
+
+type verified struct {
+	info *auth.TokenInfo
+	err  error
+}
+
+// authenticate is the bearer-token check in front of next: the SDK's (auth.RequireBearerToken,
+// which hands the MCP handlers the caller's TokenInfo and answers 401, 400 or 500 by the
+// verifier's error), with the verification done here first, so that a request refused for
+// reviews in flight (reviewGate) gets HTTP 429 rather than the SDK's 500 for any other error.
+func (a *authenticator) authenticate(next http.Handler) http.Handler {
+	checked := auth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*auth.TokenInfo, error) {
+		if v, ok := ctx.Value(verifiedKey{}).(*verified); ok {
+			return v.info, v.err
+		}
+		return nil, fmt.Errorf("%w: no bearer token", auth.ErrInvalidToken)
+	}, nil)(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The SDK's own reading of the header, so that it asks for exactly the token verified here.
+		if fields := strings.Fields(r.Header.Get("Authorization")); len(fields) == 2 && strings.EqualFold(fields[0], "bearer") {
+			info, err := a.verify(r.Context(), fields[1], r)
+			if busy, ok := errors.AsType[*reviewsBusy](err); ok {
+				w.Header().Set("Retry-After", "1")
+				http.Error(w, busy.Error(), http.StatusTooManyRequests)
+				return
+			}
+			r = r.WithContext(context.WithValue(r.Context(), verifiedKey{}, &verified{info: info, err: err}))
+		}
+		checked.ServeHTTP(w, r)
+	})
 }
 
 // maxTokenBytes bounds a bearer token the gateway asks the API server about. A ServiceAccount
@@ -64,20 +100,74 @@ type authenticator struct {
 // to the API server, so what is not shaped like one is refused without asking.
 const maxTokenBytes = 8 << 10
 
-func (a *authenticator) verify(ctx context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+// verify answers who sent token: from the review cache, or the API server's TokenReview. What
+// cannot be a ServiceAccount token for the gateway (too large, no JWT, its claims not naming the
+// gateway's audience or expired), and a token the API server refused within rejectedTTL, is
+// refused without a review; a review past reviewGate's bounds is refused reviewsBusy.
+func (a *authenticator) verify(ctx context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
 	if len(token) > maxTokenBytes || strings.Count(token, ".") != 2 {
 		return nil, fmt.Errorf("%w: a ServiceAccount token is a JWT of at most %d bytes", auth.ErrInvalidToken, maxTokenBytes)
 	}
 	if info, ok := a.cache.get(token); ok {
 		return info, nil
 	}
+	if err, ok := a.cache.refused(token); ok {
+		return nil, err
+	}
+	if err := checkClaims(token, a.audience, time.Now()); err != nil {
+		return nil, err
+	}
+	release, err := a.gate.acquire(sourceOf(r), a.cache.known(token))
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	reviewed := time.Now()
 	info, err := a.review(ctx, token)
 	timingOf(ctx).since(waitAPIServer, reviewed)
-	if err == nil {
+	switch {
+	case err == nil:
 		a.cache.put(token, info)
+	case errors.Is(err, auth.ErrInvalidToken): // the API server's verdict, not a failure to reach one
+		a.cache.refuse(token, err)
 	}
 	return info, err
+}
+
+// expiryLeeway is how far past its exp claim a token is still sent for review: the API server's
+// clock, which decides, may be behind the gateway's.
+const expiryLeeway = time.Minute
+
+// checkClaims refuses a token whose (unverified) claims say that the API server would refuse it
+// for the gateway: no JSON payload, an aud claim without the gateway's audience (a token for the
+// API server only; a legacy Secret-based token, which has none), or an exp claim past. It saves the
+// review of honest mistakes and of random garbage; a forger writes whatever claims it likes, and
+// reviewGate bounds what that costs. The API server's review decides every token that passes.
+func checkClaims(token, audience string, now time.Time) error {
+	parts := strings.Split(token, ".")
+	payload, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[1], "="))
+	var claims struct {
+		Aud json.RawMessage `json:"aud"`
+		Exp *float64        `json:"exp"`
+	}
+	if err != nil || json.Unmarshal(payload, &claims) != nil {
+		return fmt.Errorf("%w: the token's claims are not a JWT's", auth.ErrInvalidToken)
+	}
+	var auds []string
+	if err := json.Unmarshal(claims.Aud, &auds); err != nil {
+		var one string
+		if json.Unmarshal(claims.Aud, &one) != nil {
+			return fmt.Errorf("%w: the token names no audience; it must be meant for %q", auth.ErrInvalidToken, audience)
+		}
+		auds = []string{one}
+	}
+	if !slices.Contains(auds, audience) {
+		return fmt.Errorf("%w: the token is not meant for audience %q", auth.ErrInvalidToken, audience)
+	}
+	if claims.Exp != nil && time.Unix(int64(*claims.Exp), 0).Add(expiryLeeway).Before(now) {
+		return fmt.Errorf("%w: the token expired at %s", auth.ErrInvalidToken, time.Unix(int64(*claims.Exp), 0).UTC().Format(time.RFC3339))
+	}
+	return nil
 }
 
 func (a *authenticator) review(ctx context.Context, token string) (*auth.TokenInfo, error) {

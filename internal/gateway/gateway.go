@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/trace"
@@ -138,6 +137,14 @@ type Options struct {
 	// MaxCallsPerCaller bounds the tools/calls one caller has in flight (callsInFlight), and its
 	// requests whose body is still arriving (bodiesArriving); 0 means DefaultMaxCallsPerCaller.
 	MaxCallsPerCaller int
+	// MaxRequestsServed bounds the requests of authenticated callers served at once, shared fairly
+	// among them (fairShares); keep it below the listener's connection cap, so that a new agent's
+	// connection is always taken in. 0 means DefaultMaxRequestsServed.
+	MaxRequestsServed int
+	// MaxTokenReviews bounds the TokenReviews in flight at once for tokens never verified before,
+	// a quarter of it for those from one source address, and, apart, for tokens verified before
+	// (reviewGate); 0 means DefaultMaxTokenReviews.
+	MaxTokenReviews int
 	// BodyReadTimeout bounds how long a request's body takes to arrive (bodyDeadline); 0 means
 	// DefaultBodyReadTimeout.
 	BodyReadTimeout time.Duration
@@ -159,6 +166,7 @@ type Gateway struct {
 	metered   meteredTurns
 	inFlight  *callsInFlight
 	arriving  *callsInFlight // requests whose body is arriving, by caller (bodiesArriving)
+	shares    *fairShares    // the requests served at once, shared among callers
 	spans     callSpans
 	// held are the metered calls' reports still tried in the background (Gateway.report);
 	// stopHeld ends them when the gateway closes.
@@ -170,11 +178,14 @@ type Gateway struct {
 // sized checks the sizes, counts and durations of o, and puts the defaults in place of zeros.
 func (o *Options) sized() error {
 	if o.UpstreamSessions < 0 || o.UpstreamCallTimeout < 0 || o.MaxUpstreamMessageBytes < 0 || o.ReportTimeout < 0 ||
-		o.MaxAnswerBytesHeld < 0 || o.AnswerWriteTimeout < 0 || o.MaxCallsPerCaller < 0 || o.BodyReadTimeout < 0 {
+		o.MaxAnswerBytesHeld < 0 || o.AnswerWriteTimeout < 0 || o.MaxCallsPerCaller < 0 || o.BodyReadTimeout < 0 || o.MaxTokenReviews < 0 ||
+		o.MaxRequestsServed < 0 {
 		return errors.New("gateway: UpstreamSessions, UpstreamCallTimeout, MaxUpstreamMessageBytes, MaxAnswerBytesHeld, " +
-			"ReportTimeout, AnswerWriteTimeout, MaxCallsPerCaller and BodyReadTimeout cannot be negative")
+			"ReportTimeout, AnswerWriteTimeout, MaxCallsPerCaller, BodyReadTimeout, MaxTokenReviews and MaxRequestsServed cannot be negative")
 	}
 	o.MaxCallsPerCaller = cmp.Or(o.MaxCallsPerCaller, DefaultMaxCallsPerCaller)
+	o.MaxTokenReviews = cmp.Or(o.MaxTokenReviews, DefaultMaxTokenReviews)
+	o.MaxRequestsServed = cmp.Or(o.MaxRequestsServed, DefaultMaxRequestsServed)
 	o.MaxUpstreamMessageBytes = cmp.Or(o.MaxUpstreamMessageBytes, DefaultMaxUpstreamMessageBytes)
 	if o.MaxUpstreamMessageBytes < MinMaxUpstreamMessageBytes {
 		return fmt.Errorf("gateway: MaxUpstreamMessageBytes (--max-upstream-message-bytes) is %d; it must be at least %d",
@@ -229,10 +240,11 @@ func New(opts Options) (*Gateway, error) {
 		answers:  newAnswerBudget(opts.MaxAnswerBytesHeld),
 		inFlight: newCallsInFlight(opts.MaxCallsPerCaller),
 		arriving: newBodiesArriving(opts.MaxCallsPerCaller),
+		shares:   newFairShares(clock.RealClock{}, opts.MaxRequestsServed), // its wait memory is real time
 		spans:    newCallSpans(opts.TracerProvider),
 		heldCtx:  heldCtx, stopHeld: stopHeld,
 		authn: &authenticator{reviews: opts.TokenReviews, audience: opts.Audience,
-			cache: newReviewCache(opts.Clock, opts.ReviewTTL, maxCachedReviews)},
+			cache: newReviewCache(opts.Clock, opts.ReviewTTL, maxCachedReviews), gate: newReviewGate(opts.MaxTokenReviews)},
 		upstreams: newUpstreams(opts.UpstreamHTTPClient, opts.Version, opts.UpstreamSessions, opts.MaxUpstreamMessageBytes),
 	}, nil
 }
@@ -267,7 +279,7 @@ func (g *Gateway) Handler() http.Handler {
 	// A request without a verified token closes its connection (unauthenticated_close.go), and
 	// every request's body, read or not, arrives in time (body_read.go).
 	return bodyDeadline(timed(closeUnlessAuthenticated(
-		auth.RequireBearerToken(g.authn.verify, nil)(keepAliveAuthenticated(g.servedNamespace(g.bodiesArriving(budgeted)))))),
+		g.authn.authenticate(keepAliveAuthenticated(g.servedNamespace(g.shared(g.bodiesArriving(budgeted))))))),
 		g.opts.BodyReadTimeout)
 }
 

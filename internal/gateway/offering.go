@@ -100,6 +100,7 @@ func (g *Gateway) newServer(routes map[string]route) *mcp.Server {
 		// serving a request no bound on its calls counts. No logging either (the SDK's default
 		// when it is given none): the gateway sends an agent no log messages.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		SetCacheable: private,
 	})
 	for name, rt := range routes {
 		if err := addTool(s, name, &rt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -112,6 +113,17 @@ func (g *Gateway) newServer(routes map[string]route) *mcp.Server {
 	}
 	s.AddReceivingMiddleware(internalErrors, g.unofferedTools(routes), g.plannedTools(routes))
 	return s
+}
+
+// private marks a result's cache hints (SEP-2549's cacheScope and ttlMs) as the caller's alone
+// and stale at once. The SDK leaves an unset cacheScope at the protocol's default, "public", which
+// lets any intermediary (a shared MCP proxy, an agent framework's cache) serve the answer to
+// another caller; but what the gateway answers depends on who asks: tools/list shows only the
+// tools the caller's plan could use, and a ToolServer or plan may change at any moment. The SDK
+// calls it for every result that carries the hints (server/discover, the list methods,
+// resources/read), so none of the gateway's answers is ever marked shareable.
+func private(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+	c.CacheScope, c.TTLMs = "private", 0
 }
 
 // addTool adds rt's tool to s under name, its schemas encoded once, here, rather than on every

@@ -69,6 +69,25 @@ var _ = Describe("toolgate-gateway and tool names that fold to one another", Ord
 			}, s)
 		}),
 		Entry("another separator", func(s string) string { return strings.ReplaceAll(s, "-", "_") }),
+		Entry("a zero-width space inside", func(s string) string { return s[:1] + "\u200b" + s[1:] }),
+	)
+
+	// The Go SDK's client names the tool in an Mcp-Name header too, trimmed of its spaces, and the
+	// SDK's server refuses a header that is not the body's name (-32020): so is a name with spaces
+	// around it, or a control character in it. Either way it is refused and sent nowhere.
+	DescribeTable("refuses a name with spaces around it or a control character in it, and sends it nowhere",
+		func(respell func(string) string) {
+			res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: respell(w.readTool),
+				Arguments: map[string]any{"path": "notes.txt"}})
+			if err == nil {
+				Expect(reasonIn(res)).To(Equal("ToolNotRegistered"))
+			}
+			Expect(upstream.Calls()).To(HaveLen(1))
+		},
+		Entry("a leading space", func(s string) string { return " " + s }),
+		Entry("a trailing newline", func(s string) string { return s + "\n" }),
+		Entry("a tab inside", func(s string) string { return s[:1] + "\t" + s[1:] }),
+		Entry("a NUL after it", func(s string) string { return s + "\x00" }),
 	)
 
 	It("does not offer the upstream's Read_File, whose name folds to the served read_file", func() {

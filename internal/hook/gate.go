@@ -76,8 +76,15 @@ func (g *Gate) Decide(ctx context.Context, raw []byte) Output {
 	if err != nil {
 		return answer(Deny, "toolgate-hook found no plan for this pod, so no tool may run: "+err.Error())
 	}
-	call, err := toolcall.Build(Invocation(in, g.Namespace, plan))
+	inv := Invocation(in, g.Namespace, plan)
+	if inv.Arguments, err = withTreeLinkTargets(inv.Arguments, inv.Map.TreePaths, in.Cwd); err != nil {
+		return answer(Deny, "toolgate-hook refused the tool input: "+err.Error())
+	}
+	call, err := toolcall.Build(inv)
 	if err != nil {
+		return answer(Deny, "toolgate-hook refused the tool input: "+err.Error())
+	}
+	if err := withLinkTargets(call, in.Cwd); err != nil {
 		return answer(Deny, "toolgate-hook refused the tool input: "+err.Error())
 	}
 	out := Answer(call.Spec.Tool, agent.Submit(ctx, g.Client, call))

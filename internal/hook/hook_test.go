@@ -144,6 +144,43 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		}
 	})
 
+	// The engine judges paths as written; Claude Code's Read opens them, following the links on
+	// the agent's filesystem, outside any sandbox. The hook, beside it, follows them too.
+	It("judges a file tool's path by where its symbolic links lead too, as the tool will open it", func() {
+		dir := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(dir, ".env"), []byte("SECRET=1\n"), 0o600)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(dir, "README.md"), []byte("hi\n"), 0o600)).To(Succeed())
+		Expect(os.Symlink(".env", filepath.Join(dir, "notes.txt"))).To(Succeed())
+		Expect(os.Symlink(".", filepath.Join(dir, "here"))).To(Succeed())
+		Expect(os.Symlink(dir, filepath.Join(GinkgoT().TempDir(), "ws"))).To(Succeed())
+		in := func(tool string, input map[string]any) []byte {
+			b, _ := json.Marshal(map[string]any{"session_id": "s", "transcript_path": "/t.jsonl", "cwd": dir,
+				"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input})
+			return b
+		}
+		Expect(run(in("Read", map[string]any{"file_path": filepath.Join(dir, "README.md")}), args()...).PermissionDecision).
+			To(Equal(hook.Allow), "a file that is no link")
+		for _, path := range []string{filepath.Join(dir, "notes.txt"), "notes.txt", filepath.Join(dir, "here", "notes.txt"),
+			filepath.Join(dir, "here", ".", "here", "notes.txt")} {
+			out := run(in("Read", map[string]any{"file_path": path}), args()...)
+			Expect(out.PermissionDecision).To(Equal(hook.Deny), "%s: %s", path, out.PermissionDecisionReason)
+			Expect(out.PermissionDecisionReason).To(And(ContainSubstring("[ToolAccessDenied]"), ContainSubstring(".env")), path)
+		}
+		By("a tree Grep searches through a link is judged as the tree it leads to")
+		Expect(os.Symlink("/etc", filepath.Join(dir, "conf"))).To(Succeed())
+		out := run(in("Grep", map[string]any{"pattern": "TODO", "path": filepath.Join(dir, "README.md")}), args()...)
+		Expect(out.PermissionDecision).To(Equal(hook.Allow), out.PermissionDecisionReason)
+		out = run(in("Grep", map[string]any{"pattern": "root:", "path": filepath.Join(dir, "conf")}), args()...)
+		Expect(out.PermissionDecision).To(Equal(hook.Deny), out.PermissionDecisionReason)
+		Expect(out.PermissionDecisionReason).To(ContainSubstring("[ToolAccessDenied]"))
+
+		By("a new file below a linked directory is judged where it will be written")
+		out = run(in("Write", map[string]any{"file_path": filepath.Join(dir, "here", ".env"), "content": "x"}), args()...)
+		Expect(out.PermissionDecision).To(Equal(hook.Deny), out.PermissionDecisionReason)
+		Expect(run(in("Write", map[string]any{"file_path": filepath.Join(dir, "here", "new.txt"), "content": "x"}), args()...).
+			PermissionDecision).To(Equal(hook.Allow), "a write the link leads back into the project")
+	})
+
 	It("stores only the admitted calls, with the payload's arguments", func() {
 		var calls safetyv1alpha1.AgentToolCallList
 		Expect(k8sClient.List(ctx, &calls, client.InNamespace(ns))).To(Succeed())

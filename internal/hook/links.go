@@ -1,0 +1,134 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/jsonobject"
+	"github.com/toolgate/toolgate/pkg/toolcall"
+)
+
+// withLinkTargets adds to call's paths, for each path that reaches through a symbolic link on
+// this filesystem, the path the link leads to. The engine judges paths as written (it does no
+// I/O, and the webhook cannot see the agent's files), so a link in the project that points at a
+// secret (made by an archive extracted, a patch applied, a checkout: notes.txt -> .env) read
+// with the coding agent's own Read was judged as reading notes.txt, and Claude Code's file tools
+// run in its process, outside any sandbox that would stop it. The hook runs beside those tools,
+// on the files they open, so it follows the links as the kernel will and the engine judges both
+// names: the path as written, and where it leads. A path that does not exist yet (a file to be
+// written) is followed as far as it exists (a linked directory). A target inside the working
+// directory's own resolution is written below the working directory as named, so that a project
+// reached through a link (/workspace -> /data/ws) does not have every path judged twice, outside
+// its write roots. A link changed between this look and the tool's open is not seen: the
+// sandbox, where there is one, is the backstop for that.
+func withLinkTargets(call *safetyv1alpha1.AgentToolCall, cwd string) error {
+	a := &call.Spec.Arguments
+	var targets []string
+	for _, p := range a.Paths {
+		if target, ok := linkTarget(p, cwd); ok && !slices.Contains(a.Paths, target) && !slices.Contains(targets, target) {
+			targets = append(targets, target)
+		}
+	}
+	if len(targets) == 0 {
+		return nil
+	}
+	if len(a.Paths)+len(targets) > toolcall.MaxPaths {
+		return fmt.Errorf("the tool input's paths and the paths their symbolic links lead to are %d, more than %d",
+			len(a.Paths)+len(targets), toolcall.MaxPaths)
+	}
+	a.Paths = append(a.Paths, targets...)
+	return nil
+}
+
+// withTreeLinkTargets is a tool input whose tree paths (keys, the directories a search reads
+// whole: Grep's path) that lead through a symbolic link name the link's target too, as a list:
+// the engine judges a tree path as the search command that reads it (toolcall.SearchCommand), so
+// the target must be a root of that command, not only one more path (a Grep of conf, a link to
+// /etc, was judged as a search of conf). The other members keep their bytes, a repeated key
+// included, for toolcall.Build to refuse.
+func withTreeLinkTargets(raw json.RawMessage, keys []string, cwd string) (json.RawMessage, error) {
+	if len(keys) == 0 || len(bytes.TrimSpace(raw)) == 0 {
+		return raw, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return raw, nil // not an object: toolcall.Build says what it is
+	}
+	out, changed := []byte{'{'}, false
+	for key, err := range jsonobject.Members(dec) {
+		if err != nil {
+			return raw, nil
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return raw, nil
+		}
+		var root string
+		if slices.Contains(keys, key) && json.Unmarshal(v, &root) == nil && root != "" {
+			if target, ok := linkTarget(root, cwd); ok {
+				if v, err = json.Marshal([]string{root, target}); err != nil {
+					return nil, err
+				}
+				changed = true
+			}
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		k, _ := json.Marshal(key)
+		out = append(append(append(out, k...), ':'), v...)
+	}
+	if !changed {
+		return raw, nil
+	}
+	return append(out, '}'), nil
+}
+
+// linkTarget is where p (relative ones from cwd) leads with its links followed, when that is not
+// p as written; a target inside cwd's own resolution is written below cwd as named.
+func linkTarget(p, cwd string) (string, bool) {
+	named := p
+	if !filepath.IsAbs(p) {
+		if cwd == "" || !filepath.IsAbs(cwd) {
+			return "", false // the engine judges it from the project's workspace; nothing here to follow
+		}
+		named = cwd + string(filepath.Separator) + p
+	}
+	target, ok := followed(named)
+	if !ok {
+		return "", false
+	}
+	if root, err := filepath.EvalSymlinks(cwd); err == nil && cwd != "" {
+		if rest, inside := strings.CutPrefix(target, root+string(filepath.Separator)); inside {
+			target = filepath.Join(cwd, rest)
+		} else if target == root {
+			target = filepath.Clean(cwd)
+		}
+	}
+	return target, target != filepath.Clean(named)
+}
+
+// followed is p with every symbolic link in it followed: of its longest part that exists, with
+// the rest as written. False when nothing of it exists or it cannot be read (the tool fails too).
+func followed(p string) (string, bool) {
+	rest := ""
+	for {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest), true
+		} else if !os.IsNotExist(err) {
+			return "", false
+		}
+		i := strings.LastIndexByte(p, filepath.Separator)
+		if i <= 0 {
+			return "", false
+		}
+		rest = filepath.Join(p[i+1:], rest)
+		p = p[:i]
+	}
+}
