@@ -47,7 +47,7 @@ func approvalFlow(ctx context.Context, local *testenv.Local, admin, coder client
 				Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"CHANGELOG.md"}}},
 		}
 	}
-	// A ServiceAccount has at most one active plan without a pod, so the second plan has its own
+	// A ServiceAccount with an active plan bound to no pod has no other active plan, so the second plan has its own
 	// agent; the first agent cannot pick this plan to get around the person it requires.
 	notes, err := testenv.Agent(ctx, local.Admin, admin.Scheme(), demoNamespace, notesAgent)
 	if err != nil {
