@@ -33,6 +33,7 @@ var classRules = ProjectRules{
 		{ID: "terraform-destroy", Action: ActionBlock, Reason: "destroys infrastructure", Pattern: `^terraform destroy( |$)`},
 		{ID: "helm-prod", Action: ActionAsk, Reason: "talks to the production cluster", Pattern: `^helm .*--kube-context prod`},
 		{ID: "git-push-prod", Action: ActionAsk, Reason: "pushes to production", Pattern: `^git push prod( |$)`},
+		{ID: "git-push-prod-url", Action: ActionAsk, Reason: "pushes to the production repository", Pattern: `^git push [^ ]*prod\.example/`},
 	},
 }
 
@@ -830,7 +831,7 @@ func classCatalogue() []classCase {
 		ninthCatalogue(),
 		tenthCatalogue(),
 		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
-		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(),
+		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(),
 		ordinaryCatalogue(),
 		recognisedCatalogue(),
 	)...)

@@ -325,9 +325,12 @@ func searchPathBelow(name, val string) bool {
 }
 
 // codeEnvFamily says whether a variable is of a family that names code or options by its prefix:
-// terraform's TF_CLI_ARGS*, ansible's paths and programs (ansibleCodeVar).
+// terraform's TF_CLI_ARGS*, ansible's paths and programs (ansibleCodeVar), and git's
+// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, settings (core.pager, remote.pushDefault) git takes
+// whenever GIT_CONFIG_COUNT is set, which the agent's environment may already do.
 func codeEnvFamily(name string) bool {
-	return strings.HasPrefix(name, "TF_CLI_ARGS") || ansibleCodeVar(name)
+	return strings.HasPrefix(name, "TF_CLI_ARGS") || ansibleCodeVar(name) ||
+		strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
 }
 
 // codeEnvFailure reports why an environment assignment makes programs run caller-chosen code, or
@@ -952,6 +955,9 @@ func unresolvedWord(s *segment) string {
 	}
 	if subcommandPrograms[s.name] && len(s.operands) > 0 && (s.operands[0].glob || s.operands[0].dynamic) {
 		return "the subcommand " + s.operands[0].s + " of " + s.name + " is a glob or computed at run time"
+	}
+	if kv := computedPushTarget(s); kv != "" {
+		return "git push's target is computed at run time (" + kv + ")"
 	}
 	return ""
 }
