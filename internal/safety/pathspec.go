@@ -899,6 +899,15 @@ func (a *analyzer) downloadNames(s *segment) {
 		dir = word{s: "."}
 	}
 	a.intoDirectory(slices.Collect(urlPaths(s.operands)), dir)
+	if dir.dynamic {
+		return // judged, and asked for, as itself
+	}
+	if serverNamedDownload(s) {
+		a.operandPath(word{s: strings.TrimRight(dir.s, "/") + "/" + serverName, dynamic: true}, opWrite)
+	}
+	for _, p := range wgetTreePaths(s, dir.s) {
+		a.operandPath(p, opWrite)
+	}
 }
 
 // urlPaths yields, for each operand that is a URL, its path from the "/" after the host, without
