@@ -11,13 +11,18 @@ package safety
 // whose name the server chooses, admitted as the URL's own name: in ~ that can be .bashrc, in the
 // project .envrc. wget -x (and a recursive download) writes the URL's whole path below the host's
 // directory, or below the working directory with -nH: wget -x -nH http://x/.git/hooks/pre-commit
-// wrote a hook, judged as a write of ./pre-commit.
+// wrote a hook, judged as a write of ./pre-commit. Beside branch -D, reset --hard and gc
+// --prune, the other ways to lose commits or a release's name were admitted: branch -f/-M/-C,
+// checkout -B and switch -C (an existing branch reset), update-ref REF VALUE (its plumbing), a
+// forced fetch into a local branch (+main:main), tag -d/-f, symbolic-ref -d HEAD and repack -a -d
+// (unreachable objects dropped at once).
 func nineteenthCatalogue() []classCase {
 	sh := shCall
 	const (
 		pushTarget = "git push's target set by a setting computed at run time or redirected by a URL setting"
 		serverName = "a download writes the name the server chooses, or the URL's whole path"
 	)
+	const moved = "a destructive git history operation beside the ones gated"
 	dynWrite, noWrite := asked(RuleDynamicWriteTarget), denied(RulePrefixPathPolicy+"noWrite")
 	pushProd, pushURL := asked(dc+"git-push-prod"), asked(dc+"git-push-prod-url")
 	unresolved := asked(RuleUnresolvedWord)
@@ -60,5 +65,38 @@ func nineteenthCatalogue() []classCase {
 		{serverName, "wget --force-directories below /", sh(`wget --force-directories --no-host-directories -P / https://x.example/etc/cron.d/job`), noWrite,
 			sh(`wget --force-directories -P build https://x.example/etc/cron.d/job`), false},
 		{serverName, "wget -r -nH for a page's own path", sh(`wget -r -l1 -nH https://x.example/.git/hooks/pre-push`), noWrite, sh(`wget -r -l1 https://x.example/docs/`), false},
+		{moved, "branch -f moves a branch", sh(`git branch -f main HEAD~3`), denied(dc + "git-branch-force"), sh(`git branch new-feature`), false},
+		{moved, "branch --force, abbreviated", sh(`git branch --forc main origin/old`), denied(dc + "git-branch-force"), sh(`git branch --format='%(refname)'`), false},
+		{moved, "branch -M renames over a branch", sh(`git branch -M feature main`), denied(dc + "git-branch-force"), sh(`git branch -m feature topic`), false},
+		{moved, "branch -C copies over a branch", sh(`git branch -C feature main`), denied(dc + "git-branch-force"), sh(`git -C ../other branch topic`), false},
+		{moved, "checkout -B resets a branch", sh(`git checkout -B main origin/old`), denied(dc + "git-checkout-force-create"), sh(`git checkout -b topic origin/main`), false},
+		{moved, "switch -C", sh(`git switch -C main HEAD~3`), denied(dc + "git-checkout-force-create"), sh(`git -C ../other switch -c topic`), false},
+		{moved, "switch --force-create abbreviated", sh(`git switch --force-c main HEAD~3`), denied(dc + "git-checkout-force-create"), sh(`git switch --create topic`), false},
+		{moved, "update-ref moves a branch", sh(`git update-ref -m rewind refs/heads/main HEAD~5`), denied(dc + "git-update-ref-move"), sh(`git update-ref refs/bisect/good HEAD`), false},
+		{moved, "update-ref moves HEAD", sh(`git update-ref HEAD HEAD~5`), denied(dc + "git-update-ref-move"), sh(`git rev-parse HEAD~5`), false},
+		{moved, "a forced fetch into the local branch", sh(`git fetch origin +main:main`), denied(dc + "git-fetch-force-branch"), sh(`git fetch origin +refs/heads/*:refs/remotes/origin/*`), false},
+		{moved, "fetch -f with a refspec", sh(`git fetch -f origin main:main`), denied(dc + "git-fetch-force-branch"), sh(`git fetch origin pull/1/head:pr-1`), false},
+		{moved, "pull of a forced refspec", sh(`git pull origin +main:main`), denied(dc + "git-fetch-force-branch"), sh(`git pull --force origin main`), false},
+		{moved, "tag -d", sh(`git tag -d v1.0.0`), denied(dc + "git-tag-delete"), sh(`git tag v1.0.1`), false},
+		{moved, "tag --delete", sh(`git tag --delete v1.0.0`), denied(dc + "git-tag-delete"), sh(`git tag -a v1.0.1 -m release`), false},
+		{moved, "tag -f moves a release", sh(`git tag -fa v1.0.0 -m x HEAD~2`), denied(dc + "git-tag-delete"), sh(`git tag -l 'v1.*'`), false},
+		{moved, "symbolic-ref -d HEAD", sh(`git symbolic-ref -d HEAD`), denied(dc + "git-symbolic-ref-delete"), sh(`git symbolic-ref --short HEAD`), false},
+		{moved, "symbolic-ref --delete", sh(`git symbolic-ref --delete HEAD`), denied(dc + "git-symbolic-ref-delete"), sh(`git symbolic-ref HEAD refs/heads/topic`), false},
+		{moved, "repack -a -d drops unreachable objects", sh(`git repack -a -d`), denied(dc + "git-repack-drop"), sh(`git repack -A -d`), false},
+		{moved, "repack -adf bundled", sh(`git repack -adf --depth=50`), denied(dc + "git-repack-drop"), sh(`git repack -a -d --cruft`), false},
+	}
+}
+
+func init() {
+	for id, ex := range map[string]struct{ hits, misses []string }{
+		"git-branch-force":          {[]string{"git branch -f main HEAD~1", "git branch -M a b", "git branch -C a b", "git branch --force x"}, []string{"git branch x", "git -C . branch x", "git branch -m a b"}},
+		"git-checkout-force-create": {[]string{"git checkout -B main", "git switch -C main", "git switch --force-create main"}, []string{"git checkout -b x", "git switch -c x"}},
+		"git-tag-delete":            {[]string{"git tag -d v1", "git tag --delete v1", "git tag -f v1"}, []string{"git tag v1", "git tag -l"}},
+		"git-symbolic-ref-delete":   {[]string{"git symbolic-ref -d HEAD", "git symbolic-ref --delete HEAD"}, []string{"git symbolic-ref HEAD"}},
+		"git-update-ref-move":       {[]string{"git update-ref refs/heads/main HEAD~1", "git update-ref HEAD x y", "git update-ref refs/tags/v1 HEAD"}, []string{"git update-ref refs/remotes/origin/x HEAD"}},
+		"git-repack-drop":           {[]string{"git repack -a -d", "git repack -ad"}, []string{"git repack -A -d", "git repack -d", "git repack -a -d -k"}},
+		"git-fetch-force-branch":    {[]string{"git fetch origin +main:main", "git fetch --force origin a:a", "git pull origin +x:x"}, []string{"git fetch", "git fetch origin main", "git fetch origin +refs/heads/*:refs/remotes/origin/*"}},
+	} {
+		rulePackExamples[id] = ex
 	}
 }

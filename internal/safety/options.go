@@ -767,7 +767,9 @@ var gitValueOptions = map[string][]string{
 	"merge":  {"-m", "--message", "-s", "--strategy", "-X", "--strategy-option"},
 	"stash":  {"-m", "--message"},
 	"notes":  {"-m", "--message"},
-	gitLog:   {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
+	// update-ref's reason is no ref or value (gitMovesRef counts its operands).
+	"update-ref": {"-m"},
+	gitLog:       {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
 	// git push -o ci.skip prod: ci.skip is -o's, prod the remote a project rule names. --repo
 	// is left out: its value apart is read as the remote operand it stands for (gitPushRepos).
 	subPush: {"-o", "--push-option", "--receive-pack", "--exec", "--recurse-submodules"},
