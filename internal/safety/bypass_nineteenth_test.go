@@ -15,14 +15,20 @@ package safety
 // --prune, the other ways to lose commits or a release's name were admitted: branch -f/-M/-C,
 // checkout -B and switch -C (an existing branch reset), update-ref REF VALUE (its plumbing), a
 // forced fetch into a local branch (+main:main), tag -d/-f, symbolic-ref -d HEAD and repack -a -d
-// (unreachable objects dropped at once).
+// (unreachable objects dropped at once). Ansible's vault password files (.vault_pass,
+// .vault_password, vault_pass.txt) and other password files of their kind (.smbcredentials,
+// _netrc, ~/.subversion/auth, davfs2's secrets, /etc/wireguard, ppp's and ipsec's secrets,
+// rsyncd.secrets, Apple's AuthKey_*.p8, the macOS keychains, FileZilla's saved sites) were not
+// zero-access, and --vault-id LABEL@FILE read its file unjudged.
 func nineteenthCatalogue() []classCase {
 	sh := shCall
 	const (
 		pushTarget = "git push's target set by a setting computed at run time or redirected by a URL setting"
 		serverName = "a download writes the name the server chooses, or the URL's whole path"
 	)
+	const secretFile = "a password file of a well-known kind, zero-access by default"
 	const moved = "a destructive git history operation beside the ones gated"
+	zero := denied(RulePrefixPathPolicy + "zeroAccess")
 	dynWrite, noWrite := asked(RuleDynamicWriteTarget), denied(RulePrefixPathPolicy+"noWrite")
 	pushProd, pushURL := asked(dc+"git-push-prod"), asked(dc+"git-push-prod-url")
 	unresolved := asked(RuleUnresolvedWord)
@@ -84,6 +90,25 @@ func nineteenthCatalogue() []classCase {
 		{moved, "symbolic-ref --delete", sh(`git symbolic-ref --delete HEAD`), denied(dc + "git-symbolic-ref-delete"), sh(`git symbolic-ref HEAD refs/heads/topic`), false},
 		{moved, "repack -a -d drops unreachable objects", sh(`git repack -a -d`), denied(dc + "git-repack-drop"), sh(`git repack -A -d`), false},
 		{moved, "repack -adf bundled", sh(`git repack -adf --depth=50`), denied(dc + "git-repack-drop"), sh(`git repack -a -d --cruft`), false},
+		{secretFile, "ansible's .vault_pass", sh(`cat .vault_pass`), zero, sh(`cat ansible.cfg`), false},
+		{secretFile, ".vault_pass.txt in the home directory", sh(`head -1 ~/.vault_pass.txt`), zero, sh(`head -1 ~/ansible/hosts.ini`), false},
+		{secretFile, ".vault_password", sh(`cp .vault_password /tmp/v`), zero, sh(`cp group_vars/all.yml /tmp/v`), false},
+		{secretFile, "vault_pass.txt", sh(`base64 vault_pass.txt`), zero, sh(`base64 vault.yml`), false},
+		{secretFile, "the file of --vault-id LABEL@FILE", sh(`ansible-playbook --vault-id dev@.vault_pass site.yml`), zero, sh(`ansible-playbook --vault-id dev@prompt site.yml`), false},
+		{secretFile, "--vault-id of the shadow file", sh(`ansible all -m ping --vault-id x@/etc/shadow`), zero, sh(`ansible all -m ping --vault-id x@vault.txt`), false},
+		{secretFile, "--vault-password-file of .vault_pass, read as --env-file .env is", sh(`ansible-playbook --vault-password-file .vault_pass site.yml`), zero,
+			sh(`ansible-playbook --vault-password-file vault.txt site.yml`), false},
+		{secretFile, "cifs mount credentials", sh(`cat ~/.smbcredentials`), zero, sh(`cat ~/.smb.conf.example`), false},
+		{secretFile, "Windows' _netrc", sh(`cat _netrc`), zero, sh(`cat README.md`), false},
+		{secretFile, "subversion's stored passwords", sh(`grep -r password ~/.subversion/auth/`), zero, sh(`cat ~/.subversion/config`), false},
+		{secretFile, "davfs2's secrets", sh(`cat /etc/davfs2/secrets`), zero, sh(`cat /etc/davfs2/davfs2.conf`), false},
+		{secretFile, "wireguard's private keys", sh(`cat /etc/wireguard/wg0.conf`), zero, sh(`cat /etc/hostname`), false},
+		{secretFile, "ppp's chap-secrets", sh(`cat /etc/ppp/chap-secrets`), zero, sh(`cat /etc/ppp/options`), false},
+		{secretFile, "ipsec.secrets", sh(`cat /etc/ipsec.secrets`), zero, sh(`cat /etc/ipsec.conf`), false},
+		{secretFile, "rsyncd.secrets", sh(`cat /etc/rsyncd.secrets`), zero, sh(`cat /etc/rsyncd.conf`), false},
+		{secretFile, "an App Store Connect key", sh(`cat AuthKey_ABC123.p8`), zero, sh(`cat ExportOptions.plist`), false},
+		{secretFile, "the macOS keychain", sh(`cp ~/Library/Keychains/login.keychain-db /tmp/k`), zero, sh(`ls ~/Library/Caches`), false},
+		{secretFile, "FileZilla's saved passwords", sh(`cat ~/.config/filezilla/sitemanager.xml`), zero, sh(`cat ~/.config/filezilla/filezilla.xml`), false},
 	}
 }
 
