@@ -19,7 +19,11 @@ package safety
 // .vault_password, vault_pass.txt) and other password files of their kind (.smbcredentials,
 // _netrc, ~/.subversion/auth, davfs2's secrets, /etc/wireguard, ppp's and ipsec's secrets,
 // rsyncd.secrets, Apple's AuthKey_*.p8, the macOS keychains, FileZilla's saved sites) were not
-// zero-access, and --vault-id LABEL@FILE read its file unjudged.
+// zero-access, and --vault-id LABEL@FILE read its file unjudged. A rule written with an option's
+// long spelling missed its short alias: a project's pattern "^kubectl .*--namespace prod" let
+// kubectl get pods -n prod through (and -nprod), "^curl .*--request DELETE" curl -X DELETE, and a
+// Flags rule naming --server kubectl -s URL (Flags rules are the pack's and Go callers' only:
+// a ProjectPolicy writes patterns).
 func nineteenthCatalogue() []classCase {
 	sh := shCall
 	const (
@@ -27,6 +31,7 @@ func nineteenthCatalogue() []classCase {
 		serverName = "a download writes the name the server chooses, or the URL's whole path"
 	)
 	const secretFile = "a password file of a well-known kind, zero-access by default"
+	const alias = "an option's short alias, seen by a rule written with its long spelling"
 	const moved = "a destructive git history operation beside the ones gated"
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
 	dynWrite, noWrite := asked(RuleDynamicWriteTarget), denied(RulePrefixPathPolicy+"noWrite")
@@ -109,6 +114,14 @@ func nineteenthCatalogue() []classCase {
 		{secretFile, "an App Store Connect key", sh(`cat AuthKey_ABC123.p8`), zero, sh(`cat ExportOptions.plist`), false},
 		{secretFile, "the macOS keychain", sh(`cp ~/Library/Keychains/login.keychain-db /tmp/k`), zero, sh(`ls ~/Library/Caches`), false},
 		{secretFile, "FileZilla's saved passwords", sh(`cat ~/.config/filezilla/sitemanager.xml`), zero, sh(`cat ~/.config/filezilla/filezilla.xml`), false},
+		{alias, "kubectl -n payments", sh(`kubectl get pods -n payments`), asked(dc + "payments-namespace"), sh(`kubectl get pods -n staging`), false},
+		{alias, "kubectl -npayments attached", sh(`kubectl logs deploy/api -npayments`), asked(dc + "payments-namespace"), sh(`kubectl logs deploy/api -npayments-canary`), false},
+		{alias, "kubectl -n before the subcommand", sh(`kubectl -n payments get pods`), asked(dc + "payments-namespace"), sh(`kubectl -n dev get pods`), false},
+		{alias, "helm -n payments", sh(`helm list -n payments`), asked(dc + "payments-namespace"), sh(`helm list -n dev`), false},
+		{alias, "curl -X DELETE", sh(`curl -X DELETE https://api.example/v1/users/1`), asked(dc + "api-delete"), sh(`curl -X GET https://api.example/v1/users/1`), false},
+		{alias, "curl -XDELETE attached", sh(`curl -sXDELETE https://api.example/v1/users/1`), asked(dc + "api-delete"), sh(`curl -sXPOST https://api.example/v1/users`), false},
+		{alias, "gh -R", sh(`gh pr view -R acme/prod 12`), asked(dc + "prod-repo"), sh(`gh pr view -R acme/staging 12`), false},
+		{alias, "a Flags rule's --server, as kubectl -s", sh(`kubectl -s https://prod.example:6443 get ns`), asked(dc + "kubectl-other-cluster"), sh(`kubectl get ns -o wide`), false},
 	}
 }
 
