@@ -23,7 +23,10 @@ package safety
 // long spelling missed its short alias: a project's pattern "^kubectl .*--namespace prod" let
 // kubectl get pods -n prod through (and -nprod), "^curl .*--request DELETE" curl -X DELETE, and a
 // Flags rule naming --server kubectl -s URL (Flags rules are the pack's and Go callers' only:
-// a ProjectPolicy writes patterns).
+// a ProjectPolicy writes patterns). The ordinary formatters and linters wrote where they were told
+// unjudged: prettier --write ~/.bashrc, gofmt -w and eslint --fix of a hook, eslint -o (its report)
+// and tsc --outDir, --outFile, --declarationDir, --tsBuildInfoFile (in any case, as tsc reads
+// them) into .git/hooks, and vitest's dotted --outputFile.junit=FILE.
 func nineteenthCatalogue() []classCase {
 	sh := shCall
 	const (
@@ -32,6 +35,7 @@ func nineteenthCatalogue() []classCase {
 	)
 	const secretFile = "a password file of a well-known kind, zero-access by default"
 	const alias = "an option's short alias, seen by a rule written with its long spelling"
+	const formats = "a formatter's, linter's or compiler's own writes"
 	const moved = "a destructive git history operation beside the ones gated"
 	zero := denied(RulePrefixPathPolicy + "zeroAccess")
 	dynWrite, noWrite := asked(RuleDynamicWriteTarget), denied(RulePrefixPathPolicy+"noWrite")
@@ -122,6 +126,18 @@ func nineteenthCatalogue() []classCase {
 		{alias, "curl -XDELETE attached", sh(`curl -sXDELETE https://api.example/v1/users/1`), asked(dc + "api-delete"), sh(`curl -sXPOST https://api.example/v1/users`), false},
 		{alias, "gh -R", sh(`gh pr view -R acme/prod 12`), asked(dc + "prod-repo"), sh(`gh pr view -R acme/staging 12`), false},
 		{alias, "a Flags rule's --server, as kubectl -s", sh(`kubectl -s https://prod.example:6443 get ns`), asked(dc + "kubectl-other-cluster"), sh(`kubectl get ns -o wide`), false},
+		{formats, "prettier --write of a start-up file", sh(`prettier --write ~/.bashrc`), noWrite, sh(`prettier --write src/app.ts`), false},
+		{formats, "prettier -w of a hook", sh(`prettier -w .git/hooks/pre-commit`), noWrite, sh(`prettier --check .git/hooks/pre-commit`), false},
+		{formats, "gofmt -w", sh(`gofmt -w ~/.bashrc`), noWrite, sh(`gofmt -l ~/.bashrc`), false},
+		{formats, "eslint --fix", sh(`eslint --fix .git/hooks/pre-commit`), noWrite, sh(`eslint --fix src`), false},
+		{formats, "eslint -o, its report", sh(`eslint -o ~/.bashrc .`), noWrite, sh(`eslint -o build/eslint.txt .`), false},
+		{formats, "eslint --output-file=", sh(`eslint --output-file=.git/hooks/pre-push src`), noWrite, sh(`eslint --output-file=reports/lint.json src`), false},
+		{formats, "tsc --outDir", sh(`tsc --outDir .git/hooks`), noWrite, sh(`tsc --outDir dist`), false},
+		{formats, "tsc --outdir in another case", sh(`tsc --OUTDIR=~/.config/systemd/user`), noWrite, sh(`tsc --outdir=build`), false},
+		{formats, "tsc --outFile", sh(`tsc --outFile ~/.bashrc src/a.ts`), noWrite, sh(`tsc --outFile dist/app.js src/a.ts`), false},
+		{formats, "tsc --tsBuildInfoFile", sh(`tsc --incremental --tsBuildInfoFile .git/hooks/post-checkout`), noWrite, sh(`tsc --incremental --tsBuildInfoFile build/.tsbuildinfo`), false},
+		{formats, "vitest's dotted --outputFile.junit=", sh(`vitest run --reporter=junit --outputFile.junit=.git/hooks/pre-commit`), noWrite,
+			sh(`vitest run --reporter=junit --outputFile.junit=reports/junit.xml`), false},
 	}
 }
 

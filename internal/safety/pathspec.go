@@ -171,6 +171,14 @@ var argSpecs = map[string]argSpec{
 	"tree":   {valueOps: map[string]pathOp{"-o": opWrite}},
 	"jest":   {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverageDirectory": opWrite, "--cacheDirectory": opWrite}},
 	"vitest": {valueOps: map[string]pathOp{"--outputFile": opWrite}},
+	// Formatters and linters rewrite their operands when told to, and write their reports and
+	// caches where an option says; tsc writes below its output options (read in any case, as
+	// tsc reads them: tsOptions).
+	"prettier": {inPlace: []string{"--write", "-w"}, valueOps: map[string]pathOp{"--cache-location": opWrite}},
+	"eslint":   {inPlace: []string{"--fix"}, valueOps: map[string]pathOp{"-o": opWrite, "--output-file": opWrite, "--cache-location": opWrite}},
+	"gofmt":    {inPlace: []string{"-w"}},
+	"tsc": {valueOps: map[string]pathOp{"--outdir": opWrite, "--outfile": opWrite, "--out": opWrite, "--declarationdir": opWrite,
+		"--tsbuildinfofile": opWrite}},
 	cmdNode:  {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite, optEnvFileLong: opRead, "--env-file-if-exists": opRead}},
 	"make":   {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
 	// BSD base64 (macOS) writes -o's file; pip appends its log to --log's and caches below --cache-dir.
@@ -1054,6 +1062,15 @@ func longOption(name string) bool {
 // valueOp is what a command does to the value of its option name, when the value is a path:
 // by its name, or by a name it abbreviates unless it is an option of its own.
 func valueOp(cmd string, spec argSpec, name string) (pathOp, bool) {
+	switch cmd {
+	case "tsc":
+		name = strings.ToLower(name) // tsc --outDir, --outdir and --OUTDIR are one option
+	case "vitest":
+		// cac's dotted options: --outputFile.junit=FILE is --outputFile's, for one reporter.
+		if i := strings.IndexByte(name, '.'); i > 2 {
+			name = name[:i]
+		}
+	}
 	if op, ok := spec.valueOps[name]; ok {
 		return op, true
 	}
