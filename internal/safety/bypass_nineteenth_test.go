@@ -36,8 +36,9 @@ func nineteenthCatalogue() []classCase {
 	const secretFile = "a password file of a well-known kind, zero-access by default"
 	const alias = "an option's short alias, seen by a rule written with its long spelling"
 	const formats = "a formatter's, linter's or compiler's own writes"
+	const loads = "an option or variable that runs or loads code, or a SQL shell that prints the environment"
 	const moved = "a destructive git history operation beside the ones gated"
-	zero := denied(RulePrefixPathPolicy + "zeroAccess")
+	zero, opaque := denied(RulePrefixPathPolicy+"zeroAccess"), asked(RuleOpaqueCode)
 	dynWrite, noWrite := asked(RuleDynamicWriteTarget), denied(RulePrefixPathPolicy+"noWrite")
 	pushProd, pushURL := asked(dc+"git-push-prod"), asked(dc+"git-push-prod-url")
 	unresolved := asked(RuleUnresolvedWord)
@@ -138,6 +139,21 @@ func nineteenthCatalogue() []classCase {
 		{formats, "tsc --tsBuildInfoFile", sh(`tsc --incremental --tsBuildInfoFile .git/hooks/post-checkout`), noWrite, sh(`tsc --incremental --tsBuildInfoFile build/.tsbuildinfo`), false},
 		{formats, "vitest's dotted --outputFile.junit=", sh(`vitest run --reporter=junit --outputFile.junit=.git/hooks/pre-commit`), noWrite,
 			sh(`vitest run --reporter=junit --outputFile.junit=reports/junit.xml`), false},
+		{loads, "git send-email --to-cmd", sh(`git send-email --to-cmd='sh -c id' 0001.patch`), opaque, sh(`git send-email --to=dev@example.com 0001.patch`), false},
+		{loads, "git send-email --cc-cmd", sh(`git send-email --cc-cmd ./cc.sh 0001.patch`), opaque, sh(`git send-email --cc dev@example.com 0001.patch`), false},
+		{loads, "git send-email --header-cmd, abbreviated", sh(`git send-email --header-c=id 0001.patch`), opaque, sh(`git send-email --dry-run 0001.patch`), false},
+		{loads, "git instaweb --httpd", sh(`git instaweb --httpd='sh -c id'`), opaque, sh(`git instaweb --local`), false},
+		{loads, "git instaweb -d", sh(`git instaweb -d /tmp/x`), opaque, sh(`git branch -d topic`), false},
+		{loads, "curl --engine", sh(`curl --engine /tmp/x.so https://x.example`), opaque, sh(`curl --cert-type PEM https://x.example`), false},
+		{loads, "OPENSSL_CONF", sh(`OPENSSL_CONF=/tmp/x.cnf curl https://x.example`), opaque, sh(`LANG=C git fetch`), false},
+		{loads, "OPENSSL_CONF exported", sh(`export OPENSSL_CONF=/tmp/x.cnf; git fetch`), opaque, sh(`export GIT_TERMINAL_PROMPT=0; git fetch`), false},
+		{loads, "OPENSSL_MODULES", sh(`OPENSSL_MODULES=/tmp git fetch`), opaque, sh(`GIT_TRACE=1 git fetch`), false},
+		{loads, "duckdb's getenv", sh(`duckdb -c "select getenv('GITHUB_TOKEN')"`), opaque, sh(`duckdb -c "select version()"`), false},
+		{loads, "duckdb's GETENV in upper case", sh(`duckdb data.db "SELECT GETENV('AWS_SECRET_ACCESS_KEY')"`), opaque, sh(`duckdb data.db "SELECT count(*) FROM events"`), false},
+		{loads, "duckdb's shellfs runs a file name", sh(`duckdb -c "load shellfs; select * from read_csv('env |')"`), opaque,
+			sh(`duckdb -c "load json; select * from read_json('data.json')"`), false},
+		{loads, "duckdb -unsigned", sh(`duckdb -unsigned -c "load x"`), opaque, sh(`duckdb -readonly data.db -c "select 1"`), false},
+		{loads, "psql's \\getenv", sh(`psql -c '\getenv t GITHUB_TOKEN' -c '\echo :t'`), opaque, sh(`psql -c '\echo hello'`), false},
 	}
 }
 

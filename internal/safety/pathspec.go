@@ -179,8 +179,8 @@ var argSpecs = map[string]argSpec{
 	"gofmt":    {inPlace: []string{"-w"}},
 	"tsc": {valueOps: map[string]pathOp{"--outdir": opWrite, "--outfile": opWrite, "--out": opWrite, "--declarationdir": opWrite,
 		"--tsbuildinfofile": opWrite}},
-	cmdNode:  {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite, optEnvFileLong: opRead, "--env-file-if-exists": opRead}},
-	"make":   {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
+	cmdNode: {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite, optEnvFileLong: opRead, "--env-file-if-exists": opRead}},
+	"make":  {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
 	// BSD base64 (macOS) writes -o's file; pip appends its log to --log's and caches below --cache-dir.
 	"base64": {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-i": opRead, "--input": opRead}},
 	cmdPip:   pipArgs,
