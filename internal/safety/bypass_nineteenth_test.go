@@ -37,6 +37,8 @@ func nineteenthCatalogue() []classCase {
 	const alias = "an option's short alias, seen by a rule written with its long spelling"
 	const formats = "a formatter's, linter's or compiler's own writes"
 	const loads = "an option or variable that runs or loads code, or a SQL shell that prints the environment"
+	const gitMv = "git mv deletes its sources, as mv does"
+	noDelete := denied(RulePrefixPathPolicy + "noDelete")
 	const moved = "a destructive git history operation beside the ones gated"
 	zero, opaque := denied(RulePrefixPathPolicy+"zeroAccess"), asked(RuleOpaqueCode)
 	dynWrite, noWrite := asked(RuleDynamicWriteTarget), denied(RulePrefixPathPolicy+"noWrite")
@@ -154,6 +156,10 @@ func nineteenthCatalogue() []classCase {
 			sh(`duckdb -c "load json; select * from read_json('data.json')"`), false},
 		{loads, "duckdb -unsigned", sh(`duckdb -unsigned -c "load x"`), opaque, sh(`duckdb -readonly data.db -c "select 1"`), false},
 		{loads, "psql's \\getenv", sh(`psql -c '\getenv t GITHUB_TOKEN' -c '\echo :t'`), opaque, sh(`psql -c '\echo hello'`), false},
+		{gitMv, "git mv README.md", sh(`git mv README.md docs/README.md`), noDelete, sh(`git mv src/a.go src/b.go`), false},
+		{gitMv, "git mv of LICENSE into a directory", sh(`git mv LICENSE docs/`), noDelete, sh(`git mv -n LICENSE docs/`), false},
+		{gitMv, "git mv -k .git", sh(`git mv -k .git old`), noDelete, sh(`git mv docs old-docs`), false},
+		{gitMv, "past git -C", sh(`git -C ../lib mv README.md x.md`), noDelete, sh(`git -C ../lib mv a.go b.go`), false},
 	}
 }
 

@@ -226,12 +226,17 @@ var gitMessageFileOps = func() map[string]pathOp {
 }()
 
 // argSpecOf is the argSpec of a segment's command: kubectl cp SRC DST and docker cp SRC DST
-// (oc, podman, nerdctl) also write their destination, here or in the pod or container.
+// (oc, podman, nerdctl) also write their destination, here or in the pod or container; git mv
+// deletes its sources.
 func argSpecOf(seg *segment) argSpec {
 	spec := argSpecs[seg.name]
 	if seg.name == cmdGit && slices.Contains(gitMessageFileSubs, gitSub(seg)) {
 		// Their -F FILE (--file) is the message, read: "git commit -qF.env" bundles it.
 		spec.valueOps = gitMessageFileOps
+	}
+	if seg.name == cmdGit && gitSub(seg) == "mv" && !seg.hasFlag("-n") && !seg.hasFlag("--dry-run") {
+		// git mv moves as mv does: its sources are gone (git mv README.md x.md deletes README.md).
+		spec.lastOp, spec.restOp = opWrite, opDelete
 	}
 	if seg.name == "go" && len(seg.operands) > 0 && seg.operands[0].s == cmdEnv {
 		// go env's operands are settings (go env -w GOPRIVATE=*.corp.example.com), not files.
