@@ -1,5 +1,7 @@
 package safety
 
+import "maps"
+
 // nineteenthCatalogue holds the nineteenth engine review's rows. git push's target was read from
 // -c settings only when they were literal: git --config-env=remote.pushDefault=P push (P from the
 // environment) and git -c remote.pushDefault="$R" push pushed where a project rule on the remote
@@ -164,7 +166,7 @@ func nineteenthCatalogue() []classCase {
 }
 
 func init() {
-	for id, ex := range map[string]struct{ hits, misses []string }{
+	maps.Copy(rulePackExamples, map[string]struct{ hits, misses []string }{
 		"git-branch-force":          {[]string{"git branch -f main HEAD~1", "git branch -M a b", "git branch -C a b", "git branch --force x"}, []string{"git branch x", "git -C . branch x", "git branch -m a b"}},
 		"git-checkout-force-create": {[]string{"git checkout -B main", "git switch -C main", "git switch --force-create main"}, []string{"git checkout -b x", "git switch -c x"}},
 		"git-tag-delete":            {[]string{"git tag -d v1", "git tag --delete v1", "git tag -f v1"}, []string{"git tag v1", "git tag -l"}},
@@ -172,7 +174,5 @@ func init() {
 		"git-update-ref-move":       {[]string{"git update-ref refs/heads/main HEAD~1", "git update-ref HEAD x y", "git update-ref refs/tags/v1 HEAD"}, []string{"git update-ref refs/remotes/origin/x HEAD"}},
 		"git-repack-drop":           {[]string{"git repack -a -d", "git repack -ad"}, []string{"git repack -A -d", "git repack -d", "git repack -a -d -k"}},
 		"git-fetch-force-branch":    {[]string{"git fetch origin +main:main", "git fetch --force origin a:a", "git pull origin +x:x"}, []string{"git fetch", "git fetch origin main", "git fetch origin +refs/heads/*:refs/remotes/origin/*"}},
-	} {
-		rulePackExamples[id] = ex
-	}
+	})
 }

@@ -12,26 +12,30 @@ import (
 // short options and the long option each stands for, with whether it takes a value. The
 // segment's flags hold both spellings (aliasFlags), and pattern rules also see the text with each
 // short alias spelt long (spellLong).
+// optWorkdir is docker's and podman's working directory for a container's command.
+const optWorkdir = "--workdir"
+
 type flagAlias struct {
 	short, long string
 	value       bool
 }
 
+//nolint:goconst // option spellings read best literally, next to their neighbours
 var (
 	kubectlAliases = []flagAlias{{"-n", "--namespace", true}, {"-s", "--server", true}, {"-A", "--all-namespaces", false},
 		{"-l", "--selector", true}}
-	containerRunAliases = []flagAlias{{"-e", "--env", true}, {"-v", "--volume", true}, {"-u", "--user", true},
-		{"-p", "--publish", true}, {"-w", "--workdir", true}}
+	containerRunAliases = []flagAlias{{"-e", optEnv, true}, {"-v", "--volume", true}, {"-u", optUser, true},
+		{"-p", "--publish", true}, {"-w", optWorkdir, true}}
 )
 
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var flagAliases = map[string][]flagAlias{
-	"kubectl": kubectlAliases, "oc": kubectlAliases,
+	cmdKubectl: kubectlAliases, cmdOC: kubectlAliases,
 	"helm": {{"-n", "--namespace", true}},
 	"gh":   {{"-R", "--repo", true}},
 	"az":   {{"-g", "--resource-group", true}},
 	"make": {{"-C", "--directory", true}, {"-f", "--file", true}},
-	cmdCurl: {{"-X", "--request", true}, {"-d", "--data", true}, {"-H", "--header", true}, {"-u", "--user", true},
+	cmdCurl: {{"-X", "--request", true}, {"-d", "--data", true}, {"-H", "--header", true}, {"-u", optUser, true},
 		{"-T", "--upload-file", true}, {"-F", "--form", true}, {"-o", "--output", true}, {"-k", "--insecure", false}},
 	"docker run": containerRunAliases, "docker create": containerRunAliases,
 	"podman run": containerRunAliases, "podman create": containerRunAliases,
@@ -43,7 +47,7 @@ func aliasesOf(s *segment) []flagAlias {
 	as := flagAliases[s.name]
 	if len(s.operands) > 0 {
 		if sub, ok := flagAliases[s.name+" "+s.operands[0].s]; ok {
-			return append(as[:len(as):len(as)], sub...)
+			return append(slices.Clip(as), sub...)
 		}
 	}
 	return as

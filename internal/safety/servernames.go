@@ -66,8 +66,8 @@ func anyWord(s *segment, f func(string) bool) bool {
 // .git/hooks/pre-commit. -nd writes the last part only, which downloadNames already judges;
 // --cut-dirs drops leading parts the engine does not count, and is read as server-named.
 func wgetTreePaths(s *segment, dir string) []word {
-	if s.name != cmdWget || wgetShort(s, "nd") || s.hasFlag("--no-directories") ||
-		!(s.hasFlag("-x") || s.hasFlag("--force-directories") || wgetRecursive(s)) {
+	makesTree := s.hasFlag("-x") || s.hasFlag("--force-directories") || wgetRecursive(s)
+	if s.name != cmdWget || !makesTree || wgetShort(s, "nd") || s.hasFlag("--no-directories") {
 		return nil
 	}
 	noHost := wgetShort(s, "nH") || s.hasFlag("--no-host-directories")
