@@ -41,6 +41,7 @@ func nineteenthCatalogue() []classCase {
 	const loads = "an option or variable that runs or loads code, or a SQL shell that prints the environment"
 	const gitMv = "git mv deletes its sources, as mv does"
 	noDelete := denied(RulePrefixPathPolicy + "noDelete")
+	const search = "ugrep and ripgrep-all search recursively, as grep -r and rg do"
 	const moved = "a destructive git history operation beside the ones gated"
 	zero, opaque := denied(RulePrefixPathPolicy+"zeroAccess"), asked(RuleOpaqueCode)
 	dynWrite, noWrite := asked(RuleDynamicWriteTarget), denied(RulePrefixPathPolicy+"noWrite")
@@ -162,6 +163,11 @@ func nineteenthCatalogue() []classCase {
 		{gitMv, "git mv of LICENSE into a directory", sh(`git mv LICENSE docs/`), noDelete, sh(`git mv -n LICENSE docs/`), false},
 		{gitMv, "git mv -k .git", sh(`git mv -k .git old`), noDelete, sh(`git mv docs old-docs`), false},
 		{gitMv, "past git -C", sh(`git -C ../lib mv README.md x.md`), noDelete, sh(`git -C ../lib mv a.go b.go`), false},
+		{search, "ugrep -r of the home directory", sh(`ugrep -r KEY ~`), zero, sh(`grep -r TODO src`), false},
+		{search, "ugrep -R of /root", sh(`ugrep -R PASSWORD /root`), zero, sh(`grep -R PASSWORD docs`), false},
+		{search, "ugrep -r of the project", sh(`ugrep -r SECRET .`), asked(RuleContainsProtected), sh(`grep -rn SECRET src/`), false},
+		{search, "rga of the home directory", sh(`rga KEY ~`), zero, sh(`rg KEY src`), false},
+		{search, "rga -uu of /root", sh(`rga -uu SECRET /root`), zero, sh(`rg -uu SECRET docs`), false},
 	}
 }
 

@@ -133,11 +133,15 @@ var argSpecs = map[string]argSpec{
 	"egrep": {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
 	"fgrep": {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
 	"rg":    {skip: 1, skipUnless: rgNoPatternOpts, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead, "--ignore-file": opRead}},
-	"ag":    {skip: 1, valueOps: map[string]pathOp{"-p": opRead, "--path-to-ignore": opRead}},
-	"ack":   {skip: 1},
-	"awk":   {skip: 1, skipUnless: awkProgramOpts},
-	"gawk":  {skip: 1, skipUnless: awkProgramOpts},
-	"sort":  {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite}},
+	// ugrep reads its words as grep does, ripgrep-all (rga) as rg does: what they search is
+	// judged as grep's and rg's is, a recursive search of ~ a read of ~/.ssh among it.
+	cmdUgrep: {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
+	cmdRga:   {skip: 1, skipUnless: rgNoPatternOpts, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead, "--ignore-file": opRead}},
+	"ag":     {skip: 1, valueOps: map[string]pathOp{"-p": opRead, "--path-to-ignore": opRead}},
+	"ack":    {skip: 1},
+	"awk":    {skip: 1, skipUnless: awkProgramOpts},
+	"gawk":   {skip: 1, skipUnless: awkProgramOpts},
+	"sort":   {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite}},
 	// uniq IN OUT and xxd [-r] IN OUT write their second operand; split IN PREFIX writes PREFIXaa...
 	"uniq": {op: opRead, lastOp: opWrite, restOp: opRead}, "xxd": {op: opRead, lastOp: opWrite, restOp: opRead},
 	"split": {op: opRead, lastOp: opWrite, restOp: opRead}, "csplit": {op: opRead},
@@ -545,10 +549,10 @@ func lnArgs(words []word) (lnOptions, bool) {
 // holds protected files reads them: containment applies.
 func recursiveSearch(s *segment) bool {
 	switch s.name {
-	case "grep", "egrep", "fgrep":
+	case "grep", "egrep", "fgrep", cmdUgrep:
 		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("--recursive") || s.hasFlag("--dereference-recursive") ||
 			(s.hasFlag("-d") || s.hasFlag("--directories")) && slices.ContainsFunc(s.words, func(w word) bool { return w.s == "recurse" || strings.HasSuffix(w.s, "=recurse") })
-	case "rg":
+	case "rg", cmdRga:
 		return !s.hasFlag("--files") && !s.hasFlag("--type-list")
 	case "ag", "ack":
 		return true
