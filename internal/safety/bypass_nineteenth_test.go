@@ -42,6 +42,7 @@ func nineteenthCatalogue() []classCase {
 	const gitMv = "git mv deletes its sources, as mv does"
 	noDelete := denied(RulePrefixPathPolicy + "noDelete")
 	const search = "ugrep and ripgrep-all search recursively, as grep -r and rg do"
+	const computedWord = "a computed word where a project's pattern rule looks"
 	const moved = "a destructive git history operation beside the ones gated"
 	zero, opaque := denied(RulePrefixPathPolicy+"zeroAccess"), asked(RuleOpaqueCode)
 	dynWrite, noWrite := asked(RuleDynamicWriteTarget), denied(RulePrefixPathPolicy+"noWrite")
@@ -168,6 +169,12 @@ func nineteenthCatalogue() []classCase {
 		{search, "ugrep -r of the project", sh(`ugrep -r SECRET .`), asked(RuleContainsProtected), sh(`grep -rn SECRET src/`), false},
 		{search, "rga of the home directory", sh(`rga KEY ~`), zero, sh(`rg KEY src`), false},
 		{search, "rga -uu of /root", sh(`rga -uu SECRET /root`), zero, sh(`rg -uu SECRET docs`), false},
+		{computedWord, "helm --kube-context \"$C\"", sh(`helm list --kube-context "$C"`), unresolved, sh(`helm list --kube-context staging`), false},
+		{computedWord, "helm --kube-context=$C", sh(`helm list --kube-context=$C`), unresolved, sh(`helm list --kube-context=dev`), false},
+		{computedWord, "an unquoted $ARGS may be several words", sh(`helm list $ARGS`), unresolved, sh(`helm list --all`), false},
+		{computedWord, "helm -n computed, the rule written with --namespace", sh(`helm status web -n "$NS"`), unresolved, sh(`helm status web -n dev`), false},
+		{computedWord, "curl -X computed", sh(`curl -X "$METHOD" https://api.example/v1/users/1`), unresolved, sh(`curl -X GET https://api.example/v1/users/1`), false},
+		{computedWord, "gh -R computed", sh(`gh pr view -R "$REPO" 12`), unresolved, sh(`gh pr view -R acme/staging 12`), false},
 	}
 }
 

@@ -136,7 +136,9 @@ type compiledRule struct {
 	pattern     *regexp.Regexp
 	filter      *literalFilter // literals every text pattern matches contains (patternfilter.go)
 	check       func(*segment) bool
-	project     bool // a project's rule, written for the plain spelling: it also sees the operands-first text
+	project     bool     // a project's rule, written for the plain spelling: it also sees the operands-first text
+	substitutes []string // a project pattern's words, tried in place of a computed word (computedrules.go)
+	programs    []string // the programs an anchored project pattern names first; nil: any
 }
 
 // addFunc records a field error: field is relative to the rule, the detail is format applied to
