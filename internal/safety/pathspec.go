@@ -366,6 +366,8 @@ func (a *analyzer) programPaths(seg *segment) {
 		a.curlWriteOut(seg)
 	case cmdWget:
 		a.downloadNames(seg)
+	case cmdAria2c, cmdHTTPie, cmdHTTPieS, cmdXh, cmdXhs:
+		a.otherDownloads(seg)
 	case "rg":
 		a.searchGlobs(seg)
 	case "yq":

@@ -1,6 +1,9 @@
 package safety
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // serverName stands for a file name a download takes from the server: a path with it is computed
 // at run time, so writing it asks as any write to a name the engine cannot see does.
@@ -92,4 +95,38 @@ func wgetTreePaths(s *segment, dir string) []word {
 		out = append(out, w.with(strings.TrimRight(dir, "/")+"/"+host+"/"+p))
 	}
 	return out
+}
+
+// Other downloaders name their file as curl -OJ does. aria2c saves each URL below -d/--dir under
+// the name the server's Content-Disposition gives, else the URL's last part, unless -o/--out
+// names it; httpie (http, https) and xh (xhs) with -d/--download do the same in the working
+// directory unless -o/--output names it.
+const (
+	cmdAria2c  = "aria2c"
+	cmdHTTPie  = "http"
+	cmdHTTPieS = "https"
+	cmdXh      = "xh"
+	cmdXhs     = "xhs"
+)
+
+// otherDownloads records the files aria2c, httpie and xh name after the URL or the server.
+func (a *analyzer) otherDownloads(s *segment) {
+	dir := word{s: "."}
+	if s.name == cmdAria2c {
+		if d, ok := optionValue(s, "-d", "--dir"); ok {
+			dir = d
+		}
+		if out, named := optionValue(s, "-o", "--out"); named {
+			// aria2c -d ~ -o .bashrc writes ~/.bashrc, --dir=/etc --out=cron.d/x /etc/cron.d/x.
+			a.operandPath(word{s: strings.TrimRight(dir.s, "/") + "/" + out.s, dynamic: dir.dynamic || out.dynamic}, opWrite)
+			return
+		}
+	} else if download := s.hasFlag("-d") || s.hasFlag("--download"); !download || s.hasFlag("-o") || s.hasFlag("--output") {
+		return
+	}
+	if dir.dynamic {
+		return // judged, and asked for, as itself
+	}
+	a.intoDirectory(slices.Collect(urlPaths(s.operands)), dir)
+	a.operandPath(word{s: strings.TrimRight(dir.s, "/") + "/" + serverName, dynamic: true}, opWrite)
 }
