@@ -91,6 +91,8 @@ func nineteenthCatalogue() []classCase {
 		{serverName, "aria2c, the server's name", sh(`aria2c https://x.example/dl`), dynWrite, sh(`curl -o dl.bin https://x.example/dl`), false},
 		{serverName, "httpie --download", sh(`http --download https://x.example/dl`), dynWrite, sh(`curl -sS https://x.example/api`), false},
 		{serverName, "xh -d in ~", sh(`cd ~ && xh -d https://x.example/dl`), dynWrite, sh(`curl -sS -o build/dl https://x.example/dl`), false},
+		{serverName, "gh release download into ~", sh(`gh release download v1.2.0 -D ~`), dynWrite, sh(`gh run view 123`), false},
+		{serverName, "gh run download", sh(`gh run download 123 -D ~/.config`), dynWrite, sh(`gh run view 123 --log`), false},
 		{serverName, "wget -r -nH for a page's own path", sh(`wget -r -l1 -nH https://x.example/.git/hooks/pre-push`), noWrite, sh(`wget -r -l1 https://x.example/docs/`), false},
 		{moved, "branch -f moves a branch", sh(`git branch -f main HEAD~3`), denied(dc + "git-branch-force"), sh(`git branch new-feature`), false},
 		{moved, "branch --force, abbreviated", sh(`git branch --forc main origin/old`), denied(dc + "git-branch-force"), sh(`git branch --format='%(refname)'`), false},

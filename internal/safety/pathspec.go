@@ -379,6 +379,7 @@ func (a *analyzer) programPaths(seg *segment) {
 	default:
 		a.servedDirectory(seg)
 		a.configSetWrites(seg)
+		a.ghDownloads(seg)
 	}
 }
 

@@ -107,12 +107,22 @@ const (
 	cmdHTTPieS = "https"
 	cmdXh      = "xh"
 	cmdXhs     = "xhs"
+	cmdGh      = "gh"
 )
 
-// otherDownloads records the files aria2c, httpie and xh name after the URL or the server.
+// otherDownloads records the files aria2c, httpie and xh name after the URL or the server, and
+// gh release download and gh run download after the release's assets and the run's artifacts
+// (below -D/--dir, unless -O/--output names the file).
 func (a *analyzer) otherDownloads(s *segment) {
 	dir := word{s: "."}
-	if s.name == cmdAria2c {
+	if s.name == cmdGh {
+		if d, ok := optionValue(s, "-D", "--dir"); ok {
+			dir = d
+		}
+		if _, named := optionValue(s, "-O", "--output"); named {
+			return // its -O is judged as a written path
+		}
+	} else if s.name == cmdAria2c {
 		if d, ok := optionValue(s, "-d", "--dir"); ok {
 			dir = d
 		}
@@ -129,4 +139,11 @@ func (a *analyzer) otherDownloads(s *segment) {
 	}
 	a.intoDirectory(slices.Collect(urlPaths(s.operands)), dir)
 	a.operandPath(word{s: strings.TrimRight(dir.s, "/") + "/" + serverName, dynamic: true}, opWrite)
+}
+
+// ghDownloads records what gh release download and gh run download write.
+func (a *analyzer) ghDownloads(s *segment) {
+	if sub, verb, _ := firstOperands(s); s.name == cmdGh && (sub == "release" || sub == subRun) && verb == "download" {
+		a.otherDownloads(s)
+	}
 }
