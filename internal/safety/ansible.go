@@ -122,7 +122,7 @@ func (a *analyzer) ansibleAdHoc(idx, depth int) {
 			c.why = a.ansibleInventoryCode(inv)
 		}
 	}
-	c.why = cmp.Or(c.why, a.ansibleVaultCode(c.vaults))
+	c.why = cmp.Or(c.why, a.ansibleVaultFiles(c.vaults))
 	if c.why != "" {
 		a.opaque(idx, c.why)
 		return
@@ -489,11 +489,15 @@ func ansibleEnvInventories(s *segment) []word {
 	return out
 }
 
-// ansibleVaultCode says why a vault password file is code the engine cannot read: ansible runs
-// an executable one here to get the password (a -client script for a --vault-id), so one named
-// as a script, one the line wrote, or one computed at run time asks, as an inventory script does.
-func (a *analyzer) ansibleVaultCode(files []word) string {
+// ansibleVaultFiles judges ansible's vault password files and says why one is code the engine
+// cannot read: ansible runs an executable one here to get the password (a -client script for a
+// --vault-id), so one named as a script, one the line wrote, or one computed at run time asks, as
+// an inventory script does. Any other is read, as a program's --env-file is: a --vault-id's
+// LABEL@SOURCE names its file in no operand (--vault-id dev@~/.vault_pass reads it as
+// --vault-password-file ~/.vault_pass does).
+func (a *analyzer) ansibleVaultFiles(files []word) string {
 	for _, f := range files {
+		a.touch(f, opRead)
 		switch {
 		case f.dynamic:
 			return "ansible's vault password file is computed at run time, and ansible runs an executable one here"

@@ -23,7 +23,7 @@ func (a *analyzer) ansiblePlaybook(idx int) {
 	for _, inv := range slices.Concat(c.inventories, ansibleEnvInventories(&seg)) {
 		why = cmp.Or(why, a.ansibleInventoryCode(inv))
 	}
-	why = cmp.Or(why, a.ansibleVaultCode(c.vaults))
+	why = cmp.Or(why, a.ansibleVaultFiles(c.vaults))
 	for k := 1; k < len(seg.words) && why == ""; k++ {
 		name, _, next := ansibleOption(seg.words, k)
 		if w := seg.words[k]; name == "" && next == k && (w.dynamic || !strings.HasPrefix(w.s, "-")) {

@@ -195,6 +195,12 @@ func (p *Policy) askFailure(an *analysis, m *ruleMatch, targets []target) *failu
 		return &failure{kind: kindHumanApprovalRequired, ask: true, rule: RulePrefixDamageControl + m.ask.ID,
 			msg: fmt.Sprintf("command %q needs human approval (damage-control rule %q): %s", an.segments[m.askSeg].text, m.ask.ID, m.ask.Reason)}
 	}
+	if an != nil && p.projectPatterns {
+		// A call without a command, or a project without pattern rules, has nothing to try.
+		if f := p.computedRuleFailure(an); f != nil {
+			return f
+		}
+	}
 	if f := p.dynamicTargetFailure(targets); f != nil {
 		return f
 	}

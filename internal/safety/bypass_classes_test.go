@@ -33,6 +33,11 @@ var classRules = ProjectRules{
 		{ID: "terraform-destroy", Action: ActionBlock, Reason: "destroys infrastructure", Pattern: `^terraform destroy( |$)`},
 		{ID: "helm-prod", Action: ActionAsk, Reason: "talks to the production cluster", Pattern: `^helm .*--kube-context prod`},
 		{ID: "git-push-prod", Action: ActionAsk, Reason: "pushes to production", Pattern: `^git push prod( |$)`},
+		{ID: "git-push-prod-url", Action: ActionAsk, Reason: "pushes to the production repository", Pattern: `^git push [^ ]*prod\.example/`},
+		// Written with an option's long spelling: its short alias (kubectl -n, curl -X) must match too.
+		{ID: "payments-namespace", Action: ActionAsk, Reason: "acts in the payments namespace", Pattern: `^(kubectl|helm) .*--namespace payments( |$)`},
+		{ID: "api-delete", Action: ActionAsk, Reason: "deletes through the API", Pattern: `^curl .*--request DELETE( |$)`},
+		{ID: "prod-repo", Action: ActionAsk, Reason: "acts on the production repository", Pattern: `^gh .*--repo acme/prod( |$)`},
 	},
 }
 
@@ -830,7 +835,7 @@ func classCatalogue() []classCase {
 		ninthCatalogue(),
 		tenthCatalogue(),
 		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
-		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(),
+		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(),
 		ordinaryCatalogue(),
 		recognisedCatalogue(),
 	)...)

@@ -255,11 +255,11 @@ func fourteenthCatalogue() []classCase {
 		{unnamed, "npm set-script", sh(`npm set-script test id && npm test`), opaque, sh(`yarn test`), false},
 		{unnamed, "pnpm pkg set", sh(`pnpm pkg set scripts.build=id && pnpm build`), opaque, sh(`cargo test`), false},
 		{vault, "--vault-password-file of a script", sh(`ansible all -m ping --vault-password-file ./pass.sh`), opaque,
-			sh(`ansible all -m ping --vault-password-file ~/.vault_pass.txt`), false},
+			sh(`ansible all -m ping --vault-password-file ~/ansible/vault.txt`), false},
 		{vault, "--vault-pass-file=", sh(`ansible all -m ping --vault-pass-file=pass.py`), opaque, sh(`ansible all -m ping --vault-id dev@prompt`), false},
 		{vault, "--vault-id LABEL@script", sh(`ansible-playbook --vault-id dev@./pass.py site.yml`), opaque, sh(`ansible-playbook --vault-id prod@prompt site.yml`), false},
 		{vault, "a vault password file the line wrote", sh(`echo id > pass && chmod +x pass && ansible all -m ping --vault-password-file pass`), opaque,
-			sh(`ansible-playbook --vault-password-file .vault_pass site.yml`), false},
+			sh(`ansible-playbook --vault-password-file vault.txt site.yml`), false},
 		{vault, "a computed vault password file", sh(`ansible-playbook --vault-password-file "$P" site.yml`), opaque, sh(`ansible-playbook --check site.yml`), false},
 	}
 }

@@ -107,7 +107,7 @@ func runCatalogue() []classCase {
 		{destroy, "DROP TABLE on psql", sh(`psql -c 'drop table users'`), asked(dc + "database-destroy"), sh(`psql -c 'select * from drops'`), false},
 		{destroy, "pkill of every process", sh(`pkill -9 .`), denied(dc + "kill-all-matching"), sh(`pkill -f 'node server.js'`), false},
 		{destroy, "pkill of every process, -f '.*'", sh(`pkill --signal KILL -f '.*'`), denied(dc + "kill-all-matching"), sh(`pkill -9 -f vite`), false},
-		{destroy, "a ref deleted by updating it to the zero id", sh(`git update-ref refs/heads/main 0000000000000000000000000000000000000000`), denied(dc + "git-update-ref-delete-oid"), sh(`git update-ref refs/heads/x HEAD`), false},
+		{destroy, "a ref deleted by updating it to the zero id", sh(`git update-ref refs/heads/main 0000000000000000000000000000000000000000`), denied(dc + "git-update-ref-delete-oid"), sh(`git update-ref refs/remotes/origin/x HEAD`), false},
 		// A push made to force, delete or mirror by configuration rather than by push's options.
 		{destroy, "a force refspec set with git -c", sh(`git -c remote.origin.push=+refs/heads/*:refs/heads/* push`), denied(dc + "git-config-push-refspec"), sh(`git -c push.default=current push`), false},
 		{destroy, "a mirror push set with git -c, after -C", sh(`git -C . -c Remote.Origin.Mirror=1 push origin`), denied(dc + "git-config-push-refspec"), sh(`git -C . push origin main`), false},
@@ -316,10 +316,10 @@ func init() {
 func init() {
 	rulePackExamples["git-update-ref-delete-oid"] = struct{ hits, misses []string }{
 		[]string{"git update-ref refs/heads/main 0000000000000000000000000000000000000000", "git update-ref refs/tags/v1 0000000000000000000000000000000000000000 HEAD"},
-		[]string{"git update-ref refs/heads/x HEAD"}}
+		[]string{"git update-ref refs/remotes/origin/x HEAD"}}
 	rulePackExamples["git-update-ref-stdin"] = struct{ hits, misses []string }{
 		[]string{"git update-ref --stdin <<< 'delete refs/heads/main'", "git update-ref -z --stdin < refs.txt"},
-		[]string{"git update-ref refs/heads/x HEAD"}}
+		[]string{"git update-ref refs/remotes/origin/x HEAD"}}
 }
 
 func init() {

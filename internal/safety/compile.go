@@ -72,17 +72,20 @@ type Policy struct {
 	denied     toolMatcher
 	categories []string
 
-	rules      []*compiledRule
-	byName     map[string][]int
-	generic    []int
-	paths      pathPolicy
-	recognized map[string][][]string // recognised command prefixes by command name
-	ordinary   map[string][][]string // recognised prefixes whose writes the engine does not model
-	commands   []projectCommand
-	writeRoots []string
-	workspace  string
-	autonomy   AutonomyLevel
-	loop       LoopPolicy
+	rules   []*compiledRule
+	byName  map[string][]int
+	generic []int
+	// projectPatterns says whether a project's rule has a pattern, which a computed word could
+	// make match (computedrules.go).
+	projectPatterns bool
+	paths           pathPolicy
+	recognized      map[string][][]string // recognised command prefixes by command name
+	ordinary        map[string][][]string // recognised prefixes whose writes the engine does not model
+	commands        []projectCommand
+	writeRoots      []string
+	workspace       string
+	autonomy        AutonomyLevel
+	loop            LoopPolicy
 }
 
 type projectCommand struct {
@@ -175,6 +178,10 @@ func (p *Policy) compileCommandRules(defaultRules []*compiledRule, rules []Rule,
 		prefix := fmt.Sprintf("commandRules[%d]", i)
 		cr, fe := compileRule(rule, prefix)
 		cr.project = true
+		if cr.pattern != nil {
+			cr.substitutes, cr.programs = patternSubstitutes(rule.Pattern), patternPrograms(rule.Pattern)
+			p.projectPatterns = true
+		}
 		*errs = append(*errs, fe...)
 		if rule.ID != "" && ids[rule.ID] {
 			errs.add(prefix+".id", "duplicate rule id %q (ids must be unique, including the default pack's)", rule.ID)

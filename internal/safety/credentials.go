@@ -48,6 +48,10 @@ var builtinChecks = map[string]func(*segment) bool{
 	"runs-cloud-command":            runsCloudCommand,
 	"git-prints-credential-config":  gitPrintsCredentialConfig,
 	"gh-jq-prints-environment":      ghJqPrintsEnvironment,
+	"git-moves-ref":                 gitMovesRef,
+	"git-fetch-forces-branch":       gitFetchForcesBranch,
+	"git-branch-forced":             gitBranchForced,
+	"git-force-creates":             gitForceCreates,
 }
 
 // gitCleanDeletes reports whether a git clean deletes: -f/--force, -i/--interactive, or

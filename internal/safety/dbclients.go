@@ -36,7 +36,7 @@ const (
 // psqlClientCommand finds a psql backslash command that runs or reads or writes something on
 // this host: \! (shell), \o and \out, \g and \gx with a file or |pipe, \w, \i, \ir, \include,
 // \copy, \lo_import, \lo_export, \e, \ef, \ev, \s FILE, \cd, \setenv, \gexec is SQL only.
-var psqlClientCommand = regexp.MustCompile(`\\(!|o\b|out\b|gx?(\s*\||\s+[^\s;\\])|w\b|write\b|i\b|ir\b|include|copy\b|lo_import|lo_export|e\b|edit\b|ef\b|ev\b|s\s+\S|cd\b|setenv\b)`)
+var psqlClientCommand = regexp.MustCompile(`\\(!|o\b|out\b|gx?(\s*\||\s+[^\s;\\])|w\b|write\b|i\b|ir\b|include|copy\b|lo_import|lo_export|e\b|edit\b|ef\b|ev\b|s\s+\S|cd\b|setenv\b|getenv\b)`)
 
 // mysqlClientCommand finds a mysql/mariadb client command that runs or reads or writes something
 // here, long (at the start of a statement) or short (\! \. \P \T \e, anywhere on the line).

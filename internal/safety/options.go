@@ -27,11 +27,11 @@ func (s *segment) hasFlag(f string) bool {
 
 // exactLongOptions are real options that are also prefixes of a longer one the engine looks for;
 // getopt_long takes an exact match as itself, not as an abbreviation (tar --checkpoint is not
-// --checkpoint-action, curl --cookie not --cookie-jar).
+// --checkpoint-action, curl --cookie not --cookie-jar, git send-email --to not --to-cmd).
 //
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var exactLongOptions = map[string][]string{"tar": {"--checkpoint"}, cmdCurl: {"--cookie", "--output", "--netrc"},
-	"gpg": {"--export", "--decrypt"}, "gpg2": {"--export", "--decrypt"}, cmdGit: {"--batch"},
+	"gpg": {"--export", "--decrypt"}, "gpg2": {"--export", "--decrypt"}, cmdGit: {"--batch", "--to", "--cc"},
 	// compose's --profile NAME is not an abbreviation of config --profiles.
 	cmdDocker: {"--profile"}, cmdPodman: {"--profile"}, cmdNerdctl: {"--profile"}, cmdDockerCompose: {"--profile"}, cmdPodmanCompose: {"--profile"},
 	// grep's --binary (no value) is not --binary-files.
@@ -94,10 +94,13 @@ var codeOptions = map[string][]string{
 	// engine cannot see.
 	cmdKubectl: {"--kubeconfig", "--kuberc"},
 	cmdOC:      {"--kubeconfig", "--kuberc"},
-	"git":      {"--exec-path", "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files-in-pager", "--sendmail-cmd", "--smtp-server"},
+	// send-email runs --to-cmd, --cc-cmd and --header-cmd for each patch, as it runs --sendmail-cmd.
+	"git": {"--exec-path", "--upload-pack", "--receive-pack", "--exec", "--extcmd", "--open-files-in-pager", "--sendmail-cmd", "--smtp-server",
+		"--to-cmd", "--cc-cmd", "--header-cmd"},
 	// A config file of curl's or wget's options can name any URL (file:///etc/shadow), upload any
-	// file and write any output; wget -e runs one such command.
-	cmdCurl: {"-K", "--config"},
+	// file and write any output; wget -e runs one such command. curl's --engine loads an OpenSSL
+	// engine, a shared library its name (or path) finds.
+	cmdCurl: {"-K", "--config", "--engine"},
 	cmdWget: {"-e", optExecute, "--config", "--use-askpass"}, // --use-askpass runs a program for the password
 	// fd runs a command on every file it finds (hidden ones with -H: .env among them).
 	cmdFd: {"-x", "--exec", "-X", "--exec-batch"}, cmdFdfind: {"-x", "--exec", "-X", "--exec-batch"},
@@ -164,12 +167,12 @@ func plainPlusCommand(c string) bool {
 }
 
 // gitSubCodeOptions are, per git subcommand, its own options that run a command: rebase -x,
-// difftool -x, grep -O, clone -u; and init's and clone's --template, whose directory's hooks the
+// difftool -x, grep -O, clone -u, instaweb's -d (--httpd, the server's command line); and init's and clone's --template, whose directory's hooks the
 // new repository runs (clone runs post-checkout at once). commit --template is a message, not code.
 //
 //nolint:goconst // option spellings and program names in this table read best literally, next to their neighbours
 var gitSubCodeOptions = map[string][]string{"rebase": {"-x"}, "difftool": {"-x"}, "grep": {"-O"},
-	"clone": {"-u", "--template"}, "init": {"--template"}, "ls-remote": {"-u"}}
+	"clone": {"-u", "--template"}, "init": {"--template"}, "ls-remote": {"-u"}, "instaweb": {"-d", "--httpd"}}
 
 // codeEnvVars make the program that sees them run code the caller chooses: a search path for
 // programs or modules, a compiler or wrapper, git's exec path or configuration.
@@ -185,8 +188,10 @@ var codeEnvVars = map[string]bool{
 	// A file every non-interactive bash sources first, and one an interactive sh sources, whose
 	// code the engine cannot see.
 	"BASH_ENV": true, "ENV": true,
-	// The security key library OpenSSH's tools load (as ssh-keygen -w does).
-	"SSH_SK_PROVIDER": true,
+	// The security key library OpenSSH's tools load (as ssh-keygen -w does), and OpenSSL's
+	// configuration (whose engine and provider sections load shared libraries into curl, git,
+	// openssl, python...) and where it finds engines and providers.
+	"SSH_SK_PROVIDER": true, "OPENSSL_CONF": true, "OPENSSL_ENGINES": true, "OPENSSL_MODULES": true,
 	// Where programs read their configuration, which can name code to run (git's core.fsmonitor in
 	// $XDG_CONFIG_HOME/git/config).
 	"XDG_CONFIG_HOME": true,
@@ -325,9 +330,12 @@ func searchPathBelow(name, val string) bool {
 }
 
 // codeEnvFamily says whether a variable is of a family that names code or options by its prefix:
-// terraform's TF_CLI_ARGS*, ansible's paths and programs (ansibleCodeVar).
+// terraform's TF_CLI_ARGS*, ansible's paths and programs (ansibleCodeVar), and git's
+// GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n, settings (core.pager, remote.pushDefault) git takes
+// whenever GIT_CONFIG_COUNT is set, which the agent's environment may already do.
 func codeEnvFamily(name string) bool {
-	return strings.HasPrefix(name, "TF_CLI_ARGS") || ansibleCodeVar(name)
+	return strings.HasPrefix(name, "TF_CLI_ARGS") || ansibleCodeVar(name) ||
+		strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
 }
 
 // codeEnvFailure reports why an environment assignment makes programs run caller-chosen code, or
@@ -764,7 +772,9 @@ var gitValueOptions = map[string][]string{
 	"merge":  {"-m", "--message", "-s", "--strategy", "-X", "--strategy-option"},
 	"stash":  {"-m", "--message"},
 	"notes":  {"-m", "--message"},
-	gitLog:   {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
+	// update-ref's reason is no ref or value (gitMovesRef counts its operands).
+	"update-ref": {"-m"},
+	gitLog:       {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
 	// git push -o ci.skip prod: ci.skip is -o's, prod the remote a project rule names. --repo
 	// is left out: its value apart is read as the remote operand it stands for (gitPushRepos).
 	subPush: {"-o", "--push-option", "--receive-pack", "--exec", "--recurse-submodules"},
@@ -952,6 +962,9 @@ func unresolvedWord(s *segment) string {
 	}
 	if subcommandPrograms[s.name] && len(s.operands) > 0 && (s.operands[0].glob || s.operands[0].dynamic) {
 		return "the subcommand " + s.operands[0].s + " of " + s.name + " is a glob or computed at run time"
+	}
+	if kv := computedPushTarget(s); kv != "" {
+		return "git push's target is computed at run time (" + kv + ")"
 	}
 	return ""
 }

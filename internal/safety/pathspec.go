@@ -133,11 +133,15 @@ var argSpecs = map[string]argSpec{
 	"egrep": {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
 	"fgrep": {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
 	"rg":    {skip: 1, skipUnless: rgNoPatternOpts, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead, "--ignore-file": opRead}},
-	"ag":    {skip: 1, valueOps: map[string]pathOp{"-p": opRead, "--path-to-ignore": opRead}},
-	"ack":   {skip: 1},
-	"awk":   {skip: 1, skipUnless: awkProgramOpts},
-	"gawk":  {skip: 1, skipUnless: awkProgramOpts},
-	"sort":  {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite}},
+	// ugrep reads its words as grep does, ripgrep-all (rga) as rg does: what they search is
+	// judged as grep's and rg's is, a recursive search of ~ a read of ~/.ssh among it.
+	cmdUgrep: {skip: 1, skipUnless: grepPatternOpts, valueOps: grepFileOps},
+	cmdRga:   {skip: 1, skipUnless: rgNoPatternOpts, valueOps: map[string]pathOp{"-f": opRead, optFile: opRead, "--ignore-file": opRead}},
+	"ag":     {skip: 1, valueOps: map[string]pathOp{"-p": opRead, "--path-to-ignore": opRead}},
+	"ack":    {skip: 1},
+	"awk":    {skip: 1, skipUnless: awkProgramOpts},
+	"gawk":   {skip: 1, skipUnless: awkProgramOpts},
+	"sort":   {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite}},
 	// uniq IN OUT and xxd [-r] IN OUT write their second operand; split IN PREFIX writes PREFIXaa...
 	"uniq": {op: opRead, lastOp: opWrite, restOp: opRead}, "xxd": {op: opRead, lastOp: opWrite, restOp: opRead},
 	"split": {op: opRead, lastOp: opWrite, restOp: opRead}, "csplit": {op: opRead},
@@ -171,8 +175,16 @@ var argSpecs = map[string]argSpec{
 	"tree":   {valueOps: map[string]pathOp{"-o": opWrite}},
 	"jest":   {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverageDirectory": opWrite, "--cacheDirectory": opWrite}},
 	"vitest": {valueOps: map[string]pathOp{"--outputFile": opWrite}},
-	cmdNode:  {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite, optEnvFileLong: opRead, "--env-file-if-exists": opRead}},
-	"make":   {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
+	// Formatters and linters rewrite their operands when told to, and write their reports and
+	// caches where an option says; tsc writes below its output options (read in any case, as
+	// tsc reads them: tsOptions).
+	"prettier": {inPlace: []string{"--write", "-w"}, valueOps: map[string]pathOp{"--cache-location": opWrite}},
+	"eslint":   {inPlace: []string{"--fix"}, valueOps: map[string]pathOp{"-o": opWrite, "--output-file": opWrite, "--cache-location": opWrite}},
+	"gofmt":    {inPlace: []string{"-w"}},
+	"tsc": {valueOps: map[string]pathOp{"--outdir": opWrite, "--outfile": opWrite, "--out": opWrite, "--declarationdir": opWrite,
+		"--tsbuildinfofile": opWrite}},
+	cmdNode: {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite, optEnvFileLong: opRead, "--env-file-if-exists": opRead}},
+	"make":  {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
 	// BSD base64 (macOS) writes -o's file; pip appends its log to --log's and caches below --cache-dir.
 	"base64": {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-i": opRead, "--input": opRead}},
 	cmdPip:   pipArgs,
@@ -218,12 +230,17 @@ var gitMessageFileOps = func() map[string]pathOp {
 }()
 
 // argSpecOf is the argSpec of a segment's command: kubectl cp SRC DST and docker cp SRC DST
-// (oc, podman, nerdctl) also write their destination, here or in the pod or container.
+// (oc, podman, nerdctl) also write their destination, here or in the pod or container; git mv
+// deletes its sources.
 func argSpecOf(seg *segment) argSpec {
 	spec := argSpecs[seg.name]
 	if seg.name == cmdGit && slices.Contains(gitMessageFileSubs, gitSub(seg)) {
 		// Their -F FILE (--file) is the message, read: "git commit -qF.env" bundles it.
 		spec.valueOps = gitMessageFileOps
+	}
+	if seg.name == cmdGit && gitSub(seg) == "mv" && !seg.hasFlag("-n") && !seg.hasFlag("--dry-run") {
+		// git mv moves as mv does: its sources are gone (git mv README.md x.md deletes README.md).
+		spec.lastOp, spec.restOp = opWrite, opDelete
 	}
 	if seg.name == "go" && len(seg.operands) > 0 && seg.operands[0].s == cmdEnv {
 		// go env's operands are settings (go env -w GOPRIVATE=*.corp.example.com), not files.
@@ -349,6 +366,8 @@ func (a *analyzer) programPaths(seg *segment) {
 		a.curlWriteOut(seg)
 	case cmdWget:
 		a.downloadNames(seg)
+	case cmdAria2c, cmdHTTPie, cmdHTTPieS, cmdXh, cmdXhs:
+		a.otherDownloads(seg)
 	case "rg":
 		a.searchGlobs(seg)
 	case "yq":
@@ -360,6 +379,7 @@ func (a *analyzer) programPaths(seg *segment) {
 	default:
 		a.servedDirectory(seg)
 		a.configSetWrites(seg)
+		a.ghDownloads(seg)
 	}
 }
 
@@ -532,10 +552,10 @@ func lnArgs(words []word) (lnOptions, bool) {
 // holds protected files reads them: containment applies.
 func recursiveSearch(s *segment) bool {
 	switch s.name {
-	case "grep", "egrep", "fgrep":
+	case "grep", "egrep", "fgrep", cmdUgrep:
 		return s.hasFlag("-r") || s.hasFlag("-R") || s.hasFlag("--recursive") || s.hasFlag("--dereference-recursive") ||
 			(s.hasFlag("-d") || s.hasFlag("--directories")) && slices.ContainsFunc(s.words, func(w word) bool { return w.s == "recurse" || strings.HasSuffix(w.s, "=recurse") })
-	case "rg":
+	case "rg", cmdRga:
 		return !s.hasFlag("--files") && !s.hasFlag("--type-list")
 	case "ag", "ack":
 		return true
@@ -899,6 +919,15 @@ func (a *analyzer) downloadNames(s *segment) {
 		dir = word{s: "."}
 	}
 	a.intoDirectory(slices.Collect(urlPaths(s.operands)), dir)
+	if dir.dynamic {
+		return // judged, and asked for, as itself
+	}
+	if serverNamedDownload(s) {
+		a.operandPath(word{s: strings.TrimRight(dir.s, "/") + "/" + serverName, dynamic: true}, opWrite)
+	}
+	for _, p := range wgetTreePaths(s, dir.s) {
+		a.operandPath(p, opWrite)
+	}
 }
 
 // urlPaths yields, for each operand that is a URL, its path from the "/" after the host, without
@@ -1045,6 +1074,15 @@ func longOption(name string) bool {
 // valueOp is what a command does to the value of its option name, when the value is a path:
 // by its name, or by a name it abbreviates unless it is an option of its own.
 func valueOp(cmd string, spec argSpec, name string) (pathOp, bool) {
+	switch cmd {
+	case "tsc":
+		name = strings.ToLower(name) // tsc --outDir, --outdir and --OUTDIR are one option
+	case "vitest":
+		// cac's dotted options: --outputFile.junit=FILE is --outputFile's, for one reporter.
+		if i := strings.IndexByte(name, '.'); i > 2 {
+			name = name[:i]
+		}
+	}
 	if op, ok := spec.valueOps[name]; ok {
 		return op, true
 	}

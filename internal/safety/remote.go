@@ -19,7 +19,7 @@ const sshValueShorts = "BbcDEeFIiJLlmOoPpQRSWw"
 
 // dockerExecValues are docker exec's options that take a value (-w is the command's directory).
 var dockerExecValues = map[string]bool{"-e": true, optEnv: true, optEnvFile: true, "-u": true, "--user": true,
-	"-w": true, "--workdir": true, "--detach-keys": true}
+	"-w": true, optWorkdir: true, "--detach-keys": true}
 
 // remoteCommand analyses the command a segment runs elsewhere: ssh's remote command (a script
 // for the remote login shell, from the remote home), the command after "--" of kubectl/oc

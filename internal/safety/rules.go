@@ -136,7 +136,9 @@ type compiledRule struct {
 	pattern     *regexp.Regexp
 	filter      *literalFilter // literals every text pattern matches contains (patternfilter.go)
 	check       func(*segment) bool
-	project     bool // a project's rule, written for the plain spelling: it also sees the operands-first text
+	project     bool     // a project's rule, written for the plain spelling: it also sees the operands-first text
+	substitutes []string // a project pattern's words, tried in place of a computed word (computedrules.go)
+	programs    []string // the programs an anchored project pattern names first; nil: any
 }
 
 // addFunc records a field error: field is relative to the rule, the detail is format applied to
@@ -320,22 +322,34 @@ func (r *compiledRule) matchesNamed(an *analysis, s *segment) bool {
 // prod") also sees the other (helm list --kube-context=prod). The default pack's patterns are
 // written for every order of their own programs' words, and an option's value the parse takes for
 // an operand (aws ssm get-parameter --name delete-me) must not move next to the subcommand for
-// them. Each text the literal filter admits is charged to the call's pattern budget before the
-// pattern reads it; past the budget nothing more is read, and matchRules denies the call.
+// them. A project's rule also sees each text with the short aliases of options spelt long
+// (kubectl -n prod as --namespace prod). Each text the literal filter admits is charged to the
+// call's pattern budget before the pattern reads it; past the budget nothing more is read, and
+// matchRules denies the call.
 func (r *compiledRule) matchesPattern(an *analysis, s *segment) bool {
 	opsFirst := ""
 	if r.project {
 		opsFirst = s.opsFirst
 	}
-	for i := range 6 {
+	for i := range 9 {
 		var t string
 		switch base := [3]string{s.text, s.alt, opsFirst}[i%3]; {
 		case i < 3:
 			t = base
-		default:
+		case i < 6:
 			if t = splitLongValues(base); t == base {
 				continue
 			}
+		default:
+			// A project's pattern written with an option's long spelling sees its short alias
+			// (flagaliases.go): "^kubectl .*--namespace prod" matches kubectl -n prod.
+			if !r.project || base == "" {
+				continue
+			}
+			if t = spellLong(s, base); t == base {
+				continue
+			}
+			t = splitLongValues(t)
 		}
 		if t == "" || !r.filter.admits(t) {
 			continue

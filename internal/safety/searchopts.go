@@ -38,6 +38,8 @@ const (
 	optRegexp      = "--regexp"
 	optInclude     = "--include"
 	optExcludeLong = "--exclude"
+	cmdUgrep       = "ugrep"
+	cmdRga         = "rga" // ripgrep-all: rg, and adapters that read archives and documents
 )
 
 //nolint:goconst // option spellings read best literally, next to their neighbours
@@ -49,7 +51,8 @@ var (
 	// searchValueOptions are the search tools' value options, by program. They have no
 	// subcommand, so globalsLast makes no second text for them as it does for valueOptions'.
 	searchValueOptions = map[string][]string{"grep": grepValueOptions, "egrep": grepValueOptions,
-		"fgrep": grepValueOptions, "rg": rgValueOptions, "ag": agValueOptions, "ack": ackValueOptions}
+		"fgrep": grepValueOptions, "rg": rgValueOptions, "ag": agValueOptions, "ack": ackValueOptions,
+		cmdUgrep: grepValueOptions, cmdRga: rgValueOptions}
 
 	// grepFileOps are grep's options whose value is a file it reads: patterns, or names to skip.
 	grepFileOps = map[string]pathOp{"-f": opRead, optFile: opRead, "--exclude-from": opRead}

@@ -1240,6 +1240,7 @@ func splitArgs(s *segment) {
 			operand(i, w)
 		}
 	}
+	aliasFlags(s)
 	s.alt = globalsLast(s, firstOp)
 	if optionFirst || gitPushRepos(s) != nil {
 		s.opsFirst = operandsFirst(s)

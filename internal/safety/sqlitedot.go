@@ -18,7 +18,9 @@ var sqliteShellCommands = strings.Fields("shell system excel www read output onc
 
 // sqliteCodeFunctions are SQLite's functions and table-valued functions that read or write a file
 // or run code; sqliteEdit is edit(), which runs an editor, a word too common to look for alone.
-var sqliteCodeFunctions = strings.Fields("readfile writefile load_extension fsdir lsdir zipfile sqlar_uncompress")
+// duckdb's getenv() returns the shell's environment (secrets among it), and its shellfs extension
+// runs the command a file name gives (read_csv('env |')).
+var sqliteCodeFunctions = strings.Fields("readfile writefile load_extension fsdir lsdir zipfile sqlar_uncompress getenv shellfs")
 
 const sqliteEdit = "edit"
 
@@ -71,8 +73,11 @@ func sqliteCodeIn(text string) string {
 
 // sqliteCode returns why a sqlite3 or duckdb command's arguments run a program or touch a file
 // the engine does not follow: a dot-command or code function in an operand, or sqlite3's archive
-// mode (-A), which extracts or adds the files an archive names.
+// mode (-A), which extracts or adds the files an archive names, or duckdb's -unsigned.
 func sqliteCode(s *segment) string {
+	if s.name == cmdDuckdb && s.hasExactFlag("-unsigned") {
+		return "duckdb -unsigned, which loads extensions no signature vouches for"
+	}
 	if s.name == cmdSqlite3 && (s.hasExactFlag("-A") || s.hasExactFlag("--A") || s.hasExactFlag("-archive") || s.hasExactFlag("--archive")) {
 		return "sqlite3's archive mode, which reads and writes the files an archive names"
 	}

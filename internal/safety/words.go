@@ -26,6 +26,7 @@ type word struct {
 	s       string
 	dynamic bool // contains a parameter expansion, substitution or arithmetic
 	glob    bool // contains an unquoted * ? or [ that bash would expand
+	split   bool // holds an unquoted expansion computed at run time, which bash may split into several words
 }
 
 // with returns a word derived from w (an option value, a "key=value" value) that keeps w's
@@ -136,7 +137,7 @@ func renderWord(w *syntax.Word, vars *varScope) word {
 	if i := strings.IndexByte(s, 0); i >= 0 {
 		s = s[:i]
 	}
-	return word{s: s, dynamic: r.dynamic, glob: r.glob && (r.extglob || mayGlob(s))}
+	return word{s: s, dynamic: r.dynamic, glob: r.glob && (r.extglob || mayGlob(s)), split: r.split}
 }
 
 // mayGlob reports whether a word with unquoted glob characters can match anything but itself:
@@ -156,6 +157,7 @@ type renderer struct {
 	dynamic bool
 	glob    bool
 	extglob bool
+	split   bool
 }
 
 func (r *renderer) part(p syntax.WordPart, quoted bool) {
@@ -175,7 +177,7 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 	case *syntax.ParamExp:
 		r.param(p, quoted)
 	case *syntax.CmdSubst:
-		r.dynamic = true
+		r.dynamic, r.split = true, r.split || !quoted
 		r.b.WriteString(placeholderCmdSubst)
 	case *syntax.ArithmExp:
 		if v, ok := constArith(p.X); ok {
@@ -250,7 +252,7 @@ func (r *renderer) param(p *syntax.ParamExp, quoted bool) {
 			return
 		}
 	}
-	r.dynamic = true
+	r.dynamic, r.split = true, r.split || !quoted
 	if simpleParam(p) && p.Exp == nil {
 		if src := r.vars.pidOf(p.Param.Value); src != "" {
 			r.b.WriteString(src) // a copy of $PPID is $PPID to kill's check (callerCopy)
