@@ -31,8 +31,9 @@ type decideFunc func(u *policy.Usage) (outcome, error)
 // Only one replica decides counters at any time (counter_owner.go): the others forward their
 // AgentToolCall reviews to it, so there is one copy of each plan's counters and no two replicas
 // can both admit a step's last allowed attempt. A replica that starts deciding a plan reads its
-// counters live and recounts the plan's calls (usage_recount.go), so what a previous owner had
-// admitted but not yet stored when it stopped is counted again.
+// counters live and recounts the plan's calls (usage_recount.go), adding what the calls deleted
+// since counted (the deleted part, usage_deleted.go), so what a previous owner had admitted but
+// not yet stored when it stopped is counted again.
 type usageCommitter struct {
 	live   client.Reader // the API server: the plan's stored counters and, for the recount, its calls
 	writer client.StatusClient
