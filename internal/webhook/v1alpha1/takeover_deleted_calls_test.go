@@ -504,3 +504,27 @@ func TestAnIdlePlanDropsItsDeletedCallsFromPendingOnce(t *testing.T) {
 		t.Fatalf("deleted part %+v, want the two calls", d)
 	}
 }
+
+// A write that drops a deleted call from pending and conflicts with another writer's (which
+// still lists it) drops it all the same when it is tried again.
+func TestAConflictDoesNotBringADeletedCallBackIntoPending(t *testing.T) {
+	w := newDeletionWorld(t)
+	a := w.committer(t)
+	w.admit(t, a, "a", 1, "d")
+	w.expire(t, a, "d0")
+	if got := len(w.storedPlan(t).Status.Usage.Deleted.Pending); got != 1 {
+		t.Fatalf("%d calls listed pending after the deletion, want d0 still (dropped at the next write)", got)
+	}
+	// Another writer (the denial counter) writes the plan, still listing d0.
+	other := w.storedPlan(t)
+	other.Status.Usage.Denials++
+	if err := w.c.Status().Update(context.Background(), other); err != nil {
+		t.Fatal(err)
+	}
+	w.admit(t, a, "a", 1, "n") // a's next write conflicts, re-reads, and is tried again
+	w.store(t, a)
+	if got := w.storedPlan(t).Status.Usage.Deleted.Pending; len(got) != 0 {
+		t.Fatalf("pending %v after the write that drops d0, want none", got)
+	}
+	assertStored(t, w.c, w.plan, policy.Usage{Calls: 2, Steps: map[string]int32{"a": 2}, Reserved: safety.MustParseMoney("1"), Accumulated: safety.MustParseMoney("1")})
+}

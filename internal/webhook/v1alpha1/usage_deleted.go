@@ -130,31 +130,37 @@ func (p *planCounters) listed() int {
 }
 
 // deletedInto writes p's deleted part and its pending calls into usage, for the write about to
-// be sent, and forgets the calls known deleted. It returns the calls written. p.mu is held.
+// be sent, leaving out the calls known deleted. It returns the calls written. p.mu is held.
 func (p *planCounters) deletedInto(usage *safetyv1alpha1.PlanUsage) []safetyv1alpha1.PendingDeletion {
-	p.removals = false
-	for uid, e := range p.pending {
-		if e.gone {
-			delete(p.pending, uid)
-		}
-	}
+	p.removals = false // a write that fails or conflicts is tried again, from p as it is then
 	if p.deleted.IsZero() && len(p.pending) == 0 && usage.Deleted == nil {
 		return nil
 	}
 	d := &safetyv1alpha1.DeletedCalls{}
 	p.deleted.IntoDeleted(d)
 	for uid, e := range p.pending {
-		d.Pending = append(d.Pending, safetyv1alpha1.PendingDeletion{UID: string(uid), Cost: moneyOrEmpty(e.cost)})
+		if !e.gone {
+			d.Pending = append(d.Pending, safetyv1alpha1.PendingDeletion{UID: string(uid), Cost: moneyOrEmpty(e.cost)})
+		}
 	}
 	usage.Deleted = d
 	return d.Pending
 }
 
-// deletedStored notes the calls a stored write listed with their costs. p.mu is held.
+// deletedStored notes the calls a stored write listed with their costs, and forgets the deleted
+// ones it no longer listed (kept until then, so that a conflict's re-read, which still lists
+// them, does not bring them back). p.mu is held.
 func (p *planCounters) deletedStored(written []safetyv1alpha1.PendingDeletion) {
+	listed := make(map[types.UID]bool, len(written))
 	for _, w := range written {
+		listed[types.UID(w.UID)] = true
 		if e := p.pending[types.UID(w.UID)]; e != nil && w.Cost == moneyOrEmpty(e.cost) {
 			e.stored = true
+		}
+	}
+	for uid, e := range p.pending {
+		if e.gone && !listed[uid] {
+			delete(p.pending, uid)
 		}
 	}
 }
