@@ -336,6 +336,75 @@ type PlanUsage struct {
 	// +kubebuilder:validation:MaxItems=1024
 	// +optional
 	Steps []StepUsage `json:"steps,omitempty"`
+	// deleted is what the plan's calls that the finished-call TTL deleted counted, added before
+	// each was deleted, in the same write as the counters above. The replica that starts deciding
+	// the plan after another stopped counts the plan's calls that still exist and adds this, so a
+	// call deleted after its counts were stored is not lost when the counts of later calls were
+	// not (docs/webhook.md, "Counters across a change of the deciding replica"). Absent for a plan
+	// none of whose calls were deleted, or whose status an operator of an earlier version wrote.
+	// +optional
+	Deleted *DeletedCalls `json:"deleted,omitempty"`
+}
+
+// MaxPendingDeletions bounds status.usage.deleted.pending: the calls counted into the deleted part
+// and perhaps not deleted yet. A call is deleted only once it is listed; past the bound the next
+// waits for room.
+const MaxPendingDeletions = 256
+
+// DeletedCalls is the part of a plan's usage that its deleted calls counted: per call what a
+// recount of the call would have counted (one call, one attempt of its step, its reservation and
+// its reported cost). Its counters only grow.
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.calls) || (has(self.calls) && self.calls >= oldSelf.calls)",message="calls never decrease",fieldPath=".calls",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.accumulatedCost) || (has(self.accumulatedCost) && quantity(self.accumulatedCost).compareTo(quantity(oldSelf.accumulatedCost)) >= 0)",message="accumulatedCost never decreases",fieldPath=".accumulatedCost",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.reservedCost) || (has(self.reservedCost) && quantity(self.reservedCost).compareTo(quantity(oldSelf.reservedCost)) >= 0)",message="reservedCost never decreases",fieldPath=".reservedCost",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.reportedCost) || (has(self.reportedCost) && quantity(self.reportedCost).compareTo(quantity(oldSelf.reportedCost)) >= 0)",message="reportedCost never decreases",fieldPath=".reportedCost",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(oldSelf.stepAttempts) || (has(self.stepAttempts) && oldSelf.stepAttempts.all(s, s in self.stepAttempts && self.stepAttempts[s] >= oldSelf.stepAttempts[s]))",message="a step's attempts never decrease",fieldPath=".stepAttempts",reason=FieldValueForbidden
+type DeletedCalls struct {
+	// calls is the number of deleted calls counted here.
+	// +kubebuilder:validation:Minimum=0
+	// +optional
+	Calls int64 `json:"calls,omitempty"`
+	// accumulatedCost is the sum over the deleted calls of the larger of reservation and reported
+	// cost.
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
+	// +optional
+	AccumulatedCost string `json:"accumulatedCost,omitempty"`
+	// reservedCost is the sum of the deleted calls' reservations.
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
+	// +optional
+	ReservedCost string `json:"reservedCost,omitempty"`
+	// reportedCost is the sum of the deleted calls' reported costs.
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
+	// +optional
+	ReportedCost string `json:"reportedCost,omitempty"`
+	// stepAttempts counts the deleted calls per step.
+	// +kubebuilder:validation:MaxProperties=1024
+	// +optional
+	StepAttempts map[string]int32 `json:"stepAttempts,omitempty"`
+	// pending are the calls counted here that may not be deleted yet: a recount skips them, as
+	// they are counted here already.
+	// +listType=map
+	// +listMapKey=uid
+	// +kubebuilder:validation:MaxItems=256
+	// +optional
+	Pending []PendingDeletion `json:"pending,omitempty"`
+}
+
+// PendingDeletion is a call counted into the deleted part of its plan's usage, and the reported
+// cost it was counted with.
+type PendingDeletion struct {
+	// uid is the call's metadata.uid.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=64
+	UID string `json:"uid"`
+	// cost is the call's status.cost it was counted with, as a plain decimal; empty for none.
+	// +kubebuilder:validation:MaxLength=32
+	// +kubebuilder:validation:Pattern=`^[0-9]+(\.[0-9]{1,9})?$`
+	// +optional
+	Cost string `json:"cost,omitempty"`
 }
 
 // AgentPlanStatus is the observed state of an AgentPlan: its locked snapshot and its usage.

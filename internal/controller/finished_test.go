@@ -205,6 +205,59 @@ var _ = Describe("finished calls", func() {
 		Expect(report.OK()).To(BeTrue(), report.Summary())
 	})
 
+	It("are counted into their plan's deleted part, stored before each is deleted, and a restart counts every call once", func() {
+		t0 := aheadOfTheAPIServer()
+		clk := clocktesting.NewFakeClock(t0)
+		dir := GinkgoT().TempDir()
+		j, err := ledger.Open(audit.Config(nil, dir, "deleted", clk))
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(j.Close)
+		withJournal := func(mgr ctrl.Manager) error {
+			return operator.Setup(mgr, operator.Options{Controllers: controller.Options{Clock: clk, Journal: j, LedgerDir: dir}})
+		}
+		Expect(cluster.RestartManager(withJournal)).To(Succeed())
+		DeferCleanup(func() { Expect(cluster.RestartManager(defaultManager)).To(Succeed()) })
+		al := &safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: audit.LedgerName},
+			Spec: safetyv1alpha1.AuditLedgerSpec{FinishedCallTTLSeconds: new(int64(600))}}
+		create(al)
+
+		ns, agent := lockedPlan("deleted")
+		finished := []*safetyv1alpha1.AgentToolCall{
+			submitCall(agent, ns, "deleted", "build-1", "build", safetyv1alpha1.CallPhaseFailed, "0.25", nil),
+			submitCall(agent, ns, "deleted", "build-2", "build", safetyv1alpha1.CallPhaseSucceeded, "0.5", nil),
+			submitCall(agent, ns, "deleted", "test-1", "test", safetyv1alpha1.CallPhaseSucceeded, "0.125", nil),
+		}
+		running := submitCall(agent, ns, "deleted", "test-2", "test", safetyv1alpha1.CallPhaseRunning, "0.1", nil)
+		expectUsage(ns, "deleted", "0.975", 4, map[string]int32{"build": 2, "test": 2})
+
+		By("passing the TTL: the finished calls go, each counted into the deleted part first")
+		clk.Step(11 * time.Minute)
+		update(al, func(al *safetyv1alpha1.AuditLedger) { al.Spec.FinishedCallTTLSeconds = new(int64(599)) })
+		for _, c := range finished {
+			Eventually(gone(c)).Should(BeTrue(), c.Name)
+		}
+		u := usageOf(ns, "deleted")(Default)
+		Expect(u.Deleted).NotTo(BeNil())
+		Expect(*u.Deleted).To(And(HaveField("Calls", int64(3)), HaveField("StepAttempts", map[string]int32{"build": 2, "test": 1}),
+			HaveField("AccumulatedCost", "0.875"), HaveField("ReportedCost", "0.875")))
+		Expect(u.Calls).To(Equal(int64(4)), "deleting calls lowers no counter and adds none")
+		Expect(gone(running)()).To(BeFalse())
+
+		By("the next write lists the deleted calls pending no more")
+		submitCall(agent, ns, "deleted", "test-3", "test", "", "", nil)
+		Eventually(func(g Gomega) {
+			u := usageOf(ns, "deleted")(g)
+			g.Expect(u.Calls).To(Equal(int64(5)))
+			g.Expect(u.Deleted.Pending).To(BeEmpty())
+		}).Should(Succeed())
+
+		By("restarting the manager: the new one counts the deleted part and the calls there once each, no more")
+		Expect(cluster.RestartManager(withJournal)).To(Succeed())
+		submitCall(agent, ns, "deleted", "test-4", "test", "", "", nil)
+		expectUsage(ns, "deleted", "0.975", 6, map[string]int32{"build": 2, "test": 4})
+		Consistently(func() int64 { return usageOf(ns, "deleted")(Default).Calls }).WithTimeout(2 * time.Second).Should(Equal(int64(6)))
+	})
+
 	It("wait for the TTL with RequeueAfter, ignore forged marks and never touch unfinished calls", func() {
 		now := aheadOfTheAPIServer()
 		clk := clocktesting.NewFakeClock(now)

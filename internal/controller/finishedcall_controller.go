@@ -56,6 +56,9 @@ type FinishedCallReconciler struct {
 	client.Client
 	Clock clock.PassiveClock
 	Log   CompletionLog
+	// Counters, the webhook's counters in this process, count a call into the deleted part of its
+	// plan's stored counters before the call is deleted; nil deletes without (no webhook here).
+	Counters CallSettler
 
 	mu sync.Mutex
 	// recorded holds the completions this process appended, by call, until the call is gone: what
@@ -175,10 +178,14 @@ func reportedFinish(call *safetyv1alpha1.AgentToolCall) time.Time {
 }
 
 // expire deletes the call once its TTL has passed, and, while it awaits its cost (awaitsReport),
-// the reporter's window (policy.ReportWindow) since its creation. Nothing about the call's usage is lost by
-// deleting it: its attempt, its reservation and every trusted cost report were counted into its
-// plan's status when the webhook admitted them. The UID precondition makes sure a newer call of the
-// same name is never deleted.
+// the reporter's window (policy.ReportWindow) since its creation. Nothing about the call's usage is
+// lost by deleting it: its attempt, its reservation and every trusted cost report were counted
+// into its plan's counters when the webhook admitted them, and before it is deleted what it
+// counted is added to their deleted part, in a write of the plan's status that is stored first
+// (settled), so that a replica taking over after a crash, which recounts the calls that still
+// exist, counts it too. The UID precondition makes sure a newer call of the same name is never
+// deleted; the resourceVersion one, that the call is deleted as it was settled (a report since
+// then is settled too, first).
 func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha1.AgentToolCall, m completionMark) (ctrl.Result, error) {
 	ttl, err := r.ttl(ctx)
 	if err != nil {
@@ -198,16 +205,52 @@ func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha
 	if wait := due.Sub(r.Clock.Now()); wait > 0 {
 		return ctrl.Result{RequeueAfter: wait}, nil
 	}
-	err = r.Delete(ctx, call, client.Preconditions{UID: &call.UID})
+	settled, err := r.settled(ctx, call)
+	if err != nil {
+		return ctrl.Result{}, err
+	}
+	if !settled {
+		return ctrl.Result{RequeueAfter: settleRetry}, nil
+	}
+	rv := call.ResourceVersion
+	err = r.Delete(ctx, call, client.Preconditions{UID: &call.UID, ResourceVersion: &rv})
 	if apierrors.IsConflict(err) {
 		return ctrl.Result{RequeueAfter: finalizerRetry}, nil
 	}
 	if client.IgnoreNotFound(err) != nil {
 		return ctrl.Result{}, fmt.Errorf("deleting finished AgentToolCall %s/%s: %w", call.Namespace, call.Name, err)
 	}
+	if r.Counters != nil {
+		r.Counters.CallDeleted(types.NamespacedName{Namespace: call.Namespace, Name: call.Spec.Plan}, call.UID)
+	}
 	r.forget(client.ObjectKeyFromObject(call))
 	ctrl.LoggerFrom(ctx).V(1).Info("Deleted finished AgentToolCall after its TTL", "ttl", ttl, "completionSeq", m.Seq)
 	return ctrl.Result{}, nil
+}
+
+// settleRetry is how soon a call whose settlement is not stored yet is looked at again: about
+// when its plan's next write is (the webhook's flush interval and a write).
+const settleRetry = 250 * time.Millisecond
+
+// settled counts call into the deleted part of its plan's counters, and says whether that is
+// stored: the call may be deleted then. A call whose plan is gone (settled into its project
+// already) has nothing to count into.
+func (r *FinishedCallReconciler) settled(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (bool, error) {
+	if r.Counters == nil {
+		return true, nil
+	}
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := r.Get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan); err != nil {
+		if apierrors.IsNotFound(err) {
+			return true, nil
+		}
+		return false, fmt.Errorf("reading plan %s of AgentToolCall %s/%s: %w", call.Spec.Plan, call.Namespace, call.Name, err)
+	}
+	stored, err := r.Counters.SettleCall(ctx, plan, call)
+	if err != nil {
+		return false, fmt.Errorf("counting AgentToolCall %s/%s into its plan's deleted calls: %w", call.Namespace, call.Name, err)
+	}
+	return stored, nil
 }
 
 // awaitsReport says a cost report may still come for call: it carries none (a cost is only ever

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"k8s.io/utils/clock"
@@ -38,6 +39,17 @@ type CounterStore interface {
 	Seal(ctx context.Context, plan *safetyv1alpha1.AgentPlan) error
 }
 
+// CallSettler is the webhook's CounterStore, seen from the finished-call controller: a call's
+// counts go into the deleted part of its plan's stored counters before the call is deleted
+// (webhookv1alpha1's usage_deleted.go).
+type CallSettler interface {
+	// SettleCall counts call into its plan's deleted part, once, and says whether the write
+	// that holds it is stored.
+	SettleCall(ctx context.Context, plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall) (bool, error)
+	// CallDeleted notes that a settled call is deleted.
+	CallDeleted(plan types.NamespacedName, call types.UID)
+}
+
 // SetupWithManager registers every toolgate controller and index with mgr, and the start-up task
 // that ensures the built-in SafetyProfiles. main.go and the envtest suites both call it, so tests
 // run exactly the production wiring.
@@ -60,8 +72,9 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		&ProjectPolicyReconciler{Client: c, Clock: opts.Clock},
 	}
 	if opts.Journal != nil {
+		settler, _ := opts.Counters.(CallSettler)
 		reconcilers = append(reconcilers, &AuditLedgerReconciler{Client: c, Clock: opts.Clock, Journal: opts.Journal, Dir: opts.LedgerDir},
-			&FinishedCallReconciler{Client: c, Clock: opts.Clock, Log: &audit.Log{Journal: opts.Journal}},
+			&FinishedCallReconciler{Client: c, Clock: opts.Clock, Log: &audit.Log{Journal: opts.Journal}, Counters: settler},
 			&SpentApprovalReconciler{Client: c, Clock: opts.Clock})
 	}
 	for _, r := range reconcilers {

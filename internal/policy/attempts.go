@@ -205,3 +205,62 @@ func (u Usage) Equal(o Usage) bool {
 	return u.Calls == o.Calls && u.Accumulated == o.Accumulated && u.Reserved == o.Reserved && u.Reported == o.Reported &&
 		maps.Equal(u.Steps, o.Steps)
 }
+
+// Add adds o's counts to u: the deleted part of a plan's counters and the recount of its calls
+// that still exist make one lower bound of its counters.
+func (u *Usage) Add(o Usage) {
+	u.Calls += o.Calls
+	u.Accumulated = u.Accumulated.SaturatingAdd(o.Accumulated)
+	u.Reserved = u.Reserved.SaturatingAdd(o.Reserved)
+	u.Reported = u.Reported.SaturatingAdd(o.Reported)
+	if len(o.Steps) > 0 && u.Steps == nil {
+		u.Steps = make(map[string]int32, len(o.Steps))
+	}
+	for step, n := range o.Steps {
+		u.Steps[step] += n
+	}
+}
+
+// IsZero says u counts nothing.
+func (u Usage) IsZero() bool {
+	return u.Calls == 0 && u.Accumulated.IsZero() && u.Reserved.IsZero() && u.Reported.IsZero() && len(u.Steps) == 0
+}
+
+// DeletedOf reads the deleted part of a plan's counters (status.usage.deleted): what its calls
+// deleted after their TTL counted, zero when the status has none.
+func DeletedOf(plan *safetyv1alpha1.AgentPlan) (Usage, error) {
+	d := plan.Status.Usage.Deleted
+	if d == nil {
+		return Usage{}, nil
+	}
+	out := Usage{Calls: d.Calls}
+	for _, f := range []struct {
+		name string
+		in   string
+		out  *safety.Money
+	}{{"accumulatedCost", d.AccumulatedCost, &out.Accumulated}, {"reservedCost", d.ReservedCost, &out.Reserved}, {"reportedCost", d.ReportedCost, &out.Reported}} {
+		if f.in == "" {
+			continue
+		}
+		m, err := safety.ParseMoney(f.in)
+		if err != nil {
+			return Usage{}, fmt.Errorf("status.usage.deleted.%s of plan %s/%s: %w", f.name, plan.Namespace, plan.Name, err)
+		}
+		*f.out = m
+	}
+	if len(d.StepAttempts) > 0 {
+		out.Steps = maps.Clone(d.StepAttempts)
+	}
+	return out, nil
+}
+
+// IntoDeleted writes u as the deleted part of a plan's counters, leaving its pending calls as they
+// are.
+func (u Usage) IntoDeleted(d *safetyv1alpha1.DeletedCalls) {
+	d.Calls = u.Calls
+	d.AccumulatedCost, d.ReservedCost, d.ReportedCost = moneyString(u.Accumulated), moneyString(u.Reserved), moneyString(u.Reported)
+	d.StepAttempts = nil
+	if len(u.Steps) > 0 {
+		d.StepAttempts = maps.Clone(u.Steps)
+	}
+}

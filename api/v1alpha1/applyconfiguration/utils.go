@@ -71,6 +71,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1alpha1.ConfidenceThresholdsApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("CostReporter"):
 		return &apiv1alpha1.CostReporterApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("DeletedCalls"):
+		return &apiv1alpha1.DeletedCallsApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("LedgerFloodControl"):
 		return &apiv1alpha1.LedgerFloodControlApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("LedgerRedaction"):
@@ -89,6 +91,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &apiv1alpha1.ObjectSourceApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PathPolicy"):
 		return &apiv1alpha1.PathPolicyApplyConfiguration{}
+	case v1alpha1.SchemeGroupVersion.WithKind("PendingDeletion"):
+		return &apiv1alpha1.PendingDeletionApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PinnedTool"):
 		return &apiv1alpha1.PinnedToolApplyConfiguration{}
 	case v1alpha1.SchemeGroupVersion.WithKind("PlanSnapshot"):

@@ -31,8 +31,9 @@ type decideFunc func(u *policy.Usage) (outcome, error)
 // Only one replica decides counters at any time (counter_owner.go): the others forward their
 // AgentToolCall reviews to it, so there is one copy of each plan's counters and no two replicas
 // can both admit a step's last allowed attempt. A replica that starts deciding a plan reads its
-// counters live and recounts the plan's calls (usage_recount.go), so what a previous owner had
-// admitted but not yet stored when it stopped is counted again.
+// counters live and recounts the plan's calls (usage_recount.go), adding what the calls deleted
+// since counted (the deleted part, usage_deleted.go), so what a previous owner had admitted but
+// not yet stored when it stopped is counted again.
 type usageCommitter struct {
 	live   client.Reader // the API server: the plan's stored counters and, for the recount, its calls
 	writer client.StatusClient
@@ -105,6 +106,13 @@ type planCounters struct {
 	reports map[types.UID]countedReport
 	// held is what the plan's calls in flight hold (held_calls.go).
 	held heldCalls
+	// deleted is the deleted part of the counters (status.usage.deleted): what the plan's calls
+	// deleted after their TTL counted, each added before it was deleted (usage_deleted.go).
+	deleted policy.Usage
+	// pending are the calls counted into deleted that may not be deleted yet, by UID.
+	pending map[types.UID]*pendingCall
+	// removals says pending holds deleted calls the status still lists.
+	removals bool
 }
 
 // reset makes p the empty counters of the plan with uid, not yet loaded. A running flusher stays
@@ -114,6 +122,7 @@ type planCounters struct {
 func (p *planCounters) reset(uid types.UID) {
 	p.uid, p.loaded, p.u, p.stored, p.dirty, p.gone, p.sealed = uid, false, policy.Usage{}, nil, false, false, false
 	p.reports, p.held = nil, heldCalls{}
+	p.deleted, p.pending, p.removals = policy.Usage{}, nil, false
 	p.failures, p.conflicted = 0, false
 }
 
@@ -285,22 +294,32 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 	if err != nil {
 		return err
 	}
+	deleted, err := policy.DeletedOf(stored)
+	if err != nil {
+		return err
+	}
 	if !p.loaded && c.storedExactly(stored.UID) {
+		p.loadDeleted(stored, deleted, nil)
 		p.u, p.stored, p.loaded, p.term = u, stored, true, term
 		p.sealed = stored.DeletionTimestamp != nil
 		return nil
 	}
-	counted, held, err := c.recounted(ctx, p, stored)
+	counted, held, exists, err := c.recounted(ctx, p, stored)
 	if err != nil {
 		return err
 	}
 	p.held.merge(held)
 	c.totals.observeHeld(stored, p.held.held())
+	// Every call the plan has had is in the deleted part (stored before it was deleted) or in the
+	// recount, once: their sum is what the stored counters would say had nothing been admitted
+	// since they were written, and more if something had (usage_deleted.go).
+	counted.Add(deleted)
 	merged := u.Clone()
 	merged.MergeMax(counted)
 	if p.loaded { // an earlier term's counters, for this very plan: nothing of them is lost
 		merged.MergeMax(p.u)
 	}
+	p.loadDeleted(stored, deleted, exists)
 	p.u, p.stored, p.loaded, p.term = merged, stored, true, term
 	// The reports remembered were counted into counters merged by maximum, not by sum, with what
 	// another replica decided meanwhile: what they added may be lost in the merge, so a report sent
@@ -348,10 +367,7 @@ func (c *usageCommitter) sweep() {
 		if !p.mu.TryLock() {
 			continue // deciding or being written: in use
 		}
-		// A plan whose calls hold part of its budget stays: the holds are in memory only, and
-		// those that end unreported are charged at its next decision. A deleted plan has none.
-		_, deleted := c.deleted[p.uid]
-		if !p.dirty && !p.flushing && p.recounting == nil && now.Sub(p.used) > idlePlanTTL && (len(p.held.byCall) == 0 || deleted || p.gone) {
+		if c.forgettable(key, p, now) {
 			delete(c.plans, key)
 			if p.loaded && !p.gone && !c.untrusting && p.term == c.currentTerm() {
 				if len(c.trusted) >= maxTrusted {
@@ -367,6 +383,23 @@ func (c *usageCommitter) sweep() {
 			delete(c.deleted, uid)
 		}
 	}
+}
+
+// forgettable says sweep may forget p: idle for idlePlanTTL with its counters stored. A plan whose
+// status still lists calls deleted since is written once now instead, and forgotten at a later
+// sweep (a plan loaded again without a recount trusts the list). c.mu and p.mu are held.
+func (c *usageCommitter) forgettable(key types.NamespacedName, p *planCounters, now time.Time) bool {
+	if p.dirty || p.flushing || p.recounting != nil || now.Sub(p.used) <= idlePlanTTL {
+		return false
+	}
+	if p.removals && !p.gone && p.loaded {
+		c.markDirty(key, p)
+		return false
+	}
+	// A plan whose calls hold part of its budget stays: the holds are in memory only, and those
+	// that end unreported are charged at its next decision. A deleted plan has none.
+	_, deleted := c.deleted[p.uid]
+	return len(p.held.byCall) == 0 || deleted || p.gone
 }
 
 // planDeleted notes that the plan informer saw plan deleted, for sweep.

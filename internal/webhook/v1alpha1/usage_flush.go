@@ -66,6 +66,7 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 		}
 		updated := p.stored.DeepCopy()
 		p.u.Into(&updated.Status.Usage)
+		listed := p.deletedInto(&updated.Status.Usage)
 		p.dirty, p.conflicted = false, false
 		p.lastWrite = c.nowFunc()
 		p.mu.Unlock()
@@ -78,7 +79,7 @@ func (c *usageCommitter) flush(key types.NamespacedName, p *planCounters) {
 			err = c.live.Get(ctx, key, reread)
 		}
 		cancel()
-		c.afterWrite(p, updated, reread, err)
+		c.afterWrite(p, updated, reread, listed, err)
 	}
 }
 
@@ -151,7 +152,7 @@ func (p *planCounters) flushed() bool {
 
 // afterWrite records a write's result in p: the plan as written, or as re-read after a conflict
 // (whose counters are raised into p's), or p's plan gone.
-func (c *usageCommitter) afterWrite(p *planCounters, written, reread *safetyv1alpha1.AgentPlan, err error) {
+func (c *usageCommitter) afterWrite(p *planCounters, written, reread *safetyv1alpha1.AgentPlan, listed []safetyv1alpha1.PendingDeletion, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.stored == nil || p.stored.UID != written.UID {
@@ -176,10 +177,15 @@ func (c *usageCommitter) afterWrite(p *planCounters, written, reread *safetyv1al
 		if u, err := policy.UsageOf(reread); err == nil {
 			p.u.MergeMax(u)
 		}
+		if d, err := policy.DeletedOf(reread); err == nil {
+			p.deleted.MergeMax(d) // another writer's deleted part (a former owner's last write)
+			p.mergePending(reread, nil)
+		}
 		p.stored = reread
 		p.dirty, p.conflicted = true, true
 	default:
 		p.stored = written
+		p.deletedStored(listed)
 		c.totals.observe(written)
 	}
 	p.failures = 0

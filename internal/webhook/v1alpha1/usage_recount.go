@@ -31,6 +31,8 @@ type recountResult struct {
 	done chan struct{}
 	u    policy.Usage
 	held []recountedHold
+	// seen are the calls the status lists as pending deletion that still exist.
+	seen map[types.UID]bool
 	err  error
 }
 
@@ -38,7 +40,7 @@ type recountResult struct {
 // calls than a webhook's timeout can list is recounted all the same, and the admissions that time
 // out waiting for it fail (closed) until it is done, then the next one takes its result. p.mu is
 // held.
-func (c *usageCommitter) recounted(ctx context.Context, p *planCounters, stored *safetyv1alpha1.AgentPlan) (policy.Usage, []recountedHold, error) {
+func (c *usageCommitter) recounted(ctx context.Context, p *planCounters, stored *safetyv1alpha1.AgentPlan) (policy.Usage, []recountedHold, map[types.UID]bool, error) {
 	r := p.recounting
 	if r == nil || r.uid != stored.UID {
 		r = &recountResult{uid: stored.UID, done: make(chan struct{})}
@@ -48,9 +50,9 @@ func (c *usageCommitter) recounted(ctx context.Context, p *planCounters, stored 
 	select {
 	case <-r.done:
 		p.recounting = nil // used, or failed: the next load starts another
-		return r.u, r.held, r.err
+		return r.u, r.held, r.seen, r.err
 	case <-ctx.Done():
-		return policy.Usage{}, nil, fmt.Errorf("recounting the calls of plan %s/%s, which goes on: %w; retry",
+		return policy.Usage{}, nil, nil, fmt.Errorf("recounting the calls of plan %s/%s, which goes on: %w; retry",
 			stored.Namespace, stored.Name, ctx.Err())
 	}
 }
@@ -75,21 +77,28 @@ func (c *usageCommitter) runRecount(ctx context.Context, r *recountResult, store
 		case <-ctx.Done():
 		}
 	}()
-	r.u, r.held, r.err = c.recount(ctx, stored)
+	r.u, r.held, r.seen, r.err = c.recount(ctx, stored)
 }
 
 // recount counts the plan's calls that exist now, as the counters would have counted them: one
 // call and one attempt of its step each, reserving its tool's costPerCall as the plan pinned it,
-// and its reported cost. It is a lower bound of the true counters (deleted calls are not seen), so
-// load takes the larger of it and the stored counters: a replica that stopped after admitting
-// calls, and before storing their counts, loses none of the calls that are still there. It runs
+// and its reported cost. A call the status lists as pending deletion is counted in the status's
+// deleted part already, and not here (seen says which of them still exist). Deleted calls are not
+// seen: what they counted is the deleted part, which the finished-call controller has stored
+// before it deletes a call (SettleCall). load takes the larger of the stored counters and the sum
+// of the deleted part and this: a replica that stopped after admitting calls, and before storing
+// their counts, loses none of them, also when calls counted in the stored ones were deleted since.
+// Calls deleted by anyone else, and by operators of earlier versions, are in neither: for them the
+// sum is a lower bound only (counts of calls admitted and not stored may then be lost). It runs
 // when a replica starts deciding a plan in a term of its Lease (not for a plan it forgot in the
 // same term with its counts stored: storedExactly), and again after a recount failed; never per
 // admission. It reads the API server (the manager caches finished calls only), a page at a time,
 // selecting the plan's calls there.
-func (c *usageCommitter) recount(ctx context.Context, plan *safetyv1alpha1.AgentPlan) (policy.Usage, []recountedHold, error) {
+func (c *usageCommitter) recount(ctx context.Context, plan *safetyv1alpha1.AgentPlan) (policy.Usage, []recountedHold, map[types.UID]bool, error) {
 	u := policy.Usage{}
 	var held []recountedHold
+	pending := pendingListed(plan)
+	seen := map[types.UID]bool{}
 	now := c.nowFunc()
 	next := ""
 	for {
@@ -101,15 +110,20 @@ func (c *usageCommitter) recount(ctx context.Context, plan *safetyv1alpha1.Agent
 		var calls safetyv1alpha1.AgentToolCallList
 		if err := c.live.List(ctx, &calls, opts...); err != nil {
 			// %v, not %w: a 404 of the calls' list (their CRD changing) is no "plan not found".
-			return policy.Usage{}, nil, fmt.Errorf("recounting the calls of plan %s/%s: %s", plan.Namespace, plan.Name, err.Error())
+			return policy.Usage{}, nil, nil, fmt.Errorf("recounting the calls of plan %s/%s: %s", plan.Namespace, plan.Name, err.Error())
 		}
 		for i := range calls.Items {
-			if h, ok := recountCall(&u, plan, &calls.Items[i], now); ok {
+			into := &u
+			if call := &calls.Items[i]; pending[call.UID] {
+				seen[call.UID] = true
+				into = &policy.Usage{} // counted in the deleted part; what it holds still counts
+			}
+			if h, ok := recountCall(into, plan, &calls.Items[i], now); ok {
 				held = append(held, h)
 			}
 		}
 		if next = calls.Continue; next == "" {
-			return u, held, nil
+			return u, held, seen, nil
 		}
 	}
 }
@@ -120,11 +134,7 @@ func recountCall(u *policy.Usage, plan *safetyv1alpha1.AgentPlan, call *safetyv1
 	if !callOfPlan(plan, call) {
 		return recountedHold{}, false
 	}
-	tool := policy.ToolAsPinned(plan, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: call.Spec.Tool}})
-	reserve, err := policy.CostPerCall(tool)
-	if err != nil {
-		reserve = safety.Money{} // unreadable: counted as reserving nothing, a lower bound still
-	}
+	tool, reserve := reservedFor(plan, call)
 	_ = u.CountStored(call.Spec.Step, reserve, call.Status.Cost) // an unreadable cost counts as none: a lower bound still
 	until := call.CreationTimestamp.Add(holdTTL)
 	if finallyReported(call) || !until.After(now) {
@@ -136,6 +146,16 @@ func recountCall(u *policy.Usage, plan *safetyv1alpha1.AgentPlan, call *safetyv1
 	}
 	reported, _ := policy.ReportedCost(call.Status.Cost) // unreadable: none reported, the call charged its whole ceiling
 	return recountedHold{call: call.UID, heldCall: heldCall{amount: hold, reserve: reserve, reported: reported, until: until}}, true
+}
+
+// reservedFor is the tool call pins in plan, and what the call reserved.
+func reservedFor(plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall) (*safetyv1alpha1.AgentTool, safety.Money) {
+	tool := policy.ToolAsPinned(plan, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: call.Spec.Tool}})
+	reserve, err := policy.CostPerCall(tool)
+	if err != nil {
+		reserve = safety.Money{} // unreadable: counted as reserving nothing, a lower bound still
+	}
+	return tool, reserve
 }
 
 // callOfPlan says call belongs to plan, not to an earlier plan of the same name.

@@ -454,6 +454,34 @@ var schemaYAML = typed.YAMLObject(`types:
         scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.CostReporterKind
   scalar: string
+- name: com.github.toolgate.toolgate.api.v1alpha1.DeletedCalls
+  map:
+    fields:
+    - name: accumulatedCost
+      type:
+        scalar: string
+    - name: calls
+      type:
+        scalar: numeric
+    - name: pending
+      type:
+        list:
+          elementType:
+            namedType: com.github.toolgate.toolgate.api.v1alpha1.PendingDeletion
+          elementRelationship: associative
+          keys:
+          - uid
+    - name: reportedCost
+      type:
+        scalar: string
+    - name: reservedCost
+      type:
+        scalar: string
+    - name: stepAttempts
+      type:
+        map:
+          elementType:
+            scalar: numeric
 - name: com.github.toolgate.toolgate.api.v1alpha1.EnforcementMode
   scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.LedgerCompression
@@ -605,6 +633,15 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: string
           elementRelationship: associative
+- name: com.github.toolgate.toolgate.api.v1alpha1.PendingDeletion
+  map:
+    fields:
+    - name: cost
+      type:
+        scalar: string
+    - name: uid
+      type:
+        scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.PinnedTool
   map:
     fields:
@@ -692,6 +729,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: calls
       type:
         scalar: numeric
+    - name: deleted
+      type:
+        namedType: com.github.toolgate.toolgate.api.v1alpha1.DeletedCalls
     - name: denials
       type:
         scalar: numeric

@@ -48,6 +48,13 @@ type PlanUsageApplyConfiguration struct {
 	// an upgrade keeps every count.
 	// Deprecated: read stepAttempts.
 	Steps []StepUsageApplyConfiguration `json:"steps,omitempty"`
+	// deleted is what the plan's calls that the finished-call TTL deleted counted, added before
+	// each was deleted, in the same write as the counters above. The replica that starts deciding
+	// the plan after another stopped counts the plan's calls that still exist and adds this, so a
+	// call deleted after its counts were stored is not lost when the counts of later calls were
+	// not (docs/webhook.md, "Counters across a change of the deciding replica"). Absent for a plan
+	// none of whose calls were deleted, or whose status an operator of an earlier version wrote.
+	Deleted *DeletedCallsApplyConfiguration `json:"deleted,omitempty"`
 }
 
 // PlanUsageApplyConfiguration constructs a declarative configuration of the PlanUsage type for use with
@@ -120,5 +127,13 @@ func (b *PlanUsageApplyConfiguration) WithSteps(values ...*StepUsageApplyConfigu
 		}
 		b.Steps = append(b.Steps, *values[i])
 	}
+	return b
+}
+
+// WithDeleted sets the Deleted field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Deleted field is set to the value of the last call.
+func (b *PlanUsageApplyConfiguration) WithDeleted(value *DeletedCallsApplyConfiguration) *PlanUsageApplyConfiguration {
+	b.Deleted = value
 	return b
 }
