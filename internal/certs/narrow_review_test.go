@@ -24,8 +24,7 @@ func TestReviewNameSelectingWithServerPathPrefix(t *testing.T) {
 	}))
 	defer srv.Close()
 	o := Options{SecretNamespace: "toolgate-system", SecretName: "cert", WebhookConfiguration: "vwc"}
-	cfg := &rest.Config{Host: srv.URL + "/k8s/clusters/c-1"}
-	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return nameSelecting{next: rt, only: collectionPaths(o)} })
+	cfg := narrowConfig(&rest.Config{Host: srv.URL + "/k8s/clusters/c-1"}, collectionPaths(o))
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
