@@ -146,6 +146,9 @@ func followed(p string) (string, bool) {
 		}
 		i := strings.LastIndexByte(p, filepath.Separator)
 		if i <= 0 {
+			if hops > 0 { // a link to where nothing exists: where it leads, as written
+				return filepath.Join(p, rest), true
+			}
 			return "", false
 		}
 		rest = filepath.Join(p[i+1:], rest)

@@ -37,7 +37,11 @@ func TestReviewWithLinkTargetsDanglingLink(t *testing.T) {
 	if err := os.Remove(target); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink("/nonexistent-review19/dir/file", filepath.Join(dir, "far.txt")); err != nil {
+		t.Fatal(err)
+	}
 	for p, want := range map[string]string{
+		filepath.Join(dir, "far.txt"):   "/nonexistent-review19/dir/file",
 		filepath.Join(dir, "notes.txt"): target,
 		filepath.Join(dir, "rel.txt"):   filepath.Join(filepath.Dir(dir), filepath.Base(outside), "hooks-pre-commit"),
 	} {
