@@ -3,6 +3,7 @@ package certs
 import (
 	"net/http"
 	"net/url"
+	"strings"
 
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -27,9 +28,25 @@ func (n narrowed) GetConfig() *rest.Config { return n.config }
 
 // narrowTo returns mgr with lists and watches of each collection path in only narrowed to its name.
 func narrowTo(mgr manager.Manager, only map[string]string) manager.Manager {
-	cfg := rest.CopyConfig(mgr.GetConfig())
+	return narrowed{Manager: mgr, config: narrowConfig(mgr.GetConfig(), only)}
+}
+
+// narrowConfig is a copy of cfg whose lists and watches of each collection path in only select its
+// name.
+func narrowConfig(cfg *rest.Config, only map[string]string) *rest.Config {
+	cfg = rest.CopyConfig(cfg)
+	// A server URL with a path (an API server behind a proxy) puts it before every request's path.
+	if base, _, err := rest.DefaultServerUrlFor(cfg); err == nil {
+		if prefix := strings.TrimRight(base.Path, "/"); prefix != "" {
+			prefixed := make(map[string]string, len(only))
+			for path, name := range only {
+				prefixed[prefix+path] = name
+			}
+			only = prefixed
+		}
+	}
 	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return nameSelecting{next: rt, only: only} })
-	return narrowed{Manager: mgr, config: cfg}
+	return cfg
 }
 
 // nameSelecting adds fieldSelector=metadata.name=NAME to GET requests of a collection path it

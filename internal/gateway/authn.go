@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"golang.org/x/sync/singleflight"
 	authenticationv1 "k8s.io/api/authentication/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	authenticationv1client "k8s.io/client-go/kubernetes/typed/authentication/v1"
@@ -59,6 +60,7 @@ type authenticator struct {
 	audience string
 	cache    *reviewCache
 	gate     *reviewGate
+	flight   singleflight.Group // the reviews in flight, by token
 }
 
 // verifiedKey is the context key of a request's verified token (authenticate).
@@ -117,20 +119,26 @@ func (a *authenticator) verify(ctx context.Context, token string, r *http.Reques
 	if err := checkClaims(token, a.audience, time.Now()); err != nil {
 		return nil, err
 	}
-	release, err := a.gate.acquire(sourceOf(r), a.cache.known(token))
-	if err != nil {
-		return nil, err
-	}
-	defer release()
+	// Concurrent requests with one token share its one review (and its one place in reviewGate):
+	// otherwise an agent's burst, its cached review run out, filled the lane of known tokens alone.
 	reviewed := time.Now()
-	info, err := a.review(ctx, token)
+	v, err, _ := a.flight.Do(token, func() (any, error) {
+		release, err := a.gate.acquire(sourceOf(r), a.cache.known(token))
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		info, err := a.review(ctx, token)
+		switch {
+		case err == nil:
+			a.cache.put(token, info)
+		case errors.Is(err, auth.ErrInvalidToken): // the API server's verdict, not a failure to reach one
+			a.cache.refuse(token, err)
+		}
+		return info, err
+	})
 	timingOf(ctx).since(waitAPIServer, reviewed)
-	switch {
-	case err == nil:
-		a.cache.put(token, info)
-	case errors.Is(err, auth.ErrInvalidToken): // the API server's verdict, not a failure to reach one
-		a.cache.refuse(token, err)
-	}
+	info, _ := v.(*auth.TokenInfo)
 	return info, err
 }
 

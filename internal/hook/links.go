@@ -114,18 +114,41 @@ func linkTarget(p, cwd string) (string, bool) {
 	return target, target != filepath.Clean(named)
 }
 
+// maxLinkHops bounds the dangling links followed for one path, as the kernel's own bound (40)
+// does.
+const maxLinkHops = 40
+
 // followed is p with every symbolic link in it followed: of its longest part that exists, with
-// the rest as written. False when nothing of it exists or it cannot be read (the tool fails too).
+// the rest as written. A dangling link is followed too, to the target it names: a file written
+// through it is created there (open with O_CREAT follows it). False when nothing of it exists or
+// it cannot be read (the tool fails too).
 func followed(p string) (string, bool) {
 	rest := ""
-	for {
+	for hops := 0; ; {
 		if r, err := filepath.EvalSymlinks(p); err == nil {
 			return filepath.Join(r, rest), true
 		} else if !os.IsNotExist(err) {
 			return "", false
 		}
+		if link, err := os.Readlink(p); err == nil { // p is a link to what does not exist
+			if hops++; hops > maxLinkHops {
+				return "", false
+			}
+			if !filepath.IsAbs(link) {
+				parent, err := filepath.EvalSymlinks(filepath.Dir(p))
+				if err != nil {
+					return "", false
+				}
+				link = parent + string(filepath.Separator) + link // not cleaned: EvalSymlinks takes its ".." as the kernel does
+			}
+			p = link
+			continue
+		}
 		i := strings.LastIndexByte(p, filepath.Separator)
 		if i <= 0 {
+			if hops > 0 { // a link to where nothing exists: where it leads, as written
+				return filepath.Join(p, rest), true
+			}
 			return "", false
 		}
 		rest = filepath.Join(p[i+1:], rest)
