@@ -87,7 +87,9 @@ func newGate(cfg hook.Config, plan string) (*hook.Gate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building the API client: %w", err)
 	}
-	g := &hook.Gate{Client: c, Namespace: ns, Plan: hook.BoundPlan(c, ns)}
+	// Claude Code sets CLAUDE_PROJECT_DIR for its hooks: the session's project, which the agent's
+	// cd does not move.
+	g := &hook.Gate{Client: c, Namespace: ns, Plan: hook.BoundPlan(c, ns), ProjectDir: os.Getenv("CLAUDE_PROJECT_DIR")}
 	if plan != "" {
 		g.Plan = hook.NamedPlan(plan)
 	}

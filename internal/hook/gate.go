@@ -34,6 +34,9 @@ type Gate struct {
 	// since the gateway gates each of them, with the command and path arguments its ToolServers
 	// map, and records it. Empty: every tool is submitted.
 	GatewayServer string
+	// ProjectDir is the coding agent's project directory (Claude Code's CLAUDE_PROJECT_DIR), where
+	// the paths its links lead to are written as named (withLinkTargets); empty: the payload's cwd.
+	ProjectDir string
 }
 
 // GatedByGateway says whether tool is one of the gateway's, which the gateway gates itself:
@@ -77,14 +80,14 @@ func (g *Gate) Decide(ctx context.Context, raw []byte) Output {
 		return answer(Deny, "toolgate-hook found no plan for this pod, so no tool may run: "+err.Error())
 	}
 	inv := Invocation(in, g.Namespace, plan)
-	if inv.Arguments, err = withTreeLinkTargets(inv.Arguments, inv.Map.TreePaths, in.Cwd); err != nil {
+	if inv.Arguments, err = withTreeLinkTargets(inv.Arguments, inv.Map.TreePaths, in.Cwd, g.ProjectDir); err != nil {
 		return answer(Deny, "toolgate-hook refused the tool input: "+err.Error())
 	}
 	call, err := toolcall.Build(inv)
 	if err != nil {
 		return answer(Deny, "toolgate-hook refused the tool input: "+err.Error())
 	}
-	if err := withLinkTargets(call, in.Cwd); err != nil {
+	if err := withLinkTargets(call, in.Cwd, g.ProjectDir); err != nil {
 		return answer(Deny, "toolgate-hook refused the tool input: "+err.Error())
 	}
 	out := Answer(call.Spec.Tool, agent.Submit(ctx, g.Client, call))

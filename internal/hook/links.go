@@ -23,15 +23,19 @@ import (
 // on the files they open, so it follows the links as the kernel will and the engine judges both
 // names: the path as written, and where it leads. A path that does not exist yet (a file to be
 // written) is followed as far as it exists (a linked directory). A target inside the working
-// directory's own resolution is written below the working directory as named, so that a project
-// reached through a link (/workspace -> /data/ws) does not have every path judged twice, outside
-// its write roots. A link changed between this look and the tool's open is not seen: the
+// project directory's own resolution is written below the project directory as named, so that a
+// project reached through a link (/workspace -> /data/ws) does not have every path judged twice,
+// outside its write roots. The project directory is the session's (anchor: Claude Code's
+// CLAUDE_PROJECT_DIR, which the agent's own commands do not change), not the working directory,
+// which the agent moves with cd: in a link out of the project (lnk -> /etc) the working
+// directory's resolution is /etc, and every path below it would have been written back below the
+// link, as the project's. A link changed between this look and the tool's open is not seen: the
 // sandbox, where there is one, is the backstop for that.
-func withLinkTargets(call *safetyv1alpha1.AgentToolCall, cwd string) error {
+func withLinkTargets(call *safetyv1alpha1.AgentToolCall, cwd, anchor string) error {
 	a := &call.Spec.Arguments
 	var targets []string
 	for _, p := range a.Paths {
-		if target, ok := linkTarget(p, cwd); ok && !slices.Contains(a.Paths, target) && !slices.Contains(targets, target) {
+		if target, ok := linkTarget(p, cwd, anchor); ok && !slices.Contains(a.Paths, target) && !slices.Contains(targets, target) {
 			targets = append(targets, target)
 		}
 	}
@@ -52,7 +56,7 @@ func withLinkTargets(call *safetyv1alpha1.AgentToolCall, cwd string) error {
 // the target must be a root of that command, not only one more path (a Grep of conf, a link to
 // /etc, was judged as a search of conf). The other members keep their bytes, a repeated key
 // included, for toolcall.Build to refuse.
-func withTreeLinkTargets(raw json.RawMessage, keys []string, cwd string) (json.RawMessage, error) {
+func withTreeLinkTargets(raw json.RawMessage, keys []string, cwd, anchor string) (json.RawMessage, error) {
 	if len(keys) == 0 || len(bytes.TrimSpace(raw)) == 0 {
 		return raw, nil
 	}
@@ -71,7 +75,7 @@ func withTreeLinkTargets(raw json.RawMessage, keys []string, cwd string) (json.R
 		}
 		var root string
 		if slices.Contains(keys, key) && json.Unmarshal(v, &root) == nil && root != "" {
-			if target, ok := linkTarget(root, cwd); ok {
+			if target, ok := linkTarget(root, cwd, anchor); ok {
 				if v, err = json.Marshal([]string{root, target}); err != nil {
 					return nil, err
 				}
@@ -91,8 +95,9 @@ func withTreeLinkTargets(raw json.RawMessage, keys []string, cwd string) (json.R
 }
 
 // linkTarget is where p (relative ones from cwd) leads with its links followed, when that is not
-// p as written; a target inside cwd's own resolution is written below cwd as named.
-func linkTarget(p, cwd string) (string, bool) {
+// p as written; a target inside the resolution of anchor (the project directory; cwd when there
+// is none) is written below anchor as named.
+func linkTarget(p, cwd, anchor string) (string, bool) {
 	named := p
 	if !filepath.IsAbs(p) {
 		if cwd == "" || !filepath.IsAbs(cwd) {
@@ -104,11 +109,14 @@ func linkTarget(p, cwd string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	if root, err := filepath.EvalSymlinks(cwd); err == nil && cwd != "" {
+	if !filepath.IsAbs(anchor) {
+		anchor = cwd
+	}
+	if root, err := filepath.EvalSymlinks(anchor); err == nil && anchor != "" {
 		if rest, inside := strings.CutPrefix(target, root+string(filepath.Separator)); inside {
-			target = filepath.Join(cwd, rest)
+			target = filepath.Join(anchor, rest)
 		} else if target == root {
-			target = filepath.Clean(cwd)
+			target = filepath.Clean(anchor)
 		}
 	}
 	return target, target != filepath.Clean(named)

@@ -47,7 +47,7 @@ func TestReviewWithLinkTargetsDanglingLink(t *testing.T) {
 	} {
 		call := &safetyv1alpha1.AgentToolCall{}
 		call.Spec.Arguments.Paths = []string{p}
-		if err := withLinkTargets(call, dir); err != nil {
+		if err := withLinkTargets(call, dir, ""); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Contains(call.Spec.Arguments.Paths, want) {
@@ -75,7 +75,7 @@ func TestReviewWithLinkTargetsLoop(t *testing.T) {
 	for _, p := range []string{"a", filepath.Join(dir, "a", "x"), filepath.Join(dir, "f", "x"), `C:\Users\x`, "../../../../../../etc"} {
 		call := &safetyv1alpha1.AgentToolCall{}
 		call.Spec.Arguments.Paths = []string{p}
-		if err := withLinkTargets(call, dir); err != nil {
+		if err := withLinkTargets(call, dir, ""); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("%s -> %v", p, call.Spec.Arguments.Paths)

@@ -44,7 +44,7 @@ func TestWithLinkTargets(t *testing.T) {
 	} {
 		call := &safetyv1alpha1.AgentToolCall{}
 		call.Spec.Arguments.Paths = slices.Clone(tc.paths)
-		if err := withLinkTargets(call, tc.cwd); err != nil {
+		if err := withLinkTargets(call, tc.cwd, ""); err != nil {
 			t.Fatal(err)
 		}
 		if got := call.Spec.Arguments.Paths[len(tc.paths):]; !slices.Equal(got, tc.added) && len(got)+len(tc.added) > 0 {
@@ -70,7 +70,7 @@ func TestWithTreeLinkTargets(t *testing.T) {
 		// a repeated key keeps its bytes, and both members, for toolcall.Build to refuse
 		`{"path":"src","path":"conf"}`: `{"path":"src","path":["conf","/etc"]}`,
 	} {
-		got, err := withTreeLinkTargets([]byte(in), keys, dir)
+		got, err := withTreeLinkTargets([]byte(in), keys, dir, "")
 		if err != nil || string(got) != want {
 			t.Errorf("withTreeLinkTargets(%s) = %s, %v; want %s", in, got, err, want)
 		}
