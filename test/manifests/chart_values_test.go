@@ -97,22 +97,6 @@ func sorted(s []string) []string { slices.Sort(s); return s }
 // of a cluster with another pod CIDR (k3s, Calico, a cloud's) could reach the port, and with
 // --webhook-any-client nothing else would stop them.
 func TestChartWebhookPolicyTakesTheClusterRanges(t *testing.T) {
-	ipBlock := func(args ...string) string {
-		t.Helper()
-		for _, o := range renderChart(t, args...) {
-			if o.GetName() != "toolgate-webhook-from-apiserver" {
-				continue
-			}
-			rules, _, _ := unstructured.NestedSlice(o.Object, "spec", "ingress")
-			if len(rules) != 1 {
-				t.Fatalf("%d ingress rules", len(rules))
-			}
-			from, _, _ := unstructured.NestedSlice(rules[0].(map[string]any), "from")
-			return fmt.Sprint(from)
-		}
-		t.Fatal("no webhook NetworkPolicy")
-		return ""
-	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -124,32 +108,35 @@ func TestChartWebhookPolicyTakesTheClusterRanges(t *testing.T) {
 			"--set-json", "networkPolicy.webhookFrom.except=[]"},
 			"[map[ipBlock:map[cidr:172.18.0.0/16]]]"},
 	} {
-		if got := ipBlock(c.args...); got != c.want {
+		if got := policyFrom(t, "toolgate-webhook-from-apiserver", c.args...); got != c.want {
 			t.Errorf("%q: from %s, want %s", c.args, got, c.want)
 		}
 	}
+}
+
+// policyFrom is the from of the one ingress rule of the chart's NetworkPolicy name, rendered with args.
+func policyFrom(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	for _, o := range renderChart(t, args...) {
+		if o.GetName() != name {
+			continue
+		}
+		rules, _, _ := unstructured.NestedSlice(o.Object, "spec", "ingress")
+		if len(rules) != 1 {
+			t.Fatalf("%s: %d ingress rules", name, len(rules))
+		}
+		from, _, _ := unstructured.NestedSlice(rules[0].(map[string]any), "from")
+		return fmt.Sprint(from)
+	}
+	t.Fatalf("no NetworkPolicy %s", name)
+	return ""
 }
 
 // The manager's metrics port is admitted from the namespace Prometheus runs in, which is a value:
 // fixed at "monitoring", a cluster whose Prometheus runs elsewhere could not scrape it without
 // editing the chart.
 func TestChartMetricsPolicyTakesThePrometheusNamespace(t *testing.T) {
-	from := func(args ...string) string {
-		t.Helper()
-		for _, o := range renderChart(t, args...) {
-			if o.GetName() != "toolgate-allow-metrics-traffic" {
-				continue
-			}
-			rules, _, _ := unstructured.NestedSlice(o.Object, "spec", "ingress")
-			if len(rules) != 1 {
-				t.Fatalf("%d ingress rules", len(rules))
-			}
-			f, _, _ := unstructured.NestedSlice(rules[0].(map[string]any), "from")
-			return fmt.Sprint(f)
-		}
-		t.Fatal("no metrics NetworkPolicy")
-		return ""
-	}
+	from := func(args ...string) string { return policyFrom(t, "toolgate-allow-metrics-traffic", args...) }
 	selecting := func(ns string) string {
 		return "[map[namespaceSelector:map[matchLabels:map[kubernetes.io/metadata.name:" + ns + "]]]]"
 	}
