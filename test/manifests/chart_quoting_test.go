@@ -10,7 +10,7 @@ import (
 // A namespace may be named 1234, or on, or null (DNS labels): the value is written into the
 // NetworkPolicy's matchLabels unquoted, so YAML reads a number, a boolean or null, and the API
 // server refuses the NetworkPolicy (matchLabels are strings) or selects no namespace.
-func TestReviewChartMetricsNamespaceIsWrittenAsAString(t *testing.T) {
+func TestChartMetricsNamespacesAreWrittenAsStrings(t *testing.T) {
 	for _, ns := range []string{"1234", "on", "null", "true"} {
 		for _, o := range renderChart(t, "--set-string", "networkPolicy.metricsNamespace="+ns) {
 			if o.GetName() != "toolgate-allow-metrics-traffic" {

@@ -11,7 +11,7 @@ import (
 
 // A Write through a dangling link creates the link's target (open(O_CREAT) follows the link):
 // notes.txt -> <outside>/authorized_keys, not there yet, must be judged as that target too.
-func TestReviewWithLinkTargetsDanglingLink(t *testing.T) {
+func TestWithLinkTargetsFollowsADanglingLink(t *testing.T) {
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -37,11 +37,11 @@ func TestReviewWithLinkTargetsDanglingLink(t *testing.T) {
 	if err := os.Remove(target); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("/nonexistent-review19/dir/file", filepath.Join(dir, "far.txt")); err != nil {
+	if err := os.Symlink("/nonexistent-toolgate-test/dir/file", filepath.Join(dir, "far.txt")); err != nil {
 		t.Fatal(err)
 	}
 	for p, want := range map[string]string{
-		filepath.Join(dir, "far.txt"):   "/nonexistent-review19/dir/file",
+		filepath.Join(dir, "far.txt"):   "/nonexistent-toolgate-test/dir/file",
 		filepath.Join(dir, "notes.txt"): target,
 		filepath.Join(dir, "rel.txt"):   filepath.Join(filepath.Dir(dir), filepath.Base(outside), "hooks-pre-commit"),
 	} {
@@ -58,7 +58,7 @@ func TestReviewWithLinkTargetsDanglingLink(t *testing.T) {
 
 // A symbolic link loop, and a path through a regular file, are refused by the tool too; the hook
 // must neither hang nor panic on them.
-func TestReviewWithLinkTargetsLoop(t *testing.T) {
+func TestWithLinkTargetsOnALoopOrAPathThroughAFile(t *testing.T) {
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -50,7 +50,7 @@ func reviewToken(aud, who string) string {
 // token, and concurrent requests with one token whose cached review ran out each send a review
 // (none waits for the first). One agent, with its own valid token, fills the lane at once, and
 // every other running agent whose cached review runs out meanwhile is refused 429.
-func TestReviewOneAgentFillsTheKnownLane(t *testing.T) {
+func TestOneAgentsTokenTakesOnePlaceInTheKnownLane(t *testing.T) {
 	clk := clocktesting.NewFakePassiveClock(time.Now())
 	rv := &slowReviews{release: make(chan struct{}), started: make(chan struct{}, 64)}
 	a := &authenticator{reviews: rv, audience: "aud", cache: newReviewCache(clk, 10*time.Second, 4096), gate: newReviewGate(8)}

@@ -15,7 +15,7 @@ import (
 // A REST config whose server URL has a path (an API server behind a proxy: Rancher's
 // /k8s/clusters/<id>, a kubectl proxy --api-prefix) sends the rotator's lists under that path, which
 // collectionPaths does not name: they go unnarrowed, and the role (resourceNames only) forbids them.
-func TestReviewNameSelectingWithServerPathPrefix(t *testing.T) {
+func TestNameSelectingUnderAServerPathPrefix(t *testing.T) {
 	var got []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got = append(got, r.URL.Path+"?"+r.URL.RawQuery)
