@@ -75,21 +75,21 @@ func (r *UnfinishedCallReconciler) Reconcile(ctx context.Context, req ctrl.Reque
 	}
 	var next time.Time      // the soonest a call left is due
 	var retry time.Duration // a call to try again soon (its settlement not stored yet)
-	earlier := false        // calls of a gone plan are left
+	earlier := false        // calls of a gone plan are left (goneSince is kept for them)
 	err = listUnfinished(ctx, r.APIReader, req.NamespacedName, func(call *safetyv1alpha1.AgentToolCall) error {
 		ended, own := planEnded(plan, call, now)
 		if !own {
-			earlier, ended = true, r.goneAt(req.NamespacedName, now)
+			ended = r.goneAt(req.NamespacedName, now)
 		} else if ended.IsZero() {
 			return nil // its plan is active
 		}
 		due := unfinishedDue(call, ended, ttl)
 		if due.After(now) {
-			next = soonest(next, due)
+			next, earlier = soonest(next, due), earlier || !own
 			return nil
 		}
 		again, err := r.remove(ctx, call, due.Add(-ttl))
-		retry = max(retry, again)
+		retry, earlier = max(retry, again), earlier || (!own && again > 0)
 		return err
 	})
 	if err != nil {
