@@ -157,4 +157,22 @@ var _ = Describe("unfinished calls", func() {
 		}).WithTimeout(30 * time.Second).WithPolling(time.Second).Should(Succeed())
 		Expect(completions(dir, ns)[string(c.UID)]).To(ConsistOf(HaveKeyWithValue("phase", audit.PhaseUnfinished)))
 	})
+
+	It("wait out the reporter's window from their creation, however short the TTL, also when their plan is gone", func() {
+		// A minute ahead only: the plan goes well inside its call's window.
+		clk := clocktesting.NewFakeClock(time.Now().Add(time.Minute))
+		dir, al, _ := withLedger(clk, "window-unfinished", 0)
+		ns, agent := lockedPlan("short")
+		c := submitCall(agent, ns, "short", "left", "a", "", "", nil)
+		p := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "short"}}
+		Eventually(func(g Gomega) []string { return getPlan(ns, "short")(g).Finalizers }).Should(ContainElement(safetyv1alpha1.PlanFinalizer))
+		Expect(k8sClient.Delete(ctx, p)).To(Succeed())
+		Eventually(gone(p)).Should(BeTrue())
+		retime(al, 1)
+		Consistently(gone(c)).WithTimeout(2*time.Second).Should(BeFalse(), "deleted at a TTL of 1s, inside the reporter's window")
+		clk.Step(policy.ReportWindow)
+		retime(al, 0)
+		Eventually(gone(c)).Should(BeTrue())
+		Expect(completions(dir, ns)[string(c.UID)]).To(ConsistOf(HaveKeyWithValue("phase", audit.PhaseUnfinished)))
+	})
 })
