@@ -11,6 +11,12 @@ import (
 // KindCompletion is the ledger record kind of a finished AgentToolCall.
 const KindCompletion = "completion"
 
+// PhaseUnfinished is a completion's phase for a call deleted without ever being reported
+// Succeeded or Failed, once its plan had ended or gone (docs/ledger.md, "Unfinished calls"). It
+// is no CallPhase: no call carries it, so a reader tells the two endings apart by the phase
+// alone; the phase the call last had is the record's lastPhase.
+const PhaseUnfinished = "Unfinished"
+
 // Completion is what the ledger keeps of a finished AgentToolCall once the object itself is
 // deleted: which call it was (UID included, so a record repeated after a crash is recognisable),
 // how it ended and what it cost.
@@ -21,7 +27,10 @@ type Completion struct {
 	UID       string
 	Tool      string
 	Step      string
-	Phase     string // Succeeded or Failed
+	Phase     string // Succeeded, Failed or PhaseUnfinished
+	// LastPhase is an unfinished call's status.phase when it was deleted (Admitted, Running);
+	// empty for a finished call, and for a call that never had a phase.
+	LastPhase string
 	Cost      string // exact decimal US dollars; empty when the agent reported none
 	// FinishedAt is when the call counts as finished, the time its TTL counts from (TTLStart).
 	FinishedAt time.Time
@@ -73,6 +82,9 @@ func (rec completionRecord) Fields() map[string]any {
 	if !c.ReportedFinishedAt.IsZero() {
 		fields["reportedFinishedAt"] = c.ReportedFinishedAt.UTC().Format(time.RFC3339Nano)
 	}
+	if c.LastPhase != "" {
+		fields["lastPhase"] = c.LastPhase
+	}
 	return fields
 }
 
@@ -82,6 +94,9 @@ func (rec completionRecord) WriteFields(w *ledger.FieldWriter) {
 	w.String(fieldCall, c.Call)
 	w.String("cost", c.Cost)
 	w.String("finishedAt", c.FinishedAt.UTC().Format(time.RFC3339Nano))
+	if c.LastPhase != "" {
+		w.String("lastPhase", c.LastPhase)
+	}
 	w.String(fieldNamespace, c.Namespace)
 	w.String("phase", c.Phase)
 	w.String(fieldPlan, c.Plan)

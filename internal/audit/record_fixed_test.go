@@ -76,6 +76,9 @@ func randomCompletion(rng *rand.Rand) Completion {
 	if rng.IntN(2) == 0 {
 		c.ReportedFinishedAt = time.Unix(rng.Int64N(1<<32), 0).In(time.FixedZone("x", 3600))
 	}
+	if rng.IntN(2) == 0 {
+		c.LastPhase = str() // an unfinished call's
+	}
 	return c
 }
 

@@ -145,18 +145,7 @@ func (r *FinishedCallReconciler) record(ctx context.Context, call *safetyv1alpha
 		return m, nil
 	}
 	now := r.Clock.Now()
-	cost := ""
-	if call.Status.Cost != nil {
-		cost = call.Status.Cost.String()
-		if money, err := policy.MoneyFromQuantity(*call.Status.Cost); err == nil {
-			cost = money.String()
-		}
-	}
-	receipt, err := r.Log.RecordCompletion(ctx, audit.Completion{
-		Namespace: call.Namespace, Plan: call.Spec.Plan, Call: call.Name, UID: string(call.UID), Tool: call.Spec.Tool,
-		Step: call.Spec.Step, Phase: string(call.Status.Phase), Cost: cost, FinishedAt: audit.TTLStart(call, now),
-		ReportedFinishedAt: reportedFinish(call),
-	})
+	receipt, err := r.Log.RecordCompletion(ctx, completionOf(call, string(call.Status.Phase), audit.TTLStart(call, now)))
 	if err != nil {
 		return completionMark{}, fmt.Errorf("recording the completion of AgentToolCall %s: %w", key, err)
 	}
@@ -170,22 +159,9 @@ func (r *FinishedCallReconciler) record(ctx context.Context, call *safetyv1alpha
 	return m, nil
 }
 
-func reportedFinish(call *safetyv1alpha1.AgentToolCall) time.Time {
-	if call.Status.FinishedAt == nil {
-		return time.Time{}
-	}
-	return call.Status.FinishedAt.Time
-}
-
 // expire deletes the call once its TTL has passed, and, while it awaits its cost (awaitsReport),
-// the reporter's window (policy.ReportWindow) since its creation. Nothing about the call's usage is
-// lost by deleting it: its attempt, its reservation and every trusted cost report were counted
-// into its plan's counters when the webhook admitted them, and before it is deleted what it
-// counted is added to their deleted part, in a write of the plan's status that is stored first
-// (settled), so that a replica taking over after a crash, which recounts the calls that still
-// exist, counts it too. The UID precondition makes sure a newer call of the same name is never
-// deleted; the resourceVersion one, that the call is deleted as it was settled (a report since
-// then is settled too, first).
+// the reporter's window (policy.ReportWindow) since its creation; removeCall settles what it
+// counted into its plan's deleted part first.
 func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha1.AgentToolCall, m completionMark) (ctrl.Result, error) {
 	ttl, err := r.ttl(ctx)
 	if err != nil {
@@ -205,52 +181,12 @@ func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha
 	if wait := due.Sub(r.Clock.Now()); wait > 0 {
 		return ctrl.Result{RequeueAfter: wait}, nil
 	}
-	settled, err := r.settled(ctx, call)
-	if err != nil {
-		return ctrl.Result{}, err
-	}
-	if !settled {
-		return ctrl.Result{RequeueAfter: settleRetry}, nil
-	}
-	rv := call.ResourceVersion
-	err = r.Delete(ctx, call, client.Preconditions{UID: &call.UID, ResourceVersion: &rv})
-	if apierrors.IsConflict(err) {
-		return ctrl.Result{RequeueAfter: finalizerRetry}, nil
-	}
-	if client.IgnoreNotFound(err) != nil {
-		return ctrl.Result{}, fmt.Errorf("deleting finished AgentToolCall %s/%s: %w", call.Namespace, call.Name, err)
-	}
-	if r.Counters != nil {
-		r.Counters.CallDeleted(types.NamespacedName{Namespace: call.Namespace, Name: call.Spec.Plan}, call.UID)
+	if retry, err := removeCall(ctx, r.Client, r.Counters, call); err != nil || retry > 0 {
+		return ctrl.Result{RequeueAfter: retry}, err
 	}
 	r.forget(client.ObjectKeyFromObject(call))
 	ctrl.LoggerFrom(ctx).V(1).Info("Deleted finished AgentToolCall after its TTL", "ttl", ttl, "completionSeq", m.Seq)
 	return ctrl.Result{}, nil
-}
-
-// settleRetry is how soon a call whose settlement is not stored yet is looked at again: about
-// when its plan's next write is (the webhook's flush interval and a write).
-const settleRetry = 250 * time.Millisecond
-
-// settled counts call into the deleted part of its plan's counters, and says whether that is
-// stored: the call may be deleted then. A call whose plan is gone (settled into its project
-// already) has nothing to count into.
-func (r *FinishedCallReconciler) settled(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (bool, error) {
-	if r.Counters == nil {
-		return true, nil
-	}
-	plan := &safetyv1alpha1.AgentPlan{}
-	if err := r.Get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan); err != nil {
-		if apierrors.IsNotFound(err) {
-			return true, nil
-		}
-		return false, fmt.Errorf("reading plan %s of AgentToolCall %s/%s: %w", call.Spec.Plan, call.Namespace, call.Name, err)
-	}
-	stored, err := r.Counters.SettleCall(ctx, plan, call)
-	if err != nil {
-		return false, fmt.Errorf("counting AgentToolCall %s/%s into its plan's deleted calls: %w", call.Namespace, call.Name, err)
-	}
-	return stored, nil
 }
 
 // awaitsReport says a cost report may still come for call: it carries none (a cost is only ever

@@ -22,7 +22,7 @@ type Options struct {
 	Clock clock.PassiveClock
 	// Journal is this replica's decision ledger, maintained by the AuditLedger controller, which
 	// also holds the completion records of finished calls. nil runs neither the ledger controller
-	// nor the finished-call and spent-approval controllers: what the ledger cannot hold is never
+	// nor the finished-call, unfinished-call and spent-approval controllers: what the ledger cannot hold is never
 	// deleted.
 	Journal *ledger.Journal
 	// LedgerDir is the journal's directory, for the free-space check.
@@ -75,6 +75,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		settler, _ := opts.Counters.(CallSettler)
 		reconcilers = append(reconcilers, &AuditLedgerReconciler{Client: c, Clock: opts.Clock, Journal: opts.Journal, Dir: opts.LedgerDir},
 			&FinishedCallReconciler{Client: c, Clock: opts.Clock, Log: &audit.Log{Journal: opts.Journal}, Counters: settler},
+			&UnfinishedCallReconciler{Client: c, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Log: &audit.Log{Journal: opts.Journal}, Counters: settler},
 			&SpentApprovalReconciler{Client: c, Clock: opts.Clock})
 	}
 	for _, r := range reconcilers {

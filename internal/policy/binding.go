@@ -25,6 +25,12 @@ func PlanDeadline(plan *safetyv1alpha1.AgentPlan) time.Time {
 	return plan.CreationTimestamp.Add(time.Duration(ActiveDeadlineSeconds(plan)) * time.Second)
 }
 
+// CallOfPlan says call belongs to plan, not to an earlier plan of the same name: calls name their
+// plan by name, and a plan's calls are created after it.
+func CallOfPlan(plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall) bool {
+	return !call.CreationTimestamp.Before(&plan.CreationTimestamp)
+}
+
 // ActiveDeadlineSeconds is a plan's spec.activeDeadlineSeconds, defaulted.
 func ActiveDeadlineSeconds(plan *safetyv1alpha1.AgentPlan) int64 {
 	if s := plan.Spec.ActiveDeadlineSeconds; s != nil {

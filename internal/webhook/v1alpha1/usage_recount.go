@@ -158,7 +158,7 @@ func reservedFor(plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolC
 	return tool, reserve
 }
 
-// callOfPlan says call belongs to plan, not to an earlier plan of the same name.
+// callOfPlan says call belongs to plan, not to an earlier plan of the same name (policy.CallOfPlan).
 func callOfPlan(plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall) bool {
-	return !call.CreationTimestamp.Before(&plan.CreationTimestamp)
+	return policy.CallOfPlan(plan, call)
 }
