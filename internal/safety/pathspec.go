@@ -930,21 +930,28 @@ func (a *analyzer) downloadNames(s *segment) {
 	}
 }
 
+// urlHostPath splits a URL (anything with "://") into its host, with any user:password@ and
+// :port, and its path after the "/" that ends the host, without query or fragment; ok is false
+// for a word that is no URL.
+func urlHostPath(v string) (host, urlPath string, ok bool) {
+	_, rest, ok := strings.Cut(v, "://")
+	if !ok {
+		return "", "", false
+	}
+	if j := strings.IndexAny(rest, "?#"); j >= 0 {
+		rest = rest[:j]
+	}
+	host, urlPath, _ = strings.Cut(rest, "/")
+	return host, urlPath, true
+}
+
 // urlPaths yields, for each operand that is a URL, its path from the "/" after the host, without
 // query or fragment, when there is anything after that "/": what a download names its file by
 // (https://x/a/.bashrc?v=1 is /a/.bashrc).
 func urlPaths(ops []word) iter.Seq[word] {
 	return func(yield func(word) bool) {
 		for _, w := range ops {
-			i := strings.Index(w.s, "://")
-			if i < 0 {
-				continue
-			}
-			u := w.s[i+3:]
-			if j := strings.IndexAny(u, "?#"); j >= 0 {
-				u = u[:j]
-			}
-			if j := strings.IndexByte(u, '/'); j >= 0 && j < len(u)-1 && !yield(w.with(u[j:])) {
+			if _, p, ok := urlHostPath(w.s); ok && p != "" && !yield(w.with("/"+p)) {
 				return
 			}
 		}

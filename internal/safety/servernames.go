@@ -76,15 +76,10 @@ func wgetTreePaths(s *segment, dir string) []word {
 	noHost := wgetShort(s, "nH") || s.hasFlag("--no-host-directories")
 	var out []word
 	for _, w := range s.operands {
-		i := strings.Index(w.s, "://")
-		if i < 0 {
+		host, p, ok := urlHostPath(w.s)
+		if !ok {
 			continue
 		}
-		rest := w.s[i+3:]
-		if j := strings.IndexAny(rest, "?#"); j >= 0 {
-			rest = rest[:j]
-		}
-		host, p, _ := strings.Cut(rest, "/")
 		if k := strings.LastIndexByte(host, '@'); k >= 0 {
 			host = host[k+1:] // user:password@
 		}
