@@ -84,7 +84,7 @@ func (u *Usage) Report(reserve, old, new safety.Money) safety.Money {
 // Into writes the counters into a plan's status.usage, leaving denials as they are.
 func (u Usage) Into(status *safetyv1alpha1.PlanUsage) {
 	status.Calls = u.Calls
-	status.AccumulatedCost, status.ReservedCost, status.ReportedCost = moneyString(u.Accumulated), moneyString(u.Reserved), moneyString(u.Reported)
+	status.AccumulatedCost, status.ReservedCost, status.ReportedCost = MoneyString(u.Accumulated), MoneyString(u.Reserved), MoneyString(u.Reported)
 	status.StepAttempts = nil
 	if len(u.Steps) > 0 {
 		status.StepAttempts = maps.Clone(u.Steps)
@@ -92,7 +92,8 @@ func (u Usage) Into(status *safetyv1alpha1.PlanUsage) {
 	status.Steps = nil // the legacy list's counts are in u (UsageOf) and so in stepAttempts now
 }
 
-func moneyString(m safety.Money) string {
+// MoneyString is m as a status field writes it: empty for zero (the field is omitted).
+func MoneyString(m safety.Money) string {
 	if m.IsZero() {
 		return ""
 	}
@@ -258,7 +259,7 @@ func DeletedOf(plan *safetyv1alpha1.AgentPlan) (Usage, error) {
 // are.
 func (u Usage) IntoDeleted(d *safetyv1alpha1.DeletedCalls) {
 	d.Calls = u.Calls
-	d.AccumulatedCost, d.ReservedCost, d.ReportedCost = moneyString(u.Accumulated), moneyString(u.Reserved), moneyString(u.Reported)
+	d.AccumulatedCost, d.ReservedCost, d.ReportedCost = MoneyString(u.Accumulated), MoneyString(u.Reserved), MoneyString(u.Reported)
 	d.StepAttempts = nil
 	if len(u.Steps) > 0 {
 		d.StepAttempts = maps.Clone(u.Steps)

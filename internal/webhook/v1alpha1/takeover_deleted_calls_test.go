@@ -22,13 +22,13 @@ import (
 	"github.com/toolgate/toolgate/internal/safety"
 )
 
-// AUDIT19 (issue 15, "exact under several replicas" / "counters that only grow"): a plan whose
+// Issue 15, "exact under several replicas" / "counters that only grow": a plan whose
 // status stores 5 attempts of step a (their calls since deleted by the finished-call TTL) and whose
 // deciding replica was killed (SIGKILL, OOM, node loss) less than a flush interval after admitting
 // 3 more attempts of step a (stored as calls, not yet in the status). The replica that takes over
 // must count 8, not 5. Each deleted call was counted into the status's deleted part before it was
 // deleted (usage_deleted.go), so the deleted part plus the recount of the calls that exist is 8.
-func TestAudit19TakeoverAfterACrashLosesUnstoredCountsOfAPlanWithDeletedCalls(t *testing.T) {
+func TestATakeoverAfterACrashKeepsTheUnstoredCountsOfAPlanWithDeletedCalls(t *testing.T) {
 	c, plan := recountWorld(t, v1alpha1.PlanUsage{Calls: 5, StepAttempts: map[string]int32{"a": 5}, AccumulatedCost: "2.5", ReservedCost: "2.5",
 		Deleted: &v1alpha1.DeletedCalls{Calls: 5, StepAttempts: map[string]int32{"a": 5}, AccumulatedCost: "2.5", ReservedCost: "2.5"}},
 		callOf("n1", "paid", "a", ""), callOf("n2", "paid", "a", ""), callOf("n3", "paid", "a", ""))

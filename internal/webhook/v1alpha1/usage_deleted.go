@@ -140,7 +140,7 @@ func (p *planCounters) deletedInto(usage *safetyv1alpha1.PlanUsage) []safetyv1al
 	p.deleted.IntoDeleted(d)
 	for uid, e := range p.pending {
 		if !e.gone {
-			d.Pending = append(d.Pending, safetyv1alpha1.PendingDeletion{UID: string(uid), Cost: moneyOrEmpty(e.cost)})
+			d.Pending = append(d.Pending, safetyv1alpha1.PendingDeletion{UID: string(uid), Cost: policy.MoneyString(e.cost)})
 		}
 	}
 	usage.Deleted = d
@@ -154,7 +154,7 @@ func (p *planCounters) deletedStored(written []safetyv1alpha1.PendingDeletion) {
 	listed := make(map[types.UID]bool, len(written))
 	for _, w := range written {
 		listed[types.UID(w.UID)] = true
-		if e := p.pending[types.UID(w.UID)]; e != nil && w.Cost == moneyOrEmpty(e.cost) {
+		if e := p.pending[types.UID(w.UID)]; e != nil && w.Cost == policy.MoneyString(e.cost) {
 			e.stored = true
 		}
 	}
@@ -221,13 +221,6 @@ func pendingListed(plan *safetyv1alpha1.AgentPlan) map[types.UID]bool {
 		}
 	}
 	return out
-}
-
-func moneyOrEmpty(m safety.Money) string {
-	if m.IsZero() {
-		return ""
-	}
-	return m.String()
 }
 
 // SettleCall counts a finished call, about to be deleted, into the deleted part of its plan's
