@@ -29,6 +29,8 @@ var (
 	hookBinary string
 	// caFile verifies the test API server, as a pod's mounted ca.crt does.
 	caFile string
+	// ledgerDir holds the operator's ledger.
+	ledgerDir string
 )
 
 func TestHook(t *testing.T) {
@@ -43,7 +45,8 @@ var _ = BeforeSuite(func() {
 	SetDefaultEventuallyPollingInterval(20 * time.Millisecond)
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	ctx = context.Background()
-	journal, err := ledger.Open(audit.Config(nil, GinkgoT().TempDir(), "envtest", nil))
+	ledgerDir = GinkgoT().TempDir()
+	journal, err := ledger.Open(audit.Config(nil, ledgerDir, "envtest", nil))
 	Expect(err).NotTo(HaveOccurred())
 	cluster, err = testenv.Start(func(mgr ctrl.Manager) error {
 		return operator.Setup(mgr, operator.Options{Ledger: &audit.Log{Journal: journal}})
