@@ -1,0 +1,99 @@
+package gateway_test
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/testenv"
+)
+
+// Acceptance cases of issue 19 an outside evaluator would write: tools/list shows only the tools
+// the caller's plan could use, and a request that is not one well-formed MCP message gets a clear
+// error and writes nothing.
+var _ = Describe("toolgate-gateway, judged from outside (audit 19)", Ordered, ContinueOnFailure, func() {
+	var (
+		w  *world
+		up *recordingServer
+	)
+	BeforeAll(func() {
+		var stop func()
+		up, stop = startUpstream(GinkgoT().TempDir())
+		DeferCleanup(stop)
+		w = newWorld("gw-audit19-", up.URL, "read_file")
+	})
+
+	// An ended plan admits nothing (every call is refused PlanExpired), so there is no tool it
+	// could use: tools/list must be empty, as it is for a caller no plan names.
+	It("lists no tool to a caller whose plan has ended", func() {
+		_, err := testenv.AgentConfig(ctx, cluster.Config, w.ns, "late")
+		Expect(err).NotTo(HaveOccurred())
+		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: w.ns, Name: "brief"},
+			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "late", ActiveDeadlineSeconds: new(int64(1)),
+				ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: w.ns}}}
+		Expect(k8sClient.Create(ctx, plan)).To(Succeed())
+		Eventually(func(g Gomega) {
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
+			g.Expect(plan.Status.Snapshot).NotTo(BeNil(), "locked before it ended")
+			g.Expect(meta.IsStatusConditionFalse(plan.Status.Conditions, safetyv1alpha1.AgentPlanActiveCondition)).To(BeTrue())
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+		token, err := testenv.AudiencePodToken(ctx, cluster.Config, w.ns, "late", "late-pod", true, audience)
+		Expect(err).NotTo(HaveOccurred())
+		res, err := connectedTo(gatewayURL, token).ListTools(ctx, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Tools).To(BeEmpty(), "plan brief has ended: every call of it is refused PlanExpired")
+	})
+
+	post := func(body string) (int, string) {
+		GinkgoHelper()
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(body))
+		Expect(err).NotTo(HaveOccurred())
+		req.Header.Set("Authorization", "Bearer "+w.token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+		Expect(err).NotTo(HaveOccurred())
+		defer func() { _ = resp.Body.Close() }()
+		data, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(data)
+	}
+
+	// A body that is not one JSON value, or a message naming its method or tool twice, is not a
+	// well-formed MCP request: decoders disagree on it (a proxy or log in front that takes the
+	// first "method" sees a tools/list where the gateway runs a tools/call), just as they do on
+	// the repeated argument keys toolgate refuses. It must be refused, with nothing created or sent.
+	DescribeTable("refuses a request body that is not one well-formed JSON-RPC message, creating and sending nothing",
+		func(body func() string) {
+			before := len(up.Calls())
+			var calls safetyv1alpha1.AgentToolCallList
+			Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
+			stored := len(calls.Items)
+			status, answer := post(body())
+			refused := status >= 400 || strings.Contains(answer, `"error"`)
+			Expect(refused).To(BeTrue(), "HTTP %d: %s", status, answer)
+			Expect(up.Calls()).To(HaveLen(before), "the upstream was sent the call")
+			Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
+			Expect(calls.Items).To(HaveLen(stored), "an AgentToolCall was created")
+		},
+		Entry("a valid message followed by more text", func() string {
+			return `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + w.readTool +
+				`","arguments":{"path":"trailing.txt"}}}garbage`
+		}),
+		Entry("a message that names its method twice", func() string {
+			return `{"jsonrpc":"2.0","id":1,"method":"tools/list","method":"tools/call","params":{"name":"` + w.readTool +
+				`","arguments":{"path":"twice.txt"}}}`
+		}),
+		Entry("a tools/call that names its tool twice", func() string {
+			return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_everything","name":"` + w.readTool +
+				`","arguments":{"path":"named-twice.txt"}}}`
+		}),
+	)
+})
