@@ -66,7 +66,7 @@ var _ = Describe("toolgate-hook, for a pod whose plan has ended or that no plan 
 		Expect(out.PermissionDecisionReason).To(HavePrefix("[PlanExpired] "),
 			"the gateway answers this call [PlanExpired] from the webhook; the hook answers: %s", out.PermissionDecisionReason)
 		Eventually(func() ([]map[string]any, error) { return testenv.Decisions(ledgerDir, ns) }).
-			WithTimeout(10 * time.Second).Should(ContainElement(And(HaveKeyWithValue("plan", "brief"),
+			WithTimeout(10*time.Second).Should(ContainElement(And(HaveKeyWithValue("plan", "brief"),
 			HaveKeyWithValue("reason", "PlanExpired"))), "the refusal is in the ledger, as the gateway's is")
 	})
 
