@@ -96,4 +96,38 @@ var _ = Describe("toolgate-gateway, judged from outside (audit 19)", Ordered, Co
 				`","arguments":{"path":"named-twice.txt"}}}`
 		}),
 	)
+
+	// JSON-RPC: the answer carries the request's id, so the client can match it. An id the
+	// gateway cannot carry back as sent must be refused before anything runs; answered under
+	// another id, the call has run (and been charged) and the agent never gets its answer.
+	DescribeTable("answers a call under its own id, or refuses it before anything runs",
+		func(id string) {
+			before := len(up.Calls())
+			status, answer := post(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + w.readTool +
+				`","arguments":{"path":"id.txt"}}}`)
+			if status >= 400 || strings.Contains(answer, `"error"`) {
+				Expect(up.Calls()).To(HaveLen(before), "refused, yet sent upstream: HTTP %d %s", status, answer)
+				return
+			}
+			Expect(answer).To(ContainSubstring(`"id":`+id+`,`), "HTTP %d: %s", status, answer)
+		},
+		Entry("an integer id beyond int64", "123456789012345678901234567890"),
+		Entry("a fractional id", "1.5"),
+	)
+
+	// Two requests of one batch under one id: each is answered, or the batch refused; one of them
+	// silently dropped leaves the agent waiting for an answer that never comes.
+	It("does not silently drop one of two batched calls that share an id", func() {
+		call := func(path string) string {
+			return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + w.readTool +
+				`","arguments":{"path":"` + path + `"}}}`
+		}
+		before := len(up.Calls())
+		status, answer := post("[" + call("first.txt") + "," + call("second.txt") + "]")
+		if status >= 400 {
+			Expect(up.Calls()).To(HaveLen(before), "refused, yet sent upstream")
+			return
+		}
+		Expect(strings.Count(answer, `"id":1`)).To(Equal(2), "HTTP %d: %s", status, answer)
+	})
 })
