@@ -40,3 +40,36 @@ func TestRespellingsInsideAListARuleIteratesDeny(t *testing.T) {
 		})
 	}
 }
+
+// The same through a key computed at run time, comprehensions nested in each other, and a
+// comprehension's variable that hides one of the same name outside it; the near misses (no
+// respelling, or a respelling the rule does not read) are admitted.
+func TestRespellingsBelowAnyElementARuleReaches(t *testing.T) {
+	set, errs := argrules.Compile([]argrules.Rule{
+		{Name: "picked", Tools: []string{"pick"}, Expression: "args.opts[args.which].force == false"},
+		{Name: "nested", Tools: []string{"matrix"}, Expression: "args.rows.all(r, r.cells[0].max_amount < 400)"},
+		{Name: "hidden", Tools: []string{"hide"},
+			Expression: "args.jobs.all(j, [{'dry_run': true}].all(j, j.dry_run)) && args.jobs.all(j, j.name != '')"},
+	})
+	if errs != nil {
+		t.Fatalf("Compile() = %v", errs)
+	}
+	for name, tc := range map[string]struct {
+		tool, extra string
+		deny        bool
+	}{
+		"a computed key's object respelling the key read":  {"pick", `{"which": "b", "opts": {"b": {"force": false, "Force_": true}}}`, true},
+		"a computed key's object spelling it once":         {"pick", `{"which": "b", "opts": {"b": {"force": false}}}`, false},
+		"an alias in an element of an element":             {"matrix", `{"rows": [{"cells": [{"max_amount": 1}]}, {"cells": [{"max_amount": 1, "maxAmount": 9000}]}]}`, true},
+		"an element of an element, spelled once":           {"matrix", `{"rows": [{"cells": [{"max_amount": 1}, {"max_amount": 2}]}]}`, false},
+		"a key the hidden variable's list holds":           {"hide", `{"jobs": [{"name": "a", "dryRun": false}]}`, false},
+		"a respelling of the key the outer variable reads": {"hide", `{"jobs": [{"name": "a", "Name_": ""}]}`, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			v := set.Evaluate(argrules.Input{Tool: tc.tool, Extra: mustParse(tc.extra)})
+			if (v != nil) != tc.deny {
+				t.Fatalf("Evaluate(%s) = %+v; want denied %v", tc.extra, v, tc.deny)
+			}
+		})
+	}
+}

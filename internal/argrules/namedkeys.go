@@ -1,6 +1,7 @@
 package argrules
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/google/cel-go/common/ast"
@@ -8,10 +9,18 @@ import (
 	"github.com/google/cel-go/common/types"
 )
 
+// anyElement is the path segment for every element of a list, or every value of a map, that a
+// rule reaches by iterating (args.jobs.all(j, j.dry_run)) or by an index that is not a constant
+// key (args.jobs[0].dry_run, args.opts[k].force): each such element is an object the tool reads
+// as it reads args, so a respelling in any of them is refused. No key is "\x00*" (extra.go
+// refuses control characters in keys).
+const anyElement = "\x00*"
+
 // argPaths are the keys of args a rule names, each as the path from args to it: args.force is
 // [force], args.opts.force and args['opts']['force'] are [opts force], 'limit' in args.opts is
-// [opts limit]. Keys a rule reaches otherwise (by iterating, or with a computed index) are not
-// named, and a rule on them must itself require the key.
+// [opts limit], args.jobs.all(j, j.dry_run) and args.jobs[0].dry_run are [jobs anyElement
+// dry_run]. Keys a rule reaches otherwise (with a computed key) are not named, and a rule on
+// them must itself require the key.
 func argPaths(e ast.Expr) [][]string {
 	var paths [][]string
 	add := func(p []string) {
@@ -19,39 +28,89 @@ func argPaths(e ast.Expr) [][]string {
 			paths = append(paths, p)
 		}
 	}
-	ast.PreOrderVisit(e, ast.NewExprVisitor(func(e ast.Expr) {
-		if p, ok := argPath(e); ok {
-			add(p)
-		}
-		if e.Kind() != ast.CallKind || e.AsCall().FunctionName() != operators.In {
-			return
-		}
-		args := e.AsCall().Args()
-		if key, ok := constString(args[0]); ok {
-			if p, ok := argPath(args[1]); ok {
-				add(append(slices.Clone(p), key))
-			}
-		}
-	}))
+	collectPaths(e, map[string][]string{VarArgs: nil}, add)
 	return paths
 }
 
-// argPath is the path from args that e names, and whether it names one.
-func argPath(e ast.Expr) ([]string, bool) {
+// collectPaths walks e, adding every path from args it names; scope maps the variables that
+// stand for a place in args (args itself, a comprehension's element) to their path.
+func collectPaths(e ast.Expr, scope map[string][]string, add func([]string)) {
+	if p, ok := argPath(e, scope); ok {
+		add(p)
+	}
+	switch e.Kind() {
+	case ast.SelectKind:
+		collectPaths(e.AsSelect().Operand(), scope, add)
+	case ast.CallKind:
+		call := e.AsCall()
+		if call.IsMemberFunction() {
+			collectPaths(call.Target(), scope, add)
+		}
+		for _, a := range call.Args() {
+			collectPaths(a, scope, add)
+		}
+		if call.FunctionName() == operators.In && len(call.Args()) == 2 {
+			if key, ok := constString(call.Args()[0]); ok {
+				if p, ok := argPath(call.Args()[1], scope); ok {
+					add(append(slices.Clone(p), key))
+				}
+			}
+		}
+	case ast.ListKind:
+		for _, el := range e.AsList().Elements() {
+			collectPaths(el, scope, add)
+		}
+	case ast.MapKind:
+		for _, en := range e.AsMap().Entries() {
+			collectPaths(en.AsMapEntry().Key(), scope, add)
+			collectPaths(en.AsMapEntry().Value(), scope, add)
+		}
+	case ast.ComprehensionKind:
+		c := e.AsComprehension()
+		collectPaths(c.IterRange(), scope, add)
+		collectPaths(c.AccuInit(), scope, add)
+		// The comprehension's variables hide any of the same names outside it; its element
+		// variable (a one-variable comprehension's only one — a map's is its key, a string with
+		// nothing below — or the second of two) stands for each element of a range in args.
+		inner := maps.Clone(scope)
+		delete(inner, c.IterVar())
+		delete(inner, c.IterVar2())
+		delete(inner, c.AccuVar())
+		if p, ok := argPath(c.IterRange(), scope); ok {
+			elem := c.IterVar()
+			if c.HasIterVar2() {
+				elem = c.IterVar2()
+			}
+			inner[elem] = append(slices.Clone(p), anyElement)
+		}
+		collectPaths(c.LoopCondition(), inner, add)
+		collectPaths(c.LoopStep(), inner, add)
+		collectPaths(c.Result(), inner, add)
+	}
+}
+
+// argPath is the path from args that e names, and whether it names one: args, a variable in
+// scope, and selections and indexes of them; an index that is not a constant string is any
+// element.
+func argPath(e ast.Expr, scope map[string][]string) ([]string, bool) {
 	switch e.Kind() {
 	case ast.IdentKind:
-		return nil, e.AsIdent() == VarArgs
+		p, ok := scope[e.AsIdent()]
+		return slices.Clone(p), ok
 	case ast.SelectKind:
-		p, ok := argPath(e.AsSelect().Operand())
+		p, ok := argPath(e.AsSelect().Operand(), scope)
 		return append(p, e.AsSelect().FieldName()), ok
 	case ast.CallKind:
 		call := e.AsCall()
 		if call.FunctionName() != operators.Index || len(call.Args()) != 2 {
 			return nil, false
 		}
+		p, ok := argPath(call.Args()[0], scope)
 		key, isConst := constString(call.Args()[1])
-		p, ok := argPath(call.Args()[0])
-		return append(p, key), ok && isConst
+		if !isConst {
+			key = anyElement
+		}
+		return append(p, key), ok
 	}
 	return nil, false
 }

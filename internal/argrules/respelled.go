@@ -1,6 +1,7 @@
 package argrules
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,29 +106,56 @@ func (x keyIndexes) of(prefix string, m map[string]any) *keyIndex {
 // and the keys below ("opts.force", `opts["Force"]`), which a JavaScript tool setting options by
 // path follows. It is returned dotted from args with the key it stands for, and how ("respells"
 // or "is a path to"); "" when there is none. Each named key is followed through the maps the
-// arguments hold; where it leaves them, there is nothing below to check.
+// arguments hold, and at anyElement through every element of a list or value of a map; where it
+// leaves them, there is nothing below to check.
 func respelled(args map[string]any, named []namedKey, indexes keyIndexes) (key, want, how string) {
 	for _, nk := range named {
-		m := args
-		for i, seg := range nk.path {
-			prefix := strings.Join(nk.path[:i], ".")
-			idx := indexes.of(strings.Join(nk.path[:i], "\x00"), m)
-			if k := idx.respelling(nk.spellings[i], seg); k != "" {
-				return dotted(prefix, k), dotted(prefix, seg), "respells"
-			}
-			for _, pk := range idx.paths[nk.spellings[i]] {
-				if n := len(pk.spellings); n <= len(nk.path)-i && slices.Equal(pk.spellings, nk.spellings[i:i+n]) {
-					return dotted(prefix, pk.key), dotted(prefix, strings.Join(nk.path[i:i+n], ".")), "is a path to"
-				}
-			}
-			next, isMap := m[seg].(map[string]any)
-			if !isMap {
-				break
-			}
-			m = next
+		if key, want, how = respelledIn(args, nk, 0, nil, indexes); key != "" {
+			return key, want, how
 		}
 	}
 	return "", "", ""
+}
+
+// respelledIn is respelled for the named key nk from its i-th key on, in v, which is at the
+// path where from args.
+func respelledIn(v any, nk namedKey, i int, where []string, indexes keyIndexes) (key, want, how string) {
+	if i == len(nk.path) {
+		return "", "", ""
+	}
+	seg := nk.path[i]
+	if seg == anyElement {
+		switch c := v.(type) {
+		case []any:
+			for n, el := range c {
+				if key, want, how = respelledIn(el, nk, i+1, append(slices.Clip(where), strconv.Itoa(n)), indexes); key != "" {
+					return key, want, how
+				}
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(c)) {
+				if key, want, how = respelledIn(c[k], nk, i+1, append(slices.Clip(where), k), indexes); key != "" {
+					return key, want, how
+				}
+			}
+		}
+		return "", "", ""
+	}
+	m, isMap := v.(map[string]any)
+	if !isMap {
+		return "", "", ""
+	}
+	prefix := strings.Join(where, ".")
+	idx := indexes.of(strings.Join(where, "\x00"), m)
+	if k := idx.respelling(nk.spellings[i], seg); k != "" {
+		return dotted(prefix, k), dotted(prefix, seg), "respells"
+	}
+	for _, pk := range idx.paths[nk.spellings[i]] {
+		if n := len(pk.spellings); n <= len(nk.path)-i && slices.Equal(pk.spellings, nk.spellings[i:i+n]) {
+			return dotted(prefix, pk.key), dotted(prefix, strings.Join(nk.path[i:i+n], ".")), "is a path to"
+		}
+	}
+	return respelledIn(m[seg], nk, i+1, append(slices.Clip(where), seg), indexes)
 }
 
 func dotted(prefix, key string) string {
