@@ -44,9 +44,8 @@ const (
 	MetaDenial = "safety.toolgate.dev/denial"
 )
 
-// ReasonPlanNotFound is the reason of a call whose caller no plan is bound to; it is the
-// webhook's reason for a call naming no plan that exists.
-const ReasonPlanNotFound = "PlanNotFound"
+// ReasonPlanNotFound is the reason of a call whose caller no plan is bound to.
+const ReasonPlanNotFound = toolcall.ReasonPlanNotFound
 
 // DefaultReviewTTL is how long a successful TokenReview is reused (reviewcache.go says why that
 // is safe).

@@ -76,7 +76,9 @@ func (g *Gate) Decide(ctx context.Context, raw []byte) Output {
 		return answer(Deny, "toolgate-hook cannot ask toolgate, so no tool may run: "+g.Broken.Error())
 	}
 	plan, err := g.Plan(ctx)
-	if err != nil {
+	if noPlan, ok := errors.AsType[*toolcall.NoPlanError](err); ok {
+		return answer(Deny, toolcall.Result{Reason: toolcall.ReasonPlanNotFound, Message: noPlan.Message}.Text())
+	} else if err != nil {
 		return answer(Deny, "toolgate-hook found no plan for this pod, so no tool may run: "+err.Error())
 	}
 	inv := Invocation(in, g.Namespace, plan)

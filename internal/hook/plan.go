@@ -6,22 +6,22 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
-	"github.com/toolgate/toolgate/internal/policy"
+	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
 // podNameExtra is the userInfo.extra key under which the API server reports the pod a
 // ServiceAccount token is bound to.
 const podNameExtra = "authentication.kubernetes.io/pod-name"
 
-// BoundPlan finds the plan the webhook will hold the pod's calls to (policy.CallerPlan): the
-// API server says who the token is (a SelfSubjectReview: its ServiceAccount and bound pod), and
-// the namespace's plans say which one is active for it. The hook never chooses between plans.
+// BoundPlan finds the plan the webhook will hold the pod's calls to, as every door does
+// (toolcall.CallerPlan): the API server says who the token is (a SelfSubjectReview: its
+// ServiceAccount and bound pod), and the namespace's plans say which one is active for it, or
+// which one it had (so its calls are refused PlanExpired, in the ledger). The hook never chooses
+// between plans.
 func BoundPlan(c client.Client, namespace string) func(ctx context.Context) (string, error) {
 	return func(ctx context.Context) (string, error) {
 		review := &authenticationv1.SelfSubjectReview{}
@@ -38,15 +38,7 @@ func BoundPlan(c client.Client, namespace string) func(ctx context.Context) (str
 		if names := user.Extra[podNameExtra]; len(names) == 1 {
 			pod = names[0]
 		}
-		var plans safetyv1alpha1.AgentPlanList
-		if err := c.List(ctx, &plans, client.InNamespace(namespace)); err != nil {
-			return "", fmt.Errorf("listing the plans of namespace %s: %w", namespace, err)
-		}
-		name, why := policy.CallerPlan(plans.Items, sa, pod, time.Now())
-		if name == "" {
-			return "", fmt.Errorf("namespace %s: %s", namespace, why)
-		}
-		return name, nil
+		return toolcall.CallerPlan(ctx, c, namespace, sa, pod)
 	}
 }
 
