@@ -852,6 +852,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: profileRef
       type:
         namedType: com.github.toolgate.toolgate.api.v1alpha1.ProfileRef
+    - name: workspace
+      type:
+        scalar: string
     - name: writeRoots
       type:
         list:
