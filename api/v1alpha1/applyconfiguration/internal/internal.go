@@ -1140,6 +1140,9 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: string
           elementRelationship: atomic
+    - name: projectDir
+      type:
+        scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.ToolServer
   map:
     fields:
