@@ -216,9 +216,10 @@ type ProjectPolicySpec struct {
 	//   resolve against it; writes inside it are not escalated to system_modify, and extracting
 	//   or copying a tree into it is not asked about.
 	// Unset: only each call's own working directory is taken for the project.
-	// +kubebuilder:validation:MinLength=2
+	// +kubebuilder:validation:MinLength=1
 	// +kubebuilder:validation:MaxLength=1024
 	// +kubebuilder:validation:XValidation:rule="self.startsWith('/')",message="must be an absolute path"
+	// +kubebuilder:validation:XValidation:rule="self != '/'",message="must name a directory below /"
 	// +kubebuilder:validation:XValidation:rule="!self.matches('(^|/)[.][.]?(/|$)') && !self.contains('//') && !self.endsWith('/')",message="must be a clean path: no '.' or '..' parts, no doubled or trailing '/'"
 	// +optional
 	Workspace string `json:"workspace,omitempty"`

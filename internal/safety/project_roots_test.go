@@ -53,6 +53,8 @@ func TestProjectRootsOutsideCwd(t *testing.T) {
 		{"rm -rf of a sibling of the project", none, call(bash, "/tmp", project, "rm -rf /workspace/other"), admitted},
 		{"no project dir, no workspace: the old judgement", none, call(bash, "/tmp", "", "grep -r SECRET "+project), admitted},
 		{"a relative project dir is no fact", none, call(bash, "/tmp", "workspace/app", "grep -r SECRET "+project), admitted},
+		{"the project dir does not make an extraction into the home directory the project's", none,
+			call(bash, "/tmp", "/root", "tar -xf /tmp/x.tar -C /root"), asked(RuleDynamicWriteTarget)},
 		{"Default: grep -r of a subdirectory inside the project", wsDefault, call(bash, project, project, "grep -r x src/"), admitted},
 		{"Default: Grep of a subdirectory from /tmp", wsDefault, call(grepTool, "/tmp", project, "grep -r -e 'x' -- "+project+"/src"), admitted},
 		{"Default: the project dir does not relax reads outside the workspace", wsDefault,
