@@ -33,7 +33,8 @@ func TestBuildProjectDir(t *testing.T) {
 			t.Errorf("%q: projectDir %q, want %q", tc.dir, got, tc.want)
 		}
 		if call.Spec.Arguments.Cwd != "/tmp" {
-			t.Errorf("%q: cwd %q, want the invocation's /tmp: the project directory is no working directory", tc.dir, call.Spec.Arguments.Cwd)
+			t.Errorf("%q: cwd %q, want the invocation's /tmp: the project directory is no working directory",
+				tc.dir, call.Spec.Arguments.Cwd)
 		}
 	}
 }

@@ -21,13 +21,12 @@ var _ = Describe("the project's directory, named by the platform or the call", O
 	const workspace = "/workspace/app"
 	var withWS, without *project
 
-	shellIn := func(p *project) string {
+	shellIn := func(p *project) {
 		GinkgoHelper()
 		t := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: p.ns + "-shell"},
 			Spec: safetyv1alpha1.AgentToolSpec{Writes: true, ActionClass: safetyv1alpha1.ActionClassExecute}}
 		createCluster(t)
 		p.tools[toolRole("shell")] = t.Name
-		return t.Name
 	}
 	command := func(p *project, step, cwd, projectDir, cmd string) *safetyv1alpha1.AgentToolCall {
 		c := p.call(planName, p.tools["shell"], step)
