@@ -173,6 +173,7 @@ spec: {}`, fields: []string{`metadata.annotations[safety.toolgate.dev/is-default
 		Entry("an activeDeadlineSeconds beyond a year", badManifest{yaml: planSpec("activeDeadlineSeconds: 9223372037"), fields: []string{"spec.activeDeadlineSeconds", "31536000"}}),
 		Entry("a cost reporter ServiceAccount that cannot exist", badManifest{yaml: planSpec("costReporter: {kind: ServiceAccount, name: 'gw:reporter'}"), fields: []string{"spec.costReporter.name", "ServiceAccount"}}),
 		Entry("an approval for a step no call can give", badManifest{yaml: approval("step: Build"), fields: []string{"spec.step", "DNS label"}}),
+		Entry("an approval naming a projectDir", badManifest{yaml: approval("arguments: {command: ls, projectDir: /workspace/app}"), fields: []string{"spec.arguments", "projectDir"}}),
 		Entry("an approval for a step with a space", badManifest{yaml: approval("step: 'step 1'"), fields: []string{"spec.step", "DNS label"}}),
 		Entry("a changed AgentPlan spec", badManifest{
 			base: plan("false"), update: true, yaml: plan("true"), fields: []string{"spec", "immutable"},
