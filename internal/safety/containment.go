@@ -17,8 +17,9 @@ const homesDir = "/home"
 // / contains everything) and for the home directory, whose protected names (.ssh, .aws, .gnupg,
 // start-up files) live at its top. A project root — the workspace, the call's working
 // directory or its project directory (projectRoots), and every directory above them — is taken
-// to hold the project's protected files (.git, README.md, LICENSE): deleting it is denied. Copying or archiving one could take a
-// zero-access file such as .env with it, which the engine cannot rule out, so it asks.
+// to hold the project's protected files (.git, README.md, LICENSE): deleting it is denied.
+// Copying or archiving one could take a zero-access file such as .env with it, which the engine
+// cannot rule out, so it asks.
 //
 // An extraction's or a copy's destination asks (extractInto), but a denial found for any target
 // comes first: rsync -a --delete empty/ ~/ is a recursive delete of the home directory.
