@@ -44,6 +44,19 @@ type ToolArguments struct {
 	// +optional
 	Cwd string `json:"cwd,omitempty"`
 
+	// projectDir is the agent's project directory as its front door knows it: toolgate-hook
+	// sends Claude Code's CLAUDE_PROJECT_DIR, which the agent's own cd does not move. The engine
+	// takes it, as it takes the ProjectPolicy's workspace and cwd, to hold the project's
+	// protected files (.env, .git, README.md): a recursive read or copy of it (or of a directory
+	// above it) needs human approval and a recursive delete of it is denied, wherever the call
+	// runs from. Since the agent can set it, it only ever adds protection: nothing the workspace
+	// relaxes (reads outside it, extractions into it, the working directory) follows from it.
+	// An absolute path of at most 1024 characters.
+	// +kubebuilder:validation:MaxLength=1024
+	// +kubebuilder:validation:XValidation:rule="self.startsWith('/')",message="must be an absolute path"
+	// +optional
+	ProjectDir string `json:"projectDir,omitempty"`
+
 	// extra holds the tool's other arguments (those that are not the command, the paths or the
 	// working directory) as one JSON object, for the ProjectPolicy's argumentRules (CEL) to check.
 	// The admission webhook refuses, naming this field, an object larger than 16 KiB as canonical

@@ -201,8 +201,31 @@ type ProjectPolicySpec struct {
 	// +optional
 	PathPolicy *PathPolicy `json:"pathPolicy,omitempty"`
 
-	// writeRoots, when set, confine writes to these directories (relative to the project root);
-	// under confinement, tools that execute commands are denied.
+	// workspace is the absolute directory the project's files live in on the agents' machines
+	// (e.g. /workspace/app): a fact the platform states, where a call's cwd is the agent's to
+	// choose. An absolute, clean path below / (no "." or ".." parts, no trailing or doubled
+	// slash), at most 1024 characters. Setting it:
+	// - makes it (and every directory above it) a project directory wherever the call runs from:
+	//   a recursive read, copy or archive of it (grep -r, a Grep of it, cp -r, tar) needs human
+	//   approval, since it may hold .env, and a recursive delete of it, or rm of every file in it,
+	//   is denied, since it holds .git and README.md;
+	// - at Default autonomy, makes a read-class call that names an absolute or home path outside
+	//   it ask for a person (autonomy:read-outside-workspace), and a git command run in a
+	//   directory outside it ask (git opens the repository it finds there);
+	// - is the working directory of calls that name none, and relative cwds, paths and writeRoots
+	//   resolve against it; writes inside it are not escalated to system_modify, and extracting
+	//   or copying a tree into it is not asked about.
+	// Unset: only each call's own working directory is taken for the project.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=1024
+	// +kubebuilder:validation:XValidation:rule="self.startsWith('/')",message="must be an absolute path"
+	// +kubebuilder:validation:XValidation:rule="self != '/'",message="must name a directory below /"
+	// +kubebuilder:validation:XValidation:rule="!self.matches('(^|/)[.][.]?(/|$)') && !self.contains('//') && !self.endsWith('/')",message="must be a clean path: no '.' or '..' parts, no doubled or trailing '/'"
+	// +optional
+	Workspace string `json:"workspace,omitempty"`
+
+	// writeRoots, when set, confine writes to these directories (absolute, under ~/, or relative
+	// to workspace); under confinement, tools that execute commands are denied.
 	// +listType=set
 	// +kubebuilder:validation:MaxItems=32
 	// +kubebuilder:validation:items:MinLength=1

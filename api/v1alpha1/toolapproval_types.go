@@ -47,7 +47,10 @@ type ToolApprovalSpec struct {
 
 	// arguments, when set, limits the approval to calls with exactly these arguments (command,
 	// paths and cwd; an empty object means a call without arguments). The approver sees what they
-	// approve, and the ledger records it. The denial of such a call names them.
+	// approve, and the ledger records it. The denial of such a call names them. A call's
+	// projectDir, which only adds protection, is no part of what is approved, so an approval
+	// cannot name one.
+	// +kubebuilder:validation:XValidation:rule="!has(self.projectDir)",message="an approval matches a call's command, paths, cwd and extra; projectDir, which only adds protection, is not matched, so it cannot be set here"
 	// +optional
 	Arguments *ToolArguments `json:"arguments,omitempty"`
 

@@ -193,7 +193,7 @@ func (rec *decisionRecord) Fields() map[string]any {
 	// encoding/json round trip. DecisionFields reads them back; TestDecisionRecordReadsBack holds
 	// the two to the same names.
 	if r := d.Request; r != nil {
-		args := make(map[string]any, 3) // command, paths, cwd: redacted and truncated by the journal
+		args := make(map[string]any, 4) // command, paths, cwd, projectDir: redacted and truncated by the journal
 		if a := r.Arguments; a.Command != "" {
 			args["command"] = a.Command
 		}
@@ -202,6 +202,9 @@ func (rec *decisionRecord) Fields() map[string]any {
 		}
 		if r.Arguments.Cwd != "" {
 			args["cwd"] = r.Arguments.Cwd
+		}
+		if r.Arguments.ProjectDir != "" {
+			args["projectDir"] = r.Arguments.ProjectDir
 		}
 		if rec.extra != nil {
 			args["extra"] = rec.extra
@@ -260,6 +263,9 @@ func (rec *decisionRecord) WriteFields(w *ledger.FieldWriter) {
 		}
 		if len(a.Paths) > 0 {
 			w.Strings("paths", a.Paths)
+		}
+		if a.ProjectDir != "" {
+			w.String("projectDir", a.ProjectDir)
 		}
 		w.End()
 		w.String(FieldArgumentsDigest, rec.digest)

@@ -52,7 +52,7 @@ func readDecisions(t *testing.T, ds ...Decision) []DecisionFields {
 }
 
 func TestDecisionRecordReadsBack(t *testing.T) {
-	args := safetyv1alpha1.ToolArguments{Command: "go test ./...", Paths: []string{"src/a.go", "src/b.go"}, Cwd: "/workspace"}
+	args := safetyv1alpha1.ToolArguments{Command: "go test ./...", Paths: []string{"src/a.go", "src/b.go"}, Cwd: "/workspace", ProjectDir: "/workspace"}
 	pin := &ToolPin{UID: "5d7c0e1a-2b3c-4d5e-8f9a-0b1c2d3e4f5a", Generation: 3, Writes: true, Checkpointable: true, ActionClass: "execute", SkillCategory: "build"}
 	facts := &Facts{AccumulatedCost: safety.MustParseMoney("1.25"), TotalCost: safety.MustParseMoney("40.1"), EarlierAttempts: 2,
 		Repeats: 1, HumanApproved: true, RequireCheckpoints: true}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -36,6 +37,9 @@ type Gate struct {
 	GatewayServer string
 	// ProjectDir is the coding agent's project directory (Claude Code's CLAUDE_PROJECT_DIR), where
 	// the paths its links lead to are written as named (withLinkTargets); empty: the payload's cwd.
+	// When absolute it is sent as the call's spec.arguments.projectDir, so that the engine takes
+	// it to hold the project's protected files (.env, .git) wherever the agent has cd'ed: a grep -r
+	// of it from /tmp asks as one from inside it does, and rm -rf of it is denied.
 	ProjectDir string
 }
 
@@ -82,6 +86,9 @@ func (g *Gate) Decide(ctx context.Context, raw []byte) Output {
 		return answer(Deny, "toolgate-hook found no plan for this pod, so no tool may run: "+err.Error())
 	}
 	inv := Invocation(in, g.Namespace, plan)
+	if filepath.IsAbs(g.ProjectDir) {
+		inv.ProjectDir = g.ProjectDir
+	}
 	if inv.Arguments, err = withTreeLinkTargets(inv.Arguments, inv.Map.TreePaths, in.Cwd, g.ProjectDir); err != nil {
 		return answer(Deny, "toolgate-hook refused the tool input: "+err.Error())
 	}

@@ -40,7 +40,8 @@ func EngineCall(call *safetyv1alpha1.AgentToolCall, plan *safetyv1alpha1.AgentPl
 			SandboxID: call.Spec.SandboxID, AccumulatedCost: f.AccumulatedCost, TotalCost: f.TotalCost,
 			HeldCost: f.HeldCost, StepRetryCount: f.EarlierAttempts,
 		},
-		Args: safety.Arguments{Command: call.Spec.Arguments.Command, Paths: call.Spec.Arguments.Paths, Cwd: call.Spec.Arguments.Cwd},
+		Args: safety.Arguments{Command: call.Spec.Arguments.Command, Paths: call.Spec.Arguments.Paths, Cwd: call.Spec.Arguments.Cwd,
+			ProjectDir: call.Spec.Arguments.ProjectDir},
 	}
 }
 

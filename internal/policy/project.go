@@ -32,6 +32,7 @@ func RulesFromProject(spec *safetyv1alpha1.ProjectPolicySpec, level safetyv1alph
 	if pp := spec.PathPolicy; pp != nil {
 		rules.Paths = safety.PathPolicy{ZeroAccess: pp.ZeroAccess, ReadOnly: pp.ReadOnly, NoWrite: pp.NoWrite, NoDelete: pp.NoDelete}
 	}
+	rules.Workspace = spec.Workspace
 	rules.WriteRoots = spec.WriteRoots
 	return rules
 }

@@ -324,7 +324,8 @@ func engineCall(d audit.DecisionFields) safety.Call {
 		Context: safety.Context{ReadOnlyPlan: f.ReadOnlyPlan, RequireCheckpoints: f.RequireCheckpoints, SandboxID: d.SandboxID,
 			HumanApproved: f.HumanApproved, AccumulatedCost: f.AccumulatedCost, TotalCost: f.TotalCost, HeldCost: f.HeldCost,
 			StepRetryCount: f.EarlierAttempts, Repeats: f.Repeats},
-		Args: safety.Arguments{Command: d.Arguments.Command, Paths: d.Arguments.Paths, Cwd: d.Arguments.Cwd},
+		Args: safety.Arguments{Command: d.Arguments.Command, Paths: d.Arguments.Paths, Cwd: d.Arguments.Cwd,
+			ProjectDir: d.Arguments.ProjectDir},
 	}
 }
 

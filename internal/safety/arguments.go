@@ -64,7 +64,7 @@ func (p *Policy) checkArguments(c *Call, class ActionClass) (*failure, ActionCla
 	if f := p.pathPolicyFailure(targets); f != nil {
 		return f, class
 	}
-	if f := p.containmentFailure(targets, cwd, approved); f != nil {
+	if f := p.containmentFailure(targets, cwd, p.projectRoots(cwd, c.Args.ProjectDir), approved); f != nil {
 		return f, class
 	}
 	if !approved {

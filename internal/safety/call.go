@@ -112,6 +112,12 @@ type Arguments struct {
 	// Cwd is the working directory of the call; relative paths resolve against it. Empty means the
 	// policy's workspace, or an unknown base.
 	Cwd string
+	// ProjectDir is the agent's project directory as its front door knows it (a coding agent's
+	// hook: CLAUDE_PROJECT_DIR, which the agent's cd does not move). The engine takes it, when
+	// absolute, to hold the project's protected files as it takes the workspace and the working
+	// directory (containment.go); since the agent can name any directory here, it only adds
+	// protection: nothing the engine relaxes inside the project (the workspace's) relaxes in it.
+	ProjectDir string
 }
 
 // Call is one request to run one tool.

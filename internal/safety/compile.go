@@ -2,9 +2,11 @@ package safety
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -29,6 +31,9 @@ const (
 	maxLoopWindow         = 24 * time.Hour
 )
 
+// MaxWorkspaceLength bounds ProjectRules.Workspace, as the ProjectPolicy's schema does.
+const MaxWorkspaceLength = 1024
+
 // LoopPolicy bounds identical calls: more than MaxRepeats within Window is a loop.
 type LoopPolicy struct {
 	// MaxRepeats is how many identical calls the window admits. Zero means
@@ -52,8 +57,11 @@ type ProjectRules struct {
 	// WriteRoots, when set, confine writes to these directories (absolute, "~/..." or relative to
 	// Workspace); execute and dispatch calls are then denied, since they could write anywhere.
 	WriteRoots []string `json:"writeRoots,omitempty"`
-	// Workspace is the absolute project directory: the working directory of calls that name none,
-	// and the boundary for reads outside the workspace (ask at Default autonomy).
+	// Workspace is the absolute project directory, a clean path below / of at most
+	// MaxWorkspaceLength bytes: the working directory of calls that name none (relative ones and
+	// relative write roots resolve against it), the boundary for reads outside the workspace (ask
+	// at Default autonomy) and for git run outside it, and a project root wherever a call runs
+	// from (containment.go).
 	Workspace string `json:"workspace,omitempty"`
 	// Autonomy is the autonomy level; empty means AutonomyDefault.
 	Autonomy AutonomyLevel `json:"autonomy,omitempty"`
@@ -225,9 +233,18 @@ func (p *Policy) compilePaths(defaultPaths, paths PathPolicy, errs *FieldErrors)
 // compileRoots resolves the workspace, then the write roots against it.
 func (p *Policy) compileRoots(workspace string, writeRoots []string, errs *FieldErrors) {
 	if workspace != "" {
-		if !strings.HasPrefix(workspace, "/") {
+		switch {
+		case len(workspace) > MaxWorkspaceLength:
+			errs.add("workspace", "must be at most %d characters, got %d", MaxWorkspaceLength, len(workspace))
+		case !strings.HasPrefix(workspace, "/"):
 			errs.add("workspace", "must be an absolute path, got %q", workspace)
-		} else {
+		case workspace == "/":
+			errs.add("workspace", "must name a directory below /, got %q", workspace)
+		case strings.IndexFunc(workspace, unicode.IsControl) >= 0:
+			errs.add("workspace", "must not hold control characters, got %q", workspace)
+		case path.Clean(workspace) != workspace:
+			errs.add("workspace", "must be a clean path (no \".\" or \"..\" parts, no doubled or trailing \"/\"): got %q, clean is %q", workspace, path.Clean(workspace))
+		default:
 			p.workspace = resolvePath("", workspace)
 		}
 	}

@@ -15,21 +15,22 @@ const homesDir = "/home"
 //
 // What a directory contains is known for the paths the policy anchors (/etc contains /etc/shadow,
 // / contains everything) and for the home directory, whose protected names (.ssh, .aws, .gnupg,
-// start-up files) live at its top. A project root — the workspace or the call's working
-// directory, and every directory above them — is taken to hold the project's protected files
-// (.git, README.md, LICENSE): deleting it is denied. Copying or archiving one could take a
-// zero-access file such as .env with it, which the engine cannot rule out, so it asks.
+// start-up files) live at its top. A project root — the workspace, the call's working
+// directory or its project directory (projectRoots), and every directory above them — is taken
+// to hold the project's protected files (.git, README.md, LICENSE): deleting it is denied.
+// Copying or archiving one could take a zero-access file such as .env with it, which the engine
+// cannot rule out, so it asks.
 //
 // An extraction's or a copy's destination asks (extractInto), but a denial found for any target
 // comes first: rsync -a --delete empty/ ~/ is a recursive delete of the home directory.
-func (p *Policy) containmentFailure(targets []target, cwd string, approved bool) *failure {
+func (p *Policy) containmentFailure(targets []target, cwd string, roots []string, approved bool) *failure {
 	var ask *failure
 	for _, t := range targets {
 		if t.members && !t.dynamic && !approved && ask == nil {
 			ask = p.extractInto(t, cwd)
 		}
 		if !t.recursive && !t.dynamic && t.glob && t.op == opDelete {
-			if f := p.wildcardDelete(t, cwd); f != nil {
+			if f := p.wildcardDelete(t, cwd, roots); f != nil {
 				return f
 			}
 		}
@@ -37,7 +38,7 @@ func (p *Policy) containmentFailure(targets []target, cwd string, approved bool)
 			continue
 		}
 		if t.listing {
-			if f := p.listedFailure(t, cwd, approved); f != nil {
+			if f := p.listedFailure(t, cwd, roots, approved); f != nil {
 				return f
 			}
 			continue
@@ -46,8 +47,8 @@ func (p *Policy) containmentFailure(targets []target, cwd string, approved bool)
 			return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
 				msg: fmt.Sprintf("recursive %s of %q may reach %q, which the %s path policy protects (pattern %q)", t.op, t.raw, inside, v.kind, v.pattern)}
 		}
-		for _, base := range p.containers(t.path, cwd) {
-			if f := p.containedFailure(t, base, cwd, approved); f != nil {
+		for _, base := range p.containers(t.path, cwd, roots) {
+			if f := p.containedFailure(t, base, roots, approved); f != nil {
 				if !f.ask {
 					return f
 				}
@@ -63,9 +64,9 @@ func (p *Policy) containmentFailure(targets []target, cwd string, approved bool)
 // wildcardDelete judges a delete of a bare wildcard ("rm *", "rm -f ./*.*") in a project
 // directory: without -r it deletes the files directly inside, the project's README.md and
 // LICENSE among them, which a bare wildcard names no more than any other file.
-func (p *Policy) wildcardDelete(t target, cwd string) *failure {
+func (p *Policy) wildcardDelete(t target, cwd string, roots []string) *failure {
 	base := containerOf(t.path, cwd)
-	if base == "" || base == t.path || !p.isProjectRoot(base, cwd) {
+	if base == "" || base == t.path || !isProjectRoot(base, roots) {
 		return nil
 	}
 	entries := p.paths.kinds[PathNoDelete].entries
@@ -90,11 +91,11 @@ func (p *Policy) wildcardDelete(t target, cwd string) *failure {
 // the protected directory itself is a read the path policy denies. A zero-access file's own name
 // is no read ("ls ~" shows .netrc, "ls" shows .env), so only directory patterns count, and a
 // project directory is not taken to hold one.
-func (p *Policy) listedFailure(t target, cwd string, approved bool) *failure {
+func (p *Policy) listedFailure(t target, cwd string, roots []string, approved bool) *failure {
 	if approved {
 		return nil
 	}
-	for _, base := range p.containers(t.path, cwd) {
+	for _, base := range p.containers(t.path, cwd, roots) {
 		if v, inside, ok := p.paths.containedVerdict(base, opRead, true); ok {
 			return &failure{kind: kindHumanApprovalRequired, ask: true, rule: RuleContainsProtected,
 				msg: fmt.Sprintf("recursive listing of %q would list the names in %q, which the %s path policy protects "+
@@ -108,7 +109,7 @@ func (p *Policy) listedFailure(t target, cwd string, approved bool) *failure {
 // (containerOf), each under the forms the path policy checks (candidates: a climb above an
 // unknown base may be from /, "../../etc" may be /etc); for a glob that names something, the
 // home and project directories it may match (/h?me, /workspac?).
-func (p *Policy) containers(resolved, cwd string) []string {
+func (p *Policy) containers(resolved, cwd string, roots []string) []string {
 	if base := containerOf(resolved, cwd); base != "" {
 		return candidates(base, nil)
 	}
@@ -117,7 +118,7 @@ func (p *Policy) containers(resolved, cwd string) []string {
 	}
 	var out []string
 	dirs := []string{"/", homesDir, "/root", rootDir, "~"}
-	for _, root := range []string{p.workspace, cwd} {
+	for _, root := range roots {
 		for d := root; d != "" && d != "/" && d != "." && d != "~"; d = path.Dir(d) {
 			dirs = append(dirs, d)
 		}
@@ -132,12 +133,12 @@ func (p *Policy) containers(resolved, cwd string) []string {
 
 // containedFailure is the path policy's answer to a recursive operation t on the directory base:
 // a protected path inside it, or the project files a project root is taken to hold.
-func (p *Policy) containedFailure(t target, base, cwd string, approved bool) *failure {
+func (p *Policy) containedFailure(t target, base string, roots []string, approved bool) *failure {
 	if v, inside, ok := p.paths.containedVerdict(base, t.op, false); ok {
 		return &failure{kind: kindAccessDenied, rule: RulePrefixPathPolicy + v.kind.String(),
 			msg: fmt.Sprintf("recursive %s of %q reaches %q, which the %s path policy protects (pattern %q)", t.op, t.raw, inside, v.kind, v.pattern)}
 	}
-	if !p.isProjectRoot(base, cwd) {
+	if !isProjectRoot(base, roots) {
 		return nil
 	}
 	v, inside, ok := p.paths.projectVerdict(base, t.op)
@@ -180,12 +181,30 @@ func containerOf(p, cwd string) string {
 	return p
 }
 
-// isProjectRoot reports whether dir is the workspace, the working directory, or above either.
-func (p *Policy) isProjectRoot(dir, cwd string) bool {
+// projectRoots are the directories a call's recursive operations take to hold the project's
+// files: the workspace (the platform's ProjectPolicy), the working directory and the project
+// directory the call's front door names (Arguments.ProjectDir: a coding agent's hook knows it
+// whatever the agent's cd did). The last is the agent's to set, so it serves only here, where it
+// can only add protection; one that is not absolute is none.
+func (p *Policy) projectRoots(cwd, projectDir string) []string {
+	roots := make([]string, 0, 3)
+	for _, r := range []string{p.workspace, cwd} {
+		if r != "" {
+			roots = append(roots, r)
+		}
+	}
+	if strings.HasPrefix(projectDir, "/") && len(projectDir) <= maxPathLength {
+		roots = append(roots, resolvePath("", projectDir))
+	}
+	return roots
+}
+
+// isProjectRoot reports whether dir is one of the project roots, or above one.
+func isProjectRoot(dir string, roots []string) bool {
 	if dir == "." {
 		return true
 	}
-	for _, root := range []string{p.workspace, cwd} {
+	for _, root := range roots {
 		if root != "" && under(root, dir) {
 			return true
 		}

@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -85,6 +86,20 @@ func checkArguments(ta *safetyv1alpha1.ToolArguments, m ArgumentMap) error {
 		return bad("the working directory%s is %d characters, more than %d", named, n, MaxCwdLength)
 	}
 	return nil
+}
+
+// projectDir is an invocation's project directory as spec.arguments.projectDir takes it:
+// absolute and bounded, as the CRD requires, and clean.
+func projectDir(dir string) (string, error) {
+	switch {
+	case dir == "":
+		return "", nil
+	case !strings.HasPrefix(dir, "/"):
+		return "", bad("the project directory %q is not an absolute path", Shortened(dir))
+	case utf8.RuneCountInString(dir) > MaxCwdLength:
+		return "", bad("the project directory is %d characters, more than %d", utf8.RuneCountInString(dir), MaxCwdLength)
+	}
+	return path.Clean(dir), nil
 }
 
 // Shortened is s cut to a length a message can quote (80 bytes, on a character's boundary, then

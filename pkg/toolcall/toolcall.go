@@ -80,6 +80,11 @@ type Invocation struct {
 	// name is resolved from: a coding agent's session directory, which its hook payload carries
 	// beside the tool's input, or the directory an upstream MCP server resolves paths from.
 	Cwd string
+	// ProjectDir is the agent's project directory as the front door knows it, whatever the
+	// agent's cd did (a coding agent's hook: CLAUDE_PROJECT_DIR): spec.arguments.projectDir, which
+	// the engine takes to hold the project's protected files wherever the call runs from. It can
+	// only add protection. Empty: none; otherwise absolute, at most MaxCwdLength characters.
+	ProjectDir string
 }
 
 // workingDirectory is the call's working directory: the one its arguments name, resolved from
@@ -143,6 +148,9 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	}
 	ta, err := mappedArguments(args, inv)
 	if err != nil {
+		return nil, err
+	}
+	if ta.ProjectDir, err = projectDir(inv.ProjectDir); err != nil {
 		return nil, err
 	}
 	step := inv.Step

@@ -852,6 +852,9 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: profileRef
       type:
         namedType: com.github.toolgate.toolgate.api.v1alpha1.ProfileRef
+    - name: workspace
+      type:
+        scalar: string
     - name: writeRoots
       type:
         list:
@@ -1137,6 +1140,9 @@ var schemaYAML = typed.YAMLObject(`types:
           elementType:
             scalar: string
           elementRelationship: atomic
+    - name: projectDir
+      type:
+        scalar: string
 - name: com.github.toolgate.toolgate.api.v1alpha1.ToolServer
   map:
     fields:

@@ -39,8 +39,24 @@ type ProjectPolicySpecApplyConfiguration struct {
 	CommandRules []CommandRuleApplyConfiguration `json:"commandRules,omitempty"`
 	// pathPolicy adds path rules to toolgate's defaults (.env, ~/.ssh/, *.pem and similar).
 	PathPolicy *PathPolicyApplyConfiguration `json:"pathPolicy,omitempty"`
-	// writeRoots, when set, confine writes to these directories (relative to the project root);
-	// under confinement, tools that execute commands are denied.
+	// workspace is the absolute directory the project's files live in on the agents' machines
+	// (e.g. /workspace/app): a fact the platform states, where a call's cwd is the agent's to
+	// choose. An absolute, clean path below / (no "." or ".." parts, no trailing or doubled
+	// slash), at most 1024 characters. Setting it:
+	// - makes it (and every directory above it) a project directory wherever the call runs from:
+	// a recursive read, copy or archive of it (grep -r, a Grep of it, cp -r, tar) needs human
+	// approval, since it may hold .env, and a recursive delete of it, or rm of every file in it,
+	// is denied, since it holds .git and README.md;
+	// - at Default autonomy, makes a read-class call that names an absolute or home path outside
+	// it ask for a person (autonomy:read-outside-workspace), and a git command run in a
+	// directory outside it ask (git opens the repository it finds there);
+	// - is the working directory of calls that name none, and relative cwds, paths and writeRoots
+	// resolve against it; writes inside it are not escalated to system_modify, and extracting
+	// or copying a tree into it is not asked about.
+	// Unset: only each call's own working directory is taken for the project.
+	Workspace *string `json:"workspace,omitempty"`
+	// writeRoots, when set, confine writes to these directories (absolute, under ~/, or relative
+	// to workspace); under confinement, tools that execute commands are denied.
 	WriteRoots []string `json:"writeRoots,omitempty"`
 	// argumentRules are CEL expressions over a call's arguments, each of which must hold. They
 	// are compiled once when a plan locks its snapshot; editing them later does not change a
@@ -119,6 +135,14 @@ func (b *ProjectPolicySpecApplyConfiguration) WithCommandRules(values ...*Comman
 // If called multiple times, the PathPolicy field is set to the value of the last call.
 func (b *ProjectPolicySpecApplyConfiguration) WithPathPolicy(value *PathPolicyApplyConfiguration) *ProjectPolicySpecApplyConfiguration {
 	b.PathPolicy = value
+	return b
+}
+
+// WithWorkspace sets the Workspace field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the Workspace field is set to the value of the last call.
+func (b *ProjectPolicySpecApplyConfiguration) WithWorkspace(value string) *ProjectPolicySpecApplyConfiguration {
+	b.Workspace = &value
 	return b
 }
 

@@ -32,7 +32,9 @@ type ToolApprovalSpecApplyConfiguration struct {
 	Step *string `json:"step,omitempty"`
 	// arguments, when set, limits the approval to calls with exactly these arguments (command,
 	// paths and cwd; an empty object means a call without arguments). The approver sees what they
-	// approve, and the ledger records it. The denial of such a call names them.
+	// approve, and the ledger records it. The denial of such a call names them. A call's
+	// projectDir, which only adds protection, is no part of what is approved, so an approval
+	// cannot name one.
 	Arguments *ToolArgumentsApplyConfiguration `json:"arguments,omitempty"`
 	// argumentsDigest, when set, limits the approval to calls whose arguments have this digest:
 	// "sha256:" and the hex SHA-256 of their JSON encoding. Prefer arguments, which a person can

@@ -35,6 +35,15 @@ type ToolArgumentsApplyConfiguration struct {
 	Paths []string `json:"paths,omitempty"`
 	// cwd is the working directory the paths and command are relative to (at most 1024 characters).
 	Cwd *string `json:"cwd,omitempty"`
+	// projectDir is the agent's project directory as its front door knows it: toolgate-hook
+	// sends Claude Code's CLAUDE_PROJECT_DIR, which the agent's own cd does not move. The engine
+	// takes it, as it takes the ProjectPolicy's workspace and cwd, to hold the project's
+	// protected files (.env, .git, README.md): a recursive read or copy of it (or of a directory
+	// above it) needs human approval and a recursive delete of it is denied, wherever the call
+	// runs from. Since the agent can set it, it only ever adds protection: nothing the workspace
+	// relaxes (reads outside it, extractions into it, the working directory) follows from it.
+	// An absolute path of at most 1024 characters.
+	ProjectDir *string `json:"projectDir,omitempty"`
 	// extra holds the tool's other arguments (those that are not the command, the paths or the
 	// working directory) as one JSON object, for the ProjectPolicy's argumentRules (CEL) to check.
 	// The admission webhook refuses, naming this field, an object larger than 16 KiB as canonical
@@ -72,6 +81,14 @@ func (b *ToolArgumentsApplyConfiguration) WithPaths(values ...string) *ToolArgum
 // If called multiple times, the Cwd field is set to the value of the last call.
 func (b *ToolArgumentsApplyConfiguration) WithCwd(value string) *ToolArgumentsApplyConfiguration {
 	b.Cwd = &value
+	return b
+}
+
+// WithProjectDir sets the ProjectDir field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the ProjectDir field is set to the value of the last call.
+func (b *ToolArgumentsApplyConfiguration) WithProjectDir(value string) *ToolArgumentsApplyConfiguration {
+	b.ProjectDir = &value
 	return b
 }
 
