@@ -49,7 +49,10 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 			"grep":              {ActionClass: safetyv1alpha1.ActionClassRead},
 			"mcp--github--push": {ActionClass: safetyv1alpha1.ActionClassRead},
 		} {
-			Expect(k8sClient.Create(ctx, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec})).To(Succeed())
+			// AgentTools are cluster-wide: another container of the suite registers bash and grep
+			// with the same spec, in either order.
+			err := k8sClient.Create(ctx, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: spec})
+			Expect(client.IgnoreAlreadyExists(err)).To(Succeed())
 		}
 		Expect(k8sClient.Create(ctx, &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"},
 			Spec: safetyv1alpha1.ProjectPolicySpec{Commands: []safetyv1alpha1.ProjectCommand{{ID: "test", Command: "make test"}},
