@@ -53,7 +53,9 @@ func wellFormed(next http.Handler) http.Handler {
 			refuseEnvelope(w, err)
 			return
 		}
-		r.Body = &readBack{Reader: bytes.NewReader(body)}
+		back := &readBack{}
+		back.Reset(body)
+		r.Body = back
 		next.ServeHTTP(w, r)
 	})
 }
@@ -62,9 +64,9 @@ func wellFormed(next http.Handler) http.Handler {
 var bodyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
 // readBack is a body already read, read again.
-type readBack struct{ *bytes.Reader }
+type readBack struct{ bytes.Reader }
 
-func (readBack) Close() error { return nil }
+func (*readBack) Close() error { return nil }
 
 // jsonContent says whether the SDK takes a request of this Content-Type for JSON; what it does
 // not, it refuses unread (415).
@@ -207,6 +209,8 @@ func checkEnvelope(body []byte) error {
 type envelopeScan struct {
 	b []byte
 	i int
+	// decoded are the keys that are not as written (newKey).
+	decoded []string
 }
 
 // message is what checkEnvelope learns of a message: whether it names a method (a call or a
@@ -371,17 +375,20 @@ func (s *envelopeScan) array(depth int) error {
 	}
 }
 
-// key is a member's key as written, between its quotes.
+// key is a member's key: where it is written in the body, between its quotes, and, when that is
+// not what it decodes to (an escape, invalid UTF-8), what it decodes to, in the scan's decoded.
+// Small, since each object holds 16 of them on the stack.
 type key struct {
-	raw   []byte
-	plain bool   // no escape, valid UTF-8: raw is what it decodes to
-	d     string // what it decodes to, when it is not plain
+	start, end int32
+	decoded    int32 // -1: the bytes are what it decodes to
 }
 
-func newKey(raw []byte, plain bool) key {
-	k := key{raw: raw, plain: plain}
+func (s *envelopeScan) newKey(raw []byte, plain bool) key {
+	start := int32(cap(s.b) - cap(raw)) //nolint:gosec // raw is of s.b, at most MaxRequestBytes
+	k := key{start: start, end: start + int32(len(raw)), decoded: -1} //nolint:gosec // as above
 	if !plain {
-		k.d = decodeString(raw, false)
+		k.decoded = int32(len(s.decoded)) //nolint:gosec // fewer keys than bytes
+		s.decoded = append(s.decoded, decodeString(raw, false))
 	}
 	return k
 }
@@ -412,11 +419,11 @@ func (s *envelopeScan) object(depth int, m *message) error {
 		if err != nil {
 			return err
 		}
-		k := newKey(raw, plain)
+		k := s.newKey(raw, plain)
 		if many == nil && len(keys) < len(small) {
 			for _, o := range keys {
-				if o.same(k) {
-					return repeatedKey(k.decoded())
+				if s.same(o, k) {
+					return repeatedKey(s.key(k))
 				}
 			}
 			keys = append(keys, k)
@@ -424,10 +431,10 @@ func (s *envelopeScan) object(depth int, m *message) error {
 			if many == nil {
 				many = make(map[string]struct{}, 2*len(keys))
 				for _, o := range keys {
-					many[o.decoded()] = struct{}{}
+					many[s.key(o)] = struct{}{}
 				}
 			}
-			d := k.decoded()
+			d := s.key(k)
 			if _, seen := many[d]; seen {
 				return repeatedKey(d)
 			}
@@ -440,16 +447,16 @@ func (s *envelopeScan) object(depth int, m *message) error {
 		s.i++
 		s.space()
 		switch {
-		case m != nil && k.is("id"):
+		case m != nil && s.keyIs(k, "id"):
 			err = s.id(&m.id)
-		case m != nil && k.is("method"):
+		case m != nil && s.keyIs(k, "method"):
 			m.method = true
 			err = s.value(depth)
 		default:
 			err = s.value(depth)
 		}
 		if err != nil {
-			return within(err, k.decoded)
+			return within(err, func() string { return s.key(k) })
 		}
 		s.space()
 		if s.i < len(s.b) && s.b[s.i] == ',' {
@@ -686,12 +693,12 @@ func exactInteger(lit []byte) (int64, bool) {
 	return v, true
 }
 
-// decoded is what a key decodes to.
-func (k key) decoded() string {
-	if k.plain {
-		return string(k.raw)
+// key is what k decodes to.
+func (s *envelopeScan) key(k key) string {
+	if k.decoded < 0 {
+		return string(s.b[k.start:k.end])
 	}
-	return k.d
+	return s.decoded[k.decoded]
 }
 
 func decodeString(raw []byte, plain bool) string {
@@ -705,25 +712,25 @@ func decodeString(raw []byte, plain bool) string {
 	return d
 }
 
-// is says whether k decodes to name.
-func (k key) is(name string) bool {
-	if k.plain {
-		return string(k.raw) == name
+// keyIs says whether k decodes to name.
+func (s *envelopeScan) keyIs(k key, name string) bool {
+	if k.decoded < 0 {
+		return string(s.b[k.start:k.end]) == name
 	}
-	return k.d == name
+	return s.decoded[k.decoded] == name
 }
 
 // same says whether two keys decode alike.
-func (k key) same(o key) bool {
+func (s *envelopeScan) same(k, o key) bool {
 	switch {
-	case k.plain && o.plain:
-		return bytes.Equal(k.raw, o.raw)
-	case k.plain:
-		return string(k.raw) == o.d
-	case o.plain:
-		return k.d == string(o.raw)
+	case k.decoded < 0 && o.decoded < 0:
+		return bytes.Equal(s.b[k.start:k.end], s.b[o.start:o.end])
+	case k.decoded < 0:
+		return string(s.b[k.start:k.end]) == s.decoded[o.decoded]
+	case o.decoded < 0:
+		return s.decoded[k.decoded] == string(s.b[o.start:o.end])
 	}
-	return k.d == o.d
+	return s.decoded[k.decoded] == s.decoded[o.decoded]
 }
 
 // same says whether the SDK takes two ids for one.
