@@ -384,7 +384,7 @@ type key struct {
 }
 
 func (s *envelopeScan) newKey(raw []byte, plain bool) key {
-	start := int32(cap(s.b) - cap(raw)) //nolint:gosec // raw is of s.b, at most MaxRequestBytes
+	start := int32(cap(s.b) - cap(raw))                               //nolint:gosec // raw is of s.b, at most MaxRequestBytes
 	k := key{start: start, end: start + int32(len(raw)), decoded: -1} //nolint:gosec // as above
 	if !plain {
 		k.decoded = int32(len(s.decoded)) //nolint:gosec // fewer keys than bytes
