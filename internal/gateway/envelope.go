@@ -250,11 +250,7 @@ func (s *envelopeScan) expected(what string) *envelopeError {
 // batch reads a batch array: messages, calls under distinct ids.
 func (s *envelopeScan) batch() error {
 	s.i++ // '['
-	var (
-		small [16]idValue
-		ids   = small[:0]
-		many  map[string]struct{} // past 16 calls, by kind and value
-	)
+	var ids callIDs
 	s.space()
 	if s.i < len(s.b) && s.b[s.i] == ']' {
 		return invalidRequest("the batch is empty")
@@ -276,41 +272,61 @@ func (s *envelopeScan) batch() error {
 			}
 			return err
 		}
-		if m.method && m.id.kind != 0 {
-			repeated := false
-			if many == nil && len(ids) < len(small) {
-				for _, o := range ids {
-					repeated = repeated || o.same(m.id)
-				}
-				ids = append(ids, m.id)
-			} else {
-				if many == nil {
-					many = make(map[string]struct{}, 2*len(ids))
-					for _, o := range ids {
-						many[o.mapKey()] = struct{}{}
-					}
-				}
-				k := m.id.mapKey()
-				_, repeated = many[k]
-				many[k] = struct{}{}
-			}
-			if repeated {
-				return invalidRequest("two calls of the batch share the id %s: an answer names its call by the id "+
-					"alone, so the agent could not tell their answers apart (the SDK answered one of them); "+
-					"give each call its own id", m.id)
-			}
+		if m.method && m.id.kind != 0 && ids.repeated(m.id) {
+			return invalidRequest("two calls of the batch share the id %s: an answer names its call by the id "+
+				"alone, so the agent could not tell their answers apart (the SDK answered one of them); "+
+				"give each call its own id", m.id)
 		}
-		s.space()
-		if s.i < len(s.b) && s.b[s.i] == ',' {
-			s.i++
-			continue
+		if more, err := s.next(']'); !more {
+			return err
 		}
-		if s.i < len(s.b) && s.b[s.i] == ']' {
-			s.i++
-			return nil
-		}
-		return s.expected("',' or ']'")
 	}
+}
+
+// callIDs are the ids of a batch's calls so far.
+type callIDs struct {
+	small [16]idValue
+	n     int
+	many  map[string]struct{} // past 16 calls, by kind and value
+}
+
+// repeated says whether id is one of ids, and adds it.
+func (ids *callIDs) repeated(id idValue) bool {
+	if ids.many == nil && ids.n < len(ids.small) {
+		for _, o := range ids.small[:ids.n] {
+			if o.same(id) {
+				return true
+			}
+		}
+		ids.small[ids.n] = id
+		ids.n++
+		return false
+	}
+	if ids.many == nil {
+		ids.many = make(map[string]struct{}, 2*ids.n)
+		for _, o := range ids.small[:ids.n] {
+			ids.many[o.mapKey()] = struct{}{}
+		}
+	}
+	k := id.mapKey()
+	_, seen := ids.many[k]
+	ids.many[k] = struct{}{}
+	return seen
+}
+
+// next reads what follows a member of an object or an element of an array: a comma (more), or
+// its closing.
+func (s *envelopeScan) next(closing byte) (more bool, err error) {
+	s.space()
+	switch {
+	case s.i < len(s.b) && s.b[s.i] == ',':
+		s.i++
+		return true, nil
+	case s.i < len(s.b) && s.b[s.i] == closing:
+		s.i++
+		return false, nil
+	}
+	return false, s.expected(fmt.Sprintf("',' or '%c'", closing))
 }
 
 // value reads one JSON value at depth.
@@ -362,16 +378,9 @@ func (s *envelopeScan) array(depth int) error {
 		if err := s.value(depth); err != nil {
 			return within(err, func() string { return strconv.Itoa(n) })
 		}
-		s.space()
-		if s.i < len(s.b) && s.b[s.i] == ',' {
-			s.i++
-			continue
+		if more, err := s.next(']'); !more {
+			return err
 		}
-		if s.i < len(s.b) && s.b[s.i] == ']' {
-			s.i++
-			return nil
-		}
-		return s.expected("',' or ']'")
 	}
 }
 
@@ -400,11 +409,7 @@ func (s *envelopeScan) object(depth int, m *message) error {
 		return parseError("it nests deeper than %d", maxEnvelopeDepth)
 	}
 	s.i++ // '{'
-	var (
-		small [16]key
-		keys  = small[:0]
-		many  map[string]struct{} // past 16 keys, as decoded
-	)
+	var keys objectKeys
 	s.space()
 	if s.i < len(s.b) && s.b[s.i] == '}' {
 		s.i++
@@ -420,25 +425,8 @@ func (s *envelopeScan) object(depth int, m *message) error {
 			return err
 		}
 		k := s.newKey(raw, plain)
-		if many == nil && len(keys) < len(small) {
-			for _, o := range keys {
-				if s.same(o, k) {
-					return repeatedKey(s.key(k))
-				}
-			}
-			keys = append(keys, k)
-		} else {
-			if many == nil {
-				many = make(map[string]struct{}, 2*len(keys))
-				for _, o := range keys {
-					many[s.key(o)] = struct{}{}
-				}
-			}
-			d := s.key(k)
-			if _, seen := many[d]; seen {
-				return repeatedKey(d)
-			}
-			many[d] = struct{}{}
+		if keys.repeated(s, k) {
+			return repeatedKey(s.key(k))
 		}
 		s.space()
 		if s.i >= len(s.b) || s.b[s.i] != ':' {
@@ -458,17 +446,42 @@ func (s *envelopeScan) object(depth int, m *message) error {
 		if err != nil {
 			return within(err, func() string { return s.key(k) })
 		}
-		s.space()
-		if s.i < len(s.b) && s.b[s.i] == ',' {
-			s.i++
-			continue
+		if more, err := s.next('}'); !more {
+			return err
 		}
-		if s.i < len(s.b) && s.b[s.i] == '}' {
-			s.i++
-			return nil
-		}
-		return s.expected("',' or '}'")
 	}
+}
+
+// objectKeys are the keys of an object so far: 16 on the stack, compared one by one, and past
+// them a map of them all, as decoded (an object of many keys costs no more than a map).
+type objectKeys struct {
+	small [16]key
+	n     int
+	many  map[string]struct{}
+}
+
+// repeated says whether k is one of keys, and adds it.
+func (keys *objectKeys) repeated(s *envelopeScan, k key) bool {
+	if keys.many == nil && keys.n < len(keys.small) {
+		for _, o := range keys.small[:keys.n] {
+			if s.same(o, k) {
+				return true
+			}
+		}
+		keys.small[keys.n] = k
+		keys.n++
+		return false
+	}
+	if keys.many == nil {
+		keys.many = make(map[string]struct{}, 2*keys.n)
+		for _, o := range keys.small[:keys.n] {
+			keys.many[s.key(o)] = struct{}{}
+		}
+	}
+	d := s.key(k)
+	_, seen := keys.many[d]
+	keys.many[d] = struct{}{}
+	return seen
 }
 
 // id reads a message's id into v: a string, null, or an integer the SDK carries back exactly.
@@ -548,7 +561,7 @@ func (s *envelopeScan) str() ([]byte, bool, error) {
 
 func hex4(b []byte) bool {
 	for _, c := range b {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+		if (c < '0' || c > '9') && (c|0x20 < 'a' || c|0x20 > 'f') {
 			return false
 		}
 	}
@@ -605,77 +618,23 @@ func exactInteger(lit []byte) (int64, bool) {
 	if neg {
 		lit = lit[1:]
 	}
-	var mantissa, exp []byte
-	fraction := 0
-	for i, c := range lit {
-		if c == 'e' || c == 'E' {
-			mantissa, exp = lit[:i], lit[i+1:]
-			break
-		}
+	mantissa, exp := lit, []byte(nil)
+	if i := bytes.IndexAny(lit, "eE"); i >= 0 {
+		mantissa, exp = lit[:i], lit[i+1:]
 	}
-	if exp == nil {
-		mantissa = lit
-	}
-	var sig [24]byte // the significant digits, at most 19 of them kept
-	n := 0
-	seenDot, leading := false, true
-	zeros := 0 // trailing zeros not yet kept
-	for _, c := range mantissa {
-		if c == '.' {
-			seenDot = true
-			continue
-		}
-		if seenDot {
-			fraction++
-		}
-		switch {
-		case c == '0' && leading:
-		case c == '0':
-			zeros++
-		default:
-			leading = false
-			for ; zeros > 0; zeros-- {
-				if n == 19 {
-					return 0, false
-				}
-				sig[n] = '0'
-				n++
-			}
-			if n == 19 {
-				return 0, false
-			}
-			sig[n] = c
-			n++
-		}
-	}
-	if n == 0 {
+	u, digits, scale, ok := significand(mantissa)
+	switch {
+	case !ok:
+		return 0, false
+	case digits == 0:
 		return 0, true // zero, however written
 	}
-	scale := zeros - fraction // the power of ten the significant digits are multiplied by
-	if len(exp) > 0 {
-		e, esign := 0, 1
-		switch exp[0] {
-		case '-':
-			esign, exp = -1, exp[1:]
-		case '+':
-			exp = exp[1:]
-		}
-		for _, c := range exp {
-			if e < 1<<20 {
-				e = e*10 + int(c-'0')
-			}
-		}
-		scale += esign * e
-	}
-	if scale < 0 || n+scale > 19 {
+	scale += exponent(exp)
+	if scale < 0 || digits+scale > 19 {
 		return 0, false // a fraction, or 10^19 or more
 	}
-	var u uint64
-	for _, c := range sig[:n] {
-		u = u*10 + uint64(c-'0')
-	}
 	for ; scale > 0; scale-- {
-		u *= 10 // n+scale ≤ 19 digits: below 10^19, within a uint64
+		u *= 10 // at most 19 digits: below 10^19, within a uint64
 	}
 	var v int64
 	switch {
@@ -686,11 +645,64 @@ func exactInteger(lit []byte) (int64, bool) {
 	default:
 		return 0, false
 	}
-	f := float64(v)
-	if f >= 1<<63 || int64(f) != v {
+	if f := float64(v); f >= 1<<63 || int64(f) != v {
 		return 0, false // the float64 the SDK decodes it to is another integer
 	}
 	return v, true
+}
+
+// significand is the integer of a number's significant digits (digits of them, without its
+// leading and trailing zeros), and the power of ten it is multiplied by; not ok past 19 digits.
+func significand(mantissa []byte) (u uint64, digits, scale int, ok bool) {
+	fraction, zeros := 0, 0 // digits after the point; zeros not yet taken (trailing, so far)
+	seenDot := false
+	for _, c := range mantissa {
+		switch {
+		case c == '.':
+			seenDot = true
+			continue
+		case seenDot:
+			fraction++
+		}
+		switch {
+		case c == '0' && digits == 0: // a leading zero
+		case c == '0':
+			zeros++
+		default:
+			if digits+zeros+1 > 19 {
+				return 0, 0, 0, false
+			}
+			for ; zeros > 0; zeros-- {
+				u *= 10
+				digits++
+			}
+			u = u*10 + uint64(c-'0')
+			digits++
+		}
+	}
+	return u, digits, zeros - fraction, true
+}
+
+// exponent is the value of a number's exponent digits (after its 'e'), 0 without one; bounded,
+// as a larger one makes any non-zero number too large or a fraction alike.
+func exponent(exp []byte) int {
+	if len(exp) == 0 {
+		return 0
+	}
+	sign := 1
+	switch exp[0] {
+	case '-':
+		sign, exp = -1, exp[1:]
+	case '+':
+		exp = exp[1:]
+	}
+	e := 0
+	for _, c := range exp {
+		if e < 1<<20 {
+			e = e*10 + int(c-'0')
+		}
+	}
+	return sign * e
 }
 
 // key is what k decodes to.

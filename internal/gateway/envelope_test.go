@@ -140,7 +140,7 @@ var _ = Describe("a request body's envelope", Ordered, func() {
 		names := func() []string {
 			res, err := s.ListTools(ctx, nil)
 			Expect(err).NotTo(HaveOccurred())
-			var names []string
+			names := make([]string, 0, len(res.Tools))
 			for _, t := range res.Tools {
 				names = append(names, t.Name)
 			}
