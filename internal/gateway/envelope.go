@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"golang.org/x/text/cases"
 )
 
 // maxEnvelopeDepth is how deep a message's objects and arrays may nest: the SDK's own bound
@@ -125,9 +126,13 @@ func (e *envelopeError) Error() string {
 }
 
 // repeatedKey is the refusal of an object that names key twice.
-func repeatedKey(key string) *envelopeError {
-	return &envelopeError{code: jsonrpc.CodeInvalidRequest, located: true, batch: -1,
-		msg: fmt.Sprintf("key %q is named twice (decoders disagree on which one counts)", key)}
+func repeatedKey(key, other string) *envelopeError {
+	msg := fmt.Sprintf("key %q is named twice (decoders disagree on which one counts)", key)
+	if key != other {
+		msg = fmt.Sprintf("keys %q and %q differ only in case (decoders disagree on whether they are one, "+
+			"and on which one counts)", other, key)
+	}
+	return &envelopeError{code: jsonrpc.CodeInvalidRequest, located: true, batch: -1, msg: msg}
 }
 
 // within prefixes where err is with step, when err is a place's.
@@ -169,7 +174,8 @@ func refuseEnvelope(w http.ResponseWriter, err error) {
 //   - one JSON value, nothing after it but space (-32700 otherwise);
 //   - an object, or a non-empty array of objects (-32600 otherwise);
 //   - no object anywhere in it, the envelope, params and arguments alike, naming a key twice (as
-//     decoded: "m\u0065thod" is "method"), since decoders take either one (-32600);
+//     decoded: "m\u0065thod" is "method"), or two keys that differ only in case ("Method"), since
+//     decoders take either one (-32600);
 //   - each message's id a string, null, or an integer the SDK carries back exactly: it decodes a
 //     number into a float64 and answers under its int64, so 1.5 was answered as 1, an integer
 //     beyond int64 as -9223372036854775808 and one beyond 2^53 as its float's neighbour (-32600);
@@ -425,8 +431,8 @@ func (s *envelopeScan) object(depth int, m *message) error {
 			return err
 		}
 		k := s.newKey(raw, plain)
-		if keys.repeated(s, k) {
-			return repeatedKey(s.key(k))
+		if other, repeated := keys.repeated(s, k); repeated {
+			return repeatedKey(s.key(k), other)
 		}
 		s.space()
 		if s.i >= len(s.b) || s.b[s.i] != ':' {
@@ -453,35 +459,52 @@ func (s *envelopeScan) object(depth int, m *message) error {
 }
 
 // objectKeys are the keys of an object so far: 16 on the stack, compared one by one, and past
-// them a map of them all, as decoded (an object of many keys costs no more than a map).
+// them a map of them all by their folded form (an object of many keys costs no more than a map).
 type objectKeys struct {
 	small [16]key
 	n     int
-	many  map[string]struct{}
+	many  map[string]string // folded: as decoded
 }
 
-// repeated says whether k is one of keys, and adds it.
-func (keys *objectKeys) repeated(s *envelopeScan, k key) bool {
+// repeated says whether k is one of keys, or differs from one only in case, and which one; and
+// adds it. Case counts because Go's encoding/json matches a key to a struct's field regardless
+// of case (and takes the last of "method" and "Method" where the SDK takes "method"), as the
+// project refuses such keys in a call's arguments (argrules).
+func (keys *objectKeys) repeated(s *envelopeScan, k key) (string, bool) {
 	if keys.many == nil && keys.n < len(keys.small) {
 		for _, o := range keys.small[:keys.n] {
-			if s.same(o, k) {
-				return true
+			if s.alike(o, k) {
+				return s.key(o), true
 			}
 		}
 		keys.small[keys.n] = k
 		keys.n++
-		return false
+		return "", false
 	}
 	if keys.many == nil {
-		keys.many = make(map[string]struct{}, 2*keys.n)
+		keys.many = make(map[string]string, 2*keys.n)
 		for _, o := range keys.small[:keys.n] {
-			keys.many[s.key(o)] = struct{}{}
+			d := s.key(o)
+			keys.many[foldKey(d)] = d
 		}
 	}
 	d := s.key(k)
-	_, seen := keys.many[d]
-	keys.many[d] = struct{}{}
-	return seen
+	f := foldKey(d)
+	if other, seen := keys.many[f]; seen {
+		return other, true
+	}
+	keys.many[f] = d
+	return "", false
+}
+
+// foldKey is the form keys that differ only in case share.
+func foldKey(key string) string {
+	for i := 0; i < len(key); i++ {
+		if key[i] >= utf8.RuneSelf {
+			return cases.Fold().String(key)
+		}
+	}
+	return strings.ToLower(key)
 }
 
 // id reads a message's id into v: a string, null, or an integer the SDK carries back exactly.
@@ -732,17 +755,17 @@ func (s *envelopeScan) keyIs(k key, name string) bool {
 	return s.decoded[k.decoded] == name
 }
 
-// same says whether two keys decode alike.
-func (s *envelopeScan) same(k, o key) bool {
+// alike says whether two keys decode alike but for case.
+func (s *envelopeScan) alike(k, o key) bool {
 	switch {
 	case k.decoded < 0 && o.decoded < 0:
-		return bytes.Equal(s.b[k.start:k.end], s.b[o.start:o.end])
+		return bytes.EqualFold(s.b[k.start:k.end], s.b[o.start:o.end])
 	case k.decoded < 0:
-		return string(s.b[k.start:k.end]) == s.decoded[o.decoded]
+		return strings.EqualFold(string(s.b[k.start:k.end]), s.decoded[o.decoded])
 	case o.decoded < 0:
-		return s.decoded[k.decoded] == string(s.b[o.start:o.end])
+		return strings.EqualFold(s.decoded[k.decoded], string(s.b[o.start:o.end]))
 	}
-	return s.decoded[k.decoded] == s.decoded[o.decoded]
+	return strings.EqualFold(s.decoded[k.decoded], s.decoded[o.decoded])
 }
 
 // same says whether the SDK takes two ids for one.
