@@ -527,6 +527,9 @@ func (s *envelopeScan) id(v *idValue) error {
 		}
 		n, ok := exactInteger(lit)
 		if !ok {
+			if len(lit) > 40 { // it is the agent's, up to the body's size
+				lit = append(lit[:40:40], "…"...)
+			}
 			return invalidRequest("the id %s cannot be answered as sent (the gateway answers a number id as a "+
 				"64-bit integer, exactly only up to 2^53): send an integer id within that, or a string", lit)
 		}
