@@ -259,3 +259,25 @@ func BenchmarkToolsCallRequest(b *testing.B) {
 		})
 	}
 }
+
+// FuzzCheckEnvelope: the walk agrees with encoding/json on what is one JSON value (a body taken is
+// valid JSON; one refused as no JSON value is not, but for depth; one that is not may be refused
+// for what comes first, a batch of no objects, say), refuses with a code, and never panics.
+func FuzzCheckEnvelope(f *testing.F) {
+	for _, seed := range []string{callBody, callBody + "x", `[` + callBody + `,` + callBody + `]`, `{"a":1,"A":2}`,
+		`{"id":1.5e1}`, `{"a":"\ud800"}`, `{"\u00e9":1,"é":2}`, `[]`, `{"id":-0.0e-0}`, "{\"a\xff\":1}"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		err := checkEnvelope(body)
+		e, _ := errors.AsType[*envelopeError](err)
+		switch {
+		case err == nil && !json.Valid(body):
+			t.Errorf("taken, and not JSON: %q", body)
+		case e != nil && e.code == jsonrpc.CodeParseError && json.Valid(body) && !strings.Contains(e.msg, "nests deeper"):
+			t.Errorf("refused as no JSON value (%v), and JSON: %q", e, body)
+		case err != nil && e == nil:
+			t.Errorf("refused without a code: %v", err)
+		}
+	})
+}
