@@ -276,9 +276,10 @@ func (g *Gateway) Handler() http.Handler {
 	})
 	// Timed from before the token's check, which may wait on a TokenReview, to the answer.
 	// A request without a verified token closes its connection (unauthenticated_close.go), and
-	// every request's body, read or not, arrives in time (body_read.go).
+	// every request's body, read or not, arrives in time (body_read.go); a body that is not one
+	// well-formed JSON-RPC message is refused before the SDK reads it (envelope.go).
 	return bodyDeadline(timed(closeUnlessAuthenticated(
-		g.authn.authenticate(keepAliveAuthenticated(g.servedNamespace(g.shared(g.bodiesArriving(budgeted))))))),
+		g.authn.authenticate(keepAliveAuthenticated(g.servedNamespace(g.shared(g.bodiesArriving(wellFormed(budgeted)))))))),
 		g.opts.BodyReadTimeout)
 }
 

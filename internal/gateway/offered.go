@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -33,7 +34,7 @@ var planRules = map[string]bool{
 // plannedTools filters a tools/list answer down to the tools the caller's plan could use, by the
 // engine's own checks on the plan's locked snapshot. It runs only for tools/list, so a tools/call
 // pays nothing for it. A caller whose plan is not locked yet sees every offered tool (its calls
-// are refused PlanNotLocked); a caller with no plan sees none.
+// are refused PlanNotLocked); a caller with no plan, or whose plan has ended, sees none.
 func (g *Gateway) plannedTools(registered map[string]route) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -78,6 +79,12 @@ func (g *Gateway) usableTools(ctx context.Context, caller *Caller) (func(tool st
 	plan := &safetyv1alpha1.AgentPlan{}
 	if err := g.opts.Reader.Get(ctx, client.ObjectKey{Namespace: caller.Namespace, Name: name}, plan); err != nil {
 		return nil, err
+	}
+	// An ended plan (past its deadline, or being deleted) admits nothing: every call of it is
+	// refused PlanExpired, by the rule the webhook applies (policy.PlanActive). Its snapshot is
+	// still there, and would list what the plan could use before it ended.
+	if !policy.PlanActive(plan, time.Now()) {
+		return func(string) bool { return false }, nil
 	}
 	if plan.Status.Snapshot == nil {
 		return nil, nil
