@@ -10,6 +10,7 @@ package tracing
 import (
 	"context"
 	"os"
+	"strings"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -31,8 +32,12 @@ const TraceparentAnnotation = agent.TraceparentAnnotation
 
 const instrumentation = "github.com/toolgate/toolgate/internal/tracing"
 
-// Configured says whether the environment names an OTLP endpoint.
+// Configured says whether the environment names an OTLP endpoint and does not turn the SDK off
+// (OTEL_SDK_DISABLED=true, the specification's switch for every signal).
 func Configured() bool {
+	if strings.EqualFold(strings.TrimSpace(os.Getenv("OTEL_SDK_DISABLED")), "true") {
+		return false
+	}
 	return os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
 }
 
