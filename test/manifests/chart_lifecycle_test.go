@@ -30,7 +30,11 @@ import (
 //   - uninstall keeps the CRDs (crd.keep), the ledger's claim and its signing key (the values say
 //     they are kept: they are the audit record);
 //   - installing the same release again adopts what was kept.
-func TestChartInstallUpgradeUninstall(t *testing.T) {
+//
+// helmCluster is a real API server without toolgate's CRDs (the chart installs them), a client
+// of it, and a function that runs the pinned Helm against it.
+func helmCluster(t *testing.T) (client.Client, func(args ...string) (string, error)) {
+	t.Helper()
 	assets, err := testenv.AssetsDir()
 	if err != nil {
 		t.Fatal(err)
@@ -53,14 +57,12 @@ func TestChartInstallUpgradeUninstall(t *testing.T) {
 	if err := os.WriteFile(kubeconfig, kc, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	chart, err := testenv.Path("dist", "chart")
-	if err != nil {
-		t.Fatal(err)
-	}
 	helmBin := helm(t)
+	home := t.TempDir()
 	run := func(args ...string) (string, error) {
 		cmd := exec.Command(helmBin, append(args, "--kubeconfig", kubeconfig)...)
-		cmd.Env = append(os.Environ(), "HELM_CACHE_HOME="+t.TempDir(), "HELM_CONFIG_HOME="+t.TempDir(), "HELM_DATA_HOME="+t.TempDir())
+		cmd.Env = append(os.Environ(), "HELM_CACHE_HOME="+filepath.Join(home, "cache"),
+			"HELM_CONFIG_HOME="+filepath.Join(home, "config"), "HELM_DATA_HOME="+filepath.Join(home, "data"))
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
@@ -68,6 +70,15 @@ func TestChartInstallUpgradeUninstall(t *testing.T) {
 	_ = clientgoscheme.AddToScheme(scheme)
 	_ = apiextensionsv1.AddToScheme(scheme)
 	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, run
+}
+
+func TestChartInstallUpgradeUninstall(t *testing.T) {
+	c, run := helmCluster(t)
+	chart, err := testenv.Path("dist", "chart")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,5 +163,43 @@ func TestChartInstallUpgradeUninstall(t *testing.T) {
 	}
 	if string(keySecret.Data["ed25519.pub"]) != "public" {
 		t.Errorf("reinstalling emptied the ledger's signing key Secret (data %v)", keySecret.Data)
+	}
+}
+
+// `helm upgrade --force-replace` (Helm 3's --force) replaces every object of the release with
+// what the chart renders, the usual way out of an upgrade stuck on an immutable field. The chart
+// renders the ledger's signing key Secret empty, so a replacing upgrade throws away the key the
+// operator generated: the operator then makes a new one, and every seal and head signed before
+// reads as signed by a foreign key. Charts that ship a Secret an operator fills keep its data
+// across such upgrades (a lookup of the live Secret), or do not render its data at all in a way
+// a replacement can wipe.
+func TestChartForcedUpgradeKeepsTheSigningKey(t *testing.T) {
+	c, run := helmCluster(t)
+	chart, err := testenv.Path("dist", "chart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	const ns, release = "toolgate-system", "toolgate"
+	if out, err := run("install", release, chart, "-n", ns, "--create-namespace"); err != nil {
+		t.Fatalf("helm install: %v\n%s", err, out)
+	}
+	key := &corev1.Secret{}
+	if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: audit.SigningSecretName}, key); err != nil {
+		t.Fatal(err)
+	}
+	key.Data = map[string][]byte{"ed25519.key": []byte("private"), "ed25519.pub": []byte("public")}
+	if err := c.Update(ctx, key, client.FieldOwner("manager")); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run("upgrade", release, chart, "-n", ns, "--force-replace", "--server-side=false"); err != nil {
+		t.Fatalf("helm upgrade --force-replace: %v\n%s", err, out)
+	}
+	if err := c.Get(ctx, client.ObjectKeyFromObject(key), key); err != nil {
+		t.Fatal(err)
+	}
+	if string(key.Data["ed25519.pub"]) != "public" {
+		t.Errorf("helm upgrade --force-replace emptied the ledger's signing key Secret (data %v): the operator generates a new key "+
+			"and every signature made so far reads as foreign", key.Data)
 	}
 }
