@@ -66,6 +66,15 @@ func Start(ctx context.Context, service, version string, opts ...otlptracegrpc.O
 	if err != nil {
 		return nil, err
 	}
+	// The environment's resource (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES) is the platform's
+	// word and comes last, so a platform can name the service as it names its other workloads.
+	fromEnv, err := sdkresource.New(ctx, sdkresource.WithFromEnv())
+	if err != nil {
+		return nil, err
+	}
+	if res, err = sdkresource.Merge(res, fromEnv); err != nil {
+		return nil, err
+	}
 	// Every decision is sampled: the agent's trace context only links the span, and a "not sampled"
 	// flag on it must not let an agent keep its decisions out of the platform's traces.
 	sampler := sdktrace.ParentBased(sdktrace.AlwaysSample(), sdktrace.WithRemoteParentNotSampled(sdktrace.AlwaysSample()))
