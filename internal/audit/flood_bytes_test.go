@@ -18,8 +18,8 @@ import (
 // recorded per window by count (60 a minute by default), not by bytes, and a denial record holds
 // the call's arguments: up to 8 KiB of command, 32 paths of 1 KiB, 1 KiB of cwd and 16 KiB of
 // extra arguments (the CRD's bounds), about 60 KB a record. One agent that sends only maximal,
-// incompressible denied calls therefore writes about 3.6 MB a minute, ~5 GB a day, at the
-// default rate: it fills the chart's default 10 GiB ledger volume in about two days, far inside
+// incompressible denied calls therefore writes about 3.4 MB a minute, ~5 GB a day, at the
+// default rate: it fills the chart's default 10 GiB ledger volume in two to four days (gzip halving it at best), far inside
 // the default 90-day retention, and then every call in the cluster is refused. A flood must
 // cost bytes in proportion to windows with a bound on the bytes too, so that one agent cannot
 // fill the default volume before retention frees it.
