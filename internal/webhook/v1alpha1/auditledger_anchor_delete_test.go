@@ -58,10 +58,15 @@ var _ = Describe("the published heads as an anchor", func() {
 		spec := *al.Spec.DeepCopy()
 		DeferCleanup(func() {
 			cur := &safetyv1alpha1.AuditLedger{}
-			if apierrors.IsNotFound(k8sClient.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, cur)) {
+			err := k8sClient.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, cur)
+			if apierrors.IsNotFound(err) {
 				Expect(client.IgnoreAlreadyExists(k8sClient.Create(ctx, &safetyv1alpha1.AuditLedger{
 					ObjectMeta: metav1.ObjectMeta{Name: audit.LedgerName}, Spec: spec}))).To(Succeed())
+				return
 			}
+			Expect(err).NotTo(HaveOccurred())
+			cur.Status.SignedHeads = nil // the made-up head must not outlive this spec (an entry may be removed)
+			Expect(k8sClient.Status().Update(ctx, cur)).To(Succeed())
 		})
 		al.Status.SignedHeads = []safetyv1alpha1.LedgerSignedHead{{Writer: "toolgate-controller-manager-7c9f-x2k4q", Seq: 4211,
 			Hash: "5bc5939fd61c0a1a9a2b3cbd9b20d3179e16b5ffdca0e7545138e9a053da4350", Segment: "2026-11-30.00000007.jsonl",
