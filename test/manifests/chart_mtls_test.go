@@ -15,11 +15,23 @@ import (
 // (FailedMount), and every AgentToolCall is refused while the webhook fails closed. A chart whose
 // manager runs without a client CA must not mount the client CA's Secret (or must mount it
 // optional).
+//
+// The same holds with webhook.enabled=false (controllers only, --disable-webhooks): no webhook
+// serves, yet the pod waits for the client CA Secret.
 func TestChartWithoutMutualTLSDoesNotWaitForTheClientCASecret(t *testing.T) {
-	objs := renderChart(t, "--set", "manager.args={--leader-elect,--ledger-dir=/var/lib/toolgate/ledger,--cert-rotation=true,--webhook-any-client}")
+	for _, tc := range []struct{ name, set, arg string }{
+		{"--webhook-any-client", "manager.args={--leader-elect,--ledger-dir=/var/lib/toolgate/ledger,--cert-rotation=true,--webhook-any-client}", "--webhook-any-client"},
+		{"webhook.enabled=false", "webhook.enabled=false", "--disable-webhooks"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkNoClientCAMount(t, tc.set, tc.arg) })
+	}
+}
+
+func checkNoClientCAMount(t *testing.T, set, arg string) {
+	objs := renderChart(t, "--set", set)
 	deploy, container := newReferences(t, objs, operatorNamespace).manager(t)
 	args, _, _ := unstructured.NestedStringSlice(container, "args")
-	if !slices.Contains(args, "--webhook-any-client") {
+	if !slices.Contains(args, arg) {
 		t.Fatalf("fixture: args %v", args)
 	}
 	made := map[string]bool{}
@@ -38,8 +50,8 @@ func TestChartWithoutMutualTLSDoesNotWaitForTheClientCASecret(t *testing.T) {
 		name, _ := secret["secretName"].(string)
 		optional, _ := secret["optional"].(bool)
 		if name == "toolgate-webhook-client-ca" && !made[name] && !optional {
-			t.Errorf("with --webhook-any-client the manager still mounts Secret %s (volume %v), which nothing creates and it no longer needs: "+
-				"the pod never starts", name, v["name"])
+			t.Errorf("with %s the manager still mounts Secret %s (volume %v), which nothing creates and it does not need: "+
+				"the pod never starts", arg, name, v["name"])
 		}
 	}
 }
