@@ -25,6 +25,7 @@ func TestLedgerVerifyReadsHeadsFromANewerAuditLedger(t *testing.T) {
 	writeTestFile(t, heads, []byte(newer))
 	code, out, errOut := runCLI(t, "ledger", "verify", dir, "--public-key", pub, "--heads", heads)
 	if code != exitOK {
-		t.Errorf("verify --heads with an AuditLedger carrying fields this plugin does not know: exit %d\n%s%s", code, out, errOut)
+		t.Errorf("verify --heads with an AuditLedger carrying fields this plugin does not know: exit %d\n%s%s",
+			code, out, errOut)
 	}
 }

@@ -33,7 +33,8 @@ func TestLedgerVerifyAcrossAKeyRotation(t *testing.T) {
 	}
 	var head ledger.SignedHead
 	for i, key := range []ed25519.PrivateKey{oldKey, newKey} {
-		j, err := ledger.Open(ledger.Config{Dir: dir, Writer: "webhook-0", MaxSegmentBytes: 2048, Compress: true, SigningKey: key})
+		j, err := ledger.Open(ledger.Config{Dir: dir, Writer: "webhook-0", MaxSegmentBytes: 2048, Compress: true,
+			SigningKey: key})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +53,7 @@ func TestLedgerVerifyAcrossAKeyRotation(t *testing.T) {
 		}
 	}
 	out := t.TempDir()
-	var pems [][]byte
+	pems := make([][]byte, 0, 2)
 	for _, k := range []ed25519.PrivateKey{oldKey, newKey} {
 		pem, err := ledger.EncodePublicKey(k.Public().(ed25519.PublicKey))
 		if err != nil {
@@ -68,8 +69,9 @@ func TestLedgerVerifyAcrossAKeyRotation(t *testing.T) {
 		TypeMeta:   metav1.TypeMeta{APIVersion: "safety.toolgate.dev/v1alpha1", Kind: "AuditLedger"},
 		ObjectMeta: metav1.ObjectMeta{Name: "default"},
 		Status: safetyv1alpha1.AuditLedgerStatus{SignedHeads: []safetyv1alpha1.LedgerSignedHead{{
-			Writer: head.Writer, Seq: int64(head.Seq), Hash: head.Hash, Segment: head.Segment, SignedAt: metav1.NewTime(head.SignedAt),
-			KeyID: head.KeyID, Signature: head.Signature}}}}
+			Writer: head.Writer, Seq: int64(head.Seq), Hash: head.Hash, Segment: head.Segment,
+			SignedAt: metav1.NewTime(head.SignedAt),
+			KeyID:    head.KeyID, Signature: head.Signature}}}}
 	b, err := yaml.Marshal(al)
 	if err != nil {
 		t.Fatal(err)

@@ -28,7 +28,8 @@ func TestReplayChecksTheLedgerAgainstTheAnchors(t *testing.T) {
 	}
 	// A whole ledger written by someone with the forger's key, not the operator's.
 	dir := t.TempDir()
-	j, err := ledger.Open(ledger.Config{Dir: dir, Writer: "webhook-0", MaxSegmentBytes: 2048, Compress: true, SigningKey: forger})
+	j, err := ledger.Open(ledger.Config{Dir: dir, Writer: "webhook-0", MaxSegmentBytes: 2048, Compress: true,
+		SigningKey: forger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,11 +59,13 @@ func TestReplayChecksTheLedgerAgainstTheAnchors(t *testing.T) {
 	if code == exitUsage && strings.Contains(errOut, "does not verify") {
 		return
 	}
-	t.Errorf("replay --public-key: exit %d, want 2 with \"the ledger does not verify\" (replay cannot check the ledger against the key)\nstdout: %s\nstderr: %s",
+	t.Errorf("replay --public-key: exit %d, want 2 with \"the ledger does not verify\" "+
+		"(replay cannot check the ledger against the key)\nstdout: %s\nstderr: %s",
 		code, out, errOut)
 	code, out, _ = runCLI(t, "replay", "--ledger", dir)
 	if code != exitUsage && strings.Contains(out, ": verified (") && !strings.Contains(out, "cannot prove") {
-		t.Errorf("without anchors replay calls a ledger signed by a foreign key %q and says nothing of what it cannot prove:\n%s",
+		t.Errorf("without anchors replay calls a ledger signed by a foreign key %q "+
+			"and says nothing of what it cannot prove:\n%s",
 			"verified", out)
 	}
 }

@@ -27,7 +27,7 @@ func TestImageToolBuildsSeveralPlatformsIntoOneIndex(t *testing.T) {
 	if !strings.Contains(usage, "-arch") {
 		t.Fatalf("hack/image -h printed no flags: %s", usage)
 	}
-	for _, l := range strings.Split(usage, "\n") {
+	for l := range strings.SplitSeq(usage, "\n") {
 		l = strings.ToLower(l)
 		if strings.Contains(l, "platforms") || strings.Contains(l, "linux/amd64,linux/arm64") || strings.Contains(l, "index") {
 			return

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -53,10 +54,8 @@ func TestFromEnvironmentHonoursTheOTLPProtocol(t *testing.T) {
 
 	mu.Lock()
 	defer mu.Unlock()
-	for _, p := range paths {
-		if p == "POST /v1/traces" {
-			return
-		}
+	if slices.Contains(paths, "POST /v1/traces") {
+		return
 	}
 	t.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf: the OTLP/HTTP receiver got %q, want a POST /v1/traces "+
 		"(the exporter is always OTLP/gRPC, so the decision span was lost)", paths)

@@ -117,14 +117,16 @@ func TestChartInstallUpgradeUninstall(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(keySecret.Data["ed25519.pub"]) != "public" {
-		t.Errorf("helm upgrade emptied the ledger's signing key Secret (data %v): every signature made so far is orphaned", keySecret.Data)
+		t.Errorf("helm upgrade emptied the ledger's signing key Secret (data %v): every signature made so far is orphaned",
+			keySecret.Data)
 	}
 	if err := c.Get(ctx, client.ObjectKeyFromObject(vwc), vwc); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range vwc.Webhooks {
 		if len(w.ClientConfig.CABundle) == 0 {
-			t.Errorf("helm upgrade dropped webhook %s's caBundle: the API server cannot call it until the operator injects it again", w.Name)
+			t.Errorf("helm upgrade dropped webhook %s's caBundle: the API server cannot call it until the operator "+
+				"injects it again", w.Name)
 		}
 	}
 
@@ -199,7 +201,8 @@ func TestChartForcedUpgradeKeepsTheSigningKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(key.Data["ed25519.pub"]) != "public" {
-		t.Errorf("helm upgrade --force-replace emptied the ledger's signing key Secret (data %v): the operator generates a new key "+
+		t.Errorf("helm upgrade --force-replace emptied the ledger's signing key Secret (data %v): "+
+			"the operator generates a new key "+
 			"and every signature made so far reads as foreign", key.Data)
 	}
 }

@@ -20,7 +20,9 @@ import (
 // serves, yet the pod waits for the client CA Secret.
 func TestChartWithoutMutualTLSDoesNotWaitForTheClientCASecret(t *testing.T) {
 	for _, tc := range []struct{ name, set, arg string }{
-		{"--webhook-any-client", "manager.args={--leader-elect,--ledger-dir=/var/lib/toolgate/ledger,--cert-rotation=true,--webhook-any-client}", "--webhook-any-client"},
+		{"--webhook-any-client",
+			"manager.args={--leader-elect,--ledger-dir=/var/lib/toolgate/ledger,--cert-rotation=true,--webhook-any-client}",
+			"--webhook-any-client"},
 		{"webhook.enabled=false", "webhook.enabled=false", "--disable-webhooks"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkNoClientCAMount(t, tc.set, tc.arg) })

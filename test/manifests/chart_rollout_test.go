@@ -14,10 +14,11 @@ import (
 // that offers the mode must render a strategy that lets the old pod go first (Recreate, or a
 // rolling update with maxSurge 0), or refuse the value.
 func TestChartRolloutCanReplaceTheOnlyPodOfAReadWriteOncePodClaim(t *testing.T) {
-	if _, err := helmTemplate(t, "toolgate", operatorNamespace, "--set", "ledger.accessMode=ReadWriteOncePod"); err != nil {
+	const rwop = "ledger.accessMode=ReadWriteOncePod"
+	if _, err := helmTemplate(t, "toolgate", operatorNamespace, "--set", rwop); err != nil {
 		return // refused: fine
 	}
-	deploy, _ := newReferences(t, renderChart(t, "--set", "ledger.accessMode=ReadWriteOncePod"), operatorNamespace).manager(t)
+	deploy, _ := newReferences(t, renderChart(t, "--set", rwop), operatorNamespace).manager(t)
 	strategy, _, _ := unstructured.NestedString(deploy.Object, "spec", "strategy", "type")
 	if strategy == "Recreate" {
 		return

@@ -18,12 +18,13 @@ func TestChartGatewayTracingCanBeConfigured(t *testing.T) {
 		{"--set", "gateway.env[0].name=OTEL_EXPORTER_OTLP_ENDPOINT", "--set", "gateway.env[0].value=" + endpoint},
 		{"--set", "gateway.extraEnv[0].name=OTEL_EXPORTER_OTLP_ENDPOINT", "--set", "gateway.extraEnv[0].value=" + endpoint},
 	} {
-		out, err := helmTemplate(t, "toolgate", operatorNamespace, append([]string{"--set", "gateway.enabled=true"}, set...)...)
+		args := append([]string{"--set", "gateway.enabled=true"}, set...)
+		out, err := helmTemplate(t, "toolgate", operatorNamespace, args...)
 		if err != nil {
 			refusals = append(refusals, strings.TrimSpace(out))
 			continue
 		}
-		for _, o := range renderChart(t, append([]string{"--set", "gateway.enabled=true"}, set...)...) {
+		for _, o := range renderChart(t, args...) {
 			if o.GetKind() == "Deployment" && strings.HasSuffix(o.GetName(), "gateway") {
 				data, _ := o.MarshalJSON()
 				if strings.Contains(string(data), endpoint) {
@@ -32,6 +33,7 @@ func TestChartGatewayTracingCanBeConfigured(t *testing.T) {
 			}
 		}
 	}
-	t.Errorf("no chart value sets the gateway's OTEL_EXPORTER_OTLP_ENDPOINT, so its decision spans cannot be turned on:\n%s",
+	t.Errorf("no chart value sets the gateway's OTEL_EXPORTER_OTLP_ENDPOINT, "+
+		"so its decision spans cannot be turned on:\n%s",
 		strings.Join(refusals, "\n"))
 }

@@ -29,7 +29,8 @@ func TestDefaultInstallsGiveTheSignedHeadsAnAuditLedger(t *testing.T) {
 		return false
 	}
 	if !has(renderChart(t)) {
-		t.Errorf("helm template of dist/chart with its defaults renders no AuditLedger %q for the signed heads", audit.LedgerName)
+		t.Errorf("helm template of dist/chart with its defaults renders no AuditLedger %q for the signed heads",
+			audit.LedgerName)
 	}
 	kustomized, _, err := testenv.RenderDefault(context.Background())
 	if err != nil {
