@@ -72,7 +72,7 @@ func readLedger(dir string) ([]line, error) {
 // locked snapshot by hash.
 type history struct {
 	objects   map[objKey]client.Object
-	version   int // counts changes of objects and plans, to cache resolutions between them
+	version   int // counts changes of objects, to cache resolutions between them
 	plans     map[objKey]*safetyv1alpha1.AgentPlan
 	snapshots map[string]*safetyv1alpha1.PlanSnapshot
 	// locks are the objects as they stood when each plan was last locked (or re-locked), with
@@ -117,9 +117,6 @@ func (h *history) apply(l line) error {
 		}
 		if p.Decision == decisionAllow && p.Operation == audit.PlanCreate {
 			h.plans[objKey{kindPlan, p.Namespace, p.Plan}] = p.object()
-			// A plan created again under the same name is resolved anew, not from the cache of the
-			// one before it: its spec is an input of the resolution as the objects are.
-			h.version++
 		}
 	}
 	return nil
