@@ -261,3 +261,22 @@ func TestChartImageReferences(t *testing.T) {
 		t.Errorf("a digest in both the repository and image.digest: %v: %.400s", err, out)
 	}
 }
+
+// Without a cluster to read (helm template, Argo CD's rendering, --dry-run=client) the signing
+// key Secret renders with no data at all: never an empty map or placeholder that applying could
+// write over the operator's key (TestChartForcedUpgradeKeepsTheSigningKey: with a cluster, the
+// live data).
+func TestChartSigningKeyRendersNoDataWithoutACluster(t *testing.T) {
+	for _, o := range renderChart(t) {
+		if o.GetKind() == "Secret" && o.GetName() == "toolgate-ledger-signing-key" {
+			if _, found := o.Object["data"]; found {
+				t.Errorf("helm template rendered the signing key Secret with data: %v", o.Object["data"])
+			}
+			if _, found := o.Object["stringData"]; found {
+				t.Errorf("helm template rendered the signing key Secret with stringData: %v", o.Object["stringData"])
+			}
+			return
+		}
+	}
+	t.Error("no signing key Secret rendered")
+}
