@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -33,6 +34,35 @@ func TestKrewManifestShipsTheLicense(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("platform %v: files %+v do not extract LICENSE", pl.Selector.MatchLabels, pl.Files)
+		}
+	}
+}
+
+// The LICENSE the archives carry is the license the source files' header names
+// (hack/boilerplate.go.txt: Apache 2.0), in full: the standard text from its title to its
+// appendix, not a header or a pointer to it.
+func TestLicenseIsTheOneTheHeadersName(t *testing.T) {
+	read := func(elem ...string) string {
+		t.Helper()
+		path, err := testenv.Path(elem...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if header := read("hack", "boilerplate.go.txt"); !strings.Contains(header, "Apache License, Version 2.0") {
+		t.Fatalf("fixture: the boilerplate header names another license:\n%s", header)
+	}
+	license := read("LICENSE")
+	for _, want := range []string{"Apache License\n                           Version 2.0, January 2004",
+		"TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION", "9. Accepting Warranty or Additional Liability.",
+		"END OF TERMS AND CONDITIONS", "APPENDIX: How to apply the Apache License to your work."} {
+		if !strings.Contains(license, want) {
+			t.Errorf("LICENSE is not the full Apache License 2.0: it lacks %q", want)
 		}
 	}
 }
