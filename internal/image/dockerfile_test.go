@@ -89,7 +89,7 @@ func TestDockerfileLabelsAreMakeImages(t *testing.T) {
 	}
 	makefile := read("Makefile")
 	for _, target := range []string{"docker-build", "docker-buildx"} {
-		recipe := regexp.MustCompile(`(?m)^`+target+`:.*\n((?:\t.*\n)+)`).FindStringSubmatch(makefile)
+		recipe := regexp.MustCompile(`(?m)^` + target + `:.*\n((?:\t.*\n)+)`).FindStringSubmatch(makefile)
 		if recipe == nil {
 			t.Fatalf("no %s target in the Makefile", target)
 		}

@@ -44,7 +44,7 @@ func TestBuildIndex(t *testing.T) {
 		t.Errorf("media type %s, want an OCI image index", manifest.MediaType)
 	}
 	machines := map[string]elf.Machine{"amd64": elf.EM_X86_64, "arm64": elf.EM_AARCH64}
-	var platforms []string
+	platforms := make([]string, 0, len(manifest.Manifests))
 	for _, d := range manifest.Manifests {
 		platforms = append(platforms, d.Platform.OS+"/"+d.Platform.Architecture)
 		img, err := idx.Image(d.Digest)

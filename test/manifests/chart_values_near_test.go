@@ -35,6 +35,15 @@ func managerMounts(t *testing.T, args ...string) (flags []string, volumes map[st
 	return flags, volumes, mounts
 }
 
+// refused checks that --set set is refused, naming want.
+func refused(t *testing.T, set, want string) {
+	t.Helper()
+	out, err := helmTemplate(t, "toolgate", operatorNamespace, "--set", set)
+	if err == nil || !strings.Contains(out, want) {
+		t.Errorf("--set %s: %v, want a refusal naming %q: %.400s", set, err, want, out)
+	}
+}
+
 func clientAuthFlags(flags []string) []string {
 	var out []string
 	for _, f := range flags {
@@ -65,7 +74,7 @@ func TestChartMutualTLSValue(t *testing.T) {
 			flags: []string{"--webhook-any-client"}},
 		{name: "webhook off: neither, whatever mutualTLS says", set: []string{"webhook.enabled=false"}},
 		{name: "an explicit --webhook-client-ca in manager.args decides, with its own volume",
-			set: []string{"manager.args={--leader-elect,--webhook-client-ca=/ca/ca.crt}"},
+			set:   []string{"manager.args={--leader-elect,--webhook-client-ca=/ca/ca.crt}"},
 			flags: []string{"--webhook-client-ca=/ca/ca.crt"}},
 		{name: "an explicit --webhook-any-client in manager.args wins over mutualTLS.enabled",
 			set:   []string{"manager.args={--leader-elect,--webhook-any-client}", "webhook.mutualTLS.enabled=false"},
@@ -77,7 +86,8 @@ func TestChartMutualTLSValue(t *testing.T) {
 				t.Errorf("client authentication flags (-want +got):\n%s", d)
 			}
 			if volumes["webhook-client-ca"] != tc.caSecret {
-				t.Errorf("client CA volume mounts Secret %q, want %q (volumes %v)", volumes["webhook-client-ca"], tc.caSecret, volumes)
+				t.Errorf("client CA volume mounts Secret %q, want %q (volumes %v)",
+					volumes["webhook-client-ca"], tc.caSecret, volumes)
 			}
 			if mounted := slices.Contains(mounts, "webhook-client-ca"); mounted != (tc.caSecret != "") {
 				t.Errorf("client CA mounted: %v, want %v (mounts %v)", mounted, tc.caSecret != "", mounts)
@@ -90,9 +100,7 @@ func TestChartMutualTLSValue(t *testing.T) {
 		{"webhook.mutualTLS.clientNames={a\\,b}", "/webhook/mutualTLS/clientNames"},
 		{"webhook.mutualTLS.clientCA=x", "additional properties 'clientCA'"},
 	} {
-		if out, err := helmTemplate(t, "toolgate", operatorNamespace, "--set", tc.set); err == nil || !strings.Contains(out, tc.want) {
-			t.Errorf("--set %s: %v, want a refusal naming %q: %.400s", tc.set, err, tc.want, out)
-		}
+		refused(t, tc.set, tc.want)
 	}
 }
 
@@ -114,7 +122,8 @@ func TestChartRolloutStrategyFollowsTheLedgerClaim(t *testing.T) {
 		{"ReadWriteOncePod with a rolling update that surges none",
 			[]string{"ledger.accessMode=ReadWriteOncePod", "manager.strategy.type=RollingUpdate",
 				"manager.strategy.rollingUpdate.maxSurge=0", "manager.strategy.rollingUpdate.maxUnavailable=1"},
-			map[string]any{"type": "RollingUpdate", "rollingUpdate": map[string]any{"maxSurge": float64(0), "maxUnavailable": float64(1)}}},
+			map[string]any{"type": "RollingUpdate",
+				"rollingUpdate": map[string]any{"maxSurge": float64(0), "maxUnavailable": float64(1)}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			deploy, _ := newReferences(t, renderChart(t, setFlags(tc.set)...), operatorNamespace).manager(t)
@@ -133,10 +142,7 @@ func TestChartRolloutStrategyFollowsTheLedgerClaim(t *testing.T) {
 			t.Errorf("%v rendered a rollout that can never finish (%v): %.400s", set, err, out)
 		}
 	}
-	if out, err := helmTemplate(t, "toolgate", operatorNamespace, "--set", "manager.strategy.type=BlueGreen"); err == nil ||
-		!strings.Contains(out, "/manager/strategy/type") {
-		t.Errorf("manager.strategy.type=BlueGreen: %v: %.400s", err, out)
-	}
+	refused(t, "manager.strategy.type=BlueGreen", "/manager/strategy/type")
 }
 
 // containerEnv is the env of the container named container in the Deployment whose name ends in
@@ -162,7 +168,9 @@ func containerEnv(t *testing.T, suffix, container string, args ...string) []any 
 func TestChartEnvValues(t *testing.T) {
 	memoryLimit := map[string]any{"name": "TOOLGATE_MEMORY_LIMIT", "valueFrom": map[string]any{
 		"resourceFieldRef": map[string]any{"containerName": "gateway", "resource": "limits.memory"}}}
-	endpoint := func(v string) map[string]any { return map[string]any{"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "value": v} }
+	endpoint := func(v string) map[string]any {
+		return map[string]any{"name": "OTEL_EXPORTER_OTLP_ENDPOINT", "value": v}
+	}
 	gw := []string{"gateway.enabled=true"}
 	for _, tc := range []struct {
 		name string
@@ -205,9 +213,7 @@ func TestChartEnvValues(t *testing.T) {
 		{"gateway.env[0].name=A,gateway.env[0].valueform.x=y", "/gateway/env/0"},
 		{"gateway.envOverrides.A.b=c", "/gateway/envOverrides/A"},
 	} {
-		if out, err := helmTemplate(t, "toolgate", operatorNamespace, "--set", tc.set); err == nil || !strings.Contains(out, tc.want) {
-			t.Errorf("--set %s: %v, want a refusal naming %q: %.400s", tc.set, err, tc.want, out)
-		}
+		refused(t, tc.set, tc.want)
 	}
 }
 
@@ -251,9 +257,7 @@ func TestChartImageReferences(t *testing.T) {
 		{"manager.image.digest=sha512:" + strings.Repeat("a", 64), "/manager/image/digest"},
 		{"manager.image.digest=" + strings.Repeat("a", 64), "/manager/image/digest"},
 	} {
-		if out, err := helmTemplate(t, "toolgate", operatorNamespace, "--set", tc.set); err == nil || !strings.Contains(out, tc.want) {
-			t.Errorf("--set %s: %v, want a refusal naming %q: %.400s", tc.set, err, tc.want, out)
-		}
+		refused(t, tc.set, tc.want)
 	}
 	out, err := helmTemplate(t, "toolgate", operatorNamespace, "--set", "manager.image.repository=r.example.com/m@"+digest,
 		"--set", "manager.image.digest="+digest)
