@@ -1,6 +1,7 @@
 # The manager's image for those who build with Docker. `make image` builds the same image without
 # a container engine (internal/image): one static binary on an empty base, user 65532, no shell
-# (CA roots compiled in: cmd/roots.go).
+# (CA roots compiled in: cmd/roots.go), the same version stamped in and the same labels
+# (`make docker-build` passes VERSION and REVISION as `make image` does).
 # Override BASE_IMAGE to build from another registry, e.g. docker.io/library/golang:1.26
 ARG BASE_IMAGE=golang:1.26
 FROM ${BASE_IMAGE} AS builder
@@ -22,6 +23,13 @@ RUN CGO_ENABLED=0 GOOS=${TARGETOS:-linux} GOARCH=${TARGETARCH} \
     go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o manager ./cmd
 
 FROM scratch
+ARG VERSION=dev
+ARG REVISION=""
+# internal/image.Labels; org.opencontainers.image.revision is empty where REVISION is not given.
+LABEL org.opencontainers.image.title="toolgate manager" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.source="https://github.com/toolgate/toolgate" \
+      org.opencontainers.image.revision="${REVISION}"
 WORKDIR /
 COPY --from=builder --chmod=0555 /workspace/manager /manager
 USER 65532:65532

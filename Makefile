@@ -126,10 +126,12 @@ REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
 
 GATEWAY_IMG ?= gateway:latest
 HOOK_IMG ?= toolgate-hook:latest
+# The platforms `make image` builds each image for, into one OCI image index (cross-compiled, CGO_ENABLED=0).
+IMAGE_PLATFORMS ?= linux/amd64,linux/arm64
 
 .PHONY: image
-image: ## Build the manager's, toolgate-gateway's and toolgate-hook's OCI images without a container engine (bin/image/{manager,toolgate-gateway,toolgate-hook}[.tar]); PUSH=1 pushes IMG, GATEWAY_IMG and HOOK_IMG.
-	go run ./hack/image --image $(IMG) --gateway-image $(GATEWAY_IMG) --hook-image $(HOOK_IMG) --version $(VERSION) --revision "$(REVISION)" $(if $(PUSH),--push)
+image: ## Build the manager's, toolgate-gateway's and toolgate-hook's OCI image indexes (IMAGE_PLATFORMS) without a container engine (bin/image/{manager,toolgate-gateway,toolgate-hook}[.tar]); PUSH=1 pushes IMG, GATEWAY_IMG and HOOK_IMG.
+	go run ./hack/image --image $(IMG) --gateway-image $(GATEWAY_IMG) --hook-image $(HOOK_IMG) --version $(VERSION) --revision "$(REVISION)" --platforms $(IMAGE_PLATFORMS) $(if $(PUSH),--push)
 
 .PHONY: plugin-archives
 plugin-archives: ## Build the kubectl plugin's release archives for krew (bin/release; VERSION must be a tag such as v0.1.0).
@@ -142,7 +144,7 @@ plugin-archives: ## Build the kubectl plugin's release archives for krew (bin/re
 # make docker-build IMG=<img> BASE_IMAGE=docker.io/library/golang:1.26
 .PHONY: docker-build
 docker-build: ## Build docker image with the manager.
-	$(CONTAINER_TOOL) build $(if $(BASE_IMAGE),--build-arg BASE_IMAGE=$(BASE_IMAGE)) -t ${IMG} .
+	$(CONTAINER_TOOL) build $(if $(BASE_IMAGE),--build-arg BASE_IMAGE=$(BASE_IMAGE)) --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) -t ${IMG} .
 
 .PHONY: docker-push
 docker-push: ## Push docker image with the manager.
@@ -161,7 +163,7 @@ docker-buildx: ## Build and push docker image for the manager for cross-platform
 	sed -e '1 s/\(^FROM\)/FROM --platform=\$$\{BUILDPLATFORM\}/; t' -e ' 1,// s//FROM --platform=\$$\{BUILDPLATFORM\}/' Dockerfile > Dockerfile.cross
 	- $(CONTAINER_TOOL) buildx create --name toolgate-builder
 	$(CONTAINER_TOOL) buildx use toolgate-builder
-	- $(CONTAINER_TOOL) buildx build --push --platform=$(PLATFORMS) $(if $(BASE_IMAGE),--build-arg BASE_IMAGE=$(BASE_IMAGE)) --tag ${IMG} -f Dockerfile.cross .
+	- $(CONTAINER_TOOL) buildx build --push --platform=$(PLATFORMS) $(if $(BASE_IMAGE),--build-arg BASE_IMAGE=$(BASE_IMAGE)) --build-arg VERSION=$(VERSION) --build-arg REVISION=$(REVISION) --tag ${IMG} -f Dockerfile.cross .
 	- $(CONTAINER_TOOL) buildx rm toolgate-builder
 	rm Dockerfile.cross
 

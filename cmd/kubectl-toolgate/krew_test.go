@@ -137,8 +137,10 @@ func TestKrewManifest(t *testing.T) {
 		if len(pl.Sha256) != 64 {
 			t.Errorf("%s: sha256 %q", platform, pl.Sha256)
 		}
-		if pl.Bin != bin || len(pl.Files) != 1 || pl.Files[0].From != bin || pl.Files[0].To != "." {
-			t.Errorf("%s: bin %q, files %+v; want %s, copied from the archive's root", platform, pl.Bin, pl.Files, bin)
+		if pl.Bin != bin || len(pl.Files) != 2 || pl.Files[0].From != bin || pl.Files[0].To != "." ||
+			pl.Files[1].From != image.License || pl.Files[1].To != "." {
+			t.Errorf("%s: bin %q, files %+v; want %s and %s, copied from the archive's root", platform, pl.Bin, pl.Files,
+				bin, image.License)
 		}
 	}
 	slices.Sort(got)
@@ -186,9 +188,21 @@ func TestReleaseArchiveInstallsWithKrew(t *testing.T) {
 		t.Fatalf("the manifest installs %s (sha256 %s); the release built %s (sha256 %s)",
 			platform.URI, platform.Sha256, filepath.Base(path), sum)
 	}
-	files := untar(t, path)
-	if len(files) != 1 || files[platform.Files[0].From] == nil {
-		t.Fatalf("the archive holds %d files; the manifest installs %s from its root", len(files), platform.Files[0].From)
+	files := untar(t, path, platform.Bin)
+	if len(files) != len(platform.Files) {
+		t.Errorf("the archive holds %d files; the manifest installs %d", len(files), len(platform.Files))
+	}
+	for _, f := range platform.Files {
+		if files[f.From] == nil {
+			t.Fatalf("the manifest installs %s from the archive's root, which does not hold it", f.From)
+		}
+	}
+	license, err := os.ReadFile(filepath.Join(repo, image.License))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(files[image.License], license) {
+		t.Errorf("the archive's %s is not the repository's", image.License)
 	}
 	bin := filepath.Join(t.TempDir(), platform.Bin)
 	if err := os.WriteFile(bin, files[platform.Files[0].From], 0o755); err != nil { //nolint:gosec // run below
@@ -200,8 +214,9 @@ func TestReleaseArchiveInstallsWithKrew(t *testing.T) {
 	}
 }
 
-// untar returns the regular files of the gzipped tar at path by name, checking each is executable.
-func untar(t *testing.T, path string) map[string][]byte {
+// untar returns the regular files of the gzipped tar at path by name, checking that bin is
+// executable.
+func untar(t *testing.T, path, bin string) map[string][]byte {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -222,7 +237,7 @@ func untar(t *testing.T, path string) map[string][]byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h.Mode&0o111 == 0 {
+		if h.Name == bin && h.Mode&0o111 == 0 {
 			t.Errorf("%s in the archive is not executable (mode %o)", h.Name, h.Mode)
 		}
 		if files[h.Name], err = io.ReadAll(tr); err != nil {

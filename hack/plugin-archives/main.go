@@ -1,6 +1,6 @@
 // Command plugin-archives builds the kubectl plugin's release archives (`make plugin-archives`):
-// for each platform the krew manifest (plugins/toolgate.yaml) installs, the static binary alone
-// at the root of kubectl-toolgate_<version>_<os>_<arch>.tar.gz in --out, with a sha256 line per
+// for each platform the krew manifest (plugins/toolgate.yaml) installs, the static binary and the
+// repository's LICENSE at the root of kubectl-toolgate_<version>_<os>_<arch>.tar.gz in --out, with a sha256 line per
 // archive in SHA256SUMS. Upload them to the release the version tags; krew-release-bot then
 // renders the manifest with their URLs and checksums.
 package main

@@ -19,10 +19,18 @@ func ArchiveName(binary, version, goos, arch string) string {
 	return fmt.Sprintf("%s_%s_%s_%s.tar.gz", binary, version, goos, arch)
 }
 
+// License is the file at the module's root every release archive carries beside the binary (krew
+// installs it with the plugin: its manifest extracts both).
+const License = "LICENSE"
+
 // Archive builds s's binary for goos/s.Arch as the images' binaries are built (static, stamped
-// with s.Version) and writes it, alone at the archive's root, to dir/ArchiveName. It returns the
-// archive's path and sha256, which a krew manifest pins.
+// with s.Version) and writes it and the module's License (from s.Dir), at the archive's root, to
+// dir/ArchiveName. It returns the archive's path and sha256, which a krew manifest pins.
 func Archive(ctx context.Context, s Spec, goos, dir string) (path, sum string, err error) {
+	license, err := os.ReadFile(filepath.Join(s.Dir, License))
+	if err != nil {
+		return "", "", fmt.Errorf("the release archive's license: %w", err)
+	}
 	bin, err := compile(ctx, s, goos)
 	if err != nil {
 		return "", "", err
@@ -34,13 +42,19 @@ func Archive(ctx context.Context, s Spec, goos, dir string) (path, sum string, e
 	}
 	tw := tar.NewWriter(gz)
 	epoch := time.Unix(0, 0)
-	hdr := &tar.Header{Name: s.Binary, Mode: 0o755, Size: int64(len(bin)), ModTime: epoch, Typeflag: tar.TypeReg,
-		Format: tar.FormatPAX}
-	if err := tw.WriteHeader(hdr); err != nil {
-		return "", "", err
-	}
-	if _, err := tw.Write(bin); err != nil {
-		return "", "", err
+	for _, f := range []struct {
+		name string
+		mode int64
+		data []byte
+	}{{s.Binary, 0o755, bin}, {License, 0o644, license}} {
+		hdr := &tar.Header{Name: f.name, Mode: f.mode, Size: int64(len(f.data)), ModTime: epoch, Typeflag: tar.TypeReg,
+			Format: tar.FormatPAX}
+		if err := tw.WriteHeader(hdr); err != nil {
+			return "", "", err
+		}
+		if _, err := tw.Write(f.data); err != nil {
+			return "", "", err
+		}
 	}
 	if err := tw.Close(); err != nil {
 		return "", "", err

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	v1 "github.com/google/go-containerregistry/pkg/v1"
@@ -21,6 +22,14 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 	"github.com/google/go-containerregistry/pkg/v1/types"
 )
+
+// Source is the repository the images are built from, their org.opencontainers.image.source label.
+const Source = "https://github.com/toolgate/toolgate"
+
+// DefaultPlatforms are the platforms `make image` builds into each image's index: the
+// architectures clusters' nodes run (a node of another one would pull the image and die with
+// "exec format error").
+var DefaultPlatforms = []string{"linux/amd64", "linux/arm64"}
 
 // NonRootUser is the user and group the image runs as (distroless' "nonroot"), matching the
 // manifests' runAsUser/runAsGroup/fsGroup.
@@ -69,15 +78,46 @@ func Build(ctx context.Context, s Spec) (v1.Image, error) {
 	cfg.Config.User = NonRootUser
 	cfg.Config.Entrypoint = []string{"/" + s.Binary}
 	cfg.Config.WorkingDir = "/"
-	cfg.Config.Labels = map[string]string{
+	cfg.Config.Labels = Labels(s)
+	return mutate.ConfigFile(img, cfg)
+}
+
+// Labels are the OCI labels of s's image: its title, version, source and (when known) revision.
+// The Dockerfile sets the manager's the same (internal/image/dockerfile_test.go).
+func Labels(s Spec) map[string]string {
+	labels := map[string]string{
 		"org.opencontainers.image.title":   "toolgate " + s.Binary,
 		"org.opencontainers.image.version": s.Version,
 		"org.opencontainers.image.source":  s.Source,
 	}
 	if s.Revision != "" {
-		cfg.Config.Labels["org.opencontainers.image.revision"] = s.Revision
+		labels["org.opencontainers.image.revision"] = s.Revision
 	}
-	return mutate.ConfigFile(img, cfg)
+	return labels
+}
+
+// BuildIndex builds s for each of platforms ("linux/<arch>"; s.Arch is ignored), each as Build
+// does, cross-compiled, and returns them as one OCI image index, in the order given: a node pulls
+// the image of its own platform. The same source gives the same index digest.
+func BuildIndex(ctx context.Context, s Spec, platforms []string) (v1.ImageIndex, error) {
+	adds := make([]mutate.IndexAddendum, 0, len(platforms))
+	for _, p := range platforms {
+		goos, arch, ok := strings.Cut(p, "/")
+		if !ok || goos != "linux" || arch == "" || strings.Contains(arch, "/") {
+			return nil, fmt.Errorf("platform %q: want linux/<arch>", p)
+		}
+		s.Arch = arch
+		img, err := Build(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		adds = append(adds, mutate.IndexAddendum{Add: img,
+			Descriptor: v1.Descriptor{Platform: &v1.Platform{OS: goos, Architecture: arch}}})
+	}
+	if len(adds) == 0 {
+		return nil, fmt.Errorf("no platform to build %s for", s.Binary)
+	}
+	return mutate.AppendManifests(mutate.IndexMediaType(empty.Index, types.OCIImageIndex), adds...), nil
 }
 
 // compile builds s's binary statically for goos/s.Arch, trimmed, stripped and stamped with
@@ -121,12 +161,26 @@ func binaryLayer(name string, bin []byte) (v1.Layer, error) {
 
 // WriteLayout writes img as an OCI image layout in dir (replacing what was there), tagged ref.
 func WriteLayout(dir, ref string, img v1.Image) error {
-	if err := os.RemoveAll(dir); err != nil {
-		return err
-	}
-	p, err := layout.Write(dir, empty.Index)
+	p, err := newLayout(dir)
 	if err != nil {
 		return err
 	}
 	return p.AppendImage(img, layout.WithAnnotations(map[string]string{"org.opencontainers.image.ref.name": ref}))
+}
+
+// WriteIndexLayout writes idx as an OCI image layout in dir (replacing what was there), its one
+// entry the index, tagged ref: `crane push DIR REF` pushes the index.
+func WriteIndexLayout(dir, ref string, idx v1.ImageIndex) error {
+	p, err := newLayout(dir)
+	if err != nil {
+		return err
+	}
+	return p.AppendIndex(idx, layout.WithAnnotations(map[string]string{"org.opencontainers.image.ref.name": ref}))
+}
+
+func newLayout(dir string) (layout.Path, error) {
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
+	return layout.Write(dir, empty.Index)
 }

@@ -244,6 +244,9 @@ type replayer struct {
 type resolvedKey struct {
 	plan    objKey
 	version int
+	// spec is the plan as the ledger records it (nil: none): a plan created again under the same
+	// name resolves anew, whatever order its records and its lock arrived in.
+	spec *safetyv1alpha1.AgentPlan
 }
 
 type resolution struct {
@@ -342,7 +345,7 @@ func (r *replayer) policyFor(ctx context.Context, d audit.DecisionFields) (*poli
 	if c, ok := r.candidates[planKey]; ok && c.(*safetyv1alpha1.AgentPlan).Status.Snapshot != nil {
 		return r.compile(c.(*safetyv1alpha1.AgentPlan).Status.Snapshot)
 	}
-	key := resolvedKey{planKey, r.hist.asLocked(planKey).version}
+	key := resolvedKey{planKey, r.hist.asLocked(planKey).version, r.hist.plans[planKey]}
 	res, ok := r.resolved[key]
 	if !ok {
 		res = r.resolve(ctx, planKey)

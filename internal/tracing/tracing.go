@@ -10,6 +10,7 @@ package tracing
 import (
 	"context"
 	"os"
+	"strings"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -31,8 +32,12 @@ const TraceparentAnnotation = agent.TraceparentAnnotation
 
 const instrumentation = "github.com/toolgate/toolgate/internal/tracing"
 
-// Configured says whether the environment names an OTLP endpoint.
+// Configured says whether the environment names an OTLP endpoint and does not turn the SDK off
+// (OTEL_SDK_DISABLED=true, the specification's switch for every signal).
 func Configured() bool {
+	if strings.EqualFold(strings.TrimSpace(os.Getenv("OTEL_SDK_DISABLED")), "true") {
+		return false
+	}
 	return os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
 }
 
@@ -59,6 +64,15 @@ func Start(ctx context.Context, service, version string, opts ...otlptracegrpc.O
 	res, err := sdkresource.Merge(sdkresource.Default(), sdkresource.NewSchemaless(
 		semconv.ServiceName(service), semconv.ServiceVersion(version)))
 	if err != nil {
+		return nil, err
+	}
+	// The environment's resource (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES) is the platform's
+	// word and comes last, so a platform can name the service as it names its other workloads.
+	fromEnv, err := sdkresource.New(ctx, sdkresource.WithFromEnv())
+	if err != nil {
+		return nil, err
+	}
+	if res, err = sdkresource.Merge(res, fromEnv); err != nil {
 		return nil, err
 	}
 	// Every decision is sampled: the agent's trace context only links the span, and a "not sampled"

@@ -128,3 +128,68 @@ spec:
     matchLabels:
       {{- .selector | nindent 6 }}
 {{- end }}
+
+{{/*
+How the manager's webhook server authenticates its clients, one answer for its flags, volume and
+mount: "ca" (mutual TLS: --webhook-client-ca, reading the Secret webhook.mutualTLS.clientCASecretName
+mounted), "any" (--webhook-any-client), or "" when the chart adds neither: without the webhook
+server (it then answers no one), or when manager.args name --webhook-client-ca or
+--webhook-any-client themselves, as before webhook.mutualTLS existed (the arguments then decide, and
+a volume they need is theirs to give in manager.extraVolumes).
+*/}}
+{{- define "toolgate.webhookClientAuth" -}}
+{{- $explicit := false }}
+{{- range .Values.manager.args }}
+{{- if or (hasPrefix "--webhook-client-ca" .) (hasPrefix "--webhook-any-client" .) }}
+{{- $explicit = true }}
+{{- end }}
+{{- end }}
+{{- if and .Values.webhook.enabled (not $explicit) }}
+{{- if .Values.webhook.mutualTLS.enabled }}ca{{ else }}any{{ end }}
+{{- end }}
+{{- end }}
+
+{{/*
+An image reference (dict: image (repository, tag, digest), default (the repository when none is
+given), context). With a digest: repository@digest, or repository:tag@digest when a tag is given
+(the tag is then only a label for people: the runtime pulls the digest); without one,
+repository:tag, the tag defaulting to the chart's appVersion. A repository that already ends in
+@sha256:... is used as it is.
+*/}}
+{{- define "toolgate.image" -}}
+{{- $repo := .image.repository | default .default }}
+{{- if contains "@" $repo }}
+{{- if .image.digest }}
+{{- fail (printf "image repository %q already pins a digest: give the digest in image.digest, not both" $repo) }}
+{{- end }}
+{{- $repo }}
+{{- else if .image.digest }}
+{{- $repo }}{{ with .image.tag }}:{{ . }}{{ end }}@{{ .image.digest }}
+{{- else }}
+{{- $repo }}:{{ .image.tag | default .context.Chart.AppVersion }}
+{{- end }}
+{{- end }}
+
+{{/*
+A container's env list (dict: defaults (the chart's own entries), env (the values' list),
+overrides (the values' name -> value map)), each name once: an entry of env replaces a default of
+the same name and an override replaces both, so the API server never sees a name twice (with
+server-side apply, a list keyed by name with a name twice is refused; otherwise the last wins
+silently). "[]" when empty.
+*/}}
+{{- define "toolgate.env" -}}
+{{- $overrides := .overrides | default dict }}
+{{- $given := dict }}
+{{- range .env }}{{ $_ := set $given .name true }}{{ end }}
+{{- $out := list }}
+{{- range .defaults }}
+{{- if not (or (hasKey $given .name) (hasKey $overrides .name)) }}{{ $out = append $out . }}{{ end }}
+{{- end }}
+{{- range .env }}
+{{- if not (hasKey $overrides .name) }}{{ $out = append $out . }}{{ end }}
+{{- end }}
+{{- range $k := keys $overrides | sortAlpha }}
+{{- $out = append $out (dict "name" $k "value" (toString (get $overrides $k))) }}
+{{- end }}
+{{- if $out }}{{ toYaml $out }}{{ else }}[]{{ end }}
+{{- end }}

@@ -1,0 +1,70 @@
+package v1alpha1_test
+
+import (
+	"encoding/json"
+	"math"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/trace/noop"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/safety"
+	"github.com/toolgate/toolgate/internal/testenv"
+	"github.com/toolgate/toolgate/internal/tracing"
+)
+
+// A server span is how a trace shows where the time of a request went: the decision span of an
+// AgentToolCall should cover toolgate's work on it (the engine, the durable ledger write, the
+// plan's counters), as an HTTP server span covers its handler. Today the span is started and
+// ended after the answer is settled (tracing.Record after the ledger write), so it lasts a few
+// microseconds and starts after the ledger had already recorded the decision: a trace can never
+// show a slow ledger volume or status write as toolgate's share of a tool call.
+var _ = Describe("Decision traces: the span's time", func() {
+	It("starts before the decision is recorded in the ledger", func() {
+		receiver, stop, err := testenv.ListenOTLP()
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(stop)
+		shutdown, err := tracing.Start(ctx, "toolgate-test", "test",
+			otlptracegrpc.WithEndpoint(receiver.Addr), otlptracegrpc.WithInsecure())
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { otel.SetTracerProvider(noop.NewTracerProvider()) })
+
+		p := newProject(nil)
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: p.profile(profileWith(nil))})
+		denied := p.call(planName, p.tools[reader], "peek", ".env")
+		denied.GenerateName, denied.Name = "", "span-time-peek"
+		mustDeny(submit(p.agent, denied), safety.ReasonToolAccessDenied)
+		Expect(shutdown(ctx)).To(Succeed())
+
+		spans := receiver.Where("toolgate.call", "span-time-peek")
+		Expect(spans).To(HaveLen(1))
+		start := time.Unix(0, int64(min(spans[0].StartTimeUnixNano, math.MaxInt64)))
+
+		lines, err := ledger.Tail(ledgerDir, 200)
+		Expect(err).NotTo(HaveOccurred())
+		var recorded time.Time
+		for _, l := range lines {
+			var r struct {
+				Time   time.Time `json:"time"`
+				Kind   string    `json:"kind"`
+				Fields struct {
+					Call      string `json:"call"`
+					Namespace string `json:"namespace"`
+				} `json:"fields"`
+			}
+			Expect(json.Unmarshal(l, &r)).To(Succeed())
+			if r.Kind == "decision" && r.Fields.Call == "span-time-peek" && r.Fields.Namespace == p.ns {
+				recorded = r.Time
+			}
+		}
+		Expect(recorded.IsZero()).To(BeFalse(), "the decision is in the ledger")
+		Expect(start.After(recorded)).To(BeFalse(),
+			"the decision span starts at %s, after the ledger recorded the decision at %s: it does not cover the decision's work",
+			start.UTC().Format(time.RFC3339Nano), recorded.UTC().Format(time.RFC3339Nano))
+	})
+})
