@@ -164,7 +164,8 @@ func (h *AgentToolCallHandler) decideFor(ctx context.Context, req admission.Requ
 // (the default) denies LedgerUnavailable, Ignore answers as decided and counts the loss.
 func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall, out outcome) admission.Response {
 	if out.decision == decisionDeny && h.Flood != nil && !isDryRun(req) && h.Flood.Refuse(ctx, audit.DeniedCall{
-		Namespace: req.Namespace, Requester: req.UserInfo.Username, Pod: tokenPodName(req), Call: call.Name, Reason: out.reason}) {
+		Namespace: req.Namespace, Requester: req.UserInfo.Username, Pod: tokenPodName(req), Call: call.Name, Reason: out.reason,
+		Bytes: audit.ArgumentBytes(call.Spec.Arguments)}) {
 		// Counted in the window's flood record instead of a record of its own (audit.FloodControl).
 		out = deny(denial{safetyv1alpha1.AuditLedgerRateLimitedReason, "", fmt.Sprintf(
 			"too many denied calls from %s in namespace %s: refused until the window ends", req.UserInfo.Username, req.Namespace)})
