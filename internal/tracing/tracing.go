@@ -11,6 +11,7 @@ import (
 	"context"
 	"os"
 	"strings"
+	"time"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -93,6 +94,18 @@ type Decision struct {
 	Traceparent string
 }
 
+type startKey struct{}
+
+// WithStart notes in ctx when the decision's work began (the request's arrival), which Record
+// takes as its span's start, so the span covers the decoding, the engine, the ledger's durable
+// write and the plan's counters. A start already noted is kept: the earliest caller wins.
+func WithStart(ctx context.Context, at time.Time) context.Context {
+	if _, ok := ctx.Value(startKey{}).(time.Time); ok {
+		return ctx
+	}
+	return context.WithValue(ctx, startKey{}, at)
+}
+
 // Record emits the decision's span: named and attributed as a GenAI execute_tool span, with
 // toolgate's verdict as toolgate.* attributes, a child of the agent's trace when the call carries
 // one. A denial sets the span's status to Error with the reason.
@@ -116,8 +129,11 @@ func Record(ctx context.Context, d Decision) {
 	if d.Rule != "" {
 		attrs = append(attrs, attribute.String("toolgate.rule", d.Rule))
 	}
-	_, span := otel.Tracer(instrumentation).Start(ctx, "execute_tool "+d.Tool,
-		trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+	opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...)}
+	if at, ok := ctx.Value(startKey{}).(time.Time); ok {
+		opts = append(opts, trace.WithTimestamp(at))
+	}
+	_, span := otel.Tracer(instrumentation).Start(ctx, "execute_tool "+d.Tool, opts...)
 	if d.Decision == "deny" {
 		span.SetStatus(codes.Error, d.Reason)
 	}
