@@ -9,6 +9,7 @@ package tracing
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/propagation"
 	sdkresource "go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -55,10 +57,11 @@ func FromEnvironment(ctx context.Context, service, version string) (stop func(),
 	return func() { _ = shutdown(context.WithoutCancel(ctx)) }, true, nil
 }
 
-// Start installs a global tracer provider that exports over OTLP/gRPC with opts (from the
-// environment when opts is empty) and returns its shutdown, which flushes what is buffered.
+// Start installs a global tracer provider that exports over OTLP/gRPC with opts, or, when opts
+// is empty, as the environment says (newExporter), and returns its shutdown, which flushes what
+// is buffered.
 func Start(ctx context.Context, service, version string, opts ...otlptracegrpc.Option) (func(context.Context) error, error) {
-	exporter, err := otlptracegrpc.New(ctx, opts...)
+	exporter, err := newExporter(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -82,6 +85,28 @@ func Start(ctx context.Context, service, version string, opts ...otlptracegrpc.O
 	provider := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter), sdktrace.WithResource(res), sdktrace.WithSampler(sampler))
 	otel.SetTracerProvider(provider)
 	return provider.Shutdown, nil
+}
+
+// newExporter is the OTLP exporter: gRPC with opts when given; otherwise the protocol the
+// environment names (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL):
+// grpc (the default when unset, as before) or http/protobuf, each configured by the exporter's own
+// OTEL_EXPORTER_OTLP_* variables. http/json, which the Go exporters do not speak, is an error
+// rather than spans silently lost.
+func newExporter(ctx context.Context, opts []otlptracegrpc.Option) (sdktrace.SpanExporter, error) {
+	if len(opts) == 0 {
+		protocol := strings.TrimSpace(os.Getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"))
+		if protocol == "" {
+			protocol = strings.TrimSpace(os.Getenv("OTEL_EXPORTER_OTLP_PROTOCOL"))
+		}
+		switch protocol {
+		case "", "grpc":
+		case "http/protobuf":
+			return otlptracehttp.New(ctx)
+		default:
+			return nil, fmt.Errorf("OTLP protocol %q: toolgate exports traces over grpc or http/protobuf", protocol)
+		}
+	}
+	return otlptracegrpc.New(ctx, opts...)
 }
 
 // Decision is what one span records.
