@@ -63,7 +63,8 @@ func inputErrorf(format string, args ...any) error {
 
 // readObjects reads every file ("-" is standard input) and decodes each YAML or JSON document into
 // its typed object. A document may be a List (what `kubectl get -o yaml` prints for several
-// objects) or a typed list; its items are read in order (internal/manifest, as replay -f reads). Unknown fields are errors, as they are for the API server.
+// objects) or a typed list; its items are read in order (internal/manifest, as replay -f
+// reads). Unknown fields are errors, as they are for the API server.
 // Objects that do not decide a call (a Namespace, a ServiceAccount, an AuditLedger beside the
 // profiles in a manifest) are skipped, each with a note; an unknown toolgate kind is an error.
 func readObjects(files []string, stdin io.Reader, scheme *runtime.Scheme) ([]*inputObject, []string, error) {

@@ -38,10 +38,10 @@ var toolPasswordOptions = func() map[string][]toolOption {
 		"mysqlshow", "mysqlpump", "mariadb", "mariadb-dump", "mariadb-admin", "7z", "7za", "7zz")
 	add([]toolOption{{flag: "-p", attached: true, separate: true}}, "sshpass", "mongo", "mongosh", "mongodump",
 		"mongorestore", "mongoexport", "mongoimport")
-	add([]toolOption{{flag: "-p", attached: true, separate: true, after: "login"}}, "docker", "podman", "buildah",
+	add([]toolOption{{flag: "-p", attached: true, separate: true, after: wordLogin}}, "docker", "podman", "buildah",
 		"skopeo", "nerdctl", "helm", "oras", "crane")
 	add([]toolOption{{flag: "-a", attached: true, separate: true}, {flag: "--pass", separate: true}}, "redis-cli", "valkey-cli")
-	add([]toolOption{{flag: "-p", separate: true, after: "login"}}, "az")
+	add([]toolOption{{flag: "-p", separate: true, after: wordLogin}}, "az")
 	// openssl's pass phrase arguments: pass:SECRET (env:VAR, file:PATH and stdin name where it
 	// is, and hide only their part after the colon); enc -k takes the secret itself.
 	add([]toolOption{{flag: "-pass", separate: true, userPass: true}, {flag: "-passin", separate: true, userPass: true},
@@ -55,6 +55,10 @@ var toolPasswordOptions = func() map[string][]toolOption {
 		{flag: "-b", attached: true, separate: true, cookie: true}}, "curl")
 	return m
 }()
+
+// wordLogin is the subcommand after which a registry or cloud CLI's -p is a password, and the
+// word a .netrc entry needs for netrc-password.
+const wordLogin = "login"
 
 // commandWrappers run the command that follows their options: its options are not theirs.
 var commandWrappers = map[string]bool{"sshpass": true}

@@ -74,7 +74,7 @@ var secretRules = []secretRule{
 	{"url-signature", []string{"sig=", "signature="}, "",
 		regexp.MustCompile(`(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=([^&\s"'#]+)`), 1, nil},
 	// A .netrc entry: machine host login user password secret (the password word alone is prose).
-	{"netrc-password", []string{"password"}, "login",
+	{"netrc-password", []string{"password"}, wordLogin,
 		regexp.MustCompile(`(?i)\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+([^\s'"\\]+)`), 1, nil},
 	// "Cookie: a=b; c=d" (and Set-Cookie), a header in a command line or a message: the whole value.
 	{"cookie-header", []string{wordCookie}, "", regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
