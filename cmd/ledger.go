@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -55,10 +56,10 @@ func openLedger(mgr ctrl.Manager, dir, writer, keyNamespace string) (
 		cfg.SigningKey, cfg.ObserveCommit = key, metrics.ObserveLedgerCommit
 		return cfg
 	}
-	j, err := ledger.Open(config(spec))
+	j, err := openWaiting(config(spec))
 	if _, refused := errors.AsType[*ledger.ConfigError](err); refused {
 		setupLog.Error(audit.SpecError(err), "The ledger refuses the AuditLedger's settings; opening it with the defaults")
-		j, err = ledger.Open(config(nil))
+		j, err = openWaiting(config(nil))
 	}
 	if err != nil {
 		return nil, nil, nil, err
@@ -73,6 +74,25 @@ func openLedger(mgr ctrl.Manager, dir, writer, keyNamespace string) (
 		}
 	}
 	return j, log, flood, nil
+}
+
+// writerWait is how long the manager waits for its chain while another journal holds it: the
+// leader's AuditLedger controller maintains the chains of writers that no longer run
+// (Journal.MaintainIdle), and a container restarted under the same pod name can find its own
+// chain held for the moments that takes.
+const writerWait = 2 * time.Minute
+
+// openWaiting opens the journal, retrying while another journal holds the writer's chain.
+func openWaiting(cfg ledger.Config) (*ledger.Journal, error) {
+	deadline := time.Now().Add(writerWait)
+	for {
+		j, err := ledger.Open(cfg)
+		if !errors.Is(err, ledger.ErrWriterInUse) || time.Now().After(deadline) {
+			return j, err
+		}
+		setupLog.Info("The ledger writer's chain is held by another journal; waiting", "writer", cfg.Writer)
+		time.Sleep(time.Second)
+	}
 }
 
 // defaultWriter is the pod name in a cluster, the host name elsewhere.

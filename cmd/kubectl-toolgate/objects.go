@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,11 +11,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/yaml"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/manifest"
 )
 
 // testKinds are the kinds `test` reads, each with whether it is namespaced. Every one of them
@@ -66,7 +63,8 @@ func inputErrorf(format string, args ...any) error {
 
 // readObjects reads every file ("-" is standard input) and decodes each YAML or JSON document into
 // its typed object. A document may be a List (what `kubectl get -o yaml` prints for several
-// objects); its items are read in order. Unknown fields are errors, as they are for the API server.
+// objects) or a typed list; its items are read in order (internal/manifest, as replay -f
+// reads). Unknown fields are errors, as they are for the API server.
 // Objects that do not decide a call (a Namespace, a ServiceAccount, an AuditLedger beside the
 // profiles in a manifest) are skipped, each with a note; an unknown toolgate kind is an error.
 func readObjects(files []string, stdin io.Reader, scheme *runtime.Scheme) ([]*inputObject, []string, error) {
@@ -93,55 +91,24 @@ func readObjects(files []string, stdin io.Reader, scheme *runtime.Scheme) ([]*in
 }
 
 func decodeDocuments(file string, data []byte, scheme *runtime.Scheme) ([]*inputObject, []string, error) {
-	reader := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	items, err := manifest.Objects(data)
+	if err != nil {
+		return nil, nil, inputErrorf("%s, %v", file, err)
+	}
 	var objs []*inputObject
 	var notes []string
-	for doc := 1; ; doc++ {
-		raw, err := reader.Read()
-		if errors.Is(err, io.EOF) {
-			return objs, notes, nil
-		}
+	for _, item := range items {
+		o, skip, err := decodeObject(item.Fields, scheme)
 		if err != nil {
-			return nil, nil, inputErrorf("%s, document %d: %v", file, doc, err)
+			return nil, nil, inputErrorf("%s, document %d: %v", file, item.Doc, err)
 		}
-		var m map[string]any
-		if err := yaml.Unmarshal(raw, &m); err != nil {
-			return nil, nil, inputErrorf("%s, document %d: not valid YAML: %v", file, doc, err)
+		if skip != "" {
+			notes = append(notes, fmt.Sprintf("%s, document %d: %s", file, item.Doc, skip))
+			continue
 		}
-		if len(m) == 0 {
-			continue // an empty document, e.g. after a trailing "---"
-		}
-		items := []map[string]any{m}
-		if m["kind"] == "List" {
-			if items, err = listItems(m); err != nil {
-				return nil, nil, inputErrorf("%s, document %d: %v", file, doc, err)
-			}
-		}
-		for _, item := range items {
-			o, skip, err := decodeObject(item, scheme)
-			if err != nil {
-				return nil, nil, inputErrorf("%s, document %d: %v", file, doc, err)
-			}
-			if skip != "" {
-				notes = append(notes, fmt.Sprintf("%s, document %d: %s", file, doc, skip))
-				continue
-			}
-			objs = append(objs, &inputObject{obj: o, kind: o.GetObjectKind().GroupVersionKind().Kind, file: file, doc: doc})
-		}
+		objs = append(objs, &inputObject{obj: o, kind: o.GetObjectKind().GroupVersionKind().Kind, file: file, doc: item.Doc})
 	}
-}
-
-func listItems(list map[string]any) ([]map[string]any, error) {
-	raw, _ := list["items"].([]any)
-	items := make([]map[string]any, 0, len(raw))
-	for i, r := range raw {
-		m, ok := r.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("item %d of the List is not an object", i)
-		}
-		items = append(items, m)
-	}
-	return items, nil
+	return objs, notes, nil
 }
 
 // decodeObject turns one document into a typed toolgate object, strictly, or says why it skips it.

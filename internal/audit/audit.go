@@ -4,6 +4,7 @@ package audit
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -42,6 +43,9 @@ type Log struct {
 	Clock ledger.Clock
 
 	losses lossAccount
+	// flood is the FloodControl that limits this log's denials (set by its first Refuse): each
+	// denial recorded is charged to its requester's window by its bytes.
+	flood atomic.Pointer[FloodControl]
 }
 
 // defaultRetention is spec.retention.maxAgeDays' default, 90 days.

@@ -80,6 +80,10 @@ func ConfigChangeOf(op string, obj client.Object, requester string) (ConfigChang
 		kind, spec = "AuditLedger", &o.Spec
 	case *safetyv1alpha1.AgentPlan:
 		kind, spec = "AgentPlan", &o.Spec
+	case *safetyv1alpha1.ToolServer:
+		// Its argument map decides which arguments the engine checks: the spec itself, as for
+		// profiles and policies.
+		kind, spec, withSpec = "ToolServer", &o.Spec, true
 	default:
 		return ConfigChange{}, fmt.Errorf("%T is not a configuration kind", obj)
 	}

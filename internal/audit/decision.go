@@ -137,8 +137,15 @@ const (
 // error the decision is in the loss account (see Log).
 func (l *Log) RecordDecision(ctx context.Context, d Decision) error {
 	rec := newDecisionRecord(d)
-	return l.append(ctx, ledger.Record{Kind: KindDecision, Fixed: rec}, rec)
+	receipt, err := l.appendReceipt(ctx, ledger.Record{Kind: KindDecision, Fixed: rec}, rec)
+	if f := l.flood.Load(); f != nil && d.Decision == decisionDeny {
+		f.charge(d.Namespace, d.Requester, d.Call, receipt.Bytes) // 0 bytes if it failed: the reservation goes
+	}
+	return err
 }
+
+// decisionDeny is the decision flood control limits.
+const decisionDeny = "deny"
 
 // decisionRecord is a decision record's content. It writes itself (WriteFields): a decision is
 // the record the webhook writes for every call, and building its maps for the journal to sort

@@ -29,6 +29,13 @@ const (
 const (
 	DefaultDeniedPerWindow = 60
 	DefaultFloodWindow     = time.Minute
+	// DefaultDeniedBytesPerMinute is the byte budget of a requester's denial records per minute
+	// of window (64 KiB: one maximal denial, ~60 KB with its arguments, or dozens of ordinary
+	// ones). Once a window's records reach it, further denials are refused RateLimited and
+	// counted in the flood record, so a flood of large denials costs about this much per window,
+	// not DeniedPerWindow maximal records (~3.6 MB). docs/ledger.md, "Flood control", gives how
+	// long the default volume lasts under the worst flood.
+	DefaultDeniedBytesPerMinute = 64 << 10
 	// maxFloodReasons bounds the reasons one flood record counts; the rest count as "other".
 	maxFloodReasons = 16
 	// maxFloodWindows bounds the requesters tracked at once. Requesters are authenticated
@@ -41,6 +48,18 @@ const (
 type FloodSettings struct {
 	DeniedPerWindow int
 	Window          time.Duration
+	// DeniedBytesPerWindow is the byte budget of a window's denial records; 0 means
+	// DefaultDeniedBytesPerMinute for each minute of Window. The first denial of a window is
+	// recorded whatever its size.
+	DeniedBytesPerWindow int64
+}
+
+// bytesPerWindow is the window's byte budget.
+func (s FloodSettings) bytesPerWindow() int64 {
+	if s.DeniedBytesPerWindow > 0 {
+		return s.DeniedBytesPerWindow
+	}
+	return max(1, int64(DefaultDeniedBytesPerMinute*s.Window/time.Minute))
 }
 
 // FloodSettingsOf reads the limits from an AuditLedger spec (nil: the defaults).
@@ -81,11 +100,29 @@ type DeniedCall struct {
 	Pod    string
 	Call   string
 	Reason string
+	// Bytes is what the denial's record is expected to take, at least its arguments' length
+	// (ArgumentBytes): reserved against the window's byte budget until the record is written,
+	// so concurrent denials cannot all pass before any is charged. 0 reserves nothing.
+	Bytes int
+}
+
+// ArgumentBytes is the length of a call's arguments, as its decision record holds them before
+// redaction and truncation: the part of a denial record an agent controls.
+func ArgumentBytes(a safetyv1alpha1.ToolArguments) int {
+	n := len(a.Command) + len(a.Cwd)
+	for _, p := range a.Paths {
+		n += len(p)
+	}
+	if a.Extra != nil {
+		n += len(a.Extra.Raw)
+	}
+	return n
 }
 
 // FloodControl bounds what denied calls cost the ledger. Per requester (and its token's pod) and namespace, the
-// first DeniedPerWindow denials of a window are recorded one by one as usual; later ones are
-// refused RateLimited and counted in one "flood" record per window (count, first and last call,
+// first DeniedPerWindow denials of a window are recorded one by one as usual, as long as their
+// records stay within the window's byte budget (the first is recorded whatever its size); later
+// ones are refused RateLimited and counted in one "flood" record per window (count, first and last call,
 // reasons), written once the window ends. So a flood costs bytes in proportion to windows, not
 // requests, and one requester's flood never touches another's calls. Only denials are
 // aggregated: every admitted call is still recorded, durably, before it is admitted. The price
@@ -100,6 +137,18 @@ type FloodControl struct {
 	mu      sync.Mutex
 	windows map[floodKey]*floodWindow
 	ended   []*floodWindow
+	// uncharged are the denials Refuse let through whose records the Log has not charged yet,
+	// by namespace, requester and call name (the Log's decisions carry no pod), with the window
+	// they count in and the bytes reserved for them.
+	uncharged map[chargeKey]*reservation
+}
+
+type chargeKey struct{ namespace, requester, call string }
+
+type reservation struct {
+	w    *floodWindow
+	n    int     // denials under this key awaiting their charge
+	each []int64 // the bytes reserved for each, in order
 }
 
 type floodKey struct{ namespace, requester, pod string }
@@ -107,7 +156,9 @@ type floodKey struct{ namespace, requester, pod string }
 type floodWindow struct {
 	key         floodKey
 	start, end  time.Time
-	denied      int // denials in the window, recorded one by one or not
+	denied      int   // denials in the window, recorded one by one or not
+	bytes       int64 // bytes of the window's denial records, and reserved for those being written
+	charges     []chargeKey
 	refused     int
 	first, last floodCall
 	reasons     map[string]int
@@ -145,18 +196,55 @@ func (f *FloodControl) Refuse(ctx context.Context, d DeniedCall) bool {
 		f.windows[k] = w
 	}
 	w.denied++
-	refuse := w.denied > s.DeniedPerWindow
+	refuse := w.denied > s.DeniedPerWindow || w.denied > 1 && w.bytes+int64(d.Bytes) > s.bytesPerWindow()
 	if refuse {
 		w.count(floodCall{call: d.Call, reason: d.Reason, at: now})
+	} else {
+		f.reserve(w, chargeKey{d.Namespace, d.Requester, d.Call}, int64(d.Bytes))
 	}
 	pending := len(f.ended) > 0
 	f.mu.Unlock()
+	f.Log.flood.CompareAndSwap(nil, f)
 	if pending {
 		// A flood record is evidence of refused calls: write it as soon as its window is over.
 		// A failure is in the loss account (see Log) and the flusher retries the account.
 		_ = f.Flush(ctx)
 	}
 	return refuse
+}
+
+// reserve counts bytes against w for a denial about to be recorded; f.mu is held.
+func (f *FloodControl) reserve(w *floodWindow, k chargeKey, bytes int64) {
+	if f.uncharged == nil {
+		f.uncharged = map[chargeKey]*reservation{}
+	}
+	r := f.uncharged[k]
+	if r == nil || r.w != w {
+		r = &reservation{w: w}
+		f.uncharged[k] = r
+		w.charges = append(w.charges, k)
+	}
+	r.n++
+	r.each = append(r.each, bytes)
+	w.bytes += bytes
+}
+
+// charge replaces the reservation of a denial the Log recorded by the bytes its record took (0
+// when it was not written).
+func (f *FloodControl) charge(namespace, requester, call string, bytes int) {
+	k := chargeKey{namespace, requester, call}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	r := f.uncharged[k]
+	if r == nil {
+		return
+	}
+	reserved := r.each[0]
+	r.each = r.each[1:]
+	r.w.bytes += int64(bytes) - reserved
+	if r.n--; r.n == 0 {
+		delete(f.uncharged, k)
+	}
 }
 
 func (w *floodWindow) count(c floodCall) {
@@ -178,6 +266,11 @@ func (w *floodWindow) count(c floodCall) {
 // retire moves a window out of the table; one that refused calls waits for its record.
 func (f *FloodControl) retire(w *floodWindow) {
 	delete(f.windows, w.key)
+	for _, k := range w.charges {
+		if r := f.uncharged[k]; r != nil && r.w == w {
+			delete(f.uncharged, k) // a charge after its window ended changes nothing
+		}
+	}
 	if w.refused > 0 {
 		f.ended = append(f.ended, w)
 	}

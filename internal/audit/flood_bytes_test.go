@@ -96,3 +96,50 @@ func maximalCall(t *testing.T) *safetyv1alpha1.AgentToolCall {
 		Arguments: safetyv1alpha1.ToolArguments{Command: "cat " + rnd(8186), Paths: paths, Cwd: "/" + rnd(1022),
 			Extra: &runtime.RawExtension{Raw: []byte(extra.String())}}}}
 }
+
+// With the arguments' size reserved up front (as the webhook does), a window records one maximal
+// denial, not two, and concurrent maximal denials cannot all pass before any record is charged:
+// the worst flood then lasts past the default retention on the default volume even without
+// counting gzip.
+func TestDenialBytesAreReservedBeforeTheyAreRecorded(t *testing.T) {
+	f, clk, _ := floodFixture(t, 0)
+	f.Settings = nil
+	ctx := t.Context()
+	call := maximalCall(t)
+	d := DeniedCall{Namespace: "ns", Requester: "sa", Call: "c", Reason: "ToolSafetyViolation", Bytes: ArgumentBytes(call.Spec.Arguments)}
+	passed := 0
+	for range DefaultDeniedPerWindow { // all at once: none recorded yet
+		if !f.Refuse(ctx, d) {
+			passed++
+		}
+	}
+	if passed != 1 {
+		t.Fatalf("%d concurrent maximal denials passed the byte budget before any was recorded; want 1", passed)
+	}
+	if err := f.Log.RecordDecision(ctx, Decision{Decision: "deny", Reason: d.Reason, Namespace: "ns", Requester: "sa", Call: "c",
+		Request: RequestOf(call), Facts: &Facts{}}); err != nil {
+		t.Fatal(err)
+	}
+	// Small denials still fit beside it only within the budget, and the next window starts anew.
+	clk.Add(time.Minute)
+	before := f.Log.Journal.Stats().Bytes
+	for i := range 200 {
+		d.Call = fmt.Sprintf("c-%d", i)
+		if !f.Refuse(ctx, d) {
+			if err := f.Log.RecordDecision(ctx, Decision{Decision: "deny", Reason: d.Reason, Namespace: "ns", Requester: "sa", Call: d.Call,
+				Request: RequestOf(call), Facts: &Facts{}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	clk.Add(time.Minute)
+	if err := f.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	perWindow := f.Log.Journal.Stats().Bytes - before
+	days := float64(10<<30) / (float64(perWindow) * 24 * 60)
+	t.Logf("one window of maximal denials with reservations: %d bytes; the default volume lasts %.0f days without gzip", perWindow, days)
+	if days < 90 {
+		t.Errorf("the worst flood fills the default volume in %.0f days, without counting gzip", days)
+	}
+}

@@ -143,14 +143,21 @@ func (l *Log) LossStats() LossStats {
 // caller decides what to answer, and the loss is recorded as soon as the journal is writable.
 // Every record kind the Log writes goes through here.
 func (l *Log) append(ctx context.Context, rec ledger.Record, ident identity) error {
+	_, err := l.appendReceipt(ctx, rec, ident)
+	return err
+}
+
+// appendReceipt is append, returning the record's receipt.
+func (l *Log) appendReceipt(ctx context.Context, rec ledger.Record, ident identity) (ledger.Receipt, error) {
+	var receipt ledger.Receipt
 	err := l.FlushLosses(ctx)
 	if err == nil {
-		_, err = l.Journal.Append(ctx, rec)
+		receipt, err = l.Journal.Append(ctx, rec)
 	}
 	if err != nil {
 		l.lose(ctx, rec.Kind, ident.ident(), err)
 	}
-	return err
+	return receipt, err
 }
 
 // identity gives a record's identifying fields for a loss entry, built only when the record is

@@ -50,7 +50,14 @@ type AuditLedgerReconciler struct {
 	// Recorder emits Reconfigured and ConfigRejected events; nil emits none. SetupWithManager
 	// sets one.
 	Recorder recorder.EventRecorder
+
+	// idleAt is when the chains of writers that no longer run were last maintained.
+	idleAt time.Time
 }
+
+// idleInterval is how often the chains of writers that no longer run (replaced pods) are
+// maintained: each is opened, which reads its newest segment, so not every minute.
+const idleInterval = 10 * time.Minute
 
 // +kubebuilder:rbac:groups=safety.toolgate.dev,resources=auditledgers,verbs=get;list;watch
 // +kubebuilder:rbac:groups=safety.toolgate.dev,resources=auditledgers/status,verbs=get;update;patch
@@ -82,6 +89,8 @@ func (r *AuditLedgerReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 	reason, msg := safetyv1alpha1.ReadyReason, fmt.Sprintf("Maintained: %d sealed, %d compressed, %d deleted", len(res.Sealed), len(res.Compressed), len(res.Deleted))
 	if err != nil {
 		reason, msg = ledgerMaintenanceFailed, err.Error()
+	} else if idleErr := r.maintainIdle(ctx, now); idleErr != nil {
+		reason, msg = ledgerMaintenanceFailed, idleErr.Error()
 	}
 	if cfgErr != nil {
 		reason, msg = ledgerConfigRejectedReason, fmt.Sprintf("%v; the journal keeps its previous settings until the spec is fixed (%s)", cfgErr, msg)
@@ -101,6 +110,39 @@ func (r *AuditLedgerReconciler) Reconcile(ctx context.Context, req ctrl.Request)
 	}
 	return ctrl.Result{RequeueAfter: nextMaintenance(now)}, nil
 }
+
+// maintainIdle applies rotation, compression and retention to the chains of writers that no
+// longer run (each replaced pod of the Deployment leaves one), at most every idleInterval and at
+// each UTC day boundary. The journal takes each chain's lock on the volume before touching it, so
+// a live writer's chain is skipped and no chain has two maintainers at once, whichever replicas
+// run this. A chain that cannot be maintained is reported; the others are maintained all the same.
+func (r *AuditLedgerReconciler) maintainIdle(ctx context.Context, now time.Time) error {
+	if !r.idleAt.IsZero() && now.Sub(r.idleAt) < idleInterval && dayOf(now) == dayOf(r.idleAt) {
+		return nil
+	}
+	results, err := r.Journal.MaintainIdle(now)
+	if err != nil {
+		return fmt.Errorf("maintaining the chains of writers that no longer run: %w", err)
+	}
+	r.idleAt = now
+	var failed []error
+	for _, res := range results {
+		if res.Err != nil {
+			failed = append(failed, fmt.Errorf("writer %s: %w", res.Writer, res.Err))
+			continue
+		}
+		if len(res.Sealed)+len(res.Compressed)+len(res.Deleted) > 0 {
+			ctrl.LoggerFrom(ctx).Info("Maintained the chain of a writer that no longer runs", "writer", res.Writer,
+				"sealed", res.Sealed, "compressed", res.Compressed, "deleted", res.Deleted)
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("maintaining the chains of writers that no longer run: %w", errors.Join(failed...))
+	}
+	return nil
+}
+
+func dayOf(t time.Time) string { return t.UTC().Format(time.DateOnly) }
 
 // reconfigure applies the spec's settings to the running journal. It is called on every pass,
 // since applying unchanged settings changes nothing, and emits an event when settings change or

@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/tracing"
 	"github.com/toolgate/toolgate/pkg/agent"
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
@@ -65,7 +66,7 @@ func endCallSpan(span trace.Span, res *mcp.CallToolResult, err error) {
 		span.SetAttributes(attribute.String("error.type", "mcp_error"))
 		// Shortened: an error may quote what the agent sent (an undeclared argument's name), and the
 		// SDK bounds no status, so a long one would fill the exporter's batch with other calls' spans.
-		span.SetStatus(codes.Error, toolcall.Shortened(err.Error()))
+		span.SetStatus(codes.Error, tracing.StatusText(err.Error()))
 	case res != nil && res.IsError:
 		span.SetAttributes(attribute.String("error.type", "tool_error"))
 		if d, denial := res.Meta[MetaDenial].(Denied); denial { // the webhook's, or the gateway's own (no plan)
@@ -92,7 +93,7 @@ func (c callSpans) create(ctx context.Context, call *safetyv1alpha1.AgentToolCal
 // status endCallSpan sets); err is the create's failure to be decided at all.
 func decided(ctx context.Context, create trace.Span, call *safetyv1alpha1.AgentToolCall, r toolcall.Result, err error) {
 	if err != nil {
-		create.SetStatus(codes.Error, toolcall.Shortened(err.Error()))
+		create.SetStatus(codes.Error, tracing.StatusText(err.Error()))
 		create.End()
 		return
 	}

@@ -123,7 +123,7 @@ func (j *Journal) write(batch []*pending) (int, error) {
 			buf, pos = buf[:before], prev
 			break
 		}
-		p.rec = Receipt{Seq: pos.seq, Hash: pos.hash}
+		p.rec = Receipt{Seq: pos.seq, Hash: pos.hash, Bytes: len(buf) - before}
 		taken++
 		lines++
 	}

@@ -22,6 +22,7 @@ type toolOption struct {
 	separate bool   // -p SECRET
 	userPass bool   // the value is user:password, and only the password is secret
 	after    string // the option means a password only after this word (docker login -p)
+	cookie   bool   // the value is a cookie (name=value) only when it holds "="; else a file's name
 }
 
 // toolPasswordOptions are the tools whose short options take a password. Elsewhere the same
@@ -37,10 +38,10 @@ var toolPasswordOptions = func() map[string][]toolOption {
 		"mysqlshow", "mysqlpump", "mariadb", "mariadb-dump", "mariadb-admin", "7z", "7za", "7zz")
 	add([]toolOption{{flag: "-p", attached: true, separate: true}}, "sshpass", "mongo", "mongosh", "mongodump",
 		"mongorestore", "mongoexport", "mongoimport")
-	add([]toolOption{{flag: "-p", attached: true, separate: true, after: "login"}}, "docker", "podman", "buildah",
+	add([]toolOption{{flag: "-p", attached: true, separate: true, after: wordLogin}}, "docker", "podman", "buildah",
 		"skopeo", "nerdctl", "helm", "oras", "crane")
 	add([]toolOption{{flag: "-a", attached: true, separate: true}, {flag: "--pass", separate: true}}, "redis-cli", "valkey-cli")
-	add([]toolOption{{flag: "-p", separate: true, after: "login"}}, "az")
+	add([]toolOption{{flag: "-p", separate: true, after: wordLogin}}, "az")
 	// openssl's pass phrase arguments: pass:SECRET (env:VAR, file:PATH and stdin name where it
 	// is, and hide only their part after the colon); enc -k takes the secret itself.
 	add([]toolOption{{flag: "-pass", separate: true, userPass: true}, {flag: "-passin", separate: true, userPass: true},
@@ -50,9 +51,14 @@ var toolPasswordOptions = func() map[string][]toolOption {
 	add([]toolOption{{flag: "-P", attached: true, separate: true}}, "sqlcmd")
 	add([]toolOption{{flag: "-u", attached: true, separate: true, userPass: true},
 		{flag: "--user", separate: true, userPass: true}, {flag: "-U", attached: true, separate: true, userPass: true},
-		{flag: "--proxy-user", separate: true, userPass: true}}, "curl")
+		{flag: "--proxy-user", separate: true, userPass: true},
+		{flag: "-b", attached: true, separate: true, cookie: true}}, "curl")
 	return m
 }()
+
+// wordLogin is the subcommand after which a registry or cloud CLI's -p is a password, and the
+// word a .netrc entry needs for netrc-password.
+const wordLogin = "login"
 
 // commandWrappers run the command that follows their options: its options are not theirs.
 var commandWrappers = map[string]bool{"sshpass": true}
@@ -127,6 +133,9 @@ func (s *argvScan) word(i int, w string) {
 		if s.pending != nil && s.pending.userPass {
 			from = userPassFrom(w)
 		}
+		if s.pending != nil && s.pending.cookie && !strings.Contains(w, "=") {
+			from = -1 // curl -b cookies.txt: a file to read cookies from
+		}
 		if from >= 0 {
 			s.hide(i, from)
 		}
@@ -140,6 +149,10 @@ func (s *argvScan) word(i int, w string) {
 	}
 	if base := path.Base(w); toolPasswordOptions[base] != nil {
 		s.setTool(base)
+		return
+	}
+	if base, ok := commandSetting(w); ok {
+		s.setTool(base) // ssh -o ProxyCommand=sshpass -p x ...: the command a setting runs
 		return
 	}
 	if len(w) < 2 || w[0] != '-' {
@@ -163,6 +176,10 @@ func (s *argvScan) option(i int, w string) {
 		case o.userPass:
 			if f := userPassFrom(w[from:]); f >= 0 {
 				s.hide(i, from+f)
+			}
+		case o.cookie:
+			if strings.Contains(w[from:], "=") {
+				s.hide(i, from)
 			}
 		default:
 			s.hide(i, from)
@@ -198,6 +215,21 @@ func toolOptionOf(w string, opts []toolOption, sawAfter []string) (*toolOption, 
 		}
 	}
 	return nil, 0, false
+}
+
+// commandSetting reports whether w sets a command (ProxyCommand=, GIT_SSH_COMMAND=, --rsh=,
+// LocalCommand=) to a known tool, and which.
+func commandSetting(w string) (string, bool) {
+	name, value, ok := strings.Cut(w, "=")
+	if !ok || value == "" {
+		return "", false
+	}
+	lower := strings.ToLower(name)
+	if !strings.Contains(lower, "command") && !strings.Contains(lower, "cmd") && !strings.HasSuffix(lower, "rsh") {
+		return "", false
+	}
+	base := path.Base(value)
+	return base, toolPasswordOptions[base] != nil
 }
 
 // userPassFrom is where the password starts in user:password, or -1 when there is none (curl

@@ -54,6 +54,9 @@ type Journal struct {
 	wbuf []byte // the committer's batch buffer, reused; guarded by wmu
 
 	maintMu sync.Mutex // serialises Maintain
+	// idle: this journal was opened by MaintainIdle for a writer that no longer runs, and
+	// Maintain seals its live segment whenever it holds records.
+	idle bool
 
 	signMu     sync.Mutex // serialises SignHead
 	signed     atomic.Pointer[SignedHead]

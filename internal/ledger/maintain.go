@@ -36,7 +36,8 @@ func (j *Journal) Maintain(now time.Time) (MaintainResult, error) {
 
 	j.wmu.Lock()
 	var err error
-	if err = j.repair(); err == nil && j.due(now) {
+	// An idle writer's chain (MaintainIdle) is sealed whatever its age or size: no writer will.
+	if err = j.repair(); err == nil && (j.due(now) || j.idle && j.live != nil && j.live.size > 0) {
 		name := j.live.name
 		if err = j.seal(now); err == nil {
 			res.Sealed = append(res.Sealed, name)

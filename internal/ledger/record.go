@@ -30,6 +30,8 @@ type Record struct {
 type Receipt struct {
 	Seq  uint64
 	Hash string
+	// Bytes is the length of the record's line in the segment, newline included.
+	Bytes int
 }
 
 // Kinds the journal writes itself. Callers may not append them, because the verifier trusts

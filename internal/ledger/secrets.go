@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"encoding/base64"
 	"regexp"
 	"strings"
 )
@@ -29,8 +30,10 @@ type secretRule struct {
 }
 
 var secretRules = []secretRule{
-	{"private-key", []string{"private key"}, "",
-		regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)`), 0, nil},
+	// A PEM private key, and one base64-encoded whole (as a Kubernetes Secret's data holds it:
+	// "-----BEGIN " is LS0tLS1CRUdJTi), which is a key only if its BEGIN line says PRIVATE KEY (a
+	// certificate's is public and stays).
+	{"private-key", []string{"private key", base64Begin}, "", nil, 0, redactPrivateKeys},
 	{"jwt", []string{"eyj"}, "", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0, nil},
 	{"aws-access-token", []string{"akia", "asia", "abia", "acca", "a3t"}, "", regexp.MustCompile(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), 0, nil},
 	{"github-pat", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, "",
@@ -43,7 +46,10 @@ var secretRules = []secretRule{
 	{"docker-hub-pat", []string{"dckr_pat_"}, "", regexp.MustCompile(`\bdckr_pat_[A-Za-z0-9_-]{27,}`), 0, nil},
 	{"digitalocean-pat", []string{"dop_v1_", "doo_v1_", "dor_v1_"}, "", regexp.MustCompile(`\bdo[por]_v1_[a-f0-9]{64}\b`), 0, nil},
 	{"sendgrid-api-token", []string{"sg."}, "", regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`), 0, nil},
-	{"vault-service-token", []string{"hvs.", "hvb.", "hvr."}, "", regexp.MustCompile(`\bhv[sbr]\.[A-Za-z0-9_-]{24,}`), 0, nil},
+	// Vault's tokens since 1.10 (hvs., hvb., hvr.) and before (s. and 24 letters and digits, as
+	// gitleaks' vault-service-token; looked for only where "vault" occurs, as "s." is everywhere).
+	{"vault-service-token", []string{"hvs.", "hvb.", "hvr.", "vault"}, "",
+		regexp.MustCompile(`\b(?:hv[sbr]\.[A-Za-z0-9_-]{24,}|s\.[A-Za-z0-9]{24}\b)`), 0, nil},
 	// An OAuth access token (ya29.) and an OAuth client's secret (GOCSPX-).
 	{"gcp-oauth-token", []string{"ya29.", "gocspx-"}, "", regexp.MustCompile(`\b(?:ya29\.[A-Za-z0-9_-]{20,}|GOCSPX-[A-Za-z0-9_-]{28})`), 0, nil},
 	{"shopify-token", []string{"shpat_", "shpss_", "shpca_", "shppa_"}, "", regexp.MustCompile(`\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`), 0, nil},
@@ -62,6 +68,14 @@ var secretRules = []secretRule{
 	// vendor's own), "Authorization: x" (none), "bearer x".
 	{authorizationRule, authorizationWords, "",
 		regexp.MustCompile(`(?i)(?:\bauthorization\s*[:=]\s*(?:[a-z][a-z0-9-]*\s+)?|\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})`), 1, nil},
+	// A signed URL's signature, a bearer credential until it expires: Azure SAS (sig=), S3 and
+	// GCS pre-signed URLs (X-Amz-Signature=, X-Goog-Signature=), and signature= — as a query
+	// parameter only (after ? or &), so "--show-signature" and prose stay.
+	{"url-signature", []string{"sig=", "signature="}, "",
+		regexp.MustCompile(`(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=([^&\s"'#]+)`), 1, nil},
+	// A .netrc entry: machine host login user password secret (the password word alone is prose).
+	{"netrc-password", []string{"password"}, wordLogin,
+		regexp.MustCompile(`(?i)\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+([^\s'"\\]+)`), 1, nil},
 	// "Cookie: a=b; c=d" (and Set-Cookie), a header in a command line or a message: the whole value.
 	{"cookie-header", []string{wordCookie}, "", regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
 	// mysql -pSECRET, sshpass -p x, curl -u user:pass: a known tool's password options
@@ -84,6 +98,52 @@ var secretRules = []secretRule{
 	// (damage-control rule "aws-prints-credential": it prints …) stays.
 	{credentialAssignmentRule, credentialKeywords, "",
 		regexp.MustCompile(affixedName + quotedKeyTail), 1, nil},
+}
+
+// base64Begin is "-----BEGIN " base64-encoded from the start of the text (its first 14 letters).
+const base64Begin = "ls0tls1crudjti"
+
+var (
+	pemPrivateKey    = regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----|$)`)
+	base64PEM        = regexp.MustCompile(`LS0tLS1CRUdJTi[A-Za-z0-9+/]*={0,2}`)
+	privateKeyMarker = "[REDACTED:private-key]"
+)
+
+// redactPrivateKeys hides PEM private keys, as text and base64-encoded whole.
+func redactPrivateKeys(s string) (string, bool) {
+	out := s
+	if locs := pemPrivateKey.FindAllStringIndex(out, -1); locs != nil {
+		out = replaceSpans(out, locs, nil)
+	}
+	if locs := base64PEM.FindAllStringIndex(out, -1); locs != nil {
+		out = replaceSpans(out, locs, func(m string) bool {
+			// The BEGIN line is within the first 64 bytes: decode them and read it.
+			b, err := base64.StdEncoding.DecodeString(m[:min(len(m), 88)&^3])
+			line, _, _ := strings.Cut(string(b), "\n")
+			return err == nil && strings.Contains(line, "PRIVATE KEY")
+		})
+	}
+	return out, out != s
+}
+
+// replaceSpans replaces each span of s that keep (nil: every one) accepts by the private-key
+// marker.
+func replaceSpans(s string, locs [][]int, keep func(string) bool) string {
+	var b strings.Builder
+	last := 0
+	for _, l := range locs {
+		if keep != nil && !keep(s[l[0]:l[1]]) {
+			continue
+		}
+		b.WriteString(s[last:l[0]])
+		b.WriteString(privateKeyMarker)
+		last = l[1]
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // quotedValue is a quoted string, its quotes escaped with backslashes (as in JSON inside a

@@ -45,3 +45,23 @@ func TestRedactSecretsMoreRealWorldShapes(t *testing.T) {
 		})
 	}
 }
+
+// Near misses of the shapes above: the same words and parameters where they hold no credential
+// stay as they are (a ledger that hides them loses evidence and replay).
+func TestRedactSecretsKeepsTheirNearMisses(t *testing.T) {
+	for _, in := range []string{
+		`git log --show-signature -1 3f2a9c1b7e4d5f60718293a4b5c6d7e8f9012345`,
+		`curl "https://example.com/search?sigma=2&design=flat&signal=on"`,
+		`gpg --verify release.tar.gz.sig && echo "signature verified"`,
+		`curl -b cookies.txt -c cookies.txt https://app.example.com/`,
+		`echo LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSURCVENDQWUyZ0F3SUJBZ0lVWA== | base64 -d > tls.crt`,
+		`grep -r "machine learning password policy" docs/`,
+		`vault kv get -field=user secret/data/s.config && vault status`,
+		`ssh -o ProxyCommand="ssh -W %h:%p jump" -p 2222 db-host`,
+		`docker run --name=mysql -e MYSQL_DATABASE=app -p 3306:3306 mysql:8`,
+	} {
+		if got := RedactSecrets(in); got != in {
+			t.Errorf("RedactSecrets changed a string with no credential:\n  in:  %s\n  out: %s", in, got)
+		}
+	}
+}

@@ -1,11 +1,8 @@
 package replay
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -15,10 +12,10 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/manifest"
 	"github.com/toolgate/toolgate/internal/policy"
 )
 
@@ -79,7 +76,8 @@ func Run(ctx context.Context, opts Options, out, errOut io.Writer) int {
 	return ExitNoFlips
 }
 
-// LoadCandidates reads the toolgate objects in files (multi-document YAML or JSON).
+// LoadCandidates reads the toolgate objects in files (multi-document YAML or JSON; a List or a
+// typed list is read as its items, as `kubectl toolgate test -f` reads them: internal/manifest).
 func LoadCandidates(files ...string) ([]client.Object, error) {
 	scheme := runtime.NewScheme()
 	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {
@@ -92,25 +90,22 @@ func LoadCandidates(files ...string) ([]client.Object, error) {
 		if err != nil {
 			return nil, fmt.Errorf("-f %s: %w", f, err)
 		}
-		docs := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-		for i := 0; ; i++ {
-			doc, err := docs.Read()
-			if errors.Is(err, io.EOF) {
-				break
-			}
+		items, err := manifest.Objects(data)
+		if err != nil {
+			return nil, fmt.Errorf("-f %s: %w", f, err)
+		}
+		for _, item := range items {
+			doc, err := json.Marshal(item.Fields)
 			if err != nil {
-				return nil, fmt.Errorf("-f %s: document %d: %w", f, i, err)
-			}
-			if len(bytes.TrimSpace(doc)) == 0 {
-				continue
+				return nil, fmt.Errorf("-f %s: document %d: %w", f, item.Doc, err)
 			}
 			obj, _, err := decode.Decode(doc, nil, nil)
 			if err != nil {
-				return nil, fmt.Errorf("-f %s: document %d: %w", f, i, err)
+				return nil, fmt.Errorf("-f %s: document %d: %w", f, item.Doc, err)
 			}
 			co, ok := obj.(client.Object)
 			if !ok || kindOf(co) == "" {
-				return nil, fmt.Errorf("-f %s: document %d: %T is not a SafetyProfile, AutomationProfile, ProjectPolicy or AgentPlan", f, i, obj)
+				return nil, fmt.Errorf("-f %s: document %d: %T is not a SafetyProfile, AutomationProfile, ProjectPolicy or AgentPlan", f, item.Doc, obj)
 			}
 			objs = append(objs, co)
 		}

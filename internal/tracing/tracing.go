@@ -9,13 +9,16 @@ package tracing
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/propagation"
 	sdkresource "go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -54,10 +57,11 @@ func FromEnvironment(ctx context.Context, service, version string) (stop func(),
 	return func() { _ = shutdown(context.WithoutCancel(ctx)) }, true, nil
 }
 
-// Start installs a global tracer provider that exports over OTLP/gRPC with opts (from the
-// environment when opts is empty) and returns its shutdown, which flushes what is buffered.
+// Start installs a global tracer provider that exports over OTLP/gRPC with opts, or, when opts
+// is empty, as the environment says (newExporter), and returns its shutdown, which flushes what
+// is buffered.
 func Start(ctx context.Context, service, version string, opts ...otlptracegrpc.Option) (func(context.Context) error, error) {
-	exporter, err := otlptracegrpc.New(ctx, opts...)
+	exporter, err := newExporter(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +87,28 @@ func Start(ctx context.Context, service, version string, opts ...otlptracegrpc.O
 	return provider.Shutdown, nil
 }
 
+// newExporter is the OTLP exporter: gRPC with opts when given; otherwise the protocol the
+// environment names (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, else OTEL_EXPORTER_OTLP_PROTOCOL):
+// grpc (the default when unset, as before) or http/protobuf, each configured by the exporter's own
+// OTEL_EXPORTER_OTLP_* variables. http/json, which the Go exporters do not speak, is an error
+// rather than spans silently lost.
+func newExporter(ctx context.Context, opts []otlptracegrpc.Option) (sdktrace.SpanExporter, error) {
+	if len(opts) == 0 {
+		protocol := strings.TrimSpace(os.Getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"))
+		if protocol == "" {
+			protocol = strings.TrimSpace(os.Getenv("OTEL_EXPORTER_OTLP_PROTOCOL"))
+		}
+		switch protocol {
+		case "", "grpc":
+		case "http/protobuf":
+			return otlptracehttp.New(ctx)
+		default:
+			return nil, fmt.Errorf("OTLP protocol %q: toolgate exports traces over grpc or http/protobuf", protocol)
+		}
+	}
+	return otlptracegrpc.New(ctx, opts...)
+}
+
 // Decision is what one span records.
 type Decision struct {
 	Namespace, Plan, Call, CallUID, Tool, Step string
@@ -91,6 +117,18 @@ type Decision struct {
 	Rule string
 	// Traceparent is the call's TraceparentAnnotation ("" for none).
 	Traceparent string
+}
+
+type startKey struct{}
+
+// WithStart notes in ctx when the decision's work began (the request's arrival), which Record
+// takes as its span's start, so the span covers the decoding, the engine, the ledger's durable
+// write and the plan's counters. A start already noted is kept: the earliest caller wins.
+func WithStart(ctx context.Context, at time.Time) context.Context {
+	if _, ok := ctx.Value(startKey{}).(time.Time); ok {
+		return ctx
+	}
+	return context.WithValue(ctx, startKey{}, at)
 }
 
 // Record emits the decision's span: named and attributed as a GenAI execute_tool span, with
@@ -116,8 +154,11 @@ func Record(ctx context.Context, d Decision) {
 	if d.Rule != "" {
 		attrs = append(attrs, attribute.String("toolgate.rule", d.Rule))
 	}
-	_, span := otel.Tracer(instrumentation).Start(ctx, "execute_tool "+d.Tool,
-		trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+	opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...)}
+	if at, ok := ctx.Value(startKey{}).(time.Time); ok {
+		opts = append(opts, trace.WithTimestamp(at))
+	}
+	_, span := otel.Tracer(instrumentation).Start(ctx, "execute_tool "+d.Tool, opts...)
 	if d.Decision == "deny" {
 		span.SetStatus(codes.Error, d.Reason)
 	}

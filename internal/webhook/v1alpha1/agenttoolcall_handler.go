@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	admissionv1 "k8s.io/api/admission/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -95,6 +96,7 @@ type outcome struct {
 
 // Handle answers one admission request.
 func (h *AgentToolCallHandler) Handle(ctx context.Context, req admission.Request) admission.Response {
+	ctx = tracing.WithStart(ctx, time.Now()) // the decision span covers the decoding too
 	call := &safetyv1alpha1.AgentToolCall{}
 	if err := decodeCall(req.Object, call); err != nil {
 		return h.finish(ctx, req, call, deny(denial{ReasonBadRequest, "", "cannot decode the AgentToolCall: " + err.Error()}))
@@ -112,6 +114,7 @@ func (h *AgentToolCallHandler) Handle(ctx context.Context, req admission.Request
 // handleDecoded answers a request whose call (and, for an update, old call) is decoded already:
 // by Handle from the request's raw objects, or by callReviewServer in the review's one pass.
 func (h *AgentToolCallHandler) handleDecoded(ctx context.Context, req admission.Request, call, old *safetyv1alpha1.AgentToolCall) admission.Response {
+	ctx = tracing.WithStart(ctx, time.Now())
 	start := h.Clock.Now()
 	defer func() { metrics.HandlingSeconds.Observe(h.Clock.Since(start).Seconds()) }()
 	switch req.Operation {
@@ -159,16 +162,29 @@ func (h *AgentToolCallHandler) decideFor(ctx context.Context, req admission.Requ
 	return h.admitCreate(ctx, req, call, plan, tool, compiled.Engine, argumentCheck{compiled.Args, in})
 }
 
+// trace emits the decision's span (tracing.Record), from the request's arrival to now.
+func (h *AgentToolCallHandler) trace(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall, out outcome) {
+	tracing.Record(ctx, tracing.Decision{
+		Namespace: req.Namespace, Plan: call.Spec.Plan, Call: call.Name, CallUID: string(call.UID), Tool: call.Spec.Tool,
+		Step: call.Spec.Step, Decision: out.decision, Reason: out.reason, Mode: out.mode, Snapshot: out.snapshot,
+		Rule: out.rule, Traceparent: call.Annotations[tracing.TraceparentAnnotation],
+	})
+}
+
 // finish records the decision in the ledger, durably, and then answers. A dry run records
 // nothing. When the record cannot be made durable, the AuditLedger's failurePolicy decides: Fail
 // (the default) denies LedgerUnavailable, Ignore answers as decided and counts the loss.
 func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall, out outcome) admission.Response {
 	if out.decision == decisionDeny && h.Flood != nil && !isDryRun(req) && h.Flood.Refuse(ctx, audit.DeniedCall{
-		Namespace: req.Namespace, Requester: req.UserInfo.Username, Pod: tokenPodName(req), Call: call.Name, Reason: out.reason}) {
+		Namespace: req.Namespace, Requester: req.UserInfo.Username, Pod: tokenPodName(req), Call: call.Name, Reason: out.reason,
+		Bytes: audit.ArgumentBytes(call.Spec.Arguments)}) {
 		// Counted in the window's flood record instead of a record of its own (audit.FloodControl).
 		out = deny(denial{safetyv1alpha1.AuditLedgerRateLimitedReason, "", fmt.Sprintf(
 			"too many denied calls from %s in namespace %s: refused until the window ends", req.UserInfo.Username, req.Namespace)})
 		metrics.Decisions.WithLabelValues(out.decision, out.reason, out.mode).Inc()
+		if req.Operation == admissionv1.Create {
+			h.trace(ctx, req, call, out)
+		}
 		return out.resp
 	}
 	if h.Ledger != nil && !isDryRun(req) {
@@ -189,11 +205,7 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 	}
 	metrics.Decisions.WithLabelValues(out.decision, out.reason, out.mode).Inc()
 	if req.Operation == admissionv1.Create && !isDryRun(req) {
-		tracing.Record(ctx, tracing.Decision{
-			Namespace: req.Namespace, Plan: call.Spec.Plan, Call: call.Name, CallUID: string(call.UID), Tool: call.Spec.Tool,
-			Step: call.Spec.Step, Decision: out.decision, Reason: out.reason, Mode: out.mode, Snapshot: out.snapshot,
-			Rule: out.rule, Traceparent: call.Annotations[tracing.TraceparentAnnotation],
-		})
+		h.trace(ctx, req, call, out)
 	}
 	// Only the plan's own agent's denials count: a refusal of another requester (another
 	// ServiceAccount, a pod the plan is not bound to), of a plan that does not exist, or of a call

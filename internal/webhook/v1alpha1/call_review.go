@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/go-logr/logr"
 	admissionv1 "k8s.io/api/admission/v1"
@@ -16,6 +17,7 @@ import (
 	kjson "sigs.k8s.io/json"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/tracing"
 )
 
 // callReviewServer serves the gate's AdmissionReviews as controller-runtime's admission.Webhook
@@ -64,6 +66,7 @@ func (c *lastCall) UnmarshalJSON(b []byte) error {
 }
 
 func (s *callReviewServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	arrived := time.Now() // the decision span starts here: reading and decoding are its work too
 	body, status, err := readReview(r)
 	if err != nil {
 		s.log.Error(err, "bad admission request")
@@ -80,7 +83,7 @@ func (s *callReviewServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	req := admission.Request{AdmissionRequest: review.Request.AdmissionRequest}
 	s.answer(w, r, review.TypeMeta, req, func(ctx context.Context) admission.Response {
-		return s.handler.handleDecoded(ctx, req, review.Request.Object.call, review.Request.OldObject.call)
+		return s.handler.handleDecoded(tracing.WithStart(ctx, arrived), req, review.Request.Object.call, review.Request.OldObject.call)
 	})
 }
 

@@ -9,6 +9,9 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/trace/noop"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -20,6 +23,7 @@ import (
 	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/testenv"
+	"github.com/toolgate/toolgate/internal/tracing"
 	"github.com/toolgate/toolgate/pkg/agent"
 )
 
@@ -177,5 +181,34 @@ var _ = Describe("a flood of denied calls through the API server", Ordered, func
 		Eventually(func() []map[string]any { return recordsOf(dir, audit.KindFlood, n.Name) }).Should(ConsistOf(And(
 			HaveKeyWithValue("refused", float64(1)), HaveKeyWithValue("pod", "agent-a"),
 			HaveKeyWithValue("requester", "system:serviceaccount:"+n.Name+":shared"))))
+	})
+	It("gives a RateLimited refusal a decision span too", func() {
+		receiver, stop, err := testenv.ListenOTLP()
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(stop)
+		shutdown, err := tracing.Start(ctx, "toolgate-test", "test",
+			otlptracegrpc.WithEndpoint(receiver.Addr), otlptracegrpc.WithInsecure())
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { otel.SetTracerProvider(noop.NewTracerProvider()) })
+
+		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "flood-span-"}}
+		Expect(k8sClient.Create(ctx, n)).To(Succeed())
+		flooder, err := testenv.Agent(ctx, cluster.Config, cluster.Scheme, n.Name, "flooder")
+		Expect(err).NotTo(HaveOccurred())
+		deny := func(i int) string {
+			call := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: n.Name, Name: fmt.Sprintf("span-%d", i)},
+				Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "nope", Tool: "t", Step: "s"}}
+			return agent.ReasonOf(agent.FromError(flooder.Create(ctx, call), "t"))
+		}
+		for i := range perWindow {
+			Expect(deny(i)).To(Equal("PlanNotFound"))
+		}
+		Expect(deny(perWindow)).To(Equal(safetyv1alpha1.AuditLedgerRateLimitedReason))
+		Expect(shutdown(ctx)).To(Succeed())
+		spans := receiver.Where("toolgate.call", fmt.Sprintf("span-%d", perWindow))
+		Expect(spans).To(HaveLen(1), "the RateLimited refusal has its decision span")
+		Expect(testenv.SpanAttrs(spans[0])).To(And(HaveKeyWithValue("toolgate.decision", "deny"),
+			HaveKeyWithValue("toolgate.reason", safetyv1alpha1.AuditLedgerRateLimitedReason)))
+		clk.Step(time.Hour)
 	})
 })

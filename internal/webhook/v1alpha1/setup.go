@@ -89,6 +89,7 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		SetupAutomationProfileWebhookWithManager,
 		SetupProjectPolicyWebhookWithManager,
 		setupRecordedKinds,
+		setupToolServerWebhook,
 	} {
 		if err := setup(mgr, configs); err != nil {
 			return err
