@@ -836,7 +836,7 @@ func classCatalogue() []classCase {
 		tenthCatalogue(),
 		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
 		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(),
-		ordinaryCatalogue(),
+		ordinaryCatalogue(), twentiethOrdinaryCatalogue(),
 		recognisedCatalogue(),
 	)...)
 }
