@@ -14,9 +14,12 @@ import "testing"
 func twentiethOrdinaryCatalogue() []classCase {
 	sh := shCall
 	zeroD, noDeleteD := denied(zero), denied(RulePrefixPathPolicy+"noDelete")
+	contains := asked(RuleContainsProtected)
 	const (
 		dirParts  = "a glob's directory must be able to name the protected entry's directory"
 		extension = "a read of every file of an extension names no file in particular, as a read of * does not"
+		filter    = "a recursive search limited by name reads only the files that pass its filter"
+		gitGrep   = "git grep's operands after the pattern that cannot be revisions are the paths it searches"
 	)
 	return []classCase{
 		{dirParts, "test data's JSON; the docker client's", sh(`cat ~/.docker/*.json`), zeroD, sh(`cat testdata/*.json`), false},
@@ -34,6 +37,25 @@ func twentiethOrdinaryCatalogue() []classCase {
 		{extension, "text line counts; Terraform state", sh(`cat *.tfstate`), zeroD, sh(`wc -l *.txt`), false},
 		{extension, "workflows; gh's hosts", sh(`cat ~/.config/gh/*.yml`), zeroD, sh(`cat .github/workflows/*.yml`), false},
 		{extension, "TOML; the kube directory", sh(`cat ~/.kube/*.yaml`), zeroD, sh(`cat *.toml`), false},
+		{filter, "rg -g of Go files; of JSON, which config.json passes", sh(`rg -g '*.json' token`), contains, sh(`rg -n foo -g '*.go'`), false},
+		{filter, "rg --type go; a type redefined on the line", sh(`rg --type-add 'go:*.env' -tgo KEY`), contains, sh(`rg --type go foo`), false},
+		{filter, "rg -tgo; a glob bundled after another letter", sh(`rg -tgo -ig '*env' KEY`), contains, sh(`rg -tgo foo`), false},
+		{filter, "rg --glob of TypeScript; every name", sh(`rg -g '*' KEY`), contains, sh(`rg -i error --glob '*.ts'`), false},
+		{filter, "rg -t py; a type the engine does not know", sh(`rg -tgo -t sh KEY`), contains, sh(`rg -tpy 'def main'`), false},
+		{filter, "an exclusion beside a filter; a glob with a directory", sh(`rg -g 'src/*.go' KEY`), contains, sh(`rg -g '*.go' -g '!vendor' foo`), false},
+		{filter, "a computed option beside the filter", sh(`rg -tgo "$OPT" KEY .`), contains, sh(`rg -tgo KEY .`), false},
+		{filter, "TypeScript; an extension a .env.* file has", sh(`rg -g '*.local' KEY`), contains, sh(`rg -g '*.ts' -g '*.tsx' useState`), false},
+		{filter, "Markdown by its type; text, which vault_pass.txt is", sh(`grep -r --include='*.txt' pass .`), contains, sh(`rg -tmd TODO`), false},
+		{filter, "a glob that starts as a protected name does", sh(`grep -r --include='AuthKey_A*' BEGIN .`), contains, sh(`grep -rn --include='*_test.go' t.Run .`), false},
+		{filter, "a pattern after --; a filter of a .env.* extension", sh(`rg -g '*.local' -- -x`), contains, sh(`rg -tgo -- -timeout`), false},
+		{filter, "a computed glob", sh(`rg -tgo -g "$G" KEY`), contains, sh(`rg -tgo -g '!*_test.go' KEY`), false},
+		{filter, "grep --include of Go; of a name .env passes", sh(`grep -r --include='*env' KEY .`), contains, sh(`grep -rn TODO --include='*.go' .`), false},
+		{filter, "grep --include unquoted; abbreviated", sh(`grep -r --include='*.go' --inc='*env' KEY .`), contains, sh(`grep -R foo --include=*.py`), false},
+		{filter, "grep --include apart; of the home directory", sh(`grep -r --include '*.go' KEY ~`), zeroD, sh(`grep -r --include '*.go' KEY .`), false},
+		{gitGrep, "a directory; a revision and a directory", sh(`git grep foo main src/`), contains, sh(`git grep -n foo src/`), false},
+		{gitGrep, "context lines, two directories; a tree of a revision", sh(`git grep foo HEAD:src/`), contains, sh(`git grep -n -A 3 foo src/ tests/`), false},
+		{gitGrep, "patterns by -e; a computed directory", sh(`git grep -n foo "$D/"`), contains, sh(`git grep -e foo -e bar src/`), false},
+		{gitGrep, "a glob of Go files; of names .env passes", sh(`git grep foo '*env'`), contains, sh(`git grep foo './*.go'`), false},
 	}
 }
 
@@ -48,5 +70,16 @@ func TestGlobInAnUnknownDirectory(t *testing.T) {
 	call.Args.Cwd = "/workspace/app"
 	if d := Evaluate(p, call); !d.Allowed() {
 		t.Errorf("%q in /workspace/app: %s %s: %s", call.Args.Command, d.Verdict, d.RuleID, d.Message)
+	}
+}
+
+// A project's own entry of a source extension is passed by a filter of that extension.
+func TestSearchFilterAndAProjectEntry(t *testing.T) {
+	p := mustCompile(t, &Profile{}, ProjectRules{Workspace: "/workspace", Paths: PathPolicy{ZeroAccess: []string{"keys.go"}}})
+	if d := Evaluate(p, shCall(`rg -g '*.go' KEY`)); d.Verdict != VerdictAsk || d.RuleID != RuleContainsProtected {
+		t.Errorf("rg -g '*.go' with keys.go protected: %s %s, want an ask (%s)", d.Verdict, d.RuleID, RuleContainsProtected)
+	}
+	if d := Evaluate(p, shCall(`rg -g '*.ts' KEY`)); !d.Allowed() {
+		t.Errorf("rg -g '*.ts' with keys.go protected: %s %s: %s", d.Verdict, d.RuleID, d.Message)
 	}
 }

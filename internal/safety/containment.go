@@ -141,6 +141,9 @@ func (p *Policy) containedFailure(t target, base, cwd string, approved bool) *fa
 		return nil
 	}
 	v, inside, ok := p.paths.projectVerdict(base, t.op)
+	if t.only != nil && t.op == opRead {
+		v, inside, ok = p.paths.filteredProjectVerdict(base, t.only)
+	}
 	switch {
 	case !ok:
 		return nil

@@ -775,6 +775,8 @@ var gitValueOptions = map[string][]string{
 	// update-ref's reason is no ref or value (gitMovesRef counts its operands).
 	"update-ref": {"-m"},
 	gitLog:       {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
+	// grep's pattern and context sizes; -f's file stays an operand, read as a path.
+	"grep": {"-e", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "-m", "--max-count", "--max-depth", "--threads"},
 	// git push -o ci.skip prod: ci.skip is -o's, prod the remote a project rule names. --repo
 	// is left out: its value apart is read as the remote operand it stands for (gitPushRepos).
 	subPush: {"-o", "--push-option", "--receive-pack", "--exec", "--recurse-submodules"},

@@ -302,7 +302,10 @@ func (a *analyzer) argPaths(idx int) {
 	// kubectl cp and docker cp copy a directory whole, with no option to ask for it.
 	a.recursive = recursiveOp(seg) || containerCopy(seg) || search || listing || gitTakesIgnored(seg)
 	a.listing = listing && !search
-	defer func() { a.recursive, a.listing = false, false }()
+	if search {
+		a.only = searchNameFilter(seg)
+	}
+	defer func() { a.recursive, a.listing, a.only = false, false, nil }()
 	ops := seg.operands
 	op := operandOp(seg, spec)
 	ops = ops[operandSkip(seg, spec):]
@@ -563,21 +566,53 @@ func recursiveSearch(s *segment) bool {
 	return false
 }
 
-// gitGrepRoots records what git grep searches, recursively: the pathspecs after "--", or else
-// the working directory (the work tree below it, or all of it with --untracked or --no-index).
-// Its pattern and revisions stay operands read as written.
+// gitGrepRoots records what git grep searches, recursively: the pathspecs after "--", or the
+// operands after the pattern when none of them can be a revision (git grep TODO src/), or else
+// the working directory (the work tree below it, or all of it with --untracked or --no-index):
+// a revision searches its whole tree. Its pattern and revisions stay operands read as written.
+// A pathspec is read as git reads it (gitPathspecs): an exclusion (":!vendor") searches the
+// working directory, and a glob matches at any depth with a wildcard that matches a leading dot
+// ("*env" is .env), so it searches the working directory for the names its last part passes, as
+// a search filter does (searchNameFilter).
 func (a *analyzer) gitGrepRoots(s *segment) {
 	a.recursive = true
-	defer func() { a.recursive = false }()
-	for i, w := range s.words {
-		if w.s == "--" && i+1 < len(s.words) {
-			for _, p := range s.words[i+1:] {
-				a.touch(p, opRead)
-			}
-			return
+	defer func() { a.recursive, a.only = false, nil }()
+	var specs []word
+	if i := slices.IndexFunc(s.words, func(w word) bool { return w.s == "--" }); i > 0 {
+		specs = s.words[i+1:]
+	} else {
+		ops := s.operands[1:]
+		if len(ops) > 0 && !s.hasFlag("-e") && !s.hasFlag("-f") && !s.unknownFlags {
+			ops = ops[1:] // the pattern
+		}
+		if !slices.ContainsFunc(ops, func(w word) bool { return !gitPathOnly(w) }) {
+			specs = ops
 		}
 	}
-	a.touch(word{s: "."}, opRead)
+	if len(specs) == 0 {
+		a.touch(word{s: "."}, opRead)
+		return
+	}
+	specs, _ = gitPathspecs(specs)
+	for _, p := range specs {
+		a.only = nil
+		if p.glob && !p.dynamic {
+			a.only = []string{foldName(p.s[strings.LastIndexByte(p.s, '/')+1:])}
+			p = word{s: "."}
+		}
+		a.touch(p, opRead)
+	}
+}
+
+// gitPathOnly says whether a git operand can only be a path, never a revision: a refname ends in
+// no "/" and holds no glob character, and "./", "../" and "/" start no revision. Revision syntax
+// (":", "^", "~", "@") and a computed word could be either.
+func gitPathOnly(w word) bool {
+	if w.dynamic || strings.ContainsAny(w.s, ":^~@") {
+		return false
+	}
+	return w.s == "." || w.s == ".." || strings.HasPrefix(w.s, "./") || strings.HasPrefix(w.s, "../") ||
+		strings.HasPrefix(w.s, "/") || strings.HasSuffix(w.s, "/") || strings.ContainsAny(w.s, "*?[")
 }
 
 // gitObjectPaths reads the paths a git operand names in a revision (git show HEAD:.env.local,

@@ -109,10 +109,11 @@ type pathRef struct {
 	op        pathOp
 	dynamic   bool
 	glob      bool
-	recursive bool  // the operation covers everything below the path (rm -r, cp -r, tar c)
-	members   bool  // a directory an extraction writes members into, by names the engine does not see
-	listing   bool  // recursive, but only the names below are read (ls -R, find): listedFailure
-	seg       int16 // 1 + the index of the segment whose words name it; 0 for a redirection
+	recursive bool     // the operation covers everything below the path (rm -r, cp -r, tar c)
+	members   bool     // a directory an extraction writes members into, by names the engine does not see
+	listing   bool     // recursive, but only the names below are read (ls -R, find): listedFailure
+	seg       int16    // 1 + the index of the segment whose words name it; 0 for a redirection
+	only      []string // a recursive search reads only the files whose names pass these globs (searchNameFilter)
 }
 
 // finding is a structural verdict on a command (not from a rule pack).
@@ -284,6 +285,7 @@ type analyzer struct {
 	madeLink  bool               // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	recursive bool               // the operands being recorded are acted on recursively
 	listing   bool               // ... and only their names below are read (listsTree)
+	only      []string           // ... and only the files whose names pass these globs (searchNameFilter)
 	members   bool               // the write being recorded is an extraction's destination directory
 	// hiddenSecret: the call being recorded expands a credential inside another expansion's
 	// operator (${X:-$GITHUB_TOKEN}), which its rendered words do not show (vars.hidesSecret).
@@ -1114,7 +1116,8 @@ func (a *analyzer) recordPath(raw, cwd string, op pathOp, dynamic, glob bool) {
 		cwd, dynamic = "", dynamic || !isAbsOrHome(expandHome(raw))
 	}
 	a.out.paths = append(a.out.paths, pathRef{raw: raw, cwd: cwd, op: op, dynamic: dynamic, glob: glob,
-		recursive: a.recursive && op != opWrite, members: a.members && op == opWrite, listing: a.listing && op == opRead})
+		recursive: a.recursive && op != opWrite, members: a.members && op == opWrite, listing: a.listing && op == opRead,
+		only: a.only})
 }
 
 // command records one simple command and follows whatever it runs in turn.
