@@ -29,6 +29,13 @@ type argSpec struct {
 	noBundles  bool              // short options never bundle (Go's flag package: -pgo is one flag)
 }
 
+// npmFileOps are npm's configuration options whose value is a file it reads or a directory it
+// writes. npm reads a configuration option anywhere on its line, after the subcommand too, and
+// with its value apart: npm test --userconfig .env loads .env as an npmrc, npm ci --cache
+// ~/.ssh writes its cache there.
+var npmFileOps = map[string]pathOp{"--" + npmUserconfig: opRead, "--" + npmGlobalconfig: opRead, "--cafile": opRead,
+	"--cache": opWrite, "--logs-dir": opWrite}
+
 // Commands the analysis treats specially beyond their argSpecs entry.
 const (
 	cmdPushd  = "pushd"  // cd that keeps a stack of directories
@@ -169,7 +176,7 @@ var argSpecs = map[string]argSpec{
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
 
 	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, gitSubCheckout: opWrite, gitSubRestore: opWrite, "mv": opWrite, "apply": opRead}},
-	"go":   {skip: 1, valueOps: goValueOps, noBundles: true}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1},
+	"go":   {skip: 1, valueOps: goValueOps, noBundles: true}, "npm": {skip: 1, valueOps: npmFileOps}, "pnpm": {skip: 1}, "yarn": {skip: 1},
 	"cargo": {skip: 1, valueOps: map[string]pathOp{"--target-dir": opWrite, "--artifact-dir": opWrite, "--out-dir": opWrite, "--logfile": opWrite}},
 	// Test runners' and tree's reports.
 	"tree":   {valueOps: map[string]pathOp{"-o": opWrite}},
