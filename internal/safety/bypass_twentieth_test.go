@@ -6,15 +6,41 @@ package safety
 // other file) printed .env's lines, admitted at Default; the same pathspecs without "--" asked.
 // npm reads a configuration option anywhere on its line, after the subcommand and with its value
 // apart: npm test --userconfig .env (npm ci, npm ls, npm view) loaded .env as an npmrc and npm ci
-// --cache ~/.ssh wrote there, admitted, where --userconfig=.env was denied.
+// --cache ~/.ssh wrote there, admitted, where --userconfig=.env was denied. kubectl's file output
+// formats read their template from --template's file given apart, and a template without actions
+// is printed as it is: kubectl get cm -o go-template-file --template ~/.ssh/id_rsa printed the
+// key. golangci-lint (a recognised command) wrote its reports where --output.FORMAT.path said,
+// ~/.bashrc or a git hook (its text report quotes the offending source lines), fixed files
+// outside the project with --fix, and loaded a configuration from outside (custom linters are
+// plugins). find -files0-from FILE took its starting points from a file, printing each one it
+// could not find: find -files0-from .env printed .env's lines.
 func twentiethCatalogue() []classCase {
 	sh := shCall
 	contains, zeroD := asked(RuleContainsProtected), denied(zero)
 	const (
 		gitGrep   = "git grep's pathspecs read as git reads them"
 		npmConfig = "npm's configuration files and directories, given apart after the subcommand"
+		template  = "kubectl's file output formats read --template's file"
+		linter    = "golangci-lint's reports, fixes and configuration"
+		findList  = "find -files0-from reads its starting points from a file"
 	)
+	noWrite, dyn := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleDynamicPath)
 	return []classCase{
+		{template, "go-template-file of a key", sh(`kubectl get cm -o go-template-file --template ~/.ssh/id_rsa`), zeroD,
+			sh(`kubectl get cm -o go-template-file --template tmpl/cm.tmpl`), false},
+		{template, "jsonpath-file bundled, the template first", sh(`kubectl get cm --template .env -ojsonpath-file`), zeroD,
+			sh(`kubectl get cm -o go-template --template '{{.metadata.name}}'`), false},
+		{template, "a computed format", sh(`kubectl get cm -o "$F" --template .env`), zeroD, sh(`kubectl get cm -o template --template .env`), false},
+		{linter, "a JSON report into ~/.bashrc", sh(`golangci-lint run --output.json.path ~/.bashrc`), noWrite,
+			sh(`golangci-lint run --output.json.path report.json ./...`), false},
+		{linter, "a text report into a hook", sh(`golangci-lint run --output.text.path=.git/hooks/pre-commit`), noWrite,
+			sh(`golangci-lint run --output.text.path=lint.txt`), false},
+		{linter, "fixes outside the project", sh(`golangci-lint run --fix ~/x`), asked(RulePrefixAutonomy + "system_modify"), sh(`golangci-lint run --fix ./...`), true},
+		{linter, "a configuration from /tmp loads plugins", sh(`golangci-lint run -c /tmp/x.yml`), asked(RuleOpaqueCode),
+			sh(`golangci-lint run -c .golangci.yml ./...`), false},
+		{linter, "a configuration that is .env", sh(`golangci-lint run --config .env`), zeroD, sh(`golangci-lint run --timeout 5m ./...`), false},
+		{findList, ".env's lines as starting points", sh(`find -files0-from .env`), zeroD, sh(`find . -name '*.go' -newer go.mod`), false},
+		{findList, "starting points from a list", sh(`find -files0-from list.txt -name x -delete`), dyn, sh(`find src -name '*.orig' -delete`), false},
 		{npmConfig, "--userconfig after test", sh(`npm test --userconfig .env`), zeroD, sh(`npm test --userconfig ci/npmrc`), false},
 		{npmConfig, "--globalconfig after ci", sh(`npm ci --globalconfig .env`), zeroD, sh(`npm ci --cache .npm`), false},
 		{npmConfig, "npm ls", sh(`npm ls --userconfig .env`), zeroD, sh(`npm ls --depth=0`), false},

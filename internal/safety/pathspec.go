@@ -29,6 +29,16 @@ type argSpec struct {
 	noBundles  bool              // short options never bundle (Go's flag package: -pgo is one flag)
 }
 
+// golangciOutputs are golangci-lint's options that name a file: its configuration, read, and
+// each report format's output, written.
+var golangciOutputs = func() map[string]pathOp {
+	ops := map[string]pathOp{"-c": opRead, "--config": opRead}
+	for _, f := range strings.Fields("text json tab html checkstyle code-climate junit-xml teamcity sarif") {
+		ops["--output."+f+".path"] = opWrite
+	}
+	return ops
+}()
+
 // npmFileOps are npm's configuration options whose value is a file it reads or a directory it
 // writes. npm reads a configuration option anywhere on its line, after the subcommand too, and
 // with its value apart: npm test --userconfig .env loads .env as an npmrc, npm ci --cache
@@ -173,7 +183,7 @@ var argSpecs = map[string]argSpec{
 	// cpio -i -D DIR extracts below DIR (cpio -p DIR: extractionPaths).
 	cmdCpio: {valueOps: map[string]pathOp{"-D": opWrite, "--directory": opWrite}},
 	"zip":   {},
-	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
+	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite, optFiles0From: opRead}},
 
 	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, gitSubCheckout: opWrite, gitSubRestore: opWrite, "mv": opWrite, "apply": opRead}},
 	"go":   {skip: 1, valueOps: goValueOps, noBundles: true}, "npm": {skip: 1, valueOps: npmFileOps}, "pnpm": {skip: 1}, "yarn": {skip: 1},
@@ -188,6 +198,9 @@ var argSpecs = map[string]argSpec{
 	"prettier": {inPlace: []string{"--write", "-w"}, valueOps: map[string]pathOp{"--cache-location": opWrite}},
 	"eslint":   {inPlace: []string{"--fix"}, valueOps: map[string]pathOp{"-o": opWrite, "--output-file": opWrite, "--cache-location": opWrite}},
 	"gofmt":    {inPlace: []string{"-w"}},
+	// golangci-lint writes each report format's file where --output.FORMAT.path says (v2), and
+	// fixes its operands with --fix.
+	"golangci-lint": {skip: 1, inPlace: []string{"--fix"}, valueOps: golangciOutputs},
 	"tsc": {valueOps: map[string]pathOp{"--outdir": opWrite, "--outfile": opWrite, "--out": opWrite, "--declarationdir": opWrite,
 		"--tsbuildinfofile": opWrite}},
 	cmdNode: {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite, optEnvFileLong: opRead, "--env-file-if-exists": opRead}},
@@ -386,6 +399,7 @@ func (a *analyzer) programPaths(seg *segment) {
 		a.socatPaths(seg)
 	case cmdKubectl, cmdOC:
 		a.kubectlFromFile(seg)
+		a.kubectlTemplateFile(seg)
 	default:
 		a.servedDirectory(seg)
 		a.configSetWrites(seg)
@@ -1034,7 +1048,12 @@ var nameListOptions = map[string][]string{
 	"sort": {"--files0-from"}, "wc": {"--files0-from"}, "du": {"--files0-from"}, "tar": {"-T", "--files-from"},
 	"zip": {"-@", "--names-stdin"}, "rsync": {"--files-from"}, "cpio": {"-o", "--create", "-p", "--pass-through"},
 	"xz": {"--files", "--files0"}, "md5sum": {"--files0-from"}, "sha256sum": {"--files0-from"},
+	// find -files0-from F takes its starting points from F, and prints what it cannot find.
+	cmdFind: {optFiles0From},
 }
+
+// optFiles0From is find's option naming a file of starting points.
+const optFiles0From = "-files0-from"
 
 // nameList says whether a command reads files a list names, not its operands.
 func nameList(s *segment) bool { return slices.ContainsFunc(nameListOptions[s.name], s.hasFlag) }
