@@ -13,7 +13,9 @@ package safety
 // ~/.bashrc or a git hook (its text report quotes the offending source lines), fixed files
 // outside the project with --fix, and loaded a configuration from outside (custom linters are
 // plugins). find -files0-from FILE took its starting points from a file, printing each one it
-// could not find: find -files0-from .env printed .env's lines.
+// could not find: find -files0-from .env printed .env's lines. GNU tar's --one-top-level=DIR
+// extracts every member into DIR, which was read as a plain option value: tar xf x.tar
+// --one-top-level=.git/hooks wrote hooks, admitted.
 func twentiethCatalogue() []classCase {
 	sh := shCall
 	contains, zeroD := asked(RuleContainsProtected), denied(zero)
@@ -23,6 +25,7 @@ func twentiethCatalogue() []classCase {
 		template  = "kubectl's file output formats read --template's file"
 		linter    = "golangci-lint's reports, fixes and configuration"
 		findList  = "find -files0-from reads its starting points from a file"
+		topLevel  = "tar --one-top-level=DIR extracts into DIR"
 	)
 	noWrite, dyn := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleDynamicPath)
 	return []classCase{
@@ -39,6 +42,9 @@ func twentiethCatalogue() []classCase {
 		{linter, "a configuration from /tmp loads plugins", sh(`golangci-lint run -c /tmp/x.yml`), asked(RuleOpaqueCode),
 			sh(`golangci-lint run -c .golangci.yml ./...`), false},
 		{linter, "a configuration that is .env", sh(`golangci-lint run --config .env`), zeroD, sh(`golangci-lint run --timeout 5m ./...`), false},
+		{topLevel, "into cron's directory", sh(`tar xf x.tar --one-top-level=/etc/cron.d`), noWrite, sh(`tar xf x.tar --one-top-level=build`), false},
+		{topLevel, "abbreviated, into the hooks", sh(`tar xf x.tar --one-t=.git/hooks`), noWrite, sh(`tar -xzf deps.tgz --one-top-level=vendor/deps`), false},
+		{topLevel, "into the home directory", sh(`tar xzf x.tgz --one-top-level=~`), asked(RuleDynamicWriteTarget), sh(`tar xzf x.tgz --one-top-level`), false},
 		{findList, ".env's lines as starting points", sh(`find -files0-from .env`), zeroD, sh(`find . -name '*.go' -newer go.mod`), false},
 		{findList, "starting points from a list", sh(`find -files0-from list.txt -name x -delete`), dyn, sh(`find src -name '*.orig' -delete`), false},
 		{npmConfig, "--userconfig after test", sh(`npm test --userconfig .env`), zeroD, sh(`npm test --userconfig ci/npmrc`), false},
