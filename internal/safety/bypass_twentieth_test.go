@@ -15,7 +15,10 @@ package safety
 // plugins). find -files0-from FILE took its starting points from a file, printing each one it
 // could not find: find -files0-from .env printed .env's lines. GNU tar's --one-top-level=DIR
 // extracts every member into DIR, which was read as a plain option value: tar xf x.tar
-// --one-top-level=.git/hooks wrote hooks, admitted.
+// --one-top-level=.git/hooks wrote hooks, admitted. GIT_TRACE_REDACT=0 makes git's curl trace
+// print the Authorization header it sends, the token a CI checkout keeps in http.extraHeader,
+// which git config http.extraHeader is asked about: GIT_TRACE_CURL=1 GIT_TRACE_REDACT=0 git fetch
+// printed it, admitted.
 func twentiethCatalogue() []classCase {
 	sh := shCall
 	contains, zeroD := asked(RuleContainsProtected), denied(zero)
@@ -26,7 +29,9 @@ func twentiethCatalogue() []classCase {
 		linter    = "golangci-lint's reports, fixes and configuration"
 		findList  = "find -files0-from reads its starting points from a file"
 		topLevel  = "tar --one-top-level=DIR extracts into DIR"
+		redact    = "git's traces print the credentials it sends when their redaction is off"
 	)
+	creds := asked(dc + "print-credentials-git-config")
 	noWrite, dyn := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleDynamicPath)
 	return []classCase{
 		{template, "go-template-file of a key", sh(`kubectl get cm -o go-template-file --template ~/.ssh/id_rsa`), zeroD,
@@ -42,6 +47,11 @@ func twentiethCatalogue() []classCase {
 		{linter, "a configuration from /tmp loads plugins", sh(`golangci-lint run -c /tmp/x.yml`), asked(RuleOpaqueCode),
 			sh(`golangci-lint run -c .golangci.yml ./...`), false},
 		{linter, "a configuration that is .env", sh(`golangci-lint run --config .env`), zeroD, sh(`golangci-lint run --timeout 5m ./...`), false},
+		{redact, "for one fetch", sh(`GIT_TRACE_CURL=1 GIT_TRACE_REDACT=0 git fetch`), creds, sh(`GIT_TRACE_CURL=1 git fetch`), false},
+		{redact, "exported, then a verbose pull", sh(`export GIT_TRACE_REDACT=false; GIT_CURL_VERBOSE=1 git pull`), creds,
+			sh(`GIT_TRACE_REDACT=1 GIT_TRACE_CURL=1 git fetch`), false},
+		{redact, "empty, which git reads as false", sh(`GIT_TRACE_REDACT= GIT_TRACE_PACKET=1 git fetch`), creds, sh(`GIT_TRACE_PACKET=1 git fetch origin`), false},
+		{redact, "computed", sh(`GIT_TRACE_REDACT=$R GIT_TRACE_CURL=1 git fetch`), creds, sh(`env GIT_TERMINAL_PROMPT=0 git fetch`), false},
 		{topLevel, "into cron's directory", sh(`tar xf x.tar --one-top-level=/etc/cron.d`), noWrite, sh(`tar xf x.tar --one-top-level=build`), false},
 		{topLevel, "abbreviated, into the hooks", sh(`tar xf x.tar --one-t=.git/hooks`), noWrite, sh(`tar -xzf deps.tgz --one-top-level=vendor/deps`), false},
 		{topLevel, "into the home directory", sh(`tar xzf x.tgz --one-top-level=~`), asked(RuleDynamicWriteTarget), sh(`tar xzf x.tgz --one-top-level`), false},

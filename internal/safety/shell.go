@@ -920,6 +920,9 @@ func (a *analyzer) envVar(name, val string, depth int) {
 	if name == "GIT_TRACE2_ENV_VARS" {
 		a.gitTracesEnvironment(val)
 	}
+	if name == "GIT_TRACE_REDACT" && (val == "" || !gitTrue(val)) {
+		a.gitTraceUnredacted(val)
+	}
 	// npm reads its npm_config_* settings in any case; the loader, the shells and the programs
 	// below read their variables by the exact name, as bash compares names: env=dev is no ENV.
 	if rule, ok := fetchEnvVars[strings.ToUpper(name)]; ok && val != "" {
