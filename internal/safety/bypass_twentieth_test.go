@@ -18,7 +18,9 @@ package safety
 // --one-top-level=.git/hooks wrote hooks, admitted. GIT_TRACE_REDACT=0 makes git's curl trace
 // print the Authorization header it sends, the token a CI checkout keeps in http.extraHeader,
 // which git config http.extraHeader is asked about: GIT_TRACE_CURL=1 GIT_TRACE_REDACT=0 git fetch
-// printed it, admitted.
+// printed it, admitted. PYTEST_ADDOPTS' options were read for plugins and a written
+// configuration only, not as the command line's: PYTEST_ADDOPTS=--junitxml=.git/hooks/pre-commit
+// pytest wrote a hook and PYTEST_ADDOPTS='-c .env' python -m pytest read .env, admitted.
 func twentiethCatalogue() []classCase {
 	sh := shCall
 	contains, zeroD := asked(RuleContainsProtected), denied(zero)
@@ -30,6 +32,7 @@ func twentiethCatalogue() []classCase {
 		findList  = "find -files0-from reads its starting points from a file"
 		topLevel  = "tar --one-top-level=DIR extracts into DIR"
 		redact    = "git's traces print the credentials it sends when their redaction is off"
+		addopts   = "PYTEST_ADDOPTS' options are read as the command line's"
 	)
 	creds := asked(dc + "print-credentials-git-config")
 	noWrite, dyn := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleDynamicPath)
@@ -47,6 +50,10 @@ func twentiethCatalogue() []classCase {
 		{linter, "a configuration from /tmp loads plugins", sh(`golangci-lint run -c /tmp/x.yml`), asked(RuleOpaqueCode),
 			sh(`golangci-lint run -c .golangci.yml ./...`), false},
 		{linter, "a configuration that is .env", sh(`golangci-lint run --config .env`), zeroD, sh(`golangci-lint run --timeout 5m ./...`), false},
+		{addopts, "a report into a hook", sh(`PYTEST_ADDOPTS='--junitxml=.git/hooks/pre-commit' pytest`), noWrite, sh(`PYTEST_ADDOPTS='-q -x' pytest`), false},
+		{addopts, "exported, a configuration that is .env, python -m pytest", sh(`export PYTEST_ADDOPTS='-c .env'; python3 -m pytest`), zeroD,
+			sh(`PYTEST_ADDOPTS='--junitxml=reports/junit.xml' python -m pytest tests`), false},
+		{addopts, "before a -- of test paths", sh(`PYTEST_ADDOPTS='--junitxml=/root/.bashrc' pytest -- tests`), noWrite, sh(`PYTEST_ADDOPTS='-p no:cacheprovider' pytest -- tests`), false},
 		{redact, "for one fetch", sh(`GIT_TRACE_CURL=1 GIT_TRACE_REDACT=0 git fetch`), creds, sh(`GIT_TRACE_CURL=1 git fetch`), false},
 		{redact, "exported, then a verbose pull", sh(`export GIT_TRACE_REDACT=false; GIT_CURL_VERBOSE=1 git pull`), creds,
 			sh(`GIT_TRACE_REDACT=1 GIT_TRACE_CURL=1 git fetch`), false},

@@ -288,7 +288,7 @@ var codeFlagEnvVars = func() map[string][]string {
 
 // flagEnvVars carry options for one program: their words count as that program's flags.
 var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip",
-	"UNZIP": cmdUnzip, "UNZIPOPT": cmdUnzip, "XZ_DEFAULTS": "xz", "XZ_OPT": "xz", "MANOPT": "man"}
+	"UNZIP": cmdUnzip, "UNZIPOPT": cmdUnzip, "XZ_DEFAULTS": "xz", "XZ_OPT": "xz", "MANOPT": "man", "PYTEST_ADDOPTS": cmdPytest}
 
 // buildEnvReason reports why a variable makes a build tool, compiler, JVM, npm or git's transport run
 // code the caller chooses, or "" when it does not.
