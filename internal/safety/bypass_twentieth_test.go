@@ -20,10 +20,12 @@ package safety
 // which git config http.extraHeader is asked about: GIT_TRACE_CURL=1 GIT_TRACE_REDACT=0 git fetch
 // printed it, admitted. PYTEST_ADDOPTS' options were read for plugins and a written
 // configuration only, not as the command line's: PYTEST_ADDOPTS=--junitxml=.git/hooks/pre-commit
-// pytest wrote a hook and PYTEST_ADDOPTS='-c .env' python -m pytest read .env, admitted.
+// pytest wrote a hook and PYTEST_ADDOPTS='-c .env' python -m pytest read .env, admitted. Two
+// recognised searches run a program an option names: rg --hostname-bin (for a hyperlink's host)
+// and ag --pager, admitted where rg --pre was asked.
 func twentiethCatalogue() []classCase {
 	sh := shCall
-	contains, zeroD := asked(RuleContainsProtected), denied(zero)
+	contains, zeroD, opaque := asked(RuleContainsProtected), denied(zero), asked(RuleOpaqueCode)
 	const (
 		gitGrep   = "git grep's pathspecs read as git reads them"
 		npmConfig = "npm's configuration files and directories, given apart after the subcommand"
@@ -33,6 +35,7 @@ func twentiethCatalogue() []classCase {
 		topLevel  = "tar --one-top-level=DIR extracts into DIR"
 		redact    = "git's traces print the credentials it sends when their redaction is off"
 		addopts   = "PYTEST_ADDOPTS' options are read as the command line's"
+		searchRun = "a search's option that runs a program"
 	)
 	creds := asked(dc + "print-credentials-git-config")
 	noWrite, dyn := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleDynamicPath)
@@ -50,6 +53,11 @@ func twentiethCatalogue() []classCase {
 		{linter, "a configuration from /tmp loads plugins", sh(`golangci-lint run -c /tmp/x.yml`), asked(RuleOpaqueCode),
 			sh(`golangci-lint run -c .golangci.yml ./...`), false},
 		{linter, "a configuration that is .env", sh(`golangci-lint run --config .env`), zeroD, sh(`golangci-lint run --timeout 5m ./...`), false},
+		{searchRun, "rg --hostname-bin", sh(`rg --hostname-bin=./x --hyperlink-format=default foo src`), opaque,
+			sh(`rg --hyperlink-format=vscode foo src`), false},
+		{searchRun, "rg --hostname-bin apart", sh(`rg --hostname-bin ./x foo src`), opaque, sh(`rg --hidden foo src`), false},
+		{searchRun, "ag --pager", sh(`ag --pager ./x foo src`), opaque, sh(`ag --nopager foo src`), false},
+		{searchRun, "ag --pager abbreviated", sh(`ag --pag=./x foo src`), opaque, sh(`ag -i foo src`), false},
 		{addopts, "a report into a hook", sh(`PYTEST_ADDOPTS='--junitxml=.git/hooks/pre-commit' pytest`), noWrite, sh(`PYTEST_ADDOPTS='-q -x' pytest`), false},
 		{addopts, "exported, a configuration that is .env, python -m pytest", sh(`export PYTEST_ADDOPTS='-c .env'; python3 -m pytest`), zeroD,
 			sh(`PYTEST_ADDOPTS='--junitxml=reports/junit.xml' python -m pytest tests`), false},

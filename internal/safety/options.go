@@ -81,7 +81,8 @@ var codeOptions = map[string][]string{
 	"zip":   {"-TT", "--unzip-command"},
 	"sort":  {"--compress-program"},
 	"split": {"--filter"},
-	"rg":    {"--pre"},
+	// rg runs --hostname-bin's program for a hyperlink's host; ag pipes its output to --pager's.
+	"rg": {"--pre", "--hostname-bin"}, "ag": {"--pager"},
 	"npm":   {"--script-shell", "--node-options"},
 	"pnpm":  {"--script-shell"},
 	"yarn":  {"--script-shell"},
