@@ -10,7 +10,10 @@ import "testing"
 // that extension: cat deploy/*.yaml (secrets.yaml), wc -l *.txt (vault_pass.txt), jq . *.json
 // (gha-creds-*.json), cat *.toml, *.csv, *.yml, while "cat *", which reads all of them, was
 // admitted. Each near miss is admitted at Default with and without project commands; each attack,
-// the nearest spelling that names the protected file, stays denied.
+// the nearest spelling that names the protected file, stays denied. find's negation of one test
+// (-not -path './vendor/*') was read as negating its -name too, so what it found was unknown:
+// find . -name '*.go' -not -path './vendor/*' | xargs gofmt -l asked, and the same with -delete
+// deleted the whole tree.
 func twentiethOrdinaryCatalogue() []classCase {
 	sh := shCall
 	zeroD, noDeleteD := denied(zero), denied(RulePrefixPathPolicy+"noDelete")
@@ -20,7 +23,9 @@ func twentiethOrdinaryCatalogue() []classCase {
 		extension = "a read of every file of an extension names no file in particular, as a read of * does not"
 		filter    = "a recursive search limited by name reads only the files that pass its filter"
 		gitGrep   = "git grep's operands after the pattern that cannot be revisions are the paths it searches"
+		findNot   = "find's negated test narrows its -name; a negated -name or group, or an alternative, does not"
 	)
+	dyn := asked(RuleDynamicPath)
 	return []classCase{
 		{dirParts, "test data's JSON; the docker client's", sh(`cat ~/.docker/*.json`), zeroD, sh(`cat testdata/*.json`), false},
 		{dirParts, "fixtures through jq; a glob of the directory's name", sh(`cat .doc*/*.json`), zeroD, sh(`jq . fixtures/*.json`), false},
@@ -52,6 +57,17 @@ func twentiethOrdinaryCatalogue() []classCase {
 		{filter, "grep --include of Go; of a name .env passes", sh(`grep -r --include='*env' KEY .`), contains, sh(`grep -rn TODO --include='*.go' .`), false},
 		{filter, "grep --include unquoted; abbreviated", sh(`grep -r --include='*.go' --inc='*env' KEY .`), contains, sh(`grep -R foo --include=*.py`), false},
 		{filter, "grep --include apart; of the home directory", sh(`grep -r --include '*.go' KEY ~`), zeroD, sh(`grep -r --include '*.go' KEY .`), false},
+		{findNot, "Go files outside vendor; files that are not Go", sh(`find . -not -name '*.go' | xargs cat`), dyn,
+			sh(`find . -name '*.go' -not -path './vendor/*' | xargs gofmt -l`), false},
+		{findNot, "! -path; ! -name", sh(`find . ! -name '*.go' -type f | xargs cat`), dyn, sh(`find . -name '*.go' ! -path './vendor/*' | xargs wc -l`), false},
+		{findNot, "-exec; a negated group", sh(`find . -not \( -name x \) -name '*.go' | xargs cat`), dyn,
+			sh(`find . -type f -name '*.ts' -not -path '*/node_modules/*' -exec wc -l {} +`), false},
+		{findNot, "tests left out; an alternative", sh(`find . -name '*.go' -o -name '.env' | xargs cat`), dyn,
+			sh(`find . -name '*.go' -not -name '*_test.go' | xargs wc -l`), false},
+		{findNot, "a delete of a name outside .git; of everything but Go", sh(`find . -not -name '*.go' -delete`), noDeleteD,
+			sh(`find . -name '*.orig' -not -path './.git/*' -delete`), false},
+		{findNot, "a negated test beside .env's name", sh(`find . -name .env -not -path './node_modules/*' -exec cat {} \;`), zeroD,
+			sh(`find . -not -path './.git/*' -name '*.md'`), false},
 		{gitGrep, "a directory; a revision and a directory", sh(`git grep foo main src/`), contains, sh(`git grep -n foo src/`), false},
 		{gitGrep, "context lines, two directories; a tree of a revision", sh(`git grep foo HEAD:src/`), contains, sh(`git grep -n -A 3 foo src/ tests/`), false},
 		{gitGrep, "patterns by -e; a computed directory", sh(`git grep -n foo "$D/"`), contains, sh(`git grep -e foo -e bar src/`), false},
