@@ -22,7 +22,10 @@ package safety
 // configuration only, not as the command line's: PYTEST_ADDOPTS=--junitxml=.git/hooks/pre-commit
 // pytest wrote a hook and PYTEST_ADDOPTS='-c .env' python -m pytest read .env, admitted. Two
 // recognised searches run a program an option names: rg --hostname-bin (for a hyperlink's host)
-// and ag --pager, admitted where rg --pre was asked.
+// and ag --pager, admitted where rg --pre was asked. tar's other files were read as plain option
+// values: -g/--listed-incremental (its snapshot), --index-file (its verbose listing, which holds
+// the members' names, text the caller chooses) and --volno-file wrote ~/.bashrc or a hook,
+// admitted; so did zip --output-file=FILE, where -O FILE was denied.
 func twentiethCatalogue() []classCase {
 	sh := shCall
 	contains, zeroD, opaque := asked(RuleContainsProtected), denied(zero), asked(RuleOpaqueCode)
@@ -36,6 +39,7 @@ func twentiethCatalogue() []classCase {
 		redact    = "git's traces print the credentials it sends when their redaction is off"
 		addopts   = "PYTEST_ADDOPTS' options are read as the command line's"
 		searchRun = "a search's option that runs a program"
+		archFiles = "an archiver's other files it writes"
 	)
 	creds := asked(dc + "print-credentials-git-config")
 	noWrite, dyn := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleDynamicPath)
@@ -53,6 +57,12 @@ func twentiethCatalogue() []classCase {
 		{linter, "a configuration from /tmp loads plugins", sh(`golangci-lint run -c /tmp/x.yml`), asked(RuleOpaqueCode),
 			sh(`golangci-lint run -c .golangci.yml ./...`), false},
 		{linter, "a configuration that is .env", sh(`golangci-lint run --config .env`), zeroD, sh(`golangci-lint run --timeout 5m ./...`), false},
+		{archFiles, "tar's verbose listing into ~/.bashrc", sh(`tar --index-file=/root/.bashrc -cvf x.tar src`), noWrite,
+			sh(`tar --index-file=build/list.txt -cvf build/x.tar src`), false},
+		{archFiles, "tar's snapshot into a hook", sh(`tar -g .git/hooks/pre-commit -cf x.tar src`), noWrite, sh(`tar -g build/snap -czf build/x.tgz src`), false},
+		{archFiles, "--listed-incremental", sh(`tar --listed-incremental=/root/.bashrc -cf x.tar src`), noWrite, sh(`tar -cvzf x.tgz src`), false},
+		{archFiles, "--volno-file", sh(`tar --volno-file=/root/.bashrc -cf x.tar src`), noWrite, sh(`tar czf dist.tgz dist`), false},
+		{archFiles, "zip --output-file=", sh(`zip --output-file=.git/hooks/pre-commit x.zip src`), noWrite, sh(`zip --output-file=dist/new.zip old.zip -d x`), false},
 		{searchRun, "rg --hostname-bin", sh(`rg --hostname-bin=./x --hyperlink-format=default foo src`), opaque,
 			sh(`rg --hyperlink-format=vscode foo src`), false},
 		{searchRun, "rg --hostname-bin apart", sh(`rg --hostname-bin ./x foo src`), opaque, sh(`rg --hidden foo src`), false},

@@ -175,14 +175,17 @@ var argSpecs = map[string]argSpec{
 	cmdWget: {valueOps: map[string]pathOp{"-O": opWrite, "--output-document": opWrite, "-o": opWrite, "--output-file": opWrite, "-P": opWrite, "--directory-prefix": opWrite, "-i": opRead, "--post-file": opRead,
 		"-a": opWrite, "--append-output": opWrite, "--save-cookies": opWrite, "--load-cookies": opRead, "--body-file": opRead, "--config": opRead, "--warc-file": opWrite}},
 	// jq's and yq's first operand is the program (".env" is a key, not a file), unless a file holds it.
-	"jq":    {skip: 1, skipUnless: []string{"-f", "--from-file"}, valueOps: map[string]pathOp{"-f": opRead, "--from-file": opRead}},
-	"yq":    {skip: 1, skipUnless: []string{"--from-file"}, inPlace: []string{"-i", "--inplace"}, valueOps: map[string]pathOp{"--from-file": opRead}},
-	"less":  {valueOps: map[string]pathOp{"-o": opWrite, "--log-file": opWrite, "-O": opWrite, "--LOG-FILE": opWrite}},
-	"tar":   {valueOps: map[string]pathOp{"-f": opWrite, optFile: opWrite, "-C": opWrite, "--directory": opWrite}},
+	"jq":   {skip: 1, skipUnless: []string{"-f", "--from-file"}, valueOps: map[string]pathOp{"-f": opRead, "--from-file": opRead}},
+	"yq":   {skip: 1, skipUnless: []string{"--from-file"}, inPlace: []string{"-i", "--inplace"}, valueOps: map[string]pathOp{"--from-file": opRead}},
+	"less": {valueOps: map[string]pathOp{"-o": opWrite, "--log-file": opWrite, "-O": opWrite, "--LOG-FILE": opWrite}},
+	// tar writes an incremental snapshot (-g), its verbose listing (--index-file: the members'
+	// names, the caller's text) and the volume number where they say.
+	"tar": {valueOps: map[string]pathOp{"-f": opWrite, optFile: opWrite, "-C": opWrite, "--directory": opWrite, "-g": opWrite,
+		"--listed-incremental": opWrite, "--index-file": opWrite, "--volno-file": opWrite}},
 	"unzip": {valueOps: map[string]pathOp{"-d": opWrite}},
 	// cpio -i -D DIR extracts below DIR (cpio -p DIR: extractionPaths).
 	cmdCpio: {valueOps: map[string]pathOp{"-D": opWrite, "--directory": opWrite}},
-	"zip":   {},
+	"zip":   {valueOps: map[string]pathOp{"-O": opWrite, "--output-file": opWrite}}, // the archive --out writes
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite, optFiles0From: opRead}},
 
 	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, gitSubCheckout: opWrite, gitSubRestore: opWrite, "mv": opWrite, "apply": opRead}},
