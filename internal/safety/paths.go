@@ -604,19 +604,7 @@ func (e *pathEntry) globMayName(g *agentGlob) bool {
 	if i := strings.LastIndexByte(glob, '/'); i >= 0 {
 		gbase = glob[i+1:]
 	}
-	// A bare wildcard does not match a leading dot, so it names no dotfile; ".*" and ".??*" start
-	// with a literal dot and expand to every dotfile, ".env" among them.
-	if strings.Trim(gbase, "*?.") == "" && !strings.HasPrefix(gbase, ".") {
-		return false
-	}
-	if strings.HasPrefix(ebase, ".") && !strings.HasPrefix(gbase, ".") {
-		return false
-	}
-	// A read of a wildcard and an extension ("cat *.yaml") names no file in particular either, as
-	// "cat *" does not: it names the entries that protect the whole extension ("*.pem"), not
-	// "secrets.yaml". An entry of several parts is aimed at by the glob's directory (holdsParts),
-	// and a delete or a write of every such file still takes the protected one (rm *.md, README.md).
-	if g.read && e.parts == nil && extensionOnly(gbase) && !e.matches(exampleOf(gbase)) {
+	if e.namesNothingOf(g, gbase, ebase) {
 		return false
 	}
 	// Either the glob covers a name the pattern protects (".e*" and ".env"), or the pattern covers
@@ -628,6 +616,24 @@ func (e *pathEntry) globMayName(g *agentGlob) bool {
 	// Only a glob that starts with a literal is taken to aim at a name: "*.o" could match a file
 	// called LICENSE.o, but names nothing in particular.
 	return e.base != "" && !strings.HasPrefix(gbase, "*") && globsMeet(gbase, e.base)
+}
+
+// namesNothingOf says whether a glob's last part, gbase, names none of the files an unanchored
+// entry protects, whose example's last part is ebase.
+func (e *pathEntry) namesNothingOf(g *agentGlob, gbase, ebase string) bool {
+	// A bare wildcard does not match a leading dot, so it names no dotfile; ".*" and ".??*" start
+	// with a literal dot and expand to every dotfile, ".env" among them.
+	if strings.Trim(gbase, "*?.") == "" && !strings.HasPrefix(gbase, ".") {
+		return true
+	}
+	if strings.HasPrefix(ebase, ".") && !strings.HasPrefix(gbase, ".") {
+		return true
+	}
+	// A read of a wildcard and an extension ("cat *.yaml") names no file in particular either, as
+	// "cat *" does not: it names the entries that protect the whole extension ("*.pem"), not
+	// "secrets.yaml". An entry of several parts is aimed at by the glob's directory (holdsParts),
+	// and a delete or a write of every such file still takes the protected one (rm *.md, README.md).
+	return g.read && e.parts == nil && extensionOnly(gbase) && !e.matches(exampleOf(gbase))
 }
 
 // extensionOnly reports whether a glob's last part is wildcards and a literal extension:

@@ -29,11 +29,14 @@ type argSpec struct {
 	noBundles  bool              // short options never bundle (Go's flag package: -pgo is one flag)
 }
 
+// optConfigLong is the configuration file option of many programs.
+const optConfigLong = "--config"
+
 // golangciOutputs are golangci-lint's options that name a file: its configuration, read, and
 // each report format's output, written.
 var golangciOutputs = func() map[string]pathOp {
-	ops := map[string]pathOp{"-c": opRead, "--config": opRead}
-	for _, f := range strings.Fields("text json tab html checkstyle code-climate junit-xml teamcity sarif") {
+	ops := map[string]pathOp{"-c": opRead, optConfigLong: opRead}
+	for f := range strings.FieldsSeq("text json tab html checkstyle code-climate junit-xml teamcity sarif") {
 		ops["--output."+f+".path"] = opWrite
 	}
 	return ops
@@ -941,10 +944,10 @@ func (a *analyzer) searchGlobs(s *segment) {
 	for i := 1; i < len(s.words); i++ {
 		v, val := s.words[i].s, ""
 		switch {
-		case (v == "-g" || v == "--glob" || v == "--iglob") && i+1 < len(s.words):
+		case (v == "-g" || v == optGlob || v == optIglob) && i+1 < len(s.words):
 			i++
 			val = s.words[i].s
-		case strings.HasPrefix(v, "--glob=") || strings.HasPrefix(v, "--iglob="):
+		case strings.HasPrefix(v, optGlob+"=") || strings.HasPrefix(v, optIglob+"="):
 			_, val, _ = strings.Cut(v, "=")
 		case strings.HasPrefix(v, "-g") && len(v) > 2 && v[1] != '-':
 			val = v[2:]

@@ -16,6 +16,8 @@ import (
 
 // rgTypeGlobs are the file globs of rg's built-in types that a coding agent names most, as
 // `rg --type-list` prints them; any other type is no filter.
+//
+//nolint:goconst // type names and globs read best literally, as rg prints them
 var rgTypeGlobs = map[string][]string{
 	"go": {"*.go"}, "rust": {"*.rs"}, "py": {"*.py", "*.pyi"}, "python": {"*.py", "*.pyi"},
 	"ts": {"*.ts", "*.tsx", "*.cts", "*.mts"}, "typescript": {"*.ts", "*.tsx", "*.cts", "*.mts"},
@@ -30,71 +32,112 @@ var rgTypeGlobs = map[string][]string{
 // sourceExtensions are extensions of source code and documentation. A filter of files with one
 // passes no file a policy's "NAME.*" entry protects in practice (no one keeps .env.go), while
 // any other extension may be that file's own (.env.local, .env.production, .vault_pass.txt).
-var sourceExtensions = map[string]bool{".go": true, ".rs": true, ".py": true, ".pyi": true, ".ts": true, ".tsx": true,
-	".cts": true, ".mts": true, ".js": true, ".jsx": true, ".mjs": true, ".cjs": true, ".vue": true, ".java": true,
-	".kt": true, ".kts": true, ".swift": true, ".c": true, ".h": true, ".cc": true, ".cpp": true, ".cxx": true,
-	".hh": true, ".hpp": true, ".hxx": true, ".inl": true, ".md": true, ".markdown": true, ".mdx": true, ".mdown": true, ".mdwn": true, ".mkd": true, ".mkdn": true, ".css": true,
-	".scss": true, ".htm": true, ".html": true, ".proto": true, ".rb": true, ".php": true, ".cs": true, ".scala": true}
+var sourceExtensions = wordSet(".go .rs .py .pyi .ts .tsx .cts .mts .js .jsx .mjs .cjs .vue .java .kt .kts .swift .c .h " +
+	".cc .cpp .cxx .hh .hpp .hxx .inl .md .markdown .mdx .mdown .mdwn .mkd .mkdn .css .scss .htm .html .proto .rb .php .cs .scala")
+
+// grepPrograms are GNU grep under its names, whose --include filters a recursive search.
+var grepPrograms = wordSet("grep egrep fgrep")
+
+// The filter options of rg and grep.
+const (
+	optGlob    = "--glob"
+	optIglob   = "--iglob"
+	optType    = "--type"
+	optTypeAdd = "--type-add"
+)
 
 // searchNameFilter returns the file-name globs a recursive content search reads only files of
-// (rg's -g/--glob/--iglob and -t/--type, grep's --include), or nil when it reads every file.
+// (rg's -g/--glob/--iglob and -t/--type, grep's --include), or nil when it reads every file or
+// the filter cannot be read whole: a computed word may be any option.
 func searchNameFilter(s *segment) []string {
-	var globs []string
-	rg := s.name == "rg"
-	if s.unknownFlags || !rg && s.name != "grep" && s.name != "egrep" && s.name != "fgrep" {
-		return nil // a computed word may be any option
+	var opt func(name, val string) ([]string, bool)
+	switch {
+	case s.name == "rg":
+		opt = rgFilterOption
+	case grepPrograms[s.name]:
+		opt = grepFilterOption
+	default:
+		return nil
 	}
-	for i := 1; i < len(s.words); i++ {
+	if s.unknownFlags {
+		return nil
+	}
+	var globs []string
+	for i := 1; i < len(s.words) && s.words[i].s != "--"; i++ {
 		w := s.words[i]
-		if w.s == "--" {
-			break
-		}
 		if !strings.HasPrefix(w.s, "-") {
 			continue
 		}
 		name, val, attached := strings.Cut(w.s, "=")
-		if !attached && i+1 < len(s.words) && filterOption(rg, name) {
+		if !attached && i+1 < len(s.words) && filterOption(s.name, name) {
 			i++
 			if s.words[i].dynamic {
 				return nil
 			}
 			val = s.words[i].s
-		} else if rg && len(name) > 2 && (name[:2] == "-g" || name[:2] == "-t") {
-			name, val = name[:2], name[2:]
-		} else if rg && name[1] != '-' && strings.ContainsAny(name, "gt") {
-			return nil // a filter bundled after other letters (-ig GLOB)
 		}
-		switch {
-		case rg && (name == "--type-add" || name == "--type-clear"):
-			return nil // a type redefined: -t go may read *.env
-		case rg && (name == "-t" || name == "--type"):
-			tg, ok := rgTypeGlobs[val]
-			if !ok {
-				return nil
-			}
-			globs = append(globs, tg...)
-		case rg && (name == "-g" || name == "--glob" || name == "--iglob"), !rg && name == optInclude:
-			if strings.HasPrefix(val, "!") {
-				continue // an exclusion limits nothing further
-			}
-			if val == "" || strings.Contains(val, "/") {
-				return nil
-			}
-			globs = append(globs, foldName(val))
-		case !rg && strings.HasPrefix(name, "--inc") && name != optInclude:
-			return nil // an abbreviation the filter does not read
+		g, ok := opt(name, val)
+		if !ok {
+			return nil
 		}
+		globs = append(globs, g...)
 	}
 	return globs
 }
 
 // filterOption says whether a search option named apart takes the next word as the filter's
 // value.
-func filterOption(rg bool, name string) bool {
-	if rg {
-		return name == "-g" || name == "--glob" || name == "--iglob" || name == "-t" || name == "--type"
+func filterOption(prog, name string) bool {
+	if prog == "rg" {
+		return name == "-g" || name == optGlob || name == optIglob || name == "-t" || name == optType
 	}
 	return name == optInclude
+}
+
+// rgFilterOption returns the globs one of rg's options limits the search to (none for any other
+// option), and false when it makes the filter unreadable: a type redefined (-t go may then read
+// *.env), a type the engine does not know, a glob with a directory part, a filter bundled after
+// other letters (-ig GLOB). A short option's value may be attached (-g'*.go', -tgo).
+func rgFilterOption(name, val string) ([]string, bool) {
+	if len(name) > 2 && name[1] != '-' {
+		if name[1] != 'g' && name[1] != 't' {
+			return nil, !strings.ContainsAny(name, "gt")
+		}
+		name, val = name[:2], name[2:]
+	}
+	switch name {
+	case optTypeAdd, "--type-clear":
+		return nil, false
+	case "-t", optType:
+		g, ok := rgTypeGlobs[val]
+		return g, ok
+	case "-g", optGlob, optIglob:
+		return filterGlob(val)
+	}
+	return nil, true
+}
+
+// grepFilterOption returns the glob grep's --include limits the search to; an abbreviation of it
+// is not read.
+func grepFilterOption(name, val string) ([]string, bool) {
+	switch {
+	case name == optInclude:
+		return filterGlob(val)
+	case strings.HasPrefix(name, "--inc"):
+		return nil, false
+	}
+	return nil, true
+}
+
+// filterGlob returns an inclusion glob, folded; an exclusion ("!x") limits nothing further.
+func filterGlob(val string) ([]string, bool) {
+	switch {
+	case strings.HasPrefix(val, "!"):
+		return nil, true
+	case val == "" || strings.Contains(val, "/"):
+		return nil, false
+	}
+	return []string{foldName(val)}, true
 }
 
 // filterMayName reports whether a file the entry protects could pass the filter glob: a name

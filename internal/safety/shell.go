@@ -915,13 +915,7 @@ func (a *analyzer) envVar(name, val string, depth int) {
 		a.touch(word{s: val}, opWrite)
 	}
 	if gitTraceVar(name) {
-		a.traceTarget(word{s: val}) // GIT_TRACE=/root/.bashrc appends git's trace to the file
-	}
-	if name == "GIT_TRACE2_ENV_VARS" {
-		a.gitTracesEnvironment(val)
-	}
-	if name == "GIT_TRACE_REDACT" && (val == "" || !gitTrue(val)) {
-		a.gitTraceUnredacted(val)
+		a.gitTraceEnv(name, val)
 	}
 	// npm reads its npm_config_* settings in any case; the loader, the shells and the programs
 	// below read their variables by the exact name, as bash compares names: env=dev is no ENV.
