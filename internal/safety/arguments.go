@@ -19,10 +19,11 @@ type target struct {
 	dynamic   bool
 	glob      bool
 	recursive bool
-	members   bool  // an extraction's destination: what it holds may be written (extractInto)
-	listing   bool  // a recursive listing of names (listedFailure)
-	entered   bool  // the call's working directory, which its command starts in
-	seg       int16 // pathRef.seg
+	members   bool     // an extraction's destination: what it holds may be written (extractInto)
+	listing   bool     // a recursive listing of names (listedFailure)
+	entered   bool     // the call's working directory, which its command starts in
+	seg       int16    // pathRef.seg
+	only      []string // pathRef.only
 }
 
 // ruleMatch is the outcome of matching the rule pack against every segment.
@@ -300,7 +301,7 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 	if an != nil {
 		for _, r := range an.paths {
 			resolved, known := resolveTarget(r.cwd, r.raw)
-			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members, listing: r.listing, seg: r.seg})
+			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members, listing: r.listing, seg: r.seg, only: r.only})
 		}
 	}
 	return out, nil

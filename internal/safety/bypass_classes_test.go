@@ -835,8 +835,8 @@ func classCatalogue() []classCase {
 		ninthCatalogue(),
 		tenthCatalogue(),
 		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
-		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(),
-		ordinaryCatalogue(),
+		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(), twentiethCatalogue(),
+		ordinaryCatalogue(), twentiethOrdinaryCatalogue(),
 		recognisedCatalogue(),
 	)...)
 }

@@ -142,6 +142,9 @@ func (p *Policy) containedFailure(t target, base string, roots []string, approve
 		return nil
 	}
 	v, inside, ok := p.paths.projectVerdict(base, t.op)
+	if t.only != nil && t.op == opRead {
+		v, inside, ok = p.paths.filteredProjectVerdict(base, t.only)
+	}
 	switch {
 	case !ok:
 		return nil

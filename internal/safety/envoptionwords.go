@@ -12,6 +12,8 @@ import (
 // /etc, TAR_OPTIONS=-T.env tar cf x.tar read .env and UNZIP='-d /etc' unzip a.zip wrote there, all
 // admitted at every level. The variable's words are now placed among the command's own, where the
 // program reads them, so every check of the option spelt on the command line applies to them.
+// pytest's PYTEST_ADDOPTS too, for pytest and python -m pytest: PYTEST_ADDOPTS=--junitxml=FILE
+// wrote a git hook, admitted, where pytest --junitxml FILE was denied.
 
 // envOptionPlace says where a program reads its variable's options: after its name (unzip and zip
 // read them before the command line's), at the end (tar prepends them too, but its first word may
@@ -29,7 +31,7 @@ const (
 //
 //nolint:goconst // program names read best literally
 var envOptionPrograms = map[string]envOptionPlace{cmdTar: atEnd, "zip": afterName, cmdUnzip: afterName, "go": afterSubcommand,
-	"xz": afterName, "man": afterName}
+	"xz": afterName, "man": afterName, cmdPytest: atEnd}
 
 // spliceEnvOptions puts the words of the segment's option variables among its words. A value
 // the engine cannot split as the program does (quotes, escapes, an expansion) gives computed
@@ -38,14 +40,18 @@ func spliceEnvOptions(s *segment) {
 	if len(s.env) == 0 {
 		return
 	}
-	place, ok := envOptionPrograms[s.name]
+	prog := s.name
+	if mod, _, ok := pythonModuleRun(s); ok && mod == cmdPytest {
+		prog = cmdPytest // python -m pytest's options follow the module, where atEnd puts them
+	}
+	place, ok := envOptionPrograms[prog]
 	if !ok {
 		return
 	}
 	var extra []word
 	for _, kv := range s.env {
 		name, val, _ := strings.Cut(kv, "=")
-		if flagEnvVars[name] != s.name {
+		if flagEnvVars[name] != prog {
 			continue
 		}
 		dynamic := strings.ContainsAny(val, "\"'\\$`")

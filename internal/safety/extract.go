@@ -287,7 +287,7 @@ func extractionDirs(s *segment) ([]word, bool) {
 		if !tarExtracts(s) {
 			return nil, false
 		}
-		dirs = directoryOptions(s, "-C")
+		dirs = append(directoryOptions(s, "-C"), oneTopLevel(s)...)
 	case cmdUnzip:
 		if dir, ok := optionValue(s, "-d", "-d"); ok {
 			dirs = append(dirs, dir)
@@ -361,6 +361,19 @@ func directoryOption(s *segment, short string) (word, bool) {
 // directoryOptions is every value of a program's directory option, in word order: short (as its
 // own word or with the value attached) or --directory, the long one also by any prefix of it
 // down to --di, as getopt_long takes it (tar --dir=DIR).
+// oneTopLevel returns the directories GNU tar's --one-top-level=DIR (by a unique prefix, down to
+// --one-t) extracts every member into. Its value is optional, so it is only ever attached.
+func oneTopLevel(s *segment) []word {
+	const long, shortest = "--one-top-level", len("--one-t")
+	var out []word
+	for _, w := range s.words[1:] {
+		if name, val, ok := strings.Cut(w.s, "="); ok && abbreviates(name, long, shortest) {
+			out = append(out, w.with(val))
+		}
+	}
+	return out
+}
+
 func directoryOptions(s *segment, short string) []word {
 	const long, shortest = "--directory", len("--di")
 	var out []word

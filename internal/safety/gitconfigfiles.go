@@ -96,6 +96,29 @@ func (a *analyzer) gitTracesEnvironment(vars string) {
 	a.find(false, RulePrefixDamageControl+"print-environment", "trace2.envVars (GIT_TRACE2_ENV_VARS) %q makes git print those variables' values in its trace, as printenv does; it needs human approval", vars)
 }
 
+// gitTraceEnv reads one of git's GIT_TRACE* variables: a trace target (GIT_TRACE=/root/.bashrc
+// appends git's trace to the file), the variables trace2 prints, or the redaction turned off.
+func (a *analyzer) gitTraceEnv(name, val string) {
+	switch name {
+	case "GIT_TRACE2_ENV_VARS":
+		a.gitTracesEnvironment(val)
+	case "GIT_TRACE_REDACT":
+		if val == "" || !gitTrue(val) {
+			a.gitTraceUnredacted(val)
+		}
+	default:
+		a.traceTarget(word{s: val})
+	}
+}
+
+// gitTraceUnredacted records a finding for GIT_TRACE_REDACT turned off: git's curl and packet
+// traces (GIT_TRACE_CURL, GIT_CURL_VERBOSE, GIT_TRACE_PACKET) then print the Authorization
+// header and cookies git sends, the token a CI checkout keeps in http.extraHeader among them, as
+// git config http.extraHeader does.
+func (a *analyzer) gitTraceUnredacted(val string) {
+	a.find(false, RulePrefixDamageControl+"print-credentials-git-config", "GIT_TRACE_REDACT=%q makes git's traces print the credentials it sends (an Authorization header, the token in http.extraHeader); it needs human approval", val)
+}
+
 // gitConfigReadsOnly says whether git config only reads, lists or removes settings.
 func gitConfigReadsOnly(s *segment) bool {
 	return slices.ContainsFunc(gitConfigReads, s.hasFlag) || slices.Contains(gitConfigReadVerbs, s.operands[1].s) ||

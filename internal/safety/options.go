@@ -81,7 +81,8 @@ var codeOptions = map[string][]string{
 	"zip":   {"-TT", "--unzip-command"},
 	"sort":  {"--compress-program"},
 	"split": {"--filter"},
-	"rg":    {"--pre"},
+	// rg runs --hostname-bin's program for a hyperlink's host; ag pipes its output to --pager's.
+	"rg": {"--pre", "--hostname-bin"}, "ag": {"--pager"},
 	"npm":   {"--script-shell", "--node-options"},
 	"pnpm":  {"--script-shell"},
 	"yarn":  {"--script-shell"},
@@ -288,7 +289,7 @@ var codeFlagEnvVars = func() map[string][]string {
 
 // flagEnvVars carry options for one program: their words count as that program's flags.
 var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip",
-	"UNZIP": cmdUnzip, "UNZIPOPT": cmdUnzip, "XZ_DEFAULTS": "xz", "XZ_OPT": "xz", "MANOPT": "man"}
+	"UNZIP": cmdUnzip, "UNZIPOPT": cmdUnzip, "XZ_DEFAULTS": "xz", "XZ_OPT": "xz", "MANOPT": "man", "PYTEST_ADDOPTS": cmdPytest}
 
 // buildEnvReason reports why a variable makes a build tool, compiler, JVM, npm or git's transport run
 // code the caller chooses, or "" when it does not.
@@ -775,6 +776,8 @@ var gitValueOptions = map[string][]string{
 	// update-ref's reason is no ref or value (gitMovesRef counts its operands).
 	"update-ref": {"-m"},
 	gitLog:       {"-n", "--max-count", "--author", "--grep", "--since", "--until", "--format", "--pretty"},
+	// grep's pattern and context sizes; -f's file stays an operand, read as a path.
+	"grep": {"-e", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "-m", "--max-count", "--max-depth", "--threads"},
 	// git push -o ci.skip prod: ci.skip is -o's, prod the remote a project rule names. --repo
 	// is left out: its value apart is read as the remote operand it stands for (gitPushRepos).
 	subPush: {"-o", "--push-option", "--receive-pack", "--exec", "--recurse-submodules"},

@@ -64,6 +64,8 @@ var outsideCodeOptions = map[string][][2]string{
 	// npmrc's script-shell; nextest runs the setup scripts of a tool config.
 	cmdPip: {{"", "--python"}}, "pnpm": {{"", "--pnpmfile"}, {"", "--global-pnpmfile"}},
 	"npm": {{"", "--userconfig"}, {"", "--globalconfig"}}, "cargo": {{"", "--tool-config-file"}},
+	// golangci-lint's configuration loads custom linters: Go plugins and module plugins.
+	"golangci-lint": {{"-c", "--config"}},
 }
 
 // outsideCode returns the option of outsideCodeOptions whose value names code from outside the

@@ -394,9 +394,10 @@ type pathEntry struct {
 	suffix   string // base is "*<suffix>" with a literal suffix
 	prefix   string // base is "<prefix>*" with a literal prefix
 	globs    []string
-	example  string // a name the pattern matches, to test an agent's glob against
-	needle   string // the longest literal run of the pattern: a path without it cannot match
-	anchor   string // an anchored pattern's literal start ("/etc/ssh/"): a path without it cannot match
+	parts    []string // an unanchored pattern of several parts, split: ".docker/config.json"
+	example  string   // a name the pattern matches, to test an agent's glob against
+	needle   string   // the longest literal run of the pattern: a path without it cannot match
+	anchor   string   // an anchored pattern's literal start ("/etc/ssh/"): a path without it cannot match
 }
 
 func compilePathEntry(p string) (pathEntry, bool) {
@@ -438,6 +439,7 @@ func compilePathEntry(p string) (pathEntry, bool) {
 		}
 	default:
 		e.globs = []string{"**/" + s, "**/" + s + "/**"}
+		e.parts = strings.Split(s, "/")
 	}
 	e.example = exampleOf(s)
 	e.needle = longestLiteral(s)
@@ -584,6 +586,9 @@ func (e *pathEntry) globMayName(g *agentGlob) bool {
 	if e.anchored {
 		return doublestar.MatchUnvalidated(glob, e.example) || e.matches(g.exampleOf()) || segmentsMeet(g.parts(), e.globs[0])
 	}
+	if e.parts != nil && !g.holdsParts(e.parts) {
+		return false
+	}
 	ebase := e.example
 	if i := strings.LastIndexByte(ebase, '/'); i >= 0 {
 		ebase = ebase[i+1:]
@@ -599,12 +604,7 @@ func (e *pathEntry) globMayName(g *agentGlob) bool {
 	if i := strings.LastIndexByte(glob, '/'); i >= 0 {
 		gbase = glob[i+1:]
 	}
-	// A bare wildcard does not match a leading dot, so it names no dotfile; ".*" and ".??*" start
-	// with a literal dot and expand to every dotfile, ".env" among them.
-	if strings.Trim(gbase, "*?.") == "" && !strings.HasPrefix(gbase, ".") {
-		return false
-	}
-	if strings.HasPrefix(ebase, ".") && !strings.HasPrefix(gbase, ".") {
+	if e.namesNothingOf(g, gbase, ebase) {
 		return false
 	}
 	// Either the glob covers a name the pattern protects (".e*" and ".env"), or the pattern covers
@@ -616,6 +616,31 @@ func (e *pathEntry) globMayName(g *agentGlob) bool {
 	// Only a glob that starts with a literal is taken to aim at a name: "*.o" could match a file
 	// called LICENSE.o, but names nothing in particular.
 	return e.base != "" && !strings.HasPrefix(gbase, "*") && globsMeet(gbase, e.base)
+}
+
+// namesNothingOf says whether a glob's last part, gbase, names none of the files an unanchored
+// entry protects, whose example's last part is ebase.
+func (e *pathEntry) namesNothingOf(g *agentGlob, gbase, ebase string) bool {
+	// A bare wildcard does not match a leading dot, so it names no dotfile; ".*" and ".??*" start
+	// with a literal dot and expand to every dotfile, ".env" among them.
+	if strings.Trim(gbase, "*?.") == "" && !strings.HasPrefix(gbase, ".") {
+		return true
+	}
+	if strings.HasPrefix(ebase, ".") && !strings.HasPrefix(gbase, ".") {
+		return true
+	}
+	// A read of a wildcard and an extension ("cat *.yaml") names no file in particular either, as
+	// "cat *" does not: it names the entries that protect the whole extension ("*.pem"), not
+	// "secrets.yaml". An entry of several parts is aimed at by the glob's directory (holdsParts),
+	// and a delete or a write of every such file still takes the protected one (rm *.md, README.md).
+	return g.read && e.parts == nil && extensionOnly(gbase) && !e.matches(exampleOf(gbase))
+}
+
+// extensionOnly reports whether a glob's last part is wildcards and a literal extension:
+// "*.yaml", "**.tar.gz".
+func extensionOnly(gbase string) bool {
+	rest := strings.TrimLeft(gbase, "*")
+	return rest != gbase && len(rest) > 1 && rest[0] == '.' && !strings.ContainsAny(rest, "*?[{\\")
 }
 
 // globNames reports whether a glob component may name the name an unanchored entry protects
@@ -633,6 +658,7 @@ func globNames(c, ebase string, e *pathEntry) bool {
 // them again for every anchored pattern).
 type agentGlob struct {
 	glob      string
+	read      bool // the call reads what the glob names; a delete of "*.md" still takes README.md
 	example   string
 	split     []string
 	dirs      []string // its directory parts that are globs and may name a dotfile or a name
@@ -663,6 +689,53 @@ func (g *agentGlob) dirGlobs() []string {
 		}
 	}
 	return g.dirs
+}
+
+// maxAlignedParts bounds the parts of a glob that holdsParts aligns; a longer glob is taken to
+// hold any entry, as before the check, so the work stays linear in the entries.
+const maxAlignedParts = 64
+
+// holdsParts reports whether the glob may name a path whose consecutive parts are an unanchored
+// entry's parts (".docker", "config.json"), the entry's path or one below it: "testdata/*.json"
+// names no .docker/config.json, since "testdata" is not ".docker", while ".d*/*.json" and
+// "~/.docker/*.json" may. A relative glob may start inside the entry (its directory above is
+// not known), and "**" may be any number of parts, so either keeps the entry.
+func (g *agentGlob) holdsParts(entry []string) bool {
+	gs := g.parts()
+	if len(gs) > maxAlignedParts || !strings.HasPrefix(g.glob, "/") && !strings.HasPrefix(g.glob, "~") {
+		return true
+	}
+	for _, c := range gs {
+		if strings.Contains(c, "**") {
+			return true
+		}
+	}
+	for i := 0; i+len(entry) <= len(gs); i++ {
+		if partsMeet(gs[i:i+len(entry)], entry) {
+			return true
+		}
+	}
+	return false
+}
+
+// partsMeet reports whether each glob part may name the entry part beside it. A part that does
+// not start with a dot names no dotfile, as a bash glob does not ("*" is not ".docker").
+func partsMeet(gs, entry []string) bool {
+	for j, p := range entry {
+		c := gs[j]
+		switch {
+		case c == p:
+		case c == "":
+			return false
+		case strings.HasPrefix(p, ".") && (c[0] == '*' || c[0] == '?'):
+			return false
+		case !strings.ContainsAny(c, "*?[") && !strings.ContainsAny(p, "*?[{\\"):
+			return false
+		case !globsMeet(c, p):
+			return false
+		}
+	}
+	return true
 }
 
 func (g *agentGlob) exampleOf() string {
@@ -890,19 +963,19 @@ func (c *pathPolicy) check(p string, op pathOp, glob bool) (pathVerdict, bool) {
 		if !k.blocks(op) {
 			continue
 		}
-		if pat, ok := c.kindMatches(k, cands, glob); ok {
+		if pat, ok := c.kindMatches(k, cands, glob, op); ok {
 			return pathVerdict{kind: k, pattern: pat, path: p}, true
 		}
 	}
 	return pathVerdict{}, false
 }
 
-func (c *pathPolicy) kindMatches(k PathKind, cands []string, glob bool) (string, bool) {
+func (c *pathPolicy) kindMatches(k PathKind, cands []string, glob bool, op pathOp) (string, bool) {
 	ki := &c.kinds[k]
 	for _, p := range cands {
 		if glob {
 			// A literal directory above the glob may itself be protected ("~/.ssh/*").
-			d, g := literalDir(p), agentGlob{glob: p}
+			d, g := literalDir(p), agentGlob{glob: p, read: op == opRead}
 			for i := range ki.entries {
 				e := &ki.entries[i]
 				if e.negate {

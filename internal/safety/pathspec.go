@@ -29,6 +29,26 @@ type argSpec struct {
 	noBundles  bool              // short options never bundle (Go's flag package: -pgo is one flag)
 }
 
+// optConfigLong is the configuration file option of many programs.
+const optConfigLong = "--config"
+
+// golangciOutputs are golangci-lint's options that name a file: its configuration, read, and
+// each report format's output, written.
+var golangciOutputs = func() map[string]pathOp {
+	ops := map[string]pathOp{"-c": opRead, optConfigLong: opRead}
+	for f := range strings.FieldsSeq("text json tab html checkstyle code-climate junit-xml teamcity sarif") {
+		ops["--output."+f+".path"] = opWrite
+	}
+	return ops
+}()
+
+// npmFileOps are npm's configuration options whose value is a file it reads or a directory it
+// writes. npm reads a configuration option anywhere on its line, after the subcommand too, and
+// with its value apart: npm test --userconfig .env loads .env as an npmrc, npm ci --cache
+// ~/.ssh writes its cache there.
+var npmFileOps = map[string]pathOp{"--" + npmUserconfig: opRead, "--" + npmGlobalconfig: opRead, "--cafile": opRead,
+	"--cache": opWrite, "--logs-dir": opWrite}
+
 // Commands the analysis treats specially beyond their argSpecs entry.
 const (
 	cmdPushd  = "pushd"  // cd that keeps a stack of directories
@@ -158,18 +178,21 @@ var argSpecs = map[string]argSpec{
 	cmdWget: {valueOps: map[string]pathOp{"-O": opWrite, "--output-document": opWrite, "-o": opWrite, "--output-file": opWrite, "-P": opWrite, "--directory-prefix": opWrite, "-i": opRead, "--post-file": opRead,
 		"-a": opWrite, "--append-output": opWrite, "--save-cookies": opWrite, "--load-cookies": opRead, "--body-file": opRead, "--config": opRead, "--warc-file": opWrite}},
 	// jq's and yq's first operand is the program (".env" is a key, not a file), unless a file holds it.
-	"jq":    {skip: 1, skipUnless: []string{"-f", "--from-file"}, valueOps: map[string]pathOp{"-f": opRead, "--from-file": opRead}},
-	"yq":    {skip: 1, skipUnless: []string{"--from-file"}, inPlace: []string{"-i", "--inplace"}, valueOps: map[string]pathOp{"--from-file": opRead}},
-	"less":  {valueOps: map[string]pathOp{"-o": opWrite, "--log-file": opWrite, "-O": opWrite, "--LOG-FILE": opWrite}},
-	"tar":   {valueOps: map[string]pathOp{"-f": opWrite, optFile: opWrite, "-C": opWrite, "--directory": opWrite}},
+	"jq":   {skip: 1, skipUnless: []string{"-f", "--from-file"}, valueOps: map[string]pathOp{"-f": opRead, "--from-file": opRead}},
+	"yq":   {skip: 1, skipUnless: []string{"--from-file"}, inPlace: []string{"-i", "--inplace"}, valueOps: map[string]pathOp{"--from-file": opRead}},
+	"less": {valueOps: map[string]pathOp{"-o": opWrite, "--log-file": opWrite, "-O": opWrite, "--LOG-FILE": opWrite}},
+	// tar writes an incremental snapshot (-g), its verbose listing (--index-file: the members'
+	// names, the caller's text) and the volume number where they say.
+	"tar": {valueOps: map[string]pathOp{"-f": opWrite, optFile: opWrite, "-C": opWrite, "--directory": opWrite, "-g": opWrite,
+		"--listed-incremental": opWrite, "--index-file": opWrite, "--volno-file": opWrite}},
 	"unzip": {valueOps: map[string]pathOp{"-d": opWrite}},
 	// cpio -i -D DIR extracts below DIR (cpio -p DIR: extractionPaths).
 	cmdCpio: {valueOps: map[string]pathOp{"-D": opWrite, "--directory": opWrite}},
-	"zip":   {},
-	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite}},
+	"zip":   {valueOps: map[string]pathOp{"-O": opWrite, "--output-file": opWrite}}, // the archive --out writes
+	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite, optFiles0From: opRead}},
 
 	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, gitSubCheckout: opWrite, gitSubRestore: opWrite, "mv": opWrite, "apply": opRead}},
-	"go":   {skip: 1, valueOps: goValueOps, noBundles: true}, "npm": {skip: 1}, "pnpm": {skip: 1}, "yarn": {skip: 1},
+	"go":   {skip: 1, valueOps: goValueOps, noBundles: true}, "npm": {skip: 1, valueOps: npmFileOps}, "pnpm": {skip: 1}, "yarn": {skip: 1},
 	"cargo": {skip: 1, valueOps: map[string]pathOp{"--target-dir": opWrite, "--artifact-dir": opWrite, "--out-dir": opWrite, "--logfile": opWrite}},
 	// Test runners' and tree's reports.
 	"tree":   {valueOps: map[string]pathOp{"-o": opWrite}},
@@ -181,6 +204,9 @@ var argSpecs = map[string]argSpec{
 	"prettier": {inPlace: []string{"--write", "-w"}, valueOps: map[string]pathOp{"--cache-location": opWrite}},
 	"eslint":   {inPlace: []string{"--fix"}, valueOps: map[string]pathOp{"-o": opWrite, "--output-file": opWrite, "--cache-location": opWrite}},
 	"gofmt":    {inPlace: []string{"-w"}},
+	// golangci-lint writes each report format's file where --output.FORMAT.path says (v2), and
+	// fixes its operands with --fix.
+	"golangci-lint": {skip: 1, inPlace: []string{"--fix"}, valueOps: golangciOutputs},
 	"tsc": {valueOps: map[string]pathOp{"--outdir": opWrite, "--outfile": opWrite, "--out": opWrite, "--declarationdir": opWrite,
 		"--tsbuildinfofile": opWrite}},
 	cmdNode: {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite, optEnvFileLong: opRead, "--env-file-if-exists": opRead}},
@@ -302,7 +328,10 @@ func (a *analyzer) argPaths(idx int) {
 	// kubectl cp and docker cp copy a directory whole, with no option to ask for it.
 	a.recursive = recursiveOp(seg) || containerCopy(seg) || search || listing || gitTakesIgnored(seg)
 	a.listing = listing && !search
-	defer func() { a.recursive, a.listing = false, false }()
+	if search {
+		a.only = searchNameFilter(seg)
+	}
+	defer func() { a.recursive, a.listing, a.only = false, false, nil }()
 	ops := seg.operands
 	op := operandOp(seg, spec)
 	ops = ops[operandSkip(seg, spec):]
@@ -376,6 +405,7 @@ func (a *analyzer) programPaths(seg *segment) {
 		a.socatPaths(seg)
 	case cmdKubectl, cmdOC:
 		a.kubectlFromFile(seg)
+		a.kubectlTemplateFile(seg)
 	default:
 		a.servedDirectory(seg)
 		a.configSetWrites(seg)
@@ -563,21 +593,53 @@ func recursiveSearch(s *segment) bool {
 	return false
 }
 
-// gitGrepRoots records what git grep searches, recursively: the pathspecs after "--", or else
-// the working directory (the work tree below it, or all of it with --untracked or --no-index).
-// Its pattern and revisions stay operands read as written.
+// gitGrepRoots records what git grep searches, recursively: the pathspecs after "--", or the
+// operands after the pattern when none of them can be a revision (git grep TODO src/), or else
+// the working directory (the work tree below it, or all of it with --untracked or --no-index):
+// a revision searches its whole tree. Its pattern and revisions stay operands read as written.
+// A pathspec is read as git reads it (gitPathspecs): an exclusion (":!vendor") searches the
+// working directory, and a glob matches at any depth with a wildcard that matches a leading dot
+// ("*env" is .env), so it searches the working directory for the names its last part passes, as
+// a search filter does (searchNameFilter).
 func (a *analyzer) gitGrepRoots(s *segment) {
 	a.recursive = true
-	defer func() { a.recursive = false }()
-	for i, w := range s.words {
-		if w.s == "--" && i+1 < len(s.words) {
-			for _, p := range s.words[i+1:] {
-				a.touch(p, opRead)
-			}
-			return
+	defer func() { a.recursive, a.only = false, nil }()
+	var specs []word
+	if i := slices.IndexFunc(s.words, func(w word) bool { return w.s == "--" }); i > 0 {
+		specs = s.words[i+1:]
+	} else {
+		ops := s.operands[1:]
+		if len(ops) > 0 && !s.hasFlag("-e") && !s.hasFlag("-f") && !s.unknownFlags {
+			ops = ops[1:] // the pattern
+		}
+		if !slices.ContainsFunc(ops, func(w word) bool { return !gitPathOnly(w) }) {
+			specs = ops
 		}
 	}
-	a.touch(word{s: "."}, opRead)
+	if len(specs) == 0 {
+		a.touch(word{s: "."}, opRead)
+		return
+	}
+	specs, _ = gitPathspecs(specs)
+	for _, p := range specs {
+		a.only = nil
+		if p.glob && !p.dynamic {
+			a.only = []string{foldName(p.s[strings.LastIndexByte(p.s, '/')+1:])}
+			p = word{s: "."}
+		}
+		a.touch(p, opRead)
+	}
+}
+
+// gitPathOnly says whether a git operand can only be a path, never a revision: a refname ends in
+// no "/" and holds no glob character, and "./", "../" and "/" start no revision. Revision syntax
+// (":", "^", "~", "@") and a computed word could be either.
+func gitPathOnly(w word) bool {
+	if w.dynamic || strings.ContainsAny(w.s, ":^~@") {
+		return false
+	}
+	return w.s == "." || w.s == ".." || strings.HasPrefix(w.s, "./") || strings.HasPrefix(w.s, "../") ||
+		strings.HasPrefix(w.s, "/") || strings.HasSuffix(w.s, "/") || strings.ContainsAny(w.s, "*?[")
 }
 
 // gitObjectPaths reads the paths a git operand names in a revision (git show HEAD:.env.local,
@@ -882,10 +944,10 @@ func (a *analyzer) searchGlobs(s *segment) {
 	for i := 1; i < len(s.words); i++ {
 		v, val := s.words[i].s, ""
 		switch {
-		case (v == "-g" || v == "--glob" || v == "--iglob") && i+1 < len(s.words):
+		case (v == "-g" || v == optGlob || v == optIglob) && i+1 < len(s.words):
 			i++
 			val = s.words[i].s
-		case strings.HasPrefix(v, "--glob=") || strings.HasPrefix(v, "--iglob="):
+		case strings.HasPrefix(v, optGlob+"=") || strings.HasPrefix(v, optIglob+"="):
 			_, val, _ = strings.Cut(v, "=")
 		case strings.HasPrefix(v, "-g") && len(v) > 2 && v[1] != '-':
 			val = v[2:]
@@ -992,7 +1054,12 @@ var nameListOptions = map[string][]string{
 	"sort": {"--files0-from"}, "wc": {"--files0-from"}, "du": {"--files0-from"}, "tar": {"-T", "--files-from"},
 	"zip": {"-@", "--names-stdin"}, "rsync": {"--files-from"}, "cpio": {"-o", "--create", "-p", "--pass-through"},
 	"xz": {"--files", "--files0"}, "md5sum": {"--files0-from"}, "sha256sum": {"--files0-from"},
+	// find -files0-from F takes its starting points from F, and prints what it cannot find.
+	cmdFind: {optFiles0From},
 }
+
+// optFiles0From is find's option naming a file of starting points.
+const optFiles0From = "-files0-from"
 
 // nameList says whether a command reads files a list names, not its operands.
 func nameList(s *segment) bool { return slices.ContainsFunc(nameListOptions[s.name], s.hasFlag) }

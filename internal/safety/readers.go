@@ -338,6 +338,23 @@ func (a *analyzer) kubectlFromFile(s *segment) {
 	}
 }
 
+// kubectlTemplateFiles are kubectl's output formats that read their template from the file
+// --template names.
+var kubectlTemplateFiles = []string{"go-template-file", "templatefile", "jsonpath-file"}
+
+// kubectlTemplateFile records the file a file output format reads its template from (kubectl
+// get cm -o jsonpath-file --template FILE): a template without actions is printed as it is, so
+// -o go-template-file --template ~/.ssh/id_rsa prints the key. A computed format may be one.
+func (a *analyzer) kubectlTemplateFile(s *segment) {
+	out, ok := kubectlOption(s, 'o', "--output")
+	if !ok || !out.dynamic && !slices.Contains(kubectlTemplateFiles, strings.ToLower(out.s)) {
+		return
+	}
+	if t, ok := kubectlOption(s, 0, "--template"); ok {
+		a.touch(t, opRead)
+	}
+}
+
 // shellStartupFile records the file an interactive bash runs first (--rcfile FILE, --init-file
 // FILE): it is read, and its code runs where the engine cannot see it (bash --rcfile .env -ixc
 // exit traces every assignment in .env).

@@ -109,10 +109,11 @@ type pathRef struct {
 	op        pathOp
 	dynamic   bool
 	glob      bool
-	recursive bool  // the operation covers everything below the path (rm -r, cp -r, tar c)
-	members   bool  // a directory an extraction writes members into, by names the engine does not see
-	listing   bool  // recursive, but only the names below are read (ls -R, find): listedFailure
-	seg       int16 // 1 + the index of the segment whose words name it; 0 for a redirection
+	recursive bool     // the operation covers everything below the path (rm -r, cp -r, tar c)
+	members   bool     // a directory an extraction writes members into, by names the engine does not see
+	listing   bool     // recursive, but only the names below are read (ls -R, find): listedFailure
+	seg       int16    // 1 + the index of the segment whose words name it; 0 for a redirection
+	only      []string // a recursive search reads only the files whose names pass these globs (searchNameFilter)
 }
 
 // finding is a structural verdict on a command (not from a rule pack).
@@ -284,6 +285,7 @@ type analyzer struct {
 	madeLink  bool               // a command before made or copied a link (madeFiles): a ".." may climb out of it
 	recursive bool               // the operands being recorded are acted on recursively
 	listing   bool               // ... and only their names below are read (listsTree)
+	only      []string           // ... and only the files whose names pass these globs (searchNameFilter)
 	members   bool               // the write being recorded is an extraction's destination directory
 	// hiddenSecret: the call being recorded expands a credential inside another expansion's
 	// operator (${X:-$GITHUB_TOKEN}), which its rendered words do not show (vars.hidesSecret).
@@ -913,10 +915,7 @@ func (a *analyzer) envVar(name, val string, depth int) {
 		a.touch(word{s: val}, opWrite)
 	}
 	if gitTraceVar(name) {
-		a.traceTarget(word{s: val}) // GIT_TRACE=/root/.bashrc appends git's trace to the file
-	}
-	if name == "GIT_TRACE2_ENV_VARS" {
-		a.gitTracesEnvironment(val)
+		a.gitTraceEnv(name, val)
 	}
 	// npm reads its npm_config_* settings in any case; the loader, the shells and the programs
 	// below read their variables by the exact name, as bash compares names: env=dev is no ENV.
@@ -1114,7 +1113,8 @@ func (a *analyzer) recordPath(raw, cwd string, op pathOp, dynamic, glob bool) {
 		cwd, dynamic = "", dynamic || !isAbsOrHome(expandHome(raw))
 	}
 	a.out.paths = append(a.out.paths, pathRef{raw: raw, cwd: cwd, op: op, dynamic: dynamic, glob: glob,
-		recursive: a.recursive && op != opWrite, members: a.members && op == opWrite, listing: a.listing && op == opRead})
+		recursive: a.recursive && op != opWrite, members: a.members && op == opWrite, listing: a.listing && op == opRead,
+		only: a.only})
 }
 
 // command records one simple command and follows whatever it runs in turn.

@@ -241,16 +241,31 @@ func (a *analyzer) shopt(idx int) {
 	}
 }
 
-// findAlternatives says whether a find expression negates or alternates its tests, so that what
-// it yields is not what its -name patterns match.
+// findAlternatives says whether a find expression alternates its tests or negates a group of them,
+// so that what it yields is not what its -name patterns match. A negated test alone (-not -path
+// './vendor/*') only narrows the others, which every file found still passes; the negated test
+// itself is no pattern of what is found (findNegated).
 func findAlternatives(words []word) bool {
-	return slices.ContainsFunc(words[1:], func(w word) bool {
+	for i, w := range words[1:] {
 		switch w.s {
-		case "!", "-not", "-o", "-or", ",", "\\!":
+		case "-o", "-or", ",":
 			return true
+		case "(", "\\(":
+			if findNegated(words, i+1) {
+				return true // -not \( -name x \): the group's names are what is not found
+			}
 		}
-		return false
-	})
+	}
+	return false
+}
+
+// findNegated says whether word i of a find expression is negated: "!" or -not stands before it.
+func findNegated(words []word, i int) bool {
+	switch words[i-1].s {
+	case "!", "-not", "\\!":
+		return true
+	}
+	return false
 }
 
 // commandLookup reports whether words are the command builtin's lookup (command -v, -V, -pv): the
@@ -738,6 +753,9 @@ func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 	for i := 1; i+1 < len(words); i++ {
 		switch words[i].s {
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname":
+			if findNegated(words, i) {
+				continue // -not -path './vendor/*': what is found is elsewhere
+			}
 			for _, r := range roots {
 				names = append(names, path.Join(r.s, "**", words[i+1].s))
 				if d, ok := findDotVariant(words[i+1].s); ok {
