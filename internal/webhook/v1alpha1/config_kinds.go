@@ -15,7 +15,14 @@ import (
 // AuditLedger holding published heads may not be deleted, auditledger_delete.go); their webhooks
 // exist so that every change of them is a config record (recorded).
 // +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-agenttool,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=safety.toolgate.dev,resources=agenttools,verbs=create;update;delete,versions=v1alpha1,name=vagenttool-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
-// +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-auditledger,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=safety.toolgate.dev,resources=auditledgers,verbs=create;update;delete,versions=v1alpha1,name=vauditledger-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
+//
+// The AuditLedger's update and delete fail closed (deleting it while it holds published heads is
+// refused, auditledger_delete.go); its create does not: the install creates the cluster's
+// AuditLedger (config/default, the chart) together with this webhook's configuration, before the
+// operator serves it, and creating the AuditLedger where there is none erases nothing. A create
+// while the operator is down is admitted unrecorded (docs/ledger.md).
+// +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-auditledger,mutating=false,failurePolicy=fail,sideEffects=NoneOnDryRun,groups=safety.toolgate.dev,resources=auditledgers,verbs=update;delete,versions=v1alpha1,name=vauditledger-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
+// +kubebuilder:webhook:path=/validate-safety-toolgate-dev-v1alpha1-auditledger,mutating=false,failurePolicy=ignore,sideEffects=NoneOnDryRun,groups=safety.toolgate.dev,resources=auditledgers,verbs=create,versions=v1alpha1,name=vauditledger-create-v1alpha1.toolgate.dev,admissionReviewVersions=v1,timeoutSeconds=5
 
 // admitAll is the validator of a kind whose schema says everything.
 type admitAll[T client.Object] struct{}
