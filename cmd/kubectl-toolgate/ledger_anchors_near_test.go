@@ -69,7 +69,8 @@ func TestLedgerVerifyKeysNearMisses(t *testing.T) {
 			exitUsage, "PEM block 2"},
 		{"base64 lines with junk", []string{file("b4.pub", []byte("aGVsbG8=\n"))}, exitUsage, "--public-key"},
 	} {
-		args := []string{"ledger", "verify", dir, "--heads", heads}
+		args := make([]string, 0, 5+2*len(tt.keys))
+		args = append(args, "ledger", "verify", dir, "--heads", heads)
 		for _, k := range tt.keys {
 			args = append(args, "--public-key", k)
 		}
@@ -126,7 +127,8 @@ func TestLedgerVerifyHeadsNearMisses(t *testing.T) {
 		}
 	}
 	list := filepath.Join(t.TempDir(), "heads.json")
-	writeTestFile(t, list, []byte(`[{"writer":"webhook-0","seq":1,"hash":"x","segment":"s","signedAt":"2026-01-01T00:00:00Z","keyID":"k","signature":"s","chainID":"c"}]`))
+	writeTestFile(t, list, []byte(`[{"writer":"webhook-0","seq":1,"hash":"x","segment":"s",`+
+		`"signedAt":"2026-01-01T00:00:00Z","keyID":"k","signature":"s","chainID":"c"}]`))
 	if code, _, errOut := runCLI(t, "ledger", "verify", dir, "--heads", list); code != exitUsage ||
 		!strings.Contains(errOut, "unknown field") {
 		t.Errorf("a JSON list of heads with an unknown field: exit %d %s", code, errOut)

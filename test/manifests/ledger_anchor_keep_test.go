@@ -23,7 +23,8 @@ func TestTheShippedAuditLedgerIsNamedDefaultAndCreatedBeforeTheOperatorServes(t 
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, objs := range map[string][]*unstructured.Unstructured{"config/default": kustomized, "the chart": renderChart(t)} {
+	installs := map[string][]*unstructured.Unstructured{"config/default": kustomized, "the chart": renderChart(t)}
+	for name, objs := range installs {
 		var ledgers int
 		for _, o := range objs {
 			switch o.GetKind() {

@@ -14,7 +14,9 @@ const ReasonPublishedHeadsHeld = "PublishedHeadsHeld"
 
 // AuditLedgerValidator admits every create and update of the AuditLedger (its schema and the
 // CRD's transition rules say everything), and refuses deleting one that holds published heads.
-type AuditLedgerValidator struct{ admitAll[*safetyv1alpha1.AuditLedger] }
+type AuditLedgerValidator struct {
+	admitAll[*safetyv1alpha1.AuditLedger]
+}
 
 // ValidateDelete refuses deleting an AuditLedger whose status holds signed heads: they are the
 // ledger's anchor outside the volume, and deleting the object removes them all at once; created
