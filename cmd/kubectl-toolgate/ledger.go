@@ -88,9 +88,7 @@ func ledgerVerify(dir string, a *anchorFlags, verbose, asJSON bool, stdout, stde
 		}
 	} else {
 		sayVisible(stdout, rep.Summary())
-		for _, l := range rep.Limits {
-			sayVisible(stdout, "cannot prove: "+l)
-		}
+		sayLimits(stdout, rep.Limits)
 		if verbose {
 			for _, c := range rep.Chains {
 				sayVisible(stdout, c.String())

@@ -14,6 +14,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	ac "github.com/toolgate/toolgate/api/v1alpha1/applyconfiguration/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/ledger"
+	"github.com/toolgate/toolgate/internal/metrics"
 )
 
 // DefaultPublishEvery is how often a HeadPublisher publishes its writer's signed head.
@@ -40,6 +41,41 @@ type HeadPublisher struct {
 	refused *safetyv1alpha1.LedgerSignedHead
 	// Now is the clock of the mark; nil means time.Now.
 	Now func() time.Time
+	// nowhere is set while there is no AuditLedger to publish into (noLedger).
+	nowhere bool
+}
+
+// ErrNoAuditLedger is what Unpublished reports while the AuditLedger the heads are published
+// into does not exist.
+var ErrNoAuditLedger = fmt.Errorf("no AuditLedger %s to publish the signed heads into: nothing outside the volume "+
+	"anchors the ledger, so records cut from its end are not detected; create it (config/default and the Helm chart "+
+	"install one, config/samples/auditledger.yaml)", LedgerName)
+
+// Unpublished is ErrNoAuditLedger while the publisher's last try found no AuditLedger, else nil.
+func (p *HeadPublisher) Unpublished() error {
+	if p.nowhere {
+		return ErrNoAuditLedger
+	}
+	return nil
+}
+
+// noLedger records whether the last try found the AuditLedger missing: the first time, it says
+// so in the log (publishing is otherwise silent, and a missing AuditLedger is not an error of the
+// publisher: it tries again every Every), and again when heads are published after all; the gauge
+// toolgate_ledger_heads_unpublished is 1 meanwhile.
+func (p *HeadPublisher) noLedger(ctx context.Context, missing bool, h ledger.SignedHead) {
+	if missing == p.nowhere {
+		return
+	}
+	p.nowhere = missing
+	log := logf.FromContext(ctx).WithName("ledger-heads")
+	if missing {
+		metrics.LedgerHeadsUnpublished.Set(1)
+		log.Error(ErrNoAuditLedger, "The signed heads are not published", "writer", h.Writer, "seq", h.Seq)
+		return
+	}
+	metrics.LedgerHeadsUnpublished.Set(0)
+	log.Info("AuditLedger found: the signed heads are published again", "writer", h.Writer, "seq", h.Seq)
 }
 
 // NeedLeaderElection is false: every writer publishes its own head.
@@ -73,7 +109,8 @@ func (p *HeadPublisher) Start(ctx context.Context) error {
 }
 
 // Publish signs the journal's head now and applies it to the AuditLedger's status if it changed.
-// Without an AuditLedger there is nowhere to publish: it returns nil and tries again next time.
+// Without an AuditLedger there is nowhere to publish: it returns nil and tries again next time,
+// having logged it once and set the gauge toolgate_ledger_heads_unpublished (Unpublished says so).
 func (p *HeadPublisher) Publish(ctx context.Context) error {
 	h, ok, err := p.Journal.SignHead()
 	if !ok {
@@ -95,11 +132,13 @@ func (p *HeadPublisher) Publish(ctx context.Context) error {
 	obj := ac.AuditLedger(LedgerName).WithStatus(status)
 	err = p.Client.Status().Apply(ctx, obj, client.FieldOwner(fieldOwner(h.Writer)), client.ForceOwnership)
 	if apierrors.IsNotFound(err) {
+		p.noLedger(ctx, true, h)
 		return nil
 	}
 	if err != nil {
 		return fmt.Errorf("publishing the signed head of writer %s at seq %d: %w", h.Writer, h.Seq, err)
 	}
+	p.noLedger(ctx, false, h)
 	p.last = h
 	return nil
 }

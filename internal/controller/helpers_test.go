@@ -24,7 +24,33 @@ func newNamespace() string {
 func create(obj client.Object) {
 	GinkgoHelper()
 	Expect(k8sClient.Create(ctx, obj)).To(Succeed())
-	DeferCleanup(func() { _ = k8sClient.Delete(ctx, obj) })
+	DeferCleanup(func() {
+		if al, ok := obj.(*safetyv1alpha1.AuditLedger); ok {
+			retireLedger(al)
+			return
+		}
+		_ = k8sClient.Delete(ctx, obj)
+	})
+}
+
+// retireLedger deletes the AuditLedger as an administrator retires one on purpose: the webhook
+// refuses deleting it while it holds published heads, so its heads are removed first (a status
+// write, which the CRD allows entry by entry).
+func retireLedger(al *safetyv1alpha1.AuditLedger) {
+	GinkgoHelper()
+	Eventually(func(g Gomega) {
+		cur := &safetyv1alpha1.AuditLedger{}
+		err := k8sClient.Get(ctx, client.ObjectKeyFromObject(al), cur)
+		if apierrors.IsNotFound(err) {
+			return
+		}
+		g.Expect(err).NotTo(HaveOccurred())
+		if len(cur.Status.SignedHeads) > 0 {
+			cur.Status.SignedHeads = nil
+			g.Expect(k8sClient.Status().Update(ctx, cur)).To(Succeed())
+		}
+		g.Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, cur))).To(Succeed())
+	}).Should(Succeed())
 }
 
 func safetyProfile(name string, spec safetyv1alpha1.SafetyProfileSpec) *safetyv1alpha1.SafetyProfile {

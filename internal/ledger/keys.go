@@ -55,27 +55,68 @@ func ParsePrivateKey(b []byte) (ed25519.PrivateKey, error) {
 	return key, nil
 }
 
-// ParsePublicKey reads an Ed25519 public key: PKIX PEM, or the 32 raw bytes in base64.
+// ParsePublicKey reads one Ed25519 public key: PKIX PEM, or the 32 raw bytes in base64. A
+// bundle of several keys is refused, not read as its first (ParsePublicKeys reads bundles).
 func ParsePublicKey(b []byte) (ed25519.PublicKey, error) {
-	if blk, _ := pem.Decode(b); blk != nil {
+	keys, err := ParsePublicKeys(b)
+	if err != nil {
+		return nil, err
+	}
+	if len(keys) != 1 {
+		return nil, fmt.Errorf("%d public keys, want one", len(keys))
+	}
+	return keys[0], nil
+}
+
+// ParsePublicKeys reads Ed25519 public keys: one or more PKIX PEM blocks (a bundle, as after a
+// key rotation: the old keys and the new one, in any order), or one key per line as the 32 raw
+// bytes in base64. Text around the PEM blocks is ignored, as openssl ignores it, but a block
+// that is not an Ed25519 "PUBLIC KEY", or a "-----BEGIN" that does not decode, is an error:
+// a bundle is never read in part.
+func ParsePublicKeys(b []byte) ([]ed25519.PublicKey, error) {
+	var keys []ed25519.PublicKey
+	rest := b
+	for {
+		blk, r := pem.Decode(rest)
+		if blk == nil {
+			break
+		}
+		rest = r
+		n := len(keys) + 1
 		if blk.Type != "PUBLIC KEY" {
-			return nil, fmt.Errorf("a PEM %q block, want \"PUBLIC KEY\"", blk.Type)
+			return nil, fmt.Errorf("PEM block %d: a %q block, want \"PUBLIC KEY\"", n, blk.Type)
 		}
 		k, err := x509.ParsePKIXPublicKey(blk.Bytes)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("PEM block %d: %w", n, err)
 		}
 		pub, ok := k.(ed25519.PublicKey)
 		if !ok {
-			return nil, fmt.Errorf("a %T, not an Ed25519 key", k)
+			return nil, fmt.Errorf("PEM block %d: a %T, not an Ed25519 key", n, k)
 		}
-		return pub, nil
+		keys = append(keys, pub)
 	}
-	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(string(b)))
-	if err != nil || len(raw) != ed25519.PublicKeySize {
+	if len(keys) > 0 {
+		if strings.Contains(string(rest), "-----BEGIN") {
+			return nil, fmt.Errorf("PEM block %d does not decode", len(keys)+1)
+		}
+		return keys, nil
+	}
+	for line := range strings.Lines(string(b)) {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		raw, err := base64.StdEncoding.DecodeString(line)
+		if err != nil || len(raw) != ed25519.PublicKeySize {
+			return nil, errors.New("neither PKIX PEM nor 32 bytes of base64")
+		}
+		keys = append(keys, ed25519.PublicKey(raw))
+	}
+	if len(keys) == 0 {
 		return nil, errors.New("neither PKIX PEM nor 32 bytes of base64")
 	}
-	return ed25519.PublicKey(raw), nil
+	return keys, nil
 }
 
 // PublicKey returns the public half of the journal's signing key, or nil when it signs nothing.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -84,6 +85,23 @@ func SignHead(key ed25519.PrivateKey, h SignedHead) SignedHead {
 	h.KeyID = KeyID(key.Public().(ed25519.PublicKey))
 	h.Signature = base64.StdEncoding.EncodeToString(ed25519.Sign(key, h.payload()))
 	return h
+}
+
+// VerifyAny checks h's signature under whichever of keys it names (several keys: the ledger
+// spans a key rotation). It wraps ErrForeignKey when h names none of them, ErrBadSignature when
+// the signature is wrong for its content.
+func (h SignedHead) VerifyAny(keys []ed25519.PublicKey) error {
+	ids := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if KeyID(k) == h.KeyID {
+			return h.Verify(k)
+		}
+		ids = append(ids, KeyID(k))
+	}
+	if len(keys) == 1 {
+		return h.Verify(keys[0])
+	}
+	return fmt.Errorf("%w: key %s, none of the given keys %s", ErrForeignKey, orNone(h.KeyID), strings.Join(ids, ", "))
 }
 
 // Verify checks h's signature under pub. It wraps ErrForeignKey when h names another key and

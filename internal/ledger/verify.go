@@ -255,8 +255,8 @@ type chainVerifier struct {
 	lastLine    int
 	claims      []claim
 
-	key     ed25519.PublicKey // nil: signatures are not checked
-	anchors []anchor          // signed heads this chain must contain
+	keys    []ed25519.PublicKey // none: signatures are not checked
+	anchors []anchor            // signed heads this chain must contain
 	// proven is the last seq a valid signature covers; unproven is the first record after it,
 	// where a break found by a signature is reported (everything before it is proven).
 	proven   uint64
@@ -265,7 +265,7 @@ type chainVerifier struct {
 }
 
 func verifyChain(dir, writer string, o VerifyOptions) ChainReport {
-	v := &chainVerifier{dir: dir, writer: writer, rep: ChainReport{Writer: writer}, key: o.PublicKey, needLoc: true}
+	v := &chainVerifier{dir: dir, writer: writer, rep: ChainReport{Writer: writer}, keys: o.keys(), needLoc: true}
 	v.anchors = v.loadAnchors(o)
 	// The head is read before the segments: it is written after the data it names, so data
 	// read later can only be newer.

@@ -15,6 +15,10 @@ type VerifyOptions struct {
 	// PublicKey is the operator's Ed25519 public key. With it every sealed segment must carry a
 	// valid signature of its seal, and every signed head (published or head.sig) must verify.
 	PublicKey ed25519.PublicKey
+	// PublicKeys are more of the operator's public keys, with PublicKey: after a key rotation the
+	// ledger holds seals and heads signed by each, and every signature must verify under the key
+	// it names, which must be one of them.
+	PublicKeys []ed25519.PublicKey
 	// Heads are the signed heads the operator published (AuditLedger status), at most one per
 	// writer. Each writer's chain must contain the record its head names, with that hash.
 	Heads []SignedHead
@@ -31,9 +35,18 @@ const (
 		"re-hashing only as far as the place they were read from is trusted"
 )
 
+// keys are every public key given, PublicKey first.
+func (o VerifyOptions) keys() []ed25519.PublicKey {
+	var keys []ed25519.PublicKey
+	if o.PublicKey != nil {
+		keys = append(keys, o.PublicKey)
+	}
+	return append(keys, o.PublicKeys...)
+}
+
 func (o VerifyOptions) limits() []string {
 	var l []string
-	if o.PublicKey == nil {
+	if len(o.keys()) == 0 {
 		l = append(l, LimitNoKey)
 		if len(o.Heads) > 0 {
 			l = append(l, LimitHeadsUnsigned)
@@ -125,7 +138,7 @@ func (v *chainVerifier) loadAnchors(o VerifyOptions) []anchor {
 			out = append(out, anchor{SignedHead: h, source: sourcePublished})
 		}
 	}
-	if o.PublicKey == nil {
+	if len(v.keys) == 0 {
 		return out
 	}
 	h, ok, err := readSignature(filepath.Join(v.dir, headSigFile))
@@ -140,8 +153,8 @@ func (v *chainVerifier) loadAnchors(o VerifyOptions) []anchor {
 		out = append(out, anchor{SignedHead: h, source: headSigFile})
 	}
 	for i := range out {
-		if out[i].bad == "" && o.PublicKey != nil {
-			if err := out[i].Verify(o.PublicKey); err != nil {
+		if out[i].bad == "" && len(v.keys) > 0 {
+			if err := out[i].VerifyAny(v.keys); err != nil {
 				out[i].bad = err.Error()
 			}
 		}
@@ -163,7 +176,7 @@ func (v *chainVerifier) signed(r recordAt) {
 				a.source, a.SignedAt.UTC().Format(time.RFC3339), a.Seq, short(a.Hash), short(r.p.hash))
 		}
 	}
-	if r.p.Kind != KindSeal || v.key == nil {
+	if r.p.Kind != KindSeal || len(v.keys) == 0 {
 		return
 	}
 	if what := v.sealSignature(r); what != "" {
@@ -181,7 +194,7 @@ func (v *chainVerifier) sealSignature(r recordAt) string {
 	case !ok:
 		return "the sealed segment has no signature (" + r.seg.name + sigExt + " is missing)"
 	}
-	if err := h.Verify(v.key); err != nil {
+	if err := h.VerifyAny(v.keys); err != nil {
 		if errors.Is(err, ErrForeignKey) {
 			return "the seal's signature is foreign: " + err.Error()
 		}
@@ -216,7 +229,7 @@ func (v *chainVerifier) checkAnchors(o VerifyOptions) {
 			signed = max(signed, a.Seq)
 		}
 	}
-	if v.key != nil && v.rep.LastSeq > signed {
+	if len(v.keys) > 0 && v.rep.LastSeq > signed {
 		// Counted from the chain's first retained record at most: retention deleted the rest.
 		v.rep.Unsigned = v.rep.LastSeq - max(signed, v.rep.FirstSeq-1)
 	}
@@ -232,7 +245,7 @@ func (v *chainVerifier) checkAnchors(o VerifyOptions) {
 			}
 			v.brk(file, line, v.rep.LastSeq+1, "the chain ends at seq %d, but the %s signed %s records seq %d (segment %s): records were cut from the end",
 				v.rep.LastSeq, a.source, a.SignedAt.UTC().Format(time.RFC3339), a.Seq, a.Segment)
-		case !a.seen && a.Seq < v.rep.FirstSeq && v.key != nil && signed == 0 && a.source == sourcePublished:
+		case !a.seen && a.Seq < v.rep.FirstSeq && len(v.keys) > 0 && signed == 0 && a.source == sourcePublished:
 			v.brk(v.firstFile, 1, v.rep.FirstSeq, "the published head signed %s records seq %d, before this chain's first record, and no valid signature "+
 				"proves any record of the chain: every record the writer wrote after its published head chains back through it, so the "+
 				"chain was replaced (its retention record claiming the rest was deleted is unsigned)", a.SignedAt.UTC().Format(time.RFC3339), a.Seq)

@@ -81,7 +81,7 @@ func ObserveLedgerCommit(records int, took time.Duration) {
 func Register() {
 	registerOnce.Do(func() {
 		ctrlmetrics.Registry.MustRegister(Decisions, EvaluationSeconds, HandlingSeconds, LedgerFailures,
-			LedgerCommitSeconds, LedgerCommittedRecords, LoopForgottenLive, LoopMemoryBytes)
+			LedgerCommitSeconds, LedgerCommittedRecords, LoopForgottenLive, LoopMemoryBytes, LedgerHeadsUnpublished)
 	})
 }
 

@@ -23,9 +23,13 @@ import (
 // Report is what a replay found.
 type Report struct {
 	Ledger string `json:"ledger"`
-	// Verified says whether the ledger verified (ledger.Verify); VerifySummary is its summary.
+	// Verified says whether the ledger verified (ledger.VerifyWith, against the anchors given);
+	// VerifySummary is its summary.
 	Verified      bool   `json:"verified"`
 	VerifySummary string `json:"verifySummary"`
+	// VerifyLimits say what the verification could not prove, for want of the public key or of
+	// the published heads (ledger.Report.Limits): "verified" means no more than the anchors given.
+	VerifyLimits []string `json:"verifyLimits,omitempty"`
 	// VerifyError is why the ledger does not verify (the first break), when it does not.
 	VerifyError string `json:"verifyError,omitempty"`
 	// Candidates says what the decisions were replayed under: "recorded snapshots", or the
@@ -112,10 +116,20 @@ const (
 // lock it, from the configuration the ledger records as of the decision with the candidates in
 // place of the objects of the same kind and name; a candidate AgentPlan that carries
 // status.snapshot is used as it is.
+//
+// The ledger is verified without anchors: ReplayAnchored checks it against the public keys and
+// published heads, as ledger verify does.
 func Replay(ctx context.Context, ledgerDir string, candidates []client.Object) (Report, error) {
+	return ReplayAnchored(ctx, ledgerDir, ledger.VerifyOptions{}, candidates)
+}
+
+// ReplayAnchored is Replay with the ledger verified against anchors (ledger.VerifyWith): a ledger
+// that does not verify under them (a foreign signature, records cut from the end, a re-hashed
+// chain) is reported not Verified, and Run refuses it.
+func ReplayAnchored(ctx context.Context, ledgerDir string, anchors ledger.VerifyOptions, candidates []client.Object) (Report, error) {
 	rep := Report{Ledger: ledgerDir, ByRule: map[string]RuleCount{}, UnreplayableByWhy: map[string]int{}}
-	vr, verr := ledger.Verify(ledgerDir)
-	rep.Verified, rep.VerifySummary = verr == nil && vr.OK(), vr.Summary()
+	vr, verr := ledger.VerifyWith(ledgerDir, anchors)
+	rep.Verified, rep.VerifySummary, rep.VerifyLimits = verr == nil && vr.OK(), vr.Summary(), vr.Limits
 	switch {
 	case verr != nil:
 		rep.VerifyError = verr.Error()

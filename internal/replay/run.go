@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/manifest"
 	"github.com/toolgate/toolgate/internal/policy"
 )
@@ -28,6 +29,10 @@ type Options struct {
 	Files []string
 	// JSON prints the Report as JSON instead of the human summary.
 	JSON bool
+	// Anchors are what the ledger is verified against before it is replayed: the public keys and
+	// the published heads, as ledger verify takes them. None: the chain alone is checked, and the
+	// report says what that cannot prove.
+	Anchors ledger.VerifyOptions
 }
 
 // Exit codes of Run, like diff(1): nothing flips, something flips, replay failed. A ledger that
@@ -51,7 +56,7 @@ func Run(ctx context.Context, opts Options, out, errOut io.Writer) int {
 		printf(errOut, "error: %s\n", err)
 		return ExitError
 	}
-	rep, err := Replay(ctx, opts.Ledger, candidates)
+	rep, err := ReplayAnchored(ctx, opts.Ledger, opts.Anchors, candidates)
 	if err != nil {
 		printf(errOut, "error: %s\n", policy.Visible(err.Error()))
 		return ExitError
@@ -122,6 +127,9 @@ func WriteHuman(out io.Writer, rep Report) {
 	}
 	// The verdict names files and writers of the volume: written visibly, as verify writes them.
 	printf(out, "ledger %s: %s (%s)\n", policy.Visible(rep.Ledger), verified, policy.Visible(rep.VerifySummary))
+	for _, l := range rep.VerifyLimits {
+		printf(out, "cannot prove: %s\n", policy.Visible(l))
+	}
 	printf(out, "replayed %d of %d decisions under %v: %d unchanged, %d flipped, %d not replayable\n",
 		rep.Replayed, rep.Decisions, rep.Candidates, rep.Unchanged, len(rep.Flips), rep.Decisions-rep.Replayed)
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
