@@ -76,18 +76,28 @@ func helmCluster(t *testing.T) (client.Client, func(args ...string) (string, err
 	return c, run
 }
 
-func TestChartInstallUpgradeUninstall(t *testing.T) {
+// The namespace and release the lifecycle tests install the chart as.
+const chartNamespace, chartRelease = "toolgate-system", "toolgate"
+
+// installedChart is helmCluster with the chart (dist/chart) installed in it with its defaults; it
+// returns the chart's path for the upgrades the tests make.
+func installedChart(t *testing.T) (client.Client, func(args ...string) (string, error), string) {
+	t.Helper()
 	c, run := helmCluster(t)
 	chart, err := testenv.Path("dist", "chart")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	const ns, release = "toolgate-system", "toolgate"
-
-	if out, err := run("install", release, chart, "-n", ns, "--create-namespace"); err != nil {
+	if out, err := run("install", chartRelease, chart, "-n", chartNamespace, "--create-namespace"); err != nil {
 		t.Fatalf("helm install: %v\n%s", err, out)
 	}
+	return c, run, chart
+}
+
+func TestChartInstallUpgradeUninstall(t *testing.T) {
+	c, run, chart := installedChart(t)
+	ctx := context.Background()
+	const ns, release = chartNamespace, chartRelease
 
 	// What the operator writes at its first start.
 	keySecret := &corev1.Secret{}
@@ -176,16 +186,9 @@ func TestChartInstallUpgradeUninstall(t *testing.T) {
 // across such upgrades (a lookup of the live Secret), or do not render its data at all in a way
 // a replacement can wipe.
 func TestChartForcedUpgradeKeepsTheSigningKey(t *testing.T) {
-	c, run := helmCluster(t)
-	chart, err := testenv.Path("dist", "chart")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, run, chart := installedChart(t)
 	ctx := context.Background()
-	const ns, release = "toolgate-system", "toolgate"
-	if out, err := run("install", release, chart, "-n", ns, "--create-namespace"); err != nil {
-		t.Fatalf("helm install: %v\n%s", err, out)
-	}
+	const ns, release = chartNamespace, chartRelease
 	key := &corev1.Secret{}
 	if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: audit.SigningSecretName}, key); err != nil {
 		t.Fatal(err)

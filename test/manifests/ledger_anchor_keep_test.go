@@ -73,16 +73,9 @@ func TestTheShippedAuditLedgerIsNamedDefaultAndCreatedBeforeTheOperatorServes(t 
 // replaced by an upgrade or a reinstall (an administrator's spec stays), and is kept by helm
 // uninstall with its heads.
 func TestChartCreatesTheAuditLedgerOnceAndKeepsIt(t *testing.T) {
-	c, run := helmCluster(t)
-	chart, err := testenv.Path("dist", "chart")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, run, chart := installedChart(t)
 	ctx := context.Background()
-	const ns, release = "toolgate-system", "toolgate"
-	if out, err := run("install", release, chart, "-n", ns, "--create-namespace"); err != nil {
-		t.Fatalf("helm install: %v\n%s", err, out)
-	}
+	const ns, release = chartNamespace, chartRelease
 	al := &unstructured.Unstructured{}
 	al.SetGroupVersionKind(schema.GroupVersionKind{Group: "safety.toolgate.dev", Version: "v1alpha1", Kind: "AuditLedger"})
 	key := client.ObjectKey{Name: audit.LedgerName}
