@@ -18,18 +18,7 @@ import (
 // release) and the Dockerfile sets none of the labels, so the two builds of one release differ in
 // what the binary reports and in the metadata registries and scanners read.
 func TestDockerBuildStampsWhatMakeImageStamps(t *testing.T) {
-	read := func(name string) string {
-		t.Helper()
-		p, err := testenv.Path(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	read := func(name string) string { return readRepoFile(t, name) }
 	makefile := read("Makefile")
 	recipe := regexp.MustCompile(`(?m)^docker-build:.*\n((?:\t.*\n)+)`).FindStringSubmatch(makefile)
 	if recipe == nil {
@@ -51,18 +40,7 @@ func TestDockerBuildStampsWhatMakeImageStamps(t *testing.T) {
 // declares (an ARG of the builder stage is empty in the next: the labels would be blank), and
 // both docker targets pass those arguments.
 func TestDockerfileLabelsAreMakeImages(t *testing.T) {
-	read := func(name string) string {
-		t.Helper()
-		p, err := testenv.Path(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	read := func(name string) string { return readRepoFile(t, name) }
 	dockerfile := strings.ReplaceAll(read("Dockerfile"), "\\\n", " ")
 	stages := regexp.MustCompile(`(?m)^FROM `).Split(dockerfile, -1)
 	last := stages[len(stages)-1]
@@ -99,4 +77,18 @@ func TestDockerfileLabelsAreMakeImages(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readRepoFile is a file of the repository, by its path from the root.
+func readRepoFile(t *testing.T, name string) string {
+	t.Helper()
+	p, err := testenv.Path(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
