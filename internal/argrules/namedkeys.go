@@ -16,6 +16,13 @@ import (
 // refuses control characters in keys).
 const anyElement = "\x00*"
 
+// anyObject is the path segment for every object in args at any depth, args itself included: a
+// key a rule reads off a value whose place in args it cannot follow (dyn(j).dry_run, a
+// conditional, a list or map literal around an element of args) may be read off any of them, so a
+// respelling of it anywhere in the arguments is refused. What the check cannot follow, it does not
+// admit; the cost is a call that spells one key two ways in unrelated objects.
+const anyObject = "\x00**"
+
 // argPaths are the keys of args a rule names, each as the path from args to it: args.force is
 // [force], args.opts.force and args['opts']['force'] are [opts force], 'limit' in args.opts is
 // [opts limit], args.jobs.all(j, j.dry_run) and args.jobs[0].dry_run are [jobs anyElement
@@ -40,7 +47,11 @@ func collectPaths(e ast.Expr, scope map[string][]string, add func([]string)) {
 	}
 	switch e.Kind() {
 	case ast.SelectKind:
-		collectPaths(e.AsSelect().Operand(), scope, add)
+		sel := e.AsSelect()
+		if _, ok := argPath(sel.Operand(), scope); !ok && mentionsArgs(sel.Operand(), scope) {
+			add([]string{anyObject, sel.FieldName()})
+		}
+		collectPaths(sel.Operand(), scope, add)
 	case ast.CallKind:
 		call := e.AsCall()
 		if call.IsMemberFunction() {
@@ -49,10 +60,19 @@ func collectPaths(e ast.Expr, scope map[string][]string, add func([]string)) {
 		for _, a := range call.Args() {
 			collectPaths(a, scope, add)
 		}
+		if call.FunctionName() == operators.Index && len(call.Args()) == 2 {
+			if key, ok := constString(call.Args()[1]); ok {
+				if _, known := argPath(call.Args()[0], scope); !known && mentionsArgs(call.Args()[0], scope) {
+					add([]string{anyObject, key})
+				}
+			}
+		}
 		if call.FunctionName() == operators.In && len(call.Args()) == 2 {
 			if key, ok := constString(call.Args()[0]); ok {
 				if p, ok := argPath(call.Args()[1], scope); ok {
 					add(append(slices.Clone(p), key))
+				} else if mentionsArgs(call.Args()[1], scope) {
+					add([]string{anyObject, key})
 				}
 			}
 		}
@@ -76,17 +96,34 @@ func collectPaths(e ast.Expr, scope map[string][]string, add func([]string)) {
 		delete(inner, c.IterVar())
 		delete(inner, c.IterVar2())
 		delete(inner, c.AccuVar())
+		elem := c.IterVar()
+		if c.HasIterVar2() {
+			elem = c.IterVar2()
+		}
 		if p, ok := argPath(c.IterRange(), scope); ok {
-			elem := c.IterVar()
-			if c.HasIterVar2() {
-				elem = c.IterVar2()
-			}
 			inner[elem] = append(slices.Clone(p), anyElement)
+		} else if mentionsArgs(c.IterRange(), scope) {
+			inner[elem] = []string{anyObject} // an element of something built from args
 		}
 		collectPaths(c.LoopCondition(), inner, add)
 		collectPaths(c.LoopStep(), inner, add)
 		collectPaths(c.Result(), inner, add)
 	}
+}
+
+// mentionsArgs says whether e may hold a value taken from args: it names args, or a variable in
+// scope that stands for a place in it. A value built only from literals and the other variables
+// (command, paths, cwd, tool) holds nothing of args.
+func mentionsArgs(e ast.Expr, scope map[string][]string) bool {
+	found := false
+	ast.PreOrderVisit(e, ast.NewExprVisitor(func(e ast.Expr) {
+		if e.Kind() == ast.IdentKind {
+			if _, ok := scope[e.AsIdent()]; ok {
+				found = true
+			}
+		}
+	}))
+	return found
 }
 
 // argPath is the path from args that e names, and whether it names one: args, a variable in

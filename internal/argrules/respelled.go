@@ -124,6 +124,27 @@ func respelledIn(v any, nk namedKey, i int, where []string, indexes keyIndexes) 
 		return "", "", ""
 	}
 	seg := nk.path[i]
+	if seg == anyObject {
+		// Here and in every object below: the rest of the path from each.
+		if key, want, how = respelledIn(v, nk, i+1, where, indexes); key != "" {
+			return key, want, how
+		}
+		switch c := v.(type) {
+		case []any:
+			for n, el := range c {
+				if key, want, how = respelledIn(el, nk, i, append(slices.Clip(where), strconv.Itoa(n)), indexes); key != "" {
+					return key, want, how
+				}
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(c)) {
+				if key, want, how = respelledIn(c[k], nk, i, append(slices.Clip(where), k), indexes); key != "" {
+					return key, want, how
+				}
+			}
+		}
+		return "", "", ""
+	}
 	if seg == anyElement {
 		switch c := v.(type) {
 		case []any:

@@ -47,3 +47,31 @@ func TestReviewRespellingsThroughAWrappedElementDeny(t *testing.T) {
 		})
 	}
 }
+
+// The near misses: a wrapped read of a call that spells the key once is judged on its value, and a
+// key read off a literal (nothing of args) checks no spelling in args. A respelling anywhere in
+// the arguments is refused once a rule reads the key off a value whose place it cannot follow.
+func TestWrappedReadsNearMisses(t *testing.T) {
+	for name, tc := range map[string]struct {
+		expr, extra string
+		deny        bool
+	}{
+		"dyn around args, spelled once":              {"dyn(args).dry_run == true", `{"dry_run": true, "jobs": [{"dryRun": 1}]}`, true},
+		"dyn around args, no alias anywhere":         {"dyn(args).dry_run == true", `{"dry_run": true, "jobs": [{"x": 1}]}`, false},
+		"a literal's key, an alias in args":          {"{'dry_run': true}.dry_run && args.n == 1", `{"n": 1, "dryRun": false}`, false},
+		"a literal list's element, an alias in args": {"[{'dry_run': true}].all(x, x.dry_run) && args.n == 1", `{"n": 1, "dryRun": false}`, false},
+		"an index of a wrapped element":              {"args.jobs.all(j, dyn(j)['dry_run'] == true)", `{"jobs": [{"dry_run": true, "dry-run": false}]}`, true},
+		"'in' on a wrapped element":                  {"args.jobs.all(j, !('force' in dyn(j)))", `{"jobs": [{"Force_": true}]}`, true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			set, errs := argrules.Compile([]argrules.Rule{{Name: "r", Tools: []string{"t"}, Expression: tc.expr}})
+			if errs != nil {
+				t.Fatalf("Compile(%q) = %v", tc.expr, errs)
+			}
+			v := set.Evaluate(argrules.Input{Tool: "t", Extra: mustParse(tc.extra)})
+			if (v != nil) != tc.deny {
+				t.Fatalf("Evaluate(%s) under %q = %+v; want denied %v", tc.extra, tc.expr, v, tc.deny)
+			}
+		})
+	}
+}
