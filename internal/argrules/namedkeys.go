@@ -53,29 +53,7 @@ func collectPaths(e ast.Expr, scope map[string][]string, add func([]string)) {
 		}
 		collectPaths(sel.Operand(), scope, add)
 	case ast.CallKind:
-		call := e.AsCall()
-		if call.IsMemberFunction() {
-			collectPaths(call.Target(), scope, add)
-		}
-		for _, a := range call.Args() {
-			collectPaths(a, scope, add)
-		}
-		if call.FunctionName() == operators.Index && len(call.Args()) == 2 {
-			if key, ok := constString(call.Args()[1]); ok {
-				if _, known := argPath(call.Args()[0], scope); !known && mentionsArgs(call.Args()[0], scope) {
-					add([]string{anyObject, key})
-				}
-			}
-		}
-		if call.FunctionName() == operators.In && len(call.Args()) == 2 {
-			if key, ok := constString(call.Args()[0]); ok {
-				if p, ok := argPath(call.Args()[1], scope); ok {
-					add(append(slices.Clone(p), key))
-				} else if mentionsArgs(call.Args()[1], scope) {
-					add([]string{anyObject, key})
-				}
-			}
-		}
+		collectCallPaths(e.AsCall(), scope, add)
 	case ast.ListKind:
 		for _, el := range e.AsList().Elements() {
 			collectPaths(el, scope, add)
@@ -86,29 +64,60 @@ func collectPaths(e ast.Expr, scope map[string][]string, add func([]string)) {
 			collectPaths(en.AsMapEntry().Value(), scope, add)
 		}
 	case ast.ComprehensionKind:
-		c := e.AsComprehension()
-		collectPaths(c.IterRange(), scope, add)
-		collectPaths(c.AccuInit(), scope, add)
-		// The comprehension's variables hide any of the same names outside it; its element
-		// variable (a one-variable comprehension's only one — a map's is its key, a string with
-		// nothing below — or the second of two) stands for each element of a range in args.
-		inner := maps.Clone(scope)
-		delete(inner, c.IterVar())
-		delete(inner, c.IterVar2())
-		delete(inner, c.AccuVar())
-		elem := c.IterVar()
-		if c.HasIterVar2() {
-			elem = c.IterVar2()
-		}
-		if p, ok := argPath(c.IterRange(), scope); ok {
-			inner[elem] = append(slices.Clone(p), anyElement)
-		} else if mentionsArgs(c.IterRange(), scope) {
-			inner[elem] = []string{anyObject} // an element of something built from args
-		}
-		collectPaths(c.LoopCondition(), inner, add)
-		collectPaths(c.LoopStep(), inner, add)
-		collectPaths(c.Result(), inner, add)
+		collectComprehensionPaths(e.AsComprehension(), scope, add)
 	}
+}
+
+// collectCallPaths is collectPaths for a call: its target and arguments, a constant key of an
+// index, and 'key' in a map.
+func collectCallPaths(call ast.CallExpr, scope map[string][]string, add func([]string)) {
+	if call.IsMemberFunction() {
+		collectPaths(call.Target(), scope, add)
+	}
+	for _, a := range call.Args() {
+		collectPaths(a, scope, add)
+	}
+	if call.FunctionName() == operators.Index && len(call.Args()) == 2 {
+		if key, ok := constString(call.Args()[1]); ok {
+			if _, known := argPath(call.Args()[0], scope); !known && mentionsArgs(call.Args()[0], scope) {
+				add([]string{anyObject, key})
+			}
+		}
+	}
+	if call.FunctionName() == operators.In && len(call.Args()) == 2 {
+		if key, ok := constString(call.Args()[0]); ok {
+			if p, ok := argPath(call.Args()[1], scope); ok {
+				add(append(slices.Clone(p), key))
+			} else if mentionsArgs(call.Args()[1], scope) {
+				add([]string{anyObject, key})
+			}
+		}
+	}
+}
+
+// collectComprehensionPaths is collectPaths for a comprehension (all, exists, map, filter...).
+func collectComprehensionPaths(c ast.ComprehensionExpr, scope map[string][]string, add func([]string)) {
+	collectPaths(c.IterRange(), scope, add)
+	collectPaths(c.AccuInit(), scope, add)
+	// The comprehension's variables hide any of the same names outside it; its element
+	// variable (a one-variable comprehension's only one — a map's is its key, a string with
+	// nothing below — or the second of two) stands for each element of a range in args.
+	inner := maps.Clone(scope)
+	delete(inner, c.IterVar())
+	delete(inner, c.IterVar2())
+	delete(inner, c.AccuVar())
+	elem := c.IterVar()
+	if c.HasIterVar2() {
+		elem = c.IterVar2()
+	}
+	if p, ok := argPath(c.IterRange(), scope); ok {
+		inner[elem] = append(slices.Clone(p), anyElement)
+	} else if mentionsArgs(c.IterRange(), scope) {
+		inner[elem] = []string{anyObject} // an element of something built from args
+	}
+	collectPaths(c.LoopCondition(), inner, add)
+	collectPaths(c.LoopStep(), inner, add)
+	collectPaths(c.Result(), inner, add)
 }
 
 // mentionsArgs says whether e may hold a value taken from args: it names args, or a variable in

@@ -124,43 +124,14 @@ func respelledIn(v any, nk namedKey, i int, where []string, indexes keyIndexes) 
 		return "", "", ""
 	}
 	seg := nk.path[i]
-	if seg == anyObject {
-		// Here and in every object below: the rest of the path from each.
+	switch seg {
+	case anyObject: // here, and in every object below
 		if key, want, how = respelledIn(v, nk, i+1, where, indexes); key != "" {
 			return key, want, how
 		}
-		switch c := v.(type) {
-		case []any:
-			for n, el := range c {
-				if key, want, how = respelledIn(el, nk, i, append(slices.Clip(where), strconv.Itoa(n)), indexes); key != "" {
-					return key, want, how
-				}
-			}
-		case map[string]any:
-			for _, k := range slices.Sorted(maps.Keys(c)) {
-				if key, want, how = respelledIn(c[k], nk, i, append(slices.Clip(where), k), indexes); key != "" {
-					return key, want, how
-				}
-			}
-		}
-		return "", "", ""
-	}
-	if seg == anyElement {
-		switch c := v.(type) {
-		case []any:
-			for n, el := range c {
-				if key, want, how = respelledIn(el, nk, i+1, append(slices.Clip(where), strconv.Itoa(n)), indexes); key != "" {
-					return key, want, how
-				}
-			}
-		case map[string]any:
-			for _, k := range slices.Sorted(maps.Keys(c)) {
-				if key, want, how = respelledIn(c[k], nk, i+1, append(slices.Clip(where), k), indexes); key != "" {
-					return key, want, how
-				}
-			}
-		}
-		return "", "", ""
+		return respelledInEach(v, nk, i, where, indexes)
+	case anyElement:
+		return respelledInEach(v, nk, i+1, where, indexes)
 	}
 	m, isMap := v.(map[string]any)
 	if !isMap {
@@ -177,6 +148,25 @@ func respelledIn(v any, nk namedKey, i int, where []string, indexes keyIndexes) 
 		}
 	}
 	return respelledIn(m[seg], nk, i+1, append(slices.Clip(where), seg), indexes)
+}
+
+// respelledInEach is respelledIn for each element of v, a list, or each value of v, a map.
+func respelledInEach(v any, nk namedKey, i int, where []string, indexes keyIndexes) (key, want, how string) {
+	switch c := v.(type) {
+	case []any:
+		for n, el := range c {
+			if key, want, how = respelledIn(el, nk, i, append(slices.Clip(where), strconv.Itoa(n)), indexes); key != "" {
+				return key, want, how
+			}
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(c)) {
+			if key, want, how = respelledIn(c[k], nk, i, append(slices.Clip(where), k), indexes); key != "" {
+				return key, want, how
+			}
+		}
+	}
+	return "", "", ""
 }
 
 func dotted(prefix, key string) string {
