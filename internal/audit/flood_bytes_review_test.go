@@ -1,0 +1,50 @@
+package audit
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+)
+
+// Review: the webhook reserves a denial's ArgumentBytes (the arguments' raw length) against the
+// window's byte budget, but its record holds the arguments JSON-encoded: a byte the encoder
+// escapes ('<', '>', '&', a control character) takes six bytes in the record. An agent that sends
+// a window's denials at once, each of raw arguments that fit the budget together, has them all
+// pass before any is charged, and the window's records are several times the budget.
+func TestReviewEscapedArgumentsOverrunTheByteBudgetWhenConcurrent(t *testing.T) {
+	f, clk, _ := floodFixture(t, 0)
+	f.Settings = nil // the defaults: 60 denials, 64 KiB a minute
+	ctx := t.Context()
+	budget := FloodSettingsOf(nil).bytesPerWindow()
+	const ns, requester = "ns", "system:serviceaccount:ns:coder"
+	perCall := int(budget) / DefaultDeniedPerWindow * 9 / 10 // 60 of them reserve 90% of the budget
+	call := &safetyv1alpha1.AgentToolCall{Spec: safetyv1alpha1.AgentToolCallSpec{SandboxID: "sbx",
+		Arguments: safetyv1alpha1.ToolArguments{Command: "echo " + strings.Repeat("\x01", perCall-5)}}}
+	var passed []DeniedCall
+	for i := range DefaultDeniedPerWindow { // all in flight at once: none recorded yet
+		d := DeniedCall{Namespace: ns, Requester: requester, Pod: "coder-0", Call: fmt.Sprintf("c-%d", i),
+			Reason: "ToolSafetyViolation", Bytes: ArgumentBytes(call.Spec.Arguments)}
+		if !f.Refuse(ctx, d) {
+			passed = append(passed, d)
+		}
+	}
+	before := f.Log.Journal.Stats().Bytes
+	for _, d := range passed {
+		if err := f.Log.RecordDecision(ctx, Decision{Decision: "deny", Reason: d.Reason, Mode: "Enforce",
+			Message: "denied", Namespace: ns, Plan: "p", Call: d.Call, Tool: "shell", Step: "s", Requester: requester,
+			Request: RequestOf(call), Facts: &Facts{}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	written := f.Log.Journal.Stats().Bytes - before
+	clk.Add(time.Minute)
+	t.Logf("%d of %d concurrent denials of %d argument bytes passed; their records took %d bytes, budget %d",
+		len(passed), DefaultDeniedPerWindow, perCall, written, budget)
+	if written > 2*budget {
+		t.Errorf("one window's denial records took %d bytes, %.1f times the window's budget of %d: the reservation "+
+			"counts the arguments' raw length, the record holds them escaped", written, float64(written)/float64(budget), budget)
+	}
+}
