@@ -48,3 +48,40 @@ func TestReviewEscapedArgumentsOverrunTheByteBudgetWhenConcurrent(t *testing.T) 
 			"counts the arguments' raw length, the record holds them escaped", written, float64(written)/float64(budget), budget)
 	}
 }
+
+// Review: reservations are matched to records by namespace, requester and call name, without the
+// pod, though windows are per pod. Two agents of one ServiceAccount (pods coder-0 and coder-1)
+// whose denials are in flight under one call name (the agent names its AgentToolCall; a denied
+// one is never stored, so the name stays free) swap charges: coder-0's maximal record is charged
+// to coder-1's window, and coder-1's next ordinary denial (10 KB of arguments) is refused RateLimited — losing its
+// reason, approval hint and record — though coder-1 wrote one small record.
+func TestReviewOnePodsRecordIsNotChargedToAnothersWindow(t *testing.T) {
+	f, _, _ := floodFixture(t, 0)
+	f.Settings = nil
+	ctx := t.Context()
+	const ns, requester = "ns", "system:serviceaccount:ns:coder"
+	big, small := maximalCall(t), &safetyv1alpha1.AgentToolCall{Spec: safetyv1alpha1.AgentToolCallSpec{
+		Arguments: safetyv1alpha1.ToolArguments{Command: "cat /etc/shadow"}}}
+	record := func(d DeniedCall, call *safetyv1alpha1.AgentToolCall) {
+		t.Helper()
+		if err := f.Log.RecordDecision(ctx, Decision{Decision: "deny", Reason: d.Reason, Mode: "Enforce", Message: "denied",
+			Namespace: ns, Plan: "p", Call: d.Call, Tool: "shell", Step: "s", Requester: requester,
+			Request: RequestOf(call), Facts: &Facts{}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	attacker := DeniedCall{Namespace: ns, Requester: requester, Pod: "coder-0", Call: "step-1", Reason: "ToolSafetyViolation",
+		Bytes: ArgumentBytes(big.Spec.Arguments)}
+	victim := DeniedCall{Namespace: ns, Requester: requester, Pod: "coder-1", Call: "step-1", Reason: "ToolSafetyViolation",
+		Bytes: ArgumentBytes(small.Spec.Arguments)}
+	if f.Refuse(ctx, attacker) || f.Refuse(ctx, victim) {
+		t.Fatal("each pod's first denial of its window is recorded")
+	}
+	record(attacker, big)
+	record(victim, small)
+	victim.Call, victim.Bytes = "step-2", 8192+2*1024 // a script and two paths: well within a window's budget beside one small record
+	if f.Refuse(ctx, victim) {
+		t.Error("coder-1's second ordinary denial of the window was refused RateLimited: coder-0's maximal record, " +
+			"in flight under the same call name, was charged to coder-1's window")
+	}
+}
