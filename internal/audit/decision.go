@@ -15,16 +15,19 @@ import (
 // call asked for, on which facts it was decided and by which rule, and to decide it again
 // (internal/replay) after the AgentToolCall itself is gone.
 type Decision struct {
-	Decision     string // allow, deny, would_deny
-	Reason       string
-	Message      string
-	Mode         string
-	Namespace    string
-	Plan         string
-	Call         string
-	Tool         string
-	Step         string
-	Requester    string
+	Decision  string // allow, deny, would_deny
+	Reason    string
+	Message   string
+	Mode      string
+	Namespace string
+	Plan      string
+	Call      string
+	Tool      string
+	Step      string
+	Requester string
+	// RequesterPod is the pod the requester's token is bound to; not recorded (the record's
+	// requester is the ServiceAccount), it matches the record to its flood window.
+	RequesterPod string
 	SnapshotHash string
 	// Approval names the ToolApproval that admitted the call ("namespace/name"), if one did.
 	Approval string
@@ -139,7 +142,7 @@ func (l *Log) RecordDecision(ctx context.Context, d Decision) error {
 	rec := newDecisionRecord(d)
 	receipt, err := l.appendReceipt(ctx, ledger.Record{Kind: KindDecision, Fixed: rec}, rec)
 	if f := l.flood.Load(); f != nil && d.Decision == decisionDeny {
-		f.charge(d.Namespace, d.Requester, d.Call, receipt.Bytes) // 0 bytes if it failed: the reservation goes
+		f.charge(d.Namespace, d.Requester, d.RequesterPod, d.Call, receipt.Bytes) // 0 bytes if it failed: the reservation goes
 	}
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
@@ -106,15 +107,55 @@ type DeniedCall struct {
 	Bytes int
 }
 
-// ArgumentBytes is the length of a call's arguments, as its decision record holds them before
-// redaction and truncation: the part of a denial record an agent controls.
+// ArgumentBytes bounds what a call's denial record takes: its arguments as the record holds them,
+// JSON-encoded (a byte the encoder escapes, a control character or '<', takes up to six; an
+// invalid UTF-8 byte becomes the six of \ufffd), plus the part of the record the agent does not
+// control (message, facts, tool, digests; denialRecordOverhead). The reservation must not be
+// below the record, or denials sent at once all pass before any is charged.
 func ArgumentBytes(a safetyv1alpha1.ToolArguments) int {
-	n := len(a.Command) + len(a.Cwd)
+	n := denialRecordOverhead + encodedBytes(a.Command) + encodedBytes(a.Cwd) + encodedBytes(a.ProjectDir)
 	for _, p := range a.Paths {
-		n += len(p)
+		n += encodedBytes(p)
 	}
 	if a.Extra != nil {
-		n += len(a.Extra.Raw)
+		n += encodedBytes(string(a.Extra.Raw))
+	}
+	return n
+}
+
+// denialRecordOverhead is the most a denial record takes besides its arguments: about 760 bytes
+// measured, with room for a long message and names.
+const denialRecordOverhead = 2 << 10
+
+// encodedBytes is the most s takes as (part of) a JSON string: six bytes for a byte that is
+// escaped as \u00XX or replaced by \ufffd, two for '"' and '\\', six for U+2028 and U+2029.
+func encodedBytes(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c < utf8.RuneSelf:
+			switch {
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				n += 6
+			case c == '"' || c == '\\':
+				n += 2
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += 6
+		case r == '\u2028' || r == '\u2029':
+			n += 6
+		default:
+			n += size
+		}
+		i += size
 	}
 	return n
 }
@@ -138,12 +179,12 @@ type FloodControl struct {
 	windows map[floodKey]*floodWindow
 	ended   []*floodWindow
 	// uncharged are the denials Refuse let through whose records the Log has not charged yet,
-	// by namespace, requester and call name (the Log's decisions carry no pod), with the window
-	// they count in and the bytes reserved for them.
+	// by namespace, requester, its token's pod and call name (so one pod's record is never
+	// charged to another's window), with the window they count in and the bytes reserved.
 	uncharged map[chargeKey]*reservation
 }
 
-type chargeKey struct{ namespace, requester, call string }
+type chargeKey struct{ namespace, requester, pod, call string }
 
 type reservation struct {
 	w    *floodWindow
@@ -200,7 +241,7 @@ func (f *FloodControl) Refuse(ctx context.Context, d DeniedCall) bool {
 	if refuse {
 		w.count(floodCall{call: d.Call, reason: d.Reason, at: now})
 	} else {
-		f.reserve(w, chargeKey{d.Namespace, d.Requester, d.Call}, int64(d.Bytes))
+		f.reserve(w, chargeKey{d.Namespace, d.Requester, d.Pod, d.Call}, int64(d.Bytes))
 	}
 	pending := len(f.ended) > 0
 	f.mu.Unlock()
@@ -231,8 +272,8 @@ func (f *FloodControl) reserve(w *floodWindow, k chargeKey, bytes int64) {
 
 // charge replaces the reservation of a denial the Log recorded by the bytes its record took (0
 // when it was not written).
-func (f *FloodControl) charge(namespace, requester, call string, bytes int) {
-	k := chargeKey{namespace, requester, call}
+func (f *FloodControl) charge(namespace, requester, pod, call string, bytes int) {
+	k := chargeKey{namespace, requester, pod, call}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	r := f.uncharged[k]

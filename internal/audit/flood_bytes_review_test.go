@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func TestReviewEscapedArgumentsOverrunTheByteBudgetWhenConcurrent(t *testing.T) 
 	for _, d := range passed {
 		if err := f.Log.RecordDecision(ctx, Decision{Decision: "deny", Reason: d.Reason, Mode: "Enforce",
 			Message: "denied", Namespace: ns, Plan: "p", Call: d.Call, Tool: "shell", Step: "s", Requester: requester,
-			Request: RequestOf(call), Facts: &Facts{}}); err != nil {
+			RequesterPod: d.Pod, Request: RequestOf(call), Facts: &Facts{}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -66,7 +67,7 @@ func TestReviewOnePodsRecordIsNotChargedToAnothersWindow(t *testing.T) {
 		t.Helper()
 		if err := f.Log.RecordDecision(ctx, Decision{Decision: "deny", Reason: d.Reason, Mode: "Enforce", Message: "denied",
 			Namespace: ns, Plan: "p", Call: d.Call, Tool: "shell", Step: "s", Requester: requester,
-			Request: RequestOf(call), Facts: &Facts{}}); err != nil {
+			RequesterPod: d.Pod, Request: RequestOf(call), Facts: &Facts{}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,5 +84,19 @@ func TestReviewOnePodsRecordIsNotChargedToAnothersWindow(t *testing.T) {
 	if f.Refuse(ctx, victim) {
 		t.Error("coder-1's second ordinary denial of the window was refused RateLimited: coder-0's maximal record, " +
 			"in flight under the same call name, was charged to coder-1's window")
+	}
+}
+
+// A reservation is never below what the encoder writes: each kind of byte it escapes or replaces.
+func TestEncodedBytesBoundsTheEncoding(t *testing.T) {
+	for _, s := range []string{"", "plain ascii", "\x01\x1f\x00", `<>&"\`, "\u2028\u2029", "\xff\xfe", "ü中𝄞",
+		"a\xc3", "\xed\xa0\x80", strings.Repeat("\x01<\xff", 100)} {
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := encodedBytes(s), len(b)-2; got < want {
+			t.Errorf("encodedBytes(%q) = %d, below the %d bytes encoding/json writes", s, got, want)
+		}
 	}
 }

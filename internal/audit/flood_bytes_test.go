@@ -42,7 +42,7 @@ func TestOneAgentCannotFillTheDefaultVolumeWithinRetention(t *testing.T) {
 				if err := f.Log.RecordDecision(ctx, Decision{Decision: "deny", Reason: d.Reason, Mode: "Enforce",
 					Message:   "[ToolSafetyViolation] path-policy zeroAccess: the call reads a denied path",
 					Namespace: ns, Plan: "p", Call: d.Call, Tool: "shell", Step: "s", Requester: requester,
-					Request: RequestOf(call), Facts: &Facts{}}); err != nil {
+					RequesterPod: d.Pod, Request: RequestOf(call), Facts: &Facts{}}); err != nil {
 					t.Fatal(err)
 				}
 			}

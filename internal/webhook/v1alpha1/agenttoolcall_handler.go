@@ -191,7 +191,7 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 		err := h.Ledger.RecordDecision(ctx, audit.Decision{
 			Decision: out.decision, Reason: out.reason, Message: out.message, Mode: out.mode,
 			Namespace: req.Namespace, Plan: call.Spec.Plan, Call: call.Name, Tool: call.Spec.Tool, Step: call.Spec.Step,
-			Requester: req.UserInfo.Username, SnapshotHash: out.snapshot, Approval: out.approval,
+			Requester: req.UserInfo.Username, RequesterPod: tokenPodName(req), SnapshotHash: out.snapshot, Approval: out.approval,
 			RuleID: out.rule, Class: out.class, Request: audit.RequestOf(call), AgentTool: out.tool, Facts: out.facts,
 		})
 		if err != nil {
