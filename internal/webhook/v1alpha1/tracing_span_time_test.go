@@ -20,10 +20,10 @@ import (
 
 // A server span is how a trace shows where the time of a request went: the decision span of an
 // AgentToolCall should cover toolgate's work on it (the engine, the durable ledger write, the
-// plan's counters), as an HTTP server span covers its handler. Today the span is started and
-// ended after the answer is settled (tracing.Record after the ledger write), so it lasts a few
-// microseconds and starts after the ledger had already recorded the decision: a trace can never
-// show a slow ledger volume or status write as toolgate's share of a tool call.
+// plan's counters), as an HTTP server span covers its handler. It once started after the
+// ledger had recorded the decision (a span of a few microseconds), so a trace could never show a
+// slow ledger volume or status write as toolgate's share of a tool call; now it starts when the
+// review arrives (tracing.WithStart).
 var _ = Describe("Decision traces: the span's time", func() {
 	It("starts before the decision is recorded in the ledger", func() {
 		receiver, stop, err := testenv.ListenOTLP()
