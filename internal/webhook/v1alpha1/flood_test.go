@@ -9,9 +9,6 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
-	"go.opentelemetry.io/otel/trace/noop"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clocktesting "k8s.io/utils/clock/testing"
@@ -23,7 +20,6 @@ import (
 	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/testenv"
-	"github.com/toolgate/toolgate/internal/tracing"
 	"github.com/toolgate/toolgate/pkg/agent"
 )
 
@@ -183,13 +179,7 @@ var _ = Describe("a flood of denied calls through the API server", Ordered, func
 			HaveKeyWithValue("requester", "system:serviceaccount:"+n.Name+":shared"))))
 	})
 	It("gives a RateLimited refusal a decision span too", func() {
-		receiver, stop, err := testenv.ListenOTLP()
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(stop)
-		shutdown, err := tracing.Start(ctx, "toolgate-test", "test",
-			otlptracegrpc.WithEndpoint(receiver.Addr), otlptracegrpc.WithInsecure())
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(func() { otel.SetTracerProvider(noop.NewTracerProvider()) })
+		receiver, shutdown := tracedToReceiver()
 
 		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "flood-span-"}}
 		Expect(k8sClient.Create(ctx, n)).To(Succeed())

@@ -7,15 +7,10 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
-	"go.opentelemetry.io/otel/trace/noop"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/safety"
-	"github.com/toolgate/toolgate/internal/testenv"
-	"github.com/toolgate/toolgate/internal/tracing"
 )
 
 // A server span is how a trace shows where the time of a request went: the decision span of an
@@ -26,13 +21,7 @@ import (
 // review arrives (tracing.WithStart).
 var _ = Describe("Decision traces: the span's time", func() {
 	It("starts before the decision is recorded in the ledger", func() {
-		receiver, stop, err := testenv.ListenOTLP()
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(stop)
-		shutdown, err := tracing.Start(ctx, "toolgate-test", "test",
-			otlptracegrpc.WithEndpoint(receiver.Addr), otlptracegrpc.WithInsecure())
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(func() { otel.SetTracerProvider(noop.NewTracerProvider()) })
+		receiver, shutdown := tracedToReceiver()
 
 		p := newProject(nil)
 		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: p.profile(profileWith(nil))})

@@ -6,10 +6,7 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/trace"
-	"go.opentelemetry.io/otel/trace/noop"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -21,14 +18,7 @@ import (
 
 var _ = Describe("Decision traces (OpenTelemetry)", func() {
 	It("emits one execute_tool span per decision, in the agent's trace, with the verdict as attributes", func() {
-		receiver, stop, err := testenv.ListenOTLP()
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(stop)
-
-		shutdown, err := tracing.Start(ctx, "toolgate-test", "test",
-			otlptracegrpc.WithEndpoint(receiver.Addr), otlptracegrpc.WithInsecure())
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(func() { otel.SetTracerProvider(noop.NewTracerProvider()) })
+		receiver, shutdown := tracedToReceiver()
 
 		p := newProject(nil)
 		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: p.profile(profileWith(nil))})
