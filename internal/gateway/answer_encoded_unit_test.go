@@ -78,6 +78,9 @@ func TestGrowingAnswersDoNotWaitForEachOther(t *testing.T) {
 	defer cancel()
 	errs := make(chan error, 2)
 	answered := make([]func(), 0, 2)
+	held := make([]context.Context, 0, 2)
+	// Both answers are read before either is encoded: started in between, the first call's
+	// growth could fit and leave the second call's read waiting for it.
 	for range 2 {
 		hctx, done := withAnswerHold(ctx, budget)
 		answered = append(answered, done)
@@ -85,6 +88,9 @@ func TestGrowingAnswersDoNotWaitForEachOther(t *testing.T) {
 		if err := answerShareOf(cctx).take(cctx, 100<<10); err != nil { // the answer, read
 			t.Fatal(err)
 		}
+		held = append(held, cctx)
+	}
+	for _, cctx := range held {
 		go func() { errs <- holdEncoded(cctx, markup) }()
 	}
 	for range 2 {
