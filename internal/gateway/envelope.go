@@ -12,10 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"golang.org/x/text/cases"
 )
 
 // maxEnvelopeDepth is how deep a message's objects and arrays may nest: the SDK's own bound
@@ -497,14 +497,27 @@ func (keys *objectKeys) repeated(s *envelopeScan, k key) (string, bool) {
 	return "", false
 }
 
-// foldKey is the form keys that differ only in case share.
+// foldKey is the form keys that differ only in case share, as alike (strings.EqualFold) and Go's
+// encoding/json see case: simple folding, each rune as the least of its fold
+// set, so "ß" and "ss" stay two keys past 16 as they are within them.
 func foldKey(key string) string {
 	for i := 0; i < len(key); i++ {
 		if key[i] >= utf8.RuneSelf {
-			return cases.Fold().String(key)
+			return strings.Map(leastOfFoldSet, key)
 		}
 	}
-	return strings.ToLower(key)
+	return strings.ToUpper(key) // in ASCII, a letter's capital is the least of its fold set
+}
+
+// leastOfFoldSet is the least rune that folds to r.
+func leastOfFoldSet(r rune) rune {
+	for {
+		next := unicode.SimpleFold(r)
+		if next <= r {
+			return next
+		}
+		r = next
+	}
 }
 
 // id reads a message's id into v: a string, null, or an integer the SDK carries back exactly.

@@ -51,6 +51,9 @@ func TestCheckEnvelope(t *testing.T) {
 		{"the 17th key repeats the first", `{"jsonrpc":"2.0","id":1,"method":"m","params":{` + keys(16, `,"k0":1`) + `}}`,
 			jsonrpc.CodeInvalidRequest, `key "k0" is named twice`},
 		{"a non-ASCII key", `{"jsonrpc":"2.0","id":1,"method":"m","params":{"чтение":1,"чтения":2}}`, 0, ""},
+		{"keys that fold alike only in full folding", `{"jsonrpc":"2.0","id":1,"method":"m","params":{"ß":1,"ss":2}}`, 0, ""},
+		{"keys that fold alike only in full folding, past 16 keys", `{"jsonrpc":"2.0","id":1,"method":"m","params":{` +
+			keys(40, `,"ß":1,"ss":2,"ﬀ":3,"ff":4`) + `}}`, 0, ""},
 
 		{"trailing text", callBody + "garbage", jsonrpc.CodeParseError, "text follows it at byte"},
 		{"two messages", callBody + callBody, jsonrpc.CodeParseError, "text follows it"},
@@ -97,6 +100,10 @@ func TestCheckEnvelope(t *testing.T) {
 		{"a key twice past 16 keys, in capitals", `{"jsonrpc":"2.0","id":1,"method":"m","params":{` + keys(40, `,"K3":0`) + `}}`,
 			jsonrpc.CodeInvalidRequest, `keys "k3" and "K3" differ only in case`},
 		{"a key twice past 16 keys, a Kelvin sign", `{"jsonrpc":"2.0","id":1,"method":"m","params":{` + keys(40, `,"\u212a3":0`) + `}}`,
+			jsonrpc.CodeInvalidRequest, `differ only in case`},
+		{"a key twice past 16 keys, a long s", `{"jsonrpc":"2.0","id":1,"method":"m","params":{` + keys(40, `,"s":0,"ſ":1`) + `}}`,
+			jsonrpc.CodeInvalidRequest, `differ only in case`},
+		{"a key twice past 16 keys, non-ASCII capitals", `{"jsonrpc":"2.0","id":1,"method":"m","params":{` + keys(40, `,"ärger":0,"ÄRGER":1`) + `}}`,
 			jsonrpc.CodeInvalidRequest, `differ only in case`},
 		{"a key twice in a batch's message", "[" + call("1") + `,{"jsonrpc":"2.0","id":2,"method":"m","method":"n"}]`,
 			jsonrpc.CodeInvalidRequest, `key "method" is named twice (decoders disagree on which one counts) in message 1 of the batch`},
