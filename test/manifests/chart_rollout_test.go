@@ -1,9 +1,13 @@
 package manifests
 
 import (
+	"context"
+	"reflect"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 // A ReadWriteOncePod claim (which the schema offers for ledger.accessMode) can be used by one pod
@@ -30,4 +34,30 @@ func TestChartRolloutCanReplaceTheOnlyPodOfAReadWriteOncePodClaim(t *testing.T) 
 	t.Errorf("ledger.accessMode=ReadWriteOncePod renders the manager's Deployment with strategy %q (maxSurge %v): "+
 		"the surge pod can never mount the claim and the old pod is never stopped, so every rollout hangs",
 		strategy, surge)
+}
+
+// config/default installs the manager with one replica and a ReadWriteOnce ledger claim, as the
+// chart's defaults do: its Deployment must roll out the way the chart's does, old pod first, or a
+// surge pod scheduled on another node waits for the claim for ever.
+func TestKustomizeRollsOutTheLedgerClaimsOnlyPodAsTheChartDoes(t *testing.T) {
+	kustomized, _, err := testenv.RenderDefault(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var claimModes []any
+	for _, o := range kustomized {
+		if o.GetKind() == "PersistentVolumeClaim" {
+			claimModes, _, _ = unstructured.NestedSlice(o.Object, "spec", "accessModes")
+		}
+	}
+	if len(claimModes) != 1 || claimModes[0] == "ReadWriteMany" {
+		t.Fatalf("config/default's ledger claim has access modes %v; this test expects one single-attach mode", claimModes)
+	}
+	kust, _ := newReferences(t, kustomized, operatorNamespace).manager(t)
+	chart, _ := newReferences(t, renderChart(t), operatorNamespace).manager(t)
+	k, _, _ := unstructured.NestedFieldNoCopy(kust.Object, "spec", "strategy")
+	c, _, _ := unstructured.NestedFieldNoCopy(chart.Object, "spec", "strategy")
+	if !reflect.DeepEqual(k, c) || !reflect.DeepEqual(k, map[string]any{"type": "Recreate"}) {
+		t.Errorf("the manager's rollout strategy is %v from config/default and %v from the chart; want Recreate from both", k, c)
+	}
 }
