@@ -58,6 +58,7 @@ func TestKustomizeRollsOutTheLedgerClaimsOnlyPodAsTheChartDoes(t *testing.T) {
 	k, _, _ := unstructured.NestedFieldNoCopy(kust.Object, "spec", "strategy")
 	c, _, _ := unstructured.NestedFieldNoCopy(chart.Object, "spec", "strategy")
 	if !reflect.DeepEqual(k, c) || !reflect.DeepEqual(k, map[string]any{"type": "Recreate"}) {
-		t.Errorf("the manager's rollout strategy is %v from config/default and %v from the chart; want Recreate from both", k, c)
+		t.Errorf("the manager's rollout strategy is %v from config/default and %v from the chart; want Recreate from both",
+			k, c)
 	}
 }
