@@ -135,6 +135,17 @@ type LedgerFloodControl struct {
 	// +optional
 	WindowSeconds int32 `json:"windowSeconds,omitempty"`
 
+	// deniedBytesPerMinute is the byte budget of one requester's denial records in a window, for
+	// each minute of windowSeconds: once a window's records would pass it, later denials are
+	// refused RateLimited and counted in the flood record, so a flood of large denials (up to about
+	// 60 KB each, with their arguments) costs about this much per minute. The first denial of a
+	// window is recorded whole whatever its size. Default 65536 (64 KiB).
+	// +kubebuilder:default=65536
+	// +kubebuilder:validation:Minimum=1024
+	// +kubebuilder:validation:Maximum=1073741824
+	// +optional
+	DeniedBytesPerMinute int64 `json:"deniedBytesPerMinute,omitempty"`
+
 	// minFreePercent is the share of the volume that must stay free: below it the VolumeHeadroom
 	// condition is False, well before the volume is full. Default 20.
 	// +kubebuilder:default=20

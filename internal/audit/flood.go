@@ -31,7 +31,7 @@ const (
 	DefaultDeniedPerWindow = 60
 	DefaultFloodWindow     = time.Minute
 	// DefaultDeniedBytesPerMinute is the byte budget of a requester's denial records per minute
-	// of window (64 KiB: one maximal denial, ~60 KB with its arguments, or dozens of ordinary
+	// of window, as the CRD defaults spec.floodControl.deniedBytesPerMinute (64 KiB: one maximal denial, ~60 KB with its arguments, or dozens of ordinary
 	// ones). Once a window's records reach it, further denials are refused RateLimited and
 	// counted in the flood record, so a flood of large denials costs about this much per window,
 	// not DeniedPerWindow maximal records (~3.6 MB). docs/ledger.md, "Flood control", gives how
@@ -49,18 +49,21 @@ const (
 type FloodSettings struct {
 	DeniedPerWindow int
 	Window          time.Duration
-	// DeniedBytesPerWindow is the byte budget of a window's denial records; 0 means
-	// DefaultDeniedBytesPerMinute for each minute of Window. The first denial of a window is
-	// recorded whatever its size.
-	DeniedBytesPerWindow int64
+	// DeniedBytesPerMinute is the byte budget of a window's denial records for each minute of
+	// Window; 0 means DefaultDeniedBytesPerMinute. The first denial of a window is recorded
+	// whatever its size.
+	DeniedBytesPerMinute int64
 }
 
 // bytesPerWindow is the window's byte budget.
 func (s FloodSettings) bytesPerWindow() int64 {
-	if s.DeniedBytesPerWindow > 0 {
-		return s.DeniedBytesPerWindow
+	perMinute := s.DeniedBytesPerMinute
+	if perMinute <= 0 {
+		perMinute = DefaultDeniedBytesPerMinute
 	}
-	return max(1, int64(DefaultDeniedBytesPerMinute*s.Window/time.Minute))
+	// In milliseconds: the CRD's largest budget (1 GiB) times its longest window (a day) in
+	// nanoseconds would overflow.
+	return max(1, perMinute*int64(s.Window/time.Millisecond)/int64(time.Minute/time.Millisecond))
 }
 
 // FloodSettingsOf reads the limits from an AuditLedger spec (nil: the defaults).
@@ -75,6 +78,7 @@ func FloodSettingsOf(spec *safetyv1alpha1.AuditLedgerSpec) FloodSettings {
 	if w := spec.FloodControl.WindowSeconds; w > 0 {
 		s.Window = time.Duration(w) * time.Second
 	}
+	s.DeniedBytesPerMinute = spec.FloodControl.DeniedBytesPerMinute
 	return s
 }
 

@@ -8,7 +8,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
@@ -25,14 +24,7 @@ import (
 var _ = Describe("deleting the AuditLedger", func() {
 	var al *safetyv1alpha1.AuditLedger
 	BeforeEach(func() {
-		al = &safetyv1alpha1.AuditLedger{}
-		err := k8sClient.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, al)
-		if apierrors.IsNotFound(err) {
-			al = &safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: audit.LedgerName}}
-			Expect(k8sClient.Create(ctx, al)).To(Succeed())
-		} else {
-			Expect(err).NotTo(HaveOccurred())
-		}
+		al = clusterAuditLedger()
 		DeferCleanup(func() {
 			cur := &safetyv1alpha1.AuditLedger{}
 			Expect(k8sClient.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, cur)).To(Succeed())

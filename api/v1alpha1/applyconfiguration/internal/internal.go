@@ -491,6 +491,10 @@ var schemaYAML = typed.YAMLObject(`types:
 - name: com.github.toolgate.toolgate.api.v1alpha1.LedgerFloodControl
   map:
     fields:
+    - name: deniedBytesPerMinute
+      type:
+        scalar: numeric
+      default: 65536
     - name: deniedPerWindow
       type:
         scalar: numeric

@@ -30,6 +30,12 @@ type LedgerFloodControlApplyConfiguration struct {
 	DeniedPerWindow *int32 `json:"deniedPerWindow,omitempty"`
 	// windowSeconds is the window's length. Default 60.
 	WindowSeconds *int32 `json:"windowSeconds,omitempty"`
+	// deniedBytesPerMinute is the byte budget of one requester's denial records in a window, for
+	// each minute of windowSeconds: once a window's records would pass it, later denials are
+	// refused RateLimited and counted in the flood record, so a flood of large denials (up to about
+	// 60 KB each, with their arguments) costs about this much per minute. The first denial of a
+	// window is recorded whole whatever its size. Default 65536 (64 KiB).
+	DeniedBytesPerMinute *int64 `json:"deniedBytesPerMinute,omitempty"`
 	// minFreePercent is the share of the volume that must stay free: below it the VolumeHeadroom
 	// condition is False, well before the volume is full. Default 20.
 	MinFreePercent *int32 `json:"minFreePercent,omitempty"`
@@ -54,6 +60,14 @@ func (b *LedgerFloodControlApplyConfiguration) WithDeniedPerWindow(value int32) 
 // If called multiple times, the WindowSeconds field is set to the value of the last call.
 func (b *LedgerFloodControlApplyConfiguration) WithWindowSeconds(value int32) *LedgerFloodControlApplyConfiguration {
 	b.WindowSeconds = &value
+	return b
+}
+
+// WithDeniedBytesPerMinute sets the DeniedBytesPerMinute field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the DeniedBytesPerMinute field is set to the value of the last call.
+func (b *LedgerFloodControlApplyConfiguration) WithDeniedBytesPerMinute(value int64) *LedgerFloodControlApplyConfiguration {
+	b.DeniedBytesPerMinute = &value
 	return b
 }
 
