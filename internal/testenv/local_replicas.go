@@ -22,6 +22,7 @@ import (
 type LocalReplicas struct {
 	// Connections counts the connections the proxy handed to each replica.
 	Connections []atomic.Int64
+	hold        requestHold
 	procs       []*exec.Cmd
 	logs        []*os.File
 	proxy       net.Listener
@@ -69,7 +70,7 @@ func (l *Local) StartManagers(ctx context.Context, n int) (*LocalReplicas, error
 		return nil, errors.Join(fmt.Errorf("listening for the webhook proxy: %w", err), r.Stop())
 	}
 	r.wg.Go(func() {
-		roundRobin(r.proxy, addrs, func(next int) int { return next }, r.Connections, &r.wg, r.shutdown)
+		roundRobin(r.proxy, addrs, func(next int) int { return next }, r.Connections, &r.hold, &r.wg, r.shutdown)
 	})
 	for i, probe := range probes {
 		if err := waitReady(ctx, probe, filepath.Join(l.Dir, fmt.Sprintf("manager-%d.log", i))); err != nil {
@@ -80,6 +81,16 @@ func (l *Local) StartManagers(ctx context.Context, n int) (*LocalReplicas, error
 		r.Connections[i].Store(0)
 	}
 	return r, nil
+}
+
+// Hold holds the admission requests the API server sends from now on at the proxy until n
+// connections carry one (requestHold): a burst of n concurrent calls is then spread over the
+// replicas by the connections it needs, however a loaded machine spaces its requests, instead of
+// sharing the connections its first answers leave idle. It returns, once they are released, how
+// many connections each replica was handed held; release lets them through at once (a spec's
+// cleanup, should fewer than n come).
+func (r *LocalReplicas) Hold(n int) (held <-chan []int64, release func()) {
+	return r.hold.start(n, len(r.Connections)), r.hold.Release
 }
 
 // Stop stops the proxy and every manager (SIGTERM: each stores its counters and hands the Lease

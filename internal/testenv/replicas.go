@@ -227,7 +227,7 @@ func (r *Replicas) serveProxy(addrs []string) {
 			}
 		}
 		return next
-	}, r.Connections, &r.proxyWG, r.shutdown)
+	}, r.Connections, nil, &r.proxyWG, r.shutdown)
 }
 
 // StopReplica stops replica i as a rollout or a drain stops a pod (its manager's context is
@@ -245,8 +245,10 @@ func (r *Replicas) StopReplica(i int) error {
 
 // roundRobin hands each connection lis accepts to addrs[pick(n)] for the n-th connection modulo
 // len(addrs), counting it in counts, and pipes it there until either side closes or shutdown;
-// it returns when lis is closed.
-func roundRobin(lis net.Listener, addrs []string, pick func(next int) int, counts []atomic.Int64, wg *sync.WaitGroup, shutdown <-chan struct{}) {
+// it returns when lis is closed. Requests the API server sends while hold (which may be nil) holds
+// them wait at the proxy.
+func roundRobin(lis net.Listener, addrs []string, pick func(next int) int, counts []atomic.Int64, hold *requestHold,
+	wg *sync.WaitGroup, shutdown <-chan struct{}) {
 	next := 0
 	for {
 		in, err := lis.Accept()
@@ -256,13 +258,13 @@ func roundRobin(lis net.Listener, addrs []string, pick func(next int) int, count
 		i := pick(next % len(addrs))
 		next++
 		counts[i].Add(1)
-		wg.Go(func() { pipe(in, addrs[i], shutdown) })
+		wg.Go(func() { pipe(in, i, addrs[i], hold, shutdown) })
 	}
 }
 
-// pipe copies bytes both ways between in and a new connection to addr until either side closes
-// or the proxy shuts down.
-func pipe(in net.Conn, addr string, shutdown <-chan struct{}) {
+// pipe copies bytes both ways between in and a new connection to addrs[i] until either side
+// closes or the proxy shuts down.
+func pipe(in net.Conn, i int, addr string, hold *requestHold, shutdown <-chan struct{}) {
 	defer func() { _ = in.Close() }()
 	out, err := net.DialTimeout("tcp", addr, 5*time.Second)
 	if err != nil {
@@ -270,10 +272,92 @@ func pipe(in net.Conn, addr string, shutdown <-chan struct{}) {
 	}
 	defer func() { _ = out.Close() }()
 	closed := make(chan struct{}, 2)
-	go func() { _, _ = io.Copy(out, in); closed <- struct{}{} }()
+	go func() {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := in.Read(buf)
+			if n > 0 {
+				hold.wait(in, i, shutdown)
+				if _, err := out.Write(buf[:n]); err != nil {
+					break
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		closed <- struct{}{}
+	}()
 	go func() { _, _ = io.Copy(in, out); closed <- struct{}{} }()
 	select {
 	case <-closed:
+	case <-shutdown:
+	}
+}
+
+// requestHold holds at the proxy what the API server sends to the replicas, from when Hold is
+// called until n connections carry something: the request of an agent's call, or the handshake of
+// a new connection made for one. Until then no request is answered, so no answer frees a
+// connection for another request: n concurrent admissions are each on a connection of their own,
+// and the proxy spreads them over the replicas as the Service spreads connections, however a
+// loaded machine spaces them.
+type requestHold struct {
+	mu      sync.Mutex
+	want    int
+	seen    map[net.Conn]bool
+	held    []int64 // per replica
+	open    chan struct{}
+	results chan []int64
+}
+
+// start holds from now until n connections carry something, and returns the number held per
+// replica once they are released (replicas is their number).
+func (h *requestHold) start(n, replicas int) <-chan []int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.release()
+	h.want, h.seen, h.held = n, map[net.Conn]bool{}, make([]int64, replicas)
+	h.open, h.results = make(chan struct{}), make(chan []int64, 1)
+	return h.results
+}
+
+// release lets what is held through; h.mu is held.
+func (h *requestHold) release() {
+	if h.open == nil {
+		return
+	}
+	close(h.open)
+	h.results <- h.held
+	h.open = nil
+}
+
+// Release lets everything held through now, as a spec's cleanup does.
+func (h *requestHold) Release() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.release()
+}
+
+// wait counts conn, on replica i, the first time it carries something while h holds, and waits
+// until h releases it.
+func (h *requestHold) wait(conn net.Conn, i int, shutdown <-chan struct{}) {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	open := h.open
+	if open == nil || h.seen[conn] {
+		h.mu.Unlock()
+		return
+	}
+	h.seen[conn] = true
+	h.held[i]++
+	if len(h.seen) >= h.want {
+		h.release()
+	}
+	h.mu.Unlock()
+	select {
+	case <-open:
 	case <-shutdown:
 	}
 }
