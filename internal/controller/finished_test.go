@@ -350,6 +350,7 @@ var _ = Describe("finished calls", func() {
 		DeferCleanup(func() { Expect(client.IgnoreNotFound(k8sClient.Delete(ctx, al))).To(Succeed()) })
 
 		ns, agent := lockedPlan("window")
+		aMinuteAhead(clk)
 		By("the agent marks its own call finished at once, before the tool has run and its cost is reported")
 		early := submitCall(agent, ns, "window", "early", "a", safetyv1alpha1.CallPhaseFailed, "", nil)
 		abandoned := submitCall(agent, ns, "window", "abandoned", "c", safetyv1alpha1.CallPhaseFailed, "", nil)
@@ -392,6 +393,18 @@ var _ = Describe("finished calls", func() {
 // time) was created before the operator's clock says it saw the call finished. A fixed date would
 // stop holding once the real time passed it.
 func aheadOfTheAPIServer() time.Time { return time.Now().UTC().Add(time.Hour).Truncate(time.Minute) }
+
+// aMinuteAhead sets clk a minute ahead of the real time, with which the API server stamps a
+// call's creation, when a spec is about to create its calls: set when the spec started, the
+// minute was also the time to restart the manager and lock the plan, which a loaded machine may
+// take (a restarted manager first works through the calls earlier specs left), and a call created
+// after the clock's time is seen finished before it was created and its window ends after the
+// spec's step past it.
+func aMinuteAhead(clk *clocktesting.FakeClock) {
+	if t := time.Now().Add(time.Minute); t.After(clk.Now()) {
+		clk.SetTime(t)
+	}
+}
 
 // stamp is t as a completion record writes it.
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

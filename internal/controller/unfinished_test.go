@@ -163,6 +163,7 @@ var _ = Describe("unfinished calls", func() {
 		clk := clocktesting.NewFakeClock(time.Now().Add(time.Minute))
 		dir, al, _ := withLedger(clk, "window-unfinished", 0)
 		ns, agent := lockedPlan("short")
+		aMinuteAhead(clk)
 		c := submitCall(agent, ns, "short", "left", "a", "", "", nil)
 		p := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "short"}}
 		Eventually(func(g Gomega) []string { return getPlan(ns, "short")(g).Finalizers }).Should(ContainElement(safetyv1alpha1.PlanFinalizer))
