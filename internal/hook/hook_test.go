@@ -12,14 +12,12 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/hook"
-	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 // The hook as a coding agent runs it: the built binary, the protocol's documented payloads on
@@ -33,13 +31,8 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 	)
 
 	BeforeAll(func() {
-		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "hook-"}}
-		Expect(k8sClient.Create(ctx, n)).To(Succeed())
-		ns = n.Name
-		agent, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, ns, "coding-agent", pod)
-		Expect(err).NotTo(HaveOccurred())
-		tokenFile = filepath.Join(GinkgoT().TempDir(), "token")
-		Expect(os.WriteFile(tokenFile, []byte(agent.Config.BearerToken), 0o600)).To(Succeed())
+		ns = testNamespace("hook-")
+		tokenFile = agentTokenFile(ns, "coding-agent", pod)
 
 		for name, spec := range map[string]safetyv1alpha1.AgentToolSpec{
 			"bash":              {Writes: true, ActionClass: safetyv1alpha1.ActionClassExecute},

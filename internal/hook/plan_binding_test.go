@@ -1,13 +1,10 @@
 package hook_test
 
 import (
-	"os"
-	"path/filepath"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -26,23 +23,13 @@ import (
 var _ = Describe("toolgate-hook, for a pod whose plan has ended or that no plan names", Ordered, ContinueOnFailure, func() {
 	var ns string
 
-	tokenOf := func(sa, pod string) string {
-		GinkgoHelper()
-		agent, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, ns, sa, pod)
-		Expect(err).NotTo(HaveOccurred())
-		f := filepath.Join(GinkgoT().TempDir(), "token")
-		Expect(os.WriteFile(f, []byte(agent.Config.BearerToken), 0o600)).To(Succeed())
-		return f
-	}
 	argsFor := func(tokenFile string) []string {
 		return []string{"--server", cluster.Config.Host, "--certificate-authority", caFile, "--namespace", ns,
 			"--token-file", tokenFile}
 	}
 
 	BeforeAll(func() {
-		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "hook-ended-"}}
-		Expect(k8sClient.Create(ctx, n)).To(Succeed())
-		ns = n.Name
+		ns = testNamespace("hook-ended-")
 		read := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: "read"},
 			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead}}
 		if err := k8sClient.Create(ctx, read); err != nil {
@@ -51,7 +38,7 @@ var _ = Describe("toolgate-hook, for a pod whose plan has ended or that no plan 
 	})
 
 	It("denies a call of a pod whose plan has ended [PlanExpired], as the gateway does, and the ledger holds it", func() {
-		tokenFile := tokenOf("late-agent", "late-pod")
+		tokenFile := agentTokenFile(ns, "late-agent", "late-pod")
 		plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "brief"},
 			Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: "late-agent", PodName: "late-pod",
 				ActiveDeadlineSeconds: new(int64(1))}}
@@ -71,7 +58,7 @@ var _ = Describe("toolgate-hook, for a pod whose plan has ended or that no plan 
 	})
 
 	It("denies a call of a pod no plan names with the typed reason [PlanNotFound], as the gateway does", func() {
-		out := run(payload("read.json"), argsFor(tokenOf("stranger", "stranger-pod"))...)
+		out := run(payload("read.json"), argsFor(agentTokenFile(ns, "stranger", "stranger-pod"))...)
 		Expect(out.PermissionDecision).To(Equal(hook.Deny))
 		Expect(out.PermissionDecisionReason).To(HavePrefix("[PlanNotFound] "),
 			"the gateway's denial is typed [PlanNotFound]; the hook answers: %s", out.PermissionDecisionReason)

@@ -5,19 +5,16 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/hook"
-	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 // The engine takes a search of the project directory to read the .env it may hold (a Grep of the
@@ -31,13 +28,8 @@ var _ = Describe("toolgate-hook, for a search of the project made from outside i
 	var ns, tokenFile string
 
 	BeforeAll(func() {
-		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "hook-project-"}}
-		Expect(k8sClient.Create(ctx, n)).To(Succeed())
-		ns = n.Name
-		agent, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, ns, "coding-agent", "coder-0")
-		Expect(err).NotTo(HaveOccurred())
-		tokenFile = filepath.Join(GinkgoT().TempDir(), "token")
-		Expect(os.WriteFile(tokenFile, []byte(agent.Config.BearerToken), 0o600)).To(Succeed())
+		ns = testNamespace("hook-project-")
+		tokenFile = agentTokenFile(ns, "coding-agent", "coder-0")
 		for name, spec := range map[string]safetyv1alpha1.AgentToolSpec{
 			"bash": {Writes: true, ActionClass: safetyv1alpha1.ActionClassExecute},
 			"grep": {ActionClass: safetyv1alpha1.ActionClassRead},

@@ -10,6 +10,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
@@ -72,3 +74,22 @@ var _ = AfterSuite(func() {
 		Expect(cluster.Stop()).To(Succeed())
 	}
 })
+
+// testNamespace makes a namespace named from prefix for one container of the suite.
+func testNamespace(prefix string) string {
+	GinkgoHelper()
+	n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: prefix}}
+	Expect(k8sClient.Create(ctx, n)).To(Succeed())
+	return n.Name
+}
+
+// agentTokenFile is the file a pod's projected volume would mount: a token of ServiceAccount sa
+// bound to pod in ns (both made if missing), as the hook reads it with --token-file.
+func agentTokenFile(ns, sa, pod string) string {
+	GinkgoHelper()
+	agent, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, ns, sa, pod)
+	Expect(err).NotTo(HaveOccurred())
+	f := filepath.Join(GinkgoT().TempDir(), "token")
+	Expect(os.WriteFile(f, []byte(agent.Config.BearerToken), 0o600)).To(Succeed())
+	return f
+}
