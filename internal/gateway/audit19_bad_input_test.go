@@ -1,10 +1,7 @@
 package gateway_test
 
 import (
-	"io"
-	"net/http"
 	"strings"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -54,16 +51,7 @@ var _ = Describe("toolgate-gateway, judged from outside (audit 19)", Ordered, Co
 
 	post := func(body string) (int, string) {
 		GinkgoHelper()
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(body))
-		Expect(err).NotTo(HaveOccurred())
-		req.Header.Set("Authorization", "Bearer "+w.token)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
-		Expect(err).NotTo(HaveOccurred())
-		defer func() { _ = resp.Body.Close() }()
-		data, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(data)
+		return postedJSON(gatewayURL, w.token, body)
 	}
 
 	// A body that is not one JSON value, or a message naming its method or tool twice, is not a

@@ -2,10 +2,8 @@ package gateway_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,19 +33,7 @@ var _ = Describe("a request body's envelope", Ordered, func() {
 
 	post := func(body string, header ...string) (int, string) {
 		GinkgoHelper()
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(body))
-		Expect(err).NotTo(HaveOccurred())
-		req.Header.Set("Authorization", "Bearer "+w.token)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		for i := 0; i+1 < len(header); i += 2 {
-			req.Header.Set(header[i], header[i+1])
-		}
-		resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
-		Expect(err).NotTo(HaveOccurred())
-		defer func() { _ = resp.Body.Close() }()
-		data, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(data)
+		return postedJSON(gatewayURL, w.token, body, header...)
 	}
 	call := func(id, path string) string {
 		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + w.readTool +
