@@ -31,8 +31,8 @@ const (
 	DefaultDeniedPerWindow = 60
 	DefaultFloodWindow     = time.Minute
 	// DefaultDeniedBytesPerMinute is the byte budget of a requester's denial records per minute
-	// of window, as the CRD defaults spec.floodControl.deniedBytesPerMinute (64 KiB: one maximal denial, ~60 KB with its arguments, or dozens of ordinary
-	// ones). Once a window's records reach it, further denials are refused RateLimited and
+	// of window, as the CRD defaults spec.floodControl.deniedBytesPerMinute (64 KiB: one maximal
+	// denial, ~60 KB with its arguments, or dozens of ordinary ones). Once a window's records reach it, further denials are refused RateLimited and
 	// counted in the flood record, so a flood of large denials costs about this much per window,
 	// not DeniedPerWindow maximal records (~3.6 MB). docs/ledger.md, "Flood control", gives how
 	// long the default volume lasts under the worst flood.
@@ -192,8 +192,7 @@ type chargeKey struct{ namespace, requester, pod, call string }
 
 type reservation struct {
 	w    *floodWindow
-	n    int     // denials under this key awaiting their charge
-	each []int64 // the bytes reserved for each, in order
+	each []int64 // the bytes reserved for each denial under this key awaiting its charge, in order
 }
 
 type floodKey struct{ namespace, requester, pod string }
@@ -269,7 +268,6 @@ func (f *FloodControl) reserve(w *floodWindow, k chargeKey, bytes int64) {
 		f.uncharged[k] = r
 		w.charges = append(w.charges, k)
 	}
-	r.n++
 	r.each = append(r.each, bytes)
 	w.bytes += bytes
 }
@@ -287,7 +285,7 @@ func (f *FloodControl) charge(namespace, requester, pod, call string, bytes int)
 	reserved := r.each[0]
 	r.each = r.each[1:]
 	r.w.bytes += int64(bytes) - reserved
-	if r.n--; r.n == 0 {
+	if len(r.each) == 0 {
 		delete(f.uncharged, k)
 	}
 }
