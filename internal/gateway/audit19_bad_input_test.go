@@ -1,6 +1,8 @@
 package gateway_test
 
 import (
+	"io"
+	"net/http"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -117,5 +119,39 @@ var _ = Describe("toolgate-gateway, judged from outside (audit 19)", Ordered, Co
 			return
 		}
 		Expect(strings.Count(answer, `"id":1`)).To(Equal(2), "HTTP %d: %s", status, answer)
+	})
+
+	// A request names one caller. HTTP allows one Authorization header (RFC 9110: it is no list),
+	// and readers disagree on which of two counts: Go's Header.Get, and so the SDK, takes the
+	// first, a proxy may take the last or join them. The gateway acted as the first, while a
+	// proxy or log in front that read the last saw another agent: it must refuse the request,
+	// before any review, saying why.
+	It("refuses a request that carries two Authorization headers, creating and sending nothing", func() {
+		other := w.agent("second-agent")
+		before := len(up.Calls())
+		var calls safetyv1alpha1.AgentToolCallList
+		Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
+		stored := len(calls.Items)
+		resp := postMCP(ctx, gatewayURL, w.token, "application/json",
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+w.readTool+`","arguments":{"path":"two-tokens.txt"}}}`)
+		_ = resp.Body.Close()
+		Expect(resp.StatusCode).To(Equal(http.StatusOK), "the near miss: one header is served")
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(
+			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+w.readTool+`","arguments":{"path":"two-tokens.txt"}}}`))
+		Expect(err).NotTo(HaveOccurred())
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Add("Authorization", "Bearer "+w.token)
+		req.Header.Add("Authorization", "Bearer "+other)
+		resp, err = http.DefaultClient.Do(req)
+		Expect(err).NotTo(HaveOccurred())
+		defer func() { _ = resp.Body.Close() }()
+		body, _ := io.ReadAll(resp.Body)
+		Expect(resp.StatusCode).To(Equal(http.StatusBadRequest), "%s", body)
+		Expect(string(body)).To(ContainSubstring("2 Authorization headers"))
+		Expect(resp.Close).To(BeTrue(), "the connection of a request without a verified token is not closed")
+		Expect(up.Calls()).To(HaveLen(before+1), "the upstream was sent the call with two tokens")
+		Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
+		Expect(calls.Items).To(HaveLen(stored+1), "an AgentToolCall was created with two tokens")
 	})
 })

@@ -83,6 +83,15 @@ func (a *authenticator) authenticate(next http.Handler) http.Handler {
 		return nil, fmt.Errorf("%w: no bearer token", auth.ErrInvalidToken)
 	}, nil)(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// One request, one caller. HTTP allows one Authorization header (it is no list), and
+		// readers disagree on which of several counts: the SDK (Header.Get) takes the first, a
+		// proxy or log in front may take the last or join them, and would see another agent than
+		// the one the gateway acts as.
+		if n := len(r.Header.Values("Authorization")); n > 1 {
+			http.Error(w, fmt.Sprintf("the request carries %d Authorization headers; send one, with one bearer token", n),
+				http.StatusBadRequest)
+			return
+		}
 		// The SDK's own reading of the header, so that it asks for exactly the token verified here.
 		if fields := strings.Fields(r.Header.Get("Authorization")); len(fields) == 2 && strings.EqualFold(fields[0], "bearer") {
 			info, err := a.verify(r.Context(), fields[1], r)
