@@ -5,6 +5,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -106,10 +107,11 @@ func run() error {
 		fmt.Println("toolgate-gateway", version)
 		return nil
 	}
-	if err := atLeast(intFlag{"max-connections", maxConnections, 1}, intFlag{"upstream-sessions", upstreamSessions, 1},
+	if err := cmp.Or(flagsOnly(flag.Args()), atLeast(intFlag{"max-connections", maxConnections, 1},
+		intFlag{"upstream-sessions", upstreamSessions, 1},
 		intFlag{"max-token-reviews", maxTokenReviews, 1},
 		intFlag{"max-upstream-message-bytes", maxUpstreamMessage, gateway.MinMaxUpstreamMessageBytes},
-		intFlag{"gc-percent", gcPercent, gctuning.MinGCPercent}); err != nil {
+		intFlag{"gc-percent", gcPercent, gctuning.MinGCPercent})); err != nil {
 		return err
 	}
 	if err := checkServing(listen, certFile, keyFile, insecureHTTP); err != nil {
@@ -295,4 +297,14 @@ func addProbes(mgr manager.Manager) error {
 		}
 		return nil
 	})
+}
+
+// flagsOnly refuses arguments that are not flags. The flag package stops at the first of them and
+// reads no flag after it: a stray word in the Deployment's args would silently drop the flags
+// behind it (--namespace among them, and the gateway would serve every namespace's agents).
+func flagsOnly(args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("unexpected argument %q: toolgate-gateway takes flags only, and would read none after it", args[0])
+	}
+	return nil
 }
