@@ -1,6 +1,7 @@
 package gateway_test
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/gateway"
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
@@ -153,5 +155,40 @@ var _ = Describe("toolgate-gateway, judged from outside (audit 19)", Ordered, Co
 		Expect(up.Calls()).To(HaveLen(before+1), "the upstream was sent the call with two tokens")
 		Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
 		Expect(calls.Items).To(HaveLen(stored+1), "an AgentToolCall was created with two tokens")
+	})
+
+	// A JSON-RPC batch (protocol versions before 2025-06-18) is one request to every bound the
+	// gateway puts on a caller's requests (its share of the requests served at once), while the
+	// SDK serves each of its messages: one 49 KB body of 1000 tools/list took the gateway about
+	// 5 s of CPU, and one of 65 tools/calls created and sent 65 calls. A batch longer than
+	// gateway.MaxBatchMessages must be refused before any of it runs, one of that length served.
+	It("refuses a batch of more than MaxBatchMessages messages before any runs, and serves one of that many", func() {
+		batch := func(n int, message func(i int) string) string {
+			parts := make([]string, n)
+			for i := range parts {
+				parts[i] = message(i + 1)
+			}
+			return "[" + strings.Join(parts, ",") + "]"
+		}
+		const version = "2025-03-26" // the last protocol version with batches
+		before := len(up.Calls())
+		var calls safetyv1alpha1.AgentToolCallList
+		Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
+		stored := len(calls.Items)
+		status, answer := postedJSON(gatewayURL, w.token, batch(gateway.MaxBatchMessages+1, func(i int) string {
+			return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"path":"batch-%d.txt"}}}`,
+				i, w.readTool, i)
+		}), "MCP-Protocol-Version", version)
+		Expect(status).To(Equal(http.StatusBadRequest), answer)
+		Expect(answer).To(And(ContainSubstring(`"code":-32600`), ContainSubstring(fmt.Sprintf("more than %d messages", gateway.MaxBatchMessages))))
+		Expect(up.Calls()).To(HaveLen(before), "the upstream was sent calls of the batch")
+		Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
+		Expect(calls.Items).To(HaveLen(stored), "calls of the batch were created")
+
+		status, answer = postedJSON(gatewayURL, w.token, batch(gateway.MaxBatchMessages, func(i int) string {
+			return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, i)
+		}), "MCP-Protocol-Version", version)
+		Expect(status).To(Equal(http.StatusOK), "the near miss: %s", answer)
+		Expect(strings.Count(answer, `"tools":[`)).To(Equal(gateway.MaxBatchMessages), answer)
 	})
 })

@@ -18,6 +18,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
+// MaxBatchMessages bounds the messages of a JSON-RPC batch. Every bound on a caller's requests
+// (its share of the requests served at once, fair_share.go) counts a batch as one request, while
+// the SDK serves each of its messages: unbounded, one body of a thousand tools/list took seconds
+// of the gateway's CPU. As many as the calls a caller may have in flight by default
+// (DefaultMaxCallsPerCaller); clients batch a few messages, if any (protocol 2025-06-18 removed
+// batches).
+const MaxBatchMessages = 64
+
 // maxEnvelopeDepth is how deep a message's objects and arrays may nest: the SDK's own bound
 // (its internal/json refuses deeper input), so that nothing it would take is refused for depth.
 const maxEnvelopeDepth = 1000
@@ -262,6 +270,10 @@ func (s *envelopeScan) batch() error {
 		return invalidRequest("the batch is empty")
 	}
 	for n := 0; ; n++ {
+		if n == MaxBatchMessages {
+			return invalidRequest("the batch holds more than %d messages, the most the gateway serves in one request; "+
+				"send them in several", MaxBatchMessages)
+		}
 		s.space()
 		if s.i >= len(s.b) || s.b[s.i] != '{' {
 			if s.i < len(s.b) {

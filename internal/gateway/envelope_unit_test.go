@@ -46,6 +46,7 @@ func TestCheckEnvelope(t *testing.T) {
 		{"a batch of calls under distinct ids", "[" + call("1") + "," + call(`"1"`) + "," + call("2") + "]", 0, ""},
 		{"a batch of notifications", `[{"jsonrpc":"2.0","method":"a"},{"jsonrpc":"2.0","method":"a"}]`, 0, ""},
 		{"an object of 16 keys", `{"jsonrpc":"2.0","id":1,"method":"m","params":{` + keys(16, "") + `}}`, 0, ""},
+		{"a batch of MaxBatchMessages", "[" + calls(MaxBatchMessages) + "]", 0, ""},
 		{"an object of 17 keys", `{"jsonrpc":"2.0","id":1,"method":"m","params":{` + keys(17, "") + `}}`, 0, ""},
 		{"an object of 40 keys", `{"jsonrpc":"2.0","id":1,"method":"m","params":{` + keys(40, "") + `}}`, 0, ""},
 		{"the 17th key repeats the first", `{"jsonrpc":"2.0","id":1,"method":"m","params":{` + keys(16, `,"k0":1`) + `}}`,
@@ -125,6 +126,8 @@ func TestCheckEnvelope(t *testing.T) {
 			"share the id 1"},
 		{"two calls of a batch under one string id, escaped", "[" + call(`"a"`) + "," + call(`"\u0061"`) + "]", jsonrpc.CodeInvalidRequest,
 			`share the id "a"`},
+		{"a batch of one message more than MaxBatchMessages", "[" + calls(MaxBatchMessages+1) + "]", jsonrpc.CodeInvalidRequest,
+			"the batch holds more than 64 messages"},
 		{"two calls of a batch of 40 under one id", "[" + calls(40) + "," + call("39") + "]", jsonrpc.CodeInvalidRequest,
 			"share the id 39"},
 	} {
