@@ -25,6 +25,8 @@ import (
 	goruntime "runtime"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/cliflags"
+
 	// Import all Kubernetes client auth plugins (e.g. Azure, GCP, OIDC, etc.)
 	// to ensure that exec-entrypoint and run can make use of them.
 	_ "k8s.io/client-go/plugin/pkg/client/auth"
@@ -177,6 +179,10 @@ func main() {
 	}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
+	if err := cliflags.FlagsOnly("the toolgate manager", flag.Args()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	if *showVersion {
 		fmt.Printf("toolgate manager %s (%s, %s/%s)\n", version, goruntime.Version(), goruntime.GOOS, goruntime.GOARCH)
 		return

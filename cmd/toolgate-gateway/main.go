@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/cliflags"
+
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/kubernetes"
@@ -107,7 +109,7 @@ func run() error {
 		fmt.Println("toolgate-gateway", version)
 		return nil
 	}
-	if err := cmp.Or(flagsOnly(flag.Args()), atLeast(intFlag{"max-connections", maxConnections, 1},
+	if err := cmp.Or(cliflags.FlagsOnly("toolgate-gateway", flag.Args()), atLeast(intFlag{"max-connections", maxConnections, 1},
 		intFlag{"upstream-sessions", upstreamSessions, 1},
 		intFlag{"max-token-reviews", maxTokenReviews, 1},
 		intFlag{"max-upstream-message-bytes", maxUpstreamMessage, gateway.MinMaxUpstreamMessageBytes},
@@ -297,14 +299,4 @@ func addProbes(mgr manager.Manager) error {
 		}
 		return nil
 	})
-}
-
-// flagsOnly refuses arguments that are not flags. The flag package stops at the first of them and
-// reads no flag after it: a stray word in the Deployment's args would silently drop the flags
-// behind it (--namespace among them, and the gateway would serve every namespace's agents).
-func flagsOnly(args []string) error {
-	if len(args) > 0 {
-		return fmt.Errorf("unexpected argument %q: toolgate-gateway takes flags only, and would read none after it", args[0])
-	}
-	return nil
 }

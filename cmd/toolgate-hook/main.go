@@ -12,6 +12,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/toolgate/toolgate/internal/cliflags"
+
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -50,8 +52,8 @@ func main() {
 	if err := flag.CommandLine.Parse(os.Args[1:]); err != nil {
 		os.Exit(2) // the flag package has said what is wrong on stderr
 	}
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "toolgate-hook: unexpected argument %q: toolgate-hook takes flags only\n", flag.Arg(0))
+	if err := cliflags.FlagsOnly("toolgate-hook", flag.Args()); err != nil {
+		fmt.Fprintln(os.Stderr, "toolgate-hook:", err)
 		os.Exit(2)
 	}
 
