@@ -178,11 +178,7 @@ func main() {
 		Development: true,
 	}
 	opts.BindFlags(flag.CommandLine)
-	flag.Parse()
-	if err := cliflags.FlagsOnly("the toolgate manager", flag.Args()); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	parseCommandLine()
 	if *showVersion {
 		fmt.Printf("toolgate manager %s (%s, %s/%s)\n", version, goruntime.Version(), goruntime.GOOS, goruntime.GOARCH)
 		return
@@ -367,4 +363,13 @@ func clusterCAs(cfg *rest.Config) []byte {
 		return nil
 	}
 	return data
+}
+
+// parseCommandLine reads the flags, and refuses to start on anything else on the command line.
+func parseCommandLine() {
+	flag.Parse()
+	if err := cliflags.FlagsOnly("the toolgate manager", flag.Args()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 }

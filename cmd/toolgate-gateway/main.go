@@ -109,11 +109,11 @@ func run() error {
 		fmt.Println("toolgate-gateway", version)
 		return nil
 	}
-	if err := cmp.Or(cliflags.FlagsOnly("toolgate-gateway", flag.Args()), atLeast(intFlag{"max-connections", maxConnections, 1},
-		intFlag{"upstream-sessions", upstreamSessions, 1},
-		intFlag{"max-token-reviews", maxTokenReviews, 1},
-		intFlag{"max-upstream-message-bytes", maxUpstreamMessage, gateway.MinMaxUpstreamMessageBytes},
-		intFlag{"gc-percent", gcPercent, gctuning.MinGCPercent})); err != nil {
+	if err := cmp.Or(cliflags.FlagsOnly("toolgate-gateway", flag.Args()),
+		atLeast(intFlag{"max-connections", maxConnections, 1}, intFlag{"upstream-sessions", upstreamSessions, 1},
+			intFlag{"max-token-reviews", maxTokenReviews, 1},
+			intFlag{"max-upstream-message-bytes", maxUpstreamMessage, gateway.MinMaxUpstreamMessageBytes},
+			intFlag{"gc-percent", gcPercent, gctuning.MinGCPercent})); err != nil {
 		return err
 	}
 	if err := checkServing(listen, certFile, keyFile, insecureHTTP); err != nil {
