@@ -25,8 +25,9 @@ type Decision struct {
 	Tool      string
 	Step      string
 	Requester string
-	// RequesterPod is the pod the requester's token is bound to; not recorded (the record's
-	// requester is the ServiceAccount), it matches the record to its flood window.
+	// RequesterPod is the pod of the denial's flood window (DeniedCall.Pod): the pod the
+	// requester's token is bound to when a plan holds that pod, else empty. Not recorded (the
+	// record's requester is the ServiceAccount), it matches the record to its flood window.
 	RequesterPod string
 	SnapshotHash string
 	// Approval names the ToolApproval that admitted the call ("namespace/name"), if one did.

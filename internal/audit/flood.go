@@ -98,10 +98,12 @@ func FloodSettingsFrom(r client.Reader) func(context.Context) FloodSettings {
 type DeniedCall struct {
 	Namespace string
 	Requester string
-	// Pod is the pod the requester's token is bound to (its pod-name claim), empty for a token
-	// bound to none: agents that share a ServiceAccount, each in its own pod (and plan), are
-	// limited one by one, so one's flood never turns another's denials into RateLimited (which
-	// would take their reason, their approval hint and their record).
+	// Pod is the pod the requester's token is bound to (its pod-name claim) when a plan holds
+	// that pod, empty otherwise: agents that share a ServiceAccount, each in its own pod and
+	// plan, are limited one by one, so one's flood never turns another's denials into
+	// RateLimited (which would take their reason, their approval hint and their record). A pod
+	// no plan holds shares its ServiceAccount's window: pods are the agent's to create where
+	// it may, plans are not, so the windows stay as many as the platform's plans.
 	Pod    string
 	Call   string
 	Reason string

@@ -3,6 +3,7 @@ package v1alpha1
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -26,17 +27,49 @@ func (h *AgentToolCallHandler) tokenBinding(ctx context.Context, req admission.R
 	if pod == "" {
 		return nil, nil
 	}
+	o, err := h.podsPlan(ctx, plan.Namespace, plan.Spec.ServiceAccountName, pod)
+	if o == nil || err != nil {
+		return nil, err
+	}
+	return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
+		"pod %s has its own plan %s; its calls must name that plan, not %s", pod, o.Name, plan.Name)}, nil
+}
+
+// podsPlan is the plan that holds pod's calls of serviceAccount in namespace (policy.BindsPod),
+// found by key (an index on spec.podName), or nil when there is none.
+func (h *AgentToolCallHandler) podsPlan(ctx context.Context, namespace, serviceAccount, pod string) (*safetyv1alpha1.AgentPlan, error) {
 	var bound safetyv1alpha1.AgentPlanList
-	if err := h.Reader.List(ctx, &bound, client.InNamespace(plan.Namespace), client.MatchingFields{controller.PlanPodIndex: pod}); err != nil {
+	if err := h.Reader.List(ctx, &bound, client.InNamespace(namespace), client.MatchingFields{controller.PlanPodIndex: pod}); err != nil {
 		return nil, fmt.Errorf("finding the plans of pod %s: %w", pod, err)
 	}
 	for i := range bound.Items {
-		if o := &bound.Items[i]; policy.BindsPod(o, plan.Spec.ServiceAccountName, pod) {
-			return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
-				"pod %s has its own plan %s; its calls must name that plan, not %s", pod, o.Name, plan.Name)}, nil
+		if o := &bound.Items[i]; policy.BindsPod(o, serviceAccount, pod) {
+			return o, nil
 		}
 	}
 	return nil, nil
+}
+
+// floodPod is the pod a denial's flood window is kept for (audit.DeniedCall.Pod): the pod the
+// request's token is bound to when a plan of the requester holds that pod, so agents sharing a
+// ServiceAccount, each in its pod and plan, are limited one by one; else none, the
+// ServiceAccount's one window. Pods are not the platform's to count: an agent that may create pods
+// of its ServiceAccount and tokens bound to them (the common edit role grants both) would
+// otherwise mint a window, with its own records and byte budget on the ledger's volume, per pod
+// it creates. Plans are written by others (PlanAuthoredByAgent). A failed read shares the window.
+func (h *AgentToolCallHandler) floodPod(ctx context.Context, req admission.Request) string {
+	pod := tokenPodName(req)
+	if pod == "" {
+		return ""
+	}
+	sa, ok := strings.CutPrefix(req.UserInfo.Username, serviceAccountUser(req.Namespace, ""))
+	if !ok {
+		return ""
+	}
+	if o, err := h.podsPlan(ctx, req.Namespace, sa, pod); o == nil || err != nil {
+		return ""
+	}
+	return pod
 }
 
 // planOpen refuses a call of a plan being deleted or past its deadline.

@@ -175,8 +175,12 @@ func (h *AgentToolCallHandler) trace(ctx context.Context, req admission.Request,
 // nothing. When the record cannot be made durable, the AuditLedger's failurePolicy decides: Fail
 // (the default) denies LedgerUnavailable, Ignore answers as decided and counts the loss.
 func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall, out outcome) admission.Response {
+	floodPod := "" // the window a denial counts in, and its record's charge (floodPod)
+	if out.decision == decisionDeny && h.Flood != nil && !isDryRun(req) {
+		floodPod = h.floodPod(ctx, req)
+	}
 	if out.decision == decisionDeny && h.Flood != nil && !isDryRun(req) && h.Flood.Refuse(ctx, audit.DeniedCall{
-		Namespace: req.Namespace, Requester: req.UserInfo.Username, Pod: tokenPodName(req), Call: call.Name, Reason: out.reason,
+		Namespace: req.Namespace, Requester: req.UserInfo.Username, Pod: floodPod, Call: call.Name, Reason: out.reason,
 		Bytes: audit.ArgumentBytes(call.Spec.Arguments)}) {
 		// Counted in the window's flood record instead of a record of its own (audit.FloodControl).
 		out = deny(denial{safetyv1alpha1.AuditLedgerRateLimitedReason, "", fmt.Sprintf(
@@ -191,7 +195,7 @@ func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request
 		err := h.Ledger.RecordDecision(ctx, audit.Decision{
 			Decision: out.decision, Reason: out.reason, Message: out.message, Mode: out.mode,
 			Namespace: req.Namespace, Plan: call.Spec.Plan, Call: call.Name, Tool: call.Spec.Tool, Step: call.Spec.Step,
-			Requester: req.UserInfo.Username, RequesterPod: tokenPodName(req), SnapshotHash: out.snapshot, Approval: out.approval,
+			Requester: req.UserInfo.Username, RequesterPod: floodPod, SnapshotHash: out.snapshot, Approval: out.approval,
 			RuleID: out.rule, Class: out.class, Request: audit.RequestOf(call), AgentTool: out.tool, Facts: out.facts,
 		})
 		if err != nil {

@@ -157,6 +157,8 @@ var _ = Describe("a flood of denied calls through the API server", Ordered, func
 		Expect(err).NotTo(HaveOccurred())
 		other, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, n.Name, "shared", "agent-b")
 		Expect(err).NotTo(HaveOccurred())
+		podPlan(n.Name, "shared", "agent-a")
+		podPlan(n.Name, "shared", "agent-b")
 		deny := func(c client.Client, i int) string {
 			call := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: n.Name, Name: fmt.Sprintf("c-%d", i)},
 				Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "nope", Tool: "t", Step: "s"}}
@@ -178,6 +180,45 @@ var _ = Describe("a flood of denied calls through the API server", Ordered, func
 			HaveKeyWithValue("refused", float64(1)), HaveKeyWithValue("pod", "agent-a"),
 			HaveKeyWithValue("requester", "system:serviceaccount:"+n.Name+":shared"))))
 	})
+	It("shares one window among the pods of a ServiceAccount that no plan binds, so minting pods mints no budget", func() {
+		// The agent holds the common edit role: it may create pods of its own ServiceAccount and
+		// tokens bound to them. Had each such pod a window of its own, every pod it made would be
+		// another DeniedPerWindow records and byte budget a window on the ledger's volume.
+		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "flood-minted-"}}
+		Expect(k8sClient.Create(ctx, n)).To(Succeed())
+		own, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, n.Name, "coder", "coder-0")
+		Expect(err).NotTo(HaveOccurred())
+		podPlan(n.Name, "coder", "coder-0")
+		minted := make([]client.Client, 4)
+		for i := range minted {
+			a, err := testenv.AgentPod(ctx, cluster.Config, cluster.Scheme, n.Name, "coder", fmt.Sprintf("minted-%d", i))
+			Expect(err).NotTo(HaveOccurred())
+			minted[i] = a.Client
+		}
+		deny := func(c client.Client, i int) string {
+			call := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: n.Name, Name: fmt.Sprintf("m-%d", i)},
+				Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "nope", Tool: "t", Step: "s"}}
+			return agent.ReasonOf(agent.FromError(c.Create(ctx, call), "t"))
+		}
+		By("the first minted pod's denials fill the window")
+		for i := range perWindow {
+			Expect(deny(minted[0], i)).To(Equal("PlanNotFound"))
+		}
+		By("every other minted pod is refused RateLimited at once: no budget of its own")
+		for i, c := range minted[1:] {
+			Expect(deny(c, perWindow+i)).To(Equal(safetyv1alpha1.AuditLedgerRateLimitedReason), "pod minted-%d", i+1)
+		}
+		Expect(recordsOf(dir, audit.KindDecision, n.Name)).To(HaveLen(perWindow))
+
+		By("the near miss: the pod a plan binds keeps a window of its own")
+		Expect(deny(own.Client, 1000)).To(Equal("PlanNotFound"))
+
+		clk.Step(time.Hour)
+		Eventually(func() []map[string]any { return recordsOf(dir, audit.KindFlood, n.Name) }).Should(ConsistOf(And(
+			HaveKeyWithValue("refused", float64(len(minted)-1)), Not(HaveKey("pod")),
+			HaveKeyWithValue("requester", "system:serviceaccount:"+n.Name+":coder"))))
+	})
+
 	It("gives a RateLimited refusal a decision span too", func() {
 		receiver, shutdown := tracedToReceiver()
 
@@ -202,3 +243,17 @@ var _ = Describe("a flood of denied calls through the API server", Ordered, func
 		clk.Step(time.Hour)
 	})
 })
+
+// podPlan creates a plan of serviceAccount bound to pod and waits until it is locked, so the
+// manager's cache (the webhook's) holds it.
+func podPlan(ns, serviceAccount, pod string) {
+	GinkgoHelper()
+	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: pod},
+		Spec: safetyv1alpha1.AgentPlanSpec{ServiceAccountName: serviceAccount, PodName: pod,
+			ProfileRef: &safetyv1alpha1.ProfileRef{Kind: safetyv1alpha1.ProfileKindSafetyProfile, Name: "unrestricted"}}}
+	Expect(k8sClient.Create(ctx, plan)).To(Succeed())
+	Eventually(func(g Gomega) {
+		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
+		g.Expect(plan.Status.Snapshot).NotTo(BeNil())
+	}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+}
