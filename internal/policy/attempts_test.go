@@ -2,6 +2,7 @@ package policy
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -160,5 +161,43 @@ func TestHoldFor(t *testing.T) {
 		Status: safetyv1alpha1.AgentPlanStatus{Snapshot: &safetyv1alpha1.PlanSnapshot{}}}
 	if got, err := HoldFor(unbudgeted, tool("0.1", "1")); err != nil || !got.IsZero() {
 		t.Errorf("a plan without a budget holds %s (%v), want nothing", got, err)
+	}
+}
+
+func TestReservedByIsThePricePinnedWhenTheCallWasAdmitted(t *testing.T) {
+	pinned := metav1.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	tool := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: "t"},
+		Spec: safetyv1alpha1.AgentToolSpec{CostPerCall: new(resource.MustParse("5"))}}
+	plan := func(epoch int32, pin bool) *safetyv1alpha1.AgentPlan {
+		p := &safetyv1alpha1.AgentPlan{Status: safetyv1alpha1.AgentPlanStatus{Snapshot: &safetyv1alpha1.PlanSnapshot{Epoch: epoch}}}
+		if pin {
+			p.Status.Tools = []safetyv1alpha1.PinnedTool{{Name: "t", CostPerCall: new(resource.MustParse("5")), PinnedAt: pinned, Epoch: epoch}}
+		}
+		return p
+	}
+	call := func(at time.Duration) *safetyv1alpha1.AgentToolCall {
+		return &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{CreationTimestamp: metav1.NewTime(pinned.Add(at))}}
+	}
+	for _, tt := range []struct {
+		name string
+		plan *safetyv1alpha1.AgentPlan
+		call *safetyv1alpha1.AgentToolCall
+		want string
+	}{
+		{"a plan never re-locked: the one pin", plan(1, true), call(-time.Hour), "5"},
+		{"after a re-lock, a call a second after the new pin", plan(2, true), call(time.Second), "5"},
+		{"after a re-lock, a call in the pin's second: not provably under it", plan(2, true), call(0), "0"},
+		{"after a re-lock, a call before the new pin", plan(2, true), call(-time.Minute), "0"},
+		{"after a re-lock, before any new pin", plan(3, false), call(time.Hour), "0"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ReservedBy(tt.plan, ToolAsPinned(tt.plan, tool), tt.call)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got.String()); diff != "" {
+				t.Errorf("ReservedBy (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

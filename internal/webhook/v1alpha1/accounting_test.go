@@ -3,6 +3,7 @@ package v1alpha1_test
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -117,6 +118,50 @@ var _ = Describe("AgentToolCall accounting: what the agent cannot choose", func(
 			mustAdmit(submit(p.agent, call))
 			mustDeny(report(p.agent, call, safetyv1alpha1.CallPhaseSucceeded, "3"), "InvalidUpdate", "names no spec.costReporter")
 			mustDeny(report(meter, call, safetyv1alpha1.CallPhaseSucceeded, "3"), "InvalidUpdate", "names no spec.costReporter")
+		})
+
+		It("counts the reporter's cost of a call admitted before a re-lock that raised its tool's price", func() {
+			// The call reserved nothing (costPerCall 0 when it was admitted); the platform then
+			// raises the price and re-locks the plan, which pins the tool anew. The report of the
+			// earlier call must count against the price it was admitted at, not the new one: else
+			// what it reports up to the new price is counted nowhere.
+			tool := costly("0")
+			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinUnrestricted), CostReporter: meterReports()})
+			early := p.call(planName, tool, "a", "src/a.go")
+			mustAdmit(submit(p.agent, early))
+
+			By("the platform raises the tool's price to 5 and re-locks the plan")
+			t := &safetyv1alpha1.AgentTool{}
+			Expect(k8sClient.Get(ctx, client.ObjectKey{Name: tool}, t)).To(Succeed())
+			t.Spec.CostPerCall = new(resource.MustParse("5"))
+			Expect(k8sClient.Update(ctx, t)).To(Succeed())
+			plan := &safetyv1alpha1.AgentPlan{}
+			Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+			patch := client.MergeFrom(plan.DeepCopy())
+			plan.Annotations = map[string]string{safetyv1alpha1.RelockAnnotation: "price-raised"}
+			Expect(k8sClient.Patch(ctx, plan, patch)).To(Succeed())
+			Eventually(func(g Gomega) { // the webhook decides by the manager's cache
+				g.Expect(managerClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
+				g.Expect(plan.Status.Snapshot.Epoch).To(Equal(int32(2)))
+			}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+			mustAdmit(submit(p.agent, p.call(planName, tool, "b", "src/b.go")))
+			Expect(planUsage(planName).AccumulatedCost).To(Equal("5"), "a call after the re-lock reserves the new price")
+
+			By("the reporter's cost of the early call counts in full")
+			Expect(report(meter, early, safetyv1alpha1.CallPhaseSucceeded, "3")).To(Succeed())
+			u := planUsage(planName)
+			Expect(u.ReportedCost).To(Equal("3"))
+			Expect(u.AccumulatedCost).To(Equal("8"), "0 reserved and 3 reported for the early call, 5 reserved for the other")
+
+			By("the near miss: a call admitted at the new price (a second after its pin), reported below it, adds nothing")
+			pin := policy.PinnedTool(storedPlan(counters, p.ns, planName), tool)
+			Expect(pin).NotTo(BeNil())
+			Eventually(func() time.Time { return time.Now() }).WithTimeout(3*time.Second).
+				Should(BeTemporally(">=", pin.PinnedAt.Add(time.Second)), "a creation time the pin's second cannot share")
+			late := p.call(planName, tool, "c", "src/c.go")
+			mustAdmit(submit(p.agent, late))
+			Expect(report(meter, late, safetyv1alpha1.CallPhaseSucceeded, "2")).To(Succeed())
+			Expect(planUsage(planName).AccumulatedCost).To(Equal("13"))
 		})
 
 		It("admits exactly the calls that fit a budget when they arrive in parallel", func() {
