@@ -19,16 +19,9 @@ import (
 
 // completionOf is the completion record of call, ended in phase, whose TTL counts from start.
 func completionOf(call *safetyv1alpha1.AgentToolCall, phase string, start time.Time) audit.Completion {
-	cost := ""
-	if call.Status.Cost != nil {
-		cost = call.Status.Cost.String()
-		if money, err := policy.MoneyFromQuantity(*call.Status.Cost); err == nil {
-			cost = money.String()
-		}
-	}
 	c := audit.Completion{
 		Namespace: call.Namespace, Plan: call.Spec.Plan, Call: call.Name, UID: string(call.UID), Tool: call.Spec.Tool,
-		Step: call.Spec.Step, Phase: phase, Cost: cost, FinishedAt: start,
+		Step: call.Spec.Step, Phase: phase, Cost: completionCost(call), FinishedAt: start,
 	}
 	if call.Status.FinishedAt != nil {
 		c.ReportedFinishedAt = call.Status.FinishedAt.Time
@@ -37,6 +30,18 @@ func completionOf(call *safetyv1alpha1.AgentToolCall, phase string, start time.T
 		c.LastPhase = string(call.Status.Phase)
 	}
 	return c
+}
+
+// completionCost is the cost a completion record holds: the call's status.cost as exact money,
+// as written when it is not money, empty when none was reported.
+func completionCost(call *safetyv1alpha1.AgentToolCall) string {
+	if call.Status.Cost == nil {
+		return ""
+	}
+	if money, err := policy.MoneyFromQuantity(*call.Status.Cost); err == nil {
+		return money.String()
+	}
+	return call.Status.Cost.String()
 }
 
 // settleRetry is how soon a call whose settlement is not stored yet is looked at again: about

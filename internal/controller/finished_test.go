@@ -363,6 +363,10 @@ var _ = Describe("finished calls", func() {
 		By("the reporter's cost (here the agent's: the plan trusts it) still finds the call, which then goes")
 		reportStatus(agent, early, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseFailed, Cost: money("0.7")})
 		Eventually(gone(early)).Should(BeTrue())
+		By("the ledger holds that cost: a completion recorded before the cost was reported is recorded again with it")
+		Expect(completions(dir, ns)[string(early.UID)]).To(ContainElement(And(HaveKeyWithValue("cost", "0.7"),
+			HaveKeyWithValue("phase", string(safetyv1alpha1.CallPhaseFailed)))))
+		Expect(completions(dir, ns)[string(reported.UID)]).To(HaveLen(1), "a call finished with its cost is recorded once")
 		expectUsage(ns, "window", "0.9", 3, map[string]int32{"a": 1, "b": 1, "c": 1})
 
 		By("once the window has passed, the TTL of 0 deletes a call never reported too")

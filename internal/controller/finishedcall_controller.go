@@ -47,6 +47,9 @@ type completionMark struct {
 	Writer     string    `json:"writer"`
 	Seq        uint64    `json:"seq"`
 	Hash       string    `json:"hash"`
+	// Cost is the cost the record holds (completionCost), kept in memory only: a call recorded
+	// before its cost was reported is recorded again with it.
+	Cost string `json:"-"`
 }
 
 // FinishedCallReconciler writes one completion record for every finished AgentToolCall and
@@ -133,23 +136,32 @@ func readMark(c *safetyv1alpha1.AgentToolCall) (completionMark, bool) {
 	return m, true
 }
 
-// record appends the completion record, unless this process already did and only the mark is
-// missing. A crash between the append and the mark repeats the record after the restart: the
-// ledger holds each completion at least once, and repeats carry the same uid.
+// record appends the completion record, unless this process already did with the cost the call
+// carries now. A crash between the append and the mark repeats the record after the restart: the
+// ledger holds each completion at least once, and repeats carry the same uid. A cost reported
+// after the call was recorded finished (the agent may mark its call finished before its reporter
+// reports what it cost) is recorded too, in another record of the same uid, whose TTL still
+// counts from the first: the ledger's last completion of a call holds the cost it was counted
+// with, and the call is deleted only as it was last recorded (removeCall's resourceVersion).
 func (r *FinishedCallReconciler) record(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (completionMark, error) {
 	key := client.ObjectKeyFromObject(call)
 	r.mu.Lock()
 	m, ok := r.recorded[key]
 	r.mu.Unlock()
-	if ok && m.UID == string(call.UID) {
+	cost := completionCost(call)
+	ok = ok && m.UID == string(call.UID)
+	if ok && m.Cost == cost {
 		return m, nil
 	}
-	now := r.Clock.Now()
-	receipt, err := r.Log.RecordCompletion(ctx, completionOf(call, string(call.Status.Phase), audit.TTLStart(call, now)))
+	start := audit.TTLStart(call, r.Clock.Now())
+	if ok {
+		start = m.FinishedAt
+	}
+	receipt, err := r.Log.RecordCompletion(ctx, completionOf(call, string(call.Status.Phase), start))
 	if err != nil {
 		return completionMark{}, fmt.Errorf("recording the completion of AgentToolCall %s: %w", key, err)
 	}
-	m = completionMark{UID: string(call.UID), FinishedAt: audit.TTLStart(call, now).UTC(), Writer: receipt.Writer, Seq: receipt.Seq, Hash: receipt.Hash}
+	m = completionMark{UID: string(call.UID), FinishedAt: start.UTC(), Writer: receipt.Writer, Seq: receipt.Seq, Hash: receipt.Hash, Cost: cost}
 	r.mu.Lock()
 	if r.recorded == nil {
 		r.recorded = map[types.NamespacedName]completionMark{}
