@@ -27,7 +27,7 @@ func TestEndCallSpanMarksHowTheCallEnded(t *testing.T) {
 		code            codes.Code
 		status, errType string
 	}{
-		{"no plan", denied(toolcall.Result{Reason: ReasonPlanNotFound, Message: "no plan"}, nil), nil,
+		{"no plan", denied(toolcall.Result{Reason: ReasonPlanNotFound, Message: "no plan"}), nil,
 			codes.Error, ReasonPlanNotFound, "tool_error"},
 		{"upstream tool error", &mcp.CallToolResult{IsError: true}, nil, codes.Error, "the tool's answer is an error", "tool_error"},
 		{"mcp error", nil, errors.New("boom"), codes.Error, "boom", "mcp_error"},

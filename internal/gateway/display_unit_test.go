@@ -12,7 +12,7 @@ import (
 // Code prints tool results): the agent's text in it shows as escapes, not as a terminal's effect.
 func TestADenialsToolErrorShowsHiddenText(t *testing.T) {
 	r := toolcall.Result{Reason: "ToolSafetyViolation", Message: "rm -rf ~\x1b[2K\rls \u202ex\u200b"}
-	res := denied(r, nil)
+	res := denied(r)
 	text := res.Content[0].(*mcp.TextContent).Text
 	if want := `[ToolSafetyViolation] rm -rf ~\x1B[2K\rls \u202Ex\u200B`; text != want {
 		t.Errorf("the tool error says %q, want %q", text, want)

@@ -340,7 +340,7 @@ func (g *Gateway) gate(ctx context.Context, req *mcp.CallToolRequest, rt *route)
 	}
 	plan, err := g.opts.ResolvePlan(ctx, g.opts.Reader, caller)
 	if noPlan, ok := errors.AsType[*NoPlanError](err); ok {
-		return denied(toolcall.Result{Reason: ReasonPlanNotFound, Message: noPlan.Message}, rt), nil
+		return denied(toolcall.Result{Reason: ReasonPlanNotFound, Message: noPlan.Message}), nil
 	} else if err != nil {
 		return nil, err
 	}
@@ -398,7 +398,7 @@ func (g *Gateway) gate(ctx context.Context, req *mcp.CallToolRequest, rt *route)
 	timing.decided(result.Allowed)
 	if !result.Allowed {
 		log.V(2).Info("Call denied", "reason", result.Reason, "caller", caller.Username)
-		return denied(result, rt), nil
+		return denied(result), nil
 	}
 	if rt == nil {
 		// Admitted, so registered by now, though not when the gateway last looked (it was made
@@ -623,20 +623,17 @@ type Denied struct {
 }
 
 // denied is the MCP tool error for a denial: "[Reason] message" for a model to read, and the
-// reason code for a program, in _meta[MetaDenial] always and in the structured content too unless
-// the tool declares an output schema: structured content must conform to a declared schema, and
-// strict clients (the TypeScript SDK's) reject a result whose structured content does not.
-func denied(r toolcall.Result, rt *route) *mcp.CallToolResult {
+// reason code for a program, in the structured content and in _meta[MetaDenial]. The output
+// schema the gateway offers for a tool (outputSchema) admits it, so that strict clients (the
+// TypeScript SDK's), which check a result's structured content against it, accept it.
+func denied(r toolcall.Result) *mcp.CallToolResult {
 	d := Denied{Reason: r.Reason, Field: r.Field, Message: r.Message}
-	res := &mcp.CallToolResult{
-		IsError: true,
-		Content: []mcp.Content{&mcp.TextContent{Text: r.Text()}},
-		Meta:    mcp.Meta{MetaDenial: d},
+	return &mcp.CallToolResult{
+		IsError:           true,
+		Content:           []mcp.Content{&mcp.TextContent{Text: r.Text()}},
+		StructuredContent: d,
+		Meta:              mcp.Meta{MetaDenial: d},
 	}
-	if rt == nil || rt.tool.OutputSchema == nil {
-		res.StructuredContent = d
-	}
-	return res
 }
 
 func argumentMap(m safetyv1alpha1.ToolArgumentMap) toolcall.ArgumentMap {

@@ -415,8 +415,8 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 	})
 })
 
-// reasonIn returns the reason code of a denial: from its structured content when it has one (a
-// tool without an output schema), and always from its _meta, which must agree.
+// reasonIn returns the reason code of a denial, from its _meta and its structured content, which
+// every denial carries and which must agree; "" for a result that is no denial.
 func reasonIn(res *mcp.CallToolResult) string {
 	GinkgoHelper()
 	reasonOf := func(v any) string {
@@ -429,7 +429,8 @@ func reasonIn(res *mcp.CallToolResult) string {
 		return d.Reason
 	}
 	fromMeta := reasonOf(res.Meta[gateway.MetaDenial])
-	if res.StructuredContent != nil {
+	if fromMeta != "" {
+		Expect(res.StructuredContent).NotTo(BeNil(), "every denial carries its Denied as structured content")
 		Expect(reasonOf(res.StructuredContent)).To(Equal(fromMeta))
 	}
 	return fromMeta

@@ -71,6 +71,7 @@ var _ = Describe("a third-party MCP server from the npm registry behind toolgate
 		Expect(res.IsError).To(BeTrue())
 		Expect(res.Content[0].(*mcp.TextContent).Text).To(HavePrefix("[ToolAccessDenied] "))
 		Expect(reasonIn(res)).To(Equal("ToolAccessDenied"))
+		Expect(res.StructuredContent).To(HaveKeyWithValue("reason", "ToolAccessDenied"))
 		Expect(fs.Wire()).NotTo(ContainSubstring(".env"))
 	})
 
@@ -101,7 +102,8 @@ var _ = Describe("a third-party MCP server from the npm registry behind toolgate
 		Expect(refused).To(HaveKeyWithValue("isError", true))
 		Expect(refused["content"]).To(ConsistOf(HaveKeyWithValue("text", HavePrefix("[ToolAccessDenied] "))))
 		Expect(refused["_meta"]).To(HaveKeyWithValue(gateway.MetaDenial, HaveKeyWithValue("reason", "ToolAccessDenied")))
-		Expect(refused).NotTo(HaveKey("structuredContent"), "read_text_file declares an output schema a denial does not fit")
+		// read_text_file declares an output schema; the one the gateway offers admits the denial too.
+		Expect(refused).To(HaveKeyWithValue("structuredContent", HaveKeyWithValue("reason", "ToolAccessDenied")))
 		Expect(fs.Wire()).NotTo(ContainSubstring(".env"))
 	})
 

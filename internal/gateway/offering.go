@@ -103,7 +103,12 @@ func (g *Gateway) newServer(routes map[string]route) *mcp.Server {
 		SetCacheable: private,
 	})
 	for name, rt := range routes {
-		if err := addTool(s, name, &rt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		output, err := outputSchema(name, rt.tool.OutputSchema)
+		if err != nil {
+			g.opts.Log.Info("Offering a tool with no output schema, as its upstream's cannot be extended to admit its denials",
+				"tool", name, "toolServer", rt.server.Name, "why", err.Error())
+		}
+		if err := addTool(s, name, &rt, output, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return g.callTool(ctx, req, &rt)
 		}); err != nil {
 			g.opts.Log.Error(err, "Not offering a tool its upstream describes wrongly", "tool", name,
@@ -126,14 +131,16 @@ func private(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
 	c.CacheScope, c.TTLMs = "private", 0
 }
 
-// addTool adds rt's tool to s under name, its schemas encoded once, here, rather than on every
-// request that lists or calls it. The SDK panics on a tool it cannot serve; that is an error here.
-func addTool(s *mcp.Server, name string, rt *route, h mcp.ToolHandler) (err error) {
+// addTool adds rt's tool to s under name, with the upstream's input schema and output (the
+// output schema the gateway offers for it: outputSchema), its schemas encoded once, here, rather
+// than on every request that lists or calls it. The SDK panics on a tool it cannot serve; that is
+// an error here.
+func addTool(s *mcp.Server, name string, rt *route, output any, h mcp.ToolHandler) (err error) {
 	tool := &mcp.Tool{Name: name, Title: rt.tool.Title, Description: rt.tool.Description, Annotations: rt.tool.Annotations}
 	if tool.InputSchema, err = encodedSchema(rt.tool.InputSchema); err != nil {
 		return fmt.Errorf("its input schema: %w", err)
 	}
-	if tool.OutputSchema, err = encodedSchema(rt.tool.OutputSchema); err != nil {
+	if tool.OutputSchema, err = encodedSchema(output); err != nil {
 		return fmt.Errorf("its output schema: %w", err)
 	}
 	defer func() {
