@@ -159,11 +159,7 @@ var _ = Describe("a flood of denied calls through the API server", Ordered, func
 		Expect(err).NotTo(HaveOccurred())
 		podPlan(n.Name, "shared", "agent-a")
 		podPlan(n.Name, "shared", "agent-b")
-		deny := func(c client.Client, i int) string {
-			call := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: n.Name, Name: fmt.Sprintf("c-%d", i)},
-				Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "nope", Tool: "t", Step: "s"}}
-			return agent.ReasonOf(agent.FromError(c.Create(ctx, call), "t"))
-		}
+		deny := deniedIn(n.Name, "c")
 		By("one agent's denials fill its window")
 		for i := range perWindow {
 			Expect(deny(flooder.Client, i)).To(Equal("PlanNotFound"))
@@ -195,11 +191,7 @@ var _ = Describe("a flood of denied calls through the API server", Ordered, func
 			Expect(err).NotTo(HaveOccurred())
 			minted[i] = a.Client
 		}
-		deny := func(c client.Client, i int) string {
-			call := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: n.Name, Name: fmt.Sprintf("m-%d", i)},
-				Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "nope", Tool: "t", Step: "s"}}
-			return agent.ReasonOf(agent.FromError(c.Create(ctx, call), "t"))
-		}
+		deny := deniedIn(n.Name, "m")
 		By("the first minted pod's denials fill the window")
 		for i := range perWindow {
 			Expect(deny(minted[0], i)).To(Equal("PlanNotFound"))
@@ -246,6 +238,16 @@ var _ = Describe("a flood of denied calls through the API server", Ordered, func
 
 // podPlan creates a plan of serviceAccount bound to pod and waits until it is locked, so the
 // manager's cache (the webhook's) holds it.
+// deniedIn creates, as the agent c, call prefix-i of a plan that does not exist in namespace ns,
+// and returns the reason it was refused.
+func deniedIn(ns, prefix string) func(c client.Client, i int) string {
+	return func(c client.Client, i int) string {
+		call := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("%s-%d", prefix, i)},
+			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "nope", Tool: "t", Step: "s"}}
+		return agent.ReasonOf(agent.FromError(c.Create(ctx, call), "t"))
+	}
+}
+
 func podPlan(ns, serviceAccount, pod string) {
 	GinkgoHelper()
 	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: pod},
