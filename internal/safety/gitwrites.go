@@ -44,7 +44,7 @@ func (a *analyzer) gitWrites(s *segment) {
 		}
 		a.optionValues(s, argSpec{noPaths: true, valueOps: valueOps})
 	}
-	if w, ok := gitMadePath(sub, gitSubArgs(s)); ok {
+	if w, ok := gitMadePath(sub, gitSubArgs(s)); ok && !mergePrinted(s) {
 		a.operandPaths(w, opWrite, argSpec{})
 	}
 	if sub == "init" || sub == gitClone {
@@ -56,9 +56,16 @@ func (a *analyzer) gitWrites(s *segment) {
 	}
 }
 
+// mergePrinted says whether git merge-file prints the merge (-p, --stdout) rather than writing it
+// into its first file.
+func mergePrinted(s *segment) bool {
+	return s.operands[0].s == "merge-file" && (s.hasFlag("-p") || s.hasFlag("--stdout"))
+}
+
 // gitMadePath returns the operands a git subcommand makes a repository, work tree or file at:
 // init DIR, clone URL DIR, worktree add DIR, worktree move WT DIR, bundle create FILE,
-// submodule add URL DIR. args are the words after the subcommand.
+// submodule add URL DIR, and merge-file CURRENT BASE OTHER, which writes the merge into CURRENT.
+// args are the words after the subcommand.
 func gitMadePath(sub string, args []word) ([]word, bool) {
 	if !gitMakers[sub] {
 		return nil, false // most git commands: nothing to parse, nothing to allocate
@@ -96,7 +103,7 @@ const (
 
 // gitMade is, per subcommand or subcommand and verb, where the operands name what it makes.
 var gitMade = map[string]madeAt{"init": madeAll, "clone": madeLast, "worktree add": madeFirst, "worktree move": madeLast,
-	"bundle create": madeFirst, "submodule add": madeLast}
+	"bundle create": madeFirst, "submodule add": madeLast, "merge-file": madeFirst}
 
 // gitMakers are the subcommands of gitMade.
 var gitMakers = map[string]bool{}
@@ -117,6 +124,7 @@ var gitValued = map[string][]string{
 	"bundle create": strings.Fields("--version"),
 	"submodule add": strings.Fields("-b --branch --name --reference --depth"),
 	"worktree add":  strings.Fields("-b -B --reason"),
+	"merge-file":    strings.Fields("-L --marker-size --diff-algorithm"),
 }
 
 // gitSubArgs returns the words after git's subcommand: its global options and their values skipped.

@@ -41,6 +41,7 @@ type wrapSpec struct {
 	pipeWrites  bool       // a written file's name that starts with "|" or "!" is a command it runs (strace -o '|cmd')
 	cmdAt       int        // the command's word index, found by the runner's own reading (dotenv-cli's minimist)
 	dashesOpt   bool       // with no "--" to follow, the command is the first operand after the options (dotenvx run CMD)
+	logOperand  bool       // its operand is no command but a file it writes, and its command is -c's or the shell (script FILE)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -101,7 +102,10 @@ var wrappers = map[string]wrapSpec{
 	"runuser": {argOpts: "ugGw", longArgs: []string{"user", "group", "supp-group", "whitelist-environment"}, script: 'c', longScript: longOptCommand},
 	"su":      {argOpts: "gGsw", longArgs: []string{"group", "supp-group", "shell", "whitelist-environment"}, script: 'c', longScript: longOptCommand},
 	"sg":      {skip: 1, joinScript: true},
-	"script":  {argOpts: "EIOTBm", script: 'c', longScript: longOptCommand},
+	// script writes what the session prints to its operand (the typescript) and to the files of
+	// -I/-O/-B/-T (--log-in, --log-out, --log-io, --log-timing); without -c it runs the shell.
+	"script": {argOpts: "EIOTBm", longArgs: []string{"echo", "log-in", "log-out", "log-io", "log-timing", "logging-format"},
+		writeOpts: "IOTB", longWrite: []string{"log-in", "log-out", "log-io", "log-timing"}, script: 'c', longScript: longOptCommand, logOperand: true},
 	"watch":   {argOpts: "nd", longArgs: []string{"interval"}, joinScript: true},
 	"eval":    {joinScript: true},
 	"xargs":   {argOpts: "EeIiLlnPsdaR", longArgs: []string{"eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"}, xargs: true, readOpts: "a", longRead: "arg-file"},
@@ -312,6 +316,19 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		a.touch(r, opRead)
 	}
 	a.wrapperWrites(idx, spec, opts.writes, depth)
+	if spec.logOperand && i < len(words) {
+		a.touch(words[i], opWrite)
+		switch {
+		case i+1 < len(words):
+			// getopt reads options after the file too: script /dev/null -c CMD runs CMD, and a
+			// second -c replaces the first.
+			a.opaque(idx, "script's options after its file")
+			return
+		case !opts.hasScript:
+			a.command([]word{{s: "sh"}}, redirs, a.out.segments[idx].pipeFrom, depth+1)
+			return
+		}
+	}
 	if opts.hasScript {
 		script := opts.script
 		if words[0].s != "" && commandName(words[0].s) == "env" && i < len(words) {

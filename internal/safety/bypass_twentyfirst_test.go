@@ -1,0 +1,47 @@
+package safety
+
+// twentyfirstCatalogue holds the twenty-first engine review's rows.
+func twentyfirstCatalogue() []classCase {
+	sh := shCall
+	noWrite, opaque, dyn := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleOpaqueCode), asked(RuleDynamicPath)
+	const (
+		mergeFile  = "git merge-file writes its first file"
+		typescript = "script's typescript and log files"
+		pathspecs  = "git's pathspecs read from a file"
+		jsRunner   = "a JavaScript test runner's code from outside the project"
+		pytestIni  = "pytest's settings and debug log that name a written file"
+	)
+	return []classCase{
+		{mergeFile, "into a hook", sh(`git merge-file .git/hooks/pre-commit base.sh theirs.sh`), noWrite,
+			sh(`git merge-file -p .git/hooks/pre-commit base.sh theirs.sh`), false},
+		{mergeFile, "into ~/.bashrc, its labels given apart", sh(`git merge-file -L a -L b -L c ~/.bashrc x y`), noWrite,
+			sh(`git merge-file src/a.go base.go other.go`), false},
+		{mergeFile, "quiet, the stdout option bundled elsewhere", sh(`git merge-file -q --diff3 .git/hooks/pre-push x y`), noWrite,
+			sh(`git merge-file --stdout .git/hooks/pre-push x y`), false},
+		{typescript, "the typescript after -c", sh(`script -qc 'make test' /root/.bashrc`), noWrite, sh(`script -qc 'make test' /dev/null`), false},
+		{typescript, "the typescript after --command", sh(`script --command ls .git/hooks/pre-commit`), noWrite, sh(`script --command ls build/session.log`), false},
+		{typescript, "a second -c after the file replaces the first", sh(`script -c ls /dev/null -c 'cat .env'`), opaque,
+			sh(`script -c 'go test ./...' build/test.log`), false},
+		{typescript, "fed: without -c it runs the shell", sh(`echo 'cat .env' | script -q /dev/null`), denied(dc + "pipe-into-shell"),
+			sh(`echo done | tee build/x.log`), false},
+		{typescript, "an output log", sh(`script -O /root/.bashrc -c ls`), noWrite, sh(`script -O build/out.log -c ls`), false},
+		{typescript, "a timing log, the long option with =", sh(`script --log-timing=.git/hooks/pre-commit -c ls`), noWrite,
+			sh(`script --log-timing=build/t.log -qc ls /dev/null`), false},
+		{pathspecs, "git rm deletes what a list names", sh(`git rm --pathspec-from-file=list`), dyn, sh(`git rm -r --cached build`), false},
+		{pathspecs, "git add of a list written on the line", sh(`printf '.e%s\n' nv > l; git add --pathspec-from-file l`), dyn,
+			sh(`printf 'a.go\n' > l; git add a.go`), false},
+		{pathspecs, "from standard input", sh(`git rm --pathspec-from-file=- --pathspec-file-nul < list`), dyn, sh(`git rm -q old.txt`), false},
+		{pathspecs, "a commit of a list", sh(`git commit -m x --pathspec-from-file=list`), dyn, sh(`git commit -m x -- a.go`), false},
+		{jsRunner, "jest's configuration", sh(`jest -c /tmp/x.js`), opaque, sh(`jest -c jest.config.js`), false},
+		{jsRunner, "jest's global setup through npx", sh(`npx jest --globalSetup /tmp/x.js`), opaque, sh(`npx jest --setupFiles ./test/setup.js`), false},
+		{jsRunner, "jest's reporter, kebab-case", sh(`jest --test-results-processor=/tmp/x.js`), opaque, sh(`jest --reporters=default --reporters=jest-junit`), false},
+		{jsRunner, "vitest's configuration", sh(`vitest run --config /tmp/x.ts`), opaque, sh(`vitest run --config vitest.config.ts`), false},
+		{jsRunner, "vitest's reporter module", sh(`vitest run --reporter=/tmp/r.js`), opaque, sh(`vitest run --reporter=verbose`), false},
+		{pytestIni, "log_file into ~/.bashrc", sh(`pytest -o log_file=/root/.bashrc`), noWrite, sh(`pytest -o log_file=logs/test.log`), false},
+		{pytestIni, "log_file into a hook, -o attached", sh(`python -m pytest -olog_file=.git/hooks/pre-commit`), noWrite,
+			sh(`python -m pytest -o log_cli=true`), false},
+		{pytestIni, "cache_dir attached", sh(`pytest -ocache_dir=.git/hooks`), noWrite, sh(`pytest -o cache_dir=.cache/pytest`), false},
+		{pytestIni, "--override-ini with =", sh(`pytest --override-ini=log_file=/root/.bashrc`), noWrite, sh(`pytest --override-ini=log_level=DEBUG`), false},
+		{pytestIni, "--debug's file", sh(`pytest --debug=/root/.bashrc`), noWrite, sh(`pytest --debug=build/pytestdebug.log`), false},
+	}
+}
