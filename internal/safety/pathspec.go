@@ -1056,7 +1056,13 @@ var nameListOptions = map[string][]string{
 	"xz": {"--files", "--files0"}, "md5sum": {"--files0-from"}, "sha256sum": {"--files0-from"},
 	// find -files0-from F takes its starting points from F, and prints what it cannot find.
 	cmdFind: {optFiles0From},
+	// git add, rm, commit, reset, restore, checkout and stash push take their pathspecs from F:
+	// git rm --pathspec-from-file=F deletes what F names, git add adds it.
+	cmdGit: {optPathspecFromFile},
 }
+
+// optPathspecFromFile is git's option naming a file of pathspecs.
+const optPathspecFromFile = "--pathspec-from-file"
 
 // optFiles0From is find's option naming a file of starting points.
 const optFiles0From = "-files0-from"

@@ -374,7 +374,7 @@ func (a *analyzer) shellStartupFile(idx int) {
 
 // listFiles records the file a command reads its list of names from, which it reads like any
 // other (tar -T .env prints each line in an error): tar -T/--files-from FILE, rsync --files-from
-// FILE, spelt apart (the "=" forms are read as any option's value).
+// FILE, git --pathspec-from-file FILE, spelt apart (the "=" forms are read as any option's value).
 //
 //nolint:goconst // option spellings read best literally
 func (a *analyzer) listFiles(s *segment) {
@@ -384,6 +384,8 @@ func (a *analyzer) listFiles(s *segment) {
 		short, long = "-T", "--files-from"
 	case cmdRsync:
 		long = "--files-from"
+	case cmdGit:
+		long = optPathspecFromFile
 	default:
 		for _, o := range nameListOptions[s.name] {
 			if strings.HasPrefix(o, "--files0") || o == "--files" {
