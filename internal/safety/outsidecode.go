@@ -66,6 +66,34 @@ var outsideCodeOptions = map[string][][2]string{
 	"npm": {{"", "--userconfig"}, {"", "--globalconfig"}}, "cargo": {{"", "--tool-config-file"}},
 	// golangci-lint's configuration loads custom linters: Go plugins and module plugins.
 	"golangci-lint": {{"-c", "--config"}},
+	// jest's and vitest's configuration is JavaScript, and the setup files, reporters,
+	// environments, resolvers and runners their options name are modules they load.
+	"jest": append([][2]string{{"-c", "--config"}}, camelAndKebab("globalSetup", "globalTeardown", "setupFiles", "setupFilesAfterEnv",
+		"reporters", "testResultsProcessor", "resolver", "preset", "testRunner", "testEnvironment", "testSequencer", "snapshotResolver",
+		"watchPlugins", "runner", "filter", "projects")...),
+	"vitest": append([][2]string{{"-c", "--config"}}, camelAndKebab("reporter", "environment", "globalSetup", "setupFiles", "workspace")...),
+}
+
+// camelAndKebab returns long options in both spellings a JavaScript option parser takes for one
+// camelCased name (yargs and cac read --global-setup as --globalSetup): {"", "--globalSetup"},
+// {"", "--global-setup"}.
+func camelAndKebab(names ...string) [][2]string {
+	var out [][2]string
+	for _, n := range names {
+		var kebab strings.Builder
+		for _, r := range n {
+			if r >= 'A' && r <= 'Z' {
+				kebab.WriteByte('-')
+				r += 'a' - 'A'
+			}
+			kebab.WriteRune(r)
+		}
+		out = append(out, [2]string{"", "--" + n})
+		if k := kebab.String(); k != n {
+			out = append(out, [2]string{"", "--" + k})
+		}
+	}
+	return out
 }
 
 // outsideCode returns the option of outsideCodeOptions whose value names code from outside the
