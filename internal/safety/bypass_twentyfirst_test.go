@@ -43,5 +43,8 @@ func twentyfirstCatalogue() []classCase {
 		{pytestIni, "cache_dir attached", sh(`pytest -ocache_dir=.git/hooks`), noWrite, sh(`pytest -o cache_dir=.cache/pytest`), false},
 		{pytestIni, "--override-ini with =", sh(`pytest --override-ini=log_file=/root/.bashrc`), noWrite, sh(`pytest --override-ini=log_level=DEBUG`), false},
 		{pytestIni, "--debug's file", sh(`pytest --debug=/root/.bashrc`), noWrite, sh(`pytest --debug=build/pytestdebug.log`), false},
+		{pytestIni, "--debug's file apart", sh(`pytest --debug /root/.bashrc`), noWrite, sh(`pytest --debug -x tests`), false},
+		{pytestIni, "log_file from PYTEST_ADDOPTS", sh(`PYTEST_ADDOPTS='-o log_file=/root/.bashrc' pytest`), noWrite,
+			sh(`PYTEST_ADDOPTS='-o log_cli=true' pytest`), false},
 	}
 }

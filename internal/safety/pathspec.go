@@ -233,8 +233,17 @@ var goValueOps = func() map[string]pathOp {
 
 // pytestOutputs are pytest's options that write a file; --basetemp's directory is deleted first
 // (pytest removes it if it exists), with everything below it.
+// --debug's file is optional (argparse takes the next word for it unless it is an option).
 var pytestOutputs = map[string]pathOp{"--junitxml": opWrite, "--junit-xml": opWrite, "--log-file": opWrite,
-	"--result-log": opWrite, "--report-log": opWrite, "--json-report-file": opWrite, "--html": opWrite, "--basetemp": opDelete}
+	"--result-log": opWrite, "--resultlog": opWrite, "--report-log": opWrite, "--json-report-file": opWrite, "--html": opWrite,
+	optPytestDebug: opWrite, "--basetemp": opDelete}
+
+// optPytestDebug is pytest's option that writes its debug log.
+const optPytestDebug = "--debug"
+
+// pytestIniPaths are the settings (-o NAME=VALUE) whose value is a path pytest writes: its cache
+// directory and its log file.
+var pytestIniPaths = map[string]bool{"cache_dir": true, "log_file": true}
 
 // kubectlArgs reads kubectl's (and oc's) operands after the verb, and the files -f and -k name.
 // --profile-output (the profile a global --profile writes), --cache-dir (a tree of discovery and
@@ -1672,14 +1681,18 @@ func (a *analyzer) pythonCachePrefix(seg *segment) {
 func (a *analyzer) pytestPaths(words []word) {
 	for i := 0; i < len(words); i++ {
 		name, val, hasVal := strings.Cut(words[i].s, "=")
+		if v, ok := strings.CutPrefix(words[i].s, "-o"); ok && v != "" && v[0] != '=' {
+			name, val, hasVal = "-o", v, true // argparse's attached value: -olog_file=FILE
+		}
 		if name == "-o" || name == "--override-ini" || name == "--cov-report" {
-			// -o cache_dir=DIR writes the cache there; --cov-report=html:DIR its report.
+			// -o cache_dir=DIR writes the cache there, -o log_file=FILE the log; --cov-report=html:DIR
+			// its report.
 			v := val
 			if !hasVal && i+1 < len(words) {
 				i++
 				v = words[i].s
 			}
-			if k, dir, ok := strings.Cut(v, "="); ok && strings.TrimSpace(k) == "cache_dir" {
+			if k, dir, ok := strings.Cut(v, "="); ok && pytestIniPaths[strings.TrimSpace(k)] {
 				a.touch(words[i].with(dir), opWrite)
 			} else if _, dir, ok := strings.Cut(v, ":"); ok && name == "--cov-report" && dir != "" {
 				a.touch(words[i].with(dir), opWrite)
@@ -1692,8 +1705,8 @@ func (a *analyzer) pytestPaths(words []word) {
 		}
 		w := words[i].with(val)
 		if !hasVal {
-			if i+1 >= len(words) {
-				return
+			if i+1 >= len(words) || name == optPytestDebug && strings.HasPrefix(words[i+1].s, "-") {
+				continue // --debug alone writes pytestdebug.log
 			}
 			i++
 			w = words[i]
