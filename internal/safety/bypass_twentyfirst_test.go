@@ -10,6 +10,7 @@ func twentyfirstCatalogue() []classCase {
 		pathspecs  = "git's pathspecs read from a file"
 		jsRunner   = "a JavaScript test runner's code from outside the project"
 		pytestIni  = "pytest's settings and debug log that name a written file"
+		goTestDot  = "go test's flags spelt with the test. prefix, also after -args"
 	)
 	return []classCase{
 		{mergeFile, "into a hook", sh(`git merge-file .git/hooks/pre-commit base.sh theirs.sh`), noWrite,
@@ -46,5 +47,14 @@ func twentyfirstCatalogue() []classCase {
 		{pytestIni, "--debug's file apart", sh(`pytest --debug /root/.bashrc`), noWrite, sh(`pytest --debug -x tests`), false},
 		{pytestIni, "log_file from PYTEST_ADDOPTS", sh(`PYTEST_ADDOPTS='-o log_file=/root/.bashrc' pytest`), noWrite,
 			sh(`PYTEST_ADDOPTS='-o log_cli=true' pytest`), false},
+		{goTestDot, "a coverage profile into ~/.bashrc", sh(`go test -test.coverprofile=/root/.bashrc ./...`), noWrite,
+			sh(`go test -coverprofile=c.out ./...`), false},
+		{goTestDot, "a trace into a hook, apart", sh(`go test -test.trace .git/hooks/pre-commit ./x`), noWrite, sh(`go test -trace trace.out ./x`), false},
+		{goTestDot, "after -args, to the test binary", sh(`go test ./... -args -test.cpuprofile=.git/hooks/pre-commit`), noWrite,
+			sh(`go test ./... -args -update`), false},
+		{goTestDot, "below an output directory", sh(`go test -test.outputdir=/etc -test.memprofile=cron.d/x ./x`), noWrite,
+			sh(`go test -outputdir=build -memprofile=mem.out ./x`), false},
+		{goTestDot, "the binary's log of opened files", sh(`go test -json ./... -args -test.testlogfile=/root/.bashrc`), noWrite,
+			sh(`go test -json ./... -args -test.v`), false},
 	}
 }

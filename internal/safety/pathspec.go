@@ -219,10 +219,21 @@ var argSpecs = map[string]argSpec{
 // goProfiles are go test's options that write a file (below -outputdir when it is given).
 var goProfiles = []string{"-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-coverprofile"}
 
-// goValueOps are go's options that name a file, in both of the spellings Go's flag package takes.
+// goTestBinaryWrites are the test binary's own options that write a file or below a directory,
+// which go test passes on after -args (its log of what the test opened, its coverage data, its
+// fuzzing cache); they are spelt only with the "test." prefix.
+var goTestBinaryWrites = []string{"-test.testlogfile", "-test.gocoverdir", "-test.fuzzcachedir"}
+
+// goValueOps are go's options that name a file, in both of the spellings Go's flag package takes,
+// and go test's also with the "test." prefix that go test and the test binary take
+// (-test.coverprofile=FILE, also after -args).
 var goValueOps = func() map[string]pathOp {
-	m := map[string]pathOp{"-o": opWrite, "-outputdir": opWrite}
-	for _, o := range goProfiles {
+	m := map[string]pathOp{"-o": opWrite}
+	for _, o := range append([]string{"-outputdir"}, goProfiles...) {
+		m[o] = opWrite
+		m["-test."+o[1:]] = opWrite
+	}
+	for _, o := range goTestBinaryWrites {
 		m[o] = opWrite
 	}
 	for k, v := range m {
@@ -1647,19 +1658,30 @@ func (a *analyzer) goBinary(s *segment) {
 // goOutputDir records go test's profiles written below -outputdir (go test -outputdir DIR
 // -cpuprofile NAME writes DIR/NAME).
 func (a *analyzer) goOutputDir(s *segment) {
-	dir, ok := optionValue(s, "-outputdir", "-outputdir")
-	if !ok {
-		if dir, ok = optionValue(s, "--outputdir", "--outputdir"); !ok {
-			return
+	var dir word
+	ok := false
+	for _, spelling := range goTestSpellings("-outputdir") {
+		if dir, ok = optionValue(s, spelling, spelling); ok {
+			break
 		}
 	}
+	if !ok {
+		return
+	}
 	for _, o := range goProfiles {
-		for _, spelling := range []string{o, "-" + o} {
+		for _, spelling := range goTestSpellings(o) {
 			if v, ok := optionValue(s, spelling, spelling); ok && !v.dynamic && !dir.dynamic && !strings.HasPrefix(v.s, "/") {
 				a.touch(dir.with(strings.TrimRight(dir.s, "/")+"/"+v.s), opWrite)
 			}
 		}
 	}
+}
+
+// goTestSpellings are the four spellings of go test's option o ("-cpuprofile"): with one or two
+// dashes, with or without the "test." prefix.
+func goTestSpellings(o string) []string {
+	t := "-test." + o[1:]
+	return []string{o, "-" + o, t, "-" + t}
 }
 
 // pythonCachePrefix records the directory a Python interpreter writes its compiled modules below:
