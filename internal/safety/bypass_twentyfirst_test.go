@@ -11,6 +11,7 @@ func twentyfirstCatalogue() []classCase {
 		jsRunner   = "a JavaScript test runner's code from outside the project"
 		pytestIni  = "pytest's settings and debug log that name a written file"
 		goTestDot  = "go test's flags spelt with the test. prefix, also after -args"
+		driver     = "ctest's and tox's reports, scripts and packages"
 	)
 	return []classCase{
 		{mergeFile, "into a hook", sh(`git merge-file .git/hooks/pre-commit base.sh theirs.sh`), noWrite,
@@ -56,5 +57,15 @@ func twentyfirstCatalogue() []classCase {
 			sh(`go test -outputdir=build -memprofile=mem.out ./x`), false},
 		{goTestDot, "the binary's log of opened files", sh(`go test -json ./... -args -test.testlogfile=/root/.bashrc`), noWrite,
 			sh(`go test -json ./... -args -test.v`), false},
+		{driver, "ctest's log into ~/.bashrc", sh(`ctest -O /root/.bashrc`), noWrite, sh(`ctest -O build/ctest.log`), false},
+		{driver, "ctest's JUnit report into a hook", sh(`ctest --output-junit .git/hooks/pre-commit`), noWrite,
+			sh(`ctest -j4 --output-junit build/junit.xml`), false},
+		{driver, "ctest's dashboard script from /tmp", sh(`ctest -S /tmp/x.cmake`), opaque, sh(`ctest -S ci/dashboard.cmake`), false},
+		{driver, "ctest's dashboard script, -SP", sh(`ctest -SP /tmp/x.cmake`), opaque, sh(`ctest -R unit --output-on-failure`), false},
+		{driver, "ctest --build-and-test runs its --test-command", sh(`ctest --build-and-test . b --build-generator Ninja --test-command ./x`), opaque,
+			sh(`ctest --test-dir build`), false},
+		{driver, "tox's JSON report into a hook", sh(`tox -e py --result-json=.git/hooks/pre-commit`), noWrite,
+			sh(`tox -e py --result-json build/tox.json`), false},
+		{driver, "tox installs a package from /tmp", sh(`tox --installpkg /tmp/x.tar.gz`), opaque, sh(`tox --installpkg dist/x-1.0-py3-none-any.whl`), false},
 	}
 }

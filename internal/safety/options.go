@@ -81,6 +81,9 @@ var codeOptions = map[string][]string{
 	"zip":   {"-TT", "--unzip-command"},
 	"sort":  {"--compress-program"},
 	"split": {"--filter"},
+	// ctest --build-and-test configures, builds and tests the source tree it names, then runs
+	// --test-command's command line.
+	"ctest": {"--build-and-test", "--test-command"},
 	// rg runs --hostname-bin's program for a hyperlink's host; ag pipes its output to --pager's.
 	"rg": {"--pre", "--hostname-bin"}, "ag": {"--pager"},
 	"npm":   {"--script-shell", "--node-options"},

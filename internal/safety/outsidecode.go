@@ -71,6 +71,9 @@ var outsideCodeOptions = map[string][][2]string{
 	"jest": append([][2]string{{"-c", "--config"}}, camelAndKebab("globalSetup", "globalTeardown", "setupFiles", "setupFilesAfterEnv",
 		"reporters", "testResultsProcessor", "resolver", "preset", "testRunner", "testEnvironment", "testSequencer", "snapshotResolver",
 		"watchPlugins", "runner", "filter", "projects")...),
+	// ctest's dashboard scripts are CMake code; tox builds and installs the package
+	// --installpkg names (an sdist runs its build backend).
+	"ctest": {{"-S", "-S"}, {"-SP", "-SP"}, {"-SR", "-SR"}}, "tox": {{"", "--installpkg"}},
 	"vitest": append([][2]string{{"-c", "--config"}}, camelAndKebab("reporter", "environment", "globalSetup", "setupFiles", "workspace")...),
 }
 

@@ -198,6 +198,10 @@ var argSpecs = map[string]argSpec{
 	"tree":   {valueOps: map[string]pathOp{"-o": opWrite}},
 	"jest":   {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverageDirectory": opWrite, "--cacheDirectory": opWrite}},
 	"vitest": {valueOps: map[string]pathOp{"--outputFile": opWrite}},
+	// ctest's log of the run and its JUnit report; tox's JSON report and the tree of
+	// environments it makes below --workdir.
+	"ctest": {valueOps: map[string]pathOp{"-O": opWrite, "--output-log": opWrite, "--output-junit": opWrite}},
+	"tox":   {valueOps: map[string]pathOp{"--result-json": opWrite, "--workdir": opWrite}},
 	// Formatters and linters rewrite their operands when told to, and write their reports and
 	// caches where an option says; tsc writes below its output options (read in any case, as
 	// tsc reads them: tsOptions).
