@@ -12,6 +12,7 @@ func twentyfirstCatalogue() []classCase {
 		pytestIni  = "pytest's settings and debug log that name a written file"
 		goTestDot  = "go test's flags spelt with the test. prefix, also after -args"
 		driver     = "ctest's and tox's reports, scripts and packages"
+		modfile    = "go -modfile names a go.mod from outside, whose replacements run other code"
 	)
 	return []classCase{
 		{mergeFile, "into a hook", sh(`git merge-file .git/hooks/pre-commit base.sh theirs.sh`), noWrite,
@@ -67,5 +68,8 @@ func twentyfirstCatalogue() []classCase {
 		{driver, "tox's JSON report into a hook", sh(`tox -e py --result-json=.git/hooks/pre-commit`), noWrite,
 			sh(`tox -e py --result-json build/tox.json`), false},
 		{driver, "tox installs a package from /tmp", sh(`tox --installpkg /tmp/x.tar.gz`), opaque, sh(`tox --installpkg dist/x-1.0-py3-none-any.whl`), false},
+		{modfile, "go test", sh(`go test -modfile=/tmp/x.mod ./...`), opaque, sh(`go test -modfile=go.test.mod ./...`), false},
+		{modfile, "apart, two dashes", sh(`go vet --modfile /tmp/x.mod ./...`), opaque, sh(`go vet ./...`), false},
+		{modfile, "from GOFLAGS", sh(`GOFLAGS=-modfile=/tmp/x.mod go test ./...`), opaque, sh(`GOFLAGS=-mod=mod go test ./...`), false},
 	}
 }

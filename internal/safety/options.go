@@ -403,7 +403,9 @@ func codeOption(s *segment) string {
 		if why := goLinker(s); why != "" {
 			return why
 		}
-		return goEnvWrite(s)
+		if why := goEnvWrite(s); why != "" {
+			return why
+		}
 	case cmdSed:
 		return sedCode(s)
 	case cmdSqlite3, cmdDuckdb:

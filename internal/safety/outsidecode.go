@@ -64,6 +64,9 @@ var outsideCodeOptions = map[string][][2]string{
 	// npmrc's script-shell; nextest runs the setup scripts of a tool config.
 	cmdPip: {{"", "--python"}}, "pnpm": {{"", "--pnpmfile"}, {"", "--global-pnpmfile"}},
 	"npm": {{"", "--userconfig"}, {"", "--globalconfig"}}, "cargo": {{"", "--tool-config-file"}},
+	// go's -modfile names another go.mod, whose replace directives build and run another
+	// directory's code for a dependency.
+	"go": {{"-modfile", "-modfile"}, {"--modfile", "--modfile"}},
 	// golangci-lint's configuration loads custom linters: Go plugins and module plugins.
 	"golangci-lint": {{"-c", "--config"}},
 	// jest's and vitest's configuration is JavaScript, and the setup files, reporters,
