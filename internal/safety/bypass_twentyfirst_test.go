@@ -4,6 +4,7 @@ package safety
 func twentyfirstCatalogue() []classCase {
 	sh := shCall
 	noWrite, opaque, dyn := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleOpaqueCode), asked(RuleDynamicPath)
+	envPrint := asked(dc + "print-environment-service")
 	const (
 		mergeFile  = "git merge-file writes its first file"
 		typescript = "script's typescript and log files"
@@ -13,6 +14,7 @@ func twentyfirstCatalogue() []classCase {
 		goTestDot  = "go test's flags spelt with the test. prefix, also after -args"
 		driver     = "ctest's and tox's reports, scripts and packages"
 		modfile    = "go -modfile names a go.mod from outside, whose replacements run other code"
+		kubePrint  = "kubectl's other verbs that print the objects they act on print their env"
 	)
 	return []classCase{
 		{mergeFile, "into a hook", sh(`git merge-file .git/hooks/pre-commit base.sh theirs.sh`), noWrite,
@@ -71,5 +73,11 @@ func twentyfirstCatalogue() []classCase {
 		{modfile, "go test", sh(`go test -modfile=/tmp/x.mod ./...`), opaque, sh(`go test -modfile=go.test.mod ./...`), false},
 		{modfile, "apart, two dashes", sh(`go vet --modfile /tmp/x.mod ./...`), opaque, sh(`go vet ./...`), false},
 		{modfile, "from GOFLAGS", sh(`GOFLAGS=-modfile=/tmp/x.mod go test ./...`), opaque, sh(`GOFLAGS=-mod=mod go test ./...`), false},
+		{kubePrint, "wait prints the pod it waited for", sh(`kubectl wait --for=condition=Ready pod/web-0 -o yaml`), envPrint,
+			sh(`kubectl wait --for=condition=Ready pod/web-0 --timeout=60s`), false},
+		{kubePrint, "wait on a deployment, as JSON", sh(`kubectl wait --for=condition=Available deploy/web --output=json`), envPrint,
+			sh(`kubectl wait --for=condition=Available deploy/web -o name`), false},
+		{kubePrint, "a revision's pod template", sh(`kubectl rollout history deploy/web --revision=2 -o yaml`), envPrint,
+			sh(`kubectl rollout history deploy/web --revision=2`), false},
 	}
 }

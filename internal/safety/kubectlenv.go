@@ -13,13 +13,24 @@ import (
 // prints the Secrets' values too, is print-credentials-kubectl's; set env's other forms change
 // the object and print only its name. A computed subcommand could be env. kubectl get prints the
 // same env of a pod or a workload's pod template with -o yaml|json or a template that reaches it
-// (kubectlGetsEnvironment).
+// (kubectlGetsEnvironment), and so do the other recognised verbs that print the objects they act
+// on: kubectl wait --for=condition=Ready pod/x -o yaml, kubectl rollout history deploy/x
+// --revision=2 -o yaml. (The verbs that change objects are not recognised, and asked anyway.)
 func kubectlListsEnvironment(s *segment) bool {
 	ops := s.operands
-	if len(ops) > 0 && !ops[0].dynamic && strings.ToLower(ops[0].s) == subGet {
-		return kubectlGetsEnvironment(s, ops[1:])
+	if len(ops) == 0 || ops[0].dynamic {
+		return false
 	}
-	if len(ops) < 2 || ops[0].dynamic || strings.ToLower(ops[0].s) != subSet {
+	switch verb := strings.ToLower(ops[0].s); verb {
+	case subGet, "wait":
+		return kubectlGetsEnvironment(s, ops[1:])
+	case "rollout":
+		return len(ops) > 1 && strings.ToLower(ops[1].s) == "history" && kubectlGetsEnvironment(s, ops[2:])
+	case subSet:
+	default:
+		return false
+	}
+	if len(ops) < 2 {
 		return false
 	}
 	if !ops[1].dynamic && strings.ToLower(ops[1].s) != cmdEnv {
