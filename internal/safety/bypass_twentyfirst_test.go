@@ -15,6 +15,7 @@ func twentyfirstCatalogue() []classCase {
 		driver     = "ctest's and tox's reports, scripts and packages"
 		modfile    = "go -modfile names a go.mod from outside, whose replacements run other code"
 		kubePrint  = "kubectl's other verbs that print the objects they act on print their env"
+		nodeTests  = "node --test of the project's test files runs them as bare node --test does (an over-refusal)"
 	)
 	return []classCase{
 		{mergeFile, "into a hook", sh(`git merge-file .git/hooks/pre-commit base.sh theirs.sh`), noWrite,
@@ -79,5 +80,10 @@ func twentyfirstCatalogue() []classCase {
 			sh(`kubectl wait --for=condition=Available deploy/web -o name`), false},
 		{kubePrint, "a revision's pod template", sh(`kubectl rollout history deploy/web --revision=2 -o yaml`), envPrint,
 			sh(`kubectl rollout history deploy/web --revision=2`), false},
+		{nodeTests, "a file from /tmp; a test file", sh(`node --test /tmp/x.js`), opaque, sh(`node --test test/a.test.js`), false},
+		{nodeTests, "a file above; a directory", sh(`node --test ../x.js`), opaque, sh(`node --test test/`), false},
+		{nodeTests, "a computed file; a glob with a reporter", sh(`node --test "$F"`), opaque,
+			sh(`node --test --test-reporter=spec 'test/**/*.test.js'`), false},
+		{nodeTests, "inline code beside; tests below src", sh(`node --test --eval 'x' test/`), opaque, sh(`node --test src/lib/parse.test.mjs`), false},
 	}
 }

@@ -1,6 +1,9 @@
 package safety
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // node's options whose value is the next word ("node --test --test-reporter dot", "node -r ./x
 // app.js"): without them the value was taken for the script.
@@ -43,3 +46,20 @@ func nodeTestModule(s *segment) string {
 
 // nodeReporters are node's built-in test reporters.
 var nodeReporters = []string{"spec", "tap", "dot", "junit", "lcov"}
+
+// nodeProjectTests reports whether node --test runs its operands as the project's test files:
+// each a literal file, directory or glob below the working directory (node --test test/,
+// 'test/**/*.test.js'), as bare node --test runs the ones it finds, pytest tests/test_x.py and bun
+// test x.test.ts run theirs. A file from elsewhere (/tmp/x.js, ../x.js, ~/x.js) or one computed
+// at run time is a script the engine has not seen, as node x.js's is.
+func nodeProjectTests(seg *segment) bool {
+	if !seg.hasExactFlag("--test") {
+		return false
+	}
+	for _, o := range seg.operands {
+		if o.dynamic || strings.HasPrefix(o.s, "/") || strings.HasPrefix(o.s, "~") || slices.Contains(strings.Split(o.s, "/"), "..") {
+			return false
+		}
+	}
+	return true
+}

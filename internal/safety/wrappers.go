@@ -910,7 +910,7 @@ func (a *analyzer) interpreter(idx int, redirs []*syntax.Redirect) {
 	if !ok {
 		return
 	}
-	sub := runtimeSubcommand(seg)
+	sub := runtimeSubcommand(seg) || (seg.name == cmdNode || seg.name == "nodejs") && nodeProjectTests(seg)
 	if opts == "" && !sub {
 		a.opaque(idx, "an interpreter")
 		return
@@ -925,7 +925,8 @@ func (a *analyzer) interpreter(idx int, redirs []*syntax.Redirect) {
 	case seg.hasFlag("--eval") || seg.hasFlag("--command") || seg.hasFlag("--print") || seg.name == "r" && seg.hasFlag("--file"):
 		a.opaque(idx, "inline code")
 	case sub:
-		// a test, install or tooling command, or a package.json script run by name
+		// a test, install or tooling command, a package.json script run by name, or node --test
+		// of the project's test files
 	case len(seg.operands) > 0:
 		a.opaque(idx, "a script file")
 	case len(seg.pipeFrom) > 0 || slices.ContainsFunc(redirs, readsStdin):
