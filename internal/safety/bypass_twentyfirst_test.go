@@ -16,6 +16,7 @@ func twentyfirstCatalogue() []classCase {
 		modfile    = "go -modfile names a go.mod from outside, whose replacements run other code"
 		kubePrint  = "kubectl's other verbs that print the objects they act on print their env"
 		nodeTests  = "node --test of the project's test files runs them as bare node --test does (an over-refusal)"
+		jvmHomes   = "maven's and gradle's code from outside in their other spellings: a property, MAVEN_ARGS, JVM options"
 	)
 	return []classCase{
 		{mergeFile, "into a hook", sh(`git merge-file .git/hooks/pre-commit base.sh theirs.sh`), noWrite,
@@ -85,5 +86,18 @@ func twentyfirstCatalogue() []classCase {
 		{nodeTests, "a computed file; a glob with a reporter", sh(`node --test "$F"`), opaque,
 			sh(`node --test --test-reporter=spec 'test/**/*.test.js'`), false},
 		{nodeTests, "inline code beside; tests below src", sh(`node --test --eval 'x' test/`), opaque, sh(`node --test src/lib/parse.test.mjs`), false},
+		{jvmHomes, "gradle's user home as a property (its init.d scripts)", sh(`gradle test -Dgradle.user.home=/tmp/x`), opaque,
+			sh(`gradle test -Dorg.gradle.parallel=true`), false},
+		{jvmHomes, "maven's local repository (the jars of its plugins)", sh(`mvn test -Dmaven.repo.local=/tmp/repo`), opaque,
+			sh(`mvn test -Dmaven.repo.local=.m2/repository`), false},
+		{jvmHomes, "maven's .mvn directory from elsewhere", sh(`mvn -Dmaven.multiModuleProjectDirectory=/tmp/x test`), opaque,
+			sh(`mvn test -Dtest=FooTest`), false},
+		{jvmHomes, "MAVEN_ARGS' settings file", sh(`MAVEN_ARGS='-s /tmp/s.xml' mvn test`), opaque, sh(`MAVEN_ARGS='-B -ntp' mvn test`), false},
+		{jvmHomes, "MAVEN_ARGS exported, an extension classpath", sh(`export MAVEN_ARGS=-Dmaven.ext.class.path=/tmp/x.jar; mvn test`), opaque,
+			sh(`export MAVEN_ARGS=-q; mvn test`), false},
+		{jvmHomes, "GRADLE_OPTS' property", sh(`GRADLE_OPTS='-Dgradle.user.home=/tmp/x' gradle test`), opaque,
+			sh(`GRADLE_OPTS=-Xmx2g gradle test`), false},
+		{jvmHomes, "MAVEN_OPTS' local repository", sh(`MAVEN_OPTS=-Dmaven.repo.local=/tmp/r mvn test`), opaque,
+			sh(`MAVEN_OPTS=-Dmaven.repo.local=.m2/repository mvn test`), false},
 	}
 }

@@ -13,7 +13,10 @@ import (
 // admitted at every level. The variable's words are now placed among the command's own, where the
 // program reads them, so every check of the option spelt on the command line applies to them.
 // pytest's PYTEST_ADDOPTS too, for pytest and python -m pytest: PYTEST_ADDOPTS=--junitxml=FILE
-// wrote a git hook, admitted, where pytest --junitxml FILE was denied.
+// wrote a git hook, admitted, where pytest --junitxml FILE was denied. Maven 3.9's MAVEN_ARGS too,
+// which it reads with its command line (in any order, so at the end, where "mvn test" is still
+// recognised): MAVEN_ARGS='-s /tmp/s.xml' mvn test ran another settings file's profiles, admitted,
+// where mvn -s /tmp/s.xml test was asked.
 
 // envOptionPlace says where a program reads its variable's options: after its name (unzip and zip
 // read them before the command line's), at the end (tar prepends them too, but its first word may
@@ -31,7 +34,7 @@ const (
 //
 //nolint:goconst // program names read best literally
 var envOptionPrograms = map[string]envOptionPlace{cmdTar: atEnd, "zip": afterName, cmdUnzip: afterName, "go": afterSubcommand,
-	"xz": afterName, "man": afterName, cmdPytest: atEnd}
+	"xz": afterName, "man": afterName, cmdPytest: atEnd, cmdMvn: atEnd}
 
 // spliceEnvOptions puts the words of the segment's option variables among its words. A value
 // the engine cannot split as the program does (quotes, escapes, an expansion) gives computed

@@ -274,11 +274,13 @@ const (
 // "-D warnings", "-O2") are admitted.
 var codeFlagEnvVars = func() map[string][]string {
 	jvm := []string{"agent", "-XX:On", "-XX:+On", "@", "$"}
+	m := map[string][]string{}
+	for _, v := range jvmOptionVars {
+		m[v] = jvm
+	}
 	cc := []string{"plugin", "wrapper", "-B", "specs", "fuse-ld", "--ld-path", "-load", "@", "$"}
 	rust := []string{"link", "-Z", "backend", "plugin", "@", "$"}
-	return map[string][]string{
-		"JAVA_TOOL_OPTIONS": jvm, "_JAVA_OPTIONS": jvm, "JDK_JAVA_OPTIONS": jvm, "JAVA_OPTS": jvm, "MAVEN_OPTS": jvm,
-		"GRADLE_OPTS": jvm, "SBT_OPTS": jvm,
+	for k, v := range map[string][]string{
 		"CFLAGS": cc, "CXXFLAGS": cc, "CPPFLAGS": cc, "LDFLAGS": cc, "CGO_CFLAGS": cc, "CGO_CXXFLAGS": cc,
 		"CGO_CPPFLAGS": cc, "CGO_FFLAGS": cc, "CGO_LDFLAGS": cc,
 		"RUSTFLAGS": rust, "RUSTDOCFLAGS": rust, "CARGO_ENCODED_RUSTFLAGS": rust, "CARGO_ENCODED_RUSTDOCFLAGS": rust,
@@ -287,12 +289,22 @@ var codeFlagEnvVars = func() map[string][]string {
 		"RUSTUP_TOOLCHAIN": {"/", "$"},
 		// So is uv's interpreter given as a path (not a version, "3.12").
 		"UV_PYTHON": {"/", "$"},
+	} {
+		m[k] = v
 	}
+	return m
 }()
+
+// jvmOptionVars carry options for a JVM (the launcher's of maven and gradle among them).
+var jvmOptionVars = []string{"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "JAVA_OPTS", "MAVEN_OPTS", "GRADLE_OPTS", "SBT_OPTS"}
 
 // flagEnvVars carry options for one program: their words count as that program's flags.
 var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip",
-	"UNZIP": cmdUnzip, "UNZIPOPT": cmdUnzip, "XZ_DEFAULTS": "xz", "XZ_OPT": "xz", "MANOPT": "man", "PYTEST_ADDOPTS": cmdPytest}
+	"UNZIP": cmdUnzip, "UNZIPOPT": cmdUnzip, "XZ_DEFAULTS": "xz", "XZ_OPT": "xz", "MANOPT": "man", "PYTEST_ADDOPTS": cmdPytest,
+	"MAVEN_ARGS": cmdMvn}
+
+// cmdMvn is maven's command.
+const cmdMvn = "mvn"
 
 // buildEnvReason reports why a variable makes a build tool, compiler, JVM, npm or git's transport run
 // code the caller chooses, or "" when it does not.
@@ -304,6 +316,14 @@ func buildEnvReason(name, val string) string {
 	for _, n := range codeFlagEnvVars[name] {
 		if strings.Contains(val, n) {
 			return "setting " + name + " to " + val + " gives a compiler, linker or JVM an option that loads or runs code the caller chooses (" + n + ")"
+		}
+	}
+	if slices.Contains(jvmOptionVars, name) {
+		// A system property maven or gradle reads as an option (GRADLE_OPTS=-Dgradle.user.home=DIR is -g DIR).
+		for f := range strings.FieldsSeq(val) {
+			if p, ok := strings.CutPrefix(f, "-D"); ok && jvmCodeProperty(p) {
+				return "setting " + name + " to " + val + " gives maven or gradle a property naming code from outside the project (" + f + ")"
+			}
 		}
 	}
 	if k, ok := npmConfigSetting(name); ok && npmCodeSettings[k] {

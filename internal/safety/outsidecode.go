@@ -183,17 +183,27 @@ func jvmPropertyCode(s *segment) string {
 			return "the property " + w.s
 		case jvmOptionProps[name] && buildEnvReason("JAVA_TOOL_OPTIONS", val) != "":
 			return "the property " + w.s
-		case jvmCodePaths[name] && !entriesBelow(val, ":"):
+		case jvmCodeProperty(prop):
 			return "the property " + w.s
 		}
 	}
 	return ""
 }
 
-// jvmCodePaths are the properties that name a JVM, a compiler or a classpath whose code gradle or
-// maven runs: surefire's jvm, the compiler plugin's forked javac.
+// jvmCodeProperty says whether prop (NAME=VALUE) is one of jvmCodePaths naming code from outside
+// the project.
+func jvmCodeProperty(prop string) bool {
+	name, val, _ := strings.Cut(prop, "=")
+	return jvmCodePaths[name] && !entriesBelow(val, ":")
+}
+
+// jvmCodePaths are the properties that name a JVM, a compiler, a classpath or a directory whose
+// code gradle or maven runs: surefire's jvm, the compiler plugin's forked javac, gradle's user home
+// (its init.d scripts, as -g's), maven's local repository (the plugins' and dependencies' jars it
+// runs) and the directory maven takes its .mvn/ extensions and options from.
 var jvmCodePaths = map[string]bool{"org.gradle.java.home": true, "org.gradle.java.installations.paths": true,
-	"maven.ext.class.path": true, "jvm": true, "maven.compiler.executable": true}
+	"maven.ext.class.path": true, "jvm": true, "maven.compiler.executable": true, "gradle.user.home": true,
+	"maven.repo.local": true, "maven.multiModuleProjectDirectory": true}
 
 // jvmOptionProps are the properties holding options for a JVM: gradle's daemon's and surefire's
 // forked test JVM's (argLine).
