@@ -17,6 +17,8 @@ func twentyfirstCatalogue() []classCase {
 		kubePrint  = "kubectl's other verbs that print the objects they act on print their env"
 		nodeTests  = "node --test of the project's test files runs them as bare node --test does (an over-refusal)"
 		jvmHomes   = "maven's and gradle's code from outside in their other spellings: a property, MAVEN_ARGS, JVM options"
+		sedBackup  = "sed -i's backup suffix with * names the backup's path"
+		reportsDir = "vitest deletes its coverage reports directory before writing it"
 	)
 	return []classCase{
 		{mergeFile, "into a hook", sh(`git merge-file .git/hooks/pre-commit base.sh theirs.sh`), noWrite,
@@ -99,5 +101,18 @@ func twentyfirstCatalogue() []classCase {
 			sh(`GRADLE_OPTS=-Xmx2g gradle test`), false},
 		{jvmHomes, "MAVEN_OPTS' local repository", sh(`MAVEN_OPTS=-Dmaven.repo.local=/tmp/r mvn test`), opaque,
 			sh(`MAVEN_OPTS=-Dmaven.repo.local=.m2/repository mvn test`), false},
+		{sedBackup, "a backup into the hooks", sh(`sed -i'.git/hooks/*' 's/a/a/' pre-commit`), noWrite, sh(`sed -i.bak 's/a/b/' src/a.go`), false},
+		{sedBackup, "--in-place= abbreviated, into ~/.bashrc", sh(`sed --in-pl='/root/.*' 's/^//' bashrc`), noWrite,
+			sh(`sed -i'bak/*' 's/a/b/' src/a.go`), false},
+		{sedBackup, "bundled after -n", sh(`sed -ni'.git/hooks/*' p pre-commit`), noWrite, sh(`sed -n -i 's/a/b/p' src/a.go`), false},
+		{sedBackup, "a computed suffix", sh(`sed -i"$S" 's/a/b/' src/a.go`), asked(RuleDynamicWriteTarget), sh(`sed -ie 's/a/b/' src/a.go`), false},
+		{reportsDir, "the project's .git", sh(`vitest run --coverage --coverage.reportsDirectory=.git`), denied(RulePrefixPathPolicy + "noDelete"),
+			sh(`vitest run --coverage --coverage.reportsDirectory=build/coverage`), false},
+		{reportsDir, "the home directory, apart", sh(`npx vitest run --coverage --coverage.reportsDirectory ~`), denied(zero),
+			sh(`npx vitest run --coverage`), false},
+		{reportsDir, "the project, kebab-case", sh(`vitest run --coverage --coverage.reports-directory=.`), denied(RulePrefixPathPolicy + "noDelete"),
+			sh(`vitest run --coverage --coverage.reports-directory=coverage`), false},
+		{reportsDir, "the workspace; other coverage settings name no directory", sh(`vitest --coverage --coverage.reportsDirectory=/workspace`),
+			denied(RulePrefixPathPolicy + "noDelete"), sh(`vitest run --coverage.provider=v8 --coverage.include='src/**'`), false},
 	}
 }

@@ -197,7 +197,9 @@ var argSpecs = map[string]argSpec{
 	// Test runners' and tree's reports.
 	"tree":   {valueOps: map[string]pathOp{"-o": opWrite}},
 	"jest":   {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverageDirectory": opWrite, "--cacheDirectory": opWrite}},
-	"vitest": {valueOps: map[string]pathOp{"--outputFile": opWrite}},
+	// vitest deletes its coverage reports directory, with all below it, before it writes the report.
+	"vitest": {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverage.reportsDirectory": opDelete,
+		"--coverage.reports-directory": opDelete}},
 	// ctest's log of the run and its JUnit report; tox's JSON report and the tree of
 	// environments it makes below --workdir.
 	"ctest": {valueOps: map[string]pathOp{"-O": opWrite, "--output-log": opWrite, "--output-junit": opWrite}},
@@ -372,6 +374,7 @@ func (a *analyzer) argPaths(idx int) {
 	a.programPaths(seg)
 	a.members = copiesTree(seg, a.recursive)
 	a.operandPaths(remoteOperands(seg, ops), op, spec)
+	a.sedBackups(seg, ops)
 	a.targetDirectory(seg, ops, spec)
 	a.members = false
 	a.programOutputs(seg)
@@ -1070,6 +1073,15 @@ func (a *analyzer) formFile(w word, val string, op pathOp) {
 	}
 }
 
+// touchOptionValue records the path an option names; a directory an option names for deleting is
+// deleted with all below it (vitest --coverage.reportsDirectory=~ deletes the home directory).
+func (a *analyzer) touchOptionValue(w word, op pathOp) {
+	saved := a.recursive
+	a.recursive = saved || op == opDelete
+	a.touch(w, op)
+	a.recursive = saved
+}
+
 // nameListOptions name a file (or "-", standard input) listing the files a command reads: what
 // it reads is then not known (sort --files0-from=F, tar -T F, zip -@, rsync --files-from=F).
 //
@@ -1107,9 +1119,9 @@ func (a *analyzer) optionValues(seg *segment, spec argSpec) {
 		op, listed := valueOp(seg.name, spec, name)
 		switch {
 		case listed && hasVal:
-			a.touch(words[i].with(strings.TrimPrefix(val, "@")), op)
+			a.touchOptionValue(words[i].with(strings.TrimPrefix(val, "@")), op)
 		case listed && i+1 < len(words):
-			a.touch(words[i+1], op)
+			a.touchOptionValue(words[i+1], op)
 		case hasVal && longOption(name) && val != "" && !spec.noPaths:
 			a.touch(words[i].with(strings.TrimPrefix(val, "@")), opRead)
 		case !hasVal && len(v) > 2 && v[0] == '-' && v[1] != '-' && !spec.noBundles:
@@ -1182,9 +1194,14 @@ func valueOp(cmd string, spec argSpec, name string) (pathOp, bool) {
 	case "tsc":
 		name = strings.ToLower(name) // tsc --outDir, --outdir and --OUTDIR are one option
 	case "vitest":
-		// cac's dotted options: --outputFile.junit=FILE is --outputFile's, for one reporter.
+		// cac's dotted options: --outputFile.junit=FILE is --outputFile's, for one reporter; the
+		// coverage reports directory is one of its own, and --coverage.provider=v8 names no path.
+		if op, ok := spec.valueOps[name]; ok {
+			return op, true
+		}
 		if i := strings.IndexByte(name, '.'); i > 2 {
-			name = name[:i]
+			op, ok := spec.valueOps[name[:i]]
+			return op, ok
 		}
 	}
 	if op, ok := spec.valueOps[name]; ok {
