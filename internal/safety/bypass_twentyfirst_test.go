@@ -19,6 +19,7 @@ func twentyfirstCatalogue() []classCase {
 		jvmHomes   = "maven's and gradle's code from outside in their other spellings: a property, MAVEN_ARGS, JVM options"
 		sedBackup  = "sed -i's backup suffix with * names the backup's path"
 		reportsDir = "vitest deletes its coverage reports directory before writing it"
+		goProfile  = "Go linters' and formatters' own profiles and traces"
 	)
 	return []classCase{
 		{mergeFile, "into a hook", sh(`git merge-file .git/hooks/pre-commit base.sh theirs.sh`), noWrite,
@@ -114,5 +115,13 @@ func twentyfirstCatalogue() []classCase {
 			sh(`vitest run --coverage --coverage.reports-directory=coverage`), false},
 		{reportsDir, "the workspace; other coverage settings name no directory", sh(`vitest --coverage --coverage.reportsDirectory=/workspace`),
 			denied(RulePrefixPathPolicy + "noDelete"), sh(`vitest run --coverage.provider=v8 --coverage.include='src/**'`), false},
+		{goProfile, "staticcheck's CPU profile into ~/.bashrc", sh(`staticcheck -debug.cpuprofile=/root/.bashrc ./...`), noWrite,
+			sh(`staticcheck -checks all,-ST1000 ./...`), false},
+		{goProfile, "staticcheck's trace into a hook, two dashes, apart", sh(`staticcheck --debug.trace .git/hooks/pre-commit ./...`), noWrite,
+			sh(`staticcheck -debug.cpuprofile=cpu.out ./...`), false},
+		{goProfile, "gofmt's CPU profile", sh(`gofmt -cpuprofile /root/.bashrc -l .`), noWrite, sh(`gofmt -l -w .`), false},
+		{goProfile, "golangci-lint's memory profile", sh(`golangci-lint run --mem-profile-path=.git/hooks/pre-commit`), noWrite,
+			sh(`golangci-lint run --cpu-profile-path build/cpu.out`), false},
+		{goProfile, "golangci-lint's trace", sh(`golangci-lint run --trace-path /root/.bashrc ./...`), noWrite, sh(`golangci-lint run ./...`), false},
 	}
 }

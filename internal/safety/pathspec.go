@@ -39,8 +39,21 @@ var golangciOutputs = func() map[string]pathOp {
 	for f := range strings.FieldsSeq("text json tab html checkstyle code-climate junit-xml teamcity sarif") {
 		ops["--output."+f+".path"] = opWrite
 	}
+	for _, f := range []string{"--cpu-profile-path", "--mem-profile-path", "--trace-path"} {
+		ops[f] = opWrite // its own profiles
+	}
 	return ops
 }()
+
+// goFlagWrites are options of a program on Go's flag package that name a file it writes, in both
+// of the spellings the package takes (-cpuprofile FILE, --cpuprofile=FILE).
+func goFlagWrites(names ...string) map[string]pathOp {
+	ops := map[string]pathOp{}
+	for _, n := range names {
+		ops["-"+n], ops["--"+n] = opWrite, opWrite
+	}
+	return ops
+}
 
 // npmFileOps are npm's configuration options whose value is a file it reads or a directory it
 // writes. npm reads a configuration option anywhere on its line, after the subcommand too, and
@@ -195,8 +208,8 @@ var argSpecs = map[string]argSpec{
 	"go":   {skip: 1, valueOps: goValueOps, noBundles: true}, "npm": {skip: 1, valueOps: npmFileOps}, "pnpm": {skip: 1}, "yarn": {skip: 1},
 	"cargo": {skip: 1, valueOps: map[string]pathOp{"--target-dir": opWrite, "--artifact-dir": opWrite, "--out-dir": opWrite, "--logfile": opWrite}},
 	// Test runners' and tree's reports.
-	"tree":   {valueOps: map[string]pathOp{"-o": opWrite}},
-	"jest":   {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverageDirectory": opWrite, "--cacheDirectory": opWrite}},
+	"tree": {valueOps: map[string]pathOp{"-o": opWrite}},
+	"jest": {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverageDirectory": opWrite, "--cacheDirectory": opWrite}},
 	// vitest deletes its coverage reports directory, with all below it, before it writes the report.
 	"vitest": {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverage.reportsDirectory": opDelete,
 		"--coverage.reports-directory": opDelete}},
@@ -209,7 +222,10 @@ var argSpecs = map[string]argSpec{
 	// tsc reads them: tsOptions).
 	"prettier": {inPlace: []string{"--write", "-w"}, valueOps: map[string]pathOp{"--cache-location": opWrite}},
 	"eslint":   {inPlace: []string{"--fix"}, valueOps: map[string]pathOp{"-o": opWrite, "--output-file": opWrite, "--cache-location": opWrite}},
-	"gofmt":    {inPlace: []string{"-w"}},
+	"gofmt":    {inPlace: []string{"-w"}, valueOps: goFlagWrites("cpuprofile"), noBundles: true},
+	// staticcheck writes its profiles, trace and measurements where its -debug.* options say.
+	"staticcheck": {valueOps: goFlagWrites("debug.cpuprofile", "debug.memprofile", "debug.trace", "debug.measure-analyzers",
+		"debug.unused-graph"), noBundles: true},
 	// golangci-lint writes each report format's file where --output.FORMAT.path says (v2), and
 	// fixes its operands with --fix.
 	"golangci-lint": {skip: 1, inPlace: []string{"--fix"}, valueOps: golangciOutputs},

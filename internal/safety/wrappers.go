@@ -106,9 +106,9 @@ var wrappers = map[string]wrapSpec{
 	// -I/-O/-B/-T (--log-in, --log-out, --log-io, --log-timing); without -c it runs the shell.
 	"script": {argOpts: "EIOTBm", longArgs: []string{"echo", "log-in", "log-out", "log-io", "log-timing", "logging-format"},
 		writeOpts: "IOTB", longWrite: []string{"log-in", "log-out", "log-io", "log-timing"}, script: 'c', longScript: longOptCommand, logOperand: true},
-	"watch":   {argOpts: "nd", longArgs: []string{"interval"}, joinScript: true},
-	"eval":    {joinScript: true},
-	"xargs":   {argOpts: "EeIiLlnPsdaR", longArgs: []string{"eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"}, xargs: true, readOpts: "a", longRead: "arg-file"},
+	"watch": {argOpts: "nd", longArgs: []string{"interval"}, joinScript: true},
+	"eval":  {joinScript: true},
+	"xargs": {argOpts: "EeIiLlnPsdaR", longArgs: []string{"eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "delimiter", "arg-file", "process-slot-var"}, xargs: true, readOpts: "a", longRead: "arg-file"},
 }
 
 // shells run a script given with -c, a script file, or stdin.
