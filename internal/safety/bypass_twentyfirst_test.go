@@ -20,6 +20,7 @@ func twentyfirstCatalogue() []classCase {
 		sedBackup  = "sed -i's backup suffix with * names the backup's path"
 		reportsDir = "vitest deletes its coverage reports directory before writing it"
 		goProfile  = "Go linters' and formatters' own profiles and traces"
+		tfChdir    = "terraform's and tflint's directory from outside runs its providers and plugins"
 	)
 	return []classCase{
 		{mergeFile, "into a hook", sh(`git merge-file .git/hooks/pre-commit base.sh theirs.sh`), noWrite,
@@ -123,5 +124,8 @@ func twentyfirstCatalogue() []classCase {
 		{goProfile, "golangci-lint's memory profile", sh(`golangci-lint run --mem-profile-path=.git/hooks/pre-commit`), noWrite,
 			sh(`golangci-lint run --cpu-profile-path build/cpu.out`), false},
 		{goProfile, "golangci-lint's trace", sh(`golangci-lint run --trace-path /root/.bashrc ./...`), noWrite, sh(`golangci-lint run ./...`), false},
+		{tfChdir, "terraform validate in /tmp", sh(`terraform -chdir=/tmp/x validate`), opaque, sh(`terraform -chdir=infra validate`), false},
+		{tfChdir, "tofu", sh(`tofu -chdir=/tmp/x validate`), opaque, sh(`terraform validate -no-color`), false},
+		{tfChdir, "tflint's plugins", sh(`tflint --chdir=/tmp/x`), opaque, sh(`tflint --chdir=modules/vpc`), false},
 	}
 }
