@@ -21,6 +21,7 @@ func twentyfirstCatalogue() []classCase {
 		reportsDir = "vitest deletes its coverage reports directory before writing it"
 		goProfile  = "Go linters' and formatters' own profiles and traces"
 		tfChdir    = "terraform's and tflint's directory from outside runs its providers and plugins"
+		nodeDiag   = "node's profiles and reports, their names joined to their directories"
 	)
 	return []classCase{
 		{mergeFile, "into a hook", sh(`git merge-file .git/hooks/pre-commit base.sh theirs.sh`), noWrite,
@@ -127,5 +128,11 @@ func twentyfirstCatalogue() []classCase {
 		{tfChdir, "terraform validate in /tmp", sh(`terraform -chdir=/tmp/x validate`), opaque, sh(`terraform -chdir=infra validate`), false},
 		{tfChdir, "tofu", sh(`tofu -chdir=/tmp/x validate`), opaque, sh(`terraform validate -no-color`), false},
 		{tfChdir, "tflint's plugins", sh(`tflint --chdir=/tmp/x`), opaque, sh(`tflint --chdir=modules/vpc`), false},
+		{nodeDiag, "a CPU profile named .bashrc in /root", sh(`node --test --cpu-prof --cpu-prof-dir=/root --cpu-prof-name=.bashrc`), noWrite,
+			sh(`node --test --cpu-prof --cpu-prof-dir=build/prof --cpu-prof-name=test.cpuprofile`), false},
+		{nodeDiag, "a heap profile climbing from the working directory, apart", sh(`node --test --heap-prof --heap-prof-name ../../root/.bashrc`), noWrite,
+			sh(`node --test --heap-prof --heap-prof-name test.heapprofile`), false},
+		{nodeDiag, "a report below the diagnostic directory", sh(`node --test --report-on-fatalerror --diagnostic-dir=.git/hooks --report-filename=pre-commit`),
+			noWrite, sh(`node --test --diagnostic-dir=build --cpu-prof`), false},
 	}
 }

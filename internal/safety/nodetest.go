@@ -25,7 +25,8 @@ var nodeValueOptions = []string{"-r", "--require", "--import", "--loader", "--ex
 	"--test-skip-pattern", "--test-reporter", "--test-reporter-destination", "--test-concurrency", "--test-timeout",
 	"--test-shard", "--test-global-setup", "--test-coverage-include", "--test-coverage-exclude", "--test-isolation",
 	"--watch-path", "--run", "--title", "--disable-warning", "--redirect-warnings", "--experimental-default-type",
-	"--diagnostic-dir", "--cpu-prof-dir", "--heap-prof-dir", "--report-directory", "--report-filename",
+	"--diagnostic-dir", "--cpu-prof-dir", "--heap-prof-dir", "--report-directory", "--report-dir", "--report-filename",
+	"--cpu-prof-name", "--heap-prof-name",
 	"--unhandled-rejections", "--dns-result-order", "--localstorage-file", "--icu-data-dir", "--openssl-config"}
 
 // nodeTestModule returns node's test-runner option that loads a module the caller names, as
@@ -62,4 +63,42 @@ func nodeProjectTests(seg *segment) bool {
 		}
 	}
 	return true
+}
+
+// nodeDiagnosticFiles are node's options naming a file it writes a profile or report to, each
+// with the directory options it is placed below (the first given; else --diagnostic-dir; else
+// the working directory).
+var nodeDiagnosticFiles = []struct {
+	name string
+	dirs []string
+}{
+	{"--cpu-prof-name", []string{"--cpu-prof-dir"}},
+	{"--heap-prof-name", []string{"--heap-prof-dir"}},
+	{"--report-filename", []string{"--report-directory", "--report-dir"}},
+}
+
+// nodeDiagnostics records the files node writes its profiles and reports to. node joins a name
+// to its directory as text, so --cpu-prof-dir=/root --cpu-prof-name=.bashrc writes /root/.bashrc,
+// a name with ".." climbs from the directory, and an absolute name stays below it; a directory
+// alone is written below with names node chooses.
+func (a *analyzer) nodeDiagnostics(seg *segment) {
+	common, hasCommon := optionValue(seg, "--diagnostic-dir", "--diagnostic-dir")
+	if hasCommon {
+		a.touch(common, opWrite)
+	} else {
+		common = word{s: "."}
+	}
+	for _, f := range nodeDiagnosticFiles {
+		dir := common
+		for _, d := range f.dirs {
+			if v, ok := optionValue(seg, d, d); ok {
+				dir = v
+				a.touch(v, opWrite)
+				break
+			}
+		}
+		for name := range optionValues(seg, f.name, f.name) {
+			a.touch(word{s: strings.TrimRight(dir.s, "/") + "/" + name.s, dynamic: dir.dynamic || name.dynamic}, opWrite)
+		}
+	}
 }

@@ -449,6 +449,8 @@ func (a *analyzer) programPaths(seg *segment) {
 	case cmdKubectl, cmdOC:
 		a.kubectlFromFile(seg)
 		a.kubectlTemplateFile(seg)
+	case cmdNode, "nodejs":
+		a.nodeDiagnostics(seg)
 	default:
 		a.servedDirectory(seg)
 		a.configSetWrites(seg)
