@@ -1,6 +1,25 @@
 package safety
 
-// twentyfirstCatalogue holds the twenty-first engine review's rows.
+// twentyfirstCatalogue holds the twenty-first engine review's rows. Recognised programs wrote
+// where an option or operand said and the engine did not read it: git merge-file writes its first
+// file (git merge-file .git/hooks/pre-commit x y), script its typescript and its -O/-I/-B/-T logs
+// (script -qc 'make test' ~/.bashrc), go test's profiles spelt with the test. prefix that go test
+// and the test binary take (-test.coverprofile=~/.bashrc, also after -args), staticcheck's,
+// gofmt's and golangci-lint's own profiles and traces, ctest's -O and --output-junit and tox's
+// --result-json, pytest's -o log_file=FILE (and -o given attached, -ocache_dir=DIR) and --debug
+// FILE, GNU sed -i's backup when its suffix holds "*" (the suffix is then the whole path:
+// sed -i'.git/hooks/*' s/x/x/ pre-commit), node's profile and report names joined to their
+// directories; vitest deletes its --coverage.reportsDirectory before writing it (=.git, =~). All
+// were admitted at Default and Yolo. git's --pathspec-from-file named unseen files to rm or add.
+// Code from outside the project ran unseen: jest's and vitest's configuration and the modules
+// their options name, ctest -S/-SP and --build-and-test --test-command, tox --installpkg, go
+// -modfile (its replace directives), terraform -chdir and tflint --chdir (the providers and
+// plugins there), gradle's -Dgradle.user.home and maven's -Dmaven.repo.local and
+// -Dmaven.multiModuleProjectDirectory, MAVEN_ARGS (mvn's options from the environment) and such
+// properties in GRADLE_OPTS or MAVEN_OPTS, where -g and -s asked. kubectl wait and rollout history
+// -o yaml printed pods' env as kubectl get -o yaml (asked) does. And an over-refusal: node --test
+// of the project's own test files was asked as a script file while bare node --test, which runs
+// the same files, was admitted.
 func twentyfirstCatalogue() []classCase {
 	sh := shCall
 	noWrite, opaque, dyn := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleOpaqueCode), asked(RuleDynamicPath)

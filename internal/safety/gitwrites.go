@@ -56,10 +56,13 @@ func (a *analyzer) gitWrites(s *segment) {
 	}
 }
 
+// gitMergeFile is git's three-way merge of files.
+const gitMergeFile = "merge-file"
+
 // mergePrinted says whether git merge-file prints the merge (-p, --stdout) rather than writing it
 // into its first file.
 func mergePrinted(s *segment) bool {
-	return s.operands[0].s == "merge-file" && (s.hasFlag("-p") || s.hasFlag("--stdout"))
+	return s.operands[0].s == gitMergeFile && (s.hasFlag("-p") || s.hasFlag("--stdout"))
 }
 
 // gitMadePath returns the operands a git subcommand makes a repository, work tree or file at:
@@ -103,7 +106,7 @@ const (
 
 // gitMade is, per subcommand or subcommand and verb, where the operands name what it makes.
 var gitMade = map[string]madeAt{"init": madeAll, "clone": madeLast, "worktree add": madeFirst, "worktree move": madeLast,
-	"bundle create": madeFirst, "submodule add": madeLast, "merge-file": madeFirst}
+	"bundle create": madeFirst, "submodule add": madeLast, gitMergeFile: madeFirst}
 
 // gitMakers are the subcommands of gitMade.
 var gitMakers = map[string]bool{}
@@ -124,7 +127,7 @@ var gitValued = map[string][]string{
 	"bundle create": strings.Fields("--version"),
 	"submodule add": strings.Fields("-b --branch --name --reference --depth"),
 	"worktree add":  strings.Fields("-b -B --reason"),
-	"merge-file":    strings.Fields("-L --marker-size --diff-algorithm"),
+	gitMergeFile:    strings.Fields("-L --marker-size --diff-algorithm"),
 }
 
 // gitSubArgs returns the words after git's subcommand: its global options and their values skipped.

@@ -22,9 +22,9 @@ func kubectlListsEnvironment(s *segment) bool {
 		return false
 	}
 	switch verb := strings.ToLower(ops[0].s); verb {
-	case subGet, "wait":
+	case subGet, subWait:
 		return kubectlGetsEnvironment(s, ops[1:])
-	case "rollout":
+	case subRollout:
 		return len(ops) > 1 && strings.ToLower(ops[1].s) == "history" && kubectlGetsEnvironment(s, ops[2:])
 	case subSet:
 	default:
@@ -83,6 +83,12 @@ func kubectlGetsEnvironment(s *segment, ops []word) bool {
 	}
 	return true // yaml, json, a template file the engine cannot read and any other format
 }
+
+// kubectl's verbs that wait for a condition and that manage a rollout.
+const (
+	subWait    = "wait"
+	subRollout = "rollout"
+)
 
 // kubeTemplateFormats are kubectl's output formats that print what an expression selects.
 var kubeTemplateFormats = strings.Fields("jsonpath jsonpath-as-json go-template template custom-columns")

@@ -8,11 +8,14 @@ import (
 // node's options whose value is the next word ("node --test --test-reporter dot", "node -r ./x
 // app.js"): without them the value was taken for the script.
 func init() {
-	for _, name := range []string{cmdNode, "nodejs"} {
+	for _, name := range []string{cmdNode, cmdNodejs} {
 		valueOptions[name] = nodeValueOptions
 		flatValuePrograms[name] = true
 	}
 }
+
+// cmdNodejs is node's name on Debian.
+const cmdNodejs = "nodejs"
 
 // optEnvFileLong is node's (and compose's, docker exec's) --env-file.
 const optEnvFileLong = "--env-file"

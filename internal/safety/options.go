@@ -274,13 +274,9 @@ const (
 // "-D warnings", "-O2") are admitted.
 var codeFlagEnvVars = func() map[string][]string {
 	jvm := []string{"agent", "-XX:On", "-XX:+On", "@", "$"}
-	m := map[string][]string{}
-	for _, v := range jvmOptionVars {
-		m[v] = jvm
-	}
 	cc := []string{"plugin", "wrapper", "-B", "specs", "fuse-ld", "--ld-path", "-load", "@", "$"}
 	rust := []string{"link", "-Z", "backend", "plugin", "@", "$"}
-	for k, v := range map[string][]string{
+	m := map[string][]string{
 		"CFLAGS": cc, "CXXFLAGS": cc, "CPPFLAGS": cc, "LDFLAGS": cc, "CGO_CFLAGS": cc, "CGO_CXXFLAGS": cc,
 		"CGO_CPPFLAGS": cc, "CGO_FFLAGS": cc, "CGO_LDFLAGS": cc,
 		"RUSTFLAGS": rust, "RUSTDOCFLAGS": rust, "CARGO_ENCODED_RUSTFLAGS": rust, "CARGO_ENCODED_RUSTDOCFLAGS": rust,
@@ -289,8 +285,9 @@ var codeFlagEnvVars = func() map[string][]string {
 		"RUSTUP_TOOLCHAIN": {"/", "$"},
 		// So is uv's interpreter given as a path (not a version, "3.12").
 		"UV_PYTHON": {"/", "$"},
-	} {
-		m[k] = v
+	}
+	for _, v := range jvmOptionVars {
+		m[v] = jvm
 	}
 	return m
 }()

@@ -44,7 +44,7 @@ var outsideCodeOptions = map[string][][2]string{
 	"tflint": {{"-c", "--config"}, {"", "--chdir"}}, "buf": {{"", "--config"}},
 	// terraform -chdir=DIR runs the providers DIR's .terraform holds (validate loads them), as
 	// TF_DATA_DIR does; tflint --chdir the plugins of DIR's .tflint.d.
-	"terraform": {{"-chdir", "-chdir"}}, "tofu": {{"-chdir", "-chdir"}}, "markdownlint": {{"-r", "--rules"}, {"-c", "--config"}},
+	cmdTerraform: {{"-chdir", "-chdir"}}, cmdTofu: {{"-chdir", "-chdir"}}, "markdownlint": {{"-r", "--rules"}, {"-c", "--config"}},
 	"coverage": {{"", optRcfile}},
 	// gradle's init scripts (and those of another user home's init.d) are Groovy or Kotlin code.
 	// An included build's build logic runs too.

@@ -449,7 +449,7 @@ func (a *analyzer) programPaths(seg *segment) {
 	case cmdKubectl, cmdOC:
 		a.kubectlFromFile(seg)
 		a.kubectlTemplateFile(seg)
-	case cmdNode, "nodejs":
+	case cmdNode, cmdNodejs:
 		a.nodeDiagnostics(seg)
 	default:
 		a.servedDirectory(seg)

@@ -303,31 +303,15 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	}
 	opts := a.wrapperOptions(words, spec, depth)
 	a.runnerFetch(idx, spec.fetch, opts.fetch)
-	i := opts.next
-	if len(spec.cmdAfter) > 0 && !opts.hasScript {
-		i = commandAfter(words, spec)
-	}
-	if spec.cmdAt > 0 {
-		i = spec.cmdAt
-	}
+	i := commandIndex(words, spec, opts)
 	own := words[1:min(i, len(words))] // the wrapper's own options and operands
 	a.out.segments[idx].wrapper = true
 	for _, r := range opts.reads {
 		a.touch(r, opRead)
 	}
 	a.wrapperWrites(idx, spec, opts.writes, depth)
-	if spec.logOperand && i < len(words) {
-		a.touch(words[i], opWrite)
-		switch {
-		case i+1 < len(words):
-			// getopt reads options after the file too: script /dev/null -c CMD runs CMD, and a
-			// second -c replaces the first.
-			a.opaque(idx, "script's options after its file")
-			return
-		case !opts.hasScript:
-			a.command([]word{{s: "sh"}}, redirs, a.out.segments[idx].pipeFrom, depth+1)
-			return
-		}
+	if a.logOperand(idx, spec, i, opts.hasScript, redirs, depth) {
+		return
 	}
 	if opts.hasScript {
 		script := opts.script
@@ -370,6 +354,40 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		a.noFunc = name == "command" || name == "builtin"
 		a.command(rest, redirs, a.out.segments[idx].pipeFrom, depth+1)
 	}
+}
+
+// commandIndex returns the index of the word a wrapper's command starts at: after its options, or
+// after the marker it follows (nix shell -c), or at the index its runner's own reading found.
+func commandIndex(words []word, spec wrapSpec, opts wrapperOpts) int {
+	i := opts.next
+	if len(spec.cmdAfter) > 0 && !opts.hasScript {
+		i = commandAfter(words, spec)
+	}
+	if spec.cmdAt > 0 {
+		i = spec.cmdAt
+	}
+	return i
+}
+
+// logOperand records the file script writes its typescript to, its operand at words[i], and
+// reports whether the command it runs is decided: getopt reads options after the file too (script
+// /dev/null -c CMD runs CMD, and a second -c replaces the first), which is opaque, and without -c
+// it runs the shell on what it is fed.
+func (a *analyzer) logOperand(idx int, spec wrapSpec, i int, hasScript bool, redirs []*syntax.Redirect, depth int) bool {
+	words := a.out.segments[idx].words
+	if !spec.logOperand || i >= len(words) {
+		return false
+	}
+	a.touch(words[i], opWrite)
+	switch {
+	case i+1 < len(words):
+		a.opaque(idx, "script's options after its file")
+		return true
+	case !hasScript:
+		a.command([]word{{s: "sh"}}, redirs, a.out.segments[idx].pipeFrom, depth+1)
+		return true
+	}
+	return false
 }
 
 // runIn moves to the directory a wrapper runs its command in, and returns the directory before
@@ -910,7 +928,7 @@ func (a *analyzer) interpreter(idx int, redirs []*syntax.Redirect) {
 	if !ok {
 		return
 	}
-	sub := runtimeSubcommand(seg) || (seg.name == cmdNode || seg.name == "nodejs") && nodeProjectTests(seg)
+	sub := runtimeSubcommand(seg) || (seg.name == cmdNode || seg.name == cmdNodejs) && nodeProjectTests(seg)
 	if opts == "" && !sub {
 		a.opaque(idx, "an interpreter")
 		return
