@@ -26,7 +26,7 @@ func kubectlListsEnvironment(s *segment) bool {
 		return kubectlGetsEnvironment(s, ops[1:])
 	case subRollout:
 		return len(ops) > 1 && strings.ToLower(ops[1].s) == "history" && kubectlGetsEnvironment(s, ops[2:])
-	case subSet:
+	case subSet: // set env, read below
 	default:
 		return false
 	}

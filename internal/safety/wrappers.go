@@ -303,14 +303,14 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	}
 	opts := a.wrapperOptions(words, spec, depth)
 	a.runnerFetch(idx, spec.fetch, opts.fetch)
-	i := commandIndex(words, spec, opts)
+	i := commandIndex(words, &spec, &opts)
 	own := words[1:min(i, len(words))] // the wrapper's own options and operands
 	a.out.segments[idx].wrapper = true
 	for _, r := range opts.reads {
 		a.touch(r, opRead)
 	}
 	a.wrapperWrites(idx, spec, opts.writes, depth)
-	if a.logOperand(idx, spec, i, opts.hasScript, redirs, depth) {
+	if spec.logOperand && a.logOperand(idx, i, opts.hasScript, redirs, depth) {
 		return
 	}
 	if opts.hasScript {
@@ -358,10 +358,10 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 
 // commandIndex returns the index of the word a wrapper's command starts at: after its options, or
 // after the marker it follows (nix shell -c), or at the index its runner's own reading found.
-func commandIndex(words []word, spec wrapSpec, opts wrapperOpts) int {
+func commandIndex(words []word, spec *wrapSpec, opts *wrapperOpts) int {
 	i := opts.next
 	if len(spec.cmdAfter) > 0 && !opts.hasScript {
-		i = commandAfter(words, spec)
+		i = commandAfter(words, *spec)
 	}
 	if spec.cmdAt > 0 {
 		i = spec.cmdAt
@@ -373,9 +373,9 @@ func commandIndex(words []word, spec wrapSpec, opts wrapperOpts) int {
 // reports whether the command it runs is decided: getopt reads options after the file too (script
 // /dev/null -c CMD runs CMD, and a second -c replaces the first), which is opaque, and without -c
 // it runs the shell on what it is fed.
-func (a *analyzer) logOperand(idx int, spec wrapSpec, i int, hasScript bool, redirs []*syntax.Redirect, depth int) bool {
+func (a *analyzer) logOperand(idx, i int, hasScript bool, redirs []*syntax.Redirect, depth int) bool {
 	words := a.out.segments[idx].words
-	if !spec.logOperand || i >= len(words) {
+	if i >= len(words) {
 		return false
 	}
 	a.touch(words[i], opWrite)
