@@ -16,7 +16,9 @@ package safety
 // -modfile (its replace directives), terraform -chdir and tflint --chdir (the providers and
 // plugins there), gradle's -Dgradle.user.home and maven's -Dmaven.repo.local and
 // -Dmaven.multiModuleProjectDirectory, MAVEN_ARGS (mvn's options from the environment) and such
-// properties in GRADLE_OPTS or MAVEN_OPTS, where -g and -s asked. kubectl wait and rollout history
+// properties in GRADLE_OPTS or MAVEN_OPTS, where -g and -s asked. Variables that stand for an
+// output option wrote unseen: COVERAGE_FILE=.git/hooks/pre-commit pytest --cov,
+// npm_config_cache=~/.ssh npm ci, CARGO_TARGET_DIR, MYPY_CACHE_DIR, RUFF_CACHE_DIR. kubectl wait and rollout history
 // -o yaml printed pods' env as kubectl get -o yaml (asked) does. And an over-refusal: node --test
 // of the project's own test files was asked as a script file while bare node --test, which runs
 // the same files, was admitted.
@@ -41,6 +43,7 @@ func twentyfirstCatalogue() []classCase {
 		goProfile  = "Go linters' and formatters' own profiles and traces"
 		tfChdir    = "terraform's and tflint's directory from outside runs its providers and plugins"
 		nodeDiag   = "node's profiles and reports, their names joined to their directories"
+		envWrites  = "variables that stand for a recognised program's output option"
 	)
 	return []classCase{
 		{mergeFile, "into a hook", sh(`git merge-file .git/hooks/pre-commit base.sh theirs.sh`), noWrite,
@@ -153,5 +156,12 @@ func twentyfirstCatalogue() []classCase {
 			sh(`node --test --heap-prof --heap-prof-name test.heapprofile`), false},
 		{nodeDiag, "a report below the diagnostic directory", sh(`node --test --report-on-fatalerror --diagnostic-dir=.git/hooks --report-filename=pre-commit`),
 			noWrite, sh(`node --test --diagnostic-dir=build --cpu-prof`), false},
+		{envWrites, "coverage's data file into a hook", sh(`COVERAGE_FILE=.git/hooks/pre-commit coverage run -m pytest`), noWrite,
+			sh(`COVERAGE_FILE=.coverage.ci pytest --cov=src`), false},
+		{envWrites, "exported, into ~/.bashrc", sh(`export COVERAGE_FILE=/root/.bashrc; pytest --cov`), noWrite, sh(`pytest --cov=src`), false},
+		{envWrites, "npm's cache below ~/.ssh", sh(`npm_config_cache=/root/.ssh npm ci`), denied(zero), sh(`npm_config_cache=.npm npm ci`), false},
+		{envWrites, "npm's logs into the hooks, upper case", sh(`NPM_CONFIG_LOGS_DIR=.git/hooks npm ci`), noWrite, sh(`npm_config_logs_dir=logs npm ci`), false},
+		{envWrites, "cargo's target directory", sh(`CARGO_TARGET_DIR=.git/hooks cargo test`), noWrite, sh(`CARGO_TARGET_DIR=/tmp/target cargo test`), false},
+		{envWrites, "mypy's and ruff's caches", sh(`MYPY_CACHE_DIR=/root/.ssh mypy src`), denied(zero), sh(`RUFF_CACHE_DIR=.cache/ruff ruff check .`), false},
 	}
 }

@@ -137,8 +137,13 @@ func (a *analyzer) computedValue(name string, w word) {
 // .env is refused), GIT_INDEX_FILE=.env git add x overwrote it, and GOBIN=.git/hooks go install
 // ./cmd/pre-commit installed a hook. KUBECACHEDIR is kubectl's --cache-dir, PIP_LOG and
 // PIP_CACHE_DIR pip's --log and --cache-dir (KUBECACHEDIR=.git/hooks kubectl get pods wrote there).
+// COVERAGE_FILE is coverage's --data-file (coverage run, pytest --cov write it), CARGO_TARGET_DIR
+// cargo's --target-dir, MYPY_CACHE_DIR and RUFF_CACHE_DIR their --cache-dir; npm's settings from
+// the environment (npm_config_cache, npm_config_logs_dir) are its options' (npmFileOps):
+// COVERAGE_FILE=.git/hooks/pre-commit pytest --cov and npm_config_cache=~/.ssh npm ci wrote there.
 var writtenFileVars = map[string]bool{"HISTFILE": true, "GIT_INDEX_FILE": true, "SSLKEYLOGFILE": true, "GOBIN": true,
-	"KUBECACHEDIR": true, "PIP_LOG": true, "PIP_LOG_FILE": true, "PIP_CACHE_DIR": true}
+	"KUBECACHEDIR": true, "PIP_LOG": true, "PIP_LOG_FILE": true, "PIP_CACHE_DIR": true, "COVERAGE_FILE": true,
+	"CARGO_TARGET_DIR": true, "MYPY_CACHE_DIR": true, "RUFF_CACHE_DIR": true}
 
 // loadedFileVars name a file a program loads into a command's environment, as the option they
 // stand for does: UV_ENV_FILE uv run's --env-file, PIPENV_DOTENV_LOCATION the .env pipenv run
@@ -157,6 +162,10 @@ func (a *analyzer) writtenFile(name, val string) {
 	case loadedFileVars[name]:
 		for f := range strings.SplitSeq(val, ",") {
 			a.touch(word{s: f, dynamic: strings.ContainsRune(f, '$')}, opRead)
+		}
+	default:
+		if k, ok := npmConfigSetting(name); ok && npmFileOps["--"+k] != 0 {
+			a.touch(word{s: val, dynamic: strings.ContainsRune(val, '$')}, npmFileOps["--"+k])
 		}
 	}
 }
@@ -183,7 +192,7 @@ func judgedVar(name string) bool {
 		return true
 	}
 	k, ok := npmConfigSetting(name)
-	return ok && npmCodeSettings[k]
+	return ok && (npmCodeSettings[k] || npmFileOps["--"+k] != 0)
 }
 
 // judgedNames are the names held by the tables codeEnvReason, lineEnvVar and envVar judge a
