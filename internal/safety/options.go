@@ -306,7 +306,7 @@ const cmdMvn = "mvn"
 // buildEnvReason reports why a variable makes a build tool, compiler, JVM, npm or git's transport run
 // code the caller chooses, or "" when it does not.
 func buildEnvReason(name, val string) string {
-	if strings.HasPrefix(name, "CARGO_TARGET_") && name != "CARGO_TARGET_DIR" {
+	if strings.HasPrefix(name, "CARGO_TARGET_") && name != envCargoTargetDir {
 		// CARGO_TARGET_<TRIPLE>_RUNNER runs cargo test's binaries, _LINKER links them.
 		return "setting " + name + " names a program or flags cargo runs its builds with"
 	}

@@ -143,7 +143,11 @@ func (a *analyzer) computedValue(name string, w word) {
 // COVERAGE_FILE=.git/hooks/pre-commit pytest --cov and npm_config_cache=~/.ssh npm ci wrote there.
 var writtenFileVars = map[string]bool{"HISTFILE": true, "GIT_INDEX_FILE": true, "SSLKEYLOGFILE": true, "GOBIN": true,
 	"KUBECACHEDIR": true, "PIP_LOG": true, "PIP_LOG_FILE": true, "PIP_CACHE_DIR": true, "COVERAGE_FILE": true,
-	"CARGO_TARGET_DIR": true, "MYPY_CACHE_DIR": true, "RUFF_CACHE_DIR": true}
+	envCargoTargetDir: true, "MYPY_CACHE_DIR": true, "RUFF_CACHE_DIR": true}
+
+// envCargoTargetDir is cargo's --target-dir from the environment; the other CARGO_TARGET_ variables
+// name programs (codeEnvFamily).
+const envCargoTargetDir = "CARGO_TARGET_DIR"
 
 // loadedFileVars name a file a program loads into a command's environment, as the option they
 // stand for does: UV_ENV_FILE uv run's --env-file, PIPENV_DOTENV_LOCATION the .env pipenv run
@@ -188,7 +192,7 @@ func judgedVar(name string) bool {
 	case len(name) >= len(rclone) && strings.EqualFold(name[:len(rclone)], rclone),
 		len(name) >= len(proxy) && strings.EqualFold(name[len(name)-len(proxy):], proxy),
 		gitTraceVar(name), strings.HasPrefix(name, "BASH_FUNC_"), codeEnvFamily(name),
-		strings.HasPrefix(name, "CARGO_TARGET_") && name != "CARGO_TARGET_DIR":
+		strings.HasPrefix(name, "CARGO_TARGET_") && name != envCargoTargetDir:
 		return true
 	}
 	k, ok := npmConfigSetting(name)
