@@ -2,7 +2,9 @@ package safety
 
 // twentyfirstCatalogue holds the twenty-first engine review's rows. Recognised programs wrote
 // where an option or operand said and the engine did not read it: git merge-file writes its first
-// file (git merge-file .git/hooks/pre-commit x y), script its typescript and its -O/-I/-B/-T logs
+// file (git merge-file .git/hooks/pre-commit x y), git mailinfo its two (a mail's message and
+// patch: any text), git interpret-trailers --in-place its files, git mailsplit, bugreport and
+// diagnose their -o directory, script its typescript and its -O/-I/-B/-T logs
 // (script -qc 'make test' ~/.bashrc), go test's profiles spelt with the test. prefix that go test
 // and the test binary take (-test.coverprofile=~/.bashrc, also after -args), staticcheck's,
 // gofmt's and golangci-lint's own profiles and traces, ctest's -O and --output-junit and tox's
@@ -27,7 +29,7 @@ func twentyfirstCatalogue() []classCase {
 	noWrite, opaque, dyn := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleOpaqueCode), asked(RuleDynamicPath)
 	envPrint := asked(dc + "print-environment-service")
 	const (
-		mergeFile  = "git merge-file writes its first file"
+		mergeFile  = "git's file tools write their operands and output directories"
 		typescript = "script's typescript and log files"
 		pathspecs  = "git's pathspecs read from a file"
 		jsRunner   = "a JavaScript test runner's code from outside the project"
@@ -52,6 +54,12 @@ func twentyfirstCatalogue() []classCase {
 			sh(`git merge-file src/a.go base.go other.go`), false},
 		{mergeFile, "quiet, the stdout option bundled elsewhere", sh(`git merge-file -q --diff3 .git/hooks/pre-push x y`), noWrite,
 			sh(`git merge-file --stdout .git/hooks/pre-push x y`), false},
+		{mergeFile, "mailinfo writes a mail's message into a hook", sh(`git mailinfo .git/hooks/pre-commit patch < x.mbox`), noWrite,
+			sh(`git mailinfo msg patch < x.mbox`), false},
+		{mergeFile, "interpret-trailers --in-place", sh(`git interpret-trailers --in-place --trailer 'x=y' ~/.bashrc`), noWrite,
+			sh(`git interpret-trailers --trailer 'Signed-off-by: a' ~/.bashrc`), false},
+		{mergeFile, "mailsplit into the hooks", sh(`git mailsplit -o.git/hooks x.mbox`), noWrite, sh(`git mailsplit -obuild/mail x.mbox`), false},
+		{mergeFile, "bugreport's directory", sh(`git bugreport -o .git/hooks`), noWrite, sh(`git bugreport -o build`), false},
 		{typescript, "the typescript after -c", sh(`script -qc 'make test' /root/.bashrc`), noWrite, sh(`script -qc 'make test' /dev/null`), false},
 		{typescript, "the typescript after --command", sh(`script --command ls .git/hooks/pre-commit`), noWrite, sh(`script --command ls build/session.log`), false},
 		{typescript, "a second -c after the file replaces the first", sh(`script -c ls /dev/null -c 'cat .env'`), opaque,

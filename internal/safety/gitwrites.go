@@ -11,7 +11,10 @@ import (
 //
 //nolint:goconst // option spellings and subcommand names in this table read best literally
 var gitSubValueOps = map[string]map[string]pathOp{
-	"format-patch":   {"-o": opWrite},
+	"format-patch": {"-o": opWrite},
+	// git mailsplit -oDIR splits a mailbox into numbered files in DIR; bugreport and diagnose
+	// write their report there.
+	"mailsplit": {"-o": opWrite}, "bugreport": {"-o": opWrite}, "diagnose": {"-o": opWrite},
 	"archive":        {"-o": opWrite},
 	"checkout-index": {"--prefix": opWrite},
 	"init":           {"--separate-git-dir": opWrite},
@@ -44,7 +47,7 @@ func (a *analyzer) gitWrites(s *segment) {
 		}
 		a.optionValues(s, argSpec{noPaths: true, valueOps: valueOps})
 	}
-	if w, ok := gitMadePath(sub, gitSubArgs(s)); ok && !mergePrinted(s) {
+	if w, ok := gitMadePath(sub, gitSubArgs(s)); ok && gitWritesOperands(s, sub) {
 		a.operandPaths(w, opWrite, argSpec{})
 	}
 	if sub == "init" || sub == gitClone {
@@ -56,19 +59,30 @@ func (a *analyzer) gitWrites(s *segment) {
 	}
 }
 
-// gitMergeFile is git's three-way merge of files.
-const gitMergeFile = "merge-file"
+// git's three-way merge of files, and its rewriter of commit messages' trailers.
+const (
+	gitMergeFile         = "merge-file"
+	gitInterpretTrailers = "interpret-trailers"
+)
 
-// mergePrinted says whether git merge-file prints the merge (-p, --stdout) rather than writing it
-// into its first file.
-func mergePrinted(s *segment) bool {
-	return s.operands[0].s == gitMergeFile && (s.hasFlag("-p") || s.hasFlag("--stdout"))
+// gitWritesOperands says whether a subcommand of gitMade writes its operands as it is given: git
+// merge-file prints the merge instead with -p or --stdout, and git interpret-trailers rewrites
+// its files only with --in-place (it prints them otherwise).
+func gitWritesOperands(s *segment, sub string) bool {
+	switch sub {
+	case gitMergeFile:
+		return !s.hasFlag("-p") && !s.hasFlag("--stdout")
+	case gitInterpretTrailers:
+		return s.hasFlag("--in-place")
+	}
+	return true
 }
 
 // gitMadePath returns the operands a git subcommand makes a repository, work tree or file at:
 // init DIR, clone URL DIR, worktree add DIR, worktree move WT DIR, bundle create FILE,
-// submodule add URL DIR, and merge-file CURRENT BASE OTHER, which writes the merge into CURRENT.
-// args are the words after the subcommand.
+// submodule add URL DIR, merge-file CURRENT BASE OTHER, which writes the merge into CURRENT,
+// mailinfo MSG PATCH, which writes a mail's message and patch there, and interpret-trailers
+// --in-place FILE.... args are the words after the subcommand.
 func gitMadePath(sub string, args []word) ([]word, bool) {
 	if !gitMakers[sub] {
 		return nil, false // most git commands: nothing to parse, nothing to allocate
@@ -106,7 +120,8 @@ const (
 
 // gitMade is, per subcommand or subcommand and verb, where the operands name what it makes.
 var gitMade = map[string]madeAt{"init": madeAll, "clone": madeLast, "worktree add": madeFirst, "worktree move": madeLast,
-	"bundle create": madeFirst, "submodule add": madeLast, gitMergeFile: madeFirst}
+	"bundle create": madeFirst, "submodule add": madeLast, gitMergeFile: madeFirst, "mailinfo": madeAll,
+	gitInterpretTrailers: madeAll}
 
 // gitMakers are the subcommands of gitMade.
 var gitMakers = map[string]bool{}
@@ -123,11 +138,12 @@ func init() {
 var gitValued = map[string][]string{
 	"clone": strings.Fields("-b --branch -o --origin -j --jobs --depth --filter --reference --reference-if-able -c --config " +
 		"--shallow-since --shallow-exclude -u --upload-pack --template --separate-git-dir --server-option --bundle-uri --revision --ref-format"),
-	"init":          strings.Fields("-b --initial-branch --template --separate-git-dir --object-format --ref-format"),
-	"bundle create": strings.Fields("--version"),
-	"submodule add": strings.Fields("-b --branch --name --reference --depth"),
-	"worktree add":  strings.Fields("-b -B --reason"),
-	gitMergeFile:    strings.Fields("-L --marker-size --diff-algorithm"),
+	"init":               strings.Fields("-b --initial-branch --template --separate-git-dir --object-format --ref-format"),
+	"bundle create":      strings.Fields("--version"),
+	"submodule add":      strings.Fields("-b --branch --name --reference --depth"),
+	"worktree add":       strings.Fields("-b -B --reason"),
+	gitMergeFile:         strings.Fields("-L --marker-size --diff-algorithm"),
+	gitInterpretTrailers: strings.Fields("--trailer --where --if-exists --if-missing"),
 }
 
 // gitSubArgs returns the words after git's subcommand: its global options and their values skipped.
