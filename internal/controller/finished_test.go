@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -62,6 +63,25 @@ func reportStatus(agent client.Client, call *safetyv1alpha1.AgentToolCall, st sa
 		call.Status = st
 		return agent.Status().Update(ctx, call)
 	})).To(Succeed())
+}
+
+// directReconciler is a FinishedCallReconciler of its own, outside the manager, on a fake clock
+// starting at now and a ledger of writer in a directory of its own, and a function that runs it
+// once for a call.
+func directReconciler(now time.Time, writer string) (*clocktesting.FakeClock, string, func(*safetyv1alpha1.AgentToolCall) ctrl.Result) {
+	GinkgoHelper()
+	clk := clocktesting.NewFakeClock(now)
+	dir := GinkgoT().TempDir()
+	j, err := ledger.Open(audit.Config(nil, dir, writer, clk))
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(j.Close)
+	r := &controller.FinishedCallReconciler{Client: k8sClient, Clock: clk, Log: &audit.Log{Journal: j}}
+	return clk, dir, func(c *safetyv1alpha1.AgentToolCall) ctrl.Result {
+		GinkgoHelper()
+		res, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(c)})
+		Expect(err).NotTo(HaveOccurred())
+		return res
+	}
 }
 
 // completions reads the completion records of namespace ns in the ledger under dir, by call UID:
@@ -260,18 +280,7 @@ var _ = Describe("finished calls", func() {
 
 	It("wait for the TTL with RequeueAfter, ignore forged marks and never touch unfinished calls", func() {
 		now := aheadOfTheAPIServer()
-		clk := clocktesting.NewFakeClock(now)
-		dir := GinkgoT().TempDir()
-		j, err := ledger.Open(audit.Config(nil, dir, "direct", clk))
-		Expect(err).NotTo(HaveOccurred())
-		DeferCleanup(j.Close)
-		r := &controller.FinishedCallReconciler{Client: k8sClient, Clock: clk, Log: &audit.Log{Journal: j}}
-		reconcileCall := func(c *safetyv1alpha1.AgentToolCall) ctrl.Result {
-			GinkgoHelper()
-			res, err := r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKeyFromObject(c)})
-			Expect(err).NotTo(HaveOccurred())
-			return res
-		}
+		clk, dir, reconcileCall := directReconciler(now, "direct")
 
 		ns, agent := lockedPlan("direct")
 		done := submitCall(agent, ns, "direct", "done", "a", safetyv1alpha1.CallPhaseSucceeded, "1", &metav1.Time{Time: now.Add(-10 * time.Minute)})
@@ -285,8 +294,7 @@ var _ = Describe("finished calls", func() {
 			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: "direct", Tool: "read-file", Step: "b",
 				Arguments: safetyv1alpha1.ToolArguments{Paths: []string{"src/forged.go"}}},
 		}
-		err = agent.Create(ctx, forged.DeepCopy())
-		Expect(err).To(MatchError(ContainSubstring("[BadRequest]")))
+		Expect(agent.Create(ctx, forged.DeepCopy())).To(MatchError(ContainSubstring("[BadRequest]")))
 		By("the same mark written afterwards by someone RBAC let write it (here the operator's own identity)")
 		forged.Annotations = nil
 		Expect(agent.Create(ctx, forged)).To(Succeed())
@@ -331,6 +339,31 @@ var _ = Describe("finished calls", func() {
 		Expect(gone(running)()).To(BeFalse())
 		Expect(completions(dir, ns)).To(HaveLen(3))
 		expectUsage(ns, "direct", "1", 4, map[string]int32{"a": 2, "b": 1, "c": 1})
+	})
+
+	It("record a cost raised after the call was recorded finished once more, when it goes, however often it was raised", func() {
+		// A reporter may raise a finished call's cost as often as it writes, by a billionth, within
+		// what the call reserved and so for free: a record per raise would fill the ledger's volume.
+		clk, dir, reconcileCall := directReconciler(aheadOfTheAPIServer(), "raised")
+		ns, agent := lockedPlan("raised")
+		call := submitCall(agent, ns, "raised", "raised", "a", safetyv1alpha1.CallPhaseFailed, "", nil)
+		Expect(reconcileCall(call).RequeueAfter).To(BeNumerically(">", 0), "recorded, and kept for its TTL")
+		By("its reporter (here the agent: the plan trusts it) raises the cost by a billionth, twenty times")
+		for i := 1; i <= 20; i++ {
+			reportStatus(agent, call, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseFailed,
+				Cost: money(fmt.Sprintf("0.%09d", i))})
+			Expect(reconcileCall(call).RequeueAfter).To(BeNumerically(">", 0))
+		}
+		Expect(completions(dir, ns)[string(call.UID)]).To(HaveLen(1), "no record per raise")
+		By("at its TTL it is recorded once more, with the cost it goes with, and deleted")
+		clk.Step(time.Hour)
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(call), call)).To(Succeed())
+		Expect(reconcileCall(call)).To(Equal(ctrl.Result{}))
+		Eventually(gone(call)).Should(BeTrue())
+		recs := completions(dir, ns)[string(call.UID)]
+		Expect(recs).To(HaveLen(2))
+		Expect(recs[0]["finishedAt"]).To(Equal(recs[1]["finishedAt"]), "the TTL still counts from the first")
+		Expect(recs[1]).To(HaveKeyWithValue("cost", "0.00000002"))
 	})
 
 	It("wait out the reporter's window from their creation, however short the TTL, for the reporter's cost", func() {

@@ -47,12 +47,14 @@ type completionMark struct {
 	Writer     string    `json:"writer"`
 	Seq        uint64    `json:"seq"`
 	Hash       string    `json:"hash"`
-	// Cost is the cost the record holds (completionCost), kept in memory only: a call recorded
-	// before its cost was reported is recorded again with it.
-	Cost string `json:"-"`
+	// Cost is the cost the record holds (completionCost), and records how many completions of the
+	// call this process appended; both kept in memory only (settleCost).
+	Cost    string `json:"-"`
+	records int
 }
 
-// FinishedCallReconciler writes one completion record for every finished AgentToolCall and
+// FinishedCallReconciler writes a completion record for every finished AgentToolCall (and one more
+// when it goes with a cost reported since: settleCost) and
 // deletes the call finishedCallTTLSeconds after it finished, so etcd stays small while the ledger
 // keeps what happened and the plan's usage counters keep what it cost.
 type FinishedCallReconciler struct {
@@ -72,7 +74,8 @@ type FinishedCallReconciler struct {
 // +kubebuilder:rbac:groups=safety.toolgate.dev,resources=agenttoolcalls,verbs=get;list;watch;update;patch;delete
 // +kubebuilder:rbac:groups=safety.toolgate.dev,resources=auditledgers;agentplans,verbs=get;list;watch
 
-// Reconcile records a finished call once, then deletes it when its TTL has passed. Unfinished
+// Reconcile records a finished call once, then deletes it when its TTL has passed (recording it
+// again first if its cost changed since). Unfinished
 // calls are never touched. Neither costs a write of the call beyond its deletion: which calls this
 // process has recorded is kept in memory (so a restart records the calls still present once
 // more: the ledger holds each completion at least once, repeats carrying the same uid), which
@@ -136,32 +139,51 @@ func readMark(c *safetyv1alpha1.AgentToolCall) (completionMark, bool) {
 	return m, true
 }
 
-// record appends the completion record, unless this process already did with the cost the call
-// carries now. A crash between the append and the mark repeats the record after the restart: the
-// ledger holds each completion at least once, and repeats carry the same uid. A cost reported
-// after the call was recorded finished (the agent may mark its call finished before its reporter
-// reports what it cost) is recorded too, in another record of the same uid, whose TTL still
-// counts from the first: the ledger's last completion of a call holds the cost it was counted
-// with, and the call is deleted only as it was last recorded (removeCall's resourceVersion).
+// record appends the completion record the first time this process sees call finished. A crash
+// between the append and the mark repeats the record after the restart: the ledger holds each
+// completion at least once, and repeats carry the same uid. A cost reported later is recorded
+// when the call goes (settleCost), not at each report: a reporter may raise a finished call's cost
+// as often as it writes, by as little as a billionth, within what the call reserved and so for
+// free, and a record per report would fill the ledger's volume.
 func (r *FinishedCallReconciler) record(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (completionMark, error) {
-	key := client.ObjectKeyFromObject(call)
 	r.mu.Lock()
-	m, ok := r.recorded[key]
+	m, ok := r.recorded[client.ObjectKeyFromObject(call)]
 	r.mu.Unlock()
-	cost := completionCost(call)
-	ok = ok && m.UID == string(call.UID)
-	if ok && m.Cost == cost {
+	if ok && m.UID == string(call.UID) {
 		return m, nil
 	}
-	start := audit.TTLStart(call, r.Clock.Now())
-	if ok {
-		start = m.FinishedAt
+	return r.appendCompletion(ctx, call, audit.TTLStart(call, r.Clock.Now()), 1)
+}
+
+// maxCompletionRecords is how many completions of one call this process appends: when it is seen
+// finished, and once more when it goes if its cost has changed since (settleCost).
+const maxCompletionRecords = 2
+
+// settleCost appends the completion again, with the first record's finishedAt, when call is about
+// to be deleted with a cost other than the one last recorded (the agent may mark its call finished
+// before its reporter reports what it cost): the ledger's last completion of a call then holds the
+// cost the call was deleted with, and removeCall's resourceVersion precondition deletes it only as
+// so recorded. Once only: a cost raised again between that record and the deletion (a race the
+// reporter would have to win) is not recorded again, and the call goes as it is then.
+func (r *FinishedCallReconciler) settleCost(ctx context.Context, call *safetyv1alpha1.AgentToolCall, m completionMark) error {
+	if completionCost(call) == m.Cost || m.records >= maxCompletionRecords {
+		return nil
 	}
+	_, err := r.appendCompletion(ctx, call, m.FinishedAt, m.records+1)
+	return err
+}
+
+// appendCompletion appends call's completion, whose TTL counts from start, as this process's
+// records-th of it, and keeps its receipt.
+func (r *FinishedCallReconciler) appendCompletion(ctx context.Context, call *safetyv1alpha1.AgentToolCall, start time.Time,
+	records int) (completionMark, error) {
+	key := client.ObjectKeyFromObject(call)
 	receipt, err := r.Log.RecordCompletion(ctx, completionOf(call, string(call.Status.Phase), start))
 	if err != nil {
 		return completionMark{}, fmt.Errorf("recording the completion of AgentToolCall %s: %w", key, err)
 	}
-	m = completionMark{UID: string(call.UID), FinishedAt: start.UTC(), Writer: receipt.Writer, Seq: receipt.Seq, Hash: receipt.Hash, Cost: cost}
+	m := completionMark{UID: string(call.UID), FinishedAt: start.UTC(), Writer: receipt.Writer, Seq: receipt.Seq, Hash: receipt.Hash,
+		Cost: completionCost(call), records: records}
 	r.mu.Lock()
 	if r.recorded == nil {
 		r.recorded = map[types.NamespacedName]completionMark{}
@@ -192,6 +214,9 @@ func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha
 	}
 	if wait := due.Sub(r.Clock.Now()); wait > 0 {
 		return ctrl.Result{RequeueAfter: wait}, nil
+	}
+	if err := r.settleCost(ctx, call, m); err != nil {
+		return ctrl.Result{}, err
 	}
 	if retry, err := removeCall(ctx, r.Client, r.Counters, call); err != nil || retry > 0 {
 		return ctrl.Result{RequeueAfter: retry}, err
