@@ -150,18 +150,17 @@ func CostPerCall(tool *safetyv1alpha1.AgentTool) (safety.Money, error) {
 }
 
 // ReservedBy is what call reserved when it was admitted, as far as plan can still tell, for
-// counting a report of it: its tool's costPerCall as the plan pins it (tool as ToolAsPinned gives
-// it), when the call was admitted under that pin. A re-lock clears the pins and the next call pins
-// the tool anew, perhaps at another price; a call admitted before (created no later than the new
-// pin, in whole seconds, or before there is one) reserved at a price the plan no longer holds, so
-// it counts as having reserved nothing: its report is then counted in full, more and never less.
-// Counted against the new price, what it reported up to that price was counted nowhere. A plan
-// never re-locked has one pin per tool, made by the first call of it before that call was admitted.
+// counting a report of it: its tool's costPerCall as the plan pins it now (tool as ToolAsPinned
+// gives it). A re-lock clears the pins, and the next call pins the tool anew, perhaps at another
+// price: a call admitted before the re-lock (created no later than the snapshot's lockedAt, in
+// whole seconds) reserved at a price the plan no longer holds, so it counts as having reserved
+// nothing and its report is counted in full, more and never less; counted against the new price,
+// what it reported up to that price was counted nowhere. Every call after the re-lock, the one
+// that makes the new pin included, reserved the new price. A plan never re-locked has one pin per
+// tool, made by its first call before that call was admitted.
 func ReservedBy(plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool, call *safetyv1alpha1.AgentToolCall) (safety.Money, error) {
-	if snap := plan.Status.Snapshot; snap != nil && snap.Epoch > 1 {
-		if pin := PinnedTool(plan, tool.Name); pin == nil || !call.CreationTimestamp.After(pin.PinnedAt.Time) {
-			return safety.Money{}, nil
-		}
+	if snap := plan.Status.Snapshot; snap != nil && snap.Epoch > 1 && !call.CreationTimestamp.After(snap.LockedAt.Time) {
+		return safety.Money{}, nil
 	}
 	return CostPerCall(tool)
 }

@@ -164,19 +164,25 @@ func TestHoldFor(t *testing.T) {
 	}
 }
 
+// A re-lock clears the pins; the next call of the tool pins it anew, in its own admission: that
+// call, created before its pin was stamped (in whole seconds, usually the same one), reserved the
+// new price as every later call did. Only calls from before the re-lock reserved a price the plan
+// no longer holds.
 func TestReservedByIsThePricePinnedWhenTheCallWasAdmitted(t *testing.T) {
-	pinned := metav1.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	relocked := metav1.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
 	tool := &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: "t"},
 		Spec: safetyv1alpha1.AgentToolSpec{CostPerCall: new(resource.MustParse("5"))}}
-	plan := func(epoch int32, pin bool) *safetyv1alpha1.AgentPlan {
-		p := &safetyv1alpha1.AgentPlan{Status: safetyv1alpha1.AgentPlanStatus{Snapshot: &safetyv1alpha1.PlanSnapshot{Epoch: epoch}}}
-		if pin {
-			p.Status.Tools = []safetyv1alpha1.PinnedTool{{Name: "t", CostPerCall: new(resource.MustParse("5")), PinnedAt: pinned, Epoch: epoch}}
+	plan := func(epoch int32, pinnedAfter time.Duration) *safetyv1alpha1.AgentPlan {
+		p := &safetyv1alpha1.AgentPlan{Status: safetyv1alpha1.AgentPlanStatus{
+			Snapshot: &safetyv1alpha1.PlanSnapshot{Epoch: epoch, LockedAt: relocked}}}
+		if pinnedAfter >= 0 {
+			p.Status.Tools = []safetyv1alpha1.PinnedTool{{Name: "t", CostPerCall: new(resource.MustParse("5")),
+				PinnedAt: metav1.NewTime(relocked.Add(pinnedAfter)), Epoch: epoch}}
 		}
 		return p
 	}
 	call := func(at time.Duration) *safetyv1alpha1.AgentToolCall {
-		return &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{CreationTimestamp: metav1.NewTime(pinned.Add(at))}}
+		return &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{CreationTimestamp: metav1.NewTime(relocked.Add(at))}}
 	}
 	for _, tt := range []struct {
 		name string
@@ -184,11 +190,12 @@ func TestReservedByIsThePricePinnedWhenTheCallWasAdmitted(t *testing.T) {
 		call *safetyv1alpha1.AgentToolCall
 		want string
 	}{
-		{"a plan never re-locked: the one pin", plan(1, true), call(-time.Hour), "5"},
-		{"after a re-lock, a call a second after the new pin", plan(2, true), call(time.Second), "5"},
-		{"after a re-lock, a call in the pin's second: not provably under it", plan(2, true), call(0), "0"},
-		{"after a re-lock, a call before the new pin", plan(2, true), call(-time.Minute), "0"},
-		{"after a re-lock, before any new pin", plan(3, false), call(time.Hour), "0"},
+		{"a plan never re-locked: the one pin", plan(1, 0), call(-time.Hour), "5"},
+		{"after a re-lock, the call that made the new pin, in the pin's second", plan(2, time.Minute), call(time.Minute), "5"},
+		{"after a re-lock, a call a second after the new pin", plan(2, time.Minute), call(time.Minute + time.Second), "5"},
+		{"after a re-lock, a call in the re-lock's second: not provably after it", plan(2, time.Minute), call(0), "0"},
+		{"after a re-lock, a call before it", plan(2, time.Minute), call(-time.Minute), "0"},
+		{"after a re-lock, a call after it whose pin is not stored yet: the tool's price", plan(3, -1), call(time.Hour), "5"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ReservedBy(tt.plan, ToolAsPinned(tt.plan, tool), tt.call)

@@ -144,24 +144,20 @@ var _ = Describe("AgentToolCall accounting: what the agent cannot choose", func(
 				g.Expect(managerClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
 				g.Expect(plan.Status.Snapshot.Epoch).To(Equal(int32(2)))
 			}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
-			mustAdmit(submit(p.agent, p.call(planName, tool, "b", "src/b.go")))
+			By("the near miss: the call that pins the new price, a second after the re-lock, reserved it; its report below it adds nothing")
+			Eventually(func() time.Time { return time.Now() }).WithTimeout(3*time.Second).
+				Should(BeTemporally(">=", plan.Status.Snapshot.LockedAt.Add(time.Second)), "a creation time the re-lock's second cannot share")
+			pinning := p.call(planName, tool, "b", "src/b.go")
+			mustAdmit(submit(p.agent, pinning))
 			Expect(planUsage(planName).AccumulatedCost).To(Equal("5"), "a call after the re-lock reserves the new price")
+			Expect(report(meter, pinning, safetyv1alpha1.CallPhaseSucceeded, "2")).To(Succeed())
+			Expect(planUsage(planName).AccumulatedCost).To(Equal("5"), "reserved 5 and reported 2, it costs 5")
 
 			By("the reporter's cost of the early call counts in full")
 			Expect(report(meter, early, safetyv1alpha1.CallPhaseSucceeded, "3")).To(Succeed())
 			u := planUsage(planName)
-			Expect(u.ReportedCost).To(Equal("3"))
+			Expect(u.ReportedCost).To(Equal("5"))
 			Expect(u.AccumulatedCost).To(Equal("8"), "0 reserved and 3 reported for the early call, 5 reserved for the other")
-
-			By("the near miss: a call admitted at the new price (a second after its pin), reported below it, adds nothing")
-			pin := policy.PinnedTool(storedPlan(counters, p.ns, planName), tool)
-			Expect(pin).NotTo(BeNil())
-			Eventually(func() time.Time { return time.Now() }).WithTimeout(3*time.Second).
-				Should(BeTemporally(">=", pin.PinnedAt.Add(time.Second)), "a creation time the pin's second cannot share")
-			late := p.call(planName, tool, "c", "src/c.go")
-			mustAdmit(submit(p.agent, late))
-			Expect(report(meter, late, safetyv1alpha1.CallPhaseSucceeded, "2")).To(Succeed())
-			Expect(planUsage(planName).AccumulatedCost).To(Equal("13"))
 		})
 
 		It("admits exactly the calls that fit a budget when they arrive in parallel", func() {

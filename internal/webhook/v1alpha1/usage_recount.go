@@ -151,7 +151,7 @@ func recountCall(u *policy.Usage, plan *safetyv1alpha1.AgentPlan, call *safetyv1
 // reservedFor is the tool call pins in plan, and what the call reserved.
 func reservedFor(plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall) (*safetyv1alpha1.AgentTool, safety.Money) {
 	tool := policy.ToolAsPinned(plan, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: call.Spec.Tool}})
-	reserve, err := policy.CostPerCall(tool)
+	reserve, err := policy.ReservedBy(plan, tool, call) // as the report of it counts it
 	if err != nil {
 		reserve = safety.Money{} // unreadable: counted as reserving nothing, a lower bound still
 	}
