@@ -36,13 +36,14 @@ var idDialects = []string{
 // mean what they meant: its "#/definitions/...", "#/$defs/..." and "#" would otherwise resolve
 // against the gateway's root. So it keeps its "$id" (and "$schema") and is given one,
 // "urn:toolgate:gateway:tool:NAME:output", when it has none; a "$ref" at its root moves into its
-// allOf (the same in every dialect that has "$id", since 2019-09 applies its siblings as allOf
-// does; Ajv recurses without end on a $ref beside an $id with no other keyword, and draft-07
-// ignores an $id beside a $ref). The root has no "$id", which the TypeScript SDK would take to
+// allOf (its meaning in 2019-09 and later, which apply a $ref's siblings as allOf does; draft-06
+// and -07 ignore them, and so an $id beside a $ref, but Ajv applies them anyway, and recurses
+// without end on a $ref beside an $id with no other keyword). The root has no "$id", which the TypeScript SDK would take to
 // fetch an older validator by.
 //
-// An upstream schema that cannot be embedded so (no JSON Schema at all, an "$id" that is not an
-// absolute URI, a dialect whose identifier is not "$id") is an error: the gateway then offers the
+// An upstream schema that cannot be embedded so (no JSON Schema at all, a root that is not an
+// object's, an "$id" that is not an absolute URI, a dialect whose identifier is not "$id") is an
+// error: the gateway then offers the
 // tool with no output schema, rather than one its denials or its references break.
 func outputSchema(name string, upstream any) (any, error) {
 	if upstream == nil {
@@ -74,6 +75,10 @@ func ownResource(name string, schema map[string]any) (map[string]any, error) {
 			return nil, fmt.Errorf(`its output schema's dialect ("$schema" %v) is not one that names a schema by "$id" (draft-06 to 2020-12)`, dialect)
 		}
 	}
+	if !admitsObjects(schema["type"]) {
+		return nil, fmt.Errorf(`its output schema's root is of type %v, not an object (protocol 2026-07-28 allows an array or a `+
+			`primitive answer), which the object at the offered schema's root would refuse`, schema["type"])
+	}
 	out := maps.Clone(schema)
 	switch id := schema["$id"].(type) {
 	case nil:
@@ -97,4 +102,19 @@ func ownResource(name string, schema map[string]any) (map[string]any, error) {
 		out["allOf"] = append(slices.Clip(allOf), map[string]any{"$ref": ref})
 	}
 	return out, nil
+}
+
+// admitsObjects says a schema's "type" keyword lets an object through: absent, "object", or a
+// list naming it. Any other type is an answer the offered schema's root ("type": "object", as MCP
+// requires of an output schema before 2026-07-28) would refuse, success included.
+func admitsObjects(t any) bool {
+	switch t := t.(type) {
+	case nil:
+		return true
+	case string:
+		return t == "object"
+	case []any:
+		return slices.Contains(t, any("object"))
+	}
+	return false
 }

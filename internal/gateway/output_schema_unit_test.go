@@ -100,10 +100,20 @@ var outputSchemaCases = []struct {
 	want:     offered(`false`),
 	refused:  []string{`{"anything":1}`},
 }, {
-	name:     "a root that is no object schema (an array's), which no structured content can meet: only denials",
-	upstream: `{"type":"array","items":{"type":"string"}}`,
-	want:     offered(`{"$id":"urn:toolgate:gateway:tool:t:output","type":"array","items":{"type":"string"}}`),
-	refused:  []string{`["a"]`, `{"a":"b"}`},
+	name:     "a root that is an array's (protocol 2026-07-28), which the offered object root would refuse: none",
+	upstream: `{"type":"array","items":{"type":"string"}}`, want: "",
+}, {
+	name:     "a root of a primitive type: none",
+	upstream: `{"type":"string"}`, want: "",
+}, {
+	name:     "a root of several types, none an object: none",
+	upstream: `{"type":["array","null"]}`, want: "",
+}, {
+	name:     "a root of several types, one an object: embedded",
+	upstream: `{"type":["object","null"],"properties":{"n":{"type":"integer"}}}`,
+	want:     offered(`{"$id":"urn:toolgate:gateway:tool:t:output","type":["object","null"],"properties":{"n":{"type":"integer"}}}`),
+	accepted: []string{`{"n":1}`},
+	refused:  []string{`{"n":"x"}`},
 }, {
 	name:     "a relative $id, which the gateway cannot tell resolves the same embedded: none",
 	upstream: `{"$id":"out.json","type":"object"}`, want: "",
