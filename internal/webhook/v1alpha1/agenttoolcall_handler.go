@@ -175,11 +175,12 @@ func (h *AgentToolCallHandler) trace(ctx context.Context, req admission.Request,
 // nothing. When the record cannot be made durable, the AuditLedger's failurePolicy decides: Fail
 // (the default) denies LedgerUnavailable, Ignore answers as decided and counts the loss.
 func (h *AgentToolCallHandler) finish(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall, out outcome) admission.Response {
+	floodControlled := out.decision == decisionDeny && h.Flood != nil && !isDryRun(req)
 	floodPod := "" // the window a denial counts in, and its record's charge (floodPod)
-	if out.decision == decisionDeny && h.Flood != nil && !isDryRun(req) {
+	if floodControlled {
 		floodPod = h.floodPod(ctx, req)
 	}
-	if out.decision == decisionDeny && h.Flood != nil && !isDryRun(req) && h.Flood.Refuse(ctx, audit.DeniedCall{
+	if floodControlled && h.Flood.Refuse(ctx, audit.DeniedCall{
 		Namespace: req.Namespace, Requester: req.UserInfo.Username, Pod: floodPod, Call: call.Name, Reason: out.reason,
 		Bytes: audit.ArgumentBytes(call.Spec.Arguments)}) {
 		// Counted in the window's flood record instead of a record of its own (audit.FloodControl).

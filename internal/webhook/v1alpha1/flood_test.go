@@ -236,8 +236,6 @@ var _ = Describe("a flood of denied calls through the API server", Ordered, func
 	})
 })
 
-// podPlan creates a plan of serviceAccount bound to pod and waits until it is locked, so the
-// manager's cache (the webhook's) holds it.
 // deniedIn creates, as the agent c, call prefix-i of a plan that does not exist in namespace ns,
 // and returns the reason it was refused.
 func deniedIn(ns, prefix string) func(c client.Client, i int) string {
@@ -248,6 +246,8 @@ func deniedIn(ns, prefix string) func(c client.Client, i int) string {
 	}
 }
 
+// podPlan creates a plan of serviceAccount bound to pod and waits until it is locked, so the
+// manager's cache (the webhook's) holds it.
 func podPlan(ns, serviceAccount, pod string) {
 	GinkgoHelper()
 	plan := &safetyv1alpha1.AgentPlan{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: pod},
