@@ -145,7 +145,7 @@ var argSpecs = map[string]argSpec{
 	"cp":      {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: targetDirOps},
 	"install": {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: targetDirOps},
 	"ln":      {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: targetDirOps},
-	"rsync":   {op: opRead, lastOp: opWrite, restOp: opRead},
+	"rsync":   {op: opRead, lastOp: opWrite, restOp: opRead, valueOps: rsyncFileOps},
 	cmdScp:    {op: opRead, lastOp: opWrite, restOp: opRead},
 	cmdDitto:  {op: opRead, lastOp: opWrite, restOp: opRead},
 
@@ -283,6 +283,13 @@ var pytestIniPaths = map[string]bool{"cache_dir": true, "log_file": true}
 // HTTP caches) and cluster-info dump's --output-directory (a tree of JSON and logs) are writes.
 var kubectlArgs = argSpec{skip: 1, valueOps: map[string]pathOp{"-f": opRead, optFilename: opRead, "-k": opRead, "--kustomize": opRead,
 	"--profile-output": opWrite, optCacheDir: opWrite, "--output-directory": opWrite}}
+
+// rsyncFileOps are rsync's own files: the log it appends to (each line names a file it copied,
+// the caller's text), the batch file and the FILE.sh script beside it that --write-batch and
+// --only-write-batch write, the directories its backups (-b), temporary and partial files go to
+// (a backup keeps the replaced file's name: --backup-dir=.git/hooks lands a pre-commit there).
+var rsyncFileOps = map[string]pathOp{"--log-file": opWrite, "--write-batch": opWrite, "--only-write-batch": opWrite,
+	"--backup-dir": opWrite, "-T": opWrite, "--temp-dir": opWrite, "--partial-dir": opWrite}
 
 // pipArgs are pip's files: the log --log and --log-file append to, the cache below --cache-dir.
 var pipArgs = argSpec{valueOps: map[string]pathOp{"--log": opWrite, "--log-file": opWrite, optCacheDir: opWrite}}

@@ -1,0 +1,45 @@
+package safety
+
+// twentysecondCatalogue holds the twenty-second engine review's rows. rsync wrote its own files
+// where its options said and the engine read none of them: its log (--log-file=~/.bashrc, whose
+// lines hold the names of the files it copied: the caller's text), its batch file and the
+// FILE.sh script beside it (--write-batch, --only-write-batch), the directory its backups go to
+// (--backup-dir=.git/hooks -b: a file it replaces lands there under its own name) and its
+// temporary and partial directories. pytest's -o bundled after
+// its flags (-xolog_file=~/.bashrc, -xo log_file=...), as argparse reads a bundle, wrote unseen.
+// And an over-refusal: less and more, pagers that print a project file, were unrecognised
+// (less -R build.log asked at Default) and asked as unknown writers of README.md; they are now
+// recognised readers, their writes (-o, LESS's options) and the lesskey files and tags files that
+// make them run or open other things judged.
+func twentysecondCatalogue() []classCase {
+	sh := shCall
+	noWrite, opaque := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleOpaqueCode)
+	const (
+		rsyncFiles = "rsync's own files: its log, its batch, its backup and temporary directories"
+		pytestOpt  = "pytest's -o bundled after its flags"
+		pagers     = "pagers that print a project file are recognised readers (an over-refusal)"
+	)
+	return []classCase{
+		{rsyncFiles, "its log into ~/.bashrc", sh(`rsync -a --log-file=/root/.bashrc src/ /tmp/x`), noWrite,
+			sh(`rsync -a --log-file=build/rsync.log src/ /tmp/x`), false},
+		{rsyncFiles, "its log, abbreviated and apart", sh(`rsync -a --log-fi .git/hooks/pre-commit src/ /tmp/x`), noWrite,
+			sh(`rsync -a --log-file-format=%n src/ /tmp/x`), false},
+		{rsyncFiles, "its batch file into a hook", sh(`rsync -a --write-batch=.git/hooks/pre-commit src/ /tmp/x`), noWrite,
+			sh(`rsync -a --write-batch=build/batch src/ /tmp/x`), false},
+		{rsyncFiles, "only the batch file", sh(`rsync -a --only-write-batch=/root/.bashrc src/ /tmp/x`), noWrite,
+			sh(`rsync -a --only-write-batch build/b src/ /tmp/x`), false},
+		{rsyncFiles, "its backups into the hooks", sh(`rsync -ab --backup-dir=.git/hooks hooks/ /tmp/x/`), noWrite,
+			sh(`rsync -ab --backup-dir=build/old hooks/ /tmp/x/`), false},
+		{rsyncFiles, "its temporary directory, short", sh(`rsync -a -T .git/hooks src/ /tmp/x`), noWrite,
+			sh(`rsync -a -T /tmp/rs src/ /tmp/x`), false},
+		{pytestOpt, "-o bundled, its value attached", sh(`pytest -xolog_file=/root/.bashrc`), noWrite,
+			sh(`pytest -xolog_file=logs/test.log`), false},
+		{pytestOpt, "-o bundled, its value apart", sh(`python -m pytest -vxo log_file=.git/hooks/pre-commit`), noWrite,
+			sh(`python -m pytest -vxo log_cli=true`), false},
+		{pytestOpt, "a cache directory after -q", sh(`pytest -qocache_dir=.git/hooks`), noWrite, sh(`pytest -rxo cache_dir=.git/hooks`), false},
+		{pagers, "less -o in LESS", sh(`LESS='-o .git/hooks/pre-commit' less README.md`), noWrite, sh(`less README.md`), false},
+		{pagers, "less's lesskey file (its #env sets LESSOPEN)", sh(`less -k /tmp/keys build.log`), opaque, sh(`less -R build.log`), false},
+		{pagers, "less's lesskey source, abbreviated", sh(`less --lesskey-s=/tmp/k build.log`), opaque, sh(`cat README.md | less`), false},
+		{pagers, "less opens what a tags file names", sh(`less -T /tmp/tags -t main`), opaque, sh(`more README.md`), false},
+	}
+}
