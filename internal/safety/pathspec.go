@@ -278,6 +278,16 @@ const optPytestDebug = "--debug"
 // directory and its log file.
 var pytestIniPaths = map[string]bool{"cache_dir": true, "log_file": true}
 
+// pytestShortValues are the letters of pytest's short options that take a value (-k EXPR, -m
+// MARKS, -p PLUGIN, -c FILE, -o INI, -W WARNING, -r CHARS, xdist's -n NUM): in a bundle, the
+// first of them takes the rest (-rxo: -r's characters "xo", not -o).
+const pytestShortValues = "kmpcoWrn"
+
+// pytestTakesShortValue says whether pytest's short option opt ("-o") takes a value.
+func pytestTakesShortValue(opt string) bool {
+	return len(opt) == 2 && strings.IndexByte(pytestShortValues, opt[1]) >= 0
+}
+
 // kubectlArgs reads kubectl's (and oc's) operands after the verb, and the files -f and -k name.
 // --profile-output (the profile a global --profile writes), --cache-dir (a tree of discovery and
 // HTTP caches) and cluster-info dump's --output-directory (a tree of JSON and logs) are writes.
@@ -1749,8 +1759,10 @@ func (a *analyzer) pythonCachePrefix(seg *segment) {
 func (a *analyzer) pytestPaths(words []word) {
 	for i := 0; i < len(words); i++ {
 		name, val, hasVal := strings.Cut(words[i].s, "=")
-		if v, ok := strings.CutPrefix(words[i].s, "-o"); ok && v != "" && v[0] != '=' {
-			name, val, hasVal = "-o", v, true // argparse's attached value: -olog_file=FILE
+		if opt, v, last, ok := bundledValue(words, i, pytestTakesShortValue); ok && opt == "-o" && !strings.HasPrefix(v.s, "=") {
+			// argparse reads -o in a bundle after flags, its value attached or the next word:
+			// -olog_file=FILE, -xolog_file=FILE, -xo log_file=FILE.
+			name, val, hasVal, i = "-o", v.s, true, last
 		}
 		if name == "-o" || name == "--override-ini" || name == "--cov-report" {
 			// -o cache_dir=DIR writes the cache there, -o log_file=FILE the log; --cov-report=html:DIR
