@@ -186,7 +186,6 @@ func unrecognisedWorkCatalogue() []classCase {
 		{unrecCmd, "kubectl config view, whose --raw prints the credentials", sh(`kubectl config view`), unrec,
 			sh(`kubectl config current-context`), true},
 		{unrecCmd, "kind get kubeconfig prints the credentials", sh(`kind get kubeconfig --name dev`), unrec, sh(`kind get clusters`), true},
-		{unrecCmd, "a pager runs commands", sh(`less app.log`), unrec, sh(`tail -n 100 app.log`), true},
 		{unrecCmd, "python -m json.tool writes its second operand", sh(`python3 -m json.tool a.json`), unrec, sh(`jq . a.json`), true},
 		{unrecCmd, "ss -K closes other programs' connections", sh(`ss -K dst 10.0.0.1`), unrec, sh(`lsof -i :8080`), true},
 		{unrecCmd, "kubectl apply changes the cluster", sh(`kubectl apply -f deploy/k8s/deployment.yaml`), unrec,

@@ -41,5 +41,7 @@ func twentysecondCatalogue() []classCase {
 		{pagers, "less's lesskey file (its #env sets LESSOPEN)", sh(`less -k /tmp/keys build.log`), opaque, sh(`less -R build.log`), false},
 		{pagers, "less's lesskey source, abbreviated", sh(`less --lesskey-s=/tmp/k build.log`), opaque, sh(`cat README.md | less`), false},
 		{pagers, "less opens what a tags file names", sh(`less -T /tmp/tags -t main`), opaque, sh(`more README.md`), false},
+		{pagers, "less -k exported in LESS", sh(`export LESS='-R -k /tmp/keys'; less app.log`), opaque, sh(`export LESS=-R; less app.log`), false},
+		{pagers, "less's log file bundled", sh(`less -Ro/root/.bashrc app.log`), noWrite, sh(`less -N +G app.log`), false},
 	}
 }

@@ -16,7 +16,8 @@ import (
 // wrote a git hook, admitted, where pytest --junitxml FILE was denied. Maven 3.9's MAVEN_ARGS too,
 // which it reads with its command line (in any order, so at the end, where "mvn test" is still
 // recognised): MAVEN_ARGS='-s /tmp/s.xml' mvn test ran another settings file's profiles, admitted,
-// where mvn -s /tmp/s.xml test was asked.
+// where mvn -s /tmp/s.xml test was asked. less's LESS, read before its command line:
+// LESS='-o .git/hooks/pre-commit' less README.md wrote its log there.
 
 // envOptionPlace says where a program reads its variable's options: after its name (unzip and zip
 // read them before the command line's), at the end (tar prepends them too, but its first word may
@@ -34,7 +35,7 @@ const (
 //
 //nolint:goconst // program names read best literally
 var envOptionPrograms = map[string]envOptionPlace{cmdTar: atEnd, "zip": afterName, cmdUnzip: afterName, "go": afterSubcommand,
-	"xz": afterName, "man": afterName, cmdPytest: atEnd, cmdMvn: atEnd}
+	"xz": afterName, "man": afterName, cmdPytest: atEnd, cmdMvn: atEnd, "less": afterName}
 
 // spliceEnvOptions puts the words of the segment's option variables among its words. A value
 // the engine cannot split as the program does (quotes, escapes, an expansion) gives computed

@@ -128,6 +128,10 @@ var codeOptions = map[string][]string{
 	// Python code pylint runs before it starts, eslint's config inspector (npx fetches and runs
 	// it), Ruby code rake runs, a Nix expression (which can read any file) given on the command line.
 	"pylint": {"--init-hook"}, "eslint": {"--inspect-config"}, "rake": {"-e", optExecute, "-E", "--execute-continue", "-p", "--execute-print"},
+	// less's lesskey file, source or text: its #env section sets LESSOPEN, a command less runs
+	// on each file. A tag (-t, and -T's tags file) opens the file a tags file names, which the
+	// engine does not read.
+	"less": {"-k", "--lesskey-file", "--lesskey-src", "--lesskey-content", "-t", "--tag", "-T", "--tag-file"},
 	"nix": {"--expr"}, "nix-instantiate": {"-E", "--expr"}, "nix-build": {"-E", "--expr"},
 }
 
@@ -297,7 +301,7 @@ var jvmOptionVars = []string{"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPT
 
 // flagEnvVars carry options for one program: their words count as that program's flags.
 var flagEnvVars = map[string]string{"GOFLAGS": "go", "MAKEFLAGS": "make", "MFLAGS": "make", "TAR_OPTIONS": "tar", "ZIPOPT": "zip",
-	"UNZIP": cmdUnzip, "UNZIPOPT": cmdUnzip, "XZ_DEFAULTS": "xz", "XZ_OPT": "xz", "MANOPT": "man", "PYTEST_ADDOPTS": cmdPytest,
+	"UNZIP": cmdUnzip, "UNZIPOPT": cmdUnzip, "XZ_DEFAULTS": "xz", "XZ_OPT": "xz", "MANOPT": "man", "PYTEST_ADDOPTS": cmdPytest, "LESS": "less",
 	"MAVEN_ARGS": cmdMvn}
 
 // cmdMvn is maven's command.
