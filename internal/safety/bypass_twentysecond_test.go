@@ -18,6 +18,7 @@ func twentysecondCatalogue() []classCase {
 		rsyncFiles = "rsync's own files: its log, its batch, its backup and temporary directories"
 		pytestOpt  = "pytest's -o bundled after its flags"
 		pagers     = "pagers that print a project file are recognised readers (an over-refusal)"
+		dotnet     = "dotnet's values after a colon and MSBuild's switches: files written, loggers and imports from outside"
 	)
 	return []classCase{
 		{rsyncFiles, "its log into ~/.bashrc", sh(`rsync -a --log-file=/root/.bashrc src/ /tmp/x`), noWrite,
@@ -40,6 +41,24 @@ func twentysecondCatalogue() []classCase {
 		{pagers, "less -o in LESS", sh(`LESS='-o .git/hooks/pre-commit' less README.md`), noWrite, sh(`less README.md`), false},
 		{pagers, "less's lesskey file (its #env sets LESSOPEN)", sh(`less -k /tmp/keys build.log`), opaque, sh(`less -R build.log`), false},
 		{pagers, "less's lesskey source, abbreviated", sh(`less --lesskey-s=/tmp/k build.log`), opaque, sh(`cat README.md | less`), false},
+		{dotnet, "test results into ~/.ssh, after a colon", sh(`dotnet test --results-directory:/root/.ssh`), denied(zero),
+			sh(`dotnet test --results-directory:build/results`), false},
+		{dotnet, "the build output into the hooks, -o:", sh(`dotnet test -o:.git/hooks`), noWrite, sh(`dotnet test -o:build/out`), false},
+		{dotnet, "the diagnostic log, --diag:", sh(`dotnet test --diag:/root/.bashrc`), noWrite, sh(`dotnet test --diag:build/diag.log`), false},
+		{dotnet, "MSBuild's binary log into a hook", sh(`dotnet test -bl:.git/hooks/pre-commit`), noWrite, sh(`dotnet test -bl:build/test.binlog`), false},
+		{dotnet, "the binary log, slash, LogFile=", sh(`dotnet test /binaryLogger:LogFile=.git/hooks/pre-push`), noWrite, sh(`dotnet test -bl`), false},
+		{dotnet, "a file logger's text log into ~/.bashrc", sh(`dotnet test "-flp:logfile=/root/.bashrc;verbosity=diag"`), noWrite,
+			sh(`dotnet test "-flp:logfile=build/msbuild.log;verbosity=diag"`), false},
+		{dotnet, "a numbered file logger", sh(`dotnet test -flp2:LogFile=.git/hooks/pre-commit`), noWrite,
+			sh(`dotnet test -flp2:Verbosity=quiet`), false},
+		{dotnet, "MSBuild loads a logger assembly", sh(`dotnet test -logger:XmlLogger,/tmp/x.dll`), opaque, sh(`dotnet test --logger:trx`), false},
+		{dotnet, "a distributed logger, /dl:", sh(`dotnet test "/dl:A,/tmp/a.dll*B,/tmp/b.dll"`), opaque, sh(`dotnet test --logger "console;verbosity=detailed"`), false},
+		{dotnet, "MSBuild imports targets before the common ones", sh(`dotnet test -p:CustomBeforeMicrosoftCommonTargets=/tmp/x.targets`), opaque,
+			sh(`dotnet test -p:CollectCoverage=true`), false},
+		{dotnet, "the C# compiler from elsewhere, /property:", sh(`dotnet test /property:CscToolPath=/tmp/x`), opaque,
+			sh(`dotnet test /property:Configuration=Release`), false},
+		{dotnet, "Directory.Build.targets from elsewhere, among others", sh(`dotnet test "-p:A=1;DirectoryBuildTargetsPath=/tmp/x.targets"`), opaque,
+			sh(`dotnet test "-p:A=1;DirectoryBuildTargetsPath=build/ci.targets"`), false},
 		{pagers, "less opens what a tags file names", sh(`less -T /tmp/tags -t main`), opaque, sh(`more README.md`), false},
 		{pagers, "less -k exported in LESS", sh(`export LESS='-R -k /tmp/keys'; less app.log`), opaque, sh(`export LESS=-R; less app.log`), false},
 		{pagers, "less's log file bundled", sh(`less -Ro/root/.bashrc app.log`), noWrite, sh(`less -N +G app.log`), false},

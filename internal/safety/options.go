@@ -132,7 +132,7 @@ var codeOptions = map[string][]string{
 	// on each file. A tag (-t, and -T's tags file) opens the file a tags file names, which the
 	// engine does not read.
 	"less": {"-k", "--lesskey-file", "--lesskey-src", "--lesskey-content", "-t", "--tag", "-T", "--tag-file"},
-	"nix": {"--expr"}, "nix-instantiate": {"-E", "--expr"}, "nix-build": {"-E", "--expr"},
+	"nix":  {"--expr"}, "nix-instantiate": {"-E", "--expr"}, "nix-build": {"-E", "--expr"},
 }
 
 // optExecute is the option of wget's, rake's and database clients' that runs what it is given.

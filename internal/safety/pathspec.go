@@ -486,6 +486,8 @@ func (a *analyzer) programOutputs(seg *segment) {
 		a.goOutputDir(seg)
 	case "pytest", "py.test":
 		a.pytestPaths(seg.words[1:])
+	case cmdDotnet:
+		a.dotnetOutputs(seg)
 	default:
 		if mod, m, ok := pythonModuleRun(seg); ok && mod == cmdPytest {
 			a.pytestPaths(m.words[1:])
