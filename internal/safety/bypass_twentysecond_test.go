@@ -13,11 +13,12 @@ package safety
 // make them run or open other things judged.
 func twentysecondCatalogue() []classCase {
 	sh := shCall
-	noWrite, opaque := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleOpaqueCode)
+	noWrite, opaque, unknownWriter := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleOpaqueCode), asked(RuleUnknownWriter)
 	const (
 		rsyncFiles = "rsync's own files: its log, its batch, its backup and temporary directories"
 		pytestOpt  = "pytest's -o bundled after its flags"
 		pagers     = "pagers that print a project file are recognised readers (an over-refusal)"
+		forwarded  = "words a recognised runner hands to the project's script or test binary, which the engine does not know"
 		dotnet     = "dotnet's values after a colon and MSBuild's switches: files written, loggers and imports from outside"
 	)
 	return []classCase{
@@ -59,6 +60,15 @@ func twentysecondCatalogue() []classCase {
 			sh(`dotnet test /property:Configuration=Release`), false},
 		{dotnet, "Directory.Build.targets from elsewhere, among others", sh(`dotnet test "-p:A=1;DirectoryBuildTargetsPath=/tmp/x.targets"`), opaque,
 			sh(`dotnet test "-p:A=1;DirectoryBuildTargetsPath=build/ci.targets"`), false},
+		{forwarded, "npm test's script is given a file to write", sh(`npm test -- --outputFile=/root/.bashrc`), unknownWriter,
+			sh(`npm test -- --outputFile=build/results.json`), false},
+		{forwarded, "yarn test forwards without --", sh(`yarn test --outputFile .git/hooks/pre-commit`), unknownWriter,
+			sh(`yarn test --coverage src/a.test.js`), false},
+		{forwarded, "pnpm test, a short option", sh(`pnpm test -- -o /root/.bashrc`), unknownWriter, sh(`pnpm test -- -o build/out.txt`), false},
+		{forwarded, "a custom test harness's output, cargo test --", sh(`cargo test --test golden -- -o .git/hooks/pre-commit`), unknownWriter,
+			sh(`cargo test -- --nocapture --test-threads 1`), false},
+		{forwarded, "go test -args", sh(`go test ./... -args -golden /root/.bashrc`), unknownWriter, sh(`go test ./... -args -golden testdata/x.golden`), false},
+		{forwarded, "tox's positional arguments", sh(`tox -e py -- --junitxml /root/.bashrc`), unknownWriter, sh(`tox -e py -- -x tests`), false},
 		{pagers, "less opens what a tags file names", sh(`less -T /tmp/tags -t main`), opaque, sh(`more README.md`), false},
 		{pagers, "less -k exported in LESS", sh(`export LESS='-R -k /tmp/keys'; less app.log`), opaque, sh(`export LESS=-R; less app.log`), false},
 		{pagers, "less's log file bundled", sh(`less -Ro/root/.bashrc app.log`), noWrite, sh(`less -N +G app.log`), false},
