@@ -19,6 +19,7 @@ func twentysecondCatalogue() []classCase {
 		pytestOpt  = "pytest's -o bundled after its flags"
 		pagers     = "pagers that print a project file are recognised readers (an over-refusal)"
 		forwarded  = "words a recognised runner hands to the project's script or test binary, which the engine does not know"
+		jsSpelling = "JavaScript tools' output options in the other spellings their parsers take: kebab-case, tsc's one dash"
 		dotnet     = "dotnet's values after a colon and MSBuild's switches: files written, loggers and imports from outside"
 	)
 	return []classCase{
@@ -69,6 +70,16 @@ func twentysecondCatalogue() []classCase {
 			sh(`cargo test -- --nocapture --test-threads 1`), false},
 		{forwarded, "go test -args", sh(`go test ./... -args -golden /root/.bashrc`), unknownWriter, sh(`go test ./... -args -golden testdata/x.golden`), false},
 		{forwarded, "tox's positional arguments", sh(`tox -e py -- --junitxml /root/.bashrc`), unknownWriter, sh(`tox -e py -- -x tests`), false},
+		{jsSpelling, "jest's results file, kebab-case", sh(`jest --json --output-file=/root/.bashrc`), noWrite,
+			sh(`jest --json --output-file=build/results.json`), false},
+		{jsSpelling, "jest's coverage directory, kebab-case, apart", sh(`npx jest --coverage --coverage-directory .git/hooks`), noWrite,
+			sh(`npx jest --coverage --coverage-directory coverage`), false},
+		{jsSpelling, "vitest's results file for one reporter", sh(`vitest run --reporter=junit --output-file.junit=.git/hooks/pre-commit`), noWrite,
+			sh(`vitest run --reporter=junit --output-file.junit=build/junit.xml`), false},
+		{jsSpelling, "tsc's output directory with one dash", sh(`tsc -outDir .git/hooks`), noWrite, sh(`tsc -outDir dist`), false},
+		{jsSpelling, "tsc's build info with one dash", sh(`tsc -tsBuildInfoFile /root/.bashrc`), noWrite, sh(`tsc -p tsconfig.json`), false},
+		{jsSpelling, "tsc's CPU profile", sh(`tsc --generateCpuProfile /root/.bashrc`), noWrite,
+			sh(`tsc --generateCpuProfile build/tsc.cpuprofile`), false},
 		{pagers, "less opens what a tags file names", sh(`less -T /tmp/tags -t main`), opaque, sh(`more README.md`), false},
 		{pagers, "less -k exported in LESS", sh(`export LESS='-R -k /tmp/keys'; less app.log`), opaque, sh(`export LESS=-R; less app.log`), false},
 		{pagers, "less's log file bundled", sh(`less -Ro/root/.bashrc app.log`), noWrite, sh(`less -N +G app.log`), false},

@@ -105,6 +105,18 @@ func camelAndKebab(names ...string) [][2]string {
 	return out
 }
 
+// camelAndKebabOps spells each of a JavaScript tool's path options ("outputFile") in both ways
+// camelAndKebab gives.
+func camelAndKebabOps(ops map[string]pathOp) map[string]pathOp {
+	m := make(map[string]pathOp, 2*len(ops))
+	for n, op := range ops {
+		for _, o := range camelAndKebab(n) {
+			m[o[1]] = op
+		}
+	}
+	return m
+}
+
 // outsideCode returns the option of outsideCodeOptions whose value names code from outside the
 // project, or "" when there is none; python -m mypy and python -m pip are read as mypy and pip.
 // deno also runs a module a URL names as its operand.

@@ -209,10 +209,10 @@ var argSpecs = map[string]argSpec{
 	"cargo": {skip: 1, valueOps: map[string]pathOp{"--target-dir": opWrite, "--artifact-dir": opWrite, "--out-dir": opWrite, "--logfile": opWrite}},
 	// Test runners' and tree's reports.
 	"tree": {valueOps: map[string]pathOp{"-o": opWrite}},
-	"jest": {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverageDirectory": opWrite, "--cacheDirectory": opWrite}},
+	// jest's and vitest's in both spellings yargs and cac read (camelAndKebab: --output-file).
+	"jest": {valueOps: camelAndKebabOps(map[string]pathOp{"outputFile": opWrite, "coverageDirectory": opWrite, "cacheDirectory": opWrite})},
 	// vitest deletes its coverage reports directory, with all below it, before it writes the report.
-	"vitest": {valueOps: map[string]pathOp{"--outputFile": opWrite, "--coverage.reportsDirectory": opDelete,
-		"--coverage.reports-directory": opDelete}},
+	"vitest": {valueOps: camelAndKebabOps(map[string]pathOp{"outputFile": opWrite, "coverage.reportsDirectory": opDelete})},
 	// ctest's log of the run and its JUnit report; tox's JSON report and the tree of
 	// environments it makes below --workdir.
 	"ctest": {valueOps: map[string]pathOp{"-O": opWrite, "--output-log": opWrite, "--output-junit": opWrite}},
@@ -230,7 +230,7 @@ var argSpecs = map[string]argSpec{
 	// fixes its operands with --fix.
 	"golangci-lint": {skip: 1, inPlace: []string{"--fix"}, valueOps: golangciOutputs},
 	"tsc": {valueOps: map[string]pathOp{"--outdir": opWrite, "--outfile": opWrite, "--out": opWrite, "--declarationdir": opWrite,
-		"--tsbuildinfofile": opWrite}},
+		"--tsbuildinfofile": opWrite, "--generatecpuprofile": opWrite, "--generatetrace": opWrite}},
 	cmdNode: {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite, optEnvFileLong: opRead, "--env-file-if-exists": opRead}},
 	"make":  {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
 	// BSD base64 (macOS) writes -o's file; pip appends its log to --log's and caches below --cache-dir.
@@ -1229,7 +1229,11 @@ func longOption(name string) bool {
 func valueOp(cmd string, spec argSpec, name string) (pathOp, bool) {
 	switch cmd {
 	case "tsc":
-		name = strings.ToLower(name) // tsc --outDir, --outdir and --OUTDIR are one option
+		// tsc --outDir, --outdir, --OUTDIR and -outDir are one option (one dash for a long name).
+		name = strings.ToLower(name)
+		if len(name) > 2 && name[1] != '-' {
+			name = "-" + name
+		}
 	case "vitest":
 		// cac's dotted options: --outputFile.junit=FILE is --outputFile's, for one reporter; the
 		// coverage reports directory is one of its own, and --coverage.provider=v8 names no path.
