@@ -20,6 +20,7 @@ func twentysecondCatalogue() []classCase {
 		pagers     = "pagers that print a project file are recognised readers (an over-refusal)"
 		forwarded  = "words a recognised runner hands to the project's script or test binary, which the engine does not know"
 		jsSpelling = "JavaScript tools' output options in the other spellings their parsers take: kebab-case, tsc's one dash"
+		goReplace  = "go.mod's replacement by a directory outside the project: later builds run its code"
 		dotnet     = "dotnet's values after a colon and MSBuild's switches: files written, loggers and imports from outside"
 	)
 	return []classCase{
@@ -80,6 +81,12 @@ func twentysecondCatalogue() []classCase {
 		{jsSpelling, "tsc's build info with one dash", sh(`tsc -tsBuildInfoFile /root/.bashrc`), noWrite, sh(`tsc -p tsconfig.json`), false},
 		{jsSpelling, "tsc's CPU profile", sh(`tsc --generateCpuProfile /root/.bashrc`), noWrite,
 			sh(`tsc --generateCpuProfile build/tsc.cpuprofile`), false},
+		{goReplace, "a directory in /tmp, then the tests", sh(`go mod edit -replace example.com/x=/tmp/x && go test ./...`), opaque,
+			sh(`go mod edit -replace example.com/x=./third_party/x && go test ./...`), false},
+		{goReplace, "above the project, attached", sh(`go mod edit -replace=example.com/x=../../tmp/x`), opaque,
+			sh(`go mod edit -replace=example.com/x=../x`), false},
+		{goReplace, "a version replaced, two dashes", sh(`go mod edit --replace example.com/x@v1.0.0=/opt/x`), opaque,
+			sh(`go mod edit -go=1.22`), false},
 		{pagers, "less opens what a tags file names", sh(`less -T /tmp/tags -t main`), opaque, sh(`more README.md`), false},
 		{pagers, "less -k exported in LESS", sh(`export LESS='-R -k /tmp/keys'; less app.log`), opaque, sh(`export LESS=-R; less app.log`), false},
 		{pagers, "less's log file bundled", sh(`less -Ro/root/.bashrc app.log`), noWrite, sh(`less -N +G app.log`), false},

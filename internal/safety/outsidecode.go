@@ -139,6 +139,9 @@ func outsideCode(s *segment) string {
 	if why := dotnetMSBuildCode(s); why != "" {
 		return why
 	}
+	if why := goReplaceOutside(s); why != "" {
+		return why
+	}
 	for _, o := range outsideCodeOptions[s.name] {
 		short := o[0]
 		if short == "" {

@@ -178,20 +178,76 @@ func goModEditRequires(s *segment) bool {
 		case "require":
 			return true
 		case goModReplace:
-			if !hasVal {
-				if i+1 >= len(args) {
-					return false
-				}
-				val, w = args[i+1].s, args[i+1]
-			}
-			_, repl, _ := strings.Cut(val, "=")
-			local := repl == "." || repl == ".." || strings.HasPrefix(repl, "./") || strings.HasPrefix(repl, "../") || strings.HasPrefix(repl, "/")
-			if w.dynamic || !local {
+			repl, ok := goReplacement(args, i, val, hasVal)
+			if ok && (repl.dynamic || !goLocalReplacement(repl.s)) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// goReplacement returns the new side of go mod edit's -replace OLD=NEW at args[i], its value
+// attached (val, when hasVal) or the next word.
+func goReplacement(args []word, i int, val string, hasVal bool) (word, bool) {
+	w := args[i]
+	if !hasVal {
+		if i+1 >= len(args) {
+			return word{}, false
+		}
+		val, w = args[i+1].s, args[i+1]
+	}
+	_, repl, _ := strings.Cut(val, "=")
+	return w.with(repl), true
+}
+
+// goLocalReplacement says whether a replacement is a directory (go reads one that starts with
+// "./", "../" or "/"), not a module.
+func goLocalReplacement(repl string) bool {
+	return repl == "." || repl == ".." || strings.HasPrefix(repl, "./") || strings.HasPrefix(repl, "../") || strings.HasPrefix(repl, "/")
+}
+
+// goReplaceOutside returns go mod edit's -replace by a directory outside the project (absolute,
+// or climbing out of it: a directory below, ../x beside it as a sibling module, is the
+// project's): go.mod then builds that directory's code into every later build and test, as go
+// -modfile naming another go.mod does (outsideCodeOptions).
+func goReplaceOutside(s *segment) string {
+	if s.name != "go" || len(s.words) < 3 || s.words[1].s != "mod" || s.words[2].s != subEdit {
+		return ""
+	}
+	args := s.words[1:]
+	for i, w := range args {
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(w.s, "-"), "-"), "=")
+		if !strings.HasPrefix(w.s, "-") || name != goModReplace {
+			continue
+		}
+		if repl, ok := goReplacement(args, i, val, hasVal); ok && goLocalReplacement(repl.s) && !repl.dynamic && !belowProject(repl.s) {
+			return w.s + " " + repl.s
+		}
+	}
+	return ""
+}
+
+// belowProject says whether a relative directory stays in the project, or at most one level
+// above it (a sibling module of a multi-module repository: ../x).
+func belowProject(dir string) bool {
+	if strings.HasPrefix(dir, "/") {
+		return false
+	}
+	depth := 0
+	for e := range strings.SplitSeq(dir, "/") {
+		switch e {
+		case "", ".":
+		case "..":
+			depth--
+			if depth < -1 {
+				return false
+			}
+		default:
+			depth++
+		}
+	}
+	return true
 }
 
 // leadingPositionals returns the first four positionals of a program's words (all any adder
