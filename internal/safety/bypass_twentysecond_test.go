@@ -21,6 +21,7 @@ func twentysecondCatalogue() []classCase {
 		forwarded  = "words a recognised runner hands to the project's script or test binary, which the engine does not know"
 		jsSpelling = "JavaScript tools' output options in the other spellings their parsers take: kebab-case, tsc's one dash"
 		goReplace  = "go.mod's replacement by a directory outside the project: later builds run its code"
+		jestJSON   = "jest's transforms and module mappings given as JSON name modules from outside"
 		dotnet     = "dotnet's values after a colon and MSBuild's switches: files written, loggers and imports from outside"
 	)
 	return []classCase{
@@ -87,6 +88,12 @@ func twentysecondCatalogue() []classCase {
 			sh(`go mod edit -replace=example.com/x=../x`), false},
 		{goReplace, "a version replaced, two dashes", sh(`go mod edit --replace example.com/x@v1.0.0=/opt/x`), opaque,
 			sh(`go mod edit -go=1.22`), false},
+		{jestJSON, "a transform from /tmp", sh(`jest --transform '{"^.+\\.js$":"/tmp/x.js"}'`), opaque,
+			sh(`jest --transform '{"^.+\\.ts$":"ts-jest"}'`), false},
+		{jestJSON, "a transform with its options, kebab-case", sh(`npx jest --transform='{"x":["../../tmp/t.js",{}]}'`), opaque,
+			sh(`npx jest --transform='{"x":["<rootDir>/tools/t.js",{}]}'`), false},
+		{jestJSON, "a module mapped to a file in /root", sh(`jest --moduleNameMapper '{"^db$":"/root/x.js"}'`), opaque,
+			sh(`jest --module-name-mapper '{"^@/(.*)$":"<rootDir>/src/$1"}'`), false},
 		{pagers, "less opens what a tags file names", sh(`less -T /tmp/tags -t main`), opaque, sh(`more README.md`), false},
 		{pagers, "less -k exported in LESS", sh(`export LESS='-R -k /tmp/keys'; less app.log`), opaque, sh(`export LESS=-R; less app.log`), false},
 		{pagers, "less's log file bundled", sh(`less -Ro/root/.bashrc app.log`), noWrite, sh(`less -N +G app.log`), false},

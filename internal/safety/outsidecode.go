@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -83,6 +84,41 @@ var outsideCodeOptions = map[string][][2]string{
 	"vitest": append([][2]string{{"-c", "--config"}}, camelAndKebab("reporter", "environment", "globalSetup", "setupFiles", "workspace")...),
 }
 
+// jestJSONModuleOptions are jest's options whose value is JSON mapping patterns to the modules
+// jest loads (a transform runs on every source file it loads; a mapped module replaces the
+// import), each a path or a [path, options] pair.
+var jestJSONModuleOptions = camelAndKebab("transform", "moduleNameMapper")
+
+// jestJSONModules returns jest's JSON option naming a module from outside the project (absolute,
+// in ~ or above ..), or a value that is not such JSON; bare names (ts-jest) and <rootDir> paths
+// are the project's.
+func jestJSONModules(s *segment) string {
+	if s.name != "jest" {
+		return ""
+	}
+	for _, o := range jestJSONModuleOptions {
+		for v := range optionValues(s, o[1], o[1]) {
+			var m map[string]any
+			if v.dynamic || json.Unmarshal([]byte(v.s), &m) != nil {
+				return o[1] + " " + v.s
+			}
+			for _, e := range m {
+				l, ok := e.([]any) // [path, options], or a mapping's alternatives
+				if !ok {
+					l = []any{e}
+				}
+				for _, x := range l {
+					p, _ := x.(string)
+					if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || slices.Contains(strings.Split(p, "/"), "..") {
+						return o[1] + " " + v.s
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
 // camelAndKebab returns long options in both spellings a JavaScript option parser takes for one
 // camelCased name (yargs and cac read --global-setup as --globalSetup): {"", "--globalSetup"},
 // {"", "--global-setup"}.
@@ -140,6 +176,9 @@ func outsideCode(s *segment) string {
 		return why
 	}
 	if why := goReplaceOutside(s); why != "" {
+		return why
+	}
+	if why := jestJSONModules(s); why != "" {
 		return why
 	}
 	for _, o := range outsideCodeOptions[s.name] {
