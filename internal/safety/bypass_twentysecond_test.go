@@ -1,16 +1,25 @@
 package safety
 
-// twentysecondCatalogue holds the twenty-second engine review's rows. rsync wrote its own files
-// where its options said and the engine read none of them: its log (--log-file=~/.bashrc, whose
-// lines hold the names of the files it copied: the caller's text), its batch file and the
-// FILE.sh script beside it (--write-batch, --only-write-batch), the directory its backups go to
-// (--backup-dir=.git/hooks -b: a file it replaces lands there under its own name) and its
-// temporary and partial directories. pytest's -o bundled after
-// its flags (-xolog_file=~/.bashrc, -xo log_file=...), as argparse reads a bundle, wrote unseen.
-// And an over-refusal: less and more, pagers that print a project file, were unrecognised
-// (less -R build.log asked at Default) and asked as unknown writers of README.md; they are now
-// recognised readers, their writes (-o, LESS's options) and the lesskey files and tags files that
-// make them run or open other things judged.
+// twentysecondCatalogue holds the twenty-second engine review's rows. Recognised programs wrote
+// where an option said in a spelling the engine did not read: rsync's own files (its log, whose
+// lines name the files it copied, --log-file=~/.bashrc; its batch and the FILE.sh beside it; the
+// directory its backups go to, --backup-dir=.git/hooks -b, where a replaced file lands under its
+// own name; its temporary and partial directories), pytest's -o bundled after its flags
+// (-xolog_file=~/.bashrc), dotnet's values after a colon and MSBuild's switches
+// (--results-directory:/root/.ssh, -bl:.git/hooks/pre-commit, "-flp:logfile=~/.bashrc"), jest's
+// and vitest's output options in kebab-case (--output-file), tsc's long options with one dash
+// (-outDir) and its --generateCpuProfile. The words a recognised runner hands to code the engine
+// does not know (npm test -- ARGS to the project's test script, go test -args, cargo test -- and
+// tox -- to the test binary) were read as reads of a known program, so a noWrite path among them
+// (npm test -- --outputFile=~/.bashrc) was admitted: they are now an unrecognised program's. Code
+// from outside the project ran unseen: MSBuild's logger assemblies and imported targets (-logger:
+// C,/tmp/x.dll, -p:CustomBeforeMicrosoftCommonTargets=/tmp/x.targets), go mod edit -replace by a
+// directory outside the project (every later build compiles it), jest's --transform and
+// --moduleNameMapper JSON. All were admitted at Default and Yolo. And an over-refusal: less and
+// more, pagers that print a project file, were unrecognised (less -R build.log asked at Default)
+// and asked as unknown writers of README.md at every level, while git log, which pages through
+// less, was admitted; they are recognised readers now, their writes (-o, LESS's options) and the
+// lesskey and tags files that make them run or open other things judged.
 func twentysecondCatalogue() []classCase {
 	sh := shCall
 	noWrite, opaque, unknownWriter := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleOpaqueCode), asked(RuleUnknownWriter)
