@@ -32,10 +32,11 @@ const (
 	DefaultFloodWindow     = time.Minute
 	// DefaultDeniedBytesPerMinute is the byte budget of a requester's denial records per minute
 	// of window, as the CRD defaults spec.floodControl.deniedBytesPerMinute (64 KiB: one maximal
-	// denial, ~60 KB with its arguments, or dozens of ordinary ones). Once a window's records reach it, further denials are refused RateLimited and
-	// counted in the flood record, so a flood of large denials costs about this much per window,
-	// not DeniedPerWindow maximal records (~3.6 MB). docs/ledger.md, "Flood control", gives how
-	// long the default volume lasts under the worst flood.
+	// denial, ~60 KB with its arguments, or dozens of ordinary ones). Once a window's records
+	// reach it, further denials are refused RateLimited and counted in the flood record, so a
+	// flood of large denials costs about this much per window, not DeniedPerWindow maximal
+	// records (~3.6 MB). docs/ledger.md, "Flood control", gives how long the default volume lasts
+	// under the worst flood.
 	DefaultDeniedBytesPerMinute = 64 << 10
 	// maxFloodReasons bounds the reasons one flood record counts; the rest count as "other".
 	maxFloodReasons = 16

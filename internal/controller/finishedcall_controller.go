@@ -54,9 +54,9 @@ type completionMark struct {
 }
 
 // FinishedCallReconciler writes a completion record for every finished AgentToolCall (and one more
-// when it goes with a cost reported since: settleCost) and
-// deletes the call finishedCallTTLSeconds after it finished, so etcd stays small while the ledger
-// keeps what happened and the plan's usage counters keep what it cost.
+// when it goes with a cost reported since: settleCost) and deletes the call
+// finishedCallTTLSeconds after it finished, so etcd stays small while the ledger keeps what
+// happened and the plan's usage counters keep what it cost.
 type FinishedCallReconciler struct {
 	client.Client
 	Clock clock.PassiveClock
@@ -75,8 +75,8 @@ type FinishedCallReconciler struct {
 // +kubebuilder:rbac:groups=safety.toolgate.dev,resources=auditledgers;agentplans,verbs=get;list;watch
 
 // Reconcile records a finished call once, then deletes it when its TTL has passed (recording it
-// again first if its cost changed since). Unfinished
-// calls are never touched. Neither costs a write of the call beyond its deletion: which calls this
+// again first if its cost changed since). Unfinished calls are never touched. Neither costs a
+// write of the call beyond its deletion: which calls this
 // process has recorded is kept in memory (so a restart records the calls still present once
 // more: the ledger holds each completion at least once, repeats carrying the same uid), which
 // keeps a call at create, report and delete.
@@ -178,12 +178,13 @@ func (r *FinishedCallReconciler) settleCost(ctx context.Context, call *safetyv1a
 func (r *FinishedCallReconciler) appendCompletion(ctx context.Context, call *safetyv1alpha1.AgentToolCall, start time.Time,
 	records int) (completionMark, error) {
 	key := client.ObjectKeyFromObject(call)
-	receipt, err := r.Log.RecordCompletion(ctx, completionOf(call, string(call.Status.Phase), start))
+	c := completionOf(call, string(call.Status.Phase), start)
+	receipt, err := r.Log.RecordCompletion(ctx, c)
 	if err != nil {
 		return completionMark{}, fmt.Errorf("recording the completion of AgentToolCall %s: %w", key, err)
 	}
 	m := completionMark{UID: string(call.UID), FinishedAt: start.UTC(), Writer: receipt.Writer, Seq: receipt.Seq, Hash: receipt.Hash,
-		Cost: completionCost(call), records: records}
+		Cost: c.Cost, records: records}
 	r.mu.Lock()
 	if r.recorded == nil {
 		r.recorded = map[types.NamespacedName]completionMark{}

@@ -88,8 +88,9 @@ func (h *AgentToolCallHandler) settleReport(ctx context.Context, user string, ol
 }
 
 // countReport adds a report moving call's cost from old's to its own: the call then costs the
-// larger of its reservation (tool's costPerCall when it was admitted, policy.ReservedBy) and the report, so accumulatedCost grows by what
-// the report adds beyond both, once for each stored cost of the call (report_memo.go).
+// larger of its reservation (its tool's costPerCall when it was admitted, policy.ReservedBy) and
+// the report, so accumulatedCost grows by what the report adds beyond both, once for each stored
+// cost of the call (report_memo.go).
 func (h *AgentToolCallHandler) countReport(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool,
 	old, call *safetyv1alpha1.AgentToolCall) error {
 	before, err := policy.ReportedCost(old.Status.Cost)
