@@ -134,19 +134,11 @@ var _ = Describe("toolgate-gateway, judged from outside (audit 19)", Ordered, Co
 		var calls safetyv1alpha1.AgentToolCallList
 		Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
 		stored := len(calls.Items)
-		resp := postMCP(ctx, gatewayURL, w.token, "application/json",
-			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+w.readTool+`","arguments":{"path":"two-tokens.txt"}}}`)
+		call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + w.readTool + `","arguments":{"path":"two-tokens.txt"}}}`
+		resp := postMCP(ctx, gatewayURL, w.token, "application/json", call)
 		_ = resp.Body.Close()
 		Expect(resp.StatusCode).To(Equal(http.StatusOK), "the near miss: one header is served")
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, gatewayURL, strings.NewReader(
-			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+w.readTool+`","arguments":{"path":"two-tokens.txt"}}}`))
-		Expect(err).NotTo(HaveOccurred())
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Add("Authorization", "Bearer "+w.token)
-		req.Header.Add("Authorization", "Bearer "+other)
-		resp, err = http.DefaultClient.Do(req)
-		Expect(err).NotTo(HaveOccurred())
+		resp = postMCP(ctx, gatewayURL, w.token, "application/json", call, "Authorization", "Bearer "+other)
 		defer func() { _ = resp.Body.Close() }()
 		body, _ := io.ReadAll(resp.Body)
 		Expect(resp.StatusCode).To(Equal(http.StatusBadRequest), "%s", body)

@@ -14,7 +14,7 @@ import (
 // postMCP sends body to the gateway at url as one raw MCP request (what the Go SDK's client would
 // not send, or would send otherwise), with token as the bearer token when it is not empty, and
 // returns the answer, whose body the caller closes. header holds further headers as name, value
-// pairs.
+// pairs, added after those it sets (a second Authorization header too).
 func postMCP(ctx context.Context, url, token, contentType, body string, header ...string) *http.Response {
 	GinkgoHelper()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
@@ -25,7 +25,7 @@ func postMCP(ctx context.Context, url, token, contentType, body string, header .
 	req.Header.Set("Content-Type", contentType)
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
+		req.Header.Add(header[i], header[i+1])
 	}
 	resp, err := http.DefaultClient.Do(req)
 	Expect(err).NotTo(HaveOccurred())
