@@ -458,6 +458,7 @@ type AgentPlanStatus struct {
 // +kubebuilder:printcolumn:name="Calls",type=integer,JSONPath=`.status.usage.calls`
 // +kubebuilder:printcolumn:name="Denied",type=integer,JSONPath=`.status.usage.denials`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:selectablefield:JSONPath=`.spec.serviceAccountName`
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || has(self.status)",message="status never goes away: it holds the locked snapshot and counters that only grow",fieldPath=".status",reason=FieldValueForbidden
 
 // AgentPlan is a unit of agent work. When it starts, the operator resolves its profile (plan >

@@ -139,6 +139,7 @@ type ToolApprovalStatus struct {
 // +kubebuilder:printcolumn:name="Used",type=integer,JSONPath=`.status.used`
 // +kubebuilder:printcolumn:name="Expires",type=string,JSONPath=`.status.expiresAt`
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:selectablefield:JSONPath=`.spec.plan`
 // +kubebuilder:validation:XValidation:rule="!has(self.status) || !has(self.status.used) || self.status.used <= self.spec.uses",message="status.used must not exceed spec.uses",fieldPath=".status.used"
 // +kubebuilder:validation:XValidation:rule="!has(oldSelf.status) || has(self.status)",message="status cannot be removed: used never decreases",fieldPath=".status",reason=FieldValueForbidden
 

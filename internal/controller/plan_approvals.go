@@ -18,15 +18,12 @@ import (
 // refuses approvals for it, so every approval naming it now is the deleted plan's. The ledger
 // keeps each approval's record and its uses.
 func revokeApprovals(ctx context.Context, c client.Client, live client.Reader, plan *safetyv1alpha1.AgentPlan) error {
-	var list safetyv1alpha1.ToolApprovalList
-	if err := live.List(ctx, &list, client.InNamespace(plan.Namespace)); err != nil {
+	approvals, err := ApprovalsOfPlan(ctx, live, plan.Namespace, plan.Name)
+	if err != nil {
 		return fmt.Errorf("listing the ToolApprovals of plan %s/%s: %w", plan.Namespace, plan.Name, err)
 	}
-	for i := range list.Items {
-		a := &list.Items[i]
-		if a.Spec.Plan != plan.Name {
-			continue
-		}
+	for i := range approvals {
+		a := &approvals[i]
 		if err := c.Delete(ctx, a, client.Preconditions{UID: &a.UID}); client.IgnoreNotFound(err) != nil {
 			return fmt.Errorf("revoking ToolApproval %s/%s of deleted plan %s: %w", a.Namespace, a.Name, plan.Name, err)
 		}

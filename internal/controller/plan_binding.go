@@ -33,11 +33,11 @@ const podRetry = 2 * time.Second
 // Pod's UID, or a *lockError.
 func (r *AgentPlanReconciler) binding(ctx context.Context, plan *safetyv1alpha1.AgentPlan, first bool) (string, error) {
 	if first {
-		var plans safetyv1alpha1.AgentPlanList
-		if err := r.APIReader.List(ctx, &plans, client.InNamespace(plan.Namespace)); err != nil {
-			return "", fmt.Errorf("listing the plans of namespace %s: %w", plan.Namespace, err)
+		plans, err := PlansOfServiceAccount(ctx, r.APIReader, plan.Namespace, plan.Spec.ServiceAccountName)
+		if err != nil {
+			return "", fmt.Errorf("listing the plans of ServiceAccount %s/%s: %w", plan.Namespace, plan.Spec.ServiceAccountName, err)
 		}
-		if other := policy.BindingConflict(plan, plans.Items, r.Clock.Now(), true); other != nil {
+		if other := policy.BindingConflict(plan, plans, r.Clock.Now(), true); other != nil {
 			return "", lockErrorf(safetyv1alpha1.AgentPlanConflictReason, "%s", policy.BindingConflictMessage(plan, other))
 		}
 	}

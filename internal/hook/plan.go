@@ -10,6 +10,8 @@ import (
 	authenticationv1 "k8s.io/api/authentication/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
@@ -19,7 +21,7 @@ const podNameExtra = "authentication.kubernetes.io/pod-name"
 
 // BoundPlan finds the plan the webhook will hold the pod's calls to, as every door does
 // (toolcall.CallerPlan): the API server says who the token is (a SelfSubjectReview: its
-// ServiceAccount and bound pod), and the namespace's plans say which one is active for it, or
+// ServiceAccount and bound pod), and its ServiceAccount's plans say which one is active for it, or
 // which one it had (so its calls are refused PlanExpired, in the ledger). The hook never chooses
 // between plans.
 func BoundPlan(c client.Client, namespace string) func(ctx context.Context) (string, error) {
@@ -38,7 +40,9 @@ func BoundPlan(c client.Client, namespace string) func(ctx context.Context) (str
 		if names := user.Extra[podNameExtra]; len(names) == 1 {
 			pod = names[0]
 		}
-		return toolcall.CallerPlan(ctx, c, namespace, sa, pod)
+		// Its ServiceAccount's plans only: a hook lists them on every tool call, and the
+		// namespace keeps every plan it has run.
+		return toolcall.CallerPlan(ctx, c, namespace, sa, pod, client.MatchingFields{safetyv1alpha1.AgentPlanServiceAccountField: sa})
 	}
 }
 

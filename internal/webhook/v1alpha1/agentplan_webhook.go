@@ -109,11 +109,11 @@ func (h *AgentPlanHandler) checkCreate(ctx context.Context, req admission.Reques
 	if err == nil && !policy.ProfileAllowed(pp.Spec.AllowedProfiles, plan.Spec.ProfileRef) {
 		return &denial{ReasonProfileNotAllowed, "spec.profileRef", policy.ProfileNotAllowedMessage(plan.Spec.ProfileRef, pp.Spec.AllowedProfiles)}, nil
 	}
-	var plans safetyv1alpha1.AgentPlanList
-	if err := h.Reader.List(ctx, &plans, client.InNamespace(req.Namespace)); err != nil {
-		return nil, fmt.Errorf("listing the plans of %s: %w", req.Namespace, err)
+	plans, err := controller.PlansOfServiceAccount(ctx, h.Reader, req.Namespace, plan.Spec.ServiceAccountName)
+	if err != nil {
+		return nil, fmt.Errorf("listing the plans of ServiceAccount %s/%s: %w", req.Namespace, plan.Spec.ServiceAccountName, err)
 	}
-	if other := policy.BindingConflict(plan, plans.Items, h.Clock.Now(), false); other != nil {
+	if other := policy.BindingConflict(plan, plans, h.Clock.Now(), false); other != nil {
 		return &denial{ReasonPlanConflict, "spec.podName", policy.BindingConflictMessage(plan, other)}, nil
 	}
 	return nil, nil

@@ -82,6 +82,7 @@ func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clockt
 	}
 	c := fake.NewClientBuilder().WithScheme(scheme).
 		WithIndex(&safetyv1alpha1.AgentToolCall{}, controller.CallPlanIndex, controller.IndexCallPlan).
+		WithIndex(&safetyv1alpha1.ToolApproval{}, safetyv1alpha1.ToolApprovalPlanField, controller.IndexApprovalPlan).
 		WithStatusSubresource(&safetyv1alpha1.AgentPlan{}).
 		WithObjects(plan, tools[0], tools[1]).Build()
 	clk := clocktesting.NewFakePassiveClock(benchStart)

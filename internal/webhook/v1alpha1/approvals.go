@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/controller"
 	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
 )
@@ -71,15 +72,15 @@ func (g *approvalGate) admit(ctx context.Context, call *safetyv1alpha1.AgentTool
 	return admitted{decision: withApprovalHint(first, call, []string{"every matching approval was used up just now"})}, nil
 }
 
-// candidates lists the approvals in the call's namespace that admit it, soonest to expire first,
+// candidates lists the approvals of the call's plan that admit it, soonest to expire first,
 // and explains why the others for its plan do not.
 func (g *approvalGate) candidates(ctx context.Context, call *safetyv1alpha1.AgentToolCall, plan *safetyv1alpha1.AgentPlan,
 	now time.Time) ([]safetyv1alpha1.ToolApproval, []string, error) {
-	var list safetyv1alpha1.ToolApprovalList
-	if err := g.live.List(ctx, &list, client.InNamespace(call.Namespace)); err != nil {
-		return nil, nil, fmt.Errorf("listing ToolApprovals in %s: %w", call.Namespace, err)
+	approvals, err := controller.ApprovalsOfPlan(ctx, g.live, call.Namespace, call.Spec.Plan)
+	if err != nil {
+		return nil, nil, fmt.Errorf("listing the ToolApprovals of plan %s/%s: %w", call.Namespace, call.Spec.Plan, err)
 	}
-	match, why := policy.MatchApprovals(list.Items, call, plan.CreationTimestamp.Time, now)
+	match, why := policy.MatchApprovals(approvals, call, plan.CreationTimestamp.Time, now)
 	return match, why, nil
 }
 
