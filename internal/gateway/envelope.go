@@ -42,8 +42,16 @@ const maxEnvelopeDepth = 1000
 // wrong. The body is read once here, bounded as the SDK bounds it, and handed on as read.
 func wellFormed(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody || !jsonContent(r.Header.Get("Content-Type")) {
+		isJSON, charset := jsonContent(r.Header.Get("Content-Type"))
+		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody || !isJSON {
 			next.ServeHTTP(w, r) // the SDK refuses it, unread (405, 415), or it has nothing to read
+			return
+		}
+		if charset != "" && !strings.EqualFold(charset, "utf-8") {
+			// The SDK reads every body as UTF-8 whatever the header says; a proxy or log in front
+			// that honours the charset would read other strings than the gateway judges.
+			http.Error(w, fmt.Sprintf("Content-Type charset %q: MCP messages are JSON, which is UTF-8 (RFC 8259); "+
+				"send charset=utf-8 or no charset", charset), http.StatusUnsupportedMediaType)
 			return
 		}
 		buf := bodyBuffers.Get().(*[]byte)
@@ -77,14 +85,14 @@ type readBack struct{ bytes.Reader }
 
 func (*readBack) Close() error { return nil }
 
-// jsonContent says whether the SDK takes a request of this Content-Type for JSON; what it does
-// not, it refuses unread (415).
-func jsonContent(ct string) bool {
+// jsonContent says whether the SDK takes a request of this Content-Type for JSON (what it does
+// not, it refuses unread: 415), and the charset the type names ("" for none).
+func jsonContent(ct string) (isJSON bool, charset string) {
 	if ct == "application/json" {
-		return true
+		return true, ""
 	}
-	mt, _, err := mime.ParseMediaType(ct) // the SDK's test (baseMediaType)
-	return err == nil && mt == "application/json"
+	mt, params, err := mime.ParseMediaType(ct) // the SDK's test (baseMediaType)
+	return err == nil && mt == "application/json", params["charset"]
 }
 
 // readBody reads r to its end into buf, sized by the length the request declares when it has one.
@@ -179,6 +187,7 @@ func refuseEnvelope(w http.ResponseWriter, err error) {
 // (which the SDK refuses itself under protocol versions that have no batches), that every
 // decoder reads alike and the SDK can answer as sent; an *envelopeError saying what is wrong
 // when it is not:
+//   - UTF-8 throughout, as JSON text is (-32700 otherwise);
 //   - one JSON value, nothing after it but space (-32700 otherwise);
 //   - an object, or a non-empty array of objects (-32600 otherwise);
 //   - no object anywhere in it, the envelope, params and arguments alike, naming a key twice (as
@@ -192,6 +201,11 @@ func refuseEnvelope(w http.ResponseWriter, err error) {
 // One pass over the bytes, allocating nothing for a body whose objects have at most 16 keys,
 // none escaped.
 func checkEnvelope(body []byte) error {
+	if !utf8.Valid(body) {
+		// Decoders differ on what such bytes are (Go's reads U+FFFD, a Latin-1 reader a letter).
+		return parseError("its bytes are not UTF-8, which JSON text is (RFC 8259): byte %d starts no UTF-8 character",
+			firstInvalidUTF8(body))
+	}
 	s := envelopeScan{b: body}
 	s.space()
 	switch {
@@ -217,6 +231,18 @@ func checkEnvelope(body []byte) error {
 		return parseError("text follows it at byte %d", s.i)
 	}
 	return nil
+}
+
+// firstInvalidUTF8 is the offset of the first byte of b that starts no valid UTF-8 sequence.
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }
 
 // envelopeScan walks a body's bytes.

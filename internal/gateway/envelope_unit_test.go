@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -88,8 +89,13 @@ func TestCheckEnvelope(t *testing.T) {
 			jsonrpc.CodeInvalidRequest, `key "k3" is named twice`},
 		{"a key twice past 16 keys, escaped", `{"jsonrpc":"2.0","id":1,"method":"m","params":{` + keys(40, `,"\u006b39":0`) + `}}`,
 			jsonrpc.CodeInvalidRequest, `key "k39" is named twice`},
-		{"keys that decode alike from invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"a\xff\":1,\"a\xfe\":2}}",
+		{"keys that decode alike from lone surrogates", `{"jsonrpc":"2.0","id":1,"method":"m","params":{"a\ud800":1,"a\udbff":2}}`,
 			jsonrpc.CodeInvalidRequest, "is named twice"},
+		{"bytes that are not UTF-8, in a key", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"a\xff\":1,\"a\xfe\":2}}",
+			jsonrpc.CodeParseError, "its bytes are not UTF-8, which JSON text is (RFC 8259): byte 49 starts no UTF-8 character"},
+		{"bytes that are not UTF-8, in a path (Latin-1)", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"read\",\"arguments\":{\"path\":\"caf\xe9/.env\"}}}",
+			jsonrpc.CodeParseError, "not UTF-8"},
+		{"a UTF-8 sequence cut short at the end", callBody[:len(callBody)-1] + "\xc3", jsonrpc.CodeParseError, "not UTF-8"},
 		{"the method twice, once capitalized", `{"jsonrpc":"2.0","id":1,"method":"tools/list","Method":"tools/call"}`,
 			jsonrpc.CodeInvalidRequest, `keys "method" and "Method" differ only in case`},
 		{"an argument twice, once in capitals", `{"jsonrpc":"2.0","id":1,"method":"m","params":{"arguments":{"path":"a","PATH":"b"}}}`,
@@ -271,7 +277,8 @@ func BenchmarkToolsCallRequest(b *testing.B) {
 }
 
 // FuzzCheckEnvelope: the walk agrees with encoding/json on what is one JSON value (a body taken is
-// valid JSON; one refused as no JSON value is not, but for depth; one that is not may be refused
+// valid JSON; one refused as no JSON value is not, but for depth or for bytes that are not UTF-8,
+// which encoding/json reads as U+FFFD; one that is not may be refused
 // for what comes first, a batch of no objects, say), refuses with a code, and never panics.
 func FuzzCheckEnvelope(f *testing.F) {
 	for _, seed := range []string{callBody, callBody + "x", `[` + callBody + `,` + callBody + `]`, `{"a":1,"A":2}`,
@@ -284,7 +291,7 @@ func FuzzCheckEnvelope(f *testing.F) {
 		switch {
 		case err == nil && !json.Valid(body):
 			t.Errorf("taken, and not JSON: %q", body)
-		case e != nil && e.code == jsonrpc.CodeParseError && json.Valid(body) && !strings.Contains(e.msg, "nests deeper"):
+		case e != nil && e.code == jsonrpc.CodeParseError && json.Valid(body) && utf8.Valid(body) && !strings.Contains(e.msg, "nests deeper"):
 			t.Errorf("refused as no JSON value (%v), and JSON: %q", e, body)
 		case err != nil && e == nil:
 			t.Errorf("refused without a code: %v", err)

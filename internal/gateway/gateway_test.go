@@ -398,6 +398,12 @@ var _ = Describe("an agent that speaks only MCP, through toolgate-gateway", Orde
 		},
 		Entry("plain text", "text/plain", "hello", http.StatusUnsupportedMediaType),
 		Entry("JSON that is not JSON-RPC", "application/json", `{"hello": "world"}`, http.StatusBadRequest),
+		Entry("a call in a charset other than UTF-8", "application/json; charset=ISO-8859-1",
+			"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"read\","+
+				"\"arguments\":{\"path\":\"caf\xe9.txt\"}}}", http.StatusUnsupportedMediaType),
+		Entry("a call whose bytes are not UTF-8", "application/json",
+			"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"read\","+
+				"\"arguments\":{\"path\":\"caf\xe9.txt\"}}}", http.StatusBadRequest),
 		Entry("a body over the limit", "application/json",
 			`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":"`+
 				strings.Repeat("a", gateway.MaxRequestBytes)+`"}}}`, http.StatusRequestEntityTooLarge),
