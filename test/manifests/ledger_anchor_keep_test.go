@@ -3,11 +3,14 @@ package manifests
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/toolgate/toolgate/internal/audit"
@@ -89,7 +92,16 @@ func TestChartCreatesTheAuditLedgerOnceAndKeepsIt(t *testing.T) {
 	if err := unstructured.SetNestedField(al.Object, int64(30), "spec", "retention", "maxAgeDays"); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Update(ctx, al); err != nil {
+	// The API server learns of the deletion through its own watch of webhook configurations: until
+	// then it still calls the webhook no one serves, and the edit fails to reach it.
+	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		err := c.Update(ctx, al)
+		if err != nil && strings.Contains(err.Error(), "failed calling webhook") {
+			return false, nil
+		}
+		return err == nil, err
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	kept := func(when string) {
