@@ -57,6 +57,9 @@ type approveOptions struct {
 	reason     string
 	dryRun     bool
 	output     *objectOutput
+	// toolGiven and stepGiven say the flags were given, so that --tool '' is an empty name
+	// rather than a missing flag, and --step '' an empty step rather than any step.
+	toolGiven, stepGiven bool
 }
 
 func newApproveCommand(c *cli) *cobra.Command {
@@ -69,6 +72,7 @@ func newApproveCommand(c *cli) *cobra.Command {
 		Example:           approveExample,
 		ValidArgsFunction: c.completePlans,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.toolGiven, opts.stepGiven = cmd.Flags().Changed("tool"), cmd.Flags().Changed("step")
 			return status(runApprove(cmd.Context(), c, opts, args))
 		},
 	}
@@ -97,6 +101,9 @@ func newApproveCommand(c *cli) *cobra.Command {
 func runApprove(ctx context.Context, c *cli, opts *approveOptions, pos []string) int {
 	stdout, stderr := c.stdout, c.stderr
 	problems := opts.check(pos)
+	if p := c.kube.namespaceFlagProblem(); p != "" {
+		problems = append([]string{p}, problems...)
+	}
 	if opts.dryRun {
 		opts.output.flags.NamePrintFlags.Operation = "created (server dry run)" // as kubectl says it
 	}
@@ -168,12 +175,7 @@ func runApprove(ctx context.Context, c *cli, opts *approveOptions, pos []string)
 
 func (o *approveOptions) check(pos []string) []string {
 	var problems []string
-	if len(pos) != 1 {
-		problems = append(problems, fmt.Sprintf("want one PLAN, got %d arguments", len(pos)))
-	}
-	if o.tool == "" {
-		problems = append(problems, "--tool is required")
-	}
+	problems = append(problems, o.checkNames(pos)...)
 	if o.digest != "" && !digestPattern.MatchString(o.digest) {
 		problems = append(problems, fmt.Sprintf("--arguments-digest %s: want sha256: and 64 hex digits, "+
 			"as the denial names it", o.digest))
@@ -198,6 +200,28 @@ func (o *approveOptions) check(pos []string) []string {
 	}
 	if o.expires < time.Second || o.expires > 7*24*time.Hour || o.expires%time.Second != 0 {
 		problems = append(problems, fmt.Sprintf("--expires must be whole seconds from 1s to 168h, not %s", o.expires))
+	}
+	return problems
+}
+
+// checkNames says what is wrong with PLAN, --tool and --step: missing, or no name such an object
+// (or a call's step) can have.
+func (o *approveOptions) checkNames(pos []string) []string {
+	var problems []string
+	if len(pos) != 1 {
+		problems = append(problems, fmt.Sprintf("want one PLAN, got %d arguments", len(pos)))
+	} else if p := nameProblem("PLAN", pos[0], dnsSubdomain); p != "" {
+		problems = append(problems, p)
+	}
+	if !o.toolGiven {
+		problems = append(problems, "--tool is required")
+	} else if p := nameProblem("--tool", o.tool, dnsSubdomain); p != "" {
+		problems = append(problems, p)
+	}
+	if o.stepGiven {
+		if p := nameProblem("--step", o.step, dnsLabel); p != "" {
+			problems = append(problems, p)
+		}
 	}
 	return problems
 }

@@ -61,9 +61,18 @@ func runExplain(ctx context.Context, c *cli, output *objectOutput, args []string
 		sayf(stderr, "explain: want one PLAN, got %d arguments\nRun 'kubectl toolgate explain -h' for usage.\n", len(args))
 		return exitUsage
 	}
+	var problems []string
+	for _, p := range []string{c.kube.namespaceFlagProblem(), nameProblem("PLAN", args[0], dnsSubdomain)} {
+		if p != "" {
+			problems = append(problems, p)
+		}
+	}
 	printer, err := output.printer()
 	if err != nil {
-		sayf(stderr, "explain: %v\n", err)
+		problems = append(problems, err.Error())
+	}
+	if len(problems) > 0 {
+		sayf(stderr, "explain: %s\nRun 'kubectl toolgate explain -h' for usage.\n", strings.Join(problems, "; "))
 		return exitUsage
 	}
 	cl, ns, err := c.kube.client()

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
+	"github.com/spf13/pflag"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -19,6 +21,7 @@ import (
 // command connects, so the offline commands run without a kubeconfig.
 type kubeFlags struct {
 	config *genericclioptions.ConfigFlags
+	flags  *pflag.FlagSet // where config's flags are, to tell -n "" from no -n
 }
 
 // namespaceFlag is -n as given, "" when it is not.
@@ -37,6 +40,10 @@ func (k *kubeFlags) client() (client.Client, string, error) {
 
 // connect returns a client for toolgate's API, the REST config it uses and the namespace.
 func (k *kubeFlags) connect() (client.Client, *rest.Config, string, error) {
+	// Before the kubeconfig is read or anything sent: a namespace no object can be in.
+	if p := k.namespaceFlagProblem(); p != "" {
+		return nil, nil, "", errors.New(p)
+	}
 	cfg, err := k.config.ToRESTConfig()
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("loading the kubeconfig: %w", err)
@@ -44,6 +51,9 @@ func (k *kubeFlags) connect() (client.Client, *rest.Config, string, error) {
 	ns, _, err := k.config.ToRawKubeConfigLoader().Namespace()
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("reading the namespace from the kubeconfig: %w", err)
+	}
+	if p := nameProblem("the kubeconfig context's namespace", ns, dnsLabel); p != "" {
+		return nil, nil, "", errors.New(p)
 	}
 	scheme := runtime.NewScheme()
 	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {

@@ -59,7 +59,7 @@ func newRootCommand(c *cli) *cobra.Command {
 	root.SetUsageTemplate(usageTemplate)
 	config := genericclioptions.NewConfigFlags(true)
 	config.AddFlags(root.PersistentFlags())
-	c.kube = &kubeFlags{config: config}
+	c.kube = &kubeFlags{config: config, flags: root.PersistentFlags()}
 	root.AddCommand(commands(c)...)
 	strictCompletion(root, c)
 	c.completeConnectionFlags(root)

@@ -67,6 +67,7 @@ type testOptions struct {
 	approved           bool
 	approvalFiles      []string
 	output             string
+	namespaceProblem   string // what is wrong with -n, "" when nothing is
 }
 
 func newTestCommand(c *cli) *cobra.Command {
@@ -79,6 +80,7 @@ func newTestCommand(c *cli) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			// -n is kubectl's --namespace, a global flag; offline it places objects that name none.
 			opts.namespace = c.kube.namespaceFlag()
+			opts.namespaceProblem = c.kube.namespaceFlagProblem()
 			if !checkTestOptions(opts, args, c.stderr) {
 				return exitStatus(exitUsage)
 			}
@@ -127,6 +129,9 @@ func checkTestOptions(opts *testOptions, pos []string, stderr io.Writer) bool {
 	}
 	if opts.repeats < 0 {
 		problems = append(problems, "--repeats must not be negative")
+	}
+	if opts.namespaceProblem != "" {
+		problems = append(problems, opts.namespaceProblem)
 	}
 	if opts.attempts < -1 {
 		problems = append(problems, "--attempts must not be negative")
