@@ -161,7 +161,7 @@ func TestChartMatchesKustomize(t *testing.T) {
 // chart refuses to render them (Helm replaces lists, so overriding manager.args can drop it).
 func TestChartRefusesReplicasWithoutLeaderElection(t *testing.T) {
 	render := func(args ...string) (string, error) { return helmTemplate(t, "toolgate", operatorNamespace, args...) }
-	out, err := render("--set", "manager.replicas=3", "--set", "manager.args={--health-probe-bind-address=:8081}",
+	out, err := render("--set", "manager.replicas=3", "--set", "manager.args={--pprof-bind-address=:6060}",
 		"--set", "ledger.accessMode=ReadWriteMany")
 	if err == nil || !strings.Contains(out, "needs --leader-elect") {
 		t.Fatalf("3 replicas without --leader-elect rendered (err %v): %.300s", err, out)
@@ -179,7 +179,7 @@ func TestChartRefusesReplicasWithoutLeaderElection(t *testing.T) {
 	if out, err := render("--set", "manager.replicas=3", "--set", "ledger.accessMode=ReadWriteMany"); err != nil {
 		t.Fatalf("3 replicas with the default args (--leader-elect): %v: %.300s", err, out)
 	}
-	if out, err := render("--set", "manager.args={--health-probe-bind-address=:8081}"); err != nil {
+	if out, err := render("--set", "manager.args={--pprof-bind-address=:6060}"); err != nil {
 		t.Fatalf("one replica without --leader-elect: %v: %.300s", err, out)
 	}
 }

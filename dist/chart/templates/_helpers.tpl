@@ -140,7 +140,7 @@ a volume they need is theirs to give in manager.extraVolumes).
 {{- define "toolgate.webhookClientAuth" -}}
 {{- $explicit := false }}
 {{- range .Values.manager.args }}
-{{- if or (hasPrefix "--webhook-client-ca" .) (hasPrefix "--webhook-any-client" .) }}
+{{- if regexMatch "^--?webhook-(client-ca|any-client)(=|$)" (toString .) }}
 {{- $explicit = true }}
 {{- end }}
 {{- end }}
@@ -192,4 +192,27 @@ silently). "[]" when empty.
 {{- $out = append $out (dict "name" $k "value" (toString (get $overrides $k))) }}
 {{- end }}
 {{- if $out }}{{ toYaml $out }}{{ else }}[]{{ end }}
+{{- end }}
+
+{{/*
+Refuses a flag the chart sets itself given again in a list of extra arguments (dict: args (the
+list, each item rendered with tpl as the container's arguments are), what (the list's values key),
+owned (a dict: each flag the chart sets, without dashes, to what sets it: the value and its
+setting, or why the chart fixes it), context). The binaries parse their flags with Go's flag
+package, where the last of a flag given twice wins, silently: the extra argument would override
+the value and leave what the chart rendered from it (a Service's port, a probe, a mount, the
+names RBAC grants) pointing elsewhere. Go's flag reads -flag and --flag alike, with its value
+after = or as the next argument; both spellings are caught.
+*/}}
+{{- define "toolgate.refuseOwnedFlags" -}}
+{{- $ctx := .context }}
+{{- range $arg := .args }}
+{{- $a := tpl (toString $arg) $ctx }}
+{{- if regexMatch "^--?[^-]" $a }}
+{{- $name := regexReplaceAll "^--?([^=]*)(=.*)?$" $a "${1}" }}
+{{- if hasKey $.owned $name }}
+{{- fail (printf "%s: %q sets --%s, which the chart already sets from %s: change that, and remove the flag from %s (of a flag given twice, the last silently wins)" $.what $a $name (get $.owned $name) $.what) }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- end }}
