@@ -219,7 +219,7 @@ func TestChartEnvValues(t *testing.T) {
 
 func TestChartImageReferences(t *testing.T) {
 	const digest = "sha256:4bf92f3577b34da6a3ce929d0e0e47364bf92f3577b34da6a3ce929d0e0e4736"
-	images := func(set ...string) map[string]string {
+	images := func(t *testing.T, set ...string) map[string]string {
 		t.Helper()
 		out := map[string]string{}
 		for _, o := range renderChart(t, setFlags(append([]string{"gateway.enabled=true"}, set...))...) {
@@ -243,10 +243,17 @@ func TestChartImageReferences(t *testing.T) {
 			"controller:v1.2.3@" + digest, "gateway:0.1.0"},
 		{"a repository that pins a digest itself", []string{"manager.image.repository=r.example.com/m@" + digest},
 			"r.example.com/m@" + digest, "gateway:0.1.0"},
+		// values.yaml's commented tag: "" and digest: "", uncommented, are the defaults.
+		{"empty tag and digest", []string{"manager.image.tag=", "manager.image.digest=", "gateway.image.digest="},
+			"controller:0.1.0", "gateway:0.1.0"},
+		{"a registry's port, nested paths, tags as OCI spells them", []string{
+			"manager.image.repository=localhost:5000/tool-gate/sub__dir/manager", "manager.image.tag=v1.2.3-rc.1_b7",
+			"gateway.image.repository=r.example.com/gw", "gateway.image.tag=_x"},
+			"localhost:5000/tool-gate/sub__dir/manager:v1.2.3-rc.1_b7", "r.example.com/gw:_x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := map[string]string{"toolgate-controller-manager": tc.manager, "toolgate-gateway": tc.gateway}
-			if d := cmp.Diff(want, images(tc.set...)); d != "" {
+			if d := cmp.Diff(want, images(t, tc.set...)); d != "" {
 				t.Errorf("images (-want +got):\n%s", d)
 			}
 		})
@@ -256,6 +263,21 @@ func TestChartImageReferences(t *testing.T) {
 		{"gateway.image.digest=sha256:" + strings.Repeat("a", 63), "/gateway/image/digest"},
 		{"manager.image.digest=sha512:" + strings.Repeat("a", 64), "/manager/image/digest"},
 		{"manager.image.digest=" + strings.Repeat("a", 64), "/manager/image/digest"},
+		// Tags: OCI's [A-Za-z0-9_][A-Za-z0-9_.-]{0,127}; a digest goes in image.digest.
+		{"manager.image.tag=v1 2", "/manager/image/tag"},
+		{"manager.image.tag=-v1", "/manager/image/tag"},
+		{"manager.image.tag=.v1", "/manager/image/tag"},
+		{"manager.image.tag=v1:latest", "/manager/image/tag"},
+		{"manager.image.tag=v1@" + digest, "/manager/image/tag"},
+		{"manager.image.tag=" + strings.Repeat("v", 129), "/manager/image/tag"},
+		{"manager.image.tag=-1", "/manager/image/tag"},
+		{"gateway.image.tag=latest!", "/gateway/image/tag"},
+		// Repositories: lower-case paths, a tag in the tag.
+		{"manager.image.repository=Controller", "/manager/image/repository"},
+		{"manager.image.repository=r.example.com/m:v1", "/manager/image/repository"},
+		{"manager.image.repository=r.example.com/m/", "/manager/image/repository"},
+		{"manager.image.repository=https://r.example.com/m", "/manager/image/repository"},
+		{"gateway.image.repository=gate way", "/gateway/image/repository"},
 	} {
 		refused(t, tc.set, tc.want)
 	}
