@@ -179,6 +179,25 @@ func TestChartRefusesReplicasWithoutLeaderElection(t *testing.T) {
 	if out, err := render("--set", "manager.replicas=3", "--set", "ledger.accessMode=ReadWriteMany"); err != nil {
 		t.Fatalf("3 replicas with the default args (--leader-elect): %v: %.300s", err, out)
 	}
+	// The flags as the manager's Go flag package reads them: one dash or two, a boolean's value,
+	// the last one given winning.
+	three := []string{"--set", "manager.replicas=3", "--set", "ledger.accessMode=ReadWriteMany", "--set-json"}
+	for _, args := range []string{`["--leader-elect=true"]`, `["-leader-elect"]`,
+		`["--leader-elect=false","--leader-elect=1"]`, `["--leader-elect","--peer-port=-1","--peer-port=9444"]`} {
+		if out, err := render(append(three, "manager.args="+args)...); err != nil {
+			t.Errorf("3 replicas with manager.args=%s: %v: %.300s", args, err, out)
+		}
+	}
+	for args, want := range map[string]string{
+		`["--leader-elect","--leader-elect=false"]`:             "needs --leader-elect",
+		`["--leader-elect=False"]`:                              "needs --leader-elect",
+		`["--leader-elect","-peer-port=-1"]`:                    "needs the peer listener",
+		`["--leader-elect","--peer-port=9000","--peer-port=0"]`: "needs the peer listener",
+	} {
+		if out, err := render(append(three, "manager.args="+args)...); err == nil || !strings.Contains(out, want) {
+			t.Errorf("3 replicas with manager.args=%s rendered (err %v), want %q: %.300s", args, err, want, out)
+		}
+	}
 	if out, err := render("--set", "manager.args={--pprof-bind-address=:6060}"); err != nil {
 		t.Fatalf("one replica without --leader-elect: %v: %.300s", err, out)
 	}
