@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"k8s.io/cli-runtime/pkg/genericclioptions"
@@ -39,20 +41,27 @@ ledger, a refused approval), 2 usage, input or I/O error.`
 
 // newRootCommand builds the plugin's command tree, with c's streams.
 func newRootCommand(c *cli) *cobra.Command {
+	var showVersion bool
 	root := &cobra.Command{
 		Use:   "kubectl-toolgate",
 		Short: "toolgate's kubectl plugin",
 		Long:  rootLong,
 		// Shown as kubectl shows a plugin's commands: "kubectl toolgate explain".
 		Annotations:   map[string]string{cobra.CommandDisplayNameAnnotation: "kubectl toolgate"},
-		Version:       pluginVersion(), // --version, as the version command
-		SilenceErrors: true,            // runWith says what went wrong, and maps it to an exit status
+		SilenceErrors: true, // runWith says what went wrong, and maps it to an exit status
 		SilenceUsage:  true,
+		// Arguments are commands: a word that is none is an unknown command, with or without
+		// --version (cobra's own --version printed the version and ignored the rest of the line).
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if showVersion {
+				printVersion(cmd.OutOrStdout())
+				return nil
+			}
 			say(c.stderr, cmd.UsageString())
 			return exitStatus(exitUsage)
 		},
 	}
+	root.Flags().BoolVar(&showVersion, "version", false, "print the plugin's version, as the version command does")
 	root.SetIn(c.stdin)
 	root.SetOut(c.stdout)
 	root.SetErr(c.stderr)
@@ -61,6 +70,7 @@ func newRootCommand(c *cli) *cobra.Command {
 	config.AddFlags(root.PersistentFlags())
 	c.kube = &kubeFlags{config: config, flags: root.PersistentFlags()}
 	root.AddCommand(commands(c)...)
+	strictHelp(root)
 	strictCompletion(root, c)
 	c.completeConnectionFlags(root)
 	return root
@@ -101,3 +111,24 @@ Global flags: the kubectl connection flags (--kubeconfig, --context, -n/--namesp
 
 Use "{{.CommandPath}} [command] --help" for more information about a command.{{end}}
 `
+
+// strictHelp makes `help TOPIC` for a command that does not exist a usage error (exit 2, said on
+// standard error), as an unknown command is; cobra's help command printed "Unknown help topic"
+// and the root's usage on standard output, and exited 0.
+func strictHelp(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	for _, h := range root.Commands() {
+		if h.Name() != "help" {
+			continue
+		}
+		show := h.Run
+		h.Run = nil
+		h.RunE = func(cmd *cobra.Command, args []string) error {
+			if target, rest, err := root.Find(args); err != nil || target == nil || len(rest) > 0 {
+				return fmt.Errorf("unknown help topic %q", strings.Join(args, " "))
+			}
+			show(cmd, args)
+			return nil
+		}
+	}
+}

@@ -18,6 +18,10 @@ func TestUsageErrorsNameTheProblem(t *testing.T) {
 		{[]string{"--bogus", "explain", "p"}, "unknown flag: --bogus"},
 		{[]string{"--bogus", "approve", "p", "--tool", "x"}, "unknown flag: --bogus"},
 		{[]string{"nosuch", "p"}, `unknown command "nosuch"`},
+		// help for a command that does not exist (cobra said "Unknown help topic" on stdout, exit 0).
+		{[]string{"help", "nosuch"}, `unknown help topic "nosuch"`},
+		{[]string{"help", "ledger", "nosuch"}, `unknown help topic "ledger nosuch"`},
+		{[]string{"help", "explain", "extra"}, `unknown help topic "explain extra"`},
 		// The reports' -o takes text or json only, and one answer: found before any file is read.
 		{[]string{"ledger", "verify", "-o", "yaml", "/nonexistent"}, "-o yaml: want text or json"},
 		{[]string{"ledger", "verify", "--json", "-o", "text", "/nonexistent"}, "--json and -o text disagree"},
@@ -27,6 +31,12 @@ func TestUsageErrorsNameTheProblem(t *testing.T) {
 		code, out, errOut := runCLI(t, tc.args...)
 		if code != exitUsage || out != "" || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%q: exit %d, stdout %.80q, stderr %.300q; want exit 2, no output, %s", tc.args, code, out, errOut, tc.want)
+		}
+	}
+	// help for a command that exists is its help, exit 0.
+	for _, args := range [][]string{{"help"}, {"help", "explain"}, {"help", "ledger", "tail"}} {
+		if code, out, errOut := runCLI(t, args...); code != exitOK || !strings.Contains(out, "Usage:") || errOut != "" {
+			t.Errorf("%q: exit %d, stdout %.80q, stderr %.300q; want the help", args, code, out, errOut)
 		}
 	}
 }

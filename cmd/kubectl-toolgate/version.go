@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
@@ -28,8 +29,11 @@ func newVersionCommand() *cobra.Command {
 		Short: "print the plugin's version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			sayln(cmd.OutOrStdout(), "kubectl-toolgate", pluginVersion())
+			printVersion(cmd.OutOrStdout())
 			return nil
 		},
 	}
 }
+
+// printVersion is what `version` and `--version` print.
+func printVersion(w io.Writer) { sayln(w, "kubectl-toolgate", pluginVersion()) }

@@ -12,12 +12,15 @@ func TestVersion(t *testing.T) {
 	version = "v1.2.3"
 	for _, args := range [][]string{{"version"}, {"--version"}} {
 		code, out, errOut := runCLI(t, args...)
-		if code != exitOK || !strings.Contains(out, "v1.2.3") || errOut != "" {
-			t.Errorf("%q: exit %d, stdout %q, stderr %q; want the version", args, code, out, errOut)
+		if code != exitOK || out != "kubectl-toolgate v1.2.3\n" || errOut != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want the version, the same both ways", args, code, out, errOut)
 		}
 	}
-	if code, _, errOut := runCLI(t, "version", "extra"); code != exitUsage {
-		t.Errorf("version extra: exit %d (%s), want 2", code, errOut)
+	// A stray argument is a usage error, with --version too (cobra's --version ignored it).
+	for _, args := range [][]string{{"version", "extra"}, {"--version", "extra"}, {"extra", "--version"}} {
+		if code, out, errOut := runCLI(t, args...); code != exitUsage || out != "" || !strings.Contains(errOut, `"extra"`) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 naming the argument", args, code, out, errOut)
+		}
 	}
 	// Unstamped (go build from a clone): the module version go install records, else "dev".
 	version = ""
