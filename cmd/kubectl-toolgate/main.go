@@ -6,6 +6,7 @@
 //	kubectl toolgate ledger verify DIR         check every chain of the audit ledger in DIR
 //	kubectl toolgate ledger tail DIR [-n N]    print the newest records as JSON lines
 //	kubectl toolgate approve PLAN --tool T     approve, as yourself, calls that need human approval
+//	kubectl toolgate replay --ledger DIR       re-decide the ledger's decisions under candidate policies
 //	kubectl toolgate completion SHELL          the shell completion script
 //
 // The commands are cobra commands with kubectl's connection flags (cli-runtime's ConfigFlags) and
