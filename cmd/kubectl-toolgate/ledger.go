@@ -143,8 +143,15 @@ func newLedgerTailCommand(c *cli) *cobra.Command {
 
 func ledgerTail(ctx context.Context, dir string, n int, follow bool, interval time.Duration,
 	stdout, stderr io.Writer) int {
-	if n < 0 || interval <= 0 {
-		sayln(stderr, "error: -n must not be negative and --interval must be positive")
+	var problems []string
+	if n < 0 {
+		problems = append(problems, fmt.Sprintf("-n/--lines %d: must not be negative", n))
+	}
+	if interval <= 0 {
+		problems = append(problems, fmt.Sprintf("--interval %s: must be positive", interval))
+	}
+	if len(problems) > 0 {
+		sayln(stderr, "error: "+strings.Join(problems, "; "))
 		return exitUsage
 	}
 	emit := func(line json.RawMessage) error {

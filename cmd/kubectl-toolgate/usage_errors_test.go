@@ -20,6 +20,9 @@ func TestUsageErrorsNameTheProblem(t *testing.T) {
 		{[]string{"nosuch", "p"}, `unknown command "nosuch"`},
 		// help for a command that does not exist (cobra said "Unknown help topic" on stdout, exit 0).
 		{[]string{"help", "nosuch"}, `unknown help topic "nosuch"`},
+		// ledger tail names the flag that is wrong, and only that one.
+		{[]string{"ledger", "tail", "-n", "-5", "/nonexistent"}, "error: -n/--lines -5: must not be negative\n"},
+		{[]string{"ledger", "tail", "--interval", "0s", "/nonexistent"}, "error: --interval 0s: must be positive\n"},
 		{[]string{"help", "ledger", "nosuch"}, `unknown help topic "ledger nosuch"`},
 		{[]string{"help", "explain", "extra"}, `unknown help topic "explain extra"`},
 		// The reports' -o takes text or json only, and one answer: found before any file is read.
