@@ -31,6 +31,13 @@ func TestChartRefusesBadValues(t *testing.T) {
 		{"manager.image.pullPolicy=Sometimes", []string{"/manager/image/pullPolicy"}},
 		{"ledger.size=lots", []string{"/ledger/size"}},
 		{"ledger.existingClaim=true", []string{"/ledger/existingClaim", "string"}},
+		// Names that end up as namespace or Secret names: the API server would refuse them at
+		// install (or, for an empty metrics namespace, a NetworkPolicy would admit no scraper).
+		{"gateway.metricsNamespace=", []string{"/gateway/metricsNamespace"}},
+		{"gateway.metricsNamespace=Monitoring", []string{"/gateway/metricsNamespace"}},
+		{"networkPolicy.metricsNamespace=Monitoring", []string{"/networkPolicy/metricsNamespace"}},
+		{"gateway.toolServerNamespaces[0]=Bad_NS", []string{"/gateway/toolServerNamespaces/0"}},
+		{"webhook.mutualTLS.clientCASecretName=Bad_Name", []string{"/webhook/mutualTLS/clientCASecretName"}},
 	} {
 		out, err := render("toolgate", operatorNamespace, "--set", tc.set)
 		if err == nil {
@@ -49,6 +56,10 @@ func TestChartRefusesBadValues(t *testing.T) {
 	out, err := render("toolgate", operatorNamespace, "--set", "manager.image.tag=20240101")
 	if err != nil || !strings.Contains(out, ":20240101\"") {
 		t.Errorf("a numeric image tag (--set reads it as a number): %v: %.400s", err, out)
+	}
+	if out, err := render("toolgate", operatorNamespace, "--set", "gateway.enabled=true", "--set",
+		"gateway.toolServerNamespaces[0]=tools", "--set", "webhook.mutualTLS.clientCASecretName=api.client-ca"); err != nil {
+		t.Errorf("a tool server namespace and a client CA Secret with a dot: %v: %.400s", err, out)
 	}
 	if out, err := render("toolgate", operatorNamespace, "--set", "global.imageRegistry=r.example.com"); err != nil {
 		t.Errorf("a parent chart's global values: %v: %.400s", err, out) // Helm passes them to every subchart
