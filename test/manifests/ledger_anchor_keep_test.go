@@ -94,14 +94,14 @@ func TestChartCreatesTheAuditLedgerOnceAndKeepsIt(t *testing.T) {
 	}
 	// The API server learns of the deletion through its own watch of webhook configurations: until
 	// then it still calls the webhook no one serves, and the edit fails to reach it.
-	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+	edited := func(ctx context.Context) (bool, error) {
 		err := c.Update(ctx, al)
 		if err != nil && strings.Contains(err.Error(), "failed calling webhook") {
 			return false, nil
 		}
 		return err == nil, err
-	})
-	if err != nil {
+	}
+	if err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, edited); err != nil {
 		t.Fatal(err)
 	}
 	kept := func(when string) {
