@@ -14,7 +14,8 @@ import (
 // names, so such a read is of a path computed at run time. Commit and tree objects print no
 // file's content, but an id does not say which kind it is; git show ID stays admitted, since
 // an id there is nearly always a commit's (left open). Likewise git hash-object --stdin-paths
-// reads the files named on its standard input, as xargs would pass them.
+// and git update-index --stdin read the files named on their standard input, as xargs would pass
+// them.
 
 // gitContentCatFile are git cat-file's ways of printing an object's content.
 var gitContentCatFile = []string{"-p", "--textconv", "--filters"}
@@ -39,11 +40,18 @@ func (a *analyzer) gitBlobsByID(s *segment) {
 	}
 }
 
-// gitStdinPaths records the files git hash-object --stdin-paths reads, named on its standard
-// input (all of them computed when the input is not known).
+// gitStdinPathOptions are the git subcommands that read the files named on their standard input,
+// with the option that says so: hash-object --stdin-paths hashes (and with -w stores) them, and
+// update-index --stdin hashes them into the index, --add taking in untracked and ignored ones
+// too, so git ls-files -oi --exclude-standard | git update-index --add --stdin stages .env for
+// a later git diff --cached, as git add -f .env would.
+var gitStdinPathOptions = map[string]string{"hash-object": "--stdin-paths", "update-index": "--stdin"}
+
+// gitStdinPaths records the files a git subcommand of gitStdinPathOptions reads, named on its
+// standard input (all of them computed when the input is not known).
 func (a *analyzer) gitStdinPaths(idx int, redirs []*syntax.Redirect) {
 	s := &a.out.segments[idx]
-	if gitSub(s) != "hash-object" || !s.hasFlag("--stdin-paths") {
+	if opt, ok := gitStdinPathOptions[gitSub(s)]; !ok || !s.hasFlag(opt) {
 		return
 	}
 	names, known := a.stdinYields(idx, redirs)

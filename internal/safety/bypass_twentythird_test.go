@@ -1,0 +1,21 @@
+package safety
+
+// twentythirdCatalogue holds the twenty-third engine review's rows. git update-index --stdin
+// hashed the files named on its standard input into the index unseen, so git ls-files -oi
+// --exclude-standard | git update-index --add --stdin staged the ignored .env for a git diff
+// --cached, where git add -f .env is refused: it reads them as hash-object --stdin-paths does.
+func twentythirdCatalogue() []classCase {
+	sh := shCall
+	zeroD, dyn := denied(zero), asked(RuleDynamicPath)
+	const (
+		stdinPaths = "git subcommands that read the files named on their standard input"
+	)
+	return []classCase{
+		{stdinPaths, "update-index stages what echo names", sh(`echo .env | git update-index --add --stdin`), zeroD,
+			sh(`echo src/a.go | git update-index --add --stdin`), false},
+		{stdinPaths, "update-index stages every ignored file", sh(`git ls-files -oi --exclude-standard | git update-index --add --stdin`), dyn,
+			sh(`git ls-files -oi --exclude-standard`), false},
+		{stdinPaths, "update-index, abbreviated, a here-string", sh(`git update-index --add --std <<< /root/.ssh/id_rsa`), zeroD,
+			sh(`git update-index --refresh`), false},
+	}
+}
