@@ -4,11 +4,15 @@ package safety
 // hashed the files named on its standard input into the index unseen, so git ls-files -oi
 // --exclude-standard | git update-index --add --stdin staged the ignored .env for a git diff
 // --cached, where git add -f .env is refused: it reads them as hash-object --stdin-paths does.
+// kubectl's file output formats were read only with --template FILE; the file after the format's
+// "=" (-o templatefile=.env, -o=jsonpath-file=~/.ssh/id_rsa), which kubectl prints as the template
+// it holds, and custom-columns-file, which prints its first line as headers, were not.
 func twentythirdCatalogue() []classCase {
 	sh := shCall
 	zeroD, dyn := denied(zero), asked(RuleDynamicPath)
 	const (
 		stdinPaths = "git subcommands that read the files named on their standard input"
+		kubeTmpl   = "kubectl's template file given after its output format's ="
 	)
 	return []classCase{
 		{stdinPaths, "update-index stages what echo names", sh(`echo .env | git update-index --add --stdin`), zeroD,
@@ -17,5 +21,11 @@ func twentythirdCatalogue() []classCase {
 			sh(`git ls-files -oi --exclude-standard`), false},
 		{stdinPaths, "update-index, abbreviated, a here-string", sh(`git update-index --add --std <<< /root/.ssh/id_rsa`), zeroD,
 			sh(`git update-index --refresh`), false},
+		{kubeTmpl, "-o templatefile=.env", sh(`kubectl get ns -o templatefile=.env`), zeroD,
+			sh(`kubectl get ns -o go-template-file=tmpl/ns.tmpl`), false},
+		{kubeTmpl, "-o=jsonpath-file=, the key", sh(`kubectl get ns -o=jsonpath-file=/root/.ssh/id_rsa`), zeroD,
+			sh(`kubectl get ns -o=jsonpath='{.items[*].metadata.name}'`), false},
+		{kubeTmpl, "the columns' file, oc", sh(`oc get pods -o custom-columns-file=.env`), zeroD,
+			sh(`oc get pods -o custom-columns=NAME:.metadata.name`), false},
 	}
 }

@@ -338,17 +338,27 @@ func (a *analyzer) kubectlFromFile(s *segment) {
 	}
 }
 
-// kubectlTemplateFiles are kubectl's output formats that read their template from the file
-// --template names.
-var kubectlTemplateFiles = []string{"go-template-file", "templatefile", "jsonpath-file"}
+// kubectlTemplateFiles are kubectl's output formats that read their template from a file:
+// the one --template names, or the one after the format's "=" (-o jsonpath-file=FILE), which
+// kubectl splits off as it does jsonpath=EXPR. custom-columns-file prints its first line as
+// the columns' headers.
+var kubectlTemplateFiles = []string{"go-template-file", "templatefile", "jsonpath-file", "custom-columns-file"}
 
 // kubectlTemplateFile records the file a file output format reads its template from (kubectl
-// get cm -o jsonpath-file --template FILE): a template without actions is printed as it is, so
-// -o go-template-file --template ~/.ssh/id_rsa prints the key. A computed format may be one.
+// get cm -o jsonpath-file --template FILE, -o templatefile=FILE): a template without actions is
+// printed as it is, so -o go-template-file --template ~/.ssh/id_rsa prints the key. A computed
+// format may be one.
 func (a *analyzer) kubectlTemplateFile(s *segment) {
 	out, ok := kubectlOption(s, 'o', "--output")
-	if !ok || !out.dynamic && !slices.Contains(kubectlTemplateFiles, strings.ToLower(out.s)) {
+	if !ok {
 		return
+	}
+	format, file, inline := strings.Cut(out.s, "=")
+	if !out.dynamic && !slices.Contains(kubectlTemplateFiles, strings.ToLower(format)) {
+		return
+	}
+	if inline {
+		a.touch(out.with(file), opRead)
 	}
 	if t, ok := kubectlOption(s, 0, "--template"); ok {
 		a.touch(t, opRead)
