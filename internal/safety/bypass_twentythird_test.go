@@ -9,10 +9,11 @@ package safety
 // it holds, and custom-columns-file, which prints its first line as headers, were not.
 func twentythirdCatalogue() []classCase {
 	sh := shCall
-	zeroD, dyn := denied(zero), asked(RuleDynamicPath)
+	zeroD, dyn, fetched := denied(zero), asked(RuleDynamicPath), asked(RuleFetchedCodeRun)
 	const (
 		stdinPaths = "git subcommands that read the files named on their standard input"
 		kubeTmpl   = "kubectl's template file given after its output format's ="
+		pullPath   = "git pull and fetch of a repository named by a path or an ssh address, then a build"
 	)
 	return []classCase{
 		{stdinPaths, "update-index stages what echo names", sh(`echo .env | git update-index --add --stdin`), zeroD,
@@ -27,5 +28,11 @@ func twentythirdCatalogue() []classCase {
 			sh(`kubectl get ns -o=jsonpath='{.items[*].metadata.name}'`), false},
 		{kubeTmpl, "the columns' file, oc", sh(`oc get pods -o custom-columns-file=.env`), zeroD,
 			sh(`oc get pods -o custom-columns=NAME:.metadata.name`), false},
+		{pullPath, "a directory in /tmp, then the declared tests", sh(`git pull /tmp/x main && make test`), fetched,
+			sh(`git pull origin feature/x && make test`), false},
+		{pullPath, "a sibling directory, with a strategy option", sh(`git pull -X theirs ../other && go test ./...`), fetched,
+			sh(`git pull . feature && go test ./...`), false},
+		{pullPath, "fetched from host:repo, FETCH_HEAD checked out", sh(`git fetch build.example:app && git checkout FETCH_HEAD && go test ./...`), fetched,
+			sh(`git fetch origin && git checkout FETCH_HEAD && go test ./...`), false},
 	}
 }

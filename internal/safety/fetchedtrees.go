@@ -104,10 +104,11 @@ func (a *analyzer) byURL(w word) bool {
 	return w.dynamic || remoteURL(w.s) || a.line != nil && slices.Contains(a.line.urlRemotes, w.s)
 }
 
-// gitFetchesURL says whether a segment is git fetch of a repository named by URL (or computed).
+// gitFetchesURL says whether a segment is git fetch of a repository named by URL (or computed),
+// a path or an ssh address (gitfetchsource.go).
 func (a *analyzer) gitFetchesURL(s *segment) bool {
 	sub, _, ok := firstOperands(s)
-	return ok && sub == "fetch" && slices.ContainsFunc(s.operands[1:], a.byURL)
+	return ok && sub == "fetch" && (slices.ContainsFunc(s.operands[1:], a.byURL) || gitFetchesFromPath(s))
 }
 
 // hgValued and svnValued are the options of hg clone and svn checkout that take a value.
@@ -155,7 +156,7 @@ func (a *analyzer) gitFetchedTree(s *segment) (word, bool) {
 		if d, ok = destOrName(ops[min(1, len(ops)):]); !ok {
 			return word{}, false
 		}
-	case sub == "pull" && slices.ContainsFunc(s.operands[1:], a.byURL),
+	case sub == "pull" && (slices.ContainsFunc(s.operands[1:], a.byURL) || gitFetchesFromPath(s)),
 		a.line != nil && a.line.urlFetch && slices.Contains(strings.Fields("checkout switch merge reset rebase cherry-pick restore"), sub):
 		d = word{s: "."}
 	default:
