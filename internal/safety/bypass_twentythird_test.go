@@ -10,10 +10,12 @@ package safety
 func twentythirdCatalogue() []classCase {
 	sh := shCall
 	zeroD, dyn, fetched := denied(zero), asked(RuleDynamicPath), asked(RuleFetchedCodeRun)
+	noWrite := denied(RulePrefixPathPolicy + "noWrite")
 	const (
 		stdinPaths = "git subcommands that read the files named on their standard input"
 		kubeTmpl   = "kubectl's template file given after its output format's ="
 		pullPath   = "git pull and fetch of a repository named by a path or an ssh address, then a build"
+		lintReport = "golangci-lint v1's report files, after a format's colon"
 	)
 	return []classCase{
 		{stdinPaths, "update-index stages what echo names", sh(`echo .env | git update-index --add --stdin`), zeroD,
@@ -34,5 +36,9 @@ func twentythirdCatalogue() []classCase {
 			sh(`git pull . feature && go test ./...`), false},
 		{pullPath, "fetched from host:repo, FETCH_HEAD checked out", sh(`git fetch build.example:app && git checkout FETCH_HEAD && go test ./...`), fetched,
 			sh(`git fetch origin && git checkout FETCH_HEAD && go test ./...`), false},
+		{lintReport, "json into ~/.bashrc", sh(`golangci-lint run --out-format=json:/root/.bashrc`), noWrite,
+			sh(`golangci-lint run --out-format=json:stdout,checkstyle:build/lint.xml`), false},
+		{lintReport, "the second format into a hook, apart", sh(`golangci-lint run --out-format checkstyle:build/r.xml,json:.git/hooks/pre-commit ./...`), noWrite,
+			sh(`golangci-lint run --out-format colored-line-number ./...`), false},
 	}
 }

@@ -476,7 +476,7 @@ func (a *analyzer) programPaths(seg *segment) {
 }
 
 // programOutputs records what a program makes besides its operands: links, go's binary and
-// profiles, pytest's reports and the directory it deletes.
+// profiles, pytest's reports and the directory it deletes, golangci-lint's v1 reports.
 func (a *analyzer) programOutputs(seg *segment) {
 	switch seg.name {
 	case "ln":
@@ -488,6 +488,8 @@ func (a *analyzer) programOutputs(seg *segment) {
 		a.pytestPaths(seg.words[1:])
 	case cmdDotnet:
 		a.dotnetOutputs(seg)
+	case "golangci-lint":
+		a.golangciOutFormat(seg)
 	default:
 		if mod, m, ok := pythonModuleRun(seg); ok && mod == cmdPytest {
 			a.pytestPaths(m.words[1:])
