@@ -10,12 +10,13 @@ package safety
 func twentythirdCatalogue() []classCase {
 	sh := shCall
 	zeroD, dyn, fetched := denied(zero), asked(RuleDynamicPath), asked(RuleFetchedCodeRun)
-	noWrite := denied(RulePrefixPathPolicy + "noWrite")
+	noWrite, opaque := denied(RulePrefixPathPolicy+"noWrite"), asked(RuleOpaqueCode)
 	const (
 		stdinPaths = "git subcommands that read the files named on their standard input"
 		kubeTmpl   = "kubectl's template file given after its output format's ="
 		pullPath   = "git pull and fetch of a repository named by a path or an ssh address, then a build"
 		lintReport = "golangci-lint v1's report files, after a format's colon"
+		goSource   = "variables that point go at module source outside the project"
 	)
 	return []classCase{
 		{stdinPaths, "update-index stages what echo names", sh(`echo .env | git update-index --add --stdin`), zeroD,
@@ -40,5 +41,10 @@ func twentythirdCatalogue() []classCase {
 			sh(`golangci-lint run --out-format=json:stdout,checkstyle:build/lint.xml`), false},
 		{lintReport, "the second format into a hook, apart", sh(`golangci-lint run --out-format checkstyle:build/r.xml,json:.git/hooks/pre-commit ./...`), noWrite,
 			sh(`golangci-lint run --out-format colored-line-number ./...`), false},
+		{goSource, "a go.work from /tmp", sh(`GOWORK=/tmp/go.work go test ./...`), opaque, sh(`GOWORK=off go test ./...`), false},
+		{goSource, "a module cache planted elsewhere, exported", sh(`export GOMODCACHE=/tmp/mods; go build ./...`), opaque,
+			sh(`export CGO_ENABLED=0; go build ./...`), false},
+		{goSource, "GOPATH, the cache's default place, through env", sh(`env GOPATH=/tmp/gp go test ./...`), opaque, sh(`env GOFLAGS=-mod=mod go test ./...`), false},
+		{goSource, "GOWORK set by read", sh(`read -r GOWORK < /tmp/w; go test ./...`), opaque, sh(`read -r V < /tmp/w; go test ./...`), false},
 	}
 }

@@ -334,7 +334,7 @@ func buildEnvReason(name, val string) string {
 		// git's ext:: transport runs the command its URL names ("ext::sh -c id").
 		return "setting " + name + " to allow the ext transport makes git run the command a URL names"
 	}
-	return ""
+	return goModuleSourceReason(name, val)
 }
 
 // searchesCode reports whether the variable names code or options programs take up (codeEnvVars,

@@ -204,7 +204,7 @@ func judgedVar(name string) bool {
 var judgedNames = func() map[string]bool {
 	m := map[string]bool{}
 	for _, t := range []map[string]bool{codeEnvVars, injectionEnvVars, commandEnvVars, expansionEnvVars, valueJudgedVars, writtenFileVars,
-		loadedFileVars, resolverEnvVars} {
+		loadedFileVars, resolverEnvVars, goModuleSourceVars} {
 		for k := range t {
 			m[k] = true
 		}
