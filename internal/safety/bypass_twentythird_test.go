@@ -17,6 +17,7 @@ func twentythirdCatalogue() []classCase {
 		pullPath   = "git pull and fetch of a repository named by a path or an ssh address, then a build"
 		lintReport = "golangci-lint v1's report files, after a format's colon"
 		goSource   = "variables that point go at module source outside the project"
+		cliConfig  = "configuration set on the command line that names code"
 	)
 	return []classCase{
 		{stdinPaths, "update-index stages what echo names", sh(`echo .env | git update-index --add --stdin`), zeroD,
@@ -46,5 +47,12 @@ func twentythirdCatalogue() []classCase {
 			sh(`export CGO_ENABLED=0; go build ./...`), false},
 		{goSource, "GOPATH, the cache's default place, through env", sh(`env GOPATH=/tmp/gp go test ./...`), opaque, sh(`env GOFLAGS=-mod=mod go test ./...`), false},
 		{goSource, "GOWORK set by read", sh(`read -r GOWORK < /tmp/w; go test ./...`), opaque, sh(`read -r V < /tmp/w; go test ./...`), false},
+		{cliConfig, "tox's commands overridden", sh(`tox -e py -x 'testenv.commands=sh -c id'`), opaque, sh(`tox -e py -- -x tests`), false},
+		{cliConfig, "tox's environment overridden, long", sh(`tox --override=testenv.setenv=LD_PRELOAD=/tmp/x.so`), opaque, sh(`tox -e py312`), false},
+		{cliConfig, "pytest's module path from /tmp", sh(`pytest -o pythonpath=/tmp/x`), opaque, sh(`pytest -o pythonpath=src`), false},
+		{cliConfig, "pytest's module path above the project, bundled", sh(`python -m pytest -xo 'pythonpath=src ../x'`), opaque,
+			sh(`python -m pytest -xo log_cli=true`), false},
+		{cliConfig, "node's test runner with a config file from /tmp", sh(`node --test --experimental-config-file=/tmp/x.json`), opaque,
+			sh(`node --test --test-reporter=spec`), false},
 	}
 }

@@ -90,7 +90,12 @@ var codeOptions = map[string][]string{
 	"pnpm":  {"--script-shell"},
 	"yarn":  {"--script-shell"},
 	"cargo": {"--config", "-Z"},
-	"node":  {"--require", "-r", "--import", "--loader", "--experimental-loader", "--run"}, // --run: a package.json script
+	// --run: a package.json script; --experimental-config-file: a JSON file whose nodeOptions
+	// (--import, --require) load modules from anywhere, as those options do.
+	"node": {"--require", "-r", "--import", "--loader", "--experimental-loader", "--run", "--experimental-config-file"},
+	// tox -x|--override KEY=VALUE sets any of its configuration: testenv.commands runs a command
+	// line, install_command, base_python and setenv (LD_PRELOAD) name programs and code.
+	"tox":   {"-x", "--override"},
 	"rsync": {"-e", "--rsh", "--rsync-path"},
 	"helm":  {"--post-renderer", "--kubeconfig"},
 	// A kubeconfig the caller names can run any program as an exec credential plugin, and a

@@ -1773,18 +1773,12 @@ func (a *analyzer) pytestPaths(words []word) {
 			name, val, hasVal, i = "-o", v.s, true, last
 		}
 		if name == "-o" || name == "--override-ini" || name == "--cov-report" {
-			// -o cache_dir=DIR writes the cache there, -o log_file=FILE the log; --cov-report=html:DIR
-			// its report.
 			v := val
 			if !hasVal && i+1 < len(words) {
 				i++
 				v = words[i].s
 			}
-			if k, dir, ok := strings.Cut(v, "="); ok && pytestIniPaths[strings.TrimSpace(k)] {
-				a.touch(words[i].with(dir), opWrite)
-			} else if _, dir, ok := strings.Cut(v, ":"); ok && name == "--cov-report" && dir != "" {
-				a.touch(words[i].with(dir), opWrite)
-			}
+			a.pytestOverride(name, words[i], v)
 			continue
 		}
 		op, ok := pytestOutputs[name]
@@ -1802,6 +1796,24 @@ func (a *analyzer) pytestPaths(words []word) {
 		a.recursive = op == opDelete
 		a.touch(w, op)
 		a.recursive = false
+	}
+}
+
+// pytestOverride judges the value v of pytest's -o (an ini setting) or --cov-report option
+// (from word w): -o cache_dir=DIR writes the cache there, -o log_file=FILE the log, and
+// --cov-report=html:DIR its report. -o pythonpath=DIRS puts DIRS first on sys.path, where a module
+// shadows any the tests import, as PYTHONPATH=/tmp does (relative entries are the project's own).
+func (a *analyzer) pytestOverride(name string, w word, v string) {
+	k, dir, ok := strings.Cut(v, "=")
+	switch k = strings.TrimSpace(k); {
+	case ok && pytestIniPaths[k]:
+		a.touch(w.with(dir), opWrite)
+	case ok && k == "pythonpath" && (w.dynamic || !entriesBelow(strings.TrimSpace(dir), " ")):
+		a.find(false, RuleOpaqueCode, "pytest -o %s puts a directory outside the project first on the module path, whose code the engine cannot see; it needs human approval", v)
+	default:
+		if _, dir, ok := strings.Cut(v, ":"); ok && name == "--cov-report" && dir != "" {
+			a.touch(w.with(dir), opWrite)
+		}
 	}
 }
 
