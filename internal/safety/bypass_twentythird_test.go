@@ -18,6 +18,7 @@ func twentythirdCatalogue() []classCase {
 		lintReport = "golangci-lint v1's report files, after a format's colon"
 		goSource   = "variables that point go at module source outside the project"
 		cliConfig  = "configuration set on the command line that names code"
+		lfsConfig  = "git LFS settings that name a program it runs"
 	)
 	return []classCase{
 		{stdinPaths, "update-index stages what echo names", sh(`echo .env | git update-index --add --stdin`), zeroD,
@@ -54,5 +55,9 @@ func twentythirdCatalogue() []classCase {
 			sh(`python -m pytest -xo log_cli=true`), false},
 		{cliConfig, "node's test runner with a config file from /tmp", sh(`node --test --experimental-config-file=/tmp/x.json`), opaque,
 			sh(`node --test --test-reporter=spec`), false},
+		{lfsConfig, "a custom transfer agent, git -c", sh(`git -c lfs.customtransfer.x.path=./x -c lfs.standalonetransferagent=x lfs pull`),
+			denied(dc + "git-config-exec"), sh(`git -c lfs.fetchinclude=docs lfs pull`), false},
+		{lfsConfig, "an extension's smudge command, set", sh(`git config lfs.extension.x.smudge 'sh -c id'`), asked(dc + "git-config-set-exec"),
+			sh(`git config lfs.url https://lfs.example/x`), false},
 	}
 }
