@@ -27,6 +27,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
@@ -162,6 +163,7 @@ type Gateway struct {
 	reporter  *costReporter // nil: no reports
 	answers   *answerBudget
 	offerings offerings
+	policies  *policy.SnapshotCache // the plans' compiled snapshots, for tools/list
 	metered   meteredTurns
 	inFlight  *callsInFlight
 	arriving  *callsInFlight // requests whose body is arriving, by caller (bodiesArriving)
@@ -237,6 +239,7 @@ func New(opts Options) (*Gateway, error) {
 		opts:     opts,
 		reporter: reporter,
 		answers:  newAnswerBudget(opts.MaxAnswerBytesHeld),
+		policies: policy.NewSnapshotCache(),
 		inFlight: newCallsInFlight(opts.MaxCallsPerCaller),
 		arriving: newBodiesArriving(opts.MaxCallsPerCaller),
 		shares:   newFairShares(clock.RealClock{}, opts.MaxRequestsServed), // its wait memory is real time

@@ -89,7 +89,7 @@ func (g *Gateway) usableTools(ctx context.Context, caller *Caller) (func(tool st
 	if plan.Status.Snapshot == nil {
 		return nil, nil
 	}
-	compiled, err := policy.CompileSnapshot(plan.Status.Snapshot)
+	compiled, err := g.policies.Get(plan.Status.Snapshot)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (g *Gateway) usableTools(ctx context.Context, caller *Caller) (func(tool st
 		}
 		call := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: plan.Namespace},
 			Spec: safetyv1alpha1.AgentToolCallSpec{Plan: plan.Name, Tool: tool}}
-		d := safety.Evaluate(compiled, policy.EngineCall(call, plan, policy.ToolAsPinned(plan, at), policy.CallFacts{}))
+		d := safety.Evaluate(compiled.Engine, policy.EngineCall(call, plan, policy.ToolAsPinned(plan, at), policy.CallFacts{}))
 		return d.Allowed() || !planRules[d.RuleID]
 	}, nil
 }

@@ -55,7 +55,7 @@ type AgentToolCallHandler struct {
 	// pins pins tools' capabilities into plans at first use; nil reads them live from the registry.
 	pins *toolPinner
 
-	policies *policyCache
+	policies *policy.SnapshotCache
 	loops    *safety.LoopDetector
 	// usage decides against each plan's counters in memory and stores them behind the answers.
 	usage *usageCommitter
@@ -69,7 +69,7 @@ func NewAgentToolCallHandler(c client.Client, decoder admission.Decoder, clk clo
 	totals := newProjectTotals(c)
 	return &AgentToolCallHandler{
 		Reader: c, Decoder: decoder, Clock: clk,
-		policies: newPolicyCache(), loops: safety.NewLoopDetector(clk, 0),
+		policies: policy.NewSnapshotCache(), loops: safety.NewLoopDetector(clk, 0),
 		totals: totals, usage: newUsageCommitter(c, c, totals, clk.Now),
 	}
 }
@@ -155,7 +155,7 @@ func (h *AgentToolCallHandler) decideFor(ctx context.Context, req admission.Requ
 		return deny(denial{ReasonBadRequest, policy.FieldExtra, err.Error()}), nil
 	}
 	snap := plan.Status.Snapshot
-	compiled, err := h.policies.get(snap)
+	compiled, err := h.policies.Get(snap)
 	if err != nil {
 		return deny(denial{ReasonPlanNotLocked, fieldPlan, fmt.Sprintf("the locked snapshot of plan %s does not compile: %v", plan.Name, err)}), nil
 	}
