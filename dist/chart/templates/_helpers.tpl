@@ -216,3 +216,20 @@ after = or as the next argument; both spellings are caught.
 {{- end }}
 {{- end }}
 {{- end }}
+
+{{/*
+Refuses two listeners of one container on one port (dict: ports, a list of dicts each with name
+(the value, or what fixes it) and port). Each server binds its own port: two on one, the second
+fails to bind and the manager exits, so the pod never becomes ready and, the webhook failing
+closed, every AgentToolCall create is refused. The render fails instead, naming both and the port.
+*/}}
+{{- define "toolgate.refusePortCollisions" -}}
+{{- $seen := dict }}
+{{- range .ports }}
+{{- $p := toString (int .port) }}
+{{- if hasKey $seen $p }}
+{{- fail (printf "%s and %s are both %s: each is a listener of the manager's container, and the second could not bind its port, so the pod would never start; give them different ports" (get $seen $p) .name $p) }}
+{{- end }}
+{{- $_ := set $seen $p .name }}
+{{- end }}
+{{- end }}
