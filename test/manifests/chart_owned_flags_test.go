@@ -50,6 +50,14 @@ func TestChartRefusesFlagsItSetsItself(t *testing.T) {
 			[]string{"--webhook-client-name", `webhook.mutualTLS.clientNames ("kube-apiserver")`}},
 		{[]string{"--set", "certManager.enabled=true", "--set-json", `manager.args=["--metrics-cert-path=/x"]`},
 			[]string{"--metrics-cert-path", "certManager.enabled"}},
+		// The NetworkPolicy and the containerPort follow manager.peerPort, the claim's mount the
+		// chart's path: another --peer-port or --ledger-dir left them where they were.
+		{[]string{"--set-json", `manager.args=["--leader-elect","--peer-port=9000"]`},
+			[]string{`"--peer-port=9000"`, "manager.peerPort (9444"}},
+		{[]string{"--set-json", `manager.args=["--leader-elect","-peer-port","9000"]`}, []string{"--peer-port"}},
+		{[]string{"--set-json", `manager.args=["--leader-elect","--ledger-dir=/var/lib/toolgate/l"]`},
+			[]string{`"--ledger-dir=/var/lib/toolgate/l"`, "/var/lib/toolgate/ledger, where it mounts"}},
+		{[]string{"--set-json", `manager.args=["--ledger-dir="]`}, []string{"--ledger-dir"}},
 		// Rendered through tpl, as the container's arguments are.
 		{[]string{"--set-json", `manager.args=["--cert-secret-namespace={{ .Release.Namespace }}"]`},
 			[]string{`"--cert-secret-namespace=toolgate-system"`}},
@@ -70,7 +78,9 @@ func TestChartRefusesFlagsItSetsItself(t *testing.T) {
 	for _, args := range [][]string{
 		// --audience-file is not --audience: a flag is matched by its whole name.
 		append(gateway, "--set-json", `gateway.extraArgs=["--namespace=team-a","--upstream-sessions","4","--audience-file"]`),
-		{"--set-json", `manager.args=["--leader-elect","--pprof-bind-address=:6060","--ledger-dir=/var/lib/toolgate/l"]`},
+		{"--set-json", `manager.args=["--leader-elect","--pprof-bind-address=:6060"]`},
+		// The chart's own ledger path, as the default arguments gave it before the chart did.
+		{"--set-json", `manager.args=["--leader-elect","--ledger-dir=/var/lib/toolgate/ledger"]`},
 		{"--set-json", `manager.args=["--leader-elect","--webhook-client-ca=/x/ca.crt","--webhook-client-name=a"]`},
 		{"--set", "webhook.enabled=false", "--set-json", `manager.args=["--cert-secret-name=x","--webhook-client-name=a"]`},
 		{"--set-json", `manager.args=["--webhook-client-name=a"]`}, // mutual TLS without clientNames: the chart gives none

@@ -166,15 +166,13 @@ func TestChartRefusesReplicasWithoutLeaderElection(t *testing.T) {
 	if err == nil || !strings.Contains(out, "needs --leader-elect") {
 		t.Fatalf("3 replicas without --leader-elect rendered (err %v): %.300s", err, out)
 	}
-	for _, off := range []string{"--peer-port=-1", "--peer-port=0"} {
-		out, err := render("--set", "manager.replicas=2", "--set", "manager.args={--leader-elect,"+off+"}",
-			"--set", "ledger.accessMode=ReadWriteMany")
-		if err == nil || !strings.Contains(out, "needs the peer listener") {
-			t.Fatalf("2 replicas with %s rendered (err %v): %.300s", off, err, out)
-		}
-		if out, err := render("--set", "manager.args={--leader-elect,"+off+"}"); err != nil {
-			t.Fatalf("one replica with %s: %v: %.300s", off, err, out)
-		}
+	out, err = render("--set", "manager.replicas=2", "--set", "manager.peerPort=-1",
+		"--set", "ledger.accessMode=ReadWriteMany")
+	if err == nil || !strings.Contains(out, "needs the peer listener") {
+		t.Fatalf("2 replicas with manager.peerPort=-1 rendered (err %v): %.300s", err, out)
+	}
+	if out, err := render("--set", "manager.peerPort=-1"); err != nil {
+		t.Fatalf("one replica with manager.peerPort=-1: %v: %.300s", err, out)
 	}
 	if out, err := render("--set", "manager.replicas=3", "--set", "ledger.accessMode=ReadWriteMany"); err != nil {
 		t.Fatalf("3 replicas with the default args (--leader-elect): %v: %.300s", err, out)
@@ -183,16 +181,14 @@ func TestChartRefusesReplicasWithoutLeaderElection(t *testing.T) {
 	// the last one given winning.
 	three := []string{"--set", "manager.replicas=3", "--set", "ledger.accessMode=ReadWriteMany", "--set-json"}
 	for _, args := range []string{`["--leader-elect=true"]`, `["-leader-elect"]`,
-		`["--leader-elect=false","--leader-elect=1"]`, `["--leader-elect","--peer-port=-1","--peer-port=9444"]`} {
+		`["--leader-elect=false","--leader-elect=1"]`} {
 		if out, err := render(append(three, "manager.args="+args)...); err != nil {
 			t.Errorf("3 replicas with manager.args=%s: %v: %.300s", args, err, out)
 		}
 	}
 	for args, want := range map[string]string{
-		`["--leader-elect","--leader-elect=false"]`:             "needs --leader-elect",
-		`["--leader-elect=False"]`:                              "needs --leader-elect",
-		`["--leader-elect","-peer-port=-1"]`:                    "needs the peer listener",
-		`["--leader-elect","--peer-port=9000","--peer-port=0"]`: "needs the peer listener",
+		`["--leader-elect","--leader-elect=false"]`: "needs --leader-elect",
+		`["--leader-elect=False"]`:                  "needs --leader-elect",
 	} {
 		if out, err := render(append(three, "manager.args="+args)...); err == nil || !strings.Contains(out, want) {
 			t.Errorf("3 replicas with manager.args=%s rendered (err %v), want %q: %.300s", args, err, want, out)

@@ -202,7 +202,9 @@ setting, or why the chart fixes it), context). The binaries parse their flags wi
 package, where the last of a flag given twice wins, silently: the extra argument would override
 the value and leave what the chart rendered from it (a Service's port, a probe, a mount, the
 names RBAC grants) pointing elsewhere. Go's flag reads -flag and --flag alike, with its value
-after = or as the next argument; both spellings are caught.
+after = or as the next argument; both spellings are caught. same (optional) maps a flag to the
+value the chart gives it: --flag=that-value, which changes nothing, passes (values files that
+copied an older default list of arguments still render).
 */}}
 {{- define "toolgate.refuseOwnedFlags" -}}
 {{- $ctx := .context }}
@@ -210,7 +212,7 @@ after = or as the next argument; both spellings are caught.
 {{- $a := tpl (toString $arg) $ctx }}
 {{- if regexMatch "^--?[^-]" $a }}
 {{- $name := regexReplaceAll "^--?([^=]*)(=.*)?$" $a "${1}" }}
-{{- if hasKey $.owned $name }}
+{{- if and (hasKey $.owned $name) (not (and $.same (hasKey $.same $name) (eq $a (printf "--%s=%s" $name (get $.same $name))))) }}
 {{- fail (printf "%s: %q sets --%s, which the chart already sets from %s: change that, and remove the flag from %s (of a flag given twice, the last silently wins)" $.what $a $name (get $.owned $name) $.what) }}
 {{- end }}
 {{- end }}
@@ -232,4 +234,29 @@ closed, every AgentToolCall create is refused. The render fails instead, naming 
 {{- end }}
 {{- $_ := set $seen $p .name }}
 {{- end }}
+{{- end }}
+
+{{/*
+Whether manager.args turn on leader election, as the manager's Go flag package reads
+--leader-elect: one dash or two, a boolean's =true/=1/=t (=false undoes an earlier one), the last
+given winning. "true" or "".
+*/}}
+{{- define "toolgate.leaderElect" -}}
+{{- $on := false }}
+{{- range .Values.manager.args }}
+{{- $a := toString . }}
+{{- if regexMatch "^--?leader-elect(=(1|t|T|true|TRUE|True))?$" $a }}{{ $on = true }}{{ end }}
+{{- if regexMatch "^--?leader-elect=(0|f|F|false|FALSE|False)$" $a }}{{ $on = false }}{{ end }}
+{{- end }}
+{{- if $on }}true{{ end }}
+{{- end }}
+
+{{/*
+The port the manager's peer listener serves on (manager.peerPort), or "" when it serves none: it
+serves only with the webhooks and leader election (cmd/peers.go), and manager.peerPort -1 turns it
+off. One answer for the container's port, the port collision check and the NetworkPolicy.
+*/}}
+{{- define "toolgate.peerPort" -}}
+{{- $port := int .Values.manager.peerPort }}
+{{- if and .Values.webhook.enabled (include "toolgate.leaderElect" .) (gt $port 0) }}{{ $port }}{{ end }}
 {{- end }}
