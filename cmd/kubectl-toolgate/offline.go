@@ -47,7 +47,11 @@ func newOfflineCluster(ctx context.Context, scheme *runtime.Scheme, objs []clien
 		&safetyv1alpha1.AgentPlan{}, &safetyv1alpha1.AgentToolCall{}, &safetyv1alpha1.SafetyProfile{},
 		&safetyv1alpha1.AutomationProfile{}, &safetyv1alpha1.ProjectPolicy{}, &safetyv1alpha1.AgentTool{},
 		&safetyv1alpha1.ToolApproval{}).
-		WithIndex(&safetyv1alpha1.AgentToolCall{}, controller.CallPlanIndex, controller.IndexCallPlan)
+		WithIndex(&safetyv1alpha1.AgentToolCall{}, controller.CallPlanIndex, controller.IndexCallPlan).
+		// The fields the API server selects by (a ServiceAccount's plans, a plan's approvals): the
+		// in-memory client selects by an index of the same name instead.
+		WithIndex(&safetyv1alpha1.AgentPlan{}, safetyv1alpha1.AgentPlanServiceAccountField, indexPlanServiceAccount).
+		WithIndex(&safetyv1alpha1.ToolApproval{}, safetyv1alpha1.ToolApprovalPlanField, controller.IndexApprovalPlan)
 	if err := controller.SetupIndexes(ctx, builderIndexer{b}); err != nil {
 		return nil, err
 	}
@@ -56,6 +60,12 @@ func newOfflineCluster(ctx context.Context, scheme *runtime.Scheme, objs []clien
 		return nil, err
 	}
 	return oc, nil
+}
+
+// indexPlanServiceAccount indexes plans by their agent's ServiceAccount, as the API server selects
+// them by safetyv1alpha1.AgentPlanServiceAccountField.
+func indexPlanServiceAccount(o client.Object) []string {
+	return []string{o.(*safetyv1alpha1.AgentPlan).Spec.ServiceAccountName}
 }
 
 // builderIndexer registers the operator's field indexes (controller.SetupIndexes) with the
