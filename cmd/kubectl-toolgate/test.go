@@ -62,7 +62,8 @@ type testOptions struct {
 	requireCheckpoints bool
 	accumulatedCost    string
 	totalCost          string
-	attempts           int
+	attempts           int  // -1 unless given: counted from the files
+	attemptsGiven      bool // --attempts was given (any negative value is then a usage error)
 	repeats            int
 	approved           bool
 	approvalFiles      []string
@@ -81,6 +82,7 @@ func newTestCommand(c *cli) *cobra.Command {
 			// -n is kubectl's --namespace, a global flag; offline it places objects that name none.
 			opts.namespace = c.kube.namespaceFlag()
 			opts.namespaceProblem = c.kube.namespaceFlagProblem()
+			opts.attemptsGiven = cmd.Flags().Changed("attempts")
 			if !checkTestOptions(opts, args, c.stderr) {
 				return exitStatus(exitUsage)
 			}
@@ -128,13 +130,14 @@ func checkTestOptions(opts *testOptions, pos []string, stderr io.Writer) bool {
 		problems = append(problems, err.Error())
 	}
 	if opts.repeats < 0 {
-		problems = append(problems, "--repeats must not be negative")
+		problems = append(problems, fmt.Sprintf("--repeats %d: must not be negative", opts.repeats))
 	}
 	if opts.namespaceProblem != "" {
 		problems = append(problems, opts.namespaceProblem)
 	}
-	if opts.attempts < -1 {
-		problems = append(problems, "--attempts must not be negative")
+	// -1 is the flag's "counted" default, but given it is a negative count like any other.
+	if opts.attempts < -1 || (opts.attemptsGiven && opts.attempts < 0) {
+		problems = append(problems, fmt.Sprintf("--attempts %d: must not be negative", opts.attempts))
 	}
 	if len(problems) > 0 {
 		sayf(stderr, "test: %s\nRun 'kubectl toolgate test -h' for usage.\n", strings.Join(problems, "; "))

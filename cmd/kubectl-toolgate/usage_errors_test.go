@@ -30,6 +30,10 @@ func TestUsageErrorsNameTheProblem(t *testing.T) {
 		{[]string{"ledger", "verify", "--json", "-o", "text", "/nonexistent"}, "--json and -o text disagree"},
 		{[]string{"replay", "--ledger", "/nonexistent", "-o", "wide"}, "-o wide: want text or json"},
 		{[]string{"test", "-f", "/nonexistent", "-o", "yaml"}, "-o yaml: want text or json"},
+		// A negative count is a usage error, -1 too: it is not a way to ask for the counted default.
+		{[]string{"test", "-f", "/nonexistent", "--attempts", "-1"}, "--attempts -1: must not be negative"},
+		{[]string{"test", "-f", "/nonexistent", "--attempts=-7"}, "--attempts -7: must not be negative"},
+		{[]string{"test", "-f", "/nonexistent", "--repeats", "-2"}, "--repeats -2: must not be negative"},
 	} {
 		code, out, errOut := runCLI(t, tc.args...)
 		if code != exitUsage || out != "" || !strings.Contains(errOut, tc.want) {
