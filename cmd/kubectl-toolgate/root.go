@@ -34,7 +34,8 @@ the profile a plan is locked to, approve calls that need a person, verify and re
 ledger, and replay its decisions under candidate policies.
 
 The kubectl connection flags (--kubeconfig, --context, -n, --as, --token, ...) work as with kubectl,
-before or after the command and its arguments; 'kubectl toolgate options' lists them.
+before or after the command and its arguments, with every command but 'ledger tail' (which reads
+files only, and whose -n is its number of records); 'kubectl toolgate options' lists them.
 
 Exit status: 0 success, 1 the check ran and failed (a denied call, an unlocked plan, a broken
 ledger, a refused approval), 2 usage, input or I/O error.`
@@ -81,10 +82,10 @@ func newRootCommand(c *cli) *cobra.Command {
 func newOptionsCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "options",
-		Short: "list the kubectl connection flags every command takes",
+		Short: "list the kubectl connection flags (all commands take them but ledger tail)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			say(cmd.OutOrStdout(), "The following flags can be passed to any command:\n\n",
+			say(cmd.OutOrStdout(), "The following flags can be passed to any command but 'ledger tail':\n\n",
 				cmd.InheritedFlags().FlagUsages())
 			return nil
 		},
@@ -107,7 +108,8 @@ Flags:
 {{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
 
 Global flags: the kubectl connection flags (--kubeconfig, --context, -n/--namespace, --as, --token,
---server, --request-timeout, ...); 'kubectl toolgate options' lists them.{{end}}{{if .HasAvailableSubCommands}}
+--server, --request-timeout, ...), taken by every command but 'ledger tail';
+'kubectl toolgate options' lists them.{{end}}{{if .HasAvailableSubCommands}}
 
 Use "{{.CommandPath}} [command] --help" for more information about a command.{{end}}
 `
