@@ -104,8 +104,9 @@ func (x keyIndexes) of(prefix string, m map[string]any) *keyIndex {
 // respelled is the first key of args along one of the named keys that another decoder may read
 // as the key named there: a respelling of it (Respells), or a dotted or bracketed path through it
 // and the keys below ("opts.force", `opts["Force"]`), which a JavaScript tool setting options by
-// path follows. It is returned dotted from args with the key it stands for, and how ("respells"
-// or "is a path to"); "" when there is none. Each named key is followed through the maps the
+// path follows; or a string holding JSON text where the rule reads below it (jsonTextBelow). It
+// is returned dotted from args with the key it stands for, and how ("respells", "is a path to" or
+// holdsJSONText); "" when there is none. Each named key is followed through the maps the
 // arguments hold, and at anyElement through every element of a list or value of a map; where it
 // leaves them, there is nothing below to check.
 func respelled(args map[string]any, named []namedKey, indexes keyIndexes) (key, want, how string) {
@@ -131,11 +132,14 @@ func respelledIn(v any, nk namedKey, i int, where []string, indexes keyIndexes) 
 		}
 		return respelledInEach(v, nk, i, where, indexes)
 	case anyElement:
+		if key, want, how = jsonTextBelow(v, nk, i, where); key != "" {
+			return key, want, how
+		}
 		return respelledInEach(v, nk, i+1, where, indexes)
 	}
 	m, isMap := v.(map[string]any)
 	if !isMap {
-		return "", "", ""
+		return jsonTextBelow(v, nk, i, where)
 	}
 	prefix := strings.Join(where, ".")
 	idx := indexes.of(strings.Join(where, "\x00"), m)
@@ -148,6 +152,34 @@ func respelledIn(v any, nk namedKey, i int, where []string, indexes keyIndexes) 
 		}
 	}
 	return respelledIn(m[seg], nk, i+1, append(slices.Clip(where), seg), indexes)
+}
+
+// holdsJSONText is how a string of JSON text stands for what a rule reads below it.
+const holdsJSONText = "holds JSON text"
+
+// jsonTextBelow is v, at where, when it is a string holding JSON text of an array or object
+// (JSONText) and the rule reads the i-th key of nk, or an element, below it: has() of a key of a
+// string is false, so a rule allowing the key to be absent (!has(args.opts.force) || ...) judges
+// the string as holding none, while a tool that decodes the text (the Python MCP SDK does, for an
+// argument not typed as a string) reads the key it holds. It is returned with what the rule reads
+// below it and holdsJSONText; "" when v is anything else.
+func jsonTextBelow(v any, nk namedKey, i int, where []string) (key, want, how string) {
+	s, isString := v.(string)
+	if !isString {
+		return "", "", ""
+	}
+	if _, isText := JSONText(s); !isText {
+		return "", "", ""
+	}
+	below := make([]string, 0, len(nk.path)-i)
+	for _, seg := range nk.path[i:] {
+		if seg == anyElement || seg == anyObject {
+			seg = "*"
+		}
+		below = append(below, seg)
+	}
+	prefix := strings.Join(where, ".")
+	return prefix, dotted(prefix, strings.Join(below, ".")), holdsJSONText
 }
 
 // respelledInEach is respelledIn for each element of v, a list, or each value of v, a map.
@@ -178,6 +210,11 @@ func dotted(prefix, key string) string {
 
 // respellingMessage is the denial of a call holding key where the rule reads want.
 func respellingMessage(rule, key, how, want string) string {
+	if how == holdsJSONText {
+		return "argument rule " + rule + ": " + strconv.Quote(key) + " is a string holding JSON text of an array or " +
+			"object, which a tool may decode and read in its place, while the rule reads " + strconv.Quote(want) +
+			" below it; send the value itself, not its JSON text"
+	}
 	return "argument rule " + rule + ": " + strconv.Quote(key) + " " + how + " " + strconv.Quote(want) +
 		", which the rule reads; a tool may take either for the other, so spell it exactly"
 }

@@ -1,22 +1,9 @@
 package toolcall
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "github.com/toolgate/toolgate/internal/argrules"
 
-// jsonText is the array or object that s holds as JSON text (space around it allowed), which a
-// tool may decode and take in the string's place: the Python MCP SDK's servers do, for any
-// argument not typed as a plain string (FuncMetadata.pre_parse_json, since models often send a
-// list as JSON text), and so do tools that json.loads what they are given. ok is false for any
-// other string, a scalar's text included ("1", "true", "\"x\""), which such a tool keeps as it is.
-func jsonText(s string) (v any, ok bool) {
-	t := strings.Trim(s, " \t\n\r")
-	if t == "" || (t[0] != '[' && t[0] != '{') {
-		return nil, false
-	}
-	return v, json.Unmarshal([]byte(t), &v) == nil
-}
+// jsonText is argrules.JSONText: one judgement of which strings a tool may decode.
+var jsonText = argrules.JSONText
 
 // textPaths are the paths one path argument's string names, judged both ways: the string itself,
 // as a tool that takes it as it is reads it, and, when it is JSON text of an array of strings,

@@ -41,6 +41,7 @@ var _ = Describe("argument rules", Ordered, func() {
 				{Name: "recipient", Tools: []string{pay}, Expression: "args.recipient.endsWith('@example.com')"},
 				{Name: "no-priority", Tools: []string{pay}, Expression: "!has(args.priority_send) || !args.priority_send"},
 				{Name: "reports", Tools: []string{pay}, Expression: "paths.all(f, f.startsWith('/tmp/reports/'))"},
+				{Name: "no-force", Tools: []string{pay}, Expression: "!has(args.options) || !has(args.options.force) || !args.options.force"},
 			}}}
 		Expect(k8sClient.Create(ctx, pp)).To(Succeed())
 		ref = p.profile(profileWith(nil))
@@ -92,6 +93,11 @@ var _ = Describe("argument rules", Ordered, func() {
 		// would read the respelling as the key.
 		Entry("a respelling of a key a rule reads", `{"amount": 1, "recipient": "ops@example.com", "prioritySend": true}`,
 			"argument rule no-priority", "prioritySend", "respells", "priority_send"),
+		// has() of a key of a string is false, so the rule judged no force in it; a tool that
+		// decodes the text (the Python MCP SDK's servers do) reads force: true.
+		Entry("options sent as JSON text, where the rule reads a key below them",
+			`{"amount": 1, "recipient": "ops@example.com", "options": "{\"force\": true}"}`,
+			"argument rule no-force", `"options" is a string holding JSON text`, "options.force"),
 	)
 
 	It("judges the paths as the engine resolves them, not as the agent spelled them", func() {
