@@ -10,11 +10,16 @@ import (
 )
 
 // anyElement is the path segment for every element of a list, or every value of a map, that a
-// rule reaches by iterating (args.jobs.all(j, j.dry_run)) or by an index that is not a constant
-// key (args.jobs[0].dry_run, args.opts[k].force): each such element is an object the tool reads
+// rule reaches by an index that is not a constant key (args.jobs[0].dry_run, args.opts[k].force),
+// or, as anyIterated, by iterating (args.jobs.all(j, j.dry_run)): each such element is an object the tool reads
 // as it reads args, so a respelling in any of them is refused. No key is "\x00*" (extra.go
 // refuses control characters in keys).
 const anyElement = "\x00*"
+
+// anyIterated is anyElement for the elements a comprehension binds its variable to: each element
+// of a list, but each key of a map (a string), not its values. A key the rule reads below it is
+// read off a map's keys, which hold none (has() is false): a map there is refused (respelledIn).
+const anyIterated = "\x00@"
 
 // anyObject is the path segment for every object in args at any depth, args itself included: a
 // key a rule reads off a value whose place in args it cannot follow (dyn(j).dry_run, a
@@ -25,8 +30,8 @@ const anyObject = "\x00**"
 
 // argPaths are the keys of args a rule names, each as the path from args to it: args.force is
 // [force], args.opts.force and args['opts']['force'] are [opts force], 'limit' in args.opts is
-// [opts limit], args.jobs.all(j, j.dry_run) and args.jobs[0].dry_run are [jobs anyElement
-// dry_run]. Keys a rule reaches otherwise (with a computed key) are not named, and a rule on
+// [opts limit], args.jobs[0].dry_run is [jobs anyElement dry_run] and args.jobs.all(j,
+// j.dry_run) is [jobs anyIterated dry_run]. Keys a rule reaches otherwise (with a computed key) are not named, and a rule on
 // them must itself require the key.
 func argPaths(e ast.Expr) [][]string {
 	var paths [][]string
@@ -111,7 +116,7 @@ func collectComprehensionPaths(c ast.ComprehensionExpr, scope map[string][]strin
 		elem = c.IterVar2()
 	}
 	if p, ok := argPath(c.IterRange(), scope); ok {
-		inner[elem] = append(slices.Clone(p), anyElement)
+		inner[elem] = append(slices.Clone(p), anyIterated)
 	} else if mentionsArgs(c.IterRange(), scope) {
 		inner[elem] = []string{anyObject} // an element of something built from args
 	}

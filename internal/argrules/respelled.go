@@ -107,7 +107,8 @@ func (x keyIndexes) of(prefix string, m map[string]any) *keyIndex {
 // path follows; or a string holding JSON text where the rule reads below it (jsonTextBelow). It
 // is returned dotted from args with the key it stands for, and how ("respells", "is a path to" or
 // holdsJSONText); "" when there is none. Each named key is followed through the maps the
-// arguments hold, and at anyElement through every element of a list or value of a map; where it
+// arguments hold, and at anyElement through every element of a list or value of a map (at
+// anyIterated a map is refused where the rule reads below its keys, iteratesKeys); where it
 // leaves them, there is nothing below to check.
 func respelled(args map[string]any, named []namedKey, indexes keyIndexes) (key, want, how string) {
 	for _, nk := range named {
@@ -131,9 +132,15 @@ func respelledIn(v any, nk namedKey, i int, where []string, indexes keyIndexes) 
 			return key, want, how
 		}
 		return respelledInEach(v, nk, i, where, indexes)
-	case anyElement:
+	case anyElement, anyIterated:
 		if key, want, how = jsonTextBelow(v, nk, i, where); key != "" {
 			return key, want, how
+		}
+		if _, isMap := v.(map[string]any); isMap && seg == anyIterated && i+1 < len(nk.path) {
+			// The rule's variable is each key of the map, a string: every key it reads below
+			// is absent there, whatever the values the tool takes hold.
+			prefix := strings.Join(where, ".")
+			return prefix, dotted(prefix, strings.Join(readable(nk.path[i:]), ".")), iteratesKeys
 		}
 		return respelledInEach(v, nk, i+1, where, indexes)
 	}
@@ -171,15 +178,23 @@ func jsonTextBelow(v any, nk namedKey, i int, where []string) (key, want, how st
 	if _, isText := JSONText(s); !isText {
 		return "", "", ""
 	}
-	below := make([]string, 0, len(nk.path)-i)
-	for _, seg := range nk.path[i:] {
-		if seg == anyElement || seg == anyObject {
+	prefix := strings.Join(where, ".")
+	return prefix, dotted(prefix, strings.Join(readable(nk.path[i:]), ".")), holdsJSONText
+}
+
+// iteratesKeys is how a map stands where a rule reads keys of each element it iterates.
+const iteratesKeys = "iterates keys"
+
+// readable is a named key's path as a message shows it: "*" for any element or object.
+func readable(path []string) []string {
+	out := make([]string, len(path))
+	for i, seg := range path {
+		if seg == anyElement || seg == anyIterated || seg == anyObject {
 			seg = "*"
 		}
-		below = append(below, seg)
+		out[i] = seg
 	}
-	prefix := strings.Join(where, ".")
-	return prefix, dotted(prefix, strings.Join(below, ".")), holdsJSONText
+	return out
 }
 
 // respelledInEach is respelledIn for each element of v, a list, or each value of v, a map.
@@ -210,6 +225,11 @@ func dotted(prefix, key string) string {
 
 // respellingMessage is the denial of a call holding key where the rule reads want.
 func respellingMessage(rule, key, how, want string) string {
+	if how == iteratesKeys {
+		return "argument rule " + rule + ": " + strconv.Quote(key) + " is an object, whose keys (strings) the rule " +
+			"iterates while it reads " + strconv.Quote(want) + " off each, so it judges none of the values a tool " +
+			"taking the object reads; send a list"
+	}
 	if how == holdsJSONText {
 		return "argument rule " + rule + ": " + strconv.Quote(key) + " is a string holding JSON text of an array or " +
 			"object, which a tool may decode and read in its place, while the rule reads " + strconv.Quote(want) +

@@ -42,6 +42,7 @@ var _ = Describe("argument rules", Ordered, func() {
 				{Name: "no-priority", Tools: []string{pay}, Expression: "!has(args.priority_send) || !args.priority_send"},
 				{Name: "reports", Tools: []string{pay}, Expression: "paths.all(f, f.startsWith('/tmp/reports/'))"},
 				{Name: "no-force", Tools: []string{pay}, Expression: "!has(args.options) || !has(args.options.force) || !args.options.force"},
+				{Name: "no-forced-job", Tools: []string{pay}, Expression: "!has(args.jobs) || args.jobs.all(j, !has(j.force) || !j.force)"},
 			}}}
 		Expect(k8sClient.Create(ctx, pp)).To(Succeed())
 		ref = p.profile(profileWith(nil))
@@ -98,6 +99,11 @@ var _ = Describe("argument rules", Ordered, func() {
 		Entry("options sent as JSON text, where the rule reads a key below them",
 			`{"amount": 1, "recipient": "ops@example.com", "options": "{\"force\": true}"}`,
 			"argument rule no-force", `"options" is a string holding JSON text`, "options.force"),
+		// all() over a map binds its keys, strings without a force; a tool taking the map of jobs
+		// runs the values.
+		Entry("a map of jobs where the rule reads a key of each element of a list",
+			`{"amount": 1, "recipient": "ops@example.com", "jobs": {"a": {"force": true}}}`,
+			"argument rule no-forced-job", `"jobs" is an object, whose keys (strings) the rule iterates`, "jobs.*.force"),
 	)
 
 	It("judges the paths as the engine resolves them, not as the agent spelled them", func() {
