@@ -32,6 +32,7 @@ func TestJSONTextWhereARuleReadsBelowIsRefused(t *testing.T) {
 		"an indexed element as JSON text":     {"first", `{"jobs": ["{\"force\": true}"]}`, `"jobs.0"`},
 		"JSON text the check cannot follow":   {"wrapped", `{"opts": "{\"force\": true}"}`, `"opts"`},
 		"JSON text of an array of the object": {"deploy", `{"opts": "[{\"force\": true}]"}`, `"opts"`},
+		"JSON text behind a no-break space":   {"deploy", `{"opts": "\u00a0{\"force\": true}"}`, `"opts"`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			v := set.Evaluate(argrules.Input{Tool: tc.tool, Extra: mustParse(tc.extra)})
@@ -58,5 +59,22 @@ func TestJSONTextWhereARuleReadsBelowIsRefused(t *testing.T) {
 				t.Fatalf("Evaluate(%s) = %q; want it admitted", tc.extra, v.Message)
 			}
 		})
+	}
+}
+
+// A tool that trims a string before decoding it (JavaScript's trim(), Python's strip()) removes
+// more than JSON's own space: a no-break space, a line or paragraph separator, a form feed, a
+// byte-order mark. JSON text behind them is JSON text to that tool, and so to the rules.
+func TestJSONTextBehindSpaceATrimRemoves(t *testing.T) {
+	for _, space := range []string{"\u00a0", "\u2028", "\u2029", "\u3000", "\ufeff", "\f", "\v", "\u0085", "\u1680", "\u202f"} {
+		s := space + `{"force": true}` + space
+		if _, ok := argrules.JSONText(s); !ok {
+			t.Errorf("JSONText(%q) is not JSON text; a tool trimming it first decodes {\"force\": true}", s)
+		}
+	}
+	for _, s := range []string{`x{"force": true}`, "\u200b" + `{"force": true}`, `"{}"`, `1`, ``, " \u00a0 "} {
+		if v, ok := argrules.JSONText(s); ok {
+			t.Errorf("JSONText(%q) = %v; want no JSON text", s, v)
+		}
 	}
 }
