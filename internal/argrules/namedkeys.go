@@ -89,6 +89,7 @@ func collectCallPaths(call ast.CallExpr, scope map[string][]string, add func([]s
 			}
 		}
 	}
+	collectComparedKeys(call, scope, add)
 	if call.FunctionName() == operators.In && len(call.Args()) == 2 {
 		if key, ok := constString(call.Args()[0]); ok {
 			if p, ok := argPath(call.Args()[1], scope); ok {
@@ -98,6 +99,49 @@ func collectCallPaths(call ast.CallExpr, scope map[string][]string, add func([]s
 			}
 		}
 	}
+}
+
+// collectComparedKeys adds the keys a rule compares with the keys of a map it iterates: k ==
+// 'force', 'force' != k and k in ['force', 'dry_run'], with k a comprehension's variable over
+// args or a place in it (args.exists(k, k == 'force') reads as 'force' in args does). Over a
+// list, the variable is each element and the key names nothing, which costs nothing to check.
+func collectComparedKeys(call ast.CallExpr, scope map[string][]string, add func([]string)) {
+	args := call.Args()
+	if len(args) != 2 {
+		return
+	}
+	switch call.FunctionName() {
+	case operators.Equals, operators.NotEquals:
+		for _, pair := range [][2]ast.Expr{{args[0], args[1]}, {args[1], args[0]}} {
+			if keys, ok := iteratedKeys(pair[0], scope); ok {
+				if key, isConst := constString(pair[1]); isConst {
+					add(append(keys, key))
+				}
+			}
+		}
+	case operators.In:
+		keys, ok := iteratedKeys(args[0], scope)
+		if !ok || args[1].Kind() != ast.ListKind {
+			return
+		}
+		for _, el := range args[1].AsList().Elements() {
+			if key, isConst := constString(el); isConst {
+				add(append(slices.Clone(keys), key))
+			}
+		}
+	}
+}
+
+// iteratedKeys is the path of the map whose keys e, a comprehension's variable, iterates.
+func iteratedKeys(e ast.Expr, scope map[string][]string) ([]string, bool) {
+	if e.Kind() != ast.IdentKind {
+		return nil, false
+	}
+	p, ok := scope[e.AsIdent()]
+	if !ok || len(p) == 0 || p[len(p)-1] != anyIterated {
+		return nil, false
+	}
+	return slices.Clone(p[:len(p)-1]), true
 }
 
 // collectComprehensionPaths is collectPaths for a comprehension (all, exists, map, filter...).
