@@ -47,7 +47,7 @@ func wellFormed(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r) // the SDK refuses it, unread (405, 415), or it has nothing to read
 			return
 		}
-		if charset != "" && !strings.EqualFold(charset, "utf-8") {
+		if charset != "" && !utf8Labels[strings.ToLower(strings.TrimSpace(charset))] {
 			// The SDK reads every body as UTF-8 whatever the header says; a proxy or log in front
 			// that honours the charset would read other strings than the gateway judges.
 			http.Error(w, fmt.Sprintf("Content-Type charset %q: MCP messages are JSON, which is UTF-8 (RFC 8259); "+
@@ -76,6 +76,12 @@ func wellFormed(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// utf8Labels are the names a decoder takes for UTF-8 (the WHATWG Encoding Standard's labels, which
+// browsers, Node's TextDecoder and most proxies use, and IANA's csUTF8), in lower case: a client
+// that writes one of them means what the gateway reads.
+var utf8Labels = map[string]bool{"utf-8": true, "utf8": true, "unicode-1-1-utf-8": true, "unicode11utf8": true,
+	"unicode20utf8": true, "x-unicode20utf8": true, "csutf8": true}
 
 // bodyBuffers hold request bodies while they are checked and read again by the SDK.
 var bodyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}

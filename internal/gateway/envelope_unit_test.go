@@ -298,3 +298,29 @@ func FuzzCheckEnvelope(f *testing.F) {
 		}
 	})
 }
+
+// A charset the gateway takes is a name of UTF-8 to a decoder in front; every other is refused
+// HTTP 415 before the body is read, nothing created or sent.
+func TestCharsetsTakenAreUTF8(t *testing.T) {
+	served := 0
+	h := wellFormed(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { served++ }))
+	for ct, taken := range map[string]bool{
+		"application/json": true, "application/json; charset=utf-8": true, `application/json;charset="UTF-8"`: true,
+		"application/json; charset=utf8": true, "application/json; charset=unicode-1-1-utf-8": true,
+		"application/json; charset=iso-8859-1": false, "application/json; charset=utf-16": false,
+		"application/json; charset=UTF-16LE": false, "application/json; charset=us-ascii": false,
+		"application/json; charset=windows-1252": false, "application/json; charset=utf-7": false,
+	} {
+		before := served
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(callBody))
+		req.Header.Set("Content-Type", ct)
+		h.ServeHTTP(rec, req)
+		switch {
+		case taken && (served != before+1 || rec.Code != http.StatusOK):
+			t.Errorf("%s: HTTP %d, served %v; want it taken", ct, rec.Code, served != before)
+		case !taken && (served != before || rec.Code != http.StatusUnsupportedMediaType):
+			t.Errorf("%s: HTTP %d, served %v; want HTTP 415, unserved", ct, rec.Code, served != before)
+		}
+	}
+}
