@@ -47,6 +47,12 @@ func wellFormed(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r) // the SDK refuses it, unread (405, 415), or it has nothing to read
 			return
 		}
+		if n := len(r.Header.Values("Content-Type")); n > 1 {
+			// The SDK and the charset check read the first; a proxy or log in front may take the
+			// last (or join them) and honour a charset the gateway never saw.
+			http.Error(w, fmt.Sprintf("Content-Type given %d times: send it once", n), http.StatusUnsupportedMediaType)
+			return
+		}
 		if charset != "" && !utf8Labels[strings.ToLower(strings.TrimSpace(charset))] {
 			// The SDK reads every body as UTF-8 whatever the header says; a proxy or log in front
 			// that honours the charset would read other strings than the gateway judges.
