@@ -835,8 +835,8 @@ func classCatalogue() []classCase {
 		ninthCatalogue(),
 		tenthCatalogue(),
 		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
-		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(), twentiethCatalogue(), twentyfirstCatalogue(), twentysecondCatalogue(), twentythirdCatalogue(),
-		ordinaryCatalogue(), twentiethOrdinaryCatalogue(),
+		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(), twentiethCatalogue(), twentyfirstCatalogue(), twentysecondCatalogue(), twentythirdCatalogue(), twentyfourthCatalogue(),
+		ordinaryCatalogue(), twentiethOrdinaryCatalogue(), twentyfourthOrdinaryCatalogue(),
 		recognisedCatalogue(),
 	)...)
 }

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -161,7 +162,7 @@ func ordinaryCatalogue() []classCase {
 // (kubectl get ..., make test, ...) would hide an everyday command the engine does not recognise.
 func TestOrdinaryWorkWithoutProjectCommands(t *testing.T) {
 	p := mustCompile(t, &Profile{}, ProjectRules{Workspace: "/workspace"})
-	for _, c := range append(ordinaryCatalogue(), twentiethOrdinaryCatalogue()...) {
+	for _, c := range slices.Concat(ordinaryCatalogue(), twentiethOrdinaryCatalogue(), twentyfourthOrdinaryCatalogue()) {
 		t.Run(c.class+"/"+c.name, func(t *testing.T) {
 			if d := Evaluate(p, c.near); !d.Allowed() {
 				t.Errorf("near miss %q: %s %s: %s", c.near.Args.Command, d.Verdict, d.RuleID, d.Message)

@@ -18,8 +18,12 @@ func forwardsToUnknown(s *segment) bool {
 	switch s.name {
 	case "npm", "pnpm", "yarn":
 		// The script's words: all after "test" (npm reads its own options among them, and passes
-		// the rest; without "--" they are its configuration, which is read no less strictly).
-		return len(w) > 2 && !w[1].dynamic && w[1].s == "test"
+		// the rest; without "--" they are its configuration, which is read no less strictly), or
+		// after "run test", the same script by name (testScriptWords).
+		if n := testScriptWords(w); n > 0 {
+			return len(w) > n
+		}
+		return false
 	case "cargo", "tox":
 		return slices.ContainsFunc(w[1:len(w)-1], func(x word) bool { return x.s == "--" })
 	case "go":
