@@ -21,7 +21,32 @@ func twentyfourthOrdinaryCatalogue() []classCase {
 	}
 }
 
-// twentyfourthCatalogue holds the twenty-fourth engine review's rows.
+// twentyfourthCatalogue holds the twenty-fourth engine review's rows. A recognised build or test
+// tool pointed at another directory's project ran that project's code unseen: cargo test
+// --manifest-path /tmp/x/Cargo.toml its build.rs, go test -C /tmp/x its tests, npm test --prefix
+// /tmp/x its script, pytest /tmp/x its conftest.py, dotnet test /tmp/x/x.csproj its targets, jest
+// --rootDir, vitest --root, ctest --test-dir, tox -c, mvn -f and gradle -p theirs.
 func twentyfourthCatalogue() []classCase {
-	return nil
+	sh := shCall
+	opaque := asked(RuleOpaqueCode)
+	const (
+		otherProject = "a recognised build or test tool pointed at another directory's project"
+	)
+	return []classCase{
+		{otherProject, "cargo's manifest in /tmp; a crate of the workspace", sh(`cargo test --manifest-path /tmp/x/Cargo.toml`), opaque,
+			sh(`cargo test --manifest-path crates/core/Cargo.toml`), false},
+		{otherProject, "go -C to /tmp; to a submodule", sh(`go test -C /tmp/x ./...`), opaque, sh(`go test -C ./tools ./...`), false},
+		{otherProject, "npm --prefix two levels up; a sibling package", sh(`npm test --prefix ../../x`), opaque, sh(`npm test --prefix ../web`), false},
+		{otherProject, "yarn --cwd and pnpm -C", sh(`yarn --cwd /tmp/x test && pnpm -C /tmp/x test`), opaque, sh(`yarn test && pnpm test`), false},
+		{otherProject, "pytest of a directory in /tmp; of the tests", sh(`pytest -q /tmp/x`), opaque, sh(`pytest -q tests/ --basetemp /tmp/pt -k login`), false},
+		{otherProject, "python -m pytest of a home directory", sh(`python -m pytest ~/x`), opaque, sh(`python -m pytest tests/unit`), false},
+		{otherProject, "dotnet test of a project in /tmp; an output there", sh(`dotnet test /tmp/x/x.csproj`), opaque,
+			sh(`dotnet test tests/App.Tests.csproj -o /tmp/out /property:Configuration=Release`), false},
+		{otherProject, "jest's rootDir; vitest's root", sh(`jest --rootDir /tmp/x`), opaque, sh(`vitest run --root . --dir src`), false},
+		{otherProject, "vitest's root in /tmp", sh(`vitest run -r /tmp/x`), opaque, sh(`jest --rootDir .`), false},
+		{otherProject, "ctest's directory; the build's", sh(`ctest --test-dir /tmp/x`), opaque, sh(`ctest --test-dir build`), false},
+		{otherProject, "tox's config; mvn's pom of a module", sh(`tox -c /tmp/tox.ini`), opaque, sh(`mvn test -f core/pom.xml`), false},
+		{otherProject, "mvn's pom and gradle's directory in /tmp", sh(`mvn test -f /tmp/pom.xml || gradle test -p /tmp/x`), opaque,
+			sh(`gradle test`), false},
+	}
 }

@@ -181,6 +181,9 @@ func outsideCode(s *segment) string {
 	if why := jestJSONModules(s); why != "" {
 		return why
 	}
+	if why := outsideProject(s); why != "" {
+		return why
+	}
 	for _, o := range outsideCodeOptions[s.name] {
 		short := o[0]
 		if short == "" {

@@ -1,0 +1,130 @@
+package safety
+
+import (
+	"slices"
+	"strings"
+)
+
+// A recognised build or test tool pointed at another directory's project runs that project's
+// code: cargo test --manifest-path /tmp/x/Cargo.toml its build.rs and tests, go test -C /tmp/x
+// ./... its tests, npm test --prefix /tmp/x its package.json's script, pytest /tmp/x its conftest.py,
+// mvn test -f /tmp/x its pom's plugins, dotnet test /tmp/x/x.csproj its MSBuild targets, jest
+// --rootDir and vitest --root its config. That code is not the project's, and the engine has not
+// seen it: the segment is opaque, as an outsideCodeOptions file from elsewhere makes it. A
+// directory below the working directory, or a sibling one level up (a multi-module repository's
+// ../web), is the project's (belowProject); so is the definition file's directory.
+
+// outsideProjectTools are the tools whose definition options (defFileOptions, defDirOptions),
+// project directory options (projectDirOptions) and test path operands are judged here; compose
+// and container builds are judged as host reads (containerbuild.go).
+//
+//nolint:goconst // program names read best literally, next to their neighbours
+var outsideProjectTools = []string{"cargo", "tox", cmdPytest, "gradle", cmdMvn, cmdNpm, "pnpm", "yarn", "go", "ctest", "jest",
+	"vitest", cmdDotnet}
+
+// projectDirOptions are, per tool, options beyond defDirOptions that name the directory whose
+// project it builds or tests.
+//
+//nolint:goconst // option spellings read best literally, next to their neighbours
+var projectDirOptions = map[string][][2]string{
+	"go":     {{"-C", "-C"}},
+	"pnpm":   {{"-C", "--dir"}},
+	"ctest":  {{"--test-dir", "--test-dir"}},
+	"jest":   camelAndKebab("rootDir", "roots"),
+	"vitest": {{"-r", "--root"}, {"--dir", "--dir"}},
+}
+
+// outsideProject returns the option or operand that points a recognised build or test tool at a
+// project outside this one, or "" when there is none.
+func outsideProject(s *segment) string {
+	if !slices.Contains(outsideProjectTools, s.name) {
+		return ""
+	}
+	var named []word
+	named = append(named, definitionFiles(s)...)
+	for _, opts := range [][][2]string{defDirOptions[s.name], projectDirOptions[s.name]} {
+		for _, o := range opts {
+			short := cmpOr(o[0], o[1])
+			for v := range optionValues(s, short, o[1]) {
+				named = append(named, v)
+			}
+		}
+	}
+	named = append(named, testPathOperands(s)...)
+	for _, v := range named {
+		if v.dynamic || !inThisProject(v.s) {
+			return "it builds or tests the project of " + v.s + ", outside this one"
+		}
+	}
+	return ""
+}
+
+// cmpOr is the first non-empty string.
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// inThisProject says whether a path a build or test tool is pointed at stays in the project:
+// relative, below the working directory or one level above it (belowProject), no home directory,
+// URL or glob the engine would have to expand.
+func inThisProject(p string) bool {
+	return !strings.ContainsAny(p, "$`~\\\"'*?[") && !strings.Contains(p, "://") && belowProject(p)
+}
+
+// testPathOperands are the operands that name the tests a tool collects and runs: pytest's (and
+// python -m pytest's) paths, dotnet test's and build's project or solution.
+func testPathOperands(s *segment) []word {
+	switch s.name {
+	case cmdPytest:
+		return runnerPositionals(s.words[1:], pytestValued, pytestTakesShortValue)
+	case cmdDotnet:
+		ops := slices.DeleteFunc(runnerPositionals(s.words[1:], dotnetValued, nil), func(w word) bool {
+			_, _, sw := dotnetSwitch(w.s) // MSBuild's /property:X=Y is a switch, not a path
+			return sw || slices.Contains(msbuildBareSwitches, strings.ToLower(w.s))
+		})
+		if len(ops) > 1 && (ops[0].s == subTest || ops[0].s == subBuild) {
+			return ops[1:]
+		}
+	}
+	return nil
+}
+
+// runnerPositionals returns the words that are no option and no option's value: the value of a long
+// option in valued, or of a short option shortValued says takes one, is the next word unless it
+// is joined (--rootdir=x, -kfoo).
+func runnerPositionals(words []word, valued []string, shortValued func(string) bool) []word {
+	var out []word
+	for i := 0; i < len(words); i++ {
+		w := words[i].s
+		switch {
+		case !strings.HasPrefix(w, "-") || w == "-":
+			out = append(out, words[i])
+		case slices.Contains(valued, w), shortValued != nil && shortValued(w):
+			i++
+		}
+	}
+	return out
+}
+
+// pytestValued are pytest's (and its common plugins') long options whose value may be the next
+// word.
+var pytestValued = strings.Fields(`--basetemp --junitxml --junit-xml --junit-prefix --log-file --log-file-level
+	--log-file-format --log-file-date-format --log-level --log-format --log-date-format --log-cli-level --log-cli-format
+	--log-cli-date-format --result-log --report-log --html --rootdir --confcutdir --deselect --ignore --ignore-glob --cov
+	--cov-report --cov-config --cov-fail-under --cov-context --durations --durations-min --maxfail --tb --import-mode
+	--show-capture --capture --color --code-highlight --pastebin --override-ini --config-file --inifile --timeout --reruns
+	--dist --numprocesses --maxprocesses --randomly-seed --json-report-file --asyncio-mode --doctest-glob --verbosity
+	--pythonwarnings --cache-dir --junit-family --log-auto-indent --deselect --benchmark-json --benchmark-save`)
+
+// msbuildBareSwitches are MSBuild's switches without a value that dotnet passes on, spelt with
+// "/" as a path may start.
+var msbuildBareSwitches = strings.Fields("/m /restore /nologo /bl /tl /nr /r /noautorsp /noconlog /detailedsummary /ds")
+
+// dotnetValued are dotnet test's and build's options whose value may be the next word.
+var dotnetValued = strings.Fields(`-o --output -c --configuration -f --framework -r --runtime --filter -l --logger -s
+	--settings -a --test-adapter-path -v --verbosity --results-directory --collect -d --diag --arch --os --source
+	--version-suffix --blame-hang-timeout --blame-crash-dump-type --blame-hang-dump-type --environment -e --property -p
+	--packages --configfile --tl --artifacts-path`)
