@@ -25,12 +25,14 @@ func twentyfourthOrdinaryCatalogue() []classCase {
 // tool pointed at another directory's project ran that project's code unseen: cargo test
 // --manifest-path /tmp/x/Cargo.toml its build.rs, go test -C /tmp/x its tests, npm test --prefix
 // /tmp/x its script, pytest /tmp/x its conftest.py, dotnet test /tmp/x/x.csproj its targets, jest
-// --rootDir, vitest --root, ctest --test-dir, tox -c, mvn -f and gradle -p theirs.
+// --rootDir, vitest --root, ctest --test-dir, tox -c, mvn -f and gradle -p theirs; and so did one run
+// after cd into a directory outside the workspace (cd /tmp/x && go test ./...).
 func twentyfourthCatalogue() []classCase {
 	sh := shCall
 	opaque := asked(RuleOpaqueCode)
 	const (
 		otherProject = "a recognised build or test tool pointed at another directory's project"
+		elsewhere    = "a build or test run in a directory outside the workspace"
 	)
 	return []classCase{
 		{otherProject, "cargo's manifest in /tmp; a crate of the workspace", sh(`cargo test --manifest-path /tmp/x/Cargo.toml`), opaque,
@@ -48,5 +50,10 @@ func twentyfourthCatalogue() []classCase {
 		{otherProject, "tox's config; mvn's pom of a module", sh(`tox -c /tmp/tox.ini`), opaque, sh(`mvn test -f core/pom.xml`), false},
 		{otherProject, "mvn's pom and gradle's directory in /tmp", sh(`mvn test -f /tmp/pom.xml || gradle test -p /tmp/x`), opaque,
 			sh(`gradle test`), false},
+		{elsewhere, "cd to /tmp, then go test; to a package", sh(`cd /tmp/x && go test ./...`), opaque, sh(`cd internal && go test ./...`), false},
+		{elsewhere, "cd out of the workspace, then pytest; to a sibling", sh(`cd ../.. && pytest`), opaque, sh(`cd ../web && npm test`), false},
+		{elsewhere, "a computed directory; a worktree of this repository", sh(`cd "$D" && cargo test`), opaque,
+			sh(`git worktree add /tmp/wt && cd /tmp/wt && go test ./...`), false},
+		{elsewhere, "a declared make test in /tmp; in the project", sh(`cd /tmp/x && make test`), opaque, sh(`make test`), false},
 	}
 }

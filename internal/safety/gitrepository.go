@@ -133,6 +133,11 @@ func gitRunDir(s *segment) string {
 func (a *analyzer) gitRepositoryMade(idx int) {
 	seg := &a.out.segments[idx]
 	if seg.name != cmdGit {
+		// A build in a tree the line made (a worktree of this repository, a clone, judged as
+		// fetched code) is not one in a directory the engine knows nothing of (buildsElsewhereFindings).
+		if a.line != nil && buildsHere(seg) && slices.ContainsFunc(a.line.repos, func(r string) bool { return seg.cwd == r || under(seg.cwd, r) }) {
+			a.out.inRepos = append(a.out.inRepos, idx)
+		}
 		return
 	}
 	if dir, _ := gitRepoDir(seg); a.line != nil && slices.Contains(a.line.repos, dir) {

@@ -28,8 +28,13 @@ var dockerExecValues = map[string]bool{"-e": true, optEnv: true, optEnvFile: tru
 // segment is fed on standard input (redirs, its pipe) is the remote command's standard input.
 func (a *analyzer) remoteCommand(idx int, redirs []*syntax.Redirect, depth int) {
 	seg := a.out.segments[idx]
-	saved := a.cwd
-	defer func() { a.cwd = saved }()
+	saved, from := a.cwd, len(a.out.segments)
+	defer func() {
+		a.cwd = saved
+		if to := len(a.out.segments); to > from {
+			a.out.elsewhere = append(a.out.elsewhere, [2]int{from, to})
+		}
+	}()
 	switch seg.name {
 	case cmdSSH:
 		a.cwd = "~"

@@ -130,7 +130,8 @@ type analysis struct {
 	findings []finding
 	// patternBytes counts the text pattern rules' regular expressions read (maxPatternBytes).
 	patternBytes int
-	inRepos      []int // segments that run git where the line made a repository (gitrepository.go)
+	inRepos      []int    // segments that run git where the line made a repository (gitrepository.go)
+	elsewhere    [][2]int // [from, to) ranges of segments run on another machine or in a container (remote.go)
 }
 
 var parserPool = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}

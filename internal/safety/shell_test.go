@@ -337,6 +337,12 @@ func TestPathPolicyDefaults(t *testing.T) {
 	}
 }
 
+// inWS runs a call in TestClassification's workspace.
+func inWS(c Call) Call {
+	c.Args.Cwd = "/ws"
+	return c
+}
+
 func TestClassification(t *testing.T) {
 	p := mustCompile(t, &Profile{}, ProjectRules{Workspace: "/ws"})
 	yolo := mustCompile(t, &Profile{}, ProjectRules{Workspace: "/ws", Autonomy: AutonomyYolo})
@@ -354,10 +360,11 @@ func TestClassification(t *testing.T) {
 		{"write into the home directory", Call{Tool: toolWriter, Args: Arguments{Paths: []string{"~/notes"}}}, ClassSystemModify, VerdictAsk, VerdictAllow},
 		{"write outside the workspace", Call{Tool: toolWriter, Args: Arguments{Paths: []string{"/srv2/x"}}}, ClassSystemModify, VerdictAsk, VerdictAllow},
 		{"write to scratch space", Call{Tool: toolWriter, Args: Arguments{Paths: []string{"/tmp/x"}}}, ClassWrite, VerdictAllow, VerdictAllow},
-		{"recognised command", shCall("go test ./..."), ClassExecute, VerdictAllow, VerdictAllow},
+		// A build runs in the workspace: run elsewhere it runs another project (buildsElsewhereFindings).
+		{"recognised command", inWS(shCall("go test ./...")), ClassExecute, VerdictAllow, VerdictAllow},
 		{"unrecognised command", shCall("./configure"), ClassExecute, VerdictAsk, VerdictAllow},
 		{"a loop's break and continue", shCall("for f in a b; do [ -e $f ] && break; continue; done"), ClassExecute, VerdictAllow, VerdictAllow},
-		{"exec only redirecting the shell", shCall("exec > build.log 2>&1; go test ./..."), ClassExecute, VerdictAllow, VerdictAllow},
+		{"exec only redirecting the shell", inWS(shCall("exec > build.log 2>&1; go test ./...")), ClassExecute, VerdictAllow, VerdictAllow},
 		// go env's operands are settings, not files: a wildcard in one reads nothing (asked, as every
 		// go env -w is, never denied as a read of a file the glob might match).
 		{"go env -w with a wildcard setting", shCall("go env -w GONOSUMDB=*"), ClassExecute, VerdictAsk, VerdictAsk},

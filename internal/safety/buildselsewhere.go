@@ -1,0 +1,56 @@
+package safety
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// buildsElsewhereFindings adds a finding for the first build or test tool (buildsHere) run in a
+// directory outside the workspace, or one not known: cd /tmp/x && go test ./... runs /tmp/x's
+// tests, npm test there its package.json's script, a declared make test its Makefile. The
+// project's commands and the recognised runners are the project's only when they build the
+// project, as git is judged by the repository it opens (gitRepositoryFindings). Without a
+// workspace there is no boundary to judge by. Container builds and compose are judged by the host
+// paths they read (containerbuild.go); a version or help query runs no definition.
+func (p *Policy) buildsElsewhereFindings(an *analysis) {
+	if an == nil || p.workspace == "" {
+		return
+	}
+	for i := range an.segments {
+		s := &an.segments[i]
+		if !buildsHere(s) || s.opaque || containerClients[s.name] || definitionFree(s) || an.runsElsewhere(i) || slices.Contains(an.inRepos, i) {
+			continue
+		}
+		dir := s.cwd
+		if dir != "" && dir != cwdUnknown && strings.HasPrefix(dir, "/") && under(dir, p.workspace) {
+			continue
+		}
+		where := fmt.Sprintf("the directory %q", dir)
+		if dir == "" || dir == cwdUnknown || !strings.HasPrefix(dir, "/") {
+			where = "a directory the engine does not know"
+		}
+		an.findings = append(an.findings, finding{rule: RuleOpaqueCode, msg: fmt.Sprintf(
+			"command %q builds or tests in %s, outside the workspace %s: it runs the definitions and code it finds there, which are not the project's; it needs human approval",
+			truncate(s.text, 120), where, p.workspace)})
+		return
+	}
+}
+
+// containerClients are judged by the host paths their builds and compose files read.
+var containerClients = map[string]bool{cmdDocker: true, cmdPodman: true, cmdNerdctl: true, cmdDockerCompose: true, cmdPodmanCompose: true}
+
+// definitionFree says whether a build tool's segment only asks for its version or help, or is a
+// go query that reads no definition of the directory's that runs code.
+func definitionFree(s *segment) bool {
+	if s.hasFlag("--version") || s.hasFlag("--help") || s.hasExactFlag("-h") {
+		return true
+	}
+	return s.name == "go" && len(s.operands) > 0 && slices.Contains([]string{"version", cmdEnv, "doc", "help"}, s.operands[0].s)
+}
+
+// runsElsewhere says whether segment i runs on another machine or in a container (ssh host
+// make, docker run img go test), whose directories are not this machine's.
+func (an *analysis) runsElsewhere(i int) bool {
+	return slices.ContainsFunc(an.elsewhere, func(r [2]int) bool { return i >= r[0] && i < r[1] })
+}
