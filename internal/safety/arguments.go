@@ -469,7 +469,7 @@ func (p *Policy) recognizedCommand(an *analysis) bool {
 }
 
 func (p *Policy) recognizedSegment(s *segment) bool {
-	return p.knownWriter(s) || !beyondQuery(s) && matchesPrefix(p.ordinary[s.name], s)
+	return p.knownWriter(s) || !beyondQuery(s) && (matchesPrefix(p.ordinary[s.name], s) || validatingBuild(s))
 }
 
 // knownWriter reports whether the segment is a recognised command whose writes the engine models,

@@ -3,15 +3,25 @@ package safety
 // twentyfourthOrdinaryCatalogue holds the twenty-fourth review's over-refusals: ordinary
 // developer commands on the project that asked at Default while their neighbours were admitted.
 // npm run test asked where npm test, the same package.json script, was admitted (and run-script,
-// pnpm run test, yarn run test, npm t). Each near miss is admitted at Default with and without
+// pnpm run test, yarn run test, npm t). mvn -q package, mvn clean verify and dotnet build asked
+// where mvn test and dotnet test were admitted: a Maven or Gradle command is now recognised by its
+// goals, every one a validating one, whatever options come before them. Each near miss is admitted at Default with and without
 // project commands; each attack is the nearest spelling that stays held.
 func twentyfourthOrdinaryCatalogue() []classCase {
 	sh := shCall
 	unrec, unknownW := asked(RulePrefixAutonomy+"execute-unrecognized"), asked(RuleUnknownWriter)
 	const (
 		testScript = "the project's test script by its name is npm test"
+		validating = "a validating build with options before its goals, or several validating goals"
 	)
 	return []classCase{
+		{validating, "mvn -q package; a deploy after it", sh(`mvn -q package deploy`), unrec, sh(`mvn -q package`), true},
+		{validating, "the everyday clean verify; an install into ~/.m2", sh(`mvn clean install`), unrec, sh(`mvn -B -q -DskipTests clean verify`), true},
+		{validating, "a module's tests; a plugin's goal", sh(`mvn -pl core -am dependency:tree`), unrec, sh(`mvn -pl core -am test`), true},
+		{validating, "gradle's options before its tasks; a publish after them", sh(`gradle --offline clean build publish`), unrec,
+			sh(`gradle --offline clean build`), true},
+		{validating, "a subproject's test task; its run task", sh(`gradle :app:run`), unrec, sh(`gradle :app:test --tests 'x.*'`), true},
+		{validating, "dotnet build; dotnet run", sh(`dotnet run`), unrec, sh(`dotnet build -c Release`), true},
 		{testScript, "npm run test; another script", sh(`npm run test:unit`), unrec, sh(`npm run test`), true},
 		{testScript, "npm run-script test; a build script", sh(`npm run-script build`), unrec, sh(`npm run-script test`), true},
 		{testScript, "pnpm and yarn run test; yarn's other script", sh(`yarn run lint`), unrec, sh(`pnpm run test && yarn run test`), true},
@@ -26,15 +36,23 @@ func twentyfourthOrdinaryCatalogue() []classCase {
 // --manifest-path /tmp/x/Cargo.toml its build.rs, go test -C /tmp/x its tests, npm test --prefix
 // /tmp/x its script, pytest /tmp/x its conftest.py, dotnet test /tmp/x/x.csproj its targets, jest
 // --rootDir, vitest --root, ctest --test-dir, tox -c, mvn -f and gradle -p theirs; and so did one run
-// after cd into a directory outside the workspace (cd /tmp/x && go test ./...).
+// after cd into a directory outside the workspace (cd /tmp/x && go test ./...). Maven's and
+// Gradle's recognised prefixes admitted whatever goals followed: mvn test deploy published, mvn
+// verify exec:exec ran exec.executable, gradle build publish uploaded.
 func twentyfourthCatalogue() []classCase {
 	sh := shCall
-	opaque := asked(RuleOpaqueCode)
+	opaque, unrec := asked(RuleOpaqueCode), asked(RulePrefixAutonomy+"execute-unrecognized")
 	const (
+		moreGoals    = "a build's goals or tasks beyond the validating ones a recognised prefix starts"
 		otherProject = "a recognised build or test tool pointed at another directory's project"
 		elsewhere    = "a build or test run in a directory outside the workspace"
 	)
 	return []classCase{
+		{moreGoals, "a deploy after the tests", sh(`mvn test deploy`), unrec, sh(`mvn test`), true},
+		{moreGoals, "exec:exec after verify runs exec.executable", sh(`mvn verify exec:exec -Dexec.executable=/tmp/x`), unrec,
+			sh(`mvn verify -Dmaven.test.failure.ignore=true`), true},
+		{moreGoals, "a publish after gradle build", sh(`gradle build publish`), unrec, sh(`gradle build`), true},
+		{moreGoals, "goals from MAVEN_ARGS", sh(`MAVEN_ARGS=deploy mvn test`), unrec, sh(`MAVEN_ARGS=-q mvn test`), true},
 		{otherProject, "cargo's manifest in /tmp; a crate of the workspace", sh(`cargo test --manifest-path /tmp/x/Cargo.toml`), opaque,
 			sh(`cargo test --manifest-path crates/core/Cargo.toml`), false},
 		{otherProject, "go -C to /tmp; to a submodule", sh(`go test -C /tmp/x ./...`), opaque, sh(`go test -C ./tools ./...`), false},

@@ -130,10 +130,10 @@ func hostRepo(name string, anyOwner bool) bool {
 }
 
 // beyondQuery reports whether a segment that starts as a recognised read-only query does more:
-// it sends its credentials elsewhere, or kubectl get --raw reaches a service or a node through
+// it sends its credentials elsewhere, a build runs a goal beyond validation (buildgoals.go), or kubectl get --raw reaches a service or a node through
 // the API server's proxy, where a GET can act (or a value the engine cannot read may).
 func beyondQuery(s *segment) bool {
-	if sendsCredentialsElsewhere(s) {
+	if sendsCredentialsElsewhere(s) || beyondValidation(s) {
 		return true
 	}
 	if s.name != cmdKubectl && s.name != cmdOC {
