@@ -38,11 +38,14 @@ func twentyfourthOrdinaryCatalogue() []classCase {
 // --rootDir, vitest --root, ctest --test-dir, tox -c, mvn -f and gradle -p theirs; and so did one run
 // after cd into a directory outside the workspace (cd /tmp/x && go test ./...). Maven's and
 // Gradle's recognised prefixes admitted whatever goals followed: mvn test deploy published, mvn
-// verify exec:exec ran exec.executable, gradle build publish uploaded.
+// verify exec:exec ran exec.executable, gradle build publish uploaded. mvn -l FILE, which writes
+// maven's whole output to FILE, wrote ~/.bashrc unseen.
 func twentyfourthCatalogue() []classCase {
 	sh := shCall
 	opaque, unrec := asked(RuleOpaqueCode), asked(RulePrefixAutonomy+"execute-unrecognized")
+	noWrite := denied(RulePrefixPathPolicy + "noWrite")
 	const (
+		mvnLog       = "maven's log file is written"
 		moreGoals    = "a build's goals or tasks beyond the validating ones a recognised prefix starts"
 		otherProject = "a recognised build or test tool pointed at another directory's project"
 		elsewhere    = "a build or test run in a directory outside the workspace"
@@ -53,6 +56,8 @@ func twentyfourthCatalogue() []classCase {
 			sh(`mvn verify -Dmaven.test.failure.ignore=true`), true},
 		{moreGoals, "a publish after gradle build", sh(`gradle build publish`), unrec, sh(`gradle build`), true},
 		{moreGoals, "goals from MAVEN_ARGS", sh(`MAVEN_ARGS=deploy mvn test`), unrec, sh(`MAVEN_ARGS=-q mvn test`), true},
+		{mvnLog, "mvn -l into ~/.bashrc; into the build directory", sh(`mvn test -l /root/.bashrc`), noWrite, sh(`mvn -q test -l target/mvn.log`), false},
+		{mvnLog, "--log-file= into a hook", sh(`mvn -q verify --log-file=.git/hooks/pre-commit`), noWrite, sh(`mvn -q verify --log-file=build.log`), false},
 		{otherProject, "cargo's manifest in /tmp; a crate of the workspace", sh(`cargo test --manifest-path /tmp/x/Cargo.toml`), opaque,
 			sh(`cargo test --manifest-path crates/core/Cargo.toml`), false},
 		{otherProject, "go -C to /tmp; to a submodule", sh(`go test -C /tmp/x ./...`), opaque, sh(`go test -C ./tools ./...`), false},

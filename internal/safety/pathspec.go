@@ -236,6 +236,9 @@ var argSpecs = map[string]argSpec{
 	// BSD base64 (macOS) writes -o's file; pip appends its log to --log's and caches below --cache-dir.
 	"base64": {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-i": opRead, "--input": opRead}},
 	cmdPip:   pipArgs,
+	// maven writes its whole output to -l's file; its pom, settings and toolchains are read.
+	cmdMvn: {valueOps: map[string]pathOp{"-l": opWrite, "--log-file": opWrite, "-f": opRead, "--file": opRead, "-s": opRead,
+		"--settings": opRead, "-gs": opRead, "--global-settings": opRead, "-t": opRead, "--toolchains": opRead}},
 }
 
 // goProfiles are go test's options that write a file (below -outputdir when it is given).
