@@ -5,16 +5,25 @@ package safety
 // npm run test asked where npm test, the same package.json script, was admitted (and run-script,
 // pnpm run test, yarn run test, npm t). mvn -q package, mvn clean verify and dotnet build asked
 // where mvn test and dotnet test were admitted: a Maven or Gradle command is now recognised by its
-// goals, every one a validating one, whatever options come before them. Each near miss is admitted at Default with and without
+// goals, every one a validating one, whatever options come before them. man git, jobs and clear
+// asked as unrecognised: they are recognised, with man's -C (a configuration that defines the
+// programs man runs) and jobs -x (which runs a command) judged as code. Each near miss is admitted at Default with and without
 // project commands; each attack is the nearest spelling that stays held.
 func twentyfourthOrdinaryCatalogue() []classCase {
 	sh := shCall
 	unrec, unknownW := asked(RulePrefixAutonomy+"execute-unrecognized"), asked(RuleUnknownWriter)
+	opaque, zeroD := asked(RuleOpaqueCode), denied(zero)
 	const (
 		testScript = "the project's test script by its name is npm test"
+		shellTools = "man, jobs and clear print and run nothing the line does not name"
 		validating = "a validating build with options before its goals, or several validating goals"
 	)
 	return []classCase{
+		{shellTools, "a manual page; man's configuration from /tmp", sh(`man -C /tmp/man.conf git`), opaque, sh(`man git`), false},
+		{shellTools, "a section's page; a pager that runs a command", sh(`man -P 'sh -c id' 5 crontab`), opaque, sh(`man 5 crontab`), false},
+		{shellTools, "a keyword search; a page read from the key", sh(`man -l ~/.ssh/id_rsa`), zeroD, sh(`man -k socket`), false},
+		{shellTools, "the shell's jobs; jobs -x runs a command", sh(`jobs -x sh -c id`), opaque, sh(`jobs -l`), false},
+		{shellTools, "clear; then a page", sh(`clear && man ./.env`), zeroD, sh(`clear && man -w git`), false},
 		{validating, "mvn -q package; a deploy after it", sh(`mvn -q package deploy`), unrec, sh(`mvn -q package`), true},
 		{validating, "the everyday clean verify; an install into ~/.m2", sh(`mvn clean install`), unrec, sh(`mvn -B -q -DskipTests clean verify`), true},
 		{validating, "a module's tests; a plugin's goal", sh(`mvn -pl core -am dependency:tree`), unrec, sh(`mvn -pl core -am test`), true},

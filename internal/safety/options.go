@@ -120,7 +120,10 @@ var codeOptions = map[string][]string{
 	// Editors, pagers and man run commands their options name (vim -c '!id', man -P id).
 	"vim": vimCodeOptions, "vi": vimCodeOptions, "nvim": vimCodeOptions, cmdView: vimCodeOptions, "vimdiff": vimCodeOptions,
 	"gvim": vimCodeOptions, "ex": vimCodeOptions, "rvim": vimCodeOptions,
-	"man":      {"-P", "--pager", "-H", "--html"},
+	// man's configuration file -C names can DEFINE the pager, troff and filters it runs.
+	"man": {"-P", "--pager", "-H", "--html", "-C", "--config-file"},
+	// jobs -x CMD runs CMD with the job specifications among its words replaced.
+	"jobs":     {"-x"},
 	"emacs":    {"--eval", "-l", "--load", "-f", "--funcall", "--script"},
 	cmdSqlite3: {"-cmd", "-init"},
 	// Database clients' script files, SQL the engine cannot read, as a shell's script file is
