@@ -48,13 +48,15 @@ func twentyfourthOrdinaryCatalogue() []classCase {
 // after cd into a directory outside the workspace (cd /tmp/x && go test ./...). Maven's and
 // Gradle's recognised prefixes admitted whatever goals followed: mvn test deploy published, mvn
 // verify exec:exec ran exec.executable, gradle build publish uploaded. mvn -l FILE, which writes
-// maven's whole output to FILE, wrote ~/.bashrc unseen.
+// maven's whole output to FILE, wrote ~/.bashrc unseen. pytest -o addopts=WORDS, which pytest
+// reads as options of its own as it reads PYTEST_ADDOPTS, was not read at all.
 func twentyfourthCatalogue() []classCase {
 	sh := shCall
 	opaque, unrec := asked(RuleOpaqueCode), asked(RulePrefixAutonomy+"execute-unrecognized")
 	noWrite := denied(RulePrefixPathPolicy + "noWrite")
 	const (
 		mvnLog       = "maven's log file is written"
+		addopts      = "pytest -o addopts=WORDS, read as pytest's own options as PYTEST_ADDOPTS is"
 		moreGoals    = "a build's goals or tasks beyond the validating ones a recognised prefix starts"
 		otherProject = "a recognised build or test tool pointed at another directory's project"
 		elsewhere    = "a build or test run in a directory outside the workspace"
@@ -67,6 +69,12 @@ func twentyfourthCatalogue() []classCase {
 		{moreGoals, "goals from MAVEN_ARGS", sh(`MAVEN_ARGS=deploy mvn test`), unrec, sh(`MAVEN_ARGS=-q mvn test`), true},
 		{mvnLog, "mvn -l into ~/.bashrc; into the build directory", sh(`mvn test -l /root/.bashrc`), noWrite, sh(`mvn -q test -l target/mvn.log`), false},
 		{mvnLog, "--log-file= into a hook", sh(`mvn -q verify --log-file=.git/hooks/pre-commit`), noWrite, sh(`mvn -q verify --log-file=build.log`), false},
+		{addopts, "a report into ~/.bashrc; quieter output", sh(`pytest -o 'addopts=--junitxml=/root/.bashrc'`), noWrite,
+			sh(`pytest -o addopts='-q --tb=short'`), false},
+		{addopts, "another configuration's plugins; a report in the project", sh(`pytest --override-ini='addopts=-c /tmp/x.ini'`), opaque,
+			sh(`pytest --override-ini='addopts=--junitxml=build/junit.xml'`), false},
+		{addopts, "bundled, a module path from /tmp", sh(`python -m pytest -xo 'addopts=-o pythonpath=/tmp/x'`), opaque,
+			sh(`python -m pytest -xo 'addopts=-o pythonpath=src'`), false},
 		{otherProject, "cargo's manifest in /tmp; a crate of the workspace", sh(`cargo test --manifest-path /tmp/x/Cargo.toml`), opaque,
 			sh(`cargo test --manifest-path crates/core/Cargo.toml`), false},
 		{otherProject, "go -C to /tmp; to a submodule", sh(`go test -C /tmp/x ./...`), opaque, sh(`go test -C ./tools ./...`), false},

@@ -1157,6 +1157,7 @@ func (a *analyzer) command(words []word, redirs []*syntax.Redirect, pipeFrom []i
 	}
 	seg.localFunc = seg.name != "" && a.defined(seg.name)
 	spliceEnvOptions(&seg)
+	spliceAddopts(&seg)
 	splitArgs(&seg)
 	if why := unresolvedWord(&seg); why != "" {
 		a.find(false, RuleUnresolvedWord, "%s: which program, subcommand or option runs is not known until then, so it needs human approval", why)
