@@ -49,13 +49,16 @@ func twentyfourthOrdinaryCatalogue() []classCase {
 // Gradle's recognised prefixes admitted whatever goals followed: mvn test deploy published, mvn
 // verify exec:exec ran exec.executable, gradle build publish uploaded. mvn -l FILE, which writes
 // maven's whole output to FILE, wrote ~/.bashrc unseen. pytest -o addopts=WORDS, which pytest
-// reads as options of its own as it reads PYTEST_ADDOPTS, was not read at all.
+// reads as options of its own as it reads PYTEST_ADDOPTS, was not read at all. shellcheck -x
+// follows a script's . and source (and its "# shellcheck source=" directives) and quotes the
+// sourced file's lines in its errors: shellcheck -x - <<< '. /root/.ssh/id_rsa' printed the key.
 func twentyfourthCatalogue() []classCase {
 	sh := shCall
 	opaque, unrec := asked(RuleOpaqueCode), asked(RulePrefixAutonomy+"execute-unrecognized")
-	noWrite := denied(RulePrefixPathPolicy + "noWrite")
+	noWrite, zeroD, dyn := denied(RulePrefixPathPolicy+"noWrite"), denied(zero), asked(RuleDynamicPath)
 	const (
 		mvnLog       = "maven's log file is written"
+		sourced      = "the files shellcheck -x and -a follow a script's . and source to, and quote"
 		addopts      = "pytest -o addopts=WORDS, read as pytest's own options as PYTEST_ADDOPTS is"
 		moreGoals    = "a build's goals or tasks beyond the validating ones a recognised prefix starts"
 		otherProject = "a recognised build or test tool pointed at another directory's project"
@@ -75,6 +78,18 @@ func twentyfourthCatalogue() []classCase {
 			sh(`pytest --override-ini='addopts=--junitxml=build/junit.xml'`), false},
 		{addopts, "bundled, a module path from /tmp", sh(`python -m pytest -xo 'addopts=-o pythonpath=/tmp/x'`), opaque,
 			sh(`python -m pytest -xo 'addopts=-o pythonpath=src'`), false},
+		{sourced, "the key sourced by a here-string; a library", sh(`shellcheck -x - <<< '. /root/.ssh/id_rsa'`), zeroD,
+			sh(`shellcheck -x - <<< '. ./lib/common.sh'`), false},
+		{sourced, "-a reports the sourced file's lines", sh(`shellcheck -a - <<< 'source ~/.ssh/id_rsa'`), zeroD,
+			sh(`shellcheck -a -s bash scripts/deploy.sh`), false},
+		{sourced, "a directive names .env", sh(`shellcheck -x - <<< $'# shellcheck source=.env\n. ./config.sh'`), zeroD,
+			sh(`shellcheck -x - <<< $'# shellcheck source=lib/x.sh\n. "$DIR/x.sh"'`), false},
+		{sourced, "a directive's source path of ~/.ssh", sh(`shellcheck -x - <<< $'# shellcheck source-path=/root/.ssh\n. id_rsa'`), zeroD,
+			sh(`shellcheck -x -P lib - <<< '. common.sh'`), false},
+		{sourced, "printf's script piped in", sh(`printf '. .env\n' | shellcheck -x -`), zeroD, sh(`echo '. ./lib.sh' | shellcheck -x -`), false},
+		{sourced, "a script the line wrote in /tmp", sh(`echo '. ~/.ssh/id_rsa' > /tmp/y.sh && shellcheck -x /tmp/y.sh`), zeroD,
+			sh(`shellcheck -x scripts/*.sh`), false},
+		{sourced, "a script from /tmp the line does not show", sh(`shellcheck -x /tmp/x.sh`), dyn, sh(`shellcheck /tmp/x.sh`), false},
 		{otherProject, "cargo's manifest in /tmp; a crate of the workspace", sh(`cargo test --manifest-path /tmp/x/Cargo.toml`), opaque,
 			sh(`cargo test --manifest-path crates/core/Cargo.toml`), false},
 		{otherProject, "go -C to /tmp; to a submodule", sh(`go test -C /tmp/x ./...`), opaque, sh(`go test -C ./tools ./...`), false},

@@ -196,6 +196,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 	a.remoteCommand(idx, redirs, depth)
 	a.sftpBatch(idx, redirs, depth)
 	a.stdinText(idx, redirs)
+	a.shellcheckSources(idx, redirs)
 	a.keepText(idx, redirs)
 	a.workloadInput(idx, redirs)
 	if why := codeOption(&a.out.segments[idx]); why != "" {
