@@ -47,7 +47,10 @@ func twentyfourthOrdinaryCatalogue() []classCase {
 // --rootDir, vitest --root, ctest --test-dir, tox -c, mvn -f and gradle -p theirs; and so did one run
 // after cd into a directory outside the workspace (cd /tmp/x && go test ./...). Maven's and
 // Gradle's recognised prefixes admitted whatever goals followed: mvn test deploy published, mvn
-// verify exec:exec ran exec.executable, gradle build publish uploaded. mvn -l FILE, which writes
+// verify exec:exec ran exec.executable, gradle build publish uploaded. uv run --project /tmp/x,
+// -p /tmp/py and UV_PROJECT_ENVIRONMENT=/tmp/venv ran the tests in another project's
+// environment or interpreter; so did poetry -P and pdm -p; tsc -p /tmp/x wrote where another
+// tsconfig said. mvn -l FILE, which writes
 // maven's whole output to FILE, wrote ~/.bashrc unseen. pytest -o addopts=WORDS, which pytest
 // reads as options of its own as it reads PYTEST_ADDOPTS, was not read at all. shellcheck -x
 // follows a script's . and source (and its "# shellcheck source=" directives) and quotes the
@@ -62,6 +65,7 @@ func twentyfourthCatalogue() []classCase {
 		addopts      = "pytest -o addopts=WORDS, read as pytest's own options as PYTEST_ADDOPTS is"
 		moreGoals    = "a build's goals or tasks beyond the validating ones a recognised prefix starts"
 		otherProject = "a recognised build or test tool pointed at another directory's project"
+		runnerEnv    = "a Python runner's project, environment or interpreter, tsc's project, outside this one"
 		elsewhere    = "a build or test run in a directory outside the workspace"
 	)
 	return []classCase{
@@ -105,6 +109,14 @@ func twentyfourthCatalogue() []classCase {
 		{otherProject, "tox's config; mvn's pom of a module", sh(`tox -c /tmp/tox.ini`), opaque, sh(`mvn test -f core/pom.xml`), false},
 		{otherProject, "mvn's pom and gradle's directory in /tmp", sh(`mvn test -f /tmp/pom.xml || gradle test -p /tmp/x`), opaque,
 			sh(`gradle test`), false},
+		{runnerEnv, "uv run in another project's environment; with the tests of this one", sh(`uv run --project /tmp/x pytest`), opaque,
+			sh(`uv run pytest -q tests`), false},
+		{runnerEnv, "uv's interpreter from /tmp; a version", sh(`uv run -p /tmp/py pytest`), opaque, sh(`uv run -p 3.12 pytest`), false},
+		{runnerEnv, "uv's environment from /tmp; the project's .venv", sh(`UV_PROJECT_ENVIRONMENT=/tmp/venv uv run pytest`), opaque,
+			sh(`UV_PROJECT_ENVIRONMENT=.venv uv run pytest`), false},
+		{runnerEnv, "poetry's and pdm's project in /tmp", sh(`poetry -P /tmp/x run pytest || pdm -p /tmp/x run test`), opaque,
+			sh(`poetry run pytest && pdm run test`), false},
+		{runnerEnv, "tsc of a tsconfig in /tmp; of a build config", sh(`tsc -p /tmp/x`), opaque, sh(`tsc -p tsconfig.build.json`), false},
 		{elsewhere, "cd to /tmp, then go test; to a package", sh(`cd /tmp/x && go test ./...`), opaque, sh(`cd internal && go test ./...`), false},
 		{elsewhere, "cd out of the workspace, then pytest; to a sibling", sh(`cd ../.. && pytest`), opaque, sh(`cd ../web && npm test`), false},
 		{elsewhere, "a computed directory; a worktree of this repository", sh(`cd "$D" && cargo test`), opaque,

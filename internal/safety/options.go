@@ -297,6 +297,8 @@ var codeFlagEnvVars = func() map[string][]string {
 		"RUSTUP_TOOLCHAIN": {"/", "$"},
 		// So is uv's interpreter given as a path (not a version, "3.12").
 		"UV_PYTHON": {"/", "$"},
+		// uv's project, and the environment it runs in (its interpreter and installed packages).
+		"UV_PROJECT": {"/", "$"}, "UV_PROJECT_ENVIRONMENT": {"/", "$"},
 	}
 	for _, v := range jvmOptionVars {
 		m[v] = jvm

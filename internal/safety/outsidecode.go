@@ -66,7 +66,8 @@ var outsideCodeOptions = map[string][][2]string{
 	"deno": {{"-c", "--config"}, {"", "--import-map"}, {"", "--preload"}},
 	// pip runs the interpreter --python names; pnpm runs a pnpmfile's hooks; npm obeys another
 	// npmrc's script-shell; nextest runs the setup scripts of a tool config.
-	cmdPip: {{"", "--python"}}, "pnpm": {{"", "--pnpmfile"}, {"", "--global-pnpmfile"}},
+	// uv runs the interpreter -p/--python names by path (3.12 and pypy are versions it finds).
+	cmdPip: {{"", "--python"}}, "uv": {{"-p", "--python"}}, "pnpm": {{"", "--pnpmfile"}, {"", "--global-pnpmfile"}},
 	"npm": {{"", "--userconfig"}, {"", "--globalconfig"}}, "cargo": {{"", "--tool-config-file"}},
 	// go's -modfile names another go.mod, whose replace directives build and run another
 	// directory's code for a dependency.

@@ -9,7 +9,8 @@ import (
 // code: cargo test --manifest-path /tmp/x/Cargo.toml its build.rs and tests, go test -C /tmp/x
 // ./... its tests, npm test --prefix /tmp/x its package.json's script, pytest /tmp/x its conftest.py,
 // mvn test -f /tmp/x its pom's plugins, dotnet test /tmp/x/x.csproj its MSBuild targets, jest
-// --rootDir and vitest --root its config. That code is not the project's, and the engine has not
+// --rootDir and vitest --root its config, uv run --project, poetry -P and pdm -p that project's
+// environment and scripts, tsc -p the outputs its tsconfig names. That code is not the project's, and the engine has not
 // seen it: the segment is opaque, as an outsideCodeOptions file from elsewhere makes it. A
 // directory below the working directory, or a sibling one level up (a multi-module repository's
 // ../web), is the project's (belowProject); so is the definition file's directory.
@@ -20,7 +21,7 @@ import (
 //
 //nolint:goconst // program names read best literally, next to their neighbours
 var outsideProjectTools = []string{"cargo", "tox", cmdPytest, "gradle", cmdMvn, cmdNpm, "pnpm", "yarn", "go", "ctest", "jest",
-	"vitest", cmdDotnet}
+	"vitest", cmdDotnet, "uv", "poetry", "pdm", "tsc"}
 
 // projectDirOptions are, per tool, options beyond defDirOptions that name the directory whose
 // project it builds or tests.
@@ -32,6 +33,8 @@ var projectDirOptions = map[string][][2]string{
 	"ctest":  {{"--test-dir", "--test-dir"}},
 	"jest":   camelAndKebab("rootDir", "roots"),
 	"vitest": {{"-r", "--root"}, {"--dir", "--dir"}},
+	// tsc -p builds the project a tsconfig names, writing where its outDir or outFile says.
+	"tsc": {{"-p", "--project"}},
 }
 
 // outsideProject returns the option or operand that points a recognised build or test tool at a
