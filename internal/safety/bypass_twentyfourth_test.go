@@ -50,7 +50,9 @@ func twentyfourthOrdinaryCatalogue() []classCase {
 // verify exec:exec ran exec.executable, gradle build publish uploaded. uv run --project /tmp/x,
 // -p /tmp/py and UV_PROJECT_ENVIRONMENT=/tmp/venv ran the tests in another project's
 // environment or interpreter; so did poetry -P and pdm -p; tsc -p /tmp/x wrote where another
-// tsconfig said. mvn -l FILE, which writes
+// tsconfig said. GOCACHE=/tmp/c linked a planted build cache's objects into the tests (go
+// trusts an entry by its inputs' hash), and CARGO_SOURCE_*_REPLACE_WITH|DIRECTORY built a
+// directory's sources for the locked dependencies, as cargo --config source... did (asked). mvn -l FILE, which writes
 // maven's whole output to FILE, wrote ~/.bashrc unseen. pytest -o addopts=WORDS, which pytest
 // reads as options of its own as it reads PYTEST_ADDOPTS, was not read at all. shellcheck -x
 // follows a script's . and source (and its "# shellcheck source=" directives) and quotes the
@@ -66,6 +68,7 @@ func twentyfourthCatalogue() []classCase {
 		moreGoals    = "a build's goals or tasks beyond the validating ones a recognised prefix starts"
 		otherProject = "a recognised build or test tool pointed at another directory's project"
 		runnerEnv    = "a Python runner's project, environment or interpreter, tsc's project, outside this one"
+		codeSource   = "variables that point a build at compiled or source code outside the project"
 		elsewhere    = "a build or test run in a directory outside the workspace"
 	)
 	return []classCase{
@@ -117,6 +120,11 @@ func twentyfourthCatalogue() []classCase {
 		{runnerEnv, "poetry's and pdm's project in /tmp", sh(`poetry -P /tmp/x run pytest || pdm -p /tmp/x run test`), opaque,
 			sh(`poetry run pytest && pdm run test`), false},
 		{runnerEnv, "tsc of a tsconfig in /tmp; of a build config", sh(`tsc -p /tmp/x`), opaque, sh(`tsc -p tsconfig.build.json`), false},
+		{codeSource, "a build cache in /tmp; the count flag from GOFLAGS", sh(`GOCACHE=/tmp/c go test ./...`), opaque,
+			sh(`GOFLAGS=-count=1 go test ./...`), false},
+		{codeSource, "the build cache exported first", sh(`export GOCACHE=/tmp/c; go build ./...`), opaque, sh(`export CGO_ENABLED=0; go build ./...`), false},
+		{codeSource, "crates.io replaced by a directory; the sparse protocol", sh(`CARGO_SOURCE_CRATES_IO_REPLACE_WITH=v CARGO_SOURCE_V_DIRECTORY=/tmp/v cargo test`),
+			opaque, sh(`CARGO_REGISTRIES_CRATES_IO_PROTOCOL=sparse cargo test`), false},
 		{elsewhere, "cd to /tmp, then go test; to a package", sh(`cd /tmp/x && go test ./...`), opaque, sh(`cd internal && go test ./...`), false},
 		{elsewhere, "cd out of the workspace, then pytest; to a sibling", sh(`cd ../.. && pytest`), opaque, sh(`cd ../web && npm test`), false},
 		{elsewhere, "a computed directory; a worktree of this repository", sh(`cd "$D" && cargo test`), opaque,

@@ -5,14 +5,16 @@ package safety
 // file whose use and replace directives add directories from anywhere (GOWORK=/tmp/go.work go
 // test ./... compiles /tmp/x in place of a dependency, as go mod edit -replace=/tmp/x would),
 // GOMODCACHE the module cache, whose extracted source go trusts without checking go.sum again,
-// and GOPATH the cache's default place (GOPATH/pkg/mod). GOWORK=off, and an empty value, turn the
+// GOPATH the cache's default place (GOPATH/pkg/mod), and GOCACHE the build cache, whose compiled
+// packages go links by their inputs' hash without checking what the files hold (a planted
+// cache links its objects into every test binary). GOWORK=off, and an empty value, turn the
 // workspace off.
 
 // goWorkOff is the GOWORK value that turns go's workspace off.
 const goWorkOff = "off"
 
 // goModuleSourceVars are the variables that say where go takes modules' source from.
-var goModuleSourceVars = map[string]bool{"GOWORK": true, "GOMODCACHE": true, "GOPATH": true}
+var goModuleSourceVars = map[string]bool{"GOWORK": true, "GOMODCACHE": true, "GOPATH": true, "GOCACHE": true}
 
 // goModuleSourceReason says why an assignment points go at module source from elsewhere, or "".
 func goModuleSourceReason(name, val string) string {

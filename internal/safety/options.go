@@ -320,6 +320,13 @@ const cmdMvn = "mvn"
 // buildEnvReason reports why a variable makes a build tool, compiler, JVM, npm or git's transport run
 // code the caller chooses, or "" when it does not.
 func buildEnvReason(name, val string) string {
+	if strings.HasPrefix(name, "CARGO_SOURCE_") {
+		// Source replacement (CARGO_SOURCE_CRATES_IO_REPLACE_WITH, CARGO_SOURCE_X_DIRECTORY):
+		// a directory or local registry's packages are trusted by their own checksum file, so
+		// cargo builds what that directory holds in place of the locked dependency, as cargo
+		// --config 'source.crates-io.replace-with=...' does.
+		return "setting " + name + " replaces where cargo takes the dependencies' source from"
+	}
 	if strings.HasPrefix(name, "CARGO_TARGET_") && name != envCargoTargetDir {
 		// CARGO_TARGET_<TRIPLE>_RUNNER runs cargo test's binaries, _LINKER links them.
 		return "setting " + name + " names a program or flags cargo runs its builds with"
