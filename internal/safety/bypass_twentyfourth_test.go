@@ -50,7 +50,9 @@ func twentyfourthOrdinaryCatalogue() []classCase {
 // verify exec:exec ran exec.executable, gradle build publish uploaded. uv run --project /tmp/x,
 // -p /tmp/py and UV_PROJECT_ENVIRONMENT=/tmp/venv ran the tests in another project's
 // environment or interpreter; so did poetry -P and pdm -p; tsc -p /tmp/x wrote where another
-// tsconfig said. GOCACHE=/tmp/c linked a planted build cache's objects into the tests (go
+// tsconfig said. Given files from elsewhere, prettier and eslint load the configuration beside
+// them (prettier.config.js, JavaScript), rspec, deno test and bun test the tests themselves;
+// swift test --package-path /tmp/x built and ran its Package.swift. GOCACHE=/tmp/c linked a planted build cache's objects into the tests (go
 // trusts an entry by its inputs' hash), and CARGO_SOURCE_*_REPLACE_WITH|DIRECTORY built a
 // directory's sources for the locked dependencies, as cargo --config source... did (asked). mvn -l FILE, which writes
 // maven's whole output to FILE, wrote ~/.bashrc unseen. pytest -o addopts=WORDS, which pytest
@@ -68,6 +70,7 @@ func twentyfourthCatalogue() []classCase {
 		moreGoals    = "a build's goals or tasks beyond the validating ones a recognised prefix starts"
 		otherProject = "a recognised build or test tool pointed at another directory's project"
 		runnerEnv    = "a Python runner's project, environment or interpreter, tsc's project, outside this one"
+		besideFiles  = "a formatter, linter or test runner given files from elsewhere loads the code beside them"
 		codeSource   = "variables that point a build at compiled or source code outside the project"
 		elsewhere    = "a build or test run in a directory outside the workspace"
 	)
@@ -120,6 +123,14 @@ func twentyfourthCatalogue() []classCase {
 		{runnerEnv, "poetry's and pdm's project in /tmp", sh(`poetry -P /tmp/x run pytest || pdm -p /tmp/x run test`), opaque,
 			sh(`poetry run pytest && pdm run test`), false},
 		{runnerEnv, "tsc of a tsconfig in /tmp; of a build config", sh(`tsc -p /tmp/x`), opaque, sh(`tsc -p tsconfig.build.json`), false},
+		{besideFiles, "prettier of a file in /tmp finds its prettier.config.js; a glob of sources", sh(`prettier --check /tmp/x/a.js`), opaque,
+			sh(`prettier --check 'src/**/*.{ts,tsx}'`), false},
+		{besideFiles, "eslint of a file two levels up; with a report in /tmp", sh(`eslint ../../x/a.js`), opaque,
+			sh(`eslint -f json -o /tmp/r.json --max-warnings 0 src`), false},
+		{besideFiles, "rspec of specs in /tmp; of the models", sh(`rspec /tmp/x`), opaque, sh(`rspec -r ./spec/support/x.rb spec/models`), false},
+		{besideFiles, "deno and bun tests in /tmp", sh(`deno test -A /tmp/x || bun test /tmp/x`), opaque,
+			sh(`deno test --allow-read=. tests/ && bun test --timeout 5000 ./tests`), false},
+		{besideFiles, "swift test of a package in /tmp", sh(`swift test --package-path /tmp/x`), opaque, sh(`swift test --package-path Packages/Core`), false},
 		{codeSource, "a build cache in /tmp; the count flag from GOFLAGS", sh(`GOCACHE=/tmp/c go test ./...`), opaque,
 			sh(`GOFLAGS=-count=1 go test ./...`), false},
 		{codeSource, "the build cache exported first", sh(`export GOCACHE=/tmp/c; go build ./...`), opaque, sh(`export CGO_ENABLED=0; go build ./...`), false},

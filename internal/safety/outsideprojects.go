@@ -10,7 +10,10 @@ import (
 // ./... its tests, npm test --prefix /tmp/x its package.json's script, pytest /tmp/x its conftest.py,
 // mvn test -f /tmp/x its pom's plugins, dotnet test /tmp/x/x.csproj its MSBuild targets, jest
 // --rootDir and vitest --root its config, uv run --project, poetry -P and pdm -p that project's
-// environment and scripts, tsc -p the outputs its tsconfig names. That code is not the project's, and the engine has not
+// environment and scripts, tsc -p the outputs its tsconfig names, swift test --package-path its
+// Package.swift; and one given files from elsewhere loads what is beside them: prettier and eslint
+// the configuration they find from each file's directory up (prettier.config.js,
+// eslint.config.js), rspec, deno test and bun test the test files themselves. That code is not the project's, and the engine has not
 // seen it: the segment is opaque, as an outsideCodeOptions file from elsewhere makes it. A
 // directory below the working directory, or a sibling one level up (a multi-module repository's
 // ../web), is the project's (belowProject); so is the definition file's directory.
@@ -21,7 +24,7 @@ import (
 //
 //nolint:goconst // program names read best literally, next to their neighbours
 var outsideProjectTools = []string{"cargo", "tox", cmdPytest, "gradle", cmdMvn, cmdNpm, "pnpm", "yarn", "go", "ctest", "jest",
-	"vitest", cmdDotnet, "uv", "poetry", "pdm", "tsc"}
+	"vitest", cmdDotnet, "uv", "poetry", "pdm", "tsc", "prettier", "eslint", "rspec", cmdDeno, cmdBun, "swift"}
 
 // projectDirOptions are, per tool, options beyond defDirOptions that name the directory whose
 // project it builds or tests.
@@ -35,6 +38,8 @@ var projectDirOptions = map[string][][2]string{
 	"vitest": {{"-r", "--root"}, {"--dir", "--dir"}},
 	// tsc -p builds the project a tsconfig names, writing where its outDir or outFile says.
 	"tsc": {{"-p", "--project"}},
+	// swift test builds and runs the package whose Package.swift (Swift code) --package-path names.
+	"swift": {{"--package-path", "--package-path"}},
 }
 
 // outsideProject returns the option or operand that points a recognised build or test tool at a
@@ -53,10 +58,15 @@ func outsideProject(s *segment) string {
 			}
 		}
 	}
-	named = append(named, testPathOperands(s)...)
 	for _, v := range named {
 		if v.dynamic || !inThisProject(v.s) {
 			return "it builds or tests the project of " + v.s + ", outside this one"
+		}
+	}
+	for _, v := range testPathOperands(s) {
+		// A glob stays the project's when it is below it (prettier --check 'src/**/*.ts').
+		if v.dynamic || strings.ContainsAny(v.s, "$`~") || strings.Contains(v.s, "://") || !belowProject(v.s) {
+			return "it loads the tests, or the configuration beside the files, of " + v.s + ", outside this project"
 		}
 	}
 	return ""
@@ -83,6 +93,13 @@ func testPathOperands(s *segment) []word {
 	switch s.name {
 	case cmdPytest:
 		return runnerPositionals(s.words[1:], pytestValued, pytestTakesShortValue)
+	case "prettier", "eslint", "rspec":
+		return runnerPositionals(s.words[1:], linterValued[s.name], nil)
+	case cmdDeno, cmdBun:
+		ops := runnerPositionals(s.words[1:], linterValued[s.name], nil)
+		if len(ops) > 0 && ops[0].s == subTest {
+			return ops[1:]
+		}
 	case cmdDotnet:
 		ops := slices.DeleteFunc(runnerPositionals(s.words[1:], dotnetValued, nil), func(w word) bool {
 			_, _, sw := dotnetSwitch(w.s) // MSBuild's /property:X=Y is a switch, not a path
@@ -121,6 +138,25 @@ var pytestValued = strings.Fields(`--basetemp --junitxml --junit-xml --junit-pre
 	--show-capture --capture --color --code-highlight --pastebin --override-ini --config-file --inifile --timeout --reruns
 	--dist --numprocesses --maxprocesses --randomly-seed --json-report-file --asyncio-mode --doctest-glob --verbosity
 	--pythonwarnings --cache-dir --junit-family --log-auto-indent --deselect --benchmark-json --benchmark-save`)
+
+// linterValued are, per formatter, linter or test runner, its options whose value may be the next
+// word, so it is not taken for a file it checks.
+var linterValued = map[string][]string{
+	"prettier": strings.Fields(`--config --plugin --parser --ignore-path --cache-location --cache-strategy --log-level
+		--end-of-line --print-width --tab-width --trailing-comma --arrow-parens --prose-wrap --quote-props
+		--html-whitespace-sensitivity --embedded-language-formatting --object-wrap --experimental-operator-position
+		--stdin-filepath --config-precedence --cursor-offset --range-start --range-end`),
+	"eslint": strings.Fields(`-c --config -f --format -o --output-file --ext --rule --plugin --parser --parser-options
+		--global --env --ignore-path --ignore-pattern --max-warnings --cache-location --cache-strategy
+		--resolve-plugins-relative-to --rulesdir --stdin-filename --report-unused-disable-directives-severity --flag
+		--concurrency --fix-type`),
+	"rspec": strings.Fields(`-r --require -I -O --options -e --example -t --tag -f --format -o --out --seed --order -P
+		--pattern --exclude-pattern --default-path -E --example-matches`),
+	cmdDeno: strings.Fields(`-c --config --import-map --filter --reporter --coverage --junit-path --lock --cert
+		--location --seed --v8-flags --env-file --ext --inspect-wait`),
+	cmdBun: strings.Fields(`-r --preload --timeout --rerun-each -t --test-name-pattern --coverage-dir --coverage-reporter
+		--reporter --reporter-outfile -c --config --env-file --cwd --max-concurrency`),
+}
 
 // msbuildBareSwitches are MSBuild's switches without a value that dotnet passes on, spelt with
 // "/" as a path may start.
