@@ -7,7 +7,9 @@ package safety
 // where mvn test and dotnet test were admitted: a Maven or Gradle command is now recognised by its
 // goals, every one a validating one, whatever options come before them. man git, jobs and clear
 // asked as unrecognised: they are recognised, with man's -C (a configuration that defines the
-// programs man runs) and jobs -x (which runs a command) judged as code. Each near miss is admitted at Default with and without
+// programs man runs) and jobs -x (which runs a command) judged as code. python -m black, ruff
+// check|format, isort, flake8 and pylint asked where the programs themselves, and python -m mypy,
+// were admitted. Each near miss is admitted at Default with and without
 // project commands; each attack is the nearest spelling that stays held.
 func twentyfourthOrdinaryCatalogue() []classCase {
 	sh := shCall
@@ -16,6 +18,7 @@ func twentyfourthOrdinaryCatalogue() []classCase {
 	const (
 		testScript = "the project's test script by its name is npm test"
 		shellTools = "man, jobs and clear print and run nothing the line does not name"
+		pyModule   = "a linter or formatter run as python -m is the linter"
 		validating = "a validating build with options before its goals, or several validating goals"
 	)
 	return []classCase{
@@ -24,6 +27,10 @@ func twentyfourthOrdinaryCatalogue() []classCase {
 		{shellTools, "a keyword search; a page read from the key", sh(`man -l ~/.ssh/id_rsa`), zeroD, sh(`man -k socket`), false},
 		{shellTools, "the shell's jobs; jobs -x runs a command", sh(`jobs -x sh -c id`), opaque, sh(`jobs -l`), false},
 		{shellTools, "clear; then a page", sh(`clear && man ./.env`), zeroD, sh(`clear && man -w git`), false},
+		{pyModule, "black through python -m; given ~/.bashrc to rewrite", sh(`python -m black ~/.bashrc`), unknownW, sh(`python -m black --check .`), false},
+		{pyModule, "ruff through python3 -m; its language server", sh(`python3 -m ruff server`), unrec, sh(`python3 -m ruff check . && python -m ruff format --check src`), true},
+		{pyModule, "isort, flake8 and pylint through python -m; pylint's rcfile from /tmp", sh(`python -m pylint --rcfile /tmp/x src`), opaque,
+			sh(`python -m isort --check-only . && python -m flake8 src && python -m pylint src`), false},
 		{validating, "mvn -q package; a deploy after it", sh(`mvn -q package deploy`), unrec, sh(`mvn -q package`), true},
 		{validating, "the everyday clean verify; an install into ~/.m2", sh(`mvn clean install`), unrec, sh(`mvn -B -q -DskipTests clean verify`), true},
 		{validating, "a module's tests; a plugin's goal", sh(`mvn -pl core -am dependency:tree`), unrec, sh(`mvn -pl core -am test`), true},
