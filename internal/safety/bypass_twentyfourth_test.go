@@ -59,7 +59,9 @@ func twentyfourthOrdinaryCatalogue() []classCase {
 // environment or interpreter; so did poetry -P and pdm -p; tsc -p /tmp/x wrote where another
 // tsconfig said. Given files from elsewhere, prettier and eslint load the configuration beside
 // them (prettier.config.js, JavaScript), rspec, deno test and bun test the tests themselves;
-// swift test --package-path /tmp/x built and ran its Package.swift. GOCACHE=/tmp/c linked a planted build cache's objects into the tests (go
+// swift test --package-path /tmp/x built and ran its Package.swift. Builds no prefix recognises
+// (make -C /tmp/x, cmake -P|-S, ninja -C, just -f) were only unrecognised, which Yolo admits,
+// where python /tmp/x.py is opaque at every level. GOCACHE=/tmp/c linked a planted build cache's objects into the tests (go
 // trusts an entry by its inputs' hash), and CARGO_SOURCE_*_REPLACE_WITH|DIRECTORY built a
 // directory's sources for the locked dependencies, as cargo --config source... did (asked). mvn -l FILE, which writes
 // maven's whole output to FILE, wrote ~/.bashrc unseen. pytest -o addopts=WORDS, which pytest
@@ -78,6 +80,7 @@ func twentyfourthCatalogue() []classCase {
 		otherProject = "a recognised build or test tool pointed at another directory's project"
 		runnerEnv    = "a Python runner's project, environment or interpreter, tsc's project, outside this one"
 		besideFiles  = "a formatter, linter or test runner given files from elsewhere loads the code beside them"
+		otherBuild   = "an unrecognised build pointed at another directory's definitions runs them at every level"
 		codeSource   = "variables that point a build at compiled or source code outside the project"
 		elsewhere    = "a build or test run in a directory outside the workspace"
 	)
@@ -138,6 +141,11 @@ func twentyfourthCatalogue() []classCase {
 		{besideFiles, "deno and bun tests in /tmp", sh(`deno test -A /tmp/x || bun test /tmp/x`), opaque,
 			sh(`deno test --allow-read=. tests/ && bun test --timeout 5000 ./tests`), false},
 		{besideFiles, "swift test of a package in /tmp", sh(`swift test --package-path /tmp/x`), opaque, sh(`swift test --package-path Packages/Core`), false},
+		{otherBuild, "make -C of /tmp at Yolo; the declared tests", sh(`make -C /tmp/x`), opaque, sh(`make test`), false},
+		{otherBuild, "a CMake script from /tmp; a configure of the project", sh(`cmake -P /tmp/x.cmake`), opaque, sh(`make test`), false},
+		{otherBuild, "cmake's source directory and ninja's build directory in /tmp", sh(`cmake -S /tmp/x -B build && ninja -C /tmp/x`), opaque,
+			sh(`make lint`), false},
+		{otherBuild, "a justfile from /tmp", sh(`just -f /tmp/j test`), opaque, sh(`make test`), false},
 		{codeSource, "a build cache in /tmp; the count flag from GOFLAGS", sh(`GOCACHE=/tmp/c go test ./...`), opaque,
 			sh(`GOFLAGS=-count=1 go test ./...`), false},
 		{codeSource, "the build cache exported first", sh(`export GOCACHE=/tmp/c; go build ./...`), opaque, sh(`export CGO_ENABLED=0; go build ./...`), false},

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -430,7 +431,7 @@ func codeOption(s *segment) string {
 	}
 	switch s.name {
 	case "make":
-		return makeAssignment(s)
+		return cmp.Or(makeAssignment(s), outsideCode(s)) // a variable's program, another directory's Makefile
 	case cmdGit:
 		return gitCode(s)
 	case "jq", "gojq", "jaq":

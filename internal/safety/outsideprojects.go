@@ -24,7 +24,10 @@ import (
 //
 //nolint:goconst // program names read best literally, next to their neighbours
 var outsideProjectTools = []string{"cargo", "tox", cmdPytest, "gradle", cmdMvn, cmdNpm, "pnpm", "yarn", "go", "ctest", "jest",
-	"vitest", cmdDotnet, "uv", "poetry", "pdm", "tsc", "prettier", "eslint", "rspec", cmdDeno, cmdBun, "swift"}
+	"vitest", cmdDotnet, "uv", "poetry", "pdm", "tsc", "prettier", "eslint", "rspec", cmdDeno, cmdBun, "swift",
+	// Builds no prefix recognises: pointed elsewhere they run that code at Yolo too, as python
+	// /tmp/x.py does.
+	"make", "just", "task", "rake", "ant", "nox", "ninja", "scons", cmdCmake}
 
 // projectDirOptions are, per tool, options beyond defDirOptions that name the directory whose
 // project it builds or tests.
@@ -38,6 +41,9 @@ var projectDirOptions = map[string][][2]string{
 	"vitest": {{"-r", "--root"}, {"--dir", "--dir"}},
 	// tsc -p builds the project a tsconfig names, writing where its outDir or outFile says.
 	"tsc": {{"-p", "--project"}},
+	// make -C and ninja -C run the Makefile or build.ninja of another directory; cmake -P runs a
+	// CMake script.
+	"make": {{"-C", "--directory"}}, "ninja": {{"-C", "-C"}}, cmdCmake: {{"-P", "-P"}},
 	// swift test builds and runs the package whose Package.swift (Swift code) --package-path names.
 	"swift": {{"--package-path", "--package-path"}},
 }
