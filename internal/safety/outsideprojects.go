@@ -27,7 +27,9 @@ var outsideProjectTools = []string{"cargo", "tox", cmdPytest, "gradle", cmdMvn, 
 	"vitest", cmdDotnet, "uv", "poetry", "pdm", "tsc", "prettier", "eslint", "rspec", cmdDeno, cmdBun, "swift",
 	// Builds no prefix recognises: pointed elsewhere they run that code at Yolo too, as python
 	// /tmp/x.py does.
-	"make", "just", "task", "rake", "ant", "nox", "ninja", "scons", cmdCmake}
+	"make", "just", "task", "rake", "ant", "nox", "ninja", "scons", cmdCmake,
+	// python -m unittest loads the test files and directories it is given.
+	"unittest"}
 
 // projectDirOptions are, per tool, options beyond defDirOptions that name the directory whose
 // project it builds or tests.
@@ -44,6 +46,7 @@ var projectDirOptions = map[string][][2]string{
 	// make -C and ninja -C run the Makefile or build.ninja of another directory; cmake -P runs a
 	// CMake script.
 	"make": {{"-C", "--directory"}}, "ninja": {{"-C", "-C"}}, cmdCmake: {{"-P", "-P"}},
+	"unittest": {{"-s", "--start-directory"}, {"-t", "--top-level-directory"}},
 	// swift test builds and runs the package whose Package.swift (Swift code) --package-path names.
 	"swift": {{"--package-path", "--package-path"}},
 }
@@ -99,6 +102,8 @@ func testPathOperands(s *segment) []word {
 	switch s.name {
 	case cmdPytest:
 		return runnerPositionals(s.words[1:], pytestValued, pytestTakesShortValue)
+	case "unittest":
+		return runnerPositionals(s.words[1:], strings.Fields("-s --start-directory -t --top-level-directory -p --pattern -k"), nil)
 	case "prettier", "eslint", "rspec":
 		return runnerPositionals(s.words[1:], linterValued[s.name], nil)
 	case cmdDeno, cmdBun:
