@@ -2,13 +2,10 @@ package main
 
 import (
 	"io"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
-
-	"github.com/toolgate/toolgate/internal/testenv"
 )
 
 // What the plugin says about the kubectl connection flags — the root's help, the Global flags
@@ -38,15 +35,8 @@ func TestConnectionFlagsTextNamesTheCommandsThatRefuseThem(t *testing.T) {
 		t.Fatal("no command refuses the connection flags: this test shows nothing (ledger tail did)")
 	}
 
-	path, err := testenv.Path("docs", "plugin.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, _ := strings.Cut(string(doc), "\n## Connection flags\n")
+	doc := pluginDoc(t)
+	_, section, _ := strings.Cut(doc, "\n## Connection flags\n")
 	section, _, _ = strings.Cut(section, "\n## ")
 	_, rootHelp, _ := runCLI(t, "--help")
 	_, ledgerHelp, _ := runCLI(t, "ledger", "--help")

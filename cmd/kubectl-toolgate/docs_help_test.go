@@ -11,15 +11,8 @@ import (
 // The command list docs/plugin.md shows under "$ kubectl toolgate --help" is the one --help
 // prints: a command added (replay was) appears in the docs too.
 func TestDocsListTheCommands(t *testing.T) {
-	path, err := testenv.Path("docs", "plugin.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, block, ok := strings.Cut(string(doc), "$ kubectl toolgate --help\n")
+	doc := pluginDoc(t)
+	_, block, ok := strings.Cut(doc, "$ kubectl toolgate --help\n")
 	if !ok {
 		t.Fatal("docs/plugin.md shows no '$ kubectl toolgate --help'")
 	}
@@ -36,4 +29,18 @@ func TestDocsListTheCommands(t *testing.T) {
 	if got, want := commands(block), commands(out); got != want {
 		t.Errorf("docs/plugin.md lists the commands\n%s\n--help lists them\n%s", got, want)
 	}
+}
+
+// pluginDoc is docs/plugin.md.
+func pluginDoc(t *testing.T) string {
+	t.Helper()
+	path, err := testenv.Path("docs", "plugin.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(doc)
 }
