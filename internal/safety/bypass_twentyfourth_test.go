@@ -27,6 +27,8 @@ func twentyfourthOrdinaryCatalogue() []classCase {
 		{shellTools, "a keyword search; a page read from the key", sh(`man -l ~/.ssh/id_rsa`), zeroD, sh(`man -k socket`), false},
 		{shellTools, "the shell's jobs; jobs -x runs a command", sh(`jobs -x sh -c id`), opaque, sh(`jobs -l`), false},
 		{shellTools, "clear; then a page", sh(`clear && man ./.env`), zeroD, sh(`clear && man -w git`), false},
+		{shellTools, "a local page; troff in unsafe mode runs its requests", sh(`MANROFFOPT=-U man -l /tmp/x.1`), opaque,
+			sh(`MANWIDTH=80 man -l docs/toolgate.1`), false},
 		{pyModule, "black through python -m; given ~/.bashrc to rewrite", sh(`python -m black ~/.bashrc`), unknownW, sh(`python -m black --check .`), false},
 		{pyModule, "ruff through python3 -m; its language server", sh(`python3 -m ruff server`), unrec, sh(`python3 -m ruff check . && python -m ruff format --check src`), true},
 		{pyModule, "isort, flake8 and pylint through python -m; pylint's rcfile from /tmp", sh(`python -m pylint --rcfile /tmp/x src`), opaque,

@@ -202,6 +202,9 @@ var codeEnvVars = map[string]bool{
 	"RUSTC_WORKSPACE_WRAPPER": true, "RUSTDOC": true, "CARGO_BUILD_RUSTC": true, "CARGO_BUILD_RUSTDOC": true,
 	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER": true, "CURL_HOME": true, "WGETRC": true, "CARGO_HOME": true, "RUSTUP_HOME": true, "ZDOTDIR": true, "TF_CLI_ARGS": true, "TF_CLI_CONFIG_FILE": true,
 	"KUBECTL_EXTERNAL_DIFF": true,
+	// Options man gives troff: -U (unsafe mode) lets a page's .sy and .pso requests run commands,
+	// so a page planted outside the project (man -l /tmp/x.1, MANPATH=/tmp/m) runs its code.
+	"MANROFFOPT": true,
 	// A file every non-interactive bash sources first, and one an interactive sh sources, whose
 	// code the engine cannot see.
 	"BASH_ENV": true, "ENV": true,
