@@ -50,7 +50,8 @@ func newOfflineCluster(ctx context.Context, scheme *runtime.Scheme, objs []clien
 		WithIndex(&safetyv1alpha1.AgentToolCall{}, controller.CallPlanIndex, controller.IndexCallPlan).
 		// The fields the API server selects by (a ServiceAccount's plans, a plan's approvals): the
 		// in-memory client selects by an index of the same name instead.
-		WithIndex(&safetyv1alpha1.AgentPlan{}, safetyv1alpha1.AgentPlanServiceAccountField, indexPlanServiceAccount).
+		WithIndex(&safetyv1alpha1.AgentPlan{}, safetyv1alpha1.AgentPlanServiceAccountField,
+			controller.IndexPlanServiceAccount).
 		WithIndex(&safetyv1alpha1.ToolApproval{}, safetyv1alpha1.ToolApprovalPlanField, controller.IndexApprovalPlan)
 	if err := controller.SetupIndexes(ctx, builderIndexer{b}); err != nil {
 		return nil, err
@@ -60,12 +61,6 @@ func newOfflineCluster(ctx context.Context, scheme *runtime.Scheme, objs []clien
 		return nil, err
 	}
 	return oc, nil
-}
-
-// indexPlanServiceAccount indexes plans by their agent's ServiceAccount, as the API server selects
-// them by safetyv1alpha1.AgentPlanServiceAccountField.
-func indexPlanServiceAccount(o client.Object) []string {
-	return []string{o.(*safetyv1alpha1.AgentPlan).Spec.ServiceAccountName}
 }
 
 // builderIndexer registers the operator's field indexes (controller.SetupIndexes) with the

@@ -63,3 +63,15 @@ func SetupIndexes(ctx context.Context, indexer client.FieldIndexer) error {
 func IndexCallPlan(o client.Object) []string {
 	return []string{o.(*safetyv1alpha1.AgentToolCall).Spec.Plan}
 }
+
+// IndexApprovalPlan and IndexPlanServiceAccount index ToolApprovals by plan and AgentPlans by
+// ServiceAccount in in-memory clients (controller-runtime's fake, as the offline plugin and unit
+// tests use), which select by index where the API server selects by the selectable field of the
+// same name (safetyv1alpha1.ToolApprovalPlanField, AgentPlanServiceAccountField).
+func IndexApprovalPlan(o client.Object) []string {
+	return []string{o.(*safetyv1alpha1.ToolApproval).Spec.Plan}
+}
+
+func IndexPlanServiceAccount(o client.Object) []string {
+	return []string{o.(*safetyv1alpha1.AgentPlan).Spec.ServiceAccountName}
+}

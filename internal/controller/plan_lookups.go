@@ -22,9 +22,3 @@ func PlansOfServiceAccount(ctx context.Context, r client.Reader, namespace, serv
 	err := r.List(ctx, &list, client.InNamespace(namespace), client.MatchingFields{safetyv1alpha1.AgentPlanServiceAccountField: serviceAccount})
 	return list.Items, err
 }
-
-// IndexApprovalPlan indexes approvals by plan in in-memory clients (controller-runtime's fake,
-// as unit tests use), which select by index where the API server selects by the field.
-func IndexApprovalPlan(o client.Object) []string {
-	return []string{o.(*safetyv1alpha1.ToolApproval).Spec.Plan}
-}
