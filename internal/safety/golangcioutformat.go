@@ -13,17 +13,7 @@ const optGolangciOutFormat = "--out-format"
 
 // golangciOutFormat records the files golangci-lint's --out-format writes its reports to.
 func (a *analyzer) golangciOutFormat(s *segment) {
-	words := s.words[1:]
-	for i, w := range words {
-		var val word
-		switch {
-		case w.s == optGolangciOutFormat && i+1 < len(words):
-			val = words[i+1]
-		case strings.HasPrefix(w.s, optGolangciOutFormat+"="):
-			val = w.with(strings.TrimPrefix(w.s, optGolangciOutFormat+"="))
-		default:
-			continue
-		}
+	for val := range optionValues(s, optGolangciOutFormat, optGolangciOutFormat) {
 		if val.dynamic {
 			a.touch(val, opWrite)
 			continue

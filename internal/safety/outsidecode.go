@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -161,36 +162,14 @@ func outsideCode(s *segment) string {
 	if _, m, ok := pythonModuleRun(s); ok {
 		s = &m
 	}
-	if why := jvmPropertyCode(s); why != "" {
-		return why
-	}
-	if why := swiftCompilerFlags(s); why != "" {
-		return why
-	}
-	if why := openInspector(s); why != "" {
-		return why
-	}
-	if why := pnpmConfigOption(s); why != "" {
-		return why
-	}
-	if why := dotnetMSBuildCode(s); why != "" {
-		return why
-	}
-	if why := goReplaceOutside(s); why != "" {
-		return why
-	}
-	if why := jestJSONModules(s); why != "" {
-		return why
-	}
-	if why := outsideProject(s); why != "" {
-		return why
+	for _, check := range [...]func(*segment) string{jvmPropertyCode, swiftCompilerFlags, openInspector,
+		pnpmConfigOption, dotnetMSBuildCode, goReplaceOutside, jestJSONModules, outsideProject} {
+		if why := check(s); why != "" {
+			return why
+		}
 	}
 	for _, o := range outsideCodeOptions[s.name] {
-		short := o[0]
-		if short == "" {
-			short = o[1]
-		}
-		for v := range optionValues(s, short, o[1]) {
+		for v := range optionValues(s, cmp.Or(o[0], o[1]), o[1]) {
 			if v.dynamic || !entriesBelow(v.s, ",") {
 				return o[1] + " " + v.s
 			}

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -61,8 +62,7 @@ func outsideProject(s *segment) string {
 	named = append(named, definitionFiles(s)...)
 	for _, opts := range [][][2]string{defDirOptions[s.name], projectDirOptions[s.name]} {
 		for _, o := range opts {
-			short := cmpOr(o[0], o[1])
-			for v := range optionValues(s, short, o[1]) {
+			for v := range optionValues(s, cmp.Or(o[0], o[1]), o[1]) {
 				named = append(named, v)
 			}
 		}
@@ -79,14 +79,6 @@ func outsideProject(s *segment) string {
 		}
 	}
 	return ""
-}
-
-// cmpOr is the first non-empty string.
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // inThisProject says whether a path a build or test tool is pointed at stays in the project:

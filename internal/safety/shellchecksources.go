@@ -42,7 +42,7 @@ func (a *analyzer) shellcheckSources(idx int, redirs []*syntax.Redirect) {
 	}
 	dirs, follows := shellcheckFollows(s)
 	shortValued := func(w string) bool {
-		return len(w) > 1 && w[0] == '-' && w[1] != '-' && strings.IndexByte(shellcheckShortValues, w[len(w)-1]) >= 0
+		return shortBundle(w) && strings.IndexByte(shellcheckShortValues, w[len(w)-1]) >= 0
 	}
 	for _, op := range runnerPositionals(s.words[1:], shellcheckValued, shortValued) {
 		text, known := "", false
@@ -83,7 +83,7 @@ func shellcheckFollows(s *segment) ([]word, bool) {
 // bundleHas says whether a bundle of a segment's short options holds the letter c (-xa, -ax).
 func bundleHas(s *segment, c byte) bool {
 	return slices.ContainsFunc(s.flags, func(f string) bool {
-		return len(f) > 2 && f[0] == '-' && f[1] != '-' && strings.IndexByte(f[1:], c) >= 0
+		return shortBundle(f) && strings.IndexByte(f[1:], c) >= 0
 	})
 }
 
