@@ -2,15 +2,12 @@ package toolcall
 
 import "github.com/toolgate/toolgate/internal/argrules"
 
-// jsonText is argrules.JSONText: one judgement of which strings a tool may decode.
-var jsonText = argrules.JSONText
-
 // textPaths are the paths one path argument's string names, judged both ways: the string itself,
 // as a tool that takes it as it is reads it, and, when it is JSON text of an array of strings,
 // each of those, as a tool that decodes it reads them. JSON text of anything else (an object, an
 // array holding a number or an array) names what the engine cannot judge as paths, and is refused.
 func textPaths(key, s string) ([]string, error) {
-	v, ok := jsonText(s)
+	v, ok := argrules.JSONText(s)
 	if !ok {
 		return []string{s}, nil
 	}
@@ -32,7 +29,7 @@ func textPaths(key, s string) ([]string, error) {
 // notJSONText refuses a command or working directory that is JSON text of an array or object: a
 // tool that decodes it would run, or run in, what the engine never judged (an argv list).
 func notJSONText(key, s string) error {
-	if _, ok := jsonText(s); ok {
+	if _, ok := argrules.JSONText(s); ok {
 		return jsonTextErr(key)
 	}
 	return nil
