@@ -136,7 +136,7 @@ func checkTestOptions(opts *testOptions, pos []string, stderr io.Writer) bool {
 		problems = append(problems, opts.namespaceProblem)
 	}
 	// -1 is the flag's "counted" default, but given it is a negative count like any other.
-	if opts.attempts < -1 || (opts.attemptsGiven && opts.attempts < 0) {
+	if opts.attemptsGiven && opts.attempts < 0 {
 		problems = append(problems, fmt.Sprintf("--attempts %d: must not be negative", opts.attempts))
 	}
 	if len(problems) > 0 {
