@@ -188,6 +188,19 @@ type AuditLedgerSpec struct {
 	// +optional
 	FinishedCallTTLSeconds *int64 `json:"finishedCallTTLSeconds,omitempty"`
 
+	// endedPlanTTLSeconds deletes AgentPlans this long after they end (their
+	// activeDeadlineSeconds has passed), so the plans a ServiceAccount has run, which every plan
+	// creation and hook call of it lists, do not pile up in etcd. Deleting a plan settles its
+	// spend into its ProjectPolicy and revokes its approvals; the ledger keeps its locks and
+	// decisions. A plan bound to a pod is kept while that pod runs (the pod takes no other plan
+	// until then), and a plan that names a cost reporter for at least the reporter's 15 minutes.
+	// Default 604800 (7 days).
+	// +kubebuilder:default=604800
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=31536000
+	// +optional
+	EndedPlanTTLSeconds *int64 `json:"endedPlanTTLSeconds,omitempty"`
+
 	// floodControl refuses and aggregates denied calls beyond a rate, and sets the volume's headroom threshold.
 	// +optional
 	FloodControl LedgerFloodControl `json:"floodControl,omitzero"`

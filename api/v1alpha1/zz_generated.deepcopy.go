@@ -472,6 +472,11 @@ func (in *AuditLedgerSpec) DeepCopyInto(out *AuditLedgerSpec) {
 		*out = new(int64)
 		**out = **in
 	}
+	if in.EndedPlanTTLSeconds != nil {
+		in, out := &in.EndedPlanTTLSeconds, &out.EndedPlanTTLSeconds
+		*out = new(int64)
+		**out = **in
+	}
 	in.FloodControl.DeepCopyInto(&out.FloodControl)
 }
 

@@ -248,22 +248,6 @@ func (r *FinishedCallReconciler) ttl(ctx context.Context) (time.Duration, error)
 	return finishedTTL(ctx, r.Client)
 }
 
-// finishedTTL is how long finished objects (calls, spent approvals) stay: the AuditLedger's
-// finishedCallTTLSeconds, or the default without one.
-func finishedTTL(ctx context.Context, c client.Reader) (time.Duration, error) {
-	l := &safetyv1alpha1.AuditLedger{}
-	if err := c.Get(ctx, client.ObjectKey{Name: audit.LedgerName}, l); err != nil {
-		if apierrors.IsNotFound(err) {
-			return DefaultFinishedCallTTL, nil
-		}
-		return 0, fmt.Errorf("reading AuditLedger %s: %w", audit.LedgerName, err)
-	}
-	if l.Spec.FinishedCallTTLSeconds == nil {
-		return DefaultFinishedCallTTL, nil
-	}
-	return time.Duration(*l.Spec.FinishedCallTTLSeconds) * time.Second, nil
-}
-
 func (r *FinishedCallReconciler) forget(key types.NamespacedName) {
 	r.mu.Lock()
 	delete(r.recorded, key)

@@ -76,7 +76,8 @@ func SetupWithManager(mgr ctrl.Manager, opts Options) error {
 		reconcilers = append(reconcilers, &AuditLedgerReconciler{Client: c, Clock: opts.Clock, Journal: opts.Journal, Dir: opts.LedgerDir},
 			&FinishedCallReconciler{Client: c, Clock: opts.Clock, Log: &audit.Log{Journal: opts.Journal}, Counters: settler},
 			&UnfinishedCallReconciler{Client: c, APIReader: mgr.GetAPIReader(), Clock: opts.Clock, Log: &audit.Log{Journal: opts.Journal}, Counters: settler},
-			&SpentApprovalReconciler{Client: c, Clock: opts.Clock})
+			&SpentApprovalReconciler{Client: c, Clock: opts.Clock},
+			&EndedPlanReconciler{Client: c, APIReader: mgr.GetAPIReader(), Clock: opts.Clock})
 	}
 	for _, r := range reconcilers {
 		if err := r.SetupWithManager(mgr); err != nil {

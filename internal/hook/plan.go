@@ -40,7 +40,7 @@ func BoundPlan(c client.Client, namespace string) func(ctx context.Context) (str
 			pod = names[0]
 		}
 		// Its ServiceAccount's plans only: a hook lists them on every tool call, and the
-		// namespace keeps every plan it has run.
+		// namespace keeps every plan until a week (endedPlanTTLSeconds) after it ended.
 		return toolcall.CallerPlan(ctx, c, namespace, sa, pod, client.MatchingFields{safetyv1alpha1.AgentPlanServiceAccountField: sa})
 	}
 }

@@ -39,7 +39,7 @@ var needed = map[string]string{
 	// The rest.
 	"/secrets:get,update (ns) names=toolgate-ledger-signing-key": ctrl + "auditledger_controller.go",
 	"events.k8s.io/events:create,patch":                          ctrl + "agentplan_controller.go",
-	tg + "agentplans:get,list,patch,update,watch":                ctrl + "agentplan_controller.go",
+	tg + "agentplans:delete,get,list,patch,update,watch":         ctrl + "endedplan_controller.go",
 	tg + "agenttools:get,list,watch":                             "internal/webhook/v1alpha1/setup.go",
 	tg + "auditledgers:get,list,watch":                           ctrl + "auditledger_controller.go",
 	tg + "automationprofiles:get,list,watch":                     ctrl + "agentplan_controller.go",

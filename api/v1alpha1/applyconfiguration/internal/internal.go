@@ -295,6 +295,10 @@ var schemaYAML = typed.YAMLObject(`types:
       type:
         namedType: com.github.toolgate.toolgate.api.v1alpha1.LedgerCompression
       default: Gzip
+    - name: endedPlanTTLSeconds
+      type:
+        scalar: numeric
+      default: 604800
     - name: failurePolicy
       type:
         namedType: com.github.toolgate.toolgate.api.v1alpha1.LedgerFailurePolicy

@@ -40,6 +40,14 @@ type AuditLedgerSpecApplyConfiguration struct {
 	// finishedCallTTLSeconds deletes finished AgentToolCalls this long after they finish, once the
 	// ledger holds their completion record, so etcd stays small. Default 3600.
 	FinishedCallTTLSeconds *int64 `json:"finishedCallTTLSeconds,omitempty"`
+	// endedPlanTTLSeconds deletes AgentPlans this long after they end (their
+	// activeDeadlineSeconds has passed), so the plans a ServiceAccount has run, which every plan
+	// creation and hook call of it lists, do not pile up in etcd. Deleting a plan settles its
+	// spend into its ProjectPolicy and revokes its approvals; the ledger keeps its locks and
+	// decisions. A plan bound to a pod is kept while that pod runs (the pod takes no other plan
+	// until then), and a plan that names a cost reporter for at least the reporter's 15 minutes.
+	// Default 604800 (7 days).
+	EndedPlanTTLSeconds *int64 `json:"endedPlanTTLSeconds,omitempty"`
 	// floodControl refuses and aggregates denied calls beyond a rate, and sets the volume's headroom threshold.
 	FloodControl *LedgerFloodControlApplyConfiguration `json:"floodControl,omitempty"`
 }
@@ -95,6 +103,14 @@ func (b *AuditLedgerSpecApplyConfiguration) WithFailurePolicy(value apiv1alpha1.
 // If called multiple times, the FinishedCallTTLSeconds field is set to the value of the last call.
 func (b *AuditLedgerSpecApplyConfiguration) WithFinishedCallTTLSeconds(value int64) *AuditLedgerSpecApplyConfiguration {
 	b.FinishedCallTTLSeconds = &value
+	return b
+}
+
+// WithEndedPlanTTLSeconds sets the EndedPlanTTLSeconds field in the declarative configuration to the given value
+// and returns the receiver, so that objects can be built by chaining "With" function invocations.
+// If called multiple times, the EndedPlanTTLSeconds field is set to the value of the last call.
+func (b *AuditLedgerSpecApplyConfiguration) WithEndedPlanTTLSeconds(value int64) *AuditLedgerSpecApplyConfiguration {
+	b.EndedPlanTTLSeconds = &value
 	return b
 }
 
