@@ -270,6 +270,7 @@ func main() {
 		LeaderElectionReleaseOnCancel: true,
 	}
 	ownership.applyTo(&managerOptions)
+	mustSupportedServer(restConfig)
 	mgr, err := ctrl.NewManager(restConfig, managerOptions)
 	if err != nil {
 		setupLog.Error(err, "Failed to start manager")
@@ -327,6 +328,14 @@ func main() {
 }
 
 // setSoftMemoryLimit keeps the Go heap under the container's memory limit (gctuning.ApplySoftMemoryLimit).
+// mustSupportedServer exits when the API server is older than toolgate needs, naming both versions.
+func mustSupportedServer(cfg *rest.Config) {
+	if err := operator.CheckServerVersion(cfg); err != nil {
+		setupLog.Error(err, "Refusing to start")
+		os.Exit(1)
+	}
+}
+
 func setSoftMemoryLimit() {
 	limit, err := gctuning.ApplySoftMemoryLimit(os.Getenv)
 	if err != nil {
