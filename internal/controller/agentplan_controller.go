@@ -158,14 +158,5 @@ func (r *AgentPlanReconciler) SetupWithManager(mgr ctrl.Manager) error {
 
 // unlockedPlans maps a profile or policy change to every plan still waiting for its lock.
 func (r *AgentPlanReconciler) unlockedPlans(ctx context.Context, _ client.Object) []reconcile.Request {
-	var plans safetyv1alpha1.AgentPlanList
-	if err := r.List(ctx, &plans, client.MatchingFields{PlanLockedIndex: "false"}); err != nil {
-		ctrl.LoggerFrom(ctx).Error(err, "Listing unlocked plans")
-		return nil
-	}
-	reqs := make([]reconcile.Request, 0, len(plans.Items))
-	for _, p := range plans.Items {
-		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&p)})
-	}
-	return reqs
+	return planRequests(ctx, r.Client, nil, client.MatchingFields{PlanLockedIndex: "false"})
 }

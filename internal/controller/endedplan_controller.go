@@ -121,14 +121,5 @@ func (r *EndedPlanReconciler) SetupWithManager(mgr ctrl.Manager) error {
 }
 
 func (r *EndedPlanReconciler) allPlans(ctx context.Context, _ client.Object) []reconcile.Request {
-	var plans safetyv1alpha1.AgentPlanList
-	if err := r.List(ctx, &plans); err != nil {
-		ctrl.LoggerFrom(ctx).Error(err, "Listing AgentPlans")
-		return nil
-	}
-	reqs := make([]reconcile.Request, 0, len(plans.Items))
-	for i := range plans.Items {
-		reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&plans.Items[i])})
-	}
-	return reqs
+	return planRequests(ctx, r.Client, nil)
 }

@@ -234,18 +234,8 @@ func (r *UnfinishedCallReconciler) SetupWithManager(mgr ctrl.Manager) error {
 
 // endedPlans are the plans whose unfinished calls wait for the TTL: those ended, and those gone.
 func (r *UnfinishedCallReconciler) endedPlans(ctx context.Context, _ client.Object) []reconcile.Request {
-	var plans safetyv1alpha1.AgentPlanList
-	if err := r.List(ctx, &plans); err != nil {
-		ctrl.LoggerFrom(ctx).Error(err, "Listing AgentPlans")
-		return nil
-	}
 	now := r.Clock.Now()
-	var reqs []reconcile.Request
-	for i := range plans.Items {
-		if !policy.PlanActive(&plans.Items[i], now) {
-			reqs = append(reqs, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&plans.Items[i])})
-		}
-	}
+	reqs := planRequests(ctx, r.Client, func(p *safetyv1alpha1.AgentPlan) bool { return !policy.PlanActive(p, now) })
 	r.mu.Lock()
 	for key := range r.goneSince {
 		reqs = append(reqs, reconcile.Request{NamespacedName: key})
