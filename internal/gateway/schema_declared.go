@@ -1,7 +1,6 @@
 package gateway
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -15,13 +14,13 @@ import (
 // alias (pydantic's populate_by_name), a JavaScript one's object spread into an option, a
 // **kwargs. An agent could so hand the tool a path, a command or an amount the engine and the
 // rules never see as one.
-func (s *toolSchema) undeclared(present map[string]json.RawMessage, tool string) error {
+func (s *toolSchema) undeclared(present []member, tool string) error {
 	if s.declared == nil {
 		return nil
 	}
 	first, found := "", false
-	for key := range present {
-		if !s.declared[key] && (!found || key < first) {
+	for _, m := range present {
+		if key := m.key; !s.declared[key] && (!found || key < first) {
 			first, found = key, true
 		}
 	}

@@ -103,9 +103,12 @@ func TestComposedSchemasAreReadWhole(t *testing.T) {
 		{"fastmcp_no_arguments.json", nil, []call{
 			{args: `{"x":1}`, want: `{"x":1}`},
 		}},
-		// The model's own default is below the top level, where the gateway does not write.
+		// The model's own default is below the top level: written into the object the call
+		// gives, as pydantic fills it in. Left out, opts is required: the upstream refuses it.
 		{"fastmcp_model_parameter.json", []string{"opts"}, []call{
-			{args: `{"opts":{}}`, want: `{"opts":{}}`},
+			{args: `{"opts":{}}`, want: `{"opts":{"path":".env"}}`},
+			{args: `{"opts":{"path":"notes.txt"}}`, want: `{"opts":{"path":"notes.txt"}}`},
+			{args: `{}`, want: `{}`},
 			{args: `{"path":".env"}`, refused: undeclared("path")},
 		}},
 	} {
@@ -218,7 +221,7 @@ func TestSchemaReadingIsBounded(t *testing.T) {
 	} {
 		r := &schemaReader{}
 		r.root = decodedSchema(t, schema)
-		p := r.read(r.root, 0, []string{"#"})
+		p := r.read(r.root, 0, "#", []string{"#"})
 		if !p.open || r.nodes > maxSchemaNodes {
 			t.Errorf("%s: open %v after %d nodes; want any key taken, within %d", name, p.open, r.nodes, maxSchemaNodes)
 		}

@@ -79,6 +79,7 @@ type worldOption func(*worldObjects)
 
 // worldObjects are the registrations and the plan of a world.
 type worldObjects struct {
+	project *safetyv1alpha1.ProjectPolicy
 	profile *safetyv1alpha1.SafetyProfile
 	tools   []*safetyv1alpha1.AgentTool
 	server  *safetyv1alpha1.ToolServer
@@ -102,17 +103,15 @@ func newWorld(prefix, upstreamURL, upstreamTool string, options ...worldOption) 
 	Expect(err).NotTo(HaveOccurred())
 	apiAgent, err := client.New(cfg, client.Options{Scheme: cluster.Scheme})
 	Expect(err).NotTo(HaveOccurred())
-	Expect(k8sClient.Create(ctx, &safetyv1alpha1.ProjectPolicy{
-		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"},
-		Spec: safetyv1alpha1.ProjectPolicySpec{PathPolicy: &safetyv1alpha1.PathPolicy{
-			ZeroAccess: []string{".env", "**/.env"}}},
-	})).To(Succeed())
 	profile := &safetyv1alpha1.SafetyProfile{ObjectMeta: metav1.ObjectMeta{Name: ns}, Spec: safetyv1alpha1.SafetyProfileSpec{
 		RequireSandbox: new(false), RequireCheckpoints: new(false), AllowUnsafeTools: new(false),
 		RequireHumanApproval: new(false), ReadOnly: new(false), MaxRetriesPerStep: new(int32(100)),
 		EnforcementMode: safetyv1alpha1.EnforcementModeEnforce,
 	}}
 	objs := &worldObjects{profile: profile,
+		project: &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "project"},
+			Spec: safetyv1alpha1.ProjectPolicySpec{PathPolicy: &safetyv1alpha1.PathPolicy{
+				ZeroAccess: []string{".env", "**/.env"}}}},
 		tools: []*safetyv1alpha1.AgentTool{{ObjectMeta: metav1.ObjectMeta{Name: readTool},
 			Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassRead, Description: "read a file"}}},
 		server: &safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: ns + "-files"},
@@ -127,6 +126,7 @@ func newWorld(prefix, upstreamURL, upstreamTool string, options ...worldOption) 
 	for _, o := range options {
 		o(objs)
 	}
+	Expect(k8sClient.Create(ctx, objs.project)).To(Succeed())
 	create(objs.profile)
 	for _, t := range objs.tools {
 		create(t)
