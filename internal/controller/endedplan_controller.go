@@ -67,8 +67,9 @@ func (r *EndedPlanReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	if held {
 		return ctrl.Result{RequeueAfter: boundPodRecheck}, nil
 	}
-	// The preconditions make sure the plan deleted is the one judged ended: an administrator who
-	// extended its deadline since it was read changed its resourceVersion.
+	// The preconditions make sure the plan deleted is the one judged: a re-lock since it was read
+	// (which binds a pod recreated under its pod name) changed its resourceVersion. Its spec, the
+	// deadline included, is immutable.
 	err = r.Delete(ctx, plan, client.Preconditions{UID: &plan.UID, ResourceVersion: &plan.ResourceVersion})
 	if apierrors.IsConflict(err) {
 		return ctrl.Result{RequeueAfter: time.Second}, nil // changed since it was read: look again
@@ -80,20 +81,21 @@ func (r *EndedPlanReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 	return ctrl.Result{}, nil
 }
 
-// EndedPlanDue is when an ended plan may be deleted: ttl after its deadline, and, for a plan that
-// names a cost reporter, not before the reporter's window has passed for its last calls (a call
-// admitted just before the deadline may be reported up to policy.ReportWindow later; deleting the
-// plan sooner would charge its hold at the ceiling instead of the reported cost).
+// EndedPlanDue is when an ended plan may be deleted: ttl after its deadline, and not before the
+// reporter's window has passed for its last calls. A call admitted just before the deadline may
+// be reported up to policy.ReportWindow later, by the plan's cost reporter or by its agent (its
+// phase), and every report of a call is refused once its plan is gone: deleting the plan sooner
+// would charge a reporter's call its hold at the ceiling instead of its reported cost, and leave a
+// call its agent reported finished recorded as unfinished.
 func EndedPlanDue(plan *safetyv1alpha1.AgentPlan, ttl time.Duration) time.Time {
-	if policy.CostReporterUser(plan) != "" {
-		ttl = max(ttl, policy.ReportWindow)
-	}
-	return policy.PlanDeadline(plan).Add(ttl)
+	return policy.PlanDeadline(plan).Add(max(ttl, policy.ReportWindow))
 }
 
-// podHolds says the plan is bound to a pod that still runs: the pod it was locked to, or, for a
+// podHolds says the plan is what binds a pod that still runs: the pod it was locked to, or, for a
 // plan never locked, any pod of its name. Such a pod takes no other plan of its ServiceAccount
-// while its ended plan exists (policy.BindsPod), so deleting the plan would let it hop to one.
+// while a plan binds it (policy.BindsPod), so deleting the pod's only binding plan would let it hop
+// to one. A later plan of the same pod binds it as well (laterPlanOfPod), so only the pod's latest
+// plan is kept for it: a pod that runs one plan after another does not keep its whole history.
 func (r *EndedPlanReconciler) podHolds(ctx context.Context, plan *safetyv1alpha1.AgentPlan) (bool, error) {
 	if plan.Spec.PodName == "" {
 		return false, nil
@@ -106,8 +108,49 @@ func (r *EndedPlanReconciler) podHolds(ctx context.Context, plan *safetyv1alpha1
 	if err != nil {
 		return false, fmt.Errorf("reading pod %s of plan %s/%s: %w", plan.Spec.PodName, plan.Namespace, plan.Name, err)
 	}
-	snap := plan.Status.Snapshot
-	return snap == nil || snap.PodUID == "" || string(pod.UID) == snap.PodUID, nil
+	if snap := plan.Status.Snapshot; snap != nil && snap.PodUID != "" && string(pod.UID) != snap.PodUID {
+		return false, nil
+	}
+	later, err := r.laterPlanOfPod(ctx, plan)
+	return !later, err
+}
+
+// laterPlanOfPod says a plan created after plan (by name when in the same second) binds plan's
+// pod too (policy.BindsPod): the latest of a pod's plans is never deleted for another, so a pod
+// that exists always keeps one. The plan found in the cache is read again from the API server: a
+// plan deleted since would not hold the pod.
+func (r *EndedPlanReconciler) laterPlanOfPod(ctx context.Context, plan *safetyv1alpha1.AgentPlan) (bool, error) {
+	var plans safetyv1alpha1.AgentPlanList
+	if err := r.List(ctx, &plans, client.InNamespace(plan.Namespace), client.MatchingFields{PlanPodIndex: plan.Spec.PodName},
+		client.UnsafeDisableDeepCopy); err != nil {
+		return false, fmt.Errorf("listing the plans of pod %s/%s: %w", plan.Namespace, plan.Spec.PodName, err)
+	}
+	for i := range plans.Items {
+		o := &plans.Items[i]
+		if o.UID == plan.UID || !policy.BindsPod(o, plan.Spec.ServiceAccountName, plan.Spec.PodName) || !createdAfter(o, plan) {
+			continue
+		}
+		live := &safetyv1alpha1.AgentPlan{}
+		err := r.APIReader.Get(ctx, client.ObjectKeyFromObject(o), live)
+		if apierrors.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return false, fmt.Errorf("reading plan %s/%s of pod %s: %w", o.Namespace, o.Name, plan.Spec.PodName, err)
+		}
+		if live.UID == o.UID && policy.BindsPod(live, plan.Spec.ServiceAccountName, plan.Spec.PodName) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// createdAfter orders plans by creation, then name: creation times have whole seconds.
+func createdAfter(a, b *safetyv1alpha1.AgentPlan) bool {
+	if !a.CreationTimestamp.Equal(&b.CreationTimestamp) {
+		return b.CreationTimestamp.Before(&a.CreationTimestamp)
+	}
+	return a.Name > b.Name
 }
 
 // SetupWithManager watches plans, and the AuditLedger, whose TTL change re-times them all.

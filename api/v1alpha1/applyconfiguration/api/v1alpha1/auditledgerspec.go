@@ -44,9 +44,9 @@ type AuditLedgerSpecApplyConfiguration struct {
 	// activeDeadlineSeconds has passed), so the plans a ServiceAccount has run, which every plan
 	// creation and hook call of it lists, do not pile up in etcd. Deleting a plan settles its
 	// spend into its ProjectPolicy and revokes its approvals; the ledger keeps its locks and
-	// decisions. A plan bound to a pod is kept while that pod runs (the pod takes no other plan
-	// until then), and a plan that names a cost reporter for at least the reporter's 15 minutes.
-	// Default 604800 (7 days).
+	// decisions. The latest plan bound to a pod is kept while that pod runs (the pod takes no
+	// other plan of its ServiceAccount until then), and every plan stays at least the reporter's
+	// 15 minutes after its end, so its last calls can still be reported. Default 604800 (7 days).
 	EndedPlanTTLSeconds *int64 `json:"endedPlanTTLSeconds,omitempty"`
 	// floodControl refuses and aggregates denied calls beyond a rate, and sets the volume's headroom threshold.
 	FloodControl *LedgerFloodControlApplyConfiguration `json:"floodControl,omitempty"`
