@@ -327,7 +327,6 @@ func main() {
 	}
 }
 
-// setSoftMemoryLimit keeps the Go heap under the container's memory limit (gctuning.ApplySoftMemoryLimit).
 // mustSupportedServer exits when the API server is older than toolgate needs, naming both versions.
 func mustSupportedServer(cfg *rest.Config) {
 	if err := operator.CheckServerVersion(cfg); err != nil {
@@ -336,6 +335,7 @@ func mustSupportedServer(cfg *rest.Config) {
 	}
 }
 
+// setSoftMemoryLimit keeps the Go heap under the container's memory limit (gctuning.ApplySoftMemoryLimit).
 func setSoftMemoryLimit() {
 	limit, err := gctuning.ApplySoftMemoryLimit(os.Getenv)
 	if err != nil {

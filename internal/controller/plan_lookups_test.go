@@ -11,8 +11,8 @@ import (
 )
 
 // The webhook and the lock read approvals and plans live; these lookups must come back from the
-// API server with what they are for and nothing else of the namespace, which keeps every plan
-// ever run there and the approvals made for them.
+// API server with what they are for and nothing else of the namespace, which keeps every plan run
+// there until a week after it ended (endedPlanTTLSeconds) and the approvals made for them.
 var _ = Describe("live lookups by selectable field", func() {
 	It("return a plan's approvals and a ServiceAccount's plans, not the rest of the namespace", func() {
 		ns := newNamespace()

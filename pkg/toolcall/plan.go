@@ -24,8 +24,9 @@ func (e *NoPlanError) Error() string { return e.Message }
 // CallerPlan is the plan the calls of a ServiceAccount's token (bound to pod, or to none) belong
 // to, by the binding rule the webhook enforces (policy.CallerPlan): the active plan bound to its
 // pod, else the one active pod-less plan of its ServiceAccount. A caller no active plan fits gets
-// the plan it had (endedPlan), so that its call is submitted naming it and refused PlanExpired by
-// the webhook, in the ledger. The gateway, the hook and pkg/agent's callers all take the plan
+// the plan it had (endedPlan), while that plan exists (the endedplan controller deletes it
+// endedPlanTTLSeconds after it ended), so that its call is submitted naming it and refused
+// PlanExpired by the webhook, in the ledger. The gateway, the hook and pkg/agent's callers all take the plan
 // here; none chooses between plans. opts are added to the listing (a cache's UnsafeDisableDeepCopy).
 func CallerPlan(ctx context.Context, c client.Reader, namespace, serviceAccount, pod string,
 	opts ...client.ListOption) (string, error) {
