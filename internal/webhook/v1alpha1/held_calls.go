@@ -44,8 +44,8 @@ type heldCalls struct {
 }
 
 type chargedHold struct {
-	amount safety.Money
-	at     time.Time
+	amount, reserve safety.Money
+	at              time.Time
 }
 
 // heldCall is one call's hold: amount beyond the reservation reserve (the two make the tool's
@@ -118,7 +118,7 @@ func (h *heldCalls) expire(now time.Time) safety.Money {
 			delete(h.byCall, q.call)
 			h.sum = max(0, h.sum-e.amount.Nanos())
 			ended = ended.SaturatingAdd(e.charge())
-			h.rememberCharge(q.call, chargedHold{amount: e.amount, at: now})
+			h.rememberCharge(q.call, chargedHold{amount: e.amount, reserve: e.reserve, at: now})
 		}
 	}
 	h.compact()
@@ -132,7 +132,7 @@ func (h *heldCalls) endAll(now time.Time) safety.Money {
 	var ended safety.Money
 	for call, e := range h.byCall {
 		ended = ended.SaturatingAdd(e.charge())
-		h.rememberCharge(call, chargedHold{amount: e.amount, at: now})
+		h.rememberCharge(call, chargedHold{amount: e.amount, reserve: e.reserve, at: now})
 	}
 	clear(h.byCall)
 	h.order, h.sum = h.order[:0], 0
@@ -147,6 +147,17 @@ func (h *heldCalls) held() safety.Money { return safety.MoneyFromNanos(h.sum) }
 func (h *heldCalls) chargedFor(call types.UID) (safety.Money, bool) {
 	c, ok := h.charged[call]
 	return c.amount, ok
+}
+
+// reserveOf is what call reserved at its admission, as its hold recorded it, while it holds or
+// is remembered charged. A report of it counts from that: after a re-lock the plan no longer pins
+// the price the call was admitted at (policy.ReservedBy then counts it as reserving nothing).
+func (h *heldCalls) reserveOf(call types.UID) (safety.Money, bool) {
+	if e, ok := h.byCall[call]; ok {
+		return e.reserve, true
+	}
+	c, ok := h.charged[call]
+	return c.reserve, ok
 }
 
 func (h *heldCalls) rememberCharge(call types.UID, c chargedHold) {

@@ -140,6 +140,35 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 			"accumulated cost 0.4, with 1.8 "+heldMessage)
 	})
 
+	It("releases a call admitted before a re-lock by what it held, whatever the tool's new pin holds", func() {
+		meter := p.newAgent("meter")
+		tool := priced()
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: budget("1.1", ""), CostReporter: reportedByMeter})
+		early := p.call(planName, tool, "a", "src/a.go")
+		mustAdmit(submit(p.agent, early))
+
+		By("the platform drops the tool's maxCostPerCall and re-locks the plan: its calls from now on hold nothing")
+		t := &safetyv1alpha1.AgentTool{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Name: tool}, t)).To(Succeed())
+		t.Spec.MaxCostPerCall = nil
+		Expect(k8sClient.Update(ctx, t)).To(Succeed())
+		plan := &safetyv1alpha1.AgentPlan{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
+		patch := client.MergeFrom(plan.DeepCopy())
+		plan.Annotations = map[string]string{safetyv1alpha1.RelockAnnotation: "ceiling-dropped"}
+		Expect(k8sClient.Patch(ctx, plan, patch)).To(Succeed())
+		Eventually(func(g Gomega) { // the webhook decides by the manager's cache
+			g.Expect(managerClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
+			g.Expect(plan.Status.Snapshot.Epoch).To(Equal(int32(2)))
+		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+
+		By("the reporter's final report of the early call releases the 0.9 it held, and counts from the 0.1 it reserved")
+		Expect(report(meter, early, safetyv1alpha1.CallPhaseSucceeded, "0.2")).To(Succeed())
+		mustAdmit(submit(p.agent, p.call(planName, tool, "b", "src/b.go")))
+		Expect(storedPlan(counters, p.ns, planName).Status.Usage.AccumulatedCost).To(Equal("0.3"),
+			"the early call costs the larger of 0.1 and 0.2, the next one reserves 0.1")
+	})
+
 	It("settles a deleted plan's calls in flight at their ceiling, so deleting the plan gives no held budget back", func() {
 		meter := p.newAgent("meter")
 		tool := priced()

@@ -185,6 +185,42 @@ func TestAHoldThatEndsUnreportedIsChargedOnce(t *testing.T) {
 	}
 }
 
+// A report of a call admitted before a re-lock counts from what its admission reserved, as its
+// hold recorded it, while it holds and after its hold was charged: policy.ReservedBy can then only
+// say that the plan no longer pins its price (nothing), which counted the reservation twice.
+func TestAReportAfterARelockCountsFromWhatTheCallsHoldRecorded(t *testing.T) {
+	committer := heldWorld(t)
+	clk := clocktesting.NewFakePassiveClock(time.Now())
+	committer.nowFunc = clk.Now
+	plan := planP(t, committer.live)
+	admitHeld(t, committer, plan, "early") // reserved 0.1, holds 0.9
+	early := callOf("early", "capped", "a", "")
+	early.UID = "early"
+	nothing := safety.Money{} // what policy.ReservedBy says of it after a re-lock
+	for _, step := range []struct {
+		name          string
+		advance       time.Duration
+		before, after string
+		want          string
+	}{
+		{"a report while it holds counts beyond its 0.1", 0, "0", "0.3", "0.3"},
+		{"its hold ends unreported: charged up to its ceiling", holdTTL, "", "", "1"},
+		{"a late report counts beyond the ceiling, 0.1 and 0.9", 0, "0.3", "1.2", "1.2"},
+	} {
+		clk.SetTime(clk.Now().Add(step.advance))
+		if step.after != "" {
+			if err := committer.submitReport(context.Background(), plan, &early, nothing,
+				safety.MustParseMoney(step.before), safety.MustParseMoney(step.after)); err != nil {
+				t.Fatal(err)
+			}
+			early.Status.Cost = quantity(step.after)
+		}
+		if got := countersOf(t, committer, plan).Accumulated; got != safety.MustParseMoney(step.want) {
+			t.Fatalf("%s: accumulated %s, want %s", step.name, got, step.want)
+		}
+	}
+}
+
 // A hold past its until counts in the other plans' view of the namespace's total until its plan
 // is charged for it, however long the plan stays idle; deleting the plan charges it with the rest.
 func TestAnEndedHoldCountsForOthersUntilChargedAndIsSettledWithItsPlan(t *testing.T) {
@@ -288,7 +324,7 @@ func TestAFinalReportBeforeTheSealIsCountedInTheSettledSpend(t *testing.T) {
 	if err := h.countReport(ctx, plan, tool, &call, reported); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.releaseHold(ctx, plan, tool, reported); err != nil {
+	if err := h.releaseHold(ctx, plan, reported); err != nil {
 		t.Fatal(err)
 	}
 	store := &CounterStore{}

@@ -57,8 +57,8 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, req admission.
 
 // settleReport counts a trusted report of call in its plan's counters before it is stored: the
 // cost it reports (countReport), and, when the plan's reporter, user, moves the call to a final
-// phase with a cost, the release of what the call held (releaseHold). The plan and the tool are
-// read once for both. checkReporter has already made sure that only the reporter changes a cost.
+// phase with a cost, the release of what the call held (releaseHold). The plan is read once for
+// both. checkReporter has already made sure that only the reporter changes a cost.
 func (h *AgentToolCallHandler) settleReport(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) error {
 	count := !sameCost(old, call)
 	release := !finalPhase(old) && finallyReported(call)
@@ -69,17 +69,14 @@ func (h *AgentToolCallHandler) settleReport(ctx context.Context, user string, ol
 	if plan == nil || err != nil {
 		return err
 	}
-	live := &safetyv1alpha1.AgentTool{}
-	if err := h.get(ctx, client.ObjectKey{Name: call.Spec.Tool}, live, nil); client.IgnoreNotFound(err) != nil {
-		return fmt.Errorf("reading tool %s: %w", call.Spec.Tool, err)
-	}
-	live.Name = call.Spec.Tool              // a deleted tool still has its pin
-	tool := policy.ToolAsPinned(plan, live) // as the call was admitted
 	if count {
-		err = h.countReport(ctx, plan, tool, old, call)
+		var tool *safetyv1alpha1.AgentTool
+		if tool, err = h.pinnedTool(ctx, plan, call); err == nil {
+			err = h.countReport(ctx, plan, tool, old, call)
+		}
 	}
 	if err == nil && release && user == policy.CostReporterUser(plan) {
-		err = h.releaseHold(ctx, plan, tool, call)
+		err = h.releaseHold(ctx, plan, call)
 	}
 	if apierrors.IsNotFound(err) || errors.Is(err, errPlanSealed) {
 		return nil // a deleted plan's spend is final
@@ -87,9 +84,20 @@ func (h *AgentToolCallHandler) settleReport(ctx context.Context, user string, ol
 	return err
 }
 
+// pinnedTool is call's tool as plan pins it now (policy.ToolAsPinned); a deleted tool still has
+// its pin.
+func (h *AgentToolCallHandler) pinnedTool(ctx context.Context, plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall) (*safetyv1alpha1.AgentTool, error) {
+	live := &safetyv1alpha1.AgentTool{}
+	if err := h.get(ctx, client.ObjectKey{Name: call.Spec.Tool}, live, nil); client.IgnoreNotFound(err) != nil {
+		return nil, fmt.Errorf("reading tool %s: %w", call.Spec.Tool, err)
+	}
+	live.Name = call.Spec.Tool
+	return policy.ToolAsPinned(plan, live), nil
+}
+
 // countReport adds a report moving call's cost from old's to its own: the call then costs the
-// larger of its reservation (its tool's costPerCall when it was admitted, policy.ReservedBy) and
-// the report, so accumulatedCost grows by what the report adds beyond both, once for each stored
+// larger of its reservation (its tool's costPerCall when it was admitted: as its hold recorded it,
+// else policy.ReservedBy) and the report, so accumulatedCost grows by what the report adds beyond both, once for each stored
 // cost of the call (report_memo.go).
 func (h *AgentToolCallHandler) countReport(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool,
 	old, call *safetyv1alpha1.AgentToolCall) error {
@@ -129,12 +137,10 @@ func (h *AgentToolCallHandler) planOfReport(ctx context.Context, call *safetyv1a
 // with a cost: the reporter's own word that nothing more is to come. A cost reported while the
 // call runs keeps the hold, since a reporter may report a cost as it grows; and an agent that
 // marks its own call finished releases nothing, nor makes the reporter's next cost a final one
-// (its hold then ends with holdTTL).
-func (h *AgentToolCallHandler) releaseHold(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool,
-	call *safetyv1alpha1.AgentToolCall) error {
-	if held, err := policy.HoldFor(plan, tool); err != nil || held.IsZero() {
-		return nil // the call held nothing (an unreadable price held nothing either)
-	}
+// (its hold then ends with holdTTL). It releases what the call's admission made it hold, whatever
+// the plan pins now: after a re-lock the tool's new pin (or none yet) may hold another amount, or
+// nothing, and a call admitted before it still holds by its own.
+func (h *AgentToolCallHandler) releaseHold(ctx context.Context, plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall) error {
 	_, err := h.usage.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
 		if p.held.release(call.UID) {
 			h.totals.observeHeld(plan, p.held.held())

@@ -37,7 +37,8 @@ type countedReport struct {
 }
 
 // submitReport counts a report moving call's cost from before, old's, to after, for a call that
-// reserved reserve, once for each stored cost of the call. A plan being deleted still counts it
+// reserved reserve (or what its hold recorded it reserved, heldCalls.reserveOf), once for each
+// stored cost of the call. A plan being deleted still counts it
 // until it is sealed (submitWith then refuses, errPlanSealed): its spend is settled only after the
 // seal, and the report's release of the call's hold must not take the call's cost out of it.
 func (c *usageCommitter) submitReport(ctx context.Context, plan *safetyv1alpha1.AgentPlan, old *safetyv1alpha1.AgentToolCall,
@@ -45,6 +46,9 @@ func (c *usageCommitter) submitReport(ctx context.Context, plan *safetyv1alpha1.
 	_, err := c.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
 		from := before
 		p.held.noteReported(old.UID, after)
+		if admitted, ok := p.held.reserveOf(old.UID); ok {
+			reserve = admitted // what its admission reserved, whatever the plan pins now
+		}
 		if charged, ok := p.held.chargedFor(old.UID); ok {
 			reserve = reserve.SaturatingAdd(charged) // charged its ceiling when its hold ended unreported
 		}
