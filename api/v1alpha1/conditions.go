@@ -26,6 +26,12 @@ const (
 	ReadyCondition = "Ready"
 	// AuditLedgerVolumeNearlyFullCondition is True when the ledger's volume has little space left.
 	AuditLedgerVolumeNearlyFullCondition = "VolumeNearlyFull"
+	// CallCostFinalCondition, True on an AgentToolCall that carries a cost, is its plan's cost
+	// reporter's word that the cost is final: it ends what the call holds (docs/webhook.md), also
+	// on a call the agent already marked finished, and it is how a replica taking the plan over
+	// tells such a call from one the agent finished before its cost was. Only the plan's
+	// spec.costReporter may write it.
+	CallCostFinalCondition = "CostFinal"
 )
 
 // Condition reasons.
@@ -37,6 +43,7 @@ const (
 	AgentPlanActionNotFoundReason   = "ActionNotFound"
 	AgentPlanAmbiguousDefaultReason = "AmbiguousDefaultProfile"
 	AgentPlanProjectInvalidReason   = "ProjectPolicyInvalid"
+	CallCostFinalReason             = "Reported"
 	ReadyReason                     = "Valid"
 	InvalidReason                   = "Invalid"
 	SafetyProfileRefNotFoundReason  = "SafetyProfileNotFound"

@@ -44,10 +44,14 @@ type costReporter struct {
 }
 
 // outcome is what a report writes on an admitted call's status: its phase and when it finished,
-// and its cost (empty when it costs nothing).
+// and its cost (empty when it costs nothing) with the reporter's word that it is final
+// (CallCostFinalCondition), which ends what the call holds in its plan's budget also where the
+// agent marked the call finished first, and by which a webhook replica taking the plan over tells
+// the call's hold ended.
 type outcome struct {
 	status map[string]any
 	cost   string
+	final  []metav1.Condition
 }
 
 // upstreamAnswer is what became of an admitted call upstream, for its report: the result it was
@@ -92,10 +96,13 @@ func (r *costReporter) outcome(ctx context.Context, call *safetyv1alpha1.AgentTo
 			return nil, nil, err
 		}
 	}
-	o = &outcome{status: map[string]any{"phase": phase, "finishedAt": metav1.NewTime(time.Now())}}
+	now := metav1.NewTime(time.Now())
+	o = &outcome{status: map[string]any{"phase": phase, "finishedAt": now}}
 	if cost != nil {
 		o.cost = cost.String()
-		o.status["cost"] = o.cost
+		o.final = []metav1.Condition{{Type: safetyv1alpha1.CallCostFinalCondition, Status: metav1.ConditionTrue,
+			Reason: safetyv1alpha1.CallCostFinalReason, Message: "reported by toolgate-gateway", LastTransitionTime: now}}
+		o.status["cost"], o.status["conditions"] = o.cost, o.final
 	}
 	return o, statedErr, nil
 }
@@ -107,7 +114,7 @@ func (r *costReporter) write(ctx context.Context, call *safetyv1alpha1.AgentTool
 		// The agent may have written a final phase first (a phase never moves back), which
 		// refuses this whole report; the cost is still the reporter's to write, and it must
 		// not be dodged that way.
-		err = r.patch(ctx, call, map[string]any{"cost": o.cost})
+		err = r.patch(ctx, call, map[string]any{"cost": o.cost, "conditions": o.final})
 	}
 	return err
 }

@@ -4,12 +4,16 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -93,9 +97,41 @@ var _ = Describe("what a call in flight through the gateway holds", Ordered, fun
 		Expect((<-first).IsError).To(BeFalse())
 		By("the gateway reported the first call final, at a cost of 0, which released its hold")
 		Expect(w.callStatuses()).To(ContainElement(And(HaveField("Phase", safetyv1alpha1.CallPhaseSucceeded),
-			HaveField("Cost", WithTransform(func(q *resource.Quantity) bool { return q != nil && q.IsZero() }, BeTrue())))))
+			HaveField("Cost", WithTransform(func(q *resource.Quantity) bool { return q != nil && q.IsZero() }, BeTrue())),
+			HaveField("Conditions", WithTransform(func(c []metav1.Condition) bool {
+				return meta.IsStatusConditionTrue(c, safetyv1alpha1.CallCostFinalCondition)
+			}, BeTrue())))))
 		Expect(call(replicas[1], "b.txt").IsError).To(BeFalse())
 		Expect(received.Load()).To(Equal(int32(2)))
 		Expect(usage().AccumulatedCost).To(BeEmpty(), "both calls were free")
+	})
+
+	It("releases the hold of a call the agent marked finished while it ran: the gateway's report says its cost is final", func() {
+		release = make(chan struct{})
+		before := received.Load()
+		first := make(chan *mcp.CallToolResult, 1)
+		go func() {
+			defer GinkgoRecover()
+			first <- call(replicas[0], "c.txt")
+		}()
+		Eventually(received.Load).Should(Equal(before+1), "the call is in flight upstream")
+
+		By("the agent marks its call finished itself, with its own token, while it runs")
+		cfg := rest.AnonymousClientConfig(cluster.Config)
+		cfg.BearerToken = w.token
+		agent, err := client.New(cfg, client.Options{Scheme: cluster.Scheme})
+		Expect(err).NotTo(HaveOccurred())
+		var calls safetyv1alpha1.AgentToolCallList
+		Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
+		inFlight := calls.Items[slices.IndexFunc(calls.Items, func(c safetyv1alpha1.AgentToolCall) bool { return c.Status.Phase == "" })]
+		inFlight.Status.Phase = safetyv1alpha1.CallPhaseSucceeded
+		Expect(agent.Status().Update(ctx, &inFlight)).To(Succeed())
+		res := call(replicas[1], "d.txt")
+		Expect(reasonIn(res)).To(Equal("ToolCostLimitExceeded"), "the agent's word ends no hold")
+
+		close(release)
+		Expect((<-first).IsError).To(BeFalse())
+		By("the gateway's report of it, its cost final, releases its hold")
+		Expect(call(replicas[1], "d.txt").IsError).To(BeFalse())
 	})
 })

@@ -79,20 +79,29 @@ func TestAHoldEndsAtItsReleaseOnceOrAtItsUntil(t *testing.T) {
 }
 
 // A replica that takes a plan over recounts the holds from the calls stored: each call of a tool
-// with a ceiling that has no final report (a cost and a final phase) and was created less than
-// holdTTL ago. A call with a cost but no final phase may cost more yet, and still holds.
+// with a ceiling whose cost its reporter has not said is final (CallCostFinalCondition) and that
+// was created less than holdTTL ago. A call with a cost but no final phase may cost more yet, and
+// still holds; so does one with a cost and a final phase the agent may have written after it.
 func TestARecountHoldsForTheCallsNotFinallyReported(t *testing.T) {
 	now := time.Now()
+	final := metav1.Condition{Type: safetyv1alpha1.CallCostFinalCondition, Status: metav1.ConditionTrue,
+		Reason: safetyv1alpha1.CallCostFinalReason, LastTransitionTime: metav1.NewTime(now)}
 	reported := callOf("reported", "capped", "b", "0.4")
-	reported.Status.Phase = safetyv1alpha1.CallPhaseSucceeded
+	reported.Status.Phase, reported.Status.Conditions = safetyv1alpha1.CallPhaseSucceeded, []metav1.Condition{final}
+	reportedRunning := callOf("reported-running", "capped", "b", "0.3") // the reporter's word, whatever the phase
+	reportedRunning.Status.Phase, reportedRunning.Status.Conditions = safetyv1alpha1.CallPhaseRunning, []metav1.Condition{final}
 	growing := callOf("growing", "capped", "c", "0.2")
 	growing.Status.Phase = safetyv1alpha1.CallPhaseRunning
+	// The agent marked it finished after its reporter's cost, reported while it ran: nothing says
+	// that cost is final.
+	agentFinishedAfterCost := callOf("agent-finished-after-cost", "capped", "c", "0.2")
+	agentFinishedAfterCost.Status.Phase = safetyv1alpha1.CallPhaseSucceeded
 	stale := callOf("stale", "capped", "d", "")
 	stale.CreationTimestamp = metav1.NewTime(now.Add(-holdTTL - time.Minute))
 	agentSaysDone := callOf("agent-says-done", "capped", "e", "")
 	agentSaysDone.Status.Phase = safetyv1alpha1.CallPhaseSucceeded
-	calls := []safetyv1alpha1.AgentToolCall{callOf("running", "capped", "a", ""), reported, growing, stale, agentSaysDone,
-		callOf("uncapped", "paid", "f", "")}
+	calls := []safetyv1alpha1.AgentToolCall{callOf("running", "capped", "a", ""), reported, reportedRunning, growing,
+		agentFinishedAfterCost, stale, agentSaysDone, callOf("uncapped", "paid", "f", "")}
 	for i := range calls {
 		calls[i].UID = types.UID(calls[i].Name)
 		if calls[i].CreationTimestamp.IsZero() {
@@ -103,10 +112,10 @@ func TestARecountHoldsForTheCallsNotFinallyReported(t *testing.T) {
 	plan := planP(t, committer.live)
 	countersOf(t, committer, plan)
 	held := committer.plans[client.ObjectKeyFromObject(plan)].held
-	if got, want := held.held(), safety.MustParseMoney("2.7"); got != want {
-		t.Fatalf("outstanding after the recount %s, want %s (running, growing, agent-says-done)", got, want)
+	if got, want := held.held(), safety.MustParseMoney("3.6"); got != want {
+		t.Fatalf("outstanding after the recount %s, want %s (running, growing, agent-finished-after-cost, agent-says-done)", got, want)
 	}
-	for _, call := range []types.UID{"running", "growing", "agent-says-done"} {
+	for _, call := range []types.UID{"running", "growing", "agent-finished-after-cost", "agent-says-done"} {
 		if _, ok := held.byCall[call]; !ok {
 			t.Errorf("call %s holds nothing after the recount", call)
 		}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
@@ -41,6 +43,13 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, req admission.
 		return &denial{ReasonInvalidUpdate, fieldCost, fmt.Sprintf(
 			"only plan %s's cost reporter (%s) may report cost, not %s", plan.Name, reporter, user)}, nil
 	}
+	// The reporter's word that a cost is final ends the call's hold, and is what a replica taking
+	// the plan over recounts holds by: nobody else may write it, or take it away.
+	if !sameCostFinal(old, call) && user != reporter {
+		return &denial{ReasonInvalidUpdate, fieldConditions, fmt.Sprintf(
+			"only plan %s's cost reporter may write condition %s, which says a call's cost is final, not %s",
+			plan.Name, safetyv1alpha1.CallCostFinalCondition, user)}, nil
+	}
 	agent := serviceAccountUser(plan.Namespace, plan.Spec.ServiceAccountName)
 	if strings.HasPrefix(user, "system:serviceaccount:") && user != reporter && user != agent {
 		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf(
@@ -57,11 +66,12 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, req admission.
 
 // settleReport counts a trusted report of call in its plan's counters before it is stored: the
 // cost it reports (countReport), and, when the plan's reporter, user, moves the call to a final
-// phase with a cost, the release of what the call held (releaseHold). The plan is read once for
-// both. checkReporter has already made sure that only the reporter changes a cost.
+// phase with a cost or says its cost is final (costFinal), the release of what the call held
+// (releaseHold). The plan is read once for both. checkReporter has already made sure that only
+// the reporter changes a cost or says it is final.
 func (h *AgentToolCallHandler) settleReport(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) error {
 	count := !sameCost(old, call)
-	release := !finalPhase(old) && finallyReported(call)
+	release := (!finalPhase(old) && finallyReported(call)) || (!costFinal(old) && costFinal(call))
 	if !count && !release {
 		return nil
 	}
@@ -150,6 +160,20 @@ func (h *AgentToolCallHandler) releaseHold(ctx context.Context, plan *safetyv1al
 	return err
 }
 
+// costFinal says call carries a cost its plan's reporter said is final (CallCostFinalCondition).
+// Unlike a final phase, which the agent may write too, only the reporter writes it
+// (checkReporter): a stored call tells by it whether its hold ended (recountCall).
+func costFinal(call *safetyv1alpha1.AgentToolCall) bool {
+	return call.Status.Cost != nil && meta.IsStatusConditionTrue(call.Status.Conditions, safetyv1alpha1.CallCostFinalCondition)
+}
+
+// sameCostFinal says old and call carry the same CallCostFinalCondition, or neither has one.
+func sameCostFinal(old, call *safetyv1alpha1.AgentToolCall) bool {
+	a := meta.FindStatusCondition(old.Status.Conditions, safetyv1alpha1.CallCostFinalCondition)
+	b := meta.FindStatusCondition(call.Status.Conditions, safetyv1alpha1.CallCostFinalCondition)
+	return (a == nil) == (b == nil) && (a == nil || equality.Semantic.DeepEqual(*a, *b))
+}
+
 // finallyReported says call carries its cost and a final phase.
 func finallyReported(call *safetyv1alpha1.AgentToolCall) bool {
 	return call.Status.Cost != nil && finalPhase(call)
@@ -165,5 +189,9 @@ func sameCost(old, call *safetyv1alpha1.AgentToolCall) bool {
 	return (a == nil) == (b == nil) && (a == nil || a.Cmp(*b) == 0)
 }
 
-// fieldCost is the field cost report denials point at.
-const fieldCost = "status.cost"
+// fieldCost is the field cost report denials point at; fieldConditions those of the reporter's
+// word that a cost is final.
+const (
+	fieldCost       = "status.cost"
+	fieldConditions = "status.conditions"
+)
