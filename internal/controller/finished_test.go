@@ -52,6 +52,12 @@ func submitCall(agent client.Client, ns, planName, name, step string, phase safe
 	return call
 }
 
+// costFinal is the reporter's word that a call's cost is final.
+func costFinal() metav1.Condition {
+	return metav1.Condition{Type: safetyv1alpha1.CallCostFinalCondition, Status: metav1.ConditionTrue,
+		Reason: safetyv1alpha1.CallCostFinalReason, LastTransitionTime: metav1.Now()}
+}
+
 // reportStatus has the agent report st on the latest version of call, re-reading it when the
 // plan controller's finalizer write got there first.
 func reportStatus(agent client.Client, call *safetyv1alpha1.AgentToolCall, st safetyv1alpha1.AgentToolCallStatus) {
@@ -390,17 +396,29 @@ var _ = Describe("finished calls", func() {
 		Eventually(func() map[string][]map[string]any { return completions(dir, ns) }).Should(
 			And(HaveKey(string(early.UID)), HaveKey(string(abandoned.UID))))
 		Consistently(gone(early)).WithTimeout(2*time.Second).Should(BeFalse(), "deleted at a TTL of 0, before the reporter could report")
-		By("the near miss: a call that carries its reporter's cost is deleted at the TTL of 0")
+		By("a cost reported while the call ran, then the agent's finish: the reporter has not said the cost is final, and may report more")
+		partial := submitCall(agent, ns, "window", "partial", "d", safetyv1alpha1.CallPhaseRunning, "0.1", nil)
+		reportStatus(agent, partial, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money("0.1")})
+		Eventually(func() map[string][]map[string]any { return completions(dir, ns) }).Should(HaveKey(string(partial.UID)))
+		Consistently(gone(partial)).WithTimeout(2*time.Second).Should(BeFalse(), "deleted at a TTL of 0, before the reporter's final cost")
+		By("the near miss: a call whose reporter said its cost is final is deleted at the TTL of 0")
 		reported := submitCall(agent, ns, "window", "reported", "b", safetyv1alpha1.CallPhaseSucceeded, "0.2", nil)
+		reportStatus(agent, reported, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money("0.2"),
+			Conditions: []metav1.Condition{costFinal()}})
 		Eventually(gone(reported)).Should(BeTrue())
-		By("the reporter's cost (here the agent's: the plan trusts it) still finds the call, which then goes")
-		reportStatus(agent, early, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseFailed, Cost: money("0.7")})
+		By("the reporter's final cost of the call the agent finished still finds it, and counts; the call then goes")
+		reportStatus(agent, partial, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money("0.4"),
+			Conditions: []metav1.Condition{costFinal()}})
+		Eventually(gone(partial)).Should(BeTrue())
+		By("the reporter's final cost (here the agent's: the plan trusts it) still finds the call, which then goes")
+		reportStatus(agent, early, safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseFailed, Cost: money("0.7"),
+			Conditions: []metav1.Condition{costFinal()}})
 		Eventually(gone(early)).Should(BeTrue())
 		By("the ledger holds that cost: a completion recorded before the cost was reported is recorded again with it")
 		Expect(completions(dir, ns)[string(early.UID)]).To(ContainElement(And(HaveKeyWithValue("cost", "0.7"),
 			HaveKeyWithValue("phase", string(safetyv1alpha1.CallPhaseFailed)))))
 		Expect(completions(dir, ns)[string(reported.UID)]).To(HaveLen(1), "a call finished with its cost is recorded once")
-		expectUsage(ns, "window", "0.9", 3, map[string]int32{"a": 1, "b": 1, "c": 1})
+		expectUsage(ns, "window", "1.3", 4, map[string]int32{"a": 1, "b": 1, "c": 1, "d": 1})
 
 		By("once the window has passed, the TTL of 0 deletes a call never reported too")
 		Expect(gone(abandoned)()).To(BeFalse())

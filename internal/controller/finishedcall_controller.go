@@ -227,10 +227,13 @@ func (r *FinishedCallReconciler) expire(ctx context.Context, call *safetyv1alpha
 	return ctrl.Result{}, nil
 }
 
-// awaitsReport says a cost report may still come for call: it carries none (a cost is only ever
-// the reporter's to write), and its plan names a reporter.
+// awaitsReport says a cost report may still come for call: its plan names a reporter, which has
+// not said the call's cost is final (policy.CostFinal, only the reporter's to write). A cost
+// alone does not say so: a reporter may report a cost while the call runs, and the agent then mark
+// the call finished; deleted at a short TTL, the call would leave the reporter's final cost
+// nowhere to be counted.
 func (r *FinishedCallReconciler) awaitsReport(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (bool, error) {
-	if call.Status.Cost != nil {
+	if policy.CostFinal(call) {
 		return false, nil
 	}
 	plan := &safetyv1alpha1.AgentPlan{}

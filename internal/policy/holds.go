@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -40,6 +41,14 @@ func HoldFor(plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool) (sa
 		return safety.Money{}, err
 	}
 	return safety.MoneyFromNanos(max(0, most.Nanos()-reserve.Nanos())), nil
+}
+
+// CostFinal says call carries a cost its plan's reporter said is final
+// (CallCostFinalCondition). Unlike a final phase, which the agent may write too, only the reporter
+// writes it (the webhook refuses anyone else): by it a stored call tells that no report of it is to
+// come, and that its hold ended.
+func CostFinal(call *safetyv1alpha1.AgentToolCall) bool {
+	return call.Status.Cost != nil && meta.IsStatusConditionTrue(call.Status.Conditions, safetyv1alpha1.CallCostFinalCondition)
 }
 
 // CountStored adds a stored call to u as its admission and its reports counted it: one call and

@@ -66,12 +66,12 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, req admission.
 
 // settleReport counts a trusted report of call in its plan's counters before it is stored: the
 // cost it reports (countReport), and, when the plan's reporter, user, moves the call to a final
-// phase with a cost or says its cost is final (costFinal), the release of what the call held
+// phase with a cost or says its cost is final (policy.CostFinal), the release of what the call held
 // (releaseHold). The plan is read once for both. checkReporter has already made sure that only
 // the reporter changes a cost or says it is final.
 func (h *AgentToolCallHandler) settleReport(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) error {
 	count := !sameCost(old, call)
-	release := (!finalPhase(old) && finallyReported(call)) || (!costFinal(old) && costFinal(call))
+	release := (!finalPhase(old) && finallyReported(call)) || (!policy.CostFinal(old) && policy.CostFinal(call))
 	if !count && !release {
 		return nil
 	}
@@ -158,13 +158,6 @@ func (h *AgentToolCallHandler) releaseHold(ctx context.Context, plan *safetyv1al
 		return outcome{}, nil
 	})
 	return err
-}
-
-// costFinal says call carries a cost its plan's reporter said is final (CallCostFinalCondition).
-// Unlike a final phase, which the agent may write too, only the reporter writes it
-// (checkReporter): a stored call tells by it whether its hold ended (recountCall).
-func costFinal(call *safetyv1alpha1.AgentToolCall) bool {
-	return call.Status.Cost != nil && meta.IsStatusConditionTrue(call.Status.Conditions, safetyv1alpha1.CallCostFinalCondition)
 }
 
 // sameCostFinal says old and call carry the same CallCostFinalCondition, or neither has one.

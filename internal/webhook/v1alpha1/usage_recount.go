@@ -129,7 +129,7 @@ func (c *usageCommitter) recount(ctx context.Context, plan *safetyv1alpha1.Agent
 }
 
 // recountCall adds one stored call of plan to u, and returns what it holds at now, if anything:
-// a call created less than holdTTL ago whose cost its reporter has not said is final (costFinal).
+// a call created less than holdTTL ago whose cost its reporter has not said is final (policy.CostFinal).
 // A final phase with a cost does not say so: the agent may write the phase (after a cost reported
 // while the call ran, or before the cost), and the replica that saw it do so kept the call's
 // hold; only the reporter writes CallCostFinalCondition. A reporter's final phase without it is
@@ -141,7 +141,7 @@ func recountCall(u *policy.Usage, plan *safetyv1alpha1.AgentPlan, call *safetyv1
 	tool, reserve := reservedFor(plan, call)
 	_ = u.CountStored(call.Spec.Step, reserve, call.Status.Cost) // an unreadable cost counts as none: a lower bound still
 	until := call.CreationTimestamp.Add(holdTTL)
-	if costFinal(call) || !until.After(now) {
+	if policy.CostFinal(call) || !until.After(now) {
 		return recountedHold{}, false
 	}
 	hold, err := policy.HoldFor(plan, tool)
