@@ -178,7 +178,9 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 					c := call(ns, tool, fmt.Sprintf("s-%d", i%50), i)
 					c.Spec.Plan = plan.Name
 					Expect(agent.Create(ctx, c)).To(Succeed())
-					c.Status = safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money("0.005")}
+					c.Status = safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money("0.005"),
+						Conditions: []metav1.Condition{{Type: safetyv1alpha1.CallCostFinalCondition, Status: metav1.ConditionTrue,
+							Reason: safetyv1alpha1.CallCostFinalReason, LastTransitionTime: metav1.Now()}}} // as the gateway reports
 					Expect(gateway.Status().Update(ctx, c)).To(Succeed())
 				}
 			})
