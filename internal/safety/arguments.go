@@ -2,6 +2,7 @@ package safety
 
 import (
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -71,6 +72,7 @@ func (p *Policy) checkArguments(c *Call, class ActionClass) (*failure, ActionCla
 	if !approved {
 		p.gitRepositoryFindings(an)
 		p.buildsElsewhereFindings(an)
+		p.outsideProgramFindings(an)
 		if f := p.askFailure(an, &m, targets); f != nil {
 			return f, class
 		}
@@ -461,39 +463,61 @@ func (p *Policy) recognizedCommand(an *analysis) bool {
 		if s.name == "" || s.opaque {
 			return false
 		}
-		if !p.recognizedSegment(s) {
+		if !p.recognizedSegment(s, an.cwd) {
 			return false
 		}
 	}
 	return true
 }
 
-func (p *Policy) recognizedSegment(s *segment) bool {
-	return p.knownWriter(s) || !beyondQuery(s) && (matchesPrefix(p.ordinary[s.name], s) || validatingBuild(s))
+// recognizedSegment says whether the segment, started from the call's working directory start,
+// is recognised.
+func (p *Policy) recognizedSegment(s *segment, start string) bool {
+	return p.knownWriter(s, start) || p.runByName(s, start) && !beyondQuery(s) && (matchesPrefix(p.ordinary[s.name], s) || validatingBuild(s))
+}
+
+// runByName says whether the segment's program is the one its name says: run by its name or from
+// an installed program's directory, not a file of the project's or from elsewhere by that name
+// (programpaths.go).
+func (p *Policy) runByName(s *segment, start string) bool {
+	place, _ := p.programPlace(s, start)
+	return place == placeByName
 }
 
 // knownWriter reports whether the segment is a recognised command whose writes the engine models,
 // or a project command; an ordinary one (RulePack.Ordinary) is not.
-func (p *Policy) knownWriter(s *segment) bool {
+func (p *Policy) knownWriter(s *segment, start string) bool {
+	place, prog := p.programPlace(s, start)
 	for i := range p.commands {
-		if p.commands[i].runs(s) {
+		if p.commands[i].runs(s, place, prog, start) {
 			return true
 		}
 	}
-	return !beyondQuery(s) && matchesPrefix(p.recognized[s.name], s)
+	return place == placeByName && !beyondQuery(s) && matchesPrefix(p.recognized[s.name], s)
 }
 
 // runs reports whether a segment is exactly the declared project command: the same program and
 // the same words, without environment assignments; a declaration ending in "..." admits further
 // literal words. A command with other words or options is another command, which the project did
-// not declare.
-func (pc *projectCommand) runs(s *segment) bool {
+// not declare. A program declared by its path is that file, found from the call's working
+// directory start; one declared by its name is not a file of that name elsewhere.
+func (pc *projectCommand) runs(s *segment, place programPlace, prog, start string) bool {
 	words := pc.words
 	open := len(words) > 1 && words[len(words)-1] == projectArgsWildcard
 	if open {
 		words = words[:len(words)-1]
 	}
-	if len(s.env) > s.lineEnv || s.name != words[0] || len(s.words) < len(words) || (!open && len(s.words) != len(words)) {
+	if len(s.env) > s.lineEnv || s.name != commandName(words[0]) || len(s.words) < len(words) || (!open && len(s.words) != len(words)) {
+		return false
+	}
+	if declared := words[0]; strings.ContainsRune(declared, '/') {
+		if !strings.HasPrefix(declared, "/") {
+			declared = path.Join(start, declared)
+		}
+		if prog == "" || declared != prog {
+			return false
+		}
+	} else if place != placeByName {
 		return false
 	}
 	for k, w := range s.words[1:] {
@@ -510,7 +534,7 @@ func (pc *projectCommand) runs(s *segment) bool {
 // "terraform -chdir=infra apply"). Asking too often is safe; missing one is not, so a computed
 // operand matches any.
 func (pc *projectCommand) confirms(s *segment) bool {
-	if s.name != pc.words[0] {
+	if s.name != commandName(pc.words[0]) {
 		return false
 	}
 	for start := 0; start+len(pc.operands) <= len(s.operands); start++ {

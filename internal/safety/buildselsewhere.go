@@ -11,10 +11,15 @@ import (
 // tests, npm test there its package.json's script, a declared make test its Makefile. The
 // project's commands and the recognised runners are the project's only when they build the
 // project, as git is judged by the repository it opens (gitRepositoryFindings). Without a
-// workspace there is no boundary to judge by. Container builds and compose are judged by the host
+// workspace the project is the call's working directory and its siblings (projectBoundary), as a
+// relative path an option names is judged; without either there is no boundary to judge by. Container builds and compose are judged by the host
 // paths they read (containerbuild.go); a version or help query runs no definition.
 func (p *Policy) buildsElsewhereFindings(an *analysis) {
-	if an == nil || p.workspace == "" {
+	if an == nil {
+		return
+	}
+	bound := p.projectBoundary(an.cwd)
+	if bound == "" {
 		return
 	}
 	for i := range an.segments {
@@ -23,7 +28,7 @@ func (p *Policy) buildsElsewhereFindings(an *analysis) {
 			continue
 		}
 		dir := s.cwd
-		if dir != "" && dir != cwdUnknown && strings.HasPrefix(dir, "/") && under(dir, p.workspace) {
+		if dir != "" && dir != cwdUnknown && strings.HasPrefix(dir, "/") && under(dir, bound) {
 			continue
 		}
 		where := fmt.Sprintf("the directory %q", dir)
@@ -31,8 +36,8 @@ func (p *Policy) buildsElsewhereFindings(an *analysis) {
 			where = "a directory the engine does not know"
 		}
 		an.findings = append(an.findings, finding{rule: RuleOpaqueCode, msg: fmt.Sprintf(
-			"command %q builds or tests in %s, outside the workspace %s: it runs the definitions and code it finds there, which are not the project's; it needs human approval",
-			truncate(s.text, 120), where, p.workspace)})
+			"command %q builds or tests in %s, outside %s: it runs the definitions and code it finds there, which are not the project's; it needs human approval",
+			truncate(s.text, 120), where, p.boundaryName(bound))})
 		return
 	}
 }

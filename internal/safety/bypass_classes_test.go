@@ -753,7 +753,7 @@ func classCatalogue() []classCase {
 		{toolPath, "pytest --junitxml", sh(`pytest --junitxml=.git/hooks/pre-commit`), noWriteD, sh(`pytest --junitxml=build/report.xml`), false},
 		{toolPath, "go test -cpuprofile", sh(`go test -cpuprofile ~/.bashrc ./...`), noWriteD, sh(`go test -cpuprofile cpu.out ./...`), false},
 		{toolPath, "go test -outputdir with a profile", sh(`go test -outputdir .git/hooks -memprofile pre-commit ./...`), noWriteD, sh(`go test -outputdir build -memprofile mem.out ./...`), false},
-		{toolPath, "cargo --target-dir", sh(`cargo build --target-dir .git/hooks`), noWriteD, sh(`cargo build --target-dir=/tmp/target`), false},
+		{toolPath, "cargo --target-dir", sh(`cargo build --target-dir .git/hooks`), noWriteD, sh(`cargo build --target-dir=target/ci`), false},
 		{toolPath, "tree -o", sh(`tree -o ~/.bashrc`), noWriteD, sh(`tree -L 2 src`), false},
 		{toolPath, "jest --outputFile", sh(`jest --outputFile=.git/hooks/pre-commit`), noWriteD, sh(`jest --outputFile=build/jest.json`), false},
 		{code, "fd -x runs a command on what it finds", sh(`fd -H -x cat`), opaque, sh(`fd -e go`), false},
@@ -802,7 +802,7 @@ func classCatalogue() []classCase {
 		{runtime, "a bracket glob still names .env in an if", sh(`if [ -n "$CI" ]; then cat .e[n]v; fi`), zeroD, sh(`if [ -n "$CI" ]; then echo ci; fi`), false},
 		// Variables that make a build tool, compiler or JVM load or run code the caller chooses.
 		{code, "a JVM agent in _JAVA_OPTIONS", sh(`_JAVA_OPTIONS=-javaagent:./x.jar mvn test`), opaque, sh(`MAVEN_OPTS=-Xmx2g mvn test`), false},
-		{code, "cargo's runner from the environment", sh(`CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=./x cargo test`), opaque, sh(`CARGO_TARGET_DIR=/tmp/t cargo test`), false},
+		{code, "cargo's runner from the environment", sh(`CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=./x cargo test`), opaque, sh(`CARGO_TARGET_DIR=target/alt cargo test`), false},
 		{code, "another linker in RUSTFLAGS", sh(`RUSTFLAGS='-C linker=./x' cargo test`), opaque, sh(`RUSTFLAGS='-D warnings' cargo test`), false},
 		{code, "cargo's rustc from the environment", sh(`CARGO_BUILD_RUSTC=./x cargo test`), opaque, sh(`RUSTUP_TOOLCHAIN=nightly cargo test`), false},
 		{code, "GOENV, a go env file that can set GOFLAGS", sh(`GOENV=./x go test ./...`), opaque, sh(`GOWORK=off go test ./...`), false},
@@ -835,8 +835,8 @@ func classCatalogue() []classCase {
 		ninthCatalogue(),
 		tenthCatalogue(),
 		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
-		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(), twentiethCatalogue(), twentyfirstCatalogue(), twentysecondCatalogue(), twentythirdCatalogue(), twentyfourthCatalogue(),
-		ordinaryCatalogue(), twentiethOrdinaryCatalogue(), twentyfourthOrdinaryCatalogue(),
+		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(), twentiethCatalogue(), twentyfirstCatalogue(), twentysecondCatalogue(), twentythirdCatalogue(), twentyfourthCatalogue(), twentyfifthCatalogue(),
+		ordinaryCatalogue(), twentiethOrdinaryCatalogue(), twentyfourthOrdinaryCatalogue(), twentyfifthOrdinaryCatalogue(),
 		recognisedCatalogue(),
 	)...)
 }

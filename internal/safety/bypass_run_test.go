@@ -308,8 +308,9 @@ func init() {
 			"uv run --index https://x.example/simple pytest", "uv run -qf https://x.example/w pytest", "UV_INDEX_URL=https://x.example/simple uv run pytest"},
 			[]string{"uv run pytest", "uv pip list", "uv tool list", "uv sync", "uv run pytest --with x", "uv run -p 3.12 pytest -f"}},
 		"package-fetch-run-go": {[]string{"go run github.com/x/y@latest", "go install github.com/x/y@v1.2.3", "go run -mod=mod example.com/x@latest",
-			"go run -tags foo github.com/x/y@latest"},
-			[]string{"go run .", "go run . --to user@example.com", "go run ./cmd/x -email=a@b.c", "go install ./...", "go test ./..."}},
+			"go run -tags foo github.com/x/y@latest", "go doc -http", "go doc -http=:6060 net/http", "go doc --http fmt"},
+			[]string{"go run .", "go run . --to user@example.com", "go run ./cmd/x -email=a@b.c", "go install ./...", "go test ./...",
+				"go doc net/http", "go doc -all fmt", "go doc -short -u http.Client"}},
 	})
 }
 

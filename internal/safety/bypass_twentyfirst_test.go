@@ -169,7 +169,7 @@ func twentyfirstCatalogue() []classCase {
 		{envWrites, "exported, into ~/.bashrc", sh(`export COVERAGE_FILE=/root/.bashrc; pytest --cov`), noWrite, sh(`pytest --cov=src`), false},
 		{envWrites, "npm's cache below ~/.ssh", sh(`npm_config_cache=/root/.ssh npm ci`), denied(zero), sh(`npm_config_cache=.npm npm ci`), false},
 		{envWrites, "npm's logs into the hooks, upper case", sh(`NPM_CONFIG_LOGS_DIR=.git/hooks npm ci`), noWrite, sh(`npm_config_logs_dir=logs npm ci`), false},
-		{envWrites, "cargo's target directory", sh(`CARGO_TARGET_DIR=.git/hooks cargo test`), noWrite, sh(`CARGO_TARGET_DIR=/tmp/target cargo test`), false},
+		{envWrites, "cargo's target directory", sh(`CARGO_TARGET_DIR=.git/hooks cargo test`), noWrite, sh(`CARGO_TARGET_DIR=build/target cargo test`), false},
 		{envWrites, "mypy's and ruff's caches", sh(`MYPY_CACHE_DIR=/root/.ssh mypy src`), denied(zero), sh(`RUFF_CACHE_DIR=.cache/ruff ruff check .`), false},
 	}
 }

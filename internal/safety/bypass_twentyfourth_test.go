@@ -111,7 +111,7 @@ func twentyfourthCatalogue() []classCase {
 		{sourced, "printf's script piped in", sh(`printf '. .env\n' | shellcheck -x -`), zeroD, sh(`echo '. ./lib.sh' | shellcheck -x -`), false},
 		{sourced, "a script the line wrote in /tmp", sh(`echo '. ~/.ssh/id_rsa' > /tmp/y.sh && shellcheck -x /tmp/y.sh`), zeroD,
 			sh(`shellcheck -x scripts/*.sh`), false},
-		{sourced, "a script from /tmp the line does not show", sh(`shellcheck -x /tmp/x.sh`), dyn, sh(`shellcheck /tmp/x.sh`), false},
+		{sourced, "a script from /tmp the line does not show", sh(`shellcheck -x /tmp/x.sh`), dyn, sh(`shellcheck --norc /tmp/x.sh`), false},
 		{otherProject, "cargo's manifest in /tmp; a crate of the workspace", sh(`cargo test --manifest-path /tmp/x/Cargo.toml`), opaque,
 			sh(`cargo test --manifest-path crates/core/Cargo.toml`), false},
 		{otherProject, "go -C to /tmp; to a submodule", sh(`go test -C /tmp/x ./...`), opaque, sh(`go test -C ./tools ./...`), false},

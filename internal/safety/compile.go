@@ -98,7 +98,7 @@ type Policy struct {
 
 type projectCommand struct {
 	id       string
-	words    []string // the declared argv, words[0] the normalised program name
+	words    []string // the declared argv, words[0] the normalised program name, or its path when declared by one
 	operands []string // the declared operands (subcommands and targets), options left out
 	confirm  bool
 }
@@ -331,6 +331,10 @@ func commandWords(cmd string) ([]string, []string, string) {
 		return nil, nil, "must not be a shell or interpreter without a script or module: it runs whatever its standard input or further arguments give"
 	}
 	words := []string{s.name}
+	if prog := s.words[0].s; strings.ContainsRune(prog, '/') {
+		// A program declared by its path is that file, not any file of its name (programpaths.go).
+		words[0] = path.Clean(prog)
+	}
 	for _, w := range s.words[1:] {
 		if w.dynamic {
 			return nil, nil, "must not contain variables or substitutions"

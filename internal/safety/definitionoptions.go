@@ -44,7 +44,7 @@ var (
 		"task":     {{"-d", "--dir"}},
 		"gradle":   {{"-p", "--project-dir"}},
 		"tox":      {{"--root", "--root"}},
-		"npm":      {{"--prefix", "--prefix"}},
+		"npm":      {{"-C", "--prefix"}}, // -C is npm's shorthand for --prefix
 		"yarn":     {{"--cwd", "--cwd"}},
 		"uv":       {{"--project", "--project"}},
 		"poetry":   {{"-P", "--project"}},

@@ -40,8 +40,9 @@ var buildTools = strings.Fields("make gmake bmake just task rake go cargo npm pn
 	"pylint mypy prettier stylelint postcss tailwindcss mise " +
 	// Hook managers run what their configuration (hookDefinitions) says when asked to directly.
 	"lefthook lint-staged husky husky-run simple-git-hooks overcommit commitlint " +
-	// ansible reads ansible.cfg from the directory it runs in.
-	"ansible " +
+	// ansible reads ansible.cfg from the directory it runs in; shellcheck .shellcheckrc, which can
+	// make it follow a script's sources (external-sources) and name where it looks (source-path).
+	"ansible shellcheck " +
 	// Task and process runners, and tools that load their configuration as code.
 	"pixi devbox honcho foreman overmind hivemind earthly dagger clojure clj babel")
 

@@ -20,8 +20,10 @@ func forwardsToUnknown(s *segment) bool {
 		// The script's words: all after "test" (npm reads its own options among them, and passes
 		// the rest; without "--" they are its configuration, which is read no less strictly), or
 		// after "run test", the same script by name (testScriptWords).
-		if n := testScriptWords(w); n > 0 {
-			return len(w) > n
+		// After the options that choose the package (npm --prefix ../web test -- ...).
+		i := selectorsEnd(s) - 1
+		if n := testScriptWords(w[i:]); n > 0 {
+			return len(w) > i+n
 		}
 		return false
 	case "cargo", "tox":

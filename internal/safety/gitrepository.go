@@ -31,10 +31,14 @@ const gitInit = "init"
 const gitWorktree = "worktree"
 
 // gitRepositoryFindings adds a finding for the first git command that opens a repository found
-// from a directory outside the workspace, or from one not known. Without a workspace there is no
-// boundary to judge by.
+// from a directory outside the workspace, or from one not known. Without a workspace the project
+// is the call's working directory and its siblings (projectBoundary).
 func (p *Policy) gitRepositoryFindings(an *analysis) {
-	if an == nil || p.workspace == "" {
+	if an == nil {
+		return
+	}
+	bound := p.projectBoundary(an.cwd)
+	if bound == "" {
 		return
 	}
 	for i := range an.segments {
@@ -49,7 +53,7 @@ func (p *Policy) gitRepositoryFindings(an *analysis) {
 		if judged {
 			continue // a repository named otherwise than .git is gitDir's to ask for
 		}
-		if dir != cwdUnknown && under(dir, p.workspace) {
+		if dir != cwdUnknown && under(dir, bound) {
 			continue
 		}
 		where := fmt.Sprintf("the directory %q", dir)
@@ -57,8 +61,8 @@ func (p *Policy) gitRepositoryFindings(an *analysis) {
 			where = "a directory computed at run time"
 		}
 		an.findings = append(an.findings, finding{rule: RuleOpaqueCode, msg: fmt.Sprintf(
-			"command %q runs git in %s, outside the workspace %s: git opens the repository it finds there, whose config can run any command and which the path policy does not guard; it needs human approval",
-			truncate(s.text, 120), where, p.workspace)})
+			"command %q runs git in %s, outside %s: git opens the repository it finds there, whose config can run any command and which the path policy does not guard; it needs human approval",
+			truncate(s.text, 120), where, p.boundaryName(bound))})
 		return
 	}
 }

@@ -236,6 +236,10 @@ var codeEnvVars = map[string]bool{
 	// program on every file).
 	"JAVA_HOME": true, "GRADLE_USER_HOME": true, "BUNDLE_GEMFILE": true, "HGRCPATH": true, "EXINIT": true,
 	"VIMINIT": true, "RIPGREP_CONFIG_PATH": true,
+	// Where the Maven wrapper downloads Maven and its jar from instead of the project's
+	// .mvn/wrapper/maven-wrapper.properties, and where it keeps (and finds, unverified) the
+	// distributions it downloaded, as GRADLE_USER_HOME's wrapper/dists are gradlew's.
+	"MVNW_REPOURL": true, "MAVEN_USER_HOME": true,
 	// Bash's tables of where each command name's program is and of aliases: an assignment to an
 	// element (BASH_CMDS[ls]=/tmp/x) makes the name run another program, as hash -p does.
 	"BASH_CMDS": true, "BASH_ALIASES": true,
@@ -330,6 +334,12 @@ func buildEnvReason(name, val string) string {
 		// cargo builds what that directory holds in place of the locked dependency, as cargo
 		// --config 'source.crates-io.replace-with=...' does.
 		return "setting " + name + " replaces where cargo takes the dependencies' source from"
+	}
+	if (name == envCargoTargetDir || name == "CARGO_BUILD_TARGET_DIR") && val != "" && !entriesBelow(val, ",") {
+		// cargo reuses what a target directory holds when its fingerprints match: compiled
+		// dependencies and build scripts' outputs planted there are linked into the tests, as a
+		// GOCACHE's objects are (cargo --target-dir, outsideCodeOptions).
+		return "setting " + name + " to " + val + " makes cargo reuse the compiled code it finds there, outside the project"
 	}
 	if strings.HasPrefix(name, "CARGO_TARGET_") && name != envCargoTargetDir {
 		// CARGO_TARGET_<TRIPLE>_RUNNER runs cargo test's binaries, _LINKER links them.

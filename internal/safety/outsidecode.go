@@ -48,6 +48,9 @@ var outsideCodeOptions = map[string][][2]string{
 	// TF_DATA_DIR does; tflint --chdir the plugins of DIR's .tflint.d.
 	cmdTerraform: {{"-chdir", "-chdir"}}, cmdTofu: {{"-chdir", "-chdir"}}, "markdownlint": {{"-r", "--rules"}, {"-c", "--config"}},
 	"coverage": {{"", optRcfile}},
+	// shellcheck's rc file can turn on external-sources and name source paths: the files it
+	// follows a script's sources to and quotes.
+	"shellcheck": {{"", optRcfile}},
 	// gradle's init scripts (and those of another user home's init.d) are Groovy or Kotlin code.
 	// An included build's build logic runs too.
 	"gradle": {{"-I", "--init-script"}, {"-g", "--gradle-user-home"}, {"", "--include-build"}},
@@ -69,7 +72,9 @@ var outsideCodeOptions = map[string][][2]string{
 	// npmrc's script-shell; nextest runs the setup scripts of a tool config.
 	// uv runs the interpreter -p/--python names by path (3.12 and pypy are versions it finds).
 	cmdPip: {{"", "--python"}}, "uv": {{"-p", "--python"}}, "pnpm": {{"", "--pnpmfile"}, {"", "--global-pnpmfile"}},
-	"npm": {{"", "--userconfig"}, {"", "--globalconfig"}}, "cargo": {{"", "--tool-config-file"}},
+	// cargo reuses the compiled dependencies and build scripts' outputs a target directory holds
+	// when their fingerprints match: one outside the project may hold planted ones.
+	"npm": {{"", "--userconfig"}, {"", "--globalconfig"}}, "cargo": {{"", "--tool-config-file"}, {"", "--target-dir"}},
 	// go's -modfile names another go.mod, whose replace directives build and run another
 	// directory's code for a dependency.
 	"go": {{"-modfile", "-modfile"}, {"--modfile", "--modfile"}},
@@ -203,7 +208,8 @@ func entriesBelow(val, sep string) bool {
 	return true
 }
 
-// jvmPropertyCode returns a system property of gradle's or maven's (-DNAME=VALUE) that runs code
+// jvmPropertyCode returns a system property of gradle's or maven's (-DNAME=VALUE, and gradle's
+// project properties, -PNAME=VALUE, which its toolchain detection reads as well) that runs code
 // from outside the project: another JVM (org.gradle.java.home), JVM options that load an agent
 // (org.gradle.jvmargs, judged as JAVA_TOOL_OPTIONS is), or maven's extension classpath.
 func jvmPropertyCode(s *segment) string {
@@ -212,11 +218,16 @@ func jvmPropertyCode(s *segment) string {
 	}
 	for i := 1; i < len(s.words); i++ {
 		w := s.words[i]
-		if w.s == "-D" && i+1 < len(s.words) {
+		if propertyOptions[w.s] != "" && i+1 < len(s.words) {
 			i++
-			w = s.words[i].with("-D" + s.words[i].s)
+			w = s.words[i].with(propertyOptions[w.s] + s.words[i].s)
 		}
 		prop, ok := strings.CutPrefix(w.s, "-D")
+		if p, project := strings.CutPrefix(w.s, "-P"); project && s.name == "gradle" {
+			// Gradle reads its toolchain properties from project properties too
+			// (-Porg.gradle.java.installations.paths=DIR).
+			prop, ok = p, true
+		}
 		if !ok {
 			continue
 		}
@@ -233,11 +244,16 @@ func jvmPropertyCode(s *segment) string {
 	return ""
 }
 
+// propertyOptions are gradle's and maven's options whose next word is a property, by the prefix
+// it has when joined (-D x=y is -Dx=y).
+var propertyOptions = map[string]string{"-D": "-D", "--define": "-D", "--system-prop": "-D", "-P": "-P", "--project-prop": "-P"}
+
 // jvmCodeProperty says whether prop (NAME=VALUE) is one of jvmCodePaths naming code from outside
-// the project.
+// the project, or gradle's org.gradle.java.installations.fromEnv, which names the variables that
+// hold JDKs' paths (set on the line to anywhere).
 func jvmCodeProperty(prop string) bool {
 	name, val, _ := strings.Cut(prop, "=")
-	return jvmCodePaths[name] && !entriesBelow(val, ":")
+	return jvmCodePaths[name] && (!entriesBelow(val, ":") || !entriesBelow(val, ",")) || name == "org.gradle.java.installations.fromEnv"
 }
 
 // jvmCodePaths are the properties that name a JVM, a compiler, a classpath or a directory whose

@@ -11,7 +11,7 @@ import (
 // ./... its tests, npm test --prefix /tmp/x its package.json's script, pytest /tmp/x its conftest.py,
 // mvn test -f /tmp/x its pom's plugins, dotnet test /tmp/x/x.csproj its MSBuild targets, jest
 // --rootDir and vitest --root its config, uv run --project, poetry -P and pdm -p that project's
-// environment and scripts, tsc -p the outputs its tsconfig names, swift test --package-path its
+// environment and scripts, tsc -p and tsc --build the outputs their tsconfigs name, swift test --package-path its
 // Package.swift; and one given files from elsewhere loads what is beside them: prettier and eslint
 // the configuration they find from each file's directory up (prettier.config.js,
 // eslint.config.js), rspec, deno test and bun test the test files themselves. That code is not the project's, and the engine has not
@@ -96,6 +96,12 @@ func testPathOperands(s *segment) []word {
 		return runnerPositionals(s.words[1:], pytestValued, pytestTakesShortValue)
 	case "unittest":
 		return runnerPositionals(s.words[1:], strings.Fields("-s --start-directory -t --top-level-directory -p --pattern -k"), nil)
+	case "tsc":
+		// tsc --build builds the projects its operands name (a tsconfig or its directory), as -p
+		// builds one.
+		if s.hasExactFlag("-b") || s.hasFlag("--build") {
+			return runnerPositionals(s.words[1:], nil, nil)
+		}
 	case "prettier", "eslint", "rspec":
 		return runnerPositionals(s.words[1:], linterValued[s.name], nil)
 	case cmdDeno, cmdBun:

@@ -1563,6 +1563,15 @@ func optionValues(s *segment, short, long string) iter.Seq[word] {
 				val = w[i]
 			case strings.HasPrefix(v, long+"="):
 				val = w[i].with(v[len(long)+1:])
+			case valueAbbreviating[s.name] && abbreviatesOption(s.name, v, long):
+				if _, after, joined := strings.Cut(v, "="); joined {
+					val = w[i].with(after)
+				} else if i+1 < len(w) {
+					i++
+					val = w[i]
+				} else {
+					continue
+				}
 			case len(v) > len(short) && strings.HasPrefix(v, short) && !strings.HasPrefix(v, "--"):
 				val = w[i].with(v[len(short):])
 			case len(short) == 2 && len(v) > 2:
@@ -1580,6 +1589,14 @@ func optionValues(s *segment, short, long string) iter.Seq[word] {
 			}
 		}
 	}
+}
+
+// abbreviatesOption says whether the option word v ("--userc", "--userc=FILE") is a prefix of the
+// long option long that the program's parser expands to it, as hasFlag reads one.
+func abbreviatesOption(prog, v, long string) bool {
+	name, _, _ := strings.Cut(v, "=")
+	return len(name) > 3 && len(name) < len(long) && strings.HasPrefix(name, "--") && strings.HasPrefix(long, name) &&
+		!slices.Contains(exactLongOptions[prog], name)
 }
 
 // zipPaths records zip's archive (its first operand, written) and the files it adds (read,

@@ -153,7 +153,7 @@ func beyondQuery(s *segment) bool {
 func matchesPrefix(prefixes [][]string, s *segment) bool {
 	afterGlobals := s.alt != "" && selectorGlobals[s.name]
 	for _, r := range prefixes {
-		if prefixOf(r, s) || pythonModuleOf(r, s) || afterGlobals && subcommandAfterGlobals(r, s) {
+		if prefixOf(r, s) || pythonModuleOf(r, s) || afterGlobals && subcommandAfterGlobals(r, s) || afterSelectors(r, s) {
 			return true
 		}
 	}
@@ -180,3 +180,53 @@ func subcommandAfterGlobals(r []string, s *segment) bool {
 
 // selectorGlobals are the programs matchesPrefix reads after their global options.
 var selectorGlobals = map[string]bool{cmdKubectl: true, cmdHelm: true, "docker": true, cmdTerraform: true}
+
+// packageSelectors are, per package manager, the options before its subcommand that only choose
+// which of the project's packages it works on (a directory, a workspace, every package), each with
+// whether it takes a value. npm reads its options wherever they are, so npm --prefix ../web test is
+// npm test --prefix ../web; an option the engine does not know may take the next word (npm --foo
+// test run build runs the build script), so the prefix is matched only after these.
+//
+//nolint:goconst // option spellings read best literally, next to their neighbours
+var packageSelectors = map[string]map[string]bool{
+	cmdNpm: {"--prefix": true, "-C": true, "-w": true, "--workspace": true, "--workspaces": false, "-ws": false},
+	"pnpm": {"-C": true, "--dir": true, "-F": true, optFilter: true, "-r": false, "--recursive": false},
+	"yarn": {"--cwd": true},
+}
+
+// afterSelectors reports whether the segment's words after its program's packageSelectors start
+// with the prefix's (the selectors' values are judged by outsideProject).
+func afterSelectors(r []string, s *segment) bool {
+	if r[0] != s.name {
+		return false
+	}
+	i := selectorsEnd(s)
+	if i == 1 || i+len(r)-1 > len(s.words) {
+		return false
+	}
+	for k := 1; k < len(r); k++ {
+		if w := s.words[i+k-1]; w.dynamic || w.s != r[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// selectorsEnd returns the index of the segment's first word after its program's leading
+// packageSelectors and their values (1 when there are none).
+func selectorsEnd(s *segment) int {
+	sel := packageSelectors[s.name]
+	i := 1
+	for sel != nil && i < len(s.words) && !s.words[i].dynamic {
+		name, _, joined := strings.Cut(s.words[i].s, "=")
+		takes, ok := sel[name]
+		if !ok {
+			break
+		}
+		i++
+		if takes && !joined {
+			i++
+		}
+	}
+	return min(i, len(s.words))
+}

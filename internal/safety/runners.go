@@ -243,7 +243,7 @@ var runnerGlobals = map[string]wrapSpec{
 	"pdm":    {argOpts: "pc", longArgs: []string{"project", "config"}},
 	"hatch":  {argOpts: "ep", longArgs: []string{"env", "project", "color", "data-dir", "cache-dir", "config"}},
 	"pipenv": {longArgs: []string{optPython, "pypi-mirror"}},
-	"npm":    {argOpts: "w", longArgs: npmConfig},
+	"npm":    {argOpts: "wC", longArgs: npmConfig}, // -C is --prefix
 	"pnpm": {argOpts: "CF", longArgs: []string{"dir", "filter", "workspace-concurrency", "reporter", "loglevel"},
 		chdir: 'C', longChdir: "dir"},
 	"yarn":    {longArgs: []string{"cwd", "modules-folder", "cache-folder", "mutex", "network-timeout", "registry"}, longChdir: "cwd"},
@@ -283,7 +283,8 @@ var npmRegistry = []string{"registry", "userconfig", "globalconfig"}
 var fetchEnvVars = map[string]string{"UV_INDEX": "package-fetch-run-uv", "UV_DEFAULT_INDEX": "package-fetch-run-uv",
 	"UV_INDEX_URL": "package-fetch-run-uv", "UV_EXTRA_INDEX_URL": "package-fetch-run-uv", "UV_FIND_LINKS": "package-fetch-run-uv",
 	"UV_CONFIG_FILE": "package-fetch-run-uv", "NPM_CONFIG_REGISTRY": "package-fetch-run", "NPM_CONFIG_USERCONFIG": "package-fetch-run",
-	"NPM_CONFIG_GLOBALCONFIG": "package-fetch-run"}
+	"NPM_CONFIG_GLOBALCONFIG": "package-fetch-run", "YARN_REGISTRY": fetchRule, "YARN_NPM_REGISTRY_SERVER": fetchRule,
+	"BUN_CONFIG_REGISTRY": fetchRule}
 
 // runnerFetch asks for a runner given one of its fetch options.
 func (a *analyzer) runnerFetch(idx int, f *fetchSpec, given bool) {

@@ -46,7 +46,13 @@ const (
 var (
 	// abbreviatingLong are the programs whose value options valueOptions (or gitValueOptions)
 	// lists that take a long option by a unique prefix: the search tools, and git.
-	abbreviatingLong = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "ag": true, "ack": true, cmdGit: true}
+	abbreviatingLong = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "ag": true, "ack": true, cmdGit: true,
+		cmdNpm: true, cmdNpx: true}
+
+	// valueAbbreviating are the programs whose option values optionValues also finds after a
+	// unique prefix of the option: npm's and npx's parser (nopt) expands one to the setting it
+	// abbreviates (npm test --userc=FILE is --userconfig=FILE).
+	valueAbbreviating = map[string]bool{cmdNpm: true, cmdNpx: true}
 
 	// searchValueOptions are the search tools' value options, by program. They have no
 	// subcommand, so globalsLast makes no second text for them as it does for valueOptions'.

@@ -91,15 +91,17 @@ type segment struct {
 	opsFirst string   // the text with the operands before every option, for pattern rules ("" = none)
 	// The flags last, side by side: one word for all of them, not one each between the fields
 	// above (a segment is made for every command of every call).
-	unknownFlags  bool // a computed word could be any flag
-	wrapper       bool // wraps another command, analysed as its own segment
-	opaque        bool // runs code the engine cannot see (a script file, inline interpreter code)
-	localFunc     bool // calls a function defined earlier in the same command line (already checked)
-	secretCopy    bool // a word expands a copy of a credential variable (T=$GITHUB_TOKEN ... "$T")
-	secretFed     bool // a here-document or here-string fed to it names a credential variable
-	dropFed       bool // a database client is fed text that drops data (drops-data)
-	stopsWorkload bool // scales a workload to zero by a patch or values its text does not show (workloadstop.go)
-	fedText       bool // its standard input is a here-document or here-string known before it runs, with no database client command
+	unknownFlags  bool         // a computed word could be any flag
+	wrapper       bool         // wraps another command, analysed as its own segment
+	opaque        bool         // runs code the engine cannot see (a script file, inline interpreter code)
+	localFunc     bool         // calls a function defined earlier in the same command line (already checked)
+	secretCopy    bool         // a word expands a copy of a credential variable (T=$GITHUB_TOKEN ... "$T")
+	secretFed     bool         // a here-document or here-string fed to it names a credential variable
+	dropFed       bool         // a database client is fed text that drops data (drops-data)
+	stopsWorkload bool         // scales a workload to zero by a patch or values its text does not show (workloadstop.go)
+	fedText       bool         // its standard input is a here-document or here-string known before it runs, with no database client command
+	place         programPlace // where a program named by a path is (programpaths.go), once progPath is set
+	progPath      string       // that program's path as resolved, "" until judged
 }
 
 // pathRef is a path a command touches.
@@ -130,6 +132,7 @@ type analysis struct {
 	findings []finding
 	// patternBytes counts the text pattern rules' regular expressions read (maxPatternBytes).
 	patternBytes int
+	cwd          string   // the call's working directory, where the line starts
 	inRepos      []int    // segments that run git where the line made a repository (gitrepository.go)
 	elsewhere    [][2]int // [from, to) ranges of segments run on another machine or in a container (remote.go)
 }
@@ -150,7 +153,7 @@ func analyzeCommand(cmd, cwd string) (*analysis, *analysisError) {
 	}
 	p := parserPool.Get().(*syntax.Parser)
 	defer parserPool.Put(p)
-	a := &analyzer{parser: p, cwd: cwd, unrolled: 1, out: &analysis{segments: make([]segment, 0, 8), paths: make([]pathRef, 0, 8)}}
+	a := &analyzer{parser: p, cwd: cwd, unrolled: 1, out: &analysis{cwd: cwd, segments: make([]segment, 0, 8), paths: make([]pathRef, 0, 8)}}
 	a.scriptIn(src, 0, nil, false, nil)
 	if a.err != nil {
 		return nil, a.err
@@ -920,7 +923,11 @@ func (a *analyzer) envVar(name, val string, depth int) {
 	}
 	// npm reads its npm_config_* settings in any case; the loader, the shells and the programs
 	// below read their variables by the exact name, as bash compares names: env=dev is no ENV.
-	if rule, ok := fetchEnvVars[strings.ToUpper(name)]; ok && val != "" {
+	rule, fetches := fetchEnvVars[strings.ToUpper(name)]
+	if registry, other := registryVar(name, val); registry {
+		rule, fetches = fetchRule, other // the public registry is npm's own
+	}
+	if fetches && val != "" {
 		a.find(false, RulePrefixDamageControl+rule, "setting %s makes a runner fetch the packages it runs from where the caller chooses: code that is not a project dependency; it needs human approval", name)
 	}
 	switch {

@@ -362,13 +362,13 @@ func TestClassification(t *testing.T) {
 		{"write to scratch space", Call{Tool: toolWriter, Args: Arguments{Paths: []string{"/tmp/x"}}}, ClassWrite, VerdictAllow, VerdictAllow},
 		// A build runs in the workspace: run elsewhere it runs another project (buildsElsewhereFindings).
 		{"recognised command", inWS(shCall("go test ./...")), ClassExecute, VerdictAllow, VerdictAllow},
-		{"unrecognised command", shCall("./configure"), ClassExecute, VerdictAsk, VerdictAllow},
+		{"unrecognised command", inWS(shCall("./configure")), ClassExecute, VerdictAsk, VerdictAllow},
 		{"a loop's break and continue", shCall("for f in a b; do [ -e $f ] && break; continue; done"), ClassExecute, VerdictAllow, VerdictAllow},
 		{"exec only redirecting the shell", inWS(shCall("exec > build.log 2>&1; go test ./...")), ClassExecute, VerdictAllow, VerdictAllow},
 		// go env's operands are settings, not files: a wildcard in one reads nothing (asked, as every
 		// go env -w is, never denied as a read of a file the glob might match).
 		{"go env -w with a wildcard setting", shCall("go env -w GONOSUMDB=*"), ClassExecute, VerdictAsk, VerdictAsk},
-		{"exec replacing the shell with an unrecognised command", shCall("exec ./configure"), ClassExecute, VerdictAsk, VerdictAllow},
+		{"exec replacing the shell with an unrecognised command", inWS(shCall("exec ./configure")), ClassExecute, VerdictAsk, VerdictAllow},
 		{"inline interpreter code", shCall(`python3 -c 'print(1)'`), ClassExecute, VerdictAsk, VerdictAsk},
 		{"command writes outside the working directory", shCall("echo x > ../other/f"), ClassSystemModify, VerdictAsk, VerdictAllow},
 		{"package install", shCall("apt-get install jq"), ClassSystemModify, VerdictAsk, VerdictAsk},

@@ -18,7 +18,11 @@ import (
 // resolved against the working directory and each source path (-P, a "source-path=" directive).
 // A script the line does not show, from outside the project (/tmp/x.sh, standard input fed by
 // another program), sources what the engine cannot know when shellcheck follows sources: a
-// read computed at run time. A project script's sources are the project's, as its test
+// read computed at run time; and it may follow them without -x, since the .shellcheckrc it finds
+// from the script's directory up (or in the home directory) is outside the project too, unless
+// --norc. An rc file from outside the project (--rcfile /tmp/rc) is code (outsideCodeOptions);
+// one the line wrote is a written build definition (writtenbuilds.go), as is running it in a
+// directory outside the workspace (buildselsewhere.go). A project script's sources are the project's, as its test
 // scripts are.
 
 // shellcheckSourcing finds the sources a script names: the operand of . or source (quotes
@@ -56,7 +60,9 @@ func (a *analyzer) shellcheckSources(idx int, redirs []*syntax.Redirect) {
 			}
 		}
 		if !known {
-			if follows {
+			// A script from outside the project: the .shellcheckrc beside it (or above it, or in
+			// the home directory) may turn on external-sources, so it follows unless --norc.
+			if follows || !s.hasExactFlag("--norc") {
 				a.touch(word{s: op.s + " (the files it sources)", dynamic: true}, opRead)
 			}
 			continue

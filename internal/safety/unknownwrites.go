@@ -19,7 +19,7 @@ func (p *Policy) unknownWriterFailure(an *analysis, targets []target) *failure {
 			continue
 		}
 		s := &an.segments[t.seg-1]
-		if s.wrapper || s.localFunc || s.name == "" || p.knownWriter(s) && !forwardsToUnknown(s) {
+		if s.wrapper || s.localFunc || s.name == "" || p.knownWriter(s, an.cwd) && !forwardsToUnknown(s) {
 			continue
 		}
 		for _, op := range [...]pathOp{opWrite, opDelete} {

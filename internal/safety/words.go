@@ -436,7 +436,17 @@ func commandName(s string) string {
 // (distributions' and CI images' name), kubecolor, which passes its arguments to kubectl
 // unchanged, and the snap's microk8s.kubectl and microk8s.helm(3).
 var programAliases = map[string]string{"gtar": cmdTar, "7zz": cmd7z, "helm3": cmdHelm, "kubecolor": cmdKubectl,
-	"microk8s.kubectl": cmdKubectl, "microk8s.helm": cmdHelm, "microk8s.helm3": cmdHelm}
+	"microk8s.kubectl": cmdKubectl, "microk8s.helm": cmdHelm, "microk8s.helm3": cmdHelm,
+	// The project's Gradle and Maven wrappers run the build tool with their words, after fetching
+	// the distribution the project's gradle/wrapper/gradle-wrapper.properties or
+	// .mvn/wrapper/maven-wrapper.properties names: the project's, as its build.gradle is.
+	wrapperGradle: cmdGradle, wrapperMaven: cmdMvn}
+
+// The Gradle and Maven wrappers' script names.
+const (
+	wrapperGradle = "gradlew"
+	wrapperMaven  = "mvnw"
+)
 
 // wordSet is the set of the blank-separated words of s.
 func wordSet(s string) map[string]bool {

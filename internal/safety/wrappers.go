@@ -199,9 +199,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 	a.shellcheckSources(idx, redirs)
 	a.keepText(idx, redirs)
 	a.workloadInput(idx, redirs)
-	if why := codeOption(&a.out.segments[idx]); why != "" {
-		a.opaque(idx, why)
-	}
+	a.optionCode(idx)
 	a.argPaths(idx)
 }
 

@@ -37,8 +37,9 @@ var buildDefinitions = strings.Fields("Makefile makefile GNUmakefile justfile Ju
 	// pylint's init-hook, mypy's plugins, mise's tasks and hooks, pytest's newer files.
 	"rust-toolchain rust-toolchain.toml .bazeliskrc .bazelversion .jvmopts .sbtopts .pylintrc pylintrc " +
 	"mypy.ini .mypy.ini mise.toml .mise.toml mise.local.toml .mise.local.toml .pytest.ini pytest.toml .pytest.toml " +
-	// ansible's configuration names module, plugin and role paths and a vault password script.
-	"ansible.cfg " +
+	// ansible's configuration names module, plugin and role paths and a vault password script;
+	// shellcheck's the sources it follows and quotes.
+	"ansible.cfg .shellcheckrc shellcheckrc " +
 	// The other names the same tools read (compose merges its override file into the one named;
 	// go-task's lower-case names; bundler's gems.rb), and the definitions of tools whose tasks or
 	// processes run commands: pixi's tasks, devbox's scripts, a Procfile's processes (honcho,
