@@ -21,7 +21,11 @@ import (
 // run in /tmp are code. go doc -http fetches pkgsite and runs it. cargo's target directory outside
 // the project (--target-dir, CARGO_TARGET_DIR) may hold planted compiled dependencies that cargo
 // reuses, as GOCACHE's. The project's ./gradlew and ./mvnw are gradle and mvn (asked before as
-// unrecognised), with MVNW_REPOURL and MAVEN_USER_HOME judged as GRADLE_USER_HOME is.
+// unrecognised), with MVNW_REPOURL and MAVEN_USER_HOME judged as GRADLE_USER_HOME is. go test
+// /tmp/x/x_test.go built and ran a test file from /tmp, admitted (go accepts .go files from
+// anywhere); go run of one, mocha, jasmine, ava, tap, bats and phpunit of files from /tmp, java
+// X.java, java -jar and -javaagent, kotlin and swift scripts, dotnet run --project and dotnet
+// x.dll from /tmp were only unrecognised, which Yolo admits, where python /tmp/x.py is opaque.
 func twentyfifthCatalogue() []classCase {
 	sh := shCall
 	opaque, unrec, dyn := asked(RuleOpaqueCode), asked(RulePrefixAutonomy+"execute-unrecognized"), asked(RuleDynamicPath)
@@ -36,6 +40,8 @@ func twentyfifthCatalogue() []classCase {
 		goDocHTTP  = "go doc -http fetches pkgsite and runs it"
 		wrappers   = "the project's Gradle and Maven wrappers are gradle and mvn"
 		targetDir  = "cargo's target directory outside the project holds compiled code cargo reuses"
+		goFiles    = "go test and go run of .go files or a package from elsewhere"
+		fileRunner = "a runner no prefix recognises given files from elsewhere runs them at every level"
 	)
 	return []classCase{
 		{progPath, "ls planted in /tmp; the installed ls by its path", sh(`/tmp/x/ls -la`), opaque, sh(`/usr/bin/ls -la`), false},
@@ -100,6 +106,22 @@ func twentyfifthCatalogue() []classCase {
 		{targetDir, "CARGO_TARGET_DIR in /tmp; in the project", sh(`CARGO_TARGET_DIR=/tmp/t cargo test`), opaque,
 			sh(`CARGO_TARGET_DIR=build/target cargo test`), false},
 		{targetDir, "cargo's configuration variable for it", sh(`CARGO_BUILD_TARGET_DIR=/tmp/t cargo build`), opaque, sh(`cargo build --release`), false},
+		{goFiles, "a test file from /tmp; one of the project's", sh(`go test /tmp/x/x_test.go`), opaque, sh(`go test ./internal/x_test.go`), false},
+		{goFiles, "after go test's flags; a profile written to /tmp", sh(`go test -run X ../../x/a_test.go ../../x/a.go`), opaque,
+			sh(`go test -coverprofile /tmp/c.out -run TestLogin ./internal/...`), false},
+		{goFiles, "go run of a file from /tmp at Yolo; of the project's with its program's words", sh(`go run /tmp/x/main.go`), opaque,
+			sh(`go test ./... -args -golden /tmp/x`), false},
+		{goFiles, "go run of a directory two levels up; the test binary's words", sh(`go run ../../x`), opaque, sh(`go test -json ./...`), false},
+		{fileRunner, "mocha's specs from /tmp; a project's require", sh(`mocha /tmp/x`), opaque, sh(`jest --ci`), false},
+		{fileRunner, "mocha --require from /tmp", sh(`mocha --require /tmp/x.js test`), opaque, sh(`vitest run`), false},
+		{fileRunner, "jasmine, ava, tap and bats of /tmp", sh(`jasmine /tmp/x.js || ava /tmp/x.js || tap /tmp/x.js || bats /tmp/x.bats`), opaque,
+			sh(`npm test`), false},
+		{fileRunner, "phpunit of /tmp", sh(`phpunit /tmp/x`), opaque, sh(`pytest -q`), false},
+		{fileRunner, "java's source launcher and a jar from /tmp", sh(`java /tmp/X.java || java -jar /tmp/x.jar`), opaque, sh(`mvn -q test`), false},
+		{fileRunner, "a JVM agent from /tmp", sh(`java -javaagent:/tmp/a.jar -jar target/app.jar`), opaque, sh(`gradle test`), false},
+		{fileRunner, "kotlin's and swift's scripts from /tmp", sh(`kotlin /tmp/x.kts || swift /tmp/x.swift`), opaque, sh(`swift test`), false},
+		{fileRunner, "dotnet run of a project in /tmp; an assembly there", sh(`dotnet run --project /tmp/x || dotnet /tmp/x.dll`), opaque,
+			sh(`dotnet test && dotnet build -c Release`), false},
 	}
 }
 

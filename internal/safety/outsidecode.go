@@ -62,6 +62,9 @@ var outsideCodeOptions = map[string][][2]string{
 	"playwright": {{"-c", "--config"}, {"", "--reporter"}},
 	// dotnet test loads test adapters from a path, or from the one a runsettings file names.
 	"dotnet": {{"-a", "--test-adapter-path"}, {"-s", "--settings"}},
+	// mocha and jasmine require modules, load helper and spec files and a config that names more.
+	"mocha":   {{"-r", "--require"}, {"", "--file"}, {"", "--config"}, {"", "--spec"}, {"-R", "--reporter"}, {"", "--ui"}},
+	"jasmine": {{"", "--require"}, {"", "--helper"}, {"", "--config"}, {"", "--reporter"}},
 	// rspec requires files, adds load paths and reads options files.
 	"rspec": {{"-r", "--require"}, {"-I", "-I"}, {"-O", "--options"}},
 	"mix":   {{"", "--dot-formatter"}}, // the formatter file is evaluated Elixir

@@ -24,13 +24,16 @@ import (
 // and container builds are judged as host reads (containerbuild.go).
 //
 //nolint:goconst // program names read best literally, next to their neighbours
-var outsideProjectTools = []string{"cargo", "tox", cmdPytest, "gradle", cmdMvn, cmdNpm, "pnpm", "yarn", "go", "ctest", "jest",
+var outsideProjectTools = slices.Concat(fileRunners, []string{"cargo", "tox", cmdPytest, "gradle", cmdMvn, cmdNpm, "pnpm", "yarn", "go", "ctest", "jest",
 	"vitest", cmdDotnet, "uv", "poetry", "pdm", "tsc", "prettier", "eslint", "rspec", cmdDeno, cmdBun, "swift",
+	// Runners no prefix recognises, given files from elsewhere, run them at Yolo too, as python
+	// /tmp/x.py does: the fileRunners, java's source and jar launchers, swift's scripts.
+	"java",
 	// Builds no prefix recognises: pointed elsewhere they run that code at Yolo too, as python
 	// /tmp/x.py does.
 	"make", "just", "task", "rake", "ant", "nox", "ninja", "scons", cmdCmake,
 	// python -m unittest loads the test files and directories it is given.
-	"unittest"}
+	"unittest"})
 
 // projectDirOptions are, per tool, options beyond defDirOptions that name the directory whose
 // project it builds or tests.
@@ -50,6 +53,8 @@ var projectDirOptions = map[string][][2]string{
 	"unittest": {{"-s", "--start-directory"}, {"-t", "--top-level-directory"}},
 	// swift test builds and runs the package whose Package.swift (Swift code) --package-path names.
 	"swift": {{"--package-path", "--package-path"}},
+	// dotnet run --project builds and runs another directory's project.
+	cmdDotnet: {{"", "--project"}},
 }
 
 // outsideProject returns the option or operand that points a recognised build or test tool at a
@@ -96,6 +101,8 @@ func testPathOperands(s *segment) []word {
 		return runnerPositionals(s.words[1:], pytestValued, pytestTakesShortValue)
 	case "unittest":
 		return runnerPositionals(s.words[1:], strings.Fields("-s --start-directory -t --top-level-directory -p --pattern -k"), nil)
+	case "go":
+		return goPathOperands(s)
 	case "tsc":
 		// tsc --build builds the projects its operands name (a tsconfig or its directory), as -p
 		// builds one.
@@ -114,12 +121,77 @@ func testPathOperands(s *segment) []word {
 			_, _, sw := dotnetSwitch(w.s) // MSBuild's /property:X=Y is a switch, not a path
 			return sw || slices.Contains(msbuildBareSwitches, strings.ToLower(w.s))
 		})
-		if len(ops) > 1 && (ops[0].s == subTest || ops[0].s == subBuild) {
+		switch {
+		case len(ops) > 1 && (ops[0].s == subTest || ops[0].s == subBuild):
 			return ops[1:]
+		case len(ops) > 0 && strings.HasSuffix(strings.ToLower(ops[0].s), ".dll"):
+			return ops[:1] // dotnet x.dll runs the assembly
+		}
+	case "java", "swift":
+		return launchedFiles(s)
+	default:
+		if slices.Contains(fileRunners, s.name) {
+			// Test runners and script runners no prefix recognises load the files they are given.
+			return runnerPositionals(s.words[1:], fileRunnerValued, nil)
 		}
 	}
 	return nil
 }
+
+// fileRunners are the test and script runners no prefix recognises whose operands are the files
+// they load.
+var fileRunners = []string{"mocha", "jasmine", "ava", "tap", "bats", "phpunit", "kotlin", "kotlinc"}
+
+// goPathOperands returns go test's and go run's packages and .go files: go builds and runs the
+// .go files it is given wherever they are (go test /tmp/x/x_test.go); a directory or package
+// outside the module is refused, but read as the same. go run's words after its package or files
+// are its program's, go test's after -args the test binary's (forwardedargs.go).
+func goPathOperands(s *segment) []word {
+	if len(s.operands) == 0 || s.operands[0].s != subTest && s.operands[0].s != subRun {
+		return nil
+	}
+	words := s.words[2:]
+	if i := slices.IndexFunc(words, func(w word) bool { return w.s == "-args" || w.s == "--args" }); i >= 0 {
+		words = words[:i]
+	}
+	out := runnerPositionals(words, goValued, nil)
+	if len(out) > 0 && s.operands[0].s == subRun {
+		return out[:goRunPackage(out)]
+	}
+	return out
+}
+
+// launchedFiles returns what java and swift run as a file: java X.java a source file, java -jar a
+// jar, -javaagent: and -agentpath: a JVM agent; swift x.swift a script.
+func launchedFiles(s *segment) []word {
+	var out []word
+	for v := range optionValues(s, "-jar", "-jar") {
+		out = append(out, v)
+	}
+	for _, w := range s.words[1:] {
+		for _, pre := range []string{"-javaagent:", "-agentpath:"} {
+			if v, ok := strings.CutPrefix(w.s, pre); ok {
+				out = append(out, w.with(strings.SplitN(v, "=", 2)[0]))
+			}
+		}
+	}
+	ops := runnerPositionals(s.words[1:], javaValued, nil)
+	if len(ops) > 0 && (strings.HasSuffix(ops[0].s, ".java") || strings.HasSuffix(ops[0].s, ".swift")) {
+		out = append(out, ops[0])
+	}
+	return out
+}
+
+// fileRunnerValued are the options of the test and script runners testPathOperands reads whose
+// value may be the next word.
+var fileRunnerValued = strings.Fields(`-r --require -R --reporter -O --reporter-option -u --ui -t --timeout -g --grep
+	-f --fgrep --config --package --ignore --extension -s --slow --retries -j --jobs --file --spec --filter --match -m
+	--concurrency -c --tap --node-arg --helper --formatter --output -o -F --configuration --bootstrap --testsuite
+	--group --exclude-group --coverage-html --coverage-clover --log-junit -cp -classpath`)
+
+// javaValued are java's options whose value is the next word, before its main class or file.
+var javaValued = strings.Fields(`-cp -classpath --class-path -p --module-path --upgrade-module-path --add-modules -m
+	--module --enable-native-access -jar --source -d --describe-module`)
 
 // runnerPositionals returns the words that are no option and no option's value: the value of a long
 // option in valued, or of a short option shortValued says takes one, is the next word unless it
@@ -165,6 +237,30 @@ var linterValued = map[string][]string{
 		--location --seed --v8-flags --env-file --ext --inspect-wait`),
 	cmdBun: strings.Fields(`-r --preload --timeout --rerun-each -t --test-name-pattern --coverage-dir --coverage-reporter
 		--reporter --reporter-outfile -c --config --env-file --cwd --max-concurrency`),
+}
+
+// goValued are go's build and test flags whose value may be the next word, in both spellings
+// Go's flag package takes.
+var goValued = func() []string {
+	out := make([]string, 0, 96)
+	for f := range strings.FieldsSeq(`-C -run -bench -count -timeout -tags -p -ldflags -gcflags -asmflags -covermode
+		-coverpkg -benchtime -parallel -skip -shuffle -o -outputdir -cpuprofile -memprofile -blockprofile -mutexprofile
+		-trace -coverprofile -exec -toolexec -vettool -overlay -modfile -mod -pkgdir -vet -fuzz -fuzztime
+		-fuzzminimizetime -list -cpu -pgo -memprofilerate -blockprofilerate -mutexprofilefraction -installsuffix
+		-buildmode -compiler -gccgoflags`) {
+		out = append(out, f, "-"+f)
+	}
+	return out
+}()
+
+// goRunPackage returns how many of go run's positionals are its package or files: the first, or
+// every leading .go file.
+func goRunPackage(ops []word) int {
+	n := 0
+	for n < len(ops) && strings.HasSuffix(ops[n].s, ".go") {
+		n++
+	}
+	return max(n, 1)
 }
 
 // msbuildBareSwitches are MSBuild's switches without a value that dotnet passes on, spelt with
