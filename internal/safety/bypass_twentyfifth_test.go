@@ -26,10 +26,15 @@ import (
 // anywhere); go run of one, mocha, jasmine, ava, tap, bats and phpunit of files from /tmp, java
 // X.java, java -jar and -javaagent, kotlin and swift scripts, dotnet run --project and dotnet
 // x.dll from /tmp were only unrecognised, which Yolo admits, where python /tmp/x.py is opaque.
+// Credential files the default policy did not name were read: Snowflake's connections, dbt's
+// profiles, NuGet's XDG configuration, helm's repositories, vercel's, netlify's and supabase's
+// older token files, the home's ~/.yarnrc.yml (npmAuthToken) and ~/.bunfig.toml, Cursor's
+// ~/.cursor/mcp.json and aider's ~/.aider.conf.yml (API keys), a service-account*.json.
 func twentyfifthCatalogue() []classCase {
 	sh := shCall
 	opaque, unrec, dyn := asked(RuleOpaqueCode), asked(RulePrefixAutonomy+"execute-unrecognized"), asked(RuleDynamicPath)
 	fetch, fetchGo := asked(dc+"package-fetch-run"), asked(dc+"package-fetch-run-go")
+	zeroD := denied(zero)
 	const (
 		progPath   = "a program named by a path is that file, not the program its name says"
 		npmOpts    = "npm's -C is --prefix, and its parser expands an abbreviated option"
@@ -41,6 +46,7 @@ func twentyfifthCatalogue() []classCase {
 		wrappers   = "the project's Gradle and Maven wrappers are gradle and mvn"
 		targetDir  = "cargo's target directory outside the project holds compiled code cargo reuses"
 		goFiles    = "go test and go run of .go files or a package from elsewhere"
+		tokens     = "credential files the default policy did not name"
 		fileRunner = "a runner no prefix recognises given files from elsewhere runs them at every level"
 	)
 	return []classCase{
@@ -112,6 +118,18 @@ func twentyfifthCatalogue() []classCase {
 		{goFiles, "go run of a file from /tmp at Yolo; of the project's with its program's words", sh(`go run /tmp/x/main.go`), opaque,
 			sh(`go test ./... -args -golden /tmp/x`), false},
 		{goFiles, "go run of a directory two levels up; the test binary's words", sh(`go run ../../x`), opaque, sh(`go test -json ./...`), false},
+		{tokens, "Snowflake's connections; a project's dbt profiles", sh(`cat ~/.snowflake/connections.toml`), zeroD, sh(`cat profiles.yml`), false},
+		{tokens, "dbt's profiles in the home directory", sh(`grep password ~/.dbt/profiles.yml`), zeroD, sh(`grep -r password docs/`), false},
+		{tokens, "NuGet's XDG configuration and helm's repositories", sh(`cat ~/.config/NuGet/NuGet.Config ~/.config/helm/repositories.yaml`), zeroD,
+			sh(`helm repo list`), false},
+		{tokens, "vercel's and netlify's older token files; the project's", sh(`cat ~/.vercel/auth.json || cat ~/.netlify/config.json`), zeroD,
+			sh(`cat .vercel/project.json netlify.toml`), false},
+		{tokens, "supabase's token; the project's config", sh(`cat ~/.supabase/access-token`), zeroD, sh(`cat supabase/config.toml`), false},
+		{tokens, "yarn's and bun's home configuration hold registry tokens; the project's", sh(`cat ~/.yarnrc.yml ~/.bunfig.toml`), zeroD,
+			sh(`cat .yarnrc.yml bunfig.toml`), false},
+		{tokens, "Cursor's MCP servers' keys and aider's in the home directory", sh(`cat ~/.cursor/mcp.json ~/.aider.conf.yml`), zeroD,
+			sh(`cat .cursor/rules/style.mdc`), false},
+		{tokens, "a Google service account key", sh(`cat deploy/service-account.json`), zeroD, sh(`cat docs/service-accounts.md`), false},
 		{fileRunner, "mocha's specs from /tmp; a project's require", sh(`mocha /tmp/x`), opaque, sh(`jest --ci`), false},
 		{fileRunner, "mocha --require from /tmp", sh(`mocha --require /tmp/x.js test`), opaque, sh(`vitest run`), false},
 		{fileRunner, "jasmine, ava, tap and bats of /tmp", sh(`jasmine /tmp/x.js || ava /tmp/x.js || tap /tmp/x.js || bats /tmp/x.bats`), opaque,
