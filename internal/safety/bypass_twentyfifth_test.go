@@ -146,13 +146,16 @@ func twentyfifthCatalogue() []classCase {
 // twentyfifthOrdinaryCatalogue holds the twenty-fifth review's over-refusals: npm --prefix ../web
 // test asked where npm test --prefix ../web, the same command to npm, was admitted (and npm -w PKG
 // test, pnpm -r test, pnpm -C DIR test, yarn --cwd DIR test); ./gradlew test and ./mvnw verify
-// asked where gradle test and mvn verify were admitted.
+// asked where gradle test and mvn verify were admitted; pnpm install --frozen-lockfile, yarn install
+// --frozen-lockfile|--immutable and bun install --frozen-lockfile, npm ci's equivalents, asked where
+// npm ci was admitted (with pnpm's and yarn's install directories now read as writes).
 func twentyfifthOrdinaryCatalogue() []classCase {
 	sh := shCall
 	opaque, unrec := asked(RuleOpaqueCode), asked(RulePrefixAutonomy+"execute-unrecognized")
 	const (
 		selectors = "a package manager's options that choose the package, before its test"
 		wrappers  = "the project's Gradle and Maven wrappers with validating goals"
+		lockfile  = "an install of exactly the lockfile is npm ci"
 	)
 	return []classCase{
 		{selectors, "npm --prefix a sibling, then a build script", sh(`npm --prefix ../web run build`), unrec, sh(`npm --prefix ../web test`), true},
@@ -162,6 +165,12 @@ func twentyfifthOrdinaryCatalogue() []classCase {
 		{selectors, "yarn --cwd of /tmp; of a sibling", sh(`yarn --cwd /tmp/x test`), opaque, sh(`yarn --cwd ../web test && pnpm -C ../web test`), false},
 		{wrappers, "./gradlew publish; test", sh(`./gradlew publish`), unrec, sh(`./gradlew test`), true},
 		{wrappers, "./mvnw install; -q verify", sh(`./mvnw install`), unrec, sh(`./mvnw -q verify`), true},
+		{lockfile, "pnpm install, which may update the lockfile; --frozen-lockfile", sh(`pnpm install`), unrec,
+			sh(`pnpm install --frozen-lockfile`), true},
+		{lockfile, "yarn's packages written into .git/hooks; yarn 1's frozen install", sh(`yarn install --frozen-lockfile --modules-folder .git/hooks`),
+			denied(RulePrefixPathPolicy + "noWrite"), sh(`yarn install --frozen-lockfile`), false},
+		{lockfile, "another directory's install; yarn berry's and bun's", sh(`yarn install --immutable --cwd /tmp/x`), opaque,
+			sh(`yarn install --immutable && bun install --frozen-lockfile && pnpm i --frozen-lockfile`), false},
 	}
 }
 

@@ -205,7 +205,12 @@ var argSpecs = map[string]argSpec{
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite, optFiles0From: opRead}},
 
 	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, gitSubCheckout: opWrite, gitSubRestore: opWrite, "mv": opWrite, "apply": opRead}},
-	"go":   {skip: 1, valueOps: goValueOps, noBundles: true}, "npm": {skip: 1, valueOps: npmFileOps}, "pnpm": {skip: 1}, "yarn": {skip: 1},
+	"go":   {skip: 1, valueOps: goValueOps, noBundles: true}, "npm": {skip: 1, valueOps: npmFileOps},
+	// pnpm's and yarn's directories an install writes packages below, and their stores and caches.
+	"pnpm": {skip: 1, valueOps: map[string]pathOp{"--modules-dir": opWrite, "--virtual-store-dir": opWrite, "--store-dir": opWrite,
+		"--cache-dir": opWrite}},
+	"yarn": {skip: 1, valueOps: map[string]pathOp{"--modules-folder": opWrite, "--cache-folder": opWrite, "--global-folder": opWrite,
+		"--link-folder": opWrite}},
 	"cargo": {skip: 1, valueOps: map[string]pathOp{"--target-dir": opWrite, "--artifact-dir": opWrite, "--out-dir": opWrite, "--logfile": opWrite}},
 	// Test runners' and tree's reports.
 	"tree": {valueOps: map[string]pathOp{"-o": opWrite}},
