@@ -26,9 +26,10 @@ import (
 type programPlace uint8
 
 const (
-	placeByName  programPlace = iota // run by its name, or from an installed program's directory
-	placeProject                     // a file of the project's, not the program its name says
-	placeOutside                     // a file from outside the project
+	placeUnjudged programPlace = iota // not yet judged (segment.place)
+	placeByName                       // run by its name, or from an installed program's directory
+	placeProject                      // a file of the project's, not the program its name says
+	placeOutside                      // a file from outside the project
 )
 
 // installedRoots are the directories installed programs live in, whose writes are system changes.
@@ -73,10 +74,14 @@ func (p *Policy) programPlace(s *segment, start string) (programPlace, string) {
 	if w.dynamic || !strings.ContainsRune(w.s, '/') {
 		return placeByName, ""
 	}
-	if s.progPath == "" {
-		s.place, s.progPath = p.placeOf(s, start)
+	if s.place == placeUnjudged {
+		s.place, _ = p.placeOf(s, start)
 	}
-	return s.place, s.progPath
+	if s.place == placeByName {
+		return placeByName, "" // no path needed: matched by name
+	}
+	_, prog := p.placeOf(s, start) // the path, only for what is not run by name (rare)
+	return s.place, prog
 }
 
 // placeOf is programPlace's judgement of a program named by a path.

@@ -50,9 +50,12 @@ func registryOption(s *segment) string {
 func registryVar(name, val string) (registry, other bool) {
 	k, npm := npmConfigSetting(name)
 	registry = npm && (k == npmRegistrySetting || strings.HasPrefix(k, "@") && strings.HasSuffix(k, ":"+npmRegistrySetting)) ||
-		slices.Contains([]string{"YARN_REGISTRY", "YARN_NPM_REGISTRY_SERVER", "BUN_CONFIG_REGISTRY"}, strings.ToUpper(name))
+		slices.ContainsFunc(registryVars, func(v string) bool { return strings.EqualFold(v, name) })
 	return registry, registry && val != "" && (strings.ContainsAny(val, "$`") || !publicRegistry(val))
 }
+
+// registryVars are yarn's and bun's variables for their registry.
+var registryVars = []string{"YARN_REGISTRY", "YARN_NPM_REGISTRY_SERVER", "BUN_CONFIG_REGISTRY"}
 
 // publicRegistry says whether a registry URL is npm's public registry (yarn's name for it too).
 func publicRegistry(v string) bool {

@@ -100,8 +100,7 @@ type segment struct {
 	dropFed       bool         // a database client is fed text that drops data (drops-data)
 	stopsWorkload bool         // scales a workload to zero by a patch or values its text does not show (workloadstop.go)
 	fedText       bool         // its standard input is a here-document or here-string known before it runs, with no database client command
-	place         programPlace // where a program named by a path is (programpaths.go), once progPath is set
-	progPath      string       // that program's path as resolved, "" until judged
+	place         programPlace // where a program named by a path is (programpaths.go), placeUnjudged until judged
 }
 
 // pathRef is a path a command touches.
