@@ -26,6 +26,7 @@ import (
 	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/testenv"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
+	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
 // defaultManager is the suite's production wiring without a ledger.
@@ -54,8 +55,7 @@ func submitCall(agent client.Client, ns, planName, name, step string, phase safe
 
 // costFinal is the reporter's word that a call's cost is final.
 func costFinal() metav1.Condition {
-	return metav1.Condition{Type: safetyv1alpha1.CallCostFinalCondition, Status: metav1.ConditionTrue,
-		Reason: safetyv1alpha1.CallCostFinalReason, LastTransitionTime: metav1.Now()}
+	return toolcall.CostFinal("the plan's reporter", metav1.Now())
 }
 
 // reportStatus has the agent report st on the latest version of call, re-reading it when the

@@ -21,6 +21,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
+	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
 // MetaCost is the key of an upstream result's _meta that states what the call cost, in US
@@ -100,8 +101,7 @@ func (r *costReporter) outcome(ctx context.Context, call *safetyv1alpha1.AgentTo
 	o = &outcome{status: map[string]any{"phase": phase, "finishedAt": now}}
 	if cost != nil {
 		o.cost = cost.String()
-		o.final = []metav1.Condition{{Type: safetyv1alpha1.CallCostFinalCondition, Status: metav1.ConditionTrue,
-			Reason: safetyv1alpha1.CallCostFinalReason, Message: "reported by toolgate-gateway", LastTransitionTime: now}}
+		o.final = []metav1.Condition{toolcall.CostFinal("toolgate-gateway", now)}
 		o.status["cost"], o.status["conditions"] = o.cost, o.final
 	}
 	return o, statedErr, nil

@@ -19,6 +19,8 @@ import (
 
 	"go.opentelemetry.io/otel/propagation"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -145,6 +147,16 @@ func Report(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentTool
 		return err
 	})
 	return FromError(err, call.Spec.Tool)
+}
+
+// MarkCostFinal puts on call, for Report to send with its cost, its cost reporter's word that the
+// cost is final (toolcall.CostFinal): a reporter that sets it ends the call's hold on its plan's
+// budget at once, also where the agent marked the call finished first; without it the call holds
+// its tool's maxCostPerCall until the reporter's window (15 minutes) has passed, and a webhook
+// replica that takes the plan over within it holds the call again. Only the plan's
+// spec.costReporter may write it. by names the reporter for people reading the call.
+func MarkCostFinal(call *safetyv1alpha1.AgentToolCall, by string) {
+	meta.SetStatusCondition(&call.Status.Conditions, toolcall.CostFinal(by, metav1.Now()))
 }
 
 // FromError maps an API error carrying a toolgate denial to the typed error; any other error

@@ -7,7 +7,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/util/retry"
@@ -17,6 +16,7 @@ import (
 	"github.com/toolgate/toolgate/internal/safety"
 	"github.com/toolgate/toolgate/internal/testenv"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
+	"github.com/toolgate/toolgate/pkg/agent"
 )
 
 // What calls in flight hold is kept in the memory of the replica that decides the plan; the one
@@ -51,8 +51,7 @@ var _ = Describe("What calls in flight hold, across a change of the deciding rep
 				return err
 			}
 			call.Status.Phase, call.Status.Cost = phase, new(resource.MustParse(cost))
-			meta.SetStatusCondition(&call.Status.Conditions, metav1.Condition{Type: safetyv1alpha1.CallCostFinalCondition,
-				Status: metav1.ConditionTrue, Reason: safetyv1alpha1.CallCostFinalReason})
+			agent.MarkCostFinal(call, "the plan's reporter")
 			return c.Status().Update(ctx, call)
 		})
 	}

@@ -14,6 +14,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/safety"
+	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
 // A hold ends at its call's release, once, or at its until; a call held already keeps its first
@@ -84,8 +85,7 @@ func TestAHoldEndsAtItsReleaseOnceOrAtItsUntil(t *testing.T) {
 // still holds; so does one with a cost and a final phase the agent may have written after it.
 func TestARecountHoldsForTheCallsNotFinallyReported(t *testing.T) {
 	now := time.Now()
-	final := metav1.Condition{Type: safetyv1alpha1.CallCostFinalCondition, Status: metav1.ConditionTrue,
-		Reason: safetyv1alpha1.CallCostFinalReason, LastTransitionTime: metav1.NewTime(now)}
+	final := toolcall.CostFinal("the plan's reporter", metav1.NewTime(now))
 	reported := callOf("reported", "capped", "b", "0.4")
 	reported.Status.Phase, reported.Status.Conditions = safetyv1alpha1.CallPhaseSucceeded, []metav1.Condition{final}
 	reportedRunning := callOf("reported-running", "capped", "b", "0.3") // the reporter's word, whatever the phase

@@ -19,6 +19,7 @@ import (
 	"github.com/toolgate/toolgate/internal/safety"
 	"github.com/toolgate/toolgate/internal/testenv"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
+	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
 // startDeciders starts len(stores) managers serving the webhooks for one leader Lease, as
@@ -179,8 +180,7 @@ var _ = Describe("AgentToolCall admission with three webhook replicas", Ordered,
 					c.Spec.Plan = plan.Name
 					Expect(agent.Create(ctx, c)).To(Succeed())
 					c.Status = safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money("0.005"),
-						Conditions: []metav1.Condition{{Type: safetyv1alpha1.CallCostFinalCondition, Status: metav1.ConditionTrue,
-							Reason: safetyv1alpha1.CallCostFinalReason, LastTransitionTime: metav1.Now()}}} // as the gateway reports
+						Conditions: []metav1.Condition{toolcall.CostFinal("the stand-in gateway", metav1.Now())}} // as the gateway reports
 					Expect(gateway.Status().Update(ctx, c)).To(Succeed())
 				}
 			})
