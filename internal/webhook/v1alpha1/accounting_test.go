@@ -131,19 +131,9 @@ var _ = Describe("AgentToolCall accounting: what the agent cannot choose", func(
 			mustAdmit(submit(p.agent, early))
 
 			By("the platform raises the tool's price to 5 and re-locks the plan")
-			t := &safetyv1alpha1.AgentTool{}
-			Expect(k8sClient.Get(ctx, client.ObjectKey{Name: tool}, t)).To(Succeed())
-			t.Spec.CostPerCall = new(resource.MustParse("5"))
-			Expect(k8sClient.Update(ctx, t)).To(Succeed())
-			plan := &safetyv1alpha1.AgentPlan{}
-			Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
-			patch := client.MergeFrom(plan.DeepCopy())
-			plan.Annotations = map[string]string{safetyv1alpha1.RelockAnnotation: "price-raised"}
-			Expect(k8sClient.Patch(ctx, plan, patch)).To(Succeed())
-			Eventually(func(g Gomega) { // the webhook decides by the manager's cache
-				g.Expect(managerClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
-				g.Expect(plan.Status.Snapshot.Epoch).To(Equal(int32(2)))
-			}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+			plan := editToolAndRelock(p.ns, planName, tool, "price-raised", func(t *safetyv1alpha1.AgentTool) {
+				t.Spec.CostPerCall = new(resource.MustParse("5"))
+			})
 			By("the near miss: the call that pins the new price, a second after the re-lock, reserved it; its report below it adds nothing")
 			Eventually(func() time.Time { return time.Now() }).WithTimeout(3*time.Second).
 				Should(BeTemporally(">=", plan.Status.Snapshot.LockedAt.Add(time.Second)), "a creation time the re-lock's second cannot share")
@@ -238,4 +228,25 @@ func orZero(s string) string {
 		return "0"
 	}
 	return s
+}
+
+// editToolAndRelock changes the registered tool as a platform team would, then re-locks plan with
+// token and waits until the manager's cache, by which the webhook decides, holds the second lock,
+// which it returns.
+func editToolAndRelock(ns, plan, tool, token string, edit func(*safetyv1alpha1.AgentTool)) *safetyv1alpha1.AgentPlan {
+	GinkgoHelper()
+	t := &safetyv1alpha1.AgentTool{}
+	Expect(k8sClient.Get(ctx, client.ObjectKey{Name: tool}, t)).To(Succeed())
+	edit(t)
+	Expect(k8sClient.Update(ctx, t)).To(Succeed())
+	p := &safetyv1alpha1.AgentPlan{}
+	Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: ns, Name: plan}, p)).To(Succeed())
+	patch := client.MergeFrom(p.DeepCopy())
+	p.Annotations = map[string]string{safetyv1alpha1.RelockAnnotation: token}
+	Expect(k8sClient.Patch(ctx, p, patch)).To(Succeed())
+	Eventually(func(g Gomega) {
+		g.Expect(managerClient.Get(ctx, client.ObjectKeyFromObject(p), p)).To(Succeed())
+		g.Expect(p.Status.Snapshot.Epoch).To(Equal(int32(2)))
+	}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+	return p
 }

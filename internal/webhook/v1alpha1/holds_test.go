@@ -148,19 +148,7 @@ var _ = Describe("AgentToolCall accounting: what calls in flight hold", func() {
 		mustAdmit(submit(p.agent, early))
 
 		By("the platform drops the tool's maxCostPerCall and re-locks the plan: its calls from now on hold nothing")
-		t := &safetyv1alpha1.AgentTool{}
-		Expect(k8sClient.Get(ctx, client.ObjectKey{Name: tool}, t)).To(Succeed())
-		t.Spec.MaxCostPerCall = nil
-		Expect(k8sClient.Update(ctx, t)).To(Succeed())
-		plan := &safetyv1alpha1.AgentPlan{}
-		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.ns, Name: planName}, plan)).To(Succeed())
-		patch := client.MergeFrom(plan.DeepCopy())
-		plan.Annotations = map[string]string{safetyv1alpha1.RelockAnnotation: "ceiling-dropped"}
-		Expect(k8sClient.Patch(ctx, plan, patch)).To(Succeed())
-		Eventually(func(g Gomega) { // the webhook decides by the manager's cache
-			g.Expect(managerClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
-			g.Expect(plan.Status.Snapshot.Epoch).To(Equal(int32(2)))
-		}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+		editToolAndRelock(p.ns, planName, tool, "ceiling-dropped", func(t *safetyv1alpha1.AgentTool) { t.Spec.MaxCostPerCall = nil })
 
 		By("the reporter's final report of the early call releases the 0.9 it held, and counts from the 0.1 it reserved")
 		Expect(report(meter, early, safetyv1alpha1.CallPhaseSucceeded, "0.2")).To(Succeed())
