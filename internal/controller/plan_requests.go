@@ -11,10 +11,12 @@ import (
 )
 
 // planRequests are the cached plans that opts select and keep (nil: all) accepts, as requests: how
-// a change elsewhere (a profile, the AuditLedger) has the plans it concerns looked at again.
+// a change elsewhere (a profile, the AuditLedger) has the plans it concerns looked at again. The
+// cache's objects are listed without a copy: only their keys are kept, and keep only reads, so an
+// AuditLedger edit does not copy every plan of the cluster.
 func planRequests(ctx context.Context, c client.Reader, keep func(*safetyv1alpha1.AgentPlan) bool, opts ...client.ListOption) []reconcile.Request {
 	var plans safetyv1alpha1.AgentPlanList
-	if err := c.List(ctx, &plans, opts...); err != nil {
+	if err := c.List(ctx, &plans, append(opts, client.UnsafeDisableDeepCopy)...); err != nil {
 		ctrl.LoggerFrom(ctx).Error(err, "Listing AgentPlans")
 		return nil
 	}
