@@ -363,6 +363,9 @@ func (g *Gateway) gate(ctx context.Context, req *mcp.CallToolRequest, rt *route)
 		// only with every key it requires.
 		schema := rt.upstream.schemas[rt.upstreamName()]
 		inv.Map.Present = schema.requiredKeys()
+		if err := schema.unseen(req.Params.Name, rt.server.Name); err != nil {
+			return nil, err
+		}
 		if err := schema.judgedUndeclared(inv.Map, req.Params.Name, rt.server.Name); err != nil {
 			return nil, err
 		}

@@ -52,3 +52,19 @@ func (s *toolSchema) judgedUndeclared(m toolcall.ArgumentMap, tool, server strin
 	}
 	return nil
 }
+
+// unseen refuses every call of a tool whose input schema's top-level object is nested or
+// composed beyond what the gateway reads (maxSchemaDepth levels, maxSchemaNodes parts): the keys
+// it takes and the defaults it fills in are unseen, so a call naming no path could be judged as
+// touching none while the tool reads the path its schema's default names, or a key the
+// composition declares reach the tool unjudged. No generator writes such a schema; it is the
+// upstream's to fix, or the platform's to stop serving: -32603, naming the ToolServer.
+func (s *toolSchema) unseen(tool, server string) error {
+	if s == nil || !s.unread {
+		return nil
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(
+		"tool %q of ToolServer %s has an input schema nested or composed beyond what the gateway reads (%d levels, "+
+			"%d parts): the arguments it takes and the defaults it fills in are unseen, so no call of it is sent",
+		tool, server, maxSchemaDepth, maxSchemaNodes)}
+}

@@ -75,3 +75,35 @@ var _ = Describe("toolgate-gateway in front of a tool that reads an argument its
 		Expect(upstream.Calls()).To(ConsistOf(upstreamCall{Tool: "read_aliased", Path: "notes.txt"}))
 	})
 })
+
+var _ = Describe("toolgate-gateway in front of a tool whose input schema is composed beyond what it reads", Ordered, func() {
+	var (
+		w        *world
+		upstream *recordingServer
+	)
+
+	BeforeAll(func() {
+		// The path's default, .env, lies below more levels of allOf than the gateway reads: the
+		// tool reads it when a call names no path, as a server applying its schema's defaults does.
+		schema := `{"properties":{"path":{"type":"string","default":".env"}}}`
+		for range 9 {
+			schema = `{"allOf":[` + schema + `]}`
+		}
+		upstream = startTwoKeyReader(notesAndEnv(), "composed", "read_composed", `{"type":"object",`+schema[1:],
+			func(_, path string) string { return cmp.Or(path, ".env") })
+		w = newWorld("gw-unseen-", upstream.URL, "read_composed", func(o *worldObjects) {
+			o.server.Spec.Tools[0].Arguments = safetyv1alpha1.ToolArgumentMap{Paths: []string{"path"}}
+		})
+	})
+
+	It("sends it no call, with or without arguments, naming the ToolServer, and creates nothing", func() {
+		for _, args := range []map[string]any{{}, {"path": "notes.txt"}} {
+			_, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: args})
+			Expect(err).To(MatchError(ContainSubstring(`tool %q of ToolServer %s-files has an input schema nested `+
+				`or composed beyond what the gateway reads`, w.readTool, w.ns)))
+			Expect(rpcCode(err)).To(Equal(int64(jsonrpc.CodeInternalError)))
+		}
+		Expect(upstream.Calls()).To(BeEmpty(), "the upstream read its schema's default, .env, for a call judged as naming no path")
+		Expect(w.callStatuses()).To(BeEmpty())
+	})
+})

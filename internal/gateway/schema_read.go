@@ -31,6 +31,9 @@ type toolSchema struct {
 	declared map[string]bool
 	// known is declared, sorted, for the refusal that names them.
 	known []string
+	// unread: the top-level object's own schema (its composition, not its values' schemas) lies
+	// beyond the bounds, so neither the keys it takes nor the defaults it fills in are seen.
+	unread bool
 }
 
 // requiredKeys are the keys s requires of every call; none for no schema.
@@ -120,7 +123,7 @@ func readToolSchema(schema any) toolSchema {
 	}
 	r := &schemaReader{root: schema}
 	p := r.read(schema, 0, "#", []string{"#"})
-	s := toolSchema{schemaNode: &schemaNode{}}
+	s := toolSchema{schemaNode: &schemaNode{}, unread: p.cut}
 	if p.says && !p.open {
 		s.declared = p.keys
 		if s.declared == nil {
@@ -173,8 +176,8 @@ type alternatives struct {
 }
 
 // beyond is what a schema past the bounds is read as: taking any key, giving no default the
-// gateway can see (at the top level, like one an upstream applies without declaring it; below
-// it, cut: an object or array there is refused, see schemaNode.unread).
+// gateway can see, and cut: below the top level an object or array there is refused (see
+// schemaNode.unread), at the top level every call of the tool (toolSchema.unseen).
 var beyond = part{open: true, says: true, cut: true}
 
 // read reads node, found at at (a JSON pointer), depth levels below the (sub)schema being read,
@@ -505,8 +508,8 @@ func (c *compiler) node(schemas []located) *schemaNode {
 }
 
 // build makes n what p says, and the nodes below it. A node of the top-level object (top), or
-// of one of its branches, read beyond the bounds takes any key and gives the defaults read
-// (readToolSchema); one below it is unread, see schemaNode.fill.
+// of one of its branches, read beyond the bounds takes any key and gives the defaults read, and
+// its tool is sent no call (toolSchema.unseen); one below it is unread, see schemaNode.fill.
 func (c *compiler) build(n *schemaNode, p part, top bool) {
 	c.all = append(c.all, n)
 	for _, key := range slices.Sorted(maps.Keys(p.defaults)) {

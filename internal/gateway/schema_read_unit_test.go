@@ -197,7 +197,8 @@ func TestComposedSchemaShapes(t *testing.T) {
 }
 
 // TestSchemaReadingIsBounded: a schema nested, branched or referring beyond the bounds (in
-// circles, or fanning out) is read in bounded work, as taking any key.
+// circles, or fanning out) is read in bounded work, as taking any key; at the top level its
+// tool is sent no call (unseen), and one just within them is read whole.
 func TestSchemaReadingIsBounded(t *testing.T) {
 	nested := `{"properties":{"deep":{}}}`
 	for range maxSchemaDepth + 1 {
@@ -225,9 +226,23 @@ func TestSchemaReadingIsBounded(t *testing.T) {
 		if !p.open || r.nodes > maxSchemaNodes {
 			t.Errorf("%s: open %v after %d nodes; want any key taken, within %d", name, p.open, r.nodes, maxSchemaNodes)
 		}
-		if s := readToolSchema(decodedSchema(t, schema)); s.declared != nil {
+		s := readToolSchema(decodedSchema(t, schema))
+		if s.declared != nil {
 			t.Errorf("%s: declared %v, want any key taken", name, s.known)
 		}
+		if err := s.unseen("t", "files"); err == nil || !strings.Contains(err.Error(), "beyond what the gateway reads") {
+			t.Errorf("%s: unseen = %v, want every call of the tool refused", name, err)
+		}
+	}
+	// Within the bounds (maxSchemaDepth levels of composition below the top-level schema, its
+	// own allOf the first, the most that is read) the schema is seen, and its tool called.
+	within := `{"properties":{"deep":{}}}`
+	for range maxSchemaDepth - 1 {
+		within = `{"allOf":[` + within + `]}`
+	}
+	s := readToolSchema(decodedSchema(t, `{"type":"object","properties":{"a":{}},"allOf":[`+within+`]}`))
+	if err := s.unseen("t", "files"); err != nil || !slices.Equal(s.known, []string{"a", "deep"}) {
+		t.Errorf("%d levels: unseen = %v, declared %v; want seen, declaring a and deep", maxSchemaDepth, err, s.known)
 	}
 	// Circles end where they began, and declare what they pass.
 	for _, schema := range []string{
