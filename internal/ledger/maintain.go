@@ -136,6 +136,12 @@ func (j *Journal) retain(now time.Time, sealed []segment, keepNewest bool) ([]st
 	if err != nil {
 		return nil, fmt.Errorf("ledger: recording retention: %w", err)
 	}
+	// And signed before anything is deleted: verify with the key accepts a chain that starts
+	// after deleted segments only on a retention record a signature covers (head.sig here, until
+	// a seal covers it), since anyone who can write the volume can append an unsigned one.
+	if _, _, err := j.SignHead(); err != nil {
+		return nil, fmt.Errorf("ledger: signing the head after the retention record, before deleting: %w", err)
+	}
 	deleted := make([]string, 0, len(del))
 	for _, s := range del {
 		if err := os.Remove(filepath.Join(j.dir, s.file())); err != nil {

@@ -233,12 +233,13 @@ func isChain(dir string) (bool, error) {
 	return err == nil, nil
 }
 
-// claim is what a retention record says it deleted.
+// claim is what a retention record says it deleted, and where the record is.
 type claim struct {
 	deleted map[string]bool
 	through string
 	seq     uint64
 	hash    string
+	at      recordLoc
 }
 
 type chainVerifier struct {
@@ -254,6 +255,8 @@ type chainVerifier struct {
 	lastFile    string
 	lastLine    int
 	claims      []claim
+	// excuse is the retention record that accepted the chain's start after deleted segments.
+	excuse *claim
 
 	keys    []ed25519.PublicKey // none: signatures are not checked
 	anchors []anchor            // signed heads this chain must contain
@@ -461,7 +464,9 @@ func (v *chainVerifier) record(r recordAt) {
 		v.rep.Gaps = append(v.rep.Gaps, Gap{Writer: v.writer, File: r.file, Seq: p.Seq, Reason: p.str(fieldReason),
 			LostBytes: int64(p.num("lostBytes")), LostRecords: p.num("lostRecords"), LastGoodSeq: p.num("lastGoodSeq"), SavedAs: p.str("savedAs")})
 	case KindRetention:
-		v.claims = append(v.claims, parseClaim(r.p))
+		c := parseClaim(r.p)
+		c.at = recordLoc{file: r.file, line: r.line, seq: r.p.Seq}
+		v.claims = append(v.claims, c)
 	case KindLoss:
 		v.rep.Losses = append(v.rep.Losses, lossOf(v.writer, r.file, r.p))
 	}
@@ -573,6 +578,7 @@ func (v *chainVerifier) checkStart() {
 		// too and a crash interrupted the deletion.
 		if c.through == prevSeg && c.seq == f.Seq-1 && c.hash == f.PrevHash || c.deleted[f.str(fieldSegment)] {
 			v.rep.RetainedAfter = prevSeg
+			v.excuse = &c
 			return
 		}
 	}

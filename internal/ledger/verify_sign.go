@@ -253,4 +253,23 @@ func (v *chainVerifier) checkAnchors(o VerifyOptions) {
 			v.rep.Notes = append(v.rep.Notes, fmt.Sprintf("the %s names seq %d, which retention has deleted: it proves nothing about the retained records", a.source, a.Seq))
 		}
 	}
+	v.checkExcuseSigned(signed)
+}
+
+// checkExcuseSigned: with a key, the retention record that excuses the chain's missing oldest
+// segments must itself be signed (seq at most signed, the newest valid signature's). One appended
+// after the newest signature would let whoever holds the volume delete signed history and leave
+// a chain that verifies. The journal signs its head after every retention record and before it
+// deletes anything, so a genuine one is always covered.
+func (v *chainVerifier) checkExcuseSigned(signed uint64) {
+	e := v.excuse
+	if len(v.keys) == 0 || e == nil || e.at.seq <= signed {
+		return
+	}
+	newest := "no valid signature covers any record of the chain"
+	if signed > 0 {
+		newest = fmt.Sprintf("it follows the chain's newest valid signature (seq %d)", signed)
+	}
+	v.brk(e.at.file, e.at.line, e.at.seq, "the retention record that says segments through %s were deleted is unsigned (%s), so nothing proves "+
+		"its writer wrote it: whoever holds the volume without the key could have appended it and deleted the oldest segments", e.through, newest)
 }
