@@ -26,8 +26,8 @@ import (
 // (a key-value store's key, sort --key) and the shell's PWD and OLDPWD are not credentials'.
 
 // credentialWords are the words whose presence in a word makes it a credential's: the default
-// key words and the value rules' pwd (pass_word and pass-phrase are joined by nameWords).
-var credentialWords = append([]string{wordPwd}, defaultRedactKeys...)
+// key words, pwd among them (pass_word and pass-phrase are joined by nameWords).
+var credentialWords = defaultRedactKeys
 
 // otherWords hold a credential word's letters and mean something else.
 var otherWords = setOf("tokenizer", "tokenizers", "tokenize", "tokenized", "tokenizes", "tokenizing",

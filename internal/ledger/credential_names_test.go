@@ -57,22 +57,47 @@ func TestKeysThatAreNotCredentialsKeepTheirValues(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(string(out), "v1024") && redactedByKey(name) {
+		if strings.Contains(string(out), "v1024") {
 			t.Errorf("record of key %q = %s, want its value redacted", name, out)
 		}
 	}
 }
 
-// redactedByKey reports whether a key holds one of the default key words (pwd is a value rule's
-// name, not a key word).
-func redactedByKey(name string) bool {
-	k := strings.ToLower(name)
-	for _, w := range defaultRedactKeys {
-		if strings.Contains(k, w) {
-			return true
+// A name the text rules hide the value of hides it under a key too, and in an entry or a pair it
+// names: MYSQL_PWD=x in a command and {"MYSQL_PWD": x} in an MCP tool's arguments are the same
+// credential. The shell's PWD and OLDPWD, a working directory, stay in each form.
+func TestPwdNamesHideUnderKeysAsInText(t *testing.T) {
+	r := newRedactor(nil, 1024)
+	for _, name := range []string{"MYSQL_PWD", "db_pwd", "DB_PWD", "adminPwd", "smtp-pwd"} {
+		if got := RedactSecrets(name + "=v1024"); strings.Contains(got, "v1024") {
+			t.Errorf("RedactSecrets(%q) = %q, want the value redacted", name+"=v1024", got)
+		}
+		for _, fields := range []map[string]any{
+			{name: "v1024"},
+			{"env": map[string]any{name: "v1024"}},
+			{"env": []any{map[string]any{"name": name, "value": "v1024"}}},
+			{"headers": []any{[]any{name, "v1024"}}},
+		} {
+			out, err := r.encode(fields)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(out), "v1024") {
+				t.Errorf("record %v = %s, want the value of %s redacted", fields, out, name)
+			}
 		}
 	}
-	return false
+	for _, name := range []string{"PWD", "OLDPWD", "pwd"} {
+		for _, fields := range []map[string]any{{name: "/work/v1024"}, {"env": []any{map[string]any{"name": name, "value": "/work/v1024"}}}} {
+			out, err := r.encode(fields)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(out), "/work/v1024") {
+				t.Errorf("record %v = %s, want the working directory kept", fields, out)
+			}
+		}
+	}
 }
 
 func TestAssignmentsAndOptionsThatAreNotCredentialsKeepTheirValues(t *testing.T) {

@@ -19,9 +19,12 @@ const Redacted = "[REDACTED]"
 // defaultRedactKeys are the key substrings that always redact, matched case-insensitively.
 // passwd, passphrase and cookie are not covered by the others ("pass" alone would hide
 // "passthrough" and "bypass"); a header map's Cookie and Set-Cookie values are credentials as
-// much as its Authorization. Password and passphrase are also written as two words (Pass_Word,
-// pass-phrase, "PASS WORD"), with each separator a key name uses.
-var defaultRedactKeys = append([]string{"password", "passwd", "passphrase", wordToken, "secret", wordKey, "auth", "credential", wordCookie},
+// much as its Authorization. pwd is the credential-assignment rule's name too (MYSQL_PWD=x,
+// DB_PWD=x): under a key ({"MYSQL_PWD": x}, an env entry named so) it hides as much as in text,
+// and the shell's bare PWD and OLDPWD stay (notACredentialName). Password and passphrase are
+// also written as two words (Pass_Word, pass-phrase, "PASS WORD"), with each separator a key
+// name uses.
+var defaultRedactKeys = append([]string{"password", "passwd", "passphrase", wordPwd, wordToken, "secret", wordKey, "auth", "credential", wordCookie},
 	separatedSpellings("pass", "word", "phrase")...)
 
 // separatedSpellings are first+sep+second for each second word and each separator key names use.
