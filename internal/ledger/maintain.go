@@ -138,10 +138,12 @@ func (j *Journal) retain(now time.Time, sealed []segment, keepNewest bool) ([]st
 	}
 	// And signed before anything is deleted: verify with the key accepts a chain that starts
 	// after deleted segments only on a retention record a signature covers (head.sig here, until
-	// a seal covers it), since anyone who can write the volume can append an unsigned one.
-	if _, _, err := j.SignHead(); err != nil {
-		return nil, fmt.Errorf("ledger: signing the head after the retention record, before deleting: %w", err)
-	}
+	// a seal covers it), since anyone who can write the volume can append an unsigned one. A
+	// head.sig that cannot be written does not stop the deletion: a full volume is when
+	// retention is most needed (the record went into the segment's preallocated space, a new file
+	// may not fit), and the head is signed all the same, published with the heads, and covered by
+	// the segment's seal later.
+	_, _, _ = j.SignHead()
 	deleted := make([]string, 0, len(del))
 	for _, s := range del {
 		if err := os.Remove(filepath.Join(j.dir, s.file())); err != nil {
