@@ -96,7 +96,8 @@ type LedgerRetention struct {
 
 // LedgerRedaction says what is hidden or shortened in records.
 type LedgerRedaction struct {
-	// extraKeys are further key substrings to redact, besides password, token, secret, key, auth and credential.
+	// extraKeys are further key substrings to redact, besides the default words (password, passwd, passphrase,
+	// pass, pwd, token, secret, key, auth, credential and cookie, read by words: docs/ledger.md).
 	// +listType=set
 	// +kubebuilder:validation:MaxItems=64
 	// +kubebuilder:validation:items:MinLength=1

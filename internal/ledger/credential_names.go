@@ -23,7 +23,10 @@ import (
 //     what about the credential the value is (file, path, name, id, count, ttl, url ...), or
 //   - the word before it counts or locates (max_tokens, next_token, primary_key, public_key).
 // The name is no credential's when none of its words names one; the bare names key and keys
-// (a key-value store's key, sort --key) and the shell's PWD and OLDPWD are not credentials'.
+// (a key-value store's key, sort --key), pass (a test run's count of passes) and the shell's
+// PWD and OLDPWD are not credentials'. pass is a credential's word only as a whole word, and the
+// name's last (DB_PASS, userPass): bypass, passthrough and passed hold its letters, and in
+// pass_through, pass_rate and pass_fail it is no credential's.
 
 // credentialWords are the words whose presence in a word makes it a credential's: the default
 // key words, pwd among them (pass_word and pass-phrase are joined by nameWords).
@@ -68,7 +71,7 @@ func notACredentialName(name string) bool {
 	words := nameWords(name, buf[:0])
 	if len(words) == 1 {
 		switch words[0] {
-		case wordKey, "keys", wordPwd, "oldpwd":
+		case wordKey, "keys", wordPwd, "oldpwd", wordPass:
 			return true
 		}
 	}
@@ -82,6 +85,10 @@ func notACredentialName(name string) bool {
 			j++
 		}
 		// words[i:j] are credential words next to each other (secret_key, api_key's key).
+		if words[j-1] == wordPass && j < len(words) {
+			i = j // pass names a credential as a name's last word only: pass_through, pass_rate
+			continue
+		}
 		about := j < len(words) && aboutWords[words[j]]
 		counted := i > 0 && countingWords[words[i-1]]
 		if !about && !counted {
@@ -99,7 +106,11 @@ func credentialWord(w string) bool {
 		return false
 	}
 	for _, c := range credentialWords {
-		if strings.Contains(w, c) {
+		if c == wordPass {
+			if w == wordPass { // a word of its own: DB_PASS, userPass; not bypass or passed
+				return true
+			}
+		} else if strings.Contains(w, c) {
 			return true
 		}
 	}

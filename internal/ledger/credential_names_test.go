@@ -144,3 +144,56 @@ func TestListOptionsThatAreNotCredentialsKeepTheirValues(t *testing.T) {
 		}
 	}
 }
+
+// A name whose last word is pass names a password (DB_PASS, SMTP_PASS, userPass), in text, under
+// a key and in an entry or a pair it names; pass as the letters of another word (bypass,
+// passthrough, passed), as another word's first (pass_through, pass_rate) or alone (a test run's
+// count of passes) names none, and the value stays.
+func TestPassAsANamesLastWordHides(t *testing.T) {
+	r := newRedactor(nil, 1024)
+	record := func(fields map[string]any) string {
+		out, err := r.encode(fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	forms := func(name string) []map[string]any {
+		return []map[string]any{
+			{name: "v1024"},
+			{"env": []any{map[string]any{"name": name, "value": "v1024"}}},
+			{"headers": []any{[]any{name, "v1024"}}},
+		}
+	}
+	for _, text := range []string{"--db-pass v1024", "--smtp_pass=v1024", `{"ldap.pass": "v1024"}`} {
+		if got := RedactSecrets(text); strings.Contains(got, "v1024") {
+			t.Errorf("RedactSecrets(%q) = %q, want the value redacted", text, got)
+		}
+	}
+	if out := record(map[string]any{"ldap": map[string]any{"bind.pass": "v1024"}}); strings.Contains(out, "v1024") {
+		t.Errorf("record = %s, want the value of bind.pass redacted", out)
+	}
+	for _, name := range []string{"DB_PASS", "SMTP_PASS", "mysql_pass", "userPass", "adminPass", "smtp-pass", "REDIS_PASS"} {
+		for _, text := range []string{name + "=v1024 ./run"} {
+			if got := RedactSecrets(text); strings.Contains(got, "v1024") {
+				t.Errorf("RedactSecrets(%q) = %q, want the value redacted", text, got)
+			}
+		}
+		for _, fields := range forms(name) {
+			if out := record(fields); strings.Contains(out, "v1024") {
+				t.Errorf("record %v = %s, want the value of %s redacted", fields, out, name)
+			}
+		}
+	}
+	for _, name := range []string{"pass", "PASS", "bypass", "passthrough", "pass_through", "pass-rate", "passRate", "passed",
+		"passes", "compass", "passenger", "pass_count", "num_pass"} {
+		if text := name + "=v1024 ./run"; RedactSecrets(text) != text {
+			t.Errorf("RedactSecrets(%q) = %q, want it unchanged", text, RedactSecrets(text))
+		}
+		for _, fields := range forms(name) {
+			if out := record(fields); !strings.Contains(out, "v1024") {
+				t.Errorf("record %v = %s, want the value of %s kept", fields, out, name)
+			}
+		}
+	}
+}

@@ -17,14 +17,16 @@ import (
 const Redacted = "[REDACTED]"
 
 // defaultRedactKeys are the key substrings that always redact, matched case-insensitively.
-// passwd, passphrase and cookie are not covered by the others ("pass" alone would hide
-// "passthrough" and "bypass"); a header map's Cookie and Set-Cookie values are credentials as
+// passwd, passphrase and cookie are not covered by the others; pass names a credential only as
+// a whole word of a longer name (DB_PASS, smtp-pass, userPass), never as the letters of another
+// word ("passthrough", "bypass", "passed") nor as the bare "pass" (a test run's count of
+// passes): credentialWord. A header map's Cookie and Set-Cookie values are credentials as
 // much as its Authorization. pwd is the credential-assignment rule's name too (MYSQL_PWD=x,
 // DB_PWD=x): under a key ({"MYSQL_PWD": x}, an env entry named so) it hides as much as in text,
 // and the shell's bare PWD and OLDPWD stay (notACredentialName). Password and passphrase are
 // also written as two words (Pass_Word, pass-phrase, "PASS WORD"), with each separator a key
 // name uses.
-var defaultRedactKeys = append([]string{"password", "passwd", "passphrase", wordPwd, wordToken, "secret", wordKey, "auth", "credential", wordCookie},
+var defaultRedactKeys = append([]string{"password", "passwd", "passphrase", wordPass, wordPwd, wordToken, "secret", wordKey, "auth", "credential", wordCookie},
 	separatedSpellings("pass", "word", "phrase")...)
 
 // separatedSpellings are first+sep+second for each second word and each separator key names use.

@@ -175,9 +175,9 @@ var gitlabPrefixes = []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "gl
 // The names an option or assignment of a credential has. Azure's storage AccountKey and API
 // Management's Subscription-Key are keys by name alone; "key" by itself is not (sort --key=2,
 // --key-file=path).
-const credentialNames = `(?:pass[_.-]?word|passwd|pass[_.-]?phrase|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|subscription[_-]?key|credentials?|cookie)`
+const credentialNames = `(?:pass[_.-]?word|passwd|pass[_.-]?phrase|pass|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|subscription[_-]?key|credentials?|cookie)`
 
-var credentialKeywords = []string{"pass", wordPwd, wordToken, "secret", wordKey, "cred", wordCookie}
+var credentialKeywords = []string{wordPass, wordPwd, wordToken, "secret", wordKey, "cred", wordCookie}
 
 // The rules that find a credential by its name.
 const (
@@ -191,6 +191,7 @@ const (
 	wordCookie = "cookie"
 	wordKey    = "key"
 	wordPwd    = "pwd"
+	wordPass   = "pass"
 )
 
 // RedactSecrets replaces every credential-shaped part of s by "[REDACTED:<rule>]". The

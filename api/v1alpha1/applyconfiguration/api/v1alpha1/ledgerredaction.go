@@ -22,7 +22,8 @@ package v1alpha1
 //
 // LedgerRedaction says what is hidden or shortened in records.
 type LedgerRedactionApplyConfiguration struct {
-	// extraKeys are further key substrings to redact, besides password, token, secret, key, auth and credential.
+	// extraKeys are further key substrings to redact, besides the default words (password, passwd, passphrase,
+	// pass, pwd, token, secret, key, auth, credential and cookie, read by words: docs/ledger.md).
 	ExtraKeys []string `json:"extraKeys,omitempty"`
 	// maxStringLength truncates longer strings (in bytes), with a marker. Default 32768: the longest
 	// argument a call can carry (an 8192-character command), so every admitted call's recorded
