@@ -75,6 +75,11 @@ func (r *AgentPlanReconciler) Reconcile(ctx context.Context, req ctrl.Request) (
 		if err := r.Status().Patch(ctx, plan, client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})); err != nil {
 			return ctrl.Result{}, fmt.Errorf("writing status of plan %s: %w", req, err)
 		}
+		if was := before.Status.Snapshot; r.Counters != nil && was != nil && plan.Status.Snapshot.Epoch != was.Epoch {
+			// The webhook's cache shows the re-lock a moment later; its counters, which every
+			// decision of the plan goes through, know it now.
+			r.Counters.Relocked(plan)
+		}
 	}
 	if event != nil {
 		r.Recorder.Eventf(plan, nil, event.eventType, event.reason, "Lock", "%s", event.note)

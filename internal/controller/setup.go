@@ -37,6 +37,9 @@ type Options struct {
 // CounterStore is the webhook's (webhookv1alpha1.CounterStore), seen from the controllers.
 type CounterStore interface {
 	Seal(ctx context.Context, plan *safetyv1alpha1.AgentPlan) error
+	// Relocked says plan, as written, is stored with a new snapshot: the counters then decide
+	// none of its calls with the one it replaced, whatever the webhook's cache still shows.
+	Relocked(plan *safetyv1alpha1.AgentPlan)
 }
 
 // CallSettler is the webhook's CounterStore, seen from the finished-call controller: a call's

@@ -130,8 +130,20 @@ func (h *AgentToolCallHandler) handleDecoded(ctx context.Context, req admission.
 	return admission.Allowed("")
 }
 
-// decide runs request integrity, then the engine against the plan's locked snapshot.
+// decide runs request integrity, then the engine against the plan's locked snapshot. A decision
+// refused for a plan read before a re-lock the counters know of (errSnapshotReplaced) is made
+// once more: the plan is then read live (behind), and the call judged by the snapshot that
+// replaced it.
 func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) (outcome, error) {
+	out, err := h.decideOnce(ctx, req, call)
+	if errors.Is(err, errSnapshotReplaced) {
+		out, err = h.decideOnce(ctx, req, call)
+	}
+	return out, err
+}
+
+// decideOnce is one attempt of decide.
+func (h *AgentToolCallHandler) decideOnce(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) (outcome, error) {
 	plan, tool, d, err := h.integrity(ctx, req, call)
 	if err != nil {
 		return outcome{}, err
@@ -256,7 +268,7 @@ func refused(d *denial, plansAgent bool) *refusal {
 func (h *AgentToolCallHandler) identify(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) (
 	*safetyv1alpha1.AgentPlan, *denial, error) {
 	plan := &safetyv1alpha1.AgentPlan{}
-	if err := h.get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: call.Spec.Plan}, plan, isUnlocked); err != nil {
+	if err := h.get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: call.Spec.Plan}, plan, h.behind); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, &denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %q does not exist in namespace %s", call.Spec.Plan, req.Namespace)}, nil
 		}
@@ -331,7 +343,13 @@ func decodeCall(raw runtime.RawExtension, call *safetyv1alpha1.AgentToolCall) er
 	return kjson.UnmarshalCaseSensitivePreserveInts(raw.Raw, call)
 }
 
-func isUnlocked(o client.Object) bool { return o.(*safetyv1alpha1.AgentPlan).Status.Snapshot == nil }
+// behind says a plan the cache shows may be behind the API server's: not locked yet, or locked
+// with a snapshot that a re-lock this replica's counters know of has replaced (a decision with it
+// would be refused errSnapshotReplaced).
+func (h *AgentToolCallHandler) behind(o client.Object) bool {
+	plan := o.(*safetyv1alpha1.AgentPlan)
+	return plan.Status.Snapshot == nil || (h.usage != nil && h.usage.replaced(plan))
+}
 
 func deny(d denial) outcome {
 	d.Message = audit.RedactSecrets(d.Message) // the agent and approvers see it; the hint is part of it

@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -39,7 +40,11 @@ func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request
 		return h.finish(ctx, req, call, deny(*d))
 	}
 	if !isDryRun(req) {
-		if err := h.settleReport(ctx, req.UserInfo.Username, old, call); err != nil {
+		err := h.settleReport(ctx, req.UserInfo.Username, old, call)
+		if errors.Is(err, errSnapshotReplaced) { // counted nothing: counted once more with the plan read live (behind)
+			err = h.settleReport(ctx, req.UserInfo.Username, old, call)
+		}
+		if err != nil {
 			return admission.Errored(http.StatusInternalServerError, err)
 		}
 	}

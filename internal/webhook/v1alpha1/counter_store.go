@@ -84,6 +84,25 @@ func (s *CounterStore) Seal(ctx context.Context, plan *safetyv1alpha1.AgentPlan)
 	return awaitStored(ctx, key, p)
 }
 
+// Relocked tells the counters that plan, as just written by the plan controller of this process,
+// is stored with a new snapshot: a decision of it made afterwards with a plan read before, from a
+// cache that does not show the re-lock yet, is made again with the plan read live
+// (errSnapshotReplaced). The replica that decides the plan's counters runs the plan controller,
+// so every decision after the re-lock's write sees it. A plan whose counters this replica does not
+// hold needs nothing: they are loaded from a live read.
+func (s *CounterStore) Relocked(plan *safetyv1alpha1.AgentPlan) {
+	c := s.committer()
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	p := c.plans[client.ObjectKeyFromObject(plan)]
+	c.mu.Unlock()
+	if p != nil {
+		p.seeSnapshot(plan)
+	}
+}
+
 // awaitStored returns once p holds nothing unstored, kicking its flusher out of its interval.
 func awaitStored(ctx context.Context, key types.NamespacedName, p *planCounters) error {
 	for {

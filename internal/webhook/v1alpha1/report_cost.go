@@ -23,7 +23,7 @@ import (
 func (h *AgentToolCallHandler) checkReporter(ctx context.Context, req admission.Request, old, call *safetyv1alpha1.AgentToolCall) (*denial, error) {
 	user := req.UserInfo.Username
 	plan := &safetyv1alpha1.AgentPlan{}
-	if err := h.get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan, nil); apierrors.IsNotFound(err) {
+	if err := h.get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan, h.behind); apierrors.IsNotFound(err) {
 		return &denial{ReasonAgentIdentityMismatch, fieldPlan, fmt.Sprintf("call %s belongs to plan %s, which does not exist", call.Name, call.Spec.Plan)}, nil
 	} else if err != nil {
 		return nil, fmt.Errorf("reading plan %s of call %s: %w", call.Spec.Plan, call.Name, err)
@@ -131,7 +131,7 @@ func (h *AgentToolCallHandler) countReport(ctx context.Context, plan *safetyv1al
 // must neither charge nor release the plan that took the name).
 func (h *AgentToolCallHandler) planOfReport(ctx context.Context, call *safetyv1alpha1.AgentToolCall) (*safetyv1alpha1.AgentPlan, error) {
 	plan := &safetyv1alpha1.AgentPlan{}
-	if err := h.get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan, nil); err != nil {
+	if err := h.get(ctx, client.ObjectKey{Namespace: call.Namespace, Name: call.Spec.Plan}, plan, h.behind); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, nil
 		}

@@ -97,6 +97,10 @@ type planCounters struct {
 	kick chan struct{}
 	// sealed refuses every further decision: the plan is being deleted and its spend settled.
 	sealed bool
+	// seen is the newest snapshot this replica knows the plan is stored with (seeSnapshot): a
+	// decision made with an older one, a cache not yet showing a re-lock, is refused
+	// errSnapshotReplaced. Read and written without mu.
+	seen atomic.Pointer[snapshotSeen]
 	// recounting is the recount load waits for, which outlives a request that gave up on it.
 	recounting *recountResult
 	// term is the term of this replica's decisions the counters were loaded in.
@@ -167,6 +171,9 @@ func (c *usageCommitter) submitWith(ctx context.Context, plan *safetyv1alpha1.Ag
 	if p.sealed {
 		return outcome{}, errPlanSealed
 	}
+	if p.replaced(plan) {
+		return outcome{}, errSnapshotReplaced
+	}
 	c.chargeEnded(key, plan, p)
 	if decide == nil {
 		return outcome{}, nil
@@ -222,6 +229,56 @@ var errPlanReplaced = errors.New("the plan was replaced while its call was decid
 
 // errPlanSealed refuses a decision for a plan whose spend is being settled (CounterStore.Seal).
 var errPlanSealed = errors.New("the plan is being deleted")
+
+// errSnapshotReplaced refuses a decision made with a plan read before a re-lock this replica knows
+// of (planCounters.seen): the handler reads the plan again, live, and decides once more.
+var errSnapshotReplaced = errors.New("the plan was re-locked while its call was decided; retry")
+
+// snapshotSeen is a plan (by UID) and the epoch of the newest snapshot it is known to be stored
+// with.
+type snapshotSeen struct {
+	uid   types.UID
+	epoch int32
+}
+
+// seeSnapshot notes that plan is stored with its snapshot: read live (load, a re-read after a
+// conflict), written (a flush), or just re-locked by the plan controller of this process
+// (CounterStore.Relocked). Only a newer epoch of the same plan, or another plan, replaces what
+// was seen.
+func (p *planCounters) seeSnapshot(plan *safetyv1alpha1.AgentPlan) {
+	s := plan.Status.Snapshot
+	if s == nil {
+		return
+	}
+	next := &snapshotSeen{uid: plan.UID, epoch: s.Epoch}
+	for {
+		cur := p.seen.Load()
+		if cur != nil && cur.uid == plan.UID && cur.epoch >= s.Epoch {
+			return
+		}
+		if p.seen.CompareAndSwap(cur, next) {
+			return
+		}
+	}
+}
+
+// replaced says plan, as a request read it, holds an older snapshot than the plan is known to
+// be stored with: the cache it came from does not show a re-lock yet. Deciding with it would
+// judge the call by a policy the platform has replaced (a profile made stricter to stop an agent,
+// a tool's new price), and report it in the ledger under that policy's hash.
+func (p *planCounters) replaced(plan *safetyv1alpha1.AgentPlan) bool {
+	s, seen := plan.Status.Snapshot, p.seen.Load()
+	return s != nil && seen != nil && seen.uid == plan.UID && seen.epoch > s.Epoch
+}
+
+// replaced says whether plan holds an older snapshot than this replica knows it is stored with
+// (planCounters.replaced); false for a plan whose counters it does not hold.
+func (c *usageCommitter) replaced(plan *safetyv1alpha1.AgentPlan) bool {
+	c.mu.Lock()
+	p := c.plans[client.ObjectKeyFromObject(plan)]
+	c.mu.Unlock()
+	return p != nil && p.replaced(plan)
+}
 
 // current makes p the loaded counters of the plan with uid. A request that names another plan
 // than the one loaded is checked against the plan that exists before anything is reset: one that
@@ -290,6 +347,7 @@ func (c *usageCommitter) load(ctx context.Context, key types.NamespacedName, p *
 	if stored.UID != p.uid {
 		return fmt.Errorf("plan %s: %w", key, errPlanReplaced)
 	}
+	p.seeSnapshot(stored)
 	u, err := policy.UsageOf(stored)
 	if err != nil {
 		return err

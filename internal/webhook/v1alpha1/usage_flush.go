@@ -182,9 +182,11 @@ func (c *usageCommitter) afterWrite(p *planCounters, written, reread *safetyv1al
 			p.mergePending(reread, nil)
 		}
 		p.stored = reread
+		p.seeSnapshot(reread)
 		p.dirty, p.conflicted = true, true
 	default:
 		p.stored = written
+		p.seeSnapshot(written)
 		p.deletedStored(listed)
 		c.totals.observe(written)
 	}
