@@ -208,6 +208,9 @@ func (p *Policy) askFailure(an *analysis, m *ruleMatch, targets []target) *failu
 	if f := p.dynamicTargetFailure(targets); f != nil {
 		return f
 	}
+	if f := gitConfigFileFailure(targets); f != nil {
+		return f
+	}
 	if f := p.unknownWriterFailure(an, targets); f != nil {
 		return f
 	}

@@ -327,7 +327,7 @@ func classCatalogue() []classCase {
 		{abbrev, "xxd -r writes its second operand", sh(`xxd -r -p payload.hex .git/hooks/pre-commit`), noWriteD, sh(`xxd -r -p a.hex build/a.bin`), false},
 		{abbrev, "split writes below its prefix", sh(`split -n 1 payload /etc/cron.d/x`), noWriteD, sh(`split -n 2 notes.txt build/part-`), false},
 		{abbrev, "gzip -r replaces every file below", sh(`gzip -r .`), noDeleteD, sh(`gzip -r build`), false},
-		{abbrev, "gzip replaces the file", sh(`gzip .git/config`), noDeleteD, sh(`gzip -c .git/config > /tmp/c.gz`), false},
+		{abbrev, "gzip replaces the file", sh(`gzip .git/config`), noDeleteD, sh(`gzip -c .git/HEAD > /tmp/h.gz`), false},
 
 		// find's -exec gets what the whole expression yields, from the match's directory with -execdir.
 		{abbrev, "find -not -name -exec", sh(`find . -not -name '*.go' -exec cat {} +`), dyn, sh(`find . -name '*.go' -exec cat {} +`), false},
@@ -546,7 +546,7 @@ func classCatalogue() []classCase {
 		{dotGlob, "search of the dotfiles", sh(`grep SECRET .*`), zeroD, sh(`grep SECRET *.go`), false},
 		{dotGlob, "file tool read of .*", readCall(".*"), zeroD, readCall("*.go"), false},
 		{dotGlob, "file tool delete of .*", deleteCall(".*"), zeroD, deleteCall("build/*"), false},
-		{dotGlob, "dotfiles inside .git", sh(`cat .git/.*`), zeroD, sh(`cat .git/*`), false},
+		{dotGlob, "dotfiles inside .git", sh(`cat .git/.*`), zeroD, sh(`cat .git/refs/*`), false},
 
 		// A tool that deletes: noDelete applies to it.
 		{tool, "delete tool on the repository", deleteCall(".git"), noDeleteD, deleteCall("build/tmp"), false},
@@ -835,8 +835,8 @@ func classCatalogue() []classCase {
 		ninthCatalogue(),
 		tenthCatalogue(),
 		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
-		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(), twentiethCatalogue(), twentyfirstCatalogue(), twentysecondCatalogue(), twentythirdCatalogue(), twentyfourthCatalogue(), twentyfifthCatalogue(),
-		ordinaryCatalogue(), twentiethOrdinaryCatalogue(), twentyfourthOrdinaryCatalogue(), twentyfifthOrdinaryCatalogue(),
+		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(), twentiethCatalogue(), twentyfirstCatalogue(), twentysecondCatalogue(), twentythirdCatalogue(), twentyfourthCatalogue(), twentyfifthCatalogue(), twentysixthCatalogue(),
+		ordinaryCatalogue(), twentiethOrdinaryCatalogue(), twentyfourthOrdinaryCatalogue(), twentyfifthOrdinaryCatalogue(), twentysixthOrdinaryCatalogue(),
 		recognisedCatalogue(),
 	)...)
 }

@@ -248,7 +248,7 @@ func dataCatalogue() []classCase {
 		{gitCfg, "a global hooks directory", sh(`git config --glob core.hooksPath /tmp/h`), noWriteD, sh(`git config --global init.defaultBranch main`), false},
 		{gitCfg, "every repository trusted", sh(`git config --global --add safe.directory '*'`), noWriteD, sh(`git config --global --add safe.directory /workspace/app`), false},
 		{gitCfg, "the new syntax, system-wide", sh(`git config set --system core.fsmonitor /tmp/x`), noWriteD, sh(`git config --global --get user.name`), false},
-		{gitCfg, "an editor on ~/.gitconfig", sh(`GIT_EDITOR='sed -i 1d' git config --global -e`), noWriteD, sh(`git config --global --list`), false},
+		{gitCfg, "an editor on ~/.gitconfig", sh(`GIT_EDITOR='sed -i 1d' git config --global -e`), noWriteD, sh(`git config --global --list --name-only`), false},
 		{gitCfg, "/etc/gitconfig itself", sh(`echo '[core] pager = /tmp/x' >> /etc/gitconfig`), noWriteD, sh(`cat /etc/gitconfig`), false},
 		{gitCfg, "a safe section renamed to core, globally", sh(`git config --global user.pager 'sh -c id' && git config --global rename-section user core`), noWriteD, sh(`git config --global user.name bot`), false},
 		{gitCfg, "a section renamed to core in the repository", sh(`git config user.pager 'sh -c id' && git config --rename-section user core`), noWriteD, sh(`git config --rename-section branch.old branch.new`), false},

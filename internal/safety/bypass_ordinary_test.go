@@ -162,7 +162,7 @@ func ordinaryCatalogue() []classCase {
 // (kubectl get ..., make test, ...) would hide an everyday command the engine does not recognise.
 func TestOrdinaryWorkWithoutProjectCommands(t *testing.T) {
 	p := mustCompile(t, &Profile{}, ProjectRules{Workspace: "/workspace"})
-	for _, c := range slices.Concat(ordinaryCatalogue(), twentiethOrdinaryCatalogue(), twentyfourthOrdinaryCatalogue(), twentyfifthOrdinaryCatalogue()) {
+	for _, c := range slices.Concat(ordinaryCatalogue(), twentiethOrdinaryCatalogue(), twentyfourthOrdinaryCatalogue(), twentyfifthOrdinaryCatalogue(), twentysixthOrdinaryCatalogue()) {
 		t.Run(c.class+"/"+c.name, func(t *testing.T) {
 			if d := Evaluate(p, c.near); !d.Allowed() {
 				t.Errorf("near miss %q: %s %s: %s", c.near.Args.Command, d.Verdict, d.RuleID, d.Message)

@@ -86,7 +86,7 @@ func runCatalogue() []classCase {
 		// source lacks, --remove-source-files, tar --remove-files and zip -m delete the sources.
 		{destroy, "rsync --delete from an empty directory into the home", sh(`rsync -a --delete /tmp/empty/ ~/`), zeroD, sh(`rsync -a --delete build/ dist/`), false},
 		{destroy, "rsync --del, abbreviated, into the project", sh(`rsync -a --del /tmp/empty/ /workspace/app/`), denied(RulePrefixPathPolicy + "noDelete"), sh(`rsync -av src/ /tmp/src/`), false},
-		{destroy, "tar --remove-files of .git", sh(`tar --remove-files -czf /tmp/g.tgz .git`), denied(RulePrefixPathPolicy + "noDelete"), sh(`tar -czf /tmp/g.tgz .git`), false},
+		{destroy, "tar --remove-files of .git", sh(`tar --remove-files -czf /tmp/g.tgz .git`), denied(RulePrefixPathPolicy + "noDelete"), sh(`tar -czf /tmp/g.tgz .git/refs`), false},
 		{destroy, "zip -m of .git", sh(`zip -rm /tmp/g.zip .git`), denied(RulePrefixPathPolicy + "noDelete"), sh(`zip -m /tmp/logs.zip build.log`), false},
 		// The machine's network and clock: asked as a firewall change is.
 		{destroy, "an interface taken down", sh(`ip link set eth0 down`), asked(dc + "network-change"), sh(`ls -la`), false},
