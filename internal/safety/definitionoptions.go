@@ -28,7 +28,7 @@ var (
 		"gradle":  {{"-b", "--build-file"}, {"-c", "--settings-file"}, {"-I", "--init-script"}},
 		"mvn":     {{"-f", "--file"}},
 		"ant":     {{"-f", "-buildfile"}, {"-file", "-file"}},
-		"tox":     {{"-c", "-c"}},
+		"tox":     {{"-c", "--conf"}}, // tox 4's long spelling of -c
 		"nox":     {{"-f", "--noxfile"}},
 		"ninja":   {{"-f", "-f"}},
 		"scons":   {{"-f", "--sconstruct"}, {"--file", "--makefile"}},

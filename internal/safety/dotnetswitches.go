@@ -40,13 +40,34 @@ var dotnetLoggerSwitches = map[string]bool{"logger": true, "l": true, "distribut
 var msbuildPropertySwitches = map[string]bool{"p": true, "property": true}
 
 // msbuildCodeProps are the properties that make MSBuild import a targets or props file, or run a
-// tool, from the path they hold (besides any property ending in ToolPath or ToolExe: CscToolPath).
+// tool, from the path they hold (besides any property ending in ToolPath or ToolExe: CscToolPath),
+// and where restore puts the packages whose build/*.targets MSBuild then imports (a package found
+// there already extracted is not fetched again: a planted one is imported as is).
 var msbuildCodeProps = map[string]bool{
 	"custombeforemicrosoftcommontargets": true, "customaftermicrosoftcommontargets": true,
 	"custombeforemicrosoftcommonprops": true, "customaftermicrosoftcommonprops": true,
 	"custombeforemicrosoftcsharptargets": true, "customaftermicrosoftcsharptargets": true,
 	"directorybuildpropspath": true, "directorybuildtargetspath": true, "msbuildextensionspath": true,
-	"msbuilduserextensionspath": true, "dotnethostpath": true,
+	"msbuilduserextensionspath": true, "dotnethostpath": true, "restorepackagespath": true, "nuget_packages": true,
+}
+
+// msbuildCodeName reports whether a property (or variable) name, in any case, is one of
+// msbuildCodeProps or ends in ToolPath or ToolExe.
+func msbuildCodeName(name string) bool {
+	if len(name) <= len("toolexe") {
+		return false
+	}
+	k := strings.ToLower(name)
+	return msbuildCodeProps[k] || strings.HasSuffix(k, "toolpath") || strings.HasSuffix(k, "toolexe")
+}
+
+// msbuildCodeVar reports whether an environment variable makes dotnet's MSBuild load code from
+// outside the project: MSBuild reads every variable of its environment as a property of the same
+// name (in any case), so CustomBeforeMicrosoftCommonTargets=/tmp/x.targets dotnet build imports
+// what -p:CustomBeforeMicrosoftCommonTargets=/tmp/x.targets does; NuGet reads NUGET_PACKAGES as
+// restore's RestorePackagesPath.
+func msbuildCodeVar(name, val string) bool {
+	return msbuildCodeName(name) && val != "" && !entriesBelow(val, ";")
 }
 
 // dotnetSwitch reads a word as a switch with its value after a colon: its name in lower case
@@ -132,9 +153,7 @@ func dotnetMSBuildCode(s *segment) string {
 		case msbuildPropertySwitches[name]:
 			for kv := range strings.SplitSeq(val, ";") {
 				k, v, _ := strings.Cut(kv, "=")
-				k = strings.ToLower(strings.TrimSpace(k))
-				code := msbuildCodeProps[k] || strings.HasSuffix(k, "toolpath") || strings.HasSuffix(k, "toolexe")
-				if code && (w.dynamic || !entriesBelow(v, ";")) {
+				if msbuildCodeName(strings.TrimSpace(k)) && (w.dynamic || !entriesBelow(v, ";")) {
 					return w.s
 				}
 			}

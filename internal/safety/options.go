@@ -230,6 +230,8 @@ var codeEnvVars = map[string]bool{
 	"LESSKEY": true, "LESSKEY_CONTENT": true, "YARN_RC_FILENAME": true, "YARN_YARN_PATH": true,
 	// Python's -i: once its program ends, every later python reads code from standard input.
 	"PYTHONINSPECT": true,
+	// .NET's host adds the assemblies the deps.json files it names list, from where they say.
+	"DOTNET_ADDITIONAL_DEPS": true,
 	// Where a JVM build finds its java (JAVA_HOME=/tmp/x mvn test runs /tmp/x/bin/java), gradle its
 	// init scripts, bundler its Gemfile (ruby code), mercurial its configuration (hooks, aliases
 	// that run commands), ex and vim their start-up commands, ripgrep its arguments (--pre runs a
@@ -341,6 +343,9 @@ func buildEnvReason(name, val string) string {
 		// GOCACHE's objects are (cargo --target-dir, outsideCodeOptions).
 		return "setting " + name + " to " + val + " makes cargo reuse the compiled code it finds there, outside the project"
 	}
+	if why := elsewhereEnvReason(name, val); why != "" {
+		return why
+	}
 	if strings.HasPrefix(name, "CARGO_TARGET_") && name != envCargoTargetDir {
 		// CARGO_TARGET_<TRIPLE>_RUNNER runs cargo test's binaries, _LINKER links them.
 		return "setting " + name + " names a program or flags cargo runs its builds with"
@@ -366,6 +371,19 @@ func buildEnvReason(name, val string) string {
 		return "setting " + name + " to allow the ext transport makes git run the command a URL names"
 	}
 	return goModuleSourceReason(name, val)
+}
+
+// elsewhereEnvReason reports why a variable points a build tool at code outside the project that
+// it imports or reuses (MSBuild's properties, tox's work directory), or "" when it does not.
+func elsewhereEnvReason(name, val string) string {
+	if msbuildCodeVar(name, val) {
+		return "setting " + name + " to " + val + " gives dotnet's MSBuild a property naming targets, props, a tool or packages outside the project, which it imports or runs"
+	}
+	if name == "TOX_WORK_DIR" && val != "" && !entriesBelow(val, ",") {
+		// tox's --workdir from the environment: the environments it reuses (outsideCodeOptions).
+		return "setting " + name + " to " + val + " makes tox reuse the environments it finds there, outside the project"
+	}
+	return ""
 }
 
 // searchesCode reports whether the variable names code or options programs take up (codeEnvVars,

@@ -89,8 +89,10 @@ var outsideCodeOptions = map[string][][2]string{
 		"reporters", "testResultsProcessor", "resolver", "preset", "testRunner", "testEnvironment", "testSequencer", "snapshotResolver",
 		"watchPlugins", "runner", "filter", "projects")...),
 	// ctest's dashboard scripts are CMake code; tox builds and installs the package
-	// --installpkg names (an sdist runs its build backend).
-	"ctest": {{"-S", "-S"}, {"-SP", "-SP"}, {"-SR", "-SR"}}, "tox": {{"", "--installpkg"}},
+	// --installpkg names (an sdist runs its build backend), and reuses the environments its
+	// --workdir holds (their interpreters and installed packages) when their recorded settings
+	// match, as cargo reuses a target directory's: one outside the project may hold planted ones.
+	"ctest": {{"-S", "-S"}, {"-SP", "-SP"}, {"-SR", "-SR"}}, "tox": {{"", "--installpkg"}, {"", optWorkdir}},
 	"vitest": append([][2]string{{"-c", "--config"}}, camelAndKebab("reporter", "environment", "globalSetup", "setupFiles", "workspace")...),
 }
 

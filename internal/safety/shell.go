@@ -859,6 +859,11 @@ var injectionEnvVars = map[string]bool{
 	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true, "DYLD_INSERT_LIBRARIES": true,
 	"DYLD_LIBRARY_PATH": true, "PYTHONSTARTUP": true, "PERL5OPT": true, envNodeOptions: true,
 	"RUBYOPT": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "GCONV_PATH": true,
+	// .NET's: every .NET process (dotnet test's test host, MSBuild, pwsh) runs the startup hooks'
+	// assemblies before its Main, and loads the profiler's native library into the runtime, as
+	// LD_PRELOAD does.
+	"DOTNET_STARTUP_HOOKS": true, "CORECLR_PROFILER_PATH": true, "CORECLR_PROFILER_PATH_32": true,
+	"CORECLR_PROFILER_PATH_64": true, "CORECLR_PROFILER_PATH_ARM32": true, "CORECLR_PROFILER_PATH_ARM64": true,
 }
 
 func (a *analyzer) assign(as *syntax.Assign, depth int, prefix bool) {

@@ -138,12 +138,12 @@ func (a *analyzer) computedValue(name string, w word) {
 // ./cmd/pre-commit installed a hook. KUBECACHEDIR is kubectl's --cache-dir, PIP_LOG and
 // PIP_CACHE_DIR pip's --log and --cache-dir (KUBECACHEDIR=.git/hooks kubectl get pods wrote there).
 // COVERAGE_FILE is coverage's --data-file (coverage run, pytest --cov write it), CARGO_TARGET_DIR
-// cargo's --target-dir, MYPY_CACHE_DIR and RUFF_CACHE_DIR their --cache-dir; npm's settings from
+// cargo's --target-dir, TOX_WORK_DIR tox's --workdir, MYPY_CACHE_DIR and RUFF_CACHE_DIR their --cache-dir; npm's settings from
 // the environment (npm_config_cache, npm_config_logs_dir) are its options' (npmFileOps):
 // COVERAGE_FILE=.git/hooks/pre-commit pytest --cov and npm_config_cache=~/.ssh npm ci wrote there.
 var writtenFileVars = map[string]bool{"HISTFILE": true, "GIT_INDEX_FILE": true, "SSLKEYLOGFILE": true, "GOBIN": true,
 	"KUBECACHEDIR": true, "PIP_LOG": true, "PIP_LOG_FILE": true, "PIP_CACHE_DIR": true, "COVERAGE_FILE": true,
-	envCargoTargetDir: true, "MYPY_CACHE_DIR": true, "RUFF_CACHE_DIR": true}
+	envCargoTargetDir: true, "TOX_WORK_DIR": true, "MYPY_CACHE_DIR": true, "RUFF_CACHE_DIR": true}
 
 // envCargoTargetDir is cargo's --target-dir from the environment; the other CARGO_TARGET_ variables
 // name programs (codeEnvFamily).
@@ -191,7 +191,7 @@ func judgedVar(name string) bool {
 	switch {
 	case len(name) >= len(rclone) && strings.EqualFold(name[:len(rclone)], rclone),
 		len(name) >= len(proxy) && strings.EqualFold(name[len(name)-len(proxy):], proxy),
-		gitTraceVar(name), strings.HasPrefix(name, "BASH_FUNC_"), codeEnvFamily(name),
+		gitTraceVar(name), strings.HasPrefix(name, "BASH_FUNC_"), codeEnvFamily(name), msbuildCodeName(name),
 		strings.HasPrefix(name, "CARGO_TARGET_") && name != envCargoTargetDir:
 		return true
 	}
