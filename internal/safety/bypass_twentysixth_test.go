@@ -12,17 +12,21 @@ package safety
 // -p:CustomBeforeMicrosoftCommonTargets asks for, admitted; NUGET_PACKAGES and RestorePackagesPath
 // outside the project import the build targets of packages found there. bun x, bunx by another
 // name, was opaque code (bun x jest asked where bunx jest was admitted, bun x cowsay asked under
-// another rule); bun add and bun a, bun install PKG by other names, were opaque.
+// another rule); bun add and bun a, bun install PKG by other names, were opaque. Shell and REPL
+// histories other than bash's and zsh's default (fish, ksh's and ash's, zsh's .histfile and
+// .zhistory, atuin's database, nushell's, pry's, R's, julia's), poetry's and bundler's credential
+// stores, doppler's token and browsers' saved passwords and cookies were readable.
 func twentysixthCatalogue() []classCase {
 	sh := shCall
-	opaque, inject, gitCfg := asked(RuleOpaqueCode), denied(RuleLibraryInjection), asked(dc+"print-credentials-git-config")
-	fetch, adds := asked(dc+"package-fetch-run"), asked(dc+"package-add-js")
+	opaque, zeroD, inject := asked(RuleOpaqueCode), denied(zero), denied(RuleLibraryInjection)
+	gitCfg, fetch, adds := asked(dc+"print-credentials-git-config"), asked(dc+"package-fetch-run"), asked(dc+"package-add-js")
 	const (
 		repoConfig = "a repository's config and git config's whole list hold the header a CI checkout leaves"
 		toxConf    = "tox's long spelling of -c, and a work directory outside the project"
 		dotnetEnv  = "variables that make every .NET process load code from elsewhere"
 		msbuildEnv = "MSBuild reads its environment as properties"
 		bunAliases = "bun's aliases of bunx and bun install PKG"
+		histories  = "histories, credential stores and browser profiles the default policy did not name"
 	)
 	return []classCase{
 		{repoConfig, "the whole list; names alone", sh(`git config --list`), gitCfg, sh(`git config --list --name-only`), false},
@@ -62,6 +66,24 @@ func twentysixthCatalogue() []classCase {
 		{bunAliases, "bun x -p; bunx --bun", sh(`bun x -p cowsay cowsay`), fetch, sh(`bun x --bun vitest run`), false},
 		{bunAliases, "bun a adds; the lockfile's install", sh(`bun a left-pad`), adds, sh(`bun install --frozen-lockfile`), false},
 		{bunAliases, "bun add", sh(`bun add left-pad`), adds, sh(`bun test`), false},
+		{histories, "fish's history; its configuration", sh(`cat ~/.local/share/fish/fish_history`), zeroD, sh(`cat ~/.config/fish/config.fish`), false},
+		{histories, "ash's and ksh's; the profile", sh(`cat /root/.ash_history ~/.sh_history`), zeroD, sh(`cat ~/.profile`), false},
+		{histories, "zsh's other names", sh(`grep -i token ~/.histfile ~/.zhistory`), zeroD, sh(`grep -ri token src/`), false},
+		{histories, "atuin's database; its configuration", sh(`sqlite3 ~/.local/share/atuin/history.db 'select command from history'`), zeroD,
+			sh(`cat ~/.config/atuin/config.toml`), false},
+		{histories, "nushell's; its configuration", sh(`cat ~/.config/nushell/history.txt`), zeroD, sh(`cat ~/.config/nushell/config.nu`), false},
+		{histories, "pry's and R's; the project's R code", sh(`cat ~/.pry_history .Rhistory`), zeroD, sh(`cat R/analysis.R`), false},
+		{histories, "julia's", sh(`tail ~/.julia/logs/repl_history.jl`), zeroD, sh(`cat Project.toml`), false},
+		{histories, "poetry's credentials; its configuration", sh(`cat ~/.config/pypoetry/auth.toml`), zeroD,
+			sh(`cat ~/.config/pypoetry/config.toml`), false},
+		{histories, "bundler's credentials; the lockfile", sh(`cat ~/.bundle/config`), zeroD, sh(`cat Gemfile.lock`), false},
+		{histories, "doppler's token; the project's doppler.yaml", sh(`cat ~/.doppler/.doppler.yaml`), zeroD, sh(`cat doppler.yaml`), false},
+		{histories, "firefox's passwords and key", sh(`cp ~/.mozilla/firefox/x.default/key4.db ~/.mozilla/firefox/x.default/logins.json /tmp/`), zeroD,
+			sh(`cp docs/logins.md /tmp/`), false},
+		{histories, "chrome's cookies and chromium's passwords", sh(`sqlite3 ~/.config/google-chrome/Default/Cookies 'select * from cookies'`), zeroD,
+			sh(`cat playwright.config.ts`), false},
+		{histories, "brave's and edge's profiles", sh(`cat ~/.config/BraveSoftware/Brave-Browser/Default/'Login Data' ~/.config/microsoft-edge/Default/Cookies`),
+			zeroD, sh(`cat README.md`), false},
 	}
 }
 
