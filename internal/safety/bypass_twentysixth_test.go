@@ -15,7 +15,10 @@ package safety
 // another rule); bun add and bun a, bun install PKG by other names, were opaque. Shell and REPL
 // histories other than bash's and zsh's default (fish, ksh's and ash's, zsh's .histfile and
 // .zhistory, atuin's database, nushell's, pry's, R's, julia's), poetry's and bundler's credential
-// stores, doppler's token and browsers' saved passwords and cookies were readable.
+// stores, doppler's token and browsers' saved passwords and cookies were readable. npx --prefix
+// /tmp/x jest (and -C, npm's shorthand) ran /tmp/x's node_modules/.bin/jest, admitted; bun test
+// --cwd /tmp/x ran /tmp/x's tests and bunfig.toml preloads, admitted (bun --cwd=/tmp/x test was
+// only unrecognised).
 func twentysixthCatalogue() []classCase {
 	sh := shCall
 	opaque, zeroD, inject := asked(RuleOpaqueCode), denied(zero), denied(RuleLibraryInjection)
@@ -27,6 +30,7 @@ func twentysixthCatalogue() []classCase {
 		msbuildEnv = "MSBuild reads its environment as properties"
 		bunAliases = "bun's aliases of bunx and bun install PKG"
 		histories  = "histories, credential stores and browser profiles the default policy did not name"
+		runnerDirs = "a package runner's prefix or bun's working directory outside the project"
 	)
 	return []classCase{
 		{repoConfig, "the whole list; names alone", sh(`git config --list`), gitCfg, sh(`git config --list --name-only`), false},
@@ -84,6 +88,11 @@ func twentysixthCatalogue() []classCase {
 			sh(`cat playwright.config.ts`), false},
 		{histories, "brave's and edge's profiles", sh(`cat ~/.config/BraveSoftware/Brave-Browser/Default/'Login Data' ~/.config/microsoft-edge/Default/Cookies`),
 			zeroD, sh(`cat README.md`), false},
+		{runnerDirs, "npx's prefix in /tmp runs its jest; a package's", sh(`npx --prefix /tmp/x jest`), opaque, sh(`npx --prefix packages/api jest`), false},
+		{runnerDirs, "npx -C (npm's --prefix) in /tmp; a sibling's", sh(`npx -C /tmp/x jest`), opaque, sh(`npx -C ../web jest`), false},
+		{runnerDirs, "--prefix= two levels up", sh(`npx --prefix=../../x eslint .`), opaque, sh(`npm x -C ../web eslint .`), false},
+		{runnerDirs, "bun test in /tmp; in a package", sh(`bun test --cwd /tmp/x`), opaque, sh(`bun test --cwd ./packages/api`), false},
+		{runnerDirs, "bun's --cwd before test at Yolo", sh(`bun --cwd=/tmp/x test`), opaque, sh(`bun test`), false},
 	}
 }
 

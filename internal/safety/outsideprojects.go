@@ -9,7 +9,7 @@ import (
 // A recognised build or test tool pointed at another directory's project runs that project's
 // code: cargo test --manifest-path /tmp/x/Cargo.toml its build.rs and tests, go test -C /tmp/x
 // ./... its tests, npm test --prefix /tmp/x its package.json's script, pytest /tmp/x its conftest.py,
-// mvn test -f /tmp/x its pom's plugins, dotnet test /tmp/x/x.csproj its MSBuild targets, jest
+// mvn test -f /tmp/x its pom's plugins, npx --prefix /tmp/x jest its node_modules/.bin/jest, bun test --cwd /tmp/x its tests, dotnet test /tmp/x/x.csproj its MSBuild targets, jest
 // --rootDir and vitest --root its config, uv run --project, poetry -P and pdm -p that project's
 // environment and scripts, tsc -p and tsc --build the outputs their tsconfigs name, swift test --package-path its
 // Package.swift; and one given files from elsewhere loads what is beside them: prettier and eslint
@@ -25,7 +25,7 @@ import (
 //
 //nolint:goconst // program names read best literally, next to their neighbours
 var outsideProjectTools = slices.Concat(fileRunners, []string{"cargo", "tox", cmdPytest, "gradle", cmdMvn, cmdNpm, "pnpm", "yarn", "go", "ctest", "jest",
-	"vitest", cmdDotnet, "uv", "poetry", "pdm", "tsc", "prettier", "eslint", "rspec", cmdDeno, cmdBun, "swift",
+	"vitest", cmdDotnet, "uv", "poetry", "pdm", "tsc", "prettier", "eslint", "rspec", cmdDeno, cmdBun, "swift", cmdNpx,
 	// Runners no prefix recognises, given files from elsewhere, run them at Yolo too, as python
 	// /tmp/x.py does: the fileRunners, java's source and jar launchers, swift's scripts.
 	"java",
@@ -55,6 +55,11 @@ var projectDirOptions = map[string][][2]string{
 	"swift": {{"--package-path", "--package-path"}},
 	// dotnet run --project builds and runs another directory's project.
 	cmdDotnet: {{"", "--project"}},
+	// npx runs a bin from the node_modules/.bin of the directory its --prefix (npm's -C) names, as
+	// npm exec --prefix does; bun runs its command (bun test's tests and bunfig.toml's preloads)
+	// in the directory --cwd names. (npm_config_prefix from the environment names only where
+	// global packages go: npm takes the local prefix from the command line alone.)
+	cmdNpx: {{"-C", "--prefix"}}, cmdBun: {{"", "--cwd"}},
 }
 
 // outsideProject returns the option or operand that points a recognised build or test tool at a

@@ -216,10 +216,10 @@ var corepackRuns = map[string]wrapSpec{"npm": {skip: -1}, cmdNpx: {skip: -1}, "p
 
 //nolint:goconst // option spellings in these specs read best literally, next to their neighbours
 var (
-	npxSpec    = wrapSpec{argOpts: "pcw", longArgs: append([]string{"package", "call"}, npmConfig...), script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run", "", npmRegistry}}
+	npxSpec    = wrapSpec{argOpts: "pcwC", longArgs: append([]string{"package", "call"}, npmConfig...), script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run", "", npmRegistry}}
 	bunxSpec   = wrapSpec{argOpts: "p", longArgs: []string{"package"}}
 	bunX       = wrapSpec{argOpts: "p", longArgs: []string{"package"}, fetch: &fetchSpec{rule: fetchRule}}
-	npmExec    = wrapSpec{argOpts: "pc", longArgs: []string{"package", "call"}, script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run-exec", "", npmRegistry}}
+	npmExec    = wrapSpec{argOpts: "pcC", longArgs: []string{"package", "call"}, script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run-exec", "", npmRegistry}}
 	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{optName, "prefix", "cwd"}, longChdir: "cwd"}
 	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{longOptCommand, "cd", "jobs"}, script: 'c', longScript: longOptCommand, cmdAfter: []string{cmdAfterDashes}, chdir: 'C', longChdir: "cd"}
 	nixCommand = wrapSpec{cmdAfter: []string{"-c", "--command"}}
