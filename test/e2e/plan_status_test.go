@@ -3,11 +3,13 @@
 package e2e
 
 import (
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -79,6 +81,84 @@ var _ = Describe("an AgentPlan's status", func() {
 		Eventually(func(g Gomega) {
 			g.Expect(k8sClient.Get(ctx, key, plan)).To(Succeed())
 			g.Expect(plan.Status.Usage.Calls).To(Equal(int64(1)), "the operator's counter flush is admitted")
+		}).Should(Succeed())
+	})
+})
+
+// A ProjectPolicy's status holds its project's spend (a plan settled into it leaves the project
+// total: its uid in settled.uids drops a live plan's spend), an AuditLedger's the signed heads that
+// anchor the ledger outside its volume. The same policy keeps out anyone a wide role lets write
+// either, while the operator still writes them.
+var _ = Describe("a ProjectPolicy's and an AuditLedger's status", func() {
+	It("are written by the operator only, even for a ServiceAccount a role lets write them", func() {
+		p, err := testenv.LockedProject(ctx, k8sClient, local.Admin, k8sClient.Scheme(), "e2e-status-", "agent", "plan", "",
+			safetyv1alpha1.SafetyProfileSpec{RequireSandbox: new(false), RequireCheckpoints: new(false),
+				EnforcementMode: safetyv1alpha1.EnforcementModeEnforce})
+		Expect(err).NotTo(HaveOccurred())
+		project := &safetyv1alpha1.ProjectPolicy{ObjectMeta: metav1.ObjectMeta{Namespace: p.Namespace, Name: "project"}}
+		Expect(k8sClient.Create(ctx, project)).To(Succeed())
+		// The cluster's one AuditLedger, as the samples install it, made here when no spec made it
+		// yet. It stays: once its writers publish their heads, it may not be deleted.
+		ledger := &safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: "default"}}
+		if err := k8sClient.Create(ctx, ledger); err != nil {
+			Expect(apierrors.IsAlreadyExists(err)).To(BeTrue(), "creating the AuditLedger: %v", err)
+		}
+
+		By("a ServiceAccount a ClusterRole lets write both statuses")
+		cs, err := kubernetes.NewForConfig(local.Admin)
+		Expect(err).NotTo(HaveOccurred())
+		name := p.Namespace + "-status-writer"
+		_, err = cs.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: name},
+			Rules: []rbacv1.PolicyRule{{APIGroups: []string{safetyv1alpha1.GroupVersion.Group},
+				Resources: []string{"projectpolicies", "projectpolicies/status", "auditledgers", "auditledgers/status"},
+				Verbs:     []string{"get", "list", "update", "patch"}}}}, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { _ = cs.RbacV1().ClusterRoles().Delete(ctx, name, metav1.DeleteOptions{}) })
+		writer, err := testenv.AgentConfig(ctx, local.Admin, p.Namespace, "status-writer")
+		Expect(err).NotTo(HaveOccurred())
+		_, err = cs.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: name},
+			RoleRef:    rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: name},
+			Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Namespace: p.Namespace, Name: "status-writer"}},
+		}, metav1.CreateOptions{})
+		Expect(err).NotTo(HaveOccurred())
+		DeferCleanup(func() { _ = cs.RbacV1().ClusterRoleBindings().Delete(ctx, name, metav1.DeleteOptions{}) })
+		c, err := client.New(writer, client.Options{Scheme: k8sClient.Scheme()})
+		Expect(err).NotTo(HaveOccurred())
+		user := "system:serviceaccount:" + p.Namespace + ":status-writer"
+
+		By("the project's spend: a live plan's uid written as settled")
+		planned := &safetyv1alpha1.AgentPlan{}
+		Expect(k8sClient.Get(ctx, client.ObjectKey{Namespace: p.Namespace, Name: "plan"}, planned)).To(Succeed())
+		forgeProject := func() error {
+			pp := &safetyv1alpha1.ProjectPolicy{}
+			if err := c.Get(ctx, client.ObjectKeyFromObject(project), pp); err != nil {
+				return err
+			}
+			pp.Status.Settled = &safetyv1alpha1.SettledPlans{Cost: "0", UIDs: []string{string(planned.UID)}}
+			return c.Status().Update(ctx, pp)
+		}
+		Eventually(forgeProject).WithTimeout(30 * time.Second).Should(MatchError(And(
+			ContainSubstring("only the toolgate operator writes a ProjectPolicy's status"), ContainSubstring(user))))
+
+		By("the ledger's anchors: a signed head published for a writer")
+		forgeLedger := func() error {
+			al := &safetyv1alpha1.AuditLedger{}
+			if err := c.Get(ctx, client.ObjectKeyFromObject(ledger), al); err != nil {
+				return err
+			}
+			al.Status.HeadHash = "sha256:" + strings.Repeat("0", 64)
+			return c.Status().Update(ctx, al)
+		}
+		Eventually(forgeLedger).WithTimeout(30 * time.Second).Should(MatchError(And(
+			ContainSubstring("only the toolgate operator writes an AuditLedger's status"), ContainSubstring(user))))
+
+		By("the operator still writes both")
+		Eventually(func(g Gomega) {
+			pp := &safetyv1alpha1.ProjectPolicy{}
+			g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(project), pp)).To(Succeed())
+			g.Expect(pp.Status.Plans).To(Equal(int32(1)), "the operator counts the project's plan")
+			g.Expect(pp.Status.Settled).To(BeNil())
 		}).Should(Succeed())
 	})
 })
