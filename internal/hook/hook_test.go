@@ -156,8 +156,10 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		}
 		Expect(run(in("Read", map[string]any{"file_path": filepath.Join(dir, "README.md")}), args()...).PermissionDecision).
 			To(Equal(hook.Allow), "a file that is no link")
+		// Claude Code trims the path and takes its ".." lexically before it opens it.
 		for _, path := range []string{filepath.Join(dir, "notes.txt"), "notes.txt", filepath.Join(dir, "here", "notes.txt"),
-			filepath.Join(dir, "here", ".", "here", "notes.txt")} {
+			filepath.Join(dir, "here", ".", "here", "notes.txt"), " " + filepath.Join(dir, "notes.txt"), "notes.txt ",
+			dir + "/nothere/../notes.txt"} {
 			out := run(in("Read", map[string]any{"file_path": path}), args()...)
 			Expect(out.PermissionDecision).To(Equal(hook.Deny), "%s: %s", path, out.PermissionDecisionReason)
 			Expect(out.PermissionDecisionReason).To(And(ContainSubstring("[ToolAccessDenied]"), ContainSubstring(".env")), path)

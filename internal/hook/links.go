@@ -12,6 +12,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/jsonobject"
 	"github.com/toolgate/toolgate/pkg/toolcall"
+	"golang.org/x/text/unicode/norm"
 )
 
 // withLinkTargets adds to call's paths, for each path that reaches through a symbolic link on
@@ -94,16 +95,13 @@ func withTreeLinkTargets(raw json.RawMessage, keys []string, cwd, anchor string)
 	return append(out, '}'), nil
 }
 
-// linkTarget is where p (relative ones from cwd) leads with its links followed, when that is not
-// p as written; a target inside the resolution of anchor (the project directory; cwd when there
-// is none) is written below anchor as named.
+// linkTarget is where p leads, as the tool opens it (openedPath), with its links followed, when
+// that is not p as written; a target inside the resolution of anchor (the project directory; cwd
+// when there is none) is written below anchor as named.
 func linkTarget(p, cwd, anchor string) (string, bool) {
-	named := p
-	if !filepath.IsAbs(p) {
-		if cwd == "" || !filepath.IsAbs(cwd) {
-			return "", false // the engine judges it from the project's workspace; nothing here to follow
-		}
-		named = cwd + string(filepath.Separator) + p
+	named, ok := openedPath(p, cwd)
+	if !ok {
+		return "", false
 	}
 	target, ok := followed(named)
 	if !ok {
@@ -120,6 +118,43 @@ func linkTarget(p, cwd, anchor string) (string, bool) {
 		}
 	}
 	return target, target != filepath.Clean(named)
+}
+
+// openedPath is the path Claude Code's file tools open for p (its expandPath): p with
+// JavaScript's white space trimmed from both ends, "~" and a leading "~/" in the home directory
+// (the hook's $HOME, which it shares with the agent that runs it), a relative path below cwd,
+// cleaned lexically (Node's normalize: "a/../b" is b, whatever a links to) and in Unicode's NFC.
+// The engine judges the path as written (trimmed, "~" both ways, names compared in NFC), so the
+// links that matter are those of the path the tool opens: followed as written, " notes.txt",
+// "~/notes.txt", "x/../notes.txt" or "notes.txt" in NFD (each a link to .env) led nowhere, and
+// the tool read .env. False when there is nothing here to follow it from (a relative path with
+// no absolute cwd: the engine judges it from the project's workspace; "~" with no $HOME).
+func openedPath(p, cwd string) (string, bool) {
+	p = strings.TrimFunc(p, jsSpace)
+	home := os.Getenv("HOME")
+	switch {
+	case p == "~" || strings.HasPrefix(p, "~/"):
+		if !filepath.IsAbs(home) {
+			return "", false
+		}
+		p = home + p[1:]
+	case !filepath.IsAbs(p):
+		if !filepath.IsAbs(cwd) {
+			return "", false
+		}
+		p = cwd + string(filepath.Separator) + p
+	}
+	return norm.NFC.String(filepath.Clean(p)), true
+}
+
+// jsSpace is the white space JavaScript's String.prototype.trim removes (ECMA-262's WhiteSpace
+// and LineTerminator): unlike Go's unicode.IsSpace it takes U+FEFF and not U+0085.
+func jsSpace(r rune) bool {
+	switch r {
+	case '\t', '\n', '\v', '\f', '\r', ' ', '\u00a0', '\u1680', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff':
+		return true
+	}
+	return r >= '\u2000' && r <= '\u200a'
 }
 
 // maxLinkHops bounds the dangling links followed for one path, as the kernel's own bound (40)

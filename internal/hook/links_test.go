@@ -76,3 +76,59 @@ func TestWithTreeLinkTargets(t *testing.T) {
 		}
 	}
 }
+
+// The links followed are those of the path Claude Code's file tools open (its expandPath): white
+// space trimmed, "~/" the home directory, ".." taken lexically, names in NFC. Followed as written,
+// each of these led nowhere, the engine judged the name alone, and the tool read .env.
+func TestLinkTargetOfThePathTheToolOpens(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	for _, f := range []string{".env", "README.md"} {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := filepath.Join(dir, ".env")
+	for link, target := range map[string]string{
+		filepath.Join(dir, "notes.txt"):     ".env",
+		filepath.Join(dir, "caf\u00e9.txt"): ".env", // NFC
+		filepath.Join(dir, "conf"):          "/etc",
+		filepath.Join(home, "n.txt"):        env,
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for p, want := range map[string]string{
+		" " + dir + "/notes.txt":      env,
+		dir + "/notes.txt \u00a0":     env,
+		"\ufeff" + dir + "/notes.txt": env,
+		"\u2003notes.txt":             env,
+		"~/n.txt":                     env,
+		dir + "/nothere/../notes.txt": env,
+		dir + "/conf/../notes.txt":    env, // not /etc/../notes.txt, as the kernel would take it
+		"conf/../notes.txt":           env,
+		dir + "/cafe\u0301.txt":       env, // NFD
+		" " + dir + "/conf":           "/etc",
+		// near misses: nothing further to judge
+		" " + dir + "/README.md":             "",
+		"~/README.md":                        "",
+		"~" + filepath.Base(home) + "/n.txt": "", // "~user" is a directory below cwd to the tool
+		dir + "/notes.txt\u0085":             "", // not JavaScript's white space: another file
+	} {
+		got, ok := linkTarget(p, dir, "")
+		if !ok {
+			got = ""
+		}
+		if got != want {
+			t.Errorf("linkTarget(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
