@@ -126,6 +126,11 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 		Entry("the same, narrowed by a glob", map[string]any{"pattern": "root:", "path": "/etc", "glob": "shadow"}, hook.Deny, "[ToolAccessDenied]"),
 		Entry("no path: the whole project, which may hold .env", map[string]any{"pattern": "password"}, hook.Deny),
 		Entry("one file of the project", map[string]any{"pattern": "TODO", "path": "/workspace/app/src/main.go"}, hook.Allow),
+		// Claude Code hands rg each part of a glob split at white space and commas, and rg
+		// expands braces: these search .env, and narrow nothing grep --include takes alike.
+		Entry("the project, by a glob whose braces name .env", map[string]any{"pattern": "password", "glob": "{*.go,.env}"}, hook.Deny),
+		Entry("the project, by a glob Claude Code splits", map[string]any{"pattern": "password", "glob": "*.go .env"}, hook.Deny),
+		Entry("the project's Go files", map[string]any{"pattern": "password", "glob": "*.go"}, hook.Allow),
 	)
 
 	It("refuses a built-in whose input names its target under a key the map does not know", func() {

@@ -1,7 +1,10 @@
 package hook
 
 import (
+	"encoding/json"
 	"strings"
+
+	"github.com/toolgate/toolgate/internal/argrules"
 
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
@@ -19,6 +22,7 @@ type tool struct {
 const (
 	filePath   = "file_path"
 	patternKey = "pattern"
+	globKey    = "glob"
 )
 
 // builtins maps Claude Code's built-in tools. File paths are checked by the engine's path policy
@@ -38,7 +42,7 @@ var builtins = map[string]tool{
 	// Grep reads every file below its path (the session's working directory when it names none),
 	// so its path is a tree: the engine judges it as toolcall.SearchCommand's grep -r, the
 	// command the gateway gives a ToolServer's treePaths, and as the same search through Bash.
-	"Grep": {"grep", toolcall.ArgumentMap{TreePaths: []string{"path"}, SearchPattern: patternKey, SearchInclude: "glob",
+	"Grep": {"grep", toolcall.ArgumentMap{TreePaths: []string{"path"}, SearchPattern: patternKey, SearchInclude: globKey,
 		Required: []string{patternKey}}},
 }
 
@@ -86,8 +90,26 @@ func Invocation(in Input, namespace, plan string) toolcall.Invocation {
 	if ok {
 		inv.Map = t.args
 	}
-	if key == "Glob" {
+	switch key {
+	case "Glob":
 		inv.Arguments = withGlobPattern(in.ToolInput)
+	case "Grep":
+		if !oneGlob(in.ToolInput) {
+			inv.Map.SearchInclude = "" // the whole tree is judged
+		}
 	}
 	return inv
+}
+
+// oneGlob says whether Grep's glob is the one file-name glob that grep's --include, as the engine
+// reads it, takes it for. Claude Code's Grep splits its glob at white space, and at commas outside
+// braces, and hands each part to rg, which expands braces: "{*.go,.env}" or "*.go .env" searches
+// .env, where --include='{*.go,.env}' names no file but one with braces in its name, and a search
+// of the project so narrowed was admitted. Such a glob narrows nothing the engine can judge. True
+// for no glob, and for one that is not a string (toolcall.Build refuses it).
+func oneGlob(input json.RawMessage) bool {
+	args, err := argrules.ParseObject(input, toolcall.MaxArgumentBytes)
+	g, isString := args[globKey].(string)
+	return err != nil || !isString ||
+		!strings.ContainsFunc(g, func(r rune) bool { return r == ',' || r == '{' || r == '}' || jsSpace(r) })
 }

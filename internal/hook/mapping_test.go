@@ -45,6 +45,19 @@ func TestInvocationMapsTheBuiltins(t *testing.T) {
 		{tool: "Glob", input: `{"pattern": "**/*.md"}`, agentTool: "glob", paths: []string{"**/*.md"}, extra: `{"pattern":"**/*.md"}`},
 		{tool: "Grep", input: `{"pattern": "password", "path": "/w", "glob": "*.env", "-i": true}`, agentTool: "grep",
 			command: `grep -r --include='*.env' -e password -- /w`, paths: []string{"/w"}, extra: `{"-i":true,"glob":"*.env","pattern":"password"}`},
+		// Claude Code's Grep splits its glob at white space and commas and rg expands its braces:
+		// a glob that is not one grep --include takes alike narrows nothing, and the whole tree
+		// is judged.
+		{tool: "Grep", input: `{"pattern": "x", "glob": "{*.go,.env}"}`, agentTool: "grep",
+			command: `grep -r -e x -- .`, extra: `{"glob":"{*.go,.env}","pattern":"x"}`},
+		{tool: "Grep", input: `{"pattern": "x", "glob": "*.go .env", "path": "/w"}`, agentTool: "grep",
+			command: `grep -r -e x -- /w`, paths: []string{"/w"}, extra: `{"glob":"*.go .env","pattern":"x"}`},
+		{tool: "Grep", input: `{"pattern": "x", "glob": "*.go,id_rsa"}`, agentTool: "grep",
+			command: `grep -r -e x -- .`, extra: `{"glob":"*.go,id_rsa","pattern":"x"}`},
+		{tool: "Grep", input: `{"pattern": "x", "glob": "*.go\u3000.env"}`, agentTool: "grep",
+			command: `grep -r -e x -- .`, extra: `{"glob":"*.go　.env","pattern":"x"}`},
+		{tool: "Grep", input: `{"pattern": "x", "glob": "*_test.go"}`, agentTool: "grep",
+			command: `grep -r --include='*_test.go' -e x -- .`, extra: `{"glob":"*_test.go","pattern":"x"}`},
 		// Several paths are each searched, as toolcall takes a mapped path.
 		{tool: "Grep", input: `{"pattern": "x", "path": ["/var/run", "src"]}`, agentTool: "grep",
 			command: `grep -r -e x -- /var/run src`, paths: []string{"/var/run", "src"}, extra: `{"pattern":"x"}`},
