@@ -36,6 +36,7 @@ func twentysixthCatalogue() []classCase {
 		histories  = "histories, credential stores and browser profiles the default policy did not name"
 		runnerDirs = "a package runner's prefix or bun's working directory outside the project"
 		gitTrust   = "git told to trust whoever answers sends its credentials there"
+		rgBraces   = "rg expands the braces of its globs: each alternative passes files"
 	)
 	return []classCase{
 		{repoConfig, "the whole list; names alone", sh(`git config --list`), gitCfg, sh(`git config --list --name-only`), false},
@@ -107,6 +108,12 @@ func twentysixthCatalogue() []classCase {
 			sh(`git config --get http.sslVerify`), false},
 		{gitTrust, "set for a URL; another http setting", sh(`git config set http.https://github.com/.sslverify 0`), asked(dc + "git-config-set-trust"),
 			sh(`git config http.postBuffer 524288000`), false},
+		{rgBraces, "Go files or .env; TypeScript's two extensions", sh(`rg -g '{*.go,.env}' KEY .`), asked(RuleContainsProtected),
+			sh(`rg -g '*.{ts,tsx}' useState`), false},
+		{rgBraces, "case-blind, .ENV among Go files; tests of two languages", sh(`rg --iglob '{*.go,.ENV}' KEY`), asked(RuleContainsProtected),
+			sh(`rg -g '*_test.{go,py}' TODO`), false},
+		{rgBraces, "nested braces rg refuses; two groups", sh(`rg -g '{a,{b,.env}}' KEY`), asked(RuleContainsProtected),
+			sh(`rg -g '*.{spec,test}.{ts,js}' it`), false},
 	}
 }
 

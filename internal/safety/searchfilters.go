@@ -112,9 +112,42 @@ func rgFilterOption(name, val string) ([]string, bool) {
 		g, ok := rgTypeGlobs[val]
 		return g, ok
 	case "-g", optGlob, optIglob:
-		return filterGlob(val)
+		return rgGlobs(val)
 	}
 	return nil, true
+}
+
+// maxGlobAlternatives bounds the globs one rg glob's braces are read as; past it the filter is
+// not read (the whole tree is judged).
+const maxGlobAlternatives = 64
+
+// rgGlobs returns the globs one of rg's -g values passes, its braces expanded as rg's globset
+// does: "{*.go,.env}" passes .env, "*.{ts,tsx}" TypeScript. A brace rg would refuse (unclosed,
+// or nested: rg then searches nothing) or an escaped one is not read.
+func rgGlobs(val string) ([]string, bool) {
+	if strings.HasPrefix(val, "!") {
+		return nil, true
+	}
+	open := strings.IndexByte(val, '{')
+	if open < 0 {
+		if strings.ContainsAny(val, "}\\") {
+			return nil, false
+		}
+		return filterGlob(val)
+	}
+	end := strings.IndexByte(val[open:], '}')
+	if end < 0 || strings.ContainsAny(val[open+1:open+end], "{\\") || strings.ContainsRune(val[:open], '\\') {
+		return nil, false
+	}
+	var out []string
+	for alt := range strings.SplitSeq(val[open+1:open+end], ",") {
+		g, ok := rgGlobs(val[:open] + alt + val[open+end+1:])
+		if !ok || len(out)+len(g) > maxGlobAlternatives {
+			return nil, false
+		}
+		out = append(out, g...)
+	}
+	return out, true
 }
 
 // grepFilterOption returns the glob grep's --include limits the search to; an abbreviation of it
