@@ -21,6 +21,7 @@ type toolOption struct {
 	attached bool   // -pSECRET
 	separate bool   // -p SECRET
 	userPass bool   // the value is user:password, and only the password is secret
+	userSep  byte   // what ends the user in a userPass value: ':' unless set (Samba's user%password)
 	after    string // the option means a password only after this word (docker login -p)
 	cookie   bool   // the value is a cookie (name=value) only when it holds "="; else a file's name
 }
@@ -53,6 +54,14 @@ var toolPasswordOptions = func() map[string][]toolOption {
 		{flag: "--user", separate: true, userPass: true}, {flag: "-U", attached: true, separate: true, userPass: true},
 		{flag: "--proxy-user", separate: true, userPass: true},
 		{flag: "-b", attached: true, separate: true, cookie: true}}, "curl")
+	// OpenLDAP's clients bind with -w PASSWORD (ldappasswd also takes the old and new ones).
+	add([]toolOption{{flag: "-w", attached: true, separate: true}}, "ldapsearch", "ldapadd", "ldapmodify", "ldapdelete",
+		"ldapcompare", "ldapmodrdn", "ldapwhoami", "ldapexop", "ldappasswd")
+	add([]toolOption{{flag: "-a", attached: true, separate: true}, {flag: "-s", attached: true, separate: true}}, "ldappasswd")
+	// Samba's clients take -U user%password.
+	smbUser := []toolOption{{flag: "-U", attached: true, separate: true, userPass: true, userSep: '%'},
+		{flag: "--user", separate: true, userPass: true, userSep: '%'}}
+	add(smbUser, "smbclient", "rpcclient", "smbcacls", "smbcquotas", "smbtree")
 	return m
 }()
 
@@ -131,7 +140,7 @@ func (s *argvScan) word(i int, w string) {
 	if s.pendingAny {
 		from := 0
 		if s.pending != nil && s.pending.userPass {
-			from = userPassFrom(w)
+			from = userPassFrom(w, s.pending.userSep)
 		}
 		if s.pending != nil && s.pending.cookie && !strings.Contains(w, "=") {
 			from = -1 // curl -b cookies.txt: a file to read cookies from
@@ -174,7 +183,7 @@ func (s *argvScan) option(i int, w string) {
 		case from < 0:
 			s.pending, s.pendingAny = o, true
 		case o.userPass:
-			if f := userPassFrom(w[from:]); f >= 0 {
+			if f := userPassFrom(w[from:], o.userSep); f >= 0 {
 				s.hide(i, from+f)
 			}
 		case o.cookie:
@@ -232,10 +241,13 @@ func commandSetting(w string) (string, bool) {
 	return base, toolPasswordOptions[base] != nil
 }
 
-// userPassFrom is where the password starts in user:password, or -1 when there is none (curl
-// then asks for it).
-func userPassFrom(w string) int {
-	i := strings.IndexByte(w, ':')
+// userPassFrom is where the password starts in user:password (user%password with sep '%'), or
+// -1 when there is none (curl then asks for it).
+func userPassFrom(w string, sep byte) int {
+	if sep == 0 {
+		sep = ':'
+	}
+	i := strings.IndexByte(w, sep)
 	if i < 0 || i == len(w)-1 {
 		return -1
 	}
