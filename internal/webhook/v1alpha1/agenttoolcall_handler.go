@@ -135,9 +135,16 @@ func (h *AgentToolCallHandler) handleDecoded(ctx context.Context, req admission.
 // once more: the plan is then read live (behind), and the call judged by the snapshot that
 // replaced it.
 func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) (outcome, error) {
-	out, err := h.decideOnce(ctx, req, call)
+	return againIfRelocked(func() (outcome, error) { return h.decideOnce(ctx, req, call) })
+}
+
+// againIfRelocked runs attempt, and once more when it was refused for a plan read before a
+// re-lock the counters know of (errSnapshotReplaced): that attempt counted nothing, and the next
+// reads the plan live (behind). A decision and a cost report are retried by this one rule.
+func againIfRelocked[T any](attempt func() (T, error)) (T, error) {
+	out, err := attempt()
 	if errors.Is(err, errSnapshotReplaced) {
-		out, err = h.decideOnce(ctx, req, call)
+		out, err = attempt()
 	}
 	return out, err
 }

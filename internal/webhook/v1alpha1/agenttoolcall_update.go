@@ -2,7 +2,6 @@ package v1alpha1
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -40,10 +39,9 @@ func (h *AgentToolCallHandler) update(ctx context.Context, req admission.Request
 		return h.finish(ctx, req, call, deny(*d))
 	}
 	if !isDryRun(req) {
-		err := h.settleReport(ctx, req.UserInfo.Username, old, call)
-		if errors.Is(err, errSnapshotReplaced) { // counted nothing: counted once more with the plan read live (behind)
-			err = h.settleReport(ctx, req.UserInfo.Username, old, call)
-		}
+		_, err := againIfRelocked(func() (struct{}, error) {
+			return struct{}{}, h.settleReport(ctx, req.UserInfo.Username, old, call)
+		})
 		if err != nil {
 			return admission.Errored(http.StatusInternalServerError, err)
 		}

@@ -46,9 +46,7 @@ func (s *CounterStore) Store(ctx context.Context, key types.NamespacedName) erro
 	if c == nil {
 		return nil // the webhook is not serving yet: it decided nothing
 	}
-	c.mu.Lock()
-	p := c.plans[key]
-	c.mu.Unlock()
+	p := c.held(key)
 	if p == nil {
 		return nil
 	}
@@ -95,10 +93,7 @@ func (s *CounterStore) Relocked(plan *safetyv1alpha1.AgentPlan) {
 	if c == nil {
 		return
 	}
-	c.mu.Lock()
-	p := c.plans[client.ObjectKeyFromObject(plan)]
-	c.mu.Unlock()
-	if p != nil {
+	if p := c.held(client.ObjectKeyFromObject(plan)); p != nil {
 		p.seeSnapshot(plan)
 	}
 }

@@ -274,9 +274,7 @@ func (p *planCounters) replaced(plan *safetyv1alpha1.AgentPlan) bool {
 // replaced says whether plan holds an older snapshot than this replica knows it is stored with
 // (planCounters.replaced); false for a plan whose counters it does not hold.
 func (c *usageCommitter) replaced(plan *safetyv1alpha1.AgentPlan) bool {
-	c.mu.Lock()
-	p := c.plans[client.ObjectKeyFromObject(plan)]
-	c.mu.Unlock()
+	p := c.held(client.ObjectKeyFromObject(plan))
 	return p != nil && p.replaced(plan)
 }
 
@@ -321,6 +319,13 @@ func (c *usageCommitter) lockCounters(key types.NamespacedName) *planCounters {
 		}
 		p.mu.Unlock()
 	}
+}
+
+// held returns key's counters if this replica holds any, nil otherwise; it creates none.
+func (c *usageCommitter) held(key types.NamespacedName) *planCounters {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.plans[key]
 }
 
 // counters returns key's counters, creating them empty.

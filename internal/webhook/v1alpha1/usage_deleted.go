@@ -105,9 +105,7 @@ func (c *usageCommitter) settleCall(ctx context.Context, plan *safetyv1alpha1.Ag
 // callDeleted notes that a call settled into plan key's deleted part is deleted: the next write
 // lists it no more. It writes nothing by itself (sweep does, for a plan idle with such calls).
 func (c *usageCommitter) callDeleted(key types.NamespacedName, uid types.UID) {
-	c.mu.Lock()
-	p := c.plans[key]
-	c.mu.Unlock()
+	p := c.held(key)
 	if p == nil {
 		return
 	}
