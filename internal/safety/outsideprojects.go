@@ -245,14 +245,14 @@ var linterValued = map[string][]string{
 }
 
 // goValued are go's build and test flags whose value may be the next word, in both spellings
-// Go's flag package takes.
+// Go's flag package takes: those valueOptions reads go's operands past, and the rest.
 var goValued = func() []string {
-	out := make([]string, 0, 96)
-	for f := range strings.FieldsSeq(`-C -run -bench -count -timeout -tags -p -ldflags -gcflags -asmflags -covermode
-		-coverpkg -benchtime -parallel -skip -shuffle -o -outputdir -cpuprofile -memprofile -blockprofile -mutexprofile
-		-trace -coverprofile -exec -toolexec -vettool -overlay -modfile -mod -pkgdir -vet -fuzz -fuzztime
+	flags := slices.Concat(valueOptions["go"], strings.Fields(`-o -outputdir -cpuprofile -memprofile -blockprofile
+		-mutexprofile -trace -coverprofile -exec -toolexec -vettool -overlay -modfile -mod -pkgdir -vet -fuzz -fuzztime
 		-fuzzminimizetime -list -cpu -pgo -memprofilerate -blockprofilerate -mutexprofilefraction -installsuffix
-		-buildmode -compiler -gccgoflags`) {
+		-buildmode -compiler -gccgoflags`))
+	out := make([]string, 0, 2*len(flags))
+	for _, f := range flags {
 		out = append(out, f, "-"+f)
 	}
 	return out
