@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/argrules"
-
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
