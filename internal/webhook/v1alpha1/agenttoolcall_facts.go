@@ -35,15 +35,15 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 			return outcome{}, err
 		}
 	}
-	if err := h.checkSnapshot(ctx, plan, dryRun); err != nil {
-		return outcome{}, err
-	}
-	repeats := -1
-	if loop := compiled.Loop(); loop.MaxRepeats >= 0 && !dryRun {
-		repeats = h.loops.Observe(safety.NewCallKey(plan.Namespace+"/"+plan.Name, policy.EngineCall(call, plan, tool, policy.CallFacts{})), loop.Window)
-		metrics.LoopMemoryBytes.Set(float64(h.loops.MemoryHeld()))
-	}
 	decide := func(p *planCounters) (outcome, error) {
+		// Observed here, where the decision is the one that stands: a decision refused for a
+		// re-lock (errSnapshotReplaced) is refused before it, and made again with the plan read
+		// live, so that a call decided twice is one occurrence, not a repeat of itself.
+		repeats := -1
+		if loop := compiled.Loop(); loop.MaxRepeats >= 0 && !dryRun {
+			repeats = h.loops.Observe(safety.NewCallKey(plan.Namespace+"/"+plan.Name, policy.EngineCall(call, plan, tool, policy.CallFacts{})), loop.Window)
+			metrics.LoopMemoryBytes.Set(float64(h.loops.MemoryHeld()))
+		}
 		u, now := &p.u, h.Clock.Now()
 		if plan.DeletionTimestamp != nil {
 			return deny(denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %s is being deleted", plan.Name)}), nil
@@ -95,21 +95,6 @@ func (h *AgentToolCallHandler) admitCreate(ctx context.Context, req admission.Re
 		return deny(denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %s is being deleted", plan.Name)}), nil
 	}
 	return out, err
-}
-
-// checkSnapshot loads plan's counters and refuses, errSnapshotReplaced, a plan read with an older
-// snapshot than they know it is stored with (the handler then decides again with the plan read
-// live): before the loop detector counts the call, so that a call decided again is not a repeat of
-// itself. What else a load refuses (the plan gone, or being deleted) the decision refuses with
-// its reason. A dry run loads nothing.
-func (h *AgentToolCallHandler) checkSnapshot(ctx context.Context, plan *safetyv1alpha1.AgentPlan, dryRun bool) error {
-	if dryRun {
-		return nil
-	}
-	if err := h.usage.preload(ctx, plan); err != nil && !apierrors.IsNotFound(err) && !errors.Is(err, errPlanSealed) {
-		return err
-	}
-	return nil
 }
 
 // argumentCheck is a call's input to its snapshot's argument rules.

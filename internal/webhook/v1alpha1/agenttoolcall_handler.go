@@ -140,10 +140,9 @@ func (h *AgentToolCallHandler) decide(ctx context.Context, req admission.Request
 
 // againIfRelocked runs attempt, and once more when it was refused for a plan read before a
 // re-lock the counters know of (errSnapshotReplaced); the next reads the plan live (behind). A
-// decision and a cost report are retried by this one rule. The refused attempt charged nothing to
-// the counters, but not nothing at all: a decision's loop detector has already observed the call
-// (the retry sees it as one repeat more), and a cost report refused at its release has already
-// counted its cost, which the report memo keeps from counting twice.
+// decision and a cost report are retried by this one rule. The refused attempt changed nothing:
+// the counters refuse before a decision runs, and what a decision or a report counts (the loop
+// detector's occurrence, the report's cost and its hold's release) is counted in that one run.
 func againIfRelocked[T any](attempt func() (T, error)) (T, error) {
 	out, err := attempt()
 	if errors.Is(err, errSnapshotReplaced) {

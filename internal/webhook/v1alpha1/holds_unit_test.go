@@ -182,8 +182,8 @@ func TestAHoldThatEndsUnreportedIsChargedOnce(t *testing.T) {
 	} {
 		clk.SetTime(clk.Now().Add(step.advance))
 		if step.after != "" {
-			if err := committer.submitReport(context.Background(), plan, &late, reserve,
-				safety.MustParseMoney(step.before), safety.MustParseMoney(step.after)); err != nil {
+			if err := committer.settle(context.Background(), plan, late.UID,
+				&costReport{reserve, safety.MustParseMoney(step.before), safety.MustParseMoney(step.after)}, false); err != nil {
 				t.Fatal(err)
 			}
 			late.Status.Cost = quantity(step.after)
@@ -218,8 +218,8 @@ func TestAReportAfterARelockCountsFromWhatTheCallsHoldRecorded(t *testing.T) {
 	} {
 		clk.SetTime(clk.Now().Add(step.advance))
 		if step.after != "" {
-			if err := committer.submitReport(context.Background(), plan, &early, nothing,
-				safety.MustParseMoney(step.before), safety.MustParseMoney(step.after)); err != nil {
+			if err := committer.settle(context.Background(), plan, early.UID,
+				&costReport{nothing, safety.MustParseMoney(step.before), safety.MustParseMoney(step.after)}, false); err != nil {
 				t.Fatal(err)
 			}
 			early.Status.Cost = quantity(step.after)
@@ -330,10 +330,11 @@ func TestAFinalReportBeforeTheSealIsCountedInTheSettledSpend(t *testing.T) {
 	reported.Status.Phase, reported.Status.Cost = safetyv1alpha1.CallPhaseSucceeded, quantity("0.8")
 	h := &AgentToolCallHandler{usage: committer, totals: committer.totals}
 	tool := policy.ToolAsPinned(plan, &safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: "capped"}})
-	if err := h.countReport(ctx, plan, tool, &call, reported); err != nil {
+	report, err := costReportOf(plan, tool, &call, reported)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.releaseHold(ctx, plan, reported); err != nil {
+	if err := h.usage.settle(ctx, plan, call.UID, report, true); err != nil {
 		t.Fatal(err)
 	}
 	store := &CounterStore{}

@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -21,38 +22,52 @@ import (
 // read-file: what a platform team does to stop an agent, or to change a tool's price.
 func relockedPlans(t *testing.T, h *AgentToolCallHandler) (stale client.Reader, live client.Client, relocked *safetyv1alpha1.AgentPlan) {
 	t.Helper()
+	relocked = relockedTo(t, h, func(p *safety.Profile) { p.DeniedTools = []string{"read-file"} }, 2)
+	return h.Reader, apiServerWith(t, h, relocked), relocked
+}
+
+// relockedTo returns the bench handler's plan, as its cache shows it, locked again at epoch with
+// the sandboxed profile changed by change.
+func relockedTo(t *testing.T, h *AgentToolCallHandler, change func(*safety.Profile), epoch int32) *safetyv1alpha1.AgentPlan {
+	t.Helper()
+	plan := &safetyv1alpha1.AgentPlan{}
+	if err := h.Reader.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
+		t.Fatal(err)
+	}
+	profile, _ := safety.Builtin(safety.BuiltinSandboxed)
+	profile.MaxRetriesPerStep = new(safety.MaxRetriesLimit)
+	change(profile)
+	hash, err := policy.SnapshotHash(profile, safetyv1alpha1.AutonomyLevelDefault, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := plan.Status.Snapshot
+	snap.Safety, snap.Hash, snap.Epoch, snap.RelockToken = policy.SpecFromProfile(profile), hash, epoch, fmt.Sprint("relock-", epoch)
+	plan.ResourceVersion = ""
+	return plan
+}
+
+// apiServerWith returns an in-memory API server holding plan and the bench handler's tools.
+func apiServerWith(t *testing.T, h *AgentToolCallHandler, plan *safetyv1alpha1.AgentPlan) client.Client {
+	t.Helper()
 	scheme := runtime.NewScheme()
 	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
-	relocked = &safetyv1alpha1.AgentPlan{}
-	if err := h.Reader.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, relocked); err != nil {
-		t.Fatal(err)
-	}
-	strict, _ := safety.Builtin(safety.BuiltinSandboxed)
-	strict.DeniedTools = []string{"read-file"}
-	hash, err := policy.SnapshotHash(strict, safetyv1alpha1.AutonomyLevelDefault, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap := relocked.Status.Snapshot
-	snap.Safety, snap.Hash, snap.Epoch, snap.RelockToken = policy.SpecFromProfile(strict), hash, 2, "stop"
-	relocked.ResourceVersion = ""
-	tools := make([]client.Object, 0, 3)
-	tools = append(tools, relocked)
+	objects := make([]client.Object, 0, 3)
+	objects = append(objects, plan.DeepCopy())
 	for _, name := range []string{"read-file", "shell"} {
 		tool := &safetyv1alpha1.AgentTool{}
 		if err := h.Reader.Get(context.Background(), client.ObjectKey{Name: name}, tool); err != nil {
 			t.Fatal(err)
 		}
 		tool.ResourceVersion = ""
-		tools = append(tools, tool)
+		objects = append(objects, tool)
 	}
-	live = fake.NewClientBuilder().WithScheme(scheme).WithObjects(tools...).
+	return fake.NewClientBuilder().WithScheme(scheme).WithObjects(objects...).
 		WithIndex(&safetyv1alpha1.AgentToolCall{}, controller.CallPlanIndex, controller.IndexCallPlan).
 		WithIndex(&safetyv1alpha1.ToolApproval{}, safetyv1alpha1.ToolApprovalPlanField, controller.IndexApprovalPlan).
 		WithStatusSubresource(&safetyv1alpha1.AgentPlan{}).Build()
-	return h.Reader, live, relocked
 }
 
 // A call the agent makes after its plan was re-locked is judged by the new snapshot, even while

@@ -65,10 +65,13 @@ func (h *AgentToolCallHandler) checkReporter(ctx context.Context, req admission.
 }
 
 // settleReport counts a trusted report of call in its plan's counters before it is stored: the
-// cost it reports (countReport), and, when the plan's reporter, user, moves the call to a final
+// cost it reports (costReportOf), and, when the plan's reporter, user, moves the call to a final
 // phase with a cost or says its cost is final (policy.CostFinal), the release of what the call held
-// (releaseHold). The plan is read once for both. checkReporter has already made sure that only
-// the reporter changes a cost or says it is final.
+// (the reporter's own word that nothing more is to come: a cost reported while the call runs
+// keeps the hold, since a reporter may report a cost as it grows; an agent that marks its own
+// call finished releases nothing, and its hold then ends with holdTTL). The plan is read once,
+// and both are one decision of its counters (usageCommitter.settle). checkReporter has already
+// made sure that only the reporter changes a cost or says it is final.
 func (h *AgentToolCallHandler) settleReport(ctx context.Context, user string, old, call *safetyv1alpha1.AgentToolCall) error {
 	count := !sameCost(old, call)
 	release := (!finalPhase(old) && finallyReported(call)) || (!policy.CostFinal(old) && policy.CostFinal(call))
@@ -79,14 +82,16 @@ func (h *AgentToolCallHandler) settleReport(ctx context.Context, user string, ol
 	if plan == nil || err != nil {
 		return err
 	}
+	var report *costReport
 	if count {
 		var tool *safetyv1alpha1.AgentTool
 		if tool, err = h.pinnedTool(ctx, plan, call); err == nil {
-			err = h.countReport(ctx, plan, tool, old, call)
+			report, err = costReportOf(plan, tool, old, call)
 		}
 	}
-	if err == nil && release && user == policy.CostReporterUser(plan) {
-		err = h.releaseHold(ctx, plan, call)
+	release = release && user == policy.CostReporterUser(plan)
+	if err == nil && (report != nil || release) {
+		err = h.usage.settle(ctx, plan, old.UID, report, release)
 	}
 	if apierrors.IsNotFound(err) || errors.Is(err, errPlanSealed) {
 		return nil // a deleted plan's spend is final
@@ -105,25 +110,24 @@ func (h *AgentToolCallHandler) pinnedTool(ctx context.Context, plan *safetyv1alp
 	return policy.ToolAsPinned(plan, live), nil
 }
 
-// countReport adds a report moving call's cost from old's to its own: the call then costs the
+// costReportOf is a report moving call's cost from old's to its own: the call then costs the
 // larger of its reservation (its tool's costPerCall when it was admitted: as its hold recorded it,
-// else policy.ReservedBy) and the report, so accumulatedCost grows by what the report adds beyond both, once for each stored
-// cost of the call (report_memo.go).
-func (h *AgentToolCallHandler) countReport(ctx context.Context, plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool,
-	old, call *safetyv1alpha1.AgentToolCall) error {
+// else policy.ReservedBy) and the report, so accumulatedCost grows by what the report adds beyond
+// both, once for each stored cost of the call (report_memo.go).
+func costReportOf(plan *safetyv1alpha1.AgentPlan, tool *safetyv1alpha1.AgentTool, old, call *safetyv1alpha1.AgentToolCall) (*costReport, error) {
 	before, err := policy.ReportedCost(old.Status.Cost)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	after, err := policy.ReportedCost(call.Status.Cost)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	reserve, err := policy.ReservedBy(plan, tool, old)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return h.usage.submitReport(ctx, plan, old, reserve, before, after)
+	return &costReport{reserve: reserve, before: before, after: after}, nil
 }
 
 // planOfReport reads the plan a report of call counts in: nil when it was deleted (its spend is
@@ -141,23 +145,6 @@ func (h *AgentToolCallHandler) planOfReport(ctx context.Context, call *safetyv1a
 		return nil, nil
 	}
 	return plan, nil
-}
-
-// releaseHold ends what call held (held_calls.go), at the reporter's move of it to a final phase
-// with a cost: the reporter's own word that nothing more is to come. A cost reported while the
-// call runs keeps the hold, since a reporter may report a cost as it grows; and an agent that
-// marks its own call finished releases nothing, nor makes the reporter's next cost a final one
-// (its hold then ends with holdTTL). It releases what the call's admission made it hold, whatever
-// the plan pins now: after a re-lock the tool's new pin (or none yet) may hold another amount, or
-// nothing, and a call admitted before it still holds by its own.
-func (h *AgentToolCallHandler) releaseHold(ctx context.Context, plan *safetyv1alpha1.AgentPlan, call *safetyv1alpha1.AgentToolCall) error {
-	_, err := h.usage.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
-		if p.held.release(call.UID) {
-			h.totals.observeHeld(plan, p.held.held())
-		}
-		return outcome{}, nil
-	})
-	return err
 }
 
 // sameCostFinal says old and call carry the same CallCostFinalCondition, or neither has one.

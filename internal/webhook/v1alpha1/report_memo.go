@@ -36,30 +36,46 @@ type countedReport struct {
 	at         time.Time
 }
 
-// submitReport counts a report moving call's cost from before, old's, to after, for a call that
-// reserved reserve (or what its hold recorded it reserved, heldCalls.reserveOf), once for each
-// stored cost of the call. A plan being deleted still counts it
-// until it is sealed (submitWith then refuses, errPlanSealed): its spend is settled only after the
-// seal, and the report's release of the call's hold must not take the call's cost out of it.
-func (c *usageCommitter) submitReport(ctx context.Context, plan *safetyv1alpha1.AgentPlan, old *safetyv1alpha1.AgentToolCall,
-	reserve, before, after safety.Money) error {
+// costReport is a report moving a call's cost from before, its stored cost, to after, for a call
+// that reserved reserve when it was admitted (or what its hold recorded it reserved).
+type costReport struct{ reserve, before, after safety.Money }
+
+// settle counts report of call (nil: none) and, with release, ends what call held
+// (heldCalls.release: what its admission made it hold, whatever the plan pins now, which after a
+// re-lock may hold another amount or nothing), in one decision of the plan's counters: a decision refused for a re-lock
+// (errSnapshotReplaced) is then refused before it counted anything, so the report made again
+// with the plan read live is counted once, memo or not. A report is counted once for each stored
+// cost of the call (the memo above). A plan being deleted still counts it until it is sealed
+// (submitWith then refuses, errPlanSealed): its spend is settled only after the seal, and the
+// report's release of the call's hold must not take the call's cost out of it.
+func (c *usageCommitter) settle(ctx context.Context, plan *safetyv1alpha1.AgentPlan, call types.UID, report *costReport, release bool) error {
 	_, err := c.submitWith(ctx, plan, func(p *planCounters) (outcome, error) {
-		from := before
-		p.held.noteReported(old.UID, after)
-		if admitted, ok := p.held.reserveOf(old.UID); ok {
-			reserve = admitted // what its admission reserved, whatever the plan pins now
+		if report != nil {
+			c.countReport(p, call, *report)
 		}
-		if charged, ok := p.held.chargedFor(old.UID); ok {
-			reserve = reserve.SaturatingAdd(charged) // charged its ceiling when its hold ended unreported
+		if release && p.held.release(call) {
+			c.totals.observeHeld(plan, p.held.held())
 		}
-		if prev, ok := p.reports[old.UID]; ok && prev.from.Cmp(before) == 0 {
-			before = maxMoney(before, prev.cost) // counted already from this stored cost, and never stored
-		}
-		p.u.Report(reserve, before, after)
-		p.rememberReport(old.UID, countedReport{from: from, cost: maxMoney(before, after), at: c.nowFunc()})
 		return outcome{}, nil
 	})
 	return err
+}
+
+// countReport counts r, a report of call, in p. p.mu is held.
+func (c *usageCommitter) countReport(p *planCounters, call types.UID, r costReport) {
+	from, before, reserve := r.before, r.before, r.reserve
+	p.held.noteReported(call, r.after)
+	if admitted, ok := p.held.reserveOf(call); ok {
+		reserve = admitted // what its admission reserved, whatever the plan pins now
+	}
+	if charged, ok := p.held.chargedFor(call); ok {
+		reserve = reserve.SaturatingAdd(charged) // charged its ceiling when its hold ended unreported
+	}
+	if prev, ok := p.reports[call]; ok && prev.from.Cmp(before) == 0 {
+		before = maxMoney(before, prev.cost) // counted already from this stored cost, and never stored
+	}
+	p.u.Report(reserve, before, r.after)
+	p.rememberReport(call, countedReport{from: from, cost: maxMoney(before, r.after), at: c.nowFunc()})
 }
 
 // rememberReport records what a call's report was counted as, making room first if the plan

@@ -286,7 +286,7 @@ func (w *deletionWorld) report(t *testing.T, c *usageCommitter, name, cost strin
 	t.Helper()
 	call := w.call(t, name)
 	before, _ := policy.ReportedCost(call.Status.Cost)
-	if err := c.submitReport(context.Background(), w.plan, call, safety.MustParseMoney("0.5"), before, safety.MustParseMoney(cost)); err != nil {
+	if err := c.settle(context.Background(), w.plan, call.UID, &costReport{safety.MustParseMoney("0.5"), before, safety.MustParseMoney(cost)}, false); err != nil {
 		t.Fatal(err)
 	}
 	call.Status.Cost = quantity(cost)
