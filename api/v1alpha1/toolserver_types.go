@@ -41,8 +41,10 @@ const (
 )
 
 // ToolArgumentMap names the keys of an MCP tool's JSON arguments that toolgate's command and path
-// rules check. Keys not named here are passed to the upstream server unchecked.
+// rules check, and those it leaves out of the AgentToolCall. Every other key is carried in the
+// call's spec.arguments.extra, where a ProjectPolicy's argument rules see it, and is recorded.
 // +kubebuilder:validation:XValidation:rule="!has(self.command) || !has(self.treePaths)",message="command and treePaths cannot both be set: a call has one command, and a tool that searches trees gets it from treePaths",fieldPath=".treePaths",reason=FieldValueForbidden
+// +kubebuilder:validation:XValidation:rule="!has(self.omit) || self.omit.all(k, (!has(self.command) || k != self.command) && (!has(self.cwd) || k != self.cwd) && (!has(self.paths) || !(k in self.paths)) && (!has(self.treePaths) || !(k in self.treePaths)))",message="a key left out of the call (omit) cannot also be its command, cwd, a path or a tree path: the engine would not see it",fieldPath=".omit",reason=FieldValueForbidden
 type ToolArgumentMap struct {
 	// command is the key of a string argument holding a shell command.
 	// +kubebuilder:validation:MaxLength=128
@@ -85,6 +87,18 @@ type ToolArgumentMap struct {
 	// +kubebuilder:validation:Pattern=`^/`
 	// +optional
 	WorkingDirectory string `json:"workingDirectory,omitempty"`
+
+	// omit are keys of bulk content (a file's new text, a document to index) that the gateway
+	// forwards to the upstream server but leaves out of the AgentToolCall, as toolgate-hook does
+	// with a coding agent's Write: neither argument rules nor the ledger see them, and they do
+	// not count towards the 16 KiB bound of the call's other arguments, so a large write is
+	// decided by its path. Name only keys the upstream treats as data, never one it reads,
+	// writes, runs or connects to: what is omitted is not checked at all.
+	// +listType=set
+	// +kubebuilder:validation:MaxItems=16
+	// +kubebuilder:validation:items:MaxLength=128
+	// +optional
+	Omit []string `json:"omit,omitempty"`
 }
 
 // ServedTool is one registered AgentTool that a ToolServer serves.

@@ -643,7 +643,7 @@ func denied(r toolcall.Result) *mcp.CallToolResult {
 }
 
 func argumentMap(m safetyv1alpha1.ToolArgumentMap) toolcall.ArgumentMap {
-	return toolcall.ArgumentMap{Command: m.Command, Paths: m.Paths, TreePaths: m.TreePaths, Cwd: m.Cwd}
+	return toolcall.ArgumentMap{Command: m.Command, Paths: m.Paths, TreePaths: m.TreePaths, Cwd: m.Cwd, Omit: m.Omit}
 }
 
 // metaClaim is the agent's claim _meta[key]: "" when absent (or null), an MCP error naming the

@@ -168,7 +168,10 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 // decodeArguments decodes the invocation's arguments object (without its omitted keys), bounded,
 // and refuses one whose keys are respelled or that lacks a key its mapping requires.
 func decodeArguments(inv Invocation) (map[string]any, error) {
-	kept, err := withoutOmitted(inv.Arguments, inv.Map.Omit)
+	if err := judgedNotOmitted(inv.Map); err != nil {
+		return nil, err
+	}
+	kept, omitted, err := withoutOmitted(inv.Arguments, inv.Map.Omit)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +185,7 @@ func decodeArguments(inv Invocation) (map[string]any, error) {
 	if err := respelledKeys(args, inv.Map); err != nil {
 		return nil, err
 	}
-	if err := requiredKeys(args, inv.Map); err != nil {
+	if err := requiredKeys(args, omitted, inv.Map); err != nil {
 		return nil, err
 	}
 	return args, nil
@@ -241,25 +244,26 @@ func mappedArguments(args map[string]any, inv Invocation) (safetyv1alpha1.ToolAr
 // withoutOmitted is the arguments object without the values of its omitted keys, which are
 // bulk content of any size (a file a coding agent writes): only the rest is decoded, bounded and
 // judged. The rest keeps its bytes, and a key that appears twice appears twice, for
-// argrules.ParseObject to refuse.
-func withoutOmitted(raw json.RawMessage, omit []string) (json.RawMessage, error) {
+// argrules.ParseObject to refuse. omitted are the omitted keys the object holds.
+func withoutOmitted(raw json.RawMessage, omit []string) (kept json.RawMessage, omitted []string, _ error) {
 	if len(omit) == 0 || len(bytes.TrimSpace(raw)) == 0 {
-		return raw, nil
+		return raw, nil, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return raw, nil // not an object: argrules.ParseObject says what it is
+		return raw, nil, nil // not an object: argrules.ParseObject says what it is
 	}
 	out := []byte{'{'}
 	for key, err := range jsonobject.Members(dec) {
 		if err != nil {
-			return nil, bad("arguments: %v", err)
+			return nil, nil, bad("arguments: %v", err)
 		}
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return nil, bad("arguments: %v", err)
+			return nil, nil, bad("arguments: %v", err)
 		}
 		if slices.Contains(omit, key) {
+			omitted = append(omitted, key)
 			continue
 		}
 		if len(out) > 1 {
@@ -269,9 +273,22 @@ func withoutOmitted(raw json.RawMessage, omit []string) (json.RawMessage, error)
 		out = append(append(append(out, k...), ':'), v...)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, bad("arguments are not one JSON object")
+		return nil, nil, bad("arguments are not one JSON object")
 	}
-	return append(out, '}'), nil
+	return append(out, '}'), omitted, nil
+}
+
+// judgedNotOmitted refuses a map that omits a key it also judges (or searches for): left out
+// before anything is decoded, its value would reach the tool unchecked.
+func judgedNotOmitted(m ArgumentMap) error {
+	judged := append(m.Judged(), m.SearchPattern, m.SearchInclude)
+	for _, key := range m.Omit {
+		if slices.Contains(judged, key) || slices.Contains(m.Required, key) {
+			return bad("the argument map leaves %q out of the call and also names it as judged; "+
+				"the engine would not see it", key)
+		}
+	}
+	return nil
 }
 
 // Judged are the keys whose values the engine judges: the command, the working directory, the
@@ -324,10 +341,11 @@ func respelledKeys(args map[string]any, m ArgumentMap) error {
 }
 
 // requiredKeys refuses arguments that lack one of the map's required or present keys, or hold a
-// required one as anything but a string.
-func requiredKeys(args map[string]any, m ArgumentMap) error {
+// required one as anything but a string. A present key the map omits is there if the arguments
+// held it (omitted).
+func requiredKeys(args map[string]any, omitted []string, m ArgumentMap) error {
 	for _, key := range append(slices.Clip(m.Required), m.Present...) {
-		if _, ok := args[key]; !ok {
+		if _, ok := args[key]; !ok && !slices.Contains(omitted, key) {
 			return bad("argument %q is required and missing", key)
 		}
 	}

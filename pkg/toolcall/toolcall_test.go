@@ -164,6 +164,50 @@ func TestBuildRefusesAMissingPresentKey(t *testing.T) {
 	}
 }
 
+// A key a tool's schema requires may be one the map leaves out of the call (a write_file's
+// content): present in the arguments, it is there, though nothing of it is decoded.
+func TestBuildCountsAnOmittedPresentKey(t *testing.T) {
+	m := toolcall.ArgumentMap{Paths: []string{"path"}, Present: []string{"path", "content"}, Omit: []string{"content"}}
+	large := `{"path": "a.go", "content": "` + strings.Repeat("x", 64<<10) + `"}`
+	for args, wantErr := range map[string]string{
+		large:                               "",
+		`{"path": "a.go", "content": null}`: "",
+		`{"path": "a.go"}`:                  `argument "content" is required and missing`,
+		`{"path": "a.go", "Content": "x"}`:  `argument "Content" is a respelling of "content"`,
+	} {
+		call, err := toolcall.Build(toolcall.Invocation{Namespace: "ns", Plan: "p", Tool: "write",
+			Arguments: json.RawMessage(args), Map: m})
+		switch {
+		case wantErr == "" && err != nil:
+			t.Errorf("Build(%.60s) error = %v", args, err)
+		case wantErr == "" && call.Spec.Arguments.Extra != nil:
+			t.Errorf("Build(%.60s) carries %s; the omitted content is not the call's", args, call.Spec.Arguments.Extra.Raw)
+		case wantErr != "" && (err == nil || !strings.Contains(err.Error(), wantErr)):
+			t.Errorf("Build(%.60s) error = %v, want %q", args, err, wantErr)
+		}
+	}
+}
+
+// A map that leaves a key out of the call and also judges it is refused whatever the arguments:
+// the key would reach the tool with nothing of it checked (a path omitted as "bulk content").
+func TestBuildRefusesAMapThatOmitsAJudgedKey(t *testing.T) {
+	for name, m := range map[string]toolcall.ArgumentMap{
+		"command":        {Command: "cmd", Omit: []string{"cmd"}},
+		"path":           {Paths: []string{"src", "dst"}, Omit: []string{"dst"}},
+		"cwd":            {Paths: []string{"path"}, Cwd: "dir", Omit: []string{"dir"}},
+		"tree path":      {TreePaths: []string{"root"}, Omit: []string{"root"}},
+		"search pattern": {TreePaths: []string{"root"}, SearchPattern: "pattern", Omit: []string{"pattern"}},
+		"required":       {Paths: []string{"path"}, Required: []string{"path", "mode"}, Omit: []string{"mode"}},
+	} {
+		_, err := toolcall.Build(toolcall.Invocation{Namespace: "ns", Plan: "p", Tool: "t",
+			Arguments: json.RawMessage(`{}`), Map: m})
+		var bad *toolcall.BadInvocationError
+		if !errors.As(err, &bad) || !strings.Contains(err.Error(), "the engine would not see it") {
+			t.Errorf("%s: Build error = %v, want the map refused", name, err)
+		}
+	}
+}
+
 // A refusal of the strict decoding names the tool's argument as what it is: "argument path", not
 // the "extra argument path" of spec.arguments.extra's own decoding, which sent the agent looking
 // for an extra argument where its path or command was refused.

@@ -1115,6 +1115,12 @@ var schemaYAML = typed.YAMLObject(`types:
     - name: cwd
       type:
         scalar: string
+    - name: omit
+      type:
+        list:
+          elementType:
+            scalar: string
+          elementRelationship: associative
     - name: paths
       type:
         list:

@@ -21,7 +21,8 @@ package v1alpha1
 // with apply.
 //
 // ToolArgumentMap names the keys of an MCP tool's JSON arguments that toolgate's command and path
-// rules check. Keys not named here are passed to the upstream server unchecked.
+// rules check, and those it leaves out of the AgentToolCall. Every other key is carried in the
+// call's spec.arguments.extra, where a ProjectPolicy's argument rules see it, and is recorded.
 type ToolArgumentMapApplyConfiguration struct {
 	// command is the key of a string argument holding a shell command.
 	Command *string `json:"command,omitempty"`
@@ -45,6 +46,13 @@ type ToolArgumentMapApplyConfiguration struct {
 	// (a relative "etc/shadow" read by a server running in "/"). At most 1024 bytes, as a call's
 	// working directory.
 	WorkingDirectory *string `json:"workingDirectory,omitempty"`
+	// omit are keys of bulk content (a file's new text, a document to index) that the gateway
+	// forwards to the upstream server but leaves out of the AgentToolCall, as toolgate-hook does
+	// with a coding agent's Write: neither argument rules nor the ledger see them, and they do
+	// not count towards the 16 KiB bound of the call's other arguments, so a large write is
+	// decided by its path. Name only keys the upstream treats as data, never one it reads,
+	// writes, runs or connects to: what is omitted is not checked at all.
+	Omit []string `json:"omit,omitempty"`
 }
 
 // ToolArgumentMapApplyConfiguration constructs a declarative configuration of the ToolArgumentMap type for use with
@@ -94,5 +102,15 @@ func (b *ToolArgumentMapApplyConfiguration) WithCwd(value string) *ToolArgumentM
 // If called multiple times, the WorkingDirectory field is set to the value of the last call.
 func (b *ToolArgumentMapApplyConfiguration) WithWorkingDirectory(value string) *ToolArgumentMapApplyConfiguration {
 	b.WorkingDirectory = &value
+	return b
+}
+
+// WithOmit adds the given value to the Omit field in the declarative configuration
+// and returns the receiver, so that objects can be build by chaining "With" function invocations.
+// If called multiple times, values provided by each call will be appended to the Omit field.
+func (b *ToolArgumentMapApplyConfiguration) WithOmit(values ...string) *ToolArgumentMapApplyConfiguration {
+	for i := range values {
+		b.Omit = append(b.Omit, values[i])
+	}
 	return b
 }
