@@ -579,6 +579,16 @@ func (g *Gateway) admittedSession(ctx context.Context, rt *route) (*route, *upst
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), connectTimeout)
 	defer cancel()
 	up, session, err := g.session(cctx, current)
+	// The call was judged by the schema of the upstream it was routed to; connected anew since
+	// (a try sent again after a restart, another call's reconnect), the upstream may be another
+	// version, which fills in other defaults.
+	if err == nil && up != current.upstream && !up.describes(current.upstreamName(), current.tool) {
+		if current.server.Spec.SessionScope == safetyv1alpha1.ToolServerSessionScopeCall {
+			g.upstreams.end(session)
+		}
+		return nil, nil, nil, fmt.Errorf("ToolServer %s now describes tool %q with another input schema than the one "+
+			"this call was judged by: %w", current.server.Name, current.upstreamName(), errRouteChanged)
+	}
 	return current, up, session, err
 }
 

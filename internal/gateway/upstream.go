@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,6 +39,9 @@ type upstream struct {
 	tools      map[string]*mcp.Tool
 	// schemas are what each tool's input schema says of its arguments (toolSchema.arguments).
 	schemas map[string]*toolSchema
+	// listed is set once tools and schemas are read (dial), before up is shared: every session
+	// connected after that is checked to describe them alike (describedAlike).
+	listed  bool
 	connect func() (*mcp.ClientSession, error)
 	slots   []slot
 	next    atomic.Uint32
@@ -318,7 +322,9 @@ func (u *upstreams) connect(ts *safetyv1alpha1.ToolServer, a *attempt) {
 // the requests that wait for it may give up, the connect does not.
 func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 	name, url := ts.Name, ts.Spec.Endpoint()
-	connect := func() (*mcp.ClientSession, error) {
+	up := &upstream{id: u.ids.Add(1), uid: ts.UID, generation: ts.Generation, tools: map[string]*mcp.Tool{},
+		schemas: map[string]*toolSchema{}, slots: make([]slot, u.sessions)}
+	up.connect = func() (*mcp.ClientSession, error) {
 		// On a context of its own: a connect is bounded by connectTimeout alone, whoever waits
 		// for it, and not even a context without the request's cancellation would do, since the
 		// SDK keeps the agent's MCP protocol version in it, which must not become the version
@@ -331,10 +337,14 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 		if err != nil {
 			return nil, fmt.Errorf("connecting to ToolServer %s at %s: %w", name, url, err)
 		}
+		if up.listed {
+			if err := up.describedAlike(cctx, session); err != nil {
+				_ = session.Close()
+				return nil, fmt.Errorf("ToolServer %s: %w", name, err)
+			}
+		}
 		return session, nil
 	}
-	up := &upstream{id: u.ids.Add(1), uid: ts.UID, generation: ts.Generation, tools: map[string]*mcp.Tool{},
-		schemas: map[string]*toolSchema{}, connect: connect, slots: make([]slot, u.sessions)}
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
 	session, err := up.session()
@@ -350,7 +360,47 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 		schema := readToolSchema(tool.InputSchema)
 		up.schemas[tool.Name] = &schema
 	}
+	up.listed = true
 	return up, nil
+}
+
+// describedAlike checks that session, a new session of up, describes up's tools with the input
+// schemas up read when it listed them (on its first session), which are what every call of them
+// is judged by: the declared keys and the defaults the upstream fills in. Each session may reach
+// another server process (a rolling update behind a Service sends new sessions to new pods, a
+// restarted server is connected anew by a sessionScope Call ToolServer's next call), and one of
+// another version may fill in a default the gateway never wrote into the call: a call judged as
+// reading nothing would read the new version's default .env. A tool it describes otherwise, or
+// lacks, is errRouteChanged: the call is not sent, and up is forgotten (Gateway.session), so the
+// next call lists the tools again. A tool it adds is not offered until then, and harms nothing.
+func (up *upstream) describedAlike(ctx context.Context, session *mcp.ClientSession) error {
+	described := make(map[string]bool, len(up.tools))
+	for tool, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			return fmt.Errorf("listing the tools of a new session: %w", err)
+		}
+		if _, known := up.tools[tool.Name]; !known {
+			continue
+		}
+		if !up.describes(tool.Name, tool) {
+			return fmt.Errorf("a new session describes tool %q with another input schema than when the gateway "+
+				"listed it (another version of the server?): %w", tool.Name, errRouteChanged)
+		}
+		described[tool.Name] = true
+	}
+	for name := range up.tools {
+		if !described[name] {
+			return fmt.Errorf("a new session does not offer tool %q, which the gateway listed (another version of "+
+				"the server?): %w", name, errRouteChanged)
+		}
+	}
+	return nil
+}
+
+// describes says whether up lists the tool named name with tool's input schema.
+func (up *upstream) describes(name string, tool *mcp.Tool) bool {
+	listed, ok := up.tools[name]
+	return ok && reflect.DeepEqual(listed.InputSchema, tool.InputSchema)
 }
 
 // failed handles a call to up, named name, that failed with err on session. A session the SDK has
