@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -41,10 +42,12 @@ type upstream struct {
 	schemas map[string]*toolSchema
 	// listed is set once tools and schemas are read (dial), before up is shared: every session
 	// connected after that is checked to describe them alike (describedAlike).
-	listed  bool
-	connect func() (*mcp.ClientSession, error)
-	slots   []slot
-	next    atomic.Uint32
+	listed bool
+	// maxListed bounds the tools a session lists, all pages together (listTools).
+	maxListed int
+	connect   func() (*mcp.ClientSession, error)
+	slots     []slot
+	next      atomic.Uint32
 	// closed is set first thing by close; session reads it under a slot's lock, so that once
 	// close has emptied a slot no session is connected into it again.
 	closed atomic.Bool
@@ -323,7 +326,7 @@ func (u *upstreams) connect(ts *safetyv1alpha1.ToolServer, a *attempt) {
 func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 	name, url := ts.Name, ts.Spec.Endpoint()
 	up := &upstream{id: u.ids.Add(1), uid: ts.UID, generation: ts.Generation, tools: map[string]*mcp.Tool{},
-		schemas: map[string]*toolSchema{}, slots: make([]slot, u.sessions)}
+		schemas: map[string]*toolSchema{}, slots: make([]slot, u.sessions), maxListed: u.maxMessage}
 	up.connect = func() (*mcp.ClientSession, error) {
 		// On a context of its own: a connect is bounded by connectTimeout alone, whoever waits
 		// for it, and not even a context without the request's cancellation would do, since the
@@ -351,11 +354,12 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 	if err != nil {
 		return nil, err
 	}
-	for tool, err := range session.Tools(ctx, nil) {
-		if err != nil {
-			up.close()
-			return nil, fmt.Errorf("listing the tools of ToolServer %s: %w", name, err)
-		}
+	tools, err := listTools(ctx, session, u.maxMessage)
+	if err != nil {
+		up.close()
+		return nil, fmt.Errorf("listing the tools of ToolServer %s: %w", name, err)
+	}
+	for _, tool := range tools {
 		up.tools[tool.Name] = tool
 		schema := readToolSchema(tool.InputSchema)
 		up.schemas[tool.Name] = &schema
@@ -374,11 +378,12 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 // lacks, is errRouteChanged: the call is not sent, and up is forgotten (Gateway.session), so the
 // next call lists the tools again. A tool it adds is not offered until then, and harms nothing.
 func (up *upstream) describedAlike(ctx context.Context, session *mcp.ClientSession) error {
+	tools, err := listTools(ctx, session, up.maxListed)
+	if err != nil {
+		return fmt.Errorf("listing the tools of a new session: %w", err)
+	}
 	described := make(map[string]bool, len(up.tools))
-	for tool, err := range session.Tools(ctx, nil) {
-		if err != nil {
-			return fmt.Errorf("listing the tools of a new session: %w", err)
-		}
+	for _, tool := range tools {
 		if _, known := up.tools[tool.Name]; !known {
 			continue
 		}
@@ -395,6 +400,31 @@ func (up *upstream) describedAlike(ctx context.Context, session *mcp.ClientSessi
 		}
 	}
 	return nil
+}
+
+// listTools lists session's tools, every page, refusing a listing of more than max bytes (each
+// tool as encoded again): the bound on one message. The pages are each bounded so (limitAnswers),
+// but not their number, and the tools listed are held as long as the upstream is: an upstream
+// that never stopped giving pages, each a new tool as large as one message, took the gateway's
+// memory, and every agent's calls with it. No server's list of tools comes near the bound.
+func listTools(ctx context.Context, session *mcp.ClientSession, max int) ([]*mcp.Tool, error) {
+	var tools []*mcp.Tool
+	size := 0
+	for tool, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		encoded, err := json.Marshal(tool)
+		if err != nil {
+			return nil, err
+		}
+		if size += len(encoded); size > max {
+			return nil, fmt.Errorf("its tools take more than %d bytes, the bound on one message from a ToolServer "+
+				"(--max-upstream-message-bytes)", max)
+		}
+		tools = append(tools, tool)
+	}
+	return tools, nil
 }
 
 // describes says whether up lists the tool named name with tool's input schema.
