@@ -98,7 +98,7 @@ func (n *schemaNode) fill(v *jsonValue, f *filler, at string, depth int) error {
 		if err := n.fillObject(v, f, at, depth); err != nil {
 			return err
 		}
-	} else if err := n.items.fillElems(v, f, at, depth); err != nil {
+	} else if err := n.fillElems(v, f, at, depth); err != nil {
 		return err
 	}
 	held := len(v.members)
@@ -118,13 +118,15 @@ func (n *schemaNode) fill(v *jsonValue, f *filler, at string, depth int) error {
 	return n.created(v, f.tool, at)
 }
 
-// fillElems writes into each element of v, an array, what n, the node of its elements, says.
+// fillElems writes into each element of v, an array of n, what the node of its elements says:
+// that of its place in a tuple (n.prefix), past them that of the rest (n.items).
 func (n *schemaNode) fillElems(v *jsonValue, f *filler, at string, depth int) error {
-	if n == nil {
-		return nil
-	}
 	for i, e := range v.elems {
-		if err := n.fill(e, f, at+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
+		child := n.items
+		if i < len(n.prefix) {
+			child = n.prefix[i]
+		}
+		if err := child.fill(e, f, at+"["+strconv.Itoa(i)+"]", depth+1); err != nil {
 			return err
 		}
 		v.edited = v.edited || e.edited

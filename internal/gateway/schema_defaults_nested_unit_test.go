@@ -38,6 +38,20 @@ func TestNestedDefaultsAreJudged(t *testing.T) {
 			`{"type":"object","properties":{"prod":{"type":"boolean","default":true}}}}}}`,
 			"!has(args.envs) || args.envs.all(k, !has(args.envs[k].prod) || !args.envs[k].prod)",
 			[]string{`{"envs":{"a":{}}}`}, []string{`{"envs":{"a":{"prod":false}}}`, `{"envs":{}}`}},
+		// A tuple's elements take the defaults of the schema of their place: pydantic writes
+		// tuple[Opts, int] as prefixItems, zod-to-json-schema a z.tuple as items in a list
+		// (draft-07), with additionalItems for a rest.
+		{"a pydantic tuple of a model (prefixItems)", `{"$defs":{"Opts":{"properties":{"force":{"default":true,"type":"boolean"}},` +
+			`"type":"object"}},"properties":{"pair":{"maxItems":2,"minItems":2,"prefixItems":[{"$ref":"#/$defs/Opts"},{"type":"integer"}],` +
+			`"type":"array"}},"required":["pair"],"type":"object"}`,
+			"!has(args.pair[0].force) || !args.pair[0].force",
+			[]string{`{"pair":[{},1]}`}, []string{`{"pair":[{"force":false},1]}`}},
+		{"a zod tuple (items in a list, additionalItems)", `{"type":"object","properties":{"steps":{"type":"array","items":[` +
+			`{"type":"string"},{"type":"object","properties":{"force":{"type":"boolean","default":true}}}],` +
+			`"additionalItems":{"type":"object","properties":{"force":{"type":"boolean"}}}}}}`,
+			"!has(args.steps) || args.steps.all(s, type(s) == string || !has(s.force) || !s.force)",
+			[]string{`{"steps":["a",{}]}`, `{"steps":["a",{},{"force":false}]}`},
+			[]string{`{"steps":["a",{"force":false}]}`, `{"steps":["a",{"force":false},{}]}`, `{"steps":["a"]}`, `{"steps":[]}`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			set, errs := argrules.Compile([]argrules.Rule{{Name: "r", Tools: []string{"t"}, Expression: c.rule}})

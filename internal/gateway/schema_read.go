@@ -75,6 +75,8 @@ type schemaNode struct {
 	// (additionalProperties, a map's values), items that of an array's elements.
 	props         map[string]*schemaNode
 	others, items *schemaNode
+	// prefix are the nodes of a tuple's elements, by place; items is then that of the rest.
+	prefix []*schemaNode
 	// unread: the schema is nested or branched beyond the bounds here, and its defaults unseen.
 	unread bool
 	// fills: the node writes something into some value (or, unread, cannot tell), at some
@@ -159,7 +161,10 @@ type part struct {
 	// those of every other key's, items those of an array's elements: below this value.
 	props         map[string][]located
 	others, items []located
-	alts          []alternatives
+	// prefix are those of a tuple's elements, by place (prefixItems, or items as a list): items
+	// are then those of the elements past them (additionalItems, where items is a list).
+	prefix [][]located
+	alts   []alternatives
 }
 
 // located is a schema and where it is in the tool's schema, a JSON pointer: what names its node.
@@ -255,14 +260,36 @@ func ownPart(m map[string]any, at string) part {
 	if v, ok := m["additionalProperties"].(map[string]any); ok {
 		p.others = []located{{at + "/additionalProperties", v}}
 	}
-	if v, ok := m["items"].(map[string]any); ok {
-		p.items = []located{{at + "/items", v}}
-	}
+	p.items, p.prefix = elements(m, at)
 	if _, ok := m["patternProperties"]; ok {
 		p.says, p.open = true, true
 	}
 	p.noObject, p.noArray = !takesType(m["type"], "object"), !takesType(m["type"], "array")
 	return p
+}
+
+// elements are the schemas of an array's elements that m, found at at, gives: by place, of a
+// tuple (prefix: prefixItems, or, in draft-07 and before, items as a list), and of the others
+// (items; additionalItems where items is a list).
+func elements(m map[string]any, at string) (items []located, prefix [][]located) {
+	if v, ok := m["items"].(map[string]any); ok {
+		items = []located{{at + "/items", v}}
+	}
+	tuple, _ := m["prefixItems"].([]any)
+	kw := "/prefixItems/"
+	if list, ok := m["items"].([]any); ok && tuple == nil {
+		tuple, kw = list, "/items/"
+		if v, ok := m["additionalItems"].(map[string]any); ok {
+			items = []located{{at + "/additionalItems", v}}
+		}
+	}
+	prefix = make([][]located, len(tuple))
+	for i, e := range tuple {
+		if v, ok := e.(map[string]any); ok {
+			prefix[i] = []located{{at + kw + strconv.Itoa(i), v}}
+		}
+	}
+	return items, prefix
 }
 
 // takesType says whether t, a schema's "type", takes values of the type name: no type takes all.
@@ -413,6 +440,12 @@ func (p *part) merge(q part) {
 	}
 	p.others = append(p.others, q.others...)
 	p.items = append(p.items, q.items...)
+	for i, schemas := range q.prefix {
+		if i == len(p.prefix) {
+			p.prefix = append(p.prefix, nil)
+		}
+		p.prefix[i] = append(p.prefix[i], schemas...)
+	}
 	p.alts = append(p.alts, q.alts...)
 }
 
@@ -524,6 +557,9 @@ func (c *compiler) build(n *schemaNode, p part, top bool) {
 		}
 	}
 	n.others, n.items = c.node(p.others), c.node(p.items)
+	for _, schemas := range p.prefix {
+		n.prefix = append(n.prefix, c.node(schemas))
+	}
 	for _, a := range p.alts {
 		ch := choice{keyword: a.keyword}
 		for i, b := range a.branches {
@@ -616,6 +652,11 @@ func (n *schemaNode) writesBelow() bool {
 	}
 	if (n.others != nil && n.others.fills) || (n.items != nil && n.items.fills) {
 		return true
+	}
+	for _, child := range n.prefix {
+		if child != nil && child.fills {
+			return true
+		}
 	}
 	for _, ch := range n.choices {
 		for _, b := range ch.branches {
