@@ -77,8 +77,8 @@ func run() error {
 	flag.DurationVar(&upstreamCallTimeout, "upstream-call-timeout", gateway.DefaultUpstreamCallTimeout,
 		"how long an admitted call may take upstream; it runs to its answer even if the agent hangs up")
 	flag.IntVar(&maxUpstreamMessage, "max-upstream-message-bytes", gateway.DefaultMaxUpstreamMessageBytes,
-		"the largest message a ToolServer may send (a JSON answer, or one server-sent event); "+
-			"a larger answer fails its call alone; at least 4096")
+		"the largest message a ToolServer may send (a JSON answer, or one server-sent event), and the most its "+
+			"list of tools may take, all pages together; a larger answer fails its call alone; at least 4096")
 	flag.Int64Var(&maxAnswerBytesHeld, "max-answer-bytes-held", 0,
 		"bytes of upstream answers to agents' calls held at once, beyond 64 KiB each; a larger answer waits, unread, "+
 			"for its share; 0 means --max-upstream-message-bytes, its least; each byte held costs about 7 in memory")

@@ -120,7 +120,7 @@ type Options struct {
 	// request (forward says why); 0 means DefaultUpstreamCallTimeout.
 	UpstreamCallTimeout time.Duration
 	// MaxUpstreamMessageBytes bounds one message from a ToolServer, a JSON answer or one
-	// server-sent event; 0 means DefaultMaxUpstreamMessageBytes, and it is at least
+	// server-sent event, and its list of tools, all pages together (listTools); 0 means DefaultMaxUpstreamMessageBytes, and it is at least
 	// MinMaxUpstreamMessageBytes. A call answered with more fails (that call alone:
 	// limitAnswers), and is reported Failed.
 	MaxUpstreamMessageBytes int
