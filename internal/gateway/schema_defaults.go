@@ -166,9 +166,14 @@ func (n *schemaNode) fillObject(v *jsonValue, f *filler, at string, depth int) e
 // fillMembers writes into the values of v's members from the first on what n says of their keys.
 func (n *schemaNode) fillMembers(v *jsonValue, first int, f *filler, at string, depth int) error {
 	for _, m := range v.members[first:] {
-		child, declared := n.props[m.key]
-		if !declared {
-			child = n.others
+		child, sure := n.valueNode(m.key)
+		if !sure {
+			if err := m.value.open(); err == nil && (m.value.kind == '{' || m.value.kind == '[') {
+				return invalidParams("tool %q's input schema gives the value of the argument %q defaults by more than "+
+					"one of its properties and patternProperties, or by a pattern the gateway cannot read, so the "+
+					"defaults the tool fills in there are unseen; give it no object or array", f.tool, path(at, m.key))
+			}
+			continue
 		}
 		if err := child.fill(m.value, f, path(at, m.key), depth+1); err != nil {
 			return err

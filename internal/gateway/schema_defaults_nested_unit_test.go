@@ -203,6 +203,24 @@ func TestNestedDefaultsShapes(t *testing.T) {
 			{args: `{"k":2}`, refused: unsure("opts")},
 			{args: `{"k":2,"opts":{}}`, want: `{"k":2,"opts":{"force":true}}`},
 		}},
+		// A value whose key matches a pattern takes that pattern's defaults (pydantic's dict of a
+		// constrained key and a model), and not those of every other key's; where the gateway
+		// cannot tell which schemas apply (two that fill, a pattern Go's regexp cannot read), an
+		// object or array there is refused.
+		{"a map whose keys match patterns", `{"type":"object","properties":{"envs":{"type":"object",` +
+			`"patternProperties":{"^prod":{"type":"object","properties":{"force":{"type":"boolean","default":true}}},` +
+			`"-a$":{"type":"object","properties":{"n":{"type":"number","default":1}}}},` +
+			`"additionalProperties":{"type":"object","properties":{"dry":{"type":"boolean","default":true}}}}}}`, []call{
+			{args: `{"envs":{"prod-b":{},"dev":{}}}`, want: `{"envs":{"prod-b":{"force":true},"dev":{"dry":true}}}`},
+			{args: `{"envs":{"dev-a":{}}}`, want: `{"envs":{"dev-a":{"n":1}}}`},
+			{args: `{"envs":{"prod-a":{}}}`, refused: `"envs.prod-a"`},
+			{args: `{"envs":{"prod-a":"x"}}`, want: `{"envs":{"prod-a":"x"}}`},
+		}},
+		{"a pattern Go cannot read, whose values take defaults", `{"type":"object","properties":{"envs":{"type":"object",` +
+			`"patternProperties":{"^(?!dev)":{"type":"object","properties":{"force":{"type":"boolean","default":true}}}}}}}`, []call{
+			{args: `{"envs":{"prod":{}}}`, refused: `"envs.prod"`},
+			{args: `{"envs":{"prod":1}}`, want: `{"envs":{"prod":1}}`},
+		}},
 		// A default written in is filled as the call's own object is.
 		{"a default of a top-level alternative, filled below", `{"type":"object","anyOf":[{"properties":{"opts":{"default":{},` +
 			`"properties":{"force":{"default":true}}}}},{"properties":{"opts":{"default":{},"properties":{"force":{"default":true}}}}}]}`, []call{

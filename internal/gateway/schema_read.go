@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"maps"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,6 +78,9 @@ type schemaNode struct {
 	others, items *schemaNode
 	// prefix are the nodes of a tuple's elements, by place; items is then that of the rest.
 	prefix []*schemaNode
+	// patterns are the nodes of the values of the keys that regular expressions match
+	// (patternProperties), sorted by expression; others is then that of the keys none matches.
+	patterns []patternNode
 	// unread: the schema is nested or branched beyond the bounds here, and its defaults unseen.
 	unread bool
 	// fills: the node writes something into some value (or, unread, cannot tell), at some
@@ -87,6 +91,55 @@ type schemaNode struct {
 	// creates it (the Go SDK's server follows no $ref to create one, and a pydantic model whose
 	// default_factory builds itself never ends), and a call could never name every one.
 	cyclic bool
+}
+
+// patternNode is the node of the values of the keys pattern matches; re is nil where Go's
+// regexp cannot read it (it is ECMAScript's).
+type patternNode struct {
+	pattern string
+	re      *regexp.Regexp
+	node    *schemaNode
+}
+
+// valueNode is the node of the value of key in an object of n, and whether the gateway can tell
+// it: the key's property, the patterns' it matches and, where it is none of those, every other
+// key's (additionalProperties) all apply, as JSON Schema applies them; of those that fill
+// something in, there must be at most one (two are not merged per key), and none that may or may
+// not apply (a pattern Go's regexp cannot read).
+func (n *schemaNode) valueNode(key string) (*schemaNode, bool) {
+	child, declared := n.props[key]
+	var surely, maybe []*schemaNode
+	if declared {
+		surely = append(surely, child)
+	}
+	matched := false
+	for _, p := range n.patterns {
+		switch {
+		case p.re == nil:
+			maybe = append(maybe, p.node)
+		case p.re.MatchString(key):
+			surely, matched = append(surely, p.node), true
+		}
+	}
+	if !declared && !matched {
+		if len(maybe) == 0 {
+			surely = append(surely, n.others)
+		} else {
+			maybe = append(maybe, n.others)
+		}
+	}
+	fills := func(n *schemaNode) bool { return n != nil && n.fills }
+	if slices.ContainsFunc(maybe, fills) {
+		return nil, false
+	}
+	surely = slices.DeleteFunc(surely, func(n *schemaNode) bool { return !fills(n) })
+	switch len(surely) {
+	case 0:
+		return nil, true
+	case 1:
+		return surely[0], true
+	}
+	return nil, false
 }
 
 // schemaDefault is one argument an upstream tool's input schema gives a default: what the tool
@@ -164,7 +217,10 @@ type part struct {
 	// prefix are those of a tuple's elements, by place (prefixItems, or items as a list): items
 	// are then those of the elements past them (additionalItems, where items is a list).
 	prefix [][]located
-	alts   []alternatives
+	// patterns are those of the values of the keys each regular expression matches
+	// (patternProperties), by expression.
+	patterns map[string][]located
+	alts     []alternatives
 }
 
 // located is a schema and where it is in the tool's schema, a JSON pointer: what names its node.
@@ -261,8 +317,9 @@ func ownPart(m map[string]any, at string) part {
 		p.others = []located{{at + "/additionalProperties", v}}
 	}
 	p.items, p.prefix = elements(m, at)
-	if _, ok := m["patternProperties"]; ok {
+	if patterns, ok := m["patternProperties"]; ok {
 		p.says, p.open = true, true
+		p.patterns = patternSchemas(patterns, at)
 	}
 	p.noObject, p.noArray = !takesType(m["type"], "object"), !takesType(m["type"], "array")
 	return p
@@ -290,6 +347,21 @@ func elements(m map[string]any, at string) (items []located, prefix [][]located)
 		}
 	}
 	return items, prefix
+}
+
+// patternSchemas are the schemas of patternProperties, found at at, by pattern; nil for none.
+func patternSchemas(patterns any, at string) map[string][]located {
+	var out map[string][]located
+	pm, _ := patterns.(map[string]any)
+	for pattern, v := range pm {
+		if v, ok := v.(map[string]any); ok {
+			if out == nil {
+				out = map[string][]located{}
+			}
+			out[pattern] = []located{{at + "/patternProperties/" + pointerToken(pattern), v}}
+		}
+	}
+	return out
 }
 
 // takesType says whether t, a schema's "type", takes values of the type name: no type takes all.
@@ -440,6 +512,12 @@ func (p *part) merge(q part) {
 	}
 	p.others = append(p.others, q.others...)
 	p.items = append(p.items, q.items...)
+	for pattern, schemas := range q.patterns {
+		if p.patterns == nil {
+			p.patterns = map[string][]located{}
+		}
+		p.patterns[pattern] = append(p.patterns[pattern], schemas...)
+	}
 	for i, schemas := range q.prefix {
 		if i == len(p.prefix) {
 			p.prefix = append(p.prefix, nil)
@@ -560,6 +638,13 @@ func (c *compiler) build(n *schemaNode, p part, top bool) {
 	for _, schemas := range p.prefix {
 		n.prefix = append(n.prefix, c.node(schemas))
 	}
+	for _, pattern := range slices.Sorted(maps.Keys(p.patterns)) {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			re = nil // ECMAScript's, which RE2 does not read (a lookahead): it may match any key
+		}
+		n.patterns = append(n.patterns, patternNode{pattern: pattern, re: re, node: c.node(p.patterns[pattern])})
+	}
 	for _, a := range p.alts {
 		ch := choice{keyword: a.keyword}
 		for i, b := range a.branches {
@@ -655,6 +740,11 @@ func (n *schemaNode) writesBelow() bool {
 	}
 	for _, child := range n.prefix {
 		if child != nil && child.fills {
+			return true
+		}
+	}
+	for _, p := range n.patterns {
+		if p.node != nil && p.node.fills {
 			return true
 		}
 	}
