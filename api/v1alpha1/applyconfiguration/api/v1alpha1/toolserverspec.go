@@ -42,7 +42,8 @@ type ToolServerSpecApplyConfiguration struct {
 	// directory one call changed to, an open transaction, a logged-in browser page, a
 	// remembered value) carries from one plan's call into another plan's, nor from one call
 	// into the next: set it for any server whose tools keep session state. Each call then also
-	// pays the session's handshake (initialize, and the DELETE that ends it).
+	// pays the session's handshake (initialize, a tools/list that checks the session's server
+	// describes the tool as the call was judged by, and the DELETE that ends it).
 	SessionScope *apiv1alpha1.ToolServerSessionScope `json:"sessionScope,omitempty"`
 	// tools are the registered AgentTools this server serves. The gateway lists and forwards
 	// only these; any other tool the upstream server offers stays hidden.
