@@ -137,22 +137,11 @@ func (s *argvScan) setTool(tool string) {
 }
 
 func (s *argvScan) word(i int, w string) {
-	if s.pendingAny {
-		from := 0
-		if s.pending != nil && s.pending.userPass {
-			from = userPassFrom(w, s.pending.userSep)
-		}
-		if s.pending != nil && s.pending.cookie && !strings.Contains(w, "=") {
-			from = -1 // curl -b cookies.txt: a file to read cookies from
-		}
-		if from >= 0 {
-			s.hide(i, from)
-		}
-		s.pending, s.pendingAny = nil, false
+	if s.pendingAny && s.value(i, w) {
 		return
 	}
 	switch w {
-	case "|", "||", "&&", ";", "&":
+	case "|", "||", "&&", ";", "&", "|&":
 		s.setTool("")
 		return
 	}
@@ -173,6 +162,36 @@ func (s *argvScan) word(i int, w string) {
 		return
 	}
 	s.option(i, w)
+}
+
+// value takes w as the value of the option before it, and reports whether w was one.
+// A redirection or a control operator is no option's value: "--with-token < tok" reads the
+// token from a file, and the option has no value on the line. A here-string is what the command
+// reads: "--with-token <<< X" gives X.
+func (s *argvScan) value(i int, w string) bool {
+	o := s.pending
+	s.pending, s.pendingAny = nil, false
+	at := 0
+	switch n := shellOperatorLen(w); {
+	case w == hereString:
+		s.pending, s.pendingAny = o, true // the value is the next word
+		return true
+	case n == len(hereString) && strings.HasPrefix(w, hereString):
+		at = n
+	case n > 0 && n == len(w):
+		return false
+	}
+	from := 0
+	if o != nil && o.userPass {
+		from = userPassFrom(w[at:], o.userSep)
+	}
+	if o != nil && o.cookie && !strings.Contains(w[at:], "=") {
+		from = -1 // curl -b cookies.txt: a file to read cookies from
+	}
+	if from >= 0 {
+		s.hide(i, at+from)
+	}
+	return true
 }
 
 // option handles a word that starts with a dash: a tool's password option, or (generic) an
@@ -205,6 +224,41 @@ func (s *argvScan) option(i int, w string) {
 		s.pending, s.pendingAny = nil, true
 	}
 }
+
+// hereString is the shell's here-string operator: the word after it is the command's input.
+const hereString = "<<<"
+
+// shellOperatorLen is the length of the redirection or control operator w begins with (a file
+// descriptor's digits first: "2>", "2>&1"), or 0. "<tok" is a redirection with its target
+// attached; in a list of words only an element that is an operator and nothing more counts (the
+// callers check n == len(w)), as there "<x>" may be a value.
+func shellOperatorLen(w string) int {
+	i := 0
+	for i < len(w) && '0' <= w[i] && w[i] <= '9' {
+		i++
+	}
+	rest := w[i:]
+	for _, op := range shellOperators {
+		if strings.HasPrefix(rest, op) {
+			if i > 0 && op[0] != '<' && op[0] != '>' {
+				return 0 // "2&&": digits go only before a redirection
+			}
+			n := i + len(op)
+			if op[len(op)-1] == '&' && (op[0] == '<' || op[0] == '>') {
+				for n < len(w) && ('0' <= w[n] && w[n] <= '9' || w[n] == '-') {
+					n++ // >&2, <&-
+				}
+			}
+			return n
+		}
+	}
+	return 0
+}
+
+// shellOperators are the shell's redirection and control operators, longest first where one
+// begins another.
+var shellOperators = []string{hereString, "<<-", "<<", "<>", "<&", "<", ">>", ">&", ">|", ">", "&>>", "&>", "&&", "&",
+	"||", "|&", "|", ";;", ";"}
 
 // toolOptionOf finds w among the tool's password options: from is where its value starts in w,
 // or -1 when the value is the next word.
@@ -277,7 +331,16 @@ func redactCommandLine(s string) (string, bool) {
 	}
 	unquote := func(w string) string { return strings.Trim(w, `"'`) }
 	var cuts []span
-	argvSecrets(len(words), func(k int) (string, bool) { return unquote(s[words[k].start:words[k].end]), true },
+	word := func(k int) (string, bool) {
+		w := s[words[k].start:words[k].end]
+		// An unquoted redirection with its target attached (<tok, 2>err) is its operator to
+		// the scan; a here-string's attached input (<<<X) stays whole, it may be the value.
+		if n := shellOperatorLen(w); n > 0 && !strings.HasPrefix(w, hereString) {
+			return w[:n], true
+		}
+		return unquote(w), true
+	}
+	argvSecrets(len(words), word,
 		false, func(k, from int) {
 			w := s[words[k].start:words[k].end]
 			lead := len(w) - len(strings.TrimLeft(w, `"'`))

@@ -155,13 +155,14 @@ const (
 	credentialValue = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*'|[^\s"'=][^\s"']*)`
 )
 
-// What follows a credential's name in an option (= or spaces and a value) and in the two
+// What follows a credential's name in an option (= or spaces and a value, or a here-string's
+// input: --password-stdin <<< x) and in the two
 // credential-assignment forms: = or : and a value (PASSWORD=x, password = x, client_secret: x),
 // or a closing quote, = or : and a quoted value ("password":"x", \"password\": \"x\"). Each
 // begins with a byte no name holds, which is what lets affixedRule find the name's end without
 // the expression (secrets_affixed.go).
 const (
-	optionTail     = `(?:=|\s+)` + credentialValue
+	optionTail     = `(?:=|\s+)(?:<<<[ \t]*)?` + credentialValue
 	assignmentTail = `(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue
 	quotedKeyTail  = `\\?["'][ \t]*[:=][ \t]*` + quotedValue
 )
@@ -287,8 +288,9 @@ func (r secretRule) apply(s string) (string, bool) {
 	last := 0
 	for _, m := range locs {
 		start, end := m[2*r.group], m[2*r.group+1]
-		if start < 0 || alreadyRedacted(s[start:end]) || r.id == authorizationRule && schemeOfRedacted(s[end:]) {
-			continue
+		if start < 0 || alreadyRedacted(s[start:end]) || r.id == authorizationRule && schemeOfRedacted(s[end:]) ||
+			r.id == credentialOptionRule && shellOperatorLen(s[start:end]) > 0 {
+			continue // an option's "value" that is a redirection (--with-token < f) is none
 		}
 		if r.byName() && notACredentialName(nameAt(s[m[0]:start])) {
 			// max_tokens=1024, --token-file=/x: the value is not a credential, but it may hold
