@@ -62,8 +62,29 @@ var toolPasswordOptions = func() map[string][]toolOption {
 	smbUser := []toolOption{{flag: "-U", attached: true, separate: true, userPass: true, userSep: '%'},
 		{flag: "--user", separate: true, userPass: true, userSep: '%'}}
 	add(smbUser, "smbclient", "rpcclient", "smbcacls", "smbcquotas", "smbtree")
+	// gh secret set NAME --body X sets a repository's, an environment's or an organization's
+	// Actions secret. gh variable set's --body is not hidden: a variable is stored and shown in
+	// the clear (to anyone who can read the repository's settings, and in workflow logs), and
+	// hiding it would only take the decision's arguments from replay.
+	add([]toolOption{{flag: "-b", attached: true, separate: true, after: wordSecret},
+		{flag: "--body", separate: true, after: wordSecret}}, "gh")
 	return m
 }()
+
+// wordSecret is the subcommand after which gh's --body is a secret's value.
+const wordSecret = "secret"
+
+// toolKeywords are the words the keyword scan looks for to run the cli-password rule, per tool:
+// its name, but for gh the subcommand its option needs. "gh" is in "high", "github" and
+// "through", and would send most text through the word-by-word pass; "secret set" always
+// holds "secret".
+var toolKeywords = map[string]string{"gh": wordSecret}
+
+// isTool reports whether base names a tool whose command line the scan reads.
+func isTool(base string) bool {
+	_, positional := positionalTools[base]
+	return positional || toolPasswordOptions[base] != nil
+}
 
 // wordLogin is the subcommand after which a registry or cloud CLI's -p is a password, and the
 // word a .netrc entry needs for netrc-password.
@@ -87,14 +108,29 @@ var toolFlags = func() []string {
 	return out
 }()
 
-// toolWords are the tool names, for the keyword scan that lets a string without any skip the
-// word-by-word pass.
-var toolWords = func() []string {
-	out := make([]string, 0, len(toolPasswordOptions))
-	for t := range toolPasswordOptions {
-		out = append(out, strings.ToLower(t))
+// toolWords are the tool names (toolKeywords), for the keyword scan that lets a string without
+// any skip the word-by-word pass; positionalNames the names of positionalTools, which have no
+// flag for redactCommandLine's quick look.
+var toolWords, positionalNames = func() (words, positional []string) {
+	seen := map[string]bool{}
+	add := func(tool string) {
+		w := strings.ToLower(tool)
+		if k := toolKeywords[tool] + positionalTools[tool].keyword; k != "" {
+			w = k
+		}
+		if !seen[w] {
+			seen[w] = true
+			words = append(words, w)
+		}
 	}
-	return out
+	for t := range toolPasswordOptions {
+		add(t)
+	}
+	for t := range positionalTools {
+		add(t)
+		positional = append(positional, t)
+	}
+	return words, positional
 }()
 
 // credentialOption matches an option name (without its dashes) that names a credential.
@@ -106,15 +142,17 @@ func credentialOptionName(name string) bool {
 	return credentialOption.MatchString(name) && !notACredentialName(name)
 }
 
-// argvSecrets calls hide(i, from) for every word of argv that holds a credential, from the byte
-// where the credential starts (0: the whole word). generic says whether options named by
-// credentialOptionName count too (in text the credential-option rule finds those).
-func argvSecrets(n int, word func(int) (string, bool), generic bool, hide func(i, from int)) {
+// argvSecrets calls hide(i, from, to) for every word of argv that holds a credential: its bytes
+// [from, to), to -1 meaning to the word's end (0, -1: the whole word). generic says whether
+// options named by credentialOptionName count too (in text the credential-option rule finds
+// those). A word for which word says !ok is no value and no plain word (not a string; in text,
+// a redirection with its target attached).
+func argvSecrets(n int, word func(int) (string, bool), generic bool, hide func(i, from, to int)) {
 	s := argvScan{generic: generic, hide: hide}
 	for i := range n {
 		w, ok := word(i)
 		if !ok {
-			s.pending, s.pendingAny = nil, false
+			s.pending, s.pendingAny, s.target = nil, false, false
 			continue
 		}
 		s.word(i, w)
@@ -124,28 +162,43 @@ func argvSecrets(n int, word func(int) (string, bool), generic bool, hide func(i
 // argvScan is argvSecrets' state from one word to the next.
 type argvScan struct {
 	generic    bool
-	hide       func(i, from int)
+	hide       func(i, from, to int)
 	tool       string
 	opts       []toolOption
 	sawAfter   []string    // words after the tool that an option needs (toolOption.after)
 	pending    *toolOption // the option before takes this word as its value
 	pendingAny bool
+	target     bool           // the word before is a redirection: this one is its file
+	positional positionalTool // the tool's plain-word credentials, if it has any
+	pos        positionalScan
+	posValue   bool // the option before takes this word as its value (positional.valued)
 }
 
 func (s *argvScan) setTool(tool string) {
 	s.tool, s.opts, s.sawAfter = tool, toolPasswordOptions[tool], s.sawAfter[:0]
+	s.positional, s.pos, s.posValue = positionalTools[tool], positionalScan{}, false
 }
 
 func (s *argvScan) word(i int, w string) {
 	if s.pendingAny && s.value(i, w) {
 		return
 	}
+	if s.target {
+		s.target = false // the file of a redirection: no argument of the command
+		return
+	}
 	switch w {
-	case "|", "||", "&&", ";", "&", "|&":
+	case "|", "||", "&&", ";", "&", "|&", ";;":
 		s.setTool("")
 		return
 	}
-	if base := path.Base(w); toolPasswordOptions[base] != nil {
+	if n := shellOperatorLen(w); n > 0 && (n == len(w) || strings.HasPrefix(w, hereString)) {
+		// A redirection: its file (the next word, unless it is attached or the operator
+		// duplicates a descriptor, 2>&1) and a here-string's input are no arguments.
+		s.target = n == len(w) && !dupRedirection(w)
+		return
+	}
+	if base := path.Base(w); isTool(base) {
 		s.setTool(base)
 		return
 	}
@@ -159,9 +212,49 @@ func (s *argvScan) word(i int, w string) {
 		} else if s.tool != "" && slices.ContainsFunc(s.opts, func(o toolOption) bool { return o.after == w }) {
 			s.sawAfter = append(s.sawAfter, w)
 		}
+		s.plainWord(i, w)
 		return
 	}
 	s.option(i, w)
+	s.positionalOption(w)
+}
+
+// positionalOption notes an option word for the tool's positional credentials: its letters
+// (htpasswd -nb), and whether it takes the next word as its value.
+func (s *argvScan) positionalOption(w string) {
+	if s.positional.secret != nil && !strings.HasPrefix(w, "--") {
+		for k := 1; k < len(w) && w[k] != '='; k++ {
+			s.pos.flags |= optionLetter(w[k])
+		}
+	}
+	// The option's value is no plain word: one the tool takes a value with, or one named as a
+	// credential (vault login --token X: the credential-option rule's).
+	if s.positional.secret != nil && !strings.Contains(w, "=") &&
+		(s.positional.valued != nil && s.positional.valued(w) || credentialOptionName(strings.TrimLeft(w, "-"))) {
+		s.posValue = true
+	}
+}
+
+// plainWord hands a word that is no option to the tool's positional credentials, if it has any.
+func (s *argvScan) plainWord(i int, w string) {
+	if s.positional.secret == nil {
+		return
+	}
+	if s.posValue {
+		s.posValue = false // an option's value: sqlplus -R 3
+		return
+	}
+	if from, to := s.positional.secret(&s.pos, w); from >= 0 {
+		s.hide(i, from, to)
+	}
+	s.pos.plain++
+}
+
+// dupRedirection reports whether the redirection operator w duplicates a descriptor (2>&1, >&-,
+// <&0) and so takes no file.
+func dupRedirection(w string) bool {
+	c := w[len(w)-1]
+	return strings.Contains(w, "&") && ('0' <= c && c <= '9' || c == '-') && !strings.HasSuffix(w, "<<-")
 }
 
 // value takes w as the value of the option before it, and reports whether w was one.
@@ -189,7 +282,7 @@ func (s *argvScan) value(i int, w string) bool {
 		from = -1 // curl -b cookies.txt: a file to read cookies from
 	}
 	if from >= 0 {
-		s.hide(i, at+from)
+		s.hide(i, at+from, -1)
 	}
 	return true
 }
@@ -203,14 +296,14 @@ func (s *argvScan) option(i int, w string) {
 			s.pending, s.pendingAny = o, true
 		case o.userPass:
 			if f := userPassFrom(w[from:], o.userSep); f >= 0 {
-				s.hide(i, from+f)
+				s.hide(i, from+f, -1)
 			}
 		case o.cookie:
 			if strings.Contains(w[from:], "=") {
-				s.hide(i, from)
+				s.hide(i, from, -1)
 			}
 		default:
-			s.hide(i, from)
+			s.hide(i, from, -1)
 		}
 		return
 	}
@@ -219,7 +312,7 @@ func (s *argvScan) option(i int, w string) {
 		return
 	}
 	if hasValue {
-		s.hide(i, strings.IndexByte(w, '=')+1)
+		s.hide(i, strings.IndexByte(w, '=')+1, -1)
 	} else {
 		s.pending, s.pendingAny = nil, true
 	}
@@ -292,7 +385,7 @@ func commandSetting(w string) (string, bool) {
 		return "", false
 	}
 	base := path.Base(value)
-	return base, toolPasswordOptions[base] != nil
+	return base, isTool(base)
 }
 
 // userPassFrom is where the password starts in user:password (user%password with sep '%'), or
@@ -311,7 +404,7 @@ func userPassFrom(w string, sep byte) int {
 // redactCommandLine hides the credentials argvSecrets finds in s, split into words at spaces,
 // as "[REDACTED:cli-password]". Quotes around a value are kept outside the marker.
 func redactCommandLine(s string) (string, bool) {
-	if !containsAny(s, toolFlags) {
+	if !containsAny(s, toolFlags) && !containsAny(s, positionalNames) {
 		return s, false // no password option of any tool: most strings that name a tool
 	}
 	type span struct{ start, end int }
@@ -334,17 +427,21 @@ func redactCommandLine(s string) (string, bool) {
 	word := func(k int) (string, bool) {
 		w := s[words[k].start:words[k].end]
 		// An unquoted redirection with its target attached (<tok, 2>err) is its operator to
-		// the scan; a here-string's attached input (<<<X) stays whole, it may be the value.
+		// the scan, or nothing when the target is attached; a here-string's attached input
+		// (<<<X) stays whole, it may be the value.
 		if n := shellOperatorLen(w); n > 0 && !strings.HasPrefix(w, hereString) {
-			return w[:n], true
+			return w[:n], n == len(w) || dupRedirection(w)
 		}
 		return unquote(w), true
 	}
 	argvSecrets(len(words), word,
-		false, func(k, from int) {
+		false, func(k, from, to int) {
 			w := s[words[k].start:words[k].end]
 			lead := len(w) - len(strings.TrimLeft(w, `"'`))
 			end := words[k].end - (len(w) - len(strings.TrimRight(w, `"'`)))
+			if to >= 0 {
+				end = words[k].start + lead + to
+			}
 			if start := words[k].start + lead + from; start < end {
 				cuts = append(cuts, span{start, end})
 			}
@@ -380,10 +477,13 @@ func isSpace(c byte) bool {
 func redactArgv(list []any) bool {
 	changed := false
 	argvSecrets(len(list), func(i int) (string, bool) { s, ok := list[i].(string); return s, ok }, true,
-		func(i, from int) {
+		func(i, from, to int) {
 			s := list[i].(string)
-			if s[from:] != Redacted {
-				list[i], changed = s[:from]+Redacted, true
+			if to < 0 {
+				to = len(s)
+			}
+			if s[from:to] != Redacted {
+				list[i], changed = s[:from]+Redacted+s[to:], true
 			}
 		})
 	return changed
@@ -396,7 +496,7 @@ func argvHasSecret[V any](list []V) bool {
 	// ids) have neither, and skip the pass.
 	candidate := false
 	for _, v := range list {
-		if s, ok := any2string(v); ok && (len(s) > 1 && s[0] == '-' || toolPasswordOptions[path.Base(s)] != nil) {
+		if s, ok := any2string(v); ok && (len(s) > 1 && s[0] == '-' || isTool(path.Base(s))) {
 			candidate = true
 			break
 		}
@@ -406,8 +506,8 @@ func argvHasSecret[V any](list []V) bool {
 	}
 	found := false
 	argvSecrets(len(list), func(i int) (string, bool) { return any2string(list[i]) }, true,
-		func(i, from int) {
-			if s, _ := any2string(list[i]); s[from:] != Redacted {
+		func(i, from, to int) {
+			if s, _ := any2string(list[i]); to < 0 && s[from:] != Redacted || to >= 0 && s[from:to] != Redacted {
 				found = true
 			}
 		})

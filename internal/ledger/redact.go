@@ -26,7 +26,7 @@ const Redacted = "[REDACTED]"
 // and the shell's bare PWD and OLDPWD stay (notACredentialName). Password and passphrase are
 // also written as two words (Pass_Word, pass-phrase, "PASS WORD"), with each separator a key
 // name uses.
-var defaultRedactKeys = append([]string{"password", "passwd", "passphrase", wordPass, wordPwd, wordToken, "secret", wordKey, "auth", "credential", wordCookie},
+var defaultRedactKeys = append([]string{"password", "passwd", "passphrase", wordPass, wordPwd, wordToken, wordSecret, wordKey, wordAuth, "credential", wordCookie},
 	separatedSpellings("pass", "word", "phrase")...)
 
 // separatedSpellings are first+sep+second for each second word and each separator key names use.

@@ -193,6 +193,7 @@ const (
 	wordKey    = "key"
 	wordPwd    = "pwd"
 	wordPass   = "pass"
+	wordAuth   = "auth"
 )
 
 // RedactSecrets replaces every credential-shaped part of s by "[REDACTED:<rule>]". The

@@ -82,3 +82,66 @@ func TestRedirectionIsNoOptionValue(t *testing.T) {
 			argv: []any{"tool", "--password", "<hunter22>"}, wantArgv: []string{"tool", "--password", "[REDACTED]"}},
 	})
 }
+
+// Credentials a tool takes as a plain word, not as an option's value: Oracle's logon
+// (user/password@connect), vault login's token, htpasswd's batch password, a package manager's
+// registry token set with "config set KEY VALUE", the value of a GitHub Actions secret. Only
+// the password is hidden where the word holds more (the user and the database stay).
+func TestPositionalCredentials(t *testing.T) {
+	checkRedactionRows(t, []redactionRow{
+		{name: "sqlplus user/password@db", in: `sqlplus scott/tiger123@db`, want: `sqlplus scott/[REDACTED:cli-password]@db`,
+			argv: []any{"sqlplus", "scott/tiger123@db"}, wantArgv: []string{"sqlplus", "scott/[REDACTED]@db"}},
+		{name: "sqlplus -s, easy connect", in: `sqlplus -s u/Xs3cret99@//host:1521/svc @run.sql`, want: `sqlplus -s u/[REDACTED:cli-password]@//host:1521/svc @run.sql`},
+		{name: "sqlplus without a connect identifier", in: `/opt/oracle/bin/sqlplus u/Xs3cret99`, want: `/opt/oracle/bin/sqlplus u/[REDACTED:cli-password]`,
+			argv: []any{"sqlplus", "-L", "u/Xs3cret99"}, wantArgv: []string{"sqlplus", "-L", "u/[REDACTED]"}},
+		{name: "sqlplus quoted password with @", in: `sqlplus 'u/"p@ssw0rd"@db'`, want: `sqlplus 'u/"[REDACTED:cli-password]"@db'`},
+		{name: "sqlplus after -R's value", in: `echo x | sqlplus -R 3 sys/Xs3cret99@db as sysdba`, want: `echo x | sqlplus -R 3 sys/[REDACTED:cli-password]@db as sysdba`},
+		{name: "expdp logon and userid=", in: `expdp system/Xs3cret99@db directory=d && impdp directory=d userid=u/Ys3cret99@db`,
+			want: `expdp system/[REDACTED:cli-password]@db directory=d && impdp directory=d userid=u/[REDACTED:cli-password]@db`},
+		{name: "vault login token", in: `vault login mytoken123abc`, want: `vault login [REDACTED:cli-password]`,
+			argv: []any{"vault", "login", "mytoken123abc"}, wantArgv: []string{"vault", "login", "[REDACTED]"}},
+		{name: "vault login after valued options", in: `vault login -address https://v:8200 -method token mytoken123abc`,
+			want: `vault login -address https://v:8200 -method token [REDACTED:cli-password]`},
+		{name: "vault login userpass", in: `vault login -method=userpass username=u password=Xs3cret99`,
+			want:     `vault login -method=userpass username=u password=[REDACTED:credential-assignment]`,
+			argv:     []any{"vault", "login", "-method=userpass", "username=u", "password=Xs3cret99"},
+			wantArgv: []string{"vault", "login", "-method=userpass", "username=u", "password=[REDACTED:credential-assignment]"}},
+		{name: "htpasswd -b", in: `htpasswd -b /etc/nginx/.htpasswd alice Xs3cret99`, want: `htpasswd -b /etc/nginx/.htpasswd alice [REDACTED:cli-password]`,
+			argv: []any{"htpasswd", "-b", "f", "alice", "Xs3cret99"}, wantArgv: []string{"htpasswd", "-b", "f", "alice", "[REDACTED]"}},
+		{name: "htpasswd -bc and -B -C cost", in: `htpasswd -bcB -C 10 .htpasswd alice Xs3cret99`, want: `htpasswd -bcB -C 10 .htpasswd alice [REDACTED:cli-password]`},
+		{name: "htpasswd -nb", in: `htpasswd -nb alice Xs3cret99 > h`, want: `htpasswd -nb alice [REDACTED:cli-password] > h`},
+		{name: "htpasswd -n -b", in: `htpasswd -n -b alice Xs3cret99`, want: `htpasswd -n -b alice [REDACTED:cli-password]`},
+		{name: "npm config set, space", in: `npm config set //registry.npmjs.org/:_authToken Xs3cret99`,
+			want:     `npm config set //registry.npmjs.org/:_authToken [REDACTED:cli-password]`,
+			argv:     []any{"npm", "config", "set", "//registry.npmjs.org/:_authToken", "Xs3cret99"},
+			wantArgv: []string{"npm", "config", "set", "//registry.npmjs.org/:_authToken", "[REDACTED]"}},
+		{name: "npm config set _auth, =", in: `npm config set _auth=dXNlcjpwYXNz`, want: `npm config set _auth=[REDACTED:cli-password]`},
+		{name: "npm set _password", in: `npm set //r.example/:_password "Xs3cret99" --location=project`, want: `npm set //r.example/:_password "[REDACTED:cli-password]" --location=project`},
+		{name: "yarn npmAuthToken", in: `yarn config set npmAuthToken Xs3cret99`, want: `yarn config set npmAuthToken [REDACTED:cli-password]`},
+		{name: "yarn npmAuthIdent", in: `yarn config set npmScopes.org.npmAuthIdent alice:Xs3cret99`, want: `yarn config set npmScopes.org.npmAuthIdent [REDACTED:cli-password]`},
+		{name: "pnpm", in: `pnpm config set -g //npm.pkg.github.com/:_authToken Xs3cret99`, want: `pnpm config set -g //npm.pkg.github.com/:_authToken [REDACTED:cli-password]`},
+		{name: "gh secret set --body", in: `gh secret set API_KEY --body Xs3cret99`, want: `gh secret set API_KEY --body [REDACTED:cli-password]`,
+			argv: []any{"gh", "secret", "set", "API_KEY", "--body", "Xs3cret99"}, wantArgv: []string{"gh", "secret", "set", "API_KEY", "--body", "[REDACTED]"}},
+		{name: "gh secret set -b", in: `gh secret set API_KEY -b "Xs3cret99" --repo o/r`, want: `gh secret set API_KEY -b "[REDACTED:cli-password]" --repo o/r`},
+		{name: "gh secret set --body=", in: `gh secret set -R o/r API_KEY --body=Xs3cret99`, want: `gh secret set -R o/r API_KEY --body=[REDACTED:cli-password]`},
+		{name: "gh secret set -bX", in: `gh secret set API_KEY -bXs3cret99`, want: `gh secret set API_KEY -b[REDACTED:cli-password]`},
+		// Near misses: the same tools where no word is a credential.
+		{name: "sqlplus /nolog", in: `sqlplus /nolog @a/b.sql`, want: `sqlplus /nolog @a/b.sql`},
+		{name: "sqlplus / as sysdba", in: `sqlplus / as sysdba`, want: `sqlplus / as sysdba`,
+			argv: []any{"sqlplus", "/", "as", "sysdba"}, wantArgv: []string{"sqlplus", "/", "as", "sysdba"}},
+		{name: "sqlplus user@db prompts", in: `sqlplus -s scott@db @scripts/a.sql x/y < in/put.sql`, want: `sqlplus -s scott@db @scripts/a.sql x/y < in/put.sql`},
+		{name: "expdp parameters", in: `expdp directory=d logfile=/tmp/x.log`, want: `expdp directory=d logfile=/tmp/x.log`},
+		{name: "vault login reads stdin", in: `vault login -method=token -`, want: `vault login -method=token -`},
+		{name: "vault read", in: `vault read secret/data/app`, want: `vault read secret/data/app`},
+		{name: "vault login userpass with a method's value", in: `vault login -method userpass username=u`, want: `vault login -method userpass username=u`},
+		{name: "htpasswd prompts", in: `htpasswd -c .htpasswd alice`, want: `htpasswd -c .htpasswd alice`},
+		{name: "htpasswd -D", in: `htpasswd -D .htpasswd alice`, want: `htpasswd -D .htpasswd alice`},
+		{name: "npm config set registry", in: `npm config set registry https://r.example/ && npm config get _authToken`, want: `npm config set registry https://r.example/ && npm config get _authToken`},
+		{name: "npm always-auth", in: `npm config set always-auth true`, want: `npm config set always-auth true`},
+		{name: "npm keyfile", in: `npm config set //r/:keyfile /etc/k.pem`, want: `npm config set //r/:keyfile /etc/k.pem`},
+		{name: "gh variable set is no secret", in: `gh variable set REGION --body eu-west-1`, want: `gh variable set REGION --body eu-west-1`,
+			argv: []any{"gh", "variable", "set", "REGION", "--body", "eu-west-1"}, wantArgv: []string{"gh", "variable", "set", "REGION", "--body", "eu-west-1"}},
+		{name: "gh pr create --body", in: `gh pr create --title t --body "fix the secret rotation"`, want: `gh pr create --title t --body "fix the secret rotation"`},
+		{name: "gh secret set from a file", in: `gh secret set API_KEY < key.txt`, want: `gh secret set API_KEY < key.txt`},
+	})
+}
