@@ -161,10 +161,18 @@ const (
 // or a closing quote, = or : and a quoted value ("password":"x", \"password\": \"x\"). Each
 // begins with a byte no name holds, which is what lets affixedRule find the name's end without
 // the expression (secrets_affixed.go).
+//
+// An assignment may be percent-encoded, as a query string or a form body inside another URL
+// (next=%2Fcb%3Ftoken%3DX) or a JSON document sent as a query parameter
+// (%22token%22%3A%22X%22): %3D is its =, and a quoted key's encoded quotes (%22, %27) around an
+// encoded : or = (spaces as %20 or +) take a value too. An encoded value ends at a plain or
+// encoded & or quote (encodedValue: no %22, %26 or %27), so the parameters after it stay.
 const (
 	optionTail     = `(?:=|\s+)(?:<<<[ \t]*)?` + credentialValue
-	assignmentTail = `(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue
-	quotedKeyTail  = `\\?["'][ \t]*[:=][ \t]*` + quotedValue
+	assignmentTail = `(?:(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue + `|(?:%3D|%2[27](?:%20|\+)*%3[AD](?:%20|\+)*%2[27])` +
+		encodedValue + `)`
+	quotedKeyTail = `\\?["'][ \t]*[:=][ \t]*` + quotedValue
+	encodedValue  = `((?:[^\s"'&%]|%(?:[013-9A-F][0-9A-F]|2[013-589A-F]))+)`
 )
 
 // awsSecretSettings are the AWS CLI's settings that hold a secret.
@@ -289,11 +297,14 @@ func (r secretRule) apply(s string) (string, bool) {
 	last := 0
 	for _, m := range locs {
 		start, end := m[2*r.group], m[2*r.group+1]
+		for g := r.group + 1; start < 0 && 2*g < len(m); g++ {
+			start, end = m[2*g], m[2*g+1] // a tail's other alternative (an encoded assignment)
+		}
 		if start < 0 || alreadyRedacted(s[start:end]) || r.id == authorizationRule && schemeOfRedacted(s[end:]) ||
 			r.id == credentialOptionRule && shellOperatorLen(s[start:end]) > 0 {
 			continue // an option's "value" that is a redirection (--with-token < f) is none
 		}
-		if r.byName() && notACredentialName(nameAt(s[m[0]:start])) {
+		if r.byName() && notACredentialName(encodedNameAt(s, m[0], start)) {
 			// max_tokens=1024, --token-file=/x: the value is not a credential, but it may hold
 			// one (max_tokens="PASSWORD=x") that this match, taking it whole, kept the rule from
 			// seeing.
@@ -314,6 +325,18 @@ func (r secretRule) apply(s string) (string, bool) {
 	b.WriteString(s[last:])
 	return b.String(), true
 }
+
+// encodedNameAt is nameAt of the match s[from:to], without the two hex digits of a
+// percent-escape before it (%22max_tokens%22%3A is max_tokens).
+func encodedNameAt(s string, from, to int) string {
+	name := nameAt(s[from:to])
+	if from > 0 && s[from-1] == '%' && len(name) > 2 && isHexDigit(name[0]) && isHexDigit(name[1]) {
+		name = name[2:]
+	}
+	return name
+}
+
+func isHexDigit(c byte) bool { return hexOrDash[c] && c != '-' }
 
 // byName reports whether the rule finds a credential by the name before it (an option or an
 // assignment), which notACredentialName may overrule.

@@ -24,6 +24,7 @@ var affixedSeeds = []string{
 	`-password=x--token=y -x.secret=1	-cookie:2 (-credentials "z"-token=w`,
 	`-password='x'-token=y --secret="a"(-pwd=b`,
 	"-token\n\nvalue --secret='' --password= -- --pwd=\"\" 'x'-token=y \"-token=z",
+	"password%3Dx%26a=%22token%22%3A%20%22y%22%2C%27pwd%27%3d+%27z --token <<< w --pass <x",
 }
 
 // FuzzAffixedRulesMatchTheirExpression: the credential-assignment rules located without their

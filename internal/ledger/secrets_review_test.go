@@ -145,3 +145,30 @@ func TestPositionalCredentials(t *testing.T) {
 		{name: "gh secret set from a file", in: `gh secret set API_KEY < key.txt`, want: `gh secret set API_KEY < key.txt`},
 	})
 }
+
+// A credential assignment percent-encoded: a query string or a form body inside another URL
+// (a redirect's next=, a callback), or a JSON document sent as a query parameter. The encoded
+// "=" (%3D) and a JSON key's encoded quotes and colon (%22token%22%3A%22) are read as the plain
+// ones; the value ends at an encoded or plain & or quote, so the parameters after it stay.
+func TestPercentEncodedCredentials(t *testing.T) {
+	checkRedactionRows(t, []redactionRow{
+		{name: "form body", in: `curl -d password%3Dhunter22 https://x`, want: `curl -d password%3D[REDACTED:credential-assignment] https://x`},
+		{name: "nested query string", in: `open https://x/login?next=%2Fcb%3Ftoken%3DXs3cret99%26page%3D2`,
+			want: `open https://x/login?next=%2Fcb%3Ftoken%3D[REDACTED:credential-assignment]%26page%3D2`},
+		{name: "lower-case escapes, a plain & after", in: `https://x/?r=client_secret%3dXs3cret%2B99&page=2`,
+			want: `https://x/?r=client_secret%3d[REDACTED:credential-assignment]&page=2`},
+		{name: "encoded JSON", in: `curl 'https://x/?q=%7B%22token%22%3A%22Xs3cret99%22%2C%22n%22%3A1%7D'`,
+			want: `curl 'https://x/?q=%7B%22token%22%3A%22[REDACTED:credential-assignment]%22%2C%22n%22%3A1%7D'`},
+		{name: "encoded JSON with encoded spaces", in: `q=%7B%22api_key%22%3A%20%22Xs3cret99%22%7D`,
+			want: `q=%7B%22api_key%22%3A%20%22[REDACTED:credential-assignment]%22%7D`},
+		{name: "in a list", in: `x`, want: `x`,
+			argv: []any{"curl", "--data", "user=a%26password%3Dhunter22"}, wantArgv: []string{"curl", "--data", "user=a%26password%3D[REDACTED:credential-assignment]"}},
+		{name: "basic-auth url with an encoded @", in: `curl https://u:p%40ss12@host/x`, want: `curl https://u:[REDACTED:basic-auth-url]@host/x`},
+		// Near misses: encoded names that hold no credential, and encoded text without a value.
+		{name: "max_tokens", in: `https://x/?next=%2Fapi%3Fmax_tokens%3D1024`, want: `https://x/?next=%2Fapi%3Fmax_tokens%3D1024`},
+		{name: "max_tokens in encoded JSON", in: `q=%7B%22max_tokens%22%3A%22512%22%7D`, want: `q=%7B%22max_tokens%22%3A%22512%22%7D`},
+		{name: "token_file", in: `a=token_file%3D%2Frun%2Ft`, want: `a=token_file%3D%2Frun%2Ft`},
+		{name: "an encoded URL", in: `redirect_uri=https%3A%2F%2Fexample.com%2Ftoken%2Fcallback`, want: `redirect_uri=https%3A%2F%2Fexample.com%2Ftoken%2Fcallback`},
+		{name: "an empty value", in: `x?password%3D%26next%3D1`, want: `x?password%3D%26next%3D1`},
+	})
+}
