@@ -116,15 +116,54 @@ func redactPrivateKeys(s string) (string, bool) {
 		out = replaceSpans(out, locs, nil)
 	}
 	if locs := base64PEM.FindAllStringIndex(out, -1); locs != nil {
+		for _, l := range locs {
+			l[1] = wrappedBase64End(out, l[0], l[1])
+		}
 		out = replaceSpans(out, locs, func(m string) bool {
-			// The BEGIN line is within the first 64 bytes: decode them and read it.
-			b, err := base64.StdEncoding.DecodeString(m[:min(len(m), 88)&^3])
+			// The BEGIN line is within the first 64 bytes: decode them and read it (a wrapped
+			// first line is 64 columns or more, so its break comes after them).
+			head, _, _ := strings.Cut(m, "\n")
+			head = strings.TrimSuffix(head, "\r")
+			b, err := base64.StdEncoding.DecodeString(head[:min(len(head), 88)&^3])
 			line, _, _ := strings.Cut(string(b), "\n")
 			return err == nil && strings.Contains(line, "PRIVATE KEY")
 		})
 	}
 	return out, out != s
 }
+
+// wrappedBase64End is where base64 that begins at start and runs to end on its line ends, if
+// it was wrapped: base64(1) breaks its output every 76 columns, openssl base64 every 64, and
+// the lines after the first hold the rest of the key. A full line (60 columns or more, no
+// padding) continues on the next if that line is base64 and nothing else; a shorter one ends it.
+func wrappedBase64End(s string, start, end int) int {
+	lineStart := start
+	for end-lineStart >= 60 && s[end-1] != '=' {
+		next := end
+		if next < len(s) && s[next] == '\r' {
+			next++
+		}
+		if next == len(s) || s[next] != '\n' {
+			break
+		}
+		next++
+		e := next
+		for e < len(s) && isBase64Byte(s[e]) {
+			e++
+		}
+		for pad := 0; pad < 2 && e < len(s) && s[e] == '='; pad++ {
+			e++
+		}
+		if e == next || e < len(s) && s[e] != '\n' && s[e] != '\r' && s[e] != '\'' && s[e] != '"' {
+			break // not a line of base64 alone
+		}
+		lineStart, end = next, e
+	}
+	return end
+}
+
+// isBase64Byte is [A-Za-z0-9+/].
+func isBase64Byte(c byte) bool { return isLetter(c) || '0' <= c && c <= '9' || c == '+' || c == '/' }
 
 // replaceSpans replaces each span of s that keep (nil: every one) accepts by the private-key
 // marker.
@@ -182,9 +221,10 @@ var awsSecretSettings = []string{"aws_secret_access_key", "aws_session_token", "
 var gitlabPrefixes = []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glimt-", "glsoat-", "gloas-", "glcbt-", "glagent-", "glsc-"}
 
 // The names an option or assignment of a credential has. Azure's storage AccountKey and API
-// Management's Subscription-Key are keys by name alone; "key" by itself is not (sort --key=2,
-// --key-file=path).
-const credentialNames = `(?:pass[_.-]?word|passwd|pass[_.-]?phrase|pass|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|subscription[_-]?key|credentials?|cookie)`
+// Management's Subscription-Key are keys by name alone, and so is key data (kubeconfig's
+// client-key-data, a private key whatever its encoding; client-certificate-data is public);
+// "key" by itself is not (sort --key=2, --key-file=path).
+const credentialNames = `(?:pass[_.-]?word|passwd|pass[_.-]?phrase|pass|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|subscription[_-]?key|key[_.-]data|credentials?|cookie)`
 
 var credentialKeywords = []string{wordPass, wordPwd, wordToken, "secret", wordKey, "cred", wordCookie}
 

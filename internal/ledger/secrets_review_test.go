@@ -1,6 +1,8 @@
 package ledger
 
 import (
+	"encoding/base64"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -170,5 +172,36 @@ func TestPercentEncodedCredentials(t *testing.T) {
 		{name: "token_file", in: `a=token_file%3D%2Frun%2Ft`, want: `a=token_file%3D%2Frun%2Ft`},
 		{name: "an encoded URL", in: `redirect_uri=https%3A%2F%2Fexample.com%2Ftoken%2Fcallback`, want: `redirect_uri=https%3A%2F%2Fexample.com%2Ftoken%2Fcallback`},
 		{name: "an empty value", in: `x?password%3D%26next%3D1`, want: `x?password%3D%26next%3D1`},
+	})
+}
+
+// Base64 that holds a private key. A PEM block base64-encoded whole was hidden only up to its
+// first line break, and base64(1) and openssl base64 wrap their output (76 and 64 columns), so
+// the key's body was recorded. A key named as such (kubeconfig's client-key-data) hides its
+// value whatever it holds; a certificate's and other base64 stay.
+func TestBase64Keys(t *testing.T) {
+	pemKey := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEowIBAAKCAQEAx7Yq", 12) + "\n-----END RSA PRIVATE KEY-----\n"
+	pemCert := strings.ReplaceAll(pemKey, "RSA PRIVATE KEY", "CERTIFICATE")
+	wrap := func(s string, width int) string {
+		var lines []string
+		for len(s) > width {
+			lines, s = append(lines, s[:width]), s[width:]
+		}
+		return strings.Join(append(lines, s), "\n")
+	}
+	key := base64.StdEncoding.EncodeToString([]byte(pemKey))
+	cert := base64.StdEncoding.EncodeToString([]byte(pemCert))
+	raw := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("\x30\x82\x04\xa3\x02\x01", 12)))
+	checkRedactionRows(t, []redactionRow{
+		{name: "base64 wrapped at 76", in: "echo '" + wrap(key, 76) + "' | base64 -d > k", want: "echo '[REDACTED:private-key]' | base64 -d > k"},
+		{name: "openssl base64, 64 columns, CRLF", in: strings.ReplaceAll(wrap(key, 64), "\n", "\r\n") + "\r\ndone",
+			want: "[REDACTED:private-key]\r\ndone"},
+		{name: "kubeconfig client-key-data, not PEM", in: "users:\n- name: u\n  user:\n    client-key-data: " + raw + "\n    token: abc",
+			want: "users:\n- name: u\n  user:\n    client-key-data: [REDACTED:credential-assignment]\n    token: [REDACTED:credential-assignment]"},
+		// Near misses: a certificate, wrapped or not, and base64 that names nothing.
+		{name: "certificate wrapped", in: wrap(cert, 76) + "\ndone", want: wrap(cert, 76) + "\ndone"},
+		{name: "client-certificate-data", in: "client-certificate-data: " + raw, want: "client-certificate-data: " + raw},
+		{name: "a short last line ends the key", in: wrap(key, 76) + "\nQUJD", want: "[REDACTED:private-key]\nQUJD"},
+		{name: "random base64", in: "echo " + raw + " | base64 -d", want: "echo " + raw + " | base64 -d"},
 	})
 }
