@@ -441,6 +441,8 @@ func redactCommandLine(s string) (string, bool) {
 			end := words[k].end - (len(w) - len(strings.TrimRight(w, `"'`)))
 			if to >= 0 {
 				end = words[k].start + lead + to
+			} else {
+				end = quotedEnd(s, words[k].start, end)
 			}
 			if start := words[k].start + lead + from; start < end {
 				cuts = append(cuts, span{start, end})
@@ -452,8 +454,8 @@ func redactCommandLine(s string) (string, bool) {
 	var b strings.Builder
 	last := 0
 	for _, c := range cuts {
-		if strings.HasPrefix(s[c.start:c.end], "[REDACTED") {
-			continue
+		if c.start < last || strings.HasPrefix(s[c.start:c.end], "[REDACTED") {
+			continue // inside a quoted value cut already, or hidden
 		}
 		b.WriteString(s[last:c.start])
 		b.WriteString("[REDACTED:" + cliPasswordRule + "]")
@@ -467,6 +469,21 @@ func redactCommandLine(s string) (string, bool) {
 }
 
 const cliPasswordRule = "cli-password"
+
+// quotedEnd is where a value that ends at end in the word starting at start ends, if the word
+// opens a quote it does not close: the command line is split at spaces, and "alice:s3cret pw" is
+// one value. The word's first quote is the one counted; with no closing quote after it, the
+// value ends where it did.
+func quotedEnd(s string, start, end int) int {
+	i := strings.IndexAny(s[start:end], `"'`)
+	if i < 0 || strings.Count(s[start:end], s[start+i:start+i+1])%2 == 0 {
+		return end
+	}
+	if j := strings.IndexByte(s[end:], s[start+i]); j >= 0 {
+		return end + j
+	}
+	return end
+}
 
 func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'

@@ -90,6 +90,7 @@ func oracleLogon(keyValue bool) func(p *positionalScan, w string) (int, int) {
 			if end := strings.IndexByte(w[at+1:], '"'); end > 0 {
 				return at + 1, at + 1 + end
 			}
+			return at + 1, -1 // closed in a later word: u/"p@ss w0rd"@db
 		}
 		if end := strings.IndexByte(w[at:], '@'); end >= 0 {
 			if end == 0 {

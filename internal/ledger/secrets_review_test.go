@@ -205,3 +205,20 @@ func TestBase64Keys(t *testing.T) {
 		{name: "random base64", in: "echo " + raw + " | base64 -d", want: "echo " + raw + " | base64 -d"},
 	})
 }
+
+// A quoted value with a space in it: the command line is split into words at spaces, and only
+// the value's first word was hidden (curl --user "alice:s3cret pw" recorded "pw"). A value whose
+// opening quote the word does not close runs to its closing quote.
+func TestQuotedToolValuesWithSpaces(t *testing.T) {
+	checkRedactionRows(t, []redactionRow{
+		{name: "curl --user", in: `curl --user "alice:s3cret pw" https://x`, want: `curl --user "alice:[REDACTED:cli-password]" https://x`},
+		{name: "sshpass -p", in: `sshpass -p 'hunter 22 x' ssh deploy@host`, want: `sshpass -p '[REDACTED:cli-password]' ssh deploy@host`},
+		{name: "gh secret set -b", in: `gh secret set K -b "Xs3cret 99" --repo o/r`, want: `gh secret set K -b "[REDACTED:cli-password]" --repo o/r`},
+		{name: "htpasswd -b", in: `htpasswd -b f alice "Xs3cret 99"`, want: `htpasswd -b f alice "[REDACTED:cli-password]"`},
+		{name: "sqlplus quoted password with a space", in: `sqlplus 'u/"p@ss w0rd"@db'`, want: `sqlplus 'u/"[REDACTED:cli-password]'`},
+		{name: "mysql attached", in: `mysql -u root "-phunter 22" db`, want: `mysql -u root "-p[REDACTED:cli-password]" db`},
+		// Near misses: quotes around a whole command, and apostrophes in prose.
+		{name: "a quoted command in a message", in: `command "mysql -phunter22" is blocked, don't`, want: `command "mysql -p[REDACTED:cli-password]" is blocked, don't`},
+		{name: "apostrophes", in: `don't run sshpass -p hunter22 ssh h, it's bad`, want: `don't run sshpass -p [REDACTED:cli-password] ssh h, it's bad`},
+	})
+}

@@ -93,7 +93,7 @@ func TestRedactSecrets(t *testing.T) {
 		{"mysql -p prompts", `mysql -u root -p mydb`, `mysql -u root -p mydb`},
 		{"sshpass -p", `sshpass -p 'hunter22' ssh deploy@host`, `sshpass -p '[REDACTED:cli-password]' ssh deploy@host`},
 		{"curl -u", `curl -u alice:s3cretpw https://api.example.com`, `curl -u alice:[REDACTED:cli-password] https://api.example.com`},
-		{"curl --user quoted", `curl --user "alice:s3cret pw" https://x`, `curl --user "alice:[REDACTED:cli-password] pw" https://x`},
+		{"curl --user quoted", `curl --user "alice:s3cret pw" https://x`, `curl --user "alice:[REDACTED:cli-password]" https://x`},
 		{"docker login -p", `docker login -u bot -p s3cretpw registry.example.com`, `docker login -u bot -p [REDACTED:cli-password] registry.example.com`},
 		{"openssl pass:", `openssl pkcs12 -export -passin pass:hunter22 -passout pass:hunter23 -in c.pem`,
 			`openssl pkcs12 -export -passin pass:[REDACTED:cli-password] -passout pass:[REDACTED:cli-password] -in c.pem`},
