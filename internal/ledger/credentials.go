@@ -133,6 +133,21 @@ var toolWords, positionalNames = func() (words, positional []string) {
 	return words, positional
 }()
 
+// toolGateWords are the cli-password rule's requires strings: the tools' flags and the names of
+// positionalTools. With them the keyword scan that finds a tool's name also tells whether any
+// flag or positional tool occurs, ignoring case, so a string that only names a tool (curl
+// https://…), or holds "secret" (gh's keyword) and no flag, costs the rule nothing more;
+// redactCommandLine's own look is exact.
+var toolGateWords = func() []string {
+	out := make([]string, 0, len(toolFlags)+len(positionalNames))
+	for _, w := range slices.Concat(toolFlags, positionalNames) {
+		if w = strings.ToLower(w); !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}()
+
 // credentialOption matches an option name (without its dashes) that names a credential.
 var credentialOption = regexp.MustCompile(`(?i)^[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*$`)
 
@@ -326,6 +341,9 @@ const hereString = "<<<"
 // attached; in a list of words only an element that is an operator and nothing more counts (the
 // callers check n == len(w)), as there "<x>" may be a value.
 func shellOperatorLen(w string) int {
+	if w == "" || !operatorStart[w[0]] {
+		return 0 // most words: the scan asks of every word of a command line that names a tool
+	}
 	i := 0
 	for i < len(w) && '0' <= w[i] && w[i] <= '9' {
 		i++
@@ -347,6 +365,14 @@ func shellOperatorLen(w string) int {
 	}
 	return 0
 }
+
+// operatorStart marks the bytes a redirection or control operator word begins with.
+var operatorStart = func() (t [256]bool) {
+	for _, c := range "<>&|;0123456789" {
+		t[c] = true
+	}
+	return t
+}()
 
 // shellOperators are the shell's redirection and control operators, longest first where one
 // begins another.

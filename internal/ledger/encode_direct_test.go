@@ -114,7 +114,7 @@ func FuzzKeywordSet(f *testing.F) {
 			if containsAny(lower, r.keywords) {
 				want |= 1 << (2 * i)
 			}
-			if r.requires != "" && strings.Contains(lower, r.requires) {
+			if containsAny(lower, r.requires) {
 				want |= 1 << (2*i + 1)
 			}
 		}

@@ -21,7 +21,7 @@ import (
 type secretRule struct {
 	id       string
 	keywords []string // lower case; the rule runs only if one occurs
-	requires string   // and, when set, only if this occurs too
+	requires []string // and, when set, only if one of these occurs too
 	re       *regexp.Regexp
 	group    int // the submatch that is the secret; 0 is the whole match
 	// redact, when set, is the rule instead of re: for what a regular expression cannot say
@@ -33,70 +33,70 @@ var secretRules = []secretRule{
 	// A PEM private key, and one base64-encoded whole (as a Kubernetes Secret's data holds it:
 	// "-----BEGIN " is LS0tLS1CRUdJTi), which is a key only if its BEGIN line says PRIVATE KEY (a
 	// certificate's is public and stays).
-	{"private-key", []string{"private key", base64Begin}, "", nil, 0, redactPrivateKeys},
-	{"jwt", []string{"eyj"}, "", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0, nil},
-	{"aws-access-token", []string{"akia", "asia", "abia", "acca", "a3t"}, "", regexp.MustCompile(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), 0, nil},
-	{"github-pat", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, "",
+	{"private-key", []string{"private key", base64Begin}, nil, nil, 0, redactPrivateKeys},
+	{"jwt", []string{"eyj"}, nil, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0, nil},
+	{"aws-access-token", []string{"akia", "asia", "abia", "acca", "a3t"}, nil, regexp.MustCompile(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`), 0, nil},
+	{"github-pat", []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, nil,
 		regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{60,255})\b`), 0, nil},
 	// Personal, deploy, runner, trigger, feed, incoming-mail, service-account, OAuth, CI-job,
 	// agent and SCIM tokens: one shape, one prefix each.
-	{"gitlab-pat", gitlabPrefixes, "", regexp.MustCompile(`\b(?:` + strings.Join(gitlabPrefixes, "|") + `)[A-Za-z0-9_-]{20,}`), 0, nil},
-	{"huggingface-access-token", []string{"hf_"}, "", regexp.MustCompile(`\bhf_[A-Za-z]{34}\b`), 0, nil},
-	{"pypi-upload-token", []string{"pypi-ageichlwas5vcmc"}, "", regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`), 0, nil},
-	{"docker-hub-pat", []string{"dckr_pat_"}, "", regexp.MustCompile(`\bdckr_pat_[A-Za-z0-9_-]{27,}`), 0, nil},
-	{"digitalocean-pat", []string{"dop_v1_", "doo_v1_", "dor_v1_"}, "", regexp.MustCompile(`\bdo[por]_v1_[a-f0-9]{64}\b`), 0, nil},
-	{"sendgrid-api-token", []string{"sg."}, "", regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`), 0, nil},
+	{"gitlab-pat", gitlabPrefixes, nil, regexp.MustCompile(`\b(?:` + strings.Join(gitlabPrefixes, "|") + `)[A-Za-z0-9_-]{20,}`), 0, nil},
+	{"huggingface-access-token", []string{"hf_"}, nil, regexp.MustCompile(`\bhf_[A-Za-z]{34}\b`), 0, nil},
+	{"pypi-upload-token", []string{"pypi-ageichlwas5vcmc"}, nil, regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`), 0, nil},
+	{"docker-hub-pat", []string{"dckr_pat_"}, nil, regexp.MustCompile(`\bdckr_pat_[A-Za-z0-9_-]{27,}`), 0, nil},
+	{"digitalocean-pat", []string{"dop_v1_", "doo_v1_", "dor_v1_"}, nil, regexp.MustCompile(`\bdo[por]_v1_[a-f0-9]{64}\b`), 0, nil},
+	{"sendgrid-api-token", []string{"sg."}, nil, regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`), 0, nil},
 	// Vault's tokens since 1.10 (hvs., hvb., hvr.) and before (s. and 24 letters and digits, as
 	// gitleaks' vault-service-token; looked for only where "vault" occurs, as "s." is everywhere).
-	{"vault-service-token", []string{"hvs.", "hvb.", "hvr.", "vault"}, "",
+	{"vault-service-token", []string{"hvs.", "hvb.", "hvr.", "vault"}, nil,
 		regexp.MustCompile(`\b(?:hv[sbr]\.[A-Za-z0-9_-]{24,}|s\.[A-Za-z0-9]{24}\b)`), 0, nil},
 	// An OAuth access token (ya29.) and an OAuth client's secret (GOCSPX-).
-	{"gcp-oauth-token", []string{"ya29.", "gocspx-"}, "", regexp.MustCompile(`\b(?:ya29\.[A-Za-z0-9_-]{20,}|GOCSPX-[A-Za-z0-9_-]{28})`), 0, nil},
-	{"shopify-token", []string{"shpat_", "shpss_", "shpca_", "shppa_"}, "", regexp.MustCompile(`\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`), 0, nil},
-	{"slack-token", []string{"xox"}, "", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0, nil},
-	{"slack-webhook-url", []string{"hooks.slack.com"}, "", regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/_-]{20,}`), 0, nil},
-	{"stripe-access-token", []string{"sk_", "rk_"}, "", regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`), 0, nil},
-	{"gcp-api-key", []string{"aiza"}, "", regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), 0, nil},
-	{"openai-api-key", []string{"sk-"}, "", regexp.MustCompile(`\bsk-(?:proj-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{20,}`), 0, nil},
-	{"npm-access-token", []string{"npm_"}, "", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0, nil},
-	{"databricks-api-token", []string{"dapi"}, "", regexp.MustCompile(`\bdapi[a-f0-9]{32}(?:-\d)?\b`), 0, nil},
+	{"gcp-oauth-token", []string{"ya29.", "gocspx-"}, nil, regexp.MustCompile(`\b(?:ya29\.[A-Za-z0-9_-]{20,}|GOCSPX-[A-Za-z0-9_-]{28})`), 0, nil},
+	{"shopify-token", []string{"shpat_", "shpss_", "shpca_", "shppa_"}, nil, regexp.MustCompile(`\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b`), 0, nil},
+	{"slack-token", []string{"xox"}, nil, regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0, nil},
+	{"slack-webhook-url", []string{"hooks.slack.com"}, nil, regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9+/_-]{20,}`), 0, nil},
+	{"stripe-access-token", []string{"sk_", "rk_"}, nil, regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`), 0, nil},
+	{"gcp-api-key", []string{"aiza"}, nil, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), 0, nil},
+	{"openai-api-key", []string{"sk-"}, nil, regexp.MustCompile(`\bsk-(?:proj-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{20,}`), 0, nil},
+	{"npm-access-token", []string{"npm_"}, nil, regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0, nil},
+	{"databricks-api-token", []string{"dapi"}, nil, regexp.MustCompile(`\bdapi[a-f0-9]{32}(?:-\d)?\b`), 0, nil},
 	// aws configure set aws_secret_access_key X (or a profile's, profile.ci.aws_session_token X):
 	// the AWS CLI stores a secret given as a plain word after its setting's name.
-	{"aws-configure-set", awsSecretSettings, "configure", regexp.MustCompile(`(?i)\bconfigure\s+set\s+(?:[A-Za-z0-9_.-]*\.)?(?:` +
+	{"aws-configure-set", awsSecretSettings, []string{"configure"}, regexp.MustCompile(`(?i)\bconfigure\s+set\s+(?:[A-Za-z0-9_.-]*\.)?(?:` +
 		strings.Join(awsSecretSettings, "|") + `)\s+("[^"]*"|'[^']*'|[^\s"';&|]+)`), 1, nil},
 	// "Authorization: Bearer x", "Authorization: ApiKey x" (any scheme word: SSWS, Negotiate, a
 	// vendor's own), "Authorization: x" (none), "bearer x".
-	{authorizationRule, authorizationWords, "",
+	{authorizationRule, authorizationWords, nil,
 		regexp.MustCompile(`(?i)(?:\bauthorization\s*[:=]\s*(?:[a-z][a-z0-9-]*\s+)?|\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})`), 1, nil},
 	// A signed URL's signature, a bearer credential until it expires: Azure SAS (sig=), S3 and
 	// GCS pre-signed URLs (X-Amz-Signature=, X-Goog-Signature=), and signature= — as a query
 	// parameter only (after ? or &), so "--show-signature" and prose stay.
-	{"url-signature", []string{"sig=", "signature="}, "",
+	{"url-signature", []string{"sig=", "signature="}, nil,
 		regexp.MustCompile(`(?i)[?&](?:sig|signature|x-amz-signature|x-goog-signature)=([^&\s"'#]+)`), 1, nil},
 	// A .netrc entry: machine host login user password secret (the password word alone is prose).
-	{"netrc-password", []string{"password"}, wordLogin,
+	{"netrc-password", []string{"password"}, []string{wordLogin},
 		regexp.MustCompile(`(?i)\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+([^\s'"\\]+)`), 1, nil},
 	// "Cookie: a=b; c=d" (and Set-Cookie), a header in a command line or a message: the whole value.
-	{"cookie-header", []string{wordCookie}, "", regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
+	{"cookie-header", []string{wordCookie}, nil, regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
 	// mysql -pSECRET, sshpass -p x, curl -u user:pass: a known tool's password options
 	// (credentials.go), which mean other things for other tools.
-	{cliPasswordRule, toolWords, "", nil, 0, redactCommandLine},
+	{cliPasswordRule, toolWords, toolGateWords, nil, 0, redactCommandLine},
 	// https://user:password@host, redis://:password@host (no user), and a password with @ in
 	// it: URL parsers end the user information at the authority's last @, so the password runs
 	// to there (the authority ends at /, ?, # or a space).
-	{"basic-auth-url", []string{"://"}, "@", regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@?#]*:([^/\s?#"']+)@`), 1, nil},
+	{"basic-auth-url", []string{"://"}, []string{"@"}, regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@?#]*:([^/\s?#"']+)@`), 1, nil},
 	// --password=x, --api-key x, -token=x: an option, so the value may follow a space.
-	{credentialOptionRule, credentialKeywords, "",
+	{credentialOptionRule, credentialKeywords, nil,
 		regexp.MustCompile(optionName + optionTail), 1, nil},
 	// PASSWORD=x, client_secret: x, password = x (a config file), $env:TOKEN = "x": an
 	// assignment needs = or :, so prose ("the token expired") stays. Spaces around = stay on the
 	// line, so "x=" at a line's end does not take the next line.
-	{credentialAssignmentRule, credentialKeywords, "",
+	{credentialAssignmentRule, credentialKeywords, nil,
 		regexp.MustCompile(affixedName + assignmentTail), 1, nil},
 	// "password":"x" and \"password\": \"x\" (a JSON body in a command, its quotes escaped or
 	// not), 'api_key': 'x': a quoted key takes a quoted value, so a quoted name followed by prose
 	// (damage-control rule "aws-prints-credential": it prints …) stays.
-	{credentialAssignmentRule, credentialKeywords, "",
+	{credentialAssignmentRule, credentialKeywords, nil,
 		regexp.MustCompile(affixedName + quotedKeyTail), 1, nil},
 }
 
@@ -207,11 +207,17 @@ const (
 // encoded : or = (spaces as %20 or +) take a value too. An encoded value ends at a plain or
 // encoded & or quote (encodedValue: no %22, %26 or %27), so the parameters after it stay.
 const (
-	optionTail     = `(?:=|\s+)(?:<<<[ \t]*)?` + credentialValue
-	assignmentTail = `(?:(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue + `|(?:%3D|%2[27](?:%20|\+)*%3[AD](?:%20|\+)*%2[27])` +
-		encodedValue + `)`
+	optionTail    = `(?:=|\s+)(?:<<<[ \t]*)?` + credentialValue
 	quotedKeyTail = `\\?["'][ \t]*[:=][ \t]*` + quotedValue
 	encodedValue  = `((?:[^\s"'&%]|%(?:[013-9A-F][0-9A-F]|2[013-589A-F]))+)`
+)
+
+// assignmentTails are the assignment tail's alternatives, plain and encoded: affixedRule runs
+// them one by one, as one expression is too large for regexp's backtracker on a long text.
+var (
+	assignmentTails = []string{`(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue,
+		`%(?:3D|2[27](?:%20|\+)*%3[AD](?:%20|\+)*%2[27])` + encodedValue}
+	assignmentTail = `(?:` + strings.Join(assignmentTails, "|") + `)`
 )
 
 // awsSecretSettings are the AWS CLI's settings that hold a secret.
@@ -281,7 +287,7 @@ func redactScanned(s string, mask uint64) string {
 func redactSecretsLowered(s string) string {
 	lower := strings.ToLower(s)
 	for _, r := range secretRules {
-		if !containsAny(lower, r.keywords) || r.requires != "" && !strings.Contains(lower, r.requires) {
+		if !containsAny(lower, r.keywords) || r.requires != nil && !containsAny(lower, r.requires) {
 			continue
 		}
 		if out, changed := r.apply(s); changed {
@@ -291,8 +297,8 @@ func redactSecretsLowered(s string) string {
 	return s
 }
 
-// ruleKeywords finds every rule's keywords and requires string in one pass; bit 2i is "a
-// keyword of rule i occurs", bit 2i+1 "rule i's requires string occurs".
+// ruleKeywords finds every rule's keywords and requires strings in one pass; bit 2i is "a
+// keyword of rule i occurs", bit 2i+1 "one of rule i's requires strings occurs".
 var ruleKeywords, anyRuleKeyword = compileRuleKeywords()
 
 func compileRuleKeywords() (*keywordSet, uint64) {
@@ -311,17 +317,17 @@ func ruleWords() (words []string, bits []uint64, all uint64) {
 			words, bits = append(words, w), append(bits, 1<<(2*i))
 		}
 		all |= 1 << (2 * i)
-		if r.requires != "" {
-			words, bits = append(words, r.requires), append(bits, 1<<(2*i+1))
+		for _, w := range r.requires {
+			words, bits = append(words, w), append(bits, 1<<(2*i+1))
 		}
 	}
 	return words, bits, all
 }
 
 // ruleTriggered reports whether rule i runs on a string with scan mask mask: one of its keywords
-// occurs and, when it has one, its requires string too.
+// occurs and, when it has them, one of its requires strings too.
 func ruleTriggered(mask uint64, i int) bool {
-	return mask&(1<<(2*i)) != 0 && (secretRules[i].requires == "" || mask&(1<<(2*i+1)) != 0)
+	return mask&(1<<(2*i)) != 0 && (secretRules[i].requires == nil || mask&(1<<(2*i+1)) != 0)
 }
 
 func (r secretRule) apply(s string) (string, bool) {

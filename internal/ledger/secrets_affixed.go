@@ -35,9 +35,19 @@ const (
 // found with an automaton (keywordSet), the tail with its own small expression.
 type affixedRule struct {
 	option bool
-	names  *keywordSet    // every spelling of credentialNames; bit i: a name of length short[i] ends here
-	short  []int          // the names' lengths, shortest first
-	tail   *regexp.Regexp // the rule's tail, anchored at its start
+	names  *keywordSet       // every spelling of credentialNames; bit i: a name of length short[i] ends here
+	short  []int             // the names' lengths, shortest first
+	tails  []tailAlternative // the rule's tail, anchored at its start: its alternatives, in order
+}
+
+// tailAlternative is one alternative of a rule's tail, anchored at its start, and how many
+// capture groups the alternatives before it hold. ^(?:A|B) matches as A where A matches, else as
+// B (leftmost-first), so running them in order finds the tail's match; alone each is small
+// enough for regexp's backtracker, which the whole is not on a long text.
+type tailAlternative struct {
+	re     *regexp.Regexp
+	prefix string // what every match of re begins with, if anything: a cheaper look first
+	before int
 }
 
 // affixedRules are the rules whose expression begins with affixedName or optionName, by
@@ -64,8 +74,19 @@ var affixedRules = func() map[*regexp.Regexp]affixedRule {
 		}
 		for _, name := range []string{affixedName, optionName} {
 			if tail, ok := strings.CutPrefix(r.re.String(), name); ok {
-				rules[r.re] = affixedRule{option: name == optionName, names: set, short: lengths,
-					tail: regexp.MustCompile(`(?i)^(?:` + tail + `)`)}
+				alternatives := []string{tail}
+				if tail == assignmentTail {
+					alternatives = assignmentTails
+				}
+				a := affixedRule{option: name == optionName, names: set, short: lengths}
+				groups := 0
+				for _, alt := range alternatives {
+					re := regexp.MustCompile(`(?i)^(?:` + alt + `)`)
+					prefix, _ := regexp.MustCompile(`(?i)` + alt).LiteralPrefix() // ^ hides it from re's
+					a.tails = append(a.tails, tailAlternative{re: re, prefix: prefix, before: groups})
+					groups += re.NumSubexp()
+				}
+				rules[r.re] = a
 			}
 		}
 	}
@@ -117,23 +138,49 @@ func (a affixedRule) locate(s string) [][]int {
 		if runEnd == failed {
 			continue
 		}
-		m := a.tail.FindStringSubmatchIndex(s[runEnd:])
-		if m == nil {
+		loc := a.matchTail(s, runEnd, begin)
+		if loc == nil {
 			failed = runEnd
 			continue
 		}
-		loc := make([]int, 0, len(m))
-		loc = append(loc, begin, runEnd+m[1])
+		locs = append(locs, loc)
+		lastEnd = loc[1] // matches do not overlap, and none is empty
+	}
+	return locs
+}
+
+// matchTail is the submatch indexes of the rule's match that begins at begin, its tail at
+// s[runEnd:], or nil when the tail does not match there.
+func (a affixedRule) matchTail(s string, runEnd, begin int) []int {
+	for k, t := range a.tails {
+		if !strings.HasPrefix(s[runEnd:], t.prefix) {
+			continue
+		}
+		m := t.re.FindStringSubmatchIndex(s[runEnd:])
+		if m == nil {
+			continue
+		}
+		groups := t.before + t.re.NumSubexp()
+		for _, u := range a.tails[k+1:] {
+			groups += u.re.NumSubexp()
+		}
+		loc := make([]int, 2, 2+2*groups)
+		loc[0], loc[1] = begin, runEnd+m[1]
+		for range t.before {
+			loc = append(loc, -1, -1)
+		}
 		for _, x := range m[2:] {
 			if x >= 0 {
 				x += runEnd
 			}
 			loc = append(loc, x)
 		}
-		locs = append(locs, loc)
-		lastEnd = loc[1] // matches do not overlap, and none is empty
+		for len(loc) < cap(loc) {
+			loc = append(loc, -1)
+		}
+		return loc
 	}
-	return locs
+	return nil
 }
 
 // optionStart is where an option's match begins whose run of name bytes begins at runStart,
