@@ -99,6 +99,43 @@ func notACredentialName(name string) bool {
 	return true
 }
 
+// namesCredential reports whether a name that credentialNames matches names a credential:
+// read by words (notACredentialName), and, where auth is its only credential word, only as
+// npm's _auth (npmAuthName): credentialNames holds _auth for it, and enable_auth or basic_auth
+// stay as they were.
+func namesCredential(name string) bool {
+	if notACredentialName(name) {
+		return false
+	}
+	if !holdsAuth(name) {
+		return true // most: DB_PASSWORD, --token
+	}
+	var buf [16]string
+	for _, w := range nameWords(name, buf[:0]) {
+		if w != wordAuth && credentialWord(w) {
+			return true
+		}
+	}
+	return npmAuthName(name)
+}
+
+// holdsAuth reports whether name holds "auth" in any ASCII case.
+func holdsAuth(name string) bool {
+	for i := 0; i+4 <= len(name); i++ {
+		if name[i]|0x20 == 'a' && name[i+1]|0x20 == 'u' && name[i+2]|0x20 == 't' && name[i+3]|0x20 == 'h' {
+			return true
+		}
+	}
+	return false
+}
+
+// npmAuthName reports whether name is npm's _auth: _auth itself (.npmrc, //host/:_auth, npm
+// --_auth) or its environment variable, npm_config__auth (NPM_CONFIG__AUTH).
+func npmAuthName(name string) bool {
+	name = strings.TrimLeft(name, "-")
+	return strings.EqualFold(name, "_auth") || len(name) > 6 && strings.EqualFold(name[len(name)-6:], "__auth")
+}
+
 // credentialWord reports whether a word names a credential: it holds a credential's word and
 // is not another word that holds its letters.
 func credentialWord(w string) bool {

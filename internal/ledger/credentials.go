@@ -154,7 +154,7 @@ var credentialOption = regexp.MustCompile(`(?i)^[a-z0-9_.-]*` + credentialNames 
 // credentialOptionName is the classifier of option names, for lists and (through the
 // credential-option rule, built from the same credentialNames) for text.
 func credentialOptionName(name string) bool {
-	return credentialOption.MatchString(name) && !notACredentialName(name)
+	return credentialOption.MatchString(name) && namesCredential(name)
 }
 
 // argvSecrets calls hide(i, from, to) for every word of argv that holds a credential: its bytes

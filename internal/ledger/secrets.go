@@ -229,10 +229,12 @@ var gitlabPrefixes = []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "gl
 // The names an option or assignment of a credential has. Azure's storage AccountKey and API
 // Management's Subscription-Key are keys by name alone, and so is key data (kubeconfig's
 // client-key-data, a private key whatever its encoding; client-certificate-data is public);
-// "key" by itself is not (sort --key=2, --key-file=path).
-const credentialNames = `(?:pass[_.-]?word|passwd|pass[_.-]?phrase|pass|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|subscription[_-]?key|key[_.-]data|credentials?|cookie)`
+// "key" by itself is not (sort --key=2, --key-file=path). npm's _auth is a credential only as
+// itself (.npmrc's _auth=, //host/:_auth=, NPM_CONFIG__AUTH=: npmAuthName), not as any name
+// ending in auth (enable_auth=true).
+const credentialNames = `(?:pass[_.-]?word|passwd|pass[_.-]?phrase|pass|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|subscription[_-]?key|key[_.-]data|_auth|credentials?|cookie)`
 
-var credentialKeywords = []string{wordPass, wordPwd, wordToken, "secret", wordKey, "cred", wordCookie}
+var credentialKeywords = []string{wordPass, wordPwd, wordToken, "secret", wordKey, "cred", wordCookie, "_" + wordAuth}
 
 // The rules that find a credential by its name.
 const (
@@ -350,7 +352,7 @@ func (r secretRule) apply(s string) (string, bool) {
 			r.id == credentialOptionRule && shellOperatorLen(s[start:end]) > 0 {
 			continue // an option's "value" that is a redirection (--with-token < f) is none
 		}
-		if r.byName() && notACredentialName(encodedNameAt(s, m[0], start)) {
+		if r.byName() && !namesCredential(encodedNameAt(s, m[0], start)) {
 			// max_tokens=1024, --token-file=/x: the value is not a credential, but it may hold
 			// one (max_tokens="PASSWORD=x") that this match, taking it whole, kept the rule from
 			// seeing.

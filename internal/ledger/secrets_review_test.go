@@ -222,3 +222,19 @@ func TestQuotedToolValuesWithSpaces(t *testing.T) {
 		{name: "apostrophes", in: `don't run sshpass -p hunter22 ssh h, it's bad`, want: `don't run sshpass -p [REDACTED:cli-password] ssh h, it's bad`},
 	})
 }
+
+// npm's _auth (base64 user:password) written as an assignment: an .npmrc line, a registry's
+// own, and npm's environment variable for it. Another name ending in auth (enable_auth,
+// skip_auth) keeps its value, as before.
+func TestNpmAuthAssignment(t *testing.T) {
+	checkRedactionRows(t, []redactionRow{
+		{name: ".npmrc", in: "echo '_auth=dXNlcjpwYXNz' >> ~/.npmrc", want: "echo '_auth=[REDACTED:credential-assignment]' >> ~/.npmrc"},
+		{name: "a registry's", in: "//registry.example.com/:_auth=dXNlcjpwYXNz", want: "//registry.example.com/:_auth=[REDACTED:credential-assignment]"},
+		{name: "environment", in: "NPM_CONFIG__AUTH=dXNlcjpwYXNz npm publish", want: "NPM_CONFIG__AUTH=[REDACTED:credential-assignment] npm publish"},
+		{name: "in a list", in: "x", want: "x", argv: []any{"npm", "publish", "--_auth", "dXNlcjpwYXNz"},
+			wantArgv: []string{"npm", "publish", "--_auth", "[REDACTED]"}},
+		{name: "enable_auth stays", in: "enable_auth=true skip_auth: yes", want: "enable_auth=true skip_auth: yes",
+			argv: []any{"run", "--enable_auth", "true"}, wantArgv: []string{"run", "--enable_auth", "true"}},
+		{name: "npm_auth_type stays", in: "npm_config_auth_type=legacy", want: "npm_config_auth_type=legacy"},
+	})
+}
