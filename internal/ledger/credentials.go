@@ -115,7 +115,7 @@ var toolWords, positionalNames = func() (words, positional []string) {
 	seen := map[string]bool{}
 	add := func(tool string) {
 		w := strings.ToLower(tool)
-		if k := toolKeywords[tool] + positionalTools[tool].keyword; k != "" {
+		if k := toolKeywords[tool]; k != "" {
 			w = k
 		}
 		if !seen[w] {

@@ -18,8 +18,6 @@ type positionalTool struct {
 	// secret is where plain word w holds a credential: the bytes [from, to) of w (to -1: to its
 	// end), from -1 when it holds none.
 	secret func(p *positionalScan, w string) (from, to int)
-	// keyword is the word the keyword scan looks for; the tool's name when empty.
-	keyword string
 }
 
 // positionalScan is what a positionalTool's secret knows of the words after the tool before w.
