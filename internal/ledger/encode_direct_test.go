@@ -122,10 +122,19 @@ func FuzzKeywordSet(f *testing.F) {
 			t.Fatalf("scan(%q) = %b, want %b", s, mask, want)
 		}
 		red := newRedactor([]string{"sandbox", "ab", "aab"}, 64)
-		wantSecret := false
-		for _, k := range red.keys {
-			wantSecret = wantSecret || strings.Contains(lower, k)
+		// The definition: an added key as a substring, a default key word unless the name, read
+		// by words, names no credential (000pAss is the words 000p and ass).
+		defaultWord, extraKey := false, false
+		for i, k := range red.keys {
+			if strings.Contains(lower, k) {
+				if i < len(defaultRedactKeys) {
+					defaultWord = true
+				} else {
+					extraKey = true
+				}
+			}
 		}
+		wantSecret := extraKey || defaultWord && !notACredentialName(s)
 		if red.secret(s) != wantSecret {
 			t.Fatalf("secret(%q) = %v, want %v", s, !wantSecret, wantSecret)
 		}
