@@ -835,7 +835,7 @@ func classCatalogue() []classCase {
 		ninthCatalogue(),
 		tenthCatalogue(),
 		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
-		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(), twentiethCatalogue(), twentyfirstCatalogue(), twentysecondCatalogue(), twentythirdCatalogue(), twentyfourthCatalogue(), twentyfifthCatalogue(), twentysixthCatalogue(),
+		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(), twentiethCatalogue(), twentyfirstCatalogue(), twentysecondCatalogue(), twentythirdCatalogue(), twentyfourthCatalogue(), twentyfifthCatalogue(), twentysixthCatalogue(), twentyseventhCatalogue(),
 		ordinaryCatalogue(), twentiethOrdinaryCatalogue(), twentyfourthOrdinaryCatalogue(), twentyfifthOrdinaryCatalogue(), twentysixthOrdinaryCatalogue(),
 		recognisedCatalogue(),
 	)...)

@@ -98,3 +98,132 @@ var computedOperandsOrdinary = map[string]bool{
 	cmdS3cmd: true, cmdRclone: true, cmdMinio: true, cmdConsul: true, cmdNomad: true, "cf": true, "firebase": true,
 	cmdNetlify: true, cmdNetlifyShort: true, cmdRailway: true, cmdVercel: true, cmdVercelShort: true,
 }
+
+// Package managers keep a registry's or a gem host's credentials in their own configuration and
+// print them back when it is listed or the key is read, as git config --list prints
+// http.extraHeader (gitcredentials.go): bundle config (no arguments, list, get NAME, or the older
+// bundle config NAME) prints BUNDLE_<HOST> user:password pairs and mirrors' URLs; poetry config
+// --list, and a read of http-basic.*, pypi-token.* or a repository (whose URL may hold a
+// password); pip config list|debug, and get of an index URL, find-links or a proxy, which embed
+// user:password; composer config --list, and a read of an auth key (http-basic, github-oauth,
+// gitlab-token, bearer, …) or --auth; gem sources's list, whose sources may be
+// https://user:password@host/; yarn 1's config list, which prints .npmrc's _authToken (yarn 2's
+// redacts; the engine cannot tell the versions apart). A key computed at run time could be any of
+// them. Setting, unsetting, deleting and a named ordinary key (bundle config get path, pip config
+// get global.timeout) print none. Each reads its program's words as that program's parser does:
+// bundler (Thor), gem and composer (Symfony) take a unique prefix of a command name.
+
+// packageConfigPrintsCredential reports whether a package manager prints a credential it keeps.
+//
+//nolint:goconst // program names and their options read best literally, next to their neighbours
+func packageConfigPrintsCredential(s *segment) bool {
+	if ops, ok := pipOperands(s); ok {
+		return len(ops) > 1 && ops[0].s == subConfig && pipConfigPrints(ops[1:])
+	}
+	switch s.name {
+	case cmdBundle, "bundler":
+		ops := positionals(s.words[1:], []string{"-r", "--retry"})
+		return len(ops) > 0 && commandPrefix(ops[0], subConfig, len("conf")) && bundleConfigPrints(s, ops[1:])
+	case "poetry":
+		ops := positionals(s.words[1:], []string{"-C", "--directory", "-P", "--project"})
+		return len(ops) > 0 && ops[0].s == subConfig && poetryConfigPrints(s, ops[1:])
+	case "composer":
+		ops := positionals(s.words[1:], []string{"-d", "--working-dir"})
+		return len(ops) > 0 && commandPrefix(ops[0], subConfig, len("conf")) && composerConfigPrints(s, ops[1:])
+	case "gem":
+		ops := positionals(s.words[1:], gemSourcesValued)
+		return len(ops) > 0 && commandPrefix(ops[0], "sources", len("sou")) && gemSourcesLists(s)
+	case "yarn":
+		ops := positionals(s.words[1:], nil)
+		return len(ops) > 1 && ops[0].s == subConfig && (ops[1].dynamic || ops[1].s == subList)
+	}
+	return false
+}
+
+// commandPrefix reports whether w names the command cmd, whole or by a prefix at least min long
+// (Thor's and Symfony's unique abbreviations: bundle conf, composer confi); a computed word could.
+func commandPrefix(w word, cmd string, minLen int) bool {
+	return w.dynamic || len(w.s) >= minLen && strings.HasPrefix(cmd, w.s)
+}
+
+// bundleConfigPrints: bundle config with no operands or list prints every setting; get NAME and
+// the older bundle config NAME print one, a credential when NAME is a host's (gems.example.com,
+// BUNDLE_GEMS__EXAMPLE__COM) or a mirror's.
+func bundleConfigPrints(s *segment, ops []word) bool {
+	switch {
+	case len(ops) == 0:
+		return !s.hasFlag("--delete")
+	case ops[0].dynamic:
+		return true
+	case ops[0].s == subList:
+		return true
+	case ops[0].s == subGet:
+		return len(ops) > 1 && bundleCredentialKey(ops[1])
+	case len(ops) == 1:
+		return !s.hasFlag("--delete") && bundleCredentialKey(ops[0])
+	}
+	return false // set, unset, or the older NAME VALUE
+}
+
+// bundleCredentialKey reports whether a bundler setting's name may hold a credential: a host's
+// (a dot, or BUNDLE_ and __ for the dots), a mirror's URL, or one computed at run time.
+func bundleCredentialKey(w word) bool {
+	low := strings.ToLower(w.s)
+	return w.dynamic || strings.Contains(low, ".") || strings.Contains(low, "__") || strings.HasPrefix(low, "mirror")
+}
+
+// poetryConfigPrints: poetry config --list prints every setting, and a key with no value (and no
+// --unset) is read: http-basic.*, pypi-token.* or a repository's URL may hold a credential.
+func poetryConfigPrints(s *segment, ops []word) bool {
+	if s.hasFlag("--list") {
+		return true
+	}
+	if len(ops) != 1 || s.hasFlag("--unset") {
+		return false
+	}
+	low := strings.ToLower(ops[0].s)
+	return ops[0].dynamic || strings.HasPrefix(low, "http-basic") || strings.HasPrefix(low, "pypi-token") || strings.HasPrefix(low, "repo")
+}
+
+// pipConfigPrints: pip config list and debug print every value; get prints an index URL, a
+// find-links location or a proxy, which may embed user:password.
+func pipConfigPrints(ops []word) bool {
+	verb := ops[0]
+	switch {
+	case verb.dynamic, verb.s == subList, verb.s == "debug":
+		return true
+	case verb.s != subGet || len(ops) < 2:
+		return false
+	}
+	key := strings.ToLower(ops[1].s)
+	return ops[1].dynamic || strings.HasSuffix(key, "index-url") || strings.HasSuffix(key, "find-links") ||
+		strings.HasSuffix(key, "proxy")
+}
+
+// composerAuthKeys are composer's settings that hold a credential (auth.json's, which composer
+// config reads too).
+var composerAuthKeys = strings.Fields("http-basic github-oauth gitlab-oauth gitlab-token bitbucket-oauth bearer forgejo-token client-certificate")
+
+// composerConfigPrints: composer config --list (-l) prints every setting, auth.json's included; a
+// key with no value (and no --unset) is read, an auth key's (or any with --auth) a credential.
+func composerConfigPrints(s *segment, ops []word) bool {
+	if s.hasFlag("--list") || s.hasFlag("-l") {
+		return true
+	}
+	if len(ops) != 1 || s.hasFlag("--unset") {
+		return false
+	}
+	key, _, _ := strings.Cut(strings.ToLower(ops[0].s), ".")
+	return ops[0].dynamic || s.hasFlag("--auth") || s.hasFlag("-a") || slices.Contains(composerAuthKeys, key)
+}
+
+// gemSourcesValued are gem sources's options that take a source URI.
+var gemSourcesValued = strings.Fields("-a --add --append -p --prepend -r --remove")
+
+// gemSourcesLists: gem sources lists the sources with --list (-l), or with no action at all.
+func gemSourcesLists(s *segment) bool {
+	if s.hasFlag("--list") || s.hasFlag("-l") {
+		return true
+	}
+	return !slices.ContainsFunc(slices.Concat(gemSourcesValued, []string{"-c", "--clear-all", "-u", "--update"}), s.hasFlag)
+}

@@ -47,6 +47,7 @@ var builtinChecks = map[string]func(*segment) bool{
 	"container-takes-host-secret":   takesHostSecret,
 	"runs-cloud-command":            runsCloudCommand,
 	"git-prints-credential-config":  gitPrintsCredentialConfig,
+	"package-prints-credential":     packageConfigPrintsCredential,
 	"gh-jq-prints-environment":      ghJqPrintsEnvironment,
 	"git-moves-ref":                 gitMovesRef,
 	"git-fetch-forces-branch":       gitFetchForcesBranch,

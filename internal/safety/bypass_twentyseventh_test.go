@@ -1,0 +1,42 @@
+package safety
+
+// twentyseventhCatalogue holds the twenty-seventh engine review's rows. Package managers printed
+// the credentials they keep in their configuration, as git config --list printed
+// http.extraHeader before print-credentials-git-config read it: bundle config (no arguments, list,
+// get of a host's key, the older bundle config HOST) prints BUNDLE_<HOST> user:password pairs;
+// poetry config --list and a read of http-basic.*, pypi-token.* or a repository; pip config
+// list|debug and get of an index URL (https://user:token@host/simple); composer config --list and a
+// read of an auth key; gem sources's list; yarn 1's config list, which prints .npmrc's _authToken.
+// Each was only unrecognised, admitted at Yolo (composer's, a declared project command here, at
+// Default too).
+func twentyseventhCatalogue() []classCase {
+	sh := shCall
+	pkgCfg := asked(dc + "print-credentials-package-config")
+	const (
+		pkgConfig = "a package manager's configuration holds a registry's credentials"
+	)
+	return []classCase{
+		{pkgConfig, "bundle config lists every setting; bundle exec", sh(`bundle config`), pkgCfg, sh(`bundle exec rspec`), false},
+		{pkgConfig, "bundle config list through command; pip's list of packages", sh(`command bundle config list`), pkgCfg, sh(`pip list`), false},
+		{pkgConfig, "a host's key by get; the lockfile", sh(`bundle config get BUNDLE_GEMS__CONTRIBSYS__COM`), pkgCfg, sh(`cat Gemfile.lock`), false},
+		{pkgConfig, "the older get by the host's name, abbreviated; through env", sh(`env BUNDLE_APP_CONFIG=.b bundle conf gems.contribsys.com`), pkgCfg,
+			sh(`bundle exec rake test`), false},
+		{pkgConfig, "a computed key; a global option first", sh(`bundle --verbose config get "$K"`), pkgCfg, sh(`pip list --outdated`), false},
+		{pkgConfig, "poetry's whole list; pip show", sh(`poetry config --list`), pkgCfg, sh(`pip show requests`), false},
+		{pkgConfig, "a repository's password, another directory's poetry", sh(`poetry -C sub config http-basic.private`), pkgCfg, sh(`pip freeze`), false},
+		{pkgConfig, "a PyPI token; a repository's URL", sh(`exec poetry config pypi-token.pypi`), pkgCfg, sh(`pip list`), false},
+		{pkgConfig, "pip's list; python -m pip list", sh(`pip config list`), pkgCfg, sh(`python -m pip list`), false},
+		{pkgConfig, "the index URL by python -m pip; its list of packages", sh(`python3 -m pip config get global.index-url`), pkgCfg, sh(`python3 -m pip list`), false},
+		{pkgConfig, "an extra index after a global option; debug", sh(`pip3 --isolated config get install.extra-index-url`), pkgCfg, sh(`pip freeze`), false},
+		{pkgConfig, "pip config debug prints every file's values", sh(`pip config debug`), pkgCfg, sh(`pip list`), false},
+		{pkgConfig, "composer's list; a named ordinary key", sh(`composer config --list`), pkgCfg, sh(`composer config name`), false},
+		{pkgConfig, "-l in another directory; an install", sh(`composer -d sub config -l`), pkgCfg, sh(`composer install`), false},
+		{pkgConfig, "the home's http-basic, abbreviated; setting it", sh(`composer confi -g http-basic.repo.example.com`), pkgCfg,
+			sh(`composer config -g http-basic.repo.example.com alice s3cret`), false},
+		{pkgConfig, "auth.json's github token; removing one", sh(`composer config --auth github-oauth.github.com`), pkgCfg,
+			sh(`composer config --unset github-oauth.github.com`), false},
+		{pkgConfig, "gem's sources; yarn test", sh(`gem sources`), pkgCfg, sh(`yarn test`), false},
+		{pkgConfig, "gem sources -l, abbreviated; yarn's tests", sh(`gem sou -l`), pkgCfg, sh(`yarn test --ci`), false},
+		{pkgConfig, "yarn 1's list prints .npmrc's token; yarn test", sh(`yarn config list`), pkgCfg, sh(`yarn test`), false},
+	}
+}
