@@ -11,9 +11,10 @@ package safety
 // Default too).
 func twentyseventhCatalogue() []classCase {
 	sh := shCall
-	pkgCfg := asked(dc + "print-credentials-package-config")
+	pkgCfg, opaque := asked(dc+"print-credentials-package-config"), asked(RuleOpaqueCode)
 	const (
-		pkgConfig = "a package manager's configuration holds a registry's credentials"
+		pkgConfig  = "a package manager's configuration holds a registry's credentials"
+		pytestDirs = "pytest's rootdir and confcutdir outside the project load the conftest.py files there"
 	)
 	return []classCase{
 		{pkgConfig, "bundle config lists every setting; bundle exec", sh(`bundle config`), pkgCfg, sh(`bundle exec rspec`), false},
@@ -38,5 +39,15 @@ func twentyseventhCatalogue() []classCase {
 		{pkgConfig, "gem's sources; yarn test", sh(`gem sources`), pkgCfg, sh(`yarn test`), false},
 		{pkgConfig, "gem sources -l, abbreviated; yarn's tests", sh(`gem sou -l`), pkgCfg, sh(`yarn test --ci`), false},
 		{pkgConfig, "yarn 1's list prints .npmrc's token; yarn test", sh(`yarn config list`), pkgCfg, sh(`yarn test`), false},
+		{pytestDirs, "rootdir in /tmp; the tests directory", sh(`pytest --rootdir /tmp/x`), opaque, sh(`pytest --rootdir tests`), false},
+		{pytestDirs, "rootdir= in the home; the working directory", sh(`pytest --rootdir=~/x`), opaque, sh(`pytest --rootdir=.`), false},
+		{pytestDirs, "python -m pytest two levels up; a sibling", sh(`python -m pytest --rootdir ../../x`), opaque,
+			sh(`python -m pytest --rootdir ../x`), false},
+		{pytestDirs, "confcutdir at the root; at the tests", sh(`pytest --confcutdir / tests`), opaque, sh(`pytest --confcutdir tests tests`), false},
+		{pytestDirs, "confcutdir= two levels up through env", sh(`env python3 -m pytest --confcutdir=../.. tests`), opaque,
+			sh(`python3 -m pytest --confcutdir=.. tests`), false},
+		{pytestDirs, "from PYTEST_ADDOPTS; quiet from it", sh(`PYTEST_ADDOPTS='--rootdir /tmp/x' pytest`), opaque, sh(`PYTEST_ADDOPTS=-q pytest`), false},
+		{pytestDirs, "from -o addopts; the project's", sh(`command pytest -o 'addopts=--confcutdir /'`), opaque,
+			sh(`pytest -o 'addopts=--confcutdir tests'`), false},
 	}
 }

@@ -60,6 +60,10 @@ var projectDirOptions = map[string][][2]string{
 	// in the directory --cwd names. (npm_config_prefix from the environment names only where
 	// global packages go: npm takes the local prefix from the command line alone.)
 	cmdNpx: {{"-C", "--prefix"}}, cmdBun: {{"", "--cwd"}},
+	// pytest loads the conftest.py files of every directory from a test path up to --confcutdir,
+	// which defaults to the --rootdir when no configuration file is found: either one above the
+	// project (--rootdir /, --confcutdir ../..) loads conftest.py files planted there.
+	cmdPytest: {{"", "--rootdir"}, {"", "--confcutdir"}},
 }
 
 // outsideProject returns the option or operand that points a recognised build or test tool at a
