@@ -51,3 +51,23 @@ func twentyseventhCatalogue() []classCase {
 			sh(`pytest -o 'addopts=--confcutdir tests'`), false},
 	}
 }
+
+// twentyseventhOrdinaryCatalogue holds the twenty-seventh review's over-refusals: bun's --cwd
+// before its subcommand took the directory for a script file, so bun --cwd packages/api test, a
+// package of this project, was opaque at every level where bun test --cwd packages/api and npm
+// --prefix packages/api test were admitted, and bun --cwd=packages/api test was unrecognised.
+func twentyseventhOrdinaryCatalogue() []classCase {
+	sh := shCall
+	opaque, unrec := asked(RuleOpaqueCode), asked(RulePrefixAutonomy+"execute-unrecognized")
+	const bunCwd = "bun's --cwd before its subcommand names a directory, not a script"
+	return []classCase{
+		{bunCwd, "a package's tests; /tmp's", sh(`bun --cwd /tmp/x test`), opaque, sh(`bun --cwd packages/api test`), false},
+		{bunCwd, "--cwd= in a package; two levels up", sh(`bun --cwd=../../x test`), opaque, sh(`bun --cwd=packages/api test`), false},
+		{bunCwd, "a sibling's through env; computed", sh(`env bun --cwd "$D" test --bail`), opaque, sh(`env bun --cwd ../web test --bail`), false},
+		{bunCwd, "a file run in a package; the lockfile's install there", sh(`bun --cwd packages/api x.ts`), opaque,
+			sh(`bun --cwd packages/api install --frozen-lockfile`), false},
+		{bunCwd, "a script by name in a package is bun run's", sh(`bun --cwd packages/api run build`), unrec, sh(`bun --cwd packages/api test`), true},
+		{bunCwd, "after run: a file from /tmp; a script by name", sh(`bun run --cwd packages/api /tmp/x.ts`), opaque, sh(`bun test --cwd packages/api`), false},
+		{bunCwd, "after run, a script by name", sh(`bun run --cwd packages/api build`), unrec, sh(`bun --cwd ./packages/api test`), true},
+	}
+}

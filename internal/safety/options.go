@@ -817,6 +817,8 @@ var valueOptions = map[string][]string{
 	"make":      {"-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-o", "--old-file", "-W", "--what-if", "--assume-new"},
 	"go":        {"-C", "-run", "-bench", "-count", "-timeout", "-tags", "-p", "-ldflags", "-gcflags", "-asmflags", "-covermode", "-coverpkg", "-benchtime", "-parallel", "-skip", "-shuffle"},
 	"npm":       {"--prefix", "-w", "--workspace"},
+	// bun's working directory, before its subcommand or after run, is no script file.
+	cmdBun:      {"--cwd"},
 	"systemctl": {"-H", "--host", "-M", "--machine"},
 	"aws":       {"--profile", "--region", optEndpointURL, "--output"},
 	"gcloud":    {"--project", "--account", "--configuration", "--region", "--zone"},

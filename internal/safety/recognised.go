@@ -216,6 +216,7 @@ var packageSelectors = map[string]map[string]bool{
 	cmdNpm: {"--prefix": true, "-C": true, "-w": true, "--workspace": true, "--workspaces": false, "-ws": false},
 	"pnpm": {"-C": true, "--dir": true, "-F": true, optFilter: true, "-r": false, "--recursive": false},
 	"yarn": {"--cwd": true},
+	cmdBun: {"--cwd": true},
 }
 
 // afterSelectors reports whether the segment's words after its program's packageSelectors start
