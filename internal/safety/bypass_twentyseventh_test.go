@@ -11,8 +11,9 @@ package safety
 // Default too).
 func twentyseventhCatalogue() []classCase {
 	sh := shCall
-	pkgCfg, opaque := asked(dc+"print-credentials-package-config"), asked(RuleOpaqueCode)
+	pkgCfg, opaque, zeroD := asked(dc+"print-credentials-package-config"), asked(RuleOpaqueCode), denied(zero)
 	const (
+		stores     = "registries' and package tools' credential stores the default policy did not name"
 		pkgConfig  = "a package manager's configuration holds a registry's credentials"
 		pytestDirs = "pytest's rootdir and confcutdir outside the project load the conftest.py files there"
 	)
@@ -39,6 +40,17 @@ func twentyseventhCatalogue() []classCase {
 		{pkgConfig, "gem's sources; yarn test", sh(`gem sources`), pkgCfg, sh(`yarn test`), false},
 		{pkgConfig, "gem sources -l, abbreviated; yarn's tests", sh(`gem sou -l`), pkgCfg, sh(`yarn test --ci`), false},
 		{pkgConfig, "yarn 1's list prints .npmrc's token; yarn test", sh(`yarn config list`), pkgCfg, sh(`yarn test`), false},
+		{stores, "pnpm 11's login token; its configuration", sh(`cat ~/.config/pnpm/auth.ini`), zeroD, sh(`cat ~/.config/pnpm/config.yaml`), false},
+		{stores, "pnpm's on macOS; the project's workspace file", sh(`cat ~/Library/Preferences/pnpm/auth.ini`), zeroD, sh(`cat pnpm-workspace.yaml`), false},
+		{stores, "pnpm's global rc, set with a token", sh(`grep authToken ~/.config/pnpm/rc`), zeroD, sh(`grep -r authToken src/`), false},
+		{stores, "dart pub's credentials and tokens; the project's pubspec", sh(`cat ~/.config/dart/pub-credentials.json ~/.config/dart/pub-tokens.json`), zeroD,
+			sh(`cat pubspec.yaml`), false},
+		{stores, "anaconda-client's tokens; conda's environment file", sh(`cat ~/.config/binstar/api.anaconda.org.token`), zeroD, sh(`cat environment.yml`), false},
+		{stores, "JFrog CLI's servers; its plugins' list", sh(`cat ~/.jfrog/jfrog-cli.conf.v6`), zeroD, sh(`ls ~/.jfrog/plugins`), false},
+		{stores, "leiningen's plaintext credentials; its profiles", sh(`cat ~/.lein/credentials.clj`), zeroD, sh(`cat ~/.lein/profiles.clj`), false},
+		{stores, "helm registry login's; helm's plugins", sh(`cat ~/.config/helm/registry/config.json`), zeroD, sh(`ls ~/.local/share/helm/plugins`), false},
+		{stores, "sbt-sonatype's credentials; the build", sh(`cat ~/.sbt/sonatype_credentials`), zeroD, sh(`cat build.sbt`), false},
+		{stores, "Hex's keys; the mix project", sh(`cat ~/.hex/hex.config`), zeroD, sh(`cat mix.exs`), false},
 		{pytestDirs, "rootdir in /tmp; the tests directory", sh(`pytest --rootdir /tmp/x`), opaque, sh(`pytest --rootdir tests`), false},
 		{pytestDirs, "rootdir= in the home; the working directory", sh(`pytest --rootdir=~/x`), opaque, sh(`pytest --rootdir=.`), false},
 		{pytestDirs, "python -m pytest two levels up; a sibling", sh(`python -m pytest --rootdir ../../x`), opaque,
