@@ -227,3 +227,6 @@ func gemSourcesLists(s *segment) bool {
 	}
 	return !slices.ContainsFunc(slices.Concat(gemSourcesValued, []string{"-c", "--clear-all", "-u", "--update"}), s.hasFlag)
 }
+
+// packageConfigRule is the rule pack's rule for a package manager printing the credentials it keeps.
+const packageConfigRule = "print-credentials-package-config"

@@ -2,6 +2,7 @@ package safety
 
 import (
 	"cmp"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -176,4 +177,43 @@ func ghRunsLater(s *segment) bool {
 		return ops[1].s != subSet || s.hasFlag("-s") || s.hasFlag("--shell") || len(ops) > 3 && strings.HasPrefix(ops[3].s, "!")
 	}
 	return false
+}
+
+// pipConfigFileFailure asks for a read of pip's own configuration file by any program, as
+// gitConfigFileFailure does for a repository's config: it prints what pip config list does, an
+// index URL that may embed user:password. pip's files are pip.conf (pip.ini on Windows) in a
+// directory named pip or .pip (~/.config/pip/, ~/.pip/, /etc/xdg/pip/, macOS's Application
+// Support/pip/), /etc/pip.conf, and a virtual environment's; a pip.conf elsewhere in the project
+// (docker/pip.conf, copied into an image) is the project's file, read as any other.
+func pipConfigFileFailure(targets []target) *failure {
+	for _, t := range targets {
+		if t.op == opRead && !t.dynamic && !t.listing && !t.recursive && isPipConfigFile(t.path, t.glob) {
+			return &failure{kind: kindHumanApprovalRequired, ask: true, rule: RulePrefixDamageControl + packageConfigRule,
+				msg: fmt.Sprintf("the call reads %q, pip's configuration, whose index URLs can embed a registry's user:password as pip config list prints them; it needs human approval", t.raw)}
+		}
+	}
+	return nil
+}
+
+// pipConfigDirs are the directories pip's configuration file is read in by their names: the
+// user's (~/.config/pip, ~/.pip, macOS's Application Support/pip), /etc/xdg/pip, a virtual
+// environment's.
+var pipConfigDirs = strings.Fields("pip .pip .venv venv")
+
+// isPipConfigFile reports whether a resolved path (or a glob that could expand to it) is one of
+// pip's configuration files.
+func isPipConfigFile(p string, glob bool) bool {
+	dir, file := path.Split(p)
+	matches := func(pattern, name string) bool {
+		if !glob {
+			return pattern == name
+		}
+		ok, err := path.Match(pattern, name)
+		return ok || err != nil
+	}
+	if !matches(file, "pip.conf") && !matches(file, "pip.ini") {
+		return false
+	}
+	dir = path.Clean(dir)
+	return dir == "/etc" || slices.ContainsFunc(pipConfigDirs, func(d string) bool { return matches(path.Base(dir), d) })
 }
