@@ -16,6 +16,7 @@ func twentyseventhCatalogue() []classCase {
 		stores     = "registries' and package tools' credential stores the default policy did not name"
 		pkgConfig  = "a package manager's configuration holds a registry's credentials"
 		pytestDirs = "pytest's rootdir and confcutdir outside the project load the conftest.py files there"
+		otherDefs  = "a build tool's option or variable naming another directory's definitions or environment"
 	)
 	return []classCase{
 		{pkgConfig, "bundle config lists every setting; bundle exec", sh(`bundle config`), pkgCfg, sh(`bundle exec rspec`), false},
@@ -58,6 +59,20 @@ func twentyseventhCatalogue() []classCase {
 		{pkgConfig, "a virtual environment's; its pyvenv.cfg", sh(`cat .venv/pip.conf`), pkgCfg, sh(`cat .venv/pyvenv.cfg`), false},
 		{pkgConfig, "the user's by a glob; the project's setup.cfg", sh(`cat ~/.config/pip/pip.con?`), pkgCfg, sh(`cat setup.cfg`), false},
 		{pkgConfig, "a read tool's path; macOS's", readCall("/root/Library/Application Support/pip/pip.conf"), pkgCfg, readCall("/workspace/app/setup.cfg"), false},
+		{otherDefs, "rake -C runs /tmp's Rakefile; a directory of the project", sh(`rake -C /tmp/x test`), opaque, sh(`rake -C lib test`), false},
+		{otherDefs, "rake --directory= two levels up; the project's", sh(`rake --directory=../../x test`), opaque, sh(`rake test`), false},
+		{otherDefs, "composer -d runs /tmp's scripts; a package's", sh(`composer -d /tmp/x test`), opaque, sh(`composer -d packages/x test`), false},
+		{otherDefs, "composer --working-dir= in the home; a sibling", sh(`composer --working-dir=~/x run-script test`), opaque,
+			sh(`composer --working-dir=../web run-script test`), false},
+		{otherDefs, "bundle exec with a Gemfile from /tmp; the project's other Gemfile", sh(`bundle exec --gemfile /tmp/Gemfile rspec`), opaque,
+			sh(`bundle exec --gemfile=gemfiles/rails7.gemfile rspec`), false},
+		{otherDefs, "poetry run in /tmp's environment; the project's", sh(`VIRTUAL_ENV=/tmp/venv poetry run pytest`), opaque,
+			sh(`VIRTUAL_ENV=.venv poetry run pytest`), false},
+		{otherDefs, "exported for pipenv; pipenv's own", sh(`export VIRTUAL_ENV=/tmp/venv; pipenv run pytest`), opaque, sh(`pipenv run pytest`), false},
+		{otherDefs, "pipenv's Pipfile from /tmp; the project's", sh(`PIPENV_PIPFILE=/tmp/x/Pipfile pipenv run pytest`), opaque,
+			sh(`PIPENV_PIPFILE=Pipfile pipenv run pytest`), false},
+		{otherDefs, "poetry's environments from /tmp; uv run", sh(`POETRY_VIRTUALENVS_PATH=/tmp/v poetry run pytest`), opaque, sh(`uv run pytest`), false},
+		{otherDefs, "pipenv's environments from /tmp through env; poetry's", sh(`env WORKON_HOME=/tmp/v pipenv run pytest`), opaque, sh(`poetry run pytest`), false},
 		{pytestDirs, "rootdir in /tmp; the tests directory", sh(`pytest --rootdir /tmp/x`), opaque, sh(`pytest --rootdir tests`), false},
 		{pytestDirs, "rootdir= in the home; the working directory", sh(`pytest --rootdir=~/x`), opaque, sh(`pytest --rootdir=.`), false},
 		{pytestDirs, "python -m pytest two levels up; a sibling", sh(`python -m pytest --rootdir ../../x`), opaque,

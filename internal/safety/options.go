@@ -383,8 +383,18 @@ func elsewhereEnvReason(name, val string) string {
 		// tox's --workdir from the environment: the environments it reuses (outsideCodeOptions).
 		return "setting " + name + " to " + val + " makes tox reuse the environments it finds there, outside the project"
 	}
+	if pythonEnvironmentVars[name] && val != "" && !entriesBelow(val, ":") {
+		return "setting " + name + " to " + val + " makes poetry, pipenv or uv run the programs of an environment, or the scripts of a Pipfile, outside the project"
+	}
 	return ""
 }
+
+// pythonEnvironmentVars name the environment a Python project manager runs its commands in, or
+// where it finds it: an active VIRTUAL_ENV (poetry and pipenv use it, uv run --active), pipenv's
+// PIPENV_PIPFILE (its [scripts] and the environment kept for it) and WORKON_HOME, poetry's
+// POETRY_VIRTUALENVS_PATH. One outside the project runs the interpreter and programs planted
+// there, as UV_PROJECT_ENVIRONMENT does.
+var pythonEnvironmentVars = wordSet("VIRTUAL_ENV PIPENV_PIPFILE WORKON_HOME POETRY_VIRTUALENVS_PATH")
 
 // searchesCode reports whether the variable names code or options programs take up (codeEnvVars,
 // codeEnvFamily), a module search path below the working directory aside.

@@ -32,6 +32,9 @@ var outsideProjectTools = slices.Concat(fileRunners, []string{"cargo", "tox", cm
 	// Builds no prefix recognises: pointed elsewhere they run that code at Yolo too, as python
 	// /tmp/x.py does.
 	"make", "just", "task", "rake", "ant", "nox", "ninja", "scons", cmdCmake,
+	// composer -d runs another directory's composer.json scripts and autoloader; bundle
+	// --gemfile (bundle exec's too) evaluates another Gemfile, Ruby code.
+	"composer", cmdBundle,
 	// python -m unittest loads the test files and directories it is given.
 	"unittest"})
 
@@ -50,6 +53,8 @@ var projectDirOptions = map[string][][2]string{
 	// make -C and ninja -C run the Makefile or build.ninja of another directory; cmake -P runs a
 	// CMake script.
 	"make": {{"-C", "--directory"}}, "ninja": {{"-C", "-C"}}, cmdCmake: {{"-P", "-P"}},
+	// rake -C changes to another directory first and runs the Rakefile found there.
+	"rake":     {{"-C", "--directory"}},
 	"unittest": {{"-s", "--start-directory"}, {"-t", "--top-level-directory"}},
 	// swift test builds and runs the package whose Package.swift (Swift code) --package-path names.
 	"swift": {{"--package-path", "--package-path"}},
