@@ -88,7 +88,7 @@ var codeOptions = map[string][]string{
 	// rg runs --hostname-bin's program for a hyperlink's host; ag pipes its output to --pager's.
 	"rg": {"--pre", "--hostname-bin"}, "ag": {"--pager"},
 	"npm":   {"--script-shell", "--node-options"},
-	"pnpm":  {"--script-shell"},
+	"pnpm":  {"--script-shell", "--node-options"}, // the NODE_OPTIONS of its scripts, as npm's
 	"yarn":  {"--script-shell"},
 	"cargo": {"--config", "-Z"},
 	// --run: a package.json script; --experimental-config-file: a JSON file whose nodeOptions

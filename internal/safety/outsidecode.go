@@ -77,7 +77,8 @@ var outsideCodeOptions = map[string][][2]string{
 	cmdPip: {{"", "--python"}}, "uv": {{"-p", "--python"}}, "pnpm": {{"", "--pnpmfile"}, {"", "--global-pnpmfile"}},
 	// cargo reuses the compiled dependencies and build scripts' outputs a target directory holds
 	// when their fingerprints match: one outside the project may hold planted ones.
-	"npm": {{"", "--userconfig"}, {"", "--globalconfig"}}, "cargo": {{"", "--tool-config-file"}, {"", "--target-dir"}},
+	// yarn 1 obeys another yarnrc's yarn-path, a script it runs in its own place.
+	"npm": {{"", "--userconfig"}, {"", "--globalconfig"}}, "yarn": {{"", "--use-yarnrc"}}, "cargo": {{"", "--tool-config-file"}, {"", "--target-dir"}},
 	// go's -modfile names another go.mod, whose replace directives build and run another
 	// directory's code for a dependency.
 	"go": {{"-modfile", "-modfile"}, {"--modfile", "--modfile"}},

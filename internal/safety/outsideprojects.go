@@ -65,6 +65,8 @@ var projectDirOptions = map[string][][2]string{
 	// in the directory --cwd names. (npm_config_prefix from the environment names only where
 	// global packages go: npm takes the local prefix from the command line alone.)
 	cmdNpx: {{"-C", "--prefix"}}, cmdBun: {{"", "--cwd"}},
+	// deno task --cwd runs the task's commands in another directory (deno test there tests its files).
+	cmdDeno: {{"", "--cwd"}},
 	// pytest loads the conftest.py files of every directory from a test path up to --confcutdir,
 	// which defaults to the --rootdir when no configuration file is found: either one above the
 	// project (--rootdir /, --confcutdir ../..) loads conftest.py files planted there.
