@@ -102,7 +102,9 @@ var computedOperandsOrdinary = map[string]bool{
 // Package managers keep a registry's or a gem host's credentials in their own configuration and
 // print them back when it is listed or the key is read, as git config --list prints
 // http.extraHeader (gitcredentials.go): bundle config (no arguments, list, get NAME, or the older
-// bundle config NAME) prints BUNDLE_<HOST> user:password pairs and mirrors' URLs; poetry config
+// bundle config NAME) prints BUNDLE_<HOST> user:password pairs and mirrors' URLs (Bundler 2.2 on
+// redacts the password after a colon, but not --parseable's values, nor a token given as the
+// user, TOKEN:, as gemfury's and others' are); poetry config
 // --list, and a read of http-basic.*, pypi-token.* or a repository (whose URL may hold a
 // password); pip config list|debug, and get of an index URL, find-links or a proxy, which embed
 // user:password; composer config --list, and a read of an auth key (http-basic, github-oauth,
