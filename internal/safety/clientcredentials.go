@@ -103,17 +103,18 @@ var computedOperandsOrdinary = map[string]bool{
 // print them back when it is listed or the key is read, as git config --list prints
 // http.extraHeader (gitcredentials.go): bundle config (no arguments, list, get NAME, or the older
 // bundle config NAME) prints BUNDLE_<HOST> user:password pairs and mirrors' URLs (Bundler 2.2 on
-// redacts the password after a colon, but not --parseable's values, nor a token given as the
-// user, TOKEN:, as gemfury's and others' are); poetry config
-// --list, and a read of http-basic.*, pypi-token.* or a repository (whose URL may hold a
-// password); pip config list|debug, and get of an index URL, find-links or a proxy, which embed
-// user:password; composer config --list, and a read of an auth key (http-basic, github-oauth,
-// gitlab-token, bearer, …) or --auth; gem sources's list, whose sources may be
-// https://user:password@host/; yarn 1's config list, which prints .npmrc's _authToken (yarn 2's
-// redacts; the engine cannot tell the versions apart). A key computed at run time could be any of
-// them. Setting, unsetting, deleting and a named ordinary key (bundle config get path, pip config
-// get global.timeout) print none. Each reads its program's words as that program's parser does:
-// bundler (Thor), gem and composer (Symfony) take a unique prefix of a command name.
+// redacts the password after a colon, but not --parseable's values, nor a token given as the user,
+// TOKEN:, as gemfury's and others' are); poetry config --list, and a read of http-basic.*,
+// pypi-token.* or a repository (whose URL may hold a password); pip config list|debug, and get of
+// an index URL, find-links or a proxy, which embed user:password; composer config --list, and a
+// read of an auth key (http-basic, github-oauth, gitlab-token, bearer, …) or --auth, composer
+// global config's too; gem sources's list, whose sources may be https://user:password@host/, and
+// gem environment's report, which lists them (bundle env's holds bundle config's list); yarn 1's
+// config list, which prints .npmrc's _authToken (yarn 2's redacts; the engine cannot tell the
+// versions apart). A key computed at run time could be any of them. Setting, unsetting, deleting
+// and a named ordinary key (bundle config get path, pip config get global.timeout) print none. Each
+// reads its program's words as that program's parser does: bundler (Thor), gem (its command
+// manager) and composer (Symfony) take a unique prefix of a command name.
 
 // packageConfigPrintsCredential reports whether a package manager prints a credential it keeps.
 //
@@ -124,17 +125,14 @@ func packageConfigPrintsCredential(s *segment) bool {
 	}
 	switch s.name {
 	case cmdBundle, "bundler":
-		ops := positionals(s.words[1:], []string{"-r", "--retry"})
-		return len(ops) > 0 && commandPrefix(ops[0], subConfig, len("conf")) && bundleConfigPrints(s, ops[1:])
+		return bundlePrints(s)
 	case "poetry":
 		ops := positionals(s.words[1:], []string{"-C", "--directory", "-P", "--project"})
 		return len(ops) > 0 && ops[0].s == subConfig && poetryConfigPrints(s, ops[1:])
 	case "composer":
-		ops := positionals(s.words[1:], []string{"-d", "--working-dir"})
-		return len(ops) > 0 && commandPrefix(ops[0], subConfig, len("conf")) && composerConfigPrints(s, ops[1:])
+		return composerPrints(s)
 	case "gem":
-		ops := positionals(s.words[1:], gemSourcesValued)
-		return len(ops) > 0 && commandPrefix(ops[0], "sources", len("sou")) && gemSourcesLists(s)
+		return gemPrints(s)
 	case "yarn":
 		ops := positionals(s.words[1:], nil)
 		return len(ops) > 1 && ops[0].s == subConfig && (ops[1].dynamic || ops[1].s == subList)
@@ -146,6 +144,38 @@ func packageConfigPrintsCredential(s *segment) bool {
 // (Thor's and Symfony's unique abbreviations: bundle conf, composer confi); a computed word could.
 func commandPrefix(w word, cmd string, minLen int) bool {
 	return w.dynamic || len(w.s) >= minLen && strings.HasPrefix(cmd, w.s)
+}
+
+// bundlePrints: bundle config's reads (bundleConfigPrints), and bundle env, whose report holds
+// bundle config's list.
+func bundlePrints(s *segment) bool {
+	ops := positionals(s.words[1:], []string{"-r", "--retry"})
+	if len(ops) == 1 && ops[0].s == cmdEnv {
+		return true
+	}
+	return len(ops) > 0 && commandPrefix(ops[0], subConfig, len("conf")) && bundleConfigPrints(s, ops[1:])
+}
+
+// composerPrints: composer config's reads (composerConfigPrints), in the project or under
+// composer global, which runs its command in the home's composer directory.
+//
+//nolint:goconst // option spellings read best literally, next to their neighbours
+func composerPrints(s *segment) bool {
+	ops := positionals(s.words[1:], []string{"-d", "--working-dir"})
+	if len(ops) > 0 && commandPrefix(ops[0], "global", len("gl")) {
+		ops = ops[1:]
+	}
+	return len(ops) > 0 && commandPrefix(ops[0], subConfig, len("conf")) && composerConfigPrints(s, ops[1:])
+}
+
+// gemPrints: gem sources's list (gemSourcesLists), and gem environment's report, which lists the
+// remote sources (whole, or the remotesources section).
+func gemPrints(s *segment) bool {
+	ops := positionals(s.words[1:], gemSourcesValued)
+	if len(ops) > 0 && commandPrefix(ops[0], "environment", len(cmdEnv)) {
+		return len(ops) == 1 || ops[1].dynamic || ops[1].s == "remotesources"
+	}
+	return len(ops) > 0 && commandPrefix(ops[0], "sources", len("sou")) && gemSourcesLists(s)
 }
 
 // bundleConfigPrints: bundle config with no operands or list prints every setting; get NAME and
