@@ -133,6 +133,8 @@ func packageConfigPrintsCredential(s *segment) bool {
 		return composerPrints(s)
 	case "gem":
 		return gemPrints(s)
+	case cmdGradle, cmdMvn:
+		return buildToolPrintsSettings(s)
 	case "yarn":
 		ops := positionals(s.words[1:], nil)
 		return len(ops) > 1 && ops[0].s == subConfig && (ops[1].dynamic || ops[1].s == subList)
@@ -262,3 +264,52 @@ func gemSourcesLists(s *segment) bool {
 
 // packageConfigRule is the rule pack's rule for a package manager printing the credentials it keeps.
 const packageConfigRule = "print-credentials-package-config"
+
+// buildToolPrintsSettings: gradle's properties task prints every project property, those of
+// ~/.gradle/gradle.properties (a repository's or a signing key's password) among them; maven's
+// help:effective-settings with showPasswords prints ~/.m2/settings.xml's servers' passwords
+// (masked without it), help:evaluate of a settings expression one of them. Both files are
+// zeroAccess. A task or goal computed at run time could be either.
+func buildToolPrintsSettings(s *segment) bool {
+	goals, ok := buildGoals(s)
+	if !ok {
+		return true
+	}
+	props := mavenDefines(s)
+	for _, g := range goals {
+		task := g[strings.LastIndex(g, ":")+1:]
+		switch {
+		case s.name == cmdGradle && len(task) >= len("prop") && strings.HasPrefix("properties", task):
+			return true
+		case s.name != cmdMvn:
+		case task == "effective-settings":
+			if v, set := props["showPasswords"]; set && (v.dynamic || v.s == "" || strings.EqualFold(v.s, "true")) {
+				return true
+			}
+		case task == "evaluate":
+			if v, set := props["expression"]; set && (v.dynamic || strings.Contains(strings.ToLower(v.s), "settings")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mavenDefines returns the system properties maven's -D (--define) sets, by name: -DNAME=VALUE,
+// -D NAME=VALUE, and -DNAME alone (set to "").
+func mavenDefines(s *segment) map[string]word {
+	props := map[string]word{}
+	for i := 1; i < len(s.words); i++ {
+		w := s.words[i]
+		kv, ok := strings.CutPrefix(w.s, "-D")
+		if (w.s == "-D" || w.s == "--define") && i+1 < len(s.words) {
+			i++
+			w, kv, ok = s.words[i], s.words[i].s, true
+		}
+		if ok && kv != "" {
+			name, val, _ := strings.Cut(kv, "=")
+			props[name] = word{s: val, dynamic: w.dynamic}
+		}
+	}
+	return props
+}
