@@ -3,12 +3,21 @@ package safety
 // twentyseventhCatalogue holds the twenty-seventh engine review's rows. Package managers printed
 // the credentials they keep in their configuration, as git config --list printed
 // http.extraHeader before print-credentials-git-config read it: bundle config (no arguments, list,
-// get of a host's key, the older bundle config HOST) prints BUNDLE_<HOST> user:password pairs;
-// poetry config --list and a read of http-basic.*, pypi-token.* or a repository; pip config
-// list|debug and get of an index URL (https://user:token@host/simple); composer config --list and a
-// read of an auth key; gem sources's list; yarn 1's config list, which prints .npmrc's _authToken.
-// Each was only unrecognised, admitted at Yolo (composer's, a declared project command here, at
-// Default too).
+// get of a host's key, the older bundle config HOST) and bundle env; poetry config --list and a
+// read of http-basic.*, pypi-token.* or a repository; pip config list|debug, get of an index URL
+// (https://user:token@host/simple) and any read of pip.conf; composer config --list and a read of
+// an auth key, composer global's too; gem sources's list and gem environment's report; yarn 1's
+// config list, which prints .npmrc's _authToken; gradle properties and maven's
+// help:effective-settings -DshowPasswords, which print the zeroAccess gradle.properties' and
+// settings.xml's passwords. Each was only unrecognised, admitted at Yolo (composer's, a declared
+// project command here, at Default too; cat pip.conf at every level). Registries' credential
+// stores the default policy did not name (pnpm's auth.ini and rc, dart pub's, anaconda-client's,
+// JFrog CLI's, leiningen's, helm registry login's, sbt-sonatype's, Hex's) were readable. pytest
+// --rootdir and --confcutdir above the project loaded the conftest.py files planted there;
+// rake -C, composer -d and bundle exec --gemfile ran another directory's definitions, and
+// VIRTUAL_ENV, PIPENV_PIPFILE, WORKON_HOME and POETRY_VIRTUALENVS_PATH another environment's
+// programs, admitted at Default; pnpm --node-options, yarn 1's --use-yarnrc and deno task --cwd
+// from elsewhere were only unrecognised.
 func twentyseventhCatalogue() []classCase {
 	sh := shCall
 	pkgCfg, opaque, zeroD := asked(dc+"print-credentials-package-config"), asked(RuleOpaqueCode), denied(zero)
