@@ -111,6 +111,8 @@ func twentyseventhCatalogue() []classCase {
 		{pytestDirs, "from PYTEST_ADDOPTS; quiet from it", sh(`PYTEST_ADDOPTS='--rootdir /tmp/x' pytest`), opaque, sh(`PYTEST_ADDOPTS=-q pytest`), false},
 		{pytestDirs, "from -o addopts; the project's", sh(`command pytest -o 'addopts=--confcutdir /'`), opaque,
 			sh(`pytest -o 'addopts=--confcutdir tests'`), false},
+		{pytestDirs, "py.test, pytest's older name, the same; its tests", sh(`py.test --rootdir /tmp/x`), opaque, sh(`py.test tests`), false},
+		{pytestDirs, "py.test's -c from /tmp; from the project", sh(`py.test -c /tmp/x/pytest.ini`), opaque, sh(`py.test -c setup.cfg`), false},
 	}
 }
 

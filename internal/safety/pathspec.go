@@ -492,7 +492,7 @@ func (a *analyzer) programOutputs(seg *segment) {
 	case "go":
 		a.goBinary(seg)
 		a.goOutputDir(seg)
-	case "pytest", "py.test":
+	case cmdPytest:
 		a.pytestPaths(seg.words[1:])
 	case cmdDotnet:
 		a.dotnetOutputs(seg)

@@ -61,7 +61,7 @@ func (a *analyzer) pytestWritten(seg *segment) string {
 // pytestArgs returns pytest's words, its name first: the command's own, or python -m pytest's.
 func pytestArgs(seg *segment) ([]word, bool) {
 	switch {
-	case seg.name == cmdPytest || seg.name == "py.test":
+	case seg.name == cmdPytest:
 		return seg.words, true
 	case isPython(seg.name):
 		if mod, m, ok := pythonModuleRun(seg); ok && mod == cmdPytest {
