@@ -101,8 +101,8 @@ func notACredentialName(name string) bool {
 
 // namesCredential reports whether a name that credentialNames matches names a credential:
 // read by words (notACredentialName), and, where auth is its only credential word, only as
-// npm's _auth (npmAuthName): credentialNames holds _auth for it, and enable_auth or basic_auth
-// stay as they were.
+// npm's _auth (npmAuthName) or a basic authentication's user:password (basicAuthName):
+// credentialNames holds _auth for them, and enable_auth or auth_mode stay as they were.
 func namesCredential(name string) bool {
 	if notACredentialName(name) {
 		return false
@@ -116,7 +116,17 @@ func namesCredential(name string) bool {
 			return true
 		}
 	}
-	return npmAuthName(name)
+	return npmAuthName(name) || basicAuthName(name)
+}
+
+// basicAuthName reports whether name ends in the words basic auth (basic_auth, BASIC_AUTH,
+// basicAuth, proxy_basic_auth): the value is HTTP basic authentication's user:password, as
+// Prometheus' and many charts' basic_auth and Grafana's basicAuth settings hold it.
+func basicAuthName(name string) bool {
+	var buf [16]string
+	words := nameWords(name, buf[:0])
+	n := len(words)
+	return n >= 2 && words[n-2] == "basic" && words[n-1] == wordAuth
 }
 
 // holdsAuth reports whether name holds "auth" in any ASCII case.

@@ -43,6 +43,7 @@ var positionalTools = map[string]positionalTool{
 	"expdp":    {secret: oracleLogon(true)},
 	"impdp":    {secret: oracleLogon(true)},
 	"sqlldr":   {secret: oracleLogon(true)},
+	"rman":     {secret: rmanLogon},
 	"vault":    {valued: vaultValued, secret: vaultToken},
 	"htpasswd": {valued: func(opt string) bool { return opt == "-C" || opt == "-r" }, secret: htpasswdPassword},
 	"npm":      {secret: configSetSecret},
@@ -75,29 +76,62 @@ func oracleLogon(keyValue bool) func(p *positionalScan, w string) (int, int) {
 			p.stage = 1 // the logon is behind, or a script and its arguments come
 			return -1, -1
 		}
-		slash := strings.IndexByte(logon, '/')
-		if slash < 0 {
-			return -1, -1
+		from, to, ok := logonPassword(w, logon)
+		if ok {
+			p.stage = 1
 		}
-		p.stage = 1
-		at := len(w) - len(logon) + slash + 1
-		if slash == 0 || at == len(w) {
-			return -1, -1
-		}
-		if w[at] == '"' {
-			if end := strings.IndexByte(w[at+1:], '"'); end > 0 {
-				return at + 1, at + 1 + end
-			}
-			return at + 1, -1 // closed in a later word: u/"p@ss w0rd"@db
-		}
-		if end := strings.IndexByte(w[at:], '@'); end >= 0 {
-			if end == 0 {
-				return -1, -1
-			}
-			return at, at + end
-		}
-		return at, -1
+		return from, to
 	}
+}
+
+// logonPassword is where the password of logon, an Oracle logon user/password[@connect] at the
+// end of word w, is in w (as a positionalTool's secret says it); ok says logon is one (it holds
+// a slash), with a password or without ("/", "/@db": the operating system's).
+func logonPassword(w, logon string) (from, to int, ok bool) {
+	slash := strings.IndexByte(logon, '/')
+	if slash < 0 {
+		return -1, -1, false
+	}
+	at := len(w) - len(logon) + slash + 1
+	if slash == 0 || at == len(w) {
+		return -1, -1, true
+	}
+	if w[at] == '"' {
+		if end := strings.IndexByte(w[at+1:], '"'); end > 0 {
+			return at + 1, at + 1 + end, true
+		}
+		return at + 1, -1, true // closed in a later word: u/"p@ss w0rd"@db
+	}
+	if end := strings.IndexByte(w[at:], '@'); end >= 0 {
+		if end == 0 {
+			return -1, -1, true
+		}
+		return at, at + end, true
+	}
+	return at, -1, true
+}
+
+// rmanLogon finds the passwords of RMAN's connections: the word after TARGET, CATALOG or
+// AUXILIARY (rman target u/X@db catalog rc/Y@rcat), or in their name=value form (target=u/X@db).
+func rmanLogon(p *positionalScan, w string) (int, int) {
+	if p.stage == 1 {
+		p.stage = 0
+		from, to, _ := logonPassword(w, w)
+		return from, to
+	}
+	if name, value, ok := strings.Cut(w, "="); ok && rmanConnection(name) {
+		from, to, _ := logonPassword(w, value)
+		return from, to
+	}
+	if rmanConnection(w) {
+		p.stage = 1
+	}
+	return -1, -1
+}
+
+// rmanConnection says word names one of RMAN's database connections.
+func rmanConnection(word string) bool {
+	return strings.EqualFold(word, "target") || strings.EqualFold(word, "catalog") || strings.EqualFold(word, "auxiliary")
 }
 
 // vaultValued are the vault CLI's options that take a value; its others (-no-print,

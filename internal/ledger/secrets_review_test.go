@@ -100,6 +100,11 @@ func TestPositionalCredentials(t *testing.T) {
 		{name: "sqlplus after -R's value", in: `echo x | sqlplus -R 3 sys/Xs3cret99@db as sysdba`, want: `echo x | sqlplus -R 3 sys/[REDACTED:cli-password]@db as sysdba`},
 		{name: "expdp logon and userid=", in: `expdp system/Xs3cret99@db directory=d && impdp directory=d userid=u/Ys3cret99@db`,
 			want: `expdp system/[REDACTED:cli-password]@db directory=d && impdp directory=d userid=u/[REDACTED:cli-password]@db`},
+		{name: "rman target and catalog", in: `rman target sys/Xs3cret99@prod catalog rc/Ys3cret99@rcat`,
+			want:     `rman target sys/[REDACTED:cli-password]@prod catalog rc/[REDACTED:cli-password]@rcat`,
+			argv:     []any{"rman", "TARGET", "sys/Xs3cret99@prod", "AUXILIARY", "u/Zs3cret99"},
+			wantArgv: []string{"rman", "TARGET", "sys/[REDACTED]@prod", "AUXILIARY", "u/[REDACTED]"}},
+		{name: "rman target=", in: `rman target=sys/Xs3cret99@prod cmdfile=b.rman`, want: `rman target=sys/[REDACTED:cli-password]@prod cmdfile=b.rman`},
 		{name: "vault login token", in: `vault login mytoken123abc`, want: `vault login [REDACTED:cli-password]`,
 			argv: []any{"vault", "login", "mytoken123abc"}, wantArgv: []string{"vault", "login", "[REDACTED]"}},
 		{name: "vault login after valued options", in: `vault login -address https://v:8200 -method token mytoken123abc`,
@@ -133,6 +138,8 @@ func TestPositionalCredentials(t *testing.T) {
 			argv: []any{"sqlplus", "/", "as", "sysdba"}, wantArgv: []string{"sqlplus", "/", "as", "sysdba"}},
 		{name: "sqlplus user@db prompts", in: `sqlplus -s scott@db @scripts/a.sql x/y < in/put.sql`, want: `sqlplus -s scott@db @scripts/a.sql x/y < in/put.sql`},
 		{name: "expdp parameters", in: `expdp directory=d logfile=/tmp/x.log`, want: `expdp directory=d logfile=/tmp/x.log`},
+		{name: "rman with the system's logon", in: `rman target / nocatalog cmdfile=/tmp/x/b.rman`, want: `rman target / nocatalog cmdfile=/tmp/x/b.rman`},
+		{name: "rman catalog prompts", in: `rman target /@prod catalog rc@rcat`, want: `rman target /@prod catalog rc@rcat`},
 		{name: "vault login reads stdin", in: `vault login -method=token -`, want: `vault login -method=token -`},
 		{name: "vault read", in: `vault read secret/data/app`, want: `vault read secret/data/app`},
 		{name: "vault login userpass with a method's value", in: `vault login -method userpass username=u`, want: `vault login -method userpass username=u`},
@@ -236,5 +243,20 @@ func TestNpmAuthAssignment(t *testing.T) {
 		{name: "enable_auth stays", in: "enable_auth=true skip_auth: yes", want: "enable_auth=true skip_auth: yes",
 			argv: []any{"run", "--enable_auth", "true"}, wantArgv: []string{"run", "--enable_auth", "true"}},
 		{name: "npm_auth_type stays", in: "npm_config_auth_type=legacy", want: "npm_config_auth_type=legacy"},
+	})
+}
+
+// HTTP basic authentication's user:password named basic_auth (Prometheus' scrape configs, many
+// charts' values, an exporter's environment): auth is its only credential word, as in
+// enable_auth, but the word before it says the value is a password.
+func TestBasicAuthAssignment(t *testing.T) {
+	checkRedactionRows(t, []redactionRow{
+		{name: "text", in: "basic_auth=alice:Xs3cret99 ./exporter", want: "basic_auth=[REDACTED:credential-assignment] ./exporter"},
+		{name: "environment", in: "PROXY_BASIC_AUTH=alice:Xs3cret99 curl x", want: "PROXY_BASIC_AUTH=[REDACTED:credential-assignment] curl x"},
+		{name: "JSON in text", in: `{"basic_auth":"alice:Xs3cret99"}`, want: `{"basic_auth":[REDACTED:credential-assignment]}`},
+		{name: "in a list", in: "x", want: "x", argv: []any{"exporter", "--basic_auth", "alice:Xs3cret99"},
+			wantArgv: []string{"exporter", "--basic_auth", "[REDACTED]"}},
+		{name: "about it stays", in: "basic_auth_enabled=true basic_auth_file=/etc/x", want: "basic_auth_enabled=true basic_auth_file=/etc/x"},
+		{name: "another auth stays", in: "http_auth=none", want: "http_auth=none"},
 	})
 }
