@@ -35,6 +35,8 @@ func twentyseventhCatalogue() []classCase {
 			sh(`bundle exec rake test`), false},
 		{pkgConfig, "a computed key; a global option first", sh(`bundle --verbose config get "$K"`), pkgCfg, sh(`pip list --outdated`), false},
 		{pkgConfig, "poetry's whole list; pip show", sh(`poetry config --list`), pkgCfg, sh(`pip show requests`), false},
+		{pkgConfig, "hatch's configuration with its secrets unscrubbed; pip list", sh(`hatch config show --all`), pkgCfg, sh(`pip list`), false},
+		{pkgConfig, "hatch -a after a global option; pip freeze", sh(`hatch --data-dir d config show -a`), pkgCfg, sh(`pip freeze`), false},
 		{pkgConfig, "a repository's password, another directory's poetry", sh(`poetry -C sub config http-basic.private`), pkgCfg, sh(`pip freeze`), false},
 		{pkgConfig, "a PyPI token; a repository's URL", sh(`exec poetry config pypi-token.pypi`), pkgCfg, sh(`pip list`), false},
 		{pkgConfig, "pip's list; python -m pip list", sh(`pip config list`), pkgCfg, sh(`python -m pip list`), false},

@@ -111,7 +111,7 @@ var computedOperandsOrdinary = map[string]bool{
 // global config's too; gem sources's list, whose sources may be https://user:password@host/, and
 // gem environment's report, which lists them (bundle env's holds bundle config's list); yarn 1's
 // config list, which prints .npmrc's _authToken (yarn 2's redacts; the engine cannot tell the
-// versions apart). A key computed at run time could be any of them. Setting, unsetting, deleting
+// versions apart); hatch config show --all, which does not scrub the secrets it keeps. A key computed at run time could be any of them. Setting, unsetting, deleting
 // and a named ordinary key (bundle config get path, pip config get global.timeout) print none. Each
 // reads its program's words as that program's parser does: bundler (Thor), gem (its command
 // manager) and composer (Symfony) take a unique prefix of a command name.
@@ -138,8 +138,18 @@ func packageConfigPrintsCredential(s *segment) bool {
 	case "yarn":
 		ops := positionals(s.words[1:], nil)
 		return len(ops) > 1 && ops[0].s == subConfig && (ops[1].dynamic || ops[1].s == subList)
+	case "hatch":
+		return hatchConfigShowsSecrets(s)
 	}
 	return false
+}
+
+// hatchConfigShowsSecrets: hatch config show scrubs its secret fields (an index's auth for
+// hatch publish) unless told -a or --all.
+func hatchConfigShowsSecrets(s *segment) bool {
+	ops := positionals(s.words[1:], []string{"-e", optEnv, "-p", "--project", "--data-dir", optCacheDir, optConfigLong})
+	return len(ops) > 1 && ops[0].s == subConfig && (ops[1].dynamic || ops[1].s == gitShow) &&
+		(s.hasFlag("-a") || s.hasFlag("--all"))
 }
 
 // commandPrefix reports whether w names the command cmd, whole or by a prefix at least min long
