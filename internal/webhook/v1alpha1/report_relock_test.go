@@ -7,6 +7,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -62,9 +63,16 @@ func TestAReportDecidedAgainAfterARelockIsCountedOnce(t *testing.T) {
 	}
 	admitHeld(t, committer, cached, "call")
 	counters.Store(committer.held(client.ObjectKeyFromObject(cached)))
-	stored := cached.DeepCopy()
-	stored.Status.Snapshot.Epoch++
-	if err := api.Status().Update(ctx, stored); err != nil {
+	// The re-lock, written over the counters' own writes of the admission (their flusher may be
+	// writing the plan's status meanwhile).
+	stored := &safetyv1alpha1.AgentPlan{}
+	if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := api.Get(ctx, client.ObjectKeyFromObject(cached), stored); err != nil {
+			return err
+		}
+		stored.Status.Snapshot.Epoch = cached.Status.Snapshot.Epoch + 1
+		return api.Status().Update(ctx, stored)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	relocked.Store(stored)
