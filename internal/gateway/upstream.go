@@ -42,12 +42,10 @@ type upstream struct {
 	schemas map[string]*toolSchema
 	// listed is set once tools and schemas are read (dial), before up is shared: every session
 	// connected after that is checked to describe them alike (describedAlike).
-	listed bool
-	// maxListed bounds the tools a session lists, all pages together (listTools).
-	maxListed int
-	connect   func() (*mcp.ClientSession, error)
-	slots     []slot
-	next      atomic.Uint32
+	listed  bool
+	connect func() (*mcp.ClientSession, error)
+	slots   []slot
+	next    atomic.Uint32
 	// closed is set first thing by close; session reads it under a slot's lock, so that once
 	// close has emptied a slot no session is connected into it again.
 	closed atomic.Bool
@@ -326,7 +324,7 @@ func (u *upstreams) connect(ts *safetyv1alpha1.ToolServer, a *attempt) {
 func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 	name, url := ts.Name, ts.Spec.Endpoint()
 	up := &upstream{id: u.ids.Add(1), uid: ts.UID, generation: ts.Generation, tools: map[string]*mcp.Tool{},
-		schemas: map[string]*toolSchema{}, slots: make([]slot, u.sessions), maxListed: u.maxMessage}
+		schemas: map[string]*toolSchema{}, slots: make([]slot, u.sessions)}
 	up.connect = func() (*mcp.ClientSession, error) {
 		// On a context of its own: a connect is bounded by connectTimeout alone, whoever waits
 		// for it, and not even a context without the request's cancellation would do, since the
@@ -341,7 +339,7 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 			return nil, fmt.Errorf("connecting to ToolServer %s at %s: %w", name, url, err)
 		}
 		if up.listed {
-			if err := up.describedAlike(cctx, session); err != nil {
+			if err := up.describedAlike(cctx, session, u.maxMessage); err != nil {
 				_ = session.Close()
 				return nil, fmt.Errorf("ToolServer %s: %w", name, err)
 			}
@@ -377,8 +375,9 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 // reading nothing would read the new version's default .env. A tool it describes otherwise, or
 // lacks, is errRouteChanged: the call is not sent, and up is forgotten (Gateway.session), so the
 // next call lists the tools again. A tool it adds is not offered until then, and harms nothing.
-func (up *upstream) describedAlike(ctx context.Context, session *mcp.ClientSession) error {
-	tools, err := listTools(ctx, session, up.maxListed)
+// maxListed bounds the listing, all pages together (listTools).
+func (up *upstream) describedAlike(ctx context.Context, session *mcp.ClientSession, maxListed int) error {
+	tools, err := listTools(ctx, session, maxListed)
 	if err != nil {
 		return fmt.Errorf("listing the tools of a new session: %w", err)
 	}
