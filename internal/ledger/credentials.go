@@ -522,14 +522,20 @@ func redactArgv(list []any) bool {
 	argvSecrets(len(list), func(i int) (string, bool) { s, ok := list[i].(string); return s, ok }, true,
 		func(i, from, to int) {
 			s := list[i].(string)
-			if to < 0 {
-				to = len(s)
-			}
-			if s[from:to] != Redacted {
-				list[i], changed = s[:from]+Redacted+s[to:], true
+			if part := hiddenPart(s, from, to); part != Redacted {
+				list[i], changed = s[:from]+Redacted+s[from+len(part):], true
 			}
 		})
 	return changed
+}
+
+// hiddenPart is the part of word s that argvSecrets' hide(i, from, to) names: [from, to), to -1
+// meaning to its end.
+func hiddenPart(s string, from, to int) string {
+	if to < 0 {
+		return s[from:]
+	}
+	return s[from:to]
 }
 
 // argvHasSecret reports whether redactArgv would change a list, for the direct encoder, which
@@ -550,7 +556,7 @@ func argvHasSecret[V any](list []V) bool {
 	found := false
 	argvSecrets(len(list), func(i int) (string, bool) { return any2string(list[i]) }, true,
 		func(i, from, to int) {
-			if s, _ := any2string(list[i]); to < 0 && s[from:] != Redacted || to >= 0 && s[from:to] != Redacted {
+			if s, _ := any2string(list[i]); hiddenPart(s, from, to) != Redacted {
 				found = true
 			}
 		})
