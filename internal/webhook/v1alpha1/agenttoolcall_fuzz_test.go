@@ -59,10 +59,7 @@ func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clockt
 	if err := safetyv1alpha1.AddToScheme(scheme); err != nil {
 		tb.Fatal(err)
 	}
-	profile, _ := safety.Builtin(safety.BuiltinSandboxed)
-	// The most retries the API allows, so a benchmark's admissions (each counted in the plan's
-	// usage, over the default 100 steps) keep getting the same decision until forgetUsage.
-	profile.MaxRetriesPerStep = new(safety.MaxRetriesLimit)
+	profile := benchProfile()
 	spec := policy.SpecFromProfile(profile)
 	hash, err := policy.SnapshotHash(profile, safetyv1alpha1.AutonomyLevelDefault, nil)
 	if err != nil {
@@ -89,6 +86,15 @@ func newBenchAgentToolCallHandler(tb testing.TB) (*AgentToolCallHandler, *clockt
 	h := NewAgentToolCallHandler(c, admission.NewDecoder(scheme), clk)
 	h.usage.writer = acceptedStatus{}
 	return h, clk
+}
+
+// benchProfile is the bench plan's profile: the sandboxed one with the most retries the API
+// allows, so a benchmark's admissions (each counted in the plan's usage, over the default 100
+// steps) keep getting the same decision until forgetUsage.
+func benchProfile() *safety.Profile {
+	profile, _ := safety.Builtin(safety.BuiltinSandboxed)
+	profile.MaxRetriesPerStep = new(safety.MaxRetriesLimit)
+	return profile
 }
 
 // acceptedStatus stands in for the API server's status endpoint: the in-memory client's own

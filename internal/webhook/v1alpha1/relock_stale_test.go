@@ -27,15 +27,14 @@ func relockedPlans(t *testing.T, h *AgentToolCallHandler) (stale client.Reader, 
 }
 
 // relockedTo returns the bench handler's plan, as its cache shows it, locked again at epoch with
-// the sandboxed profile changed by change.
+// its profile (benchProfile) changed by change.
 func relockedTo(t *testing.T, h *AgentToolCallHandler, change func(*safety.Profile), epoch int32) *safetyv1alpha1.AgentPlan {
 	t.Helper()
 	plan := &safetyv1alpha1.AgentPlan{}
 	if err := h.Reader.Get(context.Background(), client.ObjectKey{Namespace: "ns", Name: "p"}, plan); err != nil {
 		t.Fatal(err)
 	}
-	profile, _ := safety.Builtin(safety.BuiltinSandboxed)
-	profile.MaxRetriesPerStep = new(safety.MaxRetriesLimit)
+	profile := benchProfile()
 	change(profile)
 	hash, err := policy.SnapshotHash(profile, safetyv1alpha1.AutonomyLevelDefault, nil)
 	if err != nil {
