@@ -194,9 +194,8 @@ const (
 	credentialValue = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*'|[^\s"'=][^\s"']*)`
 )
 
-// What follows a credential's name in an option (= or spaces and a value, or the input a
-// here-string or a here-document gives the command: --password-stdin <<< x, --with-token <<EOF
-// and x as the document's first word) and in the two
+// What follows a credential's name in an option (= or spaces and a value, or a here-string's
+// input: --password-stdin <<< x) and in the two
 // credential-assignment forms: = or : and a value (PASSWORD=x, password = x, client_secret: x),
 // or a closing quote, = or : and a quoted value ("password":"x", \"password\": \"x\"). Each
 // begins with a byte no name holds, which is what lets affixedRule find the name's end without
@@ -208,10 +207,7 @@ const (
 // encoded : or = (spaces as %20 or +) take a value too. An encoded value ends at a plain or
 // encoded & or quote (encodedValue: no %22, %26 or %27), so the parameters after it stay.
 const (
-	optionTail = `(?:=|\s+)(?:<<<[ \t]*|` + hereDocument + `)?` + credentialValue
-	// hereDocument is a here-document's operator and delimiter (<<EOF, <<-'END', <<"X"), the
-	// rest of its line, and the indentation of the document's first line.
-	hereDocument  = `<<-?[ \t]*(?:'\w+'|"\w+"|\w+)[^\n]*\n[ \t]*`
+	optionTail    = `(?:=|\s+)(?:<<<[ \t]*)?` + credentialValue
 	quotedKeyTail = `\\?["'][ \t]*[:=][ \t]*` + quotedValue
 	encodedValue  = `((?:[^\s"'&%]|%(?:[013-9A-F][0-9A-F]|2[013-589A-F]))+)`
 )
