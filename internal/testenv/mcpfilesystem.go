@@ -18,15 +18,31 @@ import (
 // NPMPackages installs, if needed, the pinned npm MCP servers (hack/install-mcp-servers.sh, whose
 // progress goes to stderr) and returns their node_modules directory.
 func NPMPackages(stderr io.Writer) (string, error) {
-	script, err := Path("hack", "install-mcp-servers.sh")
+	return npmPinned("mcp-servers", stderr)
+}
+
+// ClaudeCode installs, if needed, the pinned Claude Code (hack/install-claude-code.sh: its native
+// Linux x86-64 build from the npm registry) and returns its binary.
+func ClaudeCode(stderr io.Writer) (string, error) {
+	modules, err := npmPinned("claude-code", stderr)
 	if err != nil {
 		return "", err
 	}
-	cmd := exec.Command(script, "--print-dir")
+	return filepath.Join(modules, "@anthropic-ai", "claude-code-linux-x64", "claude"), nil
+}
+
+// npmPinned installs, if needed, the pinned npm packages of hack/<set> (hack/install-npm-pinned.sh)
+// and returns their node_modules directory.
+func npmPinned(set string, stderr io.Writer) (string, error) {
+	script, err := Path("hack", "install-npm-pinned.sh")
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.Command(script, set, "--print-dir")
 	cmd.Stderr = stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("installing the npm MCP servers with hack/install-mcp-servers.sh: %w", err)
+		return "", fmt.Errorf("installing hack/%s's npm packages with hack/install-npm-pinned.sh: %w", set, err)
 	}
 	return filepath.Join(strings.TrimSpace(string(out)), "node_modules"), nil
 }
