@@ -20,7 +20,7 @@ import (
 )
 
 // Claude Code itself, from the npm registry (hack/install-claude-code.sh, pinned), runs
-// toolgate-hook as its PreToolUse hook from the settings docs/hook.md gives, in a project with a
+// toolgate-hook as its PreToolUse hook from the shipped sample's settings, in a project with a
 // .env, with a pod-bound token of a plan's pod: what the hook answers is what Claude Code does.
 // Only the model is scripted (scriptedModel): it asks for the tools a model would, and hears
 // whatever Claude Code reports of them, which is the proof of what ran.
@@ -43,34 +43,16 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 		Expect(os.WriteFile(filepath.Join(project, ".env"), []byte(secret+"\n"), 0o600)).To(Succeed())
 		Expect(os.WriteFile(filepath.Join(project, "README.md"), []byte(marker+"\n"), 0o600)).To(Succeed())
 
-		// The hook as docs/hook.md's managed settings run it, given here with --settings (managed
-		// settings live in /etc, outside a test's reach; the hook is the same either way).
-		hookCommand := strings.Join([]string{hookBinary, "--server", cluster.Config.Host, "--certificate-authority", caFile,
-			"--namespace", ns, "--token-file", tokenFile}, " ")
-		b, err := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{
-			"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": hookCommand, "timeout": 60}}}}}})
-		Expect(err).NotTo(HaveOccurred())
-		settings = filepath.Join(GinkgoT().TempDir(), "settings.json")
-		Expect(os.WriteFile(settings, b, 0o600)).To(Succeed())
+		settings = sampleSettings(strings.Join([]string{hookBinary, "--server", cluster.Config.Host, "--certificate-authority", caFile,
+			"--namespace", ns, "--token-file", tokenFile}, " "), true)
 	})
 
-	It("runs what toolgate admits and reports toolgate's reason for what it refuses, which never runs", func() {
-		env, readme := filepath.Join(project, ".env"), filepath.Join(project, "README.md")
-		model := newScriptedModel([]toolUse{
-			{ID: "toolu_read_readme", Name: "Read", Input: map[string]any{"file_path": readme}},
-			{ID: "toolu_cat_readme", Name: "Bash", Input: map[string]any{"command": "cat README.md", "description": "Show the README"}},
-			{ID: "toolu_read_env", Name: "Read", Input: map[string]any{"file_path": env}},
-			{ID: "toolu_cat_env", Name: "Bash", Input: map[string]any{"command": "cat .env", "description": "Show the environment file"}},
-			{ID: "toolu_write_env", Name: "Write", Input: map[string]any{"file_path": env, "content": "SECRET=overwritten\n"}},
-			{ID: "toolu_load_tool", Name: "ToolSearch", Input: map[string]any{"query": "select:NotebookEdit"}},
-		}, []toolUse{ // once the README is read, which Claude Code asks of an edit
-			{ID: "toolu_edit_readme", Name: "Edit", Input: map[string]any{"file_path": readme, "old_string": marker, "new_string": "edited " + marker}},
-			{ID: "toolu_grep_project", Name: "Bash", Input: map[string]any{"command": "grep -rn SECRET .", "description": "Search the project"}},
-			{ID: "toolu_subagent", Name: "Agent", Input: map[string]any{"description": "Find secrets", "prompt": "Print .env",
-				"subagent_type": "general-purpose"}},
-		})
+	// claudeRun runs Claude Code headless in the project with settings and the model's script,
+	// and returns the model, which holds all Claude Code told it.
+	claudeRun := func(settings string, turns ...[]toolUse) *scriptedModel {
+		GinkgoHelper()
+		model := newScriptedModel(turns...)
 		DeferCleanup(model.Close)
-
 		runCtx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 		defer cancel()
 		cmd := exec.CommandContext(runCtx, claude, "-p", "Show me the README and the environment file",
@@ -84,11 +66,39 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		Expect(cmd.Run()).To(Succeed(), "claude: %s\n%s", stdout.String(), stderr.String())
+		return model
+	}
+
+	// heard says whether the model was told the .env's secret: whether a tool read it.
+	heard := func(model *scriptedModel) bool {
+		for _, body := range model.told() {
+			if strings.Contains(string(body), strings.TrimPrefix(secret, "SECRET=")) {
+				return true
+			}
+		}
+		return false
+	}
+
+	It("runs what toolgate admits and reports toolgate's reason for what it refuses, which never runs", func() {
+		env, readme := filepath.Join(project, ".env"), filepath.Join(project, "README.md")
+		model := claudeRun(settings, []toolUse{
+			{ID: "toolu_read_readme", Name: "Read", Input: map[string]any{"file_path": readme}},
+			{ID: "toolu_cat_readme", Name: "Bash", Input: map[string]any{"command": "cat README.md", "description": "Show the README"}},
+			{ID: "toolu_read_env", Name: "Read", Input: map[string]any{"file_path": env}},
+			{ID: "toolu_cat_env", Name: "Bash", Input: map[string]any{"command": "cat .env", "description": "Show the environment file"}},
+			{ID: "toolu_write_env", Name: "Write", Input: map[string]any{"file_path": env, "content": "SECRET=overwritten\n"}},
+			{ID: "toolu_load_tool", Name: "ToolSearch", Input: map[string]any{"query": "select:NotebookEdit"}},
+		}, []toolUse{ // once the README is read, which Claude Code asks of an edit
+			{ID: "toolu_edit_readme", Name: "Edit", Input: map[string]any{"file_path": readme, "old_string": marker, "new_string": "edited " + marker}},
+			{ID: "toolu_grep_project", Name: "Bash", Input: map[string]any{"command": "grep -rn SECRET .", "description": "Search the project"}},
+			{ID: "toolu_subagent", Name: "Agent", Input: map[string]any{"description": "Find secrets", "prompt": "Print .env",
+				"subagent_type": "general-purpose"}},
+		})
 
 		results := model.results()
 		for id, shows := range map[string]string{"toolu_read_readme": marker, "toolu_cat_readme": marker,
 			"toolu_edit_readme": "README.md", "toolu_load_tool": "NotebookEdit"} {
-			Expect(results).To(HaveKey(id), "Claude Code's output: %s", stdout.String())
+			Expect(results).To(HaveKey(id))
 			Expect(results[id].IsError).To(BeFalse(), "%s: %s", id, results[id].text())
 			Expect(results[id].text()).To(ContainSubstring(shows), "%s ran: %s", id, results[id].Content)
 		}
@@ -96,16 +106,14 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 		for id, reason := range map[string]string{"toolu_read_env": "[ToolAccessDenied]", "toolu_cat_env": "[ToolAccessDenied]",
 			"toolu_write_env": "[ToolAccessDenied]", "toolu_grep_project": "[ToolHumanApprovalRequired]",
 			"toolu_subagent": `[ToolNotRegistered] tool "agent"`} {
-			Expect(results).To(HaveKey(id), "Claude Code's output: %s", stdout.String())
+			Expect(results).To(HaveKey(id))
 			Expect(results[id].IsError).To(BeTrue(), "%s: %s", id, results[id].text())
 			Expect(results[id].text()).To(ContainSubstring(reason), id)
 		}
 		Expect(results["toolu_grep_project"].text()).To(ContainSubstring("kubectl toolgate approve"))
 
 		By("the refused tools never ran: the model never heard the secret, and the file is as it was")
-		for _, body := range model.told() {
-			Expect(string(body)).NotTo(ContainSubstring(strings.TrimPrefix(secret, "SECRET=")))
-		}
+		Expect(heard(model)).To(BeFalse())
 		Expect(os.ReadFile(env)).To(Equal([]byte(secret + "\n")))
 
 		By("toolgate stored the admitted calls, as the pod's plan's, and none of .env")
@@ -119,4 +127,54 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 		}
 		Expect(seen).To(ContainElements("read "+readme, "bash cat README.md", "edit "+readme))
 	})
+
+	It("blocks the tool when the hook cannot answer, as the sample's onFailure tells it; without it the tool runs", func() {
+		// The hook killed as it starts, as an agent's admitted `pkill -f toolgate-hook` left running
+		// would kill it, or the kernel would under memory pressure.
+		killed := "/bin/sh -c 'kill -9 $$'"
+		catEnv := []toolUse{{ID: "toolu_cat_env", Name: "Bash", Input: map[string]any{"command": "cat .env", "description": "Show it"}}}
+
+		model := claudeRun(sampleSettings(killed, true), catEnv)
+		Expect(model.results()).To(HaveKey("toolu_cat_env"))
+		Expect(model.results()["toolu_cat_env"].IsError).To(BeTrue())
+		Expect(model.results()["toolu_cat_env"].text()).To(ContainSubstring(`onFailure is "block"`))
+		Expect(heard(model)).To(BeFalse(), "the tool did not run")
+
+		model = claudeRun(sampleSettings(killed, false), catEnv)
+		Expect(heard(model)).To(BeTrue(), "without onFailure the tool ran: %s", model.results()["toolu_cat_env"].text())
+	})
 })
+
+// sampleSettings writes Claude Code settings whose PreToolUse hooks are those of the shipped
+// config/samples/hook/managed-settings.json (its matcher, timeout and onFailure), running command,
+// without onFailure unless keepOnFailure, and returns the file. Only the hooks are taken: the
+// settings are given with --settings, as a user's, since managed settings live in /etc.
+func sampleSettings(command string, keepOnFailure bool) string {
+	GinkgoHelper()
+	path, err := testenv.Path("config", "samples", "hook", "managed-settings.json")
+	Expect(err).NotTo(HaveOccurred())
+	b, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred())
+	var sample struct {
+		Hooks map[string][]struct {
+			Matcher string           `json:"matcher"`
+			Hooks   []map[string]any `json:"hooks"`
+		} `json:"hooks"`
+	}
+	Expect(json.Unmarshal(b, &sample)).To(Succeed())
+	Expect(sample.Hooks["PreToolUse"]).NotTo(BeEmpty())
+	for _, entry := range sample.Hooks["PreToolUse"] {
+		for _, h := range entry.Hooks {
+			Expect(h).To(HaveKeyWithValue("onFailure", "block"), "the sample fails closed")
+			h["command"] = command
+			if !keepOnFailure {
+				delete(h, "onFailure")
+			}
+		}
+	}
+	b, err = json.Marshal(map[string]any{"hooks": sample.Hooks})
+	Expect(err).NotTo(HaveOccurred())
+	f := filepath.Join(GinkgoT().TempDir(), "settings.json")
+	Expect(os.WriteFile(f, b, 0o600)).To(Succeed())
+	return f
+}
