@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,8 +27,8 @@ import (
 // whatever Claude Code reports of them, which is the proof of what ran.
 var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordered, func() {
 	var (
-		claude, ns, project, secret, marker string
-		settings                            string
+		claude, ns, home, project, secret, marker string
+		settings                                  string
 	)
 
 	BeforeAll(func() {
@@ -37,7 +38,8 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 		ns = testNamespace("claude-code-")
 		tokenFile := codingPlan(ns, "claude-code-0")
 
-		project = filepath.Join(GinkgoT().TempDir(), "app")
+		home = GinkgoT().TempDir()
+		project = filepath.Join(home, "app")
 		Expect(os.Mkdir(project, 0o755)).To(Succeed())
 		secret, marker = "SECRET="+rand.Text(), "readme-"+rand.Text()
 		Expect(os.WriteFile(filepath.Join(project, ".env"), []byte(secret+"\n"), 0o600)).To(Succeed())
@@ -60,7 +62,7 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 		cmd.Dir = project
 		// Nothing of the test's own environment: a home of its own (Claude Code keeps its state
 		// there), the scripted model as the API, and no traffic to anywhere else.
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + GinkgoT().TempDir(), "SHELL=/bin/bash",
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "SHELL=/bin/bash",
 			"ANTHROPIC_BASE_URL=" + model.URL, "ANTHROPIC_API_KEY=sk-ant-test-only",
 			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
 		var stdout, stderr bytes.Buffer
@@ -126,6 +128,29 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 			seen = append(seen, c.Spec.Tool+" "+c.Spec.Arguments.Command+strings.Join(c.Spec.Arguments.Paths, " "))
 		}
 		Expect(seen).To(ContainElements("read "+readme, "bash cat README.md", "edit "+readme))
+	})
+
+	// Claude Code resolves a file tool's path its own way (relative to its directory, ~ as its
+	// home, white space trimmed, links followed by the kernel): each spelling must reach the
+	// engine as the file it opens.
+	It("refuses .env however Claude Code's file tools are told its path", func() {
+		Expect(os.Mkdir(filepath.Join(project, "sub"), 0o755)).To(Succeed())
+		Expect(os.Symlink(".env", filepath.Join(project, "notes.txt"))).To(Succeed())
+		Expect(os.Symlink(project, filepath.Join(project, "sub", "up"))).To(Succeed())
+		var uses []toolUse
+		for i, path := range []string{".env", "./.env", "sub/../.env", " .env", ".env ", project + "//.env", project + "/./.env",
+			project + "/sub/../.env", "notes.txt", project + "/notes.txt", "sub/up/.env", project + "/sub/up/notes.txt",
+			"/proc/self/cwd/.env", project + "/.env/", "~/app/.env"} {
+			uses = append(uses, toolUse{ID: fmt.Sprintf("toolu_read_%d", i), Name: "Read", Input: map[string]any{"file_path": path}})
+		}
+		model := claudeRun(settings, uses)
+		results := model.results()
+		for _, u := range uses {
+			Expect(results).To(HaveKey(u.ID))
+			Expect(results[u.ID].IsError).To(BeTrue(), "%q: %s", u.Input["file_path"], results[u.ID].text())
+			Expect(results[u.ID].text()).To(ContainSubstring("[ToolAccessDenied]"), "%q", u.Input["file_path"])
+		}
+		Expect(heard(model)).To(BeFalse())
 	})
 
 	It("blocks the tool when the hook cannot answer, as the sample's onFailure tells it; without it the tool runs", func() {
