@@ -137,10 +137,11 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 		Expect(os.Mkdir(filepath.Join(project, "sub"), 0o755)).To(Succeed())
 		Expect(os.Symlink(".env", filepath.Join(project, "notes.txt"))).To(Succeed())
 		Expect(os.Symlink(project, filepath.Join(project, "sub", "up"))).To(Succeed())
-		var uses []toolUse
-		for i, path := range []string{".env", "./.env", "sub/../.env", " .env", ".env ", project + "//.env", project + "/./.env",
+		paths := []string{".env", "./.env", "sub/../.env", " .env", ".env ", project + "//.env", project + "/./.env",
 			project + "/sub/../.env", "notes.txt", project + "/notes.txt", "sub/up/.env", project + "/sub/up/notes.txt",
-			"/proc/self/cwd/.env", project + "/.env/", "~/app/.env"} {
+			"/proc/self/cwd/.env", project + "/.env/", "~/app/.env"}
+		uses := make([]toolUse, 0, len(paths))
+		for i, path := range paths {
 			uses = append(uses, toolUse{ID: fmt.Sprintf("toolu_read_%d", i), Name: "Read", Input: map[string]any{"file_path": path}})
 		}
 		model := claudeRun(settings, uses)
