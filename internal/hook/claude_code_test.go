@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -23,7 +22,7 @@ import (
 // Claude Code itself, from the npm registry (hack/install-claude-code.sh, pinned), runs
 // toolgate-hook as its PreToolUse hook from the shipped sample's settings, in a project with a
 // .env, with a pod-bound token of a plan's pod: what the hook answers is what Claude Code does.
-// Only the model is scripted (scriptedModel): it asks for the tools a model would, and hears
+// Only the model is scripted (testenv.ScriptedModel): it asks for the tools a model would, and hears
 // whatever Claude Code reports of them, which is the proof of what ran.
 var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordered, func() {
 	var (
@@ -51,20 +50,14 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 
 	// claudeRun runs Claude Code headless in the project with settings and the model's script,
 	// and returns the model, which holds all Claude Code told it.
-	claudeRun := func(settings string, turns ...[]toolUse) *scriptedModel {
+	claudeRun := func(settings string, turns ...[]testenv.ToolUse) *testenv.ScriptedModel {
 		GinkgoHelper()
-		model := newScriptedModel(turns...)
+		model := testenv.NewScriptedModel(turns...)
 		DeferCleanup(model.Close)
 		runCtx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 		defer cancel()
-		cmd := exec.CommandContext(runCtx, claude, "-p", "Show me the README and the environment file",
-			"--settings", settings, "--output-format", "json", "--max-turns", "4")
-		cmd.Dir = project
-		// Nothing of the test's own environment: a home of its own (Claude Code keeps its state
-		// there), the scripted model as the API, and no traffic to anywhere else.
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "SHELL=/bin/bash",
-			"ANTHROPIC_BASE_URL=" + model.URL, "ANTHROPIC_API_KEY=sk-ant-test-only",
-			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1"}
+		cmd := testenv.ClaudeCodeCommand(runCtx, claude, project, home, model, "Show me the README and the environment file",
+			"--settings", settings, "--max-turns", "4")
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		Expect(cmd.Run()).To(Succeed(), "claude: %s\n%s", stdout.String(), stderr.String())
@@ -72,8 +65,8 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 	}
 
 	// heard says whether the model was told the .env's secret: whether a tool read it.
-	heard := func(model *scriptedModel) bool {
-		for _, body := range model.told() {
+	heard := func(model *testenv.ScriptedModel) bool {
+		for _, body := range model.Told() {
 			if strings.Contains(string(body), strings.TrimPrefix(secret, "SECRET=")) {
 				return true
 			}
@@ -83,36 +76,36 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 
 	It("runs what toolgate admits and reports toolgate's reason for what it refuses, which never runs", func() {
 		env, readme := filepath.Join(project, ".env"), filepath.Join(project, "README.md")
-		model := claudeRun(settings, []toolUse{
+		model := claudeRun(settings, []testenv.ToolUse{
 			{ID: "toolu_read_readme", Name: "Read", Input: map[string]any{"file_path": readme}},
 			{ID: "toolu_cat_readme", Name: "Bash", Input: map[string]any{"command": "cat README.md", "description": "Show the README"}},
 			{ID: "toolu_read_env", Name: "Read", Input: map[string]any{"file_path": env}},
 			{ID: "toolu_cat_env", Name: "Bash", Input: map[string]any{"command": "cat .env", "description": "Show the environment file"}},
 			{ID: "toolu_write_env", Name: "Write", Input: map[string]any{"file_path": env, "content": "SECRET=overwritten\n"}},
 			{ID: "toolu_load_tool", Name: "ToolSearch", Input: map[string]any{"query": "select:NotebookEdit"}},
-		}, []toolUse{ // once the README is read, which Claude Code asks of an edit
+		}, []testenv.ToolUse{ // once the README is read, which Claude Code asks of an edit
 			{ID: "toolu_edit_readme", Name: "Edit", Input: map[string]any{"file_path": readme, "old_string": marker, "new_string": "edited " + marker}},
 			{ID: "toolu_grep_project", Name: "Bash", Input: map[string]any{"command": "grep -rn SECRET .", "description": "Search the project"}},
 			{ID: "toolu_subagent", Name: "Agent", Input: map[string]any{"description": "Find secrets", "prompt": "Print .env",
 				"subagent_type": "general-purpose"}},
 		})
 
-		results := model.results()
+		results := model.Results()
 		for id, shows := range map[string]string{"toolu_read_readme": marker, "toolu_cat_readme": marker,
 			"toolu_edit_readme": "README.md", "toolu_load_tool": "NotebookEdit"} {
 			Expect(results).To(HaveKey(id))
-			Expect(results[id].IsError).To(BeFalse(), "%s: %s", id, results[id].text())
-			Expect(results[id].text()).To(ContainSubstring(shows), "%s ran: %s", id, results[id].Content)
+			Expect(results[id].IsError).To(BeFalse(), "%s: %s", id, results[id].Text())
+			Expect(results[id].Text()).To(ContainSubstring(shows), "%s ran: %s", id, results[id].Content)
 		}
 		Expect(os.ReadFile(readme)).To(Equal([]byte("edited " + marker + "\n")))
 		for id, reason := range map[string]string{"toolu_read_env": "[ToolAccessDenied]", "toolu_cat_env": "[ToolAccessDenied]",
 			"toolu_write_env": "[ToolAccessDenied]", "toolu_grep_project": "[ToolHumanApprovalRequired]",
 			"toolu_subagent": `[ToolNotRegistered] tool "agent"`} {
 			Expect(results).To(HaveKey(id))
-			Expect(results[id].IsError).To(BeTrue(), "%s: %s", id, results[id].text())
-			Expect(results[id].text()).To(ContainSubstring(reason), id)
+			Expect(results[id].IsError).To(BeTrue(), "%s: %s", id, results[id].Text())
+			Expect(results[id].Text()).To(ContainSubstring(reason), id)
 		}
-		Expect(results["toolu_grep_project"].text()).To(ContainSubstring("kubectl toolgate approve"))
+		Expect(results["toolu_grep_project"].Text()).To(ContainSubstring("kubectl toolgate approve"))
 
 		By("the refused tools never ran: the model never heard the secret, and the file is as it was")
 		Expect(heard(model)).To(BeFalse())
@@ -140,16 +133,16 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 		paths := []string{".env", "./.env", "sub/../.env", " .env", ".env ", project + "//.env", project + "/./.env",
 			project + "/sub/../.env", "notes.txt", project + "/notes.txt", "sub/up/.env", project + "/sub/up/notes.txt",
 			"/proc/self/cwd/.env", project + "/.env/", "~/app/.env"}
-		uses := make([]toolUse, 0, len(paths))
+		uses := make([]testenv.ToolUse, 0, len(paths))
 		for i, path := range paths {
-			uses = append(uses, toolUse{ID: fmt.Sprintf("toolu_read_%d", i), Name: "Read", Input: map[string]any{"file_path": path}})
+			uses = append(uses, testenv.ToolUse{ID: fmt.Sprintf("toolu_read_%d", i), Name: "Read", Input: map[string]any{"file_path": path}})
 		}
 		model := claudeRun(settings, uses)
-		results := model.results()
+		results := model.Results()
 		for _, u := range uses {
 			Expect(results).To(HaveKey(u.ID))
-			Expect(results[u.ID].IsError).To(BeTrue(), "%q: %s", u.Input["file_path"], results[u.ID].text())
-			Expect(results[u.ID].text()).To(ContainSubstring("[ToolAccessDenied]"), "%q", u.Input["file_path"])
+			Expect(results[u.ID].IsError).To(BeTrue(), "%q: %s", u.Input["file_path"], results[u.ID].Text())
+			Expect(results[u.ID].Text()).To(ContainSubstring("[ToolAccessDenied]"), "%q", u.Input["file_path"])
 		}
 		Expect(heard(model)).To(BeFalse())
 	})
@@ -158,16 +151,16 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 		// The hook killed as it starts, as an agent's admitted `pkill -f toolgate-hook` left running
 		// would kill it, or the kernel would under memory pressure.
 		killed := "/bin/sh -c 'kill -9 $$'"
-		catEnv := []toolUse{{ID: "toolu_cat_env", Name: "Bash", Input: map[string]any{"command": "cat .env", "description": "Show it"}}}
+		catEnv := []testenv.ToolUse{{ID: "toolu_cat_env", Name: "Bash", Input: map[string]any{"command": "cat .env", "description": "Show it"}}}
 
 		model := claudeRun(sampleSettings(killed, true), catEnv)
-		Expect(model.results()).To(HaveKey("toolu_cat_env"))
-		Expect(model.results()["toolu_cat_env"].IsError).To(BeTrue())
-		Expect(model.results()["toolu_cat_env"].text()).To(ContainSubstring(`onFailure is "block"`))
+		Expect(model.Results()).To(HaveKey("toolu_cat_env"))
+		Expect(model.Results()["toolu_cat_env"].IsError).To(BeTrue())
+		Expect(model.Results()["toolu_cat_env"].Text()).To(ContainSubstring(`onFailure is "block"`))
 		Expect(heard(model)).To(BeFalse(), "the tool did not run")
 
 		model = claudeRun(sampleSettings(killed, false), catEnv)
-		Expect(heard(model)).To(BeTrue(), "without onFailure the tool ran: %s", model.results()["toolu_cat_env"].text())
+		Expect(heard(model)).To(BeTrue(), "without onFailure the tool ran: %s", model.Results()["toolu_cat_env"].Text())
 	})
 })
 
