@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	. "github.com/onsi/ginkgo/v2"
@@ -107,6 +108,55 @@ var _ = Describe("a third-party MCP server from the npm registry behind toolgate
 		Expect(fs.Wire()).NotTo(ContainSubstring(".env"))
 	})
 
+	It("is usable from Claude Code's own MCP client, set up as the sample managed-mcp.json sets it up", func() {
+		claude, err := testenv.ClaudeCode(GinkgoWriter)
+		Expect(err).NotTo(HaveOccurred())
+		dir := GinkgoT().TempDir()
+		tokenFile := filepath.Join(dir, "token")
+		Expect(os.WriteFile(tokenFile, []byte(w.token), 0o600)).To(Succeed())
+		sample, err := testenv.Path("config", "samples", "hook", "managed-mcp.json")
+		Expect(err).NotTo(HaveOccurred())
+		b, err := os.ReadFile(sample)
+		Expect(err).NotTo(HaveOccurred())
+		var config struct {
+			MCPServers map[string]map[string]any `json:"mcpServers"`
+		}
+		Expect(json.Unmarshal(b, &config)).To(Succeed())
+		server := config.MCPServers["toolgate"]
+		Expect(server).To(HaveKeyWithValue("type", "http"))
+		// The sample's server, at this gateway, its headers helper reading this token file.
+		server["url"] = gatewayURL
+		Expect(server["headersHelper"]).To(ContainSubstring("/var/run/secrets/toolgate-gateway/token"))
+		server["headersHelper"] = strings.ReplaceAll(server["headersHelper"].(string), "/var/run/secrets/toolgate-gateway/token", tokenFile)
+		b, err = json.Marshal(config)
+		Expect(err).NotTo(HaveOccurred())
+		mcpConfig := filepath.Join(dir, "mcp.json")
+		Expect(os.WriteFile(mcpConfig, b, 0o600)).To(Succeed())
+
+		tool := "mcp__toolgate__" + readTool
+		model := testenv.NewScriptedModel([]testenv.ToolUse{
+			{ID: "toolu_notes", Name: tool, Input: map[string]any{"path": "notes.txt"}},
+			{ID: "toolu_env", Name: tool, Input: map[string]any{"path": ".env"}},
+		})
+		DeferCleanup(model.Close)
+		cmd := testenv.ClaudeCodeCommand(ctx, claude, dir, GinkgoT().TempDir(), model, "Read notes.txt and .env",
+			"--mcp-config", mcpConfig, "--strict-mcp-config", "--allowedTools", tool, "--max-turns", "3")
+		out, err := cmd.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), "claude: %s", out)
+
+		results := model.Results()
+		Expect(results).To(HaveKey("toolu_notes"), "claude: %s", out)
+		Expect(results["toolu_notes"].IsError).To(BeFalse(), results["toolu_notes"].Text())
+		Expect(results["toolu_notes"].Text()).To(ContainSubstring("hello from server-filesystem"))
+		Expect(results).To(HaveKey("toolu_env"))
+		Expect(results["toolu_env"].IsError).To(BeTrue())
+		Expect(results["toolu_env"].Text()).To(ContainSubstring("[ToolAccessDenied] "))
+		for _, told := range model.Told() {
+			Expect(string(told)).NotTo(ContainSubstring("SECRET=1"))
+		}
+		Expect(fs.Wire()).NotTo(ContainSubstring(".env"))
+	})
+
 	It("refuses a tool server-filesystem offers but nobody registered, which it never receives", func() {
 		res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: "write_file",
 			Arguments: map[string]any{"path": "notes.txt", "content": "overwritten"}})
@@ -126,6 +176,8 @@ var _ = Describe("a third-party MCP server from the npm registry behind toolgate
 			And(tool, HaveKeyWithValue("decision", "allow"), read("notes.txt")), // the Go SDK client's read
 			And(tool, HaveKeyWithValue("reason", "ToolAccessDenied"), HaveKeyWithValue("ruleId", HavePrefix("path-policy:")), read(".env")),
 			And(tool, HaveKeyWithValue("decision", "allow"), read("notes.txt")), // the Inspector's read
+			And(tool, HaveKeyWithValue("reason", "ToolAccessDenied"), HaveKeyWithValue("ruleId", HavePrefix("path-policy:")), read(".env")),
+			And(tool, HaveKeyWithValue("decision", "allow"), read("notes.txt")), // Claude Code's read
 			And(tool, HaveKeyWithValue("reason", "ToolAccessDenied"), HaveKeyWithValue("ruleId", HavePrefix("path-policy:")), read(".env")),
 			And(HaveKeyWithValue("tool", "write_file"), HaveKeyWithValue("reason", "ToolNotRegistered")),
 		))
