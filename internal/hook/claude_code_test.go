@@ -147,6 +147,30 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 		Expect(heard(model)).To(BeFalse())
 	})
 
+	// Settings the agent could write itself would turn its hook off (disableAllHooks) or add hooks
+	// that answer first: the project's and the user's Claude Code settings are the agent's own
+	// configuration, which the engine refuses to let it change.
+	It("refuses the agent's writes of Claude Code's own settings, and stays on after them", func() {
+		off := `{"disableAllHooks": true}`
+		model := claudeRun(settings, []testenv.ToolUse{
+			{ID: "toolu_project_settings", Name: "Write", Input: map[string]any{"file_path": filepath.Join(project, ".claude", "settings.json"), "content": off}},
+			{ID: "toolu_local_settings", Name: "Write", Input: map[string]any{"file_path": ".claude/settings.local.json", "content": off}},
+			{ID: "toolu_user_settings", Name: "Write", Input: map[string]any{"file_path": "~/.claude/settings.json", "content": off}},
+			{ID: "toolu_shell_settings", Name: "Bash", Input: map[string]any{"command": "mkdir -p .claude && echo '" + off + "' > .claude/settings.json"}},
+		}, []testenv.ToolUse{
+			{ID: "toolu_cat_env", Name: "Bash", Input: map[string]any{"command": "cat .env"}},
+		})
+		results := model.Results()
+		for _, id := range []string{"toolu_project_settings", "toolu_local_settings", "toolu_user_settings", "toolu_shell_settings", "toolu_cat_env"} {
+			Expect(results).To(HaveKey(id))
+			Expect(results[id].IsError).To(BeTrue(), "%s: %s", id, results[id].Text())
+			Expect(results[id].Text()).To(MatchRegexp(`\[Tool(AccessDenied|HumanApprovalRequired)\]`), id)
+		}
+		Expect(filepath.Join(project, ".claude")).NotTo(BeAnExistingFile())
+		Expect(filepath.Join(home, ".claude", "settings.json")).NotTo(BeAnExistingFile())
+		Expect(heard(model)).To(BeFalse())
+	})
+
 	It("blocks the tool when the hook cannot answer, as the sample's onFailure tells it; without it the tool runs", func() {
 		// The hook killed as it starts, as an agent's admitted `pkill -f toolgate-hook` left running
 		// would kill it, or the kernel would under memory pressure.
