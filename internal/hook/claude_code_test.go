@@ -50,18 +50,24 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 
 	// claudeRun runs Claude Code headless in the project with settings and the model's script,
 	// and returns the model, which holds all Claude Code told it.
-	claudeRun := func(settings string, turns ...[]testenv.ToolUse) *testenv.ScriptedModel {
+	claudeRunIn := func(mode, settings string, turns ...[]testenv.ToolUse) *testenv.ScriptedModel {
 		GinkgoHelper()
 		model := testenv.NewScriptedModel(turns...)
 		DeferCleanup(model.Close)
 		runCtx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 		defer cancel()
 		cmd := testenv.ClaudeCodeCommand(runCtx, claude, project, home, model, "Show me the README and the environment file",
-			"--settings", settings, "--max-turns", "4")
+			"--settings", settings, "--max-turns", "4", "--permission-mode", mode)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		Expect(cmd.Run()).To(Succeed(), "claude: %s\n%s", stdout.String(), stderr.String())
 		return model
+	}
+
+	// claudeRun is claudeRunIn Claude Code's default permission mode.
+	claudeRun := func(settings string, turns ...[]testenv.ToolUse) *testenv.ScriptedModel {
+		GinkgoHelper()
+		return claudeRunIn("default", settings, turns...)
 	}
 
 	// heard says whether the model was told the .env's secret: whether a tool read it.
@@ -145,6 +151,25 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 			Expect(results[u.ID].Text()).To(ContainSubstring("[ToolAccessDenied]"), "%q", u.Input["file_path"])
 		}
 		Expect(heard(model)).To(BeFalse())
+	})
+
+	// A platform may run its agents in a mode that asks nobody (acceptEdits writes files unasked,
+	// auto lets a classifier decide, dontAsk refuses what is not allowed): toolgate's denial holds
+	// in each. (bypassPermissions is refused to root, as the suite runs.)
+	It("refuses .env in every permission mode a headless agent runs in", func() {
+		for _, mode := range []string{"acceptEdits", "auto", "dontAsk", "plan"} {
+			model := claudeRunIn(mode, settings, []testenv.ToolUse{
+				{ID: "toolu_cat_env", Name: "Bash", Input: map[string]any{"command": "cat .env"}},
+				{ID: "toolu_write_env", Name: "Write", Input: map[string]any{"file_path": filepath.Join(project, ".env"), "content": "SECRET=overwritten\n"}},
+			})
+			for _, id := range []string{"toolu_cat_env", "toolu_write_env"} {
+				Expect(model.Results()).To(HaveKey(id), mode)
+				Expect(model.Results()[id].IsError).To(BeTrue(), "%s %s: %s", mode, id, model.Results()[id].Text())
+				Expect(model.Results()[id].Text()).To(ContainSubstring("[ToolAccessDenied]"), "%s %s", mode, id)
+			}
+			Expect(heard(model)).To(BeFalse(), mode)
+			Expect(os.ReadFile(filepath.Join(project, ".env"))).To(Equal([]byte(secret+"\n")), mode)
+		}
 	})
 
 	// Settings the agent could write itself would turn its hook off (disableAllHooks) or add hooks
