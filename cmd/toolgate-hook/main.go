@@ -14,12 +14,6 @@ import (
 
 	"github.com/toolgate/toolgate/internal/cliflags"
 
-	"k8s.io/apimachinery/pkg/runtime"
-	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/hook"
 )
 
@@ -82,10 +76,7 @@ func newGate(cfg hook.Config, plan string) (*hook.Gate, error) {
 	if err != nil {
 		return nil, err
 	}
-	scheme := runtime.NewScheme()
-	utilruntime.Must(clientgoscheme.AddToScheme(scheme))
-	utilruntime.Must(safetyv1alpha1.AddToScheme(scheme))
-	c, err := client.New(rc, client.Options{Scheme: scheme})
+	c, err := hook.NewClient(rc)
 	if err != nil {
 		return nil, fmt.Errorf("building the API client: %w", err)
 	}
