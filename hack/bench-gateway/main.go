@@ -53,19 +53,15 @@ import (
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	ctrlmetrics "sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
-	"github.com/toolgate/toolgate/internal/audit"
 	"github.com/toolgate/toolgate/internal/gateway"
 	"github.com/toolgate/toolgate/internal/gctuning"
-	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/metrics"
-	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/testenv"
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
@@ -152,14 +148,8 @@ func run(ctx context.Context, rounds, perRun, large int) error {
 		return err
 	}
 	defer func() { _ = os.RemoveAll(dir) }()
-	journal, err := ledger.Open(audit.Config(nil, dir, "bench", nil))
-	if err != nil {
-		return err
-	}
 	fmt.Println("starting the control plane and the operator")
-	cluster, err := testenv.Start(func(mgr ctrl.Manager) error {
-		return operator.Setup(mgr, operator.Options{Ledger: &audit.Log{Journal: journal}})
-	})
+	cluster, err := testenv.StartOperator(dir, "bench")
 	if err != nil {
 		return err
 	}

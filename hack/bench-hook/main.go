@@ -39,9 +39,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
-	"github.com/toolgate/toolgate/internal/audit"
-	"github.com/toolgate/toolgate/internal/ledger"
-	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
@@ -90,14 +87,8 @@ func run(ctx context.Context, base string, rounds, calls int) error {
 	if err != nil {
 		return err
 	}
-	journal, err := ledger.Open(audit.Config(nil, filepath.Join(dir, "ledger"), "bench", nil))
-	if err != nil {
-		return err
-	}
 	fmt.Println("starting the control plane and the operator")
-	cluster, err := testenv.Start(func(mgr ctrl.Manager) error {
-		return operator.Setup(mgr, operator.Options{Ledger: &audit.Log{Journal: journal}})
-	})
+	cluster, err := testenv.StartOperator(filepath.Join(dir, "ledger"), "bench")
 	if err != nil {
 		return err
 	}

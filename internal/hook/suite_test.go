@@ -13,15 +13,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	logf "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
-	"github.com/toolgate/toolgate/internal/audit"
-	"github.com/toolgate/toolgate/internal/ledger"
-	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
@@ -50,11 +46,8 @@ var _ = BeforeSuite(func() {
 	logf.SetLogger(zap.New(zap.WriteTo(GinkgoWriter), zap.UseDevMode(true)))
 	ctx = context.Background()
 	ledgerDir = GinkgoT().TempDir()
-	journal, err := ledger.Open(audit.Config(nil, ledgerDir, "envtest", nil))
-	Expect(err).NotTo(HaveOccurred())
-	cluster, err = testenv.Start(func(mgr ctrl.Manager) error {
-		return operator.Setup(mgr, operator.Options{Ledger: &audit.Log{Journal: journal}})
-	})
+	var err error
+	cluster, err = testenv.StartOperator(ledgerDir, "envtest")
 	Expect(err).NotTo(HaveOccurred())
 	k8sClient = cluster.Client
 

@@ -19,6 +19,8 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/audit"
+	"github.com/toolgate/toolgate/internal/ledger"
 	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/serving"
 )
@@ -58,6 +60,18 @@ func Start(setup func(ctrl.Manager) error) (*Cluster, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// StartOperator is Start with toolgate's operator (controllers and webhooks) as main.go sets it
+// up, recording to a ledger in ledgerDir as node.
+func StartOperator(ledgerDir, node string) (*Cluster, error) {
+	journal, err := ledger.Open(audit.Config(nil, ledgerDir, node, nil))
+	if err != nil {
+		return nil, err
+	}
+	return Start(func(mgr ctrl.Manager) error {
+		return operator.Setup(mgr, operator.Options{Ledger: &audit.Log{Journal: journal}})
+	})
 }
 
 // startControlPlane starts env with toolgate's webhook configuration installed and kube-apiserver
