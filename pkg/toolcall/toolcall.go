@@ -278,14 +278,28 @@ func withoutOmitted(raw json.RawMessage, omit []string) (kept json.RawMessage, o
 	return append(out, '}'), omitted, nil
 }
 
-// judgedNotOmitted refuses a map that omits a key it also judges (or searches for): left out
-// before anything is decoded, its value would reach the tool unchecked.
+// judgedNotOmitted refuses a map that omits a key it also judges (or searches for), or a
+// respelling of one (argrules.Respells, the one normalisation respelledKeys refuses arguments by):
+// left out before anything is decoded, its value would reach the tool unchecked. Omitting
+// "filePath" beside the path "file_path" left {"filePath": ".env"} unjudged, to a tool that reads
+// either spelling, while every call naming "file_path" was refused as a respelling of the omitted
+// key. The ToolServer's CEL rule compares the keys exactly (CEL has no Unicode case folding), so a
+// respelled overlap is refused here, on every call of the tool.
 func judgedNotOmitted(m ArgumentMap) error {
 	judged := append(m.Judged(), m.SearchPattern, m.SearchInclude)
+	judged = append(judged, m.Required...)
 	for _, key := range m.Omit {
-		if slices.Contains(judged, key) || slices.Contains(m.Required, key) {
-			return bad("the argument map leaves %q out of the call and also names it as judged; "+
-				"the engine would not see it", key)
+		for _, j := range judged {
+			switch {
+			case j == "":
+			case j == key:
+				return bad("the argument map leaves %q out of the call and also names it as judged; "+
+					"the engine would not see it", key)
+			case argrules.Respells(key, j):
+				return bad("the argument map leaves %q out of the call and judges %q, a respelling of it (case, "+
+					"'_' or '-'); a tool that takes either spelling would read the omitted one unjudged, so the engine "+
+					"would not see it: spell the two keys apart, or judge the key the tool reads", key, j)
+			}
 		}
 	}
 	return nil

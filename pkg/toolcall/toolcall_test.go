@@ -198,12 +198,49 @@ func TestBuildRefusesAMapThatOmitsAJudgedKey(t *testing.T) {
 		"tree path":      {TreePaths: []string{"root"}, Omit: []string{"root"}},
 		"search pattern": {TreePaths: []string{"root"}, SearchPattern: "pattern", Omit: []string{"pattern"}},
 		"required":       {Paths: []string{"path"}, Required: []string{"path", "mode"}, Omit: []string{"mode"}},
+		// Respellings, as respelledKeys refuses an argument's (argrules.Respells): a tool taking
+		// either spelling read the omitted one, unjudged.
+		"path respelled":           {Paths: []string{"file_path"}, Omit: []string{"filePath"}},
+		"path respelled by case":   {Paths: []string{"path"}, Omit: []string{"Path"}},
+		"command respelled":        {Command: "cmd-line", Omit: []string{"cmd_line"}},
+		"cwd respelled":            {Paths: []string{"path"}, Cwd: "work_dir", Omit: []string{"WorkDir"}},
+		"tree path respelled":      {TreePaths: []string{"root"}, Omit: []string{"ROOT"}},
+		"search pattern respelled": {TreePaths: []string{"root"}, SearchPattern: "pattern", Omit: []string{"Pattern"}},
+		"required respelled":       {Paths: []string{"path"}, Required: []string{"path", "mode"}, Omit: []string{"Mode"}},
+		"path respelled by a fold": {Paths: []string{"paths"}, Omit: []string{"path\u017f"}}, // ſ folds to s
 	} {
 		_, err := toolcall.Build(toolcall.Invocation{Namespace: "ns", Plan: "p", Tool: "t",
 			Arguments: json.RawMessage(`{}`), Map: m})
 		var bad *toolcall.BadInvocationError
 		if !errors.As(err, &bad) || !strings.Contains(err.Error(), "the engine would not see it") {
 			t.Errorf("%s: Build error = %v, want the map refused", name, err)
+		}
+	}
+	_, err := toolcall.Build(toolcall.Invocation{Namespace: "ns", Plan: "p", Tool: "t", Arguments: json.RawMessage(`{}`),
+		Map: toolcall.ArgumentMap{Paths: []string{"file_path"}, Omit: []string{"filePath"}}})
+	if err == nil || !strings.Contains(err.Error(), `leaves "filePath" out of the call and judges "file_path"`) {
+		t.Errorf("Build error = %v, want it to name both keys", err)
+	}
+}
+
+// Omitted keys that respell no judged one leave the map as it was: a call of it is built, its
+// omitted key forwarded and left out of the call.
+func TestBuildTakesAMapThatOmitsKeysSpelledApart(t *testing.T) {
+	for name, m := range map[string]toolcall.ArgumentMap{
+		"content beside a path":            {Paths: []string{"path"}, Omit: []string{"content"}},
+		"a longer key":                     {Paths: []string{"file_path"}, Omit: []string{"file_paths"}},
+		"a key sharing a prefix":           {Paths: []string{"path"}, Omit: []string{"path_content"}},
+		"a separator inside another word":  {Command: "cmd", Omit: []string{"c-m-d-s"}},
+		"an omitted key's own respellings": {Paths: []string{"path"}, Omit: []string{"content", "Content"}},
+	} {
+		call, err := toolcall.Build(toolcall.Invocation{Namespace: "ns", Plan: "p", Tool: "t",
+			Arguments: json.RawMessage(`{"path": "a.go", "file_path": "a.go", "cmd": "ls"}`), Map: m})
+		if err != nil {
+			t.Errorf("%s: Build error = %v, want the map taken", name, err)
+			continue
+		}
+		if call.Spec.Arguments.Extra != nil && strings.Contains(string(call.Spec.Arguments.Extra.Raw), m.Omit[0]) {
+			t.Errorf("%s: the call carries the omitted key: %s", name, call.Spec.Arguments.Extra.Raw)
 		}
 	}
 }
