@@ -92,7 +92,7 @@ func TestAChunkedAnswerHoldsWhatItIsAndNoMore(t *testing.T) {
 				}
 				_, _ = io.WriteString(w, strings.Repeat("x", tc.size%1024))
 			}))
-			defer server.Close()
+			defer closeUpstream(server)
 			req, share := heldCall(t, server.URL, limit)
 			resp, err := limitAnswers(server.Client(), limit).Do(req)
 			if err != nil {

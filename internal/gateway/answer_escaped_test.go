@@ -36,6 +36,10 @@ func startRawMarkup() string {
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{JSONResponse: true})
 	raw := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&")
 	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet { // it answers as one body: no stream of its own (the SDK's would never end)
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
 		rec := httptest.NewRecorder()
 		sdk.ServeHTTP(rec, r)
 		body := []byte(raw.Replace(rec.Body.String()))
@@ -44,7 +48,7 @@ func startRawMarkup() string {
 		w.WriteHeader(rec.Code)
 		_, _ = w.Write(bytes.Clone(body))
 	}))
-	DeferCleanup(server.Close)
+	DeferCleanup(closeUpstream, server)
 	return server.URL
 }
 

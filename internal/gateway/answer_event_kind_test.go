@@ -64,7 +64,7 @@ func TestALargeNotificationGivesItsShareBackWhenTheNextEventIsRead(t *testing.T)
 		_, _ = fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":[{\"type\":\"text\",\"text\":%q}]}}\n\n",
 			strings.Repeat("y", 300<<10))
 	}))
-	defer server.Close()
+	defer closeUpstream(server)
 	answerNow := sync.OnceFunc(func() { close(answer) })
 	defer answerNow() // before the server closes, which waits for its handler
 	req, share := heldCall(t, server.URL, limit)

@@ -113,7 +113,7 @@ func startBig(jsonResponse bool) *bigServer {
 		}
 		sdk.ServeHTTP(w, r)
 	}))
-	DeferCleanup(server.Close)
+	DeferCleanup(closeUpstream, server)
 	DeferCleanup(b.releaseHeld) // before the server closes: it waits for its handlers
 	b.URL = server.URL
 	return b

@@ -29,7 +29,7 @@ func readAnswer(t *testing.T, request string, status int, contentType, body stri
 		w.WriteHeader(status)
 		_, _ = io.WriteString(w, body)
 	}))
-	defer server.Close()
+	defer closeUpstream(server)
 	method, reqBody := http.MethodPost, io.Reader(strings.NewReader(request))
 	if request == "" {
 		method, reqBody = http.MethodGet, nil
@@ -159,10 +159,10 @@ func TestTheSDKReadsAnAnswerOfTheLimitAndFailsOnlyTheCallOfOneByteMore(t *testin
 	for name, sse := range map[string]bool{"as one JSON body": false, "as a server-sent event": true} {
 		t.Run(name, func(t *testing.T) {
 			server := httptest.NewServer(exactAnswers(sse))
-			defer server.Close()
+			defer closeUpstream(server)
 			u, up := dialed(t, server, "exact", 1, testLimit)
 			defer u.close()
-			session, err := up.session()
+			session, err := up.pooledSession()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,7 +235,7 @@ func TestABodyWhoseLengthIsOverTheLimitIsReplacedUnread(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	}))
-	defer server.Close()
+	defer closeUpstream(server)
 	defer close(hold)
 	resp := postCall(t, server)
 	read := make(chan string, 1)
@@ -271,7 +271,7 @@ func TestABodyWhoseLengthIsWithinTheLimitIsPassedOnAsItComes(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	}))
-	defer server.Close()
+	defer closeUpstream(server)
 	resp := postCall(t, server)
 	defer func() { _ = resp.Body.Close() }()
 	got := make(chan string, 1)

@@ -50,7 +50,7 @@ func startBadSchemaServer() string {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(answer)
 	}))
-	DeferCleanup(server.Close)
+	DeferCleanup(closeUpstream, server)
 	return server.URL
 }
 

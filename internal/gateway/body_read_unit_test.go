@@ -26,7 +26,7 @@ func TestTheBodyDeadlineEndsWithTheBody(t *testing.T) {
 		}
 		ended <- r.Context().Err()
 	}), timeout))
-	defer server.Close()
+	defer closeUpstream(server)
 	resp, err := http.Post(server.URL, "application/json", bytes.NewReader([]byte(`{"jsonrpc":"2.0"}`)))
 	if err != nil {
 		t.Fatal(err)

@@ -102,7 +102,7 @@ func TestARefusalOfOneCallIsThatCallsAlone(t *testing.T) {
 					_ = conn.Close()
 				}
 			}))
-			defer server.Close()
+			defer closeUpstream(server)
 
 			req, err := http.NewRequest(http.MethodPost, server.URL, strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`))
 			if err != nil {
@@ -169,7 +169,7 @@ func TestASessionProbesPingIsTimedOnce(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
 	}))
-	defer server.Close()
+	defer closeUpstream(server)
 
 	ctx, timing := withCallTiming(context.Background())
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, server.URL, strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`))
@@ -213,7 +213,7 @@ func TestARedirectOnASessionIsFollowed(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":7,"result":{}}`)
 	}))
-	defer server.Close()
+	defer closeUpstream(server)
 	req, err := http.NewRequest(http.MethodPost, server.URL+"/mcp/", strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`))
 	if err != nil {
 		t.Fatal(err)

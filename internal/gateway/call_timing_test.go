@@ -78,7 +78,7 @@ var _ = Describe("where a call's time in the gateway goes (toolgate_gateway_call
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "read " + in.Path}}}, nil, nil
 			})
 		upstream := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-		DeferCleanup(upstream.Close)
+		DeferCleanup(closeUpstream, upstream)
 		w := newWorld("timing-", upstream.URL, "slow_read")
 		session, readTool = w.session, w.readTool
 	})

@@ -34,7 +34,7 @@ func TestTheUpstreamWaitLastsUntilTheAnswersLastByteOrTheCallsEnd(t *testing.T) 
 		case <-r.Context().Done(): // the client closed the body before the end
 		}
 	}))
-	defer server.Close()
+	defer closeUpstream(server)
 	c := timeUpstream(server.Client())
 	get := func(ctx context.Context, path string) *http.Response {
 		t.Helper()

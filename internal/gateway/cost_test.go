@@ -44,7 +44,7 @@ func startMetered() (*meteredServer, func()) {
 		})
 	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	m.URL = server.URL
-	return m, server.Close
+	return m, func() { closeUpstream(server) }
 }
 
 var _ = Describe("toolgate-gateway as the plan's cost reporter", Ordered, func() {
@@ -156,7 +156,7 @@ var _ = Describe("toolgate-gateway reporting for an agent that hangs up", Ordere
 				}
 			})
 		server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-		DeferCleanup(server.Close)
+		DeferCleanup(closeUpstream, server)
 		w := newWorld("gw-hangup-", server.URL, "slow", func(o *worldObjects) {
 			o.server.Spec.Tools[0].ReportsCost = true
 			o.plan.Spec.CostReporter = &safetyv1alpha1.CostReporter{Kind: safetyv1alpha1.CostReporterServiceAccount,

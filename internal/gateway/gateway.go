@@ -602,7 +602,7 @@ func (g *Gateway) session(ctx context.Context, rt *route) (*upstream, *mcp.Clien
 		if err != nil {
 			return nil, nil, err
 		}
-		session, err := up.sessionFor(rt.server.Spec.SessionScope)
+		session, err := up.sessionFor(ctx, rt.server.Spec.SessionScope, g.upstreams.maxMessage)
 		switch {
 		case errors.Is(err, errUpstreamClosed) && try == 0:
 			continue

@@ -35,7 +35,7 @@ func heldUpstream(received *atomic.Int32, released func() <-chan struct{}) strin
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "answer about " + in.Path}}}, nil, nil
 		})
 	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	DeferCleanup(server.Close)
+	DeferCleanup(closeUpstream, server)
 	return server.URL
 }
 

@@ -69,7 +69,7 @@ var _ = Describe("a reportsCost tool's maxCostPerCall", Ordered, func() {
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			sdk.ServeHTTP(w, r)
 		}))
-		DeferCleanup(server.Close)
+		DeferCleanup(closeUpstream, server)
 		w = newWorld("gw-maxcost-", server.URL, "priced", func(o *worldObjects) {
 			reportedByTheGateway(o.plan)
 			o.tools[0].Spec.CostPerCall = new(resource.MustParse("0.1"))

@@ -37,7 +37,7 @@ var _ = Describe("toolgate-gateway under an agent's concurrent metered calls", O
 					Content: []mcp.Content{&mcp.TextContent{Text: "answered"}}}, nil, nil
 			})
 		server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-		DeferCleanup(server.Close)
+		DeferCleanup(closeUpstream, server)
 		w := newWorld("gw-metered-race-", server.URL, "metered", func(o *worldObjects) {
 			o.profile.Spec.MaxCostPerPlan = new(resource.MustParse("1"))
 			o.server.Spec.Tools[0].ReportsCost = true

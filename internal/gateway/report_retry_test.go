@@ -54,7 +54,7 @@ func meteredUpstream(reached *atomic.Int32) string {
 				Content: []mcp.Content{&mcp.TextContent{Text: "answered"}}}, nil, nil
 		})
 	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	DeferCleanup(server.Close)
+	DeferCleanup(closeUpstream, server)
 	return server.URL
 }
 

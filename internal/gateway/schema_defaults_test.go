@@ -151,7 +151,7 @@ func fileContent(dir, name string) (*mcp.CallToolResult, error) {
 // serveRecording serves a test upstream over Streamable HTTP for the test's lifetime.
 func serveRecording(s *mcp.Server, rec *recordingServer) *recordingServer {
 	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	DeferCleanup(server.Close)
+	DeferCleanup(closeUpstream, server)
 	rec.URL = server.URL
 	return rec
 }

@@ -55,7 +55,7 @@ func startStateful() *statefulServer {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: v}}}, nil, nil
 		})
 	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	DeferCleanup(server.Close)
+	DeferCleanup(closeUpstream, server)
 	st.URL = server.URL
 	return st
 }

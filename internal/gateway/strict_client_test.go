@@ -123,7 +123,7 @@ func startReferencingServer() string {
 			})
 	}
 	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	DeferCleanup(server.Close)
+	DeferCleanup(closeUpstream, server)
 	return server.URL
 }
 

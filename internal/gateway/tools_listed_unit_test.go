@@ -39,7 +39,7 @@ func TestAToolServersListingIsBoundedAsOneMessageIs(t *testing.T) {
 					})
 			}
 			server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-			defer server.Close()
+			defer closeUpstream(server)
 			u := newUpstreams(server.Client(), "test", 1, limit)
 			defer u.close()
 			up, err := u.dial(&safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: "many"},

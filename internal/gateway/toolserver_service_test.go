@@ -30,7 +30,7 @@ var _ = Describe("toolgate-gateway with a ToolServer named by its in-cluster Ser
 		mux.Handle("/v1/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 			&mcp.StreamableHTTPOptions{DisableLocalhostProtection: true}))
 		upstream := httptest.NewServer(mux)
-		DeferCleanup(upstream.Close)
+		DeferCleanup(closeUpstream, upstream)
 
 		// The cluster's DNS, for this gateway alone: the Service's name is the upstream's address,
 		// and no other name is known.

@@ -20,7 +20,7 @@ func TestADeliveryCountsOnlyA404ForItsSessionAsRefused(t *testing.T) {
 		_, _ = fmt.Sscan(r.URL.Query().Get("status"), &status)
 		w.WriteHeader(status)
 	}))
-	defer server.Close()
+	defer closeUpstream(server)
 	c := recordDeliveries(server.Client())
 	send := func(d *delivery, status int, session string, version ...string) {
 		t.Helper()
@@ -83,7 +83,7 @@ func TestARequestInProgressCountsAsReceived(t *testing.T) {
 		<-release
 		w.WriteHeader(http.StatusNotFound)
 	}))
-	defer server.Close()
+	defer closeUpstream(server)
 	defer close(release)
 	d := &delivery{}
 	req, err := http.NewRequestWithContext(withDelivery(context.Background(), d), http.MethodPost, server.URL, http.NoBody)
@@ -111,10 +111,10 @@ func TestACallOnAnEndedSessionIsUnreceived(t *testing.T) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo"}}}, nil, nil
 	})
 	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	defer server.Close()
+	defer closeUpstream(server)
 	u, up := dialed(t, server, "echo", 1, DefaultMaxUpstreamMessageBytes)
 	defer u.close()
-	session, err := up.session()
+	session, err := up.pooledSession()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestACallOnAnEndedSessionIsUnreceived(t *testing.T) {
 		t.Errorf("a call the SDK did not send counts as received (started %d)", d.started)
 	}
 	u.failed("echo", up, session, err)
-	if next, err := up.session(); err != nil || next == session {
+	if next, err := up.pooledSession(); err != nil || next == session {
 		t.Errorf("the pool handed out the ended session again (%v), or no session: %v", next == session, err)
 	}
 }

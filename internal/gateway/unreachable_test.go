@@ -116,7 +116,7 @@ var _ = Describe("toolgate-gateway with a ToolServer that stops answering once i
 			g.Expect(res.Tools).To(ContainElement(HaveField("Name", w.readTool)))
 		}).Should(Succeed())
 
-		upstream.server.Close()
+		closeUpstream(upstream.server)
 		_, err := agent.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": "a.txt"}})
 		Expect(err).To(MatchError(ContainSubstring("connecting to ToolServer " + w.ns + "-files")))
 		Eventually(w.callStatuses).Should(ConsistOf(HaveField("Phase", safetyv1alpha1.CallPhaseFailed)),

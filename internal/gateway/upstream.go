@@ -42,8 +42,10 @@ type upstream struct {
 	schemas map[string]*toolSchema
 	// listed is set once tools and schemas are read (dial), before up is shared: every session
 	// connected after that is checked to describe them alike (describedAlike).
-	listed  bool
-	connect func() (*mcp.ClientSession, error)
+	listed bool
+	// connect connects a session; a pooled one is watched (changes not nil): its upstream's
+	// notifications/tools/list_changed are counted in changes.
+	connect func(changes *toolChanges) (*mcp.ClientSession, error)
 	slots   []slot
 	next    atomic.Uint32
 	// closed is set first thing by close; session reads it under a slot's lock, so that once
@@ -60,14 +62,44 @@ var errUpstreamClosed = errors.New("the upstream was closed")
 // connects, so that it connects one session at a time.
 type slot struct {
 	mu      sync.Mutex
-	session atomic.Pointer[mcp.ClientSession]
+	session atomic.Pointer[pooled]
+}
+
+// pooled is a session of a pool, and the changes of its tools its upstream announced on it.
+type pooled struct {
+	session *mcp.ClientSession
+	changes *toolChanges
+}
+
+// toolChanges counts the notifications/tools/list_changed an upstream sent on one long-lived
+// session, and those it had sent when the session's tools were last listed and compared with
+// those the gateway judges calls by (describedAlike). A server that changes a tool in place (the
+// Go SDK's AddTool of a tool by the same name, a server that registers tools at run time) says so
+// with that notification: a call judged by the tool's old schema (a path with no default) would
+// run under its new one (a default .env). So a session with a change not yet compared is used
+// for no call until its tools are listed again and found alike (unchanged); otherwise the call is
+// not sent, as when a new session describes a tool otherwise.
+type toolChanges struct {
+	sent     atomic.Uint64
+	compared atomic.Uint64
+	mu       sync.Mutex // one listing at a time
+}
+
+// listed records that the tools were listed and compared once seen notifications had come.
+func (c *toolChanges) listed(seen uint64) {
+	for {
+		compared := c.compared.Load()
+		if seen <= compared || c.compared.CompareAndSwap(compared, seen) {
+			return
+		}
+	}
 }
 
 // session returns a session of the pool, round robin, connecting it if it is not yet (on a
 // context of its own, bounded by connectTimeout). While another call connects that slot, the
 // call takes a connected session of another slot rather than wait up to connectTimeout for the
 // connect; only when the pool has none does it wait.
-func (up *upstream) session() (*mcp.ClientSession, error) {
+func (up *upstream) session() (*pooled, error) {
 	first := int(up.next.Add(1)) % len(up.slots)
 	s := &up.slots[first]
 	if up.closed.Load() {
@@ -92,26 +124,64 @@ func (up *upstream) session() (*mcp.ClientSession, error) {
 	if session := s.session.Load(); session != nil { // connected by the call waited for
 		return session, nil
 	}
-	session, err := up.connect()
+	changes := &toolChanges{}
+	session, err := up.connect(changes)
 	if err != nil {
 		return nil, err
 	}
-	s.session.Store(session)
-	go s.watch(session)
-	return session, nil
+	p := &pooled{session: session, changes: changes}
+	s.session.Store(p)
+	go s.watch(p)
+	return p, nil
 }
 
 // sessionFor is a session for one call to a ToolServer of sessionScope scope: one of the pool's
 // (Shared), or one of the call's own (Call), connected now, which the caller ends once the call
 // is answered (upstreams.end), so that no state the server keeps per session reaches another call.
-func (up *upstream) sessionFor(scope safetyv1alpha1.ToolServerSessionScope) (*mcp.ClientSession, error) {
-	if scope != safetyv1alpha1.ToolServerSessionScopeCall {
-		return up.session()
+//
+// A pooled session whose upstream said its tools changed is listed again first (unchanged),
+// within ctx; maxListed bounds that listing. A session of the call's own is listed when it
+// connects, just before the call, and is not watched.
+func (up *upstream) sessionFor(ctx context.Context, scope safetyv1alpha1.ToolServerSessionScope,
+	maxListed int) (*mcp.ClientSession, error) {
+	if scope == safetyv1alpha1.ToolServerSessionScopeCall {
+		if up.closed.Load() {
+			return nil, errUpstreamClosed
+		}
+		return up.connect(nil)
 	}
-	if up.closed.Load() {
-		return nil, errUpstreamClosed
+	p, err := up.session()
+	if err != nil {
+		return nil, err
 	}
-	return up.connect()
+	if err := up.unchanged(ctx, p, maxListed); err != nil {
+		return nil, err
+	}
+	return p.session, nil
+}
+
+// unchanged lists p's tools again when its upstream said they changed since they were last listed
+// on it, and refuses p if it describes them otherwise than the gateway judges their calls by
+// (errRouteChanged: the caller forgets up, and the next call is judged by the tools listed anew).
+// A listing that fails takes p out of the pool: nothing is known of its tools.
+func (up *upstream) unchanged(ctx context.Context, p *pooled, maxListed int) error {
+	c := p.changes
+	if c.sent.Load() == c.compared.Load() {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	seen := c.sent.Load()
+	if seen == c.compared.Load() { // listed by the call waited for
+		return nil
+	}
+	if err := up.describedAlike(ctx, p.session, maxListed); err != nil {
+		up.drop(p.session)
+		_ = p.session.Close()
+		return fmt.Errorf("after the upstream said its tools changed: %w", err)
+	}
+	c.listed(seen)
+	return nil
 }
 
 // watch empties s of session once the SDK has ended it, so that the slot connects a new session
@@ -126,10 +196,10 @@ func (up *upstream) sessionFor(scope safetyv1alpha1.ToolServerSessionScope) (*mc
 // without response"); dropping the session for those would make each such call (which an agent
 // can cause with arguments that crash the upstream's handler) cost a reconnect, and fail the
 // other agents' calls that had just taken the session.
-func (s *slot) watch(session *mcp.ClientSession) {
-	_ = session.Wait()
-	s.session.CompareAndSwap(session, nil)
-	_ = session.Close() // ended already: this only releases what the ClientSession holds
+func (s *slot) watch(p *pooled) {
+	_ = p.session.Wait()
+	s.session.CompareAndSwap(p, nil)
+	_ = p.session.Close() // ended already: this only releases what the ClientSession holds
 }
 
 // closeLater marks up closed at once and closes its sessions in the background.
@@ -148,8 +218,8 @@ func (up *upstream) close() {
 	for i := range up.slots {
 		s := &up.slots[i]
 		s.mu.Lock() // after a connect in progress: it stores its session, or sees closed first
-		if session := s.session.Swap(nil); session != nil {
-			sessions = append(sessions, session)
+		if p := s.session.Swap(nil); p != nil {
+			sessions = append(sessions, p.session)
 		}
 		s.mu.Unlock()
 	}
@@ -165,6 +235,9 @@ func (up *upstream) close() {
 // only the requests that wait for it, each at most as long as its own context allows; after a
 // failure it is not tried again until its back-off has passed.
 type upstreams struct {
+	impl *mcp.Implementation
+	// client connects the sessions of calls of their own (sessionScope Call); each pooled session
+	// has a client of its own, whose handler counts its tools' changes (toolChanges).
 	client     *mcp.Client
 	httpClient *http.Client
 	sessions   int
@@ -201,9 +274,11 @@ const (
 )
 
 func newUpstreams(httpClient *http.Client, version string, sessions, maxMessage int) *upstreams {
+	impl := &mcp.Implementation{Name: "toolgate-gateway", Version: version}
 	return &upstreams{
 		maxMessage: maxMessage,
-		client:     mcp.NewClient(&mcp.Implementation{Name: "toolgate-gateway", Version: version}, nil),
+		impl:       impl,
+		client:     mcp.NewClient(impl, nil),
 		httpClient: limitAnswers(recordDeliveries(oneCallRefusals(timeUpstream(httpClient))), int64(maxMessage)),
 		sessions:   sessions,
 		byName:     map[string]*upstream{},
@@ -325,34 +400,50 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 	name, url := ts.Name, ts.Spec.Endpoint()
 	up := &upstream{id: u.ids.Add(1), uid: ts.UID, generation: ts.Generation, tools: map[string]*mcp.Tool{},
 		schemas: map[string]*toolSchema{}, slots: make([]slot, u.sessions)}
-	up.connect = func() (*mcp.ClientSession, error) {
+	up.connect = func(changes *toolChanges) (*mcp.ClientSession, error) {
 		// On a context of its own: a connect is bounded by connectTimeout alone, whoever waits
 		// for it, and not even a context without the request's cancellation would do, since the
 		// SDK keeps the agent's MCP protocol version in it, which must not become the version
 		// the gateway asks the upstream for.
 		cctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 		defer cancel()
-		session, err := u.client.Connect(cctx, &mcp.StreamableClientTransport{
-			Endpoint: url, HTTPClient: u.httpClient, DisableStandaloneSSE: true, MaxEventSize: u.maxMessage,
+		client := u.client
+		if changes != nil {
+			// Notified on the standalone stream (protocol versions before 2026-07-28, which the
+			// SDK opens with a GET unless disabled) or a subscriptions/listen (later ones, which
+			// the SDK opens when the client has this handler and the server announces changes).
+			client = mcp.NewClient(u.impl, &mcp.ClientOptions{
+				ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changes.sent.Add(1) }})
+		}
+		session, err := client.Connect(cctx, &mcp.StreamableClientTransport{
+			Endpoint: url, HTTPClient: u.httpClient, DisableStandaloneSSE: changes == nil, MaxEventSize: u.maxMessage,
 		}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("connecting to ToolServer %s at %s: %w", name, url, err)
 		}
 		if up.listed {
+			var seen uint64
+			if changes != nil {
+				seen = changes.sent.Load()
+			}
 			if err := up.describedAlike(cctx, session, u.maxMessage); err != nil {
 				_ = session.Close()
 				return nil, fmt.Errorf("ToolServer %s: %w", name, err)
+			}
+			if changes != nil {
+				changes.listed(seen)
 			}
 		}
 		return session, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 	defer cancel()
-	session, err := up.session()
+	p, err := up.session()
 	if err != nil {
 		return nil, err
 	}
-	tools, err := listTools(ctx, session, u.maxMessage)
+	seen := p.changes.sent.Load()
+	tools, err := listTools(ctx, p.session, u.maxMessage)
 	if err != nil {
 		up.close()
 		return nil, fmt.Errorf("listing the tools of ToolServer %s: %w", name, err)
@@ -362,6 +453,7 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 		schema := readToolSchema(tool.InputSchema)
 		up.schemas[tool.Name] = &schema
 	}
+	p.changes.listed(seen)
 	up.listed = true
 	return up, nil
 }
@@ -387,15 +479,15 @@ func (up *upstream) describedAlike(ctx context.Context, session *mcp.ClientSessi
 			continue
 		}
 		if !up.describes(tool.Name, tool) {
-			return fmt.Errorf("a new session describes tool %q with another input schema than when the gateway "+
-				"listed it (another version of the server?): %w", tool.Name, errRouteChanged)
+			return fmt.Errorf("the session describes tool %q with another input schema than when the gateway "+
+				"listed it (another version of the server, or the tool changed?): %w", tool.Name, errRouteChanged)
 		}
 		described[tool.Name] = true
 	}
 	for name := range up.tools {
 		if !described[name] {
-			return fmt.Errorf("a new session does not offer tool %q, which the gateway listed (another version of "+
-				"the server?): %w", name, errRouteChanged)
+			return fmt.Errorf("the session does not offer tool %q, which the gateway listed (another version of "+
+				"the server, or the tool removed?): %w", name, errRouteChanged)
 		}
 	}
 	return nil
@@ -452,7 +544,9 @@ func (u *upstreams) failed(name string, up *upstream, session *mcp.ClientSession
 // next use; slot.watch closes it.
 func (up *upstream) drop(session *mcp.ClientSession) {
 	for i := range up.slots {
-		up.slots[i].session.CompareAndSwap(session, nil)
+		if p := up.slots[i].session.Load(); p != nil && p.session == session {
+			up.slots[i].session.CompareAndSwap(p, nil)
+		}
 	}
 }
 

@@ -35,7 +35,7 @@ func TestAForgottenUpstreamIsClosedInTheBackgroundAndConnectsNoMoreSessions(t *t
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "held"}}}, nil, nil
 	})
 	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
-	defer server.Close()
+	defer closeUpstream(server)
 	released := false
 	defer func() {
 		if !released {
@@ -48,7 +48,7 @@ func TestAForgottenUpstreamIsClosedInTheBackgroundAndConnectsNoMoreSessions(t *t
 	u.mu.Lock()
 	u.byName["held"] = up
 	u.mu.Unlock()
-	session, err := up.session()
+	session, err := up.pooledSession()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestAForgottenUpstreamIsClosedInTheBackgroundAndConnectsNoMoreSessions(t *t
 		t.Fatal("forget waited for the call in flight on one of the upstream's sessions")
 	}
 	for range 2 * len(up.slots) { // every slot, twice
-		if _, err := up.session(); !errors.Is(err, errUpstreamClosed) {
+		if _, err := up.pooledSession(); !errors.Is(err, errUpstreamClosed) {
 			t.Fatalf("a forgotten upstream's session: %v, want %v", err, errUpstreamClosed)
 		}
 	}
@@ -134,7 +134,7 @@ func TestACallTakesAnotherSessionWhileItsSlotConnects(t *testing.T) {
 		}
 		mcpHandler.ServeHTTP(w, r)
 	}))
-	defer server.Close()
+	defer closeUpstream(server)
 	released := false
 	defer func() {
 		if !released {
@@ -144,8 +144,8 @@ func TestACallTakesAnotherSessionWhileItsSlotConnects(t *testing.T) {
 
 	u, up := dialed(t, server, "slow-connect", 2, DefaultMaxUpstreamMessageBytes)
 	defer u.close()
-	first := up.slots[1].session.Load() // the dial's, in the round robin's first slot
-	if first == nil || up.slots[0].session.Load() != nil {
+	first := up.slotSession(1) // the dial's, in the round robin's first slot
+	if first == nil || up.slotSession(0) != nil {
 		t.Fatal("the dial did not connect the pool's second slot alone")
 	}
 	type got struct {
@@ -154,7 +154,7 @@ func TestACallTakesAnotherSessionWhileItsSlotConnects(t *testing.T) {
 	}
 	connecting := make(chan got, 1)
 	go func() { // slot 0: connects, held at the upstream
-		session, err := up.session()
+		session, err := up.pooledSession()
 		connecting <- got{session, err}
 	}()
 	select {
@@ -165,7 +165,7 @@ func TestACallTakesAnotherSessionWhileItsSlotConnects(t *testing.T) {
 	meanwhile := make(chan got, 2)
 	go func() {
 		for range 2 { // slot 1, connected; then slot 0, connecting
-			session, err := up.session()
+			session, err := up.pooledSession()
 			meanwhile <- got{session, err}
 		}
 	}()
@@ -194,7 +194,7 @@ func TestACallTakesAnotherSessionWhileItsSlotConnects(t *testing.T) {
 	if _, err := second.session.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{}}); err != nil {
 		t.Fatalf("a call on the new session: %v", err)
 	}
-	if got := up.slots[0].session.Load(); got != second.session {
+	if got := up.slotSession(0); got != second.session {
 		t.Fatalf("slot 0 holds %p, want its new session %p", got, second.session)
 	}
 }

@@ -72,7 +72,7 @@ func startRestartable(forgotten *forgottenAnswer) *restartableServer {
 	Expect(err).NotTo(HaveOccurred())
 	r := &restartableServer{addr: l.Addr().String(), forgotten: forgotten}
 	r.serve(l)
-	DeferCleanup(func() { r.server.Close() })
+	DeferCleanup(func() { closeUpstream(r.server) })
 	return r
 }
 
@@ -116,7 +116,7 @@ func (r *restartableServer) serve(l net.Listener) {
 // restart replaces the server with a new one on the same address.
 func (r *restartableServer) restart() {
 	GinkgoHelper()
-	r.server.Close()
+	closeUpstream(r.server)
 	r.answered.Store(0)
 	r.sessions.Store(0)
 	r.known.Clear()

@@ -57,7 +57,7 @@ func startUpstream(dir string) (*recordingServer, func()) {
 		})
 	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	rec.URL = server.URL
-	return rec, server.Close
+	return rec, func() { closeUpstream(server) }
 }
 
 func (r *recordingServer) record(tool, path string) {

@@ -176,3 +176,6 @@ func bindPlan(apiAgent client.Client, plan *safetyv1alpha1.AgentPlan, tool strin
 	Eventually(func() (string, error) { return testenv.ProbeReason(ctx, apiAgent, plan.Namespace, plan.Name, tool) }).
 		WithTimeout(waitTimeout).WithPolling(waitInterval).Should(BeEmpty())
 }
+
+// closeUpstream closes a test upstream server, its connections first (gateway.CloseUpstream).
+var closeUpstream = gateway.CloseUpstream

@@ -86,7 +86,9 @@ func StartFilesystemServer(dir string, stderr io.Writer) (*FilesystemServer, err
 	}
 	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return relay }, nil))
 	fs.URL = server.URL
-	fs.close = func() { server.Close(); _ = session.Close() }
+	// Connections first: a gateway holds a stream open on each pooled session (for changes of its
+	// tools), which Close alone would wait for.
+	fs.close = func() { server.CloseClientConnections(); server.Close(); _ = session.Close() }
 	return fs, nil
 }
 
