@@ -2,9 +2,9 @@ package gateway
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"reflect"
 	"sync"
@@ -279,7 +279,7 @@ func newUpstreams(httpClient *http.Client, version string, sessions, maxMessage 
 		maxMessage: maxMessage,
 		impl:       impl,
 		client:     mcp.NewClient(impl, nil),
-		httpClient: limitAnswers(recordDeliveries(oneCallRefusals(timeUpstream(httpClient))), int64(maxMessage)),
+		httpClient: countListed(limitAnswers(recordDeliveries(oneCallRefusals(timeUpstream(httpClient))), int64(maxMessage))),
 		sessions:   sessions,
 		byName:     map[string]*upstream{},
 		attempts:   map[string]*attempt{},
@@ -493,29 +493,60 @@ func (up *upstream) describedAlike(ctx context.Context, session *mcp.ClientSessi
 	return nil
 }
 
-// listTools lists session's tools, every page, refusing a listing of more than max bytes (each
-// tool as encoded again): the bound on one message. The pages are each bounded so (limitAnswers),
-// but not their number, and the tools listed are held as long as the upstream is: an upstream
-// that never stopped giving pages, each a new tool as large as one message, took the gateway's
-// memory, and every agent's calls with it. No server's list of tools comes near the bound.
+// listTools lists session's tools, every page, refusing a listing of more than max bytes (as the
+// upstream sent them: listedBytes): the bound on one message. The pages are each bounded so
+// (limitAnswers), but not their number, and the tools listed are held as long as the upstream is:
+// an upstream that never stopped giving pages, each a new tool as large as one message, took the
+// gateway's memory, and every agent's calls with it. No server's list of tools comes near the
+// bound.
 func listTools(ctx context.Context, session *mcp.ClientSession, max int) ([]*mcp.Tool, error) {
 	var tools []*mcp.Tool
-	size := 0
-	for tool, err := range session.Tools(ctx, nil) {
+	read := new(atomic.Int64)
+	for tool, err := range session.Tools(context.WithValue(ctx, listedBytesKey{}, read), nil) {
 		if err != nil {
 			return nil, err
 		}
-		encoded, err := json.Marshal(tool)
-		if err != nil {
-			return nil, err
-		}
-		if size += len(encoded); size > max {
+		if read.Load() > int64(max) {
 			return nil, fmt.Errorf("its tools take more than %d bytes, the bound on one message from a ToolServer "+
 				"(--max-upstream-message-bytes)", max)
 		}
 		tools = append(tools, tool)
 	}
 	return tools, nil
+}
+
+// listedBytesKey keys the count of the bytes of the answers to a listing's requests (listTools).
+type listedBytesKey struct{}
+
+// countListed returns c with the bytes of each answer to a request whose context carries a
+// listedBytesKey counted there as they are read: a page's tools are decoded from bytes the SDK
+// read whole first, so they are counted when the tools are handed out. Counted so, the listing's
+// bound costs nothing, where marshalling each tool again cost a quarter of a listing's
+// allocations (BenchmarkCallScopeSession, docs/benchmarks.md).
+func countListed(c *http.Client) *http.Client {
+	return wrapTransport(c, func(next http.RoundTripper) http.RoundTripper { return listedBytes{next: next} })
+}
+
+type listedBytes struct{ next http.RoundTripper }
+
+func (l listedBytes) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := l.next.RoundTrip(req)
+	if read, ok := req.Context().Value(listedBytesKey{}).(*atomic.Int64); ok && err == nil {
+		resp.Body = &countedBody{ReadCloser: resp.Body, read: read}
+	}
+	return resp, err
+}
+
+// countedBody adds the bytes read of it to read.
+type countedBody struct {
+	io.ReadCloser
+	read *atomic.Int64
+}
+
+func (b *countedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.read.Add(int64(n))
+	return n, err
 }
 
 // describes says whether up lists the tool named name with tool's input schema.

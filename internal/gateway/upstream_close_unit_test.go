@@ -97,7 +97,7 @@ func TestAForgottenUpstreamIsClosedInTheBackgroundAndConnectsNoMoreSessions(t *t
 
 // dialed is a pool of sessions sessions with server, registered as ToolServer name, and its
 // upstream, connected (its first session) and its tools listed; the caller closes the pool.
-func dialed(t *testing.T, server *httptest.Server, name string, sessions, limit int) (*upstreams, *upstream) {
+func dialed(t testing.TB, server *httptest.Server, name string, sessions, limit int) (*upstreams, *upstream) {
 	t.Helper()
 	u := newUpstreams(server.Client(), "test", sessions, limit)
 	up, err := u.dial(&safetyv1alpha1.ToolServer{ObjectMeta: metav1.ObjectMeta{Name: name},
