@@ -281,9 +281,9 @@ func newUpstreams(httpClient *http.Client, version string, sessions, maxMessage 
 		client:     mcp.NewClient(impl, nil),
 		httpClient: listenOrNothing(countListed(limitAnswers(recordDeliveries(oneCallRefusals(timeUpstream(httpClient))),
 			int64(maxMessage)))),
-		sessions:   sessions,
-		byName:     map[string]*upstream{},
-		attempts:   map[string]*attempt{},
+		sessions: sessions,
+		byName:   map[string]*upstream{},
+		attempts: map[string]*attempt{},
 	}
 }
 

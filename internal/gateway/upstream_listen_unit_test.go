@@ -19,8 +19,10 @@ import (
 func TestAPooledSessionServesCallsWhenItsUpstreamOffersNoListeningStream(t *testing.T) {
 	for name, get := range map[string]func(w http.ResponseWriter, r *http.Request, sdk http.Handler){
 		"held unanswered": func(_ http.ResponseWriter, r *http.Request, _ http.Handler) { <-r.Context().Done() },
-		"answered 500":    func(w http.ResponseWriter, _ *http.Request, _ http.Handler) { http.Error(w, "no", http.StatusInternalServerError) },
-		"served":          func(w http.ResponseWriter, r *http.Request, sdk http.Handler) { sdk.ServeHTTP(w, r) },
+		"answered 500": func(w http.ResponseWriter, _ *http.Request, _ http.Handler) {
+			http.Error(w, "no", http.StatusInternalServerError)
+		},
+		"served": func(w http.ResponseWriter, r *http.Request, sdk http.Handler) { sdk.ServeHTTP(w, r) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := mcp.NewServer(&mcp.Implementation{Name: "listen", Version: "test"}, nil)
