@@ -1578,7 +1578,10 @@ func optionValues(s *segment, short, long string) iter.Seq[word] {
 					continue
 				}
 			case len(v) > len(short) && strings.HasPrefix(v, short) && !strings.HasPrefix(v, "--"):
-				val = w[i].with(v[len(short):])
+				// Rust's clap, zig-clap (bun's), argparse and yargs read -c=FILE as -c FILE;
+				// getopt as the file "=FILE" in the working directory. The value is judged without
+				// the "=", the stricter reading: -c=/tmp/x names /tmp/x.
+				val = w[i].with(strings.TrimPrefix(v[len(short):], "="))
 			case len(short) == 2 && len(v) > 2:
 				// Options without a value bundled before short: "-xvC dir", "-rt.git/hooks".
 				opt, bv, last, ok := bundledValue(w, i, takes)
