@@ -5,14 +5,18 @@ package safety
 // commons-cli (maven's) read as -c VALUE, was judged as the relative path "=VALUE": bun
 // -c=/tmp/bunfig.toml test, pytest -c=/tmp/x/pytest.ini, eslint -c=/tmp/x.js and mvn
 // -s=/tmp/s.xml were admitted at Default, make -C=/tmp/x at Yolo. cargo -C (nightly's), which
-// builds another directory's package, was only unrecognised, admitted at Yolo.
+// builds another directory's package, was only unrecognised, admitted at Yolo; so were conda
+// config --show|--show-sources|--get and pdm config's list and reads of an index's URL, which print
+// channel and index URLs that may embed a token or user:password.
 func twentyeighthCatalogue() []classCase {
 	sh := shCall
 	opaque, unrec := asked(RuleOpaqueCode), asked(RulePrefixAutonomy+"execute-unrecognized")
 	const (
-		eqValue  = "a short option's value after =, as clap, zig-clap, argparse, yargs and commons-cli read it"
-		cargoDir = "cargo -C builds another directory's package"
+		eqValue   = "a short option's value after =, as clap, zig-clap, argparse, yargs and commons-cli read it"
+		cargoDir  = "cargo -C builds another directory's package"
+		pkgConfig = "a package manager's configuration holds a registry's credentials"
 	)
+	pkgCfg := asked(dc + "print-credentials-package-config")
 	return []classCase{
 		{eqValue, "bun's config from /tmp; bun test", sh(`bun -c=/tmp/bunfig.toml test`), opaque, sh(`bun test`), false},
 		{eqValue, "bun's preload from /tmp; bun test", sh(`bun -r=/tmp/x.js test`), opaque, sh(`bun test`), false},
@@ -31,5 +35,18 @@ func twentyeighthCatalogue() []classCase {
 		{cargoDir, "after =, two levels up; a release build", sh(`cargo -C=../../x build`), opaque, sh(`cargo build --release`), false},
 		{cargoDir, "in the home, through env; cargo test", sh(`env cargo -C ~/x test`), opaque, sh(`cargo test`), false},
 		{cargoDir, "a directory of the project stays cargo -C's", sh(`cargo -C sub build`), unrec, sh(`cargo build`), true},
+		{pkgConfig, "conda's settings with the channels' URLs; pip's list", sh(`conda config --show`), pkgCfg, sh(`pip list`), false},
+		{pkgConfig, "one key shown; conda's environment file", sh(`conda config --show channels`), pkgCfg, sh(`cat environment.yml`), false},
+		{pkgConfig, "each .condarc's contents, proxies' passwords too", sh(`conda config --show-sources`), pkgCfg, sh(`pip freeze`), false},
+		{pkgConfig, "--get of the channels, through command", sh(`command conda config --get channels`), pkgCfg, sh(`pip list`), false},
+		{pkgConfig, "mamba hands config to conda", sh(`mamba config --show-sources`), pkgCfg, sh(`pip list`), false},
+		{pkgConfig, "conda config --describe prints descriptions only", sh(`conda config --describe channels`), unrec, sh(`pip list`), true},
+		{pkgConfig, "pdm's list prints the indexes' URLs; pip's", sh(`pdm config`), pkgCfg, sh(`pip list`), false},
+		{pkgConfig, "pdm's index URL", sh(`pdm config pypi.url`), pkgCfg, sh(`pip freeze`), false},
+		{pkgConfig, "a whole index's table, its URL in it", sh(`pdm config pypi.private`), pkgCfg, sh(`pip list`), false},
+		{pkgConfig, "a repository's URL in another project", sh(`pdm -p sub config repository.company.url`), pkgCfg, sh(`pip list`), false},
+		{pkgConfig, "a computed key", sh(`pdm config "$K"`), pkgCfg, sh(`pip list`), false},
+		{pkgConfig, "pdm hides a password it prints", sh(`pdm config pypi.private.password`), unrec, sh(`pip list`), true},
+		{pkgConfig, "setting a URL prints nothing", sh(`pdm config pypi.url https://pypi.example.com/simple`), unrec, sh(`pip list`), true},
 	}
 }

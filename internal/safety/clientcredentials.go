@@ -111,7 +111,9 @@ var computedOperandsOrdinary = map[string]bool{
 // global config's too; gem sources's list, whose sources may be https://user:password@host/, and
 // gem environment's report, which lists them (bundle env's holds bundle config's list); yarn 1's
 // config list, which prints .npmrc's _authToken (yarn 2's redacts; the engine cannot tell the
-// versions apart); hatch config show --all, which does not scrub the secrets it keeps. A key computed at run time could be any of them. Setting, unsetting, deleting
+// versions apart); hatch config show --all, which does not scrub the secrets it keeps; pdm config's
+// list and a read of an index's URL (pdmConfigPrints); conda config --show|--show-sources|--get
+// (condaConfigPrints). A key computed at run time could be any of them. Setting, unsetting, deleting
 // and a named ordinary key (bundle config get path, pip config get global.timeout) print none. Each
 // reads its program's words as that program's parser does: bundler (Thor), gem (its command
 // manager) and composer (Symfony) take a unique prefix of a command name.
@@ -140,8 +142,42 @@ func packageConfigPrintsCredential(s *segment) bool {
 		return len(ops) > 1 && ops[0].s == subConfig && (ops[1].dynamic || ops[1].s == subList)
 	case "hatch":
 		return hatchConfigShowsSecrets(s)
+	case "pdm":
+		return pdmConfigPrints(s)
+	case cmdConda, "mamba":
+		return condaConfigPrints(s)
 	}
 	return false
+}
+
+// cmdConda is conda's command; mamba 1 hands its config subcommand to conda's.
+const cmdConda = "conda"
+
+// pdmConfigPrints: pdm config with no key lists every setting, and pdm config KEY prints one.
+// pdm hides a password (pypi.NAME.password, repository.NAME.password) in both, but not the URLs
+// of its indexes and repositories, which may embed user:password: a key whose last part is url,
+// or a whole index's or repository's table (pypi.NAME, repository.NAME), whose URL it prints.
+// A value after the key sets it; --delete and --edit print none.
+func pdmConfigPrints(s *segment) bool {
+	ops := positionals(s.words[1:], []string{"-c", optConfigLong, "-p", "--project"})
+	if len(ops) == 0 || ops[0].s != subConfig || len(ops) > 2 || s.hasFlag("-d") || s.hasFlag("--delete") || s.hasFlag("-e") || s.hasFlag("--edit") {
+		return false
+	}
+	if len(ops) == 1 {
+		return true
+	}
+	key := strings.ToLower(ops[1].s)
+	parts := strings.Split(key, ".")
+	return ops[1].dynamic || (parts[0] == "pypi" || parts[0] == "repository") && (len(parts) < 3 || parts[len(parts)-1] == "url")
+}
+
+// condaConfigPrints: conda config --show (every setting, or the keys named), --show-sources (each
+// .condarc's contents) and --get (the keys named, or all) print channel URLs, which may carry an
+// anaconda.org token (/t/TOKEN/), channel_alias and custom_channels' URLs, and proxy_servers'
+// user:password. --describe prints descriptions only; the setters print nothing.
+func condaConfigPrints(s *segment) bool {
+	ops := positionals(s.words[1:], []string{optFile, optEnv, "-n", "--name", "-p", optPrefix})
+	return len(ops) > 0 && ops[0].s == subConfig && slices.ContainsFunc([]string{"--show", "--show-sources", "--get"}, s.hasFlag)
 }
 
 // hatchConfigShowsSecrets: hatch config show scrubs its secret fields (an index's auth for
