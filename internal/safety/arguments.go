@@ -211,7 +211,7 @@ func (p *Policy) askFailure(an *analysis, m *ruleMatch, targets []target) *failu
 	if f := gitConfigFileFailure(targets); f != nil {
 		return f
 	}
-	if f := pipConfigFileFailure(targets); f != nil {
+	if f := packageConfigFileFailure(targets); f != nil {
 		return f
 	}
 	if f := p.unknownWriterFailure(an, targets); f != nil {

@@ -7,7 +7,10 @@ package safety
 // -s=/tmp/s.xml were admitted at Default, make -C=/tmp/x at Yolo. cargo -C (nightly's), which
 // builds another directory's package, was only unrecognised, admitted at Yolo; so were conda
 // config --show|--show-sources|--get and pdm config's list and reads of an index's URL, which print
-// channel and index URLs that may embed a token or user:password.
+// channel and index URLs that may embed a token or user:password. The files those listings read
+// (~/.gemrc, ~/.yarnrc, ~/.condarc, poetry's and pdm's config.toml) were readable by any program at
+// every level, as pip.conf was before it asked; a recursive read of pip's configuration directory
+// too.
 func twentyeighthCatalogue() []classCase {
 	sh := shCall
 	opaque, unrec := asked(RuleOpaqueCode), asked(RulePrefixAutonomy+"execute-unrecognized")
@@ -47,6 +50,21 @@ func twentyeighthCatalogue() []classCase {
 		{pkgConfig, "a repository's URL in another project", sh(`pdm -p sub config repository.company.url`), pkgCfg, sh(`pip list`), false},
 		{pkgConfig, "a computed key", sh(`pdm config "$K"`), pkgCfg, sh(`pip list`), false},
 		{pkgConfig, "pdm hides a password it prints", sh(`pdm config pypi.private.password`), unrec, sh(`pip list`), true},
+		{pkgConfig, "cat of gem's sources file; the Gemfile", sh(`cat ~/.gemrc`), pkgCfg, sh(`cat Gemfile`), false},
+		{pkgConfig, "another user's by less; the project's", sh(`less /home/dev/.gemrc`), pkgCfg, sh(`cat .gemrc`), false},
+		{pkgConfig, "the system's gemrc", sh(`grep -h source /etc/gemrc`), pkgCfg, sh(`grep -h source Gemfile`), false},
+		{pkgConfig, "yarn 1's home file; the project's", sh(`grep registry ~/.yarnrc`), pkgCfg, sh(`grep registry .yarnrc`), false},
+		{pkgConfig, "conda's in the home; the environment file", sh(`cat ~/.condarc`), pkgCfg, sh(`cat environment.yml`), false},
+		{pkgConfig, "conda's below ~/.conda; a project's CI copy", sh(`head ~/.conda/.condarc`), pkgCfg, sh(`cat ci/.condarc`), false},
+		{pkgConfig, "conda's XDG one without a dot", sh(`cat ~/.config/conda/condarc`), pkgCfg, sh(`cat environment.yml`), false},
+		{pkgConfig, "an installation's root", sh(`cp /opt/conda/.condarc /tmp/c`), pkgCfg, sh(`cp environment.yml /tmp/c`), false},
+		{pkgConfig, "poetry's configuration; the project's", sh(`cat ~/.config/pypoetry/config.toml`), pkgCfg, sh(`cat pyproject.toml`), false},
+		{pkgConfig, "poetry's on macOS by a read tool", readCall("/root/Library/Application Support/pypoetry/config.toml"), pkgCfg,
+			readCall("/workspace/app/pyproject.toml"), false},
+		{pkgConfig, "pdm's configuration; the project's pdm.toml", sh(`base64 ~/.config/pdm/config.toml`), pkgCfg, sh(`cat pdm.toml`), false},
+		{pkgConfig, "a glob for gem's; another tool's config.toml", sh(`cat ~/.g*rc`), pkgCfg, sh(`cat ~/.config/starship/config.toml`), false},
+		{pkgConfig, "a recursive read of pip's directory; of the sources", sh(`grep -r index-url ~/.config/pip`), pkgCfg, sh(`grep -r url src`), false},
+		{pkgConfig, "an archive of ~/.conda; of the project's sources", sh(`tar czf /tmp/c.tgz ~/.conda`), pkgCfg, sh(`cp -r src/* build/`), false},
 		{pkgConfig, "setting a URL prints nothing", sh(`pdm config pypi.url https://pypi.example.com/simple`), unrec, sh(`pip list`), true},
 	}
 }

@@ -179,31 +179,67 @@ func ghRunsLater(s *segment) bool {
 	return false
 }
 
-// pipConfigFileFailure asks for a read of pip's own configuration file by any program, as
-// gitConfigFileFailure does for a repository's config: it prints what pip config list does, an
-// index URL that may embed user:password. pip's files are pip.conf (pip.ini on Windows) in a
-// directory named pip or .pip (~/.config/pip/, ~/.pip/, /etc/xdg/pip/, macOS's Application
-// Support/pip/), /etc/pip.conf, and a virtual environment's; a pip.conf elsewhere in the project
-// (docker/pip.conf, copied into an image) is the project's file, read as any other.
-func pipConfigFileFailure(targets []target) *failure {
+// packageConfigFileFailure asks for any program's read of a package manager's own configuration
+// file, as gitConfigFileFailure does for a repository's config: it holds what the manager's config
+// listing prints (print-credentials-package-config), index, source and channel URLs that may embed
+// user:password or a token, and a proxy's user:password. Which files, and where, is
+// packageConfigFiles; the same name elsewhere in the project (docker/pip.conf, copied into an
+// image; a package's config.toml) is the project's file, read as any other.
+func packageConfigFileFailure(targets []target) *failure {
 	for _, t := range targets {
-		if t.op == opRead && !t.dynamic && !t.listing && !t.recursive && isPipConfigFile(t.path, t.glob) {
+		if t.op != opRead || t.dynamic || t.listing {
+			continue
+		}
+		manager := ""
+		if !t.recursive {
+			manager = packageConfigFile(t.path, t.glob)
+		}
+		// A recursive read of the directory (grep -r url ~/.config/pip, tar of ~/.conda) reads
+		// the file in it, as a recursive read of .git reads its config; a glob's (cp -r src/*)
+		// is not taken for one, as gitConfigFileFailure does not.
+		for i := 0; t.recursive && !t.glob && manager == "" && i < len(packageConfigFiles); i++ {
+			manager = packageConfigFile(path.Join(t.path, packageConfigFiles[i].name), false)
+		}
+		if manager != "" {
 			return &failure{kind: kindHumanApprovalRequired, ask: true, rule: RulePrefixDamageControl + packageConfigRule,
-				msg: fmt.Sprintf("the call reads %q, pip's configuration, whose index URLs can embed a registry's user:password as pip config list prints them; it needs human approval", t.raw)}
+				msg: fmt.Sprintf("the call reads %q, %s configuration, whose URLs can embed a registry's user:password or token as its config listing prints them; it needs human approval", t.raw, manager)}
 		}
 	}
 	return nil
 }
 
-// pipConfigDirs are the directories pip's configuration file is read in by their names: the
-// user's (~/.config/pip, ~/.pip, macOS's Application Support/pip), /etc/xdg/pip, a virtual
-// environment's.
-var pipConfigDirs = strings.Fields("pip .pip .venv venv")
+// packageConfigFiles are, by file name, the directories a package manager reads its configuration
+// file in, and the manager: a directory by its name, "~" a home directory itself, or an absolute
+// one. pip's pip.conf (pip.ini on Windows) is read in a directory named pip or .pip (~/.config/pip,
+// ~/.pip, /etc/xdg/pip, macOS's Application Support/pip), /etc, and a virtual environment's; gem's
+// ~/.gemrc and /etc/gemrc (its sources); yarn 1's ~/.yarnrc (a project's .yarnrc is its own);
+// conda's .condarc (and condarc) in the home, ~/.conda, a directory named conda (~/.config/conda,
+// /etc/conda, /opt/conda) or an installation's root; poetry's and pdm's config.toml in their
+// configuration directories (~/.config/pypoetry, ~/.config/pdm, macOS's Application Support/...).
+//
+//nolint:goconst // file, directory and program names read best literally, next to their neighbours
+var packageConfigFiles = []struct {
+	name, manager string
+	dirs          []string
+}{
+	{"pip.conf", "pip's", pipConfigDirs}, {"pip.ini", "pip's", pipConfigDirs},
+	{".gemrc", "gem's", []string{"~"}}, {"gemrc", "gem's", []string{"/etc"}},
+	{".yarnrc", "yarn's", []string{"~"}},
+	{".condarc", "conda's", condaConfigDirs}, {"condarc", "conda's", condaConfigDirs},
+	{"config.toml", "poetry's", []string{"pypoetry"}}, {"config.toml", "pdm's", []string{"pdm"}},
+}
 
-// isPipConfigFile reports whether a resolved path (or a glob that could expand to it) is one of
-// pip's configuration files.
-func isPipConfigFile(p string, glob bool) bool {
+// pipConfigDirs and condaConfigDirs are the directories pip's and conda's files are read in.
+var (
+	pipConfigDirs   = strings.Fields("pip .pip .venv venv /etc")
+	condaConfigDirs = strings.Fields("~ .conda conda miniconda3 anaconda3 miniforge3 mambaforge /etc/conda")
+)
+
+// packageConfigFile returns the manager ("pip's") whose configuration file a resolved path (or a
+// glob that could expand to one) is, or "".
+func packageConfigFile(p string, glob bool) string {
 	dir, file := path.Split(p)
+	dir = path.Clean(dir)
 	matches := func(pattern, name string) bool {
 		if !glob {
 			return pattern == name
@@ -211,9 +247,19 @@ func isPipConfigFile(p string, glob bool) bool {
 		ok, err := path.Match(pattern, name)
 		return ok || err != nil
 	}
-	if !matches(file, "pip.conf") && !matches(file, "pip.ini") {
-		return false
+	inDir := func(d string) bool {
+		switch {
+		case d == "~":
+			return dir == "~" || matches(dir, rootDir) || path.Dir(dir) == homesDir
+		case strings.HasPrefix(d, "/"):
+			return matches(dir, d)
+		}
+		return matches(path.Base(dir), d)
 	}
-	dir = path.Clean(dir)
-	return dir == "/etc" || slices.ContainsFunc(pipConfigDirs, func(d string) bool { return matches(path.Base(dir), d) })
+	for _, f := range packageConfigFiles {
+		if matches(file, f.name) && slices.ContainsFunc(f.dirs, inDir) {
+			return f.manager
+		}
+	}
+	return ""
 }
