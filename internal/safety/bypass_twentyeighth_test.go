@@ -10,7 +10,10 @@ package safety
 // channel and index URLs that may embed a token or user:password. The files those listings read
 // (~/.gemrc, ~/.yarnrc, ~/.condarc, poetry's and pdm's config.toml) were readable by any program at
 // every level, as pip.conf was before it asked; a recursive read of pip's configuration directory
-// too.
+// too. cargo's configuration from the environment named what cargo runs as --config and -Z do:
+// an alias (CARGO_ALIAS_T='test --config build.rustc="/tmp/x"' cargo t, admitted at Yolo), unstable
+// flags (CARGO_UNSTABLE_*) and credential providers, admitted at Default; so was DENO_DIR outside
+// the project, whose cached modules deno runs.
 func twentyeighthCatalogue() []classCase {
 	sh := shCall
 	opaque, unrec := asked(RuleOpaqueCode), asked(RulePrefixAutonomy+"execute-unrecognized")
@@ -18,6 +21,7 @@ func twentyeighthCatalogue() []classCase {
 		eqValue   = "a short option's value after =, as clap, zig-clap, argparse, yargs and commons-cli read it"
 		cargoDir  = "cargo -C builds another directory's package"
 		pkgConfig = "a package manager's configuration holds a registry's credentials"
+		envConfig = "a build tool's configuration from the environment naming what it runs"
 	)
 	pkgCfg := asked(dc + "print-credentials-package-config")
 	return []classCase{
@@ -38,6 +42,15 @@ func twentyeighthCatalogue() []classCase {
 		{cargoDir, "after =, two levels up; a release build", sh(`cargo -C=../../x build`), opaque, sh(`cargo build --release`), false},
 		{cargoDir, "in the home, through env; cargo test", sh(`env cargo -C ~/x test`), opaque, sh(`cargo test`), false},
 		{cargoDir, "a directory of the project stays cargo -C's", sh(`cargo -C sub build`), unrec, sh(`cargo build`), true},
+		{envConfig, "cargo's alias with --config; cargo test", sh(`CARGO_ALIAS_T='test --config build.rustc="/tmp/x"' cargo t`), opaque, sh(`cargo test`), false},
+		{envConfig, "an alias exported; a profile setting", sh(`export CARGO_ALIAS_B='build -Zunstable-options'; cargo b`), opaque,
+			sh(`CARGO_PROFILE_DEV_DEBUG=0 cargo test`), false},
+		{envConfig, "unstable flags, as -Z; cargo's colours", sh(`CARGO_UNSTABLE_BUILD_STD=core cargo build`), opaque, sh(`CARGO_TERM_COLOR=always cargo test`), false},
+		{envConfig, "a credential provider from /tmp; cargo build", sh(`CARGO_REGISTRY_CREDENTIAL_PROVIDER=/tmp/x cargo build`), opaque, sh(`cargo build`), false},
+		{envConfig, "a registry's provider through env", sh(`env CARGO_REGISTRIES_CORP_CREDENTIAL_PROVIDER=/tmp/x cargo build`), opaque, sh(`cargo build`), false},
+		{envConfig, "deno's module cache in /tmp; the project's", sh(`DENO_DIR=/tmp/x deno test`), opaque, sh(`DENO_DIR=.deno deno test`), false},
+		{envConfig, "exported in the home; by absolute path in the project", sh(`export DENO_DIR=~/x; deno test`), opaque,
+			sh(`DENO_DIR=/workspace/app/.deno deno test`), false},
 		{pkgConfig, "conda's settings with the channels' URLs; pip's list", sh(`conda config --show`), pkgCfg, sh(`pip list`), false},
 		{pkgConfig, "one key shown; conda's environment file", sh(`conda config --show channels`), pkgCfg, sh(`cat environment.yml`), false},
 		{pkgConfig, "each .condarc's contents, proxies' passwords too", sh(`conda config --show-sources`), pkgCfg, sh(`pip freeze`), false},

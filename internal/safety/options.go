@@ -317,6 +317,18 @@ var codeFlagEnvVars = func() map[string][]string {
 	return m
 }()
 
+// cargoCommandVar says whether a variable is cargo configuration (every key has one, CARGO_ and
+// the key's path) that names what cargo runs: CARGO_TARGET_<TRIPLE>_RUNNER (cargo test's
+// binaries run under it) and _LINKER (which links them), but not CARGO_TARGET_DIR; an alias (CARGO_ALIAS_T='test --config
+// build.rustc="/tmp/x"' makes cargo t run that, as cargo --config does), unstable flags (as -Z:
+// CARGO_UNSTABLE_BUILD_STD), or a credential provider, a program cargo runs for a registry's token
+// (CARGO_REGISTRY_CREDENTIAL_PROVIDER, CARGO_REGISTRIES_X_CREDENTIAL_PROVIDER,
+// CARGO_CREDENTIAL_ALIAS_X, CARGO_REGISTRY_GLOBAL_CREDENTIAL_PROVIDERS).
+func cargoCommandVar(name string) bool {
+	return strings.HasPrefix(name, "CARGO_TARGET_") && name != envCargoTargetDir || strings.HasPrefix(name, "CARGO_ALIAS_") || strings.HasPrefix(name, "CARGO_UNSTABLE_") ||
+		strings.HasPrefix(name, "CARGO_") && strings.Contains(name, "CREDENTIAL")
+}
+
 // jvmOptionVars carry options for a JVM (the launcher's of maven and gradle among them).
 var jvmOptionVars = []string{"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "JAVA_OPTS", "MAVEN_OPTS", "GRADLE_OPTS", "SBT_OPTS"}
 
@@ -347,9 +359,8 @@ func buildEnvReason(name, val string) string {
 	if why := elsewhereEnvReason(name, val); why != "" {
 		return why
 	}
-	if strings.HasPrefix(name, "CARGO_TARGET_") && name != envCargoTargetDir {
-		// CARGO_TARGET_<TRIPLE>_RUNNER runs cargo test's binaries, _LINKER links them.
-		return "setting " + name + " names a program or flags cargo runs its builds with"
+	if cargoCommandVar(name) {
+		return "setting " + name + " names a program, flags or an alias cargo runs its builds with"
 	}
 	for _, n := range codeFlagEnvVars[name] {
 		if strings.Contains(val, n) {
@@ -380,6 +391,12 @@ func elsewhereEnvReason(name, val string) string {
 	if msbuildCodeVar(name, val) {
 		return "setting " + name + " to " + val + " gives dotnet's MSBuild a property naming targets, props, a tool or packages outside the project, which it imports or runs"
 	}
+	if name == "DENO_DIR" && val != "" && !entriesBelow(val, ",") {
+		// deno runs the remote modules and npm packages its cache holds without fetching them
+		// again (and, with no lockfile, without checking them): one outside the project may hold
+		// planted ones, as GOMODCACHE's source may.
+		return "setting " + name + " to " + val + " makes deno run the cached modules it finds there, outside the project"
+	}
 	if name == "TOX_WORK_DIR" && val != "" && !entriesBelow(val, ",") {
 		// tox's --workdir from the environment: the environments it reuses (outsideCodeOptions).
 		return "setting " + name + " to " + val + " makes tox reuse the environments it finds there, outside the project"
@@ -393,7 +410,7 @@ func elsewhereEnvReason(name, val string) string {
 // projectPathVars are the variables whose relative entries below the working directory name the
 // project's own environment, modules or build directory (entriesBelow, searchPathBelow).
 var projectPathVars = wordSet("VIRTUAL_ENV PIPENV_PIPFILE WORKON_HOME POETRY_VIRTUALENVS_PATH PYTHONPATH NODE_PATH TOX_WORK_DIR " +
-	"CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR UV_PROJECT UV_PROJECT_ENVIRONMENT")
+	"CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR UV_PROJECT UV_PROJECT_ENVIRONMENT DENO_DIR")
 
 // projectRelative writes the entries of a projectPathVars value that name, by absolute path, a
 // directory below the call's working directory in their relative form, as the variable's check
