@@ -7,8 +7,9 @@ package safety
 // -s=/tmp/s.xml were admitted at Default, make -C=/tmp/x at Yolo. cargo -C (nightly's), which
 // builds another directory's package, was only unrecognised, admitted at Yolo; so were conda
 // config --show|--show-sources|--get and pdm config's list and reads of an index's URL, which print
-// channel and index URLs that may embed a token or user:password. The files those listings read
-// (~/.gemrc, ~/.yarnrc, ~/.condarc, poetry's and pdm's config.toml) were readable by any program at
+// channel and index URLs that may embed a token or user:password (python -m pdm and python -m
+// conda too). The files those listings read
+// (~/.gemrc, ~/.yarnrc, ~/.condarc, poetry's, pdm's and hatch's config.toml, uv's uv.toml) were readable by any program at
 // every level, as pip.conf was before it asked; a recursive read of pip's configuration directory
 // too. cargo's configuration from the environment named what cargo runs as --config and -Z do:
 // an alias (CARGO_ALIAS_T='test --config build.rustc="/tmp/x"' cargo t, admitted at Yolo), unstable
@@ -78,6 +79,12 @@ func twentyeighthCatalogue() []classCase {
 		{pkgConfig, "a glob for gem's; another tool's config.toml", sh(`cat ~/.g*rc`), pkgCfg, sh(`cat ~/.config/starship/config.toml`), false},
 		{pkgConfig, "a recursive read of pip's directory; of the sources", sh(`grep -r index-url ~/.config/pip`), pkgCfg, sh(`grep -r url src`), false},
 		{pkgConfig, "an archive of ~/.conda; of the project's sources", sh(`tar czf /tmp/c.tgz ~/.conda`), pkgCfg, sh(`cp -r src/* build/`), false},
+		{pkgConfig, "python -m pdm is pdm; pip's list", sh(`python -m pdm config`), pkgCfg, sh(`python -m pip list`), false},
+		{pkgConfig, "python -m conda is conda", sh(`python3 -m conda config --show-sources`), pkgCfg, sh(`python3 -m pip list`), false},
+		{pkgConfig, "hatch's configuration, the secrets config show scrubs; the project's", sh(`cat ~/.config/hatch/config.toml`), pkgCfg,
+			sh(`cat hatch.toml`), false},
+		{pkgConfig, "uv's user configuration; the project's", sh(`cat ~/.config/uv/uv.toml`), pkgCfg, sh(`cat uv.toml`), false},
+		{pkgConfig, "uv's system configuration", sh(`grep url /etc/uv/uv.toml`), pkgCfg, sh(`grep url pyproject.toml`), false},
 		{pkgConfig, "setting a URL prints nothing", sh(`pdm config pypi.url https://pypi.example.com/simple`), unrec, sh(`pip list`), true},
 	}
 }

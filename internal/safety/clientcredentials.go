@@ -125,7 +125,7 @@ func packageConfigPrintsCredential(s *segment) bool {
 	if ops, ok := pipOperands(s); ok {
 		return len(ops) > 1 && ops[0].s == subConfig && pipConfigPrints(ops[1:])
 	}
-	switch s.name {
+	switch s = managerModule(s); s.name {
 	case cmdBundle, "bundler":
 		return bundlePrints(s)
 	case "poetry":
@@ -142,7 +142,7 @@ func packageConfigPrintsCredential(s *segment) bool {
 		return len(ops) > 1 && ops[0].s == subConfig && (ops[1].dynamic || ops[1].s == subList)
 	case "hatch":
 		return hatchConfigShowsSecrets(s)
-	case "pdm":
+	case cmdPdm:
 		return pdmConfigPrints(s)
 	case cmdConda, "mamba":
 		return condaConfigPrints(s)
@@ -150,8 +150,18 @@ func packageConfigPrintsCredential(s *segment) bool {
 	return false
 }
 
-// cmdConda is conda's command; mamba 1 hands its config subcommand to conda's.
-const cmdConda = "conda"
+// managerModule reads python -m pdm and python -m conda as the programs they run (their words,
+// options apart); any other segment is returned as it is.
+func managerModule(s *segment) *segment {
+	if mod, m, ok := pythonModuleRun(s); ok && (mod == cmdPdm || mod == cmdConda) {
+		splitArgs(&m)
+		return &m
+	}
+	return s
+}
+
+// cmdConda is conda's command (mamba 1 hands its config subcommand to conda's); cmdPdm pdm's.
+const cmdConda, cmdPdm = "conda", "pdm"
 
 // pdmConfigPrints: pdm config with no key lists every setting, and pdm config KEY prints one.
 // pdm hides a password (pypi.NAME.password, repository.NAME.password) in both, but not the URLs

@@ -214,8 +214,10 @@ func packageConfigFileFailure(targets []target) *failure {
 // ~/.pip, /etc/xdg/pip, macOS's Application Support/pip), /etc, and a virtual environment's; gem's
 // ~/.gemrc and /etc/gemrc (its sources); yarn 1's ~/.yarnrc (a project's .yarnrc is its own);
 // conda's .condarc (and condarc) in the home, ~/.conda, a directory named conda (~/.config/conda,
-// /etc/conda, /opt/conda) or an installation's root; poetry's and pdm's config.toml in their
-// configuration directories (~/.config/pypoetry, ~/.config/pdm, macOS's Application Support/...).
+// /etc/conda, /opt/conda) or an installation's root; poetry's, pdm's and hatch's config.toml in
+// their configuration directories (~/.config/pypoetry, ~/.config/pdm, ~/.config/hatch, macOS's
+// Application Support/...), whose secrets hatch config show scrubs and --all prints; uv's uv.toml
+// (~/.config/uv, /etc/uv), whose indexes' URLs may embed user:password.
 //
 //nolint:goconst // file, directory and program names read best literally, next to their neighbours
 var packageConfigFiles = []struct {
@@ -227,6 +229,7 @@ var packageConfigFiles = []struct {
 	{".yarnrc", "yarn's", []string{"~"}},
 	{".condarc", "conda's", condaConfigDirs}, {"condarc", "conda's", condaConfigDirs},
 	{"config.toml", "poetry's", []string{"pypoetry"}}, {"config.toml", "pdm's", []string{"pdm"}},
+	{"config.toml", "hatch's", []string{"hatch"}}, {"uv.toml", "uv's", []string{"uv"}},
 }
 
 // pipConfigDirs and condaConfigDirs are the directories pip's and conda's files are read in.
