@@ -14,7 +14,10 @@ package safety
 // too. cargo's configuration from the environment named what cargo runs as --config and -Z do:
 // an alias (CARGO_ALIAS_T='test --config build.rustc="/tmp/x"' cargo t, admitted at Yolo), unstable
 // flags (CARGO_UNSTABLE_*) and credential providers, admitted at Default; so was DENO_DIR outside
-// the project, whose cached modules deno runs.
+// the project, whose cached modules deno runs. rustup run TOOLCHAIN CMD was not read as a runner,
+// so rustup run nightly cargo --config ... build and rustup run stable python /tmp/x.py were only
+// unrecognised, admitted at Yolo; a toolchain named by a path (rustup run /tmp/tc, cargo +/tmp/tc),
+// whose cargo and rustc run, as RUSTUP_TOOLCHAIN=/tmp/tc's do, was not judged.
 func twentyeighthCatalogue() []classCase {
 	sh := shCall
 	opaque, unrec := asked(RuleOpaqueCode), asked(RulePrefixAutonomy+"execute-unrecognized")
@@ -23,6 +26,7 @@ func twentyeighthCatalogue() []classCase {
 		cargoDir  = "cargo -C builds another directory's package"
 		pkgConfig = "a package manager's configuration holds a registry's credentials"
 		envConfig = "a build tool's configuration from the environment naming what it runs"
+		rustup    = "rustup run runs its command with a toolchain"
 	)
 	pkgCfg := asked(dc + "print-credentials-package-config")
 	return []classCase{
@@ -52,6 +56,14 @@ func twentyeighthCatalogue() []classCase {
 		{envConfig, "deno's module cache in /tmp; the project's", sh(`DENO_DIR=/tmp/x deno test`), opaque, sh(`DENO_DIR=.deno deno test`), false},
 		{envConfig, "exported in the home; by absolute path in the project", sh(`export DENO_DIR=~/x; deno test`), opaque,
 			sh(`DENO_DIR=/workspace/app/.deno deno test`), false},
+		{rustup, "cargo --config under rustup run; cargo test under it", sh(`rustup run nightly cargo --config 'build.rustc="/tmp/x"' build`), opaque,
+			sh(`rustup run stable cargo test`), false},
+		{rustup, "a file from /tmp under rustup run --install", sh(`rustup run --install stable python /tmp/x.py`), opaque, sh(`cargo test`), false},
+		{rustup, "cargo -C under rustup run", sh(`rustup run nightly cargo -C /tmp/x build`), opaque, sh(`rustup run nightly cargo test`), false},
+		{rustup, "a toolchain by path; by name", sh(`rustup run /tmp/tc cargo build`), opaque, sh(`rustup run nightly cargo test`), false},
+		{rustup, "in the home", sh(`rustup run ~/tc cargo test`), opaque, sh(`cargo test`), false},
+		{rustup, "cargo's +TOOLCHAIN by path; cargo build", sh(`cargo +/tmp/tc build`), opaque, sh(`cargo build`), false},
+		{rustup, "rustc's", sh(`rustc +/tmp/tc src/main.rs`), opaque, sh(`cargo build`), false},
 		{pkgConfig, "conda's settings with the channels' URLs; pip's list", sh(`conda config --show`), pkgCfg, sh(`pip list`), false},
 		{pkgConfig, "one key shown; conda's environment file", sh(`conda config --show channels`), pkgCfg, sh(`cat environment.yml`), false},
 		{pkgConfig, "each .condarc's contents, proxies' passwords too", sh(`conda config --show-sources`), pkgCfg, sh(`pip freeze`), false},

@@ -174,7 +174,7 @@ func outsideCode(s *segment) string {
 		s = &m
 	}
 	for _, check := range [...]func(*segment) string{jvmPropertyCode, swiftCompilerFlags, openInspector,
-		pnpmConfigOption, dotnetMSBuildCode, goReplaceOutside, jestJSONModules, outsideProject} {
+		pnpmConfigOption, dotnetMSBuildCode, goReplaceOutside, jestJSONModules, outsideProject, toolchainPath} {
 		if why := check(s); why != "" {
 			return why
 		}
@@ -363,3 +363,30 @@ func loopbackHost(h string) bool {
 	h = strings.TrimPrefix(strings.TrimPrefix(strings.TrimSuffix(h, "]"), "["), "ws://")
 	return h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.")
 }
+
+// toolchainPath returns a Rust toolchain named by a path, whose cargo and rustc run in place of
+// the installed ones, as RUSTUP_TOOLCHAIN=/tmp/tc does: rustup run /tmp/tc CMD, and the +TOOLCHAIN
+// of rustup's proxies (cargo +/tmp/tc build). A name (stable, nightly-2024-01-01) is an installed
+// toolchain's.
+func toolchainPath(s *segment) string {
+	var tc word
+	switch {
+	case s.name == "rustup":
+		ops := positionals(s.words[1:], nil)
+		if len(ops) < 2 || ops[0].s != subRun {
+			return ""
+		}
+		tc = ops[1]
+	case rustupProxies[s.name] && len(s.words) > 1 && strings.HasPrefix(s.words[1].s, "+"):
+		tc = s.words[1].with(s.words[1].s[1:])
+	default:
+		return ""
+	}
+	if tc.dynamic || strings.ContainsAny(tc.s, "/~$`\\") {
+		return "the toolchain " + tc.s
+	}
+	return ""
+}
+
+// rustupProxies are the programs rustup installs as proxies, which take +TOOLCHAIN first.
+var rustupProxies = wordSet("cargo rustc rustdoc rustfmt cargo-fmt cargo-clippy clippy-driver rust-gdb rust-lldb rust-analyzer")

@@ -119,6 +119,9 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"fnm":    {"exec": {longArgs: []string{"using"}}},
 	"volta":  {subRun: {longArgs: []string{"node", "npm", "pnpm", "yarn", "env"}}},
 	"nvm":    {"exec": {versioned: true}},
+	// rustup run [--install] TOOLCHAIN CMD runs CMD with that toolchain's cargo and rustc first on
+	// its PATH.
+	"rustup": {subRun: {skip: 1}},
 	// Development containers and toolboxes run the command in a container that shares the host's
 	// home and the project (devcontainer exec in the workspace folder's container, distrobox's and
 	// toolbox's in the user's home and directory), with the user's environment: a host command.
