@@ -33,6 +33,7 @@ func twentyeighthCatalogue() []classCase {
 		{eqValue, "bun's config from /tmp; bun test", sh(`bun -c=/tmp/bunfig.toml test`), opaque, sh(`bun test`), false},
 		{eqValue, "bun's preload from /tmp; bun test", sh(`bun -r=/tmp/x.js test`), opaque, sh(`bun test`), false},
 		{eqValue, "pytest's configuration from /tmp; the project's", sh(`pytest -c=/tmp/x/pytest.ini`), opaque, sh(`pytest -c=pytest.ini`), false},
+		{eqValue, "after a bundled flag; quiet, the project's", sh(`pytest -qc=/tmp/x/pytest.ini`), opaque, sh(`pytest -qc=pytest.ini`), false},
 		{eqValue, "deno's configuration from /tmp; the project's", sh(`deno test -c=/tmp/deno.json`), opaque, sh(`deno test -c deno.json`), false},
 		{eqValue, "eslint's JavaScript configuration from /tmp; the project's", sh(`eslint -c=/tmp/x.js .`), opaque, sh(`eslint -c=eslint.config.js .`), false},
 		{eqValue, "jest's from /tmp; the project's", sh(`jest -c=/tmp/jest.config.js`), opaque, sh(`jest -c=jest.config.js`), false},

@@ -1588,7 +1588,7 @@ func optionValues(s *segment, short, long string) iter.Seq[word] {
 				if !ok || opt != short {
 					continue
 				}
-				val, i = bv, last
+				val, i = bv.with(strings.TrimPrefix(bv.s, "=")), last // -qc=FILE as -c=FILE (above)
 			default:
 				continue
 			}
