@@ -836,7 +836,7 @@ func classCatalogue() []classCase {
 		tenthCatalogue(),
 		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
 		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(), twentiethCatalogue(), twentyfirstCatalogue(), twentysecondCatalogue(), twentythirdCatalogue(), twentyfourthCatalogue(), twentyfifthCatalogue(), twentysixthCatalogue(), twentyseventhCatalogue(), twentyeighthCatalogue(),
-		ordinaryCatalogue(), twentiethOrdinaryCatalogue(), twentyfourthOrdinaryCatalogue(), twentyfifthOrdinaryCatalogue(), twentysixthOrdinaryCatalogue(), twentyseventhOrdinaryCatalogue(), twentyeighthOrdinaryCatalogue(),
+		ordinaryCatalogue(), twentiethOrdinaryCatalogue(), twentyfourthOrdinaryCatalogue(), twentyfifthOrdinaryCatalogue(), twentysixthOrdinaryCatalogue(), twentyseventhOrdinaryCatalogue(),
 		recognisedCatalogue(),
 	)...)
 }

@@ -55,8 +55,8 @@ func twentyeighthCatalogue() []classCase {
 		{envConfig, "a credential provider from /tmp; cargo build", sh(`CARGO_REGISTRY_CREDENTIAL_PROVIDER=/tmp/x cargo build`), opaque, sh(`cargo build`), false},
 		{envConfig, "a registry's provider through env", sh(`env CARGO_REGISTRIES_CORP_CREDENTIAL_PROVIDER=/tmp/x cargo build`), opaque, sh(`cargo build`), false},
 		{envConfig, "deno's module cache in /tmp; the project's", sh(`DENO_DIR=/tmp/x deno test`), opaque, sh(`DENO_DIR=.deno deno test`), false},
-		{envConfig, "exported in the home; by absolute path in the project", sh(`export DENO_DIR=~/x; deno test`), opaque,
-			sh(`DENO_DIR=/workspace/app/.deno deno test`), false},
+		{envConfig, "exported in the home; a directory in the project", sh(`export DENO_DIR=~/x; deno test`), opaque,
+			sh(`DENO_DIR=.cache/deno deno test`), false},
 		{rustup, "cargo --config under rustup run; cargo test under it", sh(`rustup run nightly cargo --config 'build.rustc="/tmp/x"' build`), opaque,
 			sh(`rustup run stable cargo test`), false},
 		{rustup, "a file from /tmp under rustup run --install", sh(`rustup run --install stable python /tmp/x.py`), opaque, sh(`cargo test`), false},
@@ -99,35 +99,5 @@ func twentyeighthCatalogue() []classCase {
 		{pkgConfig, "uv's user configuration; the project's", sh(`cat ~/.config/uv/uv.toml`), pkgCfg, sh(`cat uv.toml`), false},
 		{pkgConfig, "uv's system configuration", sh(`grep url /etc/uv/uv.toml`), pkgCfg, sh(`grep url pyproject.toml`), false},
 		{pkgConfig, "setting a URL prints nothing", sh(`pdm config pypi.url https://pypi.example.com/simple`), unrec, sh(`pip list`), true},
-	}
-}
-
-// twentyeighthOrdinaryCatalogue holds the twenty-eighth review's over-refusals: a variable naming
-// the project's own environment, modules or build directory by its absolute path asked where the
-// relative spelling was admitted (VIRTUAL_ENV=/workspace/app/.venv pytest against
-// VIRTUAL_ENV=.venv pytest; PYTHONPATH, UV_PROJECT_ENVIRONMENT, TOX_WORK_DIR, CARGO_TARGET_DIR
-// alike). Each attack is the same variable outside the project, which still asks.
-func twentyeighthOrdinaryCatalogue() []classCase {
-	sh := shCall
-	opaque := asked(RuleOpaqueCode)
-	const absolute = "the project's own directory named by its absolute path is the project's"
-	return []classCase{
-		{absolute, "the workspace's parent environment; the project's venv", sh(`VIRTUAL_ENV=/workspace/.venv pytest`), opaque,
-			sh(`VIRTUAL_ENV=/workspace/app/.venv pytest`), false},
-		{absolute, "climbing out after the project's path; poetry in the project's", sh(`VIRTUAL_ENV=/workspace/app/.venv/../../../tmp/v poetry run pytest`), opaque,
-			sh(`VIRTUAL_ENV=/workspace/app/.venv poetry run pytest`), false},
-		{absolute, "exported from /tmp; exported, the project's", sh(`export VIRTUAL_ENV=/tmp/venv; pytest`), opaque,
-			sh(`export VIRTUAL_ENV=/workspace/app/.venv; pytest`), false},
-		{absolute, "through env; in a subdirectory entered first", sh(`env VIRTUAL_ENV=/tmp/venv pytest`), opaque,
-			sh(`cd sub && VIRTUAL_ENV=/workspace/app/sub/.venv pytest`), false},
-		{absolute, "PYTHONPATH from /tmp; the project's source, both spellings", sh(`PYTHONPATH=src:/tmp/x pytest`), opaque,
-			sh(`PYTHONPATH=/workspace/app/src:src pytest`), false},
-		{absolute, "uv's environment in /tmp; the project's", sh(`UV_PROJECT_ENVIRONMENT=/tmp/v uv run pytest`), opaque,
-			sh(`UV_PROJECT_ENVIRONMENT=/workspace/app/.venv uv run pytest`), false},
-		{absolute, "tox's work directory in /tmp; the project's", sh(`TOX_WORK_DIR=/tmp/t tox`), opaque, sh(`TOX_WORK_DIR=/workspace/app/.tox tox`), false},
-		{absolute, "cargo's target in /tmp; the project's", sh(`CARGO_TARGET_DIR=/tmp/t cargo test`), opaque,
-			sh(`CARGO_TARGET_DIR=/workspace/app/target cargo test`), false},
-		{absolute, "a computed suffix stays computed; the working directory itself", sh(`VIRTUAL_ENV=/workspace/app/$V pytest`), opaque,
-			sh(`VIRTUAL_ENV=/workspace/app pytest`), false},
 	}
 }

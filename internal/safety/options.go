@@ -2,7 +2,6 @@ package safety
 
 import (
 	"cmp"
-	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -405,28 +404,6 @@ func elsewhereEnvReason(name, val string) string {
 		return "setting " + name + " to " + val + " makes poetry, pipenv or uv run the programs of an environment, or the scripts of a Pipfile, outside the project"
 	}
 	return ""
-}
-
-// projectPathVars are the variables whose relative entries below the working directory name the
-// project's own environment, modules or build directory (entriesBelow, searchPathBelow).
-var projectPathVars = wordSet("VIRTUAL_ENV PIPENV_PIPFILE WORKON_HOME POETRY_VIRTUALENVS_PATH PYTHONPATH NODE_PATH TOX_WORK_DIR " +
-	"CARGO_TARGET_DIR CARGO_BUILD_TARGET_DIR UV_PROJECT UV_PROJECT_ENVIRONMENT DENO_DIR")
-
-// projectRelative writes the entries of a projectPathVars value that name, by absolute path, a
-// directory below the call's working directory in their relative form, as the variable's check
-// reads them: VIRTUAL_ENV=/workspace/app/.venv is the project's .venv, as VIRTUAL_ENV=.venv is.
-// A path that climbs out (/workspace/app/../x), or one computed or globbed, is left as it is.
-func projectRelative(cwd, name, val string) string {
-	if !projectPathVars[name] || !strings.HasPrefix(cwd, "/") || !strings.Contains(val, cwd) || strings.ContainsAny(val, "$`\\\"'*?[") {
-		return val
-	}
-	entries := strings.Split(val, ":")
-	for i, e := range entries {
-		if c := path.Clean(e); strings.HasPrefix(e, "/") && (c == cwd || strings.HasPrefix(c, cwd+"/")) {
-			entries[i] = cmp.Or(strings.TrimPrefix(strings.TrimPrefix(c, cwd), "/"), ".")
-		}
-	}
-	return strings.Join(entries, ":")
 }
 
 // pythonEnvironmentVars name the environment a Python project manager runs its commands in, or

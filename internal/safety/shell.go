@@ -907,7 +907,7 @@ var shellCodeRunners = map[string]bool{"eval": true, "source": true, ".": true, 
 var shellOnlyVars = map[string]bool{envIFS: true, envGlobIgnore: true}
 
 func (a *analyzer) envVar(name, val string, depth int) {
-	if why := codeEnvReason(name, projectRelative(a.out.cwd, name, val)); why != "" {
+	if why := codeEnvReason(name, val); why != "" {
 		a.find(false, RuleOpaqueCode, "%s; it needs human approval", why)
 	}
 	if (name == envGitDir || name == envGitCommonDir) && val != "" {
