@@ -202,6 +202,9 @@ var codeEnvVars = map[string]bool{
 	"RUSTC_WORKSPACE_WRAPPER": true, "RUSTDOC": true, "CARGO_BUILD_RUSTC": true, "CARGO_BUILD_RUSTDOC": true,
 	"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER": true, "CURL_HOME": true, "WGETRC": true, "CARGO_HOME": true, "RUSTUP_HOME": true, "ZDOTDIR": true, "TF_CLI_ARGS": true, "TF_CLI_CONFIG_FILE": true,
 	"KUBECTL_EXTERNAL_DIFF": true,
+	// Where rustup downloads toolchains from: rustup run --install, and a proxy's automatic install
+	// of a missing toolchain, run the cargo and rustc such a server gives.
+	"RUSTUP_DIST_SERVER": true, "RUSTUP_DIST_ROOT": true, "RUSTUP_UPDATE_ROOT": true,
 	// Options man gives troff: -U (unsafe mode) lets a page's .sy and .pso requests run commands,
 	// so a page planted outside the project (man -l /tmp/x.1, MANPATH=/tmp/m) runs its code.
 	"MANROFFOPT": true,

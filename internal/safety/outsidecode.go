@@ -366,8 +366,8 @@ func loopbackHost(h string) bool {
 
 // toolchainPath returns a Rust toolchain named by a path, whose cargo and rustc run in place of
 // the installed ones, as RUSTUP_TOOLCHAIN=/tmp/tc does: rustup run /tmp/tc CMD, and the +TOOLCHAIN
-// of rustup's proxies (cargo +/tmp/tc build). A name (stable, nightly-2024-01-01) is an installed
-// toolchain's.
+// of rustup's proxies (cargo +/tmp/tc build); "." and ".." may be read as paths too. A name
+// (stable, nightly-2024-01-01) is an installed toolchain's.
 func toolchainPath(s *segment) string {
 	var tc word
 	switch {
@@ -382,7 +382,7 @@ func toolchainPath(s *segment) string {
 	default:
 		return ""
 	}
-	if tc.dynamic || strings.ContainsAny(tc.s, "/~$`\\") {
+	if tc.dynamic || strings.ContainsAny(tc.s, "/~$`\\") || tc.s == "." || tc.s == ".." {
 		return "the toolchain " + tc.s
 	}
 	return ""
