@@ -6,8 +6,9 @@ import (
 	"strings"
 )
 
-// buildsElsewhereFindings adds a finding for the first build or test tool (buildsHere) run in a
-// directory outside the workspace, or one not known: cd /tmp/x && go test ./... runs /tmp/x's
+// buildsElsewhereFindings adds a finding for the first build or test tool (buildsHere), or command
+// whose environment takes code from below its directory (codeHereVar), run in a directory outside
+// the workspace, or one not known: cd /tmp/x && go test ./... runs /tmp/x's
 // tests, npm test there its package.json's script, a declared make test its Makefile. The
 // project's commands and the recognised runners are the project's only when they build the
 // project, as git is judged by the repository it opens (gitRepositoryFindings). Without a
@@ -24,7 +25,9 @@ func (p *Policy) buildsElsewhereFindings(an *analysis) {
 	}
 	for i := range an.segments {
 		s := &an.segments[i]
-		if !buildsHere(s) || s.opaque || containerClients[s.name] || definitionFree(s) || an.runsElsewhere(i) || slices.Contains(an.inRepos, i) {
+		envVar := codeHereVar(s)
+		if !buildsHere(s) && envVar == "" || s.opaque || containerClients[s.name] || definitionFree(s) || an.runsElsewhere(i) ||
+			slices.Contains(an.inRepos, i) {
 			continue
 		}
 		dir := s.cwd
@@ -35,11 +38,33 @@ func (p *Policy) buildsElsewhereFindings(an *analysis) {
 		if dir == "" || dir == cwdUnknown || !strings.HasPrefix(dir, "/") {
 			where = "a directory the engine does not know"
 		}
+		what := "builds or tests in " + where
+		if !buildsHere(s) {
+			what = fmt.Sprintf("takes code from %s (%s, relative to it)", where, envVar)
+		}
 		an.findings = append(an.findings, finding{rule: RuleOpaqueCode, msg: fmt.Sprintf(
-			"command %q builds or tests in %s, outside %s: it runs the definitions and code it finds there, which are not the project's; it needs human approval",
-			truncate(s.text, 120), where, p.boundaryName(bound))})
+			"command %q %s, outside %s: it runs the definitions and code it finds there, which are not the project's; it needs human approval",
+			truncate(s.text, 120), what, p.boundaryName(bound))})
 		return
 	}
+}
+
+// codeHereVars name, relative (entriesBelow: other values are opaque already), a directory of
+// the project's own code or environment below the working directory: PYTHONPATH=src pytest imports
+// the project's src. Run in a directory outside the workspace (a cwd the agent chose, /tmp), the
+// same spelling takes code from there: PYTHONPATH=x black --check /workspace/app imported /tmp/x.
+var codeHereVars = wordSet("PYTHONPATH NODE_PATH VIRTUAL_ENV PIPENV_PIPFILE WORKON_HOME POETRY_VIRTUALENVS_PATH TOX_WORK_DIR " +
+	"DENO_DIR UV_PROJECT UV_PROJECT_ENVIRONMENT")
+
+// codeHereVar returns the first NAME=VALUE of the segment's environment that takes code from below
+// its working directory (codeHereVars), or "".
+func codeHereVar(s *segment) string {
+	for _, e := range s.env {
+		if name, val, _ := strings.Cut(e, "="); codeHereVars[name] && val != "" {
+			return e
+		}
+	}
+	return ""
 }
 
 // containerClients are judged by the host paths their builds and compose files read.

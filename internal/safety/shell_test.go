@@ -337,6 +337,12 @@ func TestPathPolicyDefaults(t *testing.T) {
 	}
 }
 
+// inTmp runs a call in /tmp, outside TestClassification's workspace.
+func inTmp(c Call) Call {
+	c.Args.Cwd = "/tmp"
+	return c
+}
+
 // inWS runs a call in TestClassification's workspace.
 func inWS(c Call) Call {
 	c.Args.Cwd = "/ws"
@@ -363,6 +369,13 @@ func TestClassification(t *testing.T) {
 		// A build runs in the workspace: run elsewhere it runs another project (buildsElsewhereFindings).
 		{"recognised command", inWS(shCall("go test ./...")), ClassExecute, VerdictAllow, VerdictAllow},
 		{"unrecognised command", inWS(shCall("./configure")), ClassExecute, VerdictAsk, VerdictAllow},
+		{"a build outside the workspace", inTmp(shCall("npm test")), ClassExecute, VerdictAsk, VerdictAsk},
+		// A module search path relative to the working directory is the project's code only where
+		// that directory is the project's: run from /tmp, black imports /tmp/x.
+		{"a search path relative to a directory outside the workspace", inTmp(shCall("PYTHONPATH=x black --check /ws")), ClassExecute, VerdictAsk, VerdictAsk},
+		{"exported first", inTmp(shCall("export PYTHONPATH=x; black --check /ws")), ClassExecute, VerdictAsk, VerdictAsk},
+		{"the same search path in the workspace", inWS(shCall("PYTHONPATH=src black --check .")), ClassExecute, VerdictAllow, VerdictAllow},
+		{"a version query from outside it", inTmp(shCall("NODE_PATH=x node --version")), ClassExecute, VerdictAllow, VerdictAllow},
 		{"a loop's break and continue", shCall("for f in a b; do [ -e $f ] && break; continue; done"), ClassExecute, VerdictAllow, VerdictAllow},
 		{"exec only redirecting the shell", inWS(shCall("exec > build.log 2>&1; go test ./...")), ClassExecute, VerdictAllow, VerdictAllow},
 		// go env's operands are settings, not files: a wildcard in one reads nothing (asked, as every
