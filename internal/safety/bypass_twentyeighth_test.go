@@ -108,6 +108,9 @@ func twentyeighthCatalogue() []classCase {
 			sh(`cat hatch.toml`), false},
 		{pkgConfig, "uv's user configuration; the project's", sh(`cat ~/.config/uv/uv.toml`), pkgCfg, sh(`cat uv.toml`), false},
 		{pkgConfig, "uv's system configuration", sh(`grep url /etc/uv/uv.toml`), pkgCfg, sh(`grep url pyproject.toml`), false},
+		{pkgConfig, "mamba's ~/.mambarc (from the review)", sh(`cat ~/.mambarc`), pkgCfg, sh(`cat environment.yml`), false},
+		{envConfig, "cargo's doc.browser from the environment (from the review)", sh(`CARGO_DOC_BROWSER=/tmp/x cargo doc --open`), opaque,
+			sh(`cargo doc`), false},
 		{pkgConfig, "setting a URL prints nothing", sh(`pdm config pypi.url https://pypi.example.com/simple`), unrec, sh(`pip list`), true},
 	}
 }

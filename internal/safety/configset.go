@@ -226,7 +226,7 @@ var packageConfigFiles = []struct {
 }{
 	{"pip.conf", "pip's", pipConfigDirs}, {"pip.ini", "pip's", pipConfigDirs},
 	{".gemrc", "gem's", []string{"~"}}, {"gemrc", "gem's", []string{"/etc"}},
-	{".yarnrc", "yarn's", []string{"~"}},
+	{".yarnrc", "yarn's", []string{"~"}}, {".mambarc", "mamba's", []string{"~"}},
 	{".condarc", "conda's", condaConfigDirs}, {"condarc", "conda's", condaConfigDirs},
 	{"config.toml", "poetry's", []string{"pypoetry"}}, {"config.toml", "pdm's", []string{"pdm"}},
 	{"config.toml", "hatch's", []string{"hatch"}}, {"uv.toml", "uv's", []string{"uv"}},

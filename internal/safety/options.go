@@ -205,6 +205,8 @@ var codeEnvVars = map[string]bool{
 	// Where rustup downloads toolchains from: rustup run --install, and a proxy's automatic install
 	// of a missing toolchain, run the cargo and rustc such a server gives.
 	"RUSTUP_DIST_SERVER": true, "RUSTUP_DIST_ROOT": true, "RUSTUP_UPDATE_ROOT": true,
+	// The browser cargo doc --open runs (cargo's doc.browser), as BROWSER is.
+	"CARGO_DOC_BROWSER": true,
 	// Options man gives troff: -U (unsafe mode) lets a page's .sy and .pso requests run commands,
 	// so a page planted outside the project (man -l /tmp/x.1, MANPATH=/tmp/m) runs its code.
 	"MANROFFOPT": true,
