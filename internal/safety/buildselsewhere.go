@@ -2,6 +2,7 @@ package safety
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -25,8 +26,11 @@ func (p *Policy) buildsElsewhereFindings(an *analysis) {
 	}
 	for i := range an.segments {
 		s := &an.segments[i]
-		envVar := codeHereVar(s)
-		if !buildsHere(s) && envVar == "" || s.opaque || containerClients[s.name] || definitionFree(s) || an.runsElsewhere(i) ||
+		builds, envVar := buildsHere(s), ""
+		if !builds {
+			envVar = codeHereVar(s)
+		}
+		if !builds && envVar == "" || s.opaque || containerClients[s.name] || definitionFree(s) || an.runsElsewhere(i) ||
 			slices.Contains(an.inRepos, i) {
 			continue
 		}
@@ -39,7 +43,7 @@ func (p *Policy) buildsElsewhereFindings(an *analysis) {
 			where = "a directory the engine does not know"
 		}
 		what := "builds or tests in " + where
-		if !buildsHere(s) {
+		if !builds {
 			what = fmt.Sprintf("takes code from %s (%s, relative to it)", where, envVar)
 		}
 		an.findings = append(an.findings, finding{rule: RuleOpaqueCode, msg: fmt.Sprintf(
@@ -53,8 +57,15 @@ func (p *Policy) buildsElsewhereFindings(an *analysis) {
 // the project's own code or environment below the working directory: PYTHONPATH=src pytest imports
 // the project's src. Run in a directory outside the workspace (a cwd the agent chose, /tmp), the
 // same spelling takes code from there: PYTHONPATH=x black --check /workspace/app imported /tmp/x.
-var codeHereVars = wordSet("PYTHONPATH NODE_PATH VIRTUAL_ENV PIPENV_PIPFILE WORKON_HOME POETRY_VIRTUALENVS_PATH TOX_WORK_DIR " +
-	"DENO_DIR UV_PROJECT UV_PROJECT_ENVIRONMENT")
+// They are the module search paths and Python environments the engine reads relative entries of
+// as the project's (moduleSearchPathVars, pythonEnvironmentVars), and the other directories of
+// code it does so for.
+var codeHereVars = func() map[string]bool {
+	m := wordSet("TOX_WORK_DIR DENO_DIR UV_PROJECT UV_PROJECT_ENVIRONMENT")
+	maps.Copy(m, moduleSearchPathVars)
+	maps.Copy(m, pythonEnvironmentVars)
+	return m
+}()
 
 // codeHereVar returns the first NAME=VALUE of the segment's environment that takes code from below
 // its working directory (codeHereVars), or "".
