@@ -85,8 +85,20 @@ type toolChanges struct {
 	mu       sync.Mutex // one listing at a time
 }
 
-// listed records that the tools were listed and compared once seen notifications had come.
+// count is how many notifications have come; none on a session nobody watches (c nil).
+func (c *toolChanges) count() uint64 {
+	if c == nil {
+		return 0
+	}
+	return c.sent.Load()
+}
+
+// listed records that the tools were listed and compared once seen notifications had come; on a
+// session nobody watches (c nil) there is nothing to record.
 func (c *toolChanges) listed(seen uint64) {
+	if c == nil {
+		return
+	}
 	for {
 		compared := c.compared.Load()
 		if seen <= compared || c.compared.CompareAndSwap(compared, seen) {
@@ -166,12 +178,12 @@ func (up *upstream) sessionFor(ctx context.Context, scope safetyv1alpha1.ToolSer
 // A listing that fails takes p out of the pool: nothing is known of its tools.
 func (up *upstream) unchanged(ctx context.Context, p *pooled, maxListed int) error {
 	c := p.changes
-	if c.sent.Load() == c.compared.Load() {
+	if c.count() == c.compared.Load() {
 		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	seen := c.sent.Load()
+	seen := c.count()
 	if seen == c.compared.Load() { // listed by the call waited for
 		return nil
 	}
@@ -423,17 +435,12 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 			return nil, fmt.Errorf("connecting to ToolServer %s at %s: %w", name, url, err)
 		}
 		if up.listed {
-			var seen uint64
-			if changes != nil {
-				seen = changes.sent.Load()
-			}
+			seen := changes.count()
 			if err := up.describedAlike(cctx, session, u.maxMessage); err != nil {
 				_ = session.Close()
 				return nil, fmt.Errorf("ToolServer %s: %w", name, err)
 			}
-			if changes != nil {
-				changes.listed(seen)
-			}
+			changes.listed(seen)
 		}
 		return session, nil
 	}
@@ -443,7 +450,7 @@ func (u *upstreams) dial(ts *safetyv1alpha1.ToolServer) (*upstream, error) {
 	if err != nil {
 		return nil, err
 	}
-	seen := p.changes.sent.Load()
+	seen := p.changes.count()
 	tools, err := listTools(ctx, p.session, u.maxMessage)
 	if err != nil {
 		up.close()
