@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/benchstats"
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
@@ -313,11 +313,7 @@ func (r *result) merge(o *result) *result {
 		settle: max(r.settle, o.settle), runs: r.runs + 1, cpu: cpu, timers: timers, reads: reads}
 }
 
-func (r *result) pct(p int) time.Duration {
-	s := slices.Clone(r.lat)
-	slices.Sort(s)
-	return s[min(len(s)-1, len(s)*p/100)]
-}
+func (r *result) pct(p int) time.Duration { return benchstats.Percentile(r.lat, p) }
 
 func (r *result) throughput() float64 { return float64(r.n) / r.wall.Seconds() }
 
@@ -330,6 +326,7 @@ func (r *result) row(clients int, mode string) string {
 		ms(r.pct(50)), ms(r.pct(90)), ms(r.pct(99)), r.throughput(), r.writes, settle)
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+// ms writes a latency as every benchmark of hack/ does.
+var ms = benchstats.Millis
 
 func splitLines(s string) []string { return strings.Split(s, "\n") }

@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"k8s.io/client-go/rest"
 
+	"github.com/toolgate/toolgate/internal/benchstats"
 	"github.com/toolgate/toolgate/internal/cputime"
 )
 
@@ -19,13 +19,8 @@ func withToken(cfg *rest.Config, token string) *rest.Config {
 	return c
 }
 
-func pct(lat []time.Duration, p int) time.Duration {
-	s := slices.Clone(lat)
-	slices.Sort(s)
-	return s[min(len(s)-1, len(s)*p/100)]
-}
-
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+// pct and ms report latencies as every benchmark of hack/ does.
+var pct, ms = benchstats.Percentile, benchstats.Millis
 
 func waitFor(timeout time.Duration, ok func() bool) error {
 	deadline := time.Now().Add(timeout)

@@ -39,6 +39,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/benchstats"
 	"github.com/toolgate/toolgate/internal/testenv"
 )
 
@@ -157,7 +158,8 @@ func measure(ctx context.Context, variants []variant, rounds, calls int, args []
 	fmt.Printf("\nper tool use, %d rounds x %d: p50 / p99 (wall time from the process's start to its exit)\n",
 		rounds, calls)
 	for _, k := range slices.Sorted(maps.Keys(times)) {
-		fmt.Printf("  %-24s %7.2f / %7.2f ms\n", k, ms(quantile(times[k], 0.5)), ms(quantile(times[k], 0.99)))
+		fmt.Printf("  %-24s %s / %s\n", k, benchstats.Millis(benchstats.Percentile(times[k], 50)),
+			benchstats.Millis(benchstats.Percentile(times[k], 99)))
 	}
 	return nil
 }
@@ -337,11 +339,3 @@ func (p *proxy) paths() []string {
 	slices.Sort(out)
 	return out
 }
-
-func quantile(ds []time.Duration, q float64) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[min(len(s)-1, int(q*float64(len(s))))]
-}
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

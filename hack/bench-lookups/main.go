@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
+	"github.com/toolgate/toolgate/internal/benchstats"
 	"github.com/toolgate/toolgate/internal/controller"
 )
 
@@ -131,4 +132,5 @@ func quantile(d []time.Duration, q float64) time.Duration {
 	return s[int(q*float64(len(s)-1))]
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+// ms writes a latency as every benchmark of hack/ does.
+var ms = benchstats.Millis
