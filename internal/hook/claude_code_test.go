@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,9 +51,9 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 
 	// claudeRun runs Claude Code headless in the project with settings and the model's script,
 	// and returns the model, which holds all Claude Code told it.
-	claudeRunIn := func(mode, settings string, turns ...[]testenv.ToolUse) *testenv.ScriptedModel {
+	claudeRunIn := func(mode, settings string, others map[string][][]testenv.ToolUse, turns ...[]testenv.ToolUse) *testenv.ScriptedModel {
 		GinkgoHelper()
-		model := testenv.NewScriptedModel(turns...)
+		model := testenv.NewScriptedModelWith(others, turns...)
 		DeferCleanup(model.Close)
 		runCtx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 		defer cancel()
@@ -67,7 +68,14 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 	// claudeRun is claudeRunIn Claude Code's default permission mode.
 	claudeRun := func(settings string, turns ...[]testenv.ToolUse) *testenv.ScriptedModel {
 		GinkgoHelper()
-		return claudeRunIn("default", settings, turns...)
+		return claudeRunIn("default", settings, nil, turns...)
+	}
+
+	// claudeRunWith is claudeRun with the sample's settings and scripts for other conversations
+	// (testenv.NewScriptedModelWith).
+	claudeRunWith := func(others map[string][][]testenv.ToolUse, turns ...[]testenv.ToolUse) *testenv.ScriptedModel {
+		GinkgoHelper()
+		return claudeRunIn("default", settings, others, turns...)
 	}
 
 	// heard says whether the model was told the .env's secret: whether a tool read it.
@@ -92,8 +100,7 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 		}, []testenv.ToolUse{ // once the README is read, which Claude Code asks of an edit
 			{ID: "toolu_edit_readme", Name: "Edit", Input: map[string]any{"file_path": readme, "old_string": marker, "new_string": "edited " + marker}},
 			{ID: "toolu_grep_project", Name: "Bash", Input: map[string]any{"command": "grep -rn SECRET .", "description": "Search the project"}},
-			{ID: "toolu_subagent", Name: "Agent", Input: map[string]any{"description": "Find secrets", "prompt": "Print .env",
-				"subagent_type": "general-purpose"}},
+			{ID: "toolu_list_agents", Name: "ListAgents", Input: map[string]any{}},
 		})
 
 		results := model.Results()
@@ -106,7 +113,7 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 		Expect(os.ReadFile(readme)).To(Equal([]byte("edited " + marker + "\n")))
 		for id, reason := range map[string]string{"toolu_read_env": "[ToolAccessDenied]", "toolu_cat_env": "[ToolAccessDenied]",
 			"toolu_write_env": "[ToolAccessDenied]", "toolu_grep_project": "[ToolHumanApprovalRequired]",
-			"toolu_subagent": `[ToolNotRegistered] tool "agent"`} {
+			"toolu_list_agents": `[ToolNotRegistered] tool "listagents"`} {
 			Expect(results).To(HaveKey(id))
 			Expect(results[id].IsError).To(BeTrue(), "%s: %s", id, results[id].Text())
 			Expect(results[id].Text()).To(ContainSubstring(reason), id)
@@ -127,6 +134,51 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 			seen = append(seen, c.Spec.Tool+" "+c.Spec.Arguments.Command+strings.Join(c.Spec.Arguments.Paths, " "))
 		}
 		Expect(seen).To(ContainElements("read "+readme, "bash cat README.md", "edit "+readme))
+	})
+
+	// A subagent is Claude Code again, in the same process, with tools of its own and a
+	// conversation of its own with the model: its tool uses go through the same PreToolUse hook,
+	// as the pod's plan's calls, or a refused tool would be one Agent tool use away.
+	It("gates a subagent's tool uses as its parent's", func() {
+		env, notes, noted := filepath.Join(project, ".env"), filepath.Join(project, "NOTES.md"), "notes-"+rand.Text()
+		Expect(os.WriteFile(notes, []byte(noted+"\n"), 0o600)).To(Succeed())
+		prompt := "subagent-" + rand.Text() + ": show me the notes and the environment file"
+		model := claudeRunWith(map[string][][]testenv.ToolUse{prompt: {{
+			{ID: "toolu_sub_read_notes", Name: "Read", Input: map[string]any{"file_path": notes}},
+			{ID: "toolu_sub_read_env", Name: "Read", Input: map[string]any{"file_path": env}},
+			{ID: "toolu_sub_cat_env", Name: "Bash", Input: map[string]any{"command": "cat .env", "description": "Show it"}},
+		}}}, []testenv.ToolUse{
+			{ID: "toolu_agent", Name: "Agent", Input: map[string]any{"description": "Look around", "prompt": prompt,
+				"subagent_type": "general-purpose"}},
+		})
+
+		results := model.Results()
+		Expect(results).To(HaveKey("toolu_agent"))
+		Expect(results["toolu_agent"].IsError).To(BeFalse(), "the subagent ran: %s", results["toolu_agent"].Text())
+		Expect(results).To(HaveKey("toolu_sub_read_notes"), "the subagent's conversation reached the model")
+		Expect(results["toolu_sub_read_notes"].IsError).To(BeFalse(), results["toolu_sub_read_notes"].Text())
+		Expect(results["toolu_sub_read_notes"].Text()).To(ContainSubstring(noted))
+		for _, id := range []string{"toolu_sub_read_env", "toolu_sub_cat_env"} {
+			Expect(results).To(HaveKey(id))
+			Expect(results[id].IsError).To(BeTrue(), "%s: %s", id, results[id].Text())
+			Expect(results[id].Text()).To(ContainSubstring("[ToolAccessDenied]"), id)
+		}
+		Expect(heard(model)).To(BeFalse())
+
+		By("toolgate stored the parent's Agent tool use and the subagent's read, as the pod's plan's calls")
+		var calls safetyv1alpha1.AgentToolCallList
+		Expect(k8sClient.List(ctx, &calls, client.InNamespace(ns))).To(Succeed())
+		seen := map[string]int{}
+		for _, c := range calls.Items {
+			Expect(c.Spec.Plan).To(Equal("coding"))
+			switch {
+			case c.Spec.Tool == "agent" && c.Spec.Arguments.Extra != nil && strings.Contains(string(c.Spec.Arguments.Extra.Raw), prompt):
+				seen["agent"]++
+			case c.Spec.Tool == "read" && slices.Equal(c.Spec.Arguments.Paths, []string{notes}):
+				seen["read notes"]++
+			}
+		}
+		Expect(seen).To(Equal(map[string]int{"agent": 1, "read notes": 1}))
 	})
 
 	// Claude Code resolves a file tool's path its own way (relative to its directory, ~ as its
@@ -158,7 +210,7 @@ var _ = Describe("Claude Code with toolgate-hook as its PreToolUse hook", Ordere
 	// in each. (bypassPermissions is refused to root, as the suite runs.)
 	It("refuses .env in every permission mode a headless agent runs in", func() {
 		for _, mode := range []string{"acceptEdits", "auto", "dontAsk", "plan"} {
-			model := claudeRunIn(mode, settings, []testenv.ToolUse{
+			model := claudeRunIn(mode, settings, nil, []testenv.ToolUse{
 				{ID: "toolu_cat_env", Name: "Bash", Input: map[string]any{"command": "cat .env"}},
 				{ID: "toolu_write_env", Name: "Write", Input: map[string]any{"file_path": filepath.Join(project, ".env"), "content": "SECRET=overwritten\n"}},
 			})

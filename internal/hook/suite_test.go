@@ -103,6 +103,7 @@ func codingPlan(ns, pod string) string {
 		"edit":              {Writes: true, ActionClass: safetyv1alpha1.ActionClassWrite},
 		"grep":              {ActionClass: safetyv1alpha1.ActionClassRead},
 		"toolsearch":        {ActionClass: safetyv1alpha1.ActionClassRead},
+		"agent":             {ActionClass: safetyv1alpha1.ActionClassDispatch}, // Claude Code's subagents
 		"mcp--github--push": {ActionClass: safetyv1alpha1.ActionClassRead},
 	} {
 		// AgentTools are cluster-wide: other containers of the suite register the same tools with

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -22,6 +24,9 @@ import (
 type ScriptedModel struct {
 	*httptest.Server
 	turns [][]ToolUse
+	// others are the scripts of other conversations (a subagent's), by a text their first
+	// message holds (the prompt its parent gave it); read-only once the model serves.
+	others []conversation
 
 	mu       sync.Mutex
 	requests []messagesRequest
@@ -52,11 +57,39 @@ type ToolResult struct {
 	Content   json.RawMessage `json:"content"`
 }
 
+// conversation is the script of the conversations whose first message holds marker.
+type conversation struct {
+	marker string
+	turns  [][]ToolUse
+}
+
 // NewScriptedModel starts a model answering with turns, on loopback; Close stops it.
 func NewScriptedModel(turns ...[]ToolUse) *ScriptedModel {
+	return NewScriptedModelWith(nil, turns...)
+}
+
+// NewScriptedModelWith starts a model answering with turns, and any conversation whose first
+// message holds one of others' keys (a subagent's, whose first message is the prompt its
+// parent's Agent tool use gave it) with that key's turns instead.
+func NewScriptedModelWith(others map[string][][]ToolUse, turns ...[]ToolUse) *ScriptedModel {
 	m := &ScriptedModel{turns: turns}
+	for _, marker := range slices.Sorted(maps.Keys(others)) { // the same script for a request every run
+		m.others = append(m.others, conversation{marker: marker, turns: others[marker]})
+	}
 	m.Server = httptest.NewServer(http.HandlerFunc(m.serve))
 	return m
+}
+
+// script is the turns that answer req's conversation.
+func (m *ScriptedModel) script(req messagesRequest) [][]ToolUse {
+	if len(req.Messages) > 0 {
+		for _, c := range m.others {
+			if strings.Contains(string(req.Messages[0].Content), c.marker) {
+				return c.turns
+			}
+		}
+	}
+	return m.turns
 }
 
 func (m *ScriptedModel) serve(w http.ResponseWriter, r *http.Request) {
@@ -81,8 +114,8 @@ func (m *ScriptedModel) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	var blocks []contentBlock
 	stop := "end_turn"
-	if turn < len(m.turns) && req.Stream {
-		for _, u := range m.turns[turn] {
+	if turns := m.script(req); turn < len(turns) && req.Stream {
+		for _, u := range turns[turn] {
 			input, _ := json.Marshal(u.Input)
 			blocks = append(blocks, contentBlock{Type: blockToolUse, ID: u.ID, Name: u.Name, Input: input})
 		}
