@@ -12,24 +12,39 @@ import (
 // listening stream (listenOrNothing).
 const listenHeaderTimeout = 3 * time.Second
 
-// listenOrNothing returns c with the answer to a session's listening stream (the GET with which
-// the SDK opens the standalone stream, inside Connect, for notifications/tools/list_changed) made
-// "405 Method Not Allowed", the protocol's "no stream here", whenever that stream cannot be had:
-// no headers within listenHeaderTimeout, a failed request, or a 5xx. The SDK waits for those
-// headers inside Connect and fails the session on a 5xx, so an upstream (or a proxy before it)
-// that holds such a GET unanswered made every pooled connect fail after connectTimeout, and one
-// that answers it 500 made every session fail at once, where both served calls before pooled
-// sessions listened. Such a session is used unwatched, as every session was before: its tools are
-// still compared when it connects (describedAlike), and a change it would have announced goes
-// unseen. A GET that resumes an interrupted answer (Last-Event-ID) is left as it is.
+// listenOrNothing returns c with the answer to a session's listening stream made "405 Method Not
+// Allowed", the protocol's "no stream here", whenever that stream cannot be had: no headers
+// within listenHeaderTimeout, a failed request, or a 5xx. The SDK opens that stream inside
+// Connect, for notifications/tools/list_changed: a GET (the standalone stream, protocol versions
+// before 2026-07-28), or a POST of subscriptions/listen (later ones). It waits for the GET's
+// headers and fails the session on a 5xx, so an upstream (or a proxy before it) that holds such a
+// GET unanswered made every pooled connect fail after connectTimeout, and one that answers it 500
+// made every session fail at once, where both served calls before pooled sessions listened. The
+// POST it sends on a context that never ends, and writes nothing else on the session until its
+// headers come, so one held unanswered hung the connect and every call waiting for it for good.
+// Such a session is used unwatched, as every session was before: its tools are still compared
+// when it connects (describedAlike), and a change it would have announced goes unseen. A GET that
+// resumes an interrupted answer (Last-Event-ID) is left as it is.
 func listenOrNothing(c *http.Client) *http.Client {
 	return wrapTransport(c, func(next http.RoundTripper) http.RoundTripper { return listenRoundTripper{next: next} })
 }
 
 type listenRoundTripper struct{ next http.RoundTripper }
 
+// listening says whether req opens a session's listening stream. The SDK names a POST's method in
+// Mcp-Method under the protocol versions that have subscriptions/listen.
+func listening(req *http.Request) bool {
+	switch req.Method {
+	case http.MethodGet:
+		return req.Header.Get("Last-Event-ID") == ""
+	case http.MethodPost:
+		return req.Header.Get("Mcp-Method") == "subscriptions/listen"
+	}
+	return false
+}
+
 func (l listenRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method != http.MethodGet || req.Header.Get("Last-Event-ID") != "" {
+	if !listening(req) {
 		return l.next.RoundTrip(req)
 	}
 	ctx, cancel := context.WithCancel(req.Context())

@@ -145,22 +145,31 @@ type changingServer struct {
 	// answered, by session.
 	reader string
 	lists  map[string]int
+	// protocols are the protocol versions the requests named.
+	protocols []string
 }
 
-func startChanging(dir string) *changingServer {
+// startChanging starts a changingServer; a stateless one speaks protocol 2026-07-28 (the SDK's
+// server answers server/discover only when stateless), where the change is announced on a
+// subscriptions/listen stream, and a stateful one 2025-11-25, where it comes on the standalone GET.
+func startChanging(dir string, stateless bool) *changingServer {
 	GinkgoHelper()
 	c := &changingServer{recordingServer: &recordingServer{}, dir: dir, lists: map[string]int{},
 		server: mcp.NewServer(&mcp.Implementation{Name: "changing", Version: "test"}, nil)}
 	c.addRead(`{"type":"object","properties":{"path":{"type":"string"}}}`)
-	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return c.server }, nil)
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return c.server },
+		&mcp.StreamableHTTPOptions{Stateless: stateless})
 	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			body, _ := io.ReadAll(r.Body)
+			c.mu.Lock()
 			if bytes.Contains(body, []byte(`"tools/list"`)) {
-				c.mu.Lock()
 				c.lists[r.Header.Get("Mcp-Session-Id")]++
-				c.mu.Unlock()
 			}
+			if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
+				c.protocols = append(c.protocols, v)
+			}
+			c.mu.Unlock()
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		sdk.ServeHTTP(w, r)
@@ -197,9 +206,9 @@ func (c *changingServer) change() {
 var _ = Describe("toolgate-gateway in front of an upstream that changes a tool inside its sessions", func() {
 	// One pooled session (sessionScope Shared), long-lived: every call goes on the session the
 	// tools were listed on.
-	setUp := func(prefix string) (*changingServer, *world, *mcp.ClientSession) {
+	setUp := func(prefix string, stateless bool) (*changingServer, *world, *mcp.ClientSession) {
 		GinkgoHelper()
-		upstream := startChanging(notesAndEnv())
+		upstream := startChanging(notesAndEnv(), stateless)
 		w := newWorld(prefix, upstream.URL, "read_default")
 		url := startGateway(func(o *gateway.Options) { o.UpstreamSessions = 1 })
 		session := connectedTo(url, w.token)
@@ -209,8 +218,11 @@ var _ = Describe("toolgate-gateway in front of an upstream that changes a tool i
 		return upstream, w, session
 	}
 
-	It("sends no call judged by a tool's schema from before the upstream said the tool changed", func() {
-		upstream, w, session := setUp("gw-changed-")
+	DescribeTable("sends no call judged by a tool's schema from before the upstream said the tool changed", func(stateless bool, protocol string) {
+		upstream, w, session := setUp("gw-changed-", stateless)
+		upstream.mu.Lock()
+		Expect(upstream.protocols).To(ContainElement(protocol), "the gateway speaks %s to this upstream", protocol)
+		upstream.mu.Unlock()
 		upstream.change()
 		By("refusing the session's calls once the upstream said its tools changed, until they are listed again")
 		Eventually(func(g Gomega) {
@@ -227,10 +239,13 @@ var _ = Describe("toolgate-gateway in front of an upstream that changes a tool i
 		res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: w.readTool, Arguments: map[string]any{"path": "notes.txt"}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.IsError).To(BeFalse(), "a call naming its path is still answered: %v", res.Content)
-	})
+	},
+		Entry("told on the standalone stream (protocol 2025-11-25)", false, "2025-11-25"),
+		Entry("told on a subscriptions/listen stream (protocol 2026-07-28)", true, "2026-07-28"),
+	)
 
 	It("goes on using the session when the tools it lists again are as they were", func() {
-		upstream, w, session := setUp("gw-unchanged-")
+		upstream, w, session := setUp("gw-unchanged-", false)
 		listed := upstream.readerLists() // once, when the gateway connected
 		mcp.AddTool(upstream.server, &mcp.Tool{Name: "other", Description: "Another tool"},
 			func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
