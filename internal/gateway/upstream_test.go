@@ -22,6 +22,8 @@ type recordingServer struct {
 	sessions atomic.Int32
 	// traceparents are the _meta["traceparent"] of the read_file calls it received, "" for none.
 	traceparents []string
+	// protocols are the MCP protocol versions its requests named.
+	protocols []string
 }
 
 type upstreamCall struct {
@@ -33,7 +35,11 @@ type pathArgs struct {
 	Path string `json:"path" jsonschema:"the file, relative to the served directory"`
 }
 
-func startUpstream(dir string) (*recordingServer, func()) {
+func startUpstream(dir string) (*recordingServer, func()) { return startUpstreamWith(dir, nil) }
+
+// startUpstreamWith is startUpstream with the SDK's handler options: a Stateless server speaks
+// protocol 2026-07-28 (it answers server/discover), a stateful one 2025-11-25.
+func startUpstreamWith(dir string, opts *mcp.StreamableHTTPOptions) (*recordingServer, func()) {
 	rec := &recordingServer{}
 	s := mcp.NewServer(&mcp.Implementation{Name: "files", Version: "test"}, &mcp.ServerOptions{
 		InitializedHandler: func(context.Context, *mcp.InitializedRequest) { rec.sessions.Add(1) }})
@@ -55,7 +61,15 @@ func startUpstream(dir string) (*recordingServer, func()) {
 			rec.record("delete_everything", in.Path)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "deleted"}}}, nil, nil
 		})
-	server := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, opts)
+	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if v := r.Header.Get("Mcp-Protocol-Version"); v != "" {
+			rec.mu.Lock()
+			rec.protocols = append(rec.protocols, v)
+			rec.mu.Unlock()
+		}
+		sdk.ServeHTTP(w, r)
+	}))
 	rec.URL = server.URL
 	return rec, func() { closeUpstream(server) }
 }
@@ -71,4 +85,11 @@ func (r *recordingServer) Calls() []upstreamCall {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]upstreamCall(nil), r.calls...)
+}
+
+// Protocols returns the MCP protocol versions the server's requests named so far.
+func (r *recordingServer) Protocols() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.protocols...)
 }
