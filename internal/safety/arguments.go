@@ -71,7 +71,7 @@ func (p *Policy) checkArguments(c *Call, class ActionClass) (*failure, ActionCla
 	}
 	if !approved {
 		p.gitRepositoryFindings(an)
-		p.buildsElsewhereFindings(an)
+		p.buildsElsewhereFindings(an, c.Args.ProjectDir)
 		p.outsideProgramFindings(an)
 		if f := p.askFailure(an, &m, targets); f != nil {
 			return f, class

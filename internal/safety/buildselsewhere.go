@@ -3,6 +3,7 @@ package safety
 import (
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 )
@@ -14,14 +15,18 @@ import (
 // project's commands and the recognised runners are the project's only when they build the
 // project, as git is judged by the repository it opens (gitRepositoryFindings). Without a
 // workspace the project is the call's working directory and its siblings (projectBoundary), as a
-// relative path an option names is judged; without either there is no boundary to judge by. Container builds and compose are judged by the host
-// paths they read (containerbuild.go); a version or help query runs no definition.
-func (p *Policy) buildsElsewhereFindings(an *analysis) {
+// relative path an option names is judged; without either there is no boundary to judge by.
+// Without a workspace, the project directory the call's front door names (projectDir: the hook's
+// CLAUDE_PROJECT_DIR, which the agent's cd does not move) bounds it too, by its parent likewise:
+// from a cwd of /tmp, npm test ran /tmp's package.json's script. The agent can set it on a call of
+// its own, so it only narrows: a directory must be within both. Container builds and compose are
+// judged by the host paths they read (containerbuild.go); a version or help query runs no definition.
+func (p *Policy) buildsElsewhereFindings(an *analysis, projectDir string) {
 	if an == nil {
 		return
 	}
-	bound := p.projectBoundary(an.cwd)
-	if bound == "" {
+	bounds, names := p.buildBounds(an.cwd, projectDir)
+	if len(bounds) == 0 {
 		return
 	}
 	for i := range an.segments {
@@ -34,8 +39,8 @@ func (p *Policy) buildsElsewhereFindings(an *analysis) {
 			slices.Contains(an.inRepos, i) {
 			continue
 		}
-		dir := s.cwd
-		if dir != "" && dir != cwdUnknown && strings.HasPrefix(dir, "/") && under(dir, bound) {
+		dir, bound := s.cwd, outsideOf(s.cwd, bounds)
+		if bound == "" {
 			continue
 		}
 		where := fmt.Sprintf("the directory %q", dir)
@@ -48,9 +53,39 @@ func (p *Policy) buildsElsewhereFindings(an *analysis) {
 		}
 		an.findings = append(an.findings, finding{rule: RuleOpaqueCode, msg: fmt.Sprintf(
 			"command %q %s, outside %s: it runs the definitions and code it finds there, which are not the project's; it needs human approval",
-			truncate(s.text, 120), what, p.boundaryName(bound))})
+			truncate(s.text, 120), what, names[bound])})
 		return
 	}
+}
+
+// buildBounds are the directories a build must run within (buildsElsewhereFindings), each with
+// its name for messages.
+func (p *Policy) buildBounds(cwd, projectDir string) ([]string, map[string]string) {
+	bounds, names := make([]string, 0, 2), map[string]string{}
+	if bound := p.projectBoundary(cwd); bound != "" {
+		bounds, names[bound] = append(bounds, bound), p.boundaryName(bound)
+	}
+	if p.workspace == "" && strings.HasPrefix(projectDir, "/") && len(projectDir) <= maxPathLength {
+		dir := resolvePath("", projectDir)
+		bound := path.Dir(dir)
+		bounds = append(bounds, bound)
+		if _, ok := names[bound]; !ok {
+			names[bound] = "the project's directory " + bound + " (the parent of the project directory " + dir +
+				" the call names: no workspace is set)"
+		}
+	}
+	return bounds, names
+}
+
+// outsideOf returns the first of bounds dir is not within, or "" when it is within all; a
+// directory not known, or not absolute, is within none.
+func outsideOf(dir string, bounds []string) string {
+	for _, b := range bounds {
+		if dir == "" || dir == cwdUnknown || !strings.HasPrefix(dir, "/") || !under(dir, b) {
+			return b
+		}
+	}
+	return ""
 }
 
 // codeHereVars name, relative (entriesBelow: other values are opaque already), a directory of
