@@ -36,6 +36,21 @@ func outcomeOf(d Decision) outcome {
 	return outcome{Verdict: d.Verdict, Reason: d.Reason, RuleID: d.RuleID, WouldDeny: d.WouldDeny}
 }
 
+// expectOutcome fails t unless d is want: admitted however it was when want is an allow, else
+// the same verdict, reason and rule.
+func expectOutcome(t *testing.T, d Decision, want outcome) {
+	t.Helper()
+	if want.Verdict == VerdictAllow {
+		if !d.Allowed() {
+			t.Fatalf("want admitted, got %s %s: %s", d.Reason, d.RuleID, d.Message)
+		}
+		return
+	}
+	if got := outcomeOf(d); got != want {
+		t.Fatalf("want %+v, got %+v: %s", want, got, d.Message)
+	}
+}
+
 // typedAs reports whether err is, per errors.As, the typed error that carries reason, and
 // whether its Reason() agrees.
 func typedAs(err error, reason string) bool {
