@@ -463,7 +463,7 @@ func (p *Policy) recognizedCommand(an *analysis) bool {
 	}
 	for i := range an.segments {
 		s := &an.segments[i]
-		if s.wrapper || s.localFunc {
+		if s.wrapper || s.localFunc || s.fallback {
 			continue
 		}
 		if s.name == "" || s.opaque {

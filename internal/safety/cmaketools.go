@@ -1,11 +1,15 @@
 package safety
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // cmake -E is CMake's portable command mode: a file tool under another name. cmake -E rm -rf ~
 // deletes the home as rm does, cmake -E chdir / cat etc/shadow reads /etc/shadow, and cmake -E
 // environment prints the environment; read as the program each mode is, every rule and path
-// check sees them.
+// check sees them. So are the other file tools below.
 
 // cmakeTools are cmake -E's modes and the words of the command each is: the program and the
 // options that give it cmake's meaning (remove_directory removes whole trees, even missing;
@@ -27,27 +31,109 @@ var cmakeTools = map[string][]string{
 // subCopy is the copy subcommand or mode (cmake -E copy, az storage copy).
 const subCopy = "copy"
 
-// cmakeCommand analyses cmake -E MODE ARGS as the command its mode is (cmakeTools); a mode
-// computed at run time could be any of them, and is opaque.
-func (a *analyzer) cmakeCommand(idx int, redirs []*syntax.Redirect, depth int) {
-	seg := a.out.segments[idx]
-	ws := seg.words
-	if len(ws) < 3 || ws[1].dynamic || ws[1].s != "-E" {
-		return
+// A program that deletes, copies or moves files by design is a file command under another name:
+// rimraf ~ deletes the home as rm -rf ~ does, however it is started (npx rimraf ~, bunx rimraf
+// ~), and so do del-cli's del, premove and trash (moved to the trash, gone from where it was,
+// directories whole). shx runs ShellJS's commands (shx rm -rf ~), fs-extra-cli's fse its
+// functions (fse remove ~) and gio its file operations (gio trash ~). Each is analysed as the
+// command it is, so every rule and path check sees it: rimraf dist stays rm -rf dist.
+
+// rmTree is the command of the programs that delete whole trees.
+var rmTree = []string{"rm", "-rf"}
+
+// fileTools are the programs that are a file command whatever their operands.
+//
+//nolint:goconst // program names in this table read best literally, next to their neighbours
+var fileTools = map[string][]string{"rimraf": rmTree, "del": rmTree, "del-cli": rmTree, "premove": rmTree,
+	"trash": rmTree, "trash-put": rmTree}
+
+// toolModes are the programs whose mode (after lead, when there is one, and the program's own
+// options when opts) is a file command: cmake -E MODE, shx MODE, fse MODE, gio MODE.
+type toolModes struct {
+	lead  string
+	opts  bool
+	modes map[string][]string
+}
+
+// fileToolModes are the file tools known by their mode (toolModes).
+var fileToolModes = map[string]toolModes{
+	cmdCmake: {lead: "-E", modes: cmakeTools},
+	// shx [--silent|--verbose|--noglob] CMD: ShellJS's commands, with Unix's options.
+	"shx": {opts: true, modes: sameNames("rm cp mv mkdir touch ln chmod sed cat head tail grep sort uniq find ls")},
+	// fse (fs-extra-cli): remove and emptyDir delete a tree (emptyDir all below it).
+	"fse": {modes: map[string][]string{"remove": rmTree, "emptyDir": rmTree, "emptydir": rmTree, subCopy: {"cp", "-r"},
+		"move": {"mv"}, "ensureDir": {cmdMkdir, "-p"}, "mkdirs": {cmdMkdir, "-p"}, "mkdirp": {cmdMkdir, "-p"}}},
+	"gio": {modes: map[string][]string{"trash": rmTree, "remove": {"rm"}, "rename": {"mv"}, subCopy: {"cp"}, "move": {"mv"}}},
+}
+
+// sameNames returns modes that are the programs of their names.
+func sameNames(names string) map[string][]string {
+	m := map[string][]string{}
+	for n := range strings.FieldsSeq(names) {
+		m[n] = []string{n}
 	}
-	if ws[2].dynamic {
-		a.opaque(idx, "a cmake -E mode computed at run time")
-		return
+	return m
+}
+
+// fileToolCommand returns the command a file tool's segment is, from its words (nil when it is
+// none), and why it is opaque: a mode computed at run time could be any of them.
+func fileToolCommand(s *segment) ([]word, string) {
+	ws := s.words
+	if tool, ok := fileTools[s.name]; ok {
+		return toolWords(tool, ws[1:]), ""
 	}
-	tool, ok := cmakeTools[ws[2].s]
+	m, ok := fileToolModes[s.name]
 	if !ok {
-		return
+		return nil, ""
 	}
-	inner := make([]word, 0, len(tool)+len(ws)-3)
+	i := 1
+	if m.lead != "" {
+		if len(ws) <= i || ws[i].dynamic || ws[i].s != m.lead {
+			return nil, ""
+		}
+		i++
+	}
+	for m.opts && i < len(ws) && !ws[i].dynamic && strings.HasPrefix(ws[i].s, "-") {
+		i++
+	}
+	switch {
+	case i >= len(ws):
+		return nil, ""
+	case ws[i].dynamic:
+		return nil, "a " + strings.TrimSpace(s.name+" "+m.lead) + " mode computed at run time"
+	}
+	tool, ok := m.modes[ws[i].s]
+	if !ok {
+		return nil, ""
+	}
+	return toolWords(tool, ws[i+1:]), ""
+}
+
+// toolWords returns the command tool's words followed by args.
+func toolWords(tool []string, args []word) []word {
+	inner := make([]word, 0, len(tool)+len(args))
 	for _, t := range tool {
 		inner = append(inner, word{s: t})
 	}
-	inner = append(inner, ws[3:]...)
-	a.out.segments[idx].wrapper = true
-	a.command(inner, redirs, seg.pipeFrom, depth+1)
+	return append(inner, args...)
+}
+
+// isFileTool says whether a segment is a file tool's (cmake's, whatever it runs: its other
+// modes are read elsewhere).
+func isFileTool(s *segment) bool {
+	inner, why := fileToolCommand(s)
+	return s.name == cmdCmake || inner != nil || why != ""
+}
+
+// fileTool analyses a file tool's segment as the command it is (fileToolCommand).
+func (a *analyzer) fileTool(idx int, redirs []*syntax.Redirect, depth int) {
+	seg := a.out.segments[idx]
+	inner, why := fileToolCommand(&seg)
+	switch {
+	case why != "":
+		a.opaque(idx, why)
+	case inner != nil:
+		a.out.segments[idx].wrapper = true
+		a.command(inner, redirs, seg.pipeFrom, depth+1)
+	}
 }

@@ -20,7 +20,7 @@ var runnerProjectBins = wordSet("tsc ts-node tsx eslint eslint_d prettier jest v
 	"lint-staged husky lefthook commitlint stylelint postcss tailwindcss next nuxt nuxi astro svelte-kit " +
 	"svelte-check ng react-scripts expo storybook prisma knex sequelize typeorm drizzle-kit remix gatsby " +
 	"vue-tsc vue-cli-service biome oxlint knip depcheck npm-check-updates ncu patch-package changeset " +
-	"semantic-release standard-version typedoc jsdoc rimraf cross-env concurrently nodemon serve http-server " +
+	"semantic-release standard-version typedoc jsdoc rimraf shx cross-env concurrently nodemon serve http-server " +
 	"wrangler vercel netlify firebase sst cdk cdktf serverless sls tsc-alias eslint-config-prettier " +
 	"@biomejs/biome @angular/cli @nestjs/cli @vue/cli @playwright/test @storybook/cli @changesets/cli")
 

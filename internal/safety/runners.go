@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Runners run the command given as their arguments, as the wrappers do, but after a subcommand
@@ -102,7 +104,8 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"pnpm": {"exec": {shellFlags: []string{"-c", "--shell-mode"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
 	// bun x is bunx, with its rule (runnerPackage).
 	cmdBun: {"x": bunX},
-	"yarn": {"exec": {}, "dlx": {argOpts: "p", longArgs: []string{"package"}}, "node": toolSub,
+	// yarn exec runs its words as a script of Yarn's shell: yarn exec 'tsc && babel src'.
+	"yarn": {"exec": {joinScript: true}, "dlx": {argOpts: "p", longArgs: []string{"package"}}, "node": toolSub,
 		// yarn workspace NAME CMD and yarn workspaces foreach CMD run the yarn command CMD.
 		"workspace":  {skip: 1, again: true},
 		"workspaces": {skip: 1, again: true, argOpts: "j", longArgs: []string{"from", "include", optExclude, "jobs"}}},
@@ -219,10 +222,10 @@ var corepackRuns = map[string]wrapSpec{"npm": {skip: -1}, cmdNpx: {skip: -1}, "p
 
 //nolint:goconst // option spellings in these specs read best literally, next to their neighbours
 var (
-	npxSpec    = wrapSpec{argOpts: "pcwC", longArgs: append([]string{"package", "call"}, npmConfig...), script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run", "", npmRegistry}}
+	npxSpec    = wrapSpec{argOpts: "pcwC", longArgs: append([]string{"package", "call"}, npmConfig...), script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run", "", npmRegistry}, dashLong: true}
 	bunxSpec   = wrapSpec{argOpts: "p", longArgs: []string{"package"}}
 	bunX       = wrapSpec{argOpts: "p", longArgs: []string{"package"}, fetch: &fetchSpec{rule: fetchRule}}
-	npmExec    = wrapSpec{argOpts: "pcC", longArgs: []string{"package", "call"}, script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run-exec", "", npmRegistry}}
+	npmExec    = wrapSpec{argOpts: "pcC", longArgs: []string{"package", "call"}, script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run-exec", "", npmRegistry}, dashLong: true}
 	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{optName, "prefix", "cwd"}, longChdir: "cwd"}
 	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{longOptCommand, "cd", "jobs"}, script: 'c', longScript: longOptCommand, cmdAfter: []string{cmdAfterDashes}, chdir: 'C', longChdir: "cd"}
 	nixCommand = wrapSpec{cmdAfter: []string{"-c", "--command"}}
@@ -325,6 +328,60 @@ func init() {
 	}
 }
 
+// Script runners run a package.json script by its name, and when the project has none of that
+// name some run the program of the PATH: pnpm NAME (not one of pnpm's own commands) runs the
+// script, a dependency's bin or else the shell command NAME ARGS, and bun run NAME runs the
+// script, a bin or the program NAME found by which. pnpm chmod -R 777 / and bun run rm -rf ~ may
+// run chmod and rm, so what follows the runner is also judged as the command it would be; it does
+// not make the call unrecognised, as pnpm lint, most likely the project's script, is not.
+
+// pnpmCommands are pnpm's own commands and the npm commands it passes to npm: pnpm NAME runs
+// them, never a script or a program of that name.
+var pnpmCommands = wordSet("add audit bin c config create dedupe deploy dlx doctor env exec fetch i import init install " +
+	"install-test it licenses link ln list ls ll la outdated pack patch patch-commit patch-remove prune publish rebuild rb " +
+	"recursive multi m remove rm uninstall un unlink dislink update up upgrade root run run-script server setup start store " +
+	"t test tst why self-update approve-builds ignored-builds cat-file cat-index find-hash help completion sbom " +
+	"access adduser bugs deprecate dist-tag docs edit info login logout owner ping prefix profile pkg repo s se search " +
+	"set-script show star stars team token unpublish unstar v version view whoami xmas")
+
+// bunRun is bun run's spec, its options that take a value: the script or program follows them.
+var bunRun = wrapSpec{skip: 1, argOpts: "Frcdl", longArgs: []string{"filter", "cwd", "env-file", "elide-lines", "shell", "preload",
+	"config", "define", "loader", "tsconfig-override", "conditions", "main-fields"}, longChdir: "cwd", longRead: "env-file"}
+
+// fallbackSpec returns the runner spec by which a script runner's segment runs a program of the
+// PATH when no script has the name (pnpm NAME, bun run NAME), and whether it may.
+func fallbackSpec(s *segment) (wrapSpec, bool) {
+	if len(s.operands) == 0 || s.operands[0].dynamic {
+		return wrapSpec{}, false
+	}
+	name := s.operands[0].s
+	_, runner := subcommandRunners[s.name][name]
+	switch {
+	case s.name == "pnpm" && !pnpmCommands[name] && !runner:
+		spec := subcommandRunners["pnpm"]["exec"]
+		spec.joinScript = false
+		return spec, true
+	case s.name == cmdBun && name == subRun && len(s.operands) > 1 && !s.operands[1].dynamic && !strings.ContainsAny(s.operands[1].s, "./"):
+		return bunRun, true
+	}
+	return wrapSpec{}, false
+}
+
+// scriptFallback judges what a script runner runs when the project has no script of the name,
+// as its own segments that need not be recognised (fallbackSpec).
+func (a *analyzer) scriptFallback(idx int, redirs []*syntax.Redirect, depth int) {
+	spec, ok := fallbackSpec(&a.out.segments[idx])
+	if !ok {
+		return
+	}
+	n := len(a.out.segments)
+	a.unwrap(idx, spec, redirs, depth)
+	a.out.segments[idx].wrapper = false // pnpm and its script are what runs first
+	for i := n; i < len(a.out.segments); i++ {
+		a.out.segments[i].fallback = true
+	}
+}
+
 // runnerSubcommandHidden returns why a subcommand runner's subcommand is not known, or "": an
 // option the engine does not know comes before its first operand, and a later operand is one
 // of its runner subcommands. The option may take the first operand as its value (nix --option
@@ -386,7 +443,7 @@ func ownFlag(seg *segment, spec wrapSpec, flags []string) bool {
 		switch {
 		case seg.words[k].dynamic || v == "--":
 			return false
-		case slices.Contains(flags, name):
+		case slices.Contains(flags, name) || inBundle(name, flags):
 			return true
 		case !strings.HasPrefix(v, "-"):
 			if operands++; operands > spec.skip && len(spec.cmdAfter) == 0 {
@@ -397,6 +454,15 @@ func ownFlag(seg *segment, spec wrapSpec, flags []string) bool {
 		}
 	}
 	return false
+}
+
+// inBundle says whether a bundle of short options (-rc) holds one of flags' short ones: npm's
+// nopt reads -rc as -r -c, so pnpm -rc exec CMD runs CMD as a shell script.
+func inBundle(name string, flags []string) bool {
+	if len(name) < 3 || name[0] != '-' || name[1] == '-' {
+		return false
+	}
+	return slices.ContainsFunc(flags, func(f string) bool { return len(f) == 2 && f[0] == '-' && strings.IndexByte(name[1:], f[1]) >= 0 })
 }
 
 // commandAfter returns the index of the word after the first of spec's cmdAfter markers (nix
@@ -419,7 +485,11 @@ func runsOne(seg *segment) bool {
 		return false
 	}
 	spec, ok := runnerSpec(seg)
-	script := spec.script != 0 && ownFlag(seg, spec, []string{"-" + string(spec.script), "--" + spec.longScript}) || spec.joinScript
+	flags := []string{"-" + string(spec.script), "--" + spec.longScript}
+	if spec.dashLong {
+		flags = append(flags, "-"+spec.longScript)
+	}
+	script := spec.script != 0 && ownFlag(seg, spec, flags) || spec.joinScript
 	return ok && !script
 }
 

@@ -42,6 +42,7 @@ type wrapSpec struct {
 	cmdAt       int        // the command's word index, found by the runner's own reading (dotenv-cli's minimist)
 	dashesOpt   bool       // with no "--" to follow, the command is the first operand after the options (dotenvx run CMD)
 	logOperand  bool       // its operand is no command but a file it writes, and its command is -c's or the shell (script FILE)
+	dashLong    bool       // its parser (npm's nopt) reads a long option after one dash too: npx -call CMD is npx --call CMD
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -174,8 +175,8 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.shell(idx, redirs, depth)
 	case name == cmdFind:
 		a.findExec(idx, redirs, depth)
-	case name == cmdCmake:
-		a.cmakeCommand(idx, redirs, depth)
+	case isFileTool(&seg):
+		a.fileTool(idx, redirs, depth)
 	case name == cmdGit:
 		a.gitScripts(seg, depth)
 		a.gitBatchObjects(idx, redirs)
@@ -191,6 +192,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 			a.unwrap(idx, spec, redirs, depth)
 		} else {
 			a.interpreter(idx, redirs)
+			a.scriptFallback(idx, redirs, depth)
 		}
 	}
 	a.remoteCommand(idx, redirs, depth)
@@ -296,7 +298,7 @@ func commandLookup(words []word) bool {
 
 // unwrap finds the wrapped command (or script) of a wrapper and analyses it.
 func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, depth int) {
-	words := a.out.segments[idx].words
+	words := flagValues(a.out.segments[idx].words, spec.shellFlags)
 	if commandLookup(words) {
 		return // command -v NAME prints what NAME is, as type does, and runs nothing
 	}
@@ -353,6 +355,28 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		a.noFunc = name == "command" || name == "builtin"
 		a.command(rest, redirs, a.out.segments[idx].pipeFrom, depth+1)
 	}
+}
+
+// noptBooleans are the values nopt reads as a flag's own after "=".
+var noptBooleans = wordSet("true false")
+
+// flagValues returns words with each of flags given a value after "=" split in two: npm's nopt
+// reads a flag's value only when it is true or false, and otherwise takes it for the next word,
+// so pnpm exec -c='rm -rf ~' and --shell-mode='rm -rf ~' run the script rm -rf ~.
+func flagValues(words []word, flags []string) []word {
+	if len(flags) == 0 {
+		return words
+	}
+	var out []word
+	for k, w := range words {
+		name, val, ok := strings.Cut(w.s, "=")
+		if k == 0 || w.dynamic || !ok || !slices.Contains(flags, name) || noptBooleans[val] {
+			out = append(out, w)
+			continue
+		}
+		out = append(out, w.with(name), w.with(val))
+	}
+	return out
 }
 
 // commandIndex returns the index of the word a wrapper's command starts at: after its options, or
@@ -524,8 +548,8 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 			optionsEnded, loneDash = true, true
 		case optionsEnded:
 			return o
-		case strings.HasPrefix(v, "--") && len(v) > 2:
-			o.longOption(words, spec, v[2:])
+		case longOptionText(spec, v) != "":
+			o.longOption(words, spec, longOptionText(spec, v))
 		case len(v) > 1 && v[0] == '-':
 			a.shortOptions(&o, words, spec, v)
 		case skip > 0:
@@ -540,6 +564,25 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 		}
 	}
 	return o
+}
+
+// longOptionText returns a long option's text after its dashes ("--name=value", and "-name" for
+// a runner that reads a long option after one dash), or "" when v is none.
+func longOptionText(spec wrapSpec, v string) string {
+	switch {
+	case strings.HasPrefix(v, "--") && len(v) > 2:
+		return v[2:]
+	case spec.dashLong && strings.HasPrefix(v, "-") && isLongName(spec, v[1:]):
+		return v[1:]
+	}
+	return ""
+}
+
+// isLongName says whether opt (after the dashes, "=value" too) names one of spec's long options
+// that take a value or its script option in full: nopt reads -call as --call, but -cal as -c -a -l.
+func isLongName(spec wrapSpec, opt string) bool {
+	name, _, _ := strings.Cut(opt, "=")
+	return len(name) > 1 && (name == spec.longScript || slices.Contains(spec.longArgs, name))
 }
 
 // wrapperWrites records the files a wrapper's options write; for strace, an output file named
@@ -596,7 +639,10 @@ func (a *analyzer) shortOptions(o *wrapperOpts, words []word, spec wrapSpec, v s
 		if !isScript && !optional && strings.IndexByte(spec.argOpts, c) < 0 {
 			continue
 		}
-		val := v[j+1:]
+		// A value attached after "=" (-c=CMD) is the value without it, as npm's nopt, clap,
+		// argparse and yargs read it; getopt's "=CMD" names a program "=..." that does not exist,
+		// so reading CMD refuses no more than the caller could have run.
+		val := strings.TrimPrefix(v[j+1:], "=")
 		valWord := words[o.next-1].with(val)
 		if optional && val == "" {
 			continue // no value: the option alone
@@ -724,6 +770,10 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 	words := a.out.segments[idx].words
 	i, hasC := shellOptions(words)
 	switch {
+	case slices.ContainsFunc(words[1:i], notShellOption):
+		// bash -c='rm -rf ~' refuses "-=", but which of its words a shell takes for the script
+		// once its options are not its own is not the engine's to guess.
+		a.opaque(idx, "an option the shell does not have")
 	case hasC:
 		a.out.segments[idx].wrapper = true
 		if i < len(words) {
@@ -742,6 +792,16 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 			}
 		}
 	}
+}
+
+// notShellOption says whether a word among a shell's options is a bundle of short options with a
+// character no shell has for an option (-c=CMD); long options and option values are not judged.
+func notShellOption(w word) bool {
+	v := w.s
+	if len(v) < 2 || v[0] != '-' && v[0] != '+' || strings.HasPrefix(v, "--") {
+		return false
+	}
+	return strings.Trim(v[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != ""
 }
 
 // shellOptions skips a shell's options and returns the index of the first word after them (the
