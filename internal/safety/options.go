@@ -76,7 +76,7 @@ func (s *segment) hasExactFlag(f string) bool { return slices.Contains(s.flags, 
 var codeOptions = map[string][]string{
 	"make": {"--eval", "-E", "-f", "--file", "--makefile", "--include-dir", "-I"},
 	// just --command runs any command line, --shell the program its recipes run in.
-	"just":  {"-c", optCommand, "--shell"},
+	"just":  {"-c", optCommand, optShell},
 	"go":    {"-exec", "-toolexec", "-vettool", "-overlay"},
 	"tar":   {"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "--info-script", "--new-volume-script", "-F", "--rsh-command", "--rmt-command"},
 	"zip":   {"-TT", "--unzip-command"},
@@ -87,7 +87,11 @@ var codeOptions = map[string][]string{
 	"ctest": {"--build-and-test", "--test-command"},
 	// rg runs --hostname-bin's program for a hyperlink's host; ag pipes its output to --pager's.
 	"rg": {"--pre", "--hostname-bin"}, "ag": {"--pager"},
-	"npm":   {"--script-shell", "--node-options"},
+	// npx's --shell is npm's --script-shell, which runs npx -c's script and npm's scripts; npm's
+	// own --shell is the shell npm explore and a bare npm exec start.
+	"npm":   npmShellOptions,
+	cmdNpx:  npmShellOptions,
+	cmdPnpx: npmShellOptions,
 	"pnpm":  {"--script-shell", "--node-options"}, // the NODE_OPTIONS of its scripts, as npm's
 	"yarn":  {"--script-shell"},
 	"cargo": {"--config", "-Z"},
@@ -260,6 +264,13 @@ var codeEnvVars = map[string]bool{
 	"AZURE_CONFIG_DIR": true, "PIP_CONFIG_FILE": true, "PIP_PYTHON": true, "SPEC_OPTS": true, "MIX_EXS": true,
 	"COVERAGE_RCFILE": true,
 }
+
+// npmShellOptions are npm's, npx's and pnpx's options that name the shell or node options of what
+// they run.
+var npmShellOptions = []string{"--script-shell", "--node-options", optShell}
+
+// optShell is the option that names the shell a program starts (npm's, just's).
+const optShell = "--shell"
 
 // npmCodeSettings are npm's settings that name a program or code it runs: the shell of its
 // scripts and the NODE_OPTIONS they get, its shell, editor, browser, git and node-gyp, npm

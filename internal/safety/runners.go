@@ -329,40 +329,59 @@ func init() {
 }
 
 // Script runners run a package.json script by its name, and when the project has none of that
-// name some run the program of the PATH: pnpm NAME (not one of pnpm's own commands) runs the
-// script, a dependency's bin or else the shell command NAME ARGS, and bun run NAME runs the
-// script, a bin or the program NAME found by which. pnpm chmod -R 777 / and bun run rm -rf ~ may
-// run chmod and rm, so what follows the runner is also judged as the command it would be; it does
-// not make the call unrecognised, as pnpm lint, most likely the project's script, is not.
+// name they run a program of that name: pnpm NAME (not one of pnpm's own commands) runs the
+// script, a dependency's bin or else the shell command NAME ARGS; yarn NAME and yarn run NAME the
+// script or a dependency's bin; bun run NAME the script, a bin or the program NAME found by which.
+// pnpm chmod -R 777 /, bun run rm -rf ~ and yarn rimraf ~ may run chmod, rm and rimraf, so what
+// follows the runner is also judged as the command it would be; it does not make the call
+// unrecognised, as pnpm lint, most likely the project's script, is not.
 
-// pnpmCommands are pnpm's own commands and the npm commands it passes to npm: pnpm NAME runs
-// them, never a script or a program of that name.
-var pnpmCommands = wordSet("add audit bin c config create dedupe deploy dlx doctor env exec fetch i import init install " +
-	"install-test it licenses link ln list ls ll la outdated pack patch patch-commit patch-remove prune publish rebuild rb " +
-	"recursive multi m remove rm uninstall un unlink dislink update up upgrade root run run-script server setup start store " +
-	"t test tst why self-update approve-builds ignored-builds cat-file cat-index find-hash help completion sbom " +
-	"access adduser bugs deprecate dist-tag docs edit info login logout owner ping prefix profile pkg repo s se search " +
-	"set-script show star stars team token unpublish unstar v version view whoami xmas")
+// optRequire is the long option (without "--") by which yarn run preloads a module.
+const optRequire = "require"
 
-// bunRun is bun run's spec, its options that take a value: the script or program follows them.
-var bunRun = wrapSpec{skip: 1, argOpts: "Frcdl", longArgs: []string{"filter", "cwd", "env-file", "elide-lines", "shell", "preload",
-	"config", "define", "loader", "tsconfig-override", "conditions", "main-fields"}, longChdir: "cwd", longRead: "env-file"}
+// scriptRunners are the script runners whose NAME may be a program (yarn NAME, pnpm NAME), by
+// their own commands, which they run instead, and the spec of their run (yarn run NAME, bun run
+// NAME; pnpm run NAME runs only a script).
+var scriptRunners = map[string]struct {
+	own map[string]bool
+	run *wrapSpec
+}{
+	// pnpm's own commands and the npm commands it passes to npm.
+	"pnpm": {own: wordSet("add audit bin c config create dedupe deploy dlx doctor env exec fetch i import init install " +
+		"install-test it licenses link ln list ls ll la outdated pack patch patch-commit patch-remove prune publish rebuild rb " +
+		"recursive multi m remove rm uninstall un unlink dislink update up upgrade root run run-script server setup start store " +
+		"t test tst why self-update approve-builds ignored-builds cat-file cat-index find-hash help completion sbom " +
+		"access adduser bugs deprecate dist-tag docs edit info login logout owner ping prefix profile pkg repo s se search " +
+		"set-script show star stars team token unpublish unstar v version view whoami xmas")},
+	// Yarn's commands, Berry's and Classic's (yarn env and yarn run env print the environment).
+	"yarn": {own: wordSet("add audit autoclean bin cache check config constraints create dedupe dlx env exec explain generate-lock-entry " +
+		"global help import info init install licenses link list login logout node npm outdated owner pack patch patch-commit " +
+		"plugin policies prune publish rebuild remove run search self-update set stage start tag team test unlink unplug up " +
+		"upgrade upgrade-interactive version versions why workspace workspaces"),
+		run: &wrapSpec{skip: 1, longArgs: []string{optRequire, "cwd"}, longChdir: "cwd"}},
+	cmdBun: {run: &wrapSpec{skip: 1, argOpts: "Frcdl", longArgs: []string{"filter", "cwd", "env-file", "elide-lines", "shell", "preload",
+		"config", "define", "loader", "tsconfig-override", "conditions", "main-fields"}, longChdir: "cwd", longRead: "env-file"}},
+}
 
-// fallbackSpec returns the runner spec by which a script runner's segment runs a program of the
-// PATH when no script has the name (pnpm NAME, bun run NAME), and whether it may.
+// fallbackSpec returns the runner spec by which a script runner's segment runs a program when no
+// script has the name (pnpm NAME, yarn [run] NAME, bun run NAME), and whether it may.
 func fallbackSpec(s *segment) (wrapSpec, bool) {
-	if len(s.operands) == 0 || s.operands[0].dynamic {
+	r, ok := scriptRunners[s.name]
+	if !ok || len(s.operands) == 0 || s.operands[0].dynamic {
 		return wrapSpec{}, false
 	}
 	name := s.operands[0].s
 	_, runner := subcommandRunners[s.name][name]
 	switch {
-	case s.name == "pnpm" && !pnpmCommands[name] && !runner:
-		spec := subcommandRunners["pnpm"]["exec"]
-		spec.joinScript = false
+	case r.run != nil && name == subRun:
+		// A file (bun run x.ts) is bun's to run, which runsCode judges; yarn run env is yarn's.
+		if script := s.operands[min(1, len(s.operands)-1)]; len(s.operands) > 1 && !script.dynamic && !strings.ContainsAny(script.s, "./") && !r.own[script.s] {
+			return *r.run, true
+		}
+	case r.own != nil && !r.own[name] && !runner:
+		spec := subcommandRunners[s.name]["exec"]
+		spec.joinScript = false // yarn exec's script: yarn NAME is no script
 		return spec, true
-	case s.name == cmdBun && name == subRun && len(s.operands) > 1 && !s.operands[1].dynamic && !strings.ContainsAny(s.operands[1].s, "./"):
-		return bunRun, true
 	}
 	return wrapSpec{}, false
 }

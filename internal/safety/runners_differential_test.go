@@ -79,16 +79,18 @@ func runnerTemplates() []string {
 		"yarn exec %q", "corepack yarn exec %q", "corepack pnpm exec -c %q", "corepack npx -c=%q", "yarn workspace x exec %q",
 		"yarn workspaces foreach exec %q", "npx -call %q", "npm exec -call=%q", "npx --yes -c=%q", "pnpm -c exec %q",
 		"pnpm -rc exec %q", "pnpm exec --shell-mode=%q", "env -S %q", "bash -c=%q", "sh -ec=%q",
-		// bun run NAME and pnpm NAME run a program of the PATH when no script has the name.
-		"bun run %s", "bun run --bun %s", "pnpm %s",
+		// bun run NAME and pnpm NAME run a program of the PATH when no script has the name, yarn
+		// NAME and yarn run NAME a dependency's bin (rimraf, shx, prisma).
+		"bun run %s", "bun run --bun %s", "pnpm %s", "pnpm --filter web %s", "yarn %s", "yarn run %s", "yarn workspace web %s",
 	)
 }
 
-// pnpmOwn reports whether a damage command's program is one of pnpm's own commands, which pnpm
-// NAME runs instead of the program (pnpm rm is pnpm remove).
-func pnpmOwn(template, cmd string) bool {
+// runnerOwn reports whether a damage command's program is one of a script runner's own commands,
+// which it runs instead of the program (pnpm rm is pnpm remove).
+func runnerOwn(template, cmd string) bool {
 	prog, _, _ := strings.Cut(cmd, " ")
-	return strings.HasPrefix(template, "pnpm %s") && pnpmCommands[prog]
+	runner, _, _ := strings.Cut(template, " ")
+	return strings.HasSuffix(template, " %s") && !strings.Contains(template, " run ") && scriptRunners[runner].own[prog]
 }
 
 // treeDeletes are the file tools' deletes of the home (fileTools, fileToolModes): rimraf ~ is
@@ -126,7 +128,7 @@ func TestRunnersDoNotAdmitWhatTheBareCommandIsRefused(t *testing.T) {
 			t.Fatalf("bare %q is admitted at Yolo; it is no damage command", cmd)
 		}
 		for _, tpl := range templates {
-			if pnpmOwn(tpl, cmd) {
+			if runnerOwn(tpl, cmd) {
 				continue
 			}
 			line := strings.ReplaceAll(strings.ReplaceAll(tpl, "%q", "'"+cmd+"'"), "%s", cmd)
@@ -147,10 +149,32 @@ func TestRunnersNearMissesAdmittedAtYolo(t *testing.T) {
 		`npx rimraf dist`, `npx rimraf ./build`, `rimraf dist coverage`, `bun run test`, `bun run build`, `pnpm test`,
 		`pnpm lint`, `pnpm exec -c='vitest run'`, `mise exec -c='npm test'`, `bash -c 'npm test'`, `npx shx rm -rf dist`,
 		`shx rm -rf build`, `del-cli dist`, `trash build`, `fse remove dist`, `gio trash build`, `cmake -E rm -rf build`,
-		`pnpm exec -c 'npm test'`, `pnpm -r exec rm -rf node_modules`, `yarn workspace web exec 'jest --ci'`, `bun run --bun vite build`,
+		`pnpm exec -c 'npm test'`, `yarn build`, `yarn run lint`, `yarn test`, `yarn install`, `yarn tsc --noEmit`, `pnpm -r exec rm -rf node_modules`, `yarn workspace web exec 'jest --ci'`, `bun run --bun vite build`,
 	} {
 		if d := Evaluate(p, shCall(cmd)); !d.Allowed() {
 			t.Errorf("%q is refused at Yolo: %s %s", cmd, d.RuleID, d.Message)
+		}
+	}
+}
+
+// A runner's option that names the shell its script runs in is code the caller chooses, in each
+// spelling its parser reads: npx --shell=/tmp/x jest runs /tmp/x (npx maps --shell to npm's
+// --script-shell). Each row's near miss stays admitted at Yolo.
+func TestRunnerShellOptionsAtYolo(t *testing.T) {
+	rules := classRules
+	rules.Autonomy = AutonomyYolo
+	p := mustCompile(t, &Profile{}, rules)
+	for _, c := range []struct{ attack, near string }{
+		{`npx --shell=/tmp/x jest`, `npx jest`},
+		{`npx --script-shell=/tmp/x -c 'npm test'`, `npx -c 'npm test'`},
+		{`pnpx --shell /tmp/x vitest`, `pnpx vitest`},
+		{`npm exec --shell=/tmp/x`, `npm exec -- tsc --noEmit`},
+	} {
+		if d := Evaluate(p, shCall(c.attack)); d.Allowed() {
+			t.Errorf("%q is admitted at Yolo", c.attack)
+		}
+		if d := Evaluate(p, shCall(c.near)); !d.Allowed() {
+			t.Errorf("near miss %q is refused at Yolo: %s %s", c.near, d.RuleID, d.Message)
 		}
 	}
 }
