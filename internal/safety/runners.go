@@ -215,10 +215,14 @@ var orbRun = wrapSpec{argOpts: "muw", longArgs: []string{"machine", "user", "wor
 // command without a shell.
 var wslSpec = wrapSpec{argOpts: "du", longArgs: []string{"distribution", "user", "cd", "shell-type"}, longChdir: "cd"}
 
-// corepackRuns are the package managers corepack runs, named as its first operand ("corepack
-// pnpm exec CMD" is pnpm exec CMD): the operand is the command, not a subcommand before it.
-var corepackRuns = map[string]wrapSpec{"npm": {skip: -1}, cmdNpx: {skip: -1}, "pnpm": {skip: -1}, cmdPnpx: {skip: -1},
-	"yarn": {skip: -1}, "yarnpkg": {skip: -1}}
+// corepackRuns are the package managers corepack runs, named as its first operand with or
+// without a version ("corepack pnpm exec CMD" and "corepack pnpm@9.1.0 exec CMD" are pnpm exec
+// CMD): the operand is the program, not a subcommand before it.
+var corepackRuns = map[string]wrapSpec{"npm": corepackRun, cmdNpx: corepackRun, "pnpm": corepackRun, cmdPnpx: corepackRun,
+	"yarn": corepackRun, "yarnpkg": corepackRun}
+
+// corepackRun is the spec of each: the operand, without its version, is the program run.
+var corepackRun = wrapSpec{skip: -1, atVersion: true}
 
 //nolint:goconst // option spellings in these specs read best literally, next to their neighbours
 var (
@@ -437,6 +441,9 @@ func runnerSpec(seg *segment) (wrapSpec, bool) {
 		return wrapSpec{}, false
 	}
 	spec, ok := subs[seg.operands[0].s]
+	if name, _, _ := strings.Cut(seg.operands[0].s, "@"); !ok && seg.name == "corepack" {
+		spec, ok = subs[name]
+	}
 	if !ok {
 		return wrapSpec{}, false
 	}
@@ -506,7 +513,7 @@ func runsOne(seg *segment) bool {
 	spec, ok := runnerSpec(seg)
 	flags := []string{"-" + string(spec.script), "--" + spec.longScript}
 	if spec.dashLong {
-		flags = append(flags, "-"+spec.longScript)
+		flags = append(flags, "-"+spec.longScript, "--"+string(spec.script))
 	}
 	script := spec.script != 0 && ownFlag(seg, spec, flags) || spec.joinScript
 	return ok && !script

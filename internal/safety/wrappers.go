@@ -43,6 +43,7 @@ type wrapSpec struct {
 	dashesOpt   bool       // with no "--" to follow, the command is the first operand after the options (dotenvx run CMD)
 	logOperand  bool       // its operand is no command but a file it writes, and its command is -c's or the shell (script FILE)
 	dashLong    bool       // its parser (npm's nopt) reads a long option after one dash too: npx -call CMD is npx --call CMD
+	atVersion   bool       // the command's program may be named with a version, which is no part of its name (corepack yarn@4)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -451,6 +452,9 @@ func (spec wrapSpec) command(prog word, own, rest []word) []word {
 		return pythonCommand(own, rest)
 	case spec.versioned && len(rest) > 1 && isVersionWord(rest[0]):
 		return rest[1:]
+	case spec.atVersion && !rest[0].dynamic:
+		name, _, _ := strings.Cut(rest[0].s, "@")
+		return append([]word{rest[0].with(name)}, rest[1:]...)
 	}
 	return rest
 }
@@ -569,7 +573,10 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 // longOptionText returns a long option's text after its dashes ("--name=value", and "-name" for
 // a runner that reads a long option after one dash), or "" when v is none.
 func longOptionText(spec wrapSpec, v string) string {
+	name, _, _ := strings.Cut(v, "=")
 	switch {
+	case spec.dashLong && len(name) == 3 && strings.HasPrefix(v, "--"):
+		return "" // nopt reads --c as -c, a short option: npx --c='rm -rf ~' is npx -c 'rm -rf ~'
 	case strings.HasPrefix(v, "--") && len(v) > 2:
 		return v[2:]
 	case spec.dashLong && strings.HasPrefix(v, "-") && isLongName(spec, v[1:]):
