@@ -77,6 +77,24 @@ var runnerWrappers = map[string]wrapSpec{
 		"sandbox-expose-path", "sandbox-expose-path-ro", "sandbox-flag", "directory"}, longChdir: "directory"},
 	"proot": {argOpts: "rbmwkq", longArgs: []string{"rootfs", "bind", "mount", "cwd", "kernel-release", "qemu", "verbose"},
 		chdir: 'w', longChdir: "cwd"},
+	// The JavaScript projects' own runners of commands: cross-env sets variables for its command
+	// (cross-env-shell runs its words as a shell line), concurrently runs each operand as a shell
+	// line, nodemon -x|--exec and chokidar -c|--command a shell line when files change, onchange
+	// the command after "--", watchexec its words as a shell line.
+	"cross-env":       {assigns: true},
+	"cross-env-shell": {assigns: true, joinScript: true},
+	"concurrently": {argOpts: "ncplt", longArgs: []string{"names", "name-separator", "prefix-colors", "prefix", "prefix-length",
+		"timestamp-format", "success", "restart-tries", "restart-after", "max-processes", "kill-signal", "default-input-target",
+		"pad-prefix", "teardown"}, eachScript: true},
+	"nodemon": {argOpts: "weidVsC", script: 'x', longArgs: []string{"watch", "ext", "ignore", "delay", "signal", "config", "exec", "cwd"},
+		longScript: "exec", longChdir: "cwd"},
+	"chokidar": {argOpts: "dti", script: 'c', longArgs: []string{"debounce", "throttle", "ignore", "polling-interval",
+		"poll-interval-binary", longOptCommand}, longScript: longOptCommand, cmdAfter: []string{"--"}},
+	"onchange": {argOpts: "edjfo", longArgs: []string{optExclude, "delay", "jobs", "filter", "outpath", "kill-signal", "cwd"},
+		cmdAfter: []string{cmdAfterDashes}, longChdir: "cwd"},
+	"watchexec": {argOpts: "wefiIdsEWp", longArgs: []string{"watch", "exts", "filter", "ignore", "ignore-file", "debounce", "delay-run",
+		"signal", "stop-signal", "stop-timeout", "env", "shell", "project-origin", "workdir", "on-busy-update", "emit-events-to",
+		"filter-file", "filter-prog", "poll", "color", "timings", "wrap-process"}, longChdir: "workdir", joinScript: true},
 }
 
 // subcommandRunners are runners whose command follows a subcommand, by program and subcommand.
@@ -569,6 +587,11 @@ func runnerStarts(s *segment) string {
 	switch s.name {
 	case "start-stop-daemon", "bwrap":
 		return s.name + " runs the program its options name"
+	case "hyperfine":
+		// Each operand, and --prepare, --setup, --cleanup and --conclude, is a shell line.
+		if len(s.operands) > 0 {
+			return "hyperfine runs its operands and options as shell commands"
+		}
 	case "xterm", "uxterm", "urxvt", "rxvt", "gnome-terminal", "konsole", "alacritty", "kitty", "wezterm", "foot", "xfce4-terminal", "tilix", "terminator":
 		if len(s.words) > 2 {
 			return s.name + " runs a command in a new terminal"

@@ -43,9 +43,15 @@ func runnerTemplates() []string {
 		if len(spec.cmdAfter) > 0 {
 			marker = " " + spec.cmdAfter[0]
 		}
-		if spec.joinScript {
+		switch {
+		case spec.joinScript && spec.assigns:
+			// A quoted word with "=" in it sets a variable (cross-env-shell 'dd if=x' sets if).
+			out = append(out, prefix+ops+" %s")
+		case spec.joinScript:
 			out = append(out, prefix+ops+" %q", prefix+ops+" %s")
-		} else {
+		case spec.eachScript:
+			out = append(out, prefix+ops+" %q", prefix+ops+" 'npm test' %q")
+		default:
 			out = append(out, prefix+ops+marker+" %s")
 		}
 		if spec.script != 0 {
@@ -81,6 +87,10 @@ func runnerTemplates() []string {
 		"pnpm -rc exec %q", "pnpm exec --shell-mode=%q", "env -S %q", "bash -c=%q", "sh -ec=%q",
 		// bun run NAME and pnpm NAME run a program of the PATH when no script has the name, yarn
 		// NAME and yarn run NAME a dependency's bin (rimraf, shx, prisma).
+		// The JavaScript projects' runners of commands, bare and through npx.
+		"concurrently %q", "npx concurrently -n a,b 'npm test' %q", "cross-env X=1 %s", "npx cross-env NODE_ENV=test %s",
+		"nodemon -x %q", "npx nodemon --exec=%q", "chokidar 'src/**' -c %q", "onchange 'src/**' -- %s", "watchexec %q",
+		"watchexec -e ts -- %s", "hyperfine %q",
 		"bun run %s", "bun run --bun %s", "pnpm %s", "pnpm --filter web %s", "yarn %s", "yarn run %s", "yarn workspace web %s",
 	)
 }
@@ -149,6 +159,8 @@ func TestRunnersNearMissesAdmittedAtYolo(t *testing.T) {
 		`npx rimraf dist`, `npx rimraf ./build`, `rimraf dist coverage`, `bun run test`, `bun run build`, `pnpm test`,
 		`pnpm lint`, `pnpm exec -c='vitest run'`, `mise exec -c='npm test'`, `bash -c 'npm test'`, `npx shx rm -rf dist`,
 		`shx rm -rf build`, `del-cli dist`, `trash build`, `fse remove dist`, `gio trash build`, `cmake -E rm -rf build`,
+		`concurrently 'tsc -w' 'vite'`, `cross-env NODE_ENV=test jest`, `nodemon -w src -x 'npm test'`, `chokidar 'src/**' -c 'npm test'`,
+		`onchange 'src/**' -- npm test`, `watchexec -e ts -- npm test`,
 		`pnpm exec -c 'npm test'`, `yarn build`, `yarn run lint`, `yarn test`, `yarn install`, `yarn tsc --noEmit`, `pnpm -r exec rm -rf node_modules`, `yarn workspace web exec 'jest --ci'`, `bun run --bun vite build`,
 	} {
 		if d := Evaluate(p, shCall(cmd)); !d.Allowed() {

@@ -44,6 +44,7 @@ type wrapSpec struct {
 	logOperand  bool       // its operand is no command but a file it writes, and its command is -c's or the shell (script FILE)
 	dashLong    bool       // its parser (npm's nopt) reads a long option after one dash too: npx -call CMD is npx --call CMD
 	atVersion   bool       // the command's program may be named with a version, which is no part of its name (corepack yarn@4)
+	eachScript  bool       // each remaining word is a shell script of its own (concurrently 'tsc -w' 'vite')
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -347,6 +348,10 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	switch {
 	case spec.joinScript:
 		a.scriptFed(joinWords(rest), depth+1, a.out.segments[idx].pipeFrom)
+	case spec.eachScript:
+		for _, w := range rest {
+			a.scriptFed(w.s, depth+1, a.out.segments[idx].pipeFrom)
+		}
 	case spec.xargs:
 		a.xargsInner(idx, own, rest, redirs, depth)
 	default:
