@@ -169,10 +169,11 @@ func TestRunnersNearMissesAdmittedAtYolo(t *testing.T) {
 	}
 }
 
-// A runner's option that names the shell its script runs in is code the caller chooses, in each
-// spelling its parser reads: npx --shell=/tmp/x jest runs /tmp/x (npx maps --shell to npm's
-// --script-shell). Each row's near miss stays admitted at Yolo.
-func TestRunnerShellOptionsAtYolo(t *testing.T) {
+// Spellings of a runner's script or shell found by an attacker's read, each with a near miss
+// that stays admitted at Yolo: a runner's option naming the shell its script runs in (npx
+// --shell=/tmp/x jest runs /tmp/x: npx maps --shell to npm's --script-shell), env -S's escapes of
+// a blank (env -S 'rm\_-rf\_~' runs rm -rf ~), deno task's -e, --eval's short spelling.
+func TestRunnerSpellingsAtYolo(t *testing.T) {
 	rules := classRules
 	rules.Autonomy = AutonomyYolo
 	p := mustCompile(t, &Profile{}, rules)
@@ -181,6 +182,9 @@ func TestRunnerShellOptionsAtYolo(t *testing.T) {
 		{`npx --script-shell=/tmp/x -c 'npm test'`, `npx -c 'npm test'`},
 		{`pnpx --shell /tmp/x vitest`, `pnpx vitest`},
 		{`npm exec --shell=/tmp/x`, `npm exec -- tsc --noEmit`},
+		{`env -S 'rm\_-rf\_~'`, `env -S 'npm\_test'`},
+		{`env -S'git\tpush\t--force\torigin\tmain'`, `env -S'git\tstatus'`},
+		{`deno task -e 'rm -rf ~'`, `deno task build`},
 	} {
 		if d := Evaluate(p, shCall(c.attack)); d.Allowed() {
 			t.Errorf("%q is admitted at Yolo", c.attack)

@@ -318,8 +318,12 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	}
 	if opts.hasScript {
 		script := opts.script
-		if words[0].s != "" && commandName(words[0].s) == "env" && i < len(words) {
-			script += " " + joinWords(words[i:])
+		if words[0].s != "" && commandName(words[0].s) == "env" {
+			// env -S splits at \_, \t and \n as at blanks: env -S 'rm\_-rf\_~' runs rm -rf.
+			script = envSplitBlanks.Replace(script)
+			if i < len(words) {
+				script += " " + joinWords(words[i:])
+			}
 		}
 		a.scriptFed(script, depth+1, a.out.segments[idx].pipeFrom)
 		return
@@ -384,6 +388,9 @@ func flagValues(words []word, flags []string) []word {
 	}
 	return out
 }
+
+// envSplitBlanks are env -S's escapes of a blank, which split its string as blanks do.
+var envSplitBlanks = strings.NewReplacer(`\_`, " ", `\t`, " ", `\n`, " ")
 
 // commandIndex returns the index of the word a wrapper's command starts at: after its options, or
 // after the marker it follows (nix shell -c), or at the index its runner's own reading found.
@@ -1011,7 +1018,8 @@ func (a *analyzer) interpreter(idx int, redirs []*syntax.Redirect) {
 		}
 	}
 	switch {
-	case seg.hasFlag("--eval") || seg.hasFlag("--command") || seg.hasFlag("--print") || seg.name == "r" && seg.hasFlag("--file"):
+	case seg.hasFlag("--eval") || seg.hasFlag("--command") || seg.hasFlag("--print") || seg.name == "r" && seg.hasFlag("--file") ||
+		denoTaskEval(seg):
 		a.opaque(idx, "inline code")
 	case sub:
 		// a test, install or tooling command, a package.json script run by name, or node --test
@@ -1021,6 +1029,12 @@ func (a *analyzer) interpreter(idx int, redirs []*syntax.Redirect) {
 	case len(seg.pipeFrom) > 0 || slices.ContainsFunc(redirs, readsStdin):
 		a.opaque(idx, "a script on standard input")
 	}
+}
+
+// denoTaskEval says whether a segment is deno task -e, --eval's short spelling (its value is a task
+// line, run as deno.json's tasks are); deno's other subcommands have no -e.
+func denoTaskEval(seg *segment) bool {
+	return seg.name == cmdDeno && len(seg.operands) > 0 && runtimeSubcommands[cmdDeno][seg.operands[0].s] && seg.hasFlag("-e")
 }
 
 // python marks a Python command line that runs code the engine cannot see as opaque: inline code,
