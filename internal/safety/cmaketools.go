@@ -45,7 +45,7 @@ var rmTree = []string{"rm", "-rf"}
 //
 //nolint:goconst // program names in this table read best literally, next to their neighbours
 var fileTools = map[string][]string{"rimraf": rmTree, "del": rmTree, "del-cli": rmTree, "premove": rmTree,
-	"trash": rmTree, "trash-put": rmTree}
+	"trash": rmTree, "trash-put": rmTree, "gvfs-trash": rmTree}
 
 // toolModes are the programs whose mode (after lead, when there is one, and the program's own
 // options when opts) is a file command: cmake -E MODE, shx MODE, fse MODE, gio MODE.

@@ -185,6 +185,9 @@ func TestRunnerSpellingsAtYolo(t *testing.T) {
 		{`env -S 'rm\_-rf\_~'`, `env -S 'npm\_test'`},
 		{`env -S'git\tpush\t--force\torigin\tmain'`, `env -S'git\tstatus'`},
 		{`deno task -e 'rm -rf ~'`, `deno task build`},
+		// zx runs JavaScript whose $`…` are shell lines, as node runs its code.
+		{"zx -e '$`rm -rf ~`'", `zx --version`},
+		{`zx scripts/x.mjs`, `npx prettier --check .`},
 	} {
 		if d := Evaluate(p, shCall(c.attack)); d.Allowed() {
 			t.Errorf("%q is admitted at Yolo", c.attack)

@@ -141,6 +141,8 @@ var interpreters = map[string]string{
 	// python's rows did not cover: each runs the code it is given.
 	"r": "ef", "octave": "e", "octave-cli": "e", "ghc": "e", "escript": "", "wish": "", "qjs": "e", "gjs": "c",
 	"jython": "c", "graalpy": "c",
+	// zx runs JavaScript whose $`…` are shell lines: -e|--eval code or a script.
+	"zx": "e",
 }
 
 // follow analyses what a recorded segment runs in turn and the paths it touches.
