@@ -149,6 +149,31 @@ func TestRunnersDoNotAdmitWhatTheBareCommandIsRefused(t *testing.T) {
 	}
 }
 
+// A runner's command may be another runner's: each template, its command rm -rf ~, run in turn
+// by the runners that take a command as their words.
+func TestRunnersOfRunnersDoNotAdmit(t *testing.T) {
+	rules := classRules
+	rules.Autonomy = AutonomyYolo
+	p := mustCompile(t, &Profile{}, rules)
+	checked := 0
+	for _, outer := range []string{"pnpm %s", "yarn %s", "bun run %s", "npx cross-env X=1 %s", "corepack pnpm exec %s", "nohup %s"} {
+		for _, tpl := range runnerTemplates() {
+			inner := strings.ReplaceAll(strings.ReplaceAll(tpl, "%q", "'rm -rf ~'"), "%s", "rm -rf ~")
+			if strings.HasPrefix(tpl, "echo ") || runnerOwn(tpl, "rm -rf ~") || runnerOwn(outer, inner) {
+				continue // a pipeline, whose first stage alone the outer runner runs; pnpm rm, yarn npm: their own commands
+			}
+			line := strings.Replace(outer, "%s", inner, 1)
+			if d := Evaluate(p, shCall(line)); d.Allowed() {
+				t.Errorf("%q is admitted at Yolo", line)
+			}
+			checked++
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("%d runners of runners checked, want the templates' (at least 1000)", checked)
+	}
+}
+
 // What a project runs through its runners every day stays admitted at Yolo.
 func TestRunnersNearMissesAdmittedAtYolo(t *testing.T) {
 	rules := classRules
