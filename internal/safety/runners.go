@@ -423,6 +423,33 @@ func (a *analyzer) scriptFallback(idx int, redirs []*syntax.Redirect, depth int)
 	}
 }
 
+// npmCommands are npm's commands and aliases (npm 10's cmd-list): npm runs the one of which its
+// subcommand is an unambiguous prefix, so npm exe -c CMD is npm exec -c CMD, npm explo npm explore.
+var npmCommands = strings.Fields("access adduser audit bugs cache ci completion config dedupe deprecate diff dist-tag docs " +
+	"doctor edit exec explain explore find-dupes fund get help help-search hook init install install-ci-test install-test " +
+	"link ll login logout ls org outdated owner pack ping pkg prefix profile prune publish query rebuild repo restart root " +
+	"run-script sbom search set set-script shrinkwrap star stars start stop team test token undeprecate uninstall unpublish " +
+	"unstar update version view whoami author home issues info show find add unlink remove rm r un rb list ln create i it " +
+	"cit up c s se tst t ddp v run x why la verison udpate upgrade innit hlep dist-tags in ins inst insta instal isnt isnta " + //nolint:misspell // npm's own aliases of its typos
+	"isntal isntall ic install-clean isntall-clean clean-install clean-install-test sit urn rum add-user")
+
+// npmCommand returns the npm command an unambiguous prefix names, or sub itself.
+func npmCommand(sub string) string {
+	var found []string
+	for _, c := range npmCommands {
+		if c == sub {
+			return sub
+		}
+		if strings.HasPrefix(c, sub) {
+			found = append(found, c)
+		}
+	}
+	if len(found) == 1 {
+		return found[0]
+	}
+	return sub
+}
+
 // runnerSubcommandHidden returns why a subcommand runner's subcommand is not known, or "": an
 // option the engine does not know comes before its first operand, and a later operand is one
 // of its runner subcommands. The option may take the first operand as its value (nix --option
@@ -461,6 +488,9 @@ func runnerSpec(seg *segment) (wrapSpec, bool) {
 	spec, ok := subs[seg.operands[0].s]
 	if name, _, _ := strings.Cut(seg.operands[0].s, "@"); !ok && seg.name == "corepack" {
 		spec, ok = subs[name]
+	}
+	if !ok && seg.name == cmdNpm {
+		spec, ok = subs[npmCommand(seg.operands[0].s)]
 	}
 	if !ok {
 		return wrapSpec{}, false

@@ -82,7 +82,7 @@ func runnerTemplates() []string {
 	}
 	return append(out,
 		// Runners of runners, and npm's single-dash long option (nopt reads -call as --call).
-		"yarn exec %q", "corepack yarn exec %q", "corepack yarn@4.1.0 exec %q", "corepack pnpm@9 exec -c %q", "npx --c=%q", "npm x --c %q", "corepack pnpm exec -c %q", "corepack npx -c=%q", "yarn workspace x exec %q",
+		"yarn exec %q", "corepack yarn exec %q", "corepack yarn@4.1.0 exec %q", "corepack pnpm@9 exec -c %q", "npx --c=%q", "npm x --c %q", "npm exe -c %q", "npm exe %s", "npm explo x %q", "corepack pnpm exec -c %q", "corepack npx -c=%q", "yarn workspace x exec %q",
 		"yarn workspaces foreach exec %q", "npx -call %q", "npm exec -call=%q", "npx --yes -c=%q", "pnpm -c exec %q",
 		"pnpm -rc exec %q", "pnpm exec --shell-mode=%q", "env -S %q", "bash -c=%q", "sh -ec=%q",
 		// bun run NAME and pnpm NAME run a program of the PATH when no script has the name, yarn

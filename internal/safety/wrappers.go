@@ -451,7 +451,7 @@ func (a *analyzer) runIn(name string, chdir *word, own []word) (string, bool) {
 }
 
 // isExplore is npm's explore subcommand.
-func isExplore(w word) bool { return w.s == "explore" }
+func isExplore(w word) bool { return !w.dynamic && npmCommand(w.s) == "explore" }
 
 // command returns the command a runner (prog) runs, from the words after its options (rest).
 func (spec wrapSpec) command(prog word, own, rest []word) []word {
