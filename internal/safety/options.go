@@ -274,11 +274,12 @@ const optShell = "--shell"
 
 // npmCodeSettings are npm's settings that name a program or code it runs: the shell of its
 // scripts and the NODE_OPTIONS they get, its shell, editor, browser, git and node-gyp, npm
-// init's module, and another npmrc (which can set any of them).
+// init's module, npm exec's and npx's script (call: npm_config_call='rm -rf ~' npx runs it), and
+// another npmrc (which can set any of them).
 //
 //nolint:goconst // setting names read best literally, next to their neighbours
 var npmCodeSettings = map[string]bool{"script-shell": true, "node-options": true, "shell": true, "editor": true,
-	"browser": true, "git": true, "node-gyp": true, "init-module": true, npmUserconfig: true, npmGlobalconfig: true}
+	"browser": true, "git": true, "node-gyp": true, "init-module": true, "call": true, npmUserconfig: true, npmGlobalconfig: true}
 
 // npmConfigSetting returns the npm setting an environment variable sets: npm reads
 // npm_config_NAME in any case, with its underscores as dashes (NPM_CONFIG_NODE_OPTIONS is

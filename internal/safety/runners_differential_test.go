@@ -210,6 +210,9 @@ func TestRunnerSpellingsAtYolo(t *testing.T) {
 		{`env -S 'rm\_-rf\_~'`, `env -S 'npm\_test'`},
 		{`env -S'git\tpush\t--force\torigin\tmain'`, `env -S'git\tstatus'`},
 		{`deno task -e 'rm -rf ~'`, `deno task build`},
+		// npm reads its call setting, npx -c's script, from the environment.
+		{`npm_config_call='rm -rf ~' npx`, `npm_config_loglevel=warn npx jest`},
+		{`export NPM_CONFIG_CALL='rm -rf ~'; npm exec`, `export NPM_CONFIG_FUND=false; npm exec -- jest`},
 		// zx runs JavaScript whose $`…` are shell lines, as node runs its code.
 		{"zx -e '$`rm -rf ~`'", `zx --version`},
 		{`zx scripts/x.mjs`, `npx prettier --check .`},
