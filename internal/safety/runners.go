@@ -81,6 +81,9 @@ var runnerWrappers = map[string]wrapSpec{
 	// (cross-env-shell runs its words as a shell line), concurrently runs each operand as a shell
 	// line, nodemon -x|--exec and chokidar -c|--command a shell line when files change, onchange
 	// the command after "--", watchexec its words as a shell line.
+	// envchain NAMESPACE CMD and summon CMD run CMD with the secrets of a keychain or a provider.
+	"envchain":        {skip: 1},
+	"summon":          {argOpts: "pfD", longArgs: []string{"provider", "environment", "yaml"}},
 	"cross-env":       {assigns: true},
 	"cross-env-shell": {assigns: true, joinScript: true},
 	"concurrently": {argOpts: "ncplt", longArgs: []string{"names", "name-separator", "prefix-colors", "prefix", "prefix-length",
@@ -114,7 +117,9 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"pipenv": {subRun: {}},
 	"pdm":    {subRun: {argOpts: "pL", longArgs: []string{"project", "venv", "lockfile"}}},
 	// hatch env run ARGS is hatch run ARGS (hatch env's other verbs run nothing).
-	"hatch": {subRun: {envPrefix: true}, "env": {again: true}},
+	// hatch run, pixi run and devbox run run their words as one shell line (a task's name, or a
+	// command: pixi run 'rm -rf ~' is rm -rf ~ in deno_task_shell).
+	"hatch": {subRun: {envPrefix: true, joinScript: true}, "env": {again: true}},
 	"rye":   {subRun: {longArgs: []string{"pyproject"}}},
 	// npm explore PKG [-- CMD]: the words after PKG, joined, are a script for npm's shell, run in
 	// node_modules/PKG (or that shell alone, reading what it is fed).
@@ -185,10 +190,12 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"k0s":      {cmdKubectl: toolSub, "ctr": toolSub},
 	"tox": {"exec": {argOpts: "ecx", longArgs: []string{"conf", "root", "workdir", "override", "colored", "installpkg", "hashseed",
 		"discover", "result-json", "runner", "skip-env", "exit-and-dump-after"}, cmdAfter: []string{cmdAfterDashes}}},
-	"lerna":    {"exec": {longArgs: []string{"scope", "ignore", "concurrency", "since", "loglevel", "profile-location"}}},
-	"nx":       {"exec": {longArgs: []string{"projects", optExclude, "nx-bail"}, cmdAfter: []string{cmdAfterDashes}}},
-	"pixi":     {subRun: {argOpts: "e", longArgs: []string{"environment", "manifest-path", "color", "concurrent-downloads", "concurrent-solves", "auth-file", "pypi-keyring-provider"}}},
-	"devbox":   {subRun: {argOpts: "ce", longArgs: []string{"config", "env", "env-file", "environment"}, longRead: "env-file"}},
+	"lerna":  {"exec": {longArgs: []string{"scope", "ignore", "concurrency", "since", "loglevel", "profile-location"}}},
+	"nx":     {"exec": {longArgs: []string{"projects", optExclude, "nx-bail"}, cmdAfter: []string{cmdAfterDashes}}},
+	"pixi":   {subRun: {argOpts: "e", longArgs: []string{"environment", "manifest-path", "color", "concurrent-downloads", "concurrent-solves", "auth-file", "pypi-keyring-provider"}, joinScript: true}},
+	"devbox": {subRun: {argOpts: "ce", longArgs: []string{"config", "env", "env-file", "environment"}, longRead: "env-file", joinScript: true}},
+	// teller run [--shell] -- CMD runs CMD with the secrets its providers load.
+	"teller":   {subRun: {argOpts: "c", longArgs: []string{"config"}, cmdAfter: []string{cmdAfterDashes}}},
 	"corepack": corepackRuns,
 	// Secret managers and .env loaders run a command with the secrets (or the .env) they load in
 	// its environment: doppler run -- env prints them all, as op run does.

@@ -91,6 +91,10 @@ func runnerTemplates() []string {
 		"concurrently %q", "npx concurrently -n a,b 'npm test' %q", "cross-env X=1 %s", "npx cross-env NODE_ENV=test %s",
 		"nodemon -x %q", "npx nodemon --exec=%q", "chokidar 'src/**' -c %q", "onchange 'src/**' -- %s", "watchexec %q",
 		"watchexec -e ts -- %s", "hyperfine %q",
+		// fish's --command, in the spellings getopt_long reads; pixi's, devbox's and hatch's run of a line.
+		"fish --command %q", "fish --command=%q", "fish --com=%q", "pixi run %q", "devbox run %q", "hatch run %q",
+		// Secrets loaders that run a command.
+		"envchain aws %s", "teller run -- %s", "summon %s",
 		"bun run %s", "bun run --bun %s", "pnpm %s", "pnpm --filter web %s", "yarn %s", "yarn run %s", "yarn workspace web %s",
 	)
 }
@@ -185,7 +189,8 @@ func TestRunnersNearMissesAdmittedAtYolo(t *testing.T) {
 		`pnpm lint`, `pnpm exec -c='vitest run'`, `mise exec -c='npm test'`, `bash -c 'npm test'`, `npx shx rm -rf dist`,
 		`shx rm -rf build`, `del-cli dist`, `trash build`, `fse remove dist`, `gio trash build`, `cmake -E rm -rf build`,
 		`concurrently 'tsc -w' 'vite'`, `cross-env NODE_ENV=test jest`, `nodemon -w src -x 'npm test'`, `chokidar 'src/**' -c 'npm test'`,
-		`onchange 'src/**' -- npm test`, `watchexec -e ts -- npm test`,
+		`onchange 'src/**' -- npm test`, `watchexec -e ts -- npm test`, `pixi run test`, `pixi run pytest -x`, `devbox run test`,
+		`hatch run test:pytest`, `envchain aws terraform plan`,
 		`pnpm exec -c 'npm test'`, `yarn build`, `yarn run lint`, `yarn test`, `yarn install`, `yarn tsc --noEmit`, `pnpm -r exec rm -rf node_modules`, `yarn workspace web exec 'jest --ci'`, `bun run --bun vite build`,
 	} {
 		if d := Evaluate(p, shCall(cmd)); !d.Allowed() {
@@ -210,6 +215,8 @@ func TestRunnerSpellingsAtYolo(t *testing.T) {
 		{`env -S 'rm\_-rf\_~'`, `env -S 'npm\_test'`},
 		{`env -S'git\tpush\t--force\torigin\tmain'`, `env -S'git\tstatus'`},
 		{`deno task -e 'rm -rf ~'`, `deno task build`},
+		{`fish --init-command='rm -rf ~'`, `fish --command='npm test'`},
+		{`fish -C 'rm -rf ~'`, `fish -c 'npm test'`},
 		// npm reads its call setting, npx -c's script, from the environment.
 		{`npm_config_call='rm -rf ~' npx`, `npm_config_loglevel=warn npx jest`},
 		{`export NPM_CONFIG_CALL='rm -rf ~'; npm exec`, `export NPM_CONFIG_FUND=false; npm exec -- jest`},

@@ -788,9 +788,11 @@ func xargsTransforms(opts []word) bool {
 // script file (opaque).
 func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 	a.shellStartupFile(idx)
-	words := a.out.segments[idx].words
+	words := fishCommand(a.out.segments[idx].words)
 	i, hasC := shellOptions(words)
 	switch {
+	case fishInit(a.out.segments[idx].name, words):
+		a.opaque(idx, "fish's --init-command")
 	case slices.ContainsFunc(words[1:i], notShellOption):
 		// bash -c='rm -rf ~' refuses "-=", but which of its words a shell takes for the script
 		// once its options are not its own is not the engine's to guess.
@@ -813,6 +815,31 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 			}
 		}
 	}
+}
+
+// fishCommand returns a shell's words with fish's --command[=SCRIPT] spelt -c SCRIPT, as fish
+// reads it: fish --command='rm -rf ~' runs rm -rf ~.
+func fishCommand(words []word) []word {
+	out := words
+	for k, w := range words {
+		// getopt_long takes an unambiguous prefix: --c, --com are --command.
+		if name, val, ok := strings.Cut(w.s, "="); !w.dynamic && len(name) > 2 && strings.HasPrefix("--"+longOptCommand, name) {
+			out = slices.Concat(words[:k], []word{w.with("-c")}, words[k+1:])
+			if ok {
+				out = slices.Insert(out, k+1, w.with(val))
+			}
+			return out
+		}
+	}
+	return out
+}
+
+// fishInit says whether fish is given an init command (-C, --init-command), which it runs before
+// its script or its prompt.
+func fishInit(name string, words []word) bool {
+	return name == "fish" && slices.ContainsFunc(words[1:], func(w word) bool {
+		return w.s == "-C" || strings.HasPrefix(w.s, "--ini") // --init-command, or a prefix getopt_long takes
+	})
 }
 
 // notShellOption says whether a word among a shell's options is a bundle of short options with a
