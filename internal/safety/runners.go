@@ -251,10 +251,10 @@ var corepackRun = wrapSpec{skip: -1, atVersion: true}
 
 //nolint:goconst // option spellings in these specs read best literally, next to their neighbours
 var (
-	npxSpec    = wrapSpec{argOpts: "pcwC", longArgs: append([]string{"package", "call"}, npmConfig...), script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run", "", npmRegistry}, dashLong: true}
+	npxSpec    = wrapSpec{argOpts: "pcwC", longArgs: append([]string{"package", "call"}, npmConfig...), script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run", "py", npmFetch}, dashLong: true}
 	bunxSpec   = wrapSpec{argOpts: "p", longArgs: []string{"package"}}
 	bunX       = wrapSpec{argOpts: "p", longArgs: []string{"package"}, fetch: &fetchSpec{rule: fetchRule}}
-	npmExec    = wrapSpec{argOpts: "pcC", longArgs: []string{"package", "call"}, script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run-exec", "", npmRegistry}, dashLong: true}
+	npmExec    = wrapSpec{argOpts: "pcC", longArgs: []string{"package", "call"}, script: 'c', longScript: "call", fetch: &fetchSpec{"package-fetch-run-exec", "py", npmFetch}, dashLong: true}
 	condaRun   = wrapSpec{argOpts: "np", longArgs: []string{optName, "prefix", "cwd"}, longChdir: "cwd"}
 	miseExec   = wrapSpec{argOpts: "cCj", longArgs: []string{longOptCommand, "cd", "jobs"}, script: 'c', longScript: longOptCommand, cmdAfter: []string{cmdAfterDashes}, chdir: 'C', longChdir: "cd"}
 	nixCommand = wrapSpec{cmdAfter: []string{"-c", "--command"}}
@@ -316,6 +316,15 @@ type fetchSpec struct {
 // configuration file that can.
 var npmRegistry = []string{"registry", "userconfig", "globalconfig"}
 
+// npmFetch are npx's and npm exec's fetch options: the registry's, and --package (-p) and --yes
+// (-y), which the pack's rules name, in every spelling the runner's reading takes (npx -package
+// evil jest, --p=evil, --pack evil: nopt's -NAME, --X and abbreviations) so the fetch is seen
+// whichever is used.
+var npmFetch = append([]string{"package", optYes}, npmRegistry...)
+
+// optYes is npx's and npm exec's --yes (without "--"), which fetches without asking.
+const optYes = "yes"
+
 // fetchEnvVars are the variables that stand for a runner's fetch options, upper case, and the rule
 // that asks for setting them: exported or set for a command, the runners that see them fetch from
 // there (uv reads UV_INDEX_URL, npm and npx npm_config_registry in any case).
@@ -337,7 +346,8 @@ var miseGlobals = wrapSpec{argOpts: "CEj", longArgs: []string{"cd", "env", "jobs
 
 // npmConfig are npm's configuration options that take a value, read by npm and npx alike (npm's
 // parser takes an option it does not know for a flag).
-var npmConfig = []string{"prefix", "workspace", "loglevel", "registry", "userconfig", "globalconfig", "cache", "include", "omit", "tag"}
+var npmConfig = []string{"prefix", "workspace", "loglevel", "registry", "userconfig", "globalconfig", "cache", "include", "omit", "tag",
+	"script-shell", "node-options", "shell"}
 
 func init() {
 	for prog, g := range runnerGlobals {

@@ -308,6 +308,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	}
 	opts := a.wrapperOptions(words, spec, depth)
 	a.runnerFetch(idx, spec.fetch, opts.fetch)
+	a.codeLongs(idx, opts.longs)
 	i := commandIndex(words, &spec, &opts)
 	own := words[1:min(i, len(words))] // the wrapper's own options and operands
 	a.out.segments[idx].wrapper = true
@@ -428,6 +429,20 @@ func (a *analyzer) logOperand(idx, i int, hasScript bool, redirs []*syntax.Redir
 	return false
 }
 
+// codeLongs makes a runner's segment opaque when one of the long options it was given (by the
+// full name its reading expands them to: npx -script-shell=/tmp/x and --node-opt=... are
+// --script-shell and --node-options) is one of its program's code options, which the segment's
+// flags hold only as spelt.
+func (a *analyzer) codeLongs(idx int, longs []string) {
+	code := codeOptions[a.out.segments[idx].name]
+	for _, name := range longs {
+		if slices.Contains(code, "--"+name) {
+			a.opaque(idx, "its option --"+name)
+			return
+		}
+	}
+}
+
 // runIn moves to the directory a wrapper runs its command in, and returns the directory before
 // and whether it moved: env -C DIR runs the command in DIR, so its relative paths resolve there;
 // chroot runs it in the new root's "/" (another root than "/" is opaque, runsCode); nsenter -w
@@ -531,6 +546,7 @@ type wrapperOpts struct {
 	writes    []word   // files option values name, written
 	chdir     *word    // the wrapped command's working directory, when an option sets it
 	fetch     bool     // an option of spec.fetch was given
+	longs     []string // the long options given, by their full names
 }
 
 // wrapperOptions walks a wrapper's options, environment assignments and leading operands (recording
@@ -645,6 +661,7 @@ func (o *wrapperOpts) longOption(words []word, spec wrapSpec, opt string) {
 		o.writes = append(o.writes, valWord)
 	}
 	o.fetch = o.fetch || spec.fetch != nil && slices.Contains(spec.fetch.long, name)
+	o.longs = append(o.longs, name)
 	o.next++
 }
 
