@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -134,6 +135,45 @@ func (a *analyzer) fileTool(idx int, redirs []*syntax.Redirect, depth int) {
 		a.opaque(idx, why)
 	case inner != nil:
 		a.out.segments[idx].wrapper = true
+		if globbingTools[seg.name] || seg.name == "shx" && !slices.ContainsFunc(seg.words, isNoglob) {
+			inner = a.ownGlobs(inner)
+		}
 		a.command(inner, redirs, seg.pipeFrom, depth+1)
 	}
+}
+
+// globbingTools are the file tools that expand their operands' globs and braces themselves
+// (rimraf 3 always, later ones with -g; del-cli's del and trash-cli's trash through globby),
+// as shx does (ShellJS) unless --noglob: rimraf '.env*' deletes the .env files, rimraf
+// '{..,dist}' the parent directory, which bash, seeing them quoted, never expands.
+var globbingTools = wordSet("rimraf del del-cli trash")
+
+// isNoglob is shx's --noglob, by which its command takes its operands literally.
+func isNoglob(w word) bool { return !w.dynamic && w.s == "--noglob" }
+
+// ownGlobs returns a tool's command words with each literal word that holds a glob or a brace
+// read as the engine reads it unquoted (a glob of paths, braces expanded): the tool expands it.
+// A word with a character the shell would read otherwise (a blank, a quote, $, ~) is taken as
+// computed: what the tool makes of it is not read.
+func (a *analyzer) ownGlobs(words []word) []word {
+	out := make([]word, 0, len(words))
+	for _, w := range words {
+		if w.dynamic || w.glob || !strings.ContainsAny(w.s, "*?[{") {
+			out = append(out, w)
+			continue
+		}
+		sw, err := syntax.NewParser().Document(strings.NewReader(w.s))
+		if strings.IndexFunc(w.s, notGlobText) >= 0 || err != nil {
+			out = append(out, word{s: w.s, dynamic: true})
+			continue
+		}
+		out = a.expand(out, sw)
+	}
+	return out
+}
+
+// notGlobText says whether a character is one the shell reads otherwise than as the text of a
+// glob or a brace: all but letters, digits and ._-/+@%:,=*?[]{}!^.
+func notGlobText(c rune) bool {
+	return (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') && !strings.ContainsRune("._-/+@%:,=*?[]{}!^", c)
 }

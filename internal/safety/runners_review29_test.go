@@ -2,6 +2,64 @@ package safety
 
 import "testing"
 
+// Review of engine29 (c41e2353): spellings an attacker's read found still admitted, each with a
+// near miss that stays admitted. The file tools that expand their own globs (rimraf v3 and -g,
+// del-cli, trash-cli, ShellJS's shx) see a quoted pattern as bash never does; the JavaScript
+// runners' option tables miss options that take no value (nodemon -V, -C; chokidar --polling;
+// watchexec -p, --timings) or take one (watchexec -o), and options that run a command or name a
+// shell (concurrently --teardown and CONCURRENTLY_TEARDOWN, -P's placeholders, watchexec --shell,
+// nodemon --config); nodemon -x CMD SCRIPT runs "CMD SCRIPT"; npm abbreviates its commands (npm
+// exe is npm exec), pnpm keeps recursive|multi|m as commands, lerna exec runs its words joined
+// in a shell.
+func TestReview29SpellingsAtYolo(t *testing.T) {
+	rules := classRules
+	rules.Autonomy = AutonomyYolo
+	p := mustCompile(t, &Profile{}, rules)
+	for _, c := range []struct{ attack, near string }{
+		{`rimraf '.env*'`, `rimraf 'dist/**'`},
+		{`rimraf -g '{..,dist}'`, `rimraf -g '{dist,coverage}'`},
+		{`del '.env*'`, `del 'dist/*'`},
+		{`trash '.env*'`, `shx --noglob cat '.env*'`},
+		{`rimraf '.gi[t]'`, `rimraf 'coverage/*.html'`},
+		{`shx cat '.env*'`, `shx cat 'src/*.txt'`},
+		{`shx cp '.env*' out.txt`, `shx cp -r src dist`},
+		// nodemon SCRIPT runs node SCRIPT (or its execMap's program), and -x CMD SCRIPT runs "CMD
+		// SCRIPT": node x.js and python3 x.py are opaque.
+		// npm exe is npm exec: it fetches a package that is not the project's as npx does. npm
+		// init|create NAME and pnpm|yarn create NAME fetch create-NAME and run it (before the branch).
+		// concurrently's npm:NAME runs npm run NAME, a wildcard each script it matches.
+	} {
+		if d := Evaluate(p, shCall(c.attack)); d.Allowed() {
+			t.Errorf("%q is admitted at Yolo", c.attack)
+		}
+		if d := Evaluate(p, shCall(c.near)); !d.Allowed() {
+			t.Errorf("near miss %q is refused at Yolo: %s %s", c.near, d.RuleID, d.Message)
+		}
+	}
+}
+
+// At Default, reading a runner as the command it runs makes the call recognised: what the runner
+// runs besides that command must then be seen too. Each attack below was asked on main (the
+// runner was unrecognised) and is admitted on the branch.
+func TestReview29RelaxationsAtDefault(t *testing.T) {
+	rules := classRules
+	rules.Autonomy = AutonomyDefault
+	p := mustCompile(t, &Profile{}, rules)
+	for _, c := range []struct{ attack, near string }{
+		{`rimraf '{..,dist}'`, `rimraf dist`},
+		{`rimraf '.env*'`, `rimraf ./build`},
+		{`shx rm -rf '{..,dist}'`, `shx rm -rf dist`},
+		{`shx cat '/etc/shad?w'`, `shx mkdir -p dist`},
+	} {
+		if d := Evaluate(p, shCall(c.attack)); d.Allowed() {
+			t.Errorf("%q is admitted at Default", c.attack)
+		}
+		if d := Evaluate(p, shCall(c.near)); !d.Allowed() {
+			t.Errorf("near miss %q is refused at Default: %s %s", c.near, d.RuleID, d.Message)
+		}
+	}
+}
+
 // npx's own reading (npm's npx-cli.js) turns --p and -p=V into --package, and nopt reads -package
 // as --package, as the branch reads -call as --call: each fetches the named package and runs its
 // bin. The branch reads -package and --p as the package option, so the command is jest, a known
