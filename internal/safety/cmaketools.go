@@ -148,6 +148,9 @@ func (a *analyzer) fileTool(idx int, redirs []*syntax.Redirect, depth int) {
 // '{..,dist}' the parent directory, which bash, seeing them quoted, never expands.
 var globbingTools = wordSet("rimraf del del-cli trash")
 
+// shxPatterns are ShellJS's commands whose first operand is a pattern, not a file (its globStart).
+var shxPatterns = wordSet("sed grep")
+
 // isNoglob is shx's --noglob, by which its command takes its operands literally.
 func isNoglob(w word) bool { return !w.dynamic && w.s == "--noglob" }
 
@@ -157,7 +160,13 @@ func isNoglob(w word) bool { return !w.dynamic && w.s == "--noglob" }
 // computed: what the tool makes of it is not read.
 func (a *analyzer) ownGlobs(words []word) []word {
 	out := make([]word, 0, len(words))
-	for _, w := range words {
+	pattern := shxPatterns[words[0].s] // ShellJS's sed and grep take their pattern as it is
+	for i, w := range words {
+		if pattern && i > 0 && !strings.HasPrefix(w.s, "-") {
+			pattern = false
+			out = append(out, w)
+			continue
+		}
 		if w.dynamic || w.glob || !strings.ContainsAny(w.s, "*?[{") {
 			out = append(out, w)
 			continue

@@ -20,6 +20,7 @@ func TestReview29SpellingsAtYolo(t *testing.T) {
 		{`rimraf -g '{..,dist}'`, `rimraf -g '{dist,coverage}'`},
 		{`del '.env*'`, `del 'dist/*'`},
 		{`trash '.env*'`, `shx --noglob cat '.env*'`},
+		{`shx sed -i 's/a/b/' '.env*'`, `shx sed -i 's/foo bar*/baz/' README.md`},
 		{`rimraf '.gi[t]'`, `rimraf 'coverage/*.html'`},
 		{`shx cat '.env*'`, `shx cat 'src/*.txt'`},
 		{`shx cp '.env*' out.txt`, `shx cp -r src dist`},
