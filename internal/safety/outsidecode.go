@@ -84,6 +84,9 @@ var outsideCodeOptions = map[string][][2]string{
 	"go": {{"-modfile", "-modfile"}, {"--modfile", "--modfile"}},
 	// golangci-lint's configuration loads custom linters: Go plugins and module plugins.
 	"golangci-lint": {{"-c", "--config"}},
+	// nodemon's config names the commands it runs (exec, execMap, events); watchexec's shell
+	// runs its command line.
+	"nodemon": {{"", "--config"}}, "watchexec": {{"", "--shell"}},
 	// jest's and vitest's configuration is JavaScript, and the setup files, reporters,
 	// environments, resolvers and runners their options name are modules they load.
 	"jest": append([][2]string{{"-c", "--config"}}, camelAndKebab("globalSetup", "globalTeardown", "setupFiles", "setupFilesAfterEnv",

@@ -89,8 +89,10 @@ var runnerWrappers = map[string]wrapSpec{
 	"concurrently": {argOpts: "ncplt", longArgs: []string{"names", "name-separator", "prefix-colors", "prefix", "prefix-length",
 		"timestamp-format", "success", "restart-tries", "restart-after", "max-processes", "kill-signal", "default-input-target",
 		"pad-prefix", "teardown"}, eachScript: true},
-	"nodemon": {argOpts: "weidVsC", script: 'x', longArgs: []string{"watch", "ext", "ignore", "delay", "signal", "config", "exec", "cwd"},
-		longScript: "exec", longChdir: "cwd"},
+	// nodemon SCRIPT runs node SCRIPT (or its execMap's program for the extension: opaque alike),
+	// and -x CMD SCRIPT runs the shell line "CMD SCRIPT"; -V and -C take no value.
+	"nodemon": {argOpts: "weidsP", script: 'x', longArgs: []string{"watch", "ext", "ignore", "delay", "signal", "config", "exec", "cwd",
+		"polling-interval"}, longScript: "exec", longChdir: "cwd", program: "node", scriptArgs: true},
 	"chokidar": {argOpts: "dti", script: 'c', longArgs: []string{"debounce", "throttle", "ignore", "polling-interval",
 		"poll-interval-binary", longOptCommand}, longScript: longOptCommand, cmdAfter: []string{"--"}},
 	"onchange": {argOpts: "edjfo", longArgs: []string{optExclude, "delay", "jobs", "filter", "outpath", "kill-signal", "cwd"},

@@ -24,8 +24,17 @@ func TestReview29SpellingsAtYolo(t *testing.T) {
 		{`rimraf '.gi[t]'`, `rimraf 'coverage/*.html'`},
 		{`shx cat '.env*'`, `shx cat 'src/*.txt'`},
 		{`shx cp '.env*' out.txt`, `shx cp -r src dist`},
+		// nodemon -x 'node --inspect' src/index.js runs node src/index.js, opaque as node SCRIPT is.
+		{`nodemon -x 'rm -rf' ~`, `nodemon -x 'npm run' dev`},
+		{`nodemon -x echo '$(rm -rf ~)'`, `nodemon -x 'npm run' 'dev x'`},
+		{`nodemon -V -x 'rm -rf ~'`, `nodemon -V -x 'npm test'`},
+		{`nodemon -C --exec 'rm -rf ~'`, `nodemon -C --exec 'npm test'`},
+		{`nodemon --config /tmp/x.json -x 'npm test'`, `nodemon -x 'npm test'`},
+		{`watchexec --shell=/tmp/x -- npm test`, `watchexec --shell=bash -- npm test`},
 		// nodemon SCRIPT runs node SCRIPT (or its execMap's program), and -x CMD SCRIPT runs "CMD
 		// SCRIPT": node x.js and python3 x.py are opaque.
+		{`nodemon x.js`, `nodemon --version`},
+		{`nodemon --exec python3 x.py`, `nodemon --exec 'npm test'`},
 		// npm exe is npm exec: it fetches a package that is not the project's as npx does. npm
 		// init|create NAME and pnpm|yarn create NAME fetch create-NAME and run it (before the branch).
 		// concurrently's npm:NAME runs npm run NAME, a wildcard each script it matches.
@@ -51,6 +60,10 @@ func TestReview29RelaxationsAtDefault(t *testing.T) {
 		{`rimraf '.env*'`, `rimraf ./build`},
 		{`shx rm -rf '{..,dist}'`, `shx rm -rf dist`},
 		{`shx cat '/etc/shad?w'`, `shx mkdir -p dist`},
+		{`nodemon -x 'rm -rf' ~`, `nodemon -w src -x 'make test'`},
+		{`nodemon -x 'bash -c' 'rm -rf ~'`, `nodemon -x 'make test' -e ts`},
+		{`watchexec --shell=/tmp/x -- make test`, `watchexec -- make test`},
+		{`nodemon --config /tmp/x.json -x 'make test'`, `nodemon -x 'make test'`},
 	} {
 		if d := Evaluate(p, shCall(c.attack)); d.Allowed() {
 			t.Errorf("%q is admitted at Default", c.attack)

@@ -45,6 +45,7 @@ type wrapSpec struct {
 	dashLong    bool       // its parser (npm's nopt) reads a long option after one dash too: npx -call CMD is npx --call CMD
 	atVersion   bool       // the command's program may be named with a version, which is no part of its name (corepack yarn@4)
 	eachScript  bool       // each remaining word is a shell script of its own (concurrently 'tsc -w' 'vite')
+	scriptArgs  bool       // the words after the options follow the script, as nodemon joins them (nodemon -x CMD SCRIPT)
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -320,15 +321,9 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		return
 	}
 	if opts.hasScript {
-		script := opts.script
-		if words[0].s != "" && commandName(words[0].s) == "env" {
-			// env -S splits at \_, \t and \n as at blanks: env -S 'rm\_-rf\_~' runs rm -rf.
-			script = envSplitBlanks.Replace(script)
-			if i < len(words) {
-				script += " " + joinWords(words[i:])
-			}
+		if script, ok := a.wrapperScript(idx, spec, words[min(i, len(words)):], opts.script); ok {
+			a.scriptFed(script, depth+1, a.out.segments[idx].pipeFrom)
 		}
-		a.scriptFed(script, depth+1, a.out.segments[idx].pipeFrom)
 		return
 	}
 	if i >= len(words) {
@@ -463,6 +458,46 @@ func (a *analyzer) runIn(name string, chdir *word, own []word) (string, bool) {
 		return saved, false
 	}
 	return saved, true
+}
+
+// wrapperScript returns the shell line a wrapper's script option gives, with the words after its
+// options (rest) where the wrapper adds them, or false when the segment is opaque.
+func (a *analyzer) wrapperScript(idx int, spec wrapSpec, rest []word, script string) (string, bool) {
+	words := a.out.segments[idx].words
+	if words[0].s != "" && commandName(words[0].s) == "env" {
+		// env -S splits at \_, \t and \n as at blanks: env -S 'rm\_-rf\_~' runs rm -rf.
+		script = envSplitBlanks.Replace(script)
+		if len(rest) > 0 {
+			script += " " + joinWords(rest)
+		}
+	}
+	if spec.scriptArgs && len(rest) > 0 {
+		args, ok := nodemonArgs(rest)
+		if !ok {
+			a.opaque(idx, "a computed word after its command")
+			return "", false
+		}
+		script += " " + args
+	}
+	return script, true
+}
+
+// nodemonArgs returns the words nodemon puts after its -x command in the line its shell runs:
+// each as it is, or in JSON's double quotes when it holds a blank or is empty (its stringify), so
+// nodemon -x 'bash -c' 'rm -rf ~' runs bash -c "rm -rf ~". A computed word is not known (false).
+func nodemonArgs(ws []word) (string, bool) {
+	parts := make([]string, 0, len(ws))
+	for _, w := range ws {
+		switch {
+		case w.dynamic:
+			return "", false
+		case w.s != "" && !strings.Contains(w.s, " "):
+			parts = append(parts, w.s)
+		default:
+			parts = append(parts, `"`+strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(w.s)+`"`)
+		}
+	}
+	return strings.Join(parts, " "), true
 }
 
 // isExplore is npm's explore subcommand.
