@@ -94,7 +94,9 @@ var codeOptions = map[string][]string{
 	cmdPnpx: npmShellOptions,
 	"pnpm":  {"--script-shell", "--node-options"}, // the NODE_OPTIONS of its scripts, as npm's
 	"yarn":  {"--script-shell"},
-	"cargo": {"--config", "-Z"},
+	// concurrently -P fills its commands' placeholders ({1}, {@}) with the words after "--".
+	"concurrently": {"-P", "--passthrough-arguments"},
+	"cargo":        {"--config", "-Z"},
 	// --run: a package.json script; --experimental-config-file: a JSON file whose nodeOptions
 	// (--import, --require) load modules from anywhere, as those options do.
 	"node": {"--require", "-r", "--import", "--loader", "--experimental-loader", "--run", "--experimental-config-file"},
@@ -393,6 +395,11 @@ func buildEnvReason(name, val string) string {
 	}
 	if k, ok := npmConfigSetting(name); ok && npmCodeSettings[k] {
 		return "setting " + name + " gives npm its " + k + " setting, which names code it runs"
+	}
+	if strings.HasPrefix(name, "CONCURRENTLY_") {
+		// concurrently reads each of its options from CONCURRENTLY_NAME: --teardown runs a shell
+		// line, --passthrough-arguments fills its commands' placeholders.
+		return "setting " + name + " gives concurrently an option, some of which run commands"
 	}
 	if name == envGitAllowProto && slices.Contains(strings.Split(strings.ToLower(val), ":"), "ext") {
 		// git's ext:: transport runs the command its URL names ("ext::sh -c id").

@@ -86,20 +86,23 @@ var runnerWrappers = map[string]wrapSpec{
 	"summon":          {argOpts: "pfD", longArgs: []string{"provider", "environment", "yaml"}},
 	"cross-env":       {assigns: true},
 	"cross-env-shell": {assigns: true, joinScript: true},
-	"concurrently": {argOpts: "ncplt", longArgs: []string{"names", "name-separator", "prefix-colors", "prefix", "prefix-length",
+	"concurrently": {argOpts: "ncpltsm", longArgs: []string{"names", "name-separator", "prefix-colors", "prefix", "prefix-length",
 		"timestamp-format", "success", "restart-tries", "restart-after", "max-processes", "kill-signal", "default-input-target",
-		"pad-prefix", "teardown"}, eachScript: true},
+		"pad-prefix", "teardown"}, eachScript: true, longScripts: []string{"teardown"}, shortcuts: true},
 	// nodemon SCRIPT runs node SCRIPT (or its execMap's program for the extension: opaque alike),
 	// and -x CMD SCRIPT runs the shell line "CMD SCRIPT"; -V and -C take no value.
 	"nodemon": {argOpts: "weidsP", script: 'x', longArgs: []string{"watch", "ext", "ignore", "delay", "signal", "config", "exec", "cwd",
 		"polling-interval"}, longScript: "exec", longChdir: "cwd", program: "node", scriptArgs: true},
-	"chokidar": {argOpts: "dti", script: 'c', longArgs: []string{"debounce", "throttle", "ignore", "polling-interval",
+	"chokidar": {argOpts: "dti", script: 'c', longArgs: []string{"debounce", "throttle", "ignore", "poll-interval",
 		"poll-interval-binary", longOptCommand}, longScript: longOptCommand, cmdAfter: []string{"--"}},
 	"onchange": {argOpts: "edjfo", longArgs: []string{optExclude, "delay", "jobs", "filter", "outpath", "kill-signal", "cwd"},
 		cmdAfter: []string{cmdAfterDashes}, longChdir: "cwd"},
-	"watchexec": {argOpts: "wefiIdsEWp", longArgs: []string{"watch", "exts", "filter", "ignore", "ignore-file", "debounce", "delay-run",
+	// watchexec's -p|--postpone, -I and --timings take no value, -o|--on-busy-update, -j
+	// (--filter-prog), -F (--watch-file) and --fs-events one, --poll one after "=" only.
+	"watchexec": {argOpts: "wefidsEWojF", longArgs: []string{"watch", "exts", "filter", "ignore", "ignore-file", "debounce", "delay-run",
 		"signal", "stop-signal", "stop-timeout", "env", "shell", "project-origin", "workdir", "on-busy-update", "emit-events-to",
-		"filter-file", "filter-prog", "poll", "color", "timings", "wrap-process"}, longChdir: "workdir", joinScript: true},
+		"filter-file", "filter-prog", "poll", "color", "wrap-process", "fs-events", "watch-file", "watch-non-recursive", "map-signal"},
+		longOpt: []string{"poll"}, longChdir: "workdir", joinScript: true},
 }
 
 // subcommandRunners are runners whose command follows a subcommand, by program and subcommand.

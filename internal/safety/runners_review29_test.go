@@ -30,6 +30,16 @@ func TestReview29SpellingsAtYolo(t *testing.T) {
 		{`nodemon -V -x 'rm -rf ~'`, `nodemon -V -x 'npm test'`},
 		{`nodemon -C --exec 'rm -rf ~'`, `nodemon -C --exec 'npm test'`},
 		{`nodemon --config /tmp/x.json -x 'npm test'`, `nodemon -x 'npm test'`},
+		{`concurrently --teardown 'rm -rf ~' 'npm test'`, `concurrently --teardown 'npm run clean' 'npm test'`},
+		{`CONCURRENTLY_TEARDOWN='rm -rf ~' concurrently 'npm test'`, `concurrently -k 'npm test'`},
+		// -P fills placeholders in its commands: opaque, however harmless its words (-P 'jest {1}' -- --ci).
+		{`concurrently -P 'rm -rf {1}' -- ~`, `concurrently -k 'jest --ci'`},
+		{`concurrently -kP 'jest {1}' -- --ci`, `concurrently -k 'yarn:build' 'pnpm:lint --fix'`},
+		{`concurrently 'npm:x' 'bun:y' 'rm -rf ~'`, `concurrently 'bun:dev'`},
+		{`chokidar 'src/**' --polling -c 'rm -rf ~'`, `chokidar 'src/**' --polling -c 'npm test'`},
+		{`watchexec -p 'rm -rf ~'`, `watchexec -p -- npm test`},
+		{`watchexec -o restart 'rm -rf ~'`, `watchexec -o restart -- npm test`},
+		{`watchexec --timings 'rm -rf ~'`, `watchexec --timings -- npm test`},
 		{`watchexec --shell=/tmp/x -- npm test`, `watchexec --shell=bash -- npm test`},
 		// nodemon SCRIPT runs node SCRIPT (or its execMap's program), and -x CMD SCRIPT runs "CMD
 		// SCRIPT": node x.js and python3 x.py are opaque.
@@ -38,6 +48,7 @@ func TestReview29SpellingsAtYolo(t *testing.T) {
 		// npm exe is npm exec: it fetches a package that is not the project's as npx does. npm
 		// init|create NAME and pnpm|yarn create NAME fetch create-NAME and run it (before the branch).
 		// concurrently's npm:NAME runs npm run NAME, a wildcard each script it matches.
+		{`concurrently -k 'npm:x' 'rm -rf ~'`, `concurrently 'npm:watch-*'`},
 	} {
 		if d := Evaluate(p, shCall(c.attack)); d.Allowed() {
 			t.Errorf("%q is admitted at Yolo", c.attack)
@@ -62,6 +73,7 @@ func TestReview29RelaxationsAtDefault(t *testing.T) {
 		{`shx cat '/etc/shad?w'`, `shx mkdir -p dist`},
 		{`nodemon -x 'rm -rf' ~`, `nodemon -w src -x 'make test'`},
 		{`nodemon -x 'bash -c' 'rm -rf ~'`, `nodemon -x 'make test' -e ts`},
+		{`concurrently --teardown 'rm -rf ~' 'make test'`, `concurrently 'make test'`},
 		{`watchexec --shell=/tmp/x -- make test`, `watchexec -- make test`},
 		{`nodemon --config /tmp/x.json -x 'make test'`, `nodemon -x 'make test'`},
 	} {

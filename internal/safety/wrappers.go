@@ -46,6 +46,8 @@ type wrapSpec struct {
 	atVersion   bool       // the command's program may be named with a version, which is no part of its name (corepack yarn@4)
 	eachScript  bool       // each remaining word is a shell script of its own (concurrently 'tsc -w' 'vite')
 	scriptArgs  bool       // the words after the options follow the script, as nodemon joins them (nodemon -x CMD SCRIPT)
+	longScripts []string   // long options whose values are shell lines it runs besides its command (concurrently --teardown)
+	shortcuts   bool       // a script's PM:NAME is PM run NAME, a package.json script (concurrently 'npm:watch-*')
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -310,6 +312,9 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	opts := a.wrapperOptions(words, spec, depth)
 	a.runnerFetch(idx, spec.fetch, opts.fetch)
 	a.codeLongs(idx, opts.longs)
+	for _, sc := range opts.scripts {
+		a.scriptFed(sc, depth+1, a.out.segments[idx].pipeFrom)
+	}
 	i := commandIndex(words, &spec, &opts)
 	own := words[1:min(i, len(words))] // the wrapper's own options and operands
 	a.out.segments[idx].wrapper = true
@@ -351,9 +356,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	case spec.joinScript:
 		a.scriptFed(joinWords(rest), depth+1, a.out.segments[idx].pipeFrom)
 	case spec.eachScript:
-		for _, w := range rest {
-			a.scriptFed(w.s, depth+1, a.out.segments[idx].pipeFrom)
-		}
+		a.eachScript(idx, spec, rest, depth)
 	case spec.xargs:
 		a.xargsInner(idx, own, rest, redirs, depth)
 	default:
@@ -482,6 +485,40 @@ func (a *analyzer) wrapperScript(idx int, spec wrapSpec, rest []word, script str
 	return script, true
 }
 
+// eachScript analyses each word of rest as a shell line of its own (concurrently's commands).
+func (a *analyzer) eachScript(idx int, spec wrapSpec, rest []word, depth int) {
+	for _, w := range rest {
+		sc, ok := w.s, !w.dynamic
+		if spec.shortcuts && ok {
+			sc, ok = scriptShortcut(w.s)
+		}
+		if !ok {
+			a.opaque(idx, "a command computed at run time")
+			return
+		}
+		a.scriptFed(sc, depth+1, a.out.segments[idx].pipeFrom)
+	}
+}
+
+// scriptShortcut returns the shell line of concurrently's command sc: PM:NAME [ARGS] (npm, yarn,
+// pnpm, bun) is PM run NAME [ARGS], NAME a package.json script or a wildcard over their names
+// (watch-*, whose "*" no shell expands); other commands as they are. A NAME with a character
+// outside a script name's and its wildcard's is not read (false).
+func scriptShortcut(sc string) (string, bool) {
+	pm, body, ok := strings.Cut(sc, ":")
+	if !ok || !scriptShortcutPMs[pm] {
+		return sc, true
+	}
+	name, tail, _ := strings.Cut(body, " ")
+	if name == "" || strings.IndexFunc(name, notGlobText) >= 0 || strings.ContainsAny(name, "[]{}") {
+		return "", false
+	}
+	return pm + " run '" + name + "' " + tail, true
+}
+
+// scriptShortcutPMs are the package managers concurrently's PM:NAME names.
+var scriptShortcutPMs = wordSet("npm yarn pnpm bun")
+
 // nodemonArgs returns the words nodemon puts after its -x command in the line its shell runs:
 // each as it is, or in JSON's double quotes when it holds a blank or is empty (its stringify), so
 // nodemon -x 'bash -c' 'rm -rf ~' runs bash -c "rm -rf ~". A computed word is not known (false).
@@ -582,6 +619,7 @@ type wrapperOpts struct {
 	chdir     *word    // the wrapped command's working directory, when an option sets it
 	fetch     bool     // an option of spec.fetch was given
 	longs     []string // the long options given, by their full names
+	scripts   []string // the shell lines its options give besides its command (spec.longScripts)
 }
 
 // wrapperOptions walks a wrapper's options, environment assignments and leading operands (recording
@@ -697,6 +735,9 @@ func (o *wrapperOpts) longOption(words []word, spec wrapSpec, opt string) {
 	}
 	o.fetch = o.fetch || spec.fetch != nil && slices.Contains(spec.fetch.long, name)
 	o.longs = append(o.longs, name)
+	if slices.Contains(spec.longScripts, name) {
+		o.scripts = append(o.scripts, val)
+	}
 	o.next++
 }
 
