@@ -128,8 +128,12 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"rye":   {subRun: {longArgs: []string{"pyproject"}}},
 	// npm explore PKG [-- CMD]: the words after PKG, joined, are a script for npm's shell, run in
 	// node_modules/PKG (or that shell alone, reading what it is fed).
-	"npm":  {"exec": npmExec, "x": npmExec, "explore": {skip: 1, joinScript: true, shellIfNone: true}},
-	"pnpm": {"exec": {shellFlags: []string{"-c", "--shell-mode"}}, "dlx": {longArgs: []string{"package", "allow-build"}}},
+	"npm": {"exec": npmExec, "x": npmExec, "explore": {skip: 1, joinScript: true, shellIfNone: true}},
+	// pnpm recursive|multi|m CMD is pnpm -r CMD. pnpm exec (and pnpm NAME, run as it when no
+	// script has the name) reads only the options listed: another one, whose value could be the
+	// word taken for the command (pnpm --test-pattern x rimraf ~), makes it opaque.
+	"pnpm": {"exec": pnpmExec, "dlx": {longArgs: []string{"package", "allow-build"}},
+		"recursive": {again: true}, "multi": {again: true}, "m": {again: true}},
 	// bun x is bunx, with its rule (runnerPackage).
 	cmdBun: {"x": bunX},
 	// yarn exec runs its words as a script of Yarn's shell: yarn exec 'tsc && babel src'.
@@ -195,8 +199,9 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	"k0s":      {cmdKubectl: toolSub, "ctr": toolSub},
 	"tox": {"exec": {argOpts: "ecx", longArgs: []string{"conf", "root", "workdir", "override", "colored", "installpkg", "hashseed",
 		"discover", "result-json", "runner", "skip-env", "exit-and-dump-after"}, cmdAfter: []string{cmdAfterDashes}}},
-	"lerna":  {"exec": {longArgs: []string{"scope", "ignore", "concurrency", "since", "loglevel", "profile-location"}}},
-	"nx":     {"exec": {longArgs: []string{"projects", optExclude, "nx-bail"}, cmdAfter: []string{cmdAfterDashes}}},
+	// lerna exec and nx exec run their words joined as one shell line (shell: true).
+	"lerna":  {"exec": {longArgs: []string{"scope", "ignore", "concurrency", "since", "loglevel", "profile-location"}, joinScript: true}},
+	"nx":     {"exec": {longArgs: []string{"projects", optExclude}, joinScript: true}},
 	"pixi":   {subRun: {argOpts: "e", longArgs: []string{"environment", "manifest-path", "color", "concurrent-downloads", "concurrent-solves", "auth-file", "pypi-keyring-provider"}, joinScript: true}},
 	"devbox": {subRun: {argOpts: "ce", longArgs: []string{"config", "env", "env-file", "environment"}, longRead: "env-file", joinScript: true}},
 	// teller run [--shell] -- CMD runs CMD with the secrets its providers load.
@@ -272,6 +277,16 @@ var (
 	perfRecord = wrapSpec{argOpts: "eoCptGFmcrj", optArgOpts: "I", longArgs: perfSpec.longArgs, longOpt: []string{"intr-regs", "user-regs"},
 		writeOpts: "o", longWrite: []string{"output"}}
 )
+
+// pnpmExec is pnpm exec's spec (pnpm's global options are added to it): -c|--shell-mode make
+// its words one shell line; only the options it lists are read (strict).
+//
+//nolint:goconst // option spellings read best literally
+var pnpmExec = wrapSpec{shellFlags: []string{"-c", "--shell-mode"}, strict: true, shortFlags: "rcswh",
+	longArgs: []string{"resume-from", "test-pattern", "changed-files-ignore-pattern", "filter-prod", "reporter-hide-prefix"},
+	flags: []string{"recursive", "shell-mode", "silent", "parallel", "stream", "workspace-root", "if-present", "aggregate-output",
+		"no-bail", "bail", "sort", "no-sort", "reverse", "include-workspace-root", "use-stderr", "color", "no-color",
+		"report-summary", "fail-if-no-match", "offline", "prefer-offline", subHelp}}
 
 // runnerGlobals are the options a subcommand runner reads before its subcommand (and, for
 // most, after it) that take a value, and those that name the directory the command runs in:
@@ -404,7 +419,9 @@ var scriptRunners = map[string]struct {
 		"upgrade upgrade-interactive version versions why workspace workspaces"),
 		run: &wrapSpec{skip: 1, longArgs: []string{optRequire, "cwd"}, longChdir: "cwd"}},
 	cmdBun: {run: &wrapSpec{skip: 1, argOpts: "Frcdl", longArgs: []string{"filter", "cwd", "env-file", "elide-lines", "shell", "preload",
-		"config", "define", "loader", "tsconfig-override", "conditions", "main-fields"}, longChdir: "cwd", longRead: "env-file"}},
+		"config", "define", "loader", "tsconfig-override", "conditions", "main-fields"}, longChdir: "cwd", longRead: "env-file",
+		strict: true, shortFlags: "bh", flags: []string{cmdBun, "watch", "hot", "no-clear-screen", "silent", "if-present", "smol",
+			"no-install", "prefer-offline", "prefer-latest", "workspaces", subHelp}}},
 }
 
 // fallbackSpec returns the runner spec by which a script runner's segment runs a program when no

@@ -41,12 +41,27 @@ func TestReview29SpellingsAtYolo(t *testing.T) {
 		{`watchexec -o restart 'rm -rf ~'`, `watchexec -o restart -- npm test`},
 		{`watchexec --timings 'rm -rf ~'`, `watchexec --timings -- npm test`},
 		{`watchexec --shell=/tmp/x -- npm test`, `watchexec --shell=bash -- npm test`},
+		{`npm exe -c 'rm -rf ~'`, `npm exec -c 'npm test'`},
+		{`npm exe rm -rf ~`, `npm exe -- tsc --noEmit`},
+		{`pnpm recursive exec -c 'rm -rf ~'`, `pnpm recursive exec -- tsc --noEmit`},
+		{`pnpm m exec rm -rf ~`, `pnpm -r exec rm -rf node_modules`},
+		{`lerna exec 'rm -rf ~'`, `lerna exec -- npm test`},
+		{`nx exec 'rm -rf ~'`, `nx exec -- npm test`},
+		// An option pnpm exec, pnpm NAME or bun run does not list may take the word read as the
+		// command: opaque.
+		{`pnpm --test-pattern x rimraf ~`, `pnpm --silent lint`},
+		{`bun run --port 3000 rm -rf ~`, `bun run --watch dev`},
+		{`pnpm exec --resume-from x -c 'rm -rf ~'`, `pnpm exec --parallel -- tsc --noEmit`},
+		{`pnpm exec --unknown-flag x rm -rf ~`, `pnpm -r --parallel test`},
 		// nodemon SCRIPT runs node SCRIPT (or its execMap's program), and -x CMD SCRIPT runs "CMD
 		// SCRIPT": node x.js and python3 x.py are opaque.
 		{`nodemon x.js`, `nodemon --version`},
 		{`nodemon --exec python3 x.py`, `nodemon --exec 'npm test'`},
 		// npm exe is npm exec: it fetches a package that is not the project's as npx does. npm
 		// init|create NAME and pnpm|yarn create NAME fetch create-NAME and run it (before the branch).
+		{`npm exe -y left-pad-cli`, `npm exec -- tsc --noEmit`},
+		{`npm init evil-template`, `npm init -y`},
+		{`pnpm create evil-template`, `pnpm install`},
 		// concurrently's npm:NAME runs npm run NAME, a wildcard each script it matches.
 		{`concurrently -k 'npm:x' 'rm -rf ~'`, `concurrently 'npm:watch-*'`},
 	} {

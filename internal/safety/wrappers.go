@@ -48,6 +48,9 @@ type wrapSpec struct {
 	scriptArgs  bool       // the words after the options follow the script, as nodemon joins them (nodemon -x CMD SCRIPT)
 	longScripts []string   // long options whose values are shell lines it runs besides its command (concurrently --teardown)
 	shortcuts   bool       // a script's PM:NAME is PM run NAME, a package.json script (concurrently 'npm:watch-*')
+	strict      bool       // an option it does not list (as taking a value, or in flags, shortFlags) makes it opaque
+	flags       []string   // long options (without "--") that take no value, for strict
+	shortFlags  string     // short options that take no value, for strict
 }
 
 // longOptCommand is the long option whose value is a shell script for flock, runuser, su and
@@ -312,6 +315,10 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	opts := a.wrapperOptions(words, spec, depth)
 	a.runnerFetch(idx, spec.fetch, opts.fetch)
 	a.codeLongs(idx, opts.longs)
+	if opts.unknown != "" {
+		a.opaque(idx, "its option "+opts.unknown+", which may take the word read as its command")
+		return
+	}
 	for _, sc := range opts.scripts {
 		a.scriptFed(sc, depth+1, a.out.segments[idx].pipeFrom)
 	}
@@ -620,6 +627,7 @@ type wrapperOpts struct {
 	fetch     bool     // an option of spec.fetch was given
 	longs     []string // the long options given, by their full names
 	scripts   []string // the shell lines its options give besides its command (spec.longScripts)
+	unknown   string   // an option a strict spec does not list
 }
 
 // wrapperOptions walks a wrapper's options, environment assignments and leading operands (recording
@@ -656,8 +664,10 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 		case optionsEnded:
 			return o
 		case longOptionText(spec, v) != "":
+			o.unknownOption(spec, v)
 			o.longOption(words, spec, longOptionText(spec, v))
 		case len(v) > 1 && v[0] == '-':
+			o.unknownOption(spec, v)
 			a.shortOptions(&o, words, spec, v)
 		case skip > 0:
 			skip--
@@ -671,6 +681,31 @@ func (a *analyzer) wrapperOptions(words []word, spec wrapSpec, depth int) wrappe
 		}
 	}
 	return o
+}
+
+// unknownOption records an option word v that a strict spec does not list: a long option by its
+// name or an abbreviation of one, a short one by each letter up to one that takes a value.
+func (o *wrapperOpts) unknownOption(spec wrapSpec, v string) {
+	if !spec.strict || o.unknown != "" {
+		return
+	}
+	if name, _, _ := strings.Cut(strings.TrimPrefix(v, "--"), "="); strings.HasPrefix(v, "--") {
+		known := append(append([]string{spec.longScript, spec.longChdir, spec.longRead}, spec.longArgs...), spec.flags...)
+		if !slices.Contains(known, expandLong(name, known...)) {
+			o.unknown = v
+		}
+		return
+	}
+	for _, c := range v[1:] {
+		switch {
+		case strings.ContainsRune(spec.shortFlags, c):
+		case strings.ContainsRune(spec.argOpts, c) || spec.script != 0 && c == rune(spec.script):
+			return
+		default:
+			o.unknown = v
+			return
+		}
+	}
 }
 
 // longOptionText returns a long option's text after its dashes ("--name=value", and "-name" for
