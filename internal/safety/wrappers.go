@@ -397,7 +397,9 @@ func flagValues(words []word, flags []string) []word {
 	return out
 }
 
-// envSplitBlanks are env -S's escapes of a blank, which split its string as blanks do.
+// envSplitBlanks are env -S's escapes that split its string as blanks do: \_ does; GNU env 9.1
+// keeps \t and \n in the word as a tab and a newline, and splitting at them too is a stricter
+// reading (it may refuse what env runs as one word), kept as the safer one.
 var envSplitBlanks = strings.NewReplacer(`\_`, " ", `\t`, " ", `\n`, " ")
 
 // commandIndex returns the index of the word a wrapper's command starts at: after its options, or
@@ -475,7 +477,7 @@ func (a *analyzer) runIn(name string, chdir *word, own []word) (string, bool) {
 func (a *analyzer) wrapperScript(idx int, spec wrapSpec, rest []word, script string) (string, bool) {
 	words := a.out.segments[idx].words
 	if words[0].s != "" && commandName(words[0].s) == "env" {
-		// env -S splits at \_, \t and \n as at blanks: env -S 'rm\_-rf\_~' runs rm -rf.
+		// env -S splits at \_ as at a blank (env -S 'rm\_-rf\_~' runs rm -rf); \t and \n too here.
 		script = envSplitBlanks.Replace(script)
 		if len(rest) > 0 {
 			script += " " + joinWords(rest)
