@@ -112,7 +112,9 @@ func namesCredential(name string) bool {
 	}
 	var buf [16]string
 	for _, w := range nameWords(name, buf[:0]) {
-		if w != wordAuth && credentialWord(w) {
+		// A word that holds auth (authtoken, authstring); a one-word basic auth
+		// (BASICAUTH, BASICAUTHENABLED) only by what follows it, as basic_auth_enabled is read.
+		if w != wordAuth && credentialWord(strings.TrimPrefix(w, "basicauth")) {
 			return true
 		}
 	}
@@ -120,13 +122,14 @@ func namesCredential(name string) bool {
 }
 
 // basicAuthName reports whether name ends in the words basic auth (basic_auth, BASIC_AUTH,
-// basicAuth, proxy_basic_auth): the value is HTTP basic authentication's user:password, as
-// Prometheus' and many charts' basic_auth and Grafana's basicAuth settings hold it.
+// basicAuth, proxyBasicAuth, --basic-auth) or the one word basicauth (BASICAUTH): the value is
+// HTTP basic authentication's user:password, as Prometheus' and many charts' basic_auth and
+// Grafana's basicAuth settings hold it.
 func basicAuthName(name string) bool {
 	var buf [16]string
 	words := nameWords(name, buf[:0])
 	n := len(words)
-	return n >= 2 && words[n-2] == "basic" && words[n-1] == wordAuth
+	return n >= 1 && words[n-1] == "basicauth" || n >= 2 && words[n-2] == "basic" && words[n-1] == wordAuth
 }
 
 // holdsAuth reports whether name holds "auth" in any ASCII case.

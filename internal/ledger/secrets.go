@@ -230,11 +230,14 @@ var gitlabPrefixes = []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "gl
 // Management's Subscription-Key are keys by name alone, and so is key data (kubeconfig's
 // client-key-data, a private key whatever its encoding; client-certificate-data is public);
 // "key" by itself is not (sort --key=2, --key-file=path). npm's _auth is a credential only as
-// itself (.npmrc's _auth=, //host/:_auth=, NPM_CONFIG__AUTH=: npmAuthName), not as any name
-// ending in auth (enable_auth=true).
-const credentialNames = `(?:pass[_.-]?word|passwd|pass[_.-]?phrase|pass|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|subscription[_-]?key|key[_.-]data|_auth|credentials?|cookie)`
+// itself (.npmrc's _auth=, //host/:_auth=, NPM_CONFIG__AUTH=: npmAuthName) and as basic
+// authentication's in any spelling (basic_auth, basicAuth, proxyBasicAuth, --basic-auth,
+// BASICAUTH: basicAuthName), not as any name ending in auth (enable_auth=true, enableAuth,
+// httpAuth): the keyword scan looks for each spelling, as a camelCase name holds no "_auth".
+const credentialNames = `(?:pass[_.-]?word|passwd|pass[_.-]?phrase|pass|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|account[_-]?key|subscription[_-]?key|key[_.-]data|_auth|basic[_.-]?auth|credentials?|cookie)`
 
-var credentialKeywords = []string{wordPass, wordPwd, wordToken, "secret", wordKey, "cred", wordCookie, "_" + wordAuth}
+var credentialKeywords = []string{wordPass, wordPwd, wordToken, "secret", wordKey, "cred", wordCookie, "_" + wordAuth,
+	"basicauth", "basic-auth", "basic.auth"}
 
 // The rules that find a credential by its name.
 const (

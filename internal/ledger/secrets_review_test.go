@@ -258,5 +258,20 @@ func TestBasicAuthAssignment(t *testing.T) {
 			wantArgv: []string{"exporter", "--basic_auth", "[REDACTED]"}},
 		{name: "about it stays", in: "basic_auth_enabled=true basic_auth_file=/etc/x", want: "basic_auth_enabled=true basic_auth_file=/etc/x"},
 		{name: "another auth stays", in: "http_auth=none", want: "http_auth=none"},
+		// camelCase, dashed, dotted and one-word spellings: Grafana's and many charts' basicAuth.
+		{name: "camelCase", in: "basicAuth: alice:Xs3cret99", want: "basicAuth: [REDACTED:credential-assignment]"},
+		{name: "camelCase with a prefix", in: "helm install x --set proxyBasicAuth=alice:Xs3cret99",
+			want: "helm install x --set proxyBasicAuth=[REDACTED:credential-assignment]"},
+		{name: "JSON camelCase", in: `curl -d '{"basicAuth":"alice:Xs3cret99"}' x`, want: `curl -d '{"basicAuth":[REDACTED:credential-assignment]}' x`},
+		{name: "one word", in: "BASICAUTH=alice:Xs3cret99", want: "BASICAUTH=[REDACTED:credential-assignment]"},
+		{name: "dotted", in: "grafana.basic.auth=alice:Xs3cret99", want: "grafana.basic.auth=[REDACTED:credential-assignment]"},
+		{name: "an option, dashed", in: "exporter --basic-auth alice:Xs3cret99", want: "exporter --basic-auth [REDACTED:credential-option]",
+			argv: []any{"exporter", "--basic-auth", "alice:Xs3cret99"}, wantArgv: []string{"exporter", "--basic-auth", "[REDACTED]"}},
+		{name: "an option, camelCase, in a list", in: "x", want: "x", argv: []any{"exporter", "--basicAuth=alice:Xs3cret99"},
+			wantArgv: []string{"exporter", "--basicAuth=[REDACTED]"}},
+		{name: "other auths stay", in: "enableAuth: true httpAuth=none basicAuthEnabled: true basic-auth-file=/etc/x BASICAUTHENABLED=1",
+			want:     "enableAuth: true httpAuth=none basicAuthEnabled: true basic-auth-file=/etc/x BASICAUTHENABLED=1",
+			argv:     []any{"run", "--basicAuthEnabled", "true", "--enableAuth", "yes", "--httpAuth", "on"},
+			wantArgv: []string{"run", "--basicAuthEnabled", "true", "--enableAuth", "yes", "--httpAuth", "on"}},
 	})
 }
