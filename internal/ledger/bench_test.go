@@ -253,6 +253,10 @@ func BenchmarkRedactSecrets(b *testing.B) {
 		{"quoted-64KiB", strings.Repeat(`"password" `, 6000)},
 		{"colons-64KiB", strings.Repeat(`password: `, 6500)},
 		{"options-64KiB", strings.Repeat(`--password-token `, 3800)},
+		// Percent-encoded assignments encoded many times over: each tail reads its %25s once.
+		{"encoded-twice-64KiB", strings.Repeat("token%2525", 6554)},
+		{"encoded-deep-64KiB", "password%" + strings.Repeat("25", 32760) + "3D"},
+		{"encoded-json-64KiB", strings.Repeat("%2522token%2522%253A%2520", 2730)},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(tc.text)))

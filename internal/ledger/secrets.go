@@ -204,19 +204,25 @@ const (
 // An assignment may be percent-encoded, as a query string or a form body inside another URL
 // (next=%2Fcb%3Ftoken%3DX) or a JSON document sent as a query parameter
 // (%22token%22%3A%22X%22): %3D is its =, and a quoted key's encoded quotes (%22, %27) around an
-// encoded : or = (spaces as %20 or +) take a value too. An encoded value ends at a plain or
-// encoded & or quote (encodedValue: no %22, %26 or %27), so the parameters after it stay.
+// encoded : or = (spaces as %20 or +) take a value too; encoded twice or more, each % is %25
+// (password%253DX, %2522token%2522%253A%2522X). An encoded value ends at a plain or encoded &
+// or quote (encodedValue: no %22, %26 or %27, nor %2522, %2526, %2527 ...), so the parameters
+// after it stay; another % (a literal one in the value, %25) is part of it.
 const (
 	optionTail    = `(?:=|\s+)(?:<<<[ \t]*)?` + credentialValue
 	quotedKeyTail = `\\?["'][ \t]*[:=][ \t]*` + quotedValue
-	encodedValue  = `((?:[^\s"'&%]|%(?:[013-9A-F][0-9A-F]|2[013-589A-F]))+)`
+	encodedValue  = `((?:[^\s"'&%]|` + encodedPercent + `(?:[013-9A-F][0-9A-F]|2[013489A-F]|[^\s"'&%2]))+)`
+	// encodedPercent is a percent sign, percent-encoded any number of times: a document encoded
+	// twice (a query string inside a redirect URL inside another) writes = as %253D.
+	encodedPercent = `%(?:25)*`
 )
 
 // assignmentTails are the assignment tail's alternatives, plain and encoded: affixedRule runs
 // them one by one, as one expression is too large for regexp's backtracker on a long text.
 var (
 	assignmentTails = []string{`(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue,
-		`%(?:3D|2[27](?:%20|\+)*%3[AD](?:%20|\+)*%2[27])` + encodedValue}
+		encodedPercent + `(?:3D|2[27](?:` + encodedPercent + `20|\+)*` + encodedPercent + `3[AD](?:` + encodedPercent + `20|\+)*` +
+			encodedPercent + `2[27])` + encodedValue}
 	assignmentTail = `(?:` + strings.Join(assignmentTails, "|") + `)`
 )
 
@@ -377,12 +383,19 @@ func (r secretRule) apply(s string) (string, bool) {
 	return b.String(), true
 }
 
-// encodedNameAt is nameAt of the match s[from:to], without the two hex digits of a
-// percent-escape before it (%22max_tokens%22%3A is max_tokens).
+// encodedNameAt is nameAt of the match s[from:to], without the hex digits of a percent-escape
+// before it (%22max_tokens%22%3A and %2522max_tokens%2522%253A are max_tokens).
 func encodedNameAt(s string, from, to int) string {
 	name := nameAt(s[from:to])
-	if from > 0 && s[from-1] == '%' && len(name) > 2 && isHexDigit(name[0]) && isHexDigit(name[1]) {
+	if from == 0 || s[from-1] != '%' {
+		return name
+	}
+	for len(name) > 2 && isHexDigit(name[0]) && isHexDigit(name[1]) {
+		pair := name[:2]
 		name = name[2:]
+		if pair != "25" {
+			break // %2522max_tokens: an encoded %, then the escape's own digits
+		}
 	}
 	return name
 }

@@ -182,6 +182,33 @@ func TestPercentEncodedCredentials(t *testing.T) {
 	})
 }
 
+// Percent-encoded twice or more (a query string inside a redirect URL inside another, a JSON
+// document in a query parameter of an encoded URL), each % is written %25: %253D is =, %2522 a
+// quote, %2526 an &. They are read as the once-encoded ones; a literal % in a value (%25, or
+// %2525 twice encoded) is part of it.
+func TestDoublePercentEncodedCredentials(t *testing.T) {
+	checkRedactionRows(t, []redactionRow{
+		{name: "twice", in: `open https://x/?u=password%253Dhunter22`, want: `open https://x/?u=password%253D[REDACTED:credential-assignment]`},
+		{name: "three times", in: `u=token%25253DXs3cret99%252526page%25253D2`, want: `u=token%25253D[REDACTED:credential-assignment]%252526page%25253D2`},
+		{name: "a nested query string, twice", in: `https://x/?next=%252Fcb%253Ftoken%253DXs3cret99%2526page%253D2`,
+			want: `https://x/?next=%252Fcb%253Ftoken%253D[REDACTED:credential-assignment]%2526page%253D2`},
+		{name: "encoded JSON, twice", in: `q=%257B%2522token%2522%253A%2522Xs3cret99%2522%252C%2522n%2522%253A1%257D`,
+			want: `q=%257B%2522token%2522%253A%2522[REDACTED:credential-assignment]%2522%252C%2522n%2522%253A1%257D`},
+		{name: "encoded spaces, twice", in: `q=%2522api_key%2522%253A%2520%2522Xs3cret99%2522`,
+			want: `q=%2522api_key%2522%253A%2520%2522[REDACTED:credential-assignment]%2522`},
+		{name: "a literal % in the value", in: `u=password%3D50%25off%26x%3D1`, want: `u=password%3D[REDACTED:credential-assignment]%26x%3D1`},
+		{name: "a literal % in the value, twice", in: `u=password%253D50%2525off%2526x%253D1`, want: `u=password%253D[REDACTED:credential-assignment]%2526x%253D1`},
+		{name: "in a list", in: `x`, want: `x`,
+			argv: []any{"curl", "--data", "r=password%253Dhunter22"}, wantArgv: []string{"curl", "--data", "r=password%253D[REDACTED:credential-assignment]"}},
+		// Near misses: names that hold no credential, twice encoded, and an encoded URL.
+		{name: "max_tokens twice", in: `https://x/?next=%252Fapi%253Fmax_tokens%253D1024`, want: `https://x/?next=%252Fapi%253Fmax_tokens%253D1024`},
+		{name: "max_tokens in JSON twice", in: `q=%257B%2522max_tokens%2522%253A%2522512%2522%257D`, want: `q=%257B%2522max_tokens%2522%253A%2522512%2522%257D`},
+		{name: "token_file twice", in: `a=token_file%253D%252Frun%252Ft`, want: `a=token_file%253D%252Frun%252Ft`},
+		{name: "an encoded URL twice", in: `r=https%253A%252F%252Fexample.com%252Ftoken%252Fcallback`, want: `r=https%253A%252F%252Fexample.com%252Ftoken%252Fcallback`},
+		{name: "an empty value twice", in: `x?password%253D%2526next%253D1`, want: `x?password%253D%2526next%253D1`},
+	})
+}
+
 // Base64 that holds a private key. A PEM block base64-encoded whole was hidden only up to its
 // first line break, and base64(1) and openssl base64 wrap their output (76 and 64 columns), so
 // the key's body was recorded. A key named as such (kubeconfig's client-key-data) hides its
