@@ -90,9 +90,10 @@ var secretRules = []secretRule{
 		regexp.MustCompile(optionName + optionTail), 1, nil},
 	// PASSWORD=x, client_secret: x, password = x (a config file), $env:TOKEN = "x": an
 	// assignment needs = or :, so prose ("the token expired") stays. Spaces around = stay on the
-	// line, so "x=" at a line's end does not take the next line.
+	// line, so "x=" at a line's end does not take the next line. In a URL's query (?token=x&page=2)
+	// the value ends at & or # (queryOrAssignment).
 	{credentialAssignmentRule, credentialKeywords, nil,
-		regexp.MustCompile(affixedName + assignmentTail), 1, nil},
+		regexp.MustCompile(queryOrAssignment), 1, nil},
 	// "password":"x" and \"password\": \"x\" (a JSON body in a command, its quotes escaped or
 	// not), 'api_key': 'x': a quoted key takes a quoted value, so a quoted name followed by prose
 	// (damage-control rule "aws-prints-credential": it prints …) stays.
@@ -353,15 +354,23 @@ func (r secretRule) apply(s string) (string, bool) {
 	b.Grow(len(s) + 32*len(locs)) // room for the markers: one allocation
 	last := 0
 	for _, m := range locs {
+		if m[0] < last {
+			continue // inside a form parameter's value hidden whole (formValueEnd)
+		}
 		start, end := m[2*r.group], m[2*r.group+1]
 		for g := r.group + 1; start < 0 && 2*g < len(m); g++ {
 			start, end = m[2*g], m[2*g+1] // a tail's other alternative (an encoded assignment)
 		}
-		if start < 0 || alreadyRedacted(s[start:end]) || r.id == authorizationRule && schemeOfRedacted(s[end:]) ||
+		if start == end || alreadyRedacted(s[start:end]) || r.id == authorizationRule && schemeOfRedacted(s[end:]) ||
 			r.id == credentialOptionRule && shellOperatorLen(s[start:end]) > 0 {
 			continue // an option's "value" that is a redirection (--with-token < f) is none
 		}
-		if r.byName() && !namesCredential(encodedNameAt(s, m[0], start)) {
+		from := m[0]
+		if r.id == credentialAssignmentRule && strings.IndexByte(queryParameterByte, s[from]) >= 0 {
+			from++ // a query parameter's match begins at its ? or &
+			end = formValueEnd(s, from-1, end)
+		}
+		if r.byName() && !namesCredential(encodedNameAt(s, from, start)) {
 			// max_tokens=1024, --token-file=/x: the value is not a credential, but it may hold
 			// one (max_tokens="PASSWORD=x") that this match, taking it whole, kept the rule from
 			// seeing.
@@ -381,6 +390,21 @@ func (r secretRule) apply(s string) (string, bool) {
 	}
 	b.WriteString(s[last:])
 	return b.String(), true
+}
+
+// formValueEnd is where a query parameter's value that begins at param (its & or ?) and ends
+// at end is hidden to. A # ends a URL's query, but after an & the parameter may be a form
+// body's (curl -d 'user=bob&password=a#b'), where # is a byte of the value like any other: there
+// the value is hidden up to the next & or space, so a password holding # is hidden whole, at
+// the cost of a URL's fragment after a credential.
+func formValueEnd(s string, param, end int) int {
+	if s[param] != '&' || end == len(s) || s[end] != '#' {
+		return end
+	}
+	for end < len(s) && s[end] != '&' && s[end] != '"' && s[end] != '\'' && skipSpace(s, end) == end {
+		end++
+	}
+	return end
 }
 
 // encodedNameAt is nameAt of the match s[from:to], without the hex digits of a percent-escape

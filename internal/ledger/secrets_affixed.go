@@ -14,9 +14,23 @@ import (
 // dashes (--db-password, -token). What follows the name (the rule's tail) begins with a byte
 // that is not a name byte.
 const (
-	affixedName = `(?i)\b[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*`
-	optionName  = `(?i)(?:^|[\s"'(])--?[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*`
+	nameRun     = `[a-z0-9_.-]*` + credentialNames + `[a-z0-9_.-]*`
+	affixedName = `(?i)\b` + nameRun
+	optionName  = `(?i)(?:^|[\s"'(])--?` + nameRun
 )
+
+// A URL's query parameter (?token=X&page=2#top, &password=Y) is an assignment whose value ends
+// at & or #: the assignment rule's expression tries it first, at the ? or & before the name,
+// and takes the plain assignment where no = follows the name (password: x, an encoded
+// password%3Dx). The value is a quoted string (as the plain assignment's) or runs to the first
+// & or # (it may be empty: ?token=&page=2 hides nothing), so no parameter is read more than once.
+const (
+	queryTail          = `[ \t]*=[ \t]*(?:` + quotedValue + `|([^\s"'&#]*))`
+	queryTailGroups    = 2
+	queryParameterByte = "?&"
+)
+
+var queryOrAssignment = `(?i)(?:[?&]` + nameRun + queryTail + `|\b` + nameRun + assignmentTail + `)`
 
 // affixedRule finds an affixedName or optionName rule's matches in ASCII text without running
 // its expression over the text: Go's regexp tries every name at every byte, a few hundred
@@ -35,6 +49,7 @@ const (
 // found with an automaton (keywordSet), the tail with its own small expression.
 type affixedRule struct {
 	option bool
+	query  *regexp.Regexp    // queryOrAssignment's first alternative's tail, anchored; nil for the others
 	names  *keywordSet       // every spelling of credentialNames; bit i: a name of length short[i] ends here
 	short  []int             // the names' lengths, shortest first
 	tails  []tailAlternative // the rule's tail, anchored at its start: its alternatives, in order
@@ -72,14 +87,22 @@ var affixedRules = func() map[*regexp.Regexp]affixedRule {
 		if r.re == nil {
 			continue
 		}
+		expr, query := r.re.String(), false
+		if expr == queryOrAssignment {
+			expr, query = affixedName+assignmentTail, true
+		}
 		for _, name := range []string{affixedName, optionName} {
-			if tail, ok := strings.CutPrefix(r.re.String(), name); ok {
+			if tail, ok := strings.CutPrefix(expr, name); ok {
 				alternatives := []string{tail}
 				if tail == assignmentTail {
 					alternatives = assignmentTails
 				}
 				a := affixedRule{option: name == optionName, names: set, short: lengths}
 				groups := 0
+				if query {
+					a.query = regexp.MustCompile(`(?i)^(?:` + queryTail + `)`)
+					groups = queryTailGroups
+				}
 				for _, alt := range alternatives {
 					re := regexp.MustCompile(`(?i)^(?:` + alt + `)`)
 					prefix, _ := regexp.MustCompile(`(?i)` + alt).LiteralPrefix() // ^ hides it from re's
@@ -102,6 +125,7 @@ func (a affixedRule) locate(s string) [][]int {
 	// The first word boundary at or after from, searched for up to scanned; -1 if none yet.
 	from, scanned, boundary := -1, 0, -1
 	runEnd, failed := -1, -1 // the end of the run of s[i], once found; a run end whose tail did not match
+	queryFailed := -1        // a run end whose query parameter's tail did not match
 	for i := 0; i < len(s); i++ {
 		if !isNameByte(s[i]) {
 			runStart, runEnd = i+1, -1
@@ -113,6 +137,16 @@ func (a affixedRule) locate(s string) [][]int {
 		nameStart := i + 1 - a.short[bits.TrailingZeros64(seen)] // of the shortest name ending at i
 		if nameStart < lastEnd {
 			continue
+		}
+		if a.query != nil && runStart > lastEnd && strings.IndexByte(queryParameterByte, s[runStart-1]) >= 0 {
+			// A query parameter's match begins at the ? or & before the run, ahead of any
+			// other, and holds the run whole: its tail is tried at the run's end, once.
+			var loc []int
+			if loc, runEnd, queryFailed = a.matchQuery(s, runStart-1, runEnd, i, queryFailed); loc != nil {
+				locs = append(locs, loc)
+				lastEnd = loc[1]
+				continue
+			}
 		}
 		var begin int
 		if a.option {
@@ -132,8 +166,7 @@ func (a affixedRule) locate(s string) [][]int {
 			continue
 		}
 		if runEnd < 0 {
-			for runEnd = i + 1; runEnd < len(s) && isNameByte(s[runEnd]); runEnd++ {
-			}
+			runEnd = nameRunEnd(s, i+1)
 		}
 		if runEnd == failed {
 			continue
@@ -147,6 +180,47 @@ func (a affixedRule) locate(s string) [][]int {
 		lastEnd = loc[1] // matches do not overlap, and none is empty
 	}
 	return locs
+}
+
+// nameRunEnd is the end of the run of name bytes that holds s[i-1].
+func nameRunEnd(s string, i int) int {
+	for i < len(s) && isNameByte(s[i]) {
+		i++
+	}
+	return i
+}
+
+// matchQuery is the submatch indexes of the query parameter's match that begins at param (its
+// ? or &), its run of name bytes holding s[i] and ending at runEnd (-1: not found yet), or nil
+// when the tail does not match at the run's end or did not before (failed); with the run's end
+// and the run end whose tail did not match, for the next call.
+func (a affixedRule) matchQuery(s string, param, runEnd, i, failed int) (loc []int, end, newFailed int) {
+	if runEnd < 0 {
+		runEnd = nameRunEnd(s, i+1)
+	}
+	if runEnd == failed {
+		return nil, runEnd, failed
+	}
+	m := a.query.FindStringSubmatchIndex(s[runEnd:])
+	if m == nil {
+		return nil, runEnd, runEnd
+	}
+	groups := 0
+	for _, t := range a.tails {
+		groups += t.re.NumSubexp()
+	}
+	loc = make([]int, 0, len(m)+2*groups)
+	loc = append(loc, param, runEnd+m[1])
+	for _, x := range m[2:] {
+		if x >= 0 {
+			x += runEnd
+		}
+		loc = append(loc, x)
+	}
+	for len(loc) < cap(loc) {
+		loc = append(loc, -1)
+	}
+	return loc, runEnd, failed
 }
 
 // matchTail is the submatch indexes of the rule's match that begins at begin, its tail at

@@ -25,6 +25,8 @@ var affixedSeeds = []string{
 	`-password='x'-token=y --secret="a"(-pwd=b`,
 	"-token\n\nvalue --secret='' --password= -- --pwd=\"\" 'x'-token=y \"-token=z",
 	"password%3Dx%26a=%22token%22%3A%20%22y%22%2C%27pwd%27%3d+%27z --token <<< w --pass <x",
+	`?token=x&page=2#top&password=&&secret='a b'?pwd = "c"&x.token#=y ?-token: z&_pass%3Dw`,
+	"a?token=&token=#token=\"q\"&apikey	=	v&&token ==x?token=x&token=y&token",
 }
 
 // FuzzAffixedRulesMatchTheirExpression: the credential-assignment rules located without their

@@ -302,3 +302,28 @@ func TestBasicAuthAssignment(t *testing.T) {
 			wantArgv: []string{"run", "--basicAuthEnabled", "true", "--enableAuth", "yes", "--httpAuth", "on"}},
 	})
 }
+
+// In a URL's query a credential's value ends at & or #: ?token=X&page=2 hid &page=2 with X.
+// The parameters after it are read on, a quoted or spaced value is taken as outside a query,
+// and after an & (a form body's parameter as much as a query's) a # is part of the value, as a
+// form body's password may hold one.
+func TestQueryParameterValues(t *testing.T) {
+	const m = "[REDACTED:credential-assignment]"
+	checkRedactionRows(t, []redactionRow{
+		{name: "& ends it", in: "curl 'https://h/api?token=hunter22&page=2'", want: "curl 'https://h/api?token=" + m + "&page=2'"},
+		{name: "# ends it", in: "open https://h/cb?access_token=hunter22#state", want: "open https://h/cb?access_token=" + m + "#state"},
+		{name: "a credential after it", in: "https://h/?token=hunter22&page=2&password=Xs3cret99&x=1",
+			want: "https://h/?token=" + m + "&page=2&password=" + m + "&x=1"},
+		{name: "after another parameter", in: "https://h/?a=1&api_key=hunter22&b=2", want: "https://h/?a=1&api_key=" + m + "&b=2"},
+		{name: "an empty value hides nothing", in: "https://h/?token=&page=2#top", want: "https://h/?token=&page=2#top"},
+		{name: "a quoted value", in: `x?token="a b"&page=2`, want: `x?token=` + m + `&page=2`},
+		{name: "a spaced value", in: `x&password = hunter22&y`, want: `x&password = ` + m + `&y`},
+		{name: "a form body's # is the value's", in: "curl -d 'user=bob&password=hun#ter22&x=1' h",
+			want: "curl -d 'user=bob&password=" + m + "&x=1' h"},
+		{name: "in a list", in: "x", want: "x", argv: []any{"curl", "https://h/?token=hunter22&page=2"},
+			wantArgv: []string{"curl", "https://h/?token=" + m + "&page=2"}},
+		// Near misses: outside a query a value takes its word; a name that is no credential's.
+		{name: "outside a query", in: "PASSWORD=a&b ./run", want: "PASSWORD=" + m + " ./run"},
+		{name: "max_tokens", in: "https://h/?max_tokens=5&page=2", want: "https://h/?max_tokens=5&page=2"},
+	})
+}
