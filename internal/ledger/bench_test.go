@@ -261,6 +261,9 @@ func BenchmarkRedactSecrets(b *testing.B) {
 		{"query-chain-64KiB", "?token=" + strings.Repeat("&token=", 9360)},
 		{"form-fragments-64KiB", strings.Repeat("&token=x#", 7281)},
 		{"query-spaces-64KiB", "?" + strings.Repeat("token", 6000) + strings.Repeat(" ", 35000)},
+		// Docker's "auth" entries, each read by the expression and decoded.
+		{"docker-auth-64KiB", strings.Repeat(`{"auth":"dXNlcjpwdw=="} `, 2730)},
+		{"docker-auth-open-64KiB", strings.Repeat(`"auth":"`, 8192)},
 		// Percent-encoded assignments encoded many times over: each tail reads its %25s once.
 		{"encoded-twice-64KiB", strings.Repeat("token%2525", 6554)},
 		{"encoded-deep-64KiB", "password%" + strings.Repeat("25", 32760) + "3D"},

@@ -78,6 +78,11 @@ var secretRules = []secretRule{
 		regexp.MustCompile(`(?i)\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+([^\s'"\\]+)`), 1, nil},
 	// "Cookie: a=b; c=d" (and Set-Cookie), a header in a command line or a message: the whole value.
 	{"cookie-header", []string{wordCookie}, nil, regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
+	// Docker's config.json (and Podman's auth.json) in a command line: "auths":{"registry":
+	// {"auth":"dXNlcjpwdw=="}}, the base64 of user:password (only a value that decodes to one:
+	// "auth": "required" stays). Its quotes may be escaped (a JSON document in a shell word).
+	{dockerAuthRule, []string{`auth"`, `auth\"`, `auth'`}, nil,
+		regexp.MustCompile(`(?i)\\?["']auth\\?["'][ \t]*:[ \t]*\\?["']([A-Za-z0-9+/]+={0,2})\\?["']`), 1, nil},
 	// mysql -pSECRET, sshpass -p x, curl -u user:pass: a known tool's password options
 	// (credentials.go), which mean other things for other tools.
 	{cliPasswordRule, toolWords, toolGateWords, nil, 0, redactCommandLine},
@@ -361,9 +366,8 @@ func (r secretRule) apply(s string) (string, bool) {
 		for g := r.group + 1; start < 0 && 2*g < len(m); g++ {
 			start, end = m[2*g], m[2*g+1] // a tail's other alternative (an encoded assignment)
 		}
-		if start == end || alreadyRedacted(s[start:end]) || r.id == authorizationRule && schemeOfRedacted(s[end:]) ||
-			r.id == credentialOptionRule && shellOperatorLen(s[start:end]) > 0 {
-			continue // an option's "value" that is a redirection (--with-token < f) is none
+		if r.holdsNone(s, start, end) {
+			continue
 		}
 		from := m[0]
 		if r.id == credentialAssignmentRule && strings.IndexByte(queryParameterByte, s[from]) >= 0 {
@@ -405,6 +409,37 @@ func formValueEnd(s string, param, end int) int {
 		end++
 	}
 	return end
+}
+
+// holdsNone reports whether a match whose value is s[start:end] (-1: none) hides nothing: no
+// value or an empty one, a marker already, the scheme word before a marker, a Docker "auth"
+// that is no user:password, or an option's "value" that is a redirection (--with-token < f).
+func (r secretRule) holdsNone(s string, start, end int) bool {
+	return start == end || alreadyRedacted(s[start:end]) || r.id == authorizationRule && schemeOfRedacted(s[end:]) ||
+		r.id == dockerAuthRule && !base64UserPassword(s[start:end]) ||
+		r.id == credentialOptionRule && shellOperatorLen(s[start:end]) > 0
+}
+
+// dockerAuthRule is the rule of Docker's and Podman's "auth" entries.
+const dockerAuthRule = "docker-config-auth"
+
+// base64UserPassword reports whether v is base64 (padded or not) of printable text holding a
+// colon: user:password, as Docker's and Podman's auth files keep a registry's login.
+func base64UserPassword(v string) bool {
+	b, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		if b, err = base64.RawStdEncoding.DecodeString(v); err != nil {
+			return false
+		}
+	}
+	colon := false
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f {
+			return false
+		}
+		colon = colon || c == ':'
+	}
+	return colon
 }
 
 // encodedNameAt is nameAt of the match s[from:to], without the hex digits of a percent-escape

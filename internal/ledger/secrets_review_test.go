@@ -327,3 +327,28 @@ func TestQueryParameterValues(t *testing.T) {
 		{name: "max_tokens", in: "https://h/?max_tokens=5&page=2", want: "https://h/?max_tokens=5&page=2"},
 	})
 }
+
+// Docker's (and Podman's) auth file holds a registry's login as "auth": base64 of
+// user:password. Written from a command line (echo '{"auths":…}' > ~/.docker/config.json), the
+// entry is hidden when its value decodes to user:password; other "auth" values stay.
+func TestDockerConfigAuth(t *testing.T) {
+	const m = "[REDACTED:docker-config-auth]"
+	checkRedactionRows(t, []redactionRow{
+		{name: "echo into config.json", in: `echo '{"auths":{"r.example.com":{"auth":"dXNlcjpwdw=="}}}' > ~/.docker/config.json`,
+			want: `echo '{"auths":{"r.example.com":{"auth":"` + m + `"}}}' > ~/.docker/config.json`},
+		{name: "escaped quotes", in: `sh -c "echo {\"auths\":{\"r\":{\"auth\":\"Ym9iOmh1bnRlcjIy\"}}} > /root/.docker/config.json"`,
+			want: `sh -c "echo {\"auths\":{\"r\":{\"auth\":\"` + m + `\"}}} > /root/.docker/config.json"`},
+		{name: "spaced, single quotes", in: `python -c "print({'auth' : 'Ym9iOmh1bnRlcjIy'})"`,
+			want: `python -c "print({'auth' : '` + m + `'})"`},
+		{name: "unpadded, upper-case key", in: `printf '{"AUTH":"dXNlcjpwdw"}'`, want: `printf '{"AUTH":"` + m + `"}'`},
+		{name: "podman auth.json", in: "cat > ${XDG_RUNTIME_DIR}/containers/auth.json <<EOF\n{\"auths\": {\"quay.io\": {\"auth\": \"Ym9iOmh1bnRlcjIy\"}}}\nEOF",
+			want: "cat > ${XDG_RUNTIME_DIR}/containers/auth.json <<EOF\n{\"auths\": {\"quay.io\": {\"auth\": \"" + m + "\"}}}\nEOF"},
+		{name: "in a list", in: "x", want: "x", argv: []any{"sh", "-c", `echo '{"auths":{"r":{"auth":"dXNlcjpwdw=="}}}' > c.json`},
+			wantArgv: []string{"sh", "-c", `echo '{"auths":{"r":{"auth":"` + m + `"}}}' > c.json`}},
+		// Near misses: an auth value that is no user:password.
+		{name: "a word", in: `curl -d '{"auth":"required"}' x`, want: `curl -d '{"auth":"required"}' x`},
+		{name: "base64 without a colon", in: `echo '{"auth":"dXNlcg=="}'`, want: `echo '{"auth":"dXNlcg=="}'`},
+		{name: "a boolean", in: `echo '{"auth": true, "auths": {}}'`, want: `echo '{"auth": true, "auths": {}}'`},
+		{name: "another key", in: `echo '{"oauth":"dXNlcjpwdw=="}'`, want: `echo '{"oauth":"dXNlcjpwdw=="}'`},
+	})
+}
