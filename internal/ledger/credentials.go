@@ -433,6 +433,12 @@ func redactCommandLine(s string) (string, bool) {
 	if !containsAny(s, toolFlags) && !containsAny(s, positionalNames) {
 		return s, false // no password option of any tool: most strings that name a tool
 	}
+	return redactCommandLineAfter(nil, s)
+}
+
+// redactCommandLineAfter is redactCommandLine of s read after the words program, which are
+// not s's and stay as they are (a program given in a field of its own: credentials_program.go).
+func redactCommandLineAfter(program []string, s string) (string, bool) {
 	type span struct{ start, end int }
 	var words []span
 	for i := 0; i < len(s); {
@@ -451,6 +457,10 @@ func redactCommandLine(s string) (string, bool) {
 	unquote := func(w string) string { return strings.Trim(w, `"'`) }
 	var cuts []span
 	word := func(k int) (string, bool) {
+		if k < len(program) {
+			return program[k], true
+		}
+		k -= len(program)
 		w := s[words[k].start:words[k].end]
 		// An unquoted redirection with its target attached (<tok, 2>err) is its operator to
 		// the scan, or nothing when the target is attached; a here-string's attached input
@@ -460,8 +470,12 @@ func redactCommandLine(s string) (string, bool) {
 		}
 		return unquote(w), true
 	}
-	argvSecrets(len(words), word,
+	argvSecrets(len(program)+len(words), word,
 		false, func(k, from, to int) {
+			if k < len(program) {
+				return
+			}
+			k -= len(program)
 			w := s[words[k].start:words[k].end]
 			lead := len(w) - len(strings.TrimLeft(w, `"'`))
 			end := words[k].end - (len(w) - len(strings.TrimRight(w, `"'`)))

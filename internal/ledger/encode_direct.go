@@ -208,6 +208,9 @@ func writeMap[V any](w *directWriter, m map[string]V, ents *[]entry2[V], write f
 	if hasPairedSecret(w.red, mine) {
 		return false // the tree path hides a named credential's value (pairValueKey)
 	}
+	if w.red.values && mayHaveProgramArgs(mine) {
+		return false // the tree path reads the arguments with their program (redactProgramArgs)
+	}
 	for i := range mine {
 		w.order = append(w.order, int32(i))
 	}

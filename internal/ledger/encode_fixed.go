@@ -37,6 +37,42 @@ type FieldWriter struct {
 	count  [maxFixedDepth]int    // keys written at each level
 	hidden int                   // open objects inside a redacted one: checked, not written
 	failed bool
+	// program holds, per level, what noteProgramArgs saw there: a program naming a tool, its
+	// arguments, and whether the level is an extra object (whose arguments are its parent's).
+	program [maxFixedDepth]uint8
+}
+
+const (
+	sawProgram = 1 << iota
+	sawArgs
+	isExtra
+)
+
+// noteProgramArgs notes member k, v of the current level for redactProgramArgs, which reads a
+// program field that names a tool with the arguments beside it or in the extra object beside
+// it: a level that holds both gives up, and the map encoder, which sees the whole map, decides.
+func (w *FieldWriter) noteProgramArgs(k string, v any) {
+	if w.failed || w.hidden > 0 || !w.d.red.values {
+		return
+	}
+	lvl := w.depth
+	switch {
+	case isProgramKey(k):
+		if namesTool(v) {
+			w.program[lvl] |= sawProgram
+		}
+	case isArgsKey(k):
+		w.program[lvl] |= sawArgs
+		if lvl > 0 && w.program[lvl]&isExtra != 0 {
+			w.program[lvl-1] |= sawArgs
+			lvl--
+		}
+	case k == extraKey && extraHoldsArgs(v):
+		w.program[lvl] |= sawArgs
+	}
+	if w.program[lvl]&(sawProgram|sawArgs) == sawProgram|sawArgs {
+		w.failed = true
+	}
 }
 
 // key writes k and its colon, and reports whether the value is to be written (false: give up,
@@ -131,6 +167,7 @@ func (w *FieldWriter) Value(k string, v any) {
 	case secret:
 		w.failed = !plainValue(v)
 	}
+	w.noteProgramArgs(k, v)
 }
 
 // String writes a string member.
@@ -142,6 +179,7 @@ func (w *FieldWriter) String(k, v string) {
 	case secret:
 		w.failed = !utf8.ValidString(v)
 	}
+	w.noteProgramArgs(k, v)
 }
 
 // Strings writes a list of strings (nil as [], as the map encoder writes it).
@@ -173,8 +211,12 @@ func (w *FieldWriter) Object(k string) {
 	}
 	w.depth++
 	w.count[w.depth] = 0
+	w.program[w.depth] = 0
 	switch {
 	case write:
+		if k == extraKey {
+			w.program[w.depth] = isExtra
+		}
 		w.d.buf = append(w.d.buf, '{')
 	default: // the key is secret, or the object holding it is redacted
 		w.hidden++

@@ -185,6 +185,9 @@ func (r redactor) value(v any) any {
 		return r.list(x, true)
 	case map[string]any:
 		pair, paired := pairValueKey(r, x) // {"name": "DB_PASSWORD", "value": "x"}: hide the value
+		if r.values {
+			redactProgramArgs(x) // {"command": "mysql", "args": ["-pX"]}: one command line
+		}
 		if !r.anyKeyRewritten(x) {
 			// No key is cut, so none can collide: redact in place. The tree is the encoder's own
 			// copy (plainTree or the round trip made it), never the caller's map; a new map per

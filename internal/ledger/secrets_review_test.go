@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -351,4 +352,66 @@ func TestDockerConfigAuth(t *testing.T) {
 		{name: "a boolean", in: `echo '{"auth": true, "auths": {}}'`, want: `echo '{"auth": true, "auths": {}}'`},
 		{name: "another key", in: `echo '{"oauth":"dXNlcjpwdw=="}'`, want: `echo '{"oauth":"dXNlcjpwdw=="}'`},
 	})
+}
+
+// A program in one field and its arguments in another are read as one command line: the
+// arguments alone name no tool, so a tool's options and plain-word credentials in them were
+// recorded verbatim. The map encoder (direct and tree) and the FieldWriter agree.
+func TestProgramAndArgumentsFields(t *testing.T) {
+	r := newRedactor(nil, 1024)
+	for _, tt := range []struct {
+		name   string
+		fields map[string]any
+		want   string
+	}{
+		{"npm's plain word", map[string]any{"command": "npm", "args": []any{"config", "set", "//r/:_authToken", "hunter22"}},
+			`{"args":["config","set","//r/:_authToken","[REDACTED]"],"command":"npm"}`},
+		{"mysql -p", map[string]any{"program": "mysql", "args": []any{"-phunter22"}}, `{"args":["-p[REDACTED]"],"program":"mysql"}`},
+		{"a path, argv of strings", map[string]any{"cmd": "/usr/bin/sshpass", "argv": []string{"-p", "hunter22", "ssh", "h"}},
+			`{"argv":["-p","[REDACTED]","ssh","h"],"cmd":"/usr/bin/sshpass"}`},
+		{"a string of arguments", map[string]any{"command": "mysql", "args": "-u root -phunter22 db"},
+			`{"args":"-u root -p[REDACTED:cli-password] db","command":"mysql"}`},
+		{"a wrapper in the program", map[string]any{"Command": "sudo mysql", "Args": []any{"-phunter22"}},
+			`{"Args":["-p[REDACTED]"],"Command":"sudo mysql"}`},
+		{"the gateway's extra", map[string]any{"arguments": map[string]any{"command": "mysql", "extra": map[string]any{"args": []any{"-phunter22", "db"}}}},
+			`{"arguments":{"command":"mysql","extra":{"args":["-p[REDACTED]","db"]}}}`},
+		{"two programs, each read", map[string]any{"bin": "mysql", "cmd": "ls", "extra": map[string]any{"args": []any{"-phunter22"}}},
+			`{"bin":"mysql","cmd":"ls","extra":{"args":["-p[REDACTED]"]}}`},
+		{"two tools, both read", map[string]any{"bin": "vault", "cmd": "mysql", "args": []any{"login", "-phunter22", "s.tok"}},
+			`{"args":["login","-p[REDACTED]","[REDACTED]"],"bin":"vault","cmd":"mysql"}`},
+		// Near misses: the same letters are no password for other tools, and a mysql without one.
+		{"ls -p", map[string]any{"command": "ls", "args": []any{"-p", "dir"}}, `{"args":["-p","dir"],"command":"ls"}`},
+		{"docker run -p", map[string]any{"command": "docker", "args": []any{"run", "-p", "8080:80", "img"}},
+			`{"args":["run","-p","8080:80","img"],"command":"docker"}`},
+		{"mysql without a password", map[string]any{"command": "mysql", "args": []any{"-u", "root", "db"}},
+			`{"args":["-u","root","db"],"command":"mysql"}`},
+		{"no program field", map[string]any{"tool": "mysql", "args": []any{"-phunter22"}}, `{"args":["-phunter22"],"tool":"mysql"}`},
+	} {
+		tree, err := r.encodeTree(tt.fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(tree) != tt.want {
+			t.Errorf("%s: tree\n got %s\nwant %s", tt.name, tree, tt.want)
+		}
+		direct, err := r.encode(tt.fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixed, err := r.encodeFixed(&mapFixed{m: tt.fields})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(direct) != tt.want || string(fixed) != tt.want {
+			t.Errorf("%s: direct %s, fixed %s; want %s", tt.name, direct, fixed, tt.want)
+		}
+		// A JSON document in a string argument is redacted as fields, so the same.
+		doc, err := json.Marshal(tt.fields)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := r.encode(map[string]any{"d": string(doc)}); strings.Contains(string(got), "hunter22") != strings.Contains(tt.want, "hunter22") {
+			t.Errorf("%s: as a JSON string %s", tt.name, got)
+		}
+	}
 }

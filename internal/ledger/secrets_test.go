@@ -230,6 +230,9 @@ func directEncoderCases() []map[string]any {
 		{"empty": map[string]any{}, "": ""},
 		{"argv": []string{"mysql", "-pS3cret", "--token", "t"}, "l": []any{"sshpass", "-p", "x", "ssh", 1}, "body": `{"password":"x","n":1.5}`,
 			"m": map[string]any{"ghp_" + strings.Repeat("b", 36): "v", "Cookie: a=b": "c"}, "msg": "[Denied] curl -u a:b -H 'Cookie: s=1'"},
+		// A program and its arguments in separate fields (credentials_program.go).
+		{"command": "npm", "args": []any{"config", "set", "//r/:_authToken", "hunter22"}, "x": map[string]any{"program": "mysql", "argv": "-phunter22 db"}},
+		{"arguments": map[string]any{"bin": "mysql", "cmd": "ls", "extra": map[string]any{"args": []any{"-phunter22"}}}, "exe": "/usr/bin/sshpass", "argv": []string{"-p", "x", "ssh"}},
 	}
 }
 

@@ -1,0 +1,204 @@
+package ledger
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// A call may hold its program in one field and the program's arguments in another: an MCP
+// server's or a process tool's {"command": "npm", "args": ["config", "set", "//r/:_authToken",
+// "X"]}, execFile's {"program": "mysql", "args": ["-pX"]}, and a call through the gateway, which
+// keeps the mapped command in arguments.command and the rest in arguments.extra: {"command":
+// "mysql", "extra": {"args": ["-pX"]}}. The arguments alone name no tool, so neither a tool's
+// short options nor its plain-word credentials were read in them; redactProgramArgs reads them
+// as the one command line they are, the program's words first. Every program field that names a
+// tool is read (a map has no order, and the answer must not depend on one), each with the
+// arguments as they were.
+
+// isProgramKey and isArgsKey are the field names of a program and of its arguments, ignoring
+// case; extraKey is where a gateway call's arguments other than its command are.
+func isProgramKey(k string) bool { return programKeyKind(k) == programField }
+
+func isArgsKey(k string) bool { return programKeyKind(k) == argsField }
+
+const extraKey = "extra"
+
+const (
+	programField = 1 + iota
+	argsField
+)
+
+// programKeyNames are the names of program and args fields by length, with their kind.
+var programKeyNames = func() (t [len("executable") + 1][]struct {
+	name string
+	kind int
+}) {
+	for kind, names := range map[int][]string{
+		programField: {"command", "cmd", "program", "executable", "exe", "binary", "bin"},
+		argsField:    {"args", "argv", "arguments"},
+	} {
+		for _, n := range names {
+			t[len(n)] = append(t[len(n)], struct {
+				name string
+				kind int
+			}{n, kind})
+		}
+	}
+	return t
+}()
+
+// programKeyKind is programField, argsField or 0. Every key of every map a record holds asks:
+// most are ruled out by their length and first byte.
+func programKeyKind(k string) int {
+	if len(k) < len("bin") || len(k) >= len(programKeyNames) || !programKeyStart[k[0]&^0x20] {
+		return 0
+	}
+	for _, n := range programKeyNames[len(k)] {
+		if k[0]|0x20 == n.name[0] && k[len(k)-1]|0x20 == n.name[len(n.name)-1] && strings.EqualFold(k, n.name) {
+			return n.kind
+		}
+	}
+	return 0
+}
+
+// programKeyStart marks the upper-case letters the names begin with.
+var programKeyStart = func() (t [256]bool) {
+	for _, c := range "CPEBA" {
+		t[c] = true
+	}
+	return t
+}()
+
+// namesTool reports whether v is a program field one of whose words names a tool whose command
+// line the scan reads (a path to it, or a wrapper before it: sudo mysql). Every map with a
+// command field asks (a decision's arguments): it allocates nothing.
+func namesTool(v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return false
+	}
+	for w := range strings.FieldsSeq(s) {
+		if isTool(path.Base(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// mayHaveProgramArgs reports whether a map with these entries holds a program field that names
+// a tool beside arguments (an args field, or an extra map): a cheap superset of the maps
+// redactProgramArgs changes, for the encoders that write without the tree and leave such maps
+// to it.
+func mayHaveProgramArgs[V any](ents []entry2[V]) bool {
+	tool, args := false, false
+	for i := range ents {
+		k := ents[i].k
+		switch kind := programKeyKind(k); {
+		case kind == programField:
+			tool = tool || namesTool(any(ents[i].v))
+		case kind == argsField:
+			args = true
+		case k == extraKey:
+			args = args || extraHoldsArgs(any(ents[i].v))
+		}
+	}
+	return tool && args
+}
+
+// extraHoldsArgs reports whether v is a map with an args field.
+func extraHoldsArgs(v any) bool {
+	switch m := v.(type) {
+	case map[string]any:
+		for k := range m {
+			if isArgsKey(k) {
+				return true
+			}
+		}
+	case map[string]string:
+		for k := range m {
+			if isArgsKey(k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// redactProgramArgs hides, in place, the credentials in m's arguments read after each of its
+// program fields that names a tool: in a list as redactArgv hides them, in a string of arguments
+// as RedactSecrets hides the command line it ends. The arguments are m's args fields, or, where
+// it has none, its extra map's.
+func redactProgramArgs(m map[string]any) {
+	var programs []string
+	holder := m
+	for k, v := range m {
+		if isProgramKey(k) && namesTool(v) {
+			programs = append(programs, k)
+		}
+	}
+	if programs == nil {
+		return
+	}
+	slices.Sort(programs)
+	argsKeys := argsKeysOf(m)
+	if argsKeys == nil {
+		extra, _ := m[extraKey].(map[string]any)
+		if holder, argsKeys = extra, argsKeysOf(extra); argsKeys == nil {
+			return
+		}
+	}
+	for _, ak := range argsKeys {
+		switch args := holder[ak].(type) {
+		case []any:
+			// Each program reads the arguments as they were, so the order of the programs
+			// does not change what is hidden.
+			orig := slices.Clone(args)
+			for _, pk := range programs {
+				hideProgramArgs(strings.Fields(m[pk].(string)), orig, args)
+			}
+		case string:
+			for _, pk := range programs {
+				args, _ = redactCommandLineAfter(strings.Fields(m[pk].(string)), args)
+			}
+			holder[ak] = args
+		}
+	}
+}
+
+// argsKeysOf are m's args fields, sorted.
+func argsKeysOf(m map[string]any) []string {
+	var keys []string
+	for k := range m {
+		if isArgsKey(k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// hideProgramArgs hides in args what argvSecrets finds in the command line program followed by
+// orig (args as it was before any program read it); only the arguments' words are hidden.
+func hideProgramArgs(program []string, orig, args []any) {
+	argvSecrets(len(program)+len(orig), func(i int) (string, bool) {
+		if i < len(program) {
+			return program[i], true
+		}
+		return any2string(orig[i-len(program)])
+	}, true, func(i, from, to int) {
+		if i < len(program) {
+			return
+		}
+		i -= len(program)
+		s := orig[i].(string)
+		part := hiddenPart(s, from, to)
+		switch {
+		case part == Redacted || args[i] == Redacted:
+		case args[i] != s:
+			args[i] = Redacted // another program hid another part of it: hide it whole
+		default:
+			args[i] = s[:from] + Redacted + s[from+len(part):]
+		}
+	})
+}
