@@ -415,3 +415,32 @@ func TestProgramAndArgumentsFields(t *testing.T) {
 		}
 	}
 }
+
+// Rows the last round's review (ledger28) found regressed there, which hold on main and must
+// keep holding: a word after an option that reads standard input, a password that begins with a
+// dash after an option that takes one, and a quoted value that runs past a line.
+func TestReviewLedger28Regressions(t *testing.T) {
+	checkRedactionRows(t, []redactionRow{
+		{name: "--password-stdin WORD", in: `docker login --password-stdin hunter22`,
+			want: `docker login --password-stdin [REDACTED:credential-option]`,
+			argv: []any{"docker", "login", "--password-stdin", "hunter22"}, wantArgv: []string{"docker", "login", "--password-stdin", Redacted}},
+		{name: "--with-token WORD", in: `gh auth login --with-token hunter22`,
+			want: `gh auth login --with-token [REDACTED:credential-option]`,
+			argv: []any{"gh", "auth", "login", "--with-token", "hunter22"}, wantArgv: []string{"gh", "auth", "login", "--with-token", Redacted}},
+		{name: "--password -Passkey99 db", in: `mysql --password -Passkey99 db`, want: `mysql --password [REDACTED:credential-option] db`,
+			argv: []any{"mysql", "--password", "-Passkey99", "db"}, wantArgv: []string{"mysql", "--password", Redacted, "db"}},
+		{name: "--password -Secret123", in: `tool --password -Secret123`, want: `tool --password [REDACTED:credential-option]`},
+	})
+	// Later command lines stay in the record, whatever came before them.
+	for _, in := range []string{
+		"mysql -u root --password <<EOF\nDROP DATABASE prod;\nEOF\nrm -rf /srv\nls",
+		"bash -s -- --token <<EOF\nrm -rf /srv\nEOF\nls",
+		"docker login --password-stdin -u bot reg $((1<<2))\nrm -rf /srv\nls",
+		"curl 'https://h/?token=x&page=2\nrm -rf /srv\nls",
+		"password: |\n  token=\"abc\nrm -rf /srv\nls",
+	} {
+		if got := RedactSecrets(in); !strings.Contains(got, "\nrm -rf /srv\n") || !strings.HasSuffix(got, "\nls") {
+			t.Errorf("RedactSecrets(%q) = %q: a later command line is gone", in, got)
+		}
+	}
+}
