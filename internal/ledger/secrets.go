@@ -96,7 +96,7 @@ var secretRules = []secretRule{
 	// PASSWORD=x, client_secret: x, password = x (a config file), $env:TOKEN = "x": an
 	// assignment needs = or :, so prose ("the token expired") stays. Spaces around = stay on the
 	// line, so "x=" at a line's end does not take the next line. In a URL's query (?token=x&page=2)
-	// the value ends at & or # (queryOrAssignment).
+	// the value ends at & (queryOrAssignment); a # is part of it, as libpq and JDBC read it.
 	{credentialAssignmentRule, credentialKeywords, nil,
 		regexp.MustCompile(queryOrAssignment), 1, nil},
 	// "password":"x" and \"password\": \"x\" (a JSON body in a command, its quotes escaped or
@@ -359,9 +359,6 @@ func (r secretRule) apply(s string) (string, bool) {
 	b.Grow(len(s) + 32*len(locs)) // room for the markers: one allocation
 	last := 0
 	for _, m := range locs {
-		if m[0] < last {
-			continue // inside a form parameter's value hidden whole (formValueEnd)
-		}
 		start, end := m[2*r.group], m[2*r.group+1]
 		for g := r.group + 1; start < 0 && 2*g < len(m); g++ {
 			start, end = m[2*g], m[2*g+1] // a tail's other alternative (an encoded assignment)
@@ -372,7 +369,6 @@ func (r secretRule) apply(s string) (string, bool) {
 		from := m[0]
 		if r.id == credentialAssignmentRule && strings.IndexByte(queryParameterByte, s[from]) >= 0 {
 			from++ // a query parameter's match begins at its ? or &
-			end = formValueEnd(s, from-1, end)
 		}
 		if r.byName() && !namesCredential(encodedNameAt(s, from, start)) {
 			// max_tokens=1024, --token-file=/x: the value is not a credential, but it may hold
@@ -394,21 +390,6 @@ func (r secretRule) apply(s string) (string, bool) {
 	}
 	b.WriteString(s[last:])
 	return b.String(), true
-}
-
-// formValueEnd is where a query parameter's value that begins at param (its & or ?) and ends
-// at end is hidden to. A # ends a URL's query, but after an & the parameter may be a form
-// body's (curl -d 'user=bob&password=a#b'), where # is a byte of the value like any other: there
-// the value is hidden up to the next & or space, so a password holding # is hidden whole, at
-// the cost of a URL's fragment after a credential.
-func formValueEnd(s string, param, end int) int {
-	if s[param] != '&' || end == len(s) || s[end] != '#' {
-		return end
-	}
-	for end < len(s) && s[end] != '&' && s[end] != '"' && s[end] != '\'' && skipSpace(s, end) == end {
-		end++
-	}
-	return end
 }
 
 // holdsNone reports whether a match whose value is s[start:end] (-1: none) hides nothing: no

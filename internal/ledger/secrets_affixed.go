@@ -19,13 +19,16 @@ const (
 	optionName  = `(?i)(?:^|[\s"'(])--?` + nameRun
 )
 
-// A URL's query parameter (?token=X&page=2#top, &password=Y) is an assignment whose value ends
-// at & or #: the assignment rule's expression tries it first, at the ? or & before the name,
-// and takes the plain assignment where no = follows the name (password: x, an encoded
-// password%3Dx). The value is a quoted string (as the plain assignment's) or runs to the first
-// & or # (it may be empty: ?token=&page=2 hides nothing), so no parameter is read more than once.
+// A URL's query parameter (?token=X&page=2, &password=Y) is an assignment whose value ends at
+// &: the assignment rule's expression tries it first, at the ? or & before the name, and takes
+// the plain assignment where no = follows the name (password: x, an encoded password%3Dx). The
+// value is a quoted string (as the plain assignment's) or runs to the first & or the word's end
+// (it may be empty: ?token=&page=2 hides nothing), so no parameter is read more than once. A #
+// does not end it: libpq and JDBC read postgresql://h/db?password=a#b's password as a#b, and a
+// form body's (curl -d 'user=bob&password=a#b') holds one as any other byte, so a URL's fragment
+// after a credential (?token=x#top) is hidden with it.
 const (
-	queryTail          = `[ \t]*=[ \t]*(?:` + quotedValue + `|([^\s"'&#]*))`
+	queryTail          = `[ \t]*=[ \t]*(?:` + quotedValue + `|([^\s"'&]*))`
 	queryTailGroups    = 2
 	queryParameterByte = "?&"
 )

@@ -83,3 +83,20 @@ func BenchmarkReview29ProgramKeys(b *testing.B) {
 		}
 	}
 }
+
+// REGRESSION: main hid a query value whole; the branch ended the first parameter's value at #.
+// libpq (conninfo_uri_parse_params) ends a value only at & or the string's end, so the password
+// below is hunter#22 and the record kept its tail. A # never ends a value in a query: the whole
+// password is hidden, and & still ends it.
+func TestReview29QueryValueKeepsHash(t *testing.T) {
+	const m = "[REDACTED:credential-assignment]"
+	checkRedactionRows(t, []redactionRow{
+		{name: "postgres URI", in: "psql 'postgresql://h/db?password=hunter#22'", want: "psql 'postgresql://h/db?password=" + m + "'"},
+		{name: "postgres URI, more parameters", in: "psql 'postgres://h/db?password=hunter#22&sslmode=require'",
+			want: "psql 'postgres://h/db?password=" + m + "&sslmode=require'"},
+		{name: "jdbc", in: "jdbc:postgresql://h/db?password=hunter#22&ssl=true", want: "jdbc:postgresql://h/db?password=" + m + "&ssl=true"},
+		{name: "a fragment after a token", in: "https://h/?token=x#top", want: "https://h/?token=" + m},
+		// Near miss: & ends the value, and the parameters after it stay.
+		{name: "& ends it", in: "https://h/?token=x&page=2", want: "https://h/?token=" + m + "&page=2"},
+	})
+}

@@ -304,15 +304,16 @@ func TestBasicAuthAssignment(t *testing.T) {
 	})
 }
 
-// In a URL's query a credential's value ends at & or #: ?token=X&page=2 hid &page=2 with X.
-// The parameters after it are read on, a quoted or spaced value is taken as outside a query,
-// and after an & (a form body's parameter as much as a query's) a # is part of the value, as a
-// form body's password may hold one.
+// In a URL's query a credential's value ends at &: ?token=X&page=2 hid &page=2 with X. The
+// parameters after it are read on, a quoted or spaced value is taken as outside a query, and a #
+// is part of the value (libpq and JDBC read ?password=a#b as a#b, a form body's password may hold
+// one): a URL's fragment after a credential is hidden with it.
 func TestQueryParameterValues(t *testing.T) {
 	const m = "[REDACTED:credential-assignment]"
 	checkRedactionRows(t, []redactionRow{
 		{name: "& ends it", in: "curl 'https://h/api?token=hunter22&page=2'", want: "curl 'https://h/api?token=" + m + "&page=2'"},
-		{name: "# ends it", in: "open https://h/cb?access_token=hunter22#state", want: "open https://h/cb?access_token=" + m + "#state"},
+		{name: "# is the value's", in: "open https://h/cb?access_token=hunter22#state", want: "open https://h/cb?access_token=" + m},
+		{name: "a fragment is hidden, & ends it", in: "https://h/?token=x#top&page=2", want: "https://h/?token=" + m + "&page=2"},
 		{name: "a credential after it", in: "https://h/?token=hunter22&page=2&password=Xs3cret99&x=1",
 			want: "https://h/?token=" + m + "&page=2&password=" + m + "&x=1"},
 		{name: "after another parameter", in: "https://h/?a=1&api_key=hunter22&b=2", want: "https://h/?a=1&api_key=" + m + "&b=2"},
