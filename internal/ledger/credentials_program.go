@@ -128,7 +128,9 @@ func extraHoldsArgs(v any) bool {
 // redactProgramArgs hides, in place, the credentials in m's arguments read after each of its
 // program fields that names a tool: in a list as redactArgv hides them, in a string of arguments
 // as RedactSecrets hides the command line it ends. The arguments are m's args fields, or, where
-// it has none, its extra map's.
+// it has none, its extra map's. Programs that leave the scan in the same state read the
+// arguments alike, so the arguments are read once per such state (programReadings), not once
+// per program field: a map may hold 1,368 spellings of the program keys.
 func redactProgramArgs(m map[string]any) {
 	var programs []string
 	holder := m
@@ -151,19 +153,86 @@ func redactProgramArgs(m map[string]any) {
 	for _, ak := range argsKeys {
 		switch args := holder[ak].(type) {
 		case []any:
+			readings, ok := programReadings(m, programs, true)
+			if !ok {
+				holder[ak] = Redacted
+				continue
+			}
 			// Each program reads the arguments as they were, so the order of the programs
 			// does not change what is hidden.
 			orig := slices.Clone(args)
-			for _, pk := range programs {
-				hideProgramArgs(strings.Fields(m[pk].(string)), orig, args)
+			for _, words := range readings {
+				hideProgramArgs(words, orig, args)
 			}
 		case string:
-			for _, pk := range programs {
-				args, _ = redactCommandLineAfter(strings.Fields(m[pk].(string)), args)
+			readings, ok := programReadings(m, programs, false)
+			if !ok {
+				holder[ak] = Redacted
+				continue
+			}
+			for _, words := range readings {
+				args, _ = redactCommandLineAfter(words, args)
 			}
 			holder[ak] = args
 		}
 	}
+}
+
+// maxProgramReadings bounds how often one arguments field is read. A call names its program
+// once (a few spellings at most: command beside cmd); more distinct programs than this are an
+// agent's making, and their arguments are hidden whole rather than read once per program, which
+// cost seconds a record.
+const maxProgramReadings = 8
+
+// programReadings are the words of m's program fields named by keys (sorted), one for each
+// state they leave argvSecrets' scan in (generic as the arguments are read: a list or a
+// string): the arguments read after programs that leave it alike are hidden alike, so
+// {"command": "mysql", "Command": "mysql", ...} reads them once. ok is false when there are more
+// than maxProgramReadings.
+func programReadings(m map[string]any, keys []string, generic bool) (readings [][]string, ok bool) {
+	seen, values := map[programState]bool{}, map[string]bool{}
+	for _, k := range keys {
+		v := m[k].(string)
+		if values[v] {
+			continue // the same program under another key's spelling
+		}
+		values[v] = true
+		words := strings.Fields(v)
+		st := programStateAfter(words, generic)
+		if seen[st] {
+			continue
+		}
+		if len(seen) == maxProgramReadings {
+			return nil, false
+		}
+		seen[st] = true
+		readings = append(readings, words)
+	}
+	return readings, true
+}
+
+// programState is what of argvScan's state decides how it reads the words after a program's:
+// the tool (which fixes its options and positional credentials) and the rest, sawAfter as the
+// set it is used as (sorted, without repeats, joined).
+type programState struct {
+	tool, sawAfter               string
+	pending                      *toolOption
+	pendingAny, target, posValue bool
+	pos                          positionalScan
+}
+
+// programStateAfter is the scan's state after the words of a program.
+func programStateAfter(words []string, generic bool) programState {
+	s := argvScan{generic: generic, hide: func(int, int, int) {}}
+	for i, w := range words {
+		s.word(i, w)
+	}
+	st := programState{tool: s.tool, pending: s.pending, pendingAny: s.pendingAny, target: s.target,
+		posValue: s.posValue, pos: s.pos}
+	if len(s.sawAfter) > 0 {
+		st.sawAfter = strings.Join(slices.Compact(slices.Sorted(slices.Values(s.sawAfter))), " ")
+	}
+	return st
 }
 
 // argsKeysOf are m's args fields, sorted.
@@ -193,12 +262,12 @@ func hideProgramArgs(program []string, orig, args []any) {
 		i -= len(program)
 		s := orig[i].(string)
 		part := hiddenPart(s, from, to)
-		switch {
-		case part == Redacted || args[i] == Redacted:
+		switch hidden := s[:from] + Redacted + s[from+len(part):]; {
+		case part == Redacted || args[i] == Redacted || args[i] == hidden:
 		case args[i] != s:
 			args[i] = Redacted // another program hid another part of it: hide it whole
 		default:
-			args[i] = s[:from] + Redacted + s[from+len(part):]
+			args[i] = hidden
 		}
 	})
 }
