@@ -127,13 +127,12 @@ func extraHoldsArgs(v any) bool {
 
 // redactProgramArgs hides, in place, the credentials in m's arguments read after each of its
 // program fields that names a tool: in a list as redactArgv hides them, in a string of arguments
-// as RedactSecrets hides the command line it ends. The arguments are m's args fields, or, where
-// it has none, its extra map's. Programs that leave the scan in the same state read the
+// as RedactSecrets hides the command line it ends. The arguments are m's args fields and its
+// extra map's (the gateway's arguments.extra.args), each read on its own. Programs that leave the scan in the same state read the
 // arguments alike, so the arguments are read once per such state (programReadings), not once
 // per program field: a map may hold 1,368 spellings of the program keys.
 func redactProgramArgs(m map[string]any) {
 	var programs []string
-	holder := m
 	for k, v := range m {
 		if isProgramKey(k) && namesTool(v) {
 			programs = append(programs, k)
@@ -143,17 +142,41 @@ func redactProgramArgs(m map[string]any) {
 		return
 	}
 	slices.Sort(programs)
-	argsKeys := argsKeysOf(m)
-	if argsKeys == nil {
-		extra, _ := m[extraKey].(map[string]any)
-		if holder, argsKeys = extra, argsKeysOf(extra); argsKeys == nil {
-			return
-		}
+	r := programArgsReader{m: m, programs: programs}
+	r.redact(m)
+	if extra, ok := m[extraKey].(map[string]any); ok {
+		r.redact(extra) // beside m's own: the agent chooses where they are
 	}
-	for _, ak := range argsKeys {
+}
+
+// programArgsReader reads arguments after m's programs, the readings found once for a list's
+// reading and once for a string's, whatever the number of args fields.
+type programArgsReader struct {
+	m        map[string]any
+	programs []string
+	readings [2][][]string // a list's (generic), a string's
+	ok       [2]bool
+	done     [2]bool
+}
+
+func (r *programArgsReader) get(generic bool) ([][]string, bool) {
+	i := 0
+	if !generic {
+		i = 1
+	}
+	if !r.done[i] {
+		r.readings[i], r.ok[i] = programReadings(r.m, r.programs, generic)
+		r.done[i] = true
+	}
+	return r.readings[i], r.ok[i]
+}
+
+// redact hides the credentials in holder's args fields read after the programs.
+func (r *programArgsReader) redact(holder map[string]any) {
+	for _, ak := range argsKeysOf(holder) {
 		switch args := holder[ak].(type) {
 		case []any:
-			readings, ok := programReadings(m, programs, true)
+			readings, ok := r.get(true)
 			if !ok {
 				holder[ak] = Redacted
 				continue
@@ -165,7 +188,7 @@ func redactProgramArgs(m map[string]any) {
 				hideProgramArgs(words, orig, args)
 			}
 		case string:
-			readings, ok := programReadings(m, programs, false)
+			readings, ok := r.get(false)
 			if !ok {
 				holder[ak] = Redacted
 				continue

@@ -234,3 +234,21 @@ func TestProgramReadingsBound(t *testing.T) {
 		t.Errorf("1368 spellings of mysql: %#v", m["args"])
 	}
 }
+
+// MISSES in redactProgramArgs: layouts the agent chooses.
+func TestReview29ProgramArgsMisses(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		fields map[string]any
+	}{
+		{"args beside extra.args", map[string]any{"arguments": map[string]any{"command": "mysql", "args": []any{"x"}, "extra": map[string]any{"args": []any{"-phunter22"}}}}},
+	} {
+		out, err := EncodeFields(Config{}, Record{Fields: tt.fields})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(out), "hunter22") {
+			t.Errorf("%s: %s", tt.name, out)
+		}
+	}
+}
