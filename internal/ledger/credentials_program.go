@@ -8,7 +8,8 @@ import (
 
 // A call may hold its program in one field and the program's arguments in another: an MCP
 // server's or a process tool's {"command": "npm", "args": ["config", "set", "//r/:_authToken",
-// "X"]}, execFile's {"program": "mysql", "args": ["-pX"]}, and a call through the gateway, which
+// "X"]}, {"program": "mysql", "args": ["-pX"]}, Node's execFile ({"file": "mysql", "args": [...]}), a
+// Kubernetes container ({"command": ["mysql"], "args": [...]}: a list), and a call through the gateway, which
 // keeps the mapped command in arguments.command and the rest in arguments.extra: {"command":
 // "mysql", "extra": {"args": ["-pX"]}}. The arguments alone name no tool, so neither a tool's
 // short options nor its plain-word credentials were read in them; redactProgramArgs reads them
@@ -35,7 +36,7 @@ var programKeyNames = func() (t [len("executable") + 1][]struct {
 	kind int
 }) {
 	for kind, names := range map[int][]string{
-		programField: {"command", "cmd", "program", "executable", "exe", "binary", "bin"},
+		programField: {"command", "cmd", "program", "executable", "exe", "binary", "bin", "file"},
 		argsField:    {"args", "argv", "arguments"},
 	} {
 		for _, n := range names {
@@ -64,7 +65,7 @@ func programKeyKind(k string) int {
 
 // programKeyStart marks the upper-case letters the names begin with.
 var programKeyStart = func() (t [256]bool) {
-	for _, c := range "CPEBA" {
+	for _, c := range "CPEBFA" {
 		t[c] = true
 	}
 	return t
@@ -74,16 +75,38 @@ var programKeyStart = func() (t [256]bool) {
 // line the scan reads (a path to it, or a wrapper before it: sudo mysql). Every map with a
 // command field asks (a decision's arguments): it allocates nothing.
 func namesTool(v any) bool {
-	s, ok := v.(string)
-	if !ok {
-		return false
-	}
-	for w := range strings.FieldsSeq(s) {
-		if isTool(path.Base(w)) {
-			return true
+	found := false
+	programWords(v, func(w string) bool {
+		found = isTool(path.Base(w))
+		return !found
+	})
+	return found
+}
+
+// programWords calls yield with the words of a program field, until it returns false: a
+// string's, split at spaces, or a list's strings, each a word (a Kubernetes container's
+// "command": ["mysql"], beside its "args").
+func programWords(v any, yield func(string) bool) {
+	switch p := v.(type) {
+	case string:
+		for w := range strings.FieldsSeq(p) {
+			if !yield(w) {
+				return
+			}
+		}
+	case []string:
+		for _, w := range p {
+			if !yield(w) {
+				return
+			}
+		}
+	case []any:
+		for _, e := range p {
+			if w, ok := e.(string); ok && !yield(w) {
+				return
+			}
 		}
 	}
-	return false
 }
 
 // mayHaveProgramArgs reports whether a map with these entries holds a program field that names
@@ -215,12 +238,13 @@ const maxProgramReadings = 8
 func programReadings(m map[string]any, keys []string, generic bool) (readings [][]string, ok bool) {
 	seen, values := map[programState]bool{}, map[string]bool{}
 	for _, k := range keys {
-		v := m[k].(string)
+		var words []string
+		programWords(m[k], func(w string) bool { words = append(words, w); return true })
+		v := strings.Join(words, "\x00")
 		if values[v] {
 			continue // the same program under another key's spelling
 		}
 		values[v] = true
-		words := strings.Fields(v)
 		st := programStateAfter(words, generic)
 		if seen[st] {
 			continue

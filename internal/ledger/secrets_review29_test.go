@@ -242,6 +242,8 @@ func TestReview29ProgramArgsMisses(t *testing.T) {
 		fields map[string]any
 	}{
 		{"args beside extra.args", map[string]any{"arguments": map[string]any{"command": "mysql", "args": []any{"x"}, "extra": map[string]any{"args": []any{"-phunter22"}}}}},
+		{"a Kubernetes container's command list", map[string]any{"spec": map[string]any{"containers": []any{map[string]any{"name": "c", "command": []any{"mysql"}, "args": []any{"-phunter22", "db"}}}}}},
+		{"execFile's file", map[string]any{"file": "mysql", "args": []any{"-phunter22"}}},
 	} {
 		out, err := EncodeFields(Config{}, Record{Fields: tt.fields})
 		if err != nil {
