@@ -264,6 +264,9 @@ func BenchmarkRedactSecrets(b *testing.B) {
 		// Docker's "auth" entries, each read by the expression and decoded.
 		{"docker-auth-64KiB", strings.Repeat(`{"auth":"dXNlcjpwdw=="} `, 2730)},
 		{"docker-auth-open-64KiB", strings.Repeat(`"auth":"`, 8192)},
+		{"docker-auth-yaml-64KiB", strings.Repeat("auth: dXNlcjpwdw==\n", 3450)},
+		{"auth-words-64KiB", strings.Repeat("auth= x ", 8192)},
+		{"encoded-quotes-64KiB", strings.Repeat("token%3D%22", 5958)},
 		// Percent-encoded assignments encoded many times over: each tail reads its %25s once.
 		{"encoded-twice-64KiB", strings.Repeat("token%2525", 6554)},
 		{"encoded-deep-64KiB", "password%" + strings.Repeat("25", 32760) + "3D"},

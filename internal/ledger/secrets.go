@@ -80,9 +80,11 @@ var secretRules = []secretRule{
 	{"cookie-header", []string{wordCookie}, nil, regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
 	// Docker's config.json (and Podman's auth.json) in a command line: "auths":{"registry":
 	// {"auth":"dXNlcjpwdw=="}}, the base64 of user:password (only a value that decodes to one:
-	// "auth": "required" stays). Its quotes may be escaped (a JSON document in a shell word).
-	{dockerAuthRule, []string{`auth"`, `auth\"`, `auth'`}, nil,
-		regexp.MustCompile(`(?i)\\?["']auth\\?["'][ \t]*:[ \t]*\\?["']([A-Za-z0-9+/]+={0,2})\\?["']`), 1, nil},
+	// "auth": "required" stays). Its quotes may be escaped (a JSON document in a shell word). The
+	// same entry in containerd's config.toml (auth = "dXNlcjpwdw==") and in YAML (auth: dXNl...):
+	// the key unquoted, the value quoted or not.
+	{dockerAuthRule, []string{`auth"`, `auth\"`, `auth'`, "auth:", "auth=", "auth :", "auth ="}, nil,
+		regexp.MustCompile(`(?i)(?:\\?["']auth\\?["']|(?:^|[^a-z0-9_.\\"'-])auth)[ \t]*[:=][ \t]*\\?["']?([A-Za-z0-9+/]+={0,2})`), 1, nil},
 	// mysql -pSECRET, sshpass -p x, curl -u user:pass: a known tool's password options
 	// (credentials.go), which mean other things for other tools.
 	{cliPasswordRule, toolWords, toolGateWords, nil, 0, redactCommandLine},
@@ -213,7 +215,8 @@ const (
 // encoded : or = (spaces as %20 or +) take a value too; encoded twice or more, each % is %25
 // (password%253DX, %2522token%2522%253A%2522X). An encoded value ends at a plain or encoded &
 // or quote (encodedValue: no %22, %26 or %27, nor %2522, %2526, %2527 ...), so the parameters
-// after it stay; another % (a literal one in the value, %25) is part of it.
+// after it stay; another % (a literal one in the value, %25) is part of it. A value in encoded
+// quotes after %3D (password%3D%22X%22) is the text inside them.
 const (
 	optionTail    = `(?:=|\s+)(?:<<<[ \t]*)?` + credentialValue
 	quotedKeyTail = `\\?["'][ \t]*[:=][ \t]*` + quotedValue
@@ -227,7 +230,7 @@ const (
 // them one by one, as one expression is too large for regexp's backtracker on a long text.
 var (
 	assignmentTails = []string{`(?:[ \t]*=[ \t]*|[ \t]*:\s*)` + credentialValue,
-		encodedPercent + `(?:3D|2[27](?:` + encodedPercent + `20|\+)*` + encodedPercent + `3[AD](?:` + encodedPercent + `20|\+)*` +
+		encodedPercent + `(?:3D(?:` + encodedPercent + `2[27])?|2[27](?:` + encodedPercent + `20|\+)*` + encodedPercent + `3[AD](?:` + encodedPercent + `20|\+)*` +
 			encodedPercent + `2[27])` + encodedValue}
 	assignmentTail = `(?:` + strings.Join(assignmentTails, "|") + `)`
 )

@@ -254,3 +254,24 @@ func TestReview29ProgramArgsMisses(t *testing.T) {
 		}
 	}
 }
+
+// MISSES: respellings of what the branch catches. Docker's "auth" entry in containerd's TOML and
+// in YAML (the key unquoted, the value quoted or not), and a percent-encoded assignment whose
+// value is in encoded quotes, once or twice encoded.
+func TestReview29Misses(t *testing.T) {
+	const auth, assign = "[REDACTED:docker-config-auth]", "[REDACTED:credential-assignment]"
+	checkRedactionRows(t, []redactionRow{
+		{name: "containerd auth", in: "[plugins.\"io.containerd.grpc.v1.cri\".registry.configs.\"r\".auth]\n  auth = \"dXNlcjpodW50ZXIyMg==\"",
+			want: "[plugins.\"io.containerd.grpc.v1.cri\".registry.configs.\"r\".auth]\n  auth = \"" + auth + "\""},
+		{name: "auth in YAML", in: "auths:\n  r:\n    auth: dXNlcjpodW50ZXIyMg==", want: "auths:\n  r:\n    auth: " + auth},
+		{name: "AUTH=, unpadded", in: "AUTH=dXNlcjpodW50ZXIyMg ./push", want: "AUTH=" + auth + " ./push"},
+		{name: "encoded quoted value", in: "password%3D%22hunter22%22", want: "password%3D%22" + assign + "%22"},
+		{name: "twice-encoded quoted value", in: "password%253D%2522hunter22%2522&x=1", want: "password%253D%2522" + assign + "%2522&x=1"},
+		// Near misses: an auth that is no base64 user:password, a name that is no credential's.
+		{name: "auth: a word", in: "auth: required\nhttp_auth = basic", want: "auth: required\nhttp_auth = basic"},
+		{name: "oauth", in: "oauth: dXNlcjpodW50ZXIyMg==", want: "oauth: dXNlcjpodW50ZXIyMg=="},
+		{name: "base64 without a colon", in: "auth = \"dXNlcg==\"", want: "auth = \"dXNlcg==\""},
+		{name: "encoded max_tokens", in: "max_tokens%3D%221024%22", want: "max_tokens%3D%221024%22"},
+		{name: "an empty encoded quote", in: "password%3D%22%22&x=1", want: "password%3D%22%22&x=1"},
+	})
+}
