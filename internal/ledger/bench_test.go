@@ -267,6 +267,8 @@ func BenchmarkRedactSecrets(b *testing.B) {
 		{"docker-auth-yaml-64KiB", strings.Repeat("auth: dXNlcjpwdw==\n", 3450)},
 		{"auth-words-64KiB", strings.Repeat("auth= x ", 8192)},
 		{"encoded-quotes-64KiB", strings.Repeat("token%3D%22", 5958)},
+		{"bracket-quotes-64KiB", strings.Repeat(`password=["x `, 5041)},
+		{"bracket-open-64KiB", strings.Repeat(`password=[" `, 5461) + strings.Repeat(`password=['`, 20)},
 		// Percent-encoded assignments encoded many times over: each tail reads its %25s once.
 		{"encoded-twice-64KiB", strings.Repeat("token%2525", 6554)},
 		{"encoded-deep-64KiB", "password%" + strings.Repeat("25", 32760) + "3D"},

@@ -196,10 +196,11 @@ func replaceSpans(s string, locs [][]int, keep func(string) bool) string {
 // quotedValue is a quoted string, its quotes escaped with backslashes (as in JSON inside a
 // double-quoted shell word) or not; credentialValue is that or a word: the value of a credential
 // option or assignment. An escaped string is tried first: as a word its backslash alone would be
-// the value.
+// the value. A bracket or parenthesis before a quoted string (basicAuth=['u:x'], a list or a
+// call) takes the string with it: as a word the bracket alone would be.
 const (
 	quotedValue     = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*')`
-	credentialValue = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*'|[^\s"'=][^\s"']*)`
+	credentialValue = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*'|[\[(][ \t]*(?:"[^"]*"|'[^']*')|[^\s"'=][^\s"']*)`
 )
 
 // What follows a credential's name in an option (= or spaces and a value, or a here-string's

@@ -256,8 +256,8 @@ func TestReview29ProgramArgsMisses(t *testing.T) {
 }
 
 // MISSES: respellings of what the branch catches. Docker's "auth" entry in containerd's TOML and
-// in YAML (the key unquoted, the value quoted or not), and a percent-encoded assignment whose
-// value is in encoded quotes, once or twice encoded.
+// in YAML (the key unquoted, the value quoted or not), a percent-encoded assignment whose value
+// is in encoded quotes, once or twice encoded, and a quoted value in a bracket (basicAuth=['u:x']).
 func TestReview29Misses(t *testing.T) {
 	const auth, assign = "[REDACTED:docker-config-auth]", "[REDACTED:credential-assignment]"
 	checkRedactionRows(t, []redactionRow{
@@ -267,7 +267,12 @@ func TestReview29Misses(t *testing.T) {
 		{name: "AUTH=, unpadded", in: "AUTH=dXNlcjpodW50ZXIyMg ./push", want: "AUTH=" + auth + " ./push"},
 		{name: "encoded quoted value", in: "password%3D%22hunter22%22", want: "password%3D%22" + assign + "%22"},
 		{name: "twice-encoded quoted value", in: "password%253D%2522hunter22%2522&x=1", want: "password%253D%2522" + assign + "%2522&x=1"},
+		{name: "basicAuth list", in: "basicAuth=['alice:hunter22']", want: "basicAuth=" + assign + "]"},
+		{name: "a call", in: `PASSWORD=("hunter22") ./run`, want: "PASSWORD=" + assign + ") ./run"},
+		{name: "an option's list", in: `--token ["hunter22"]`, want: `--token [REDACTED:credential-option]]`},
 		// Near misses: an auth that is no base64 user:password, a name that is no credential's.
+		{name: "a bracket without quotes", in: "password=[hunter22] x", want: "password=" + assign + " x"},
+		{name: "max_tokens list", in: "max_tokens=['1024']", want: "max_tokens=['1024']"},
 		{name: "auth: a word", in: "auth: required\nhttp_auth = basic", want: "auth: required\nhttp_auth = basic"},
 		{name: "oauth", in: "oauth: dXNlcjpodW50ZXIyMg==", want: "oauth: dXNlcjpodW50ZXIyMg=="},
 		{name: "base64 without a colon", in: "auth = \"dXNlcg==\"", want: "auth = \"dXNlcg==\""},
