@@ -13,9 +13,8 @@ import (
 // keeps the mapped command in arguments.command and the rest in arguments.extra: {"command":
 // "mysql", "extra": {"args": ["-pX"]}}. The arguments alone name no tool, so neither a tool's
 // short options nor its plain-word credentials were read in them; redactProgramArgs reads them
-// as the one command line they are, the program's words first. Every program field that names a
-// tool is read (a map has no order, and the answer must not depend on one), each with the
-// arguments as they were.
+// as the one command line they are, the program's words first, when the map's program fields
+// agree on the program (oneProgram).
 
 // isProgramKey and isArgsKey are the field names of a program and of its arguments, ignoring
 // case; extraKey is where a gateway call's arguments other than its command are.
@@ -148,138 +147,57 @@ func extraHoldsArgs(v any) bool {
 	return false
 }
 
-// redactProgramArgs hides, in place, the credentials in m's arguments read after each of its
-// program fields that names a tool: in a list as redactArgv hides them, in a string of arguments
-// as RedactSecrets hides the command line it ends. The arguments are m's args fields and its
-// extra map's (the gateway's arguments.extra.args), each read on its own. Programs that leave the scan in the same state read the
-// arguments alike, so the arguments are read once per such state (programReadings), not once
-// per program field: a map may hold 1,368 spellings of the program keys.
+// redactProgramArgs hides, in place, the credentials in m's arguments read after its program: in
+// a list as redactArgv hides them, in a string of arguments as RedactSecrets hides the command
+// line it ends. The arguments are m's args fields and its extra map's (the gateway's
+// arguments.extra.args), each read on its own. Only a map whose program fields all name the same
+// program (however many spellings of the key: command beside cmd) is read so: fields that
+// disagree leave it unknown which program runs, and reading the arguments after a decoy the agent
+// added hid the command it ran — kubectl's "delete" after "cmd": "sshpass -p", every argument
+// behind nine programs. Such a map's arguments are read as main reads them, alone.
 func redactProgramArgs(m map[string]any) {
-	var programs []string
-	for k, v := range m {
-		if isProgramKey(k) && namesTool(v) {
-			programs = append(programs, k)
-		}
-	}
-	if programs == nil {
+	words, ok := oneProgram(m)
+	if !ok {
 		return
 	}
-	slices.Sort(programs)
-	r := programArgsReader{m: m, programs: programs}
-	r.redact(m)
+	redactArgsAfter(words, m)
 	if extra, ok := m[extraKey].(map[string]any); ok {
-		r.redact(extra) // beside m's own: the agent chooses where they are
+		redactArgsAfter(words, extra) // beside m's own: the agent chooses where they are
 	}
 }
 
-// programArgsReader reads arguments after m's programs, the readings found once for a list's
-// reading and once for a string's, whatever the number of args fields.
-type programArgsReader struct {
-	m        map[string]any
-	programs []string
-	readings [2][][]string // a list's (generic), a string's
-	ok       [2]bool
-	done     [2]bool
+// oneProgram returns the words of m's program fields when every one of them holds the same words
+// and they name a tool.
+func oneProgram(m map[string]any) ([]string, bool) {
+	var words []string
+	found := false
+	for k, v := range m {
+		if !isProgramKey(k) {
+			continue
+		}
+		var these []string
+		programWords(v, func(w string) bool { these = append(these, w); return true })
+		if found && !slices.Equal(these, words) {
+			return nil, false
+		}
+		words, found = these, true
+	}
+	if !found || !namesTool(words) {
+		return nil, false
+	}
+	return words, true
 }
 
-func (r *programArgsReader) get(generic bool) ([][]string, bool) {
-	i := 0
-	if !generic {
-		i = 1
-	}
-	if !r.done[i] {
-		r.readings[i], r.ok[i] = programReadings(r.m, r.programs, generic)
-		r.done[i] = true
-	}
-	return r.readings[i], r.ok[i]
-}
-
-// redact hides the credentials in holder's args fields read after the programs.
-func (r *programArgsReader) redact(holder map[string]any) {
+// redactArgsAfter hides the credentials in holder's args fields read after program's words.
+func redactArgsAfter(program []string, holder map[string]any) {
 	for _, ak := range argsKeysOf(holder) {
 		switch args := holder[ak].(type) {
 		case []any:
-			readings, ok := r.get(true)
-			if !ok {
-				holder[ak] = Redacted
-				continue
-			}
-			// Each program reads the arguments as they were, so the order of the programs
-			// does not change what is hidden.
-			orig := slices.Clone(args)
-			for _, words := range readings {
-				hideProgramArgs(words, orig, args)
-			}
+			hideProgramArgs(program, slices.Clone(args), args)
 		case string:
-			readings, ok := r.get(false)
-			if !ok {
-				holder[ak] = Redacted
-				continue
-			}
-			for _, words := range readings {
-				args, _ = redactCommandLineAfter(words, args)
-			}
-			holder[ak] = args
+			holder[ak], _ = redactCommandLineAfter(program, args)
 		}
 	}
-}
-
-// maxProgramReadings bounds how often one arguments field is read. A call names its program
-// once (a few spellings at most: command beside cmd); more distinct programs than this are an
-// agent's making, and their arguments are hidden whole rather than read once per program, which
-// cost seconds a record.
-const maxProgramReadings = 8
-
-// programReadings are the words of m's program fields named by keys (sorted), one for each
-// state they leave argvSecrets' scan in (generic as the arguments are read: a list or a
-// string): the arguments read after programs that leave it alike are hidden alike, so
-// {"command": "mysql", "Command": "mysql", ...} reads them once. ok is false when there are more
-// than maxProgramReadings.
-func programReadings(m map[string]any, keys []string, generic bool) (readings [][]string, ok bool) {
-	seen, values := map[programState]bool{}, map[string]bool{}
-	for _, k := range keys {
-		var words []string
-		programWords(m[k], func(w string) bool { words = append(words, w); return true })
-		v := strings.Join(words, "\x00")
-		if values[v] {
-			continue // the same program under another key's spelling
-		}
-		values[v] = true
-		st := programStateAfter(words, generic)
-		if seen[st] {
-			continue
-		}
-		if len(seen) == maxProgramReadings {
-			return nil, false
-		}
-		seen[st] = true
-		readings = append(readings, words)
-	}
-	return readings, true
-}
-
-// programState is what of argvScan's state decides how it reads the words after a program's:
-// the tool (which fixes its options and positional credentials) and the rest, sawAfter as the
-// set it is used as (sorted, without repeats, joined).
-type programState struct {
-	tool, sawAfter               string
-	pending                      *toolOption
-	pendingAny, target, posValue bool
-	pos                          positionalScan
-}
-
-// programStateAfter is the scan's state after the words of a program.
-func programStateAfter(words []string, generic bool) programState {
-	s := argvScan{generic: generic, hide: func(int, int, int) {}}
-	for i, w := range words {
-		s.word(i, w)
-	}
-	st := programState{tool: s.tool, pending: s.pending, pendingAny: s.pendingAny, target: s.target,
-		posValue: s.posValue, pos: s.pos}
-	if len(s.sawAfter) > 0 {
-		st.sawAfter = strings.Join(slices.Compact(slices.Sorted(slices.Values(s.sawAfter))), " ")
-	}
-	return st
 }
 
 // argsKeysOf are m's args fields, sorted.

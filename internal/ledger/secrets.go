@@ -417,14 +417,18 @@ func base64UserPassword(v string) bool {
 			return false
 		}
 	}
-	colon := false
-	for _, c := range b {
+	colon := -1
+	for i, c := range b {
 		if c < 0x20 || c >= 0x7f {
 			return false
 		}
-		colon = colon || c == ':'
+		if c == ':' && colon < 0 {
+			colon = i
+		}
 	}
-	return colon
+	// A user and a password, each of one character at least: a short word that decodes to
+	// ":yr" (auth: Only) is no login.
+	return colon > 0 && colon < len(b)-1
 }
 
 // encodedNameAt is nameAt of the match s[from:to], without the hex digits of a percent-escape
