@@ -135,7 +135,7 @@ func (a *analyzer) fileTool(idx int, redirs []*syntax.Redirect, depth int) {
 		a.opaque(idx, why)
 	case inner != nil:
 		a.out.segments[idx].wrapper = true
-		if globbingTools[seg.name] || seg.name == "shx" && !slices.ContainsFunc(seg.words, isNoglob) {
+		if globbingTools[seg.name] || seg.name == "shx" && !shxNoglob(seg.words) {
 			inner = a.ownGlobs(inner)
 		}
 		a.command(inner, redirs, seg.pipeFrom, depth+1)
@@ -151,8 +151,29 @@ var globbingTools = wordSet("rimraf del del-cli trash")
 // shxPatterns are ShellJS's commands whose first operand is a pattern, not a file (its globStart).
 var shxPatterns = wordSet("sed grep")
 
-// isNoglob is shx's --noglob, by which its command takes its operands literally.
-func isNoglob(w word) bool { return !w.dynamic && w.s == "--noglob" }
+// shxNoglob says whether shx takes its command's operands literally: --noglob among its own
+// options (those before the command, minimist's, the last of a name winning) and no other
+// spelling of it anywhere, so --noglob --no-noglob, --noglob= and a --noglob after the command
+// (an operand, not shx's option) leave the operands globbed.
+func shxNoglob(words []word) bool {
+	noglob := false
+	for i, w := range words[1:] {
+		if w.dynamic {
+			return false
+		}
+		if !strings.HasPrefix(w.s, "-") {
+			// The command: a spelling of the option after it is the command's operand.
+			return noglob && !slices.ContainsFunc(words[i+1:], func(w word) bool { return strings.Contains(w.s, "noglob") })
+		}
+		switch {
+		case w.s == "--noglob":
+			noglob = true
+		case strings.Contains(w.s, "noglob"):
+			return false // --no-noglob, --noglob=VALUE: not read here
+		}
+	}
+	return false
+}
 
 // ownGlobs returns a tool's command words with each literal word that holds a glob or a brace
 // read as the engine reads it unquoted (a glob of paths, braces expanded): the tool expands it.

@@ -88,7 +88,7 @@ var runnerWrappers = map[string]wrapSpec{
 	"cross-env-shell": {assigns: true, joinScript: true},
 	"concurrently": {argOpts: "ncpltsm", longArgs: []string{"names", "name-separator", "prefix-colors", "prefix", "prefix-length",
 		"timestamp-format", "success", "restart-tries", "restart-after", "max-processes", "kill-signal", "default-input-target",
-		"pad-prefix", "teardown"}, eachScript: true, longScripts: []string{"teardown"}, shortcuts: true},
+		"teardown"}, eachScript: true, longScripts: []string{"teardown"}, shortcuts: true},
 	// nodemon SCRIPT runs node SCRIPT (or its execMap's program for the extension: opaque alike),
 	// and -x CMD SCRIPT runs the shell line "CMD SCRIPT"; -V and -C take no value.
 	"nodemon": {argOpts: "weidsP", script: 'x', longArgs: []string{"watch", "ext", "ignore", "delay", "signal", "config", "exec", "cwd",
@@ -646,6 +646,68 @@ func runnerCode(s *segment) string {
 	return runnerStarts(s)
 }
 
+// runnerOptionsUnread returns why a runner the engine reads through has an option, or a
+// placeholder in its command, that changes what runs in ways it does not read, or "":
+// watchexec's shell with arguments or a path (it runs SHELL ARGS -c CMD), its variables (-E
+// NODE_OPTIONS=...), its log file (written anywhere) and its filter program; chokidar's and
+// nodemon's placeholders ({path}: the changed file's name pasted into the shell line unquoted;
+// {{pwd}}: the absolute working directory); summon's provider program and secrets files (which
+// set the command's variables); teller's configuration.
+func runnerOptionsUnread(s *segment) string {
+	unread := optionsUnread[s.name]
+	for _, w := range s.words[1:] {
+		if s.name == "summon" && (w.s == "--" || !strings.HasPrefix(w.s, "-")) {
+			break // its command: the options after it are the command's
+		}
+		if why := unread(w.s); why != "" {
+			return why
+		}
+		if w.dynamic {
+			return s.name + " takes a word computed at run time"
+		}
+	}
+	return ""
+}
+
+// optLogFile is a program's file of its log (written wherever it names).
+const optLogFile = "--log-file"
+
+// optionsUnread are runnerOptionsUnread's readers of one word, by runner.
+var optionsUnread = map[string]func(v string) string{
+	"watchexec": func(v string) string {
+		name, val, hasVal := strings.Cut(v, "=")
+		// A log file named plainly in the working directory (watchexec.log) is the project's.
+		logElsewhere := name == optLogFile && (!hasVal || strings.ContainsAny(val, "/\\~$") || strings.HasPrefix(val, "."))
+		shellArgs := name == optShell && (!hasVal || strings.ContainsAny(val, " /\t"))
+		if strings.HasPrefix(v, "-E") || name == optEnv || logElsewhere || name == "-j" || name == "--filter-prog" || shellArgs {
+			return "watchexec's " + name + " changes what its command runs or writes"
+		}
+		return ""
+	},
+	"chokidar": func(v string) string {
+		if l := strings.ToLower(v); strings.Contains(l, "{path}") || strings.Contains(l, "{event}") {
+			return "chokidar pastes the changed path into its command"
+		}
+		return ""
+	},
+	"nodemon": func(v string) string {
+		if strings.Contains(v, "{{") {
+			return "nodemon fills its command's {{...}} placeholders"
+		}
+		return ""
+	},
+	"summon": func(v string) string {
+		name, _, _ := strings.Cut(v, "=")
+		return "summon's " + name + " names its provider or the secrets that set its command's variables"
+	},
+	"teller": func(v string) string {
+		if name, _, _ := strings.Cut(v, "="); name == "-c" || strings.HasPrefix(name, "--config") {
+			return "teller's configuration names the providers that set its command's variables"
+		}
+		return ""
+	},
+}
+
 // runnerStarts returns why a runner starts a program the engine does not follow, or "": a
 // terminal's command (xterm -e), start-stop-daemon's and bwrap's programs, another root (proot,
 // chpst -/), systemd-run's output sent to a file by a property.
@@ -661,6 +723,8 @@ func runnerStarts(s *segment) string {
 		if len(s.operands) > 0 {
 			return "hyperfine runs its operands and options as shell commands"
 		}
+	case "watchexec", "chokidar", "nodemon", "summon", "teller":
+		return runnerOptionsUnread(s)
 	case "xterm", "uxterm", "urxvt", "rxvt", "gnome-terminal", "konsole", "alacritty", "kitty", "wezterm", "foot", "xfce4-terminal", "tilix", "terminator":
 		if len(s.words) > 2 {
 			return s.name + " runs a command in a new terminal"

@@ -134,3 +134,84 @@ func TestReview29PackageSpellings(t *testing.T) {
 		}
 	}
 }
+
+// Second read of engine29 (c41e2353..1d313fcc). shx's --noglob counts only among shx's own options
+// before its command, and minimist's last word wins (--no-noglob, --noglob= turn it off); nodemon
+// substitutes {{pwd}} (the absolute working directory) and {{filename}} in its -x command;
+// watchexec splits --shell at blanks (SHELL ARGS -c CMD) and sets -E|--env's variables in its
+// command's environment; chokidar puts each changed path in place of {path}, unquoted, in its shell
+// line; summon runs its --provider and reads -f|--yaml as the variables it sets; teller's -c names
+// the providers whose values it sets; fish runs every -c it is given.
+func TestReview29SecondRead(t *testing.T) {
+	for _, level := range []AutonomyLevel{AutonomyDefault, AutonomyYolo} {
+		rules := classRules
+		rules.Autonomy = level
+		p := mustCompile(t, &Profile{}, rules)
+		for _, c := range []struct{ attack, near string }{
+			{`shx --noglob --no-noglob rm -rf '{..,dist}'`, `shx --noglob rm -rf '{..,dist}'`},
+			{`shx --noglob --noglob= cat '.env*'`, `shx --noglob cat '.env*'`},
+			{`shx rm -rf --noglob '{..,dist}'`, `shx --noglob rm -rf dist`},
+			{`shx cat README.md --noglob '.env*'`, `shx --silent cat README.md`},
+			{`summon -f /tmp/secrets.yml make test`, `summon make test`},
+			{`watchexec --log-file=/root/.bashrc -- make test`, `watchexec --log-file=watchexec.log -- make test`},
+			// Before the branch too.
+			{`fish -c 'npm test' -c 'rm -rf ~'`, `fish -c 'npm test'`},
+		} {
+			if d := Evaluate(p, shCall(c.attack)); d.Allowed() {
+				t.Errorf("%q is admitted at %s", c.attack, level)
+			}
+			if d := Evaluate(p, shCall(c.near)); !d.Allowed() {
+				t.Errorf("near miss %q is refused at %s: %s %s", c.near, level, d.RuleID, d.Message)
+			}
+		}
+	}
+	rules := classRules
+	rules.Autonomy = AutonomyDefault
+	p := mustCompile(t, &Profile{}, rules)
+	for _, c := range []struct{ attack, near string }{
+		{`nodemon -x 'rm -rf {{pwd}}/../src' x.js`, `nodemon -x 'rm -rf dist' x.js`},
+		{`watchexec --shell='bash /tmp/evil.sh' -- make test`, `watchexec --shell=bash -- make test`},
+		{`watchexec --shell='node /tmp/x.js' -- make test`, `watchexec --shell=zsh -- make test`},
+		{`watchexec --shell='bash --rcfile /tmp/x -i' -- make test`, `watchexec --shell=sh -- make test`},
+		// watchexec's variables are not read: -E of any variable asks, as every watchexec did
+		// at Default before the branch read its command (watchexec -E RUST_LOG=debug too).
+		{`watchexec -E BASH_ENV=/tmp/evil.sh --shell=bash -- make test`, `watchexec -e rs -- make test`},
+		{`watchexec --env=NODE_OPTIONS=--require=/tmp/x.js -- npm test`, `watchexec -w src -- npm test`},
+		{`watchexec -E LD_PRELOAD=/tmp/x.so -- make test`, `watchexec -- make test`},
+		{`chokidar 'src/**' -c 'echo {path}'`, `chokidar 'src/**' -c 'make test'`},
+		{`summon --provider /tmp/evil make test`, `summon make test`},
+		{`summon -p /tmp/evil make test`, `summon -- make test`},
+		{`summon --yaml 'NODE_OPTIONS: --require=/tmp/x.js' npm test`, `summon npm test`},
+		{`teller run -c /tmp/.teller.yml -- make test`, `teller run -- make test`},
+	} {
+		if d := Evaluate(p, shCall(c.attack)); d.Allowed() {
+			t.Errorf("%q is admitted at Default", c.attack)
+		}
+		if d := Evaluate(p, shCall(c.near)); !d.Allowed() {
+			t.Errorf("near miss %q is refused at Default: %s %s", c.near, d.RuleID, d.Message)
+		}
+	}
+	rules.Autonomy = AutonomyYolo
+	p = mustCompile(t, &Profile{}, rules)
+	for _, c := range []struct{ attack, near string }{
+		// concurrently's --pad-prefix takes no value (a yargs boolean): the next word is a command.
+		{`concurrently --pad-prefix 'rm -rf ~'`, `concurrently --pad-prefix 'npm test'`},
+		// npm abbreviates init and its alias create as it does exec (npm's deref): create-NAME.
+		{`npm ini evil-template`, `npm init -y`},
+		{`npm cre evil-template`, `npm ci`},
+	} {
+		if d := Evaluate(p, shCall(c.attack)); d.Allowed() {
+			t.Errorf("%q is admitted at Yolo", c.attack)
+		}
+		if d := Evaluate(p, shCall(c.near)); !d.Allowed() {
+			t.Errorf("near miss %q is refused at Yolo: %s %s", c.near, d.RuleID, d.Message)
+		}
+	}
+	// A choice: npm init's -w takes a value the rule's pattern reads as a template's name, so
+	// npm init -w packages/a asks at Yolo too (an over-refusal: main admitted it).
+	for _, asks := range []string{`npm init -w packages/a`, `npm init -y -w packages/a`} {
+		if d := Evaluate(p, shCall(asks)); d.Allowed() {
+			t.Errorf("%q is admitted at Yolo", asks)
+		}
+	}
+}

@@ -923,6 +923,8 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 	switch {
 	case fishInit(a.out.segments[idx].name, words):
 		a.opaque(idx, "fish's --init-command")
+	case a.out.segments[idx].name == cmdFish && fishCommands(words) > 1:
+		a.opaque(idx, "fish runs every -c it is given")
 	case slices.ContainsFunc(words[1:i], notShellOption):
 		// bash -c='rm -rf ~' refuses "-=", but which of its words a shell takes for the script
 		// once its options are not its own is not the engine's to guess.
@@ -964,10 +966,29 @@ func fishCommand(words []word) []word {
 	return out
 }
 
+// cmdFish is the fish shell.
+const cmdFish = "fish"
+
+// fishCommands counts fish's -c options (its getopt permutes: one after an operand is an option
+// too), the word after each being its script.
+func fishCommands(words []word) int {
+	n := 0
+	for i := 1; i < len(words); i++ {
+		v := words[i].s
+		if v == "-c" || strings.HasPrefix(v, "--c") || len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'c') {
+			n++
+			if !strings.Contains(v, "=") {
+				i++ // its script
+			}
+		}
+	}
+	return n
+}
+
 // fishInit says whether fish is given an init command (-C, --init-command), which it runs before
 // its script or its prompt.
 func fishInit(name string, words []word) bool {
-	return name == "fish" && slices.ContainsFunc(words[1:], func(w word) bool {
+	return name == cmdFish && slices.ContainsFunc(words[1:], func(w word) bool {
 		return w.s == "-C" || strings.HasPrefix(w.s, "--ini") // --init-command, or a prefix getopt_long takes
 	})
 }
