@@ -655,8 +655,11 @@ func runnerCode(s *segment) string {
 // set the command's variables); teller's configuration.
 func runnerOptionsUnread(s *segment) string {
 	unread := optionsUnread[s.name]
+	if s.name == "summon" && slices.ContainsFunc(s.env, func(e string) bool { return strings.HasPrefix(e, "SUMMON_") }) {
+		return "summon's SUMMON_ variables name its provider or its secrets"
+	}
 	for _, w := range s.words[1:] {
-		if s.name == "summon" && (w.s == "--" || !strings.HasPrefix(w.s, "-")) {
+		if w.s == "--" || s.name == "summon" && !strings.HasPrefix(w.s, "-") {
 			break // its command: the options after it are the command's
 		}
 		if why := unread(w.s); why != "" {
@@ -669,6 +672,9 @@ func runnerOptionsUnread(s *segment) string {
 	return ""
 }
 
+// watchexecShells are the shells watchexec's --shell may name by itself.
+var watchexecShells = wordSet("bash sh zsh dash ksh fish pwsh powershell cmd none")
+
 // optLogFile is a program's file of its log (written wherever it names).
 const optLogFile = "--log-file"
 
@@ -678,8 +684,11 @@ var optionsUnread = map[string]func(v string) string{
 		name, val, hasVal := strings.Cut(v, "=")
 		// A log file named plainly in the working directory (watchexec.log) is the project's.
 		logElsewhere := name == optLogFile && (!hasVal || strings.ContainsAny(val, "/\\~$") || strings.HasPrefix(val, "."))
-		shellArgs := name == optShell && (!hasVal || strings.ContainsAny(val, " /\t"))
-		if strings.HasPrefix(v, "-E") || name == optEnv || logElsewhere || name == "-j" || name == "--filter-prog" || shellArgs {
+		// A shell by its name (it runs SHELL -c CMD); another program would run CMD as its code.
+		shellArgs := name == optShell && (!hasVal || !watchexecShells[val])
+		// -E and -j in a bundle of short options too (-rE, -rj, -jtrue).
+		shortEJ := !strings.HasPrefix(v, "--") && strings.HasPrefix(v, "-") && strings.ContainsAny(v, "Ej")
+		if shortEJ || name == optEnv || logElsewhere || name == "--filter-prog" || shellArgs {
 			return "watchexec's " + name + " changes what its command runs or writes"
 		}
 		return ""
@@ -701,7 +710,7 @@ var optionsUnread = map[string]func(v string) string{
 		return "summon's " + name + " names its provider or the secrets that set its command's variables"
 	},
 	"teller": func(v string) string {
-		if name, _, _ := strings.Cut(v, "="); name == "-c" || strings.HasPrefix(name, "--config") {
+		if name, _, _ := strings.Cut(v, "="); strings.HasPrefix(name, "-c") || strings.HasPrefix(name, "--config") {
 			return "teller's configuration names the providers that set its command's variables"
 		}
 		return ""

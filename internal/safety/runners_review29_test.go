@@ -215,3 +215,33 @@ func TestReview29SecondRead(t *testing.T) {
 		}
 	}
 }
+
+// A third read (of the second's fixes): fish's getopt ("c:C:p:d:f:D:o:", permuting) read as a
+// POSIX shell's, watchexec's -E and -j in bundles, a --shell that is no shell, teller's -c with
+// its value attached and summon's SUMMON_ variables. Each attack was admitted at both levels.
+func TestReview29ThirdRead(t *testing.T) {
+	for _, level := range []AutonomyLevel{AutonomyDefault, AutonomyYolo} {
+		rules := classRules
+		rules.Autonomy = level
+		p := mustCompile(t, &Profile{}, rules)
+		for _, c := range []struct{ attack, near string }{
+			{`fish -lcoo -c 'rm -rf ~' 'echo hi'`, `fish -lc 'make test'`},
+			{`fish -lchalt -c 'echo hi'`, `fish -l -c 'make test'`},
+			{`fish -f -c ls`, `fish --login -c 'make test'`},
+			{`fish --features=x -c 'rm -rf ~'`, `fish --command='make test'`},
+			{`watchexec -rE LD_PRELOAD=/tmp/x.so -- make test`, `watchexec -r -e ts -- make test`},
+			{`watchexec -rELD_PRELOAD=/tmp/x.so -- make test`, `watchexec -- grep -E foo x`},
+			{`watchexec -rj true -- make test`, `watchexec -r -- make test`},
+			{`watchexec --shell=python3 -- 'import evil'`, `watchexec --shell=bash -- make test`},
+			{`teller run -c/tmp/x.yml -- make test`, `teller run -- make test`},
+			{`SUMMON_PROVIDER=/tmp/x summon make test`, `summon make test`},
+		} {
+			if d := Evaluate(p, shCall(c.attack)); d.Allowed() {
+				t.Errorf("%q is admitted at %s", c.attack, level)
+			}
+			if d := Evaluate(p, shCall(c.near)); !d.Allowed() {
+				t.Errorf("near miss %q is refused at %s: %s %s", c.near, level, d.RuleID, d.Message)
+			}
+		}
+	}
+}

@@ -923,8 +923,9 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 	switch {
 	case fishInit(a.out.segments[idx].name, words):
 		a.opaque(idx, "fish's --init-command")
-	case a.out.segments[idx].name == cmdFish && fishCommands(words) > 1:
-		a.opaque(idx, "fish runs every -c it is given")
+	case a.out.segments[idx].name == cmdFish && fishUnread(words):
+		a.opaque(idx, "fish's options read otherwise than a POSIX shell's: it runs every -c it is given, "+
+			"a -c in a bundle takes the rest of the word, and -f, -d, -p, -D, -o take the next word")
 	case slices.ContainsFunc(words[1:i], notShellOption):
 		// bash -c='rm -rf ~' refuses "-=", but which of its words a shell takes for the script
 		// once its options are not its own is not the engine's to guess.
@@ -969,21 +970,51 @@ func fishCommand(words []word) []word {
 // cmdFish is the fish shell.
 const cmdFish = "fish"
 
-// fishCommands counts fish's -c options (its getopt permutes: one after an operand is an option
-// too), the word after each being its script.
-func fishCommands(words []word) int {
-	n := 0
+// fishUnread says whether fish's options are ones the shell reader, which reads them as a POSIX
+// shell's, would misread (fish's getopt is "c:C:p:d:f:D:o:" and permutes, so an option after an
+// operand is one too): more than one -c (fish runs each: fish -c 'npm test' -c 'rm -rf ~'), a -c
+// with the rest of its bundle as its script (fish -lcoo -c 'rm -rf ~' x runs oo, then rm -rf ~),
+// a short option that takes the next word (fish -f -c ls runs the file ls), or a long option other
+// than the few that take none.
+func fishUnread(words []word) bool {
+	commands := 0
 	for i := 1; i < len(words); i++ {
 		v := words[i].s
-		if v == "-c" || strings.HasPrefix(v, "--c") || len(v) > 2 && v[0] == '-' && v[1] != '-' && strings.ContainsRune(v, 'c') {
-			n++
-			if !strings.Contains(v, "=") {
+		switch {
+		case words[i].dynamic:
+			return true
+		case v == "--":
+			return commands > 1
+		case strings.HasPrefix(v, "--"):
+			name, _, hasVal := strings.Cut(v, "=")
+			if len(name) > 2 && strings.HasPrefix("--command", name) {
+				commands++
+				if !hasVal {
+					i++ // its script
+				}
+				continue
+			}
+			if !fishFlags[name] {
+				return true
+			}
+		case len(v) > 1 && v[0] == '-':
+			if strings.ContainsAny(v[1:], "fdpDoC") {
+				return true
+			}
+			if c := strings.IndexByte(v, 'c'); c > 0 {
+				if c != len(v)-1 {
+					return true
+				}
+				commands++
 				i++ // its script
 			}
 		}
 	}
-	return n
+	return commands > 1
 }
+
+// fishFlags are fish's long options that take no value.
+var fishFlags = wordSet("--login --interactive --private --no-config --no-execute --print-rusage-self --version --help")
 
 // fishInit says whether fish is given an init command (-C, --init-command), which it runs before
 // its script or its prompt.
