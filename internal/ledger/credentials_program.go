@@ -108,17 +108,18 @@ func programWords(v any, yield func(string) bool) {
 	}
 }
 
-// mayHaveProgramArgs reports whether a map with these entries holds a program field that names
-// a tool beside arguments (an args field, or an extra map): a cheap superset of the maps
-// redactProgramArgs changes, for the encoders that write without the tree and leave such maps
-// to it.
+// mayHaveProgramArgs reports whether a map with these entries holds a program field (a tool or
+// not) beside arguments (an args field, or an extra map): a cheap superset of the maps
+// redactProgramArgs changes or whose arguments it keeps from their own program fields
+// (underProgram), for the encoders that write without the tree and leave such maps to it.
 func mayHaveProgramArgs[V any](ents []entry2[V]) bool {
 	tool, args := false, false
 	for i := range ents {
 		k := ents[i].k
 		switch kind := programKeyKind(k); {
 		case kind == programField:
-			tool = tool || namesTool(any(ents[i].v))
+			// Any program, a tool or not: below it, only it reads the arguments (underProgram).
+			tool = tool || hasWord(any(ents[i].v))
 		case kind == argsField:
 			args = true
 		case k == extraKey:
@@ -166,26 +167,58 @@ func redactProgramArgs(m map[string]any) {
 	}
 }
 
+// hasProgramField reports whether m has a program field that holds a word.
+func hasProgramField(m map[string]any) bool {
+	for k, v := range m {
+		if isProgramKey(k) && hasWord(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWord reports whether a program field holds a word; it allocates nothing.
+func hasWord(v any) bool {
+	found := false
+	programWords(v, func(string) bool { found = true; return false })
+	return found
+}
+
+// programWordsOf are a program field's words.
+func programWordsOf(v any) []string {
+	var words []string
+	programWords(v, func(w string) bool { words = append(words, w); return true })
+	return words
+}
+
+// sameProgram says whether two program fields' words name the same command: word for word, a
+// path and its base name alike (/usr/bin/mysql is mysql), in any case (MYSQL).
+func sameProgram(a, b []string) bool {
+	return slices.EqualFunc(a, b, func(x, y string) bool { return strings.EqualFold(path.Base(x), path.Base(y)) })
+}
+
 // oneProgram returns the words of m's program fields when every one of them holds the same words
 // and they name a tool.
 func oneProgram(m map[string]any) ([]string, bool) {
-	var words []string
-	found := false
+	var seen, words []string
+	first := "" // the least key of the agreeing fields that name a tool: read, whatever the map's order
 	for k, v := range m {
 		if !isProgramKey(k) {
 			continue
 		}
-		var these []string
-		programWords(v, func(w string) bool { these = append(these, w); return true })
-		if found && !slices.Equal(these, words) {
+		these := programWordsOf(v)
+		if len(these) == 0 {
+			continue // an empty or null field names no program (a default left unset)
+		}
+		if seen != nil && !sameProgram(these, seen) {
 			return nil, false
 		}
-		words, found = these, true
+		seen = these
+		if namesTool(these) && (words == nil || k < first) {
+			words, first = these, k
+		}
 	}
-	if !found || !namesTool(words) {
-		return nil, false
-	}
-	return words, true
+	return words, words != nil
 }
 
 // redactArgsAfter hides the credentials in holder's args fields read after program's words.

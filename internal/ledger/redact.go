@@ -47,6 +47,11 @@ type redactor struct {
 	keySet *keywordSet // keys, compiled; nil when there are none
 	max    int         // longest string kept whole, in bytes
 	values bool        // also redact credential-shaped values (RedactSecrets)
+	// underProgram is set below a map's arguments (its args and extra members) when the map has a
+	// program field: only that map's program reads them (redactProgramArgs), never a program field
+	// they hold themselves, which a decoy ({"command": "kubectl", "extra": {"cmd": "sshpass -p",
+	// "args": ["delete", ...]}}) would otherwise use to hide the real command's words.
+	underProgram bool
 }
 
 func newRedactor(extra []string, maxLen int) redactor {
@@ -185,9 +190,11 @@ func (r redactor) value(v any) any {
 		return r.list(x, true)
 	case map[string]any:
 		pair, paired := pairValueKey(r, x) // {"name": "DB_PASSWORD", "value": "x"}: hide the value
-		if r.values {
+		if r.values && !r.underProgram {
 			redactProgramArgs(x) // {"command": "mysql", "args": ["-pX"]}: one command line
 		}
+		args := r
+		args.underProgram = r.values && hasProgramField(x)
 		if !r.anyKeyRewritten(x) {
 			// No key is cut, so none can collide: redact in place. The tree is the encoder's own
 			// copy (plainTree or the round trip made it), never the caller's map; a new map per
@@ -196,7 +203,7 @@ func (r redactor) value(v any) any {
 				if r.secret(k) || paired && k == pair {
 					x[k] = Redacted
 				} else {
-					x[k] = r.member(k, e)
+					x[k] = r.argsOrNot(args, k).member(k, e)
 				}
 			}
 			return x
@@ -210,7 +217,7 @@ func (r redactor) value(v any) any {
 			if r.secret(k) || paired && k == pair {
 				e = Redacted
 			} else {
-				e = r.member(k, e)
+				e = r.argsOrNot(args, k).member(k, e)
 			}
 			nk := r.rewriteKey(k)
 			// Two long keys that share their first max bytes would collide once truncated, two
@@ -246,6 +253,14 @@ func (r redactor) list(x []any, pairs bool) []any {
 // member is the redaction of a map's member k, e. A list under "paths" (a call's, or an MCP
 // tool's argument of that name) holds files, never a header pair: ["auth", "status"] are two of
 // them, and hiding the second would lose what the call touched and make its decision unreplayable.
+// argsOrNot is args for a map's arguments member (args, argv, arguments, extra), r for another.
+func (r redactor) argsOrNot(args redactor, k string) redactor {
+	if k == extraKey || isArgsKey(k) {
+		return args
+	}
+	return r
+}
+
 func (r redactor) member(k string, e any) any {
 	if l, ok := e.([]any); ok && k == "paths" {
 		return r.list(l, false)

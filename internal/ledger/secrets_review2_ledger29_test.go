@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -71,4 +72,41 @@ func TestReview2AuthWordsAreNoDockerAuth(t *testing.T) {
 		{name: "auth: One", in: `auth: One`, want: `auth: One`},
 		{name: "auth: Old", in: `auth: Old`, want: `auth: Old`},
 	})
+}
+
+// A third read: a program field inside the arguments (extra's, or an args map's own) decided how
+// they were read, past the map's own program: {"command":"kubectl","extra":{"cmd":"sshpass -p",
+// "args":["delete",...]}} hid delete. Only the outermost program field reads its arguments. And
+// program fields that agree but for case, a path or an empty default read them as one program.
+func TestReview3ProgramFields(t *testing.T) {
+	for _, tt := range []struct{ name, in, want string }{
+		{"a decoy in extra", `{"command":"kubectl","extra":{"cmd":"sshpass -p","args":["delete","ns","prod"]}}`,
+			`{"command":"kubectl","extra":{"args":["delete","ns","prod"],"cmd":"sshpass -p"}}`},
+		{"a decoy in extra, a string", `{"command":"kubectl","extra":{"cmd":"vault login","args":"delete ns prod"}}`,
+			`{"command":"kubectl","extra":{"args":"delete ns prod","cmd":"vault login"}}`},
+		{"a decoy in an args map", `{"command":"kubectl","args":{"cmd":"sshpass -p","args":["delete","ns","prod"]}}`,
+			`{"args":{"args":["delete","ns","prod"],"cmd":"sshpass -p"},"command":"kubectl"}`},
+		{"an empty default beside the program", `{"command":"mysql","cmd":"","args":["-phunter22"]}`,
+			`{"args":["-p[REDACTED]"],"cmd":"","command":"mysql"}`},
+		{"a null beside the program", `{"command":"mysql","cmd":null,"args":["-phunter22"]}`,
+			`{"args":["-p[REDACTED]"],"cmd":null,"command":"mysql"}`},
+		{"the program in another case and by its path", `{"command":"mysql","Command":"MYSQL","cmd":"/usr/bin/mysql","args":["-phunter22"]}`,
+			`{"Command":"MYSQL","args":["-p[REDACTED]"],"cmd":"/usr/bin/mysql","command":"mysql"}`},
+		// Near miss: a map of its own, no program above it, is read after its program.
+		{"a program and its arguments alone", `{"cmd":"mysql","args":["-phunter22"]}`, `{"args":["-p[REDACTED]"],"cmd":"mysql"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var fields map[string]any
+			if err := json.Unmarshal([]byte(tt.in), &fields); err != nil {
+				t.Fatal(err)
+			}
+			out, err := EncodeFields(Config{}, Record{Fields: fields})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(out), tt.want) {
+				t.Errorf("got %s, want it to hold %s", out, tt.want)
+			}
+		})
+	}
 }

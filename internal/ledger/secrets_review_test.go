@@ -385,6 +385,10 @@ func TestProgramAndArgumentsFields(t *testing.T) {
 			`{"args":["login","-phunter22","s.tok"],"bin":"vault","cmd":"mysql"}`},
 		{"one program under two keys, read", map[string]any{"bin": "mysql", "CMD": "mysql", "args": []any{"-phunter22"}},
 			`{"CMD":"mysql","args":["-p[REDACTED]"],"bin":"mysql"}`},
+		// Below a program, a program field of the arguments' own reads nothing (underProgram).
+		{"a decoy in extra, below a program that is no tool", map[string]any{"command": "kubectl",
+			"extra": map[string]any{"cmd": "sshpass -p", "args": []any{"delete", "ns", "prod"}}},
+			`{"command":"kubectl","extra":{"args":["delete","ns","prod"],"cmd":"sshpass -p"}}`},
 		{"args beside extra.args, both read", map[string]any{"arguments": map[string]any{"command": "mysql", "args": []any{"x"},
 			"extra": map[string]any{"args": []any{"-phunter22"}}}},
 			`{"arguments":{"args":["x"],"command":"mysql","extra":{"args":["-p[REDACTED]"]}}}`},
