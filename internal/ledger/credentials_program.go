@@ -133,11 +133,7 @@ func mayHaveProgramArgs[V any](ents []entry2[V]) bool {
 func extraHoldsArgs(v any) bool {
 	switch m := v.(type) {
 	case map[string]any:
-		for k := range m {
-			if isArgsKey(k) {
-				return true
-			}
-		}
+		return holdsArgs(m)
 	case map[string]string:
 		for k := range m {
 			if isArgsKey(k) {
@@ -157,14 +153,28 @@ func extraHoldsArgs(v any) bool {
 // added hid the command it ran — kubectl's "delete" after "cmd": "sshpass -p", every argument
 // behind nine programs. Such a map's arguments are read as main reads them, alone.
 func redactProgramArgs(m map[string]any) {
+	extra, _ := m[extraKey].(map[string]any)
+	if !holdsArgs(m) && !holdsArgs(extra) {
+		return // nothing to read: the program's words are not split (every map of a record asks)
+	}
 	words, ok := oneProgram(m)
 	if !ok {
 		return
 	}
 	redactArgsAfter(words, m)
-	if extra, ok := m[extraKey].(map[string]any); ok {
+	if extra != nil {
 		redactArgsAfter(words, extra) // beside m's own: the agent chooses where they are
 	}
+}
+
+// holdsArgs reports whether m has an args field.
+func holdsArgs(m map[string]any) bool {
+	for k := range m {
+		if isArgsKey(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasProgramField reports whether m has a program field that holds a word.

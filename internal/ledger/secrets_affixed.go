@@ -214,16 +214,7 @@ func (a affixedRule) matchQuery(s string, param, runEnd, i, failed int) (loc []i
 	}
 	loc = make([]int, 0, len(m)+2*groups)
 	loc = append(loc, param, runEnd+m[1])
-	for _, x := range m[2:] {
-		if x >= 0 {
-			x += runEnd
-		}
-		loc = append(loc, x)
-	}
-	for len(loc) < cap(loc) {
-		loc = append(loc, -1)
-	}
-	return loc, runEnd, failed
+	return appendSubmatches(loc, m, runEnd), runEnd, failed
 }
 
 // matchTail is the submatch indexes of the rule's match that begins at begin, its tail at
@@ -246,18 +237,25 @@ func (a affixedRule) matchTail(s string, runEnd, begin int) []int {
 		for range t.before {
 			loc = append(loc, -1, -1)
 		}
-		for _, x := range m[2:] {
-			if x >= 0 {
-				x += runEnd
-			}
-			loc = append(loc, x)
-		}
-		for len(loc) < cap(loc) {
-			loc = append(loc, -1)
-		}
-		return loc
+		return appendSubmatches(loc, m, runEnd)
 	}
 	return nil
+}
+
+// appendSubmatches appends to loc the submatch indexes of m, a match of s[off:], as indexes of s
+// (-1 for a group that did not take part), then fills loc to its capacity with -1: the groups of
+// the expression's other parts.
+func appendSubmatches(loc, m []int, off int) []int {
+	for _, x := range m[2:] {
+		if x >= 0 {
+			x += off
+		}
+		loc = append(loc, x)
+	}
+	for len(loc) < cap(loc) {
+		loc = append(loc, -1)
+	}
+	return loc
 }
 
 // optionStart is where an option's match begins whose run of name bytes begins at runStart,
