@@ -25,7 +25,7 @@ func (p *Policy) buildsElsewhereFindings(an *analysis, projectDir string) {
 	if an == nil {
 		return
 	}
-	bounds, names := p.buildBounds(an.cwd, projectDir)
+	bounds := p.buildBounds(an.cwd, projectDir)
 	if len(bounds) == 0 {
 		return
 	}
@@ -39,8 +39,9 @@ func (p *Policy) buildsElsewhereFindings(an *analysis, projectDir string) {
 			slices.Contains(an.inRepos, i) {
 			continue
 		}
-		dir, bound := s.cwd, outsideOf(s.cwd, bounds)
-		if bound == "" {
+		dir := s.cwd
+		bound, outside := outsideOf(dir, bounds)
+		if !outside {
 			continue
 		}
 		where := fmt.Sprintf("the directory %q", dir)
@@ -53,39 +54,46 @@ func (p *Policy) buildsElsewhereFindings(an *analysis, projectDir string) {
 		}
 		an.findings = append(an.findings, finding{rule: RuleOpaqueCode, msg: fmt.Sprintf(
 			"command %q %s, outside %s: it runs the definitions and code it finds there, which are not the project's; it needs human approval",
-			truncate(s.text, 120), what, names[bound])})
+			truncate(s.text, 120), what, p.buildBoundName(bound))})
 		return
 	}
 }
 
-// buildBounds are the directories a build must run within (buildsElsewhereFindings), each with
-// its name for messages.
-func (p *Policy) buildBounds(cwd, projectDir string) ([]string, map[string]string) {
-	bounds, names := make([]string, 0, 2), map[string]string{}
+// buildBound is a directory a build must run within; projectDir is the project directory the
+// call names when the bound is its parent.
+type buildBound struct{ dir, projectDir string }
+
+// buildBounds are the directories a build must run within (buildsElsewhereFindings).
+func (p *Policy) buildBounds(cwd, projectDir string) []buildBound {
+	bounds := make([]buildBound, 0, 2)
 	if bound := p.projectBoundary(cwd); bound != "" {
-		bounds, names[bound] = append(bounds, bound), p.boundaryName(bound)
+		bounds = append(bounds, buildBound{dir: bound})
 	}
 	if p.workspace == "" && strings.HasPrefix(projectDir, "/") && len(projectDir) <= maxPathLength {
 		dir := resolvePath("", projectDir)
-		bound := path.Dir(dir)
-		bounds = append(bounds, bound)
-		if _, ok := names[bound]; !ok {
-			names[bound] = "the project's directory " + bound + " (the parent of the project directory " + dir +
-				" the call names: no workspace is set)"
-		}
+		bounds = append(bounds, buildBound{dir: path.Dir(dir), projectDir: dir})
 	}
-	return bounds, names
+	return bounds
 }
 
-// outsideOf returns the first of bounds dir is not within, or "" when it is within all; a
+// buildBoundName names a buildBound in messages, built only for a finding.
+func (p *Policy) buildBoundName(b buildBound) string {
+	if b.projectDir == "" {
+		return p.boundaryName(b.dir)
+	}
+	return "the project's directory " + b.dir + " (the parent of the project directory " + b.projectDir +
+		" the call names: no workspace is set)"
+}
+
+// outsideOf returns the first of bounds dir is not within, and false when it is within all; a
 // directory not known, or not absolute, is within none.
-func outsideOf(dir string, bounds []string) string {
+func outsideOf(dir string, bounds []buildBound) (buildBound, bool) {
 	for _, b := range bounds {
-		if dir == "" || dir == cwdUnknown || !strings.HasPrefix(dir, "/") || !under(dir, b) {
-			return b
+		if dir == "" || dir == cwdUnknown || !strings.HasPrefix(dir, "/") || !under(dir, b.dir) {
+			return b, true
 		}
 	}
-	return ""
+	return buildBound{}, false
 }
 
 // codeHereVars name, relative (entriesBelow: other values are opaque already), a directory of
