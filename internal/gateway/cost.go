@@ -107,7 +107,10 @@ func (r *costReporter) outcome(ctx context.Context, call *safetyv1alpha1.AgentTo
 	return o, statedErr, nil
 }
 
-// write writes o on call's status, once.
+// write writes o on call's status, once. A merge patch, which replaces the status's conditions
+// with the reporter's alone, on purpose: the agent may write conditions on its own call too, and
+// at the schema's 4 of them a merge by type (server-side apply) would be refused, so an agent
+// that filled them first would keep its cost from ever being written.
 func (r *costReporter) write(ctx context.Context, call *safetyv1alpha1.AgentToolCall, o *outcome) error {
 	err := r.patch(ctx, call, o.status)
 	if err != nil && o.cost != "" && !transient(err) {
