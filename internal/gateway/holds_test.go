@@ -125,6 +125,10 @@ var _ = Describe("what a call in flight through the gateway holds", Ordered, fun
 		Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
 		inFlight := calls.Items[slices.IndexFunc(calls.Items, func(c safetyv1alpha1.AgentToolCall) bool { return c.Status.Phase == "" })]
 		inFlight.Status.Phase = safetyv1alpha1.CallPhaseSucceeded
+		for _, t := range []string{"A", "B", "C", "D"} { // the schema's 4: a merge by type would find no room for CostFinal
+			meta.SetStatusCondition(&inFlight.Status.Conditions, metav1.Condition{Type: "Agent" + t,
+				Status: metav1.ConditionTrue, Reason: "Agent", Message: "the agent's own"})
+		}
 		Expect(agent.Status().Update(ctx, &inFlight)).To(Succeed())
 		res := call(replicas[1], "d.txt")
 		Expect(reasonIn(res)).To(Equal("ToolCostLimitExceeded"), "the agent's word ends no hold")
@@ -133,5 +137,9 @@ var _ = Describe("what a call in flight through the gateway holds", Ordered, fun
 		Expect((<-first).IsError).To(BeFalse())
 		By("the gateway's report of it, its cost final, releases its hold")
 		Expect(call(replicas[1], "d.txt").IsError).To(BeFalse())
+		reported := &safetyv1alpha1.AgentToolCall{}
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(&inFlight), reported)).To(Succeed())
+		Expect(reported.Status.Cost).NotTo(BeNil(), "the conditions the agent wrote first did not keep the cost out")
+		Expect(meta.IsStatusConditionTrue(reported.Status.Conditions, safetyv1alpha1.CallCostFinalCondition)).To(BeTrue())
 	})
 })
