@@ -661,6 +661,15 @@ var _ = Describe("AgentToolCall admission: the agent reporting on an admitted ca
 		forged := latest.DeepCopy()
 		metav1.SetMetaDataAnnotation(&forged.ObjectMeta, controller.CompletionRecordAnnotation, `{"uid":"`+string(latest.UID)+`"}`)
 		mustDenyUpdate(janitor.Update(ctx, forged), "metadata.annotations", "only the toolgate operator")
+
+		By("nor a finalizer, not even toolgate's own of earlier releases: a call it held would outlive its TTL until the next sweep")
+		for _, f := range []string{"safety.toolgate.dev/usage", "example.com/hold"} {
+			held := latest.DeepCopy()
+			held.Finalizers = append(held.Finalizers, f)
+			mustDenyUpdate(janitor.Update(ctx, held), "metadata.finalizers", "finalizer \""+f+"\"", "only the toolgate operator")
+		}
+		Expect(janitor.Get(ctx, client.ObjectKeyFromObject(call), latest)).To(Succeed())
+		Expect(latest.Finalizers).To(BeEmpty())
 	})
 
 	It("rejects a negative cost", func() {

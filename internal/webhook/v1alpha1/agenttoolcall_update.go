@@ -106,8 +106,11 @@ func (h *AgentToolCallHandler) checkBookkeeping(user string, old, call *safetyv1
 	}) {
 		return &denial{ReasonInvalidUpdate, "metadata.ownerReferences", "an AgentToolCall may not be given owner references; its lifetime is toolgate's"}
 	}
+	// Any new finalizer, toolgate's own name too: toolgate puts none on calls any more (usage is
+	// counted at admission), so one added now is someone holding the call past its TTL, and
+	// toolgate's own is released only by the leader's hourly sweep (LegacyFinalizerSweep).
 	for _, f := range call.Finalizers {
-		if !policy.IsOwnCallFinalizer(f) && !controllerutil.ContainsFinalizer(old, f) {
+		if !controllerutil.ContainsFinalizer(old, f) {
 			return &denial{ReasonInvalidUpdate, fieldFinalizers, fmt.Sprintf(
 				"finalizer %q: only the toolgate operator (%s) puts finalizers on an AgentToolCall", f, h.Operator)}
 		}
