@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -148,6 +149,44 @@ var _ = Describe("AgentToolCall accounting: what the agent cannot choose", func(
 			u := planUsage(planName)
 			Expect(u.ReportedCost).To(Equal("5"))
 			Expect(u.AccumulatedCost).To(Equal("8"), "0 reserved and 3 reported for the early call, 5 reserved for the other")
+		})
+
+		It("counts a reported cost as the same money however it is spelled, and takes nothing that is not money", func() {
+			tool := costly("0.5")
+			p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: spRef(safety.BuiltinUnrestricted), CostReporter: meterReports()})
+			call := p.call(planName, tool, "a", "src/a.go")
+			mustAdmit(submit(p.agent, call))
+			// Raw merge patches, as any client may send them: the Go client would canonicalise.
+			patch := func(c client.Client, cost string) error {
+				return c.Status().Patch(ctx, call.DeepCopy(), client.RawPatch(types.MergePatchType, []byte(`{"status":{"cost":`+cost+`}}`)))
+			}
+			By("the agent's own spelling of a cost is no report, whatever the spelling")
+			for _, cost := range []string{`"1e-10"`, `0`, `"0e3"`, `"-0"`} {
+				Expect(patch(p.agent, cost)).NotTo(Succeed(), "cost %s from the agent", cost)
+			}
+			By("the reporter's exponent, suffix and JSON-number spellings count as the amounts they are, and never less")
+			for _, step := range []struct{ cost, accumulated string }{
+				{`"1e-10"`, "0.5"}, // below a nano-dollar: rounded up to one, below the reservation
+				{`"5e-1"`, "0.5"}, {`"1Ki"`, "1024"}, {`2048`, "2048"}, {`"2.5e3"`, "2500"}, {`"3k"`, "3000"},
+			} {
+				Expect(patch(meter, step.cost)).To(Succeed(), "cost %s", step.cost)
+				Expect(planUsage(planName).AccumulatedCost).To(Equal(step.accumulated), "after cost %s", step.cost)
+			}
+			By("nothing that is not money, lower, or over the bound is taken, and nothing more is counted")
+			for _, cost := range []string{`"-0"`, `"-1e3"`, `-1`, `"1E"`, `"1e10"`, `"1e1000"`, `"1000000000.000000001"`,
+				`"0x10"`, `"NaN"`, `"Inf"`, `"2999.999999999"`, `"2.9k"`, `"1e-10"`, `null`, `true`, `"3k "`} {
+				Expect(patch(meter, cost)).NotTo(Succeed(), "cost %s", cost)
+			}
+			got := &safetyv1alpha1.AgentToolCall{}
+			Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(call), got)).To(Succeed())
+			Expect(got.Status.Cost.String()).To(Equal("3k"))
+			Expect(planUsage(planName).AccumulatedCost).To(Equal("3000"))
+			By("the same amount spelled otherwise is no new report")
+			Expect(patch(meter, `"3e3"`)).To(Succeed())
+			Expect(patch(meter, `3000`)).To(Succeed())
+			u := planUsage(planName)
+			Expect(u.AccumulatedCost).To(Equal("3000"))
+			Expect(u.ReportedCost).To(Equal("3000"))
 		})
 
 		It("admits exactly the calls that fit a budget when they arrive in parallel", func() {
