@@ -10,7 +10,9 @@ import (
 	admissionv1 "k8s.io/api/admission/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
@@ -330,7 +332,15 @@ func (h *AgentToolCallHandler) admissible(ctx context.Context, req admission.Req
 // get reads obj from the cache, and from the API server when the cache does not have it or stale
 // says it may be behind: a plan or tool created a moment ago must not be refused as missing, nor a
 // plan locked a moment ago as unlocked, just because this replica's informer has not caught up.
+//
+// A name no object can have (a plan's and a tool's are DNS subdomains: not "a/b", "..", "%2e" or
+// "Plan", which spec.plan and spec.tool do not refuse) is found nowhere, without asking: the API
+// server's client refuses some of them as a path ("invalid resource name"), an error that would
+// refuse the call unrecorded, with no decision in the ledger and no flood control.
 func (h *AgentToolCallHandler) get(ctx context.Context, key client.ObjectKey, obj client.Object, stale func(client.Object) bool) error {
+	if len(validation.IsDNS1123Subdomain(key.Name)) > 0 {
+		return apierrors.NewNotFound(schema.GroupResource{}, key.Name)
+	}
 	err := h.Reader.Get(ctx, key, obj)
 	if h.Live == nil || (err == nil && (stale == nil || !stale(obj))) || (err != nil && !apierrors.IsNotFound(err)) {
 		return err

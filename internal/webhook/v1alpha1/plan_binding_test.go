@@ -534,6 +534,35 @@ var _ = Describe("Create-time metadata of a call", func() {
 	)
 })
 
+var _ = Describe("A call naming a plan or tool no object can be named", func() {
+	It("is denied PlanNotFound or ToolNotRegistered and recorded, not errored unrecorded; a well-formed name is decided as before", func() {
+		p := newProject(nil)
+		p.plan(planName, safetyv1alpha1.AgentPlanSpec{ProfileRef: unrestricted})
+		const command = "rm -rf / --no-preserve-root"
+		odd := []string{"a/b", "..", ".", "%2e%2e", "plan/status", "Plan", "plan?x=1", "plan#x", "pl an", strings.Repeat("p", 252) + "\u00e9"}
+		for _, name := range odd {
+			call := p.call(name, p.tools[reader], "odd", "src/a.go")
+			call.Spec.Arguments.Command = command
+			mustDeny(submit(p.agent, call), webhookv1alpha1.ReasonPlanNotFound)
+		}
+		for _, name := range []string{"a/b", "..", "%2e", "Tool"} {
+			call := p.call(planName, name, "odd", "src/a.go")
+			call.Spec.Arguments.Command = command
+			mustDeny(submit(p.agent, call), webhookv1alpha1.ReasonToolNotRegistered)
+		}
+		By("each refusal is in the ledger with its arguments, as every decision is")
+		var denied int
+		for _, r := range ledgerRecords("decision", p.ns) {
+			if r["decision"] == "deny" && r["step"] == "odd" {
+				denied++
+			}
+		}
+		Expect(denied).To(Equal(len(odd) + 4))
+		By("the near miss: the plan and tool by their names")
+		mustAdmit(submit(p.agent, p.call(planName, p.tools[reader], "odd", "src/a.go")))
+	})
+})
+
 var _ = Describe("A call of more JSON values than any call needs", func() {
 	It("is denied BadRequest without being decoded, through the API server; a call of a hundred labels is admitted", func() {
 		p := newProject(nil)
