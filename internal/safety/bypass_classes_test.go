@@ -835,7 +835,7 @@ func classCatalogue() []classCase {
 		ninthCatalogue(),
 		tenthCatalogue(),
 		eleventhCatalogue(), twelfthCatalogue(), thirteenthCatalogue(), fourteenthCatalogue(),
-		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(), twentiethCatalogue(), twentyfirstCatalogue(), twentysecondCatalogue(), twentythirdCatalogue(), twentyfourthCatalogue(), twentyfifthCatalogue(), twentysixthCatalogue(), twentyseventhCatalogue(), twentyeighthCatalogue(),
+		fifteenthCatalogue(), sixteenthCatalogue(), seventeenthCatalogue(), eighteenthCatalogue(), nineteenthCatalogue(), twentiethCatalogue(), twentyfirstCatalogue(), twentysecondCatalogue(), twentythirdCatalogue(), twentyfourthCatalogue(), twentyfifthCatalogue(), twentysixthCatalogue(), twentyseventhCatalogue(), twentyeighthCatalogue(), thirtiethCatalogue(),
 		ordinaryCatalogue(), twentiethOrdinaryCatalogue(), twentyfourthOrdinaryCatalogue(), twentyfifthOrdinaryCatalogue(), twentysixthOrdinaryCatalogue(), twentyseventhOrdinaryCatalogue(),
 		recognisedCatalogue(),
 	)...)

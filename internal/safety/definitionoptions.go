@@ -33,6 +33,7 @@ var (
 		"ninja":   {{"-f", "-f"}},
 		"scons":   {{"-f", "--sconstruct"}, {"--file", "--makefile"}},
 		"cargo":   {{"--manifest-path", "--manifest-path"}},
+		"pixi":    {{"-m", "--manifest-path"}}, // a pixi.toml, or the directory holding it
 		cmdBundle: {{"--gemfile", "--gemfile"}},
 		"cmake":   {{"-C", "-C"}},
 		"pytest":  {{"-c", "--config-file"}},

@@ -58,6 +58,7 @@ func lineEnvVar(name string) bool {
 	}
 	const rclone, proxy = "RCLONE_CONFIG_", "_PROXY"
 	return name == envGitDir || name == envGitWorkTree || name == envGitCommonDir || codeHereVars[name] || editorVars[name] || gitTodoEditors[name] || name == envComposeFile || ansibleInventoryVars[name] || pytestEnvVars[name] ||
+		envLoadingVars[name] || npmWorkspaceVar(name) ||
 		len(name) >= len(rclone) && strings.EqualFold(name[:len(rclone)], rclone) ||
 		len(name) >= len(proxy) && strings.EqualFold(name[len(name)-len(proxy):], proxy)
 }

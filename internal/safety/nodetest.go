@@ -17,14 +17,18 @@ func init() {
 // cmdNodejs is node's name on Debian.
 const cmdNodejs = "nodejs"
 
-// optEnvFileLong is node's (and compose's, docker exec's) --env-file.
-const optEnvFileLong = "--env-file"
+// optEnvFileLong is node's (and compose's, docker exec's) --env-file; optEnvFileIfExists node's
+// --env-file-if-exists.
+const (
+	optEnvFileLong     = "--env-file"
+	optEnvFileIfExists = "--env-file-if-exists"
+)
 
 // nodeValueOptions are node's options with a value.
 //
 //nolint:goconst // option spellings read best literally, next to their neighbours
 var nodeValueOptions = []string{"-r", "--require", "--import", "--loader", "--experimental-loader", "-e", "--eval",
-	"-p", "--print", "--input-type", optEnvFileLong, "--env-file-if-exists", "-C", "--conditions", "--test-name-pattern",
+	"-p", "--print", "--input-type", optEnvFileLong, optEnvFileIfExists, "-C", "--conditions", "--test-name-pattern",
 	"--test-skip-pattern", "--test-reporter", "--test-reporter-destination", "--test-concurrency", "--test-timeout",
 	"--test-shard", "--test-global-setup", "--test-coverage-include", "--test-coverage-exclude", "--test-isolation",
 	"--watch-path", "--run", "--title", "--disable-warning", "--redirect-warnings", "--experimental-default-type",

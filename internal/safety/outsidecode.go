@@ -177,7 +177,7 @@ func outsideCode(s *segment) string {
 		s = &m
 	}
 	for _, check := range [...]func(*segment) string{jvmPropertyCode, swiftCompilerFlags, openInspector,
-		pnpmConfigOption, dotnetMSBuildCode, goReplaceOutside, jestJSONModules, outsideProject, toolchainPath} {
+		pnpmConfigOption, dotnetMSBuildCode, goReplaceOutside, jestJSONModules, outsideProject, outsideNpmWorkspace, outsideEnvFile, toolchainPath} {
 		if why := check(s); why != "" {
 			return why
 		}

@@ -11,7 +11,8 @@ import (
 // ./... its tests, npm test --prefix /tmp/x its package.json's script, pytest /tmp/x its conftest.py,
 // mvn test -f /tmp/x its pom's plugins, npx --prefix /tmp/x jest its node_modules/.bin/jest, bun test --cwd /tmp/x its tests, dotnet test /tmp/x/x.csproj its MSBuild targets, jest
 // --rootDir and vitest --root its config, uv run --project, poetry -P and pdm -p that project's
-// environment and scripts, tsc -p and tsc --build the outputs their tsconfigs name, swift test --package-path its
+// environment and scripts, npm test -w /tmp/x that workspace's script, pixi run --manifest-path
+// another pixi.toml's tasks, tsc -p and tsc --build the outputs their tsconfigs name, swift test --package-path its
 // Package.swift; and one given files from elsewhere loads what is beside them: prettier and eslint
 // the configuration they find from each file's directory up (prettier.config.js,
 // eslint.config.js), rspec, deno test and bun test the test files themselves. That code is not the project's, and the engine has not
@@ -35,6 +36,8 @@ var outsideProjectTools = slices.Concat(fileRunners, []string{"cargo", "tox", cm
 	// composer -d runs another directory's composer.json scripts and autoloader; bundle
 	// --gemfile (bundle exec's too) evaluates another Gemfile, Ruby code.
 	"composer", cmdBundle,
+	// pixi run --manifest-path runs the tasks, and the environment, of another pixi.toml.
+	"pixi",
 	// python -m unittest loads the test files and directories it is given.
 	"unittest"})
 
@@ -67,6 +70,10 @@ var projectDirOptions = map[string][][2]string{
 	// in the directory --cwd names. (npm_config_prefix from the environment names only where
 	// global packages go: npm takes the local prefix from the command line alone.)
 	cmdNpx: {{"-C", "--prefix"}}, cmdBun: {{"", "--cwd"}},
+	// npm -w|--workspace runs the script of the workspace package a name or directory names: a
+	// directory elsewhere runs that directory's package.json's script (npm_config_workspace from
+	// the environment is the same setting: outsideNpmWorkspace).
+	cmdNpm: {{"-w", "--workspace"}},
 	// deno task --cwd runs the task's commands in another directory (deno test there tests its files).
 	cmdDeno: {{"", "--cwd"}},
 	// pytest loads the conftest.py files of every directory from a test path up to --confcutdir,
@@ -290,3 +297,63 @@ var dotnetValued = strings.Fields(`-o --output -c --configuration -f --framework
 	--settings -a --test-adapter-path -v --verbosity --results-directory --collect -d --diag --arch --os --source
 	--version-suffix --blame-hang-timeout --blame-crash-dump-type --blame-hang-dump-type --environment -e --property -p
 	--packages --configfile --tl --artifacts-path`)
+
+// envFileOptions are, per runner, its options whose value is an environment file it loads into
+// the command it runs, beyond the .env loaders' (dotenvFileOptions, dotenv-cli's -e). The file's
+// variables are code as a command line's assignments are: NODE_OPTIONS=--require /tmp/x.js,
+// BUN_OPTIONS, PYTHONSTARTUP, LD_PRELOAD. The project's own file (.env.test, config/ci.env) is the
+// project's, as its package.json is; one from elsewhere (/tmp/x, ~/x, ../../x, computed) holds
+// variables the engine has not seen, so the segment is opaque.
+var envFileOptions = map[string][][2]string{
+	cmdBun: {{"", optEnvFileLong}}, cmdDeno: {{"", optEnvFileLong}}, "uv": {{"", optEnvFileLong}}, "devbox": {{"", optEnvFileLong}},
+	cmdNode: {{"", optEnvFileLong}, {"", optEnvFileIfExists}}, "tsx": {{"", optEnvFileLong}, {"", optEnvFileIfExists}},
+}
+
+// envLoadingVars name an environment file a program loads into its own or its command's
+// environment, as envFileOptions do (loadedFileVars records them as reads too).
+var envLoadingVars = wordSet("UV_ENV_FILE PIPENV_DOTENV_LOCATION DOTENV_CONFIG_PATH")
+
+// outsideEnvFile returns why a segment loads an environment file from outside the project
+// (envFileOptions, the .env loaders' files, envLoadingVars), or "".
+func outsideEnvFile(s *segment) string {
+	files := dotenvLoadedFiles(s)
+	for _, o := range envFileOptions[s.name] {
+		for v := range optionValues(s, cmp.Or(o[0], o[1]), o[1]) {
+			files = append(files, v)
+		}
+	}
+	for _, e := range s.env {
+		if name, val, _ := strings.Cut(e, "="); envLoadingVars[name] && val != "" {
+			files = append(files, word{s: val, dynamic: strings.ContainsAny(val, "$`")})
+		}
+	}
+	for _, f := range files {
+		if f.dynamic || !inThisProject(f.s) {
+			return "it loads the environment file " + f.s + ", outside this project, whose variables (NODE_OPTIONS, LD_PRELOAD) can load code"
+		}
+	}
+	return ""
+}
+
+// outsideNpmWorkspace returns why npm's workspace setting from the environment
+// (npm_config_workspace, as -w gives it: projectDirOptions) names a directory outside the
+// project, or "".
+func outsideNpmWorkspace(s *segment) string {
+	if s.name != cmdNpm {
+		return ""
+	}
+	for _, e := range s.env {
+		name, val, _ := strings.Cut(e, "=")
+		if npmWorkspaceVar(name) && val != "" && (strings.ContainsAny(val, "$`") || !inThisProject(val)) {
+			return "it builds or tests the project of " + val + ", outside this one"
+		}
+	}
+	return ""
+}
+
+// npmWorkspaceVar says whether a variable is npm's workspace setting (npm_config_workspace, in
+// any case).
+func npmWorkspaceVar(name string) bool {
+	k, ok := npmConfigSetting(name)
+	return ok && k == npmWorkspace
+}

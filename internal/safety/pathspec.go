@@ -236,7 +236,7 @@ var argSpecs = map[string]argSpec{
 	"golangci-lint": {skip: 1, inPlace: []string{"--fix"}, valueOps: golangciOutputs},
 	"tsc": {valueOps: map[string]pathOp{"--outdir": opWrite, "--outfile": opWrite, "--out": opWrite, "--declarationdir": opWrite,
 		"--tsbuildinfofile": opWrite, "--generatecpuprofile": opWrite, "--generatetrace": opWrite}},
-	cmdNode: {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite, optEnvFileLong: opRead, "--env-file-if-exists": opRead}},
+	cmdNode: {valueOps: map[string]pathOp{"--test-reporter-destination": opWrite, optEnvFileLong: opRead, optEnvFileIfExists: opRead}},
 	"make":  {noPaths: true}, cmdKubectl: kubectlArgs, cmdOC: kubectlArgs, "docker": {skip: 1}, "systemctl": {skip: 1},
 	// BSD base64 (macOS) writes -o's file; pip appends its log to --log's and caches below --cache-dir.
 	"base64": {valueOps: map[string]pathOp{"-o": opWrite, "--output": opWrite, "-i": opRead, "--input": opRead}},
@@ -1219,12 +1219,14 @@ func bundledValue(words []word, i int, takes func(opt string) bool) (opt string,
 }
 
 // takesShortValue says whether a program's short option opt takes a value: one whose value is a
-// path (spec.valueOps) or another value (valueOptions, curl's).
+// path (spec.valueOps) or another value (valueOptions, curl's, maven's and gradle's: -psub is
+// gradle's -p sub, not -p -s -u -b with the build file /x).
 func takesShortValue(name string, spec argSpec, opt string) bool {
 	if _, ok := spec.valueOps[opt]; ok {
 		return true
 	}
-	return slices.Contains(valueOptions[name], opt) || name == cmdCurl && strings.Contains(curlValueShorts, opt[1:])
+	return slices.Contains(valueOptions[name], opt) || slices.Contains(goalValueOptions[name], opt) ||
+		name == cmdCurl && strings.Contains(curlValueShorts, opt[1:])
 }
 
 // longOption says whether name is a long option: "--name", or a word option spelled with one

@@ -102,7 +102,9 @@ var runnerWrappers = map[string]wrapSpec{
 	"watchexec": {argOpts: "wefidsEWojF", longArgs: []string{"watch", "exts", "filter", "ignore", "ignore-file", "debounce", "delay-run",
 		"signal", "stop-signal", "stop-timeout", "env", "shell", "project-origin", "workdir", "on-busy-update", "emit-events-to",
 		"filter-file", "filter-prog", "poll", "color", "wrap-process", "fs-events", "watch-file", "watch-non-recursive", "map-signal"},
-		longOpt: []string{"poll"}, longChdir: "workdir", joinScript: true},
+		// --log-file=FILE writes its log there, judged as a write of FILE is (> FILE); apart, or
+		// without a value, it is opaque (runnerOptionsUnread).
+		longOpt: []string{"poll", "log-file"}, longWrite: []string{"log-file"}, longChdir: "workdir", joinScript: true},
 }
 
 // subcommandRunners are runners whose command follows a subcommand, by program and subcommand.
@@ -202,7 +204,7 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	// lerna exec and nx exec run their words joined as one shell line (shell: true).
 	"lerna":  {"exec": {longArgs: []string{"scope", "ignore", "concurrency", "since", "loglevel", "profile-location"}, joinScript: true}},
 	"nx":     {"exec": {longArgs: []string{"projects", optExclude}, joinScript: true}},
-	"pixi":   {subRun: {argOpts: "e", longArgs: []string{"environment", "manifest-path", "color", "concurrent-downloads", "concurrent-solves", "auth-file", "pypi-keyring-provider"}, joinScript: true}},
+	"pixi":   {subRun: {argOpts: "em", longArgs: []string{"environment", "manifest-path", "color", "concurrent-downloads", "concurrent-solves", "auth-file", "pypi-keyring-provider"}, joinScript: true}},
 	"devbox": {subRun: {argOpts: "ce", longArgs: []string{"config", "env", "env-file", "environment"}, longRead: "env-file", joinScript: true}},
 	// teller run [--shell] -- CMD runs CMD with the secrets its providers load.
 	"teller":   {subRun: {argOpts: "c", longArgs: []string{"config"}, cmdAfter: []string{cmdAfterDashes}}},
@@ -682,7 +684,8 @@ const optLogFile = "--log-file"
 var optionsUnread = map[string]func(v string) string{
 	"watchexec": func(v string) string {
 		name, val, hasVal := strings.Cut(v, "=")
-		// A log file named plainly in the working directory (watchexec.log) is the project's.
+		// A log file named plainly in the working directory (watchexec.log) is a write of it,
+		// judged as > FILE is (the spec's longWrite).
 		logElsewhere := name == optLogFile && (!hasVal || strings.ContainsAny(val, "/\\~$") || strings.HasPrefix(val, "."))
 		// A shell by its name (it runs SHELL -c CMD); another program would run CMD as its code.
 		shellArgs := name == optShell && (!hasVal || !watchexecShells[val])

@@ -196,8 +196,12 @@ func judgedVar(name string) bool {
 		return true
 	}
 	k, ok := npmConfigSetting(name)
-	return ok && (npmCodeSettings[k] || npmFileOps["--"+k] != 0)
+	return ok && (npmCodeSettings[k] || npmFileOps["--"+k] != 0 || k == npmWorkspace)
 }
+
+// npmWorkspace is npm's -w setting, the workspace package whose script it runs
+// (outsideNpmWorkspace).
+const npmWorkspace = "workspace"
 
 // judgedNames are the names held by the tables codeEnvReason, lineEnvVar and envVar judge a
 // variable by, gathered once: every loop variable and every name read assigns is looked up.

@@ -1,0 +1,124 @@
+package safety
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// thirtiethCatalogue holds the thirtieth engine review's rows. A runner's option pointed it at a
+// project, a manifest or an environment file outside the project, and the engine did not read
+// it: npm test -w /tmp/x (every spelling: -w/tmp/x, -w=/tmp/x, --workspace=, nopt's --works=, and
+// npm_config_workspace from the environment, exported first too) ran the script of /tmp/x's
+// package.json; pixi run --manifest-path /tmp/x/pixi.toml the tasks of another pixi.toml; bun
+// test, deno test and uv run --env-file /tmp/x, dotenv -e /tmp/x and UV_ENV_FILE=/tmp/x loaded
+// variables (NODE_OPTIONS=--require /tmp/evil.js, LD_PRELOAD) the engine never saw; and
+// watchexec --log-file=package.json wrote package.json unseen, so the npm test after it ran a
+// script the line wrote. All were admitted at Default.
+func thirtiethCatalogue() []classCase {
+	sh := shCall
+	opaque := asked(RuleOpaqueCode)
+	noWrite := denied(RulePrefixPathPolicy + "noWrite")
+	const (
+		workspace = "npm's workspace outside the project, in every spelling"
+		manifest  = "pixi's manifest outside the project"
+		envFile   = "an environment file from outside the project, whose variables load code"
+		logFile   = "a runner's log file, judged as a write of it"
+	)
+	return []classCase{
+		{workspace, "-w apart; a workspace by its directory", sh(`npm test -w /tmp/x`), opaque, sh(`npm test -w packages/a`), false},
+		{workspace, "-w attached; a workspace by its name", sh(`npm test -w/tmp/x`), opaque, sh(`npm test -w @app/web`), false},
+		{workspace, "-w=; every workspace", sh(`npm test -w=/tmp/x`), opaque, sh(`npm test --workspaces`), false},
+		{workspace, "--workspace apart; joined, below", sh(`npm test --workspace /tmp/x`), opaque, sh(`npm test --workspace=./packages/a`), false},
+		{workspace, "--workspace= two levels up; a sibling", sh(`npm run test --workspace=../../x`), opaque,
+			sh(`npm run test --workspace=../web`), false},
+		{workspace, "nopt's abbreviation", sh(`npm test --works=/tmp/x`), opaque, sh(`npm test --works=packages/a`), false},
+		{workspace, "npm_config_workspace", sh(`npm_config_workspace=/tmp/x npm test`), opaque, sh(`npm_config_workspace=packages/a npm test`), false},
+		{workspace, "NPM_CONFIG_WORKSPACE exported first", sh(`export NPM_CONFIG_WORKSPACE=/tmp/x; npm test`), opaque,
+			sh(`export NPM_CONFIG_WORKSPACE=packages/a; npm test`), false},
+		{manifest, "--manifest-path apart; the project's", sh(`pixi run --manifest-path /tmp/x/pixi.toml test`), opaque,
+			sh(`pixi run --manifest-path ./pixi.toml test`), false},
+		{manifest, "--manifest-path= a directory; -m the project's", sh(`pixi run --manifest-path=/tmp/x test`), opaque,
+			sh(`pixi run -m pixi.toml test`), false},
+		{manifest, "-m attached", sh(`pixi run -m/tmp/x test`), opaque, sh(`pixi run -e dev test`), false},
+		{envFile, "bun test --env-file=; the project's", sh(`bun test --env-file=/tmp/x`), opaque, sh(`bun test --env-file=config/ci.vars`), false},
+		{envFile, "bun test --env-file apart", sh(`bun test --env-file /tmp/x`), opaque, sh(`bun test --timeout 5000`), false},
+		{envFile, "deno test --env-file= in home", sh(`deno test --env-file=~/x`), opaque, sh(`deno test --env-file=config/ci.vars`), false},
+		{envFile, "uv run --env-file; the project's", sh(`uv run --env-file /tmp/x pytest`), opaque, sh(`uv run --env-file=config/ci.vars pytest`), false},
+		{envFile, "uv's global --env-file first", sh(`uv --env-file=/tmp/x run pytest`), opaque, sh(`uv run pytest -q`), false},
+		{envFile, "UV_ENV_FILE; the project's", sh(`UV_ENV_FILE=/tmp/x uv run pytest`), opaque, sh(`UV_ENV_FILE=config/ci.vars uv run pytest`), false},
+		{envFile, "UV_ENV_FILE exported first", sh(`export UV_ENV_FILE=/tmp/x; uv run pytest`), opaque, sh(`export UV_NO_SYNC=1; uv run pytest`), false},
+		{envFile, "dotenv-cli's -e; the project's .env", sh(`dotenv -e /tmp/x -- jest`), opaque, sh(`dotenv -e .env -- jest`), false},
+		{envFile, "dotenv-cli's -e attached", sh(`dotenv -e/tmp/x -- jest`), opaque, sh(`dotenv -e config/ci.vars -- jest`), false},
+		{logFile, "watchexec --log-file=package.json, then npm test; a log file of its own", sh(`watchexec --log-file=package.json -- true && npm test`), opaque,
+			sh(`watchexec --log-file=watchexec.log -- true && npm test`), false},
+		{logFile, "watchexec --log-file=.bashrc", sh(`watchexec --log-file=.bashrc -- true`), noWrite, sh(`watchexec --log-file=build.log -- true`), false},
+	}
+}
+
+// optionSpellings returns the spellings of an option {short, long} with value v that the tools'
+// parsers accept: the short one apart, attached and after "=" (a two-letter one), the long one
+// apart and after "=", and an abbreviation of the long one for a parser that expands them (npm's
+// nopt).
+func optionSpellings(prog string, o [2]string, v string) []string {
+	var out []string
+	if s := o[0]; s != "" {
+		out = append(out, s+" "+v)
+		if len(s) == 2 {
+			out = append(out, s+v, s+"="+v)
+		}
+	}
+	if l := o[1]; l != o[0] {
+		out = append(out, l+" "+v, l+"="+v)
+		if valueAbbreviating[prog] && strings.HasPrefix(l, "--") && len(l) > 6 {
+			out = append(out, l[:len(l)-2]+"="+v)
+		}
+	}
+	return out
+}
+
+// TestRunnerProjectOptionsDifferential reads every option of the tables that point a build, test
+// or runner at a project directory, a definition or manifest file, or an environment file, in
+// every spelling its parser accepts, with a value inside the project and one outside it: the one
+// outside makes the segment opaque (outsideCode), the one inside does not. A new option in a
+// table is covered by adding it.
+func TestRunnerProjectOptionsDifferential(t *testing.T) {
+	tables := map[string]map[string][][2]string{"projectDirOptions": projectDirOptions, "defDirOptions": defDirOptions,
+		"defFileOptions": defFileOptions, "envFileOptions": envFileOptions}
+	const inside, outside = "sub/x", "/tmp/x"
+	n := 0
+	for _, tname := range slices.Sorted(maps.Keys(tables)) {
+		for _, prog := range slices.Sorted(maps.Keys(tables[tname])) {
+			if tname != "envFileOptions" && !slices.Contains(outsideProjectTools, prog) {
+				continue // a container client: its files are judged as host reads (containerbuild.go)
+			}
+			cmd := prog
+			if prog == "unittest" {
+				cmd = "python -m unittest"
+			}
+			for _, o := range tables[tname][prog] {
+				for _, val := range []string{inside, outside} {
+					for _, sp := range optionSpellings(prog, o, val) {
+						line := cmd + " " + sp
+						an, err := analyzeCommand(line, "/workspace/app")
+						if err != nil {
+							t.Fatalf("%s: %q: %v", tname, line, err)
+						}
+						n++
+						why := outsideCode(&an.segments[0])
+						if val == outside && why == "" {
+							t.Errorf("%s: %q points %s outside the project, not read", tname, line, prog)
+						}
+						if val == inside && why != "" {
+							t.Errorf("%s: %q stays in the project, read as %q", tname, line, why)
+						}
+					}
+				}
+			}
+		}
+	}
+	if n < 200 {
+		t.Fatalf("only %d spellings read: the tables are not where this test looks", n)
+	}
+}
