@@ -15,14 +15,17 @@ import (
 // test, deno test and uv run --env-file /tmp/x, dotenv -e /tmp/x and UV_ENV_FILE=/tmp/x loaded
 // variables (NODE_OPTIONS=--require /tmp/evil.js, LD_PRELOAD) the engine never saw; and
 // watchexec --log-file=package.json wrote package.json unseen, so the npm test after it ran a
-// script the line wrote. All were admitted at Default.
+// script the line wrote. All were admitted at Default. So were npx -w /tmp/x jest (a bin of that
+// workspace), deno's older --env=FILE, BUN_OPTIONS=--preload=/tmp/x.js (bun's NODE_OPTIONS), bun
+// test --tsconfig-override (a tsconfig's paths map imports), PDM_PROJECT and PIXI_PROJECT_MANIFEST
+// (pdm's -p and pixi's --manifest-path from the environment).
 func thirtiethCatalogue() []classCase {
 	sh := shCall
 	opaque := asked(RuleOpaqueCode)
 	noWrite := denied(RulePrefixPathPolicy + "noWrite")
 	const (
 		workspace = "npm's workspace outside the project, in every spelling"
-		manifest  = "pixi's manifest outside the project"
+		manifest  = "a runner's manifest or project outside the project, by an option or a variable"
 		envFile   = "an environment file from outside the project, whose variables load code"
 		logFile   = "a runner's log file, judged as a write of it"
 	)
@@ -51,6 +54,17 @@ func thirtiethCatalogue() []classCase {
 		{envFile, "UV_ENV_FILE exported first", sh(`export UV_ENV_FILE=/tmp/x; uv run pytest`), opaque, sh(`export UV_NO_SYNC=1; uv run pytest`), false},
 		{envFile, "dotenv-cli's -e; the project's .env", sh(`dotenv -e /tmp/x -- jest`), opaque, sh(`dotenv -e .env -- jest`), false},
 		{envFile, "dotenv-cli's -e attached", sh(`dotenv -e/tmp/x -- jest`), opaque, sh(`dotenv -e config/ci.vars -- jest`), false},
+		{workspace, "npx -w runs the workspace's bin; below", sh(`npx -w /tmp/x jest`), opaque, sh(`npx -w packages/a jest`), false},
+		{workspace, "npx --workspace=", sh(`npx --workspace=/tmp/x jest`), opaque, sh(`npx --workspace=./packages/a jest`), false},
+		{envFile, "deno's older --env", sh(`deno test --env=/tmp/x`), opaque, sh(`deno test --env`), false},
+		{envFile, "BUN_OPTIONS preloads, as NODE_OPTIONS requires; a smaller heap", sh(`BUN_OPTIONS=--preload=/tmp/x.js bun test`),
+			denied(RuleLibraryInjection), sh(`BUN_OPTIONS=--smol bun test`), false},
+		{envFile, "BUN_OPTIONS exported first", sh(`export BUN_OPTIONS='-r /tmp/x.js'; bun test`), denied(RuleLibraryInjection),
+			sh(`export BUN_OPTIONS=--max-old-space-size=4096; bun test`), false},
+		{envFile, "bun's tsconfig override maps imports; the project's", sh(`bun test --tsconfig-override=/tmp/x.json`), opaque,
+			sh(`bun test --tsconfig-override=tsconfig.test.json`), false},
+		{manifest, "PDM_PROJECT, pdm's -p; the working directory", sh(`PDM_PROJECT=/tmp/x pdm run test`), opaque, sh(`PDM_PROJECT=. pdm run test`), false},
+		{manifest, "PIXI_PROJECT_MANIFEST", sh(`PIXI_PROJECT_MANIFEST=/tmp/x/pixi.toml pixi run test`), opaque, sh(`pixi run test`), false},
 		{logFile, "watchexec --log-file=package.json, then npm test; a log file of its own", sh(`watchexec --log-file=package.json -- true && npm test`), opaque,
 			sh(`watchexec --log-file=watchexec.log -- true && npm test`), false},
 		{logFile, "watchexec --log-file=.bashrc", sh(`watchexec --log-file=.bashrc -- true`), noWrite, sh(`watchexec --log-file=build.log -- true`), false},

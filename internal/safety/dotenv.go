@@ -94,7 +94,7 @@ type dotenvFileOption struct {
 // dotenvFileOptions are the loaders' options that name a file, by program; dotenv-cli's -e is
 // read as minimist reads it (dotenvCLI).
 var dotenvFileOptions = map[string]dotenvFileOption{cmdDotenv: {short: "-f", long: optFile}, cmdDotenvx: {short: "-f", long: "--env-file", variadic: true},
-	"foreman": {short: "-e", long: "--env", list: true}, cmdHoncho: {short: "-e", long: "--env", list: true}}
+	"foreman": {short: "-e", long: optEnv, list: true}, cmdHoncho: {short: "-e", long: optEnv, list: true}}
 
 // dotenvFiles records the files a .env loader's options name, other than the project's own .env
 // files, as read.

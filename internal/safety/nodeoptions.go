@@ -5,6 +5,10 @@ import "strings"
 // envNodeOptions holds options node reads before its command line's, in every node a command runs.
 const envNodeOptions = "NODE_OPTIONS"
 
+// envBunOptions holds options bun reads before its command line's (BUN_OPTIONS=--preload=x.js bun
+// test preloads x.js), judged as NODE_OPTIONS is.
+const envBunOptions = "BUN_OPTIONS"
+
 // nodeRuntimeOptions are node options that size, tune or quieten the runtime and load no code: a
 // build's NODE_OPTIONS=--max-old-space-size=4096 is ordinary; --require, --import, --loader and
 // --env-file (which loads .env into the environment) are not among them.
@@ -14,12 +18,13 @@ var nodeRuntimeOptions = map[string]bool{
 	"--trace-deprecation": true, "--trace-uncaught": true, "--trace-exit": true, "--unhandled-rejections": true,
 	"--openssl-legacy-provider": true, "--use-openssl-ca": true, "--use-bundled-ca": true, "--dns-result-order": true,
 	"--experimental-vm-modules": true, "--no-experimental-fetch": true, "--preserve-symlinks": true,
+	"--smol": true, // bun's (BUN_OPTIONS), a smaller heap
 }
 
 // injects reports whether setting the variable name to val makes the loader or an interpreter load
 // code chosen by the caller (injectionEnvVars), as any NODE_OPTIONS but an inert one does.
 func injects(name, val string) bool {
-	return injectionEnvVars[name] && (name != envNodeOptions || !inertNodeOptions(val))
+	return injectionEnvVars[name] && (name != envNodeOptions && name != envBunOptions || !inertNodeOptions(val))
 }
 
 // inertNodeOptions reports whether a NODE_OPTIONS value holds only nodeRuntimeOptions, each bare or

@@ -328,6 +328,8 @@ var codeFlagEnvVars = func() map[string][]string {
 		"UV_PYTHON": {"/", "$"},
 		// uv's project, and the environment it runs in (its interpreter and installed packages).
 		"UV_PROJECT": {"/", "$"}, "UV_PROJECT_ENVIRONMENT": {"/", "$"},
+		// pdm's -p|--project and the manifest pixi takes as --manifest-path's, from the environment.
+		"PDM_PROJECT": {"/", "$"}, "PIXI_PROJECT_MANIFEST": {"/", "$"},
 	}
 	for _, v := range jvmOptionVars {
 		m[v] = jvm

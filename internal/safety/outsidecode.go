@@ -69,7 +69,8 @@ var outsideCodeOptions = map[string][][2]string{
 	"rspec": {{"-r", "--require"}, {"-I", "-I"}, {"-O", "--options"}},
 	"mix":   {{"", "--dot-formatter"}}, // the formatter file is evaluated Elixir
 	// bun's preload modules and config (which names more); deno's config and import map.
-	"bun":  {{"-r", "--preload"}, {"-c", "--config"}},
+	// A tsconfig's paths map the modules bun imports to files of its choosing.
+	"bun":  {{"-r", "--preload"}, {"-c", "--config"}, {"", "--tsconfig-override"}},
 	"deno": {{"-c", "--config"}, {"", "--import-map"}, {"", "--preload"}},
 	// pip runs the interpreter --python names; pnpm runs a pnpmfile's hooks; npm obeys another
 	// npmrc's script-shell; nextest runs the setup scripts of a tool config.

@@ -69,11 +69,13 @@ var projectDirOptions = map[string][][2]string{
 	// npm exec --prefix does; bun runs its command (bun test's tests and bunfig.toml's preloads)
 	// in the directory --cwd names. (npm_config_prefix from the environment names only where
 	// global packages go: npm takes the local prefix from the command line alone.)
-	cmdNpx: {{"-C", "--prefix"}}, cmdBun: {{"", "--cwd"}},
+	cmdBun: {{"", "--cwd"}},
 	// npm -w|--workspace runs the script of the workspace package a name or directory names: a
 	// directory elsewhere runs that directory's package.json's script (npm_config_workspace from
 	// the environment is the same setting: outsideNpmWorkspace).
 	cmdNpm: {{"-w", "--workspace"}},
+	// npx -w (npm exec's) runs the bin in that workspace's directory, from its node_modules/.bin.
+	cmdNpx: {{"-C", "--prefix"}, {"-w", "--workspace"}},
 	// deno task --cwd runs the task's commands in another directory (deno test there tests its files).
 	cmdDeno: {{"", "--cwd"}},
 	// pytest loads the conftest.py files of every directory from a test path up to --confcutdir,
@@ -305,7 +307,8 @@ var dotnetValued = strings.Fields(`-o --output -c --configuration -f --framework
 // project's, as its package.json is; one from elsewhere (/tmp/x, ~/x, ../../x, computed) holds
 // variables the engine has not seen, so the segment is opaque.
 var envFileOptions = map[string][][2]string{
-	cmdBun: {{"", optEnvFileLong}}, cmdDeno: {{"", optEnvFileLong}}, "uv": {{"", optEnvFileLong}}, "devbox": {{"", optEnvFileLong}},
+	// deno's --env is the older spelling of its --env-file.
+	cmdBun: {{"", optEnvFileLong}}, cmdDeno: {{"", optEnvFileLong}, {"", optEnv}}, "uv": {{"", optEnvFileLong}}, "devbox": {{"", optEnvFileLong}},
 	cmdNode: {{"", optEnvFileLong}, {"", optEnvFileIfExists}}, "tsx": {{"", optEnvFileLong}, {"", optEnvFileIfExists}},
 }
 
@@ -339,7 +342,7 @@ func outsideEnvFile(s *segment) string {
 // (npm_config_workspace, as -w gives it: projectDirOptions) names a directory outside the
 // project, or "".
 func outsideNpmWorkspace(s *segment) string {
-	if s.name != cmdNpm {
+	if s.name != cmdNpm && s.name != cmdNpx {
 		return ""
 	}
 	for _, e := range s.env {

@@ -859,7 +859,7 @@ var commandEnvVars = map[string]bool{
 var injectionEnvVars = map[string]bool{
 	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "LD_AUDIT": true, "DYLD_INSERT_LIBRARIES": true,
 	"DYLD_LIBRARY_PATH": true, "PYTHONSTARTUP": true, "PERL5OPT": true, envNodeOptions: true,
-	"RUBYOPT": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "GCONV_PATH": true,
+	"RUBYOPT": true, envBunOptions: true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "GCONV_PATH": true,
 	// .NET's: every .NET process (dotnet test's test host, MSBuild, pwsh) runs the startup hooks'
 	// assemblies before its Main, and loads the profiler's native library into the runtime, as
 	// LD_PRELOAD does.
