@@ -18,7 +18,10 @@ import (
 // script the line wrote. All were admitted at Default. So were npx -w /tmp/x jest (a bin of that
 // workspace), deno's older --env=FILE, BUN_OPTIONS=--preload=/tmp/x.js (bun's NODE_OPTIONS), bun
 // test --tsconfig-override (a tsconfig's paths map imports), PDM_PROJECT and PIXI_PROJECT_MANIFEST
-// (pdm's -p and pixi's --manifest-path from the environment).
+// (pdm's -p and pixi's --manifest-path from the environment), go --C=/tmp/x (Go's flag package
+// reads --C as -C), mvn -t (toolchains name the JDK it runs), gradle --project-cache-dir (its
+// configuration cache), npm_config_pnpmfile and pnpm --config.pnpmfile (the pnpmfile's hooks),
+// PYLINTRC, TOX_CONFIG_FILE and TOX_ROOT_DIR (pylint's --rcfile, tox's -c and --root).
 func thirtiethCatalogue() []classCase {
 	sh := shCall
 	opaque := asked(RuleOpaqueCode)
@@ -65,6 +68,17 @@ func thirtiethCatalogue() []classCase {
 			sh(`bun test --tsconfig-override=tsconfig.test.json`), false},
 		{manifest, "PDM_PROJECT, pdm's -p; the working directory", sh(`PDM_PROJECT=/tmp/x pdm run test`), opaque, sh(`PDM_PROJECT=. pdm run test`), false},
 		{manifest, "PIXI_PROJECT_MANIFEST", sh(`PIXI_PROJECT_MANIFEST=/tmp/x/pixi.toml pixi run test`), opaque, sh(`pixi run test`), false},
+		{manifest, "go's --C, read as -C; a submodule", sh(`go --C=/tmp/x test ./...`), opaque, sh(`go test -C ./tools ./...`), false},
+		{manifest, "maven's toolchains name the JDK it runs; the project's", sh(`mvn -t /tmp/x.xml test`), opaque,
+			sh(`mvn --toolchains=.mvn/toolchains.xml test`), false},
+		{manifest, "gradle's project cache, whose configuration cache it reuses; the project's", sh(`gradle --project-cache-dir /tmp/x test`), opaque,
+			sh(`gradle --project-cache-dir build/gradle-cache test`), false},
+		{manifest, "pnpm's pnpmfile from the environment; its hooks run", sh(`npm_config_pnpmfile=/tmp/x pnpm install`), opaque,
+			sh(`pnpm install --frozen-lockfile --pnpmfile .pnpmfile.cjs`), false},
+		{manifest, "pnpm's pnpmfile as --config.", sh(`pnpm test --config.pnpmfile=/tmp/x`), opaque, sh(`pnpm test --config.reporter=silent`), false},
+		{manifest, "PYLINTRC, pylint's --rcfile; the project's", sh(`PYLINTRC=/tmp/x pylint src`), opaque, sh(`PYLINTRC=.pylintrc pylint src`), false},
+		{manifest, "tox's -c and --root from TOX_; the project's", sh(`TOX_CONFIG_FILE=/tmp/x tox || TOX_ROOT_DIR=/tmp/x tox`), opaque,
+			sh(`TOX_CONFIG_FILE=tox.ini tox`), false},
 		{logFile, "watchexec --log-file=package.json, then npm test; a log file of its own", sh(`watchexec --log-file=package.json -- true && npm test`), opaque,
 			sh(`watchexec --log-file=watchexec.log -- true && npm test`), false},
 		{logFile, "watchexec --log-file=.bashrc", sh(`watchexec --log-file=.bashrc -- true`), noWrite, sh(`watchexec --log-file=build.log -- true`), false},

@@ -281,7 +281,10 @@ const optShell = "--shell"
 //
 //nolint:goconst // setting names read best literally, next to their neighbours
 var npmCodeSettings = map[string]bool{"script-shell": true, "node-options": true, "shell": true, "editor": true,
-	"browser": true, "git": true, "node-gyp": true, "init-module": true, "call": true, npmUserconfig: true, npmGlobalconfig: true}
+	"browser": true, "git": true, "node-gyp": true, "init-module": true, "call": true, npmUserconfig: true, npmGlobalconfig: true,
+	// pnpm's: the pnpmfile's hooks run as it resolves and installs (its --pnpmfile option is
+	// judged by where the file is: outsideCodeOptions).
+	"pnpmfile": true, "global-pnpmfile": true}
 
 // npmConfigSetting returns the npm setting an environment variable sets: npm reads
 // npm_config_NAME in any case, with its underscores as dashes (NPM_CONFIG_NODE_OPTIONS is
@@ -330,6 +333,9 @@ var codeFlagEnvVars = func() map[string][]string {
 		"UV_PROJECT": {"/", "$"}, "UV_PROJECT_ENVIRONMENT": {"/", "$"},
 		// pdm's -p|--project and the manifest pixi takes as --manifest-path's, from the environment.
 		"PDM_PROJECT": {"/", "$"}, "PIXI_PROJECT_MANIFEST": {"/", "$"},
+		// pylint's configuration file (its init-hook is code, as --rcfile's is), and tox's -c and
+		// --root from the environment (tox 4 reads each option from TOX_ and its name).
+		"PYLINTRC": {"/", "$"}, "TOX_CONFIG_FILE": {"/", "$"}, "TOX_ROOT_DIR": {"/", "$"},
 	}
 	for _, v := range jvmOptionVars {
 		m[v] = jvm
@@ -384,7 +390,7 @@ func buildEnvReason(name, val string) string {
 	}
 	for _, n := range codeFlagEnvVars[name] {
 		if strings.Contains(val, n) {
-			return "setting " + name + " to " + val + " gives a compiler, linker or JVM an option that loads or runs code the caller chooses (" + n + ")"
+			return "setting " + name + " to " + val + " gives a compiler, linker, JVM or build tool an option that loads or runs code the caller chooses (" + n + ")"
 		}
 	}
 	if slices.Contains(jvmOptionVars, name) {

@@ -53,9 +53,12 @@ var outsideCodeOptions = map[string][][2]string{
 	"shellcheck": {{"", optRcfile}},
 	// gradle's init scripts (and those of another user home's init.d) are Groovy or Kotlin code.
 	// An included build's build logic runs too.
-	"gradle": {{"-I", "--init-script"}, {"-g", "--gradle-user-home"}, {"", "--include-build"}},
-	// maven's settings can activate a profile whose properties set argLine or jvm (below).
-	"mvn": {{"-s", "--settings"}, {"-gs", "--global-settings"}},
+	// Its project cache directory holds the configuration cache, reused when its key matches, as
+	// cargo reuses a target directory (below).
+	"gradle": {{"-I", "--init-script"}, {"-g", "--gradle-user-home"}, {"", "--include-build"}, {"", "--project-cache-dir"}},
+	// maven's settings can activate a profile whose properties set argLine or jvm (below); its
+	// toolchains name the JDK whose javac and java the build runs.
+	"mvn": {{"-s", "--settings"}, {"-gs", "--global-settings"}, {"-t", "--toolchains"}, {"-gt", "--global-toolchains"}},
 	// A toolset names the compiler and linker swift test runs.
 	"swift": {{"", "--toolset"}},
 	// playwright's config is TypeScript; a reporter is a built-in name or a module.

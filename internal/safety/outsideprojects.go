@@ -47,8 +47,9 @@ var outsideProjectTools = slices.Concat(fileRunners, []string{"cargo", "tox", cm
 //nolint:goconst // option spellings read best literally, next to their neighbours
 var projectDirOptions = map[string][][2]string{
 	// go -C and cargo -C (nightly's, with -Z unstable-options) change to another directory first
-	// and build the module or package found there (its build.rs too).
-	"go": {{"-C", "-C"}}, "cargo": {{"-C", "-C"}},
+	// and build the module or package found there (its build.rs too); go reads --C as -C, as Go's
+	// flag package reads any flag after two dashes.
+	"go": {{"-C", "-C"}, {"--C", "--C"}}, "cargo": {{"-C", "-C"}},
 	"pnpm":   {{"-C", "--dir"}},
 	"ctest":  {{"--test-dir", "--test-dir"}},
 	"jest":   camelAndKebab("rootDir", "roots"),

@@ -57,7 +57,7 @@ var packageAdders = map[string]packageAdder{
 	"npm": {valued: append([]string{"-w", "--install-strategy", "--before", "--otp", "--os", "--cpu", "--libc"},
 		prefixed(npmConfig)...), operand: npmInstall},
 	"pnpm": {valued: []string{"-C", "--dir", "-F", optFilter, "--workspace-concurrency", "--reporter", "--loglevel", "--registry",
-		"--store-dir", "--virtual-store-dir", "--modules-dir", "--lockfile-dir", "--node-linker"},
+		"--store-dir", "--virtual-store-dir", "--modules-dir", "--lockfile-dir", "--node-linker", "--pnpmfile", "--global-pnpmfile"},
 		always: []string{subAdd}, operand: []string{subInstall, "i"}},
 	"yarn": {valued: []string{"--cwd", "--modules-folder", "--cache-folder", "--mutex", "--network-timeout", "--registry"},
 		always: []string{subAdd}, operand: []string{subInstall, "up", "upgrade"}},
