@@ -49,6 +49,9 @@ func thirtiethCatalogue() []classCase {
 			sh(`pixi run -m pixi.toml test`), false},
 		{manifest, "-m attached", sh(`pixi run -m/tmp/x test`), opaque, sh(`pixi run -e dev test`), false},
 		{envFile, "bun test --env-file=; the project's", sh(`bun test --env-file=/tmp/x`), opaque, sh(`bun test --env-file=config/ci.vars`), false},
+		// bun run NAME is admitted at Yolo, with the project's file too (TestRunnersNearMissesAdmittedAtYolo).
+		{envFile, "bun run --env-file= a script", sh(`bun run --env-file=/tmp/x test`), opaque, sh(`bun test --env-file=./config/ci.vars`), false},
+		{envFile, "node --test --env-file=", sh(`node --test --env-file=/tmp/x`), opaque, sh(`node --test`), false},
 		{envFile, "bun test --env-file apart", sh(`bun test --env-file /tmp/x`), opaque, sh(`bun test --timeout 5000`), false},
 		{envFile, "deno test --env-file= in home", sh(`deno test --env-file=~/x`), opaque, sh(`deno test --env-file=config/ci.vars`), false},
 		{envFile, "uv run --env-file; the project's", sh(`uv run --env-file /tmp/x pytest`), opaque, sh(`uv run --env-file=config/ci.vars pytest`), false},
@@ -79,6 +82,12 @@ func thirtiethCatalogue() []classCase {
 		{manifest, "PYLINTRC, pylint's --rcfile; the project's", sh(`PYLINTRC=/tmp/x pylint src`), opaque, sh(`PYLINTRC=.pylintrc pylint src`), false},
 		{manifest, "tox's -c and --root from TOX_; the project's", sh(`TOX_CONFIG_FILE=/tmp/x tox || TOX_ROOT_DIR=/tmp/x tox`), opaque,
 			sh(`TOX_CONFIG_FILE=tox.ini tox`), false},
+		// The brief's near misses of the older options, beside the new ones.
+		{manifest, "cargo's manifest in /tmp; a crate's", sh(`cargo test --manifest-path=/tmp/x/Cargo.toml`), opaque,
+			sh(`cargo test --manifest-path crates/a/Cargo.toml`), false},
+		// make is the project's declared make test at Default; make -C sub test is admitted at Yolo
+		// (TestRunnersNearMissesAdmittedAtYolo).
+		{manifest, "make -C /tmp/x; the declared tests", sh(`make -C /tmp/x test`), opaque, sh(`make test`), false},
 		{logFile, "watchexec --log-file=package.json, then npm test; a log file of its own", sh(`watchexec --log-file=package.json -- true && npm test`), opaque,
 			sh(`watchexec --log-file=watchexec.log -- true && npm test`), false},
 		{logFile, "watchexec --log-file=.bashrc", sh(`watchexec --log-file=.bashrc -- true`), noWrite, sh(`watchexec --log-file=build.log -- true`), false},

@@ -192,6 +192,7 @@ func TestRunnersNearMissesAdmittedAtYolo(t *testing.T) {
 		`onchange 'src/**' -- npm test`, `watchexec -e ts -- npm test`, `pixi run test`, `pixi run pytest -x`, `devbox run test`,
 		`hatch run test:pytest`, `envchain aws terraform plan`,
 		`pnpm exec -c 'npm test'`, `yarn build`, `yarn run lint`, `yarn test`, `yarn install`, `yarn tsc --noEmit`, `pnpm -r exec rm -rf node_modules`, `yarn workspace web exec 'jest --ci'`, `bun run --bun vite build`,
+		`bun run --env-file=config/ci.vars test`, `make -C sub test`, `npm test -w packages/a`, `pixi run --manifest-path ./pixi.toml test`,
 	} {
 		if d := Evaluate(p, shCall(cmd)); !d.Allowed() {
 			t.Errorf("%q is refused at Yolo: %s %s", cmd, d.RuleID, d.Message)
