@@ -88,6 +88,8 @@ func thirtiethCatalogue() []classCase {
 		// make is the project's declared make test at Default; make -C sub test is admitted at Yolo
 		// (TestRunnersNearMissesAdmittedAtYolo).
 		{manifest, "make -C /tmp/x; the declared tests", sh(`make -C /tmp/x test`), opaque, sh(`make test`), false},
+		{manifest, "rye run --pyproject of another project; of this one", sh(`rye run --pyproject /tmp/x/pyproject.toml test`), opaque,
+			sh(`rye run --pyproject pyproject.toml test`), false},
 		{logFile, "watchexec --log-file=package.json, then npm test; a log file of its own", sh(`watchexec --log-file=package.json -- true && npm test`), opaque,
 			sh(`watchexec --log-file=watchexec.log -- true && npm test`), false},
 		{logFile, "watchexec --log-file=.bashrc", sh(`watchexec --log-file=.bashrc -- true`), noWrite, sh(`watchexec --log-file=build.log -- true`), false},

@@ -34,6 +34,7 @@ var (
 		"scons":   {{"-f", "--sconstruct"}, {"--file", "--makefile"}},
 		"cargo":   {{"--manifest-path", "--manifest-path"}},
 		"pixi":    {{"-m", "--manifest-path"}}, // a pixi.toml, or the directory holding it
+		"rye":     {{"--pyproject", "--pyproject"}},
 		cmdBundle: {{"--gemfile", "--gemfile"}},
 		"cmake":   {{"-C", "-C"}},
 		"pytest":  {{"-c", "--config-file"}},

@@ -36,8 +36,9 @@ var outsideProjectTools = slices.Concat(fileRunners, []string{"cargo", "tox", cm
 	// composer -d runs another directory's composer.json scripts and autoloader; bundle
 	// --gemfile (bundle exec's too) evaluates another Gemfile, Ruby code.
 	"composer", cmdBundle,
-	// pixi run --manifest-path runs the tasks, and the environment, of another pixi.toml.
-	"pixi",
+	// pixi run --manifest-path runs the tasks, and the environment, of another pixi.toml; rye run
+	// --pyproject the scripts and environment of another pyproject.toml.
+	"pixi", "rye",
 	// python -m unittest loads the test files and directories it is given.
 	"unittest"})
 
