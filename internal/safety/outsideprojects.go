@@ -333,8 +333,11 @@ func outsideEnvFile(s *segment) string {
 		}
 	}
 	for _, f := range files {
-		if f.dynamic || !inThisProject(f.s) {
-			return "it loads the environment file " + f.s + ", outside this project, whose variables (NODE_OPTIONS, LD_PRELOAD) can load code"
+		// uv reads --env-file and UV_ENV_FILE as a list separated by spaces: each file counts.
+		for part := range strings.FieldsSeq(f.s) {
+			if f.dynamic || !inThisProject(part) {
+				return "it loads the environment file " + part + ", outside this project, whose variables (NODE_OPTIONS, LD_PRELOAD) can load code"
+			}
 		}
 	}
 	return ""

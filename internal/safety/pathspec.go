@@ -1554,6 +1554,12 @@ func optionValue(s *segment, short, long string) (word, bool) {
 	return word{}, false
 }
 
+// doubleDashShorthand says whether v is the one-letter option short spelt as nopt (npm's parser)
+// also takes it, with two dashes: npm test --w x and --w=x are -w x.
+func doubleDashShorthand(v, short string) bool {
+	return len(short) == 2 && (v == "-"+short || strings.HasPrefix(v, "-"+short+"="))
+}
+
 // optionValues yields every value of a short or long option, in optionValue's spellings, for
 // options that may be repeated ("-o device=/ -o o=bind").
 func optionValues(s *segment, short, long string) iter.Seq[word] {
@@ -1570,7 +1576,7 @@ func optionValues(s *segment, short, long string) iter.Seq[word] {
 				val = w[i]
 			case strings.HasPrefix(v, long+"="):
 				val = w[i].with(v[len(long)+1:])
-			case valueAbbreviating[s.name] && abbreviatesOption(s.name, v, long):
+			case valueAbbreviating[s.name] && (abbreviatesOption(s.name, v, long) || doubleDashShorthand(v, short)):
 				if _, after, joined := strings.Cut(v, "="); joined {
 					val = w[i].with(after)
 				} else if i+1 < len(w) {
