@@ -148,6 +148,7 @@ func FuzzAnchoredRulesMatchTheirExpression(f *testing.F) {
 	f.Add("xauthorization=basic abcdefgh AUTHORIZATION:bearerabc_12345678 bearer short Bearer\tabcdefgh1")
 	f.Add("authorization: bearer\u212a12345678")
 	f.Add("Authorization:basicabcdefgh authorization = token short authorization:\f digest  x12345678 bearer\vabcdefgh")
+	f.Add("Authorization:A0000000\r00000000 authorization:\vx\vabcdefgh1 bearer\u00a0abcdefgh2 bearer\u0085abcdefgh3")
 	f.Add("authorization:bearer=abc authorization==abcdefgh xbearer abcdefghij authorization\t:\ttoken\tabcdefgh/+~=")
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, r := range secretRules {

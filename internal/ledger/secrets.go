@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Redaction by value: a credential inside a free-text value (a command line, a URL, a denial
@@ -66,8 +67,10 @@ var secretRules = []secretRule{
 		strings.Join(awsSecretSettings, "|") + `)\s+("[^"]*"|'[^']*'|[^\s"';&|]+)`), 1, nil},
 	// "Authorization: Bearer x", "Authorization: ApiKey x" (any scheme word: SSWS, Negotiate, a
 	// vendor's own), "Authorization: x" (none), "bearer x".
+	// Between the header's name, its scheme and its value any white space separates (headerSpace):
+	// a server splitting the value on white space (strings.Fields) reads Bearer\vx as Bearer x.
 	{authorizationRule, authorizationWords, nil,
-		regexp.MustCompile(`(?i)(?:\bauthorization\s*[:=]\s*(?:[a-z][a-z0-9-]*\s+)?|\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})`), 1, nil},
+		regexp.MustCompile(`(?i)(?:\bauthorization` + headerSpace + `*[:=]` + headerSpace + `*(?:[a-z][a-z0-9-]*` + headerSpace + `+)?|\bbearer` + headerSpace + `+)([A-Za-z0-9._~+/=-]{8,})`), 1, nil},
 	// A signed URL's signature, a bearer credential until it expires: Azure SAS (sig=), S3 and
 	// GCS pre-signed URLs (X-Amz-Signature=, X-Goog-Signature=), and signature= — as a query
 	// parameter only (after ? or &), so "--show-signature" and prose stay.
@@ -461,7 +464,9 @@ func (r secretRule) byName() bool {
 // A0000000 [REDACTED:authorization]"), which the rule reads, once the value is no token, as a
 // token without a scheme; redacting it again made redaction depend on how often it ran.
 func schemeOfRedacted(after string) bool {
-	rest := strings.TrimLeft(after, " \t")
+	// The same white space the rule skips before a token (Authorization:X\r[REDACTED:...] was
+	// read again as the token X when only spaces and tabs were skipped here).
+	rest := strings.TrimLeftFunc(after, unicode.IsSpace)
 	return len(rest) < len(after) && strings.HasPrefix(rest, "[REDACTED:"+authorizationRule+"]")
 }
 

@@ -37,7 +37,7 @@ var anchoredRules = map[string]anchoredRule{
 //
 //	(?i)^(?:authorization\s*[:=]\s*(?:[a-z][a-z0-9-]*\s+)?|bearer\s+)([A-Za-z0-9._~+/=-]{8,})
 //
-// on s[q:], written out. The expression has one way to match at each choice: the scheme word,
+// (\s standing for headerSpace) on s[q:], written out. The expression has one way to match at each choice: the scheme word,
 // \s and the token are greedy, a shorter scheme word is followed by a letter, digit or dash
 // rather than a space, and a token never starts with a space, so backtracking only ever drops the
 // optional scheme word (preferred when it leaves a token of 8 or more), and the two alternatives
@@ -94,9 +94,15 @@ func schemeWordEnd(s string, p int) int {
 // other byte into a-z.
 func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
-// skipSpace returns the index of the first byte at or after p that \s does not match.
+// headerSpace is the white space the authorization rule skips: unicode.IsSpace's set (\s, \v,
+// U+0085 and the separators \p{Z}, U+00A0 among them), as a server or client that splits a
+// header's value with strings.Fields or a similar split reads any of them as a blank.
+const headerSpace = `[\s\v\x{85}\p{Z}]`
+
+// skipSpace returns the index of the first byte at or after p that headerSpace does not match,
+// for ASCII s.
 func skipSpace(s string, p int) int {
-	for p < len(s) && (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\f' || s[p] == '\r') {
+	for p < len(s) && (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\v' || s[p] == '\f' || s[p] == '\r') {
 		p++
 	}
 	return p

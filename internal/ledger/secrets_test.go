@@ -160,6 +160,7 @@ func TestRecordsRedactSecretValues(t *testing.T) {
 func FuzzRedactSecrets(f *testing.F) {
 	f.Add(`--password=x Authorization: Bearer abcdefgh1234 https://u:p@h`)
 	f.Add("-----BEGIN PRIVATE KEY-----\nabc")
+	f.Add("Authorization:A0000000\r00000000 Authorization: Bearer\u00a0abcdefgh1\v bearer\u0085abcdefgh2")
 	f.Fuzz(func(t *testing.T, s string) {
 		out := RedactSecrets(s)
 		if again := RedactSecrets(out); again != out {
