@@ -440,20 +440,7 @@ func redactCommandLine(s string) (string, bool) {
 // not s's and stay as they are (a program given in a field of its own: credentials_program.go).
 func redactCommandLineAfter(program []string, s string) (string, bool) {
 	type span struct{ start, end int }
-	var words []span
-	for i := 0; i < len(s); {
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-		j := i
-		for j < len(s) && !isSpace(s[j]) {
-			j++
-		}
-		if j > i {
-			words = append(words, span{i, j})
-		}
-		i = j
-	}
+	words := commandWords(s)
 	unquote := func(w string) string { return strings.Trim(w, `"'`) }
 	var cuts []span
 	word := func(k int) (string, bool) {
@@ -461,6 +448,9 @@ func redactCommandLineAfter(program []string, s string) (string, bool) {
 			return program[k], true
 		}
 		k -= len(program)
+		if words[k].control {
+			return ";", true // the command ends: the next word is no option's value
+		}
 		w := s[words[k].start:words[k].end]
 		// An unquoted redirection with its target attached (<tok, 2>err) is its operator to
 		// the scan, or nothing when the target is attached; a here-string's attached input
@@ -509,6 +499,84 @@ func redactCommandLineAfter(program []string, s string) (string, bool) {
 }
 
 const cliPasswordRule = "cli-password"
+
+// commandWord is a word of a command line, s[start:end], or a control operator between two
+// commands (control: a newline, ;, &, |, ( or ) outside quotes).
+type commandWord struct {
+	start, end int
+	control    bool
+}
+
+// commandWords splits a command line into words at white space, as the scan always did (a
+// quoted value with a space in it is put together again by quotedEnd), and ends a word, outside
+// quotes and unescaped, at a newline or a control operator, which is a word of its own: so
+// `sshpass -p` at a line's end, or `mysql -pX;rm -rf /data`, never makes the next command's
+// first word the password's value, and the record keeps the command that ran. A & or | right
+// after < or > is part of a redirection (2>&1, >|), not an operator.
+func commandWords(s string) []commandWord {
+	var words []commandWord
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			words = append(words, commandWord{start: start, end: end})
+		}
+		start = -1
+	}
+	var quote byte
+	for i := 0; i < len(s); i++ {
+		switch n := quoteStep(s, i, &quote); {
+		case n > 0:
+			if start < 0 {
+				start = i
+			}
+			i += n - 1
+		case quote == 0 && controlAt(s, i):
+			flush(i)
+			j := i + 1
+			for j < len(s) && (s[j] == '\n' || controlOperator(s[j])) {
+				j++
+			}
+			words = append(words, commandWord{start: i, end: j, control: true})
+			i = j - 1
+		case isSpace(s[i]):
+			flush(i)
+		case start < 0:
+			start = i
+		}
+	}
+	flush(len(s))
+	return words
+}
+
+// quoteStep reads the quoting at s[i], quote being the quote open before it: it returns how many
+// bytes from i are a backslash escape (2: never an operator or a quote) or a quote opening
+// (1), and 0 for any other byte; a quote's closing byte closes it and is 0 too, a plain byte.
+func quoteStep(s string, i int, quote *byte) int {
+	c := s[i]
+	switch {
+	case c == '\\' && *quote != '\'' && i+1 < len(s) && (*quote != 0 || s[i+1] != '\n'):
+		return 2
+	case *quote == 0 && (c == '\'' || c == '"'):
+		*quote = c
+		return 1
+	case *quote != 0 && c == *quote:
+		*quote = 0
+	}
+	return 0
+}
+
+// controlAt says whether s[i], outside quotes, ends a command: a newline not escaped, or a control
+// operator that is not part of a redirection (2>&1, >|).
+func controlAt(s string, i int) bool {
+	if s[i] == '\n' {
+		return i == 0 || s[i-1] != '\\'
+	}
+	return controlOperator(s[i]) && (i == 0 || s[i-1] != '<' && s[i-1] != '>')
+}
+
+func controlOperator(c byte) bool {
+	return c == ';' || c == '&' || c == '|' || c == '(' || c == ')'
+}
 
 // quotedEnd is where a value that ends at end in the word starting at start ends, if the word
 // opens a quote it does not close: the command line is split at spaces, and "alice:s3cret pw" is

@@ -222,7 +222,7 @@ const (
 // after it stay; another % (a literal one in the value, %25) is part of it. A value in encoded
 // quotes after %3D (password%3D%22X%22) is the text inside them.
 const (
-	optionTail    = `(?:=|\s+)(?:<<<[ \t]*)?` + credentialValue
+	optionTail    = `(?:=|(?:[ \t]|\\\r?\n)+)(?:<<<[ \t]*)?` + credentialValue
 	quotedKeyTail = `\\?["'][ \t]*[:=][ \t]*` + quotedValue
 	encodedValue  = `((?:[^\s"'&%]|` + encodedPercent + `(?:[013-9A-F][0-9A-F]|2[013489A-F]|[^\s"'&%2]))+)`
 	// encodedPercent is a percent sign, percent-encoded any number of times: a document encoded
