@@ -53,6 +53,20 @@ func wellFormed(next http.Handler) http.Handler {
 			http.Error(w, fmt.Sprintf("Content-Type given %d times: send it once", n), http.StatusUnsupportedMediaType)
 			return
 		}
+		if n := len(r.Header.Values(protocolVersionHeader)); n > 1 {
+			// The SDK reads the first, and serves by it (a batch only before 2025-06-18); a proxy
+			// or log in front that reads the last judged the request by another version.
+			http.Error(w, fmt.Sprintf("%s given %d times: send it once", protocolVersionHeader, n), http.StatusBadRequest)
+			return
+		}
+		if coding := contentCoding(r.Header.Values("Content-Encoding")); coding != "" {
+			// Neither the SDK nor this check decodes a content coding: the body would be run as
+			// the bytes it is, while a proxy or log in front that honours the header reads the
+			// body it decodes. RFC 9110 (8.4.1): a coding the server does not apply is 415.
+			http.Error(w, fmt.Sprintf("Content-Encoding %q: the gateway decodes no content coding; send the body "+
+				"as it is (identity)", coding), http.StatusUnsupportedMediaType)
+			return
+		}
 		if charset != "" && !utf8Labels[strings.ToLower(strings.TrimSpace(charset))] {
 			// The SDK reads every body as UTF-8 whatever the header says; a proxy or log in front
 			// that honours the charset would read other strings than the gateway judges.
@@ -88,6 +102,19 @@ func wellFormed(next http.Handler) http.Handler {
 // that writes one of them means what the gateway reads.
 var utf8Labels = map[string]bool{"utf-8": true, "utf8": true, "unicode-1-1-utf-8": true, "unicode11utf8": true,
 	"unicode20utf8": true, "x-unicode20utf8": true, "csutf8": true}
+
+// contentCoding is the first content coding of a request's Content-Encoding values (a list, and
+// the header may come more than once) other than identity, which is no coding; "" when none.
+func contentCoding(values []string) string {
+	for _, v := range values {
+		for c := range strings.SplitSeq(v, ",") {
+			if c = strings.TrimSpace(c); c != "" && !strings.EqualFold(c, "identity") {
+				return c
+			}
+		}
+	}
+	return ""
+}
 
 // bodyBuffers hold request bodies while they are checked and read again by the SDK.
 var bodyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}

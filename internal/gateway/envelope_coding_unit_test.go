@@ -1,0 +1,93 @@
+package gateway
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// serveHeaders runs a POST of body through wellFormed with the headers given as name, value pairs (added,
+// so a name may come twice): the HTTP status and whether the request was passed on to the SDK.
+func serveHeaders(t *testing.T, body string, header ...string) (int, bool) {
+	t.Helper()
+	reached := false
+	h := wellFormed(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached = true
+		w.WriteHeader(http.StatusOK)
+	}))
+	r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		r.Header.Add(header[i], header[i+1])
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w.Code, reached
+}
+
+const codedCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read","arguments":{"path":"notes.txt"}}}`
+
+// Neither the gateway nor the SDK decodes a content coding: a body sent with Content-Encoding
+// gzip (deflate, br, ...) was checked and run as the bytes it is, as if identity, while a proxy,
+// WAF or log in front that honours the header reads (or refuses) the body it decodes: the split
+// the charset check refuses for a charset. RFC 9110 (8.4.1) answers a coding the server does not
+// apply with 415. Refused before the body is read, in any spelling, in a list and given twice;
+// identity (however often), or no header, passes.
+func TestABodyInAContentCodingIsRefused(t *testing.T) {
+	for name, codings := range map[string][]string{
+		"gzip":                {"gzip"},
+		"upper case":          {"GZIP"},
+		"x-gzip":              {"x-gzip"},
+		"deflate":             {"deflate"},
+		"br":                  {"br"},
+		"zstd":                {"zstd"},
+		"a list":              {"identity, gzip"},
+		"identity, then gzip": {"identity", "gzip"},
+		"an unknown coding":   {"rot13"},
+	} {
+		var header []string
+		for _, c := range codings {
+			header = append(header, "Content-Encoding", c)
+		}
+		if code, reached := serveHeaders(t, codedCall, header...); reached || code != http.StatusUnsupportedMediaType {
+			t.Errorf("%s: answered %d, passed on %v; want 415, not passed on", name, code, reached)
+		}
+	}
+	for name, header := range map[string][]string{
+		"no coding":      nil,
+		"identity":       {"Content-Encoding", "identity"},
+		"IDENTITY":       {"Content-Encoding", " IDENTITY "},
+		"empty value":    {"Content-Encoding", ""},
+		"identity twice": {"Content-Encoding", "identity", "Content-Encoding", "identity, identity"},
+	} {
+		if code, reached := serveHeaders(t, codedCall, header...); !reached || code != http.StatusOK {
+			t.Errorf("%s: answered %d, passed on %v; want it passed on", name, code, reached)
+		}
+	}
+}
+
+// The protocol version decides what the SDK serves (a batch only before 2025-06-18; protocol
+// 2026-07-28's rules from it on), and the SDK reads the first MCP-Protocol-Version header
+// (Header.Get): sent 2025-03-26 then 2025-11-25, a batch of calls ran, while a proxy or log in
+// front that reads the last saw a version under which the SDK refuses every batch. A request
+// carrying it twice is refused 400 before the body is read, as a second Content-Type or
+// Authorization is; one, in any version, passes on to the SDK.
+func TestAProtocolVersionGivenTwiceIsRefused(t *testing.T) {
+	batch := "[" + codedCall + "]"
+	for name, versions := range map[string][]string{
+		"old then new": {"2025-03-26", "2025-11-25"},
+		"new then old": {"2025-11-25", "2025-03-26"},
+		"the same":     {"2025-03-26", "2025-03-26"},
+	} {
+		header := []string{"MCP-Protocol-Version", versions[0], "Mcp-Protocol-Version", versions[1]}
+		if code, reached := serveHeaders(t, batch, header...); reached || code != http.StatusBadRequest {
+			t.Errorf("%s: answered %d, passed on %v; want 400, not passed on", name, code, reached)
+		}
+	}
+	for _, v := range []string{"2025-03-26", "2025-11-25", "2026-07-28"} {
+		if code, reached := serveHeaders(t, codedCall, "MCP-Protocol-Version", v); !reached || code != http.StatusOK {
+			t.Errorf("version %s: answered %d, passed on %v; want it passed on", v, code, reached)
+		}
+	}
+}
