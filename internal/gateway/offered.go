@@ -23,12 +23,17 @@ import (
 // unsafe tool where the profile forbids them, and a tool whose skill category (or lack of one)
 // the profile excludes. The later checks (sandbox, approval, cost, retries, arguments, loops)
 // depend on the call or on usage that changes, so a tool they refuse now may be used later.
+// One check of the arguments step belongs here too: under the project's writeRoots, a tool
+// registered to execute or dispatch is refused write-root-execute whatever its call carries
+// (its class is the registry's; an argumentless call reaches the rule only by that class, and
+// every call of such a tool is refused by it or earlier).
 var planRules = map[string]bool{
 	safety.RuleReadOnlyPlan: true, safety.RuleReadOnlyProfile: true,
 	safety.RuleDenyList: true, safety.RuleAllowList: true,
 	safety.RuleRequireCheckpoints: true,
 	safety.RuleUnsafeTool:         true,
 	safety.RuleSkillCategory:      true, safety.RuleNoSkillCategory: true,
+	safety.RuleWriteRootExecute: true,
 }
 
 // plannedTools filters a tools/list answer down to the tools the caller's plan could use, by the

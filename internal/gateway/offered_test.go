@@ -102,3 +102,49 @@ var _ = Describe("tools/list through toolgate-gateway", Ordered, func() {
 		Expect(res.Tools).To(BeEmpty())
 	})
 })
+
+// Under a ProjectPolicy's writeRoots the engine refuses every call of a tool registered to execute
+// or dispatch (write-root-execute: its commands could write anywhere), whatever the call carries:
+// the plan can never use it, so tools/list must not show it. It was listed, since the rule is
+// not among the first checks. A writer stays listed (its paths may lie inside the roots), and
+// the hidden executor called anyway is refused with the engine's reason, never sent.
+var _ = Describe("tools/list under write-root confinement", Ordered, func() {
+	var (
+		w                *world
+		executor, writer string
+		upstream         *recordingServer
+	)
+	BeforeAll(func() {
+		var stop func()
+		upstream, stop = startUpstream(GinkgoT().TempDir())
+		DeferCleanup(stop)
+		w = newWorld("gw-list-roots-", upstream.URL, "read_file", func(o *worldObjects) {
+			read := o.tools[0].Name
+			executor, writer = read+"-exec", read+"-writer"
+			o.project.Spec.WriteRoots = []string{"/work/out"}
+			o.tools = append(o.tools,
+				&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: executor},
+					Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassExecute, Writes: true}},
+				&safetyv1alpha1.AgentTool{ObjectMeta: metav1.ObjectMeta{Name: writer},
+					Spec: safetyv1alpha1.AgentToolSpec{ActionClass: safetyv1alpha1.ActionClassWrite, Writes: true}})
+			o.server.Spec.Tools = append(o.server.Spec.Tools,
+				safetyv1alpha1.ServedTool{AgentTool: executor, UpstreamName: "delete_everything",
+					Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{"path"}}},
+				safetyv1alpha1.ServedTool{AgentTool: writer, UpstreamName: "delete_everything",
+					Arguments: safetyv1alpha1.ToolArgumentMap{Paths: []string{"path"}}})
+		})
+	})
+
+	It("hides a tool that executes, which the confinement refuses whatever its call, and shows the writer", func() {
+		res, err := w.session.ListTools(ctx, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Tools).To(ConsistOf(HaveField("Name", w.readTool), HaveField("Name", writer)))
+	})
+
+	It("still refuses the hidden executor with the engine's reason when it is called anyway", func() {
+		res, err := w.session.CallTool(ctx, &mcp.CallToolParams{Name: executor, Arguments: map[string]any{"path": "/work/out/x"}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(reasonIn(res)).To(Equal("ToolAccessDenied"))
+		Expect(upstream.Calls()).To(BeEmpty())
+	})
+})
