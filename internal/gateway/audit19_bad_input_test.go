@@ -83,6 +83,10 @@ var _ = Describe("toolgate-gateway, judged from outside (audit 19)", Ordered, Co
 			return `{"jsonrpc":"2.0","id":1,"method":"tools/list","method":"tools/call","params":{"name":"` + w.readTool +
 				`","arguments":{"path":"twice.txt"}}}`
 		}),
+		Entry("a tools/call that carries a result too (a request and an answer at once)", func() string {
+			return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + w.readTool +
+				`","arguments":{"path":"answered.txt"}},"result":{}}`
+		}),
 		Entry("a tools/call that names its tool twice", func() string {
 			return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_everything","name":"` + w.readTool +
 				`","arguments":{"path":"named-twice.txt"}}}`

@@ -259,6 +259,9 @@ func checkEnvelope(body []byte) error {
 		if err := s.object(1, &m); err != nil {
 			return err
 		}
+		if err := m.requestOrAnswer("the message "); err != nil {
+			return err
+		}
 	default:
 		if err := s.value(1); err != nil {
 			return err
@@ -293,10 +296,23 @@ type envelopeScan struct {
 }
 
 // message is what checkEnvelope learns of a message: whether it names a method (a call or a
-// notification) and its id, if any.
+// notification), whether it carries a result or an error (an answer), and its id, if any.
 type message struct {
 	method bool
+	answer bool
 	id     idValue
+}
+
+// requestOrAnswer refuses a message that is a request (or notification) and an answer at once,
+// which JSON-RPC 2.0 has be one or the other: the SDK runs it as a call, while a reader in front
+// that tells an answer by its result or error (the TypeScript SDK's schemas, a proxy passing a
+// client's answers through) sees no call at all. which names the message ("" for the body's one).
+func (m *message) requestOrAnswer(which string) error {
+	if m.method && m.answer {
+		return invalidRequest("%snames a method and carries a result or an error: a message is a request "+
+			"or an answer, never both", which)
+	}
+	return nil
 }
 
 // idValue is a message's id as the SDK takes it: none (absent or null), a string (its bytes as
@@ -353,6 +369,9 @@ func (s *envelopeScan) batch() error {
 			if e, ok := errors.AsType[*envelopeError](err); ok && e.located {
 				e.batch = n
 			}
+			return err
+		}
+		if err := m.requestOrAnswer(fmt.Sprintf("message %d of the batch ", n)); err != nil {
 			return err
 		}
 		if m.method && m.id.kind != 0 && ids.repeated(m.id) {
@@ -522,6 +541,9 @@ func (s *envelopeScan) object(depth int, m *message) error {
 			err = s.id(&m.id)
 		case m != nil && s.keyIs(k, "method"):
 			m.method = true
+			err = s.value(depth)
+		case m != nil && (s.keyIs(k, "result") || s.keyIs(k, "error")):
+			m.answer = true
 			err = s.value(depth)
 		default:
 			err = s.value(depth)

@@ -78,6 +78,28 @@ func TestCheckEnvelope(t *testing.T) {
 		{"the method twice, once escaped", `{"jsonrpc":"2.0","id":1,"method":"tools/list","m\u0065thod":"tools/call"}`,
 			jsonrpc.CodeInvalidRequest, `key "method" is named twice`},
 		{"the id twice", `{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}`, jsonrpc.CodeInvalidRequest, `key "id"`},
+
+		// A call that is an answer too: the SDK ran it as a call, a reader that tells an answer by
+		// its result or error saw none. An answer alone (a client's to the server) and a result
+		// or error below the envelope are taken.
+		{"a call carrying a result", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"},"result":{}}`,
+			jsonrpc.CodeInvalidRequest, "a request or an answer, never both"},
+		{"a result before the method", `{"jsonrpc":"2.0","id":1,"result":{},"method":"tools/call","params":{"name":"t"}}`,
+			jsonrpc.CodeInvalidRequest, "never both"},
+		{"a call carrying an error", `{"jsonrpc":"2.0","id":1,"method":"tools/call","error":{"code":1,"message":"x"}}`,
+			jsonrpc.CodeInvalidRequest, "never both"},
+		{"a call carrying a null result", `{"jsonrpc":"2.0","id":1,"method":"tools/call","result":null}`,
+			jsonrpc.CodeInvalidRequest, "never both"},
+		{"a notification carrying a result", `{"jsonrpc":"2.0","method":"notifications/initialized","result":{}}`,
+			jsonrpc.CodeInvalidRequest, "never both"},
+		{"an escaped result beside a method", `{"jsonrpc":"2.0","id":1,"method":"m","r\u0065sult":{}}`,
+			jsonrpc.CodeInvalidRequest, "never both"},
+		{"one call of a batch carrying a result", "[" + call("1") + `,{"jsonrpc":"2.0","id":2,"method":"m","result":{}}]`,
+			jsonrpc.CodeInvalidRequest, "message 1 of the batch"},
+		{"an answer", `{"jsonrpc":"2.0","id":1,"result":{}}`, 0, ""},
+		{"an error answer", `{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x"}}`, 0, ""},
+		{"a result and an error below the envelope",
+			`{"jsonrpc":"2.0","id":1,"method":"m","params":{"arguments":{"result":1,"error":2}}}`, 0, ""},
 		{"params twice", `{"jsonrpc":"2.0","id":1,"method":"m","params":{},"params":{}}`, jsonrpc.CodeInvalidRequest, `key "params"`},
 		{"the tool's name twice", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b"}}`,
 			jsonrpc.CodeInvalidRequest, `key "name" is named twice (decoders disagree on which one counts) in the message, at params`},
