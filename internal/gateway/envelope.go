@@ -53,10 +53,12 @@ func wellFormed(next http.Handler) http.Handler {
 			http.Error(w, fmt.Sprintf("Content-Type given %d times: send it once", n), http.StatusUnsupportedMediaType)
 			return
 		}
-		if n := len(r.Header.Values(protocolVersionHeader)); n > 1 {
-			// The SDK reads the first, and serves by it (a batch only before 2025-06-18); a proxy
-			// or log in front that reads the last judged the request by another version.
-			http.Error(w, fmt.Sprintf("%s given %d times: send it once", protocolVersionHeader, n), http.StatusBadRequest)
+		if name, n := repeatedMCPHeader(r.Header); n > 1 {
+			// The SDK reads the first of each (and serves by the version: a batch only before
+			// 2025-06-18; checks Mcp-Method, Mcp-Name and Mcp-Param-* against the body from
+			// 2026-07-28 on, which proxies route and authorize by); a proxy or log in front that
+			// reads the last judged another version, method or tool than the one run.
+			http.Error(w, fmt.Sprintf("%s given %d times: send it once", name, n), http.StatusBadRequest)
 			return
 		}
 		if coding := contentCoding(r.Header.Values("Content-Encoding")); coding != "" {
@@ -102,6 +104,17 @@ func wellFormed(next http.Handler) http.Handler {
 // that writes one of them means what the gateway reads.
 var utf8Labels = map[string]bool{"utf-8": true, "utf8": true, "unicode-1-1-utf-8": true, "unicode11utf8": true,
 	"unicode20utf8": true, "x-unicode20utf8": true, "csutf8": true}
+
+// repeatedMCPHeader is an MCP header (Mcp-*: the protocol version, session, method, name and
+// parameters) that h holds more than once, and how many times; "", 0 when there is none.
+func repeatedMCPHeader(h http.Header) (string, int) {
+	for name, values := range h { // canonical names: "MCP-NAME" is "Mcp-Name"
+		if len(values) > 1 && strings.HasPrefix(name, "Mcp-") {
+			return name, len(values)
+		}
+	}
+	return "", 0
+}
 
 // contentCoding is the first content coding of a request's Content-Encoding values (a list, and
 // the header may come more than once) other than identity, which is no coding; "" when none.

@@ -67,20 +67,26 @@ func TestABodyInAContentCodingIsRefused(t *testing.T) {
 	}
 }
 
-// The protocol version decides what the SDK serves (a batch only before 2025-06-18; protocol
-// 2026-07-28's rules from it on), and the SDK reads the first MCP-Protocol-Version header
-// (Header.Get): sent 2025-03-26 then 2025-11-25, a batch of calls ran, while a proxy or log in
-// front that reads the last saw a version under which the SDK refuses every batch. A request
-// carrying it twice is refused 400 before the body is read, as a second Content-Type or
-// Authorization is; one, in any version, passes on to the SDK.
-func TestAProtocolVersionGivenTwiceIsRefused(t *testing.T) {
+// The MCP headers say what a request is: the protocol version decides what the SDK serves (a
+// batch only before 2025-06-18; protocol 2026-07-28's rules from it on), and from 2026-07-28 on
+// Mcp-Method, Mcp-Name and Mcp-Param-* repeat the body's method, tool and arguments so that a
+// proxy can route and authorize by them unread. The SDK reads the first of each (Header.Get), and
+// checks only that one against the body: sent 2025-03-26 then 2025-11-25, a batch of calls ran,
+// and an Mcp-Name of the tool called then of another passed its check, while a proxy or log in
+// front that reads the last saw another version or tool. A request carrying any MCP header twice
+// is refused 400 before the body is read, as a second Content-Type or Authorization is; each
+// once, in any version, passes on to the SDK.
+func TestAnMCPHeaderGivenTwiceIsRefused(t *testing.T) {
 	batch := "[" + codedCall + "]"
-	for name, versions := range map[string][]string{
-		"old then new": {"2025-03-26", "2025-11-25"},
-		"new then old": {"2025-11-25", "2025-03-26"},
-		"the same":     {"2025-03-26", "2025-03-26"},
+	for name, header := range map[string][]string{
+		"the version, old then new": {"MCP-Protocol-Version", "2025-03-26", "Mcp-Protocol-Version", "2025-11-25"},
+		"the version, new then old": {"MCP-Protocol-Version", "2025-11-25", "MCP-Protocol-Version", "2025-03-26"},
+		"the same version":          {"MCP-Protocol-Version", "2025-03-26", "MCP-Protocol-Version", "2025-03-26"},
+		"the method":                {"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "mcp-method", "tools/list"},
+		"the tool's name":           {"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "read", "MCP-NAME", "delete"},
+		"a parameter":               {"MCP-Protocol-Version", "2026-07-28", "Mcp-Param-Path", "notes.txt", "Mcp-Param-Path", ".env"},
+		"the session":               {"Mcp-Session-Id", "a", "Mcp-Session-Id", "b"},
 	} {
-		header := []string{"MCP-Protocol-Version", versions[0], "Mcp-Protocol-Version", versions[1]}
 		if code, reached := serveHeaders(t, batch, header...); reached || code != http.StatusBadRequest {
 			t.Errorf("%s: answered %d, passed on %v; want 400, not passed on", name, code, reached)
 		}
@@ -89,5 +95,9 @@ func TestAProtocolVersionGivenTwiceIsRefused(t *testing.T) {
 		if code, reached := serveHeaders(t, codedCall, "MCP-Protocol-Version", v); !reached || code != http.StatusOK {
 			t.Errorf("version %s: answered %d, passed on %v; want it passed on", v, code, reached)
 		}
+	}
+	if code, reached := serveHeaders(t, codedCall, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call",
+		"Mcp-Name", "read", "Mcp-Param-Path", "notes.txt", "Mcp-Param-Mode", "r"); !reached || code != http.StatusOK {
+		t.Errorf("each MCP header once: answered %d, passed on %v; want it passed on", code, reached)
 	}
 }
