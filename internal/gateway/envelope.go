@@ -248,6 +248,8 @@ func refuseEnvelope(w http.ResponseWriter, err error) {
 //   - each message's id a string, null, or an integer the SDK carries back exactly: it decodes a
 //     number into a float64 and answers under its int64, so 1.5 was answered as 1, an integer
 //     beyond int64 as -9223372036854775808 and one beyond 2^53 as its float's neighbour (-32600);
+//   - no message that names a method and carries a result or an error, a request and an answer at
+//     once (message.requestOrAnswer; -32600);
 //   - no two calls of a batch under one id (the SDK answered only one of them; -32600).
 //
 // One pass over the bytes, allocating nothing for a body whose objects have at most 16 keys,
