@@ -92,6 +92,10 @@ func wellFormed(next http.Handler) http.Handler {
 			refuseEnvelope(w, err)
 			return
 		}
+		if err := headersAgree(r.Header, body); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
 		back := &readBack{}
 		back.Reset(body)
 		r.Body = back
@@ -114,6 +118,50 @@ func repeatedMCPHeader(h http.Header) (string, int) {
 		}
 	}
 	return "", 0
+}
+
+// Headers of protocol 2026-07-28 that repeat a request's method and the name (tool, prompt or
+// resource URI) it acts on, so that a proxy can route and authorize it unread.
+const (
+	methodHeader = "Mcp-Method"
+	nameHeader   = "Mcp-Name"
+)
+
+// headersAgree refuses a request whose Mcp-Method or Mcp-Name says other than its body (one
+// well-formed message, or a batch: checkEnvelope), or that names them with a batch, which holds
+// several. The SDK checks them only under protocol 2026-07-28 and only for one message; under an
+// earlier version (or none) a header naming one tool over a body calling another went unchecked,
+// while a proxy in front that routes or authorizes by the header judged the tool it named. Only a
+// request that carries one is decoded here.
+func headersAgree(h http.Header, body []byte) error {
+	method, name := h.Get(methodHeader), h.Get(nameHeader)
+	if method == "" && name == "" {
+		return nil
+	}
+	// Decoded into maps, whose keys match exactly, as the SDK matches them. A batch (an array)
+	// does not decode into one, nor does a message without a method a string.
+	fields, params := map[string]json.RawMessage{}, map[string]json.RawMessage{}
+	var inMethod, inName string
+	if json.Unmarshal(body, &fields) != nil || json.Unmarshal(fields["method"], &inMethod) != nil {
+		return fmt.Errorf("%s or %s names one request's method and name; this body is a batch, or names no method",
+			methodHeader, nameHeader)
+	}
+	if method != "" && method != inMethod {
+		return fmt.Errorf("%s says %q, the body's method is %q", methodHeader, method, inMethod)
+	}
+	if name == "" {
+		return nil
+	}
+	key := "name" // of tools/call and prompts/get
+	if inMethod == "resources/read" {
+		key = "uri"
+	}
+	named := inMethod == "tools/call" || inMethod == "prompts/get" || inMethod == "resources/read"
+	if !named || json.Unmarshal(fields["params"], &params) != nil || json.Unmarshal(params[key], &inName) != nil ||
+		inName != name {
+		return fmt.Errorf("%s says %q, which is not what the body's %s acts on", nameHeader, name, inMethod)
+	}
+	return nil
 }
 
 // contentCoding is the first content coding of a request's Content-Encoding values (a list, and

@@ -101,3 +101,53 @@ func TestAnMCPHeaderGivenTwiceIsRefused(t *testing.T) {
 		t.Errorf("each MCP header once: answered %d, passed on %v; want it passed on", code, reached)
 	}
 }
+
+// Mcp-Method and Mcp-Name (protocol 2026-07-28) repeat the body's method and tool for a proxy to
+// route and authorize by without reading the body. The SDK checks them against the body only
+// under that protocol version: sent with MCP-Protocol-Version 2025-11-25, or none, "Mcp-Name:
+// notes_tool" over a body calling another tool ran that tool, while a proxy in front that trusts
+// the header authorized notes_tool. A request whose Mcp-Method or Mcp-Name says other than its
+// body is refused 400, in every version, and one that names them with a batch (several methods
+// and names); the same headers matching the body, and none, pass on.
+func TestMCPHeadersThatContradictTheBodyAreRefused(t *testing.T) {
+	const list = `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	const resource = `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///a"}}`
+	for _, version := range []string{"", "2025-03-26", "2025-11-25", "2026-07-28"} {
+		with := func(header ...string) []string {
+			if version == "" {
+				return header
+			}
+			return append([]string{"MCP-Protocol-Version", version}, header...)
+		}
+		for name, c := range map[string]struct {
+			body   string
+			header []string
+		}{
+			"another tool":             {codedCall, []string{"Mcp-Method", "tools/call", "Mcp-Name", "notes_tool"}},
+			"a tool named, not called": {list, []string{"Mcp-Name", "read"}},
+			"another method":           {codedCall, []string{"Mcp-Method", "tools/list"}},
+			"another method's case":    {codedCall, []string{"Mcp-Method", "Tools/Call"}},
+			"another resource":         {resource, []string{"Mcp-Method", "resources/read", "Mcp-Name", "file:///b"}},
+			"a method over a batch":    {"[" + codedCall + "]", []string{"Mcp-Method", "tools/call"}},
+			"a name over a batch":      {"[" + codedCall + "]", []string{"Mcp-Name", "read"}},
+		} {
+			if code, reached := serveHeaders(t, c.body, with(c.header...)...); reached || code != http.StatusBadRequest {
+				t.Errorf("version %q, %s: answered %d, passed on %v; want 400, not passed on", version, name, code, reached)
+			}
+		}
+		for name, c := range map[string]struct {
+			body   string
+			header []string
+		}{
+			"the tool called":        {codedCall, []string{"Mcp-Method", "tools/call", "Mcp-Name", "read"}},
+			"the method alone":       {list, []string{"Mcp-Method", "tools/list"}},
+			"the resource read":      {resource, []string{"Mcp-Method", "resources/read", "Mcp-Name", "file:///a"}},
+			"no MCP header":          {codedCall, nil},
+			"a batch, no MCP header": {"[" + codedCall + "]", nil},
+		} {
+			if code, reached := serveHeaders(t, c.body, with(c.header...)...); !reached || code != http.StatusOK {
+				t.Errorf("version %q, %s: answered %d, passed on %v; want it passed on", version, name, code, reached)
+			}
+		}
+	}
+}
