@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // MaxBatchMessages bounds the messages of a JSON-RPC batch. Every bound on a caller's requests
@@ -92,8 +93,8 @@ func wellFormed(next http.Handler) http.Handler {
 			refuseEnvelope(w, err)
 			return
 		}
-		if err := headersAgree(r.Header, body); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
+		if id, err := headersAgree(r.Header, body); err != nil {
+			refuseHeaders(w, id, err)
 			return
 		}
 		back := &readBack{}
@@ -129,28 +130,29 @@ const (
 
 // headersAgree refuses a request whose Mcp-Method or Mcp-Name says other than its body (one
 // well-formed message, or a batch: checkEnvelope), or that names them with a batch, which holds
-// several. The SDK checks them only under protocol 2026-07-28 and only for one message; under an
-// earlier version (or none) a header naming one tool over a body calling another went unchecked,
-// while a proxy in front that routes or authorizes by the header judged the tool it named. Only a
-// request that carries one is decoded here.
-func headersAgree(h http.Header, body []byte) error {
+// several; id is the message's id, to answer under (null for a batch). The SDK checks them only
+// under protocol 2026-07-28 and only for one message; under an earlier version (or none) a header
+// naming one tool over a body calling another went unchecked, while a proxy in front that routes
+// or authorizes by the header judged the tool it named. Only a request that carries one is
+// decoded here.
+func headersAgree(h http.Header, body []byte) (id json.RawMessage, _ error) {
 	method, name := h.Get(methodHeader), h.Get(nameHeader)
 	if method == "" && name == "" {
-		return nil
+		return nil, nil
 	}
 	// Decoded into maps, whose keys match exactly, as the SDK matches them. A batch (an array)
 	// does not decode into one, nor does a message without a method a string.
 	fields, params := map[string]json.RawMessage{}, map[string]json.RawMessage{}
 	var inMethod, inName string
 	if json.Unmarshal(body, &fields) != nil || json.Unmarshal(fields["method"], &inMethod) != nil {
-		return fmt.Errorf("%s or %s names one request's method and name; this body is a batch, or names no method",
+		return fields["id"], fmt.Errorf("%s or %s names one request's method and name; this body is a batch, or names no method",
 			methodHeader, nameHeader)
 	}
 	if method != "" && method != inMethod {
-		return fmt.Errorf("%s says %q, the body's method is %q", methodHeader, method, inMethod)
+		return fields["id"], fmt.Errorf("%s says %q, the body's method is %q", methodHeader, method, inMethod)
 	}
 	if name == "" {
-		return nil
+		return nil, nil
 	}
 	key := "name" // of tools/call and prompts/get
 	if inMethod == "resources/read" {
@@ -159,9 +161,27 @@ func headersAgree(h http.Header, body []byte) error {
 	named := inMethod == "tools/call" || inMethod == "prompts/get" || inMethod == "resources/read"
 	if !named || json.Unmarshal(fields["params"], &params) != nil || json.Unmarshal(params[key], &inName) != nil ||
 		inName != name {
-		return fmt.Errorf("%s says %q, which is not what the body's %s acts on", nameHeader, name, inMethod)
+		return fields["id"], fmt.Errorf("%s says %q, which is not what the body's %s acts on", nameHeader, name, inMethod)
 	}
-	return nil
+	return nil, nil
+}
+
+// refuseHeaders answers headersAgree's refusal, under the request's id (checkEnvelope took it:
+// a string, an integer or null), as the SDK answers its own check of the headers: HTTP 400 with
+// JSON-RPC error mcp.CodeHeaderMismatch, which a client takes as its call's error, keeping its
+// session (a plain-text 400 made the Go SDK's client close it).
+func refuseHeaders(w http.ResponseWriter, id json.RawMessage, err error) {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	answer, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *jsonrpc.Error  `json:"error"`
+	}{JSONRPC: "2.0", ID: id, Error: &jsonrpc.Error{Code: mcp.CodeHeaderMismatch, Message: err.Error()}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(answer)
 }
 
 // contentCoding is the first content coding of a request's Content-Encoding values (a list, and

@@ -1,10 +1,13 @@
 package gateway
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // serveHeaders runs a POST of body through wellFormed with the headers given as name, value pairs (added,
@@ -149,5 +152,31 @@ func TestMCPHeadersThatContradictTheBodyAreRefused(t *testing.T) {
 				t.Errorf("version %q, %s: answered %d, passed on %v; want it passed on", version, name, code, reached)
 			}
 		}
+	}
+}
+
+// The refusal is answered as the SDK answers its own check of these headers: HTTP 400 with
+// JSON-RPC error -32020 under the request's id, which a client takes as its call's error. A
+// plain-text 400 made the Go SDK's client close its session.
+func TestAContradictingMCPHeaderIsAnsweredAsTheSDKAnswersIt(t *testing.T) {
+	h := wellFormed(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) }))
+	r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(strings.Replace(codedCall, `"id":1`, `"id":"call-7"`, 1)))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Mcp-Name", "notes_tool")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	var answer struct {
+		ID    any `json:"id"`
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &answer); err != nil || w.Code != http.StatusBadRequest ||
+		w.Header().Get("Content-Type") != "application/json" {
+		t.Fatalf("answered %d %q: %s (%v); want 400 with a JSON-RPC error", w.Code, w.Header().Get("Content-Type"), w.Body, err)
+	}
+	if answer.ID != "call-7" || answer.Error.Code != mcp.CodeHeaderMismatch || !strings.Contains(answer.Error.Message, "notes_tool") {
+		t.Errorf("answered %s; want error %d under id \"call-7\" naming the header's tool", w.Body, mcp.CodeHeaderMismatch)
 	}
 }
