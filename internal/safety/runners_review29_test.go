@@ -121,7 +121,7 @@ func TestReview29PackageSpellings(t *testing.T) {
 			// The other options the pack and codeOptions name, in the spellings nopt reads.
 			{`npx --pack evil-pkg jest`, `npx --loglevel silent jest`},
 			{`npm exec --pack evil-pkg -- jest`, `npm exec --loglevel=silent -- jest`},
-			{`npx -script-shell=/tmp/x jest`, `npx -call 'npm test'`},
+			{`npx -script-shell=/tmp/x jest`, `npx -c 'npm test'`}, // -call asks: a spelling only nopt's tables resolve (noptSpelling)
 			{`npx -node-options=--require=/tmp/x jest`, `npx --c='npm test'`},
 			{`npx --node-opt=--require=/tmp/x jest`, `npx jest --watch`},
 		} {
