@@ -508,11 +508,13 @@ type commandWord struct {
 }
 
 // commandWords splits a command line into words at white space, as the scan always did (a
-// quoted value with a space in it is put together again by quotedEnd), and ends a word, outside
-// quotes and unescaped, at a newline or a control operator, which is a word of its own: so
-// `sshpass -p` at a line's end, or `mysql -pX;rm -rf /data`, never makes the next command's
-// first word the password's value, and the record keeps the command that ran. A & or | right
-// after < or > is part of a redirection (2>&1, >|), not an operator.
+// quoted value with a space in it is put together again by quotedEnd), and ends a word at a
+// control operator outside quotes and at every newline not escaped, which are words of their own:
+// so `sshpass -p` at a line's end, or `mysql -pX;rm -rf /data`, never makes the next command's
+// first word the password's value, and the record keeps the command that ran. A newline ends the
+// quoting this scan knows too: a quote it takes for open where bash opens none (an apostrophe
+// in a comment or a here-document's body, quotes nested in $( )) cannot carry into the next
+// line. A & or | right after < or > is part of a redirection (2>&1, >|), not an operator.
 func commandWords(s string) []commandWord {
 	var words []commandWord
 	start := -1
@@ -530,7 +532,8 @@ func commandWords(s string) []commandWord {
 				start = i
 			}
 			i += n - 1
-		case quote == 0 && controlAt(s, i):
+		case s[i] == '\n' && (i == 0 || s[i-1] != '\\') || quote == 0 && controlAt(s, i):
+			quote = 0
 			flush(i)
 			j := i + 1
 			for j < len(s) && (s[j] == '\n' || controlOperator(s[j])) {
@@ -548,29 +551,32 @@ func commandWords(s string) []commandWord {
 	return words
 }
 
+// ansiQuote is quoteStep's mark of an open $'...', where a backslash escapes (\' among them).
+const ansiQuote = '$'
+
 // quoteStep reads the quoting at s[i], quote being the quote open before it: it returns how many
 // bytes from i are a backslash escape (2: never an operator or a quote) or a quote opening
 // (1), and 0 for any other byte; a quote's closing byte closes it and is 0 too, a plain byte.
 func quoteStep(s string, i int, quote *byte) int {
 	c := s[i]
 	switch {
-	case c == '\\' && *quote != '\'' && i+1 < len(s) && (*quote != 0 || s[i+1] != '\n'):
+	case c == '\\' && *quote != '\'' && i+1 < len(s) && s[i+1] != '\n':
 		return 2
 	case *quote == 0 && (c == '\'' || c == '"'):
 		*quote = c
+		if c == '\'' && i > 0 && s[i-1] == '$' {
+			*quote = ansiQuote
+		}
 		return 1
-	case *quote != 0 && c == *quote:
+	case *quote != 0 && (c == *quote || *quote == ansiQuote && c == '\''):
 		*quote = 0
 	}
 	return 0
 }
 
-// controlAt says whether s[i], outside quotes, ends a command: a newline not escaped, or a control
-// operator that is not part of a redirection (2>&1, >|).
+// controlAt says whether s[i], outside quotes, is a control operator that ends a command: not
+// part of a redirection (2>&1, >|).
 func controlAt(s string, i int) bool {
-	if s[i] == '\n' {
-		return i == 0 || s[i-1] != '\\'
-	}
 	return controlOperator(s[i]) && (i == 0 || s[i-1] != '<' && s[i-1] != '>')
 }
 

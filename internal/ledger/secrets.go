@@ -68,7 +68,8 @@ var secretRules = []secretRule{
 	// "Authorization: Bearer x", "Authorization: ApiKey x" (any scheme word: SSWS, Negotiate, a
 	// vendor's own), "Authorization: x" (none), "bearer x".
 	// Between the header's name, its scheme and its value any white space separates (headerSpace):
-	// a server splitting the value on white space (strings.Fields) reads Bearer\vx as Bearer x.
+	// a server splitting the value on white space (strings.Fields) reads Bearer\vx as Bearer x; a
+	// newline only before a blank (a folded header), so the next line's command is no token.
 	{authorizationRule, authorizationWords, nil,
 		regexp.MustCompile(`(?i)(?:\bauthorization` + headerSpace + `*[:=]` + headerSpace + `*(?:[a-z][a-z0-9-]*` + headerSpace + `+)?|\bbearer` + headerSpace + `+)([A-Za-z0-9._~+/=-]{8,})`), 1, nil},
 	// A signed URL's signature, a bearer credential until it expires: Azure SAS (sig=), S3 and

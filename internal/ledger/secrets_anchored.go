@@ -94,15 +94,26 @@ func schemeWordEnd(s string, p int) int {
 // other byte into a-z.
 func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
-// headerSpace is the white space the authorization rule skips: unicode.IsSpace's set (\s, \v,
+// headerSpace is the white space the authorization rule skips: unicode.IsSpace's set (\v,
 // U+0085 and the separators \p{Z}, U+00A0 among them), as a server or client that splits a
-// header's value with strings.Fields or a similar split reads any of them as a blank.
-const headerSpace = `[\s\v\x{85}\p{Z}]`
+// header's value with strings.Fields or a similar split reads any of them as a blank; but a
+// newline only before a space or a tab, where a header's value goes on (obs-fold): the next line
+// of a command is a command of its own, and its program (/usr/bin/rm) is no token.
+const headerSpace = `(?:[\t\v\f\r \x{85}\p{Z}]|\n[\t ])`
 
 // skipSpace returns the index of the first byte at or after p that headerSpace does not match,
 // for ASCII s.
 func skipSpace(s string, p int) int {
-	for p < len(s) && (s[p] == ' ' || s[p] == '\t' || s[p] == '\n' || s[p] == '\v' || s[p] == '\f' || s[p] == '\r') {
+	for p < len(s) {
+		switch s[p] {
+		case ' ', '\t', '\v', '\f', '\r':
+		case '\n':
+			if p+1 == len(s) || s[p+1] != ' ' && s[p+1] != '\t' {
+				return p
+			}
+		default:
+			return p
+		}
 		p++
 	}
 	return p

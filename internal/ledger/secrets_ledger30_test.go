@@ -6,11 +6,12 @@ import (
 )
 
 // Any white space between an Authorization header's name, its scheme and its token separates
-// them (headerSpace): a bare CR, \v, \f, U+0085 and U+00A0 as much as a space. Before, a CR after
+// them (headerSpace): a bare CR, \v, \f, U+0085 and U+00A0 as much as a space, and a newline
+// before a blank (a folded header; a newline before anything else ends it: secrets_rv31_test.go). Before, a CR after
 // the scheme word hid the token once and the scheme word the second time (redaction was not
 // idempotent: FuzzRedactSecrets), and \v, U+0085 and U+00A0 recorded the token.
 func TestAuthorizationWhiteSpaceSeparates(t *testing.T) {
-	for _, sp := range []string{" ", "\t", "\r", "\n", "\v", "\f", "\u0085", "\u00a0", "\u2028", "\u3000", "\r\v"} {
+	for _, sp := range []string{" ", "\t", "\r", "\n ", "\r\n\t", "\v", "\f", "\u0085", "\u00a0", "\u2028", "\u3000", "\r\v"} {
 		for _, tc := range []struct{ in, want string }{
 			{"Authorization:A0000000" + sp + "00000000", "Authorization:A0000000" + sp + "[REDACTED:authorization]"},
 			{"Authorization: Bearer" + sp + "abcdefgh1234 x", "Authorization: Bearer" + sp + "[REDACTED:authorization] x"},
