@@ -527,6 +527,9 @@ func commandWords(s string) []commandWord {
 	var quote byte
 	for i := 0; i < len(s); i++ {
 		switch n := quoteStep(s, i, &quote); {
+		case quote != '\'' && s[i] == '\\' && i+1 < len(s) && s[i+1] == '\n':
+			flush(i) // a line continuation: bash removes it, the words go on after it
+			i++
 		case n > 0:
 			if start < 0 {
 				start = i
@@ -586,15 +589,24 @@ func controlOperator(c byte) bool {
 
 // quotedEnd is where a value that ends at end in the word starting at start ends, if the word
 // opens a quote it does not close: the command line is split at spaces, and "alice:s3cret pw" is
-// one value. The word's first quote is the one counted; with no closing quote after it, the
-// value ends where it did.
+// one value. Quotes are read as commandWords reads them (quoteStep: an escaped quote is none);
+// with no closing quote on the same line, the value ends where it did.
 func quotedEnd(s string, start, end int) int {
-	i := strings.IndexAny(s[start:end], `"'`)
-	if i < 0 || strings.Count(s[start:end], s[start+i:start+i+1])%2 == 0 {
-		return end
+	var quote byte
+	for i := start; i < end; i++ {
+		if quoteStep(s, i, &quote) == 2 {
+			i++ // an escaped quote (a\'b) opens nothing
+		}
 	}
-	if j := strings.IndexByte(s[end:], s[start+i]); j >= 0 {
-		return end + j
+	for i := end; quote != 0 && i < len(s); i++ {
+		if s[i] == '\n' && s[i-1] != '\\' {
+			break // as commandWords: a quote this scan takes for open ends at the line's end
+		}
+		if quoteStep(s, i, &quote) == 2 {
+			i++
+		} else if quote == 0 {
+			return i
+		}
 	}
 	return end
 }
