@@ -509,7 +509,8 @@ type commandWord struct {
 
 // commandWords splits a command line into words at white space, as the scan always did (a
 // quoted value with a space in it is put together again by quotedEnd), and ends a word at a
-// control operator outside quotes and at every newline not escaped, which are words of their own:
+// control operator outside quotes and at every newline (a line continuation outside single
+// quotes joins the word on either side, as bash does), which are words of their own:
 // so `sshpass -p` at a line's end, or `mysql -pX;rm -rf /data`, never makes the next command's
 // first word the password's value, and the record keeps the command that ran. A newline ends the
 // quoting this scan knows too: a quote it takes for open where bash opens none (an apostrophe
@@ -528,14 +529,13 @@ func commandWords(s string) []commandWord {
 	for i := 0; i < len(s); i++ {
 		switch n := quoteStep(s, i, &quote); {
 		case quote != '\'' && s[i] == '\\' && i+1 < len(s) && s[i+1] == '\n':
-			flush(i) // a line continuation: bash removes it, the words go on after it
-			i++
+			i++ // a line continuation: bash removes it and joins the word on either side (-p\<newline>pw is -ppw)
 		case n > 0:
 			if start < 0 {
 				start = i
 			}
 			i += n - 1
-		case s[i] == '\n' && (i == 0 || s[i-1] != '\\') || quote == 0 && controlAt(s, i):
+		case s[i] == '\n' || quote == 0 && controlAt(s, i):
 			quote = 0
 			flush(i)
 			j := i + 1
@@ -599,7 +599,7 @@ func quotedEnd(s string, start, end int) int {
 		}
 	}
 	for i := end; quote != 0 && i < len(s); i++ {
-		if s[i] == '\n' && s[i-1] != '\\' {
+		if s[i] == '\n' {
 			break // as commandWords: a quote this scan takes for open ends at the line's end
 		}
 		if quoteStep(s, i, &quote) == 2 {
