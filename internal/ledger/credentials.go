@@ -527,8 +527,12 @@ func commandWords(s string) []commandWord {
 	}
 	var quote byte
 	for i := 0; i < len(s); i++ {
+		if quote == 0 && start < 0 && s[i] == '#' {
+			i = commentEnd(s, i) - 1 // the newline after it ends the command as any other
+			continue
+		}
 		switch n := quoteStep(s, i, &quote); {
-		case quote != '\'' && s[i] == '\\' && i+1 < len(s) && s[i+1] == '\n':
+		case continuation(s, i, quote):
 			i++ // a line continuation: bash removes it and joins the word on either side (-p\<newline>pw is -ppw)
 		case n > 0:
 			if start < 0 {
@@ -552,6 +556,22 @@ func commandWords(s string) []commandWord {
 	}
 	flush(len(s))
 	return words
+}
+
+// continuation says whether s[i:] is a line continuation, a backslash before a newline outside
+// single quotes: bash removes it and joins the word on either side.
+func continuation(s string, i int, quote byte) bool {
+	return quote != '\'' && s[i] == '\\' && i+1 < len(s) && s[i+1] == '\n'
+}
+
+// commentEnd is where the comment starting at s[i] ends: at the line's end, a backslash before
+// it too, so nothing in a comment is a word, and no quote or continuation in it reaches the next
+// line's command.
+func commentEnd(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j
+	}
+	return len(s)
 }
 
 // ansiQuote is quoteStep's mark of an open $'...', where a backslash escapes (\' among them).
@@ -601,6 +621,10 @@ func quotedEnd(s string, start, end int) int {
 	for i := end; quote != 0 && i < len(s); i++ {
 		if s[i] == '\n' {
 			break // as commandWords: a quote this scan takes for open ends at the line's end
+		}
+		if quote == '"' && continuation(s, i, quote) {
+			i++ // a line continuation inside double quotes: bash removes it, the value goes on
+			continue
 		}
 		if quoteStep(s, i, &quote) == 2 {
 			i++

@@ -42,3 +42,31 @@ func TestReviewRV33Ledger(t *testing.T) {
 		})
 	}
 }
+
+// TestReviewRV34Ledger holds the rows of the review of ab4300d0: bash ends a comment at the
+// newline, a backslash before it too, and runs the next line, which a password option in the
+// comment must not take as its value; inside double quotes a line continuation is removed, so the
+// quoted password goes on after it.
+func TestReviewRV34Ledger(t *testing.T) {
+	for _, in := range []string{
+		"echo hi # mysql -p\\\nrm -rf /data",
+		"echo hi # curl -u a:\\\nrm -rf /data",
+		"echo hi # sshpass -p\\\nrm -rf /data",
+		"echo 'it''s' # mysql -p\\\nrm -rf /data",
+		"echo hi # mysql -pfoo\\\nrm -rf /data",
+		"echo hi # sshpass -p \\\nrm -rf /data",
+	} {
+		if out := RedactSecrets(in); !strings.Contains(out, "rm -rf /data") {
+			t.Errorf("%q: got %q, which hides the next line's command", in, out)
+		}
+	}
+	for _, tc := range []struct{ in, secret string }{
+		{"sshpass -p \"pass word\\\nmore\" ssh h", "more"},
+		{"mysql -p\"pass word\\\nmore\" db", "more"},
+		{"curl -u \"alice:pass word\\\nmore\" https://x", "more"},
+	} {
+		if out := RedactSecrets(tc.in); strings.Contains(out, tc.secret) {
+			t.Errorf("%q: got %q, which keeps %q", tc.in, out, tc.secret)
+		}
+	}
+}

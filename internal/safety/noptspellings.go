@@ -37,7 +37,7 @@ func noptSpelling(s *segment) string {
 			command = s.name == cmdNpx
 			continue
 		}
-		if noptResolved(bare, dashes, s.name) && (!command || noptNamesElsewhere(bare)) {
+		if noptResolved(bare, dashes, s.name) && (!command || noptNamesElsewhere(bare)) || command && dashes == 2 && noptConfigFile(bare) {
 			return s.name + " reads its option " + name + " by nopt's own tables (leading dashes stripped, letters split into shorthands)"
 		}
 	}
@@ -80,6 +80,14 @@ func noptNamesElsewhere(bare string) bool {
 		}
 	}
 	return false
+}
+
+// noptConfigFile says whether bare is npm's userconfig or globalconfig, or nopt's abbreviation of
+// one: after an option npx-cli takes to have a value (npx --foo tsc --userconfig /tmp/x/rc tsc),
+// nopt still reads it, and the file's node-options run code.
+func noptConfigFile(bare string) bool {
+	return len(bare) >= len("userc") && strings.HasPrefix("userconfig", bare) ||
+		len(bare) >= len("globalc") && strings.HasPrefix("globalconfig", bare)
 }
 
 var noptElsewhereNames = strings.Fields("prefix workspace script-shell shell userconfig globalconfig node-options call package")

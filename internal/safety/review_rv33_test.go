@@ -23,6 +23,11 @@ func TestReviewRV33(t *testing.T) {
 		// Left: a cluster of five letters or more holding w (npm test --ssssw /tmp/x, --sdgqw) is
 		// admitted. A long name or its abbreviation is as likely (--works, a command's --watch),
 		// and npm takes as a workspace only a directory its package.json declares (noptCluster).
+		// The review of ab4300d0: npx-cli skips the word after --foo as its value, nopt does not,
+		// and still reads --userconfig after the command (its node-options ran, checked).
+		{"npx --foo tsc --userconfig /tmp/x/rc tsc", shCall(`npx --foo tsc --userconfig /tmp/x/rc tsc`), opaque},
+		{"npx --foo tsc --globalconfig /tmp/x/rc tsc", shCall(`npx --foo tsc --globalconfig /tmp/x/rc tsc`), opaque},
+		{"npx --watch tsc --userc=/tmp/x/rc tsc", shCall(`npx --watch tsc --userc=/tmp/x/rc tsc`), opaque},
 		// Near misses: a Boolean npx option before the command, the command's own options after it.
 		{"near: npx --no-color tsc -watch", shCall(`npx --no-color tsc -watch`), allow},
 		{"near: npx --json tsc -strict", shCall(`npx --json tsc -strict`), allow},
