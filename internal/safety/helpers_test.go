@@ -51,6 +51,22 @@ func expectOutcome(t *testing.T, d Decision, want outcome) {
 	}
 }
 
+// callRow is one row of a table of calls and the outcome each must have.
+type callRow struct {
+	name string
+	call Call
+	want outcome
+}
+
+// expectRows evaluates each row's call under rules, compiled once, as a subtest of its name.
+func expectRows(t *testing.T, rules ProjectRules, rows []callRow) {
+	t.Helper()
+	p := mustCompile(t, &Profile{}, rules)
+	for _, c := range rows {
+		t.Run(c.name, func(t *testing.T) { expectOutcome(t, Evaluate(p, c.call), c.want) })
+	}
+}
+
 // typedAs reports whether err is, per errors.As, the typed error that carries reason, and
 // whether its Reason() agrees.
 func typedAs(err error, reason string) bool {

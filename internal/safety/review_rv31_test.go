@@ -10,11 +10,7 @@ import "testing"
 // npm config get prefix ---prefix /tmp/x prints /tmp/x, npm test -script-shell /tmp/x/sh runs it.
 func TestReviewRV31(t *testing.T) {
 	opaque := asked(RuleOpaqueCode)
-	cases := []struct {
-		name string
-		call Call
-		want outcome
-	}{
+	expectRows(t, classRules, []callRow{
 		{"npm test ---w /tmp/x", shCall(`npm test ---w /tmp/x`), opaque},
 		{"npm test ---w=/tmp/x", shCall(`npm test ---w=/tmp/x`), opaque},
 		{"npm test -workspace /tmp/x", shCall(`npm test -workspace /tmp/x`), opaque},
@@ -33,10 +29,5 @@ func TestReviewRV31(t *testing.T) {
 		{"near: npm test -ws (--workspaces, no value)", shCall(`npm test -ws`), outcome{Verdict: VerdictAllow}},
 		{"near: npm test -w packages/a", shCall(`npm test -w packages/a`), outcome{Verdict: VerdictAllow}},
 		{"near: npm test -- -prefix /tmp/x (the script's arguments)", shCall(`npm test -- -prefix /tmp/x`), outcome{Verdict: VerdictAllow}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			expectOutcome(t, Evaluate(mustCompile(t, &Profile{}, classRules), c.call), c.want)
-		})
-	}
+	})
 }

@@ -11,11 +11,7 @@ import "testing"
 func TestReviewRV33(t *testing.T) {
 	opaque := asked(RuleOpaqueCode)
 	allow := outcome{Verdict: VerdictAllow}
-	cases := []struct {
-		name string
-		call Call
-		want outcome
-	}{
+	expectRows(t, classRules, []callRow{
 		{"npx --json -prefix /tmp/x tsc", shCall(`npx --json -prefix /tmp/x tsc`), opaque},
 		{"npx --dry-run -prefix /tmp/x tsc", shCall(`npx --dry-run -prefix /tmp/x tsc`), opaque},
 		{"npx --foo -prefix /tmp/x tsc (unknown option: no value)", shCall(`npx --foo -prefix /tmp/x tsc`), opaque},
@@ -33,10 +29,5 @@ func TestReviewRV33(t *testing.T) {
 		{"near: npx --json tsc -strict", shCall(`npx --json tsc -strict`), allow},
 		{"near: npx --loglevel silent tsc", shCall(`npx --loglevel silent tsc`), allow},
 		{"near: npx --cache /tmp/c tsc", shCall(`npx --cache /tmp/c tsc`), allow},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			expectOutcome(t, Evaluate(mustCompile(t, &Profile{}, classRules), c.call), c.want)
-		})
-	}
+	})
 }
