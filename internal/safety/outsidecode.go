@@ -181,7 +181,7 @@ func outsideCode(s *segment) string {
 		s = &m
 	}
 	for _, check := range [...]func(*segment) string{jvmPropertyCode, swiftCompilerFlags, openInspector,
-		pnpmConfigOption, dotnetMSBuildCode, goReplaceOutside, jestJSONModules, outsideProject, outsideNpmWorkspace, outsideEnvFile, noptSpelling, toolchainPath} {
+		pnpmConfigOption, dotnetMSBuildCode, goReplaceOutside, jestJSONModules, outsideProject, outsideEnvFile, noptSpelling, toolchainPath} {
 		if why := check(s); why != "" {
 			return why
 		}

@@ -74,7 +74,7 @@ var projectDirOptions = map[string][][2]string{
 	cmdBun: {{"", "--cwd"}},
 	// npm -w|--workspace runs the script of the workspace package a name or directory names: a
 	// directory elsewhere runs that directory's package.json's script (npm_config_workspace from
-	// the environment is the same setting: outsideNpmWorkspace).
+	// the environment is the same setting: npmWorkspaceFromEnv).
 	cmdNpm: {{"-w", "--workspace"}},
 	// npx -w (npm exec's) runs the bin in that workspace's directory, from its node_modules/.bin.
 	cmdNpx: {{"-C", "--prefix"}, {"-w", "--workspace"}},
@@ -101,6 +101,7 @@ func outsideProject(s *segment) string {
 			}
 		}
 	}
+	named = append(named, npmWorkspaceFromEnv(s)...)
 	for _, v := range named {
 		if v.dynamic || !inThisProject(v.s) {
 			return "it builds or tests the project of " + v.s + ", outside this one"
@@ -343,20 +344,20 @@ func outsideEnvFile(s *segment) string {
 	return ""
 }
 
-// outsideNpmWorkspace returns why npm's workspace setting from the environment
-// (npm_config_workspace, as -w gives it: projectDirOptions) names a directory outside the
-// project, or "".
-func outsideNpmWorkspace(s *segment) string {
+// npmWorkspaceFromEnv is npm's and npx's workspace setting from the environment
+// (npm_config_workspace, the setting -w gives: projectDirOptions), which outsideProject judges
+// as it judges -w's value.
+func npmWorkspaceFromEnv(s *segment) []word {
 	if s.name != cmdNpm && s.name != cmdNpx {
-		return ""
+		return nil
 	}
+	var named []word
 	for _, e := range s.env {
-		name, val, _ := strings.Cut(e, "=")
-		if npmWorkspaceVar(name) && val != "" && (strings.ContainsAny(val, "$`") || !inThisProject(val)) {
-			return "it builds or tests the project of " + val + ", outside this one"
+		if name, val, _ := strings.Cut(e, "="); npmWorkspaceVar(name) && val != "" {
+			named = append(named, word{s: val})
 		}
 	}
-	return ""
+	return named
 }
 
 // npmWorkspaceVar says whether a variable is npm's workspace setting (npm_config_workspace, in

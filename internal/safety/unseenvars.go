@@ -200,7 +200,7 @@ func judgedVar(name string) bool {
 }
 
 // npmWorkspace is npm's -w setting, the workspace package whose script it runs
-// (outsideNpmWorkspace).
+// (npmWorkspaceFromEnv).
 const npmWorkspace = "workspace"
 
 // judgedNames are the names held by the tables codeEnvReason, lineEnvVar and envVar judge a
