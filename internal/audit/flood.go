@@ -242,8 +242,8 @@ func (f *FloodControl) Refuse(ctx context.Context, d DeniedCall) bool {
 		w = &floodWindow{key: k, start: now, end: now.Add(s.Window)}
 		f.windows[k] = w
 	}
+	refuse := w.over(s, int64(d.Bytes))
 	w.denied++
-	refuse := w.denied > s.DeniedPerWindow || w.denied > 1 && w.bytes+int64(d.Bytes) > s.bytesPerWindow()
 	if refuse {
 		w.count(floodCall{call: d.Call, reason: d.Reason, at: now})
 	} else {
@@ -258,6 +258,29 @@ func (f *FloodControl) Refuse(ctx context.Context, d DeniedCall) bool {
 		_ = f.Flush(ctx)
 	}
 	return refuse
+}
+
+// over says the window's next denial, of bytes, is past its rate: its count, or (after the first,
+// which is recorded whatever its size) its byte budget.
+func (w *floodWindow) over(s FloodSettings, bytes int64) bool {
+	return w.denied >= s.DeniedPerWindow || w.denied > 0 && w.bytes+bytes > s.bytesPerWindow()
+}
+
+// Flooding says the requester's (and its token's pod's) next denial in namespace would be
+// refused, whatever its size (Refuse), without counting anything. The webhook asks it before it
+// reads the API server for a plan or tool its cache does not show: a requester past its rate is
+// answered from the cache, so naming plans that do not exist moves no more reads onto the API
+// server than the denials its window records.
+func (f *FloodControl) Flooding(ctx context.Context, namespace, requester, pod string) bool {
+	s := f.settings(ctx)
+	if s.DeniedPerWindow <= 0 || s.Window <= 0 {
+		return false
+	}
+	now := f.now()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	w := f.windows[floodKey{namespace, requester, pod}]
+	return w != nil && now.Before(w.end) && w.over(s, 0)
 }
 
 // reserve counts bytes against w for a denial about to be recorded; f.mu is held.

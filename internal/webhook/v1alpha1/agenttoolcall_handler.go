@@ -279,7 +279,7 @@ func refused(d *denial, plansAgent bool) *refusal {
 func (h *AgentToolCallHandler) identify(ctx context.Context, req admission.Request, call *safetyv1alpha1.AgentToolCall) (
 	*safetyv1alpha1.AgentPlan, *denial, error) {
 	plan := &safetyv1alpha1.AgentPlan{}
-	if err := h.get(ctx, client.ObjectKey{Namespace: req.Namespace, Name: call.Spec.Plan}, plan, h.behind); err != nil {
+	if err := h.getUnlessFlooding(ctx, &req, client.ObjectKey{Namespace: req.Namespace, Name: call.Spec.Plan}, plan, h.behind); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, &denial{ReasonPlanNotFound, fieldPlan, fmt.Sprintf("AgentPlan %q does not exist in namespace %s", call.Spec.Plan, req.Namespace)}, nil
 		}
@@ -311,7 +311,7 @@ func (h *AgentToolCallHandler) admissible(ctx context.Context, req admission.Req
 			"plan %s is not locked yet; retry shortly (%s)", plan.Name, lockMessage(plan))}, nil
 	}
 	tool := &safetyv1alpha1.AgentTool{}
-	if err := h.get(ctx, client.ObjectKey{Name: call.Spec.Tool}, tool, nil); err != nil {
+	if err := h.getUnlessFlooding(ctx, &req, client.ObjectKey{Name: call.Spec.Tool}, tool, nil); err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil, &denial{ReasonToolNotRegistered, fieldTool, fmt.Sprintf("tool %q is not a registered AgentTool", call.Spec.Tool)}, nil
 		}
@@ -338,11 +338,24 @@ func (h *AgentToolCallHandler) admissible(ctx context.Context, req admission.Req
 // server's client refuses some of them as a path ("invalid resource name"), an error that would
 // refuse the call unrecorded, with no decision in the ledger and no flood control.
 func (h *AgentToolCallHandler) get(ctx context.Context, key client.ObjectKey, obj client.Object, stale func(client.Object) bool) error {
+	return h.getUnlessFlooding(ctx, nil, key, obj, stale)
+}
+
+// getUnlessFlooding is get for a request's requester (req, nil for none): once the requester's
+// denials are past their rate (audit.FloodControl.Flooding), the cache's answer stands. A
+// requester naming plans or tools that do not exist then costs the API server no more reads than
+// its window records denials; a plan created a moment ago is refused as missing only to a
+// requester that is being refused RateLimited anyway.
+func (h *AgentToolCallHandler) getUnlessFlooding(ctx context.Context, req *admission.Request, key client.ObjectKey,
+	obj client.Object, stale func(client.Object) bool) error {
 	if len(validation.IsDNS1123Subdomain(key.Name)) > 0 {
 		return apierrors.NewNotFound(schema.GroupResource{}, key.Name)
 	}
 	err := h.Reader.Get(ctx, key, obj)
 	if h.Live == nil || (err == nil && (stale == nil || !stale(obj))) || (err != nil && !apierrors.IsNotFound(err)) {
+		return err
+	}
+	if req != nil && h.Flood != nil && h.Flood.Flooding(ctx, req.Namespace, req.UserInfo.Username, h.floodPod(ctx, *req)) {
 		return err
 	}
 	return h.Live.Get(ctx, key, obj)

@@ -3,6 +3,7 @@ package v1alpha1_test
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -11,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
 	clocktesting "k8s.io/utils/clock/testing"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -176,6 +178,31 @@ var _ = Describe("a flood of denied calls through the API server", Ordered, func
 			HaveKeyWithValue("refused", float64(1)), HaveKeyWithValue("pod", "agent-a"),
 			HaveKeyWithValue("requester", "system:serviceaccount:"+n.Name+":shared"))))
 	})
+	It("answers a requester past its rate from the cache: plans that do not exist cost the API server no more reads", func() {
+		// Before, every call naming a plan the cache did not show was read again from the API
+		// server, rate or no rate: one read of the operator's for each request the agent made.
+		n := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{GenerateName: "flood-reads-"}}
+		Expect(k8sClient.Create(ctx, n)).To(Succeed())
+		reader, err := testenv.Agent(ctx, cluster.Config, cluster.Scheme, n.Name, "reader")
+		Expect(err).NotTo(HaveOccurred())
+		deny := deniedIn(n.Name, "r")
+		By("the window's denials, each naming a plan read live")
+		before := planReads()
+		for i := range perWindow {
+			Expect(deny(reader, i)).To(Equal("PlanNotFound"))
+		}
+		atRate := planReads()
+		Expect(atRate-before).To(BeNumerically(">=", perWindow), "below the rate, a plan the cache does not show is read live")
+		By("past the rate: refused, and not read")
+		const past = 200
+		for i := range past {
+			Expect(deny(reader, perWindow+i)).To(Equal(safetyv1alpha1.AuditLedgerRateLimitedReason))
+		}
+		GinkgoWriter.Printf("API server reads of AgentPlans: %d for %d denials at the rate, %d for %d past it\n",
+			atRate-before, perWindow, planReads()-atRate, past)
+		Expect(planReads() - atRate).To(BeNumerically("<", past/10))
+	})
+
 	It("shares one window among the pods of a ServiceAccount that no plan binds, so minting pods mints no budget", func() {
 		// The agent holds the common edit role: it may create pods of its own ServiceAccount and
 		// tokens bound to them. Had each such pod a window of its own, every pod it made would be
@@ -258,4 +285,23 @@ func podPlan(ns, serviceAccount, pod string) {
 		g.Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(plan), plan)).To(Succeed())
 		g.Expect(plan.Status.Snapshot).NotTo(BeNil())
 	}).WithTimeout(waitTimeout).WithPolling(waitInterval).Should(Succeed())
+}
+
+// planReads is the API server's count of GET requests for AgentPlans, from its own metrics
+// (apiserver_request_total, summed over its other labels).
+func planReads() int {
+	GinkgoHelper()
+	raw, err := kubernetes.NewForConfigOrDie(cluster.Config).Discovery().RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	Expect(err).NotTo(HaveOccurred())
+	total := 0.0
+	for line := range strings.Lines(string(raw)) {
+		if !strings.HasPrefix(line, "apiserver_request_total{") || !strings.Contains(line, `resource="agentplans"`) ||
+			!strings.Contains(line, `verb="GET"`) {
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(line[strings.LastIndexByte(line, ' '):]), 64)
+		Expect(err).NotTo(HaveOccurred())
+		total += v
+	}
+	return int(total)
 }
