@@ -87,21 +87,6 @@ type Invocation struct {
 	ProjectDir string
 }
 
-// workingDirectory is the call's working directory: the one its arguments name, resolved from
-// base (where the tool resolves a relative one) when it is not absolute and base is known; base
-// when the arguments name none. "~" and "$HOME" are taken as the tool takes them, literally: a
-// tool does not run a shell on its arguments, and judged as the home directory they would name
-// another directory than the one it reads ("~/.." below /etc).
-func workingDirectory(named, base string) string {
-	switch {
-	case named == "":
-		return base
-	case base == "" || strings.HasPrefix(named, "/"):
-		return named
-	}
-	return strings.TrimSuffix(base, "/") + "/" + named
-}
-
 // BadInvocationError is an invocation that cannot become an AgentToolCall.
 type BadInvocationError struct{ Message string }
 
@@ -211,7 +196,9 @@ func mappedArguments(args map[string]any, inv Invocation) (safetyv1alpha1.ToolAr
 	if err := notJSONText(inv.Map.Cwd, ta.Cwd); err != nil {
 		return ta, err
 	}
-	ta.Cwd = workingDirectory(ta.Cwd, inv.Cwd)
+	if ta.Cwd, err = workingDirectory(inv.Map.Cwd, ta.Cwd, inv.Cwd); err != nil {
+		return ta, err
+	}
 	for _, key := range inv.Map.Paths {
 		paths, err := PathsArgument(args, key)
 		if err != nil {
