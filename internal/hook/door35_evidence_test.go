@@ -60,21 +60,3 @@ func TestDoor35HostKeyRunsTheCallElsewhere(t *testing.T) {
 		t.Error(`a Read naming another machine ("_host": "laptop") is built as a read of the pod's /w/README.md`)
 	}
 }
-
-// Finding 4: Glob's pattern is joined to its path as written, where Claude Code trims the path:
-// "/var/run " with "secrets/**" is judged as "/var/run /secrets/**" (asked, as a read outside the
-// workspace) where Glob lists /var/run/secrets/** (denied zeroAccess when spelt plainly).
-func TestDoor35GlobPatternBelowATrimmedPath(t *testing.T) {
-	door35(t)
-	call, err := toolcall.Build(hook.Invocation(hook.Input{ToolName: "Glob", Cwd: "/w",
-		ToolInput: []byte(`{"pattern": "secrets/**", "path": "/var/run "}`)}, "ns", "p"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range call.Spec.Arguments.Paths {
-		if p == "/var/run/secrets/**" {
-			return
-		}
-	}
-	t.Errorf("paths %q: none is /var/run/secrets/**, what Glob lists", call.Spec.Arguments.Paths)
-}

@@ -91,7 +91,7 @@ func Invocation(in Input, namespace, plan string) toolcall.Invocation {
 	}
 	switch key {
 	case "Glob":
-		inv.Arguments = withGlobPattern(in.ToolInput)
+		inv.Arguments = withGlobPattern(in.ToolInput, in.Cwd)
 	case "Grep":
 		if !oneGlob(in.ToolInput) {
 			inv.Map.SearchInclude = "" // the whole tree is judged

@@ -38,6 +38,19 @@ func TestInvocationMapsTheBuiltins(t *testing.T) {
 			extra: `{"pattern":"**/.env"}`},
 		{tool: "Glob", input: `{"pattern": "secrets/**/*", "path": "/var/run/"}`, agentTool: "glob",
 			paths: []string{"/var/run/", "/var/run/secrets/**/*"}, extra: `{"pattern":"secrets/**/*"}`},
+		// Glob opens its path trimmed: the pattern is below /var/run, not "/var/run ".
+		{tool: "Glob", input: `{"pattern": "secrets/**", "path": "/var/run "}`, agentTool: "glob",
+			paths: []string{"/var/run ", "/var/run/secrets/**"}, extra: `{"pattern":"secrets/**"}`},
+		{tool: "Glob", input: `{"pattern": "secrets/**", "path": "\u3000/var/run/\ufeff"}`, agentTool: "glob",
+			paths: []string{"\u3000/var/run/\ufeff", "/var/run/secrets/**"}, extra: `{"pattern":"secrets/**"}`},
+		// Glob reads a pattern's first names that repeat its directory's last ones as that
+		// directory, when it has no such subdirectory: both are judged.
+		{tool: "Glob", input: `{"pattern": "run/secrets/**", "path": "/var/run"}`, agentTool: "glob",
+			paths: []string{"/var/run", "/var/run/run/secrets/**", "/var/run/secrets/**"}, extra: `{"pattern":"run/secrets/**"}`},
+		{tool: "Glob", input: `{"pattern": "var/run/secrets/*", "path": "/var/run"}`, agentTool: "glob",
+			paths: []string{"/var/run", "/var/run/var/run/secrets/*", "/var/run/secrets/*"}, extra: `{"pattern":"var/run/secrets/*"}`},
+		{tool: "Glob", input: `{"pattern": "w/.env*"}`, agentTool: "glob", paths: []string{"w/.env*", "/w/.env*"},
+			extra: `{"pattern":"w/.env*"}`},
 		{tool: "Glob", input: `{"pattern": "*.go", "path": "src"}`, agentTool: "glob", paths: []string{"src", "src/*.go"},
 			extra: `{"pattern":"*.go"}`},
 		{tool: "Glob", input: `{"pattern": "/etc/*", "path": "/w"}`, agentTool: "glob", paths: []string{"/w", "/etc/*"},

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/argrules"
@@ -14,10 +15,10 @@ import (
 // directory instead, it would name another tree.
 const globPatternKey = "path_pattern"
 
-// withGlobPattern gives a Glob call its pattern as Glob resolves it. Input that is not a strict
-// JSON object, or whose path or pattern is not a string, is left as it is, for toolcall.Build to
-// refuse (path is mapped) or the engine to see no pattern.
-func withGlobPattern(input json.RawMessage) json.RawMessage {
+// withGlobPattern gives a Glob call its pattern as Glob resolves it, from cwd when it names no
+// path. Input that is not a strict JSON object, or whose path or pattern is not a string, is left
+// as it is, for toolcall.Build to refuse (path is mapped) or the engine to see no pattern.
+func withGlobPattern(input json.RawMessage, cwd string) json.RawMessage {
 	args, err := argrules.ParseObject(input, toolcall.MaxArgumentBytes)
 	roots, ok := pathRoots(args)
 	if err != nil || args == nil || !ok {
@@ -27,19 +28,49 @@ func withGlobPattern(input json.RawMessage) json.RawMessage {
 	if !ok {
 		return input
 	}
-	if len(roots) == 0 || strings.HasPrefix(pattern, "/") || strings.HasPrefix(pattern, "~") {
+	if strings.HasPrefix(pattern, "/") || strings.HasPrefix(pattern, "~") {
 		args[globPatternKey] = pattern
 		return marshalOr(args, input)
 	}
-	patterns := make([]any, 0, len(roots))
+	var patterns []any
+	if len(roots) == 0 {
+		patterns = append(patterns, pattern) // judged from the working directory, as Glob lists it
+		if dir, ok := openedPath(".", cwd); ok {
+			patterns = appendUnrepeated(patterns, dir, pattern)
+		}
+	}
 	for _, root := range roots {
+		// Glob opens its path trimmed (expandPath): "/var/run " is /var/run.
+		root = strings.TrimFunc(root, jsSpace)
 		patterns = append(patterns, strings.TrimSuffix(root, "/")+"/"+pattern)
+		if dir, ok := openedPath(root, cwd); ok {
+			patterns = appendUnrepeated(patterns, dir, pattern)
+		}
 	}
 	args[globPatternKey] = patterns
 	if len(patterns) == 1 {
 		args[globPatternKey] = patterns[0]
 	}
 	return marshalOr(args, input)
+}
+
+// appendUnrepeated adds the pattern Glob lists below dir when it reads the pattern's first names
+// as a repetition of dir's last ones (Claude Code's Glob, when dir has no such subdirectory:
+// "run/secrets/**" below /var/run lists /var/run/secrets/**, not /var/run/run/secrets/**, and
+// "w/.env*" from /w lists /w/.env*), so that both are judged.
+func appendUnrepeated(patterns []any, dir, pattern string) []any {
+	parts := strings.Split(pattern, "/")
+	literal := 0 // the pattern's leading names that are no glob, all but its last
+	for literal < len(parts)-1 && parts[literal] != "" && !strings.ContainsAny(parts[literal], "*?[]{}!") {
+		literal++
+	}
+	names := strings.FieldsFunc(dir, func(r rune) bool { return r == '/' || r == '\\' })
+	for n := literal; n > 0; n-- {
+		if n <= len(names) && slices.Equal(parts[:n], names[len(names)-n:]) {
+			return append(patterns, strings.TrimSuffix(dir, "/")+"/"+strings.Join(parts[n:], "/"))
+		}
+	}
+	return patterns
 }
 
 // pathRoots is the path argument of a search, as toolcall takes a mapped path: none, one or
