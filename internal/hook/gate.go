@@ -76,6 +76,9 @@ func (g *Gate) Decide(ctx context.Context, raw []byte) Output {
 	if g.GatedByGateway(in.ToolName) {
 		return answer(Allow, "toolgate's gateway (MCP server "+g.GatewayServer+") gates the call of "+in.ToolName+" itself")
 	}
+	if err := remoteHost(in); err != nil {
+		return remoteHostDenial(err)
+	}
 	if g.Broken != nil {
 		return answer(Deny, "toolgate-hook cannot ask toolgate, so no tool may run: "+g.Broken.Error())
 	}
