@@ -1,6 +1,9 @@
 package gateway_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,11 +61,14 @@ var _ = Describe("toolgate-gateway with a ToolServer map that leaves bulk conten
 		Expect(err).NotTo(HaveOccurred())
 		Expect(res.IsError).To(BeFalse(), "%v", res.Content)
 		Expect(os.ReadFile(filepath.Join(dir, "large.txt"))).To(Equal([]byte(large)))
-		By("with nothing of the content in the AgentToolCall, which names the path")
+		By("with only the content's digest in the AgentToolCall, which names the path: an approval pins it")
+		sent, _ := json.Marshal(large)
+		sum := sha256.Sum256(sent)
 		var calls safetyv1alpha1.AgentToolCallList
 		Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
 		Expect(calls.Items).To(ContainElement(And(HaveField("Spec.Tool", omitting),
-			HaveField("Spec.Arguments.Paths", ConsistOf("large.txt")), HaveField("Spec.Arguments.Extra", BeNil()))))
+			HaveField("Spec.Arguments.Paths", ConsistOf("large.txt")),
+			HaveField("Spec.Arguments.Extra.Raw", MatchJSON(`{"omitted":{"content":"sha256:`+hex.EncodeToString(sum[:])+`"}}`)))))
 	})
 
 	It("still judges the path of a write whose content it leaves out", func() {

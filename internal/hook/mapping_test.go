@@ -1,6 +1,8 @@
 package hook_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"strings"
 	"testing"
@@ -15,6 +17,12 @@ import (
 
 // Every built-in tool maps onto its AgentTool and the fields the engine checks; what is neither
 // checked nor omitted stays in extra, where argument rules see it.
+// sha is the digest toolcall carries for an omitted value spelt raw.
+func sha(raw string) string {
+	sum := sha256.Sum256([]byte(raw))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
 func TestInvocationMapsTheBuiltins(t *testing.T) {
 	cases := []struct {
 		tool, input        string
@@ -26,13 +34,18 @@ func TestInvocationMapsTheBuiltins(t *testing.T) {
 			command: "ls -la", extra: `{"description":"list","timeout":5}`},
 		{tool: "Read", input: `{"file_path": "/w/a.go", "offset": 1, "limit": 2}`, agentTool: "read",
 			paths: []string{"/w/a.go"}, extra: `{"limit":2,"offset":1}`},
-		{tool: "Write", input: `{"file_path": "/w/a.go", "content": "package a"}`, agentTool: "write", paths: []string{"/w/a.go"}},
+		// The content a file tool sends is carried as its digest (extra.omitted), not as itself.
+		{tool: "Write", input: `{"file_path": "/w/a.go", "content": "package a"}`, agentTool: "write", paths: []string{"/w/a.go"},
+			extra: `{"omitted":{"content":"` + sha(`"package a"`) + `"}}`},
 		{tool: "Edit", input: `{"file_path": "/w/.env", "old_string": "a", "new_string": "b", "replace_all": true}`,
-			agentTool: "edit", paths: []string{"/w/.env"}, extra: `{"replace_all":true}`},
+			agentTool: "edit", paths: []string{"/w/.env"},
+			extra: `{"omitted":{"new_string":"` + sha(`"b"`) + `","old_string":"` + sha(`"a"`) + `"},"replace_all":true}`},
 		{tool: "MultiEdit", input: `{"file_path": "/w/a.go", "edits": [{"old_string": "a", "new_string": "b"}]}`,
-			agentTool: "multiedit", paths: []string{"/w/a.go"}},
+			agentTool: "multiedit", paths: []string{"/w/a.go"},
+			extra: `{"omitted":{"edits":"` + sha(`[{"old_string": "a", "new_string": "b"}]`) + `"}}`},
 		{tool: "NotebookEdit", input: `{"notebook_path": "/w/n.ipynb", "new_source": "x", "cell_id": "c1"}`,
-			agentTool: "notebookedit", paths: []string{"/w/n.ipynb"}, extra: `{"cell_id":"c1"}`},
+			agentTool: "notebookedit", paths: []string{"/w/n.ipynb"},
+			extra: `{"cell_id":"c1","omitted":{"new_source":"` + sha(`"x"`) + `"}}`},
 		// Glob's pattern is judged below its path, where Glob resolves it.
 		{tool: "Glob", input: `{"pattern": "**/.env", "path": "/w"}`, agentTool: "glob", paths: []string{"/w", "/w/**/.env"},
 			extra: `{"pattern":"**/.env"}`},

@@ -59,9 +59,10 @@ type ArgumentMap struct {
 	// refuses the call, but only after it was admitted, stored and sent, with the plan's budget
 	// and a step attempt spent on it; such an invocation is refused first, naming the key.
 	Present []string `json:"present,omitempty"`
-	// Omit are keys carried neither to the engine nor in spec.arguments.extra: bulk content such
-	// as a file's new text, which the path rules already cover and which would make every call
-	// too large for the extra arguments' bound. Every other key goes to spec.arguments.extra.
+	// Omit are keys not carried to the engine, nor in spec.arguments.extra but as their digest
+	// (OmittedKey): bulk content such as a file's new text, which the path rules already cover and
+	// which would make every call too large for the extra arguments' bound. Every other key goes
+	// to spec.arguments.extra.
 	Omit []string `json:"omit,omitempty"`
 }
 
@@ -127,11 +128,11 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 	if err := checkClaims(inv); err != nil {
 		return nil, err
 	}
-	args, err := decodeArguments(inv)
+	args, omitted, err := decodeArguments(inv)
 	if err != nil {
 		return nil, err
 	}
-	ta, err := mappedArguments(args, inv)
+	ta, err := mappedArguments(args, omitted, inv)
 	if err != nil {
 		return nil, err
 	}
@@ -151,34 +152,38 @@ func Build(inv Invocation) (*safetyv1alpha1.AgentToolCall, error) {
 }
 
 // decodeArguments decodes the invocation's arguments object (without its omitted keys), bounded,
-// and refuses one whose keys are respelled or that lacks a key its mapping requires.
-func decodeArguments(inv Invocation) (map[string]any, error) {
+// and refuses one whose keys are respelled or that lacks a key its mapping requires. omitted
+// are the digests of the omitted values it held (omittedDigests).
+func decodeArguments(inv Invocation) (args map[string]any, omitted map[string]any, _ error) {
 	if err := judgedNotOmitted(inv.Map); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	kept, omitted, err := withoutOmitted(inv.Arguments, inv.Map.Omit)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(kept) > MaxArgumentBytes {
-		return nil, bad("arguments are %d bytes, more than %d", len(kept), MaxArgumentBytes)
+		return nil, nil, bad("arguments are %d bytes, more than %d", len(kept), MaxArgumentBytes)
 	}
-	args, err := argrules.ParseObject(kept, MaxArgumentBytes)
-	if err != nil {
-		return nil, bad("%v", err) // "argument path holds a NUL character ...", "arguments repeat the key ..."
+	if args, err = argrules.ParseObject(kept, MaxArgumentBytes); err != nil {
+		return nil, nil, bad("%v", err) // "argument path holds a NUL character ...", "arguments repeat the key ..."
 	}
 	if err := respelledKeys(args, inv.Map); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := requiredKeys(args, omitted, inv.Map); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return args, nil
+	if _, reserved := args[OmittedKey]; reserved && len(inv.Map.Omit) > 0 {
+		return nil, nil, bad("argument %q is where the digests of the arguments left out of the call (%q) go; "+
+			"a tool whose map omits any takes no argument of that name", OmittedKey, inv.Map.Omit)
+	}
+	return args, omitted, nil
 }
 
 // mappedArguments takes the command, working directory and paths from the arguments as the
 // mapping names them, each checked against the AgentToolCall's bounds, and the rest as extra.
-func mappedArguments(args map[string]any, inv Invocation) (safetyv1alpha1.ToolArguments, error) {
+func mappedArguments(args, omitted map[string]any, inv Invocation) (safetyv1alpha1.ToolArguments, error) {
 	var err error
 	var ta safetyv1alpha1.ToolArguments
 	if ta.Command, err = stringArg(args, inv.Map.Command); err != nil {
@@ -222,7 +227,7 @@ func mappedArguments(args map[string]any, inv Invocation) (safetyv1alpha1.ToolAr
 	if err := checkArguments(&ta, inv.Map); err != nil {
 		return ta, err
 	}
-	if ta.Extra, err = extraArgs(args, inv.Map); err != nil {
+	if ta.Extra, err = extraArgs(args, omitted, inv.Map); err != nil {
 		return ta, err
 	}
 	return ta, nil
@@ -231,8 +236,10 @@ func mappedArguments(args map[string]any, inv Invocation) (safetyv1alpha1.ToolAr
 // withoutOmitted is the arguments object without the values of its omitted keys, which are
 // bulk content of any size (a file a coding agent writes): only the rest is decoded, bounded and
 // judged. The rest keeps its bytes, and a key that appears twice appears twice, for
-// argrules.ParseObject to refuse. omitted are the omitted keys the object holds.
-func withoutOmitted(raw json.RawMessage, omit []string) (kept json.RawMessage, omitted []string, _ error) {
+// argrules.ParseObject to refuse; an omitted key that appears twice is refused here (the tool
+// takes one of them, the digest would cover the other). omitted are the digests of the omitted
+// values the object holds, by key (omittedDigest).
+func withoutOmitted(raw json.RawMessage, omit []string) (kept json.RawMessage, omitted map[string]any, _ error) {
 	if len(omit) == 0 || len(bytes.TrimSpace(raw)) == 0 {
 		return raw, nil, nil
 	}
@@ -250,7 +257,13 @@ func withoutOmitted(raw json.RawMessage, omit []string) (kept json.RawMessage, o
 			return nil, nil, bad("arguments: %v", err)
 		}
 		if slices.Contains(omit, key) {
-			omitted = append(omitted, key)
+			if _, repeated := omitted[key]; repeated {
+				return nil, nil, bad("arguments repeat the key %q", key)
+			}
+			if omitted == nil {
+				omitted = map[string]any{}
+			}
+			omitted[key] = omittedDigest(v)
 			continue
 		}
 		if len(out) > 1 {
@@ -344,9 +357,10 @@ func respelledKeys(args map[string]any, m ArgumentMap) error {
 // requiredKeys refuses arguments that lack one of the map's required or present keys, or hold a
 // required one as anything but a string. A present key the map omits is there if the arguments
 // held it (omitted).
-func requiredKeys(args map[string]any, omitted []string, m ArgumentMap) error {
+func requiredKeys(args, omitted map[string]any, m ArgumentMap) error {
 	for _, key := range append(slices.Clip(m.Required), m.Present...) {
-		if _, ok := args[key]; !ok && !slices.Contains(omitted, key) {
+		_, wasOmitted := omitted[key]
+		if _, ok := args[key]; !ok && !wasOmitted {
 			return bad("argument %q is required and missing", key)
 		}
 	}
@@ -358,13 +372,17 @@ func requiredKeys(args map[string]any, omitted []string, m ArgumentMap) error {
 	return nil
 }
 
-// extraArgs is the canonical JSON of the arguments the map does not name, nil when there are none.
-func extraArgs(args map[string]any, m ArgumentMap) (*runtime.RawExtension, error) {
+// extraArgs is the canonical JSON of the arguments the map does not name, and under OmittedKey
+// the digests of those it omits; nil when there are none.
+func extraArgs(args, omitted map[string]any, m ArgumentMap) (*runtime.RawExtension, error) {
 	rest := map[string]any{}
 	for key, v := range args {
 		if !slices.Contains(m.mapped(), key) {
 			rest[key] = v
 		}
+	}
+	if len(omitted) > 0 {
+		rest[OmittedKey] = omitted
 	}
 	if len(rest) == 0 {
 		return nil, nil

@@ -1,6 +1,8 @@
 package toolcall_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -16,6 +18,17 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
+
+// sha is the digest Build carries for an omitted value spelt raw.
+func sha(raw string) string {
+	sum := sha256.Sum256([]byte(raw))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// omittedExtra is the extra arguments of a call whose one omitted key, content, was spelt raw.
+func omittedExtra(raw string) *runtime.RawExtension {
+	return &runtime.RawExtension{Raw: []byte(`{"omitted":{"content":"` + sha(raw) + `"}}`)}
+}
 
 func TestBuild(t *testing.T) {
 	m := toolcall.ArgumentMap{Command: "cmd", Paths: []string{"path", "paths"}, Cwd: "dir", Omit: []string{"content"}}
@@ -46,9 +59,11 @@ func TestBuild(t *testing.T) {
 		{name: "a directory after a line separator", args: `{"dir": "/etc\u2028"}`, base: "/srv", wantErr: `argument "dir"`},
 		{name: "a directory after a file separator (Python strips it)", args: `{"dir": "\u001c/etc"}`, base: "/srv",
 			wantErr: `argument "dir"`},
-		{name: "a ~ directory", args: `{"dir": "~/.."}`, base: "/etc", wantErr: `argument "dir" (the working directory) starts with "~"`},
+		{name: "a ~ directory", args: `{"dir": "~/.."}`, base: "/etc",
+			wantErr: `argument "dir" (the working directory) starts with "~"`},
 		{name: "a ~user directory", args: `{"dir": "~root"}`, base: "/etc", wantErr: `starts with "~"`},
-		{name: "a $HOME directory", args: `{"dir": "$HOME/.."}`, base: "/", wantErr: `argument "dir" (the working directory) holds "$"`},
+		{name: "a $HOME directory", args: `{"dir": "$HOME/.."}`, base: "/",
+			wantErr: `argument "dir" (the working directory) holds "$"`},
 		{name: "a ${HOME} directory inside", args: `{"dir": "sub/${HOME}"}`, base: "/", wantErr: `holds "$"`},
 		{name: "a directory with space inside", args: `{"dir": "my dir/~x"}`, base: "/srv",
 			want: safetyv1alpha1.ToolArguments{Cwd: "/srv/my dir/~x"}},
@@ -59,8 +74,23 @@ func TestBuild(t *testing.T) {
 			args: ` {"to": "a@example.com", "amount": 3.5, "meta": {"b": [1, null], "a": true}} `,
 			want: safetyv1alpha1.ToolArguments{
 				Extra: extra(`{"amount":3.5,"meta":{"a":true,"b":[1,null]},"to":"a@example.com"}`)}},
-		{name: "omitted keys are carried nowhere", args: `{"path": "a.go", "content": "package a"}`,
-			want: safetyv1alpha1.ToolArguments{Paths: []string{"a.go"}}},
+		// Omitted keys are carried as the digest of their JSON text as sent, which pins the content
+		// a ToolApproval of the call approves.
+		{name: "omitted keys are carried as their digest", args: `{"path": "a.go", "content": "package a"}`,
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"a.go"}, Extra: omittedExtra(`"package a"`)}},
+		{name: "an omitted key's digest beside other keys", args: `{"path": "a.go", "mode": "0644", "content": {"b": [1]}}`,
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"a.go"},
+				Extra: extra(`{"mode":"0644","omitted":{"content":"` + sha(`{"b": [1]}`) + `"}}`)}},
+		{name: "an omitted key's other spelling is other content", args: `{"path": "a.go", "content": "package \u0061"}`,
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"a.go"}, Extra: omittedExtra(`"package \u0061"`)}},
+		{name: "a repeated omitted key", args: `{"path": "a.go", "content": "x", "content": "y"}`,
+			wantErr: `repeat the key "content"`},
+		{name: "an argument named as the digests' key",
+			args:    `{"path": "a.go", "content": "x", "omitted": {"content": "sha256:00"}}`,
+			wantErr: `argument "omitted" is where the digests`},
+		{name: "an argument named as the digests' key, nothing omitted",
+			args:    `{"path": "a.go", "omitted": {"content": "sha256:00"}}`,
+			wantErr: `argument "omitted" is where the digests`},
 		{name: "a repeated key", args: `{"path": "README.md", "path": ".env"}`, wantErr: `repeat the key "path"`},
 		{name: "a repeated unmapped key", args: `{"amount": 1, "amount": 100000}`, wantErr: `repeat the key "amount"`},
 		// An upstream server in JavaScript that merges its arguments would pollute Object.prototype.
@@ -87,9 +117,10 @@ func TestBuild(t *testing.T) {
 		{name: "too large", args: `{"x": "` + strings.Repeat("a", toolcall.MaxArgumentBytes) + `"}`, wantErr: "more than"},
 		// Omitted content is bulk of any size (a file a coding agent writes): only the rest is bounded.
 		{name: "a large omitted value", args: `{"path": "a.go", "content": "` + big + `"}`,
-			want: safetyv1alpha1.ToolArguments{Paths: []string{"a.go"}}},
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"a.go"}, Extra: omittedExtra(`"` + big + `"`)}},
 		{name: "an omitted value of many values", args: `{"content": [` + strings.Repeat("1,", 4000) + `1], "path": "a.go"}`,
-			want: safetyv1alpha1.ToolArguments{Paths: []string{"a.go"}}},
+			want: safetyv1alpha1.ToolArguments{Paths: []string{"a.go"},
+				Extra: omittedExtra(`[` + strings.Repeat("1,", 4000) + `1]`)}},
 		{name: "a repeated key beside a large omitted value",
 			args:    `{"path": "README.md", "content": "` + big + `", "path": ".env"}`,
 			wantErr: `repeat the key "path"`},
@@ -193,12 +224,20 @@ func TestBuildCountsAnOmittedPresentKey(t *testing.T) {
 		switch {
 		case wantErr == "" && err != nil:
 			t.Errorf("Build(%.60s) error = %v", args, err)
-		case wantErr == "" && call.Spec.Arguments.Extra != nil:
-			t.Errorf("Build(%.60s) carries %s; the omitted content is not the call's", args, call.Spec.Arguments.Extra.Raw)
+		case wantErr == "" && !strings.HasPrefix(string(extraOf(call)), `{"omitted":{"content":"sha256:`):
+			t.Errorf("Build(%.60s) carries %s; the omitted content is carried as its digest only", args, extraOf(call))
 		case wantErr != "" && (err == nil || !strings.Contains(err.Error(), wantErr)):
 			t.Errorf("Build(%.60s) error = %v, want %q", args, err, wantErr)
 		}
 	}
+}
+
+// extraOf is the call's extra arguments, nil when it has none.
+func extraOf(call *safetyv1alpha1.AgentToolCall) []byte {
+	if call.Spec.Arguments.Extra == nil {
+		return nil
+	}
+	return call.Spec.Arguments.Extra.Raw
 }
 
 // A map that leaves a key out of the call and also judges it is refused whatever the arguments:
