@@ -159,7 +159,9 @@ var _ = Describe("toolgate-hook", Ordered, func() {
 				Expect(string(c.Spec.Arguments.Extra.Raw)).To(Equal(`{"description":"Run the project's tests","timeout":120000}`))
 			}
 			if c.Spec.Tool == "write" {
-				Expect(c.Spec.Arguments.Extra).To(BeNil(), "a file's content is not carried")
+				Expect(c.Spec.Arguments.Extra).NotTo(BeNil(), "a file's content is carried as its digest")
+				Expect(string(c.Spec.Arguments.Extra.Raw)).To(MatchRegexp(`^\{"omitted":\{"content":"sha256:[0-9a-f]{64}"\}\}$`),
+					"a file's content is carried as its digest only")
 			}
 		}
 		Expect(paths).NotTo(ContainElement(ContainSubstring(".env")))
