@@ -174,11 +174,27 @@ func decodeArguments(inv Invocation) (args map[string]any, omitted map[string]an
 	if err := requiredKeys(args, omitted, inv.Map); err != nil {
 		return nil, nil, err
 	}
-	if _, reserved := args[OmittedKey]; reserved && len(inv.Map.Omit) > 0 {
-		return nil, nil, bad("argument %q is where the digests of the arguments left out of the call (%q) go; "+
-			"a tool whose map omits any takes no argument of that name", OmittedKey, inv.Map.Omit)
+	if err := omittedKeyFree(args, inv.Map); err != nil {
+		return nil, nil, err
 	}
 	return args, omitted, nil
+}
+
+// omittedKeyFree refuses, beside a map that omits any key, an argument named OmittedKey, where the
+// digests of the omitted values go, or a respelling of it, which the extra arguments' strict parse
+// refuses beside it ("Omitted" and "omitted"): the call would be refused by the API server, naming
+// a key the agent never sent.
+func omittedKeyFree(args map[string]any, m ArgumentMap) error {
+	if len(m.Omit) == 0 {
+		return nil
+	}
+	for key := range args {
+		if key == OmittedKey || argrules.Respells(key, OmittedKey) {
+			return bad("argument %q is (or respells) %q, where the digests of the arguments left out of the call "+
+				"(%q) go; a tool whose map omits any takes no argument of that name", key, OmittedKey, m.Omit)
+		}
+	}
+	return nil
 }
 
 // mappedArguments takes the command, working directory and paths from the arguments as the
