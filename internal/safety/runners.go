@@ -349,11 +349,12 @@ const optYes = "yes"
 
 // fetchEnvVars are the variables that stand for a runner's fetch options, upper case, and the rule
 // that asks for setting them: exported or set for a command, the runners that see them fetch from
-// there (uv reads UV_INDEX_URL, npm and npx npm_config_registry in any case).
+// there (uv reads UV_INDEX_URL, npm and npx npm_config_registry in any case; npm_config_package
+// names the packages npx and npm exec fetch and run, npm_config_yes=true then fetches unasked).
 var fetchEnvVars = map[string]string{"UV_INDEX": "package-fetch-run-uv", "UV_DEFAULT_INDEX": "package-fetch-run-uv",
 	"UV_INDEX_URL": "package-fetch-run-uv", "UV_EXTRA_INDEX_URL": "package-fetch-run-uv", "UV_FIND_LINKS": "package-fetch-run-uv",
 	"UV_CONFIG_FILE": "package-fetch-run-uv", "NPM_CONFIG_REGISTRY": "package-fetch-run", "NPM_CONFIG_USERCONFIG": "package-fetch-run",
-	"NPM_CONFIG_GLOBALCONFIG": "package-fetch-run", "YARN_REGISTRY": fetchRule, "YARN_NPM_REGISTRY_SERVER": fetchRule,
+	"NPM_CONFIG_GLOBALCONFIG": "package-fetch-run", "NPM_CONFIG_PACKAGE": "package-fetch-run", "YARN_REGISTRY": fetchRule, "YARN_NPM_REGISTRY_SERVER": fetchRule,
 	"BUN_CONFIG_REGISTRY": fetchRule}
 
 // runnerFetch asks for a runner given one of its fetch options.

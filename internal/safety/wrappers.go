@@ -323,6 +323,9 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 		a.scriptFed(sc, depth+1, a.out.segments[idx].pipeFrom)
 	}
 	i := commandIndex(words, &spec, &opts)
+	if a.noptMisread(idx, words, spec, i, opts.hasScript) {
+		return
+	}
 	own := words[1:min(i, len(words))] // the wrapper's own options and operands
 	a.out.segments[idx].wrapper = true
 	for _, r := range opts.reads {
