@@ -29,6 +29,7 @@ func (p *Policy) buildsElsewhereFindings(an *analysis, projectDir string) {
 	if len(bounds) == 0 {
 		return
 	}
+	p.namedElsewhereFindings(an, bounds)
 	for i := range an.segments {
 		s := &an.segments[i]
 		builds, envVar := buildsHere(s), ""
@@ -56,6 +57,34 @@ func (p *Policy) buildsElsewhereFindings(an *analysis, projectDir string) {
 			"command %q %s, outside %s: it runs the definitions and code it finds there, which are not the project's; it needs human approval",
 			truncate(s.text, 120), what, p.buildBoundName(bound))})
 		return
+	}
+}
+
+// namedElsewhereFindings adds a finding for the first relative project, definition file or
+// test path a recognised build or test tool names (outsideProject judges the spelling alone:
+// below the working directory or one level above it) that, from the directory the segment runs
+// in, is outside the bounds: cd .. && cargo test --manifest-path ../x/Cargo.toml builds the
+// crate two levels above the call's directory, and so does pushd .. or a subshell's cd. What
+// runs in a container, or in a worktree the line made, is left as buildsElsewhereFindings leaves it.
+func (p *Policy) namedElsewhereFindings(an *analysis, bounds []buildBound) {
+	for i := range an.segments {
+		s := &an.segments[i]
+		if s.opaque || !slices.Contains(outsideProjectTools, s.name) || !strings.HasPrefix(s.cwd, "/") || containerClients[s.name] ||
+			an.runsElsewhere(i) || slices.Contains(an.inRepos, i) {
+			continue
+		}
+		for _, v := range append(namedProjects(s), testPathOperands(s)...) {
+			if v.dynamic || strings.HasPrefix(v.s, "/") || !inThisProject(v.s) {
+				continue // judged by outsideProject already
+			}
+			dir := path.Join(s.cwd, v.s)
+			if bound, outside := outsideOf(dir, bounds); outside {
+				an.findings = append(an.findings, finding{rule: RuleOpaqueCode, msg: fmt.Sprintf(
+					"command %q names %q, which from the directory %q is %q, outside %s: it runs the definitions and code it finds there, which are not the project's; it needs human approval",
+					truncate(s.text, 120), v.s, s.cwd, dir, p.buildBoundName(bound))})
+				return
+			}
+		}
 	}
 }
 

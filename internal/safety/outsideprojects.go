@@ -92,17 +92,7 @@ func outsideProject(s *segment) string {
 	if !slices.Contains(outsideProjectTools, s.name) {
 		return ""
 	}
-	var named []word
-	named = append(named, definitionFiles(s)...)
-	for _, opts := range [][][2]string{defDirOptions[s.name], projectDirOptions[s.name]} {
-		for _, o := range opts {
-			for v := range optionValues(s, cmp.Or(o[0], o[1]), o[1]) {
-				named = append(named, v)
-			}
-		}
-	}
-	named = append(named, npmWorkspaceFromEnv(s)...)
-	for _, v := range named {
+	for _, v := range namedProjects(s) {
 		if v.dynamic || !inThisProject(v.s) {
 			return "it builds or tests the project of " + v.s + ", outside this one"
 		}
@@ -114,6 +104,21 @@ func outsideProject(s *segment) string {
 		}
 	}
 	return ""
+}
+
+// namedProjects are the projects, definition files and directories a recognised build or test
+// tool's options (and npm's workspace setting) name.
+func namedProjects(s *segment) []word {
+	var named []word
+	named = append(named, definitionFiles(s)...)
+	for _, opts := range [][][2]string{defDirOptions[s.name], projectDirOptions[s.name]} {
+		for _, o := range opts {
+			for v := range optionValues(s, cmp.Or(o[0], o[1]), o[1]) {
+				named = append(named, v)
+			}
+		}
+	}
+	return append(named, npmWorkspaceFromEnv(s)...)
 }
 
 // inThisProject says whether a path a build or test tool is pointed at stays in the project:
