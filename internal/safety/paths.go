@@ -268,7 +268,7 @@ func mayName(seg, name string) bool {
 	if !hasGlobMeta(seg) {
 		return false
 	}
-	ok, err := path.Match(seg, name)
+	ok, err := path.Match(canonicalGlob(seg), name)
 	return ok || err != nil // a malformed pattern is taken for a match: it names nothing better
 }
 
@@ -501,17 +501,13 @@ func exampleOf(s string) string {
 		case '*', '?':
 			b.WriteByte('x')
 		case '[':
-			j := strings.IndexByte(s[i:], ']')
-			if j < 2 {
-				b.WriteByte('x')
+			set, end, ok := readBracket(s, i)
+			if !ok {
+				b.WriteByte('[')
 				continue
 			}
-			if s[i+1] == '!' || s[i+1] == '^' {
-				b.WriteByte('x')
-			} else {
-				b.WriteByte(s[i+1])
-			}
-			i += j
+			b.WriteByte(set.example())
+			i = end - 1
 		case '{':
 			j := strings.IndexByte(s[i:], '}')
 			if j < 0 {
@@ -825,9 +821,14 @@ func globTokens(g string) []int {
 		case '?':
 			out = append(out, globAny)
 		case '[':
-			if j := strings.IndexByte(g[i+1:], ']'); j >= 0 {
-				i += j + 1
+			// A bracket is read as bash reads it ("[]e]" is one character, readBracket); one
+			// that nothing closes is the character "[".
+			_, end, ok := readBracket(g, i)
+			if !ok {
+				out = append(out, '[')
+				continue
 			}
+			i = end - 1
 			out = append(out, globAny)
 		case '\\':
 			if i+1 < len(g) {

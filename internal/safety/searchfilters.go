@@ -170,7 +170,7 @@ func filterGlob(val string) ([]string, bool) {
 	case val == "" || strings.Contains(val, "/"):
 		return nil, false
 	}
-	return []string{foldName(val)}, true
+	return []string{foldName(canonicalGlob(val))}, true
 }
 
 // filterMayName reports whether a file the entry protects could pass the filter glob: a name

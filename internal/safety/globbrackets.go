@@ -1,0 +1,344 @@
+package safety
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// An agent's glob is read by bash, grep's --include (fnmatch) and rg's globset, but matched here
+// by doublestar, Go's path.Match and the engine's own globTokens and exampleOf, which read a
+// bracket expression differently: a "]" right after "[", "[!" or "[^" is a member to bash
+// ("[!]]nv" is every character but "]", then "nv"), where doublestar and path.Match refused the
+// pattern or closed the class early, and path.Match takes "!" for a member. An agent spelt .env
+// as ".[!]]nv" and was admitted. canonicalGlob rewrites each bracket expression, as bash reads
+// it, into the one spelling every matcher here reads alike: the characters it may match, listed
+// with each punctuation character escaped, never negated. Brackets of letters, digits and
+// same-case ranges ("[id]", "[a-z]", "[0-9]") are left as written.
+
+// charSet is the characters one bracket expression may match: the ASCII ones bit by bit, and
+// whether it may match a character beyond ASCII (taken as any of them).
+type charSet struct {
+	ascii    [2]uint64
+	nonASCII bool
+}
+
+func (s *charSet) has(c byte) bool { return s.ascii[c>>6]&(1<<(c&63)) != 0 }
+
+func (s *charSet) add(c rune) {
+	if c >= utf8.RuneSelf {
+		s.nonASCII = true
+		return
+	}
+	s.ascii[c>>6] |= 1 << (c & 63)
+}
+
+// addRange adds lo..hi. bash matches nothing by a reversed range ("[z-a]"); it is read as a-z,
+// erring toward a match.
+func (s *charSet) addRange(lo, hi rune) {
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	for c := lo; c <= hi && c < utf8.RuneSelf; c++ {
+		s.add(c)
+	}
+	if hi >= utf8.RuneSelf {
+		s.nonASCII = true
+	}
+}
+
+// addASCII adds every byte of members, and any character beyond ASCII when wide.
+func (s *charSet) addASCII(members string, wide bool) {
+	for i := 0; i < len(members); i++ {
+		s.add(rune(members[i]))
+	}
+	s.nonASCII = s.nonASCII || wide
+}
+
+// any makes the set every character: what a bracket the engine cannot read exactly may match.
+func (s *charSet) any() { s.ascii, s.nonASCII = [2]uint64{^uint64(0), ^uint64(0)}, true }
+
+// POSIX classes' ASCII members, and whether they hold characters beyond ASCII in a UTF-8 locale.
+const (
+	lowerLetters = "abcdefghijklmnopqrstuvwxyz"
+	upperLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	digitChars   = "0123456789"
+	punctChars   = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+)
+
+// posixClasses are keyed by the class as written, "[:alpha:]".
+var posixClasses = map[string]struct {
+	members string
+	wide    bool
+}{
+	// Names are folded to lower case, so upper and lower are both every letter.
+	"[:alpha:]": {lowerLetters + upperLetters, true}, "[:upper:]": {lowerLetters + upperLetters, true},
+	"[:lower:]": {lowerLetters + upperLetters, true}, "[:alnum:]": {lowerLetters + upperLetters + digitChars, true},
+	"[:word:]": {lowerLetters + upperLetters + digitChars + "_", true}, "[:digit:]": {digitChars, false},
+	"[:xdigit:]": {digitChars + "abcdefABCDEF", false}, "[:space:]": {" \t\n\v\f\r", true}, "[:blank:]": {" \t", true},
+	"[:punct:]": {punctChars, true}, "[:graph:]": {lowerLetters + upperLetters + digitChars + punctChars, true},
+	"[:print:]": {" " + lowerLetters + upperLetters + digitChars + punctChars, true}, "[:cntrl:]": {"\x7f", false},
+}
+
+// Ways bracketMember reads a member.
+const (
+	memberExact   = iota // a character
+	memberUnknown        // a collating element of a name ("[.hyphen.]"), which the engine does not know
+	memberBroken         // a "[." that no ".]" closes: bash then reads the whole bracket's "[" as itself
+)
+
+// bracketMember reads one member of a bracket expression at g[j] and returns it and the index
+// after it: a character, a backslash-escaped one, or a collating element "[.c.]" of one character.
+func bracketMember(g string, j int) (r rune, next, how int) {
+	if g[j] == '\\' && j+1 < len(g) {
+		j++
+	} else if strings.HasPrefix(g[j:], "[.") {
+		end := strings.Index(g[j+2:], ".]")
+		if end < 0 || strings.ContainsRune(g[j+2:j+2+end], '/') {
+			return 0, 0, memberBroken
+		}
+		name := g[j+2 : j+2+end]
+		r, n := utf8.DecodeRuneInString(name)
+		if n == 0 || n != len(name) {
+			return r, j + 4 + end, memberUnknown
+		}
+		return r, j + 4 + end, memberExact
+	}
+	r, n := utf8.DecodeRuneInString(g[j:])
+	return r, j + n, memberExact
+}
+
+// readBracket reads the bracket expression that opens at g[i] ("[") as bash does, and returns
+// the characters it may match and the index after its closing "]". ok is false when nothing
+// closes it, or it spans a "/" (a bracket never matches a slash): bash then reads the "[" as
+// itself.
+func readBracket(g string, i int) (set charSet, end int, ok bool) {
+	j := i + 1
+	negate := j < len(g) && (g[j] == '!' || g[j] == '^')
+	if negate {
+		j++
+	}
+	for first := true; j < len(g); first = false {
+		switch {
+		case g[j] == '/':
+			return charSet{}, 0, false
+		case g[j] == ']' && !first:
+			if negate {
+				set.ascii = [2]uint64{^set.ascii[0], ^set.ascii[1]}
+				set.nonASCII = true
+			}
+			return set, j + 1, true
+		case strings.HasPrefix(g[j:], "[:") || strings.HasPrefix(g[j:], "[="):
+			if next, read := readClass(g, j, &set); read {
+				j = next
+				continue
+			}
+		}
+		lo, next, how := bracketMember(g, j)
+		if how == memberBroken {
+			return charSet{}, 0, false
+		}
+		j = next
+		if how == memberUnknown {
+			set.any()
+			continue
+		}
+		if j+1 < len(g) && g[j] == '-' && g[j+1] != ']' {
+			hi, next, how := bracketMember(g, j+1)
+			switch how {
+			case memberBroken:
+				return charSet{}, 0, false
+			case memberUnknown:
+				set.any()
+			default:
+				set.addRange(lo, hi)
+			}
+			j = next
+			continue
+		}
+		set.add(lo)
+	}
+	return charSet{}, 0, false
+}
+
+// readClass reads a POSIX class "[:name:]" or an equivalence class "[=c=]" at g[j] into set and
+// returns the index after it; read is false when it is not closed, and its "[" is a member.
+// An unknown class, or an equivalence class of a name, is every character; "[=e=]" is e and
+// whatever beyond ASCII the locale puts beside it.
+func readClass(g string, j int, set *charSet) (next int, read bool) {
+	kind := g[j+1]
+	end := strings.Index(g[j+2:], string(kind)+"]")
+	if end < 0 || strings.ContainsRune(g[j+2:j+2+end], '/') {
+		return 0, false
+	}
+	name := g[j+2 : j+2+end]
+	if kind == '=' {
+		r, n := utf8.DecodeRuneInString(name)
+		if n == 0 || n != len(name) {
+			set.any()
+		} else {
+			set.add(r)
+			set.nonASCII = true
+		}
+	} else if c, known := posixClasses[strings.ToLower(g[j:j+4+end])]; known {
+		set.addASCII(c.members, c.wide)
+	} else {
+		set.any()
+	}
+	return j + 4 + end, true
+}
+
+// plainBracket reports whether a bracket's body (between "[" and "]") is letters, digits, dots,
+// underscores and ranges within one of a-z, A-Z, 0-9: every matcher reads it as bash does, and
+// folded to lower case it matches the folded names.
+func plainBracket(body string) bool {
+	if body == "" {
+		return false
+	}
+	for k := 0; k < len(body); k++ {
+		c := body[k]
+		switch {
+		case k+2 < len(body) && body[k+1] == '-':
+			// A range, within one block, in order; what follows it is read afresh.
+			if asciiBlock(c) == 0 || asciiBlock(c) != asciiBlock(body[k+2]) || c > body[k+2] {
+				return false
+			}
+			k += 2
+		case c == '.' || c == '_' || asciiBlock(c) != 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// asciiBlock says which of digits (1), upper-case (2) and lower-case letters (3) c is, or 0.
+func asciiBlock(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return 1
+	case c >= 'A' && c <= 'Z':
+		return 2
+	case c >= 'a' && c <= 'z':
+		return 3
+	}
+	return 0
+}
+
+// nonASCIIRange is every character beyond ASCII in a canonical bracket, from U+00A0 (the C1
+// controls name no file a policy protects) to the last code point: folding leaves both as they
+// are.
+const nonASCIIRange = "\u00a0-\U0010ffff"
+
+// write writes the set as a canonical bracket: runs of three or more as ranges, split where the
+// upper-case letters begin and end, so that folding the text to lower case folds the set with
+// it; punctuation escaped; "/", NUL and the controls (which no protected name holds) left out.
+// An empty set is written as "?": erring toward a match.
+func (s *charSet) write(b *strings.Builder) {
+	if s.nonASCII {
+		// strings.ToLower folds the Kelvin sign to an ASCII k.
+		s.add('k')
+	}
+	start := b.Len()
+	b.WriteByte('[')
+	for c := 0x20; c < 0x7f; {
+		if !s.has(byte(c)) || c == '/' {
+			c++
+			continue
+		}
+		hi := c
+		for hi+1 < 0x7f && s.has(byte(hi+1)) && hi+1 != '/' && hi+1 != 'A' && hi != 'Z' {
+			hi++
+		}
+		writeMember(b, byte(c))
+		if hi > c+1 {
+			b.WriteByte('-')
+		}
+		if hi > c {
+			writeMember(b, byte(hi))
+		}
+		c = hi + 1
+	}
+	if s.nonASCII {
+		b.WriteString(nonASCIIRange)
+	}
+	if b.Len() == start+1 {
+		b.WriteByte('?')
+		return
+	}
+	b.WriteByte(']')
+}
+
+// writeMember writes one member of a canonical bracket, escaped unless a letter or a digit.
+func writeMember(b *strings.Builder, c byte) {
+	if asciiBlock(c) == 0 {
+		b.WriteByte('\\')
+	}
+	b.WriteByte(c)
+}
+
+// maxCanonicalGrowth bounds how much longer than the glob its canonical spelling may be; past
+// it, the remaining brackets are written as "?", any character, so a long glob of brackets
+// costs the matchers no more than its own length allows.
+const maxCanonicalGrowth = 256
+
+// canonicalGlob rewrites an agent's glob so that every matcher in the engine reads its bracket
+// expressions as bash does (see the top of this file): a bracket is its members listed plainly,
+// an unclosed "[" is escaped ("\["), a backslash escape is kept.
+func canonicalGlob(g string) string {
+	if !strings.Contains(g, "[") {
+		return g
+	}
+	var b strings.Builder
+	b.Grow(len(g) + 16)
+	for i := 0; i < len(g); i++ {
+		switch c := g[i]; c {
+		case '\\':
+			b.WriteByte(c)
+			if i+1 < len(g) {
+				i++
+				b.WriteByte(g[i])
+			}
+		case '[':
+			set, end, ok := readBracket(g, i)
+			switch {
+			case !ok:
+				b.WriteString(`\[`)
+				continue
+			case plainBracket(g[i+1 : end-1]):
+				b.WriteString(g[i:end])
+			case b.Len() > i+maxCanonicalGrowth:
+				b.WriteByte('?')
+			default:
+				set.write(&b)
+			}
+			i = end - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// example returns one character the set matches, for exampleOf: a lower-case letter or a digit
+// where it holds one (names are compared folded), else its first printable member, else "x".
+func (s *charSet) example() byte {
+	for _, c := range []byte(lowerLetters + digitChars) {
+		if s.has(c) {
+			return c
+		}
+	}
+	for c := byte(0x21); c < 0x7f; c++ {
+		if s.has(c) && c != '/' {
+			return c
+		}
+	}
+	return 'x'
+}
+
+// globPattern is a path as the matchers read it: canonical when it is a glob.
+func globPattern(p string, glob bool) string {
+	if glob {
+		return canonicalGlob(p)
+	}
+	return p
+}
