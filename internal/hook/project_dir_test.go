@@ -82,6 +82,20 @@ var _ = Describe("toolgate-hook, for a search of the project made from outside i
 			"CLAUDE_PROJECT_DIR is %s, so this search reads %s/.env: %s", project, project, out.PermissionDecisionReason)
 	})
 
+	// Review door35: grep's --include and rg take a "]" right after "[" as a member of the class,
+	// so a Grep narrowed by "[].]env" reads .env; the engine read it as passing no .env.
+	It("does not admit a Grep of the project narrowed by a bracket glob that passes .env", func() {
+		for _, glob := range []string{"[].]env", "[!]]env", "[[:punct:]]env"} {
+			out := decide(project, "Grep", map[string]any{"pattern": "SECRET", "path": project, "glob": glob})
+			Expect(out.PermissionDecision).NotTo(Equal(hook.Allow), "glob %q: %s", glob, out.PermissionDecisionReason)
+		}
+	})
+
+	It("admits a Grep of the project narrowed to Go files (the near miss)", func() {
+		out := decide(project, "Grep", map[string]any{"pattern": "SECRET", "path": project, "glob": "*.go"})
+		Expect(out.PermissionDecision).To(Equal(hook.Allow), out.PermissionDecisionReason)
+	})
+
 	It("does not admit the same search through Bash from another working directory", func() {
 		out := decide("/tmp", "Bash", map[string]any{"command": "grep -r SECRET " + project})
 		Expect(out.PermissionDecision).NotTo(Equal(hook.Allow), out.PermissionDecisionReason)
