@@ -49,6 +49,15 @@ var msbuildCodeProps = map[string]bool{
 	"custombeforemicrosoftcsharptargets": true, "customaftermicrosoftcsharptargets": true,
 	"directorybuildpropspath": true, "directorybuildtargetspath": true, "msbuildextensionspath": true,
 	"msbuilduserextensionspath": true, "dotnethostpath": true, "restorepackagespath": true, "nuget_packages": true,
+	// restore's NuGet config and package sources, and the folders it takes packages from as
+	// they are; the SDKs' directory, whose Sdk.props and Sdk.targets every project imports.
+	"restoreconfigfile": true, "restoresources": true, "restorefallbackfolders": true,
+	"restoreadditionalprojectsources": true, "restoreadditionalprojectfallbackfolders": true, "msbuildsdkspath": true,
+	// NuGet's variables: the folders it takes packages from as they are, the plugins (assemblies)
+	// it loads, the cache of packages fetched before.
+	"nuget_fallback_packages": true, "nuget_plugin_paths": true, "nuget_http_cache_path": true,
+	// dotnet's home: NuGet reads its user config (package sources) and keeps its packages below it.
+	"dotnet_cli_home": true,
 }
 
 // msbuildCodeName reports whether a property (or variable) name, in any case, is one of

@@ -64,7 +64,12 @@ var outsideCodeOptions = map[string][][2]string{
 	// playwright's config is TypeScript; a reporter is a built-in name or a module.
 	"playwright": {{"-c", "--config"}, {"", "--reporter"}},
 	// dotnet test loads test adapters from a path, or from the one a runsettings file names.
-	"dotnet": {{"-a", "--test-adapter-path"}, {"-s", "--settings"}},
+	// NuGet's config file (its package sources, fallback folders and globalPackagesFolder), a
+	// package source (restore's --source, -s to every subcommand but test's --settings; a tool's
+	// --add-source) and the packages folder restore fills (a package planted there is not fetched
+	// again) name packages from outside the project, whose build/*.targets MSBuild imports.
+	"dotnet": {{"-a", "--test-adapter-path"}, {"-s", "--settings"}, {"", "--configfile"}, {"", "--source"},
+		{"", "--add-source"}, {"", "--packages"}},
 	// mocha and jasmine require modules, load helper and spec files and a config that names more.
 	"mocha":   {{"-r", "--require"}, {"", "--file"}, {"", "--config"}, {"", "--spec"}, {"-R", "--reporter"}, {"", "--ui"}},
 	"jasmine": {{"", "--require"}, {"", "--helper"}, {"", "--config"}, {"", "--reporter"}},
