@@ -313,7 +313,7 @@ func (a *analyzer) azStoragePaths(s *segment) {
 	switch {
 	case slices.ContainsFunc(s.operands, func(w word) bool { return w.s == subCopy }):
 		// az storage copy -s SRC -d DST (azcopy's copy): either side may be local.
-		if src, ok := optionValue(s, "-s", "--source"); ok && cloudLocal("az", src.s) {
+		if src, ok := optionValue(s, "-s", optSource); ok && cloudLocal("az", src.s) {
 			saved := a.recursive
 			a.recursive = true
 			a.touch(src, opRead)
@@ -323,7 +323,7 @@ func (a *analyzer) azStoragePaths(s *segment) {
 			a.touch(dst, opWrite)
 		}
 	case slices.ContainsFunc(s.operands, func(w word) bool { return w.s == "upload-batch" || w.s == "sync" }):
-		if src, ok := optionValue(s, "-s", "--source"); ok {
+		if src, ok := optionValue(s, "-s", optSource); ok {
 			saved := a.recursive
 			a.recursive = true
 			a.touch(src, opRead)

@@ -797,7 +797,7 @@ func awkCode(s *segment) string {
 			return o.opt + " (a program file or library)"
 		case slices.Contains(awkWriteOptions, o.opt):
 			return o.opt + " (it writes a file or reads commands)"
-		case o.opt == "-e" || o.opt == "--source":
+		case o.opt == "-e" || o.opt == optSource:
 			progs = append(progs, o.val)
 		}
 	}

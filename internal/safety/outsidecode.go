@@ -25,6 +25,7 @@ const (
 	npmUserconfig   = "userconfig"
 	optParser       = "--parser"
 	optCert         = "--cert"
+	optSource       = "--source"
 )
 
 // outsideCodeOptions are, per program, such options as {short, long} ("" when there is none).
@@ -68,7 +69,7 @@ var outsideCodeOptions = map[string][][2]string{
 	// package source (restore's --source, -s to every subcommand but test's --settings; a tool's
 	// --add-source) and the packages folder restore fills (a package planted there is not fetched
 	// again) name packages from outside the project, whose build/*.targets MSBuild imports.
-	"dotnet": {{"-a", "--test-adapter-path"}, {"-s", "--settings"}, {"", "--configfile"}, {"", "--source"},
+	"dotnet": {{"-a", "--test-adapter-path"}, {"-s", "--settings"}, {"", "--configfile"}, {"", optSource},
 		{"", "--add-source"}, {"", "--packages"}},
 	// mocha and jasmine require modules, load helper and spec files and a config that names more.
 	"mocha":   {{"-r", "--require"}, {"", "--file"}, {"", "--config"}, {"", "--spec"}, {"-R", "--reporter"}, {"", "--ui"}},

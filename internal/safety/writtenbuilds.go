@@ -348,7 +348,7 @@ func gitFromRevision(s *segment) bool {
 	sub := s.operands[0].s
 	switch {
 	case sub == gitSubRestore:
-		return s.hasFlag("-s") || s.hasFlag("--source")
+		return s.hasFlag("-s") || s.hasFlag(optSource)
 	case sub != gitSubCheckout:
 		return false
 	}
