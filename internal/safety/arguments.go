@@ -309,7 +309,9 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 	}
 	if an != nil {
 		for _, r := range an.paths {
-			resolved, known := resolveTarget(r.cwd, globPattern(r.raw, r.glob))
+			pattern, read := globPattern(r.raw, r.glob)
+			resolved, known := resolveTarget(r.cwd, pattern)
+			known = known && read
 			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members, listing: r.listing, seg: r.seg, only: r.only})
 		}
 	}
@@ -328,8 +330,10 @@ func ownTargets(out []target, paths []string, cwd string, op pathOp, deletes boo
 			continue
 		}
 		if hasGlobMeta(v) {
-			v = canonicalGlob(v)
+			var read bool
+			v, read = canonicalGlob(v)
 			resolved, known = resolveTarget(cwd, v)
+			known = known && read
 		}
 		out = append(out, target{raw: raw, path: resolved, op: op, dynamic: !known, glob: hasGlobMeta(v), recursive: deletes})
 		if v[0] == '~' || v[0] == '$' {

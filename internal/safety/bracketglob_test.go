@@ -1,6 +1,9 @@
 package safety
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestBracketGlobs holds the rows of the attacker's review of bracket expressions (door35): bash,
 // grep's --include and rg take a "]" right after "[", "[!" or "[^" as a member of the class, so
@@ -48,6 +51,11 @@ func TestBracketGlobs(t *testing.T) {
 		// Over-refusal: bash without dotglob reads ]env only, but the bracket lists a dot, and grep
 		// and rg (and dotglob) take it for .env: asked of a search, denied of a read.
 		{"over: cat [].]env", shCall(`cat [].]env`), zeroD},
+		// A glob the engine does not read within its bound (a class name of 100 letters, thousands
+		// of "[" nothing closes) names a path it does not know, and asks; before, it was read as
+		// literal text, in time cubic in its length.
+		{"over: fs/read .[[:a…a:]]nv", readCall(".[[:" + strings.Repeat("a", 100) + ":]]nv"), asked(RuleDynamicPath)},
+		{"over: fs/read *[[[…", readCall("*" + strings.Repeat("[", 4000)), asked(RuleDynamicPath)},
 		// Near misses: ordinary brackets, a "[" nothing closes, a bracket spanning a slash (a
 		// literal to bash: .[/]env is the file ]env in the directory .[).
 		{"near: cat [id].tsx", shCall(`cat [id].tsx`), allow},

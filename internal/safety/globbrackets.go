@@ -84,6 +84,41 @@ const (
 	memberExact   = iota // a character
 	memberUnknown        // a collating element of a name ("[.hyphen.]"), which the engine does not know
 	memberBroken         // a "[." that no ".]" closes: bash then reads the whole bracket's "[" as itself
+	memberTooLong        // a "[." whose name is longer than maxElementName
+)
+
+// maxElementName bounds the name of a class, an equivalence class or a collating element
+// ("[:alpha:]", "[.hyphen.]") the engine looks for the end of, so that reading a glob stays
+// linear in its length; a longer one makes the bracket unread (bracketUnread).
+const maxElementName = 64
+
+// elementTooLong is elementEnd's answer for a name longer than maxElementName.
+const elementTooLong = -2
+
+// elementEnd returns the length of the name of the element opening at g[j] ("[:", "[=", "[.")
+// up to its closer (":]", "=]", ".]"), -1 when a "/" or the end of g comes first, or
+// elementTooLong.
+func elementEnd(g string, j int, closer string) int {
+	rest := g[j+2:]
+	if len(rest) > maxElementName+len(closer) {
+		rest = rest[:maxElementName+len(closer)]
+	}
+	end := strings.Index(rest, closer)
+	slash := strings.IndexByte(rest, '/')
+	switch {
+	case end >= 0 && (slash < 0 || slash > end):
+		return end
+	case slash >= 0 || len(rest) == len(g)-j-2:
+		return -1
+	}
+	return elementTooLong
+}
+
+// How readBracket reads a bracket.
+const (
+	bracketClosed  = iota // a bracket expression
+	bracketLiteral        // nothing closes it, or it spans a "/": bash reads the "[" as itself
+	bracketUnread         // a class or element name too long to look for the end of
 )
 
 // bracketMember reads one member of a bracket expression at g[j] and returns it and the index
@@ -92,8 +127,11 @@ func bracketMember(g string, j int) (r rune, next, how int) {
 	if g[j] == '\\' && j+1 < len(g) {
 		j++
 	} else if strings.HasPrefix(g[j:], "[.") {
-		end := strings.Index(g[j+2:], ".]")
-		if end < 0 || strings.ContainsRune(g[j+2:j+2+end], '/') {
+		end := elementEnd(g, j, ".]")
+		switch {
+		case end == elementTooLong:
+			return 0, 0, memberTooLong
+		case end < 0:
 			return 0, 0, memberBroken
 		}
 		name := g[j+2 : j+2+end]
@@ -111,7 +149,7 @@ func bracketMember(g string, j int) (r rune, next, how int) {
 // the characters it may match and the index after its closing "]". ok is false when nothing
 // closes it, or it spans a "/" (a bracket never matches a slash): bash then reads the "[" as
 // itself.
-func readBracket(g string, i int) (set charSet, end int, ok bool) {
+func readBracket(g string, i int) (set charSet, end, how int) {
 	j := i + 1
 	negate := j < len(g) && (g[j] == '!' || g[j] == '^')
 	if negate {
@@ -120,55 +158,65 @@ func readBracket(g string, i int) (set charSet, end int, ok bool) {
 	for first := true; j < len(g); first = false {
 		switch {
 		case g[j] == '/':
-			return charSet{}, 0, false
+			return charSet{}, j, bracketLiteral
 		case g[j] == ']' && !first:
 			if negate {
 				set.ascii = [2]uint64{^set.ascii[0], ^set.ascii[1]}
 				set.nonASCII = true
 			}
-			return set, j + 1, true
+			return set, j + 1, bracketClosed
 		case strings.HasPrefix(g[j:], "[:") || strings.HasPrefix(g[j:], "[="):
-			if next, read := readClass(g, j, &set); read {
+			next, read := readClass(g, j, &set)
+			if read == bracketUnread {
+				return charSet{}, j, bracketUnread
+			}
+			if read == bracketClosed {
 				j = next
 				continue
 			}
 		}
-		lo, next, how := bracketMember(g, j)
-		if how == memberBroken {
-			return charSet{}, 0, false
+		next, how := readMembers(g, j, &set)
+		if how != bracketClosed {
+			return charSet{}, j, how
 		}
 		j = next
-		if how == memberUnknown {
-			set.any()
-			continue
-		}
-		if j+1 < len(g) && g[j] == '-' && g[j+1] != ']' {
-			hi, next, how := bracketMember(g, j+1)
-			switch how {
-			case memberBroken:
-				return charSet{}, 0, false
-			case memberUnknown:
-				set.any()
-			default:
-				set.addRange(lo, hi)
-			}
-			j = next
-			continue
-		}
-		set.add(lo)
 	}
-	return charSet{}, 0, false
+	return charSet{}, j, bracketLiteral
+}
+
+// readMembers reads one member of a bracket at g[j], or a range of two, into set and returns the
+// index after it; how is bracketClosed when it was read, else what the bracket is then.
+func readMembers(g string, j int, set *charSet) (next, how int) {
+	lo, next, member := bracketMember(g, j)
+	hi := lo
+	if member == memberExact && next+1 < len(g) && g[next] == '-' && g[next+1] != ']' {
+		hi, next, member = bracketMember(g, next+1)
+	}
+	switch member {
+	case memberBroken:
+		return j, bracketLiteral
+	case memberTooLong:
+		return j, bracketUnread
+	case memberUnknown:
+		set.any()
+	default:
+		set.addRange(lo, hi)
+	}
+	return next, bracketClosed
 }
 
 // readClass reads a POSIX class "[:name:]" or an equivalence class "[=c=]" at g[j] into set and
 // returns the index after it; read is false when it is not closed, and its "[" is a member.
 // An unknown class, or an equivalence class of a name, is every character; "[=e=]" is e and
 // whatever beyond ASCII the locale puts beside it.
-func readClass(g string, j int, set *charSet) (next int, read bool) {
+func readClass(g string, j int, set *charSet) (next, how int) {
 	kind := g[j+1]
-	end := strings.Index(g[j+2:], string(kind)+"]")
-	if end < 0 || strings.ContainsRune(g[j+2:j+2+end], '/') {
-		return 0, false
+	end := elementEnd(g, j, string(kind)+"]")
+	switch end {
+	case elementTooLong:
+		return 0, bracketUnread
+	case -1:
+		return 0, bracketLiteral
 	}
 	name := g[j+2 : j+2+end]
 	if kind == '=' {
@@ -184,7 +232,7 @@ func readClass(g string, j int, set *charSet) (next int, read bool) {
 	} else {
 		set.any()
 	}
-	return j + 4 + end, true
+	return j + 4 + end, bracketClosed
 }
 
 // plainBracket reports whether a bracket's body (between "[" and "]") is letters, digits, dots,
@@ -281,15 +329,23 @@ func writeMember(b *strings.Builder, c byte) {
 // costs the matchers no more than its own length allows.
 const maxCanonicalGrowth = 256
 
+// canonicalWork bounds the bytes canonicalGlob reads per byte of the glob: a "[" that nothing
+// closes is read up to the end of its part each time ("*[[[[…"), so a glob of many of them is
+// not read past the bound, and is then unread.
+const canonicalWork = 16
+
 // canonicalGlob rewrites an agent's glob so that every matcher in the engine reads its bracket
 // expressions as bash does (see the top of this file): a bracket is its members listed plainly,
-// an unclosed "[" is escaped ("\["), a backslash escape is kept.
-func canonicalGlob(g string) string {
+// an unclosed "[" is escaped ("\["), a backslash escape is kept. ok is false for a glob the
+// engine does not read (a class name too long, a glob past canonicalWork): it may name any path,
+// and the pattern returned is only cheap to match.
+func canonicalGlob(g string) (string, bool) {
 	if !strings.Contains(g, "[") {
-		return g
+		return g, true
 	}
 	var b strings.Builder
 	b.Grow(len(g) + 16)
+	work := canonicalWork*len(g) + 2*maxCanonicalGrowth
 	for i := 0; i < len(g); i++ {
 		switch c := g[i]; c {
 		case '\\':
@@ -299,9 +355,14 @@ func canonicalGlob(g string) string {
 				b.WriteByte(g[i])
 			}
 		case '[':
-			set, end, ok := readBracket(g, i)
+			set, end, how := readBracket(g, i)
+			if work -= end - i + 1; work < 0 || how == bracketUnread {
+				// The path is unknown (the caller asks); its brackets are escaped so that the
+				// matchers that still see it read it in linear time.
+				return strings.ReplaceAll(g, "[", `\[`), false
+			}
 			switch {
-			case !ok:
+			case how == bracketLiteral:
 				b.WriteString(`\[`)
 				continue
 			case plainBracket(g[i+1 : end-1]):
@@ -316,7 +377,16 @@ func canonicalGlob(g string) string {
 			b.WriteByte(c)
 		}
 	}
-	return b.String()
+	return b.String(), true
+}
+
+// globPattern is a path as the matchers read it: canonical when it is a glob; known is false
+// for a glob the engine does not read.
+func globPattern(p string, glob bool) (pattern string, known bool) {
+	if glob {
+		return canonicalGlob(p)
+	}
+	return p, true
 }
 
 // example returns one character the set matches, for exampleOf: a lower-case letter or a digit
@@ -333,12 +403,4 @@ func (s *charSet) example() byte {
 		}
 	}
 	return 'x'
-}
-
-// globPattern is a path as the matchers read it: canonical when it is a glob.
-func globPattern(p string, glob bool) string {
-	if glob {
-		return canonicalGlob(p)
-	}
-	return p
 }

@@ -59,7 +59,7 @@ func TestBracketsAgreeWithBash(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	for i, r := range bracketRows {
-		canon := canonicalGlob(r.pattern)
+		canon, _ := canonicalGlob(r.pattern)
 		for j, c := range chars {
 			want := lines[i][j] == '1'
 			ds := doublestar.MatchUnvalidated(canon, c)
@@ -94,15 +94,23 @@ func TestCanonicalGlobShapes(t *testing.T) {
 		`a\[b]`:      `a\[b]`,
 		"[!]]nv":     "[\\ -\\.0-\\@A-Z\\[\\\\\\^-\\~\u00a0-\U0010ffff]nv",
 	} {
-		if got := canonicalGlob(in); got != want {
-			t.Errorf("canonicalGlob(%q) = %q, want %q", in, got, want)
+		got, ok := canonicalGlob(in)
+		if !ok || got != want {
+			t.Errorf("canonicalGlob(%q) = %q, %v, want %q", in, got, ok, want)
 		}
-		if again := canonicalGlob(canonicalGlob(in)); again != canonicalGlob(in) {
-			t.Errorf("canonicalGlob is not idempotent on %q: %q then %q", in, canonicalGlob(in), again)
+		if again, _ := canonicalGlob(got); again != got {
+			t.Errorf("canonicalGlob is not idempotent on %q: %q then %q", in, got, again)
 		}
 	}
 	long := strings.Repeat("[!a]", 4096)
-	if got := canonicalGlob(long); len(got) > len(long)+maxCanonicalGrowth+64 {
-		t.Errorf("a glob of %d bytes became %d", len(long), len(got))
+	if got, ok := canonicalGlob(long); !ok || len(got) > len(long)+maxCanonicalGrowth+64 {
+		t.Errorf("a glob of %d bytes became %d (%v)", len(long), len(got), ok)
+	}
+	// A class name too long to look for the end of, and a glob of "[" nothing closes, are not
+	// read: the path they name is unknown.
+	for _, g := range []string{".[[:" + strings.Repeat("a", 100) + ":]]nv", "*" + strings.Repeat("[", 4000), "*" + strings.Repeat("[[:", 1500)} {
+		if _, ok := canonicalGlob(g); ok {
+			t.Errorf("canonicalGlob read %q", g[:16])
+		}
 	}
 }

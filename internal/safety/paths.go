@@ -268,8 +268,9 @@ func mayName(seg, name string) bool {
 	if !hasGlobMeta(seg) {
 		return false
 	}
-	ok, err := path.Match(canonicalGlob(seg), name)
-	return ok || err != nil // a malformed pattern is taken for a match: it names nothing better
+	pattern, known := canonicalGlob(seg)
+	ok, err := path.Match(pattern, name)
+	return ok || err != nil || !known // a malformed pattern is taken for a match: it names nothing better
 }
 
 // expandHome writes a leading $HOME as "~", so a variable cannot hide the home directory.
@@ -501,8 +502,8 @@ func exampleOf(s string) string {
 		case '*', '?':
 			b.WriteByte('x')
 		case '[':
-			set, end, ok := readBracket(s, i)
-			if !ok {
+			set, end, how := readBracket(s, i)
+			if how != bracketClosed {
 				b.WriteByte('[')
 				continue
 			}
@@ -823,10 +824,13 @@ func globTokens(g string) []int {
 		case '[':
 			// A bracket is read as bash reads it ("[]e]" is one character, readBracket); one
 			// that nothing closes is the character "[".
-			_, end, ok := readBracket(g, i)
-			if !ok {
+			_, end, how := readBracket(g, i)
+			switch how {
+			case bracketLiteral:
 				out = append(out, '[')
 				continue
+			case bracketUnread:
+				return append(out, globStar) // may be anything from here: it meets every name
 			}
 			i = end - 1
 			out = append(out, globAny)

@@ -170,7 +170,11 @@ func filterGlob(val string) ([]string, bool) {
 	case val == "" || strings.Contains(val, "/"):
 		return nil, false
 	}
-	return []string{foldName(canonicalGlob(val))}, true
+	g, known := canonicalGlob(val)
+	if !known {
+		return nil, false
+	}
+	return []string{foldName(g)}, true
 }
 
 // filterMayName reports whether a file the entry protects could pass the filter glob: a name
