@@ -66,7 +66,7 @@ func npxCliPass(words []word) (toks []noptTok, brk int, dashes, ok bool) {
 		case key == "p":
 			toks[i].s = strings.Join(append([]string{"--package"}, v...), "=")
 		case key == optShellName:
-			toks[i].s = strings.Join(append([]string{"--script-shell"}, v...), "=")
+			toks[i].s = strings.Join(append([]string{optScriptShell}, v...), "=")
 		case key == "no-install":
 			toks[i].s = "--yes=false"
 		case noptShorthandWords[key] != "" && !npxRemoved[key]:

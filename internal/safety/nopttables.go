@@ -1,5 +1,7 @@
 package safety
 
+import "strings"
+
 // npm 11's configuration keys as its option parser, nopt, reads them on npm's and npx's command
 // line (@npmcli/config's definitions and shorthands, npm 11.19.1), for noptReading: how a key
 // takes its value decides which word is npx's or npm exec's command.
@@ -57,82 +59,74 @@ type noptList struct {
 
 // noptLists are the keys whose type is a list: one holding Boolean is a flag that takes the next
 // word only as one of its values (--color always, --yes null, --browser NAME).
-var noptLists = map[string]noptList{
-	"_auth":                          {null: true, str: true},
-	"access":                         {null: true, lits: "restricted public private"},
-	"allow-directory":                {lits: "all none root"},
-	"allow-file":                     {lits: "all none root"},
-	"allow-git":                      {lits: "all none root"},
-	"allow-remote":                   {lits: "all none root"},
-	"allow-scripts":                  {str: true},
-	"also":                           {null: true, lits: "dev development"},
-	"audit-level":                    {null: true, lits: "info low moderate high critical none"},
-	"auth-type":                      {lits: "legacy web"},
-	"before":                         {null: true},
-	"browser":                        {boolean: true, null: true, str: true},
-	"ca":                             {null: true, str: true},
-	"cert":                           {null: true, str: true},
-	"cidr":                           {null: true, str: true},
-	"color":                          {boolean: true, lits: "always"},
-	"cpu":                            {null: true, str: true},
-	"depth":                          {null: true, number: true},
-	"diff":                           {str: true},
-	"expect-result-count":            {null: true, number: true},
-	"expect-results":                 {boolean: true, null: true},
-	"expires":                        {null: true, number: true},
-	"https-proxy":                    {null: true},
-	"include":                        {lits: "prod dev optional peer"},
-	"init-author-url":                {lits: ""},
-	"init.author.url":                {lits: ""},
-	"install-strategy":               {lits: "hoisted nested shallow linked"},
-	"key":                            {null: true, str: true},
-	"libc":                           {null: true, str: true},
-	"local-address":                  {null: true, lits: "127.0.0.1 ::1 192.0.2.2 fd00::2 fe80::fc:ff:fe00:1"},
-	"location":                       {lits: "global user project"},
-	"lockfile-version":               {null: true, lits: "1 2 3"},
-	"loglevel":                       {lits: "silent error warn notice http info verbose silly"},
-	"logs-dir":                       {null: true},
-	"name":                           {null: true, str: true},
-	"min-release-age":                {null: true, number: true},
-	"min-release-age-exclude":        {str: true},
-	"node-options":                   {null: true, str: true},
-	"noproxy":                        {str: true},
-	"omit":                           {lits: "dev optional peer"},
-	"only":                           {null: true, lits: "prod production"},
-	"orgs":                           {null: true, str: true},
-	"optional":                       {boolean: true, null: true},
-	"os":                             {null: true, str: true},
-	"otp":                            {null: true, str: true},
-	"package":                        {str: true},
-	"packages":                       {null: true, str: true},
-	"production":                     {boolean: true, null: true},
-	"proxy":                          {null: true, lits: "false"},
-	"replace-registry-host":          {str: true, lits: "npmjs never always"},
-	"sbom-format":                    {lits: "cyclonedx spdx"},
-	"sbom-type":                      {lits: "library application framework"},
-	"scopes":                         {null: true, str: true},
-	"packages-and-scopes-permission": {null: true, lits: "read-only read-write no-access"},
-	"orgs-permission":                {null: true, lits: "read-only read-write no-access"},
-	"password":                       {null: true, str: true},
-	"token-description":              {null: true, str: true},
-	"script-shell":                   {null: true, str: true},
-	"which":                          {null: true, number: true},
-	"workspace":                      {str: true},
-	"workspaces":                     {boolean: true, null: true},
-	"yes":                            {boolean: true, null: true},
-}
+var noptLists = noptListTable("_auth: null str; access: null =restricted|public|private; allow-directory: =all|none|root; " +
+	"allow-file: =all|none|root; allow-git: =all|none|root; allow-remote: =all|none|root; " +
+	"allow-scripts: str; also: null =dev|development; " +
+	"audit-level: null =info|low|moderate|high|critical|none; auth-type: =legacy|web; before: null; " +
+	"browser: boolean null str; ca: null str; cert: null str; cidr: null str; " +
+	"color: boolean =always; cpu: null str; depth: null number; diff: str; " +
+	"expect-result-count: null number; expect-results: boolean null; expires: null number; " +
+	"https-proxy: null; include: =prod|dev|optional|peer; init-author-url: =; init.author.url: =; " +
+	"install-strategy: =hoisted|nested|shallow|linked; key: null str; libc: null str; " +
+	"local-address: null =127.0.0.1|::1|192.0.2.2|fd00::2|fe80::fc:ff:fe00:1; " +
+	"location: =global|user|project; lockfile-version: null =1|2|3; " +
+	"loglevel: =silent|error|warn|notice|http|info|verbose|silly; logs-dir: null; name: null str; " +
+	"min-release-age: null number; min-release-age-exclude: str; node-options: null str; " +
+	"noproxy: str; omit: =dev|optional|peer; only: null =prod|production; orgs: null str; " +
+	"optional: boolean null; os: null str; otp: null str; package: str; packages: null str; " +
+	"production: boolean null; proxy: null =false; replace-registry-host: str =npmjs|never|always; " +
+	"sbom-format: =cyclonedx|spdx; sbom-type: =library|application|framework; scopes: null str; " +
+	"packages-and-scopes-permission: null =read-only|read-write|no-access; " +
+	"orgs-permission: null =read-only|read-write|no-access; password: null str; " +
+	"token-description: null str; script-shell: null str; which: null number; workspace: str; " +
+	"workspaces: boolean null; yes: boolean null")
 
 // noptShorthandWords are npm's shorthands and what nopt reads each as; a word of one dash or two
 // whose letters are all one-letter shorthands is read as each of them (-gp, --sC).
-var noptShorthandWords = map[string]string{
-	"enjoy-by": "--before", "d": "--loglevel info", "dd": "--loglevel verbose", "ddd": "--loglevel silly",
-	"quiet": "--loglevel warn", "q": "--loglevel warn", "s": "--loglevel silent",
-	"silent": "--loglevel silent", "verbose": "--loglevel verbose", "desc": "--description",
-	"help": "--usage", "local": "--no-global", "n": "--no-yes", "no": "--no-yes",
-	"porcelain": "--parseable", "readonly": "--read-only", "reg": "--registry",
-	"iwr": "--include-workspace-root", "ws": "--workspaces", "a": "--all", "c": "--call", "f": "--force",
-	"g": "--global", "L": "--location", "l": "--long", "m": "--message", "p": "--parseable",
-	"C": "--prefix", "S": "--save", "B": "--save-bundle", "D": "--save-dev", "E": "--save-exact",
-	"O": "--save-optional", "P": "--save-prod", "?": "--usage", "H": "--usage", "h": "--usage",
-	"v": "--version", "w": "--workspace", "y": "--yes",
+var noptShorthandWords = noptShorthandTable("enjoy-by=--before; d=--loglevel info; dd=--loglevel verbose; ddd=--loglevel silly; " +
+	"quiet=--loglevel warn; q=--loglevel warn; s=--loglevel silent; silent=--loglevel silent; " +
+	"verbose=--loglevel verbose; desc=--description; help=--usage; local=--no-global; n=--no-yes; " +
+	"no=--no-yes; porcelain=--parseable; readonly=--read-only; reg=--registry; " +
+	"iwr=--include-workspace-root; ws=--workspaces; a=--all; c=--call; f=--force; g=--global; " +
+	"L=--location; l=--long; m=--message; p=--parseable; C=--prefix; S=--save; B=--save-bundle; " +
+	"D=--save-dev; E=--save-exact; O=--save-optional; P=--save-prod; ?=--usage; H=--usage; " +
+	"h=--usage; v=--version; w=--workspace; y=--yes")
+
+// noptListTable reads noptLists from "key: flags =lit|lit; ...", one string so that npm's many
+// repeated names are data, not constants: flags are boolean, null, number and str, and "=" starts
+// the values the key takes by name.
+func noptListTable(table string) map[string]noptList {
+	m := map[string]noptList{}
+	for entry := range strings.SplitSeq(table, "; ") {
+		key, spec, _ := strings.Cut(entry, ":")
+		var l noptList
+		for f := range strings.FieldsSeq(spec) {
+			switch {
+			case strings.HasPrefix(f, "="):
+				l.lits = strings.ReplaceAll(f[1:], "|", " ")
+			case f == "boolean":
+				l.boolean = true
+			case f == "null":
+				l.null = true
+			case f == "number":
+				l.number = true
+			case f == "str":
+				l.str = true
+			default:
+				panic("nopttables: unknown type " + f + " of " + key)
+			}
+		}
+		m[key] = l
+	}
+	return m
+}
+
+// noptShorthandTable reads noptShorthandWords from "short=expansion; ...".
+func noptShorthandTable(table string) map[string]string {
+	m := map[string]string{}
+	for entry := range strings.SplitSeq(table, "; ") {
+		short, expansion, _ := strings.Cut(entry, "=")
+		m[short] = expansion
+	}
+	return m
 }

@@ -92,8 +92,8 @@ var codeOptions = map[string][]string{
 	"npm":   npmShellOptions,
 	cmdNpx:  npmShellOptions,
 	cmdPnpx: npmShellOptions,
-	"pnpm":  {"--script-shell", "--node-options"}, // the NODE_OPTIONS of its scripts, as npm's
-	"yarn":  {"--script-shell"},
+	"pnpm":  {optScriptShell, "--node-options"}, // the NODE_OPTIONS of its scripts, as npm's
+	"yarn":  {optScriptShell},
 	// concurrently -P fills its commands' placeholders ({1}, {@}) with the words after "--".
 	"concurrently": {"-P", "--passthrough-arguments"},
 	"cargo":        {"--config", "-Z"},
@@ -269,7 +269,10 @@ var codeEnvVars = map[string]bool{
 
 // npmShellOptions are npm's, npx's and pnpx's options that name the shell or node options of what
 // they run.
-var npmShellOptions = []string{"--script-shell", "--node-options", optShell}
+// optScriptShell is npm's, pnpm's and yarn's option naming the shell their scripts run in.
+const optScriptShell = "--script-shell"
+
+var npmShellOptions = []string{optScriptShell, "--node-options", optShell}
 
 // optShell is the option that names the shell a program starts (npm's, just's).
 const optShell = "--shell"
