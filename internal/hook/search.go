@@ -34,15 +34,18 @@ func withGlobPattern(input json.RawMessage, cwd string) json.RawMessage {
 	}
 	var patterns []any
 	if len(roots) == 0 {
-		patterns = append(patterns, pattern) // judged from the working directory, as Glob lists it
-		if dir, ok := openedPath(".", cwd); ok {
-			patterns = appendUnrepeated(patterns, dir, pattern)
-		}
+		roots = []string{""} // judged from the working directory, as Glob lists it
 	}
 	for _, root := range roots {
-		// Glob opens its path trimmed (expandPath): "/var/run " is /var/run.
+		// Glob opens its path trimmed (expandPath): "/var/run " is /var/run, and a blank one is
+		// the working directory, not "" below "/".
 		root = strings.TrimFunc(root, jsSpace)
-		patterns = append(patterns, strings.TrimSuffix(root, "/")+"/"+pattern)
+		if root == "" {
+			patterns = append(patterns, pattern)
+			root = "."
+		} else {
+			patterns = append(patterns, strings.TrimSuffix(root, "/")+"/"+pattern)
+		}
 		if dir, ok := openedPath(root, cwd); ok {
 			patterns = appendUnrepeated(patterns, dir, pattern)
 		}

@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -39,11 +40,32 @@ func plainCwd(key, named string) error {
 	case strings.HasPrefix(named, "~"):
 		return bad("argument %q (the working directory) starts with \"~\", which a tool may expand to a home "+
 			"directory, elsewhere than the directory judged; send the directory itself", key)
+	case strings.HasPrefix(named, "-"):
+		return bad("argument %q (the working directory) starts with \"-\", which a shell's cd takes as an option "+
+			"(\"cd -\" is the previous directory), elsewhere than the directory judged; send the directory itself", key)
+	case urlScheme.MatchString(named):
+		return bad("argument %q (the working directory) starts with a URL scheme (%q), which a tool may open as the "+
+			"path it names (file:///etc), elsewhere than the directory judged; send the directory itself", key,
+			urlScheme.FindString(named))
 	case strings.Contains(named, "$"):
 		return bad("argument %q (the working directory) holds \"$\", which a tool or shell may expand as a "+
 			"variable, elsewhere than the directory judged; send the directory itself", key)
 	}
 	return nil
+}
+
+// urlScheme is a URL's scheme and its colon at the start of a string (RFC 3986), as file:///etc
+// or FILE:/etc begin.
+var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+
+// treeRoot is the directory a search tool searches for a root it is given: one that is only white
+// space or control characters is its working directory, as a tool that trims it opens "" (Claude
+// Code's Grep and Glob), and is judged as ".", never as a name the engine's path policy skips.
+func treeRoot(root string) string {
+	if strings.TrimFunc(root, edgeSpace) == "" {
+		return "."
+	}
+	return root
 }
 
 // edgeSpace is what some tool's trim removes from the ends of a string: Go's and Python's white

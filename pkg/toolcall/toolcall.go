@@ -344,7 +344,9 @@ func searchArgs(args map[string]any, m ArgumentMap) (string, []string, error) {
 		if err != nil {
 			return "", nil, err
 		}
-		s.Roots = append(s.Roots, roots...)
+		for _, root := range roots {
+			s.Roots = append(s.Roots, treeRoot(root))
+		}
 	}
 	var err error
 	if s.Pattern, err = stringArg(args, m.SearchPattern); err != nil {
