@@ -29,6 +29,7 @@ type noptTok struct {
 type noptReading struct {
 	command int
 	call    bool
+	calls   int // the --call options nopt reads (-c, --call, an abbreviation)
 	after   []string
 }
 
@@ -312,6 +313,9 @@ func noptReadingOf(words []word, npx bool) (noptReading, bool) {
 	}
 	r.call = p.call && len(operands) == 0
 	for _, k := range p.keys {
+		if k.s == noptKeyCall {
+			r.calls++
+		}
 		if k.at > r.command {
 			r.after = append(r.after, k.s)
 		}
@@ -338,6 +342,12 @@ func (a *analyzer) noptMisread(idx int, words []word, spec wrapSpec, i int, scri
 	r, ok := noptReadingOf(words, name == cmdNpx)
 	if !ok {
 		return false
+	}
+	if r.calls > 1 {
+		// npm exec -c -c 'CMD': the first -c takes no value (a dash word follows), the last one's
+		// runs, where the engine judged "-c" as the script; which one runs is nopt's to say.
+		a.opaque(idx, "npm's option parser reads --call more than once, and runs the last one's value")
+		return true
 	}
 	if r.call != script || !script && r.command != min(i, len(words)) {
 		what := "its --call"

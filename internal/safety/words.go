@@ -137,7 +137,11 @@ func renderWord(w *syntax.Word, vars *varScope) word {
 	if i := strings.IndexByte(s, 0); i >= 0 {
 		s = s[:i]
 	}
-	return word{s: s, dynamic: r.dynamic, glob: r.glob && (r.extglob || mayGlob(s)), split: r.split}
+	glob := r.glob && (r.extglob || mayGlob(s))
+	// A quoted or escaped character after an unquoted "[" may be a member of a bracket expression
+	// (.[e\]]nv is "e or ]", and matches .env), which the rendered text no longer shows: such a
+	// glob is judged as a name computed at run time, not as the narrower one it reads as.
+	return word{s: s, dynamic: r.dynamic || glob && r.quotedAfterBracket, glob: glob, split: r.split}
 }
 
 // mayGlob reports whether a word with unquoted glob characters can match anything but itself:
@@ -158,6 +162,9 @@ type renderer struct {
 	glob    bool
 	extglob bool
 	split   bool
+	// bracket is set once an unquoted "[" is written; quotedAfterBracket once a quoted or escaped
+	// character follows it.
+	bracket, quotedAfterBracket bool
 }
 
 func (r *renderer) part(p syntax.WordPart, quoted bool) {
@@ -165,12 +172,14 @@ func (r *renderer) part(p syntax.WordPart, quoted bool) {
 	case *syntax.Lit:
 		r.lit(p.Value, quoted)
 	case *syntax.SglQuoted:
+		r.quotedAfterBracket = r.quotedAfterBracket || r.bracket
 		if p.Dollar {
 			r.b.WriteString(decodeANSIC(p.Value))
 		} else {
 			r.b.WriteString(p.Value)
 		}
 	case *syntax.DblQuoted:
+		r.quotedAfterBracket = r.quotedAfterBracket || r.bracket
 		for _, q := range p.Parts {
 			r.part(q, true)
 		}
@@ -287,6 +296,7 @@ func (r *renderer) lit(v string, quoted bool) {
 		if c == '\\' && i+1 < len(v) {
 			n := v[i+1]
 			if !quoted || n == '$' || n == '`' || n == '"' || n == '\\' || n == '\n' {
+				r.quotedAfterBracket = r.quotedAfterBracket || r.bracket
 				i++
 				if n != '\n' {
 					r.b.WriteByte(n)
@@ -296,6 +306,7 @@ func (r *renderer) lit(v string, quoted bool) {
 		}
 		if !quoted && (c == '*' || c == '?' || c == '[') {
 			r.glob = true
+			r.bracket = r.bracket || c == '['
 		}
 		r.b.WriteByte(c)
 	}

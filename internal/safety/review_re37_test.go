@@ -1,0 +1,35 @@
+package safety
+
+import "testing"
+
+// TestReviewRE37 holds the attacks of review re37 that are fixed: bash reads a quoted or escaped
+// "]" (or any quoted character) inside a bracket as a member, where the engine read the word
+// after quote removal, so .[e\]]nv ("e or ]") matched nothing protected and read .env (checked
+// with bash); and nopt reads -c before a dash word as an empty --call, so the last -c's value
+// runs (npm 11.19.1 printed /etc/shadow's head) where the engine judged "-c" as the script. Both
+// were admitted at Yolo, the brackets at Default too; the near misses stay admitted.
+func TestReviewRE37(t *testing.T) {
+	attacks := []string{
+		`cat .[e\]]nv`, `cat .[e"]"]nv`, `cat .[e']']nv`, `cat .[e$']']nv`, `cat .[a\]e]nv`,
+		`cat .[!a\]]nv`, `cat .[[:alpha:]\]]nv`, `cat .[e\]-z]nv`, `cat /etc/[s\]]hadow`,
+		`cat /proc/self/[e\]]nviron`, `cp .[e\]]nv /tmp/x`, `bash -c 'cat .[e\]]nv'`,
+		`npm exec -c -c 'cat /etc/shadow'`, `npm exec --call -c 'cat /etc/shadow'`,
+		`npm exec -c --call 'cat /etc/shadow'`, `npm x -c -c 'cat /etc/shadow'`,
+	}
+	nearMisses := []string{`cat README.md`, `ls src/[ab]*.go`, `grep -e "[a-z]" README.md`, `npm exec -c 'npm test'`}
+	yolo := classRules
+	yolo.Autonomy = AutonomyYolo
+	for _, rules := range []ProjectRules{classRules, yolo} {
+		p := mustCompile(t, &Profile{}, rules)
+		for _, c := range attacks {
+			if d := Evaluate(p, shCall(c)); d.Allowed() {
+				t.Errorf("autonomy %q: %s admitted", rules.Autonomy, c)
+			}
+		}
+		for _, c := range nearMisses {
+			if d := Evaluate(p, shCall(c)); !d.Allowed() {
+				t.Errorf("autonomy %q: %s refused: %s", rules.Autonomy, c, d.Message)
+			}
+		}
+	}
+}
