@@ -1,6 +1,7 @@
 package hook_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -8,42 +9,30 @@ import (
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
-// Glob's path of white space only: withGlobPattern trimmed it to "" and joined the pattern below it
-// as "/secrets/**", at the file system's root, and the engine skipped the path " " (foldPath trims
-// it to nothing). Glob opens the trimmed path as expandPath does, and a blank one is the working
-// directory: it lists /var/run/secrets/**, which the engine denies zeroAccess
-// ("/run/secrets/") when spelt "secrets/**" from /var/run, and admits as [" ", "/secrets/**"].
-func TestGlobBlankPathIsTheWorkingDirectory(t *testing.T) {
-	for _, path := range []string{`" "`, `"\u3000"`, `[" "]`} {
-		call, err := toolcall.Build(hook.Invocation(hook.Input{ToolName: "Glob", Cwd: "/var/run",
-			ToolInput: []byte(`{"pattern": "secrets/**", "path": ` + path + `}`)}, "ns", "p"))
-		if err != nil {
-			continue // refused: no hole
-		}
-		paths := call.Spec.Arguments.Paths
-		if !slices.Contains(paths, "/var/run/secrets/**") && !slices.Contains(paths, "secrets/**") {
-			t.Errorf("Glob of secrets/** below the path %s from /var/run is judged as %q, not below /var/run, "+
-				"where Glob lists it", path, paths)
-		}
-	}
-}
-
-// The same for Grep, before treeRoot: a path of white space only was carried as
-// the tree " " (grep -r -e SECRET -- ' '), which the engine admitted from the project /w, where Grep,
-// opening it as expandPath does (trimmed; blank is the working directory), searches the whole
-// project, .env included. Spelt "." or "/w" the same search needs a person's approval ("the
-// engine cannot rule out that it holds /w/.env").
-func TestGrepBlankPathIsTheWorkingDirectory(t *testing.T) {
-	for _, path := range []string{`" "`, `"\u3000"`, `[" "]`} {
-		call, err := toolcall.Build(hook.Invocation(hook.Input{ToolName: "Grep", Cwd: "/w",
-			ToolInput: []byte(`{"pattern": "SECRET", "path": ` + path + `}`)}, "ns", "p"))
-		if err != nil {
-			continue // refused: no hole
-		}
-		paths := call.Spec.Arguments.Paths
-		if !slices.Contains(paths, "/w") && !slices.Contains(paths, ".") {
-			t.Errorf("Grep below the path %s from /w is judged as %q (%s), not as a search of /w, where Grep "+
-				"searches it", path, paths, call.Spec.Arguments.Command)
+// A Glob or Grep path of white space only is the working directory: the tool opens it trimmed
+// (expandPath), and a blank one is where the session is. Before, Glob's pattern was joined below
+// "" as "/secrets/**", at the file system's root, and Grep's tree was " " (grep -r -e SECRET --
+// ' '); the engine skipped the path " " (foldPath trims it to nothing) and admitted both, where
+// Glob lists /var/run/secrets/** (denied zeroAccess when spelt "secrets/**" from /var/run) and
+// Grep searches the whole project, .env included (asked for when spelt "." or "/w").
+func TestASearchOfABlankPathIsOfTheWorkingDirectory(t *testing.T) {
+	for _, c := range []struct {
+		tool, cwd, input string
+		want             []string
+	}{
+		{"Glob", "/var/run", `{"pattern": "secrets/**", "path": %s}`, []string{"/var/run/secrets/**", "secrets/**"}},
+		{"Grep", "/w", `{"pattern": "SECRET", "path": %s}`, []string{"/w", "."}},
+	} {
+		for _, path := range []string{`" "`, `"\u3000"`, `[" "]`} {
+			input := []byte(fmt.Sprintf(c.input, path))
+			call, err := toolcall.Build(hook.Invocation(hook.Input{ToolName: c.tool, Cwd: c.cwd, ToolInput: input}, "ns", "p"))
+			if err != nil {
+				continue // refused: no hole
+			}
+			if paths := call.Spec.Arguments.Paths; !slices.ContainsFunc(c.want, func(w string) bool { return slices.Contains(paths, w) }) {
+				t.Errorf("%s %s from %s is judged as %q (%s), not as one of %q, where the tool searches",
+					c.tool, input, c.cwd, paths, call.Spec.Arguments.Command, c.want)
+			}
 		}
 	}
 }
