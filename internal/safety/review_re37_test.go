@@ -15,8 +15,16 @@ func TestReviewRE37(t *testing.T) {
 		`cat /proc/self/[e\]]nviron`, `cp .[e\]]nv /tmp/x`, `bash -c 'cat .[e\]]nv'`,
 		`npm exec -c -c 'cat /etc/shadow'`, `npm exec --call -c 'cat /etc/shadow'`,
 		`npm exec -c --call 'cat /etc/shadow'`, `npm x -c -c 'cat /etc/shadow'`,
+		// review rv38: the "[" from a variable's value, and find's -name computed at run time
+		// (checked with bash 5.2: each read .env).
+		`x=.[e; cat $x\]]nv`, `x=.[e; cat $x"]"]nv`, `x=[; cat .${x}e\]]nv`, `x='['; cat /etc/${x}s\]]hadow`,
+		`x=.[e; cat < $x\]]nv`, `x=.[e; cp $x\]]nv /tmp/y`,
+		`find . -name .[e\]]nv -exec cat {} +`, `find . -name $(echo .env) -exec cat {} +`,
+		`find . -iname "$(echo .env)" -exec cat {} +`, `find . -name .[e\]]nv -exec cp {} /tmp/z \;`,
+		`find . -name $(echo .env) -delete`,
 	}
-	nearMisses := []string{`cat README.md`, `ls src/[ab]*.go`, `grep -e "[a-z]" README.md`, `npm exec -c 'npm test'`}
+	nearMisses := []string{`cat README.md`, `ls src/[ab]*.go`, `grep -e "[a-z]" README.md`, `npm exec -c 'npm test'`,
+		`x=.[e; cat "$x"\]]nv`, `find . -name '*.go' -exec cat {} +`}
 	yolo := classRules
 	yolo.Autonomy = AutonomyYolo
 	for _, rules := range []ProjectRules{classRules, yolo} {

@@ -252,6 +252,8 @@ func (r *renderer) param(p *syntax.ParamExp, quoted bool) {
 				if (!quoted && hasGlobMeta(v)) || r.vars.isGlob(name) {
 					r.glob = true
 				}
+				// x=.[e; cat $x\]]nv: the value's "[" opens the bracket the quoted "]" is in.
+				r.bracket = r.bracket || !quoted && strings.Contains(v, "[")
 				r.b.WriteString(v)
 				return
 			}

@@ -1077,12 +1077,14 @@ func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 	if len(roots) == 0 {
 		roots = []word{{s: "."}}
 	}
+	computed := false // a pattern computed at run time: find -name $(echo .env) yields what it says
 	for i := 1; i+1 < len(words); i++ {
 		switch words[i].s {
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname":
 			if findNegated(words, i) {
 				continue // -not -path './vendor/*': what is found is elsewhere
 			}
+			computed = computed || words[i+1].dynamic
 			for _, r := range roots {
 				names = append(names, path.Join(r.s, "**", words[i+1].s))
 				if d, ok := findDotVariant(words[i+1].s); ok {
@@ -1091,8 +1093,9 @@ func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 			}
 		}
 	}
-	if findAlternatives(words) {
-		// "-not -name '*.go'", "-name x -o -type f": the files are not those the names match.
+	if findAlternatives(words) || computed {
+		// "-not -name '*.go'", "-name x -o -type f": the files are not those the names match; a
+		// computed one ($(echo .env), .[e\]]nv) is not the name its text reads as.
 		names = nil
 	}
 	a.out.segments[idx].yields = names
