@@ -56,6 +56,9 @@ type FloodSettings struct {
 	DeniedBytesPerMinute int64
 }
 
+// off says the settings turn flood control off: no count, or no window.
+func (s FloodSettings) off() bool { return s.DeniedPerWindow <= 0 || s.Window <= 0 }
+
 // bytesPerWindow is the window's byte budget.
 func (s FloodSettings) bytesPerWindow() int64 {
 	perMinute := s.DeniedBytesPerMinute
@@ -220,7 +223,7 @@ type floodCall struct {
 // answers RateLimited and does not record the denial itself: this window's flood record does.
 func (f *FloodControl) Refuse(ctx context.Context, d DeniedCall) bool {
 	s := f.settings(ctx)
-	if s.DeniedPerWindow <= 0 || s.Window <= 0 {
+	if s.off() {
 		return false
 	}
 	now := f.now()
@@ -273,7 +276,7 @@ func (w *floodWindow) over(s FloodSettings, bytes int64) bool {
 // server than the denials its window records.
 func (f *FloodControl) Flooding(ctx context.Context, namespace, requester, pod string) bool {
 	s := f.settings(ctx)
-	if s.DeniedPerWindow <= 0 || s.Window <= 0 {
+	if s.off() {
 		return false
 	}
 	now := f.now()

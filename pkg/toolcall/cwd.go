@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // workingDirectory is the call's working directory: the one its arguments name (checked by
@@ -34,7 +33,7 @@ func plainCwd(key, named string) error {
 	switch {
 	case named == "":
 		return nil
-	case edgeSpace(firstRune(named)) || edgeSpace(lastRune(named)):
+	case strings.TrimFunc(named, edgeSpace) != named:
 		return bad("argument %q (the working directory) has white space or a control character at an end, which "+
 			"a tool may trim and run elsewhere than the directory judged; send it without", key)
 	case strings.HasPrefix(named, "~"):
@@ -75,7 +74,3 @@ func treeRoot(root string) string {
 func edgeSpace(r rune) bool {
 	return unicode.IsSpace(r) || unicode.IsControl(r) || r == '\ufeff' || r == '\u180e' || r == '\u200b'
 }
-
-func firstRune(s string) rune { r, _ := utf8.DecodeRuneInString(s); return r }
-
-func lastRune(s string) rune { r, _ := utf8.DecodeLastRuneInString(s); return r }
