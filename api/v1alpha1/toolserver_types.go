@@ -90,10 +90,12 @@ type ToolArgumentMap struct {
 
 	// omit are keys of bulk content (a file's new text, a document to index) that the gateway
 	// forwards to the upstream server but leaves out of the AgentToolCall, as toolgate-hook does
-	// with a coding agent's Write: neither argument rules nor the ledger see them, and they do
-	// not count towards the 16 KiB bound of the call's other arguments, so a large write is
-	// decided by its path. Name only keys the upstream treats as data, never one it reads,
-	// writes, runs or connects to: what is omitted is not checked at all.
+	// with a coding agent's Write. The call carries each one's digest instead
+	// (extra.omitted.<key>, "sha256:" and the hex SHA-256 of its JSON text), so argument rules,
+	// the ledger and a ToolApproval see which content it is but not the content; they do not
+	// count towards the 16 KiB bound of the call's other arguments, so a large write is decided
+	// by its path. Name only keys the upstream treats as data, never one it reads, writes, runs
+	// or connects to: what is omitted is not judged.
 	// +listType=set
 	// +kubebuilder:validation:MaxItems=16
 	// +kubebuilder:validation:items:MaxLength=128
