@@ -60,6 +60,10 @@ func TestInvocationMapsTheBuiltins(t *testing.T) {
 		// directory, when it has no such subdirectory: both are judged.
 		{tool: "Glob", input: `{"pattern": "run/secrets/**", "path": "/var/run"}`, agentTool: "glob",
 			paths: []string{"/var/run", "/var/run/run/secrets/**", "/var/run/secrets/**"}, extra: `{"pattern":"run/secrets/**"}`},
+		{tool: "Glob", input: `{"pattern": "./run/secrets/**", "path": "/var/run"}`, agentTool: "glob",
+			paths: []string{"/var/run", "/var/run/./run/secrets/**", "/var/run/secrets/**"}, extra: `{"pattern":"./run/secrets/**"}`},
+		{tool: "Glob", input: `{"pattern": "run/.//./secrets/**", "path": "/var/run/"}`, agentTool: "glob",
+			paths: []string{"/var/run/", "/var/run/run/.//./secrets/**", "/var/run/secrets/**"}, extra: `{"pattern":"run/.//./secrets/**"}`},
 		{tool: "Glob", input: `{"pattern": "var/run/secrets/*", "path": "/var/run"}`, agentTool: "glob",
 			paths: []string{"/var/run", "/var/run/var/run/secrets/*", "/var/run/secrets/*"}, extra: `{"pattern":"var/run/secrets/*"}`},
 		{tool: "Glob", input: `{"pattern": "w/.env*"}`, agentTool: "glob", paths: []string{"w/.env*", "/w/.env*"},

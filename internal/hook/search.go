@@ -60,9 +60,11 @@ func withGlobPattern(input json.RawMessage, cwd string) json.RawMessage {
 // appendUnrepeated adds the pattern Glob lists below dir when it reads the pattern's first names
 // as a repetition of dir's last ones (Claude Code's Glob, when dir has no such subdirectory:
 // "run/secrets/**" below /var/run lists /var/run/secrets/**, not /var/run/run/secrets/**, and
-// "w/.env*" from /w lists /w/.env*), so that both are judged.
+// "w/.env*" from /w lists /w/.env*), so that both are judged. Its "." and empty names are none
+// ("./run/secrets/**", "run//secrets/**"): whether Glob cleans them first is not known here, and
+// judging one more pattern can only ask more.
 func appendUnrepeated(patterns []any, dir, pattern string) []any {
-	parts := strings.Split(pattern, "/")
+	parts := slices.DeleteFunc(strings.Split(pattern, "/"), func(name string) bool { return name == "." || name == "" })
 	literal := 0 // the pattern's leading names that are no glob, all but its last
 	for literal < len(parts)-1 && parts[literal] != "" && !strings.ContainsAny(parts[literal], "*?[]{}!") {
 		literal++
