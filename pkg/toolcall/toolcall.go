@@ -276,6 +276,9 @@ func withoutOmitted(raw json.RawMessage, omit []string) (kept json.RawMessage, o
 			if _, repeated := omitted[key]; repeated {
 				return nil, nil, bad("arguments repeat the key %q", key)
 			}
+			if err := argrules.PrototypeFree(v, key); err != nil {
+				return nil, nil, bad("%v", err)
+			}
 			if omitted == nil {
 				omitted = map[string]any{}
 			}

@@ -220,6 +220,11 @@ func TestBuildCountsAnOmittedPresentKey(t *testing.T) {
 		`{"path": "a.go", "content": null}`: "",
 		`{"path": "a.go"}`:                  `argument "content" is required and missing`,
 		`{"path": "a.go", "Content": "x"}`:  `argument "Content" is a respelling of "content"`,
+		// An omitted value is data, forwarded unjudged, but a JavaScript server merging it would
+		// still change Object.prototype: it is refused as an extra argument's key is.
+		`{"path": "a.go", "content": {"cells": [{"__proto__": {"isAdmin": 1}}]}}`: `(at content.cells.__proto__)`,
+		`{"path": "a.go", "content": {"constructor": {"prototype": 1}}}`:          `(at content.constructor.prototype)`,
+		`{"path": "a.go", "content": {"cells": [{"source": "__proto__"}]}}`:       "",
 	} {
 		call, err := toolcall.Build(toolcall.Invocation{Namespace: "ns", Plan: "p", Tool: "write",
 			Arguments: json.RawMessage(args), Map: m})
