@@ -312,7 +312,12 @@ func (p *Policy) targets(c *Call, cwd string, an *analysis) ([]target, *failure)
 			pattern, read := globPattern(r.raw, r.glob)
 			resolved, known := resolveTarget(r.cwd, pattern)
 			known = known && read
-			out = append(out, target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members, listing: r.listing, seg: r.seg, only: r.only})
+			t := target{raw: r.raw, path: resolved, op: r.op, dynamic: r.dynamic || !known, glob: r.glob, recursive: r.recursive, members: r.members, listing: r.listing, seg: r.seg, only: r.only}
+			out = append(out, t)
+			if p, ok := procGlobAsWritten(r.cwd, pattern, resolved); ok && r.glob {
+				t.path = p
+				out = append(out, t)
+			}
 		}
 	}
 	return out, nil
@@ -336,6 +341,9 @@ func ownTargets(out []target, paths []string, cwd string, op pathOp, deletes boo
 			known = known && read
 		}
 		out = append(out, target{raw: raw, path: resolved, op: op, dynamic: !known, glob: hasGlobMeta(v), recursive: deletes})
+		if p, ok := procGlobAsWritten(cwd, v, resolved); ok && hasGlobMeta(v) {
+			out = append(out, target{raw: raw, path: p, op: op, dynamic: !known, glob: true, recursive: deletes})
+		}
 		if v[0] == '~' || v[0] == '$' {
 			// A tool runs no shell on its arguments: to most, "~x/../shadow" and
 			// "$HOME/../shadow" are directories below the working directory, and the path

@@ -108,6 +108,27 @@ func procLinks(cwd, p string, links int) (string, bool) {
 	return "/" + strings.Join(w.out, "/"), w.known
 }
 
+// procGlobAsWritten is a glob below /proc as written, cleaned but through no link, when resolving
+// it took a glob for a link's name (procLinks): "*" in /proc/1/*/1/environ may name root, and is
+// judged so (/1/environ), but it also names task, and the path is then a thread's environment,
+// which candidates judges as the process's. Both readings are judged.
+func procGlobAsWritten(cwd, p, resolved string) (string, bool) {
+	if !strings.Contains(p, "proc") {
+		return "", false
+	}
+	if !strings.HasPrefix(p, "/") {
+		if !strings.HasPrefix(cwd, "/") {
+			return "", false
+		}
+		p = cwd + "/" + p
+	}
+	written := path.Clean(p)
+	if written == resolved || !strings.HasPrefix(written, "/proc/") {
+		return "", false
+	}
+	return written, true
+}
+
 // procWalk is procLinks' walk along a path: the cleaned path so far, whether a glob was taken for
 // a link's name, and whether the path is still known (no ".." after such a glob).
 type procWalk struct {

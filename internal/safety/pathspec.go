@@ -1658,9 +1658,9 @@ func (a *analyzer) ownOperandPaths(seg *segment) bool {
 	return true
 }
 
-// findPaths records find's roots. With -delete and only name filters, what it deletes is every
-// file under the roots matching them; without filters (or with negations and alternatives the
-// engine does not follow) it deletes everything below its roots.
+// findPaths records find's roots. With -delete after name filters, what it deletes is every
+// file under the roots matching them; without filters before it (or with negations and
+// alternatives the engine does not follow) it deletes everything below its roots.
 func (a *analyzer) findPaths(s *segment) {
 	roots := findRoots(s)
 	if len(roots) == 0 {
@@ -1678,17 +1678,15 @@ func (a *analyzer) findPaths(s *segment) {
 		readRoots()
 		return
 	}
-	filtered := len(s.yields) > 0
-	for _, y := range s.yields {
+	deletes := readFind(s.words, roots).deletes // the tests before -delete, in one AND chain
+	filtered := len(deletes) > 0
+	for _, y := range deletes {
 		if strings.Trim(path.Base(y), "*?.") == "" {
 			filtered = false // -name '*' or '.*' filters nothing
 		}
 	}
-	if findAlternatives(s.words) {
-		filtered = false
-	}
 	if filtered {
-		for _, y := range s.yields {
+		for _, y := range deletes {
 			a.touch(word{s: y, glob: true}, opDelete)
 		}
 		readRoots()

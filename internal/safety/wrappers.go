@@ -2,7 +2,6 @@ package safety
 
 import (
 	"cmp"
-	"path"
 	"slices"
 	"strings"
 
@@ -254,24 +253,6 @@ func (a *analyzer) shopt(idx int) {
 			return
 		}
 	}
-}
-
-// findAlternatives says whether a find expression alternates its tests or negates a group of them,
-// so that what it yields is not what its -name patterns match. A negated test alone (-not -path
-// './vendor/*') only narrows the others, which every file found still passes; the negated test
-// itself is no pattern of what is found (findNegated).
-func findAlternatives(words []word) bool {
-	for i, w := range words[1:] {
-		switch w.s {
-		case "-o", "-or", ",":
-			return true
-		case "(", "\\(":
-			if findNegated(words, i+1) {
-				return true // -not \( -name x \): the group's names are what is not found
-			}
-		}
-	}
-	return false
 }
 
 // findNegated says whether word i of a find expression is negated: "!" or -not stands before it.
@@ -1068,61 +1049,32 @@ func shellOptions(words []word) (int, bool) {
 }
 
 // findExec analyses find's -exec, -execdir, -ok and -okdir commands. "{}" stands for the files
-// find matched, so it is replaced by the -name/-path patterns when there are any.
+// find matched, so it is replaced by the patterns of the tests before the action (readFind) when
+// there are any. A find whose expression holds a word computed at run time is opaque: the word
+// may be an action the engine does not see.
 func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 	words := a.out.segments[idx].words
-	// What find yields: every file under its roots whose name matches a -name pattern.
-	var names []string
 	roots := findRoots(&a.out.segments[idx])
 	if len(roots) == 0 {
 		roots = []word{{s: "."}}
 	}
-	computed := false // a pattern computed at run time: find -name $(echo .env) yields what it says
-	for i := 1; i+1 < len(words); i++ {
-		switch words[i].s {
-		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname":
-			if findNegated(words, i) {
-				continue // -not -path './vendor/*': what is found is elsewhere
-			}
-			computed = computed || words[i+1].dynamic
-			for _, r := range roots {
-				names = append(names, path.Join(r.s, "**", words[i+1].s))
-				if d, ok := findDotVariant(words[i+1].s); ok {
-					names = append(names, path.Join(r.s, "**", d))
-				}
-			}
-		}
+	e := readFind(words, roots)
+	if e.computed != "" {
+		a.opaque(idx, e.computed)
 	}
-	if findAlternatives(words) || computed {
-		// "-not -name '*.go'", "-name x -o -type f": the files are not those the names match; a
-		// computed one ($(echo .env), .[e\]]nv) is not the name its text reads as.
-		names = nil
-	}
-	a.out.segments[idx].yields = names
-	for i := 1; i < len(words); i++ {
-		inDir := false
-		switch words[i].s {
-		case "-exec", "-ok":
-		case "-execdir", "-okdir":
-			inDir = true
-		default:
+	a.out.segments[idx].yields = e.printed
+	for _, x := range e.execs {
+		if x.end == x.start+1 {
 			continue
 		}
-		j := i + 1
-		for j < len(words) && words[j].s != ";" && words[j].s != "+" {
-			j++
+		inner := a.execWords(words[x.start+1:x.end], x.names, x.inDir)
+		a.out.segments[idx].wrapper = true
+		saved := a.cwd
+		if x.inDir {
+			a.cwd = cwdUnknown // each match's own directory
 		}
-		if j > i+1 {
-			inner := a.execWords(words[i+1:j], names, inDir)
-			a.out.segments[idx].wrapper = true
-			saved := a.cwd
-			if inDir {
-				a.cwd = cwdUnknown // each match's own directory
-			}
-			a.command(inner, redirs, a.out.segments[idx].pipeFrom, depth+1)
-			a.cwd = saved
-		}
-		i = j
+		a.command(inner, redirs, a.out.segments[idx].pipeFrom, depth+1)
+		a.cwd = saved
 	}
 }
 
