@@ -150,3 +150,24 @@ func checkDecision(t *testing.T, d Decision, wantReason string, phrases ...strin
 		}
 	}
 }
+
+// expectRefusedAtEveryAutonomy checks that each attack is not admitted, and each near miss (an
+// ordinary command beside it) is, at Default and at Yolo autonomy.
+func expectRefusedAtEveryAutonomy(t *testing.T, attacks, nearMisses []string) {
+	t.Helper()
+	yolo := classRules
+	yolo.Autonomy = AutonomyYolo
+	for _, rules := range []ProjectRules{classRules, yolo} {
+		p := mustCompile(t, &Profile{}, rules)
+		for _, c := range attacks {
+			if d := Evaluate(p, shCall(c)); d.Allowed() {
+				t.Errorf("autonomy %q: %s admitted", rules.Autonomy, c)
+			}
+		}
+		for _, c := range nearMisses {
+			if d := Evaluate(p, shCall(c)); !d.Allowed() {
+				t.Errorf("autonomy %q: %s refused: %s", rules.Autonomy, c, d.Message)
+			}
+		}
+	}
+}

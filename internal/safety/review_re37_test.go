@@ -25,19 +25,5 @@ func TestReviewRE37(t *testing.T) {
 	}
 	nearMisses := []string{`cat README.md`, `ls src/[ab]*.go`, `grep -e "[a-z]" README.md`, `npm exec -c 'npm test'`,
 		`x=.[e; cat "$x"\]]nv`, `find . -name '*.go' -exec cat {} +`}
-	yolo := classRules
-	yolo.Autonomy = AutonomyYolo
-	for _, rules := range []ProjectRules{classRules, yolo} {
-		p := mustCompile(t, &Profile{}, rules)
-		for _, c := range attacks {
-			if d := Evaluate(p, shCall(c)); d.Allowed() {
-				t.Errorf("autonomy %q: %s admitted", rules.Autonomy, c)
-			}
-		}
-		for _, c := range nearMisses {
-			if d := Evaluate(p, shCall(c)); !d.Allowed() {
-				t.Errorf("autonomy %q: %s refused: %s", rules.Autonomy, c, d.Message)
-			}
-		}
-	}
+	expectRefusedAtEveryAutonomy(t, attacks, nearMisses)
 }

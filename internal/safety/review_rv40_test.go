@@ -39,19 +39,5 @@ func TestReviewRV40(t *testing.T) {
 		`find . -type f -name '*.md' -exec wc -l {} +`, `find . -name '*.go' -exec grep -o TODO {} +`,
 		`find . -name '*.md' -exec wc -l {} \; -print`, `find src -name '*.go' -newer go.mod -exec gofmt -l {} +`,
 		`find . -name '*.md' | xargs wc -l`, `cat /proc/self/status`, `cat /proc/cpuinfo`}
-	yolo := classRules
-	yolo.Autonomy = AutonomyYolo
-	for _, rules := range []ProjectRules{classRules, yolo} {
-		p := mustCompile(t, &Profile{}, rules)
-		for _, c := range attacks {
-			if d := Evaluate(p, shCall(c)); d.Allowed() {
-				t.Errorf("autonomy %q: %s admitted", rules.Autonomy, c)
-			}
-		}
-		for _, c := range nearMisses {
-			if d := Evaluate(p, shCall(c)); !d.Allowed() {
-				t.Errorf("autonomy %q: %s refused: %s", rules.Autonomy, c, d.Message)
-			}
-		}
-	}
+	expectRefusedAtEveryAutonomy(t, attacks, nearMisses)
 }
