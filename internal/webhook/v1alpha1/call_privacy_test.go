@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -18,7 +19,8 @@ import (
 
 // A call's arguments are the agent's commands, paths and extra arguments, which may hold
 // credentials and data. RBAC cannot filter a read by the call's owner, so the shipped agent role
-// grants no read of calls at all.
+// grants no read of calls at all, and a status write, which answers with the stored call, reads
+// nothing either unless it is the call's own agent's or its cost reporter's.
 var _ = Describe("AgentToolCall privacy: an agent reads no call, not another agent's", func() {
 	var (
 		p      *project
@@ -73,6 +75,33 @@ var _ = Describe("AgentToolCall privacy: an agent reads no call, not another age
 		By("nor its own: it learns its call's outcome from the create's answer")
 		err = p.agent.Get(ctx, key, &safetyv1alpha1.AgentToolCall{})
 		Expect(apierrors.IsForbidden(err)).To(BeTrue(), "get of its own call: %v", err)
+	})
+
+	It("refuses another agent a status write that changes nothing, whose answer would be the call", func() {
+		other := intruder()
+		for _, body := range []string{`{}`, `{"status":{}}`, `{"status":{"conditions":null}}`} {
+			for _, opts := range [][]client.SubResourcePatchOption{nil, {client.DryRunAll}} {
+				got := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: secret.Name}}
+				err := other.Status().Patch(ctx, got, client.RawPatch(types.MergePatchType, []byte(body)), opts...)
+				mustDeny(err, webhookv1alpha1.ReasonAgentIdentityMismatch, "only the plan's ServiceAccount or its cost reporter")
+				mustNotRead(err, got)
+			}
+		}
+
+		By("an update carrying the call's resourceVersion, should the agent come by it")
+		stored := &safetyv1alpha1.AgentToolCall{}
+		Expect(k8sClient.Get(ctx, client.ObjectKeyFromObject(secret), stored)).To(Succeed())
+		unchanged := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: secret.Name,
+			ResourceVersion: stored.ResourceVersion}, Spec: stored.Spec}
+		unchanged.Spec.Arguments = safetyv1alpha1.ToolArguments{}
+		err := other.Status().Update(ctx, unchanged)
+		Expect(err).To(HaveOccurred())
+		Expect(unchanged.Spec.Arguments.Command).To(BeEmpty(), "the call's arguments were read")
+
+		By("its own agent's status write that changes nothing is a report like any other")
+		own := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: p.ns, Name: secret.Name}}
+		Expect(p.agent.Status().Patch(ctx, own, client.RawPatch(types.MergePatchType, []byte(`{}`)))).To(Succeed())
+		Expect(own.Spec.Arguments.Command).To(Equal(secret.Spec.Arguments.Command))
 	})
 
 	It("records the agent's report without a read, also on a copy older than another writer's metadata", func() {
