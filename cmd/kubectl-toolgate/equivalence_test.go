@@ -14,7 +14,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 	"sigs.k8s.io/yaml"
@@ -24,6 +23,7 @@ import (
 	"github.com/toolgate/toolgate/internal/safety/scenarios"
 	"github.com/toolgate/toolgate/internal/testenv"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
+	pkgagent "github.com/toolgate/toolgate/pkg/agent"
 )
 
 // TestTestMatchesTheWebhook is the acceptance test of `kubectl toolgate test`: for every scenario
@@ -324,14 +324,7 @@ func (w *world) submitEarlier(plan string, tool scenarios.ToolRole, step, path, 
 		call.Status = safetyv1alpha1.AgentToolCallStatus{
 			Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: new(resource.MustParse(cost)),
 		}
-		if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-			got := &safetyv1alpha1.AgentToolCall{}
-			if err := w.agent.Get(ctx, client.ObjectKeyFromObject(call), got); err != nil {
-				return err
-			}
-			got.Status = call.Status
-			return w.agent.Status().Update(ctx, got)
-		}); err != nil {
+		if err := pkgagent.Report(ctx, w.agent, call); err != nil {
 			w.t.Fatalf("reporting the cost of %s: %v", call.Name, err)
 		}
 	}

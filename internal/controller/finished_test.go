@@ -12,7 +12,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/util/retry"
 	"k8s.io/utils/clock"
 	clocktesting "k8s.io/utils/clock/testing"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -26,6 +25,7 @@ import (
 	"github.com/toolgate/toolgate/internal/policy"
 	"github.com/toolgate/toolgate/internal/testenv"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
+	pkgagent "github.com/toolgate/toolgate/pkg/agent"
 	"github.com/toolgate/toolgate/pkg/toolcall"
 )
 
@@ -58,17 +58,12 @@ func costFinal() metav1.Condition {
 	return toolcall.CostFinal("the plan's reporter", metav1.Now())
 }
 
-// reportStatus has the agent report st on the latest version of call, re-reading it when the
-// plan controller's finalizer write got there first.
-func reportStatus(agent client.Client, call *safetyv1alpha1.AgentToolCall, st safetyv1alpha1.AgentToolCallStatus) {
+// reportStatus has the agent report st on call with pkg/agent's Report, a status patch that needs
+// no read of the call (an agent may read none) and does not conflict with the operator's writes.
+func reportStatus(reporter client.Client, call *safetyv1alpha1.AgentToolCall, st safetyv1alpha1.AgentToolCallStatus) {
 	GinkgoHelper()
-	Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		if err := agent.Get(ctx, client.ObjectKeyFromObject(call), call); err != nil {
-			return err
-		}
-		call.Status = st
-		return agent.Status().Update(ctx, call)
-	})).To(Succeed())
+	call.Status = st
+	Expect(pkgagent.Report(ctx, reporter, call)).To(Succeed())
 }
 
 // directReconciler is a FinishedCallReconciler of its own, outside the manager, on a fake clock

@@ -10,7 +10,6 @@ import (
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/util/retry"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/toolgate/toolgate/internal/operator"
 	"github.com/toolgate/toolgate/internal/safety"
 	"github.com/toolgate/toolgate/internal/testenv"
+	pkgagent "github.com/toolgate/toolgate/pkg/agent"
 )
 
 // reportCalls has the agent submit n calls for the plan (spread over 100 steps, each touching its
@@ -39,15 +39,8 @@ func reportCalls(agent client.Client, ns, planName, step string, n, workers int,
 					errs <- err
 					continue
 				}
-				// The plan controller adds its usage finalizer to new calls, so a report may
-				// conflict; an agent then re-reads the call and reports again.
-				if err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-					if err := agent.Get(ctx, client.ObjectKeyFromObject(call), call); err != nil {
-						return err
-					}
-					call.Status = safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money(cost)}
-					return agent.Status().Update(ctx, call)
-				}); err != nil {
+				call.Status = safetyv1alpha1.AgentToolCallStatus{Phase: safetyv1alpha1.CallPhaseSucceeded, Cost: money(cost)}
+				if err := pkgagent.Report(ctx, agent, call); err != nil {
 					errs <- err
 				}
 			}

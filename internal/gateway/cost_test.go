@@ -19,6 +19,7 @@ import (
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/gateway"
 	"github.com/toolgate/toolgate/internal/testenv"
+	"github.com/toolgate/toolgate/pkg/agent"
 )
 
 // meteredServer is a real MCP server with two tools: "metered" answers and states in its
@@ -126,12 +127,13 @@ var _ = Describe("toolgate-gateway as the plan's cost reporter", Ordered, func()
 		Expect(err).NotTo(HaveOccurred())
 		agentClient, err := client.New(cfg, client.Options{Scheme: cluster.Scheme})
 		Expect(err).NotTo(HaveOccurred())
+		// The agent may read no call; the name of one of its own is all a report needs.
 		var calls safetyv1alpha1.AgentToolCallList
-		Expect(agentClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
+		Expect(k8sClient.List(ctx, &calls, client.InNamespace(w.ns))).To(Succeed())
 		Expect(calls.Items).NotTo(BeEmpty())
-		mine := calls.Items[0].DeepCopy()
+		mine := &safetyv1alpha1.AgentToolCall{ObjectMeta: metav1.ObjectMeta{Namespace: w.ns, Name: calls.Items[0].Name}}
 		mine.Status.Cost = costOf("1000")
-		err = agentClient.Status().Update(ctx, mine)
+		err = agent.Report(ctx, agentClient, mine)
 		Expect(err).To(MatchError(And(ContainSubstring("InvalidUpdate"),
 			ContainSubstring("only plan plan's cost reporter (%s) may report cost", gatewayIdentity))))
 		Expect(usage().AccumulatedCost).To(Equal("1.05"), "the refused report changed nothing")

@@ -13,15 +13,15 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
 	"go.opentelemetry.io/otel/propagation"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/util/retry"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -129,24 +129,27 @@ func LinkContext(ctx context.Context, call *safetyv1alpha1.AgentToolCall) {
 
 // Report records what an admitted call's run cost and how it ended. Cost is an exact decimal
 // string such as "0.25"; toolgate refuses a cost that decreases or a phase that moves backward.
-//
-// The operator writes to calls too (it adds a finalizer so that deleting a call never lowers its
-// plan's usage), so a report based on an older copy may conflict; Report then re-reads the call
-// and sends the same status again.
+// On success call holds the call as stored.
 func Report(ctx context.Context, c client.Client, call *safetyv1alpha1.AgentToolCall) error {
-	status := call.Status.DeepCopy()
-	err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		err := c.Status().Update(ctx, call)
-		if !apierrors.IsConflict(err) {
-			return err
-		}
-		if getErr := c.Get(ctx, client.ObjectKeyFromObject(call), call); getErr != nil {
-			return getErr
-		}
-		call.Status = *status.DeepCopy()
+	patch, err := StatusPatch(call)
+	if err != nil {
 		return err
-	})
-	return FromError(err, call.Spec.Tool)
+	}
+	return FromError(c.Status().Patch(ctx, call, patch), call.Spec.Tool)
+}
+
+// StatusPatch is the report Report sends: call's status as a JSON merge patch of the status
+// subresource. It carries no resourceVersion: an agent may not read AgentToolCalls (its role grants
+// create and status writes only, so that no agent reads another's arguments), so it could not
+// re-read a call the operator wrote meanwhile (metadata: its completion annotation), and a status
+// patch does not conflict with such writes. The status fields call leaves empty stay as stored
+// (a cost or CostFinal its reporter wrote); its conditions, when it has any, replace the stored ones.
+func StatusPatch(call *safetyv1alpha1.AgentToolCall) (client.Patch, error) {
+	data, err := json.Marshal(map[string]any{"status": call.Status})
+	if err != nil {
+		return nil, err
+	}
+	return client.RawPatch(types.MergePatchType, data), nil
 }
 
 // MarkCostFinal puts on call, for Report to send with its cost, its cost reporter's word that the

@@ -15,13 +15,13 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
 	"github.com/toolgate/toolgate/internal/safety"
 	"github.com/toolgate/toolgate/internal/testenv"
 	webhookv1alpha1 "github.com/toolgate/toolgate/internal/webhook/v1alpha1"
+	pkgagent "github.com/toolgate/toolgate/pkg/agent"
 )
 
 // Timeouts for waiting on the controllers and on the webhook's informer cache.
@@ -304,18 +304,31 @@ func (p *project) attempts(plan, tool, step string, n int) {
 	}
 }
 
-// report has c set the status of an admitted call, retrying on conflicts.
+// report has c set the phase (and cost, unless empty) of an admitted call, as reportStatus does.
 func report(c client.Client, call *safetyv1alpha1.AgentToolCall, phase safetyv1alpha1.CallPhase, cost string) error {
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		if err := c.Get(ctx, client.ObjectKeyFromObject(call), call); err != nil {
-			return err
-		}
-		call.Status.Phase = phase
-		if cost != "" {
-			call.Status.Cost = new(resource.MustParse(cost))
-		}
-		return c.Status().Update(ctx, call)
-	})
+	status := safetyv1alpha1.AgentToolCallStatus{Phase: phase}
+	if cost != "" {
+		status.Cost = new(resource.MustParse(cost))
+	}
+	return reportStatus(c, call, status)
+}
+
+// reportStatus has c report status on an admitted call as an agent (or a cost reporter) does, with
+// pkg/agent's status patch: an agent may not read calls, so it sends no resourceVersion, and the
+// fields status leaves empty stay as stored. It returns the API server's error as it is (pkg/agent's
+// Report turns a denial into a typed error). On success call holds the call as stored.
+func reportStatus(c client.Client, call *safetyv1alpha1.AgentToolCall, status safetyv1alpha1.AgentToolCallStatus) error {
+	sent := call.DeepCopy()
+	sent.Status = status
+	patch, err := pkgagent.StatusPatch(sent)
+	if err != nil {
+		return err
+	}
+	if err := c.Status().Patch(ctx, sent, patch); err != nil {
+		return err
+	}
+	sent.DeepCopyInto(call)
+	return nil
 }
 
 // trustAgent names the project's agent as a plan's cost reporter: what the agent reports is what

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -65,12 +66,21 @@ func (h *AgentToolCallHandler) checkUpdate(ctx context.Context, req admission.Re
 	// Only a report (a status change) is the agent's, or its plan's cost reporter's, to make; only
 	// the cost reporter may write the cost. Metadata alone (the operator's completion annotation)
 	// is left to RBAC, which agents' roles do not grant.
-	if !equality.Semantic.DeepEqual(old.Status, call.Status) {
+	if !equality.Semantic.DeepEqual(old.Status, call.Status) || readsThroughStatus(req, h.Operator) {
 		if d, err := h.checkReporter(ctx, req, old, call); d != nil || err != nil {
 			return d, err
 		}
 	}
 	return checkReportValues(old, call), nil
+}
+
+// readsThroughStatus says whether req is a status write by a ServiceAccount other than the
+// operator, which is judged as a report even when it changes nothing: its answer is the stored
+// call, arguments and all, and every agent's role may write statuses (it may read no call), so an
+// empty patch of another agent's call would otherwise read it.
+func readsThroughStatus(req admission.Request, operator string) bool {
+	user := req.UserInfo.Username
+	return req.SubResource == "status" && strings.HasPrefix(user, serviceAccountPrefix) && user != operator
 }
 
 // checkReportValues refuses a phase that moves back and a cost that decreases or is not money.

@@ -9,7 +9,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -44,16 +43,11 @@ var _ = Describe("What calls in flight hold, across a change of the deciding rep
 		}
 	}
 	// reportFinal is the reporter's word that call's cost is final: cost, and CostFinal, in the
-	// update that moves it to phase.
+	// report that moves it to phase.
 	reportFinal := func(c client.Client, call *safetyv1alpha1.AgentToolCall, phase safetyv1alpha1.CallPhase, cost string) error {
-		return retry.RetryOnConflict(retry.DefaultRetry, func() error {
-			if err := c.Get(ctx, client.ObjectKeyFromObject(call), call); err != nil {
-				return err
-			}
-			call.Status.Phase, call.Status.Cost = phase, new(resource.MustParse(cost))
-			agent.MarkCostFinal(call, "the plan's reporter")
-			return c.Status().Update(ctx, call)
-		})
+		final := &safetyv1alpha1.AgentToolCall{Status: safetyv1alpha1.AgentToolCallStatus{Phase: phase, Cost: new(resource.MustParse(cost))}}
+		agent.MarkCostFinal(final, "the plan's reporter")
+		return reportStatus(c, call, final.Status)
 	}
 
 	It("keeps the hold of a call the agent finished after a cost reported while it ran, until the reporter says the cost is final", func() {
