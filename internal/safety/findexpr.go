@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -26,31 +27,51 @@ type findExpr struct {
 type findAction struct {
 	start, end int
 	inDir      bool
+	batch      bool // ends with "+": "{}" is every file at once; with ";" it is one file per run
 	names      []string
 }
 
 // findFprintf writes its format's text to a file: it takes two words.
 const findFprintf = "-fprintf"
 
+// find's primaries by what they do to the reading of its expression.
+var (
+	findNameTests   = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"}
+	findExecActions = []string{"-exec", "-execdir", "-ok", "-okdir"}
+	// findTextActions print text find makes up, not the names found; a file's may be
+	// /dev/stdout, or a link to it.
+	findTextActions = []string{"-ls", "-printf", "-fprint", "-fprint0", "-fls", findFprintf}
+)
+
 // findOneOperand are find's primaries that take the next word as their operand (a number, a
 // user, a file, a format), which is no operator or action whatever it spells. -fprintf takes two.
-var findOneOperand = map[string]bool{
-	"-amin": true, "-anewer": true, "-atime": true, "-cmin": true, "-cnewer": true, "-ctime": true,
-	"-fstype": true, "-gid": true, "-group": true, "-inum": true, "-links": true, "-mmin": true,
-	"-mtime": true, "-perm": true, "-regex": true, "-iregex": true, "-samefile": true, "-size": true,
-	"-type": true, "-xtype": true, "-uid": true, "-used": true, "-user": true, "-context": true,
-	"-maxdepth": true, "-mindepth": true, "-regextype": true, optFiles0From: true, "-lname": true,
-	"-ilname": true, "-fprint": true, "-fprint0": true, "-fls": true, "-printf": true, findFprintf: true,
-}
+var findOneOperand = func() map[string]bool {
+	m := map[string]bool{
+		"-amin": true, "-anewer": true, "-atime": true, "-cmin": true, "-cnewer": true, "-ctime": true,
+		"-fstype": true, "-gid": true, "-group": true, "-inum": true, "-links": true, "-mmin": true,
+		"-mtime": true, "-perm": true, "-regex": true, "-iregex": true, "-samefile": true, "-size": true,
+		"-type": true, "-xtype": true, "-uid": true, "-used": true, "-user": true, "-context": true,
+		"-maxdepth": true, "-mindepth": true, "-regextype": true, optFiles0From: true, "-lname": true,
+		"-ilname": true,
+	}
+	for _, a := range findTextActions[1:] { // all but -ls
+		m[a] = true
+	}
+	return m
+}()
 
 // readFind reads the expression of a find command (words) whose starting points are roots.
 func readFind(words, roots []word) findExpr {
 	r := findReader{words: words, roots: roots, open: true, printAt: -1}
 	for _, w := range words[1:] {
-		if w.split {
+		switch {
+		case w.split:
 			// bash may split it into several words: a root, a test or an -exec's command may
 			// become "-o -exec cat {} ;".
 			r.e.computed, r.open = "a word of it, "+w.s+", is computed at run time and may be several words, an action among them", false
+		case w.glob && findGlobMayBeOperator(w.s):
+			// "[-]o" or "?" expands to a file named -o or !, which find reads as its operator.
+			r.e.computed, r.open = "its glob "+w.s+" may expand to a file named as one of find's operators or actions", false
 		}
 	}
 	for i := findExprStart(words); i < len(words); i++ {
@@ -92,41 +113,51 @@ func (r *findReader) step(i int) int {
 		r.open = false
 		return i
 	}
-	switch w.s {
-	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+	switch {
+	case slices.Contains(findNameTests, w.s):
 		if i+1 < len(r.words) {
 			r.test(i)
 			return i + 1
 		}
-	case "-exec", "-ok", "-execdir", "-okdir":
-		end := findExecEnd(r.words, i)
-		r.e.execs = append(r.e.execs, findAction{start: i, end: end, inDir: strings.HasSuffix(w.s, "dir"), names: r.snapshot()})
-		r.printsText = true
-		return end
-	case "-delete":
-		if r.e.deletes != nil {
-			break // the first -delete is the widest
-		}
+	case slices.Contains(findExecActions, w.s):
+		return r.action(i)
+	case w.s == "-delete" && r.e.deletes == nil: // the first -delete is the widest
 		if r.e.deletes = r.snapshot(); r.e.deletes == nil {
 			r.e.deletes = []string{} // every file
 		}
-	case "-print", "-print0":
+	case w.s == "-print" || w.s == "-print0":
 		if r.printAt < 0 {
 			r.printAt, r.e.printed = i, r.snapshot()
 		}
-	case "-ls", "-printf":
-		r.printsText = true // text find makes up, not the names found
-	case "-o", "-or", ",":
+	case slices.Contains(findTextActions, w.s):
+		r.printsText = true
+	case w.s == "-o" || w.s == "-or" || w.s == ",":
 		r.open = false
-	case "(", "\\(":
+	case w.s == "(" || w.s == "\\(":
 		r.open = r.open && !findNegated(r.words, i) // -not \( -name x \): the group's names are what is not found
-	case findFprintf:
-		i++ // its file; its format follows
 	}
-	if findOneOperand[w.s] || strings.HasPrefix(w.s, "-newer") {
-		i++ // its operand, computed or not, is a value
+	return i + findOperands(w.s) // its operands, computed or not, are values
+}
+
+// findOperands is how many words after a primary of find's are its operands.
+func findOperands(primary string) int {
+	switch {
+	case primary == findFprintf:
+		return 2 // its file and its format
+	case findOneOperand[primary] || strings.HasPrefix(primary, "-newer"):
+		return 1
 	}
-	return i
+	return 0
+}
+
+// action reads the -exec (-execdir, -ok, -okdir) at i and returns the index of its terminator.
+func (r *findReader) action(i int) int {
+	end := findExecEnd(r.words, i)
+	batch := end < len(r.words) && r.words[end].s == "+"
+	r.e.execs = append(r.e.execs, findAction{start: i, end: end, inDir: strings.HasSuffix(r.words[i].s, "dir"),
+		batch: batch, names: r.snapshot()})
+	r.printsText = true // what the command prints goes to find's output
+	return end
 }
 
 // test reads the name or path test at i and its pattern.
@@ -171,11 +202,13 @@ func findStartsExpr(s string) bool {
 	return strings.HasPrefix(s, "-") || s == "(" || s == "!" || s == "\\("
 }
 
-// findExecEnd is the index of the terminator of the -exec at i: ";", or "+" right after "{}".
-// GNU find reads any other "+" as an argument: "find . -exec cat + {} \;" runs cat + FILE.
+// findExecEnd is the index of the terminator of the action at i: ";", or for -exec and -execdir
+// "+" right after "{}". GNU find reads any other "+" as an argument ("find . -exec cat + {} \;"
+// runs cat + FILE), and -ok and -okdir have no "+" form at all.
 func findExecEnd(words []word, i int) int {
+	batches := words[i].s == findExecActions[0] || words[i].s == findExecActions[1] // -exec, -execdir
 	j := i + 1
-	for j < len(words) && words[j].s != ";" && (words[j].s != "+" || words[j-1].s != "{}") {
+	for j < len(words) && words[j].s != ";" && (!batches || words[j].s != "+" || words[j-1].s != "{}") {
 		j++
 	}
 	return j
@@ -188,7 +221,7 @@ func findExecEnd(words []word, i int) int {
 // file (the path itself); one with a wildcard narrows nothing the engine can name, and the
 // actions after it are narrowed by the other tests or not at all.
 func appendFindNames(names []string, roots []word, test, pattern string) []string {
-	if test != "-name" && test != "-iname" {
+	if test != findNameTests[0] && test != findNameTests[1] { // -name, -iname
 		if hasGlobMeta(pattern) || strings.ContainsRune(pattern, '\\') {
 			return names
 		}
@@ -201,4 +234,36 @@ func appendFindNames(names []string, roots []word, test, pattern string) []strin
 		}
 	}
 	return names
+}
+
+// findOperators are the words find reads as something other than a starting point or an
+// operand: its operators, the terminators of -exec, and every primary GNU find 4.9 has.
+var findOperators = func() []string {
+	ops := []string{"!", "(", ")", ",", ";", "+", "{}", "-a", "-and", "-o", "-or", "-not", "-delete",
+		"-print", "-print0", "-prune", "-quit", "-true", "-false", "-empty", "-executable", "-readable",
+		"-writable", "-nogroup", "-nouser", "-depth", "-d", "-follow", "-xdev", "-mount", "-noleaf",
+		"-daystart", "-warn", "-nowarn", "-help", "-version", "-ignore_readdir_race",
+		"-noignore_readdir_race", "-newer", "-ls"}
+	ops = slices.Concat(ops, findNameTests, findExecActions, slices.Collect(maps.Keys(findOneOperand)))
+	for _, x := range "aBcmt" {
+		for _, y := range "aBcmt" {
+			ops = append(ops, "-newer"+string(x)+string(y))
+		}
+	}
+	return ops
+}()
+
+// findGlobMayBeOperator says whether an unquoted glob among find's words may expand to a file
+// named as one of findOperators (a glob the engine cannot read may).
+func findGlobMayBeOperator(g string) bool {
+	pattern, known := canonicalGlob(g)
+	if !known {
+		return true
+	}
+	for _, op := range findOperators {
+		if ok, err := path.Match(pattern, op); ok || err != nil {
+			return true
+		}
+	}
+	return false
 }

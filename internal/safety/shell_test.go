@@ -43,7 +43,7 @@ func TestAnalyzeSegments(t *testing.T) {
 		{`sudo -u root -- nice -n 5 timeout 3 bash -lc 'rm -rf x'`, []string{"[sudo -u root -- nice -n 5 timeout 3 bash -lc rm -rf x]", "[nice -n 5 timeout 3 bash -lc rm -rf x]", "[timeout 3 bash -lc rm -rf x]", "[bash -lc rm -rf x]", "rm -rf x"}},
 		{`xargs -0 -n 1 rm -f`, []string{"[xargs -0 -n 1 rm -f]", "rm -f $XARGS"}},
 		{`echo a.txt b.txt | xargs rm`, []string{"echo a.txt b.txt", "[xargs rm]", "rm a.txt b.txt"}},
-		{`find . -name '*.tmp' -exec rm {} \;`, []string{"[find . -name *.tmp -exec rm {} ;]", "rm **/*.tmp *.tmp"}},
+		{`find . -name '*.tmp' -exec rm {} \;`, []string{"[find . -name *.tmp -exec rm {} ;]", "rm **/*.tmp", "rm *.tmp"}},
 		{`find / -name passwd | xargs rm -f`, []string{"find / -name passwd", "[xargs rm -f]", "rm -f /**/passwd /passwd"}},
 		{`echo safe | cat - list | xargs rm -rf`, []string{"echo safe", "cat - list", "[xargs rm -rf]", "rm -rf $XARGS safe"}},
 		{`find . -exec rm {} +`, []string{"[find . -exec rm {} +]", "rm $FIND"}},

@@ -1067,15 +1067,41 @@ func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 		if x.end == x.start+1 {
 			continue
 		}
-		inner := a.execWords(words[x.start+1:x.end], x.names, x.inDir)
 		a.out.segments[idx].wrapper = true
+		var runs [][]word // named from here, before -execdir's directory is each match's
+		for _, names := range findRuns(x) {
+			runs = append(runs, a.execWords(words[x.start+1:x.end], names, x.inDir))
+		}
 		saved := a.cwd
 		if x.inDir {
 			a.cwd = cwdUnknown // each match's own directory
 		}
-		a.command(inner, redirs, a.out.segments[idx].pipeFrom, depth+1)
+		for _, inner := range runs {
+			a.command(inner, redirs, a.out.segments[idx].pipeFrom, depth+1)
+		}
 		a.cwd = saved
 	}
+}
+
+// maxFindRuns bounds the commands an -exec ... ";" is analysed as, one per name it may run on;
+// past it, "{}" is a file computed at run time.
+const maxFindRuns = 16
+
+// findRuns are the names each run of a find action gets for "{}": with "+" all of them at once,
+// with ";" one per run, so that "{}" stays one word ("-exec sh -c 'cat \"$1\"' {} .env \;"
+// gives sh's $1 one file, and .env is its $2); nil when the files are not known.
+func findRuns(x findAction) [][]string {
+	if x.batch || len(x.names) <= 1 {
+		return [][]string{x.names}
+	}
+	if len(x.names) > maxFindRuns {
+		return [][]string{nil}
+	}
+	runs := make([][]string, 0, len(x.names))
+	for i := range x.names {
+		runs = append(runs, x.names[i:i+1])
+	}
+	return runs
 }
 
 // findDotVariant returns the dotfiles a find pattern also matches: unlike bash's globs, find's
