@@ -41,3 +41,35 @@ func TestModuleFormNamedElsewhere(t *testing.T) {
 		`python -m unittest discover -s tests`, `uv run python -m pytest tests`, `cd sub && python -m pytest tests`}
 	expectAttacks(t, attacks, nearMisses)
 }
+
+// TestMSBuildSpellings: MSBuild (and dotnet's own parser before it) reads a property, a
+// restore property, a logger and more switches in spellings the engine did not: "," separates
+// properties as ";" does; -rp: and -restoreProperty: set restore's properties; dotnet's -p and
+// --property take their value after a space or "=" too; a logger's class is optional
+// (-logger:ASSEMBLY); @FILE reads switches from a response file; MSBuild's quotes and %XX
+// escapes are its own. Each named a package source, logger assembly or SDK directory from /tmp
+// and was admitted at Default and Yolo; msbuild by itself read them unjudged.
+func TestMSBuildSpellings(t *testing.T) {
+	attacks := []string{
+		`dotnet test -p:Foo=1,RestoreSources=/tmp/x`, `dotnet test -rp:RestoreSources=/tmp/x`,
+		`dotnet test -p RestoreSources=/tmp/x`, `dotnet test --property RestoreSources=/tmp/x`,
+		`dotnet test -p=RestoreSources=/tmp/x`, `dotnet test --property=RestoreSources=/tmp/x`,
+		`dotnet restore -p RestoreSources=/tmp/x`, `dotnet publish -P RestoreSources=/tmp/x`,
+		`dotnet test '-p:"RestoreSources=/tmp/x"'`, `dotnet test -p:RestoreSources=a,/tmp/x`,
+		`dotnet build -p:RestoreSources=%2Ftmp%2Fx`, `dotnet build -p:CustomAfterMicrosoftCommonTargets=a,/tmp/x.targets`,
+		`dotnet build -p:NuGetPackageRoot=/tmp/x/`, `dotnet build -p:MSBuildProjectExtensionsPath=/tmp/x/`,
+		`dotnet build -p:AlternateCommonProps=/tmp/x.props`, `dotnet msbuild -rp:RestoreSources=/tmp/x`,
+		`dotnet test @/tmp/x/args.rsp`, `dotnet build @../../tmp/x.rsp`,
+		`dotnet build -logger:/tmp/x/L.dll`, `dotnet build -l:/tmp/x/L.dll`, `dotnet build -dl:/tmp/x/L.dll`,
+		`dotnet build -Logger:/tmp/x/L.dll`, `dotnet build /logger:/tmp/x/L.dll;v=d`,
+		`DOTNET_MSBUILD_SDK_RESOLVER_SDKS_DIR=/tmp/x dotnet build`, `MSBUILD_EXE_PATH=/tmp/x/MSBuild.dll dotnet build`,
+		`MSBUILDADDITIONALSDKRESOLVERSFOLDER=/tmp/x dotnet build`, `DOTNET_MSBUILD_SDK_RESOLVER_CLI_DIR=/tmp/x dotnet build`,
+		`NUGET_NETCORE_PLUGIN_PATHS=/tmp/x/p.dll dotnet restore`,
+		`msbuild -p:RestoreSources=/tmp/x`, `msbuild -logger:/tmp/x/L.dll`,
+	}
+	nearMisses := []string{`dotnet build`, `dotnet test`, `dotnet build -p:Configuration=Release`,
+		`dotnet build -p:Version=1.0,Configuration=Release`, `dotnet build -p Configuration=Release`,
+		`dotnet test --logger "trx;LogFileName=x.trx"`, `dotnet test -l:trx`, `dotnet build -p RestoreSources=nuget`,
+		`dotnet build @build.rsp`, `dotnet build -p:NoWarn=CS1591,CS0618`, `dotnet build -p:BaseIntermediateOutputPath=obj2/`}
+	expectAttacks(t, attacks, nearMisses)
+}
