@@ -73,3 +73,22 @@ func TestMSBuildSpellings(t *testing.T) {
 		`dotnet build @build.rsp`, `dotnet build -p:NoWarn=CS1591,CS0618`, `dotnet build -p:BaseIntermediateOutputPath=obj2/`}
 	expectAttacks(t, attacks, nearMisses)
 }
+
+// TestBracketGlobsNameWhatTheyMatch: a bracket glob conflicts with a protected pattern as the
+// characters it holds say. A wide bracket of no dot ([a-z], [0-9], [[:upper:]]) with wildcards
+// names nothing in particular, as ?* does (ls [a-z]* was denied against *.env); a bracket meets
+// a literal only by a character it holds (rm -f build/[0-9]*.o was denied against LICENSE.*,
+// where globsMeet read every bracket as any character); and a bracket that may match beyond
+// ASCII no longer reads as every ASCII character once its U+00A0 is folded to a space
+// (ls [[:upper:]]* was denied as if it held "."). A narrow bracket is its letters, as before
+// (ls [ab]* is ls a* or ls b*), and a bracket that spells a protected name is still a hit.
+func TestBracketGlobsNameWhatTheyMatch(t *testing.T) {
+	hits := []string{`cat .[e]nv`, `cat [.]env`, `cat *.[e]nv`, `cat .[a-z]nv`, `cat [!a]env`, `cat [[:punct:]]env`,
+		`cat [.][e]nv`, `cat *.[e][n][v]`, `cat [h-j][c-e]_rsa`, `cat ~/.ssh/[a-z]*`, `cat /etc/[a-z]*`,
+		`rm -f build/[l]*.o`, `rm -f [l-m]icense.txt`, `cat .[[:alpha:]]nv`, `cat [[:print:]]env`}
+	admitted := []string{`ls [a-z]*`, `rm -f build/[0-9]*.o`, `ls [[:upper:]]*`, `ls [A-Z]*`, `ls [[:alnum:]]*`,
+		`rm [0-9]*`, `cat [a-z]*.md`, `ls src/[ab]*.go`, `rm -f build/[0-9][0-9]*.o`}
+	expectAttacks(t, hits, admitted)
+	// Still refused as a literal first letter is (ls a*): the over-refusal stays.
+	expectAttacks(t, []string{`ls [ab]*`, `ls [i]*`}, nil)
+}
