@@ -92,3 +92,26 @@ func TestBracketGlobsNameWhatTheyMatch(t *testing.T) {
 	// Still refused as a literal first letter is (ls a*): the over-refusal stays.
 	expectAttacks(t, []string{`ls [ab]*`, `ls [i]*`}, nil)
 }
+
+// TestRunnersUnderCoverageAndAsModules: coverage run runs a Python program (-m's module, else a
+// file) and python -m RUNNER is the runner: before, coverage run -m pytest /tmp/x (and from a cd
+// to /tmp) was admitted at Default and Yolo, coverage run /tmp/x.py and python -m uv run python
+// /tmp/x.py at Yolo, since neither's command was read. And bundler's and mix's directories of
+// code (BUNDLE_PATH, MIX_HOME's archives, MIX_EXS ...) outside the project were admitted.
+func TestRunnersUnderCoverageAndAsModules(t *testing.T) {
+	attacks := []string{
+		`coverage run -m pytest /tmp/x`, `coverage run /tmp/x.py`, `cd /tmp && coverage run -m pytest`,
+		`cd .. && coverage run -m pytest ../tmp/x`, `coverage run --mod pytest /tmp/x`, `coverage run -pm pytest /tmp/x`,
+		`coverage run --omit -m /tmp/x.py`, `coverage run --source=src -m pytest /tmp/x`, `coverage run --bogus x /tmp/x.py`,
+		`python -m coverage run /tmp/x.py`, `python -m uv run python /tmp/x.py`, `python3 -m poetry run python /tmp/x.py`,
+		`python -m coverage run -m pytest /tmp/x`,
+		`BUNDLE_PATH=/tmp/x bundle exec rspec`, `BUNDLE_APP_CONFIG=/tmp/x bundle exec rspec`, `MIX_HOME=/tmp/x mix test`,
+		`MIX_DEPS_PATH=../../tmp/x mix test`, `export MIX_BUILD_PATH=/tmp/x; mix test`,
+		`env MIX_ARCHIVES=/tmp/x mix test`,
+	}
+	nearMisses := []string{`coverage run -m pytest`, `coverage run -m pytest tests`, `coverage run --branch -m pytest tests -q`,
+		`coverage run --source=src -m pytest`, `coverage run -p -m pytest`, `coverage report`, `coverage html`,
+		`coverage run -m pytest tests && coverage report`, `BUNDLE_PATH=vendor/bundle bundle exec rspec`, `MIX_ENV=test mix test`,
+		`uv run pytest`}
+	expectAttacks(t, attacks, nearMisses)
+}
