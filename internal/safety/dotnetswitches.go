@@ -218,6 +218,18 @@ func msbuildEntriesBelow(val, sep string) bool {
 	return !strings.Contains(val, "%") && entriesBelow(val, sep)
 }
 
+// dashesEndSwitches says whether "--" ends the MSBuild switches of a dotnet command line: the
+// words after it are dotnet test's run settings, or the program's own arguments (dotnet run, exec,
+// an assembly). Elsewhere (dotnet build -- -p:X=Y) the words after it may reach MSBuild, so they
+// are read as switches too.
+func dashesEndSwitches(s *segment) bool {
+	if s.name != cmdDotnet || len(s.operands) == 0 {
+		return false
+	}
+	op := strings.ToLower(s.operands[0].s)
+	return op == subTest || op == subRun || op == "exec" || op == "vstest" || strings.HasSuffix(op, ".dll")
+}
+
 // msbuildSwitch is a switch of dotnet's or msbuild's command line: its name in lower case ("@"
 // for a response file), its value, and the word that holds it.
 type msbuildSwitch struct {
@@ -225,7 +237,8 @@ type msbuildSwitch struct {
 	w         word
 }
 
-// msbuildSwitches returns the switches of a dotnet or msbuild command line up to "--", in every
+// msbuildSwitches returns the switches of a dotnet or msbuild command line (up to a "--" that
+// ends them, dashesEndSwitches), in every
 // spelling its two parsers read: MSBuild's -name:value, /name:value and --name:value in any case;
 // dotnet's own parser's (System.CommandLine) value after "=" as after ":" (-p=NAME=VALUE), whichever
 // comes first, both readings kept; a property switch's value as the next word (-p NAME=VALUE,
@@ -233,9 +246,10 @@ type msbuildSwitch struct {
 func msbuildSwitches(s *segment) []msbuildSwitch {
 	var out []msbuildSwitch
 	ws := s.words[1:]
+	stop := dashesEndSwitches(s)
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
-		if w.s == "--" {
+		if w.s == "--" && stop {
 			break
 		}
 		if f, ok := strings.CutPrefix(w.s, "@"); ok {

@@ -66,11 +66,14 @@ func TestMSBuildSpellings(t *testing.T) {
 		`MSBUILDADDITIONALSDKRESOLVERSFOLDER=/tmp/x dotnet build`, `DOTNET_MSBUILD_SDK_RESOLVER_CLI_DIR=/tmp/x dotnet build`,
 		`NUGET_NETCORE_PLUGIN_PATHS=/tmp/x/p.dll dotnet restore`,
 		`msbuild -p:RestoreSources=/tmp/x`, `msbuild -logger:/tmp/x/L.dll`,
+		// "--" ends the switches only where what follows is run settings or the program's own.
+		`dotnet build -- -logger:/tmp/x.dll`, `dotnet pack -- -dl:/tmp/x.dll`,
 	}
 	nearMisses := []string{`dotnet build`, `dotnet test`, `dotnet build -p:Configuration=Release`,
 		`dotnet build -p:Version=1.0,Configuration=Release`, `dotnet build -p Configuration=Release`,
 		`dotnet test --logger "trx;LogFileName=x.trx"`, `dotnet test -l:trx`, `dotnet build -p RestoreSources=nuget`,
-		`dotnet build @build.rsp`, `dotnet build -p:NoWarn=CS1591,CS0618`, `dotnet build -p:BaseIntermediateOutputPath=obj2/`}
+		`dotnet build @build.rsp`, `dotnet build -p:NoWarn=CS1591,CS0618`, `dotnet build -p:BaseIntermediateOutputPath=obj2/`,
+		`dotnet test -- RunConfiguration.X=1`}
 	expectAttacks(t, attacks, nearMisses)
 }
 
