@@ -227,7 +227,7 @@ func dashesEndSwitches(s *segment) bool {
 		return false
 	}
 	op := strings.ToLower(s.operands[0].s)
-	return op == subTest || op == subRun || op == "exec" || op == "vstest" || strings.HasSuffix(op, ".dll")
+	return op == subTest || op == subRun || op == subExec || op == "vstest" || strings.HasSuffix(op, ".dll")
 }
 
 // msbuildSwitch is a switch of dotnet's or msbuild's command line: its name in lower case ("@"
