@@ -84,11 +84,15 @@ func TestMSBuildSpellings(t *testing.T) {
 // where globsMeet read every bracket as any character); and a bracket that may match beyond
 // ASCII no longer reads as every ASCII character once its U+00A0 is folded to a space
 // (ls [[:upper:]]* was denied as if it held "."). A narrow bracket is its letters, as before
-// (ls [ab]* is ls a* or ls b*), and a bracket that spells a protected name is still a hit.
+// (ls [ab]* is ls a* or ls b*), and a bracket that spells a protected name is still a hit. A
+// delete of brackets and wildcards alone in a project directory (rm [a-z]*) is judged as rm *
+// is, by the protected files directly inside that it matches (rm [0-9]* matches no LICENSE).
 func TestBracketGlobsNameWhatTheyMatch(t *testing.T) {
 	hits := []string{`cat .[e]nv`, `cat [.]env`, `cat *.[e]nv`, `cat .[a-z]nv`, `cat [!a]env`, `cat [[:punct:]]env`,
 		`cat [.][e]nv`, `cat *.[e][n][v]`, `cat [h-j][c-e]_rsa`, `cat ~/.ssh/[a-z]*`, `cat /etc/[a-z]*`,
-		`rm -f build/[l]*.o`, `rm -f [l-m]icense.txt`, `cat .[[:alpha:]]nv`, `cat [[:print:]]env`}
+		`rm -f build/[l]*.o`, `rm -f [l-m]icense.txt`, `cat .[[:alpha:]]nv`, `cat [[:print:]]env`,
+		// A wide bracket deletes what it matches in the project directory, as rm * does: LICENSE.
+		`rm [a-z]*`, `rm -f [A-Z]*`, `rm [[:upper:]]*`, `rm -rf [a-z]*`, `mv [a-z]* /tmp/`, `rm -f [a-z]*[a-z]`}
 	admitted := []string{`ls [a-z]*`, `rm -f build/[0-9]*.o`, `ls [[:upper:]]*`, `ls [A-Z]*`, `ls [[:alnum:]]*`,
 		`rm [0-9]*`, `cat [a-z]*.md`, `ls src/[ab]*.go`, `rm -f build/[0-9][0-9]*.o`}
 	expectAttacks(t, hits, admitted)
