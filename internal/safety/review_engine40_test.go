@@ -126,11 +126,15 @@ func TestRunnersUnderCoverageAndAsModules(t *testing.T) {
 // TestMSBuildProjectsElsewhere: dotnet's other project verbs (msbuild, pack, publish, restore,
 // clean, format) and msbuild itself evaluate and build the project their operand names, running
 // its targets; before, only test and build were judged, so dotnet pack /tmp/x/x.csproj and
-// msbuild /tmp/x/x.proj were admitted at Yolo.
+// msbuild /tmp/x/x.proj were admitted at Yolo; so were msbuild and coverage run in a directory
+// outside the workspace.
 func TestMSBuildProjectsElsewhere(t *testing.T) {
 	attacks := []string{`msbuild /tmp/x/x.proj`, `dotnet msbuild /tmp/x/x.proj`, `dotnet pack /tmp/x/x.csproj`,
 		`dotnet publish /tmp/x/x.csproj`, `dotnet restore /tmp/x/x.csproj`, `dotnet clean /tmp/x/x.csproj`,
-		`dotnet format /tmp/x/x.csproj`, `cd .. && dotnet msbuild ../tmp/x/x.proj`, `msbuild -p:Foo=1 ../../tmp/x/x.proj`}
+		`dotnet format /tmp/x/x.csproj`, `cd .. && dotnet msbuild ../tmp/x/x.proj`, `msbuild -p:Foo=1 ../../tmp/x/x.proj`,
+		// Run in a directory outside the workspace, msbuild builds its project and coverage
+		// imports the plugins its .coveragerc names.
+		`cd /tmp/x && msbuild`, `cd /tmp/x && coverage report`, `cd /tmp/x && coverage html`}
 	nearMisses := []string{`dotnet build`, `dotnet build x.sln`, `dotnet test tests/x.csproj`,
 		`dotnet build -c Release /p:Version=1.0`}
 	expectAttacks(t, attacks, nearMisses)
