@@ -68,7 +68,7 @@ func (p *Policy) buildsElsewhereFindings(an *analysis, projectDir string) {
 // runs in a container, or in a worktree the line made, is left as buildsElsewhereFindings leaves it.
 func (p *Policy) namedElsewhereFindings(an *analysis, bounds []buildBound) {
 	for i := range an.segments {
-		s := &an.segments[i]
+		s := asTool(&an.segments[i]) // python -m pytest is pytest
 		if s.opaque || !slices.Contains(outsideProjectTools, s.name) || !strings.HasPrefix(s.cwd, "/") || containerClients[s.name] ||
 			an.runsElsewhere(i) || slices.Contains(an.inRepos, i) {
 			continue

@@ -5,6 +5,8 @@ import (
 	"iter"
 	"path"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 )
 
 // homesDir holds the users' home directories.
@@ -61,19 +63,24 @@ func (p *Policy) containmentFailure(targets []target, cwd string, roots []string
 	return ask
 }
 
-// wildcardDelete judges a delete of a bare wildcard ("rm *", "rm -f ./*.*") in a project
-// directory: without -r it deletes the files directly inside, the project's README.md and
-// LICENSE among them, which a bare wildcard names no more than any other file.
+// wildcardDelete judges a delete of a bare wildcard ("rm *", "rm -f ./*.*", "rm [a-z]*") in a
+// project directory: without -r it deletes the files directly inside that it matches, the
+// project's README.md and LICENSE among them, which a bare wildcard names no more than any other
+// file.
 func (p *Policy) wildcardDelete(t target, cwd string, roots []string) *failure {
 	base := containerOf(t.path, cwd)
 	if base == "" || base == t.path || !isProjectRoot(base, roots) {
 		return nil
 	}
+	last := t.path[strings.LastIndexByte(t.path, '/')+1:]
 	entries := p.paths.kinds[PathNoDelete].entries
 	for i := range entries {
 		e := &entries[i]
 		if e.negate || e.anchored || e.example == "" || strings.HasSuffix(e.pattern, "/") || strings.HasPrefix(e.example, ".") {
 			continue // a bare wildcard matches no dotfile, and rm without -r deletes no directory
+		}
+		if !doublestar.MatchUnvalidated(foldName(last), foldName(e.example)) {
+			continue // rm [0-9]* deletes no LICENSE
 		}
 		inside := strings.TrimSuffix(base, "/") + "/" + e.example
 		if v, ok := p.paths.check(inside, opDelete, false); ok && v.kind == PathNoDelete {
@@ -158,6 +165,26 @@ func (p *Policy) containedFailure(t target, base string, roots []string, approve
 	return nil
 }
 
+// wildcardsOnly says whether a glob part holds nothing but wildcards, dots and brackets
+// ("*", ".*", "[a-z]*"): it may match any name directly inside its directory (a bracket read as
+// "?", which can only widen).
+func wildcardsOnly(c string) bool {
+	for i := 0; i < len(c); i++ {
+		switch c[i] {
+		case '*', '?', '.':
+		case '[':
+			_, end, how := readBracket(c, i)
+			if how != bracketClosed {
+				return false
+			}
+			i = end - 1
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // containerOf returns the directory a recursive operation on a resolved path covers: the path
 // itself, or for a glob ending in a bare wildcard the literal directory above its first wildcard
 // ("/workspace/*" covers /workspace). A glob that names something ("**/__pycache__", "build/*.o")
@@ -165,7 +192,7 @@ func (p *Policy) containedFailure(t target, base string, roots []string, approve
 // path against an unknown base is the unknown working directory ".".
 func containerOf(p, cwd string) string {
 	if i := strings.IndexAny(p, "*?[{"); i >= 0 {
-		if strings.Trim(p[strings.LastIndexByte(p, '/')+1:], "*?.") != "" {
+		if !wildcardsOnly(p[strings.LastIndexByte(p, '/')+1:]) {
 			return ""
 		}
 		j := strings.LastIndexByte(p[:i], '/')

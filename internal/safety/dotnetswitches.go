@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -34,10 +35,14 @@ func dotnetFileLogger(name string) bool {
 // names a test logger (trx;LogFileName=...), without an assembly.
 var dotnetLoggerSwitches = map[string]bool{"logger": true, "l": true, "distributedlogger": true, "dl": true}
 
-// msbuildPropertySwitches set properties (-p:NAME=VALUE;NAME=VALUE).
+// msbuildPropertySwitches set properties (-p:NAME=VALUE;NAME=VALUE), or restore's alone
+// (-rp:, -restoreProperty:), which is where its package sources are read.
 //
 //nolint:goconst // switch names read best literally
-var msbuildPropertySwitches = map[string]bool{"p": true, "property": true}
+var msbuildPropertySwitches = map[string]bool{"p": true, "property": true, "rp": true, "restoreproperty": true}
+
+// cmdMSBuild is MSBuild run by itself (Mono's, or a script of the SDK's).
+const cmdMSBuild = "msbuild"
 
 // msbuildCodeProps are the properties that make MSBuild import a targets or props file, or run a
 // tool, from the path they hold (besides any property ending in ToolPath or ToolExe: CscToolPath),
@@ -58,16 +63,32 @@ var msbuildCodeProps = map[string]bool{
 	"nuget_fallback_packages": true, "nuget_plugin_paths": true, "nuget_http_cache_path": true,
 	// dotnet's home: NuGet reads its user config (package sources) and keeps its packages below it.
 	"dotnet_cli_home": true,
+	// The SDKs' directory the SDK resolver takes every project's Sdk.props and Sdk.targets from,
+	// and the dotnet directory it finds them below; the folders of more SDK resolvers
+	// (assemblies MSBuild loads); the MSBuild dotnet runs; NuGet's plugins by runtime.
+	"dotnet_msbuild_sdk_resolver_sdks_dir": true, "dotnet_msbuild_sdk_resolver_cli_dir": true,
+	"msbuildadditionalsdkresolversfolder": true, "msbuildadditionalsdkresolversfolder_net": true,
+	"msbuildadditionalsdkresolversfolder_netframework": true, "msbuild_exe_path": true,
+	"nuget_netcore_plugin_paths": true, "nuget_netfx_plugin_paths": true,
+	// Where restore's generated nuget.g.props and nuget.g.targets are imported from (obj/ by
+	// default), and the packages folder they import each package's build/*.targets from.
+	"msbuildprojectextensionspath": true, "baseintermediateoutputpath": true, "nugetpackageroot": true,
+	"nugetpackagefolders": true, "roslyntargetspath": true,
 }
 
+// msbuildCodeSuffixes end the names of properties that name a tool MSBuild runs (CscToolPath,
+// CscToolExe) or a file or folder it imports from (CustomAfterMicrosoftCommonTargets,
+// MSBuildExtensionsPath32): an open family, so judged by its ending.
+var msbuildCodeSuffixes = []string{"toolpath", "toolexe", "toolspath", "targetspath", "propspath", "extensionspath", "targets", "props"}
+
 // msbuildCodeName reports whether a property (or variable) name, in any case, is one of
-// msbuildCodeProps or ends in ToolPath or ToolExe.
+// msbuildCodeProps or ends in one of msbuildCodeSuffixes.
 func msbuildCodeName(name string) bool {
 	if len(name) <= len("toolexe") {
 		return false
 	}
 	k := strings.ToLower(name)
-	return msbuildCodeProps[k] || strings.HasSuffix(k, "toolpath") || strings.HasSuffix(k, "toolexe")
+	return msbuildCodeProps[k] || slices.ContainsFunc(msbuildCodeSuffixes, func(suf string) bool { return strings.HasSuffix(k, suf) })
 }
 
 // msbuildCodeVar reports whether an environment variable makes dotnet's MSBuild load code from
@@ -76,7 +97,7 @@ func msbuildCodeName(name string) bool {
 // what -p:CustomBeforeMicrosoftCommonTargets=/tmp/x.targets does; NuGet reads NUGET_PACKAGES as
 // restore's RestorePackagesPath.
 func msbuildCodeVar(name, val string) bool {
-	return msbuildCodeName(name) && val != "" && !entriesBelow(val, ";")
+	return msbuildCodeName(name) && val != "" && !msbuildEntriesBelow(val, ";")
 }
 
 // dotnetSwitch reads a word as a switch with its value after a colon: its name in lower case
@@ -138,35 +159,118 @@ func msbuildParam(params, key string, bare bool) string {
 }
 
 // dotnetMSBuildCode returns the MSBuild switch that loads code from outside the project: a logger
-// whose assembly is a path from elsewhere, or a property (-p:, -property:, several joined by ";")
-// naming targets, props or a tool there.
+// whose assembly is a path from elsewhere, a property (several joined by ";" or ",") naming
+// targets, props, a tool or package sources there, or a response file from elsewhere, whose
+// switches the engine has not seen. msbuild itself reads the same switches.
 func dotnetMSBuildCode(s *segment) string {
-	if s.name != cmdDotnet {
+	if s.name != cmdDotnet && s.name != cmdMSBuild {
 		return ""
 	}
-	for _, w := range s.words[1:] {
-		if w.s == "--" {
-			return ""
-		}
-		name, val, ok := dotnetSwitch(w.s)
+	for _, sw := range msbuildSwitches(s) {
 		switch {
-		case !ok:
-		case dotnetLoggerSwitches[name]:
-			// CLASS,ASSEMBLY;PARAMS; a distributed logger's two joined by "*".
-			for l := range strings.SplitSeq(val, "*") {
+		case sw.name == "@":
+			// dotnet's parser and MSBuild both read more switches from @FILE.
+			if sw.w.dynamic || !inThisProject(sw.val) {
+				return sw.w.s
+			}
+		case dotnetLoggerSwitches[sw.name]:
+			// [CLASS,]ASSEMBLY[;PARAMS]: the class is optional, so without a comma the whole is
+			// the assembly; a distributed logger's two are joined by "*".
+			for l := range strings.SplitSeq(sw.val, "*") {
 				l, _, _ = strings.Cut(l, ";")
-				if _, asm, ok := strings.Cut(l, ","); ok && (w.dynamic || !entriesBelow(strings.TrimSpace(asm), ",")) {
-					return w.s
+				if _, asm, ok := strings.Cut(l, ","); ok {
+					l = asm
+				}
+				if sw.w.dynamic || !msbuildEntriesBelow(strings.TrimSpace(l), ",") {
+					return sw.w.s
 				}
 			}
-		case msbuildPropertySwitches[name]:
-			for kv := range strings.SplitSeq(val, ";") {
-				k, v, _ := strings.Cut(kv, "=")
-				if msbuildCodeName(strings.TrimSpace(k)) && (w.dynamic || !entriesBelow(v, ";")) {
-					return w.s
-				}
-			}
+		case msbuildPropertySwitches[sw.name] && msbuildPropertiesCode(sw.val, sw.w.dynamic):
+			return sw.w.s
 		}
 	}
 	return ""
+}
+
+// msbuildPropertiesCode reports whether a property switch's value (NAME=VALUE, several separated
+// by ";" or ",", MSBuild's quotes removed) sets a code property (msbuildCodeName) to a path from
+// outside the project. A part without "=" is read as the previous value's continuation
+// (-p:RestoreSources="a;/tmp/x"), so either reading of a separator inside quotes is judged.
+func msbuildPropertiesCode(val string, dynamic bool) bool {
+	key := ""
+	for part := range strings.FieldsFuncSeq(strings.ReplaceAll(val, `"`, ""), func(r rune) bool { return r == ';' || r == ',' }) {
+		k, v, ok := strings.Cut(part, "=")
+		if ok {
+			key = strings.TrimSpace(k)
+		} else {
+			v = part
+		}
+		if msbuildCodeName(key) && (dynamic || !msbuildEntriesBelow(v, ";")) {
+			return true
+		}
+	}
+	return false
+}
+
+// msbuildEntriesBelow is entriesBelow for an MSBuild value, which MSBuild unescapes (%2F is "/"):
+// a value with a "%" is not known.
+func msbuildEntriesBelow(val, sep string) bool {
+	return !strings.Contains(val, "%") && entriesBelow(val, sep)
+}
+
+// dashesEndSwitches says whether "--" ends the MSBuild switches of a dotnet command line: the
+// words after it are dotnet test's run settings, or the program's own arguments (dotnet run, exec,
+// an assembly). Elsewhere (dotnet build -- -p:X=Y) the words after it may reach MSBuild, so they
+// are read as switches too.
+func dashesEndSwitches(s *segment) bool {
+	if s.name != cmdDotnet || len(s.operands) == 0 {
+		return false
+	}
+	op := strings.ToLower(s.operands[0].s)
+	return op == subTest || op == subRun || op == subExec || op == "vstest" || strings.HasSuffix(op, ".dll")
+}
+
+// msbuildSwitch is a switch of dotnet's or msbuild's command line: its name in lower case ("@"
+// for a response file), its value, and the word that holds it.
+type msbuildSwitch struct {
+	name, val string
+	w         word
+}
+
+// msbuildSwitches returns the switches of a dotnet or msbuild command line (up to a "--" that
+// ends them, dashesEndSwitches), in every
+// spelling its two parsers read: MSBuild's -name:value, /name:value and --name:value in any case;
+// dotnet's own parser's (System.CommandLine) value after "=" as after ":" (-p=NAME=VALUE), whichever
+// comes first, both readings kept; a property switch's value as the next word (-p NAME=VALUE,
+// --property NAME=VALUE); and @FILE, a response file.
+func msbuildSwitches(s *segment) []msbuildSwitch {
+	var out []msbuildSwitch
+	ws := s.words[1:]
+	stop := dashesEndSwitches(s)
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
+		if w.s == "--" && stop {
+			break
+		}
+		if f, ok := strings.CutPrefix(w.s, "@"); ok {
+			out = append(out, msbuildSwitch{"@", f, w})
+			continue
+		}
+		if name, val, ok := dotnetSwitch(w.s); ok {
+			out = append(out, msbuildSwitch{name, val, w})
+		}
+		name, val, ok := strings.Cut(strings.TrimLeft(w.s, "-/"), "=")
+		if !strings.HasPrefix(w.s, "-") && !strings.HasPrefix(w.s, "/") || strings.ContainsAny(name, ":/") {
+			continue
+		}
+		name = strings.ToLower(name)
+		switch {
+		case ok:
+			out = append(out, msbuildSwitch{name, val, w})
+		case msbuildPropertySwitches[name] && i+1 < len(ws):
+			i++
+			out = append(out, msbuildSwitch{name, ws[i].s, ws[i]})
+		}
+	}
+	return out
 }

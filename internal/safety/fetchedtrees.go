@@ -44,7 +44,11 @@ var buildTools = strings.Fields("make gmake bmake just task rake go cargo npm pn
 	// make it follow a script's sources (external-sources) and name where it looks (source-path).
 	"ansible shellcheck " +
 	// Task and process runners, and tools that load their configuration as code.
-	"pixi devbox honcho foreman overmind hivemind earthly dagger clojure clj babel")
+	"pixi devbox honcho foreman overmind hivemind earthly dagger clojure clj babel " +
+	// MSBuild run by itself builds the project or solution of the directory it runs in; coverage
+	// reads that directory's .coveragerc (or setup.cfg, tox.ini, pyproject.toml), whose plugins
+	// it imports.
+	"msbuild coverage")
 
 // recursiveTools discover what they run in every directory below the one they start in: a tree
 // fetched below it is run too.

@@ -1,6 +1,7 @@
 package safety
 
 import (
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -23,6 +24,27 @@ type charSet struct {
 }
 
 func (s *charSet) has(c byte) bool { return s.ascii[c>>6]&(1<<(c&63)) != 0 }
+
+// hasFolded says whether the set holds c in either case: names are compared folded.
+func (s *charSet) hasFolded(c byte) bool {
+	return s.has(c) || asciiBlock(c) == 3 && s.has(c-'a'+'A') || asciiBlock(c) == 2 && s.has(c-'A'+'a')
+}
+
+// meets says whether two sets share a character, in either case.
+func (s *charSet) meets(o *charSet) bool {
+	if s.nonASCII && o.nonASCII {
+		return true
+	}
+	for c := range byte(utf8.RuneSelf) {
+		if s.has(c) && o.hasFolded(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// size is how many ASCII characters the set holds.
+func (s *charSet) size() int { return bits.OnesCount64(s.ascii[0]) + bits.OnesCount64(s.ascii[1]) }
 
 func (s *charSet) add(c rune) {
 	if c >= utf8.RuneSelf {
@@ -272,10 +294,12 @@ func asciiBlock(c byte) int {
 	return 0
 }
 
-// nonASCIIRange is every character beyond ASCII in a canonical bracket, from U+00A0 (the C1
+// nonASCIIRange is every character beyond ASCII in a canonical bracket, from U+00A1 (the C1
 // controls name no file a policy protects) to the last code point: folding leaves both as they
-// are.
-const nonASCIIRange = "\u00a0-\U0010ffff"
+// are. U+00A0 and the other Unicode spaces are " " to foldPath, so the set holds " " instead:
+// starting the range at U+00A0 made it " " to U+10FFFF once folded, every ASCII character,
+// "." among them.
+const nonASCIIRange = "\u00a1-\U0010ffff"
 
 // write writes the set as a canonical bracket: runs of three or more as ranges, split where the
 // upper-case letters begin and end, so that folding the text to lower case folds the set with
@@ -283,8 +307,9 @@ const nonASCIIRange = "\u00a0-\U0010ffff"
 // An empty set is written as "?": erring toward a match.
 func (s *charSet) write(b *strings.Builder) {
 	if s.nonASCII {
-		// strings.ToLower folds the Kelvin sign to an ASCII k.
+		// strings.ToLower folds the Kelvin sign to an ASCII k, foldPath a Unicode space to " ".
 		s.add('k')
+		s.add(' ')
 	}
 	start := b.Len()
 	b.WriteByte('[')
@@ -403,4 +428,34 @@ func (s *charSet) example() byte {
 		}
 	}
 	return 'x'
+}
+
+// minWideBracket is how many characters a bracket holds at least to be read as "?" by
+// bareWildcard: a class of letters or digits ("[a-z]", "[0-9]", "[[:upper:]]").
+const minWideBracket = 10
+
+// bareWildcard says whether a glob part (a lower-cased canonical one) names nothing in
+// particular: wildcards and dots only ("*", "?*", "*.*"), not starting with a dot (a bare
+// wildcard matches no dotfile; ".*" names every one). A wide bracket counts as "?": one of at
+// least minWideBracket characters, none of them a dot, narrows "?" but aims at no name, so
+// ls [a-z]* is ls ?*; a narrow one ("[i]*", "[ab]*") is read as the letters it holds, as i* is,
+// and one that holds a dot may name a dotfile to a matcher other than bash.
+func bareWildcard(c string) bool {
+	if strings.HasPrefix(c, ".") {
+		return false
+	}
+	for i := 0; i < len(c); i++ {
+		switch c[i] {
+		case '*', '?', '.':
+		case '[':
+			set, end, how := readBracket(c, i)
+			if how != bracketClosed || set.has('.') || set.size() < minWideBracket {
+				return false
+			}
+			i = end - 1
+		default:
+			return false
+		}
+	}
+	return true
 }

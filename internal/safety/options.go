@@ -435,11 +435,23 @@ func elsewhereEnvReason(name, val string) string {
 		// tox's --workdir from the environment: the environments it reuses (outsideCodeOptions).
 		return "setting " + name + " to " + val + " makes tox reuse the environments it finds there, outside the project"
 	}
+	if elsewhereCodeDirVars[name] && val != "" && !entriesBelow(val, ":") {
+		return "setting " + name + " to " + val + " makes bundler or mix load the code it finds there, outside the project"
+	}
 	if pythonEnvironmentVars[name] && val != "" && !entriesBelow(val, ":") {
 		return "setting " + name + " to " + val + " makes poetry, pipenv or uv run the programs of an environment, or the scripts of a Pipfile, outside the project"
 	}
 	return ""
 }
+
+// elsewhereCodeDirVars name where a build tool finds code it loads as the project's, or reuses
+// compiled: bundler's installed gems (BUNDLE_PATH; bundle exec loads them) and its settings
+// directory (BUNDLE_APP_CONFIG, whose config sets BUNDLE_PATH and more); mix's archives (every
+// mix run loads the .ez files of MIX_HOME's archives and MIX_ARCHIVES), its project file
+// (MIX_EXS, Elixir code), its dependencies' sources (MIX_DEPS_PATH, compiled from there) and its
+// compiled build (MIX_BUILD_PATH, MIX_BUILD_ROOT, reused as cargo reuses a target directory).
+// A value below the project (BUNDLE_PATH=vendor/bundle) is the project's.
+var elsewhereCodeDirVars = wordSet("BUNDLE_PATH BUNDLE_APP_CONFIG MIX_HOME MIX_ARCHIVES MIX_EXS MIX_DEPS_PATH MIX_BUILD_PATH MIX_BUILD_ROOT")
 
 // pythonEnvironmentVars name the environment a Python project manager runs its commands in, or
 // where it finds it: an active VIRTUAL_ENV (poetry and pipenv use it, uv run --active), pipenv's

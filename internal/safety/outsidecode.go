@@ -183,9 +183,7 @@ func camelAndKebabOps(ops map[string]pathOp) map[string]pathOp {
 // project, or "" when there is none; python -m mypy and python -m pip are read as mypy and pip.
 // deno also runs a module a URL names as its operand.
 func outsideCode(s *segment) string {
-	if _, m, ok := pythonModuleRun(s); ok {
-		s = &m
-	}
+	s = asTool(s)
 	for _, check := range [...]func(*segment) string{jvmPropertyCode, swiftCompilerFlags, openInspector,
 		pnpmConfigOption, dotnetMSBuildCode, goReplaceOutside, jestJSONModules, outsideProject, outsideEnvFile, noptSpelling, toolchainPath} {
 		if why := check(s); why != "" {

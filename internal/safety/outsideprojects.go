@@ -9,7 +9,7 @@ import (
 // A recognised build or test tool pointed at another directory's project runs that project's
 // code: cargo test --manifest-path /tmp/x/Cargo.toml its build.rs and tests, go test -C /tmp/x
 // ./... its tests, npm test --prefix /tmp/x its package.json's script, pytest /tmp/x its conftest.py,
-// mvn test -f /tmp/x its pom's plugins, npx --prefix /tmp/x jest its node_modules/.bin/jest, bun test --cwd /tmp/x its tests, dotnet test /tmp/x/x.csproj its MSBuild targets, jest
+// mvn test -f /tmp/x its pom's plugins, npx --prefix /tmp/x jest its node_modules/.bin/jest, bun test --cwd /tmp/x its tests, dotnet test|build|pack|restore|msbuild /tmp/x/x.csproj (and msbuild's) its MSBuild targets, jest
 // --rootDir and vitest --root its config, uv run --project, poetry -P and pdm -p that project's
 // environment and scripts, npm test -w /tmp/x that workspace's script, pixi run --manifest-path
 // another pixi.toml's tasks, tsc -p and tsc --build the outputs their tsconfigs name, swift test --package-path its
@@ -26,7 +26,7 @@ import (
 //
 //nolint:goconst // program names read best literally, next to their neighbours
 var outsideProjectTools = slices.Concat(fileRunners, []string{"cargo", "tox", cmdPytest, "gradle", cmdMvn, cmdNpm, "pnpm", "yarn", "go", "ctest", "jest",
-	"vitest", cmdDotnet, "uv", "poetry", "pdm", "tsc", "prettier", "eslint", "rspec", cmdDeno, cmdBun, "swift", cmdNpx,
+	"vitest", cmdDotnet, cmdMSBuild, "uv", "poetry", "pdm", "tsc", "prettier", "eslint", "rspec", cmdDeno, cmdBun, "swift", cmdNpx,
 	// Runners no prefix recognises, given files from elsewhere, run them at Yolo too, as python
 	// /tmp/x.py does: the fileRunners, java's source and jar launchers, swift's scripts.
 	"java",
@@ -151,13 +151,12 @@ func testPathOperands(s *segment) []word {
 		if len(ops) > 0 && ops[0].s == subTest {
 			return ops[1:]
 		}
+	case cmdMSBuild:
+		return msbuildOperands(s)
 	case cmdDotnet:
-		ops := slices.DeleteFunc(runnerPositionals(s.words[1:], dotnetValued, nil), func(w word) bool {
-			_, _, sw := dotnetSwitch(w.s) // MSBuild's /property:X=Y is a switch, not a path
-			return sw || slices.Contains(msbuildBareSwitches, strings.ToLower(w.s))
-		})
+		ops := msbuildOperands(s)
 		switch {
-		case len(ops) > 1 && (ops[0].s == subTest || ops[0].s == subBuild):
+		case len(ops) > 1 && dotnetProjectVerbs[ops[0].s]:
 			return ops[1:]
 		case len(ops) > 0 && strings.HasSuffix(strings.ToLower(ops[0].s), ".dll"):
 			return ops[:1] // dotnet x.dll runs the assembly
@@ -171,6 +170,20 @@ func testPathOperands(s *segment) []word {
 		}
 	}
 	return nil
+}
+
+// dotnetProjectVerbs are dotnet's subcommands that evaluate and build (or restore, pack, clean,
+// format) the project or solution their operand names, running its MSBuild targets, tasks and
+// analyzers: one from elsewhere runs that code.
+var dotnetProjectVerbs = wordSet("test build msbuild pack publish restore clean format vstest")
+
+// msbuildOperands are a dotnet or msbuild command line's operands that are no switch: MSBuild's
+// /property:X=Y and /restore are switches, not paths.
+func msbuildOperands(s *segment) []word {
+	return slices.DeleteFunc(runnerPositionals(s.words[1:], dotnetValued, nil), func(w word) bool {
+		_, _, sw := dotnetSwitch(w.s)
+		return sw || slices.Contains(msbuildBareSwitches, strings.ToLower(w.s))
+	})
 }
 
 // fileRunners are the test and script runners no prefix recognises whose operands are the files

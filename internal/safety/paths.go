@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 	"golang.org/x/text/unicode/norm"
@@ -641,7 +642,7 @@ func (e *pathEntry) globMayName(g *agentGlob) bool {
 func (e *pathEntry) namesNothingOf(g *agentGlob, gbase, ebase string) bool {
 	// A bare wildcard does not match a leading dot, so it names no dotfile; ".*" and ".??*" start
 	// with a literal dot and expand to every dotfile, ".env" among them.
-	if strings.Trim(gbase, "*?.") == "" && !strings.HasPrefix(gbase, ".") {
+	if bareWildcard(gbase) {
 		return true
 	}
 	if strings.HasPrefix(ebase, ".") && !strings.HasPrefix(gbase, ".") {
@@ -665,7 +666,7 @@ func extensionOnly(gbase string) bool {
 // (ebase, the last part of its example): a bare wildcard names no dotfile, and only a component
 // the name matches counts.
 func globNames(c, ebase string, e *pathEntry) bool {
-	if strings.Trim(c, "*?.") == "" && !strings.HasPrefix(c, ".") || strings.HasPrefix(ebase, ".") && !strings.HasPrefix(c, ".") {
+	if bareWildcard(c) || strings.HasPrefix(ebase, ".") && !strings.HasPrefix(c, ".") {
 		return false
 	}
 	return doublestar.MatchUnvalidated(c, ebase) && e.matches(ebase)
@@ -697,7 +698,7 @@ func (g *agentGlob) dirGlobs() []string {
 		g.haveDirs = true
 		parts := g.parts()
 		for _, c := range parts[:max(len(parts)-1, 0)] {
-			if strings.ContainsAny(c, "*?[") && (strings.Trim(c, "*?.") != "" || strings.HasPrefix(c, ".")) && !slices.Contains(g.dirs, c) {
+			if strings.ContainsAny(c, "*?[") && !bareWildcard(c) && !slices.Contains(g.dirs, c) {
 				if len(g.dirs) == maxDirGlobs {
 					g.dirs = []string{".*", "[!.]*"}
 					break
@@ -792,10 +793,13 @@ func segmentsMeet(gs []string, pattern string) bool {
 }
 
 // globsMeet reports whether two single-component globs (*, ?, [...] and literals) can match the
-// same name. A character class counts as any character, which can only make two globs meet more
-// often. The table is bounded by the lengths of the two globs.
+// same name. A bracket is the characters it may match, in either case (folded names are
+// compared), so [0-9]*.o and license.* never meet; one that may match a character beyond ASCII
+// counts as any character, which can only make two globs meet more often. The table is bounded
+// by the lengths of the two globs.
 func globsMeet(a, b string) bool {
-	ta, tb := globTokens(a), globTokens(b)
+	ta, sa := globTokens(a)
+	tb, sb := globTokens(b)
 	if len(ta) > 256 || len(tb) > 256 {
 		return true
 	}
@@ -818,7 +822,7 @@ func globsMeet(a, b string) bool {
 		case i == len(ta) || j == len(tb):
 			r = false
 		default:
-			r = (ta[i] == globAny || tb[j] == globAny || ta[i] == tb[j]) && meet(i+1, j+1)
+			r = tokensMeet(ta[i], tb[j], sa, sb) && meet(i+1, j+1)
 		}
 		seen[key] = r
 		return r
@@ -826,14 +830,34 @@ func globsMeet(a, b string) bool {
 	return meet(0, 0)
 }
 
-// Glob tokens besides literal bytes.
+// tokensMeet reports whether two one-character glob tokens may match the same character: a
+// literal byte, globAny, or a bracket (globSet-k, its set sa[k] or sb[k]).
+func tokensMeet(x, y int, sa, sb []charSet) bool {
+	switch {
+	case x == globAny || y == globAny || x == y && x >= 0:
+		return true
+	case x <= globSet && y <= globSet:
+		return sa[globSet-x].meets(&sb[globSet-y])
+	case x <= globSet:
+		return y >= 0 && y < utf8.RuneSelf && sa[globSet-x].hasFolded(byte(y))
+	case y <= globSet:
+		return x >= 0 && x < utf8.RuneSelf && sb[globSet-y].hasFolded(byte(x))
+	}
+	return false
+}
+
+// Glob tokens besides literal bytes: a bracket is globSet-k, its set the k-th globTokens returns.
 const (
 	globStar = -1
 	globAny  = -2
+	globSet  = -3
 )
 
-func globTokens(g string) []int {
+// globTokens returns a glob's tokens, and the sets of its brackets that hold only ASCII
+// characters (one that may match beyond ASCII, a character of several bytes, is globAny).
+func globTokens(g string) ([]int, []charSet) {
 	out := make([]int, 0, len(g))
+	var sets []charSet
 	for i := 0; i < len(g); i++ {
 		switch c := g[i]; c {
 		case '*':
@@ -845,16 +869,21 @@ func globTokens(g string) []int {
 		case '[':
 			// A bracket is read as bash reads it ("[]e]" is one character, readBracket); one
 			// that nothing closes is the character "[".
-			_, end, how := readBracket(g, i)
+			set, end, how := readBracket(g, i)
 			switch how {
 			case bracketLiteral:
 				out = append(out, '[')
 				continue
 			case bracketUnread:
-				return append(out, globStar) // may be anything from here: it meets every name
+				return append(out, globStar), sets // may be anything from here: it meets every name
 			}
 			i = end - 1
-			out = append(out, globAny)
+			if set.nonASCII {
+				out = append(out, globAny)
+				continue
+			}
+			out = append(out, globSet-len(sets))
+			sets = append(sets, set)
 		case '\\':
 			if i+1 < len(g) {
 				i++
@@ -864,7 +893,7 @@ func globTokens(g string) []int {
 			out = append(out, int(c))
 		}
 	}
-	return out
+	return out, sets
 }
 
 // pathPolicy is the compiled union of the default and project path policies.

@@ -152,3 +152,16 @@ func pythonModuleRun(s *segment) (string, segment, bool) {
 	}
 	return p.target.s, segment{name: p.target.s, words: p.words, cwd: s.cwd}, true
 }
+
+// asTool returns the segment as the tool it runs: python -m pytest is pytest, in the segment's
+// directory, so a check keyed on the tool's name reads the module form too. The prefix runners
+// (uv run, poetry run, npx ...) are segments of their own already (wrappers.go, runners.go); the
+// interpreter's module form is the one that is not.
+func asTool(s *segment) *segment {
+	if _, m, ok := pythonModuleRun(s); ok {
+		// py.test is pytest as a module too (programAliases).
+		m.name, m.env, m.opaque, m.text = commandName(m.name), s.env, s.opaque, s.text
+		return &m
+	}
+	return s
+}

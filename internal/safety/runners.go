@@ -128,6 +128,13 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	// command: pixi run 'rm -rf ~' is rm -rf ~ in deno_task_shell).
 	"hatch": {subRun: {envPrefix: true, joinScript: true}, "env": {again: true}},
 	"rye":   {subRun: {longArgs: []string{"pyproject"}}},
+	// coverage run runs a Python program under measurement: -m's module, as python -m does, or
+	// else its first operand as a Python file, whatever its name. Its options are listed (optparse
+	// takes abbreviations), so one it does not list, which may take the word read as the program,
+	// makes it opaque.
+	"coverage": {subRun: {pyAlways: true, strict: true, shortFlags: "aLmph",
+		longArgs: []string{"concurrency", "context", "data-file", subDebug, "include", "omit", "rcfile", "source", "save-signal"},
+		flags:    []string{"append", "branch", "module", "parallel-mode", "pylib", "timid", subHelp}}},
 	// npm explore PKG [-- CMD]: the words after PKG, joined, are a script for npm's shell, run in
 	// node_modules/PKG (or that shell alone, reading what it is fed).
 	"npm": {"exec": npmExec, "x": npmExec, "explore": {skip: 1, joinScript: true, shellIfNone: true}},

@@ -33,6 +33,7 @@ type wrapSpec struct {
 	fetch       *fetchSpec // options by which a runner fetches what it runs from where the caller chooses (uv run --index)
 	envPrefix   bool       // the command may follow matrix filters and name an environment first (hatch run +py=3.12 test:pytest)
 	pyScript    bool       // a module, a Python file, a URL or "-" runs under python (uv run -m pytest, uv run x.py)
+	pyAlways    bool       // its command is always a Python program: -m's module or a file (coverage run)
 	again       bool       // the command is the program's own (yarn workspace NAME exec CMD is yarn exec CMD)
 	shellIfNone bool       // given no command, it runs the user's shell, which reads what it is fed (aws-vault exec PROFILE)
 	versioned   bool       // a version may come before the command (nvm exec 20 CMD; without one, .nvmrc's)
@@ -201,6 +202,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 			a.unwrap(idx, spec, redirs, depth)
 		} else {
 			a.interpreter(idx, redirs)
+			a.pythonModuleRunner(idx, redirs, depth)
 			a.scriptFallback(idx, redirs, depth)
 		}
 	}
@@ -544,6 +546,8 @@ func (spec wrapSpec) command(prog word, own, rest []word) []word {
 		return envCommand(rest)
 	case spec.pyScript:
 		return pythonCommand(own, rest)
+	case spec.pyAlways:
+		return pyProgramCommand(own, rest, spec)
 	case spec.versioned && len(rest) > 1 && isVersionWord(rest[0]):
 		return rest[1:]
 	case spec.atVersion && !rest[0].dynamic:
@@ -567,7 +571,7 @@ var nvmAliases = wordSet("node stable unstable iojs system default current")
 // file, a URL's script (downloaded first), standard input ("-"), or any file with --script or
 // --gui-script, as uv run python would ("uv run x.py" is "uv run python x.py"); otherwise rest.
 func pythonCommand(own, rest []word) []word {
-	py := word{s: "python"}
+	py := word{s: cmdPython}
 	for _, w := range own {
 		switch w.s {
 		case "-m", "--module":
@@ -580,6 +584,30 @@ func pythonCommand(own, rest []word) []word {
 		return append([]word{py}, rest...)
 	}
 	return rest
+}
+
+// cmdPython is the interpreter a runner runs a Python program with.
+const cmdPython = "python"
+
+// pyProgramCommand returns the command line coverage run runs under python: python -m MODULE
+// ARGS when its own options hold -m (--module, an abbreviation of it, or in a bundle: -pm), else
+// python FILE ARGS. A long option's value is skipped, so "--omit -m" sets no module.
+func pyProgramCommand(own, rest []word, spec wrapSpec) []word {
+	py := word{s: cmdPython}
+	longs := slices.Concat(spec.flags, spec.longArgs)
+	for k := 0; k < len(own); k++ {
+		v := own[k].s
+		long, isLong := strings.CutPrefix(v, "--")
+		name, _, joined := strings.Cut(long, "=")
+		switch {
+		case isLong && expandLong(name, longs...) == "module",
+			!isLong && strings.HasPrefix(v, "-") && strings.ContainsRune(v[1:], 'm'):
+			return append([]word{py, {s: "-m"}}, rest...)
+		case isLong && !joined && slices.Contains(spec.longArgs, expandLong(name, longs...)):
+			k++
+		}
+	}
+	return append([]word{py}, rest...)
 }
 
 // envCommand returns the command hatch run runs: after its matrix filters (+py=3.12), the first
@@ -1188,6 +1216,27 @@ func (a *analyzer) gitScripts(seg segment, depth int) {
 	case len(rest) > 1:
 		a.command(rest, nil, nil, depth+1)
 	}
+}
+
+// pythonModuleRunner analyses the command line of a runner run as a Python module as the
+// runner's own (a segment of its own, unwrapped as the runner is): python -m uv run python
+// /tmp/x.py is uv run python /tmp/x.py, python -m coverage run /tmp/x.py is coverage run
+// /tmp/x.py. Before, the module's words were the python segment's operands, and what the runner
+// runs was not read.
+func (a *analyzer) pythonModuleRunner(idx int, redirs []*syntax.Redirect, depth int) {
+	mod, m, ok := pythonModuleRun(&a.out.segments[idx])
+	// python -m dotenv run is asked for whatever it runs (printsDotenv).
+	if !ok || mod == cmdDotenv || subcommandRunners[mod] == nil && !isRunnerWrapper(mod) {
+		return
+	}
+	words := append([]word{{s: mod}}, m.words[1:]...)
+	a.command(words, redirs, a.out.segments[idx].pipeFrom, depth+1)
+}
+
+// isRunnerWrapper says whether a program is a runner known by its name (runnerWrappers).
+func isRunnerWrapper(name string) bool {
+	_, ok := runnerWrappers[name]
+	return ok
 }
 
 // interpreter marks a segment of an interpreter that runs inline code as opaque.
