@@ -1678,7 +1678,8 @@ func (a *analyzer) findPaths(s *segment) {
 		readRoots()
 		return
 	}
-	deletes := readFind(s.words, roots).deletes // the tests before -delete, in one AND chain
+	e := readFind(s.words, roots)
+	deletes := e.deletes // the tests before -delete, in one AND chain
 	filtered := len(deletes) > 0
 	for _, y := range deletes {
 		if strings.Trim(path.Base(y), "*?.") == "" {
@@ -1686,7 +1687,7 @@ func (a *analyzer) findPaths(s *segment) {
 		}
 	}
 	if filtered {
-		for _, y := range deletes {
+		for _, y := range slices.Concat(deletes, e.gitDeletes) {
 			a.touch(word{s: y, glob: true}, opDelete)
 		}
 		readRoots()

@@ -4,9 +4,7 @@ import "testing"
 
 // TestReviewRF41 holds the attacks review rf41 found admitted at Default and/or Yolo after
 // 2666b24e (find's expression reader, /proc globs as written), each checked with bash 5.2 and GNU
-// find 4.9.0 in a scratch directory. Left open, in docs/engine.md's limits: find descends into
-// dot directories, so `find . -name HEAD -delete` deletes .git/HEAD, while ./**/HEAD is judged
-// as a bash glob, which does not.
+// find 4.9.0 in a scratch directory.
 func TestReviewRF41(t *testing.T) {
 	attacks := []string{
 		// "{}" is one argument with ";": every name in its place shifted sh -c's positional
@@ -19,6 +17,11 @@ func TestReviewRF41(t *testing.T) {
 		`find . -name a.md -execdir sh -c 'cat "$1"' {} .env \;`,
 		`find . -name a.md -exec sh -c '"$1"' {} /tmp/evil \;`,  // Yolo: runs code outside the project
 		`find . g -name a.md -exec sh -c 'cat "$1"' {} .env \;`, // two roots: also before
+		// find descends into dot directories: ./**/HEAD (a bash glob) does not reach .git/HEAD.
+		`find . -name HEAD -delete`, `find . -name index -delete`, `find . -iname head -exec rm {} +`,
+		`find . -name HEAD -exec cp /tmp/x {} \;`, `find . -name packed-refs -exec cp /tmp/x {} \;`,
+		`find . -name 'pack-*.pack' -delete`, `find . -name '*.lock' -delete`,
+		`find . -name pre-commit -execdir cp /tmp/x {} \;`, `find src -name HEAD -exec sh -c 'rm "$1"' _ {} \;`,
 		// -fprint/-fprintf/-fls to stdout print to xargs too, before the tests or any text.
 		`find . -fprint /dev/stdout -name '*.md' | xargs cat`,
 		`find . -name '*.md' -fprintf /dev/stdout '.env\n' | xargs cat`,
@@ -38,6 +41,9 @@ func TestReviewRF41(t *testing.T) {
 		`: > '!'; find ? -name '*.md' -exec cat {} \;`,
 	}
 	nearMisses := []string{`find . -name a.md -exec sh -c 'wc -l "$1"' _ {} \;`, `find . -name '*.md' -exec cat {} +`,
-		`find src/*.d -name '*.go' -exec gofmt -l {} +`, `find . -name '*.md' -ok wc -l {} \;`}
+		`find src/*.d -name '*.go' -exec gofmt -l {} +`, `find . -name '*.md' -ok wc -l {} \;`,
+		`find . -name '*.pyc' -delete`, `find . -name node_modules -exec rm -rf {} +`, `find . -name .DS_Store -delete`,
+		`find . -name '*.go' -exec gofmt -w {} +`, `find . -type d -name __pycache__ -exec rm -rf {} +`,
+		`find . -name HEAD -exec cat {} +`}
 	expectRefusedAtEveryAutonomy(t, attacks, nearMisses)
 }
