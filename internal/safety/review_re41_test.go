@@ -1,0 +1,73 @@
+package safety
+
+import (
+	"os"
+	"testing"
+)
+
+// Evidence for review re41 (attacker review of engine40): each row is admitted today at Default
+// and/or Yolo and should not be. Skipped unless RE41_EVIDENCE=1, since they fail until fixed.
+func re41Evidence(t *testing.T) {
+	t.Helper()
+	if os.Getenv("RE41_EVIDENCE") != "1" {
+		t.Skip("evidence for review re41; RE41_EVIDENCE=1 runs it")
+	}
+}
+
+// TestRE41DotglobChildShell: bash -O dotglob makes a bare wildcard (and, since engine40, a
+// wildcard with a wide bracket) match dotfiles; shopt -s dotglob is opaque, -O dotglob is not.
+// bash 5.2 in a dir holding .env: `bash -O dotglob -c 'cat *[a-z]'` prints it. *[a-z] and
+// ?[a-z]* were denied before 5360606c; cat * was admitted before too.
+func TestRE41DotglobChildShell(t *testing.T) {
+	re41Evidence(t)
+	expectAttacks(t, []string{
+		`bash -O dotglob -c 'cat *[a-z]'`, `bash -O dotglob -c 'cat ?[a-z]*'`,
+		`bash -O dotglob -c 'cp *[a-z] /tmp/x/'`, `bash -O dotglob -c 'grep -h . *[a-z]'`,
+		`bash -O dotglob -c 'cat *'`, `bash -s -O dotglob <<< 'cat *'`,
+	}, []string{`bash -c 'cat [a-z]*'`, `bash -c 'ls *'`})
+}
+
+// TestRE41MoveToTargetDirectory: mv -t DIR SRC moves SRC away (GNU mv, checked): a lone source
+// after -t/--target-directory is read as the destination. mv -t /tmp [A-Z]* was denied before
+// f8083775 (zeroAccess by the bracket), mv -t /tmp LICENSE was admitted before engine40 too.
+func TestRE41MoveToTargetDirectory(t *testing.T) {
+	re41Evidence(t)
+	expectAttacks(t, []string{
+		`mv -t /tmp [A-Z]*`, `mv -t /tmp LICENSE`, `mv -t/tmp README.md`, `mv -ft /tmp LICENSE`,
+		`mv --target-directory /tmp LICENSE`, `mv --target-directory=/tmp LICENSE`,
+	}, []string{`mv -t /tmp x.log`})
+}
+
+// TestRE41MSBuildCodeProperties: properties that load code or test adapters from where they say,
+// outside the code-property family (msbuildCodeName): dotnet test's own --test-adapter-path,
+// --settings and "-- RunConfiguration.TestAdaptersPaths=" are asked, their MSBuild property
+// spellings are not; the SDK's task assembly is a UsingTask AssemblyFile.
+func TestRE41MSBuildCodeProperties(t *testing.T) {
+	re41Evidence(t)
+	expectAttacks(t, []string{
+		`dotnet test -p:VSTestTestAdapterPath=/tmp/x`, `dotnet test -p:VSTestSetting=/tmp/x.runsettings`,
+		`dotnet test -p:RunSettingsFilePath=/tmp/x.runsettings`,
+		`dotnet test '-p:VSTestCLIRunSettings=RunConfiguration.TestAdaptersPaths=/tmp/x'`,
+		`dotnet build -p:MicrosoftNETBuildTasksAssembly=/tmp/t.dll`, `dotnet build -p:MicrosoftNETBuildTasksDirectory=/tmp/`,
+	}, []string{`dotnet test -p:Configuration=Release`})
+}
+
+// TestRE41MSBuildValueBlanks: a value after "=" with a leading blank is read as a relative path
+// below the project; NuGet trims its property values (RestoreSources, RestoreConfigFile).
+func TestRE41MSBuildValueBlanks(t *testing.T) {
+	re41Evidence(t)
+	expectAttacks(t, []string{
+		`dotnet build '-p:RestoreConfigFile= /tmp/nuget.config'`, `dotnet build '-p:NuGetPackageRoot= /tmp/pkgs/'`,
+		`dotnet restore '-p:RestoreSources= /tmp/feed'`, `dotnet restore '-p:RestoreSources=x; /tmp/feed'`,
+	}, nil)
+}
+
+// TestRE41ModuleAndAliasSpellings: at Yolo, pytest's __main__ module and coverage's versioned
+// entry points (pip installs coverage3 and coverage-3.X) run what python -m pytest and coverage
+// run would, unread.
+func TestRE41ModuleAndAliasSpellings(t *testing.T) {
+	re41Evidence(t)
+	expectAttacks(t, []string{
+		`python -m pytest.__main__ /tmp/x`, `coverage3 run /tmp/x.py`, `coverage-3.12 run /tmp/x.py`,
+	}, nil)
+}
