@@ -122,7 +122,7 @@ var wrappers = map[string]wrapSpec{
 
 // shells run a script given with -c, a script file, or stdin.
 var shells = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true,
+	"sh": true, "bash": true, cmdZsh: true, "dash": true, "ksh": true, "mksh": true, "ash": true,
 	"fish": true, "rbash": true, "yash": true, "posh": true, "csh": true, "tcsh": true, "oksh": true,
 }
 
@@ -175,7 +175,7 @@ func (a *analyzer) follow(idx int, redirs []*syntax.Redirect, depth int) {
 		a.out.segments[idx].yields = printedWords(seg)
 	case name == "popd":
 		a.cwd = cwdUnknown
-	case name == cmdShopt:
+	case name == cmdShopt || name == cmdSetopt:
 		a.shopt(idx)
 	case name == cmdTrap:
 		a.trap(idx, depth)
@@ -237,21 +237,16 @@ func isStackIndex(s string) bool {
 	return len(s) > 1 && (s[0] == '+' || s[0] == '-') && strings.Trim(s[1:], "0123456789") == ""
 }
 
-// expansionOptions are shopt options that change what a word expands to in ways the engine does
-// not follow: * matching dotfiles, extended or case-blind globs, aliases.
-var expansionOptions = map[string]bool{"dotglob": true, "extglob": true, "nocaseglob": true, "nocasematch": true,
-	"expand_aliases": true, "globasciiranges": true, "cdable_vars": true}
-
 // shopt asks for a person when the command turns on an option that changes what later words
-// expand to ("shopt -s dotglob; cat *" reads .env).
+// expand to ("shopt -s dotglob; cat *" reads .env); zsh's setopt is read the same way.
 func (a *analyzer) shopt(idx int) {
 	seg := a.out.segments[idx]
-	if !slices.ContainsFunc(seg.words[1:], func(w word) bool { return w.s == "-s" || strings.HasPrefix(w.s, "-") && strings.Contains(w.s, "s") }) {
+	if seg.name == cmdShopt && !slices.ContainsFunc(seg.words[1:], func(w word) bool { return w.s == "-s" || strings.HasPrefix(w.s, "-") && strings.Contains(w.s, "s") }) {
 		return
 	}
 	for _, w := range seg.words[1:] {
-		if w.dynamic || expansionOptions[w.s] {
-			a.opaque(idx, "shopt "+w.s+" changes what later words expand to")
+		if w.dynamic || isExpansionOption(w.s) {
+			a.opaque(idx, seg.name+" "+w.s+" changes what later words expand to")
 			return
 		}
 	}
@@ -938,6 +933,10 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 	case a.out.segments[idx].name == cmdFish && fishUnread(words):
 		a.opaque(idx, "fish's options read otherwise than a POSIX shell's: it runs every -c it is given, "+
 			"a -c in a bundle takes the rest of the word, and -f, -d, -p, -D, -o take the next word")
+	case shellStartedExpanding(a.out.segments[idx].name, words[:i]):
+		// bash -O dotglob -c 'cat *' reads .env: the option is on before the script runs, as
+		// shopt -s dotglob would turn it on inside it.
+		a.opaque(idx, "the shell is started with an option that changes what its words expand to")
 	case slices.ContainsFunc(words[1:i], notShellOption):
 		// bash -c='rm -rf ~' refuses "-=", but which of its words a shell takes for the script
 		// once its options are not its own is not the engine's to guess.
