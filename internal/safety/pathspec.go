@@ -417,6 +417,7 @@ func (a *analyzer) argPaths(idx int) {
 	a.operandPaths(remoteOperands(seg, ops), op, spec)
 	a.sedBackups(seg, ops)
 	a.targetDirectory(seg, ops, spec)
+	a.moveToTarget(seg)
 	a.members = false
 	a.programOutputs(seg)
 	a.madeFiles(seg, ops)

@@ -14,17 +14,6 @@ func re41Evidence(t *testing.T) {
 	}
 }
 
-// TestRE41MoveToTargetDirectory: mv -t DIR SRC moves SRC away (GNU mv, checked): a lone source
-// after -t/--target-directory is read as the destination. mv -t /tmp [A-Z]* was denied before
-// f8083775 (zeroAccess by the bracket), mv -t /tmp LICENSE was admitted before engine40 too.
-func TestRE41MoveToTargetDirectory(t *testing.T) {
-	re41Evidence(t)
-	expectAttacks(t, []string{
-		`mv -t /tmp [A-Z]*`, `mv -t /tmp LICENSE`, `mv -t/tmp README.md`, `mv -ft /tmp LICENSE`,
-		`mv --target-directory /tmp LICENSE`, `mv --target-directory=/tmp LICENSE`,
-	}, []string{`mv -t /tmp x.log`})
-}
-
 // TestRE41MSBuildCodeProperties: properties that load code or test adapters from where they say,
 // outside the code-property family (msbuildCodeName): dotnet test's own --test-adapter-path,
 // --settings and "-- RunConfiguration.TestAdaptersPaths=" are asked, their MSBuild property
