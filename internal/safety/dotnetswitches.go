@@ -79,16 +79,23 @@ var msbuildCodeProps = map[string]bool{
 // msbuildCodeSuffixes end the names of properties that name a tool MSBuild runs (CscToolPath,
 // CscToolExe) or a file or folder it imports from (CustomAfterMicrosoftCommonTargets,
 // MSBuildExtensionsPath32): an open family, so judged by its ending.
-var msbuildCodeSuffixes = []string{"toolpath", "toolexe", "toolspath", "targetspath", "propspath", "extensionspath", "targets", "props"}
+// A task assembly MSBuild loads (MicrosoftNETBuildTasksAssembly, a UsingTask's AssemblyFile) or
+// the folder it loads it from (MicrosoftNETBuildTasksDirectory), and the test adapters dotnet
+// test loads (VSTestTestAdapterPath, run settings' TestAdaptersPaths) are the same family.
+var msbuildCodeSuffixes = []string{"toolpath", "toolexe", "toolspath", "targetspath", "propspath", "extensionspath", "targets", "props",
+	"assembly", "assemblyfile", "tasksdirectory", "adapterpath", "adapterspaths", "vstestsetting"}
 
 // msbuildCodeName reports whether a property (or variable) name, in any case, is one of
-// msbuildCodeProps or ends in one of msbuildCodeSuffixes.
+// msbuildCodeProps or ends in one of msbuildCodeSuffixes, or is dotnet test's: VSTest*Path, and
+// any that names run settings (VSTestSetting, RunSettingsFilePath, VSTestCLIRunSettings), which
+// say where test adapters and the dotnet host are loaded from.
 func msbuildCodeName(name string) bool {
 	if len(name) <= len("toolexe") {
 		return false
 	}
 	k := strings.ToLower(name)
-	return msbuildCodeProps[k] || slices.ContainsFunc(msbuildCodeSuffixes, func(suf string) bool { return strings.HasSuffix(k, suf) })
+	return msbuildCodeProps[k] || slices.ContainsFunc(msbuildCodeSuffixes, func(suf string) bool { return strings.HasSuffix(k, suf) }) ||
+		strings.HasPrefix(k, "vstest") && strings.HasSuffix(k, "path") || strings.Contains(k, "runsettings")
 }
 
 // msbuildCodeVar reports whether an environment variable makes dotnet's MSBuild load code from
@@ -213,9 +220,18 @@ func msbuildPropertiesCode(val string, dynamic bool) bool {
 }
 
 // msbuildEntriesBelow is entriesBelow for an MSBuild value, which MSBuild unescapes (%2F is "/"):
-// a value with a "%" is not known.
+// a value with a "%" is not known. An entry that is itself a setting
+// (RunConfiguration.TestAdaptersPaths=/tmp/x in run settings) is judged by its value too.
 func msbuildEntriesBelow(val, sep string) bool {
-	return !strings.Contains(val, "%") && entriesBelow(val, sep)
+	if strings.Contains(val, "%") {
+		return false
+	}
+	for e := range strings.SplitSeq(val, sep) {
+		if !entriesBelow(e, sep) || strings.Contains(e, "=") && !entriesBelow(e[strings.LastIndex(e, "=")+1:], sep) {
+			return false
+		}
+	}
+	return true
 }
 
 // dashesEndSwitches says whether "--" ends the MSBuild switches of a dotnet command line: the

@@ -14,20 +14,6 @@ func re41Evidence(t *testing.T) {
 	}
 }
 
-// TestRE41MSBuildCodeProperties: properties that load code or test adapters from where they say,
-// outside the code-property family (msbuildCodeName): dotnet test's own --test-adapter-path,
-// --settings and "-- RunConfiguration.TestAdaptersPaths=" are asked, their MSBuild property
-// spellings are not; the SDK's task assembly is a UsingTask AssemblyFile.
-func TestRE41MSBuildCodeProperties(t *testing.T) {
-	re41Evidence(t)
-	expectAttacks(t, []string{
-		`dotnet test -p:VSTestTestAdapterPath=/tmp/x`, `dotnet test -p:VSTestSetting=/tmp/x.runsettings`,
-		`dotnet test -p:RunSettingsFilePath=/tmp/x.runsettings`,
-		`dotnet test '-p:VSTestCLIRunSettings=RunConfiguration.TestAdaptersPaths=/tmp/x'`,
-		`dotnet build -p:MicrosoftNETBuildTasksAssembly=/tmp/t.dll`, `dotnet build -p:MicrosoftNETBuildTasksDirectory=/tmp/`,
-	}, []string{`dotnet test -p:Configuration=Release`})
-}
-
 // TestRE41MSBuildValueBlanks: a value after "=" with a leading blank is read as a relative path
 // below the project; NuGet trims its property values (RestoreSources, RestoreConfigFile).
 func TestRE41MSBuildValueBlanks(t *testing.T) {
