@@ -220,14 +220,16 @@ func msbuildPropertiesCode(val string, dynamic bool) bool {
 }
 
 // msbuildEntriesBelow is entriesBelow for an MSBuild value, which MSBuild unescapes (%2F is "/"):
-// a value with a "%" is not known. An entry that is itself a setting
+// a value with a "%" is not known. NuGet and the SDK trim each entry ("x; /tmp/feed" names
+// /tmp/feed), so blanks around one do not count; an entry that is itself a setting
 // (RunConfiguration.TestAdaptersPaths=/tmp/x in run settings) is judged by its value too.
 func msbuildEntriesBelow(val, sep string) bool {
 	if strings.Contains(val, "%") {
 		return false
 	}
 	for e := range strings.SplitSeq(val, sep) {
-		if !entriesBelow(e, sep) || strings.Contains(e, "=") && !entriesBelow(e[strings.LastIndex(e, "=")+1:], sep) {
+		e = strings.TrimSpace(e)
+		if !entriesBelow(e, sep) || strings.Contains(e, "=") && !entriesBelow(strings.TrimSpace(e[strings.LastIndex(e, "=")+1:]), sep) {
 			return false
 		}
 	}

@@ -14,16 +14,6 @@ func re41Evidence(t *testing.T) {
 	}
 }
 
-// TestRE41MSBuildValueBlanks: a value after "=" with a leading blank is read as a relative path
-// below the project; NuGet trims its property values (RestoreSources, RestoreConfigFile).
-func TestRE41MSBuildValueBlanks(t *testing.T) {
-	re41Evidence(t)
-	expectAttacks(t, []string{
-		`dotnet build '-p:RestoreConfigFile= /tmp/nuget.config'`, `dotnet build '-p:NuGetPackageRoot= /tmp/pkgs/'`,
-		`dotnet restore '-p:RestoreSources= /tmp/feed'`, `dotnet restore '-p:RestoreSources=x; /tmp/feed'`,
-	}, nil)
-}
-
 // TestRE41ModuleAndAliasSpellings: at Yolo, pytest's __main__ module and coverage's versioned
 // entry points (pip installs coverage3 and coverage-3.X) run what python -m pytest and coverage
 // run would, unread.
