@@ -150,7 +150,9 @@ func pythonModuleRun(s *segment) (string, segment, bool) {
 	if !ok || p.kind != pyModule || p.target.dynamic {
 		return "", segment{}, false
 	}
-	return p.target.s, segment{name: p.target.s, words: p.words, cwd: s.cwd}, true
+	// A package's __main__ module is what -m PACKAGE runs: python -m pytest.__main__ is pytest.
+	mod := strings.TrimSuffix(p.target.s, ".__main__")
+	return mod, segment{name: mod, words: p.words, cwd: s.cwd}, true
 }
 
 // asTool returns the segment as the tool it runs: python -m pytest is pytest, in the segment's

@@ -441,6 +441,21 @@ func commandName(s string) string {
 	if alias, ok := programAliases[s]; ok {
 		return alias
 	}
+	return versionedEntryPoint(s)
+}
+
+// versionedEntryPoints are programs pip installs under versioned names too: coverage as coverage3
+// and coverage-3.12, the same program with the same subcommands (coverage3 run runs a file).
+var versionedEntryPoints = []string{"coverage"}
+
+// versionedEntryPoint returns the program's usual name for one of versionedEntryPoints followed
+// by a version (digits and dots, after an optional "-"), else the name as it is.
+func versionedEntryPoint(s string) string {
+	for _, base := range versionedEntryPoints {
+		if v, ok := strings.CutPrefix(s, base); ok && v != "" && strings.Trim(strings.TrimPrefix(v, "-"), "0123456789.") == "" {
+			return base
+		}
+	}
 	return s
 }
 
