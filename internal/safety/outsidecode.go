@@ -48,7 +48,7 @@ var outsideCodeOptions = map[string][][2]string{
 	// terraform -chdir=DIR runs the providers DIR's .terraform holds (validate loads them), as
 	// TF_DATA_DIR does; tflint --chdir the plugins of DIR's .tflint.d.
 	cmdTerraform: {{"-chdir", "-chdir"}}, cmdTofu: {{"-chdir", "-chdir"}}, "markdownlint": {{"-r", "--rules"}, {"-c", "--config"}},
-	"coverage": {{"", optRcfile}},
+	cmdCoverage: {{"", optRcfile}},
 	// shellcheck's rc file can turn on external-sources and name source paths: the files it
 	// follows a script's sources to and quotes.
 	"shellcheck": {{"", optRcfile}},

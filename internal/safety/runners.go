@@ -132,7 +132,7 @@ var subcommandRunners = map[string]map[string]wrapSpec{
 	// else its first operand as a Python file, whatever its name. Its options are listed (optparse
 	// takes abbreviations), so one it does not list, which may take the word read as the program,
 	// makes it opaque.
-	"coverage": {subRun: {pyAlways: true, strict: true, shortFlags: "aLmph",
+	cmdCoverage: {subRun: {pyAlways: true, strict: true, shortFlags: "aLmph",
 		longArgs: []string{"concurrency", "context", "data-file", subDebug, "include", "omit", "rcfile", "source", "save-signal"},
 		flags:    []string{"append", "branch", "module", "parallel-mode", "pylib", "timid", subHelp}}},
 	// npm explore PKG [-- CMD]: the words after PKG, joined, are a script for npm's shell, run in

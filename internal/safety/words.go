@@ -446,7 +446,10 @@ func commandName(s string) string {
 
 // versionedEntryPoints are programs pip installs under versioned names too: coverage as coverage3
 // and coverage-3.12, the same program with the same subcommands (coverage3 run runs a file).
-var versionedEntryPoints = []string{"coverage"}
+var versionedEntryPoints = []string{cmdCoverage}
+
+// cmdCoverage is coverage.py's command.
+const cmdCoverage = "coverage"
 
 // versionedEntryPoint returns the program's usual name for one of versionedEntryPoints followed
 // by a version (digits and dots, after an optional "-"), else the name as it is.
