@@ -1,0 +1,130 @@
+package ledger
+
+import "strings"
+
+// shellGuard holds the shell mask (shellMask) of the text being redacted, in the coordinates of
+// the text as the rules have changed it so far: each rule's replacements are spliced in (a
+// marker's bytes are never marked), so every rule's match is judged by the original text's
+// reading, and one rule's marker (which may swallow a quote) cannot change how the next rule's
+// match is read. The mask is taken only when a rule first wants to replace something.
+type shellGuard struct {
+	text   string // the text as the rules have changed it so far
+	danger []byte // its mask (maskCommand, maskBoundary); nil until first needed
+	edits  []guardEdit
+}
+
+// guardEdit is one replacement of text[start:end] by size bytes.
+type guardEdit struct{ start, end, size int }
+
+func newShellGuard(s string) *shellGuard { return &shellGuard{text: s} }
+
+// newArgsGuard is the guard of a string of arguments that follow a program given apart: its
+// first word is no command's.
+func newArgsGuard(s string) *shellGuard {
+	return &shellGuard{text: s, danger: shellMask(s, true)}
+}
+
+// cut returns where a replacement of text[start:end] must end: before the first byte the mask
+// marks as a boundary, or, at level maskCommand, as a command's start after start. It returns
+// start itself (nothing is hidden) when the value was taken across a boundary, text[gap:start]
+// being what lies between a credential's name and its value (password:<newline>rm -rf /data), or,
+// at level maskCommand, when the value is a command's first word (PASSWORD= rm -rf /data runs
+// rm). A provider's token shape is cut only at a boundary: a whole value that is one token is a
+// command's first word too.
+func (g *shellGuard) cut(gap, start, end int, level byte) int {
+	g.take()
+	for i := gap; i < start; i++ {
+		if g.danger[i] == maskBoundary {
+			return start
+		}
+	}
+	for i := start; i < end; i++ {
+		if g.danger[i] >= level {
+			return i
+		}
+	}
+	return end
+}
+
+// valueGap is where the text before a value at s[start:] that separates it from its name begins:
+// blanks, newlines, = and :, quotes and backslashes, no further back than from.
+func valueGap(s string, from, start int) int {
+	for start > from && strings.IndexByte(" \t\r\n\v\f=:\"'\\", s[start-1]) >= 0 {
+		start--
+	}
+	return start
+}
+
+// take reads the text's mask, if it was not read yet: before any replacement.
+func (g *shellGuard) take() {
+	if g.danger == nil {
+		g.danger = shellMask(g.text, false)
+	}
+}
+
+// replaced notes that text[start:end] was replaced by size bytes; edits come in order.
+func (g *shellGuard) replaced(start, end, size int) {
+	g.edits = append(g.edits, guardEdit{start, end, size})
+}
+
+// commit makes out, the text with the noted replacements made, the guard's text.
+func (g *shellGuard) commit(out string) {
+	if len(g.edits) > 0 {
+		g.take()
+		danger := make([]byte, 0, len(out))
+		last := 0
+		for _, e := range g.edits {
+			danger = append(danger, g.danger[last:e.start]...)
+			danger = append(danger, make([]byte, e.size)...)
+			last = e.end
+		}
+		g.danger = append(danger, g.danger[last:]...)
+	}
+	g.edits = g.edits[:0]
+	g.text = out
+}
+
+// keyShaped reports whether a private key's match is a key and nothing else: its BEGIN line,
+// then lines of base64, of a PEM header (Proc-Type: 4,ENCRYPTED) or empty, and its END line if
+// it has one. bash would read each line as a command; a key is replaced whole all the same (a
+// program named like a line of base64 is one the agent made first, in a command the record
+// keeps), but a match that holds anything else is cut at the shell's first boundary.
+func keyShaped(m string) bool {
+	lines := strings.Split(m, "\n")
+	for k, line := range lines {
+		line = strings.TrimSuffix(line, "\r")
+		switch {
+		case k == 0 && strings.HasPrefix(line, "-----BEGIN") && strings.HasSuffix(line, "-----"),
+			k == len(lines)-1 && strings.HasPrefix(line, "-----END") && strings.HasSuffix(line, "-----"),
+			k == 0 && isBase64Line(line), k > 0 && (isBase64Line(line) || pemHeaderLine(line)):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// isBase64Line is a line of [A-Za-z0-9+/] and = padding, or an empty one.
+func isBase64Line(line string) bool {
+	line = strings.TrimRight(line, "=")
+	for i := 0; i < len(line); i++ {
+		if !isBase64Byte(line[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// pemHeaderLine is an encrypted PEM's header line: Proc-Type: 4,ENCRYPTED, DEK-Info: AES-…,IV.
+func pemHeaderLine(line string) bool {
+	name, value, ok := strings.Cut(line, ": ")
+	if !ok || name == "" || strings.ContainsAny(value, ";&|<>()`$'\"\\ \t") {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isLetter(name[i]) && name[i] != '-' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,540 @@
+package ledger
+
+import "strings"
+
+// shellMask reads a text once, as bash would read it as a script, and marks the bytes a
+// redaction must never hide: where bash ends a command or starts another (; & | newline ( ) and
+// the redirections < >, outside quotes), a command substitution ($( and backquotes, also inside
+// double quotes), and every byte of a command's first word. A rule's match is cut before the
+// first marked byte (shellGuard), so no marker can hide a command the shell runs, however the
+// agent dresses it as a password's value (mysql -pX;rm -rf /data, PASSWORD=x;{rm,-rf,/data},
+// password:<newline>rm -rf /data).
+//
+// The mask is taken once from the text before any rule runs, so no rule's marker (which may
+// swallow a quote) changes how the next rule's match is read. It is linear: one pass, each
+// byte looked at a bounded number of times (a here-document's body twice).
+//
+// Where bash's reading depends on what this pass does not model (an alias, a here-document
+// delimiter written with $'…', a single quote inside ${…} inside double quotes), the rest of
+// the text is read blind: every separator, substitution and line's first word is marked
+// whatever the quotes say. Where another shell reads the command line again (ssh, eval, sh -c,
+// su -c, watch, docker exec …), the rest of that command is read blind too: its quoted and
+// escaped separators are the other shell's.
+//
+// A byte is marked maskBoundary (a separator, a substitution, a redirection) or maskCommand (the
+// first byte of a command's first word): the rules that find a credential by its name (an
+// option, an assignment, a tool's password option) hide neither, nor take a value from after
+// one (PASSWORD= rm -rf /data runs rm); a provider's token shape (ghp_…) stops only at a
+// boundary, as a whole value that is one token is a command's first word too.
+// afterProgram says the text follows a command's first word (arguments given apart).
+func shellMask(s string, afterProgram bool) []byte {
+	l := shellLexer{s: s, danger: make([]byte, len(s))}
+	l.run(0, len(s), frameCode, !afterProgram)
+	return l.danger
+}
+
+// The mask's levels.
+const (
+	maskCommand  byte = 1
+	maskBoundary byte = 2
+)
+
+type frameKind uint8
+
+const (
+	frameCode     frameKind = iota // the top level, $( ), <( ), >( )
+	frameBacktick                  // `…`: code; bash ends it at the next unescaped backquote, quotes or not
+	frameArith                     // $(( )) and (( )): code without comments or here-documents
+	frameParam                     // ${…}
+	frameDouble                    // "…"
+	frameSingle                    // '…'
+	frameANSI                      // $'…'
+	frameHereBody                  // an unquoted here-document's body: "…" without its quotes
+)
+
+// shellFrame is one open construct. The word state belongs to code frames: whether the next
+// word is a command's first (cmdPos), whether a word is being read and whether it is a
+// command's first word (marked), whether the next word is a redirection's file.
+type shellFrame struct {
+	kind        frameKind
+	nested      int  // ( open in a code frame, { in ${…}
+	cases       int  // case … esac open in a code frame: a ) ends a pattern, not the frame
+	arrays      int  // NAME=( open: its ) is no boundary
+	closes      bool // a code frame opened by $(, <( or >(: its ) ends it
+	inDouble    bool // a ${…} inside "…": a single quote there is read as bash reads it only by operator
+	reread      bool // another shell reads this command again (blind marking)
+	cmdPos      bool
+	inWord      bool
+	cmdWord     bool
+	redirTarget bool
+	wordStart   int
+}
+
+type pendingHeredoc struct {
+	delim  string
+	strip  bool // <<-: leading tabs
+	quoted bool // the body is data
+}
+
+type shellLexer struct {
+	s        string
+	danger   []byte
+	stack    []shellFrame
+	heredocs []pendingHeredoc
+	reread   blindMarker // the command another shell reads again
+	blind    bool        // the rest of the text is read blind
+}
+
+func (l *shellLexer) top() *shellFrame { return &l.stack[len(l.stack)-1] }
+
+func (l *shellLexer) push(kind frameKind) {
+	parent := l.top()
+	f := shellFrame{kind: kind, reread: parent.reread, cmdWord: parent.cmdWord}
+	switch kind {
+	case frameCode, frameBacktick, frameArith:
+		f.cmdPos, f.cmdWord = true, false
+	case frameParam:
+		f.inDouble = parent.kind == frameDouble || parent.kind == frameHereBody
+	}
+	l.stack = append(l.stack, f)
+}
+
+func (l *shellLexer) pop() {
+	if len(l.stack) > 1 {
+		l.stack = l.stack[:len(l.stack)-1]
+	}
+}
+
+// backtickIndex is the innermost open backquote's frame, or -1.
+func (l *shellLexer) backtickIndex() int {
+	for k := len(l.stack) - 1; k > 0; k-- {
+		if l.stack[k].kind == frameBacktick {
+			return k
+		}
+	}
+	return -1
+}
+
+// mark marks s[i] a boundary.
+func (l *shellLexer) mark(i int) {
+	if i < len(l.danger) {
+		l.danger[i] = maskBoundary
+	}
+}
+
+// markCommand marks s[i] the first byte of a command's first word.
+func (l *shellLexer) markCommand(i int) {
+	if l.danger[i] == 0 {
+		l.danger[i] = maskCommand
+	}
+}
+
+// run reads s[from:to] starting in a frame of kind base. A text that ends inside a quote is
+// left so: bash runs nothing of a command it cannot finish reading.
+func (l *shellLexer) run(from, to int, base frameKind, cmdPos bool) {
+	l.stack = []shellFrame{{kind: base, cmdPos: cmdPos}}
+	for i := from; i < to; i++ {
+		f := l.top()
+		if f.reread {
+			l.reread.step(l.s, i, l.danger)
+		}
+		var next int
+		switch f.kind {
+		case frameSingle:
+			next = l.single(i)
+		case frameANSI:
+			next = l.ansi(i)
+		case frameDouble, frameHereBody:
+			next = l.double(i)
+		default:
+			next = l.code(i, to)
+		}
+		if next < 0 || l.blind {
+			blindFrom(l.s, i, to, l.danger)
+			return
+		}
+		i = next
+	}
+}
+
+// single reads s[i] inside '…'; it returns the index of the last byte it consumed.
+func (l *shellLexer) single(i int) int {
+	c := l.s[i]
+	switch {
+	case c == '\'':
+		l.pop()
+	case c == '`' && l.backtickIndex() > 0:
+		l.closeBacktick(i)
+	}
+	return i
+}
+
+func (l *shellLexer) ansi(i int) int {
+	c := l.s[i]
+	switch {
+	case c == '\\' && i+1 < len(l.s):
+		return i + 1
+	case c == '\'':
+		l.pop()
+	case c == '`' && l.backtickIndex() > 0:
+		l.closeBacktick(i)
+	}
+	return i
+}
+
+// double reads s[i] inside "…" or an unquoted here-document's body.
+func (l *shellLexer) double(i int) int {
+	c := l.s[i]
+	switch c {
+	case '\\':
+		if i+1 < len(l.s) {
+			return i + 1
+		}
+	case '"':
+		if l.top().kind == frameDouble {
+			l.pop()
+		}
+	case '`':
+		l.backtick(i)
+	case '$':
+		return l.dollar(i)
+	}
+	return i
+}
+
+// backtick opens a command substitution by backquotes, or closes the open one.
+func (l *shellLexer) backtick(i int) {
+	l.mark(i)
+	if l.backtickIndex() > 0 {
+		l.closeBacktick(i)
+		return
+	}
+	l.push(frameBacktick)
+}
+
+func (l *shellLexer) closeBacktick(i int) {
+	l.mark(i)
+	k := l.backtickIndex()
+	l.stack = l.stack[:k]
+}
+
+// dollar reads a $ at s[i]: $( $(( ${ $' or a plain $. It returns the last byte consumed, or -1
+// where the rest is read blind.
+func (l *shellLexer) dollar(i int) int {
+	s := l.s
+	if i+1 >= len(s) {
+		return i
+	}
+	inCode := l.top().kind != frameDouble && l.top().kind != frameHereBody
+	switch s[i+1] {
+	case '$':
+		return i + 1 // $$, the shell's process id: the second $ begins nothing ($$'a' is $$ and 'a')
+	case '(':
+		l.mark(i)
+		l.mark(i + 1)
+		if i+2 < len(s) && s[i+2] == '(' {
+			l.mark(i + 2)
+			l.push(frameArith)
+			return i + 2
+		}
+		l.push(frameCode)
+		l.top().closes = true
+		return i + 1
+	case '{':
+		l.push(frameParam)
+		return i + 1
+	case '\'':
+		if inCode {
+			l.push(frameANSI)
+			return i + 1
+		}
+	case '"':
+		if inCode {
+			l.push(frameDouble)
+			return i + 1
+		}
+	}
+	return i
+}
+
+// code reads s[i] in a code frame (the top level, $( ), `…`, $(( )), ${…}); to is where the
+// text read ends. It returns the last byte consumed, or -1 where the rest is read blind.
+func (l *shellLexer) code(i, to int) int {
+	switch c := l.s[i]; c {
+	case ' ', '\t':
+		l.endWord(i)
+		return i
+	case '\n':
+		return l.newline(i, to)
+	case ';', '&', '|':
+		l.separator(i)
+		return i
+	case '<', '>':
+		return l.redirection(i, to)
+	case '(':
+		return l.open(i)
+	case ')':
+		return l.closeParen(i)
+	case '`':
+		l.backtick(i)
+		return i
+	case '#':
+		if j := l.comment(i, to); j >= 0 {
+			return j
+		}
+	case '{', '}':
+		if l.paramBrace(c) {
+			return i
+		}
+	}
+	return l.wordByte(i)
+}
+
+// newline ends a command (in ${…}, nothing) and starts the bodies of the here-documents its line
+// opened.
+func (l *shellLexer) newline(i, to int) int {
+	f := l.top()
+	l.mark(i)
+	l.endWord(i)
+	l.endCommand()
+	if len(l.heredocs) > 0 && f.kind != frameArith && f.kind != frameParam {
+		return l.heredocBodies(i+1, to)
+	}
+	return i
+}
+
+// separator reads ; & or |: a command's end, unless it is part of a redirection (>&2, &>f).
+func (l *shellLexer) separator(i int) {
+	s, f := l.s, l.top()
+	l.mark(i)
+	redirection := s[i] == '&' && (i > 0 && (s[i-1] == '>' || s[i-1] == '<') || i+1 < len(s) && s[i+1] == '>')
+	l.endWord(i)
+	if !redirection && f.kind != frameParam {
+		l.endCommand()
+	}
+}
+
+// comment skips a comment starting at s[i], if one does (a # that begins a word where commands
+// are read), to the byte before the newline that ends it; -1 if none does.
+func (l *shellLexer) comment(i, to int) int {
+	f := l.top()
+	if f.inWord || f.kind != frameCode && f.kind != frameBacktick {
+		return -1
+	}
+	if j := strings.IndexByte(l.s[i:to], '\n'); j >= 0 {
+		return i + j - 1 // the newline ends the command as any other
+	}
+	return to - 1
+}
+
+// paramBrace reads { or } in ${…}: a nested brace, or the end of the expansion (true: consumed).
+func (l *shellLexer) paramBrace(c byte) bool {
+	f := l.top()
+	switch {
+	case f.kind != frameParam:
+	case c == '{':
+		f.nested++
+	case f.nested == 0:
+		l.pop()
+		return true
+	default:
+		f.nested--
+	}
+	return false
+}
+
+// wordByte reads a byte of a word in a code frame: an escape (a line continuation among them,
+// which bash removes), a quote's opening, a $ expansion or a plain byte.
+func (l *shellLexer) wordByte(i int) int {
+	s, f := l.s, l.top()
+	l.beginWord(i)
+	switch s[i] {
+	case '\\':
+		if i+1 < len(s) {
+			return i + 1 // an escaped byte, or a line continuation: the word goes on
+		}
+	case '\'':
+		if f.kind == frameParam && f.inDouble {
+			return -1 // "${x:-'…'}" is literal, "${x#'…'}" a quote: bash decides by operator
+		}
+		l.push(frameSingle)
+	case '"':
+		l.push(frameDouble)
+	case '$':
+		return l.dollar(i)
+	}
+	return i
+}
+
+// beginWord notes the start of a word at s[i] in the top code frame: a command's first word
+// unless it is an assignment (NAME=, NAME+=, NAME[i]=) or a redirection's file.
+func (l *shellLexer) beginWord(i int) {
+	f := l.top()
+	if f.inWord {
+		return
+	}
+	f.inWord, f.wordStart, f.cmdWord = true, i, false
+	switch {
+	case f.redirTarget:
+		f.redirTarget = false
+	case f.cmdPos && f.kind != frameParam:
+		if !assignmentAt(l.s, i) {
+			f.cmdWord, f.cmdPos = true, false
+			l.markCommand(i)
+		}
+	}
+}
+
+// assignmentAt reports whether s[i:] begins with NAME=, NAME+= or NAME[…]=.
+func assignmentAt(s string, i int) bool {
+	j := i
+	for j < len(s) && (isWordByte(s[j])) {
+		j++
+	}
+	if j == i || '0' <= s[i] && s[i] <= '9' {
+		return false
+	}
+	if j < len(s) && s[j] == '[' {
+		k := strings.IndexByte(s[j:], ']')
+		if k < 0 {
+			return false
+		}
+		j += k + 1
+	}
+	if j < len(s) && s[j] == '+' {
+		j++
+	}
+	return j < len(s) && s[j] == '='
+}
+
+// endWord ends the word being read in the top code frame at s[i], and reads it: a reserved word
+// keeps the next word a command's first, case and esac open and close a case, alias makes the
+// rest of the text unknowable, and a shell that reads its arguments again marks the rest of the
+// command blind.
+func (l *shellLexer) endWord(i int) {
+	f := l.top()
+	if !f.inWord {
+		return
+	}
+	f.inWord = false
+	w := l.s[f.wordStart:i]
+	if f.cmdWord {
+		f.cmdWord = false
+		switch w {
+		case "then", "do", "else", "elif", "if", "while", "until", "!", "{", "}", "time", "in":
+			f.cmdPos = w != "in" // for x in …: its words are no commands
+		case "case":
+			f.cases++
+		case "esac":
+			f.cases = max(f.cases-1, 0)
+		case "alias", "enable", "shopt":
+			l.blind = true // an alias may expand to anything (and shopt may enable them): read the rest blind
+		}
+	}
+	if !f.reread && rereadsCommand(w) {
+		f.reread = true
+		l.reread = blindMarker{}
+	}
+}
+
+// endCommand ends the command read in the top code frame: the next word is a command's first.
+func (l *shellLexer) endCommand() {
+	f := l.top()
+	f.cmdPos, f.redirTarget, f.reread = true, false, false
+}
+
+// redirection reads a < or > at s[i] in a code frame: a process substitution <( >(, a
+// here-document's operator and delimiter, or another redirection, whose next word is its file.
+// It returns the last byte consumed, or -1 where the rest is read blind.
+func (l *shellLexer) redirection(i, to int) int {
+	s, f := l.s, l.top()
+	l.mark(i)
+	if i+1 < len(s) && s[i+1] == '(' {
+		l.mark(i + 1)
+		l.push(frameCode) // <(…) and >(…), also inside a word: -px>(cmd)
+		l.top().closes = true
+		return i + 1
+	}
+	fd := f.inWord && f.cmdWord && allDigits(s[f.wordStart:i]) // 2>err: the descriptor is no command
+	l.endWord(i)
+	if fd {
+		f.cmdPos = true
+	}
+	if f.kind == frameArith || f.kind == frameParam {
+		return i
+	}
+	j := i + 1
+	for j < len(s) && (s[j] == '<' || s[j] == '>' || s[j] == '&' || s[j] == '|' || s[j] == '-') && j-i < 3 {
+		l.mark(j)
+		j++
+	}
+	op := s[i:j]
+	f.redirTarget = true
+	if s[i] == '<' && (op == "<<" || op == heredocStrip) {
+		f.redirTarget = false
+		return l.heredocOperator(j, to, op == heredocStrip)
+	}
+	return j - 1
+}
+
+func allDigits(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// open reads a ( in a code frame: an arithmetic command (( at a command's start, or a subshell,
+// a function's parentheses or an array's.
+func (l *shellLexer) open(i int) int {
+	s, f := l.s, l.top()
+	if f.kind == frameCode && f.inWord && !f.cmdWord && i > 0 && s[i-1] == '=' && assignmentAt(s, f.wordStart) {
+		f.arrays++ // NAME=(…): an array's words, no subshell
+		f.nested++
+		return i
+	}
+	l.mark(i)
+	l.endWord(i)
+	switch {
+	case f.kind == frameParam:
+	case f.kind == frameCode && f.cmdPos && i+1 < len(s) && s[i+1] == '(':
+		l.mark(i + 1)
+		l.push(frameArith)
+		return i + 1
+	default:
+		f.nested++
+		f.cmdPos = true
+	}
+	return i
+}
+
+// closeParen reads a ) in a code frame: it closes a ( of the frame, a case pattern, $(( )) or
+// (( )), or the frame itself.
+func (l *shellLexer) closeParen(i int) int {
+	s, f := l.s, l.top()
+	if f.arrays > 0 && f.nested == f.arrays {
+		f.arrays--
+		f.nested--
+		return i
+	}
+	l.mark(i)
+	l.endWord(i)
+	switch {
+	case f.kind == frameParam:
+	case f.nested > 0:
+		f.nested--
+	case f.kind == frameArith:
+		if i+1 < len(s) && s[i+1] == ')' {
+			l.mark(i + 1)
+			l.pop()
+			return i + 1
+		}
+	case f.cases > 0:
+		f.cmdPos = true // a case pattern's end: its commands follow
+	case f.closes:
+		l.pop()
+	}
+	return i
+}
