@@ -195,6 +195,10 @@ func TestLedger40LinearTime(t *testing.T) {
 		strings.Repeat("{\\\"password\\\":\\\"a;b\\\"}", 11000),
 		strings.Repeat("echo \"$(mysql -p'a;b' \"x\")\" `", 8000),
 		strings.Repeat("cat <<EOF\n$(x\nEOF\n", 10000),
+		// Deep nesting: no byte walks the stack of open constructs, no body is read per level.
+		strings.Repeat("$(", 60000) + strings.Repeat("` '", 60000) + " PASSWORD=x",
+		strings.Repeat("$(cat <<E\n", 30000) + " PASSWORD=x" + strings.Repeat("\nE\n)", 30000),
+		strings.Repeat("\"${x:-", 50000) + "PASSWORD=x",
 	} {
 		start := time.Now()
 		RedactSecrets(in)

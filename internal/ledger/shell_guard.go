@@ -10,6 +10,7 @@ import "strings"
 type shellGuard struct {
 	text   string // the text as the rules have changed it so far
 	danger []byte // its mask (maskCommand, maskBoundary); nil until first needed
+	spare  []byte
 	edits  []guardEdit
 }
 
@@ -71,14 +72,19 @@ func (g *shellGuard) replaced(start, end, size int) {
 func (g *shellGuard) commit(out string) {
 	if len(g.edits) > 0 {
 		g.take()
-		danger := make([]byte, 0, len(out))
+		danger := g.spare[:0] // the mask before the last commit: one buffer each way
+		if cap(danger) < len(out) {
+			danger = make([]byte, 0, len(out)+len(out)/8)
+		}
 		last := 0
 		for _, e := range g.edits {
 			danger = append(danger, g.danger[last:e.start]...)
-			danger = append(danger, make([]byte, e.size)...)
+			for range e.size {
+				danger = append(danger, 0)
+			}
 			last = e.end
 		}
-		g.danger = append(danger, g.danger[last:]...)
+		g.danger, g.spare = append(danger, g.danger[last:]...), g.danger
 	}
 	g.edits = g.edits[:0]
 	g.text = out

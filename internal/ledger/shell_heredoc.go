@@ -66,10 +66,7 @@ func (l *shellLexer) heredocBodies(pos, to int) int {
 	s := l.s
 	pending := l.heredocs
 	l.heredocs = nil
-	inSubstitution := false
-	for _, f := range l.stack {
-		inSubstitution = inSubstitution || f.closes || f.kind == frameBacktick
-	}
+	inSubstitution := l.top().substitutions > 0
 	next := to
 	for _, h := range pending {
 		bodyEnd := to
@@ -104,9 +101,19 @@ func (l *shellLexer) heredocBodies(pos, to int) int {
 	return next - 1
 }
 
+// maxNestedBodies bounds here-documents read inside another's body ($(cat <<A … inside <<B):
+// deeper ones are read blind, so no byte is read more than a few times.
+const maxNestedBodies = 3
+
 // body reads an unquoted here-document's body, s[from:to], as "…" without its quotes. A body
 // that leaves a substitution open is read blind.
 func (l *shellLexer) body(from, to int) {
+	if l.bodies >= maxNestedBodies {
+		blindFrom(l.s, from, to, l.danger) // each level reads its body once more: bound them
+		return
+	}
+	l.bodies++
+	defer func() { l.bodies-- }()
 	saved := l.stack
 	l.run(from, to, frameHereBody, false)
 	if len(l.stack) != 1 {

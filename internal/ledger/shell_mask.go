@@ -56,18 +56,21 @@ const (
 // word is a command's first (cmdPos), whether a word is being read and whether it is a
 // command's first word (marked), whether the next word is a redirection's file.
 type shellFrame struct {
-	kind        frameKind
-	nested      int  // ( open in a code frame, { in ${…}
-	cases       int  // case … esac open in a code frame: a ) ends a pattern, not the frame
-	arrays      int  // NAME=( open: its ) is no boundary
-	closes      bool // a code frame opened by $(, <( or >(: its ) ends it
-	inDouble    bool // a ${…} inside "…": a single quote there is read as bash reads it only by operator
-	reread      bool // another shell reads this command again (blind marking)
-	cmdPos      bool
-	inWord      bool
-	cmdWord     bool
-	redirTarget bool
-	wordStart   int
+	kind     frameKind
+	nested   int // ( open in a code frame, { in ${…}
+	cases    int // case … esac open in a code frame: a ) ends a pattern, not the frame
+	arrays   int // NAME=( open: its ) is no boundary
+	backtick int // the innermost open backquote's frame at or below this one, 0 if none
+	// substitutions counts the $( ), <( ), >( ) and backquotes open at or below this frame.
+	substitutions int
+	closes        bool // a code frame opened by $(, <( or >(: its ) ends it
+	inDouble      bool // a ${…} inside "…": a single quote there is read as bash reads it only by operator
+	reread        bool // another shell reads this command again (blind marking)
+	cmdPos        bool
+	inWord        bool
+	cmdWord       bool
+	redirTarget   bool
+	wordStart     int
 }
 
 type pendingHeredoc struct {
@@ -83,13 +86,19 @@ type shellLexer struct {
 	heredocs []pendingHeredoc
 	reread   blindMarker // the command another shell reads again
 	blind    bool        // the rest of the text is read blind
+	bodies   int         // here-document bodies being read, one inside another's $( )
 }
 
 func (l *shellLexer) top() *shellFrame { return &l.stack[len(l.stack)-1] }
 
 func (l *shellLexer) push(kind frameKind) {
 	parent := l.top()
-	f := shellFrame{kind: kind, reread: parent.reread, cmdWord: parent.cmdWord}
+	f := shellFrame{kind: kind, reread: parent.reread, cmdWord: parent.cmdWord, backtick: parent.backtick,
+		substitutions: parent.substitutions}
+	if kind == frameBacktick {
+		f.backtick = len(l.stack)
+		f.substitutions++
+	}
 	switch kind {
 	case frameCode, frameBacktick, frameArith:
 		f.cmdPos, f.cmdWord = true, false
@@ -105,14 +114,16 @@ func (l *shellLexer) pop() {
 	}
 }
 
-// backtickIndex is the innermost open backquote's frame, or -1.
-func (l *shellLexer) backtickIndex() int {
-	for k := len(l.stack) - 1; k > 0; k-- {
-		if l.stack[k].kind == frameBacktick {
-			return k
-		}
-	}
-	return -1
+// backtickIndex is the innermost open backquote's frame, or 0 (the base frame is none): kept
+// in every frame, so that no byte costs a walk of the stack.
+func (l *shellLexer) backtickIndex() int { return l.top().backtick }
+
+// pushSubstitution opens a code frame that a ) ends: $( ), <( ), >( ).
+func (l *shellLexer) pushSubstitution() {
+	l.push(frameCode)
+	f := l.top()
+	f.closes = true
+	f.substitutions++
 }
 
 // mark marks s[i] a boundary.
@@ -237,8 +248,7 @@ func (l *shellLexer) dollar(i int) int {
 			l.push(frameArith)
 			return i + 2
 		}
-		l.push(frameCode)
-		l.top().closes = true
+		l.pushSubstitution()
 		return i + 1
 	case '{':
 		l.push(frameParam)
@@ -451,8 +461,7 @@ func (l *shellLexer) redirection(i, to int) int {
 	l.mark(i)
 	if i+1 < len(s) && s[i+1] == '(' {
 		l.mark(i + 1)
-		l.push(frameCode) // <(…) and >(…), also inside a word: -px>(cmd)
-		l.top().closes = true
+		l.pushSubstitution() // <(…) and >(…), also inside a word: -px>(cmd)
 		return i + 1
 	}
 	fd := f.inWord && f.cmdWord && allDigits(s[f.wordStart:i]) // 2>err: the descriptor is no command
