@@ -446,7 +446,10 @@ func redactCommandLine(s string, g *shellGuard) (string, bool) {
 // g holds s's shell reading: a value is cut before a byte it marks (a separator, a
 // substitution, a command's first word), whatever this scan's own reading of the words.
 func redactCommandLineAfter(program []string, s string, g *shellGuard) (string, bool) {
-	type span struct{ start, end int }
+	type span struct {
+		start, end int
+		quoted     bool // the value's word opens a quote before it, or the value does
+	}
 	words := commandWords(s)
 	unquote := func(w string) string { return strings.Trim(w, `"'`) }
 	var cuts []span
@@ -482,7 +485,7 @@ func redactCommandLineAfter(program []string, s string, g *shellGuard) (string, 
 				end = quotedEnd(s, words[k].start, end)
 			}
 			if start := words[k].start + lead + from; start < end {
-				cuts = append(cuts, span{start, end})
+				cuts = append(cuts, span{start, end, lead > 0 || ownQuotes(s, start)})
 			}
 		})
 	if len(cuts) == 0 {
@@ -494,7 +497,7 @@ func redactCommandLineAfter(program []string, s string, g *shellGuard) (string, 
 		if c.start < last || strings.HasPrefix(s[c.start:c.end], "[REDACTED") {
 			continue // inside a quoted value cut already, or hidden
 		}
-		end := g.cut(c.start, c.start, c.end, maskCommand)
+		end := g.cut(c.start, c.start, c.end, maskCommand, !c.quoted)
 		if end == c.start {
 			continue
 		}

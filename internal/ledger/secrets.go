@@ -81,7 +81,7 @@ var secretRules = []secretRule{
 	{"netrc-password", []string{"password"}, []string{wordLogin},
 		regexp.MustCompile(`(?i)\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+([^\s'"\\]+)`), 1, nil},
 	// "Cookie: a=b; c=d" (and Set-Cookie), a header in a command line or a message: the whole value.
-	{"cookie-header", []string{wordCookie}, nil, regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
+	{cookieHeaderRule, []string{wordCookie}, nil, regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
 	// Docker's config.json (and Podman's auth.json) in a command line: "auths":{"registry":
 	// {"auth":"dXNlcjpwdw=="}}, the base64 of user:password (only a value that decodes to one:
 	// "auth": "required" stays). Its quotes may be escaped (a JSON document in a shell word). The
@@ -190,7 +190,7 @@ func replaceSpans(s string, locs [][]int, keep func(string) bool, g *shellGuard)
 		}
 		end := l[1]
 		if !keyShaped(s[l[0]:l[1]]) {
-			if end = g.cut(l[0], l[0], end, maskBoundary); end == l[0] {
+			if end = g.cut(l[0], l[0], end, maskBoundary, false); end == l[0] {
 				continue
 			}
 		}
@@ -389,7 +389,7 @@ func (r secretRule) apply(s string, g *shellGuard) (string, bool) {
 func (r secretRule) maskLevel() byte {
 	switch r.id {
 	case credentialOptionRule, credentialAssignmentRule, cliPasswordRule, "netrc-password", "aws-configure-set",
-		wordCookie + "-header", authorizationRule:
+		cookieHeaderRule, authorizationRule:
 		return maskCommand
 	}
 	return maskBoundary
@@ -427,11 +427,12 @@ func (r secretRule) replace(s string, g *shellGuard, base int) (string, bool) {
 			}
 			continue
 		}
-		gap := start
-		if r.maskLevel() == maskCommand {
+		gap, level := start, r.maskLevel()
+		if level == maskCommand {
 			gap = valueGap(s, m[0], start)
 		}
-		cut := g.cut(base+gap, base+start, base+end, r.maskLevel()) - base
+		dataSeps := level == maskCommand && r.id != cookieHeaderRule && !ownQuotes(s, start)
+		cut := g.cut(base+gap, base+start, base+end, level, dataSeps) - base
 		if cut == start {
 			continue
 		}
@@ -457,8 +458,13 @@ func (r secretRule) holdsNone(s string, start, end int) bool {
 		r.id == credentialOptionRule && shellOperatorLen(s[start:end]) > 0
 }
 
-// dockerAuthRule is the rule of Docker's and Podman's "auth" entries.
-const dockerAuthRule = "docker-config-auth"
+// dockerAuthRule is the rule of Docker's and Podman's "auth" entries; cookieHeaderRule the
+// Cookie: header's (a header's value, whose ; separates cookies: a separator in quoted data does
+// not end it).
+const (
+	dockerAuthRule   = "docker-config-auth"
+	cookieHeaderRule = "cookie-header"
+)
 
 // base64UserPassword reports whether v is base64 (padded or not) of printable text holding a
 // colon: user:password, as Docker's and Podman's auth files keep a registry's login.

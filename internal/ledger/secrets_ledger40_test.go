@@ -92,6 +92,19 @@ var ledger40KeepsCommands = []struct{ in, cmd string }{
 	{"echo $((1<<2)); echo 'PASSWORD=\"x' ; rm -rf /data ; echo '\"'", "rm -rf /data"},
 	{"cat <<< 'x'; PASSWORD=x;{rm,-rf,/data}", "{rm,-rf,/data}"},
 	{"cat <<$'E\\x4fF'\n'\nEOF\necho 'PASSWORD=\"x' ; rm -rf /data ; echo '\"'", "rm -rf /data"},
+	// Quoted text handed to a shell: a pipe, a here-document, a file written and then run.
+	{"echo 'mysql -pX;rm -rf /data' | sh", "rm -rf /data"},
+	{"echo mysql -p\"X;rm -rf /data\" | bash", "rm -rf /data"},
+	{"printf '%s' 'PASSWORD=x;rm -rf /data' |\nsh", "rm -rf /data"},
+	{"ssh h <<'EOF'\necho 'PASSWORD=\"x' ; rm -rf /data ; echo '\"'\nEOF", "rm -rf /data"},
+	{"cat <<'EOF' | sh\necho 'PASSWORD=\"x' ; rm -rf /data ; echo '\"'\nEOF", "rm -rf /data"},
+	{"echo 'PASSWORD=x;rm -rf /data' > x.sh; sh x.sh", "rm -rf /data"},
+	{"echo 'sshpass -p x;rm -rf /data' > x.sh\nbash x.sh", "rm -rf /data"},
+	{"echo 'PASSWORD=\"$(rm -rf /data)\"' > x.sh; sh x.sh", "rm -rf /data"},
+	{"'e'val mysql -pX\\;rm -rf /data", "rm"},
+	{"e\\val mysql -pX\\;rm -rf /data", "rm"},
+	{"c=eval; $c mysql -pX\\;rm -rf /data", "rm"},
+	{"/bin/sh -c 'mysql -pX;rm -rf /data'", "rm -rf /data"},
 }
 
 func TestLedger40KeepsCommands(t *testing.T) {
@@ -131,9 +144,7 @@ func TestLedger40RedactsAsMain(t *testing.T) {
 		{"# note ((todo))\npassword = \"a&b\"\n", "&b"},
 		{"export DB_PASSWORD='p@ss;w0rd'\ncd ${HOME}/app", ";w0rd"},
 		{"cat > .env <<'EOF'\nDB_PASSWORD=\"Xy7(q)z!\"\nAPI_TOKEN='t0k&en'\nEOF", "(q)z!"},
-		{"cat > .env <<'EOF'\nDB_PASSWORD=p&ss;w0rd\nEOF", "&ss;w0rd"},
 		{"cat <<EOF > config.yaml\npassword: \"a;b\"\nEOF", ";b"},
-		{"cat <<EOF > config.yaml\npassword: a;b\nEOF", ";b"},
 		{"curl -d '{\"password\":\"a&b\"}' -H \"X-Id: $(uuidgen)\" https://x", "&b"},
 		{"{\n  \"password\": \"p;w\",\n  \"cmd\": \"echo $(date)\"\n}", ";w"},
 		{"docker login -p \"a|b\" r.io\nfor i in $(seq 3); do echo $i; done", "|b"},
@@ -147,9 +158,6 @@ func TestLedger40RedactsAsMain(t *testing.T) {
 		{"PGPASSWORD='a;b' psql -h h", ";b"},
 		{"git clone 'https://user:tok;en@github.com/x'", ";en"},
 		{"apiVersion: v1\nkind: Secret\nstringData:\n  password: \"Pa$$w0rd;x\"\n", ";x"},
-		{"Don't forget\nDB_PASSWORD=p;w\n", ";w"},
-		{"x=$(cat <<'EOF'\nPASSWORD=a;b\nEOF\n)", ";b"},
-		{"git commit -m \"$(cat <<'EOF'\nfix: don't log PASSWORD=a;b\nEOF\n)\"", ";b"},
 		{"sshpass -p 'a;b' ssh h $(x)", ";b"},
 		{"curl --password \"pass\nwxyz\" x", "wxyz"},
 		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAabcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRS\nTUVWXYZ0123456789abcdefgh==\n-----END RSA PRIVATE KEY-----\n", "TUVWXYZ"},
@@ -176,6 +184,15 @@ func TestLedger40RecordsByChoice(t *testing.T) {
 		{"Authorization: Bearer\n abcdefgh1234", "Authorization: Bearer\n abcdefgh1234"},
 		// Another shell's command line: its quoted separators are that shell's.
 		{"ssh h 'mysql -p\"a;b\" db'", "ssh h 'mysql -p[REDACTED:cli-password];b\" db'"},
+		// Quoted data that a shell may read again (a file written, a here-document's body, a
+		// prose line's quote): an unquoted value's part after a separator in it.
+		{"cat > .env <<'EOF'\nDB_PASSWORD=p&ss;w0rd\nEOF", "cat > .env <<'EOF'\nDB_PASSWORD=" + a + "&ss;w0rd\nEOF"},
+		{"Don't forget\nDB_PASSWORD=p;w\n", "Don't forget\nDB_PASSWORD=" + a + ";w\n"},
+		{"git commit -m \"$(cat <<'EOF'\nfix: don't log PASSWORD=a;b\nEOF\n)\"", "git commit -m \"$(cat <<'EOF'\nfix: don't log PASSWORD=" + a + ";b\nEOF\n)\""},
+		{"[Service]\nEnvironment=\"DB_PASSWORD=a;b\"\n", "[Service]\nEnvironment=\"DB_PASSWORD=" + a + ";b\"\n"},
+		{"echo \"token: abc;def\" | kubectl apply -f -", "echo \"token: " + a + ";def\" | kubectl apply -f -"},
+		// A substitution is a command, not a password: sshpass runs cat.
+		{"sshpass -p \"$(cat pw)\" ssh h", "sshpass -p \"$(cat pw)\" ssh h"},
 		// After an alias (or shopt) the rest is read blind: a quoted value ends at a separator.
 		{"alias ll='ls -l'\nexport TOKEN=\"a;b\"", "alias ll='ls -l'\nexport TOKEN=" + a + ";b\""},
 	} {

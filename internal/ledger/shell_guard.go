@@ -26,13 +26,15 @@ func newArgsGuard(s string) *shellGuard {
 }
 
 // cut returns where a replacement of text[start:end] must end: before the first byte the mask
-// marks as a boundary, or, at level maskCommand, as a command's start after start. It returns
-// start itself (nothing is hidden) when the value was taken across a boundary, text[gap:start]
-// being what lies between a credential's name and its value (password:<newline>rm -rf /data), or,
-// at level maskCommand, when the value is a command's first word (PASSWORD= rm -rf /data runs
-// rm). A provider's token shape is cut only at a boundary: a whole value that is one token is a
-// command's first word too.
-func (g *shellGuard) cut(gap, start, end int, level byte) int {
+// marks as a boundary, or, at level maskCommand (a value found by its name), as a command's start
+// after start; with dataSeps (a value found by its name that is not quoted itself: 'a;b', "a;b",
+// whose quotes a shell reading the data again reads too), also before a separator in quoted data
+// (echo 'PASSWORD=x;rm -rf /data' > x.sh writes a command). It returns start itself (nothing is hidden) when the value was taken across a
+// boundary, text[gap:start] being what lies between a credential's name and its value
+// (password:<newline>rm -rf /data), or, at level maskCommand, when the value is a command's
+// first word (PASSWORD= rm -rf /data runs rm). A provider's token shape is cut only at a
+// boundary: a whole value that is one token is a command's first word too.
+func (g *shellGuard) cut(gap, start, end int, level byte, dataSeps bool) int {
 	g.take()
 	for i := gap; i < start; i++ {
 		if g.danger[i] == maskBoundary {
@@ -40,11 +42,21 @@ func (g *shellGuard) cut(gap, start, end int, level byte) int {
 		}
 	}
 	for i := start; i < end; i++ {
-		if g.danger[i] >= level {
+		switch d := g.danger[i]; {
+		case d == maskBoundary, d == maskQuoted && dataSeps, d == maskCommand && level == maskCommand:
 			return i
 		}
 	}
 	return end
+}
+
+// ownQuotes reports whether the value at s[start:] opens its own quotes, or is read inside
+// quotes opened right before it (sshpass -p 'a;b': the scan leaves the quote outside the marker).
+func ownQuotes(s string, start int) bool {
+	isQuote := func(c byte) bool { return c == '"' || c == '\'' }
+	opens := func(c byte) bool { return c == '\\' || c == '$' } // \"x\" in a JSON text, $'…', $"…"
+	return start < len(s) && (isQuote(s[start]) || opens(s[start]) && start+1 < len(s) && isQuote(s[start+1])) ||
+		start > 0 && isQuote(s[start-1])
 }
 
 // valueGap is where the text before a value at s[start:] that separates it from its name begins:

@@ -54,7 +54,8 @@ func (l *shellLexer) heredocOperator(j, to int, strip bool) int {
 	if delim.Len() == 0 {
 		return -1
 	}
-	l.heredocs = append(l.heredocs, pendingHeredoc{delim: delim.String(), strip: strip, quoted: quoted})
+	reread := l.rereadAt != nil && l.rereadAt[j-1]
+	l.heredocs = append(l.heredocs, pendingHeredoc{delim: delim.String(), strip: strip, quoted: quoted, reread: reread})
 	return k - 1
 }
 
@@ -90,8 +91,15 @@ func (l *shellLexer) heredocBodies(pos, to int) int {
 			}
 			line = end + 1
 		}
-		if !h.quoted {
+		switch {
+		case h.reread:
+			blindFrom(s, pos, bodyEnd, l.danger) // ssh h <<EOF, cat <<'EOF' | sh: a shell reads the body
+		case !h.quoted:
 			l.body(pos, bodyEnd)
+		default:
+			for k := pos; k < bodyEnd; k++ {
+				markData(s, k, l.danger)
+			}
 		}
 		pos = next + 1
 		if next >= to || s[next] != '\n' {

@@ -29,14 +29,27 @@ import "strings"
 // afterProgram says the text follows a command's first word (arguments given apart).
 func shellMask(s string, afterProgram bool) []byte {
 	l := shellLexer{s: s, danger: make([]byte, len(s))}
+	lines := rereadLines(s)
+	if len(lines) > 0 {
+		l.rereadAt = make([]bool, len(s))
+		for _, ln := range lines {
+			for i := ln[0]; i < ln[1]; i++ {
+				l.rereadAt[i] = true
+			}
+		}
+	}
 	l.run(0, len(s), frameCode, !afterProgram)
+	for _, ln := range lines {
+		blindFrom(s, ln[0], ln[1], l.danger)
+	}
 	return l.danger
 }
 
 // The mask's levels.
 const (
 	maskCommand  byte = 1
-	maskBoundary byte = 2
+	maskQuoted   byte = 2 // a separator in quoted data: another shell may read it (below)
+	maskBoundary byte = 3
 )
 
 type frameKind uint8
@@ -77,6 +90,7 @@ type pendingHeredoc struct {
 	delim  string
 	strip  bool // <<-: leading tabs
 	quoted bool // the body is data
+	reread bool // the operator's line hands the body to a shell
 }
 
 type shellLexer struct {
@@ -87,6 +101,7 @@ type shellLexer struct {
 	reread   blindMarker // the command another shell reads again
 	blind    bool        // the rest of the text is read blind
 	bodies   int         // here-document bodies being read, one inside another's $( )
+	rereadAt []bool      // the bytes of the lines that hand text to another shell (rereadLines); nil if none
 }
 
 func (l *shellLexer) top() *shellFrame { return &l.stack[len(l.stack)-1] }
@@ -171,6 +186,7 @@ func (l *shellLexer) run(from, to int, base frameKind, cmdPos bool) {
 // single reads s[i] inside '…'; it returns the index of the last byte it consumed.
 func (l *shellLexer) single(i int) int {
 	c := l.s[i]
+	l.markData(i)
 	switch {
 	case c == '\'':
 		l.pop()
@@ -182,6 +198,7 @@ func (l *shellLexer) single(i int) int {
 
 func (l *shellLexer) ansi(i int) int {
 	c := l.s[i]
+	l.markData(i)
 	switch {
 	case c == '\\' && i+1 < len(l.s):
 		return i + 1
@@ -193,9 +210,25 @@ func (l *shellLexer) ansi(i int) int {
 	return i
 }
 
+// markData marks a byte of quoted data that a shell reading the data again would take for a
+// separator (maskQuoted), or a substitution ($( and backquotes: maskBoundary, whoever reads it).
+func (l *shellLexer) markData(i int) {
+	markData(l.s, i, l.danger)
+}
+
+func markData(s string, i int, danger []byte) {
+	switch c := s[i]; {
+	case c == '`' || c == '$' && i+1 < len(s) && s[i+1] == '(':
+		danger[i] = maskBoundary
+	case strings.IndexByte(blindSeparators, c) >= 0 && danger[i] == 0:
+		danger[i] = maskQuoted
+	}
+}
+
 // double reads s[i] inside "…" or an unquoted here-document's body.
 func (l *shellLexer) double(i int) int {
 	c := l.s[i]
+	l.markData(i)
 	switch c {
 	case '\\':
 		if i+1 < len(l.s) {
@@ -441,7 +474,7 @@ func (l *shellLexer) endWord(i int) {
 			l.blind = true // an alias may expand to anything (and shopt may enable them): read the rest blind
 		}
 	}
-	if !f.reread && rereadsCommand(w) {
+	if !f.reread && (rereadsCommand(w) || f.cmdWord && strings.ContainsAny(w, "$`")) {
 		f.reread = true
 		l.reread = blindMarker{}
 	}
