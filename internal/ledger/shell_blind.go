@@ -1,6 +1,9 @@
 package ledger
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // blindMarker marks, without reading quotes, every byte of a text bash could read as a
 // command's boundary or a substitution, and every word that could be a command's first: what
@@ -77,18 +80,36 @@ var rereaders = map[string]bool{"eval": true, "su": true, "runuser": true, "watc
 
 // rereadsCommand reports whether word w (as written) names a command that has another shell
 // read its arguments: one of rereaders, by its name after a directory (/bin/sh) and quote
-// removal ('e'val), or a versioned shell (bash5.2).
+// removal ('e'val, e\val), or a versioned shell (bash5.2). It allocates nothing: the lexer asks
+// it of every word.
 func rereadsCommand(w string) bool {
-	if strings.ContainsAny(w, `"'\`) {
-		w = strings.NewReplacer(`"`, "", "'", "", `\`, "").Replace(w)
+	if len(w) > 64 {
+		return false // no command's name is longer
 	}
-	if strings.HasPrefix(w, "-") {
-		w, _, _ = strings.Cut(w, "=") // --command=…
+	var buf [64]byte
+	b := buf[:0]
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; c != '"' && c != '\'' && c != '\\' {
+			b = append(b, c)
+		}
 	}
-	if k := strings.LastIndexByte(w, '/'); k >= 0 {
+	return rereaderName(b)
+}
+
+// rereaderName is rereadsCommand of a word without its quotes.
+func rereaderName(w []byte) bool {
+	if len(w) > 0 && w[0] == '-' {
+		if k := bytes.IndexByte(w, '='); k >= 0 {
+			w = w[:k] // --command=…
+		}
+	}
+	if k := bytes.LastIndexByte(w, '/'); k >= 0 {
 		w = w[k+1:]
 	}
-	return rereaders[strings.TrimRight(w, "0123456789.")]
+	for len(w) > 0 && (w[len(w)-1] == '.' || '0' <= w[len(w)-1] && w[len(w)-1] <= '9') {
+		w = w[:len(w)-1]
+	}
+	return rereaders[string(w)]
 }
 
 // rereadLines are the parts of lines of s, [start, end) each, that hand text to another shell:
@@ -163,7 +184,7 @@ func (r *rereadScan) wordByte(i int) {
 }
 
 func (r *rereadScan) endWord() {
-	if r.wordStart >= 0 && r.from < 0 && rereadsCommand(string(r.word)) {
+	if r.wordStart >= 0 && r.from < 0 && rereaderName(r.word) {
 		r.from = r.wordStart
 		if r.piped {
 			r.from = r.lineStart
