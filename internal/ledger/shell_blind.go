@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"bytes"
-	"strings"
 )
 
 // blindMarker marks, without reading quotes, every byte of a text bash could read as a
@@ -19,10 +18,21 @@ type blindMarker struct {
 // blindSeparators are the bytes that end a command or start a subshell or substitution.
 const blindSeparators = ";&|\n()`<>"
 
+// isBlindSeparator marks blindSeparators, and rereadWordEnd the bytes that end a word for
+// rereadLines: one lookup per byte.
+var isBlindSeparator, rereadWordEnd = byteSet(blindSeparators), byteSet(" \t\r\n;&|()<>{}`=")
+
+func byteSet(chars string) (t [256]bool) {
+	for i := 0; i < len(chars); i++ {
+		t[chars[i]] = true
+	}
+	return t
+}
+
 func (b *blindMarker) step(s string, i int, danger []byte) {
 	c := s[i]
 	switch {
-	case strings.IndexByte(blindSeparators, c) >= 0:
+	case isBlindSeparator[c]:
 		danger[i] = maskBoundary
 		b.endWord(s, i)
 		b.atCmd = c != '<' && c != '>'
@@ -31,7 +41,7 @@ func (b *blindMarker) step(s string, i int, danger []byte) {
 		b.endWord(s, i)
 		return
 	case c == '$' && i+1 < len(s) && s[i+1] == '(',
-		c == '\\' && i+1 < len(s) && strings.IndexByte(blindSeparators, s[i+1]) >= 0:
+		c == '\\' && i+1 < len(s) && isBlindSeparator[s[i+1]]:
 		danger[i] = maskBoundary
 	}
 	if !b.inWord {
@@ -163,7 +173,7 @@ func (r *rereadScan) step(i int) int {
 		case c:
 			r.quote = 0
 		}
-	case strings.IndexByte(" \t\r\n;&|()<>{}`=", c) >= 0:
+	case rereadWordEnd[c]:
 		r.piped = r.piped || c == '|' && r.quote == 0
 		r.endWord()
 	default:

@@ -220,7 +220,7 @@ func markData(s string, i int, danger []byte) {
 	switch c := s[i]; {
 	case c == '`' || c == '$' && i+1 < len(s) && s[i+1] == '(':
 		danger[i] = maskBoundary
-	case strings.IndexByte(blindSeparators, c) >= 0 && danger[i] == 0:
+	case isBlindSeparator[c] && danger[i] == 0:
 		danger[i] = maskQuoted
 	}
 }
