@@ -431,7 +431,7 @@ func (r secretRule) replace(s string, g *shellGuard, base int) (string, bool) {
 		if level == maskCommand {
 			gap = valueGap(s, m[0], start)
 		}
-		dataSeps := level == maskCommand && r.id != cookieHeaderRule && !ownQuotes(s, start)
+		dataSeps := level == maskCommand && !ownQuotes(s, start) && (r.id != cookieHeaderRule || !cookiesOnly(s[start:end]))
 		cut := g.cut(base+gap, base+start, base+end, level, dataSeps) - base
 		if cut == start {
 			continue
@@ -459,8 +459,7 @@ func (r secretRule) holdsNone(s string, start, end int) bool {
 }
 
 // dockerAuthRule is the rule of Docker's and Podman's "auth" entries; cookieHeaderRule the
-// Cookie: header's (a header's value, whose ; separates cookies: a separator in quoted data does
-// not end it).
+// Cookie: header's (a header's value, whose ; separates cookies: cookiesOnly).
 const (
 	dockerAuthRule   = "docker-config-auth"
 	cookieHeaderRule = "cookie-header"
@@ -560,4 +559,23 @@ func containsAny(s string, subs []string) bool {
 		}
 	}
 	return false
+}
+
+// cookiesOnly reports whether a Cookie: header's value is name=value pairs separated by ; and
+// blanks and nothing else: a shell reading it again (it sits in quoted data) runs no command in
+// it, so its ; does not end it (curl -H "Cookie: a=1; b=2" hides both). Anything else there
+// (a=1; rm -rf /data) ends at the ;.
+func cookiesOnly(v string) bool {
+	for part := range strings.SplitSeq(v, ";") {
+		name, value, ok := strings.Cut(strings.Trim(part, " \t"), "=")
+		if !ok || name == "" || strings.ContainsAny(value, " \t\n&|<>()`$\\\"'") {
+			return false
+		}
+		for i := 0; i < len(name); i++ {
+			if c := name[i]; !isWordByte(c) && c != '-' && c != '.' {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -58,6 +58,8 @@ var ledger40KeepsCommands = []struct{ in, cmd string }{
 	{"curl https://h/?sig=x;{rm,-rf,/data}", "{rm,-rf,/data}"},
 	{"echo Cookie: a=b; rm -rf /data", "rm -rf /data"},
 	{"echo -----BEGIN RSA PRIVATE KEY-----; rm -rf /data", "rm -rf /data"},
+	{"key:\n-----BEGIN RSA PRIVATE KEY-----\n/tmp/x\n-----END RSA PRIVATE KEY-----", "/tmp/x"},
+	{"echo 'Cookie: a=b; rm -rf /data' > x.sh; sh x.sh", "rm -rf /data"},
 	{"echo '-----BEGIN RSA PRIVATE KEY-----'\nrm -rf /data\necho '-----END RSA PRIVATE KEY-----'", "rm -rf /data"},
 	// A value taken from the next line, or after = and a blank: the command's name.
 	{"password:\nrm -rf /data", "rm -rf /data"},
@@ -154,6 +156,7 @@ func TestLedger40RedactsAsMain(t *testing.T) {
 		{"export TOKEN=a\\;b", ";b"},
 		{"sshpass -p 'a|b' ssh h", "|b"},
 		{"curl -u 'admin:s3c;r3t' https://api", ";r3t"},
+		{"curl -H \"Cookie: session=abc123; csrf=def456\" https://x", "def456"},
 		{"docker login -u me -p 'pa;ss' r.io", ";ss"},
 		{"PGPASSWORD='a;b' psql -h h", ";b"},
 		{"git clone 'https://user:tok;en@github.com/x'", ";en"},

@@ -109,6 +109,9 @@ func (g *shellGuard) commit(out string) {
 // keeps), but a match that holds anything else is cut at the shell's first boundary.
 func keyShaped(m string) bool {
 	lines := strings.Split(m, "\n")
+	if len(lines) > 1 && !pemBody(lines) {
+		return false
+	}
 	for k, line := range lines {
 		line = strings.TrimSuffix(line, "\r")
 		switch {
@@ -141,6 +144,27 @@ func pemHeaderLine(line string) bool {
 	}
 	for i := 0; i < len(name); i++ {
 		if !isLetter(name[i]) && name[i] != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// pemBody reports whether a PEM block's lines (its BEGIN line first) hold a key's body: every
+// line but the last of 60 columns or more (64 in PKCS#1 and #8, 70 in OpenSSH's), headers apart,
+// and no shorter line that is a path (/tmp/x: -----BEGIN … KEY-----<newline>/tmp/x runs it).
+func pemBody(lines []string) bool {
+	var body []string
+	for _, line := range lines[1:] {
+		line = strings.TrimSuffix(line, "\r")
+		if line == "" || pemHeaderLine(line) || strings.HasPrefix(line, "-----END") {
+			continue
+		}
+		body = append(body, line)
+	}
+	for k, line := range body {
+		short := len(line) < 60
+		if short && k < len(body)-1 || short && strings.HasPrefix(line, "/") && strings.Contains(line[1:], "/") {
 			return false
 		}
 	}
