@@ -4,28 +4,32 @@ import "strings"
 
 // shellMask reads a text once, as bash would read it as a script, and marks the bytes a
 // redaction must never hide: where bash ends a command or starts another (; & | newline ( ) and
-// the redirections < >, outside quotes), a command substitution ($( and backquotes, also inside
-// double quotes), and every byte of a command's first word. A rule's match is cut before the
-// first marked byte (shellGuard), so no marker can hide a command the shell runs, however the
-// agent dresses it as a password's value (mysql -pX;rm -rf /data, PASSWORD=x;{rm,-rf,/data},
-// password:<newline>rm -rf /data).
+// the redirections < >, outside quotes), a command substitution ($( and backquotes, in any
+// quotes), the first byte of every command's name, and the separators inside quoted data, which
+// a shell reading the data again (a file written, a pipe into sh) would take for its own. A
+// rule's match is cut before a marked byte (shellGuard), so no marker can hide a command the
+// shell runs, however the agent dresses it as a password's value (mysql -pX;rm -rf /data,
+// PASSWORD=x;{rm,-rf,/data}, password:<newline>rm -rf /data).
 //
 // The mask is taken once from the text before any rule runs, so no rule's marker (which may
-// swallow a quote) changes how the next rule's match is read. It is linear: one pass, each
-// byte looked at a bounded number of times (a here-document's body twice).
+// swallow a quote) changes how the next rule's match is read. It is linear: a pass for the lines
+// that hand text to a shell (rereadLines) and one for the lexer, each byte read a bounded
+// number of times (a here-document's body twice, nested ones at most three deep).
 //
 // Where bash's reading depends on what this pass does not model (an alias, a here-document
 // delimiter written with $'…', a single quote inside ${…} inside double quotes), the rest of
 // the text is read blind: every separator, substitution and line's first word is marked
-// whatever the quotes say. Where another shell reads the command line again (ssh, eval, sh -c,
-// su -c, watch, docker exec …), the rest of that command is read blind too: its quoted and
-// escaped separators are the other shell's.
+// whatever the quotes say. Where another shell reads the text again (ssh, eval, sh -c, su -c,
+// watch, | sh, a command whose name is computed …), the rest of that line or command is read
+// blind too: its quoted and escaped separators are the other shell's.
 //
-// A byte is marked maskBoundary (a separator, a substitution, a redirection) or maskCommand (the
-// first byte of a command's first word): the rules that find a credential by its name (an
-// option, an assignment, a tool's password option) hide neither, nor take a value from after
-// one (PASSWORD= rm -rf /data runs rm); a provider's token shape (ghp_…) stops only at a
-// boundary, as a whole value that is one token is a command's first word too.
+// A byte is marked maskBoundary (a separator, a substitution, a redirection), maskQuoted (a
+// separator in quoted data) or maskCommand (the first byte of a command's first word): the rules
+// that find a credential by its name (an option, an assignment, a tool's password option) hide
+// none of them (a quoted separator only in a value that is not quoted itself), nor take a value
+// from after a boundary or one that is a command's name (PASSWORD= rm -rf /data runs rm); a
+// provider's token shape (ghp_…) stops only at a boundary, as a whole value that is one token is
+// a command's first word too.
 // afterProgram says the text follows a command's first word (arguments given apart).
 func shellMask(s string, afterProgram bool) []byte {
 	l := shellLexer{s: s, danger: make([]byte, len(s))}
