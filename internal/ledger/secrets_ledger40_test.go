@@ -103,6 +103,8 @@ var ledger40KeepsCommands = []struct{ in, cmd string }{
 	{"echo 'PASSWORD=x;rm -rf /data' > x.sh; sh x.sh", "rm -rf /data"},
 	{"echo 'sshpass -p x;rm -rf /data' > x.sh\nbash x.sh", "rm -rf /data"},
 	{"echo 'PASSWORD=\"$(rm -rf /data)\"' > x.sh; sh x.sh", "rm -rf /data"},
+	{"printf 'PASSWORD=x\\x3brm -rf /data' > x.sh; sh x.sh", "rm -rf /data"},
+	{"echo -e 'sshpass -p x\\073rm -rf /data' > x.sh; sh x.sh", "rm -rf /data"},
 	{"'e'val mysql -pX\\;rm -rf /data", "rm"},
 	{"e\\val mysql -pX\\;rm -rf /data", "rm"},
 	{"c=eval; $c mysql -pX\\;rm -rf /data", "rm"},

@@ -224,9 +224,43 @@ func markData(s string, i int, danger []byte) {
 	switch c := s[i]; {
 	case c == '`' || c == '$' && i+1 < len(s) && s[i+1] == '(':
 		danger[i] = maskBoundary
-	case isBlindSeparator[c] && danger[i] == 0:
+	case (isBlindSeparator[c] || c == '\\' && escapedSeparator(s, i)) && danger[i] == 0:
 		danger[i] = maskQuoted
 	}
+}
+
+// escapedSeparator reports whether s[i:] (a backslash) is an escape that printf, echo -e or
+// $'…' decode to a separator or a $: \n, \x3b, \073, \u003b … (printf 'PASSWORD=x\x3brm -rf
+// /data' > x.sh writes a command).
+func escapedSeparator(s string, i int) bool {
+	if i+1 >= len(s) {
+		return false
+	}
+	base, width, j := 16, 0, i+2
+	switch s[i+1] {
+	case 'n':
+		return true
+	case 'x':
+		width = 2
+	case 'u':
+		width = 4
+	case 'U':
+		width = 8
+	default:
+		if s[i+1] < '0' || s[i+1] > '7' {
+			return false
+		}
+		base, width, j = 8, 4, i+1 // \073, and echo -e's \0073
+	}
+	v := 0
+	for k := 0; k < width && j < len(s); k, j = k+1, j+1 {
+		d := strings.IndexByte("0123456789abcdef", s[j]|0x20)
+		if d < 0 || d >= base {
+			break
+		}
+		v = v*base + d
+	}
+	return v < 128 && (isBlindSeparator[v] || v == '$')
 }
 
 // double reads s[i] inside "…" or an unquoted here-document's body.
