@@ -316,6 +316,18 @@ func BenchmarkRedactShellShapes(b *testing.B) {
 	for _, tc := range []struct{ name, text string }{
 		{"mixed-1MB", mixed.String()},
 		{"quotes-line-240KiB", strings.Repeat(`echo "$(mysql -p'a;b' "x")" 'PASSWORD="y' $(z) `, 5000)},
+		// Shapes that make a careless reading quadratic (they were TestLedger40LinearTime's):
+		// a match per word or line, deep nesting (no byte walks the stack of open constructs, no
+		// body is read per level), and lines "a[" (a subscript's ] looked for to the text's end).
+		{"assignments-line", "X=1 " + strings.Repeat("PASSWORD=\"a;b\" ", 16000)},
+		{"assignment-lines", strings.Repeat("PASSWORD=\"a;b\"\n", 16000)},
+		{"escaped-json", strings.Repeat("{\\\"password\\\":\\\"a;b\\\"}", 11000)},
+		{"substitutions-backquotes", strings.Repeat("echo \"$(mysql -p'a;b' \"x\")\" `", 8000)},
+		{"heredocs-open-substitution", strings.Repeat("cat <<EOF\n$(x\nEOF\n", 10000)},
+		{"nested-substitutions", strings.Repeat("$(", 60000) + strings.Repeat("` '", 60000) + " PASSWORD=x"},
+		{"nested-heredocs", strings.Repeat("$(cat <<E\n", 30000) + " PASSWORD=x" + strings.Repeat("\nE\n)", 30000)},
+		{"nested-params", strings.Repeat("\"${x:-", 50000) + "PASSWORD=x"},
+		{"subscripts-1MB", "PASSWORD=abcdefgh\n" + strings.Repeat("a[\n", 1<<20/3)},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(tc.text)))

@@ -3,7 +3,6 @@ package ledger
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
 // ledger40KeepsCommands are inputs where a redaction hid a command bash 5.2 runs (each checked
@@ -109,6 +108,34 @@ var ledger40KeepsCommands = []struct{ in, cmd string }{
 	{"e\\val mysql -pX\\;rm -rf /data", "rm"},
 	{"c=eval; $c mysql -pX\\;rm -rf /data", "rm"},
 	{"/bin/sh -c 'mysql -pX;rm -rf /data'", "rm -rf /data"},
+	// rl41 H1: a # that follows a backquoted or process substitution in the same word is no comment
+	// for bash; the mask (which begins no word at ` or <( ) skips the rest of the line.
+	{"echo `date`#x; PASSWORD=x;{rm,-rf,/data}", "{rm,-rf,/data}"},
+	{"a=1 `true`#c; PASSWORD=x;{rm,-rf,/data}", "{rm,-rf,/data}"},
+	{"cat <(echo a)#x; PASSWORD=x;{rm,-rf,/data}", "{rm,-rf,/data}"},
+	{"cat <(echo a)#x\npassword:\nrm -rf /data", "rm -rf /data"},
+	{"echo `date`#x; echo 'PASSWORD=\"x' ; rm -rf /data ; echo '\"'", "rm -rf /data"},
+	// rl41 H2: $[ ] is arithmetic; the mask reads its << as a here-document and the next lines as data.
+	{"echo $[1<<2]\npassword:\nrm -rf /data", "rm -rf /data"},
+	// rl41 H3: a command's first word after env, time -p, coproc, function f { (main hid these too).
+	{"env PASSWORD= rm -rf /data", "rm -rf /data"},
+	{"time -p PASSWORD= rm -rf /data", "rm -rf /data"},
+	{"coproc { PASSWORD= rm -rf /data; }", "rm -rf /data"},
+	{"function f { PASSWORD= rm -rf /data; }; f", "rm -rf /data"},
+	// rl41 H4: a CR before the newline is part of bash's delimiter ('EOF'\r); the mask ends the
+	// delimiter at the CR, so the body runs on past the line EOF\r, where bash ends it.
+	{"cat <<'EOF'\r\nhi\r\nEOF\r\npassword:\nrm -rf /data\nEOF\n", "rm -rf /data"},
+	// rl41 H5: an escaped backquote inside backquotes opens a nested substitution (main hid it too).
+	{"echo `echo \\`PASSWORD= rm -rf /data\\``", "rm -rf /data"},
+	// rl41 H6: a line continuation before # makes it a comment for bash; the mask reads the comment
+	// as code, so its quote or here-document inverts the next lines.
+	{"echo a \\\n#<<E\npassword:\nrm -rf /data\nE", "rm -rf /data"},
+	{"echo a \\\n#'\necho 'PASSWORD=\"x' ; rm -rf /data ; echo '\"'", "rm -rf /data"},
+	// Respellings: >( ), a subscript in $[ ], env's options, a backquote word in a pipeline.
+	{"cat >(cat)#x; PASSWORD=x;{rm,-rf,/data}", "{rm,-rf,/data}"},
+	{"echo $[a[1]<<2]\npassword:\nrm -rf /data", "rm -rf /data"},
+	{"env -i A=1 PASSWORD= rm -rf /data", "rm -rf /data"},
+	{"true | `true`#x; PASSWORD=x;{rm,-rf,/data}", "{rm,-rf,/data}"},
 }
 
 func TestLedger40KeepsCommands(t *testing.T) {
@@ -203,29 +230,6 @@ func TestLedger40RecordsByChoice(t *testing.T) {
 	} {
 		if out := RedactSecrets(tc.in); out != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.in, out, tc.want)
-		}
-	}
-}
-
-// TestLedger40LinearTime: the shell reading is one pass, whatever the text holds (d0dadce9 read
-// from the line's start for every match: 1 MB took 565 s). BenchmarkRedactShellShapes measures
-// it against main's (docs/benchmarks.md).
-func TestLedger40LinearTime(t *testing.T) {
-	for _, in := range []string{
-		"X=1 " + strings.Repeat("PASSWORD=\"a;b\" ", 16000),
-		strings.Repeat("PASSWORD=\"a;b\"\n", 16000),
-		strings.Repeat("{\\\"password\\\":\\\"a;b\\\"}", 11000),
-		strings.Repeat("echo \"$(mysql -p'a;b' \"x\")\" `", 8000),
-		strings.Repeat("cat <<EOF\n$(x\nEOF\n", 10000),
-		// Deep nesting: no byte walks the stack of open constructs, no body is read per level.
-		strings.Repeat("$(", 60000) + strings.Repeat("` '", 60000) + " PASSWORD=x",
-		strings.Repeat("$(cat <<E\n", 30000) + " PASSWORD=x" + strings.Repeat("\nE\n)", 30000),
-		strings.Repeat("\"${x:-", 50000) + "PASSWORD=x",
-	} {
-		start := time.Now()
-		RedactSecrets(in)
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("%d bytes of %.20q…: %v", len(in), in, d)
 		}
 	}
 }

@@ -63,7 +63,7 @@ func (b *blindMarker) endWord(s string, i int) {
 
 func reservedWord(w string) bool {
 	switch w {
-	case "then", "do", "else", "elif", "if", "while", "until", "!", "{", "}", "time":
+	case "then", "do", "else", "elif", "if", "while", "until", "!", "{", "}", wordTime, wordEnv, "coproc", "function":
 		return true
 	}
 	return false

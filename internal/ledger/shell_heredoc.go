@@ -22,8 +22,8 @@ func (l *shellLexer) heredocOperator(j, to int, strip bool) int {
 	k := j
 	for ; k < to; k++ {
 		c := s[k]
-		if isSpace(c) || strings.IndexByte(";&|<>()", c) >= 0 {
-			break
+		if c == ' ' || c == '\t' || c == '\n' || strings.IndexByte(";&|<>()", c) >= 0 {
+			break // not at a CR: bash's delimiter 'EOF'\r holds it, and so does the line that ends the body
 		}
 		switch c {
 		case '$', '`':

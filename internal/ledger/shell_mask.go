@@ -49,6 +49,12 @@ func shellMask(s string, afterProgram bool) []byte {
 	return l.danger
 }
 
+// Words after which the next word is still a command's first, options apart.
+const (
+	wordEnv  = "env"
+	wordTime = "time"
+)
+
 // The mask's levels.
 const (
 	maskCommand  byte = 1
@@ -61,7 +67,7 @@ type frameKind uint8
 const (
 	frameCode     frameKind = iota // the top level, $( ), <( ), >( )
 	frameBacktick                  // `…`: code; bash ends it at the next unescaped backquote, quotes or not
-	frameArith                     // $(( )) and (( )): code without comments or here-documents
+	frameArith                     // $(( )), (( )) and $[ ]: code without comments or here-documents
 	frameParam                     // ${…}
 	frameDouble                    // "…"
 	frameSingle                    // '…'
@@ -81,9 +87,14 @@ type shellFrame struct {
 	// substitutions counts the $( ), <( ), >( ) and backquotes open at or below this frame.
 	substitutions int
 	closes        bool // a code frame opened by $(, <( or >(: its ) ends it
+	bracket       bool // an arithmetic frame opened by $[: its ] ends it (brackets counts the [ inside)
+	brackets      int
+	escaped       bool // a backquote frame opened by \` inside another: \` ends it
 	inDouble      bool // a ${…} inside "…": a single quote there is read as bash reads it only by operator
 	reread        bool // another shell reads this command again (blind marking)
 	cmdPos        bool
+	options       bool // after env or time: an option (-i, -p) keeps the next word a command's first
+	nameNext      bool // after function or coproc: a name, and then a command's first word
 	inWord        bool
 	cmdWord       bool
 	redirTarget   bool
@@ -269,6 +280,9 @@ func (l *shellLexer) double(i int) int {
 	l.markData(i)
 	switch c {
 	case '\\':
+		if i+1 < len(l.s) && l.s[i+1] == '`' && l.backtickIndex() > 0 {
+			l.escapedBacktick(i)
+		}
 		if i+1 < len(l.s) {
 			return i + 1
 		}
@@ -292,6 +306,18 @@ func (l *shellLexer) backtick(i int) {
 		return
 	}
 	l.push(frameBacktick)
+}
+
+// escapedBacktick reads \` at s[i] inside backquotes: bash reads the substitution's text again,
+// where it is a backquote: it closes a substitution a \` opened, or opens one inside.
+func (l *shellLexer) escapedBacktick(i int) {
+	l.mark(i + 1)
+	if l.stack[l.backtickIndex()].escaped {
+		l.closeBacktick(i + 1)
+		return
+	}
+	l.push(frameBacktick)
+	l.top().escaped = true
 }
 
 func (l *shellLexer) closeBacktick(i int) {
@@ -323,6 +349,11 @@ func (l *shellLexer) dollar(i int) int {
 		return i + 1
 	case '{':
 		l.push(frameParam)
+		return i + 1
+	case '[':
+		l.mark(i)
+		l.push(frameArith) // $[1<<2] is arithmetic, its << no here-document
+		l.top().bracket = true
 		return i + 1
 	case '\'':
 		if inCode {
@@ -357,6 +388,7 @@ func (l *shellLexer) code(i, to int) int {
 	case ')':
 		return l.closeParen(i)
 	case '`':
+		l.beginWord(i) // `date`#x is one word: its # no comment
 		l.backtick(i)
 		return i
 	case '#':
@@ -365,6 +397,11 @@ func (l *shellLexer) code(i, to int) int {
 		}
 	case '{', '}':
 		if l.paramBrace(c) {
+			return i
+		}
+	case '[', ']':
+		if l.arithBracket(c) {
+			l.mark(i)
 			return i
 		}
 	}
@@ -424,13 +461,36 @@ func (l *shellLexer) paramBrace(c byte) bool {
 	return false
 }
 
+// arithBracket reads [ or ] in $[…]: a nested bracket (a[1]), or the end of the expansion
+// (true: consumed).
+func (l *shellLexer) arithBracket(c byte) bool {
+	f := l.top()
+	switch {
+	case f.kind != frameArith || !f.bracket:
+	case c == '[':
+		f.brackets++
+	case f.brackets == 0:
+		l.pop()
+		return true
+	default:
+		f.brackets--
+	}
+	return false
+}
+
 // wordByte reads a byte of a word in a code frame: an escape (a line continuation among them,
 // which bash removes), a quote's opening, a $ expansion or a plain byte.
 func (l *shellLexer) wordByte(i int) int {
 	s, f := l.s, l.top()
+	if s[i] == '\\' && i+1 < len(s) && s[i+1] == '\n' && !f.inWord {
+		return i + 1 // a line continuation between words begins none: a # after it is a comment
+	}
 	l.beginWord(i)
 	switch s[i] {
 	case '\\':
+		if i+1 < len(s) && s[i+1] == '`' && l.backtickIndex() > 0 {
+			l.escapedBacktick(i)
+		}
 		if i+1 < len(s) {
 			return i + 1 // an escaped byte, or a line continuation: the word goes on
 		}
@@ -459,10 +519,12 @@ func (l *shellLexer) beginWord(i int) {
 	case f.redirTarget:
 		f.redirTarget = false
 	case f.cmdPos && f.kind != frameParam:
-		if !assignmentAt(l.s, i) {
-			f.cmdWord, f.cmdPos = true, false
-			l.markCommand(i)
+		if assignmentAt(l.s, i) || f.options && l.s[i] == '-' {
+			return // env A=1 -i rm: the command is still to come
 		}
+		f.cmdWord, f.cmdPos, f.options = true, f.nameNext, false
+		f.nameNext = false // function f { …: f is marked as a command's name too, harmlessly
+		l.markCommand(i)
 	}
 }
 
@@ -476,16 +538,30 @@ func assignmentAt(s string, i int) bool {
 		return false
 	}
 	if j < len(s) && s[j] == '[' {
-		k := strings.IndexByte(s[j:], ']')
-		if k < 0 {
+		j = subscriptEnd(s, j)
+		if j < 0 {
 			return false
 		}
-		j += k + 1
 	}
 	if j < len(s) && s[j] == '+' {
 		j++
 	}
 	return j < len(s) && s[j] == '='
+}
+
+// subscriptEnd is the index after the ] that closes NAME[ at s[j], or -1: it looks no further
+// than the word's end (a blank, a newline or a separator), so that a text of lines "a[" costs
+// its length, not its square.
+func subscriptEnd(s string, j int) int {
+	for k := j + 1; k < len(s); k++ {
+		switch c := s[k]; {
+		case c == ']':
+			return k + 1
+		case c == ' ' || c == '\t' || isBlindSeparator[c]:
+			return -1
+		}
+	}
+	return -1
 }
 
 // endWord ends the word being read in the top code frame at s[i], and reads it: a reserved word
@@ -502,8 +578,11 @@ func (l *shellLexer) endWord(i int) {
 	if f.cmdWord {
 		f.cmdWord = false
 		switch w {
-		case "then", "do", "else", "elif", "if", "while", "until", "!", "{", "}", "time", "in":
+		case "then", "do", "else", "elif", "if", "while", "until", "!", "{", "}", wordTime, "in", wordEnv:
 			f.cmdPos = w != "in" // for x in …: its words are no commands
+			f.options = w == wordTime || w == wordEnv
+		case "function", "coproc":
+			f.cmdPos, f.nameNext = true, true
 		case "case":
 			f.cases++
 		case "esac":
@@ -521,7 +600,7 @@ func (l *shellLexer) endWord(i int) {
 // endCommand ends the command read in the top code frame: the next word is a command's first.
 func (l *shellLexer) endCommand() {
 	f := l.top()
-	f.cmdPos, f.redirTarget, f.reread = true, false, false
+	f.cmdPos, f.redirTarget, f.reread, f.options, f.nameNext = true, false, false, false, false
 }
 
 // redirection reads a < or > at s[i] in a code frame: a process substitution <( >(, a
@@ -532,6 +611,9 @@ func (l *shellLexer) redirection(i, to int) int {
 	l.mark(i)
 	if i+1 < len(s) && s[i+1] == '(' {
 		l.mark(i + 1)
+		if f.kind == frameCode || f.kind == frameBacktick {
+			l.beginWord(i) // <(…)#x is one word: its # no comment
+		}
 		l.pushSubstitution() // <(…) and >(…), also inside a word: -px>(cmd)
 		return i + 1
 	}
