@@ -83,6 +83,9 @@ var ledger40KeepsCommands = []struct{ in, cmd string }{
 	{"echo \"\\\"'\"; echo 'PASSWORD=\"x' ; rm -rf /data ; echo '\"'", "rm -rf /data"},
 	{"cat <(echo \"'\"); PASSWORD=x;{rm,-rf,/data}", "{rm,-rf,/data}"},
 	{"shopt -s expand_aliases\nalias q=\"echo '\"\nq; mysql -p'X;rm -rf /data", "rm -rf /data"},
+	{"shopt -s expand_aliases\nalias -- 'q'=\"echo '\"\nq; mysql -p'X;rm -rf /data", "rm -rf /data"},
+	{"shopt -s expand_aliases\nBASH_ALIASES[q]=\"echo '\"\nq; mysql -p'X;rm -rf /data", "rm -rf /data"},
+	{"shopt -u interactive_comments\necho x # '\necho 'PASSWORD=\"x' ; rm -rf /data ; echo '\"'", "rm -rf /data"},
 	// Here-documents: a quote in a body is data, and bash reads on after the delimiter.
 	{"cat <<EOF\ndon't\nEOF\necho 'PASSWORD=\"x' ; rm -rf /data ; echo '\"'", "rm -rf /data"},
 	{"cat <<'EOF'\nit's\nEOF\necho 'abc\nPASSWORD=\"x' ; rm -rf /data ; echo '\"'", "rm -rf /data"},
@@ -169,6 +172,12 @@ func TestLedger40HidesSecrets(t *testing.T) {
 func TestLedger40RedactsAsMain(t *testing.T) {
 	for _, tc := range []struct{ in, secret string }{
 		{"{\"alias\": \"db\", \"password\": \"s3cr3t&x\"}", "&x"},
+		// rl41 L1: alias, shopt or enable as a line's first word changes nothing after it
+		// (before, the rest of the text was read blind, every quoted secret cut at its separator).
+		{"## Setup\nenable the cache first\n\n```yaml\npassword: \"Pa;ss|w0rd\"\n```\n", ";ss|w0rd"},
+		{"jobs:\n  build:\n    steps:\n      - run: |\n          shopt -s globstar\n    env:\n      password: \"a;b&c\"\n", ";b&c"},
+		{"#!/bin/bash\nset -euo pipefail\nshopt -s nullglob\nexport DB_PASSWORD='p;ss&w0rd'\n", ";ss&w0rd"},
+		{"alias ll='ls -l'\nexport TOKEN=\"a;b\"", ";b"},
 		{"db:\n  alias: main\n  password: \"Pa(ss)w0rd!\"\n", "(ss)w0rd!"},
 		{"steps:\n  - run: echo ${{ secrets.X }}\n    env:\n      password: \"ab|cd\"\n", "|cd"},
 		{"env:\n  - name: URL\n    value: ${BASE_URL}\n  - name: PASS\n    password: \"Pa;ss\"\n", ";ss"},
@@ -225,8 +234,8 @@ func TestLedger40RecordsByChoice(t *testing.T) {
 		{"echo \"token: abc;def\" | kubectl apply -f -", "echo \"token: " + a + ";def\" | kubectl apply -f -"},
 		// A substitution is a command, not a password: sshpass runs cat.
 		{"sshpass -p \"$(cat pw)\" ssh h", "sshpass -p \"$(cat pw)\" ssh h"},
-		// After an alias (or shopt) the rest is read blind: a quoted value ends at a separator.
-		{"alias ll='ls -l'\nexport TOKEN=\"a;b\"", "alias ll='ls -l'\nexport TOKEN=" + a + ";b\""},
+		// After a defined alias's use the rest is read blind: a quoted value ends at a separator.
+		{"alias ll='ls -l'\nll; export TOKEN=\"a;b\"", "alias ll='ls -l'\nll; export TOKEN=" + a + ";b\""},
 	} {
 		if out := RedactSecrets(tc.in); out != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.in, out, tc.want)

@@ -20,11 +20,6 @@ func rl41Evidence(t *testing.T) {
 func TestRL41LeakedSecrets(t *testing.T) {
 	rl41Evidence(t)
 	for _, tc := range []struct{ in, secret string }{
-		// L1: one word (enable, shopt, alias) as a line's first makes the whole rest of the text
-		// blind, prose and YAML included: every quoted secret after it is cut at its separator.
-		{"## Setup\nenable the cache first\n\n```yaml\npassword: \"Pa;ss|w0rd\"\n```\n", ";ss|w0rd"},
-		{"jobs:\n  build:\n    steps:\n      - run: |\n          shopt -s globstar\n    env:\n      password: \"a;b&c\"\n", ";b&c"},
-		{"#!/bin/bash\nset -euo pipefail\nshopt -s nullglob\nexport DB_PASSWORD='p;ss&w0rd'\n", ";ss&w0rd"},
 		// L2: a shell given a script file reads no argument again; the line is read blind.
 		{"bash ./deploy.sh --password 'a;b'", ";b"},
 		// L3: the re-reading shell sees the inner quotes; blind reading ignores them.

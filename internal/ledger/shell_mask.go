@@ -95,6 +95,7 @@ type shellFrame struct {
 	cmdPos        bool
 	options       bool // after env or time: an option (-i, -p) keeps the next word a command's first
 	nameNext      bool // after function or coproc: a name, and then a command's first word
+	settings      byte // the command is alias or shopt: its words define an alias or set a parser option
 	inWord        bool
 	cmdWord       bool
 	redirTarget   bool
@@ -113,10 +114,11 @@ type shellLexer struct {
 	danger   []byte
 	stack    []shellFrame
 	heredocs []pendingHeredoc
-	reread   blindMarker // the command another shell reads again
-	blind    bool        // the rest of the text is read blind
-	bodies   int         // here-document bodies being read, one inside another's $( )
-	rereadAt []bool      // the bytes of the lines that hand text to another shell (rereadLines); nil if none
+	reread   blindMarker     // the command another shell reads again
+	blind    bool            // the rest of the text is read blind
+	bodies   int             // here-document bodies being read, one inside another's $( )
+	rereadAt []bool          // the bytes of the lines that hand text to another shell (rereadLines); nil if none
+	aliases  map[string]bool // the names the text defines as aliases (shell_alias.go)
 }
 
 func (l *shellLexer) top() *shellFrame { return &l.stack[len(l.stack)-1] }
@@ -565,8 +567,8 @@ func subscriptEnd(s string, j int) int {
 }
 
 // endWord ends the word being read in the top code frame at s[i], and reads it: a reserved word
-// keeps the next word a command's first, case and esac open and close a case, alias makes the
-// rest of the text unknowable, and a shell that reads its arguments again marks the rest of the
+// keeps the next word a command's first, case and esac open and close a case, an alias's use
+// makes the rest of the text unknowable (shell_alias.go), and a shell that reads its arguments again marks the rest of the
 // command blind.
 func (l *shellLexer) endWord(i int) {
 	f := l.top()
@@ -575,8 +577,17 @@ func (l *shellLexer) endWord(i int) {
 	}
 	f.inWord = false
 	w := l.s[f.wordStart:i]
+	if !f.cmdWord && f.settings != 0 {
+		l.setting(f.settings, w)
+	}
+	if definesAlias(w) {
+		l.blind = true
+	}
 	if f.cmdWord {
 		f.cmdWord = false
+		if l.aliases[w] {
+			l.blind = true // a defined alias in command position may expand to anything: read the rest blind
+		}
 		switch w {
 		case "then", "do", "else", "elif", "if", "while", "until", "!", "{", "}", wordTime, "in", wordEnv:
 			f.cmdPos = w != "in" // for x in …: its words are no commands
@@ -587,8 +598,10 @@ func (l *shellLexer) endWord(i int) {
 			f.cases++
 		case "esac":
 			f.cases = max(f.cases-1, 0)
-		case "alias", "enable", "shopt":
-			l.blind = true // an alias may expand to anything (and shopt may enable them): read the rest blind
+		case "alias":
+			f.settings = settingAlias
+		case "shopt":
+			f.settings = settingShopt
 		}
 	}
 	if !f.reread && (rereadsCommand(w) || f.cmdWord && strings.ContainsAny(w, "$`")) {
@@ -601,6 +614,7 @@ func (l *shellLexer) endWord(i int) {
 func (l *shellLexer) endCommand() {
 	f := l.top()
 	f.cmdPos, f.redirTarget, f.reread, f.options, f.nameNext = true, false, false, false, false
+	f.settings = 0
 }
 
 // redirection reads a < or > at s[i] in a code frame: a process substitution <( >(, a
