@@ -111,6 +111,13 @@ var ledger40KeepsCommands = []struct{ in, cmd string }{
 	{"e\\val mysql -pX\\;rm -rf /data", "rm"},
 	{"c=eval; $c mysql -pX\\;rm -rf /data", "rm"},
 	{"/bin/sh -c 'mysql -pX;rm -rf /data'", "rm -rf /data"},
+	// A shell reads its arguments again only with -c (or --command), or with no script operand
+	// (rl41 L2): these must still be read so.
+	{"bash -x -o pipefail -lc 'PASSWORD=x;rm -rf /data'", "rm -rf /data"},
+	{"bash --rcfile x -c 'mysql -pX;rm -rf /data'", "rm -rf /data"},
+	{"pwsh -NoProfile -Command 'mysql -pX;rm -rf /data'", "rm -rf /data"},
+	{"echo 'mysql -pX;rm -rf /data' | bash -s -- a", "rm -rf /data"},
+	{"bash <<'EOF'\necho 'PASSWORD=\"x' ; rm -rf /data ; echo '\"'\nEOF", "rm -rf /data"},
 	// rl41 H1: a # that follows a backquoted or process substitution in the same word is no comment
 	// for bash; the mask (which begins no word at ` or <( ) skips the rest of the line.
 	{"echo `date`#x; PASSWORD=x;{rm,-rf,/data}", "{rm,-rf,/data}"},
@@ -172,6 +179,9 @@ func TestLedger40HidesSecrets(t *testing.T) {
 func TestLedger40RedactsAsMain(t *testing.T) {
 	for _, tc := range []struct{ in, secret string }{
 		{"{\"alias\": \"db\", \"password\": \"s3cr3t&x\"}", "&x"},
+		// rl41 L2: a shell given a script file reads none of its arguments again.
+		{"bash ./deploy.sh --password 'a;b'", ";b"},
+		{"sh -x ./deploy.sh --token \"a|b\" && echo ok", "|b"},
 		// rl41 L1: alias, shopt or enable as a line's first word changes nothing after it
 		// (before, the rest of the text was read blind, every quoted secret cut at its separator).
 		{"## Setup\nenable the cache first\n\n```yaml\npassword: \"Pa;ss|w0rd\"\n```\n", ";ss|w0rd"},

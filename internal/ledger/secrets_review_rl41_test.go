@@ -20,8 +20,6 @@ func rl41Evidence(t *testing.T) {
 func TestRL41LeakedSecrets(t *testing.T) {
 	rl41Evidence(t)
 	for _, tc := range []struct{ in, secret string }{
-		// L2: a shell given a script file reads no argument again; the line is read blind.
-		{"bash ./deploy.sh --password 'a;b'", ";b"},
 		// L3: the re-reading shell sees the inner quotes; blind reading ignores them.
 		{"kubectl exec p -- sh -c \"PGPASSWORD='p;q' psql\"", ";q"},
 		{"ssh h 'export TOKEN=\"a;b\"'", ";b"},

@@ -92,7 +92,7 @@ var rereaders = map[string]bool{"eval": true, "su": true, "runuser": true, "watc
 // read its arguments: one of rereaders, by its name after a directory (/bin/sh) and quote
 // removal ('e'val, e\val), or a versioned shell (bash5.2). It allocates nothing: the lexer asks
 // it of every word.
-func rereadsCommand(w string) bool {
+func rereadsCommand(s string, end int, w string) bool {
 	if len(w) > 64 {
 		return false // no command's name is longer
 	}
@@ -103,7 +103,7 @@ func rereadsCommand(w string) bool {
 			b = append(b, c)
 		}
 	}
-	return rereaderName(b)
+	return rereaderName(b) && (!scriptShell(b) || shellReadsArgs(s, end))
 }
 
 // rereaderName is rereadsCommand of a word without its quotes.
@@ -135,7 +135,7 @@ func rereadLines(s string) [][2]int {
 	r := rereadScan{s: s, wordStart: -1, from: -1}
 	for i := 0; i <= len(s); i++ {
 		if i == len(s) || s[i] == '\n' && !lineGoesOn(s, i) {
-			r.endWord()
+			r.endWord(i)
 			if r.from >= 0 {
 				lines = append(lines, [2]int{r.from, i})
 			}
@@ -175,7 +175,7 @@ func (r *rereadScan) step(i int) int {
 		}
 	case rereadWordEnd[c]:
 		r.piped = r.piped || c == '|' && r.quote == 0
-		r.endWord()
+		r.endWord(i)
 	default:
 		r.wordByte(i)
 	}
@@ -193,8 +193,8 @@ func (r *rereadScan) wordByte(i int) {
 	}
 }
 
-func (r *rereadScan) endWord() {
-	if r.wordStart >= 0 && r.from < 0 && rereaderName(r.word) {
+func (r *rereadScan) endWord(end int) {
+	if r.wordStart >= 0 && r.from < 0 && rereaderName(r.word) && (!scriptShell(r.word) || shellReadsArgs(r.s, end)) {
 		r.from = r.wordStart
 		if r.piped {
 			r.from = r.lineStart

@@ -604,7 +604,7 @@ func (l *shellLexer) endWord(i int) {
 			f.settings = settingShopt
 		}
 	}
-	if !f.reread && (rereadsCommand(w) || f.cmdWord && strings.ContainsAny(w, "$`")) {
+	if !f.reread && (rereadsCommand(l.s, i, w) || f.cmdWord && strings.ContainsAny(w, "$`")) {
 		f.reread = true
 		l.reread = blindMarker{}
 	}
