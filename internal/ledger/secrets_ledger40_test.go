@@ -105,6 +105,8 @@ var ledger40KeepsCommands = []struct{ in, cmd string }{
 	{"echo 'PASSWORD=x;rm -rf /data' > x.sh; sh x.sh", "rm -rf /data"},
 	{"echo 'sshpass -p x;rm -rf /data' > x.sh\nbash x.sh", "rm -rf /data"},
 	{"echo 'PASSWORD=\"$(rm -rf /data)\"' > x.sh; sh x.sh", "rm -rf /data"},
+	{"echo 'PASSWORD=\"`rm -rf /data`\"' > x.sh; sh x.sh", "rm -rf /data"},
+	{"echo 'PASSWORD=x`rm -rf /data`' > x.sh; sh x.sh", "rm -rf /data"},
 	{"printf 'PASSWORD=x\\x3brm -rf /data' > x.sh; sh x.sh", "rm -rf /data"},
 	{"echo -e 'sshpass -p x\\073rm -rf /data' > x.sh; sh x.sh", "rm -rf /data"},
 	{"'e'val mysql -pX\\;rm -rf /data", "rm"},
@@ -179,6 +181,10 @@ func TestLedger40HidesSecrets(t *testing.T) {
 func TestLedger40RedactsAsMain(t *testing.T) {
 	for _, tc := range []struct{ in, secret string }{
 		{"{\"alias\": \"db\", \"password\": \"s3cr3t&x\"}", "&x"},
+		// rl41 L5: a backquote in single quotes is data, as it is to a shell reading them again.
+		{"password: 'a`b`c'", "`b`c"},
+		{"mysql -p'a`b`c' db", "`b`c"},
+		{"export TOKEN='a`b$(c)'", "`b$(c)"},
 		// rl41 L2: a shell given a script file reads none of its arguments again.
 		{"bash ./deploy.sh --password 'a;b'", ";b"},
 		{"sh -x ./deploy.sh --token \"a|b\" && echo ok", "|b"},

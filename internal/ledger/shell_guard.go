@@ -45,6 +45,8 @@ func (g *shellGuard) cut(gap, start, end int, level byte, dataSeps bool) int {
 		switch d := g.danger[i]; {
 		case d == maskBoundary, d == maskQuoted && dataSeps, d == maskCommand && level == maskCommand:
 			return i
+		case d == maskDataSubst && !singleQuotedAt(g.text, start):
+			return i // 'a`b`c' is data however often it is read; "`b`" in 'PASSWORD="`b`"' is not
 		}
 	}
 	return end
@@ -57,6 +59,13 @@ func ownQuotes(s string, start int) bool {
 	opens := func(c byte) bool { return c == '\\' || c == '$' } // \"x\" in a JSON text, $'…', $"…"
 	return start < len(s) && (isQuote(s[start]) || opens(s[start]) && start+1 < len(s) && isQuote(s[start+1])) ||
 		start > 0 && isQuote(s[start-1])
+}
+
+// singleQuotedAt reports whether the value at s[start:] is in single quotes of its own ('…',
+// $'…'), opened at its start or right before it.
+func singleQuotedAt(s string, start int) bool {
+	return start < len(s) && (s[start] == '\'' || s[start] == '$' && start+1 < len(s) && s[start+1] == '\'') ||
+		start > 0 && s[start-1] == '\''
 }
 
 // valueGap is where the text before a value at s[start:] that separates it from its name begins:

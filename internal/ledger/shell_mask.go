@@ -60,6 +60,9 @@ const (
 	maskCommand  byte = 1
 	maskQuoted   byte = 2 // a separator in quoted data: another shell may read it (below)
 	maskBoundary byte = 3
+	// maskDataSubst: a substitution ($( or a backquote) in single-quoted data: data to bash, a
+	// command to a shell that reads the data again inside "…" (echo 'PASSWORD="`rm`"' > x.sh).
+	maskDataSubst byte = 4
 )
 
 type frameKind uint8
@@ -235,8 +238,8 @@ func (l *shellLexer) markData(i int) {
 
 func markData(s string, i int, danger []byte) {
 	switch c := s[i]; {
-	case c == '`' || c == '$' && i+1 < len(s) && s[i+1] == '(':
-		danger[i] = maskBoundary
+	case (c == '`' || c == '$' && i+1 < len(s) && s[i+1] == '(') && danger[i] != maskBoundary:
+		danger[i] = maskDataSubst
 	case (isBlindSeparator[c] || c == '\\' && escapedSeparator(s, i)) && danger[i] == 0:
 		danger[i] = maskQuoted
 	}
