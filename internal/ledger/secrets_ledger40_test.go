@@ -107,6 +107,11 @@ var ledger40KeepsCommands = []struct{ in, cmd string }{
 	{"echo 'PASSWORD=\"$(rm -rf /data)\"' > x.sh; sh x.sh", "rm -rf /data"},
 	{"echo 'PASSWORD=\"`rm -rf /data`\"' > x.sh; sh x.sh", "rm -rf /data"},
 	{"echo 'PASSWORD=x`rm -rf /data`' > x.sh; sh x.sh", "rm -rf /data"},
+	// A program whose quoted arguments are data (rl41 L4) still hands a shell's to it.
+	{"docker run img sh -c \"mysql -pX;rm -rf /data\"", "rm -rf /data"},
+	{"curl -d 'PASSWORD=x;rm -rf /data' x | sh", "rm -rf /data"},
+	{"kubectl exec p -- bash -c 'PASSWORD=x;rm -rf /data'", "rm -rf /data"},
+	{"docker run -e \"PASSWORD=x$(rm -rf /data)\" img", "rm -rf /data"},
 	{"printf 'PASSWORD=x\\x3brm -rf /data' > x.sh; sh x.sh", "rm -rf /data"},
 	{"echo -e 'sshpass -p x\\073rm -rf /data' > x.sh; sh x.sh", "rm -rf /data"},
 	{"'e'val mysql -pX\\;rm -rf /data", "rm"},
@@ -185,6 +190,10 @@ func TestLedger40RedactsAsMain(t *testing.T) {
 		{"password: 'a`b`c'", "`b`c"},
 		{"mysql -p'a`b`c' db", "`b`c"},
 		{"export TOKEN='a`b$(c)'", "`b$(c)"},
+		// rl41 L4: a separator in a quoted argument of docker, kubectl, curl … is data.
+		{"docker run -e \"POSTGRES_PASSWORD=p@ss;word\" postgres", ";word"},
+		{"kubectl create secret generic db --from-literal='password=a;b&c'", ";b&c"},
+		{"curl -d \"password=a;b\" https://x", ";b"},
 		// rl41 L2: a shell given a script file reads none of its arguments again.
 		{"bash ./deploy.sh --password 'a;b'", ";b"},
 		{"sh -x ./deploy.sh --token \"a|b\" && echo ok", "|b"},

@@ -23,10 +23,6 @@ func TestRL41LeakedSecrets(t *testing.T) {
 		// L3: the re-reading shell sees the inner quotes; blind reading ignores them.
 		{"kubectl exec p -- sh -c \"PGPASSWORD='p;q' psql\"", ";q"},
 		{"ssh h 'export TOKEN=\"a;b\"'", ";b"},
-		// L4: an assignment inside a quoted argument (docker -e, --from-literal) is cut at a
-		// separator in quoted data, though the program takes it as one argument.
-		{"docker run -e \"POSTGRES_PASSWORD=p@ss;word\" postgres", ";word"},
-		{"kubectl create secret generic db --from-literal='password=a;b&c'", ";b&c"},
 		// L6 (by design, listed for the record): unquoted YAML/.env values with separators.
 		{"apiVersion: v1\nkind: Secret\nstringData:\n  password: a;b&c\n", ";b&c"},
 		{"DATABASE_URL=postgres://u:p&q@h/d", "&q"},

@@ -99,6 +99,7 @@ type shellFrame struct {
 	options       bool // after env or time: an option (-i, -p) keeps the next word a command's first
 	nameNext      bool // after function or coproc: a name, and then a command's first word
 	settings      byte // the command is alias or shopt: its words define an alias or set a parser option
+	dataArgs      bool // the command is a program whose quoted arguments are data (shell_data_args.go)
 	inWord        bool
 	cmdWord       bool
 	redirTarget   bool
@@ -129,14 +130,14 @@ func (l *shellLexer) top() *shellFrame { return &l.stack[len(l.stack)-1] }
 func (l *shellLexer) push(kind frameKind) {
 	parent := l.top()
 	f := shellFrame{kind: kind, reread: parent.reread, cmdWord: parent.cmdWord, backtick: parent.backtick,
-		substitutions: parent.substitutions}
+		substitutions: parent.substitutions, dataArgs: parent.dataArgs}
 	if kind == frameBacktick {
 		f.backtick = len(l.stack)
 		f.substitutions++
 	}
 	switch kind {
 	case frameCode, frameBacktick, frameArith:
-		f.cmdPos, f.cmdWord = true, false
+		f.cmdPos, f.cmdWord, f.dataArgs = true, false, false
 	case frameParam:
 		f.inDouble = parent.kind == frameDouble || parent.kind == frameHereBody
 	}
@@ -233,14 +234,23 @@ func (l *shellLexer) ansi(i int) int {
 // markData marks a byte of quoted data that a shell reading the data again would take for a
 // separator (maskQuoted), or a substitution ($( and backquotes: maskBoundary, whoever reads it).
 func (l *shellLexer) markData(i int) {
+	if l.top().dataArgs && !l.top().reread && (l.rereadAt == nil || !l.rereadAt[i]) {
+		markSubstitution(l.s, i, l.danger) // docker run -e "PASSWORD=a;b": its ; is the value's
+		return
+	}
 	markData(l.s, i, l.danger)
 }
 
-func markData(s string, i int, danger []byte) {
-	switch c := s[i]; {
-	case (c == '`' || c == '$' && i+1 < len(s) && s[i+1] == '(') && danger[i] != maskBoundary:
+// markSubstitution marks a $( or backquote in quoted data (maskDataSubst).
+func markSubstitution(s string, i int, danger []byte) {
+	if c := s[i]; (c == '`' || c == '$' && i+1 < len(s) && s[i+1] == '(') && danger[i] != maskBoundary {
 		danger[i] = maskDataSubst
-	case (isBlindSeparator[c] || c == '\\' && escapedSeparator(s, i)) && danger[i] == 0:
+	}
+}
+
+func markData(s string, i int, danger []byte) {
+	markSubstitution(s, i, danger)
+	if c := s[i]; c != '`' && (isBlindSeparator[c] || c == '\\' && escapedSeparator(s, i)) && danger[i] == 0 {
 		danger[i] = maskQuoted
 	}
 }
@@ -605,6 +615,8 @@ func (l *shellLexer) endWord(i int) {
 			f.settings = settingAlias
 		case "shopt":
 			f.settings = settingShopt
+		default:
+			f.dataArgs = dataProgram(w)
 		}
 	}
 	if !f.reread && (rereadsCommand(l.s, i, w) || f.cmdWord && strings.ContainsAny(w, "$`")) {
@@ -617,7 +629,7 @@ func (l *shellLexer) endWord(i int) {
 func (l *shellLexer) endCommand() {
 	f := l.top()
 	f.cmdPos, f.redirTarget, f.reread, f.options, f.nameNext = true, false, false, false, false
-	f.settings = 0
+	f.settings, f.dataArgs = 0, false
 }
 
 // redirection reads a < or > at s[i] in a code frame: a process substitution <( >(, a
