@@ -16,7 +16,7 @@ import "strings"
 // that hand text to a shell (rereadLines) and one for the lexer, each byte read a bounded
 // number of times (a here-document's body twice, nested ones at most three deep).
 //
-// Where bash's reading depends on what this pass does not model (an alias, a here-document
+// Where bash's reading depends on what this pass does not model (a defined alias's use, a here-document
 // delimiter written with $'…', a single quote inside ${…} inside double quotes), the rest of
 // the text is read blind: every separator, substitution and line's first word is marked
 // whatever the quotes say. Where another shell reads the text again (ssh, eval, sh -c, su -c,
