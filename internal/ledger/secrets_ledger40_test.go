@@ -153,6 +153,10 @@ var ledger40KeepsCommands = []struct{ in, cmd string }{
 	{"echo $[a[1]<<2]\npassword:\nrm -rf /data", "rm -rf /data"},
 	{"env -i A=1 PASSWORD= rm -rf /data", "rm -rf /data"},
 	{"true | `true`#x; PASSWORD=x;{rm,-rf,/data}", "{rm,-rf,/data}"},
+	// rl42 H3: a "script file" that is the shell's input is its command line.
+	{"bash /dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"bash /dev/fd/0 <<< TOKEN=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"sh -e /proc/self/fd/0 <<< TOKEN=\"x;rm -rf /data\"", "rm -rf /data"},
 }
 
 func TestLedger40KeepsCommands(t *testing.T) {

@@ -42,9 +42,6 @@ func TestRL42KeepsCommands(t *testing.T) {
 		{"aws ssm send-command --document-name AWS-RunShellScript --parameters 'commands=mysql -pX;rm -rf /data'", "rm -rf /data"},
 		{"az vm run-command invoke -g g -n vm --command-id RunShellScript --scripts 'mysql -pX;rm -rf /data'", "rm -rf /data"},
 		{"aws ec2 run-instances --image-id i --user-data 'mysql -pX;rm -rf /data'", "rm -rf /data"},
-		// H3: a "script file" that is the shell's input (3ff8f487).
-		{"bash /dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
-		{"bash /dev/fd/0 <<< TOKEN=\"x;rm -rf /data\"", "rm -rf /data"},
 	} {
 		if out := RedactSecrets(tc.in); !strings.Contains(out, tc.cmd) {
 			t.Errorf("%q: got %q, which hides %q", tc.in, out, tc.cmd)

@@ -1,6 +1,9 @@
 package ledger
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // A shell given a script file (bash ./deploy.sh --password 'a;b') runs the file and reads none
 // of its arguments again; it reads a command line of its own only from -c's argument (bash -c,
@@ -78,9 +81,19 @@ func (st *shellArgs) word(w []byte) (decided, reads bool) {
 			st.skip = true
 		}
 	default:
-		return true, false // a script file: its arguments are data
+		// a script file: its arguments are data, unless the file is the shell's input
+		return true, inputFile(w)
 	}
 	return false, false
+}
+
+// inputFile reports whether script operand w names the shell's input or another descriptor
+// (bash /dev/stdin <<< 'a;b', /dev/fd/0, /proc/self/fd/0): the shell reads that text as its own
+// command line.
+func inputFile(w []byte) bool {
+	p := string(w)
+	return strings.HasPrefix(p, "/dev/std") || strings.HasPrefix(p, "/dev/fd") ||
+		strings.HasPrefix(p, "/proc/") && strings.Contains(p, "/fd")
 }
 
 // commandOption reports whether option w gives the shell a command line: a short cluster with c
