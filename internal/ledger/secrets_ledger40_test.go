@@ -157,6 +157,9 @@ var ledger40KeepsCommands = []struct{ in, cmd string }{
 	{"bash /dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
 	{"bash /dev/fd/0 <<< TOKEN=\"x;rm -rf /data\"", "rm -rf /data"},
 	{"sh -e /proc/self/fd/0 <<< TOKEN=\"x;rm -rf /data\"", "rm -rf /data"},
+	// rl42 L1: $[ ] marks no boundary but a substitution inside it.
+	{"password: \"x$[$(rm -rf /data)]z;w\"", "rm -rf /data"},
+	{"password: \"x$[`rm -rf /data`]\"", "rm -rf /data"},
 }
 
 func TestLedger40KeepsCommands(t *testing.T) {
@@ -200,6 +203,10 @@ func TestLedger40RedactsAsMain(t *testing.T) {
 		{"curl -d \"password=a;b\" https://x", ";b"},
 		// rl41 L2: a shell given a script file reads none of its arguments again.
 		{"bash ./deploy.sh --password 'a;b'", ";b"},
+		// rl42 L1: arithmetic in $[ ] is no command's boundary (main hid these whole).
+		{"password: \"x$[y]z;w\"", "z;w"},
+		{"{\"password\": \"a$[1]b;c\"}", "b;c"},
+		{"PASSWORD=\"p$[;q&r\" app", ";q&r"},
 		{"sh -x ./deploy.sh --token \"a|b\" && echo ok", "|b"},
 		// rl41 L1: alias, shopt or enable as a line's first word changes nothing after it
 		// (before, the rest of the text was read blind, every quoted secret cut at its separator).

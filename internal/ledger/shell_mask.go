@@ -169,6 +169,14 @@ func (l *shellLexer) mark(i int) {
 	}
 }
 
+// markCode marks s[i], a byte of code, a boundary unless it is inside $[…], where nothing but a
+// substitution is a command.
+func (l *shellLexer) markCode(i int) {
+	if f := l.top(); f.kind != frameArith || !f.bracket {
+		l.mark(i)
+	}
+}
+
 // markCommand marks s[i] the first byte of a command's first word.
 func (l *shellLexer) markCommand(i int) {
 	if l.danger[i] == 0 {
@@ -366,9 +374,11 @@ func (l *shellLexer) dollar(i int) int {
 		l.push(frameParam)
 		return i + 1
 	case '[':
-		l.mark(i)
-		l.push(frameArith) // $[1<<2] is arithmetic, its << no here-document
-		l.top().bracket = true
+		// $[1<<2] is arithmetic, its << no here-document; bash runs no command in it but a
+		// substitution, so it marks no boundary (password: "x$[y]z;w" is one value). $(( is
+		// marked: bash reads $((a) ) again as a substitution of a subshell.
+		l.push(frameArith)
+		l.top().bracket, l.top().cmdPos = true, false
 		return i + 1
 	case '\'':
 		if inCode {
@@ -416,7 +426,6 @@ func (l *shellLexer) code(i, to int) int {
 		}
 	case '[', ']':
 		if l.arithBracket(c) {
-			l.mark(i)
 			return i
 		}
 	}
@@ -427,7 +436,7 @@ func (l *shellLexer) code(i, to int) int {
 // opened.
 func (l *shellLexer) newline(i, to int) int {
 	f := l.top()
-	l.mark(i)
+	l.markCode(i)
 	l.endWord(i)
 	l.endCommand()
 	if len(l.heredocs) > 0 && f.kind != frameArith && f.kind != frameParam {
@@ -439,7 +448,7 @@ func (l *shellLexer) newline(i, to int) int {
 // separator reads ; & or |: a command's end, unless it is part of a redirection (>&2, &>f).
 func (l *shellLexer) separator(i int) {
 	s, f := l.s, l.top()
-	l.mark(i)
+	l.markCode(i)
 	redirection := s[i] == '&' && (i > 0 && (s[i-1] == '>' || s[i-1] == '<') || i+1 < len(s) && s[i+1] == '>')
 	l.endWord(i)
 	if !redirection && f.kind != frameParam {
@@ -637,8 +646,9 @@ func (l *shellLexer) endCommand() {
 // It returns the last byte consumed, or -1 where the rest is read blind.
 func (l *shellLexer) redirection(i, to int) int {
 	s, f := l.s, l.top()
-	l.mark(i)
+	l.markCode(i)
 	if i+1 < len(s) && s[i+1] == '(' {
+		l.mark(i)
 		l.mark(i + 1)
 		if f.kind == frameCode || f.kind == frameBacktick {
 			l.beginWord(i) // <(…)#x is one word: its # no comment
@@ -686,7 +696,7 @@ func (l *shellLexer) open(i int) int {
 		f.nested++
 		return i
 	}
-	l.mark(i)
+	l.markCode(i)
 	l.endWord(i)
 	switch {
 	case f.kind == frameParam:
@@ -710,7 +720,7 @@ func (l *shellLexer) closeParen(i int) int {
 		f.nested--
 		return i
 	}
-	l.mark(i)
+	l.markCode(i)
 	l.endWord(i)
 	switch {
 	case f.kind == frameParam:
