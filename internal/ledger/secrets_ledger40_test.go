@@ -9,6 +9,9 @@ import (
 // with bash -c, the command a stand-in that prints; /usr/bin/rm spelt rm there). cmd must stay
 // in the record. The holes of the brief (A-F and the older ones), the review-ledger36 and
 // ledger35 rows, and respellings of each class.
+// rl42E and rl42Use: the rows of rl42 H1 enable aliases, and use one after a definition.
+const rl42E, rl42Use = "shopt -s expand_aliases\n", "\nq; mysql -p'X;rm -rf /data"
+
 var ledger40KeepsCommands = []struct{ in, cmd string }{
 	// A: one rule's marker swallowed an opening quote (-p'a' became -p[REDACTED]'), and the
 	// next rule read the rest of the line with its quotes inverted.
@@ -157,6 +160,21 @@ var ledger40KeepsCommands = []struct{ in, cmd string }{
 	{"bash /dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
 	{"bash /dev/fd/0 <<< TOKEN=\"x;rm -rf /data\"", "rm -rf /data"},
 	{"sh -e /proc/self/fd/0 <<< TOKEN=\"x;rm -rf /data\"", "rm -rf /data"},
+	// rl42 H1: an alias defined by a spelling of alias or BASH_ALIASES that setting/definesAlias
+	// does not read, or used with a line continuation (e87a79de).
+	{rl42E + "builtin alias q=\"echo '\"" + rl42Use, "rm -rf /data"},
+	{rl42E + "command alias q=\"echo '\"" + rl42Use, "rm -rf /data"},
+	{rl42E + "\\alias q=\"echo '\"" + rl42Use, "rm -rf /data"},
+	{rl42E + "'alias' q=\"echo '\"" + rl42Use, "rm -rf /data"},
+	{rl42E + "eval 'alias q=\"echo '\\''\"'" + rl42Use, "rm -rf /data"},
+	{rl42E + "a=alias; $a q=\"echo '\"" + rl42Use, "rm -rf /data"},
+	{rl42E + "printf -v 'BASH_''ALIASES[q]' %s \"echo '\"" + rl42Use, "rm -rf /data"},
+	{rl42E + "read -r 'BASH_''ALIASES[q]' <<< \"echo '\"" + rl42Use, "rm -rf /data"},
+	{rl42E + "declare -n a=BASH_\"ALIASES\"; a[q]=\"echo '\"" + rl42Use, "rm -rf /data"},
+	{rl42E + "alias q=\"echo '\"\nq\\\n; mysql -p'X;rm -rf /data", "rm -rf /data"},
+	{rl42E + "command -p alias q=\"echo '\"" + rl42Use, "rm -rf /data"},
+	{rl42E + "v=BASH_ALIASES; local -n a=$v; a[q]=\"echo '\"" + rl42Use, "rm -rf /data"},
+	{rl42E + "export 'BASH_ALIASES[q]'=\"echo '\"" + rl42Use, "rm -rf /data"},
 	// rl42 L1: $[ ] marks no boundary but a substitution inside it.
 	{"password: \"x$[$(rm -rf /data)]z;w\"", "rm -rf /data"},
 	{"password: \"x$[`rm -rf /data`]\"", "rm -rf /data"},
@@ -203,6 +221,9 @@ func TestLedger40RedactsAsMain(t *testing.T) {
 		{"curl -d \"password=a;b\" https://x", ";b"},
 		// rl41 L2: a shell given a script file reads none of its arguments again.
 		{"bash ./deploy.sh --password 'a;b'", ";b"},
+		// rl42 L2: prose naming BASH_ALIASES changes nothing.
+		{"docs: see BASH_ALIASES\npassword: 'a;b'", ";b"},
+		{"echo BASH_ALIASES=x is how\npassword: 'a;b'", ";b"},
 		// rl42 L1: arithmetic in $[ ] is no command's boundary (main hid these whole).
 		{"password: \"x$[y]z;w\"", "z;w"},
 		{"{\"password\": \"a$[1]b;c\"}", "b;c"},

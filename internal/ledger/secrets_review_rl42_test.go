@@ -21,20 +21,7 @@ func rl42Evidence(t *testing.T) {
 // H1 and H3 with a stand-in rm; H2 runs in a container or on a VM).
 func TestRL42KeepsCommands(t *testing.T) {
 	rl42Evidence(t)
-	const e, use = "shopt -s expand_aliases\n", "\nq; mysql -p'X;rm -rf /data"
 	for _, tc := range []struct{ in, cmd string }{
-		// H1: an alias defined by a spelling of alias or BASH_ALIASES that setting/definesAlias
-		// does not read, or used with a line continuation (e87a79de).
-		{e + "builtin alias q=\"echo '\"" + use, "rm -rf /data"},
-		{e + "command alias q=\"echo '\"" + use, "rm -rf /data"},
-		{e + "\\alias q=\"echo '\"" + use, "rm -rf /data"},
-		{e + "'alias' q=\"echo '\"" + use, "rm -rf /data"},
-		{e + "eval 'alias q=\"echo '\\''\"'" + use, "rm -rf /data"},
-		{e + "a=alias; $a q=\"echo '\"" + use, "rm -rf /data"},
-		{e + "printf -v 'BASH_''ALIASES[q]' %s \"echo '\"" + use, "rm -rf /data"},
-		{e + "read -r 'BASH_''ALIASES[q]' <<< \"echo '\"" + use, "rm -rf /data"},
-		{e + "declare -n a=BASH_\"ALIASES\"; a[q]=\"echo '\"" + use, "rm -rf /data"},
-		{e + "alias q=\"echo '\"\nq\\\n; mysql -p'X;rm -rf /data", "rm -rf /data"},
 		// H2: a data program whose argument is a shell's command line (62c0c826).
 		{"docker run --entrypoint sh img -c \"mysql -pX;rm -rf /data\"", "rm -rf /data"},
 		{"docker run --entrypoint=/bin/sh img -c 'mysql -pX;rm -rf /data'", "rm -rf /data"},
@@ -52,10 +39,7 @@ func TestRL42KeepsCommands(t *testing.T) {
 // TestRL42LeakedSecrets: secrets main and ledger40 hid whole that ledger41 records in part.
 func TestRL42LeakedSecrets(t *testing.T) {
 	rl42Evidence(t)
-	for _, tc := range []struct{ in, secret string }{
-		// L2: any word naming BASH_ALIASES (prose) reads the rest blind (e87a79de).
-		{"docs: see BASH_ALIASES\npassword: 'a;b'", ";b"},
-	} {
+	for _, tc := range []struct{ in, secret string }{} {
 		if out := RedactSecrets(tc.in); strings.Contains(out, tc.secret) {
 			t.Errorf("%q: got %q, which keeps %q", tc.in, out, tc.secret)
 		}

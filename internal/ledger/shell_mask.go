@@ -600,14 +600,15 @@ func (l *shellLexer) endWord(i int) {
 	f.inWord = false
 	w := l.s[f.wordStart:i]
 	if !f.cmdWord && f.settings != 0 {
-		l.setting(f.settings, w)
+		l.setting(f, w)
 	}
-	if definesAlias(w) {
+	if !f.cmdWord && f.cmdPos && assignsAlias(w) {
 		l.blind = true
 	}
 	if f.cmdWord {
 		f.cmdWord = false
-		if l.aliases[w] {
+		name := plainName(w)
+		if l.aliases[name] {
 			l.blind = true // a defined alias in command position may expand to anything: read the rest blind
 		}
 		switch w {
@@ -620,12 +621,9 @@ func (l *shellLexer) endWord(i int) {
 			f.cases++
 		case "esac":
 			f.cases = max(f.cases-1, 0)
-		case "alias":
-			f.settings = settingAlias
-		case "shopt":
-			f.settings = settingShopt
 		default:
-			f.dataArgs = dataProgram(w)
+			commandSettings(f, w, name)
+			f.dataArgs = dataProgram(name)
 		}
 	}
 	if !f.reread && (rereadsCommand(l.s, i, w) || f.cmdWord && strings.ContainsAny(w, "$`")) {
