@@ -175,6 +175,16 @@ var ledger40KeepsCommands = []struct{ in, cmd string }{
 	{rl42E + "command -p alias q=\"echo '\"" + rl42Use, "rm -rf /data"},
 	{rl42E + "v=BASH_ALIASES; local -n a=$v; a[q]=\"echo '\"" + rl42Use, "rm -rf /data"},
 	{rl42E + "export 'BASH_ALIASES[q]'=\"echo '\"" + rl42Use, "rm -rf /data"},
+	// rl42 H2: a data program whose argument is a shell's command line (62c0c826).
+	{"docker run --entrypoint sh img -c \"mysql -pX;rm -rf /data\"", "rm -rf /data"},
+	{"docker run --entrypoint=/bin/sh img -c 'mysql -pX;rm -rf /data'", "rm -rf /data"},
+	{"podman run --entrypoint bash img -lc 'mysql -pX;rm -rf /data'", "rm -rf /data"},
+	{"aws ssm send-command --document-name AWS-RunShellScript --parameters 'commands=mysql -pX;rm -rf /data'", "rm -rf /data"},
+	{"az vm run-command invoke -g g -n vm --command-id RunShellScript --scripts 'mysql -pX;rm -rf /data'", "rm -rf /data"},
+	{"aws ec2 run-instances --image-id i --user-data 'mysql -pX;rm -rf /data'", "rm -rf /data"},
+	{"docker run --entrypoint '/bin/''bash' img -c 'mysql -pX;rm -rf /data'", "rm -rf /data"},
+	{"az vm run-command invoke --'scripts' 'mysql -pX;rm -rf /data'", "rm -rf /data"},
+	{"gcloud compute instances create v --metadata=startup-script='mysql -pX;rm -rf /data'", "rm -rf /data"},
 	// rl42 L1: $[ ] marks no boundary but a substitution inside it.
 	{"password: \"x$[$(rm -rf /data)]z;w\"", "rm -rf /data"},
 	{"password: \"x$[`rm -rf /data`]\"", "rm -rf /data"},
@@ -221,6 +231,8 @@ func TestLedger40RedactsAsMain(t *testing.T) {
 		{"curl -d \"password=a;b\" https://x", ";b"},
 		// rl41 L2: a shell given a script file reads none of its arguments again.
 		{"bash ./deploy.sh --password 'a;b'", ";b"},
+		// rl42 H2: an --entrypoint naming no shell keeps the arguments data.
+		{"docker run --entrypoint /app/server -e \"POSTGRES_PASSWORD=p@ss;word\" img", ";word"},
 		// rl42 L2: prose naming BASH_ALIASES changes nothing.
 		{"docs: see BASH_ALIASES\npassword: 'a;b'", ";b"},
 		{"echo BASH_ALIASES=x is how\npassword: 'a;b'", ";b"},

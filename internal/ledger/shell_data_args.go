@@ -1,6 +1,9 @@
 package ledger
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // A separator in quoted data is marked (maskQuoted) because a shell may read the data again: a
 // file written and run later, a pipe into sh. The arguments of the programs below are data to
@@ -20,4 +23,32 @@ func dataProgram(w string) bool {
 		w = w[k+1:]
 	}
 	return dataPrograms[w]
+}
+
+// scriptOptions are the options and subcommands of dataPrograms that give a shell a script:
+// aws ssm send-command --parameters 'commands=…', az vm run-command invoke --scripts '…', aws
+// ec2 run-instances --user-data '…', az vm create --custom-data, gcloud … --metadata
+// startup-script=…. From one on, the command's quoted arguments are read as any command's.
+var scriptOptions = []string{"--parameters", "--scripts", "--user-data", "--custom-data", "--metadata",
+	"run-command", "send-command", "startup-script"}
+
+// dataArg reads the start of an argument at s[i] of a data program (its quotes removed, as
+// bash runs it): a script option, or an --entrypoint naming a shell (docker run --entrypoint sh
+// img -c '…'), makes the rest of the command's quoted arguments no data.
+func (f *shellFrame) dataArg(s string, i int) {
+	var buf [64]byte
+	w, _, _ := plainWord(s, i, min(len(s), i+len(buf)), buf[:0])
+	entrypoint := f.entrypointNext
+	f.entrypointNext = string(w) == "--entrypoint"
+	if v, ok := bytes.CutPrefix(w, []byte("--entrypoint=")); ok {
+		w, entrypoint = v, true
+	}
+	if entrypoint && rereaderName(w) {
+		f.dataArgs = false
+	}
+	for _, o := range scriptOptions {
+		if bytes.HasPrefix(w, []byte(o)) {
+			f.dataArgs = false
+		}
+	}
 }

@@ -100,10 +100,12 @@ type shellFrame struct {
 	nameNext      bool // after function or coproc: a name, and then a command's first word
 	settings      byte // the command is alias or shopt: its words define an alias or set a parser option
 	dataArgs      bool // the command is a program whose quoted arguments are data (shell_data_args.go)
-	inWord        bool
-	cmdWord       bool
-	redirTarget   bool
-	wordStart     int
+	// entrypointNext: the data program's last argument was --entrypoint: this one names its program.
+	entrypointNext bool
+	inWord         bool
+	cmdWord        bool
+	redirTarget    bool
+	wordStart      int
 }
 
 type pendingHeredoc struct {
@@ -542,6 +544,8 @@ func (l *shellLexer) beginWord(i int) {
 	switch {
 	case f.redirTarget:
 		f.redirTarget = false
+	case f.dataArgs && !f.cmdPos:
+		f.dataArg(l.s, i)
 	case f.cmdPos && f.kind != frameParam:
 		if assignmentAt(l.s, i) || f.options && l.s[i] == '-' {
 			return // env A=1 -i rm: the command is still to come
@@ -636,7 +640,7 @@ func (l *shellLexer) endWord(i int) {
 func (l *shellLexer) endCommand() {
 	f := l.top()
 	f.cmdPos, f.redirTarget, f.reread, f.options, f.nameNext = true, false, false, false, false
-	f.settings, f.dataArgs = 0, false
+	f.settings, f.dataArgs, f.entrypointNext = 0, false, false
 }
 
 // redirection reads a < or > at s[i] in a code frame: a process substitution <( >(, a
