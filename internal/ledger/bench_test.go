@@ -292,3 +292,57 @@ func BenchmarkRedactSecrets(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRedactShellShapes measures RedactSecrets where the shell reading (shellMask) runs on
+// every call: a 1 MB record of mixed lines (commands with passwords, quotes, $( ), here-documents,
+// JSON, YAML), and one 240 KiB line full of quotes and $( around credentials. The reverted
+// d0dadce9 took 565 s on 1 MB; docs/benchmarks.md compares it with the code before.
+func BenchmarkRedactShellShapes(b *testing.B) {
+	lines := []string{
+		`mysql -u root -p'pa&ss' db -e "select 1"; echo done`,
+		`curl -H "Authorization: Bearer abcdefgh12345678" -d '{"password":"a;b"}' https://x/?token=t&page=2`,
+		`export DB_PASSWORD="p@ss;w0rd" && ./run --password=$(cat /run/secret) | tee log`,
+		`cat > .env <<'EOF'`, `API_TOKEN='t0k&en'`, `EOF`,
+		`  password: "a;b&c"`, `{"alias": "db", "password": "s3cr3t&x", "cmd": "echo $(date)"}`,
+		"sshpass -p 'x y' ssh h \"mysql -pX; echo `date`\" # it's done",
+	}
+	var mixed strings.Builder
+	for mixed.Len() < 1<<20 {
+		for _, l := range lines {
+			mixed.WriteString(l)
+			mixed.WriteByte('\n')
+		}
+	}
+	for _, tc := range []struct{ name, text string }{
+		{"mixed-1MB", mixed.String()},
+		{"quotes-line-240KiB", strings.Repeat(`echo "$(mysql -p'a;b' "x")" 'PASSWORD="y' $(z) `, 5000)},
+		// Shapes that make a careless reading quadratic (they were TestLedger40LinearTime's):
+		// a match per word or line, deep nesting (no byte walks the stack of open constructs, no
+		// body is read per level), and lines "a[" (a subscript's ] looked for to the text's end).
+		{"assignments-line", "X=1 " + strings.Repeat("PASSWORD=\"a;b\" ", 16000)},
+		{"assignment-lines", strings.Repeat("PASSWORD=\"a;b\"\n", 16000)},
+		{"escaped-json", strings.Repeat("{\\\"password\\\":\\\"a;b\\\"}", 11000)},
+		{"substitutions-backquotes", strings.Repeat("echo \"$(mysql -p'a;b' \"x\")\" `", 8000)},
+		{"heredocs-open-substitution", strings.Repeat("cat <<EOF\n$(x\nEOF\n", 10000)},
+		{"nested-substitutions", strings.Repeat("$(", 60000) + strings.Repeat("` '", 60000) + " PASSWORD=x"},
+		{"nested-heredocs", strings.Repeat("$(cat <<E\n", 30000) + " PASSWORD=x" + strings.Repeat("\nE\n)", 30000)},
+		{"nested-params", strings.Repeat("\"${x:-", 50000) + "PASSWORD=x"},
+		{"subscripts-1MB", "PASSWORD=abcdefgh\n" + strings.Repeat("a[\n", 1<<20/3)},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tc.text)))
+			cpu0, err := cputime.Process()
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				_ = RedactSecrets(tc.text)
+			}
+			cpu1, err := cputime.Process()
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}

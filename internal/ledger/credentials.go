@@ -269,7 +269,7 @@ func (s *argvScan) plainWord(i int, w string) {
 // <&0) and so takes no file.
 func dupRedirection(w string) bool {
 	c := w[len(w)-1]
-	return strings.Contains(w, "&") && ('0' <= c && c <= '9' || c == '-') && !strings.HasSuffix(w, "<<-")
+	return strings.Contains(w, "&") && ('0' <= c && c <= '9' || c == '-') && !strings.HasSuffix(w, heredocStrip)
 }
 
 // value takes w as the value of the option before it, and reports whether w was one.
@@ -333,8 +333,12 @@ func (s *argvScan) option(i int, w string) {
 	}
 }
 
-// hereString is the shell's here-string operator: the word after it is the command's input.
-const hereString = "<<<"
+// hereString is the shell's here-string operator: the word after it is the command's input;
+// heredocStrip the here-document's that strips leading tabs.
+const (
+	hereString   = "<<<"
+	heredocStrip = "<<-"
+)
 
 // shellOperatorLen is the length of the redirection or control operator w begins with (a file
 // descriptor's digits first: "2>", "2>&1"), or 0. "<tok" is a redirection with its target
@@ -376,7 +380,7 @@ var operatorStart = func() (t [256]bool) {
 
 // shellOperators are the shell's redirection and control operators, longest first where one
 // begins another.
-var shellOperators = []string{hereString, "<<-", "<<", "<>", "<&", "<", ">>", ">&", ">|", ">", "&>>", "&>", "&&", "&",
+var shellOperators = []string{hereString, heredocStrip, "<<", "<>", "<&", "<", ">>", ">&", ">|", ">", "&>>", "&>", "&&", "&",
 	"||", "|&", "|", ";;", ";"}
 
 // toolOptionOf finds w among the tool's password options: from is where its value starts in w,
@@ -429,17 +433,23 @@ func userPassFrom(w string, sep byte) int {
 
 // redactCommandLine hides the credentials argvSecrets finds in s, split into words at spaces,
 // as "[REDACTED:cli-password]". Quotes around a value are kept outside the marker.
-func redactCommandLine(s string) (string, bool) {
+func redactCommandLine(s string, g *shellGuard) (string, bool) {
 	if !containsAny(s, toolFlags) && !containsAny(s, positionalNames) {
 		return s, false // no password option of any tool: most strings that name a tool
 	}
-	return redactCommandLineAfter(nil, s)
+	return redactCommandLineAfter(nil, s, g)
 }
 
 // redactCommandLineAfter is redactCommandLine of s read after the words program, which are
 // not s's and stay as they are (a program given in a field of its own: credentials_program.go).
-func redactCommandLineAfter(program []string, s string) (string, bool) {
-	type span struct{ start, end int }
+//
+// g holds s's shell reading: a value is cut before a byte it marks (a separator, a
+// substitution, a command's first word), whatever this scan's own reading of the words.
+func redactCommandLineAfter(program []string, s string, g *shellGuard) (string, bool) {
+	type span struct {
+		start, end int
+		quoted     bool // the value's word opens a quote before it, or the value does
+	}
 	words := commandWords(s)
 	unquote := func(w string) string { return strings.Trim(w, `"'`) }
 	var cuts []span
@@ -475,7 +485,7 @@ func redactCommandLineAfter(program []string, s string) (string, bool) {
 				end = quotedEnd(s, words[k].start, end)
 			}
 			if start := words[k].start + lead + from; start < end {
-				cuts = append(cuts, span{start, end})
+				cuts = append(cuts, span{start, end, lead > 0 || ownQuotes(s, start)})
 			}
 		})
 	if len(cuts) == 0 {
@@ -487,18 +497,28 @@ func redactCommandLineAfter(program []string, s string) (string, bool) {
 		if c.start < last || strings.HasPrefix(s[c.start:c.end], "[REDACTED") {
 			continue // inside a quoted value cut already, or hidden
 		}
+		end := g.cut(c.start, c.start, c.end, maskCommand, !c.quoted)
+		if end == c.start {
+			continue
+		}
 		b.WriteString(s[last:c.start])
-		b.WriteString("[REDACTED:" + cliPasswordRule + "]")
-		last = c.end
+		b.WriteString(cliPasswordMarker)
+		g.replaced(c.start, end, len(cliPasswordMarker))
+		last = end
 	}
 	if last == 0 {
 		return s, false
 	}
 	b.WriteString(s[last:])
-	return b.String(), true
+	out := b.String()
+	g.commit(out)
+	return out, true
 }
 
-const cliPasswordRule = "cli-password"
+const (
+	cliPasswordRule   = "cli-password"
+	cliPasswordMarker = "[REDACTED:" + cliPasswordRule + "]"
+)
 
 // commandWord is a word of a command line, s[start:end], or a control operator between two
 // commands (control: a newline, ;, &, |, ( or ) outside quotes).
@@ -526,11 +546,13 @@ func commandWords(s string) []commandWord {
 		start = -1
 	}
 	var quote byte
+	braces := 0 // ${ open: a # in it (${x:- #}) begins no comment
 	for i := 0; i < len(s); i++ {
-		if quote == 0 && start < 0 && s[i] == '#' {
+		if quote == 0 && start < 0 && s[i] == '#' && braces == 0 {
 			i = commentEnd(s, i) - 1 // the newline after it ends the command as any other
 			continue
 		}
+		braces = paramBraces(s, i, quote, braces)
 		switch n := quoteStep(s, i, &quote); {
 		case continuation(s, i, quote):
 			i++ // a line continuation: bash removes it and joins the word on either side (-p\<newline>pw is -ppw)
@@ -556,6 +578,17 @@ func commandWords(s string) []commandWord {
 	}
 	flush(len(s))
 	return words
+}
+
+// paramBraces is how many ${ are open after s[i], braces before it, quote the quote open there.
+func paramBraces(s string, i int, quote byte, braces int) int {
+	switch {
+	case quote != '\'' && quote != ansiQuote && s[i] == '$' && i+1 < len(s) && s[i+1] == '{':
+		return braces + 1
+	case braces > 0 && quote == 0 && s[i] == '}':
+		return braces - 1
+	}
+	return braces
 }
 
 // continuation says whether s[i:] is a line continuation, a backslash before a newline outside

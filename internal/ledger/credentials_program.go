@@ -238,7 +238,7 @@ func redactArgsAfter(program []string, holder map[string]any) {
 		case []any:
 			hideProgramArgs(program, slices.Clone(args), args)
 		case string:
-			holder[ak], _ = redactCommandLineAfter(program, args)
+			holder[ak], _ = redactCommandLineAfter(program, args, newArgsGuard(args))
 		}
 	}
 }

@@ -27,7 +27,7 @@ type secretRule struct {
 	group    int // the submatch that is the secret; 0 is the whole match
 	// redact, when set, is the rule instead of re: for what a regular expression cannot say
 	// (which tool an option belongs to).
-	redact func(string) (string, bool)
+	redact func(string, *shellGuard) (string, bool)
 }
 
 var secretRules = []secretRule{
@@ -81,7 +81,7 @@ var secretRules = []secretRule{
 	{"netrc-password", []string{"password"}, []string{wordLogin},
 		regexp.MustCompile(`(?i)\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+([^\s'"\\]+)`), 1, nil},
 	// "Cookie: a=b; c=d" (and Set-Cookie), a header in a command line or a message: the whole value.
-	{"cookie-header", []string{wordCookie}, nil, regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
+	{cookieHeaderRule, []string{wordCookie}, nil, regexp.MustCompile(`(?i)\b(?:set-)?cookie\s*:\s*([^\r\n"']+)`), 1, nil},
 	// Docker's config.json (and Podman's auth.json) in a command line: "auths":{"registry":
 	// {"auth":"dXNlcjpwdw=="}}, the base64 of user:password (only a value that decodes to one:
 	// "auth": "required" stays). Its quotes may be escaped (a JSON document in a shell word). The
@@ -122,10 +122,10 @@ var (
 )
 
 // redactPrivateKeys hides PEM private keys, as text and base64-encoded whole.
-func redactPrivateKeys(s string) (string, bool) {
+func redactPrivateKeys(s string, g *shellGuard) (string, bool) {
 	out := s
 	if locs := pemPrivateKey.FindAllStringIndex(out, -1); locs != nil {
-		out = replaceSpans(out, locs, nil)
+		out = replaceSpans(out, locs, nil, g)
 	}
 	if locs := base64PEM.FindAllStringIndex(out, -1); locs != nil {
 		for _, l := range locs {
@@ -139,7 +139,7 @@ func redactPrivateKeys(s string) (string, bool) {
 			b, err := base64.StdEncoding.DecodeString(head[:min(len(head), 88)&^3])
 			line, _, _ := strings.Cut(string(b), "\n")
 			return err == nil && strings.Contains(line, "PRIVATE KEY")
-		})
+		}, g)
 	}
 	return out, out != s
 }
@@ -178,33 +178,46 @@ func wrappedBase64End(s string, start, end int) int {
 func isBase64Byte(c byte) bool { return isLetter(c) || '0' <= c && c <= '9' || c == '+' || c == '/' }
 
 // replaceSpans replaces each span of s that keep (nil: every one) accepts by the private-key
-// marker.
-func replaceSpans(s string, locs [][]int, keep func(string) bool) string {
+// marker. A span that is a key's shape and nothing else (keyShaped) is replaced whole; any other
+// ends before a boundary the shell reads (shellGuard): -----BEGIN RSA PRIVATE KEY-----; rm
+// -rf /data keeps the command.
+func replaceSpans(s string, locs [][]int, keep func(string) bool, g *shellGuard) string {
 	var b strings.Builder
 	last := 0
 	for _, l := range locs {
 		if keep != nil && !keep(s[l[0]:l[1]]) {
 			continue
 		}
+		end := l[1]
+		if !keyShaped(s[l[0]:l[1]]) {
+			if end = g.cut(l[0], l[0], end, maskBoundary, false); end == l[0] {
+				continue
+			}
+		}
 		b.WriteString(s[last:l[0]])
 		b.WriteString(privateKeyMarker)
-		last = l[1]
+		g.replaced(l[0], end, len(privateKeyMarker))
+		last = end
 	}
 	if last == 0 {
 		return s
 	}
 	b.WriteString(s[last:])
-	return b.String()
+	out := b.String()
+	g.commit(out)
+	return out
 }
 
 // quotedValue is a quoted string, its quotes escaped with backslashes (as in JSON inside a
 // double-quoted shell word) or not; credentialValue is that or a word: the value of a credential
 // option or assignment. An escaped string is tried first: as a word its backslash alone would be
 // the value. A bracket or parenthesis before a quoted string (basicAuth=['u:x'], a list or a
-// call) takes the string with it: as a word the bracket alone would be.
+// call) takes the string with it: as a word the bracket alone would be. A word goes on over a
+// line continuation (a backslash before a newline), as bash joins it: --password=hunt\<newline>er2
+// is the password hunter2.
 const (
 	quotedValue     = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*')`
-	credentialValue = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*'|[\[(][ \t]*(?:"[^"]*"|'[^']*')|[^\s"'=][^\s"']*)`
+	credentialValue = `(\\"(?:[^"\\]|\\[^"])*\\"|"[^"]*"|'[^']*'|[\[(][ \t]*(?:"[^"]*"|'[^']*')|(?:\\\n)*[^\s"'=](?:\\\n|[^\s"'])*)`
 )
 
 // What follows a credential's name in an option (= or spaces and a value, or a here-string's
@@ -292,11 +305,12 @@ func RedactSecrets(s string) string {
 // redactScanned is RedactSecrets for an ASCII s of 8 bytes or more, not hex-like, whose
 // ruleKeywords mask is known (the encoder takes it while quoting s).
 func redactScanned(s string, mask uint64) string {
+	g := newShellGuard(s)
 	for i, r := range secretRules {
 		if !ruleTriggered(mask, i) {
 			continue
 		}
-		if out, changed := r.apply(s); changed {
+		if out, changed := r.apply(s, g); changed {
 			// A replacement can bring keywords of later rules ("[REDACTED:aws-access-token]"
 			// holds "token"): scan again, as the lower-cased copy was taken again before.
 			s = out
@@ -311,11 +325,12 @@ func redactScanned(s string, mask uint64) string {
 // keyword the ASCII scan does not see.
 func redactSecretsLowered(s string) string {
 	lower := strings.ToLower(s)
+	g := newShellGuard(s)
 	for _, r := range secretRules {
 		if !containsAny(lower, r.keywords) || r.requires != nil && !containsAny(lower, r.requires) {
 			continue
 		}
-		if out, changed := r.apply(s); changed {
+		if out, changed := r.apply(s, g); changed {
 			s, lower = out, strings.ToLower(out)
 		}
 	}
@@ -355,10 +370,33 @@ func ruleTriggered(mask uint64, i int) bool {
 	return mask&(1<<(2*i)) != 0 && (secretRules[i].requires == nil || mask&(1<<(2*i+1)) != 0)
 }
 
-func (r secretRule) apply(s string) (string, bool) {
+// apply is the rule on s, whose shell reading g holds: no match hides a byte g marks at the
+// rule's level (maskLevel), and a match that would is cut before it.
+func (r secretRule) apply(s string, g *shellGuard) (string, bool) {
 	if r.redact != nil {
-		return r.redact(s)
+		return r.redact(s, g)
 	}
+	out, changed := r.replace(s, g, 0)
+	if changed {
+		g.commit(out)
+	}
+	return out, changed
+}
+
+// maskLevel is the shell mask's level at which the rule's matches end: a rule that finds a
+// value by its name stops at a command's first word too (password:<newline>rm -rf /data), a
+// token's shape only at a boundary (a whole value that is one token is a command's first word).
+func (r secretRule) maskLevel() byte {
+	switch r.id {
+	case credentialOptionRule, credentialAssignmentRule, cliPasswordRule, "netrc-password", "aws-configure-set",
+		cookieHeaderRule, authorizationRule:
+		return maskCommand
+	}
+	return maskBoundary
+}
+
+// replace is apply on s, which is g's text from base on, without committing.
+func (r secretRule) replace(s string, g *shellGuard, base int) (string, bool) {
 	locs := r.locate(s)
 	if locs == nil {
 		return s, false
@@ -382,16 +420,27 @@ func (r secretRule) apply(s string) (string, bool) {
 			// max_tokens=1024, --token-file=/x: the value is not a credential, but it may hold
 			// one (max_tokens="PASSWORD=x") that this match, taking it whole, kept the rule from
 			// seeing.
-			if inner, changed := r.apply(s[start:end]); changed {
+			if inner, changed := r.replace(s[start:end], g, base+start); changed {
 				b.WriteString(s[last:start])
 				b.WriteString(inner)
 				last = end
 			}
 			continue
 		}
+		gap, level := start, r.maskLevel()
+		if level == maskCommand {
+			gap = valueGap(s, m[0], start)
+		}
+		dataSeps := level == maskCommand && !ownQuotes(s, start) && (r.id != cookieHeaderRule || !cookiesOnly(s[start:end]))
+		cut := g.cut(base+gap, base+start, base+end, level, dataSeps) - base
+		if cut == start {
+			continue
+		}
+		marker := "[REDACTED:" + r.id + "]"
 		b.WriteString(s[last:start])
-		b.WriteString("[REDACTED:" + r.id + "]")
-		last = end
+		b.WriteString(marker)
+		g.replaced(base+start, base+cut, len(marker))
+		last = cut
 	}
 	if last == 0 {
 		return s, false
@@ -409,8 +458,12 @@ func (r secretRule) holdsNone(s string, start, end int) bool {
 		r.id == credentialOptionRule && shellOperatorLen(s[start:end]) > 0
 }
 
-// dockerAuthRule is the rule of Docker's and Podman's "auth" entries.
-const dockerAuthRule = "docker-config-auth"
+// dockerAuthRule is the rule of Docker's and Podman's "auth" entries; cookieHeaderRule the
+// Cookie: header's (a header's value, whose ; separates cookies: cookiesOnly).
+const (
+	dockerAuthRule   = "docker-config-auth"
+	cookieHeaderRule = "cookie-header"
+)
 
 // base64UserPassword reports whether v is base64 (padded or not) of printable text holding a
 // colon: user:password, as Docker's and Podman's auth files keep a registry's login.
@@ -506,4 +559,23 @@ func containsAny(s string, subs []string) bool {
 		}
 	}
 	return false
+}
+
+// cookiesOnly reports whether a Cookie: header's value is name=value pairs separated by ; and
+// blanks and nothing else: a shell reading it again (it sits in quoted data) runs no command in
+// it, so its ; does not end it (curl -H "Cookie: a=1; b=2" hides both). Anything else there
+// (a=1; rm -rf /data) ends at the ;.
+func cookiesOnly(v string) bool {
+	for part := range strings.SplitSeq(v, ";") {
+		name, value, ok := strings.Cut(strings.Trim(part, " \t"), "=")
+		if !ok || name == "" || strings.ContainsAny(value, " \t\n&|<>()`$\\\"'") {
+			return false
+		}
+		for i := 0; i < len(name); i++ {
+			if c := name[i]; !isWordByte(c) && c != '-' && c != '.' {
+				return false
+			}
+		}
+	}
+	return true
 }

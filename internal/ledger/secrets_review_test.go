@@ -325,7 +325,8 @@ func TestQueryParameterValues(t *testing.T) {
 		{name: "in a list", in: "x", want: "x", argv: []any{"curl", "https://h/?token=hunter22&page=2"},
 			wantArgv: []string{"curl", "https://h/?token=" + m + "&page=2"}},
 		// Near misses: outside a query a value takes its word; a name that is no credential's.
-		{name: "outside a query", in: "PASSWORD=a&b ./run", want: "PASSWORD=" + m + " ./run"},
+		// bash ends the assignment at & and runs the rest: the record keeps it (shellMask).
+		{name: "outside a query", in: "PASSWORD=a&b ./run", want: "PASSWORD=" + m + "&b ./run"},
 		{name: "max_tokens", in: "https://h/?max_tokens=5&page=2", want: "https://h/?max_tokens=5&page=2"},
 	})
 }

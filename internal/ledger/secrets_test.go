@@ -65,11 +65,13 @@ func TestRedactSecrets(t *testing.T) {
 		{"escaped quoted value", `PASSWORD=\"hunter22\" ./run`, `PASSWORD=[REDACTED:credential-assignment] ./run`},
 		{"--password with escaped quotes", `sh -c "mysql --password=\"hunter22\" db"`, `sh -c "mysql --password=[REDACTED:credential-option] db"`},
 		{"config file, spaces around =", "printf '[pypi]\\nusername = __token__\\npassword = hunter22\\n' > ~/.pypirc",
-			"printf '[pypi]\\nusername = __token__\\npassword = [REDACTED:credential-assignment]' > ~/.pypirc"},
+			// printf's \n is a newline: the value ends before it (shellMask's escaped separators).
+			"printf '[pypi]\\nusername = __token__\\npassword = [REDACTED:credential-assignment]\\n' > ~/.pypirc"},
 		{"config file lines", "[pypi]\nusername = __token__\npassword = hunter22\n", "[pypi]\nusername = __token__\npassword = [REDACTED:credential-assignment]\n"},
 		{"toml", `token = "abc123def"`, `token = [REDACTED:credential-assignment]`},
 		{"powershell", `$env:API_TOKEN = "abc123def"`, `$env:API_TOKEN = [REDACTED:credential-assignment]`},
-		{"= then a space", `PASSWORD= hunter22 ./run`, `PASSWORD= [REDACTED:credential-assignment] ./run`},
+		// bash runs hunter22 with an empty PASSWORD: a command's name, recorded (shellMask).
+		{"= then a space", `PASSWORD= hunter22 ./run`, `PASSWORD= hunter22 ./run`},
 		{"= at a line's end does not take the next line", "PASSWORD=\nnext line", "PASSWORD=\nnext line"},
 		// More providers' token shapes: git hosts, registries, clouds.
 		{"gitlab deploy token", `git clone https://x:gldt-abcdefghij0123456789@gitlab.com/r`, `git clone https://x:[REDACTED:gitlab-pat]@gitlab.com/r`},
@@ -85,7 +87,8 @@ func TestRedactSecrets(t *testing.T) {
 		{"google oauth client secret", `echo GOCSPX-abcdefghijklmnopqrstuvwxyz01 > secret.txt`, `echo [REDACTED:gcp-oauth-token] > secret.txt`},
 		{"shopify", `shpat_0123456789abcdef0123456789abcdef`, `[REDACTED:shopify-token]`},
 		{"azure storage connection string", `AZ=DefaultEndpointsProtocol=https;AccountName=x;AccountKey=abcdEFGH1234+/==;EndpointSuffix=core.windows.net`,
-			`AZ=DefaultEndpointsProtocol=https;AccountName=x;AccountKey=[REDACTED:credential-assignment]`},
+			// Unquoted, bash ends the value at ; (shellMask): the key alone is hidden.
+			`AZ=DefaultEndpointsProtocol=https;AccountName=x;AccountKey=[REDACTED:credential-assignment];EndpointSuffix=core.windows.net`},
 		{"azure subscription key header", `curl -H 'Ocp-Apim-Subscription-Key: 0123456789abcdef0123' x`, `curl -H 'Ocp-Apim-Subscription-Key: [REDACTED:credential-assignment]' x`},
 		// A known tool's password options, which the generic option rule does not know.
 		{"mysql -p attached", `mysql -uroot -pS3cretPw db`, `mysql -uroot -p[REDACTED:cli-password] db`},
@@ -112,7 +115,8 @@ func TestRedactSecrets(t *testing.T) {
 		{"curl --cookie", `curl --cookie session=abc123def https://x`, `curl --cookie [REDACTED:credential-option] https://x`},
 		// Cookie headers: the whole value, every cookie in it.
 		{"cookie header", `curl -H "Cookie: session=abc123; csrf=def456" https://x`, `curl -H "Cookie: [REDACTED:cookie-header]" https://x`},
-		{"set-cookie line", "HTTP/1.1 200 OK\r\nSet-Cookie: sid=abcdef0123; HttpOnly\r\n", "HTTP/1.1 200 OK\r\nSet-Cookie: [REDACTED:cookie-header]\r\n"},
+		// Unquoted, bash reads ; as a command's end (shellMask): the value ends there.
+		{"set-cookie line", "HTTP/1.1 200 OK\r\nSet-Cookie: sid=abcdef0123; HttpOnly\r\n", "HTTP/1.1 200 OK\r\nSet-Cookie: [REDACTED:cookie-header]; HttpOnly\r\n"},
 		// What must stay readable: ordinary commands, paths, digests.
 		{"plain command", `git push origin main`, `git push origin main`},
 		{"sha256 digest", `sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08`,
@@ -177,7 +181,7 @@ func TestHexLikeValuesAreNotCredentials(t *testing.T) {
 			t.Fatalf("%q is hex-like", s)
 		}
 		for _, r := range secretRules {
-			if out, changed := r.apply(s); changed {
+			if out, changed := r.apply(s, newShellGuard(s)); changed {
 				t.Errorf("rule %s changes the hex-like %q to %q", r.id, s, out)
 			}
 		}
