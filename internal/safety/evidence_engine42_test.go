@@ -14,5 +14,5 @@ func TestEngine42ZshGlobQualifiers(t *testing.T) {
 	if os.Getenv("ENGINE42_EVIDENCE") != "1" {
 		t.Skip("evidence found by engine42; ENGINE42_EVIDENCE=1 runs it")
 	}
-	expectAttacks(t, []string{`zsh -c 'cat *(D)'`, `zsh -c 'cat ?*(.D)'`}, []string{`zsh -c 'ls *'`})
+	expectRefusedAtEveryAutonomy(t, []string{`zsh -c 'cat *(D)'`, `zsh -c 'cat ?*(.D)'`}, []string{`zsh -c 'ls *'`})
 }

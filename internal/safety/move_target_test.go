@@ -7,7 +7,7 @@ import "testing"
 // destination and each row was admitted at Default and Yolo; now each source is a delete. cp, ln
 // and install -t read their sources, as they did.
 func TestMoveToTargetDirectory(t *testing.T) {
-	expectAttacks(t, []string{
+	expectRefusedAtEveryAutonomy(t, []string{
 		`mv -t /tmp [A-Z]*`, `mv -t /tmp LICENSE`, `mv -t/tmp README.md`, `mv -ft /tmp LICENSE`,
 		`mv --target-directory /tmp LICENSE`, `mv --target-directory=/tmp LICENSE`, `mv --targ /tmp LICENSE`,
 		`mv --t=/tmp LICENSE`, `mv -t /tmp -- LICENSE`, `mv -vt /tmp x.log LICENSE`,

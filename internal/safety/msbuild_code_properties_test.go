@@ -8,7 +8,7 @@ import "testing"
 // Before, each row was admitted at Default and Yolo. Over-refusal: a run-settings property naming
 // any path outside the project (a results directory too) asks.
 func TestMSBuildTaskAndTestAdapterProperties(t *testing.T) {
-	expectAttacks(t, []string{
+	expectRefusedAtEveryAutonomy(t, []string{
 		`dotnet test -p:VSTestTestAdapterPath=/tmp/x`, `dotnet test -p:VSTestSetting=/tmp/x.runsettings`,
 		`dotnet test -p:RunSettingsFilePath=/tmp/x.runsettings`,
 		`dotnet test '-p:VSTestCLIRunSettings=RunConfiguration.TestAdaptersPaths=/tmp/x'`,

@@ -7,7 +7,7 @@ import "testing"
 // was read as a relative path below the project and each row was admitted at Yolo (the
 // -p:RestoreConfigFile and NuGetPackageRoot rows at Default too).
 func TestMSBuildValueBlanks(t *testing.T) {
-	expectAttacks(t, []string{
+	expectRefusedAtEveryAutonomy(t, []string{
 		`dotnet build '-p:RestoreConfigFile= /tmp/nuget.config'`, `dotnet build '-p:NuGetPackageRoot= /tmp/pkgs/'`,
 		`dotnet restore '-p:RestoreSources= /tmp/feed'`, `dotnet restore '-p:RestoreSources=x; /tmp/feed'`,
 		"dotnet restore '-p:RestoreSources=\t/tmp/feed'", `RestoreSources=' /tmp/feed' dotnet restore`,

@@ -2,26 +2,6 @@ package safety
 
 import "testing"
 
-// expectAttacks fails t for each attack admitted and each near miss refused, at Default and Yolo.
-func expectAttacks(t *testing.T, attacks, nearMisses []string) {
-	t.Helper()
-	yolo := classRules
-	yolo.Autonomy = AutonomyYolo
-	for _, rules := range []ProjectRules{classRules, yolo} {
-		p := mustCompile(t, &Profile{}, rules)
-		for _, c := range attacks {
-			if d := Evaluate(p, shCall(c)); d.Allowed() {
-				t.Errorf("autonomy %q: %s admitted", rules.Autonomy, c)
-			}
-		}
-		for _, c := range nearMisses {
-			if d := Evaluate(p, shCall(c)); !d.Allowed() {
-				t.Errorf("autonomy %q: %s refused: %s", rules.Autonomy, c, d.Message)
-			}
-		}
-	}
-}
-
 // TestModuleFormNamedElsewhere: a relative test path or project a runner's module form names
 // (python -m pytest, under uv run, poetry run ...) is judged from the directory the segment runs
 // in, as pytest's own is: after cd .., ../tmp/x is two levels above the call's directory. Before,
@@ -39,7 +19,7 @@ func TestModuleFormNamedElsewhere(t *testing.T) {
 	}
 	nearMisses := []string{`python -m pytest tests`, `python -m pytest ../x`, `cd sub && python -m pytest ../x`,
 		`python -m unittest discover -s tests`, `uv run python -m pytest tests`, `cd sub && python -m pytest tests`}
-	expectAttacks(t, attacks, nearMisses)
+	expectRefusedAtEveryAutonomy(t, attacks, nearMisses)
 }
 
 // TestMSBuildSpellings: MSBuild (and dotnet's own parser before it) reads a property, a
@@ -74,7 +54,7 @@ func TestMSBuildSpellings(t *testing.T) {
 		`dotnet test --logger "trx;LogFileName=x.trx"`, `dotnet test -l:trx`, `dotnet build -p RestoreSources=nuget`,
 		`dotnet build @build.rsp`, `dotnet build -p:NoWarn=CS1591,CS0618`, `dotnet build -p:BaseIntermediateOutputPath=obj2/`,
 		`dotnet test -- RunConfiguration.X=1`}
-	expectAttacks(t, attacks, nearMisses)
+	expectRefusedAtEveryAutonomy(t, attacks, nearMisses)
 }
 
 // TestBracketGlobsNameWhatTheyMatch: a bracket glob conflicts with a protected pattern as the
@@ -95,9 +75,9 @@ func TestBracketGlobsNameWhatTheyMatch(t *testing.T) {
 		`rm [a-z]*`, `rm -f [A-Z]*`, `rm [[:upper:]]*`, `rm -rf [a-z]*`, `mv [a-z]* /tmp/`, `rm -f [a-z]*[a-z]`}
 	admitted := []string{`ls [a-z]*`, `rm -f build/[0-9]*.o`, `ls [[:upper:]]*`, `ls [A-Z]*`, `ls [[:alnum:]]*`,
 		`rm [0-9]*`, `cat [a-z]*.md`, `ls src/[ab]*.go`, `rm -f build/[0-9][0-9]*.o`}
-	expectAttacks(t, hits, admitted)
+	expectRefusedAtEveryAutonomy(t, hits, admitted)
 	// Still refused as a literal first letter is (ls a*): the over-refusal stays.
-	expectAttacks(t, []string{`ls [ab]*`, `ls [i]*`}, nil)
+	expectRefusedAtEveryAutonomy(t, []string{`ls [ab]*`, `ls [i]*`}, nil)
 }
 
 // TestRunnersUnderCoverageAndAsModules: coverage run runs a Python program (-m's module, else a
@@ -120,7 +100,7 @@ func TestRunnersUnderCoverageAndAsModules(t *testing.T) {
 		`coverage run --source=src -m pytest`, `coverage run -p -m pytest`, `coverage report`, `coverage html`,
 		`coverage run -m pytest tests && coverage report`, `BUNDLE_PATH=vendor/bundle bundle exec rspec`, `MIX_ENV=test mix test`,
 		`uv run pytest`}
-	expectAttacks(t, attacks, nearMisses)
+	expectRefusedAtEveryAutonomy(t, attacks, nearMisses)
 }
 
 // TestMSBuildProjectsElsewhere: dotnet's other project verbs (msbuild, pack, publish, restore,
@@ -137,5 +117,5 @@ func TestMSBuildProjectsElsewhere(t *testing.T) {
 		`cd /tmp/x && msbuild`, `cd /tmp/x && coverage report`, `cd /tmp/x && coverage html`}
 	nearMisses := []string{`dotnet build`, `dotnet build x.sln`, `dotnet test tests/x.csproj`,
 		`dotnet build -c Release /p:Version=1.0`}
-	expectAttacks(t, attacks, nearMisses)
+	expectRefusedAtEveryAutonomy(t, attacks, nearMisses)
 }

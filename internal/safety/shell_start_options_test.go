@@ -9,7 +9,7 @@ import "testing"
 // globdots (admitted at Yolo) the same.
 // Over-refusal: any such shell is opaque, whatever its script (bash -O dotglob -c 'npm test').
 func TestShellStartedWithExpansionOption(t *testing.T) {
-	expectAttacks(t, []string{
+	expectRefusedAtEveryAutonomy(t, []string{
 		`bash -O dotglob -c 'cat *[a-z]'`, `bash -O dotglob -c 'cat ?[a-z]*'`,
 		`bash -O dotglob -c 'cp *[a-z] /tmp/x/'`, `bash -O dotglob -c 'grep -h . *[a-z]'`,
 		`bash -O dotglob -c 'cat *'`, `bash -s -O dotglob <<< 'cat *'`, `bash -cO dotglob 'cat *'`,
