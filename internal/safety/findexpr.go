@@ -14,10 +14,10 @@ import (
 type findExpr struct {
 	execs   []findAction // each -exec, -execdir, -ok and -okdir, with the names before it
 	deletes []string     // what -delete deletes: the names before the first; empty is every file
-	// gitDeletes are the same names inside .git, where find descends and git keeps files by
-	// names a test may match (HEAD, index, a branch's ref): judged for the -delete alone.
-	gitDeletes []string
-	printed    []string // what find prints for a following xargs (yields); nil is not known
+	// toolDirDeletes are the same names inside .git and agents' settings directories, where find
+	// descends and their tools keep files by names a test may match (toolDirNames).
+	toolDirDeletes []string
+	printed        []string // what find prints for a following xargs (yields); nil is not known
 	// computed says why the expression is not what its words read as, when a word of it is
 	// computed at run time where an operator or action may stand ("find . -name x $OPTS",
 	// where $OPTS may be "-o -exec cat {} ;"); "" when none is.
@@ -32,7 +32,7 @@ type findAction struct {
 	inDir      bool
 	batch      bool // ends with "+": "{}" is every file at once; with ";" it is one file per run
 	names      []string
-	gitNames   []string // names inside .git the tests before may match (findGitNames)
+	inToolDirs []string // names inside .git and agents' settings directories the tests before may match (toolDirNames)
 }
 
 // findFprintf writes its format's text to a file: it takes two words.
@@ -96,7 +96,7 @@ type findReader struct {
 	e            findExpr
 	words, roots []word
 	names        []string
-	gitNames     []string
+	inToolDirs   []string
 	open         bool
 	printAt      int
 	printsText   bool
@@ -110,12 +110,13 @@ func (r *findReader) snapshot() []string {
 	return slices.Clip(r.names) // later tests append to names, not to what an earlier action saw
 }
 
-// gitSnapshot is what of .git the tests so far narrow an action to, when they narrow it at all.
-func (r *findReader) gitSnapshot() []string {
+// toolDirSnapshot is what of .git and agents' settings directories the tests so far narrow an
+// action to, when they narrow it at all.
+func (r *findReader) toolDirSnapshot() []string {
 	if r.snapshot() == nil {
 		return nil
 	}
-	return slices.Clip(r.gitNames)
+	return slices.Clip(r.inToolDirs)
 }
 
 // step reads the word at i and returns the index of the last word it took.
@@ -138,7 +139,7 @@ func (r *findReader) step(i int) int {
 		if r.e.deletes = r.snapshot(); r.e.deletes == nil {
 			r.e.deletes = []string{} // every file
 		}
-		r.e.gitDeletes = r.gitSnapshot()
+		r.e.toolDirDeletes = r.toolDirSnapshot()
 	case w.s == "-print" || w.s == "-print0":
 		if r.printAt < 0 {
 			r.printAt, r.e.printed = i, r.snapshot()
@@ -169,7 +170,7 @@ func (r *findReader) action(i int) int {
 	end := findExecEnd(r.words, i)
 	batch := end < len(r.words) && r.words[end].s == "+"
 	r.e.execs = append(r.e.execs, findAction{start: i, end: end, inDir: strings.HasSuffix(r.words[i].s, "dir"),
-		batch: batch, names: r.snapshot(), gitNames: r.gitSnapshot()})
+		batch: batch, names: r.snapshot(), inToolDirs: r.toolDirSnapshot()})
 	r.printsText = true // what the command prints goes to find's output
 	return end
 }
@@ -183,7 +184,7 @@ func (r *findReader) test(i int) {
 		r.open = false // -name $(echo .env), .[e\]]nv: not the name its text reads as
 	default:
 		r.names = appendFindNames(r.names, r.roots, r.words[i].s, op.s)
-		r.gitNames = appendGitNames(r.gitNames, r.roots, r.words[i].s, op.s)
+		r.inToolDirs = appendToolDirNames(r.inToolDirs, r.roots, r.words[i].s, op.s)
 	}
 }
 
@@ -283,22 +284,41 @@ func findGlobMayBeOperator(g string) bool {
 	return false
 }
 
-// gitInternalNames are names git gives files and directories inside .git, by pattern where they
-// vary: a name test that may match one of them reaches it, since find descends into dot
-// directories (find . -name HEAD -delete deletes .git/HEAD). A branch's or tag's loose ref is
-// named like the branch, any name at all: that is left to the protection of .git as a whole.
-var gitInternalNames = append(strings.Fields(`HEAD ORIG_HEAD FETCH_HEAD MERGE_HEAD CHERRY_PICK_HEAD
+// toolDirNames are, for the dot directories whose files run or configure code (.git, and the
+// coding agents' settings directories the rule pack keeps agents from writing), the names their
+// tools give files and directories inside them, by pattern where they vary: a name test that may
+// match one reaches it, since find descends into dot directories (find . -name HEAD -delete
+// deletes .git/HEAD; find . -name settings.json -exec cp x {} \; writes .claude/settings.json).
+// A branch's or tag's loose ref is named like the branch, any name at all, and an agent's
+// command or rule file is any *.md: both are left to the protection of the directory as a whole.
+var toolDirNames = map[string][]string{
+	dirGit: append(strings.Fields(`HEAD ORIG_HEAD FETCH_HEAD MERGE_HEAD CHERRY_PICK_HEAD
 	REVERT_HEAD AUTO_MERGE BISECT_LOG index config config.worktree description packed-refs
 	COMMIT_EDITMSG MERGE_MSG SQUASH_MSG shallow hooks objects refs info logs exclude modules
 	worktrees lfs heads tags remotes pack pack-*.pack pack-*.idx pack-*.rev pack-*.mtimes
 	multi-pack-index commit-graph *.lock *.sample pre-commit pre-push commit-msg post-checkout
 	post-merge prepare-commit-msg pre-rebase post-rewrite fsmonitor-watchman alternates
-	[0-9a-f][0-9a-f]`), strings.Repeat("[0-9a-f]", 38)) // the last two: an object's directory and file
+	[0-9a-f][0-9a-f]`), strings.Repeat("[0-9a-f]", 38)), // the last two: an object's directory and file
+	".claude":     agentSettingsNames,
+	".cursor":     agentSettingsNames,
+	".codex":      agentSettingsNames,
+	".gemini":     agentSettingsNames,
+	".qwen":       agentSettingsNames,
+	".kiro":       agentSettingsNames,
+	".amazonq":    agentSettingsNames,
+	".clio-coder": agentSettingsNames,
+}
 
-// appendGitNames adds, for a name test whose pattern may match one of gitInternalNames, that
-// pattern directly inside each root's .git, where the engine's ./**/NAME (a bash glob, which
-// enters no dot directory) does not reach. Path tests name whole paths, already judged as such.
-func appendGitNames(names []string, roots []word, test, pattern string) []string {
+// agentSettingsNames are the names coding agents give their settings, hooks and MCP servers.
+var agentSettingsNames = strings.Fields(`settings.json settings.local.json mcp.json hooks.json
+	environment.json config.toml config.json cli.json hooks commands agents skills rules steering
+	settings cli-agents *.mdc`)
+
+// appendToolDirNames adds, for a name test whose pattern may match one of toolDirNames' names, that
+// pattern directly inside each root's directory of them, where the engine's ./**/NAME (a bash
+// glob, which enters no dot directory) does not reach. Path tests name whole paths, already
+// judged as such.
+func appendToolDirNames(names []string, roots []word, test, pattern string) []string {
 	if test != findNameTests[0] && test != findNameTests[1] { // -name, -iname
 		return names
 	}
@@ -306,17 +326,18 @@ func appendGitNames(names []string, roots []word, test, pattern string) []string
 	if test == findNameTests[1] {
 		p = strings.ToLower(p)
 	}
-	meets := !known || slices.ContainsFunc(gitInternalNames, func(n string) bool {
-		if test == findNameTests[1] {
-			n = strings.ToLower(n)
+	for _, dir := range slices.Sorted(maps.Keys(toolDirNames)) {
+		meets := !known || slices.ContainsFunc(toolDirNames[dir], func(n string) bool {
+			if test == findNameTests[1] {
+				n = strings.ToLower(n)
+			}
+			return p == n || globsMeet(p, n)
+		})
+		for _, r := range roots {
+			if meets {
+				names = append(names, path.Join(r.s, dir, pattern))
+			}
 		}
-		return p == n || globsMeet(p, n)
-	})
-	if !meets {
-		return names
-	}
-	for _, r := range roots {
-		names = append(names, path.Join(r.s, dirGit, pattern))
 	}
 	return names
 }

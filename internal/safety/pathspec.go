@@ -1688,7 +1688,7 @@ func (a *analyzer) findPaths(s *segment) {
 		}
 	}
 	if filtered {
-		for _, y := range slices.Concat(deletes, e.gitDeletes) {
+		for _, y := range slices.Concat(deletes, e.toolDirDeletes) {
 			a.touch(word{s: y, glob: true}, opDelete)
 		}
 		readRoots()

@@ -1107,22 +1107,22 @@ func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 			a.command(inner, redirs, a.out.segments[idx].pipeFrom, depth+1)
 		}
 		a.cwd = saved
-		a.findExecInGit(idx, x, redirs, depth)
+		a.findExecInToolDirs(idx, x, redirs, depth)
 	}
 }
 
-// findExecInGit analyses an action again with "{}" as the names inside .git its tests may match
-// (findAction.gitNames), keeping only what that run writes or deletes: find . -name HEAD -exec
-// cp /tmp/x {} \; overwrites .git/HEAD. Its reads are left out, as for any file below the roots:
-// reading .git is no harm the path policy names, and counting them would refuse every find of
-// "config".
-func (a *analyzer) findExecInGit(idx int, x findAction, redirs []*syntax.Redirect, depth int) {
-	if len(x.gitNames) == 0 {
+// findExecInToolDirs analyses an action again with "{}" as the names inside .git and agents'
+// settings directories its tests may match (findAction.inToolDirs), keeping only what that run
+// writes or deletes: find . -name HEAD -exec cp /tmp/x {} \; overwrites .git/HEAD. Its reads are
+// left out, as for any file below the roots: reading .git is no harm the path policy names, and
+// counting them would refuse every find of "config".
+func (a *analyzer) findExecInToolDirs(idx int, x findAction, redirs []*syntax.Redirect, depth int) {
+	if len(x.inToolDirs) == 0 {
 		return
 	}
 	words := a.out.segments[idx].words
 	before := len(a.out.paths)
-	for _, names := range findRuns(findAction{batch: x.batch, names: x.gitNames}) {
+	for _, names := range findRuns(findAction{batch: x.batch, names: x.inToolDirs}) {
 		a.command(a.execWords(words[x.start+1:x.end], names, false), redirs, a.out.segments[idx].pipeFrom, depth+1)
 	}
 	kept := slices.DeleteFunc(a.out.paths[before:], func(r pathRef) bool { return r.op == opRead })
