@@ -64,8 +64,9 @@ var findOneOperand = func() map[string]bool {
 	return m
 }()
 
-// readFind reads the expression of a find command (words) whose starting points are roots.
-func readFind(words, roots []word) findExpr {
+// readFind reads the expression of a find command (words).
+func readFind(words []word) findExpr {
+	roots, start := findStart(words)
 	r := findReader{words: words, roots: roots, open: true, printAt: -1}
 	for _, w := range words[1:] {
 		switch {
@@ -78,7 +79,7 @@ func readFind(words, roots []word) findExpr {
 			r.e.computed, r.open = "its glob "+w.s+" may expand to a file named as one of find's operators or actions", false
 		}
 	}
-	for i := findExprStart(words); i < len(words); i++ {
+	for i := start; i < len(words); i++ {
 		i = r.step(i)
 	}
 	switch {
@@ -186,30 +187,6 @@ func (r *findReader) test(i int) {
 		r.names = appendFindNames(r.names, r.roots, r.words[i].s, op.s)
 		r.inToolDirs = appendToolDirNames(r.inToolDirs, r.roots, r.words[i].s, op.s)
 	}
-}
-
-// findExprStart is the index of the first word of find's expression, after its leading options
-// and starting points (findRoots).
-func findExprStart(words []word) int {
-	i := 1
-	for i < len(words) && !words[i].dynamic && findLeadingOption(words[i].s) {
-		if words[i].s == "--" {
-			return findRootsEnd(words, i+1)
-		}
-		if words[i].s == "-D" || words[i].s == "-f" {
-			i++
-		}
-		i++
-	}
-	return findRootsEnd(words, i)
-}
-
-// findRootsEnd skips the starting points from i: words up to the first that starts the expression.
-func findRootsEnd(words []word, i int) int {
-	for i < len(words) && !findStartsExpr(words[i].s) {
-		i++
-	}
-	return i
 }
 
 // findStartsExpr says whether a word of find's begins its expression rather than naming a

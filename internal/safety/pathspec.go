@@ -1663,10 +1663,7 @@ func (a *analyzer) ownOperandPaths(seg *segment) bool {
 // file under the roots matching them; without filters before it (or with negations and
 // alternatives the engine does not follow) it deletes everything below its roots.
 func (a *analyzer) findPaths(s *segment) {
-	roots := findRoots(s)
-	if len(roots) == 0 {
-		roots = []word{{s: "."}}
-	}
+	roots := findRoots(s.words)
 	defer func() { a.recursive, a.listing = false, false }()
 	readRoots := func() {
 		a.recursive = listsTree(s) // the names below the roots are listed
@@ -1679,7 +1676,7 @@ func (a *analyzer) findPaths(s *segment) {
 		readRoots()
 		return
 	}
-	e := readFind(s.words, roots)
+	e := readFind(s.words)
 	deletes := e.deletes // the tests before -delete, in one AND chain
 	filtered := len(deletes) > 0
 	for _, y := range deletes {
@@ -1700,33 +1697,39 @@ func (a *analyzer) findPaths(s *segment) {
 	}
 }
 
-// findRoots returns find's starting points: the operands before the first expression word.
-// GNU and BSD find take -H, -L, -P (and -D DEBUG, -OLEVEL, BSD's -E, -X, -d, -s, -x, -f PATH)
-// before them: "find -L ~ -name x" starts at ~, not in the working directory. "--" ends them:
-// "find -- ~" starts at ~ too.
-func findRoots(seg *segment) []word {
-	var roots []word
-	words := seg.words[1:]
-	for len(words) > 0 && !words[0].dynamic && findLeadingOption(words[0].s) {
-		if words[0].s == "--" {
-			words = words[1:]
-			break
-		}
-		if words[0].s == "-D" || words[0].s == "-f" {
-			if words[0].s == "-f" && len(words) > 1 {
-				roots = append(roots, words[1]) // BSD find -f PATH names a starting point
-			}
-			words = words[min(1, len(words)-1):]
-		}
-		words = words[1:]
-	}
-	for _, w := range words {
-		if strings.HasPrefix(w.s, "-") || w.s == "(" || w.s == "!" || w.s == "\\(" {
-			break
-		}
-		roots = append(roots, w)
-	}
+// findRoots returns find's starting points (findStart).
+func findRoots(words []word) []word {
+	roots, _ := findStart(words)
 	return roots
+}
+
+// findStart reads find's leading options and starting points: the starting points, "." when it
+// names none (the working directory), and the index of its expression's first word. GNU and BSD
+// find take -H, -L, -P (and -D DEBUG, -OLEVEL, BSD's -E, -X, -d, -s, -x, -f PATH) before them:
+// "find -L ~ -name x" starts at ~, not in the working directory, and BSD find -f PATH names a
+// starting point. "--" ends the options: "find -- ~" starts at ~ too.
+func findStart(words []word) (roots []word, expr int) {
+	i := 1
+	for i < len(words) && !words[i].dynamic && findLeadingOption(words[i].s) {
+		if words[i].s == "--" {
+			i++
+			break
+		}
+		if words[i].s == "-D" || words[i].s == "-f" {
+			if words[i].s == "-f" && i+1 < len(words) {
+				roots = append(roots, words[i+1])
+			}
+			i++
+		}
+		i++
+	}
+	for ; i < len(words) && !findStartsExpr(words[i].s); i++ {
+		roots = append(roots, words[i])
+	}
+	if len(roots) == 0 {
+		roots = []word{{s: "."}}
+	}
+	return roots, i
 }
 
 // findLeadingOption says whether a word is one of find's options before its starting points.

@@ -1081,11 +1081,7 @@ func shellOptions(words []word) (int, bool) {
 // may be an action the engine does not see.
 func (a *analyzer) findExec(idx int, redirs []*syntax.Redirect, depth int) {
 	words := a.out.segments[idx].words
-	roots := findRoots(&a.out.segments[idx])
-	if len(roots) == 0 {
-		roots = []word{{s: "."}}
-	}
-	e := readFind(words, roots)
+	e := readFind(words)
 	if e.computed != "" {
 		a.opaque(idx, e.computed)
 	}
