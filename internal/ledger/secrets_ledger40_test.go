@@ -202,24 +202,20 @@ func TestLedger40KeepsCommands(t *testing.T) {
 // TestLedger40HidesSecrets: a password bash joins over a line continuation, and one after a #
 // inside ${…} (no comment there), were recorded in part.
 func TestLedger40HidesSecrets(t *testing.T) {
-	for _, tc := range []struct{ in, secret string }{
+	expectHidden(t, []hiddenRow{
 		{"curl --password=hunt\\\ner2secret https://x", "er2secret"},
 		{"PASSWORD=hunt\\\ner2secret ./run", "er2secret"},
 		{"curl --password hunt\\\ner2secret https://x", "er2secret"},
 		{"curl --token=\\\nhunter2secret https://x", "hunter2secret"},
 		{"echo ${x:- #} ; mysql -pSECRET1 db", "SECRET1"},
-	} {
-		if out := RedactSecrets(tc.in); strings.Contains(out, tc.secret) {
-			t.Errorf("%q: got %q, which keeps %q", tc.in, out, tc.secret)
-		}
-	}
+	})
 }
 
 // TestLedger40RedactsAsMain: common secret shapes hidden whole before the shell reading, which a
 // reverted attempt (d0dadce9) recorded in part by reading a whole text blind for one ${, $( or
 // alias anywhere in it (review-ledger36). Each row: the part that must not be recorded.
 func TestLedger40RedactsAsMain(t *testing.T) {
-	for _, tc := range []struct{ in, secret string }{
+	expectHidden(t, []hiddenRow{
 		{"{\"alias\": \"db\", \"password\": \"s3cr3t&x\"}", "&x"},
 		// rl41 L5: a backquote in single quotes is data, as it is to a shell reading them again.
 		{"password: 'a`b`c'", "`b`c"},
@@ -271,11 +267,7 @@ func TestLedger40RedactsAsMain(t *testing.T) {
 		{"sshpass -p 'a;b' ssh h $(x)", ";b"},
 		{"curl --password \"pass\nwxyz\" x", "wxyz"},
 		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAabcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRS\nTUVWXYZ0123456789abcdefgh==\n-----END RSA PRIVATE KEY-----\n", "TUVWXYZ"},
-	} {
-		if out := RedactSecrets(tc.in); strings.Contains(out, tc.secret) {
-			t.Errorf("%q: got %q, which records %q", tc.in, out, tc.secret)
-		}
-	}
+	})
 }
 
 // TestLedger40RecordsByChoice: what the shell reading records where bash would run it, or
@@ -308,6 +300,19 @@ func TestLedger40RecordsByChoice(t *testing.T) {
 	} {
 		if out := RedactSecrets(tc.in); out != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.in, out, tc.want)
+		}
+	}
+}
+
+// hiddenRow is a text and a part of it that its redaction must not keep.
+type hiddenRow struct{ in, secret string }
+
+// expectHidden fails t for each row whose redaction keeps its secret.
+func expectHidden(t *testing.T, rows []hiddenRow) {
+	t.Helper()
+	for _, tc := range rows {
+		if out := RedactSecrets(tc.in); strings.Contains(out, tc.secret) {
+			t.Errorf("%q: got %q, which keeps %q", tc.in, out, tc.secret)
 		}
 	}
 }

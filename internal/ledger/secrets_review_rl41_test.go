@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"os"
-	"strings"
 	"testing"
 )
 
@@ -21,16 +20,12 @@ func rl41Evidence(t *testing.T) {
 // removed once. L6 is the documented price of reading every text as a script.
 func TestRL41LeakedSecrets(t *testing.T) {
 	rl41Evidence(t)
-	for _, tc := range []struct{ in, secret string }{
+	expectHidden(t, []hiddenRow{
 		// L3: the re-reading shell sees the inner quotes; blind reading ignores them.
 		{"kubectl exec p -- sh -c \"PGPASSWORD='p;q' psql\"", ";q"},
 		{"ssh h 'export TOKEN=\"a;b\"'", ";b"},
 		// L6 (by design, listed for the record): unquoted YAML/.env values with separators.
 		{"apiVersion: v1\nkind: Secret\nstringData:\n  password: a;b&c\n", ";b&c"},
 		{"DATABASE_URL=postgres://u:p&q@h/d", "&q"},
-	} {
-		if out := RedactSecrets(tc.in); strings.Contains(out, tc.secret) {
-			t.Errorf("%q: got %q, which keeps %q", tc.in, out, tc.secret)
-		}
-	}
+	})
 }
