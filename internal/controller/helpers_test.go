@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	safetyv1alpha1 "github.com/toolgate/toolgate/api/v1alpha1"
@@ -103,17 +102,20 @@ func lockedSnapshot(p *safetyv1alpha1.AgentPlan) *safetyv1alpha1.PlanSnapshot {
 
 func money(s string) *resource.Quantity { return new(resource.MustParse(s)) }
 
-// update applies mutate to the latest version of obj, retrying on conflicts with the controllers'
-// own status writes.
+// update applies mutate to the latest version of obj until the API server takes it. A write
+// that fails for a passing cause (a conflict with a controller's status write, or the webhook
+// slowed by a loaded machine) is tried again: five quick retries on conflicts alone once failed a
+// CI run, with a cause its log did not keep. A write that keeps failing fails the spec with its
+// last error.
 func update[T client.Object](obj T, mutate func(T)) {
 	GinkgoHelper()
-	Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	Eventually(func() error {
 		if err := k8sClient.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
 			return err
 		}
 		mutate(obj)
 		return k8sClient.Update(ctx, obj)
-	})).To(Succeed())
+	}).Should(Succeed())
 }
 
 // registerReadFile registers the read-only tool "read-file" in the cluster-wide registry unless a
