@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/events"
-	"k8s.io/client-go/util/retry"
 	clocktesting "k8s.io/utils/clock/testing"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -59,14 +58,8 @@ var _ = Describe("AuditLedger settings on the running journal", func() {
 	}
 	edit := func(change func(*safetyv1alpha1.AuditLedgerSpec)) {
 		GinkgoHelper()
-		Expect(retry.RetryOnConflict(retry.DefaultRetry, func() error {
-			al := &safetyv1alpha1.AuditLedger{}
-			if err := k8sClient.Get(ctx, req.NamespacedName, al); err != nil {
-				return err
-			}
-			change(&al.Spec)
-			return k8sClient.Update(ctx, al)
-		})).To(Succeed())
+		update(&safetyv1alpha1.AuditLedger{ObjectMeta: metav1.ObjectMeta{Name: req.Name}},
+			func(al *safetyv1alpha1.AuditLedger) { change(&al.Spec) })
 	}
 	record := func(calls ...string) {
 		GinkgoHelper()
