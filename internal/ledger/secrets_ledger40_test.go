@@ -190,10 +190,16 @@ var ledger40KeepsCommands = []struct{ in, cmd string }{
 	{"password: \"x$[`rm -rf /data`]\"", "rm -rf /data"},
 }
 
-func TestLedger40KeepsCommands(t *testing.T) {
-	for _, tc := range ledger40KeepsCommands {
-		out := RedactSecrets(tc.in)
-		if !strings.Contains(out, tc.cmd) {
+func TestLedger40KeepsCommands(t *testing.T) { expectKept(t, ledger40KeepsCommands) }
+
+// keptRow is an input whose record must show cmd, a command bash runs.
+type keptRow = struct{ in, cmd string }
+
+// expectKept fails t for each row whose redaction hides its command.
+func expectKept(t *testing.T, rows []keptRow) {
+	t.Helper()
+	for _, tc := range rows {
+		if out := RedactSecrets(tc.in); !strings.Contains(out, tc.cmd) {
 			t.Errorf("%q: got %q, which hides %q", tc.in, out, tc.cmd)
 		}
 	}
