@@ -8,9 +8,10 @@ import "testing"
 func TestScriptRereadHidesQuotedSecrets(t *testing.T) {
 	expectHidden(t, []hiddenRow{
 		{"kubectl exec p -- sh -c \"PGPASSWORD='p;q' psql\"", ";q"},
-		{"oc exec -it p -c db -- bash -lc \"PGPASSWORD='p;q' psql\"", ";q"},
+		{"oc exec -it p -c db -- bash -c \"PGPASSWORD='p;q' psql\"", ";q"},
 		{"sh -c \"PGPASSWORD='p;q' psql\"", ";q"},
-		{"bash -lc 'export TOKEN=\"a;b\"'", ";b"},
+		{"bash -ec 'export TOKEN=\"a;b\"'", ";b"},
+		{"bash --norc -xc 'export TOKEN=\"a;b\"'", ";b"},
 		{"/bin/bash -ec 'export TOKEN=\"a&b|c\"; ./deploy'", "&b|c"},
 		{"env A=1 sh -c \"mysql -p'a;b' db\"", ";b"},
 		{"time bash5.2 -x -c \"curl -u 'u:p;q' https://h\"", ";q"},
@@ -38,6 +39,12 @@ func TestScriptRereadKeepsCommands(t *testing.T) {
 		// Not the script: -c's script is the first operand; -O changes the reading.
 		{"sh -c 'eval \"$1\"' sh \"PASSWORD=a;rm -rf /data\"", "rm -rf /data"},
 		{"bash -O extglob -c \"PASSWORD='a;b' x; rm -rf /data\"", "rm -rf /data"},
+		// Start-up files run first may define aliases: q as echo ' opens a quote the script closes.
+		{"BASH_ENV=/tmp/rc bash -c \"q PASSWORD='x;rm -rf /data' '\"", "rm -rf /data"},
+		{"bash -ic \"q PASSWORD='x;rm -rf /data' '\"", "rm -rf /data"},
+		{"bash -lc \"q PASSWORD='x;rm -rf /data' '\"", "rm -rf /data"},
+		{"bash --rcfile /tmp/rc -c \"q PASSWORD='x;rm -rf /data' '\"", "rm -rf /data"},
+		{"ZDOTDIR=/tmp/z zsh -c \"q PASSWORD='x;rm -rf /data' '\"", "rm -rf /data"},
 		// Scripts whose outer quotes bash changes, or that are not one quoted word.
 		{"sh -c \"PGPASSWORD=\\\"p;rm -rf /data\\\"\"", "rm -rf /data"},
 		{"sh -c 'PGPASSWORD='\"p;rm -rf /data\"", "rm -rf /data"},

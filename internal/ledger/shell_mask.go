@@ -55,7 +55,7 @@ func shellMaskAt(s string, afterProgram bool, depth int) []byte {
 	for _, ln := range lines {
 		blindFrom(s, ln[0], ln[1], l.danger)
 	}
-	if len(l.scripts) > 0 && !outputReread(s, l.scripts) {
+	if len(l.scripts) > 0 && !scriptsUncertain(s, l.scripts) {
 		for _, sc := range l.scripts {
 			copy(l.danger[sc[0]:sc[1]], shellMaskAt(s[sc[0]:sc[1]], false, depth+1))
 		}

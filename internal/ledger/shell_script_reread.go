@@ -2,7 +2,7 @@ package ledger
 
 import "strings"
 
-// A POSIX shell's -c script given as one quoted word (sh -c "PGPASSWORD='p;q' psql", bash -lc
+// A POSIX shell's -c script given as one quoted word (sh -c "PGPASSWORD='p;q' psql", bash -ec
 // 'export TOKEN="a;b"') is read a second time, as that shell reads it, instead of blind: bash
 // removes the outer quotes and nothing else, so the word's inside is the script byte for byte,
 // and its own quotes are the inner shell's. Read blind, every separator in it is a boundary, and
@@ -13,46 +13,55 @@ import "strings"
 //     each hands the word to the shell's argv as it is. A shell named in an argument of another
 //     command (echo sh -c "…" > x.sh, ssh h sh -c "…", eval sh -c "…") is the data of a text
 //     someone reads again with different quotes: read blind, as before;
-//   - the shell is one that quotes as bash does (sh, bash, dash, ash, ksh, mksh, yash, posh, zsh):
-//     fish, csh and pwsh quote otherwise;
-//   - the word is the first operand after options that include -c (in a cluster: -lc, -ec), and
-//     none of -o and -O, which change how the script is read (-O extglob); no option or word
-//     before it is computed ($, `);
+//   - the shell is one that quotes as bash does and reads no start-up file that may define
+//     aliases before the script (sh, bash, dash, ash, ksh, mksh, yash, posh; not zsh, which
+//     reads ~/.zshenv): fish, csh and pwsh quote otherwise;
+//   - the word is the first operand after options that include -c (in a cluster: -ec, -xc),
+//     none of -o and -O (which change how the script is read: -O extglob), -i, -l, --login,
+//     --rcfile, --init-file (start-up files) or -s; no option or word before it is computed
+//     ($, `);
 //   - the word is one pair of quotes and nothing else: '…', or "…" holding no \, $ or ` (which
 //     bash would change);
 //   - the lexer reads it in no backquotes and no here-document body (whose backslashes bash
 //     removes first), and no deeper than maxScriptDepth scripts inside scripts;
-//   - what the script prints is read again by no shell: the text holds no |, $(, backquote, <(
-//     or >( outside the scripts (outputReread). sh -c 'echo PASSWORD=a\;rm -rf /data' | sh
-//     runs rm, whose \; the script's own reading takes for data.
+//   - what the script prints is read again by no shell, and no start-up file is named: the text
+//     holds no |, $(, backquote, <( or >(, and no ENV (BASH_ENV=, ENV=), outside the scripts
+//     (scriptsUncertain). sh -c 'echo PASSWORD=a\;rm -rf /data' | sh runs rm, whose \; the
+//     script's own reading takes for data; BASH_ENV=rc bash -c "q PASSWORD='x;rm -rf /data' '"
+//     runs it where rc defines q as echo '.
 // Anything else stays blind: the safe side, a separator taken for a boundary records more.
 
 // maxScriptDepth bounds the readings of a script inside a script (bash -c 'sh -c "…"'): each
 // reads its text once more, so the mask stays linear.
 const maxScriptDepth = 3
 
-// posixShellNames are the shells whose quoting is bash's.
-const posixShellNames = "sh bash zsh dash ksh mksh ash yash posh"
+// posixShellNames are the shells whose quoting is bash's; rereadShellNames those of them whose
+// -c script is read again. zsh is not: it reads ~/.zshenv (or $ZDOTDIR's) first however it is
+// started, which may define aliases.
+const (
+	rereadShellNames = "sh bash dash ksh mksh ash yash posh"
+	posixShellNames  = rereadShellNames + " zsh"
+)
 
-var posixShells = setOf(strings.Fields(posixShellNames)...)
+var rereadShells = setOf(strings.Fields(rereadShellNames)...)
 
-// posixShell reports whether a command's name (without quotes) names one of posixShells, after
+// posixShell reports whether a command's name (without quotes) names one of rereadShells, after
 // a directory (/bin/sh) and a version (bash5.2).
 func posixShell(name string) bool {
 	if k := strings.LastIndexByte(name, '/'); k >= 0 {
 		name = name[k+1:]
 	}
 	name = strings.TrimRight(name, ".0123456789")
-	return posixShells[name]
+	return rereadShells[name]
 }
 
 // scriptArg is a code frame's reading of the words after a POSIX shell's name, looking for its
 // -c script; argvAfterDashes says the command is kubectl or oc, whose -- is followed by the
 // program (programNext).
 type scriptArg struct {
-	on, sawC, skip, operands bool
-	argvAfterDashes          bool
-	programNext              bool
+	on, sawC, operands bool
+	argvAfterDashes    bool
+	programNext        bool
 }
 
 // command starts a frame's reading of its command's words: name is the program.
@@ -80,9 +89,6 @@ func (a *scriptArg) word(w string) bool {
 	}
 	p := plainName(w)
 	switch {
-	case a.skip:
-		a.skip = false
-		return false
 	case !a.operands && p == "--":
 		a.operands = true
 		return false
@@ -100,10 +106,12 @@ func (a *scriptArg) option(p string) {
 		a.sawC = true
 	}
 	switch {
-	case p == "--rcfile" || p == "--init-file":
-		a.skip = true
-	case p[1] != '-' && strings.ContainsAny(p, "oO"):
-		a.on = false // -O extglob, -o posix: the script is read otherwise; blind
+	case p == "--norc" || p == "--noprofile" || p == "--posix":
+	case p[1] == '-' || strings.ContainsAny(p, "ilosO"):
+		// -O extglob and -o change how the script is read; -i, -l, --login, --rcfile and
+		// --init-file run start-up files first, which may define aliases (shopt -s
+		// expand_aliases); -s reads the input: blind.
+		a.on = false
 	}
 }
 
@@ -128,16 +136,17 @@ func oneQuotedWord(w string) bool {
 	return !strings.ContainsAny(inside, "\"\\$`")
 }
 
-// outputReread reports whether s, outside the scripts' insides, holds a pipe, a command or
+// scriptsUncertain reports whether s, outside the scripts' insides, holds a pipe, a command or
 // process substitution: a way for what a script prints to reach a shell that reads it again
 // (| sh, eval "$(…)", source <(…), > >(sh)), in whatever nesting ({ …; } | sh, a loop's done |
-// sh), which this check need not follow. Quotes are not read: a | in quotes counts too, the
+// sh), which this check need not follow; or ENV, which names a start-up file the shell reads
+// before the script (BASH_ENV=rc, ENV=rc). Quotes are not read: a | in quotes counts too, the
 // safe side.
-func outputReread(s string, scripts [][2]int) bool {
+func scriptsUncertain(s string, scripts [][2]int) bool {
 	from := 0
 	for _, sc := range append(scripts, [2]int{len(s), len(s)}) {
 		part := s[from:sc[0]]
-		if strings.ContainsAny(part, "|`") || strings.Contains(part, "$(") ||
+		if strings.ContainsAny(part, "|`") || strings.Contains(part, "$(") || strings.Contains(part, "ENV") ||
 			strings.Contains(part, "<(") || strings.Contains(part, ">(") {
 			return true
 		}
