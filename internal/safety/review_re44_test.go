@@ -250,3 +250,23 @@ func TestReviewRE44PythonABISuffix(t *testing.T) {
 		`python3.7m /tmp/x.py`,
 	}, nil)
 }
+
+// TestReviewRE44OverRefusals: ordinary developer commands the engine refuses at Default and Yolo
+// (each asks or is denied), as nearMisses: find's NUL-separated and grouped idioms, the
+// bracket-led delete globs since 5360606c/f8083775 ([a-z]*.log is denied against LICENSE.*, as
+// "license.log" may be, while *.log, which names it as well, is admitted), and mv -t . reading
+// "." as a moved (deleted) source.
+func TestReviewRE44OverRefusals(t *testing.T) {
+	skipUnlessRE44(t)
+	expectRefusedAtEveryAutonomy(t, nil, []string{
+		`find . -name '*.go' -print0 | xargs -0 grep -l TODO`,
+		`find . -type f \( -name '*.js' -o -name '*.ts' \) -exec grep -l foo {} +`,
+		`find . -path ./node_modules -prune -o -type f -name '*.js' -print | xargs wc -l`,
+		`find . -name '*.md' -exec sh -c 'cat "$@"' _ {} +`,
+		`find . -name '*.tmp' -o -name '*.bak' | xargs rm -f`,
+		`rm -f [a-z]*.log`,
+		`rm -f build/[a-z]*.o`,
+		`rm -f src/[a-z]*_test.go`,
+		`mv -t . ../x.txt`,
+	})
+}
