@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"bytes"
-	"strings"
 )
 
 // blindMarker marks, without reading quotes, every byte of a text bash could read as a
@@ -83,9 +82,11 @@ func blindFrom(s string, from, to int, danger []byte) {
 // themselves (and ssh, whose remote shell reads its joined arguments) are shells.
 // (docker exec, kubectl exec and sudo pass an argument vector, no command line; docker exec c
 // sh -c … is read again by its sh.)
-var rereaders = setOf(append(strings.Fields(otherShellNames+" "+posixShellNames),
-	"eval", "su", "runuser", "watch", "script", "flock", "parallel", "tmux", "trap", "fc", "--command",
-	"busybox", "ssh", "rsh", "autossh", "mosh")...)
+var rereaders = map[string]bool{"eval": true, "su": true, "runuser": true, "watch": true, "script": true,
+	"flock": true, "parallel": true, "tmux": true, "trap": true, "fc": true, "--command": true,
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "csh": true,
+	"tcsh": true, "fish": true, "yash": true, "posh": true, "pwsh": true, "busybox": true, "ssh": true,
+	"rsh": true, "autossh": true, "mosh": true}
 
 // rereadsCommand reports whether word w (as written) names a command that has another shell
 // read its arguments: one of rereaders, by its name after a directory (/bin/sh) and quote

@@ -32,13 +32,7 @@ import "strings"
 // a command's first word too.
 // afterProgram says the text follows a command's first word (arguments given apart).
 func shellMask(s string, afterProgram bool) []byte {
-	return shellMaskAt(s, afterProgram, 0)
-}
-
-// shellMaskAt is shellMask of a text that is the -c script of a shell depth scripts deep
-// (shell_script_reread.go).
-func shellMaskAt(s string, afterProgram bool, depth int) []byte {
-	l := shellLexer{s: s, danger: make([]byte, len(s)), depth: depth}
+	l := shellLexer{s: s, danger: make([]byte, len(s))}
 	lines := rereadLines(s)
 	if len(lines) > 0 {
 		l.rereadAt = make([]bool, len(s))
@@ -49,16 +43,8 @@ func shellMaskAt(s string, afterProgram bool, depth int) []byte {
 		}
 	}
 	l.run(0, len(s), frameCode, !afterProgram)
-	if !l.blind && len(l.stack) == 1 {
-		l.endWord(len(s)) // the text's last word: sh -c '…' at its end is a script too
-	}
 	for _, ln := range lines {
 		blindFrom(s, ln[0], ln[1], l.danger)
-	}
-	if len(l.scripts) > 0 && !scriptsUncertain(s, l.scripts) {
-		for _, sc := range l.scripts {
-			copy(l.danger[sc[0]:sc[1]], shellMaskAt(s[sc[0]:sc[1]], false, depth+1))
-		}
 	}
 	return l.danger
 }
@@ -116,7 +102,6 @@ type shellFrame struct {
 	dataArgs      bool // the command is a program whose quoted arguments are data (shell_data_args.go)
 	// entrypointNext: the data program's last argument was --entrypoint: this one names its program.
 	entrypointNext bool
-	script         scriptArg // the words after a POSIX shell's name, for its -c script
 	inWord         bool
 	cmdWord        bool
 	redirTarget    bool
@@ -140,8 +125,6 @@ type shellLexer struct {
 	bodies   int             // here-document bodies being read, one inside another's $( )
 	rereadAt []bool          // the bytes of the lines that hand text to another shell (rereadLines); nil if none
 	aliases  map[string]bool // the names the text defines as aliases (shell_alias.go)
-	depth    int             // scripts inside scripts this text is (shell_script_reread.go)
-	scripts  [][2]int        // the insides of -c scripts read again, not blind
 }
 
 func (l *shellLexer) top() *shellFrame { return &l.stack[len(l.stack)-1] }
@@ -645,10 +628,7 @@ func (l *shellLexer) endWord(i int) {
 		default:
 			commandSettings(f, w, name)
 			f.dataArgs = dataProgram(name)
-			f.script.command(name)
 		}
-	} else {
-		l.scriptWord(f, w, i)
 	}
 	if !f.reread && (rereadsCommand(l.s, i, w) || f.cmdWord && strings.ContainsAny(w, "$`")) {
 		f.reread = true
@@ -661,7 +641,6 @@ func (l *shellLexer) endCommand() {
 	f := l.top()
 	f.cmdPos, f.redirTarget, f.reread, f.options, f.nameNext = true, false, false, false, false
 	f.settings, f.dataArgs, f.entrypointNext = 0, false, false
-	f.script = scriptArg{}
 }
 
 // redirection reads a < or > at s[i] in a code frame: a process substitution <( >(, a

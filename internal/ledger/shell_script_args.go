@@ -11,10 +11,8 @@ import (
 // -s, echo … | sh). shellReadsArgs decides which, from the words after the shell's name.
 
 // scriptShells are the rereaders that run a script file given as their first operand.
-var scriptShells = setOf(strings.Fields(posixShellNames + " " + otherShellNames)...)
-
-// otherShellNames are the shells that run a script file and quote otherwise than bash.
-const otherShellNames = "csh tcsh fish pwsh"
+var scriptShells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
+	"mksh": true, "ash": true, "csh": true, "tcsh": true, "fish": true, "yash": true, "posh": true, "pwsh": true}
 
 // scriptShell reports whether w (a word without its quotes) names one of scriptShells.
 func scriptShell(w []byte) bool {
