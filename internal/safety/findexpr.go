@@ -262,33 +262,29 @@ func findGlobMayBeOperator(g string) bool {
 }
 
 // toolDirNames are, for the dot directories whose files run or configure code (.git, and the
-// coding agents' settings directories the rule pack keeps agents from writing), the names their
+// coding agents' settings directories, agentSettingsDirs), the names their
 // tools give files and directories inside them, by pattern where they vary: a name test that may
 // match one reaches it, since find descends into dot directories (find . -name HEAD -delete
 // deletes .git/HEAD; find . -name settings.json -exec cp x {} \; writes .claude/settings.json).
 // A branch's or tag's loose ref is named like the branch, any name at all, and an agent's
 // command or rule file is any *.md: both are left to the protection of the directory as a whole.
-var toolDirNames = map[string][]string{
-	dirGit: append(strings.Fields(`HEAD ORIG_HEAD FETCH_HEAD MERGE_HEAD CHERRY_PICK_HEAD
+var toolDirNames = func() map[string][]string {
+	m := map[string][]string{dirGit: append(strings.Fields(`HEAD ORIG_HEAD FETCH_HEAD MERGE_HEAD CHERRY_PICK_HEAD
 	REVERT_HEAD AUTO_MERGE BISECT_LOG index config config.worktree description packed-refs
 	COMMIT_EDITMSG MERGE_MSG SQUASH_MSG shallow hooks objects refs info logs exclude modules
 	worktrees lfs heads tags remotes pack pack-*.pack pack-*.idx pack-*.rev pack-*.mtimes
 	multi-pack-index commit-graph *.lock *.sample pre-commit pre-push commit-msg post-checkout
 	post-merge prepare-commit-msg pre-rebase post-rewrite fsmonitor-watchman alternates
-	[0-9a-f][0-9a-f]`), strings.Repeat("[0-9a-f]", 38)), // the last two: an object's directory and file
-	".claude":     agentSettingsNames,
-	".cursor":     agentSettingsNames,
-	".codex":      agentSettingsNames,
-	".gemini":     agentSettingsNames,
-	".qwen":       agentSettingsNames,
-	".kiro":       agentSettingsNames,
-	".amazonq":    agentSettingsNames,
-	".clio-coder": agentSettingsNames,
-}
+	[0-9a-f][0-9a-f]`), strings.Repeat("[0-9a-f]", 38))} // the last two: an object's directory and file
+	for _, d := range agentSettingsDirs {
+		m[d] = agentSettingsNames
+	}
+	return m
+}()
 
 // agentSettingsNames are the names coding agents give their settings, hooks and MCP servers.
 var agentSettingsNames = strings.Fields(`settings.json settings.local.json mcp.json hooks.json
-	environment.json config.toml config.json cli.json hooks commands agents skills rules steering
+	environment.json config.toml config.json config.yaml config.yml cli.json hooks commands agents skills rules steering
 	settings cli-agents *.mdc`)
 
 // appendToolDirNames adds, for a name test whose pattern may match one of toolDirNames' names, that
