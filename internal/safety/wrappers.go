@@ -925,6 +925,9 @@ func xargsTransforms(opts []word) bool {
 // script file (opaque).
 func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 	a.shellStartupFile(idx)
+	// Its script, and what that script's eval, traps and aliases run, is zsh's or not.
+	defer func(was bool) { a.zsh = was }(a.zsh)
+	a.zsh = a.out.segments[idx].name == cmdZsh
 	words := fishCommand(a.out.segments[idx].words)
 	i, hasC := shellOptions(words)
 	switch {
