@@ -254,11 +254,7 @@ func (a *analyzer) shopt(idx int) {
 
 // findNegated says whether word i of a find expression is negated: "!" or -not stands before it.
 func findNegated(words []word, i int) bool {
-	switch words[i-1].s {
-	case "!", "-not", "\\!":
-		return true
-	}
-	return false
+	return slices.Contains(findNegatingPrefix, words[i-1].s)
 }
 
 // commandLookup reports whether words are the command builtin's lookup (command -v, -V, -pv): the
