@@ -495,7 +495,7 @@ func (a *analyzer) programOutputs(seg *segment) {
 		a.goOutputDir(seg)
 	case cmdPytest:
 		a.pytestPaths(seg.words[1:])
-	case cmdDotnet:
+	case cmdDotnet, cmdMSBuild:
 		a.dotnetOutputs(seg)
 	case "golangci-lint":
 		a.golangciOutFormat(seg)
