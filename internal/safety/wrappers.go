@@ -282,6 +282,8 @@ func commandLookup(words []word) bool {
 
 // unwrap finds the wrapped command (or script) of a wrapper and analyses it.
 func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, depth int) {
+	defer func(was bool) { a.zsh = was }(a.zsh)
+	a.zsh = a.zsh || userShellWrappers[a.out.segments[idx].name]
 	words := flagValues(a.out.segments[idx].words, spec.shellFlags)
 	if commandLookup(words) {
 		return // command -v NAME prints what NAME is, as type does, and runs nothing

@@ -60,6 +60,23 @@ func TestZshReadsOtherwise(t *testing.T) {
 	})
 }
 
+// TestUserShellScriptsMayBeZsh: script -c and flock -c run their script with $SHELL, which may be
+// zsh (the agent may set it: SHELL=zsh script -qc …), so their scripts are read with zsh's
+// reading too; each row was admitted at Default and Yolo. sh -c inside is sh's.
+func TestUserShellScriptsMayBeZsh(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`SHELL=/bin/zsh script -qc 'cat *(D)' /dev/null`,
+		`script -qc 'cat *(D)' /dev/null`,
+		`SHELL=zsh flock /tmp/l -c 'cat *(D)'`,
+		`flock /tmp/l -c 'ls *(e:"cat .env":)'`,
+	}, []string{
+		`script -qc 'npm test' /dev/null`,
+		`flock /tmp/l -c 'npm test'`,
+		`script -qc 'sh -c "ls *.go"' /dev/null`,
+		`timeout 5 sh -c 'ls *.go'`,
+	})
+}
+
 // TestZshReadsOtherwiseOverRefuses: an extendedglob operator is read as one though zsh turns
 // extendedglob off by default, since a person's start-up files may turn it on: a git revision
 // spelt with ~ or ^ in a zsh script asks (over-refusal, accepted; bash -c is not affected).

@@ -6,7 +6,8 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// A script zsh runs (zsh -c, a here-document fed to zsh, what its eval and traps run) is read by
+// A script zsh runs (zsh -c, a here-document fed to zsh, what its eval and traps run, and what a
+// wrapper runs with the user's shell, userShellWrappers) is read by
 // the engine as bash's. Where zsh reads a word otherwise, the bash reading is not what runs: a
 // glob qualifier changes what a glob matches (cat *(D) matches dotfiles, .env among them) or runs
 // code for each match (*(e:'cat .env':), *(+func)); "(#q…)" and "(#i)" are more of them, and "(a|b)"
@@ -15,6 +16,10 @@ import (
 // names .env); <-> matches numbers. Builtins load modules that read files under other names
 // (zmodload zsh/mapfile: $mapfile[.env]) or run code the engine does not follow (emulate -c,
 // zpty, sched). Such a script is opaque (asks): zsh's own reading is not the engine's to model.
+
+// userShellWrappers run their script with $SHELL (script -c, flock -c) or a user's login shell
+// (su -c, runuser -c): zsh on many machines, and the agent may set SHELL=zsh itself.
+var userShellWrappers = wordSet("script flock su runuser")
 
 // zshCodeBuiltins are zsh's builtins that run code given as their words, or load modules that
 // change what words mean.
