@@ -16,18 +16,27 @@ const cmdDotnet = "dotnet"
 // assembly; a property naming targets or props MSBuild imports, or a tool it runs).
 
 // dotnetWriteSwitches are dotnet's and MSBuild's switches whose value is a path written: dotnet
-// test's results directory, output and diagnostic log, and MSBuild's binary log (-bl:FILE, or
-// -bl:LogFile=FILE;...).
+// test's results directory, output and diagnostic log; MSBuild's preprocessed project (-pp:FILE),
+// its list of targets (-ts:FILE), a build's results (-getResultOutputFile:FILE), the evaluation
+// profile (-profileEvaluation:FILE) and the results cache (-orc:FILE).
 //
 //nolint:goconst // switch names read best literally, next to their neighbours
 var dotnetWriteSwitches = map[string]bool{"results-directory": true, "output": true, "o": true, "diag": true, "d": true,
-	"bl": true, "binarylogger": true}
+	"pp": true, "preprocess": true, "ts": true, "targets": true, "getresultoutputfile": true, "profileevaluation": true,
+	"orc": true, "outputresultscache": true}
 
-// dotnetFileLogger is a text file logger's switch (-flp:, -flp1: ... -fileLoggerParameters9:),
-// whose LogFile= parameter is the log it writes: every message of the build, the caller's text.
-func dotnetFileLogger(name string) bool {
+// msbuildLogSwitches are MSBuild's loggers that write a log file: the binary log (-bl, or
+// -bl:FILE, or -bl:LogFile=FILE;...), a text file logger (-fl, -fl1 ... -fileLogger9, and its
+// parameters -flp: ... -fileLoggerParameters9:, whose LogFile= parameter is the log: every
+// message of the build, the caller's text) and the distributed file logger (-dfl: one
+// MSBuild<node>.log per node). Without a file named, each writes in the working directory.
+func msbuildLogSwitch(name string) bool {
 	name = strings.TrimRight(name, "123456789")
-	return name == "flp" || name == "fileloggerparameters"
+	switch name {
+	case "bl", "binarylogger", "fl", "filelogger", "flp", "fileloggerparameters", "dfl", "distributedfilelogger":
+		return true
+	}
+	return false
 }
 
 // dotnetLoggerSwitches load a logger class from an assembly (-logger:CLASS,ASSEMBLY;PARAMS, -l:,
@@ -126,25 +135,23 @@ func dotnetSwitch(w string) (name, val string, ok bool) {
 	return strings.ToLower(name), val, true
 }
 
-// dotnetOutputs records the files dotnet's and MSBuild's switches after a colon write.
+// dotnetOutputs records the files dotnet's and MSBuild's switches (msbuildSwitches) write; a log
+// whose file no switch names stands for the working directory it is written in (cd .git/hooks &&
+// dotnet build -dfl writes there).
 func (a *analyzer) dotnetOutputs(seg *segment) {
-	for _, w := range seg.words[1:] {
-		if w.s == "--" {
-			return // run settings follow (dotnetColonValue)
-		}
-		name, val, ok := dotnetSwitch(w.s)
+	for _, sw := range msbuildSwitches(seg) {
 		switch {
-		case !ok:
-		case dotnetWriteSwitches[name]:
-			if name == "bl" || name == "binarylogger" {
-				val = msbuildParam(val, "logfile", true)
+		case dotnetWriteSwitches[sw.name] && sw.val != "":
+			a.touch(sw.w.with(sw.val), opWrite)
+		case msbuildLogSwitch(sw.name), dotnetLoggerSwitches[sw.name]:
+			// -bl:FILE names its file bare; a logger's LogFile= parameter is the file it
+			// writes, the file logger's class (-l:FileLogger,Microsoft.Build;LogFile=F) too.
+			f := msbuildParam(sw.val, "logfile", sw.name == "bl" || sw.name == "binarylogger")
+			if f == "" && msbuildLogSwitch(sw.name) {
+				f = "."
 			}
-			if val != "" {
-				a.touch(w.with(val), opWrite)
-			}
-		case dotnetFileLogger(name):
-			if f := msbuildParam(val, "logfile", false); f != "" {
-				a.touch(w.with(f), opWrite)
+			if f != "" {
+				a.touch(sw.w.with(f), opWrite)
 			}
 		}
 	}
@@ -260,7 +267,8 @@ type msbuildSwitch struct {
 // spelling its two parsers read: MSBuild's -name:value, /name:value and --name:value in any case;
 // dotnet's own parser's (System.CommandLine) value after "=" as after ":" (-p=NAME=VALUE), whichever
 // comes first, both readings kept; a property switch's value as the next word (-p NAME=VALUE,
-// --property NAME=VALUE); and @FILE, a response file.
+// --property NAME=VALUE); a logger switch without a value (-bl, -fl, -dfl); and @FILE, a
+// response file.
 func msbuildSwitches(s *segment) []msbuildSwitch {
 	var out []msbuildSwitch
 	ws := s.words[1:]
@@ -285,6 +293,8 @@ func msbuildSwitches(s *segment) []msbuildSwitch {
 		switch {
 		case ok:
 			out = append(out, msbuildSwitch{name, val, w})
+		case msbuildLogSwitch(name) && !strings.Contains(w.s, ":"):
+			out = append(out, msbuildSwitch{name, "", w}) // -bl, -fl, -dfl: a log in the working directory
 		case msbuildPropertySwitches[name] && i+1 < len(ws):
 			i++
 			out = append(out, msbuildSwitch{name, ws[i].s, ws[i]})

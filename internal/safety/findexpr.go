@@ -38,10 +38,16 @@ type findAction struct {
 // findFprintf writes its format's text to a file: it takes two words.
 const findFprintf = "-fprintf"
 
-// find's primaries by what they do to the reading of its expression.
+// find's primaries by what they do to the reading of its expression. bfs, a find that searches
+// breadth first, reads the same expression (programAliases reads it as find), with primaries of
+// its own: -rm deletes as -delete does, -printx prints the names for xargs as -print does, and
+// -exclude EXPR leaves out what EXPR matches, as -not EXPR -prune would.
 var (
-	findNameTests   = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"}
-	findExecActions = []string{"-exec", "-execdir", "-ok", "-okdir"}
+	findNameTests      = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"}
+	findExecActions    = []string{"-exec", "-execdir", "-ok", "-okdir"}
+	findDeleteActions  = []string{"-delete", "-rm"}
+	findPrintActions   = []string{"-print", "-print0", "-printx"}
+	findNegatingPrefix = []string{"!", "-not", "\\!", "-exclude"}
 	// findTextActions print text find makes up, not the names found; a file's may be
 	// /dev/stdout, or a link to it.
 	findTextActions = []string{"-ls", "-printf", "-fprint", "-fprint0", "-fls", findFprintf}
@@ -57,6 +63,9 @@ var findOneOperand = func() map[string]bool {
 		"-type": true, "-xtype": true, "-uid": true, "-used": true, "-user": true, "-context": true,
 		"-maxdepth": true, "-mindepth": true, "-regextype": true, optFiles0From: true, "-lname": true,
 		"-ilname": true,
+		// bfs's
+		"-xattrname": true, "-flags": true, "-since": true, "-asince": true, "-Bsince": true, "-csince": true,
+		"-msince": true, "-Bmin": true, "-Bnewer": true, "-mnewer": true, "-Btime": true, "-limit": true, "-S": true, "-D": true,
 	}
 	for _, a := range findTextActions[1:] { // all but -ls
 		m[a] = true
@@ -136,12 +145,12 @@ func (r *findReader) step(i int) int {
 		}
 	case slices.Contains(findExecActions, w.s):
 		return r.action(i)
-	case w.s == "-delete" && r.e.deletes == nil: // the first -delete is the widest
+	case slices.Contains(findDeleteActions, w.s) && r.e.deletes == nil: // the first -delete is the widest
 		if r.e.deletes = r.snapshot(); r.e.deletes == nil {
 			r.e.deletes = []string{} // every file
 		}
 		r.e.toolDirDeletes = r.toolDirSnapshot()
-	case w.s == "-print" || w.s == "-print0":
+	case slices.Contains(findPrintActions, w.s):
 		if r.printAt < 0 {
 			r.printAt, r.e.printed = i, r.snapshot()
 		}
@@ -160,7 +169,7 @@ func findOperands(primary string) int {
 	switch {
 	case primary == findFprintf:
 		return 2 // its file and its format
-	case findOneOperand[primary] || strings.HasPrefix(primary, "-newer"):
+	case findOneOperand[primary] || strings.HasPrefix(primary, "-newer") || slices.Contains(findNameTests, primary):
 		return 1
 	}
 	return 0
@@ -187,6 +196,42 @@ func (r *findReader) test(i int) {
 		r.names = appendFindNames(r.names, r.roots, r.words[i].s, op.s)
 		r.inToolDirs = appendToolDirNames(r.inToolDirs, r.roots, r.words[i].s, op.s)
 	}
+}
+
+// findOptionalNumber are bfs's primaries whose operand, a number, may be left out: -depth N
+// (GNU find's -depth takes none) and -exit STATUS.
+var findOptionalNumber = []string{"-depth", "-exit"}
+
+// findLaterRoots returns the starting points among an expression's words, from index from: bfs
+// takes flags, paths and expression "freely mixed in any order" (bfs -name x -delete .claude
+// deletes below .claude), its -f PATH anywhere too. A word that is no operator, no primary's
+// operand and no -exec's command is such a path. GNU find refuses one ("paths must precede
+// expression") and runs nothing, so reading it as a root refuses nothing find would run.
+func findLaterRoots(words []word, from int) []word {
+	var roots []word
+	for i := from; i < len(words); i++ {
+		v := words[i].s
+		switch {
+		case slices.Contains(findExecActions, v):
+			i = findExecEnd(words, i)
+		case v == "-f" && i+1 < len(words):
+			i++
+			roots = append(roots, words[i])
+		case slices.Contains(findOptionalNumber, v) && i+1 < len(words) && findNumber(words[i+1].s):
+			i++
+		case strings.HasPrefix(v, "-"):
+			i += findOperands(v)
+		case !slices.Contains(findOperators, v) && v != "\\(" && v != "\\)":
+			roots = append(roots, words[i])
+		}
+	}
+	return roots
+}
+
+// findNumber says whether a word is one of find's numeric operands: N, +N or -N.
+func findNumber(s string) bool {
+	s = strings.TrimLeft(s, "+-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
 }
 
 // findStartsExpr says whether a word of find's begins its expression rather than naming a
@@ -232,12 +277,15 @@ func appendFindNames(names []string, roots []word, test, pattern string) []strin
 // findOperators are the words find reads as something other than a starting point or an
 // operand: its operators, the terminators of -exec, and every primary GNU find 4.9 has.
 var findOperators = func() []string {
-	ops := []string{"!", "(", ")", ",", ";", "+", "{}", "-a", "-and", "-o", "-or", "-not", "-delete",
-		"-print", "-print0", "-prune", "-quit", "-true", "-false", "-empty", "-executable", "-readable",
+	ops := []string{"(", ")", ",", ";", "+", "{}", "-a", "-and", "-o", "-or", "-prune", "-quit", "-true", "-false", "-empty", "-executable", "-readable",
 		"-writable", "-nogroup", "-nouser", "-depth", "-d", "-follow", "-xdev", "-mount", "-noleaf",
 		"-daystart", "-warn", "-nowarn", "-help", "-version", "-ignore_readdir_race",
-		"-noignore_readdir_race", "-newer", "-ls"}
-	ops = slices.Concat(ops, findNameTests, findExecActions, slices.Collect(maps.Keys(findOneOperand)))
+		"-noignore_readdir_race", "-newer", "-ls",
+		// bfs's
+		"-acl", "-capable", "-hidden", "-nohidden", "-sparse", "-xattr", "-color", "-nocolor", "-exit",
+		"-noerror", "-status", "-unique"}
+	ops = slices.Concat(ops, findNameTests, findExecActions, findDeleteActions, findPrintActions, findNegatingPrefix,
+		slices.Collect(maps.Keys(findOneOperand)))
 	for _, x := range "aBcmt" {
 		for _, y := range "aBcmt" {
 			ops = append(ops, "-newer"+string(x)+string(y))
@@ -262,33 +310,29 @@ func findGlobMayBeOperator(g string) bool {
 }
 
 // toolDirNames are, for the dot directories whose files run or configure code (.git, and the
-// coding agents' settings directories the rule pack keeps agents from writing), the names their
+// coding agents' settings directories, agentSettingsDirs), the names their
 // tools give files and directories inside them, by pattern where they vary: a name test that may
 // match one reaches it, since find descends into dot directories (find . -name HEAD -delete
 // deletes .git/HEAD; find . -name settings.json -exec cp x {} \; writes .claude/settings.json).
 // A branch's or tag's loose ref is named like the branch, any name at all, and an agent's
 // command or rule file is any *.md: both are left to the protection of the directory as a whole.
-var toolDirNames = map[string][]string{
-	dirGit: append(strings.Fields(`HEAD ORIG_HEAD FETCH_HEAD MERGE_HEAD CHERRY_PICK_HEAD
+var toolDirNames = func() map[string][]string {
+	m := map[string][]string{dirGit: append(strings.Fields(`HEAD ORIG_HEAD FETCH_HEAD MERGE_HEAD CHERRY_PICK_HEAD
 	REVERT_HEAD AUTO_MERGE BISECT_LOG index config config.worktree description packed-refs
 	COMMIT_EDITMSG MERGE_MSG SQUASH_MSG shallow hooks objects refs info logs exclude modules
 	worktrees lfs heads tags remotes pack pack-*.pack pack-*.idx pack-*.rev pack-*.mtimes
 	multi-pack-index commit-graph *.lock *.sample pre-commit pre-push commit-msg post-checkout
 	post-merge prepare-commit-msg pre-rebase post-rewrite fsmonitor-watchman alternates
-	[0-9a-f][0-9a-f]`), strings.Repeat("[0-9a-f]", 38)), // the last two: an object's directory and file
-	".claude":     agentSettingsNames,
-	".cursor":     agentSettingsNames,
-	".codex":      agentSettingsNames,
-	".gemini":     agentSettingsNames,
-	".qwen":       agentSettingsNames,
-	".kiro":       agentSettingsNames,
-	".amazonq":    agentSettingsNames,
-	".clio-coder": agentSettingsNames,
-}
+	[0-9a-f][0-9a-f]`), strings.Repeat("[0-9a-f]", 38))} // the last two: an object's directory and file
+	for _, d := range agentSettingsDirs {
+		m[d] = agentSettingsNames
+	}
+	return m
+}()
 
 // agentSettingsNames are the names coding agents give their settings, hooks and MCP servers.
 var agentSettingsNames = strings.Fields(`settings.json settings.local.json mcp.json hooks.json
-	environment.json config.toml config.json cli.json hooks commands agents skills rules steering
+	environment.json config.toml config.json config.yaml config.yml cli.json hooks commands agents skills rules steering
 	settings cli-agents *.mdc`)
 
 // appendToolDirNames adds, for a name test whose pattern may match one of toolDirNames' names, that

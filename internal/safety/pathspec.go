@@ -495,7 +495,7 @@ func (a *analyzer) programOutputs(seg *segment) {
 		a.goOutputDir(seg)
 	case cmdPytest:
 		a.pytestPaths(seg.words[1:])
-	case cmdDotnet:
+	case cmdDotnet, cmdMSBuild:
 		a.dotnetOutputs(seg)
 	case "golangci-lint":
 		a.golangciOutFormat(seg)
@@ -1672,7 +1672,7 @@ func (a *analyzer) findPaths(s *segment) {
 			a.operandPath(r, opRead)
 		}
 	}
-	if !s.hasFlag("-delete") {
+	if !slices.ContainsFunc(findDeleteActions, s.hasFlag) {
 		readRoots()
 		return
 	}
@@ -1707,7 +1707,8 @@ func findRoots(words []word) []word {
 // names none (the working directory), and the index of its expression's first word. GNU and BSD
 // find take -H, -L, -P (and -D DEBUG, -OLEVEL, BSD's -E, -X, -d, -s, -x, -f PATH) before them:
 // "find -L ~ -name x" starts at ~, not in the working directory, and BSD find -f PATH names a
-// starting point. "--" ends the options: "find -- ~" starts at ~ too.
+// starting point. "--" ends the options: "find -- ~" starts at ~ too. bfs also takes them, and
+// starting points, among its expression's words (findLaterRoots).
 func findStart(words []word) (roots []word, expr int) {
 	i := 1
 	for i < len(words) && !words[i].dynamic && findLeadingOption(words[i].s) {
@@ -1715,7 +1716,7 @@ func findStart(words []word) (roots []word, expr int) {
 			i++
 			break
 		}
-		if words[i].s == "-D" || words[i].s == "-f" {
+		if words[i].s == "-D" || words[i].s == "-f" || words[i].s == "-S" { // -S: bfs's search strategy
 			if words[i].s == "-f" && i+1 < len(words) {
 				roots = append(roots, words[i+1])
 			}
@@ -1726,6 +1727,7 @@ func findStart(words []word) (roots []word, expr int) {
 	for ; i < len(words) && !findStartsExpr(words[i].s); i++ {
 		roots = append(roots, words[i])
 	}
+	roots = append(roots, findLaterRoots(words, i)...)
 	if len(roots) == 0 {
 		roots = []word{{s: "."}}
 	}
@@ -1735,10 +1737,11 @@ func findStart(words []word) (roots []word, expr int) {
 // findLeadingOption says whether a word is one of find's options before its starting points.
 func findLeadingOption(v string) bool {
 	switch v {
-	case "-H", "-L", "-P", "-D", "-E", "-X", "-d", "-s", "-x", "-f", "--":
+	case "-H", "-L", "-P", "-D", "-E", "-X", "-d", "-s", "-x", "-f", "-S", "--":
 		return true
 	}
-	return len(v) > 2 && strings.HasPrefix(v, "-O") && v[2] >= '0' && v[2] <= '9'
+	// -O3; bfs's -j4 (its threads)
+	return len(v) > 2 && (strings.HasPrefix(v, "-O") || strings.HasPrefix(v, "-j")) && v[2] >= '0' && v[2] <= '9'
 }
 
 // goBinary records where go build (and go test -c) writes when no -o names the file: its working

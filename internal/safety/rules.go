@@ -86,6 +86,7 @@ func DefaultRulePack() RulePack {
 		// The pack is compiled into the binary and covered by tests.
 		panic(fmt.Sprintf("safety: embedded rule pack: %v", err))
 	}
+	rp.Paths = withAgentSettingsDirs(rp.Paths)
 	return rp
 }
 

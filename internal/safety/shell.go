@@ -295,6 +295,7 @@ type analyzer struct {
 	// operator (${X:-$GITHUB_TOKEN}), which its rendered words do not show (vars.hidesSecret).
 	hiddenSecret bool
 	braces       braceWalker // walk.go
+	zsh          bool        // the script being analysed is run by zsh, which reads some words otherwise (zshscripts.go)
 }
 
 // lineState is what a command line's process substitutions, downloads and aliases leave for the
@@ -407,6 +408,7 @@ func (a *analyzer) scriptIn(src string, depth int, args []word, child bool, pipe
 		a.fail(RuleCommandUnparseable, "parse error: %v", err)
 		return
 	}
+	a.zshScript(src)
 	a.arithmeticCode(f, src)
 	a.unseenSets(f, src)
 	traps := len(a.traps)

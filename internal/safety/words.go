@@ -462,12 +462,13 @@ func versionedEntryPoint(s string) string {
 	return s
 }
 
-// programAliases are other names of a program the engine reads by its usual one: GNU tar
+// programAliases are other names of a program the engine reads by its usual one: bfs, a find
+// with find's expression and a few primaries more (findexpr.go), GNU tar
 // installed as gtar (macOS, the BSDs), 7-Zip's own build as 7zz; Helm 3 installed as helm3
 // (distributions' and CI images' name), kubecolor, which passes its arguments to kubectl
 // unchanged, the snap's microk8s.kubectl and microk8s.helm(3), and py.test, the entry point
 // pytest still installs under its older name (the same program: its options, its conftest.py).
-var programAliases = map[string]string{"gtar": cmdTar, "7zz": cmd7z, "helm3": cmdHelm, "kubecolor": cmdKubectl,
+var programAliases = map[string]string{"bfs": cmdFind, "gtar": cmdTar, "7zz": cmd7z, "helm3": cmdHelm, "kubecolor": cmdKubectl,
 	"microk8s.kubectl": cmdKubectl, "microk8s.helm": cmdHelm, "microk8s.helm3": cmdHelm, "py.test": cmdPytest,
 	// The project's Gradle and Maven wrappers run the build tool with their words, after fetching
 	// the distribution the project's gradle/wrapper/gradle-wrapper.properties or

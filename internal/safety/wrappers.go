@@ -254,11 +254,7 @@ func (a *analyzer) shopt(idx int) {
 
 // findNegated says whether word i of a find expression is negated: "!" or -not stands before it.
 func findNegated(words []word, i int) bool {
-	switch words[i-1].s {
-	case "!", "-not", "\\!":
-		return true
-	}
-	return false
+	return slices.Contains(findNegatingPrefix, words[i-1].s)
 }
 
 // commandLookup reports whether words are the command builtin's lookup (command -v, -V, -pv): the
@@ -286,6 +282,8 @@ func commandLookup(words []word) bool {
 
 // unwrap finds the wrapped command (or script) of a wrapper and analyses it.
 func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, depth int) {
+	defer func(was bool) { a.zsh = was }(a.zsh)
+	a.zsh = a.zsh || userShellWrappers[a.out.segments[idx].name]
 	words := flagValues(a.out.segments[idx].words, spec.shellFlags)
 	if commandLookup(words) {
 		return // command -v NAME prints what NAME is, as type does, and runs nothing
@@ -925,6 +923,9 @@ func xargsTransforms(opts []word) bool {
 // script file (opaque).
 func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 	a.shellStartupFile(idx)
+	// Its script, and what that script's eval, traps and aliases run, is zsh's or not.
+	defer func(was bool) { a.zsh = was }(a.zsh)
+	a.zsh = a.out.segments[idx].name == cmdZsh
 	words := fishCommand(a.out.segments[idx].words)
 	i, hasC := shellOptions(words)
 	switch {
