@@ -7,8 +7,8 @@ import (
 )
 
 // Evidence of review-rl44 (attacker review of ledger43's shell mask: aliases, a data program's
-// --entrypoint and script options, $[ ], a shell's script operand that is its input). Nothing is
-// fixed here; the rows run only with RL44_EVIDENCE=1 and each fails on 2444f291.
+// --entrypoint and script options, $[ ], a shell's script operand that is its input). Rows ledger44
+// fixed moved to secrets_ledger44_test.go; the rest run only with RL44_EVIDENCE=1 and each fails on 2444f291.
 
 func rl44Evidence(t *testing.T) {
 	t.Helper()
@@ -24,40 +24,6 @@ const rl44E, rl44Use = "shopt -s expand_aliases\n", "\nq; mysql -p'X;rm -rf /dat
 // with bash -c in a scratch dir, rm a stand-in on PATH that logs its call; the others (a
 // container's or a VM's shell) are read from the program's documented behaviour.
 var rl44KeepsCommands = []struct{ in, cmd string }{
-	// H1: an option cluster that takes a value (-eo pipefail, -euxo, -xO extglob, +eo) is read as
-	// an option without one (shellArgs.word skips a value only after -o/-O alone): its value is
-	// taken for the script operand, so the shell is no re-reader and, in a data program, its
-	// quoted arguments are data.
-	{"bash -euo pipefail -c \"mysql -p'X';rm -rf /data\"", "rm -rf /data"},           // (bash)
-	{"bash -euo pipefail -c PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},            // (bash)
-	{"bash -euo pipefail <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},           // (bash)
-	{"bash -euo pipefail -s <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},        // (bash)
-	{"bash -xO extglob /dev/stdin <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},  // (bash)
-	{"bash +eo pipefail /dev/stdin <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"}, // (bash)
-	{"docker exec c sh -euo pipefail -c \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
-	{"kubectl exec p -- bash -euxo pipefail -c \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
-	{"docker run img sh -eo pipefail -c \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
-	// H2: a redirection's descriptor before the shell's first word (bash 2>&1 -c, bash 0<<<) is
-	// taken for the script operand.
-	{"bash 2>&1 -c PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},                  // (bash)
-	{"bash 0<<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},                     // (bash)
-	{"bash 2>&1 -s <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},              // (bash)
-	{"bash 2>/dev/null /dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"}, // (bash)
-	{"bash 3<<< PASSWORD='x;rm -rf /data' /dev/fd/3", "rm -rf /data"},             // (bash)
-	// H3: the shell's input named by another path (inputFile compares the spelling, not the
-	// file): an extra slash or dot, .., a glob, $'…', a variable.
-	{"bash //dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},                       // (bash)
-	{"bash /dev/./stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},                      // (bash)
-	{"bash ../../../../../../../../dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"}, // (bash)
-	{"bash /de?/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},                        // (bash)
-	{"bash $'/dev/stdin' <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},                     // (bash)
-	{"f=/dev/stdin; bash \"$f\" <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},              // (bash)
-	// H4: source and . read a file as the current shell's command line; they are no re-readers.
-	{". /dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},                // (bash)
-	{"source /dev/fd/0 <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},            // (bash)
-	{"source <(echo PASSWORD='x;rm -rf /data')", "rm -rf /data"},                  // (bash)
-	{"builtin source /dev/stdin <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"}, // (bash)
-	{"command . /dev/stdin <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},      // (bash)
 	// H5: a descriptor filled by an earlier command of the text, then given to a shell: only the
 	// part from the shell's name on is read blind.
 	{"exec 3<<< PASSWORD=\"x;rm -rf /data\"; bash /dev/fd/3", "rm -rf /data"}, // (bash)
@@ -103,10 +69,6 @@ func TestRL44LeakedSecrets(t *testing.T) {
 		{"az deployment group create -g rg -f main.bicep --parameters \"adminPassword=p@ss;word\"", ";word"},
 		{"gcloud compute instances add-metadata vm --metadata \"db-password=p@ss;word\"", ";word"},
 		{"docker run --entrypoint sh -e \"POSTGRES_PASSWORD=p@ss;word\" img -c 'exec postgres'", ";word"},
-		// L2: commandOption takes any short option holding c or s for -c/-s: pwsh's
-		// -ExecutionPolicy and -NonInteractive make a script file's arguments a command line.
-		{"pwsh -ExecutionPolicy Bypass -File ./deploy.ps1 -Password \"a;b\"", ";b"},
-		{"pwsh -NonInteractive -File ./deploy.ps1 -Password \"a;b\"", ";b"},
 		// L3: prose naming BASH_ALIASES in a word of printf, read or declare -p (which assign or
 		// print, and here name no variable to assign) reads the rest blind; echo's does not.
 		{"printf 'BASH_ALIASES holds aliases\\n'\npassword: 'a;b'", ";b"},

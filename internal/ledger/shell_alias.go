@@ -44,7 +44,7 @@ func commandSettings(f *shellFrame, w, name string) {
 		f.settings = settingAlias
 	case "shopt":
 		f.settings = settingShopt
-	case "builtin", "command":
+	case wordBuiltin, wordCommand:
 		f.cmdPos, f.options = true, true // builtin alias q=…: alias is the command
 	case "declare", "typeset", "local":
 		f.settings = settingDeclare

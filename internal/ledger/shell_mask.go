@@ -67,6 +67,9 @@ func shellMaskAt(s string, afterProgram bool, depth int) []byte {
 const (
 	wordEnv  = "env"
 	wordTime = "time"
+	// wordBuiltin and wordCommand run the next word as a command (builtin alias, command .).
+	wordBuiltin = "builtin"
+	wordCommand = "command"
 )
 
 // The mask's levels.
@@ -619,7 +622,7 @@ func (l *shellLexer) endWord(i int) {
 		return
 	}
 	f.inWord = false
-	w := l.s[f.wordStart:i]
+	w, cmd := l.s[f.wordStart:i], f.cmdWord
 	if !f.cmdWord && f.settings != 0 {
 		l.setting(f, w)
 	}
@@ -650,7 +653,7 @@ func (l *shellLexer) endWord(i int) {
 	} else {
 		l.scriptWord(f, w, i)
 	}
-	if !f.reread && (rereadsCommand(l.s, i, w) || f.cmdWord && strings.ContainsAny(w, "$`")) {
+	if !f.reread && (rereadsCommand(l.s, i, w, cmd) || f.cmdWord && strings.ContainsAny(w, "$`")) {
 		f.reread = true
 		l.reread = blindMarker{}
 	}

@@ -1,0 +1,90 @@
+package ledger
+
+import (
+	"strings"
+	"testing"
+)
+
+// Review rl44's rows fixed by ledger44 (moved from secrets_review_rl44_test.go), with the
+// respellings found while fixing them, and the near misses that must stay hidden whole.
+
+// ledger44ShellOperands: a shell (or source, .) whose script operand was misread hid rm.
+var ledger44ShellOperands = []keptRow{
+	// H1: an option cluster that takes a value skips it (-euo pipefail, -xO extglob, +eo).
+	{"bash -euo pipefail -c \"mysql -p'X';rm -rf /data\"", "rm -rf /data"},
+	{"bash -euo pipefail -c PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"bash -euo pipefail <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"bash -euo pipefail -s <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"bash -xO extglob /dev/stdin <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"bash +eo pipefail /dev/stdin <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"bash -oo pipefail errexit /dev/stdin <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"docker exec c sh -euo pipefail -c \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
+	{"kubectl exec p -- bash -euxo pipefail -c \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
+	{"docker run img sh -eo pipefail -c \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
+	// H2: a redirection and its file are no operand.
+	{"bash 2>&1 -c PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"bash 0<<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"bash 2>&1 -s <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"bash 2>/dev/null /dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"bash 3<<< PASSWORD='x;rm -rf /data' /dev/fd/3", "rm -rf /data"},
+	{"bash 2>&- -c PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"bash {e}>log -c PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"bash > log 2> err -c PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	// H3: the input spelled otherwise; and any input redirection of a shell given a script
+	// (ln -s /dev/stdin x; bash x <<< …).
+	{"bash //dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"bash /dev/./stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"bash ../../../../../../../../dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"bash /de?/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"bash $'/dev/stdin' <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"f=/dev/stdin; bash \"$f\" <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"ln -s /dev/stdin x; bash x <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"ln -s /dev/stdin x; bash x &>/dev/null <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"ln -s /dev/stdin x; bash x 2>&1 <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"ln -s /dev/stdin x; echo \"PASSWORD='x;rm -rf /data'\" | bash x", "rm -rf /data"},
+	{"cd /dev; bash stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"bash /aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/../../dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	// H4: source and . of the input are re-readers.
+	{". /dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"source /dev/fd/0 <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	{"source <(echo PASSWORD='x;rm -rf /data')", "rm -rf /data"},
+	{"builtin source /dev/stdin <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"command . /dev/stdin <<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"echo \"PASSWORD='x;rm -rf /data'\" | source /dev/stdin", "rm -rf /data"},
+	{"true && . //dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},
+	// L2's safe side: a command option of pwsh anywhere, even after a value option it misreads.
+	{"pwsh -NoProfile -Command \"$env:PASSWORD='x;rm -rf /data'\"", "rm -rf /data"},
+	{"pwsh -ExecutionPolicy Bypass -c \"$env:PASSWORD='x;rm -rf /data'\"", "rm -rf /data"},
+	{"pwsh -wd -c \"$env:PASSWORD='x;rm -rf /data'\"", "rm -rf /data"},
+	{"pwsh -File - <<< \"$env:PASSWORD='x;rm -rf /data'\"", "rm -rf /data"},
+}
+
+func TestLedger44ShellOperands(t *testing.T) { expectKept(t, ledger44ShellOperands) }
+
+// TestLedger44ScriptArgsStayData: a shell or pwsh given a script file with its options and
+// redirections reads none of its arguments again: the password is hidden whole.
+func TestLedger44ScriptArgsStayData(t *testing.T) {
+	expectHidden(t, []hiddenRow{
+		// L2: pwsh's long options are no -c/-s clusters.
+		{"pwsh -ExecutionPolicy Bypass -File ./deploy.ps1 -Password \"a;b\"", ";b"},
+		{"pwsh -NonInteractive -File ./deploy.ps1 -Password \"a;b\"", ";b"},
+		{"pwsh -NoProfile ./deploy.ps1 -Password \"a;b\"", ";b"},
+		// near misses of H1, H2, H3, H4
+		{"bash -euo pipefail ./deploy.sh --password 'a;b'", ";b"},
+		{"bash 2>&1 ./deploy.sh --password 'a;b'", ";b"},
+		{"bash ./deploy.sh --password 'a;b' > log 2>&1", ";b"},
+		{"bash scripts/deploy.sh --password 'a;b'", ";b"},
+		{"source ./env.sh; mysql -p'a;b' db", ";b"},
+		{"echo source /dev/stdin; mysql -p'a;b' db", ";b"},
+	})
+}
+
+// TestLedger44PipedScriptOverRecords: a shell given a script after a | is read blind, as it may
+// read its input (a link to /dev/stdin): its quoted arguments' parts after a separator are
+// recorded (over-recording, by choice).
+func TestLedger44PipedScriptOverRecords(t *testing.T) {
+	in := "cat data | bash ./process.sh --password 'a;b'"
+	if out := RedactSecrets(in); !strings.Contains(out, ";b") {
+		t.Errorf("%q: got %q, the piped shell's argument is no longer read blind", in, out)
+	}
+}
