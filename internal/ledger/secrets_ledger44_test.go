@@ -88,3 +88,29 @@ func TestLedger44PipedScriptOverRecords(t *testing.T) {
 		t.Errorf("%q: got %q, the piped shell's argument is no longer read blind", in, out)
 	}
 }
+
+// TestLedger44FilledDescriptors (H5): a descriptor other than the standard input filled from
+// the text (3<<<, {fd}<<<), or any input redirection of exec, may be read as a script by a
+// later command or one in a group, through a path no operand check knows: the whole text is
+// read blind.
+func TestLedger44FilledDescriptors(t *testing.T) {
+	expectKept(t, []keptRow{
+		{"exec 3<<< PASSWORD=\"x;rm -rf /data\"; bash /dev/fd/3", "rm -rf /data"},
+		{"exec 3<<< PASSWORD=\"x;rm -rf /data\"\nln -s /dev/fd/3 x; bash x", "rm -rf /data"},
+		{"exec <<< PASSWORD=\"x;rm -rf /data\"; bash /dev/stdin", "rm -rf /data"},
+		{"exec {fd}<<< PASSWORD=\"x;rm -rf /data\"; bash /dev/fd/$fd", "rm -rf /data"},
+		{"builtin exec 0<<< PASSWORD=\"x;rm -rf /data\"; bash x", "rm -rf /data"},
+		{"{ bash /dev/fd/3; } 3<<< PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	})
+	// the price: a text reading a descriptor from a file records a quoted password's tail
+	in := "while read -r -u 3 l; do echo \"$l\"; done 3< hosts.txt\nmysql -p'a;b' db"
+	if out := RedactSecrets(in); !strings.Contains(out, ";b") {
+		t.Errorf("%q: got %q, no longer read blind", in, out)
+	}
+	// near misses: a here-string on the standard input of a command that runs no script
+	expectHidden(t, []hiddenRow{
+		{"cat <<< hello; mysql -p'a;b' db", ";b"},
+		{"grep x 0< hosts.txt; mysql -p'a;b' db", ";b"},
+		{"exec 2>&1; mysql -p'a;b' db", ";b"},
+	})
+}

@@ -24,9 +24,6 @@ const rl44E, rl44Use = "shopt -s expand_aliases\n", "\nq; mysql -p'X;rm -rf /dat
 // with bash -c in a scratch dir, rm a stand-in on PATH that logs its call; the others (a
 // container's or a VM's shell) are read from the program's documented behaviour.
 var rl44KeepsCommands = []struct{ in, cmd string }{
-	// H5: a descriptor filled by an earlier command of the text, then given to a shell: only the
-	// part from the shell's name on is read blind.
-	{"exec 3<<< PASSWORD=\"x;rm -rf /data\"; bash /dev/fd/3", "rm -rf /data"}, // (bash)
 	// H6: aliases defined where setting/assignsAlias do not look: a computed or brace-expanded
 	// name, eval of $'…' escapes or of an assignment to BASH_ALIASES, ${BASH_ALIASES[q]=…},
 	// declare of a brace-expanded BASH_{ALIASES,…}.

@@ -52,6 +52,9 @@ func shellMaskAt(s string, afterProgram bool, depth int) []byte {
 	if !l.blind && len(l.stack) == 1 {
 		l.endWord(len(s)) // the text's last word: sh -c '…' at its end is a script too
 	}
+	if l.fillsDescriptor {
+		blindFrom(s, 0, len(s), l.danger)
+	}
 	for _, ln := range lines {
 		blindFrom(s, ln[0], ln[1], l.danger)
 	}
@@ -120,6 +123,7 @@ type shellFrame struct {
 	// entrypointNext: the data program's last argument was --entrypoint: this one names its program.
 	entrypointNext bool
 	script         scriptArg // the words after a POSIX shell's name, for its -c script
+	exec           bool      // the command is exec: its redirections stay for the commands after it
 	inWord         bool
 	cmdWord        bool
 	redirTarget    bool
@@ -145,6 +149,9 @@ type shellLexer struct {
 	aliases  map[string]bool // the names the text defines as aliases (shell_alias.go)
 	depth    int             // scripts inside scripts this text is (shell_script_reread.go)
 	scripts  [][2]int        // the insides of -c scripts read again, not blind
+	// fillsDescriptor: the text fills a descriptor a later command may read as a script (exec
+	// 3<<< '…'; bash /dev/fd/3, { bash /dev/fd/3; } 3<<< '…'): the whole text is read blind.
+	fillsDescriptor bool
 }
 
 func (l *shellLexer) top() *shellFrame { return &l.stack[len(l.stack)-1] }
@@ -647,6 +654,7 @@ func (l *shellLexer) endWord(i int) {
 			f.cases = max(f.cases-1, 0)
 		default:
 			commandSettings(f, w, name)
+			f.exec = name == "exec"
 			f.dataArgs = dataProgram(name)
 			f.script.command(name)
 		}
@@ -663,7 +671,7 @@ func (l *shellLexer) endWord(i int) {
 func (l *shellLexer) endCommand() {
 	f := l.top()
 	f.cmdPos, f.redirTarget, f.reread, f.options, f.nameNext = true, false, false, false, false
-	f.settings, f.dataArgs, f.entrypointNext = 0, false, false
+	f.settings, f.dataArgs, f.entrypointNext, f.exec = 0, false, false, false
 	f.script = scriptArg{}
 }
 
@@ -682,11 +690,7 @@ func (l *shellLexer) redirection(i, to int) int {
 		l.pushSubstitution() // <(…) and >(…), also inside a word: -px>(cmd)
 		return i + 1
 	}
-	fd := f.inWord && f.cmdWord && allDigits(s[f.wordStart:i]) // 2>err: the descriptor is no command
-	l.endWord(i)
-	if fd {
-		f.cmdPos = true
-	}
+	l.descriptor(i)
 	if f.kind == frameArith || f.kind == frameParam {
 		return i
 	}
@@ -702,6 +706,27 @@ func (l *shellLexer) redirection(i, to int) int {
 		return l.heredocOperator(j, to, op == heredocStrip)
 	}
 	return j - 1
+}
+
+// descriptor ends the word before the redirection at s[i], its descriptor if it is one (2>err:
+// no command), and notes a descriptor filled for later commands (fillsDescriptor).
+func (l *shellLexer) descriptor(i int) {
+	s, f := l.s, l.top()
+	fd := f.inWord && f.cmdWord && allDigits(s[f.wordStart:i])
+	if s[i] == '<' && (f.exec || f.inWord && filledDescriptor(s[f.wordStart:i])) {
+		l.fillsDescriptor = true // exec <<< '…', 3<<< '…': a later bash /dev/fd/3 or . x may run it
+	}
+	l.endWord(i)
+	if fd {
+		f.cmdPos = true
+	}
+}
+
+// filledDescriptor reports whether w, written right before <, names a descriptor other than
+// the standard input (3<<<, {fd}<): a command other than the one it is written on (a later one,
+// one in a group) may read it as its script, through a path no operand check knows.
+func filledDescriptor(w string) bool {
+	return descriptorWord(w) && strings.TrimLeft(w, "0") != ""
 }
 
 func allDigits(w string) bool {
