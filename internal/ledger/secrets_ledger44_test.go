@@ -114,3 +114,31 @@ func TestLedger44FilledDescriptors(t *testing.T) {
 		{"exec 2>&1; mysql -p'a;b' db", ";b"},
 	})
 }
+
+// TestLedger44DataProgramScripts (H7, L1): a data program's argument is a shell's where an
+// option's value names a script, a command or a container's arguments, or its --entrypoint is a
+// shell, computed or a JSON list; plain pairs and an --env's value stay data.
+func TestLedger44DataProgramScripts(t *testing.T) {
+	expectKept(t, []keptRow{
+		{"docker run --entrypoint $SH img -c \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
+		{"docker run --entrypoint \"${SHELL}\" img -c \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
+		{"docker run --entrypoint rbash img -c \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
+		{"podman run --entrypoint='[\"/bin/sh\",\"-c\"]' img \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
+		{"kubectl run x --image=i --overrides='{\"spec\":{\"containers\":[{\"name\":\"x\",\"image\":\"i\",\"command\":[\"sh\",\"-c\",\"PASSWORD=x;rm -rf /data\"]}]}}'", "rm -rf /data"},
+		{"kubectl run x --image=i --overrides='{\"spec\":{\"containers\":[{\"name\":\"x\",\"image\":\"i\",\"args\":[\"-c\",\"PASSWORD=x;rm -rf /data\"]}]}}'", "rm -rf /data"},
+		{"aws ecs run-task --task-definition t --overrides '{\"containerOverrides\":[{\"name\":\"c\",\"command\":[\"sh\",\"-c\",\"PASSWORD=x;rm -rf /data\"]}]}'", "rm -rf /data"},
+		{"az vm extension set -g g --vm-name vm --name customScript --publisher Microsoft.Azure.Extensions --settings '{\"commandToExecute\":\"PASSWORD=x;rm -rf /data\"}'", "rm -rf /data"},
+		{"gcloud compute instances add-metadata vm --metadata=startup-script=\"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
+		{"gcloud compute instances add-metadata vm --metadata \"k=" + strings.Repeat("a", 100) + ",startup-script=PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
+		{"aws ssm create-association --name AWS-RunShellScript --parameters 'commands=[\"PASSWORD=x;rm -rf /data\"]'", "rm -rf /data"},
+	})
+	expectHidden(t, []hiddenRow{
+		// L1: an option matched whole, and only for its own value
+		{"az deployment group create -g rg -f main.bicep --parameters \"adminPassword=p@ss;word\"", ";word"},
+		{"az deployment group create -g rg -f main.bicep --parameters=\"adminPassword=p@ss;word\"", ";word"},
+		{"gcloud compute instances add-metadata vm --metadata \"db-password=p@ss;word\"", ";word"},
+		{"gcloud compute instances create vm --metadata-from-file=ssh-keys=k.pub --metadata \"db-password=p@ss;word\"", ";word"},
+		{"docker run --entrypoint sh -e \"POSTGRES_PASSWORD=p@ss;word\" img -c 'exec postgres'", ";word"},
+		{"docker run --entrypoint sh --env=\"POSTGRES_PASSWORD=p@ss;word\" img -c 'exec postgres'", ";word"},
+	})
+}

@@ -34,17 +34,6 @@ var rl44KeepsCommands = []struct{ in, cmd string }{
 	{rl44E + "builtin eval 'BASH_ALIASES[q]=\"echo '\\''\"'" + rl44Use, "rm -rf /data"}, // (bash)
 	{rl44E + ": ${BASH_ALIASES[q]=\"echo '\"}" + rl44Use, "rm -rf /data"},               // (bash)
 	{rl44E + "declare BASH_{ALIASES,X}[q]=\"echo '\"" + rl44Use, "rm -rf /data"},        // (bash)
-	// H7: a data program whose argument a shell reads: an --entrypoint computed ($SH,
-	// "${SHELL}") or naming a shell not in rereaders (rbash), podman's JSON --entrypoint
-	// (docker/cli#4870), and a container's or VM's command line in JSON (kubectl run --overrides,
-	// aws ecs run-task --overrides, az vm extension set --settings commandToExecute).
-	{"docker run --entrypoint $SH img -c \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
-	{"docker run --entrypoint \"${SHELL}\" img -c \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
-	{"docker run --entrypoint rbash img -c \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
-	{"podman run --entrypoint='[\"/bin/sh\",\"-c\"]' img \"PASSWORD=x;rm -rf /data\"", "rm -rf /data"},
-	{"kubectl run x --image=i --overrides='{\"spec\":{\"containers\":[{\"name\":\"x\",\"image\":\"i\",\"command\":[\"sh\",\"-c\",\"PASSWORD=x;rm -rf /data\"]}]}}'", "rm -rf /data"},
-	{"aws ecs run-task --task-definition t --overrides '{\"containerOverrides\":[{\"name\":\"c\",\"command\":[\"sh\",\"-c\",\"PASSWORD=x;rm -rf /data\"]}]}'", "rm -rf /data"},
-	{"az vm extension set -g g --vm-name vm --name customScript --publisher Microsoft.Azure.Extensions --settings '{\"commandToExecute\":\"PASSWORD=x;rm -rf /data\"}'", "rm -rf /data"},
 }
 
 func TestRL44KeepsCommands(t *testing.T) {
@@ -60,12 +49,6 @@ func TestRL44KeepsCommands(t *testing.T) {
 func TestRL44LeakedSecrets(t *testing.T) {
 	rl44Evidence(t)
 	expectHidden(t, []hiddenRow{
-		// L1: a script option matched as a prefix of any argument (--parameters of az deployment,
-		// --metadata of plain key=value pairs), or an --entrypoint shell, makes every quoted
-		// argument of the command no data, those given to docker itself too.
-		{"az deployment group create -g rg -f main.bicep --parameters \"adminPassword=p@ss;word\"", ";word"},
-		{"gcloud compute instances add-metadata vm --metadata \"db-password=p@ss;word\"", ";word"},
-		{"docker run --entrypoint sh -e \"POSTGRES_PASSWORD=p@ss;word\" img -c 'exec postgres'", ";word"},
 		// L3: prose naming BASH_ALIASES in a word of printf, read or declare -p (which assign or
 		// print, and here name no variable to assign) reads the rest blind; echo's does not.
 		{"printf 'BASH_ALIASES holds aliases\\n'\npassword: 'a;b'", ";b"},

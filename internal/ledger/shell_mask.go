@@ -119,15 +119,16 @@ type shellFrame struct {
 	options       bool // after env or time: an option (-i, -p) keeps the next word a command's first
 	nameNext      bool // after function or coproc: a name, and then a command's first word
 	settings      byte // the command is alias or shopt: its words define an alias or set a parser option
-	dataArgs      bool // the command is a program whose quoted arguments are data (shell_data_args.go)
-	// entrypointNext: the data program's last argument was --entrypoint: this one names its program.
-	entrypointNext bool
-	script         scriptArg // the words after a POSIX shell's name, for its -c script
-	exec           bool      // the command is exec: its redirections stay for the commands after it
-	inWord         bool
-	cmdWord        bool
-	redirTarget    bool
-	wordStart      int
+	dataArgs      bool // the word being read is data to the command's program (shell_data_args.go)
+	// data is the reading of a data program's arguments (shell_data_args.go); data.on: the
+	// command is one.
+	data        dataReading
+	script      scriptArg // the words after a POSIX shell's name, for its -c script
+	exec        bool      // the command is exec: its redirections stay for the commands after it
+	inWord      bool
+	cmdWord     bool
+	redirTarget bool
+	wordStart   int
 }
 
 type pendingHeredoc struct {
@@ -571,8 +572,8 @@ func (l *shellLexer) beginWord(i int) {
 	switch {
 	case f.redirTarget:
 		f.redirTarget = false
-	case f.dataArgs && !f.cmdPos:
-		f.dataArg(l.s, i)
+	case f.data.on && !f.cmdPos:
+		f.dataArgs = f.data.arg(l.s, i)
 	case f.cmdPos && f.kind != frameParam:
 		if assignmentAt(l.s, i) || f.options && l.s[i] == '-' {
 			return // env A=1 -i rm: the command is still to come
@@ -655,7 +656,8 @@ func (l *shellLexer) endWord(i int) {
 		default:
 			commandSettings(f, w, name)
 			f.exec = name == "exec"
-			f.dataArgs = dataProgram(name)
+			f.data = dataReading{on: dataProgram(name)}
+			f.dataArgs = f.data.on
 			f.script.command(name)
 		}
 	} else {
@@ -671,7 +673,7 @@ func (l *shellLexer) endWord(i int) {
 func (l *shellLexer) endCommand() {
 	f := l.top()
 	f.cmdPos, f.redirTarget, f.reread, f.options, f.nameNext = true, false, false, false, false
-	f.settings, f.dataArgs, f.entrypointNext, f.exec = 0, false, false, false
+	f.settings, f.dataArgs, f.data, f.exec = 0, false, dataReading{}, false
 	f.script = scriptArg{}
 }
 

@@ -32,7 +32,7 @@ import "strings"
 const maxScriptDepth = 3
 
 // posixShellNames are the shells whose quoting is bash's.
-const posixShellNames = "sh bash zsh dash ksh mksh ash yash posh"
+const posixShellNames = "sh bash rbash zsh dash ksh mksh ash yash posh"
 
 var posixShells = setOf(strings.Fields(posixShellNames)...)
 
