@@ -142,3 +142,35 @@ func TestLedger44DataProgramScripts(t *testing.T) {
 		{"docker run --entrypoint sh --env=\"POSTGRES_PASSWORD=p@ss;word\" img -c 'exec postgres'", ";word"},
 	})
 }
+
+// rl44E and rl44Use enable aliases and use q after a definition (as rl42E, rl42Use).
+const rl44E, rl44Use = "shopt -s expand_aliases\n", "\nq; mysql -p'X;rm -rf /data"
+
+// TestLedger44AliasesDefinedOtherwise (H6, L3): an alias defined by a computed, brace-expanded
+// or escaped name, or through eval, ${…=} or declare of BASH_ALIASES, reads the rest blind;
+// prose naming BASH_ALIASES (printf's format, read's prompt, declare -p) does not.
+func TestLedger44AliasesDefinedOtherwise(t *testing.T) {
+	expectKept(t, []keptRow{
+		{rl44E + "n=q; alias $n=\"echo '\"" + rl44Use, "rm -rf /data"},
+		{rl44E + "alias {q,r}=\"echo '\"" + rl44Use, "rm -rf /data"},
+		{rl44E + "eval $'alias \\x71=\"echo \\x27\"'" + rl44Use, "rm -rf /data"},
+		{rl44E + "eval 'BASH_ALIASES[q]=\"echo '\\''\"'" + rl44Use, "rm -rf /data"},
+		{rl44E + "builtin eval 'BASH_ALIASES[q]=\"echo '\\''\"'" + rl44Use, "rm -rf /data"},
+		{rl44E + ": ${BASH_ALIASES[q]=\"echo '\"}" + rl44Use, "rm -rf /data"},
+		{rl44E + ": \"${BASH_ALIASES[q]:=\"echo '\"}\"" + rl44Use, "rm -rf /data"},
+		{rl44E + "declare BASH_{ALIASES,X}[q]=\"echo '\"" + rl44Use, "rm -rf /data"},
+		{rl44E + "declare B{ASH_ALIASES,X}[q]=\"echo '\"" + rl44Use, "rm -rf /data"},
+		{rl44E + "n=BASH_ALIASES; declare \"$n[q]=echo '\"" + rl44Use, "rm -rf /data"},
+		{rl44E + "read -r 'BASH_ALIASES[q]' <<< \"echo '\"" + rl44Use, "rm -rf /data"},
+		{rl44E + "printf -v BASH_ALIASES[q] \"echo '\"" + rl44Use, "rm -rf /data"},
+	})
+	expectHidden(t, []hiddenRow{
+		{"printf 'BASH_ALIASES holds aliases\\n'\npassword: 'a;b'", ";b"},
+		{"declare -p BASH_ALIASES\npassword: 'a;b'", ";b"},
+		{"read -r -p \"BASH_ALIASES?\" x\npassword: 'a;b'", ";b"},
+		{"echo BASH_ALIASES\npassword: 'a;b'", ";b"},
+		{"eval \"$(ssh-agent -s)\"\npassword: 'a;b'", ";b"},
+		{"alias ll='ls -l'\npassword: 'a;b'", ";b"},
+		{"export PATH=\"$PATH:/opt/bin\"\npassword: 'a;b'", ";b"},
+	})
+}

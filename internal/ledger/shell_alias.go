@@ -12,10 +12,13 @@ import "strings"
 // enable elsewhere (prose, a workflow's shopt -s globstar) changes nothing. shopt changes how bash
 // reads what follows with two options only: extglob (@(…|…) is one word: a # or | in it is no
 // comment or pipe) and interactive_comments (unset, a # begins no comment); naming either reads
-// the rest blind. BASH_ALIASES defines aliases without the alias command: an assignment to it
-// (BASH_ALIASES[q]=…), or a word naming it (quotes removed) of a command that assigns to the
-// variables it names (declare, printf -v, read …), or a computed word of declare -n, reads the
-// rest blind; prose naming it does not.
+// the rest blind. A name computed, brace-expanded or escaped (alias $n=…, alias {q,r}=…, eval
+// $'alias \x71=…') is not known: it reads the rest blind too. BASH_ALIASES defines aliases
+// without the alias command: an assignment to it (BASH_ALIASES[q]=…, ${BASH_ALIASES[q]=…}, eval
+// 'BASH_ALIASES[q]=…'), or a word shaped as one (quotes removed, brace expansion possible) of a
+// command that assigns to the variables it names (declare, printf -v, read …), or a computed
+// name of declare, or a word of declare -n naming it or computed, reads the rest blind; prose
+// naming it (printf's format, read -p's prompt, declare -p) does not.
 
 // The commands whose words setting reads.
 const (
@@ -61,8 +64,15 @@ func commandSettings(f *shellFrame, w, name string) {
 func (l *shellLexer) setting(f *shellFrame, w string) {
 	switch f.settings {
 	case settingAlias:
-		name, _, ok := strings.Cut(plainName(w), "=")
+		plain := plainName(w)
+		name, _, ok := strings.Cut(plain, "=")
 		if !ok {
+			return
+		}
+		if raw, _, _ := strings.Cut(w, "="); strings.ContainsAny(raw, "$`{*?[") || strings.Contains(plain, "BASH_ALIASES") {
+			// a computed, escaped or brace-expanded name (alias $n=…, alias {q,r}=…, eval
+			// $'alias \x71=…'), or eval of an assignment to BASH_ALIASES: unknowable
+			l.blind = true
 			return
 		}
 		if k := strings.LastIndexAny(name, " \t\n"); k >= 0 {
@@ -77,13 +87,39 @@ func (l *shellLexer) setting(f *shellFrame, w string) {
 			l.blind = true
 		}
 	default:
-		if strings.Contains(plainName(w), "BASH_ALIASES") || f.settings == settingNameref && strings.ContainsAny(w, "$`") {
+		if namesAliases(f.settings, w) {
 			l.blind = true
 		}
-		if f.settings == settingDeclare && len(w) > 1 && w[0] == '-' && strings.IndexByte(w, 'n') > 0 {
+		switch {
+		case f.settings == settingDeclare && len(w) > 1 && w[0] == '-' && strings.IndexByte(w, 'p') > 0:
+			f.settings = 0 // declare -p BASH_ALIASES prints, and assigns nothing
+		case f.settings == settingDeclare && len(w) > 1 && w[0] == '-' && strings.IndexByte(w, 'n') > 0:
 			f.settings = settingNameref
 		}
 	}
+}
+
+// namesAliases reports whether word w (as written) of a command whose words setting reads
+// may assign to BASH_ALIASES: one shaped as an assignment to it, quotes removed (BASH_ALIASES,
+// BASH_ALIASES[q]=…, BASH_ALIASES+=…; prose naming it, printf 'BASH_ALIASES holds …', does
+// not), one brace expansion may make so (BASH_{ALIASES,X}[q]=…), a computed name of declare
+// (declare "$n[q]=…"), or any word naming it or computed of declare -n (a reference to it).
+func namesAliases(settings byte, w string) bool {
+	plain := plainName(w)
+	if rest, ok := strings.CutPrefix(plain, "BASH_ALIASES"); ok && (rest == "" || strings.IndexByte("[=+", rest[0]) >= 0) {
+		return true
+	}
+	if k := strings.IndexByte(w, '{'); k >= 0 && strings.HasPrefix("BASH_ALIASES", w[:k]) {
+		return true
+	}
+	name, _, _ := strings.Cut(w, "=")
+	switch settings {
+	case settingDeclare:
+		return strings.ContainsAny(name, "$`")
+	case settingNameref:
+		return strings.Contains(plain, "BASH_ALIASES") || strings.ContainsAny(w, "$`")
+	}
+	return false
 }
 
 // assignsAlias reports whether word w, an assignment in command position, assigns to

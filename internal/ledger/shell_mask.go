@@ -402,6 +402,8 @@ func (l *shellLexer) dollar(i int) int {
 		return i + 1
 	case '{':
 		l.push(frameParam)
+		// ${BASH_ALIASES[q]=…} assigns an alias: the rest is unknowable (shell_alias.go)
+		l.blind = l.blind || strings.HasPrefix(s[i+2:], "BASH_ALIASES")
 		return i + 1
 	case '[':
 		// $[1<<2] is arithmetic, its << no here-document; bash runs no command in it but a
