@@ -30,6 +30,8 @@ var ledger44ShellOperands = []keptRow{
 	{"bash 2>&- -c PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
 	{"bash {e}>log -c PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
 	{"bash > log 2> err -c PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"bash >-x -c PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
+	{"bash &>>log >|f -c PASSWORD=\"x;rm -rf /data\"", "rm -rf /data"},
 	// H3: the input spelled otherwise; and any input redirection of a shell given a script
 	// (ln -s /dev/stdin x; bash x <<< …).
 	{"bash //dev/stdin <<< PASSWORD='x;rm -rf /data'", "rm -rf /data"},

@@ -105,14 +105,18 @@ const operandBytes = 128
 // file, and returns the index after them, or -1 where it cannot tell (>(…), a quote left open).
 func skipOutputRedirection(s string, j, end int, buf []byte) int {
 	k := j
-	for k < end && k-j < 3 && (s[k] == '>' || s[k] == '&' || s[k] == '|' || s[k] == '-') {
-		k++
+	if s[k] == '&' {
+		k++ // &> &>>
+	}
+	k++ // >
+	if k < end && (s[k] == '>' || s[k] == '|' || s[k] == '&') {
+		k++ // >> >| >&
 	}
 	if k < end && s[k] == '(' {
 		return -1
 	}
-	if s[k-1] == '-' {
-		return k // >&-: a descriptor closed, no file
+	if k < end && s[k] == '-' && s[k-1] == '&' {
+		return k + 1 // >&-: a descriptor closed, no file (>-x writes the file -x)
 	}
 	if k = skipBlanks(s, k, end); k >= end || isBlindSeparator[s[k]] {
 		return k
