@@ -165,6 +165,8 @@ func TestLedger44AliasesDefinedOtherwise(t *testing.T) {
 		{rl44E + "n=BASH_ALIASES; declare \"$n[q]=echo '\"" + rl44Use, "rm -rf /data"},
 		{rl44E + "read -r 'BASH_ALIASES[q]' <<< \"echo '\"" + rl44Use, "rm -rf /data"},
 		{rl44E + "printf -v BASH_ALIASES[q] \"echo '\"" + rl44Use, "rm -rf /data"},
+		{rl44E + "n='BASH_ALIASES[q]'; printf -v \"$n\" \"echo '\"" + rl44Use, "rm -rf /data"},
+		{rl44E + "n='BASH_ALIASES[q]'; read -r \"$n\" <<< \"echo '\"" + rl44Use, "rm -rf /data"},
 	})
 	expectHidden(t, []hiddenRow{
 		{"printf 'BASH_ALIASES holds aliases\\n'\npassword: 'a;b'", ";b"},
@@ -174,5 +176,7 @@ func TestLedger44AliasesDefinedOtherwise(t *testing.T) {
 		{"eval \"$(ssh-agent -s)\"\npassword: 'a;b'", ";b"},
 		{"alias ll='ls -l'\npassword: 'a;b'", ";b"},
 		{"export PATH=\"$PATH:/opt/bin\"\npassword: 'a;b'", ";b"},
+		{"printf -v line '%s:%s' \"$HOME\" \"$USER\"\npassword: 'a;b'", ";b"},
+		{"read -r -p \"Host $h: \" ans\npassword: 'a;b'", ";b"},
 	})
 }

@@ -22,11 +22,16 @@ import "strings"
 
 // The commands whose words setting reads.
 const (
-	settingAlias   byte = 1 + iota
-	settingShopt        // shopt
-	settingDeclare      // declare, typeset, local: -n makes a name a reference (settingNameref)
-	settingNameref      // declare -n: a computed word may name BASH_ALIASES
-	settingAssigns      // printf, read, mapfile, readarray, export, readonly: assign the names they get
+	settingAlias      byte = 1 + iota
+	settingShopt           // shopt
+	settingDeclare         // declare, typeset, local: -n makes a name a reference (settingNameref)
+	settingNameref         // declare -n: a computed word may name BASH_ALIASES
+	settingAssigns         // printf, read, mapfile, readarray, export, readonly: assign the names they get
+	settingPrintf          // printf: -v names a variable (settingPrintfName)
+	settingPrintfName      // printf -v: the next word is a name, a computed one may be BASH_ALIASES[q]
+	settingRead            // read: its words are names, but an option's value
+	settingReadValue       // read -p, -d, -t …: the next word is a value
+	settingReadName        // read -a: the next word is a name
 )
 
 // plainName is word w as bash runs it: without quotes, backslashes and line continuations.
@@ -51,7 +56,11 @@ func commandSettings(f *shellFrame, w, name string) {
 		f.cmdPos, f.options = true, true // builtin alias q=…: alias is the command
 	case "declare", "typeset", "local":
 		f.settings = settingDeclare
-	case "printf", "read", "mapfile", "readarray", "export", "readonly":
+	case "printf":
+		f.settings = settingPrintf
+	case "read":
+		f.settings = settingRead
+	case "mapfile", "readarray", "export", "readonly":
 		f.settings = settingAssigns
 	default:
 		if strings.ContainsAny(w, "$`") {
@@ -90,13 +99,55 @@ func (l *shellLexer) setting(f *shellFrame, w string) {
 		if namesAliases(f.settings, w) {
 			l.blind = true
 		}
-		switch {
-		case f.settings == settingDeclare && len(w) > 1 && w[0] == '-' && strings.IndexByte(w, 'p') > 0:
-			f.settings = 0 // declare -p BASH_ALIASES prints, and assigns nothing
-		case f.settings == settingDeclare && len(w) > 1 && w[0] == '-' && strings.IndexByte(w, 'n') > 0:
-			f.settings = settingNameref
+		if next, computed := nameSetting(f.settings, w); next != 0 {
+			f.settings, l.blind = next, l.blind || computed
+			return
 		}
+		f.settings = declareOption(f.settings, w)
 	}
+}
+
+// declareOption is the setting after word w of declare: -p prints and assigns nothing, -n makes
+// the names references.
+func declareOption(settings byte, w string) byte {
+	switch {
+	case settings != settingDeclare || len(w) < 2 || w[0] != '-':
+	case strings.IndexByte(w, 'p') > 0:
+		return 0 // declare -p BASH_ALIASES prints, and assigns nothing
+	case strings.IndexByte(w, 'n') > 0:
+		return settingNameref
+	}
+	return settings
+}
+
+// nameSetting reads word w of printf or read, whose names a word may compute (n='BASH_ALIASES[q]';
+// printf -v "$n" …, read "$n"): it returns the setting for the next word (0: not printf's or
+// read's) and whether w is a computed name. A computed value (read -p "$prompt", printf's
+// format and arguments) is no name.
+func nameSetting(settings byte, w string) (next byte, computed bool) {
+	option := len(w) > 1 && w[0] == '-'
+	switch settings {
+	case settingPrintf:
+		if w == "-v" {
+			return settingPrintfName, false
+		}
+		return settingPrintf, false
+	case settingPrintfName:
+		return settingAssigns, strings.ContainsAny(w, "$`")
+	case settingReadValue:
+		return settingRead, false
+	case settingReadName:
+		return settingRead, strings.ContainsAny(w, "$`")
+	case settingRead:
+		switch {
+		case option && strings.IndexByte("dinNptu", w[len(w)-1]) >= 0:
+			return settingReadValue, false
+		case option && w[len(w)-1] == 'a':
+			return settingReadName, false
+		}
+		return settingRead, !option && strings.ContainsAny(w, "$`")
+	}
+	return 0, false
 }
 
 // namesAliases reports whether word w (as written) of a command whose words setting reads
