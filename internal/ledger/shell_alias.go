@@ -12,18 +12,26 @@ import "strings"
 // enable elsewhere (prose, a workflow's shopt -s globstar) changes nothing. shopt changes how bash
 // reads what follows with two options only: extglob (@(…|…) is one word: a # or | in it is no
 // comment or pipe) and interactive_comments (unset, a # begins no comment); naming either reads
-// the rest blind. BASH_ALIASES defines aliases without the alias command: an assignment to it
-// (BASH_ALIASES[q]=…), or a word naming it (quotes removed) of a command that assigns to the
-// variables it names (declare, printf -v, read …), or a computed word of declare -n, reads the
-// rest blind; prose naming it does not.
+// the rest blind. A name computed, brace-expanded or escaped (alias $n=…, alias {q,r}=…, eval
+// $'alias \x71=…') is not known: it reads the rest blind too. BASH_ALIASES defines aliases
+// without the alias command: an assignment to it (BASH_ALIASES[q]=…, ${BASH_ALIASES[q]=…}, eval
+// 'BASH_ALIASES[q]=…'), or a word shaped as one (quotes removed, brace expansion possible) of a
+// command that assigns to the variables it names (declare, printf -v, read …), or a computed
+// name of declare, or a word of declare -n naming it or computed, reads the rest blind; prose
+// naming it (printf's format, read -p's prompt, declare -p) does not.
 
 // The commands whose words setting reads.
 const (
-	settingAlias   byte = 1 + iota
-	settingShopt        // shopt
-	settingDeclare      // declare, typeset, local: -n makes a name a reference (settingNameref)
-	settingNameref      // declare -n: a computed word may name BASH_ALIASES
-	settingAssigns      // printf, read, mapfile, readarray, export, readonly: assign the names they get
+	settingAlias      byte = 1 + iota
+	settingShopt           // shopt
+	settingDeclare         // declare, typeset, local: -n makes a name a reference (settingNameref)
+	settingNameref         // declare -n: a computed word may name BASH_ALIASES
+	settingAssigns         // printf, read, mapfile, readarray, export, readonly: assign the names they get
+	settingPrintf          // printf: -v names a variable (settingPrintfName)
+	settingPrintfName      // printf -v: the next word is a name, a computed one may be BASH_ALIASES[q]
+	settingRead            // read: its words are names, but an option's value
+	settingReadValue       // read -p, -d, -t …: the next word is a value
+	settingReadName        // read -a: the next word is a name
 )
 
 // plainName is word w as bash runs it: without quotes, backslashes and line continuations.
@@ -44,11 +52,15 @@ func commandSettings(f *shellFrame, w, name string) {
 		f.settings = settingAlias
 	case "shopt":
 		f.settings = settingShopt
-	case "builtin", "command":
+	case wordBuiltin, wordCommand:
 		f.cmdPos, f.options = true, true // builtin alias q=…: alias is the command
 	case "declare", "typeset", "local":
 		f.settings = settingDeclare
-	case "printf", "read", "mapfile", "readarray", "export", "readonly":
+	case "printf":
+		f.settings = settingPrintf
+	case "read":
+		f.settings = settingRead
+	case "mapfile", "readarray", "export", "readonly":
 		f.settings = settingAssigns
 	default:
 		if strings.ContainsAny(w, "$`") {
@@ -61,8 +73,15 @@ func commandSettings(f *shellFrame, w, name string) {
 func (l *shellLexer) setting(f *shellFrame, w string) {
 	switch f.settings {
 	case settingAlias:
-		name, _, ok := strings.Cut(plainName(w), "=")
+		plain := plainName(w)
+		name, _, ok := strings.Cut(plain, "=")
 		if !ok {
+			return
+		}
+		if raw, _, _ := strings.Cut(w, "="); strings.ContainsAny(raw, "$`{*?[") || strings.Contains(plain, "BASH_ALIASES") {
+			// a computed, escaped or brace-expanded name (alias $n=…, alias {q,r}=…, eval
+			// $'alias \x71=…'), or eval of an assignment to BASH_ALIASES: unknowable
+			l.blind = true
 			return
 		}
 		if k := strings.LastIndexAny(name, " \t\n"); k >= 0 {
@@ -77,13 +96,81 @@ func (l *shellLexer) setting(f *shellFrame, w string) {
 			l.blind = true
 		}
 	default:
-		if strings.Contains(plainName(w), "BASH_ALIASES") || f.settings == settingNameref && strings.ContainsAny(w, "$`") {
+		if namesAliases(f.settings, w) {
 			l.blind = true
 		}
-		if f.settings == settingDeclare && len(w) > 1 && w[0] == '-' && strings.IndexByte(w, 'n') > 0 {
-			f.settings = settingNameref
+		if next, computed := nameSetting(f.settings, w); next != 0 {
+			f.settings, l.blind = next, l.blind || computed
+			return
 		}
+		f.settings = declareOption(f.settings, w)
 	}
+}
+
+// declareOption is the setting after word w of declare: -p prints and assigns nothing, -n makes
+// the names references.
+func declareOption(settings byte, w string) byte {
+	switch {
+	case settings != settingDeclare || len(w) < 2 || w[0] != '-':
+	case strings.IndexByte(w, 'p') > 0:
+		return 0 // declare -p BASH_ALIASES prints, and assigns nothing
+	case strings.IndexByte(w, 'n') > 0:
+		return settingNameref
+	}
+	return settings
+}
+
+// nameSetting reads word w of printf or read, whose names a word may compute (n='BASH_ALIASES[q]';
+// printf -v "$n" …, read "$n"): it returns the setting for the next word (0: not printf's or
+// read's) and whether w is a computed name. A computed value (read -p "$prompt", printf's
+// format and arguments) is no name.
+func nameSetting(settings byte, w string) (next byte, computed bool) {
+	option := len(w) > 1 && w[0] == '-'
+	switch settings {
+	case settingPrintf:
+		if w == "-v" {
+			return settingPrintfName, false
+		}
+		return settingPrintf, false
+	case settingPrintfName:
+		return settingAssigns, strings.ContainsAny(w, "$`")
+	case settingReadValue:
+		return settingRead, false
+	case settingReadName:
+		return settingRead, strings.ContainsAny(w, "$`")
+	case settingRead:
+		switch {
+		case option && strings.IndexByte("dinNptu", w[len(w)-1]) >= 0:
+			return settingReadValue, false
+		case option && w[len(w)-1] == 'a':
+			return settingReadName, false
+		}
+		return settingRead, !option && strings.ContainsAny(w, "$`")
+	}
+	return 0, false
+}
+
+// namesAliases reports whether word w (as written) of a command whose words setting reads
+// may assign to BASH_ALIASES: one shaped as an assignment to it, quotes removed (BASH_ALIASES,
+// BASH_ALIASES[q]=…, BASH_ALIASES+=…; prose naming it, printf 'BASH_ALIASES holds …', does
+// not), one brace expansion may make so (BASH_{ALIASES,X}[q]=…), a computed name of declare
+// (declare "$n[q]=…"), or any word naming it or computed of declare -n (a reference to it).
+func namesAliases(settings byte, w string) bool {
+	plain := plainName(w)
+	if rest, ok := strings.CutPrefix(plain, "BASH_ALIASES"); ok && (rest == "" || strings.IndexByte("[=+", rest[0]) >= 0) {
+		return true
+	}
+	if k := strings.IndexByte(w, '{'); k >= 0 && strings.HasPrefix("BASH_ALIASES", w[:k]) {
+		return true
+	}
+	name, _, _ := strings.Cut(w, "=")
+	switch settings {
+	case settingDeclare:
+		return strings.ContainsAny(name, "$`")
+	case settingNameref:
+		return strings.Contains(plain, "BASH_ALIASES") || strings.ContainsAny(w, "$`")
+	}
+	return false
 }
 
 // assignsAlias reports whether word w, an assignment in command position, assigns to

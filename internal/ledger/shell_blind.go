@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"bytes"
+	"strings"
 )
 
 // blindMarker marks, without reading quotes, every byte of a text bash could read as a
@@ -84,7 +85,7 @@ func blindFrom(s string, from, to int, danger []byte) {
 // sh -c … is read again by its sh.)
 var rereaders = map[string]bool{"eval": true, "su": true, "runuser": true, "watch": true, "script": true,
 	"flock": true, "parallel": true, "tmux": true, "trap": true, "fc": true, "--command": true,
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "csh": true,
+	"sh": true, "bash": true, "rbash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "csh": true,
 	"tcsh": true, "fish": true, "yash": true, "posh": true, "pwsh": true, "busybox": true, "ssh": true,
 	"rsh": true, "autossh": true, "mosh": true}
 
@@ -92,7 +93,8 @@ var rereaders = map[string]bool{"eval": true, "su": true, "runuser": true, "watc
 // read its arguments: one of rereaders, by its name after a directory (/bin/sh) and quote
 // removal ('e'val, e\val), or a versioned shell (bash5.2). It allocates nothing: the lexer asks
 // it of every word.
-func rereadsCommand(s string, end int, w string) bool {
+// cmd says w is a command's first word, where source and . are commands (sourceCommand).
+func rereadsCommand(s string, end int, w string, cmd bool) bool {
 	if len(w) > 64 {
 		return false // no command's name is longer
 	}
@@ -103,8 +105,14 @@ func rereadsCommand(s string, end int, w string) bool {
 			b = append(b, c)
 		}
 	}
-	return rereaderName(b) && (!scriptShell(b) || shellReadsArgs(s, end))
+	return rereaderName(b) && (!scriptShell(b) || shellReadsArgs(s, end, b)) ||
+		cmd && sourceCommand(b) && shellReadsArgs(s, end, b)
 }
+
+// sourceCommand reports whether w (without quotes) is source or .: they read a file as the
+// current shell's command line, a re-reader where the file may be its input (. /dev/stdin <<<
+// '…', source <(…)), as a shell's script operand is (shellReadsArgs).
+func sourceCommand(w []byte) bool { return string(w) == "source" || string(w) == "." }
 
 // rereaderName is rereadsCommand of a word without its quotes.
 func rereaderName(w []byte) bool {
@@ -132,14 +140,14 @@ func rereaderName(w []byte) bool {
 // again. sshpass -p 'a|b' ssh h reads nothing again before ssh.
 func rereadLines(s string) [][2]int {
 	var lines [][2]int
-	r := rereadScan{s: s, wordStart: -1, from: -1}
+	r := rereadScan{s: s, wordStart: -1, from: -1, nextAtCmd: true}
 	for i := 0; i <= len(s); i++ {
 		if i == len(s) || s[i] == '\n' && !lineGoesOn(s, i) {
 			r.endWord(i)
 			if r.from >= 0 {
 				lines = append(lines, [2]int{r.from, i})
 			}
-			r.lineStart, r.from, r.quote, r.piped = i+1, -1, 0, false
+			r.lineStart, r.from, r.quote, r.piped, r.nextAtCmd = i+1, -1, 0, false, true
 			continue
 		}
 		i = r.step(i)
@@ -156,6 +164,9 @@ type rereadScan struct {
 	lineStart, wordStart, from int
 	quote                      byte
 	piped                      bool
+	// atCmd: the word being read may be a command's first (after a line's start, ; & | ( {, or
+	// builtin and command), where source and . are commands.
+	atCmd, nextAtCmd bool
 }
 
 // step reads s[i] and returns the last byte it consumed.
@@ -176,6 +187,9 @@ func (r *rereadScan) step(i int) int {
 	case rereadWordEnd[c]:
 		r.piped = r.piped || c == '|' && r.quote == 0
 		r.endWord(i)
+		if strings.IndexByte(";&|({\n", c) >= 0 {
+			r.nextAtCmd = true
+		}
 	default:
 		r.wordByte(i)
 	}
@@ -184,7 +198,7 @@ func (r *rereadScan) step(i int) int {
 
 func (r *rereadScan) wordByte(i int) {
 	if r.wordStart < 0 {
-		r.wordStart = i
+		r.wordStart, r.atCmd, r.nextAtCmd = i, r.nextAtCmd, false
 	}
 	if len(r.word) < 64 { // no command's name is longer; a longer word is none of them
 		r.word = append(r.word, r.s[i])
@@ -194,11 +208,17 @@ func (r *rereadScan) wordByte(i int) {
 }
 
 func (r *rereadScan) endWord(end int) {
-	if r.wordStart >= 0 && r.from < 0 && rereaderName(r.word) && (!scriptShell(r.word) || shellReadsArgs(r.s, end)) {
+	// a shell or source after a | reads its input whatever its operand names (ln -s /dev/stdin x;
+	// echo … | bash x): the line is read blind
+	if r.wordStart >= 0 && r.from < 0 && (rereaderName(r.word) && (!scriptShell(r.word) || r.piped || shellReadsArgs(r.s, end, r.word)) ||
+		r.atCmd && sourceCommand(r.word) && (r.piped || shellReadsArgs(r.s, end, r.word))) {
 		r.from = r.wordStart
 		if r.piped {
 			r.from = r.lineStart
 		}
+	}
+	if r.wordStart >= 0 && r.atCmd && (string(r.word) == wordBuiltin || string(r.word) == wordCommand) {
+		r.nextAtCmd = true
 	}
 	r.word, r.wordStart = r.word[:0], -1
 }

@@ -25,30 +25,91 @@ func dataProgram(w string) bool {
 	return dataPrograms[w]
 }
 
-// scriptOptions are the options and subcommands of dataPrograms that give a shell a script:
-// aws ssm send-command --parameters 'commands=…', az vm run-command invoke --scripts '…', aws
-// ec2 run-instances --user-data '…', az vm create --custom-data, gcloud … --metadata
-// startup-script=…. From one on, the command's quoted arguments are read as any command's.
-var scriptOptions = []string{"--parameters", "--scripts", "--user-data", "--custom-data", "--metadata",
-	"run-command", "send-command", "startup-script"}
+// A data program's argument is a shell's script, and no data, where it is the value of an
+// option that takes one:
+//   - --scripts, --script, --user-data, --custom-data (az vm run-command --scripts '…', aws ec2
+//     run-instances --user-data '…', az vm create --custom-data);
+//   - --parameters, --metadata, --overrides, --settings, --protected-settings where the value
+//     names a script, a command or a container's arguments (aws ssm … --parameters
+//     'commands=…', gcloud … --metadata startup-script=…, kubectl run --overrides
+//     '{…"command":[…]}', az vm extension set --settings '{"commandToExecute":…}') or is
+//     computed ($, backquote); plain pairs (az deployment … --parameters 'adminPassword=…',
+//     --metadata db-password=…) stay data;
+// and every argument after the subcommands run-command and send-command, or an --entrypoint
+// naming a shell, a computed program ($SH, "${SHELL}") or a JSON list (podman's
+// --entrypoint='["/bin/sh","-c"]'), which runs the container's arguments, but the value of -e
+// and --env (a container's environment, data to docker). An option is matched whole, or with
+// its value after = (--metadata=startup-script=…).
 
-// dataArg reads the start of an argument at s[i] of a data program (its quotes removed, as
-// bash runs it): a script option, or an --entrypoint naming a shell (docker run --entrypoint sh
-// img -c '…'), makes the rest of the command's quoted arguments no data.
-func (f *shellFrame) dataArg(s string, i int) {
+// dataReading is a code frame's reading of a data program's arguments.
+type dataReading struct {
+	on         bool // the command is a data program
+	scriptRest bool // its arguments from here are a shell's (an --entrypoint shell, run-command)
+	next       byte // what the next word is: the value of an option (dataOption)
+}
+
+// What a data program's option takes as its value.
+const (
+	valuePlain      byte = iota
+	valueEntrypoint      // --entrypoint: a program
+	valueScript          // --scripts, --user-data: a script
+	valueKeyed           // --parameters, --metadata: a script where it names one (keyedScript)
+	valueEnv             // -e, --env: data, even where the rest is a shell's
+)
+
+// dataOption is what option o (quotes removed, without =value) of a data program takes.
+func dataOption(o []byte) byte {
+	switch string(o) {
+	case "--entrypoint":
+		return valueEntrypoint
+	case "--scripts", "--script", "--user-data", "--custom-data":
+		return valueScript
+	case "--parameters", "--metadata", "--overrides", "--settings", "--protected-settings":
+		return valueKeyed
+	case "-e", "--env":
+		return valueEnv
+	}
+	return valuePlain
+}
+
+// arg reads the argument of a data program that starts at s[i] and reports whether it is data
+// (its quoted separators end nothing).
+func (d *dataReading) arg(s string, i int) bool {
 	var buf [64]byte
 	w, _, _ := plainWord(s, i, min(len(s), i+len(buf)), buf[:0])
-	entrypoint := f.entrypointNext
-	f.entrypointNext = string(w) == "--entrypoint"
-	if v, ok := bytes.CutPrefix(w, []byte("--entrypoint=")); ok {
-		w, entrypoint = v, true
-	}
-	if entrypoint && rereaderName(w) {
-		f.dataArgs = false
-	}
-	for _, o := range scriptOptions {
-		if bytes.HasPrefix(w, []byte(o)) {
-			f.dataArgs = false
+	kind, value, at := d.next, w, i
+	d.next = valuePlain
+	if kind == valuePlain && len(w) > 1 && w[0] == '-' {
+		if o, v, ok := bytes.Cut(w, []byte("=")); ok {
+			kind, value, at = dataOption(o), v, i+strings.IndexByte(s[i:min(len(s), i+len(buf))], '=')+1
+		} else {
+			d.next = dataOption(w)
 		}
 	}
+	script := false
+	switch kind {
+	case valueEntrypoint:
+		d.scriptRest = d.scriptRest || rereaderName(value) || bytes.ContainsAny(value, "$`[{")
+	case valueScript:
+		script = true
+	case valueKeyed:
+		script = keyedScript(s, at)
+	}
+	if string(w) == "run-command" || string(w) == "send-command" {
+		d.scriptRest = true
+	}
+	return !script && (!d.scriptRest || kind == valueEnv)
+}
+
+// keyedScript reports whether the option value at s[i] (to its word's end) names a script, a
+// command or a container's arguments, or is computed.
+func keyedScript(s string, i int) bool {
+	_, end, _ := plainWord(s, i, len(s), nil)
+	v := strings.ToLower(s[i:end])
+	for _, k := range []string{"script", "command", "args", "entrypoint", "user-data", "userdata", "$", "`"} {
+		if strings.Contains(v, k) {
+			return true
+		}
+	}
+	return false
 }

@@ -43,6 +43,9 @@ func shellMask(s string, afterProgram bool) []byte {
 		}
 	}
 	l.run(0, len(s), frameCode, !afterProgram)
+	if l.fillsDescriptor {
+		blindFrom(s, 0, len(s), l.danger)
+	}
 	for _, ln := range lines {
 		blindFrom(s, ln[0], ln[1], l.danger)
 	}
@@ -53,6 +56,9 @@ func shellMask(s string, afterProgram bool) []byte {
 const (
 	wordEnv  = "env"
 	wordTime = "time"
+	// wordBuiltin and wordCommand run the next word as a command (builtin alias, command .).
+	wordBuiltin = "builtin"
+	wordCommand = "command"
 )
 
 // The mask's levels.
@@ -99,13 +105,15 @@ type shellFrame struct {
 	options       bool // after env or time: an option (-i, -p) keeps the next word a command's first
 	nameNext      bool // after function or coproc: a name, and then a command's first word
 	settings      byte // the command is alias or shopt: its words define an alias or set a parser option
-	dataArgs      bool // the command is a program whose quoted arguments are data (shell_data_args.go)
-	// entrypointNext: the data program's last argument was --entrypoint: this one names its program.
-	entrypointNext bool
-	inWord         bool
-	cmdWord        bool
-	redirTarget    bool
-	wordStart      int
+	dataArgs      bool // the word being read is data to the command's program (shell_data_args.go)
+	// data is the reading of a data program's arguments (shell_data_args.go); data.on: the
+	// command is one.
+	data        dataReading
+	exec        bool // the command is exec: its redirections stay for the commands after it
+	inWord      bool
+	cmdWord     bool
+	redirTarget bool
+	wordStart   int
 }
 
 type pendingHeredoc struct {
@@ -125,6 +133,9 @@ type shellLexer struct {
 	bodies   int             // here-document bodies being read, one inside another's $( )
 	rereadAt []bool          // the bytes of the lines that hand text to another shell (rereadLines); nil if none
 	aliases  map[string]bool // the names the text defines as aliases (shell_alias.go)
+	// fillsDescriptor: the text fills a descriptor a later command may read as a script (exec
+	// 3<<< '…'; bash /dev/fd/3, { bash /dev/fd/3; } 3<<< '…'): the whole text is read blind.
+	fillsDescriptor bool
 }
 
 func (l *shellLexer) top() *shellFrame { return &l.stack[len(l.stack)-1] }
@@ -374,6 +385,8 @@ func (l *shellLexer) dollar(i int) int {
 		return i + 1
 	case '{':
 		l.push(frameParam)
+		// ${BASH_ALIASES[q]=…} assigns an alias: the rest is unknowable (shell_alias.go)
+		l.blind = l.blind || strings.HasPrefix(s[i+2:], "BASH_ALIASES")
 		return i + 1
 	case '[':
 		// $[1<<2] is arithmetic, its << no here-document; bash runs no command in it but a
@@ -544,8 +557,8 @@ func (l *shellLexer) beginWord(i int) {
 	switch {
 	case f.redirTarget:
 		f.redirTarget = false
-	case f.dataArgs && !f.cmdPos:
-		f.dataArg(l.s, i)
+	case f.data.on && !f.cmdPos:
+		f.dataArgs = f.data.arg(l.s, i)
 	case f.cmdPos && f.kind != frameParam:
 		if assignmentAt(l.s, i) || f.options && l.s[i] == '-' {
 			return // env A=1 -i rm: the command is still to come
@@ -602,7 +615,7 @@ func (l *shellLexer) endWord(i int) {
 		return
 	}
 	f.inWord = false
-	w := l.s[f.wordStart:i]
+	w, cmd := l.s[f.wordStart:i], f.cmdWord
 	if !f.cmdWord && f.settings != 0 {
 		l.setting(f, w)
 	}
@@ -627,10 +640,12 @@ func (l *shellLexer) endWord(i int) {
 			f.cases = max(f.cases-1, 0)
 		default:
 			commandSettings(f, w, name)
-			f.dataArgs = dataProgram(name)
+			f.exec = name == "exec"
+			f.data = dataReading{on: dataProgram(name)}
+			f.dataArgs = f.data.on
 		}
 	}
-	if !f.reread && (rereadsCommand(l.s, i, w) || f.cmdWord && strings.ContainsAny(w, "$`")) {
+	if !f.reread && (rereadsCommand(l.s, i, w, cmd) || f.cmdWord && strings.ContainsAny(w, "$`")) {
 		f.reread = true
 		l.reread = blindMarker{}
 	}
@@ -640,7 +655,7 @@ func (l *shellLexer) endWord(i int) {
 func (l *shellLexer) endCommand() {
 	f := l.top()
 	f.cmdPos, f.redirTarget, f.reread, f.options, f.nameNext = true, false, false, false, false
-	f.settings, f.dataArgs, f.entrypointNext = 0, false, false
+	f.settings, f.dataArgs, f.data, f.exec = 0, false, dataReading{}, false
 }
 
 // redirection reads a < or > at s[i] in a code frame: a process substitution <( >(, a
@@ -658,11 +673,7 @@ func (l *shellLexer) redirection(i, to int) int {
 		l.pushSubstitution() // <(…) and >(…), also inside a word: -px>(cmd)
 		return i + 1
 	}
-	fd := f.inWord && f.cmdWord && allDigits(s[f.wordStart:i]) // 2>err: the descriptor is no command
-	l.endWord(i)
-	if fd {
-		f.cmdPos = true
-	}
+	l.descriptor(i)
 	if f.kind == frameArith || f.kind == frameParam {
 		return i
 	}
@@ -678,6 +689,27 @@ func (l *shellLexer) redirection(i, to int) int {
 		return l.heredocOperator(j, to, op == heredocStrip)
 	}
 	return j - 1
+}
+
+// descriptor ends the word before the redirection at s[i], its descriptor if it is one (2>err:
+// no command), and notes a descriptor filled for later commands (fillsDescriptor).
+func (l *shellLexer) descriptor(i int) {
+	s, f := l.s, l.top()
+	fd := f.inWord && f.cmdWord && allDigits(s[f.wordStart:i])
+	if s[i] == '<' && (f.exec || f.inWord && filledDescriptor(s[f.wordStart:i])) {
+		l.fillsDescriptor = true // exec <<< '…', 3<<< '…': a later bash /dev/fd/3 or . x may run it
+	}
+	l.endWord(i)
+	if fd {
+		f.cmdPos = true
+	}
+}
+
+// filledDescriptor reports whether w, written right before <, names a descriptor other than
+// the standard input (3<<<, {fd}<): a command other than the one it is written on (a later one,
+// one in a group) may read it as its script, through a path no operand check knows.
+func filledDescriptor(w string) bool {
+	return descriptorWord(w) && strings.TrimLeft(w, "0") != ""
 }
 
 func allDigits(w string) bool {

@@ -11,7 +11,7 @@ import (
 // -s, echo … | sh). shellReadsArgs decides which, from the words after the shell's name.
 
 // scriptShells are the rereaders that run a script file given as their first operand.
-var scriptShells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true,
+var scriptShells = map[string]bool{"sh": true, "bash": true, "rbash": true, "zsh": true, "dash": true, "ksh": true,
 	"mksh": true, "ash": true, "csh": true, "tcsh": true, "fish": true, "yash": true, "posh": true, "pwsh": true}
 
 // scriptShell reports whether w (a word without its quotes) names one of scriptShells.
@@ -30,44 +30,123 @@ func scriptShell(w []byte) bool {
 // names before it (sh -o sh -o sh … costs each name this much at most).
 const shellArgsLookahead = 256
 
-// shellReadsArgs reports whether the shell whose name ends at s[from] reads a command line of
-// its own: a -c option (in a cluster, -lc) or a --command before any operand, or no operand at
-// all. An option that takes a value (-o, -O, --rcfile, --init-file) skips its value; -- ends the
-// options.
-func shellReadsArgs(s string, from int) bool {
-	var buf [32]byte
+// shellReadsArgs reports whether the shell (or source, .) whose name ends at s[from] reads a
+// command line of its own: a -c option (in a cluster, -lc) or a --command before any operand, no
+// operand at all, an operand that may be its input (inputFile), or any input redirection of the
+// command (bash x <<< '…', bash x < <(…): x may be a link to /dev/stdin). An option that takes a
+// value (-o, -O, in a cluster too: -euo pipefail, -xO extglob; --rcfile, --init-file) skips its
+// value; -- ends the options; an output redirection and its file (2>&1, 2>/dev/null) are no
+// operand. name is the shell's name without its quotes: pwsh reads its options otherwise (pwshWord).
+func shellReadsArgs(s string, from int, name []byte) bool {
+	var buf [operandBytes]byte
 	end := min(len(s), from+shellArgsLookahead)
-	st := shellArgs{options: true}
+	st := shellArgs{options: true, pwsh: shellBase(name) == "pwsh"}
 	for j := from; ; {
-		for j < end && (s[j] == ' ' || s[j] == '\t' || s[j] == '\\' && j+1 < end && s[j+1] == '\n') {
-			j++
+		if j = skipBlanks(s, j, end); j >= end {
+			return !st.script || end < len(s) // no operand, or too far to tell: the safe side
 		}
-		if j >= end {
-			return true // no operand before the text's end, or too far to tell
-		}
-		if isBlindSeparator[s[j]] {
-			return true // the command ends: the shell reads its input
+		if next, decided, reads := st.operator(s, j, end, buf[:0]); decided {
+			return reads
+		} else if next > j {
+			j = next
+			continue
 		}
 		w, next, ok := plainWord(s, j, end, buf[:0])
 		if !ok {
 			return true
 		}
+		descriptor := next < end && (s[next] == '<' || s[next] == '>') && descriptorWord(s[j:next])
 		j = next
-		if decided, reads := st.word(w); decided {
-			return reads
+		if descriptor || st.script && !st.pwsh {
+			continue // 2>&1: the redirection follows; after the script, only its redirections count
+		}
+		if decided, reads := st.word(w); decided && reads {
+			return true
+		} else if decided {
+			st.script = true
 		}
 	}
 }
 
-// shellArgs is shellReadsArgs' state: whether options are still read, and whether the next
-// word is an option's value.
-type shellArgs struct{ options, skip bool }
+// operator reads the operator at s[j], if one is there: an input redirection settles that the
+// shell reads (its input comes from the text, or from a file a script operand may name), an
+// output redirection and its file are skipped (next), another separator ends the command.
+func (st *shellArgs) operator(s string, j, end int, buf []byte) (next int, decided, reads bool) {
+	switch c := s[j]; {
+	case c == '<':
+		return j, true, true
+	case c == '>' || c == '&' && j+1 < end && s[j+1] == '>':
+		if next = skipOutputRedirection(s, j, end, buf); next < 0 {
+			return j, true, true
+		}
+		return next, false, false
+	case isBlindSeparator[c]:
+		return j, true, !st.script // with no operand the shell reads its input
+	}
+	return j, false, false
+}
+
+// skipBlanks is the index of the first byte at or after s[j] that is no blank or line
+// continuation, or end.
+func skipBlanks(s string, j, end int) int {
+	for j < end && (s[j] == ' ' || s[j] == '\t' || s[j] == '\\' && j+1 < end && s[j+1] == '\n') {
+		j++
+	}
+	return j
+}
+
+// operandBytes bounds the bytes of a word shellReadsArgs reads; a longer operand is taken for
+// the shell's input (inputFile), which it could spell with ../ or // past any bound.
+const operandBytes = 128
+
+// skipOutputRedirection skips the output redirection at s[j] (> >> >& >| &> &>> 2>&-) and its
+// file, and returns the index after them, or -1 where it cannot tell (>(…), a quote left open).
+func skipOutputRedirection(s string, j, end int, buf []byte) int {
+	k := j
+	if s[k] == '&' {
+		k++ // &> &>>
+	}
+	k++ // >
+	if k < end && (s[k] == '>' || s[k] == '|' || s[k] == '&') {
+		k++ // >> >| >&
+	}
+	if k < end && s[k] == '(' {
+		return -1
+	}
+	if k < end && s[k] == '-' && s[k-1] == '&' {
+		return k + 1 // >&-: a descriptor closed, no file (>-x writes the file -x)
+	}
+	if k = skipBlanks(s, k, end); k >= end || isBlindSeparator[s[k]] {
+		return k
+	}
+	_, next, ok := plainWord(s, k, end, buf)
+	if !ok {
+		return -1
+	}
+	return next
+}
+
+// descriptorWord reports whether w, written right before < or >, is the redirection's
+// descriptor (2>&1, {fd}>f) and no operand.
+func descriptorWord(w string) bool {
+	return allDigits(w) || len(w) > 2 && w[0] == '{' && w[len(w)-1] == '}'
+}
+
+// shellArgs is shellReadsArgs' state: whether options are still read, how many next words are
+// options' values, whether the script operand was read (script), and whether the shell is pwsh.
+type shellArgs struct {
+	options, script, pwsh, file bool
+	skip                        int
+}
 
 // word reads one word after the shell's name; decided says whether it settles the question.
 func (st *shellArgs) word(w []byte) (decided, reads bool) {
+	if st.pwsh {
+		return st.pwshWord(w)
+	}
 	switch {
-	case st.skip:
-		st.skip = false
+	case st.skip > 0:
+		st.skip--
 	case st.options && string(w) == "-":
 		return true, true // bash -: the options end, and the shell reads its input
 	case st.options && string(w) == "--":
@@ -76,9 +155,12 @@ func (st *shellArgs) word(w []byte) (decided, reads bool) {
 		if commandOption(w) {
 			return true, true
 		}
-		switch string(w) {
-		case "-o", "+o", "-O", "+O", "--rcfile", "--init-file":
-			st.skip = true
+		switch {
+		case string(w) == "--rcfile" || string(w) == "--init-file":
+			st.skip = 1
+		case w[1] != '-':
+			// -o pipefail, -euo pipefail, -xO extglob, +eo: each o or O of a cluster takes a word
+			st.skip = bytes.Count(w, []byte("o")) + bytes.Count(w, []byte("O"))
 		}
 	default:
 		// a script file: its arguments are data, unless the file is the shell's input
@@ -87,13 +169,82 @@ func (st *shellArgs) word(w []byte) (decided, reads bool) {
 	return false, false
 }
 
-// inputFile reports whether script operand w names the shell's input or another descriptor
-// (bash /dev/stdin <<< 'a;b', /dev/fd/0, /proc/self/fd/0): the shell reads that text as its own
-// command line.
+// pwshWord is word for pwsh, whose options are words (-Command, -File, -ExecutionPolicy) that it
+// matches by any unambiguous prefix: only -Command (-c), -CommandWithArgs (-cwa) and
+// -EncodedCommand (-e, -ec) read a command line; -File (or a first operand) runs a script whose
+// arguments are data. A command option anywhere, a script's argument too, is taken for one (the
+// safe side: an option this table does not know may take a value).
+func (st *shellArgs) pwshWord(w []byte) (decided, reads bool) {
+	o := bytes.ToLower(bytes.TrimLeft(w, "-/"))
+	switch {
+	case len(w) > 1 && (w[0] == '-' || w[0] == '/') && pwshCommandOption(string(o)):
+		return true, true
+	case st.script:
+		return false, false
+	case st.file:
+		st.file = false
+		return true, string(w) == "-" || inputFile(w)
+	case st.skip > 0:
+		st.skip--
+	case len(w) > 1 && w[0] == '-' && anyPrefix(string(o), "file"):
+		st.file = true
+	case len(w) > 1 && w[0] == '-':
+		if anyPrefix(string(o), pwshValueOptions...) || string(o) == "ep" || string(o) == "wd" {
+			st.skip = 1
+		}
+	default:
+		return true, string(w) == "-" || inputFile(w) // pwsh x.ps1: -File
+	}
+	return false, false
+}
+
+// pwshValueOptions are pwsh's options that take a value.
+var pwshValueOptions = []string{"executionpolicy", "configurationname", "configurationfile", "custompipename",
+	"inputformat", "outputformat", "workingdirectory", "settingsfile", "windowstyle"}
+
+// pwshCommandOption reports whether o (an option without its dashes, lower case) is one of pwsh's
+// that read a command line.
+func pwshCommandOption(o string) bool {
+	return o == "ec" || o == "cwa" || anyPrefix(o, "command", "commandwithargs", "encodedcommand")
+}
+
+// anyPrefix reports whether o, not empty, begins one of names.
+func anyPrefix(o string, names ...string) bool {
+	for _, n := range names {
+		if o != "" && strings.HasPrefix(n, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// inputFile reports whether script operand w (quotes removed) may name the shell's input or
+// another descriptor (bash /dev/stdin <<< 'a;b', /dev/fd/0, /proc/self/fd/0): the shell reads
+// that text as its own command line. Spelled otherwise, it may too: a computed word ("$f",
+// $'…'), a glob (/de?/stdin), .., //, /./, a path under /dev/ or /proc/, a last part stdin (cd
+// /dev; bash stdin) or a descriptor's number, or a word too long to read whole.
 func inputFile(w []byte) bool {
 	p := string(w)
-	return strings.HasPrefix(p, "/dev/std") || strings.HasPrefix(p, "/dev/fd") ||
-		strings.HasPrefix(p, "/proc/") && strings.Contains(p, "/fd")
+	if len(p) >= operandBytes || strings.ContainsAny(p, "$`*?[~") || strings.Contains(p, "..") ||
+		strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/dev/") ||
+		strings.Contains(p, "/fd/") || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "fd/") {
+		return true
+	}
+	base := shellPathBase(p)
+	return strings.HasPrefix(base, "std") || allDigits(base)
+}
+
+// shellPathBase is p's last part after a /.
+func shellPathBase(p string) string {
+	if k := strings.LastIndexByte(p, '/'); k >= 0 {
+		return p[k+1:]
+	}
+	return p
+}
+
+// shellBase is a shell's name w without its directory and version (/usr/bin/bash5.2: bash).
+func shellBase(w []byte) string {
+	return strings.TrimRight(shellPathBase(string(w)), ".0123456789")
 }
 
 // commandOption reports whether option w gives the shell a command line: a short cluster with c
