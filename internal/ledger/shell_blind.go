@@ -86,7 +86,7 @@ func blindFrom(s string, from, to int, danger []byte) {
 var rereaders = map[string]bool{"eval": true, "su": true, "runuser": true, "watch": true, "script": true,
 	"flock": true, "parallel": true, "tmux": true, "trap": true, "fc": true, "--command": true,
 	"sh": true, "bash": true, "rbash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "csh": true,
-	"tcsh": true, "fish": true, "yash": true, "posh": true, "pwsh": true, "busybox": true, "ssh": true,
+	"tcsh": true, "fish": true, "yash": true, "posh": true, shellPwsh: true, "busybox": true, "ssh": true,
 	"rsh": true, "autossh": true, "mosh": true}
 
 // rereadsCommand reports whether word w (as written) names a command that has another shell

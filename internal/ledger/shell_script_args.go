@@ -10,9 +10,12 @@ import (
 // -lc, -ec; pwsh -Command; fish --command) or, with no script operand, from its input (sh, sh
 // -s, echo … | sh). shellReadsArgs decides which, from the words after the shell's name.
 
+// shellPwsh is PowerShell, whose options are read otherwise (pwshWord).
+const shellPwsh = "pwsh"
+
 // scriptShells are the rereaders that run a script file given as their first operand.
 var scriptShells = map[string]bool{"sh": true, "bash": true, "rbash": true, "zsh": true, "dash": true, "ksh": true,
-	"mksh": true, "ash": true, "csh": true, "tcsh": true, "fish": true, "yash": true, "posh": true, "pwsh": true}
+	"mksh": true, "ash": true, "csh": true, "tcsh": true, "fish": true, "yash": true, "posh": true, shellPwsh: true}
 
 // scriptShell reports whether w (a word without its quotes) names one of scriptShells.
 func scriptShell(w []byte) bool {
@@ -40,7 +43,7 @@ const shellArgsLookahead = 256
 func shellReadsArgs(s string, from int, name []byte) bool {
 	var buf [operandBytes]byte
 	end := min(len(s), from+shellArgsLookahead)
-	st := shellArgs{options: true, pwsh: shellBase(name) == "pwsh"}
+	st := shellArgs{options: true, pwsh: shellBase(name) == shellPwsh}
 	for j := from; ; {
 		if j = skipBlanks(s, j, end); j >= end {
 			return !st.script || end < len(s) // no operand, or too far to tell: the safe side
