@@ -38,36 +38,11 @@ func TestRE46FindPrintsIntoToolDirs(t *testing.T) {
 	}, nil)
 }
 
-// TestRE46WrappersRejoinArgv: two wrappers whose words are argv, not a script, are read by
-// joining the words with blanks and reparsing, so a quoted script after "sh -c" loses its
-// quotes: "sh -c rm -rf .claude" runs rm alone. env -S 'bash -c' SCRIPT appends SCRIPT as one
-// word (wrapperScript joins rest unquoted), watch -x execs its words (joinScript ignores -x).
-// Real: both deleted .claude and env -S printed .env. Admitted at Default and Yolo.
-func TestRE46WrappersRejoinArgv(t *testing.T) {
-	re46(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`env -S 'bash -c' 'rm -rf .claude'`,
-		`env -S 'sh -c' 'cat .env'`,
-		`env -S 'sh -c' 'rm -rf .git'`,
-		`watch -x sh -c 'rm -rf .claude'`,
-		`watch -x bash -c 'cat .env'`,
-		`timeout 3 watch -n1 -x sh -c 'rm -rf .git'`,
-		`script -qec "watch -x sh -c 'rm -rf .claude'" /dev/null`,
-	}, nil)
-}
-
-// TestRE46ZshReachedUnread: zsh reads -oNAME as the option NAME (bash does not), so
-// shellOptions' count of "o"s in the word takes -c and the script for option names: at Yolo zsh
-// is then an unrecognised program (admitted), and when NAME has a "c" (cshnullglob) no script is
-// read at all (admitted at Default). zsh under another name (rzsh, Debian's restricted zsh) and
+// TestRE46ZshReachedUnread (zsh -oNAME is fixed: TestZshAttachedOption): zsh under another name (rzsh, Debian's restricted zsh) and
 // ksh93 are unrecognised, admitted at Yolo. Unverified, from zsh's source.
 func TestRE46ZshReachedUnread(t *testing.T) {
 	re46(t)
 	expectRefusedAtEveryAutonomy(t, []string{
-		`zsh -oglobdots -c 'rm -rf .git'`,
-		`zsh -oextendedglob -c 'rm -rf .claude'`,
-		`zsh -ocshnullglob -c 'cat .env'`,
-		`zsh -ocshnullglob -c 'rm -rf .claude'`,
 		`rzsh -c 'rm -rf .claude'`,
 		`ksh93 -c 'rm -rf .claude'`,
 	}, nil)

@@ -340,7 +340,7 @@ func (a *analyzer) unwrap(idx int, spec wrapSpec, redirs []*syntax.Redirect, dep
 	}
 	switch {
 	case spec.joinScript:
-		a.scriptFed(joinWords(rest), depth+1, a.out.segments[idx].pipeFrom)
+		a.joinedScript(idx, own, rest, redirs, depth)
 	case spec.eachScript:
 		a.eachScript(idx, spec, rest, depth)
 	case spec.xargs:
@@ -459,7 +459,14 @@ func (a *analyzer) wrapperScript(idx int, spec wrapSpec, rest []word, script str
 		// env -S splits at \_ as at a blank (env -S 'rm\_-rf\_~' runs rm -rf); \t and \n too here.
 		script = envSplitBlanks.Replace(script)
 		if len(rest) > 0 {
-			script += " " + joinWords(rest)
+			// The words after -S's value are arguments of their own, not split again: env -S
+			// 'bash -c' 'rm -rf .claude' runs bash -c "rm -rf .claude", so each is quoted.
+			args, ok := quotedWords(rest)
+			if !ok {
+				a.opaque(idx, "a computed word after env -S")
+				return "", false
+			}
+			script += " " + args
 		}
 	}
 	if spec.scriptArgs && len(rest) > 0 {
@@ -934,6 +941,10 @@ func (a *analyzer) shell(idx int, redirs []*syntax.Redirect, depth int) {
 	case a.out.segments[idx].name == cmdFish && fishUnread(words):
 		a.opaque(idx, "fish's options read otherwise than a POSIX shell's: it runs every -c it is given, "+
 			"a -c in a bundle takes the rest of the word, and -f, -d, -p, -D, -o take the next word")
+	case a.zsh && zshAttachedOption(words):
+		// zsh -oglobdots -c 'cat *': zsh reads the rest of the word as the option's name, where
+		// shellOptions (bash's reading) takes the next words for it, the script among them.
+		a.opaque(idx, "zsh's -oNAME, an option named in its own word")
 	case shellStartedExpanding(a.out.segments[idx].name, words[:i]):
 		// bash -O dotglob -c 'cat *' reads .env: the option is on before the script runs, as
 		// shopt -s dotglob would turn it on inside it.
@@ -1044,6 +1055,21 @@ func notShellOption(w word) bool {
 		return false
 	}
 	return strings.Trim(v[1:], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") != ""
+}
+
+// zshAttachedOption reports whether a zsh's options hold -o or +o with more of the word after it
+// (-oglobdots, -xoNAME).
+func zshAttachedOption(words []word) bool {
+	for _, w := range words[1:] {
+		v := w.s
+		if w.dynamic || v == "" || v[0] != '-' && v[0] != '+' || v == "--" || v == "-" {
+			return false
+		}
+		if k := strings.IndexByte(v[1:], 'o'); !strings.HasPrefix(v, "--") && k >= 0 && k+2 < len(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // shellOptions skips a shell's options and returns the index of the first word after them (the
@@ -1619,6 +1645,50 @@ func wholeWordsFormat(f string) bool {
 // echoOption reports whether a word is one of bash's echo options: a dash and only n, e and E.
 func echoOption(s string) bool {
 	return len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "neE") == ""
+}
+
+// quotedWords joins ws, each quoted as bash would need it to stay one word; false when a word is
+// computed at run time.
+func quotedWords(ws []word) (string, bool) {
+	var b strings.Builder
+	for i, w := range ws {
+		q, err := syntax.Quote(w.s, syntax.LangBash)
+		if w.dynamic || err != nil {
+			return "", false
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(q)
+	}
+	return b.String(), true
+}
+
+// joinedScript analyses the words rest of a wrapper that joins them into one shell script (eval,
+// watch), or, for watch -x, runs them as they are: watch -x sh -c 'rm -rf .git' runs rm -rf .git.
+func (a *analyzer) joinedScript(idx int, own, rest []word, redirs []*syntax.Redirect, depth int) {
+	if execsWords(a.out.segments[idx].name, own) {
+		a.command(rest, redirs, a.out.segments[idx].pipeFrom, depth+1)
+		return
+	}
+	a.scriptFed(joinWords(rest), depth+1, a.out.segments[idx].pipeFrom)
+}
+
+// optWatchExec is watch's long -x.
+const optWatchExec = "--exec"
+
+// execsWords reports whether watch, given its own words own, runs its command's words as they are
+// (-x, --exec, also in a cluster), not as one shell script.
+func execsWords(name string, own []word) bool {
+	if name != "watch" {
+		return false
+	}
+	for _, w := range own {
+		if w.s == optWatchExec || len(w.s) > 1 && w.s[0] == '-' && w.s[1] != '-' && strings.IndexByte(w.s, 'x') > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func joinWords(ws []word) string {
