@@ -8,7 +8,8 @@ import (
 )
 
 // Review rl46 (attacker review of ledger44's fixes, report only): each row fails on this branch
-// (main at de66d490). They run only with RL46_EVIDENCE=1. Rows that hide rm were checked with
+// (main at de66d490); [R] marks a row 2444f291 kept, a regression of ledger44's commits. They
+// run only with RL46_EVIDENCE=1. Rows that hide rm were checked with
 // bash 5.2 (rm a stand-in; docker a stand-in that execs its --entrypoint with the image's
 // arguments); JSON keys spelled with \u escapes decode to the same key in Go's and Python's
 // JSON readers (kubectl, aws, az).
@@ -28,7 +29,7 @@ func TestReviewRL46HidesCommands(t *testing.T) {
 	rl46Skip(t)
 	const p = `"PASSWORD=x;rm -rf /data"`
 	expectKept(t, []keptRow{
-		// H2 (905155ab): -e after the image is the entrypoint shell's option, not docker's
+		// H2 [R] (905155ab): -e after the image is the entrypoint shell's option, not docker's
 		// --env: sh -c -e SCRIPT runs SCRIPT, whose quoted word is taken for an env value.
 		{"docker run --entrypoint sh img -c -e " + p, "rm -rf /data"},
 		{"docker run --entrypoint /bin/bash img -c -e " + p, "rm -rf /data"},
@@ -37,14 +38,14 @@ func TestReviewRL46HidesCommands(t *testing.T) {
 		{"docker run --entrypoint /bin/da?h img -c " + p, "rm -rf /data"},
 		{"docker run --entrypoint /bin/bas? img -c " + p, "rm -rf /data"},
 		{"docker run --entrypoint=/usr/lib/../lib/../lib/../lib/../lib/../lib/../lib/../../bin/sh img -c " + p, "rm -rf /data"},
-		// H4 (d8b49dfc, af0512b4): printf -v with its name attached (getopt accepts -vNAME),
-		// and a nameref declared first and pointed at BASH_ALIASES by a later assignment.
+		// H4 (d8b49dfc, af0512b4): printf -v with its name attached (getopt accepts -vNAME;
+		// [R] for the two literal names, which 2444f291 caught by any mention), and a nameref declared first and pointed at BASH_ALIASES by a later assignment.
 		{rl46E + "printf -vBASH_ALIASES[q] %s \"echo '\"" + rl46Use, "rm -rf /data"},
 		{rl46E + "printf -v\"BASH_ALIASES[q]\" %s \"echo '\"" + rl46Use, "rm -rf /data"},
 		{rl46E + "n='BASH_ALIASES[q]'; printf -v\"$n\" %s \"echo '\"" + rl46Use, "rm -rf /data"},
 		{rl46E + "declare -n r; r=BASH_ALIASES; r[q]=\"echo '\"" + rl46Use, "rm -rf /data"},
 		{rl46E + "declare -n r\nr=BASH_ALIASES\nr[q]=\"echo '\"" + rl46Use, "rm -rf /data"},
-		// H5 (905155ab): keyedScript looks for the words command/script/args in the raw value;
+		// H5 (905155ab; [R] for the two ssm rows): keyedScript looks for the words command/script/args in the raw value;
 		// a JSON key spelled with a \u escape is the same key to the CLI's JSON reader.
 		{`aws ecs run-task --overrides '{"containerOverrides":[{"name":"x","\u0063ommand":["sh","-c","PASSWORD=x;rm -rf /data"]}]}'`, "rm -rf /data"},
 		{`az vm extension set -n CustomScript --publisher Microsoft.Azure.Extensions --settings '{"\u0063ommandToExecute":"PASSWORD=x;rm -rf /data"}'`, "rm -rf /data"},
@@ -61,11 +62,16 @@ func TestReviewRL46HidesCommands(t *testing.T) {
 		{"docker run --entrypoint hush img -c " + p, "rm -rf /data"},
 		{"docker run --entrypoint lksh img -c " + p, "rm -rf /data"},
 		{`kubectl exec pod -- python3 -c "import os; os.system('PASSWORD=x;rm -rf /data')"`, "rm -rf /data"},
+		// L7: a shell's -c spelled as a brace expansion the host shell makes (bash {-c,} runs
+		// bash -c), in a data program's arguments; a manifest given on kubectl's input.
+		{"kubectl exec pod -- bash {-c,} " + p, "rm -rf /data"},
+		{"docker run img sh {-c,} " + p, "rm -rf /data"},
+		{`kubectl apply -f - <<< '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"x"},"spec":{"containers":[{"name":"x","image":"busybox","command":["sh","-c","PASSWORD=x;rm -rf /data"]}]}}'`, "rm -rf /data"},
 	})
 }
 
 // TestReviewRL46RedactsAsMain: common secret shapes 2444f291 hid whole that this branch
-// records in part (the part after the separator).
+// records in part (the part after the separator): every row is [R].
 func TestReviewRL46RedactsAsMain(t *testing.T) {
 	rl46Skip(t)
 	expectHidden(t, []hiddenRow{
