@@ -101,15 +101,53 @@ func (d *dataReading) arg(s string, i int) bool {
 	return !script && (!d.scriptRest || kind == valueEnv)
 }
 
+// keyedScriptLookahead bounds how much of a keyed option's value keyedScript reads: a longer
+// value is taken for a script, so that a text of many such options costs linear time.
+const keyedScriptLookahead = 4096
+
 // keyedScript reports whether the option value at s[i] (to its word's end) names a script, a
-// command or a container's arguments, or is computed.
+// command or a container's arguments, is computed, or escapes a JSON key's letters (\u0063ommand
+// is command to the CLI's JSON reader); a value that does not end within keyedScriptLookahead
+// counts as one.
 func keyedScript(s string, i int) bool {
-	_, end, _ := plainWord(s, i, len(s), nil)
+	end, ok := shellWordEnd(s, i, min(len(s), i+keyedScriptLookahead))
+	if !ok {
+		return true
+	}
 	v := strings.ToLower(s[i:end])
-	for _, k := range []string{"script", "command", "args", "entrypoint", "user-data", "userdata", "$", "`"} {
+	for _, k := range []string{"script", "command", "args", "entrypoint", "user-data", "userdata", "$", "`", `\u`} {
 		if strings.Contains(v, k) {
 			return true
 		}
 	}
 	return false
+}
+
+// shellWordEnd returns where the word at s[i:] ends as bash reads it (at a blank or a separator
+// outside quotes; a backslash escapes the next byte outside single quotes, \' too in $'…'),
+// reading no further than limit; ok is false where it does not end by then.
+func shellWordEnd(s string, i, limit int) (end int, ok bool) {
+	var quote byte // 0, a quote, or 'a' inside $'…'
+	for j := i; j < limit; j++ {
+		c := s[j]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+		case c == '\\':
+			j++ // escaped: outside quotes, in "…" and in $'…'
+		case quote != 0:
+			if c == quote || quote == 'a' && c == '\'' {
+				quote = 0
+			}
+		case c == '$' && j+1 < limit && s[j+1] == '\'':
+			quote, j = 'a', j+1
+		case c == '\'' || c == '"':
+			quote = c
+		case c == ' ' || c == '\t' || isBlindSeparator[c]:
+			return j, true
+		}
+	}
+	return limit, limit == len(s) && quote == 0
 }

@@ -696,7 +696,8 @@ func (l *shellLexer) redirection(i, to int) int {
 func (l *shellLexer) descriptor(i int) {
 	s, f := l.s, l.top()
 	fd := f.inWord && f.cmdWord && allDigits(s[f.wordStart:i])
-	if s[i] == '<' && (f.exec || f.inWord && filledDescriptor(s[f.wordStart:i])) {
+	if s[i] == '<' && f.kind != frameArith && f.kind != frameParam && (f.exec || f.inWord && filledDescriptor(s[f.wordStart:i])) {
+		// (in $(( )), (( )) and ${…}, 3<4 compares: no descriptor)
 		l.fillsDescriptor = true // exec <<< '…', 3<<< '…': a later bash /dev/fd/3 or . x may run it
 	}
 	l.endWord(i)
