@@ -204,8 +204,10 @@ var argSpecs = map[string]argSpec{
 	"zip":   {valueOps: map[string]pathOp{"-O": opWrite, "--output-file": opWrite}}, // the archive --out writes
 	cmdFind: {valueOps: map[string]pathOp{"-fprint": opWrite, "-fprintf": opWrite, "-fls": opWrite, "-fprint0": opWrite, optFiles0From: opRead}},
 
-	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, gitSubCheckout: opWrite, gitSubRestore: opWrite, "mv": opWrite, "apply": opRead}},
-	"go":   {skip: 1, valueOps: goValueOps, noBundles: true}, "npm": {skip: 1, valueOps: npmFileOps},
+	cmdGit: {skip: 1, valueOps: map[string]pathOp{"--output": opWrite, "--output-directory": opWrite}, subOps: map[string]pathOp{"rm": opDelete, gitSubCheckout: opWrite, gitSubRestore: opWrite, "mv": opWrite, "apply": opRead,
+		// git stash push PATHSPEC resets the paths to HEAD (or removes them, untracked, with -u).
+		gitSubStash: opWrite}},
+	"go": {skip: 1, valueOps: goValueOps, noBundles: true}, "npm": {skip: 1, valueOps: npmFileOps},
 	// pnpm's and yarn's directories an install writes packages below, and their stores and caches.
 	"pnpm": {skip: 1, valueOps: map[string]pathOp{"--modules-dir": opWrite, "--virtual-store-dir": opWrite, "--store-dir": opWrite,
 		"--cache-dir": opWrite}},

@@ -39,3 +39,15 @@ func TestZshAttachedOption(t *testing.T) {
 		`zsh -xoglobdots -c 'cat *'`,
 	}, []string{`zsh -c 'npm test'`, `zsh -f -c 'npm test'`, `bash -co pipefail 'npm test'`})
 }
+
+// TestGitStashPathspecWrites: git stash push PATHSPEC resets the paths to HEAD, and with -u
+// removes them when untracked: a write there, as git checkout -- PATHSPEC is. Before (review
+// re46), git stash push -u -- .claude removed .claude (real, until stash pop) and was admitted at
+// Default and Yolo. git stash -u with no pathspec stays admitted (an over-refusal otherwise).
+func TestGitStashPathspecWrites(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`git stash push --include-untracked -- .claude`,
+		`git stash push -- .claude/settings.json`,
+		`git stash push -u -- .git/hooks`,
+	}, []string{`git stash`, `git stash pop`, `git stash list`, `git stash push -m wip -- src/`, `git stash apply`})
+}
