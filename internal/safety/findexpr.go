@@ -73,39 +73,51 @@ func readFind(words []word) findExpr {
 		case w.split:
 			// bash may split it into several words: a root, a test or an -exec's command may
 			// become "-o -exec cat {} ;".
-			r.e.computed, r.open = "a word of it, "+w.s+", is computed at run time and may be several words, an action among them", false
+			r.e.computed, r.blind = "a word of it, "+w.s+", is computed at run time and may be several words, an action among them", true
 		case w.glob && findGlobMayBeOperator(w.s):
 			// "[-]o" or "?" expands to a file named -o or !, which find reads as its operator.
-			r.e.computed, r.open = "its glob "+w.s+" may expand to a file named as one of find's operators or actions", false
+			r.e.computed, r.blind = "its glob "+w.s+" may expand to a file named as one of find's operators or actions", true
 		}
 	}
+	r.root = findGroup{open: true, altsOpen: true}
 	for i := start; i < len(words); i++ {
 		i = r.step(i)
+	}
+	if r.deleteAll {
+		r.e.deletes = []string{} // every file
 	}
 	switch {
 	case r.printsText:
 		r.e.printed = []string{placeholderXargs} // -exec cat {}, -printf '/etc/shadow\n': any words
 	case r.printAt < 0:
-		r.e.printed = r.snapshot() // the implicit -print of the whole expression
+		r.e.printed = r.whole() // the implicit -print of the whole expression
+	case r.printAll:
+		r.e.printed = nil
 	}
 	return r.e
 }
 
-// findReader is readFind's state: the names the tests so far narrow to, whether they are one AND
-// chain with none computed (open), where the first -print is and whether find prints other text.
+// findReader is readFind's state: the names the tests of the current branch (the AND chain since
+// the last -o or "," of its group, with the group's prefix) narrow to, whether the branch's tests
+// are all read (open), the enclosing groups (findbranches.go), whether a word computed at run
+// time blinds the whole expression, where the first -print is and whether find prints other text.
 type findReader struct {
 	e            findExpr
 	words, roots []word
 	names        []string
 	inToolDirs   []string
-	open         bool
+	open, blind  bool
+	groups       []findGroup
+	root         findGroup
 	printAt      int
 	printsText   bool
+	// deleteAll and printAll: a -delete or -print some branch does not narrow acts on every file.
+	deleteAll, printAll bool
 }
 
 // snapshot is what the tests so far narrow an action to: nil for any file.
 func (r *findReader) snapshot() []string {
-	if !r.open || len(r.names) == 0 {
+	if r.blind || !r.open || len(r.names) == 0 {
 		return nil
 	}
 	return slices.Clip(r.names) // later tests append to names, not to what an earlier action saw
@@ -125,7 +137,7 @@ func (r *findReader) step(i int) int {
 	w := r.words[i]
 	if w.dynamic {
 		r.e.computed = "a word of its expression, " + w.s + ", is computed at run time and may be an operator or an action"
-		r.open = false
+		r.blind = true
 		return i
 	}
 	switch {
@@ -136,21 +148,28 @@ func (r *findReader) step(i int) int {
 		}
 	case slices.Contains(findExecActions, w.s):
 		return r.action(i)
-	case w.s == "-delete" && r.e.deletes == nil: // the first -delete is the widest
-		if r.e.deletes = r.snapshot(); r.e.deletes == nil {
-			r.e.deletes = []string{} // every file
-		}
-		r.e.toolDirDeletes = r.toolDirSnapshot()
+	case w.s == "-delete":
+		// Each -delete counts: one after -o or "," deletes what the tests before it did not
+		// take (find . -name '*.pyc' -delete -o -delete deletes every other file).
+		names := r.snapshot()
+		r.deleteAll = r.deleteAll || names == nil
+		r.e.deletes = append(r.e.deletes, names...)
+		r.e.toolDirDeletes = append(r.e.toolDirDeletes, r.toolDirSnapshot()...)
 	case w.s == "-print" || w.s == "-print0":
+		names := r.snapshot()
+		r.printAll = r.printAll || names == nil
+		r.e.printed = append(r.e.printed, names...)
 		if r.printAt < 0 {
-			r.printAt, r.e.printed = i, r.snapshot()
+			r.printAt = i
 		}
 	case slices.Contains(findTextActions, w.s):
 		r.printsText = true
 	case w.s == "-o" || w.s == "-or" || w.s == ",":
-		r.open = false
+		r.alternative()
 	case w.s == "(" || w.s == "\\(":
-		r.open = r.open && !findNegated(r.words, i) // -not \( -name x \): the group's names are what is not found
+		r.openGroup(findNegated(r.words, i)) // -not \( -name x \): the group's names are what is not found
+	case w.s == ")" || w.s == "\\)":
+		r.closeGroup()
 	}
 	return i + findOperands(w.s) // its operands, computed or not, are values
 }

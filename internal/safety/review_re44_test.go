@@ -20,32 +20,6 @@ func skipUnlessRE44(t *testing.T) {
 	}
 }
 
-// TestReviewRE44FindActionAfterOr: readFind keeps only the first -delete and the first -print
-// ("the first is the widest"), but an action after -o or "," runs on every file the tests
-// before it did not take: find . -name '*.pyc' -delete -o -delete deleted LICENSE and .git in
-// the scratch directory, and -print -o -print printed .env to xargs cat.
-func TestReviewRE44FindActionAfterOr(t *testing.T) {
-	skipUnlessRE44(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`find . -name '*.pyc' -delete -o -delete`,
-		`find . -name '*.pyc' -delete , -delete`,
-		`find . -name '*.pyc' -delete -o -name LICENSE -delete`,
-		`find . -name '*.pyc' -delete -false -o -delete`,
-		`find . \( -name '*.pyc' -delete \) -o -delete`,
-		`find . -name '*.pyc' -print -delete -o -delete`,
-		`find . -name '*.md' -print -o -print | xargs cat`,
-		`find . -name '*.md' -print , -print | xargs cat`,
-		`find . -name '*.md' -print -o -name .env -print | xargs cat`,
-		// The same after brace expansion.
-		`find . -name '*.pyc' -delete {-o,-delete}`,
-		`find . -name '*.md' -print -{o,print} | xargs cat`,
-	}, []string{
-		`find . -name '*.pyc' -delete`,
-		`find . -name '*.pyc' -delete -o -print`,
-		`find . -name '*.md' -print | xargs cat`,
-	})
-}
-
 // TestReviewRE44FindClassBracketReachesDotDirs: find's fnmatch lets a bracket match a leading
 // dot, and findDotVariant reads a bracket as ending at its first "]", so a POSIX class or an
 // equivalence class ("[[:punct:]]", "[![:alnum:]]", "[[=.=]]", "[!]]") gives no dot variant and
@@ -285,11 +259,7 @@ func TestReviewRE44PythonABISuffix(t *testing.T) {
 func TestReviewRE44OverRefusals(t *testing.T) {
 	skipUnlessRE44(t)
 	expectRefusedAtEveryAutonomy(t, nil, []string{
-		`find . -name '*.go' -print0 | xargs -0 grep -l TODO`,
-		`find . -type f \( -name '*.js' -o -name '*.ts' \) -exec grep -l foo {} +`,
-		`find . -path ./node_modules -prune -o -type f -name '*.js' -print | xargs wc -l`,
 		`find . -name '*.md' -exec sh -c 'cat "$@"' _ {} +`,
-		`find . -name '*.tmp' -o -name '*.bak' | xargs rm -f`,
 		`rm -f [a-z]*.log`,
 		`rm -f build/[a-z]*.o`,
 		`rm -f src/[a-z]*_test.go`,

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -862,7 +863,9 @@ func xargsSplit(text []string) ([]string, bool) {
 		if t != placeholderXargs && strings.ContainsAny(t, `'"\`) {
 			return nil, false
 		}
-		out = append(out, strings.Fields(t)...)
+		// xargs -0 splits at NUL alone, where a name may hold blanks: split at both, every
+		// argument it makes is among the words judged (or part of one).
+		out = append(out, strings.FieldsFunc(t, func(r rune) bool { return r == 0 || unicode.IsSpace(r) })...)
 	}
 	return out, true
 }
@@ -909,12 +912,12 @@ func xargsTransforms(opts []word) bool {
 			return true
 		case strings.HasPrefix(s, "--"):
 			name, _, _ := strings.Cut(s[2:], "=")
-			for _, long := range []string{"delimiter", "null", "replace", "eof", "arg-file"} {
+			for _, long := range []string{"delimiter", "replace", "eof", "arg-file"} { // --null: xargsSplit
 				if len(name) > 0 && strings.HasPrefix(long, name) {
 					return true
 				}
 			}
-		case strings.HasPrefix(s, "-") && strings.ContainsAny(s, "d0IiEea"):
+		case strings.HasPrefix(s, "-") && strings.ContainsAny(s, "dIiEea"): // -0: xargsSplit
 			return true
 		}
 	}
