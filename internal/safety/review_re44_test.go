@@ -20,35 +20,6 @@ func skipUnlessRE44(t *testing.T) {
 	}
 }
 
-// TestReviewRE44FindClassBracketReachesDotDirs: find's fnmatch lets a bracket match a leading
-// dot, and findDotVariant reads a bracket as ending at its first "]", so a POSIX class or an
-// equivalence class ("[[:punct:]]", "[![:alnum:]]", "[[=.=]]", "[!]]") gives no dot variant and
-// ./**/[[:punct:]]git (a bash glob) never meets .git. find . -name '[[:punct:]]git' matched
-// ./.git and -exec rm -rf {} + removed it in the scratch directory.
-func TestReviewRE44FindClassBracketReachesDotDirs(t *testing.T) {
-	skipUnlessRE44(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`find . -name '[[:punct:]]git' -exec rm -rf {} +`,
-		`find . -name '[![:alnum:]]git' -exec rm -rf {} +`,
-		`find . -name '[^[:alnum:]]git' -exec rm -rf {} +`,
-		`find . -name '[[=.=]]git' -exec rm -rf {} +`,
-		`find . -name '[[:punct:][:alpha:]]git' -exec rm -rf {} +`,
-		`find . -name '[!]]git' -exec rm -rf {} +`,
-		`find . -name '[[:graph:]]git' -exec rm -rf {} \;`,
-		`find . -name '[[:punct:]]git' -execdir rm -rf {} +`,
-		`find . -name '[[:punct:]]git' -exec mv {} /tmp/g \;`,
-		`find . -name '[[:punct:]]git' -exec sh -c 'rm -rf "$1"' _ {} \;`,
-		`find . -maxdepth 1 -name '[[:punct:]]git' | xargs rm -rf`,
-		// Yolo: a hook, and an agent's settings, written.
-		`find . -name '[[:punct:]]git' -exec cp /tmp/x {}/hooks/pre-commit \;`,
-		`find . -name '[[:punct:]]claude' -exec cp /tmp/x {}/settings.json \;`,
-		`find . -name '[![:alnum:]]claude' -exec cp /tmp/x {}/settings.json \;`,
-	}, []string{
-		`find . -name '[[:upper:]]*.md' -exec cat {} +`,
-		`find . -name '[[:alpha:]]*.go' -exec gofmt -l {} +`,
-	})
-}
-
 // TestReviewRE44FindDescendsIntoVenv: toolDirNames covers .git and the agents' directories, but
 // every noWrite pattern inside a dot directory has the same hole: find . -name activate (or
 // python3, pip) reaches .venv/bin/, which noWrite protects and which runs at the next activate

@@ -1167,11 +1167,17 @@ func findDotVariant(p string) (string, bool) {
 	case base[0] == '?':
 		rest = base[1:]
 	case base[0] == '[':
-		j := strings.IndexByte(base[1:], ']')
-		if j < 0 {
+		// Read as bash (and fnmatch) read it: "[[:punct:]]", "[!]]" and "[[=.=]]" end at
+		// their second "]", and a bracket that cannot match "." makes no dotfile.
+		set, end, how := readBracket(base, 0)
+		switch {
+		case how == bracketUnread:
+			rest = "*" // any dotfile
+		case how != bracketClosed || !set.has('.'):
 			return "", false
+		default:
+			rest = base[end:]
 		}
-		rest = base[j+2:]
 	default:
 		return "", false
 	}
