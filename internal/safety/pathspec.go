@@ -414,10 +414,11 @@ func (a *analyzer) argPaths(idx int) {
 	}
 	a.programPaths(seg)
 	a.members = copiesTree(seg, a.recursive)
-	a.operandPaths(remoteOperands(seg, ops), op, spec)
-	a.sedBackups(seg, ops)
-	a.targetDirectory(seg, ops, spec)
-	a.moveToTarget(seg)
+	if !a.copyToTarget(seg, spec) {
+		a.operandPaths(remoteOperands(seg, ops), op, spec)
+		a.sedBackups(seg, ops)
+		a.targetDirectory(seg, ops, spec)
+	}
 	a.members = false
 	a.programOutputs(seg)
 	a.madeFiles(seg, ops)

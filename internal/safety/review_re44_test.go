@@ -142,30 +142,6 @@ func TestReviewRE44DotnetEnvironment(t *testing.T) {
 	})
 }
 
-// TestReviewRE44CopyTargetDirectory: the mv -t fix (e7ff3c5b) is mv's alone. cp -t DIR with DIR
-// a separate word is read as cp SOURCE DEST: "." becomes the destination, so the project (its
-// .env with it) is copied out unjudged, where cp -r . /tmp/x and the attached -t/tmp or
-// --target-directory=/tmp ask (contains-protected). cp -r -t ../out . copied .env in the scratch
-// directory.
-func TestReviewRE44CopyTargetDirectory(t *testing.T) {
-	skipUnlessRE44(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`cp -r -t /tmp .`,
-		`cp -rt /tmp .`,
-		`cp -rt /tmp ./`,
-		`cp -a -t /tmp .`,
-		`cp -t /tmp -r .`,
-		`cp -R -t /tmp .`,
-		`cp --recursive -t /tmp .`,
-		`cp -r --target-directory /tmp .`,
-		`cp -rt /tmp ..`,
-	}, []string{
-		`cp -r -t dist assets`,
-		`cp -t dist/ build/app.js`,
-		`cp -r assets dist`,
-	})
-}
-
 // TestReviewRE44PytestTestpathsOverride: with no test path on the line, pytest collects its
 // testpaths (Config._decide_args: glob.iglob of each entry, absolute ones as they are), and -o /
 // --override-ini sets it: the tests, and their conftest.py, from /tmp run. testPathOperands reads
@@ -234,6 +210,5 @@ func TestReviewRE44OverRefusals(t *testing.T) {
 		`rm -f [a-z]*.log`,
 		`rm -f build/[a-z]*.o`,
 		`rm -f src/[a-z]*_test.go`,
-		`mv -t . ../x.txt`,
 	})
 }
