@@ -96,6 +96,7 @@ type segment struct {
 	opaque        bool         // runs code the engine cannot see (a script file, inline interpreter code)
 	localFunc     bool         // calls a function defined earlier in the same command line (already checked)
 	fallback      bool         // what a script runner runs when the project has no script of the name (pnpm NAME): judged, not required to be recognised
+	asModule      bool         // the program python -m MODULE is (pythonModuleRunner): judged beside it, not required to be recognised
 	secretCopy    bool         // a word expands a copy of a credential variable (T=$GITHUB_TOKEN ... "$T")
 	secretFed     bool         // a here-document or here-string fed to it names a credential variable
 	dropFed       bool         // a database client is fed text that drops data (drops-data)
