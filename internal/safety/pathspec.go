@@ -1842,7 +1842,8 @@ func (a *analyzer) pytestPaths(words []word) {
 // pytestOverride judges the value v of pytest's -o (an ini setting) or --cov-report option
 // (from word w): -o cache_dir=DIR writes the cache there, -o log_file=FILE the log, and
 // --cov-report=html:DIR its report. -o pythonpath=DIRS puts DIRS first on sys.path, where a module
-// shadows any the tests import, as PYTHONPATH=/tmp does (relative entries are the project's own).
+// shadows any the tests import, as PYTHONPATH=/tmp does (relative entries are the project's own);
+// -o testpaths=DIRS collects tests from DIRS.
 func (a *analyzer) pytestOverride(name string, w word, v string) {
 	k, dir, ok := strings.Cut(v, "=")
 	switch k = strings.TrimSpace(k); {
@@ -1850,6 +1851,10 @@ func (a *analyzer) pytestOverride(name string, w word, v string) {
 		a.touch(w.with(dir), opWrite)
 	case ok && k == "pythonpath" && (w.dynamic || !entriesBelow(strings.TrimSpace(dir), " ")):
 		a.find(false, RuleOpaqueCode, "pytest -o %s puts a directory outside the project first on the module path, whose code the engine cannot see; it needs human approval", v)
+	case ok && k == "testpaths" && (w.dynamic || !entriesBelow(strings.TrimSpace(dir), " ")):
+		// With no test path on the line pytest collects its testpaths, absolute ones as they
+		// are: the tests and conftest.py found there run, as pytest /tmp/x's do.
+		a.find(false, RuleOpaqueCode, "pytest -o %s collects and runs tests (and their conftest.py) outside the project, whose code the engine cannot see; it needs human approval", v)
 	default:
 		if _, dir, ok := strings.Cut(v, ":"); ok && name == "--cov-report" && dir != "" {
 			a.touch(w.with(dir), opWrite)
