@@ -498,6 +498,7 @@ func (a *analyzer) programOutputs(seg *segment) {
 		a.pytestPaths(seg.words[1:])
 	case cmdDotnet:
 		a.dotnetOutputs(seg)
+		a.dotnetEnvironment(seg)
 	case "golangci-lint":
 		a.golangciOutFormat(seg)
 	default:

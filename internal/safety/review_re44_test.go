@@ -59,32 +59,6 @@ func TestReviewRE44FindToolDirNamesIncomplete(t *testing.T) {
 	})
 }
 
-// TestReviewRE44DotnetEnvironment: dotnet test -e/--environment NAME=VALUE sets a variable in the
-// test host (docs: "Sets the value of an environment variable ... forces the tests to be run in an
-// isolated process"; dotnet/sdk#40848), and System.CommandLine's [env:NAME=VALUE] directive sets
-// one in dotnet itself, which MSBuild reads as a property and its children inherit
-// (dotnet/sdk#40848: "dotnet [env:UITestExe=...] test ... works"). The variables the engine
-// denies before dotnet (DOTNET_STARTUP_HOOKS=/tmp/x.dll dotnet build: library-injection) are
-// admitted in these spellings; the directive's at Yolo.
-func TestReviewRE44DotnetEnvironment(t *testing.T) {
-	skipUnlessRE44(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`dotnet test -e DOTNET_STARTUP_HOOKS=/tmp/x.dll`,
-		`dotnet test --environment DOTNET_STARTUP_HOOKS=/tmp/x.dll`,
-		`dotnet test -e LD_PRELOAD=/tmp/x.so`,
-		`dotnet test --environment:LD_PRELOAD=/tmp/x.so`,
-		`dotnet test -e CORECLR_PROFILER_PATH=/tmp/x.so -e CORECLR_ENABLE_PROFILING=1`,
-		`dotnet run -e DOTNET_STARTUP_HOOKS=/tmp/x.dll`, // Yolo
-		`dotnet '[env:DOTNET_STARTUP_HOOKS=/tmp/x.dll]' test`,
-		`dotnet '[env:CustomBeforeMicrosoftCommonTargets=/tmp/x.targets]' build`,
-		`dotnet '[env:PreBuildEvent=sh /tmp/x.sh]' build`,
-		`dotnet [env:MSBuildExtensionsPath=/tmp/x] build`,
-	}, []string{
-		`dotnet test`,
-		`dotnet test -e ASPNETCORE_ENVIRONMENT=Test`,
-	})
-}
-
 // TestReviewRE44PytestTestpathsOverride: with no test path on the line, pytest collects its
 // testpaths (Config._decide_args: glob.iglob of each entry, absolute ones as they are), and -o /
 // --override-ini sets it: the tests, and their conftest.py, from /tmp run. testPathOperands reads
