@@ -1822,6 +1822,19 @@ func (a *analyzer) pytestPaths(words []word) {
 			a.pytestOverride(name, words[i], v)
 			continue
 		}
+		if name == "--cov-config" {
+			// pytest-cov's spelling of COVERAGE_RCFILE: the rcfile names coverage plugins it
+			// loads. The project's own (.coveragerc, setup.cfg) is what coverage reads anyway.
+			v := words[i].with(val)
+			if !hasVal && i+1 < len(words) {
+				i++
+				v = words[i]
+			}
+			if v.dynamic || !entriesBelow(v.s, "\n") {
+				a.find(false, RuleOpaqueCode, "pytest --cov-config %s gives coverage an rcfile from outside the project, whose plugins it loads, as COVERAGE_RCFILE does; it needs human approval", v.s)
+			}
+			continue
+		}
 		op, ok := pytestOutputs[name]
 		if !ok {
 			continue

@@ -15,7 +15,11 @@ func TestPytestTestpathsOverride(t *testing.T) {
 		`pytest -o testpaths=../../tmp/x`,
 		`pytest -o 'testpaths=tests /tmp/x'`,
 		`pytest -xo testpaths=/tmp/x`,
+		// pytest-cov's spelling of COVERAGE_RCFILE, which asks: the rcfile's plugins load.
+		`pytest --cov --cov-config=/tmp/rc`,
+		`python -m pytest --cov --cov-config /tmp/rc`,
 	}, []string{
+		`pytest --cov --cov-config=.coveragerc`,
 		`pytest -o testpaths=tests`,
 		`pytest -o 'testpaths=tests integration'`,
 		`python -m pytest -o addopts=-q`,

@@ -59,23 +59,6 @@ func TestReviewRE44FindToolDirNamesIncomplete(t *testing.T) {
 	})
 }
 
-// TestReviewRE44PytestTestpathsOverride: with no test path on the line, pytest collects its
-// testpaths (Config._decide_args: glob.iglob of each entry, absolute ones as they are), and -o /
-// --override-ini sets it: the tests, and their conftest.py, from /tmp run. testPathOperands reads
-// operands only.
-func TestReviewRE44PytestTestpathsOverride(t *testing.T) {
-	skipUnlessRE44(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		// Low: pytest-cov's spelling of COVERAGE_RCFILE, which asks (-o testpaths:
-		// TestPytestTestpathsOverride).
-		`pytest --cov --cov-config=/tmp/rc`,
-		`python -m pytest --cov --cov-config=/tmp/rc`,
-	}, []string{
-		`pytest -o testpaths=tests`,
-		`python -m pytest -o addopts=-q`,
-	})
-}
-
 // TestReviewRE44OverRefusals: ordinary developer commands the engine refuses at Default and Yolo
 // (each asks or is denied), as nearMisses: find's NUL-separated and grouped idioms, the
 // bracket-led delete globs since 5360606c/f8083775 ([a-z]*.log is denied against LICENSE.*, as
