@@ -67,7 +67,6 @@ func TestReviewRE44FindToolDirNamesIncomplete(t *testing.T) {
 func TestReviewRE44OverRefusals(t *testing.T) {
 	skipUnlessRE44(t)
 	expectRefusedAtEveryAutonomy(t, nil, []string{
-		`find . -name '*.md' -exec sh -c 'cat "$@"' _ {} +`,
 		`rm -f [a-z]*.log`,
 		`rm -f build/[a-z]*.o`,
 		`rm -f src/[a-z]*_test.go`,
