@@ -285,15 +285,20 @@ func findGlobMayBeOperator(g string) bool {
 // tools give files and directories inside them, by pattern where they vary: a name test that may
 // match one reaches it, since find descends into dot directories (find . -name HEAD -delete
 // deletes .git/HEAD; find . -name settings.json -exec cp x {} \; writes .claude/settings.json).
-// A branch's or tag's loose ref is named like the branch, any name at all, and an agent's
-// command or rule file is any *.md: both are left to the protection of the directory as a whole.
+// Every hook git runs (githooks(5)) is listed. A branch's or tag's loose ref is named like the
+// branch, any name at all, and an agent's command or rule file is any *.md: both are left to the
+// protection of the directory as a whole.
 var toolDirNames = map[string][]string{
 	dirGit: append(strings.Fields(`HEAD ORIG_HEAD FETCH_HEAD MERGE_HEAD CHERRY_PICK_HEAD
 	REVERT_HEAD AUTO_MERGE BISECT_LOG index config config.worktree description packed-refs
 	COMMIT_EDITMSG MERGE_MSG SQUASH_MSG shallow hooks objects refs info logs exclude modules
 	worktrees lfs heads tags remotes pack pack-*.pack pack-*.idx pack-*.rev pack-*.mtimes
-	multi-pack-index commit-graph *.lock *.sample pre-commit pre-push commit-msg post-checkout
-	post-merge prepare-commit-msg pre-rebase post-rewrite fsmonitor-watchman alternates
+	multi-pack-index commit-graph *.lock *.sample alternates attributes sparse-checkout grafts
+	applypatch-msg pre-applypatch post-applypatch pre-commit pre-merge-commit prepare-commit-msg
+	commit-msg post-commit pre-rebase post-checkout post-merge pre-push pre-receive update
+	proc-receive post-receive post-update reference-transaction push-to-checkout pre-auto-gc
+	post-rewrite sendemail-validate fsmonitor-watchman p4-changelist p4-prepare-changelist
+	p4-post-changelist p4-pre-submit post-index-change
 	[0-9a-f][0-9a-f]`), strings.Repeat("[0-9a-f]", 38)), // the last two: an object's directory and file
 	".claude":     agentSettingsNames,
 	".cursor":     agentSettingsNames,
