@@ -479,7 +479,7 @@ func (p *Policy) recognizedCommand(an *analysis) bool {
 	}
 	for i := range an.segments {
 		s := &an.segments[i]
-		if s.wrapper || s.localFunc || s.fallback {
+		if s.wrapper || s.localFunc || s.fallback || s.asModule {
 			continue
 		}
 		if s.name == "" || s.opaque {

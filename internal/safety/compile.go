@@ -315,6 +315,9 @@ func commandWords(cmd string) ([]string, []string, string) {
 		return nil, nil, "must not fetch the packages it runs (" + fetchRule + "): what runs is what was fetched, not a command of the project"
 	}
 	segs := an.segments
+	if len(segs) == 2 && segs[1].asModule {
+		segs = segs[:1] // python3 -m pytest declares python -m pytest, judged as pytest beside it
+	}
 	if len(segs) == 2 && runsOne(&segs[0]) {
 		// A runner is read through as a wrapper is (runners.go): the call "uv run pytest" is judged
 		// by its pytest, so "uv run pytest" declares pytest, and a project that declared its test

@@ -83,7 +83,15 @@ var msbuildCodeProps = map[string]bool{
 	// default), and the packages folder they import each package's build/*.targets from.
 	"msbuildprojectextensionspath": true, "baseintermediateoutputpath": true, "nugetpackageroot": true,
 	"nugetpackagefolders": true, "roslyntargetspath": true,
+	// Microsoft.Common.props and .targets take Directory.Build.props and .targets from these
+	// when they are set: the folder, and the file's name (an absolute one is the file).
+	"_directorybuildpropsbasepath": true, "_directorybuildpropsfile": true,
+	"_directorybuildtargetsbasepath": true, "_directorybuildtargetsfile": true,
 }
+
+// msbuildCommandProps are the properties whose value is a command MSBuild runs (the PreBuildEvent
+// and PostBuildEvent targets' <Exec Command="$(PreBuildEvent)"/>): any value runs.
+var msbuildCommandProps = map[string]bool{"prebuildevent": true, "postbuildevent": true}
 
 // msbuildCodeSuffixes end the names of properties that name a tool MSBuild runs (CscToolPath,
 // CscToolExe) or a file or folder it imports from (CustomAfterMicrosoftCommonTargets,
@@ -113,7 +121,7 @@ func msbuildCodeName(name string) bool {
 // what -p:CustomBeforeMicrosoftCommonTargets=/tmp/x.targets does; NuGet reads NUGET_PACKAGES as
 // restore's RestorePackagesPath.
 func msbuildCodeVar(name, val string) bool {
-	return msbuildCodeName(name) && val != "" && !msbuildEntriesBelow(val, ";")
+	return val != "" && (msbuildCommandProps[strings.ToLower(name)] || msbuildCodeName(name) && !msbuildEntriesBelow(val, ";"))
 }
 
 // dotnetSwitch reads a word as a switch with its value after a colon: its name in lower case
@@ -219,7 +227,8 @@ func msbuildPropertiesCode(val string, dynamic bool) bool {
 		} else {
 			v = part
 		}
-		if msbuildCodeName(key) && (dynamic || !msbuildEntriesBelow(v, ";")) {
+		if msbuildCodeName(key) && (dynamic || !msbuildEntriesBelow(v, ";")) ||
+			msbuildCommandProps[strings.ToLower(key)] && strings.TrimSpace(v) != "" {
 			return true
 		}
 	}
@@ -274,8 +283,10 @@ func msbuildSwitches(s *segment) []msbuildSwitch {
 	ws := s.words[1:]
 	stop := dashesEndSwitches(s)
 	for i := 0; i < len(ws); i++ {
-		w := ws[i]
-		if w.s == "--" && stop {
+		// MSBuild unquotes a whole argument before it reads the switch: '"-p:X=Y"' and
+		// '-"p":X=Y' are -p:X=Y.
+		w := ws[i].with(strings.ReplaceAll(ws[i].s, `"`, ""))
+		if ws[i].s == "--" && stop { // dotnet's own parser reads '"--"' as no end of options
 			break
 		}
 		if f, ok := strings.CutPrefix(w.s, "@"); ok {

@@ -82,39 +82,51 @@ func readFind(words []word) findExpr {
 		case w.split:
 			// bash may split it into several words: a root, a test or an -exec's command may
 			// become "-o -exec cat {} ;".
-			r.e.computed, r.open = "a word of it, "+w.s+", is computed at run time and may be several words, an action among them", false
+			r.e.computed, r.blind = "a word of it, "+w.s+", is computed at run time and may be several words, an action among them", true
 		case w.glob && findGlobMayBeOperator(w.s):
 			// "[-]o" or "?" expands to a file named -o or !, which find reads as its operator.
-			r.e.computed, r.open = "its glob "+w.s+" may expand to a file named as one of find's operators or actions", false
+			r.e.computed, r.blind = "its glob "+w.s+" may expand to a file named as one of find's operators or actions", true
 		}
 	}
+	r.root = findGroup{open: true, altsOpen: true}
 	for i := start; i < len(words); i++ {
 		i = r.step(i)
+	}
+	if r.deleteAll {
+		r.e.deletes = []string{} // every file
 	}
 	switch {
 	case r.printsText:
 		r.e.printed = []string{placeholderXargs} // -exec cat {}, -printf '/etc/shadow\n': any words
 	case r.printAt < 0:
-		r.e.printed = r.snapshot() // the implicit -print of the whole expression
+		r.e.printed = r.whole() // the implicit -print of the whole expression
+	case r.printAll:
+		r.e.printed = nil
 	}
 	return r.e
 }
 
-// findReader is readFind's state: the names the tests so far narrow to, whether they are one AND
-// chain with none computed (open), where the first -print is and whether find prints other text.
+// findReader is readFind's state: the names the tests of the current branch (the AND chain since
+// the last -o or "," of its group, with the group's prefix) narrow to, whether the branch's tests
+// are all read (open), the enclosing groups (findbranches.go), whether a word computed at run
+// time blinds the whole expression, where the first -print is and whether find prints other text.
 type findReader struct {
 	e            findExpr
 	words, roots []word
 	names        []string
 	inToolDirs   []string
-	open         bool
+	open, blind  bool
+	groups       []findGroup
+	root         findGroup
 	printAt      int
 	printsText   bool
+	// deleteAll and printAll: a -delete or -print some branch does not narrow acts on every file.
+	deleteAll, printAll bool
 }
 
 // snapshot is what the tests so far narrow an action to: nil for any file.
 func (r *findReader) snapshot() []string {
-	if !r.open || len(r.names) == 0 {
+	if r.blind || !r.open || len(r.names) == 0 {
 		return nil
 	}
 	return slices.Clip(r.names) // later tests append to names, not to what an earlier action saw
@@ -134,7 +146,7 @@ func (r *findReader) step(i int) int {
 	w := r.words[i]
 	if w.dynamic {
 		r.e.computed = "a word of its expression, " + w.s + ", is computed at run time and may be an operator or an action"
-		r.open = false
+		r.blind = true
 		return i
 	}
 	switch {
@@ -145,21 +157,28 @@ func (r *findReader) step(i int) int {
 		}
 	case slices.Contains(findExecActions, w.s):
 		return r.action(i)
-	case slices.Contains(findDeleteActions, w.s) && r.e.deletes == nil: // the first -delete is the widest
-		if r.e.deletes = r.snapshot(); r.e.deletes == nil {
-			r.e.deletes = []string{} // every file
-		}
-		r.e.toolDirDeletes = r.toolDirSnapshot()
+	case slices.Contains(findDeleteActions, w.s):
+		// Each -delete counts: one after -o or "," deletes what the tests before it did not
+		// take (find . -name '*.pyc' -delete -o -delete deletes every other file).
+		names := r.snapshot()
+		r.deleteAll = r.deleteAll || names == nil
+		r.e.deletes = append(r.e.deletes, names...)
+		r.e.toolDirDeletes = append(r.e.toolDirDeletes, r.toolDirSnapshot()...)
 	case slices.Contains(findPrintActions, w.s):
+		names := r.snapshot()
+		r.printAll = r.printAll || names == nil
+		r.e.printed = append(r.e.printed, names...)
 		if r.printAt < 0 {
-			r.printAt, r.e.printed = i, r.snapshot()
+			r.printAt = i
 		}
 	case slices.Contains(findTextActions, w.s):
 		r.printsText = true
 	case w.s == "-o" || w.s == "-or" || w.s == ",":
-		r.open = false
+		r.alternative()
 	case w.s == "(" || w.s == "\\(":
-		r.open = r.open && !findNegated(r.words, i) // -not \( -name x \): the group's names are what is not found
+		r.openGroup(findNegated(r.words, i)) // -not \( -name x \): the group's names are what is not found
+	case w.s == ")" || w.s == "\\)":
+		r.closeGroup()
 	}
 	return i + findOperands(w.s) // its operands, computed or not, are values
 }
@@ -314,15 +333,20 @@ func findGlobMayBeOperator(g string) bool {
 // tools give files and directories inside them, by pattern where they vary: a name test that may
 // match one reaches it, since find descends into dot directories (find . -name HEAD -delete
 // deletes .git/HEAD; find . -name settings.json -exec cp x {} \; writes .claude/settings.json).
-// A branch's or tag's loose ref is named like the branch, any name at all, and an agent's
-// command or rule file is any *.md: both are left to the protection of the directory as a whole.
+// Every hook git runs (githooks(5)) is listed. A branch's or tag's loose ref is named like the
+// branch, any name at all, and an agent's command or rule file is any *.md: both are left to the
+// protection of the directory as a whole.
 var toolDirNames = func() map[string][]string {
 	m := map[string][]string{dirGit: append(strings.Fields(`HEAD ORIG_HEAD FETCH_HEAD MERGE_HEAD CHERRY_PICK_HEAD
 	REVERT_HEAD AUTO_MERGE BISECT_LOG index config config.worktree description packed-refs
 	COMMIT_EDITMSG MERGE_MSG SQUASH_MSG shallow hooks objects refs info logs exclude modules
 	worktrees lfs heads tags remotes pack pack-*.pack pack-*.idx pack-*.rev pack-*.mtimes
-	multi-pack-index commit-graph *.lock *.sample pre-commit pre-push commit-msg post-checkout
-	post-merge prepare-commit-msg pre-rebase post-rewrite fsmonitor-watchman alternates
+	multi-pack-index commit-graph *.lock *.sample alternates attributes sparse-checkout grafts
+	applypatch-msg pre-applypatch post-applypatch pre-commit pre-merge-commit prepare-commit-msg
+	commit-msg post-commit pre-rebase post-checkout post-merge pre-push pre-receive update
+	proc-receive post-receive post-update reference-transaction push-to-checkout pre-auto-gc
+	post-rewrite sendemail-validate fsmonitor-watchman p4-changelist p4-prepare-changelist
+	p4-post-changelist p4-pre-submit post-index-change
 	[0-9a-f][0-9a-f]`), strings.Repeat("[0-9a-f]", 38))} // the last two: an object's directory and file
 	for _, d := range agentSettingsDirs {
 		m[d] = agentSettingsNames

@@ -19,21 +19,45 @@ func longOptionTable(s string) map[string]string {
 	return table
 }
 
-// moveToTarget records what mv -t DIR (--target-directory, abbreviated, bundled: -ft DIR, -tDIR)
-// takes away: every operand is a source, each moved out of where it is, so each is judged as a
-// delete. Read as the last operand, mv -t /tmp LICENSE moved LICENSE away unjudged. What DIR gets
-// is targetDirectory's.
-func (a *analyzer) moveToTarget(seg *segment) {
-	if seg.name != "mv" {
-		return
+// cpGetopt is GNU cp's option table (coreutils 9): -S and -t take a value, long options
+// abbreviate (--t, --target are --target-directory).
+var cpGetopt = getoptSpec{shortValue: "St", long: longOptionTable("archive attributes-only backup? copy-contents " +
+	"debug dereference force interactive keep-directory-symlink link no-clobber no-dereference no-preserve= " +
+	"no-target-directory one-file-system parents preserve? recursive reflink? remove-destination sparse= " +
+	"strip-trailing-slashes suffix= symbolic-link target-directory= update? verbose context? help version")}
+
+// targetSources reads cp and mv with -t DIR (--target-directory, abbreviated, bundled: -rt DIR,
+// -tDIR) as their parser does: DIR is the destination and every operand a source. Read as
+// SOURCE DEST, cp -r -t /tmp . copied the project out unjudged ("." was the destination), and
+// mv -t /tmp LICENSE moved LICENSE away; mv -t . ../x.txt deleted ".".
+func targetSources(seg *segment) (dir word, sources []word, ok bool) {
+	spec := cpGetopt
+	switch seg.name {
+	case "mv":
+		spec = mvGetopt
+	case "cp":
+	default:
+		return word{}, nil, false
 	}
-	opts, operands := getopt(seg.words, mvGetopt)
+	opts, operands := getopt(seg.words, spec)
 	for _, o := range opts {
-		if o.opt == "-t" || o.opt == optTargetDirectory {
-			for _, w := range operands {
-				a.operandPath(w, opDelete)
-			}
-			return
+		if (o.opt == "-t" || o.opt == optTargetDirectory) && o.isVal {
+			dir, ok = o.val, true // the last -t is the one cp and mv use
 		}
 	}
+	return dir, operands, ok
+}
+
+// copyToTarget records what cp or mv with -t DIR does (targetSources): each source read by cp,
+// deleted by mv (spec.restOp), and DIR/NAME written for each; false when it is no such command.
+func (a *analyzer) copyToTarget(seg *segment, spec argSpec) bool {
+	dir, sources, ok := targetSources(seg)
+	if !ok {
+		return false
+	}
+	for _, w := range sources {
+		a.operandPath(w, spec.restOp)
+	}
+	a.intoDirectory(sources, dir)
+	return true
 }

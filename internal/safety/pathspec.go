@@ -416,10 +416,11 @@ func (a *analyzer) argPaths(idx int) {
 	}
 	a.programPaths(seg)
 	a.members = copiesTree(seg, a.recursive)
-	a.operandPaths(remoteOperands(seg, ops), op, spec)
-	a.sedBackups(seg, ops)
-	a.targetDirectory(seg, ops, spec)
-	a.moveToTarget(seg)
+	if !a.copyToTarget(seg, spec) {
+		a.operandPaths(remoteOperands(seg, ops), op, spec)
+		a.sedBackups(seg, ops)
+		a.targetDirectory(seg, ops, spec)
+	}
 	a.members = false
 	a.programOutputs(seg)
 	a.madeFiles(seg, ops)
@@ -499,6 +500,7 @@ func (a *analyzer) programOutputs(seg *segment) {
 		a.pytestPaths(seg.words[1:])
 	case cmdDotnet, cmdMSBuild:
 		a.dotnetOutputs(seg)
+		a.dotnetEnvironment(seg)
 	case "golangci-lint":
 		a.golangciOutFormat(seg)
 	default:
@@ -1825,6 +1827,19 @@ func (a *analyzer) pytestPaths(words []word) {
 			a.pytestOverride(name, words[i], v)
 			continue
 		}
+		if name == "--cov-config" {
+			// pytest-cov's spelling of COVERAGE_RCFILE: the rcfile names coverage plugins it
+			// loads. The project's own (.coveragerc, setup.cfg) is what coverage reads anyway.
+			v := words[i].with(val)
+			if !hasVal && i+1 < len(words) {
+				i++
+				v = words[i]
+			}
+			if v.dynamic || !entriesBelow(v.s, "\n") {
+				a.find(false, RuleOpaqueCode, "pytest --cov-config %s gives coverage an rcfile from outside the project, whose plugins it loads, as COVERAGE_RCFILE does; it needs human approval", v.s)
+			}
+			continue
+		}
 		op, ok := pytestOutputs[name]
 		if !ok {
 			continue
@@ -1846,7 +1861,8 @@ func (a *analyzer) pytestPaths(words []word) {
 // pytestOverride judges the value v of pytest's -o (an ini setting) or --cov-report option
 // (from word w): -o cache_dir=DIR writes the cache there, -o log_file=FILE the log, and
 // --cov-report=html:DIR its report. -o pythonpath=DIRS puts DIRS first on sys.path, where a module
-// shadows any the tests import, as PYTHONPATH=/tmp does (relative entries are the project's own).
+// shadows any the tests import, as PYTHONPATH=/tmp does (relative entries are the project's own);
+// -o testpaths=DIRS collects tests from DIRS.
 func (a *analyzer) pytestOverride(name string, w word, v string) {
 	k, dir, ok := strings.Cut(v, "=")
 	switch k = strings.TrimSpace(k); {
@@ -1854,6 +1870,10 @@ func (a *analyzer) pytestOverride(name string, w word, v string) {
 		a.touch(w.with(dir), opWrite)
 	case ok && k == "pythonpath" && (w.dynamic || !entriesBelow(strings.TrimSpace(dir), " ")):
 		a.find(false, RuleOpaqueCode, "pytest -o %s puts a directory outside the project first on the module path, whose code the engine cannot see; it needs human approval", v)
+	case ok && k == "testpaths" && (w.dynamic || !entriesBelow(strings.TrimSpace(dir), " ")):
+		// With no test path on the line pytest collects its testpaths, absolute ones as they
+		// are: the tests and conftest.py found there run, as pytest /tmp/x's do.
+		a.find(false, RuleOpaqueCode, "pytest -o %s collects and runs tests (and their conftest.py) outside the project, whose code the engine cannot see; it needs human approval", v)
 	default:
 		if _, dir, ok := strings.Cut(v, ":"); ok && name == "--cov-report" && dir != "" {
 			a.touch(w.with(dir), opWrite)

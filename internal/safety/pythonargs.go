@@ -53,6 +53,9 @@ func isPython(name string) bool {
 		}
 	}
 	rest = strings.TrimSuffix(strings.TrimSuffix(rest, "-dbg"), "t")
+	if abi := strings.TrimSuffix(strings.TrimSuffix(rest, "m"), "d"); abi != rest && abi != "" && abi[len(abi)-1] >= '0' && abi[len(abi)-1] <= '9' {
+		rest = abi // the ABI flags older CPythons name their interpreter with: python3.7m, python3.7dm
+	}
 	return strings.Trim(rest, "0123456789.") == "" && (rest == "" || rest[0] >= '0' && rest[0] <= '9')
 }
 

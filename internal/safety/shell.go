@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -96,6 +97,7 @@ type segment struct {
 	opaque        bool         // runs code the engine cannot see (a script file, inline interpreter code)
 	localFunc     bool         // calls a function defined earlier in the same command line (already checked)
 	fallback      bool         // what a script runner runs when the project has no script of the name (pnpm NAME): judged, not required to be recognised
+	asModule      bool         // the program python -m MODULE is (pythonModuleRunner): judged beside it, not required to be recognised
 	secretCopy    bool         // a word expands a copy of a credential variable (T=$GITHUB_TOKEN ... "$T")
 	secretFed     bool         // a here-document or here-string fed to it names a credential variable
 	dropFed       bool         // a database client is fed text that drops data (drops-data)
@@ -1012,6 +1014,15 @@ func (a *analyzer) call(c *syntax.CallExpr, redirs []*syntax.Redirect, pipeFrom 
 // groups left to right, a group inside an element with what follows it ({x,/etc/{a,b}}), and
 // sequences ({1..3}, {a..c}).
 func (a *analyzer) expand(dst []word, w *syntax.Word) []word {
+	if n, ok := a.allPositionalWords(w); ok {
+		// "$@" with every positional parameter known is each of them, one word apiece
+		// (find -exec sh -c 'cat "$@"' _ {} +).
+		for i := 1; i <= n; i++ {
+			dst = append(dst, a.render(&syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{
+				&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: strconv.Itoa(i)}}}}}}))
+		}
+		return dst
+	}
 	if !syntax.SplitBraces(w) {
 		a.spend(1)
 		return append(dst, a.render(w))
@@ -1456,4 +1467,27 @@ func (a *analyzer) declClause(c *syntax.DeclClause, depth int) {
 func sshClient(path string) bool {
 	path = strings.TrimSpace(path)
 	return path == cmdSSH || path == "/usr/bin/ssh" || path == "/usr/local/bin/ssh" || path == "plink"
+}
+
+// allPositionalWords says whether w is "$@" alone and the scope knows every positional parameter,
+// and how many there are.
+func (a *analyzer) allPositionalWords(w *syntax.Word) (int, bool) {
+	if len(w.Parts) != 1 {
+		return 0, false
+	}
+	q, ok := w.Parts[0].(*syntax.DblQuoted)
+	if !ok || len(q.Parts) != 1 {
+		return 0, false
+	}
+	p, ok := q.Parts[0].(*syntax.ParamExp)
+	if !ok || p.Param == nil || p.Param.Value != "@" || p.Excl || p.Length || p.Width || p.Index != nil ||
+		p.Slice != nil || p.Repl != nil || p.Exp != nil || p.Names != 0 {
+		return 0, false
+	}
+	v, ok := a.vars.lookup(positionalCount)
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.Atoi(v)
+	return n, err == nil && n <= 9
 }

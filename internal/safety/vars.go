@@ -2,6 +2,7 @@ package safety
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -482,8 +483,11 @@ func (vs *varScope) hidePositional() map[string]string {
 		return nil
 	}
 	var hidden map[string]string
-	for i := range 10 {
+	for i := range 11 {
 		name := string(rune('0' + i))
+		if i == 10 {
+			name = positionalCount
+		}
 		if v, ok := vs.vals[name]; ok {
 			if hidden == nil {
 				hidden = map[string]string{}
@@ -521,14 +525,22 @@ func positional(f *syntax.File, args []word, outer *varScope) *varScope {
 	}
 	for i, a := range args {
 		if i > 9 || a.dynamic {
-			break
+			return vs
 		}
 		// A glob given as an argument (sh -c 'cat "$1"' _ .e*, or find -exec's {} for -name
 		// '.e*') is the names it matches, quoted or not where the child expands it.
 		vs.setItem(string(rune('0'+i)), a)
 	}
+	if len(args) > 0 {
+		// Every parameter is known: "$@" is "$1" ... (allPositionalWords).
+		vs.set(positionalCount, strconv.Itoa(len(args)-1))
+	}
 	return vs
 }
+
+// positionalCount is where a scope keeps how many positional parameters it knows all of: no
+// shell name, so no script reads or assigns it.
+const positionalCount = "@#"
 
 // record notes a standalone assignment ("x=.env") reached unconditionally, whose value is known.
 func (a *analyzer) record(as *syntax.Assign) {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -867,7 +868,9 @@ func xargsSplit(text []string) ([]string, bool) {
 		if t != placeholderXargs && strings.ContainsAny(t, `'"\`) {
 			return nil, false
 		}
-		out = append(out, strings.Fields(t)...)
+		// xargs -0 splits at NUL alone, where a name may hold blanks: split at both, every
+		// argument it makes is among the words judged (or part of one).
+		out = append(out, strings.FieldsFunc(t, func(r rune) bool { return r == 0 || unicode.IsSpace(r) })...)
 	}
 	return out, true
 }
@@ -914,12 +917,12 @@ func xargsTransforms(opts []word) bool {
 			return true
 		case strings.HasPrefix(s, "--"):
 			name, _, _ := strings.Cut(s[2:], "=")
-			for _, long := range []string{"delimiter", "null", "replace", "eof", "arg-file"} {
+			for _, long := range []string{"delimiter", "replace", "eof", "arg-file"} { // --null: xargsSplit
 				if len(name) > 0 && strings.HasPrefix(long, name) {
 					return true
 				}
 			}
-		case strings.HasPrefix(s, "-") && strings.ContainsAny(s, "d0IiEea"):
+		case strings.HasPrefix(s, "-") && strings.ContainsAny(s, "dIiEea"): // -0: xargsSplit
 			return true
 		}
 	}
@@ -1191,11 +1194,17 @@ func findDotVariant(p string) (string, bool) {
 	case base[0] == '?':
 		rest = base[1:]
 	case base[0] == '[':
-		j := strings.IndexByte(base[1:], ']')
-		if j < 0 {
+		// Read as bash (and fnmatch) read it: "[[:punct:]]", "[!]]" and "[[=.=]]" end at
+		// their second "]", and a bracket that cannot match "." makes no dotfile.
+		set, end, how := readBracket(base, 0)
+		switch {
+		case how == bracketUnread:
+			rest = "*" // any dotfile
+		case how != bracketClosed || !set.has('.'):
 			return "", false
+		default:
+			rest = base[end:]
 		}
-		rest = base[j+2:]
 	default:
 		return "", false
 	}
@@ -1264,14 +1273,40 @@ func (a *analyzer) gitScripts(seg segment, depth int) {
 // /tmp/x.py is uv run python /tmp/x.py, python -m coverage run /tmp/x.py is coverage run
 // /tmp/x.py. Before, the module's words were the python segment's operands, and what the runner
 // runs was not read.
+//
+// Any other module is analysed as the program it installs as well, a segment judged (the rule
+// pack's command rules key on a segment's name) but not required to be recognised: python -m
+// pipx run x is pipx run x (package-fetch-run), python -m twine upload twine upload, python -m
+// awscli s3 rb aws s3 rb. Before, only the runners were, and the others were admitted at Yolo.
 func (a *analyzer) pythonModuleRunner(idx int, redirs []*syntax.Redirect, depth int) {
 	mod, m, ok := pythonModuleRun(&a.out.segments[idx])
-	// python -m dotenv run is asked for whatever it runs (printsDotenv).
-	if !ok || mod == cmdDotenv || subcommandRunners[mod] == nil && !isRunnerWrapper(mod) {
+	// python -m dotenv run is asked for whatever it runs (printsDotenv); python -m pip is read as
+	// pip by its own rule (python-pip-install) and options (pipArgs).
+	if !ok || mod == cmdDotenv || mod == cmdPip || strings.HasPrefix(mod, cmdPip+"3") {
 		return
 	}
+	runner := subcommandRunners[mod] != nil || isRunnerWrapper(mod)
+	if !runner {
+		mod = moduleProgram(mod)
+	}
 	words := append([]word{{s: mod}}, m.words[1:]...)
+	n := len(a.out.segments)
 	a.command(words, redirs, a.out.segments[idx].pipeFrom, depth+1)
+	for i := n; !runner && i < len(a.out.segments); i++ {
+		a.out.segments[i].asModule = true // python -m MODULE itself is what must be recognised
+	}
+}
+
+// moduleProgram is the program a Python module installs under another name: awscli is aws,
+// ansible.cli.pull is ansible-pull (and ansible.cli.X ansible-X); any other module is its own name.
+func moduleProgram(mod string) string {
+	if mod == "awscli" {
+		return cmdAWS
+	}
+	if cli, ok := strings.CutPrefix(mod, "ansible.cli."); ok && cli != "" {
+		return "ansible-" + cli
+	}
+	return mod
 }
 
 // isRunnerWrapper says whether a program is a runner known by its name (runnerWrappers).
