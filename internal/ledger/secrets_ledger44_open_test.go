@@ -1,17 +1,12 @@
 package ledger
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
 // Open evidence found while fixing review rl44 (ledger44), not fixed: each row hides a command
 // bash runs (run with bash -c as the review's rows; rm a stand-in). They run only with
 // LEDGER44_OPEN=1 and each fails on this branch.
 func TestLedger44OpenEvidence(t *testing.T) {
-	if os.Getenv("LEDGER44_OPEN") != "1" {
-		t.Skip("ledger44 open evidence: set LEDGER44_OPEN=1")
-	}
+	evidenceOnly(t, "LEDGER44_OPEN")
 	expectKept(t, []keptRow{
 		// the standard input of a group or loop that runs a shell given a link to /dev/stdin: the
 		// here-string is on the group, not on the shell's own command (shellReadsArgs)

@@ -1,18 +1,13 @@
 package ledger
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
 // Evidence of review-rl41 (attacker review of ledger40's shell mask) that is not fixed yet: the
 // fixed rows moved to secrets_ledger40_test.go (ledger41). They run only with RL41_EVIDENCE=1.
 
 func rl41Evidence(t *testing.T) {
 	t.Helper()
-	if os.Getenv("RL41_EVIDENCE") != "1" {
-		t.Skip("review-rl41 evidence: set RL41_EVIDENCE=1")
-	}
+	evidenceOnly(t, "RL41_EVIDENCE")
 }
 
 // TestRL41LeakedSecrets: secrets main hid whole that the shell mask records in part. L3: a

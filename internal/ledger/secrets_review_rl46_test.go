@@ -1,9 +1,6 @@
 package ledger
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
 // Review rl46 (attacker review of ledger44's fixes, report only): each row fails on this branch
 // (main at de66d490); [R] marks a row 2444f291 kept, a regression of ledger44's commits. They
@@ -14,9 +11,7 @@ import (
 
 func rl46Skip(t *testing.T) {
 	t.Helper()
-	if os.Getenv("RL46_EVIDENCE") != "1" {
-		t.Skip("review rl46 evidence: set RL46_EVIDENCE=1")
-	}
+	evidenceOnly(t, "RL46_EVIDENCE")
 }
 
 // rl46E and rl46Use enable aliases and use q after a definition (as rl44E, rl44Use).

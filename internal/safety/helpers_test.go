@@ -2,6 +2,7 @@ package safety
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -169,5 +170,14 @@ func expectRefusedAtEveryAutonomy(t *testing.T, attacks, nearMisses []string) {
 				t.Errorf("autonomy %q: %s refused: %s", rules.Autonomy, c, d.Message)
 			}
 		}
+	}
+}
+
+// evidenceOnly skips t unless the environment variable env is 1: a review's evidence rows, which
+// fail until what they show is fixed, run only when asked for.
+func evidenceOnly(t *testing.T, env string) {
+	t.Helper()
+	if os.Getenv(env) != "1" {
+		t.Skip("evidence rows: set " + env + "=1")
 	}
 }

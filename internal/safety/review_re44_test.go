@@ -1,9 +1,6 @@
 package safety
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
 // Review re44: attacks on the engine's last changes (find's expression reader, the find descent
 // into tool directories, python -m X as X, the MSBuild reader, bash -O, mv -t, bracket globs)
@@ -15,9 +12,7 @@ import (
 
 func skipUnlessRE44(t *testing.T) {
 	t.Helper()
-	if os.Getenv("RE44_EVIDENCE") != "1" {
-		t.Skip("review re44 evidence (RE44_EVIDENCE=1)")
-	}
+	evidenceOnly(t, "RE44_EVIDENCE")
 }
 
 // TestReviewRE44FindDescendsIntoVenv: toolDirNames covers .git and the agents' directories, but

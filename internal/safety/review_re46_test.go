@@ -1,9 +1,6 @@
 package safety
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
 // Review re46 (attacker review of engine44: agents' settings directories noDelete, zsh scripts,
 // bfs, MSBuild's written files). Evidence only: every row fails today (admitted at Default or
@@ -14,9 +11,7 @@ import (
 
 func re46(t *testing.T) {
 	t.Helper()
-	if os.Getenv("RE46_EVIDENCE") != "1" {
-		t.Skip("review re46 evidence (RE46_EVIDENCE=1)")
-	}
+	evidenceOnly(t, "RE46_EVIDENCE")
 }
 
 // TestRE46FindPrintsIntoToolDirs: what find (or bfs) prints for xargs is the name test's pattern
