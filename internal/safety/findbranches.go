@@ -84,3 +84,12 @@ func (r *findReader) whole() []string {
 	}
 	return slices.Clip(r.root.alts)
 }
+
+// wholeToolDirs is what of .git and agents' settings directories the whole expression narrows
+// to, after whole.
+func (r *findReader) wholeToolDirs() []string {
+	if !r.root.branched {
+		return r.toolDirSnapshot()
+	}
+	return slices.Clip(r.root.altsToolDirs)
+}

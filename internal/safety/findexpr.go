@@ -100,6 +100,9 @@ func readFind(words []word) findExpr {
 		r.e.printed = []string{placeholderXargs} // -exec cat {}, -printf '/etc/shadow\n': any words
 	case r.printAt < 0:
 		r.e.printed = r.whole() // the implicit -print of the whole expression
+		if r.e.printed != nil {
+			r.e.printed = append(slices.Clip(r.e.printed), r.wholeToolDirs()...)
+		}
 	case r.printAll:
 		r.e.printed = nil
 	}
@@ -168,6 +171,8 @@ func (r *findReader) step(i int) int {
 		names := r.snapshot()
 		r.printAll = r.printAll || names == nil
 		r.e.printed = append(r.e.printed, names...)
+		// find . -name settings.json | xargs rm deletes .claude/settings.json too.
+		r.e.printed = append(r.e.printed, r.toolDirSnapshot()...)
 		if r.printAt < 0 {
 			r.printAt = i
 		}

@@ -14,25 +14,6 @@ func re46(t *testing.T) {
 	evidenceOnly(t, "RE46_EVIDENCE")
 }
 
-// TestRE46FindPrintsIntoToolDirs: what find (or bfs) prints for xargs is the name test's pattern
-// alone (findReader.snapshot), not toolDirNames' matches inside .git and agents' settings
-// directories, which -delete and -exec now count: "find . -name settings.json | xargs rm" is
-// rm settings.json to the engine, and deletes .claude/settings.json (real). Admitted at Default
-// and Yolo (unlink, shred: Yolo).
-func TestRE46FindPrintsIntoToolDirs(t *testing.T) {
-	re46(t)
-	expectRefusedAtEveryAutonomy(t, []string{
-		`find . -name settings.json | xargs rm`,
-		`find . -name settings.local.json -print | xargs rm -f`,
-		`find . -name rules | xargs rm -r`,
-		`find . -name HEAD | xargs rm`,
-		`find . -name settings.json | xargs mv -t /tmp`,
-		`find . -name settings.json | xargs -n1 unlink`,
-		`bfs . -name settings.json | xargs rm`,
-		`bfs . -name settings.json -printx | xargs rm`,
-	}, nil)
-}
-
 // TestRE46ZshReachedUnread (zsh -oNAME is fixed: TestZshAttachedOption): zsh under another name (rzsh, Debian's restricted zsh) and
 // ksh93 are unrecognised, admitted at Yolo. Unverified, from zsh's source.
 func TestRE46ZshReachedUnread(t *testing.T) {

@@ -51,3 +51,25 @@ func TestGitStashPathspecWrites(t *testing.T) {
 		`git stash push -u -- .git/hooks`,
 	}, []string{`git stash`, `git stash pop`, `git stash list`, `git stash push -m wip -- src/`, `git stash apply`})
 }
+
+// TestFindPrintsIntoToolDirs: what find prints for xargs holds the names a test may match inside
+// .git and agents' settings directories, as what -delete and -exec act on does. Before (review
+// re46), find . -name settings.json | xargs rm was rm settings.json to the engine and deleted
+// .claude/settings.json (real), admitted at Default and Yolo.
+func TestFindPrintsIntoToolDirs(t *testing.T) {
+	expectRefusedAtEveryAutonomy(t, []string{
+		`find . -name settings.json | xargs rm`,
+		`find . -name settings.local.json -print | xargs rm -f`,
+		`find . -name rules | xargs rm -r`,
+		`find . -name HEAD | xargs rm`,
+		`find . -name settings.json | xargs mv -t /tmp`,
+		`find . -name settings.json | xargs -n1 unlink`,
+		`bfs . -name settings.json | xargs rm`,
+		`bfs . -name settings.json -printx | xargs rm`,
+	}, []string{
+		`find . -name '*.go' | xargs gofmt -l`,
+		`find . -name '*.pyc' | xargs rm -f`,
+		`find . -name node_modules -prune -o -name '*.ts' -print | xargs wc -l`,
+		`find . -name '*.tmp' -o -name '*.bak' | xargs rm -f`,
+	})
+}
