@@ -14,9 +14,6 @@ func rl46Skip(t *testing.T) {
 	evidenceOnly(t, "RL46_EVIDENCE")
 }
 
-// rl46E and rl46Use enable aliases and use q after a definition (as rl44E, rl44Use).
-const rl46E, rl46Use = "shopt -s expand_aliases\n", "\nq; mysql -p'X;rm -rf /data"
-
 // TestReviewRL46HidesCommands: texts whose record hides rm -rf /data, which bash runs.
 func TestReviewRL46HidesCommands(t *testing.T) {
 	rl46Skip(t)
@@ -24,8 +21,6 @@ func TestReviewRL46HidesCommands(t *testing.T) {
 	expectKept(t, []keptRow{
 		// H2 [R] (905155ab): -e after the image is the entrypoint shell's option, not docker's
 		// --env: sh -c -e SCRIPT runs SCRIPT, whose quoted word is taken for an env value.
-		{"docker run --entrypoint sh img -c -e " + p, "rm -rf /data"},
-		{"docker run --entrypoint /bin/bash img -c -e " + p, "rm -rf /data"},
 		// H3 (905155ab): an --entrypoint the host shell globs to a shell, or longer than the
 		// 64 bytes arg() reads (= form), is taken for no shell.
 		{"docker run --entrypoint /bin/da?h img -c " + p, "rm -rf /data"},
@@ -33,9 +28,6 @@ func TestReviewRL46HidesCommands(t *testing.T) {
 		{"docker run --entrypoint=/usr/lib/../lib/../lib/../lib/../lib/../lib/../lib/../../bin/sh img -c " + p, "rm -rf /data"},
 		// H4 (d8b49dfc, af0512b4): printf -v with its name attached (getopt accepts -vNAME;
 		// [R] for the two literal names, which 2444f291 caught by any mention), and a nameref declared first and pointed at BASH_ALIASES by a later assignment.
-		{rl46E + "printf -vBASH_ALIASES[q] %s \"echo '\"" + rl46Use, "rm -rf /data"},
-		{rl46E + "printf -v\"BASH_ALIASES[q]\" %s \"echo '\"" + rl46Use, "rm -rf /data"},
-		{rl46E + "n='BASH_ALIASES[q]'; printf -v\"$n\" %s \"echo '\"" + rl46Use, "rm -rf /data"},
 		{rl46E + "declare -n r; r=BASH_ALIASES; r[q]=\"echo '\"" + rl46Use, "rm -rf /data"},
 		{rl46E + "declare -n r\nr=BASH_ALIASES\nr[q]=\"echo '\"" + rl46Use, "rm -rf /data"},
 		// H5 (905155ab; [R] for the two ssm rows): keyedScript looks for the words command/script/args in the raw value;

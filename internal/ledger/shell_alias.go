@@ -131,6 +131,10 @@ func nameSetting(settings byte, w string) (next byte, computed bool) {
 		if w == "-v" {
 			return settingPrintfName, false
 		}
+		if name, ok := strings.CutPrefix(w, "-v"); ok {
+			// printf -vBASH_ALIASES[q] …, printf -v"$n" …: bash takes the name attached too
+			return settingAssigns, strings.ContainsAny(name, "$`") || strings.HasPrefix(plainName(name), "BASH_ALIASES")
+		}
 		return settingPrintf, false
 	case settingPrintfName:
 		return settingAssigns, strings.ContainsAny(w, "$`")

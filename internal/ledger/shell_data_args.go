@@ -45,7 +45,10 @@ func dataProgram(w string) bool {
 type dataReading struct {
 	on         bool // the command is a data program
 	scriptRest bool // its arguments from here are a shell's (an --entrypoint shell, run-command)
-	next       byte // what the next word is: the value of an option (dataOption)
+	// pastImage: an operand came after scriptRest was set (the image, or a value the reading
+	// does not know): an -e from here is the shell's option, not docker's (sh -c -e SCRIPT).
+	pastImage bool
+	next      byte // what the next word is: the value of an option (dataOption)
 }
 
 // What a data program's option takes as its value.
@@ -95,10 +98,13 @@ func (d *dataReading) arg(s string, i int) bool {
 	case valueKeyed:
 		script = keyedScript(s, at)
 	}
+	if d.scriptRest && kind == valuePlain && d.next == valuePlain && (len(w) == 0 || w[0] != '-') {
+		d.pastImage = true
+	}
 	if string(w) == "run-command" || string(w) == "send-command" {
 		d.scriptRest = true
 	}
-	return !script && (!d.scriptRest || kind == valueEnv)
+	return !script && (!d.scriptRest || kind == valueEnv && !d.pastImage)
 }
 
 // keyedScriptLookahead bounds how much of a keyed option's value keyedScript reads: a longer
