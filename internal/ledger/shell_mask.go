@@ -140,6 +140,10 @@ type shellLexer struct {
 
 func (l *shellLexer) top() *shellFrame { return &l.stack[len(l.stack)-1] }
 
+// redirects reports whether < and > redirect, and a newline starts here-document bodies, in
+// frame f: not in $(( )), (( )) or ${…}, where 3<4 compares.
+func (f *shellFrame) redirects() bool { return f.kind != frameArith && f.kind != frameParam }
+
 func (l *shellLexer) push(kind frameKind) {
 	parent := l.top()
 	f := shellFrame{kind: kind, reread: parent.reread, cmdWord: parent.cmdWord, backtick: parent.backtick,
@@ -454,7 +458,7 @@ func (l *shellLexer) newline(i, to int) int {
 	l.markCode(i)
 	l.endWord(i)
 	l.endCommand()
-	if len(l.heredocs) > 0 && f.kind != frameArith && f.kind != frameParam {
+	if len(l.heredocs) > 0 && f.redirects() {
 		return l.heredocBodies(i+1, to)
 	}
 	return i
@@ -674,7 +678,7 @@ func (l *shellLexer) redirection(i, to int) int {
 		return i + 1
 	}
 	l.descriptor(i)
-	if f.kind == frameArith || f.kind == frameParam {
+	if !f.redirects() {
 		return i
 	}
 	j := i + 1
@@ -696,8 +700,7 @@ func (l *shellLexer) redirection(i, to int) int {
 func (l *shellLexer) descriptor(i int) {
 	s, f := l.s, l.top()
 	fd := f.inWord && f.cmdWord && allDigits(s[f.wordStart:i])
-	if s[i] == '<' && f.kind != frameArith && f.kind != frameParam && (f.exec || f.inWord && filledDescriptor(s[f.wordStart:i])) {
-		// (in $(( )), (( )) and ${…}, 3<4 compares: no descriptor)
+	if s[i] == '<' && f.redirects() && (f.exec || f.inWord && filledDescriptor(s[f.wordStart:i])) {
 		l.fillsDescriptor = true // exec <<< '…', 3<<< '…': a later bash /dev/fd/3 or . x may run it
 	}
 	l.endWord(i)
