@@ -121,13 +121,7 @@ func rereaderName(w []byte) bool {
 			w = w[:k] // --command=…
 		}
 	}
-	if k := bytes.LastIndexByte(w, '/'); k >= 0 {
-		w = w[k+1:]
-	}
-	for len(w) > 0 && (w[len(w)-1] == '.' || '0' <= w[len(w)-1] && w[len(w)-1] <= '9') {
-		w = w[:len(w)-1]
-	}
-	return rereaders[string(w)]
+	return rereaders[string(commandBase(w))]
 }
 
 // rereadLines are the parts of lines of s, [start, end) each, that hand text to another shell:

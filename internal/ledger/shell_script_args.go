@@ -19,13 +19,16 @@ var scriptShells = map[string]bool{"sh": true, "bash": true, "rbash": true, "zsh
 
 // scriptShell reports whether w (a word without its quotes) names one of scriptShells.
 func scriptShell(w []byte) bool {
+	return scriptShells[string(commandBase(w))]
+}
+
+// commandBase is a command's name w without its directory and version (/usr/bin/bash5.2:
+// bash), as a slice of w: it allocates nothing, since the lexer asks it of every word.
+func commandBase(w []byte) []byte {
 	if k := bytes.LastIndexByte(w, '/'); k >= 0 {
 		w = w[k+1:]
 	}
-	for len(w) > 0 && (w[len(w)-1] == '.' || '0' <= w[len(w)-1] && w[len(w)-1] <= '9') {
-		w = w[:len(w)-1]
-	}
-	return scriptShells[string(w)]
+	return bytes.TrimRight(w, ".0123456789")
 }
 
 // shellArgsLookahead bounds what shellReadsArgs reads: past it, the shell is taken to read its
@@ -43,7 +46,7 @@ const shellArgsLookahead = 256
 func shellReadsArgs(s string, from int, name []byte) bool {
 	var buf [operandBytes]byte
 	end := min(len(s), from+shellArgsLookahead)
-	st := shellArgs{options: true, pwsh: shellBase(name) == shellPwsh}
+	st := shellArgs{options: true, pwsh: string(commandBase(name)) == shellPwsh}
 	for j := from; ; {
 		if j = skipBlanks(s, j, end); j >= end {
 			return !st.script || end < len(s) // no operand, or too far to tell: the safe side
@@ -243,11 +246,6 @@ func shellPathBase(p string) string {
 		return p[k+1:]
 	}
 	return p
-}
-
-// shellBase is a shell's name w without its directory and version (/usr/bin/bash5.2: bash).
-func shellBase(w []byte) string {
-	return strings.TrimRight(shellPathBase(string(w)), ".0123456789")
 }
 
 // commandOption reports whether option w gives the shell a command line: a short cluster with c
