@@ -35,10 +35,12 @@ func dataProgram(w string) bool {
 //     '{…"command":[…]}', az vm extension set --settings '{"commandToExecute":…}') or is
 //     computed ($, backquote); plain pairs (az deployment … --parameters 'adminPassword=…',
 //     --metadata db-password=…) stay data;
-// and every argument after the subcommands run-command and send-command, or an --entrypoint
-// naming a shell, a computed program ($SH, "${SHELL}") or a JSON list (podman's
-// --entrypoint='["/bin/sh","-c"]'), which runs the container's arguments, but the value of -e
-// and --env (a container's environment, data to docker). An option is matched whole, or with
+// and every argument after the subcommands run-command and send-command, or after any
+// --entrypoint, which runs the container's arguments, but the value of -e and --env (a
+// container's environment, data to docker). Any entrypoint is taken for a shell: which programs
+// are shells is not knowable from its name (/bin/da?h and [b]ash are globbed by the host, hush
+// and lksh are shells no list names, a busybox or a link may be one under any name, a value may
+// be longer than arg reads, python3 takes -c too), so none is taken for a plain program. An option is matched whole, or with
 // its value after = (--metadata=startup-script=…).
 
 // dataReading is a code frame's reading of a data program's arguments.
@@ -80,11 +82,11 @@ func dataOption(o []byte) byte {
 func (d *dataReading) arg(s string, i int) bool {
 	var buf [64]byte
 	w, _, _ := plainWord(s, i, min(len(s), i+len(buf)), buf[:0])
-	kind, value, at := d.next, w, i
+	kind, at := d.next, i
 	d.next = valuePlain
 	if kind == valuePlain && len(w) > 1 && w[0] == '-' {
-		if o, v, ok := bytes.Cut(w, []byte("=")); ok {
-			kind, value, at = dataOption(o), v, i+strings.IndexByte(s[i:min(len(s), i+len(buf))], '=')+1
+		if o, _, ok := bytes.Cut(w, []byte("=")); ok {
+			kind, at = dataOption(o), i+strings.IndexByte(s[i:min(len(s), i+len(buf))], '=')+1
 		} else {
 			d.next = dataOption(w)
 		}
@@ -92,7 +94,7 @@ func (d *dataReading) arg(s string, i int) bool {
 	script := false
 	switch kind {
 	case valueEntrypoint:
-		d.scriptRest = d.scriptRest || rereaderName(value) || bytes.ContainsAny(value, "$`[{")
+		d.scriptRest = true // any program may be a shell (above)
 	case valueScript:
 		script = true
 	case valueKeyed:
